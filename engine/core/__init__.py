@@ -1,0 +1,1 @@
+"""The ruleset-independent game protocol: packets, chain, entropy, and the game driver."""

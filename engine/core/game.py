@@ -1,0 +1,496 @@
+"""The game driver: from a verified packet and a state to the next state.
+
+This is where the protocol's rules live that hold for every game: one seat acts at a time
+(so two honest clients never race for a chain position), every packet reveals its seat's next
+entropy value, rolls are armed and resolved, secret steps are committed and opened, and every
+order is validated by the ruleset before it is applied. A packet is applied whole or not at
+all: any refusal raises before a new state is returned, and states are immutable.
+
+Inside one packet the parts are processed in a fixed order: the entropy value; reveals of
+commitments made in earlier packets; the orders; new commitments; and last, reveals of
+commitments made in this same packet (allowed only to the last seat to commit, which then
+answers in the clear: everyone else is already bound).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engine.core import entropy
+from engine.core.errors import (
+    ChainError,
+    CommitmentMismatch,
+    DesyncError,
+    IllegalOrder,
+    NotPending,
+    OutOfTurn,
+    PacketError,
+    VersionError,
+)
+from engine.core.packets import (
+    PROTOCOL_VERSION,
+    Chat,
+    Commit,
+    EntropyOnly,
+    Genesis,
+    Join,
+    Resign,
+    Reveal,
+    Turn,
+    VerifiedPacket,
+)
+from engine.core.ruleset import (
+    Applied,
+    Decision,
+    DecisionKind,
+    Event,
+    RollRequest,
+    Ruleset,
+    Seat,
+)
+from engine.core.state import ArmedRoll, CoreState, GameState, OpenSecret, SeatState, state_hash
+
+AnyRuleset = Ruleset[Any]
+AnyState = GameState[Any]
+
+
+def ruleset_tag(ruleset: AnyRuleset) -> str:
+    """The ruleset name every packet carries, e.g. ``"fe/1.0"``."""
+    return f"{ruleset.id}/{ruleset.version}"
+
+
+# --- who acts now -------------------------------------------------------------------------
+
+
+def pending(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
+    """The decisions owed now; the first one's single seat is the only seat that may act."""
+    core = state.core
+    if core.resigned:
+        return []
+    for seat in core.seats:
+        if not seat.joined:
+            return [Decision((seat.seat,), "join", DecisionKind.JOIN, "join", "Join the game")]
+    for roll in core.armed:
+        have = {seat for seat, _ in roll.values}
+        for seat in core.seats:
+            if seat.seat not in have:
+                title = f"Entropy for {_dice_text(roll.request)} ({roll.request.purpose})"
+                return [Decision((seat.seat,), roll.request.step, DecisionKind.ENTROPY, roll.event, title)]
+    if core.secret is not None:
+        return [_secret_turn(core.secret)]
+    if state.rules is None:
+        return []
+    decisions = ruleset.pending(state.rules)
+    if decisions and decisions[0].kind == DecisionKind.SECRET:
+        return [_secret_turn(OpenSecret(decisions[0]))] + decisions[1:]
+    return decisions
+
+
+def _secret_turn(secret: OpenSecret) -> Decision:
+    decision = secret.decision
+    committed = {seat for seat, _ in secret.commits}
+    for seat in decision.seats:
+        if seat not in committed:
+            return msgspec.structs.replace(decision, seats=(seat,), kind=DecisionKind.SECRET)
+    revealed = {seat for seat, _ in secret.reveals}
+    for seat in decision.seats:
+        if seat not in revealed:
+            return msgspec.structs.replace(decision, seats=(seat,), kind=DecisionKind.REVEAL)
+    raise AssertionError("an open secret step with every reveal in is resolved at once")
+
+
+def actor(ruleset: AnyRuleset, state: AnyState) -> Seat | None:
+    """The seat that may write the next packet, or None when nobody can (game over)."""
+    decisions = pending(ruleset, state)
+    return decisions[0].seats[0] if decisions else None
+
+
+def _dice_text(request: RollRequest) -> str:
+    return f"{request.count}d{request.sides}"
+
+
+def _describe(decision: Decision) -> str:
+    title = f" ({decision.title})" if decision.title else ""
+    return f"{decision.kind.value} for step {decision.step}{title}"
+
+
+# --- genesis ------------------------------------------------------------------------------
+
+
+def check_genesis(ruleset: AnyRuleset, genesis: Genesis) -> None:
+    """Refuse a game this client cannot play faithfully, saying what is missing (P8)."""
+    if genesis.protocol != PROTOCOL_VERSION:
+        raise VersionError(f"game needs protocol version {genesis.protocol}")
+    if genesis.ruleset_id != ruleset.id:
+        raise VersionError(f"game needs ruleset {genesis.ruleset_id!r}")
+    theirs = _version_tuple(genesis.ruleset_version)
+    ours = _version_tuple(ruleset.version)
+    if theirs[0] != ours[0] or theirs[1] > ours[1]:
+        raise VersionError(
+            f"game needs ruleset {genesis.ruleset_id} {genesis.ruleset_version}; "
+            f"this hexpost has {ruleset.version}"
+        )
+    scenario = next((s for s in ruleset.scenarios() if s.id == genesis.scenario_id), None)
+    if scenario is None:
+        raise VersionError(f"game needs scenario {genesis.scenario_id!r}, which this hexpost lacks")
+    if scenario.data_hash != genesis.scenario_hash:
+        raise VersionError(
+            f"scenario {genesis.scenario_id!r} differs: the game's data hash is "
+            f"{genesis.scenario_hash.hex()[:16]}, this hexpost's is {scenario.data_hash.hex()[:16]}"
+        )
+    known = {option.id for option in scenario.options}
+    for option, _ in genesis.options:
+        if option not in known:
+            raise VersionError(f"game uses optional rule {option!r}, which this hexpost lacks")
+    wanted = [spec.seat for spec in scenario.seats]
+    named = [binding.seat for binding in genesis.seats]
+    if sorted(named) != sorted(wanted) or len(set(named)) != len(named):
+        raise PacketError(f"genesis seats {named} do not match the scenario's seats {wanted}")
+    if genesis.creator not in named:
+        raise PacketError(f"genesis creator {genesis.creator!r} is not one of its seats")
+
+
+def _version_tuple(version: str) -> tuple[int, int]:
+    try:
+        major, minor = version.split(".")
+        return int(major), int(minor)
+    except ValueError:
+        raise VersionError(f"unreadable ruleset version {version!r}") from None
+
+
+def _start(ruleset: AnyRuleset, packet: VerifiedPacket) -> tuple[AnyState, list[Event]]:
+    body = packet.body
+    genesis = body.kind
+    assert isinstance(genesis, Genesis)
+    check_genesis(ruleset, genesis)
+    if body.seq != 0 or body.prev != bytes(32):
+        raise ChainError("a genesis packet must be packet 0 with no previous packet")
+    if body.seat != genesis.creator:
+        raise PacketError("a genesis packet must be written by its creator's seat")
+    seats: list[SeatState] = []
+    for binding in genesis.seats:
+        is_creator = binding.seat == genesis.creator
+        if is_creator and binding.public_key != packet.public_key:
+            raise PacketError("the genesis names a different key for its creator than it is signed with")
+        if not is_creator and binding.public_key:
+            raise PacketError("the genesis may bind only its creator's key")
+        seats.append(SeatState(binding.seat, binding.name, binding.address))
+    core = CoreState(
+        game_id=body.game_id,
+        genesis_id=bytes(32),  # set once hashed: the packet's id depends on that hash
+        name=genesis.name,
+        ruleset_id=genesis.ruleset_id,
+        ruleset_version=genesis.ruleset_version,
+        scenario_id=genesis.scenario_id,
+        scenario_hash=genesis.scenario_hash,
+        options=tuple(sorted(genesis.options)),
+        reply_window_hours=genesis.reply_window_hours,
+        creator=genesis.creator,
+        seats=tuple(seats),
+        seq=0,
+    )
+    core = _bind_seat(core, genesis.creator, packet.public_key, genesis.anchor, body.entropy)
+    state: AnyState = GameState(core=core, head=bytes(32))
+    event = Event("genesis", f"{genesis.creator} created the game ({genesis.scenario_id})", genesis.creator)
+    return state, [event]
+
+
+def _bind_seat(core: CoreState, seat: Seat, public_key: bytes, anchor: bytes, value: bytes) -> CoreState:
+    if len(anchor) != entropy.VALUE_SIZE:
+        raise PacketError("an entropy anchor is 32 bytes")
+    if not entropy.follows(anchor, value):
+        raise PacketError(f"{seat}'s first entropy value does not follow its anchor")
+    current = core.seat_state(seat)
+    return core.with_seat(
+        msgspec.structs.replace(
+            current, public_key=public_key, anchor=anchor, entropy=value, entropy_index=1
+        )
+    )
+
+
+# --- applying a packet --------------------------------------------------------------------
+
+
+class Result(msgspec.Struct, frozen=True):
+    """A packet's outcome: the new state, its hash, and what happened."""
+
+    state: AnyState
+    state_hash: bytes
+    events: list[Event]
+
+
+def apply_packet(
+    ruleset: AnyRuleset, state: AnyState | None, packet: VerifiedPacket, *, check_hash: bool = True
+) -> Result:
+    """Apply a verified packet at the head of the chain, whole or not at all.
+
+    ``check_hash`` is off only while the author computes the hash it is about to sign.
+    """
+    body = packet.body
+    if isinstance(body.kind, Genesis):
+        if state is not None:
+            raise ChainError(f"a second genesis packet at position {body.seq}")
+        new_state, events = _start(ruleset, packet)
+    else:
+        if state is None:
+            raise ChainError(f"packet {body.seq} arrived for a game whose genesis is unknown")
+        new_state, events = _continue(ruleset, state, packet)
+    digest = state_hash(new_state)
+    if check_hash and body.state_hash != digest:
+        raise DesyncError(body.seq, body.state_hash, digest)
+    if isinstance(body.kind, Genesis):
+        core = msgspec.structs.replace(new_state.core, genesis_id=packet.packet_id)
+        new_state = msgspec.structs.replace(new_state, core=core)
+    return Result(msgspec.structs.replace(new_state, head=packet.packet_id), digest, events)
+
+
+def _continue(
+    ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket
+) -> tuple[AnyState, list[Event]]:
+    body = packet.body
+    core = state.core
+    if body.game_id != core.game_id:
+        raise ChainError("packet belongs to another game")
+    if body.seq != core.seq + 1 or body.prev != state.head:
+        raise ChainError(
+            f"packet {body.seq} does not follow packet {core.seq} of this game's chain"
+        )
+    if body.ruleset != ruleset_tag(ruleset):
+        raise VersionError(f"packet {body.seq} is written for ruleset {body.ruleset!r}")
+    try:
+        seat = core.seat_state(body.seat)
+    except KeyError:
+        raise PacketError(f"packet {body.seq} names an unknown seat {body.seat!r}") from None
+    decisions = pending(ruleset, state)
+    if not decisions:
+        raise OutOfTurn(f"packet {body.seq} from {body.seat}: the game is over")
+    owed = decisions[0]
+    if owed.seats[0] != body.seat:
+        raise OutOfTurn(
+            f"packet {body.seq} from {body.seat}: {owed.seats[0]} owes the next move "
+            f"({_describe(owed)})"
+        )
+    state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, seq=body.seq))
+    if isinstance(body.kind, Join):
+        return _join(ruleset, state, packet)
+    if seat.public_key != packet.public_key:
+        raise PacketError(f"packet {body.seq} claims seat {body.seat} but is signed by another key")
+    if not entropy.follows(seat.entropy, body.entropy):
+        raise PacketError(f"packet {body.seq}: {body.seat}'s entropy value does not follow its chain")
+    core = state.core.with_seat(
+        msgspec.structs.replace(seat, entropy=body.entropy, entropy_index=seat.entropy_index + 1)
+    )
+    state = msgspec.structs.replace(state, core=core)
+    events: list[Event] = []
+    state = _feed_rolls(ruleset, state, body.seat, body.entropy, events)
+    kind = body.kind
+    if isinstance(kind, Chat):
+        events.append(Event("chat", kind.text, body.seat))
+    elif isinstance(kind, Resign):
+        reason = f": {kind.reason}" if kind.reason else ""
+        events.append(Event("resign", f"{body.seat} resigned{reason}", body.seat))
+        state = msgspec.structs.replace(
+            state, core=msgspec.structs.replace(state.core, resigned=body.seat)
+        )
+    elif isinstance(kind, Turn):
+        state = _turn(ruleset, state, packet, kind, events)
+    elif isinstance(kind, EntropyOnly):
+        pass
+    if not isinstance(kind, Turn) and (body.commits or body.reveals):
+        raise PacketError(f"packet {body.seq}: only a turn packet may commit or reveal")
+    return state, events
+
+
+def _join(ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket) -> tuple[AnyState, list[Event]]:
+    body = packet.body
+    join = body.kind
+    assert isinstance(join, Join)
+    core = state.core
+    if join.genesis_id != core.genesis_id:
+        raise ChainError("the join packet accepts another game's genesis")
+    if join.public_key != packet.public_key:
+        raise PacketError("the join packet names a different key than it is signed with")
+    if body.commits or body.reveals:
+        raise PacketError("a join packet may not commit or reveal")
+    core = _bind_seat(core, body.seat, packet.public_key, join.anchor, body.entropy)
+    current = core.seat_state(body.seat)
+    core = core.with_seat(msgspec.structs.replace(current, name=join.name, address=join.address))
+    state = msgspec.structs.replace(state, core=core)
+    events = [Event("join", f"{join.name} took the {body.seat} seat", body.seat)]
+    if all(seat.joined for seat in core.seats):
+        rules = ruleset.initial_state(
+            core.scenario_id, [seat.seat for seat in core.seats], dict(core.options)
+        )
+        state = msgspec.structs.replace(state, rules=rules)
+        events.append(Event("start", "every seat has joined: the game begins"))
+    return state, events
+
+
+def _feed_rolls(
+    ruleset: AnyRuleset, state: AnyState, seat: Seat, value: bytes, events: list[Event]
+) -> AnyState:
+    """Give ``seat``'s fresh value to every roll armed before this packet; resolve full ones."""
+    core = state.core
+    if not core.armed:
+        return state
+    still: list[ArmedRoll] = []
+    resolved: list[ArmedRoll] = []
+    for roll in core.armed:
+        if roll.seq < core.seq and all(s != seat for s, _ in roll.values):
+            roll = msgspec.structs.replace(roll, values=roll.values + ((seat, value),))
+        done = {s for s, _ in roll.values} >= {s.seat for s in core.seats}
+        (resolved if done else still).append(roll)
+    state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, armed=tuple(still)))
+    for roll in resolved:
+        order = [s.seat for s in core.seats]
+        values = [v for _, v in sorted(roll.values, key=lambda item: order.index(item[0]))]
+        dice = entropy.roll_dice(core.game_id, roll.event, values, roll.request.count, roll.request.sides)
+        events.append(
+            Event(
+                "roll",
+                f"{roll.seat} rolled {_dice_text(roll.request)} for {roll.request.purpose}: "
+                + ", ".join(str(d) for d in dice),
+                roll.seat,
+                roll.request.step,
+                {"event": roll.event, "purpose": roll.request.purpose, "dice": list(dice)},
+            )
+        )
+        assert state.rules is not None
+        applied = ruleset.apply_roll(state.rules, roll.request, dice)
+        state = msgspec.structs.replace(state, rules=applied.state)
+        events.extend(applied.events)
+    return state
+
+
+def _turn(
+    ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket, turn: Turn, events: list[Event]
+) -> AnyState:
+    body = packet.body
+    seat = body.seat
+    earlier = [r for r in body.reveals if not any(c.key == r.key for c in body.commits)]
+    same_packet = [r for r in body.reveals if any(c.key == r.key for c in body.commits)]
+    for reveal in earlier:
+        state = _reveal(ruleset, state, seat, reveal, events)
+    orders = ruleset.decode_orders(turn.orders)
+    for index, order in enumerate(orders, start=1):
+        state = _order(ruleset, state, seat, index, order, events)
+    for commit in body.commits:
+        state = _commit(ruleset, state, seat, commit, events)
+    for reveal in same_packet:
+        state = _reveal(ruleset, state, seat, reveal, events)
+    return state
+
+
+def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decision:
+    decisions = pending(ruleset, state)
+    if not decisions:
+        raise OutOfTurn(f"{what}: the game is over")
+    owed = decisions[0]
+    if owed.seats[0] != seat:
+        raise OutOfTurn(f"{what}: {owed.seats[0]} owes the next move ({_describe(owed)})")
+    return owed
+
+
+def _order(
+    ruleset: AnyRuleset, state: AnyState, seat: Seat, index: int, order: Any, events: list[Event]
+) -> AnyState:
+    what = f"order {index}"
+    owed = _owed(ruleset, state, seat, what)
+    if owed.kind != DecisionKind.ORDERS:
+        raise NotPending(f"{what}: {seat} owes {_describe(owed)}, not orders")
+    assert state.rules is not None
+    violations = ruleset.validate(state.rules, seat, order)
+    if violations:
+        first = violations[0]
+        raise IllegalOrder(f"{what} at step {owed.step}: {first.message}", rule=first.rule)
+    applied = ruleset.apply(state.rules, seat, order)
+    events.extend(applied.events)
+    state = msgspec.structs.replace(state, rules=applied.state)
+    return _arm(state, seat, applied.rolls, events)
+
+
+def _arm(state: AnyState, seat: Seat, rolls: Sequence[RollRequest], events: list[Event]) -> AnyState:
+    core = state.core
+    armed = list(core.armed)
+    count = core.rolls_armed
+    value = core.seat_state(seat).entropy
+    for request in rolls:
+        if not (1 <= request.count <= 100 and 2 <= request.sides <= 256):
+            raise IllegalOrder(f"cannot roll {_dice_text(request)}")
+        count += 1
+        event = f"r{count}/{request.step}"
+        armed.append(ArmedRoll(event, request, seat, core.seq, ((seat, value),)))
+        events.append(
+            Event(
+                "roll-armed",
+                f"{seat} asked for {_dice_text(request)} for {request.purpose}",
+                seat,
+                request.step,
+                {"event": event, "purpose": request.purpose},
+            )
+        )
+    core = msgspec.structs.replace(core, armed=tuple(armed), rolls_armed=count)
+    return msgspec.structs.replace(state, core=core)
+
+
+def _commit(
+    ruleset: AnyRuleset, state: AnyState, seat: Seat, commit: Commit, events: list[Event]
+) -> AnyState:
+    what = f"commitment for {commit.key}"
+    owed = _owed(ruleset, state, seat, what)
+    if owed.kind != DecisionKind.SECRET or owed.key != commit.key:
+        raise NotPending(f"{what}: {seat} owes {_describe(owed)}")
+    if len(commit.digest) != 32:
+        raise PacketError(f"{what}: a commitment is 32 bytes")
+    secret = state.core.secret
+    if secret is None:
+        decisions = ruleset.pending(state.rules) if state.rules is not None else []
+        secret = OpenSecret(decisions[0])
+    secret = msgspec.structs.replace(secret, commits=secret.commits + ((seat, commit.digest),))
+    events.append(Event("commit", f"{seat} committed a secret choice for {owed.step}", seat, owed.step))
+    return msgspec.structs.replace(state, core=msgspec.structs.replace(state.core, secret=secret))
+
+
+def _reveal(
+    ruleset: AnyRuleset, state: AnyState, seat: Seat, reveal: Reveal, events: list[Event]
+) -> AnyState:
+    what = f"reveal for {reveal.key}"
+    secret = state.core.secret
+    if secret is None or secret.decision.key != reveal.key:
+        raise NotPending(f"{what}: no such secret step is open")
+    committed = dict(secret.commits)
+    if seat not in committed:
+        raise NotPending(f"{what}: {seat} has not committed to it")
+    if any(s == seat for s, _ in secret.reveals):
+        raise NotPending(f"{what}: {seat} already revealed it")
+    if len(committed) < len(secret.decision.seats):
+        raise NotPending(f"{what}: not every seat has committed yet")
+    core = state.core
+    if len(reveal.salt) != entropy.SALT_SIZE:
+        raise CommitmentMismatch(f"{what}: the salt must be 32 bytes")
+    expected = entropy.commitment(core.game_id, reveal.key, seat, reveal.salt, reveal.choice)
+    if expected != committed[seat]:
+        raise CommitmentMismatch(f"{what}: {seat}'s revealed choice does not match its commitment")
+    try:
+        choice = msgspec.msgpack.decode(reveal.choice)
+    except msgspec.DecodeError:
+        raise PacketError(f"{what}: the revealed choice is not readable") from None
+    if entropy.canonical_choice(choice) != reveal.choice:
+        raise PacketError(f"{what}: the revealed choice is not canonically encoded")
+    assert state.rules is not None
+    violations = ruleset.validate_secret(state.rules, secret.decision, seat, choice)
+    if violations:
+        raise IllegalOrder(f"{what}: {violations[0].message}", rule=violations[0].rule)
+    secret = msgspec.structs.replace(secret, reveals=secret.reveals + ((seat, reveal.choice),))
+    if len(secret.reveals) < len(secret.decision.seats):
+        return msgspec.structs.replace(state, core=msgspec.structs.replace(core, secret=secret))
+    choices = {s: msgspec.msgpack.decode(c) for s, c in secret.reveals}
+    ordered = {s: choices[s] for s in secret.decision.seats}
+    state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, secret=None))
+    applied = ruleset.apply_secret(state.rules, secret.decision, ordered)
+    events.extend(applied.events)
+    state = msgspec.structs.replace(state, rules=applied.state)
+    return _arm(state, seat, applied.rolls, events)

@@ -1,0 +1,255 @@
+"""Packet structs, their canonical encoding, Ed25519 signatures and packet ids.
+
+A packet travels as the msgpack encoding of an `Envelope`: ``[version, key_id, signature,
+body, public_key]``. ``body`` is the canonical msgpack encoding of a `Body`; the signature
+covers ``SIGNATURE_DOMAIN + body`` so a hexpost signature can never be replayed as some other
+protocol's signature. The packet id is SHA-256 of the body bytes.
+
+Authenticity comes first (protocol property P1): `open_packet` checks the signature over the
+exact received body bytes *before* the body is decoded, and then insists that re-encoding the
+decoded body gives the same bytes, so one packet has one id and one meaning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+
+import msgspec
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from engine.core.errors import PacketError, VersionError
+from engine.core.ruleset import OptionValue, Seat
+
+PROTOCOL_VERSION = 1
+SIGNATURE_DOMAIN = b"hexpost/packet/1\x00"
+ZERO_ID = bytes(32)
+GAME_ID_SIZE = 16
+MAX_PACKET_SIZE = 1 << 20
+"""Packets larger than this are refused before any work is done (1 MiB)."""
+
+
+class SeatBinding(msgspec.Struct, frozen=True):
+    """A seat as the genesis names it. ``public_key`` is empty until the seat joins."""
+
+    seat: Seat
+    name: str
+    address: str
+    public_key: bytes = b""
+
+
+class Genesis(msgspec.Struct, frozen=True, tag="genesis"):
+    """The creator's first packet: everything both clients must agree on before play (P8)."""
+
+    protocol: int
+    ruleset_id: str
+    ruleset_version: str
+    scenario_id: str
+    scenario_hash: bytes
+    options: list[tuple[str, OptionValue]]
+    seats: list[SeatBinding]
+    creator: Seat
+    anchor: bytes
+    reply_window_hours: int = 72
+    name: str = ""
+
+
+class Join(msgspec.Struct, frozen=True, tag="join"):
+    """An invitee takes its seat: binds its key and its entropy anchor (P10, P6)."""
+
+    genesis_id: bytes
+    name: str
+    address: str
+    public_key: bytes
+    anchor: bytes
+
+
+class Turn(msgspec.Struct, frozen=True, tag="turn"):
+    """Orders for the decisions this seat owes, encoded by the game's ruleset."""
+
+    orders: bytes = b"\x90"
+
+
+class EntropyOnly(msgspec.Struct, frozen=True, tag="entropy"):
+    """Nothing but this seat's next entropy value (to resolve a die roll)."""
+
+
+class Chat(msgspec.Struct, frozen=True, tag="chat"):
+    """A signed message between the players, kept in the log."""
+
+    text: str
+
+
+class Resign(msgspec.Struct, frozen=True, tag="resign"):
+    """The seat concedes the game."""
+
+    reason: str = ""
+
+
+Kind = Genesis | Join | Turn | EntropyOnly | Chat | Resign
+
+
+class Commit(msgspec.Struct, frozen=True):
+    """A commitment to a secret choice for the decision named ``key``."""
+
+    key: str
+    digest: bytes
+
+
+class Reveal(msgspec.Struct, frozen=True):
+    """The opening of a commitment: the salt and the canonical bytes of the choice."""
+
+    key: str
+    salt: bytes
+    choice: bytes
+
+
+class Body(msgspec.Struct, frozen=True):
+    """What a seat signs. New fields go at the end with defaults (msgspec schema evolution)."""
+
+    game_id: bytes
+    seq: int
+    prev: bytes
+    seat: Seat
+    ruleset: str
+    kind: Kind
+    entropy: bytes
+    commits: list[Commit] = []
+    reveals: list[Reveal] = []
+    state_hash: bytes = b""
+    written_at: str = ""
+    """Informational only: the author's clock. The engine never reads it."""
+
+
+class Envelope(msgspec.Struct, frozen=True, array_like=True):
+    """The signed wrapper. ``public_key`` is present only in Genesis and Join packets."""
+
+    version: int
+    key_id: bytes
+    signature: bytes
+    body: bytes
+    public_key: bytes = b""
+
+
+class VerifiedPacket(msgspec.Struct, frozen=True):
+    """A packet whose signature verified and whose body decoded canonically."""
+
+    data: bytes
+    envelope: Envelope
+    body: Body
+    packet_id: bytes
+    public_key: bytes
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+_ENVELOPE_DECODER = msgspec.msgpack.Decoder(Envelope)
+_BODY_DECODER = msgspec.msgpack.Decoder(Body)
+
+
+def encode_body(body: Body) -> bytes:
+    """The canonical bytes of a body (the bytes that are signed and hashed)."""
+    return _ENCODER.encode(body)
+
+
+def packet_id(body_bytes: bytes) -> bytes:
+    """A packet's id: SHA-256 of its body bytes."""
+    return hashlib.sha256(body_bytes).digest()
+
+
+def raw_public_key(key: Ed25519PrivateKey | Ed25519PublicKey) -> bytes:
+    """The 32 raw bytes of an Ed25519 public key."""
+    public = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
+    return public.public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def key_id(public_key: bytes) -> bytes:
+    """The 8-byte key id that names a signer in an envelope."""
+    return hashlib.sha256(public_key).digest()[:8]
+
+
+def fingerprint(public_key: bytes) -> str:
+    """A key's fingerprint for comparing out of band, e.g. ``'3f2a 9c01 ... 77de'``."""
+    digest = hashlib.sha256(b"hexpost/fingerprint/1\x00" + public_key).hexdigest()[:32]
+    return " ".join(digest[i : i + 4] for i in range(0, 32, 4))
+
+
+def sign_body(body: Body, private_key: Ed25519PrivateKey, *, include_key: bool = False) -> bytes:
+    """Sign a body and return the packet bytes (the encoded envelope)."""
+    body_bytes = encode_body(body)
+    public = raw_public_key(private_key)
+    envelope = Envelope(
+        version=PROTOCOL_VERSION,
+        key_id=key_id(public),
+        signature=private_key.sign(SIGNATURE_DOMAIN + body_bytes),
+        body=body_bytes,
+        public_key=public if include_key else b"",
+    )
+    return _ENCODER.encode(envelope)
+
+
+def read_envelope(data: bytes) -> Envelope:
+    """Decode only the outer envelope; refuses other versions before looking further (P8)."""
+    if len(data) > MAX_PACKET_SIZE:
+        raise PacketError(f"packet of {len(data)} bytes is larger than {MAX_PACKET_SIZE}")
+    try:
+        envelope = _ENVELOPE_DECODER.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise PacketError(f"not a hexpost packet: {exc}") from None
+    if envelope.version != PROTOCOL_VERSION:
+        raise VersionError(
+            f"packet uses protocol version {envelope.version}; "
+            f"this hexpost speaks version {PROTOCOL_VERSION}"
+        )
+    if len(envelope.key_id) != 8 or len(envelope.signature) != 64:
+        raise PacketError("malformed envelope: key id or signature has the wrong length")
+    if envelope.public_key and len(envelope.public_key) != 32:
+        raise PacketError("malformed envelope: public key has the wrong length")
+    if envelope.public_key and key_id(envelope.public_key) != envelope.key_id:
+        raise PacketError("malformed envelope: key id does not match the enclosed public key")
+    return envelope
+
+
+KeyLookup = Callable[[bytes], Sequence[bytes]]
+"""Maps a key id to the public keys (raw) known under it."""
+
+
+def open_packet(data: bytes, lookup: KeyLookup) -> VerifiedPacket:
+    """Verify a packet's signature over its exact bytes, then decode its body.
+
+    The public key comes from ``lookup`` (keys bound by earlier Genesis and Join packets) or,
+    for a Genesis or Join packet, from the envelope itself; the caller checks that binding.
+    """
+    envelope = read_envelope(data)
+    candidates = [envelope.public_key] if envelope.public_key else list(lookup(envelope.key_id))
+    if not candidates:
+        raise PacketError(f"packet signed by an unknown key (id {envelope.key_id.hex()})")
+    message = SIGNATURE_DOMAIN + envelope.body
+    for public in candidates:
+        try:
+            Ed25519PublicKey.from_public_bytes(public).verify(envelope.signature, message)
+        except (InvalidSignature, ValueError):
+            continue
+        return _decode_verified(data, envelope, public)
+    raise PacketError("bad signature: the packet was altered or not signed by its key")
+
+
+def _decode_verified(data: bytes, envelope: Envelope, public: bytes) -> VerifiedPacket:
+    try:
+        body = _BODY_DECODER.decode(envelope.body)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise PacketError(f"malformed packet body: {exc}") from None
+    if encode_body(body) != envelope.body:
+        raise PacketError("packet body is not canonically encoded")
+    if len(body.game_id) != GAME_ID_SIZE or len(body.prev) != 32 or body.seq < 0:
+        raise PacketError("malformed packet body: bad game id, sequence or previous id")
+    if isinstance(body.kind, Genesis | Join) != bool(envelope.public_key):
+        raise PacketError("only Genesis and Join packets may carry their public key")
+    return VerifiedPacket(
+        data=data,
+        envelope=envelope,
+        body=body,
+        packet_id=packet_id(envelope.body),
+        public_key=public,
+    )

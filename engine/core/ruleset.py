@@ -1,0 +1,231 @@
+"""The interface every ruleset (F&E now; tactical battles and fighters later) implements.
+
+The protocol core in `engine.core.game` owns everything that is the same for all games:
+signatures, the chain, entropy, dice and the commit-reveal of secret choices. A ruleset owns
+what the game *is*: its state, which decisions are owed now, which orders are legal, and what
+applying them does. The split follows python-chess: `validate` (legality) is separate from
+`apply` (application), and `apply` is only ever called on an order that validated.
+
+A ruleset never sees packets or keys. It receives orders already decoded into its own order
+structs, dice already rolled, and secret choices already checked against their commitments.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+Seat = str
+"""A seat's name in a game, e.g. ``"coalition"``; stable for the whole game."""
+
+OptionValue = bool | int | str
+"""The value of one optional rule chosen at game creation."""
+
+
+class Actor(enum.StrEnum):
+    """Who acts in a step of a sequence of play."""
+
+    PHASING = "phasing"
+    NON_PHASING = "non-phasing"
+    BOTH = "both"
+    NOBODY = "nobody"
+
+
+class StepKind(enum.StrEnum):
+    """What a step is: done by the engine, a choice, a secret choice, or bookkeeping by hand."""
+
+    AUTOMATIC = "automatic"
+    DECISION = "decision"
+    SECRET = "secret"
+    MANUAL = "manual"
+
+
+class DecisionKind(enum.StrEnum):
+    """What a pending decision asks of its seat.
+
+    ``ORDERS`` and ``SECRET`` come from the ruleset; ``JOIN``, ``REVEAL`` and ``ENTROPY`` are
+    added by the protocol core (joining the game, opening a commitment, feeding a die roll).
+    """
+
+    ORDERS = "orders"
+    SECRET = "secret"
+    JOIN = "join"
+    REVEAL = "reveal"
+    ENTROPY = "entropy"
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """A decision owed now.
+
+    ``key`` names this occurrence of the step uniquely within the game (the same step comes
+    back every turn, and combat steps every round), e.g. ``"T1/coalition/5-3C/1"``; secret
+    commitments are bound to it.
+    """
+
+    seats: tuple[Seat, ...]
+    step: str
+    kind: DecisionKind
+    key: str
+    title: str = ""
+    rules: tuple[str, ...] = ()
+
+
+class Violation(msgspec.Struct, frozen=True):
+    """One reason an order is refused: what is wrong, the rule it breaks, where it applies."""
+
+    message: str
+    rule: str = ""
+
+
+class Event(msgspec.Struct, frozen=True):
+    """Something that happened, in plain words, for the log and for reviews.
+
+    ``data`` holds machine-readable details (JSON-safe values only).
+    """
+
+    kind: str
+    text: str
+    seat: Seat = ""
+    step: str = ""
+    data: dict[str, Any] = {}
+
+
+class RollRequest(msgspec.Struct, frozen=True):
+    """Dice a ruleset asks for; the core arms the roll and later reports the result."""
+
+    count: int
+    sides: int
+    purpose: str
+    step: str
+
+
+S = TypeVar("S")
+O_co = TypeVar("O_co", covariant=True)
+
+
+class Applied(msgspec.Struct, Generic[S]):
+    """The result of applying one order, a resolved roll, or a revealed secret step."""
+
+    state: S
+    events: list[Event] = []
+    rolls: list[RollRequest] = []
+
+
+class SeatSpec(msgspec.Struct, frozen=True):
+    """A seat a scenario offers: its name, the side it plays and that side's empires."""
+
+    seat: Seat
+    side: str
+    empires: tuple[str, ...] = ()
+
+
+class OptionSpec(msgspec.Struct, frozen=True):
+    """An optional rule: its id, default value, and a short explanation."""
+
+    id: str
+    default: OptionValue
+    help: str
+    rule: str = ""
+
+
+class ScenarioInfo(msgspec.Struct, frozen=True):
+    """What game creation needs to know about a scenario.
+
+    ``data_hash`` is the SHA-256 of the scenario's canonical data, so both players provably
+    start from the same scenario (protocol property P8).
+    """
+
+    id: str
+    title: str
+    seats: tuple[SeatSpec, ...]
+    options: tuple[OptionSpec, ...]
+    data_hash: bytes
+    start: str = ""
+
+
+class ChecklistItem(msgspec.Struct, frozen=True):
+    """One line of the sequence-of-play checklist as a player sees it now."""
+
+    step: str
+    title: str
+    phase: str
+    actor: Actor
+    kind: StepKind
+    rules: tuple[str, ...]
+    status: str
+    """``done``, ``current``, ``todo`` or ``skipped``."""
+
+
+class Ruleset(Protocol, Generic[S]):
+    """What the protocol core needs from a game's rules. All methods are pure."""
+
+    id: str
+    """Short id named in every packet, e.g. ``"fe"``."""
+    version: str
+    """``"MAJOR.MINOR"``; a client refuses games of another major or a newer minor."""
+    state_type: type[S]
+    """The msgspec Struct type of the ruleset's state (for decoding snapshots)."""
+
+    def scenarios(self) -> Sequence[ScenarioInfo]:
+        """Every scenario this ruleset ships, in a stable order."""
+        ...
+
+    def initial_state(
+        self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
+    ) -> S:
+        """The state when every seat has joined; raises ``VersionError`` for an unknown id."""
+        ...
+
+    def decode_orders(self, data: bytes) -> list[Any]:
+        """Decode a packet's orders; raises ``PacketError`` (only) on malformed bytes."""
+        ...
+
+    def encode_orders(self, orders: Sequence[Any]) -> bytes:
+        """The canonical encoding of a list of this ruleset's orders."""
+        ...
+
+    def parse_orders(self, items: Sequence[Mapping[str, Any]]) -> list[Any]:
+        """Orders from a player's JSON/TOML file; raises ``IllegalOrder`` naming the item."""
+        ...
+
+    def order_to_json(self, order: Any) -> dict[str, Any]:
+        """The JSON form of one order (the same shape ``parse_orders`` reads)."""
+        ...
+
+    def pending(self, state: S) -> list[Decision]:
+        """The decisions owed now, in the order the seats must answer them."""
+        ...
+
+    def validate(self, state: S, seat: Seat, order: Any) -> list[Violation]:
+        """Why ``order`` by ``seat`` is illegal now (empty when it is legal)."""
+        ...
+
+    def apply(self, state: S, seat: Seat, order: Any) -> Applied[S]:
+        """Apply a validated order."""
+        ...
+
+    def apply_roll(self, state: S, request: RollRequest, dice: tuple[int, ...]) -> Applied[S]:
+        """Record the result of a roll this ruleset requested."""
+        ...
+
+    def validate_secret(self, state: S, decision: Decision, seat: Seat, choice: Any) -> list[Violation]:
+        """Why ``choice`` is not an acceptable secret choice for ``decision`` (empty if it is).
+
+        Called by the writer before committing, and again by every receiver at the reveal.
+        """
+        ...
+
+    def apply_secret(self, state: S, decision: Decision, choices: Mapping[Seat, Any]) -> Applied[S]:
+        """Resolve a secret step once every seat's choice is revealed."""
+        ...
+
+    def summary(self, state: S) -> dict[str, Any]:
+        """JSON-safe facts for ``show``: at least ``turn``, ``phasing`` and ``step``."""
+        ...
+
+    def checklist(self, state: S) -> list[ChecklistItem]:
+        """The whole sequence of play with each step's status."""
+        ...

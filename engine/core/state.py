@@ -1,0 +1,117 @@
+"""The protocol core's game state, its canonical bytes, and its hash.
+
+`GameState` is what every packet changes and what the state hash (P4, P5) covers. It holds
+the protocol's own bookkeeping (`CoreState`: seats, keys, entropy, armed rolls, an open
+secret step) next to the ruleset's state. Everything here is bounded: histories (notes, rolls,
+reveals) live in the event log, not in the state, so hashing stays cheap in long campaigns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from engine.core.ruleset import Decision, OptionValue, RollRequest, Seat
+
+STATE_DOMAIN = b"hexpost/state/1\x00"
+
+
+class SeatState(msgspec.Struct, frozen=True):
+    """One seat: who sits there, its key, and where its entropy chain stands."""
+
+    seat: Seat
+    name: str
+    address: str
+    public_key: bytes = b""
+    anchor: bytes = b""
+    entropy: bytes = b""
+    """The last value this seat revealed (its anchor before its first packet)."""
+    entropy_index: int = 0
+
+    @property
+    def joined(self) -> bool:
+        return bool(self.public_key)
+
+
+class ArmedRoll(msgspec.Struct, frozen=True):
+    """A roll waiting for the other seats' next entropy values."""
+
+    event: str
+    request: RollRequest
+    seat: Seat
+    seq: int
+    values: tuple[tuple[Seat, bytes], ...]
+
+
+class OpenSecret(msgspec.Struct, frozen=True):
+    """A secret step in progress: the commitments and the reveals received so far."""
+
+    decision: Decision
+    commits: tuple[tuple[Seat, bytes], ...] = ()
+    reveals: tuple[tuple[Seat, bytes], ...] = ()
+
+
+class CoreState(msgspec.Struct, frozen=True):
+    """The ruleset-independent part of a game's state."""
+
+    game_id: bytes
+    genesis_id: bytes
+    name: str
+    ruleset_id: str
+    ruleset_version: str
+    scenario_id: str
+    scenario_hash: bytes
+    options: tuple[tuple[str, OptionValue], ...]
+    reply_window_hours: int
+    creator: Seat
+    seats: tuple[SeatState, ...]
+    seq: int
+    rolls_armed: int = 0
+    armed: tuple[ArmedRoll, ...] = ()
+    secret: OpenSecret | None = None
+    resigned: Seat = ""
+
+    def seat_state(self, seat: Seat) -> SeatState:
+        for entry in self.seats:
+            if entry.seat == seat:
+                return entry
+        raise KeyError(seat)
+
+    def with_seat(self, updated: SeatState) -> CoreState:
+        seats = tuple(updated if s.seat == updated.seat else s for s in self.seats)
+        return msgspec.structs.replace(self, seats=seats)
+
+
+S = TypeVar("S")
+
+
+class GameState(msgspec.Struct, Generic[S], frozen=True):
+    """A whole game at one point of its chain. ``rules`` is None until every seat joined.
+
+    ``head`` is the id of the last applied packet. It is kept out of the state hash: a packet
+    carries the hash of the state it produces, and its own id depends on that hash.
+    """
+
+    core: CoreState
+    head: bytes
+    rules: S | None = None
+
+
+_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
+
+
+def encode_state(state: GameState[Any]) -> bytes:
+    """The canonical bytes of a state (identical on every machine and Python version)."""
+    return _ENCODER.encode(state)
+
+
+def decode_state(data: bytes, rules_type: type[S]) -> GameState[S]:
+    """Decode a snapshot written by `encode_state`."""
+    return msgspec.msgpack.decode(data, type=GameState[rules_type])  # type: ignore[valid-type]
+
+
+def state_hash(state: GameState[Any]) -> bytes:
+    """SHA-256 of the canonical state (without ``head``): what every packet vouches for (P5)."""
+    return hashlib.sha256(STATE_DOMAIN + _ENCODER.encode((state.core, state.rules))).digest()

@@ -1,0 +1,161 @@
+"""A test harness: two (or more) seats writing and applying packets with the pure engine.
+
+Keys, seeds, salts and the game id are derived from fixed labels, so a game played through
+`Table` is byte-for-byte reproducible (Ed25519 signatures are deterministic).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core import author, entropy
+from engine.core.game import AnyRuleset, AnyState, apply_packet, pending
+from engine.core.packets import (
+    PROTOCOL_VERSION,
+    Body,
+    Commit,
+    EntropyOnly,
+    Genesis,
+    Join,
+    Kind,
+    Reveal,
+    SeatBinding,
+    Turn,
+    VerifiedPacket,
+    raw_public_key,
+)
+from engine.core.ruleset import DecisionKind, OptionValue
+
+
+def _derive(label: str, size: int = 32) -> bytes:
+    return hashlib.sha256(b"hexpost-tests/" + label.encode()).digest()[:size]
+
+
+class Player:
+    def __init__(self, seat: str, label: str) -> None:
+        self.seat = seat
+        self.key = Ed25519PrivateKey.from_private_bytes(_derive(f"key/{label}"))
+        self.public = raw_public_key(self.key)
+        self.chain = entropy.EntropyChain(_derive(f"seed/{label}"), 4096)
+        self.secrets: dict[str, tuple[bytes, bytes]] = {}
+
+
+class Table:
+    """Everyone's view of one game, kept in lock step by applying every packet everywhere."""
+
+    def __init__(
+        self,
+        ruleset: AnyRuleset,
+        scenario: str,
+        seats: Sequence[str],
+        *,
+        label: str = "game",
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.players = {seat: Player(seat, f"{label}/{seat}") for seat in seats}
+        self.game_id = _derive(f"id/{label}", 16)
+        self.state: AnyState | None = None
+        self.packets: list[VerifiedPacket] = []
+        self.events: list[Any] = []
+        creator = self.players[seats[0]]
+        info = next(s for s in ruleset.scenarios() if s.id == scenario)
+        chosen = {o.id: o.default for o in info.options} | dict(options or {})
+        genesis = Genesis(
+            protocol=PROTOCOL_VERSION,
+            ruleset_id=ruleset.id,
+            ruleset_version=ruleset.version,
+            scenario_id=scenario,
+            scenario_hash=info.data_hash,
+            options=sorted(chosen.items()),
+            seats=[
+                SeatBinding(s, s.title(), f"{s}@example.org", creator.public if s == seats[0] else b"")
+                for s in seats
+            ],
+            creator=seats[0],
+            anchor=creator.chain.anchor,
+            name=label,
+        )
+        self.write(seats[0], genesis)
+        for seat in seats[1:]:
+            player = self.players[seat]
+            assert self.state is not None
+            self.write(
+                seat,
+                Join(self.state.core.genesis_id, seat.title(), f"{seat}@example.org", player.public, player.chain.anchor),
+            )
+
+    def body(
+        self,
+        seat: str,
+        kind: Kind,
+        commits: Sequence[Commit] = (),
+        reveals: Sequence[Reveal] = (),
+    ) -> Body:
+        player = self.players[seat]
+        index = 1 if self.state is None or not self.state.core.seat_state(seat).joined else (
+            self.state.core.seat_state(seat).entropy_index + 1
+        )
+        return author.new_body(
+            self.ruleset,
+            self.state,
+            game_id=self.game_id,
+            seat=seat,
+            kind=kind,
+            entropy_value=player.chain.value(index),
+            commits=commits,
+            reveals=reveals,
+        )
+
+    def write(
+        self,
+        seat: str,
+        kind: Kind,
+        commits: Sequence[Commit] = (),
+        reveals: Sequence[Reveal] = (),
+    ) -> VerifiedPacket:
+        body = self.body(seat, kind, commits, reveals)
+        packet, result = author.write(self.ruleset, self.state, body, self.players[seat].key)
+        return self.accept(packet)
+
+    def accept(self, packet: VerifiedPacket) -> VerifiedPacket:
+        result = apply_packet(self.ruleset, self.state, packet)
+        self.state = result.state
+        self.packets.append(packet)
+        self.events.extend(result.events)
+        return packet
+
+    def orders(self, seat: str, *orders: Any) -> VerifiedPacket:
+        return self.write(seat, Turn(self.ruleset.encode_orders(list(orders))))
+
+    def entropy_only(self, seat: str) -> VerifiedPacket:
+        return self.write(seat, EntropyOnly())
+
+    def commit(self, seat: str, choice: object, *orders: Any, reveal_now: bool = False) -> VerifiedPacket:
+        """Commit to ``choice`` for the secret decision owed after ``orders``."""
+        probe = self.body(seat, Turn(self.ruleset.encode_orders(list(orders))))
+        after = author.draft(self.ruleset, self.state, probe, self.players[seat].public).state
+        decision = pending(self.ruleset, after)[0]
+        assert decision.kind == DecisionKind.SECRET, decision
+        salt = _derive(f"salt/{decision.key}/{seat}")
+        data = entropy.canonical_choice(choice)
+        self.players[seat].secrets[decision.key] = (salt, data)
+        digest = entropy.commitment(self.game_id, decision.key, seat, salt, data)
+        reveals = [Reveal(decision.key, salt, data)] if reveal_now else []
+        return self.write(seat, Turn(self.ruleset.encode_orders(list(orders))), [Commit(decision.key, digest)], reveals)
+
+    def reveal(self, seat: str, *orders: Any, key: str | None = None) -> VerifiedPacket:
+        assert self.state is not None
+        decision = pending(self.ruleset, self.state)[0]
+        key = key or decision.key
+        salt, data = self.players[seat].secrets[key]
+        return self.write(seat, Turn(self.ruleset.encode_orders(list(orders))), reveals=[Reveal(key, salt, data)])
+
+    def owed(self) -> tuple[str, DecisionKind, str]:
+        assert self.state is not None
+        decision = pending(self.ruleset, self.state)[0]
+        return decision.seats[0], decision.kind, decision.step
