@@ -70,9 +70,7 @@ class EntropyChain:
     def value(self, index: int) -> bytes:
         """``v[index]`` for ``1 <= index <= length``."""
         if index > self.length:
-            raise EntropyExhausted(
-                f"this seat's entropy chain is used up ({self.length} packets)"
-            )
+            raise EntropyExhausted(f"this seat's entropy chain is used up ({self.length} packets)")
         if index < 0:
             raise ValueError("entropy index must not be negative")
         top = -(-index // CHECKPOINT_EVERY) * CHECKPOINT_EVERY
@@ -96,9 +94,7 @@ def roll_dice(
     """
     if not 2 <= sides <= 256 or count < 1:
         raise ValueError("dice need 2..256 sides and a positive count")
-    stream = hashlib.shake_256(
-        DICE_DOMAIN + _framed(game_id, event_id.encode(), *values)
-    )
+    stream = hashlib.shake_256(DICE_DOMAIN + _framed(game_id, event_id.encode(), *values))
     limit = 256 - 256 % sides
     results: list[int] = []
     size = 2 * count + 16

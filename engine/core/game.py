@@ -43,7 +43,6 @@ from engine.core.packets import (
     VerifiedPacket,
 )
 from engine.core.ruleset import (
-    Applied,
     Decision,
     DecisionKind,
     Event,
@@ -78,14 +77,18 @@ def pending(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
         for seat in core.seats:
             if seat.seat not in have:
                 title = f"Entropy for {_dice_text(roll.request)} ({roll.request.purpose})"
-                return [Decision((seat.seat,), roll.request.step, DecisionKind.ENTROPY, roll.event, title)]
+                return [
+                    Decision(
+                        (seat.seat,), roll.request.step, DecisionKind.ENTROPY, roll.event, title
+                    )
+                ]
     if core.secret is not None:
         return [_secret_turn(core.secret)]
     if state.rules is None:
         return []
     decisions = ruleset.pending(state.rules)
     if decisions and decisions[0].kind == DecisionKind.SECRET:
-        return [_secret_turn(OpenSecret(decisions[0]))] + decisions[1:]
+        return [_secret_turn(OpenSecret(decisions[0])), *decisions[1:]]
     return decisions
 
 
@@ -174,7 +177,9 @@ def _start(ruleset: AnyRuleset, packet: VerifiedPacket) -> tuple[AnyState, list[
     for binding in genesis.seats:
         is_creator = binding.seat == genesis.creator
         if is_creator and binding.public_key != packet.public_key:
-            raise PacketError("the genesis names a different key for its creator than it is signed with")
+            raise PacketError(
+                "the genesis names a different key for its creator than it is signed with"
+            )
         if not is_creator and binding.public_key:
             raise PacketError("the genesis may bind only its creator's key")
         seats.append(SeatState(binding.seat, binding.name, binding.address))
@@ -194,11 +199,15 @@ def _start(ruleset: AnyRuleset, packet: VerifiedPacket) -> tuple[AnyState, list[
     )
     core = _bind_seat(core, genesis.creator, packet.public_key, genesis.anchor, body.entropy)
     state: AnyState = GameState(core=core, head=bytes(32))
-    event = Event("genesis", f"{genesis.creator} created the game ({genesis.scenario_id})", genesis.creator)
+    event = Event(
+        "genesis", f"{genesis.creator} created the game ({genesis.scenario_id})", genesis.creator
+    )
     return state, [event]
 
 
-def _bind_seat(core: CoreState, seat: Seat, public_key: bytes, anchor: bytes, value: bytes) -> CoreState:
+def _bind_seat(
+    core: CoreState, seat: Seat, public_key: bytes, anchor: bytes, value: bytes
+) -> CoreState:
     if len(anchor) != entropy.VALUE_SIZE:
         raise PacketError("an entropy anchor is 32 bytes")
     if not entropy.follows(anchor, value):
@@ -279,7 +288,9 @@ def _continue(
     if seat.public_key != packet.public_key:
         raise PacketError(f"packet {body.seq} claims seat {body.seat} but is signed by another key")
     if not entropy.follows(seat.entropy, body.entropy):
-        raise PacketError(f"packet {body.seq}: {body.seat}'s entropy value does not follow its chain")
+        raise PacketError(
+            f"packet {body.seq}: {body.seat}'s entropy value does not follow its chain"
+        )
     core = state.core.with_seat(
         msgspec.structs.replace(seat, entropy=body.entropy, entropy_index=seat.entropy_index + 1)
     )
@@ -304,7 +315,9 @@ def _continue(
     return state, events
 
 
-def _join(ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket) -> tuple[AnyState, list[Event]]:
+def _join(
+    ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket
+) -> tuple[AnyState, list[Event]]:
     body = packet.body
     join = body.kind
     assert isinstance(join, Join)
@@ -338,16 +351,19 @@ def _feed_rolls(
         return state
     still: list[ArmedRoll] = []
     resolved: list[ArmedRoll] = []
-    for roll in core.armed:
+    for armed in core.armed:
+        roll = armed
         if roll.seq < core.seq and all(s != seat for s, _ in roll.values):
-            roll = msgspec.structs.replace(roll, values=roll.values + ((seat, value),))
+            roll = msgspec.structs.replace(roll, values=(*roll.values, (seat, value)))
         done = {s for s, _ in roll.values} >= {s.seat for s in core.seats}
         (resolved if done else still).append(roll)
     state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, armed=tuple(still)))
     for roll in resolved:
         order = [s.seat for s in core.seats]
         values = [v for _, v in sorted(roll.values, key=lambda item: order.index(item[0]))]
-        dice = entropy.roll_dice(core.game_id, roll.event, values, roll.request.count, roll.request.sides)
+        dice = entropy.roll_dice(
+            core.game_id, roll.event, values, roll.request.count, roll.request.sides
+        )
         events.append(
             Event(
                 "roll",
@@ -355,7 +371,14 @@ def _feed_rolls(
                 + ", ".join(str(d) for d in dice),
                 roll.seat,
                 roll.request.step,
-                {"event": roll.event, "purpose": roll.request.purpose, "dice": list(dice)},
+                {
+                    "event": roll.event,
+                    "purpose": roll.request.purpose,
+                    "count": roll.request.count,
+                    "sides": roll.request.sides,
+                    "dice": list(dice),
+                    "total": sum(dice),
+                },
             )
         )
         assert state.rules is not None
@@ -412,7 +435,9 @@ def _order(
     return _arm(state, seat, applied.rolls, events)
 
 
-def _arm(state: AnyState, seat: Seat, rolls: Sequence[RollRequest], events: list[Event]) -> AnyState:
+def _arm(
+    state: AnyState, seat: Seat, rolls: Sequence[RollRequest], events: list[Event]
+) -> AnyState:
     core = state.core
     armed = list(core.armed)
     count = core.rolls_armed
@@ -449,8 +474,10 @@ def _commit(
     if secret is None:
         decisions = ruleset.pending(state.rules) if state.rules is not None else []
         secret = OpenSecret(decisions[0])
-    secret = msgspec.structs.replace(secret, commits=secret.commits + ((seat, commit.digest),))
-    events.append(Event("commit", f"{seat} committed a secret choice for {owed.step}", seat, owed.step))
+    secret = msgspec.structs.replace(secret, commits=(*secret.commits, (seat, commit.digest)))
+    events.append(
+        Event("commit", f"{seat} committed a secret choice for {owed.step}", seat, owed.step)
+    )
     return msgspec.structs.replace(state, core=msgspec.structs.replace(state.core, secret=secret))
 
 
@@ -484,7 +511,7 @@ def _reveal(
     violations = ruleset.validate_secret(state.rules, secret.decision, seat, choice)
     if violations:
         raise IllegalOrder(f"{what}: {violations[0].message}", rule=violations[0].rule)
-    secret = msgspec.structs.replace(secret, reveals=secret.reveals + ((seat, reveal.choice),))
+    secret = msgspec.structs.replace(secret, reveals=(*secret.reveals, (seat, reveal.choice)))
     if len(secret.reveals) < len(secret.decision.seats):
         return msgspec.structs.replace(state, core=msgspec.structs.replace(core, secret=secret))
     choices = {s: msgspec.msgpack.decode(c) for s, c in secret.reveals}

@@ -211,7 +211,9 @@ class Ruleset(Protocol, Generic[S]):
         """Record the result of a roll this ruleset requested."""
         ...
 
-    def validate_secret(self, state: S, decision: Decision, seat: Seat, choice: Any) -> list[Violation]:
+    def validate_secret(
+        self, state: S, decision: Decision, seat: Seat, choice: Any
+    ) -> list[Violation]:
         """Why ``choice`` is not an acceptable secret choice for ``decision`` (empty if it is).
 
         Called by the writer before committing, and again by every receiver at the reveal.

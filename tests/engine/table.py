@@ -73,7 +73,9 @@ class Table:
             scenario_hash=info.data_hash,
             options=sorted(chosen.items()),
             seats=[
-                SeatBinding(s, s.title(), f"{s}@example.org", creator.public if s == seats[0] else b"")
+                SeatBinding(
+                    s, s.title(), f"{s}@example.org", creator.public if s == seats[0] else b""
+                )
                 for s in seats
             ],
             creator=seats[0],
@@ -86,7 +88,13 @@ class Table:
             assert self.state is not None
             self.write(
                 seat,
-                Join(self.state.core.genesis_id, seat.title(), f"{seat}@example.org", player.public, player.chain.anchor),
+                Join(
+                    self.state.core.genesis_id,
+                    seat.title(),
+                    f"{seat}@example.org",
+                    player.public,
+                    player.chain.anchor,
+                ),
             )
 
     def body(
@@ -97,8 +105,10 @@ class Table:
         reveals: Sequence[Reveal] = (),
     ) -> Body:
         player = self.players[seat]
-        index = 1 if self.state is None or not self.state.core.seat_state(seat).joined else (
-            self.state.core.seat_state(seat).entropy_index + 1
+        index = (
+            1
+            if self.state is None or not self.state.core.seat_state(seat).joined
+            else (self.state.core.seat_state(seat).entropy_index + 1)
         )
         return author.new_body(
             self.ruleset,
@@ -119,7 +129,7 @@ class Table:
         reveals: Sequence[Reveal] = (),
     ) -> VerifiedPacket:
         body = self.body(seat, kind, commits, reveals)
-        packet, result = author.write(self.ruleset, self.state, body, self.players[seat].key)
+        packet, _ = author.write(self.ruleset, self.state, body, self.players[seat].key)
         return self.accept(packet)
 
     def accept(self, packet: VerifiedPacket) -> VerifiedPacket:
@@ -135,7 +145,9 @@ class Table:
     def entropy_only(self, seat: str) -> VerifiedPacket:
         return self.write(seat, EntropyOnly())
 
-    def commit(self, seat: str, choice: object, *orders: Any, reveal_now: bool = False) -> VerifiedPacket:
+    def commit(
+        self, seat: str, choice: object, *orders: Any, reveal_now: bool = False
+    ) -> VerifiedPacket:
         """Commit to ``choice`` for the secret decision owed after ``orders``."""
         probe = self.body(seat, Turn(self.ruleset.encode_orders(list(orders))))
         after = author.draft(self.ruleset, self.state, probe, self.players[seat].public).state
@@ -146,14 +158,21 @@ class Table:
         self.players[seat].secrets[decision.key] = (salt, data)
         digest = entropy.commitment(self.game_id, decision.key, seat, salt, data)
         reveals = [Reveal(decision.key, salt, data)] if reveal_now else []
-        return self.write(seat, Turn(self.ruleset.encode_orders(list(orders))), [Commit(decision.key, digest)], reveals)
+        return self.write(
+            seat,
+            Turn(self.ruleset.encode_orders(list(orders))),
+            [Commit(decision.key, digest)],
+            reveals,
+        )
 
     def reveal(self, seat: str, *orders: Any, key: str | None = None) -> VerifiedPacket:
         assert self.state is not None
         decision = pending(self.ruleset, self.state)[0]
         key = key or decision.key
         salt, data = self.players[seat].secrets[key]
-        return self.write(seat, Turn(self.ruleset.encode_orders(list(orders))), reveals=[Reveal(key, salt, data)])
+        return self.write(
+            seat, Turn(self.ruleset.encode_orders(list(orders))), reveals=[Reveal(key, salt, data)]
+        )
 
     def owed(self) -> tuple[str, DecisionKind, str]:
         assert self.state is not None

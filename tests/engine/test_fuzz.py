@@ -30,7 +30,11 @@ def test_random_bytes_raise_only_packet_errors(data: bytes) -> None:
 
 
 @settings(max_examples=500)
-@given(st.lists(st.tuples(st.integers(0, len(SAMPLE) - 1), st.integers(0, 255)), min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(SAMPLE) - 1), st.integers(0, 255)), min_size=1, max_size=8
+    )
+)
 def test_mutated_packets_raise_only_packet_errors(changes: list[tuple[int, int]]) -> None:
     data = bytearray(SAMPLE)
     for index, value in changes:

@@ -69,7 +69,7 @@ def test_replay_from_bytes_gives_the_same_state_hash() -> None:
 
 def test_order_out_of_turn_is_refused_naming_the_owed_step() -> None:
     table = new_table()
-    with pytest.raises(OutOfTurn, match="north owes the next move .*talk"):
+    with pytest.raises(OutOfTurn, match=r"north owes the next move .*talk"):
         table.orders("south", Say("me first"))
 
 
@@ -161,7 +161,11 @@ def test_reveal_that_does_not_match_its_commitment_is_refused() -> None:
     key = pending(TOY, table.state)[0].key  # type: ignore[arg-type]
     salt, _ = table.players["north"].secrets[key]
     with pytest.raises(CommitmentMismatch, match="does not match its commitment"):
-        table.write("north", Turn(TOY.encode_orders([])), reveals=[Reveal(key, salt, entropy.canonical_choice(6))])
+        table.write(
+            "north",
+            Turn(TOY.encode_orders([])),
+            reveals=[Reveal(key, salt, entropy.canonical_choice(6))],
+        )
 
 
 def test_an_illegal_secret_choice_is_refused_at_the_reveal() -> None:
@@ -225,7 +229,9 @@ def test_unknown_protocol_version_is_refused_saying_which() -> None:
         ({"options": [("laser", True)]}, "optional rule 'laser'"),
     ],
 )
-def test_genesis_of_an_unknown_ruleset_scenario_or_option_is_refused(change: dict[str, object], message: str) -> None:
+def test_genesis_of_an_unknown_ruleset_scenario_or_option_is_refused(
+    change: dict[str, object], message: str
+) -> None:
     table = new_table()
     genesis = table.packets[0]
     kind = msgspec.structs.replace(genesis.body.kind, **change)  # type: ignore[arg-type]

@@ -1,0 +1,16 @@
+"""Federation & Empire (ADB) as the ``fe`` ruleset.
+
+This first edition plays the game *by checklist*: the engine knows the whole sequence of play
+(rule 105) and who owes each step, and the players do the game mechanics on their own boards,
+recording what they did. Later issues automate steps one by one behind the same interface.
+"""
+
+from __future__ import annotations
+
+from engine.core.ruleset import Ruleset
+from engine.fe.checklist import FeRuleset
+from engine.fe.model import FeState
+
+RULESET: Ruleset[FeState] = FeRuleset()
+
+__all__ = ["RULESET", "FeRuleset", "FeState"]

@@ -1,0 +1,414 @@
+"""The ``fe`` ruleset, first edition: Federation & Empire played by checklist.
+
+The engine does not model the map or units yet. It walks both players through every step of
+the sequence of play (rule 105) in the right order, with the right seat owing each step, and
+records what they did: ``done`` (with a note and adjustments), free ``note``s, dice ``roll``s
+and ``back`` to an earlier combat step for the next round or battle hex (302.9). Secret steps
+(battle force choices, battle intensity, EW) are committed and revealed by the protocol core.
+
+That is already useful for play by email: both engines agree on whose move it is, nobody can
+skip a step the other seat owes, and the log is a complete, signed record of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from engine.core.errors import NotPending, PacketError, VersionError
+from engine.core.ruleset import (
+    Actor,
+    Applied,
+    ChecklistItem,
+    Decision,
+    DecisionKind,
+    Event,
+    OptionValue,
+    RollRequest,
+    ScenarioInfo,
+    Seat,
+    StepKind,
+    Violation,
+)
+from engine.fe import flow, model
+from engine.fe.flow import describe
+from engine.fe.model import Back, Done, FeState, Note, Roll
+from engine.fe.scenario import find_scenario, info, load_scenarios, turn_date
+from engine.fe.sequence import Step
+
+SEQUENCE_RULE = "105.0"
+COMBAT_RULE = "302.9"
+COMBAT_PHASE = "5"
+
+
+class FeRuleset:
+    """Federation & Empire, played by checklist (implements ``engine.core.ruleset.Ruleset``)."""
+
+    id = "fe"
+    version = "1.0"
+    state_type = FeState
+
+    # --- scenarios and the start ----------------------------------------------------------
+
+    def scenarios(self) -> Sequence[ScenarioInfo]:
+        return tuple(info(s) for s in load_scenarios())
+
+    def initial_state(
+        self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
+    ) -> FeState:
+        scenario = find_scenario(scenario_id)
+        if scenario is None:
+            raise VersionError(f"scenario {scenario_id!r} is not part of ruleset fe {self.version}")
+        if sorted(seats) != sorted(scenario.turn_order):
+            wanted = ", ".join(scenario.turn_order)
+            raise PacketError(f"scenario {scenario_id} is played by the seats {wanted}")
+        chosen: list[tuple[str, OptionValue]] = []
+        known = {o.id: o for o in scenario.options}
+        for key in sorted(options):
+            if key not in known:
+                raise VersionError(f"option {key!r} is not part of scenario {scenario_id}")
+        for option in sorted(scenario.options, key=lambda o: o.id):
+            value = options.get(option.id, option.default)
+            if type(value) is not type(option.default):
+                kind = type(option.default).__name__
+                raise PacketError(f"option {option.id!r} takes a {kind} value, not {value!r}")
+            chosen.append((option.id, value))
+        state = FeState(
+            scenario=scenario.id,
+            seats=scenario.turn_order,
+            options=tuple(chosen),
+            last_turn=scenario.last_turn,
+            turn=scenario.first_turn,
+        )
+        return flow.settle(state, None, [])
+
+    # --- orders on the wire and in files --------------------------------------------------
+
+    def decode_orders(self, data: bytes) -> list[Any]:
+        return list(model.decode_orders(data))
+
+    def encode_orders(self, orders: Sequence[Any]) -> bytes:
+        return model.encode_orders(orders)
+
+    def parse_orders(self, items: Sequence[Mapping[str, Any]]) -> list[Any]:
+        return list(model.parse_orders(items))
+
+    def order_to_json(self, order: Any) -> dict[str, Any]:
+        return model.order_to_json(order)
+
+    # --- whose move -----------------------------------------------------------------------
+
+    def pending(self, state: FeState) -> list[Decision]:
+        step = flow.current(state)
+        if step is None:
+            return []
+        seats = flow.owing(state)
+        if step.kind == StepKind.SECRET:
+            key = flow.decision_key(state, step)
+            return [Decision(seats, step.id, DecisionKind.SECRET, key, step.title, step.rules)]
+        seat_part = seats[0] if step.actor == Actor.BOTH else ""
+        key = flow.decision_key(state, step, seat_part)
+        return [Decision(seats, step.id, DecisionKind.ORDERS, key, step.title, step.rules)]
+
+    def validate(self, state: FeState, seat: Seat, order: Any) -> list[Violation]:
+        if seat not in state.seats:
+            return [Violation(f"{seat!r} is not a seat in this game", SEQUENCE_RULE)]
+        step = flow.current(state)
+        if step is None:
+            return [Violation("the game is over: no more orders", SEQUENCE_RULE)]
+        owing = flow.owing(state)
+        if seat not in owing:
+            return [
+                Violation(f"it is {owing[0]}'s step {describe(step)}, not {seat}'s", SEQUENCE_RULE)
+            ]
+        if isinstance(order, Done):
+            return self._check_done(state, seat, step, order)
+        if isinstance(order, Note):
+            return []
+        if isinstance(order, Roll):
+            problem = model.dice_problem(order.dice)
+            if problem:
+                return [Violation(problem)]
+            if not order.purpose.strip():
+                return [Violation("a roll needs a purpose, e.g. 'variable battle intensity'")]
+            return []
+        if isinstance(order, Back):
+            return self._check_back(state, step, order)
+        return [Violation(f"not an F&E order: {type(order).__name__}")]
+
+    def _check_done(self, state: FeState, seat: Seat, step: Step, order: Done) -> list[Violation]:
+        if step.kind == StepKind.SECRET:
+            return [Violation(f"step {step.id} is secret: send a secret choice", SEQUENCE_RULE)]
+        if not order.through:
+            return []
+        steps = flow.part(state)
+        span = flow.sequence().span(order.through, steps)
+        where = "Orion phase" if state.orion else "player turn"
+        if span is None:
+            return [Violation(f"through {order.through!r}: no such step in this {where}")]
+        last = span[1]
+        if last < state.step:
+            return [
+                Violation(
+                    f"through {order.through}: already behind the current step {step.id}",
+                    SEQUENCE_RULE,
+                )
+            ]
+        if last == state.step:
+            return []  # the current step alone: the same as a plain ``done``
+        for index in range(state.step, last + 1):
+            blocker = self._blocks(state, seat, index)
+            if blocker:
+                return [
+                    Violation(f"cannot complete through {order.through}: {blocker}", SEQUENCE_RULE)
+                ]
+        return []
+
+    def _blocks(self, state: FeState, seat: Seat, index: int) -> str:
+        """Why ``seat`` cannot complete step ``index`` on its own ("" when it can)."""
+        step = flow.part(state)[index]
+        if step.obsolete:
+            return ""
+        if step.kind == StepKind.SECRET:
+            return f"step {describe(step)} is secret"
+        seats = flow.answer_order(state, step)
+        if step.actor == Actor.BOTH:
+            answered = state.answered if index == state.step else ()
+            left = [s for s in seats if s not in answered]
+            if left != [seat]:
+                others = ", ".join(s for s in left if s != seat)
+                return f"step {describe(step)} needs {others} too"
+            return ""
+        if seats[0] != seat:
+            return f"step {describe(step)} is {seats[0]}'s"
+        return ""
+
+    def _check_back(self, state: FeState, step: Step, order: Back) -> list[Violation]:
+        if state.orion or step.phase != COMBAT_PHASE:
+            return [
+                Violation(
+                    "back is only allowed in the combat phase (5), to fight the next round "
+                    f"or battle hex; the current step {step.id} is in phase {step.phase}",
+                    COMBAT_RULE,
+                )
+            ]
+        if step.kind == StepKind.SECRET:
+            return [Violation(f"step {step.id} is secret: finish it first", COMBAT_RULE)]
+        steps = flow.part(state)
+        span = flow.sequence().span(order.step, steps)
+        if span is None or steps[span[0]].phase != COMBAT_PHASE:
+            return [Violation(f"back {order.step!r}: not a step of the combat phase", COMBAT_RULE)]
+        target = steps[span[0]]
+        if span[0] >= state.step:
+            return [
+                Violation(
+                    f"back {order.step}: step {target.id} is not before the current step {step.id}",
+                    COMBAT_RULE,
+                )
+            ]
+        if target.obsolete:
+            return [Violation(f"back {order.step}: step {target.id} is obsolete", COMBAT_RULE)]
+        return []
+
+    # --- applying -------------------------------------------------------------------------
+
+    def apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
+        step = flow.current(state)
+        if step is None:
+            raise NotPending("the game is over")
+        events: list[Event] = []
+        if isinstance(order, Done):
+            state = self._apply_done(state, seat, order, events)
+            return Applied(state, events)
+        if isinstance(order, Note):
+            events.append(
+                Event(
+                    "note",
+                    f"{seat} noted at {step.id}: {order.text}",
+                    seat,
+                    step.id,
+                    {"text": order.text},
+                )
+            )
+            return Applied(state, events)
+        if isinstance(order, Roll):
+            parsed = model.parse_dice(order.dice)
+            if parsed is None:
+                raise NotPending(model.dice_problem(order.dice))
+            count, sides = parsed
+            return Applied(state, [], [RollRequest(count, sides, order.purpose, step.id)])
+        if isinstance(order, Back):
+            return Applied(self._apply_back(state, seat, step, order, events), events)
+        raise NotPending(f"not an F&E order: {type(order).__name__}")
+
+    def _apply_done(self, state: FeState, seat: Seat, order: Done, events: list[Event]) -> FeState:
+        if not order.through:
+            return _complete(state, seat, order.note, order.adjustments, events)
+        steps = flow.part(state)
+        span = flow.sequence().span(order.through, steps)
+        if span is None:
+            raise NotPending(f"through {order.through!r}: no such step")
+        indices = [i for i in range(state.step, span[1] + 1) if not steps[i].obsolete]
+        for number, index in enumerate(indices, start=1):
+            if state.step != index:
+                raise NotPending(f"through {order.through}: lost track at step index {index}")
+            final = number == len(indices)
+            note = order.note if final else ""
+            adjustments = order.adjustments if final else []
+            state = _complete(state, seat, note, adjustments, events, through=order.through)
+        return state
+
+    def _apply_back(
+        self, state: FeState, seat: Seat, step: Step, order: Back, events: list[Event]
+    ) -> FeState:
+        span = flow.sequence().span(order.step, flow.part(state))
+        if span is None:
+            raise NotPending(f"back {order.step!r}: no such step")
+        target = flow.part(state)[span[0]]
+        events.append(
+            Event(
+                "back",
+                f"{seat} went back from {step.id} to {describe(target)} "
+                f"for the next combat round or battle hex",
+                seat,
+                target.id,
+                {"from": step.id, "to": target.id, "rule": COMBAT_RULE},
+            )
+        )
+        return msgspec.structs.replace(state, step=span[0], answered=(), backs=state.backs + 1)
+
+    def apply_roll(
+        self, state: FeState, request: RollRequest, dice: tuple[int, ...]
+    ) -> Applied[FeState]:
+        """Checklist play keeps no dice in the state: the core's roll event records them."""
+        return Applied(state)
+
+    # --- secret steps ---------------------------------------------------------------------
+
+    def validate_secret(
+        self, state: FeState, decision: Decision, seat: Seat, choice: Any
+    ) -> list[Violation]:
+        open_now = self.pending(state)
+        if not open_now or open_now[0].key != decision.key or not _is_secret(open_now[0]):
+            return [Violation(f"secret step {decision.step} is not open now", SEQUENCE_RULE)]
+        if seat not in open_now[0].seats:
+            return [Violation(f"{seat} has no part in secret step {decision.step}")]
+        if not isinstance(choice, str):
+            return [Violation(f"a secret choice for step {decision.step} is text")]
+        if not choice.strip():
+            return [Violation(f"the secret choice for step {decision.step} is empty")]
+        if len(choice) > model.MAX_TEXT:
+            return [Violation(f"a secret choice is at most {model.MAX_TEXT} characters")]
+        return []
+
+    def apply_secret(
+        self, state: FeState, decision: Decision, choices: Mapping[Seat, Any]
+    ) -> Applied[FeState]:
+        open_now = self.pending(state)
+        if not open_now or open_now[0].key != decision.key or not _is_secret(open_now[0]):
+            raise NotPending(f"secret step {decision.step} is not open now")
+        step = flow.current(state)
+        assert step is not None
+        revealed = {seat: str(choices[seat]) for seat in open_now[0].seats}
+        shown = "; ".join(f"{seat}: {choice}" for seat, choice in revealed.items())
+        events = [
+            Event(
+                "secret",
+                f"{describe(step)} revealed: {shown}",
+                step=step.id,
+                data={"choices": revealed, "key": decision.key},
+            )
+        ]
+        return Applied(flow.advance(state, events), events)
+
+    # --- showing the game -----------------------------------------------------------------
+
+    def summary(self, state: FeState) -> dict[str, Any]:
+        year, season = turn_date(state.turn)
+        step = flow.current(state)
+        seq = flow.sequence()
+        phase = seq.phases[step.phase] if step else None
+        return {
+            "scenario": state.scenario,
+            "turn": {"number": state.turn, "year": year, "season": season},
+            "phasing": None if state.over or state.orion else flow.phasing(state),
+            "orion": state.orion,
+            "step": step.id if step else None,
+            "step_title": step.title if step else "",
+            "phase": phase.id if phase else None,
+            "phase_title": phase.title if phase else "",
+            "heading": [h.id for h in seq.heading_chain(step)] if step else [],
+            "waiting_for": list(flow.owing(state)),
+            "options": {key: value for key, value in state.options},
+            "over": state.over,
+        }
+
+    def checklist(self, state: FeState) -> list[ChecklistItem]:
+        seq = flow.sequence()
+        parts = [(False, seq.player_turn)]
+        if flow.orion_on(state):
+            parts.append((True, seq.orion))
+        items: list[ChecklistItem] = []
+        for orion, steps in parts:
+            for index, step in enumerate(steps):
+                status = _status(state, orion, index)
+                if step.obsolete:
+                    status = "skipped"
+                items.append(
+                    ChecklistItem(
+                        step.id, step.title, step.phase, step.actor, step.kind, step.rules, status
+                    )
+                )
+        return items
+
+
+def _status(state: FeState, orion: bool, index: int) -> str:
+    if state.over or (state.orion and not orion):
+        return "done"
+    if orion != state.orion:
+        return "todo"
+    if index < state.step:
+        return "done"
+    return "current" if index == state.step else "todo"
+
+
+def _is_secret(decision: Decision) -> bool:
+    return decision.kind == DecisionKind.SECRET
+
+
+def _complete(
+    state: FeState,
+    seat: Seat,
+    note: str,
+    adjustments: Sequence[str],
+    events: list[Event],
+    *,
+    through: str = "",
+) -> FeState:
+    """``seat`` completes its part of the current step; the step ends when every seat did."""
+    step = flow.current(state)
+    if step is None:
+        raise NotPending("the game is over")
+    answered = (*state.answered, seat)
+    left = [s for s in flow.answer_order(state, step) if s not in answered]
+    data: dict[str, Any] = {"note": note, "adjustments": list(adjustments)}
+    if through:
+        data["through"] = through
+    suffix = f": {note}" if note else ""
+    if left:
+        events.append(
+            Event(
+                "step-part",
+                f"{seat} completed its part of {step.id} {step.title}; {left[0]} to go{suffix}",
+                seat,
+                step.id,
+                data,
+            )
+        )
+        return msgspec.structs.replace(state, answered=answered)
+    events.append(
+        Event("step-done", f"{seat} completed {step.id} {step.title}{suffix}", seat, step.id, data)
+    )
+    return flow.advance(state, events)

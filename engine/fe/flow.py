@@ -1,0 +1,163 @@
+"""Moving through the sequence of play: who owes the current step, and what comes next.
+
+Kept apart from the ruleset class so the turn structure (player turns, the Orion phase,
+obsolete steps, the end of the scenario) can be read and tested on its own. Every function is
+pure: it takes a state and returns a new one, appending what happened to an event list.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core.ruleset import Actor, Event, Seat, StepKind
+from engine.fe.model import FeState
+from engine.fe.scenario import turn_date
+from engine.fe.sequence import SequenceOfPlay, Step, load_sequence
+
+ORION = "orion"
+"""Stands for the phasing seat in decision keys during the Orion phase."""
+
+
+def sequence() -> SequenceOfPlay:
+    return load_sequence()
+
+
+def orion_on(state: FeState) -> bool:
+    return state.option(ORION) is True and bool(sequence().orion)
+
+
+def part(state: FeState) -> tuple[Step, ...]:
+    """The steps of the current part: this player turn, or the Orion phase."""
+    return sequence().part(state.orion)
+
+
+def current(state: FeState) -> Step | None:
+    """The step being played, or None once the game is over."""
+    if state.over:
+        return None
+    return part(state)[state.step]
+
+
+def phasing(state: FeState) -> Seat:
+    """The phasing seat; in the Orion phase the first seat of the turn order stands in."""
+    return state.seats[0] if state.orion else state.seats[state.player_turn]
+
+
+def answer_order(state: FeState, step: Step) -> tuple[Seat, ...]:
+    """The seats that must complete ``step``, in the order they answer."""
+    first = phasing(state)
+    index = state.seats.index(first)
+    rotated = state.seats[index:] + state.seats[:index]
+    if step.actor == Actor.BOTH:
+        return rotated
+    if step.actor == Actor.NON_PHASING:
+        return (rotated[1],)
+    return (first,)
+
+
+def owing(state: FeState) -> tuple[Seat, ...]:
+    """The seats that owe the current step now (all of them for a secret step)."""
+    step = current(state)
+    if step is None:
+        return ()
+    seats = answer_order(state, step)
+    if step.kind == StepKind.SECRET:
+        return seats
+    return tuple(s for s in seats if s not in state.answered)[:1]
+
+
+def decision_key(state: FeState, step: Step, seat: Seat = "") -> str:
+    """Unique in the game: turn, phasing seat (or ``orion``), step, pass through the step.
+
+    The pass number is ``backs + 1``: between two ``back`` orders the step index only moves
+    forward, so a step is reached at most once per pass. ``seat`` tells apart the halves of a
+    "both" step.
+    """
+    who = ORION if state.orion else phasing(state)
+    key = f"T{state.turn}/{who}/{step.id}/{state.backs + 1}"
+    return f"{key}/{seat}" if seat else key
+
+
+def describe(step: Step) -> str:
+    return f"{step.id} ({step.title})"
+
+
+def turn_text(turn: int) -> str:
+    year, season = turn_date(turn)
+    return f"Turn {turn}, {season} Y{year}"
+
+
+def advance(state: FeState, events: list[Event]) -> FeState:
+    """Leave the current step (completed) and settle on the next playable one."""
+    left = current(state)
+    moved = msgspec.structs.replace(state, step=state.step + 1, answered=())
+    return settle(moved, left, events)
+
+
+def settle(state: FeState, left: Step | None, events: list[Event]) -> FeState:
+    """Skip obsolete steps and roll over player turns, the Orion phase and game turns."""
+    seq = sequence()
+    while True:
+        steps = seq.part(state.orion)
+        if state.step >= len(steps):
+            state = _next_part(state, events)
+            if state.over:
+                return state
+            left = None
+            continue
+        step = steps[state.step]
+        if step.obsolete:
+            events.append(Event("step-skipped", f"{step.id} is obsolete and skipped", step=step.id))
+            state = msgspec.structs.replace(state, step=state.step + 1)
+            continue
+        if left is None or left.phase != step.phase:
+            phase = seq.phases[step.phase]
+            who = "the Orions" if state.orion else phasing(state)
+            events.append(
+                Event(
+                    "phase",
+                    f"Phase {phase.id} ({phase.title}) begins for {who}",
+                    seat="" if state.orion else phasing(state),
+                    step=step.id,
+                    data={"phase": phase.id, "rule": phase.rule},
+                )
+            )
+        return state
+
+
+def _next_part(state: FeState, events: list[Event]) -> FeState:
+    """The part after the current one ends: next player turn, Orion phase, or next turn."""
+    if not state.orion and state.player_turn + 1 < len(state.seats):
+        state = msgspec.structs.replace(state, player_turn=state.player_turn + 1, step=0, backs=0)
+        events.append(_player_turn_event(state))
+        return state
+    if not state.orion and orion_on(state):
+        state = msgspec.structs.replace(state, orion=True, step=0, backs=0)
+        events.append(
+            Event("orion", f"{turn_text(state.turn)}: the Orion pirate phase begins", step="11A")
+        )
+        return state
+    if state.turn >= state.last_turn:
+        events.append(
+            Event(
+                "over",
+                f"{turn_text(state.turn)} is over: the scenario ends",
+                data={"turn": state.turn},
+            )
+        )
+        return msgspec.structs.replace(state, over=True, answered=(), step=0, orion=False)
+    state = msgspec.structs.replace(
+        state, turn=state.turn + 1, player_turn=0, orion=False, step=0, backs=0
+    )
+    events.append(_player_turn_event(state))
+    return state
+
+
+def _player_turn_event(state: FeState) -> Event:
+    seat = phasing(state)
+    return Event(
+        "player-turn",
+        f"{turn_text(state.turn)}: {seat} player turn begins",
+        seat=seat,
+        data={"turn": state.turn, "phasing": seat},
+    )

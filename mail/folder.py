@@ -1,0 +1,239 @@
+"""A transport through one directory both players see (a synced folder, a network share).
+
+Each packet is one file whose name carries the game, the sequence number and the packet id, so
+a directory listing is enough to know what is new and nothing already seen is ever opened.
+Files appear atomically (temp file, fsync, then a no-clobber link into place), so a reader
+never sees half a packet written by this program and nothing is ever overwritten.
+
+The blocking file calls run in `asyncio.to_thread`: a synced or network folder can stall, and
+the terminal's event loop must keep redrawing meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import secrets
+import stat
+from collections.abc import Container
+from pathlib import Path
+
+from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
+
+MAX_PACKET_BYTES = 1024 * 1024
+"""Files larger than this are skipped on fetch: no packet is this big, and reading is bounded."""
+
+MAX_DUPLICATE_SUFFIX = 1000
+"""How many different files one (game, seq, packet id) name may hold before sending gives up."""
+
+_NAME = re.compile(
+    r"hexpost-(?P<game>[0-9a-f]{32})-(?P<seq>[0-9]{8}|[1-9][0-9]{8,})-(?P<pid>[0-9a-f]{16})"
+    r"(?:-(?P<dup>[2-9]|[1-9][0-9]+))?\.hxp"
+)
+"""Exactly the names `_file_name` produces; everything else in the folder is not ours."""
+
+_TEMP_PREFIX = ".hexpost-tmp-"
+
+_SAFE_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+"""Open flags for files in the shared folder: no symlink following, no blocking on a FIFO."""
+
+_log = logging.getLogger(__name__)
+
+
+def _file_name(packet: OutgoingPacket, dup: int) -> str:
+    """The file name of a packet; `dup` > 1 adds the suffix for different bytes under one name."""
+    suffix = f"-{dup}" if dup > 1 else ""
+    return (
+        f"hexpost-{packet.game_id.hex()}-{packet.seq:08d}-{packet.packet_id.hex()[:16]}{suffix}.hxp"
+    )
+
+
+def _check_packet(packet: OutgoingPacket) -> None:
+    """Refuse a packet whose routing fields would make a wrong or unreadable file name."""
+    if len(packet.game_id) != 16:
+        raise TransportError(f"cannot send: game id must be 16 bytes, not {len(packet.game_id)}")
+    if len(packet.packet_id) != 32:
+        raise TransportError(
+            f"cannot send: packet id must be 32 bytes, not {len(packet.packet_id)}"
+        )
+    if packet.seq < 0:
+        raise TransportError(f"cannot send: sequence number {packet.seq} is negative")
+    if not packet.data or len(packet.data) > MAX_PACKET_BYTES:
+        raise TransportError(
+            f"cannot send: packet of {len(packet.data)} bytes "
+            f"(must be 1 to {MAX_PACKET_BYTES} bytes, or the other side skips it)"
+        )
+
+
+def _holds(target: Path, data: bytes) -> bool | None:
+    """Whether `target` holds exactly `data`; None if there is no file there yet.
+
+    A file we cannot read counts as different: writing a suffixed copy is always safe, as the
+    engine recognises a packet by its id, never by its file name.
+    """
+    try:
+        with os.fdopen(os.open(target, _SAFE_READ), "rb") as f:
+            return f.read(len(data) + 1) == data
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return False
+
+
+def _write_temp(directory: Path, data: bytes) -> Path:
+    """Write `data` to a fresh temp file in `directory` (a name fetch ignores) and fsync it."""
+    temp = directory / f"{_TEMP_PREFIX}{secrets.token_hex(8)}.partial"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return temp
+
+
+def _publish(temp: Path, target: Path) -> bool:
+    """Make `temp` appear as `target` atomically, unless `target` exists; True if it did.
+
+    A hard link fails when the name is taken, which `os.replace` cannot do (it overwrites). On
+    file systems without hard links we fall back to check-then-replace, which can only lose a
+    race against another writer of the very same name at the same moment.
+    """
+    try:
+        os.link(temp, target)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        pass
+    if target.exists():
+        return False
+    os.replace(temp, target)
+    return True
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a new directory entry durable; best effort (some systems cannot open directories)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _sort_key(match: re.Match[str]) -> tuple[str, int, str, int]:
+    """Order by game, then seq, then packet id, then suffix as a number (-2 before -10)."""
+    return (match["game"], int(match["seq"]), match["pid"], int(match["dup"] or 1))
+
+
+def _is_plain_file(entry: os.DirEntry[str]) -> bool:
+    """Whether a listed entry is a regular file (not a directory, symlink, FIFO...), cheaply."""
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _read_packet_file(path: Path) -> bytes | None:
+    """The bytes of one packet file, or None if it is unreadable, empty, oversize or not a file.
+
+    Symlinks are not followed and a FIFO cannot block the open (O_NONBLOCK): the folder is
+    shared, so its contents are not trusted. Empty files are skipped rather than returned: a
+    sync tool may show a file before filling it, and a later fetch will read it whole.
+    """
+    try:
+        with os.fdopen(os.open(path, _SAFE_READ), "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PACKET_BYTES:
+                _log.info(
+                    "skipping %s: not a regular file, or over %d bytes", path, MAX_PACKET_BYTES
+                )
+                return None
+            data = f.read(MAX_PACKET_BYTES + 1)
+    except OSError as exc:
+        _log.info("skipping unreadable packet file %s: %s", path, exc)
+        return None
+    if not data or len(data) > MAX_PACKET_BYTES:
+        return None
+    return data
+
+
+class FolderTransport:
+    """Sends and fetches packets as files in one directory shared by the players."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
+        self.name = f"folder:{self.path}"
+
+    async def send(self, packet: OutgoingPacket) -> None:
+        """Write the packet as one file; the same bytes again are a no-op, nothing is replaced."""
+        _check_packet(packet)
+        await asyncio.to_thread(self._send_sync, packet)
+
+    async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
+        """Read every packet file whose name is not in `seen`; the cursor is always ""."""
+        packets = await asyncio.to_thread(self._fetch_sync, seen)
+        return FetchResult(packets=packets, cursor="")
+
+    async def close(self) -> None:
+        """Nothing to release: every call opens and closes its own files."""
+
+    def _send_sync(self, packet: OutgoingPacket) -> None:
+        temp: Path | None = None
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            dup = 1
+            while dup <= MAX_DUPLICATE_SUFFIX:
+                target = self.path / _file_name(packet, dup)
+                held = _holds(target, packet.data)
+                if held:
+                    return
+                if held is False:
+                    dup += 1
+                    continue
+                if temp is None:
+                    temp = _write_temp(self.path, packet.data)
+                if _publish(temp, target):
+                    _fsync_directory(self.path)
+                    return
+                # Another writer took this name meanwhile: look at what it wrote.
+            raise TransportError(
+                f"cannot send packet {packet.seq} to {self.path}: "
+                f"{MAX_DUPLICATE_SUFFIX} different files already use its name"
+            )
+        except OSError as exc:
+            raise TransportError(f"cannot write to shared folder {self.path}: {exc}") from exc
+        finally:
+            if temp is not None:
+                temp.unlink(missing_ok=True)
+
+    def _fetch_sync(self, seen: Container[str]) -> list[IncomingPacket]:
+        try:
+            entries = list(os.scandir(self.path))
+        except FileNotFoundError as exc:
+            raise TransportError(f"shared folder {self.path} does not exist") from exc
+        except NotADirectoryError as exc:
+            raise TransportError(f"shared folder {self.path} is not a directory") from exc
+        except OSError as exc:
+            raise TransportError(f"cannot list shared folder {self.path}: {exc}") from exc
+        found: list[tuple[tuple[str, int, str, int], str, bytes]] = []
+        for entry in entries:
+            match = _NAME.fullmatch(entry.name)
+            if match is None or entry.name in seen:
+                continue
+            if not _is_plain_file(entry):
+                continue
+            data = _read_packet_file(Path(entry.path))
+            if data is not None:
+                found.append((_sort_key(match), entry.name, data))
+        found.sort(key=lambda item: item[0])
+        return [IncomingPacket(ref=name, data=data) for _, name, data in found]

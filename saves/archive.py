@@ -1,0 +1,127 @@
+"""Export and import of a whole game as one file.
+
+An archive is the game's log (its packets, in chain order) plus, unless it is exported as
+public, this seat's private material: the entropy seed and the secret choices not yet
+revealed, so the game can move to another machine and go on. Importing replays and checks
+the whole chain exactly as `verify` does; nothing from the file is trusted without that.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core.errors import HexpostError
+from engine.core.game import apply_packet
+from engine.core.packets import Genesis, open_packet
+from engine.core.state import encode_state
+from engine.rulesets import ruleset_for
+from saves import ledger
+from saves.replica import GameRow, Replica
+
+FORMAT = "hexpost-game-archive"
+VERSION = 1
+
+
+class ArchivedSecret(msgspec.Struct, frozen=True):
+    key: str
+    seat: str
+    salt: bytes
+    choice: bytes
+
+
+class Archive(msgspec.Struct, frozen=True):
+    format: str
+    version: int
+    name: str
+    my_seat: str
+    status: str
+    packets: list[bytes]
+    seed: bytes = b""
+    seed_length: int = 0
+    secrets: list[ArchivedSecret] = []
+
+
+def export_game(replica: Replica, game_id: bytes, *, public: bool = False) -> bytes:
+    row = replica.game(game_id)
+    store = replica.store
+    archive = Archive(
+        FORMAT, VERSION, row.name, row.my_seat, row.status, [d for _, d in replica.packets(game_id)]
+    )
+    if not public:
+        seed = store.one(
+            "SELECT seed, length FROM entropy_seeds WHERE game_id = ? AND seat = ?",
+            (game_id, row.my_seat),
+        )
+        secrets = store.all(
+            "SELECT key, seat, salt, choice FROM secrets WHERE game_id = ?", (game_id,)
+        )
+        archive = msgspec.structs.replace(
+            archive,
+            seed=bytes(seed[0]) if seed else b"",
+            seed_length=int(seed[1]) if seed else 0,
+            secrets=[ArchivedSecret(str(k), str(s), bytes(a), bytes(c)) for k, s, a, c in secrets],
+        )
+    return msgspec.msgpack.encode(archive)
+
+
+def import_game(replica: Replica, data: bytes, *, now: str) -> GameRow:
+    """Check an archive by replaying it, then store it as a game of this home."""
+    try:
+        archive = msgspec.msgpack.decode(data, type=Archive)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise HexpostError(f"not a hexpost game archive: {exc}") from None
+    if archive.format != FORMAT or archive.version != VERSION:
+        raise HexpostError(f"unsupported archive {archive.format} version {archive.version}")
+    if not archive.packets:
+        raise HexpostError("the archive holds no packets")
+    keys: dict[bytes, bytes] = {}
+    state = None
+    results = []
+    for index, packet_data in enumerate(archive.packets):
+        try:
+            packet = open_packet(packet_data, lambda kid: [keys[kid]] if kid in keys else [])
+            if index == 0:
+                if not isinstance(packet.body.kind, Genesis):
+                    raise HexpostError("the archive does not start with a genesis packet")
+                ruleset = ruleset_for(packet.body.kind.ruleset_id)
+            if packet.envelope.public_key:
+                keys[packet.envelope.key_id] = packet.envelope.public_key
+            result = apply_packet(ruleset, state, packet)
+        except HexpostError as exc:
+            raise HexpostError(f"archive packet {index}: {exc}") from None
+        state = result.state
+        results.append((packet, result))
+    assert state is not None
+    game_id = state.core.game_id
+    if any(row.game_id == game_id for row in replica.games()):
+        raise HexpostError(f"game {game_id.hex()[:12]} is already in this home")
+    genesis = results[0][0].body.kind
+    assert isinstance(genesis, Genesis)
+    with replica.store.transaction() as db:
+        ledger.insert_game(
+            replica.store,
+            game_id,
+            name=archive.name,
+            ruleset=genesis.ruleset_id,
+            scenario=genesis.scenario_id,
+            my_seat=archive.my_seat,
+            status=archive.status,
+            now=now,
+        )
+        for packet, result in results:
+            ledger.store_applied(
+                replica.store, packet, result, now, mine=packet.body.seat == archive.my_seat
+            )
+        if archive.seed:
+            db.execute(
+                "INSERT INTO entropy_seeds (game_id, seat, seed, length) VALUES (?, ?, ?, ?)",
+                (game_id, archive.my_seat, archive.seed, archive.seed_length),
+            )
+        for secret in archive.secrets:
+            db.execute(
+                "INSERT INTO secrets (game_id, key, seat, salt, choice) VALUES (?, ?, ?, ?, ?)",
+                (game_id, secret.key, secret.seat, secret.salt, secret.choice),
+            )
+    if encode_state(replica.state(game_id)) != encode_state(state):
+        raise HexpostError("internal error: imported state differs from its replay")
+    return replica.game(game_id)

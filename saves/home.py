@@ -1,0 +1,123 @@
+"""A hexpost home: one player's folder holding config, identity key and game store.
+
+Two players can share one machine by using two homes (``--home`` or ``HEXPOST_HOME``). The
+default home comes from platformdirs, so it lands where the operating system expects user
+data. Layout::
+
+    HOME/config.toml        transport and mail settings (no secrets)
+    HOME/identity.key       the Ed25519 identity, scrypt-encrypted unless opted out (0600)
+    HOME/hexpost.sqlite3    every game's packets, snapshots and outbox (0600)
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import tomli_w
+
+from engine.core.errors import HexpostError
+from engine.core.packets import fingerprint
+from saves.keys import (
+    KeyFileInfo,
+    generate_identity,
+    key_file_info,
+    read_key_file,
+    write_key_file,
+)
+from saves.replica import Identity, Replica
+from saves.store import Store
+
+
+def default_home() -> Path:
+    """``HEXPOST_HOME`` if set, else the platform's user data folder for hexpost."""
+    env = os.environ.get("HEXPOST_HOME")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("hexpost", appauthor=False))
+
+
+class Home:
+    """Paths and settings of one home; opens its store and identity on demand."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.expanduser().absolute()
+        self.config_path = self.path / "config.toml"
+        self.key_path = self.path / "identity.key"
+        self.db_path = self.path / "hexpost.sqlite3"
+        self._store: Store | None = None
+
+    def ensure(self) -> None:
+        """Create the home folder, readable by its owner only."""
+        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+    # --- config --------------------------------------------------------------------------
+
+    def config(self) -> dict[str, Any]:
+        if not self.config_path.exists():
+            return {}
+        try:
+            with self.config_path.open("rb") as handle:
+                return tomllib.load(handle)
+        except tomllib.TOMLDecodeError as exc:
+            raise HexpostError(f"{self.config_path}: {exc}") from None
+
+    def save_config(self, config: dict[str, Any]) -> None:
+        """Write the config atomically (a crash leaves the old file or the new one)."""
+        self.ensure()
+        temp = self.config_path.with_suffix(".toml.tmp")
+        temp.write_text(tomli_w.dumps(config), encoding="utf-8")
+        os.replace(temp, self.config_path)
+
+    # --- store and identity --------------------------------------------------------------
+
+    def store(self) -> Store:
+        if self._store is None:
+            self.ensure()
+            self._store = Store(self.db_path)
+        return self._store
+
+    def identity_info(self) -> KeyFileInfo | None:
+        if not self.key_path.exists():
+            return None
+        return key_file_info(self.key_path)
+
+    def create_identity(
+        self, name: str, address: str, passphrase: bytes | None, *, scrypt_n: int | None = None
+    ) -> KeyFileInfo:
+        """Make a new identity key; ``passphrase=None`` stores it unencrypted (explicit opt-out)."""
+        if not name.strip():
+            raise HexpostError("an identity needs a name (--name)")
+        if "@" not in address:
+            raise HexpostError(f"{address!r} is not an email address (--address)")
+        self.ensure()
+        key = generate_identity()
+        extra = {} if scrypt_n is None else {"scrypt_n": scrypt_n}
+        write_key_file(self.key_path, key, passphrase, name=name, address=address, **extra)
+        info = key_file_info(self.key_path)
+        with self.store().transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO identities (public_key, fingerprint, name, address, "
+                "key_file, created_at) VALUES (?, ?, ?, ?, ?, datetime('now'))",
+                (info.public_key, fingerprint(info.public_key), name, address, str(self.key_path)),
+            )
+        return info
+
+    def identity(self, passphrase: bytes | None = None, *, unlock: bool = False) -> Identity | None:
+        """The identity; with ``unlock`` the private key is loaded (needs the passphrase)."""
+        info = self.identity_info()
+        if info is None:
+            return None
+        key = read_key_file(self.key_path, passphrase) if unlock else None
+        return Identity(info.name, info.address, info.public_key, key)
+
+    def replica(self, passphrase: bytes | None = None, *, unlock: bool = False) -> Replica:
+        return Replica(self.store(), self.identity(passphrase, unlock=unlock))
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None

@@ -1,0 +1,217 @@
+"""Taking in one received packet: verify, place in the chain, apply, store, in one transaction.
+
+The order of checks follows the protocol: the signature is verified over the exact bytes
+before anything is decoded (P1); then the packet is placed in its game's chain (P2): applied
+when it is next, buffered when it is early, ignored when it is a duplicate, kept as evidence
+that freezes the game when its seat signed a different packet for the same position (P3).
+A packet whose author's state hash differs from ours freezes the game as a desync (P5).
+
+A packet signed by a key this home does not know yet (for example a packet that overtook
+the genesis that introduces its author) is *parked* and tried again whenever a new key
+becomes known, so reordering by a transport never loses a packet.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from engine.core.chain import Placement, place
+from engine.core.errors import DesyncError, HexpostError, PacketError
+from engine.core.game import AnyRuleset, AnyState, apply_packet
+from engine.core.packets import Genesis, VerifiedPacket, open_packet, read_envelope
+from engine.rulesets import ruleset_for
+from saves import ledger
+
+if TYPE_CHECKING:
+    from saves.replica import Replica
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """What receiving one packet did.
+
+    ``status`` is one of: applied, buffered, duplicate, invitation, ignored, parked,
+    rejected, equivocation, desync. ``retry`` is true when the bytes may be a file still
+    being written (unreadable now), so the transport should offer them again later.
+    """
+
+    status: str
+    detail: str = ""
+    game_id: bytes | None = None
+    seq: int | None = None
+    applied: list[int] = []
+    retry: bool = False
+
+
+def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
+    """Take in one packet; the caller holds the store transaction."""
+    store = replica.store
+    try:
+        envelope = read_envelope(data)
+    except PacketError as exc:
+        return Outcome("rejected", str(exc), retry=True)
+    if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
+        store.db.execute(
+            "INSERT OR IGNORE INTO parked (key_id, packet_hash, data, received_at) "
+            "VALUES (?, ?, ?, ?)",
+            (envelope.key_id, ledger.digest(data), data, now),
+        )
+        return Outcome("parked", f"signed by a key not known yet (id {envelope.key_id.hex()})")
+    try:
+        packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
+    except PacketError as exc:
+        ledger.record_rejected(store, None, source, str(exc), data, now)
+        return Outcome("rejected", str(exc))
+    body = packet.body
+    row = store.one(
+        "SELECT head_seq, head_id, frozen, ruleset FROM games WHERE game_id = ?", (body.game_id,)
+    )
+    if row is None:
+        return _new_game(replica, packet, source, now)
+    head_seq, head_id = int(row[0]), bytes(row[1])
+    frozen, ruleset = row[2], ruleset_for(str(row[3]))
+    placement = place(
+        head_seq, head_id, packet, lambda seq: ledger.stored_at(store, body.game_id, seq)
+    )
+    if placement == Placement.DUPLICATE:
+        return Outcome(
+            "duplicate", f"packet {body.seq} is already in the chain", body.game_id, body.seq
+        )
+    if placement == Placement.EQUIVOCATION:
+        stored = store.one(
+            "SELECT data FROM packets WHERE game_id = ? AND seq = ?", (body.game_id, body.seq)
+        )
+        assert stored is not None
+        return _equivocation(replica, packet, bytes(stored[0]), now)
+    if placement == Placement.CONFLICT:
+        reason = f"packet {body.seq} from {body.seat} does not fit this game's chain"
+        ledger.record_rejected(store, body.game_id, source, reason, data, now)
+        return Outcome("rejected", reason, body.game_id, body.seq)
+    if placement == Placement.FUTURE or frozen:
+        return _buffer(replica, packet, now, held=bool(frozen))
+    return _apply_chain(replica, ruleset, packet, source, now)
+
+
+def _apply_chain(
+    replica: Replica, ruleset: AnyRuleset, packet: VerifiedPacket, source: str, now: str
+) -> Outcome:
+    """Apply ``packet``, then every buffered packet that now follows it."""
+    store = replica.store
+    game_id = packet.body.game_id
+    applied: list[int] = []
+    mine = replica.game(game_id).my_seat
+    current: VerifiedPacket | None = packet
+    while current is not None:
+        state = replica.state(game_id)
+        seq = current.body.seq
+        store.db.execute(
+            "DELETE FROM buffered WHERE game_id = ? AND packet_id = ?", (game_id, current.packet_id)
+        )
+        try:
+            result = apply_packet(ruleset, state, current)
+        except DesyncError as exc:
+            ledger.freeze(store, game_id, seq, "desync", str(exc), current.data, None, now)
+            return Outcome("desync", str(exc), game_id, seq, applied)
+        except HexpostError as exc:
+            reason = f"packet {seq}: {exc}"
+            ledger.record_rejected(store, game_id, source, reason, current.data, now)
+            return Outcome("rejected", reason, game_id, seq, applied)
+        ledger.store_applied(store, current, result, now, mine=current.body.seat == mine)
+        replica.remember_head(game_id, current.packet_id, result.state)
+        applied.append(seq)
+        current = _next_buffered(replica, game_id, result.state)
+    listed = ", ".join(str(seq) for seq in applied)
+    return Outcome("applied", f"applied packet(s) {listed}", game_id, packet.body.seq, applied)
+
+
+def _next_buffered(replica: Replica, game_id: bytes, state: AnyState) -> VerifiedPacket | None:
+    rows = replica.store.all(
+        "SELECT data FROM buffered WHERE game_id = ? AND seq = ? ORDER BY packet_id",
+        (game_id, state.core.seq + 1),
+    )
+    for (data,) in rows:
+        packet = open_packet(bytes(data), lambda kid: ledger.keys_with_id(replica.store, kid))
+        if packet.body.prev == state.head:
+            return packet
+    return None
+
+
+def _buffer(replica: Replica, packet: VerifiedPacket, now: str, *, held: bool) -> Outcome:
+    body = packet.body
+    store = replica.store
+    rival = store.one(
+        "SELECT data FROM buffered WHERE game_id = ? AND seq = ? AND seat = ? AND packet_id != ?",
+        (body.game_id, body.seq, body.seat, packet.packet_id),
+    )
+    if rival is not None:
+        return _equivocation(replica, packet, bytes(rival[0]), now)
+    store.db.execute(
+        "INSERT OR IGNORE INTO buffered (game_id, seq, packet_id, seat, data, received_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (body.game_id, body.seq, packet.packet_id, body.seat, packet.data, now),
+    )
+    why = "the game is frozen" if held else "waiting for the packets before it"
+    return Outcome("buffered", f"packet {body.seq} held: {why}", body.game_id, body.seq)
+
+
+def _equivocation(replica: Replica, packet: VerifiedPacket, other: bytes, now: str) -> Outcome:
+    body = packet.body
+    detail = f"{body.seat} signed two different packets for position {body.seq}"
+    ledger.freeze(
+        replica.store, body.game_id, body.seq, "equivocation", detail, other, packet.data, now
+    )
+    return Outcome("equivocation", detail, body.game_id, body.seq)
+
+
+def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -> Outcome:
+    """A packet of a game this home lacks: an invitation to us, or someone else's business."""
+    body = packet.body
+    genesis = body.kind
+    if not isinstance(genesis, Genesis):
+        return Outcome(
+            "ignored", f"packet {body.seq} of a game this home does not hold", body.game_id
+        )
+    me = replica.identity
+    seats = [
+        binding.seat
+        for binding in genesis.seats
+        if me is not None and binding.seat != genesis.creator and binding.address == me.address
+    ]
+    if not seats:
+        return Outcome("ignored", "an invitation addressed to someone else", body.game_id)
+    try:
+        result = apply_packet(ruleset_for(genesis.ruleset_id), None, packet)
+    except HexpostError as exc:
+        reason = f"invitation refused: {exc}"
+        ledger.record_rejected(replica.store, body.game_id, source, reason, packet.data, now)
+        return Outcome("rejected", reason, body.game_id)
+    ledger.insert_game(
+        replica.store,
+        body.game_id,
+        name=genesis.name,
+        ruleset=genesis.ruleset_id,
+        scenario=genesis.scenario_id,
+        my_seat=seats[0],
+        status="invited",
+        now=now,
+    )
+    ledger.store_applied(replica.store, packet, result, now, mine=False)
+    replica.remember_head(body.game_id, packet.packet_id, result.state)
+    creator = next(b for b in genesis.seats if b.seat == genesis.creator)
+    detail = (
+        f"{creator.name or genesis.creator} <{creator.address}> invites you to play "
+        f"{genesis.scenario_id} as {seats[0]} (game {body.game_id.hex()[:8]})"
+    )
+    return Outcome("invitation", detail, body.game_id, 0, [0])
+
+
+def retry_parked(replica: Replica, now: str) -> list[Outcome]:
+    """Try again every parked packet whose signer is now known."""
+    outcomes = []
+    rows = replica.store.all("SELECT packet_hash, key_id, data FROM parked ORDER BY received_at")
+    for packet_hash, kid, data in rows:
+        if ledger.keys_with_id(replica.store, bytes(kid)):
+            replica.store.db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
+            outcomes.append(receive(replica, bytes(data), "parked", now))
+    return outcomes

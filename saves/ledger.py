@@ -1,0 +1,183 @@
+"""Writing a game's log to the store: applied packets, events, snapshots, outbox, evidence.
+
+These functions run inside a transaction opened by their caller, so everything one packet
+changes (its row, its events, the new snapshot, the game's head, the outbox entry) commits
+together. Nothing here decides anything: the engine already did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+from engine.core.game import AnyState, Result
+from engine.core.packets import Kind, VerifiedPacket, key_id
+from engine.core.ruleset import Event
+from engine.core.state import encode_state
+from saves.store import Store
+
+SNAPSHOT_EVERY = 64
+"""Keep a snapshot every this many packets (and always the head) for fast `--at` views."""
+
+EVENT_ENCODER = msgspec.msgpack.Encoder()
+EVENT_DECODER = msgspec.msgpack.Decoder(Event)
+
+
+def kind_name(kind: Kind) -> str:
+    """``"turn"``, ``"join"``... as stored and listed."""
+    return type(kind).__name__.lower()
+
+
+def insert_game(
+    store: Store,
+    game_id: bytes,
+    *,
+    name: str,
+    ruleset: str,
+    scenario: str,
+    my_seat: str,
+    status: str,
+    now: str,
+) -> None:
+    """A new game row whose chain is still empty (its genesis is stored next)."""
+    store.db.execute(
+        "INSERT INTO games (game_id, name, ruleset, scenario, my_seat, status, head_seq, "
+        "head_id, state_hash, created_at, updated_at, waiting_since, unread) "
+        "VALUES (?, ?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            name,
+            ruleset,
+            scenario,
+            my_seat,
+            status,
+            bytes(32),
+            b"",
+            now,
+            now,
+            now,
+            int(status == "invited"),
+        ),
+    )
+
+
+def store_applied(
+    store: Store, packet: VerifiedPacket, result: Result, now: str, *, mine: bool
+) -> None:
+    """Record a packet the engine applied, with the state and events it produced."""
+    db = store.db
+    body = packet.body
+    game_id = body.game_id
+    db.execute(
+        "INSERT INTO packets (game_id, seq, packet_id, seat, kind, data, state_hash, stored_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            body.seq,
+            packet.packet_id,
+            body.seat,
+            kind_name(body.kind),
+            packet.data,
+            result.state_hash,
+            now,
+        ),
+    )
+    for index, event in enumerate(result.events):
+        db.execute(
+            "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
+            (game_id, body.seq, index, EVENT_ENCODER.encode(event)),
+        )
+    row = store.one("SELECT head_seq FROM games WHERE game_id = ?", (game_id,))
+    assert row is not None, "store_applied needs the game row first"
+    old_head = int(row[0])
+    if old_head >= 0 and old_head % SNAPSHOT_EVERY:
+        db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, old_head))
+    db.execute(
+        "INSERT INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
+        (game_id, body.seq, encode_state(result.state), result.state_hash),
+    )
+    for seat in result.state.core.seats:
+        if seat.joined:
+            db.execute(
+                "INSERT OR IGNORE INTO game_keys (game_id, seat, key_id, public_key) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, seat.seat, key_id(seat.public_key), seat.public_key),
+            )
+    db.execute(
+        "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ?, updated_at = ?, "
+        "waiting_since = ?, unread = unread + ? WHERE game_id = ?",
+        (body.seq, packet.packet_id, result.state_hash, now, now, 0 if mine else 1, game_id),
+    )
+
+
+def queue(
+    store: Store, packet: VerifiedPacket, state: AnyState, *, automatic: bool, now: str
+) -> None:
+    """Put our own signed packet in the outbox, addressed to every other seat."""
+    body = packet.body
+    recipients = [s.address for s in state.core.seats if s.seat != body.seat and s.address]
+    subject = f"[hexpost] {state.core.name} #{body.seq} {body.seat}: {kind_name(body.kind)}"
+    store.db.execute(
+        "INSERT OR IGNORE INTO outbox (game_id, seq, packet_id, data, recipients, subject, "
+        "automatic, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            body.game_id,
+            body.seq,
+            packet.packet_id,
+            packet.data,
+            "\n".join(recipients),
+            subject,
+            int(automatic),
+            now,
+        ),
+    )
+
+
+def freeze(
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    kind: str,
+    detail: str,
+    first: bytes,
+    second: bytes | None,
+    now: str,
+) -> None:
+    """Keep the evidence and stop the game (equivocation or desync) until people settle it."""
+    store.db.execute(
+        "INSERT INTO evidence (game_id, seq, kind, detail, packet_a, packet_b, found_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, kind, detail, first, second, now),
+    )
+    store.db.execute(
+        "UPDATE games SET frozen = COALESCE(frozen, ?), updated_at = ? WHERE game_id = ?",
+        (f"{kind}: {detail}", now, game_id),
+    )
+
+
+def record_rejected(
+    store: Store, game_id: bytes | None, source: str, reason: str, data: bytes, now: str
+) -> None:
+    store.db.execute(
+        "INSERT INTO rejected (game_id, source, reason, data, rejected_at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, source, reason, data, now),
+    )
+
+
+def stored_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:
+    """The id and seat of the packet at a chain position, if any."""
+    row = store.one(
+        "SELECT packet_id, seat FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq)
+    )
+    return None if row is None else (bytes(row[0]), str(row[1]))
+
+
+def keys_with_id(store: Store, kid: bytes) -> list[bytes]:
+    """Public keys bound to a seat of any game in this home under a key id."""
+    rows = store.all("SELECT DISTINCT public_key FROM game_keys WHERE key_id = ?", (kid,))
+    return [bytes(pk) for (pk,) in rows]
+
+
+def digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()

@@ -1,0 +1,213 @@
+"""The SQLite store: every game's packet log, snapshots, outbox, keys and transport cursors.
+
+One file per home, opened in WAL mode with ``synchronous=FULL`` so a committed transaction
+survives a power cut. The log is the truth: a game is its genesis plus its packets, and
+snapshots are caches that a replay must reproduce exactly. Everything that changes together
+changes in one transaction (`Store.transaction`): a received packet, the state it produced,
+its events, the transport reference that delivered it and any automatic reply are committed
+together or not at all, so a crash at any moment leaves either the old game or the new one.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+Row = tuple[Any, ...]
+"""A result row: SQLite's values (int, str, bytes, None) in column order."""
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_id BLOB PRIMARY KEY,
+    name TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    my_seat TEXT NOT NULL,
+    status TEXT NOT NULL,              -- invited | active
+    frozen TEXT,                       -- NULL or the reason the game is stopped
+    head_seq INTEGER NOT NULL,
+    head_id BLOB NOT NULL,
+    state_hash BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    waiting_since TEXT NOT NULL,
+    unread INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS packets (
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    packet_id BLOB NOT NULL,
+    seat TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    data BLOB NOT NULL,
+    state_hash BLOB NOT NULL,
+    stored_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS packets_by_id ON packets (packet_id);
+CREATE TABLE IF NOT EXISTS events (
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    event BLOB NOT NULL,               -- msgpack of engine.core.ruleset.Event
+    PRIMARY KEY (game_id, seq, idx)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    state BLOB NOT NULL,
+    state_hash BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS game_keys (
+    game_id BLOB NOT NULL,
+    seat TEXT NOT NULL,
+    key_id BLOB NOT NULL,
+    public_key BLOB NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS game_keys_by_id ON game_keys (key_id);
+CREATE TABLE IF NOT EXISTS known_keys (
+    public_key BLOB PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    name TEXT NOT NULL,
+    address TEXT NOT NULL,
+    first_seen TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS identities (
+    public_key BLOB PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    name TEXT NOT NULL,
+    address TEXT NOT NULL,
+    key_file TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entropy_seeds (
+    game_id BLOB NOT NULL,
+    seat TEXT NOT NULL,
+    seed BLOB NOT NULL,
+    length INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS secrets (
+    game_id BLOB NOT NULL,
+    key TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    salt BLOB NOT NULL,
+    choice BLOB NOT NULL,
+    PRIMARY KEY (game_id, key, seat)
+);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    packet_id BLOB NOT NULL UNIQUE,
+    data BLOB NOT NULL,
+    recipients TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    automatic INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_attempt TEXT,
+    last_error TEXT,
+    sent_at TEXT
+);
+CREATE TABLE IF NOT EXISTS cursors (transport TEXT PRIMARY KEY, cursor TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS transport_seen (
+    transport TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    PRIMARY KEY (transport, ref)
+);
+CREATE TABLE IF NOT EXISTS buffered (
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    packet_id BLOB NOT NULL,
+    seat TEXT NOT NULL,
+    data BLOB NOT NULL,
+    received_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, packet_id)
+);
+CREATE TABLE IF NOT EXISTS parked (
+    key_id BLOB NOT NULL,
+    packet_hash BLOB NOT NULL PRIMARY KEY,
+    data BLOB NOT NULL,
+    received_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS evidence (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,                -- equivocation | desync
+    detail TEXT NOT NULL,
+    packet_a BLOB NOT NULL,
+    packet_b BLOB,
+    found_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rejected (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id BLOB,
+    source TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    data BLOB NOT NULL,
+    rejected_at TEXT NOT NULL
+);
+"""
+
+
+class Store:
+    """A connection to one home's database.
+
+    All writes go through `transaction`; reads may happen anywhere. The connection is used
+    by one thread at a time (the command line, or one Textual worker).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+            os.close(fd)
+        self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(_SCHEMA)  # idempotent; executescript manages its own commit
+        with self.transaction():
+            self.db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run a block as one immediate transaction; roll back on any exception."""
+        if self.db.in_transaction:
+            yield self.db
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- small helpers used by several modules ----------------------------------------------
+
+    def one(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:
+        row: Row | None = self.db.execute(sql, params).fetchone()
+        return row
+
+    def all(self, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
+        rows: list[Row] = self.db.execute(sql, params).fetchall()
+        return rows

@@ -1,0 +1,123 @@
+"""Order structs: reading them from files, and from packets (where only PacketError escapes)."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.core.errors import IllegalOrder, PacketError
+from engine.fe import RULESET
+from engine.fe.model import Back, Done, Note, Roll, parse_dice
+
+ALL_KINDS = [
+    Done(),
+    Done(note="income 142", adjustments=["+3 EP from planet 0617"], through="1H"),
+    Note("waiting for the Kzinti response"),
+    Roll("2d6", "capture attempt"),
+    Back("5-2A1"),
+]
+
+
+def test_round_trip_through_packets_and_json() -> None:
+    data = RULESET.encode_orders(ALL_KINDS)
+    assert RULESET.decode_orders(data) == ALL_KINDS
+    as_json = [RULESET.order_to_json(o) for o in ALL_KINDS]
+    assert as_json[0] == {"type": "done"}
+    assert as_json[3] == {"type": "roll", "dice": "2d6", "purpose": "capture attempt"}
+    assert RULESET.parse_orders(as_json) == ALL_KINDS
+
+
+def test_empty_order_list() -> None:
+    assert RULESET.decode_orders(RULESET.encode_orders([])) == []
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        ([{"type": "attack"}], "order 1: unknown type 'attack'; the known types are back, done"),
+        ([{"note": "x"}], "order 1: no type"),
+        ([{"type": "done"}, "done"], "order 2: expected a table"),
+        ([{"type": "roll", "dice": "2d6"}], "order 1 (roll): Object missing required field"),
+        ([{"type": "roll", "dice": "2d6", "purpose": ""}], "order 1 (roll)"),
+        ([{"type": "roll", "dice": "21d6", "purpose": "x"}], "must look like 2d6"),
+        ([{"type": "roll", "dice": "1d1", "purpose": "x"}], "must look like 2d6"),
+        ([{"type": "roll", "dice": "d6", "purpose": "x"}], "must look like 2d6"),
+        ([{"type": "done", "notes": "x"}], "order 1 (done): Object contains unknown field"),
+        ([{"type": "done", "adjustments": "x"}], "order 1 (done): Expected `array`"),
+        ([{"type": "note"}], "order 1 (note)"),
+        ([{"type": "back", "step": 5}], "order 1 (back): Expected `str`"),
+    ],
+)
+def test_parse_orders_errors(items: list[object], message: str) -> None:
+    with pytest.raises(IllegalOrder) as caught:
+        RULESET.parse_orders(items)  # type: ignore[arg-type]
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("dice", "parsed"),
+    [("2d6", (2, 6)), ("1d100", (1, 100)), ("20d2", (20, 2)), ("0d6", None), ("2d101", None)],
+)
+def test_parse_dice(dice: str, parsed: tuple[int, int] | None) -> None:
+    assert parse_dice(dice) == parsed
+
+
+def test_decode_refuses_non_canonical_bytes() -> None:
+    explicit = msgspec.msgpack.encode([{"type": "done", "note": ""}])
+    with pytest.raises(PacketError, match="canonical"):
+        RULESET.decode_orders(explicit)
+    reordered = msgspec.msgpack.encode([{"purpose": "x", "type": "roll", "dice": "2d6"}])
+    with pytest.raises(PacketError, match="canonical"):
+        RULESET.decode_orders(reordered)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\xc1",
+        msgspec.msgpack.encode({"type": "done"}),
+        msgspec.msgpack.encode([{"type": "secret", "choice": "x"}]),
+        msgspec.msgpack.encode([{"type": "done", "extra": 1}]),
+        msgspec.msgpack.encode([{"type": "note", "text": "x" * 2001}]),
+        msgspec.msgpack.encode([[[[[]]]]]),
+    ],
+)
+def test_decode_bad_bytes(data: bytes) -> None:
+    with pytest.raises(PacketError):
+        RULESET.decode_orders(data)
+
+
+@given(st.binary(max_size=512))
+def test_decode_fuzz_raises_only_packet_error(data: bytes) -> None:
+    try:
+        orders = RULESET.decode_orders(data)
+    except PacketError:
+        return
+    assert RULESET.encode_orders(orders) == data
+
+
+ORDER_DICT = st.fixed_dictionaries(
+    {"type": st.sampled_from(["done", "note", "roll", "back", "other"])},
+    optional={
+        "note": st.text(max_size=5),
+        "text": st.text(max_size=5),
+        "dice": st.sampled_from(["2d6", "x", "1d6"]),
+        "purpose": st.text(max_size=5),
+        "step": st.text(max_size=5),
+        "through": st.one_of(st.text(max_size=5), st.integers()),
+    },
+)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(ORDER_DICT, max_size=4))
+def test_parse_fuzz_raises_only_illegal_order(items: list[dict[str, object]]) -> None:
+    try:
+        orders = RULESET.parse_orders(items)
+    except IllegalOrder as exc:
+        assert str(exc).startswith("order ")
+        return
+    assert RULESET.decode_orders(RULESET.encode_orders(orders)) == orders

@@ -1,0 +1,67 @@
+"""A scripted, fully reproducible F&E checklist game through the real protocol core.
+
+Used by the determinism test (the same chain under several PYTHONHASHSEEDs) and by the golden
+game file `tests/golden/fe_checklist.msgpack`.
+"""
+
+from __future__ import annotations
+
+from engine.core.game import pending
+from engine.core.ruleset import DecisionKind
+from engine.fe import RULESET
+from engine.fe.model import Back, Done, Note, Roll
+from tests.engine.table import Table
+
+
+def _dones(table: Table, seat: str, target: str) -> int:
+    assert table.state is not None
+    rules = table.state.rules
+    count = 0
+    while True:
+        decision = RULESET.pending(rules)[0]
+        if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
+            return count
+        if decision.step == target:
+            return count
+        rules = RULESET.apply(rules, seat, Done()).state
+        count += 1
+
+
+def walk_to(table: Table, target: str) -> None:
+    """Each seat completes its manual steps in turn until ``target`` is the current step."""
+    while True:
+        assert table.state is not None
+        decision = pending(RULESET, table.state)[0]
+        if decision.step == target and decision.kind != DecisionKind.REVEAL:
+            return
+        seat = decision.seats[0]
+        if decision.kind == DecisionKind.SECRET:
+            table.commit(seat, f"{seat}: nothing special at {decision.step}")
+            continue
+        if decision.kind == DecisionKind.REVEAL:
+            table.reveal(seat)
+            continue
+        count = _dones(table, seat, target)
+        assert count, f"stuck at {decision}"
+        table.orders(seat, *[Done() for _ in range(count)])
+
+
+def play_sample_fe_game() -> Table:
+    table = Table(RULESET, "the-wind", ["coalition", "alliance"], label="fe-sample")
+    table.orders("coalition", Done(note="nothing deploys this turn"), Roll("2d6", "survey 505.21"))
+    table.entropy_only("alliance")
+    table.orders("coalition", Note("rolled for survey points"), Done(adjustments=["treasury +3"]))
+    walk_to(table, "5-3C")
+    table.commit("coalition", "carrier group: D7, F5, F5")
+    table.commit("alliance", "carrier group: CV, DD, FF", reveal_now=True)
+    table.reveal("coalition")
+    walk_to(table, "5-3X2")
+    table.commit("coalition", "BIR 3")
+    table.commit("alliance", "BIR 2")
+    table.reveal("coalition")
+    table.reveal("alliance")
+    walk_to(table, "5-7A1")
+    seat = pending(RULESET, table.state)[0].seats[0]  # type: ignore[arg-type]
+    table.orders(seat, Back("5-2A1"))
+    walk_to(table, "6A")
+    return table

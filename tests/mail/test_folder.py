@@ -1,0 +1,274 @@
+"""The shared-folder transport: file names, atomic no-clobber writes, and incremental reading."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Container
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mail.folder
+from mail.folder import MAX_PACKET_BYTES, FolderTransport
+from mail.transport import FetchResult, OutgoingPacket, Transport, TransportError
+
+GAME_A = bytes(range(16))
+GAME_B = bytes(range(16, 32))
+
+
+def packet(data: bytes, *, game: bytes = GAME_A, seq: int = 0) -> OutgoingPacket:
+    return OutgoingPacket(game_id=game, seq=seq, packet_id=hashlib.sha256(data).digest(), data=data)
+
+
+def name_of(p: OutgoingPacket, suffix: str = "") -> str:
+    return f"hexpost-{p.game_id.hex()}-{p.seq:08d}-{p.packet_id.hex()[:16]}{suffix}.hxp"
+
+
+async def fetch(transport: Transport, seen: Container[str] = frozenset()) -> FetchResult:
+    return await transport.fetch("", seen)
+
+
+async def test_is_a_transport_named_after_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    transport: Transport = FolderTransport("shared")
+    assert transport.name == f"folder:{tmp_path / 'shared'}"
+    await transport.close()
+
+
+async def test_round_trip_sorted_by_game_then_seq(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    sent = [
+        packet(b"b-one", game=GAME_B, seq=1),
+        packet(b"a-ten", seq=10),
+        packet(b"a-two", seq=2),
+        packet(b"b-zero", game=GAME_B, seq=0),
+    ]
+    for p in sent:
+        await transport.send(p)
+
+    result = await fetch(FolderTransport(tmp_path))
+
+    assert [p.data for p in result.packets] == [b"a-two", b"a-ten", b"b-zero", b"b-one"]
+    assert {p.ref for p in result.packets} == {name_of(p) for p in sent}
+    assert result.cursor == ""
+
+
+async def test_send_creates_a_missing_directory(tmp_path: Path) -> None:
+    folder = tmp_path / "not" / "yet"
+    await FolderTransport(folder).send(packet(b"x"))
+    assert [p.data for p in (await fetch(FolderTransport(folder))).packets] == [b"x"]
+
+
+async def test_fetch_from_a_missing_directory_names_it(tmp_path: Path) -> None:
+    folder = tmp_path / "gone"
+    with pytest.raises(TransportError, match=re.escape(str(folder))):
+        await fetch(FolderTransport(folder))
+
+
+async def test_fetch_from_a_file_instead_of_a_directory_fails(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_bytes(b"")
+    with pytest.raises(TransportError, match="not a directory"):
+        await fetch(FolderTransport(tmp_path / "plain"))
+
+
+async def test_foreign_names_are_ignored(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    real = packet(b"real")
+    await transport.send(real)
+    base = name_of(real).removesuffix(".hxp")
+    foreign = [
+        "notes.txt",
+        "hexpost-zz.hxp",
+        f"{base}.hxp.bak",
+        f"{base.upper()}.hxp",
+        f"{base}-1.hxp",
+        f"{base}-02.hxp",
+        f"{base} (conflicted copy).hxp",
+        f"{base}.sync-conflict-20240101-000000-ABCDEFG.hxp",
+        ".hexpost-tmp-0123456789abcdef.partial",
+    ]
+    for name in foreign:
+        (tmp_path / name).write_bytes(b"foreign")
+    other = packet(b"dir", seq=5)
+    (tmp_path / name_of(other)).mkdir()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / name_of(packet(b"nested"))).write_bytes(b"nested")
+
+    assert [(p.ref, p.data) for p in (await fetch(transport)).packets] == [(name_of(real), b"real")]
+
+
+async def test_symlinks_are_not_followed(tmp_path: Path) -> None:
+    secret = tmp_path / "outside"
+    secret.write_bytes(b"not for the other player")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / name_of(packet(b"link"))).symlink_to(secret)
+    assert (await fetch(FolderTransport(folder))).packets == []
+
+
+async def test_seen_files_are_never_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    transport = FolderTransport(tmp_path)
+    old, new = packet(b"old", seq=0), packet(b"new", seq=1)
+    await transport.send(old)
+    await transport.send(new)
+    opened: list[str] = []
+    real_read = mail.folder._read_packet_file
+
+    def spy(path: Path) -> bytes | None:
+        opened.append(path.name)
+        return real_read(path)
+
+    monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+
+    result = await fetch(transport, seen={name_of(old)})
+
+    assert [p.data for p in result.packets] == [b"new"]
+    assert opened == [name_of(new)]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read a mode-000 file")
+async def test_seen_unreadable_file_is_not_touched(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    locked = packet(b"locked")
+    await transport.send(locked)
+    (tmp_path / name_of(locked)).chmod(0)
+    try:
+        assert (await fetch(transport, seen={name_of(locked)})).packets == []
+    finally:
+        (tmp_path / name_of(locked)).chmod(0o600)
+
+
+async def test_unreadable_file_is_skipped_without_raising(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transport = FolderTransport(tmp_path)
+    locked, fine = packet(b"locked", seq=0), packet(b"fine", seq=1)
+    await transport.send(locked)
+    await transport.send(fine)
+    real_open = os.open
+
+    def deny(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(path).name == name_of(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", deny)
+    assert [p.data for p in (await fetch(transport)).packets] == [b"fine"]
+
+
+async def test_oversize_and_empty_files_are_skipped(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    (tmp_path / name_of(packet(b"big", seq=0))).write_bytes(b"x" * (MAX_PACKET_BYTES + 1))
+    (tmp_path / name_of(packet(b"empty", seq=1))).write_bytes(b"")
+    largest = packet(b"largest", seq=2)
+    (tmp_path / name_of(largest)).write_bytes(b"y" * MAX_PACKET_BYTES)
+
+    assert [p.ref for p in (await fetch(transport)).packets] == [name_of(largest)]
+
+
+async def test_writes_leave_no_temp_files(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    for seq in range(3):
+        await transport.send(packet(f"p{seq}".encode(), seq=seq))
+    await transport.send(packet(b"p0", seq=0))
+    assert sorted(os.listdir(tmp_path)) == sorted(
+        name_of(packet(f"p{seq}".encode(), seq=seq)) for seq in range(3)
+    )
+
+
+async def test_failed_write_leaves_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(temp: Path, target: Path) -> bool:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(mail.folder, "_publish", broken)
+    with pytest.raises(TransportError, match="No space left"):
+        await FolderTransport(tmp_path).send(packet(b"x"))
+    assert os.listdir(tmp_path) == []
+
+
+async def test_same_bytes_twice_is_one_file(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    p = packet(b"same")
+    await transport.send(p)
+    await transport.send(p)
+    assert os.listdir(tmp_path) == [name_of(p)]
+
+
+async def test_different_bytes_under_one_name_get_suffixes(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    first = packet(b"first")
+    second = OutgoingPacket(game_id=GAME_A, seq=0, packet_id=first.packet_id, data=b"second")
+    third = OutgoingPacket(game_id=GAME_A, seq=0, packet_id=first.packet_id, data=b"third")
+    for p in (first, second, third, second):
+        await transport.send(p)
+
+    assert (tmp_path / name_of(first)).read_bytes() == b"first"
+    assert (tmp_path / name_of(first, "-2")).read_bytes() == b"second"
+    assert (tmp_path / name_of(first, "-3")).read_bytes() == b"third"
+    assert len(os.listdir(tmp_path)) == 3
+    assert [p.data for p in (await fetch(transport)).packets] == [b"first", b"second", b"third"]
+
+
+async def test_a_directory_in_the_way_is_not_replaced(tmp_path: Path) -> None:
+    p = packet(b"x")
+    (tmp_path / name_of(p)).mkdir()
+    await FolderTransport(tmp_path).send(p)
+    assert (tmp_path / name_of(p)).is_dir()
+    assert (tmp_path / name_of(p, "-2")).read_bytes() == b"x"
+
+
+async def test_without_hard_links_it_still_never_overwrites(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    transport = FolderTransport(tmp_path)
+    first = packet(b"first")
+    other = OutgoingPacket(game_id=GAME_A, seq=0, packet_id=first.packet_id, data=b"other")
+    await transport.send(first)
+    await transport.send(other)
+    await transport.send(first)
+    assert (tmp_path / name_of(first)).read_bytes() == b"first"
+    assert (tmp_path / name_of(first, "-2")).read_bytes() == b"other"
+    assert len(os.listdir(tmp_path)) == 2
+
+
+async def test_large_sequence_numbers_keep_matching(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    p = packet(b"far", seq=123_456_789)
+    await transport.send(p)
+    assert [r.ref for r in (await fetch(transport)).packets] == [name_of(p)]
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (OutgoingPacket(game_id=b"short", seq=0, packet_id=bytes(32), data=b"x"), "game id"),
+        (OutgoingPacket(game_id=GAME_A, seq=0, packet_id=bytes(8), data=b"x"), "packet id"),
+        (OutgoingPacket(game_id=GAME_A, seq=-1, packet_id=bytes(32), data=b"x"), "negative"),
+        (OutgoingPacket(game_id=GAME_A, seq=0, packet_id=bytes(32), data=b""), "0 bytes"),
+    ],
+)
+async def test_malformed_packets_are_refused(
+    tmp_path: Path, bad: OutgoingPacket, message: str
+) -> None:
+    with pytest.raises(TransportError, match=message):
+        await FolderTransport(tmp_path).send(bad)
+    assert os.listdir(tmp_path) == []
+
+
+async def test_suffixes_sort_as_numbers(tmp_path: Path) -> None:
+    p = packet(b"base")
+    for suffix in ("-10", "", "-2"):
+        (tmp_path / name_of(p, suffix)).write_bytes(suffix.encode() or b"base")
+    refs = [r.ref for r in (await fetch(FolderTransport(tmp_path))).packets]
+    assert refs == [name_of(p), name_of(p, "-2"), name_of(p, "-10")]

@@ -1,0 +1,1 @@
+"""The people-facing layer: the `hexpost` command line now, the Textual app next."""

@@ -1,0 +1,149 @@
+"""The `hexpost` command line: argument parsing and the exit-code contract.
+
+Exit codes: 0 success; 1 refused or failed, with a one-line reason on stderr that names what
+was wrong (never a traceback for bad input); 2 usage error (argparse's own convention).
+The commands themselves live in `tui.commands`; this module only parses and dispatches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from engine.core.errors import HexpostError
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hexpost",
+        description=(
+            "Play Federation & Empire (and later other hex-map wargames) by email: every "
+            "move is a signed, hash-chained packet that both players' engines apply."
+        ),
+        epilog="Run `hexpost demo` to watch a whole game set-up with no account.",
+    )
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        help="folder holding config, identity and games (default: $HEXPOST_HOME, else the "
+        "platform's user data folder)",
+    )
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--passphrase-env", metavar="VAR", help="read the identity passphrase from this variable"
+    )
+    secret.add_argument(
+        "--passphrase-command",
+        metavar="CMD",
+        help="run this shell command and use its first output line as the passphrase",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    identity = sub.add_parser("identity", help="create or show this home's identity key")
+    isub = identity.add_subparsers(dest="identity_command", metavar="ACTION", required=True)
+    create = isub.add_parser("create", help="make a new Ed25519 identity")
+    create.add_argument("--name", required=True, help="your name as opponents will see it")
+    create.add_argument("--address", required=True, help="your email address")
+    create.add_argument(
+        "--no-passphrase",
+        action="store_true",
+        help="store the key unencrypted (only if this machine is private to you)",
+    )
+    show_id = isub.add_parser("show", help="show name, address and fingerprint")
+    show_id.add_argument("--json", action="store_true")
+
+    transport = sub.add_parser("transport", help="choose how packets travel")
+    tsub = transport.add_subparsers(dest="transport_command", metavar="KIND", required=True)
+    folder = tsub.add_parser("folder", help="use a shared (e.g. synced) folder")
+    folder.add_argument("path", metavar="PATH")
+    tsub.add_parser("show", help="show the configured transport")
+
+    scenarios = sub.add_parser("scenarios", help="list the scenarios")
+    scenarios.add_argument("--json", action="store_true")
+
+    new = sub.add_parser("new", help="create a game and invite an opponent")
+    new.add_argument("--scenario", required=True, metavar="ID")
+    new.add_argument("--seat", required=True, help="your seat, e.g. coalition")
+    new.add_argument("--opponent", required=True, metavar="ADDR", help="opponent's address")
+    new.add_argument("--opponent-seat", metavar="SEAT")
+    new.add_argument("--name", help="a short name for the game")
+    new.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="set an optional rule (repeatable), e.g. --option orion=true",
+    )
+    new.add_argument("--reply-window", type=int, default=72, metavar="HOURS")
+
+    accept = sub.add_parser("accept", help="join a game you were invited to")
+    accept.add_argument("game", metavar="GAME")
+
+    games = sub.add_parser("games", help="list the games in this home")
+    games.add_argument("--json", action="store_true")
+
+    show = sub.add_parser("show", help="show a game's state")
+    show.add_argument("game", metavar="GAME")
+    show.add_argument("--json", action="store_true")
+    show.add_argument("--at", type=int, metavar="SEQ", help="as it was after packet SEQ")
+    show.add_argument("--checklist", action="store_true", help="include the sequence of play")
+
+    orders = sub.add_parser("orders", help="check, sign and queue orders from a file")
+    orders.add_argument("game", metavar="GAME")
+    orders.add_argument("file", metavar="FILE|-", help='JSON or TOML {"orders": [...]}')
+    orders.add_argument("--dry-run", action="store_true", help="only check the orders")
+
+    sync = sub.add_parser("sync", help="receive and apply packets, then send the outbox")
+    sync.add_argument("game", nargs="?", metavar="GAME")
+
+    verify = sub.add_parser("verify", help="replay a game from genesis and check everything")
+    verify.add_argument("game", metavar="GAME")
+
+    log = sub.add_parser("log", help="list a game's packets and events")
+    log.add_argument("game", metavar="GAME")
+    log.add_argument("--json", action="store_true")
+
+    export = sub.add_parser("export", help="write a whole game to one file")
+    export.add_argument("game", metavar="GAME")
+    export.add_argument("-o", "--output", required=True, metavar="FILE")
+    export.add_argument(
+        "--public",
+        action="store_true",
+        help="leave out your entropy seed and unrevealed secrets (safe to share)",
+    )
+
+    imp = sub.add_parser("import", help="read a game written by export")
+    imp.add_argument("file", metavar="FILE")
+
+    demo = sub.add_parser("demo", help="play a short game between two local seats")
+    demo.add_argument("--keep", metavar="DIR", help="keep the two demo homes in DIR")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_OK
+    from tui import commands
+
+    try:
+        return commands.run(args)
+    except HexpostError as exc:
+        print(f"hexpost: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("hexpost: interrupted", file=sys.stderr)
+        return EXIT_FAILED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

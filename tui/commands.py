@@ -1,0 +1,370 @@
+"""What each `hexpost` command does: glue between the parsed arguments and the layers below.
+
+Every command reports a user's mistake by raising `HexpostError` with a one-line reason; the
+entry point in `tui.cli` prints it and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import os
+import subprocess
+import sys
+import tomllib
+import unicodedata
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import HexpostError
+from engine.core.packets import fingerprint
+from engine.core.ruleset import OptionValue
+from engine.rulesets import RULESETS
+from mail.folder import FolderTransport
+from mail.sync import sync
+from mail.transport import Transport
+from saves import archive
+from saves.home import Home, default_home
+from saves.replica import Replica
+from tui import render
+
+
+def now() -> str:
+    """The wall clock, as written into packets (informational) and the store."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def home_of(args: argparse.Namespace) -> Home:
+    return Home(Path(args.home) if args.home else default_home())
+
+
+def passphrase(args: argparse.Namespace, *, purpose: str, confirm: bool = False) -> bytes:
+    """The identity passphrase from the environment, a command, or a prompt (in that order)."""
+    text: str
+    if args.passphrase_env:
+        value = os.environ.get(args.passphrase_env)
+        if value is None:
+            raise HexpostError(f"--passphrase-env: variable {args.passphrase_env} is not set")
+        text = value
+    elif args.passphrase_command:
+        done = subprocess.run(
+            args.passphrase_command, shell=True, capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            raise HexpostError(
+                f"--passphrase-command failed with exit code {done.returncode}: "
+                f"{done.stderr.strip()[:200]}"
+            )
+        text = done.stdout.splitlines()[0] if done.stdout else ""
+    elif sys.stdin.isatty():
+        text = getpass.getpass(f"Passphrase ({purpose}): ")
+        if confirm and getpass.getpass("Again: ") != text:
+            raise HexpostError("the two passphrases differ")
+    else:
+        raise HexpostError(
+            f"a passphrase is needed to {purpose}: use --passphrase-env VAR or "
+            "--passphrase-command CMD (no terminal to ask on)"
+        )
+    if not text:
+        raise HexpostError("the passphrase is empty")
+    return unicodedata.normalize("NFC", text).encode()
+
+
+def signing_replica(args: argparse.Namespace, home: Home, purpose: str) -> Replica:
+    """A replica able to sign: unlocks the identity key, asking for its passphrase if needed."""
+    info = home.identity_info()
+    if info is None:
+        raise HexpostError("this home has no identity yet: run `hexpost identity create`")
+    secret = passphrase(args, purpose=purpose) if info.encrypted else None
+    return home.replica(secret, unlock=True)
+
+
+def sync_replica(args: argparse.Namespace, home: Home) -> tuple[Replica, bool]:
+    """For sync: sign automatic replies when the passphrase is at hand, else only receive."""
+    info = home.identity_info()
+    if info is None:
+        return home.replica(), False
+    can_ask = args.passphrase_env or args.passphrase_command or sys.stdin.isatty()
+    if info.encrypted and not can_ask:
+        return home.replica(), False
+    return signing_replica(args, home, "send automatic replies"), True
+
+
+def transport_of(home: Home) -> Transport:
+    config = home.config().get("transport", {})
+    if config.get("kind") == "folder" and config.get("path"):
+        return FolderTransport(Path(str(config["path"])))
+    raise HexpostError("no transport is set: run `hexpost transport folder PATH`")
+
+
+def read_orders(source: str) -> list[dict[str, Any]]:
+    """Orders from a JSON or TOML file (or ``-`` for standard input)."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise HexpostError(f"cannot read orders file {source}: {exc.strerror}") from None
+    where = "standard input" if source == "-" else source
+    document: Any
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise HexpostError(f"{where}: not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    else:
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise HexpostError(f"{where}: not valid TOML: {exc}") from None
+    orders = document.get("orders") if isinstance(document, dict) else None
+    if not isinstance(orders, list) or not all(isinstance(item, dict) for item in orders):
+        raise HexpostError(f'{where}: expected {{"orders": [{{"type": ...}}, ...]}}')
+    return orders
+
+
+def parse_options(items: list[str]) -> dict[str, OptionValue]:
+    options: dict[str, OptionValue] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise HexpostError(f"--option {item!r}: expected ID=VALUE")
+        value: OptionValue
+        if raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        else:
+            value = raw
+        options[key] = value
+    return options
+
+
+# --- the commands ------------------------------------------------------------------------
+
+
+def cmd_identity(args: argparse.Namespace, home: Home) -> int:
+    if args.identity_command == "create":
+        if home.identity_info() is not None:
+            raise HexpostError(f"this home already has an identity ({home.key_path})")
+        secret = None
+        if not args.no_passphrase:
+            secret = passphrase(args, purpose="protect the new key", confirm=True)
+        info = home.create_identity(args.name, args.address, secret)
+        print(f"identity created for {info.name} <{info.address}>")
+        print(f"fingerprint: {fingerprint(info.public_key)}")
+        if secret is None:
+            print("warning: the key is stored unencrypted (--no-passphrase)")
+        return 0
+    info = home.identity_info()
+    if info is None:
+        raise HexpostError("this home has no identity yet: run `hexpost identity create`")
+    record = {
+        "name": info.name,
+        "address": info.address,
+        "fingerprint": fingerprint(info.public_key),
+        "public_key": info.public_key.hex(),
+        "encrypted": info.encrypted,
+        "key_file": str(home.key_path),
+    }
+    render.emit(record, args.json, render.identity_text)
+    return 0
+
+
+def cmd_transport(args: argparse.Namespace, home: Home) -> int:
+    config = home.config()
+    if args.transport_command == "folder":
+        path = Path(args.path).expanduser().absolute()
+        path.mkdir(parents=True, exist_ok=True)
+        config["transport"] = {"kind": "folder", "path": str(path)}
+        home.save_config(config)
+        print(f"packets will travel through the folder {path}")
+        return 0
+    current = config.get("transport")
+    print(
+        f"transport: {current['kind']} {current.get('path', '')}" if current else "transport: none"
+    )
+    return 0
+
+
+def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
+    rows = [
+        {
+            "id": info.id,
+            "ruleset": ruleset.id,
+            "title": info.title,
+            "start": info.start,
+            "seats": [spec.seat for spec in info.seats],
+            "options": {option.id: option.default for option in info.options},
+        }
+        for ruleset in RULESETS.values()
+        for info in ruleset.scenarios()
+    ]
+    render.emit(rows, args.json, render.scenarios_text)
+    return 0
+
+
+def cmd_new(args: argparse.Namespace, home: Home) -> int:
+    scenario_id = args.scenario
+    ruleset = next(
+        (r for r in RULESETS.values() if any(s.id == scenario_id for s in r.scenarios())), None
+    )
+    if ruleset is None:
+        known = ", ".join(s.id for r in RULESETS.values() for s in r.scenarios())
+        raise HexpostError(f"no scenario {scenario_id!r} (known: {known})")
+    replica = signing_replica(args, home, "sign the new game")
+    game_id = replica.create(
+        ruleset,
+        scenario_id,
+        args.seat,
+        args.opponent,
+        opponent_seat=args.opponent_seat,
+        name=args.name or "",
+        options=parse_options(args.option),
+        reply_window_hours=args.reply_window,
+        now=now(),
+    )
+    print(game_id.hex())
+    return 0
+
+
+def cmd_accept(args: argparse.Namespace, home: Home) -> int:
+    replica = signing_replica(args, home, "sign the join packet")
+    row = replica.find(args.game)
+    replica.accept(row.game_id, now=now())
+    print(f"joined {row.name} as {row.my_seat}; run `hexpost sync` to send the join packet")
+    return 0
+
+
+def cmd_games(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    rows = [render.game_summary(replica, row) for row in replica.games()]
+    render.emit(rows, args.json, render.games_text)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    row = replica.find(args.game)
+    record = render.show_record(replica, row, at=args.at, checklist=args.checklist)
+    render.emit(record, args.json, render.show_text)
+    return 0
+
+
+def cmd_orders(args: argparse.Namespace, home: Home) -> int:
+    items = read_orders(args.file)
+    if args.dry_run:
+        replica = home.replica()
+        row = replica.find(args.game)
+        identity = home.identity()
+        replica.identity = identity
+        result = replica.submit(row.game_id, items, now=now(), dry_run=True)
+        print(
+            f"orders are legal: packet {result.seq} would give state {result.state_hash.hex()[:16]}"
+        )
+    else:
+        replica = signing_replica(args, home, "sign the orders")
+        row = replica.find(args.game)
+        result = replica.submit(row.game_id, items, now=now())
+        print(f"packet {result.seq} signed and queued; run `hexpost sync` to send it")
+    for event in result.events:
+        print(f"  {event.text}")
+    return 0
+
+
+def cmd_sync(args: argparse.Namespace, home: Home) -> int:
+    transport = transport_of(home)
+    replica, signing = sync_replica(args, home)
+    report = asyncio.run(_sync_once(replica, transport))
+    wanted = replica.find(args.game).game_id if args.game else None
+    for outcome in report.received:
+        if wanted is None or outcome.game_id == wanted:
+            print(f"received: {outcome.status}: {outcome.detail}")
+    if report.sent:
+        print(f"sent {len(report.sent)} packet(s)")
+    for failure in report.failed:
+        print(f"not sent: packet {failure.seq}: {failure.error}", file=sys.stderr)
+    if not signing:
+        print("note: automatic replies were not written (the passphrase is needed to sign them)")
+    return 1 if report.failed else 0
+
+
+async def _sync_once(replica: Replica, transport: Transport) -> Any:
+    try:
+        return await sync(replica, transport, now)
+    finally:
+        await transport.close()
+
+
+def cmd_verify(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    row = replica.find(args.game)
+    digest = replica.verify(row.game_id)
+    count = len(replica.packets(row.game_id))
+    print(f"verified {count} packets of {row.name}: every signature, link and state hash holds")
+    print(f"state hash {digest.hex()}")
+    return 0
+
+
+def cmd_log(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    row = replica.find(args.game)
+    render.emit(render.log_records(replica, row), args.json, render.log_text)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    row = replica.find(args.game)
+    data = archive.export_game(replica, row.game_id, public=args.public)
+    Path(args.output).write_bytes(data)
+    if not args.public:
+        os.chmod(args.output, 0o600)
+    print(f"wrote {row.name} ({len(replica.packets(row.game_id))} packets) to {args.output}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, home: Home) -> int:
+    try:
+        data = Path(args.file).read_bytes()
+    except OSError as exc:
+        raise HexpostError(f"cannot read {args.file}: {exc.strerror}") from None
+    replica = home.replica()
+    row = archive.import_game(replica, data, now=now())
+    print(f"imported {row.name} ({row.game_id.hex()[:12]}) at packet {row.head_seq}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace, _home: Home) -> int:
+    from tui.demo import run_demo
+
+    return run_demo(keep=Path(args.keep) if args.keep else None)
+
+
+COMMANDS = {
+    "identity": cmd_identity,
+    "transport": cmd_transport,
+    "scenarios": cmd_scenarios,
+    "new": cmd_new,
+    "accept": cmd_accept,
+    "games": cmd_games,
+    "show": cmd_show,
+    "orders": cmd_orders,
+    "sync": cmd_sync,
+    "verify": cmd_verify,
+    "log": cmd_log,
+    "export": cmd_export,
+    "import": cmd_import,
+    "demo": cmd_demo,
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    home = home_of(args)
+    try:
+        return COMMANDS[args.command](args, home)
+    finally:
+        home.close()

@@ -1,0 +1,233 @@
+"""Records and plain-text views of games for the command line (`--json` and human output).
+
+The JSON records are the contract later issues and tests build on; the text views print the
+same records for people, within 80 columns.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.game import pending
+from engine.core.packets import fingerprint, open_packet
+from engine.core.ruleset import Decision
+from engine.core.state import state_hash
+from saves.replica import GameRow, Replica
+
+
+def emit(record: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    if as_json:
+        print(json.dumps(record, indent=2, sort_keys=False))
+    else:
+        print(text(record))
+
+
+def decision_record(decision: Decision) -> dict[str, Any]:
+    return {
+        "seats": list(decision.seats),
+        "step": decision.step,
+        "kind": decision.kind.value,
+        "key": decision.key,
+        "title": decision.title,
+        "rules": list(decision.rules),
+    }
+
+
+def game_summary(replica: Replica, row: GameRow) -> dict[str, Any]:
+    ruleset = replica.ruleset(row.game_id)
+    state = replica.state(row.game_id)
+    decisions = pending(ruleset, state)
+    summary = ruleset.summary(state.rules) if state.rules is not None else {}
+    return {
+        "game": row.game_id.hex(),
+        "name": row.name,
+        "scenario": row.scenario,
+        "my_seat": row.my_seat,
+        "status": row.status,
+        "seq": row.head_seq,
+        "turn": summary.get("turn"),
+        "step": decisions[0].step if decisions else None,
+        "waiting_for": list(decisions[0].seats) if decisions else [],
+        "since": row.waiting_since,
+        "unread": row.unread,
+        "frozen": row.frozen,
+    }
+
+
+def show_record(
+    replica: Replica, row: GameRow, *, at: int | None, checklist: bool
+) -> dict[str, Any]:
+    ruleset = replica.ruleset(row.game_id)
+    state = replica.state(row.game_id, at)
+    core = state.core
+    decisions = pending(ruleset, state)
+    summary = ruleset.summary(state.rules) if state.rules is not None else {}
+    rolls = [
+        {"seq": seq, "seat": event.seat, "step": event.step, **event.data}
+        for seq, event in replica.events(row.game_id, core.seq)
+        if event.kind == "roll"
+    ]
+    record: dict[str, Any] = {
+        "game": row.game_id.hex(),
+        "name": row.name,
+        "ruleset": f"{core.ruleset_id}/{core.ruleset_version}",
+        "scenario": core.scenario_id,
+        "options": dict(core.options),
+        "my_seat": row.my_seat,
+        "status": row.status,
+        "seq": core.seq,
+        "state_hash": state_hash(state).hex(),
+        "seats": [
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "address": seat.address,
+                "fingerprint": fingerprint(seat.public_key) if seat.joined else None,
+            }
+            for seat in core.seats
+        ],
+        "turn": summary.get("turn"),
+        "phasing": summary.get("phasing"),
+        "step": summary.get("step"),
+        "step_title": summary.get("step_title"),
+        "waiting_for": list(decisions[0].seats) if decisions else [],
+        "pending": [decision_record(d) for d in decisions],
+        "frozen": row.frozen,
+        "over": bool(core.resigned) or bool(summary.get("over")),
+        "rolls": rolls,
+    }
+    if checklist and state.rules is not None:
+        record["checklist"] = [
+            {
+                "step": item.step,
+                "title": item.title,
+                "phase": item.phase,
+                "actor": item.actor.value,
+                "kind": item.kind.value,
+                "rules": list(item.rules),
+                "status": item.status,
+            }
+            for item in ruleset.checklist(state.rules)
+        ]
+    return record
+
+
+def log_records(replica: Replica, row: GameRow) -> list[dict[str, Any]]:
+    events: dict[int, list[str]] = {}
+    for seq, event in replica.events(row.game_id):
+        events.setdefault(seq, []).append(event.text)
+    keys: dict[bytes, bytes] = {}
+    records = []
+    for seq, data in replica.packets(row.game_id):
+        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
+        if packet.envelope.public_key:
+            keys[packet.envelope.key_id] = packet.envelope.public_key
+        body = packet.body
+        records.append(
+            {
+                "seq": seq,
+                "seat": body.seat,
+                "kind": type(body.kind).__name__.lower(),
+                "packet": packet.packet_id.hex(),
+                "written_at": body.written_at,
+                "bytes": len(data),
+                "events": events.get(seq, []),
+            }
+        )
+    return records
+
+
+# --- text views ----------------------------------------------------------------------------
+
+
+def identity_text(record: dict[str, Any]) -> str:
+    lock = "encrypted" if record["encrypted"] else "NOT encrypted"
+    return (
+        f"{record['name']} <{record['address']}>\n"
+        f"fingerprint: {record['fingerprint']}\n"
+        f"key file:    {record['key_file']} ({lock})"
+    )
+
+
+def scenarios_text(rows: list[dict[str, Any]]) -> str:
+    lines = []
+    for row in rows:
+        lines.append(f"{row['id']:<12} {row['title']}  [{row['ruleset']}]")
+        lines.append(f"{'':<12} start {row['start']}; seats: {', '.join(row['seats'])}")
+        if row["options"]:
+            options = ", ".join(f"{k}={v}" for k, v in row["options"].items())
+            lines.append(f"{'':<12} options: {options}")
+    return "\n".join(lines)
+
+
+def _turn_text(turn: Any) -> str:
+    if not turn:
+        return "-"
+    return f"T{turn['number']} {str(turn['season']).capitalize()} Y{turn['year']}"
+
+
+def games_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"
+    lines = [f"{'GAME':<10}{'NAME':<18}{'TURN':<16}{'STEP':<8}{'WAITING FOR':<14}NOTE"]
+    for row in rows:
+        waiting = ",".join(row["waiting_for"]) or "-"
+        if waiting == row["my_seat"]:
+            waiting = "you"
+        note = (row["frozen"] and f"FROZEN: {row['frozen']}") or (
+            "invitation"
+            if row["status"] == "invited"
+            else (f"{row['unread']} new" if row["unread"] else "")
+        )
+        lines.append(
+            f"{row['game'][:8]:<10}{row['name'][:17]:<18}{_turn_text(row['turn']):<16}"
+            f"{(row['step'] or '-'):<8}{waiting:<14}{note}"
+        )
+    return "\n".join(lines)
+
+
+def show_text(record: dict[str, Any]) -> str:
+    lines = [
+        f"{record['name']} ({record['game'][:12]})  {record['scenario']}  [{record['ruleset']}]",
+        f"packet {record['seq']}  state {record['state_hash'][:16]}",
+    ]
+    for seat in record["seats"]:
+        you = " (you)" if seat["seat"] == record["my_seat"] else ""
+        fp = seat["fingerprint"] or "not joined yet"
+        lines.append(f"  {seat['seat']:<10}{seat['name'] or '?'} <{seat['address']}>{you}  {fp}")
+    if record["frozen"]:
+        lines.append(f"FROZEN: {record['frozen']}")
+    turn = _turn_text(record["turn"])
+    lines.append(
+        f"{turn}, phasing {record['phasing'] or '-'}, step {record['step'] or '-'} "
+        f"{record['step_title'] or ''}".rstrip()
+    )
+    for decision in record["pending"][:1]:
+        lines.append(
+            f"waiting for {', '.join(decision['seats'])}: {decision['kind']} at "
+            f"{decision['step']} {decision['title']}".rstrip()
+        )
+    if record["over"]:
+        lines.append("the game is over")
+    for roll in record["rolls"][-5:]:
+        lines.append(f"  roll #{roll['seq']} {roll['seat']}: {roll['purpose']}: {roll['dice']}")
+    for item in record.get("checklist", []):
+        mark = {"done": "[x]", "current": "[>]", "skipped": "[-]"}.get(item["status"], "[ ]")
+        lines.append(
+            f"{mark} {item['step']:<8}{item['title'][:47]:<48}"
+            f"{item['actor'][:11]:<12}{item['kind']}"
+        )
+    return "\n".join(lines)
+
+
+def log_text(records: list[dict[str, Any]]) -> str:
+    lines = []
+    for record in records:
+        lines.append(
+            f"#{record['seq']:<4} {record['seat']:<10} {record['kind']:<8} "
+            f"{record['packet'][:12]}  {record['written_at']}"
+        )
+        lines.extend(f"       {text}" for text in record["events"])
+    return "\n".join(lines)
