@@ -210,14 +210,19 @@ class Replica:
         )
         state: AnyState | None = None
         digest = b""
+        keys: dict[bytes, list[bytes]] = {}  # bound by Genesis and Join packets as they come
         for seq, data in self.packets(game_id):
             try:
-                packet = open_packet(data, lookup_in(state))
+                packet = open_packet(data, lambda kid: keys.get(kid, []))
                 if packet.body.seq != seq:
                     raise ChainError(f"stored at {seq} but says it is packet {packet.body.seq}")
                 result = apply_packet(ruleset, state, packet)
+            except DesyncError:
+                raise
             except HexpostError as exc:
                 raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
+            if packet.envelope.public_key:
+                keys[packet.envelope.key_id] = [packet.envelope.public_key]
             if stored.get(seq) != result.state_hash:
                 raise DesyncError(seq, bytes(stored.get(seq, b"")), result.state_hash)
             state, digest = result.state, result.state_hash
@@ -396,7 +401,7 @@ class Replica:
         seed = os.urandom(32)
         chain = entropy.EntropyChain(seed, chain_length)
         self._chains[(game_id, row.my_seat)] = chain
-        kind = Join(state.core.genesis_id, me.name, me.address, me.public_key, chain.anchor)
+        kind = Join(state.genesis_id, me.name, me.address, me.public_key, chain.anchor)
         body = author.new_body(
             ruleset,
             state,

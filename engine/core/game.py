@@ -86,10 +86,28 @@ def pending(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
         return [_secret_turn(core.secret)]
     if state.rules is None:
         return []
-    decisions = ruleset.pending(state.rules)
+    decisions = _ruleset_pending(ruleset, state.rules)
     if decisions and decisions[0].kind == DecisionKind.SECRET:
         return [_secret_turn(OpenSecret(decisions[0])), *decisions[1:]]
     return decisions
+
+
+_LAST_PENDING: list[tuple[Any, Any, list[Decision]]] = []
+
+
+def _ruleset_pending(ruleset: AnyRuleset, rules: Any) -> list[Decision]:
+    """``ruleset.pending(rules)``, remembered for the last rules state asked about.
+
+    Applying one packet asks several times about the same immutable rules state (who may
+    write it, then who owes each order); a one-entry memo keyed by identity, holding a
+    reference so the identity cannot be reused, makes that free without changing results.
+    """
+    last = _LAST_PENDING[-1] if _LAST_PENDING else None  # one read: safe across threads
+    if last is not None and last[0] is ruleset and last[1] is rules:
+        return list(last[2])
+    decisions = ruleset.pending(rules)
+    _LAST_PENDING[:] = [(ruleset, rules, decisions)]
+    return list(decisions)
 
 
 def _secret_turn(secret: OpenSecret) -> Decision:
@@ -185,7 +203,6 @@ def _start(ruleset: AnyRuleset, packet: VerifiedPacket) -> tuple[AnyState, list[
         seats.append(SeatState(binding.seat, binding.name, binding.address))
     core = CoreState(
         game_id=body.game_id,
-        genesis_id=bytes(32),  # set once hashed: the packet's id depends on that hash
         name=genesis.name,
         ruleset_id=genesis.ruleset_id,
         ruleset_version=genesis.ruleset_version,
@@ -198,7 +215,7 @@ def _start(ruleset: AnyRuleset, packet: VerifiedPacket) -> tuple[AnyState, list[
         seq=0,
     )
     core = _bind_seat(core, genesis.creator, packet.public_key, genesis.anchor, body.entropy)
-    state: AnyState = GameState(core=core, head=bytes(32))
+    state: AnyState = GameState(core=core, head=bytes(32), genesis_id=bytes(32))
     event = Event(
         "genesis", f"{genesis.creator} created the game ({genesis.scenario_id})", genesis.creator
     )
@@ -250,10 +267,9 @@ def apply_packet(
     digest = state_hash(new_state)
     if check_hash and body.state_hash != digest:
         raise DesyncError(body.seq, body.state_hash, digest)
-    if isinstance(body.kind, Genesis):
-        core = msgspec.structs.replace(new_state.core, genesis_id=packet.packet_id)
-        new_state = msgspec.structs.replace(new_state, core=core)
-    return Result(msgspec.structs.replace(new_state, head=packet.packet_id), digest, events)
+    genesis_id = packet.packet_id if isinstance(body.kind, Genesis) else new_state.genesis_id
+    new_state = msgspec.structs.replace(new_state, head=packet.packet_id, genesis_id=genesis_id)
+    return Result(new_state, digest, events)
 
 
 def _continue(
@@ -322,7 +338,7 @@ def _join(
     join = body.kind
     assert isinstance(join, Join)
     core = state.core
-    if join.genesis_id != core.genesis_id:
+    if join.genesis_id != state.genesis_id:
         raise ChainError("the join packet accepts another game's genesis")
     if join.public_key != packet.public_key:
         raise PacketError("the join packet names a different key than it is signed with")
@@ -438,6 +454,8 @@ def _order(
 def _arm(
     state: AnyState, seat: Seat, rolls: Sequence[RollRequest], events: list[Event]
 ) -> AnyState:
+    if not rolls:
+        return state
     core = state.core
     armed = list(core.armed)
     count = core.rolls_armed

@@ -12,6 +12,7 @@ decoded body gives the same bytes, so one packet has one id and one meaning.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Sequence
 
@@ -211,6 +212,13 @@ def read_envelope(data: bytes) -> Envelope:
     return envelope
 
 
+@functools.lru_cache(maxsize=256)
+def _public_key(raw: bytes) -> Ed25519PublicKey:
+    """Parsed public keys are cached: a game has only a few, and parsing costs as much as
+    a tenth of a verification."""
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
 KeyLookup = Callable[[bytes], Sequence[bytes]]
 """Maps a key id to the public keys (raw) known under it."""
 
@@ -228,7 +236,7 @@ def open_packet(data: bytes, lookup: KeyLookup) -> VerifiedPacket:
     message = SIGNATURE_DOMAIN + envelope.body
     for public in candidates:
         try:
-            Ed25519PublicKey.from_public_bytes(public).verify(envelope.signature, message)
+            _public_key(public).verify(envelope.signature, message)
         except (InvalidSignature, ValueError):
             continue
         return _decode_verified(data, envelope, public)

@@ -57,7 +57,6 @@ class CoreState(msgspec.Struct, frozen=True):
     """The ruleset-independent part of a game's state."""
 
     game_id: bytes
-    genesis_id: bytes
     name: str
     ruleset_id: str
     ruleset_version: str
@@ -90,12 +89,14 @@ S = TypeVar("S")
 class GameState(msgspec.Struct, Generic[S], frozen=True):
     """A whole game at one point of its chain. ``rules`` is None until every seat joined.
 
-    ``head`` is the id of the last applied packet. It is kept out of the state hash: a packet
-    carries the hash of the state it produces, and its own id depends on that hash.
+    ``head`` (the id of the last applied packet) and ``genesis_id`` are facts of the chain,
+    kept out of the state hash: a packet carries the hash of the state it produces, and its
+    own id depends on that hash.
     """
 
     core: CoreState
     head: bytes
+    genesis_id: bytes
     rules: S | None = None
 
 
@@ -113,5 +114,5 @@ def decode_state(data: bytes, rules_type: type[S]) -> GameState[S]:
 
 
 def state_hash(state: GameState[Any]) -> bytes:
-    """SHA-256 of the canonical state (without ``head``): what every packet vouches for (P5)."""
+    """SHA-256 of the canonical state (without chain ids): what every packet vouches for (P5)."""
     return hashlib.sha256(STATE_DOMAIN + _ENCODER.encode((state.core, state.rules))).digest()

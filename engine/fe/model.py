@@ -123,6 +123,10 @@ def dice_problem(dice: str) -> str:
     return ""
 
 
+_ORDER_DECODER: msgspec.msgpack.Decoder[list[Order]] = msgspec.msgpack.Decoder(_ORDER_LIST)
+"""Built once: a decoder per call costs more than decoding a typical packet's orders."""
+
+
 def encode_orders(orders: Sequence[Order]) -> bytes:
     """The canonical msgpack bytes of a list of orders."""
     return _ENCODER.encode(list(orders))
@@ -131,7 +135,7 @@ def encode_orders(orders: Sequence[Order]) -> bytes:
 def decode_orders(data: bytes) -> list[Order]:
     """Orders from a packet. Raises ``PacketError`` (only) on malformed or non-canonical bytes."""
     try:
-        orders = msgspec.msgpack.decode(data, type=_ORDER_LIST)
+        orders = _ORDER_DECODER.decode(data)
     except (msgspec.MsgspecError, ValueError, TypeError, RecursionError, OverflowError) as exc:
         raise PacketError(f"orders are not readable: {exc}") from None
     if encode_orders(orders) != bytes(data):

@@ -13,7 +13,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import author, entropy
-from engine.core.game import AnyRuleset, AnyState, apply_packet, pending
+from engine.core.game import AnyRuleset, AnyState, Result, apply_packet, pending
 from engine.core.packets import (
     PROTOCOL_VERSION,
     Body,
@@ -36,11 +36,11 @@ def _derive(label: str, size: int = 32) -> bytes:
 
 
 class Player:
-    def __init__(self, seat: str, label: str) -> None:
+    def __init__(self, seat: str, label: str, chain_length: int = 4096) -> None:
         self.seat = seat
         self.key = Ed25519PrivateKey.from_private_bytes(_derive(f"key/{label}"))
         self.public = raw_public_key(self.key)
-        self.chain = entropy.EntropyChain(_derive(f"seed/{label}"), 4096)
+        self.chain = entropy.EntropyChain(_derive(f"seed/{label}"), chain_length)
         self.secrets: dict[str, tuple[bytes, bytes]] = {}
 
 
@@ -55,12 +55,14 @@ class Table:
         *,
         label: str = "game",
         options: Mapping[str, OptionValue] | None = None,
+        chain_length: int = 4096,
     ) -> None:
         self.ruleset = ruleset
-        self.players = {seat: Player(seat, f"{label}/{seat}") for seat in seats}
+        self.players = {seat: Player(seat, f"{label}/{seat}", chain_length) for seat in seats}
         self.game_id = _derive(f"id/{label}", 16)
         self.state: AnyState | None = None
         self.packets: list[VerifiedPacket] = []
+        self.results: list[Result] = []
         self.events: list[Any] = []
         creator = self.players[seats[0]]
         info = next(s for s in ruleset.scenarios() if s.id == scenario)
@@ -89,7 +91,7 @@ class Table:
             self.write(
                 seat,
                 Join(
-                    self.state.core.genesis_id,
+                    self.state.genesis_id,
                     seat.title(),
                     f"{seat}@example.org",
                     player.public,
@@ -136,6 +138,7 @@ class Table:
         result = apply_packet(self.ruleset, self.state, packet)
         self.state = result.state
         self.packets.append(packet)
+        self.results.append(result)
         self.events.extend(result.events)
         return packet
 

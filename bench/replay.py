@@ -1,0 +1,165 @@
+"""Replay benchmark: how much `verify` costs beyond checking signatures.
+
+    .venv/bin/python bench/replay.py [--packets 10000] [--repeat 3]
+
+Builds a game of The Wind with the given number of packets (F&E checklist play: notes of a
+few hundred characters, completed steps with adjustments, rolls and their entropy replies,
+secret steps) in a temporary home, then times in the same run:
+
+  (a) the floor: for every stored packet, Ed25519 signature verification and msgspec
+      decoding of its envelope and body (reading the rows from SQLite included);
+  (b) `Replica.verify`: the whole replay from genesis, checking every signature, link,
+      order and state hash, and the final snapshot.
+
+It prints both and the ratio b/a (target: at most 1.5). Runs of (a) and (b) alternate, ``--repeat`` times; the best of each counts, so a busy
+moment on a shared machine does not land on one side only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.core.game import pending  # noqa: E402
+from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
+from engine.core.ruleset import DecisionKind  # noqa: E402
+from engine.fe import RULESET  # noqa: E402
+from engine.fe.model import Done, Note, Roll  # noqa: E402
+from saves import ledger  # noqa: E402
+from saves.replica import Identity, Replica  # noqa: E402
+from saves.store import Store  # noqa: E402
+from tests.engine.table import Table  # noqa: E402
+
+WORDS = (
+    "fleet moves toward the border hex while the reserve holds at the starbase; "
+    "cripples return for repair and the tug carries a battle pod to the front"
+).split()
+
+
+def text(rng: random.Random, low: int, high: int) -> str:
+    size = rng.randint(low, high)
+    words: list[str] = []
+    while sum(len(w) + 1 for w in words) < size:
+        words.append(rng.choice(WORDS))
+    return " ".join(words)[:size]
+
+
+def build(count: int, seed: int = 7) -> Table:
+    """A legal checklist game of ``count`` packets with realistic order sizes."""
+    rng = random.Random(seed)
+    table = Table(
+        RULESET, "the-wind", ["coalition", "alliance"], label="bench", chain_length=1 << 14
+    )
+    while len(table.packets) < count:
+        assert table.state is not None
+        decisions = pending(RULESET, table.state)
+        if not decisions:
+            raise SystemExit(f"the scenario ended after {len(table.packets)} packets")
+        decision = decisions[0]
+        seat = decision.seats[0]
+        if decision.kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+        elif decision.kind == DecisionKind.SECRET:
+            table.commit(seat, text(rng, 40, 200))
+        elif decision.kind == DecisionKind.REVEAL:
+            table.reveal(seat)
+        else:
+            orders: list[object] = [Note(text(rng, 150, 700))]
+            roll = rng.random()
+            if roll < 0.05:
+                orders.append(Roll("2d6", text(rng, 10, 40)))
+            elif roll < 0.30:
+                adjustments = [text(rng, 20, 80) for _ in range(rng.randint(0, 3))]
+                orders.append(Done(note=text(rng, 50, 300), adjustments=adjustments))
+            table.orders(seat, *orders)
+    return table
+
+
+def store_game(table: Table, path: Path) -> tuple[Replica, bytes]:
+    store = Store(path)
+    replica = Replica(store, Identity("Bench", "bench@example.org", b""))
+    state = table.state
+    assert state is not None
+    game_id = table.game_id
+    results = table.results
+    with store.transaction():
+        ledger.insert_game(
+            store,
+            game_id,
+            name="bench",
+            ruleset="fe",
+            scenario="the-wind",
+            my_seat="coalition",
+            status="active",
+            now="2026-01-01T00:00:00Z",
+        )
+        for packet, result in zip(table.packets, results, strict=True):
+            ledger.store_applied(store, packet, result, "2026-01-01T00:00:00Z", mine=False)
+    return replica, game_id
+
+
+def floor(replica: Replica, game_id: bytes, keys: dict[bytes, bytes]) -> float:
+    """Signature checks and decoding only: the least any verification must do."""
+    envelope_decoder = msgspec.msgpack.Decoder(Envelope)
+    body_decoder = msgspec.msgpack.Decoder(Body)
+    public = {kid: Ed25519PublicKey.from_public_bytes(pk) for kid, pk in keys.items()}
+    start = time.perf_counter()
+    for _, data in replica.packets(game_id):
+        envelope = envelope_decoder.decode(data)
+        public[envelope.key_id].verify(envelope.signature, SIGNATURE_DOMAIN + envelope.body)
+        body_decoder.decode(envelope.body)
+    return time.perf_counter() - start
+
+
+def full_verify(replica: Replica, game_id: bytes) -> float:
+    replica._heads.clear()  # measure from the store, as `hexpost verify` does
+    start = time.perf_counter()
+    replica.verify(game_id)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--packets", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    built = time.perf_counter()
+    table = build(args.packets)
+    sizes = [len(p.data) for p in table.packets]
+    print(
+        f"built {len(sizes)} packets in {time.perf_counter() - built:.1f} s: "
+        f"mean {sum(sizes) // len(sizes)} bytes, max {max(sizes)}, total {sum(sizes) // 1024} KiB"
+    )
+    keys = {
+        p.envelope.key_id: p.envelope.public_key for p in table.packets if p.envelope.public_key
+    }
+    with tempfile.TemporaryDirectory(prefix="hexpost-bench-") as root:
+        replica, game_id = store_game(table, Path(root) / "bench.sqlite3")
+        runs = [
+            (floor(replica, game_id, keys), full_verify(replica, game_id))
+            for _ in range(args.repeat)
+        ]
+        a = min(run[0] for run in runs)
+        b = min(run[1] for run in runs)
+        replica.store.close()
+    print(
+        f"(a) floor, signatures + decoding: {a * 1000:8.1f} ms ({a / len(sizes) * 1e6:.1f} us/packet)"
+    )
+    print(
+        f"(b) verify, full replay:          {b * 1000:8.1f} ms ({b / len(sizes) * 1e6:.1f} us/packet)"
+    )
+    print(f"ratio b/a = {b / a:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
