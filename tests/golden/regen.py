@@ -11,8 +11,8 @@ from pathlib import Path
 
 import msgspec
 
-from engine.core.state import state_hash
 from engine.core.game import apply_packet
+from engine.core.state import state_hash
 from tests.engine.fe_play import play_sample_fe_game
 
 HERE = Path(__file__).parent
