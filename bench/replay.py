@@ -41,39 +41,11 @@ from saves.replica import Identity, Replica  # noqa: E402
 from saves.store import Store  # noqa: E402
 from tests.engine.table import Table  # noqa: E402
 
-WORDS = [
-    *[
-        "fleet",
-        "moves",
-        "toward",
-        "the",
-        "border",
-        "hex",
-        "while",
-        "the",
-        "reserve",
-        "holds",
-        "at",
-        "the",
-        "starbase",
-    ],
-    *[
-        "cripples",
-        "return",
-        "for",
-        "repair",
-        "and",
-        "the",
-        "tug",
-        "carries",
-        "a",
-        "battle",
-        "pod",
-        "to",
-        "the",
-        "front",
-    ],
-]
+PROSE = (
+    "fleet moves toward the border hex while the reserve holds at the starbase "
+    "cripples return for repair and the tug carries a battle pod to the front"
+)
+WORDS = PROSE.split(" ")
 
 
 def text(rng: random.Random, low: int, high: int) -> str:
