@@ -20,7 +20,7 @@ import msgspec
 from engine.core.chain import Placement, place
 from engine.core.errors import DesyncError, HexpostError, PacketError
 from engine.core.game import AnyRuleset, AnyState, apply_packet
-from engine.core.packets import Genesis, VerifiedPacket, open_packet, read_envelope
+from engine.core.packets import Genesis, VerifiedPacket, fingerprint, open_packet, read_envelope
 from engine.rulesets import ruleset_for
 from saves import ledger
 
@@ -201,7 +201,8 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
     creator = next(b for b in genesis.seats if b.seat == genesis.creator)
     detail = (
         f"{creator.name or genesis.creator} <{creator.address}> invites you to play "
-        f"{genesis.scenario_id} as {seats[0]} (game {body.game_id.hex()[:8]})"
+        f"{genesis.scenario_id} as {seats[0]} (game {body.game_id.hex()[:8]}); "
+        f"their key's fingerprint is {fingerprint(packet.public_key)}: compare it with them"
     )
     return Outcome("invitation", detail, body.game_id, 0, [0])
 
