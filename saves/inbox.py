@@ -20,7 +20,13 @@ import msgspec
 from engine.core.chain import Placement, place
 from engine.core.errors import DesyncError, HexpostError, PacketError
 from engine.core.game import AnyRuleset, AnyState, apply_packet
-from engine.core.packets import Genesis, VerifiedPacket, fingerprint, open_packet, read_envelope
+from engine.core.packets import (
+    Genesis,
+    VerifiedPacket,
+    fingerprint,
+    open_packet,
+    read_envelope,
+)
 from engine.rulesets import ruleset_for
 from saves import ledger
 
@@ -78,6 +84,11 @@ def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
         return Outcome(
             "duplicate", f"packet {body.seq} is already in the chain", body.game_id, body.seq
         )
+    signed_by_seat = _signed_by_seat(replica, packet)
+    if placement in (Placement.EQUIVOCATION, Placement.FUTURE) and signed_by_seat is False:
+        reason = f"packet {body.seq} claims seat {body.seat} but is not signed by its key"
+        ledger.record_rejected(store, body.game_id, source, reason, data, now)
+        return Outcome("rejected", reason, body.game_id, body.seq)
     if placement == Placement.EQUIVOCATION:
         stored = store.one(
             "SELECT data FROM packets WHERE game_id = ? AND seq = ?", (body.game_id, body.seq)
@@ -89,7 +100,7 @@ def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
         ledger.record_rejected(store, body.game_id, source, reason, data, now)
         return Outcome("rejected", reason, body.game_id, body.seq)
     if placement == Placement.FUTURE or frozen:
-        return _buffer(replica, packet, now, held=bool(frozen))
+        return _buffer(replica, packet, now, held=bool(frozen), judge=signed_by_seat is True)
     return _apply_chain(replica, ruleset, packet, source, now)
 
 
@@ -137,14 +148,33 @@ def _next_buffered(replica: Replica, game_id: bytes, state: AnyState) -> Verifie
     return None
 
 
-def _buffer(replica: Replica, packet: VerifiedPacket, now: str, *, held: bool) -> Outcome:
+def _signed_by_seat(replica: Replica, packet: VerifiedPacket) -> bool | None:
+    """Whether the packet is signed by the key bound to the seat it claims (None: not bound yet).
+
+    Only then can two packets for one position be evidence against that seat; anyone else's
+    packet is a forgery, to be refused, not a reason to freeze the game. A seat whose Join has
+    not arrived yet cannot be checked here; applying the packet will check it.
+    """
+    body = packet.body
+    row = replica.store.one(
+        "SELECT public_key FROM game_keys WHERE game_id = ? AND seat = ?", (body.game_id, body.seat)
+    )
+    if row is None:
+        return None
+    return bytes(row[0]) == packet.public_key
+
+
+def _buffer(
+    replica: Replica, packet: VerifiedPacket, now: str, *, held: bool, judge: bool
+) -> Outcome:
+    """Hold an early packet; a rival from the same seat's key for its position is evidence."""
     body = packet.body
     store = replica.store
     rival = store.one(
         "SELECT data FROM buffered WHERE game_id = ? AND seq = ? AND seat = ? AND packet_id != ?",
         (body.game_id, body.seq, body.seat, packet.packet_id),
     )
-    if rival is not None:
+    if rival is not None and judge and _same_signer(bytes(rival[0]), packet):
         return _equivocation(replica, packet, bytes(rival[0]), now)
     store.db.execute(
         "INSERT OR IGNORE INTO buffered (game_id, seq, packet_id, seat, data, received_at) "
@@ -153,6 +183,10 @@ def _buffer(replica: Replica, packet: VerifiedPacket, now: str, *, held: bool) -
     )
     why = "the game is frozen" if held else "waiting for the packets before it"
     return Outcome("buffered", f"packet {body.seq} held: {why}", body.game_id, body.seq)
+
+
+def _same_signer(data: bytes, packet: VerifiedPacket) -> bool:
+    return read_envelope(data).key_id == packet.envelope.key_id
 
 
 def _equivocation(replica: Replica, packet: VerifiedPacket, other: bytes, now: str) -> Outcome:
