@@ -3,8 +3,8 @@
 Two homes in a temporary folder (Alice for the Coalition, Bob for the Alliance) exchange
 packets through the in-memory loopback transport: Alice creates a game of The Wind and invites
 Bob, Bob accepts, they walk the first steps of the sequence of play, Alice asks for a die roll
-(Bob's client answers it automatically with fresh entropy), both make a secret choice at a
-secret step of the combat phase, and finally both replay and verify the whole chain and show
+(Bob's client answers it automatically with fresh entropy), Bob signs a standing order so the
+engine completes his routine steps, both make a secret choice at a secret step of the combat phase, and finally both replay and verify the whole chain and show
 that they hold the same state hash.
 """
 
@@ -134,10 +134,18 @@ def _play(root: Path) -> int:
         if event.kind == "roll":
             say(f"    roll recorded in packet {seq}: {event.text}")
 
-    say("\n4. Both walk the sequence of play to the secret step 5-3C")
+    say("\n4. Alice completes her part of step 1A2; Bob answers his part with a standing order")
+    alice.replica.submit(game_id, [{"type": "done"}], now=now())
+    exchange(alice, bob)
+    routine = ["1", "2", "3A", "5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-6", "6", "10"]
+    bob.replica.submit(game_id, [{"type": "standing", "steps": routine}], now=now())
+    say(f"    the engine now completes Bob's steps in {', '.join(routine)} for him")
+    exchange(bob, alice)
+
+    say("\n5. Both walk the sequence of play to the secret step 5-3C")
     advance(players, game_id, "5-3C")
 
-    say("\n5. Secret step 5-3C: each seat commits its choice; they are revealed together")
+    say("\n6. Secret step 5-3C: each seat commits its choice; they are revealed together")
     alice.replica.submit(
         game_id, [{"type": "secret", "choice": "escort group: D7 with two F5s"}], now=now()
     )
@@ -150,7 +158,7 @@ def _play(root: Path) -> int:
         if event.kind in ("commit", "secret"):
             say(f"    packet {seq}: {event.text}")
 
-    say("\n6. Both replay the whole chain and compare")
+    say("\n7. Both replay the whole chain and compare")
     hashes = {}
     for player in (alice, bob):
         digest = player.replica.verify(game_id)

@@ -32,9 +32,9 @@ from engine.core.ruleset import (
     StepKind,
     Violation,
 )
-from engine.fe import flow, model
+from engine.fe import flow, model, standing
 from engine.fe.flow import describe
-from engine.fe.model import Back, Done, FeState, Note, Roll
+from engine.fe.model import Back, Done, FeState, Note, Roll, Standing
 from engine.fe.scenario import find_scenario, info, load_scenarios, turn_date
 from engine.fe.sequence import Step
 
@@ -136,6 +136,8 @@ class FeRuleset:
             return []
         if isinstance(order, Back):
             return self._check_back(state, step, order)
+        if isinstance(order, Standing):
+            return standing.check(state, order)
         return [Violation(f"not an F&E order: {type(order).__name__}")]
 
     def _check_done(self, state: FeState, seat: Seat, step: Step, order: Done) -> list[Violation]:
@@ -158,32 +160,10 @@ class FeRuleset:
             ]
         if last == state.step:
             return []  # the current step alone: the same as a plain ``done``
-        for index in range(state.step, last + 1):
-            blocker = self._blocks(state, seat, index)
-            if blocker:
-                return [
-                    Violation(f"cannot complete through {order.through}: {blocker}", SEQUENCE_RULE)
-                ]
+        _, blocker = self._walk_through(state, seat, order, [])
+        if blocker:
+            return [Violation(f"cannot complete through {order.through}: {blocker}", SEQUENCE_RULE)]
         return []
-
-    def _blocks(self, state: FeState, seat: Seat, index: int) -> str:
-        """Why ``seat`` cannot complete step ``index`` on its own ("" when it can)."""
-        step = flow.part(state)[index]
-        if step.obsolete:
-            return ""
-        if step.kind == StepKind.SECRET:
-            return f"step {describe(step)} is secret"
-        seats = flow.answer_order(state, step)
-        if step.actor == Actor.BOTH:
-            answered = state.answered if index == state.step else ()
-            left = [s for s in seats if s not in answered]
-            if left != [seat]:
-                others = ", ".join(s for s in left if s != seat)
-                return f"step {describe(step)} needs {others} too"
-            return ""
-        if seats[0] != seat:
-            return f"step {describe(step)} is {seats[0]}'s"
-        return ""
 
     def _check_back(self, state: FeState, step: Step, order: Back) -> list[Violation]:
         if state.orion or step.phase != COMBAT_PHASE:
@@ -221,7 +201,10 @@ class FeRuleset:
         events: list[Event] = []
         if isinstance(order, Done):
             state = self._apply_done(state, seat, order, events)
-            return Applied(state, events)
+            return Applied(standing.run(state, events), events)
+        if isinstance(order, Standing):
+            state = standing.apply(state, seat, order, events)
+            return Applied(standing.run(state, events), events)
         if isinstance(order, Note):
             events.append(
                 Event(
@@ -240,25 +223,52 @@ class FeRuleset:
             count, sides = parsed
             return Applied(state, [], [RollRequest(count, sides, order.purpose, step.id)])
         if isinstance(order, Back):
-            return Applied(self._apply_back(state, seat, step, order, events), events)
+            state = self._apply_back(state, seat, step, order, events)
+            return Applied(standing.run(state, events), events)
         raise NotPending(f"not an F&E order: {type(order).__name__}")
 
     def _apply_done(self, state: FeState, seat: Seat, order: Done, events: list[Event]) -> FeState:
         if not order.through:
-            return _complete(state, seat, order.note, order.adjustments, events)
-        steps = flow.part(state)
-        span = flow.sequence().span(order.through, steps)
+            return flow.complete(state, seat, order.note, order.adjustments, events)
+        state, blocker = self._walk_through(state, seat, order, events)
+        if blocker:
+            raise NotPending(f"cannot complete through {order.through}: {blocker}")
+        return state
+
+    def _walk_through(
+        self, state: FeState, seat: Seat, order: Done, events: list[Event]
+    ) -> tuple[FeState, str]:
+        """Complete steps up to ``order.through`` as ``seat``; say what blocks, if anything.
+
+        Steps another seat's standing order covers are completed for it on the way. The one
+        simulation serves both validation (events thrown away) and application.
+        """
+        span = flow.sequence().span(order.through, flow.part(state))
         if span is None:
-            raise NotPending(f"through {order.through!r}: no such step")
-        indices = [i for i in range(state.step, span[1] + 1) if not steps[i].obsolete]
-        for number, index in enumerate(indices, start=1):
-            if state.step != index:
-                raise NotPending(f"through {order.through}: lost track at step index {index}")
-            final = number == len(indices)
+            return state, f"no such step {order.through!r}"
+        last = span[1]
+        part = (state.turn, state.player_turn, state.orion)
+        while True:
+            state = standing.run(state, events)
+            if state.over or (state.turn, state.player_turn, state.orion) != part:
+                return state, ""
+            if state.step > last:
+                return state, ""
+            step = flow.current(state)
+            assert step is not None
+            if step.kind == StepKind.SECRET:
+                return state, f"step {describe(step)} is secret"
+            owing = flow.owing(state)
+            if owing[0] != seat:
+                if seat in flow.answer_order(state, step):
+                    return state, f"step {describe(step)} needs {owing[0]} too"
+                return state, f"step {describe(step)} is {owing[0]}'s"
+            final = state.step == last
             note = order.note if final else ""
             adjustments = order.adjustments if final else []
-            state = _complete(state, seat, note, adjustments, events, through=order.through)
-        return state
+            state = flow.complete(state, seat, note, adjustments, events, through=order.through)
+            if final:
+                return standing.run(state, events), ""
 
     def _apply_back(
         self, state: FeState, seat: Seat, step: Step, order: Back, events: list[Event]
@@ -321,7 +331,7 @@ class FeRuleset:
                 data={"choices": revealed, "key": decision.key},
             )
         ]
-        return Applied(flow.advance(state, events), events)
+        return Applied(standing.run(flow.advance(state, events), events), events)
 
     # --- showing the game -----------------------------------------------------------------
 
@@ -342,6 +352,7 @@ class FeRuleset:
             "heading": [h.id for h in seq.heading_chain(step)] if step else [],
             "waiting_for": list(flow.owing(state)),
             "options": {key: value for key, value in state.options},
+            "standing": {seat: list(steps) for seat, steps in state.standing},
             "over": state.over,
         }
 
@@ -376,39 +387,3 @@ def _status(state: FeState, orion: bool, index: int) -> str:
 
 def _is_secret(decision: Decision) -> bool:
     return decision.kind == DecisionKind.SECRET
-
-
-def _complete(
-    state: FeState,
-    seat: Seat,
-    note: str,
-    adjustments: Sequence[str],
-    events: list[Event],
-    *,
-    through: str = "",
-) -> FeState:
-    """``seat`` completes its part of the current step; the step ends when every seat did."""
-    step = flow.current(state)
-    if step is None:
-        raise NotPending("the game is over")
-    answered = (*state.answered, seat)
-    left = [s for s in flow.answer_order(state, step) if s not in answered]
-    data: dict[str, Any] = {"note": note, "adjustments": list(adjustments)}
-    if through:
-        data["through"] = through
-    suffix = f": {note}" if note else ""
-    if left:
-        events.append(
-            Event(
-                "step-part",
-                f"{seat} completed its part of {step.id} {step.title}; {left[0]} to go{suffix}",
-                seat,
-                step.id,
-                data,
-            )
-        )
-        return msgspec.structs.replace(state, answered=answered)
-    events.append(
-        Event("step-done", f"{seat} completed {step.id} {step.title}{suffix}", seat, step.id, data)
-    )
-    return flow.advance(state, events)

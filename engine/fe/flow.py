@@ -7,8 +7,12 @@ pure: it takes a state and returns a new one, appending what happened to an even
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import msgspec
 
+from engine.core.errors import NotPending
 from engine.core.ruleset import Actor, Event, Seat, StepKind
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
@@ -161,3 +165,42 @@ def _player_turn_event(state: FeState) -> Event:
         seat=seat,
         data={"turn": state.turn, "phasing": seat},
     )
+
+
+def complete(
+    state: FeState,
+    seat: Seat,
+    note: str,
+    adjustments: Sequence[str],
+    events: list[Event],
+    *,
+    through: str = "",
+    automatic: bool = False,
+) -> FeState:
+    """``seat`` completes its part of the current step; the step ends when every seat did."""
+    step = current(state)
+    if step is None:
+        raise NotPending("the game is over")
+    answered = (*state.answered, seat)
+    left = [s for s in answer_order(state, step) if s not in answered]
+    data: dict[str, Any] = {"note": note, "adjustments": list(adjustments)}
+    if through:
+        data["through"] = through
+    if automatic:
+        data["standing"] = True
+    suffix = f": {note}" if note else (" (standing order)" if automatic else "")
+    if left:
+        events.append(
+            Event(
+                "step-part",
+                f"{seat} completed its part of {step.id} {step.title}; {left[0]} to go{suffix}",
+                seat,
+                step.id,
+                data,
+            )
+        )
+        return msgspec.structs.replace(state, answered=answered)
+    events.append(
+        Event("step-done", f"{seat} completed {step.id} {step.title}{suffix}", seat, step.id, data)
+    )
+    return advance(state, events)

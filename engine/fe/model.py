@@ -53,12 +53,20 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     answered: tuple[Seat, ...] = ()
     backs: int = 0
     over: bool = False
+    standing: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
+    """Per seat, the step ids its standing order completes for it when they come up."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
             if name == key:
                 return value
         return None
+
+    def standing_for(self, seat: Seat) -> tuple[str, ...]:
+        for name, steps in self.standing:
+            if name == seat:
+                return steps
+        return ()
 
 
 class _OrderBase(
@@ -94,8 +102,19 @@ class Back(_OrderBase, frozen=True, tag="back"):
     step: StepId
 
 
-Order = Done | Note | Roll | Back
-ORDER_TYPES: tuple[str, ...] = ("back", "done", "note", "roll")
+class Standing(_OrderBase, frozen=True, tag="standing"):
+    """Complete these steps for me whenever they come up, until I change this order.
+
+    ``steps`` names steps, headings or phases (``"4A"``, ``"3A"``, ``"11"``); an empty list
+    cancels the standing order. Secret steps are never completed this way. It saves the
+    email round trips of steps where a seat routinely has nothing to do.
+    """
+
+    steps: Annotated[list[StepId], msgspec.Meta(max_length=400)]
+
+
+Order = Done | Note | Roll | Back | Standing
+ORDER_TYPES: tuple[str, ...] = ("back", "done", "note", "roll", "standing")
 
 _DICE = re.compile(r"([0-9]{1,3})d([0-9]{1,4})")
 _ORDER_LIST = list[Order]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
 from engine.fe import RULESET
-from engine.fe.model import Back, Done, Note, Roll
+from engine.fe.model import Back, Done, Note, Roll, Standing
 from tests.engine.table import Table
 
 
@@ -51,6 +51,7 @@ def play_sample_fe_game() -> Table:
     table.orders("coalition", Done(note="nothing deploys this turn"), Roll("2d6", "survey 505.21"))
     table.entropy_only("alliance")
     table.orders("coalition", Note("rolled for survey points"), Done(adjustments=["treasury +3"]))
+    table.orders("alliance", Standing(["1", "2", "3A"]))
     walk_to(table, "5-3C")
     table.commit("coalition", "carrier group: D7, F5, F5")
     table.commit("alliance", "carrier group: CV, DD, FF", reveal_now=True)
@@ -64,4 +65,5 @@ def play_sample_fe_game() -> Table:
     seat = pending(RULESET, table.state)[0].seats[0]  # type: ignore[arg-type]
     table.orders(seat, Back("5-2A1"))
     walk_to(table, "6A")
+    table.orders(pending(RULESET, table.state)[0].seats[0], Standing([]))  # type: ignore[arg-type]
     return table

@@ -38,7 +38,9 @@ def fe_checklist() -> GoldenGame:
         assert result.state_hash == state_hash(state)
     return GoldenGame(
         ruleset="fe/1.0",
-        description="The Wind by checklist: a roll, four secret steps, a combat loop (back)",
+        description=(
+            "The Wind by checklist: a roll, secret steps, a standing order, a combat loop (back)"
+        ),
         packets=[p.data for p in table.packets],
         hashes=hashes,
     )

@@ -1,0 +1,86 @@
+"""Standing orders: steps the engine completes for a seat whenever they are owed."""
+
+from __future__ import annotations
+
+from engine.core.ruleset import DecisionKind, Event
+from engine.fe import RULESET
+from engine.fe.model import Done, Standing
+from tests.engine.fe.helpers import owed, play, run_until, start, step_once
+
+
+def seat_changes(state, limit: int = 5000) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """(seat changes, decisions) over the rest of the current player turn."""
+    changes = decisions = 0
+    last = owed(state).seats[0]
+    turn = RULESET.summary(state)["phasing"]
+    for _ in range(limit):
+        if RULESET.summary(state)["phasing"] != turn or state.over:
+            return changes, decisions
+        decision = owed(state)
+        if decision.seats[0] != last:
+            changes += 1
+            last = decision.seats[0]
+        decisions += 1
+        state = step_once(state)
+    raise AssertionError("the player turn did not end")
+
+
+def test_standing_order_completes_the_named_steps_for_their_owner() -> None:
+    state = start()
+    assert owed(state).seats == ("coalition",) and owed(state).step == "1A1"
+    events: list[Event] = []
+    # 1A2 is a "both" step: coalition answers first, then alliance's part is automatic.
+    state = play(state, "coalition", Done())  # 1A1
+    state = play(state, "coalition", Done())  # coalition's part of 1A2
+    assert owed(state).seats == ("alliance",) and owed(state).step == "1A2"
+    state = play(state, "alliance", Standing(["1A2", "4", "5-1A"]), events)
+    assert owed(state).seats == ("coalition",), "alliance's part of 1A2 was completed for it"
+    assert any(e.kind == "standing" for e in events)
+    auto = [e for e in events if e.data.get("standing")]
+    assert [e.step for e in auto] == ["1A2"] and "(standing order)" in auto[0].text
+    state = run_until(state, lambda s: owed(s).step in ("4A", "4B", "5-1A", "5-1B"))
+    assert owed(state).step == "5-1B", "4A, 4B and 5-1A were completed for alliance"
+
+
+def test_standing_order_never_covers_secret_steps() -> None:
+    state = start()
+    assert RULESET.validate(state, "coalition", Standing(["5-3C"]))
+    assert not RULESET.validate(state, "coalition", Standing(["5-3"]))
+    state = play(state, "coalition", Standing(["5"]))
+    state = run_until(state, lambda s: owed(s).step.startswith("5-") or s.over)
+    state = run_until(state, lambda s: owed(s).kind == DecisionKind.SECRET)
+    assert owed(state).step == "5-3C"
+
+
+def test_unknown_step_is_refused_and_empty_list_cancels() -> None:
+    state = start()
+    (violation,) = RULESET.validate(state, "coalition", Standing(["9Z"]))
+    assert "9Z" in violation.message
+    state = play(state, "coalition", Standing(["1A3"]))
+    assert state.standing_for("coalition")
+    state = play(state, "coalition", Standing([]))
+    assert state.standing_for("coalition") == ()
+
+
+def test_standing_orders_cut_the_round_trips_of_a_player_turn() -> None:
+    plain = seat_changes(start())
+    state = start()
+    # The alliance, not phasing, lets the engine answer its routine steps except reaction
+    # movement (3B3), reserve movement (4) and the retreat options.
+    routine = ["1", "2", "3A", "5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-6", "6", "10"]
+    state = play(state, "coalition", Done())
+    state = play(state, "coalition", Done())
+    state = play(state, "alliance", Standing(routine))
+    fewer = seat_changes(state)
+    assert fewer[0] < plain[0], (plain, fewer)
+
+
+def test_done_through_passes_steps_the_other_seats_standing_order_covers() -> None:
+    state = start()
+    state = play(state, "coalition", Done())
+    state = play(state, "coalition", Done())
+    state = play(state, "alliance", Standing(["1", "2"]))
+    # 2B11 is a "both" step: without the standing order coalition would stop there.
+    assert not RULESET.validate(state, "coalition", Done(through="3A-1A"))
+    state = play(state, "coalition", Done(through="3A-1A", note="quiet turn"))
+    assert owed(state).step == "3A-1B"
