@@ -4,8 +4,9 @@ Two homes in a temporary folder (Alice for the Coalition, Bob for the Alliance) 
 packets through the in-memory loopback transport: Alice creates a game of The Wind and invites
 Bob, Bob accepts, they walk the first steps of the sequence of play, Alice asks for a die roll
 (Bob's client answers it automatically with fresh entropy), Bob signs a standing order so the
-engine completes his routine steps, both make a secret choice at a secret step of the combat phase, and finally both replay and verify the whole chain and show
-that they hold the same state hash.
+engine completes his routine steps, both make a secret choice at a secret step of the combat
+phase, and finally both replay and verify the whole chain and show that they hold the same
+state hash.
 """
 
 from __future__ import annotations

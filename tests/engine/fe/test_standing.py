@@ -10,17 +10,16 @@ from tests.engine.fe.helpers import owed, play, run_until, start, step_once
 
 def seat_changes(state, limit: int = 5000) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     """(seat changes, decisions) over the rest of the current player turn."""
-    changes = decisions = 0
+    changes = 0
     last = owed(state).seats[0]
     turn = RULESET.summary(state)["phasing"]
-    for _ in range(limit):
+    for decisions in range(limit):
         if RULESET.summary(state)["phasing"] != turn or state.over:
             return changes, decisions
         decision = owed(state)
         if decision.seats[0] != last:
             changes += 1
             last = decision.seats[0]
-        decisions += 1
         state = step_once(state)
     raise AssertionError("the player turn did not end")
 
