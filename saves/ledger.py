@@ -40,11 +40,15 @@ def insert_game(
     status: str,
     now: str,
 ) -> None:
-    """A new game row whose chain is still empty (its genesis is stored next)."""
+    """A new game row whose chain is still empty (its genesis is stored next).
+
+    ``unread`` starts at 0: `store_applied` counts every packet from another seat, the
+    invitation's genesis included, so an invitation shows one new packet, not two.
+    """
     store.db.execute(
         "INSERT INTO games (game_id, name, ruleset, scenario, my_seat, status, head_seq, "
         "head_id, state_hash, created_at, updated_at, waiting_since, unread) "
-        "VALUES (?, ?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, 0)",
         (
             game_id,
             name,
@@ -57,7 +61,6 @@ def insert_game(
             now,
             now,
             now,
-            int(status == "invited"),
         ),
     )
 
@@ -144,12 +147,21 @@ def freeze(
     second: bytes | None,
     now: str,
 ) -> None:
-    """Keep the evidence and stop the game (equivocation or desync) until people settle it."""
-    store.db.execute(
-        "INSERT INTO evidence (game_id, seq, kind, detail, packet_a, packet_b, found_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, seq, kind, detail, first, second, now),
+    """Keep the evidence and stop the game (equivocation or desync) until people settle it.
+
+    The same proof delivered again (mail re-sends, a folder re-read) is kept once.
+    """
+    known = store.one(
+        "SELECT 1 FROM evidence WHERE game_id = ? AND seq = ? AND kind = ? AND "
+        "((packet_a = ? AND packet_b IS ?) OR (packet_a = ? AND packet_b = ?))",
+        (game_id, seq, kind, first, second, second, first),
     )
+    if known is None:
+        store.db.execute(
+            "INSERT INTO evidence (game_id, seq, kind, detail, packet_a, packet_b, found_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, kind, detail, first, second, now),
+        )
     store.db.execute(
         "UPDATE games SET frozen = COALESCE(frozen, ?), updated_at = ? WHERE game_id = ?",
         (f"{kind}: {detail}", now, game_id),

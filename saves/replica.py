@@ -488,13 +488,16 @@ class Replica:
 
         Runs after a whole pull, never in the middle of one, so a home restored from an old
         backup first catches up with the packets it already signed instead of signing new,
-        conflicting ones.
+        conflicting ones. Games this home cannot sign for (an imported public archive, or
+        another player's game) are skipped, so they never stop the other games' replies.
         """
         if self.identity is None or self.identity.key is None:
             return []
         written: list[tuple[bytes, int]] = []
         for row in self.games():
             if row.status != "active" or row.frozen or self._has_buffered_own(row):
+                continue
+            if not self._signs_for(row):
                 continue
             ruleset = ruleset_for(row.ruleset)
             while True:
@@ -518,6 +521,18 @@ class Replica:
                 packet, _ = self._sign_and_store(ruleset, state, body, automatic=True, now=now)
                 written.append((row.game_id, packet.body.seq))
         return written
+
+    def _signs_for(self, row: GameRow) -> bool:
+        """Whether this home holds the key bound to its seat in the game, and the seat's seed."""
+        me = self._me()
+        seat = self.state(row.game_id).core.seat_state(row.my_seat)
+        if seat.public_key != me.public_key:
+            return False
+        seed = self.store.one(
+            "SELECT 1 FROM entropy_seeds WHERE game_id = ? AND seat = ?",
+            (row.game_id, row.my_seat),
+        )
+        return seed is not None
 
     def _has_buffered_own(self, row: GameRow) -> bool:
         """Whether a packet we signed earlier waits in the buffer (then we must not sign anew)."""

@@ -1,0 +1,240 @@
+"""Two real homes (Alice for the Coalition, Bob for the Alliance) playing through loopback mail.
+
+Everything is real: SQLite stores in ``tmp_path``, unencrypted identity key files, signed
+packets, the loopback transport and `mail.sync`. The clock is a counter, so nothing depends on
+the wall clock. Helpers are plain functions (import them from ``tests.saves.conftest``); the
+fixtures build the homes and, for most tests, an accepted game of The Wind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from engine.core import entropy
+from engine.core.game import pending
+from engine.core.packets import VerifiedPacket, open_packet
+from engine.core.ruleset import DecisionKind
+from engine.fe import RULESET
+from engine.fe.model import Done
+from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.sync import SyncReport, sync
+from saves.home import Home
+from saves.replica import GameRow, Replica, lookup_in
+
+SCENARIO = "the-wind"
+CHAIN_LENGTH = 1024
+"""A short entropy chain keeps game creation fast; no test signs anywhere near this many."""
+
+_TICKS = itertools.count()
+
+
+def now() -> str:
+    """A deterministic, strictly increasing clock (never the wall clock)."""
+    tick = next(_TICKS)
+    return f"2030-01-01T{tick // 3600 % 24:02d}:{tick // 60 % 60:02d}:{tick % 60:02d}.{tick:09d}Z"
+
+
+class Snapshot(NamedTuple):
+    """A game's head and the sizes of its log, as one home holds them."""
+
+    head_seq: int
+    state_hash: bytes
+    frozen: str | None
+    packets: int
+    events: int
+    snapshots: int
+    outbox: int
+    buffered: int
+
+
+class Player:
+    """One home with an unlocked replica and its own transport on the shared network."""
+
+    def __init__(self, path: Path, name: str, address: str, network: LoopbackNetwork) -> None:
+        self.name = name
+        self.address = address
+        self.home = Home(path)
+        if self.home.identity_info() is None:
+            self.home.create_identity(name, address, None, scrypt_n=2)
+        self.replica: Replica = self.home.replica(unlock=True)
+        self.transport = LoopbackTransport(network, f"loopback:{name.lower()}")
+
+    @property
+    def public_key(self) -> bytes:
+        identity = self.replica.identity
+        assert identity is not None
+        return identity.public_key
+
+    def sync(self) -> SyncReport:
+        return asyncio.run(sync(self.replica, self.transport, now))
+
+    def reopen(self) -> None:
+        """Close the store and open it again (everything must come back from disk)."""
+        self.home.close()
+        self.replica = self.home.replica(unlock=True)
+
+    def copy_home(self, path: Path, name: str, network: LoopbackNetwork) -> Player:
+        """A second, independent home made from a copy of this one's folder (same key, seeds)."""
+        self.home.close()  # checkpoints the WAL, so the copy holds every committed transaction
+        shutil.copytree(self.home.path, path)
+        self.replica = self.home.replica(unlock=True)
+        return Player(path, name, self.address, network)
+
+    def close(self) -> None:
+        self.home.close()
+
+    # --- reading the store -----------------------------------------------------------------
+
+    def row(self, game_id: bytes) -> GameRow:
+        return self.replica.game(game_id)
+
+    def count(self, table: str, game_id: bytes | None = None) -> int:
+        if game_id is None:
+            found = self.replica.store.one(f"SELECT COUNT(*) FROM {table}")
+        else:
+            found = self.replica.store.one(
+                f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,)
+            )
+        assert found is not None
+        return int(found[0])
+
+    def packet(self, game_id: bytes, seq: int) -> bytes:
+        """The stored bytes of packet ``seq``."""
+        found = self.replica.store.one(
+            "SELECT data FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq)
+        )
+        assert found is not None, f"{self.name} holds no packet {seq}"
+        return bytes(found[0])
+
+    def opened(self, game_id: bytes, seq: int) -> VerifiedPacket:
+        """Packet ``seq`` verified against the keys of the state before it."""
+        state = None if seq == 0 else self.replica.state(game_id, at=seq - 1)
+        return open_packet(self.packet(game_id, seq), lookup_in(state))
+
+    def snapshot(self, game_id: bytes) -> Snapshot:
+        """What a refused packet must not change: head, state hash, freeze and the log's sizes."""
+        row = self.row(game_id)
+        return Snapshot(
+            row.head_seq,
+            row.state_hash,
+            row.frozen,
+            self.count("packets", game_id),
+            self.count("events", game_id),
+            self.count("snapshots", game_id),
+            self.count("outbox", game_id),
+            self.count("buffered", game_id),
+        )
+
+
+@pytest.fixture
+def network() -> LoopbackNetwork:
+    return LoopbackNetwork()
+
+
+@pytest.fixture
+def alice(tmp_path: Path, network: LoopbackNetwork) -> Iterator[Player]:
+    player = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    yield player
+    player.close()
+
+
+@pytest.fixture
+def bob(tmp_path: Path, network: LoopbackNetwork) -> Iterator[Player]:
+    player = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    yield player
+    player.close()
+
+
+@pytest.fixture
+def game(alice: Player, bob: Player) -> bytes:
+    """An accepted game of The Wind: Alice (coalition) created it, Bob (alliance) joined."""
+    return start_game(alice, bob)
+
+
+@pytest.fixture
+def players(alice: Player, bob: Player) -> dict[str, Player]:
+    return {"coalition": alice, "alliance": bob}
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def create_game(alice: Player, opponent: str = "bob@example.org", name: str = "wind") -> bytes:
+    return alice.replica.create(
+        RULESET,
+        SCENARIO,
+        "coalition",
+        opponent,
+        name=name,
+        now=now(),
+        chain_length=CHAIN_LENGTH,
+    )
+
+
+def start_game(alice: Player, bob: Player) -> bytes:
+    """Alice creates a game and invites Bob; Bob accepts; both hold the started game."""
+    game_id = create_game(alice)
+    alice.sync()
+    bob.sync()
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    return game_id
+
+
+def exchange(first: Player, second: Player) -> None:
+    """Deliver what ``first`` queued to ``second`` and bring any automatic reply back."""
+    first.sync()
+    second.sync()
+    first.sync()
+
+
+def owner(players: dict[str, Player], game_id: bytes) -> tuple[Player, Player]:
+    """The player who owes the next move, and the other one."""
+    state = next(iter(players.values())).replica.state(game_id)
+    seat = pending(RULESET, state)[0].seats[0]
+    other = next(p for s, p in players.items() if s != seat)
+    return players[seat], other
+
+
+def dones_until(seat: str, state: Any, target: str) -> int:
+    """How many consecutive steps ``seat`` can complete before ``target`` or another seat."""
+    rules = state.rules
+    count = 0
+    while True:
+        decision = RULESET.pending(rules)[0]
+        if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
+            return count
+        if decision.step == target:
+            return count
+        rules = RULESET.apply(rules, seat, Done()).state
+        count += 1
+
+
+def advance(players: dict[str, Player], game_id: bytes, target: str) -> None:
+    """Both seats mark their manual steps done until the game reaches step ``target``."""
+    while True:
+        state = next(iter(players.values())).replica.state(game_id)
+        decision = pending(RULESET, state)[0]
+        if decision.step == target:
+            return
+        assert decision.kind == DecisionKind.ORDERS, decision
+        author, other = owner(players, game_id)
+        count = dones_until(decision.seats[0], state, target)
+        author.replica.submit(game_id, [{"type": "done"}] * count, now=now())
+        exchange(author, other)
+
+
+def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChain:
+    """The seat's entropy chain, rebuilt from the seed its home keeps."""
+    found = player.replica.store.one(
+        "SELECT seed, length FROM entropy_seeds WHERE game_id = ? AND seat = ?", (game_id, seat)
+    )
+    assert found is not None
+    return entropy.EntropyChain(bytes(found[0]), int(found[1]))

@@ -1,0 +1,202 @@
+"""Export and import of a whole game: a checked replay into another home, private or public."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from engine.core.errors import HexpostError
+from engine.core.game import pending
+from engine.core.state import encode_state
+from engine.fe import RULESET
+from mail.loopback import LoopbackNetwork
+from saves.archive import Archive, export_game, import_game
+from saves.home import Home
+from tests.saves.conftest import CHAIN_LENGTH, Player, advance, create_game, exchange, now, owner
+
+
+def _play_a_little(alice: Player, bob: Player, game: bytes) -> None:
+    alice.replica.submit(
+        game,
+        [{"type": "done"}, {"type": "roll", "dice": "2d6", "purpose": "survey 505.21"}],
+        now=now(),
+    )
+    exchange(alice, bob)  # Bob answers the roll automatically
+    alice.replica.submit(game, [{"type": "note", "text": "after the roll"}], now=now())
+    exchange(alice, bob)
+
+
+def _seed(player: Player, game: bytes) -> bytes:
+    row = player.replica.store.one("SELECT seed FROM entropy_seeds WHERE game_id = ?", (game,))
+    assert row is not None
+    return bytes(row[0])
+
+
+def test_export_import_into_another_home_verifies_the_same(
+    tmp_path: Path, alice: Player, bob: Player, game: bytes
+) -> None:
+    _play_a_little(alice, bob, game)
+    private = export_game(bob.replica, game)
+    public = export_game(bob.replica, game, public=True)
+
+    archive = msgspec.msgpack.decode(private, type=Archive)
+    assert archive.seed == _seed(bob, game)
+    assert archive.seed_length > 0
+    assert (archive.my_seat, archive.status) == ("alliance", "active")
+    assert archive.packets == [data for _, data in bob.replica.packets(game)]
+    shown = msgspec.msgpack.decode(public, type=Archive)
+    assert (shown.seed, shown.seed_length, shown.secrets) == (b"", 0, [])
+    assert _seed(bob, game) not in public
+    assert shown.packets == archive.packets
+
+    for label, data in (("private", private), ("public", public)):
+        home = Home(tmp_path / "elsewhere" / label)
+        try:
+            replica = home.replica()
+            assert replica.games() == []
+            row = import_game(replica, data, now=now())
+            assert row.game_id == game
+            assert (row.my_seat, row.status, row.head_seq) == (
+                "alliance",
+                "active",
+                bob.row(game).head_seq,
+            )
+            assert row.state_hash == bob.row(game).state_hash
+            assert replica.verify(game) == bob.replica.verify(game) == alice.replica.verify(game)
+            assert encode_state(replica.state(game)) == encode_state(bob.replica.state(game))
+            assert replica.events(game) == bob.replica.events(game)
+            with pytest.raises(HexpostError, match="already in this home"):
+                import_game(replica, data, now=now())
+            assert len(replica.games()) == 1
+            assert replica.packets(game) == bob.replica.packets(game)
+            seeds = replica.store.all("SELECT seed FROM entropy_seeds")
+            assert seeds == ([] if label == "public" else [(_seed(bob, game),)])
+        finally:
+            home.close()
+
+
+def test_corrupted_archives_are_refused_with_a_clear_message(
+    tmp_path: Path, alice: Player, bob: Player, game: bytes
+) -> None:
+    _play_a_little(alice, bob, game)
+    data = export_game(bob.replica, game)
+    archive = msgspec.msgpack.decode(data, type=Archive)
+    packets = archive.packets
+    flipped = bytearray(packets[2])
+    flipped[len(flipped) // 2] ^= 0x01
+
+    def variant(**changes: object) -> bytes:
+        return msgspec.msgpack.encode(msgspec.structs.replace(archive, **changes))
+
+    cases = [
+        (b"not an archive at all", "not a hexpost game archive"),
+        (data[: len(data) // 2], "not a hexpost game archive"),
+        (variant(format="something-else"), "unsupported archive"),
+        (variant(version=99), "unsupported archive .* version 99"),
+        (variant(packets=[]), "holds no packets"),
+        (variant(packets=packets[1:]), "archive packet 0: .*does not start with a genesis"),
+        (
+            variant(packets=[*packets[:2], bytes(flipped), *packets[3:]]),
+            "archive packet 2: bad signature",
+        ),
+        (
+            variant(packets=[*packets[:2], packets[3], packets[2], *packets[4:]]),
+            "archive packet 2: packet 3 does not follow packet 1",
+        ),
+        (variant(packets=[packets[0], packets[0]]), "archive packet 1: a second genesis"),
+    ]
+    home = Home(tmp_path / "restore")
+    try:
+        replica = home.replica()
+        for corrupt, message in cases:
+            with pytest.raises(HexpostError, match=message):
+                import_game(replica, corrupt, now=now())
+            assert replica.games() == []
+            assert replica.store.one("SELECT COUNT(*) FROM packets") == (0,)
+        # The genuine archive still imports afterwards.
+        assert import_game(replica, data, now=now()).game_id == game
+        assert replica.verify(game) == bob.replica.verify(game)
+    finally:
+        home.close()
+
+
+def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
+    tmp_path: Path, network: LoopbackNetwork, game: bytes, players: dict[str, Player]
+) -> None:
+    advance(players, game, "5-3C")
+    first, second = owner(players, game)
+    choice = "escort group: D7 with two F5s"
+    first.replica.submit(game, [{"type": "secret", "choice": choice}], now=now())
+    exchange(first, second)
+
+    private = export_game(first.replica, game)
+    public = export_game(first.replica, game, public=True)
+    assert choice.encode() in private, "the unrevealed choice travels with the private archive"
+    assert choice.encode() not in public
+    assert msgspec.msgpack.decode(public, type=Archive).secrets == []
+
+    # The same player's key on a new machine: copy the key file, import the private archive.
+    moved_path = tmp_path / "new-machine"
+    moved_path.mkdir(mode=0o700)
+    shutil.copy2(first.home.key_path, moved_path / "identity.key")
+    moved = Player(moved_path, "Moved", first.address, network)
+    spectator = Player(tmp_path / "public-copy", "Spectator", "eve@example.org", network)
+    try:
+        assert moved.public_key == first.public_key
+        import_game(moved.replica, private, now=now())
+        import_game(spectator.replica, public, now=now())
+        with pytest.raises(HexpostError, match="no entropy seed"):
+            spectator.replica.submit(game, [{"type": "note", "text": "x"}], now=now())
+        first.close()
+
+        two = second.replica.submit(game, [{"type": "secret", "choice": "CV with DD"}], now=now())
+        exchange(second, moved)  # the moved home reveals the imported secret by itself
+        assert second.row(game).head_seq == two.seq + 1
+        assert moved.row(game).head_seq == two.seq + 1
+        text = " ".join(e.text for _, e in second.replica.events(game) if e.step == "5-3C")
+        assert choice in text
+        assert pending(RULESET, second.replica.state(game))[0].step != "5-3C"
+        assert moved.replica.verify(game) == second.replica.verify(game)
+    finally:
+        moved.close()
+        spectator.close()
+
+
+def test_an_imported_game_this_home_cannot_sign_for_never_blocks_its_sync(
+    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, game: bytes
+) -> None:
+    """Carol reviews Bob's game from his public archive while her own game goes on."""
+    carol = Player(tmp_path / "carol", "Carol", "carol@example.org", network)
+    try:
+        own = create_game(alice, opponent="carol@example.org", name="carol's")
+        exchange(alice, carol)
+        carol.replica.accept(own, now=now(), chain_length=CHAIN_LENGTH)
+        exchange(carol, alice)
+        for game_id in (own, game):  # in both games the other seat now owes dice entropy
+            alice.replica.submit(
+                game_id, [{"type": "roll", "dice": "1d6", "purpose": "test"}], now=now()
+            )
+        alice.sync()
+        bob.replica.receive(alice.packet(game, 2), source="t", now=now())
+        assert bob.replica.pending(game)[0].seats == ("alliance",)
+
+        reviewed = import_game(
+            carol.replica, export_game(bob.replica, game, public=True), now=now()
+        )
+        assert reviewed.my_seat == "alliance"
+        report = carol.sync()  # must neither sign for Bob nor give up on Carol's own game
+        assert report.failed == []
+        assert report.sent == [3]
+        assert carol.row(own).head_seq == 3
+        assert carol.row(game).head_seq == 2
+        assert carol.count("outbox", game) == 0
+
+        bob.sync()  # Bob answers his roll; Carol's reviewing copy follows the game
+        carol.sync()
+        assert carol.row(game).head_seq == bob.row(game).head_seq == 3
+        assert carol.replica.verify(game) == bob.replica.verify(game)
+    finally:
+        carol.close()
