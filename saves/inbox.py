@@ -58,11 +58,7 @@ def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
     except PacketError as exc:
         return Outcome("rejected", str(exc), retry=True)
     if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
-        store.db.execute(
-            "INSERT OR IGNORE INTO parked (key_id, packet_hash, data, received_at) "
-            "VALUES (?, ?, ?, ?)",
-            (envelope.key_id, ledger.digest(data), data, now),
-        )
+        _park(replica, envelope.key_id, data, now)
         return Outcome("parked", f"signed by a key not known yet (id {envelope.key_id.hex()})")
     try:
         packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
@@ -203,9 +199,12 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
     body = packet.body
     genesis = body.kind
     if not isinstance(genesis, Genesis):
-        return Outcome(
-            "ignored", f"packet {body.seq} of a game this home does not hold", body.game_id
+        _park(replica, packet.envelope.key_id, packet.data, now)
+        detail = (
+            f"packet {body.seq} of a game this home does not hold: kept aside in case its "
+            "invitation arrives later"
         )
+        return Outcome("parked", detail, body.game_id, body.seq)
     me = replica.identity
     seats = [
         binding.seat
@@ -241,12 +240,32 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
     return Outcome("invitation", detail, body.game_id, 0, [0])
 
 
+MAX_PARKED = 10_000
+"""Packets kept aside at most; the oldest go first (a shared folder may hold other games)."""
+
+
+def _park(replica: Replica, kid: bytes, data: bytes, now: str) -> None:
+    """Keep a packet that cannot be placed yet (unknown signer, or a game not held yet)."""
+    db = replica.store.db
+    db.execute(
+        "INSERT OR IGNORE INTO parked (key_id, packet_hash, data, received_at) VALUES (?, ?, ?, ?)",
+        (kid, ledger.digest(data), data, now),
+    )
+    db.execute(
+        "DELETE FROM parked WHERE packet_hash IN (SELECT packet_hash FROM parked "
+        "ORDER BY received_at DESC, packet_hash LIMIT -1 OFFSET ?)",
+        (MAX_PARKED,),
+    )
+
+
 def retry_parked(replica: Replica, now: str) -> list[Outcome]:
-    """Try again every parked packet whose signer is now known."""
+    """Offer every parked packet again (after a new game or a new key became known).
+
+    Those that still cannot be placed are parked again; the others take their usual course.
+    """
     outcomes = []
-    rows = replica.store.all("SELECT packet_hash, key_id, data FROM parked ORDER BY received_at")
-    for packet_hash, kid, data in rows:
-        if ledger.keys_with_id(replica.store, bytes(kid)):
-            replica.store.db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
-            outcomes.append(receive(replica, bytes(data), "parked", now))
+    rows = replica.store.all("SELECT packet_hash, data FROM parked ORDER BY received_at, rowid")
+    for packet_hash, data in rows:
+        replica.store.db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
+        outcomes.append(receive(replica, bytes(data), "parked", now))
     return outcomes

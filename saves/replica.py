@@ -243,14 +243,19 @@ class Replica:
         file before it is complete, and the next sync should look at it again.
         """
         with self.store.transaction() as db:
+            bound = self._bound_keys()
             outcome = inbox.receive(self, data, source, now)
             if ref is not None and not outcome.retry:
                 db.execute(
                     "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
                 )
-            if outcome.status in ("applied", "invitation"):
+            if outcome.status == "invitation" or self._bound_keys() != bound:
                 inbox.retry_parked(self, now)
             return outcome
+
+    def _bound_keys(self) -> int:
+        row = self.store.one("SELECT COUNT(*) FROM game_keys")
+        return int(row[0]) if row else 0
 
     # --- writing our own packets ---------------------------------------------------------
 

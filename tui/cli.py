@@ -143,6 +143,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:
+        # A path the user gave that cannot be used (e.g. --home naming a file): one line.
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"hexpost: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -106,9 +106,15 @@ def read_orders(source: str) -> list[dict[str, Any]]:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         raise HexpostError(f"cannot read orders file {source}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise HexpostError(f"orders file {source} is not UTF-8 text") from None
     where = "standard input" if source == "-" else source
+    # The suffix decides; otherwise sniff. A TOML file may well start with "[" (a table
+    # header such as [[orders]]), and a JSON orders document is always an object.
+    suffix = "" if source == "-" else Path(source).suffix.lower()
+    is_json = suffix == ".json" or (suffix != ".toml" and text.lstrip().startswith("{"))
     document: Any
-    if text.lstrip().startswith(("{", "[")):
+    if is_json:
         try:
             document = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -178,7 +184,10 @@ def cmd_transport(args: argparse.Namespace, home: Home) -> int:
     config = home.config()
     if args.transport_command == "folder":
         path = Path(args.path).expanduser().absolute()
-        path.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HexpostError(f"cannot use the folder {path}: {exc.strerror}") from None
         config["transport"] = {"kind": "folder", "path": str(path)}
         home.save_config(config)
         print(f"packets will travel through the folder {path}")
@@ -278,8 +287,9 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
 def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     transport = transport_of(home)
     replica, signing = sync_replica(args, home)
-    report = asyncio.run(_sync_once(replica, transport))
+    # Name the game before touching the transport: a typo must not sync anything.
     wanted = replica.find(args.game).game_id if args.game else None
+    report = asyncio.run(_sync_once(replica, transport))
     for outcome in report.received:
         if wanted is None or outcome.game_id == wanted:
             print(f"received: {outcome.status}: {outcome.detail}")
@@ -320,9 +330,17 @@ def cmd_export(args: argparse.Namespace, home: Home) -> int:
     replica = home.replica()
     row = replica.find(args.game)
     data = archive.export_game(replica, row.game_id, public=args.public)
-    Path(args.output).write_bytes(data)
-    if not args.public:
-        os.chmod(args.output, 0o600)
+    try:
+        # A full export holds the entropy seed and unrevealed secrets: never readable by others,
+        # not even between creating the file and restricting it.
+        mode = 0o644 if args.public else 0o600
+        fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with os.fdopen(fd, "wb") as handle:
+            if not args.public:
+                os.fchmod(handle.fileno(), 0o600)
+            handle.write(data)
+    except OSError as exc:
+        raise HexpostError(f"cannot write {args.output}: {exc.strerror}") from None
     print(f"wrote {row.name} ({len(replica.packets(row.game_id))} packets) to {args.output}")
     return 0
 

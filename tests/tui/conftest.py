@@ -1,0 +1,253 @@
+"""Helpers for the end-to-end command-line tests: run the real `hexpost` as a subprocess.
+
+Every test talks to `python -m tui.cli` in a child process, exactly as a player's shell would,
+with its own home folder (`--home`), so nothing leaks into the user's real hexpost home. Two
+players share one folder transport: Alice (coalition) protects her key with a passphrase
+read through `--passphrase-env`, Bob (alliance) chose `--no-passphrase`, so both code paths
+run on every signing command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSPHRASE_VAR = "HEXPOST_TEST_PASSPHRASE"
+ALICE_PASSPHRASE = "correct horse battery staple"
+SCENARIO = "the-wind"
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment for a child: no stray hexpost settings from the caller's shell."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("HEXPOST_HOME", PASSPHRASE_VAR)
+    }
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.update(extra)
+    return env
+
+
+def hexpost(
+    *args: str | Path, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `hexpost ARGS` and return what it did (never raises on a non-zero exit)."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", *map(str, args)],
+        cwd=ROOT,
+        env=env if env is not None else clean_env(),
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def describe(done: subprocess.CompletedProcess[str]) -> str:
+    return (
+        f"hexpost {' '.join(done.args[3:])} exited {done.returncode}\n"
+        f"--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
+    )
+
+
+def assert_refused(done: subprocess.CompletedProcess[str], *needles: str) -> str:
+    """Exit 1 with one `hexpost: ...` line on stderr naming each of ``needles``; no traceback."""
+    assert done.returncode == 1, describe(done)
+    assert "Traceback" not in done.stderr, describe(done)
+    assert "Traceback" not in done.stdout, describe(done)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, describe(done)
+    line = lines[0]
+    assert line.startswith("hexpost: "), describe(done)
+    for needle in needles:
+        assert needle in line, f"{needle!r} not in {line!r}"
+    return line
+
+
+def assert_usage_error(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode == 2, describe(done)
+    assert "Traceback" not in done.stderr, describe(done)
+    assert "usage:" in done.stderr, describe(done)
+
+
+@dataclass
+class Player:
+    """One player's home; ``passphrase`` is None for a key stored without one."""
+
+    name: str
+    address: str
+    home: Path
+    passphrase: str | None = None
+    fingerprint: str = field(default="", init=False)
+
+    def env(self, **extra: str) -> dict[str, str]:
+        if self.passphrase is not None:
+            extra.setdefault(PASSPHRASE_VAR, self.passphrase)
+        return clean_env(**extra)
+
+    def global_args(self, *, unlock: bool = True) -> list[str]:
+        args = ["--home", str(self.home)]
+        if self.passphrase is not None and unlock:
+            args += ["--passphrase-env", PASSPHRASE_VAR]
+        return args
+
+    def run(
+        self, *args: str | Path, stdin: str | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        return hexpost(*self.global_args(), *args, env=env or self.env(), stdin=stdin)
+
+    def ok(self, *args: str | Path, stdin: str | None = None) -> str:
+        """Run a command that must succeed; returns its standard output."""
+        done = self.run(*args, stdin=stdin)
+        assert done.returncode == 0, describe(done)
+        assert "Traceback" not in done.stderr, describe(done)
+        return done.stdout
+
+    def json(self, *args: str | Path) -> Any:
+        return json.loads(self.ok(*args, "--json"))
+
+    def show(self, game: str, *extra: str) -> dict[str, Any]:
+        record = self.json("show", game, *extra)
+        assert isinstance(record, dict)
+        return record
+
+    def seq(self, game: str) -> int:
+        return int(self.show(game)["seq"])
+
+    def sync(self) -> str:
+        return self.ok("sync")
+
+    def orders(self, game: str, orders: list[dict[str, Any]]) -> str:
+        """Sign and queue ``orders`` read from standard input."""
+        return self.ok("orders", game, "-", stdin=json.dumps({"orders": orders}))
+
+    def in_process(self, *args: str | Path, stdin: str | None = None, unlock: bool = True) -> str:
+        """Run a command through the same entry point (`tui.cli.main`) without a new process.
+
+        Only for scaffolding that is not itself under test, such as walking a game through
+        dozens of checklist steps: spawning a process per step would make the suite slow.
+        ``unlock=False`` leaves out the passphrase (a sync then receives and sends, but signs
+        no automatic replies), which saves an scrypt derivation where none is needed.
+        """
+        from tui import cli
+
+        out, err = io.StringIO(), io.StringIO()
+        argv = [*self.global_args(unlock=unlock), *map(str, args)]
+        with (
+            _environment(self.env()),
+            _stdin(stdin),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
+            code = cli.main(argv)
+        assert code == 0, f"hexpost {' '.join(argv)} exited {code}: {err.getvalue()}"
+        return out.getvalue()
+
+    def create_identity(self) -> str:
+        extra = [] if self.passphrase is not None else ["--no-passphrase"]
+        out = self.ok("identity", "create", "--name", self.name, "--address", self.address, *extra)
+        self.fingerprint = self.json("identity", "show")["fingerprint"]
+        return out
+
+
+@contextlib.contextmanager
+def _environment(env: dict[str, str]) -> Iterator[None]:
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@contextlib.contextmanager
+def _stdin(text: str | None) -> Iterator[None]:
+    saved = sys.stdin
+    sys.stdin = io.StringIO(text or "")
+    try:
+        yield
+    finally:
+        sys.stdin = saved
+
+
+def exchange(sender: Player, receiver: Player) -> None:
+    """Send what ``sender`` queued and let ``receiver`` take it in (and auto-reply)."""
+    sender.sync()
+    receiver.sync()
+
+
+@pytest.fixture(scope="module")
+def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("shared-folder")
+
+
+@pytest.fixture(scope="module")
+def alice(tmp_path_factory: pytest.TempPathFactory, shared_folder: Path) -> Player:
+    player = Player(
+        "Alice",
+        "alice@example.org",
+        tmp_path_factory.mktemp("alice") / "home",
+        ALICE_PASSPHRASE,
+    )
+    player.create_identity()
+    player.ok("transport", "folder", shared_folder)
+    return player
+
+
+@pytest.fixture(scope="module")
+def bob(tmp_path_factory: pytest.TempPathFactory, shared_folder: Path) -> Player:
+    player = Player("Bob", "bob@example.org", tmp_path_factory.mktemp("bob") / "home")
+    player.create_identity()
+    player.ok("transport", "folder", shared_folder)
+    return player
+
+
+def start_game(alice: Player, bob: Player, name: str) -> tuple[str, dict[str, str]]:
+    """Alice invites Bob, Bob accepts; returns the game id and what each step printed."""
+    out: dict[str, str] = {}
+    out["new"] = alice.ok(
+        "new",
+        "--scenario",
+        SCENARIO,
+        "--seat",
+        "coalition",
+        "--opponent",
+        bob.address,
+        "--opponent-seat",
+        "alliance",
+        "--name",
+        name,
+    )
+    game = out["new"].strip()
+    out["alice_sync_invite"] = alice.sync()
+    out["bob_sync_invite"] = bob.sync()
+    out["bob_games_invited"] = bob.ok("games", "--json")
+    out["bob_show_invited"] = bob.ok("show", game[:10], "--json")
+    out["accept"] = bob.ok("accept", game[:10])
+    exchange(bob, alice)
+    return game, out
+
+
+@pytest.fixture(scope="module")
+def quiet_game(alice: Player, bob: Player) -> str:
+    """A joined game left at packet 1 (coalition owes 1A1): the refusal tests' target."""
+    game, _ = start_game(alice, bob, "quiet")
+    assert alice.seq(game) == 1
+    assert bob.seq(game) == 1
+    return game
