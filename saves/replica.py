@@ -274,14 +274,25 @@ class Replica:
         cached = self._chains.get((game_id, seat))
         if cached is None:
             row = self.store.one(
-                "SELECT seed, length FROM entropy_seeds WHERE game_id = ? AND seat = ?",
+                "SELECT seed, length, checkpoints FROM entropy_seeds "
+                "WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
             )
             if row is None:
                 raise HexpostError(f"this home holds no entropy seed for seat {seat}")
-            cached = entropy.EntropyChain(bytes(row[0]), int(row[1]))
+            cached = entropy.EntropyChain.restore(bytes(row[0]), int(row[1]), bytes(row[2]))
             self._chains[(game_id, seat)] = cached
         return cached
+
+    def _keep_seed(
+        self, game_id: bytes, seat: Seat, seed: bytes, chain: entropy.EntropyChain
+    ) -> None:
+        """Store our entropy seed with its checkpoints, so no later run rebuilds the chain."""
+        self.store.db.execute(
+            "INSERT INTO entropy_seeds (game_id, seat, seed, length, checkpoints) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, seat, seed, chain.length, chain.checkpoints()),
+        )
 
     def _next_value(self, game_id: bytes, state: AnyState | None, seat: Seat) -> bytes:
         index = (
@@ -385,10 +396,7 @@ class Replica:
                 status="active",
                 now=now,
             )
-            self.store.db.execute(
-                "INSERT INTO entropy_seeds (game_id, seat, seed, length) VALUES (?, ?, ?, ?)",
-                (game_id, my_seat, seed, chain_length),
-            )
+            self._keep_seed(game_id, my_seat, seed, chain)
 
         self._sign_and_store(ruleset, None, body, automatic=False, now=now, extra=setup)
         return game_id
@@ -418,10 +426,7 @@ class Replica:
         )
 
         def setup() -> None:
-            self.store.db.execute(
-                "INSERT INTO entropy_seeds (game_id, seat, seed, length) VALUES (?, ?, ?, ?)",
-                (game_id, row.my_seat, seed, chain_length),
-            )
+            self._keep_seed(game_id, row.my_seat, seed, chain)
             self.store.db.execute(
                 "UPDATE games SET status = 'active' WHERE game_id = ?", (game_id,)
             )
@@ -452,6 +457,18 @@ class Replica:
             raise HexpostError(f"order {secret_at[0] + 1}: a secret choice must be the last order")
         orders = ruleset.parse_orders([item for item in items if item.get("type") != "secret"])
         reveals = owed_reveals(self.store, game_id, ruleset, state, seat)
+        if not items:
+            owed = pending(ruleset, state)
+            if (
+                not owed
+                or owed[0].seats[0] != seat
+                or owed[0].kind
+                in (
+                    DecisionKind.ORDERS,
+                    DecisionKind.SECRET,
+                )
+            ):
+                raise HexpostError("no orders given: the orders list is empty")
         kind: Kind = (
             Turn(ruleset.encode_orders(orders))
             if (orders or reveals or secret_at)

@@ -94,6 +94,7 @@ CREATE TABLE IF NOT EXISTS entropy_seeds (
     seat TEXT NOT NULL,
     seed BLOB NOT NULL,
     length INTEGER NOT NULL,
+    checkpoints BLOB NOT NULL DEFAULT x'',  -- engine.core.entropy checkpoints (a cache)
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS secrets (

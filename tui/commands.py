@@ -54,9 +54,10 @@ def passphrase(args: argparse.Namespace, *, purpose: str, confirm: bool = False)
             args.passphrase_command, shell=True, capture_output=True, text=True, check=False
         )
         if done.returncode != 0:
+            said = done.stderr.strip().splitlines()
+            detail = f": {said[-1][:200]}" if said else ""
             raise HexpostError(
-                f"--passphrase-command failed with exit code {done.returncode}: "
-                f"{done.stderr.strip()[:200]}"
+                f"--passphrase-command failed with exit code {done.returncode}{detail}"
             )
         text = done.stdout.splitlines()[0] if done.stdout else ""
     elif sys.stdin.isatty():

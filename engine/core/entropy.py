@@ -67,6 +67,30 @@ class EntropyChain:
                 value = chain_step(value)
         self.anchor = self._checkpoints[0]
 
+    def checkpoints(self) -> bytes:
+        """Every checkpoint, concatenated: enough to restore the chain without rebuilding it.
+
+        As secret as the seed: a checkpoint is a value this seat has not revealed yet.
+        """
+        return b"".join(self._checkpoints[i] for i in range(0, self.length + 1, CHECKPOINT_EVERY))
+
+    @classmethod
+    def restore(cls, seed: bytes, length: int, checkpoints: bytes) -> EntropyChain:
+        """A chain from its stored checkpoints; checked against the seed at the top end."""
+        count = length // CHECKPOINT_EVERY + 1
+        if length <= 0 or length % CHECKPOINT_EVERY or len(checkpoints) != count * VALUE_SIZE:
+            return cls(seed, length)
+        chain = cls.__new__(cls)
+        chain.length = length
+        chain._checkpoints = {
+            i * CHECKPOINT_EVERY: checkpoints[i * VALUE_SIZE : (i + 1) * VALUE_SIZE]
+            for i in range(count)
+        }
+        if chain._checkpoints[length] != seed:
+            return cls(seed, length)
+        chain.anchor = chain._checkpoints[0]
+        return chain
+
     def value(self, index: int) -> bytes:
         """``v[index]`` for ``1 <= index <= length``."""
         if index > self.length:

@@ -171,7 +171,8 @@ def parse_orders(items: Sequence[Mapping[str, Any]]) -> list[Order]:
             raise IllegalOrder(f"{where}: expected a table with a 'type', got {_kind(item)}")
         kind = item.get("type")
         if kind not in ORDER_TYPES:
-            known = ", ".join(ORDER_TYPES)
+            # "secret" is taken out before this point: the protocol core commits to it.
+            known = ", ".join(sorted((*ORDER_TYPES, "secret")))
             shown = "no type" if kind is None else f"unknown type {kind!r}"
             raise IllegalOrder(f"{where}: {shown}; the known types are {known}")
         try:

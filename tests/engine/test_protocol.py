@@ -318,3 +318,16 @@ def test_resign_ends_the_game() -> None:
     assert pending(TOY, table.state) == []  # type: ignore[arg-type]
     with pytest.raises(OutOfTurn, match="game is over"):
         table.orders("south", Say("too late"))
+
+
+def test_entropy_chain_restores_from_its_checkpoints() -> None:
+    seed = b"\x06" * 32
+    chain = entropy.EntropyChain(seed, 2048)
+    again = entropy.EntropyChain.restore(seed, 2048, chain.checkpoints())
+    assert again.anchor == chain.anchor
+    assert [again.value(i) for i in (1, 511, 512, 513, 2048)] == [
+        chain.value(i) for i in (1, 511, 512, 513, 2048)
+    ]
+    # Checkpoints that do not match the seed are not trusted: the chain is rebuilt.
+    bad = entropy.EntropyChain.restore(seed, 2048, bytes(len(chain.checkpoints())))
+    assert bad.value(7) == chain.value(7)

@@ -126,7 +126,7 @@ def test_refused_orders_store_nothing(
     with pytest.raises(OutOfTurn, match=f"step {step}") as refused:
         bob.replica.submit(game, [{"type": "done"}], now=now())
     assert "coalition owes the next move" in str(refused.value)
-    known = re.escape(", ".join(ORDER_TYPES))
+    known = re.escape(", ".join(sorted((*ORDER_TYPES, "secret"))))
     assert "done" in ORDER_TYPES
     with pytest.raises(IllegalOrder, match=f"unknown type 'teleport'; the known types are {known}"):
         alice.replica.submit(game, [{"type": "teleport"}], now=now())
@@ -397,3 +397,12 @@ def test_a_submitted_packet_is_stored_with_its_state_before_any_send(
     assert entry.packet_id == sub.packet_id
     assert entry.data == alice.packet(game, sub.seq)
     assert entry.attempts == 0
+
+
+def test_an_empty_orders_list_is_refused_when_orders_are_owed(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    before = alice.row(game).head_seq
+    with pytest.raises(HexpostError, match="no orders given"):
+        alice.replica.submit(game, [], now=now())
+    assert alice.row(game).head_seq == before
