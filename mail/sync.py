@@ -30,6 +30,8 @@ class SyncReport(msgspec.Struct, frozen=True):
     received: list[Outcome]
     sent: list[int]
     failed: list[SendFailure]
+    problems: list[str] = []
+    """Automatic replies that could not be written, one line per game."""
 
 
 async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -> list[Outcome]:
@@ -80,6 +82,6 @@ async def push(
 async def sync(replica: Replica, transport: Transport, now: Callable[[], str]) -> SyncReport:
     """Pull, apply and push once."""
     received = await pull(replica, transport, now)
-    replica.auto_replies(now())
+    _, problems = replica.auto_replies(now())
     sent, failed = await push(replica, transport, now)
-    return SyncReport(received, sent, failed)
+    return SyncReport(received, sent, failed, problems)

@@ -505,43 +505,55 @@ class Replica:
         )
         return Submitted(body.seq, result.state_hash, result.events, packet.packet_id)
 
-    def auto_replies(self, now: str) -> list[tuple[bytes, int]]:
+    def auto_replies(self, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
         """Answer at once what needs no decision: entropy for a roll, the reveal of a commitment.
 
         Runs after a whole pull, never in the middle of one, so a home restored from an old
         backup first catches up with the packets it already signed instead of signing new,
         conflicting ones. Games this home cannot sign for (an imported public archive, or
-        another player's game) are skipped, so they never stop the other games' replies.
+        another player's game) are skipped, and a game whose reply fails (say its kept secret
+        was damaged) is reported, so neither stops the other games' replies. Returns the
+        ``(game, seq)`` of every packet written and one line per problem.
         """
         if self.identity is None or self.identity.key is None:
-            return []
+            return [], []
         written: list[tuple[bytes, int]] = []
+        problems: list[str] = []
         for row in self.games():
             if row.status != "active" or row.frozen or self._has_buffered_own(row):
                 continue
             if not self._signs_for(row):
                 continue
-            ruleset = ruleset_for(row.ruleset)
-            while True:
-                state = self.state(row.game_id)
-                decisions = pending(ruleset, state)
-                if not decisions or decisions[0].seats[0] != row.my_seat:
-                    break
-                if decisions[0].kind not in (DecisionKind.ENTROPY, DecisionKind.REVEAL):
-                    break
-                reveals = owed_reveals(self.store, row.game_id, ruleset, state, row.my_seat)
-                body = author.new_body(
-                    ruleset,
-                    state,
-                    game_id=row.game_id,
-                    seat=row.my_seat,
-                    kind=Turn() if reveals else EntropyOnly(),
-                    entropy_value=self._next_value(row.game_id, state, row.my_seat),
-                    reveals=reveals,
-                    written_at=now,
-                )
-                packet, _ = self._sign_and_store(ruleset, state, body, automatic=True, now=now)
-                written.append((row.game_id, packet.body.seq))
+            try:
+                written.extend(self._reply(row, now))
+            except HexpostError as exc:
+                problems.append(f"{row.name}: no automatic reply written: {exc}")
+        return written, problems
+
+    def _reply(self, row: GameRow, now: str) -> list[tuple[bytes, int]]:
+        """The automatic packets one game owes now (each stored in its own transaction)."""
+        written: list[tuple[bytes, int]] = []
+        ruleset = ruleset_for(row.ruleset)
+        while True:
+            state = self.state(row.game_id)
+            decisions = pending(ruleset, state)
+            if not decisions or decisions[0].seats[0] != row.my_seat:
+                break
+            if decisions[0].kind not in (DecisionKind.ENTROPY, DecisionKind.REVEAL):
+                break
+            reveals = owed_reveals(self.store, row.game_id, ruleset, state, row.my_seat)
+            body = author.new_body(
+                ruleset,
+                state,
+                game_id=row.game_id,
+                seat=row.my_seat,
+                kind=Turn() if reveals else EntropyOnly(),
+                entropy_value=self._next_value(row.game_id, state, row.my_seat),
+                reveals=reveals,
+                written_at=now,
+            )
+            packet, _ = self._sign_and_store(ruleset, state, body, automatic=True, now=now)
+            written.append((row.game_id, packet.body.seq))
         return written
 
     def _signs_for(self, row: GameRow) -> bool:

@@ -296,6 +296,8 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
             print(f"received: {outcome.status}: {outcome.detail}")
     if report.sent:
         print(f"sent {len(report.sent)} packet(s)")
+    for problem in report.problems:
+        print(f"warning: {problem}", file=sys.stderr)
     for failure in report.failed:
         print(f"not sent: packet {failure.seq}: {failure.error}", file=sys.stderr)
     if not signing:

@@ -35,6 +35,7 @@ from tests.saves.conftest import (
     now,
     owner,
     seed_chain,
+    start_game,
 )
 
 
@@ -277,7 +278,7 @@ def test_equivocation_freezes_the_game_and_keeps_both_packets(
 
     with pytest.raises(GameFrozen, match="equivocation"):
         bob.replica.submit(game, _note("anything"), now=now())
-    assert bob.replica.auto_replies(now()) == []
+    assert bob.replica.auto_replies(now()) == ([], [])
 
     # The same proof again, or the first packet again, changes nothing.
     assert bob.replica.receive(first, source="t", now=now()).status == "duplicate"
@@ -480,3 +481,27 @@ def test_an_overtaking_packet_by_a_known_signer_is_not_lost(
         assert outcome.status == "parked", outcome
     finally:
         laptop.close()
+
+
+def test_a_damaged_kept_secret_stops_only_its_own_games_reply(
+    game: bytes, players: dict[str, Player], alice: Player, bob: Player
+) -> None:
+    # A second game where Bob asks for dice, so Alice will owe entropy there.
+    other = start_game(alice, bob)
+    alice.replica.submit(other, [{"type": "done"}, {"type": "done"}], now=now())
+    exchange(alice, bob)
+    advance(players, game, "5-3C")
+    assert owner(players, game)[0] is alice
+    alice.replica.submit(game, [{"type": "secret", "choice": "D7 and two F5s"}], now=now())
+    alice.replica.store.db.execute(
+        "UPDATE secrets SET choice = ? WHERE game_id = ?",
+        (msgspec.msgpack.encode("something else entirely"), game),
+    )
+    exchange(alice, bob)
+    bob.replica.submit(game, [{"type": "secret", "choice": "CV and DD"}], now=now())
+    bob.replica.submit(other, [{"type": "roll", "dice": "1d6", "purpose": "x"}], now=now())
+    bob.sync()
+    report = alice.sync()  # takes in both packets, then writes what it owes automatically
+    assert any("no automatic reply written" in p and "match" in p for p in report.problems)
+    assert alice.row(other).head_seq == bob.row(other).head_seq + 1, "the roll was answered"
+    assert alice.row(game).frozen is None
