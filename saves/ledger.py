@@ -12,7 +12,7 @@ import hashlib
 import msgspec
 
 from engine.core.game import AnyState, Result
-from engine.core.packets import Kind, VerifiedPacket, key_id
+from engine.core.packets import VerifiedPacket, key_id, kind_name
 from engine.core.ruleset import Event
 from engine.core.state import encode_state
 from saves.store import Store
@@ -22,11 +22,6 @@ SNAPSHOT_EVERY = 64
 
 EVENT_ENCODER = msgspec.msgpack.Encoder()
 EVENT_DECODER = msgspec.msgpack.Decoder(Event)
-
-
-def kind_name(kind: Kind) -> str:
-    """``"turn"``, ``"join"``... as stored and listed."""
-    return type(kind).__name__.lower()
 
 
 def insert_game(

@@ -261,6 +261,8 @@ def cmd_show(args: argparse.Namespace, home: Home) -> int:
     row = replica.find(args.game)
     record = render.show_record(replica, row, at=args.at, checklist=args.checklist)
     render.emit(record, args.json, render.show_text)
+    if args.at is None:
+        replica.mark_read(row.game_id)
     return 0
 
 
@@ -326,6 +328,7 @@ def cmd_log(args: argparse.Namespace, home: Home) -> int:
     replica = home.replica()
     row = replica.find(args.game)
     render.emit(render.log_records(replica, row), args.json, render.log_text)
+    replica.mark_read(row.game_id)
     return 0
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.game import pending
-from engine.core.packets import fingerprint, open_packet
+from engine.core.packets import fingerprint, kind_name, open_packet
 from engine.core.ruleset import Decision
 from engine.core.state import state_hash
 from saves.replica import GameRow, Replica
@@ -129,7 +129,7 @@ def log_records(replica: Replica, row: GameRow) -> list[dict[str, Any]]:
             {
                 "seq": seq,
                 "seat": body.seat,
-                "kind": type(body.kind).__name__.lower(),
+                "kind": kind_name(body.kind),
                 "packet": packet.packet_id.hex(),
                 "written_at": body.written_at,
                 "bytes": len(data),

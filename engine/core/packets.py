@@ -92,6 +92,11 @@ class Resign(msgspec.Struct, frozen=True, tag="resign"):
 Kind = Genesis | Join | Turn | EntropyOnly | Chat | Resign
 
 
+def kind_name(kind: Kind) -> str:
+    """The kind's tag as it travels: ``"genesis"``, ``"turn"``, ``"entropy"``..."""
+    return str(kind.__struct_config__.tag)
+
+
 class Commit(msgspec.Struct, frozen=True):
     """A commitment to a secret choice for the decision named ``key``."""
 

@@ -59,11 +59,14 @@ def apply(state: FeState, seat: Seat, order: Standing, events: list[Event]) -> F
     entries = (*others, (seat, tuple(ids))) if ids else others
     standing = tuple(sorted(entries))
     if ids:
-        shown = ", ".join(ids[:12]) + (f" and {len(ids) - 12} more" if len(ids) > 12 else "")
-        text = f"{seat} standing order: the engine completes {shown} for {seat}"
+        named = ", ".join(order.steps)
+        text = (
+            f"{seat} standing order: the engine completes {seat}'s part of {named} "
+            f"({len(ids)} steps, never secret ones) whenever it is owed"
+        )
     else:
         text = f"{seat} cancelled its standing order"
-    events.append(Event("standing", text, seat, data={"steps": ids}))
+    events.append(Event("standing", text, seat, data={"names": list(order.steps), "steps": ids}))
     return msgspec.structs.replace(state, standing=standing)
 
 
