@@ -21,6 +21,7 @@ from collections.abc import Container
 from pathlib import Path
 
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
+from saves.files import fsync_directory
 
 MAX_PACKET_BYTES = 1024 * 1024
 """Files larger than this are skipped on fetch: no packet is this big, and reading is bounded."""
@@ -116,20 +117,6 @@ def _publish(temp: Path, target: Path) -> bool:
     return True
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Make a new directory entry durable; best effort (some systems cannot open directories)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _sort_key(match: re.Match[str]) -> tuple[str, int, str, int]:
     """Order by game, then seq, then packet id, then suffix as a number (-2 before -10)."""
     return (match["game"], int(match["seq"]), match["pid"], int(match["dup"] or 1))
@@ -203,7 +190,7 @@ class FolderTransport:
                 if temp is None:
                     temp = _write_temp(self.path, packet.data)
                 if _publish(temp, target):
-                    _fsync_directory(self.path)
+                    fsync_directory(self.path)
                     return
                 # Another writer took this name meanwhile: look at what it wrote.
             raise TransportError(

@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from engine.core.errors import HexpostError
+from saves.files import fsync_directory
 
 FORMAT = "hexpost-identity-key"
 VERSION = 1
@@ -194,21 +195,7 @@ def _write_new_private_file(path: Path, data: bytes) -> None:
             os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)
-    _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the new name durable; best effort, as not every system can open a directory."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    fsync_directory(path.parent)
 
 
 def _read_bytes(path: Path, *, private: bool) -> bytes:

@@ -18,9 +18,7 @@ from typing import Any
 
 from engine.core.game import pending
 from engine.core.packets import fingerprint
-from engine.core.ruleset import DecisionKind
-from engine.fe import RULESET
-from engine.fe.model import Done
+from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves.home import Home
@@ -59,20 +57,6 @@ def exchange(first: Seat, second: Seat) -> None:
         say(f"    {first.name} received: {line}")
 
 
-def dones_until(seat: str, state: Any, target: str) -> int:
-    """How many consecutive steps ``seat`` can complete before ``target`` or another seat."""
-    rules = state.rules
-    count = 0
-    while True:
-        decision = RULESET.pending(rules)[0]
-        if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
-            return count
-        if decision.step == target:
-            return count
-        rules = RULESET.apply(rules, seat, Done()).state
-        count += 1
-
-
 def advance(players: dict[str, Seat], game_id: bytes, target: str) -> None:
     """Both seats mark their manual steps done until the game reaches step ``target``."""
     while True:
@@ -82,7 +66,7 @@ def advance(players: dict[str, Seat], game_id: bytes, target: str) -> None:
         if decision.step == target:
             return
         owner = players[decision.seats[0]]
-        count = dones_until(decision.seats[0], state, target)
+        count = len(FE.own_run(state.rules, decision.seats[0], target))
         orders: list[dict[str, Any]] = [{"type": "done"} for _ in range(count)]
         orders[0]["note"] = "nothing to do here in the demo"
         result = owner.replica.submit(game_id, orders, now=now())

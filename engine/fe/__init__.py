@@ -11,6 +11,9 @@ from engine.core.ruleset import Ruleset
 from engine.fe.checklist import FeRuleset
 from engine.fe.model import FeState
 
-RULESET: Ruleset[FeState] = FeRuleset()
+FE = FeRuleset()
+"""The ruleset with its F&E-only helpers (e.g. `FeRuleset.own_run`)."""
+RULESET: Ruleset[FeState] = FE
+"""The same object, seen through the interface the protocol core uses."""
 
-__all__ = ["RULESET", "FeRuleset", "FeState"]
+__all__ = ["FE", "RULESET", "FeRuleset", "FeState"]

@@ -333,6 +333,23 @@ class FeRuleset:
         ]
         return Applied(standing.run(flow.advance(state, events), events), events)
 
+    def own_run(self, state: FeState, seat: Seat, stop: str = "") -> list[str]:
+        """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
+
+        The run ends at the first step another seat owes, a secret step, or step ``stop``.
+        Clients use it to offer "complete all my steps up to here" in one packet.
+        """
+        steps: list[str] = []
+        while not state.over:
+            decision = self.pending(state)[0]
+            if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
+                break
+            if decision.step == stop:
+                break
+            steps.append(decision.step)
+            state = self.apply(state, seat, Done()).state
+        return steps
+
     # --- showing the game -----------------------------------------------------------------
 
     def summary(self, state: FeState) -> dict[str, Any]:

@@ -8,23 +8,14 @@ from __future__ import annotations
 
 from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
-from engine.fe import RULESET
+from engine.fe import FE, RULESET
 from engine.fe.model import Back, Done, Note, Roll, Standing
 from tests.engine.table import Table
 
 
 def _dones(table: Table, seat: str, target: str) -> int:
     assert table.state is not None
-    rules = table.state.rules
-    count = 0
-    while True:
-        decision = RULESET.pending(rules)[0]
-        if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
-            return count
-        if decision.step == target:
-            return count
-        rules = RULESET.apply(rules, seat, Done()).state
-        count += 1
+    return len(FE.own_run(table.state.rules, seat, target))
 
 
 def walk_to(table: Table, target: str) -> None:

@@ -21,8 +21,7 @@ from engine.core import entropy
 from engine.core.game import pending
 from engine.core.packets import VerifiedPacket, open_packet
 from engine.core.ruleset import DecisionKind
-from engine.fe import RULESET
-from engine.fe.model import Done
+from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import SyncReport, sync
 from saves.home import Home
@@ -203,20 +202,6 @@ def owner(players: dict[str, Player], game_id: bytes) -> tuple[Player, Player]:
     return players[seat], other
 
 
-def dones_until(seat: str, state: Any, target: str) -> int:
-    """How many consecutive steps ``seat`` can complete before ``target`` or another seat."""
-    rules = state.rules
-    count = 0
-    while True:
-        decision = RULESET.pending(rules)[0]
-        if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
-            return count
-        if decision.step == target:
-            return count
-        rules = RULESET.apply(rules, seat, Done()).state
-        count += 1
-
-
 def advance(players: dict[str, Player], game_id: bytes, target: str) -> None:
     """Both seats mark their manual steps done until the game reaches step ``target``."""
     while True:
@@ -226,7 +211,7 @@ def advance(players: dict[str, Player], game_id: bytes, target: str) -> None:
             return
         assert decision.kind == DecisionKind.ORDERS, decision
         author, other = owner(players, game_id)
-        count = dones_until(decision.seats[0], state, target)
+        count = _dones(decision.seats[0], state, target)
         author.replica.submit(game_id, [{"type": "done"}] * count, now=now())
         exchange(author, other)
 
@@ -238,3 +223,7 @@ def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChai
     )
     assert found is not None
     return entropy.EntropyChain(bytes(found[0]), int(found[1]))
+
+
+def _dones(seat: str, state: Any, target: str) -> int:
+    return len(FE.own_run(state.rules, seat, target))

@@ -66,7 +66,7 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
     as its seat can in a row, with `through` wherever the engine allows it.
     """
     from engine.core.ruleset import DecisionKind
-    from engine.fe import RULESET
+    from engine.fe import FE, RULESET
     from engine.fe.model import Done
     from saves.home import Home
 
@@ -78,15 +78,7 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
         holder.close()
 
     def run_of(rules: Any, seat: str) -> list[str]:
-        steps: list[str] = []
-        while True:
-            decision = RULESET.pending(rules)[0]
-            if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
-                return steps
-            if decision.step == target:
-                return steps
-            steps.append(decision.step)
-            rules = RULESET.apply(rules, seat, Done()).state
+        return FE.own_run(rules, seat, target)
 
     plan: list[tuple[str, list[dict[str, Any]]]] = []
     while (decision := RULESET.pending(rules)[0]).step != target:

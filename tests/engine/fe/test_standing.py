@@ -83,3 +83,19 @@ def test_done_through_passes_steps_the_other_seats_standing_order_covers() -> No
     assert not RULESET.validate(state, "coalition", Done(through="3A-1A"))
     state = play(state, "coalition", Done(through="3A-1A", note="quiet turn"))
     assert owed(state).step == "3A-1B"
+
+
+def test_own_run_lists_the_steps_a_seat_can_complete_in_a_row() -> None:
+    from engine.fe import FE
+
+    state = start()
+    assert FE.own_run(state, "coalition") == ["1A1", "1A2"]
+    assert FE.own_run(state, "coalition", "1A2") == ["1A1"]
+    assert FE.own_run(state, "alliance") == []
+    with_standing = play(
+        play(play(state, "coalition", Done()), "coalition", Done()),
+        "alliance",
+        Standing(["1", "2"]),
+    )
+    run = FE.own_run(with_standing, "coalition")
+    assert "2B11" in run and run[-1] != "2B11", "alliance's part of 2B11 is completed for it"
