@@ -9,7 +9,7 @@ Received packets go through `saves.inbox` in one transaction each.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -17,9 +17,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import author, entropy
 from engine.core.errors import ChainError, DesyncError, GameFrozen, HexpostError
-from engine.core.game import AnyRuleset, AnyState, apply_packet, pending
+from engine.core.game import AnyRuleset, AnyState, Result, apply_packet, pending
 from engine.core.packets import (
     PROTOCOL_VERSION,
+    Body,
     EntropyOnly,
     Genesis,
     Join,
@@ -306,15 +307,23 @@ class Replica:
         self,
         ruleset: AnyRuleset,
         state: AnyState | None,
-        body: Any,
+        body: Body,
         *,
         automatic: bool,
         now: str,
-        extra: Any = None,
-    ) -> tuple[VerifiedPacket, Any]:
-        """Sign ``body`` and store it with its state and outbox entry, in one transaction."""
+        extra: Callable[[], None] | None = None,
+    ) -> tuple[VerifiedPacket, Result]:
+        """Sign ``body`` and store it with its state and outbox entry, in one transaction.
+
+        If another process moved the game on meanwhile (a sync in another window), the new
+        packet is dropped unsent: it was never stored, so it can never contradict the chain.
+        """
         packet, result = author.write(ruleset, state, body, self._key())
         with self.store.transaction():
+            head = self.store.one("SELECT head_id FROM games WHERE game_id = ?", (body.game_id,))
+            expected = bytes(32) if state is None else state.head
+            if head is not None and bytes(head[0]) != expected:
+                raise HexpostError("the game moved on while this packet was written: try again")
             if extra is not None:
                 extra()
             ledger.store_applied(self.store, packet, result, now, mine=True)

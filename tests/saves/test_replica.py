@@ -19,7 +19,7 @@ from engine.fe.model import ORDER_TYPES
 from mail.loopback import LoopbackNetwork
 from saves import outbox
 from saves.ledger import SNAPSHOT_EVERY
-from saves.replica import lookup_in
+from saves.replica import Replica, lookup_in
 from tests.saves.conftest import (
     CHAIN_LENGTH,
     Player,
@@ -406,3 +406,19 @@ def test_an_empty_orders_list_is_refused_when_orders_are_owed(
     with pytest.raises(HexpostError, match="no orders given"):
         alice.replica.submit(game, [], now=now())
     assert alice.row(game).head_seq == before
+
+
+def test_a_packet_written_against_a_stale_head_is_dropped_unsent(
+    alice: Player, bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = alice.replica.state(game)
+    # A second window on Alice's home moves the game on while the first is writing.
+    other = Replica(alice.replica.store, alice.replica.identity)
+    other.submit(game, [{"type": "note", "text": "from the other window"}], now=now())
+    monkeypatch.setattr(alice.replica, "state", lambda game_id, at=None: stale)
+    outbox = alice.count("outbox")
+    with pytest.raises(HexpostError, match="moved on"):
+        alice.replica.submit(game, [{"type": "done"}], now=now())
+    monkeypatch.undo()
+    assert alice.count("outbox") == outbox
+    assert alice.replica.verify(game)
