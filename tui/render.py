@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.core.game import pending
@@ -171,21 +172,36 @@ def _turn_text(turn: Any) -> str:
 def games_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"
-    lines = [f"{'GAME':<10}{'NAME':<18}{'TURN':<16}{'STEP':<8}{'WAITING FOR':<14}NOTE"]
+    lines = [f"{'GAME':<10}{'NAME':<16}{'TURN':<14}{'STEP':<7}{'WAITING FOR':<18}NOTE"]
     for row in rows:
         waiting = ",".join(row["waiting_for"]) or "-"
         if waiting == row["my_seat"]:
             waiting = "you"
+        if row["waiting_for"]:
+            waiting = f"{waiting} {_age(row['since'])}"
         note = (row["frozen"] and f"FROZEN: {row['frozen']}") or (
             "invitation"
             if row["status"] == "invited"
             else (f"{row['unread']} new" if row["unread"] else "")
         )
         lines.append(
-            f"{row['game'][:8]:<10}{row['name'][:17]:<18}{_turn_text(row['turn']):<16}"
-            f"{(row['step'] or '-'):<8}{waiting:<14}{note}"
+            f"{row['game'][:8]:<10}{row['name'][:15]:<16}{_turn_text(row['turn']):<14}"
+            f"{(row['step'] or '-'):<7}{waiting[:17]:<18}{note}"
         )
     return "\n".join(lines)
+
+
+def _age(stamp: str) -> str:
+    """How long ago an ISO time was, in the largest whole unit: ``5m``, ``3h``, ``2d``."""
+    try:
+        then = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return ""
+    seconds = max(0, int((datetime.now(UTC) - then).total_seconds()))
+    for size, unit in ((86400, "d"), (3600, "h"), (60, "m")):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return "now"
 
 
 def show_text(record: dict[str, Any]) -> str:
