@@ -104,7 +104,7 @@ class FeRuleset:
         step = flow.current(state)
         if step is None:
             return []
-        seats = flow.owing(state)
+        seats = flow.owing(state, step)
         if step.kind == StepKind.SECRET:
             key = flow.decision_key(state, step)
             return [Decision(seats, step.id, DecisionKind.SECRET, key, step.title, step.rules)]
@@ -118,7 +118,7 @@ class FeRuleset:
         step = flow.current(state)
         if step is None:
             return [Violation("the game is over: no more orders", SEQUENCE_RULE)]
-        owing = flow.owing(state)
+        owing = flow.owing(state, step)
         if seat not in owing:
             return [
                 Violation(f"it is {owing[0]}'s step {describe(step)}, not {seat}'s", SEQUENCE_RULE)

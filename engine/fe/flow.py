@@ -39,7 +39,7 @@ def current(state: FeState) -> Step | None:
     """The step being played, or None once the game is over."""
     if state.over:
         return None
-    return part(state)[state.step]
+    return load_sequence().part(state.orion)[state.step]
 
 
 def phasing(state: FeState) -> Seat:
@@ -59,9 +59,12 @@ def answer_order(state: FeState, step: Step) -> tuple[Seat, ...]:
     return (first,)
 
 
-def owing(state: FeState) -> tuple[Seat, ...]:
-    """The seats that owe the current step now (all of them for a secret step)."""
-    step = current(state)
+def owing(state: FeState, step: Step | None = None) -> tuple[Seat, ...]:
+    """The seats that owe the current step now (all of them for a secret step).
+
+    ``step`` may be given when the caller already looked up the current step.
+    """
+    step = step or current(state)
     if step is None:
         return ()
     seats = answer_order(state, step)

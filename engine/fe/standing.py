@@ -72,6 +72,8 @@ def apply(state: FeState, seat: Seat, order: Standing, events: list[Event]) -> F
 
 def run(state: FeState, events: list[Event]) -> FeState:
     """Complete, for their owners, every owed step their standing orders cover."""
+    if not state.standing:
+        return state
     while True:
         step = flow.current(state)
         if step is None or step.kind == StepKind.SECRET:
