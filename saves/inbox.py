@@ -22,6 +22,7 @@ from engine.core.errors import DesyncError, HexpostError, PacketError
 from engine.core.game import AnyRuleset, AnyState, apply_packet
 from engine.core.packets import (
     Genesis,
+    Join,
     VerifiedPacket,
     fingerprint,
     open_packet,
@@ -107,6 +108,7 @@ def _apply_chain(
     store = replica.store
     game_id = packet.body.game_id
     applied: list[int] = []
+    warnings: list[str] = []
     mine = replica.game(game_id).my_seat
     current: VerifiedPacket | None = packet
     while current is not None:
@@ -124,12 +126,21 @@ def _apply_chain(
             reason = f"packet {seq}: {exc}"
             ledger.record_rejected(store, game_id, source, reason, current.data, now)
             return Outcome("rejected", reason, game_id, seq, applied)
+        join = current.body.kind
+        if isinstance(join, Join):
+            seen = ledger.other_keys_of(store, join.address, current.public_key)
+            if seen:
+                warnings.append(
+                    f"WARNING: {join.address} joined with a key this home has not seen for them "
+                    f"before (it saw {seen[-1]}); compare fingerprints with them"
+                )
         ledger.store_applied(store, current, result, now, mine=current.body.seat == mine)
         replica.remember_head(game_id, current.packet_id, result.state)
         applied.append(seq)
         current = _next_buffered(replica, game_id, result.state)
     listed = ", ".join(str(seq) for seq in applied)
-    return Outcome("applied", f"applied packet(s) {listed}", game_id, packet.body.seq, applied)
+    detail = "; ".join([f"applied packet(s) {listed}", *warnings])
+    return Outcome("applied", detail, game_id, packet.body.seq, applied)
 
 
 def _next_buffered(replica: Replica, game_id: bytes, state: AnyState) -> VerifiedPacket | None:
@@ -232,11 +243,17 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
     ledger.store_applied(replica.store, packet, result, now, mine=False)
     replica.remember_head(body.game_id, packet.packet_id, result.state)
     creator = next(b for b in genesis.seats if b.seat == genesis.creator)
+    before = ledger.other_keys_of(replica.store, creator.address, packet.public_key)
     detail = (
         f"{creator.name or genesis.creator} <{creator.address}> invites you to play "
         f"{genesis.scenario_id} as {seats[0]} (game {body.game_id.hex()[:8]}); "
         f"their key's fingerprint is {fingerprint(packet.public_key)}: compare it with them"
     )
+    if before:
+        detail += (
+            f". WARNING: {creator.address} used another key before ({before[-1]}): make sure "
+            "this invitation really comes from them"
+        )
     return Outcome("invitation", detail, body.game_id, 0, [0])
 
 

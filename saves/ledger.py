@@ -12,7 +12,7 @@ import hashlib
 import msgspec
 
 from engine.core.game import AnyState, Result
-from engine.core.packets import VerifiedPacket, key_id, kind_name
+from engine.core.packets import Genesis, Join, VerifiedPacket, fingerprint, key_id, kind_name
 from engine.core.ruleset import Event
 from engine.core.state import encode_state
 from saves.store import Store
@@ -95,13 +95,19 @@ def store_applied(
         "INSERT INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
         (game_id, body.seq, encode_state(result.state), result.state_hash),
     )
-    for seat in result.state.core.seats:
-        if seat.joined:
-            db.execute(
-                "INSERT OR IGNORE INTO game_keys (game_id, seat, key_id, public_key) "
-                "VALUES (?, ?, ?, ?)",
-                (game_id, seat.seat, key_id(seat.public_key), seat.public_key),
-            )
+    if isinstance(body.kind, Genesis | Join):
+        for seat in result.state.core.seats:
+            if seat.joined:
+                db.execute(
+                    "INSERT OR IGNORE INTO game_keys (game_id, seat, key_id, public_key) "
+                    "VALUES (?, ?, ?, ?)",
+                    (game_id, seat.seat, key_id(seat.public_key), seat.public_key),
+                )
+                db.execute(
+                    "INSERT OR IGNORE INTO known_keys (public_key, fingerprint, name, address, "
+                    "first_seen) VALUES (?, ?, ?, ?, ?)",
+                    (seat.public_key, fingerprint(seat.public_key), seat.name, seat.address, now),
+                )
     db.execute(
         "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ?, updated_at = ?, "
         "waiting_since = ?, unread = unread + ? WHERE game_id = ?",
@@ -188,3 +194,17 @@ def keys_with_id(store: Store, kid: bytes) -> list[bytes]:
 
 def digest(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
+
+
+def other_keys_of(store: Store, address: str, public_key: bytes) -> list[str]:
+    """Fingerprints of keys this home saw before for ``address`` other than ``public_key``.
+
+    Trust on first use, as SSH does: a known address that arrives with a new key is worth a
+    warning, since it is either a new machine of the same player or someone else.
+    """
+    rows = store.all(
+        "SELECT fingerprint FROM known_keys WHERE address = ? AND public_key != ? "
+        "ORDER BY first_seen",
+        (address, public_key),
+    )
+    return [str(fp) for (fp,) in rows]

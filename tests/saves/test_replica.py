@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -422,3 +423,19 @@ def test_a_packet_written_against_a_stale_head_is_dropped_unsent(
     monkeypatch.undo()
     assert alice.count("outbox") == outbox
     assert alice.replica.verify(game)
+
+
+def test_a_known_address_with_a_new_key_is_flagged(
+    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, game: bytes
+) -> None:
+    """Trust on first use (P10): keys are remembered per address, a change is a warning."""
+    assert bob.count("known_keys") == 2
+    impostor = Player(tmp_path / "mallory", "Alice", "alice@example.org", network)
+    try:
+        other = create_game(impostor, name="second")
+        outcome = bob.replica.receive(impostor.packet(other, 0), source="t", now=now())
+        assert outcome.status == "invitation"
+        assert "WARNING: alice@example.org used another key before" in outcome.detail
+        assert bob.count("known_keys") == 3
+    finally:
+        impostor.close()
