@@ -92,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     show.add_argument("--at", type=int, metavar="SEQ", help="as it was after packet SEQ")
     show.add_argument("--checklist", action="store_true", help="include the sequence of play")
+    show.add_argument("--map", action="store_true", help="print the map as ASCII hexes instead")
+    show.add_argument(
+        "--region", metavar="XXYY:XXYY", help="with --map: only the hexes between two corners"
+    )
+    show.add_argument("--detailed", action="store_true", help="with --map: larger hexes with ids")
 
     orders = sub.add_parser("orders", help="check, sign and queue orders from a file")
     orders.add_argument("game", metavar="GAME")

@@ -259,6 +259,17 @@ def cmd_games(args: argparse.Namespace, home: Home) -> int:
 def cmd_show(args: argparse.Namespace, home: Home) -> int:
     replica = home.replica()
     row = replica.find(args.game)
+    if args.map or args.region or args.detailed:
+        if row.ruleset != "fe":
+            raise HexpostError(f"game {row.name} has no strategic map")
+        from tui.maptext import render_galaxy
+
+        try:
+            lines = render_galaxy(args.region, detail="detailed" if args.detailed else "compact")
+        except ValueError as exc:
+            raise HexpostError(f"--region: {exc}") from None
+        print("\n".join(lines))
+        return 0
     record = render.show_record(replica, row, at=args.at, checklist=args.checklist)
     render.emit(record, args.json, render.show_text)
     if args.at is None:

@@ -1,0 +1,50 @@
+"""`hexpost show GAME --map`: the strategic map on stdout, within 80 columns."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hexpost(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def demo_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("demo")
+    assert hexpost("demo", "--keep", str(root)).returncode == 0
+    return root / "alice"
+
+
+def test_show_map_draws_the_whole_galaxy_in_80_columns(demo_home: Path) -> None:
+    done = hexpost("--home", str(demo_home), "show", "demo-wind", "--map")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any("K@#" in line for line in lines), "the Klingon capital is drawn"
+    assert any("Klingon" in line for line in lines), "the legend names the empires"
+
+
+def test_show_map_region_and_its_refusal(demo_home: Path) -> None:
+    done = hexpost("--home", str(demo_home), "show", "demo-wind", "--map", "--region", "1409:1612")
+    assert done.returncode == 0, done.stderr
+    header = " ".join(done.stdout.splitlines()[:2]).split()
+    assert header == ["15", "14", "16"], header
+    bad = hexpost("--home", str(demo_home), "show", "demo-wind", "--region", "0100:9999")
+    assert bad.returncode == 1
+    assert (
+        bad.stderr.strip() == "hexpost: --region: region 0100:9999: column 99 is off the 61x19 map"
+    )

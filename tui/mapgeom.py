@@ -1,0 +1,215 @@
+"""Where each hex of a rectangular region lands in a text grid: the map's geometry, no drawing.
+
+Kept apart from the drawing (`tui.maptext`) because two renderers share it: the plain-text
+map of the command line draws whole frames, and the Textual map widget (line API,
+``render_line(y)``) asks for one line at a time, and only for the lines on screen, so the
+full 61x19 map with hundreds of counters scrolls without drawing what nobody sees.
+
+Hex ids are ``XXYY`` (column = ``h // 100``, row = ``h % 100``) and ODD columns sit half a
+hex HIGHER than even ones. The text layout is a checkerboard of hex boxes: each hex is a box
+``width`` characters wide and ``height`` lines tall; columns advance ``pitch`` characters;
+rows advance ``2 * height`` lines and even columns start ``height`` lines below odd ones (the
+half hex). Two columns side by side are never on the same text line, so a box can be wider
+than the pitch (``pitch <= width < 2 * pitch``) and overlap its neighbour columns
+horizontally: that is what makes the six neighbours touch. Compact (3x1 boxes, pitch 2;
+``aaa`` is hex 0101, ``bbb`` 0201, ``ccc`` 0102, ``eee`` 0301)::
+
+       01  03  05       header: odd column numbers on the first line,
+         02  04                 even ones a line lower, like their hexes
+    01 aaa eee iii
+         bbb fff        bbb (0201) overlaps the last character of aaa (0101) and the first
+    02 ccc ggg kkk      of eee (0301) on the line above, of ccc (0102) and ggg (0302) on the
+         ddd hhh        line below, and sits over ddd (0202): its six neighbours.
+
+Exactly the six neighbours of a hex have a box that overlaps its own box's characters
+horizontally and lies at most ``height`` lines above or below it; tests check that on the
+drawn text, for both column parities.
+
+Detailed mode uses 7x2 boxes at pitch 4 (the id on the first line, terrain and units on the
+second). Column numbers head every band; row numbers sit at the left on the line of the
+odd (higher) hex of each row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+HexId = int
+"""A hex id: column * 100 + row (same convention as `engine.fe.galaxy`)."""
+
+Detail = Literal["compact", "detailed"]
+
+LABEL_WIDTH = 3
+"""Row numbers at the left: two digits and a space."""
+
+HEADER_LINES = 2
+"""Column numbers: odd columns on the first line, even columns on the second."""
+
+
+def hex_col(h: HexId) -> int:
+    return h // 100
+
+
+def hex_row(h: HexId) -> int:
+    return h % 100
+
+
+def hex_id(col: int, row: int) -> HexId:
+    return col * 100 + row
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The size of one hex box in text: ``width`` x ``height`` characters, columns ``pitch``
+    characters apart. ``width < 2 * pitch`` keeps two hexes of one text line apart (the gap
+    also holds the plain-text cursor brackets); ``width >= pitch`` makes neighbours touch.
+    ``detail`` names what the drawing puts in the box."""
+
+    detail: Detail
+    pitch: int
+    width: int
+    height: int
+
+    def __post_init__(self) -> None:
+        if not self.pitch <= self.width < 2 * self.pitch or self.height < 1:
+            raise ValueError(f"unusable hex box {self}: need pitch <= width < 2 * pitch")
+
+
+SHAPES: dict[str, Shape] = {
+    "compact": Shape("compact", pitch=2, width=3, height=1),
+    "detailed": Shape("detailed", pitch=4, width=7, height=2),
+}
+
+
+def shape_for(detail: str) -> Shape:
+    try:
+        return SHAPES[detail]
+    except KeyError:
+        raise ValueError(f"detail {detail!r}: use 'compact' or 'detailed'") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One hex box crossing one text line: the box starts at character ``x`` and this line
+    is its ``part``-th line (0 = top)."""
+
+    x: int
+    hex: HexId
+    part: int
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A rectangle of hexes (columns ``col0..col1``, rows ``row0..row1``, inclusive) laid out
+    as text: ``HEADER_LINES`` of column numbers, then the body. Lines are numbered from the
+    top of the frame (header included); characters from its left edge (row labels included).
+    """
+
+    col0: int
+    col1: int
+    row0: int
+    row1: int
+    shape: Shape
+
+    def __post_init__(self) -> None:
+        if self.col0 > self.col1 or self.row0 > self.row1:
+            raise ValueError(f"empty frame {self}")
+
+    @property
+    def columns(self) -> range:
+        return range(self.col0, self.col1 + 1)
+
+    @property
+    def rows(self) -> range:
+        return range(self.row0, self.row1 + 1)
+
+    @property
+    def width(self) -> int:
+        """Characters per line, counting one character right of the last box for a cursor."""
+        return LABEL_WIDTH + (self.col1 - self.col0) * self.shape.pitch + self.shape.width + 1
+
+    @property
+    def height(self) -> int:
+        return HEADER_LINES + len(self.rows) * 2 * self.shape.height
+
+    def contains(self, h: HexId) -> bool:
+        return self.col0 <= hex_col(h) <= self.col1 and self.row0 <= hex_row(h) <= self.row1
+
+    def column_x(self, col: int) -> int:
+        return LABEL_WIDTH + (col - self.col0) * self.shape.pitch
+
+    def origin(self, h: HexId) -> tuple[int, int]:
+        """(line, x) of the top-left character of hex ``h``'s box."""
+        if not self.contains(h):
+            raise ValueError(f"hex {h:04d} is outside {self}")
+        col, row = hex_col(h), hex_row(h)
+        half = 0 if col % 2 else self.shape.height
+        line = HEADER_LINES + (row - self.row0) * 2 * self.shape.height + half
+        return line, self.column_x(col)
+
+    def hexes(self) -> list[HexId]:
+        """Every hex of the frame, column by column."""
+        return [hex_id(c, r) for c in self.columns for r in self.rows]
+
+    def on_line(self, y: int) -> list[Placed]:
+        """The hex boxes crossing body line ``y``, left to right (empty for header lines):
+        all of one column parity, all of one row. This is what ``render_line`` needs."""
+        body = y - HEADER_LINES
+        if body < 0 or y >= self.height:
+            return []
+        h = self.shape.height
+        block, offset = divmod(body, 2 * h)
+        parity = 1 if offset < h else 0
+        row = self.row0 + block
+        return [
+            Placed(self.column_x(c), hex_id(c, row), offset % h)
+            for c in self.columns
+            if c % 2 == parity
+        ]
+
+    def hex_at(self, y: int, x: int) -> HexId | None:
+        """The hex whose box covers character ``x`` of line ``y`` (a mouse click), if any."""
+        for placed in self.on_line(y):
+            if placed.x <= x < placed.x + self.shape.width:
+                return placed.hex
+        return None
+
+    def header(self) -> list[str]:
+        """The column-number lines: each number sits over the left of its column's boxes."""
+        lines: list[list[str]] = [[" "] * self.width for _ in range(HEADER_LINES)]
+        for c in self.columns:
+            x = self.column_x(c)
+            lines[0 if c % 2 else 1][x : x + 2] = f"{c:02d}"
+        return ["".join(line) for line in lines]
+
+    def row_label(self, y: int) -> str:
+        """``"07 "`` on the line of row 7's odd (higher) hexes, blanks elsewhere."""
+        body = y - HEADER_LINES
+        if body >= 0 and body % (2 * self.shape.height) == 0:
+            return f"{self.row0 + body // (2 * self.shape.height):02d} "
+        return " " * LABEL_WIDTH
+
+
+def band_frames(
+    col0: int, col1: int, row0: int, row1: int, shape: Shape, width: int
+) -> list[Frame]:
+    """Split columns ``col0..col1`` into bands that each fit in ``width`` characters.
+
+    The bands are as even as possible (61 compact columns become 31 + 30, not 37 + 24):
+    the halves of a printed map then look alike.
+    """
+    fixed = LABEL_WIDTH + shape.width + 1
+    if width < fixed:
+        raise ValueError(f"width {width}: a map needs at least {fixed} characters")
+    most = 1 + (width - fixed) // shape.pitch
+    total = col1 - col0 + 1
+    count = -(-total // most)
+    base, extra = divmod(total, count)
+    frames = []
+    start = col0
+    for i in range(count):
+        size = base + (1 if i < extra else 0)
+        frames.append(Frame(start, start + size - 1, row0, row1, shape))
+        start += size
+    return frames

@@ -1,0 +1,428 @@
+"""The F&E map as plain text (and style spans): the drawing the Textual map widget reuses.
+
+Pure: no Textual, no I/O of its own. The geometry (which hex lands where) lives in
+`tui.mapgeom`; this module decides what each hex's box says. Two layers:
+
+- generic: a `Cell` per hex (from any ``cell_for(hex)`` callable), `draw` / `draw_styled` /
+  `render_line` and `legend`. It works for any rectangular hex map, so it is tested without
+  the galaxy and a hand-made map can be drawn in a test.
+- F&E: `cells_from_galaxy` binds it to `engine.fe.galaxy.load_galaxy()`, and `render_galaxy`
+  is what ``hexpost show --map`` prints: bands at most ``width`` characters wide, each headed
+  by its column numbers, then the legend.
+
+What a hex's box says (monochrome must be readable, so the characters carry the meaning and
+colour only helps). The terrain is three characters: the owner, then the marks of what the
+hex holds, packed left (``K@#`` Klingon capital with bases, ``Zo`` Kzinti minor planet,
+``F#`` Federation base, ``:o`` neutral-zone planet):
+
+====== ===============================================================================
+slot   glyphs
+====== ===============================================================================
+owner  the empire's letter (`Empire.glyph`), ``:`` neutral zone, ``.`` unowned space
+planet ``@`` capital, ``O`` major planet, ``o`` minor planet (the biggest one shown)
+base   ``#`` a base (starbase, battle station...)
+====== ===============================================================================
+
+Compact boxes (3x1) show the terrain, or the units' marker (``K3``, ``F1*``: up to three
+characters, chosen by the caller) when there are units: counters cover the paper map too.
+Detailed boxes (7x2) show the hex id on the first line and ``terrain units`` on the second::
+
+    compact   K@#          detailed   1411
+                                      K@# K3
+
+The cursor is drawn as brackets in the gaps around its box (``[K@#]``) in plain text and as
+reverse video in the styles.
+
+Styles for a Textual renderer: `draw_styled` and `render_line` return `StyledLine`s, the
+full-width text plus `Span`s ``(start, end, style)`` where ``style`` is a Rich style string
+(``"bold #ffffff on #000000 reverse"``). A widget builds one `Frame` for the whole map
+(``map_frame(61, 19, detail=...)``); its ``render_line(y)`` calls
+``render_line(frame, y + scroll_y, cell_for)``, turns each span into
+``Segment(text[start:end], Style.parse(style))`` (the gaps between spans as plain segments)
+and crops the `Strip` to the visible columns; `Frame.origin` (hex to box) and `Frame.hex_at`
+(click to hex) serve the cursor and the mouse. Nothing here imports Rich: the string is the
+contract (a test builds the Strip). The only I/O is `render_galaxy` loading the shipped map
+when no galaxy is given.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from tui.mapgeom import (
+    HEADER_LINES,
+    LABEL_WIDTH,
+    Detail,
+    Frame,
+    HexId,
+    Shape,
+    band_frames,
+    hex_col,
+    hex_row,
+    shape_for,
+)
+
+if TYPE_CHECKING:
+    from engine.fe.galaxy import Galaxy
+
+UNOWNED = "."
+NEUTRAL = ":"
+CAPITAL = "@"
+MAJOR = "O"
+MINOR = "o"
+BASE = "#"
+CONTENT_WIDTH = 3
+NBSP = "\u00a0"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """What one hex shows. ``glyph`` is the owner's letter (``""`` for none: the box then
+    shows ``:`` in the neutral zone and ``.`` elsewhere); ``content`` the units' marker, at
+    most three characters, chosen by the caller.
+
+    ``color`` and ``text_color`` only feed the styles: the owner's counter colours (Klingon
+    white on black, Lyran green on yellow...). They are used as background and text
+    together, never the primary alone as text colour: black Klingon letters would vanish on
+    a black terminal.
+    """
+
+    hex: HexId
+    glyph: str = ""
+    color: str | None = None
+    text_color: str | None = None
+    content: str = ""
+    minor_planet: bool = False
+    major_planet: bool = False
+    capital: bool = False
+    base: bool = False
+    neutral: bool = False
+    selected: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.glyph) > 1 or self.glyph.isspace():
+            raise ValueError(f"hex {self.hex:04d}: glyph {self.glyph!r} must be one character")
+        if len(self.content) > CONTENT_WIDTH or "\n" in self.content:
+            raise ValueError(
+                f"hex {self.hex:04d}: content {self.content!r} is longer than "
+                f"{CONTENT_WIDTH} characters"
+            )
+
+    @property
+    def owner(self) -> str:
+        """The owner slot: the glyph, or the neutral-zone or empty-space mark."""
+        return self.glyph or (NEUTRAL if self.neutral else UNOWNED)
+
+    @property
+    def planet(self) -> str:
+        """The planet mark: the most important planet of the hex, or ``""``."""
+        if self.capital:
+            return CAPITAL
+        if self.major_planet:
+            return MAJOR
+        if self.minor_planet:
+            return MINOR
+        return ""
+
+    @property
+    def terrain(self) -> str:
+        """Three characters: the owner, then the planet and base marks packed left (``K@#``,
+        ``Ko``, ``K#``): a lone ``#`` after a blank would float between two hexes."""
+        return (self.owner + self.planet + (BASE if self.base else "")).ljust(3)
+
+    @property
+    def style(self) -> str:
+        """A Rich style string for the box ("" for none)."""
+        parts = ["bold"] if self.capital else []
+        if self.color and self.text_color:
+            parts += [self.text_color, "on", self.color]
+        elif self.color:
+            parts.append(self.color)
+        if self.selected:
+            parts.append("reverse")
+        return " ".join(parts)
+
+    def box(self, shape: Shape) -> list[str]:
+        """The box's lines, each exactly ``shape.width`` characters."""
+        if shape.detail == "compact":
+            lines = [self.content or self.terrain]
+        else:
+            lines = [f"{self.hex:04d}", f"{self.terrain} {self.content}"]
+        return [line.ljust(shape.width) for line in lines]
+
+
+CellFor = Callable[[HexId], Cell | None]
+"""Returns the cell of a hex, or None for a hex that is not on the map (left blank)."""
+
+
+class Span(NamedTuple):
+    """Characters ``start`` to ``end`` (exclusive) of a line share ``style`` (Rich syntax)."""
+
+    start: int
+    end: int
+    style: str
+
+
+class StyledLine(NamedTuple):
+    """One text line at the frame's full width, and its styled spans, left to right."""
+
+    text: str
+    spans: tuple[Span, ...]
+
+
+# --- drawing ------------------------------------------------------------------------------
+
+
+def render_line(frame: Frame, y: int, cell_for: CellFor) -> StyledLine:
+    """Line ``y`` of ``frame`` (0 = first header line): the unit a line-API widget draws.
+    Lines outside the frame are blank, so a widget taller than the map needs no care."""
+    if not 0 <= y < frame.height:
+        return StyledLine(" " * frame.width, ())
+    if y < HEADER_LINES:
+        return StyledLine(frame.header()[y], ())
+    chars = [" "] * frame.width
+    chars[:LABEL_WIDTH] = frame.row_label(y)
+    spans: list[Span] = []
+    for placed in frame.on_line(y):
+        cell = cell_for(placed.hex)
+        if cell is None:
+            continue
+        text = cell.box(frame.shape)[placed.part]
+        x, end = placed.x, placed.x + len(text)
+        chars[x:end] = text
+        if cell.selected:
+            chars[x - 1] = "|" if chars[x - 1] == "]" else "["
+            chars[end] = "]"
+        if cell.style:
+            spans.append(Span(x, end, cell.style))
+    return StyledLine("".join(chars), tuple(spans))
+
+
+def draw_frame(frame: Frame, cell_for: CellFor) -> list[StyledLine]:
+    return [render_line(frame, y, cell_for) for y in range(frame.height)]
+
+
+def map_frame(
+    width_cols: int,
+    height_rows: int,
+    *,
+    region: tuple[HexId, HexId] | None = None,
+    detail: Detail = "compact",
+) -> Frame:
+    """The frame of ``region`` (two corner hexes, any order) on a map of ``width_cols`` x
+    ``height_rows`` hexes, or of the whole map."""
+    if region is None:
+        region = (101, width_cols * 100 + height_rows)
+    a, b = region
+    for h in (a, b):
+        if not (1 <= hex_col(h) <= width_cols and 1 <= hex_row(h) <= height_rows):
+            raise ValueError(f"hex {h:04d} is off the {width_cols}x{height_rows} map")
+    cols = sorted((hex_col(a), hex_col(b)))
+    rows = sorted((hex_row(a), hex_row(b)))
+    return Frame(cols[0], cols[1], rows[0], rows[1], shape_for(detail))
+
+
+def draw_styled(
+    width_cols: int,
+    height_rows: int,
+    cell_for: CellFor,
+    *,
+    region: tuple[HexId, HexId] | None = None,
+    detail: Detail = "compact",
+) -> list[StyledLine]:
+    """`draw` with styles: full-width lines (trailing blanks kept) and their spans."""
+    frame = map_frame(width_cols, height_rows, region=region, detail=detail)
+    return draw_frame(frame, cell_for)
+
+
+def draw(
+    width_cols: int,
+    height_rows: int,
+    cell_for: CellFor,
+    *,
+    region: tuple[HexId, HexId] | None = None,
+    detail: Detail = "compact",
+) -> list[str]:
+    """The map (or ``region``) of a ``width_cols`` x ``height_rows`` hex map as plain text
+    lines, column numbers on top, trailing blanks removed. One frame, however wide: callers
+    that must fit a width split it with `draw_bands`."""
+    lines = draw_styled(width_cols, height_rows, cell_for, region=region, detail=detail)
+    return [line.text.rstrip() for line in lines]
+
+
+def draw_bands(frame: Frame, cell_for: CellFor, width: int = 80) -> tuple[list[str], list[Frame]]:
+    """``frame`` cut into bands of whole columns at most ``width`` characters wide, a blank
+    line between bands; returns the lines and the bands' frames."""
+    bands = band_frames(frame.col0, frame.col1, frame.row0, frame.row1, frame.shape, width)
+    lines: list[str] = []
+    for band in bands:
+        if lines:
+            lines.append("")
+        lines.extend(line.text.rstrip() for line in draw_frame(band, cell_for))
+    return lines, bands
+
+
+# --- legend -------------------------------------------------------------------------------
+
+
+def legend_entries(
+    cells: Iterable[Cell], owners: Mapping[str, str] | None = None, detail: Detail = "compact"
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The glyphs ``cells`` use, by slot: ``[(slot, [(glyph, meaning), ...]), ...]``.
+
+    Only glyphs that appear are listed, so a legend under a small region stays short;
+    ``owners`` names the owner letters (glyph -> name).
+    """
+    owners = owners or {}
+    seen_owner: set[str] = set()
+    seen: set[str] = set()
+    marker = ""
+    for cell in cells:
+        seen_owner.add(cell.owner)
+        if cell.planet:
+            seen.add(cell.planet)
+        if cell.base:
+            seen.add(BASE)
+        marker = marker or cell.content
+        if cell.selected:
+            seen.add("cursor")
+    letters = sorted(seen_owner - {NEUTRAL, UNOWNED})
+    owner = [(g, owners.get(g, "owner")) for g in letters]
+    owner += [
+        (g, m) for g, m in ((NEUTRAL, "neutral zone"), (UNOWNED, "unowned")) if g in seen_owner
+    ]
+    planet = [
+        (g, m)
+        for g, m in ((CAPITAL, "capital"), (MAJOR, "major planet"), (MINOR, "minor planet"))
+        if g in seen
+    ]
+    slots = [("owner", owner), ("planet", planet)]
+    if BASE in seen:
+        slots.append(("base", [(BASE, "base (starbase, battle station...)")]))
+    if marker:
+        hides = " (it hides the terrain)" if detail == "compact" else ""
+        slots.append(("units", [(marker, f"the units' marker{hides}")]))
+    if "cursor" in seen:
+        slots.append(("cursor", [("[ ]", "the selected hex")]))
+    return [(slot, entries) for slot, entries in slots if entries]
+
+
+def legend(
+    cells: Iterable[Cell],
+    owners: Mapping[str, str] | None = None,
+    *,
+    detail: Detail = "compact",
+    width: int = 80,
+) -> list[str]:
+    """Lines (each at most ``width`` characters) saying what every glyph of ``cells`` means
+    and how to read the layout."""
+    if detail == "compact":
+        head = "Each hex: its owner, then planet and base marks (units replace them)."
+    else:
+        head = "Each hex: its id, then its owner, planet and base marks, and its units."
+    lines = textwrap.wrap(head, width)
+    for slot, entries in legend_entries(cells, owners, detail):
+        # Non-breaking spaces keep "o minor planet" on one line; an entry longer than a
+        # whole line still wraps (textwrap breaks it), so no line outgrows ``width``.
+        items = "  ".join(f"{glyph} {meaning}".replace(" ", NBSP) for glyph, meaning in entries)
+        wrapped = textwrap.wrap(
+            items, width, initial_indent=f"  {slot + ':':8}", subsequent_indent=" " * 10
+        )
+        for i, line in enumerate(wrapped):
+            text = line.replace(NBSP, " ")
+            lines.append(text if i == 0 else " " * 10 + text[10:].lstrip())
+    lines += textwrap.wrap(
+        "Odd columns sit half a hex higher: a hex touches the hexes above and below it "
+        "and the two nearest hexes of each neighbouring column. Row numbers at the left.",
+        width,
+    )
+    return lines
+
+
+# --- F&E ----------------------------------------------------------------------------------
+
+
+def cells_from_galaxy(galaxy: Galaxy, units: Mapping[HexId, str] | None = None) -> CellFor:
+    """The `Cell` of each hex of ``galaxy`` at the start of the game; ``units`` maps hexes
+    to their units' markers (``{1411: "K3"}``), at most three characters each."""
+    from engine.fe.galaxy import NEUTRAL_ZONE
+
+    units = units or {}
+    empires = {e.id: e for e in galaxy.empires}
+
+    def cell_for(h: HexId) -> Cell | None:
+        try:
+            info = galaxy.hex(h)
+        except ValueError:
+            return None
+        empire = empires.get(info.empire)
+        neutral = info.empire == NEUTRAL_ZONE
+        kinds = {p.kind for p in info.planets}
+        return Cell(
+            hex=h,
+            # The neutral zone is nobody's: it gets the ':' zone mark, not an owner letter.
+            glyph=empire.glyph if empire is not None and not neutral else "",
+            color=empire.color or None if empire is not None else None,
+            text_color=empire.color2 or None if empire is not None else None,
+            content=units.get(h, ""),
+            minor_planet="minor" in kinds,
+            major_planet="major" in kinds,
+            capital=info.capital,
+            base=bool(info.bases),
+            neutral=neutral,
+        )
+
+    return cell_for
+
+
+def map_size(galaxy: Galaxy) -> tuple[int, int]:
+    """(columns, rows) of the galaxy's map: 61 x 19 for F&E."""
+    return galaxy.width, galaxy.height
+
+
+_REGION = re.compile(r"\s*(\d{4})\s*:\s*(\d{4})\s*")
+
+
+def parse_region(text: str, width_cols: int, height_rows: int) -> tuple[HexId, HexId]:
+    """``"XXYY:XXYY"`` (two corner hexes, any order) checked against the map's size."""
+    match = _REGION.fullmatch(text)
+    if match is None:
+        raise ValueError(f"region {text!r}: give two corner hexes as XXYY:XXYY, e.g. 1005:2012")
+    corners = (int(match[1]), int(match[2]))
+    size = f"the {width_cols}x{height_rows} map"
+    for h in corners:
+        if not 1 <= hex_col(h) <= width_cols:
+            raise ValueError(f"region {text.strip()}: column {hex_col(h):02d} is off {size}")
+    for h in corners:
+        if not 1 <= hex_row(h) <= height_rows:
+            raise ValueError(f"region {text.strip()}: row {hex_row(h):02d} is off {size}")
+    return corners
+
+
+def render_galaxy(
+    region: str | None = None,
+    width: int = 80,
+    *,
+    detail: Detail = "compact",
+    units: Mapping[HexId, str] | None = None,
+    galaxy: Galaxy | None = None,
+) -> list[str]:
+    """The F&E map (or ``region``, ``"XXYY:XXYY"``) as text lines at most ``width``
+    characters wide: bands of whole columns, each headed by its column numbers, then the
+    legend of the glyphs drawn. Raises `ValueError` for a bad region or width."""
+    if galaxy is None:
+        from engine.fe.galaxy import load_galaxy
+
+        galaxy = load_galaxy()
+    cols, rows = map_size(galaxy)
+    corners = parse_region(region, cols, rows) if region is not None else None
+    frame = map_frame(cols, rows, region=corners, detail=detail)
+    cell_for = cells_from_galaxy(galaxy, units)
+    lines, _ = draw_bands(frame, cell_for, width)
+    drawn = [c for h in frame.hexes() if (c := cell_for(h)) is not None]
+    owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
+    return [*lines, "", *legend(drawn, owners, detail=detail, width=width)]
