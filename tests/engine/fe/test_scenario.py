@@ -12,6 +12,7 @@ from engine.core.errors import PacketError, VersionError
 from engine.fe import RULESET
 from engine.fe.scenario import (
     Scenario,
+    ScenarioError,
     data_hash,
     decode_scenario,
     find_scenario,
@@ -19,8 +20,12 @@ from engine.fe.scenario import (
     turn_label,
 )
 
-THE_WIND_HASH = "6452aa5cdc1066776e842ce740fc6daae589b5e0057945b0afcd46ce548148b8"
-"""Pinned: a change here means every running game of The Wind is refused (P8). On purpose?"""
+THE_WIND_HASH = "c0159036904488f68cd69e2be67e53c6d759fa4895b546ba2c75be5316abc59b"
+"""Pinned: a change here means every running game of The Wind is refused (P8). On purpose?
+
+Changed on purpose when The Wind gained its set-up (orders of battle, schedules, events), its
+summary, and the unit tables of its empires; the golden game was regenerated with it."""
+TUTORIAL_HASH = "baa2f05237773c4494f9178ee92d2e8b729e08491f183838f98380e829bd6e87"
 
 
 def _raw() -> bytes:
@@ -48,8 +53,7 @@ def test_turn_label() -> None:
 
 
 def test_the_wind_info() -> None:
-    (info,) = RULESET.scenarios()
-    assert info.id == "the-wind"
+    info = next(i for i in RULESET.scenarios() if i.id == "the-wind")
     assert info.title == "The Wind (601)"
     assert [(s.seat, s.side, s.empires) for s in info.seats] == [
         ("coalition", "Coalition", ("LYR", "KLI")),
@@ -61,7 +65,31 @@ def test_the_wind_info() -> None:
 
 
 def test_hash_is_pinned() -> None:
-    assert RULESET.scenarios()[0].data_hash.hex() == THE_WIND_HASH
+    hashes = {info.id: info.data_hash.hex() for info in RULESET.scenarios()}
+    assert hashes == {"the-wind": THE_WIND_HASH, "tutorial": TUTORIAL_HASH}
+
+
+def test_hash_covers_the_setup_and_the_unit_tables() -> None:
+    wind = find_scenario("the-wind")
+    assert wind is not None and wind.setup is not None
+    first = wind.setup.events[0]
+    moved = msgspec.structs.replace(first, turn=first.turn + 1)
+    changed = msgspec.structs.replace(wind.setup, events=(moved, *wind.setup.events[1:]))
+    assert data_hash(msgspec.structs.replace(wind, setup=changed)) != data_hash(wind)
+    # a scenario with other empires hashes other unit classes
+    seats = tuple(msgspec.structs.replace(s, empires=("ROM",)) for s in wind.seats)
+    assert data_hash(msgspec.structs.replace(wind, seats=seats)) != data_hash(
+        msgspec.structs.replace(
+            wind, seats=tuple(msgspec.structs.replace(s, empires=("THO",)) for s in wind.seats)
+        )
+    )
+
+
+def test_setup_is_never_inline() -> None:
+    data = json.loads(_raw())
+    data["setup"] = {"setup_order": [], "empires": []}
+    with pytest.raises(ScenarioError, match=r"setups/the-wind\.json"):
+        decode_scenario(json.dumps(data).encode())
 
 
 def test_hash_ignores_json_layout_but_not_facts() -> None:
