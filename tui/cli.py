@@ -66,6 +66,17 @@ def build_parser() -> argparse.ArgumentParser:
     scenarios = sub.add_parser("scenarios", help="list the scenarios")
     scenarios.add_argument("--json", action="store_true")
 
+    scenario = sub.add_parser("scenario", help="facts about one scenario")
+    ssub = scenario.add_subparsers(dest="scenario_command", metavar="ACTION", required=True)
+    info = ssub.add_parser("info", help="each empire's provinces, planets and economic points")
+    info.add_argument("scenario", metavar="ID")
+    info.add_argument("--json", action="store_true")
+
+    data = sub.add_parser("data", help="check the shipped game data")
+    dsub = data.add_subparsers(dest="data_command", metavar="ACTION", required=True)
+    check = dsub.add_parser("check", help="report every broken reference in the data files")
+    check.add_argument("--json", action="store_true")
+
     new = sub.add_parser("new", help="create a game and invite an opponent")
     new.add_argument("--scenario", required=True, metavar="ID")
     new.add_argument("--seat", required=True, help="your seat, e.g. coalition")

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from engine.core.errors import HexpostError
 from engine.core.packets import fingerprint
 from engine.core.ruleset import OptionValue
@@ -217,6 +219,33 @@ def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
     return 0
 
 
+def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
+    from engine.fe.holdings import scenario_holdings
+
+    try:
+        holdings = scenario_holdings(args.scenario)
+    except KeyError:
+        known = ", ".join(s.id for r in RULESETS.values() for s in r.scenarios())
+        raise HexpostError(f"no scenario {args.scenario!r} (known: {known})") from None
+    record = {"scenario": args.scenario, "empires": [msgspec.to_builtins(h) for h in holdings]}
+    render.emit(record, args.json, render.holdings_text)
+    return 0
+
+
+def cmd_data(args: argparse.Namespace, _home: Home) -> int:
+    from engine.fe.datacheck import check_data
+
+    problems = [msgspec.to_builtins(p) for p in check_data()]
+    if args.json:
+        print(json.dumps({"problems": problems}, indent=2))
+    elif problems:
+        for problem in problems:
+            print(f"{problem['file']}: {problem['entry']}: {problem['message']}")
+    else:
+        print("the shipped data is consistent: no broken references")
+    return 1 if problems else 0
+
+
 def cmd_new(args: argparse.Namespace, home: Home) -> int:
     scenario_id = args.scenario
     ruleset = next(
@@ -383,6 +412,8 @@ COMMANDS = {
     "identity": cmd_identity,
     "transport": cmd_transport,
     "scenarios": cmd_scenarios,
+    "scenario": cmd_scenario,
+    "data": cmd_data,
     "new": cmd_new,
     "accept": cmd_accept,
     "games": cmd_games,

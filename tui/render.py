@@ -163,6 +163,25 @@ def scenarios_text(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def holdings_text(record: dict[str, Any]) -> str:
+    lines = [
+        f"{'EMPIRE':<8}{'SEAT':<11}{'PROV':>5}{'HEXES':>6}{'MINOR':>6}{'MAJOR':>6}"
+        f"{'BASES':>6}{'EP':>5}  CAPITAL"
+    ]
+    for empire in record["empires"]:
+        planets = empire["planets"]
+        minors = sum(1 for p in planets if p["kind"] == "minor") + empire["offmap_minor_planets"]
+        majors = sum(1 for p in planets if p["kind"] == "major") + empire["offmap_major_planets"]
+        provinces = len(empire["provinces"]) + empire["offmap_provinces"]
+        capitals = " ".join(f"{h:04d}" for h in empire["capitals"]) or "-"
+        lines.append(
+            f"{empire['empire']:<8}{empire['seat']:<11}{provinces:>5}{empire['hexes']:>6}"
+            f"{minors:>6}{majors:>6}{len(empire['bases']):>6}{empire['income']:>5}  {capitals}"
+        )
+    lines.append("(provinces and planets include off-map possessions; EP by the chart 753.0)")
+    return "\n".join(lines)
+
+
 def _turn_text(turn: Any) -> str:
     if not turn:
         return "-"

@@ -1,7 +1,8 @@
-"""`hexpost show GAME --map`: the strategic map on stdout, within 80 columns."""
+"""The data commands: `show GAME --map`, `scenario info`, `data check`, `scenarios`."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,28 @@ def test_show_map_region_and_its_refusal(demo_home: Path) -> None:
     assert (
         bad.stderr.strip() == "hexpost: --region: region 0100:9999: column 99 is off the 61x19 map"
     )
+
+
+def test_scenario_info_json_gives_each_empires_holdings() -> None:
+    done = hexpost("scenario", "info", "the-wind", "--json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    income = {e["empire"]: e["income"] for e in record["empires"]}
+    assert income == {"LYR": 115, "KLI": 142, "KZI": 93, "HYD": 74, "FED": 221}
+    klingon = next(e for e in record["empires"] if e["empire"] == "KLI")
+    assert klingon["seat"] == "coalition" and klingon["capitals"] == [1411]
+    assert len(klingon["provinces"]) == 26
+
+
+def test_scenarios_lists_the_wind_and_the_tutorial() -> None:
+    done = hexpost("scenarios", "--json")
+    ids = [row["id"] for row in json.loads(done.stdout)]
+    assert ids == ["the-wind", "tutorial"]
+
+
+def test_data_check_passes_on_the_shipped_data_and_unknown_scenario_is_refused() -> None:
+    done = hexpost("data", "check")
+    assert done.returncode == 0 and "no broken references" in done.stdout
+    bad = hexpost("scenario", "info", "nope")
+    assert bad.returncode == 1
+    assert bad.stderr.strip() == "hexpost: no scenario 'nope' (known: the-wind, tutorial)"
