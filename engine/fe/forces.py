@@ -1,0 +1,105 @@
+"""Units on the map, and the board the rules areas read: who is where, who owns what, who fights.
+
+This is the shared vocabulary of the rules modules (movement, reaction, supply, economics,
+production...): each is a set of plain functions over a `Board`, testable with a small
+hand-made one. A `Board` is immutable and canonical (units sorted by id, pairs sorted), so it
+can sit inside the hashed game state as it is.
+
+Factors are exact: "2" suffixes hold twice the printed value (``se2`` = 2 x ship equivalents,
+so a cripple's half is an integer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.units import UnitClass, unit_class
+
+OFF_MAP: HexId = 0
+"""The hex of a unit that is not on the map (not set up yet, off-map area, destroyed)."""
+
+
+class Unit(msgspec.Struct, frozen=True):
+    """One counter: a ship, base, convoy, FRD...
+
+    ``id`` is stable for the whole game (``"KLI-0012"``); ``fleet`` is the starting fleet it
+    belongs to (release conditions work per fleet), empty for units built later.
+    """
+
+    id: str
+    empire: str
+    cls: str
+    hex: HexId = OFF_MAP
+    crippled: bool = False
+    fleet: str = ""
+
+    def info(self) -> UnitClass:
+        """The unit's class in the Ship Information Tables."""
+        return unit_class(self.empire, self.cls)
+
+
+class Board(msgspec.Struct, frozen=True):
+    """The part of the game state the rules areas read.
+
+    ``owners`` lists only the hexes whose owner differs from the starting map (captures);
+    ``at_war`` holds sorted pairs of empires at war; ``released`` the starting fleets that may
+    move (as ``(empire, fleet)``).
+    """
+
+    units: tuple[Unit, ...] = ()
+    owners: tuple[tuple[HexId, str], ...] = ()
+    at_war: tuple[tuple[str, str], ...] = ()
+    released: tuple[tuple[str, str], ...] = ()
+
+    def owner(self, galaxy: Galaxy, h: HexId) -> str:
+        for hex_id, empire in self.owners:
+            if hex_id == h:
+                return empire
+        return galaxy.hex(h).empire
+
+    def enemies(self, a: str, b: str) -> bool:
+        return (min(a, b), max(a, b)) in self.at_war
+
+    def unit(self, unit_id: str) -> Unit:
+        for unit in self.units:
+            if unit.id == unit_id:
+                return unit
+        raise KeyError(unit_id)
+
+    def at(self, h: HexId) -> tuple[Unit, ...]:
+        """The units in a hex, in id order."""
+        return tuple(u for u in self.units if u.hex == h)
+
+    def is_released(self, unit: Unit) -> bool:
+        return not unit.fleet or (unit.empire, unit.fleet) in self.released
+
+    def with_units(self, units: Iterable[Unit]) -> Board:
+        """A board with these units replacing those of the same id (kept sorted by id)."""
+        changed = {u.id: u for u in units}
+        merged = [changed.pop(u.id, u) for u in self.units]
+        merged.extend(changed.values())
+        return msgspec.structs.replace(self, units=tuple(sorted(merged, key=lambda u: u.id)))
+
+
+def war_pairs(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Canonical ``at_war``: each pair sorted, the list sorted, no duplicates."""
+    return tuple(sorted({(min(a, b), max(a, b)) for a, b in pairs}))
+
+
+def allowance(unit: Unit) -> int:
+    """Operational movement allowance in hexes (203.1): the class's movement value."""
+    return unit.info().move
+
+
+def ship_equivalents2(unit: Unit) -> int:
+    """Twice the unit's ship equivalents for pinning (203.5): a ship 2, a cripple 1.
+
+    Units that do not move (bases, PDUs) count nothing: they cannot pin or be pinned.
+    """
+    info = unit.info()
+    if info.move == 0 or info.not_spaceworthy:
+        return 0
+    return 1 if unit.crippled else 2
