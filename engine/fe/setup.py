@@ -1,0 +1,142 @@
+"""Set-up: every empire places its starting fleets within their set-up hexes, in order.
+
+The scenario's order of battle (`engine.fe.oob`) says which units each fleet holds and where
+it may set up; `starting_units` turns it into counters with stable ids, all still off the
+map. Each empire then places its fleets in the scenario's set-up order (The Wind: LYR, KZI,
+KLI, FED, HYD), so later empires see where earlier ones stand. A fleet with no set-up hexes
+starts off the map and is not placed. Refusals name the unit, the hex and the rule:
+"KLI-0003 (D7, Home Fleet) may not set up in 1607: its set-up hexes are 1411, 1412 (601)".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from engine.core.ruleset import Violation
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import HexId
+from engine.fe.oob import EmpireSetup, Fleet, ScenarioSetup
+
+SETUP_RULE = "600.0"
+"""Scenario set-up (the 600 series); a scenario may name its own number instead."""
+
+
+class Placement(msgspec.Struct, frozen=True):
+    """Put a unit (or every unit of a fleet still off the map) in a hex."""
+
+    hex: HexId
+    unit: str = ""
+    fleet: str = ""
+
+
+def starting_units(setup: ScenarioSetup) -> tuple[Unit, ...]:
+    """Every starting unit of every empire, off the map, with ids ``EMP-NNNN`` in data order."""
+    units: list[Unit] = []
+    for empire in setup.empires:
+        serial = 0
+        for fleet in empire.fleets:
+            for entry in fleet.units:
+                for _ in range(entry.count):
+                    serial += 1
+                    units.append(Unit(f"{empire.empire}-{serial:04d}", empire.empire, entry.unit,
+                                      OFF_MAP, fleet=fleet.name))  # fmt: skip
+    return tuple(sorted(units, key=lambda u: u.id))
+
+
+def _fleet(setup: EmpireSetup, name: str) -> Fleet | None:
+    return next((f for f in setup.fleets if f.name == name), None)
+
+
+def to_place(board: Board, setup: EmpireSetup) -> tuple[Unit, ...]:
+    """The empire's units that still wait to be set up (fleets with set-up hexes only)."""
+    placeable = {f.name for f in setup.fleets if f.hexes}
+    return tuple(
+        u for u in board.units
+        if u.empire == setup.empire and u.hex == OFF_MAP and u.fleet in placeable
+    )  # fmt: skip
+
+
+def _expand(board: Board, setup: EmpireSetup, placement: Placement) -> list[Unit] | str:
+    if bool(placement.unit) == bool(placement.fleet):
+        return "a placement names either a unit or a fleet"
+    if placement.unit:
+        try:
+            unit = board.unit(placement.unit)
+        except KeyError:
+            return f"there is no unit {placement.unit}"
+        if unit.empire != setup.empire:
+            return f"{unit.id} is not a unit of {setup.empire}"
+        if unit.hex != OFF_MAP:
+            return f"{unit.id} is already set up in {unit.hex:04d}"
+        return [unit]
+    if _fleet(setup, placement.fleet) is None:
+        return f"{setup.empire} has no fleet {placement.fleet!r}"
+    waiting = [u for u in to_place(board, setup) if u.fleet == placement.fleet]
+    if not waiting:
+        return f"every unit of {placement.fleet} is already set up"
+    return waiting
+
+
+def check_placements(
+    board: Board, setup: EmpireSetup, placements: Sequence[Placement], rule: str = SETUP_RULE
+) -> list[Violation]:
+    """Why these placements are illegal for ``setup.empire`` (empty when they are legal)."""
+    problems: list[Violation] = []
+    for placement in placements:
+        units = _expand(board, setup, placement)
+        if isinstance(units, str):
+            problems.append(Violation(units, rule))
+            continue
+        for unit in units:
+            fleet = _fleet(setup, unit.fleet)
+            allowed = fleet.hexes if fleet is not None else ()
+            if not allowed:
+                problems.append(Violation(f"{unit.id} ({unit.cls}) starts off the map", rule))
+            elif placement.hex not in allowed:
+                shown = ", ".join(f"{h:04d}" for h in allowed[:8])
+                more = f" and {len(allowed) - 8} more" if len(allowed) > 8 else ""
+                who = unit.fleet if placement.fleet else f"{unit.id} ({unit.cls}, {unit.fleet})"
+                problems.append(
+                    Violation(
+                        f"{who} may not set up in {placement.hex:04d}: "
+                        f"its set-up hexes are {shown}{more}",
+                        rule,
+                    )
+                )
+                break  # one refusal per placement is enough
+        if problems:
+            continue
+        board = apply_placements(board, setup, [placement])
+    problems.extend(_over_limits(board, setup, rule))
+    return problems
+
+
+def _over_limits(board: Board, setup: EmpireSetup, rule: str) -> list[Violation]:
+    problems = []
+    for fleet in setup.fleets:
+        for limit in fleet.hex_limits:
+            count = sum(
+                1 for u in board.units
+                if u.empire == setup.empire and u.fleet == fleet.name and u.hex == limit.hex
+            )  # fmt: skip
+            if count > limit.max_units:
+                problems.append(
+                    Violation(
+                        f"{fleet.name} has {count} units in {limit.hex:04d}, "
+                        f"at most {limit.max_units}",
+                        rule,
+                    )
+                )
+    return problems
+
+
+def apply_placements(board: Board, setup: EmpireSetup, placements: Sequence[Placement]) -> Board:
+    """Place the units (call after `check_placements` found nothing wrong)."""
+    for placement in placements:
+        units = _expand(board, setup, placement)
+        if isinstance(units, str):
+            raise ValueError(units)
+        board = board.with_units(msgspec.structs.replace(u, hex=placement.hex) for u in units)
+    return board

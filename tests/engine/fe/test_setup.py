@@ -1,0 +1,82 @@
+"""Set-up: starting units with stable ids, placed only within their fleets' set-up hexes."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.fe.forces import OFF_MAP, Board
+from engine.fe.oob import EmpireSetup
+from engine.fe.scenario import find_scenario
+from engine.fe.setup import (
+    Placement,
+    apply_placements,
+    check_placements,
+    starting_units,
+    to_place,
+)
+
+
+def wind() -> tuple[Board, dict[str, EmpireSetup]]:
+    scenario = find_scenario("the-wind")
+    assert scenario is not None and scenario.setup is not None
+    board = Board(units=starting_units(scenario.setup))
+    return board, {e.empire: e for e in scenario.setup.empires}
+
+
+def test_starting_units_have_stable_sorted_ids_and_start_off_the_map() -> None:
+    board, setups = wind()
+    ids = [u.id for u in board.units]
+    assert ids == sorted(ids) and len(ids) == len(set(ids))
+    assert all(u.hex == OFF_MAP for u in board.units)
+    assert board.units == wind()[0].units
+    klingon = setups["KLI"]
+    expected = sum(c.count for f in klingon.fleets for c in f.units)
+    assert sum(1 for u in board.units if u.empire == "KLI") == expected
+
+
+def test_a_fleet_sets_up_inside_its_hexes() -> None:
+    board, setups = wind()
+    klingon = setups["KLI"]
+    home = next(f for f in klingon.fleets if f.name == "Home Fleet")
+    placement = Placement(hex=home.hexes[0], fleet="Home Fleet")
+    assert check_placements(board, klingon, [placement]) == []
+    board = apply_placements(board, klingon, [placement])
+    placed = [u for u in board.units if u.fleet == "Home Fleet" and u.empire == "KLI"]
+    assert placed and all(u.hex == home.hexes[0] for u in placed)
+    assert not any(u.fleet == "Home Fleet" for u in to_place(board, klingon))
+
+
+def test_set_up_outside_the_set_up_hexes_is_refused_with_the_rule() -> None:
+    board, setups = wind()
+    klingon = setups["KLI"]
+    (violation,) = check_placements(board, klingon, [Placement(hex=2908, fleet="Home Fleet")])
+    assert violation.rule == "600.0"
+    assert violation.message.startswith("Home Fleet may not set up in 2908: its set-up hexes are")
+    unit = next(u for u in board.units if u.empire == "KLI")
+    (single,) = check_placements(board, klingon, [Placement(hex=2908, unit=unit.id)])
+    assert unit.id in single.message and unit.cls in single.message
+
+
+@pytest.mark.parametrize(
+    ("placement", "words"),
+    [
+        (Placement(hex=1411, unit="FED-0001"), "is not a unit of KLI"),
+        (Placement(hex=1411, unit="KLI-9999"), "there is no unit KLI-9999"),
+        (Placement(hex=1411, fleet="Armada"), "KLI has no fleet 'Armada'"),
+        (Placement(hex=1411), "either a unit or a fleet"),
+    ],
+)
+def test_bad_placements(placement: Placement, words: str) -> None:
+    board, setups = wind()
+    (violation,) = check_placements(board, setups["KLI"], [placement])
+    assert words in violation.message
+
+
+def test_a_unit_is_set_up_once() -> None:
+    board, setups = wind()
+    klingon = setups["KLI"]
+    unit = to_place(board, klingon)[0]
+    fleet = next(f for f in klingon.fleets if f.name == unit.fleet)
+    board = apply_placements(board, klingon, [Placement(hex=fleet.hexes[0], unit=unit.id)])
+    (violation,) = check_placements(board, klingon, [Placement(hex=fleet.hexes[0], unit=unit.id)])
+    assert "already set up" in violation.message
