@@ -1,0 +1,227 @@
+"""Operational movement (Phase 3B2): a stack moves hex by hex within its allowance.
+
+Legality is separate from application, as in python-chess: `check_move` lists every reason a
+`Move` is refused (each `Violation` names its rule), `apply_move` only carries out a move that
+checked clean. Neither is wired into the game flow yet; the flow will call them for the
+phasing player's movement orders and keep the ``moved`` tally per phase.
+
+A `Move` is a stack moving together along a path of adjacent hexes. A unit may move in several
+batches during the phase, as long as the hexes of all its batches fit its allowance: the
+caller passes ``moved`` (hexes already spent this phase, per unit id) and keeps it up to date
+with `spend`. Leaving units behind to pin an enemy (203.5) is done with two moves: the part
+that stays moves into the enemy's hex and stops; the part that goes on moves through it, and
+the pin is checked against what is there now (see `engine.fe.pinning`).
+
+Rules enforced, each marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
+
+- S (105.0, step 3B2): the phasing player moves his own units only.
+- S (600.3, 600.30 fleet release status): units of a starting fleet that is not released may
+  not move. I: a fleet with no release condition whose empire is at war is still refused
+  until the scenario marks it released (the scenario's job, `Board.released`).
+- S (203.1): allowance in hexes is the class's movement value: warships 6, auxiliaries 3
+  (549.21), convoys 2, FRDs 1; 0 means the unit cannot move by itself. C: each hex costs 1
+  (no terrain costs in the rules found).
+- I: a path is a chain of adjacent on-map hexes; it may turn and cross itself. Off-map areas
+  (207.2) are not reachable by operational movement here yet.
+- S (203.5): a stack that enters a hex holding enemy ships stops there, unless the units that
+  stay in that hex pin the enemy; units in a hex with enemy ships may leave only in excess of
+  what pins the enemy. The pinning arithmetic is in `engine.fe.pinning`.
+- Not modelled yet (left to the players, as the checklist says): neutral-zone entry (503.x),
+  supply's halving of the allowance (410.31), tugs towing FRDs and bases, police ships'
+  limits (531.212), reserve fleets (203.7, Phase 4), strategic movement (204.0).
+
+Deterministic: violations come in a fixed order (unit ids sorted), no sets are iterated, and
+the board that comes back is canonical (`Board.with_units`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import pairwise
+
+import msgspec
+
+from engine.core import hexgrid
+from engine.core.ruleset import Violation
+from engine.fe.forces import Board, Unit, allowance
+from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.pinning import pin_violation
+
+MOVE_RULE = "203.1"
+OWN_UNITS_RULE = "105.0"
+RELEASE_RULE = "600.3"
+
+
+class Move(msgspec.Struct, frozen=True):
+    """A stack moving together: ``path`` starts at the units' hex and steps to adjacent hexes.
+
+    ``len(path) - 1`` is the number of hexes moved.
+    """
+
+    unit_ids: tuple[str, ...]
+    path: tuple[HexId, ...]
+
+    @property
+    def hexes(self) -> int:
+        return max(len(self.path) - 1, 0)
+
+
+def _route(move: Move) -> str:
+    return f"{move.path[0]:04d}->{move.path[-1]:04d}"
+
+
+def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
+    """The move's units that exist (sorted by id) and what is wrong with the list itself:
+    none given, an id given twice, an id not on the board."""
+    out: list[Violation] = []
+    if not move.unit_ids:
+        out.append(Violation("a move needs at least one unit", MOVE_RULE))
+    seen: dict[str, Unit] = {}
+    for unit_id in sorted(move.unit_ids):
+        if unit_id in seen:
+            out.append(Violation(f"{unit_id} is listed twice", MOVE_RULE))
+            continue
+        try:
+            seen[unit_id] = board.unit(unit_id)
+        except KeyError:
+            out.append(Violation(f"there is no unit {unit_id}", MOVE_RULE))
+    return list(seen.values()), out
+
+
+def check_path(galaxy: Galaxy, path: tuple[HexId, ...]) -> list[Violation]:
+    """A path must have a first hex and at least one step, each to an adjacent on-map hex."""
+    if len(path) < 2:
+        return [
+            Violation("a move needs a path of at least two hexes (start and one step)", MOVE_RULE)
+        ]
+    out: list[Violation] = []
+    for h in path:
+        if not hexgrid.valid(h, galaxy.width, galaxy.height):
+            out.append(Violation(f"hex {h:04d} is not on the map", MOVE_RULE))
+    if out:
+        return out
+    for a, b in pairwise(path):
+        if b not in hexgrid.neighbours(a, galaxy.width, galaxy.height):
+            out.append(Violation(f"{a:04d}->{b:04d} is not a step to an adjacent hex", MOVE_RULE))
+    return out
+
+
+def check_released(board: Board, units: list[Unit]) -> list[Violation]:
+    """One violation per starting fleet of ``units`` that is not released (600.3)."""
+    held: dict[tuple[str, str], list[str]] = {}
+    for unit in units:
+        if not board.is_released(unit):
+            held.setdefault((unit.empire, unit.fleet), []).append(unit.id)
+    return [
+        Violation(
+            f"fleet {fleet} ({empire}) is not released (600-series scenario rules): "
+            + ", ".join(ids),
+            RELEASE_RULE,
+        )
+        for (empire, fleet), ids in sorted(held.items())
+    ]
+
+
+def remaining(unit: Unit, moved: Mapping[str, int] | None = None) -> int:
+    """Hexes ``unit`` may still move this phase: its allowance less what it has spent."""
+    spent = moved.get(unit.id, 0) if moved is not None else 0
+    return max(allowance(unit) - spent, 0)
+
+
+def check_allowance(
+    move: Move, units: list[Unit], moved: Mapping[str, int] | None
+) -> list[Violation]:
+    """Every unit must have the move's hexes left in its allowance (203.1)."""
+    out: list[Violation] = []
+    for unit in units:
+        full = allowance(unit)
+        if full == 0:
+            out.append(Violation(f"{unit.id} ({unit.cls}) cannot move by itself", MOVE_RULE))
+            continue
+        left = remaining(unit, moved)
+        if move.hexes > left:
+            spent = full - left
+            already = f" ({spent} already moved this phase)" if spent else ""
+            out.append(
+                Violation(
+                    f"{unit.id} ({unit.cls}): {_route(move)} needs {move.hexes} hexes, "
+                    f"allowance {full}{already}",
+                    MOVE_RULE,
+                )
+            )
+    return out
+
+
+def check_pins(board: Board, empire: str, move: Move) -> list[Violation]:
+    """The stack may leave its first hex and pass each hex before its last only if the
+    empire's units staying there pin the enemy ships present (203.5)."""
+    leaving = frozenset(move.unit_ids)
+    out: list[Violation] = []
+    checked: list[HexId] = []
+    for h in move.path[:-1]:
+        if h in checked:
+            continue
+        checked.append(h)
+        found = pin_violation(board, empire, h, leaving)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def check_move(
+    galaxy: Galaxy,
+    board: Board,
+    empire: str,
+    move: Move,
+    moved: Mapping[str, int] | None = None,
+) -> list[Violation]:
+    """Every reason ``empire`` may not make ``move`` now (empty: the move is legal).
+
+    ``moved`` maps unit ids to the hexes they have already moved this phase (absent: none).
+    The checks run in a fixed order: the unit list, ownership and position, fleet release,
+    the path, the allowance, then pinning; pinning is judged only on a valid path.
+    """
+    units, out = check_units(board, move)
+    start = move.path[0] if move.path else None
+    for unit in units:
+        if unit.empire != empire:
+            out.append(
+                Violation(
+                    f"{unit.id} belongs to {unit.empire}; {empire} moves only its own units",
+                    OWN_UNITS_RULE,
+                )
+            )
+        elif start is not None and unit.hex != start:
+            where = f"{unit.hex:04d}" if unit.hex else "off the map"
+            out.append(Violation(f"{unit.id} is in {where}, not in {start:04d}", MOVE_RULE))
+    own = [u for u in units if u.empire == empire]
+    out.extend(check_released(board, own))
+    path_problems = check_path(galaxy, move.path)
+    out.extend(path_problems)
+    if path_problems:
+        return out
+    out.extend(check_allowance(move, own, moved))
+    out.extend(check_pins(board, empire, move))
+    return out
+
+
+def apply_move(board: Board, move: Move) -> Board:
+    """The board after ``move``: its units stand in the path's last hex.
+
+    Only call it with a move `check_move` accepted; it checks nothing.
+    """
+    end = move.path[-1]
+    return board.with_units(
+        msgspec.structs.replace(board.unit(uid), hex=end) for uid in move.unit_ids
+    )
+
+
+def spend(moved: Mapping[str, int] | None, move: Move) -> dict[str, int]:
+    """The ``moved`` tally after ``move``: each of its units has spent ``move.hexes`` more.
+
+    Returns a new dict with sorted keys (so it encodes the same way everywhere).
+    """
+    out = dict(moved or {})
+    for uid in move.unit_ids:
+        out[uid] = out.get(uid, 0) + move.hexes
+    return dict(sorted(out.items()))
