@@ -1,0 +1,249 @@
+"""Phase 1 (Economics): what an empire earns this turn (430.1), as exact money.
+
+Money is kept in halves of an Economic Point (``ep2``): the tables price things in halves
+(a 2.5 EP frigate, 0.5 EP per repair point), and floats must never reach game state. `fmt_ep`
+turns halves back into the printed form ("37.5", "31").
+
+Income follows the economics chart (753.0): 2 EP per province, 3 per minor planet, 5 per major
+planet, capital systems (759.0) and off-map possessions included. It reproduces
+`engine.fe.holdings` for the starting map and then follows the board:
+
+- a province pays its owner only while the owner holds every one of its hexes (a province
+  with a captured hex pays nobody: the captor does not collect yet, and the owner has lost it);
+- a planet pays the owner of its hex, unless devastated (508.2x: nothing until it recovers,
+  508.25);
+- what an empire has captured pays it nothing (438.0) unless the caller names it in the
+  ``captured`` / ``captured_planets`` hooks (long-term capture, 438.1; annexation, 448.x), which
+  this module does not yet decide;
+- off-map possessions pay while the empire keeps them (``offmap_held``) and the scenario gives
+  it its whole territory (as `engine.fe.holdings` reads a scenario).
+
+Peace and limited-war economies (447.x, marked C in the rules notes) are a rule option that is
+off by default: every empire then collects its full income.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from engine.core.ruleset import OptionSpec, OptionValue
+from engine.fe.forces import Board, Unit
+from engine.fe.galaxy import Galaxy, HexId, Province
+from engine.fe.oob import Economy
+
+PROVINCE_EP2 = 4
+MINOR_PLANET_EP2 = 6
+MAJOR_PLANET_EP2 = 10
+"""Income per province, minor planet and major planet (753.0), in halves of an EP."""
+
+ECONOMY_FRACTIONS = "economy-fractions"
+PEACE_PERMILLE = "peace-income-permille"
+LIMITED_WAR_PERMILLE = "limited-war-income-permille"
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        ECONOMY_FRACTIONS,
+        "off",
+        "Empires at peace or limited war collect only part of their income "
+        "('on'; 'off': everyone collects it all)",
+        "447.0",
+    ),
+    OptionSpec(PEACE_PERMILLE, 500, "Share of income at peace, in thousandths", "447.0"),
+    OptionSpec(
+        LIMITED_WAR_PERMILLE, 750, "Share of income at limited war, in thousandths", "447.0"
+    ),
+)
+"""The rule options this module reads (house-rule defaults until checked against a rulebook)."""
+
+
+class EconomyOptions(msgspec.Struct, frozen=True):
+    """The economics options in force; the defaults are the rules notes' defaults."""
+
+    fractions: bool = False
+    peace_permille: int = 500
+    limited_war_permille: int = 750
+
+    def permille(self, economy: Economy) -> int:
+        """The share of its income an empire on this economy collects, in thousandths."""
+        if not self.fractions or economy == "war":
+            return 1000
+        return self.peace_permille if economy == "peace" else self.limited_war_permille
+
+
+def economy_options(values: Mapping[str, OptionValue]) -> EconomyOptions:
+    """The options from a game's chosen values (absent ones take their defaults)."""
+    fractions = values.get(ECONOMY_FRACTIONS, "off")
+    peace = values.get(PEACE_PERMILLE, 500)
+    limited = values.get(LIMITED_WAR_PERMILLE, 750)
+    return EconomyOptions(
+        fractions=fractions in ("on", True),
+        peace_permille=peace if isinstance(peace, int) else 500,
+        limited_war_permille=limited if isinstance(limited, int) else 750,
+    )
+
+
+class Income(msgspec.Struct, frozen=True):
+    """One empire's income this turn, broken down so a player can check it line by line.
+
+    Counts say how many of each thing pay; ``*2`` fields are EP in halves. ``minor2`` and
+    ``major2`` are planets outside capital hexes; ``capital2`` the planets of the capital
+    systems (759.0); ``offmap2`` the off-map provinces and planets. ``gross2`` is their sum and
+    ``total2`` what the empire collects after its economy's share (``permille``).
+    """
+
+    empire: str
+    provinces: int = 0
+    minor_planets: int = 0
+    major_planets: int = 0
+    capital_planets: int = 0
+    offmap_provinces: int = 0
+    offmap_planets: int = 0
+    provinces2: int = 0
+    minor2: int = 0
+    major2: int = 0
+    capital2: int = 0
+    offmap2: int = 0
+    gross2: int = 0
+    permille: int = 1000
+    total2: int = 0
+
+    def lines(self) -> list[tuple[str, str]]:
+        """``(label, EP)`` rows for display, in the chart's order."""
+        rows = [
+            (f"{self.provinces} provinces", fmt_ep(self.provinces2)),
+            (f"{self.minor_planets} minor planets", fmt_ep(self.minor2)),
+            (f"{self.major_planets} major planets", fmt_ep(self.major2)),
+            (f"{self.capital_planets} capital planets", fmt_ep(self.capital2)),
+            (
+                f"off map: {self.offmap_provinces} provinces, {self.offmap_planets} planets",
+                fmt_ep(self.offmap2),
+            ),
+        ]
+        if self.permille != 1000:
+            tenths = f".{self.permille % 10}" if self.permille % 10 else ""
+            rows.append((f"economy share {self.permille // 10}{tenths}%", fmt_ep(self.total2)))
+        rows.append(("total", fmt_ep(self.total2)))
+        return rows
+
+
+def fmt_ep(ep2: int) -> str:
+    """Halves of an EP as the tables print them: 75 -> "37.5", 62 -> "31", -5 -> "-2.5"."""
+    sign = "-" if ep2 < 0 else ""
+    whole, half = divmod(abs(ep2), 2)
+    return f"{sign}{whole}.5" if half else f"{sign}{whole}"
+
+
+def _held(galaxy: Galaxy, board: Board, province: Province, empire: str) -> bool:
+    return all(board.owner(galaxy, h) == empire for h in province.hexes)
+
+
+def income(
+    galaxy: Galaxy,
+    board: Board,
+    empire: str,
+    economy: Economy = "war",
+    *,
+    provinces: Sequence[str] = (),
+    captured: Sequence[str] = (),
+    captured_planets: Sequence[HexId] = (),
+    devastated: Sequence[HexId] = (),
+    offmap_held: bool = True,
+    options: EconomyOptions | None = None,
+) -> Income:
+    """What ``empire`` earns in Phase 1C (430.1) with the board as it stands.
+
+    ``provinces`` are the province ids the scenario gives the empire (its ``EmpireSetup``);
+    empty: all the map gives it. Hooks for what this module does not decide yet:
+    ``captured`` province ids and ``captured_planets`` hexes of others that now pay
+    ``empire`` (438.1 long-term capture, 448.x annexation; full value), ``devastated`` planet
+    hexes that pay nothing (508.2x), ``offmap_held`` False when the off-map area is lost.
+    """
+    options = options or EconomyOptions()
+    own = galaxy.provinces_of(empire)
+    given = tuple(galaxy.province(pid) for pid in provinces) if provinces else own
+    whole = len(given) == len(own)
+    paying = [p for p in given if _held(galaxy, board, p, empire)]
+    paying += [
+        galaxy.province(pid)
+        for pid in sorted(set(captured))
+        if galaxy.province(pid).empire != empire
+        and _held(galaxy, board, galaxy.province(pid), empire)
+    ]
+    planet_hexes = sorted(
+        {h for p in given for h in p.hexes}
+        | {h for pid in captured for h in galaxy.province(pid).hexes}
+        | set(captured_planets)
+    )
+    captured_hexes = {h for pid in captured for h in galaxy.province(pid).hexes}
+    captured_hexes |= set(captured_planets)
+    ruined = set(devastated)
+    counts = {"minor": 0, "major": 0, "capital": 0}
+    ep2 = {"minor": 0, "major": 0, "capital": 0}
+    for h in planet_hexes:
+        info = galaxy.hex(h)
+        if board.owner(galaxy, h) != empire or h in ruined:
+            continue
+        if info.empire != empire and h not in captured_hexes:
+            continue
+        for planet in info.planets:
+            value = MAJOR_PLANET_EP2 if planet.kind == "major" else MINOR_PLANET_EP2
+            bucket = "capital" if info.capital else planet.kind
+            counts[bucket] += 1
+            ep2[bucket] += value
+    offmap = galaxy.offmap_of(empire) if whole and offmap_held else None
+    off_provinces = offmap.provinces if offmap is not None else 0
+    off_minor = offmap.minor_planets if offmap is not None else 0
+    off_major = offmap.major_planets if offmap is not None else 0
+    offmap2 = (
+        PROVINCE_EP2 * off_provinces + MINOR_PLANET_EP2 * off_minor + MAJOR_PLANET_EP2 * off_major
+    )
+    provinces2 = PROVINCE_EP2 * len(paying)
+    gross2 = provinces2 + ep2["minor"] + ep2["major"] + ep2["capital"] + offmap2
+    permille = options.permille(economy)
+    return Income(
+        empire=empire,
+        provinces=len(paying),
+        minor_planets=counts["minor"],
+        major_planets=counts["major"],
+        capital_planets=counts["capital"],
+        offmap_provinces=off_provinces,
+        offmap_planets=off_minor + off_major,
+        provinces2=provinces2,
+        minor2=ep2["minor"],
+        major2=ep2["major"],
+        capital2=ep2["capital"],
+        offmap2=offmap2,
+        gross2=gross2,
+        permille=permille,
+        total2=gross2 * permille // 1000,
+    )
+
+
+def collect(treasury2: int, earned: Income) -> int:
+    """The treasury after Phase 1C adds the turn's income (430.1), in halves of an EP."""
+    return treasury2 + earned.total2
+
+
+# Specified costs (752.0)
+
+
+def fighter_price2(unit: Unit) -> int:
+    """EP in halves per fighter factor replaced on ``unit`` (752.0).
+
+    2 EP on a carrier or a fighter pod; 1 EP on a base or dock and on a hybrid ship (a ship
+    with fighters but no carrier designation, the Hydran way); 0.5 EP on a PDU.
+    """
+    info = unit.info()
+    if unit.cls.startswith("PDU"):
+        return 1
+    if info.pod or (info.carrier and info.move > 0):
+        return 4
+    return 2
+
+
+def replacement_cost2(unit: Unit, fighters2: int, pfs: int = 0) -> int:
+    """EP in halves to replace ``fighters2`` (doubled) fighter factors and ``pfs`` PFs (0.5 EP
+    each) on ``unit`` (752.0); a quarter EP left by half a PDU factor rounds up."""
+    return (fighters2 * fighter_price2(unit) + 1) // 2 + pfs

@@ -1,0 +1,517 @@
+"""Phase 2B (production, 431.0; conversions, 433.0; replacements, 501.5) as pure functions.
+
+What an empire may build each turn is its scenario's production schedule (`engine.fe.oob`):
+the batch dated this turn lists the slots. An order fills a slot with the class it names, or
+with a class that may substitute for it (the class's ``substitutions``: ``instead_of``, cost,
+``from_year``); a schedule that names a variant with no scratch cost (the Kzinti CV, the
+Klingon D7C) prices it at its substitution cost (I). New units appear at the capital, or at a
+shipyard the caller names (431.0), with the next free ids of their empire (``KLI-0123``), so
+both players' engines give them the same names.
+
+Limits, each refused with its numbers and rule:
+
+- substitutions: at most ``substitutions-per-turn`` a turn (default 2, after 450.4; 0: no
+  limit; C). Filling a hull slot (the Hydran ``CC``) is not a substitution;
+- conversions (433.1, I): a conversion of at most 3 EP (cost before fighters) is *minor*; each
+  starbase converts one minor per turn in its hex. *Major* ones happen at the capital: one
+  per turn, two for the Federation and the Klingons (433.15; the Romulans' second is at
+  Remus, 4514); an extra major costs 5 EP (433.16, fixed costs; not for the Romulans).
+  A spare major slot may take a minor. Crippled units are not converted (433.44); conversions
+  of several units, of other empires' hulls and base upgrades (433.41) stay manual;
+- replacements (752.0): a fighter factor costs 2 EP on a carrier or a pod, 1 EP on a hybrid
+  ship or a base, 0.5 EP on a PDU; a PF 0.5 EP; never more than the unit carries, and not in
+  a hex cut off from supply (501.5);
+- money: everything together must not cost more than the treasury (431.0).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from engine.core.ruleset import OptionSpec, OptionValue, Violation
+from engine.fe.economics import fmt_ep, replacement_cost2
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.oob import Batch, date_turn
+from engine.fe.repair import STARBASES, kind
+from engine.fe.scenario import turn_date, turn_label
+from engine.fe.units import Conversion, UnitClass, load_units
+
+BUILD_RULE = "431.0"
+SUBSTITUTION_RULE = "450.4"
+CONVERSION_RULE = "433.1"
+FIGHTER_RULE = "501.5"
+PF_RULE = "502.43"
+
+MINOR_CONVERSION2 = 6
+"""A conversion costing at most this (3 EP, before fighters) is minor (433.1)."""
+EXTRA_MAJOR2 = 10
+"""An extra major conversion at the capital costs 5 EP (433.16, fixed costs)."""
+MAJOR_CONVERSIONS: Mapping[str, int] = {"FED": 2, "KLI": 2}
+"""Major conversions per turn at the capital (433.15); 1 for every other empire."""
+SECOND_MAJOR_HEX: Mapping[str, HexId] = {"ROM": 4514}
+"""Where an empire's second major conversion happens when not at its capital (433.15)."""
+
+SUBSTITUTIONS_PER_TURN = "substitutions-per-turn"
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        SUBSTITUTIONS_PER_TURN,
+        2,
+        "Substitutions allowed per turn and empire (0: no limit)",
+        SUBSTITUTION_RULE,
+    ),
+)
+"""The rule options this module reads (house-rule defaults until checked against a rulebook)."""
+
+
+class ProductionOptions(msgspec.Struct, frozen=True):
+    substitution_limit: int = 2
+
+
+def production_options(values: Mapping[str, OptionValue]) -> ProductionOptions:
+    """The options from a game's chosen values (absent ones take their defaults)."""
+    limit = values.get(SUBSTITUTIONS_PER_TURN, 2)
+    return ProductionOptions(substitution_limit=limit if isinstance(limit, int) else 2)
+
+
+class Build(msgspec.Struct, frozen=True):
+    """Build one ``cls`` in ``hex``, in a slot of the schedule (``instead_of``, or its own)."""
+
+    cls: str
+    hex: HexId
+    instead_of: str = ""
+
+
+class Convert(msgspec.Struct, frozen=True):
+    """Rebuild the unit ``unit`` into class ``to`` where it stands (433.0)."""
+
+    unit: str
+    to: str
+
+
+class Replace(msgspec.Struct, frozen=True):
+    """Replace fighter factors (``fighters2``, doubled) and PFs lost by ``unit`` (501.5)."""
+
+    unit: str
+    fighters2: int = 0
+    pfs: int = 0
+
+
+class ProductionOrders(msgspec.Struct, frozen=True):
+    """Everything an empire orders in Phase 2B."""
+
+    builds: tuple[Build, ...] = ()
+    conversions: tuple[Convert, ...] = ()
+    replacements: tuple[Replace, ...] = ()
+    extra_major: bool = False
+
+
+class Produced(msgspec.Struct, frozen=True):
+    """The board after production, what it cost, the treasury left, and the new unit ids."""
+
+    board: Board
+    cost2: int
+    treasury2: int
+    new_units: tuple[str, ...]
+
+
+# Schedules, prices and sites
+
+
+def scheduled(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
+    """The slots of this turn's batches: class (or hull) name -> count, in schedule order."""
+    slots: dict[str, int] = {}
+    for batch in schedule:
+        if date_turn(batch.date) == turn:
+            for item in batch.units:
+                slots[item.unit] = slots.get(item.unit, 0) + item.count
+    return slots
+
+
+def _class(empire: str, cls: str) -> UnitClass | str:
+    found = load_units().find(empire, cls)
+    if found is not None:
+        return found
+    other = load_units().other(empire, cls)
+    if other is not None and other.kind == "hull":
+        return f"{cls} is a production slot, not a class: build a class that fills it"
+    return f"{empire} has no unit class {cls!r}"
+
+
+def _is_hull(empire: str, name: str) -> bool:
+    other = load_units().other(empire, name)
+    return other is not None and other.kind == "hull"
+
+
+def build_cost2(empire: str, order: Build, turn: int) -> int | str:
+    """EP in halves to build ``order`` on ``turn`` (fighters included), or why it cannot be.
+
+    Scratch builds pay the class's construction cost; a substitution pays its ``For X`` cost;
+    a variant the schedule names directly but that has no scratch cost pays its cheapest
+    substitution cost (I: the schedule stands for that substitution).
+    """
+    info = _class(empire, order.cls)
+    if isinstance(info, str):
+        return info
+    year = turn_date(turn)[0]
+    if order.instead_of and order.instead_of != order.cls:
+        for sub in info.substitutions:
+            if order.instead_of in sub.instead_of:
+                if year < sub.from_year:
+                    return (
+                        f"{order.cls} may substitute for {order.instead_of} only from "
+                        f"Y{sub.from_year}"
+                    )
+                return sub.cost2 + sub.fighter_cost2
+        return f"{order.cls} may not substitute for {order.instead_of}"
+    if info.construction is not None:
+        return info.construction.cost2 + info.construction.fighter_cost2
+    if info.substitutions:
+        return min(sub.cost2 + sub.fighter_cost2 for sub in info.substitutions)
+    return f"{order.cls} cannot be built from scratch"
+
+
+def primary_capital(galaxy: Galaxy, empire: str) -> HexId | None:
+    """The capital hex with the empire's capital planet (its main shipyard), if any."""
+    capitals = galaxy.capitals_of(empire)
+    for capital in capitals:
+        if any(p.capital for s in capital.systems for p in s.planets):
+            return capital.hex
+    return capitals[0].hex if capitals else None
+
+
+def build_sites(
+    galaxy: Galaxy, board: Board, empire: str, shipyards: Sequence[HexId] = ()
+) -> tuple[HexId, ...]:
+    """Where new units may appear (431.0): capital hexes still held, then ``shipyards``."""
+    held = [c.hex for c in galaxy.capitals_of(empire) if board.owner(galaxy, c.hex) == empire]
+    return tuple(dict.fromkeys([*held, *shipyards]))
+
+
+def next_ids(board: Board, empire: str, count: int) -> tuple[str, ...]:
+    """``count`` fresh ids after the empire's highest ``EMP-NNNN`` on the board."""
+    pattern = re.compile(rf"{re.escape(empire)}-(\d+)")
+    numbers = [int(m.group(1)) for u in board.units if (m := pattern.fullmatch(u.id))]
+    start = max(numbers, default=0)
+    return tuple(f"{empire}-{n:04d}" for n in range(start + 1, start + count + 1))
+
+
+# Conversions
+
+
+def conversion_for(empire: str, unit: Unit, to: str) -> Conversion | str:
+    """The table's conversion of ``unit`` into ``to``, or why there is none to automate."""
+    info = _class(empire, to)
+    if isinstance(info, str):
+        return info
+    if info.move == 0 and not info.pod:
+        return f"{to} is a base: base upgrades need a tug (433.41) and stay manual"
+    for conv in info.conversions:
+        if unit.cls not in conv.source:
+            continue
+        if conv.empire or conv.count != 1 or conv.plus:
+            return f"converting {unit.cls} into {to} takes other units: it stays manual"
+        if conv.cost2 is None:
+            rules = ", ".join(info.rules) or "433.0"
+            return f"the cost of {unit.cls} into {to} is set by a rule ({rules}): manual"
+        return conv
+    return f"{unit.cls} cannot be converted into {to}"
+
+
+def conversion_capacity(
+    galaxy: Galaxy, board: Board, empire: str, hex: HexId, *, extra_major: bool = False
+) -> tuple[int, int]:
+    """(major, minor) conversions the empire may make in ``hex`` this turn (433.1x, I).
+
+    Minor: one per uncrippled starbase of the empire there. Major: at the capital while it is
+    held (433.15), plus the bought extra one (433.16); the Romulans' second at Remus needs
+    its starbase.
+    """
+    starbases = sum(
+        1
+        for u in board.at(hex)
+        if u.empire == empire and not u.crippled and kind(u.cls) in STARBASES
+    )
+    major = 0
+    if board.owner(galaxy, hex) == empire:
+        if hex == primary_capital(galaxy, empire):
+            second_elsewhere = empire in SECOND_MAJOR_HEX
+            major = 1 if second_elsewhere else MAJOR_CONVERSIONS.get(empire, 1)
+            major += 1 if extra_major and not second_elsewhere else 0
+        elif SECOND_MAJOR_HEX.get(empire) == hex and starbases:
+            major = 1
+    return major, starbases
+
+
+def _conversion_problem(
+    empire: str, turn: int, board: Board, order: Convert, seen: set[str]
+) -> tuple[Unit, int, bool] | str:
+    try:
+        unit = board.unit(order.unit)
+    except KeyError:
+        return f"there is no unit {order.unit}"
+    if unit.empire != empire:
+        return f"{unit.id} is not a unit of {empire}"
+    if unit.id in seen:
+        return f"{unit.id} is converted twice"
+    if unit.hex == OFF_MAP:
+        return f"{unit.id} ({unit.cls}) is not on the map"
+    if unit.crippled:
+        return f"{unit.id} ({unit.cls}) is crippled: repair it before converting (433.44)"
+    conv = conversion_for(empire, unit, order.to)
+    if isinstance(conv, str):
+        return conv
+    target = load_units().find(empire, order.to)
+    if target is not None and date_turn(target.available) > turn:
+        return f"{order.to} is not in service before {turn_label(date_turn(target.available))}"
+    assert conv.cost2 is not None  # conversion_for refuses the others
+    return unit, conv.cost2 + conv.fighter_cost2, conv.cost2 > MINOR_CONVERSION2
+
+
+# Replacements
+
+
+def _replacement_problem(
+    empire: str, board: Board, order: Replace, seen: set[str], cut_off: set[HexId]
+) -> tuple[str, str] | Unit:
+    try:
+        unit = board.unit(order.unit)
+    except KeyError:
+        return f"there is no unit {order.unit}", FIGHTER_RULE
+    if unit.empire != empire:
+        return f"{unit.id} is not a unit of {empire}", FIGHTER_RULE
+    if unit.id in seen:
+        return f"{unit.id} has two replacement orders", FIGHTER_RULE
+    if unit.hex == OFF_MAP or unit.hex in cut_off:
+        return f"{unit.id} ({unit.cls}) is not in supply: no replacements", FIGHTER_RULE
+    info = unit.info()
+    side = info.crippled if unit.crippled and info.crippled is not None else info.full
+    if order.fighters2 < 0 or order.pfs < 0 or order.fighters2 + order.pfs == 0:
+        return f"{unit.id}: a replacement names a positive number of fighters or PFs", FIGHTER_RULE
+    if order.fighters2 > side.fighters2:
+        return (
+            f"{unit.id} ({unit.cls}) carries at most {fmt_ep(side.fighters2)} fighter factors, "
+            f"{fmt_ep(order.fighters2)} ordered",
+            FIGHTER_RULE,
+        )
+    if order.pfs > side.pfs:
+        return (
+            f"{unit.id} ({unit.cls}) carries at most {side.pfs} PFs, {order.pfs} ordered",
+            PF_RULE,
+        )
+    return unit
+
+
+# Checking and applying a turn's production
+
+
+class _Plan(msgspec.Struct):
+    problems: list[Violation]
+    builds: list[Build]
+    converted: list[Unit]
+    cost2: int
+
+
+def _build_problem(
+    empire: str, turn: int, order: Build, slots: Mapping[str, int], sites: Sequence[HexId]
+) -> int | Violation:
+    """The cost of one build order, or the first reason it is refused."""
+    slot = order.instead_of or order.cls
+    cost = build_cost2(empire, order, turn)
+    if isinstance(cost, str):
+        return Violation(cost, SUBSTITUTION_RULE if order.instead_of else BUILD_RULE)
+    if slot not in slots:
+        label = turn_label(turn)
+        return Violation(f"{slot} is not on {empire}'s production schedule for {label}", BUILD_RULE)
+    info = load_units().find(empire, order.cls)
+    if info is not None and date_turn(info.available) > turn:
+        when = turn_label(date_turn(info.available))
+        return Violation(f"{order.cls} is not in service before {when}", BUILD_RULE)
+    if order.hex not in sites:
+        where = ", ".join(f"{h:04d}" for h in sites) or "none held"
+        text = f"new {order.cls} may not appear in {order.hex:04d}: the capital or a shipyard"
+        return Violation(f"{text} ({where})", BUILD_RULE)
+    return cost
+
+
+def _check_builds(
+    galaxy: Galaxy,
+    board: Board,
+    empire: str,
+    turn: int,
+    schedule: Sequence[Batch],
+    orders: ProductionOrders,
+    shipyards: Sequence[HexId],
+    options: ProductionOptions,
+    plan: _Plan,
+) -> None:
+    slots = scheduled(schedule, turn)
+    sites = build_sites(galaxy, board, empire, shipyards)
+    used: dict[str, int] = {}
+    substitutions = 0
+    for order in orders.builds:
+        found = _build_problem(empire, turn, order, slots, sites)
+        if isinstance(found, Violation):
+            plan.problems.append(found)
+            continue
+        slot = order.instead_of or order.cls
+        used[slot] = used.get(slot, 0) + 1
+        if order.instead_of and order.instead_of != order.cls and not _is_hull(empire, slot):
+            substitutions += 1
+        plan.builds.append(order)
+        plan.cost2 += found
+    for slot, count in used.items():
+        if count > slots[slot]:
+            text = f"the schedule for {turn_label(turn)} allows {slots[slot]} {slot}"
+            plan.problems.append(Violation(f"{text}, {count} ordered", BUILD_RULE))
+    limit = options.substitution_limit
+    if limit > 0 and substitutions > limit:
+        text = f"{substitutions} substitutions ordered, at most {limit} per turn"
+        plan.problems.append(Violation(text, SUBSTITUTION_RULE))
+
+
+def _check_conversions(
+    galaxy: Galaxy,
+    board: Board,
+    empire: str,
+    turn: int,
+    orders: ProductionOrders,
+    plan: _Plan,
+) -> None:
+    seen: set[str] = set()
+    wanted: dict[HexId, list[int]] = {}  # hex -> [major, minor]
+    for order in orders.conversions:
+        found = _conversion_problem(empire, turn, board, order, seen)
+        if isinstance(found, str):
+            plan.problems.append(Violation(found, CONVERSION_RULE))
+            continue
+        unit, cost, major = found
+        seen.add(unit.id)
+        wanted.setdefault(unit.hex, [0, 0])[0 if major else 1] += 1
+        plan.converted.append(msgspec.structs.replace(unit, cls=order.to))
+        plan.cost2 += cost
+    if orders.extra_major:
+        if empire in SECOND_MAJOR_HEX:
+            text = f"{empire} may not buy an extra major conversion"
+            plan.problems.append(Violation(text, "433.15"))
+        plan.cost2 += EXTRA_MAJOR2
+    for h in sorted(wanted):
+        majors, minors = wanted[h]
+        cap_major, cap_minor = conversion_capacity(
+            galaxy, board, empire, h, extra_major=orders.extra_major
+        )
+        if majors > cap_major or minors > cap_minor + (cap_major - majors):
+            text = f"conversions at {h:04d}: {majors} major and {minors} minor ordered"
+            capacity = f"capacity {cap_major} major and {cap_minor} minor"
+            plan.problems.append(Violation(f"{text}, {capacity}", CONVERSION_RULE))
+
+
+def _check_replacements(
+    board: Board, empire: str, orders: ProductionOrders, unsupplied: Sequence[HexId], plan: _Plan
+) -> None:
+    seen: set[str] = set()
+    cut_off = set(unsupplied)
+    for order in orders.replacements:
+        found = _replacement_problem(empire, board, order, seen, cut_off)
+        if isinstance(found, tuple):
+            plan.problems.append(Violation(*found))
+            continue
+        seen.add(found.id)
+        plan.cost2 += replacement_cost2(found, order.fighters2, order.pfs)
+
+
+def _plan(
+    galaxy: Galaxy,
+    board: Board,
+    empire: str,
+    turn: int,
+    treasury2: int,
+    schedule: Sequence[Batch],
+    orders: ProductionOrders,
+    shipyards: Sequence[HexId],
+    unsupplied: Sequence[HexId],
+    options: ProductionOptions | None,
+) -> _Plan:
+    plan = _Plan([], [], [], 0)
+    options = options or ProductionOptions()
+    _check_builds(galaxy, board, empire, turn, schedule, orders, shipyards, options, plan)
+    _check_conversions(galaxy, board, empire, turn, orders, plan)
+    _check_replacements(board, empire, orders, unsupplied, plan)
+    _check_in_service(board, empire, plan)
+    if plan.cost2 > treasury2:
+        text = f"builds cost {fmt_ep(plan.cost2)} EP, treasury {fmt_ep(treasury2)} EP"
+        plan.problems.append(Violation(text, BUILD_RULE))
+    return plan
+
+
+def _check_in_service(board: Board, empire: str, plan: _Plan) -> None:
+    gained: dict[str, int] = {}
+    for order in plan.builds:
+        gained[order.cls] = gained.get(order.cls, 0) + 1
+    for unit in plan.converted:
+        gained[unit.cls] = gained.get(unit.cls, 0) + 1
+    for cls in sorted(gained):
+        info = load_units().find(empire, cls)
+        if info is None or not info.max_in_service:
+            continue
+        have = sum(1 for u in board.units if u.empire == empire and u.cls == cls)
+        if have + gained[cls] > info.max_in_service:
+            text = f"{cls}: {have} in service and {gained[cls]} more ordered"
+            plan.problems.append(Violation(f"{text}, at most {info.max_in_service}", BUILD_RULE))
+
+
+def check_builds(
+    galaxy: Galaxy,
+    board: Board,
+    empire: str,
+    turn: int,
+    treasury2: int,
+    schedule: Sequence[Batch],
+    orders: ProductionOrders,
+    *,
+    shipyards: Sequence[HexId] = (),
+    unsupplied: Sequence[HexId] = (),
+    options: ProductionOptions | None = None,
+) -> list[Violation]:
+    """Why this turn's production orders are illegal (empty when they are legal).
+
+    ``schedule`` is the empire's production batches (``EmpireSetup.production``);
+    ``treasury2`` its EP in halves after repairs. Hooks: ``shipyards`` (hexes besides the
+    capital where units may appear: minor shipyards, 450.1), ``unsupplied`` (hexes cut off
+    from supply, where fighters and PFs are not replaced, 501.5).
+    """
+    return _plan(
+        galaxy, board, empire, turn, treasury2, schedule, orders, shipyards, unsupplied, options
+    ).problems
+
+
+def apply_builds(
+    galaxy: Galaxy,
+    board: Board,
+    empire: str,
+    turn: int,
+    treasury2: int,
+    schedule: Sequence[Batch],
+    orders: ProductionOrders,
+    *,
+    shipyards: Sequence[HexId] = (),
+    unsupplied: Sequence[HexId] = (),
+    options: ProductionOptions | None = None,
+) -> Produced:
+    """Place the new units, convert, pay (431.0, 433.0, 501.5); ValueError if not legal.
+
+    New units get the next ids of their empire in order of the build orders; replaced
+    fighters and PFs change nothing on the board (it does not track losses yet): they cost.
+    """
+    plan = _plan(
+        galaxy, board, empire, turn, treasury2, schedule, orders, shipyards, unsupplied, options
+    )
+    if plan.problems:
+        raise ValueError("; ".join(v.message for v in plan.problems))
+    ids = next_ids(board, empire, len(plan.builds))
+    new = [Unit(uid, empire, b.cls, b.hex) for uid, b in zip(ids, plan.builds, strict=True)]
+    board = board.with_units([*plan.converted, *new])
+    return Produced(board, plan.cost2, treasury2 - plan.cost2, ids)
