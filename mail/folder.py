@@ -17,6 +17,7 @@ import os
 import re
 import secrets
 import stat
+import time
 from collections.abc import Container
 from pathlib import Path
 
@@ -154,6 +155,21 @@ def _read_packet_file(path: Path) -> bytes | None:
     return data
 
 
+STALE_TEMP_SECONDS = 3600
+"""A temp file this old is left over from a writer killed mid-write (none takes an hour)."""
+
+
+def _remove_if_stale(entry: os.DirEntry[str]) -> None:
+    """Remove a hexpost temp file abandoned by a killed writer; best effort, never raises."""
+    try:
+        if entry.is_file(follow_symlinks=False) and entry.name.endswith(".partial"):
+            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
+            if age > STALE_TEMP_SECONDS:
+                os.unlink(entry.path)
+    except OSError:
+        pass
+
+
 class FolderTransport:
     """Sends and fetches packets as files in one directory shared by the players."""
 
@@ -214,6 +230,9 @@ class FolderTransport:
             raise TransportError(f"cannot list shared folder {self.path}: {exc}") from exc
         found: list[tuple[tuple[str, int, str, int], str, bytes]] = []
         for entry in entries:
+            if entry.name.startswith(_TEMP_PREFIX):
+                _remove_if_stale(entry)
+                continue
             match = _NAME.fullmatch(entry.name)
             if match is None or entry.name in seen:
                 continue

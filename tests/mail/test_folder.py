@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from collections.abc import Container
 from pathlib import Path
 from typing import Any
@@ -272,3 +273,17 @@ async def test_suffixes_sort_as_numbers(tmp_path: Path) -> None:
         (tmp_path / name_of(p, suffix)).write_bytes(suffix.encode() or b"base")
     refs = [r.ref for r in (await fetch(FolderTransport(tmp_path))).packets]
     assert refs == [name_of(p), name_of(p, "-2"), name_of(p, "-10")]
+
+
+async def test_stale_temp_files_of_killed_writers_are_removed(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    stale = tmp_path / ".hexpost-tmp-0123456789abcdef.partial"
+    fresh = tmp_path / ".hexpost-tmp-fedcba9876543210.partial"
+    stale.write_bytes(b"half a packet")
+    fresh.write_bytes(b"being written right now")
+    old = time.time() - 2 * 3600
+    os.utime(stale, (old, old))
+    result = await transport.fetch("", set())
+    assert result.packets == []
+    assert not stale.exists(), "an abandoned temp file is cleaned up"
+    assert fresh.exists(), "a temp file that may still be written is left alone"
