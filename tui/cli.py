@@ -109,7 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.add_argument("--detailed", action="store_true", help="with --map: larger hexes with ids")
 
-    orders = sub.add_parser("orders", help="check, sign and queue orders from a file")
+    orders = sub.add_parser(
+        "orders",
+        help="check, sign and queue orders from a file",
+        epilog="Order types: done, note, roll, secret, back, standing; docs/orders.md has "
+        "an example of each.",
+    )
     orders.add_argument("game", metavar="GAME")
     orders.add_argument("file", metavar="FILE|-", help='JSON or TOML {"orders": [...]}')
     orders.add_argument("--dry-run", action="store_true", help="only check the orders")
