@@ -299,6 +299,8 @@ def cmd_show(args: argparse.Namespace, home: Home) -> int:
             raise HexpostError(f"--region: {exc}") from None
         print("\n".join(lines))
         return 0
+    if args.at is not None and not 0 <= args.at <= row.head_seq:
+        raise HexpostError(f"--at {args.at}: game {row.name} has packets 0 to {row.head_seq}")
     record = render.show_record(replica, row, at=args.at, checklist=args.checklist)
     render.emit(record, args.json, render.show_text)
     if args.at is None:

@@ -74,3 +74,9 @@ def test_data_check_passes_on_the_shipped_data_and_unknown_scenario_is_refused()
     bad = hexpost("scenario", "info", "nope")
     assert bad.returncode == 1
     assert bad.stderr.strip() == "hexpost: no scenario 'nope' (known: the-wind, tutorial)"
+
+
+def test_show_at_beyond_the_chain_is_refused(demo_home: Path) -> None:
+    done = hexpost("--home", str(demo_home), "show", "demo-wind", "--at", "999")
+    assert done.returncode == 1
+    assert done.stderr.strip() == "hexpost: --at 999: game demo-wind has packets 0 to 15"
