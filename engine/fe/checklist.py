@@ -2,9 +2,11 @@
 
 The engine does not model the map or units yet. It walks both players through every step of
 the sequence of play (rule 105) in the right order, with the right seat owing each step, and
-records what they did: ``done`` (with a note and adjustments), free ``note``s, dice ``roll``s
-and ``back`` to an earlier combat step for the next round or battle hex (302.9). Secret steps
-(battle force choices, battle intensity, EW) are committed and revealed by the protocol core.
+records what they did: ``done`` (with a note and adjustments), free ``note``s, dice ``roll``s,
+``back`` to an earlier combat step for the next round or battle hex (302.9), and ``standing``
+orders that let the engine complete a seat's routine steps (`engine.fe.standing`). Secret
+steps (battle force choices, battle intensity, EW) are committed and revealed by the protocol
+core.
 
 That is already useful for play by email: both engines agree on whose move it is, nobody can
 skip a step the other seat owes, and the log is a complete, signed record of the game.
