@@ -22,7 +22,7 @@ from collections.abc import Container
 from pathlib import Path
 
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
-from saves.files import fsync_directory
+from saves.files import fsync_directory, write_synced
 
 MAX_PACKET_BYTES = 1024 * 1024
 """Files larger than this are skipped on fetch: no packet is this big, and reading is bounded."""
@@ -87,14 +87,7 @@ def _holds(target: Path, data: bytes) -> bool | None:
 def _write_temp(directory: Path, data: bytes) -> Path:
     """Write `data` to a fresh temp file in `directory` (a name fetch ignores) and fsync it."""
     temp = directory / f"{_TEMP_PREFIX}{secrets.token_hex(8)}.partial"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_synced(temp, data, 0o644)
     return temp
 
 

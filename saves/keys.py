@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from engine.core.errors import HexpostError
-from saves.files import fsync_directory
+from saves.files import fsync_directory, write_synced
 
 FORMAT = "hexpost-identity-key"
 VERSION = 1
@@ -174,17 +174,8 @@ def _write_new_private_file(path: Path, data: bytes) -> None:
     """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     temp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, 0o600)  # an odd umask cannot strip the owner's bits either
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_synced(temp, data, 0o600, exact_mode=True)
         try:
             os.link(temp, path)
         except FileExistsError:

@@ -30,12 +30,19 @@ import msgspec
 
 from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe.forces import Board, Unit
-from engine.fe.galaxy import Galaxy, HexId, Province
+from engine.fe.galaxy import (
+    MAJOR_PLANET_EP,
+    MINOR_PLANET_EP,
+    PROVINCE_EP,
+    Galaxy,
+    HexId,
+    Province,
+)
 from engine.fe.oob import Economy
 
-PROVINCE_EP2 = 4
-MINOR_PLANET_EP2 = 6
-MAJOR_PLANET_EP2 = 10
+PROVINCE_EP2 = 2 * PROVINCE_EP
+MINOR_PLANET_EP2 = 2 * MINOR_PLANET_EP
+MAJOR_PLANET_EP2 = 2 * MAJOR_PLANET_EP
 """Income per province, minor planet and major planet (753.0), in halves of an EP."""
 
 ECONOMY_FRACTIONS = "economy-fractions"

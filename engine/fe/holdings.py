@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.fe.galaxy import Galaxy, HexId, load_galaxy
+from engine.fe.galaxy import (
+    MAJOR_PLANET_EP,
+    MINOR_PLANET_EP,
+    PROVINCE_EP,
+    Galaxy,
+    HexId,
+    load_galaxy,
+)
 from engine.fe.scenario import find_scenario
-
-PROVINCE_EP = 2
-MINOR_PLANET_EP = 3
-MAJOR_PLANET_EP = 5
 
 
 class PlanetHolding(msgspec.Struct, frozen=True):
