@@ -30,7 +30,7 @@ from mail.sync import sync
 from mail.transport import Transport
 from saves import archive
 from saves.home import Home, default_home
-from saves.replica import Replica
+from saves.replica import GameRow, Replica
 from tui import render
 
 
@@ -288,24 +288,37 @@ def cmd_games(args: argparse.Namespace, home: Home) -> int:
 def cmd_show(args: argparse.Namespace, home: Home) -> int:
     replica = home.replica()
     row = replica.find(args.game)
+    if args.at is not None and not 0 <= args.at <= row.head_seq:
+        raise HexpostError(f"--at {args.at}: game {row.name} has packets 0 to {row.head_seq}")
     if args.map or args.region or args.detailed:
         if row.ruleset != "fe":
             raise HexpostError(f"game {row.name} has no strategic map")
-        from tui.maptext import render_galaxy
-
-        try:
-            lines = render_galaxy(args.region, detail="detailed" if args.detailed else "compact")
-        except ValueError as exc:
-            raise HexpostError(f"--region: {exc}") from None
-        print("\n".join(lines))
+        print("\n".join(_map_lines(args, replica, row)))
         return 0
-    if args.at is not None and not 0 <= args.at <= row.head_seq:
-        raise HexpostError(f"--at {args.at}: game {row.name} has packets 0 to {row.head_seq}")
     record = render.show_record(replica, row, at=args.at, checklist=args.checklist)
     render.emit(record, args.json, render.show_text)
     if args.at is None:
         replica.mark_read(row.game_id)
     return 0
+
+
+def _map_lines(args: argparse.Namespace, replica: Replica, row: GameRow) -> list[str]:
+    """The map with the game's stacks (at ``--at``, or the head) and their legend."""
+    from tui.mapstacks import stacks_from_views
+    from tui.maptext import render_galaxy
+
+    state = replica.state(row.game_id, args.at)
+    view = render.game_views(replica.ruleset(row.game_id), state.rules)
+    stacks, bases = stacks_from_views(view)
+    try:
+        return render_galaxy(
+            args.region,
+            detail="detailed" if args.detailed else "compact",
+            stacks=stacks if view else None,
+            bases=bases if view else None,
+        )
+    except ValueError as exc:
+        raise HexpostError(f"--region: {exc}") from None
 
 
 def cmd_orders(args: argparse.Namespace, home: Home) -> int:

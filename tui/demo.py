@@ -1,12 +1,12 @@
-"""`hexpost demo`: a whole game set-up played by two local seats, with no account.
+"""`hexpost demo`: a game of the tutorial scenario played by two local seats, with no account.
 
-Two homes in a temporary folder (Alice for the Coalition, Bob for the Alliance) exchange
-packets through the in-memory loopback transport: Alice creates a game of The Wind and invites
-Bob, Bob accepts, they walk the first steps of the sequence of play, Alice asks for a die roll
-(Bob's client answers it automatically with fresh entropy), Bob signs a standing order so the
-engine completes his routine steps, both make a secret choice at a secret step of the combat
-phase, and finally both replay and verify the whole chain and show that they hold the same
-state hash.
+Two homes in a temporary folder (Alice for the Klingons, Bob for the Kzinti) exchange packets
+through the in-memory loopback transport: Alice creates the game and invites Bob, Bob accepts,
+both set up their starting fleets (the engine checks every placement), the engine collects
+the Klingon income, Alice asks for a die roll (Bob's client answers it automatically with
+fresh entropy), Bob signs a standing order so the engine completes his routine steps, both
+make a secret choice at a secret step of the combat phase, and finally both replay and verify
+the whole chain and show that they hold the same state hash.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import HexpostError
 from engine.core.game import pending
 from engine.core.packets import fingerprint
 from engine.fe import FE, RULESET
@@ -25,7 +26,7 @@ from saves.home import Home
 from saves.replica import Replica
 from tui.commands import now
 
-SCENARIO = "the-wind"
+SCENARIO = "tutorial"
 
 
 class Seat:
@@ -75,6 +76,24 @@ def advance(players: dict[str, Seat], game_id: bytes, target: str) -> None:
         exchange(owner, other)
 
 
+def _submit(player: Seat, game_id: bytes, orders: list[dict[str, Any]]) -> None:
+    """Sign orders and print what the engine made of them."""
+    result = player.replica.submit(game_id, orders, now=now())
+    say(f"  {player.name} signs packet {result.seq}:")
+    for event in result.events:
+        if event.kind not in ("step-auto", "step-passed", "step-skipped"):
+            say(f"    {event.text}")
+
+
+def _try(player: Seat, game_id: bytes, orders: list[dict[str, Any]]) -> str:
+    """Check orders without signing; the engine's refusal, or "accepted"."""
+    try:
+        player.replica.submit(game_id, orders, now=now(), dry_run=True)
+    except HexpostError as exc:
+        return f"refused: {exc}"
+    return "accepted"
+
+
 def run_demo(keep: Path | None = None) -> int:
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
@@ -92,9 +111,9 @@ def _play(root: Path) -> int:
     say(f"  Alice (Coalition) fingerprint {alice.fingerprint}")
     say(f"  Bob   (Alliance)  fingerprint {bob.fingerprint}")
 
-    say("\n1. Alice creates a game of The Wind and invites Bob")
+    say("\n1. Alice creates a game of the tutorial scenario and invites Bob")
     game_id = alice.replica.create(
-        RULESET, SCENARIO, "coalition", "bob@example.org", name="demo-wind", now=now()
+        RULESET, SCENARIO, "coalition", "bob@example.org", name="demo-tutorial", now=now()
     )
     alice.sync()
     for line in bob.sync():
@@ -104,33 +123,47 @@ def _play(root: Path) -> int:
     exchange(bob, alice)
     players = {"coalition": alice, "alliance": bob}
 
-    say("\n3. Alice completes step 1A1 with a note, then asks for a die roll")
-    alice.replica.submit(
-        game_id,
-        [
-            {"type": "done", "note": "no bases or PDUs were being deployed"},
-            {"type": "roll", "dice": "2d6", "purpose": "survey points 505.21"},
-        ],
-        now=now(),
-    )
+    say("\n3. Set-up: the Kzinti place first, then the Klingons; the engine checks each hex")
+    refused = _try(alice, game_id, [{"type": "place", "fleet": "Strike Force", "hex": "1105"}])
+    say(f"    Alice tries to place before her turn: {refused}")
+    _submit(bob, game_id, [
+        {"type": "place", "fleet": "Border Guard", "hex": "1205"},
+        {"type": "place", "fleet": "Starbase Squadron", "hex": "1704"},
+        {"type": "done"},
+    ])  # fmt: skip
+    exchange(bob, alice)
+    refused = _try(alice, game_id, [{"type": "place", "fleet": "Strike Force", "hex": "1105"}])
+    say(f"    Alice tries a hex outside her set-up area: {refused}")
+    _submit(alice, game_id, [
+        {"type": "place", "fleet": "Strike Force", "hex": "1307"},
+        {"type": "place", "fleet": "Flank Patrol", "hex": "1607"},
+        {"type": "done", "note": "Klingons deployed"},
+    ])  # fmt: skip
+    exchange(alice, bob)
+
+    say("\n4. Alice completes step 1A1 with a note, then asks for a die roll")
+    _submit(alice, game_id, [
+        {"type": "done", "note": "no bases or PDUs were being deployed"},
+        {"type": "roll", "dice": "2d6", "purpose": "survey points 505.21"},
+    ])  # fmt: skip
     say("    Bob's client answers the roll with its next entropy value, automatically:")
     exchange(alice, bob)
     for seq, event in alice.replica.events(game_id):
         if event.kind == "roll":
             say(f"    roll recorded in packet {seq}: {event.text}")
 
-    say("\n4. Alice completes her part of step 1A2; Bob answers his part with a standing order")
-    alice.replica.submit(game_id, [{"type": "done"}], now=now())
+    say("\n5. Alice plays on through phases 1 and 2; the engine collects her income")
+    _submit(alice, game_id, [{"type": "done", "through": "2B11"}])
     exchange(alice, bob)
     routine = ["1", "2", "3A", "5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-6", "6", "10"]
-    bob.replica.submit(game_id, [{"type": "standing", "steps": routine}], now=now())
-    say(f"    the engine now completes Bob's steps in {', '.join(routine)} for him")
+    _submit(bob, game_id, [{"type": "standing", "steps": routine}])
+    say(f"    Bob lets the engine complete his steps in {', '.join(routine)} for him")
     exchange(bob, alice)
 
-    say("\n5. Both walk the sequence of play to the secret step 5-3C")
+    say("\n6. Both walk the sequence of play to the secret step 5-3C")
     advance(players, game_id, "5-3C")
 
-    say("\n6. Secret step 5-3C: each seat commits its choice; they are revealed together")
+    say("\n7. Secret step 5-3C: each seat commits its choice; they are revealed together")
     alice.replica.submit(
         game_id, [{"type": "secret", "choice": "escort group: D7 with two F5s"}], now=now()
     )
@@ -143,7 +176,7 @@ def _play(root: Path) -> int:
         if event.kind in ("commit", "secret"):
             say(f"    packet {seq}: {event.text}")
 
-    say("\n7. Both replay the whole chain and compare")
+    say("\n8. Both replay the whole chain and compare")
     hashes = {}
     for player in (alice, bob):
         digest = player.replica.verify(game_id)

@@ -8,7 +8,9 @@ Pure: no Textual, no I/O of its own. The geometry (which hex lands where) lives 
   the galaxy and a hand-made map can be drawn in a test.
 - F&E: `cells_from_galaxy` binds it to `engine.fe.galaxy.load_galaxy()`, and `render_galaxy`
   is what ``hexpost show --map`` prints: bands at most ``width`` characters wide, each headed
-  by its column numbers, then the legend.
+  by its column numbers, then the legend. The game's units arrive as stacks of counters
+  (`tui.mapstacks`: ``K4*`` four Klingon units, one crippled), and the base marks follow the
+  bases on the board rather than the printed map.
 
 What a hex's box says (monochrome must be readable, so the characters carry the meaning and
 colour only helps). The terrain is three characters: the owner, then the marks of what the
@@ -49,7 +51,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -65,6 +67,7 @@ from tui.mapgeom import (
     hex_row,
     shape_for,
 )
+from tui.mapstacks import Stacks, stack_legend, stack_markers
 
 if TYPE_CHECKING:
     from engine.fe.galaxy import Galaxy
@@ -270,12 +273,17 @@ def draw_bands(frame: Frame, cell_for: CellFor, width: int = 80) -> tuple[list[s
 
 
 def legend_entries(
-    cells: Iterable[Cell], owners: Mapping[str, str] | None = None, detail: Detail = "compact"
+    cells: Iterable[Cell],
+    owners: Mapping[str, str] | None = None,
+    detail: Detail = "compact",
+    units: Sequence[tuple[str, str]] = (),
 ) -> list[tuple[str, list[tuple[str, str]]]]:
     """The glyphs ``cells`` use, by slot: ``[(slot, [(glyph, meaning), ...]), ...]``.
 
     Only glyphs that appear are listed, so a legend under a small region stays short;
-    ``owners`` names the owner letters (glyph -> name).
+    ``owners`` names the owner letters (glyph -> name). ``units`` explains the markers when
+    the caller knows what they mean (`tui.mapstacks.stack_legend`); otherwise one marker
+    stands for all.
     """
     owners = owners or {}
     seen_owner: set[str] = set()
@@ -303,7 +311,9 @@ def legend_entries(
     slots = [("owner", owner), ("planet", planet)]
     if BASE in seen:
         slots.append(("base", [(BASE, "base (starbase, battle station...)")]))
-    if marker:
+    if marker and units:
+        slots.append(("units", list(units)))
+    elif marker:
         hides = " (it hides the terrain)" if detail == "compact" else ""
         slots.append(("units", [(marker, f"the units' marker{hides}")]))
     if "cursor" in seen:
@@ -317,15 +327,17 @@ def legend(
     *,
     detail: Detail = "compact",
     width: int = 80,
+    units: Sequence[tuple[str, str]] = (),
 ) -> list[str]:
     """Lines (each at most ``width`` characters) saying what every glyph of ``cells`` means
-    and how to read the layout."""
+    and how to read the layout; ``units`` as for `legend_entries`."""
     if detail == "compact":
         head = "Each hex: its owner, then planet and base marks (units replace them)."
     else:
         head = "Each hex: its id, then its owner, planet and base marks, and its units."
     lines = textwrap.wrap(head, width)
-    for slot, entries in legend_entries(cells, owners, detail):
+    entries_by_slot = legend_entries(cells, owners, detail, units)
+    for slot, entries in entries_by_slot:
         # Non-breaking spaces keep "o minor planet" on one line; an entry longer than a
         # whole line still wraps (textwrap breaks it), so no line outgrows ``width``.
         items = "  ".join(f"{glyph} {meaning}".replace(" ", NBSP) for glyph, meaning in entries)
@@ -335,6 +347,9 @@ def legend(
         for i, line in enumerate(wrapped):
             text = line.replace(NBSP, " ")
             lines.append(text if i == 0 else " " * 10 + text[10:].lstrip())
+    if units and any(slot == "units" for slot, _ in entries_by_slot):
+        hides = ", and a stack hides the terrain" if detail == "compact" else ""
+        lines += textwrap.wrap(f"Stacks leave out bases (the terrain's {BASE}){hides}.", width)
     lines += textwrap.wrap(
         "Odd columns sit half a hex higher: a hex touches the hexes above and below it "
         "and the two nearest hexes of each neighbouring column. Row numbers at the left.",
@@ -346,9 +361,14 @@ def legend(
 # --- F&E ----------------------------------------------------------------------------------
 
 
-def cells_from_galaxy(galaxy: Galaxy, units: Mapping[HexId, str] | None = None) -> CellFor:
-    """The `Cell` of each hex of ``galaxy`` at the start of the game; ``units`` maps hexes
-    to their units' markers (``{1411: "K3"}``), at most three characters each."""
+def cells_from_galaxy(
+    galaxy: Galaxy,
+    units: Mapping[HexId, str] | None = None,
+    bases: Collection[HexId] | None = None,
+) -> CellFor:
+    """The `Cell` of each hex of ``galaxy``; ``units`` maps hexes to their units' markers
+    (``{1411: "K3"}``), at most three characters each. The base mark follows ``bases``, the
+    hexes holding a base now, when given; otherwise the printed map's bases at the start."""
     from engine.fe.galaxy import NEUTRAL_ZONE
 
     units = units or {}
@@ -372,7 +392,7 @@ def cells_from_galaxy(galaxy: Galaxy, units: Mapping[HexId, str] | None = None) 
             minor_planet="minor" in kinds,
             major_planet="major" in kinds,
             capital=info.capital,
-            base=bool(info.bases),
+            base=bool(info.bases) if bases is None else h in bases,
             neutral=neutral,
         )
 
@@ -410,10 +430,16 @@ def render_galaxy(
     detail: Detail = "compact",
     units: Mapping[HexId, str] | None = None,
     galaxy: Galaxy | None = None,
+    stacks: Stacks | None = None,
+    bases: Collection[HexId] | None = None,
 ) -> list[str]:
     """The F&E map (or ``region``, ``"XXYY:XXYY"``) as text lines at most ``width``
     characters wide: bands of whole columns, each headed by its column numbers, then the
-    legend of the glyphs drawn. Raises `ValueError` for a bad region or width."""
+    legend of the glyphs drawn. Raises `ValueError` for a bad region or width.
+
+    The game's units come either as ready markers (``units``) or as ``stacks`` of counters
+    (`tui.mapstacks`: markers and their legend made here); ``bases`` as in
+    `cells_from_galaxy`."""
     if galaxy is None:
         from engine.fe.galaxy import load_galaxy
 
@@ -421,8 +447,11 @@ def render_galaxy(
     cols, rows = map_size(galaxy)
     corners = parse_region(region, cols, rows) if region is not None else None
     frame = map_frame(cols, rows, region=corners, detail=detail)
-    cell_for = cells_from_galaxy(galaxy, units)
+    owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
+    if stacks is not None:
+        units = stack_markers(stacks, {e.id: e.glyph for e in galaxy.empires if e.glyph})
+    cell_for = cells_from_galaxy(galaxy, units, bases)
     lines, _ = draw_bands(frame, cell_for, width)
     drawn = [c for h in frame.hexes() if (c := cell_for(h)) is not None]
-    owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
-    return [*lines, "", *legend(drawn, owners, detail=detail, width=width)]
+    explained = stack_legend((c.content for c in drawn), owners) if stacks is not None else ()
+    return [*lines, "", *legend(drawn, owners, detail=detail, width=width, units=explained)]

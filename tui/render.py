@@ -99,6 +99,7 @@ def show_record(
         "over": bool(core.resigned) or bool(summary.get("over")),
         "rolls": rolls,
     }
+    record.update(game_views(ruleset, state.rules))
     if checklist and state.rules is not None:
         record["checklist"] = [
             {
@@ -113,6 +114,16 @@ def show_record(
             for item in ruleset.checklist(state.rules)
         ]
     return record
+
+
+def game_views(ruleset: Any, rules: Any) -> dict[str, Any]:
+    """The ruleset's ``views`` (``empires``, ``units``, ``hexes``: `engine.fe.views`) when it
+    offers them; a ruleset without a board (or a game not started) adds nothing."""
+    views = getattr(ruleset, "views", None)
+    if rules is None or not callable(views):
+        return {}
+    record = views(rules)
+    return dict(record) if isinstance(record, dict) else {}
 
 
 def log_records(replica: Replica, row: GameRow) -> list[dict[str, Any]]:
@@ -246,6 +257,12 @@ def show_text(record: dict[str, Any]) -> str:
         )
     if record["over"]:
         lines.append("the game is over")
+    for empire in record.get("empires", []):
+        lines.append(
+            f"  {empire['empire']:<4}{empire['seat']:<11}treasury {empire['treasury']} EP, "
+            f"income {empire['income']} EP, {empire['units_on_map']} units on the map"
+            + _supply_text(empire.get("supply"))
+        )
     for roll in record["rolls"][-5:]:
         lines.append(f"  roll #{roll['seq']} {roll['seat']}: {roll['purpose']}: {roll['dice']}")
     for item in record.get("checklist", []):
@@ -255,6 +272,13 @@ def show_text(record: dict[str, Any]) -> str:
             f"{item['actor'][:11]:<12}{item['kind']}"
         )
     return "\n".join(lines)
+
+
+def _supply_text(supply: Any) -> str:
+    """``", 2 out of supply"`` when some units are cut off (partial grids are in supply)."""
+    units = supply.get("units") if isinstance(supply, dict) else None
+    cut_off = units.get("none", 0) if isinstance(units, dict) else 0
+    return f", {cut_off} out of supply" if cut_off else ""
 
 
 def log_text(records: list[dict[str, Any]]) -> str:

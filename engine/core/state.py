@@ -114,5 +114,15 @@ def decode_state(data: bytes, rules_type: type[S]) -> GameState[S]:
 
 
 def state_hash(state: GameState[Any]) -> bytes:
-    """SHA-256 of the canonical state (without chain ids): what every packet vouches for (P5)."""
-    return hashlib.sha256(STATE_DOMAIN + _ENCODER.encode((state.core, state.rules))).digest()
+    """SHA-256 of the canonical state (without chain ids): what every packet vouches for (P5).
+
+    A ruleset state may offer ``hash_form()``: a smaller value that stands for it in the hash
+    (e.g. digests of its large parts, cached while those parts do not change), so that a big
+    board does not cost a full encoding after every packet. It must be a pure function of the
+    state and change whenever the state does.
+    """
+    rules = state.rules
+    form = getattr(rules, "hash_form", None)
+    if form is not None:
+        rules = form()
+    return hashlib.sha256(STATE_DOMAIN + _ENCODER.encode((state.core, rules))).digest()

@@ -1,15 +1,16 @@
-"""The ``fe`` ruleset, first edition: Federation & Empire played by checklist.
+"""The ``fe`` ruleset: Federation & Empire, every step of rule 105, the engine playing its part.
 
-The engine does not model the map or units yet. It walks both players through every step of
-the sequence of play (rule 105) in the right order, with the right seat owing each step, and
-records what they did: ``done`` (with a note and adjustments), free ``note``s, dice ``roll``s,
-``back`` to an earlier combat step for the next round or battle hex (302.9), and ``standing``
-orders that let the engine complete a seat's routine steps (`engine.fe.standing`). Secret
-steps (battle force choices, battle intensity, EW) are committed and revealed by the protocol
-core.
+The ruleset walks both players through the sequence of play (a set-up stage, then every step
+of rule 105) with the right seat owing each step. Steps come in four kinds (data in
+``sequence.json``): the engine carries out *automatic* steps itself (income, supply checks);
+it checks the orders of *decision* steps against the board (set-up, repairs, builds,
+movement and reaction, retrograde, strategic movement, reserves: `engine.fe.steps`); *secret*
+steps are committed and revealed by the protocol core; *manual* steps are the players'
+bookkeeping, recorded with ``done``, ``note``, ``roll``, ``back`` (to an earlier combat step,
+302.9) and typed ``adjust``ments. ``standing`` orders let the engine complete a seat's
+routine steps (`engine.fe.standing`).
 
-That is already useful for play by email: both engines agree on whose move it is, nobody can
-skip a step the other seat owes, and the log is a complete, signed record of the game.
+Version 2 added the board; a game of version 1 (checklist only) is refused by name.
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ from engine.core.ruleset import (
 )
 from engine.fe import flow, model, standing
 from engine.fe.flow import describe
-from engine.fe.model import Back, Done, FeState, Note, Roll, Standing
-from engine.fe.scenario import find_scenario, info, load_scenarios, turn_date
+from engine.fe.model import RULE_ORDERS, Back, Done, FeState, Note, Roll, Standing
+from engine.fe.scenario import all_options, find_scenario, info, load_scenarios, turn_date
 from engine.fe.sequence import Step
+from engine.fe.steps import ORDER_AREAS
+from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
 COMBAT_RULE = "302.9"
@@ -46,10 +49,10 @@ COMBAT_PHASE = "5"
 
 
 class FeRuleset:
-    """Federation & Empire, played by checklist (implements ``engine.core.ruleset.Ruleset``)."""
+    """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "1.0"
+    version = "2.0"
     state_type = FeState
 
     # --- scenarios and the start ----------------------------------------------------------
@@ -67,11 +70,12 @@ class FeRuleset:
             wanted = ", ".join(scenario.turn_order)
             raise PacketError(f"scenario {scenario_id} is played by the seats {wanted}")
         chosen: list[tuple[str, OptionValue]] = []
-        known = {o.id: o for o in scenario.options}
+        offered = all_options(scenario)
+        known = {o.id: o for o in offered}
         for key in sorted(options):
             if key not in known:
                 raise VersionError(f"option {key!r} is not part of scenario {scenario_id}")
-        for option in sorted(scenario.options, key=lambda o: o.id):
+        for option in sorted(offered, key=lambda o: o.id):
             value = options.get(option.id, option.default)
             if type(value) is not type(option.default):
                 kind = type(option.default).__name__
@@ -83,7 +87,10 @@ class FeRuleset:
             options=tuple(chosen),
             last_turn=scenario.last_turn,
             turn=scenario.first_turn,
-        )
+            setup=True,
+        ).with_board(starting_board(scenario))
+        empires = sorted(e for seat in scenario.seats for e in seat.empires)
+        state = msgspec.structs.replace(state, treasury=tuple((e, 0) for e in empires))
         return flow.settle(state, None, [])
 
     # --- orders on the wire and in files --------------------------------------------------
@@ -140,13 +147,35 @@ class FeRuleset:
             return self._check_back(state, step, order)
         if isinstance(order, Standing):
             return standing.check(state, order)
+        tag = _tag(order)
+        if tag in RULE_ORDERS:
+            return self._check_rule_order(state, seat, step, tag, order)
         return [Violation(f"not an F&E order: {type(order).__name__}")]
+
+    def _check_rule_order(
+        self, state: FeState, seat: Seat, step: Step, tag: str, order: Any
+    ) -> list[Violation]:
+        if step.kind == StepKind.SECRET:
+            return [Violation(f"step {step.id} is secret: send a secret choice", SEQUENCE_RULE)]
+        if tag != "adjust" and tag not in step.orders:
+            where = [s.id for s in flow.part(state) if tag in s.orders] or [
+                s.id for s in flow.sequence().player_turn if tag in s.orders
+            ]
+            takes = f"; it takes {', '.join(step.orders)} or done" if step.orders else ""
+            return [
+                Violation(
+                    f"a {tag} order belongs to step {' or '.join(where) or '(none)'}, "
+                    f"not to the current step {describe(step)}{takes}",
+                    SEQUENCE_RULE,
+                )
+            ]
+        return ORDER_AREAS[tag].check(state, seat, step, order)
 
     def _check_done(self, state: FeState, seat: Seat, step: Step, order: Done) -> list[Violation]:
         if step.kind == StepKind.SECRET:
             return [Violation(f"step {step.id} is secret: send a secret choice", SEQUENCE_RULE)]
         if not order.through:
-            return []
+            return flow.finish_problems(state, seat, step)
         steps = flow.part(state)
         span = flow.sequence().span(order.through, steps)
         where = "Orion phase" if state.orion else "player turn"
@@ -161,7 +190,7 @@ class FeRuleset:
                 )
             ]
         if last == state.step:
-            return []  # the current step alone: the same as a plain ``done``
+            return flow.finish_problems(state, seat, step)  # the same as a plain ``done``
         _, blocker = self._walk_through(state, seat, order, [])
         if blocker:
             return [Violation(f"cannot complete through {order.through}: {blocker}", SEQUENCE_RULE)]
@@ -227,6 +256,10 @@ class FeRuleset:
         if isinstance(order, Back):
             state = self._apply_back(state, seat, step, order, events)
             return Applied(standing.run(state, events), events)
+        tag = _tag(order)
+        if tag in RULE_ORDERS:
+            state = ORDER_AREAS[tag].apply(state, seat, step, order, events)
+            return Applied(standing.run(state, events), events)
         raise NotPending(f"not an F&E order: {type(order).__name__}")
 
     def _apply_done(self, state: FeState, seat: Seat, order: Done, events: list[Event]) -> FeState:
@@ -265,6 +298,9 @@ class FeRuleset:
                 if seat in flow.answer_order(state, step):
                     return state, f"step {describe(step)} needs {owing[0]} too"
                 return state, f"step {describe(step)} is {owing[0]}'s"
+            problems = flow.finish_problems(state, seat, step)
+            if problems:
+                return state, f"step {describe(step)}: {problems[0].message}"
             final = state.step == last
             note = order.note if final else ""
             adjustments = order.adjustments if final else []
@@ -338,7 +374,8 @@ class FeRuleset:
     def own_run(self, state: FeState, seat: Seat, stop: str = "") -> list[str]:
         """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
 
-        The run ends at the first step another seat owes, a secret step, or step ``stop``.
+        The run ends at the first step another seat owes, a secret step, a step that needs
+        more than ``done`` (units still to place), or step ``stop``.
         Clients use it to offer "complete all my steps up to here" in one packet.
         """
         steps: list[str] = []
@@ -346,7 +383,7 @@ class FeRuleset:
             decision = self.pending(state)[0]
             if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
                 break
-            if decision.step == stop:
+            if decision.step == stop or self.validate(state, seat, Done()):
                 break
             steps.append(decision.step)
             state = self.apply(state, seat, Done()).state
@@ -358,7 +395,7 @@ class FeRuleset:
         year, season = turn_date(state.turn)
         step = flow.current(state)
         seq = flow.sequence()
-        phase = seq.phases[step.phase] if step else None
+        phase = flow.phase_of(step) if step else None
         return {
             "scenario": state.scenario,
             "turn": {"number": state.turn, "year": year, "season": season},
@@ -368,7 +405,8 @@ class FeRuleset:
             "step_title": step.title if step else "",
             "phase": phase.id if phase else None,
             "phase_title": phase.title if phase else "",
-            "heading": [h.id for h in seq.heading_chain(step)] if step else [],
+            "heading": [h.id for h in seq.heading_chain(step)] if step and not state.setup else [],
+            "setup": state.setup,
             "waiting_for": list(flow.owing(state)),
             "options": {key: value for key, value in state.options},
             "standing": {seat: list(steps) for seat, steps in state.standing},
@@ -377,7 +415,10 @@ class FeRuleset:
 
     def checklist(self, state: FeState) -> list[ChecklistItem]:
         seq = flow.sequence()
-        parts = [(False, seq.player_turn)]
+        parts: list[tuple[bool | None, tuple[Step, ...]]] = []
+        if state.setup:
+            parts.append((None, flow.part(state)))
+        parts.append((False, seq.player_turn))
         if flow.orion_on(state):
             parts.append((True, seq.orion))
         items: list[ChecklistItem] = []
@@ -393,8 +434,27 @@ class FeRuleset:
                 )
         return items
 
+    def views(self, state: FeState) -> dict[str, Any]:
+        """Empires, units and hexes as plain data for clients (`engine.fe.views`)."""
+        from engine.fe.views import views
 
-def _status(state: FeState, orion: bool, index: int) -> str:
+        return views(state)
+
+
+def _tag(order: Any) -> str:
+    config = getattr(type(order), "__struct_config__", None)
+    tag = getattr(config, "tag", None)
+    return tag if isinstance(tag, str) else ""
+
+
+def _status(state: FeState, orion: bool | None, index: int) -> str:
+    """A checklist row's status; ``orion`` None marks the set-up part."""
+    if state.setup:
+        if orion is not None:
+            return "todo"
+        return "done" if index < state.step else "current" if index == state.step else "todo"
+    if orion is None:
+        return "done"
     if state.over or (state.orion and not orion):
         return "done"
     if orion != state.orion:

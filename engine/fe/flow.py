@@ -13,10 +13,13 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import NotPending
-from engine.core.ruleset import Actor, Event, Seat, StepKind
+from engine.core.ruleset import Actor, Event, Seat, StepKind, Violation
+from engine.fe import steps as areas
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
-from engine.fe.sequence import SequenceOfPlay, Step, load_sequence
+from engine.fe.sequence import Phase, SequenceOfPlay, Step, load_sequence
+from engine.fe.steps import base
+from engine.fe.steps.setup_stage import SETUP_PHASE, setup_steps
 
 ORION = "orion"
 """Stands for the phasing seat in decision keys during the Orion phase."""
@@ -31,7 +34,9 @@ def orion_on(state: FeState) -> bool:
 
 
 def part(state: FeState) -> tuple[Step, ...]:
-    """The steps of the current part: this player turn, or the Orion phase."""
+    """The steps of the current part: the set-up, this player turn, or the Orion phase."""
+    if state.setup:
+        return setup_steps(state.scenario)
     return sequence().part(state.orion)
 
 
@@ -39,12 +44,17 @@ def current(state: FeState) -> Step | None:
     """The step being played, or None once the game is over."""
     if state.over:
         return None
-    return load_sequence().part(state.orion)[state.step]
+    return part(state)[state.step]
+
+
+def phase_of(step: Step) -> Phase:
+    return SETUP_PHASE if step.phase == SETUP_PHASE.id else sequence().phases[step.phase]
 
 
 def phasing(state: FeState) -> Seat:
-    """The phasing seat; in the Orion phase the first seat of the turn order stands in."""
-    return state.seats[0] if state.orion else state.seats[state.player_turn]
+    """The phasing seat (during set-up: the seat placing; in the Orion phase the first seat of
+    the turn order stands in)."""
+    return base.phasing(state)
 
 
 def answer_order(state: FeState, step: Step) -> tuple[Seat, ...]:
@@ -102,10 +112,13 @@ def advance(state: FeState, events: list[Event]) -> FeState:
 
 
 def settle(state: FeState, left: Step | None, events: list[Event]) -> FeState:
-    """Skip obsolete steps and roll over player turns, the Orion phase and game turns."""
-    seq = sequence()
+    """Play on to the next step a seat must act in.
+
+    Skips obsolete steps, carries out automatic steps, passes decision steps their area
+    says need nobody, and rolls over the set-up, player turns, the Orion phase and game turns.
+    """
     while True:
-        steps = seq.part(state.orion)
+        steps = part(state)
         if state.step >= len(steps):
             state = _next_part(state, events)
             if state.over:
@@ -118,22 +131,56 @@ def settle(state: FeState, left: Step | None, events: list[Event]) -> FeState:
             state = msgspec.structs.replace(state, step=state.step + 1)
             continue
         if left is None or left.phase != step.phase:
-            phase = seq.phases[step.phase]
-            who = "the Orions" if state.orion else phasing(state)
-            events.append(
-                Event(
-                    "phase",
-                    f"Phase {phase.id} ({phase.title}) begins for {who}",
-                    seat="" if state.orion else phasing(state),
-                    step=step.id,
-                    data={"phase": phase.id, "rule": phase.rule},
-                )
-            )
+            state = _phase_begins(state, step, events)
+            left = step
+        if step.kind == StepKind.AUTOMATIC:
+            state = areas.area(step.area).automatic(state, step, events)
+            events.append(Event("step-auto", f"{step.id} {step.title}: done by the engine",
+                                step=step.id))  # fmt: skip
+            state = msgspec.structs.replace(state, step=state.step + 1, answered=())
+            continue
+        if step.kind == StepKind.DECISION:
+            reason = areas.area(step.area).skip(state, step)
+            if reason:
+                events.append(Event("step-passed", f"{step.id} {step.title}: {reason}",
+                                    step=step.id))  # fmt: skip
+                state = msgspec.structs.replace(state, step=state.step + 1, answered=())
+                continue
         return state
+
+
+def _phase_begins(state: FeState, step: Step, events: list[Event]) -> FeState:
+    phase = phase_of(step)
+    who = "the Orions" if state.orion else phasing(state)
+    events.append(
+        Event(
+            "phase",
+            f"Phase {phase.id} ({phase.title}) begins for {who}",
+            seat="" if state.orion else phasing(state),
+            step=step.id,
+            data={"phase": phase.id, "rule": phase.rule},
+        )
+    )
+    if state.orion or state.setup:
+        return state
+    for each in areas.AREAS.values():
+        state = each.on_phase(state, phase.id, events)
+    return state
+
+
+def _turn_begins(state: FeState, events: list[Event]) -> FeState:
+    for each in areas.AREAS.values():
+        state = each.on_turn(state, events)
+    return state
 
 
 def _next_part(state: FeState, events: list[Event]) -> FeState:
     """The part after the current one ends: next player turn, Orion phase, or next turn."""
+    if state.setup:
+        state = msgspec.structs.replace(state, setup=False, step=0, backs=0, answered=())
+        events.append(Event("setup-over", "Set-up is complete", data={"turn": state.turn}))
+        events.append(_player_turn_event(state))
+        return _turn_begins(state, events)
     if not state.orion and state.player_turn + 1 < len(state.seats):
         state = msgspec.structs.replace(state, player_turn=state.player_turn + 1, step=0, backs=0)
         events.append(_player_turn_event(state))
@@ -157,7 +204,7 @@ def _next_part(state: FeState, events: list[Event]) -> FeState:
         state, turn=state.turn + 1, player_turn=0, orion=False, step=0, backs=0
     )
     events.append(_player_turn_event(state))
-    return state
+    return _turn_begins(state, events)
 
 
 def _player_turn_event(state: FeState) -> Event:
@@ -168,6 +215,13 @@ def _player_turn_event(state: FeState) -> Event:
         seat=seat,
         data={"turn": state.turn, "phasing": seat},
     )
+
+
+def finish_problems(state: FeState, seat: Seat, step: Step) -> list[Violation]:
+    """Why ``seat`` may not end ``step`` with ``done`` yet (only decision steps say)."""
+    if step.kind != StepKind.DECISION:
+        return []
+    return areas.area(step.area).finish(state, seat, step)
 
 
 def complete(
@@ -206,4 +260,9 @@ def complete(
     events.append(
         Event("step-done", f"{seat} completed {step.id} {step.title}{suffix}", seat, step.id, data)
     )
+    if step.kind == StepKind.DECISION:
+        moved = areas.area(step.area).on_done(state, seat, step, events)
+        if moved.step != state.step:
+            return settle(msgspec.structs.replace(moved, answered=()), step, events)
+        state = moved
     return advance(state, events)

@@ -22,11 +22,13 @@ OFF_MAP: HexId = 0
 """The hex of a unit that is not on the map (not set up yet, off-map area, destroyed)."""
 
 
-class Unit(msgspec.Struct, frozen=True):
+class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
     """One counter: a ship, base, convoy, FRD...
 
     ``id`` is stable for the whole game (``"KLI-0012"``); ``fleet`` is the starting fleet it
-    belongs to (release conditions work per fleet), empty for units built later.
+    belongs to (release conditions work per fleet), empty for units built later. Encoded as
+    a short array without its trailing defaults: the Wind's board has over 500 of them, and
+    the state is hashed after every packet.
     """
 
     id: str

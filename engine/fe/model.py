@@ -12,6 +12,8 @@ ruleset through ``validate_secret``/``apply_secret``.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
@@ -20,6 +22,8 @@ import msgspec
 
 from engine.core.errors import IllegalOrder, PacketError
 from engine.core.ruleset import OptionValue, Seat
+from engine.fe.forces import Board, Unit
+from engine.fe.galaxy import HexId
 
 MAX_TEXT = 2000
 """Longest note, adjustment, roll purpose or secret choice (characters)."""
@@ -31,14 +35,33 @@ Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
 StepId = Annotated[str, msgspec.Meta(max_length=40)]
 
 
-class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Forces(msgspec.Struct, frozen=True, array_like=True):
+    """One empire's units, sorted by id.
+
+    The board is kept per empire so that a packet that moves one empire's ships leaves the
+    other empires' tuples untouched: the same objects from state to state, whose digests
+    `FeState.hash_form` remembers instead of re-hashing a thousand counters per packet.
+    """
+
+    empire: str
+    units: tuple[Unit, ...] = ()
+
+
+class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """Where an F&E game stands. Immutable: build new states with ``msgspec.structs.replace``.
 
     ``player_turn`` indexes ``seats`` (the phasing seat); during the Orion phase ``orion`` is
-    true and ``player_turn`` keeps the last player turn's index. ``step`` indexes the current
-    part of the sequence (player-turn steps, or Orion steps). ``answered`` lists the seats that
-    already completed the current "both" step. ``backs`` counts ``back`` orders in this player
-    turn; it makes decision keys unique when combat steps repeat.
+    true and ``player_turn`` keeps the last player turn's index. ``setup`` is true before the
+    first turn, while the empires place their starting fleets; ``step`` then indexes the
+    set-up steps (one per empire in the scenario's set-up order). ``step`` otherwise indexes
+    the current part of the sequence (player-turn steps, or Orion steps). ``answered`` lists
+    the seats that already completed the current "both" step. ``backs`` counts passes back
+    to an earlier step in this player turn (combat rounds, movement batches); it makes
+    decision keys unique when steps repeat.
+
+    The board (units, captures, wars, released fleets) and each empire's treasury are here
+    too; histories (moves made, builds bought) go into events, except the little the rules
+    need within one phase (``moved``, ``reacted``, ``strategic_moves``).
     """
 
     scenario: str
@@ -55,6 +78,42 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     over: bool = False
     standing: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
     """Per seat, the step ids its standing order completes for it when they come up."""
+    setup: bool = False
+    forces: tuple[Forces, ...] = ()
+    """Units per empire, empires in code order (so the concatenation is sorted by id)."""
+    owners: tuple[tuple[HexId, str], ...] = ()
+    at_war: tuple[tuple[str, str], ...] = ()
+    released: tuple[tuple[str, str], ...] = ()
+    treasury: tuple[tuple[str, int], ...] = ()
+    """EP in halves per empire (``75`` is 37.5 EP), empires in code order."""
+    moved: tuple[tuple[str, int], ...] = ()
+    """Hexes each unit moved in the current movement phase (operational or reserve)."""
+    reacted: tuple[str, ...] = ()
+    """Units that reacted this player turn (205.0: a unit reacts once)."""
+    batch: tuple[tuple[HexId, HexId], ...] = ()
+    """What the phasing side's stacks did since the last reaction window (3B2, 205.0), as
+    sorted, distinct ``(from_hex, to_hex)`` steps; ``(h, h)`` marks a stack's last hex (it
+    stopped there). ``(0, 0)`` is there while a window opened by a ``batch`` order is open:
+    closing it returns to 3B2. Cleared when a window closes (a window passed because nobody
+    can react leaves it to the next phase) and as phases 3 and 4 begin."""
+    strategic_moves: int = 0
+    """Strategic moves made this player turn (the free allowance is per turn, 204.0)."""
+    reserves: tuple[str, ...] = ()
+    """Units designated reserve fleets (9A), which may move in phase 4 (203.7)."""
+    battle_hexes: tuple[HexId, ...] = ()
+    """Battle hexes as this player turn's combat phase began (302.0), sorted: retrograde
+    starts only from them (206.0). Emptied as phase 1 begins."""
+    moved_once: tuple[str, ...] = ()
+    """Units that made their one move of the current phase: a retrograde (6D2) or a strategic
+    move (8A). Emptied as phases 6 and 8 begin; each empire's strategic moves this turn are
+    counted from it (the free allowance and the EP are the empire's, 204.0)."""
+    shipyard_used: tuple[tuple[str, str, int], ...] = ()
+    """What the phasing empires drew this phase on Phase 2's per-turn limits, as sorted
+    ``(empire, what, count)``: ``repair 1307`` points (420.42), ``slot D7`` schedule slots
+    filled (431.0), ``substitutions`` (450.4), ``major 1411``/``minor 1411`` conversions
+    (433.1), ``built``/``converted`` unit ids, ``fighters``/``pfs`` replaced per unit (501.5).
+    Orders come one at a time, so each is checked against what the earlier ones used. Emptied
+    as every phase begins (`engine.fe.steps.shipyard`)."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
@@ -67,6 +126,94 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             if name == seat:
                 return steps
         return ()
+
+    @functools.cached_property
+    def board(self) -> Board:
+        """The board the rules modules read, built once per state."""
+        units = tuple(u for forces in self.forces for u in forces.units)
+        return Board(units, self.owners, self.at_war, self.released)
+
+    def with_board(self, board: Board) -> FeState:
+        """This state with ``board``'s units, owners, wars and released fleets.
+
+        An empire whose units did not change keeps its old tuple (the same object), so its
+        cached digest stays valid.
+        """
+        old = {f.empire: f for f in self.forces}
+        grouped: dict[str, list[Unit]] = {}
+        for unit in board.units:
+            grouped.setdefault(unit.empire, []).append(unit)
+        forces = []
+        for empire in sorted(set(old) | set(grouped)):
+            units = tuple(sorted(grouped.get(empire, ()), key=_unit_id))
+            before = old.get(empire)
+            forces.append(before if before is not None and before.units == units
+                          else Forces(empire, units))  # fmt: skip
+        return msgspec.structs.replace(
+            self,
+            forces=tuple(forces),
+            owners=board.owners,
+            at_war=board.at_war,
+            released=board.released,
+        )
+
+    def ep2(self, empire: str) -> int:
+        """The empire's treasury in halves of an EP."""
+        for name, value in self.treasury:
+            if name == empire:
+                return value
+        return 0
+
+    def with_ep2(self, empire: str, value: int) -> FeState:
+        entries = dict(self.treasury)
+        entries[empire] = value
+        return msgspec.structs.replace(self, treasury=tuple(sorted(entries.items())))
+
+    def moved_by(self, unit_id: str) -> int:
+        for name, hexes in self.moved:
+            if name == unit_id:
+                return hexes
+        return 0
+
+    def hash_form(self) -> tuple[object, ...]:
+        """What the state hash encodes in place of this state (see `engine.core.state`).
+
+        Every field, in order, except that each empire's units are replaced by the SHA-256
+        of their canonical bytes, remembered per tuple object: an unchanged empire costs a
+        dictionary lookup instead of encoding and hashing its counters again.
+        """
+        values: list[object] = []
+        for field in self.__struct_fields__:
+            value = getattr(self, field)
+            if field == "forces":
+                value = tuple((f.empire, _forces_digest(f.units)) for f in value)
+            values.append(value)
+        return tuple(values)
+
+
+def _unit_id(unit: Unit) -> str:
+    return unit.id
+
+
+_DIGESTS: dict[int, tuple[tuple[Unit, ...], bytes]] = {}
+_DIGEST_LIMIT = 256
+_HASH_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
+
+
+def _forces_digest(units: tuple[Unit, ...]) -> bytes:
+    """SHA-256 of the units' canonical bytes, cached by the identity of the tuple.
+
+    The cache keeps a reference to the tuple, so an id cannot be reused while its entry
+    lives; the digest depends only on the bytes, so a cache miss changes nothing but time.
+    """
+    entry = _DIGESTS.get(id(units))
+    if entry is not None and entry[0] is units:
+        return entry[1]
+    digest = hashlib.sha256(_HASH_ENCODER.encode(units)).digest()
+    if len(_DIGESTS) >= _DIGEST_LIMIT:
+        _DIGESTS.clear()
+    _DIGESTS[id(units)] = (units, digest)
+    return digest
 
 
 class _OrderBase(
@@ -113,8 +260,144 @@ class Standing(_OrderBase, frozen=True, tag="standing"):
     steps: Annotated[list[StepId], msgspec.Meta(max_length=400)]
 
 
-Order = Done | Note | Roll | Back | Standing
-ORDER_TYPES: tuple[str, ...] = ("back", "done", "note", "roll", "standing")
+HexText = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}$")]
+"""A hex id as players write it: four digits, column then row (``"0101"``, ``"1411"``)."""
+UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+UnitIds = Annotated[list[UnitId], msgspec.Meta(min_length=1, max_length=1000)]
+ClassId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+EmpireCode = Annotated[str, msgspec.Meta(max_length=8)]
+EpText = Annotated[str, msgspec.Meta(pattern=r"^-?[0-9]{1,5}(\.[05])?$")]
+"""An amount of EP as players write it, in halves at most: ``"12"``, ``"-3.5"``."""
+HexPath = Annotated[list[HexText], msgspec.Meta(min_length=2, max_length=64)]
+
+
+class Place(_OrderBase, frozen=True, tag="place"):
+    """Set up a starting unit, or every waiting unit of a fleet, in a hex (set-up, 600.0)."""
+
+    hex: HexText
+    unit: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    fleet: Annotated[str, msgspec.Meta(max_length=80)] = ""
+
+
+class MoveOrder(_OrderBase, frozen=True, tag="move"):
+    """Move a stack along ``path``, which starts at the hex the units are in (203.0)."""
+
+    units: UnitIds
+    path: HexPath
+
+
+class Batch(_OrderBase, frozen=True, tag="batch"):
+    """End a movement batch: the other side may react to it (205.0), then movement goes on."""
+
+
+class React(_OrderBase, frozen=True, tag="react"):
+    """Reaction movement (205.0): move a stack toward the enemy that entered ``trigger``."""
+
+    units: UnitIds
+    path: HexPath
+    trigger: HexText
+
+
+class RepairOrder(_OrderBase, frozen=True, tag="repair"):
+    """Repair a crippled unit at a base or FRD in its hex (420.2)."""
+
+    unit: UnitId
+
+
+class BuildOrder(_OrderBase, frozen=True, tag="build"):
+    """Build a unit of the schedule (or a substitute ``instead_of`` a scheduled one, 431.0)."""
+
+    cls: ClassId
+    hex: HexText
+    instead_of: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    empire: EmpireCode = ""
+    """Needed only when the seat plays more than one empire."""
+
+
+class ConvertOrder(_OrderBase, frozen=True, tag="convert"):
+    """Convert a unit into another class where it stands (433.0)."""
+
+    unit: UnitId
+    to: ClassId
+
+
+class ReplaceOrder(_OrderBase, frozen=True, tag="replace"):
+    """Replace lost fighter factors (``"4.5"``) and PFs of a unit in supply (501.5)."""
+
+    unit: UnitId
+    fighters: EpText = "0"
+    pfs: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+
+
+class RetrogradeOrder(_OrderBase, frozen=True, tag="retrograde"):
+    """Retrograde a stack to a supply point of its empire (206.0)."""
+
+    units: UnitIds
+    to: HexText
+
+
+class StrategicOrder(_OrderBase, frozen=True, tag="strategic"):
+    """Strategic movement between strategic movement nodes (204.0)."""
+
+    units: UnitIds
+    to: HexText
+
+
+class ReserveOrder(_OrderBase, frozen=True, tag="reserve"):
+    """Designate units as a reserve fleet (9A, 203.7); an empty list is not allowed."""
+
+    units: UnitIds
+
+
+ADJUST_CHANGES = ("treasury", "cripple", "repair", "destroy", "move", "place", "convert")
+AdjustChange = Annotated[str, msgspec.Meta(pattern="^(" + "|".join(ADJUST_CHANGES) + ")$")]
+
+
+class Adjust(_OrderBase, frozen=True, tag="adjust"):
+    """A typed correction for what the engine does not play yet (combat losses, events).
+
+    ``change`` says what: ``treasury`` (``empire``, ``ep``), ``cripple``/``repair``/``destroy``
+    (``unit``), ``move`` (``unit``, ``hex``), ``place`` (a new unit: ``empire``, ``cls``,
+    ``hex``), ``convert`` (``unit``, ``cls``). ``reason`` says why, for the log.
+    """
+
+    change: AdjustChange
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT)]
+    empire: EmpireCode = ""
+    ep: EpText = "0"
+    unit: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    hex: Annotated[str, msgspec.Meta(pattern=r"^([0-9]{4})?$")] = ""
+    cls: Annotated[str, msgspec.Meta(max_length=40)] = ""
+
+
+Order = (
+    Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
+    | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
+    | ReserveOrder | Adjust
+)  # fmt: skip
+ORDER_TYPES: tuple[str, ...] = (
+    "adjust", "back", "batch", "build", "convert", "done", "move", "note", "place", "react",
+    "repair", "replace", "reserve", "retrograde", "roll", "standing", "strategic",
+)  # fmt: skip
+RULE_ORDERS: tuple[str, ...] = (
+    "adjust", "batch", "build", "convert", "move", "place", "react", "repair", "replace",
+    "reserve", "retrograde", "strategic",
+)  # fmt: skip
+"""The orders the engine checks against the board (the rest belong to the checklist)."""
+
+
+def hex_id(text: str) -> HexId:
+    """``"0101"`` -> 101 (the text was already checked by the order's pattern)."""
+    return int(text)
+
+
+def ep2(text: str) -> int:
+    """``"-3.5"`` -> -7: an EP amount in halves."""
+    negative = text.startswith("-")
+    whole, _, half = text.lstrip("-").partition(".")
+    value = int(whole) * 2 + (1 if half == "5" else 0)
+    return -value if negative else value
+
 
 _DICE = re.compile(r"([0-9]{1,3})d([0-9]{1,4})")
 _ORDER_LIST = list[Order]

@@ -31,20 +31,21 @@ from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
 
 BASE_REPAIR: Mapping[str, int] = {
-    "SB": 16, "SBX": 24, "SFB": 24, "SF": 24,
+    "SB": 16, "SBX": 24, "SFB": 24,
     "STB": 6, "STX": 9,
     "BATS": 4, "BTX": 6,
     "BS": 2, "BSX": 4,
     "MB": 0, "OB": 2,
     "FRD": 12, "FRX": 18, "PRD": 12, "LTF": 24,
 }  # fmt: skip
-"""Repair points per turn at bases and docks (420.42; non-base repair capacity)."""
+"""Repair points per turn at bases and docks (420.42; non-base repair capacity). ``SF`` is
+not here: in the unit tables it is the Kzinti scout frigate, a ship that moves 6."""
 
 FIELD_REPAIR: Mapping[str, int] = {"REPR": 8, "HDWF": 4, "LTF": 12}
 """Field repair points per turn (422.0); a tug on the repair mission adds `REPAIR_TUG`."""
 
 REPAIR_TUG = 8
-STARBASES = ("SB", "SBX", "SFB", "SF")
+STARBASES = ("SB", "SBX", "SFB")
 """Base kinds that count as starbases (conversions, 433.1)."""
 
 REPAIR_POINTS = "repair-points"

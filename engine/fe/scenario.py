@@ -129,10 +129,19 @@ def info(scenario: Scenario) -> ScenarioInfo:
         id=scenario.id,
         title=scenario.title,
         seats=tuple(SeatSpec(s.seat, s.side, s.empires) for s in _in_turn_order(scenario)),
-        options=tuple(OptionSpec(o.id, o.default, o.help, o.rule) for o in scenario.options),
+        options=all_options(scenario),
         data_hash=data_hash(scenario),
         start=turn_label(scenario.first_turn),
     )
+
+
+def all_options(scenario: Scenario) -> tuple[OptionSpec, ...]:
+    """The scenario's own options, then the rule options every F&E game offers
+    (`engine.fe.rule_options`), each with its default."""
+    from engine.fe.rule_options import RULE_OPTIONS  # the rules modules import scenario data
+
+    own = tuple(OptionSpec(o.id, o.default, o.help, o.rule) for o in scenario.options)
+    return own + tuple(spec for spec in RULE_OPTIONS if spec.id not in {o.id for o in own})
 
 
 def _in_turn_order(scenario: Scenario) -> list[ScenarioSeat]:

@@ -36,7 +36,7 @@ import msgspec
 from engine.core.ruleset import Actor, StepKind
 
 MAX_TITLE = 60
-PLAYABLE_KINDS = (StepKind.MANUAL, StepKind.SECRET)
+PLAYABLE_KINDS = (StepKind.MANUAL, StepKind.SECRET, StepKind.AUTOMATIC, StepKind.DECISION)
 
 
 class Phase(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -70,6 +70,10 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rules: tuple[str, ...] = ()
     heading: str = ""
     obsolete: bool = False
+    area: str = ""
+    """The rules area (`engine.fe.steps`) that runs an automatic step or checks a decision."""
+    orders: tuple[str, ...] = ()
+    """The order types a decision step takes besides ``done`` (e.g. ``move``, ``batch``)."""
 
 
 class SequenceData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -172,6 +176,12 @@ def _check(data: SequenceData) -> None:
             raise SequenceError(f"step {step.id} has kind {step.kind.value}, not yet supported")
         if step.kind == StepKind.SECRET and step.actor != Actor.BOTH:
             raise SequenceError(f"secret step {step.id} must be played by both seats")
+        if step.kind in (StepKind.AUTOMATIC, StepKind.DECISION) and not step.area:
+            raise SequenceError(f"{step.kind.value} step {step.id} needs a rules area")
+        if step.kind == StepKind.DECISION and not step.orders:
+            raise SequenceError(f"decision step {step.id} needs the orders it takes")
+        if step.kind in (StepKind.MANUAL, StepKind.SECRET) and (step.area or step.orders):
+            raise SequenceError(f"{step.kind.value} step {step.id} takes no area or orders")
     if not any(not p.orion for p in data.phases):
         raise SequenceError("the sequence has no player-turn phase")
 

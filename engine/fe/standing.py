@@ -81,4 +81,6 @@ def run(state: FeState, events: list[Event]) -> FeState:
         owing = flow.owing(state)
         if not owing or step.id not in state.standing_for(owing[0]):
             return state
+        if flow.finish_problems(state, owing[0], step):
+            return state  # e.g. units still to place: the seat must act itself
         state = flow.complete(state, owing[0], "", [], events, automatic=True)

@@ -10,6 +10,7 @@ from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
 from engine.fe import FE, RULESET
 from engine.fe.model import Back, Done, Note, Roll, Standing
+from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
 
@@ -37,11 +38,21 @@ def walk_to(table: Table, target: str) -> None:
         table.orders(seat, *[Done() for _ in range(count)])
 
 
+def set_up(table: Table) -> None:
+    """Every empire places its starting fleets with the default placements."""
+    while table.state is not None and table.state.rules is not None and table.state.rules.setup:
+        seat = pending(RULESET, table.state)[0].seats[0]
+        table.orders(seat, *default_placements(table.state.rules), Done())
+
+
 def play_sample_fe_game() -> Table:
     table = Table(RULESET, "the-wind", ["coalition", "alliance"], label="fe-sample")
+    set_up(table)
     table.orders("coalition", Done(note="nothing deploys this turn"), Roll("2d6", "survey 505.21"))
     table.entropy_only("alliance")
     table.orders("coalition", Note("rolled for survey points"), Done(adjustments=["treasury +3"]))
+    walk_to(table, "2B11")
+    table.orders("coalition", Done())
     table.orders("alliance", Standing(["1", "2", "3A"]))
     walk_to(table, "5-3C")
     table.commit("coalition", "carrier group: D7, F5, F5")
@@ -55,6 +66,6 @@ def play_sample_fe_game() -> Table:
     walk_to(table, "5-7A1")
     seat = pending(RULESET, table.state)[0].seats[0]  # type: ignore[arg-type]
     table.orders(seat, Back("5-2A1"))
-    walk_to(table, "6A")
+    walk_to(table, "6B")
     table.orders(pending(RULESET, table.state)[0].seats[0], Standing([]))  # type: ignore[arg-type]
     return table

@@ -19,6 +19,7 @@ from engine.core.packets import key_id, open_packet
 from engine.core.ruleset import DecisionKind
 from engine.fe import FE, RULESET
 from engine.fe.model import Back, Done, Note, Roll, Standing
+from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
 ROUTINES = (["1", "2"], ["3A"], ["5-1A", "5-6"], [])
@@ -52,6 +53,11 @@ def _others_committed(table: Table, seat: str) -> bool:
 def _orders(rng: random.Random, table: Table, seat: str, step: str) -> list[object]:
     assert table.state is not None
     rules = table.state.rules
+    if rules.setup:  # set-up: place everything (all at once or in two packets), then done
+        placements: list[object] = list(default_placements(rules))
+        if len(placements) > 1 and rng.random() < 0.5:
+            return placements[: len(placements) // 2]
+        return [*placements, Done()]
     roll = rng.random()
     if roll < 0.1:
         return [Note(f"note {rng.randrange(1000)}"), Done()]

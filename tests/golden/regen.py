@@ -37,9 +37,9 @@ def fe_checklist() -> GoldenGame:
         hashes.append(result.state_hash)
         assert result.state_hash == state_hash(state)
     return GoldenGame(
-        ruleset="fe/1.0",
+        ruleset="fe/2.0",
         description=(
-            "The Wind by checklist: a roll, secret steps, a standing order, a combat loop (back)"
+            "The Wind: set-up, a roll, secret steps, a standing order, a combat loop (back)"
         ),
         packets=[p.data for p in table.packets],
         hashes=hashes,

@@ -26,6 +26,7 @@ from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import SyncReport, sync
 from saves.home import Home
 from saves.replica import GameRow, Replica, lookup_in
+from tests.engine.fe.helpers import setup_items
 
 SCENARIO = "the-wind"
 CHAIN_LENGTH = 1024
@@ -158,6 +159,19 @@ def game(alice: Player, bob: Player) -> bytes:
 
 
 @pytest.fixture
+def joined(alice: Player, bob: Player) -> bytes:
+    """An accepted game of The Wind still at its first set-up step (packet 1)."""
+    return start_game(alice, bob, setup=False)
+
+
+def first_setup(player: Player, game_id: bytes) -> list[dict[str, Any]]:
+    """The orders that set up the empire placing now in ``game_id``."""
+    rules = player.replica.state(game_id).rules
+    assert rules is not None
+    return setup_items(rules)
+
+
+@pytest.fixture
 def players(alice: Player, bob: Player) -> dict[str, Player]:
     return {"coalition": alice, "alliance": bob}
 
@@ -177,14 +191,28 @@ def create_game(alice: Player, opponent: str = "bob@example.org", name: str = "w
     )
 
 
-def start_game(alice: Player, bob: Player) -> bytes:
-    """Alice creates a game and invites Bob; Bob accepts; both hold the started game."""
+def start_game(alice: Player, bob: Player, *, setup: bool = True) -> bytes:
+    """Alice creates a game and invites Bob; Bob accepts; both hold the started game, past
+    its set-up stage unless ``setup`` is False (then coalition owes its first placement)."""
     game_id = create_game(alice)
     alice.sync()
     bob.sync()
     bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
     exchange(bob, alice)
+    if setup:
+        play_setup({"coalition": alice, "alliance": bob}, game_id)
     return game_id
+
+
+def play_setup(players: dict[str, Player], game_id: bytes) -> None:
+    """Each seat sets up its empires (default placements) until turn 1 begins."""
+    while True:
+        state = next(iter(players.values())).replica.state(game_id)
+        if state.rules is None or not state.rules.setup:
+            return
+        author, other = owner(players, game_id)
+        author.replica.submit(game_id, setup_items(state.rules), now=now())
+        exchange(author, other)
 
 
 def exchange(first: Player, second: Player) -> None:

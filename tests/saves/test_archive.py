@@ -166,9 +166,10 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
 
 
 def test_an_imported_game_this_home_cannot_sign_for_never_blocks_its_sync(
-    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, game: bytes
+    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, joined: bytes
 ) -> None:
     """Carol reviews Bob's game from his public archive while her own game goes on."""
+    game = joined
     carol = Player(tmp_path / "carol", "Carol", "carol@example.org", network)
     try:
         own = create_game(alice, opponent="carol@example.org", name="carol's")

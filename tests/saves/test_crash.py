@@ -57,6 +57,7 @@ from mail.sync import sync
 from saves import ledger
 from saves.home import Home
 from saves.replica import Replica
+from tests.engine.fe.helpers import setup_items
 
 RUNS = int(os.environ.get("HEXPOST_CRASH_RUNS", "100"))
 """How many runs of `hexpost sync` must be killed (CI may lower it)."""
@@ -171,7 +172,10 @@ def _play(root: Path) -> History:
         else:
             assert decision.kind == DecisionKind.ORDERS, f"unexpected decision {decision}"
             orders += 1
-            if orders % ROLL_EVERY == 0:
+            rules = alice.state(game_id).rules
+            if rules is not None and rules.setup:
+                items = setup_items(rules)
+            elif orders % ROLL_EVERY == 0:
                 items = [{"type": "roll", "dice": "2d6", "purpose": f"test roll {orders}"}]
             else:
                 # One step, or up to MAX_STEPS in one packet: the game then reaches the

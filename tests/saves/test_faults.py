@@ -32,6 +32,7 @@ from tests.saves.conftest import (
     advance,
     create_game,
     exchange,
+    first_setup,
     now,
     owner,
     seed_chain,
@@ -421,10 +422,11 @@ def test_a_tampered_reveal_is_refused_by_the_other_side(
 
 
 def test_a_packet_that_overtakes_its_genesis_is_parked_then_applied(
-    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, game: bytes
+    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, joined: bytes
 ) -> None:
     """Bob's second home (same address, its own key) gets the game's packets out of order."""
-    turn = alice.replica.submit(game, [{"type": "done"}], now=now())
+    game = joined
+    turn = alice.replica.submit(game, first_setup(alice, game), now=now())
     laptop = Player(tmp_path / "bob-laptop", "BobLaptop", "bob@example.org", network)
     try:
         rep = laptop.replica
@@ -447,9 +449,10 @@ def test_a_packet_that_overtakes_its_genesis_is_parked_then_applied(
 
 
 def test_a_join_that_overtakes_its_genesis_is_not_lost(
-    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, game: bytes
+    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, joined: bytes
 ) -> None:
-    turn = alice.replica.submit(game, [{"type": "done"}], now=now())
+    game = joined
+    turn = alice.replica.submit(game, first_setup(alice, game), now=now())
     laptop = Player(tmp_path / "bob-laptop", "BobLaptop", "bob@example.org", network)
     try:
         rep = laptop.replica
@@ -468,9 +471,10 @@ def test_a_join_that_overtakes_its_genesis_is_not_lost(
 
 
 def test_an_overtaking_packet_by_a_known_signer_is_not_lost(
-    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, game: bytes
+    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, joined: bytes
 ) -> None:
-    turn = alice.replica.submit(game, [{"type": "done"}], now=now())
+    game = joined
+    turn = alice.replica.submit(game, first_setup(alice, game), now=now())
     earlier = create_game(alice, name="earlier")
     laptop = Player(tmp_path / "bob-laptop", "BobLaptop", "bob@example.org", network)
     try:
@@ -488,7 +492,7 @@ def test_a_damaged_kept_secret_stops_only_its_own_games_reply(
 ) -> None:
     # A second game where Bob asks for dice, so Alice will owe entropy there.
     other = start_game(alice, bob)
-    alice.replica.submit(other, [{"type": "done"}, {"type": "done"}], now=now())
+    alice.replica.submit(other, [{"type": "done", "through": "2B11"}], now=now())
     exchange(alice, bob)
     advance(players, game, "5-3C")
     assert owner(players, game)[0] is alice

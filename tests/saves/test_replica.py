@@ -369,7 +369,7 @@ def test_own_packets_coming_back_are_duplicates(alice: Player, bob: Player, game
 # --- 15. durability basics -----------------------------------------------------------------------
 
 
-def test_store_is_private_and_durable(alice: Player, game: bytes) -> None:
+def test_store_is_private_and_durable(alice: Player, joined: bytes) -> None:
     path = alice.home.db_path
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     for suffix in ("-wal", "-shm"):
@@ -377,6 +377,7 @@ def test_store_is_private_and_durable(alice: Player, game: bytes) -> None:
         if side.exists():
             assert stat.S_IMODE(os.stat(side).st_mode) & 0o077 == 0, suffix
     assert stat.S_IMODE(os.stat(alice.home.path).st_mode) & 0o077 == 0
+    game = joined
     db = alice.replica.store.db
     assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert db.execute("PRAGMA synchronous").fetchone() == (2,)

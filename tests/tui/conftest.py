@@ -218,8 +218,11 @@ def bob(tmp_path_factory: pytest.TempPathFactory, shared_folder: Path) -> Player
     return player
 
 
-def start_game(alice: Player, bob: Player, name: str) -> tuple[str, dict[str, str]]:
-    """Alice invites Bob, Bob accepts; returns the game id and what each step printed."""
+def start_game(
+    alice: Player, bob: Player, name: str, *, setup: bool = True
+) -> tuple[str, dict[str, str]]:
+    """Alice invites Bob, Bob accepts, and (unless ``setup`` is False) both set up their
+    empires with the default placements; returns the game id and what each step printed."""
     out: dict[str, str] = {}
     out["new"] = alice.ok(
         "new",
@@ -241,13 +244,42 @@ def start_game(alice: Player, bob: Player, name: str) -> tuple[str, dict[str, st
     out["bob_show_invited"] = bob.ok("show", game[:10], "--json")
     out["accept"] = bob.ok("accept", game[:10])
     exchange(bob, alice)
+    if setup:
+        play_setup({"coalition": alice, "alliance": bob}, game)
     return game, out
+
+
+def play_setup(players: dict[str, Player], game: str) -> None:
+    """Each seat places its empires' starting fleets (default placements) until turn 1.
+
+    Scaffolding, so it runs `tui.cli.main` in-process like the long walks do.
+    """
+    from engine.fe import RULESET
+    from saves.home import Home
+    from tests.engine.fe.helpers import setup_items
+
+    while True:
+        holder = Home(next(iter(players.values())).home)
+        try:
+            replica = holder.replica()
+            rules = replica.state(replica.find(game).game_id).rules
+        finally:
+            holder.close()
+        if rules is None or not rules.setup:
+            return
+        seat = RULESET.pending(rules)[0].seats[0]
+        owner = players[seat]
+        other = next(p for p in players.values() if p is not owner)
+        owner.in_process("orders", game[:10], "-", stdin=json.dumps({"orders": setup_items(rules)}))
+        owner.in_process("sync", unlock=False)
+        other.in_process("sync", unlock=False)
 
 
 @pytest.fixture(scope="module")
 def quiet_game(alice: Player, bob: Player) -> str:
-    """A joined game left at packet 1 (coalition owes 1A1): the refusal tests' target."""
-    game, _ = start_game(alice, bob, "quiet")
+    """A joined game left at packet 1 (coalition owes 0-LYR, the first set-up step): the
+    refusal tests' target."""
+    game, _ = start_game(alice, bob, "quiet", setup=False)
     assert alice.seq(game) == 1
     assert bob.seq(game) == 1
     return game

@@ -54,6 +54,9 @@ SHOW_KEYS = {
     "rolls",
 }
 
+SETUP_PACKETS = 5
+"""The Wind's set-up: LYR, KZI, KLI, FED, HYD place their fleets, one packet each."""
+
 
 # --- planning the walk to the secret step ---------------------------------------------------
 
@@ -157,11 +160,11 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
         encoding="utf-8",
     )
     alice.ok("orders", short, json_file)
-    alice.ok("orders", short, "-", stdin='{"orders": [{"type": "done"}]}')
+    alice.ok("orders", short, "-", stdin='{"orders": [{"type": "done", "through": "2B11"}]}')
     exchange(alice, bob)
     toml_file = files / "turn1.toml"
     toml_file.write_text(
-        '[[orders]]\ntype = "done"\nnote = "alliance supply checked"\n', encoding="utf-8"
+        '[[orders]]\ntype = "done"\nnote = "alliance scuttles nothing"\n', encoding="utf-8"
     )
     bob.ok("orders", short, toml_file)
     exchange(bob, alice)
@@ -281,7 +284,7 @@ def test_show_json_has_the_contract_fields_after_join(
     assert record.keys() >= SHOW_KEYS
     assert record["game"] == flow.game and record["name"] == "wind-e2e"
     assert record["ruleset"].startswith("fe/") and record["scenario"] == SCENARIO
-    assert record["seq"] == 1
+    assert record["seq"] == 1 + SETUP_PACKETS
     assert len(bytes.fromhex(record["state_hash"])) == 32
     seats = {s["seat"]: s for s in record["seats"]}
     assert seats["coalition"] == {
@@ -307,9 +310,9 @@ def test_orders_from_json_toml_and_stdin_reach_both_homes(flow: Flow) -> None:
     a, b = flow.alice_after_orders, flow.bob_after_orders
     assert a.keys() >= SHOW_KEYS
     assert b.keys() >= SHOW_KEYS
-    assert a["seq"] == b["seq"] == 4
+    assert a["seq"] == b["seq"] == 4 + SETUP_PACKETS
     assert a["state_hash"] == b["state_hash"]
-    assert a["step"] == b["step"] == "1A3A"
+    assert a["step"] == b["step"] == "3A-1A"
     assert a["waiting_for"] == ["coalition"]
     assert (a["my_seat"], b["my_seat"]) == ("coalition", "alliance")
 
@@ -318,17 +321,19 @@ def test_checklist_statuses(flow: Flow) -> None:
     items = flow.checklist["checklist"]
     assert items and all({"step", "title", "actor", "kind", "status"} <= i.keys() for i in items)
     status = {item["step"]: item["status"] for item in items}
-    assert status["1A1"] == status["1A2"] == "done"
-    assert status["1A3A"] == "current"
-    assert [i["step"] for i in items if i["status"] == "current"] == ["1A3A"]
+    assert status["1A1"] == status["1A2"] == status["2B11"] == "done"
+    assert status["3A-1A"] == "current"
+    assert [i["step"] for i in items if i["status"] == "current"] == ["3A-1A"]
+    kinds = {item["step"]: item["kind"] for item in items}
+    assert (kinds["1C3"], kinds["3B2"], kinds["1A1"]) == ("automatic", "decision", "manual")
     assert status[SECRET_STEP] == "todo"
     assert {i["status"] for i in items} <= {"done", "current", "todo", "skipped"}
     assert next(i for i in items if i["step"] == SECRET_STEP)["kind"] == "secret"
 
 
 def test_show_at_an_earlier_packet(flow: Flow, bob: Player) -> None:
-    then = bob.show(flow.game[:8], "--at", "1")
-    assert then["seq"] == 1
+    then = bob.show(flow.game[:8], "--at", str(1 + SETUP_PACKETS))
+    assert then["seq"] == 1 + SETUP_PACKETS
     assert then["state_hash"] == flow.at_join["state_hash"]
     assert then["step"] == "1A1"
     assert then["waiting_for"] == ["coalition"]
@@ -337,7 +342,7 @@ def test_show_at_an_earlier_packet(flow: Flow, bob: Player) -> None:
 def test_roll_is_answered_by_the_other_side_and_shown(flow: Flow) -> None:
     assert "applied" in flow.bob_sync_roll and "sent" in flow.bob_sync_roll
     a, b = flow.alice_after_roll, flow.bob_after_roll
-    assert a["seq"] == b["seq"] == 6
+    assert a["seq"] == b["seq"] == 6 + SETUP_PACKETS
     assert a["state_hash"] == b["state_hash"]
     assert a["rolls"] == b["rolls"]
     (roll,) = a["rolls"]
@@ -394,8 +399,10 @@ def test_log_json_lists_every_packet(flow: Flow, bob: Player) -> None:
     assert [r["seq"] for r in records] == list(range(flow.bob_final["seq"] + 1))
     assert [r["kind"] for r in records[:2]] == ["genesis", "join"]
     assert [r["seat"] for r in records[:2]] == ["coalition", "alliance"]
-    assert any("opening: all fleets at their bases" in t for t in records[2]["events"])
-    assert any("alliance supply checked" in t for t in records[4]["events"])
+    assert any("sets up" in t for t in records[2]["events"])
+    first = 2 + SETUP_PACKETS
+    assert any("opening: all fleets at their bases" in t for t in records[first]["events"])
+    assert any("alliance scuttles nothing" in t for t in records[first + 2]["events"])
     assert all(len(bytes.fromhex(r["packet"])) == 32 for r in records)
 
 
@@ -437,7 +444,7 @@ def assert_unchanged(player: Player, game: str, seq: int = 1) -> None:
 
 def test_order_out_of_turn_names_the_step(bob: Player, quiet_game: str) -> None:
     done = bob.run("orders", quiet_game, "-", stdin='{"orders": [{"type": "done"}]}')
-    assert_refused(done, "1A1", "coalition")
+    assert_refused(done, "0-LYR", "coalition")
     assert_unchanged(bob, quiet_game)
 
 
@@ -474,7 +481,11 @@ def test_dry_run_checks_without_queueing(alice: Player, quiet_game: str) -> None
     )
     assert_refused(illegal, "back")
     legal = alice.run(
-        "orders", quiet_game, "-", "--dry-run", stdin='{"orders": [{"type": "done"}]}'
+        "orders",
+        quiet_game,
+        "-",
+        "--dry-run",
+        stdin='{"orders": [{"type": "place", "fleet": "Home Fleet", "hex": "0408"}]}',
     )
     assert legal.returncode == 0, describe(legal)
     assert "legal" in legal.stdout

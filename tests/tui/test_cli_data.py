@@ -31,20 +31,22 @@ def demo_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_show_map_draws_the_whole_galaxy_in_80_columns(demo_home: Path) -> None:
-    done = hexpost("--home", str(demo_home), "show", "demo-wind", "--map")
+    done = hexpost("--home", str(demo_home), "show", "demo-tutorial", "--map")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
-    assert any("K@#" in line for line in lines), "the Klingon capital is drawn"
+    assert any("K@" in line for line in lines), "the Klingon capital is drawn"
     assert any("Klingon" in line for line in lines), "the legend names the empires"
 
 
 def test_show_map_region_and_its_refusal(demo_home: Path) -> None:
-    done = hexpost("--home", str(demo_home), "show", "demo-wind", "--map", "--region", "1409:1612")
+    done = hexpost(
+        "--home", str(demo_home), "show", "demo-tutorial", "--map", "--region", "1409:1612"
+    )
     assert done.returncode == 0, done.stderr
     header = " ".join(done.stdout.splitlines()[:2]).split()
     assert header == ["15", "14", "16"], header
-    bad = hexpost("--home", str(demo_home), "show", "demo-wind", "--region", "0100:9999")
+    bad = hexpost("--home", str(demo_home), "show", "demo-tutorial", "--region", "0100:9999")
     assert bad.returncode == 1
     assert (
         bad.stderr.strip() == "hexpost: --region: region 0100:9999: column 99 is off the 61x19 map"
@@ -77,6 +79,6 @@ def test_data_check_passes_on_the_shipped_data_and_unknown_scenario_is_refused()
 
 
 def test_show_at_beyond_the_chain_is_refused(demo_home: Path) -> None:
-    done = hexpost("--home", str(demo_home), "show", "demo-wind", "--at", "999")
+    done = hexpost("--home", str(demo_home), "show", "demo-tutorial", "--at", "999")
     assert done.returncode == 1
-    assert done.stderr.strip() == "hexpost: --at 999: game demo-wind has packets 0 to 15"
+    assert done.stderr.strip() == "hexpost: --at 999: game demo-tutorial has packets 0 to 13"

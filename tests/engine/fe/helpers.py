@@ -3,16 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine.core.ruleset import Applied, Decision, DecisionKind, Event, OptionValue
 from engine.fe import RULESET, flow
 from engine.fe.model import Done, FeState, Order
+from engine.fe.steps.setup_stage import default_placements
 
 SEATS = ("coalition", "alliance")
 
 
-def start(options: Mapping[str, OptionValue] | None = None) -> FeState:
-    return RULESET.initial_state("the-wind", list(SEATS), dict(options or {}))
+def start(
+    options: Mapping[str, OptionValue] | None = None, *, scenario: str = "the-wind"
+) -> FeState:
+    """A new game after its set-up stage (every empire placed by `default_placements`)."""
+    return set_up(fresh(options, scenario=scenario))
+
+
+def fresh(
+    options: Mapping[str, OptionValue] | None = None, *, scenario: str = "the-wind"
+) -> FeState:
+    """A new game at its first set-up step."""
+    return RULESET.initial_state(scenario, list(SEATS), dict(options or {}))
+
+
+def set_up(state: FeState, events: list[Event] | None = None) -> FeState:
+    """Play the whole set-up stage with the default placements."""
+    while state.setup:
+        state = step_once(state, events)
+    return state
 
 
 def owed(state: FeState) -> Decision:
@@ -42,7 +61,11 @@ def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
         if events is not None:
             events.extend(applied.events)
         return applied.state
-    return play(state, decision.seats[0], Done(), events)
+    seat = decision.seats[0]
+    if state.setup:
+        for order in default_placements(state):
+            state = play(state, seat, order, events)
+    return play(state, seat, Done(), events)
 
 
 def run_until(
@@ -75,3 +98,8 @@ def farthest_through(state: FeState, seat: str) -> str:
             break
         best = step_id
     return best
+
+
+def setup_items(state: FeState) -> list[dict[str, Any]]:
+    """The JSON orders that set up the empire placing now and end its set-up step."""
+    return [RULESET.order_to_json(o) for o in default_placements(state)] + [{"type": "done"}]

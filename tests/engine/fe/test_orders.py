@@ -36,7 +36,10 @@ def test_empty_order_list() -> None:
 @pytest.mark.parametrize(
     ("items", "message"),
     [
-        ([{"type": "attack"}], "order 1: unknown type 'attack'; the known types are back, done"),
+        (
+            [{"type": "attack"}],
+            "order 1: unknown type 'attack'; the known types are adjust, back, batch",
+        ),
         ([{"note": "x"}], "order 1: no type"),
         ([{"type": "done"}, "done"], "order 2: expected a table"),
         ([{"type": "roll", "dice": "2d6"}], "order 1 (roll): Object missing required field"),

@@ -10,6 +10,7 @@ import pytest
 
 from engine.core.errors import PacketError, VersionError
 from engine.fe import RULESET
+from engine.fe.rule_options import RULE_OPTIONS
 from engine.fe.scenario import (
     Scenario,
     ScenarioError,
@@ -59,7 +60,10 @@ def test_the_wind_info() -> None:
         ("coalition", "Coalition", ("LYR", "KLI")),
         ("alliance", "Alliance", ("KZI", "HYD", "FED")),
     ]
-    assert [(o.id, o.default, o.rule) for o in info.options] == [("orion", False, "504.0")]
+    options = [(o.id, o.default, o.rule) for o in info.options]
+    assert options[0] == ("orion", False, "504.0")
+    assert [o[0] for o in options[1:]] == [spec.id for spec in RULE_OPTIONS]
+    assert ("repair-points", "defense", "420.0") in options
     assert info.start == "Fall Y168 (turn 1)"
     assert len(info.data_hash) == 32
 
@@ -118,10 +122,16 @@ def test_find_scenario() -> None:
 def test_initial_state_orders_seats_and_fills_options() -> None:
     state = RULESET.initial_state("the-wind", ["alliance", "coalition"], {})
     assert state.seats == ("coalition", "alliance")
-    assert state.options == (("orion", False),)
+    defaults = tuple(sorted([("orion", False)] + [(o.id, o.default) for o in RULE_OPTIONS]))
+    assert state.options == defaults
     assert (state.turn, state.player_turn, state.step, state.over) == (1, 0, 0, False)
+    assert state.setup
     on = RULESET.initial_state("the-wind", ["alliance", "coalition"], {"orion": True})
-    assert on.options == (("orion", True),)
+    assert dict(on.options)["orion"] is True
+    chosen = RULESET.initial_state(
+        "the-wind", ["coalition", "alliance"], {"repair-points": "attack"}
+    )
+    assert dict(chosen.options)["repair-points"] == "attack"
 
 
 def test_initial_state_refusals() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from engine.core.ruleset import Actor, StepKind
 from engine.fe.sequence import MAX_TITLE, SequenceData, SequenceError, SequenceOfPlay, load_sequence
+from engine.fe.steps import AREAS, ORDER_AREAS
 
 # Transcribed by hand from the sequence of play (rule 105), in order: every playable step.
 EXPECTED_PLAYER_TURN = [
@@ -80,7 +81,11 @@ def test_steps_are_well_formed() -> None:
         assert step.title.strip(), step.id
         assert len(step.title) <= MAX_TITLE, step.id
         assert step.actor in set(Actor)
-        assert step.kind in {StepKind.MANUAL, StepKind.SECRET}
+        assert step.kind in set(StepKind)
+        if step.kind in (StepKind.AUTOMATIC, StepKind.DECISION):
+            assert step.area in AREAS, step.id
+        for order in step.orders:
+            assert ORDER_AREAS[order] is AREAS[step.area], (step.id, order)
         assert step.phase in SEQ.phases
         for rule in step.rules:
             assert rule[0].isdigit() and "." in rule, (step.id, rule)

@@ -5,7 +5,11 @@ from __future__ import annotations
 from engine.core.ruleset import DecisionKind, Event
 from engine.fe import RULESET
 from engine.fe.model import Done, Standing
-from tests.engine.fe.helpers import owed, play, run_until, start, step_once
+from tests.engine.fe.helpers import at_step, owed, play, run_until, start, step_once
+
+
+def alliance_owes(state) -> bool:  # type: ignore[no-untyped-def]
+    return owed(state).seats == ("alliance",)
 
 
 def seat_changes(state, limit: int = 5000) -> tuple[int, int]:  # type: ignore[no-untyped-def]
@@ -25,18 +29,17 @@ def seat_changes(state, limit: int = 5000) -> tuple[int, int]:  # type: ignore[n
 
 
 def test_standing_order_completes_the_named_steps_for_their_owner() -> None:
-    state = start()
-    assert owed(state).seats == ("coalition",) and owed(state).step == "1A1"
+    state = run_until(start(), at_step("2B11"))
+    assert owed(state).seats == ("coalition",)
     events: list[Event] = []
-    # 1A2 is a "both" step: coalition answers first, then alliance's part is automatic.
-    state = play(state, "coalition", Done())  # 1A1
-    state = play(state, "coalition", Done())  # coalition's part of 1A2
-    assert owed(state).seats == ("alliance",) and owed(state).step == "1A2"
-    state = play(state, "alliance", Standing(["1A2", "4", "5-1A"]), events)
-    assert owed(state).seats == ("coalition",), "alliance's part of 1A2 was completed for it"
+    # 2B11 is a "both" step: coalition answers first, then alliance's part is automatic.
+    state = play(state, "coalition", Done())
+    assert owed(state).seats == ("alliance",) and owed(state).step == "2B11"
+    state = play(state, "alliance", Standing(["2B11", "4", "5-1A"]), events)
+    assert owed(state).seats == ("coalition",), "alliance's part of 2B11 was completed for it"
     assert any(e.kind == "standing" for e in events)
     auto = [e for e in events if e.data.get("standing")]
-    assert [e.step for e in auto] == ["1A2"] and "(standing order)" in auto[0].text
+    assert [e.step for e in auto] == ["2B11"] and "(standing order)" in auto[0].text
     state = run_until(state, lambda s: owed(s).step in ("4A", "4B", "5-1A", "5-1B"))
     assert owed(state).step == "5-1B", "4A, 4B and 5-1A were completed for alliance"
 
@@ -67,35 +70,30 @@ def test_standing_orders_cut_the_round_trips_of_a_player_turn() -> None:
     # The alliance, not phasing, lets the engine answer its routine steps except reaction
     # movement (3B3), reserve movement (4) and the retreat options.
     routine = ["1", "2", "3A", "5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-6", "6", "10"]
-    state = play(state, "coalition", Done())
-    state = play(state, "coalition", Done())
+    state = run_until(state, alliance_owes)
     state = play(state, "alliance", Standing(routine))
     fewer = seat_changes(state)
     assert fewer[0] < plain[0], (plain, fewer)
 
 
 def test_done_through_passes_steps_the_other_seats_standing_order_covers() -> None:
-    state = start()
-    state = play(state, "coalition", Done())
-    state = play(state, "coalition", Done())
-    state = play(state, "alliance", Standing(["1", "2"]))
-    # 2B11 is a "both" step: without the standing order coalition would stop there.
-    assert not RULESET.validate(state, "coalition", Done(through="3A-1A"))
-    state = play(state, "coalition", Done(through="3A-1A", note="quiet turn"))
-    assert owed(state).step == "3A-1B"
+    state = run_until(start(), alliance_owes)  # alliance's part of 2B11
+    state = play(state, "alliance", Standing(["2", "3A-2"]))
+    # 3A-2C is alliance's: without the standing order coalition would stop there.
+    assert owed(state).step == "3A-1A"
+    assert not RULESET.validate(state, "coalition", Done(through="3A-2D"))
+    state = play(state, "coalition", Done(through="3A-2D", note="quiet turn"))
+    assert owed(state).step == "3A-2E"
 
 
 def test_own_run_lists_the_steps_a_seat_can_complete_in_a_row() -> None:
     from engine.fe import FE
 
     state = start()
-    assert FE.own_run(state, "coalition") == ["1A1", "1A2"]
-    assert FE.own_run(state, "coalition", "1A2") == ["1A1"]
+    run = FE.own_run(state, "coalition")
+    assert run[:2] == ["1A1", "1A3A"] and run[-1] == "2B11" and "1C3" not in run
+    assert FE.own_run(state, "coalition", "1A3A") == ["1A1"]
     assert FE.own_run(state, "alliance") == []
-    with_standing = play(
-        play(play(state, "coalition", Done()), "coalition", Done()),
-        "alliance",
-        Standing(["1", "2"]),
-    )
+    with_standing = play(run_until(state, alliance_owes), "alliance", Standing(["2", "3A"]))
     run = FE.own_run(with_standing, "coalition")
-    assert "2B11" in run and run[-1] != "2B11", "alliance's part of 2B11 is completed for it"
+    assert "3A-2C" not in run and "3A-2E" in run, "alliance's 3A-2C is completed for it"

@@ -1,0 +1,42 @@
+"""The rule options of the pure rules modules, as game options players choose at creation.
+
+The rules modules (`engine.fe.economics`, `engine.fe.production`, `engine.fe.repair`) each
+list the readings they leave to the players (``OPTIONS``: house-rule defaults until checked
+against a rulebook). Gathered here into one list, sorted by id, so a game shows them all in
+one place and a ruleset can offer them next to a scenario's own options. `values` gives the
+value in force for each of them in a game: the one chosen at creation, or its default when
+the game was created before the option existed (its state does not name it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.core.ruleset import OptionSpec, OptionValue
+from engine.fe import economics, production, repair
+from engine.fe.model import FeState
+
+
+def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
+    """The specs by id; two modules claiming one id is a programming error, caught at import."""
+    ordered = tuple(sorted(specs, key=lambda spec: spec.id))
+    ids = [spec.id for spec in ordered]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ValueError(f"rule options defined twice: {', '.join(twice)}")
+    return ordered
+
+
+RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
+    (*economics.OPTIONS, *production.OPTIONS, *repair.OPTIONS)
+)
+"""Every rule option of the rules modules, sorted by id."""
+
+
+def values(state: FeState) -> dict[str, OptionValue]:
+    """Each rule option's value in this game: as chosen, else its default."""
+    out: dict[str, OptionValue] = {}
+    for spec in RULE_OPTIONS:
+        chosen = state.option(spec.id)
+        out[spec.id] = spec.default if chosen is None else chosen
+    return out

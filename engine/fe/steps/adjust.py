@@ -1,0 +1,285 @@
+"""Rules area ``adjust``: typed corrections for what the engine does not play yet.
+
+Combat, events and the other manual parts of the sequence change the board and the treasury
+in ways the engine cannot work out by itself yet. Free-text adjustments ("D7 crippled") left
+the engine's board behind the players' maps; an ``adjust`` order says the same thing in a
+form the engine checks against the state and then carries out, so both replicas keep the
+same board and the log says exactly what changed and why.
+
+One order makes one change (`engine.fe.model.Adjust`):
+
+========== =============================== ==================================================
+change     fields                          effect
+========== =============================== ==================================================
+treasury   ``ep`` (``empire``)             add ``ep`` (negative to spend); never below 0
+cripple    ``unit``                        the unit turns to its crippled side
+repair     ``unit``                        the crippled unit turns back
+destroy    ``unit``                        the unit leaves the board
+move       ``unit``, ``hex``               the unit is put in an on-map hex
+place      ``cls``, ``hex`` (``empire``)   a new unit of that class appears in the hex
+convert    ``unit``, ``cls``               the unit becomes a unit of another class
+========== =============================== ==================================================
+
+Decisions, each checked here and named in the refusal:
+
+- A seat adjusts only its own empires' units and treasury. Losses it inflicts on the enemy
+  are recorded by the enemy: in F&E the owner allocates damage to its own units (302.6), so
+  the owner is the one who knows which counters were crippled or destroyed, and a seat can
+  never change the other side's forces behind its back.
+- ``empire`` may be left out when the seat plays one empire; for a unit change it may be
+  given, and must then be the unit's empire. A field that does not belong to the change is
+  refused rather than ignored: a misplaced ``hex`` on a ``cripple`` is a mistake to point
+  out, not to guess about.
+- No adjustments during the set-up stage: set-up is done with ``place`` orders, which check
+  the set-up hexes; adjusting the waiting units would confuse what is still to place.
+- Only classes of the unit tables can be placed or converted to (`engine.fe.units`), so every
+  unit on the board keeps its factors. A unit whose class has no crippled side cannot be
+  crippled (destroy it instead), nor stay crippled through a conversion.
+- A destroyed unit also leaves the lists that describe units (moved, reacted, reserves),
+  which would otherwise name a unit the board no longer has; what the empire used this turn
+  (strategic moves, shipyard limits) stays used.
+- New units get the next free id of their empire (`engine.fe.production.next_ids`), as
+  builds do, so both replicas name them alike. They belong to no starting fleet, so they are
+  released (free to move) like any unit built during the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.core.ruleset import Event, Seat, Violation
+from engine.fe.economics import fmt_ep
+from engine.fe.forces import OFF_MAP, Unit
+from engine.fe.model import Adjust, FeState, ep2, hex_id
+from engine.fe.production import next_ids
+from engine.fe.sequence import Step
+from engine.fe.steps import base
+from engine.fe.steps.base import Area
+from engine.fe.units import UnitClass, load_units
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "treasury": ("ep",),
+    "cripple": ("unit",),
+    "repair": ("unit",),
+    "destroy": ("unit",),
+    "move": ("unit", "hex"),
+    "place": ("cls", "hex"),
+    "convert": ("unit", "cls"),
+}
+"""The fields each change needs (``empire`` aside: it is optional everywhere)."""
+
+
+def _where(h: int) -> str:
+    return "off the map" if h == OFF_MAP else f"at {base.hex_text(h)}"
+
+
+def _class(empire: str, cls: str) -> UnitClass | None:
+    return load_units().find(empire, cls)
+
+
+def _field_problems(order: Adjust) -> list[str]:
+    needs = _FIELDS[order.change]
+    problems = []
+    for name in ("ep", "unit", "hex", "cls"):
+        value: str = getattr(order, name)
+        given = ep2(value) != 0 if name == "ep" else value != ""
+        if name in needs and not given:
+            problems.append(f"it needs {'a non-zero ep' if name == 'ep' else name}")
+        elif name not in needs and given:
+            takes = ", ".join(needs)
+            problems.append(f"{name} does not belong to a {order.change} (it takes {takes})")
+    if not order.reason.strip():
+        problems.append("the reason is blank: say why, for the log")
+    return problems
+
+
+def _empire(state: FeState, seat: Seat, order: Adjust) -> tuple[str, str]:
+    """The empire a treasury or place change is for, or why there is none."""
+    mine = base.empires_of(state, seat)
+    if order.empire:
+        if order.empire not in mine:
+            return "", f"{order.empire} is not an empire of {seat} ({', '.join(mine)})"
+        return order.empire, ""
+    if len(mine) != 1:
+        return "", f"{seat} plays {', '.join(mine)}: say which empire"
+    return mine[0], ""
+
+
+def _unit(state: FeState, seat: Seat, order: Adjust) -> tuple[Unit | None, str]:
+    """The seat's own unit the order names, or why it may not be adjusted."""
+    try:
+        unit = state.board.unit(order.unit)
+    except KeyError:
+        return None, f"there is no unit {order.unit}"
+    if unit.empire not in base.empires_of(state, seat):
+        owner = base.seat_of(state, unit.empire)
+        return None, (
+            f"{unit.id} is a unit of {unit.empire}: a seat adjusts only its own units, "
+            f"so losses inflicted on it are recorded by {owner or unit.empire}"
+        )
+    if order.empire and order.empire != unit.empire:
+        return None, f"{unit.id} is a unit of {unit.empire}, not of {order.empire}"
+    return unit, ""
+
+
+def _unit_problem(unit: Unit, order: Adjust) -> str:
+    """What is wrong with the change to ``unit`` ("" for nothing)."""
+    name = f"{unit.cls} {unit.id}"
+    info = _class(unit.empire, unit.cls)
+    if order.change == "cripple":
+        if unit.crippled:
+            return f"{name} is already crippled"
+        if info is not None and info.crippled is None:
+            return f"{name} has no crippled side: destroy it instead"
+    elif order.change == "repair":
+        if not unit.crippled:
+            return f"{name} is not crippled"
+    elif order.change == "move":
+        target = hex_id(order.hex)
+        if not base.on_map(target):
+            return f"{order.hex} is not a hex of the map"
+        if target == unit.hex:
+            return f"{name} is already in {order.hex}"
+    elif order.change == "convert":
+        new = _class(unit.empire, order.cls)
+        if new is None:
+            return f"{unit.empire} has no unit class {order.cls!r} in the unit tables"
+        if order.cls == unit.cls:
+            return f"{name} already is a {order.cls}"
+        if unit.crippled and new.crippled is None:
+            return f"{name} is crippled and a {order.cls} has no crippled side: repair it first"
+    return ""
+
+
+class _Adjust(Area):
+    name = "adjust"
+    orders = ("adjust",)
+
+    def check(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[Violation]:
+        if not isinstance(order, Adjust):
+            return super().check(state, seat, step, order)
+        return [
+            Violation(f"adjust {order.change}: {p}") for p in self._problems(state, seat, order)
+        ]
+
+    def _problems(self, state: FeState, seat: Seat, order: Adjust) -> list[str]:
+        if state.setup:
+            return ["no adjustments during set-up: place the starting fleets with place orders"]
+        problems = _field_problems(order)
+        if problems:
+            return problems
+        if order.change in ("treasury", "place"):
+            empire, problem = _empire(state, seat, order)
+            if problem:
+                return [problem]
+            if order.change == "treasury":
+                return _treasury_problems(state, empire, order)
+            if _class(empire, order.cls) is None:
+                return [f"{empire} has no unit class {order.cls!r} in the unit tables"]
+            if not base.on_map(hex_id(order.hex)):
+                return [f"{order.hex} is not a hex of the map"]
+            return []
+        unit, problem = _unit(state, seat, order)
+        if unit is None:
+            return [problem]
+        problem = _unit_problem(unit, order)
+        return [problem] if problem else []
+
+    def apply(
+        self, state: FeState, seat: Seat, step: Step, order: Any, events: list[Event]
+    ) -> FeState:
+        if not isinstance(order, Adjust):
+            return super().apply(state, seat, step, order, events)
+        data: dict[str, Any] = {"change": order.change, "reason": order.reason}
+        if order.change in ("treasury", "place"):
+            empire, _ = _empire(state, seat, order)
+            if order.change == "treasury":
+                state, what = _apply_treasury(state, empire, order, data)
+            else:
+                state, what = _apply_place(state, empire, order, data)
+        else:
+            unit = state.board.unit(order.unit)
+            empire = unit.empire
+            state, what = _apply_unit(state, unit, order, data)
+        data["empire"] = empire
+        events.append(
+            Event("adjust", f"{empire} adjusts: {what} ({order.reason})", seat, step.id, data)
+        )
+        return state
+
+
+def _treasury_problems(state: FeState, empire: str, order: Adjust) -> list[str]:
+    amount = ep2(order.ep)
+    have = state.ep2(empire)
+    if have + amount < 0:
+        return [
+            f"{empire} has {fmt_ep(have)} EP; taking {fmt_ep(-amount)} would leave "
+            f"{fmt_ep(have + amount)} (the treasury may not go below 0)"
+        ]
+    return []
+
+
+def _apply_treasury(
+    state: FeState, empire: str, order: Adjust, data: dict[str, Any]
+) -> tuple[FeState, str]:
+    amount = ep2(order.ep)
+    before = state.ep2(empire)
+    state = state.with_ep2(empire, before + amount)
+    data.update(ep2=amount, treasury2=before + amount)
+    sign = "+" if amount > 0 else ""
+    return state, (
+        f"treasury {sign}{fmt_ep(amount)} EP, {fmt_ep(before)} -> {fmt_ep(before + amount)} EP"
+    )
+
+
+def _apply_place(
+    state: FeState, empire: str, order: Adjust, data: dict[str, Any]
+) -> tuple[FeState, str]:
+    (new_id,) = next_ids(state.board, empire, 1)
+    unit = Unit(new_id, empire, order.cls, hex_id(order.hex))
+    state = state.with_board(state.board.with_units([unit]))
+    data.update(unit=new_id, cls=order.cls, hex=order.hex)
+    return state, f"new {order.cls} {new_id} placed at {order.hex}"
+
+
+def _apply_unit(
+    state: FeState, unit: Unit, order: Adjust, data: dict[str, Any]
+) -> tuple[FeState, str]:
+    board = state.board
+    name = f"{unit.cls} {unit.id}"
+    where = _where(unit.hex)
+    data.update(unit=unit.id, cls=unit.cls, hex=None if unit.hex == OFF_MAP else f"{unit.hex:04d}")
+    if order.change == "destroy":
+        kept = tuple(u for u in board.units if u.id != unit.id)
+        state = state.with_board(msgspec.structs.replace(board, units=kept))
+        return _forget(state, unit.id), f"{name} destroyed {where}"
+    if order.change == "cripple":
+        changed, what = msgspec.structs.replace(unit, crippled=True), f"{name} crippled {where}"
+    elif order.change == "repair":
+        changed, what = msgspec.structs.replace(unit, crippled=False), f"{name} repaired {where}"
+    elif order.change == "move":
+        changed = msgspec.structs.replace(unit, hex=hex_id(order.hex))
+        what = f"{name} moved from {_where(unit.hex).removeprefix('at ')} to {order.hex}"
+        data["to"] = order.hex
+    else:  # convert
+        changed = msgspec.structs.replace(unit, cls=order.cls)
+        what = f"{name} converted to {order.cls} {where}"
+        data["to"] = order.cls
+    return state.with_board(board.with_units([changed])), what
+
+
+def _forget(state: FeState, unit_id: str) -> FeState:
+    """``state`` without ``unit_id`` in the lists that describe a unit as it is now (moved,
+    reacted, reserves). The lists that count what an empire used this turn (``moved_once``
+    for strategic moves, ``shipyard_used``) keep it: a loss gives back no allowance."""
+    return msgspec.structs.replace(
+        state,
+        moved=tuple(entry for entry in state.moved if entry[0] != unit_id),
+        reacted=tuple(u for u in state.reacted if u != unit_id),
+        reserves=tuple(u for u in state.reserves if u != unit_id),
+    )
+
+
+AREA = _Adjust()

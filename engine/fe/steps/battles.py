@@ -1,0 +1,106 @@
+"""The combat phase's list of battle hexes (302.0), and the record retrograde needs.
+
+Combat itself stays manual for now; as phase 5 begins the engine tells both players where
+they have to fight: every hex holding units of empires at war (`engine.fe.battles`), with
+what each side has there ("1305 (KLI 4 ships vs KZI 3 ships and SB)"). The phasing player
+then picks the order (302.9).
+
+The hexes are also kept in the state (``FeState.battle_hexes``) until the next player turn
+begins, because retrograde (206.0, step 6D2) may start only where combat took place. I: the
+list is the one of the moment phase 5 begins; a battle hex created later in the phase by a
+retreat (302.9) is not added, since retreats are still played by hand.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core.ruleset import Event
+from engine.fe import battles
+from engine.fe.blocking import is_ship
+from engine.fe.forces import Unit
+from engine.fe.model import FeState
+from engine.fe.steps import base
+from engine.fe.steps.base import Area
+
+BATTLE_RULE = "302.0"
+COMBAT_PHASE = "5"
+ECONOMICS_PHASE = "1"
+
+
+def _force_text(units: list[Unit]) -> str:
+    """One empire's units in a hex: ``3 ships (1 crippled) and SB``; non-ships by class."""
+    ships = [u for u in units if is_ship(u)]
+    parts: list[str] = []
+    if ships:
+        crippled = sum(1 for u in ships if u.crippled)
+        parts.append(
+            f"{len(ships)} ship{'s' if len(ships) != 1 else ''}"
+            + (f" ({crippled} crippled)" if crippled else "")
+        )
+    parts.extend(u.cls + (" (crippled)" if u.crippled else "") for u in units if not is_ship(u))
+    return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _sides(state: FeState, hexes: battles.BattleHex) -> tuple[list[str], list[str]]:
+    """The empires present, the phasing seat's first, then everyone else's."""
+    mine = base.phasing_empires(state)
+    first = [e for e in hexes.empires if e in mine]
+    return first, [e for e in hexes.empires if e not in mine]
+
+
+def _entry(state: FeState, found: battles.BattleHex) -> dict[str, object]:
+    here = state.board.at(found.hex)
+    phasing, others = _sides(state, found)
+    by_empire = {e: [u for u in here if u.empire == e] for e in found.empires}
+    shown = [
+        ", ".join(f"{e} {_force_text(by_empire[e])}" for e in side)
+        for side in (phasing, others)
+        if side
+    ]
+    return {
+        "hex": base.hex_text(found.hex),
+        "sides": [phasing, others],
+        "units": {e: [u.id for u in units] for e, units in by_empire.items()},
+        "text": f"{base.hex_text(found.hex)} ({' vs '.join(shown)})",
+    }
+
+
+def battle_list(state: FeState) -> list[dict[str, object]]:
+    """Every battle hex on the board now, in hex order, for views: ``hex`` (``"1305"``),
+    ``sides`` (two lists of empires, the phasing seat's first), ``units`` (unit ids per
+    empire) and ``text`` (``"1305 (KLI 4 ships vs KZI 3 ships and SB)"``)."""
+    return [_entry(state, found) for found in battles.battle_hexes(state.board)]
+
+
+class _Battles(Area):
+    name = "battles"
+
+    def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        if phase == ECONOMICS_PHASE and state.battle_hexes:
+            return msgspec.structs.replace(state, battle_hexes=())
+        if phase != COMBAT_PHASE:
+            return state
+        found = battles.battle_hexes(state.board)
+        listed = [_entry(state, f) for f in found]
+        text = (
+            "Battle hexes: " + ", ".join(str(b["text"]) for b in listed)
+            if listed
+            else "No battle hexes: nobody fights this combat phase"
+        )
+        events.append(
+            Event(
+                "battle-hexes",
+                f"{text} ({BATTLE_RULE})",
+                base.phasing(state),
+                data={
+                    "hexes": [b["hex"] for b in listed],
+                    "units": {str(b["hex"]): b["units"] for b in listed},
+                    "rule": BATTLE_RULE,
+                },
+            )
+        )
+        return msgspec.structs.replace(state, battle_hexes=tuple(f.hex for f in found))
+
+
+AREA = _Battles()

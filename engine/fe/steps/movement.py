@@ -1,0 +1,507 @@
+"""Rules area ``movement``: operational movement in batches, reaction, reserve movement.
+
+Three decision steps of the sequence of play (105.0) are played here:
+
+- 3B2, the phasing seat: ``move`` orders (operational movement, 203.0) and ``batch``. Every
+  move is checked by `engine.fe.movement` against the board and the hexes each unit has
+  already spent this phase (``state.moved``). What the stacks did is recorded in
+  ``state.batch``; a ``batch`` order ends the batch and hands the other seat a reaction
+  window (3B3), after which movement goes on in 3B2. Ending 3B2 with ``done`` opens the last
+  window in the natural order of the steps.
+- 3B3, the non-phasing seat: ``react`` orders (205.0), checked by `engine.fe.reaction`
+  against what moved in the batch. The step passes by itself when nobody can react.
+- 4B, the non-phasing seat: ``move`` orders for reserve fleets (203.7).
+
+Play by email cannot stop after every hex for the other side to answer, so the phasing
+player chooses how often to give the reaction window: moving one hex and then ``batch``
+gives the full hex-by-hex game; a long move before the window gives the other side only the
+hexes the stacks stand in when it opens. That is the price of fewer emails, and the phasing
+player's to pay.
+
+Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
+
+- S (105.0): the phasing seat moves in 3B2, the non-phasing seat reacts in 3B3 and moves
+  reserve fleets in 4B; orders name the seat's own units only.
+- I: a stack is of one empire (a seat playing several empires moves each one's units apart).
+- I (503.0): a unit may not enter the space of an empire it is not at war with, unless that
+  empire is on its own side; unowned and neutral-zone hexes are open (the neutral zone's own
+  rules, 503.6, stay with the players).
+- I (205.0): a stack's last hex in a batch counts as a stop: it stands there while the other
+  side reacts, so a unit within reach may react even if the stack moved away from it. The
+  hexes a stack only passed through open reactions only while enemy units stand in them.
+- S (205.0): a unit reacts once per player turn; reactions open no further reactions.
+- 4B, reserve movement, kept simple (the rules notes say little: "one battle force, moves in
+  Phase 4, must avoid enemy-occupied hexes when it can"):
+
+  - S (203.7, 507.1): only units designated reserves (9A, ``state.reserves``) move in 4B.
+  - I: a reserve unit moves once in the phase (a fleet left to pin on the way is a separate
+    move from the same start), within its operational allowance (203.1); pinning as in 3B2.
+  - S (203.74, F&E Q&A April 2011): the path may pass a hex holding enemy units only if no
+    path within the allowance avoids them. I: "enemy-occupied" means any unit (bases too) of
+    an empire at war with the mover; the last hex may hold enemies (that is the battle).
+  - Not checked: that the destination qualifies (a battle hex, a supply path opened), the
+    battle force's size (507.0), X-ships reacting (523.222). The players see to them.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+import msgspec
+
+from engine.core import hexgrid
+from engine.core.ruleset import Event, Seat, Violation
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import NEUTRAL_ZONE, HexId
+from engine.fe.model import Batch, FeState, MoveOrder, React, hex_id
+from engine.fe.movement import Move, apply_move, check_move, remaining, spend
+from engine.fe.reaction import (
+    EXTENDED_REACTION_RANGE,
+    apply_reaction,
+    check_reaction,
+    mark_reacted,
+    why_not,
+)
+from engine.fe.sequence import Step, load_sequence
+from engine.fe.steps import base
+from engine.fe.steps.base import Area
+from engine.fe.steps.releases import release_fired
+
+OPERATIONAL_STEP = "3B2"
+REACTION_STEP = "3B3"
+RESERVE_STEP = "4B"
+MOVE_RULE = "203.1"
+REACTION_RULE = "205.0"
+RESERVE_RULE = "203.7"
+AVOID_ENEMY_RULE = "203.74"
+NEUTRAL_RULE = "503.0"
+OWN_UNITS_RULE = "105.0"
+
+WINDOW_FROM_BATCH: tuple[HexId, HexId] = (OFF_MAP, OFF_MAP)
+"""The entry of ``state.batch`` saying the open window came from a ``batch`` order.
+
+Closing a window must know one thing the step index cannot tell: whether the phasing seat
+is still moving (back to 3B2) or has ended movement with ``done`` (on to 3B4). The batch is
+cleared with the window, so the mark never outlives the window it describes."""
+
+
+# --- what the batch holds -------------------------------------------------------------------
+
+
+def batch_steps(state: FeState) -> tuple[tuple[HexId, HexId], ...]:
+    """The ``(from_hex, to_hex)`` steps of the batch, without the window mark."""
+    return tuple(entry for entry in state.batch if entry != WINDOW_FROM_BATCH)
+
+
+def _record(state: FeState, path: tuple[HexId, ...]) -> tuple[tuple[HexId, HexId], ...]:
+    """``state.batch`` with a stack's path added: each step, and a stop in its last hex."""
+    entries = set(state.batch)
+    entries.update(pairwise(path))
+    entries.add((path[-1], path[-1]))
+    return tuple(sorted(entries))
+
+
+def _other_seat(state: FeState) -> Seat:
+    """The non-phasing seat: the one after the phasing seat in turn order."""
+    seats = state.seats
+    return seats[(seats.index(base.phasing(state)) + 1) % len(seats)]
+
+
+def _part_index(state: FeState, step_id: str) -> int:
+    """Where ``step_id`` stands in this player turn's steps (the flow's ``state.step``).
+
+    Read from the sequence rather than `engine.fe.flow.part`, which imports the areas: the
+    movement steps are never part of the set-up, so the two agree here."""
+    steps = load_sequence().part(state.orion)
+    return next(i for i, s in enumerate(steps) if s.id == step_id)
+
+
+def reactors(state: FeState) -> list[str]:
+    """The non-phasing units that may react to something in the batch, sorted by id.
+
+    Only hexes holding phasing units now can be reacted to (`engine.fe.reaction` asks for
+    the enemy in the hex), and only units within extended reaction range of one of them are
+    asked, which keeps this cheap on a full board.
+    """
+    board = state.board
+    phasing = base.phasing_empires(state)
+    steps = batch_steps(state)
+    targets = sorted({to for _, to in steps})
+    held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
+    if not held:
+        return []
+    found: list[str] = []
+    for unit in board.units:
+        if unit.empire in phasing or unit.hex == OFF_MAP:
+            continue
+        near = [h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE]
+        if any(
+            why_not(board, phasing, to, frm, unit, state.reacted) is None
+            for frm, to in steps
+            if to in near
+        ):
+            found.append(unit.id)
+    return found
+
+
+# --- who may go where ------------------------------------------------------------------------
+
+
+def _side(state: FeState, empire: str) -> str:
+    for entry in base.scenario(state).seats:
+        if empire in entry.empires:
+            return entry.side
+    return ""
+
+
+def closed_to(state: FeState, empire: str, h: HexId) -> str:
+    """Whose space ``h`` is, if ``empire`` may not enter it ("" when it may, 503.0)."""
+    owner = state.board.owner(base.galaxy(), h)
+    if owner in ("", NEUTRAL_ZONE, empire) or state.board.enemies(empire, owner):
+        return ""
+    side = _side(state, owner)
+    return "" if side and side == _side(state, empire) else owner
+
+
+def _neutral_entries(state: FeState, empire: str, path: tuple[HexId, ...]) -> list[Violation]:
+    out: list[Violation] = []
+    for h in path[1:]:
+        if not base.on_map(h):
+            return []  # the path check has said so already
+        owner = closed_to(state, empire, h)
+        if owner:
+            out.append(
+                Violation(
+                    f"{h:04d} is {owner} space and {empire} is not at war with {owner}",
+                    NEUTRAL_RULE,
+                )
+            )
+    return out
+
+
+def _enemy_held(board: Board, empire: str, h: HexId) -> bool:
+    return any(board.enemies(empire, u.empire) for u in board.at(h))
+
+
+def _clear_path_exists(state: FeState, empire: str, start: HexId, end: HexId, hexes: int) -> bool:
+    """Whether ``end`` can be reached from ``start`` in ``hexes`` steps without entering a
+    hex held by an enemy of ``empire`` (or a closed one) on the way (203.74)."""
+    galaxy = base.galaxy()
+    board = state.board
+    frontier = [start]
+    seen = {start}
+    for _ in range(hexes):
+        following: list[HexId] = []
+        for h in frontier:
+            for n in hexgrid.neighbours(h, galaxy.width, galaxy.height):
+                if n == end:
+                    return True
+                if n in seen or closed_to(state, empire, n) or _enemy_held(board, empire, n):
+                    continue
+                seen.add(n)
+                following.append(n)
+        frontier = following
+    return False
+
+
+# --- checking orders -------------------------------------------------------------------------
+
+
+def _stack(
+    state: FeState, seat: Seat, unit_ids: list[str], rule: str
+) -> tuple[list[Unit], str, list[Violation]]:
+    """The seat's units named, their one empire, and what is wrong with the list."""
+    units, problems = base.own_units(state, seat, unit_ids, rule)
+    empires = sorted({u.empire for u in units})
+    if len(empires) > 1:
+        problems.append(
+            Violation(f"a stack moves as one empire's units, not {', '.join(empires)}", rule)
+        )
+    return units, (empires[0] if empires else ""), problems
+
+
+def _as_move(unit_ids: list[str], path: list[str]) -> Move:
+    return Move(tuple(unit_ids), tuple(hex_id(h) for h in path))
+
+
+def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -> list[Violation]:
+    """Operational movement in 3B2, reserve movement in 4B."""
+    reserve = step.id == RESERVE_STEP
+    units, empire, problems = _stack(state, seat, order.units, OWN_UNITS_RULE)
+    if problems:
+        return problems
+    if reserve:
+        problems = _reserve_problems(state, units)
+        if problems:
+            return problems
+    move = _as_move(order.units, order.path)
+    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved))
+    out.extend(_neutral_entries(state, empire, move.path))
+    if reserve and not out:
+        out.extend(_avoidance_problems(state, empire, units, move))
+    return out
+
+
+def _reserve_problems(state: FeState, units: list[Unit]) -> list[Violation]:
+    out: list[Violation] = []
+    for unit in units:
+        if unit.id not in state.reserves:
+            out.append(
+                Violation(
+                    f"{unit.id} is not a reserve unit; only reserve fleets (designated in 9A) "
+                    "move in phase 4",
+                    RESERVE_RULE,
+                )
+            )
+        elif state.moved_by(unit.id):
+            out.append(
+                Violation(f"{unit.id} has already made its reserve move this phase", RESERVE_RULE)
+            )
+    return out
+
+
+def _avoidance_problems(
+    state: FeState, empire: str, units: list[Unit], move: Move
+) -> list[Violation]:
+    passed = [h for h in move.path[1:-1] if _enemy_held(state.board, empire, h)]
+    if not passed:
+        return []
+    moved = dict(state.moved)
+    hexes = min(remaining(u, moved) for u in units)
+    start, end = move.path[0], move.path[-1]
+    if not _clear_path_exists(state, empire, start, end, hexes):
+        return []
+    shown = ", ".join(f"{h:04d}" for h in sorted(set(passed)))
+    return [
+        Violation(
+            f"{start:04d}->{end:04d} enters enemy-occupied {shown}, but a path within "
+            f"{hexes} hexes avoids enemy-occupied hexes",
+            AVOID_ENEMY_RULE,
+        )
+    ]
+
+
+def check_batch(state: FeState) -> list[Violation]:
+    if not batch_steps(state):
+        return [
+            Violation(
+                "nothing has moved since the last reaction window: move a stack first, "
+                "or end movement with done",
+                REACTION_RULE,
+            )
+        ]
+    return []
+
+
+def check_react(state: FeState, seat: Seat, order: React) -> list[Violation]:
+    _, empire, problems = _stack(state, seat, order.units, REACTION_RULE)
+    if problems:
+        return problems
+    trigger = hex_id(order.trigger)
+    steps = batch_steps(state)
+    into = sorted((frm for frm, to in steps if to == trigger), key=lambda frm: frm != trigger)
+    if not into:
+        entered = ", ".join(sorted({f"{to:04d}" for _, to in steps})) or "nothing"
+        return [
+            Violation(
+                f"no enemy stack entered {order.trigger} in this batch (entered: {entered})",
+                REACTION_RULE,
+            )
+        ]
+    move = _as_move(order.units, order.path)
+    galaxy = base.galaxy()
+    phasing = base.phasing_empires(state)
+    first: list[Violation] = []
+    for frm in into:
+        found = check_reaction(galaxy, state.board, phasing, trigger, frm, move, state.reacted)
+        if not found:
+            return _neutral_entries(state, empire, move.path)
+        first = first or found
+    return first
+
+
+# --- applying orders -------------------------------------------------------------------------
+
+
+def _stack_text(board: Board, unit_ids: tuple[str, ...]) -> str:
+    return ", ".join(f"{board.unit(uid).cls} {uid}" for uid in sorted(unit_ids))
+
+
+def _hexes_text(n: int) -> str:
+    return "1 hex" if n == 1 else f"{n} hexes"
+
+
+def apply_move_order(
+    state: FeState, seat: Seat, step: Step, order: MoveOrder, events: list[Event]
+) -> FeState:
+    move = _as_move(order.units, order.path)
+    board = state.board
+    empire = board.unit(move.unit_ids[0]).empire
+    reserve = step.id == RESERVE_STEP
+    route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
+    what = "moves reserve fleet" if reserve else "moves"
+    events.append(
+        Event(
+            "reserve-move" if reserve else "move",
+            f"{empire} {what} {_stack_text(board, move.unit_ids)} {route} "
+            f"({_hexes_text(move.hexes)})",
+            seat,
+            step.id,
+            {
+                "empire": empire,
+                "units": sorted(move.unit_ids),
+                "path": list(order.path),
+                "hexes": move.hexes,
+                "rule": RESERVE_RULE if reserve else MOVE_RULE,
+            },
+        )
+    )
+    moved = spend(dict(state.moved), move)
+    batch = state.batch if reserve else _record(state, move.path)
+    state = state.with_board(apply_move(board, move))
+    state = msgspec.structs.replace(state, moved=tuple(moved.items()), batch=batch)
+    return release_fired(state, step.id, events)
+
+
+def apply_batch(state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
+    """End the batch: open the reaction window (3B3), or go on if nobody can react."""
+    other = _other_seat(state)
+    can_react = reactors(state)
+    data: dict[str, Any] = {"can_react": can_react, "rule": REACTION_RULE}
+    if not can_react:
+        events.append(
+            Event(
+                "batch",
+                f"{seat} ends a movement batch; no {other} unit can react to it, "
+                f"so movement goes on ({REACTION_RULE})",
+                seat,
+                step.id,
+                data,
+            )
+        )
+        return msgspec.structs.replace(state, batch=())
+    events.append(
+        Event(
+            "batch",
+            f"{seat} ends a movement batch: {other} may react ({REACTION_RULE}; "
+            f"{len(can_react)} units can), then {seat} moves on",
+            seat,
+            step.id,
+            data,
+        )
+    )
+    return msgspec.structs.replace(
+        state,
+        step=_part_index(state, REACTION_STEP),
+        answered=(),
+        backs=state.backs + 1,
+        batch=tuple(sorted({*state.batch, WINDOW_FROM_BATCH})),
+    )
+
+
+def apply_react(
+    state: FeState, seat: Seat, step: Step, order: React, events: list[Event]
+) -> FeState:
+    move = _as_move(order.units, order.path)
+    board = state.board
+    empire = board.unit(move.unit_ids[0]).empire
+    route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
+    events.append(
+        Event(
+            "react",
+            f"{empire} reacts with {_stack_text(board, move.unit_ids)} {route} "
+            f"toward the enemy in {order.trigger} ({REACTION_RULE})",
+            seat,
+            step.id,
+            {
+                "empire": empire,
+                "units": sorted(move.unit_ids),
+                "path": list(order.path),
+                "trigger": order.trigger,
+                "rule": REACTION_RULE,
+            },
+        )
+    )
+    state = state.with_board(apply_reaction(board, move))
+    state = msgspec.structs.replace(state, reacted=mark_reacted(state.reacted, move))
+    return release_fired(state, step.id, events)
+
+
+# --- the area --------------------------------------------------------------------------------
+
+
+class _Movement(Area):
+    name = "movement"
+    orders = ("move", "batch", "react")
+
+    def check(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[Violation]:
+        if isinstance(order, MoveOrder):
+            return check_move_order(state, seat, step, order)
+        if isinstance(order, Batch):
+            return check_batch(state)
+        if isinstance(order, React):
+            return check_react(state, seat, order)
+        return super().check(state, seat, step, order)
+
+    def apply(
+        self, state: FeState, seat: Seat, step: Step, order: Any, events: list[Event]
+    ) -> FeState:
+        if isinstance(order, MoveOrder):
+            return apply_move_order(state, seat, step, order, events)
+        if isinstance(order, Batch):
+            return apply_batch(state, seat, step, events)
+        if isinstance(order, React):
+            return apply_react(state, seat, step, order, events)
+        return super().apply(state, seat, step, order, events)
+
+    def skip(self, state: FeState, step: Step) -> str:
+        other = _other_seat(state)
+        if step.id == REACTION_STEP:
+            if not batch_steps(state):
+                return "nothing moved since the last reaction window"
+            if not reactors(state):
+                return f"no {other} unit can react to what moved ({REACTION_RULE})"
+        if step.id == RESERVE_STEP:
+            empires = base.empires_of(state, other)
+            if not any(
+                u.empire in empires and u.hex != OFF_MAP
+                for u in state.board.units
+                if u.id in state.reserves
+            ):
+                return f"{other} has no reserve fleet to move ({RESERVE_RULE})"
+        return ""
+
+    def on_done(self, state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
+        """Closing a reaction window clears the batch; a window a ``batch`` order opened
+        returns to 3B2, where the phasing seat moves on (under a new decision key)."""
+        if step.id != REACTION_STEP:
+            return state
+        from_batch = WINDOW_FROM_BATCH in state.batch
+        state = msgspec.structs.replace(state, batch=())
+        if not from_batch:
+            return state
+        mover = base.phasing(state)
+        events.append(
+            Event(
+                "movement-resumes",
+                f"{seat} has reacted; {mover} goes on with operational movement "
+                f"({OPERATIONAL_STEP})",
+                mover,
+                OPERATIONAL_STEP,
+            )
+        )
+        return msgspec.structs.replace(
+            state, step=_part_index(state, OPERATIONAL_STEP), backs=state.backs + 1
+        )
+
+    def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        """Movement tallies last one phase (3 or 4); reactions one player turn."""
+        if phase in ("3", "4") and (state.moved or state.batch):
+            return msgspec.structs.replace(state, moved=(), batch=())
+        if phase == "1" and state.reacted:
+            return msgspec.structs.replace(state, reacted=())
+        return state
+
+
+AREA = _Movement()

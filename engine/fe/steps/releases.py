@@ -1,0 +1,140 @@
+"""Fleet releases by trigger (600.3x): a starting fleet held back until the enemy comes.
+
+A scenario's order of battle holds some fleets back until a condition is met: the Kzinti
+starbase squadron moves once the Klingons reach the starbase, the Marquis' Fleet once a future
+belligerent enters Kzinti space. The condition is data (`engine.fe.oob.Release`: a `Trigger`
+of actors acting against any of some `Target`\\ s). `fired_releases` reads the board after a
+move or a reaction and says which held fleets are free now; `release_fired` records them.
+The scripted releases by turn and the "at war, no condition" rule live with the calendar
+(`engine.fe.steps.economy`).
+
+Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
+
+- S (600.3x): the trigger's ``actors`` fire it; with ``future_belligerents`` so do the
+  owning empire's future belligerents (its scenario list of them).
+- I: "occupies" is true while a unit of an actor that can move (not a base) stands in a
+  target hex; the board is read after each move and reaction, so standing there means it
+  entered. A unit set up there from the start would fire the trigger at the first move.
+- I: targets: ``hexes`` the listed hexes; ``fleet-area`` each named fleet's set-up hexes;
+  ``empire`` the hexes the listed empires own now (captures included); ``starbase`` a hex
+  holding a starbase (SB) of the listed empires, or of the fleet's own empire if none is
+  listed.
+- C: "destroys" triggers are not fired by movement: destruction is the combat's business,
+  left to the players (they release the fleet with an adjustment) until combat is played.
+- Each fleet is released once, whichever of its releases fires first; results come sorted
+  by empire and fleet so the events read the same everywhere.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core.ruleset import Event
+from engine.fe.blocking import movement_points
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import Galaxy
+from engine.fe.model import FeState
+from engine.fe.oob import EmpireSetup, Target, Trigger
+from engine.fe.steps import base
+
+RELEASE_RULE = "600.3"
+STARBASE_CLASSES = ("SB", "SBv.2")
+
+
+def _actors(setup: EmpireSetup, trigger: Trigger) -> tuple[str, ...]:
+    """The empires whose units fire ``trigger`` of ``setup``'s empire, sorted."""
+    found = set(trigger.actors)
+    if trigger.future_belligerents:
+        found.update(setup.future_belligerents)
+    found.discard(setup.empire)
+    return tuple(sorted(found))
+
+
+def _movers(board: Board, actors: tuple[str, ...]) -> list[Unit]:
+    """The actors' units on the map that can move (a base occupies nothing), by id."""
+    return [
+        u for u in board.units if u.empire in actors and u.hex != OFF_MAP and movement_points(u) > 0
+    ]
+
+
+def _fleet_area(state: FeState, target: Target) -> set[int]:
+    hexes: set[int] = set()
+    for ref in target.fleets:
+        setup = base.empire_setup(state, ref.empire)
+        fleet = setup.fleet(ref.fleet) if setup is not None else None
+        if fleet is not None:
+            hexes.update(fleet.hexes)
+    return hexes
+
+
+def _hit(state: FeState, galaxy: Galaxy, owner: str, target: Target, unit: Unit) -> str:
+    """Why ``unit`` standing where it is occupies ``target`` ("" when it does not)."""
+    h = unit.hex
+    where = base.hex_text(h)
+    if target.kind == "hexes":
+        return f"{unit.empire} entered {where}" if h in target.hexes else ""
+    if target.kind == "fleet-area":
+        if h not in _fleet_area(state, target):
+            return ""
+        names = " or ".join(f"{ref.empire} {ref.fleet}" for ref in target.fleets)
+        return f"{unit.empire} entered the set-up area of {names} at {where}"
+    if target.kind == "empire":
+        holder = state.board.owner(galaxy, h)
+        return (
+            f"{unit.empire} entered {holder} space at {where}" if holder in target.empires else ""
+        )
+    owners = target.empires or (owner,)
+    for other in state.board.at(h):
+        if other.empire in owners and other.cls in STARBASE_CLASSES:
+            return f"{unit.empire} entered {where}, the hex of a {other.empire} starbase"
+    return ""
+
+
+def _fired(state: FeState, galaxy: Galaxy, setup: EmpireSetup, trigger: Trigger) -> str:
+    """Why ``trigger`` has fired on this board ("" when it has not)."""
+    if trigger.action != "occupies":
+        return ""
+    for unit in _movers(state.board, _actors(setup, trigger)):
+        for target in trigger.any_of:
+            reason = _hit(state, galaxy, setup.empire, target, unit)
+            if reason:
+                return reason
+    return ""
+
+
+def fired_releases(state: FeState) -> list[tuple[str, str, str]]:
+    """The held fleets whose release trigger has fired: ``(empire, fleet, reason)``, sorted.
+
+    A fleet already in ``state.released`` is never listed again.
+    """
+    galaxy = base.galaxy()
+    released = set(state.released)
+    found: dict[tuple[str, str], str] = {}
+    for setup in base.scenario_setup(state).empires:
+        for release in setup.releases:
+            key = (setup.empire, release.fleet)
+            if key in released or key in found:
+                continue
+            reason = _fired(state, galaxy, setup, release.trigger)
+            if reason:
+                found[key] = reason
+    return [(empire, fleet, reason) for (empire, fleet), reason in sorted(found.items())]
+
+
+def release_fired(state: FeState, step_id: str, events: list[Event]) -> FeState:
+    """``state`` with every fleet whose trigger fired released, one event each."""
+    fired = fired_releases(state)
+    if not fired:
+        return state
+    for empire, fleet, reason in fired:
+        events.append(
+            Event(
+                "release",
+                f"{empire} {fleet} is released ({reason}, {RELEASE_RULE})",
+                base.seat_of(state, empire),
+                step_id,
+                {"empire": empire, "fleet": fleet, "reason": reason, "rule": RELEASE_RULE},
+            )
+        )
+    released = {*state.released, *((empire, fleet) for empire, fleet, _ in fired)}
+    return msgspec.structs.replace(state, released=tuple(sorted(released)))

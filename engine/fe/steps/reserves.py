@@ -1,0 +1,229 @@
+"""Step 9A: the phasing player designates reserve fleets (507.1, 203.7).
+
+A ``reserve`` order names units standing in one hex; they become (or join) the reserve fleet
+of that hex, recorded in ``FeState.reserves``. The fleet may then move in the enemy's
+reserve movement phase (4B, 203.7: the movement area plays that). Markers last one round:
+the phasing player removes his own as phase 1 of his next player turn begins (1D, 507.1),
+and 9A designates afresh (any of his left over are dropped as phase 9 begins).
+
+Limits, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
+
+- S (105.0, 9A): the phasing player designates his own units.
+- S (fe-rules-notes, 203.7): a reserve fleet is one battle force: at most as many units as
+  its flagship's command rating (the flagship counted), plus one free scout. I: the
+  flagship is the unit with the highest command rating (302.32 lets the player pick among
+  the best three; the highest is the most the fleet can hold); every unit counts one,
+  crippled or not; the free scout is a unit whose current side is a scout.
+- I: a reserve fleet is a stack: its units stand in one hex, and the reserve units of an
+  empire in one hex are one fleet (a second order for the hex adds to it, within the limit).
+  One order names one empire's units (allies' battle forces are not mixed here).
+- S (600.3): units of a starting fleet that is not released do not move, so they cannot be
+  a reserve. I: units that cannot move by themselves (bases, PDUs, FRDs) are not reserves.
+- I: units must be in supply (main or partial grid) when designated, and in a hex free of
+  enemy units (a unit there is pinned).
+- Not modelled (no source at hand): a cap on the number of reserve fleets, the fighter and
+  PF share of a battle force, and anything about units that fought or moved this turn.
+
+The step passes by itself when no unit of the phasing side meets the unit limits above.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.core.ruleset import Event, Seat, Violation
+from engine.fe.blocking import class_of, movement_points
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.model import FeState, ReserveOrder
+from engine.fe.sequence import Step
+from engine.fe.steps import base
+from engine.fe.steps.base import Area
+from engine.fe.steps.supply import status_of
+
+RESERVE_RULE = "203.7"
+ESTABLISH_RULE = "507.1"
+RELEASE_RULE = "600.3"
+ECONOMICS_PHASE = "1"
+RESERVES_PHASE = "9"
+
+
+def command_of(unit: Unit) -> int:
+    """The unit's command rating (0 when the tables give none)."""
+    info = class_of(unit)
+    return info.command if info is not None else 0
+
+
+def is_scout(unit: Unit) -> bool:
+    """Whether the unit's current side (crippled or not) is a scout."""
+    info = class_of(unit)
+    if info is None:
+        return False
+    side = info.crippled if unit.crippled and info.crippled is not None else info.full
+    return side.scout
+
+
+def fleet_size(units: list[Unit]) -> tuple[Unit, int, int]:
+    """The flagship, the units counted against its command rating, and that rating.
+
+    The flagship is the unit with the highest rating (the lowest id among equals); one scout
+    that is not the flagship rides free.
+    """
+    flagship = min(units, key=lambda u: (-command_of(u), u.id))
+    free_scout = any(is_scout(u) and u.id != flagship.id for u in units)
+    return flagship, len(units) - (1 if free_scout else 0), command_of(flagship)
+
+
+def _pinned(board: Board, unit: Unit) -> bool:
+    return any(board.enemies(unit.empire, other.empire) for other in board.at(unit.hex))
+
+
+def unit_problems(state: FeState, unit: Unit) -> list[Violation]:
+    """Why ``unit`` may not be designated a reserve now (its fleet's size apart)."""
+    board = state.board
+    if unit.hex == OFF_MAP:
+        return [Violation(f"{unit.id} is not on the map", RESERVE_RULE)]
+    out: list[Violation] = []
+    where = base.hex_text(unit.hex)
+    if unit.id in state.reserves:
+        text = f"{unit.id} is already in the reserve fleet in {where}"
+        out.append(Violation(text, RESERVE_RULE))
+    if not board.is_released(unit):
+        text = f"{unit.id} ({unit.cls}) belongs to {unit.fleet}, which is not released"
+        out.append(Violation(text, RELEASE_RULE))
+    if movement_points(unit) == 0:
+        text = f"{unit.id} ({unit.cls}) cannot move by itself, so it cannot be a reserve"
+        out.append(Violation(text, RESERVE_RULE))
+    if status_of(state, unit) == "none":
+        text = f"{unit.id} in {where} is out of supply: a reserve must be in supply"
+        out.append(Violation(text, RESERVE_RULE))
+    if _pinned(board, unit):
+        text = f"{where} holds enemy units: {unit.id} is pinned there and cannot be a reserve"
+        out.append(Violation(text, RESERVE_RULE))
+    return out
+
+
+def fleet_in(state: FeState, empire: str, h: int) -> list[Unit]:
+    """The empire's reserve units in hex ``h``: its reserve fleet there (empty if none)."""
+    reserve = state.reserves
+    return [u for u in state.board.at(h) if u.empire == empire and u.id in reserve]
+
+
+def _units_text(units: list[Unit]) -> str:
+    return ", ".join(f"{u.cls} {u.id}" for u in units)
+
+
+def _dropped(state: FeState, empires: tuple[str, ...]) -> tuple[str, ...]:
+    """``state.reserves`` without the units of ``empires`` (a unit gone from the board since
+    is known by its id's empire prefix)."""
+    board = state.board
+    kept: list[str] = []
+    for unit_id in state.reserves:
+        try:
+            owner = board.unit(unit_id).empire
+        except KeyError:
+            owner = unit_id.split("-", maxsplit=1)[0]
+        if owner not in empires:
+            kept.append(unit_id)
+    return tuple(kept)
+
+
+class _Reserves(Area):
+    name = "reserves"
+    orders = ("reserve",)
+
+    def check(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[Violation]:
+        if not isinstance(order, ReserveOrder):
+            return super().check(state, seat, step, order)
+        units, problems = base.own_units(state, seat, order.units, RESERVE_RULE)
+        if problems:
+            return problems
+        empires = sorted({u.empire for u in units})
+        if len(empires) > 1:
+            text = f"a reserve fleet is one empire's; these units are {' and '.join(empires)}'s"
+            return [Violation(text, RESERVE_RULE)]
+        hexes = sorted({u.hex for u in units})
+        if len(hexes) > 1:
+            where = ", ".join(base.hex_text(h) for h in hexes)
+            text = f"a reserve fleet stands in one hex; these units are in {where}"
+            return [Violation(text, RESERVE_RULE)]
+        out = [p for u in units for p in unit_problems(state, u)]
+        if out:
+            return out
+        fleet = fleet_in(state, empires[0], hexes[0]) + units
+        flagship, counted, command = fleet_size(fleet)
+        if counted > command:
+            joined = " with the reserve already there" if len(fleet) > len(units) else ""
+            text = (
+                f"a reserve fleet is one battle force: its flagship {flagship.cls} "
+                f"{flagship.id} has command rating {command}, so it holds at most {command} "
+                f"units plus one free scout; this one{joined} would count {counted}"
+            )
+            out.append(Violation(text, RESERVE_RULE))
+        return out
+
+    def apply(
+        self, state: FeState, seat: Seat, step: Step, order: Any, events: list[Event]
+    ) -> FeState:
+        if not isinstance(order, ReserveOrder):
+            return super().apply(state, seat, step, order, events)
+        board = state.board
+        units = sorted((board.unit(i) for i in order.units), key=lambda u: u.id)
+        empire, h = units[0].empire, units[0].hex
+        fleet = sorted(fleet_in(state, empire, h) + units, key=lambda u: u.id)
+        flagship, counted, command = fleet_size(fleet)
+        joined = f", joining the reserve there ({len(fleet)} units now)" if fleet != units else ""
+        events.append(
+            Event(
+                "reserve",
+                f"{empire} designates {_units_text(units)} in {base.hex_text(h)} a reserve "
+                f"fleet{joined}; its flagship {flagship.cls} {flagship.id} commands {command}, "
+                f"the fleet counts {counted} ({ESTABLISH_RULE}, {RESERVE_RULE})",
+                seat,
+                step.id,
+                {
+                    "empire": empire,
+                    "hex": base.hex_text(h),
+                    "units": [u.id for u in units],
+                    "fleet": [u.id for u in fleet],
+                    "flagship": flagship.id,
+                    "rule": RESERVE_RULE,
+                },
+            )
+        )
+        reserves = tuple(sorted({*state.reserves, *order.units}))
+        return msgspec.structs.replace(state, reserves=reserves)
+
+    def skip(self, state: FeState, step: Step) -> str:
+        mine = base.phasing_empires(state)
+        for unit in state.board.units:
+            if unit.empire in mine and not unit_problems(state, unit):
+                return ""
+        who = " and ".join(mine)
+        return (
+            f"no {who} unit could be a reserve (released, able to move, in supply, "
+            f"free of enemy units) ({RESERVE_RULE})"
+        )
+
+    def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        if phase not in (ECONOMICS_PHASE, RESERVES_PHASE) or not state.reserves:
+            return state
+        kept = _dropped(state, base.phasing_empires(state))
+        if kept == state.reserves:
+            return state
+        if phase == ECONOMICS_PHASE:
+            gone = len(state.reserves) - len(kept)
+            events.append(
+                Event(
+                    "reserve-markers",
+                    f"{base.phasing(state)} removes its reserve markers: "
+                    f"{gone} unit{'s' if gone != 1 else ''} no longer reserves ({ESTABLISH_RULE})",
+                    base.phasing(state),
+                    data={"rule": ESTABLISH_RULE},
+                )
+            )
+        return msgspec.structs.replace(state, reserves=kept)
+
+
+AREA = _Reserves()

@@ -1,0 +1,158 @@
+"""Supply (410.0) as the game sees it: each empire's grid on the current board.
+
+The grids are computed from the board on demand and remembered for the last board asked
+about (the board of one state is one object), so a view that asks for every unit's status
+costs one grid per empire.
+
+The supply checks of the sequence of play (1A2 and 5-3A for combat, 2A1 and 7A for repairs,
+3B1 for operational movement, 6A for retrograde) are automatic steps: the engine works the
+grids out and says, per empire, how many units are in the main grid, in a partial grid and
+out of supply, naming the units out of supply so both players can see what the rules will
+do with them. Nothing is stored: the areas that depend on supply (retrograde, strategic
+movement, reserves) read the grid of the moment they check an order.
+
+Readings (marked as in ``fe-rules-notes.md``):
+
+- S (105.0): the combat supply checks 1A2 and 5-3A are made for both sides; the others for
+  the phasing player only.
+- I: only units on the map are counted; a unit off the map is not set up yet, in an off-map
+  area or gone, and the checks do not concern it.
+- I: supply tugs are not yet assigned their mission in the state (1F, 509.1-D), so no tug
+  extends a grid here.
+"""
+
+from __future__ import annotations
+
+from engine.core.ruleset import Actor, Event
+from engine.fe import supply
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.model import FeState
+from engine.fe.sequence import Step
+from engine.fe.steps import base
+from engine.fe.steps.base import Area
+
+SUPPLY_RULE = "410.0"
+NAMED_OUT = 8
+"""At most this many units out of supply are named in a check's text (all are in its data)."""
+
+_LAST: list[tuple[Board, dict[str, supply.SupplyGrid]]] = []
+
+
+def grids(state: FeState) -> dict[str, supply.SupplyGrid]:
+    """Every scenario empire's supply grid on this state's board."""
+    board = state.board
+    if _LAST and _LAST[0][0] is board:
+        return _LAST[0][1]
+    galaxy = base.galaxy()
+    result = {e: supply.supply_grid(galaxy, board, e) for e in base.all_empires(state)}
+    _LAST[:] = [(board, result)]
+    return result
+
+
+def unit_statuses(state: FeState) -> dict[str, supply.Status]:
+    """Every unit's supply status (``main``, ``partial`` or ``none``), by unit id."""
+    galaxy = base.galaxy()
+    board = state.board
+    by_empire = grids(state)
+    out: dict[str, supply.Status] = {}
+    for unit in board.units:
+        grid = by_empire.get(unit.empire)
+        if grid is not None:
+            out[unit.id] = supply.unit_supply(galaxy, board, grid, unit.id)
+    return out
+
+
+def status_of(state: FeState, unit: Unit) -> supply.Status:
+    """One unit's supply status on this state's board (``none`` for a non-scenario empire)."""
+    grid = grids(state).get(unit.empire)
+    return grid.status(unit.hex) if grid is not None else "none"
+
+
+def _on_map(state: FeState, empire: str) -> list[Unit]:
+    return [u for u in state.board.units if u.empire == empire and u.hex != OFF_MAP]
+
+
+def _counts(state: FeState, empire: str) -> dict[supply.Status, list[Unit]]:
+    """The empire's units on the map by supply status, each list in id order."""
+    grid = grids(state)[empire]
+    by_status: dict[supply.Status, list[Unit]] = {"main": [], "partial": [], "none": []}
+    for unit in _on_map(state, empire):
+        by_status[grid.status(unit.hex)].append(unit)
+    return by_status
+
+
+def empire_supply(state: FeState) -> dict[str, dict[str, object]]:
+    """Per scenario empire, its grids and how many of its units on the map are in each status,
+    for ``show --json`` (keys: ``main_grids``, ``partial_grids``, ``points``, ``units``,
+    ``out_of_supply``)."""
+    out: dict[str, dict[str, object]] = {}
+    for empire, grid in grids(state).items():
+        on_grid = [p for p in grid.points if p.grid >= 0 and p.kind != "tug"]
+        main = sorted({p.grid for p in on_grid if p.main})
+        partial = sorted({p.grid for p in on_grid if not p.main})
+        by_status = _counts(state, empire)
+        out[empire] = {
+            "main_grids": len(main),
+            "partial_grids": len(partial),
+            "points": len(on_grid),
+            "units": {status: len(units) for status, units in by_status.items()},
+            "out_of_supply": [u.id for u in by_status["none"]],
+        }
+    return out
+
+
+def supply_text(state: FeState, empire: str, rule: str) -> str:
+    """The one-line report of a supply check, e.g. ``KZI: 12 in supply, 2 in a partial grid
+    (1105, 1205), 1 out of supply: CL KZI-0003 in 1808 (410.22)``."""
+    return _report(empire, _counts(state, empire), rule)
+
+
+def _report(empire: str, by_status: dict[supply.Status, list[Unit]], rule: str) -> str:
+    if not any(by_status.values()):
+        return f"{empire}: no units on the map ({rule})"
+    parts = [f"{len(by_status['main'])} in supply"]
+    partial = by_status["partial"]
+    if partial:
+        hexes = ", ".join(base.hex_text(h) for h in sorted({u.hex for u in partial}))
+        parts.append(f"{len(partial)} in a partial grid ({hexes})")
+    out = by_status["none"]
+    if out:
+        named = ", ".join(f"{u.cls} {u.id} in {base.hex_text(u.hex)}" for u in out[:NAMED_OUT])
+        more = f" and {len(out) - NAMED_OUT} more" if len(out) > NAMED_OUT else ""
+        parts.append(f"{len(out)} out of supply: {named}{more}")
+    return f"{empire}: {', '.join(parts)} ({rule})"
+
+
+def checked_empires(state: FeState, step: Step) -> tuple[str, ...]:
+    """The empires a supply check covers: both sides' at a "both" step, else the phasing."""
+    if step.actor == Actor.BOTH:
+        return base.all_empires(state)
+    return base.phasing_empires(state)
+
+
+class _Supply(Area):
+    name = "supply"
+
+    def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
+        rule = step.rules[0] if step.rules else SUPPLY_RULE
+        for empire in checked_empires(state, step):
+            by_status = _counts(state, empire)
+            events.append(
+                Event(
+                    "supply",
+                    _report(empire, by_status, rule),
+                    base.seat_of(state, empire),
+                    step.id,
+                    {
+                        "empire": empire,
+                        "main": len(by_status["main"]),
+                        "partial": [u.id for u in by_status["partial"]],
+                        "none": [u.id for u in by_status["none"]],
+                        "rule": rule,
+                    },
+                )
+            )
+        return state
+
+
+AREA = _Supply()

@@ -1,0 +1,398 @@
+"""The movement area played through the real ruleset: the tutorial's Klingon strike.
+
+Set-up (tutorial): the Kzinti Border Guard (KZI-0001 CC, -0002 BC, -0003 CL, -0004/-0005 FF)
+in 1305 and the Starbase Squadron (KZI-0006 BC, -0007 SF, held until the Klingons reach
+1704) in 1704; the Klingon Strike Force (KLI-0001 D7C, -0002/-0003 D7, -0004 F5S) in 1307
+and the Flank Patrol (KLI-0005 D6, -0006 F5) in 1607. The neutral zone is row 6 between them.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import msgspec
+import pytest
+
+from engine.core.ruleset import Event, Violation
+from engine.fe import FE
+from engine.fe.model import Batch, Done, FeState, MoveOrder, Order, Place, React
+from engine.fe.steps import movement
+from engine.fe.steps.movement import AREA
+
+STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
+FLANK_PATROL = ["KLI-0005", "KLI-0006"]
+STARBASE_SQUADRON = ["KZI-0006", "KZI-0007"]
+
+
+def _play(state: FeState, seat: str, order: Order, events: list[Event] | None = None) -> FeState:
+    problems = FE.validate(state, seat, order)
+    assert not problems, problems
+    applied = FE.apply(state, seat, order)
+    if events is not None:
+        events.extend(applied.events)
+    return applied.state
+
+
+def _refused(state: FeState, seat: str, order: Order) -> list[Violation]:
+    problems = FE.validate(state, seat, order)
+    assert problems, f"{order} was accepted"
+    return problems
+
+
+def _step(state: FeState) -> str:
+    return FE.pending(state)[0].step
+
+
+def _key(state: FeState) -> str:
+    return FE.pending(state)[0].key
+
+
+def _run_to(state: FeState, step_id: str, events: list[Event] | None = None) -> FeState:
+    """Answer ``done`` to every step up to ``step_id`` (at most one player turn)."""
+    for _ in range(400):
+        decision = FE.pending(state)[0]
+        if decision.step == step_id:
+            return state
+        state = _play(state, decision.seats[0], Done(), events)
+    raise AssertionError(f"{step_id} never came up")
+
+
+@functools.cache
+def _at_movement() -> FeState:
+    """The tutorial set up, at 3B2 of the coalition's first player turn."""
+    state = FE.initial_state("tutorial", ["coalition", "alliance"], {})
+    state = _play(state, "alliance", Place(hex="1305", fleet="Border Guard"))
+    state = _play(state, "alliance", Place(hex="1704", fleet="Starbase Squadron"))
+    state = _play(state, "alliance", Done())
+    state = _play(state, "coalition", Place(hex="1307", fleet="Strike Force"))
+    state = _play(state, "coalition", Place(hex="1607", fleet="Flank Patrol"))
+    state = _play(state, "coalition", Done())
+    return _run_to(state, "3B2")
+
+
+def _move(units: list[str], *path: str) -> MoveOrder:
+    return MoveOrder(units=units, path=list(path))
+
+
+def _react(units: list[str], trigger: str, *path: str) -> React:
+    return React(units=units, path=list(path), trigger=trigger)
+
+
+def _hex(state: FeState, unit_id: str) -> int:
+    return state.board.unit(unit_id).hex
+
+
+def _kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def _text(events: list[Event], kind: str) -> str:
+    (text,) = [e.text for e in events if e.kind == kind]
+    return text
+
+
+# --- 3B2: operational movement -------------------------------------------------------------
+
+
+def test_the_tutorial_reaches_operational_movement() -> None:
+    state = _at_movement()
+    assert _step(state) == "3B2"
+    assert FE.pending(state)[0].seats == ("coalition",)
+    assert state.moved == ()
+    assert state.batch == ()
+
+
+def test_a_move_is_applied_tallied_and_recorded_in_the_batch() -> None:
+    state = _at_movement()
+    events: list[Event] = []
+    state = _play(state, "coalition", _move(STRIKE_FORCE[:2], "1307", "1306", "1206"), events)
+    assert _text(events, "move") == "KLI moves D7C KLI-0001, D7 KLI-0002 1307->1206 (2 hexes)"
+    assert events[0].data["rule"] == "203.1"
+    assert _hex(state, "KLI-0001") == _hex(state, "KLI-0002") == 1206
+    assert _hex(state, "KLI-0003") == 1307
+    assert state.moved == (("KLI-0001", 2), ("KLI-0002", 2))
+    assert state.batch == ((1206, 1206), (1306, 1206), (1307, 1306))
+    assert _step(state) == "3B2"
+    assert _key(state) == "T1/coalition/3B2/1"
+
+
+def test_a_move_beyond_the_allowance_names_the_numbers() -> None:
+    path = ("1307", "1308", "1309", "1310", "1311", "1312", "1313", "1314")
+    problems = _refused(_at_movement(), "coalition", _move(["KLI-0001"], *path))
+    assert problems == [Violation("KLI-0001 (D7C): 1307->1314 needs 7 hexes, allowance 6", "203.1")]
+
+
+def test_hexes_moved_earlier_in_the_phase_count_against_the_allowance() -> None:
+    state = _play(
+        _at_movement(), "coalition", _move(["KLI-0001"], "1307", "1308", "1309", "1310", "1311")
+    )
+    problems = _refused(state, "coalition", _move(["KLI-0001"], "1311", "1312", "1313", "1314"))
+    assert problems == [
+        Violation(
+            "KLI-0001 (D7C): 1311->1314 needs 3 hexes, allowance 6 (4 already moved this phase)",
+            "203.1",
+        )
+    ]
+    _play(state, "coalition", _move(["KLI-0001"], "1311", "1312", "1313"))
+
+
+def test_the_other_sides_units_are_refused() -> None:
+    problems = _refused(_at_movement(), "coalition", _move(["KZI-0001"], "1305", "1306"))
+    assert problems == [Violation("KZI-0001 is a unit of KZI, not of coalition", "105.0")]
+
+
+def test_an_unreleased_fleet_may_not_move() -> None:
+    state = _at_movement()
+    held = tuple(r for r in state.released if r != ("KLI", "Flank Patrol"))
+    state = msgspec.structs.replace(state, released=held)
+    problems = _refused(state, "coalition", _move(FLANK_PATROL, "1607", "1606"))
+    assert problems == [
+        Violation(
+            "fleet Flank Patrol (KLI) is not released (600-series scenario rules): "
+            "KLI-0005, KLI-0006",
+            "600.3",
+        )
+    ]
+
+
+def test_a_neutral_empires_space_is_closed() -> None:
+    problems = _refused(
+        _at_movement(), "coalition", _move(FLANK_PATROL, "1607", "1707", "1807", "1907", "2007")
+    )
+    assert problems == [Violation("2007 is FED space and KLI is not at war with FED", "503.0")]
+
+
+def test_a_path_must_step_to_adjacent_hexes() -> None:
+    problems = _refused(_at_movement(), "coalition", _move(["KLI-0001"], "1307", "1305"))
+    assert problems == [Violation("1307->1305 is not a step to an adjacent hex", "203.1")]
+
+
+def test_movement_orders_belong_to_their_steps() -> None:
+    state = _at_movement()
+    (problem,) = _refused(state, "coalition", _react(["KLI-0001"], "1306", "1307", "1306"))
+    assert problem.rule == "105.0"
+    assert problem.message.startswith("a react order belongs to step 3B3, not to the current")
+    early = _run_to(FE.initial_state("tutorial", ["coalition", "alliance"], {}), "0-KZI")
+    (problem,) = _refused(early, "alliance", _move(["KZI-0001"], "1305", "1306"))
+    assert problem.message.startswith("a move order belongs to step 3B2 or 4B, not to")
+
+
+# --- batches and reaction windows -----------------------------------------------------------
+
+
+def _strike_into_the_neutral_zone() -> FeState:
+    return _play(_at_movement(), "coalition", _move(STRIKE_FORCE, "1307", "1306"))
+
+
+def test_a_batch_with_nothing_moved_is_refused() -> None:
+    problems = _refused(_at_movement(), "coalition", Batch())
+    assert problems == [
+        Violation(
+            "nothing has moved since the last reaction window: move a stack first, "
+            "or end movement with done",
+            "205.0",
+        )
+    ]
+
+
+def test_a_batch_opens_a_reaction_window_and_movement_comes_back() -> None:
+    events: list[Event] = []
+    state = _play(_strike_into_the_neutral_zone(), "coalition", Batch(), events)
+    assert _text(events, "batch") == (
+        "coalition ends a movement batch: alliance may react (205.0; 5 units can), "
+        "then coalition moves on"
+    )
+    decision = FE.pending(state)[0]
+    assert (decision.step, decision.seats, decision.key) == (
+        "3B3",
+        ("alliance",),
+        "T1/coalition/3B3/2",
+    )
+    # The phasing seat may not move while the window is open.
+    assert _refused(state, "coalition", _move(["KLI-0001"], "1306", "1206"))
+
+    events = []
+    state = _play(state, "alliance", _react(["KZI-0001"], "1306", "1305", "1306"), events)
+    assert _text(events, "react") == (
+        "KZI reacts with CC KZI-0001 1305->1306 toward the enemy in 1306 (205.0)"
+    )
+    assert _hex(state, "KZI-0001") == 1306
+    assert state.reacted == ("KZI-0001",)
+
+    events = []
+    state = _play(state, "alliance", Done(), events)
+    assert "movement-resumes" in _kinds(events)
+    decision = FE.pending(state)[0]
+    assert (decision.step, decision.seats, decision.key) == (
+        "3B2",
+        ("coalition",),
+        "T1/coalition/3B2/3",
+    )
+    assert state.batch == ()
+    assert state.moved == tuple((uid, 1) for uid in STRIKE_FORCE)
+
+
+def test_reactions_are_refused_with_their_rule() -> None:
+    state = _play(_strike_into_the_neutral_zone(), "coalition", Batch())
+    assert _refused(state, "alliance", _react(["KZI-0006"], "1306", "1704", "1705")) == [
+        Violation(
+            "KZI-0006: fleet Starbase Squadron (KZI) is not released (600-series scenario rules)",
+            "600.3",
+        )
+    ]
+    assert _refused(state, "alliance", _react(["KZI-0001"], "1307", "1305", "1306")) == [
+        Violation("no enemy stack entered 1307 in this batch (entered: 1306)", "205.0")
+    ]
+    assert _refused(state, "alliance", _react(["KZI-0001"], "1306", "1305", "1304")) == [
+        Violation("a reaction moves toward 1306; 1305->1304 does not", "205.0")
+    ]
+    assert _refused(state, "alliance", _react(["KLI-0001"], "1306", "1306", "1305")) == [
+        Violation("KLI-0001 is a unit of KLI, not of alliance", "205.0")
+    ]
+    state = _play(state, "alliance", _react(["KZI-0001"], "1306", "1305", "1306"))
+    assert _refused(state, "alliance", _react(["KZI-0001"], "1306", "1306", "1305")) == [
+        Violation("KZI-0001 has already reacted this phase", "205.0")
+    ]
+
+
+def test_a_reacting_ship_pins_the_stack_it_joined() -> None:
+    state = _play(_strike_into_the_neutral_zone(), "coalition", Batch())
+    state = _play(state, "alliance", _react(["KZI-0001"], "1306", "1305", "1306"))
+    state = _play(state, "alliance", Done())
+    (problem,) = _refused(state, "coalition", _move(STRIKE_FORCE, "1306", "1206"))
+    assert problem.rule == "203.5"
+    _play(state, "coalition", _move(STRIKE_FORCE[:3], "1306", "1206"))
+
+
+def test_a_batch_nobody_can_react_to_keeps_movement_going() -> None:
+    state = _play(_at_movement(), "coalition", _move(FLANK_PATROL, "1607", "1608"))
+    events: list[Event] = []
+    state = _play(state, "coalition", Batch(), events)
+    assert _text(events, "batch") == (
+        "coalition ends a movement batch; no alliance unit can react to it, "
+        "so movement goes on (205.0)"
+    )
+    assert _step(state) == "3B2"
+    assert _key(state) == "T1/coalition/3B2/1"
+    assert state.batch == ()
+    assert _refused(state, "coalition", Batch())
+
+
+def test_the_last_window_is_passed_when_nobody_can_react() -> None:
+    state = _play(_at_movement(), "coalition", _move(FLANK_PATROL, "1607", "1608"))
+    events: list[Event] = []
+    state = _play(state, "coalition", Done(), events)
+    passed = [e.text for e in events if e.kind == "step-passed"]
+    assert passed[0] == "3B3 Reaction movement: no alliance unit can react to what moved (205.0)"
+    assert _step(state) == "3B4"
+
+
+def test_the_last_window_after_done_leads_on_not_back() -> None:
+    state = _play(_strike_into_the_neutral_zone(), "coalition", Done())
+    assert (_step(state), _key(state)) == ("3B3", "T1/coalition/3B3/1")
+    events: list[Event] = []
+    state = _play(state, "alliance", Done(), events)
+    assert "movement-resumes" not in _kinds(events)
+    assert _step(state) == "3B4"
+    assert state.batch == ()
+
+
+# --- fleet releases -------------------------------------------------------------------------
+
+
+def test_entering_the_starbase_hex_releases_the_starbase_squadron() -> None:
+    state = _at_movement()
+    assert ("KZI", "Starbase Squadron") not in state.released
+    events: list[Event] = []
+    path = ("1607", "1606", "1605", "1705", "1704")
+    state = _play(state, "coalition", _move(FLANK_PATROL, *path), events)
+    assert _kinds(events) == ["move", "release"]
+    assert events[1].text == "KZI Starbase Squadron is released (KLI entered 1704, 600.3)"
+    assert events[1].seat == "alliance"
+    assert ("KZI", "Starbase Squadron") in state.released
+
+
+def test_a_move_elsewhere_releases_nothing() -> None:
+    events: list[Event] = []
+    state = _play(_at_movement(), "coalition", _move(FLANK_PATROL, "1607", "1606"), events)
+    assert _kinds(events) == ["move"]
+    assert ("KZI", "Starbase Squadron") not in state.released
+
+
+# --- 4B: reserve movement -------------------------------------------------------------------
+
+
+def _with_reserves(state: FeState, *unit_ids: str) -> FeState:
+    released = tuple(sorted({*state.released, ("KZI", "Starbase Squadron")}))
+    return msgspec.structs.replace(state, reserves=unit_ids, released=released)
+
+
+def test_reserve_movement_is_passed_without_reserves() -> None:
+    events: list[Event] = []
+    state = _run_to(_at_movement(), "5-1A", events)
+    assert "4B Move reserve fleets: alliance has no reserve fleet to move (203.7)" in [
+        e.text for e in events if e.kind == "step-passed"
+    ]
+    assert _step(state) == "5-1A"
+
+
+def test_reserve_fleets_move_once_in_4b() -> None:
+    state = _run_to(_with_reserves(_at_movement(), *STARBASE_SQUADRON), "4B")
+    assert FE.pending(state)[0].seats == ("alliance",)
+    assert _refused(state, "alliance", _move(["KZI-0001"], "1305", "1306")) == [
+        Violation(
+            "KZI-0001 is not a reserve unit; only reserve fleets (designated in 9A) move in "
+            "phase 4",
+            "203.7",
+        )
+    ]
+    events: list[Event] = []
+    state = _play(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1705", "1706"), events)
+    assert _text(events, "reserve-move") == (
+        "KZI moves reserve fleet BC KZI-0006, SF KZI-0007 1704->1706 (2 hexes)"
+    )
+    assert _hex(state, "KZI-0007") == 1706
+    assert _refused(state, "alliance", _move(["KZI-0006"], "1706", "1606")) == [
+        Violation("KZI-0006 has already made its reserve move this phase", "203.7")
+    ]
+    state = _play(state, "alliance", Done())
+    assert _step(state) == "5-1A"
+
+
+def test_a_reserve_fleet_avoids_enemy_occupied_hexes_when_it_can() -> None:
+    state = _play(_at_movement(), "coalition", _move(STRIKE_FORCE, "1307", "1306", "1206"))
+    state = _run_to(_with_reserves(state, "KZI-0002"), "4B")
+    # 1307 holds a Klingon battle station; 1306-1406-1407-1408-1308 goes around it.
+    assert _refused(state, "alliance", _move(["KZI-0002"], "1305", "1306", "1307", "1308")) == [
+        Violation(
+            "1305->1308 enters enemy-occupied 1307, but a path within 6 hexes avoids "
+            "enemy-occupied hexes",
+            "203.74",
+        )
+    ]
+    _play(state, "alliance", _move(["KZI-0002"], "1305", "1306", "1406", "1407", "1408", "1308"))
+
+
+# --- the tallies' lifetimes -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("phase", ["3", "4"])
+def test_movement_tallies_reset_as_a_movement_phase_begins(phase: str) -> None:
+    state = msgspec.structs.replace(
+        _at_movement(), moved=(("KLI-0001", 3),), batch=((1307, 1306),), reacted=("KZI-0001",)
+    )
+    after = AREA.on_phase(state, phase, [])
+    assert (after.moved, after.batch, after.reacted) == ((), (), ("KZI-0001",))
+
+
+def test_reactions_reset_with_the_player_turn() -> None:
+    state = msgspec.structs.replace(_at_movement(), moved=(("KLI-0001", 3),), reacted=("KZI-1",))
+    after = AREA.on_phase(state, "1", [])
+    assert (after.moved, after.reacted) == ((("KLI-0001", 3),), ())
+    assert AREA.on_phase(state, "2", []) is state
+
+
+def test_reactors_lists_who_may_react_to_the_batch() -> None:
+    state = _strike_into_the_neutral_zone()
+    assert movement.reactors(state) == ["KZI-0001", "KZI-0002", "KZI-0003", "KZI-0004", "KZI-0005"]
+    assert movement.reactors(msgspec.structs.replace(state, batch=())) == []
