@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/replay.py [--packets 10000] [--repeat 3]
 
-Builds a game of The Wind with the given number of packets (F&E checklist play: notes of a
-few hundred characters, completed steps with adjustments, rolls and their entropy replies,
-secret steps) in a temporary home, then times in the same run:
+Builds a game of The Wind with the given number of packets (its set-up, then checklist
+play: notes of a few hundred characters, completed steps with adjustments, rolls and their
+entropy replies, secret steps) in a temporary home, then times in the same run:
 
   (a) the floor: for every stored packet, Ed25519 signature verification and msgspec
       decoding of its envelope and body (reading the rows from SQLite included);
@@ -37,6 +37,7 @@ from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.ruleset import DecisionKind  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.model import Done, Note, Roll  # noqa: E402
+from engine.fe.steps.setup_stage import default_placements  # noqa: E402
 from saves import ledger  # noqa: E402
 from saves.replica import Identity, Replica  # noqa: E402
 from saves.store import Store  # noqa: E402
@@ -76,12 +77,14 @@ def build(count: int, seed: int = 7) -> Table:
             table.commit(seat, text(rng, 40, 200))
         elif decision.kind == DecisionKind.REVEAL:
             table.reveal(seat)
+        elif table.state.rules is not None and table.state.rules.setup:
+            table.orders(seat, *default_placements(table.state.rules), Done())
         else:
             orders: list[object] = [Note(text(rng, 150, 700))]
             roll = rng.random()
             if roll < 0.05:
                 orders.append(Roll("2d6", text(rng, 10, 40)))
-            elif roll < 0.30:
+            elif roll < 0.22:
                 adjustments = [text(rng, 20, 80) for _ in range(rng.randint(0, 3))]
                 orders.append(Done(note=text(rng, 50, 300), adjustments=adjustments))
             table.orders(seat, *orders)

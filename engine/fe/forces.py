@@ -11,6 +11,7 @@ so a cripple's half is an integer).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 import msgspec
@@ -43,7 +44,7 @@ class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
         return unit_class(self.empire, self.cls)
 
 
-class Board(msgspec.Struct, frozen=True):
+class Board(msgspec.Struct, frozen=True, dict=True):
     """The part of the game state the rules areas read.
 
     ``owners`` lists only the hexes whose owner differs from the starting map (captures);
@@ -66,10 +67,12 @@ class Board(msgspec.Struct, frozen=True):
         return (min(a, b), max(a, b)) in self.at_war
 
     def unit(self, unit_id: str) -> Unit:
-        for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        raise KeyError(unit_id)
+        return self._by_id[unit_id]
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, Unit]:
+        """Units by id, built on first use (a board is immutable)."""
+        return {unit.id: unit for unit in self.units}
 
     def at(self, h: HexId) -> tuple[Unit, ...]:
         """The units in a hex, in id order."""

@@ -129,9 +129,20 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
 
     @functools.cached_property
     def board(self) -> Board:
-        """The board the rules modules read, built once per state."""
+        """The board the rules modules read, built once per state.
+
+        States that differ only in bookkeeping (the step, who answered) share their board
+        parts, and then the very same `Board` object, so caches keyed by the board's
+        identity (supply grids) carry over from one step to the next.
+        """
+        parts = (self.forces, self.owners, self.at_war, self.released)
+        last = _LAST_BOARD[0] if _LAST_BOARD else None
+        if last is not None and all(a is b for a, b in zip(last[0], parts, strict=True)):
+            return last[1]
         units = tuple(u for forces in self.forces for u in forces.units)
-        return Board(units, self.owners, self.at_war, self.released)
+        board = Board(units, self.owners, self.at_war, self.released)
+        _LAST_BOARD[:] = [(parts, board)]
+        return board
 
     def with_board(self, board: Board) -> FeState:
         """This state with ``board``'s units, owners, wars and released fleets.
@@ -182,13 +193,14 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         of their canonical bytes, remembered per tuple object: an unchanged empire costs a
         dictionary lookup instead of encoding and hashing its counters again.
         """
-        values: list[object] = []
-        for field in self.__struct_fields__:
-            value = getattr(self, field)
-            if field == "forces":
-                value = tuple((f.empire, _forces_digest(f.units)) for f in value)
-            values.append(value)
+        values = list(msgspec.structs.astuple(self))
+        values[_FORCES_INDEX] = tuple((f.empire, _forces_digest(f.units)) for f in self.forces)
         return tuple(values)
+
+
+_FORCES_INDEX = FeState.__struct_fields__.index("forces")
+_LAST_BOARD: list[tuple[tuple[object, ...], Board]] = []
+"""The last board built and the state parts it was built from (held, so ids stay unique)."""
 
 
 def _unit_id(unit: Unit) -> str:

@@ -14,6 +14,8 @@ import msgspec
 from engine.core.game import apply_packet
 from engine.core.state import state_hash
 from tests.engine.fe_play import play_sample_fe_game
+from tests.engine.fe_wind import play_wind_turns
+from tests.engine.table import Table
 
 HERE = Path(__file__).parent
 
@@ -28,7 +30,21 @@ class GoldenGame(msgspec.Struct):
 
 
 def fe_checklist() -> GoldenGame:
-    table = play_sample_fe_game()
+    return _record(
+        play_sample_fe_game(),
+        "The Wind: set-up, a roll, secret steps, a standing order, a combat loop (back)",
+    )
+
+
+def fe_wind() -> GoldenGame:
+    return _record(
+        play_wind_turns(),
+        "The Wind: set-up and both player turns of turn 1 (income, builds, movement batches "
+        "with a reaction window, battle, typed adjustments, strategic move, reserves)",
+    )
+
+
+def _record(table: Table, description: str) -> GoldenGame:
     state = None
     hashes = []
     for packet in table.packets:
@@ -37,16 +53,14 @@ def fe_checklist() -> GoldenGame:
         hashes.append(result.state_hash)
         assert result.state_hash == state_hash(state)
     return GoldenGame(
-        ruleset="fe/2.0",
-        description=(
-            "The Wind: set-up, a roll, secret steps, a standing order, a combat loop (back)"
-        ),
+        ruleset=f"{table.ruleset.id}/{table.ruleset.version}",
+        description=description,
         packets=[p.data for p in table.packets],
         hashes=hashes,
     )
 
 
-GOLDEN = {"fe_checklist.msgpack": fe_checklist}
+GOLDEN = {"fe_checklist.msgpack": fe_checklist, "fe_wind.msgpack": fe_wind}
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""P4 across interpreters: the golden chain replays to the same hashes on Python 3.11 to 3.13.
+"""P4 across interpreters: the golden chains replay to the same hashes on Python 3.11 to 3.13.
 
 The other interpreters are named in ``HEXPOST_OTHER_PYTHONS`` (paths separated by ``:``),
 each with msgspec and cryptography installed; `.ci/run` prepares them when the machine has
@@ -22,17 +22,18 @@ from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
 from engine.rulesets import ruleset_for
 from tests.golden.regen import HERE, GoldenGame
-golden = msgspec.msgpack.decode((HERE / "fe_checklist.msgpack").read_bytes(), type=GoldenGame)
 ruleset = ruleset_for("fe")
-keys, state = {}, None
-for seq, (data, expected) in enumerate(zip(golden.packets, golden.hashes)):
-    packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
-    if packet.envelope.public_key:
-        keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
-    result = apply_packet(ruleset, state, packet)
-    assert result.state_hash == expected, f"state hash moved at packet {seq}"
-    state = result.state
-print(sys.version_info[:2], result.state_hash.hex())
+for name in ("fe_checklist.msgpack", "fe_wind.msgpack"):
+    golden = msgspec.msgpack.decode((HERE / name).read_bytes(), type=GoldenGame)
+    keys, state = {}, None
+    for seq, (data, expected) in enumerate(zip(golden.packets, golden.hashes)):
+        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
+        if packet.envelope.public_key:
+            keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
+        result = apply_packet(ruleset, state, packet)
+        assert result.state_hash == expected, f"{name}: state hash moved at packet {seq}"
+        state = result.state
+    print(sys.version_info[:2], name, result.state_hash.hex())
 """
 
 

@@ -67,14 +67,34 @@ def _fleet_area(state: FeState, target: Target) -> set[int]:
     return hexes
 
 
-def _hit(state: FeState, galaxy: Galaxy, owner: str, target: Target, unit: Unit) -> str:
-    """Why ``unit`` standing where it is occupies ``target`` ("" when it does not)."""
+class _Board:
+    """What the triggers look up, computed once per check: starbases by hex."""
+
+    def __init__(self, state: FeState) -> None:
+        self.starbases: dict[int, list[Unit]] = {}
+        for unit in state.board.units:
+            if unit.cls in STARBASE_CLASSES and unit.hex != OFF_MAP:
+                self.starbases.setdefault(unit.hex, []).append(unit)
+
+
+def _hit(
+    state: FeState,
+    galaxy: Galaxy,
+    owner: str,
+    target: Target,
+    unit: Unit,
+    area: set[int],
+    lookup: _Board,
+) -> str:
+    """Why ``unit`` standing where it is occupies ``target`` ("" when it does not).
+
+    ``area`` is the target's fleet set-up area (for ``fleet-area`` targets)."""
     h = unit.hex
     where = base.hex_text(h)
     if target.kind == "hexes":
         return f"{unit.empire} entered {where}" if h in target.hexes else ""
     if target.kind == "fleet-area":
-        if h not in _fleet_area(state, target):
+        if h not in area:
             return ""
         names = " or ".join(f"{ref.empire} {ref.fleet}" for ref in target.fleets)
         return f"{unit.empire} entered the set-up area of {names} at {where}"
@@ -84,19 +104,25 @@ def _hit(state: FeState, galaxy: Galaxy, owner: str, target: Target, unit: Unit)
             f"{unit.empire} entered {holder} space at {where}" if holder in target.empires else ""
         )
     owners = target.empires or (owner,)
-    for other in state.board.at(h):
-        if other.empire in owners and other.cls in STARBASE_CLASSES:
+    for other in lookup.starbases.get(h, ()):
+        if other.empire in owners:
             return f"{unit.empire} entered {where}, the hex of a {other.empire} starbase"
     return ""
 
 
-def _fired(state: FeState, galaxy: Galaxy, setup: EmpireSetup, trigger: Trigger) -> str:
+def _fired(
+    state: FeState, galaxy: Galaxy, setup: EmpireSetup, trigger: Trigger, lookup: _Board
+) -> str:
     """Why ``trigger`` has fired on this board ("" when it has not)."""
     if trigger.action != "occupies":
         return ""
+    areas = [_fleet_area(state, t) if t.kind == "fleet-area" else set() for t in trigger.any_of]
+    stands: dict[tuple[str, int], Unit] = {}
     for unit in _movers(state.board, _actors(setup, trigger)):
-        for target in trigger.any_of:
-            reason = _hit(state, galaxy, setup.empire, target, unit)
+        stands.setdefault((unit.empire, unit.hex), unit)  # one check per empire and hex
+    for unit in stands.values():
+        for target, area in zip(trigger.any_of, areas, strict=True):
+            reason = _hit(state, galaxy, setup.empire, target, unit, area, lookup)
             if reason:
                 return reason
     return ""
@@ -110,12 +136,13 @@ def fired_releases(state: FeState) -> list[tuple[str, str, str]]:
     galaxy = base.galaxy()
     released = set(state.released)
     found: dict[tuple[str, str], str] = {}
+    lookup = _Board(state)
     for setup in base.scenario_setup(state).empires:
         for release in setup.releases:
             key = (setup.empire, release.fleet)
             if key in released or key in found:
                 continue
-            reason = _fired(state, galaxy, setup, release.trigger)
+            reason = _fired(state, galaxy, setup, release.trigger, lookup)
             if reason:
                 found[key] = reason
     return [(empire, fleet, reason) for (empire, fleet), reason in sorted(found.items())]

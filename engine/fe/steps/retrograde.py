@@ -34,7 +34,7 @@ from engine.fe.model import FeState, RetrogradeOrder, hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
-from engine.fe.steps.supply import grids
+from engine.fe.steps.supply import grid_of
 
 RETROGRADE_RULE = retrograde.RETROGRADE_RULE
 RETROGRADE_PHASE = "6"
@@ -90,7 +90,7 @@ class _Retrograde(Area):
         return retrograde.check_retrograde(
             base.galaxy(),
             state.board,
-            grids(state)[empire],
+            grid_of(state, empire),
             empire,
             _move(order),
             battle_hexes=state.battle_hexes,
@@ -107,7 +107,7 @@ class _Retrograde(Area):
         units = sorted((board.unit(i) for i in move.unit_ids), key=lambda u: u.id)
         empire = units[0].empire
         start = units[0].hex
-        grid = grids(state)[empire]
+        grid = grid_of(state, empire)
         limit = min(retrograde.retrograde_allowance(grid, u) for u in units)
         path = retrograde.retrograde_path(base.galaxy(), board, empire, start, move.to, limit)
         hexes = len(path) - 1 if path is not None else 0

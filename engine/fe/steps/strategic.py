@@ -33,7 +33,7 @@ from engine.fe.model import FeState, StrategicOrder, hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
-from engine.fe.steps.supply import grids
+from engine.fe.steps.supply import grid_of
 
 STRATEGIC_RULE = strategic.STRATEGIC_RULE
 ECONOMICS_PHASE = "1"
@@ -94,7 +94,7 @@ class _Strategic(Area):
         if not base.on_map(to):
             return [Violation(f"{order.to} is not a hex of the map", STRATEGIC_RULE)]
         empire = empires[0]
-        galaxy, board, grid = base.galaxy(), state.board, grids(state)[empire]
+        galaxy, board, grid = base.galaxy(), state.board, grid_of(state, empire)
         out: list[Violation] = []
         for unit in units:
             move = strategic.StrategicMove(unit.id, to)
@@ -122,7 +122,7 @@ class _Strategic(Area):
         galaxy, board = base.galaxy(), state.board
         units = [board.unit(i) for i in order.units]
         empire = units[0].empire
-        grid = grids(state)[empire]
+        grid = grid_of(state, empire)
         to = hex_id(order.to)
         groups: dict[tuple[int, int], list[str]] = {}
         routes: dict[str, list[str]] = {}

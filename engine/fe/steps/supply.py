@@ -38,15 +38,26 @@ NAMED_OUT = 8
 _LAST: list[tuple[Board, dict[str, supply.SupplyGrid]]] = []
 
 
-def grids(state: FeState) -> dict[str, supply.SupplyGrid]:
-    """Every scenario empire's supply grid on this state's board."""
+def grid_of(state: FeState, empire: str) -> supply.SupplyGrid:
+    """One empire's supply grid on this state's board, computed once per board.
+
+    The cache holds the grids of the last board asked about (states that share a board
+    share the object, `FeState.board`), filled one empire at a time: a check of the phasing
+    side's supply does not pay for the other side's grids.
+    """
     board = state.board
-    if _LAST and _LAST[0][0] is board:
-        return _LAST[0][1]
-    galaxy = base.galaxy()
-    result = {e: supply.supply_grid(galaxy, board, e) for e in base.all_empires(state)}
-    _LAST[:] = [(board, result)]
-    return result
+    if not _LAST or _LAST[0][0] is not board:
+        _LAST[:] = [(board, {})]
+    cached = _LAST[0][1]
+    grid = cached.get(empire)
+    if grid is None:
+        grid = cached[empire] = supply.supply_grid(base.galaxy(), board, empire)
+    return grid
+
+
+def grids(state: FeState) -> dict[str, supply.SupplyGrid]:
+    """Every scenario empire's supply grid on this state's board, in the scenario's order."""
+    return {e: grid_of(state, e) for e in base.all_empires(state)}
 
 
 def unit_statuses(state: FeState) -> dict[str, supply.Status]:
@@ -64,8 +75,9 @@ def unit_statuses(state: FeState) -> dict[str, supply.Status]:
 
 def status_of(state: FeState, unit: Unit) -> supply.Status:
     """One unit's supply status on this state's board (``none`` for a non-scenario empire)."""
-    grid = grids(state).get(unit.empire)
-    return grid.status(unit.hex) if grid is not None else "none"
+    if unit.empire not in base.all_empires(state):
+        return "none"
+    return grid_of(state, unit.empire).status(unit.hex)
 
 
 def _on_map(state: FeState, empire: str) -> list[Unit]:
@@ -74,7 +86,7 @@ def _on_map(state: FeState, empire: str) -> list[Unit]:
 
 def _counts(state: FeState, empire: str) -> dict[supply.Status, list[Unit]]:
     """The empire's units on the map by supply status, each list in id order."""
-    grid = grids(state)[empire]
+    grid = grid_of(state, empire)
     by_status: dict[supply.Status, list[Unit]] = {"main": [], "partial": [], "none": []}
     for unit in _on_map(state, empire):
         by_status[grid.status(unit.hex)].append(unit)

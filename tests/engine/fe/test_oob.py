@@ -180,4 +180,4 @@ def test_tutorial_starts_a_game() -> None:
     assert state.seats == ("coalition", "alliance")
     assert (state.turn, state.last_turn) == (1, 2)
     info = next(i for i in RULESET.scenarios() if i.id == "tutorial")
-    assert [o.id for o in info.options][0] == "orion"
+    assert info.options[0].id == "orion"

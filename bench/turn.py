@@ -1,0 +1,162 @@
+"""Player-turn benchmark: what applying a whole F&E player turn of The Wind costs.
+
+    .venv/bin/python bench/turn.py [--repeat 5]
+
+Builds, through the real protocol core, The Wind after its set-up (every empire's starting
+fleets on the map, about 690 units) played on to turn 2, and then the coalition's whole
+second player turn: income, supply checks, one movement batch in which every released
+coalition stack moves, the reaction window, the combat phase's secret steps, and the rest of
+the sequence of play. Then it times, in the
+same run and on the same packets:
+
+  (a) the floor: Ed25519 signature verification and msgspec decoding of every packet of the
+      player turn;
+  (b) apply: `apply_packet` of the same packets from the set-up state (the rules, the state
+      hash after every packet), without the signature checks already counted in (a).
+
+It prints both, the ratio b/a, and the state's size: its canonical bytes and the memory the
+decoded state holds (tracemalloc). Runs alternate ``--repeat`` times and the best of each
+counts, so a busy moment on a shared machine does not land on one side only. No target is
+asserted: the figures go into the session notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.core.game import apply_packet, pending  # noqa: E402
+from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
+from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
+from engine.fe import RULESET  # noqa: E402
+from engine.fe.model import Batch, Done, FeState, MoveOrder  # noqa: E402
+from tests.engine.fe_play import set_up  # noqa: E402
+from tests.engine.fe_wind import first_legal, rules, walk_to  # noqa: E402
+from tests.engine.table import Table  # noqa: E402
+
+NEIGHBOUR_STEPS = ((0, -1), (0, 1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1))
+
+
+def build() -> tuple[Table, int]:
+    """The Wind set up and played to turn 2 (when the Klingons' fleets are released), then
+    the coalition's second player turn; and the index of that turn's first packet."""
+    table = Table(RULESET, "the-wind", ["coalition", "alliance"], label="bench-turn")
+    set_up(table)
+    for seat in ("coalition", "alliance"):
+        walk_to(table, "3B2")
+        table.orders(seat, Done())
+    walk_to(table, "1A1")
+    start = len(table.packets)
+    walk_to(table, "3B2")
+    state = rules(table)
+    stacks: dict[tuple[str, str, int], list[str]] = {}
+    for unit in state.board.units:
+        movable = unit.hex and unit.info().move > 0 and state.board.is_released(unit)
+        if unit.empire in ("LYR", "KLI") and movable:
+            stacks.setdefault((unit.empire, unit.fleet, unit.hex), []).append(unit.id)
+    moves: list[MoveOrder] = []
+    for (_, _, h), ids in sorted(stacks.items()):
+        column, row = divmod(h, 100)
+        options = [
+            MoveOrder(ids, [f"{h:04d}", f"{column + dc:02d}{row + dr:02d}"])
+            for dc, dr in NEIGHBOUR_STEPS
+            if 1 <= column + dc <= 61 and 1 <= row + dr <= 19
+        ]
+        moves.append(first_legal(table, "coalition", options))
+    table.orders("coalition", *moves, Batch())  # one batch moving every stack
+    walk_to(table, "1A1")  # the alliance's player turn begins
+    assert table.state is not None
+    decision = pending(RULESET, table.state)[0]
+    assert decision.seats == ("alliance",), decision
+    print(f"moved {sum(len(m.units) for m in moves)} units in {len(moves)} stacks")
+    return table, start
+
+
+def floor(raw: list[bytes]) -> float:
+    started = time.perf_counter()
+    for data in raw:
+        envelope = msgspec.msgpack.decode(data, type=Envelope)
+        Ed25519PublicKey.from_public_bytes(_KEYS[envelope.key_id]).verify(
+            envelope.signature, SIGNATURE_DOMAIN + envelope.body
+        )
+        msgspec.msgpack.decode(envelope.body, type=Body)
+    return time.perf_counter() - started
+
+
+def apply_all(table: Table, start: int, snapshot: bytes) -> float:
+    state: GameState[FeState] = decode_state(snapshot, FeState)
+    packets = table.packets[start:]
+    started = time.perf_counter()
+    for packet in packets:
+        state = apply_packet(RULESET, state, packet).state
+    return time.perf_counter() - started
+
+
+_KEYS: dict[bytes, bytes] = {}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    table, start = build()
+    for packet in table.packets:
+        if packet.envelope.public_key:
+            _KEYS[packet.envelope.key_id] = packet.envelope.public_key
+    raw = [p.data for p in table.packets[start:]]
+    before = _state_before(table, start)
+    snapshot = encode_state(before)
+    sizes = [len(d) for d in raw]
+    print(
+        f"player turn: {len(raw)} packets, mean {sum(sizes) // len(sizes)} bytes, max {max(sizes)}"
+    )
+    best_floor = best_apply = float("inf")
+    for _ in range(args.repeat):
+        gc.collect()
+        best_floor = min(best_floor, floor(raw))
+        gc.collect()
+        best_apply = min(best_apply, apply_all(table, start, snapshot))
+    per = 1e6 / len(raw)
+    print(f"(a) floor, signatures + decoding: {best_floor * 1e3:8.1f} ms "
+          f"({best_floor * per:.1f} us/packet)")  # fmt: skip
+    print(f"(b) apply, rules + state hashes:  {best_apply * 1e3:8.1f} ms "
+          f"({best_apply * per:.1f} us/packet)")  # fmt: skip
+    print(f"ratio b/a = {best_apply / best_floor:.2f}")
+    final = table.state
+    assert final is not None
+    print(f"state: {len(encode_state(final))} canonical bytes, "
+          f"{_resident(encode_state(final)) // 1024} KiB decoded")  # fmt: skip
+
+
+def _state_before(table: Table, start: int) -> GameState[FeState]:
+    state = None
+    for packet in table.packets[:start]:
+        state = apply_packet(RULESET, state, packet).state
+    assert state is not None
+    return state
+
+
+def _resident(snapshot: bytes) -> int:
+    """Bytes the decoded state (with its board built) holds, measured with tracemalloc."""
+    gc.collect()
+    tracemalloc.start()
+    state = decode_state(snapshot, FeState)
+    assert state.rules is not None
+    _ = state.rules.board.units
+    size, _peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return size
+
+
+if __name__ == "__main__":
+    main()

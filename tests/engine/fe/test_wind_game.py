@@ -1,0 +1,92 @@
+"""The scripted Wind game (set-up and both player turns of turn 1): what the engine did.
+
+The golden file pins every state hash of this chain (`tests/golden`); these tests say what
+those hashes stand for, so a changed golden file can be judged by reading them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.core.ruleset import Event
+from engine.fe.holdings import scenario_holdings
+from engine.fe.model import FeState
+from engine.fe.scenario import find_scenario
+from tests.engine.fe_wind import play_wind_turns
+from tests.engine.table import Table
+
+
+@pytest.fixture(scope="module")
+def table() -> Table:
+    return play_wind_turns()
+
+
+def events(table: Table, kind: str) -> list[Event]:
+    return [e for r in table.results for e in r.events if e.kind == kind]
+
+
+def final(table: Table) -> FeState:
+    assert table.state is not None and table.state.rules is not None
+    rules: Any = table.state.rules
+    return rules  # type: ignore[no-any-return]
+
+
+def test_every_fleet_with_set_up_hexes_was_placed(table: Table) -> None:
+    state = final(table)
+    assert not state.setup
+    placed = {u for e in events(table, "place") for u in e.data["units"]}
+    setup = find_scenario("the-wind").setup  # type: ignore[union-attr]
+    assert setup is not None
+    with_hexes = {(e.empire, f.name) for e in setup.empires for f in e.fleets if f.hexes}
+    starting = {u.id for u in state.board.units if (u.empire, u.fleet) in with_hexes}
+    lost = {e.data["unit"] for e in events(table, "adjust") if e.data["change"] == "destroy"}
+    assert placed - lost == starting and len(placed) > 500
+    off_map = {u.fleet for u in state.board.units if u.hex == 0}
+    assert off_map and not off_map & {fleet for _, fleet in with_hexes}
+
+
+def test_each_empire_collected_its_chart_income_once(table: Table) -> None:
+    expected = {h.empire: 2 * h.income for h in scenario_holdings("the-wind")}
+    collected = {e.data["empire"]: e.data["ep2"] for e in events(table, "income")}
+    assert collected == expected
+
+
+def test_treasuries_are_income_less_builds_and_moves(table: Table) -> None:
+    state = final(table)
+    spent: dict[str, int] = {}
+    for event in events(table, "build"):
+        spent[event.data["empire"]] = spent.get(event.data["empire"], 0) + event.data["cost2"]
+    for event in events(table, "strategic"):
+        empire = event.data["empire"]
+        spent[empire] = spent.get(empire, 0) + event.data.get("cost2", 0)
+    for holding in scenario_holdings("the-wind"):
+        assert state.ep2(holding.empire) == 2 * holding.income - spent.get(holding.empire, 0)
+    assert spent["LYR"] == spent["KZI"] == 5  # a frigate each, 2.5 EP
+
+
+def test_movement_opened_a_reaction_window_and_made_a_battle(table: Table) -> None:
+    batches = events(table, "batch")
+    assert len(batches) == 1
+    moved = events(table, "move")
+    assert [e.seat for e in moved] == ["coalition", "coalition", "alliance"]
+    listed = events(table, "battle-hexes")
+    assert len(listed) == 2 and all("0701" in e.text for e in listed)
+    assert "LYR 6 ships vs KZI 17 ships" in listed[0].text
+
+
+def test_typed_adjustments_changed_the_board(table: Table) -> None:
+    state = final(table)
+    cripple, destroy = events(table, "adjust")
+    assert state.board.unit(cripple.data["unit"]).crippled
+    with pytest.raises(KeyError):
+        state.board.unit(destroy.data["unit"])
+
+
+def test_turn_two_began_with_the_scripted_war(table: Table) -> None:
+    state = final(table)
+    assert (state.turn, state.player_turn, state.setup) == (2, 0, False)
+    assert ("KLI", "KZI") in state.at_war
+    assert ("KLI", "Northern Fleet") in state.released
+    assert state.reserves == ()  # the Lyran reserve ended as the coalition's phase 1 began
