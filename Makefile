@@ -32,6 +32,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/turn.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -267,6 +267,9 @@ def cmd_new(args: argparse.Namespace, home: Home) -> int:
         now=now(),
     )
     print(game_id.hex())
+    chosen = dict(replica.state(game_id).core.options)
+    shown = ", ".join(f"{key}={value}" for key, value in sorted(chosen.items()))
+    print(f"rule options: {shown} (change with --option id=value)", file=sys.stderr)
     return 0
 
 

@@ -4,9 +4,11 @@ Two homes in a temporary folder (Alice for the Klingons, Bob for the Kzinti) exc
 through the in-memory loopback transport: Alice creates the game and invites Bob, Bob accepts,
 both set up their starting fleets (the engine checks every placement), the engine collects
 the Klingon income, Alice asks for a die roll (Bob's client answers it automatically with
-fresh entropy), Bob signs a standing order so the engine completes his routine steps, both
-make a secret choice at a secret step of the combat phase, and finally both replay and verify
-the whole chain and show that they hold the same state hash.
+fresh entropy), Bob signs a standing order so the engine completes his routine steps, the
+Klingon Strike Force moves into Kzinti space (a move past its allowance is refused first)
+and Bob's Border Guard reacts, the engine lists the battle hex, both make a secret choice at
+a secret step of the combat phase, and finally both replay and verify the whole chain and
+show that they hold the same state hash.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from saves.replica import Replica
 from tui.commands import now
 
 SCENARIO = "tutorial"
+NOTABLE = ("income", "battle-hexes", "release", "war", "supply")
+"""Events worth showing while the demo walks through routine steps."""
 
 
 class Seat:
@@ -72,6 +76,9 @@ def advance(players: dict[str, Seat], game_id: bytes, target: str) -> None:
         orders[0]["note"] = "nothing to do here in the demo"
         result = owner.replica.submit(game_id, orders, now=now())
         say(f"  {owner.name} completes {count} step(s) from {decision.step} (packet {result.seq})")
+        for event in result.events:
+            if event.kind in NOTABLE:
+                say(f"    {event.text}")
         other = next(p for p in players.values() if p is not owner)
         exchange(owner, other)
 
@@ -83,6 +90,12 @@ def _submit(player: Seat, game_id: bytes, orders: list[dict[str, Any]]) -> None:
     for event in result.events:
         if event.kind not in ("step-auto", "step-passed", "step-skipped"):
             say(f"    {event.text}")
+
+
+def _owes(player: Seat, game_id: bytes, seat: str, step: str) -> bool:
+    """Whether ``seat`` owes ``step`` now, as ``player``'s replica sees the game."""
+    decision = pending(RULESET, player.replica.state(game_id))[0]
+    return decision.step == step and decision.seats == (seat,)
 
 
 def _try(player: Seat, game_id: bytes, orders: list[dict[str, Any]]) -> str:
@@ -160,23 +173,43 @@ def _play(root: Path) -> int:
     say(f"    Bob lets the engine complete his steps in {', '.join(routine)} for him")
     exchange(bob, alice)
 
-    say("\n6. Both walk the sequence of play to the secret step 5-3C")
+    say("\n6. Movement: the Strike Force crosses into Kzinti space; Bob may react")
+    advance(players, game_id, "3B2")
+    strike = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
+    too_far = ["1307", "1306", "1305", "1304", "1303", "1302", "1301", "1201"]
+    refused = _try(alice, game_id, [{"type": "move", "units": strike, "path": too_far}])
+    say(f"    Alice tries a move past the allowance: {refused}")
+    _submit(alice, game_id, [
+        {"type": "move", "units": strike, "path": ["1307", "1306", "1305"]},
+        {"type": "batch"},
+    ])  # fmt: skip
+    exchange(alice, bob)
+    if _owes(bob, game_id, "alliance", "3B3"):
+        _submit(bob, game_id, [
+            {"type": "react", "units": ["KZI-0001", "KZI-0002"], "path": ["1205", "1305"],
+             "trigger": "1305"},
+            {"type": "done", "note": "the Border Guard meets them"},
+        ])  # fmt: skip
+        exchange(bob, alice)
+    _submit(alice, game_id, [{"type": "done", "note": "movement over"}])
+    exchange(alice, bob)
+
+    say("\n7. Both walk the sequence of play to the secret step 5-3C")
     advance(players, game_id, "5-3C")
 
-    say("\n7. Secret step 5-3C: each seat commits its choice; they are revealed together")
+    say("\n8. Secret step 5-3C: each seat commits its choice; they are revealed together")
     alice.replica.submit(
-        game_id, [{"type": "secret", "choice": "escort group: D7 with two F5s"}], now=now()
+        game_id, [{"type": "secret", "choice": "escort group: D7 with the F5S scout"}], now=now()
     )
     exchange(alice, bob)
-    bob.replica.submit(
-        game_id, [{"type": "secret", "choice": "escort group: CV with DD and FF"}], now=now()
-    )
+    no_groups = "no carrier groups: CC and BC fight as they are"
+    bob.replica.submit(game_id, [{"type": "secret", "choice": no_groups}], now=now())
     exchange(bob, alice)
     for seq, event in bob.replica.events(game_id):
         if event.kind in ("commit", "secret"):
             say(f"    packet {seq}: {event.text}")
 
-    say("\n8. Both replay the whole chain and compare")
+    say("\n9. Both replay the whole chain and compare")
     hashes = {}
     for player in (alice, bob):
         digest = player.replica.verify(game_id)

@@ -7,6 +7,7 @@ same records for people, within 80 columns.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -245,6 +246,9 @@ def show_text(record: dict[str, Any]) -> str:
         lines.append(f"  {seat['seat']:<10}{seat['name'] or '?'} <{seat['address']}>{you}  {fp}")
     if record["frozen"]:
         lines.append(f"FROZEN: {record['frozen']}")
+    if record["options"]:
+        chosen = ", ".join(f"{key}={value}" for key, value in sorted(record["options"].items()))
+        lines.extend(textwrap.wrap(f"rule options: {chosen}", 78, subsequent_indent="  "))
     turn = _turn_text(record["turn"])
     lines.append(
         f"{turn}, phasing {record['phasing'] or '-'}, step {record['step'] or '-'} "

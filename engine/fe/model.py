@@ -61,7 +61,7 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
 
     The board (units, captures, wars, released fleets) and each empire's treasury are here
     too; histories (moves made, builds bought) go into events, except the little the rules
-    need within one phase (``moved``, ``reacted``, ``strategic_moves``).
+    need within one phase (``moved``, ``reacted``, ``moved_once``, ``shipyard_used``).
     """
 
     scenario: str
@@ -96,8 +96,6 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     stopped there). ``(0, 0)`` is there while a window opened by a ``batch`` order is open:
     closing it returns to 3B2. Cleared when a window closes (a window passed because nobody
     can react leaves it to the next phase) and as phases 3 and 4 begin."""
-    strategic_moves: int = 0
-    """Strategic moves made this player turn (the free allowance is per turn, 204.0)."""
     reserves: tuple[str, ...] = ()
     """Units designated reserve fleets (9A), which may move in phase 4 (203.7)."""
     battle_hexes: tuple[HexId, ...] = ()
@@ -114,6 +112,8 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     (433.1), ``built``/``converted`` unit ids, ``fighters``/``pfs`` replaced per unit (501.5).
     Orders come one at a time, so each is checked against what the earlier ones used. Emptied
     as every phase begins (`engine.fe.steps.shipyard`)."""
+    devastated: tuple[HexId, ...] = ()
+    """Planet hexes devastated (508.2x), sorted: they pay no income until they recover."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
@@ -361,7 +361,10 @@ class ReserveOrder(_OrderBase, frozen=True, tag="reserve"):
     units: UnitIds
 
 
-ADJUST_CHANGES = ("treasury", "cripple", "repair", "destroy", "move", "place", "convert")
+ADJUST_CHANGES = (
+    "treasury", "cripple", "repair", "destroy", "move", "place", "convert",
+    "capture", "devastate", "recover",
+)  # fmt: skip
 AdjustChange = Annotated[str, msgspec.Meta(pattern="^(" + "|".join(ADJUST_CHANGES) + ")$")]
 
 
@@ -370,7 +373,9 @@ class Adjust(_OrderBase, frozen=True, tag="adjust"):
 
     ``change`` says what: ``treasury`` (``empire``, ``ep``), ``cripple``/``repair``/``destroy``
     (``unit``), ``move`` (``unit``, ``hex``), ``place`` (a new unit: ``empire``, ``cls``,
-    ``hex``), ``convert`` (``unit``, ``cls``). ``reason`` says why, for the log.
+    ``hex``), ``convert`` (``unit``, ``cls``), ``capture`` (a ``hex`` taken from the enemy),
+    ``devastate`` and ``recover`` (an enemy planet's ``hex``, one's own planet's ``hex``).
+    ``reason`` says why, for the log.
     """
 
     change: AdjustChange

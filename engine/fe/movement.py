@@ -20,7 +20,7 @@ Rules enforced, each marked as in ``fe-rules-notes.md`` (S sourced, I inferred, 
   until the scenario marks it released (the scenario's job, `Board.released`).
 - S (203.1): allowance in hexes is the class's movement value: warships 6, auxiliaries 3
   (549.21), convoys 2, FRDs 1; 0 means the unit cannot move by itself. C: each hex costs 1
-  (no terrain costs in the rules found).
+  (no terrain costs in the rules found): the ``hex-cost`` option, default 1.
 - I: a path is a chain of adjacent on-map hexes; it may turn and cross itself. Off-map areas
   (207.2) are not reachable by operational movement here yet.
 - S (203.5): a stack that enters a hex holding enemy ships stops there, unless the units that
@@ -42,12 +42,31 @@ from itertools import pairwise
 import msgspec
 
 from engine.core import hexgrid
-from engine.core.ruleset import Violation
+from engine.core.ruleset import OptionSpec, OptionValue, Violation
 from engine.fe.forces import Board, Unit, allowance
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.pinning import pin_violation
 
 MOVE_RULE = "203.1"
+HEX_COST = "hex-cost"
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        HEX_COST,
+        1,
+        "Movement points each hex costs (the core rules show no terrain costs)",
+        MOVE_RULE,
+    ),
+)
+"""The movement options (C in the rules notes: a house-rule default until checked)."""
+
+
+def hex_cost(values: Mapping[str, OptionValue]) -> int:
+    """The ``hex-cost`` option's value (1 unless chosen otherwise, never below 1)."""
+    value = values.get(HEX_COST, 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
+
+
 OWN_UNITS_RULE = "105.0"
 RELEASE_RULE = "600.3"
 
@@ -129,22 +148,30 @@ def remaining(unit: Unit, moved: Mapping[str, int] | None = None) -> int:
 
 
 def check_allowance(
-    move: Move, units: list[Unit], moved: Mapping[str, int] | None
+    move: Move, units: list[Unit], moved: Mapping[str, int] | None, hex_cost: int = 1
 ) -> list[Violation]:
-    """Every unit must have the move's hexes left in its allowance (203.1)."""
+    """Every unit must have the move's cost left in its allowance (203.1).
+
+    ``hex_cost`` is what each hex costs (the ``hex-cost`` option, 1 by default); ``moved``
+    holds what each unit already spent this phase, in the same points.
+    """
     out: list[Violation] = []
+    cost = move.hexes * hex_cost
     for unit in units:
         full = allowance(unit)
         if full == 0:
             out.append(Violation(f"{unit.id} ({unit.cls}) cannot move by itself", MOVE_RULE))
             continue
         left = remaining(unit, moved)
-        if move.hexes > left:
+        if cost > left:
             spent = full - left
             already = f" ({spent} already moved this phase)" if spent else ""
+            needs = f"{move.hexes} hexes"
+            if hex_cost != 1:
+                needs += f" ({cost} movement points at {hex_cost} a hex)"
             out.append(
                 Violation(
-                    f"{unit.id} ({unit.cls}): {_route(move)} needs {move.hexes} hexes, "
+                    f"{unit.id} ({unit.cls}): {_route(move)} needs {needs}, "
                     f"allowance {full}{already}",
                     MOVE_RULE,
                 )
@@ -174,6 +201,7 @@ def check_move(
     empire: str,
     move: Move,
     moved: Mapping[str, int] | None = None,
+    hex_cost: int = 1,
 ) -> list[Violation]:
     """Every reason ``empire`` may not make ``move`` now (empty: the move is legal).
 
@@ -200,7 +228,7 @@ def check_move(
     out.extend(path_problems)
     if path_problems:
         return out
-    out.extend(check_allowance(move, own, moved))
+    out.extend(check_allowance(move, own, moved, hex_cost))
     out.extend(check_pins(board, empire, move))
     return out
 
@@ -216,12 +244,12 @@ def apply_move(board: Board, move: Move) -> Board:
     )
 
 
-def spend(moved: Mapping[str, int] | None, move: Move) -> dict[str, int]:
-    """The ``moved`` tally after ``move``: each of its units has spent ``move.hexes`` more.
+def spend(moved: Mapping[str, int] | None, move: Move, hex_cost: int = 1) -> dict[str, int]:
+    """The ``moved`` tally after ``move``: each of its units has spent its cost more.
 
     Returns a new dict with sorted keys (so it encodes the same way everywhere).
     """
     out = dict(moved or {})
     for uid in move.unit_ids:
-        out[uid] = out.get(uid, 0) + move.hexes
+        out[uid] = out.get(uid, 0) + move.hexes * hex_cost
     return dict(sorted(out.items()))

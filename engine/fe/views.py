@@ -110,6 +110,7 @@ def hex_views(state: FeState, galaxy: Galaxy) -> list[dict[str, Any]]:
                 "hex": f"{h:04d}",
                 "owner": board.owner(galaxy, h) or None,
                 "captured": h in captured,
+                "devastated": h in state.devastated,
                 "province": info.province or None,
                 "capital": info.capital,
                 "planets": [

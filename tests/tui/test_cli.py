@@ -256,6 +256,14 @@ def test_demo_plays_to_the_same_game() -> None:
     done = hexpost("demo")
     assert done.returncode == 0, describe(done)
     assert "Both players hold the same game." in done.stdout
+    for shown in (
+        "its set-up hexes are 1207, 1307, 1407 (600.0)",  # a placement refused
+        "KLI collects 9 EP",  # income, by the engine
+        "1307->1201 needs 7 hexes, allowance 6 (203.1)",  # a move refused
+        "KZI reacts with CC KZI-0001, BC KZI-0002 1205->1305",  # reaction movement
+        "Battle hexes: 1305 (KLI 4 ships vs KZI 2 ships)",  # the combat phase's list
+    ):
+        assert shown in done.stdout, shown
 
 
 # --- the flow ---------------------------------------------------------------------------------

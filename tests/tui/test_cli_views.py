@@ -13,20 +13,9 @@ from typing import Any
 
 import pytest
 
+from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
 from tests.tui.conftest import Player, exchange
 
-SETUP = {
-    "alliance": [
-        {"type": "place", "fleet": "Border Guard", "hex": "1105"},
-        {"type": "place", "fleet": "Starbase Squadron", "hex": "1704"},
-        {"type": "done"},
-    ],
-    "coalition": [
-        {"type": "place", "fleet": "Strike Force", "hex": "1307"},
-        {"type": "place", "fleet": "Flank Patrol", "hex": "1607"},
-        {"type": "done"},
-    ],
-}
 CRIPPLE = {
     "type": "adjust",
     "change": "cripple",

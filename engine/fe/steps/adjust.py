@@ -18,6 +18,9 @@ destroy    ``unit``                        the unit leaves the board
 move       ``unit``, ``hex``               the unit is put in an on-map hex
 place      ``cls``, ``hex`` (``empire``)   a new unit of that class appears in the hex
 convert    ``unit``, ``cls``               the unit becomes a unit of another class
+capture    ``hex`` (``empire``)            the hex changes hands to the seat's empire
+devastate  ``hex``                         an enemy planet there is devastated (508.2x)
+recover    ``hex``                         one's own devastated planet pays again (508.25)
 ========== =============================== ==================================================
 
 Decisions, each checked here and named in the refusal:
@@ -38,6 +41,12 @@ Decisions, each checked here and named in the refusal:
 - A destroyed unit also leaves the lists that describe units (moved, reacted, reserves),
   which would otherwise name a unit the board no longer has; what the empire used this turn
   (strategic moves, shipyard limits) stays used.
+- Captures and devastation are recorded by the side that makes them, since it is its units
+  that do it: a capture needs one of the captor's ships in the hex and no enemy unit there,
+  and a hex owned by an empire the captor is at war with (or one of its own hexes, retaken);
+  devastation needs an enemy-held planet with the devastating empire's ship in the hex. The
+  owner records its planet's recovery. Income follows (`engine.fe.economics`): a province
+  with a captured hex pays nobody, a devastated planet pays nothing.
 - New units get the next free id of their empire (`engine.fe.production.next_ids`), as
   builds do, so both replicas name them alike. They belong to no starting fleet, so they are
   released (free to move) like any unit built during the game.
@@ -67,6 +76,9 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "move": ("unit", "hex"),
     "place": ("cls", "hex"),
     "convert": ("unit", "cls"),
+    "capture": ("hex",),
+    "devastate": ("hex",),
+    "recover": ("hex",),
 }
 """The fields each change needs (``empire`` aside: it is optional everywhere)."""
 
@@ -160,8 +172,10 @@ class _Adjust(Area):
     def check(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[Violation]:
         if not isinstance(order, Adjust):
             return super().check(state, seat, step, order)
+        rule = _RULES.get(order.change, "")
         return [
-            Violation(f"adjust {order.change}: {p}") for p in self._problems(state, seat, order)
+            Violation(f"adjust {order.change}: {p}", rule)
+            for p in self._problems(state, seat, order)
         ]
 
     def _problems(self, state: FeState, seat: Seat, order: Adjust) -> list[str]:
@@ -170,6 +184,9 @@ class _Adjust(Area):
         problems = _field_problems(order)
         if problems:
             return problems
+        if order.change in HEX_CHANGES:
+            empire, problem = _empire(state, seat, order)
+            return [problem] if problem else _hex_problems(state, empire, order)
         if order.change in ("treasury", "place"):
             empire, problem = _empire(state, seat, order)
             if problem:
@@ -193,7 +210,10 @@ class _Adjust(Area):
         if not isinstance(order, Adjust):
             return super().apply(state, seat, step, order, events)
         data: dict[str, Any] = {"change": order.change, "reason": order.reason}
-        if order.change in ("treasury", "place"):
+        if order.change in HEX_CHANGES:
+            empire, _ = _empire(state, seat, order)
+            state, what = _apply_hex(state, empire, order, data)
+        elif order.change in ("treasury", "place"):
             empire, _ = _empire(state, seat, order)
             if order.change == "treasury":
                 state, what = _apply_treasury(state, empire, order, data)
@@ -208,6 +228,81 @@ class _Adjust(Area):
             Event("adjust", f"{empire} adjusts: {what} ({order.reason})", seat, step.id, data)
         )
         return state
+
+
+HEX_CHANGES = ("capture", "devastate", "recover")
+_RULES = {"capture": "438.0", "devastate": "508.2", "recover": "508.25"}
+"""The rule a refusal names, for the changes that have one."""
+
+
+def _ships_in(state: FeState, h: int) -> dict[str, int]:
+    """Ships (units that move) per empire in hex ``h``."""
+    count: dict[str, int] = {}
+    for unit in state.board.units:
+        if unit.hex == h and unit.info().move > 0:
+            count[unit.empire] = count.get(unit.empire, 0) + 1
+    return count
+
+
+def _hex_problems(state: FeState, empire: str, order: Adjust) -> list[str]:
+    h = hex_id(order.hex)
+    if not base.on_map(h):
+        return [f"{order.hex} is not a hex of the map"]
+    galaxy = base.galaxy()
+    board = state.board
+    owner = board.owner(galaxy, h)
+    present = [e for e in {u.empire for u in board.units if u.hex == h} if e != empire]
+    if order.change == "capture":
+        if owner == empire:
+            return [f"{order.hex} is already {empire}'s"]
+        retaking = galaxy.hex(h).empire == empire
+        if not retaking and not board.enemies(owner, empire):
+            return [f"{order.hex} is {owner or 'nobody'}'s, an empire {empire} is not at war with"]
+        if not _ships_in(state, h).get(empire):
+            return [f"{empire} has no ship in {order.hex} to capture it"]
+        enemies = sorted(e for e in present if board.enemies(e, empire))
+        if enemies:
+            return [f"{order.hex} still holds units of {', '.join(enemies)}"]
+        return []
+    if not galaxy.hex(h).planets:
+        return [f"{order.hex} has no planet"]
+    devastated = h in state.devastated
+    if order.change == "recover":
+        if owner != empire:
+            return [f"the planet in {order.hex} is {owner or 'nobody'}'s: its owner records it"]
+        return [] if devastated else [f"the planet in {order.hex} is not devastated"]
+    if devastated:
+        return [f"the planet in {order.hex} is already devastated"]
+    if not board.enemies(owner, empire):
+        return [f"the planet in {order.hex} is {owner or 'nobody'}'s, not an enemy's"]
+    if not _ships_in(state, h).get(empire):
+        return [f"{empire} has no ship in {order.hex}"]
+    return []
+
+
+def _apply_hex(
+    state: FeState, empire: str, order: Adjust, data: dict[str, Any]
+) -> tuple[FeState, str]:
+    h = hex_id(order.hex)
+    data["hex"] = order.hex
+    if order.change == "capture":
+        galaxy = base.galaxy()
+        before = state.board.owner(galaxy, h)
+        owners = {k: v for k, v in state.owners if k != h}
+        if galaxy.hex(h).empire != empire:
+            owners[h] = empire
+        data["from"] = before
+        state = msgspec.structs.replace(state, owners=tuple(sorted(owners.items())))
+        return state, f"{order.hex} captured from {before}"
+    if order.change == "devastate":
+        devastated = tuple(sorted({*state.devastated, h}))
+        return msgspec.structs.replace(state, devastated=devastated), (
+            f"the planet in {order.hex} devastated"
+        )
+    devastated = tuple(x for x in state.devastated if x != h)
+    return msgspec.structs.replace(state, devastated=devastated), (
+        f"the planet in {order.hex} recovered"
+    )
 
 
 def _treasury_problems(state: FeState, empire: str, order: Adjust) -> list[str]:

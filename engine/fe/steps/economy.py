@@ -44,6 +44,7 @@ def income_of(state: FeState, empire: str) -> economics.Income:
         empire,
         economy_of(state, empire),
         provinces=setup.provinces if setup is not None else (),
+        devastated=state.devastated,
         options=economics.economy_options(dict(state.options)),
     )
 

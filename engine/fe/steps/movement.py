@@ -55,7 +55,7 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import Batch, FeState, MoveOrder, React, hex_id
-from engine.fe.movement import Move, apply_move, check_move, remaining, spend
+from engine.fe.movement import Move, apply_move, check_move, hex_cost, remaining, spend
 from engine.fe.reaction import (
     EXTENDED_REACTION_RANGE,
     apply_reaction,
@@ -236,7 +236,8 @@ def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -
         if problems:
             return problems
     move = _as_move(order.units, order.path)
-    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved))
+    cost = hex_cost(dict(state.options))
+    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost)
     out.extend(_neutral_entries(state, empire, move.path))
     if reserve and not out:
         out.extend(_avoidance_problems(state, empire, units, move))
@@ -268,7 +269,7 @@ def _avoidance_problems(
     if not passed:
         return []
     moved = dict(state.moved)
-    hexes = min(remaining(u, moved) for u in units)
+    hexes = min(remaining(u, moved) for u in units) // hex_cost(dict(state.options))
     start, end = move.path[0], move.path[-1]
     if not _clear_path_exists(state, empire, start, end, hexes):
         return []
@@ -357,7 +358,7 @@ def apply_move_order(
             },
         )
     )
-    moved = spend(dict(state.moved), move)
+    moved = spend(dict(state.moved), move, hex_cost(dict(state.options)))
     batch = state.batch if reserve else _record(state, move.path)
     state = state.with_board(apply_move(board, move))
     state = msgspec.structs.replace(state, moved=tuple(moved.items()), batch=batch)

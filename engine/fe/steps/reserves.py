@@ -10,7 +10,8 @@ Limits, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
 
 - S (105.0, 9A): the phasing player designates his own units.
 - S (fe-rules-notes, 203.7): a reserve fleet is one battle force: at most as many units as
-  its flagship's command rating (the flagship counted), plus one free scout. I: the
+  its flagship's command rating (C: the flagship counted, the ``flagship-counts`` option),
+  plus one free scout. I: the
   flagship is the unit with the highest command rating (302.32 lets the player pick among
   the best three; the highest is the most the fleet can hold); every unit counts one,
   crippled or not; the free scout is a unit whose current side is a scout.
@@ -33,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core.ruleset import Event, Seat, Violation
+from engine.core.ruleset import Event, OptionSpec, Seat, Violation
 from engine.fe.blocking import class_of, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.model import FeState, ReserveOrder
@@ -43,6 +44,14 @@ from engine.fe.steps.base import Area
 from engine.fe.steps.supply import status_of
 
 RESERVE_RULE = "203.7"
+FLAGSHIP_COUNTS = "flagship-counts"
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        FLAGSHIP_COUNTS, True, "The flagship counts against its own command rating", "302.33"
+    ),
+)
+"""C in the rules notes: whether a battle force's flagship is inside its command limit."""
 ESTABLISH_RULE = "507.1"
 RELEASE_RULE = "600.3"
 ECONOMICS_PHASE = "1"
@@ -64,15 +73,22 @@ def is_scout(unit: Unit) -> bool:
     return side.scout
 
 
-def fleet_size(units: list[Unit]) -> tuple[Unit, int, int]:
+def fleet_size(units: list[Unit], flagship_counts: bool = True) -> tuple[Unit, int, int]:
     """The flagship, the units counted against its command rating, and that rating.
 
     The flagship is the unit with the highest rating (the lowest id among equals); one scout
-    that is not the flagship rides free.
+    that is not the flagship rides free; the flagship itself counts unless the
+    ``flagship-counts`` option says otherwise.
     """
     flagship = min(units, key=lambda u: (-command_of(u), u.id))
     free_scout = any(is_scout(u) and u.id != flagship.id for u in units)
-    return flagship, len(units) - (1 if free_scout else 0), command_of(flagship)
+    counted = len(units) - (1 if free_scout else 0) - (0 if flagship_counts else 1)
+    return flagship, counted, command_of(flagship)
+
+
+def flagship_counts(state: FeState) -> bool:
+    """The ``flagship-counts`` option (C in the rules notes; default yes)."""
+    return state.option(FLAGSHIP_COUNTS) is not False
 
 
 def _pinned(board: Board, unit: Unit) -> bool:
@@ -152,7 +168,7 @@ class _Reserves(Area):
         if out:
             return out
         fleet = fleet_in(state, empires[0], hexes[0]) + units
-        flagship, counted, command = fleet_size(fleet)
+        flagship, counted, command = fleet_size(fleet, flagship_counts(state))
         if counted > command:
             joined = " with the reserve already there" if len(fleet) > len(units) else ""
             text = (
@@ -172,7 +188,7 @@ class _Reserves(Area):
         units = sorted((board.unit(i) for i in order.units), key=lambda u: u.id)
         empire, h = units[0].empire, units[0].hex
         fleet = sorted(fleet_in(state, empire, h) + units, key=lambda u: u.id)
-        flagship, counted, command = fleet_size(fleet)
+        flagship, counted, command = fleet_size(fleet, flagship_counts(state))
         joined = f", joining the reserve there ({len(fleet)} units now)" if fleet != units else ""
         events.append(
             Event(

@@ -11,9 +11,8 @@ moment (its supply points are the nodes). This module adds what belongs to the g
   more than the treasury holds is refused whole.
 - The count: ``FeState.moved_once`` holds the units that moved strategically this phase,
   so each empire's moves are counted from its own units in it (a seat playing two empires
-  has two allowances and two treasuries). I: a unit moves strategically once a turn. The
-  seat's total is kept in ``FeState.strategic_moves`` for the views; it starts again at 0 as
-  phase 1 of each player turn begins, ``moved_once`` as phase 8 begins.
+  has two allowances and two treasuries). I: a unit moves strategically once a turn;
+  ``moved_once`` starts again empty as phase 8 begins.
 - I: the units of one order move together: each is checked on the board as it stood before
   the order (one unit leaving a node cannot cut the route of the next). Orders are played one
   after another.
@@ -36,7 +35,6 @@ from engine.fe.steps.base import Area
 from engine.fe.steps.supply import grid_of
 
 STRATEGIC_RULE = strategic.STRATEGIC_RULE
-ECONOMICS_PHASE = "1"
 STRATEGIC_PHASE = "8"
 
 
@@ -172,12 +170,9 @@ class _Strategic(Area):
         return msgspec.structs.replace(
             state,
             moved_once=tuple(sorted({*state.moved_once, *order.units})),
-            strategic_moves=state.strategic_moves + len(units),
         )
 
     def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
-        if phase == ECONOMICS_PHASE and state.strategic_moves:
-            return msgspec.structs.replace(state, strategic_moves=0)
         if phase == STRATEGIC_PHASE and state.moved_once:
             return msgspec.structs.replace(state, moved_once=())
         return state

@@ -51,6 +51,7 @@ def test_hexes_hold_units_bases_and_planets(after_setup: FeState) -> None:
         "hex": "1307",
         "owner": "KLI",
         "captured": False,
+        "devastated": False,
         "province": "KLI-05",
         "capital": False,
         "planets": [],

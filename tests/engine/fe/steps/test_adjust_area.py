@@ -17,28 +17,11 @@ from engine.core.ruleset import Event
 from engine.fe import FE, flow
 from engine.fe.model import Adjust, FeState, parse_orders
 from engine.fe.steps import adjust
-
-SETUP = {
-    "alliance": [
-        {"type": "place", "fleet": "Border Guard", "hex": "1105"},
-        {"type": "place", "fleet": "Starbase Squadron", "hex": "1704"},
-        {"type": "done"},
-    ],
-    "coalition": [
-        {"type": "place", "fleet": "Strike Force", "hex": "1307"},
-        {"type": "place", "fleet": "Flank Patrol", "hex": "1607"},
-        {"type": "done"},
-    ],
-}
+from tests.engine.fe.steps.tutorial_states import after_setup
 
 
 def tutorial_after_setup() -> FeState:
-    state = FE.initial_state("tutorial", ["coalition", "alliance"], {})
-    for seat in ("alliance", "coalition"):
-        for order in parse_orders(SETUP[seat]):
-            assert not FE.validate(state, seat, order)
-            state = FE.apply(state, seat, order).state
-    return state
+    return after_setup()
 
 
 @pytest.fixture(scope="module")

@@ -44,24 +44,27 @@ def refusals(state: FeState, seat: str, item: Mapping[str, Any]) -> list[str]:
     return [f"{v.message} ({v.rule})" for v in FE.validate(state, seat, order)]
 
 
+TUTORIAL_SETUP: dict[str, list[dict[str, Any]]] = {
+    "alliance": [
+        {"type": "place", "fleet": "Border Guard", "hex": "1105"},
+        {"type": "place", "fleet": "Starbase Squadron", "hex": "1704"},
+        {"type": "done"},
+    ],
+    "coalition": [
+        {"type": "place", "fleet": "Strike Force", "hex": "1307"},
+        {"type": "place", "fleet": "Flank Patrol", "hex": "1607"},
+        {"type": "done"},
+    ],
+}
+"""The set-up the module notes describe, as each seat's orders (KZI places first)."""
+
+
 @functools.cache
 def after_setup() -> FeState:
     """Turn 1, the coalition's step 1A1, every fleet set up as the module notes say."""
     state = FE.initial_state("tutorial", SEATS, {})
-    state, _ = orders(
-        state,
-        "alliance",
-        {"type": "place", "fleet": "Border Guard", "hex": "1105"},
-        {"type": "place", "fleet": "Starbase Squadron", "hex": "1704"},
-        {"type": "done"},
-    )
-    state, _ = orders(
-        state,
-        "coalition",
-        {"type": "place", "fleet": "Strike Force", "hex": "1307"},
-        {"type": "place", "fleet": "Flank Patrol", "hex": "1607"},
-        {"type": "done"},
-    )
+    for seat in ("alliance", "coalition"):
+        state, _ = orders(state, seat, *TUTORIAL_SETUP[seat])
     return state
 
 

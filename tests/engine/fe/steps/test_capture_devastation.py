@@ -1,0 +1,48 @@
+"""Typed adjustments for captures and devastation, and what they do to income (430.1)."""
+
+from __future__ import annotations
+
+from engine.fe.steps.economy import income_of
+from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, refusals, run_to
+
+CAPTURE = {"type": "adjust", "change": "capture", "hex": "1305", "reason": "occupied"}
+DEVASTATE = {"type": "adjust", "change": "devastate", "hex": "1504", "reason": "bombardment"}
+RECOVER = {"type": "adjust", "change": "recover", "hex": "1504", "reason": "recovered"}
+
+
+def test_a_capture_needs_a_ship_there_and_takes_the_province_s_income() -> None:
+    state = after_setup()
+    assert refusals(state, "coalition", CAPTURE) == [
+        "adjust capture: KLI has no ship in 1305 to capture it (438.0)"
+    ]
+    before = income_of(state, "KZI").total2
+    state = placed(state, {"KLI-0005": 1305})
+    state, events = orders(state, "coalition", CAPTURE)
+    assert events[0].text == "KLI adjusts: 1305 captured from KZI (occupied)"
+    assert dict(state.owners) == {1305: "KLI"}
+    assert income_of(state, "KZI").total2 == before - 4  # KZI-05 (2 EP) pays nobody now
+    assert refusals(state, "coalition", CAPTURE) == [
+        "adjust capture: 1305 is already KLI's (438.0)"
+    ]
+
+
+def test_a_capture_is_refused_while_enemy_units_stand_in_the_hex() -> None:
+    state = placed(after_setup(), {"KLI-0005": 1105})
+    (problem,) = refusals(state, "coalition", dict(CAPTURE, hex="1105"))
+    assert problem == "adjust capture: 1105 still holds units of KZI (438.0)"
+
+
+def test_devastation_stops_a_planet_s_income_until_its_owner_records_recovery() -> None:
+    state = placed(after_setup(), {"KLI-0006": 1504})
+    before = income_of(state, "KZI").total2
+    state, _ = orders(state, "coalition", DEVASTATE)
+    assert state.devastated == (1504,)
+    assert income_of(state, "KZI").total2 == before - 6  # a minor planet, 3 EP
+    assert refusals(state, "coalition", RECOVER) == [
+        "adjust recover: the planet in 1504 is KZI's: its owner records it (508.25)"
+    ]
+    state = run_to(state, "2B11")
+    state, _ = orders(state, "coalition", {"type": "done"})
+    state, _ = orders(state, "alliance", RECOVER)
+    assert state.devastated == ()
+    assert income_of(state, "KZI").total2 == before
