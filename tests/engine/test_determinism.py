@@ -27,9 +27,9 @@ print(state_hash(t.state).hex(), t.packets[-1].packet_id.hex())
 """
 
 
-@pytest.mark.parametrize("module", ["toy", "fe"])
+@pytest.mark.parametrize("module", ["toy", "fe", "fe-wind"])
 def test_same_chain_same_hash_under_any_hash_seed(module: str) -> None:
-    script = SCRIPT if module == "toy" else FE_SCRIPT
+    script = {"toy": SCRIPT, "fe": FE_SCRIPT, "fe-wind": WIND_SCRIPT}[module]
     outputs = set()
     for seed in ("0", "1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
@@ -49,5 +49,12 @@ FE_SCRIPT = """
 from tests.engine.fe_play import play_sample_fe_game
 from engine.core.state import state_hash
 t = play_sample_fe_game()
+print(state_hash(t.state).hex(), t.packets[-1].packet_id.hex())
+"""
+
+WIND_SCRIPT = """
+from tests.engine.fe_wind import play_wind_turns
+from engine.core.state import state_hash
+t = play_wind_turns()
 print(state_hash(t.state).hex(), t.packets[-1].packet_id.hex())
 """

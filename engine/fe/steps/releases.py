@@ -31,7 +31,7 @@ import msgspec
 
 from engine.core.ruleset import Event
 from engine.fe.blocking import movement_points
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import Galaxy
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, Target, Trigger
@@ -50,11 +50,9 @@ def _actors(setup: EmpireSetup, trigger: Trigger) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def _movers(board: Board, actors: tuple[str, ...]) -> list[Unit]:
+def _movers(lookup: _Board, actors: tuple[str, ...]) -> list[Unit]:
     """The actors' units on the map that can move (a base occupies nothing), by id."""
-    return [
-        u for u in board.units if u.empire in actors and u.hex != OFF_MAP and movement_points(u) > 0
-    ]
+    return sorted((u for e in actors for u in lookup.movers.get(e, ())), key=lambda u: u.id)
 
 
 def _fleet_area(state: FeState, target: Target) -> set[int]:
@@ -68,13 +66,19 @@ def _fleet_area(state: FeState, target: Target) -> set[int]:
 
 
 class _Board:
-    """What the triggers look up, computed once per check: starbases by hex."""
+    """What the triggers look up, computed once per check: starbases by hex, and each
+    empire's units on the map that can move."""
 
     def __init__(self, state: FeState) -> None:
         self.starbases: dict[int, list[Unit]] = {}
+        self.movers: dict[str, list[Unit]] = {}
         for unit in state.board.units:
-            if unit.cls in STARBASE_CLASSES and unit.hex != OFF_MAP:
+            if unit.hex == OFF_MAP:
+                continue
+            if unit.cls in STARBASE_CLASSES:
                 self.starbases.setdefault(unit.hex, []).append(unit)
+            if movement_points(unit) > 0:
+                self.movers.setdefault(unit.empire, []).append(unit)
 
 
 def _hit(
@@ -118,7 +122,7 @@ def _fired(
         return ""
     areas = [_fleet_area(state, t) if t.kind == "fleet-area" else set() for t in trigger.any_of]
     stands: dict[tuple[str, int], Unit] = {}
-    for unit in _movers(state.board, _actors(setup, trigger)):
+    for unit in _movers(lookup, _actors(setup, trigger)):
         stands.setdefault((unit.empire, unit.hex), unit)  # one check per empire and hex
     for unit in stands.values():
         for target, area in zip(trigger.any_of, areas, strict=True):
