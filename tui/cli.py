@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Play Federation & Empire (and later other hex-map wargames) by email: every "
             "move is a signed, hash-chained packet that both players' engines apply."
         ),
-        epilog="Run `hexpost demo` to watch a whole game set-up with no account.",
+        epilog="Run `hexpost demo` to watch two local players set up and play, with no account.",
     )
     parser.add_argument(
         "--home",
@@ -98,12 +98,20 @@ def build_parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the games in this home")
     games.add_argument("--json", action="store_true")
 
-    show = sub.add_parser("show", help="show a game's state")
+    show = sub.add_parser(
+        "show",
+        help="show a game's state",
+        description="The game's state: turn, step and who owes it, each empire's treasury, "
+        "income and units; --json adds empires, units (hex, crippled, fleet, supply) and "
+        "hexes; --map draws the map with the game's stacks.",
+    )
     show.add_argument("game", metavar="GAME")
     show.add_argument("--json", action="store_true")
     show.add_argument("--at", type=int, metavar="SEQ", help="as it was after packet SEQ")
     show.add_argument("--checklist", action="store_true", help="include the sequence of play")
-    show.add_argument("--map", action="store_true", help="print the map as ASCII hexes instead")
+    show.add_argument(
+        "--map", action="store_true", help="print the map with the stacks as ASCII hexes instead"
+    )
     show.add_argument(
         "--region", metavar="XXYY:XXYY", help="with --map: only the hexes between two corners"
     )
@@ -112,8 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     orders = sub.add_parser(
         "orders",
         help="check, sign and queue orders from a file",
-        epilog="Order types: done, note, roll, secret, back, standing; docs/orders.md has "
-        "an example of each.",
+        epilog="Order types: done, note, roll, secret, back, standing (the checklist); place "
+        "(set-up); repair, build, convert, replace (phase 2); move, batch, react (phase 3, and "
+        "move in 4B); retrograde, strategic, reserve (6D2, 8A, 9A); adjust (typed changes at "
+        "any step you owe). docs/orders.md has an example of each.",
     )
     orders.add_argument("game", metavar="GAME")
     orders.add_argument("file", metavar="FILE|-", help='JSON or TOML {"orders": [...]}')

@@ -251,7 +251,7 @@ def _hex_problems(state: FeState, empire: str, order: Adjust) -> list[str]:
     galaxy = base.galaxy()
     board = state.board
     owner = board.owner(galaxy, h)
-    present = [e for e in {u.empire for u in board.units if u.hex == h} if e != empire]
+    present = sorted({u.empire for u in board.units if u.hex == h} - {empire})
     if order.change == "capture":
         if owner == empire:
             return [f"{order.hex} is already {empire}'s"]

@@ -486,7 +486,7 @@ class _Movement(Area):
         events.append(
             Event(
                 "movement-resumes",
-                f"{seat} has reacted; {mover} goes on with operational movement "
+                f"{seat} closed its reaction window; {mover} goes on with operational movement "
                 f"({OPERATIONAL_STEP})",
                 mover,
                 OPERATIONAL_STEP,

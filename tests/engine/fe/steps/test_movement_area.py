@@ -396,3 +396,21 @@ def test_reactors_lists_who_may_react_to_the_batch() -> None:
     state = _strike_into_the_neutral_zone()
     assert movement.reactors(state) == ["KZI-0001", "KZI-0002", "KZI-0003", "KZI-0004", "KZI-0005"]
     assert movement.reactors(msgspec.structs.replace(state, batch=())) == []
+
+
+def test_a_standing_order_declines_reaction_windows_without_a_round_trip() -> None:
+    from tests.engine.fe.steps.tutorial_states import after_setup, orders, run_to
+
+    state = msgspec.structs.replace(after_setup(), standing=(("alliance", ("3B3",)),))
+    state = run_to(state, "3B2")
+    move = {"type": "move", "units": ["KLI-0001"], "path": ["1307", "1206", "1205"]}
+    state, events = orders(state, "coalition", move, {"type": "batch"})
+    kinds = [e.kind for e in events]
+    assert kinds[-2:] == ["step-done", "movement-resumes"], kinds
+    assert "(standing order)" in events[-2].text
+    decision = FE.pending(state)[0]
+    assert (decision.step, decision.seats, decision.key) == (
+        "3B2",
+        ("coalition",),
+        "T1/coalition/3B2/3",
+    )
