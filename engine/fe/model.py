@@ -114,6 +114,9 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     as every phase begins (`engine.fe.steps.shipyard`)."""
     devastated: tuple[HexId, ...] = ()
     """Planet hexes devastated (508.2x), sorted: they pay no income until they recover."""
+    supply_tugs: tuple[str, ...] = ()
+    """Tugs, LTTs and convoys on the supply mission (509.1-D, set in 2B7), sorted: they
+    extend their empire's supply grid."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
@@ -361,6 +364,14 @@ class ReserveOrder(_OrderBase, frozen=True, tag="reserve"):
     units: UnitIds
 
 
+class MissionOrder(_OrderBase, frozen=True, tag="mission"):
+    """Step 2B7: put a tug, LTT or convoy on the supply mission (509.1-D), or take it off
+    (``"none"``); the mission lasts until changed."""
+
+    unit: UnitId
+    mission: Annotated[str, msgspec.Meta(pattern="^(supply|none)$")]
+
+
 ADJUST_CHANGES = (
     "treasury", "cripple", "repair", "destroy", "move", "place", "convert",
     "capture", "devastate", "recover",
@@ -390,15 +401,15 @@ class Adjust(_OrderBase, frozen=True, tag="adjust"):
 Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
-    | ReserveOrder | Adjust
+    | ReserveOrder | Adjust | MissionOrder
 )  # fmt: skip
 ORDER_TYPES: tuple[str, ...] = (
-    "adjust", "back", "batch", "build", "convert", "done", "move", "note", "place", "react",
-    "repair", "replace", "reserve", "retrograde", "roll", "standing", "strategic",
+    "adjust", "back", "batch", "build", "convert", "done", "mission", "move", "note", "place",
+    "react", "repair", "replace", "reserve", "retrograde", "roll", "standing", "strategic",
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
-    "adjust", "batch", "build", "convert", "move", "place", "react", "repair", "replace",
-    "reserve", "retrograde", "strategic",
+    "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
+    "replace", "reserve", "retrograde", "strategic",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest belong to the checklist)."""
 

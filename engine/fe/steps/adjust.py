@@ -38,9 +38,9 @@ Decisions, each checked here and named in the refusal:
 - Only classes of the unit tables can be placed or converted to (`engine.fe.units`), so every
   unit on the board keeps its factors. A unit whose class has no crippled side cannot be
   crippled (destroy it instead), nor stay crippled through a conversion.
-- A destroyed unit also leaves the lists that describe units (moved, reacted, reserves),
-  which would otherwise name a unit the board no longer has; what the empire used this turn
-  (strategic moves, shipyard limits) stays used.
+- A destroyed unit also leaves the lists that describe units (moved, reacted, reserves,
+  supply missions), which would otherwise name a unit the board no longer has; what the
+  empire used this turn (strategic moves, shipyard limits) stays used.
 - Captures and devastation are recorded by the side that makes them, since it is its units
   that do it: a capture needs one of the captor's ships in the hex and no enemy unit there,
   and a hex owned by an empire the captor is at war with (or one of its own hexes, retaken);
@@ -367,13 +367,15 @@ def _apply_unit(
 
 def _forget(state: FeState, unit_id: str) -> FeState:
     """``state`` without ``unit_id`` in the lists that describe a unit as it is now (moved,
-    reacted, reserves). The lists that count what an empire used this turn (``moved_once``
-    for strategic moves, ``shipyard_used``) keep it: a loss gives back no allowance."""
+    reacted, reserves, supply missions). The lists that count what an empire used this turn
+    (``moved_once`` for strategic moves, ``shipyard_used``) keep it: a loss gives back no
+    allowance."""
     return msgspec.structs.replace(
         state,
         moved=tuple(entry for entry in state.moved if entry[0] != unit_id),
         reacted=tuple(u for u in state.reacted if u != unit_id),
         reserves=tuple(u for u in state.reserves if u != unit_id),
+        supply_tugs=tuple(u for u in state.supply_tugs if u != unit_id),
     )
 
 

@@ -30,28 +30,31 @@ from engine.fe.model import FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
+from engine.fe.steps.missions import missions_of
 
 SUPPLY_RULE = "410.0"
 NAMED_OUT = 8
 """At most this many units out of supply are named in a check's text (all are in its data)."""
 
-_LAST: list[tuple[Board, dict[str, supply.SupplyGrid]]] = []
+_LAST: list[tuple[Board, tuple[str, ...], dict[str, supply.SupplyGrid]]] = []
 
 
 def grid_of(state: FeState, empire: str) -> supply.SupplyGrid:
     """One empire's supply grid on this state's board, computed once per board.
 
-    The cache holds the grids of the last board asked about (states that share a board
-    share the object, `FeState.board`), filled one empire at a time: a check of the phasing
-    side's supply does not pay for the other side's grids.
+    The cache holds the grids of the last board (and set of supply missions) asked about:
+    states that share a board share the object (`FeState.board`), and it is filled one
+    empire at a time, so a check of the phasing side's supply does not pay for the other
+    side's grids.
     """
     board = state.board
-    if not _LAST or _LAST[0][0] is not board:
-        _LAST[:] = [(board, {})]
-    cached = _LAST[0][1]
+    if not _LAST or _LAST[0][0] is not board or _LAST[0][1] != state.supply_tugs:
+        _LAST[:] = [(board, state.supply_tugs, {})]
+    cached = _LAST[0][2]
     grid = cached.get(empire)
     if grid is None:
-        grid = cached[empire] = supply.supply_grid(base.galaxy(), board, empire)
+        tugs = missions_of(state, empire)
+        grid = cached[empire] = supply.supply_grid(base.galaxy(), board, empire, tugs)
     return grid
 
 
