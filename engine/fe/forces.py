@@ -56,6 +56,8 @@ class Board(msgspec.Struct, frozen=True, dict=True):
     owners: tuple[tuple[HexId, str], ...] = ()
     at_war: tuple[tuple[str, str], ...] = ()
     released: tuple[tuple[str, str], ...] = ()
+    devastated: tuple[HexId, ...] = ()
+    """Planet hexes devastated (508.2x): they pay no income and supply nothing."""
 
     def owner(self, galaxy: Galaxy, h: HexId) -> str:
         for hex_id, empire in self.owners:
@@ -76,7 +78,15 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
     def at(self, h: HexId) -> tuple[Unit, ...]:
         """The units in a hex, in id order."""
-        return tuple(u for u in self.units if u.hex == h)
+        return self._by_hex.get(h, ())
+
+    @functools.cached_property
+    def _by_hex(self) -> dict[HexId, tuple[Unit, ...]]:
+        """Units by hex (each tuple in id order, as ``units`` is), built on first use."""
+        grouped: dict[HexId, list[Unit]] = {}
+        for unit in self.units:
+            grouped.setdefault(unit.hex, []).append(unit)
+        return {h: tuple(units) for h, units in grouped.items()}
 
     def is_released(self, unit: Unit) -> bool:
         return not unit.fleet or (unit.empire, unit.fleet) in self.released

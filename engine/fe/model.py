@@ -138,12 +138,12 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         parts, and then the very same `Board` object, so caches keyed by the board's
         identity (supply grids) carry over from one step to the next.
         """
-        parts = (self.forces, self.owners, self.at_war, self.released)
+        parts = (self.forces, self.owners, self.at_war, self.released, self.devastated)
         last = _LAST_BOARD[0] if _LAST_BOARD else None
         if last is not None and all(a is b for a, b in zip(last[0], parts, strict=True)):
             return last[1]
         units = tuple(u for forces in self.forces for u in forces.units)
-        board = Board(units, self.owners, self.at_war, self.released)
+        board = Board(units, self.owners, self.at_war, self.released, self.devastated)
         _LAST_BOARD[:] = [(parts, board)]
         return board
 

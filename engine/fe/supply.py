@@ -102,10 +102,9 @@ TUG_RULE = "509.1-D"
 
 
 def devastated(board: Board, h: HexId) -> bool:
-    """Hook: whether the planets of ``h`` are devastated (508.2). The Board has no such state
-    yet, so no planet is; a devastated planet will stop being a supply point (it stays a
-    strategic movement node, 756.21)."""
-    return False
+    """Whether the planets of ``h`` are devastated (508.2): a devastated planet is no supply
+    point (it stays a strategic movement node, 756.21)."""
+    return h in board.devastated
 
 
 # --- breadth-first search -------------------------------------------------------------------

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from engine.core.ruleset import Actor, Event
 from engine.fe import supply
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base
@@ -36,26 +36,33 @@ SUPPLY_RULE = "410.0"
 NAMED_OUT = 8
 """At most this many units out of supply are named in a check's text (all are in its data)."""
 
-_LAST: list[tuple[Board, tuple[str, ...], dict[str, supply.SupplyGrid]]] = []
+_LAST: list[tuple[tuple[object, ...], dict[str, supply.SupplyGrid]]] = []
 
 
 def grid_of(state: FeState, empire: str) -> supply.SupplyGrid:
     """One empire's supply grid on this state's board, computed once per board.
 
-    The cache holds the grids of the last board (and set of supply missions) asked about:
-    states that share a board share the object (`FeState.board`), and it is filled one
-    empire at a time, so a check of the phasing side's supply does not pay for the other
-    side's grids.
+    The cache holds the grids of the last position asked about: the units (the same tuple
+    objects while no unit changes, `FeState.forces`), captured hexes, wars, devastated
+    planets and supply missions; released fleets and the treasury do not matter to supply.
+    It is filled one empire at a time, so a check of the phasing side's supply does not pay
+    for the other side's grids.
     """
     board = state.board
-    if not _LAST or _LAST[0][0] is not board or _LAST[0][1] != state.supply_tugs:
-        _LAST[:] = [(board, state.supply_tugs, {})]
-    cached = _LAST[0][2]
+    key = (state.forces, state.owners, state.at_war, state.devastated, state.supply_tugs)
+    if not _LAST or not _same(_LAST[0][0], key):
+        _LAST[:] = [(key, {})]
+    cached = _LAST[0][1]
     grid = cached.get(empire)
     if grid is None:
         tugs = missions_of(state, empire)
         grid = cached[empire] = supply.supply_grid(base.galaxy(), board, empire, tugs)
     return grid
+
+
+def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
+    """The units by identity (they are big), the rest by value (they are small)."""
+    return old[0] is new[0] and old[1:] == new[1:]
 
 
 def grids(state: FeState) -> dict[str, supply.SupplyGrid]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from engine.fe.model import FeState
 from engine.fe.steps.economy import income_of
+from engine.fe.steps.supply import grid_of
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, refusals, run_to
 
 CAPTURE = {"type": "adjust", "change": "capture", "hex": "1305", "reason": "occupied"}
@@ -46,3 +48,13 @@ def test_devastation_stops_a_planet_s_income_until_its_owner_records_recovery() 
     state, _ = orders(state, "alliance", RECOVER)
     assert state.devastated == ()
     assert income_of(state, "KZI").total2 == before
+
+
+def test_a_devastated_planet_is_no_supply_point() -> None:
+    def planet_points(state: FeState) -> list[int]:
+        return [p.hex for p in grid_of(state, "KZI").points if p.kind == "planet"]
+
+    state = placed(after_setup(), {"KLI-0006": 1504})
+    assert 1504 in planet_points(state)
+    state, _ = orders(state, "coalition", DEVASTATE)
+    assert 1504 not in planet_points(state)
