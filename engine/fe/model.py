@@ -197,7 +197,7 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         dictionary lookup instead of encoding and hashing its counters again.
         """
         values = list(msgspec.structs.astuple(self))
-        values[_FORCES_INDEX] = tuple((f.empire, _forces_digest(f.units)) for f in self.forces)
+        values[_FORCES_INDEX] = _forces_digests(self.forces)
         return tuple(values)
 
 
@@ -213,6 +213,19 @@ def _unit_id(unit: Unit) -> str:
 _DIGESTS: dict[int, tuple[tuple[Unit, ...], bytes]] = {}
 _DIGEST_LIMIT = 256
 _HASH_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
+
+
+_LAST_FORCES: list[tuple[tuple[Forces, ...], tuple[tuple[str, bytes], ...]]] = []
+
+
+def _forces_digests(forces: tuple[Forces, ...]) -> tuple[tuple[str, bytes], ...]:
+    """Each empire with the digest of its units; the last answer is kept for the same tuple
+    (most packets change no unit, so the states before and after share it)."""
+    if _LAST_FORCES and _LAST_FORCES[0][0] is forces:
+        return _LAST_FORCES[0][1]
+    digests = tuple((f.empire, _forces_digest(f.units)) for f in forces)
+    _LAST_FORCES[:] = [(forces, digests)]
+    return digests
 
 
 def _forces_digest(units: tuple[Unit, ...]) -> bytes:
