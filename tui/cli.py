@@ -3,6 +3,8 @@
 Exit codes: 0 success; 1 refused or failed, with a one-line reason on stderr that names what
 was wrong (never a traceback for bad input); 2 usage error (argparse's own convention).
 The commands themselves live in `tui.commands`; this module only parses and dispatches.
+`hexpost` alone and `hexpost play [GAME]` open the Textual app (`tui.app`) instead; alone
+and not on a terminal (a pipe, a script), it prints the help as it always did.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Play Federation & Empire (and later other hex-map wargames) by email: every "
             "move is a signed, hash-chained packet that both players' engines apply."
         ),
-        epilog="Run `hexpost demo` to watch two local players set up and play, with no account.",
+        epilog="Run `hexpost` alone (or `hexpost play`) to open the full-screen app; run "
+        "`hexpost demo` to watch two local players set up and play, with no account.",
     )
     parser.add_argument(
         "--home",
@@ -43,6 +46,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="run this shell command and use its first output line as the passphrase",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser(
+        "play",
+        help="open the full-screen app (the default with no command)",
+        description="The games list, the map with your stacks, the checklist and the log, "
+        "in the terminal (80x24 is enough). s syncs; the footer shows the other keys and "
+        "ctrl+p searches every action. --passphrase-env or --passphrase-command lets a sync "
+        "sign automatic replies with an encrypted key.",
+    )
+    play.add_argument("game", nargs="?", metavar="GAME", help="open this game at once")
 
     identity = sub.add_parser("identity", help="create or show this home's identity key")
     isub = identity.add_subparsers(dest="identity_command", metavar="ACTION", required=True)
@@ -159,12 +172,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
+    if args.command is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         parser.print_help()
         return EXIT_OK
     from tui import commands
 
     try:
+        if args.command in (None, "play"):
+            return play(args)
         return commands.run(args)
     except HexpostError as exc:
         print(f"hexpost: {exc}", file=sys.stderr)
@@ -179,6 +194,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"hexpost: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILED
+
+
+def play(args: argparse.Namespace) -> int:
+    """Run the app on the chosen home. A passphrase source given on the command line is read
+    now, before the screen is taken over (the app cannot prompt yet)."""
+    from tui import commands
+    from tui.app import HexpostApp
+
+    home = commands.home_of(args)
+    secret = None
+    if args.passphrase_env or args.passphrase_command:
+        secret = commands.passphrase(args, purpose="sign automatic replies")
+    HexpostApp(home, getattr(args, "game", None), passphrase=secret).run()
+    return EXIT_OK
 
 
 if __name__ == "__main__":

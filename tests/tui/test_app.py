@@ -1,0 +1,437 @@
+"""The Textual app, driven headless at 80x24 with `App.run_test`: no terminal needed.
+
+Each test builds real homes in ``tmp_path`` (as `tests.saves.conftest` does: unencrypted
+keys, a loopback network, the deterministic clock): Alice (coalition) invites Bob (alliance)
+to the tutorial, both set up their fleets as `TUTORIAL_SETUP` says, and the app opens one of
+the homes. The keys are pressed through the pilot, and every check reads what the widgets
+hold (table cells, the side panel's text, which panels are shown), so a screen that shows
+the wrong thing, or nothing, fails.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from engine.core.game import pending
+from engine.fe import RULESET
+from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.sync import sync
+from saves.home import Home
+from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
+from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tui.app import HexpostApp
+from tui.screens.base import StatusLine
+from tui.screens.game import GameScreen
+from tui.screens.games import GamesScreen, age, game_cells
+from tui.screens.hexinfo import BoardIndex, hex_lines
+from tui.widgets.checklist import ChecklistTree
+from tui.widgets.eventlog import EventLog
+from tui.widgets.hexmap import HexMap
+
+SIZE = (80, 24)
+GAME = "border"
+
+
+@dataclass
+class Tutorial:
+    """Two homes holding one tutorial game at turn 1, step 1A1 (the coalition's move)."""
+
+    alice: Player
+    bob: Player
+    network: LoopbackNetwork
+    game_id: bytes
+
+
+@pytest.fixture
+def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    game_id = alice.replica.create(
+        RULESET,
+        "tutorial",
+        "coalition",
+        bob.address,
+        name=GAME,
+        now=now(),
+        chain_length=CHAIN_LENGTH,
+    )
+    alice.sync()
+    bob.sync()
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    players = {"coalition": alice, "alliance": bob}
+    while (rules := alice.replica.state(game_id).rules) is not None and rules.setup:
+        seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]
+        author = players[seat]
+        author.replica.submit(game_id, TUTORIAL_SETUP[seat], now=now())
+        exchange(author, alice if author is bob else bob)
+    yield Tutorial(alice, bob, network, game_id)
+    alice.close()
+    bob.close()
+
+
+def app_for(player: Player, **kwargs: Any) -> HexpostApp:
+    """The app on a second connection to the player's home (as a separate process would)."""
+    return HexpostApp(Home(player.home.path), **kwargs)
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let the workers finish and their messages be handled."""
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def status_text(app: HexpostApp) -> str:
+    return app.screen.query_one(StatusLine).text
+
+
+def side_text(app: HexpostApp) -> str:
+    return str(app.screen.query_one("#hex-info", Static).content)
+
+
+async def open_game(pilot: Pilot[None]) -> GameScreen:
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, GameScreen)
+    return screen
+
+
+# --- the games list --------------------------------------------------------------------------
+
+
+async def test_games_list_shows_the_game(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GamesScreen)
+        table = app.screen.query_one(DataTable)
+        assert table.display
+        assert table.row_count == 1
+        cells = [str(cell) for cell in table.get_row_at(0)]
+        assert cells[0] == GAME
+        assert cells[1] == "T1 Fall Y168"
+        assert cells[2] == "1A1"
+        assert cells[3].startswith("YOU")  # the coalition owes 1A1
+        assert cells[6] == "tutorial"
+        assert "Alice <alice@example.org>" in app.screen.sub_title
+
+
+def test_game_cells_say_who_is_waiting_and_what_is_wrong() -> None:
+    row = {
+        "name": "wind",
+        "scenario": "the-wind",
+        "my_seat": "alliance",
+        "status": "active",
+        "turn": {"number": 2, "year": 169, "season": "spring"},
+        "step": "3B2",
+        "waiting_for": ["coalition"],
+        "since": "2030-01-01T00:00:00.000000001Z",
+        "unread": 3,
+        "frozen": "desync at packet 7",
+    }
+    cells = game_cells(row)
+    assert cells[:5] == ("wind", "T2 Spring Y169", "3B2", cells[3], "3")
+    assert cells[3].startswith("coalition ")
+    assert cells[5] == "FROZEN: desync at packet 7"
+    assert age("not a time") == ""
+
+
+async def test_an_empty_home_says_how_to_begin(tmp_path: Path) -> None:
+    app = HexpostApp(Home(tmp_path / "empty"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app.screen.query_one(DataTable).display
+        empty = app.screen.query_one("#empty", Static)
+        assert empty.display
+        text = str(empty.content)
+        assert "No games in this home yet" in text
+        assert "hexpost identity create" in text
+        assert "hexpost transport folder" in text
+        assert "hexpost demo" in text
+        await pilot.press("enter")  # nothing to open: no crash, still the list
+        assert isinstance(app.screen, GamesScreen)
+
+
+async def test_sync_without_identity_or_transport_says_so(tmp_path: Path) -> None:
+    home = Home(tmp_path / "bare")
+    app = HexpostApp(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        assert "no identity yet" in status_text(app)
+    home.create_identity("Carol", "carol@example.org", None, scrypt_n=2)
+    home.close()
+    app = HexpostApp(Home(tmp_path / "bare"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        assert "no transport is set" in status_text(app)
+        assert "hexpost transport folder" in status_text(app)
+        assert isinstance(app.screen, GamesScreen)  # still running, still usable
+        assert app.screen.check_action("sync", ()) is True
+        app.screen.syncing = True  # while a sync runs, its key is shown greyed out
+        assert app.screen.check_action("sync", ()) is None
+
+
+async def test_an_encrypted_key_syncs_without_automatic_replies_unless_unlocked(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "locked")
+    home.create_identity("Dana", "dana@example.org", b"secret words", scrypt_n=2)
+    home.close()
+    network = LoopbackNetwork()
+    for passphrase, note in ((None, True), (b"secret words", False)):
+        app = HexpostApp(
+            Home(tmp_path / "locked"),
+            passphrase=passphrase,
+            transport=lambda _home: LoopbackTransport(network, "loopback:dana"),
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("s")
+            await settle(pilot)
+            text = status_text(app)
+            assert text.startswith("synced: received 0, applied 0, sent 0")
+            assert ("passphrase needed" in text) is note
+
+
+async def test_a_game_named_on_the_command_line_opens_at_once(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.game_id == tutorial.game_id.hex()
+    app = app_for(tutorial.alice, game="no-such-game")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GamesScreen)
+        assert "no game matches 'no-such-game'" in status_text(app)
+
+
+# --- one game ------------------------------------------------------------------------------------
+
+
+async def test_enter_opens_the_game_and_the_side_panel_follows_the_cursor(
+    tutorial: Tutorial,
+) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        hexmap = screen.query_one(HexMap)
+        assert hexmap.has_focus
+        # The cursor starts on the player's first stack: the Klingon Strike Force in 1307.
+        assert hexmap.cursor == 1307
+        text = side_text(app)
+        assert text.startswith("Hex 1307")
+        assert "owner KLI" in text
+        assert "KLI-0001 D7C  Strike Force" in text
+        assert "units (4):" in text  # the four ships; the battle station is listed as a base
+        assert "base: " in text
+        status = str(screen.query_one("#game-status", Static).content)
+        assert "T1 Fall Y168" in status
+        assert "step 1A1" in status
+        assert "YOUR MOVE (coalition)" in status
+
+        await pilot.press("down")
+        assert hexmap.cursor == 1308
+        assert side_text(app).startswith("Hex 1308")
+        assert "KLI-0001" not in side_text(app)
+        await pilot.press("up", "right", "right", "right")
+        assert hexmap.cursor == 1607  # the Flank Patrol
+        assert "KLI-0005 D6  Flank Patrol" in side_text(app)
+        await pilot.press("h")  # the map keeps h j k l (so the log is on e, not l)
+        assert hexmap.cursor == 1507
+
+
+async def test_c_and_e_toggle_the_checklist_and_the_log(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        checklist = screen.query_one(ChecklistTree)
+        log = screen.query_one(EventLog)
+        assert not checklist.display and not log.display  # 80x24: the map first
+        await pilot.press("c")
+        assert checklist.display and checklist.has_focus
+        assert checklist.current_step == "1A1"
+        await pilot.press("c")
+        assert not checklist.display
+        assert screen.query_one(HexMap).has_focus
+        await pilot.press("e")
+        assert log.display
+        assert any("KLI sets up Strike Force in 1307" in row[3] for row in log.rows)
+        chain = [widget.id for widget in screen.focus_chain]
+        assert chain == ["map", "hex-scroll", "log"]  # tab: the map, the hex details, the log
+        await pilot.press("tab", "tab")
+        assert log.has_focus
+        await pilot.press("e")
+        assert not log.display
+        assert screen.query_one(HexMap).has_focus
+        # 24 lines hold one of the two under the map: opening one closes the other.
+        await pilot.press("c", "e")
+        assert log.display and not checklist.display
+        assert screen.query_one(HexMap).has_focus
+        await pilot.press("c")
+        assert checklist.display and not log.display
+
+
+async def test_escape_goes_back_to_the_games_list(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, GamesScreen)
+        # Looking at the game read its packets: the list no longer counts them as new.
+        assert str(app.screen.query_one(DataTable).get_row_at(0)[4]) == ""
+
+
+async def test_sync_brings_in_the_opponents_packet(tutorial: Tutorial) -> None:
+    bob, alice = tutorial.bob, tutorial.alice
+    app = app_for(bob, transport=lambda _home: LoopbackTransport(tutorial.network, "loopback:bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        before = screen.data
+        assert before is not None
+        assert before.record["seq"] == 3
+        # Alice marks 1A1 done and sends it while Bob looks at the map.
+        alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
+        await sync(alice.replica, alice.transport, now)
+        await pilot.press("s")
+        await settle(pilot)
+        assert "received 1, applied 1" in status_text(app)
+        after = screen.data
+        assert after is not None and after is not before
+        assert after.record["seq"] == 4
+        assert f"#{after.record['seq']}" in str(screen.query_one("#game-status", Static).content)
+        assert len(screen.query_one(EventLog).rows) > len(before.events)
+
+
+async def test_the_palette_lists_the_screens_actions(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"Sync", "Open"} <= titles
+        screen = await open_game(pilot)
+        commands = {command.title: command for command in app.get_system_commands(screen)}
+        assert {"Sync", "Checklist", "Log", "Games"} <= commands.keys()
+        await commands["Log"].callback()  # the palette runs the screen's own action
+        assert screen.query_one(EventLog).display
+
+
+def test_the_side_panel_marks_crippled_and_unsupplied_units() -> None:
+    record = {
+        "hexes": [
+            {
+                "hex": "1205",
+                "owner": "KZI",
+                "captured": True,
+                "devastated": False,
+                "province": "KZI-02",
+                "capital": False,
+                "planets": [{"kind": "minor", "name": None, "capital": False}],
+                "bases": [{"id": "KZI-B001", "class": "BATS"}],
+                "units": ["KZI-B001", "KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"],
+            }
+        ],
+        "units": [
+            _unit("KZI-B001", "BATS", "KZI", crippled=True),
+            _unit("KLI-0001", "D7C", "KLI", fleet="Strike Force"),
+            _unit("KLI-0002", "D7", "KLI", crippled=True, supply="none"),
+            _unit("KLI-0003", "F5", "KLI", supply="none", reserve=True),
+            _unit("KLI-0004", "F5S", "KLI", supply="partial", fleet="Home", released=False),
+        ],
+    }
+    board = BoardIndex(record)
+    lines = hex_lines(board, 1205)
+    assert lines[:3] == ["Hex 1205", "owner KZI  province KZI-02", "captured"]
+    assert "planet: minor" in lines
+    assert "base: BATS* KZI-B001" in lines
+    assert "units (4):" in lines
+    assert " KLI-0001 D7C  Strike Force" in lines
+    assert " KLI-0002 D7&" in lines
+    assert " KLI-0003 F5!  reserve" in lines
+    at = lines.index(" KLI-0004 F5S")  # too long for one line: a note a line
+    assert lines[at + 1 : at + 3] == ["    partial supply", "    Home (held)"]
+    assert lines[-1] == "* crippled ! no supply & both"
+    assert board.first_hex_of({"KLI"}) == 1205
+    assert board.first_hex_of({"KZI"}) is None  # a base alone is not a stack to look at
+    # A hex the record leaves out: the printed map's owner, and nothing else.
+    assert hex_lines(board, 1306, ("KLI", "KLI-05")) == [
+        "Hex 1306",
+        "owner KLI  province KLI-05",
+        "no units, planets or bases",
+    ]
+
+
+def _unit(unit_id: str, cls: str, empire: str, **extra: Any) -> dict[str, Any]:
+    unit = {
+        "id": unit_id,
+        "class": cls,
+        "empire": empire,
+        "hex": "1205",
+        "crippled": False,
+        "fleet": None,
+        "released": True,
+        "reserve": False,
+        "supply": "main",
+    }
+    unit.update(extra)
+    return unit
+
+
+async def test_quitting_closes_the_store(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.session.home._store is not None
+        await pilot.press("q")
+    assert app.session.home._store is None
+
+
+# --- the command line entry ---------------------------------------------------------------------
+
+
+def test_play_and_no_command_open_the_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui import cli
+
+    opened: list[tuple[Path, str | None]] = []
+
+    def fake_run(self: HexpostApp) -> None:
+        opened.append((self.session.home.path, self._game))
+
+    monkeypatch.setattr(HexpostApp, "run", fake_run)
+    home = tmp_path / "home"
+    assert cli.main(["--home", str(home), "play", GAME]) == 0
+    assert cli.main(["--home", str(home), "play"]) == 0
+    assert opened == [(home, GAME), (home, None)]
+    # Not on a terminal, `hexpost` alone still prints the help (scripts rely on it).
+    assert cli.main(["--home", str(home)]) == 0
+    assert "play" in capsys.readouterr().out
+    assert len(opened) == 2
+    # On a terminal it opens the app.
+    monkeypatch.setattr(cli.sys, "stdin", _Terminal())
+    monkeypatch.setattr(cli.sys, "stdout", _Terminal())
+    assert cli.main(["--home", str(home)]) == 0
+    assert opened[-1] == (home, None)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True

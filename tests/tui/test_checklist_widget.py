@@ -1,0 +1,255 @@
+"""The checklist tree, fed with real F&E checklists in an 80x24 app (what a player over SSH
+sees): one node per phase and step with the right marks, the current step found and shown,
+the player's open phases kept across refreshes, and a chosen step reported to the app."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import msgspec
+from rich.style import Style
+from textual.app import App, ComposeResult
+
+from engine.fe import RULESET, flow
+from engine.fe.model import FeState
+from tests.engine.fe.helpers import at_step, fresh, run_until, start
+from tui.widgets.checklist import ChecklistTree
+
+SIZE = (80, 24)
+TITLES = {"0": "Set-up"} | {p.id: p.title for p in flow.sequence().phases.values()}
+RULES = {p.id: p.rule for p in flow.sequence().phases.values()}
+
+
+def items_of(state: FeState) -> list[dict[str, Any]]:
+    """The checklist as the app gets it: plain data, as ``hexpost show --json`` prints it."""
+    return [msgspec.to_builtins(item) for item in RULESET.checklist(state)]
+
+
+@cache
+def at(step: str) -> tuple[dict[str, Any], ...]:
+    return tuple(items_of(run_until(start(), at_step(step))))
+
+
+@cache
+def in_setup() -> tuple[dict[str, Any], ...]:
+    return tuple(items_of(fresh()))
+
+
+class ChecklistApp(App[None]):
+    def __init__(self, items: Any, seats: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.items = items
+        self.seats = seats
+        self.selected: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield ChecklistTree(id="checklist")
+
+    def on_mount(self) -> None:
+        self.tree.show_items(self.items, TITLES, self.seats, phase_rules=RULES)
+
+    @property
+    def tree(self) -> ChecklistTree:
+        return self.query_one(ChecklistTree)
+
+    def on_checklist_tree_step_selected(self, message: ChecklistTree.StepSelected) -> None:
+        self.selected.append(message.step_id)
+
+
+def visible_text(tree: ChecklistTree) -> list[str]:
+    return [tree.render_line(y).text for y in range(tree.scrollable_content_region.height)]
+
+
+def label(tree: ChecklistTree, step: str) -> str:
+    node = tree.step_node(step)
+    assert node is not None, step
+    return str(node.label)
+
+
+async def test_one_node_per_phase_and_step_with_their_marks() -> None:
+    items = at("3B2")
+    app = ChecklistApp(items)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        phases = list(dict.fromkeys(item["phase"] for item in items))
+        assert phases == [str(n) for n in range(1, 11)]
+        assert [str(node.label) for node in tree.root.children][2] == (
+            "[>]  3 Operations  (105.0)  44/49"
+        )
+        for phase, node in zip(phases, tree.root.children, strict=True):
+            assert tree.phase_node(phase) is node
+            assert TITLES[phase] in str(node.label)
+            assert [child.data for child in node.children] == [
+                item["step"] for item in items if item["phase"] == phase
+            ]
+        marks = {"done": "[x]", "current": "[>]", "todo": "[ ]", "skipped": "[-]"}
+        assert {item["status"] for item in items} == set(marks)
+        for item in items:
+            text = label(tree, item["step"])
+            assert text.startswith(f"{marks[item['status']]} {item['step']} ")
+            assert text.endswith(item["title"])
+        assert label(tree, "1A1") == (
+            "[x] 1A1    M -  Bases and PDUs begun last player turn become active"
+        )
+        assert label(tree, "3B1").startswith("[x] 3B1    A P  ")
+        assert label(tree, "3B2").startswith("[>] 3B2    D P  ")
+        assert label(tree, "3B3").startswith("[ ] 3B3    D N  ")
+        assert label(tree, "1A2").startswith("[x] 1A2    A B  ")
+        secret = next(item["step"] for item in items if item["kind"] == "secret")
+        assert label(tree, secret)[11] == "S"
+        assert str(tree.phase_node("1").label).startswith("[x]  1 Economics")
+        assert str(tree.phase_node("4").label) == "[ ]  4 Reserve movement  (105.0)  0/2"
+
+
+async def test_seat_names_replace_the_role_letters() -> None:
+    seats = {"phasing": "coalition", "non-phasing": "alliance"}
+    app = ChecklistApp(at("3B2"), seats)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert label(app.tree, "3B2").startswith("[>] 3B2    D coalition  Operational")
+        assert label(app.tree, "3B3").startswith("[ ] 3B3    D alliance   Reaction")
+        assert label(app.tree, "1A2").startswith("[x] 1A2    A both       Supply")
+        assert label(app.tree, "1A1").startswith("[x] 1A1    M -          Bases")
+
+
+async def test_the_set_up_part_comes_first_as_its_own_phase() -> None:
+    app = ChecklistApp(in_setup())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first = app.tree.root.children[0]
+        assert str(first.label) == "[>]  0 Set-up  0/5"
+        assert first.is_expanded
+        assert app.tree.cursor_node is app.tree.step_node("0-LYR")
+        assert app.tree.current_step == "0-LYR"
+
+
+async def test_the_current_step_is_selected_styled_and_on_screen() -> None:
+    app = ChecklistApp(at("3B2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        node = tree.step_node("3B2")
+        assert tree.current_step == "3B2"
+        assert tree.cursor_node is node
+        assert [n for n in tree.root.children if n.is_expanded] == [tree.phase_node("3")]
+        assert node.line > SIZE[1], "late in phase 3: the tree had to scroll"
+        screen = visible_text(tree)
+        shown = [line.lstrip("│├└─▼▶ ")[:8] for line in screen]
+        assert "[>] 3B2 " in shown, screen
+        assert {"[ ] 3B4 ", "[ ] 3B5 ", "[ ] 3B6 "} <= set(shown), "what comes next shows too"
+        current = tree.render_label(node, Style(), Style())
+        assert any(span.style and Style.parse(str(span.style)).bold for span in current.spans)
+        other = tree.render_label(tree.step_node("3B3"), Style(), Style())
+        assert not any(span.style and Style.parse(str(span.style)).bold for span in other.spans)
+
+
+async def test_c_brings_the_cursor_back_to_the_current_step() -> None:
+    app = ChecklistApp(at("3B2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        tree.focus()
+        await pilot.press("up", "up", "up")
+        assert tree.cursor_node is tree.step_node("3A-6C")
+        tree.phase_node("3").collapse()
+        await pilot.press("c")
+        await pilot.pause()
+        assert tree.phase_node("3").is_expanded
+        assert tree.cursor_node is tree.step_node("3B2")
+
+
+async def test_c_scrolls_the_current_step_near_the_top_to_show_what_comes_next() -> None:
+    app = ChecklistApp(at("3B2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        tree.focus()
+        await pilot.press("plus", "home")
+        await pilot.pause()
+        assert tree.scroll_offset.y == 0
+        await pilot.press("c")
+        await pilot.pause()
+        shown = [line.lstrip("│├└─▼▶ ")[:8] for line in visible_text(tree)]
+        assert "[>] 3B2 " in shown
+        assert {"[ ] 3B4 ", "[ ] 3B5 ", "[ ] 3B6 ", "[ ]  4 R"} <= set(shown), shown
+
+
+async def test_a_refresh_keeps_the_phases_the_player_opened_and_closed() -> None:
+    app = ChecklistApp(at("3B2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        tree.focus()
+        tree.move_cursor(tree.phase_node("6"))
+        await pilot.press("space")
+        assert tree.phase_node("6").is_expanded
+
+        tree.show_items(at("3B2"), TITLES, phase_rules=RULES)  # same step: nothing moves
+        await pilot.pause()
+        assert tree.phase_node("6").is_expanded
+        assert tree.cursor_node is tree.phase_node("6")
+
+        tree.phase_node("3").collapse()
+        tree.show_items(at("3B2"), TITLES, phase_rules=RULES)
+        await pilot.pause()
+        assert not tree.phase_node("3").is_expanded, "the player closed it; still current"
+
+        tree.show_items(at("3B4"), TITLES, phase_rules=RULES)  # the game moved on
+        await pilot.pause()
+        assert tree.phase_node("3").is_expanded
+        assert tree.phase_node("6").is_expanded
+        assert tree.cursor_node is tree.step_node("3B4")
+        assert label(tree, "3B2").startswith("[x] 3B2 ")
+        assert label(tree, "3B4").startswith("[>] 3B4 ")
+
+
+async def test_a_new_shape_rebuilds_but_keeps_open_phases() -> None:
+    app = ChecklistApp(in_setup())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        tree.phase_node("7").expand()
+        tree.show_items(at("1A1"), TITLES, phase_rules=RULES)  # set-up over: no phase 0
+        await pilot.pause()
+        assert tree.phase_node("0") is None
+        assert tree.step_node("0-LYR") is None
+        assert len(tree.root.children) == 10
+        assert tree.phase_node("7").is_expanded
+        assert tree.phase_node("1").is_expanded
+        assert not tree.phase_node("2").is_expanded
+        assert tree.cursor_node is tree.step_node("1A1")
+
+
+async def test_enter_on_a_step_posts_step_selected_and_on_a_phase_does_not() -> None:
+    app = ChecklistApp(at("3B2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        tree.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.selected == ["3B2"]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.selected == ["3B2", "3B3"]
+        tree.move_cursor(tree.phase_node("4"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.selected == ["3B2", "3B3"]
+        assert tree.phase_node("4").is_expanded, "enter opens a phase"
+
+
+async def test_plus_opens_every_phase_and_minus_closes_the_others() -> None:
+    app = ChecklistApp(at("3B2"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.tree
+        tree.focus()
+        await pilot.press("plus")
+        assert all(node.is_expanded for node in tree.root.children)
+        await pilot.press("minus")
+        await pilot.pause()
+        assert [node for node in tree.root.children if node.is_expanded] == [tree.phase_node("3")]
+        assert tree.cursor_node is tree.step_node("3B2")

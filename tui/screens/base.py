@@ -1,0 +1,124 @@
+"""What every hexpost screen shares: the session, the status line and the sync action.
+
+Sync lives here so it behaves the same wherever the player presses ``s``: one async worker
+per screen (group ``sync``, exclusive) awaits `Session.sync`, which runs on the store thread;
+the result comes back as a `HexpostScreen.Synced` message, the status line says what
+happened, and the screen reloads its data when a packet changed something. While a sync
+runs the binding is shown disabled (`check_action`), so a second press cannot queue another.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import ProgressBar, Static
+
+from tui.screens.session import Session, SyncResult
+
+
+class StatusLine(Horizontal):
+    """One line at the bottom: the last thing that happened, and a bar while work runs.
+
+    The bar is indeterminate: a sync cannot know in advance how many packets wait, and a
+    moving bar is enough to tell the player the app has not hung.
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status-text", markup=False)
+        yield ProgressBar(total=None, show_eta=False, show_percentage=False, id="status-bar")
+
+    def on_mount(self) -> None:
+        self.query_one(ProgressBar).display = False
+
+    def busy(self, text: str) -> None:
+        self.say(text)
+        self.query_one(ProgressBar).display = True
+
+    def say(self, text: str) -> None:
+        self.query_one("#status-text", Static).update(text)
+        self.query_one(ProgressBar).display = False
+
+    @property
+    def text(self) -> str:
+        """What the line says now (for tests and the command palette's echo)."""
+        return str(self.query_one("#status-text", Static).content)
+
+
+class HexpostScreen(Screen[None]):
+    """A screen of the hexpost app: reaches the home through the app's `Session`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "sync", "Sync", tooltip="Fetch and apply packets, then send the outbox"),
+        Binding("r", "reload", "Refresh", show=False, tooltip="Read the store again"),
+    ]
+
+    syncing: reactive[bool] = reactive(False, bindings=True)
+    """True while a sync runs; the sync binding is greyed out meanwhile."""
+
+    class Synced(Message):
+        """A sync finished (or could not start); ``result`` says what it did."""
+
+        def __init__(self, result: SyncResult) -> None:
+            super().__init__()
+            self.result = result
+
+    class Failed(Message):
+        """Reading the home failed for a reason the player can act on (a game that is gone,
+        a name that matches none); ``reason`` goes to the status line."""
+
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
+
+    @property
+    def session(self) -> Session:
+        """The app's session: any app hosting these screens offers one as ``.session``."""
+        session = getattr(self.app, "session", None)
+        if not isinstance(session, Session):
+            raise TypeError("hexpost screens need an app with a `session` (tui.app.HexpostApp)")
+        return session
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "sync" and self.syncing:
+            return None  # shown, but disabled until the running sync ends
+        return True
+
+    def action_sync(self) -> None:
+        self.syncing = True
+        self.status.busy("syncing: fetching and applying packets, then sending the outbox...")
+        self.run_sync()
+
+    @work(exclusive=True, group="sync")
+    async def run_sync(self) -> None:
+        self.post_message(self.Synced(await self.session.sync()))
+
+    @on(Synced)
+    def synced(self, message: Synced) -> None:
+        self.syncing = False
+        self.status.say(message.result.summary)
+        self.after_sync(message.result)
+
+    @on(Failed)
+    def failed(self, message: Failed) -> None:
+        self.status.say(message.reason)
+
+    def after_sync(self, result: SyncResult) -> None:
+        """Reload what the sync may have changed (each screen decides what that is)."""
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        """Start reading this screen's data again (in a worker)."""
+        raise NotImplementedError

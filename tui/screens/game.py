@@ -1,0 +1,243 @@
+"""One game: the map with its stacks, the hex under the cursor, the status, checklist and log.
+
+Layout for 80x24 (the SSH case), from top to bottom::
+
+    +--------------------------------------+--------------------------+
+    | HexMap (all the room left)           | status: turn, step, move |
+    |                                      | hex under the cursor:    |
+    |                                      |   owner, planets, bases, |
+    |                                      |   units with their marks |
+    +--------------------------------------+--------------------------+
+    | ChecklistTree (c) or EventLog (e): one at a time below 40 lines |
+    | status line (sync)                                              |
+    | footer (keys)                                                   |
+
+The orders panel will take the lower part of the side column, under the hex details (it
+acts on the hex the player chooses with Enter, `HexMap.HexChosen`, which nothing handles
+yet), and the review screen will be pushed from here with a key of its own. Neither exists
+yet, so nothing here pretends to take orders.
+
+Data: one async worker (group ``load``) reads `Session.game` on the store thread, which is
+`render.show_record` (with the checklist and the ``views``) plus the game's events, and posts
+`GameScreen.Loaded`; the handler hands each part to its widget. A sync that changed this game
+loads it again; the log then only appends the new events.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Footer, Static
+
+from engine.core.errors import HexpostError
+from tui.screens.base import HexpostScreen, StatusLine
+from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
+from tui.screens.session import EventRow, GameData, SyncResult
+from tui.widgets.checklist import ChecklistTree
+from tui.widgets.eventlog import EventLog
+from tui.widgets.hexmap import HexMap
+
+VIEW_KEYS = ("empires", "units", "hexes", "battles")
+"""The parts of `render.show_record` that make up the ``views`` record the map draws."""
+
+ROOMY = (120, 40)
+"""A terminal at least this wide and tall shows the checklist and the log from the start;
+below this height only one of them at a time."""
+
+
+class GameScreen(HexpostScreen):
+    """A game of this home, by its hex id."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Games", tooltip="Back to the list of games"),
+        # Priority: the checklist binds c itself (back to the current step), and the same key
+        # must also close it again. Opening it already shows the current step.
+        Binding("c", "checklist", "Checklist", priority=True),
+        # Not l: the map takes h j k l for moving its cursor.
+        Binding("e", "log", "Log", tooltip="Show or hide the events of the game"),
+        Binding("r", "reload", "Refresh", show=False),
+    ]
+
+    class Loaded(Message):
+        """The worker read the game; ``data`` is everything the widgets show."""
+
+        def __init__(self, data: GameData) -> None:
+            super().__init__()
+            self.data = data
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+        """The game's id in hex, as `render.game_summary` gives it."""
+        self.data: GameData | None = None
+        self.board = BoardIndex({})
+        self._events: list[EventRow] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="game-body"):
+            yield HexMap(id="map")
+            with Vertical(id="side"):
+                yield Static("reading the game...", id="game-status", markup=False)
+                with VerticalScroll(id="hex-scroll"):
+                    yield Static("", id="hex-info", markup=False)
+                # The orders panel goes here (see the module docstring).
+        yield ChecklistTree(id="checklist")
+        yield EventLog(id="log")
+        yield StatusLine()
+        # 80 columns hold the map's keys and this screen's only without the "^p palette"
+        # hint; ctrl+p still opens it (the games list's footer shows it).
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        width, height = self.app.size
+        roomy = width >= ROOMY[0] and height >= ROOMY[1]
+        self.query_one(ChecklistTree).display = roomy
+        self.query_one(EventLog).display = roomy
+        self.query_one(HexMap).focus()
+        self.status.busy("reading the game...")
+        self.reload()
+
+    # --- loading -----------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="load")
+    async def load(self) -> None:
+        try:
+            data = await self.session.game(self.game_id)
+        except HexpostError as exc:
+            self.post_message(self.Failed(str(exc)))
+        else:
+            self.post_message(self.Loaded(data))
+
+    @on(Loaded)
+    def show(self, message: Loaded) -> None:
+        first = self.data is None
+        data = self.data = message.data
+        record = data.record
+        self.board = BoardIndex(record)
+        hexmap = self.query_one(HexMap)
+        hexmap.show_view({key: record[key] for key in VIEW_KEYS if key in record} or None)
+        if first:
+            empires = record.get("empires", [])
+            start = self.board.first_hex_of(
+                {e["empire"] for e in empires if e["seat"] == record["my_seat"]}
+            )
+            if start is not None:
+                hexmap.goto(start)
+        self.query_one("#game-status", Static).update("\n".join(status_lines(record)))
+        self.query_one(ChecklistTree).show_items(
+            record.get("checklist", []), data.phase_titles, phase_rules=data.phase_rules
+        )
+        self._show_events(data.events)
+        self.show_hex(hexmap.cursor)
+        if self.status.text.startswith("reading"):
+            self.status.say(f"{record['name']}: packet {record['seq']}, {len(data.events)} events")
+        self.refresh_bindings()
+
+    def _show_events(self, rows: list[EventRow]) -> None:
+        """Append only what is new when the old events are still a prefix (the usual case
+        after a sync); otherwise show them all again."""
+        log = self.query_one(EventLog)
+        known = len(self._events)
+        if known and rows[:known] == self._events:
+            log.add_events(rows[known:])
+        else:
+            log.show_events(rows)
+            log.scroll_end(animate=False)
+        self._events = rows
+
+    def after_sync(self, result: SyncResult) -> None:
+        if self.game_id in result.changed:
+            self.reload()
+
+    # --- the side panel ------------------------------------------------------------------------
+
+    @on(HexMap.CursorMoved)
+    def cursor_moved(self, message: HexMap.CursorMoved) -> None:
+        self.show_hex(message.hex_id)
+
+    def show_hex(self, h: int) -> None:
+        info = self.query_one("#hex-info", Static)
+        if self.data is None:
+            return
+        if not self.board.has_board:
+            info.update("this game has no map to show yet")
+            return
+        info.update("\n".join(hex_lines(self.board, h, printed_hex(h))))
+
+    @on(ChecklistTree.StepSelected)
+    def step_selected(self, message: ChecklistTree.StepSelected) -> None:
+        """Say what the chosen step is about (its rules, who acts) on the status line."""
+        items = self.data.record.get("checklist", []) if self.data else []
+        item = next((i for i in items if i["step"] == message.step_id), None)
+        if item is not None:
+            self.status.say(step_text(item))
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "checklist":
+            return self.data is not None and bool(self.data.record.get("checklist"))
+        return super().check_action(action, parameters)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_checklist(self) -> None:
+        """Closed: open it at the current step and focus it. Open but not focused: focus it.
+        Focused: close it and give the keys back to the map."""
+        tree = self.query_one(ChecklistTree)
+        if not tree.display:
+            self._make_room(EventLog)
+            tree.display = True
+            tree.focus()
+            tree.action_reveal_current()
+        elif tree.has_focus:
+            self._hide(tree)
+        else:
+            tree.focus()
+
+    def action_log(self) -> None:
+        log = self.query_one(EventLog)
+        if log.display:
+            self._hide(log)
+        else:
+            self._make_room(ChecklistTree)
+            log.display = True
+
+    def _make_room(self, other: type[ChecklistTree | EventLog]) -> None:
+        """In a short terminal the band under the map holds one panel at a time: with both,
+        80x24 would leave the map six lines."""
+        if self.size.height < ROOMY[1]:
+            self._hide(self.query_one(other))
+
+    def _hide(self, panel: ChecklistTree | EventLog) -> None:
+        if panel.has_focus:
+            self.query_one(HexMap).focus()
+        panel.display = False
+
+
+def printed_hex(h: int) -> tuple[str, str] | None:
+    """(owner, province) of hex ``h`` on the printed F&E map, or None off it."""
+    from engine.fe.galaxy import load_galaxy
+
+    try:
+        info = load_galaxy().hex(h)
+    except (KeyError, ValueError):
+        return None
+    return info.empire, info.province
+
+
+def step_text(item: dict[str, Any]) -> str:
+    """One checklist step in a line: id, title, who acts, its kind and rules."""
+    rules = f" (rules {', '.join(item['rules'])})" if item.get("rules") else ""
+    return (
+        f"{item['step']} {item['title']}: {item['actor']}, {item['kind']}, {item['status']}{rules}"
+    )

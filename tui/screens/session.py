@@ -1,0 +1,222 @@
+"""The screens' one door to the home: every store read and every sync runs on one thread.
+
+Why one thread: a `Store` is one sqlite3 connection, which Python lets only the thread that
+opened it use (and the store is meant to be used by one thread at a time). Textual's thread
+workers each run in some pool thread, so the screens run *async* workers that await this
+session instead, and the session hands every call to its own single-thread executor: the
+connection is opened there on first use and stays there. The event loop never waits on
+SQLite, the engine or the transport, and two calls never interleave (a sync and a reload
+queue up rather than race).
+
+What the screens get back is plain data: the `tui.render` records the command line prints
+(`game_summary`, `show_record`), so the app and ``hexpost show --json`` cannot drift apart.
+Known failures (no identity, no transport, a bad passphrase, a transport error) come back
+as text for the status line; anything else is a bug and is allowed to surface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from engine.core.errors import HexpostError
+from mail.sync import SyncReport, sync
+from mail.transport import Transport
+from saves.home import Home
+from saves.replica import Replica
+from tui import commands, render
+
+T = TypeVar("T")
+
+EventRow = tuple[int, str, str, str]
+"""One line of a game's log as `EventLog` shows it: (packet seq, seat, kind, text)."""
+
+NO_IDENTITY = "no identity yet: quit (q) and run `hexpost identity create`"
+"""Short enough for the status line of an 80-column terminal."""
+
+
+@dataclass(frozen=True)
+class Overview:
+    """What the games list shows: who this home is, how it sends, and every game's summary."""
+
+    identity: str | None
+    transport: str | None
+    rows: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class GameData:
+    """One game as the game screen shows it: `render.show_record` (with the checklist and,
+    for a ruleset with a board, the views), the log, and the sequence's phase titles."""
+
+    record: dict[str, Any]
+    events: list[EventRow]
+    phase_titles: dict[str, str]
+    phase_rules: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What one sync did, already worded for the status line."""
+
+    summary: str
+    changed: frozenset[str] = frozenset()
+    """Hex ids of the games a received packet changed (applied, invited, desync...)."""
+    details: list[str] = field(default_factory=list)
+    ok: bool = True
+
+
+class Session:
+    """A home, opened on a private thread, with the few operations the screens need.
+
+    ``passphrase`` unlocks an encrypted identity for the automatic replies a sync writes
+    (without it a sync still receives and sends, as ``hexpost sync`` does without a
+    terminal). ``transport`` builds the transport from the home (default: the configured
+    one, as ``hexpost sync`` does); tests pass a loopback one. ``clock`` stamps packets.
+    """
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        passphrase: bytes | None = None,
+        transport: Callable[[Home], Transport] | None = None,
+        clock: Callable[[], str] = commands.now,
+    ) -> None:
+        self.home = home
+        self._passphrase = passphrase
+        self._transport = transport or commands.transport_of
+        self._clock = clock
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexpost-store")
+        self._reader: Replica | None = None
+        self._signer: Replica | None = None
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` on the store thread and wait for it without blocking the loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
+
+    def close(self) -> None:
+        """Close the store on its own thread, then stop the thread (waits for running work)."""
+        try:
+            self._executor.submit(self.home.close).result()
+        finally:
+            self._executor.shutdown(wait=True)
+
+    # --- the operations (each `async`, each one hop to the store thread) --------------------
+
+    async def overview(self) -> Overview:
+        return await self.call(self._overview)
+
+    async def find(self, name: str) -> str:
+        """The hex id of the game ``name`` names (as the command line's GAME argument)."""
+        return await self.call(self._find, name)
+
+    async def game(self, game_id: str, *, mark_read: bool = True) -> GameData:
+        return await self.call(self._game, game_id, mark_read)
+
+    async def sync(self) -> SyncResult:
+        return await self.call(self._sync)
+
+    # --- on the store thread ------------------------------------------------------------------
+
+    def _replica(self) -> Replica:
+        if self._reader is None:
+            self._reader = self.home.replica()
+        return self._reader
+
+    def _overview(self) -> Overview:
+        info = self.home.identity_info()
+        config = self.home.config().get("transport") or {}
+        replica = self._replica()
+        games = replica.games()
+        if any(row.ruleset == "fe" for row in games):
+            # The map widget reads the printed map when a game screen is built, on the event
+            # loop; a quarter of a second there is a visible hitch, here it is not.
+            from engine.fe.galaxy import load_galaxy
+
+            load_galaxy()
+        return Overview(
+            identity=f"{info.name} <{info.address}>" if info else None,
+            transport=f"{config['kind']} {config.get('path', '')}".strip()
+            if config.get("kind")
+            else None,
+            rows=[render.game_summary(replica, row) for row in games],
+        )
+
+    def _find(self, name: str) -> str:
+        return self._replica().find(name).game_id.hex()
+
+    def _game(self, game_id: str, mark_read: bool) -> GameData:
+        replica = self._replica()
+        row = replica.game(bytes.fromhex(game_id))
+        record = render.show_record(replica, row, at=None, checklist=True)
+        events = [
+            (seq, event.seat, event.kind, event.text) for seq, event in replica.events(row.game_id)
+        ]
+        if mark_read:
+            replica.mark_read(row.game_id)
+        return GameData(record, events, *phase_titles(row.ruleset))
+
+    def _sync(self) -> SyncResult:
+        try:
+            info = self.home.identity_info()
+            if info is None:
+                return SyncResult(NO_IDENTITY, ok=False)
+            transport = self._transport(self.home)
+            if info.encrypted and self._passphrase is None:
+                replica, signing = self._replica(), False
+            else:
+                replica, signing = self._signing_replica(), True
+            report = asyncio.run(_sync_once(replica, transport, self._clock))
+        except HexpostError as exc:  # TransportError is one too
+            return SyncResult(f"sync failed: {exc}", ok=False)
+        except OSError as exc:
+            return SyncResult(f"sync failed: {exc.strerror or exc}", ok=False)
+        return describe(report, signing)
+
+    def _signing_replica(self) -> Replica:
+        if self._signer is None:
+            self._signer = self.home.replica(self._passphrase, unlock=True)
+        return self._signer
+
+
+async def _sync_once(
+    replica: Replica, transport: Transport, clock: Callable[[], str]
+) -> SyncReport:
+    try:
+        return await sync(replica, transport, clock)
+    finally:
+        await transport.close()
+
+
+def describe(report: SyncReport, signing: bool) -> SyncResult:
+    """A sync report as one status line plus the details behind it."""
+    details = [f"received: {o.status}: {o.detail}" for o in report.received]
+    details += [f"warning: {problem}" for problem in report.problems]
+    details += [f"not sent: packet {f.seq}: {f.error}" for f in report.failed]
+    applied = sum(1 for o in report.received if o.status == "applied")
+    parts = [f"received {len(report.received)}", f"applied {applied}", f"sent {len(report.sent)}"]
+    if report.failed:
+        parts.append(f"{len(report.failed)} NOT SENT")
+    if report.problems:
+        parts.append(f"{len(report.problems)} warning(s)")
+    if not signing:
+        parts.append("no automatic replies (passphrase needed)")
+    changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
+    return SyncResult("synced: " + ", ".join(parts), changed, details, ok=not report.failed)
+
+
+def phase_titles(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Phase id -> title, and phase id -> rule, for the checklist's phase lines (F&E's
+    sequence of play; a ruleset without one gets none and the checklist says "Phase N")."""
+    if ruleset_id != "fe":
+        return {}, {}
+    from engine.fe.sequence import load_sequence
+
+    phases = load_sequence().phases.values()
+    return {p.id: p.title for p in phases}, {p.id: p.rule for p in phases}

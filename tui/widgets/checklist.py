@@ -1,0 +1,342 @@
+"""The sequence of play as a collapsible checklist: phases, then their steps, with where we are.
+
+F&E's turn is long (about 190 steps in ten phases, plus the set-up and the optional Orion
+phase), so a flat list would bury the one line that matters. The tree folds each phase into
+one line with its progress and opens the phase of the current step, so a player in an 80x24
+terminal sees where the game stands, what is done and what comes next at a glance.
+
+The widget only shows data: `ChecklistTree.show_items` takes the checklist rows as
+``hexpost show GAME --json --checklist`` prints them (``step``, ``title``, ``phase``,
+``actor``, ``kind``, ``rules``, ``status``) and the phase titles as a plain mapping, never the
+engine's objects, and selecting a step posts `ChecklistTree.StepSelected` for the app to act
+on. Refreshing it after every packet is cheap and keeps what the player opened.
+
+Every line reads in monochrome; colour and text style only repeat what the glyphs say::
+
+    ▼ [>]  3 Operations  (105.0)  12/49        a phase: its status, id, title, rule, progress
+        [x] 3A-6D  M P  Deploy battle forces...  a step: status, id, kind, who acts, title
+        [>] 3B2    D P  Operational movement...
+
+Status: ``[x]`` done, ``[>]`` current, ``[ ]`` to do, ``[-]`` skipped (obsolete).
+Kind: ``A`` automatic (the engine does it), ``D`` decision (orders the engine checks),
+``S`` secret (committed, then revealed), ``M`` manual (players' bookkeeping).
+Who acts: ``P`` phasing, ``N`` non-phasing, ``B`` both, ``-`` nobody; or the seat names
+when the app passes them for the current player turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import NodeID, TreeNode
+
+STATUS_MARKS: Mapping[str, str] = {"done": "[x]", "current": "[>]", "todo": "[ ]", "skipped": "[-]"}
+"""Checklist status -> the mark at the start of a line."""
+KIND_MARKS: Mapping[str, str] = {"automatic": "A", "decision": "D", "secret": "S", "manual": "M"}
+"""Step kind -> one letter: letters survive any terminal, font and colour scheme."""
+ACTOR_MARKS: Mapping[str, str] = {"phasing": "P", "non-phasing": "N", "both": "B", "nobody": "-"}
+"""Who acts -> one letter, when no seat names are given."""
+LEGEND = (
+    "[x] done  [>] current  [ ] to do  [-] skipped   "
+    "A automatic  D decision  S secret  M manual   "
+    "P phasing  N non-phasing  B both  - nobody"
+)
+"""The key to the glyphs, for a help screen or a footer."""
+
+STEP_WIDTH = 6
+"""Step ids are at most six characters (``5-4A7A``); padding keeps the titles in a column."""
+
+Item = Mapping[str, Any]
+
+
+class ChecklistTree(Tree[str]):
+    """The sequence of play: phases (collapsible) and their steps, the current step marked.
+
+    Step nodes carry their step id as ``data``; phase nodes carry none. Feed it with
+    `show_items`; listen for `ChecklistTree.StepSelected`.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "reveal_current", "Current step"),
+        Binding("plus", "expand_all", "Open all phases", show=False),
+        Binding("minus", "collapse_others", "Close other phases", show=False),
+    ]
+    """``c`` goes back to the current step; ``+`` opens every phase; ``-`` closes all but the
+    current step's phase. Tree's own keys stay: arrows move, space opens or closes a phase,
+    enter selects a step."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "checklist--current",
+        "checklist--done",
+        "checklist--skipped",
+        "checklist--phase",
+    }
+    """Styles for current, done and skipped steps and for phase lines (the cursor's style
+    is laid over them)."""
+
+    DEFAULT_CSS = """
+    ChecklistTree {
+        & > .checklist--current { text-style: bold; color: $accent; }
+        & > .checklist--done { text-style: dim; }
+        & > .checklist--skipped { text-style: dim italic; }
+        & > .checklist--phase { text-style: bold; }
+    }
+    """
+
+    class StepSelected(Message):
+        """The player chose a step (enter or click): the app may show its rules or orders."""
+
+        def __init__(self, step_id: str, tree: ChecklistTree | None = None) -> None:
+            super().__init__()
+            self.step_id = step_id
+            """The chosen step's id, e.g. ``"3B2"``."""
+            self.tree = tree
+
+        @property
+        def control(self) -> ChecklistTree | None:
+            """The tree that posted it, so ``@on(..., "#id")`` selectors work."""
+            return self.tree
+
+    def __init__(
+        self,
+        label: str = "Sequence of play",
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(Text(label), name=name, id=id, classes=classes, disabled=disabled)
+        self.set_reactive(Tree.show_root, False)  # phases are the top level
+        self._phase_nodes: dict[str, TreeNode[str]] = {}
+        self._step_nodes: dict[str, TreeNode[str]] = {}
+        self._styles: dict[NodeID, str] = {}
+        """Node -> component class of its status, read when a line is drawn."""
+        self._shape: tuple[tuple[str, str], ...] = ()
+        """(phase, step) pairs of the last items: the same shape means labels change only."""
+        self._current: str | None = None
+
+    # --- data in ----------------------------------------------------------------------------
+
+    @property
+    def current_step(self) -> str | None:
+        """The id of the step marked current in the last items, if any."""
+        return self._current
+
+    def step_node(self, step_id: str) -> TreeNode[str] | None:
+        return self._step_nodes.get(step_id)
+
+    def phase_node(self, phase_id: str) -> TreeNode[str] | None:
+        return self._phase_nodes.get(phase_id)
+
+    def show_items(
+        self,
+        items: Sequence[Item],
+        phase_titles: Mapping[str, str],
+        seats: Mapping[str, str] | None = None,
+        *,
+        phase_rules: Mapping[str, str] | None = None,
+    ) -> None:
+        """Show the checklist ``items`` (in play order) grouped by phase.
+
+        ``phase_titles`` and the optional ``phase_rules`` map phase ids to their title and
+        rule number; ``seats`` maps the roles (``phasing``, ``non-phasing``, maybe ``both``)
+        to seat names for this player turn, shown instead of the role letters.
+
+        Phases the player opened or closed stay so. When the current step has moved (or on
+        the first call) its phase opens and the cursor jumps to it; otherwise the cursor stays
+        where the player left it, so a refresh never yanks them away while reading.
+        """
+        phases: dict[str, list[Item]] = {}
+        for item in items:
+            phases.setdefault(str(item["phase"]), []).append(item)
+        shape = tuple((str(item["phase"]), str(item["step"])) for item in items)
+        current = next((str(i["step"]) for i in items if i["status"] == "current"), None)
+        actors = _actor_texts(items, seats)
+        rules = phase_rules or {}
+        labels: dict[str, tuple[Text, str]] = {}
+        for phase_id, steps in phases.items():
+            title = phase_titles.get(phase_id, f"Phase {phase_id}")
+            labels[f"phase:{phase_id}"] = _phase_label(phase_id, title, rules.get(phase_id), steps)
+            for item in steps:
+                labels[str(item["step"])] = _step_label(item, actors)
+        if shape != self._shape:
+            self._rebuild(phases, labels)
+            self._shape = shape
+        else:
+            self._relabel(labels)
+        moved = current != self._current
+        self._current = current
+        if moved and current is not None:
+            self.action_reveal_current()
+
+    def _rebuild(
+        self, phases: Mapping[str, Sequence[Item]], labels: dict[str, tuple[Text, str]]
+    ) -> None:
+        """Build the nodes anew, opening the phases that were open before."""
+        opened = {pid for pid, node in self._phase_nodes.items() if node.is_expanded}
+        cursor = self.cursor_node
+        cursor_key = self._key_of(cursor) if cursor is not None else None
+        self.clear()
+        self._phase_nodes.clear()
+        self._step_nodes.clear()
+        self._styles.clear()
+        for phase_id, steps in phases.items():
+            label, style = labels[f"phase:{phase_id}"]
+            phase = self.root.add(label, expand=phase_id in opened)
+            self._phase_nodes[phase_id] = phase
+            self._styles[phase.id] = style
+            for item in steps:
+                step_id = str(item["step"])
+                label, style = labels[step_id]
+                node = phase.add_leaf(label, data=step_id)
+                self._step_nodes[step_id] = node
+                self._styles[node.id] = style
+        self._lay_out_lines()
+        target = self._node_of(cursor_key) if cursor_key else None
+        self.move_cursor(target if target is not None and target.line >= 0 else None)
+
+    def _relabel(self, labels: dict[str, tuple[Text, str]]) -> None:
+        """Same steps as before: change only the labels that differ."""
+        for key, (label, style) in labels.items():
+            node = self._node_of(key)
+            if node is None:
+                continue
+            self._styles[node.id] = style
+            if not isinstance(node.label, Text) or node.label.plain != label.plain:
+                node.set_label(label)
+
+    def _key_of(self, node: TreeNode[str]) -> str | None:
+        if node.data is not None:
+            return node.data
+        return next((f"phase:{p}" for p, n in self._phase_nodes.items() if n is node), None)
+
+    def _node_of(self, key: str) -> TreeNode[str] | None:
+        if key.startswith("phase:"):
+            return self._phase_nodes.get(key.removeprefix("phase:"))
+        return self._step_nodes.get(key)
+
+    def _lay_out_lines(self) -> None:
+        """Have the tree number its visible lines now (it does so lazily on the next paint),
+        so that ``node.line`` is right for moving the cursor straight after a change."""
+        _ = self.last_line
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def render_label(self, node: TreeNode[str], base_style: Style, style: Style) -> Text:
+        """The status style under the cursor's (so the cursor still shows on any line)."""
+        component = self._styles.get(node.id)
+        if component and self.is_mounted:  # no CSS yet before mounting: plain widths only
+            style = self.get_component_rich_style(component, partial=True) + style
+        return super().render_label(node, base_style, style)
+
+    # --- actions and messages ---------------------------------------------------------------
+
+    def action_reveal_current(self) -> None:
+        """Open the current step's phase, put the cursor on it and scroll it into view, a
+        third of the way down so that most of what is visible is still to come."""
+        node = self._step_nodes.get(self._current or "")
+        if node is None:
+            return
+        phase = node.parent
+        if phase is not None and not phase.is_expanded:
+            phase.expand()
+        self._lay_out_lines()
+        self.move_cursor(node)
+        self.call_after_refresh(self._scroll_near_top, node)
+
+    def _scroll_near_top(self, node: TreeNode[str]) -> None:
+        if node.line >= 0:
+            height = self.scrollable_content_region.height
+            self.scroll_to(y=max(0, node.line - height // 3), animate=False)
+
+    def action_expand_all(self) -> None:
+        for phase in self._phase_nodes.values():
+            phase.expand()
+
+    def action_collapse_others(self) -> None:
+        current = self._step_nodes.get(self._current or "")
+        keep = current.parent if current is not None else None
+        for phase in self._phase_nodes.values():
+            if phase is not keep:
+                phase.collapse()
+        if current is not None:
+            self.action_reveal_current()
+        else:
+            self._lay_out_lines()
+            self.move_cursor(next(iter(self._phase_nodes.values()), None))
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[str]) -> None:
+        """Turn the tree's selection of a step line into our own message (phases only open
+        and close, which the tree already does)."""
+        if event.node.data is not None and event.node.tree is self:
+            self.post_message(self.StepSelected(event.node.data, self))
+
+
+def _actor_texts(items: Sequence[Item], seats: Mapping[str, str] | None) -> dict[str, str]:
+    """Role -> the text shown for it, padded to one width so the titles line up."""
+    roles = {str(item["actor"]) for item in items}
+    if seats:
+        spelled = {"both": "both", "nobody": "-"}
+        texts = {r: seats.get(r) or spelled.get(r) or ACTOR_MARKS.get(r, "?") for r in roles}
+    else:
+        texts = {r: ACTOR_MARKS.get(r, "?") for r in roles}
+    width = max((len(t) for t in texts.values()), default=1)
+    return {role: text.ljust(width) for role, text in texts.items()}
+
+
+def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
+    status = str(item["status"])
+    mark = STATUS_MARKS.get(status, "[?]")
+    kind = KIND_MARKS.get(str(item["kind"]), "?")
+    label = Text.assemble(
+        mark,
+        " ",
+        str(item["step"]).ljust(STEP_WIDTH),
+        " ",
+        kind,
+        " ",
+        actors[str(item["actor"])],
+        "  ",
+        str(item["title"]),
+    )
+    return label, _STATUS_STYLES.get(status, "")
+
+
+def _phase_label(
+    phase_id: str, title: str, rule: str | None, steps: Sequence[Item]
+) -> tuple[Text, str]:
+    statuses = [str(item["status"]) for item in steps]
+    finished = sum(1 for s in statuses if s in ("done", "skipped"))
+    if "current" in statuses:
+        status = "current"
+    elif statuses and all(s == "skipped" for s in statuses):
+        status = "skipped"
+    elif finished == len(statuses):
+        status = "done"
+    else:
+        status = "todo"
+    rule_text = f"  ({rule})" if rule else ""
+    label = Text.assemble(
+        STATUS_MARKS[status],
+        " ",
+        phase_id.rjust(2),
+        " ",
+        title,
+        rule_text,
+        f"  {finished}/{len(statuses)}",
+    )
+    return label, "checklist--current" if status == "current" else "checklist--phase"
+
+
+_STATUS_STYLES = {
+    "current": "checklist--current",
+    "done": "checklist--done",
+    "skipped": "checklist--skipped",
+}

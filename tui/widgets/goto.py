@@ -1,0 +1,96 @@
+"""A small dialog asking for a hex id (``XXYY``): the map's "go to hex".
+
+Its own modal screen rather than an input inside the map: the map keeps every key for moving
+the cursor, and the dialog gets the keyboard whole until it closes. It checks the answer
+itself and says what is wrong in place (no move, no closing), so only a hex of the map ever
+reaches the caller; Escape closes it with None.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from tui.mapgeom import HexId, hex_col, hex_row
+
+_HEX = re.compile(r"\d{3,4}")
+
+
+def parse_hex(text: str, cols: int, rows: int) -> HexId:
+    """The hex id ``text`` names (``"1411"``; ``"101"`` for 0101), checked against a map of
+    ``cols`` x ``rows`` hexes; `ValueError` says what is wrong in words a player can act on."""
+    text = text.strip()
+    if not _HEX.fullmatch(text):
+        raise ValueError(f"{text!r} is not a hex: give its id as XXYY, e.g. 1411")
+    h = int(text)
+    size = f"the {cols}x{rows} map"
+    if not 1 <= hex_col(h) <= cols:
+        raise ValueError(f"hex {h:04d}: column {hex_col(h):02d} is off {size}")
+    if not 1 <= hex_row(h) <= rows:
+        raise ValueError(f"hex {h:04d}: row {hex_row(h):02d} is off {size}")
+    return h
+
+
+class GotoDialog(ModalScreen[HexId | None]):
+    """Ask for a hex of a ``cols`` x ``rows`` map; dismisses with its id, or None (Escape).
+
+    ``current`` (the cursor's hex) is shown as the placeholder, so an empty Enter is not a
+    silent jump somewhere else: it is refused like any other text that names no hex.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", tooltip="Close without moving"),
+    ]
+
+    DEFAULT_CSS = """
+    GotoDialog {
+        align: center middle;
+        & > Vertical {
+            width: 44;
+            height: auto;
+            padding: 0 1;
+            border: round $accent;
+            background: $surface;
+        }
+        & Input {
+            width: 100%;
+        }
+        & #goto-error {
+            color: $text-error;
+            height: auto;
+        }
+    }
+    """
+
+    def __init__(self, cols: int, rows: int, *, current: HexId | None = None) -> None:
+        super().__init__()
+        self.cols, self.rows = cols, rows
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        placeholder = f"{self.current:04d}" if self.current is not None else "XXYY"
+        with Vertical():
+            last = f"{self.cols:02d}{self.rows:02d}"
+            yield Label(f"Go to hex: XXYY, 0101 to {last}")
+            yield Input(placeholder=placeholder, max_length=4, restrict=r"\d*", id="goto-hex")
+            yield Static("", id="goto-error")
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            h = parse_hex(event.value, self.cols, self.rows)
+        except ValueError as problem:
+            self.query_one("#goto-error", Static).update(str(problem))
+            return
+        self.dismiss(h)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
