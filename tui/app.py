@@ -4,21 +4,44 @@ The app itself only wires things: it owns the `Session` (the home on its store t
 `tui.screens.session`), starts on the games list, opens a game named on the command line,
 and closes the store on the way out. The screens do the talking to the home and the widgets
 only show data. Every binding a screen shows in its footer is also in the command palette
-(ctrl+p), so a player who forgot a key can search for what they want to do.
+(ctrl+p), so a player who forgot a key can search for what they want to do, and ``?`` opens
+`HelpScreen` over any screen: that screen's keys, read from its live bindings, and the legends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.color import Color
+from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
 from mail.transport import Transport
 from saves.home import Home
 from tui.screens.games import GamesScreen
+from tui.screens.help import HelpScreen
 from tui.screens.session import Session
+
+
+class SafeMonochrome(Monochrome):
+    """Textual's ``NO_COLOR`` filter, safe for segments without a style.
+
+    Rich allows a `Segment` whose style is None (the map draws the gaps between hex boxes
+    so), but Textual's `Monochrome` reads ``style.color`` unconditionally: with ``NO_COLOR``
+    set, the first repaint of the map raised and the game screen could not open. Giving
+    such segments the null style changes nothing on screen.
+    """
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        null = Style.null()
+        plain = [Segment(text, style or null, control) for text, style, control in segments]
+        return super().apply(plain, background)
 
 
 class HexpostApp(App[None]):
@@ -31,6 +54,14 @@ class HexpostApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "hexpost"
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # An app binding so every screen has it; a modal screen (the help itself, the go-to
+        # dialog) cuts the app off its binding chain, so `?` there is the modal's own key.
+        Binding(
+            "question_mark", "help", "Help", tooltip="The keys of this screen and the map marks"
+        ),
+    ]
+
     def __init__(
         self,
         home: Home,
@@ -42,13 +73,28 @@ class HexpostApp(App[None]):
         super().__init__()
         self.session = Session(home, passphrase=passphrase, transport=transport)
         self._game = game
+        self._monochrome = SafeMonochrome()
 
     def get_default_screen(self) -> Screen[None]:
         # The games list is the bottom of the stack: escape from a game always lands there.
         return GamesScreen(open_game=self._game)
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, with `SafeMonochrome` for its ``NO_COLOR`` one (monochrome play
+        over SSH must not depend on every widget styling every segment)."""
+        return [
+            self._monochrome if type(f) is Monochrome else f for f in super().get_line_filters()
+        ]
+
     def on_unmount(self) -> None:
         self.session.close()
+
+    def action_help(self) -> None:
+        """Help for the screen on top; pressed again (from the palette) it closes."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        else:
+            self.push_screen(HelpScreen(self.screen))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's own commands, then every key the footer offers now, by its description

@@ -12,8 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine.core.errors import HexpostError
+
+if TYPE_CHECKING:
+    from saves.home import Home
+    from tui.app import HexpostApp
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -56,6 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
         "sign automatic replies with an encrypted key.",
     )
     play.add_argument("game", nargs="?", metavar="GAME", help="open this game at once")
+
+    review = sub.add_parser(
+        "review",
+        help="step through a game's packets in the full-screen app",
+        description="The map, checklist and events as they were after each packet, and "
+        "what changed: starts at the first packet you have not read. right/n and left/p "
+        "step, ] and [ jump a player turn, } and { a phase, home/end, g a packet number; "
+        "escape goes back to the games list.",
+    )
+    review.add_argument("game", metavar="GAME")
 
     identity = sub.add_parser("identity", help="create or show this home's identity key")
     isub = identity.add_subparsers(dest="identity_command", metavar="ACTION", required=True)
@@ -178,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tui import commands
 
     try:
-        if args.command in (None, "play"):
+        if args.command in (None, "play", "review"):
             return play(args)
         return commands.run(args)
     except HexpostError as exc:
@@ -206,8 +221,25 @@ def play(args: argparse.Namespace) -> int:
     secret = None
     if args.passphrase_env or args.passphrase_command:
         secret = commands.passphrase(args, purpose="sign automatic replies")
-    HexpostApp(home, getattr(args, "game", None), passphrase=secret).run()
+    game = getattr(args, "game", None)
+    if args.command == "review":
+        review_app(home, game, passphrase=secret).run()
+    else:
+        HexpostApp(home, game, passphrase=secret).run()
     return EXIT_OK
+
+
+def review_app(home: Home, game: str, *, passphrase: bytes | None = None) -> HexpostApp:
+    """The app opened on the review of ``game`` (`tui.screens.review`). The games list stays
+    at the bottom of the stack, so escape lands there as it does from a game."""
+    from tui.app import HexpostApp
+    from tui.screens.games import GamesScreen
+
+    class ReviewApp(HexpostApp):
+        def get_default_screen(self) -> GamesScreen:
+            return GamesScreen(open_game=game, review=True)
+
+    return ReviewApp(home, game, passphrase=passphrase)
 
 
 if __name__ == "__main__":

@@ -435,3 +435,18 @@ def test_play_and_no_command_open_the_app(
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
+
+
+async def test_v_on_the_game_screen_opens_its_review(tutorial: Tutorial) -> None:
+    from tui.screens.review import ReviewScreen
+
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.game_id == screen.game_id
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen

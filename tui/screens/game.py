@@ -12,10 +12,14 @@ Layout for 80x24 (the SSH case), from top to bottom::
     | status line (sync)                                              |
     | footer (keys)                                                   |
 
-The orders panel will take the lower part of the side column, under the hex details (it
-acts on the hex the player chooses with Enter, `HexMap.HexChosen`, which nothing handles
-yet), and the review screen will be pushed from here with a key of its own. Neither exists
-yet, so nothing here pretends to take orders.
+The orders panel (``o``, `OrdersPanel`) takes the hex details' place in the side column
+while the player writes orders: 80x24 has no room for both. Enter on the map
+(`HexMap.HexChosen`) tells it the chosen hex and the player's ships there, or adds the next
+hex of a move being built. Every change of the drafts is checked in a dry run on the store
+thread (worker group ``check``, exclusive: only the last check counts, and a verdict for
+drafts that changed meanwhile is dropped); sending asks `ConfirmDialog` first, then signs
+and queues on the store thread, clears the drafts and reloads the game. The review screen
+will be pushed from here with a key of its own.
 
 Data: one async worker (group ``load``) reads `Session.game` on the store thread, which is
 `render.show_record` (with the checklist and the ``views``) plus the game's events, and posts
@@ -32,15 +36,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from engine.core.errors import HexpostError
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
-from tui.screens.session import EventRow, GameData, SyncResult
+from tui.screens.review import ReviewScreen
+from tui.screens.session import Checked, EventRow, GameData, SyncResult
 from tui.widgets.checklist import ChecklistTree
+from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
+from tui.widgets.orders import OrdersPanel, describe
 
 VIEW_KEYS = ("empires", "units", "hexes", "battles")
 """The parts of `render.show_record` that make up the ``views`` record the map draws."""
@@ -60,7 +67,9 @@ class GameScreen(HexpostScreen):
         Binding("c", "checklist", "Checklist", priority=True),
         # Not l: the map takes h j k l for moving its cursor.
         Binding("e", "log", "Log", tooltip="Show or hide the events of the game"),
+        Binding("o", "orders", "Orders", tooltip="Write orders (in place of the hex details)"),
         Binding("r", "reload", "Refresh", show=False),
+        Binding("v", "review", "Review", show=False, tooltip="Step through the game's packets"),
     ]
 
     class Loaded(Message):
@@ -70,6 +79,15 @@ class GameScreen(HexpostScreen):
             super().__init__()
             self.data = data
 
+    class OrdersChecked(Message):
+        """A dry run or a send of ``items`` finished; ``result`` is what the engine said."""
+
+        def __init__(self, items: list[dict[str, Any]], result: Checked, *, dry_run: bool) -> None:
+            super().__init__()
+            self.items = items
+            self.result = result
+            self.dry_run = dry_run
+
     def __init__(self, game_id: str) -> None:
         super().__init__()
         self.game_id = game_id
@@ -77,6 +95,8 @@ class GameScreen(HexpostScreen):
         self.data: GameData | None = None
         self.board = BoardIndex({})
         self._events: list[EventRow] = []
+        self._verdict: tuple[list[dict[str, Any]], bool] | None = None
+        """The last dry run's drafts and whether the engine took them."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game-body"):
@@ -85,7 +105,7 @@ class GameScreen(HexpostScreen):
                 yield Static("reading the game...", id="game-status", markup=False)
                 with VerticalScroll(id="hex-scroll"):
                     yield Static("", id="hex-info", markup=False)
-                # The orders panel goes here (see the module docstring).
+                yield OrdersPanel(id="orders")
         yield ChecklistTree(id="checklist")
         yield EventLog(id="log")
         yield StatusLine()
@@ -98,6 +118,7 @@ class GameScreen(HexpostScreen):
         roomy = width >= ROOMY[0] and height >= ROOMY[1]
         self.query_one(ChecklistTree).display = roomy
         self.query_one(EventLog).display = roomy
+        self.query_one(OrdersPanel).display = False
         self.query_one(HexMap).focus()
         self.status.busy("reading the game...")
         self.reload()
@@ -137,6 +158,12 @@ class GameScreen(HexpostScreen):
         )
         self._show_events(data.events)
         self.show_hex(hexmap.cursor)
+        pending = record.get("pending") or []
+        owed = pending[0]["step"] if pending and record["my_seat"] in pending[0]["seats"] else None
+        panel = self.query_one(OrdersPanel)
+        panel.set_step(owed, data.step_orders)
+        if panel.items and not first:
+            self.check_orders(list(panel.items))  # the game moved on: check the drafts again
         if self.status.text.startswith("reading"):
             self.status.say(f"{record['name']}: packet {record['seq']}, {len(data.events)} events")
         self.refresh_bindings()
@@ -172,6 +199,22 @@ class GameScreen(HexpostScreen):
             return
         info.update("\n".join(hex_lines(self.board, h, printed_hex(h))))
 
+    def my_ships(self, h: int) -> list[str]:
+        """The player's units in hex ``h`` that can move (bases never do)."""
+        if self.data is None:
+            return []
+        record = self.data.record
+        mine = {e["empire"] for e in record.get("empires", []) if e["seat"] == record["my_seat"]}
+        entry = self.board.hexes.get(f"{h:04d}")
+        if entry is None:
+            return []
+        bases = {base["id"] for base in entry.get("bases", [])}
+        return [
+            unit_id
+            for unit_id in entry["units"]
+            if unit_id not in bases and self.board.units.get(unit_id, {}).get("empire") in mine
+        ]
+
     @on(ChecklistTree.StepSelected)
     def step_selected(self, message: ChecklistTree.StepSelected) -> None:
         """Say what the chosen step is about (its rules, who acts) on the status line."""
@@ -180,15 +223,109 @@ class GameScreen(HexpostScreen):
         if item is not None:
             self.status.say(step_text(item))
 
+    # --- orders --------------------------------------------------------------------------------
+
+    @on(HexMap.HexChosen)
+    def hex_chosen(self, message: HexMap.HexChosen) -> None:
+        panel = self.query_one(OrdersPanel)
+        if panel.building:
+            panel.add_path_hex(message.hex_id)
+            return
+        ships = self.my_ships(message.hex_id)
+        panel.choose_hex(message.hex_id, ships)
+        if ships:
+            self.status.say(f"{message.hex_id:04d} chosen, {len(ships)} ships: o, then m moves")
+
+    @on(OrdersPanel.MoveStarted)
+    def move_started(self) -> None:
+        self.query_one(HexMap).focus()
+        self.status.say("move: cursor to the next hex, Enter; Enter again or Escape ends")
+
+    @on(OrdersPanel.MoveEnded)
+    def move_ended(self) -> None:
+        panel = self.query_one(OrdersPanel)
+        if panel.display:
+            panel.focus()
+
+    @on(OrdersPanel.DraftChanged)
+    def draft_changed(self, message: OrdersPanel.DraftChanged) -> None:
+        if message.items:
+            self.query_one(OrdersPanel).show_check(True, "checking...")
+            self.check_orders(message.items)
+
+    @work(exclusive=True, group="check")
+    async def check_orders(self, items: list[dict[str, Any]]) -> None:
+        result = await self.session.check_orders(self.game_id, items)
+        self.post_message(self.OrdersChecked(items, result, dry_run=True))
+
+    @on(OrdersChecked)
+    def orders_checked(self, message: OrdersChecked) -> None:
+        panel = self.query_one(OrdersPanel)
+        if message.result.sent:
+            panel.clear()
+            panel.show_check(True, message.result.text)
+            self.status.say(message.result.text)
+            self.reload()
+        elif message.items == panel.items:  # a verdict on older drafts is dropped
+            if message.dry_run:  # a send that could not sign blocks no later try
+                self._verdict = (message.items, message.result.ok)
+            panel.show_check(message.result.ok, message.result.text)
+
+    @on(OrdersPanel.SendRequested)
+    def send_requested(self, message: OrdersPanel.SendRequested) -> None:
+        items = message.items
+        if self._verdict == (items, False):
+            self.status.say("the engine refused these orders: fix them or undo (u) first")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.query_one(OrdersPanel).show_check(True, "signing...")
+                self.send_orders(items)
+
+        lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
+        self.app.push_screen(ConfirmDialog("Sign and queue these orders?", lines), answered)
+
+    @work(exclusive=True, group="send")
+    async def send_orders(self, items: list[dict[str, Any]]) -> None:
+        result = await self.session.submit_orders(self.game_id, items)
+        self.post_message(self.OrdersChecked(items, result, dry_run=False))
+
     # --- actions -------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "checklist" and isinstance(self.focused, Input):
+            return False  # a priority key: let the c reach the text being typed
         if action == "checklist":
             return self.data is not None and bool(self.data.record.get("checklist"))
         return super().check_action(action, parameters)
 
     def action_back(self) -> None:
+        panel = self.query_one(OrdersPanel)
+        if panel.building:
+            panel.end_move()  # Escape while building a move ends the move, not the game
+            return
         self.app.pop_screen()
+
+    def action_review(self) -> None:
+        """Step through this game's packets, from the first one not read yet."""
+        self.app.push_screen(ReviewScreen(self.game_id))
+
+    def action_orders(self) -> None:
+        """Closed: show the panel in place of the hex details and focus it. Open but not
+        focused: focus it. Focused: give the hex details back and the keys to the map."""
+        panel = self.query_one(OrdersPanel)
+        details = self.query_one("#hex-scroll")
+        if not panel.display:
+            details.display = False
+            panel.display = True
+            panel.focus()
+        elif panel.has_focus_within:
+            panel.display = False
+            details.display = True
+            self.query_one(HexMap).focus()
+        else:
+            panel.focus()
 
     def action_checklist(self) -> None:
         """Closed: open it at the current step and focus it. Open but not focused: focus it.

@@ -31,6 +31,7 @@ class GamesScreen(HexpostScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority, so the footer shows it over the table's own (hidden) enter binding.
         Binding("enter", "open", "Open", priority=True),
+        Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         Binding("r", "reload", "Refresh"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -42,10 +43,12 @@ class GamesScreen(HexpostScreen):
             super().__init__()
             self.overview = overview
 
-    def __init__(self, open_game: str | None = None) -> None:
+    def __init__(self, open_game: str | None = None, *, review: bool = False) -> None:
         super().__init__(id="games-screen")
         self._open_game = open_game
         """A game named on the command line (``hexpost play GAME``): opened once it is found."""
+        self._review = review
+        """Open that game's review instead (``hexpost review GAME``)."""
         self.overview: Overview | None = None
 
     def compose(self) -> ComposeResult:
@@ -83,7 +86,7 @@ class GamesScreen(HexpostScreen):
             except HexpostError as exc:
                 self.post_message(self.Failed(str(exc)))
             else:
-                self.open(game_id)
+                (self.review if self._review else self.open)(game_id)
 
     @on(Loaded)
     def show(self, message: Loaded) -> None:
@@ -113,7 +116,7 @@ class GamesScreen(HexpostScreen):
     # --- actions -------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "open":
+        if action in ("open", "review"):
             return self.overview is not None and bool(self.overview.rows)
         return super().check_action(action, parameters)
 
@@ -131,6 +134,16 @@ class GamesScreen(HexpostScreen):
         from tui.screens.game import GameScreen
 
         self.app.push_screen(GameScreen(game_id))
+
+    def action_review(self) -> None:
+        key = self._cursor_key()
+        if key is not None:
+            self.review(key)
+
+    def review(self, game_id: str) -> None:
+        from tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(game_id))
 
     def _cursor_key(self) -> str | None:
         table = self.query_one(DataTable)

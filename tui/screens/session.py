@@ -38,6 +38,12 @@ EventRow = tuple[int, str, str, str]
 NO_IDENTITY = "no identity yet: quit (q) and run `hexpost identity create`"
 """Short enough for the status line of an 80-column terminal."""
 
+NO_PASSPHRASE = (
+    "not sent: the key needs its passphrase; start the app with --passphrase-env "
+    "or send with `hexpost orders`"
+)
+"""What the orders panel says when it cannot sign (a passphrase dialog is later work)."""
+
 
 @dataclass(frozen=True)
 class Overview:
@@ -57,6 +63,24 @@ class GameData:
     events: list[EventRow]
     phase_titles: dict[str, str]
     phase_rules: dict[str, str]
+    step_orders: tuple[str, ...] = ()
+    """The order types the pending step takes besides the ones every step takes (``done``,
+    ``note``, ``adjust``...), for the orders panel's hint; empty when nothing is pending."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the engine said about a list of draft orders, worded for the orders panel.
+
+    ``ok`` with ``sent`` False: a dry run found them legal (``text`` names the packet they
+    would make and what it would do). ``ok`` with ``sent``: they were signed and queued.
+    Not ``ok``: ``text`` is the refusal as the engine words it (order, step, rule, numbers),
+    or why signing could not happen; nothing was stored.
+    """
+
+    ok: bool
+    text: str
+    sent: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,6 +146,14 @@ class Session:
     async def sync(self) -> SyncResult:
         return await self.call(self._sync)
 
+    async def check_orders(self, game_id: str, items: list[dict[str, Any]]) -> Checked:
+        """Check draft orders against the engine without signing (a dry run)."""
+        return await self.call(self._orders, game_id, items, True)
+
+    async def submit_orders(self, game_id: str, items: list[dict[str, Any]]) -> Checked:
+        """Sign the orders and queue them for the next sync (checked again first)."""
+        return await self.call(self._orders, game_id, items, False)
+
     # --- on the store thread ------------------------------------------------------------------
 
     def _replica(self) -> Replica:
@@ -160,7 +192,37 @@ class Session:
         ]
         if mark_read:
             replica.mark_read(row.game_id)
-        return GameData(record, events, *phase_titles(row.ruleset))
+        pending = record.get("pending") or [{}]
+        return GameData(
+            record,
+            events,
+            *phase_titles(row.ruleset),
+            step_orders=step_orders(row.ruleset, pending[0].get("step")),
+        )
+
+    def _orders(self, game_id: str, items: list[dict[str, Any]], dry_run: bool) -> Checked:
+        """A dry run on the reading replica (it holds the public key, all a draft needs), or
+        a real submit on the signing one. An encrypted key without the passphrase cannot
+        sign: that is said rather than asked here, since the store thread has no terminal."""
+        try:
+            if dry_run:
+                replica = self._replica()
+            else:
+                info = self.home.identity_info()
+                if info is None:
+                    return Checked(False, NO_IDENTITY)
+                if info.encrypted and self._passphrase is None:
+                    return Checked(False, NO_PASSPHRASE)
+                replica = self._signing_replica()
+            result = replica.submit(
+                bytes.fromhex(game_id), items, now=self._clock(), dry_run=dry_run
+            )
+        except HexpostError as exc:  # IllegalOrder, OutOfTurn, GameFrozen... all say why
+            return Checked(False, str(exc))
+        done = [event.text for event in result.events]
+        if dry_run:
+            return Checked(True, "\n".join([f"legal: would be packet {result.seq}", *done]))
+        return Checked(True, f"packet {result.seq} signed and queued: s sends it", sent=True)
 
     def _sync(self) -> SyncResult:
         try:
@@ -209,6 +271,17 @@ def describe(report: SyncReport, signing: bool) -> SyncResult:
         parts.append("no automatic replies (passphrase needed)")
     changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
     return SyncResult("synced: " + ", ".join(parts), changed, details, ok=not report.failed)
+
+
+def step_orders(ruleset_id: str, step_id: str | None) -> tuple[str, ...]:
+    """The order types step ``step_id`` takes besides done, note and adjust (F&E's decision steps:
+    ``move`` and ``batch`` at 3B2...); none for a manual step or another ruleset."""
+    if ruleset_id != "fe" or not step_id:
+        return ()
+    from engine.fe.sequence import load_sequence
+
+    step = load_sequence().steps.get(step_id)
+    return step.orders if step is not None else ()
 
 
 def phase_titles(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:

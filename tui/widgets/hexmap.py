@@ -75,12 +75,16 @@ def styled_strip(line: StyledLine, label: Style, *, header: bool) -> Strip:
     position = LABEL_WIDTH
     for start, end, style in line.spans:
         if start > position:
-            segments.append(Segment(text[position:start]))
+            segments.append(Segment(text[position:start], _PLAIN))
         segments.append(Segment(text[start:end], rich_style(style)))
         position = end
     if position < len(text):
-        segments.append(Segment(text[position:]))
+        segments.append(Segment(text[position:], _PLAIN))
     return Strip(segments, len(text))
+
+
+_PLAIN = Style.null()
+"""The gaps' style: null rather than None, which some line filters (``NO_COLOR``) reject."""
 
 
 def stepped(h: HexId, dcol: int, drow: int, cols: int, rows: int) -> HexId:
@@ -129,7 +133,7 @@ class HexMap(ScrollView, can_focus=True):
         Binding("down,j", "move(0, 1)", "South", group=MOVE, tooltip="One row down"),
         Binding("up,k", "move(0, -1)", "North", group=MOVE, tooltip="One row up"),
         Binding("right,l", "move(1, 0)", "East", group=MOVE, tooltip="One column right"),
-        Binding("enter", "choose", "Choose hex", tooltip="Choose the hex under the cursor"),
+        Binding("enter", "choose", "Choose", tooltip="Choose the hex under the cursor"),
         Binding("z", "toggle_detail", "Zoom", tooltip="Compact or detailed hexes"),
         Binding("g", "goto", "Go to", tooltip="Go to a hex by its id (XXYY)"),
     ]

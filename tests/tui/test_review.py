@@ -1,0 +1,268 @@
+"""The review screen, driven headless at 80x24: step through the packets of a real game.
+
+The game is the tutorial of `tests.tui.test_app`, walked on to the coalition's movement
+(3B2) with `plan_walk`; Bob (alliance) reads everything, then Alice moves the Strike Force
+flagship KLI-0001 from 1307 to 1306 and ends the batch: packet 25, the one packet Bob has
+not read. The checks read the widgets (the map's cells, the side panel, the log's rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Static
+
+from engine.core.game import pending
+from engine.fe import RULESET
+from mail.loopback import LoopbackNetwork
+from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
+from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
+from tests.tui.test_cli import plan_walk
+from tui import cli
+from tui.app import HexpostApp
+from tui.screens.base import StatusLine
+from tui.screens.games import GamesScreen
+from tui.screens.review import ReviewScreen
+from tui.screens.review_data import PacketMark, first_unread, next_mark
+from tui.widgets.checklist import ChecklistTree
+from tui.widgets.eventlog import EventLog
+from tui.widgets.hexmap import HexMap
+
+MOVE = [{"type": "move", "units": ["KLI-0001"], "path": ["1307", "1306"]}, {"type": "batch"}]
+MOVED = "KLI-0001 D7C moved 1307->1306"
+HEAD = 25
+"""The move's packet (0 genesis, 1 join, 2 and 3 set-up, 4 to 24 the walk to 3B2)."""
+
+
+@pytest.fixture
+def moved(tmp_path: Path) -> Iterator[Tutorial]:
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    game_id = alice.replica.create(
+        RULESET, "tutorial", "coalition", bob.address, name=GAME, now=now(),
+        chain_length=CHAIN_LENGTH,
+    )  # fmt: skip
+    alice.sync()
+    bob.sync()
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    players = {"coalition": alice, "alliance": bob}
+    while (rules := alice.replica.state(game_id).rules) is not None and rules.setup:
+        seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]
+        author = players[seat]
+        author.replica.submit(game_id, TUTORIAL_SETUP[seat], now=now())
+        exchange(author, alice if author is bob else bob)
+    for seat, orders in plan_walk(alice.home.path, game_id.hex(), "3B2"):
+        author = players[seat]
+        author.replica.submit(game_id, orders, now=now())
+        exchange(author, alice if author is bob else bob)
+    bob.replica.mark_read(game_id)
+    alice.replica.submit(game_id, MOVE, now=now())
+    exchange(alice, bob)
+    assert bob.replica.game(game_id).head_seq == HEAD
+    yield Tutorial(alice, bob, network, game_id)
+    alice.close()
+    bob.close()
+
+
+def side(screen: ReviewScreen, widget: str) -> str:
+    """The side panel's text, its lines joined (a long change wraps onto a second line)."""
+    return " ".join(str(screen.query_one(widget, Static).content).split())
+
+
+def stack_in(screen: ReviewScreen, h: int) -> str:
+    cell = screen.query_one(HexMap).cell(h)
+    return cell.content if cell is not None else ""
+
+
+async def open_review(pilot: Pilot[None]) -> ReviewScreen:
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ReviewScreen)
+    return screen
+
+
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def test_the_review_starts_at_the_unread_move_and_steps_back(moved: Tutorial) -> None:
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        assert screen.seq == HEAD  # the one packet Bob had not read
+        assert side(screen, "#game-status").startswith(f"#{HEAD}/{HEAD} coalition")
+        assert MOVED in side(screen, "#changes")
+        assert stack_in(screen, 1306)  # the flagship is in 1306 now...
+        assert screen.query_one(HexMap).cursor == 1306  # ...and the map looks there
+        log = screen.query_one(EventLog)
+        assert any("KLI moves D7C KLI-0001 1307->1306" in row[3] for row in log.rows)
+        assert {row[0] for row in log.rows} == {HEAD}  # only this packet's events
+
+        await press(pilot, "left")
+        assert screen.seq == HEAD - 1
+        assert not stack_in(screen, 1306)  # before the move: nobody in 1306
+        assert stack_in(screen, 1307)
+        assert MOVED not in side(screen, "#changes")
+        assert {row[0] for row in screen.query_one(EventLog).rows} == {HEAD - 1}
+
+        await press(pilot, "n")
+        assert screen.seq == HEAD
+        assert stack_in(screen, 1306)
+        await press(pilot, "p", "p")
+        assert screen.seq == HEAD - 2
+        await press(pilot, "right")
+        assert screen.seq == HEAD - 1
+        await press(pilot, "escape")
+        assert isinstance(app.screen, GamesScreen)
+
+
+async def test_first_last_goto_and_the_ends_of_the_chain(moved: Tutorial) -> None:
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await press(pilot, "right")  # already at the end: stays, and says so
+        assert screen.seq == HEAD
+        assert "no further" in screen.query_one(StatusLine).text
+        await press(pilot, "home")
+        assert screen.seq == 0
+        assert side(screen, "#game-status").startswith(f"#0/{HEAD} coalition genesis")
+        assert screen.changes == []
+        await press(pilot, "left")
+        assert screen.seq == 0
+        await press(pilot, "end")
+        assert screen.seq == HEAD
+
+        await press(pilot, "g")
+        dialog_input = app.screen.query_one(Input)
+        dialog_input.value = "99"
+        await press(pilot, "enter")
+        assert "from 0 to 25" in str(app.screen.query_one("#packet-error", Static).content)
+        dialog_input.value = "4"
+        await press(pilot, "enter")
+        assert app.screen is screen
+        assert screen.seq == 4
+        # Packet 4 collects the Klingon income: the engine's doing, no unit moved.
+        assert "KLI treasury" in side(screen, "#changes")
+        await press(pilot, "g", "escape")
+        assert app.screen is screen and screen.seq == 4
+
+
+async def test_turn_and_phase_jumps(moved: Tutorial) -> None:
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await press(pilot, "left_square_bracket")
+        assert screen.seq == 3  # set-up over: the coalition's player turn begins
+        assert any(row[2] == "player-turn" for row in screen.query_one(EventLog).rows)
+        await press(pilot, "left_square_bracket")
+        assert screen.seq == 0  # no earlier turn: the first packet
+        await press(pilot, "right_square_bracket")
+        assert screen.seq == 3
+        await press(pilot, "right_curly_bracket")
+        assert screen.seq == 4  # phase 2 begins
+        await press(pilot, "right_curly_bracket")
+        assert screen.seq == 5  # phase 3 begins
+        await press(pilot, "left_curly_bracket")
+        assert screen.seq == 4
+        await press(pilot, "right_square_bracket")
+        assert screen.seq == HEAD  # no later turn: the last packet
+
+
+async def test_the_checklist_is_the_one_after_that_packet(moved: Tutorial) -> None:
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        tree = screen.query_one(ChecklistTree)
+        log = screen.query_one(EventLog)
+        assert log.display and not tree.display
+        await press(pilot, "c")
+        assert tree.display and not log.display
+        assert tree.current_step == "3B2"
+        await press(pilot, "g")
+        app.screen.query_one(Input).value = "4"
+        await press(pilot, "enter")
+        assert tree.current_step == "2B11"  # the coalition's part done, the alliance's owed
+        await press(pilot, "c")
+        assert log.display and not tree.display
+
+
+async def test_the_review_reads_the_unread_packets(moved: Tutorial) -> None:
+    assert moved.bob.replica.game(moved.game_id).unread == 1
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_review(pilot)
+        await press(pilot, "escape")
+        assert str(app.screen.query_one(DataTable).get_row_at(0)[4]) == ""
+    # Nothing new now: the next review starts at the last packet.
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        assert screen.seq == HEAD
+
+
+def test_where_a_review_starts_and_stops() -> None:
+    marks = [
+        PacketMark(0, "coalition", "genesis", False, False),
+        PacketMark(1, "alliance", "join", False, False),
+        PacketMark(2, "coalition", "turn", True, True),
+        PacketMark(3, "alliance", "turn", False, True),
+        PacketMark(4, "coalition", "turn", False, False),
+    ]
+    assert first_unread(marks, "alliance", 0) == 4
+    assert first_unread(marks, "alliance", 1) == 4
+    assert first_unread(marks, "alliance", 2) == 2
+    assert first_unread(marks, "alliance", 9) == 0
+    assert first_unread([], "alliance", 3) == 0
+    chain = tuple(marks)
+    assert next_mark(chain, 0, phase=False, forward=True) == 2
+    assert next_mark(chain, 2, phase=False, forward=True) == 4
+    assert next_mark(chain, 4, phase=False, forward=False) == 2
+    assert next_mark(chain, 2, phase=True, forward=True) == 3
+    assert next_mark(chain, 2, phase=False, forward=False) == 0
+
+
+# --- the entry points ---------------------------------------------------------------------------
+
+
+async def test_review_app_opens_straight_into_the_review(moved: Tutorial) -> None:
+    from saves.home import Home
+
+    app = cli.review_app(Home(moved.bob.home.path), GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.seq == HEAD
+        await press(pilot, "escape")
+        assert isinstance(app.screen, GamesScreen)
+
+
+def test_hexpost_review_opens_the_app_on_the_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    opened: list[Any] = []
+
+    def fake_run(self: HexpostApp) -> None:
+        opened.append(self.get_default_screen())
+
+    monkeypatch.setattr(HexpostApp, "run", fake_run)
+    assert cli.main(["--home", str(tmp_path / "home"), "review", GAME]) == 0
+    (games,) = opened
+    assert isinstance(games, GamesScreen)
+    assert (games._open_game, games._review) == (GAME, True)
+    assert cli.main(["--home", str(tmp_path / "home"), "play", GAME]) == 0
+    assert opened[-1]._review is False
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert "review" in capsys.readouterr().out

@@ -1,0 +1,268 @@
+"""The help screen (``?``): the keys of the screen below it, and what the map's glyphs mean.
+
+Why it reads the keys from Textual instead of a hand-written table: a table drifts the day
+someone adds a binding, and it cannot know what is legal *now*. `Screen.active_bindings` is
+what the footer itself shows (the focused widget's bindings, then its ancestors', the
+screen's and the app's, after each node's `check_action`), so the help lists exactly what a
+key press would do at this moment, grouped by the node that answers it (the map, the
+checklist, the log, the screen, the whole app). The hexpost widgets that are on the screen
+but not focused (the checklist or the log under the map) get their keys listed too, marked
+as needing the focus, because a player who does not know ``v`` exists will never focus the
+log to find out.
+
+The legends come from the same functions that draw the map (`tui.maptext.legend` with
+`tui.mapstacks.stack_legend`, over the shipped galaxy's empires) and the checklist
+(`tui.widgets.checklist.LEGEND`), so the help cannot disagree with the drawing. Every
+marker form is explained, not only the ones on the map now: help is read before the marks
+show up. Nothing here needs colour: a monochrome terminal reads the same text.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import lru_cache
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from engine.fe.galaxy import load_galaxy
+from tui.mapgeom import Detail
+from tui.mapstacks import stack_legend
+from tui.maptext import cells_from_galaxy, legend, map_frame
+from tui.widgets.checklist import LEGEND as CHECKLIST_LEGEND
+from tui.widgets.checklist import ChecklistTree
+from tui.widgets.eventlog import EventLog
+from tui.widgets.hexmap import HexMap
+
+WIDTH = 74
+"""Text columns inside the help box at 80 columns (border, padding and scrollbar taken)."""
+
+KEY_WIDTH = 12
+"""The key column: wide enough for ``←/h`` or ``escape``, narrow enough to leave the text."""
+
+WIDGET_GROUPS: tuple[tuple[type[Widget], str, str], ...] = (
+    (HexMap, "map", "click a hex to move the cursor there, double click to choose it"),
+    (ChecklistTree, "checklist", "arrows move, space opens or closes a phase"),
+    (EventLog, "log", "arrows, page up/down, home and end scroll; end follows new events"),
+    (DataTable, "list", "arrows move between the games"),
+)
+"""The widgets the help names, and what they do that no binding of theirs says (the keys
+they inherit from Textual are hidden in the footer, but a player needs them)."""
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+
+KeyLine = tuple[str, str, bool]
+"""(keys as the footer shows them, what they do, whether they work right now)."""
+
+
+def _own_actions(node: DOMNode) -> set[str]:
+    """The actions hexpost's own classes bind on ``node``: shown even when the footer hides
+    them (``r`` Refresh, the checklist's ``+``/``-``), unlike Textual's built-in ones (a
+    table's cursor keys), which would bury the few that matter."""
+    actions: set[str] = set()
+    for cls in type(node).__mro__:
+        if not cls.__module__.startswith("tui.") or "BINDINGS" not in cls.__dict__:
+            continue
+        for binding in cls.__dict__["BINDINGS"]:
+            actions.add(binding.action if isinstance(binding, Binding) else binding[1])
+    return actions
+
+
+def class_bindings(node: DOMNode) -> list[Binding]:
+    """Every binding ``node``'s classes declare, its own class first: what it would answer
+    once focused (Textual offers the live bindings only along the focus chain)."""
+    found: list[Binding] = []
+    for cls in type(node).__mro__:
+        found += Binding.make_bindings(cls.__dict__.get("BINDINGS", []))
+    return found
+
+
+def _wanted(node: DOMNode, binding: Binding) -> bool:
+    if not binding.description:
+        return False
+    # The app's own keys (ctrl+q Quit, ctrl+p palette) are worth knowing though hidden.
+    return binding.show or isinstance(node, App) or binding.action in _own_actions(node)
+
+
+def _lines(app: App[object], pairs: Iterable[tuple[Binding, bool]]) -> list[KeyLine]:
+    """One line per action, its keys joined (``←/h West``), in binding order."""
+    keys: dict[str, list[str]] = {}
+    about: dict[str, tuple[str, bool]] = {}
+    for binding, enabled in pairs:
+        shown = app.get_key_display(binding)
+        if shown not in keys.setdefault(binding.action, []):
+            keys[binding.action].append(shown)
+        text = binding.description
+        if binding.tooltip:
+            text = f"{text}: {binding.tooltip[0].lower()}{binding.tooltip[1:]}"
+        about.setdefault(binding.action, (text, enabled))
+    return [("/".join(keys[action]), *about[action]) for action in keys]
+
+
+def group_name(node: DOMNode) -> str:
+    """Where a key comes from, in the player's words."""
+    if isinstance(node, App):
+        return "everywhere"
+    if isinstance(node, Screen):
+        return "this screen"
+    for kind, name, _ in WIDGET_GROUPS:
+        if isinstance(node, kind):
+            return name
+    return type(node).__name__.lower()
+
+
+def key_groups(screen: Screen[object]) -> list[tuple[str, list[KeyLine]]]:
+    """The keys that work on ``screen`` now, by where they come from (the focused widget
+    first, the app last); then the keys of hexpost's unfocused widgets, ``(focused)``."""
+    app = screen.app
+    by_node: dict[DOMNode, list[tuple[Binding, bool]]] = {}
+    focused = screen.focused
+    if isinstance(focused, tuple(kind for kind, _, _ in WIDGET_GROUPS)):
+        # Named even with no key of its own to list: its note says how to move in it.
+        by_node[focused] = []
+    for active in screen.active_bindings.values():
+        if _wanted(active.node, active.binding):
+            by_node.setdefault(active.node, []).append((active.binding, active.enabled))
+    groups = [(group_name(node), _lines(app, pairs)) for node, pairs in by_node.items()]
+    chain = set(by_node)
+    if focused is not None:
+        chain.update(focused.ancestors_with_self)
+    for kind, name, _ in WIDGET_GROUPS[:3]:
+        for widget in screen.query(kind):
+            if widget in chain:
+                continue
+            pairs = [(b, True) for b in class_bindings(widget) if _wanted(widget, b)]
+            if pairs:
+                groups.append((f"{name}, when it has the focus", _lines(app, pairs)))
+    return groups
+
+
+def key_text(screen: Screen[object], width: int = WIDTH) -> list[str]:
+    """`key_groups` as lines: a heading per group, then ``key  what it does``; a key that is
+    bound but cannot act now (a sync already running) says so."""
+    lines: list[str] = []
+    notes = {name: note for _, name, note in WIDGET_GROUPS}
+    for name, entries in key_groups(screen):
+        lines.append(f"{name.capitalize()}:")
+        for keys, text, enabled in entries:
+            lines += textwrap.wrap(
+                text if enabled else f"(not now) {text}",
+                width,
+                initial_indent=f"  {keys:<{KEY_WIDTH}} ",
+                subsequent_indent=" " * (KEY_WIDTH + 3),
+            )
+        note = notes.get(name)
+        if note:
+            lines += textwrap.wrap(
+                f"also: {note}", width, initial_indent="  ", subsequent_indent="    "
+            )
+    return lines
+
+
+# --- legends ---------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def map_legend(detail: Detail = "compact", width: int = WIDTH) -> tuple[str, ...]:
+    """What every glyph of the map means, for the shipped galaxy: owners, planets, bases,
+    every form of stack marker and the cursor. The examples use two real empires (Klingon
+    and Kzinti when the galaxy has them, as the printed tables do)."""
+    galaxy = load_galaxy()
+    owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
+    a, b = ("K", "Z") if {"K", "Z"} <= owners.keys() else tuple(sorted(owners)[:2])
+    examples = [f"{a}3", f"{a}+*", f"{a}{b}", f"{a}{b}+", f"{a}2*", f"{a}2!", f"{a}2&"]
+    frame = map_frame(galaxy.width, galaxy.height, detail=detail)
+    first = frame.hexes()[0]
+    cell_for = cells_from_galaxy(galaxy, {first: examples[0]})
+    cells = [cell for h in frame.hexes() if (cell := cell_for(h)) is not None]
+    # One selected cell so the legend explains the cursor's brackets too.
+    cells[0] = replace(cells[0], selected=True)
+    units = stack_legend(examples, owners)
+    return tuple(legend(cells, owners, detail=detail, width=width, units=units))
+
+
+def checklist_legend(width: int = WIDTH) -> list[str]:
+    """`tui.widgets.checklist.LEGEND`, one kind of mark per line (its parts are three spaces
+    apart)."""
+    lines: list[str] = []
+    for part in CHECKLIST_LEGEND.split("   "):
+        lines += textwrap.wrap(part.strip(), width, initial_indent="  ", subsequent_indent="  ")
+    return lines
+
+
+# --- the screen ------------------------------------------------------------------------------
+
+
+class HelpScreen(ModalScreen[None]):
+    """Help for ``under``, the screen it was opened from: its keys, then the legends.
+
+    Everything is read when the screen is built, while ``under`` still has its focus (a
+    modal screen on top takes it away), and shown as plain text (``markup=False``: the
+    checklist's ``[x]`` marks are not markup). Escape, ``?`` or ``q`` closes it; the arrows
+    and page keys scroll.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", tooltip="Back to the screen below"),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+        & > #help {
+            width: 100%;
+            max-width: 80;
+            height: 100%;
+            padding: 0 1;
+            border: round $accent;
+            border-title-style: bold;
+            background: $surface;
+            scrollbar-size-vertical: 1;
+        }
+        & .help-title {
+            text-style: bold underline;
+            margin-top: 1;
+        }
+    }
+    """
+
+    def __init__(self, under: Screen[object]) -> None:
+        super().__init__(id="help-screen")
+        self.keys = key_text(under)
+        """The key lines, read from ``under`` at once (see the class docstring)."""
+        hexmap = next(iter(under.query(HexMap)), None)
+        self.detail: Detail = hexmap.detail if hexmap is not None else "compact"
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help") as box:
+            box.border_title = "Help: keys and marks"
+            box.border_subtitle = "escape, ? or q closes"
+            yield Static("Keys", classes="help-title")
+            yield Static("\n".join(self.keys) or "(no keys)", id="help-keys", markup=False)
+            yield Static("The map", classes="help-title")
+            yield Static("\n".join(map_legend(self.detail)), id="help-map", markup=False)
+            yield Static("The checklist", classes="help-title")
+            yield Static("\n".join(checklist_legend()), id="help-checklist", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#help").focus()
+
+    @property
+    def text(self) -> str:
+        """Everything the screen says, as plain text (for tests and for reading aloud)."""
+        return "\n".join(str(s.content) for s in self.query(Static))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,328 @@
+"""The review: step through a game's packets and see the board as it was after each one.
+
+A play-by-email player comes back to a game after a day and wants to know what happened
+since: this screen starts at the first packet they have not read (`first_unread`) and
+steps forward and back, showing the map and the checklist as they were after that packet,
+the packet's events in plain language (the log widget, with its bookkeeping filter) and a
+diff of the board against the packet before (`tui.screens.changes`): units moved, placed,
+crippled, destroyed, built, hexes captured, treasuries changed.
+
+Layout for 80x24, as the game screen's (the same widget ids, so the same styles)::
+
+    +--------------------------------------+--------------------------+
+    | HexMap (at that packet)              | #25/25 coalition turn    |
+    |                                      | T1 Fall Y168, step...    |
+    |                                      | changes: moved, ...      |
+    +--------------------------------------+--------------------------+
+    | EventLog: this packet's events (e), or the ChecklistTree (c)    |
+    | status line / footer                                            |
+
+Keys: ``right``/``n`` next packet, ``left``/``p`` previous, ``]``/``[`` next/previous player
+turn, ``}``/``{`` next/previous phase, ``home``/``end`` first/last, ``g`` a packet by
+number, ``escape`` back. The packet keys take priority over the map's (which keeps ``h``
+``j`` ``k`` ``l`` and up/down for its cursor); ``g`` here asks for a packet, not a hex.
+
+Data: `ReviewReader` (`tui.screens.review_data`) reads on the session's store thread; the
+screen's workers await it and post `ReviewScreen.Indexed` and `ReviewScreen.Shown`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Label, Static
+
+from engine.core.errors import HexpostError
+from tui.screens.base import HexpostScreen, StatusLine
+from tui.screens.changes import Change, diff
+from tui.screens.hexinfo import PANEL_WIDTH, status_lines
+from tui.screens.review_data import ReviewIndex, ReviewReader, next_mark
+from tui.screens.session import SyncResult
+from tui.widgets.checklist import ChecklistTree
+from tui.widgets.eventlog import EventLog
+from tui.widgets.hexmap import HexMap
+
+VIEW_KEYS = ("empires", "units", "hexes", "battles")
+"""The parts of `render.show_record` that make up the ``views`` record the map draws."""
+
+
+class ReviewScreen(HexpostScreen):
+    """Review game ``game_id`` (hex id) from packet ``start_seq`` (default: first unread)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("right,n", "step(1)", "Next", priority=True, key_display="→/n"),
+        Binding("left,p", "step(-1)", "Prev", priority=True, key_display="←/p"),
+        Binding("right_square_bracket", "turn(1)", "Turn", key_display="]"),
+        Binding("left_square_bracket", "turn(-1)", "Turn back", show=False),
+        Binding("right_curly_bracket", "phase(1)", "Phase", show=False),
+        Binding("left_curly_bracket", "phase(-1)", "Phase back", show=False),
+        Binding("home", "first", "First", priority=True, show=False),
+        Binding("end", "last", "Last", priority=True, show=False),
+        Binding("g", "goto", "Packet #", priority=True),
+        Binding("c", "checklist", "Checklist", priority=True),
+        Binding("e", "log", "Events", show=False),
+    ]
+
+    class Indexed(Message):
+        def __init__(self, index: ReviewIndex) -> None:
+            super().__init__()
+            self.index = index
+
+    class Shown(Message):
+        """The records after packet ``seq`` (and after the one before, for the diff)."""
+
+        def __init__(self, seq: int, record: dict[str, Any], before: dict[str, Any] | None):
+            super().__init__()
+            self.seq, self.record, self.before = seq, record, before
+
+    def __init__(self, game_id: str, start_seq: int | None = None) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.start_seq = start_seq
+        self.index: ReviewIndex | None = None
+        self.seq: int | None = None
+        """The packet shown now (None until the first record arrived)."""
+        self.changes: list[Change] = []
+        self._reader: ReviewReader | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="game-body"):
+            yield HexMap(id="map")
+            with Vertical(id="side"):
+                yield Static("reading the game...", id="game-status", markup=False)
+                with VerticalScroll(id="hex-scroll"):
+                    yield Static("", id="changes", markup=False)
+        yield ChecklistTree(id="checklist")
+        yield EventLog(id="log")
+        yield StatusLine()
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one(ChecklistTree).display = False
+        self.query_one(HexMap).focus()
+        self.status.busy("reading the packets...")
+        self.reload()
+
+    @property
+    def reader(self) -> ReviewReader:
+        if self._reader is None:
+            self._reader = ReviewReader(self.session)
+        return self._reader
+
+    # --- loading -----------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.load_index()
+
+    @work(exclusive=True, group="index")
+    async def load_index(self) -> None:
+        try:
+            index = await self.reader.index(self.game_id)
+        except HexpostError as exc:
+            self.post_message(self.Failed(str(exc)))
+        else:
+            self.post_message(self.Indexed(index))
+
+    @on(Indexed)
+    def indexed(self, message: Indexed) -> None:
+        first = self.index is None
+        self.index = message.index
+        if first:
+            start = self.start_seq if self.start_seq is not None else message.index.start
+            self.show_packet(start)
+        self.refresh_bindings()
+
+    def show_packet(self, seq: int) -> None:
+        """Go to packet ``seq`` (clamped to the chain): read it in a worker, then show it."""
+        if self.index is None:
+            return
+        seq = max(0, min(seq, self.index.last))
+        self.status.busy(f"reading packet {seq}...")
+        self.load_packet(seq)
+
+    @work(exclusive=True, group="packet")
+    async def load_packet(self, seq: int) -> None:
+        seqs = [seq - 1, seq] if seq > 0 else [seq]
+        try:
+            records = await self.reader.records(self.game_id, seqs)
+        except HexpostError as exc:
+            self.post_message(self.Failed(str(exc)))
+        else:
+            self.post_message(self.Shown(seq, records[seq], records.get(seq - 1)))
+
+    @on(Shown)
+    def shown(self, message: Shown) -> None:
+        assert self.index is not None
+        first = self.seq is None
+        self.seq = seq = message.seq
+        record = message.record
+        view = {key: record[key] for key in VIEW_KEYS if key in record} or None
+        before = message.before
+        old_view = {key: before[key] for key in VIEW_KEYS if key in before} if before else None
+        hexmap = self.query_one(HexMap)
+        hexmap.show_view(view)
+        self.changes = diff(old_view, view) if seq > 0 else []
+        self.query_one("#game-status", Static).update("\n".join(self.head_lines(record)))
+        self.query_one("#changes", Static).update("\n".join(change_lines(self.changes)))
+        log = self.query_one(EventLog)
+        log.show_events(self.index.events_of(seq))
+        log.scroll_home(animate=False)
+        self.query_one(ChecklistTree).show_items(
+            record.get("checklist", []),
+            self.index.phase_titles,
+            phase_rules=self.index.phase_rules,
+        )
+        target = next((h for c in self.changes for h in c.hexes if hexmap.on_map(h)), None)
+        if target is not None:
+            hexmap.goto(target)
+        elif first:
+            hexmap.goto(hexmap.cursor)
+        self.status.say(f"packet {seq} of {self.index.last}: {len(self.changes)} change(s)")
+        self.refresh_bindings()
+
+    def head_lines(self, record: dict[str, Any]) -> list[str]:
+        """Which packet this is (number, author, kind), then the game's status after it."""
+        assert self.index is not None and self.seq is not None
+        mark = next((m for m in self.index.packets if m.seq == self.seq), None)
+        who = f" {mark.seat} {mark.kind}" if mark else ""
+        lines = [f"#{self.seq}/{self.index.last}{who}", *status_lines(record)[1:]]
+        # One line each: the room below is the changes'.
+        return [_clip(line) for line in lines]
+
+    def after_sync(self, result: SyncResult) -> None:
+        if self.game_id in result.changed:
+            self.reload()  # longer chain: the keys reach the new packets, the view stays put
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("step", "turn", "phase", "first", "last", "goto"):
+            return self.index is not None and self.seq is not None
+        return super().check_action(action, parameters)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_step(self, delta: int) -> None:
+        if self.seq is not None:
+            self._go(self.seq + delta)
+
+    def action_turn(self, direction: int) -> None:
+        self._jump(phase=False, forward=direction > 0)
+
+    def action_phase(self, direction: int) -> None:
+        self._jump(phase=True, forward=direction > 0)
+
+    def _jump(self, *, phase: bool, forward: bool) -> None:
+        if self.index is not None and self.seq is not None:
+            self._go(next_mark(self.index.packets, self.seq, phase=phase, forward=forward))
+
+    def action_first(self) -> None:
+        self._go(0)
+
+    def action_last(self) -> None:
+        if self.index is not None:
+            self._go(self.index.last)
+
+    def _go(self, seq: int) -> None:
+        if self.index is None or self.seq is None:
+            return
+        seq = max(0, min(seq, self.index.last))
+        if seq == self.seq:
+            self.status.say(f"packet {seq} of {self.index.last}: no further that way")
+            return
+        self.show_packet(seq)
+
+    def action_goto(self) -> None:
+        if self.index is None:
+            return
+
+        def chosen(seq: int | None) -> None:
+            if seq is not None:
+                self._go(seq)
+
+        self.app.push_screen(PacketDialog(self.index.last, self.seq), chosen)
+
+    def action_checklist(self) -> None:
+        """One panel under the map at a time (24 lines leave no room for two)."""
+        tree, log = self.query_one(ChecklistTree), self.query_one(EventLog)
+        tree.display = not tree.display
+        log.display = not tree.display
+        if tree.display:
+            tree.focus()
+            tree.action_reveal_current()
+        else:
+            self.query_one(HexMap).focus()
+
+    def action_log(self) -> None:
+        tree, log = self.query_one(ChecklistTree), self.query_one(EventLog)
+        log.display = not log.display
+        if log.display and tree.display:
+            tree.display = False
+        self.query_one(HexMap).focus()
+
+
+def change_lines(changes: list[Change]) -> list[str]:
+    """The diff as the side panel shows it: a heading, then each change, wrapped under itself
+    so where one ends and the next begins stays plain in a narrow panel."""
+    if not changes:
+        return ["no change on the board"]
+    lines = [f"changes ({len(changes)}):"]
+    for change in changes:
+        lines.extend(textwrap.wrap(change.text, PANEL_WIDTH, subsequent_indent="   "))
+    return lines
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= PANEL_WIDTH else text[: PANEL_WIDTH - 1] + "~"
+
+
+class PacketDialog(ModalScreen[int | None]):
+    """Ask for a packet number from 0 to ``last``; dismisses with it, or None (Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    DEFAULT_CSS = """
+    PacketDialog {
+        align: center middle;
+        & > Vertical {
+            width: 40;
+            height: auto;
+            padding: 0 1;
+            border: round $accent;
+            background: $surface;
+        }
+        & #packet-error { color: $text-error; height: auto; }
+    }
+    """
+
+    def __init__(self, last: int, current: int | None) -> None:
+        super().__init__()
+        self.last, self.current = last, current
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"Go to packet: 0 to {self.last}")
+            placeholder = str(self.current) if self.current is not None else "0"
+            yield Input(placeholder=placeholder, restrict=r"\d*", id="packet-seq")
+            yield Static("", id="packet-error", markup=False)
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if not text.isdigit() or int(text) > self.last:
+            self.query_one("#packet-error", Static).update(f"give a number from 0 to {self.last}")
+            return
+        self.dismiss(int(text))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
