@@ -27,6 +27,7 @@ from mail.sync import sync
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
@@ -50,20 +51,15 @@ class Tutorial:
     game_id: bytes
 
 
-@pytest.fixture
-def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
+def tutorial_homes(tmp_path: Path) -> Tutorial:
+    """Alice's and Bob's homes with the tutorial joined and set up (turn 1, step 1A1)."""
     network = LoopbackNetwork()
     alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
     bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
     game_id = alice.replica.create(
-        RULESET,
-        "tutorial",
-        "coalition",
-        bob.address,
-        name=GAME,
-        now=now(),
+        RULESET, "tutorial", "coalition", bob.address, name=GAME, now=now(),
         chain_length=CHAIN_LENGTH,
-    )
+    )  # fmt: skip
     alice.sync()
     bob.sync()
     bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
@@ -74,9 +70,24 @@ def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
         author = players[seat]
         author.replica.submit(game_id, TUTORIAL_SETUP[seat], now=now())
         exchange(author, alice if author is bob else bob)
-    yield Tutorial(alice, bob, network, game_id)
-    alice.close()
-    bob.close()
+    return Tutorial(alice, bob, network, game_id)
+
+
+def walk_to(game: Tutorial, target: str) -> None:
+    """Both seats complete their steps (plain ``done``s, `plan_walk`) until ``target``."""
+    players = {"coalition": game.alice, "alliance": game.bob}
+    for seat, orders in plan_walk(game.alice.home.path, game.game_id.hex(), target):
+        author = players[seat]
+        author.replica.submit(game.game_id, orders, now=now())
+        exchange(author, game.bob if author is game.alice else game.alice)
+
+
+@pytest.fixture
+def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
+    game = tutorial_homes(tmp_path)
+    yield game
+    game.alice.close()
+    game.bob.close()
 
 
 def app_for(player: Player, **kwargs: Any) -> HexpostApp:

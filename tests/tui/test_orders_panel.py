@@ -18,11 +18,16 @@ from textual.pilot import Pilot
 
 from engine.core.game import pending
 from engine.fe import RULESET
-from mail.loopback import LoopbackNetwork
-from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
-from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
-from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, open_game, settle
-from tests.tui.test_cli import plan_walk
+from tests.saves.conftest import now
+from tests.tui.test_app import (
+    SIZE,
+    Tutorial,
+    app_for,
+    open_game,
+    settle,
+    tutorial_homes,
+    walk_to,
+)  # fmt: skip
 from tui.screens.game import GameScreen
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.hexmap import HexMap
@@ -40,36 +45,16 @@ STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[Tutorial]:
     """The tutorial set up, at turn 1 step 1A1 (the coalition owes it)."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game_id = alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name=GAME, now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
-    alice.sync()
-    bob.sync()
-    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
-    exchange(bob, alice)
-    players = {"coalition": alice, "alliance": bob}
-    while (rules := alice.replica.state(game_id).rules) is not None and rules.setup:
-        seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]
-        author = players[seat]
-        author.replica.submit(game_id, TUTORIAL_SETUP[seat], now=now())
-        exchange(author, alice if author is bob else bob)
-    yield Tutorial(alice, bob, network, game_id)
-    alice.close()
-    bob.close()
+    tutorial = tutorial_homes(tmp_path)
+    yield tutorial
+    tutorial.alice.close()
+    tutorial.bob.close()
 
 
 @pytest.fixture
 def at_3b2(game: Tutorial) -> Tutorial:
     """The same game walked to 3B2, the coalition's movement."""
-    players = {"coalition": game.alice, "alliance": game.bob}
-    for seat, orders in plan_walk(game.alice.home.path, GAME, "3B2"):
-        author = players[seat]
-        author.replica.submit(game.game_id, orders, now=now())
-        exchange(author, game.bob if author is game.alice else game.alice)
+    walk_to(game, "3B2")
     assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == "3B2"
     return game
 

@@ -16,13 +16,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
-from engine.core.game import pending
-from engine.fe import RULESET
-from mail.loopback import LoopbackNetwork
-from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
-from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
-from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
-from tests.tui.test_cli import plan_walk
+from tests.saves.conftest import exchange, now
+from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle, tutorial_homes, walk_to
 from tui import cli
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
@@ -41,32 +36,14 @@ HEAD = 25
 
 @pytest.fixture
 def moved(tmp_path: Path) -> Iterator[Tutorial]:
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game_id = alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name=GAME, now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
-    alice.sync()
-    bob.sync()
-    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
-    exchange(bob, alice)
-    players = {"coalition": alice, "alliance": bob}
-    while (rules := alice.replica.state(game_id).rules) is not None and rules.setup:
-        seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]
-        author = players[seat]
-        author.replica.submit(game_id, TUTORIAL_SETUP[seat], now=now())
-        exchange(author, alice if author is bob else bob)
-    for seat, orders in plan_walk(alice.home.path, game_id.hex(), "3B2"):
-        author = players[seat]
-        author.replica.submit(game_id, orders, now=now())
-        exchange(author, alice if author is bob else bob)
+    game = tutorial_homes(tmp_path)
+    walk_to(game, "3B2")
+    alice, bob, game_id = game.alice, game.bob, game.game_id
     bob.replica.mark_read(game_id)
     alice.replica.submit(game_id, MOVE, now=now())
     exchange(alice, bob)
     assert bob.replica.game(game_id).head_seq == HEAD
-    yield Tutorial(alice, bob, network, game_id)
+    yield game
     alice.close()
     bob.close()
 
