@@ -93,9 +93,11 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     batch: tuple[tuple[HexId, HexId], ...] = ()
     """What the phasing side's stacks did since the last reaction window (3B2, 205.0), as
     sorted, distinct ``(from_hex, to_hex)`` steps; ``(h, h)`` marks a stack's last hex (it
-    stopped there). ``(0, 0)`` is there while a window opened by a ``batch`` order is open:
-    closing it returns to 3B2. Cleared when a window closes (a window passed because nobody
-    can react leaves it to the next phase) and as phases 3 and 4 begin."""
+    stopped there). Cleared when a window closes (a window passed because nobody can react
+    leaves it to the next phase) and as phases 3 and 4 begin."""
+    window_from_batch: bool = False
+    """A reaction window (3B3) opened by a ``batch`` order is open: closing it returns to 3B2,
+    where the phasing seat moves on, rather than on to 3B4 (the step index cannot tell)."""
     reserves: tuple[str, ...] = ()
     """Units designated reserve fleets (9A), which may move in phase 4 (203.7)."""
     battle_hexes: tuple[HexId, ...] = ()

@@ -78,21 +78,6 @@ AVOID_ENEMY_RULE = "203.74"
 NEUTRAL_RULE = "503.0"
 OWN_UNITS_RULE = "105.0"
 
-WINDOW_FROM_BATCH: tuple[HexId, HexId] = (OFF_MAP, OFF_MAP)
-"""The entry of ``state.batch`` saying the open window came from a ``batch`` order.
-
-Closing a window must know one thing the step index cannot tell: whether the phasing seat
-is still moving (back to 3B2) or has ended movement with ``done`` (on to 3B4). The batch is
-cleared with the window, so the mark never outlives the window it describes."""
-
-
-# --- what the batch holds -------------------------------------------------------------------
-
-
-def batch_steps(state: FeState) -> tuple[tuple[HexId, HexId], ...]:
-    """The ``(from_hex, to_hex)`` steps of the batch, without the window mark."""
-    return tuple(entry for entry in state.batch if entry != WINDOW_FROM_BATCH)
-
 
 def _record(state: FeState, path: tuple[HexId, ...]) -> tuple[tuple[HexId, HexId], ...]:
     """``state.batch`` with a stack's path added: each step, and a stop in its last hex."""
@@ -126,7 +111,7 @@ def reactors(state: FeState) -> list[str]:
     """
     board = state.board
     phasing = base.phasing_empires(state)
-    steps = batch_steps(state)
+    steps = state.batch
     targets = sorted({to for _, to in steps})
     held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
     if not held:
@@ -284,7 +269,7 @@ def _avoidance_problems(
 
 
 def check_batch(state: FeState) -> list[Violation]:
-    if not batch_steps(state):
+    if not state.batch:
         return [
             Violation(
                 "nothing has moved since the last reaction window: move a stack first, "
@@ -300,7 +285,7 @@ def check_react(state: FeState, seat: Seat, order: React) -> list[Violation]:
     if problems:
         return problems
     trigger = hex_id(order.trigger)
-    steps = batch_steps(state)
+    steps = state.batch
     into = sorted((frm for frm, to in steps if to == trigger), key=lambda frm: frm != trigger)
     if not into:
         entered = ", ".join(sorted({f"{to:04d}" for _, to in steps})) or "nothing"
@@ -397,7 +382,7 @@ def apply_batch(state: FeState, seat: Seat, step: Step, events: list[Event]) -> 
         step=_part_index(state, REACTION_STEP),
         answered=(),
         backs=state.backs + 1,
-        batch=tuple(sorted({*state.batch, WINDOW_FROM_BATCH})),
+        window_from_batch=True,
     )
 
 
@@ -459,7 +444,7 @@ class _Movement(Area):
     def skip(self, state: FeState, step: Step) -> str:
         other = _other_seat(state)
         if step.id == REACTION_STEP:
-            if not batch_steps(state):
+            if not state.batch:
                 return "nothing moved since the last reaction window"
             if not reactors(state):
                 return f"no {other} unit can react to what moved ({REACTION_RULE})"
@@ -478,8 +463,8 @@ class _Movement(Area):
         returns to 3B2, where the phasing seat moves on (under a new decision key)."""
         if step.id != REACTION_STEP:
             return state
-        from_batch = WINDOW_FROM_BATCH in state.batch
-        state = msgspec.structs.replace(state, batch=())
+        from_batch = state.window_from_batch
+        state = msgspec.structs.replace(state, batch=(), window_from_batch=False)
         if not from_batch:
             return state
         mover = base.phasing(state)
