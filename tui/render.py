@@ -194,7 +194,8 @@ def holdings_text(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _turn_text(turn: Any) -> str:
+def turn_text(turn: Any) -> str:
+    """``T3 Fall Y168``, or ``-`` before the game has started."""
     if not turn:
         return "-"
     return f"T{turn['number']} {str(turn['season']).capitalize()} Y{turn['year']}"
@@ -209,26 +210,27 @@ def games_text(rows: list[dict[str, Any]]) -> str:
         if waiting == row["my_seat"]:
             waiting = "you"
         if row["waiting_for"]:
-            waiting = f"{waiting} {_age(row['since'])}"
+            waiting = f"{waiting} {age(row['since'])}"
         note = (row["frozen"] and f"FROZEN: {row['frozen']}") or (
             "invitation"
             if row["status"] == "invited"
             else (f"{row['unread']} new" if row["unread"] else "")
         )
         lines.append(
-            f"{row['game'][:8]:<10}{row['name'][:15]:<16}{_turn_text(row['turn']):<14}"
+            f"{row['game'][:8]:<10}{row['name'][:15]:<16}{turn_text(row['turn']):<14}"
             f"{(row['step'] or '-'):<7}{waiting[:17]:<18}{note}"
         )
     return "\n".join(lines)
 
 
-def _age(stamp: str) -> str:
-    """How long ago an ISO time was, in the largest whole unit: ``5m``, ``3h``, ``2d``."""
+def age(stamp: str, now: datetime | None = None) -> str:
+    """How long ago an ISO time was, in the largest whole unit: ``5m``, ``3h``, ``2d``
+    (fractions of seconds ignored)."""
     try:
-        then = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        then = datetime.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
     except ValueError:
         return ""
-    seconds = max(0, int((datetime.now(UTC) - then).total_seconds()))
+    seconds = max(0, int(((now or datetime.now(UTC)) - then).total_seconds()))
     for size, unit in ((86400, "d"), (3600, "h"), (60, "m")):
         if seconds >= size:
             return f"{seconds // size}{unit}"
@@ -249,7 +251,7 @@ def show_text(record: dict[str, Any]) -> str:
     if record["options"]:
         chosen = ", ".join(f"{key}={value}" for key, value in sorted(record["options"].items()))
         lines.extend(textwrap.wrap(f"rule options: {chosen}", 78, subsequent_indent="  "))
-    turn = _turn_text(record["turn"])
+    turn = turn_text(record["turn"])
     lines.append(
         f"{turn}, phasing {record['phasing'] or '-'}, step {record['step'] or '-'} "
         f"{record['step_title'] or ''}".rstrip()

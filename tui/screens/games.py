@@ -8,7 +8,7 @@ packets any more) and after a sync that changed something.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
 from engine.core.errors import HexpostError
+from tui.render import age, turn_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.session import Overview, SyncResult
 
@@ -178,26 +179,6 @@ def game_cells(row: dict[str, Any], now: datetime | None = None) -> tuple[str, .
         note,
         row["scenario"],
     )
-
-
-def turn_text(turn: Any) -> str:
-    """``T3 Fall Y168``, or ``-`` before the game has started."""
-    if not turn:
-        return "-"
-    return f"T{turn['number']} {str(turn['season']).capitalize()} Y{turn['year']}"
-
-
-def age(stamp: str, now: datetime | None = None) -> str:
-    """How long ago an ISO time was (``5m``, ``3h``, ``2d``); fractions of seconds ignored."""
-    try:
-        then = datetime.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
-    except ValueError:
-        return ""
-    seconds = max(0, int(((now or datetime.now(UTC)) - then).total_seconds()))
-    for size, unit in ((86400, "d"), (3600, "h"), (60, "m")):
-        if seconds >= size:
-            return f"{seconds // size}{unit}"
-    return "now"
 
 
 def empty_help(overview: Overview) -> str:
