@@ -179,8 +179,17 @@ def build_parser() -> argparse.ArgumentParser:
     imp = sub.add_parser("import", help="read a game written by export")
     imp.add_argument("file", metavar="FILE")
 
-    demo = sub.add_parser("demo", help="play a short game between two local seats")
+    demo = sub.add_parser(
+        "demo",
+        help="play a short game between two local seats",
+        description="On a terminal: the full-screen app on Alice's (Klingons) seat of a "
+        "tutorial game already set up against Bob (Kzinti); ctrl+t syncs and switches seats. "
+        "With --text, or when not run on a terminal: a scripted game printed step by step.",
+    )
     demo.add_argument("--keep", metavar="DIR", help="keep the two demo homes in DIR")
+    demo.add_argument(
+        "--text", action="store_true", help="print the scripted demo instead of opening the app"
+    )
     return parser
 
 
@@ -195,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in (None, "play", "review"):
             return play(args)
+        if args.command == "demo" and not args.text and sys.stdin.isatty() and sys.stdout.isatty():
+            return demo_app(args)
         return commands.run(args)
     except HexpostError as exc:
         print(f"hexpost: {exc}", file=sys.stderr)
@@ -227,6 +238,16 @@ def play(args: argparse.Namespace) -> int:
     else:
         HexpostApp(home, game, passphrase=secret).run()
     return EXIT_OK
+
+
+def demo_app(args: argparse.Namespace) -> int:
+    """The hotseat demo in the app (`tui.demo_app`); only on a terminal, so scripts and the
+    tests that run `hexpost demo` through a pipe still get the text demo."""
+    from pathlib import Path
+
+    from tui.demo_app import run_demo_app
+
+    return run_demo_app(keep=Path(args.keep) if args.keep else None)
 
 
 def review_app(home: Home, game: str, *, passphrase: bytes | None = None) -> HexpostApp:

@@ -29,6 +29,7 @@ from saves.replica import Replica
 from tui.commands import now
 
 SCENARIO = "tutorial"
+GAME_NAME = "demo-tutorial"
 NOTABLE = ("income", "battle-hexes", "release", "war", "supply")
 """Events worth showing while the demo walks through routine steps."""
 
@@ -115,8 +116,13 @@ def run_demo(keep: Path | None = None) -> int:
         return _play(Path(root))
 
 
-def _play(root: Path) -> int:
-    network = LoopbackNetwork()
+def start_game(root: Path, network: LoopbackNetwork) -> tuple[Seat, Seat, bytes]:
+    """Alice's and Bob's homes under ``root`` with the tutorial created, accepted and set up
+    (turn 1, step 1A1: the Klingons' move), printing each step.
+
+    Shared with the Textual demo (`tui.demo_app`), which starts from this point so the two
+    demos cannot drift apart; it silences the printing instead of taking a flag for it.
+    """
     say("hexpost demo: two local players, one game of Federation & Empire, no mail account")
     say(f"  homes in {root}")
     alice = Seat(root, "Alice", "alice@example.org", network)
@@ -126,7 +132,7 @@ def _play(root: Path) -> int:
 
     say("\n1. Alice creates a game of the tutorial scenario and invites Bob")
     game_id = alice.replica.create(
-        RULESET, SCENARIO, "coalition", "bob@example.org", name="demo-tutorial", now=now()
+        RULESET, SCENARIO, "coalition", "bob@example.org", name=GAME_NAME, now=now()
     )
     alice.sync()
     for line in bob.sync():
@@ -134,7 +140,6 @@ def _play(root: Path) -> int:
     say("2. Bob checks Alice's fingerprint and accepts")
     bob.replica.accept(game_id, now=now())
     exchange(bob, alice)
-    players = {"coalition": alice, "alliance": bob}
 
     say("\n3. Set-up: the Kzinti place first, then the Klingons; the engine checks each hex")
     refused = _try(alice, game_id, [{"type": "place", "fleet": "Strike Force", "hex": "1105"}])
@@ -153,6 +158,12 @@ def _play(root: Path) -> int:
         {"type": "done", "note": "Klingons deployed"},
     ])  # fmt: skip
     exchange(alice, bob)
+    return alice, bob, game_id
+
+
+def _play(root: Path) -> int:
+    alice, bob, game_id = start_game(root, LoopbackNetwork())
+    players = {"coalition": alice, "alliance": bob}
 
     say("\n4. Alice completes step 1A1 with a note, then asks for a die roll")
     _submit(alice, game_id, [

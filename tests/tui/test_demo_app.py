@@ -1,0 +1,144 @@
+"""The hotseat demo (`tui.demo_app`), driven headless at 80x24, and `hexpost demo --text`.
+
+The demo homes are built as `hexpost demo` builds them (`tui.demo.start_game`, real clock,
+loopback transport). Every check reads what a screen loaded from its own home (the game
+record's seq and pending step) or the homes' stores afterwards, so a switch that does not
+deliver Alice's packet to Bob, or shows Alice's home again, fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from saves.home import Home
+from tests.tui.conftest import describe, hexpost
+from tests.tui.test_app import SIZE, settle
+from tui.demo import GAME_NAME
+from tui.demo_app import DemoApp, DemoSeat, demo_seats
+from tui.screens.game import GameScreen
+from tui.widgets.confirm import ConfirmDialog
+from tui.widgets.orders import OrdersPanel
+
+
+@pytest.fixture
+def seats(tmp_path: Path) -> Iterator[tuple[DemoSeat, DemoSeat]]:
+    yield demo_seats(tmp_path)
+
+
+async def game_screen(pilot: Pilot[None]) -> GameScreen:
+    """The game screen the seat shows once its games list has opened the demo game."""
+    for _ in range(10):
+        await settle(pilot)
+        screen = pilot.app.screen
+        if isinstance(screen, GameScreen) and screen.data is not None:
+            return screen
+    raise AssertionError(f"no game screen: {pilot.app.screen!r}")
+
+
+def record(screen: GameScreen) -> dict[str, Any]:
+    assert screen.data is not None
+    return screen.data.record
+
+
+def head(path: Path) -> int:
+    """The game's head seq in the store at ``path`` (read after the app closed it)."""
+    home = Home(path)
+    try:
+        replica = home.replica()
+        (game,) = replica.games()
+        return replica.game(game.game_id).head_seq
+    finally:
+        home.close()
+
+
+async def switch(pilot: Pilot[None]) -> GameScreen:
+    await pilot.press("ctrl+t")
+    for _ in range(10):
+        await settle(pilot)
+        if not pilot.app.switching:  # type: ignore[attr-defined]
+            break
+    return await game_screen(pilot)
+
+
+async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]) -> None:
+    alice, bob = seats
+    app = DemoApp(seats)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await game_screen(pilot)
+        assert app.seat == 0 and app.session.home.path == alice.path
+        assert "Alice" in app.title and "Klingons" in app.sub_title
+        hints = [n.message for n in app._notifications]
+        assert "You are Alice (Klingons). o: orders, d: done, S: send; ctrl+t: switch to Bob" in (
+            hints
+        )
+        first = record(screen)
+        assert first["name"] == GAME_NAME
+        assert first["my_seat"] == "coalition"
+        assert first["pending"][0]["step"] == "1A1"
+        assert first["pending"][0]["seats"] == ["coalition"]
+        before = first["seq"]
+
+        # Alice: o (orders), d (done), S (send), y (confirm).
+        await pilot.press("o")
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("d")
+        await settle(pilot)
+        assert panel.check_text.startswith(f"legal: would be packet {before + 1}")
+        await pilot.press("S")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert record(screen)["seq"] == before + 1
+        after = record(screen)
+
+        # ctrl+t: Bob's home, which received the packet through the loopback transport.
+        bobs = await switch(pilot)
+        assert app.seat == 1 and app.session.home.path == bob.path
+        assert bobs is not screen
+        assert "Bob" in app.title and "Kzinti" in app.sub_title
+        assert any("switch to Alice" in n.message for n in app._notifications)
+        theirs = record(bobs)
+        assert theirs["my_seat"] == "alliance"
+        assert theirs["seq"] == after["seq"] == before + 1
+        assert theirs["pending"] == after["pending"]  # whoever owes the next step, both agree
+
+        # And back: Alice's home again, its game read afresh.
+        again = await switch(pilot)
+        assert app.seat == 0 and app.session.home.path == alice.path
+        assert again is not bobs
+        assert "Alice" in app.title
+        assert record(again)["my_seat"] == "coalition"
+        assert record(again)["seq"] == theirs["seq"]
+    assert head(alice.path) == head(bob.path) == before + 1
+
+
+async def test_no_switch_while_one_is_syncing(seats: tuple[DemoSeat, DemoSeat]) -> None:
+    app = DemoApp(seats)
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        app.switching = True  # as during a switch's two syncs
+        assert app.check_action("switch_seat", ()) is None
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert app.seat == 0
+        app.switching = False
+        await switch(pilot)
+        assert app.seat == 1
+
+
+def test_demo_text_still_runs() -> None:
+    done = hexpost("demo", "--text")
+    assert done.returncode == 0, describe(done)
+    assert "Both players hold the same game." in done.stdout
+
+
+def test_demo_help_names_the_text_option() -> None:
+    done = hexpost("demo", "--help")
+    assert done.returncode == 0, describe(done)
+    assert "--text" in done.stdout
