@@ -14,13 +14,12 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 import tomli_w
 
 from engine.core.errors import HexpostError
-from engine.core.packets import fingerprint
 from saves.keys import (
     KeyFileInfo,
     generate_identity,
@@ -28,8 +27,12 @@ from saves.keys import (
     read_key_file,
     write_key_file,
 )
-from saves.replica import Identity, Replica
 from saves.store import Store
+
+if TYPE_CHECKING:
+    # Imported where used: a replica brings in every ruleset (the whole F&E engine), which a
+    # home only needs once a game is opened; the app's first paint does not wait for it.
+    from saves.replica import Identity, Replica
 
 
 def default_home() -> Path:
@@ -97,6 +100,8 @@ class Home:
         key = generate_identity()
         extra = {} if scrypt_n is None else {"scrypt_n": scrypt_n}
         write_key_file(self.key_path, key, passphrase, name=name, address=address, **extra)
+        from engine.core.packets import fingerprint
+
         info = key_file_info(self.key_path)
         with self.store().transaction() as db:
             db.execute(
@@ -108,6 +113,8 @@ class Home:
 
     def identity(self, passphrase: bytes | None = None, *, unlock: bool = False) -> Identity | None:
         """The identity; with ``unlock`` the private key is loaded (needs the passphrase)."""
+        from saves.replica import Identity
+
         info = self.identity_info()
         if info is None:
             return None
@@ -115,6 +122,8 @@ class Home:
         return Identity(info.name, info.address, info.public_key, key)
 
     def replica(self, passphrase: bytes | None = None, *, unlock: bool = False) -> Replica:
+        from saves.replica import Replica
+
         return Replica(self.store(), self.identity(passphrase, unlock=unlock))
 
     def close(self) -> None:

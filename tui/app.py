@@ -25,7 +25,6 @@ from textual.screen import Screen
 from mail.transport import Transport
 from saves.home import Home
 from tui.screens.games import GamesScreen
-from tui.screens.help import HelpScreen
 from tui.screens.session import Session
 
 
@@ -91,6 +90,10 @@ class HexpostApp(App[None]):
 
     def action_help(self) -> None:
         """Help for the screen on top; pressed again (from the palette) it closes."""
+        # Imported on first use: it draws the map legends, so it brings the galaxy and the map
+        # modules along, which the games list's first paint does not need.
+        from tui.screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:

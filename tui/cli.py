@@ -199,13 +199,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         parser.print_help()
         return EXIT_OK
-    from tui import commands
-
     try:
         if args.command in (None, "play", "review"):
             return play(args)
         if args.command == "demo" and not args.text and sys.stdin.isatty() and sys.stdout.isatty():
             return demo_app(args)
+        from tui import commands
+
         return commands.run(args)
     except HexpostError as exc:
         print(f"hexpost: {exc}", file=sys.stderr)
@@ -225,12 +225,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 def play(args: argparse.Namespace) -> int:
     """Run the app on the chosen home. A passphrase source given on the command line is read
     now, before the screen is taken over (the app cannot prompt yet)."""
-    from tui import commands
+    from pathlib import Path
+
+    from saves.home import Home, default_home
     from tui.app import HexpostApp
 
-    home = commands.home_of(args)
+    # Not `tui.commands`: it imports every command's modules, a tenth of a second before the
+    # first paint that the app does not need.
+    home = Home(Path(args.home) if args.home else default_home())
     secret = None
     if args.passphrase_env or args.passphrase_command:
+        from tui import commands
+
         secret = commands.passphrase(args, purpose="sign automatic replies")
     game = getattr(args, "game", None)
     if args.command == "review":
