@@ -9,7 +9,8 @@ runs the binding is shown disabled (`check_action`), so a second press cannot qu
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Awaitable, Callable
+from typing import ClassVar, TypeVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,7 +21,10 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
 
+from engine.core.errors import HexpostError
 from tui.screens.session import Session, SyncResult
+
+T = TypeVar("T")
 
 
 class StatusLine(Horizontal):
@@ -84,6 +88,17 @@ class HexpostScreen(Screen[None]):
         if not isinstance(session, Session):
             raise TypeError("hexpost screens need an app with a `session` (tui.app.HexpostApp)")
         return session
+
+    async def fetch(self, read: Awaitable[T], loaded: Callable[[T], Message]) -> None:
+        """Await one read of the home (in a worker) and post ``loaded(value)``, or `Failed`
+        with the reason when the home refuses it (a game that is gone, a bad name): the
+        same three steps every screen's loading worker takes."""
+        try:
+            value = await read
+        except HexpostError as exc:
+            self.post_message(self.Failed(str(exc)))
+        else:
+            self.post_message(loaded(value))
 
     @property
     def status(self) -> StatusLine:

@@ -39,7 +39,6 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from engine.core.errors import HexpostError
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
 from tui.screens.hexinfo import PANEL_WIDTH, status_lines
@@ -124,12 +123,7 @@ class ReviewScreen(HexpostScreen):
 
     @work(exclusive=True, group="index")
     async def load_index(self) -> None:
-        try:
-            index = await self.reader.index(self.game_id)
-        except HexpostError as exc:
-            self.post_message(self.Failed(str(exc)))
-        else:
-            self.post_message(self.Indexed(index))
+        await self.fetch(self.reader.index(self.game_id), self.Indexed)
 
     @on(Indexed)
     def indexed(self, message: Indexed) -> None:
@@ -151,12 +145,10 @@ class ReviewScreen(HexpostScreen):
     @work(exclusive=True, group="packet")
     async def load_packet(self, seq: int) -> None:
         seqs = [seq - 1, seq] if seq > 0 else [seq]
-        try:
-            records = await self.reader.records(self.game_id, seqs)
-        except HexpostError as exc:
-            self.post_message(self.Failed(str(exc)))
-        else:
-            self.post_message(self.Shown(seq, records[seq], records.get(seq - 1)))
+        await self.fetch(
+            self.reader.records(self.game_id, seqs),
+            lambda records: self.Shown(seq, records[seq], records.get(seq - 1)),
+        )
 
     @on(Shown)
     def shown(self, message: Shown) -> None:
