@@ -19,7 +19,14 @@ marker    meaning
 ``*``     at least one unit of the stack is crippled
 ``!``     at least one unit is out of supply (no path to any grid)
 ``&``     both: crippled units and units out of supply
+``K4~``   planned: the stack this hex would hold once the draft orders are applied
+``~``     planned: the draft orders would leave this hex without units
 ========= ==========================================================================
+
+The planned marker (`plan_markers`) is the what-if the orders panel shows before signing:
+only hexes whose stack the drafts change get one, so the rest of the map stays as it is.
+It gives up the crippled and supply flags for the ``~``: which stack moves matters more
+there, and the hex details still list every unit's marks.
 
 Bases are not counted: the terrain already marks them (``#``), and counting them would cover
 every base hex of the map with a ``K1`` hiding its planets. A hex whose only units are bases
@@ -38,6 +45,7 @@ OUT_OF_SUPPLY = "!"
 BOTH = "&"
 MANY = "+"
 UNKNOWN = "?"
+PLANNED = "~"
 
 
 class Counter(NamedTuple):
@@ -84,6 +92,39 @@ def stack_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> str:
 def stack_markers(stacks: Stacks, glyphs: Mapping[str, str]) -> dict[HexId, str]:
     """Every non-empty stack's marker, by hex."""
     return {h: m for h, counters in stacks.items() if (m := stack_marker(counters, glyphs))}
+
+
+def planned_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> str:
+    """The marker of a planned stack: its usual marker without the flag, ending in ``~``
+    (``K4~``, ``KZ~``, ``K+~`` for ten or more); ``~`` alone for a hex the drafts empty."""
+    plain = stack_marker([c._replace(crippled=False, supply="main") for c in counters], glyphs)
+    if not plain:
+        return PLANNED
+    if len(plain) == 3:
+        plain = plain[0] + (plain[1] if _is_empire(plain[1]) else MANY)
+    return plain + PLANNED
+
+
+def plan_markers(
+    now: Mapping[str, Any], planned: Mapping[str, Any], glyphs: Mapping[str, str]
+) -> dict[HexId, str]:
+    """The planned marker of every hex whose stack differs between two ``views`` records:
+    the game as it is (``now``) and as the draft orders would leave it (``planned``)."""
+    before = _unit_hexes(now)
+    after = _unit_hexes(planned)
+    changed = {h for h in set(before) | set(after) if before.get(h) != after.get(h)}
+    stacks, _ = stacks_from_views(planned)
+    return {h: planned_marker(stacks.get(h, []), glyphs) for h in sorted(changed)}
+
+
+def _unit_hexes(view: Mapping[str, Any]) -> dict[HexId, list[str]]:
+    """Each hex's unit ids (bases left out) in a ``views`` record, sorted."""
+    base_ids = {b["id"] for entry in view.get("hexes", []) for b in entry["bases"]}
+    found: dict[HexId, list[str]] = {}
+    for unit in view.get("units", []):
+        if unit["hex"] is not None and unit["id"] not in base_ids:
+            found.setdefault(int(unit["hex"]), []).append(unit["id"])
+    return {h: sorted(ids) for h, ids in found.items()}
 
 
 def _is_empire(char: str) -> bool:

@@ -105,6 +105,9 @@ class Cell:
     base: bool = False
     neutral: bool = False
     selected: bool = False
+    planned: bool = False
+    """The content is a what-if (`tui.mapstacks.plan_markers`): underlined where styles
+    show, and the ``~`` of the marker says it in monochrome."""
 
     def __post_init__(self) -> None:
         if len(self.glyph) > 1 or self.glyph.isspace():
@@ -145,6 +148,8 @@ class Cell:
             parts += [self.text_color, "on", self.color]
         elif self.color:
             parts.append(self.color)
+        if self.planned:
+            parts.append("underline")
         if self.selected:
             parts.append("reverse")
         return " ".join(parts)
@@ -365,10 +370,12 @@ def cells_from_galaxy(
     galaxy: Galaxy,
     units: Mapping[HexId, str] | None = None,
     bases: Collection[HexId] | None = None,
+    planned: Collection[HexId] = (),
 ) -> CellFor:
     """The `Cell` of each hex of ``galaxy``; ``units`` maps hexes to their units' markers
     (``{1411: "K3"}``), at most three characters each. The base mark follows ``bases``, the
-    hexes holding a base now, when given; otherwise the printed map's bases at the start."""
+    hexes holding a base now, when given; otherwise the printed map's bases at the start.
+    ``planned`` are the hexes whose marker is a what-if of the draft orders."""
     from engine.fe.galaxy import NEUTRAL_ZONE
 
     units = units or {}
@@ -394,6 +401,7 @@ def cells_from_galaxy(
             capital=info.capital,
             base=bool(info.bases) if bases is None else h in bases,
             neutral=neutral,
+            planned=h in planned,
         )
 
     return cell_for

@@ -40,7 +40,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Detail, Frame, HexId, hex_col, hex_id, hex_row
-from tui.mapstacks import stack_markers, stacks_from_views
+from tui.mapstacks import plan_markers, stack_markers, stacks_from_views
 from tui.maptext import Cell, CellFor, StyledLine, cells_from_galaxy, map_frame, render_line
 from tui.widgets.goto import GotoDialog
 
@@ -212,6 +212,9 @@ class HexMap(ScrollView, can_focus=True):
         self._cells: dict[HexId, Cell | None] = {}
         self._strips: dict[int, Strip] = {}
         self._cell_for: CellFor = cells_from_galaxy(galaxy)
+        self._view: Mapping[str, Any] | None = None
+        self.planned: dict[HexId, str] = {}
+        """The what-if markers shown over the view (`show_plan`), by hex; empty for none."""
         if cursor is None:
             cursor = DEFAULT_CURSOR if self.on_map(DEFAULT_CURSOR) else hex_id(1, 1)
         elif not self.on_map(cursor):
@@ -225,11 +228,32 @@ class HexMap(ScrollView, can_focus=True):
 
     def show_view(self, view: Mapping[str, Any] | None) -> None:
         """Draw the stacks and bases of ``view`` (a ``views`` record), or the bare printed
-        map for None. The cursor and the scroll position stay where they are."""
+        map for None. The cursor and the scroll position stay where they are; a plan shown
+        over the old view is dropped (it was worked out from that view)."""
+        self._view = view or None
+        self.planned = {}
+        self._redraw()
+
+    def show_plan(self, planned: Mapping[str, Any] | None) -> None:
+        """Show over the view what the draft orders would change: ``planned`` is the
+        ``views`` record of the game after them (None clears the plan). Only the hexes whose
+        stack changes are redrawn, with a ``~`` marker (`tui.mapstacks.planned_marker`)."""
+        markers = (
+            plan_markers(self._view, planned, self._glyphs()) if self._view and planned else {}
+        )
+        if markers != self.planned:
+            self.planned = markers
+            self._redraw()
+
+    def _glyphs(self) -> dict[str, str]:
+        return {e.id: e.glyph for e in self._galaxy.empires if e.glyph}
+
+    def _redraw(self) -> None:
+        view = self._view
         if view:
             stacks, bases = stacks_from_views(view)
-            glyphs = {e.id: e.glyph for e in self._galaxy.empires if e.glyph}
-            self._cell_for = cells_from_galaxy(self._galaxy, stack_markers(stacks, glyphs), bases)
+            markers = {**stack_markers(stacks, self._glyphs()), **self.planned}
+            self._cell_for = cells_from_galaxy(self._galaxy, markers, bases, self.planned)
         else:
             self._cell_for = cells_from_galaxy(self._galaxy)
         self._cells.clear()
