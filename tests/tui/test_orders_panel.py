@@ -32,6 +32,7 @@ from tui.screens.game import GameScreen
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel, describe, parse_items
+from tui.widgets.unitpick import UnitPick
 
 TOO_FAR = {
     "type": "move",
@@ -152,8 +153,12 @@ async def test_the_move_builder_follows_the_map_cursor(at_3b2: Tutorial) -> None
         assert hexmap.has_focus
         await pilot.press("enter")  # choose 1307 and its four ships
         assert panel.chosen == (1307, STRIKE_FORCE)
-        await pilot.press("o", "m")
-        assert panel.building and hexmap.has_focus
+        await pilot.press("o", "m")  # first which units: all ticked, Enter takes them
+        pick = panel.query_one(UnitPick)
+        assert pick.display and pick.has_focus and not panel.building
+        assert pick.picked == STRIKE_FORCE
+        await pilot.press("enter")
+        assert panel.building and hexmap.has_focus and not pick.display
         await pilot.press("up", "enter", "left", "enter", "enter")  # 1306, 1206, then done
         await settle(pilot)
         assert not panel.building and panel.has_focus
@@ -161,9 +166,12 @@ async def test_the_move_builder_follows_the_map_cursor(at_3b2: Tutorial) -> None
         assert panel.items == [move]
         assert panel.check_text.startswith("legal"), panel.check_text
         # Escape also ends a path; a path of one hex adds nothing, and Escape then goes on
-        # to close nothing but the move (the game screen stays).
-        await pilot.press("m", "escape")
+        # to close nothing but the move (the game screen stays). Escape in the unit list
+        # gives the move up before it starts.
+        await pilot.press("m", "enter", "escape")
         assert not panel.building and panel.items == [move]
+        await pilot.press("m", "escape")
+        assert not panel.building and not pick.display and panel.has_focus
         assert app.screen is screen
         await pilot.press("u")
         await settle(pilot)

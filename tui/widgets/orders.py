@@ -2,8 +2,11 @@
 
 Keyboard first, and small on purpose: a player writes one order at a time, either as the JSON
 of `docs/orders.md` (``a``, for any order the engine knows) or with a quick key for the common
-ones: ``d`` done, ``n`` a note (asks for its text), ``m`` a move of the stack at the hex chosen
-on the map. ``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all.
+ones: ``d`` done, ``n`` a note (asks for its text), ``m`` the stack order of the step (a move,
+reaction, retrograde, strategic move or reserve fleet of units of the hex chosen on the map),
+``b`` a build, ``j`` a typed adjustment, ``x`` a roll, ``p`` a secret choice (the last four
+in a small form, `tui.widgets.order_forms`). ``u`` takes back the last draft, ``S`` (or
+ctrl+s) asks to send them all.
 
 Data down, intent up, as for the map: the panel never calls the engine or the store. Every
 change of the drafts posts `OrdersPanel.DraftChanged` (the screen checks them in a dry run
@@ -11,10 +14,17 @@ and hands the verdict back with `show_check`), and sending posts `OrdersPanel.Se
 (the screen confirms, signs and queues). The screen also tells it the step's order types
 (`set_step`) and the hex chosen on the map with the player's units there (`choose_hex`).
 
-Building a move needs the map's keys, which the panel does not have: ``m`` posts
+A stack order first asks which units go (`UnitPick`, all ticked: Enter takes the whole
+stack). Its hexes need the map's keys, which the panel does not have: the panel posts
 `OrdersPanel.MoveStarted` so the screen gives the map the focus; each hex chosen there is
-passed back with `add_path_hex`; choosing the last hex again (or `end_move`, which the screen
-calls on Escape) ends the path, adds the ``move`` draft and posts `OrdersPanel.MoveEnded`.
+passed back with `add_path_hex`. A move or reaction ends when the last hex is chosen again
+(or on `end_move`, which the screen calls on Escape); a retrograde or strategic move needs
+one hex, its destination; a reserve fleet needs none. Then the draft is added and
+`OrdersPanel.MoveEnded` posted. A reaction's trigger is taken to be its last hex, where the
+enemy it reacts to came in; the JSON key writes any other.
+
+A build lists this turn's schedule, which only the engine knows: ``b`` posts
+`OrdersPanel.BuildRequested`, and the screen answers with `open_build` and the choices.
 """
 
 from __future__ import annotations
@@ -30,8 +40,17 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from tui.widgets.order_forms import adjust_form, build_form, roll_form, secret_form
+from tui.widgets.unitpick import UnitPick
+
 ALWAYS = ("done", "note", "adjust")
 """Order types any owed step takes; the step's own ones come first in the hint."""
+
+STACK_ORDERS = ("move", "react", "retrograde", "strategic", "reserve")
+"""Orders naming units of one stack; ``m`` writes the first of them the step takes."""
+
+TO_ONE_HEX = ("retrograde", "strategic")
+"""Stack orders that name a destination (``to``) rather than a path."""
 
 
 def describe(item: Mapping[str, Any]) -> str:
@@ -43,10 +62,14 @@ def describe(item: Mapping[str, Any]) -> str:
         return f"done{through}{note}"
     if kind == "note":
         return f"note: {item.get('text', '')}"
+    units = item.get("units") or []
+    who = units[0] if len(units) == 1 else f"{len(units)} units"
     if kind in ("move", "react") and isinstance(item.get("path"), list):
-        units = item.get("units") or []
-        who = units[0] if len(units) == 1 else f"{len(units)} units"
         return f"{kind} {who} {'>'.join(map(str, item['path']))}"
+    if kind in TO_ONE_HEX and "to" in item and units:
+        return f"{kind} {who} to {item['to']}"
+    if kind == "reserve" and units:
+        return f"reserve {who}"
     rest = {key: value for key, value in item.items() if key != "type"}
     return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
 
@@ -72,7 +95,11 @@ class OrdersPanel(Vertical, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "done", "Done", tooltip="Draft a done order (ends the step)"),
         Binding("n", "note", "Note", tooltip="Draft a note (asks for its text)"),
-        Binding("m", "move", "Move", tooltip="Move the stack at the chosen hex"),
+        Binding("m", "move", "Move", tooltip="The step's stack order for the chosen hex"),
+        Binding("b", "build", "Build", tooltip="Build a unit of this turn's schedule"),
+        Binding("j", "adjust", "Adjust", tooltip="A typed adjustment (losses, EP, captures)"),
+        Binding("x", "roll", "Roll", tooltip="Ask for dice"),
+        Binding("p", "secret", "Secret", tooltip="Write the hidden choice of a secret step"),
         Binding("a", "type_json", "JSON", tooltip="Type one order as JSON"),
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
         Binding("S,ctrl+s", "send", "Send", key_display="S", tooltip="Sign and queue the drafts"),
@@ -108,6 +135,9 @@ class OrdersPanel(Vertical, can_focus=True):
     class MoveStarted(Message):
         """A move is being built: the map should take the keys (cursor + Enter)."""
 
+    class BuildRequested(Message):
+        """``b``: the screen should read this turn's build choices and call `open_build`."""
+
     class MoveEnded(Message):
         """The move's path is complete (or abandoned): the keys can come back here."""
 
@@ -119,41 +149,63 @@ class OrdersPanel(Vertical, can_focus=True):
         self.path: list[int] | None = None
         """The move being built (its hexes so far), or None."""
         self._units: list[str] = []
+        self._names: dict[str, str] = {}
+        self._kind = "move"
+        """The stack order being written (one of `STACK_ORDERS`)."""
         self._step = ""
         self._takes: tuple[str, ...] = ()
+        self._secret = False
         self._input_for = ""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="orders-hint", markup=False)
         yield Static("no draft orders", id="orders-drafts", markup=False)
         yield Static("", id="orders-check", markup=False)
+        yield UnitPick(id="orders-units", compact=True)
         yield Input(id="orders-input", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Input).display = False
+        self.query_one(UnitPick).display = False
         self._show_hint()
 
     # --- what the screen tells the panel ---------------------------------------------------
 
-    def set_step(self, step: str | None, takes: Sequence[str]) -> None:
-        """The step the player owes (None: nothing owed) and the order types it takes."""
+    def set_step(self, step: str | None, takes: Sequence[str], *, secret: bool = False) -> None:
+        """The step the player owes (None: nothing owed), the order types it takes, and
+        whether it is a secret step (``p`` writes its choice)."""
         self._step = step or ""
         self._takes = tuple(takes)
+        self._secret = secret and bool(step)
+        self._show_hint()
+        self.refresh_bindings()
+
+    def choose_hex(
+        self, h: int, units: Sequence[str], names: Mapping[str, str] | None = None
+    ) -> None:
+        """The hex chosen on the map and the player's units in it (the stack ``m`` orders);
+        ``names`` gives their classes for the unit list."""
+        self.chosen = (h, list(units))
+        self._names = dict(names or {})
         self._show_hint()
 
-    def choose_hex(self, h: int, units: Sequence[str]) -> None:
-        """The hex chosen on the map and the player's units in it (the stack ``m`` moves)."""
-        self.chosen = (h, list(units))
-        self._show_hint()
+    @property
+    def stack_kind(self) -> str:
+        """The stack order ``m`` writes at this step: the first of `STACK_ORDERS` it takes."""
+        return next((kind for kind in STACK_ORDERS if kind in self._takes), "move")
 
     def add_path_hex(self, h: int) -> None:
-        """The next hex of the move being built; the last hex again ends the path."""
+        """The next hex of the move being built; the last hex again ends the path. For a
+        retrograde or strategic move the one hex is the destination."""
         if self.path is None:
             return
         if h == self.path[-1]:
             self.end_move()
             return
         self.path.append(h)
+        if self._kind in TO_ONE_HEX:
+            self.end_move()
+            return
         self._show_hint()
 
     @property
@@ -162,13 +214,27 @@ class OrdersPanel(Vertical, can_focus=True):
         return self.path is not None
 
     def end_move(self) -> None:
-        """End the move being built: a path of two hexes or more becomes a ``move`` draft."""
+        """End the stack order being built: with a path of two hexes or more (a move or a
+        reaction) or a destination (retrograde, strategic), it becomes a draft."""
         path, self.path = self.path, None
         if path is not None and len(path) > 1:
-            self._add({"type": "move", "units": self._units, "path": [f"{h:04d}" for h in path]})
+            hexes = [f"{h:04d}" for h in path]
+            order: dict[str, Any] = {"type": self._kind, "units": self._units}
+            if self._kind in TO_ONE_HEX:
+                order["to"] = hexes[-1]
+            else:
+                order["path"] = hexes
+            if self._kind == "react":
+                order["trigger"] = hexes[-1]
+            self._add(order)
         else:
             self._show_hint()
         self.post_message(self.MoveEnded())
+
+    def open_build(self, choices: Sequence[tuple[str, str, str, str]]) -> None:
+        """Show the build form with this turn's ``choices`` (class, instead_of, empire,
+        label), at the chosen hex."""
+        self._form(build_form(choices, self._chosen_hex()))
 
     def show_check(self, ok: bool, text: str) -> None:
         """The engine's verdict on the drafts: legal, or the refusal with its rule."""
@@ -199,6 +265,10 @@ class OrdersPanel(Vertical, can_focus=True):
             return self.query_one(Input).display or self.building
         if action in ("undo", "send"):
             return bool(self.items) or None
+        if action == "secret":
+            return self._secret
+        if action == "build":
+            return "build" in self._takes or None
         return True
 
     def action_done(self) -> None:
@@ -211,14 +281,69 @@ class OrdersPanel(Vertical, can_focus=True):
         self._ask("json", '{"type": "batch"}')
 
     def action_move(self) -> None:
+        """Start the step's stack order: first the units (all ticked), then its hexes."""
         if self.chosen is None or not self.chosen[1]:
             self.show_check(False, "choose a hex with your ships first: Enter on the map")
             return
-        h, units = self.chosen
-        self._units = list(units)
-        self.path = [h]
+        self._kind = self.stack_kind
+        pick = self.query_one(UnitPick)
+        pick.offer(self.chosen[1], self._names)
+        pick.display = True
+        pick.focus()
+        self._show_hint()
+
+    @on(UnitPick.Picked)
+    def _units_picked(self, event: UnitPick.Picked) -> None:
+        event.stop()
+        if not event.units:
+            self.show_check(False, "no unit ticked: space ticks one, Escape gives up")
+            return
+        self._close_pick()
+        assert self.chosen is not None
+        self._units = event.units
+        if self._kind == "reserve":
+            self._add({"type": "reserve", "units": self._units})
+            return
+        self.path = [self.chosen[0]]
         self._show_hint()
         self.post_message(self.MoveStarted())
+
+    @on(UnitPick.Abandoned)
+    def _pick_abandoned(self, event: UnitPick.Abandoned) -> None:
+        event.stop()
+        self._close_pick()
+        self._show_hint()
+
+    def _close_pick(self) -> None:
+        pick = self.query_one(UnitPick)
+        pick.display = False
+        self.focus()
+
+    def action_build(self) -> None:
+        self.post_message(self.BuildRequested())
+
+    def action_adjust(self) -> None:
+        units = self.chosen[1] if self.chosen is not None else []
+        self._form(adjust_form(units[0] if units else "", self._chosen_hex()))
+
+    def action_roll(self) -> None:
+        self._form(roll_form())
+
+    def action_secret(self) -> None:
+        self._form(secret_form())
+
+    def _chosen_hex(self) -> str:
+        return f"{self.chosen[0]:04d}" if self.chosen is not None else ""
+
+    def _form(self, form: Any) -> None:
+        """Push an order form; the order it returns becomes a draft."""
+
+        def answered(order: dict[str, Any] | None) -> None:
+            self.focus()
+            if order is not None:
+                self._add(order)
+
+        self.app.push_screen(form, answered)
 
     def action_undo(self) -> None:
         if self.items:
@@ -284,17 +409,26 @@ class OrdersPanel(Vertical, can_focus=True):
             self.focus()
 
     def _show_hint(self) -> None:
-        if self.path is not None:
+        if self.query_one(UnitPick).display:
+            text = f"{self._kind}: which units? space ticks, a all/none, Enter takes, Esc"
+        elif self.path is not None and self._kind in TO_ONE_HEX:
             text = (
-                f"moving {len(self._units)} from {self.path[0]:04d}: "
+                f"{self._kind} {len(self._units)} from {self.path[0]:04d}: "
+                "cursor to the destination, Enter; Esc gives up"
+            )
+        elif self.path is not None:
+            text = (
+                f"{self._kind} {len(self._units)} from {self.path[0]:04d}: "
                 f"{'>'.join(f'{h:04d}' for h in self.path)}\n"
                 "cursor+Enter adds a hex; Enter on it again or Esc ends"
             )
         elif not self._step:
             text = "nothing owed now"
+        elif self._secret:
+            text = f"{self._step} is secret: p writes your hidden choice"
         else:
             takes = ", ".join(dict.fromkeys((*self._takes, *ALWAYS)))
             text = f"{self._step} takes: {takes}"
             if self.chosen is not None and self.chosen[1]:
-                text += f"\nm: move {len(self.chosen[1])} from {self.chosen[0]:04d}"
+                text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
         self.query_one("#orders-hint", Static).update(text)

@@ -1,0 +1,87 @@
+"""What the orders panel needs from the engine besides the verdict: the what-if and the choices.
+
+Plain functions of the reading replica, run on the store thread through `Session.read`
+(never on the event loop: they replay the game's state). They add no rule of their own:
+
+- `planned_views` applies draft orders the dry run already found legal to a copy of the
+  state and returns the ``views`` record of the result, the same record the map draws, so
+  the map can show the moved stacks before anything is signed;
+- `build_choices` lists the classes the player's empires may build this turn: the slots of
+  the production schedule and the classes that may substitute for them (`engine.fe.production`
+  prices and refuses them; this is only the menu).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from engine.core.errors import HexpostError
+from saves.replica import Replica
+from tui.render import game_views
+
+WHAT_IF_SKIPS = frozenset({"secret", "roll", "done", "note", "batch", "standing", "back"})
+"""Order types that move nothing on the board: a what-if leaves them out (``done`` could
+run the automatic steps after it, which is not what the player is looking at)."""
+
+
+class BuildChoice(NamedTuple):
+    """One entry of the build menu: the class, the slot it fills when it substitutes, the
+    empire it is for, and a line for the menu."""
+
+    cls: str
+    instead_of: str
+    empire: str
+    label: str
+
+
+def planned_views(
+    replica: Replica, game_id: str, items: Sequence[Mapping[str, Any]]
+) -> dict[str, Any] | None:
+    """The ``views`` of the game after ``items`` (None when nothing would move, or when the
+    engine refuses them: the dry run says why, the map just shows no plan)."""
+    gid = bytes.fromhex(game_id)
+    board_items = [item for item in items if item.get("type") not in WHAT_IF_SKIPS]
+    if not board_items:
+        return None
+    row = replica.game(gid)
+    ruleset = replica.ruleset(gid)
+    rules = replica.state(gid).rules
+    if rules is None:
+        return None
+    try:
+        for order in ruleset.parse_orders(board_items):
+            if ruleset.validate(rules, row.my_seat, order):
+                return None
+            rules = ruleset.apply(rules, row.my_seat, order).state
+    except (HexpostError, ValueError, KeyError):
+        return None
+    return game_views(ruleset, rules) or None
+
+
+def build_choices(replica: Replica, game_id: str) -> list[BuildChoice]:
+    """The classes the player's empires may build this turn, scheduled slots first, then
+    the substitutes for each slot; empty for a game that is not F&E or has no schedule."""
+    gid = bytes.fromhex(game_id)
+    row = replica.game(gid)
+    rules = replica.state(gid).rules
+    if row.ruleset != "fe" or rules is None:
+        return []
+    from engine.fe.production import scheduled
+    from engine.fe.steps.base import empire_setup, empires_of
+    from engine.fe.units import load_units
+
+    tables = load_units()
+    choices: list[BuildChoice] = []
+    for empire in empires_of(rules, row.my_seat):
+        setup = empire_setup(rules, empire)
+        slots = scheduled(setup.production if setup is not None else (), rules.turn)
+        for slot, count in slots.items():
+            if tables.find(empire, slot) is not None:
+                choices.append(BuildChoice(slot, "", empire, f"{empire} {slot} ({count} slot)"))
+            for unit in tables.empire_classes(empire):
+                subs = [s for s in unit.substitutions if slot in s.instead_of]
+                if subs and unit.id != slot:
+                    label = f"{empire} {unit.id} instead of {slot}"
+                    choices.append(BuildChoice(unit.id, slot, empire, label))
+    return choices

@@ -1,0 +1,77 @@
+"""Which units of a stack an order takes: a checklist of the stack, all ticked at first.
+
+A move, a reaction, a retrograde, a strategic move and a reserve fleet each name their units,
+and a player often leaves part of a stack behind (a pinning force, a crippled ship). The
+orders panel shows this list when such an order starts; the player unticks what stays and
+confirms. Ticking everything by default keeps the usual case, the whole stack, to one key.
+
+Keys: up/down move, space ticks or unticks, ``a`` ticks all or none, Enter confirms (posts
+`UnitPick.Picked`), Escape gives up (posts `UnitPick.Abandoned`). The widget only reports:
+the panel decides what the chosen units are for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import SelectionList
+
+
+class UnitPick(SelectionList[str]):
+    """The units of one stack with a tick each; `offer` fills it, every unit ticked."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Enter on a selection list would tick the line: here it confirms, space ticks.
+        Binding("enter", "confirm", "Take them", tooltip="The ticked units take the order"),
+        Binding("a", "toggle_all", "All/none", tooltip="Tick every unit, or none"),
+        Binding("escape", "abandon", "Cancel", tooltip="Give up this order"),
+    ]
+
+    DEFAULT_CSS = """
+    UnitPick {
+        height: auto;
+        max-height: 8;
+    }
+    """
+
+    class Picked(Message):
+        """The player confirmed; ``units`` are the ticked ids, in the stack's order."""
+
+        def __init__(self, units: list[str]) -> None:
+            super().__init__()
+            self.units = units
+
+    class Abandoned(Message):
+        """The player gave up choosing (Escape)."""
+
+    def offer(self, units: Sequence[str], names: Mapping[str, str] | None = None) -> None:
+        """Show ``units`` (ids), each with its class from ``names`` when known, all ticked."""
+        names = names or {}
+        self.clear_options()
+        self.add_options([(f"{u} {names[u]}" if names.get(u) else u, u, True) for u in units])
+        self.highlighted = 0 if units else None
+
+    @property
+    def picked(self) -> list[str]:
+        """The ticked ids in the order the list shows them."""
+        chosen = set(self.selected)
+        return [
+            str(self.get_option_at_index(i).value)
+            for i in range(self.option_count)
+            if self.get_option_at_index(i).value in chosen
+        ]
+
+    def action_confirm(self) -> None:
+        self.post_message(self.Picked(self.picked))
+
+    def action_toggle_all(self) -> None:
+        if self.selected:
+            self.deselect_all()
+        else:
+            self.select_all()
+
+    def action_abandon(self) -> None:
+        self.post_message(self.Abandoned())
