@@ -41,6 +41,7 @@ from textual.widgets import Footer, Input, Static
 from engine.core.errors import HexpostError
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
+from tui.screens.order_data import build_choices, planned_views
 from tui.screens.review import ReviewScreen
 from tui.screens.session import Checked, EventRow, GameData, SyncResult
 from tui.widgets.checklist import ChecklistTree
@@ -80,13 +81,22 @@ class GameScreen(HexpostScreen):
             self.data = data
 
     class OrdersChecked(Message):
-        """A dry run or a send of ``items`` finished; ``result`` is what the engine said."""
+        """A dry run or a send of ``items`` finished; ``result`` is what the engine said,
+        ``plan`` the ``views`` after legal drafts (the map's what-if), or None."""
 
-        def __init__(self, items: list[dict[str, Any]], result: Checked, *, dry_run: bool) -> None:
+        def __init__(
+            self,
+            items: list[dict[str, Any]],
+            result: Checked,
+            *,
+            dry_run: bool,
+            plan: dict[str, Any] | None = None,
+        ) -> None:
             super().__init__()
             self.items = items
             self.result = result
             self.dry_run = dry_run
+            self.plan = plan
 
     def __init__(self, game_id: str) -> None:
         super().__init__()
@@ -161,7 +171,8 @@ class GameScreen(HexpostScreen):
         pending = record.get("pending") or []
         owed = pending[0]["step"] if pending and record["my_seat"] in pending[0]["seats"] else None
         panel = self.query_one(OrdersPanel)
-        panel.set_step(owed, data.step_orders)
+        secret = bool(owed) and pending[0]["kind"] == "secret"
+        panel.set_step(owed, data.step_orders, secret=secret)
         if panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
         if self.status.text.startswith("reading"):
@@ -232,7 +243,8 @@ class GameScreen(HexpostScreen):
             panel.add_path_hex(message.hex_id)
             return
         ships = self.my_ships(message.hex_id)
-        panel.choose_hex(message.hex_id, ships)
+        names = {u: self.board.units.get(u, {}).get("class", "") for u in ships}
+        panel.choose_hex(message.hex_id, ships, names)
         if ships:
             self.status.say(f"{message.hex_id:04d} chosen, {len(ships)} ships: o, then m moves")
 
@@ -252,11 +264,24 @@ class GameScreen(HexpostScreen):
         if message.items:
             self.query_one(OrdersPanel).show_check(True, "checking...")
             self.check_orders(message.items)
+        else:
+            self.query_one(HexMap).show_plan(None)
 
     @work(exclusive=True, group="check")
     async def check_orders(self, items: list[dict[str, Any]]) -> None:
         result = await self.session.check_orders(self.game_id, items)
-        self.post_message(self.OrdersChecked(items, result, dry_run=True))
+        plan = await self.session.read(planned_views, self.game_id, items) if result.ok else None
+        self.post_message(self.OrdersChecked(items, result, dry_run=True, plan=plan))
+
+    @on(OrdersPanel.BuildRequested)
+    def build_requested(self) -> None:
+        self.read_build_choices()
+
+    @work(exclusive=True, group="choices")
+    async def read_build_choices(self) -> None:
+        """The build form lists this turn's schedule, read on the store thread."""
+        choices = await self.session.read(build_choices, self.game_id)
+        self.query_one(OrdersPanel).open_build(choices)
 
     @on(OrdersChecked)
     def orders_checked(self, message: OrdersChecked) -> None:
@@ -269,6 +294,7 @@ class GameScreen(HexpostScreen):
         elif message.items == panel.items:  # a verdict on older drafts is dropped
             if message.dry_run:  # a send that could not sign blocks no later try
                 self._verdict = (message.items, message.result.ok)
+                self.query_one(HexMap).show_plan(message.plan)  # the what-if, before signing
             panel.show_check(message.result.ok, message.result.text)
 
     @on(OrdersPanel.SendRequested)

@@ -154,6 +154,11 @@ class Session:
         """Sign the orders and queue them for the next sync (checked again first)."""
         return await self.call(self._orders, game_id, items, False)
 
+    async def read(self, fn: Callable[..., T], game_id: str, *args: Any) -> T:
+        """``fn(replica, game_id, *args)`` on the store thread with the reading replica: the
+        readers of `tui.screens.order_data` (the what-if of the drafts, the build menu)."""
+        return await self.call(lambda: fn(self._replica(), game_id, *args))
+
     # --- on the store thread ------------------------------------------------------------------
 
     def _replica(self) -> Replica:
