@@ -21,6 +21,7 @@ from engine.core.game import AnyRuleset, AnyState, Result, apply_packet, pending
 from engine.core.packets import (
     PROTOCOL_VERSION,
     Body,
+    Chat,
     EntropyOnly,
     Genesis,
     Join,
@@ -35,6 +36,7 @@ from engine.core.ruleset import Decision, DecisionKind, Event, OptionValue, Seat
 from engine.core.state import decode_state, encode_state
 from engine.rulesets import ruleset_for
 from saves import inbox, ledger
+from saves.chat import chat_line, check_chat_turn
 from saves.inbox import Outcome
 from saves.secrets import add_commit, owed_reveals
 from saves.store import Store
@@ -512,6 +514,32 @@ class Replica:
         packet, result = self._sign_and_store(
             ruleset, state, body, automatic=False, now=now, extra=keep_secret
         )
+        return Submitted(body.seq, result.state_hash, result.events, packet.packet_id)
+
+    def chat(self, game_id: bytes, text: str, *, now: str) -> Submitted:
+        """Sign and queue a `Chat` packet: a line to the other players, kept in the log.
+
+        Only on this seat's move and never while a roll waits for our entropy (`saves.chat`
+        says why); the same decision is owed after it. Nothing is stored when refused.
+        """
+        line = chat_line(text)
+        row = self.game(game_id)
+        ruleset = ruleset_for(row.ruleset)
+        state = self.state(game_id)
+        owed = pending(ruleset, state)
+        check_chat_turn(row.name, row.my_seat, status=row.status, frozen=row.frozen, owed=owed)
+        if self._has_buffered_own(row):
+            raise HexpostError(f"game {row.name}: a packet of ours waits to be applied: sync first")
+        body = author.new_body(
+            ruleset,
+            state,
+            game_id=game_id,
+            seat=row.my_seat,
+            kind=Chat(line),
+            entropy_value=self._next_value(game_id, state, row.my_seat),
+            written_at=now,
+        )
+        packet, result = self._sign_and_store(ruleset, state, body, automatic=False, now=now)
         return Submitted(body.seq, result.state_hash, result.events, packet.packet_id)
 
     def auto_replies(self, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
