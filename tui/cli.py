@@ -157,6 +157,16 @@ def build_parser() -> argparse.ArgumentParser:
     orders.add_argument("file", metavar="FILE|-", help='JSON or TOML {"orders": [...]}')
     orders.add_argument("--dry-run", action="store_true", help="only check the orders")
 
+    chat = sub.add_parser(
+        "chat",
+        help="sign and queue a chat message to the other players",
+        description="The message travels in the game's chain like orders, so it can be "
+        "written only on your move (it does not end the move); `hexpost sync` sends it and "
+        "both logs show it.",
+    )
+    chat.add_argument("game", metavar="GAME")
+    chat.add_argument("text", nargs="+", metavar="TEXT", help="the message (one line)")
+
     sync = sub.add_parser("sync", help="receive and apply packets, then send the outbox")
     sync.add_argument("game", nargs="?", metavar="GAME")
 

@@ -71,6 +71,12 @@ def passphrase(args: argparse.Namespace, *, purpose: str, confirm: bool = False)
             f"a passphrase is needed to {purpose}: use --passphrase-env VAR or "
             "--passphrase-command CMD (no terminal to ask on)"
         )
+    return passphrase_bytes(text)
+
+
+def passphrase_bytes(text: str) -> bytes:
+    """A typed passphrase as the key file takes it: NFC-normalised (the same words typed on
+    another keyboard or system unlock the key), UTF-8, never empty."""
     if not text:
         raise HexpostError("the passphrase is empty")
     return unicodedata.normalize("NFC", text).encode()
@@ -155,23 +161,25 @@ def parse_options(items: list[str]) -> dict[str, OptionValue]:
 # --- the commands ------------------------------------------------------------------------
 
 
-def cmd_identity(args: argparse.Namespace, home: Home) -> int:
-    if args.identity_command == "create":
-        if home.identity_info() is not None:
-            raise HexpostError(f"this home already has an identity ({home.key_path})")
-        secret = None
-        if not args.no_passphrase:
-            secret = passphrase(args, purpose="protect the new key", confirm=True)
-        info = home.create_identity(args.name, args.address, secret)
-        print(f"identity created for {info.name} <{info.address}>")
-        print(f"fingerprint: {fingerprint(info.public_key)}")
-        if secret is None:
-            print("warning: the key is stored unencrypted (--no-passphrase)")
-        return 0
+def create_identity(home: Home, name: str, address: str, secret: bytes | None) -> dict[str, Any]:
+    """Make this home's identity (``secret=None``: stored unencrypted) and return its record.
+
+    The one way to make an identity, for ``hexpost identity create`` and the app's form alike.
+    """
+    if home.identity_info() is not None:
+        raise HexpostError(f"this home already has an identity ({home.key_path})")
+    home.create_identity(name.strip(), address.strip(), secret)
+    record = identity_record(home)
+    assert record is not None
+    return record
+
+
+def identity_record(home: Home) -> dict[str, Any] | None:
+    """What ``hexpost identity show --json`` prints; None when the home has no identity."""
     info = home.identity_info()
     if info is None:
-        raise HexpostError("this home has no identity yet: run `hexpost identity create`")
-    record = {
+        return None
+    return {
         "name": info.name,
         "address": info.address,
         "fingerprint": fingerprint(info.public_key),
@@ -179,26 +187,62 @@ def cmd_identity(args: argparse.Namespace, home: Home) -> int:
         "encrypted": info.encrypted,
         "key_file": str(home.key_path),
     }
-    render.emit(record, args.json, render.identity_text)
+
+
+def cmd_identity(args: argparse.Namespace, home: Home) -> int:
+    if args.identity_command == "create":
+        if home.identity_info() is not None:  # before asking for a passphrase twice
+            raise HexpostError(f"this home already has an identity ({home.key_path})")
+        secret = None
+        if not args.no_passphrase:
+            secret = passphrase(args, purpose="protect the new key", confirm=True)
+        record = create_identity(home, args.name, args.address, secret)
+        print(f"identity created for {record['name']} <{record['address']}>")
+        print(f"fingerprint: {record['fingerprint']}")
+        if secret is None:
+            print("warning: the key is stored unencrypted (--no-passphrase)")
+        return 0
+    shown = identity_record(home)
+    if shown is None:
+        raise HexpostError("this home has no identity yet: run `hexpost identity create`")
+    render.emit(shown, args.json, render.identity_text)
     return 0
 
 
-def cmd_transport(args: argparse.Namespace, home: Home) -> int:
+def use_folder(home: Home, path_text: str) -> Path:
+    """Send and receive packets through the folder ``path_text`` (made if missing); returns
+    its absolute path. The one way to set it, for ``hexpost transport folder`` and the app."""
+    if not path_text.strip():
+        raise HexpostError("give the path of the shared folder")
+    path = Path(path_text.strip()).expanduser().absolute()
+    if path.exists() and not path.is_dir():
+        raise HexpostError(f"cannot use {path}: it is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise HexpostError(f"cannot use the folder {path}: {exc.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise HexpostError(f"cannot use the folder {path}: it is not writable for you")
     config = home.config()
+    config["transport"] = {"kind": "folder", "path": str(path)}
+    home.save_config(config)
+    return path
+
+
+def transport_text(home: Home) -> str:
+    """The configured transport in a few words (``folder /path``), or ``none``."""
+    current = home.config().get("transport")
+    if not current or not current.get("kind"):
+        return "none"
+    return f"{current['kind']} {current.get('path', '')}".strip()
+
+
+def cmd_transport(args: argparse.Namespace, home: Home) -> int:
     if args.transport_command == "folder":
-        path = Path(args.path).expanduser().absolute()
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise HexpostError(f"cannot use the folder {path}: {exc.strerror}") from None
-        config["transport"] = {"kind": "folder", "path": str(path)}
-        home.save_config(config)
+        path = use_folder(home, args.path)
         print(f"packets will travel through the folder {path}")
         return 0
-    current = config.get("transport")
-    print(
-        f"transport: {current['kind']} {current.get('path', '')}" if current else "transport: none"
-    )
+    print(f"transport: {transport_text(home)}")
     return 0
 
 
@@ -345,6 +389,14 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
     return 0
 
 
+def cmd_chat(args: argparse.Namespace, home: Home) -> int:
+    replica = signing_replica(args, home, "sign the chat message")
+    row = replica.find(args.game)
+    result = replica.chat(row.game_id, " ".join(args.text), now=now())
+    print(f"packet {result.seq} (chat) signed and queued; run `hexpost sync` to send it")
+    return 0
+
+
 def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     transport = transport_of(home)
     replica, signing = sync_replica(args, home)
@@ -437,6 +489,7 @@ COMMANDS = {
     "games": cmd_games,
     "show": cmd_show,
     "orders": cmd_orders,
+    "chat": cmd_chat,
     "sync": cmd_sync,
     "verify": cmd_verify,
     "log": cmd_log,
