@@ -34,6 +34,7 @@ class GamesScreen(HexpostScreen):
         Binding("enter", "open", "Open", priority=True),
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         Binding("r", "reload", "Refresh"),
+        Binding("comma", "settings", "Settings", key_display=",", tooltip="Identity and transport"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -113,6 +114,16 @@ class GamesScreen(HexpostScreen):
 
     def after_sync(self, result: SyncResult) -> None:
         self.reload()  # an invitation adds a row even when no known game changed
+        if result.replies_owed and self.session.locked:
+            # A roll or a reveal waits for our key: with the passphrase, sync once more.
+            from tui.screens.identity import ask_passphrase
+
+            ask_passphrase(self, "sign the automatic replies", self.action_sync)
+
+    def action_settings(self) -> None:
+        from tui.screens.settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
 
     # --- actions -------------------------------------------------------------------------------
 
@@ -185,10 +196,10 @@ def empty_help(overview: Overview) -> str:
     """What to do in a home with no game yet, skipping the steps already done."""
     lines = ["No games in this home yet.", ""]
     if overview.identity is None:
-        lines.append("Make your identity (quit with q first):")
+        lines.append("Make your identity: press , (settings), or run")
         lines.append("  hexpost identity create --name NAME --address YOU@EXAMPLE.ORG")
     if overview.transport is None:
-        lines.append("Choose how packets travel, e.g. a shared folder:")
+        lines.append("Choose how packets travel (, again), e.g. a shared folder:")
         lines.append("  hexpost transport folder PATH")
     lines.append("Start a game and invite an opponent:")
     lines.append("  hexpost new --scenario tutorial --seat coalition --opponent ADDRESS")

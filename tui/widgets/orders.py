@@ -267,9 +267,7 @@ class OrdersPanel(Vertical, can_focus=True):
             return bool(self.items) or None
         if action == "secret":
             return self._secret
-        if action == "build":
-            return "build" in self._takes or None
-        return True
+        return True  # the engine says, with its rule, when an order is out of its step
 
     def action_done(self) -> None:
         self._add({"type": "done"})

@@ -1,0 +1,235 @@
+"""The orders panel's stack orders, forms and the map's what-if, driven headless at 80x24.
+
+The tutorial game as in `tests.tui.test_orders_panel`: the coalition's Strike Force (four
+Klingon ships) waits in 1307 at step 3B2. Each test reads back what the widgets hold (the
+drafts, the verdict, the map's planned markers) and the store's head, so a form that drafts
+the wrong order, or a refusal that still sends, fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Select
+
+from engine.core.game import pending
+from engine.fe import RULESET
+from tests.tui.test_app import (
+    SIZE,
+    Tutorial,
+    app_for,
+    open_game,
+    settle,
+    tutorial_homes,
+    walk_to,
+)  # fmt: skip
+from tui.screens.game import GameScreen
+from tui.widgets.hexmap import HexMap
+from tui.widgets.order_forms import OrderForm
+from tui.widgets.orders import OrdersPanel, describe
+from tui.widgets.unitpick import UnitPick
+
+STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
+
+
+@pytest.fixture
+def at_3b2(tmp_path: Path) -> Iterator[Tutorial]:
+    game = tutorial_homes(tmp_path)
+    walk_to(game, "3B2")
+    assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == "3B2"
+    yield game
+    game.alice.close()
+    game.bob.close()
+
+
+def seq(game: Tutorial) -> int:
+    return game.alice.replica.game(game.game_id).head_seq
+
+
+async def chosen_and_open(pilot: Pilot[None]) -> tuple[GameScreen, OrdersPanel, HexMap]:
+    """The game open, 1307 chosen on the map (Enter), the orders panel focused."""
+    screen = await open_game(pilot)
+    hexmap = screen.query_one(HexMap)
+    assert hexmap.cursor == 1307
+    await pilot.press("enter", "o")
+    panel = screen.query_one(OrdersPanel)
+    assert panel.has_focus and panel.chosen == (1307, STRIKE_FORCE)
+    return screen, panel, hexmap
+
+
+async def test_part_of_a_stack_moves_and_the_map_shows_the_plan(at_3b2: Tutorial) -> None:
+    before = seq(at_3b2)
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, panel, hexmap = await chosen_and_open(pilot)
+        await pilot.press("m")
+        pick = panel.query_one(UnitPick)
+        labels = [str(pick.get_option_at_index(i).prompt) for i in range(pick.option_count)]
+        assert labels[0] == "KLI-0001 D7C"  # the class helps choose
+        await pilot.press("space")  # untick the first (the D7C stays behind)
+        assert pick.picked == STRIKE_FORCE[1:]
+        await pilot.press("enter", "up", "enter", "enter")  # to 1306, then done
+        await settle(pilot)
+        move = {"type": "move", "units": STRIKE_FORCE[1:], "path": ["1307", "1306"]}
+        assert panel.items == [move]
+        assert panel.check_text.startswith("legal"), panel.check_text
+        # The what-if: the three ships at 1306, the one left in 1307, both marked planned.
+        assert hexmap.planned == {1306: "K3~", 1307: "K1~"}
+        cell = hexmap.cell(1306)
+        assert cell is not None and cell.content == "K3~" and cell.planned
+        assert seq(at_3b2) == before  # a what-if only: nothing signed
+        await pilot.press("u")
+        await settle(pilot)
+        assert panel.items == [] and hexmap.planned == {}
+        cell = hexmap.cell(1306)
+        assert cell is not None and not cell.planned and "~" not in cell.content
+
+
+async def test_an_illegal_move_shows_no_plan(at_3b2: Tutorial) -> None:
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, panel, hexmap = await chosen_and_open(pilot)
+        await pilot.press("m", "enter")
+        await pilot.press(*["down"] * 7, "enter", "enter")  # 1314: seven hexes, too far
+        await settle(pilot)
+        assert panel.check_text.startswith("REFUSED"), panel.check_text
+        assert "(203.1)" in panel.check_text
+        assert hexmap.planned == {}
+
+
+async def select_option(pilot: Pilot[None], form: OrderForm, name: str, value: str) -> None:
+    """Choose ``value`` in the form's choice ``name`` with the keys (open, down, Enter)."""
+    select = form.query_one(f"#field-{name}", Select)
+    select.focus()
+    await pilot.pause()
+    await pilot.press("enter")
+    while select.value != value:
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        if select.value != value:
+            await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_an_adjustment_asks_only_its_fields_and_needs_a_reason(at_3b2: Tutorial) -> None:
+    before = seq(at_3b2)
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, panel, _hexmap = await chosen_and_open(pilot)
+        await pilot.press("j")
+        form = app.screen
+        assert isinstance(form, OrderForm)
+        assert list(form.values) == ["change", "ep", "reason"]  # a treasury change
+        await select_option(pilot, form, "change", "cripple")
+        assert list(form.values) == ["change", "unit", "reason"]
+        assert form.values["unit"] == "KLI-0001"  # the chosen stack's first unit
+        await pilot.press("ctrl+s")  # no reason: the form says so and stays
+        assert isinstance(app.screen, OrderForm) and "reason" in form.error_text
+        form.query_one("#field-reason").focus()
+        await pilot.press(*"combat at 1305", "enter")
+        await settle(pilot)
+        assert app.screen is not form
+        cripple = {
+            "type": "adjust", "change": "cripple", "unit": "KLI-0001", "reason": "combat at 1305"
+        }  # fmt: skip
+        assert panel.items == [cripple]
+        assert panel.check_text.startswith("legal"), panel.check_text
+        assert seq(at_3b2) == before
+
+
+async def test_a_refused_adjustment_names_its_rule(at_3b2: Tutorial) -> None:
+    before = seq(at_3b2)
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, panel, _hexmap = await chosen_and_open(pilot)
+        await pilot.press("j")
+        form = app.screen
+        assert isinstance(form, OrderForm)
+        await select_option(pilot, form, "change", "capture")
+        assert list(form.values) == ["change", "hex", "reason"]
+        hex_field = form.query_one("#field-hex")
+        hex_field.focus()
+        await pilot.press(*["backspace"] * 4, *"1105", "tab", *"taken", "enter")
+        await settle(pilot)
+        assert panel.items == [
+            {"type": "adjust", "change": "capture", "hex": "1105", "reason": "taken"}
+        ]
+        assert panel.check_text.startswith("REFUSED"), panel.check_text
+        assert "(438.0)" in panel.check_text
+        await pilot.press("S")  # refused drafts are not offered for signing
+        await settle(pilot)
+        assert not isinstance(app.screen, OrderForm)
+        assert seq(at_3b2) == before
+
+
+async def test_a_build_out_of_its_step_is_refused_with_the_rule(at_3b2: Tutorial) -> None:
+    """The tutorial schedules nothing, so the class is typed; at 3B2 the engine refuses a
+    build and names the step that takes it."""
+    before = seq(at_3b2)
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, panel, _hexmap = await chosen_and_open(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm)
+        assert form.values == {"what": "", "hex": "1307"}
+        await pilot.press(*"D7", "enter", "enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "build", "cls": "D7", "hex": "1307"}]
+        assert "belongs to step 2B3" in panel.check_text, panel.check_text
+        assert "(105.0)" in panel.check_text
+        assert seq(at_3b2) == before
+
+
+async def test_a_roll_is_drafted_from_its_form(at_3b2: Tutorial) -> None:
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, panel, _hexmap = await chosen_and_open(pilot)
+        assert panel.check_action("secret", ()) is False  # 3B2 is not a secret step
+        await pilot.press("x")
+        form = app.screen
+        assert isinstance(form, OrderForm) and form.values["dice"] == "2d6"
+        await pilot.press("ctrl+s")  # the purpose is still blank: the form says so
+        assert "purpose" in form.error_text and app.screen is form
+        await pilot.press("enter")  # Enter on the dice goes on to the purpose
+        await pilot.press(*"survey", "enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "roll", "dice": "2d6", "purpose": "survey"}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+
+
+@pytest.fixture
+def at_5_3c(tmp_path: Path) -> Iterator[Tutorial]:
+    """The tutorial walked to 5-3C, a secret step both seats owe."""
+    game = tutorial_homes(tmp_path)
+    walk_to(game, "5-3C")
+    yield game
+    game.alice.close()
+    game.bob.close()
+
+
+async def test_a_secret_step_takes_a_hidden_choice(at_5_3c: Tutorial) -> None:
+    app = app_for(at_5_3c.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("o")
+        panel = screen.query_one(OrdersPanel)
+        assert "5-3C is secret" in panel.hint_text
+        await pilot.press("p")
+        assert isinstance(app.screen, OrderForm)
+        await pilot.press(*"no carrier groups", "enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "secret", "choice": "no carrier groups"}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+        assert screen.query_one(HexMap).planned == {}  # a hidden choice moves nothing
+
+
+def test_stack_orders_read_in_plain_words() -> None:
+    assert describe({"type": "retrograde", "units": ["KLI-0001"], "to": "1307"}) == (
+        "retrograde KLI-0001 to 1307"
+    )
+    assert describe({"type": "reserve", "units": STRIKE_FORCE}) == "reserve 4 units"
