@@ -32,6 +32,7 @@ from tui.screens.game import GameScreen
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel, describe, parse_items
+from tui.widgets.passphrase import PassphraseDialog
 from tui.widgets.unitpick import UnitPick
 
 TOO_FAR = {
@@ -197,7 +198,8 @@ async def test_a_locked_key_says_so_and_keeps_the_drafts(
     game: Tutorial, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An encrypted key the app was not given the passphrase of cannot sign: the panel says
-    so (a passphrase dialog is later work), and the drafts stay for the next try."""
+    so and the passphrase dialog asks; cancelled, the drafts stay for the next try
+    (`tests.tui.test_chat` types wrong and right passphrases into it)."""
     before = seq(game)
     app = app_for(game.alice)
     home = app.session.home
@@ -216,6 +218,9 @@ async def test_a_locked_key_says_so_and_keeps_the_drafts(
         await pilot.press("S")
         await settle(pilot)
         await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, PassphraseDialog)
+        await pilot.press("escape")
         await settle(pilot)
         assert "needs its passphrase" in panel.check_text
         assert panel.items == [{"type": "done"}]

@@ -39,8 +39,10 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from engine.core.errors import HexpostError
+from saves.chat import MAX_CHAT
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
+from tui.screens.identity import ask_passphrase
 from tui.screens.order_data import build_choices, planned_views
 from tui.screens.review import ReviewScreen
 from tui.screens.session import Checked, EventRow, GameData, SyncResult
@@ -49,6 +51,7 @@ from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel, describe
+from tui.widgets.passphrase import LineDialog
 
 VIEW_KEYS = ("empires", "units", "hexes", "battles")
 """The parts of `render.show_record` that make up the ``views`` record the map draws."""
@@ -71,6 +74,8 @@ class GameScreen(HexpostScreen):
         Binding("o", "orders", "Orders", tooltip="Write orders (in place of the hex details)"),
         Binding("r", "reload", "Refresh", show=False),
         Binding("v", "review", "Review", show=False, tooltip="Step through the game's packets"),
+        # Hidden like Review: 80 columns of footer are full; ? lists both.
+        Binding("t", "talk", "Talk", show=False, tooltip="Send a chat line to the players"),
     ]
 
     class Loaded(Message):
@@ -194,6 +199,8 @@ class GameScreen(HexpostScreen):
     def after_sync(self, result: SyncResult) -> None:
         if self.game_id in result.changed:
             self.reload()
+        if result.replies_owed and self.session.locked:
+            ask_passphrase(self, "sign the automatic replies", self.action_sync)
 
     # --- the side panel ------------------------------------------------------------------------
 
@@ -286,6 +293,10 @@ class GameScreen(HexpostScreen):
     @on(OrdersChecked)
     def orders_checked(self, message: OrdersChecked) -> None:
         panel = self.query_one(OrdersPanel)
+        if message.result.locked:  # the drafts stay; the passphrase, then the same send
+            panel.show_check(False, message.result.text)
+            ask_passphrase(self, "sign these orders", lambda: self.send_orders(message.items))
+            return
         if message.result.sent:
             panel.clear()
             panel.show_check(True, message.result.text)
@@ -336,6 +347,32 @@ class GameScreen(HexpostScreen):
     def action_review(self) -> None:
         """Step through this game's packets, from the first one not read yet."""
         self.app.push_screen(ReviewScreen(self.game_id))
+
+    def action_talk(self) -> None:
+        """One line to the other players: signed, queued for the next sync, shown in the log."""
+
+        def answered(text: str | None) -> None:
+            if text is not None:
+                self.status.busy("signing the chat line...")
+                self.send_chat(text)
+
+        question = "Say to the other players (signed; s sends it):"
+        self.app.push_screen(LineDialog(question, max_length=MAX_CHAT), answered)
+
+    @work(exclusive=True, group="chat")
+    async def send_chat(self, text: str) -> None:
+        result = await self.session.chat(self.game_id, text)
+        if result.locked:
+            ask_passphrase(
+                self,
+                "sign the chat line",
+                lambda: self.send_chat(text),
+                cancelled=lambda: self.status.say("chat not sent: no passphrase given"),
+            )
+            return
+        self.status.say(result.text)
+        if result.sent:
+            self.reload()
 
     def action_orders(self) -> None:
         """Closed: show the panel in place of the hex details and focus it. Open but not

@@ -20,13 +20,15 @@ import asyncio
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from engine.core.errors import HexpostError
+from engine.core.ruleset import DecisionKind
 from mail.sync import SyncReport, sync
 from mail.transport import Transport
 from saves.home import Home
+from saves.keys import KeyFileError
 from saves.replica import Replica
 from tui import commands, render
 
@@ -35,14 +37,13 @@ T = TypeVar("T")
 EventRow = tuple[int, str, str, str]
 """One line of a game's log as `EventLog` shows it: (packet seq, seat, kind, text)."""
 
-NO_IDENTITY = "no identity yet: quit (q) and run `hexpost identity create`"
+NO_IDENTITY = "no identity yet: make one in the settings (, on the games list)"
 """Short enough for the status line of an 80-column terminal."""
 
-NO_PASSPHRASE = (
-    "not sent: the key needs its passphrase; start the app with --passphrase-env "
-    "or send with `hexpost orders`"
-)
-"""What the orders panel says when it cannot sign (a passphrase dialog is later work)."""
+NO_PASSPHRASE = "not sent: the key needs its passphrase (send again to type it)"
+"""What the orders panel says when it cannot sign yet; the game screen asks for it."""
+
+WRONG_PASSPHRASE = "wrong passphrase: nothing was signed"
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,21 @@ class Checked:
     ok: bool
     text: str
     sent: bool = False
+    locked: bool = False
+    """Refused only because the key is encrypted and the session has no passphrase yet:
+    `Session.unlock` and the same call again may succeed."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the settings screen shows: `commands.identity_record` (None: no identity yet) and
+    the transport as ``hexpost transport show`` words it."""
+
+    identity: dict[str, Any] | None
+    transport: str
+    transport_kind: str | None
+    folder: str | None
+    unlocked: bool
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,9 @@ class SyncResult:
     """Hex ids of the games a received packet changed (applied, invited, desync...)."""
     details: list[str] = field(default_factory=list)
     ok: bool = True
+    replies_owed: bool = False
+    """The sync could not sign (no passphrase) and a game waits for an automatic reply from
+    this home (a die roll's entropy, a reveal): with the passphrase a second sync writes it."""
 
 
 class Session:
@@ -159,6 +178,35 @@ class Session:
         readers of `tui.screens.order_data` (the what-if of the drafts, the build menu)."""
         return await self.call(lambda: fn(self._replica(), game_id, *args))
 
+    async def chat(self, game_id: str, text: str) -> Checked:
+        """Sign and queue a chat line for ``game_id`` (`Replica.chat`); ``locked`` when the
+        passphrase is needed first."""
+        return await self.call(self._chat, game_id, text)
+
+    async def unlock(self, passphrase: str) -> str | None:
+        """Open the signing key with ``passphrase``: None when it opened (later signing needs
+        no more asking), else what went wrong, for the dialog to show."""
+        return await self.call(self._unlock, passphrase)
+
+    @property
+    def locked(self) -> bool:
+        """Whether signing would need a passphrase the session does not hold. Reads only the
+        key file's public header; safe on the event loop."""
+        info = self.home.identity_info()
+        return info is not None and info.encrypted and self._passphrase is None
+
+    async def settings(self) -> Settings:
+        return await self.call(self._settings)
+
+    async def create_identity(self, name: str, address: str, passphrase: str | None) -> str | None:
+        """Make the home's identity as ``hexpost identity create`` does; None when made, else
+        why not. With a passphrase the new key stays unlocked for this session."""
+        return await self.call(self._create_identity, name, address, passphrase)
+
+    async def use_folder(self, path: str) -> tuple[bool, str]:
+        """Set the shared-folder transport as ``hexpost transport folder PATH`` does."""
+        return await self.call(self._use_folder, path)
+
     # --- on the store thread ------------------------------------------------------------------
 
     def _replica(self) -> Replica:
@@ -217,7 +265,7 @@ class Session:
                 if info is None:
                     return Checked(False, NO_IDENTITY)
                 if info.encrypted and self._passphrase is None:
-                    return Checked(False, NO_PASSPHRASE)
+                    return Checked(False, NO_PASSPHRASE, locked=True)
                 replica = self._signing_replica()
             result = replica.submit(
                 bytes.fromhex(game_id), items, now=self._clock(), dry_run=dry_run
@@ -228,6 +276,59 @@ class Session:
         if dry_run:
             return Checked(True, "\n".join([f"legal: would be packet {result.seq}", *done]))
         return Checked(True, f"packet {result.seq} signed and queued: s sends it", sent=True)
+
+    def _chat(self, game_id: str, text: str) -> Checked:
+        try:
+            info = self.home.identity_info()
+            if info is None:
+                return Checked(False, NO_IDENTITY)
+            if info.encrypted and self._passphrase is None:
+                return Checked(False, NO_PASSPHRASE, locked=True)
+            result = self._signing_replica().chat(bytes.fromhex(game_id), text, now=self._clock())
+        except HexpostError as exc:
+            return Checked(False, f"not sent: {exc}")
+        return Checked(
+            True, f"chat signed and queued as packet {result.seq}: s sends it", sent=True
+        )
+
+    def _unlock(self, passphrase: str) -> str | None:
+        try:
+            secret = commands.passphrase_bytes(passphrase)
+            signer = self.home.replica(secret, unlock=True)
+        except KeyFileError as exc:
+            return WRONG_PASSPHRASE if "wrong passphrase" in str(exc) else str(exc)
+        except HexpostError as exc:
+            return str(exc)
+        self._passphrase, self._signer = secret, signer
+        return None
+
+    def _settings(self) -> Settings:
+        transport = self.home.config().get("transport") or {}
+        return Settings(
+            identity=commands.identity_record(self.home),
+            transport=commands.transport_text(self.home),
+            transport_kind=transport.get("kind"),
+            folder=transport.get("path"),
+            unlocked=self._passphrase is not None,
+        )
+
+    def _create_identity(self, name: str, address: str, passphrase: str | None) -> str | None:
+        try:
+            secret = None if passphrase is None else commands.passphrase_bytes(passphrase)
+            commands.create_identity(self.home, name, address, secret)
+        except HexpostError as exc:
+            return str(exc)
+        # The replicas were opened without an identity: the next call opens them anew.
+        self._reader = self._signer = None
+        self._passphrase = secret
+        return None
+
+    def _use_folder(self, path: str) -> tuple[bool, str]:
+        try:
+            folder = commands.use_folder(self.home, path)
+        except HexpostError as exc:
+            return False, str(exc)
+        return True, f"packets will travel through the folder {folder}"
 
     def _sync(self) -> SyncResult:
         try:
@@ -244,7 +345,21 @@ class Session:
             return SyncResult(f"sync failed: {exc}", ok=False)
         except OSError as exc:
             return SyncResult(f"sync failed: {exc.strerror or exc}", ok=False)
-        return describe(report, signing)
+        result = describe(report, signing)
+        if not signing and self._owes_replies(replica):
+            return replace(result, replies_owed=True)
+        return result
+
+    def _owes_replies(self, replica: Replica) -> bool:
+        """Whether some game waits for an automatic reply that only our key can sign."""
+        for row in replica.games():
+            if row.status != "active" or row.frozen:
+                continue
+            owed = replica.pending(row.game_id)
+            automatic = (DecisionKind.ENTROPY, DecisionKind.REVEAL)
+            if owed and owed[0].seats[0] == row.my_seat and owed[0].kind in automatic:
+                return True
+        return False
 
     def _signing_replica(self) -> Replica:
         if self._signer is None:

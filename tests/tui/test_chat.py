@@ -1,0 +1,212 @@
+"""Chat from the command line and from the game screen, and the passphrase dialog.
+
+The command-line test runs the real `hexpost chat` in a child process (the homes of
+`tests.tui.conftest`); the app tests drive the tutorial homes of `tests.tui.test_app` at
+80x24. For the dialog, Alice's key file is written again encrypted (same key, cheap scrypt),
+so a wrong passphrase really fails to open it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from mail.sync import sync
+from saves.keys import read_key_file, write_key_file
+from tests.saves.conftest import Player as HomePlayer
+from tests.saves.conftest import now
+from tests.tui.conftest import Player, assert_refused, exchange, hexpost, start_game
+from tests.tui.test_app import (
+    SIZE,
+    Tutorial,
+    app_for,
+    open_game,
+    settle,
+    status_text,
+    tutorial_homes,
+)
+from tui.app import HexpostApp
+from tui.widgets.eventlog import EventLog
+from tui.widgets.orders import OrdersPanel
+from tui.widgets.passphrase import LineDialog, PassphraseDialog
+
+SECRET = "seven sleepy dragons"
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def test_chat_from_the_command_line_reaches_the_other_log(alice: Player, bob: Player) -> None:
+    game, _ = start_game(alice, bob, "chatty", setup=False)  # the coalition (Alice) owes
+    before = alice.show(game)["pending"]
+    out = alice.ok("chat", game[:10], "Good", "hunting,", "Bob")
+    assert "(chat) signed and queued" in out
+    exchange(alice, bob)
+    for player in (alice, bob):
+        last = json.loads(player.ok("log", game[:10], "--json"))[-1]
+        assert (last["kind"], last["seat"], last["events"]) == (
+            "chat",
+            "coalition",
+            ["Good hunting, Bob"],
+        )
+        assert player.show(game)["pending"] == before  # still Alice's move
+    assert_refused(bob.run("chat", game[:10], "hello"), "not your move", "coalition")
+    assert_refused(alice.run("chat", game[:10], "   "), "needs some text")
+    assert "chat" in hexpost("--help").stdout
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
+    game = tutorial_homes(tmp_path)
+    yield game
+    game.alice.close()
+    game.bob.close()
+
+
+def lock_key(player: HomePlayer) -> None:
+    """Write the player's key file again, the same key sealed with `SECRET`."""
+    path = player.home.key_path
+    key = read_key_file(path, None)
+    path.unlink()
+    write_key_file(path, key, SECRET.encode(), name=player.name, address=player.address, scrypt_n=2)
+
+
+def head(game: Tutorial) -> int:
+    return game.alice.replica.game(game.game_id).head_seq
+
+
+async def type_line(pilot: object, text: str) -> None:
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    dialog = pilot.app.screen
+    assert isinstance(dialog, LineDialog)
+    dialog.query_one(Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def dialog_error(app: HexpostApp) -> str:
+    return str(app.screen.query_one("#line-error", Static).content)
+
+
+async def test_a_chat_line_is_sent_and_shows_in_both_logs(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    before = head(tutorial)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session._clock = now
+        screen = await open_game(pilot)
+        await pilot.press("t")
+        assert isinstance(app.screen, LineDialog)
+        assert not isinstance(app.screen, PassphraseDialog)
+        assert app.screen.query_one(Input).password is False
+        await type_line(pilot, "Shall we play on?")
+        assert app.screen is screen
+        assert "chat signed and queued" in status_text(app)
+        await settle(pilot)
+        rows = screen.query_one(EventLog).rows
+        assert rows[-1] == (before + 1, "coalition", "chat", "Shall we play on?")
+    await exchange_homes(tutorial)
+    chats = [e.text for _, e in tutorial.bob.replica.events(tutorial.game_id) if e.kind == "chat"]
+    assert chats == ["Shall we play on?"]
+
+
+async def exchange_homes(game: Tutorial) -> None:
+    """Alice's outbox to Bob, inside the test's event loop (`Player.sync` starts its own)."""
+    for player in (game.alice, game.bob):
+        await sync(player.replica, player.transport, now)
+
+
+async def test_a_chat_off_ones_move_says_why_and_escape_sends_nothing(
+    tutorial: Tutorial,
+) -> None:
+    app = app_for(tutorial.bob)  # 1A1 is the coalition's step
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await pilot.press("t")
+        await pilot.press("escape")  # cancelled: no packet
+        await settle(pilot)
+        assert not isinstance(app.screen, LineDialog)
+        await pilot.press("t")
+        await type_line(pilot, "hello")
+        assert "not your move" in status_text(app)
+    assert tutorial.bob.replica.game(tutorial.game_id).head_seq == head(tutorial)
+
+
+async def test_the_passphrase_dialog_wrong_cancel_then_right(tutorial: Tutorial) -> None:
+    lock_key(tutorial.alice)
+    before = head(tutorial)
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session._clock = now
+        await open_game(pilot)
+        await pilot.press("t")
+        await type_line(pilot, "Are you there?")
+        assert isinstance(app.screen, PassphraseDialog)
+        assert app.screen.query_one(Input).password is True
+
+        await type_line(pilot, "not the words")  # wrong: asked again, nothing signed
+        assert isinstance(app.screen, PassphraseDialog)
+        assert "wrong passphrase" in dialog_error(app)
+        assert head(tutorial) == before
+
+        await pilot.press("escape")  # cancel: nothing signed
+        await settle(pilot)
+        assert not isinstance(app.screen, LineDialog)
+        assert "not sent" in status_text(app)
+        assert head(tutorial) == before
+
+        await pilot.press("t")
+        await type_line(pilot, "Are you there?")
+        await type_line(pilot, SECRET)  # right: the chat goes out
+        assert not isinstance(app.screen, LineDialog)
+        assert "chat signed and queued" in status_text(app)
+        assert head(tutorial) == before + 1
+
+        await pilot.press("t")  # unlocked for the session: no second question
+        await type_line(pilot, "Still here.")
+        assert not isinstance(app.screen, LineDialog)
+        assert head(tutorial) == before + 2
+
+
+async def test_orders_ask_for_the_passphrase_and_keep_the_drafts_on_cancel(
+    tutorial: Tutorial,
+) -> None:
+    lock_key(tutorial.alice)
+    before = head(tutorial)
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session._clock = now
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "d")
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, PassphraseDialog)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert panel.items == [{"type": "done"}]
+        assert "needs its passphrase" in panel.check_text
+        assert head(tutorial) == before
+
+        await pilot.press("S")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        await type_line(pilot, "wrong words")
+        assert "wrong passphrase" in dialog_error(app)
+        await type_line(pilot, SECRET)
+        await settle(pilot)
+        assert not isinstance(app.screen, LineDialog)
+        assert head(tutorial) == before + 1
+        assert panel.items == []

@@ -1,0 +1,138 @@
+"""The settings screen (``,`` on the games list): make the identity, choose the transport.
+
+Driven headless at 80x24 on bare homes in ``tmp_path``. What the screen makes is read back
+from the home itself (the key file, config.toml) and compared with what the command line
+makes, since both must go through the same code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, Input, RadioButton, Static
+
+from saves.home import Home
+from tests.tui.test_app import SIZE, settle, status_text
+from tui import cli
+from tui.app import HexpostApp
+from tui.screens.games import GamesScreen
+from tui.screens.settings import SettingsScreen
+
+
+async def open_settings(pilot: Pilot[None]) -> SettingsScreen:
+    await settle(pilot)
+    await pilot.press("comma")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, SettingsScreen)
+    return screen
+
+
+def fill(screen: SettingsScreen, **values: str) -> None:
+    for field, value in values.items():
+        screen.query_one(f"#{field.replace('_', '-')}", Input).value = value
+
+
+def card(screen: SettingsScreen) -> str:
+    return str(screen.query_one("#identity-info", Static).content)
+
+
+async def test_the_key_shows_in_the_footer_and_escape_goes_back(tmp_path: Path) -> None:
+    app = HexpostApp(Home(tmp_path / "bare"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        keys = {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
+        assert "comma" in keys
+        await open_settings(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, GamesScreen)
+
+
+async def test_an_identity_is_made_with_a_passphrase_typed_twice(tmp_path: Path) -> None:
+    home = Home(tmp_path / "new")
+    app = HexpostApp(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_settings(pilot)
+        assert "No identity yet" in card(screen)
+        fill(screen, id_name="Erin", id_address="erin@example.org")
+        fill(screen, id_pass="one two three", id_pass2="one two tree")
+        await screen.query_one("#id-pass2", Input).action_submit()
+        await settle(pilot)
+        assert "differ" in status_text(app)
+        assert home.identity_info() is None
+
+        fill(screen, id_pass="one two three", id_pass2="one two three")
+        await screen.query_one("#id-pass2", Input).action_submit()
+        await settle(pilot)
+        assert "identity created for Erin <erin@example.org>" in status_text(app)
+        info = home.identity_info()
+        assert info is not None and info.encrypted
+        assert "Fingerprint:" in card(screen)
+        assert "encrypted with a passphrase" in card(screen)
+        assert not screen.query_one("#identity-form").display
+        assert not app.session.locked  # the passphrase just typed unlocks this session
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, GamesScreen)
+        assert "Erin <erin@example.org>" in app.screen.sub_title
+
+
+async def test_an_identity_without_passphrase_and_a_bad_address(tmp_path: Path) -> None:
+    home = Home(tmp_path / "plain")
+    app = HexpostApp(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_settings(pilot)
+        fill(screen, id_name="Finn", id_address="not an address")
+        screen.query_one("#id-no-pass", Checkbox).value = True
+        await settle(pilot)
+        assert screen.query_one("#id-pass", Input).disabled
+        await screen.query_one("#id-address", Input).action_submit()
+        await settle(pilot)
+        assert "is not an email address" in status_text(app)  # the command line's own check
+        assert home.identity_info() is None
+
+        fill(screen, id_address="finn@example.org")
+        await screen.query_one("#id-address", Input).action_submit()
+        await settle(pilot)
+        info = home.identity_info()
+        assert info is not None and not info.encrypted
+        assert "NOT encrypted" in card(screen)
+
+
+async def test_the_folder_transport_is_checked_and_written_as_the_cli_writes_it(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "app-home")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a folder")
+    shared = tmp_path / "shared" / "packets"
+    app = HexpostApp(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_settings(pilot)
+        assert screen.query_one("#kind-mail", RadioButton).disabled
+        assert "not available yet" in str(screen.query_one("#kind-mail", RadioButton).label)
+        assert "Now: none" in str(screen.query_one("#transport-info", Static).content)
+
+        fill(screen, folder_path=str(a_file))
+        await screen.query_one("#folder-path", Input).action_submit()
+        await settle(pilot)
+        assert "it is a file, not a folder" in status_text(app)
+        assert home.config() == {}
+
+        fill(screen, folder_path="   ")
+        await screen.query_one("#folder-path", Input).action_submit()
+        await settle(pilot)
+        assert "give the path" in status_text(app)
+        assert home.config() == {}
+
+        fill(screen, folder_path=str(shared))
+        await screen.query_one("#folder-path", Input).action_submit()
+        await settle(pilot)
+        assert f"through the folder {shared}" in status_text(app)
+        assert f"Now: folder {shared}" in str(screen.query_one("#transport-info", Static).content)
+    assert shared.is_dir()
+    cli_home = tmp_path / "cli-home"
+    assert cli.main(["--home", str(cli_home), "transport", "folder", str(shared)]) == 0
+    assert (cli_home / "config.toml").read_bytes() == home.config_path.read_bytes()
