@@ -28,7 +28,7 @@ from tests.tui.test_app import (
 )  # fmt: skip
 from tui.screens.game import GameScreen
 from tui.widgets.hexmap import HexMap
-from tui.widgets.order_forms import OrderForm
+from tui.widgets.order_forms import OrderForm, build_form, repair_form, replace_form
 from tui.widgets.orders import OrdersPanel, describe
 from tui.widgets.unitpick import UnitPick
 
@@ -233,3 +233,24 @@ def test_stack_orders_read_in_plain_words() -> None:
         "retrograde KLI-0001 to 1307"
     )
     assert describe({"type": "reserve", "units": STRIKE_FORCE}) == "reserve 4 units"
+
+
+def test_the_production_forms_turn_their_fields_into_orders() -> None:
+    """The forms' values to orders, without a terminal: a substitute keeps its slot and
+    empire, a PF count must be whole, and a blank required field is named."""
+    choices = [("D7", "", "KLI", "KLI D7 (2 slot)"), ("F5S", "F5", "KLI", "KLI F5S instead of F5")]
+    build = build_form(choices, "1411")
+    assert build.fields[0].choices[1] == ("KLI F5S instead of F5", "F5S|F5|KLI")
+    assert build._make({"what": "F5S|F5|KLI", "hex": "1411"}) == {
+        "type": "build", "cls": "F5S", "hex": "1411", "instead_of": "F5", "empire": "KLI"
+    }  # fmt: skip
+    assert build._make({"what": "D7|", "hex": ""}) == "fill in: hex"
+    replace = replace_form("KLI-0040")
+    assert replace._make({"unit": "KLI-0040", "what": "pfs", "amount": "6"}) == {
+        "type": "replace", "unit": "KLI-0040", "pfs": 6
+    }  # fmt: skip
+    assert "whole" in replace._make({"unit": "KLI-0040", "what": "pfs", "amount": "2.5"})
+    assert replace._make({"unit": "KZI-B004", "what": "fighters", "amount": "2.5"}) == {
+        "type": "replace", "unit": "KZI-B004", "fighters": "2.5"
+    }  # fmt: skip
+    assert repair_form("")._make({"unit": ""}) == "fill in: unit"

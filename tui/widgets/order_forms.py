@@ -200,6 +200,39 @@ def build_form(choices: Sequence[tuple[str, str, str, str]], hex_text: str) -> O
     return OrderForm("Build from the schedule", [what, hex_field], make)
 
 
+def repair_form(unit: str) -> OrderForm:
+    """A ``repair`` (2A2) of a crippled unit at a base or FRD in its hex."""
+
+    def make(values: Values) -> dict[str, Any] | str:
+        return missing(values, "unit") or {"type": "repair", "unit": values["unit"]}
+
+    field = Field("unit", "crippled unit to repair", unit, placeholder="KZI-0006")
+    return OrderForm("Repair at a base or FRD", [field], make)
+
+
+def replace_form(unit: str) -> OrderForm:
+    """A ``replace`` (2B4): fighter factors (halves allowed) or PFs of one unit."""
+
+    def make(values: Values) -> dict[str, Any] | str:
+        if problem := missing(values, "unit", "amount"):
+            return problem
+        order: dict[str, Any] = {"type": "replace", "unit": values["unit"]}
+        if values["what"] == "pfs":
+            if not values["amount"].isdigit():
+                return "PFs come whole: a number such as 6"
+            order["pfs"] = int(values["amount"])
+        else:
+            order["fighters"] = values["amount"]
+        return order
+
+    fields = [
+        Field("unit", "unit", unit, placeholder="KZI-B004"),
+        Field("what", "replace", "fighters", (("fighter factors", "fighters"), ("PFs", "pfs"))),
+        Field("amount", "how many (fighters in halves: 4, 2.5)", placeholder="4"),
+    ]
+    return OrderForm("Replace fighters or PFs", fields, make)
+
+
 # --- adjust ---------------------------------------------------------------------------------
 
 ADJUST_NEEDS: Mapping[str, tuple[str, ...]] = {

@@ -4,9 +4,9 @@ Keyboard first, and small on purpose: a player writes one order at a time, eithe
 of `docs/orders.md` (``a``, for any order the engine knows) or with a quick key for the common
 ones: ``d`` done, ``n`` a note (asks for its text), ``m`` the stack order of the step (a move,
 reaction, retrograde, strategic move or reserve fleet of units of the hex chosen on the map),
-``b`` a build, ``j`` a typed adjustment, ``x`` a roll, ``p`` a secret choice (the last four
-in a small form, `tui.widgets.order_forms`). ``u`` takes back the last draft, ``S`` (or
-ctrl+s) asks to send them all.
+``b`` a build (a repair at 2A2, a replacement at 2B4), ``j`` a typed adjustment, ``x`` a
+roll, ``p`` a secret choice (the last four in a small form, `tui.widgets.order_forms`).
+``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all.
 
 Data down, intent up, as for the map: the panel never calls the engine or the store. Every
 change of the drafts posts `OrdersPanel.DraftChanged` (the screen checks them in a dry run
@@ -40,7 +40,14 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from tui.widgets.order_forms import adjust_form, build_form, roll_form, secret_form
+from tui.widgets.order_forms import (
+    adjust_form,
+    build_form,
+    repair_form,
+    replace_form,
+    roll_form,
+    secret_form,
+)
 from tui.widgets.unitpick import UnitPick
 
 ALWAYS = ("done", "note", "adjust")
@@ -96,7 +103,7 @@ class OrdersPanel(Vertical, can_focus=True):
         Binding("d", "done", "Done", tooltip="Draft a done order (ends the step)"),
         Binding("n", "note", "Note", tooltip="Draft a note (asks for its text)"),
         Binding("m", "move", "Move", tooltip="The step's stack order for the chosen hex"),
-        Binding("b", "build", "Build", tooltip="Build a unit of this turn's schedule"),
+        Binding("b", "build", "Build", tooltip="Build (repair at 2A2, replace at 2B4)"),
         Binding("j", "adjust", "Adjust", tooltip="A typed adjustment (losses, EP, captures)"),
         Binding("x", "roll", "Roll", tooltip="Ask for dice"),
         Binding("p", "secret", "Secret", tooltip="Write the hidden choice of a secret step"),
@@ -318,7 +325,15 @@ class OrdersPanel(Vertical, can_focus=True):
         self.focus()
 
     def action_build(self) -> None:
-        self.post_message(self.BuildRequested())
+        """The production order of the step: a repair at 2A2, a replacement at 2B4, else a
+        build (its menu comes from the screen)."""
+        units = self.chosen[1] if self.chosen is not None else []
+        if "repair" in self._takes:
+            self._form(repair_form(units[0] if units else ""))
+        elif "replace" in self._takes:
+            self._form(replace_form(units[0] if units else ""))
+        else:
+            self.post_message(self.BuildRequested())
 
     def action_adjust(self) -> None:
         units = self.chosen[1] if self.chosen is not None else []
