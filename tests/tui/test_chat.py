@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Static
 
+from mail.loopback import LoopbackTransport
 from mail.sync import sync
 from saves.keys import read_key_file, write_key_file
 from tests.saves.conftest import Player as HomePlayer
@@ -210,3 +211,28 @@ async def test_orders_ask_for_the_passphrase_and_keep_the_drafts_on_cancel(
         assert not isinstance(app.screen, LineDialog)
         assert head(tutorial) == before + 1
         assert panel.items == []
+
+
+async def test_a_sync_owing_a_roll_asks_for_the_passphrase_and_syncs_again(
+    tutorial: Tutorial,
+) -> None:
+    """Alice asks for dice; Bob's locked home receives the roll, which waits for his
+    entropy: the games list asks for his passphrase and a second sync sends the reply."""
+    alice, bob = tutorial.alice, tutorial.bob
+    lock_key(bob)
+    roll = {"type": "roll", "dice": "1d6", "purpose": "a test"}
+    alice.replica.submit(tutorial.game_id, [roll], now=now())
+    await sync(alice.replica, alice.transport, now)
+    before = bob.replica.game(tutorial.game_id).head_seq
+    app = app_for(bob, transport=lambda _home: LoopbackTransport(tutorial.network, "loopback:bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        app.session._clock = now
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        assert isinstance(app.screen, PassphraseDialog)
+        await type_line(pilot, SECRET)
+        await settle(pilot)
+        assert not isinstance(app.screen, LineDialog)
+        assert "sent 1" in status_text(app)
+    assert bob.replica.game(tutorial.game_id).head_seq == before + 2  # the roll, the reply
