@@ -132,6 +132,9 @@ class DemoApp(HexpostApp):
             await self.pop_screen()
         self.seat = index
         self.session = self.sessions[index]
+        # The notices of the seat left (its greeting, its sync) are not the new player's,
+        # and at 80x24 a stack of them hides half the screen.
+        self.clear_notifications()
         self._enter(index)
         games = self.screen
         if isinstance(games, GamesScreen):
