@@ -11,6 +11,7 @@ only show data. Every binding a screen shows in its footer is also in the comman
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from functools import partial
 from typing import ClassVar
 
@@ -47,7 +48,9 @@ class HexpostApp(App[None]):
     """Play the games of ``home``; ``game`` (a name or id prefix) opens that game at once.
 
     ``passphrase`` unlocks an encrypted identity so a sync can sign automatic replies;
-    ``transport`` replaces the configured transport (tests use a loopback one).
+    ``transport`` replaces the configured transport (tests use a loopback one); ``clock``
+    is the time the games list measures how long a game has waited against (default: the
+    wall clock; the snapshot tests freeze it).
     """
 
     CSS_PATH = "app.tcss"
@@ -68,15 +71,17 @@ class HexpostApp(App[None]):
         *,
         passphrase: bytes | None = None,
         transport: Callable[[Home], Transport] | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         super().__init__()
         self.session = Session(home, passphrase=passphrase, transport=transport)
         self._game = game
+        self._clock = clock
         self._monochrome = SafeMonochrome()
 
     def get_default_screen(self) -> Screen[None]:
         # The games list is the bottom of the stack: escape from a game always lands there.
-        return GamesScreen(open_game=self._game)
+        return GamesScreen(open_game=self._game, clock=self._clock)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, with `SafeMonochrome` for its ``NO_COLOR`` one (monochrome play

@@ -8,6 +8,7 @@ packets any more) and after a sync that changed something.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -45,8 +46,16 @@ class GamesScreen(HexpostScreen):
             super().__init__()
             self.overview = overview
 
-    def __init__(self, open_game: str | None = None, *, review: bool = False) -> None:
+    def __init__(
+        self,
+        open_game: str | None = None,
+        *,
+        review: bool = False,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         super().__init__(id="games-screen")
+        self._clock = clock
+        """What time it is when a row says how long its game has waited (None: the wall clock)."""
         self._open_game = open_game
         """A game named on the command line (``hexpost play GAME``): opened once it is found."""
         self._review = review
@@ -99,8 +108,9 @@ class GamesScreen(HexpostScreen):
         empty = self.query_one("#empty", Static)
         keep = self._cursor_key()
         table.clear()
+        now = self._clock() if self._clock is not None else None
         for row in overview.rows:
-            table.add_row(*game_cells(row), key=row["game"])
+            table.add_row(*game_cells(row, now), key=row["game"])
         table.display = bool(overview.rows)
         empty.display = not overview.rows
         if not overview.rows:
