@@ -103,9 +103,11 @@ class OrdersPanel(Vertical, can_focus=True):
         Binding("d", "done", "Done", tooltip="Draft a done order (ends the step)"),
         Binding("n", "note", "Note", tooltip="Draft a note (asks for its text)"),
         Binding("m", "move", "Move", tooltip="The step's stack order for the chosen hex"),
-        Binding("b", "build", "Build", tooltip="Build (repair at 2A2, replace at 2B4)"),
-        Binding("j", "adjust", "Adjust", tooltip="A typed adjustment (losses, EP, captures)"),
-        Binding("x", "roll", "Roll", tooltip="Ask for dice"),
+        # Not in the footer, which 80 columns already fill: the hint line names b at the
+        # steps that take it, and ? lists them all.
+        Binding("b", "build", "Build", show=False, tooltip="Build (repair 2A2, replace 2B4)"),
+        Binding("j", "adjust", "Adjust", show=False, tooltip="A typed adjustment (losses, EP...)"),
+        Binding("x", "roll", "Roll", show=False, tooltip="Ask for dice"),
         Binding("p", "secret", "Secret", tooltip="Write the hidden choice of a secret step"),
         Binding("a", "type_json", "JSON", tooltip="Type one order as JSON"),
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
@@ -442,6 +444,9 @@ class OrdersPanel(Vertical, can_focus=True):
         else:
             takes = ", ".join(dict.fromkeys((*self._takes, *ALWAYS)))
             text = f"{self._step} takes: {takes}"
+            production = [k for k in ("repair", "build", "replace") if k in self._takes]
+            if production:
+                text += f"\nb: {production[0]}, j: adjust, x: roll"
             if self.chosen is not None and self.chosen[1]:
                 text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
         self.query_one("#orders-hint", Static).update(text)
