@@ -17,6 +17,8 @@ from textual.widgets import Select
 
 from engine.core.game import pending
 from engine.fe import RULESET
+from mail.loopback import LoopbackNetwork
+from tests.saves.conftest import Player, start_game
 from tests.tui.test_app import (
     SIZE,
     Tutorial,
@@ -226,6 +228,58 @@ async def test_a_secret_step_takes_a_hidden_choice(at_5_3c: Tutorial) -> None:
         assert panel.items == [{"type": "secret", "choice": "no carrier groups"}]
         assert panel.check_text.startswith("legal"), panel.check_text
         assert screen.query_one(HexMap).planned == {}  # a hidden choice moves nothing
+
+
+@pytest.fixture
+def wind_2b3(tmp_path: Path) -> Iterator[Tutorial]:
+    """The Wind set up and walked to 2B3: the coalition (Lyrans and Klingons) builds."""
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    game = Tutorial(alice, bob, network, start_game(alice, bob))
+    walk_to(game, "2B3")
+    yield game
+    alice.close()
+    bob.close()
+
+
+async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) -> None:
+    """The menu is this turn's schedule (the Lyran BC first); built at the Lyran capital it
+    is legal and the what-if shows the new unit there; at 1307 the engine refuses it."""
+    before = seq(wind_2b3)
+    app = app_for(wind_2b3.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("o")
+        panel = screen.query_one(OrdersPanel)
+        assert "b: build" in panel.hint_text
+        await pilot.press("b")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm)
+        menu = form.query_one("#field-what", Select)
+        labels = [label for label, _ in form.fields[0].choices]
+        assert labels[:2] == ["LYR BC (1 slot)", "LYR BCH instead of BC"]
+        assert "KLI F5L (2 slots)" in labels
+        assert menu.value == "BC||LYR"
+        form.query_one("#field-hex").focus()
+        await pilot.press(*"0408", "enter")
+        await settle(pilot)
+        build = {"type": "build", "cls": "BC", "hex": "0408", "empire": "LYR"}
+        assert panel.items == [build]
+        assert panel.check_text.startswith("legal"), panel.check_text
+        assert list(screen.query_one(HexMap).planned) == [408]
+        await pilot.press("u", "b")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm)
+        form.query_one("#field-hex").focus()
+        await pilot.press(*"1307", "enter")
+        await settle(pilot)
+        assert panel.check_text.startswith("REFUSED"), panel.check_text
+        assert "(431.0)" in panel.check_text
+        assert screen.query_one(HexMap).planned == {}
+        assert seq(wind_2b3) == before
 
 
 def test_stack_orders_read_in_plain_words() -> None:

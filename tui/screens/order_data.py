@@ -78,7 +78,8 @@ def build_choices(replica: Replica, game_id: str) -> list[BuildChoice]:
         slots = scheduled(setup.production if setup is not None else (), rules.turn)
         for slot, count in slots.items():
             if tables.find(empire, slot) is not None:
-                choices.append(BuildChoice(slot, "", empire, f"{empire} {slot} ({count} slot)"))
+                slots_text = f"{count} slot{'' if count == 1 else 's'}"
+                choices.append(BuildChoice(slot, "", empire, f"{empire} {slot} ({slots_text})"))
             for unit in tables.empire_classes(empire):
                 subs = [s for s in unit.substitutions if slot in s.instead_of]
                 if subs and unit.id != slot:
