@@ -70,7 +70,7 @@ async def test_an_identity_is_made_with_a_passphrase_typed_twice(tmp_path: Path)
         info = home.identity_info()
         assert info is not None and info.encrypted
         assert "Fingerprint:" in card(screen)
-        assert "encrypted with a passphrase" in card(screen)
+        assert "encrypted, unlocked for now" in card(screen)
         assert not screen.query_one("#identity-form").display
         assert not app.session.locked  # the passphrase just typed unlocks this session
         await pilot.press("escape")

@@ -28,11 +28,14 @@ from tui.screens.base import HexpostScreen
 from tui.widgets.passphrase import PassphraseDialog
 
 
-def identity_lines(record: dict[str, Any] | None) -> list[str]:
-    """`commands.identity_record` as the settings screen shows it."""
+def identity_lines(record: dict[str, Any] | None, *, unlocked: bool = False) -> list[str]:
+    """`commands.identity_record` as the settings screen shows it; ``unlocked``: this
+    session holds the passphrase already (nothing will ask for it again)."""
     if record is None:
         return ["No identity yet: fill in the form below to make one."]
-    lock = "encrypted with a passphrase" if record["encrypted"] else "NOT encrypted (no passphrase)"
+    lock = "NOT encrypted (no passphrase)"
+    if record["encrypted"]:
+        lock = "encrypted, unlocked for now" if unlocked else "encrypted with a passphrase"
     return [
         f"Name:        {record['name']}",
         f"Address:     {record['address']}",

@@ -108,7 +108,7 @@ class SettingsScreen(HexpostScreen):
         first = self.settings is None
         settings = self.settings = message.settings
         self.query_one("#identity-info", Static).update(
-            "\n".join(identity_lines(settings.identity))
+            "\n".join(identity_lines(settings.identity, unlocked=settings.unlocked))
         )
         form = self.query_one(IdentityForm)
         form.display = settings.identity is None
