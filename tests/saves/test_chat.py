@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.errors import HexpostError
+from engine.core.errors import GameFrozen, HexpostError
 from engine.core.packets import Chat
-from saves.chat import MAX_CHAT
+from engine.core.ruleset import Decision, DecisionKind
+from saves.chat import MAX_CHAT, check_chat_turn
 from tests.saves.conftest import Player, create_game, exchange, now, owner
 
 
@@ -83,3 +84,15 @@ def test_a_chat_waits_for_an_invitation_to_be_accepted(alice: Player, bob: Playe
     bob.sync()
     with pytest.raises(HexpostError, match="invitation"):
         bob.replica.chat(game, "hi", now=now())
+
+
+@pytest.mark.parametrize("kind", [DecisionKind.ENTROPY, DecisionKind.REVEAL])
+def test_no_chat_while_an_automatic_reply_is_owed(kind: DecisionKind) -> None:
+    """The chat's entropy would settle a waiting roll: the sync's reply comes first."""
+    owed = [Decision(("alliance",), "3B2", kind, "T1/3B2/roll")]
+    with pytest.raises(HexpostError, match="automatic reply"):
+        check_chat_turn("wind", "alliance", status="active", frozen=None, owed=owed)
+    with pytest.raises(GameFrozen):
+        check_chat_turn("wind", "alliance", status="active", frozen="desync", owed=owed)
+    with pytest.raises(HexpostError, match="is over"):
+        check_chat_turn("wind", "alliance", status="active", frozen=None, owed=[])
