@@ -282,6 +282,43 @@ async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) ->
         assert seq(wind_2b3) == before
 
 
+async def test_a_conversion_is_chosen_from_the_tables(wind_2b3: Tutorial) -> None:
+    """At the Klingon capital the menu lists the chosen stack's conversions; a D7 into a
+    D7V is refused (not in service yet), into a D7C it is legal; nothing is signed."""
+    before = seq(wind_2b3)
+    app = app_for(wind_2b3.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("g", *"1411", "enter")
+        await pilot.press("enter", "o")
+        panel = screen.query_one(OrdersPanel)
+        assert panel.chosen is not None and "KLI-0073" in panel.chosen[1]
+        assert "k: convert" in panel.hint_text
+        await pilot.press("k")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm)
+        labels = [label for label, _ in form.fields[0].choices]
+        assert "KLI-0073 D7 -> D7C" in labels
+        # The menu lists what the tables allow; a class not in service yet is the engine's
+        # to refuse, with its rule.
+        await select_option(pilot, form, "what", "KLI-0073|D7V")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert panel.check_text.startswith("REFUSED"), panel.check_text
+        assert "not in service before" in panel.check_text and "(433.1)" in panel.check_text
+        await pilot.press("u", "k")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm)
+        await select_option(pilot, form, "what", "KLI-0073|D7C")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert panel.items == [{"type": "convert", "unit": "KLI-0073", "to": "D7C"}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+        assert seq(wind_2b3) == before
+
+
 def test_stack_orders_read_in_plain_words() -> None:
     assert describe({"type": "retrograde", "units": ["KLI-0001"], "to": "1307"}) == (
         "retrograde KLI-0001 to 1307"

@@ -43,7 +43,7 @@ from saves.chat import MAX_CHAT
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.identity import ask_passphrase
-from tui.screens.order_data import build_choices, planned_views
+from tui.screens.order_data import build_choices, convert_choices, planned_views
 from tui.screens.review import ReviewScreen
 from tui.screens.session import Checked, EventRow, GameData, SyncResult
 from tui.widgets.checklist import ChecklistTree
@@ -289,6 +289,16 @@ class GameScreen(HexpostScreen):
         """The build form lists this turn's schedule, read on the store thread."""
         choices = await self.session.read(build_choices, self.game_id)
         self.query_one(OrdersPanel).open_build(choices)
+
+    @on(OrdersPanel.ConvertRequested)
+    def convert_requested(self, message: OrdersPanel.ConvertRequested) -> None:
+        self.read_convert_choices(message.units)
+
+    @work(exclusive=True, group="choices")
+    async def read_convert_choices(self, units: list[str]) -> None:
+        """The conversion form lists what the unit tables allow for the chosen units."""
+        choices = await self.session.read(convert_choices, self.game_id, units)
+        self.query_one(OrdersPanel).open_convert(choices)
 
     @on(OrdersChecked)
     def orders_checked(self, message: OrdersChecked) -> None:

@@ -8,7 +8,10 @@ Plain functions of the reading replica, run on the store thread through `Session
   the map can show the moved stacks before anything is signed;
 - `build_choices` lists the classes the player's empires may build this turn: the slots of
   the production schedule and the classes that may substitute for them (`engine.fe.production`
-  prices and refuses them; this is only the menu).
+  prices and refuses them; this is only the menu);
+- `convert_choices` lists, for units the player pointed at, the conversions the unit tables
+  give and the engine automates (`engine.fe.production.conversion_for`); whether there is
+  capacity in that hex this turn is again the engine's verdict on the draft.
 """
 
 from __future__ import annotations
@@ -85,4 +88,39 @@ def build_choices(replica: Replica, game_id: str) -> list[BuildChoice]:
                 if subs and unit.id != slot:
                     label = f"{empire} {unit.id} instead of {slot}"
                     choices.append(BuildChoice(unit.id, slot, empire, label))
+    return choices
+
+
+class ConvertChoice(NamedTuple):
+    """One entry of the conversion menu: the unit, the class it would become, a line."""
+
+    unit: str
+    to: str
+    label: str
+
+
+def convert_choices(replica: Replica, game_id: str, unit_ids: Sequence[str]) -> list[ConvertChoice]:
+    """The conversions the tables allow for each of ``unit_ids`` (the player's own units)."""
+    gid = bytes.fromhex(game_id)
+    row = replica.game(gid)
+    rules = replica.state(gid).rules
+    if row.ruleset != "fe" or rules is None:
+        return []
+    from engine.fe.production import conversion_for
+    from engine.fe.units import load_units
+
+    tables = load_units()
+    units = {unit.id: unit for unit in rules.board.units}
+    choices: list[ConvertChoice] = []
+    for unit_id in unit_ids:
+        unit = units.get(unit_id)
+        if unit is None:
+            continue
+        for target in tables.empire_classes(unit.empire):
+            if not any(unit.cls in conv.source for conv in target.conversions):
+                continue
+            if isinstance(conversion_for(unit.empire, unit, target.id), str):
+                continue  # not automated (bases, several units, a cost set by a rule)
+            label = f"{unit.id} {unit.cls} -> {target.id}"
+            choices.append(ConvertChoice(unit.id, target.id, label))
     return choices

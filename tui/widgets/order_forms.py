@@ -200,6 +200,27 @@ def build_form(choices: Sequence[tuple[str, str, str, str]], hex_text: str) -> O
     return OrderForm("Build from the schedule", [what, hex_field], make)
 
 
+def convert_form(choices: Sequence[tuple[str, str, str]], unit: str) -> OrderForm:
+    """A ``convert`` (2B3): one of ``choices`` (unit, to, label:
+    `tui.screens.order_data.ConvertChoice`), or the unit and class typed in without any."""
+    if choices:
+        options = tuple((label, f"{unit_id}|{to}") for unit_id, to, label in choices)
+        fields = [Field("what", "conversion (from the unit tables)", choices=options)]
+    else:
+        fields = [
+            Field("unit", "unit to convert", unit, placeholder="KZI-0006"),
+            Field("to", "into class", placeholder="CC"),
+        ]
+
+    def make(values: Values) -> dict[str, Any] | str:
+        if "what" in values:
+            unit_id, _, to = values["what"].partition("|")
+            values = {"unit": unit_id, "to": to}
+        return missing(values, "unit", "to") or {"type": "convert", **values}
+
+    return OrderForm("Convert where it stands (starbase or capital)", fields, make)
+
+
 def repair_form(unit: str) -> OrderForm:
     """A ``repair`` (2A2) of a crippled unit at a base or FRD in its hex."""
 

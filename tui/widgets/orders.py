@@ -4,8 +4,9 @@ Keyboard first, and small on purpose: a player writes one order at a time, eithe
 of `docs/orders.md` (``a``, for any order the engine knows) or with a quick key for the common
 ones: ``d`` done, ``n`` a note (asks for its text), ``m`` the stack order of the step (a move,
 reaction, retrograde, strategic move or reserve fleet of units of the hex chosen on the map),
-``b`` a build (a repair at 2A2, a replacement at 2B4), ``j`` a typed adjustment, ``x`` a
-roll, ``p`` a secret choice (the last four in a small form, `tui.widgets.order_forms`).
+``b`` a build (a repair at 2A2, a replacement at 2B4), ``k`` a conversion, ``j`` a typed
+adjustment, ``x`` a roll, ``p`` a secret choice (each in a small form,
+`tui.widgets.order_forms`).
 ``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all.
 
 Data down, intent up, as for the map: the panel never calls the engine or the store. Every
@@ -24,7 +25,8 @@ one hex, its destination; a reserve fleet needs none. Then the draft is added an
 enemy it reacts to came in; the JSON key writes any other.
 
 A build lists this turn's schedule, which only the engine knows: ``b`` posts
-`OrdersPanel.BuildRequested`, and the screen answers with `open_build` and the choices.
+`OrdersPanel.BuildRequested`, and the screen answers with `open_build` and the choices; a
+conversion (``k``, of the chosen stack's units) likewise with `open_convert`.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from textual.widgets import Input, Static
 from tui.widgets.order_forms import (
     adjust_form,
     build_form,
+    convert_form,
     repair_form,
     replace_form,
     roll_form,
@@ -106,6 +109,7 @@ class OrdersPanel(Vertical, can_focus=True):
         # Not in the footer, which 80 columns already fill: the hint line names b at the
         # steps that take it, and ? lists them all.
         Binding("b", "build", "Build", show=False, tooltip="Build (repair 2A2, replace 2B4)"),
+        Binding("k", "convert", "Convert", show=False, tooltip="Convert a unit (2B3)"),
         Binding("j", "adjust", "Adjust", show=False, tooltip="A typed adjustment (losses, EP...)"),
         Binding("x", "roll", "Roll", show=False, tooltip="Ask for dice"),
         Binding("p", "secret", "Secret", tooltip="Write the hidden choice of a secret step"),
@@ -146,6 +150,13 @@ class OrdersPanel(Vertical, can_focus=True):
 
     class BuildRequested(Message):
         """``b``: the screen should read this turn's build choices and call `open_build`."""
+
+    class ConvertRequested(Message):
+        """``k``: the screen should read the conversions of ``units`` and call `open_convert`."""
+
+        def __init__(self, units: list[str]) -> None:
+            super().__init__()
+            self.units = units
 
     class MoveEnded(Message):
         """The move's path is complete (or abandoned): the keys can come back here."""
@@ -337,6 +348,15 @@ class OrdersPanel(Vertical, can_focus=True):
         else:
             self.post_message(self.BuildRequested())
 
+    def action_convert(self) -> None:
+        units = self.chosen[1] if self.chosen is not None else []
+        self.post_message(self.ConvertRequested(list(units)))
+
+    def open_convert(self, choices: Sequence[tuple[str, str, str]]) -> None:
+        """Show the conversion form with ``choices`` (unit, to, label) for the chosen units."""
+        units = self.chosen[1] if self.chosen is not None else []
+        self._form(convert_form(choices, units[0] if units else ""))
+
     def action_adjust(self) -> None:
         units = self.chosen[1] if self.chosen is not None else []
         self._form(adjust_form(units[0] if units else "", self._chosen_hex()))
@@ -446,7 +466,8 @@ class OrdersPanel(Vertical, can_focus=True):
             text = f"{self._step} takes: {takes}"
             production = [k for k in ("repair", "build", "replace") if k in self._takes]
             if production:
-                text += f"\nb: {production[0]}, j: adjust, x: roll"
+                convert = ", k: convert" if "convert" in self._takes else ""
+                text += f"\nb: {production[0]}{convert}, j: adjust, x: roll"
             if self.chosen is not None and self.chosen[1]:
                 text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
         self.query_one("#orders-hint", Static).update(text)
