@@ -105,14 +105,22 @@ class HexpostApp(App[None]):
             self.push_screen(HelpScreen(self.screen))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """Textual's own commands, then every key the footer offers now, by its description
-        (only the ones `check_action` allows at this moment; a widget's hidden navigation
-        keys, such as a table's cursor moves, would only bury them)."""
+        """Textual's own commands, then every hexpost key that can act now, by its
+        description (only the ones `check_action` allows at this moment).
+
+        The footer of an 80-column terminal shows only the commonest keys, so the palette
+        also offers hexpost's keys kept out of it (talk, review, build...). Textual's own
+        widgets' hidden keys and grouped navigation keys (a table's or the map's cursor
+        moves) would only bury them and stay out.
+        """
         yield from super().get_system_commands(screen)
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
-            if not (active.enabled and binding.show and binding.description):
+            if not (active.enabled and binding.description) or binding.group is not None:
+                continue
+            ours = type(active.node).__module__.startswith("tui.")
+            if not (binding.show or ours):
                 continue
             if binding.action in seen:
                 continue

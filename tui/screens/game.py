@@ -65,7 +65,7 @@ class GameScreen(HexpostScreen):
     """A game of this home, by its hex id."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Games", tooltip="Back to the list of games"),
+        Binding("escape", "back", "Games", show=False, tooltip="Back to the list of games"),
         # Priority: the checklist binds c itself (back to the current step), and the same key
         # must also close it again. Opening it already shows the current step.
         Binding("c", "checklist", "Checklist", priority=True),
@@ -73,7 +73,7 @@ class GameScreen(HexpostScreen):
         Binding("e", "log", "Log", tooltip="Show or hide the events of the game"),
         Binding("o", "orders", "Orders", tooltip="Write orders (in place of the hex details)"),
         Binding("r", "reload", "Refresh", show=False),
-        Binding("v", "review", "Review", show=False, tooltip="Step through the game's packets"),
+        Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         # Hidden like Review: 80 columns of footer are full; ? lists both.
         Binding("t", "talk", "Talk", show=False, tooltip="Send a chat line to the players"),
     ]

@@ -128,14 +128,18 @@ class HexMap(ScrollView, can_focus=True):
     double click also chooses it.
     """
 
+    # Only Enter shows in the footer: 80 columns cannot hold the map's keys and the screen's
+    # ones, and the arrows need no telling. `?` and the palette list the rest.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "move(-1, 0)", "West", group=MOVE, tooltip="One column left"),
-        Binding("down,j", "move(0, 1)", "South", group=MOVE, tooltip="One row down"),
-        Binding("up,k", "move(0, -1)", "North", group=MOVE, tooltip="One row up"),
-        Binding("right,l", "move(1, 0)", "East", group=MOVE, tooltip="One column right"),
+        Binding("left,h", "move(-1, 0)", "West", group=MOVE, show=False, tooltip="One column left"),
+        Binding("down,j", "move(0, 1)", "South", group=MOVE, show=False, tooltip="One row down"),
+        Binding("up,k", "move(0, -1)", "North", group=MOVE, show=False, tooltip="One row up"),
+        Binding(
+            "right,l", "move(1, 0)", "East", group=MOVE, show=False, tooltip="One column right"
+        ),
         Binding("enter", "choose", "Choose", tooltip="Choose the hex under the cursor"),
-        Binding("z", "toggle_detail", "Zoom", tooltip="Compact or detailed hexes"),
-        Binding("g", "goto", "Go to", tooltip="Go to a hex by its id (XXYY)"),
+        Binding("z", "toggle_detail", "Zoom", show=False, tooltip="Compact or detailed hexes"),
+        Binding("g", "goto", "Go to", show=False, tooltip="Go to a hex by its id (XXYY)"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"hexmap--label"}

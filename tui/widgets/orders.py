@@ -104,7 +104,7 @@ class OrdersPanel(Vertical, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "done", "Done", tooltip="Draft a done order (ends the step)"),
-        Binding("n", "note", "Note", tooltip="Draft a note (asks for its text)"),
+        Binding("n", "note", "Note", show=False, tooltip="Draft a note (asks for its text)"),
         Binding("m", "move", "Move", tooltip="The step's stack order for the chosen hex"),
         # Not in the footer, which 80 columns already fill: the hint line names b at the
         # steps that take it, and ? lists them all.
@@ -113,7 +113,7 @@ class OrdersPanel(Vertical, can_focus=True):
         Binding("j", "adjust", "Adjust", show=False, tooltip="A typed adjustment (losses, EP...)"),
         Binding("x", "roll", "Roll", show=False, tooltip="Ask for dice"),
         Binding("p", "secret", "Secret", tooltip="Write the hidden choice of a secret step"),
-        Binding("a", "type_json", "JSON", tooltip="Type one order as JSON"),
+        Binding("a", "type_json", "JSON", show=False, tooltip="Type one order as JSON"),
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
         Binding("S,ctrl+s", "send", "Send", key_display="S", tooltip="Sign and queue the drafts"),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -284,7 +284,7 @@ class OrdersPanel(Vertical, can_focus=True):
             # Only when there is something to cancel; otherwise Escape goes on to the screen.
             return self.query_one(Input).display or self.building
         if action in ("undo", "send"):
-            return bool(self.items) or None
+            return bool(self.items)  # hidden, not greyed: the 80-column footer has no room
         if action == "secret":
             return self._secret
         return True  # the engine says, with its rule, when an order is out of its step
