@@ -3,12 +3,14 @@
 Plain functions from the records the screen already holds (the ``views`` part of
 `render.show_record`: ``hexes`` and ``units``) to lines of text, so they can be tested
 without a terminal and the panel stays a dumb `Static`. Each line fits the side panel
-(`PANEL_WIDTH`); the marks are the map's own (`tui.mapstacks`: ``*`` crippled, ``!`` out of
-supply, ``&`` both), so a stack reads the same on the map and in the list, in monochrome.
+(`PANEL_WIDTH`; the hex details, which scroll, `SCROLL_WIDTH`); the marks are the map's own
+(`tui.mapstacks`: ``*`` crippled, ``!`` out of supply, ``&`` both), so a stack reads the
+same on the map and in the list, in monochrome.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +18,11 @@ from tui.mapstacks import BOTH, CRIPPLED, OUT_OF_SUPPLY
 
 PANEL_WIDTH = 28
 """Characters per line of the side panel (its CSS width less the border and padding)."""
+
+SCROLL_WIDTH = PANEL_WIDTH - 1
+"""Characters per line of the hex details: they sit in a scroll (``#hex-scroll``) whose
+scrollbar takes a column of the panel. A longer line is wrapped again by Textual at its last
+space, so a note clipped to `PANEL_WIDTH` came out as a stray, unindented ``(he~``."""
 
 LEGEND = f"{CRIPPLED} crippled {OUT_OF_SUPPLY} no supply {BOTH} both"
 
@@ -27,6 +34,7 @@ class BoardIndex:
         self.hexes: dict[str, Mapping[str, Any]] = {h["hex"]: h for h in record.get("hexes", [])}
         self.units: dict[str, Mapping[str, Any]] = {u["id"]: u for u in record.get("units", [])}
         self.has_board = "hexes" in record
+        self.battles: set[str] = {b["hex"] for b in record.get("battles", [])}
 
     def first_hex_of(self, empires: set[str]) -> int | None:
         """The first hex (in id order) holding a ship of one of ``empires``: where a player's
@@ -61,12 +69,13 @@ def hex_lines(board: BoardIndex, h: int, printed: tuple[str, str] | None = None)
     entry = board.hexes.get(key)
     if entry is None:
         owner, province = printed or ("", "")
-        lines.append(_clip(f"owner {owner or '-'}  province {province or '-'}"))
+        lines.append(_clip(f"owner {owner or '-'}  province {province or '-'}", SCROLL_WIDTH))
         lines.append("no units, planets or bases")
         return lines
     flags = [
         word
         for word, on in (
+            ("battle", key in board.battles),
             ("captured", entry.get("captured")),
             ("devastated", entry.get("devastated")),
             ("capital", entry.get("capital")),
@@ -74,18 +83,18 @@ def hex_lines(board: BoardIndex, h: int, printed: tuple[str, str] | None = None)
         if on
     ]
     owner, province = entry.get("owner") or "-", entry.get("province") or "-"
-    lines.append(_clip(f"owner {owner}  province {province}"))
+    lines.append(_clip(f"owner {owner}  province {province}", SCROLL_WIDTH))
     if flags:
-        lines.append(_clip(", ".join(flags)))
+        lines.append(_clip(", ".join(flags), SCROLL_WIDTH))
     for planet in entry.get("planets", []):
         name = f" {planet['name']}" if planet.get("name") else ""
         seat = " (capital)" if planet.get("capital") else ""
-        lines.append(_clip(f"planet: {planet['kind']}{name}{seat}"))
+        lines.append(_clip(f"planet: {planet['kind']}{name}{seat}", SCROLL_WIDTH))
     base_ids = set()
     for found in entry.get("bases", []):
         base_ids.add(found["id"])
         mark = unit_mark(board.units.get(found["id"], {}))
-        lines.append(_clip(f"base: {found['class']}{mark} {found['id']}"))
+        lines.append(_clip(f"base: {found['class']}{mark} {found['id']}", SCROLL_WIDTH))
     units = [board.units.get(unit_id) for unit_id in entry.get("units", [])]
     ships = [u for u in units if u is not None and u["id"] not in base_ids]
     if ships:
@@ -100,7 +109,9 @@ def hex_lines(board: BoardIndex, h: int, printed: tuple[str, str] | None = None)
 def unit_lines(unit: Mapping[str, Any]) -> list[str]:
     """``KLI-0002 D7*  Strike Force``: id, class with its mark, then the fleet (or reserve,
     or partial supply); when that is too long for the panel, each note goes on an indented
-    line of its own under the unit."""
+    line of its own under the unit, and a note too long for that line wraps between words
+    onto further lines indented the same. Wrapped here rather than by Textual, which cannot
+    indent a continuation line: ours would start at the panel's edge, under no unit."""
     notes = []
     if unit.get("reserve"):
         notes.append("reserve")
@@ -113,9 +124,21 @@ def unit_lines(unit: Mapping[str, Any]) -> list[str]:
     if not notes:
         return [text]
     joined = f"{text}  {', '.join(notes)}"
-    if len(joined) <= PANEL_WIDTH:
+    if len(joined) <= SCROLL_WIDTH:
         return [joined]
-    return [text, *(_clip(f"    {note}") for note in notes)]
+    lines = [text]
+    for note in notes:
+        lines.extend(
+            textwrap.wrap(
+                note,
+                SCROLL_WIDTH,
+                initial_indent="    ",
+                subsequent_indent="    ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return lines
 
 
 def status_lines(record: Mapping[str, Any]) -> list[str]:

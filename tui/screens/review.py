@@ -41,7 +41,7 @@ from textual.widgets import Footer, Input, Label, Static
 
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
-from tui.screens.hexinfo import PANEL_WIDTH, status_lines
+from tui.screens.hexinfo import PANEL_WIDTH, SCROLL_WIDTH, status_lines
 from tui.screens.review_data import ReviewIndex, ReviewReader, next_mark
 from tui.screens.session import SyncResult
 from tui.widgets.checklist import ChecklistTree
@@ -185,9 +185,9 @@ class ReviewScreen(HexpostScreen):
         assert self.index is not None and self.seq is not None
         mark = next((m for m in self.index.packets if m.seq == self.seq), None)
         who = f" {mark.seat} {mark.kind}" if mark else ""
-        lines = [f"#{self.seq}/{self.index.last}{who}", *status_lines(record)[1:]]
-        # One line each: the room below is the changes'.
-        return [_clip(line) for line in lines]
+        # The status as the game screen words and wraps it (the step's title on a second
+        # line if need be: it is what the player acts on); only the packet line is clipped.
+        return [_clip(f"#{self.seq}/{self.index.last}{who}"), *status_lines(record)[1:]]
 
     def after_sync(self, result: SyncResult) -> None:
         if self.game_id in result.changed:
@@ -269,7 +269,7 @@ def change_lines(changes: list[Change]) -> list[str]:
         return ["no change on the board"]
     lines = [f"changes ({len(changes)}):"]
     for change in changes:
-        lines.extend(textwrap.wrap(change.text, PANEL_WIDTH, subsequent_indent="   "))
+        lines.extend(textwrap.wrap(change.text, SCROLL_WIDTH, subsequent_indent="   "))
     return lines
 
 

@@ -32,7 +32,7 @@ conversion (``k``, of the chosen stack's units) likewise with `open_convert`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from textual import on
@@ -63,6 +63,12 @@ TO_ONE_HEX = ("retrograde", "strategic")
 """Stack orders that name a destination (``to``) rather than a path."""
 
 
+def path_text(hexes: Iterable[object]) -> str:
+    """A path as ``1607> 1608> 1609``: the space after each step lets the narrow side column
+    wrap a long path between two hexes, never inside a hex id (``161`` / ``2``)."""
+    return "> ".join(map(str, hexes))
+
+
 def describe(item: Mapping[str, Any]) -> str:
     """One draft order in plain words, short enough for the side column."""
     kind = str(item.get("type", "?"))
@@ -75,7 +81,7 @@ def describe(item: Mapping[str, Any]) -> str:
     units = item.get("units") or []
     who = units[0] if len(units) == 1 else f"{len(units)} units"
     if kind in ("move", "react") and isinstance(item.get("path"), list):
-        return f"{kind} {who} {'>'.join(map(str, item['path']))}"
+        return f"{kind} {who} {path_text(item['path'])}"
     if kind in TO_ONE_HEX and "to" in item and units:
         return f"{kind} {who} to {item['to']}"
     if kind == "reserve" and units:
@@ -454,7 +460,7 @@ class OrdersPanel(Vertical, can_focus=True):
         elif self.path is not None:
             text = (
                 f"{self._kind} {len(self._units)} from {self.path[0]:04d}: "
-                f"{'>'.join(f'{h:04d}' for h in self.path)}\n"
+                f"{path_text(f'{h:04d}' for h in self.path)}\n"
                 "cursor+Enter adds a hex; Enter on it again or Esc ends"
             )
         elif not self._step:
