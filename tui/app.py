@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -23,10 +23,12 @@ from textual.color import Color
 from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
-from mail.transport import Transport
-from saves.home import Home
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
+
+if TYPE_CHECKING:
+    from mail.transport import Transport
+    from saves.home import Home
 
 
 class SafeMonochrome(Monochrome):

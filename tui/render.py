@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from engine.core.game import pending
@@ -17,6 +16,7 @@ from engine.core.packets import fingerprint, kind_name, open_packet
 from engine.core.ruleset import Decision
 from engine.core.state import state_hash
 from saves.replica import GameRow, Replica
+from tui.when import age, turn_text
 
 
 def emit(record: Any, as_json: bool, text: Callable[[Any], str]) -> None:
@@ -194,13 +194,6 @@ def holdings_text(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def turn_text(turn: Any) -> str:
-    """``T3 Fall Y168``, or ``-`` before the game has started."""
-    if not turn:
-        return "-"
-    return f"T{turn['number']} {str(turn['season']).capitalize()} Y{turn['year']}"
-
-
 def games_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"
@@ -221,20 +214,6 @@ def games_text(rows: list[dict[str, Any]]) -> str:
             f"{(row['step'] or '-'):<7}{waiting[:17]:<18}{note}"
         )
     return "\n".join(lines)
-
-
-def age(stamp: str, now: datetime | None = None) -> str:
-    """How long ago an ISO time was, in the largest whole unit: ``5m``, ``3h``, ``2d``
-    (fractions of seconds ignored)."""
-    try:
-        then = datetime.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
-    except ValueError:
-        return ""
-    seconds = max(0, int(((now or datetime.now(UTC)) - then).total_seconds()))
-    for size, unit in ((86400, "d"), (3600, "h"), (60, "m")):
-        if seconds >= size:
-            return f"{seconds // size}{unit}"
-    return "now"
 
 
 def show_text(record: dict[str, Any]) -> str:

@@ -29,11 +29,11 @@ from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
 from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
-from tui.render import age
 from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen, game_cells
 from tui.screens.hexinfo import BoardIndex, hex_lines
+from tui.when import age
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap

@@ -19,9 +19,9 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
 from engine.core.errors import HexpostError
-from tui.render import age, turn_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.session import Overview, SyncResult
+from tui.when import age, turn_text
 
 COLUMNS = ("GAME", "TURN", "STEP", "WAITING FOR", "NEW", "NOTE", "SCENARIO")
 """Most telling first: in 80 columns the scenario is the column that scrolls off."""

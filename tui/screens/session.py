@@ -21,16 +21,18 @@ import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core.errors import HexpostError
-from engine.core.ruleset import DecisionKind
-from mail.sync import SyncReport, sync
-from mail.transport import Transport
-from saves.home import Home
-from saves.keys import KeyFileError
-from saves.replica import Replica
-from tui import commands, render
+
+if TYPE_CHECKING:
+    # The rest is imported where it is used, which is on the store thread: the engine, the
+    # store, the transports and the commands are a good part of the app's start-up time,
+    # and the first paint needs none of them.
+    from mail.sync import SyncReport
+    from mail.transport import Transport
+    from saves.home import Home
+    from saves.replica import Replica
 
 T = TypeVar("T")
 
@@ -128,12 +130,12 @@ class Session:
         *,
         passphrase: bytes | None = None,
         transport: Callable[[Home], Transport] | None = None,
-        clock: Callable[[], str] = commands.now,
+        clock: Callable[[], str] | None = None,
     ) -> None:
         self.home = home
         self._passphrase = passphrase
-        self._transport = transport or commands.transport_of
-        self._clock = clock
+        self._transport = transport or _configured_transport
+        self._clock = clock or _now
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexpost-store")
         self._reader: Replica | None = None
         self._signer: Replica | None = None
@@ -215,6 +217,8 @@ class Session:
         return self._reader
 
     def _overview(self) -> Overview:
+        from tui import render
+
         info = self.home.identity_info()
         config = self.home.config().get("transport") or {}
         replica = self._replica()
@@ -237,6 +241,8 @@ class Session:
         return self._replica().find(name).game_id.hex()
 
     def _game(self, game_id: str, mark_read: bool) -> GameData:
+        from tui import render
+
         replica = self._replica()
         row = replica.game(bytes.fromhex(game_id))
         record = render.show_record(replica, row, at=None, checklist=True)
@@ -292,6 +298,9 @@ class Session:
         )
 
     def _unlock(self, passphrase: str) -> str | None:
+        from saves.keys import KeyFileError
+        from tui import commands
+
         try:
             secret = commands.passphrase_bytes(passphrase)
             signer = self.home.replica(secret, unlock=True)
@@ -303,6 +312,8 @@ class Session:
         return None
 
     def _settings(self) -> Settings:
+        from tui import commands
+
         transport = self.home.config().get("transport") or {}
         return Settings(
             identity=commands.identity_record(self.home),
@@ -313,6 +324,8 @@ class Session:
         )
 
     def _create_identity(self, name: str, address: str, passphrase: str | None) -> str | None:
+        from tui import commands
+
         try:
             secret = None if passphrase is None else commands.passphrase_bytes(passphrase)
             commands.create_identity(self.home, name, address, secret)
@@ -324,6 +337,8 @@ class Session:
         return None
 
     def _use_folder(self, path: str) -> tuple[bool, str]:
+        from tui import commands
+
         try:
             folder = commands.use_folder(self.home, path)
         except HexpostError as exc:
@@ -352,6 +367,8 @@ class Session:
 
     def _owes_replies(self, replica: Replica) -> bool:
         """Whether some game waits for an automatic reply that only our key can sign."""
+        from engine.core.ruleset import DecisionKind
+
         for row in replica.games():
             if row.status != "active" or row.frozen:
                 continue
@@ -370,6 +387,8 @@ class Session:
 async def _sync_once(
     replica: Replica, transport: Transport, clock: Callable[[], str]
 ) -> SyncReport:
+    from mail.sync import sync
+
     try:
         return await sync(replica, transport, clock)
     finally:
@@ -413,3 +432,17 @@ def phase_titles(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
 
     phases = load_sequence().phases.values()
     return {p.id: p.title for p in phases}, {p.id: p.rule for p in phases}
+
+
+def _now() -> str:
+    """The time packets are stamped with (`tui.commands.now`, imported on first use)."""
+    from tui.commands import now
+
+    return now()
+
+
+def _configured_transport(home: Home) -> Transport:
+    """The home's configured transport, as ``hexpost sync`` builds it."""
+    from tui.commands import transport_of
+
+    return transport_of(home)
