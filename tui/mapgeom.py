@@ -27,7 +27,8 @@ drawn text, for both column parities.
 
 Detailed mode uses 7x2 boxes at pitch 4 (the id on the first line, terrain and units on the
 second). Column numbers head every band; row numbers sit at the left on the line of the
-odd (higher) hex of each row.
+odd (higher) hex of each row. A scrolling window pins them: `Frame.pinned_header` shifts a
+number whose column is half scrolled off so it never shows cut ("2" for 02).
 """
 
 from __future__ import annotations
@@ -182,6 +183,21 @@ class Frame:
             x = self.column_x(c)
             lines[0 if c % 2 else 1][x : x + 2] = f"{c:02d}"
         return ["".join(line) for line in lines]
+
+    def pinned_header(self, scroll: int, width: int) -> list[str]:
+        """The column-number lines of a window showing ``width`` map characters from
+        ``scroll`` characters right of the first column, under the pinned row-label blank:
+        each ``LABEL_WIDTH + width`` characters. A number is shown whole or not at all: one
+        its box's left part scrolled off is moved right onto the visible part (as long as it
+        keeps a gap before the next number of its line), one cut at the right is left out."""
+        lines: list[list[str]] = [[" "] * width for _ in range(HEADER_LINES)]
+        for c in self.columns:
+            x = self.column_x(c) - LABEL_WIDTH - scroll
+            if x < 0 and x + 2 * self.shape.pitch >= 3 and x + self.shape.width > 0:
+                x = 0
+            if x >= 0 and x + 2 <= width:
+                lines[0 if c % 2 else 1][x : x + 2] = f"{c:02d}"
+        return [" " * LABEL_WIDTH + "".join(line) for line in lines]
 
     def row_label(self, y: int) -> str:
         """``"07 "`` on the line of row 7's odd (higher) hexes, blanks elsewhere."""

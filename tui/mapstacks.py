@@ -21,7 +21,14 @@ marker    meaning
 ``&``     both: crippled units and units out of supply
 ``K4~``   planned: the stack this hex would hold once the draft orders are applied
 ``~``     planned: the draft orders would leave this hex without units
+``KZx``   a battle hex (``views["battles"]``): enemies meet here; ``K3x`` when the
+          enemy is only a base (bases are not counted)
 ========= ==========================================================================
+
+The battle mark (`battle_marker`) takes the third character: the crippled and supply flags
+and the ``+`` of three empires give way to it (the hex details list every unit and empire),
+and ten or more units read ``K+x``. A battle hex whose stack counts nobody (only bases)
+keeps its terrain; the map's style still marks it.
 
 The planned marker (`plan_markers`) is the what-if the orders panel shows before signing:
 only hexes whose stack the drafts change get one, so the rest of the map stays as it is.
@@ -35,7 +42,7 @@ shows its terrain.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from tui.mapgeom import HexId
@@ -46,6 +53,7 @@ BOTH = "&"
 MANY = "+"
 UNKNOWN = "?"
 PLANNED = "~"
+BATTLE = "x"
 
 
 class Counter(NamedTuple):
@@ -89,9 +97,28 @@ def stack_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> str:
     return f"{letters[0]}{MANY}{flag}"
 
 
-def stack_markers(stacks: Stacks, glyphs: Mapping[str, str]) -> dict[HexId, str]:
-    """Every non-empty stack's marker, by hex."""
-    return {h: m for h, counters in stacks.items() if (m := stack_marker(counters, glyphs))}
+def battle_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> str:
+    """The marker of a battle hex's stack: its first two characters (``KZ``, ``K3``, ``K+``)
+    then ``x``; "" for no units counted."""
+    plain = stack_marker([c._replace(crippled=False, supply="main") for c in counters], glyphs)
+    if not plain:
+        return ""
+    if len(plain) == 3 and not _is_empire(plain[1]):
+        plain = plain[0] + MANY  # "K12": ten or more
+    return plain[:2] + BATTLE
+
+
+def stack_markers(
+    stacks: Stacks, glyphs: Mapping[str, str], battles: Collection[HexId] = ()
+) -> dict[HexId, str]:
+    """Every non-empty stack's marker, by hex; ``battles`` are the battle hexes, whose
+    stacks get `battle_marker`."""
+    markers = {}
+    for h, counters in stacks.items():
+        marker = (battle_marker if h in battles else stack_marker)(counters, glyphs)
+        if marker:
+            markers[h] = marker
+    return markers
 
 
 def planned_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> str:
@@ -138,7 +165,8 @@ def stack_legend(
     the table above, each illustrated by a marker of the map; ``names`` maps map letters to
     empire names."""
     names = names or {}
-    seen = sorted({m for m in markers if len(m) >= 2})
+    markers_seen = set(markers)
+    seen = sorted({m for m in markers_seen if len(m) >= 2})
     entries: list[tuple[str, str]] = []
     single = next((m for m in seen if m[1].isdigit()), "")
     if single:
@@ -159,10 +187,32 @@ def stack_legend(
         (CRIPPLED, "some crippled"),
         (OUT_OF_SUPPLY, "some out of supply"),
         (BOTH, "crippled and out of supply"),
+        (BATTLE, "battle hex: enemies meet here"),
     ):
         if glyph in flags:
             entries.append((glyph, meaning))
+    planned = next((m for m in seen if m.endswith(PLANNED)), "")
+    if planned:
+        entries.append((planned, "planned: the stack after the draft orders"))
+    if PLANNED in markers_seen:
+        entries.append((PLANNED, "planned: the draft orders empty the hex"))
     return entries
+
+
+def battle_hexes(view: Mapping[str, Any]) -> set[HexId]:
+    """The battle hexes of a ``views`` record (its ``battles``)."""
+    return {int(battle["hex"]) for battle in view.get("battles", [])}
+
+
+def captured_owners(view: Mapping[str, Any]) -> dict[HexId, str]:
+    """The empire holding each captured hex of a ``views`` record (``hexes`` flagged
+    ``captured``, whose ``owner`` is the captor), by hex; a hex taken back by its printed
+    owner is no longer captured."""
+    return {
+        int(entry["hex"]): entry["owner"] or ""
+        for entry in view.get("hexes", [])
+        if entry.get("captured")
+    }
 
 
 def stacks_from_views(view: Mapping[str, Any]) -> tuple[dict[HexId, list[Counter]], set[HexId]]:

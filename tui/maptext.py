@@ -20,7 +20,8 @@ hex holds, packed left (``K@#`` Klingon capital with bases, ``Zo`` Kzinti minor 
 ====== ===============================================================================
 slot   glyphs
 ====== ===============================================================================
-owner  the empire's letter (`Empire.glyph`), ``:`` neutral zone, ``.`` unowned space
+owner  the empire's letter (`Empire.glyph`), ``:`` neutral zone, ``.`` unowned space;
+       in lower case (``z@#``) a captured hex, held by that empire, not its printed owner
 planet ``@`` capital, ``O`` major planet, ``o`` minor planet (the biggest one shown)
 base   ``#`` a base (starbase, battle station...)
 ====== ===============================================================================
@@ -33,7 +34,9 @@ Detailed boxes (7x2) show the hex id on the first line and ``terrain units`` on 
                                       K@# K3
 
 The cursor is drawn as brackets in the gaps around its box (``[K@#]``) in plain text and as
-reverse video in the styles.
+reverse video in the styles. A battle hex says so in its units' marker (``KZx``,
+`tui.mapstacks.battle_marker`) and in its style (bold white on dark red); a captured hex is
+in its captor's colours, in italics.
 
 Styles for a Textual renderer: `draw_styled` and `render_line` return `StyledLine`s, the
 full-width text plus `Span`s ``(start, end, style)`` where ``style`` is a Rich style string
@@ -80,6 +83,8 @@ MINOR = "o"
 BASE = "#"
 CONTENT_WIDTH = 3
 NBSP = "\u00a0"
+BATTLE_COLOR = "#aa0000"
+BATTLE_TEXT = "#ffffff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +113,11 @@ class Cell:
     planned: bool = False
     """The content is a what-if (`tui.mapstacks.plan_markers`): underlined where styles
     show, and the ``~`` of the marker says it in monochrome."""
+    captured: bool = False
+    """``glyph`` is the captor's, not the printed owner's: the owner slot shows it in lower
+    case."""
+    battle: bool = False
+    """A battle hex now: styled apart; the marker's ``x`` says it in monochrome."""
 
     def __post_init__(self) -> None:
         if len(self.glyph) > 1 or self.glyph.isspace():
@@ -120,8 +130,11 @@ class Cell:
 
     @property
     def owner(self) -> str:
-        """The owner slot: the glyph, or the neutral-zone or empty-space mark."""
-        return self.glyph or (NEUTRAL if self.neutral else UNOWNED)
+        """The owner slot: the glyph (in lower case when captured), or the neutral-zone or
+        empty-space mark."""
+        if self.glyph:
+            return self.glyph.lower() if self.captured else self.glyph
+        return NEUTRAL if self.neutral else UNOWNED
 
     @property
     def planet(self) -> str:
@@ -143,11 +156,15 @@ class Cell:
     @property
     def style(self) -> str:
         """A Rich style string for the box ("" for none)."""
-        parts = ["bold"] if self.capital else []
-        if self.color and self.text_color:
+        parts = ["bold"] if self.capital or self.battle else []
+        if self.battle:
+            parts += [BATTLE_TEXT, "on", BATTLE_COLOR]
+        elif self.color and self.text_color:
             parts += [self.text_color, "on", self.color]
         elif self.color:
             parts.append(self.color)
+        if self.captured:
+            parts.append("italic")
         if self.planned:
             parts.append("underline")
         if self.selected:
@@ -304,7 +321,10 @@ def legend_entries(
         if cell.selected:
             seen.add("cursor")
     letters = sorted(seen_owner - {NEUTRAL, UNOWNED})
-    owner = [(g, owners.get(g, "owner")) for g in letters]
+    owner = [(g, owners.get(g, "owner")) for g in letters if not g.islower()]
+    owner += [
+        (g, f"captured by {owners.get(g.upper(), 'another')}") for g in letters if g.islower()
+    ]
     owner += [
         (g, m) for g, m in ((NEUTRAL, "neutral zone"), (UNOWNED, "unowned")) if g in seen_owner
     ]
@@ -371,14 +391,20 @@ def cells_from_galaxy(
     units: Mapping[HexId, str] | None = None,
     bases: Collection[HexId] | None = None,
     planned: Collection[HexId] = (),
+    *,
+    captured: Mapping[HexId, str] | None = None,
+    battles: Collection[HexId] = (),
 ) -> CellFor:
     """The `Cell` of each hex of ``galaxy``; ``units`` maps hexes to their units' markers
     (``{1411: "K3"}``), at most three characters each. The base mark follows ``bases``, the
     hexes holding a base now, when given; otherwise the printed map's bases at the start.
-    ``planned`` are the hexes whose marker is a what-if of the draft orders."""
+    ``planned`` are the hexes whose marker is a what-if of the draft orders; ``captured``
+    the captured hexes and the empire holding each now (`tui.mapstacks.captured_owners`);
+    ``battles`` the battle hexes (`tui.mapstacks.battle_hexes`)."""
     from engine.fe.galaxy import NEUTRAL_ZONE
 
     units = units or {}
+    captured = captured or {}
     empires = {e.id: e for e in galaxy.empires}
 
     def cell_for(h: HexId) -> Cell | None:
@@ -386,8 +412,10 @@ def cells_from_galaxy(
             info = galaxy.hex(h)
         except ValueError:
             return None
-        empire = empires.get(info.empire)
-        neutral = info.empire == NEUTRAL_ZONE
+        taken = h in captured
+        holder = captured[h] if taken else info.empire
+        empire = empires.get(holder)
+        neutral = holder == NEUTRAL_ZONE
         kinds = {p.kind for p in info.planets}
         return Cell(
             hex=h,
@@ -402,6 +430,8 @@ def cells_from_galaxy(
             base=bool(info.bases) if bases is None else h in bases,
             neutral=neutral,
             planned=h in planned,
+            captured=taken and bool(empire is not None and empire.glyph and not neutral),
+            battle=h in battles,
         )
 
     return cell_for
@@ -440,14 +470,17 @@ def render_galaxy(
     galaxy: Galaxy | None = None,
     stacks: Stacks | None = None,
     bases: Collection[HexId] | None = None,
+    battles: Collection[HexId] = (),
+    captured: Mapping[HexId, str] | None = None,
 ) -> list[str]:
     """The F&E map (or ``region``, ``"XXYY:XXYY"``) as text lines at most ``width``
     characters wide: bands of whole columns, each headed by its column numbers, then the
     legend of the glyphs drawn. Raises `ValueError` for a bad region or width.
 
     The game's units come either as ready markers (``units``) or as ``stacks`` of counters
-    (`tui.mapstacks`: markers and their legend made here); ``bases`` as in
-    `cells_from_galaxy`."""
+    (`tui.mapstacks`: markers and their legend made here); ``bases``, ``battles`` and
+    ``captured`` as in `cells_from_galaxy` (`tui.mapstacks.battle_hexes` and
+    `captured_owners` read them from a ``views`` record)."""
     if galaxy is None:
         from engine.fe.galaxy import load_galaxy
 
@@ -457,8 +490,9 @@ def render_galaxy(
     frame = map_frame(cols, rows, region=corners, detail=detail)
     owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
     if stacks is not None:
-        units = stack_markers(stacks, {e.id: e.glyph for e in galaxy.empires if e.glyph})
-    cell_for = cells_from_galaxy(galaxy, units, bases)
+        glyphs = {e.id: e.glyph for e in galaxy.empires if e.glyph}
+        units = stack_markers(stacks, glyphs, battles)
+    cell_for = cells_from_galaxy(galaxy, units, bases, captured=captured, battles=battles)
     lines, _ = draw_bands(frame, cell_for, width)
     drawn = [c for h in frame.hexes() if (c := cell_for(h)) is not None]
     explained = stack_legend((c.content for c in drawn), owners) if stacks is not None else ()

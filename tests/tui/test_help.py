@@ -206,6 +206,14 @@ def test_the_legends_fit_the_help_box() -> None:
     assert [line.split()[0] for line in checklist_legend()] == ["[x]", "A", "P"]
 
 
+def test_the_map_legend_explains_battles_captures_and_the_plan() -> None:
+    text = "\n".join(map_legend("compact"))
+    assert "x battle hex" in text
+    assert "k captured by Klingon" in text or "z captured by Kzinti" in text
+    assert "K3~ planned:" in text
+    assert "~ planned:" in text
+
+
 # --- without colour --------------------------------------------------------------------------
 
 

@@ -353,3 +353,56 @@ async def test_the_map_scrolls_to_keep_the_cursor_visible_at_80x24() -> None:
             cursor_spot(hexmap)
         assert hexmap.cursor == 119
         assert hexmap.scroll_offset.x == 0
+
+
+async def test_pinned_column_numbers_show_in_full_at_any_scroll() -> None:
+    """Issue 4: scrolled one character, column 02 read "2" and column 01 "1"."""
+    app = MapApp(views(after_setup()), cursor=3010)
+    async with app.run_test(size=SIZE) as pilot:
+        hexmap = app.query_one(HexMap)
+        for detail in ("compact", "detailed"):
+            hexmap.detail = detail
+            await pilot.pause()
+            for x in range(12):
+                hexmap.scroll_to(x, 0, animate=False)
+                await pilot.pause()
+                assert hexmap.scroll_offset.x == x
+                header = widget_lines(hexmap)[:HEADER_LINES]
+                numbers = [n for line in header for n in line.split()]
+                assert numbers and all(len(n) == 2 and n.isdigit() for n in numbers), header
+                shown = sorted(int(n) for n in numbers)
+                assert shown == list(range(shown[0], shown[-1] + 1)), header
+        hexmap.detail = "compact"
+        await pilot.pause()
+        hexmap.scroll_to(1, 0, animate=False)
+        await pilot.pause()
+        header = widget_lines(hexmap)[:HEADER_LINES]
+        assert header[0].startswith("   01 03  05") and header[1].startswith("    02  04")
+
+
+async def test_battle_hexes_and_captures_show_on_the_widget() -> None:
+    view = views(after_setup())
+    view["battles"] = [{"hex": "1307", "sides": [["KLI"], ["KZI"]], "units": {}, "text": ""}]
+    view["hexes"] = [
+        {**h, "owner": "KZI", "captured": True} if h["hex"] == "1411" else h for h in view["hexes"]
+    ]
+    app = MapApp(view, cursor=1411)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        cell = hexmap.cell(1307)
+        assert cell is not None and cell.battle and cell.content == "K4x"
+        captured = hexmap.cell(1411)
+        assert captured is not None and captured.captured and captured.terrain == "z@ "
+        lines = widget_lines(hexmap)
+        assert find(lines, "K4x") and find(lines, "[z@ ]")
+
+
+def test_the_side_panel_says_battle_for_a_battle_hex() -> None:
+    from tui.screens.hexinfo import BoardIndex, hex_lines
+
+    view = views(after_setup())
+    quiet = hex_lines(BoardIndex(view), 1307)
+    assert not any("battle" in line for line in quiet)
+    view["battles"] = [{"hex": "1307", "sides": [["KLI"], ["KZI"]], "units": {}, "text": ""}]
+    assert "battle" in hex_lines(BoardIndex(view), 1307)

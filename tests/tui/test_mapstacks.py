@@ -6,7 +6,21 @@ from typing import Any
 
 import pytest
 
-from tui.mapstacks import Counter, stack_legend, stack_marker, stack_markers, stacks_from_views
+from tui.mapstacks import (
+    BATTLE,
+    BOTH,
+    CRIPPLED,
+    OUT_OF_SUPPLY,
+    PLANNED,
+    Counter,
+    battle_hexes,
+    battle_marker,
+    captured_owners,
+    stack_legend,
+    stack_marker,
+    stack_markers,
+    stacks_from_views,
+)
 from tui.maptext import render_galaxy
 
 GLYPHS = {"KLI": "K", "KZI": "Z", "FED": "F"}
@@ -115,3 +129,57 @@ def test_bases_follow_the_board_when_given() -> None:
     printed = render_galaxy("1307:1307")
     board = render_galaxy("1307:1307", stacks={}, bases=set())
     assert "K#" in printed[2] and board[2].split() == ["07", "K"]
+
+
+# --- battles, captures and the plan in the legend -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("counters", "marker"),
+    [
+        ([Z, K, K], "KZx"),
+        ([Z, K_CRIPPLED], "KZx"),  # the battle mark takes the flag's place
+        ([Z, K, F], "FKx"),  # and the "+" of three empires
+        ([K, K], "K2x"),  # ships against a base (bases are not counted)
+        ([K] * 12, "K+x"),
+        ([], ""),  # nothing to mark: the cell's style says it
+    ],
+)
+def test_battle_markers(counters: list[Counter], marker: str) -> None:
+    assert battle_marker(counters, GLYPHS) == marker
+    assert stack_markers({1307: counters}, GLYPHS, battles={1307}).get(1307, "") == marker
+
+
+def test_battle_and_captured_hexes_from_views() -> None:
+    record = view_record() | {
+        "battles": [{"hex": "1306", "sides": [["KZI"], ["KLI"]]}],
+    }
+    record["hexes"].append({"hex": "1407", "owner": "KZI", "captured": True, "bases": []})
+    record["hexes"].append({"hex": "1408", "owner": "KLI", "captured": False, "bases": []})
+    assert battle_hexes(record) == {1306}
+    assert captured_owners(record) == {1407: "KZI"}
+    assert battle_hexes({}) == set() and captured_owners({}) == {}
+
+
+def test_legend_explains_the_battle_and_plan_marks() -> None:
+    entries = dict(stack_legend(["KZx", "K3~", "~"], NAMES))
+    assert entries[BATTLE] == "battle hex: enemies meet here"
+    assert entries["K3~"].startswith("planned:")
+    assert entries[PLANNED].startswith("planned:")
+    assert "*" not in entries and "!" not in entries
+    # The glyphs stay distinct from each other and from the terrain's.
+    assert len({BATTLE, PLANNED, CRIPPLED, OUT_OF_SUPPLY, BOTH, "@", "O", "o", "#", ":", "."}) == 11
+
+
+def test_render_galaxy_marks_battles_and_captures() -> None:
+    stacks, _ = stacks_from_views(view_record())
+    lines = render_galaxy(
+        "1306:1507", stacks=stacks, bases={1507}, battles={1306}, captured={1507: "KZI"}
+    )
+    row6 = next(line for line in lines if line.startswith("06 "))
+    row7 = next(line for line in lines if line.startswith("07 "))
+    assert row6.split() == ["06", "Z1x", ":"]
+    assert row7.split() == ["07", "K2*", "z#"]
+    text = "\n".join(lines)
+    assert "x battle hex" in text
+    assert "z captured by Kzinti" in text

@@ -426,3 +426,59 @@ if __name__ == "__main__":
     for snapshot_name, snapshot_case in sorted(SNAPSHOT_CASES.items()):
         (SNAPSHOTS / snapshot_name).write_text(snapshot_text(snapshot_case), encoding="utf-8")
         print(f"wrote {SNAPSHOTS / snapshot_name}")
+
+
+# --- captures, battles and the pinned column numbers ----------------------------------------
+
+
+def test_a_captured_hex_shows_its_captor_in_lower_case() -> None:
+    galaxy = load_galaxy()
+    cell_for = cells_from_galaxy(galaxy, captured={1411: "KZI"})
+    cell = cell_for(1411)
+    assert cell is not None and cell.captured
+    assert cell.terrain.startswith("z@")  # Kzinti-held, once the Klingon capital
+    assert "italic" in cell.style.split() and "#ffffff" in cell.style  # Kzinti colours
+    home = cell_for(1410)
+    assert home is not None and not home.captured and home.owner == "K"
+    # Taken back by its printed owner: the views no longer list it as captured.
+    entries = dict(legend_entries([cell, home], {"K": "Klingon", "Z": "Kzinti"}))
+    assert ("z", "captured by Kzinti") in entries["owner"]
+    assert ("K", "Klingon") in entries["owner"]
+
+
+def test_a_battle_hex_is_styled_and_explained() -> None:
+    galaxy = load_galaxy()
+    cell_for = cells_from_galaxy(galaxy, {1411: "KZx"}, battles={1411})
+    cell = cell_for(1411)
+    assert cell is not None and cell.battle and cell.box(SHAPES["compact"]) == ["KZx"]
+    other = cell_for(1410)
+    assert other is not None and not other.battle
+    assert cell.style != other.style
+    # With no units counted (a base under attack), the terrain shows and the style marks it.
+    bare = cells_from_galaxy(galaxy, battles={1410})(1410)
+    assert bare is not None and bare.battle and "bold" in bare.style
+
+
+@pytest.mark.parametrize("detail", ["compact", "detailed"])
+def test_pinned_column_numbers_are_never_cut(detail: Detail) -> None:
+    """The widget pins the column numbers and scrolls the map under them: a number half
+    scrolled off the left shows whole over its box's visible part, or not at all."""
+    frame = map_frame(61, 19, detail=detail)
+    for scroll in range(0, 3 * frame.shape.pitch):
+        for width in (20, 21, 22, 23):
+            lines = frame.pinned_header(scroll, width)
+            assert all(len(line) == LABEL_WIDTH + width for line in lines)
+            for line in lines:
+                assert line[:LABEL_WIDTH] == " " * LABEL_WIDTH
+                numbers = line.split()
+                assert all(len(n) == 2 and n.isdigit() for n in numbers), (scroll, line)
+            shown = sorted(int(n) for line in lines for n in line.split())
+            assert shown == list(range(shown[0], shown[-1] + 1)), (scroll, width, lines)
+    # Scrolled one character: column 01's box shows its last two characters, and 01 in full.
+    compact = map_frame(61, 19)
+    assert compact.pinned_header(1, 12) == ["   01 03  05   ", "    02  04  06 "]
+    assert compact.pinned_header(0, 12) == frame_header(compact, 12)
+
+
+def frame_header(frame: Frame, width: int) -> list[str]:
+    return [line[: LABEL_WIDTH + width] for line in frame.header()]

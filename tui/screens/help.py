@@ -35,7 +35,7 @@ from textual.widgets import DataTable, Static
 
 from engine.fe.galaxy import load_galaxy
 from tui.mapgeom import Detail
-from tui.mapstacks import stack_legend
+from tui.mapstacks import BATTLE, PLANNED, stack_legend
 from tui.maptext import cells_from_galaxy, legend, map_frame
 from tui.widgets.checklist import LEGEND as CHECKLIST_LEGEND
 from tui.widgets.checklist import ChecklistTree
@@ -181,9 +181,12 @@ def map_legend(detail: Detail = "compact", width: int = WIDTH) -> tuple[str, ...
     owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
     a, b = ("K", "Z") if {"K", "Z"} <= owners.keys() else tuple(sorted(owners)[:2])
     examples = [f"{a}3", f"{a}+*", f"{a}{b}", f"{a}{b}+", f"{a}2*", f"{a}2!", f"{a}2&"]
+    examples += [f"{a}{b}{BATTLE}", f"{a}3{PLANNED}", PLANNED]
     frame = map_frame(galaxy.width, galaxy.height, detail=detail)
-    first = frame.hexes()[0]
-    cell_for = cells_from_galaxy(galaxy, {first: examples[0]})
+    first, second = frame.hexes()[:2]
+    # One hex captured by the second example empire, so the lower-case captor is explained.
+    captor = next(e.id for e in galaxy.empires if e.glyph == b)
+    cell_for = cells_from_galaxy(galaxy, {first: examples[0]}, captured={second: captor})
     cells = [cell for h in frame.hexes() if (cell := cell_for(h)) is not None]
     # One selected cell so the legend explains the cursor's brackets too.
     cells[0] = replace(cells[0], selected=True)

@@ -40,7 +40,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Detail, Frame, HexId, hex_col, hex_id, hex_row
-from tui.mapstacks import plan_markers, stack_markers, stacks_from_views
+from tui.mapstacks import (
+    battle_hexes,
+    captured_owners,
+    plan_markers,
+    stack_markers,
+    stacks_from_views,
+)
 from tui.maptext import Cell, CellFor, StyledLine, cells_from_galaxy, map_frame, render_line
 from tui.widgets.goto import GotoDialog
 
@@ -256,8 +262,16 @@ class HexMap(ScrollView, can_focus=True):
         view = self._view
         if view:
             stacks, bases = stacks_from_views(view)
-            markers = {**stack_markers(stacks, self._glyphs()), **self.planned}
-            self._cell_for = cells_from_galaxy(self._galaxy, markers, bases, self.planned)
+            battles = battle_hexes(view)
+            markers = {**stack_markers(stacks, self._glyphs(), battles), **self.planned}
+            self._cell_for = cells_from_galaxy(
+                self._galaxy,
+                markers,
+                bases,
+                self.planned,
+                captured=captured_owners(view),
+                battles=battles,
+            )
         else:
             self._cell_for = cells_from_galaxy(self._galaxy)
         self._cells.clear()
@@ -359,7 +373,13 @@ class HexMap(ScrollView, can_focus=True):
         the pinned row numbers plus the visible stretch of the line."""
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width  # Textual trims whatever a scrollbar covers
-        strip = self._map_strip(y if y < HEADER_LINES else y + scroll_y)
+        if y < HEADER_LINES:
+            # Drawn for the window, not cropped from the map: a number whose column is half
+            # scrolled off moves onto the visible part instead of showing cut ("2" for 02).
+            text = self.frame.pinned_header(scroll_x, max(0, width - LABEL_WIDTH))[y]
+            label = self.get_component_rich_style("hexmap--label")
+            return Strip([Segment(text, label)], len(text))
+        strip = self._map_strip(y + scroll_y)
         start = LABEL_WIDTH + scroll_x
         body = strip.crop(start, start + max(0, width - LABEL_WIDTH))
         return Strip.join([strip.crop(0, LABEL_WIDTH), body])
