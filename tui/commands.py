@@ -351,7 +351,7 @@ def cmd_show(args: argparse.Namespace, home: Home) -> int:
 
 def _map_lines(args: argparse.Namespace, replica: Replica, row: GameRow) -> list[str]:
     """The map with the game's stacks (at ``--at``, or the head) and their legend."""
-    from tui.mapstacks import stacks_from_views
+    from tui.mapstacks import battle_hexes, captured_owners, stacks_from_views
     from tui.maptext import render_galaxy
 
     state = replica.state(row.game_id, args.at)
@@ -363,6 +363,8 @@ def _map_lines(args: argparse.Namespace, replica: Replica, row: GameRow) -> list
             detail="detailed" if args.detailed else "compact",
             stacks=stacks if view else None,
             bases=bases if view else None,
+            battles=battle_hexes(view) if view else (),
+            captured=captured_owners(view) if view else None,
         )
     except ValueError as exc:
         raise HexpostError(f"--region: {exc}") from None
