@@ -19,12 +19,6 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    NoEncryption,
-    PrivateFormat,
-    PublicFormat,
-)
 
 from engine.core.errors import HexpostError
 from saves.files import fsync_directory, write_synced
@@ -106,7 +100,7 @@ def generate_identity() -> Ed25519PrivateKey:
 
 
 def _public_bytes(key: Ed25519PrivateKey) -> bytes:
-    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return key.public_key().public_bytes_raw()
 
 
 def _sealing_key(passphrase: bytes, kdf: KdfParams) -> bytes:
@@ -122,7 +116,7 @@ def _build(
     key: Ed25519PrivateKey, passphrase: bytes | None, name: str, address: str, scrypt_n: int
 ) -> _KeyFileDoc:
     public = _public_bytes(key)
-    private = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    private = key.private_bytes_raw()
     if passphrase is None:
         return _KeyFileDoc(FORMAT, VERSION, name, address, public, None, None, private)
     kdf = KdfParams("scrypt", scrypt_n, SCRYPT_R, SCRYPT_P, secrets.token_bytes(_SALT_BYTES))
