@@ -38,7 +38,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
-from engine.core.errors import HexpostError
 from saves.chat import MAX_CHAT
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
@@ -145,12 +144,7 @@ class GameScreen(HexpostScreen):
 
     @work(exclusive=True, group="load")
     async def load(self) -> None:
-        try:
-            data = await self.session.game(self.game_id)
-        except HexpostError as exc:
-            self.post_message(self.Failed(str(exc)))
-        else:
-            self.post_message(self.Loaded(data))
+        await self.fetch(self.session.game(self.game_id), self.Loaded)
 
     @on(Loaded)
     def show(self, message: Loaded) -> None:
