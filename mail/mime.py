@@ -384,6 +384,8 @@ def _decode_block(inner: str) -> bytes | None:
         try:
             if packet_id(read_envelope(data).body) != expected:
                 return None
+        except VersionError:
+            return data  # a newer protocol: its envelope is not ours to read; keep it
         except PacketError:
             return None
     return data
