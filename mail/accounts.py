@@ -1,0 +1,550 @@
+"""The mail account of a home: the ``[mail]`` table of config.toml, checked, and its secrets.
+
+The table (every key below ``[mail.imap]`` and ``[mail.smtp]`` is optional unless marked)::
+
+    [mail]
+    address = "alice@example.org"          # required
+    [mail.imap]
+    host = "imap.example.org"              # required
+    port = 993                             # default: 993 for tls, 143 for starttls and plain
+    security = "tls"                       # tls (default) | starttls | plain (loopback hosts only)
+    username = "alice@example.org"         # default: the address
+    folder = "INBOX"                       # where packets arrive
+    processed_folder = "hexpost"           # if set, packets read are moved there; else left alone
+    ca_file = "/path/to/ca.pem"            # trust this CA too (a self-hosted server)
+    timeout = 30                           # seconds to connect and for each command
+    idle_timeout = 1500                    # IMAP only: re-issue IDLE after this (at most 29 min)
+    password_env = "VAR"                   # exactly one secret source, see below
+    [mail.smtp]
+    host = "smtp.example.org"              # required
+    port = 465                             # default: 465 for tls, 587 for starttls and plain
+    security = "tls"
+    username = "alice@example.org"
+    password_env = "VAR"
+
+Each server names exactly one source of its secret, so a password never has to be written in the
+file (a ``password`` key is refused):
+
+- ``password_env = "VAR"``: the environment variable ``VAR``;
+- ``password_command = "pass show mail"``: the first output of a command, as isync's
+  ``PassCmd``. It is split like a shell would (`shlex.split`) but run without a shell; write
+  ``["sh", "-c", "..."]`` (an array) for pipes. The trailing newline is dropped;
+- ``keyring = true``: the system keyring (the optional ``keyring`` library), service
+  ``hexpost``, user ``USERNAME@HOST`` (``keyring set hexpost alice@example.org@imap.example.org``);
+- ``oauth2_command = "..."``: a command printing an OAuth2 access token; the server is then
+  logged in with XOAUTH2 instead of a password (Gmail, Microsoft).
+
+`parse_mail_config` checks a table and raises `AccountError` naming the key and what was wrong;
+`to_table` writes a config back (``parse_mail_config(to_table(c)) == c``); `save_mail_config`
+stores it in a home's config.toml, keeping the other tables. `resolve_secret` fetches a password
+or token. `preset_for` proposes the servers of a few well-known providers from an address.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import ipaddress
+import os
+import shlex
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, cast
+
+from engine.core.errors import HexpostError
+from saves.home import Home
+
+Security = Literal["tls", "starttls", "plain"]
+SECURITIES: tuple[Security, ...] = ("tls", "starttls", "plain")
+SECRET_KEYS = ("password_env", "password_command", "keyring", "oauth2_command")
+KEYRING_SERVICE = "hexpost"
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_IDLE_TIMEOUT = 1500.0
+MAX_IDLE_TIMEOUT = 29 * 60.0
+SECRET_COMMAND_TIMEOUT = 120.0
+"""Seconds a password or token command may take (it may ask for a GPG passphrase)."""
+
+
+class AccountError(HexpostError):
+    """A mail account setting that is missing or wrong, or a secret that cannot be fetched."""
+
+
+Command = str | tuple[str, ...]
+"""A command line: a string split with `shlex.split`, or the argument list itself."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerConfig:
+    """What the IMAP and SMTP sections share: where to connect, how, and the secret's source."""
+
+    section: ClassVar[str] = "mail.server"
+    default_ports: ClassVar[Mapping[str, int]] = {}
+
+    host: str
+    port: int
+    security: Security = "tls"
+    username: str
+    ca_file: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    password_env: str | None = None
+    password_command: Command | None = None
+    keyring: bool = False
+    oauth2_command: Command | None = None
+
+    @property
+    def uses_oauth2(self) -> bool:
+        """True if the secret is an OAuth2 access token (log in with XOAUTH2)."""
+        return self.oauth2_command is not None
+
+    @property
+    def keyring_user(self) -> str:
+        """The keyring user name the secret is stored under (service ``hexpost``)."""
+        return f"{self.username}@{self.host}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImapConfig(ServerConfig):
+    """The ``[mail.imap]`` table: where packets are read."""
+
+    section: ClassVar[str] = "mail.imap"
+    default_ports: ClassVar[Mapping[str, int]] = {"tls": 993, "starttls": 143, "plain": 143}
+
+    folder: str = "INBOX"
+    processed_folder: str | None = None
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+
+
+@dataclass(frozen=True, kw_only=True)
+class SmtpConfig(ServerConfig):
+    """The ``[mail.smtp]`` table: where packets are sent."""
+
+    section: ClassVar[str] = "mail.smtp"
+    default_ports: ClassVar[Mapping[str, int]] = {"tls": 465, "starttls": 587, "plain": 587}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MailConfig:
+    """The ``[mail]`` table: the player's address and both servers."""
+
+    address: str
+    imap: ImapConfig
+    smtp: SmtpConfig
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+_COMMON_KEYS = ("host", "port", "security", "username", "ca_file", "timeout", *SECRET_KEYS)
+_IMAP_KEYS = (*_COMMON_KEYS, "folder", "processed_folder", "idle_timeout")
+_SMTP_KEYS = _COMMON_KEYS
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    name = host.strip().lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_keys(where: str, table: Mapping[str, Any], known: tuple[str, ...]) -> None:
+    if "password" in table:
+        raise AccountError(
+            f"{where}.password: passwords are not stored in config.toml; use "
+            "password_env, password_command, keyring = true or oauth2_command instead"
+        )
+    unknown = sorted(str(key) for key in table if key not in known)
+    if unknown:
+        names = ", ".join(unknown)
+        raise AccountError(
+            f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {names} "
+            f"(known: {', '.join(known)})"
+        )
+
+
+def _table(where: str, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise AccountError(f"{where}: expected a table, got {value!r}")
+    return cast("Mapping[str, Any]", value)
+
+
+def _text(where: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise AccountError(f"{where}: expected a string, got {value!r}")
+    if not value.strip():
+        raise AccountError(f"{where}: must not be empty")
+    return value.strip()
+
+
+def _optional_text(where: str, table: Mapping[str, Any], key: str) -> str | None:
+    if key not in table:
+        return None
+    return _text(f"{where}.{key}", table[key])
+
+
+def _seconds(where: str, value: Any, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise AccountError(f"{where}: expected a number of seconds, got {value!r}")
+    if not low <= value <= high:
+        raise AccountError(f"{where}: {value} is out of range ({low:g} to {high:g} seconds)")
+    return float(value)
+
+
+def _command(where: str, value: Any) -> Command:
+    if isinstance(value, str):
+        try:
+            argv = shlex.split(value)
+        except ValueError as exc:
+            raise AccountError(f"{where}: cannot split {value!r}: {exc}") from None
+        if not argv:
+            raise AccountError(f"{where}: must not be empty")
+        return value
+    if isinstance(value, list | tuple) and value and all(isinstance(a, str) for a in value):
+        return tuple(cast("list[str]", value))
+    raise AccountError(f"{where}: expected a command (a string or an array of strings)")
+
+
+def _server_fields(where: str, table: Mapping[str, Any], address: str) -> dict[str, Any]:
+    if "host" not in table:
+        raise AccountError(f"{where}.host: missing (the server's name, e.g. imap.example.org)")
+    host = _text(f"{where}.host", table["host"])
+    security = table.get("security", "tls")
+    if security not in SECURITIES:
+        raise AccountError(f"{where}.security: {security!r} is not one of {', '.join(SECURITIES)}")
+    if security == "plain" and not is_loopback(host):
+        raise AccountError(
+            f"{where}.security = plain is allowed only for a loopback host, not {host}"
+        )
+    fields: dict[str, Any] = {"host": host, "security": security}
+    if "port" in table:
+        port = table["port"]
+        if isinstance(port, bool) or not isinstance(port, int):
+            raise AccountError(f"{where}.port: expected a whole number, got {port!r}")
+        if not 1 <= port <= 65535:
+            raise AccountError(f"{where}.port: {port} is out of range (1 to 65535)")
+        fields["port"] = port
+    fields["username"] = _optional_text(where, table, "username") or address
+    ca_file = _optional_text(where, table, "ca_file")
+    if ca_file is not None:
+        fields["ca_file"] = ca_file
+    if "timeout" in table:
+        fields["timeout"] = _seconds(f"{where}.timeout", table["timeout"], 1, 3600)
+    sources = [key for key in SECRET_KEYS if key in table and table[key] is not False]
+    if len(sources) != 1:
+        given = f" (given: {', '.join(sources)})" if sources else ""
+        raise AccountError(f"{where}: give exactly one of {', '.join(SECRET_KEYS)}{given}")
+    source = sources[0]
+    value = table[source]
+    if source == "password_env":
+        fields[source] = _text(f"{where}.{source}", value)
+    elif source == "keyring":
+        if value is not True:
+            raise AccountError(f"{where}.keyring: expected true or false, got {value!r}")
+        fields[source] = True
+    else:
+        fields[source] = _command(f"{where}.{source}", value)
+    return fields
+
+
+def _parse_imap(table: Mapping[str, Any], address: str) -> ImapConfig:
+    where = ImapConfig.section
+    _check_keys(where, table, _IMAP_KEYS)
+    fields = _server_fields(where, table, address)
+    fields.setdefault("port", ImapConfig.default_ports[fields["security"]])
+    folder = _optional_text(where, table, "folder")
+    if folder is not None:
+        fields["folder"] = folder
+    processed = _optional_text(where, table, "processed_folder")
+    if processed is not None:
+        if processed == fields.get("folder", "INBOX"):
+            raise AccountError(f"{where}.processed_folder: must differ from folder ({processed!r})")
+        fields["processed_folder"] = processed
+    if "idle_timeout" in table:
+        fields["idle_timeout"] = _seconds(
+            f"{where}.idle_timeout", table["idle_timeout"], 10, MAX_IDLE_TIMEOUT
+        )
+    return ImapConfig(**fields)
+
+
+def _parse_smtp(table: Mapping[str, Any], address: str) -> SmtpConfig:
+    where = SmtpConfig.section
+    _check_keys(where, table, _SMTP_KEYS)
+    fields = _server_fields(where, table, address)
+    fields.setdefault("port", SmtpConfig.default_ports[fields["security"]])
+    return SmtpConfig(**fields)
+
+
+def check_address(where: str, value: Any) -> str:
+    """The address, stripped, or `AccountError` if it is not ``local@domain``."""
+    address = _text(where, value)
+    local, at, domain = address.rpartition("@")
+    if not at or not local or not domain or any(c.isspace() for c in address):
+        raise AccountError(f"{where}: {address!r} is not an email address")
+    return address
+
+
+def parse_mail_config(table: Mapping[str, Any]) -> MailConfig:
+    """Check the ``[mail]`` table (without the ``mail`` key around it) and return it typed."""
+    table = _table("mail", table)
+    _check_keys("mail", table, ("address", "imap", "smtp"))
+    if "address" not in table:
+        raise AccountError("mail.address: missing (your email address)")
+    address = check_address("mail.address", table["address"])
+    for name in ("imap", "smtp"):
+        if name not in table:
+            raise AccountError(f"mail: missing the [mail.{name}] table")
+    imap = _parse_imap(_table("mail.imap", table["imap"]), address)
+    smtp = _parse_smtp(_table("mail.smtp", table["smtp"]), address)
+    return MailConfig(address=address, imap=imap, smtp=smtp)
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _server_table(server: ServerConfig) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in dataclasses.fields(server):
+        value = getattr(server, field.name)
+        if value is None or value is False:
+            continue
+        out[field.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def to_table(config: MailConfig) -> dict[str, Any]:
+    """The ``[mail]`` table of ``config``, ready for tomli_w; `parse_mail_config` reads it back."""
+    return {
+        "address": config.address,
+        "imap": _server_table(config.imap),
+        "smtp": _server_table(config.smtp),
+    }
+
+
+def load_mail_config(home: Home) -> MailConfig | None:
+    """The home's mail account, or None if config.toml has no ``[mail]`` table."""
+    table = home.config().get("mail")
+    if table is None:
+        return None
+    return parse_mail_config(table)
+
+
+def save_mail_config(home: Home, config: MailConfig) -> None:
+    """Write ``config`` as the home's ``[mail]`` table, keeping every other table."""
+    table = to_table(config)
+    parse_mail_config(table)  # never write what cannot be read back
+    current = home.config()
+    current["mail"] = table
+    home.save_config(current)
+
+
+# --- secrets -------------------------------------------------------------------------------
+
+
+def _run_secret_command(where: str, command: Command) -> str:
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    try:
+        done = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=SECRET_COMMAND_TIMEOUT,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise AccountError(f"{where}: cannot run {argv[0]!r}: no such program") from None
+    except PermissionError:
+        raise AccountError(f"{where}: cannot run {argv[0]!r}: permission denied") from None
+    except subprocess.TimeoutExpired:
+        raise AccountError(
+            f"{where}: {argv[0]!r} did not finish within {SECRET_COMMAND_TIMEOUT:g} seconds"
+        ) from None
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = f": {lines[0].strip()}" if lines else " (nothing on stderr)"
+        raise AccountError(f"{where}: {argv[0]!r} failed with exit code {done.returncode}{detail}")
+    try:
+        output = done.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        raise AccountError(f"{where}: {argv[0]!r} printed something that is not UTF-8") from None
+    if output.endswith("\n"):
+        output = output[:-1]
+    if output.endswith("\r"):
+        output = output[:-1]
+    if not output:
+        raise AccountError(f"{where}: {argv[0]!r} printed nothing")
+    return output
+
+
+def _from_keyring(where: str, server: ServerConfig) -> str:
+    try:
+        keyring = importlib.import_module("keyring")
+    except ImportError:
+        raise AccountError(
+            f"{where}.keyring = true needs the keyring library, which is not installed: "
+            "install it into hexpost's environment (`pip install keyring`), or use "
+            "password_env or password_command instead"
+        ) from None
+    user = server.keyring_user
+    try:
+        secret = keyring.get_password(KEYRING_SERVICE, user)
+    except Exception as exc:  # the backends raise their own errors (no backend, locked...)
+        raise AccountError(
+            f"{where}.keyring: the system keyring failed: {type(exc).__name__}: {exc}"
+        ) from None
+    if not secret:
+        raise AccountError(
+            f"{where}.keyring: no password for user {user!r} of service {KEYRING_SERVICE!r} "
+            f"in the system keyring (store it with `keyring set {KEYRING_SERVICE} {user}`)"
+        )
+    return str(secret)
+
+
+def resolve_secret(account: ServerConfig) -> str:
+    """The password (or OAuth2 access token) of one server, from the source its table names."""
+    where = account.section
+    if account.password_env is not None:
+        value = os.environ.get(account.password_env)
+        if not value:
+            state = "is empty" if value is not None else "is not set"
+            raise AccountError(
+                f"{where}.password_env: the environment variable {account.password_env} {state}"
+            )
+        return value
+    if account.password_command is not None:
+        return _run_secret_command(f"{where}.password_command", account.password_command)
+    if account.oauth2_command is not None:
+        return _run_secret_command(f"{where}.oauth2_command", account.oauth2_command)
+    if account.keyring:
+        return _from_keyring(where, account)
+    raise AccountError(f"{where}: give exactly one of {', '.join(SECRET_KEYS)}")
+
+
+# --- presets -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preset:
+    """The servers of a well-known provider; defaults that the user can change afterwards."""
+
+    name: str
+    domains: tuple[str, ...]
+    imap_host: str
+    imap_port: int
+    imap_security: Security
+    smtp_host: str
+    smtp_port: int
+    smtp_security: Security
+    note: str
+
+    def config(
+        self,
+        address: str,
+        *,
+        password_env: str | None = None,
+        password_command: Command | None = None,
+        keyring: bool = False,
+        oauth2_command: Command | None = None,
+    ) -> MailConfig:
+        """A config for ``address`` on this provider, with the same secret source for both."""
+        secret: dict[str, Any] = {
+            "password_env": password_env,
+            "password_command": password_command,
+            "keyring": keyring,
+            "oauth2_command": oauth2_command,
+        }
+        secret = {key: value for key, value in secret.items() if value not in (None, False)}
+        table = {
+            "address": address,
+            "imap": {
+                "host": self.imap_host,
+                "port": self.imap_port,
+                "security": self.imap_security,
+                **secret,
+            },
+            "smtp": {
+                "host": self.smtp_host,
+                "port": self.smtp_port,
+                "security": self.smtp_security,
+                **secret,
+            },
+        }
+        return parse_mail_config(table)
+
+
+# The providers' own published settings (help pages of Google, Microsoft, Fastmail, Apple and
+# Yahoo). They are only proposals: `hexpost account add` writes them into config.toml, where the
+# user can change any of them.
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        "Gmail",
+        ("gmail.com", "googlemail.com"),
+        "imap.gmail.com",
+        993,
+        "tls",
+        "smtp.gmail.com",
+        465,
+        "tls",
+        "needs OAuth2 (oauth2_command) or an app password (requires 2-step verification); "
+        "IMAP must be enabled in Gmail's settings",
+    ),
+    Preset(
+        "Outlook / Microsoft 365",
+        ("outlook.com", "hotmail.com", "live.com"),
+        "outlook.office365.com",
+        993,
+        "tls",
+        "smtp.office365.com",
+        587,
+        "starttls",
+        "usually needs OAuth2 (oauth2_command): Microsoft has turned off "
+        "password login for most accounts",
+    ),
+    Preset(
+        "Fastmail",
+        ("fastmail.com", "fastmail.fm"),
+        "imap.fastmail.com",
+        993,
+        "tls",
+        "smtp.fastmail.com",
+        465,
+        "tls",
+        "needs an app password (Settings > Privacy & Security > App passwords)",
+    ),
+    Preset(
+        "iCloud",
+        ("icloud.com", "me.com"),
+        "imap.mail.me.com",
+        993,
+        "tls",
+        "smtp.mail.me.com",
+        587,
+        "starttls",
+        "needs an app-specific password (requires two-factor authentication)",
+    ),
+    Preset(
+        "Yahoo",
+        ("yahoo.com",),
+        "imap.mail.yahoo.com",
+        993,
+        "tls",
+        "smtp.mail.yahoo.com",
+        465,
+        "tls",
+        "needs an app password (Account security > Generate app password)",
+    ),
+)
+
+
+def preset_for(address: str) -> Preset | None:
+    """The preset of the address's provider, by its domain; None for any other domain."""
+    local, at, domain = address.strip().rpartition("@")
+    if not at or not local:
+        return None
+    domain = domain.lower().rstrip(".")
+    for preset in PRESETS:
+        if domain in preset.domains:
+            return preset
+    return None
