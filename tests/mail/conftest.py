@@ -1,0 +1,20 @@
+"""Fixtures for the mail integration tests: real Dovecot and SMTP servers on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.mail.servers import MailStack, find_program, start_mail_stack
+
+
+@pytest.fixture(scope="session")
+def mail_stack() -> Iterator[MailStack]:
+    """Dovecot (IMAP with STARTTLS and implicit TLS, LMTP) and an SMTP server (STARTTLS + AUTH)
+    delivering to it, on free loopback ports, with users alice and bob; shared by the session, so
+    a test picks out its own messages (by a unique subject or Message-ID)."""
+    if find_program("dovecot") is None:
+        pytest.skip("dovecot is not installed (apt-get install dovecot-imapd dovecot-lmtpd)")
+    with start_mail_stack() as stack:
+        yield stack
