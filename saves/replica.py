@@ -76,6 +76,8 @@ class Submitted(msgspec.Struct, frozen=True):
     state_hash: bytes
     events: list[Event]
     packet_id: bytes | None = None
+    state: AnyState | None = None
+    """For a dry run, the state the packet would produce (what a what-if view draws)."""
 
 
 _GAME_COLUMNS = (
@@ -502,7 +504,7 @@ class Replica:
             body, held = add_commit(ruleset, result.state, seat, items[-1], body, len(items))
             result = author.draft(ruleset, state, body, public)
         if dry_run:
-            return Submitted(body.seq, result.state_hash, result.events)
+            return Submitted(body.seq, result.state_hash, result.events, state=result.state)
 
         def keep_secret() -> None:
             if held is not None:

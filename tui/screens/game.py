@@ -42,7 +42,7 @@ from saves.chat import MAX_CHAT
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.identity import ask_passphrase
-from tui.screens.order_data import build_choices, convert_choices, planned_views
+from tui.screens.order_data import build_choices, convert_choices
 from tui.screens.review import ReviewScreen
 from tui.screens.session import Checked, EventRow, GameData, SyncResult
 from tui.widgets.checklist import ChecklistTree
@@ -271,8 +271,7 @@ class GameScreen(HexpostScreen):
     @work(exclusive=True, group="check")
     async def check_orders(self, items: list[dict[str, Any]]) -> None:
         result = await self.session.check_orders(self.game_id, items)
-        plan = await self.session.read(planned_views, self.game_id, items) if result.ok else None
-        self.post_message(self.OrdersChecked(items, result, dry_run=True, plan=plan))
+        self.post_message(self.OrdersChecked(items, result, dry_run=True, plan=result.plan))
 
     @on(OrdersPanel.BuildRequested)
     def build_requested(self) -> None:

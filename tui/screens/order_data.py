@@ -3,9 +3,9 @@
 Plain functions of the reading replica, run on the store thread through `Session.read`
 (never on the event loop: they replay the game's state). They add no rule of their own:
 
-- `planned_views` applies draft orders the dry run already found legal to a copy of the
-  state and returns the ``views`` record of the result, the same record the map draws, so
-  the map can show the moved stacks before anything is signed;
+- `planned_views` turns the state a dry run found (`Replica.submit` with ``dry_run``) into
+  the ``views`` record the map draws, so the map can show the moved stacks before anything
+  is signed;
 - `build_choices` lists the classes the player's empires may build this turn: the slots of
   the production schedule and the classes that may substitute for them (`engine.fe.production`
   prices and refuses them; this is only the menu);
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from engine.core.errors import HexpostError
+from engine.core.game import AnyState
 from saves.replica import Replica
 from tui.render import game_views
 
@@ -39,27 +39,15 @@ class BuildChoice(NamedTuple):
 
 
 def planned_views(
-    replica: Replica, game_id: str, items: Sequence[Mapping[str, Any]]
+    replica: Replica, game_id: str, items: Sequence[Mapping[str, Any]], after: AnyState | None
 ) -> dict[str, Any] | None:
-    """The ``views`` of the game after ``items`` (None when nothing would move, or when the
-    engine refuses them: the dry run says why, the map just shows no plan)."""
-    gid = bytes.fromhex(game_id)
-    board_items = [item for item in items if item.get("type") not in WHAT_IF_SKIPS]
-    if not board_items:
+    """The ``views`` of the game in the state ``after`` the dry run of ``items`` (None when
+    none of them moves anything on the board, or the game has no board yet)."""
+    if after is None or after.rules is None:
         return None
-    row = replica.game(gid)
-    ruleset = replica.ruleset(gid)
-    rules = replica.state(gid).rules
-    if rules is None:
+    if all(item.get("type") in WHAT_IF_SKIPS for item in items):
         return None
-    try:
-        for order in ruleset.parse_orders(board_items):
-            if ruleset.validate(rules, row.my_seat, order):
-                return None
-            rules = ruleset.apply(rules, row.my_seat, order).state
-    except (HexpostError, ValueError, KeyError):
-        return None
-    return game_views(ruleset, rules) or None
+    return game_views(replica.ruleset(bytes.fromhex(game_id)), after.rules) or None
 
 
 def build_choices(replica: Replica, game_id: str) -> list[BuildChoice]:

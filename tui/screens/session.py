@@ -87,6 +87,8 @@ class Checked:
     locked: bool = False
     """Refused only because the key is encrypted and the session has no passphrase yet:
     `Session.unlock` and the same call again may succeed."""
+    plan: dict[str, Any] | None = None
+    """For a legal dry run that moves something: the ``views`` after it, for the map."""
 
 
 @dataclass(frozen=True)
@@ -280,7 +282,11 @@ class Session:
             return Checked(False, str(exc))
         done = [event.text for event in result.events]
         if dry_run:
-            return Checked(True, "\n".join([f"legal: would be packet {result.seq}", *done]))
+            from tui.screens.order_data import planned_views
+
+            plan = planned_views(replica, game_id, items, result.state)
+            text = "\n".join([f"legal: would be packet {result.seq}", *done])
+            return Checked(True, text, plan=plan)
         return Checked(True, f"packet {result.seq} signed and queued: s sends it", sent=True)
 
     def _chat(self, game_id: str, text: str) -> Checked:
