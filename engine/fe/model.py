@@ -413,6 +413,22 @@ class Adjust(_OrderBase, frozen=True, tag="adjust"):
     cls: Annotated[str, msgspec.Meta(max_length=40)] = ""
 
 
+ADJUST_FIELDS: dict[str, tuple[str, ...]] = {
+    "treasury": ("ep",),
+    "cripple": ("unit",),
+    "repair": ("unit",),
+    "destroy": ("unit",),
+    "move": ("unit", "hex"),
+    "place": ("cls", "hex"),
+    "convert": ("unit", "cls"),
+    "capture": ("hex",),
+    "devastate": ("hex",),
+    "recover": ("hex",),
+}
+"""The fields each ``change`` of an `Adjust` needs besides its reason (``empire`` aside: it
+is optional everywhere). The engine checks them; the app's adjustment form asks for them."""
+
+
 Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder

@@ -17,7 +17,7 @@ tests can check them without a terminal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from textual import on
@@ -26,6 +26,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static
+
+from engine.fe.model import ADJUST_FIELDS
 
 Values = dict[str, str]
 Make = Callable[[Values], "dict[str, Any] | str"]
@@ -256,25 +258,11 @@ def replace_form(unit: str) -> OrderForm:
 
 # --- adjust ---------------------------------------------------------------------------------
 
-ADJUST_NEEDS: Mapping[str, tuple[str, ...]] = {
-    "treasury": ("ep",),
-    "cripple": ("unit",),
-    "repair": ("unit",),
-    "destroy": ("unit",),
-    "move": ("unit", "hex"),
-    "place": ("cls", "hex"),
-    "convert": ("unit", "cls"),
-    "capture": ("hex",),
-    "devastate": ("hex",),
-    "recover": ("hex",),
-}
-"""The fields each kind of typed adjustment takes besides its reason (docs/orders.md)."""
-
 
 def adjust_form(unit: str, hex_text: str) -> OrderForm:
     """A typed ``adjust``: the change first, then only the fields it needs and the reason."""
     fields = [
-        Field("change", "change", "treasury", tuple((c, c) for c in ADJUST_NEEDS)),
+        Field("change", "change", "treasury", tuple((c, c) for c in ADJUST_FIELDS)),
         Field("unit", "unit id", unit, placeholder="KLI-0003"),
         Field("hex", "hex", hex_text, placeholder="1411"),
         Field("cls", "class", placeholder="D7"),
@@ -283,11 +271,11 @@ def adjust_form(unit: str, hex_text: str) -> OrderForm:
     ]
 
     def shown(values: Values) -> list[str]:
-        return ["change", *ADJUST_NEEDS.get(values.get("change", ""), ()), "reason"]
+        return ["change", *ADJUST_FIELDS.get(values.get("change", ""), ()), "reason"]
 
     def make(values: Values) -> dict[str, Any] | str:
         change = values["change"]
-        if problem := missing(values, *ADJUST_NEEDS[change], "reason"):
+        if problem := missing(values, *ADJUST_FIELDS[change], "reason"):
             return problem
         return {"type": "adjust", **values}
 

@@ -61,26 +61,12 @@ import msgspec
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
-from engine.fe.model import Adjust, FeState, ep2, hex_id
+from engine.fe.model import ADJUST_FIELDS, Adjust, FeState, ep2, hex_id
 from engine.fe.production import next_ids
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
 from engine.fe.units import UnitClass, load_units
-
-_FIELDS: dict[str, tuple[str, ...]] = {
-    "treasury": ("ep",),
-    "cripple": ("unit",),
-    "repair": ("unit",),
-    "destroy": ("unit",),
-    "move": ("unit", "hex"),
-    "place": ("cls", "hex"),
-    "convert": ("unit", "cls"),
-    "capture": ("hex",),
-    "devastate": ("hex",),
-    "recover": ("hex",),
-}
-"""The fields each change needs (``empire`` aside: it is optional everywhere)."""
 
 
 def _where(h: int) -> str:
@@ -92,7 +78,7 @@ def _class(empire: str, cls: str) -> UnitClass | None:
 
 
 def _field_problems(order: Adjust) -> list[str]:
-    needs = _FIELDS[order.change]
+    needs = ADJUST_FIELDS[order.change]
     problems = []
     for name in ("ep", "unit", "hex", "cls"):
         value: str = getattr(order, name)
