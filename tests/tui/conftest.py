@@ -22,6 +22,9 @@ from typing import Any
 
 import pytest
 
+from mail.loopback import LoopbackNetwork
+from tests.saves import conftest as saves
+
 ROOT = Path(__file__).resolve().parents[2]
 PASSPHRASE_VAR = "HEXPOST_TEST_PASSPHRASE"
 ALICE_PASSPHRASE = "correct horse battery staple"
@@ -283,3 +286,16 @@ def quiet_game(alice: Player, bob: Player) -> str:
     assert alice.seq(game) == 1
     assert bob.seq(game) == 1
     return game
+
+
+@pytest.fixture
+def wind(tmp_path: Path) -> Iterator[saves.Player]:
+    """Alice's home with The Wind set up (every starting fleet placed), at turn 1 (a
+    `tests.saves.conftest.Player`, not this module's command-line `Player`)."""
+    network = LoopbackNetwork()
+    alice = saves.Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = saves.Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    saves.start_game(alice, bob)
+    yield alice
+    alice.close()
+    bob.close()

@@ -19,7 +19,6 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
-from mail.loopback import LoopbackNetwork
 from tests.saves import conftest as saves
 from tests.saves.conftest import Player, exchange
 from tests.tui.test_app import (
@@ -47,18 +46,6 @@ def shown(widget: Widget) -> list[str]:
 def whole_hexes(lines: list[str]) -> list[str]:
     """Every run of digits in ``lines``: a hex id cut by a line break shows as two runs."""
     return [run for line in lines for run in re.findall(r"\d+", line)]
-
-
-@pytest.fixture
-def wind(tmp_path: Path) -> Iterator[Player]:
-    """Alice's home with The Wind set up (every starting fleet placed), at turn 1."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    saves.start_game(alice, bob)
-    yield alice
-    alice.close()
-    bob.close()
 
 
 async def test_a_long_fleet_note_wraps_under_its_unit(wind: Player) -> None:

@@ -35,7 +35,6 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from mail.loopback import LoopbackNetwork
 from tests.saves import conftest as saves
 from tests.saves.conftest import Player, exchange
 from tests.tui.test_app import Tutorial, app_for, settle, tutorial_homes, walk_to
@@ -69,18 +68,6 @@ def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
     yield game
     game.alice.close()
     game.bob.close()
-
-
-@pytest.fixture
-def wind(tmp_path: Path) -> Iterator[Player]:
-    """Alice's home with The Wind set up (every starting fleet placed), at turn 1."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    saves.start_game(alice, bob)
-    yield alice
-    alice.close()
-    bob.close()
 
 
 def app_on(player: Player) -> HexpostApp:
