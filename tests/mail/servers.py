@@ -1,7 +1,9 @@
 """Real mail servers on loopback for the mail integration tests (see docs in
 ../shared/design/mail-testing.md): a throwaway Dovecot (IMAP with STARTTLS and implicit TLS,
 LMTP for delivery) and an aiosmtpd SMTP server (STARTTLS + AUTH required) that delivers to
-Dovecot over LMTP. Everything listens on 127.0.0.1 on free ports, with a test CA of its own.
+Dovecot over LMTP. Everything listens on 127.0.0.1 on free ports, with a test CA of its own; the
+STARTTLS IMAP port also listens on 127.0.0.2 (where STARTTLS really is required) and 127.0.0.3
+(where it is not offered at all), see `MailStack`.
 
 `start_mail_stack()` is a context manager yielding a `MailStack`; tests/mail/conftest.py wraps it
 in the `mail_stack` fixture.
@@ -38,6 +40,13 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 HOST = "127.0.0.1"
+STARTTLS_HOST = "127.0.0.2"
+"""Dovecot trusts a connection whose two ends have the same address (127.0.0.1 to 127.0.0.1) as
+if it were encrypted. A client connecting to 127.0.0.2 still speaks from 127.0.0.1 (the kernel's
+source address for the whole loopback net), so there Dovecot enforces STARTTLS before login."""
+NO_TLS_HOST = "127.0.0.3"
+"""On this address the STARTTLS IMAP listener offers no STARTTLS and accepts a login in clear:
+the server a client set to require STARTTLS must refuse to talk to."""
 DOMAIN = "localhost"
 USERS: dict[str, str] = {"alice": "alice-secret-1", "bob": "bob-secret-2"}
 
@@ -59,15 +68,19 @@ class MailStack:
     `imap_port` is plain IMAP on which STARTTLS is required before login, `imaps_port` is IMAP
     over implicit TLS, `smtp_port` is SMTP with STARTTLS and AUTH required, `lmtp_port` is
     Dovecot's LMTP (no TLS, no auth: delivery behind the SMTP server's back). Certificates are
-    issued by the CA in `ca_file` for `localhost` and `127.0.0.1`.
+    issued by the CA in `ca_file` for `localhost`, `127.0.0.1` and `127.0.0.2`.
 
     Beware: Dovecot counts a connection whose remote and local addresses are equal as secured, so
-    on `imap_port` it accepts a login without STARTTLS from 127.0.0.1 despite `ssl = required`.
-    Insisting on STARTTLS is the client's job; these servers cannot prove it does.
+    on `host` it accepts a login without STARTTLS from 127.0.0.1 despite `ssl = required`. To
+    test that a client insists on STARTTLS, connect to `imap_port` on `imap_starttls_host`
+    (127.0.0.2), where Dovecot refuses a login before STARTTLS, or on `imap_no_tls_host`
+    (127.0.0.3), where it offers no STARTTLS and accepts a login in clear.
     """
 
     host: str
     imap_port: int
+    imap_starttls_host: str
+    imap_no_tls_host: str
     imaps_port: int
     smtp_port: int
     lmtp_port: int
@@ -112,7 +125,8 @@ def find_program(name: str) -> str | None:
 
 
 def write_certificates(directory: Path) -> tuple[Path, Path, Path]:
-    """Make a test CA and a server certificate for localhost/127.0.0.1 signed by it.
+    """Make a test CA and a server certificate for localhost, 127.0.0.1 and 127.0.0.2 signed
+    by it.
 
     Returns (ca certificate, server certificate chain, server key) as PEM files.
     """
@@ -177,7 +191,11 @@ def write_certificates(directory: Path) -> tuple[Path, Path, Path]:
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .add_extension(
             x509.SubjectAlternativeName(
-                [x509.DNSName(DOMAIN), x509.IPAddress(ipaddress.ip_address(HOST))]
+                [
+                    x509.DNSName(DOMAIN),
+                    x509.IPAddress(ipaddress.ip_address(HOST)),
+                    x509.IPAddress(ipaddress.ip_address(STARTTLS_HOST)),
+                ]
             ),
             critical=False,
         )
@@ -311,7 +329,7 @@ instance_name = hexpost-test-{uuid.uuid4().hex[:12]}
 base_dir = {directory}/run
 state_dir = {directory}/state
 log_path = {directory}/dovecot.log
-listen = {HOST}
+listen = {HOST} {STARTTLS_HOST} {NO_TLS_HOST}
 protocols = imap lmtp
 shutdown_clients = yes
 # No stats process: at shutdown its clients wait 5 s for a stats handshake.
@@ -334,6 +352,10 @@ last_valid_uid = {account.uid}
 first_valid_gid = {account.gid}
 
 mail_location = maildir:{mail_root}/%n/Maildir
+# Mail for bob+BOX@localhost goes to bob's folder BOX (if it exists; else to his INBOX), so
+# tests sharing the servers can each have a mailbox of their own.
+recipient_delimiter = +
+lmtp_save_to_detail_mailbox = yes
 imap_idle_notify_interval = 1 secs
 
 passdb {{
@@ -348,7 +370,7 @@ userdb {{
 service imap-login {{
   chroot =
   inet_listener imap {{
-    address = {HOST}
+    address = {HOST} {STARTTLS_HOST} {NO_TLS_HOST}
     port = {imap_port}
   }}
   inet_listener imaps {{
@@ -357,6 +379,12 @@ service imap-login {{
     ssl = yes
   }}
 }}
+# The server a client that requires STARTTLS must refuse: no STARTTLS offered, login in clear.
+local {NO_TLS_HOST} {{
+  ssl = no
+  disable_plaintext_auth = no
+}}
+
 service pop3-login {{
   chroot =
 }}
@@ -492,7 +520,7 @@ class LmtpRelay:
         self, server: SMTP, session: Session, envelope: Envelope, address: str, options: Any
     ) -> str:
         local, _, _domain = address.rpartition("@")
-        if local.lower() not in USERS:
+        if local.lower().partition("+")[0] not in USERS:
             return f"550 5.1.1 <{address}>: no such user here"
         envelope.rcpt_tos.append(address)
         return "250 OK"
@@ -570,6 +598,8 @@ def start_mail_stack() -> Iterator[MailStack]:
         yield MailStack(
             host=HOST,
             imap_port=imap_port,
+            imap_starttls_host=STARTTLS_HOST,
+            imap_no_tls_host=NO_TLS_HOST,
             imaps_port=imaps_port,
             smtp_port=smtp_port,
             lmtp_port=lmtp_port,

@@ -136,3 +136,27 @@ async def test_smtp_client_without_the_ca_refuses_the_certificate(mail_stack: Ma
             password=mail_stack.password("alice"),
             timeout=10,
         )
+
+
+def test_imap_requires_starttls_on_the_starttls_host(mail_stack: MailStack) -> None:
+    """On 127.0.0.2 Dovecot does not count the connection as secured (its two ends differ), so
+    it refuses a login before STARTTLS; after STARTTLS the certificate matches that address."""
+    host, port = mail_stack.imap_starttls_host, mail_stack.imap_port
+    with IMAPClient(host, port, ssl=False, timeout=10) as client:
+        assert client.has_capability("STARTTLS")
+        assert client.has_capability("LOGINDISABLED")
+        with pytest.raises(LoginError, match="PRIVACYREQUIRED"):
+            client.login("bob", mail_stack.password("bob"))
+    with IMAPClient(host, port, ssl=False, timeout=10) as client:
+        client.starttls(ssl_context=mail_stack.ssl_context())
+        client.login("bob", mail_stack.password("bob"))
+
+
+def test_imap_offers_no_starttls_on_the_no_tls_host(mail_stack: MailStack) -> None:
+    """127.0.0.3 is the server a client that requires STARTTLS must refuse: none offered, and a
+    login in clear would be accepted."""
+    with IMAPClient(
+        mail_stack.imap_no_tls_host, mail_stack.imap_port, ssl=False, timeout=10
+    ) as client:
+        assert not client.has_capability("STARTTLS")
+        client.login("bob", mail_stack.password("bob"))

@@ -1,0 +1,588 @@
+"""Reading packet mail over IMAP (imapclient), blocking: meant for one worker thread.
+
+`ImapFolder.open` connects to the ``[mail.imap]`` server, secures the connection as the config
+says and never less (``tls``: implicit TLS; ``starttls``: STARTTLS is required, a server that
+does not offer it is refused before the password is sent; ``plain``: loopback hosts only),
+verifies the certificate (against ``ca_file`` when set, else the system's CAs), logs in and
+selects the configured folder.
+
+The mailbox usually holds the player's other mail too, and that mail is none of hexpost's
+business: `ImapFolder.fetch_new` decides which new messages are packet mail from their size,
+their ``X-Hexpost`` header and their MIME structure (plus a server-side search for the armoured
+block of a packet pasted into a message by hand), and downloads only those whole, with
+``BODY.PEEK[]`` so that nothing is marked read. Foreign mail is never flagged, moved or fetched.
+
+Every failure is a `FetchError` whose text says what failed and where, and whose ``retryable``
+says whether trying again later may help (network trouble) or the user must change something
+first (password, certificate, folder name). After a `FetchError` from a command on an open
+folder, close it and open a new one: the connection may be half-way through a command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.header
+import logging
+import socket
+import ssl
+import time
+from collections.abc import Container, Iterator, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
+
+from mail.accounts import ImapConfig, is_loopback
+from mail.mime import ARMOR_BEGIN, HEADER, PACKET_EXTENSION, PACKET_TYPE, is_hexpost
+from mail.transport import TransportError
+
+MAX_MAIL_BYTES: int = 4 * 1024 * 1024
+"""Bigger messages are skipped (the cursor still moves past them): a packet email is far
+smaller, and downloading a huge stranger's attachment would only waste the player's data."""
+FETCH_BATCH: int = 100
+"""UIDs per FETCH command, so a first scan of a big folder is many short commands."""
+
+_log = logging.getLogger(__name__)
+
+_DELETED = b"\\Deleted"
+_HEADER_ITEM = f"BODY.PEEK[HEADER.FIELDS ({HEADER.upper()})]".encode()
+_EOF_STRIKES = 5
+"""Empty wake-ups in a row, before the IDLE timeout, that mean the server hung up."""
+_TEMPORARY = (b"[UNAVAILABLE]", b"[SERVERBUG]", b"[INUSE]", b"[LIMIT]")
+"""Response codes (RFC 5530) of a refusal that may go away by itself."""
+
+
+class FetchError(TransportError):
+    """Reading mail failed; ``retryable`` is False when the user must act before a retry."""
+
+    def __init__(self, message: str, *, retryable: bool) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+@dataclass(frozen=True)
+class FoundMail:
+    """One packet email, downloaded whole."""
+
+    uid: int
+    ref: str
+    """``"<uidvalidity>:<uid>"``: stable as long as the folder's UIDVALIDITY is."""
+    raw: bytes
+    """The whole message, exactly as the server stores it."""
+
+
+class ImapFolder:
+    """One logged-in connection to the configured folder; blocking; used from one thread.
+
+    imapclient connections are not thread-safe: one thread at a time, and no command while
+    `idle` runs. The folder is selected read-write so that `move` can work.
+    """
+
+    def __init__(self, client: Any, config: ImapConfig, uidvalidity: int, exists: int) -> None:
+        """Use `open`; this only wraps a client that is already logged in and selected."""
+        self._client = client
+        self._config = config
+        self._where = f"{config.host}:{config.port}"
+        self.uidvalidity = uidvalidity
+        self.exists = exists
+        """How many messages the folder held when it was selected."""
+
+    @classmethod
+    def open(cls, config: ImapConfig, secret: str) -> ImapFolder:
+        """Connect, secure, log in and select ``config.folder``, or raise `FetchError`."""
+        where = f"{config.host}:{config.port}"
+        if config.security == "plain" and not is_loopback(config.host):
+            raise FetchError(
+                f"{config.section}.security = plain is allowed only for a loopback host, "
+                f"not {config.host}: use tls or starttls",
+                retryable=False,
+            )
+        context = _tls_context(config)
+        stage = "connect"
+        try:
+            client = IMAPClient(
+                config.host,
+                config.port,
+                ssl=config.security == "tls",
+                ssl_context=context,
+                timeout=config.timeout,
+            )
+        except (IMAPClientError, OSError) as exc:
+            raise _explain(exc, config, stage) from exc
+        try:
+            if config.security == "starttls":
+                stage = "starttls"
+                if not client.has_capability("STARTTLS"):
+                    raise FetchError(
+                        f"the IMAP server {where} does not offer STARTTLS, so hexpost did not "
+                        "log in (it never sends a password unencrypted): check host and port, "
+                        'or use security = "tls" (usually port 993) if the server expects '
+                        "implicit TLS",
+                        retryable=False,
+                    )
+                client.starttls(ssl_context=context)
+            stage = "login"
+            if config.uses_oauth2:
+                client.oauth2_login(config.username, secret)
+            else:
+                client.login(config.username, secret)
+            stage = "select"
+            selected = client.select_folder(config.folder, readonly=False)
+            uidvalidity = int(selected[b"UIDVALIDITY"])
+            exists = int(selected.get(b"EXISTS", 0))
+        except FetchError:
+            _drop(client)
+            raise
+        except (IMAPClientError, OSError, KeyError, ValueError) as exc:
+            _drop(client)
+            raise _explain(exc, config, stage) from exc
+        return cls(client, config, uidvalidity, exists)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def fetch_new(
+        self,
+        cursor: str,
+        seen: Container[str],
+        *,
+        batch: int = FETCH_BATCH,
+        max_bytes: int = MAX_MAIL_BYTES,
+    ) -> tuple[list[FoundMail], str]:
+        """The packet mail that arrived after ``cursor``, oldest first, and the next cursor.
+
+        ``cursor`` is ``""`` (never read) or what the last call returned. When it names
+        another UIDVALIDITY the folder was rebuilt and its UIDs mean nothing any more: the whole
+        folder is read again (the caller deduplicates by packet id). Messages whose ref is in
+        ``seen`` are not downloaded again.
+        """
+        if batch < 1:
+            raise ValueError("batch must be at least 1")
+        last = self._last_uid(cursor)
+        with self._guard("searching for new mail in"):
+            # A server shows a session mail that arrived since its last command only once it
+            # has told it so (EXISTS): NOOP first, or SEARCH would not see the newest mail.
+            self._client.noop()
+            found = self._client.search(["UID", f"{last + 1}:*"])
+        # The server answers `n:*` with the highest UID even when that is below n.
+        uids = sorted(uid for uid in (int(u) for u in found) if uid > last)
+        if not uids:
+            return [], f"{self.uidvalidity}:{last}"
+        wanted: list[int] = []
+        for start in range(0, len(uids), batch):
+            chunk = [u for u in uids[start : start + batch] if self.ref(u) not in seen]
+            if chunk:
+                wanted.extend(self._packet_mail(chunk, max_bytes))
+        mails: list[FoundMail] = []
+        for start in range(0, len(wanted), batch):
+            chunk = wanted[start : start + batch]
+            with self._guard("downloading packet mail from"):
+                bodies = self._client.fetch(chunk, [b"BODY.PEEK[]"])
+            for uid in chunk:
+                raw = bodies.get(uid, {}).get(b"BODY[]")
+                if isinstance(raw, bytes):  # None: expunged meanwhile by another client
+                    mails.append(FoundMail(uid=uid, ref=self.ref(uid), raw=raw))
+        return mails, f"{self.uidvalidity}:{uids[-1]}"
+
+    def ref(self, uid: int) -> str:
+        """The stable reference of a message of this folder, as `FoundMail.ref`."""
+        return f"{self.uidvalidity}:{uid}"
+
+    def _last_uid(self, cursor: str) -> int:
+        """The last UID read according to ``cursor``; 0 to read everything again."""
+        if not cursor:
+            return 0
+        validity, _, uid = cursor.partition(":")
+        if not (validity.isdigit() and uid.isdigit()):
+            _log.warning("IMAP cursor %r is not <uidvalidity>:<uid>; reading everything", cursor)
+            return 0
+        if int(validity) != self.uidvalidity:
+            _log.info(
+                "folder %s on %s changed UIDVALIDITY (%s, now %d): reading it all again",
+                self._config.folder,
+                self._where,
+                validity,
+                self.uidvalidity,
+            )
+            return 0
+        return int(uid)
+
+    def _packet_mail(self, uids: list[int], max_bytes: int) -> list[int]:
+        """Those of ``uids`` that are packet mail no bigger than ``max_bytes``, in order,
+        judged without downloading any message whole."""
+        with self._guard("reading the structure of new mail in"):
+            armoured = {
+                int(u) for u in self._client.search(["UID", _uid_set(uids), "BODY", ARMOR_BEGIN])
+            }
+            facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM, b"BODYSTRUCTURE"])
+        chosen: list[int] = []
+        for uid in uids:
+            fact = facts.get(uid)
+            if fact is None:
+                continue  # expunged since the search
+            header = next(
+                (
+                    value
+                    for key, value in fact.items()
+                    if isinstance(key, bytes) and key.upper().startswith(b"BODY[HEADER")
+                ),
+                b"",
+            )
+            is_packet = (
+                uid in armoured
+                or (isinstance(header, bytes) and bool(header.strip()) and is_hexpost(header))
+                or _has_packet_part(fact.get(b"BODYSTRUCTURE"))
+            )
+            if not is_packet:
+                continue
+            size = int(fact.get(b"RFC822.SIZE", 0))
+            if size > max_bytes:
+                _log.warning(
+                    "skipping message %s in %s on %s: %d bytes, over the %d byte limit",
+                    self.ref(uid),
+                    self._config.folder,
+                    self._where,
+                    size,
+                    max_bytes,
+                )
+                continue
+            chosen.append(uid)
+        return chosen
+
+    # --- moving ----------------------------------------------------------------------------
+
+    def move(self, uids: Sequence[int], folder: str) -> None:
+        """Move processed packet mail to ``folder``, creating it first if it is missing.
+
+        Uses MOVE when the server has it; otherwise COPY, then ``\\Deleted`` and UID EXPUNGE
+        of exactly these UIDs (without UIDPLUS a plain EXPUNGE would also remove whatever else
+        the user marked deleted, so the originals are then left marked deleted, not expunged).
+        """
+        if not uids:
+            return
+        self._ensure_folder(folder)
+        with self._guard(f"moving packet mail to {folder!r} from"):
+            if not self._client.has_capability("MOVE"):
+                self._move_by_copy(uids, folder)
+                return
+            self._client.move(list(uids), folder)
+
+    def _ensure_folder(self, folder: str) -> None:
+        with self._guard(f"looking for the folder {folder!r} on"):
+            if self._client.folder_exists(folder):
+                return
+        try:
+            self._client.create_folder(folder)
+        except IMAPClientAbortError as exc:
+            raise self._failure(f"creating the folder {folder!r} on", exc) from exc
+        except IMAPClientError as exc:
+            with self._guard(f"looking for the folder {folder!r} on"):
+                if self._client.folder_exists(folder):
+                    return  # another client created it meanwhile
+            raise FetchError(
+                f"the IMAP server {self._where} refused to create the folder {folder!r} for "
+                f"processed packet mail ({_text(exc)}): check processed_folder in "
+                f"[{self._config.section}]",
+                retryable=_temporary(exc),
+            ) from exc
+        except OSError as exc:
+            raise self._failure(f"creating the folder {folder!r} on", exc) from exc
+
+    def _move_by_copy(self, uids: Sequence[int], folder: str) -> None:
+        """MOVE for servers without it: copy, mark the originals deleted, expunge just them."""
+        with self._guard(f"copying packet mail to {folder!r} from"):
+            self._client.copy(list(uids), folder)
+            self._client.add_flags(list(uids), [_DELETED], silent=True)
+            if self._client.has_capability("UIDPLUS"):
+                self._client.uid_expunge(list(uids))
+            else:
+                _log.info(
+                    "%s has no UIDPLUS: %d moved message(s) left marked deleted in %s",
+                    self._where,
+                    len(uids),
+                    self._config.folder,
+                )
+
+    # --- waiting ---------------------------------------------------------------------------
+
+    def has_idle(self) -> bool:
+        """Whether the server can push new mail (IDLE); else the caller polls."""
+        with self._guard("asking the capabilities of"):
+            return bool(self._client.has_capability("IDLE"))
+
+    def idle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for new mail: True as soon as the server reports
+        EXISTS, False when the time is up. Keep ``timeout`` under 29 minutes (servers may drop
+        an IDLE they think is forgotten). The IDLE is always ended before returning, so the
+        connection can fetch again. Without IDLE it returns True at once: the caller polls.
+        In the tests Dovecot reports a new message about 0.5 s after it was delivered."""
+        if not self.has_idle():
+            return True
+        with self._guard("waiting (IDLE) for new mail on"):
+            self._client.idle()
+            try:
+                arrived = self._wait_for_exists(timeout)
+            except BaseException:
+                with contextlib.suppress(IMAPClientError, OSError):
+                    self._client.idle_done()
+                raise
+            _, late = self._client.idle_done()
+        return arrived or _has_exists(late)
+
+    def _wait_for_exists(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        strikes = 0
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            responses = self._client.idle_check(timeout=remaining)
+            if _has_exists(responses):
+                return True
+            if any(isinstance(r, tuple) and r[:1] == (b"BYE",) for r in responses):
+                raise ConnectionResetError("the server said BYE during IDLE")
+            # Keepalives ("* OK Still here") and flag changes: keep waiting. An empty answer
+            # before the deadline means the socket woke up with nothing to read: a closed
+            # connection does that again and again, at once.
+            if responses or time.monotonic() >= deadline:
+                strikes = 0
+                continue
+            strikes += 1
+            if strikes >= _EOF_STRIKES:
+                raise ConnectionResetError("the server closed the connection during IDLE")
+
+    def noop(self) -> None:
+        """Keep the connection alive and collect the server's news (NOOP)."""
+        with self._guard("sending NOOP to"):
+            self._client.noop()
+
+    # --- closing ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Log out; never raises (a dead connection is just dropped)."""
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            client.logout()
+        except Exception:
+            _drop(client)
+
+    def __enter__(self) -> ImapFolder:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- errors ----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        """Turn what imapclient or the network raises while ``doing`` into a `FetchError`."""
+        if self._client is None:
+            raise FetchError(f"the IMAP connection to {self._where} is closed", retryable=False)
+        try:
+            yield
+        except (IMAPClientError, OSError) as exc:
+            raise self._failure(doing, exc) from exc
+
+    def _failure(self, doing: str, exc: BaseException) -> FetchError:
+        where = f"the IMAP server {self._where} (folder {self._config.folder!r})"
+        if isinstance(exc, IMAPClientAbortError | OSError):
+            return FetchError(
+                f"lost the connection while {doing} {where} ({_text(exc)}); will retry",
+                retryable=True,
+            )
+        return FetchError(f"{doing} {where} failed: {_text(exc)}", retryable=True)
+
+
+def check_login(config: ImapConfig, secret: str) -> str:
+    """Connect, log in and select the folder as reading would, then log out.
+
+    Returns one line saying what worked, or raises `FetchError`. Nothing is read or changed.
+    """
+    with ImapFolder.open(config, secret) as folder:
+        count = folder.exists
+    plural = "" if count == 1 else "s"
+    return (
+        f"IMAP {config.host}:{config.port} ({config.security}): logged in as "
+        f"{config.username}, folder {config.folder} has {count} message{plural}"
+    )
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _tls_context(config: ImapConfig) -> ssl.SSLContext | None:
+    if config.security == "plain":
+        return None
+    try:
+        return ssl.create_default_context(cafile=config.ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise FetchError(
+            f"{config.section}.ca_file: cannot load {config.ca_file!r} as CA certificates "
+            f"({exc}): give the path of the server's CA certificate in PEM format",
+            retryable=False,
+        ) from exc
+
+
+def _drop(client: Any) -> None:
+    """Close a connection that failed half-way, without a word to the server."""
+    with contextlib.suppress(Exception):
+        client.shutdown()
+
+
+def _uid_set(uids: Sequence[int]) -> str:
+    return ",".join(str(uid) for uid in uids)
+
+
+def _has_exists(responses: Any) -> bool:
+    return any(isinstance(r, tuple) and len(r) >= 2 and r[1] == b"EXISTS" for r in responses or ())
+
+
+def _has_packet_part(structure: Any) -> bool:
+    """Whether a BODYSTRUCTURE (imapclient's nested tuples) holds a part of the packet type or
+    a file named ``*.hexpost``, at any depth, forwarded messages included."""
+    if isinstance(structure, list):
+        return any(_has_packet_part(part) for part in structure)
+    if not isinstance(structure, tuple) or not structure:
+        return False
+    if isinstance(structure[0], list | tuple):  # multipart: the parts come first
+        return any(_has_packet_part(p) for p in structure if isinstance(p, list | tuple))
+    if len(structure) < 3 or not isinstance(structure[0], bytes):
+        return False
+    kind = b"/".join(s for s in structure[:2] if isinstance(s, bytes)).decode("ascii", "replace")
+    if kind.lower() == PACKET_TYPE:
+        return True
+    # The Content-Type's name, and the Content-Disposition's filename: a (type, params) pair
+    # among the extension fields.
+    params = [structure[2]]
+    params += [f[1] for f in structure[7:] if isinstance(f, tuple) and len(f) == 2]
+    if any(_names_packet_file(p) for p in params):
+        return True
+    if kind.lower() == "message/rfc822" and len(structure) > 8:
+        return _has_packet_part(structure[8])
+    return False
+
+
+def _names_packet_file(params: Any) -> bool:
+    """Whether a parameter list ``(key, value, key, value...)`` names a ``*.hexpost`` file."""
+    if not isinstance(params, tuple):
+        return False
+    for key, value in zip(params[::2], params[1::2], strict=False):
+        if not (isinstance(key, bytes) and isinstance(value, bytes)):
+            continue
+        if not key.lower().startswith((b"name", b"filename")):
+            continue
+        text = value.decode("utf-8", "replace")
+        if "=?" in text:  # an RFC 2047 encoded word, as some clients still write names
+            with contextlib.suppress(Exception):
+                text = str(email.header.make_header(email.header.decode_header(text)))
+        if PACKET_EXTENSION in text.lower():
+            return True
+    return False
+
+
+def _text(exc: BaseException) -> str:
+    """An imapclient error's words without the ``b'...'`` of the bytes it was made from."""
+    arg = exc.args[0] if exc.args else exc
+    if isinstance(arg, bytes):
+        return arg.decode("utf-8", "replace")
+    text = str(arg)
+    if len(text) > 3 and text[:2] in ("b'", 'b"') and text[-1] == text[1]:
+        return text[2:-1]
+    return text or type(exc).__name__
+
+
+def _temporary(exc: BaseException) -> bool:
+    said = _text(exc).encode("utf-8", "replace").upper()
+    return any(code in said for code in _TEMPORARY)
+
+
+def _secret_source(config: ImapConfig) -> str:
+    if config.password_env is not None:
+        return f"password_env {config.password_env}"
+    if config.password_command is not None:
+        return "password_command"
+    if config.oauth2_command is not None:
+        return "oauth2_command: is the token expired?"
+    return f"the system keyring, user {config.keyring_user}"
+
+
+def _explain(exc: BaseException, config: ImapConfig, stage: str) -> FetchError:
+    """The user's words for what failed while opening the folder, ``stage`` telling when."""
+    where = f"{config.host}:{config.port}"
+    unverified = exc if isinstance(exc, ssl.SSLCertVerificationError) else None
+    if unverified is not None:
+        trust = (
+            f"it is not signed by the CA in ca_file {config.ca_file!r}"
+            if config.ca_file
+            else "if the server uses its own certificate authority, set ca_file in "
+            f"[{config.section}] to that CA's certificate"
+        )
+        return FetchError(
+            f"the TLS certificate of the IMAP server {where} is not trusted "
+            f"({unverified.verify_message or unverified.reason}): hexpost did not log in; {trust}",
+            retryable=False,
+        )
+    if isinstance(exc, ssl.SSLError):
+        return FetchError(
+            f"the TLS handshake with the IMAP server {where} failed ({exc.reason or exc}): "
+            f'is security = "{config.security}" right for port {config.port}? '
+            "(993 is usually implicit TLS, 143 STARTTLS)",
+            retryable=False,
+        )
+    if isinstance(exc, socket.gaierror):
+        return FetchError(
+            f"cannot find the IMAP server {config.host} ({exc.strerror or exc}): check the "
+            "host name, and that the network is up",
+            retryable=True,
+        )
+    if isinstance(exc, ConnectionRefusedError):
+        return FetchError(
+            f"the IMAP server {where} refused the connection: is the server up, and the port "
+            "right?",
+            retryable=True,
+        )
+    if isinstance(exc, TimeoutError):
+        return FetchError(
+            f"timed out after {config.timeout:g} s talking to the IMAP server {where} "
+            f"(while trying to {stage}): check that the port matches "
+            f'security = "{config.security}", and that the network is up',
+            retryable=True,
+        )
+    if isinstance(exc, OSError | IMAPClientAbortError):
+        return FetchError(
+            f"lost the connection to the IMAP server {where} (while trying to {stage}: "
+            f"{_text(exc)}): check host and port, and that the network is up",
+            retryable=True,
+        )
+    said = _text(exc)
+    if stage == "login":
+        if "PRIVACYREQUIRED" in said.upper():
+            return FetchError(
+                f"the IMAP server {where} refuses a login without encryption ({said}): use "
+                'security = "starttls" or "tls"',
+                retryable=False,
+            )
+        return FetchError(
+            f"the IMAP server {where} refused the login for {config.username} ({said}): check "
+            f"the password source ({_secret_source(config)}) and the username",
+            retryable=_temporary(exc),
+        )
+    if stage == "select":
+        return FetchError(
+            f"the IMAP server {where} could not open the folder {config.folder!r} of "
+            f"{config.username} ({said}): check folder in [{config.section}] (does it exist?)",
+            retryable=_temporary(exc),
+        )
+    return FetchError(
+        f"the IMAP server {where} failed while trying to {stage}: {said}",
+        retryable=_temporary(exc),
+    )
