@@ -13,6 +13,9 @@ Every failure is a `SendError` whose text says what failed and what to do about 
 lost, timeouts, 4xx answers) or whether the user must change something first (certificate, login,
 refused recipient: 5xx answers and local configuration). `classify` gives the same verdict for any
 exception, for the outbox's retries with backoff.
+
+`check_login` connects and logs in exactly as `send_message` does, then says goodbye without
+sending anything (``hexpost account test``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ssl
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Literal, TypeVar
 
 import aiosmtplib
@@ -79,11 +82,51 @@ async def send_message(
     """
     if not recipients:
         raise ValueError("a message needs at least one recipient")
-    if secret is None:
-        try:
-            secret = await asyncio.to_thread(resolve_secret, config)
-        except AccountError as exc:
-            raise SendError(f"cannot send: {exc}", retryable=False) from exc
+    secret = await _secret(config, secret, "cannot send")
+    async with _logged_in(config, secret) as (client, where):
+        refused, _ = await client.sendmail(sender, list(recipients), message)
+        if refused:
+            codes = [response.code for response in refused.values()]
+            raise SendError(
+                f"the SMTP server {where} refused "
+                + ", ".join(f"{rcpt} ({r.code} {r.message})" for rcpt, r in refused.items())
+                + "; the message went to the other recipients",
+                retryable=all(_transient(code) for code in codes),
+                code=codes[0],
+            )
+        with contextlib.suppress(aiosmtplib.SMTPException):
+            await client.quit()  # the message was accepted; a failed goodbye changes nothing
+
+
+async def check_login(config: SmtpConfig, secret: str | None = None) -> str:
+    """Connect and log in as `send_message` would (same TLS rules, same login), then QUIT.
+
+    Returns one line saying what worked (``SMTP host:port (starttls): logged in as alice``),
+    or raises `SendError` with the same explanations as `send_message`. Nothing is sent.
+    """
+    secret = await _secret(config, secret, "cannot log in")
+    async with _logged_in(config, secret) as (client, where):
+        with contextlib.suppress(aiosmtplib.SMTPException):
+            await client.quit()  # logged in already: a failed goodbye changes nothing
+    return f"SMTP {where} ({config.security}): logged in as {config.username}"
+
+
+async def _secret(config: SmtpConfig, secret: str | None, doing: str) -> str:
+    """``secret``, or the one `resolve_secret` fetches (in a worker thread: a password
+    command may take a while); a source that fails is a `SendError` that is not retryable."""
+    if secret is not None:
+        return secret
+    try:
+        return await asyncio.to_thread(resolve_secret, config)
+    except AccountError as exc:
+        raise SendError(f"{doing}: {exc}", retryable=False) from exc
+
+
+@contextlib.asynccontextmanager
+async def _logged_in(config: SmtpConfig, secret: str) -> AsyncIterator[tuple[aiosmtplib.SMTP, str]]:
+    """A client connected, secured as the config says (or refused) and logged in, with the
+    server's ``host:port`` for messages. Whatever aiosmtplib or the network raises, here or
+    in the ``async with`` body, comes out as a `SendError` in the user's words."""
     where = f"{config.host}:{config.port}"
     context = _tls_context(config)
     client = aiosmtplib.SMTP(
@@ -107,18 +150,7 @@ async def send_message(
                 )
             await client.starttls(tls_context=context)
         await _login(client, config, secret, where)
-        refused, _ = await client.sendmail(sender, list(recipients), message)
-        if refused:
-            codes = [response.code for response in refused.values()]
-            raise SendError(
-                f"the SMTP server {where} refused "
-                + ", ".join(f"{rcpt} ({r.code} {r.message})" for rcpt, r in refused.items())
-                + "; the message went to the other recipients",
-                retryable=all(_transient(code) for code in codes),
-                code=codes[0],
-            )
-        with contextlib.suppress(aiosmtplib.SMTPException):
-            await client.quit()  # the message was accepted; a failed goodbye changes nothing
+        yield client, where
     except SendError:
         raise
     except (aiosmtplib.SMTPException, OSError, ValueError) as exc:

@@ -18,7 +18,7 @@ from imapclient import IMAPClient
 from engine.core.packets import VerifiedPacket
 from mail.accounts import SmtpConfig
 from mail.mime import build_message, make_message_id, read_message
-from mail.smtp import SendError, classify, send_message
+from mail.smtp import SendError, check_login, classify, send_message
 from mail.transport import OutgoingPacket
 from tests.engine.table import Table
 from tests.engine.toy import TOY, Say
@@ -311,3 +311,42 @@ def test_classify_plain_exceptions() -> None:
     assert classify(ConnectionRefusedError()) == "retry"
     assert classify(socket.gaierror()) == "retry"
     assert classify(ValueError("bad address")) == "permanent"
+
+
+# --- check_login: the same connection and login, nothing sent ---------------------------------
+
+
+@pytest.mark.usefixtures("alice_password")
+async def test_check_login_logs_in_and_says_so(mail_stack: MailStack) -> None:
+    line = await check_login(config(mail_stack))
+    assert line == f"SMTP {HOST}:{mail_stack.smtp_port} (starttls): logged in as alice"
+
+
+async def test_check_login_wrong_password_is_explained_as_send_message_does(
+    mail_stack: MailStack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PASSWORD_ENV, "not-the-password")
+    with pytest.raises(SendError) as refused:
+        await check_login(config(mail_stack))
+    text = str(refused.value)
+    assert "refused the login of alice" in text
+    assert PASSWORD_ENV in text
+    assert refused.value.code == 535
+    with pytest.raises(SendError, match="authentication refused"):
+        await check_login(config(mail_stack), secret="not-it")
+
+
+async def test_check_login_missing_secret_and_untrusted_certificate(
+    mail_stack: MailStack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(PASSWORD_ENV, raising=False)
+    with pytest.raises(SendError, match=rf"cannot log in: .*{PASSWORD_ENV} is not set"):
+        await check_login(config(mail_stack))
+    with pytest.raises(SendError, match=r"not trusted.*set ca_file"):
+        await check_login(config(mail_stack, ca_file=None), secret="x")
+
+
+async def test_check_login_closed_port(mail_stack: MailStack) -> None:
+    (port,) = free_ports(1)
+    with pytest.raises(SendError, match=f"cannot connect to the SMTP server {HOST}:{port}"):
+        await check_login(config(mail_stack, port=port), secret="x")

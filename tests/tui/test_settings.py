@@ -111,8 +111,8 @@ async def test_the_folder_transport_is_checked_and_written_as_the_cli_writes_it(
     app = HexpostApp(home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_settings(pilot)
-        assert screen.query_one("#kind-mail", RadioButton).disabled
-        assert "not available yet" in str(screen.query_one("#kind-mail", RadioButton).label)
+        assert not screen.query_one("#kind-mail", RadioButton).value
+        assert screen.query_one("#kind-folder", RadioButton).value
         assert "Now: none" in str(screen.query_one("#transport-info", Static).content)
 
         fill(screen, folder_path=str(a_file))

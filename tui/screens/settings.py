@@ -5,7 +5,11 @@ home without one, the form that makes it (`tui.screens.identity`). The transport
 the configured transport and sets a shared folder through `Session.use_folder`, which is the
 function ``hexpost transport folder PATH`` runs, so both write the same config; a path that
 is not a writable folder is refused with the reason on the status line and nothing written.
-Mail accounts are listed, disabled, until the mail transports exist.
+The mail part is `MailForm` (`tui.widgets.mail_form`): Save runs what ``hexpost account add``
+runs (`tui.account_cmd.save_answers`: the ``[mail]`` table, and mail as the transport), Test
+what ``hexpost account test`` runs (`tui.account_cmd.check_account`), and the outcome shows
+under the form. Choosing "Mail account" above uses the saved account, as
+``hexpost transport mail`` does.
 
 Like every screen, it reads and writes only through the session's store thread, in async
 workers whose results come back as messages.
@@ -22,11 +26,15 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet, Static
 
+from engine.core.errors import HexpostError
+from tui import account_cmd
+from tui.account_cmd import Answers
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.identity import IdentityForm, identity_lines
 from tui.screens.session import Settings
+from tui.widgets.mail_form import MailForm
 
-MAIL_LATER = "Mail account: not available yet (coming with mail support)"
+MAIL_KIND = "Mail account (the form below)"
 
 
 class SettingsScreen(HexpostScreen):
@@ -55,6 +63,23 @@ class SettingsScreen(HexpostScreen):
             super().__init__()
             self.settings = settings
 
+    class MailLoaded(Message):
+        """The worker read the saved mail account (None: none yet; ``problem``: unreadable)."""
+
+        def __init__(self, answers: Answers | None, problem: str | None) -> None:
+            super().__init__()
+            self.answers = answers
+            self.problem = problem
+
+    class MailDone(Message):
+        """Saving or testing the mail account ended; ``lines`` say how."""
+
+        def __init__(self, ok: bool, lines: list[str], *, saved: bool = False) -> None:
+            super().__init__()
+            self.ok = ok
+            self.lines = lines
+            self.saved = saved
+
     class Done(Message):
         """A change was tried; ``text`` says what happened, ``ok`` whether it was made."""
 
@@ -77,13 +102,15 @@ class SettingsScreen(HexpostScreen):
             yield Static("", id="transport-info", markup=False)
             with RadioSet(id="transport-kind", compact=True):
                 yield RadioButton("Shared folder", value=True, id="kind-folder", compact=True)
-                yield RadioButton(MAIL_LATER, id="kind-mail", disabled=True, compact=True)
+                yield RadioButton(MAIL_KIND, id="kind-mail", compact=True)
             with Horizontal(id="folder-row"):
                 yield Static("Folder", markup=False)
                 yield Input(
                     id="folder-path", placeholder="a folder both players can reach", compact=True
                 )
             yield Button("Use this folder", id="use-folder", compact=True)
+            yield Static("Mail account", classes="section", markup=False)
+            yield MailForm(id="mail-form")
         yield StatusLine()
         yield Footer(compact=True)
 
@@ -102,6 +129,9 @@ class SettingsScreen(HexpostScreen):
     @work(exclusive=True, group="load")
     async def load(self) -> None:
         self.post_message(self.Loaded(await self.session.settings()))
+        if self.settings is None:  # the form keeps what the player types after that
+            found = await self.session.call(account_cmd.saved_answers, self.session.home)
+            self.post_message(self.MailLoaded(*found))
 
     @on(Loaded)
     def show(self, message: Loaded) -> None:
@@ -113,6 +143,9 @@ class SettingsScreen(HexpostScreen):
         form = self.query_one(IdentityForm)
         form.display = settings.identity is None
         self.query_one("#transport-info", Static).update(f"Now: {settings.transport}")
+        kind = "mail" if settings.transport_kind == "mail" else "folder"
+        with self.prevent(RadioSet.Changed):
+            self.query_one(f"#kind-{kind}", RadioButton).value = True
         path = self.query_one("#folder-path", Input)
         if first and settings.folder:
             path.value = settings.folder
@@ -160,6 +193,74 @@ class SettingsScreen(HexpostScreen):
     async def use_folder(self, path: str) -> None:
         ok, text = await self.session.use_folder(path)
         self.post_message(self.Done(ok, text))
+
+    @on(RadioSet.Changed, "#transport-kind")
+    def kind_changed(self, event: RadioSet.Changed) -> None:
+        event.stop()
+        if event.pressed.id == "kind-mail":
+            self.status.busy("switching to the mail account...")
+            self.use_mail()
+        else:
+            self.status.say("type the folder below and press 'Use this folder'")
+            self.query_one("#folder-path", Input).focus()
+
+    @work(exclusive=True, group="change")
+    async def use_mail(self) -> None:
+        try:
+            config = await self.session.call(account_cmd.use_mail, self.session.home)
+        except HexpostError as exc:
+            self.post_message(self.Done(False, str(exc)))
+            return
+        self.post_message(self.Done(True, f"packets will travel by mail as {config.address}"))
+
+    # --- mail account ------------------------------------------------------------------------
+
+    @on(MailLoaded)
+    def mail_loaded(self, message: MailLoaded) -> None:
+        form = self.query_one(MailForm)
+        if message.answers is not None:
+            form.fill(message.answers)
+        if message.problem is not None:
+            form.show_result([f"the saved account cannot be read: {message.problem}"], ok=False)
+
+    @on(MailForm.Save)
+    def mail_save(self, message: MailForm.Save) -> None:
+        self.status.busy("saving the mail account...")
+        self.save_mail(message.answers)
+
+    @work(exclusive=True, group="change")
+    async def save_mail(self, answers: Answers) -> None:
+        try:
+            lines = await self.session.call(account_cmd.save_answers, self.session.home, answers)
+        except HexpostError as exc:
+            self.post_message(self.MailDone(False, [str(exc)]))
+            return
+        self.post_message(self.MailDone(True, [*lines, "press Test to log in"], saved=True))
+
+    @on(MailForm.Test)
+    def mail_test(self, message: MailForm.Test) -> None:
+        self.status.busy("logging in to the mail servers...")
+        self.test_mail(message.answers)
+
+    @work(exclusive=True, group="mail-test")
+    async def test_mail(self, answers: Answers) -> None:
+        try:
+            config = account_cmd.build_config(answers)
+        except HexpostError as exc:
+            self.post_message(self.MailDone(False, [str(exc)]))
+            return
+        results = await account_cmd.check_account(config)
+        ok = all(result.ok for result in results)
+        self.post_message(self.MailDone(ok, [str(result) for result in results]))
+
+    @on(MailDone)
+    def mail_done(self, message: MailDone) -> None:
+        self.query_one(MailForm).show_result(message.lines, message.ok)
+        if message.saved:
+            self.status.say("mail account saved; packets now travel by mail")
+            self.reload()
+        else:
+            self.status.say("mail: " + ("both logins work" if message.ok else "see the form"))
 
     @on(Done)
     def done(self, message: Done) -> None:
