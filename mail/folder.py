@@ -170,10 +170,13 @@ class FolderTransport:
         self.path = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
         self.name = f"folder:{self.path}"
 
-    async def send(self, packet: OutgoingPacket) -> None:
-        """Write the packet as one file; the same bytes again are a no-op, nothing is replaced."""
+    async def send(self, packet: OutgoingPacket) -> str:
+        """Write the packet as one file; the same bytes again are a no-op, nothing is replaced.
+
+        Returns "": a file has no Message-ID to thread by."""
         _check_packet(packet)
         await asyncio.to_thread(self._send_sync, packet)
+        return ""
 
     async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
         """Read every packet file whose name is not in `seen`; the cursor is always ""."""

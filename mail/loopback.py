@@ -39,13 +39,16 @@ class LoopbackTransport:
         self.network = network
         self.name = name
 
-    async def send(self, packet: OutgoingPacket) -> None:
-        """Append the packet as a new message, unless the network is set to fail."""
+    async def send(self, packet: OutgoingPacket) -> str:
+        """Append the packet as a new message, unless the network is set to fail.
+
+        Returns "": loopback messages have no Message-ID (their ref is not one)."""
         if self.network.fail_next_sends > 0:
             self.network.fail_next_sends -= 1
             raise TransportError(f"loopback network is down: packet {packet.seq} not sent")
         ref = f"{len(self.network.messages):08d}"
         self.network.messages.append(LoopbackMessage(ref=ref, sender=self.name, packet=packet))
+        return ""
 
     async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
         """Return every message whose ref is not in `seen`, oldest first; the cursor is ""."""

@@ -39,6 +39,7 @@ import msgspec
 from engine.core.errors import PacketError, VersionError
 from engine.core.packets import MAX_PACKET_SIZE, packet_id, read_envelope
 from mail.transport import OutgoingPacket
+from saves.subject import Subject, format_subject  # noqa: F401  (re-exported for callers)
 
 PACKET_TYPE = "application/x-hexpost-packet"
 """The MIME type of the attachment."""
@@ -59,35 +60,6 @@ _HEADER_FIELD = re.compile(r"\b(game|seq)\s*=\s*([0-9A-Za-z]+)", re.IGNORECASE)
 _QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*")
 _B64 = re.compile(r"[A-Za-z0-9+/=]+")
 _HEX = re.compile(r"[0-9a-fA-F]+")
-
-
-class Subject(msgspec.Struct, frozen=True):
-    """What a person needs to see in an inbox; the caller fills it from the game's state."""
-
-    game: str
-    """The game's name, e.g. ``"border"``."""
-    seat: str
-    """The seat that wrote the packet, e.g. ``"coalition"``."""
-    action: str
-    """What the packet does, e.g. ``"orders 3B2"``, ``"die roll"``, ``"invitation"``."""
-    seq: int
-    turn: int | None = None
-    season: str = ""
-    """``"Spring"`` or ``"Fall"``; empty before the game starts."""
-    year: int | None = None
-
-
-def format_subject(subject: Subject) -> str:
-    """``[hexpost] border T1 Fall Y168 coalition: orders 3B2 (packet 24)``."""
-    when = []
-    if subject.turn is not None:
-        when.append(f"T{subject.turn}")
-    if subject.season:
-        when.append(subject.season)
-    if subject.year is not None:
-        when.append(f"Y{subject.year}")
-    words = ["[hexpost]", subject.game, *when, f"{subject.seat}:", subject.action]
-    return " ".join(w for w in words if w) + f" (packet {subject.seq})"
 
 
 def make_message_id(token: bytes, domain: str) -> str:

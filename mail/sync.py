@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from engine.core.errors import HexpostError
 from mail.transport import OutgoingPacket, Transport, TransportError
 from saves import outbox
 from saves.inbox import Outcome
@@ -35,17 +36,24 @@ class SyncReport(msgspec.Struct, frozen=True):
 
 
 async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -> list[Outcome]:
-    """Fetch what the transport has that this home has not read, and take each packet in."""
+    """Fetch what the transport has that this home has not read, and take each packet in.
+
+    Of an item with several decoded copies (an email's attachment and armoured text) the first
+    that verifies is taken in (`Replica.pick_copy`). Each item goes in by its own transaction,
+    which also marks its ref read and keeps its Message-ID for threading; the cursor is saved
+    last, so a crash re-fetches at worst what was already taken in (and ignored as read).
+    """
     store = replica.store
     result = await transport.fetch(
         outbox.cursor(store, transport.name), outbox.seen_refs(store, transport.name)
     )
     outcomes = [
         replica.receive(
-            item.data,
+            replica.pick_copy(item.data, item.alternatives) if item.alternatives else item.data,
             source=f"{transport.name} {item.ref}",
             now=now(),
             ref=(transport.name, item.ref),
+            message_id=item.message_id,
         )
         for item in result.packets
     ]
@@ -53,35 +61,70 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     return outcomes
 
 
+def outgoing(replica: Replica, entry: outbox.OutboxEntry) -> OutgoingPacket:
+    """The packet as a transport takes it: the stored bytes unchanged, the subject and summary
+    written when it was queued, the game's Message-IDs to thread by, and our address."""
+    return OutgoingPacket(
+        game_id=entry.game_id,
+        seq=entry.seq,
+        packet_id=entry.packet_id,
+        data=entry.data,
+        to=entry.recipients,
+        subject=entry.subject,
+        summary=entry.summary,
+        references=outbox.references(replica.store, entry.game_id),
+        automatic=entry.automatic,
+        sender=_sender(replica, entry.game_id),
+    )
+
+
+def _sender(replica: Replica, game_id: bytes) -> str:
+    """Our address as the game binds our seat ("" if the game or seat cannot be read)."""
+    try:
+        row = replica.game(game_id)
+        return replica.state(game_id).core.seat_state(row.my_seat).address
+    except (HexpostError, KeyError):
+        return ""
+
+
 async def push(
-    replica: Replica, transport: Transport, now: Callable[[], str], game_id: bytes | None = None
+    replica: Replica,
+    transport: Transport,
+    now: Callable[[], str],
+    game_id: bytes | None = None,
+    *,
+    force: bool = True,
 ) -> tuple[list[int], list[SendFailure]]:
-    """Offer every unsent packet to the transport, oldest first; record each attempt."""
+    """Offer the unsent packets to the transport, oldest first; record each attempt.
+
+    ``force`` (a sync the user asked for) tries every unsent packet; without it (the watch
+    loop) a packet still waiting out its backoff after a failure is skipped. A failure records
+    the error and the next attempt's time (`saves.outbox.mark_failed`: 1, 2, 4... minutes, at
+    most an hour; an hour at once when the error says a retry cannot help, ``retryable`` False).
+    A success records the Message-ID the transport returns, for threading.
+    """
     sent: list[int] = []
     failed: list[SendFailure] = []
     for entry in outbox.unsent(replica.store, game_id):
-        packet = OutgoingPacket(
-            game_id=entry.game_id,
-            seq=entry.seq,
-            packet_id=entry.packet_id,
-            data=entry.data,
-            to=entry.recipients,
-            subject=entry.subject,
-        )
+        if not force and not outbox.due(entry, now()):
+            continue
         try:
-            await transport.send(packet)
+            reference = await transport.send(outgoing(replica, entry))
         except TransportError as exc:
-            outbox.mark_failed(replica.store, entry.id, str(exc), now())
+            retryable = bool(getattr(exc, "retryable", True))
+            outbox.mark_failed(replica.store, entry.id, str(exc), now(), retryable=retryable)
             failed.append(SendFailure(entry.seq, str(exc)))
             continue
-        outbox.mark_sent(replica.store, entry.id, now())
+        outbox.mark_sent(replica.store, entry.id, now(), reference or "")
         sent.append(entry.seq)
     return sent, failed
 
 
-async def sync(replica: Replica, transport: Transport, now: Callable[[], str]) -> SyncReport:
-    """Pull, apply and push once."""
+async def sync(
+    replica: Replica, transport: Transport, now: Callable[[], str], *, force: bool = True
+) -> SyncReport:
+    """Pull, apply and push once (``force``: see `push`)."""
     received = await pull(replica, transport, now)
     _, problems = replica.auto_replies(now())
-    sent, failed = await push(replica, transport, now)
+    sent, failed = await push(replica, transport, now, force=force)
     return SyncReport(received, sent, failed, problems)

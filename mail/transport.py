@@ -33,6 +33,17 @@ class OutgoingPacket(msgspec.Struct, frozen=True):
     """Recipient addresses (ignored by the folder transport)."""
     subject: str = ""
     """A human summary for a mail subject line (ignored by the folder transport)."""
+    summary: tuple[str, ...] = ()
+    """Plain-language lines saying what the packet does (orders, rolls with their purpose,
+    results), for the body of a mail; ignored by the folder transport."""
+    references: tuple[str, ...] = ()
+    """Message-IDs of this game's earlier packet emails, oldest first: at most 10
+    (`saves.outbox.MAX_REFERENCES`), the first and the latest, so mail clients thread the game."""
+    automatic: bool = False
+    """True for packets no person wrote (an entropy answer, a reveal): a mail transport marks
+    them ``Auto-Submitted`` so no vacation responder answers them."""
+    sender: str = ""
+    """Our address, as the game's seat binding names it (the mail's From)."""
 
 
 class IncomingPacket(msgspec.Struct, frozen=True):
@@ -41,6 +52,11 @@ class IncomingPacket(msgspec.Struct, frozen=True):
     ref: str
     """A transport-specific stable reference (file name, IMAP UID...), remembered once read."""
     data: bytes
+    message_id: str = ""
+    """The email's Message-ID, for threading the game's later emails ("" for other transports)."""
+    alternatives: tuple[bytes, ...] = ()
+    """Other decoded copies of the same item (say the armoured text when ``data`` came from the
+    attachment), tried in order when ``data`` does not verify."""
 
 
 class FetchResult(msgspec.Struct, frozen=True):
@@ -57,8 +73,14 @@ class Transport(Protocol):
     name: str
     """A stable id, used as the namespace of this transport's cursor and refs in the store."""
 
-    async def send(self, packet: OutgoingPacket) -> None:
-        """Deliver one packet, or raise `TransportError` (the caller keeps it in its outbox)."""
+    async def send(self, packet: OutgoingPacket) -> str:
+        """Deliver one packet, or raise `TransportError` (the caller keeps it in its outbox).
+
+        Returns the reference the delivery used, for threading: a mail transport returns the
+        Message-ID of the email it sent, the others "". An error may carry ``retryable``
+        (False: the user must change something before a retry); without it, it counts as
+        retryable.
+        """
         ...
 
     async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:

@@ -33,6 +33,7 @@ from saves import ledger
 
 if TYPE_CHECKING:
     from saves.replica import Replica
+    from saves.store import Store
 
 
 class Outcome(msgspec.Struct, frozen=True):
@@ -49,6 +50,23 @@ class Outcome(msgspec.Struct, frozen=True):
     seq: int | None = None
     applied: list[int] = []
     retry: bool = False
+
+
+def verdict(store: Store, data: bytes) -> str:
+    """Check a packet's signature without applying it: ``"verified"`` (by a key a game of this
+    home binds, or by the key an invitation or join carries), ``"unknown key"`` (signed by a
+    key this home does not know yet) or ``"bad"`` (unreadable, or the signature fails)."""
+    try:
+        envelope = read_envelope(data)
+    except PacketError:
+        return "bad"
+    if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
+        return "unknown key"
+    try:
+        open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
+    except PacketError:
+        return "bad"
+    return "verified"
 
 
 def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:

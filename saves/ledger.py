@@ -8,14 +8,29 @@ together. Nothing here decides anything: the engine already did.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import msgspec
 
-from engine.core.game import AnyState, Result
-from engine.core.packets import Genesis, Join, VerifiedPacket, fingerprint, key_id, kind_name
-from engine.core.ruleset import Event
+from engine.core.game import AnyRuleset, AnyState, Result, pending
+from engine.core.packets import (
+    Chat,
+    EntropyOnly,
+    Genesis,
+    Join,
+    Resign,
+    VerifiedPacket,
+    fingerprint,
+    key_id,
+    kind_name,
+)
+from engine.core.ruleset import DecisionKind, Event
 from engine.core.state import encode_state
 from saves.store import Store
+from saves.subject import Subject, format_subject
+
+EMPTY_ORDERS = b"\x90"
+"""The msgpack of an empty order list: a `Turn` that carries only reveals or commitments."""
 
 SNAPSHOT_EVERY = 64
 """Keep a snapshot every this many packets (and always the head) for fast `--at` views."""
@@ -116,15 +131,28 @@ def store_applied(
 
 
 def queue(
-    store: Store, packet: VerifiedPacket, state: AnyState, *, automatic: bool, now: str
+    store: Store,
+    packet: VerifiedPacket,
+    result: Result,
+    *,
+    before: AnyState | None,
+    ruleset: AnyRuleset,
+    automatic: bool,
+    now: str,
 ) -> None:
-    """Put our own signed packet in the outbox, addressed to every other seat."""
+    """Put our own signed packet in the outbox, addressed to every other seat.
+
+    ``before`` is the state the packet was written against (None for a genesis) and
+    ``result`` what it produced: the subject and the summary lines say what it does.
+    """
     body = packet.body
+    state = result.state
     recipients = [s.address for s in state.core.seats if s.seat != body.seat and s.address]
-    subject = f"[hexpost] {state.core.name} #{body.seq} {body.seat}: {kind_name(body.kind)}"
+    subject = format_subject(packet_subject(ruleset, before, packet, result))
+    summary = packet_summary(result)
     store.db.execute(
         "INSERT OR IGNORE INTO outbox (game_id, seq, packet_id, data, recipients, subject, "
-        "automatic, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "automatic, created_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             body.game_id,
             body.seq,
@@ -134,8 +162,87 @@ def queue(
             subject,
             int(automatic),
             now,
+            "\n".join(summary),
         ),
     )
+
+
+MAX_SUMMARY_LINES = 40
+"""Summary lines kept for an email's body; the rest become one ``... N more`` line."""
+
+
+def packet_subject(
+    ruleset: AnyRuleset, before: AnyState | None, packet: VerifiedPacket, result: Result
+) -> Subject:
+    """The subject of a packet's email: game, turn, seat and what the packet does.
+
+    The turn is the one the packet was written in (before it applied: orders that end a turn
+    belong to that turn); a ruleset whose summary has no F&E-style ``turn`` leaves it out.
+    """
+    body = packet.body
+    game = result.state.core.name
+    facts = _summary_of(ruleset, before) or _summary_of(ruleset, result.state)
+    turn = facts.get("turn")
+    number = season = year = None
+    if isinstance(turn, dict):
+        number, season, year = turn.get("number"), turn.get("season"), turn.get("year")
+    return Subject(
+        game=game,
+        seat=body.seat,
+        action=packet_action(ruleset, before, packet),
+        seq=body.seq,
+        turn=number if isinstance(number, int) else None,
+        season=str(season).capitalize() if season else "",
+        year=year if isinstance(year, int) else None,
+    )
+
+
+def packet_action(ruleset: AnyRuleset, before: AnyState | None, packet: VerifiedPacket) -> str:
+    """What a packet does, in a few words: ``invitation``, ``join``, ``orders 3B2``,
+    ``secret choice 5-3C``, ``die roll``, ``reveal``, ``chat``, ``resign``."""
+    body = packet.body
+    kind = body.kind
+    if isinstance(kind, Genesis):
+        return "invitation"
+    if isinstance(kind, Join):
+        return "join"
+    if isinstance(kind, Chat):
+        return "chat"
+    if isinstance(kind, Resign):
+        return "resign"
+    owed = [] if before is None else [d for d in pending(ruleset, before) if body.seat in d.seats]
+    decision = owed[0] if owed else None
+    if isinstance(kind, EntropyOnly):
+        if decision is not None and decision.kind == DecisionKind.ENTROPY:
+            return "die roll"
+        return "entropy"
+    no_orders = kind.orders in (b"", EMPTY_ORDERS)
+    if no_orders and body.reveals and not body.commits:
+        return "reveal"
+    step = f" {decision.step}" if decision is not None and decision.step else ""
+    if body.commits:
+        return f"secret choice{step}"
+    if no_orders and decision is not None and decision.kind == DecisionKind.ENTROPY:
+        return "die roll"
+    return f"orders{step}"
+
+
+def packet_summary(result: Result) -> list[str]:
+    """What the packet did, in plain language: the texts of the events the engine produced
+    (orders, rolls with their purpose, results; a chat packet's line), `MAX_SUMMARY_LINES`
+    at most."""
+    lines = [" ".join(event.text.split()) for event in result.events if event.text.strip()]
+    if len(lines) > MAX_SUMMARY_LINES:
+        rest = len(lines) - (MAX_SUMMARY_LINES - 1)
+        lines = [*lines[: MAX_SUMMARY_LINES - 1], f"... {rest} more"]
+    return lines
+
+
+def _summary_of(ruleset: AnyRuleset, state: AnyState | None) -> dict[str, Any]:
+    if state is None or state.rules is None:
+        return {}
+    facts = ruleset.summary(state.rules)
+    return facts if isinstance(facts, dict) else {}
 
 
 def freeze(

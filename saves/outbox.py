@@ -1,15 +1,31 @@
-"""Transport bookkeeping in the store: the outbox queue, cursors and the refs already read.
+"""Transport bookkeeping in the store: the outbox queue, cursors, refs already read, Message-IDs.
 
 The outbox is the queue: a packet enters it in the same transaction that stores it, and
 leaves only when a transport has taken it. Every attempt and its error are recorded, and a
-retry sends the very same bytes (protocol property P9).
+retry sends the very same bytes (protocol property P9). A failed attempt sets the entry's
+``next_attempt`` by exponential backoff (`backoff_minutes`): the watch loop skips an entry
+until then (`due`), while a sync the user asked for tries everything at once.
+
+``mail_ids`` keeps the Message-IDs of each game's packet emails, sent and received, so the
+next email of the game can name them (`references`) and mail clients thread the game.
+
+Times are the ISO 8601 stamps the callers pass in (``2030-01-01T00:01:02Z``, fractions
+allowed); nothing here reads a clock.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import msgspec
 
 from saves.store import Row, Store
+
+BACKOFF_CAP_MINUTES = 60
+"""The longest wait between two automatic attempts, and the wait after a permanent error."""
+
+MAX_REFERENCES = 10
+"""Message-IDs an email names at most: the game's first one and the latest nine."""
 
 
 class OutboxEntry(msgspec.Struct, frozen=True):
@@ -26,11 +42,17 @@ class OutboxEntry(msgspec.Struct, frozen=True):
     attempts: int
     last_error: str | None
     sent_at: str | None
+    summary: tuple[str, ...] = ()
+    """What the packet does, one plain-language line each (the body of its email)."""
+    next_attempt: str | None = None
+    """No automatic attempt before this time (None: now); a manual sync ignores it."""
+    created_at: str = ""
+    last_attempt: str | None = None
 
 
 _COLUMNS = (
     "id, game_id, seq, packet_id, data, recipients, subject, automatic, attempts, "
-    "last_error, sent_at"
+    "last_error, sent_at, summary, next_attempt, created_at, last_attempt"
 )
 
 
@@ -38,6 +60,7 @@ def _entry(row: Row) -> OutboxEntry:
     values = list(row)
     values[5] = tuple(str(values[5]).split("\n")) if values[5] else ()
     values[7] = bool(values[7])
+    values[11] = tuple(str(values[11]).split("\n")) if values[11] else ()
     return OutboxEntry(*values)
 
 
@@ -53,22 +76,127 @@ def unsent(store: Store, game_id: bytes | None = None) -> list[OutboxEntry]:
     return [_entry(row) for row in rows]
 
 
-def mark_sent(store: Store, entry_id: int, now: str) -> None:
+def waiting(store: Store, game_id: bytes | None = None) -> list[OutboxEntry]:
+    """What the UI shows as "not sent yet": every unsent packet, oldest first, with its
+    attempts, last error and next automatic attempt (see `waiting_text`)."""
+    return unsent(store, game_id)
+
+
+def waiting_text(entry: OutboxEntry) -> str:
+    """One line for the UI, e.g. ``packet 12 not sent yet: 3 attempts, last error: connection
+    refused; next try 01:42`` (the time in UTC, as stored)."""
+    if entry.sent_at is not None:
+        return f"packet {entry.seq} sent {entry.sent_at}"
+    if entry.attempts == 0:
+        return f"packet {entry.seq} not sent yet: not tried yet"
+    tries = "1 attempt" if entry.attempts == 1 else f"{entry.attempts} attempts"
+    text = f"packet {entry.seq} not sent yet: {tries}"
+    if entry.last_error:
+        text += f", last error: {entry.last_error}"
+    if entry.next_attempt:
+        when = parse_time(entry.next_attempt)
+        text += f"; next try {when.strftime('%H:%M') if when else entry.next_attempt}"
+    return text
+
+
+def backoff_minutes(attempts: int, *, retryable: bool = True) -> int:
+    """The wait after the ``attempts``-th failed attempt: 1, 2, 4, ... minutes, at most
+    `BACKOFF_CAP_MINUTES`; a permanent error (the user must act first) waits the cap."""
+    if not retryable:
+        return BACKOFF_CAP_MINUTES
+    exponent = max(0, attempts - 1)
+    if exponent >= 6:
+        return BACKOFF_CAP_MINUTES
+    return min(1 << exponent, BACKOFF_CAP_MINUTES)
+
+
+def parse_time(stamp: str) -> datetime | None:
+    """A stored ISO 8601 stamp as an aware UTC datetime (naive ones are UTC); None if unreadable."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        try:
+            when = datetime.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S")
+        except ValueError:
+            return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def format_time(when: datetime) -> str:
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def due(entry: OutboxEntry, now: str) -> bool:
+    """Whether the watch loop may try ``entry`` at ``now`` (its backoff is over).
+
+    A stamp that cannot be read counts as due, so a damaged value never blocks a packet.
+    """
+    if entry.sent_at is not None:
+        return False
+    if entry.next_attempt is None:
+        return True
+    wait_until, at = parse_time(entry.next_attempt), parse_time(now)
+    return wait_until is None or at is None or at >= wait_until
+
+
+def mark_sent(store: Store, entry_id: int, now: str, message_id: str = "") -> None:
+    """Record a successful send; ``message_id`` (when not empty) is kept for threading."""
     with store.transaction() as db:
         db.execute(
             "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_attempt = ?, "
-            "last_error = NULL WHERE id = ?",
+            "last_error = NULL, next_attempt = NULL WHERE id = ?",
             (now, now, entry_id),
         )
+        if message_id:
+            row = store.one("SELECT game_id, seq FROM outbox WHERE id = ?", (entry_id,))
+            if row is not None:
+                record_mail_id(store, bytes(row[0]), int(row[1]), message_id)
 
 
-def mark_failed(store: Store, entry_id: int, error: str, now: str) -> None:
+def mark_failed(
+    store: Store, entry_id: int, error: str, now: str, *, retryable: bool = True
+) -> str | None:
+    """Record a failed attempt and when the next automatic one may happen (returned)."""
+    with store.transaction() as db:
+        row = store.one("SELECT attempts FROM outbox WHERE id = ?", (entry_id,))
+        attempts = (int(row[0]) if row is not None else 0) + 1
+        at = parse_time(now)
+        next_attempt = (
+            None
+            if at is None
+            else format_time(at + timedelta(minutes=backoff_minutes(attempts, retryable=retryable)))
+        )
+        db.execute(
+            "UPDATE outbox SET attempts = ?, last_attempt = ?, last_error = ?, next_attempt = ? "
+            "WHERE id = ?",
+            (attempts, now, error, next_attempt, entry_id),
+        )
+        return next_attempt
+
+
+def record_mail_id(store: Store, game_id: bytes, seq: int | None, message_id: str) -> None:
+    """Keep a Message-ID of one of the game's packet emails (once; the caller may hold the
+    transaction)."""
+    if not message_id:
+        return
     with store.transaction() as db:
         db.execute(
-            "UPDATE outbox SET attempts = attempts + 1, last_attempt = ?, last_error = ? "
-            "WHERE id = ?",
-            (now, error, entry_id),
+            "INSERT OR IGNORE INTO mail_ids (game_id, seq, message_id) VALUES (?, ?, ?)",
+            (game_id, seq, message_id),
         )
+
+
+def references(store: Store, game_id: bytes) -> tuple[str, ...]:
+    """The Message-IDs a new email of the game names, oldest first: the game's first and its
+    latest ones, `MAX_REFERENCES` in all (ordered by packet, then as they were recorded)."""
+    rows = store.all(
+        "SELECT message_id FROM mail_ids WHERE game_id = ? ORDER BY seq IS NULL, seq, rowid",
+        (game_id,),
+    )
+    ids = [str(mid) for (mid,) in rows]
+    if len(ids) > MAX_REFERENCES:
+        ids = [ids[0], *ids[-(MAX_REFERENCES - 1) :]]
+    return tuple(ids)
 
 
 def cursor(store: Store, transport: str) -> str:

@@ -35,7 +35,7 @@ from engine.core.packets import (
 from engine.core.ruleset import Decision, DecisionKind, Event, OptionValue, Seat
 from engine.core.state import decode_state, encode_state
 from engine.rulesets import ruleset_for
-from saves import inbox, ledger
+from saves import inbox, ledger, outbox
 from saves.chat import chat_line, check_chat_turn
 from saves.inbox import Outcome
 from saves.secrets import add_commit, owed_reveals
@@ -240,12 +240,20 @@ class Replica:
     # --- receiving -----------------------------------------------------------------------
 
     def receive(
-        self, data: bytes, *, source: str, now: str, ref: tuple[str, str] | None = None
+        self,
+        data: bytes,
+        *,
+        source: str,
+        now: str,
+        ref: tuple[str, str] | None = None,
+        message_id: str = "",
     ) -> Outcome:
         """Take in one packet in one transaction; ``ref`` (transport, ref) is marked read with it.
 
         A packet that could not even be read is not marked read: a synced folder may show a
-        file before it is complete, and the next sync should look at it again.
+        file before it is complete, and the next sync should look at it again. The email's
+        ``message_id``, when given, is kept with the packet's game (for threading the game's
+        next emails) unless the packet was refused or belongs to no game of ours.
         """
         with self.store.transaction() as db:
             bound = self._bound_keys()
@@ -254,9 +262,35 @@ class Replica:
                 db.execute(
                     "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
                 )
+            if (
+                message_id
+                and outcome.game_id is not None
+                and outcome.status not in ("rejected", "ignored")
+            ):
+                outbox.record_mail_id(self.store, outcome.game_id, outcome.seq, message_id)
             if outcome.status == "invitation" or self._bound_keys() != bound:
                 inbox.retry_parked(self, now)
             return outcome
+
+    def verifies(self, data: bytes) -> bool:
+        """Whether ``data`` is a packet whose signature checks, without applying or storing it.
+
+        The key is one a game of this home binds, or the one the packet carries (an invitation
+        or a join). Used to pick, among several decoded copies of one email, the intact one.
+        """
+        return inbox.verdict(self.store, data) == "verified"
+
+    def pick_copy(self, data: bytes, alternatives: Sequence[bytes]) -> bytes:
+        """The copy of one received item to take in: the first (``data``, then each of
+        ``alternatives``) that `verifies`; else the first signed by a key not known yet (it is
+        parked until that key arrives); else ``data`` (refused and logged as usual)."""
+        copies = [data, *alternatives]
+        verdicts = [inbox.verdict(self.store, copy) for copy in copies]
+        for wanted in ("verified", "unknown key"):
+            for copy, found in zip(copies, verdicts, strict=True):
+                if found == wanted:
+                    return copy
+        return data
 
     def _bound_keys(self) -> int:
         row = self.store.one("SELECT COUNT(*) FROM game_keys")
@@ -331,7 +365,15 @@ class Replica:
             if extra is not None:
                 extra()
             ledger.store_applied(self.store, packet, result, now, mine=True)
-            ledger.queue(self.store, packet, result.state, automatic=automatic, now=now)
+            ledger.queue(
+                self.store,
+                packet,
+                result,
+                before=state,
+                ruleset=ruleset,
+                automatic=automatic,
+                now=now,
+            )
         self.remember_head(body.game_id, packet.packet_id, result.state)
         return packet, result
 

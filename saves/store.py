@@ -20,7 +20,7 @@ from typing import Any
 Row = tuple[Any, ...]
 """A result row: SQLite's values (int, str, bytes, None) in column order."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -118,7 +118,15 @@ CREATE TABLE IF NOT EXISTS outbox (
     attempts INTEGER NOT NULL DEFAULT 0,
     last_attempt TEXT,
     last_error TEXT,
-    sent_at TEXT
+    sent_at TEXT,
+    next_attempt TEXT,                 -- NULL: now; else no automatic retry before this time
+    summary TEXT NOT NULL DEFAULT ''   -- what the packet does, one line each (mail body)
+);
+CREATE TABLE IF NOT EXISTS mail_ids (  -- Message-IDs of a game's packet emails, for threading
+    game_id BLOB NOT NULL,
+    seq INTEGER,
+    message_id TEXT NOT NULL,
+    PRIMARY KEY (game_id, message_id)
 );
 CREATE TABLE IF NOT EXISTS cursors (transport TEXT PRIMARY KEY, cursor TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS transport_seen (
@@ -162,6 +170,29 @@ CREATE TABLE IF NOT EXISTS rejected (
 """
 
 
+_ADDED_COLUMNS = {
+    "outbox": (
+        ("next_attempt", "TEXT"),
+        ("summary", "TEXT NOT NULL DEFAULT ''"),
+    ),
+}
+"""Columns later versions added to tables an older home already has (schema 1 to 2)."""
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """Add the columns a home made by an older version lacks (inside the caller's transaction).
+
+    ``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it was, so each added column is
+    checked with ``PRAGMA table_info`` and added with ``ALTER TABLE``; rows keep their values
+    and get the column's default.
+    """
+    for table, columns in _ADDED_COLUMNS.items():
+        have = {str(row[1]) for row in db.execute(f"PRAGMA table_info({table})")}
+        for name, decl in columns:
+            if name not in have:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
+
+
 class Store:
     """A connection to one home's database.
 
@@ -181,8 +212,10 @@ class Store:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)  # idempotent; executescript manages its own commit
         with self.transaction():
+            _upgrade(self.db)
             self.db.execute(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+                "INSERT INTO meta (key, value) VALUES ('schema', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (str(SCHEMA_VERSION),),
             )
 

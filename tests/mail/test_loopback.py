@@ -18,7 +18,7 @@ async def test_round_trip_between_two_players() -> None:
     network = LoopbackNetwork()
     alice: Transport = LoopbackTransport(network, name="loopback:alice")
     bob: Transport = LoopbackTransport(network, name="loopback:bob")
-    await alice.send(packet(b"one"))
+    assert await alice.send(packet(b"one")) == "", "loopback messages have no Message-ID"
     await bob.send(packet(b"two", seq=1))
 
     result = await bob.fetch("", set())
@@ -26,6 +26,8 @@ async def test_round_trip_between_two_players() -> None:
     assert [(p.ref, p.data) for p in result.packets] == [("00000000", b"one"), ("00000001", b"two")]
     assert [m.sender for m in network.messages] == ["loopback:alice", "loopback:bob"]
     assert network.messages[0].packet.to == ("b@example.org",)
+    assert result.packets[0].message_id == ""
+    assert result.packets[0].alternatives == ()
     await alice.close()
 
 

@@ -245,7 +245,7 @@ def test_roll_is_answered_automatically_and_both_see_the_same_dice(
     )
     assert auto is not None
     assert auto[0] == 1
-    assert auto[1].endswith(f"#{sub.seq + 1} alliance: entropy")
+    assert auto[1].endswith(f" alliance: die roll (packet {sub.seq + 1})")
     assert auto[2:] == (1, 1)
     assert isinstance(bob.opened(game, sub.seq + 1).body.kind, EntropyOnly)
     # A second sync has nothing left to answer: exactly one automatic reply.
