@@ -103,21 +103,8 @@ def build_message(
     """
     if not packet.to:
         raise ValueError("a packet email needs at least one recipient")
-    msg = EmailMessage(policy=_POLICY)
-    msg["From"] = sender
-    msg["To"] = ", ".join(packet.to)
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(date)
-    msg["Message-ID"] = message_id
-    if references:
-        msg["In-Reply-To"] = references[-1]
-        kept = list(references)
-        if len(kept) > MAX_REFERENCES:
-            kept = [kept[0], *kept[-(MAX_REFERENCES - 1) :]]
-        msg["References"] = " ".join(kept)
+    msg = _envelope(sender, packet.to, subject, message_id, date, references, automatic)
     msg[HEADER] = f"game={packet.game_id.hex()}; seq={packet.seq}"
-    if automatic:
-        msg["Auto-Submitted"] = "auto-generated"
     body = [
         *summary,
         *([""] if summary else []),
@@ -136,6 +123,54 @@ def build_message(
         filename=attachment_name(packet.game_id, packet.seq),
     )
     return msg.as_bytes(policy=_POLICY)
+
+
+def build_note(
+    *,
+    sender: str,
+    to: Sequence[str],
+    subject: str,
+    message_id: str,
+    date: datetime,
+    lines: Sequence[str],
+    references: Sequence[str] = (),
+) -> bytes:
+    """A plain email that carries no packet (a reminder), threaded with the game's emails.
+
+    It has no ``X-Hexpost`` header and is marked ``Auto-Submitted: auto-generated``: a
+    machine wrote it, and the other side's hexpost never takes it for a packet."""
+    if not to:
+        raise ValueError("an email needs at least one recipient")
+    msg = _envelope(sender, to, subject, message_id, date, references, automatic=True)
+    msg.set_content("\n".join([*lines, ""]), charset="utf-8")
+    return msg.as_bytes(policy=_POLICY)
+
+
+def _envelope(
+    sender: str,
+    to: Sequence[str],
+    subject: str,
+    message_id: str,
+    date: datetime,
+    references: Sequence[str],
+    automatic: bool,
+) -> EmailMessage:
+    """The headers every hexpost email has: addresses, subject, date, id and threading."""
+    msg = EmailMessage(policy=_POLICY)
+    msg["From"] = sender
+    msg["To"] = ", ".join(to)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(date)
+    msg["Message-ID"] = message_id
+    if references:
+        msg["In-Reply-To"] = references[-1]
+        kept = list(references)
+        if len(kept) > MAX_REFERENCES:
+            kept = [kept[0], *kept[-(MAX_REFERENCES - 1) :]]
+        msg["References"] = " ".join(kept)
+    if automatic:
+        msg["Auto-Submitted"] = "auto-generated"
+    return msg
 
 
 class ReadMail(msgspec.Struct, frozen=True):

@@ -9,6 +9,7 @@ only means the same bytes go out again, which every receiver ignores as a duplic
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import msgspec
@@ -18,6 +19,8 @@ from mail.transport import OutgoingPacket, Transport, TransportError
 from saves import outbox
 from saves.inbox import Outcome
 from saves.replica import Replica
+
+_log = logging.getLogger(__name__)
 
 
 class SendFailure(msgspec.Struct, frozen=True):
@@ -57,8 +60,24 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
         )
         for item in result.packets
     ]
+    taken = zip(result.packets, outcomes, strict=True)
+    await _file_away(transport, [item.ref for item, outcome in taken if not outcome.retry])
     outbox.save_cursor(store, transport.name, result.cursor)
     return outcomes
+
+
+async def _file_away(transport: Transport, refs: list[str]) -> None:
+    """Let a transport that can (mail with ``processed_folder`` set) move what was taken in.
+
+    Only after each item is stored: a crash before the move leaves the email where it was, and
+    the next fetch skips it as read. A failed move loses nothing either, so it is only logged."""
+    processed = getattr(transport, "processed", None)
+    if processed is None or not refs:
+        return
+    try:
+        await processed(refs)
+    except TransportError as exc:
+        _log.warning("packet mail not moved to the processed folder: %s", exc)
 
 
 def outgoing(replica: Replica, entry: outbox.OutboxEntry) -> OutgoingPacket:
@@ -121,10 +140,16 @@ async def push(
 
 
 async def sync(
-    replica: Replica, transport: Transport, now: Callable[[], str], *, force: bool = True
+    replica: Replica,
+    transport: Transport,
+    now: Callable[[], str],
+    *,
+    force: bool = True,
+    auto_replies: bool = True,
 ) -> SyncReport:
-    """Pull, apply and push once (``force``: see `push`)."""
+    """Pull, apply and push once (``force``: see `push`). ``auto_replies`` False leaves the
+    rolls and reveals this home owes for the player to answer (``--no-auto-replies``)."""
     received = await pull(replica, transport, now)
-    _, problems = replica.auto_replies(now())
+    problems = replica.auto_replies(now())[1] if auto_replies else []
     sent, failed = await push(replica, transport, now, force=force)
     return SyncReport(received, sent, failed, problems)

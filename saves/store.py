@@ -159,6 +159,13 @@ CREATE TABLE IF NOT EXISTS evidence (
     packet_b BLOB,
     found_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS reminders (
+    game_id BLOB NOT NULL,
+    head_seq INTEGER NOT NULL,
+    window INTEGER NOT NULL,           -- reply windows passed since the head packet
+    sent_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, head_seq, window)
+);
 CREATE TABLE IF NOT EXISTS rejected (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id BLOB,

@@ -106,7 +106,21 @@ def transport_of(home: Home) -> Transport:
     config = home.config().get("transport", {})
     if config.get("kind") == "folder" and config.get("path"):
         return FolderTransport(Path(str(config["path"])))
-    raise HexpostError("no transport is set: run `hexpost transport folder PATH`")
+    if config.get("kind") == "mail":
+        from mail.accounts import load_mail_config
+        from mail.mailtransport import MailTransport
+
+        account = load_mail_config(home)
+        if account is None:
+            raise HexpostError(
+                "the transport is mail but config.toml has no [mail] table: "
+                "run `hexpost account add`"
+            )
+        return MailTransport(account)
+    raise HexpostError(
+        "no transport is set: run `hexpost account add` (mail) or "
+        "`hexpost transport folder PATH` (a shared folder)"
+    )
 
 
 def read_orders(source: str) -> list[dict[str, Any]]:
@@ -234,10 +248,18 @@ def transport_text(home: Home) -> str:
     current = home.config().get("transport")
     if not current or not current.get("kind"):
         return "none"
+    if current["kind"] == "mail":
+        from tui.account_cmd import mail_transport_text
+
+        return mail_transport_text(home)
     return f"{current['kind']} {current.get('path', '')}".strip()
 
 
 def cmd_transport(args: argparse.Namespace, home: Home) -> int:
+    if args.transport_command == "mail":
+        from tui.account_cmd import cmd_transport_mail
+
+        return cmd_transport_mail(args, home)
     if args.transport_command == "folder":
         path = use_folder(home, args.path)
         print(f"packets will travel through the folder {path}")
@@ -402,9 +424,11 @@ def cmd_chat(args: argparse.Namespace, home: Home) -> int:
 def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     transport = transport_of(home)
     replica, signing = sync_replica(args, home)
+    if args.watch:
+        return _watch(args, home, replica, transport, signing)
     # Name the game before touching the transport: a typo must not sync anything.
     wanted = replica.find(args.game).game_id if args.game else None
-    report = asyncio.run(_sync_once(replica, transport))
+    report = asyncio.run(_sync_once(replica, transport, auto_replies(args, home)))
     for outcome in report.received:
         if wanted is None or outcome.game_id == wanted:
             print(f"received: {outcome.status}: {outcome.detail}")
@@ -419,9 +443,67 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     return 1 if report.failed else 0
 
 
-async def _sync_once(replica: Replica, transport: Transport) -> Any:
+def _watch(
+    args: argparse.Namespace, home: Home, replica: Replica, transport: Transport, signing: bool
+) -> int:
+    """``sync --watch``: rounds until Ctrl-C, one line per thing that happened."""
+    from mail.watch import Round, watch
+
+    if not hasattr(transport, "wait"):
+        raise HexpostError("--watch needs the mail transport (`hexpost account add`)")
+    if args.game:
+        raise HexpostError("--watch follows every game of this home: leave out GAME")
+    if not signing and auto_replies(args, home):
+        print("note: automatic replies are off (the passphrase is needed to sign them)")
+
+    def show(result: Round) -> None:
+        stamp = now()[11:19]
+        if result.error is not None:
+            print(f"{stamp} {result.error}; trying again in {result.retry_in:g} s", file=sys.stderr)
+            return
+        report = result.report
+        assert report is not None
+        for outcome in report.received:
+            print(f"{stamp} received: {outcome.status}: {outcome.detail}")
+        if report.sent:
+            print(f"{stamp} sent {len(report.sent)} packet(s)")
+        for failure in report.failed:
+            print(f"{stamp} not sent: packet {failure.seq}: {failure.error}", file=sys.stderr)
+        for line in [*report.problems, *result.reminders]:
+            print(f"{stamp} {line}")
+        sys.stdout.flush()
+
+    print(f"watching {transport.name} (Ctrl-C to stop)", flush=True)
     try:
-        return await sync(replica, transport, now)
+        asyncio.run(
+            watch(
+                replica,
+                transport,  # type: ignore[arg-type]  # checked by hasattr above
+                now,
+                on_round=show,
+                auto_replies=signing and auto_replies(args, home),
+            )
+        )
+    except KeyboardInterrupt:
+        print("stopped watching")
+    return 0
+
+
+def auto_replies(args: argparse.Namespace | None, home: Home) -> bool:
+    """Whether sync answers rolls and reveals by itself: yes unless ``--no-auto-replies`` or
+    ``[sync] auto_replies = false`` in config.toml says no."""
+    if args is not None and getattr(args, "no_auto_replies", False):
+        return False
+    table = home.config().get("sync") or {}
+    value = table.get("auto_replies", True) if isinstance(table, dict) else True
+    if not isinstance(value, bool):
+        raise HexpostError(f"config.toml: sync.auto_replies must be true or false, not {value!r}")
+    return value
+
+
+async def _sync_once(replica: Replica, transport: Transport, replies: bool) -> Any:
+    try:
+        return await sync(replica, transport, now, auto_replies=replies)
     finally:
         await transport.close()
 
@@ -480,8 +562,15 @@ def cmd_demo(args: argparse.Namespace, _home: Home) -> int:
     return run_demo(keep=Path(args.keep) if args.keep else None)
 
 
+def cmd_account(args: argparse.Namespace, home: Home) -> int:
+    from tui.account_cmd import cmd_account as run_account
+
+    return run_account(args, home)
+
+
 COMMANDS = {
     "identity": cmd_identity,
+    "account": cmd_account,
     "transport": cmd_transport,
     "scenarios": cmd_scenarios,
     "scenario": cmd_scenario,

@@ -1,0 +1,249 @@
+"""The mail transport: packets go out as emails over SMTP and come in from an IMAP folder.
+
+It joins the three pure or single-purpose mail modules behind the `Transport` interface that
+`mail.sync` drives: `mail.mime` makes and reads the emails, `mail.smtp` sends them and
+`mail.imap` finds them. Nothing here decides whether a packet is good: every copy an email
+holds is handed up, and the replica verifies and applies (or rejects and logs) it.
+
+The IMAP connection is blocking (imapclient), so every use of it runs in a worker thread, one
+call at a time: a sync or the watch loop never runs two IMAP commands at once, and the
+terminal's event loop keeps drawing while a server is slow. The connection is kept between
+calls (the watch loop idles on it) and opened again after any failure. The thread is a daemon
+of its own, not the event loop's pool: a call cancelled while it waits in IDLE (Ctrl-C, the
+app quitting) leaves the thread to end by itself and abandons its connection, instead of
+making the program wait up to half an hour at exit for the IDLE to time out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections.abc import Callable, Container, Sequence
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from mail import imap, mime, smtp
+from mail.accounts import AccountError, MailConfig, ServerConfig, resolve_secret
+from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
+
+Clock = Callable[[], datetime]
+T = TypeVar("T")
+
+POLL_SECONDS = 120.0
+"""How often a server without IDLE is asked for new mail while watching."""
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class MailTransport:
+    """Send by SMTP, receive from one IMAP folder, as the account in ``config`` says."""
+
+    def __init__(
+        self,
+        config: MailConfig,
+        *,
+        clock: Clock = _utc_now,
+        token: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        self.config = config
+        imap_config = config.imap
+        self.name = f"imap:{imap_config.username}@{imap_config.host}/{imap_config.folder}"
+        """The store keeps cursor and read refs under this name: another account or folder
+        starts its own scan, and a changed port or password does not."""
+        self._clock = clock
+        self._token = token
+        self._folder: imap.ImapFolder | None = None
+        self._secrets: dict[str, str] = {}
+        self._fetched: dict[str, int] = {}
+        """ref -> UID of the packet mail the last fetch returned, for `processed`."""
+
+    # --- secrets ------------------------------------------------------------------------------
+
+    def _secret(self, server: ServerConfig) -> str:
+        """The server's password, asked for once per transport; an OAuth2 token is fetched
+        afresh each time (tokens expire within the hour, and a watch runs for days)."""
+        if server.uses_oauth2:
+            return resolve_secret(server)
+        known = self._secrets.get(server.section)
+        if known is None:
+            known = self._secrets[server.section] = resolve_secret(server)
+        return known
+
+    # --- sending ------------------------------------------------------------------------------
+
+    def build(self, packet: OutgoingPacket) -> tuple[str, bytes]:
+        """A fresh Message-ID and the email that carries ``packet`` (new for every attempt: the
+        packet's identity is inside its signed bytes, and Gmail drops a reused Message-ID)."""
+        domain = self.config.address.rpartition("@")[2]
+        message_id = mime.make_message_id(self._token(16), domain)
+        raw = mime.build_message(
+            packet,
+            sender=self.config.address,
+            subject=packet.subject or f"[hexpost] packet {packet.seq}",
+            message_id=message_id,
+            date=self._clock(),
+            summary=packet.summary,
+            references=packet.references,
+            automatic=packet.automatic,
+        )
+        return message_id, raw
+
+    async def send(self, packet: OutgoingPacket) -> str:
+        """Email ``packet`` to its recipients; returns the Message-ID used, or raises
+        `mail.smtp.SendError` (a `TransportError`), and then the outbox keeps it."""
+        if not packet.to:
+            raise TransportError(f"packet {packet.seq} has no recipient address to mail it to")
+        message_id, raw = self.build(packet)
+        try:
+            secret = await asyncio.to_thread(self._secret, self.config.smtp)
+        except AccountError as exc:
+            raise smtp.SendError(f"cannot send: {exc}", retryable=False) from exc
+        await smtp.send_message(
+            self.config.smtp, self.config.address, packet.to, raw, secret=secret
+        )
+        return message_id
+
+    async def send_text(
+        self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
+    ) -> str:
+        """Send a plain reminder email (no packet); returns its Message-ID."""
+        domain = self.config.address.rpartition("@")[2]
+        message_id = mime.make_message_id(self._token(16), domain)
+        raw = mime.build_note(
+            sender=self.config.address,
+            to=to,
+            subject=subject,
+            message_id=message_id,
+            date=self._clock(),
+            lines=lines,
+            references=references,
+        )
+        try:
+            secret = await asyncio.to_thread(self._secret, self.config.smtp)
+        except AccountError as exc:
+            raise smtp.SendError(f"cannot send: {exc}", retryable=False) from exc
+        await smtp.send_message(self.config.smtp, self.config.address, to, raw, secret=secret)
+        return message_id
+
+    # --- receiving ----------------------------------------------------------------------------
+
+    def _open(self) -> imap.ImapFolder:
+        if self._folder is None:
+            try:
+                secret = self._secret(self.config.imap)
+            except AccountError as exc:
+                raise imap.FetchError(f"cannot read mail: {exc}", retryable=False) from exc
+            self._folder = imap.ImapFolder.open(self.config.imap, secret)
+        return self._folder
+
+    def _drop(self) -> None:
+        """Forget a connection that failed; the next call opens a new one."""
+        folder, self._folder = self._folder, None
+        if folder is not None:
+            folder.close()
+
+    def _fetch_blocking(self, cursor: str, seen: Container[str]) -> FetchResult:
+        try:
+            found, new_cursor = self._open().fetch_new(cursor, seen)
+        except BaseException:
+            self._drop()
+            raise
+        packets: list[IncomingPacket] = []
+        self._fetched = {}
+        for item in found:
+            self._fetched[item.ref] = item.uid
+            read = mime.read_message(item.raw)
+            if read is None or not read.candidates:
+                # Marked as ours but no copy decodes (truncated, mangled): hand the raw
+                # bytes up, so the replica logs the rejection and the ref is not read again.
+                packets.append(IncomingPacket(ref=item.ref, data=item.raw[: 64 * 1024]))
+                continue
+            packets.append(
+                IncomingPacket(
+                    ref=item.ref,
+                    data=read.candidates[0],
+                    message_id=read.message_id,
+                    alternatives=read.candidates[1:],
+                )
+            )
+        return FetchResult(packets=packets, cursor=new_cursor)
+
+    async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
+        """The packet emails that arrived since ``cursor`` (see `mail.imap.ImapFolder`)."""
+        return await self._in_thread(self._fetch_blocking, cursor, seen)
+
+    def _move_blocking(self, refs: Sequence[str]) -> None:
+        target = self.config.imap.processed_folder
+        uids = [self._fetched[ref] for ref in refs if ref in self._fetched]
+        if target is None or not uids:
+            return
+        try:
+            self._open().move(uids, target)
+        except BaseException:
+            self._drop()
+            raise
+
+    async def processed(self, refs: Sequence[str]) -> None:
+        """Move the packet emails that were taken in to ``processed_folder``, if one is set.
+
+        Called after the replica has stored them, so a crash before the move only leaves
+        them in the inbox, where the next scan skips them as already read."""
+        await self._in_thread(self._move_blocking, refs)
+
+    def _idle_blocking(self, timeout: float) -> bool | None:
+        try:
+            folder = self._open()
+            return folder.idle(timeout) if folder.has_idle() else None
+        except BaseException:
+            self._drop()
+            raise
+
+    async def wait(self, timeout: float, poll: float = POLL_SECONDS) -> bool:
+        """Wait until new mail may be there or ``timeout`` seconds pass.
+
+        With IMAP IDLE the server says when mail arrives (True), else False on timeout.
+        Without it this polls: it sleeps ``poll`` seconds (at most ``timeout``) and returns
+        True, so the caller fetches again."""
+        announced = await self._in_thread(self._idle_blocking, timeout)
+        if announced is None:
+            await asyncio.sleep(min(timeout, poll))
+            return True
+        return announced
+
+    async def close(self) -> None:
+        await self._in_thread(self._drop)
+
+    async def _in_thread(self, fn: Callable[..., T], *args: object) -> T:
+        """Run ``fn(*args)`` on a daemon thread and await its result (see the module's notes)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+
+        def settle(value: T | None, error: BaseException | None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(value)  # type: ignore[arg-type]
+
+        def run() -> None:
+            value: T | None = None
+            error: BaseException | None = None
+            try:
+                value = fn(*args)
+            except BaseException as exc:  # handed to the awaiting task, never lost
+                error = exc
+            # RuntimeError: the event loop is gone, so nobody waits for this any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, value, error)
+
+        threading.Thread(target=run, name="hexpost-imap", daemon=True).start()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            self._folder = None  # still in use by that thread: never touch it again
+            raise

@@ -1,0 +1,704 @@
+"""A whole game by real email, and each fault real mail systems cause, on the test mail stack.
+
+Alice and Bob are two homes; every packet goes out through aiosmtpd (STARTTLS + AUTH) into
+Dovecot and comes back in over IMAP. Faulty mail is put straight into Bob's folder with IMAP
+APPEND (as a mail system would leave it). After every fault: nothing lost, nothing applied
+twice, and both homes hold the same game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.policy
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core.game import pending
+from engine.core.packets import sign_body
+from engine.core.ruleset import DecisionKind
+from engine.fe import RULESET
+from mail.accounts import save_mail_config
+from mail.imap import FetchError
+from mail.mailtransport import MailTransport
+from mail.mime import HEADER, armor, read_message
+from mail.smtp import SendError
+from mail.sync import sync
+from mail.transport import OutgoingPacket
+from mail.watch import Round, send_reminders, watch
+from saves.home import Home
+from tests.mail.mailgame import (
+    Mailbox,
+    account,
+    close,
+    mail_player,
+    make_box,
+    mark_all_sent,
+    new_box,
+    outgoing,
+    set_passwords,
+)
+from tests.mail.servers import MailStack, free_ports
+from tests.saves.conftest import (
+    CHAIN_LENGTH,
+    Player,
+    advance,
+    create_game,
+    exchange,
+    now,
+    owner,
+    play_setup,
+)
+from tests.tui.conftest import clean_env, describe, hexpost
+
+_PARSER = BytesParser(policy=email.policy.default)
+
+
+@pytest.fixture
+def box() -> str:
+    return new_box()
+
+
+@pytest.fixture
+def mail_alice(
+    tmp_path: Path, mail_stack: MailStack, box: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Player]:
+    set_passwords(mail_stack, monkeypatch)
+    player = mail_player(tmp_path / "alice", mail_stack, "alice", box)
+    yield player
+    close(player)
+
+
+@pytest.fixture
+def mail_bob(
+    tmp_path: Path, mail_stack: MailStack, box: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Player]:
+    set_passwords(mail_stack, monkeypatch)
+    player = mail_player(tmp_path / "bob", mail_stack, "bob", box)
+    yield player
+    close(player)
+
+
+@pytest.fixture
+def bob_box(mail_stack: MailStack, box: str, mail_bob: Player) -> Iterator[Mailbox]:
+    view = Mailbox(mail_stack, "bob", box)
+    yield view
+    view.close()
+
+
+def start(alice: Player, bob: Player) -> bytes:
+    """Alice invites Bob by mail, Bob's sync shows the invitation, he accepts by mail."""
+    game_id = create_game(alice, opponent=bob.address)
+    assert alice.sync().sent == [0]
+    report = bob.sync()
+    assert [o.status for o in report.received] == ["invitation"]
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    return game_id
+
+
+def same_game(alice: Player, bob: Player, game_id: bytes) -> None:
+    assert alice.row(game_id).head_seq == bob.row(game_id).head_seq
+    assert alice.replica.verify(game_id) == bob.replica.verify(game_id)
+    for player in (alice, bob):
+        assert player.count("packets", game_id) == player.row(game_id).head_seq + 1
+
+
+def statuses(report: Any) -> list[str]:
+    return [o.status for o in report.received]
+
+
+def chat(player: Player, game_id: bytes, text: str) -> int:
+    return player.replica.chat(game_id, text, now=now()).seq
+
+
+def on_move(players: dict[str, Player], game_id: bytes) -> tuple[Player, Player]:
+    """Set up the game (so the seat on move may chat) and return (on move, other)."""
+    play_setup(players, game_id)
+    return owner(players, game_id)
+
+
+# --- the whole game ----------------------------------------------------------------------------
+
+
+def test_a_game_by_email_with_a_roll_and_a_secret_choice(
+    mail_alice: Player, mail_bob: Player, bob_box: Mailbox, mail_stack: MailStack
+) -> None:
+    alice, bob = mail_alice, mail_bob
+    game_id = start(alice, bob)
+    players = {"coalition": alice, "alliance": bob}
+    play_setup(players, game_id)
+
+    roll = alice.replica.submit(
+        game_id,
+        [{"type": "done"}, {"type": "roll", "dice": "2d6", "purpose": "a test of the dice"}],
+        now=now(),
+    )
+    alice.sync()
+    answered = bob.sync()
+    assert answered.sent == [roll.seq + 1], "Bob's home answers the roll by itself"
+    alice.sync()
+    rolls = [
+        [(s, e.data["dice"]) for s, e in p.replica.events(game_id) if e.kind == "roll"]
+        for p in (alice, bob)
+    ]
+    assert rolls[0] == rolls[1] and len(rolls[0]) == 1
+
+    advance(players, game_id, "5-3C")
+    first, second = owner(players, game_id)
+    assert pending(RULESET, first.replica.state(game_id))[0].kind == DecisionKind.SECRET
+    first.replica.submit(game_id, [{"type": "secret", "choice": "north"}], now=now())
+    exchange(first, second)
+    second.replica.submit(game_id, [{"type": "secret", "choice": "south"}], now=now())
+    exchange(second, first)
+    second.sync()
+    resolved = " ".join(e.text for _, e in bob.replica.events(game_id) if e.step == "5-3C")
+    assert "north" in resolved and "south" in resolved
+    same_game(alice, bob, game_id)
+
+    # What Bob's mailbox holds: one email per packet Alice sent, readable and threaded.
+    messages = bob_box.messages()
+    assert len(messages) == alice.count("outbox", game_id)
+    ids = [m["Message-ID"] for m in messages]
+    assert len(set(ids)) == len(ids)
+    for message in messages:
+        assert message[HEADER].startswith(f"game={game_id.hex()}; seq=")
+        assert message["Subject"].startswith("[hexpost] ")
+    automatic = [m for m in messages if m["Auto-Submitted"] == "auto-generated"]
+    assert automatic, "the coalition's reveal was written automatically"
+    threaded = [m for m in messages[1:] if m["In-Reply-To"]]
+    assert len(threaded) == len(messages) - 1, "every email after the first answers an earlier one"
+    alice_box = Mailbox(mail_stack, "alice", bob_box.box)
+    try:
+        known = set(ids) | {m["Message-ID"] for m in alice_box.messages()}
+    finally:
+        alice_box.close()
+    for message in threaded:
+        assert message["In-Reply-To"] in known
+    invitation = messages[0]
+    assert "invit" in invitation["Subject"].lower()
+    assert read_message(invitation.as_bytes()) is not None
+
+
+# --- faults ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def played(mail_alice: Player, mail_bob: Player) -> tuple[bytes, Player, Player]:
+    """A game by mail past its set-up; returns (game, the seat on move, the other seat)."""
+    game_id = start(mail_alice, mail_bob)
+    first, second = on_move({"coalition": mail_alice, "alliance": mail_bob}, game_id)
+    return game_id, first, second
+
+
+def emails_to(first: Player, game_id: bytes, seqs: list[int], to: Player) -> list[bytes]:
+    """The emails ``first``'s transport would send for packets ``seqs`` (built, not sent)."""
+    transport = first.transport
+    assert isinstance(transport, MailTransport)
+    return [transport.build(outgoing(first, game_id, seq, to.address))[1] for seq in seqs]
+
+
+def inbox_of(stack: MailStack, player: Player) -> Mailbox:
+    transport = player.transport
+    assert isinstance(transport, MailTransport)
+    return Mailbox(stack, transport.config.imap.username, transport.config.imap.folder)
+
+
+def test_duplicate_and_reordered_delivery(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    game_id, first, second = played
+    seqs = [chat(first, game_id, f"line {n}") for n in range(3)]
+    mark_all_sent(first)
+    raw = emails_to(first, game_id, seqs, second)
+    box = inbox_of(mail_stack, second)
+    try:
+        for data in [raw[2], raw[0], raw[2], raw[1], raw[0]]:  # reordered, two duplicates
+            box.append(data)
+    finally:
+        box.close()
+    report = second.sync()
+    # Early packets wait in the buffer (a copy of one waiting is still waiting), the gap's
+    # filler applies everything it unblocks, and an applied packet seen again is a duplicate.
+    assert statuses(report) == ["buffered", "applied", "buffered", "applied", "duplicate"]
+    assert second.row(game_id).head_seq == seqs[-1]
+    assert second.count("buffered", game_id) == 0
+    assert second.sync().received == [], "each email is read once"
+    same_game(first, second, game_id)
+
+
+def _reencode_attachment(raw: bytes) -> bytes:
+    """What a gateway does: the attachment re-encoded as quoted-printable, text re-wrapped."""
+    message = _PARSER.parsebytes(raw)
+    assert isinstance(message, EmailMessage)
+    for part in message.iter_attachments():
+        data = part.get_content()
+        part.set_content(
+            data, maintype="application", subtype="octet-stream", cte="quoted-printable"
+        )
+        part.add_header("Content-Disposition", "attachment", filename="packet.hexpost")
+    return message.as_bytes(policy=email.policy.SMTP)
+
+
+def _armour_only(raw: bytes) -> bytes:
+    """The packet only as the armoured block, quoted and re-wrapped at 40 columns, in a reply."""
+    found = read_message(raw)
+    assert found is not None
+    data = found.candidates[0]
+    pid = re.search(rb"Packet: ([0-9a-f]{64})", raw)
+    assert pid is not None
+    block = armor(data, bytes.fromhex(pid.group(1).decode()), width=40)
+    reply = EmailMessage(policy=email.policy.SMTP)
+    original = _PARSER.parsebytes(raw)
+    for name in ("From", "To", "Subject", "Message-ID", HEADER):
+        reply[name] = original[name]
+    quoted = "\n".join("> " + line for line in block.splitlines())
+    reply.set_content(
+        "Forwarding this as text, my phone ate the file.\n\n" + quoted + "\n",
+        cte="quoted-printable",
+    )
+    return reply.as_bytes()
+
+
+def test_a_re_encoded_attachment_and_an_armour_only_email_are_read(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    game_id, first, second = played
+    seqs = [chat(first, game_id, "re-encoded"), chat(first, game_id, "armour only")]
+    mark_all_sent(first)
+    raw = emails_to(first, game_id, seqs, second)
+    box = inbox_of(mail_stack, second)
+    try:
+        box.append(_reencode_attachment(raw[0]))
+        box.append(_armour_only(raw[1]))
+    finally:
+        box.close()
+    report = second.sync()
+    assert statuses(report) == ["applied", "applied"]
+    same_game(first, second, game_id)
+
+
+FOREIGN = (
+    b"From: carol@localhost\r\nTo: bob@localhost\r\nSubject: lunch?\r\n"
+    b"Message-ID: <lunch.1@localhost>\r\n\r\nAre you free on Tuesday?\r\n"
+)
+
+
+def test_foreign_mail_and_another_games_mail_are_left_alone(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack, tmp_path: Path
+) -> None:
+    game_id, first, second = played
+    # Another game: the same first player invites someone else; its genesis lands here too.
+    other = create_game(first, opponent="carol@localhost", name="other")
+    mark_all_sent(first)
+    genesis = emails_to(first, other, [0], second)[0]
+    box = inbox_of(mail_stack, second)
+    try:
+        before = {uid: flags for uid, flags in box.flags().items()}
+        box.append(FOREIGN)
+        box.append(genesis)
+        report = second.sync()
+        assert statuses(report) == ["ignored"]
+        assert [row.game_id for row in second.replica.games()] == [game_id]
+        flags = box.flags()
+        foreign = max(flags) - 1
+        assert b"\\Seen" not in flags[foreign], "foreign mail is never marked read"
+        assert _PARSER.parsebytes(box.raw(foreign))["Subject"] == "lunch?"
+        assert all(flags[uid] == before[uid] for uid in before)
+    finally:
+        box.close()
+    same_game(first, second, game_id)
+
+
+def test_truncated_and_forged_packets_are_refused_and_the_good_one_still_applies(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    game_id, first, second = played
+    seq = chat(first, game_id, "the real one")
+    mark_all_sent(first)
+    good = emails_to(first, game_id, [seq], second)[0]
+    found = read_message(good)
+    assert found is not None
+    # Truncated: the email stops in the middle of its armoured block (so before the attachment).
+    middle = (
+        good.index(b"Packet: ") + (good.index(b"-----END HEXPOST") - good.index(b"Packet: ")) // 2
+    )
+    truncated = good[:middle]
+    # Forged: the same body, signed by a key that is not the seat's.
+    forged = sign_body(first.opened(game_id, seq).body, Ed25519PrivateKey.generate())
+    before = second.snapshot(game_id)
+    box = inbox_of(mail_stack, second)
+    try:
+        box.append(truncated)
+        box.append(_with_packet(good, forged))
+    finally:
+        box.close()
+    report = second.sync()
+    # The truncated copy is not a packet; the forged one is signed by a key no seat has, so it
+    # is only kept aside (it could belong to a game not known yet) and can never apply.
+    assert statuses(report) == ["rejected", "parked"]
+    assert second.snapshot(game_id) == before
+    box = inbox_of(mail_stack, second)
+    try:
+        box.append(good)
+    finally:
+        box.close()
+    assert statuses(second.sync()) == ["applied"]
+    same_game(first, second, game_id)
+
+
+def _with_packet(raw: bytes, data: bytes) -> bytes:
+    """``raw`` with its packet (attachment and armour) replaced by ``data``."""
+    original = _PARSER.parsebytes(raw)
+    assert isinstance(original, EmailMessage)
+    message = EmailMessage(policy=email.policy.SMTP)
+    for name in ("From", "To", "Subject", "Message-ID", HEADER):
+        message[name] = original[name]
+    pid = re.search(rb"Packet: ([0-9a-f]{64})", raw)
+    assert pid is not None
+    message.set_content("forged\n\n" + armor(data, bytes.fromhex(pid.group(1).decode())) + "\n")
+    message.add_attachment(
+        data, maintype="application", subtype="x-hexpost-packet", filename="x.hexpost"
+    )
+    return message.as_bytes()
+
+
+def test_uidvalidity_changed_mid_game_rescans_without_applying_twice(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    game_id, first, second = played
+    chat(first, game_id, "before the change")
+    first.sync()
+    assert statuses(second.sync()) == ["applied"]
+    transport = second.transport
+    assert isinstance(transport, MailTransport)
+    folder = transport.config.imap.folder
+    mail_stack.doveadm(
+        "mailbox", "update", "--uid-validity", "777", "-u", transport.config.imap.username, folder
+    )
+    asyncio.run(transport.close())  # a new session sees the new UIDVALIDITY
+    rescanned = second.sync()
+    assert rescanned.received, "the folder is read again from the start"
+    assert set(statuses(rescanned)) <= {"duplicate"}
+    seq = chat(first, game_id, "after the change")
+    first.sync()
+    assert statuses(second.sync()) == ["applied"]
+    assert second.row(game_id).head_seq == seq
+    same_game(first, second, game_id)
+
+
+def test_smtp_down_keeps_the_packet_in_the_outbox_and_a_later_sync_sends_it(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    game_id, first, second = played
+    working = first.transport
+    assert isinstance(working, MailTransport)
+    (closed,) = free_ports(1)
+    down = account(
+        mail_stack,
+        working.config.imap.username,
+        working.config.imap.folder,
+        smtp_port=closed,
+        smtp_timeout=3.0,
+    )
+    first.transport = MailTransport(down)  # type: ignore[assignment]
+    seq = chat(first, game_id, "while the server is down")
+    report = first.sync()
+    assert report.sent == [] and [f.seq for f in report.failed] == [seq]
+    entry = first.replica.store.one(
+        "SELECT attempts, last_error, sent_at, data FROM outbox WHERE game_id = ? AND seq = ?",
+        (game_id, seq),
+    )
+    assert entry is not None
+    assert entry[0] == 1 and entry[2] is None
+    assert str(closed) in entry[1]
+    asyncio.run(first.transport.close())
+    first.transport = working
+    assert first.sync().sent == [seq]
+    assert statuses(second.sync()) == ["applied"]
+    assert bytes(entry[3]) == second.packet(game_id, seq), "the very bytes that waited"
+    same_game(first, second, game_id)
+
+
+def test_wrong_password_and_unknown_certificate_are_clear_errors(
+    mail_bob: Player, mail_stack: MailStack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transport = mail_bob.transport
+    assert isinstance(transport, MailTransport)
+    box = transport.config.imap.folder
+    monkeypatch.setenv("HEXPOST_TEST_WRONG", "not-the-password")
+    wrong = MailTransport(
+        account(
+            mail_stack,
+            "bob",
+            box,
+            imap_password_env="HEXPOST_TEST_WRONG",
+            smtp_password_env="HEXPOST_TEST_WRONG",
+        )
+    )
+    with pytest.raises(FetchError, match=r"bob.*HEXPOST_TEST_WRONG") as refused:
+        asyncio.run(wrong.fetch("", set()))
+    assert not refused.value.retryable
+    untrusted = MailTransport(account(mail_stack, "bob", box, imap_ca_file=None, smtp_ca_file=None))
+    with pytest.raises(FetchError, match="ca_file") as uncertain:
+        asyncio.run(untrusted.fetch("", set()))
+    assert not uncertain.value.retryable
+    packet = OutgoingPacket(
+        game_id=bytes(16), seq=0, packet_id=bytes(32), data=b"x", to=(mail_bob.address,)
+    )
+    with pytest.raises(SendError, match="ca_file"):
+        asyncio.run(untrusted.send(packet))
+    for failed in (wrong, untrusted):
+        asyncio.run(failed.close())
+
+
+KILLS = 12
+"""How many runs of `hexpost sync` the kill -9 test kills."""
+
+
+def _cli(home: Path) -> list[str]:
+    return [sys.executable, "-m", "tui.cli", "--home", str(home), "sync"]
+
+
+def _settled(home: Path, game_id: bytes) -> int:
+    """Open a crashed home afresh and check it: a gap-free chain that replays to its head."""
+    opened = Home(home)
+    try:
+        replica = opened.replica()
+        row = replica.game(game_id)
+        count = opened.store().one("SELECT COUNT(*) FROM packets WHERE game_id = ?", (game_id,))
+        assert count is not None and count[0] == row.head_seq + 1, "a gap or a duplicate"
+        assert replica.verify(game_id) == row.state_hash
+        return int(row.head_seq)
+    finally:
+        opened.close()
+
+
+def test_kill_9_during_a_mail_sync_loses_nothing_and_applies_nothing_twice(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack, tmp_path: Path
+) -> None:
+    game_id, first, second = played
+    seqs = [chat(first, game_id, f"line {n}") for n in range(40)]
+    assert first.sync().sent == seqs
+    transport = second.transport
+    assert isinstance(transport, MailTransport)
+    save_mail_config(second.home, transport.config)
+    config = second.home.config()
+    config["transport"] = {"kind": "mail"}
+    second.home.save_config(config)
+    home = Path(second.home.path)
+    start_seq = second.row(game_id).head_seq
+    close(second)
+
+    # How long an unkilled run takes, on a copy (the copy reads the same folder).
+    probe = tmp_path / "probe"
+    shutil.copytree(home, probe)
+    began = time.monotonic()
+    done = subprocess.run(_cli(probe), capture_output=True, text=True, timeout=120, check=False)
+    full = time.monotonic() - began
+    assert done.returncode == 0, done.stderr
+    assert _settled(probe, game_id) == seqs[-1]
+    mid_pull: set[int] = set()
+
+    rng = random.Random(20261130)
+    kills, rounds = 0, 0
+    while kills < KILLS:
+        rounds += 1
+        assert rounds <= 4 * KILLS, f"only {kills} runs were killed in {rounds} rounds"
+        work = tmp_path / f"round{rounds}"
+        shutil.copytree(home, work)
+        heads = [start_seq]
+        while True:
+            process = subprocess.Popen(
+                _cli(work),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
+            try:
+                process.wait(timeout=rng.uniform(0.3, 1.1) * full)
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+                kills += 1
+                heads.append(_settled(work, game_id))
+                assert heads == sorted(heads), f"a crash took a packet back: heads {heads}"
+                continue
+            finally:
+                assert process.stderr is not None
+                errors = process.stderr.read().decode(errors="replace")
+                process.stderr.close()
+            assert process.returncode == 0, errors
+            break
+        assert _settled(work, game_id) == seqs[-1], "the run after the crashes took in everything"
+        mid_pull.update(h for h in heads if start_seq < h < seqs[-1])
+    assert mid_pull, "no kill landed while packets were being taken in"
+    home = work
+    again = Home(home)
+    try:
+        assert again.replica().verify(game_id) == first.replica.verify(game_id)
+    finally:
+        again.close()
+
+
+# --- the commands: an invitation by mail -------------------------------------------------------
+
+
+def _mail_home(path: Path, stack: MailStack, user: str, box: str) -> Path:
+    make_box(stack, user, box)
+    config = account(stack, user, box)
+    home = Home(path)
+    home.create_identity(user.title(), config.address, None, scrypt_n=2)
+    save_mail_config(home, config)
+    settings = home.config()
+    settings["transport"] = {"kind": "mail"}
+    home.save_config(settings)
+    home.close()
+    return path
+
+
+def test_invitation_by_mail_through_the_commands(
+    mail_stack: MailStack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_passwords(mail_stack, monkeypatch)
+    box = new_box()
+    alice = _mail_home(tmp_path / "alice", mail_stack, "alice", box)
+    bob = _mail_home(tmp_path / "bob", mail_stack, "bob", box)
+    env = clean_env(**{k: v for k, v in os.environ.items() if k.startswith("HEXPOST_TEST_")})
+
+    def run(home: Path, *args: str) -> str:
+        done = hexpost("--home", home, *args, env=env)
+        assert done.returncode == 0, describe(done)
+        return done.stdout
+
+    bob_address = account(mail_stack, "bob", box).address
+    game = run(
+        alice, "new", "--scenario", "the-wind", "--seat", "coalition", "--opponent", bob_address
+    ).strip()
+    assert "sent 1 packet(s)" in run(alice, "sync")
+    shown = run(bob, "sync")
+    fingerprint = json.loads(run(alice, "identity", "show", "--json"))["fingerprint"]
+    assert "received: invitation:" in shown and fingerprint in shown
+    run(bob, "accept", game)
+    assert "sent 1 packet(s)" in run(bob, "sync")
+    assert "received: applied" in run(alice, "sync")
+    run(alice, "sync")
+    run(bob, "sync")
+    states = [json.loads(run(h, "show", game, "--json"))["state_hash"] for h in (alice, bob)]
+    assert states[0] == states[1]
+
+
+# --- watching ----------------------------------------------------------------------------------
+
+
+def test_watch_applies_packets_as_they_arrive_and_answers_a_roll(
+    played: tuple[bytes, Player, Player],
+) -> None:
+    game_id, first, second = played
+    rounds: list[Round] = []
+
+    async def scenario() -> None:
+        stop = asyncio.Event()
+        transport = second.transport
+        assert isinstance(transport, MailTransport)
+        watching = asyncio.create_task(
+            watch(
+                second.replica, transport, now, on_round=rounds.append, stop=stop, idle_seconds=30.0
+            )
+        )
+        await _until(lambda: len(rounds) >= 1)
+        sub = first.replica.submit(
+            game_id,
+            [{"type": "done"}, {"type": "roll", "dice": "1d6", "purpose": "watch test"}],
+            now=now(),
+        )
+        await sync(first.replica, first.transport, now)  # on this thread: the store's own
+        await _until(lambda: any(r.report and r.report.sent == [sub.seq + 1] for r in rounds))
+        stop.set()
+        await asyncio.wait_for(watching, timeout=60)
+
+    asyncio.run(scenario())
+    assert statuses(first.sync()) == ["applied"]
+    same_game(first, second, game_id)
+
+
+async def _until(condition: Any, timeout: float = 60.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+def test_a_late_player_gets_one_reminder_per_reply_window(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    game_id, first, second = played
+    # ``second`` waits on ``first``; make the wait look four days long (window: 72 hours).
+    with second.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?", (game_id,)
+        )
+    transport = second.transport
+    assert isinstance(transport, MailTransport)
+
+    def at(when: str) -> Any:
+        return lambda: when
+
+    lines = asyncio.run(send_reminders(second.replica, transport, at("2030-01-04T01:00:00Z")))
+    assert len(lines) == 1 and first.address in lines[0]
+    assert asyncio.run(send_reminders(second.replica, transport, at("2030-01-06T23:00:00Z"))) == []
+    again = asyncio.run(send_reminders(second.replica, transport, at("2030-01-07T01:00:00Z")))
+    assert len(again) == 1, "a second window has passed"
+    box = inbox_of(mail_stack, first)
+    try:
+        reminders = [m for m in box.messages() if "reminder" in m["Subject"]]
+    finally:
+        box.close()
+    assert len(reminders) == 2
+    assert reminders[0]["Auto-Submitted"] == "auto-generated"
+    assert reminders[0][HEADER] is None, "a reminder is never taken for a packet"
+    report = first.sync()
+    assert report.received == [], "the reminders are not packets"
+
+
+def test_processed_packet_mail_moves_to_the_named_folder(
+    mail_alice: Player,
+    mail_stack: MailStack,
+    tmp_path: Path,
+    box: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    done_box = f"{box}.done"
+    bob = mail_player(tmp_path / "bob", mail_stack, "bob", box, imap_processed_folder=done_box)
+    try:
+        view = Mailbox(mail_stack, "bob", box)
+        view.append(FOREIGN)
+        view.close()
+        game_id = start(mail_alice, bob)
+        view = Mailbox(mail_stack, "bob", box)
+        try:
+            left = view.messages()
+        finally:
+            view.close()
+        assert [m["Subject"] for m in left] == ["lunch?"], "only foreign mail stays in the folder"
+        moved = Mailbox(mail_stack, "bob", done_box)
+        try:
+            assert len(moved.uids()) == mail_alice.count("outbox", game_id)
+        finally:
+            moved.close()
+    finally:
+        close(bob)
