@@ -10,6 +10,7 @@ only show data. Every binding a screen shows in its footer is also in the comman
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.color import Color
@@ -29,6 +31,10 @@ from tui.screens.session import Session
 if TYPE_CHECKING:
     from mail.transport import Transport
     from saves.home import Home
+
+
+WATCH_SECONDS = 20 * 60.0
+"""How long one IMAP IDLE lasts before it is issued again (servers drop idlers after 30)."""
 
 
 class SafeMonochrome(Monochrome):
@@ -91,6 +97,46 @@ class HexpostApp(App[None]):
         return [
             self._monochrome if type(f) is Monochrome else f for f in super().get_line_filters()
         ]
+
+    def on_mount(self) -> None:
+        self.watch_mail()
+
+    @work(group="mail-watch", exclusive=True, exit_on_error=False)
+    async def watch_mail(self) -> None:
+        """Sync as soon as the mail server announces new mail, so packets appear by themselves.
+
+        Only with the mail transport (its IMAP IDLE); with a shared folder, ``s`` syncs. A
+        failed wait (the network is down) is tried again after a growing pause; the sync it
+        triggers is the screen's own, so the status line says what arrived.
+        """
+        from engine.core.errors import HexpostError
+
+        failures = 0
+        while True:
+            try:
+                arrived = await self.session.wait_for_mail(WATCH_SECONDS)
+            except HexpostError as exc:
+                if not getattr(exc, "retryable", True):
+                    self.notify(f"not watching for mail: {exc}", severity="warning")
+                    return
+                failures += 1
+                await asyncio.sleep(min(300.0, 5.0 * 2**failures))
+                continue
+            if arrived is None:
+                return
+            failures = 0
+            if arrived:
+                self.sync_from_mail()
+
+    def sync_from_mail(self) -> None:
+        """Start the sync of the topmost hexpost screen (under a dialog if one is open)."""
+        from tui.screens.base import HexpostScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, HexpostScreen):
+                if not screen.syncing:
+                    screen.action_sync()
+                return
 
     def on_unmount(self) -> None:
         self.session.close()

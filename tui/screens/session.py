@@ -141,6 +141,8 @@ class Session:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexpost-store")
         self._reader: Replica | None = None
         self._signer: Replica | None = None
+        self._waiter: Any = None
+        """The transport `wait_for_mail` idles on (kept between waits), or None."""
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` on the store thread and wait for it without blocking the loop."""
@@ -168,6 +170,26 @@ class Session:
 
     async def sync(self) -> SyncResult:
         return await self.call(self._sync)
+
+    async def wait_for_mail(self, timeout: float) -> bool | None:
+        """Wait until the mail server announces new mail (True) or ``timeout`` passes (False).
+
+        None when the home's transport cannot announce anything (a shared folder, or no
+        transport yet): then the app has nothing to watch. The wait holds its own connection
+        on its own thread, so syncs and reads on the store thread go on meanwhile.
+        """
+        if self._waiter is None:
+            self._waiter = await self.call(self._mail_waiter)
+            if self._waiter is None:
+                return None
+        return bool(await self._waiter.wait(timeout))
+
+    def _mail_waiter(self) -> Any:
+        try:
+            transport = self._transport(self.home)
+        except HexpostError:
+            return None
+        return transport if hasattr(transport, "wait") else None
 
     async def check_orders(self, game_id: str, items: list[dict[str, Any]]) -> Checked:
         """Check draft orders against the engine without signing (a dry run)."""
@@ -233,9 +255,7 @@ class Session:
             load_galaxy()
         return Overview(
             identity=f"{info.name} <{info.address}>" if info else None,
-            transport=f"{config['kind']} {config.get('path', '')}".strip()
-            if config.get("kind")
-            else None,
+            transport=_transport_words(config, self.home.config().get("mail")),
             rows=[render.game_summary(replica, row) for row in games],
         )
 
@@ -361,7 +381,10 @@ class Session:
                 replica, signing = self._replica(), False
             else:
                 replica, signing = self._signing_replica(), True
-            report = asyncio.run(_sync_once(replica, transport, self._clock))
+            from tui.commands import auto_replies
+
+            replies = auto_replies(None, self.home)
+            report = asyncio.run(_sync_once(replica, transport, self._clock, replies))
         except HexpostError as exc:  # TransportError is one too
             return SyncResult(f"sync failed: {exc}", ok=False)
         except OSError as exc:
@@ -391,12 +414,12 @@ class Session:
 
 
 async def _sync_once(
-    replica: Replica, transport: Transport, clock: Callable[[], str]
+    replica: Replica, transport: Transport, clock: Callable[[], str], replies: bool
 ) -> SyncReport:
     from mail.sync import sync
 
     try:
-        return await sync(replica, transport, clock)
+        return await sync(replica, transport, clock, auto_replies=replies)
     finally:
         await transport.close()
 
@@ -438,6 +461,16 @@ def phase_titles(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
 
     phases = load_sequence().phases.values()
     return {p.id: p.title for p in phases}, {p.id: p.rule for p in phases}
+
+
+def _transport_words(transport: dict[str, Any], mail: Any) -> str | None:
+    """``folder PATH`` or ``mail ADDRESS`` for the games list's header, None if none is set."""
+    kind = transport.get("kind")
+    if not kind:
+        return None
+    if kind == "mail" and isinstance(mail, dict) and mail.get("address"):
+        return f"mail {mail['address']}"
+    return f"{kind} {transport.get('path', '')}".strip()
 
 
 def _now() -> str:

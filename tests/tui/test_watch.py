@@ -1,0 +1,89 @@
+"""The app syncs by itself when the transport announces new mail (as IMAP IDLE does).
+
+The transport here is the loopback one with a `wait` that the test controls, standing in for
+the mail transport's IDLE (which `tests/mail/test_mail_game.py` tests on the real servers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.sync import sync
+from saves.home import Home
+from tests.saves.conftest import now
+from tests.tui.test_app import SIZE, Tutorial, status_text, tutorial_homes
+from tui.app import HexpostApp
+from tui.screens.game import GameScreen
+
+
+class AnnouncingTransport(LoopbackTransport):
+    """Loopback mail whose `wait` returns when the test says mail arrived."""
+
+    def __init__(self, network: LoopbackNetwork, name: str, bell: asyncio.Event) -> None:
+        super().__init__(network, name)
+        self.bell = bell
+        self.waits = 0
+
+    async def wait(self, timeout: float) -> bool:
+        self.waits += 1
+        try:
+            await asyncio.wait_for(self.bell.wait(), timeout)
+        except TimeoutError:
+            return False
+        self.bell.clear()
+        return True
+
+
+@pytest.fixture
+def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
+    game = tutorial_homes(tmp_path)
+    yield game
+    game.alice.close()
+    game.bob.close()
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+async def test_new_mail_is_synced_and_shown_without_a_key(tutorial: Tutorial) -> None:
+    bell = asyncio.Event()
+    made: list[AnnouncingTransport] = []
+
+    def transport(_home: Home) -> AnnouncingTransport:
+        made.append(AnnouncingTransport(tutorial.network, "loopback:bob", bell))
+        return made[-1]
+
+    app = HexpostApp(Home(tutorial.bob.home.path), "border", transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(lambda: isinstance(app.screen, GameScreen) and app.screen.data is not None)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.data is not None and screen.data.record["seq"] == 3
+        await _until(lambda: any(t.waits for t in made))
+        # Alice moves; Bob's mail server announces it; nobody presses a key on Bob's side.
+        tutorial.alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
+        await sync(tutorial.alice.replica, tutorial.alice.transport, now)
+        bell.set()
+        await _until(lambda: screen.data is not None and screen.data.record["seq"] == 4)
+        assert "received 1, applied 1" in status_text(app)
+        await pilot.pause()
+
+
+async def test_no_watch_without_a_transport_that_announces(tutorial: Tutorial) -> None:
+    app = HexpostApp(
+        Home(tutorial.bob.home.path),
+        transport=lambda _home: LoopbackTransport(tutorial.network, "loopback:bob"),
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not [w for w in app.workers if w.group == "mail-watch" and w.is_running]
