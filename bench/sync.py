@@ -1,0 +1,258 @@
+"""Mail sync benchmark on the local test stack (Dovecot + aiosmtpd, as the mail tests use).
+
+    .venv/bin/python bench/sync.py [--mails 1000] [--repeat 3] [--latency 10]
+
+Needs Dovecot (``apt-get install dovecot-imapd dovecot-lmtpd``). Two homes play The Wind
+through loopback mail up to a seat's move; that seat then writes ``--mails`` chat packets,
+whose emails (built by the real `MailTransport`) are put into the other player's folder with
+IMAP APPEND. Then, in the same run:
+
+  (a) full sync of the waiting emails (connect, find, fetch, verify and apply every packet,
+      store) against the floor: one logged-in connection fetching the same messages with one
+      batched ``UID FETCH 1:* BODY.PEEK[]`` (connect and login included on both sides);
+  (b) a sync with nothing new, against one IMAP NOOP round trip; also the same with the
+      connection kept open, as `hexpost sync --watch` does between rounds;
+  (c) with the watch loop running for the receiver: time from the SMTP send of one packet to
+      that packet applied on the receiving side (``--latency`` samples). Dovecot is set to
+      notify an idling client within 1 s (``imap_idle_notify_interval``).
+
+Runs of (a) use a fresh copy of the receiving home each time; the best of ``--repeat`` counts,
+and the floors are measured between them, so a busy moment on a shared machine does not land
+on one side only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from imapclient import IMAPClient  # noqa: E402
+
+from mail.loopback import LoopbackNetwork  # noqa: E402
+from mail.mailtransport import MailTransport  # noqa: E402
+from mail.sync import pull, sync  # noqa: E402
+from mail.watch import Round, watch  # noqa: E402
+from saves.home import Home  # noqa: E402
+from tests.mail.mailgame import (  # noqa: E402
+    PASSWORD_ENV,
+    account,
+    make_box,
+    mark_all_sent,
+    new_box,
+    outgoing,
+)
+from tests.mail.servers import MailStack, start_mail_stack  # noqa: E402
+from tests.saves.conftest import Player, now, owner, start_game  # noqa: E402
+
+
+def _client(stack: MailStack, user: str, box: str) -> IMAPClient:
+    client = IMAPClient(stack.host, port=stack.imaps_port, ssl_context=stack.ssl_context())
+    client.login(user, stack.password(user))
+    client.select_folder(box, readonly=True)
+    return client
+
+
+def floor_fetch(stack: MailStack, user: str, box: str, expected: int) -> float:
+    began = time.perf_counter()
+    client = _client(stack, user, box)
+    fetched = client.fetch("1:*", ["BODY.PEEK[]"])
+    elapsed = time.perf_counter() - began
+    client.logout()
+    assert len(fetched) == expected, f"fetched {len(fetched)}, expected {expected}"
+    return elapsed
+
+
+def floor_noop(stack: MailStack, user: str, box: str, samples: int = 21) -> float:
+    client = _client(stack, user, box)
+    times = []
+    for _ in range(samples):
+        began = time.perf_counter()
+        client.noop()
+        times.append(time.perf_counter() - began)
+    client.logout()
+    return statistics.median(times)
+
+
+class Side:
+    """The receiving home, copied fresh for each measured run."""
+
+    def __init__(self, stack: MailStack, source: Path, user: str, box: str, root: Path) -> None:
+        self.stack, self.source, self.user, self.box, self.root = stack, source, user, box, root
+        self.runs = 0
+
+    def fresh(self) -> tuple[Home, MailTransport]:
+        self.runs += 1
+        path = self.root / f"copy{self.runs}"
+        shutil.copytree(self.source, path)
+        home = Home(path)
+        return home, MailTransport(account(self.stack, self.user, self.box))
+
+
+def timed_sync(home: Home, transport: MailTransport) -> tuple[float, int]:
+    replica = home.replica(unlock=True)
+
+    async def once() -> int:
+        began = time.perf_counter()
+        report = await sync(replica, transport, now)
+        elapsed[0] = time.perf_counter() - began
+        return len(report.received)
+
+    elapsed = [0.0]
+    received = asyncio.run(once())
+    return elapsed[0], received
+
+
+def warm_nothing_new(home: Home, transport: MailTransport, samples: int = 21) -> float:
+    """A pull with nothing new on a connection kept open (a watch round's fetch)."""
+    replica = home.replica(unlock=True)
+
+    async def run() -> float:
+        await pull(replica, transport, now)  # opens the connection
+        times = []
+        for _ in range(samples):
+            began = time.perf_counter()
+            outcomes = await pull(replica, transport, now)
+            times.append(time.perf_counter() - began)
+            assert outcomes == []
+        return statistics.median(times)
+
+    return asyncio.run(run())
+
+
+def latency(
+    stack: MailStack, sender: Player, receiver_home: Home, game_id: bytes, box: str, samples: int
+) -> list[float]:
+    """Seconds from the SMTP send of a packet to its application by a watching receiver."""
+    receiver_user = "bob" if sender.name == "Alice" else "alice"
+    replica = receiver_home.replica(unlock=True)
+    transport = MailTransport(account(stack, receiver_user, box))
+    applied: dict[int, float] = {}
+    ready = threading.Event()
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    def seen(result: Round) -> None:
+        ready.set()
+        if result.report is not None:
+            for outcome in result.report.received:
+                for seq in outcome.applied:
+                    applied.setdefault(seq, time.perf_counter())
+
+    async def watching() -> None:
+        await watch(replica, transport, now, on_round=seen, stop=stop, idle_seconds=600.0)
+        await transport.close()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(watching(),), daemon=True)
+    thread.start()
+    ready.wait(60)
+    sending = sender.transport
+    assert isinstance(sending, MailTransport)
+    results = []
+    for n in range(samples):
+        time.sleep(0.3)  # let the watcher settle back into IDLE
+        seq = sender.replica.chat(game_id, f"latency {n}", now=now()).seq
+        began = time.perf_counter()
+        asyncio.run(sync(sender.replica, sending, now))
+        deadline = time.monotonic() + 30
+        while seq not in applied and time.monotonic() < deadline:
+            time.sleep(0.002)
+        if seq not in applied:
+            raise SystemExit(f"packet {seq} was not applied within 30 s")
+        results.append(applied[seq] - began)
+    loop.call_soon_threadsafe(stop.set)
+    thread.join(60)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--latency", type=int, default=10)
+    args = parser.parse_args()
+    with start_mail_stack() as stack, tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        box = new_box()
+        for user in stack.users:
+            os.environ[PASSWORD_ENV.format(user=user.upper())] = stack.password(user)
+            make_box(stack, user, box)
+        network = LoopbackNetwork()
+        alice = Player(root / "alice", "Alice", account(stack, "alice", box).address, network)
+        bob = Player(root / "bob", "Bob", account(stack, "bob", box).address, network)
+        game_id = start_game(alice, bob)
+        sender, receiver = owner({"coalition": alice, "alliance": bob}, game_id)
+        sender_user, receiver_user = sender.name.lower(), receiver.name.lower()
+        print(f"{sender.name} writes {args.mails} chat packets for {receiver.name}...")
+        seqs = [
+            sender.replica.chat(game_id, f"bench line {n}", now=now()).seq
+            for n in range(args.mails)
+        ]
+        mark_all_sent(sender)
+        mailer = MailTransport(account(stack, sender_user, box))
+        appender = IMAPClient(stack.host, port=stack.imaps_port, ssl_context=stack.ssl_context())
+        appender.login(receiver_user, stack.password(receiver_user))
+        for seq in seqs:
+            appender.append(box, mailer.build(outgoing(sender, game_id, seq, receiver.address))[1])
+        appender.logout()
+        receiver.close()
+        side = Side(stack, root / receiver_user, receiver_user, box, root)
+
+        full, floor, idle_sync, noop = [], [], [], []
+        last: tuple[Home, MailTransport] | None = None
+        for _ in range(args.repeat):
+            floor.append(floor_fetch(stack, receiver_user, box, len(seqs)))
+            home, transport = side.fresh()
+            seconds, received = timed_sync(home, transport)
+            assert received == len(seqs), f"received {received} of {len(seqs)}"
+            assert home.replica().game(game_id).head_seq == seqs[-1]
+            full.append(seconds)
+            asyncio.run(transport.close())
+            fresh_transport = MailTransport(account(stack, receiver_user, box))
+            idle_sync.append(timed_sync(home, fresh_transport)[0])
+            asyncio.run(fresh_transport.close())
+            noop.append(floor_noop(stack, receiver_user, box))
+            if last is not None:
+                last[0].close()
+            last = (home, transport)
+        assert last is not None
+        warm_transport = MailTransport(account(stack, receiver_user, box))
+        warm = warm_nothing_new(last[0], warm_transport)
+        asyncio.run(warm_transport.close())
+
+        a, fa = min(full), min(floor)
+        b, fb = min(idle_sync), min(noop)
+        print(f"(a) {args.mails} packet emails waiting")
+        print(f"    floor, one batched FETCH (connect+login+fetch): {fa * 1000:9.1f} ms")
+        print(f"    hexpost sync (connect..apply, all stored):      {a * 1000:9.1f} ms")
+        print(f"    ratio a / floor: {a / fa:.1f}   per packet: {a / len(seqs) * 1000:.2f} ms")
+        print("(b) nothing new")
+        print(f"    floor, one NOOP round trip:                     {fb * 1000:9.3f} ms")
+        print(f"    hexpost sync (new connection each time):        {b * 1000:9.1f} ms")
+        print(f"    ratio b / floor: {b / fb:.0f}")
+        print(f"    a watch round's fetch (connection kept open):   {warm * 1000:9.3f} ms")
+        print(f"    ratio warm / floor: {warm / fb:.1f}")
+        if args.latency:
+            sender.transport = mailer  # type: ignore[assignment]
+            samples = latency(stack, sender, last[0], game_id, box, args.latency)
+            print(f"(c) --watch, SMTP send to packet applied, {len(samples)} samples")
+            print(
+                f"    median {statistics.median(samples) * 1000:.0f} ms, "
+                f"min {min(samples) * 1000:.0f} ms, max {max(samples) * 1000:.0f} ms"
+            )
+        last[0].close()
+        sender.close()
+
+
+if __name__ == "__main__":
+    main()
