@@ -55,7 +55,9 @@ MAX_REFERENCES = 10
 
 _POLICY = email.policy.SMTP
 """CRLF line endings: the bytes are ready for SMTP and look like what IMAP returns."""
-_PARSER = BytesParser(policy=email.policy.default)
+_PARSER = BytesParser(policy=email.policy.compat32)
+"""Reading uses the plain policy: the modern one parses every structured header into objects,
+which made parsing 80% of a sync's time (about 7 ms per email) for nothing reading needs."""
 _HEADER_FIELD = re.compile(r"\b(game|seq)\s*=\s*([0-9A-Za-z]+)", re.IGNORECASE)
 _QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*")
 _B64 = re.compile(r"[A-Za-z0-9+/=]+")
@@ -318,23 +320,24 @@ def _is_packet_part(part: Message) -> bool:
         return False
 
 
-def _part_bytes(part: Message) -> bytes | None:
+def _part_bytes(part: Message, limit: int = MAX_PACKET_SIZE) -> bytes | None:
     try:
         payload = part.get_payload(decode=True)
     except Exception:
         return None
-    return payload if isinstance(payload, bytes) and len(payload) <= MAX_PACKET_SIZE else None
+    return payload if isinstance(payload, bytes) and len(payload) <= limit else None
 
 
 def _part_text(part: Message) -> str | None:
+    """A text part's content, decoded from its transfer encoding and its charset."""
+    raw = _part_bytes(part, 2 * MAX_PACKET_SIZE)  # base64 armour and a few words around it
+    if raw is None:
+        return None
+    charset = part.get_content_charset() or "utf-8"
     try:
-        content = part.get_content()  # type: ignore[attr-defined]
-    except Exception:
-        raw = _part_bytes(part)
-        return None if raw is None else raw.decode("utf-8", "replace")
-    if isinstance(content, bytes):
-        return content.decode("utf-8", "replace")
-    return content if isinstance(content, str) else None
+        return raw.decode(charset, "replace")
+    except LookupError:  # a charset Python does not know: the armour is ASCII anyway
+        return raw.decode("utf-8", "replace")
 
 
 def _html_text(markup: str) -> str:
