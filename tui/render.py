@@ -15,6 +15,7 @@ from engine.core.game import pending
 from engine.core.packets import fingerprint, kind_name, open_packet
 from engine.core.ruleset import Decision
 from engine.core.state import state_hash
+from saves import outbox
 from saves.replica import GameRow, Replica
 from tui.when import age, turn_text
 
@@ -55,7 +56,22 @@ def game_summary(replica: Replica, row: GameRow) -> dict[str, Any]:
         "since": row.waiting_since,
         "unread": row.unread,
         "frozen": row.frozen,
+        "unsent": len(outbox.waiting(replica.store, row.game_id)),
     }
+
+
+def unsent_records(replica: Replica, game_id: bytes) -> list[dict[str, Any]]:
+    """The game's packets still in the outbox: attempts, last error, next try, in words."""
+    return [
+        {
+            "seq": entry.seq,
+            "attempts": entry.attempts,
+            "last_error": entry.last_error,
+            "next_attempt": entry.next_attempt,
+            "text": outbox.waiting_text(entry),
+        }
+        for entry in outbox.waiting(replica.store, game_id)
+    ]
 
 
 def show_record(
@@ -99,6 +115,7 @@ def show_record(
         "frozen": row.frozen,
         "over": bool(core.resigned) or bool(summary.get("over")),
         "rolls": rolls,
+        "unsent": unsent_records(replica, row.game_id),
     }
     record.update(game_views(ruleset, state.rules))
     if checklist and state.rules is not None:
@@ -227,6 +244,8 @@ def show_text(record: dict[str, Any]) -> str:
         lines.append(f"  {seat['seat']:<10}{seat['name'] or '?'} <{seat['address']}>{you}  {fp}")
     if record["frozen"]:
         lines.append(f"FROZEN: {record['frozen']}")
+    for entry in record.get("unsent", []):
+        lines.append(entry["text"])
     if record["options"]:
         chosen = ", ".join(f"{key}={value}" for key, value in sorted(record["options"].items()))
         lines.extend(textwrap.wrap(f"rule options: {chosen}", 78, subsequent_indent="  "))

@@ -12,12 +12,14 @@ import asyncio
 import email.policy
 import json
 import os
+import queue
 import random
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -64,6 +66,8 @@ from tests.saves.conftest import (
     play_setup,
 )
 from tests.tui.conftest import clean_env, describe, hexpost
+from tui import render
+from tui.screens.hexinfo import status_lines
 
 _PARSER = BytesParser(policy=email.policy.default)
 
@@ -426,6 +430,12 @@ def test_smtp_down_keeps_the_packet_in_the_outbox_and_a_later_sync_sends_it(
     assert entry is not None
     assert entry[0] == 1 and entry[2] is None
     assert str(closed) in entry[1]
+    # The player sees it: `hexpost show`, the game screen's status and the games list.
+    record = render.show_record(first.replica, first.row(game_id), at=None, checklist=False)
+    assert [u["seq"] for u in record["unsent"]] == [seq]
+    assert str(closed) in render.show_text(record)
+    assert "NOT SENT: 1 packet(s)" in status_lines(record)
+    assert render.game_summary(first.replica, first.row(game_id))["unsent"] == 1
     asyncio.run(first.transport.close())
     first.transport = working
     assert first.sync().sent == [seq]
@@ -600,6 +610,49 @@ def test_invitation_by_mail_through_the_commands(
     run(bob, "sync")
     states = [json.loads(run(h, "show", game, "--json"))["state_hash"] for h in (alice, bob)]
     assert states[0] == states[1]
+
+    # `sync --watch` on Bob's side shows Alice's next packet as it arrives; Ctrl-C ends it.
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "--home", str(bob), "sync", "--watch"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(
+            target=lambda: [lines.put(line) for line in watcher.stdout or ()], daemon=True
+        ).start()
+        seen = _read_until(lines, "watching ")
+        run(alice, "chat", game, "hello by mail")
+        run(alice, "sync")
+        seen += _read_until(lines, "received: applied")
+        watcher.send_signal(signal.SIGINT)
+        assert watcher.wait(timeout=30) == 0
+        seen += _read_until(lines, "stopped watching")
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
+    assert "Traceback" not in (watcher.stderr.read() if watcher.stderr else "")
+    if watcher.stderr:
+        watcher.stderr.close()
+
+
+def _read_until(lines: queue.Queue[str], needle: str, timeout: float = 60.0) -> str:
+    """Lines from a child's output up to the first one containing ``needle``."""
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while needle not in seen:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"no {needle!r} in the output so far:\n{seen}"
+        try:
+            seen += lines.get(timeout=remaining)
+        except queue.Empty:
+            continue
+    return seen
 
 
 # --- watching ----------------------------------------------------------------------------------

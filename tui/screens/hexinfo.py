@@ -164,6 +164,12 @@ def status_lines(record: Mapping[str, Any]) -> list[str]:
         lines.append("invitation: not joined yet")
     if record.get("frozen"):
         lines.append(f"FROZEN: {record['frozen']}")
+    unsent = record.get("unsent") or []
+    if unsent:
+        tried = [entry for entry in unsent if entry["attempts"]]
+        lines.append(f"NOT SENT: {len(unsent)} packet(s)" if tried else f"{len(unsent)} to send")
+        if tried and tried[-1]["last_error"]:
+            lines.append(_clip(str(tried[-1]["last_error"])))
     return lines
 
 
