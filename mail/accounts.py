@@ -47,6 +47,7 @@ import importlib
 import ipaddress
 import os
 import shlex
+import ssl
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -420,6 +421,20 @@ def resolve_secret(account: ServerConfig) -> str:
     if account.keyring:
         return _from_keyring(where, account)
     raise AccountError(f"{where}: give exactly one of {', '.join(SECRET_KEYS)}")
+
+
+def tls_context(server: ServerConfig) -> ssl.SSLContext | None:
+    """The verifying TLS context both clients use (None for ``plain``, loopback only), trusting
+    ``ca_file`` too when it is set; `AccountError` if that file cannot be loaded."""
+    if server.security == "plain":
+        return None
+    try:
+        return ssl.create_default_context(cafile=server.ca_file)
+    except (OSError, ssl.SSLError) as exc:
+        raise AccountError(
+            f"{server.section}.ca_file: cannot load {server.ca_file!r} as CA certificates "
+            f"({exc}): give the path of the server's CA certificate in PEM format"
+        ) from exc
 
 
 # --- presets -------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 
-from mail.accounts import ImapConfig, is_loopback
+from mail.accounts import AccountError, ImapConfig, ServerConfig, is_loopback, tls_context
 from mail.mime import ARMOR_BEGIN, HEADER, PACKET_EXTENSION, PACKET_TYPE, is_hexpost
 from mail.transport import TransportError
 
@@ -419,17 +419,11 @@ def check_login(config: ImapConfig, secret: str) -> str:
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _tls_context(config: ImapConfig) -> ssl.SSLContext | None:
-    if config.security == "plain":
-        return None
+def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:
     try:
-        return ssl.create_default_context(cafile=config.ca_file)
-    except (OSError, ssl.SSLError) as exc:
-        raise FetchError(
-            f"{config.section}.ca_file: cannot load {config.ca_file!r} as CA certificates "
-            f"({exc}): give the path of the server's CA certificate in PEM format",
-            retryable=False,
-        ) from exc
+        return tls_context(config)
+    except AccountError as exc:
+        raise FetchError(str(exc), retryable=False) from exc
 
 
 def _drop(client: Any) -> None:

@@ -28,7 +28,7 @@ from typing import Literal, TypeVar
 
 import aiosmtplib
 
-from mail.accounts import AccountError, SmtpConfig, resolve_secret
+from mail.accounts import AccountError, ServerConfig, SmtpConfig, resolve_secret, tls_context
 from mail.transport import TransportError
 
 Verdict = Literal["retry", "permanent"]
@@ -159,17 +159,11 @@ async def _logged_in(config: SmtpConfig, secret: str) -> AsyncIterator[tuple[aio
         client.close()
 
 
-def _tls_context(config: SmtpConfig) -> ssl.SSLContext | None:
-    if config.security == "plain":
-        return None
+def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:
     try:
-        return ssl.create_default_context(cafile=config.ca_file)
-    except (OSError, ssl.SSLError) as exc:
-        raise SendError(
-            f"{config.section}.ca_file: cannot load {config.ca_file!r} as CA certificates "
-            f"({exc}): give the path of the server's CA certificate in PEM format",
-            retryable=False,
-        ) from exc
+        return tls_context(config)
+    except AccountError as exc:
+        raise SendError(str(exc), retryable=False) from exc
 
 
 async def _login(client: aiosmtplib.SMTP, config: SmtpConfig, secret: str, where: str) -> None:

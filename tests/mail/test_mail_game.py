@@ -77,24 +77,24 @@ def box() -> str:
     return new_box()
 
 
-@pytest.fixture
-def mail_alice(
-    tmp_path: Path, mail_stack: MailStack, box: str, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Player]:
-    set_passwords(mail_stack, monkeypatch)
-    player = mail_player(tmp_path / "alice", mail_stack, "alice", box)
+def _home_of(user: str, request: pytest.FixtureRequest) -> Iterator[Player]:
+    """``user``'s home on the mail stack, reading this test's folder."""
+    stack: MailStack = request.getfixturevalue("mail_stack")
+    set_passwords(stack, request.getfixturevalue("monkeypatch"))
+    path: Path = request.getfixturevalue("tmp_path")
+    player = mail_player(path / user, stack, user, request.getfixturevalue("box"))
     yield player
     close(player)
 
 
 @pytest.fixture
-def mail_bob(
-    tmp_path: Path, mail_stack: MailStack, box: str, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Player]:
-    set_passwords(mail_stack, monkeypatch)
-    player = mail_player(tmp_path / "bob", mail_stack, "bob", box)
-    yield player
-    close(player)
+def mail_alice(request: pytest.FixtureRequest) -> Iterator[Player]:
+    yield from _home_of("alice", request)
+
+
+@pytest.fixture
+def mail_bob(request: pytest.FixtureRequest) -> Iterator[Player]:
+    yield from _home_of("bob", request)
 
 
 @pytest.fixture

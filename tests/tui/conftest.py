@@ -299,3 +299,15 @@ def wind(tmp_path: Path) -> Iterator[saves.Player]:
     yield alice
     alice.close()
     bob.close()
+
+
+@pytest.fixture
+def tutorial(tmp_path: Path) -> Iterator[Any]:
+    """The tutorial set up by two homes, at turn 1 step 1A1 (the coalition owes it): see
+    `tests.tui.test_app.tutorial_homes`."""
+    from tests.tui.test_app import tutorial_homes
+
+    game = tutorial_homes(tmp_path)
+    yield game
+    game.alice.close()
+    game.bob.close()

@@ -11,7 +11,6 @@ the wrong thing, or nothing, fails.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,14 +80,6 @@ def walk_to(game: Tutorial, target: str) -> None:
         author = players[seat]
         author.replica.submit(game.game_id, orders, now=now())
         exchange(author, game.bob if author is game.alice else game.alice)
-
-
-@pytest.fixture
-def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
-    game = tutorial_homes(tmp_path)
-    yield game
-    game.alice.close()
-    game.bob.close()
 
 
 def app_for(player: Player, **kwargs: Any) -> HexpostApp:

@@ -9,10 +9,7 @@ so a wrong passphrase really fails to open it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from textual.widgets import Input, Static
 
 from mail.loopback import LoopbackTransport
@@ -28,7 +25,6 @@ from tests.tui.test_app import (
     open_game,
     settle,
     status_text,
-    tutorial_homes,
 )
 from tui.app import HexpostApp
 from tui.widgets.eventlog import EventLog
@@ -61,14 +57,6 @@ def test_chat_from_the_command_line_reaches_the_other_log(alice: Player, bob: Pl
 
 
 # --- the app ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
-    game = tutorial_homes(tmp_path)
-    yield game
-    game.alice.close()
-    game.bob.close()
 
 
 def lock_key(player: HomePlayer) -> None:

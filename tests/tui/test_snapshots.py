@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
@@ -37,7 +36,7 @@ from textual.widgets import Input
 
 from tests.saves import conftest as saves
 from tests.saves.conftest import Player, exchange
-from tests.tui.test_app import Tutorial, app_for, settle, tutorial_homes, walk_to
+from tests.tui.test_app import Tutorial, app_for, settle, walk_to
 from tests.tui.test_orders_panel import TOO_FAR
 from tests.tui.test_review import HEAD, MOVE
 from tui.app import HexpostApp
@@ -59,15 +58,6 @@ NOW = datetime(2030, 1, 1, 6, 0, 0, tzinfo=UTC)
 def restart_test_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test's packets are stamped from 2030-01-01T00:00:00, whatever ran before it."""
     monkeypatch.setattr(saves, "_TICKS", itertools.count())
-
-
-@pytest.fixture
-def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
-    """The tutorial set up, at turn 1 step 1A1 (the coalition owes it)."""
-    game = tutorial_homes(tmp_path)
-    yield game
-    game.alice.close()
-    game.bob.close()
 
 
 def app_on(player: Player) -> HexpostApp:

@@ -7,16 +7,13 @@ the mail transport's IDLE (which `tests/mail/test_mail_game.py` tests on the rea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
-import pytest
+from collections.abc import Callable
 
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves.home import Home
 from tests.saves.conftest import now
-from tests.tui.test_app import SIZE, Tutorial, status_text, tutorial_homes
+from tests.tui.test_app import SIZE, Tutorial, status_text
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
 
@@ -37,14 +34,6 @@ class AnnouncingTransport(LoopbackTransport):
             return False
         self.bell.clear()
         return True
-
-
-@pytest.fixture
-def tutorial(tmp_path: Path) -> Iterator[Tutorial]:
-    game = tutorial_homes(tmp_path)
-    yield game
-    game.alice.close()
-    game.bob.close()
 
 
 async def _until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
