@@ -423,6 +423,17 @@ def resolve_secret(account: ServerConfig) -> str:
     raise AccountError(f"{where}: give exactly one of {', '.join(SECRET_KEYS)}")
 
 
+def secret_source(server: ServerConfig) -> str:
+    """Where a server's password or token comes from, in words for an error message."""
+    if server.password_env is not None:
+        return f"the environment variable {server.password_env}"
+    if server.password_command is not None:
+        return "password_command"
+    if server.oauth2_command is not None:
+        return "oauth2_command (is the token expired?)"
+    return f"the system keyring (user {server.keyring_user})"
+
+
 def tls_context(server: ServerConfig) -> ssl.SSLContext | None:
     """The verifying TLS context both clients use (None for ``plain``, loopback only), trusting
     ``ca_file`` too when it is set; `AccountError` if that file cannot be loaded."""

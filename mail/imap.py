@@ -34,7 +34,14 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 
-from mail.accounts import AccountError, ImapConfig, ServerConfig, is_loopback, tls_context
+from mail.accounts import (
+    AccountError,
+    ImapConfig,
+    ServerConfig,
+    is_loopback,
+    secret_source,
+    tls_context,
+)
 from mail.mime import ARMOR_BEGIN, HEADER, PACKET_EXTENSION, PACKET_TYPE, is_hexpost
 from mail.transport import TransportError
 
@@ -499,16 +506,6 @@ def _temporary(exc: BaseException) -> bool:
     return any(code in said for code in _TEMPORARY)
 
 
-def _secret_source(config: ImapConfig) -> str:
-    if config.password_env is not None:
-        return f"password_env {config.password_env}"
-    if config.password_command is not None:
-        return "password_command"
-    if config.oauth2_command is not None:
-        return "oauth2_command: is the token expired?"
-    return f"the system keyring, user {config.keyring_user}"
-
-
 def _explain(exc: BaseException, config: ImapConfig, stage: str) -> FetchError:
     """The user's words for what failed while opening the folder, ``stage`` telling when."""
     where = f"{config.host}:{config.port}"
@@ -567,7 +564,7 @@ def _explain(exc: BaseException, config: ImapConfig, stage: str) -> FetchError:
             )
         return FetchError(
             f"the IMAP server {where} refused the login for {config.username} ({said}): check "
-            f"the password source ({_secret_source(config)}) and the username",
+            f"the password (or token) from {secret_source(config)} and the username",
             retryable=_temporary(exc),
         )
     if stage == "select":

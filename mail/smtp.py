@@ -28,7 +28,14 @@ from typing import Literal, TypeVar
 
 import aiosmtplib
 
-from mail.accounts import AccountError, ServerConfig, SmtpConfig, resolve_secret, tls_context
+from mail.accounts import (
+    AccountError,
+    ServerConfig,
+    SmtpConfig,
+    resolve_secret,
+    secret_source,
+    tls_context,
+)
 from mail.transport import TransportError
 
 Verdict = Literal["retry", "permanent"]
@@ -194,16 +201,6 @@ def _names(methods: Sequence[str]) -> str:
     return ", ".join(m.upper() for m in methods) or "none"
 
 
-def _secret_source(config: SmtpConfig) -> str:
-    if config.password_env is not None:
-        return f"the environment variable {config.password_env}"
-    if config.password_command is not None:
-        return "password_command"
-    if config.oauth2_command is not None:
-        return "oauth2_command (is the token expired?)"
-    return f"the system keyring (user {config.keyring_user})"
-
-
 def _transient(code: int) -> bool:
     return 400 <= code < 500
 
@@ -227,7 +224,7 @@ def _explain(exc: BaseException, config: SmtpConfig, where: str) -> SendError:
         return SendError(
             f"the SMTP server {where} refused the login of {config.username} "
             f"(authentication refused: {exc.code} {exc.message}): check the password "
-            f"(or token) from {_secret_source(config)} and the username",
+            f"(or token) from {secret_source(config)} and the username",
             retryable=retryable,
             code=exc.code,
         )
