@@ -22,13 +22,15 @@ from typing import Protocol
 
 import msgspec
 
+from mail.accounts import DEFAULT_IDLE_TIMEOUT
 from mail.sync import SyncReport, sync
 from mail.transport import Transport, TransportError
 from saves import outbox, reminders
 from saves.replica import Replica
 
-MAX_IDLE_SECONDS = 25 * 60.0
-"""IDLE is re-issued after this long at most (RFC 2177 servers may log out after 30)."""
+MAX_IDLE_SECONDS = 29 * 60.0
+"""IDLE is re-issued after this long at most (RFC 2177: servers may log out an idle client
+after 30 minutes); the account's ``idle_timeout`` (25 minutes by default) sets it."""
 RETRY_SECONDS = (5.0, 15.0, 60.0, 300.0)
 """Pauses after 1, 2, 3, 4 or more failed rounds in a row."""
 
@@ -114,7 +116,7 @@ async def watch(
     *,
     on_round: Callable[[Round], None],
     auto_replies: bool = True,
-    idle_seconds: float = MAX_IDLE_SECONDS,
+    idle_seconds: float = DEFAULT_IDLE_TIMEOUT,
     stop: asyncio.Event | None = None,
 ) -> None:
     """Run rounds until ``stop`` is set (or forever); raise only on a refusal that retrying

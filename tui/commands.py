@@ -482,11 +482,21 @@ def _watch(
                 now,
                 on_round=show,
                 auto_replies=signing and auto_replies(args, home),
+                idle_seconds=_idle_seconds(transport),
             )
         )
     except KeyboardInterrupt:
         print("stopped watching")
     return 0
+
+
+def _idle_seconds(transport: Transport) -> float:
+    """The account's ``idle_timeout`` (at most 29 minutes, checked when it is read)."""
+    from mail.watch import MAX_IDLE_SECONDS
+
+    config = getattr(transport, "config", None)
+    imap = getattr(config, "imap", None)
+    return float(getattr(imap, "idle_timeout", MAX_IDLE_SECONDS))
 
 
 def auto_replies(args: argparse.Namespace | None, home: Home) -> bool:
