@@ -16,7 +16,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from mail.transport import OutgoingPacket, Transport, TransportError
-from saves import outbox
+from saves import inbox, outbox
 from saves.inbox import Outcome
 from saves.replica import Replica
 
@@ -42,7 +42,7 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     """Fetch what the transport has that this home has not read, and take each packet in.
 
     Of an item with several decoded copies (an email's attachment and armoured text) the first
-    that verifies is taken in (`Replica.pick_copy`). Each item goes in by its own transaction,
+    that verifies is taken in (`saves.inbox.pick_copy`). Each item goes in by its own transaction,
     which also marks its ref read and keeps its Message-ID for threading; the cursor is saved
     last, so a crash re-fetches at worst what was already taken in (and ignored as read).
     """
@@ -52,7 +52,9 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     )
     outcomes = [
         replica.receive(
-            replica.pick_copy(item.data, item.alternatives) if item.alternatives else item.data,
+            inbox.pick_copy(store, item.data, item.alternatives)
+            if item.alternatives
+            else item.data,
             source=f"{transport.name} {item.ref}",
             now=now(),
             ref=(transport.name, item.ref),

@@ -13,6 +13,7 @@ becomes known, so reordering by a transport never loses a packet.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -67,6 +68,20 @@ def verdict(store: Store, data: bytes) -> str:
     except PacketError:
         return "bad"
     return "verified"
+
+
+def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes:
+    """Which copy of one received item to take in (an email holds an attachment and an armoured
+    block): the first (``data``, then each of ``alternatives``) whose signature `verdict`
+    verifies; else the first signed by a key not known yet (it is parked until that key
+    arrives); else ``data`` (refused and logged as usual)."""
+    copies = [data, *alternatives]
+    verdicts = [verdict(store, copy) for copy in copies]
+    for wanted in ("verified", "unknown key"):
+        for copy, found in zip(copies, verdicts, strict=True):
+            if found == wanted:
+                return copy
+    return data
 
 
 def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:

@@ -272,26 +272,6 @@ class Replica:
                 inbox.retry_parked(self, now)
             return outcome
 
-    def verifies(self, data: bytes) -> bool:
-        """Whether ``data`` is a packet whose signature checks, without applying or storing it.
-
-        The key is one a game of this home binds, or the one the packet carries (an invitation
-        or a join). Used to pick, among several decoded copies of one email, the intact one.
-        """
-        return inbox.verdict(self.store, data) == "verified"
-
-    def pick_copy(self, data: bytes, alternatives: Sequence[bytes]) -> bytes:
-        """The copy of one received item to take in: the first (``data``, then each of
-        ``alternatives``) that `verifies`; else the first signed by a key not known yet (it is
-        parked until that key arrives); else ``data`` (refused and logged as usual)."""
-        copies = [data, *alternatives]
-        verdicts = [inbox.verdict(self.store, copy) for copy in copies]
-        for wanted in ("verified", "unknown key"):
-            for copy, found in zip(copies, verdicts, strict=True):
-                if found == wanted:
-                    return copy
-        return data
-
     def _bound_keys(self) -> int:
         row = self.store.one("SELECT COUNT(*) FROM game_keys")
         return int(row[0]) if row else 0

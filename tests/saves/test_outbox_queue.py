@@ -16,7 +16,7 @@ from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import pull, push
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
-from saves import outbox
+from saves import inbox, outbox
 from saves.store import Store
 from saves.subject import Subject, format_subject
 from tests.saves.conftest import Player, create_game, exchange, now, owner, start_game
@@ -273,9 +273,9 @@ def test_the_first_copy_that_verifies_is_taken_in(alice: Player, bob: Player) ->
     game = create_game(alice)
     alice.sync()
     data = alice.transport.network.messages[0].packet.data
-    assert bob.replica.verifies(data), "an invitation verifies with the key it carries"
-    assert not bob.replica.verifies(flipped(data))
-    assert not bob.replica.verifies(b"not a packet")
+    assert inbox.verdict(bob.replica.store, data) == "verified", "checked by the key it carries"
+    assert inbox.verdict(bob.replica.store, flipped(data)) != "verified"
+    assert inbox.verdict(bob.replica.store, b"not a packet") != "verified"
 
     item = IncomingPacket(
         "mail-1",
@@ -308,11 +308,15 @@ def test_a_copy_from_a_signer_not_known_yet_is_parked_rather_than_a_broken_one(
     )
     try:
         data = alice.packet(game, alice.row(game).head_seq)
-        assert carol.replica.pick_copy(b"junk", [flipped(data, 50), data]) == flipped(data, 50)
-        assert carol.replica.pick_copy(b"junk", [data]) == data
-        assert carol.replica.pick_copy(b"junk", [b"more junk"]) == b"junk"
-        assert not carol.replica.verifies(data), "carol knows no key of this game"
-        assert alice.replica.verifies(data)
+        assert inbox.pick_copy(carol.replica.store, b"junk", [flipped(data, 50), data]) == flipped(
+            data, 50
+        )
+        assert inbox.pick_copy(carol.replica.store, b"junk", [data]) == data
+        assert inbox.pick_copy(carol.replica.store, b"junk", [b"more junk"]) == b"junk"
+        assert inbox.verdict(carol.replica.store, data) != "verified", (
+            "carol knows no key of this game"
+        )
+        assert inbox.verdict(alice.replica.store, data) == "verified"
     finally:
         carol.close()
 
