@@ -1,6 +1,6 @@
 """The help screen (``?``) and playing without colour, driven headless at 80x24.
 
-The homes are `tests.tui.test_app`'s (its ``tutorial`` fixture: Alice and Bob at turn 1 of
+The homes are the ``tutorial`` fixture's (`tests/tui/conftest.py`: Alice and Bob at turn 1 of
 the tutorial). Every check reads the help's own text, so a help that lists another screen's
 keys, a key that cannot act, or forgets a legend, fails; the colour tests run the real
 screens with Textual's no-colour filter and a 16-colour console.
@@ -16,7 +16,6 @@ from textual.filter import Monochrome
 from textual.widgets import Input
 
 from saves.home import Home
-from tests.tui import test_app as app_tests
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
@@ -24,9 +23,6 @@ from tui.screens.games import GamesScreen
 from tui.screens.help import HelpScreen, checklist_legend, map_legend
 from tui.widgets.goto import GotoDialog
 from tui.widgets.hexmap import HexMap
-
-tutorial = app_tests.tutorial
-"""The two-home tutorial fixture, shared rather than built again."""
 
 
 def help_text(app: HexpostApp) -> str:
