@@ -185,6 +185,9 @@ class Session:
         return bool(await self._waiter.wait(timeout))
 
     def _mail_waiter(self) -> Any:
+        configured = self._transport is _configured_transport
+        if configured and (self.home.config().get("transport") or {}).get("kind") != "mail":
+            return None  # a shared folder announces nothing: no need to build it (start-up)
         try:
             transport = self._transport(self.home)
         except HexpostError:
