@@ -26,7 +26,7 @@ import logging
 import socket
 import ssl
 import time
-from collections.abc import Container, Iterator, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -219,31 +219,21 @@ class ImapFolder:
         """Those of ``uids`` that are packet mail no bigger than ``max_bytes``, in order,
         judged without downloading any message whole."""
         with self._guard("reading the structure of new mail in"):
-            armoured = {
-                int(u) for u in self._client.search(["UID", _uid_set(uids), "BODY", ARMOR_BEGIN])
-            }
             facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM, b"BODYSTRUCTURE"])
+        marked = {uid for uid in uids if uid in facts and _marked(facts[uid])}
+        # Only mail neither its header nor its structure marks can hold a pasted or forwarded
+        # armoured block: ask the server to search just those bodies (never download them).
+        unmarked = [uid for uid in uids if uid in facts and uid not in marked]
+        armoured: set[int] = set()
+        if unmarked:
+            with self._guard("searching new mail in"):
+                found = self._client.search(["UID", _uid_set(unmarked), "BODY", ARMOR_BEGIN])
+            armoured = {int(u) for u in found}
         chosen: list[int] = []
         for uid in uids:
-            fact = facts.get(uid)
-            if fact is None:
-                continue  # expunged since the search
-            header = next(
-                (
-                    value
-                    for key, value in fact.items()
-                    if isinstance(key, bytes) and key.upper().startswith(b"BODY[HEADER")
-                ),
-                b"",
-            )
-            is_packet = (
-                uid in armoured
-                or (isinstance(header, bytes) and bool(header.strip()) and is_hexpost(header))
-                or _has_packet_part(fact.get(b"BODYSTRUCTURE"))
-            )
-            if not is_packet:
-                continue
-            size = int(fact.get(b"RFC822.SIZE", 0))
+            if uid not in marked and uid not in armoured:
+                continue  # not packet mail, or expunged before the fetch
+            size = int(facts[uid].get(b"RFC822.SIZE", 0))
             if size > max_bytes:
                 _log.warning(
                     "skipping message %s in %s on %s: %d bytes, over the %d byte limit",
@@ -445,6 +435,21 @@ def _uid_set(uids: Sequence[int]) -> str:
 
 def _has_exists(responses: Any) -> bool:
     return any(isinstance(r, tuple) and len(r) >= 2 and r[1] == b"EXISTS" for r in responses or ())
+
+
+def _marked(fact: Mapping[bytes, Any]) -> bool:
+    """Whether a message's fetched header or structure says it carries a packet."""
+    header = next(
+        (
+            value
+            for key, value in fact.items()
+            if isinstance(key, bytes) and key.upper().startswith(b"BODY[HEADER")
+        ),
+        b"",
+    )
+    if isinstance(header, bytes) and header.strip() and is_hexpost(header):
+        return True
+    return _has_packet_part(fact.get(b"BODYSTRUCTURE"))
 
 
 def _has_packet_part(structure: Any) -> bool:
