@@ -150,6 +150,8 @@ def queue(
     recipients = [s.address for s in state.core.seats if s.seat != body.seat and s.address]
     subject = format_subject(packet_subject(ruleset, before, packet, result))
     summary = packet_summary(result)
+    if isinstance(body.kind, Genesis):
+        summary = [*invitation_lines(body.kind, packet.public_key), *summary]
     store.db.execute(
         "INSERT OR IGNORE INTO outbox (game_id, seq, packet_id, data, recipients, subject, "
         "automatic, created_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -225,6 +227,24 @@ def packet_action(ruleset: AnyRuleset, before: AnyState | None, packet: Verified
     if no_orders and decision is not None and decision.kind == DecisionKind.ENTROPY:
         return "die roll"
     return f"orders{step}"
+
+
+def invitation_lines(genesis: Genesis, public_key: bytes) -> list[str]:
+    """What an invitation email says to a person who may not have hexpost yet: who invites
+    whom to what, the key's fingerprint to compare, and the commands that answer."""
+    creator = next(b for b in genesis.seats if b.seat == genesis.creator)
+    others = [b for b in genesis.seats if b.seat != genesis.creator]
+    seats = ", ".join(b.seat for b in others)
+    return [
+        f"{creator.name or creator.address} <{creator.address}> invites you to play "
+        f"{genesis.scenario_id} ({genesis.ruleset_id} {genesis.ruleset_version}) as {seats}.",
+        f"Game: {genesis.name}. Reply window: {genesis.reply_window_hours} hours.",
+        f"Their key's fingerprint: {fingerprint(public_key)}",
+        "Compare it with them by another channel before you accept.",
+        "",
+        "To answer with hexpost: `hexpost account add` (once), then `hexpost sync`",
+        f"(it shows this invitation) and `hexpost accept {genesis.name}`, then `hexpost sync`.",
+    ]
 
 
 def packet_summary(result: Result) -> list[str]:

@@ -31,7 +31,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.game import pending
-from engine.core.packets import sign_body
+from engine.core.packets import fingerprint, sign_body
 from engine.core.ruleset import DecisionKind
 from engine.fe import RULESET
 from mail.accounts import save_mail_config
@@ -195,6 +195,11 @@ def test_a_game_by_email_with_a_roll_and_a_secret_choice(
         assert message["In-Reply-To"] in known
     invitation = messages[0]
     assert "invit" in invitation["Subject"].lower()
+    text = invitation.get_body(preferencelist=("plain",)).get_content()
+    identity = alice.replica.identity
+    assert identity is not None
+    assert fingerprint(identity.public_key) in text
+    assert f"hexpost accept {alice.row(game_id).name}" in text
     assert read_message(invitation.as_bytes()) is not None
 
 

@@ -211,7 +211,12 @@ def test_outgoing_packets_carry_summary_sender_automatic_and_the_sent_message_id
     assert packet.automatic is False
     assert packet.references == ()
     assert packet.subject == "[hexpost] wind coalition: invitation (packet 0)"
-    assert packet.summary == ("coalition created the game (the-wind)",)
+    assert packet.summary[0] == (
+        "Alice <alice@example.org> invites you to play the-wind (fe 2.0) as alliance."
+    )
+    assert any(line.startswith("Their key's fingerprint: ") for line in packet.summary)
+    assert "`hexpost accept wind`" in " ".join(packet.summary)
+    assert packet.summary[-1] == "coalition created the game (the-wind)"
     assert outbox.references(alice.replica.store, game) == ("<sent.0@example.org>",)
 
 
