@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import json
 import sys
 from dataclasses import dataclass
@@ -315,12 +314,10 @@ async def _check_imap(config: ImapConfig) -> CheckLine:
     from mail import imap
 
     try:
-        line: Any = await asyncio.to_thread(imap.check_login, config, secret)
-        if inspect.isawaitable(line):
-            line = await line
-    except (imap.FetchError, HexpostError, OSError) as exc:
+        line = await asyncio.to_thread(imap.check_login, config, secret)
+    except (HexpostError, OSError) as exc:  # FetchError, with the user's words
         return CheckLine("IMAP", False, str(exc))
-    return CheckLine("IMAP", True, str(line))
+    return CheckLine("IMAP", True, line)
 
 
 async def _check_smtp(config: SmtpConfig) -> CheckLine:
