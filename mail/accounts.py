@@ -141,9 +141,12 @@ _SMTP_KEYS = _COMMON_KEYS
 
 
 def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    """True for the name ``localhost`` itself and loopback IP literals (127.0.0.0/8, ::1).
+
+    A name under ``.localhost`` is not taken on trust: whether it resolves to this machine is
+    up to the resolver, and plain text is allowed only where it surely never leaves it."""
     name = host.strip().lower().rstrip(".")
-    if name == "localhost" or name.endswith(".localhost"):
+    if name == "localhost":
         return True
     try:
         return ipaddress.ip_address(name.strip("[]")).is_loopback
@@ -363,9 +366,12 @@ def _run_secret_command(where: str, command: Command) -> str:
             f"{where}: {argv[0]!r} did not finish within {SECRET_COMMAND_TIMEOUT:g} seconds"
         ) from None
     if done.returncode != 0:
-        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        detail = f": {lines[0].strip()}" if lines else " (nothing on stderr)"
-        raise AccountError(f"{where}: {argv[0]!r} failed with exit code {done.returncode}{detail}")
+        # Nothing the command printed is echoed: a secret tool may say part of the secret (or
+        # of another) on stderr, and this message lands in logs and on screens.
+        raise AccountError(
+            f"{where}: {argv[0]!r} failed with exit code {done.returncode}; run the command "
+            "by hand to see why"
+        )
     try:
         output = done.stdout.decode("utf-8")
     except UnicodeDecodeError:
