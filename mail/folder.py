@@ -1,7 +1,9 @@
 """A transport through one directory both players see (a synced folder, a network share).
 
-Each packet is one file whose name carries the game, the sequence number and the packet id, so
-a directory listing is enough to know what is new and nothing already seen is ever opened.
+Each packet is one file whose name carries the game, the sequence number and the packet id. A
+file is remembered by its name, size and modification time (`file_ref`), so a listing and one
+`lstat` per name tell what is new, nothing already read is opened again, and a file that
+changes after it was read (a copy still being written, damaged bytes put right) is read again.
 Files appear atomically (temp file, fsync, then a no-clobber link into place), so a reader
 never sees half a packet written by this program and nothing is ever overwritten.
 
@@ -26,6 +28,13 @@ from saves.files import fsync_directory, write_synced
 
 MAX_PACKET_BYTES = 1024 * 1024
 """Files larger than this are skipped on fetch: no packet is this big, and reading is bounded."""
+
+MAX_FILES_PER_FETCH = 1000
+"""Files read by one fetch at most; the rest wait for the next fetch (nothing is lost, as
+unread files are not marked seen). Keeps one sync short when someone fills the folder."""
+
+MAX_BYTES_PER_FETCH = 16 * 1024 * 1024
+"""Bytes read by one fetch at most (at least one file is always read)."""
 
 MAX_DUPLICATE_SUFFIX = 1000
 """How many different files one (game, seq, packet id) name may hold before sending gives up."""
@@ -111,25 +120,29 @@ def _publish(temp: Path, target: Path) -> bool:
     return True
 
 
+def file_ref(name: str, size: int, mtime_ns: int) -> str:
+    """The ref a packet file is remembered by: its name, size and modification time.
+
+    A file whose size or mtime changed since it was read has a new ref and is read again;
+    '@' and ':' never occur in a name `_NAME` accepts, so a ref reads back unambiguously.
+    """
+    return f"{name}@{size}:{mtime_ns}"
+
+
 def _sort_key(match: re.Match[str]) -> tuple[str, int, str, int]:
     """Order by game, then seq, then packet id, then suffix as a number (-2 before -10)."""
     return (match["game"], int(match["seq"]), match["pid"], int(match["dup"] or 1))
 
 
-def _is_plain_file(entry: os.DirEntry[str]) -> bool:
-    """Whether a listed entry is a regular file (not a directory, symlink, FIFO...), cheaply."""
-    try:
-        return entry.is_file(follow_symlinks=False)
-    except OSError:
-        return False
-
-
-def _read_packet_file(path: Path) -> bytes | None:
-    """The bytes of one packet file, or None if it is unreadable, empty, oversize or not a file.
+def _read_packet_file(path: Path) -> tuple[str, bytes] | None:
+    """The ref and bytes of one packet file, or None if it is unreadable, empty, oversize or
+    not a regular file.
 
     Symlinks are not followed and a FIFO cannot block the open (O_NONBLOCK): the folder is
-    shared, so its contents are not trusted. Empty files are skipped rather than returned: a
-    sync tool may show a file before filling it, and a later fetch will read it whole.
+    shared, so its contents are not trusted. The ref comes from `fstat` *before* reading: any
+    write after that moment changes the size or mtime, so the file is read again next time
+    rather than its newer bytes being taken as already read. Empty files are skipped rather
+    than returned: a sync tool may show a file before filling it.
     """
     try:
         with os.fdopen(os.open(path, _SAFE_READ), "rb") as f:
@@ -145,7 +158,19 @@ def _read_packet_file(path: Path) -> bytes | None:
         return None
     if not data or len(data) > MAX_PACKET_BYTES:
         return None
-    return data
+    return file_ref(path.name, info.st_size, info.st_mtime_ns), data
+
+
+def _listed_ref(entry: os.DirEntry[str]) -> str | None:
+    """The ref of a listed packet file from one `lstat` (no open), or None when the entry is
+    not a regular file of 1 to `MAX_PACKET_BYTES` bytes (nothing to read there yet, or ever)."""
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or not 0 < info.st_size <= MAX_PACKET_BYTES:
+        return None
+    return file_ref(entry.name, info.st_size, info.st_mtime_ns)
 
 
 STALE_TEMP_SECONDS = 3600
@@ -179,7 +204,9 @@ class FolderTransport:
         return ""
 
     async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
-        """Read every packet file whose name is not in `seen`; the cursor is always ""."""
+        """Read the packet files whose `file_ref` is not in `seen`, at most
+        `MAX_FILES_PER_FETCH` of them (and `MAX_BYTES_PER_FETCH`), in game, seq, packet id
+        and suffix order; the cursor is always ""."""
         packets = await asyncio.to_thread(self._fetch_sync, seen)
         return FetchResult(packets=packets, cursor="")
 
@@ -224,18 +251,46 @@ class FolderTransport:
             raise TransportError(f"shared folder {self.path} is not a directory") from exc
         except OSError as exc:
             raise TransportError(f"cannot list shared folder {self.path}: {exc}") from exc
-        found: list[tuple[tuple[str, int, str, int], str, bytes]] = []
+        candidates: list[tuple[tuple[str, int, str, int], os.DirEntry[str]]] = []
         for entry in entries:
             if entry.name.startswith(_TEMP_PREFIX):
                 _remove_if_stale(entry)
                 continue
             match = _NAME.fullmatch(entry.name)
-            if match is None or entry.name in seen:
+            if match is None:
                 continue
-            if not _is_plain_file(entry):
+            ref = _listed_ref(entry)
+            if ref is not None and ref not in seen:
+                candidates.append((_sort_key(match), entry))
+        candidates.sort(key=lambda item: item[0])
+        return self._read_some([entry for _, entry in candidates], seen)
+
+    def _read_some(
+        self, entries: list[os.DirEntry[str]], seen: Container[str]
+    ) -> list[IncomingPacket]:
+        """Read new files in order until `MAX_FILES_PER_FETCH` or `MAX_BYTES_PER_FETCH`.
+
+        Taking them in name order means a game's packets come lowest seq first, so what a
+        bounded fetch leaves for later is the end of a chain, not holes in it.
+        """
+        packets: list[IncomingPacket] = []
+        total = 0
+        for entry in entries:
+            if len(packets) >= MAX_FILES_PER_FETCH:
+                break
+            read = _read_packet_file(Path(entry.path))
+            if read is None or read[0] in seen:
                 continue
-            data = _read_packet_file(Path(entry.path))
-            if data is not None:
-                found.append((_sort_key(match), entry.name, data))
-        found.sort(key=lambda item: item[0])
-        return [IncomingPacket(ref=name, data=data) for _, name, data in found]
+            ref, data = read
+            if packets and total + len(data) > MAX_BYTES_PER_FETCH:
+                break
+            total += len(data)
+            packets.append(IncomingPacket(ref=ref, data=data))
+        if len(packets) < len(entries):
+            _log.info(
+                "read %d of %d new files in %s; the rest wait for the next sync",
+                len(packets),
+                len(entries),
+                self.path,
+            )
+        return packets

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 import mail.folder
-from mail.folder import MAX_PACKET_BYTES, FolderTransport
+from mail.folder import MAX_PACKET_BYTES, FolderTransport, file_ref
+from mail.loopback import LoopbackNetwork
 from mail.transport import FetchResult, OutgoingPacket, Transport, TransportError
+from tests.saves.conftest import Player, create_game, start_game
 
 GAME_A = bytes(range(16))
 GAME_B = bytes(range(16, 32))
@@ -26,6 +28,17 @@ def packet(data: bytes, *, game: bytes = GAME_A, seq: int = 0) -> OutgoingPacket
 
 def name_of(p: OutgoingPacket, suffix: str = "") -> str:
     return f"hexpost-{p.game_id.hex()}-{p.seq:08d}-{p.packet_id.hex()[:16]}{suffix}.hxp"
+
+
+def ref_of(path: Path) -> str:
+    """The ref the folder transport gives the file at `path` as it is now."""
+    info = path.lstat()
+    return file_ref(path.name, info.st_size, info.st_mtime_ns)
+
+
+def named(refs: list[str]) -> list[str]:
+    """The file names in a list of refs (a ref is ``NAME@SIZE:MTIME_NS``)."""
+    return [ref.partition("@")[0] for ref in refs]
 
 
 async def fetch(transport: Transport, seen: Container[str] = frozenset()) -> FetchResult:
@@ -55,7 +68,7 @@ async def test_round_trip_sorted_by_game_then_seq(tmp_path: Path) -> None:
     result = await fetch(FolderTransport(tmp_path))
 
     assert [p.data for p in result.packets] == [b"a-two", b"a-ten", b"b-zero", b"b-one"]
-    assert {p.ref for p in result.packets} == {name_of(p) for p in sent}
+    assert {p.ref for p in result.packets} == {ref_of(tmp_path / name_of(p)) for p in sent}
     assert result.cursor == ""
 
 
@@ -100,7 +113,8 @@ async def test_foreign_names_are_ignored(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / name_of(packet(b"nested"))).write_bytes(b"nested")
 
-    assert [(p.ref, p.data) for p in (await fetch(transport)).packets] == [(name_of(real), b"real")]
+    found = (await fetch(transport)).packets
+    assert [(p.ref, p.data) for p in found] == [(ref_of(tmp_path / name_of(real)), b"real")]
 
 
 async def test_symlinks_are_not_followed(tmp_path: Path) -> None:
@@ -120,13 +134,13 @@ async def test_seen_files_are_never_opened(tmp_path: Path, monkeypatch: pytest.M
     opened: list[str] = []
     real_read = mail.folder._read_packet_file
 
-    def spy(path: Path) -> bytes | None:
+    def spy(path: Path) -> tuple[str, bytes] | None:
         opened.append(path.name)
         return real_read(path)
 
     monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
 
-    result = await fetch(transport, seen={name_of(old)})
+    result = await fetch(transport, seen={ref_of(tmp_path / name_of(old))})
 
     assert [p.data for p in result.packets] == [b"new"]
     assert opened == [name_of(new)]
@@ -139,7 +153,8 @@ async def test_seen_unreadable_file_is_not_touched(tmp_path: Path) -> None:
     await transport.send(locked)
     (tmp_path / name_of(locked)).chmod(0)
     try:
-        assert (await fetch(transport, seen={name_of(locked)})).packets == []
+        seen = {ref_of(tmp_path / name_of(locked))}
+        assert (await fetch(transport, seen=seen)).packets == []
     finally:
         (tmp_path / name_of(locked)).chmod(0o600)
 
@@ -169,7 +184,7 @@ async def test_oversize_and_empty_files_are_skipped(tmp_path: Path) -> None:
     largest = packet(b"largest", seq=2)
     (tmp_path / name_of(largest)).write_bytes(b"y" * MAX_PACKET_BYTES)
 
-    assert [p.ref for p in (await fetch(transport)).packets] == [name_of(largest)]
+    assert named([p.ref for p in (await fetch(transport)).packets]) == [name_of(largest)]
 
 
 async def test_writes_leave_no_temp_files(tmp_path: Path) -> None:
@@ -247,7 +262,7 @@ async def test_large_sequence_numbers_keep_matching(tmp_path: Path) -> None:
     transport = FolderTransport(tmp_path)
     p = packet(b"far", seq=123_456_789)
     await transport.send(p)
-    assert [r.ref for r in (await fetch(transport)).packets] == [name_of(p)]
+    assert named([r.ref for r in (await fetch(transport)).packets]) == [name_of(p)]
 
 
 @pytest.mark.parametrize(
@@ -271,7 +286,7 @@ async def test_suffixes_sort_as_numbers(tmp_path: Path) -> None:
     p = packet(b"base")
     for suffix in ("-10", "", "-2"):
         (tmp_path / name_of(p, suffix)).write_bytes(suffix.encode() or b"base")
-    refs = [r.ref for r in (await fetch(FolderTransport(tmp_path))).packets]
+    refs = named([r.ref for r in (await fetch(FolderTransport(tmp_path))).packets])
     assert refs == [name_of(p), name_of(p, "-2"), name_of(p, "-10")]
 
 
@@ -287,3 +302,235 @@ async def test_stale_temp_files_of_killed_writers_are_removed(tmp_path: Path) ->
     assert result.packets == []
     assert not stale.exists(), "an abandoned temp file is cleaned up"
     assert fresh.exists(), "a temp file that may still be written is left alone"
+
+
+def _set_mtime(path: Path, mtime_ns: int) -> None:
+    """Give a file a chosen mtime: the kernel's clock is coarse, so two writes in a row may
+    otherwise share one (a real rewrite minutes later never does)."""
+    os.utime(path, ns=(mtime_ns, mtime_ns))
+
+
+async def test_garbage_file_is_read_once_then_never_opened_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    junk = tmp_path / name_of(packet(b"whatever"))
+    junk.write_bytes(b"not a packet at all")
+    transport = FolderTransport(tmp_path)
+    opened: list[str] = []
+    real_read = mail.folder._read_packet_file
+
+    def spy(path: Path) -> tuple[str, bytes] | None:
+        opened.append(path.name)
+        return real_read(path)
+
+    monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+
+    first = (await fetch(transport)).packets
+    assert [(p.ref, p.data) for p in first] == [(ref_of(junk), b"not a packet at all")]
+    seen = {first[0].ref}
+    for _ in range(3):
+        assert (await fetch(transport, seen)).packets == []
+    assert opened == [junk.name], "a file read once is not opened again while it is unchanged"
+
+
+async def test_damaged_file_with_the_true_bytes_put_back_is_read_again(tmp_path: Path) -> None:
+    """Damage keeps the size (one byte changed), so the mtime alone must tell the change."""
+    transport = FolderTransport(tmp_path)
+    true = packet(b"the true packet bytes")
+    await transport.send(true)
+    path = tmp_path / name_of(true)
+    written = path.stat().st_mtime_ns
+    seen = {p.ref for p in (await fetch(transport)).packets}
+
+    path.write_bytes(b"the true packet bytez")
+    _set_mtime(path, written + 1_000_000_000)
+    damaged = (await fetch(transport, seen)).packets
+    assert [p.data for p in damaged] == [b"the true packet bytez"]
+    seen |= {p.ref for p in damaged}
+    assert (await fetch(transport, seen)).packets == []
+
+    path.write_bytes(true.data)
+    _set_mtime(path, written + 2_000_000_000)
+    again = (await fetch(transport, seen)).packets
+    assert [(p.ref, p.data) for p in again] == [(ref_of(path), true.data)]
+
+
+async def test_a_file_still_growing_is_read_again_once_complete(tmp_path: Path) -> None:
+    transport = FolderTransport(tmp_path)
+    whole = b"a packet that a sync tool delivers in two pieces"
+    path = tmp_path / name_of(packet(whole))
+    path.write_bytes(whole[:10])
+    early = (await fetch(transport)).packets
+    assert [p.data for p in early] == [whole[:10]]
+
+    with path.open("ab") as f:
+        f.write(whole[10:])
+    complete = (await fetch(transport, {p.ref for p in early})).packets
+    assert [p.data for p in complete] == [whole], "the size changed, so it is read again"
+
+
+async def test_refs_of_older_homes_name_files_only_and_no_longer_match(tmp_path: Path) -> None:
+    """A home that remembered bare names reads each file once more (the inbox sees duplicates)."""
+    transport = FolderTransport(tmp_path)
+    p = packet(b"read by an older version")
+    await transport.send(p)
+    again = (await fetch(transport, seen={name_of(p)})).packets
+    assert [r.data for r in again] == [p.data]
+
+
+async def test_one_fetch_reads_a_bounded_number_of_files_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mail.folder, "MAX_FILES_PER_FETCH", 4)
+    transport = FolderTransport(tmp_path)
+    sent = [packet(f"p{seq}".encode(), seq=seq) for seq in range(10)]
+    for p in reversed(sent):
+        await transport.send(p)
+    opened: list[str] = []
+    real_read = mail.folder._read_packet_file
+
+    def spy(path: Path) -> tuple[str, bytes] | None:
+        opened.append(path.name)
+        return real_read(path)
+
+    monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+    seen: set[str] = set()
+    batches = []
+    for _ in range(4):
+        found = (await fetch(transport, seen)).packets
+        batches.append([p.data for p in found])
+        seen |= {p.ref for p in found}
+    assert batches == [
+        [b"p0", b"p1", b"p2", b"p3"],
+        [b"p4", b"p5", b"p6", b"p7"],
+        [b"p8", b"p9"],
+        [],
+    ]
+    assert sorted(opened) == sorted(name_of(p) for p in sent), "each file opened once"
+
+
+async def test_one_fetch_reads_a_bounded_number_of_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mail.folder, "MAX_BYTES_PER_FETCH", 250)
+    transport = FolderTransport(tmp_path)
+    for seq in range(3):
+        await transport.send(packet(bytes([seq]) * 100, seq=seq))
+    big = packet(b"x" * 400, seq=3)
+    await transport.send(big)
+    first = (await fetch(transport)).packets
+    assert [len(p.data) for p in first] == [100, 100]
+    second = (await fetch(transport, {p.ref for p in first})).packets
+    assert [len(p.data) for p in second] == [100]
+    seen = {p.ref for p in first + second}
+    third = (await fetch(transport, seen)).packets
+    assert [p.data for p in third] == [big.data], "a file over the budget alone is still read"
+
+
+async def test_empty_oversize_and_special_files_are_not_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What cannot be a packet is told from the listing and one lstat, every sync, unopened."""
+    (tmp_path / name_of(packet(b"e", seq=0))).write_bytes(b"")
+    (tmp_path / name_of(packet(b"o", seq=1))).write_bytes(b"o" * (MAX_PACKET_BYTES + 1))
+    os.mkfifo(tmp_path / name_of(packet(b"f", seq=2)))
+    (tmp_path / name_of(packet(b"d", seq=3))).mkdir()
+    opened: list[Path] = []
+    monkeypatch.setattr(mail.folder, "_read_packet_file", opened.append)
+    assert (await fetch(FolderTransport(tmp_path))).packets == []
+    assert opened == []
+
+
+def _folder_players(tmp_path: Path) -> tuple[Player, Player, Path]:
+    """Alice and Bob with real homes, both using one shared folder."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    alice.transport = bob.transport = FolderTransport(folder)  # type: ignore[assignment]
+    return alice, bob, folder
+
+
+def test_sync_takes_in_a_damaged_packet_once_its_true_bytes_are_back(
+    tmp_path: Path,
+) -> None:
+    """The issue's scenario: one byte of a packet file changed, then the file put right."""
+    alice, bob, folder = _folder_players(tmp_path)
+    try:
+        game_id = create_game(alice)
+        alice.sync()
+        [path] = list(folder.iterdir())
+        true = path.read_bytes()
+        written = path.stat().st_mtime_ns
+        damaged = bytearray(true)
+        damaged[len(damaged) // 2] ^= 0x01
+        path.write_bytes(bytes(damaged))
+        _set_mtime(path, written + 1_000_000_000)
+
+        refused = bob.sync()
+        assert [o.status for o in refused.received] == ["rejected"]
+        assert bob.sync().received == [], "the damaged copy is read once"
+
+        path.write_bytes(true)
+        _set_mtime(path, written + 2_000_000_000)
+        taken = bob.sync()
+        assert [(o.status, o.game_id) for o in taken.received] == [("invitation", game_id)]
+    finally:
+        alice.close()
+        bob.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="mail.sync.pull and Replica.receive still leave a `retry` item unmarked; the lead "
+    "engineer's change marks every item read (then remove this mark)",
+)
+def test_sync_reads_a_garbage_file_only_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob, folder = _folder_players(tmp_path)
+    try:
+        junk = folder / name_of(packet(b"junk"))
+        junk.write_bytes(b"\x00garbage that no decoder accepts")
+        opened: list[str] = []
+        real_read = mail.folder._read_packet_file
+
+        def spy(path: Path) -> tuple[str, bytes] | None:
+            opened.append(path.name)
+            return real_read(path)
+
+        monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+        first = bob.sync()
+        assert [o.status for o in first.received] == ["rejected"]
+        for _ in range(3):
+            assert bob.sync().received == []
+        assert opened == [junk.name]
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_an_older_home_reads_its_files_once_more_as_duplicates(tmp_path: Path) -> None:
+    """Refs kept by an older version are bare names: after the upgrade every file is read once
+    more, each is a duplicate the inbox ignores, and nothing in the home changes."""
+    alice, bob, folder = _folder_players(tmp_path)
+    try:
+        game_id = start_game(alice, bob, setup=False)
+        bob.sync()
+        db = bob.replica.store.db
+        with bob.replica.store.transaction():
+            db.execute("UPDATE transport_seen SET ref = substr(ref, 1, instr(ref, '@') - 1)")
+        before = bob.snapshot(game_id)
+        files = sorted(path.name for path in folder.iterdir())
+
+        again = bob.sync()
+
+        assert {o.status for o in again.received} == {"duplicate"}
+        assert len(again.received) == len(files), "its own packets come back as well"
+        assert bob.snapshot(game_id) == before
+        assert bob.count("rejected") == bob.count("parked") == 0
+        assert bob.sync().received == [], "each file is read once more, not on every sync"
+    finally:
+        alice.close()
+        bob.close()

@@ -450,7 +450,9 @@ def _check(history: History, image: Path, where: str) -> tuple[int, dict[str, An
             left = store.all(f"SELECT * FROM {table}")
             assert not left, f"{where}: unexpected rows in {table}: {left}"
 
-        seen = {str(ref) for (ref,) in store.all("SELECT ref FROM transport_seen")}
+        # A folder ref is NAME@SIZE:MTIME_NS (mail.folder.file_ref); the name says the seq.
+        refs = store.all("SELECT ref FROM transport_seen")
+        seen = {str(ref).partition("@")[0] for (ref,) in refs}
         marked_beyond = sorted(_file_seq(ref) for ref in seen if _file_seq(ref) > head)
         assert not marked_beyond, (
             f"{where}: {len(marked_beyond)} files marked read but their packets not applied "
