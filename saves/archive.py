@@ -15,7 +15,9 @@ from engine.core.game import apply_packet
 from engine.core.packets import Genesis, open_packet
 from engine.core.state import encode_state
 from engine.rulesets import ruleset_for
-from saves import ledger
+from saves import claims, evidence, ledger
+from saves.claims import ArchivedClaim
+from saves.evidence import ArchivedEvidence
 from saves.replica import GameRow, Replica
 
 FORMAT = "hexpost-game-archive"
@@ -39,6 +41,10 @@ class Archive(msgspec.Struct, frozen=True):
     seed: bytes = b""
     seed_length: int = 0
     secrets: list[ArchivedSecret] = []
+    evidence: list[ArchivedEvidence] = []
+    """What froze the game (both packets of an equivocation): public, checked on import."""
+    claims: list[ArchivedClaim] = []
+    """Late claims kept with the game: public, checked on import."""
 
 
 def export_game(replica: Replica, game_id: bytes, *, public: bool = False) -> bytes:
@@ -46,6 +52,11 @@ def export_game(replica: Replica, game_id: bytes, *, public: bool = False) -> by
     store = replica.store
     archive = Archive(
         FORMAT, VERSION, row.name, row.my_seat, row.status, [d for _, d in replica.packets(game_id)]
+    )
+    archive = msgspec.structs.replace(
+        archive,
+        evidence=evidence.for_archive(store, game_id),
+        claims=claims.for_archive(store, game_id),
     )
     if not public:
         seed = store.one(
@@ -112,6 +123,8 @@ def import_game(replica: Replica, data: bytes, *, now: str) -> GameRow:
             ledger.store_applied(
                 replica.store, packet, result, now, mine=packet.body.seat == archive.my_seat
             )
+        evidence.restore(replica.store, game_id, archive.packets, archive.evidence)
+        claims.restore(replica, game_id, archive.claims)
         if archive.seed:
             db.execute(
                 "INSERT INTO entropy_seeds (game_id, seat, seed, length) VALUES (?, ?, ?, ?)",

@@ -57,6 +57,10 @@ def verdict(store: Store, data: bytes) -> str:
     """Check a packet's signature without applying it: ``"verified"`` (by a key a game of this
     home binds, or by the key an invitation or join carries), ``"unknown key"`` (signed by a
     key this home does not know yet) or ``"bad"`` (unreadable, or the signature fails)."""
+    from saves import claims  # a late claim verifies by its seat's key (`claims.verdict`)
+
+    if claims.is_claim(data):
+        return claims.verdict(store, data)
     try:
         envelope = read_envelope(data)
     except PacketError:
@@ -86,6 +90,10 @@ def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes
 
 def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
     """Take in one packet; the caller holds the store transaction."""
+    from saves import claims  # a late claim is no packet: its module takes it in
+
+    if claims.is_claim(data):
+        return claims.receive(replica, data, source, now)
     store = replica.store
     try:
         envelope = read_envelope(data)

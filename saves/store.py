@@ -174,6 +174,17 @@ CREATE TABLE IF NOT EXISTS rejected (
     data BLOB NOT NULL,
     rejected_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS claims (   -- signed late claims (engine.core.claims), kept apart
+    game_id BLOB NOT NULL,             -- from the chain: they change no game state
+    claim_id BLOB NOT NULL,
+    seat TEXT NOT NULL,                -- the seat that signed the claim
+    late TEXT NOT NULL,                -- the seat it says let the reply window pass
+    head_seq INTEGER NOT NULL,         -- the chain position the claimant waited at
+    data BLOB NOT NULL,
+    received_at TEXT NOT NULL,
+    mine INTEGER NOT NULL DEFAULT 0,   -- 1: signed by this home
+    PRIMARY KEY (game_id, claim_id)
+);
 """
 
 
