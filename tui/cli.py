@@ -270,6 +270,43 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="replay a game from genesis and check everything")
     verify.add_argument("game", metavar="GAME")
 
+    evidence_cmd = sub.add_parser(
+        "evidence",
+        help="show what froze a game and write it to a file anyone can check",
+        description="Each piece of evidence that froze the game (two packets one seat signed "
+        "for one position, or a packet whose state hash this engine disputes), and a file "
+        "holding the signed packets that prove it: `hexpost verify-evidence FILE` checks it "
+        "anywhere, without the game.",
+    )
+    evidence_cmd.add_argument("game", metavar="GAME")
+    evidence_cmd.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write the evidence file (default: hexpost-evidence-ID.msgpack here)",
+    )
+    evidence_cmd.add_argument("--json", action="store_true")
+
+    verify_evidence = sub.add_parser(
+        "verify-evidence",
+        help="check an evidence file (needs no home and no identity)",
+        description="Replays the packets in a file written by `hexpost evidence` with this "
+        "program's engine and says what they prove; exits 1, saying what does not hold, "
+        "when they prove nothing.",
+    )
+    verify_evidence.add_argument("file", metavar="FILE")
+    verify_evidence.add_argument("--json", action="store_true")
+
+    claim = sub.add_parser(
+        "claim",
+        help="sign a late claim: the other seat has let its reply window pass",
+        description="Once the game's reply window has passed since the other seat came to "
+        "owe the move, signs a claim saying so and queues it; `hexpost sync` sends it. Both "
+        "logs, `hexpost games` and the app show it; it changes nothing in the game.",
+    )
+    claim.add_argument("game", metavar="GAME")
+    claim.add_argument("--note", metavar="TEXT", help="one line to go with the claim")
+
     log = sub.add_parser("log", help="list a game's packets and events")
     log.add_argument("game", metavar="GAME")
     log.add_argument("--json", action="store_true")

@@ -523,6 +523,14 @@ def cmd_verify(args: argparse.Namespace, home: Home) -> int:
     row = replica.find(args.game)
     digest = replica.verify(row.game_id)
     count = len(replica.packets(row.game_id))
+    if row.frozen:  # the chain holds, but the proof that froze the game lies outside it
+        from tui.trust_cmd import game_arg
+
+        print(f"the {count} stored packets of {row.name} replay: signatures, links, state hashes")
+        print(f"state hash {digest.hex()}")
+        raise HexpostError(
+            f"game {row.name} is FROZEN ({row.frozen}): see `hexpost evidence {game_arg(row)}`"
+        )
     print(f"verified {count} packets of {row.name}: every signature, link and state hash holds")
     print(f"state hash {digest.hex()}")
     return 0
@@ -572,6 +580,13 @@ def cmd_demo(args: argparse.Namespace, _home: Home) -> int:
     return run_demo(keep=Path(args.keep) if args.keep else None)
 
 
+def cmd_trust(args: argparse.Namespace, home: Home) -> int:
+    """``evidence``, ``verify-evidence`` and ``claim`` (`tui.trust_cmd`)."""
+    from tui.trust_cmd import run
+
+    return run(args, home)
+
+
 def cmd_account(args: argparse.Namespace, home: Home) -> int:
     from tui.account_cmd import cmd_account as run_account
 
@@ -593,6 +608,9 @@ COMMANDS = {
     "chat": cmd_chat,
     "sync": cmd_sync,
     "verify": cmd_verify,
+    "evidence": cmd_trust,
+    "verify-evidence": cmd_trust,
+    "claim": cmd_trust,
     "log": cmd_log,
     "export": cmd_export,
     "import": cmd_import,

@@ -15,7 +15,7 @@ from engine.core.game import pending
 from engine.core.packets import fingerprint, kind_name, open_packet
 from engine.core.ruleset import Decision
 from engine.core.state import state_hash
-from saves import outbox
+from saves import claims, outbox
 from saves.replica import GameRow, Replica
 from tui.when import age, turn_text
 
@@ -57,6 +57,7 @@ def game_summary(replica: Replica, row: GameRow) -> dict[str, Any]:
         "unread": row.unread,
         "frozen": row.frozen,
         "unsent": len(outbox.waiting(replica.store, row.game_id)),
+        "claim": claims.open_claim_line(replica.store, row.game_id, state),
     }
 
 
@@ -116,6 +117,7 @@ def show_record(
         "over": bool(core.resigned) or bool(summary.get("over")),
         "rolls": rolls,
         "unsent": unsent_records(replica, row.game_id),
+        "claim": claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,
     }
     record.update(game_views(ruleset, state.rules))
     if checklist and state.rules is not None:
@@ -166,7 +168,19 @@ def log_records(replica: Replica, row: GameRow) -> list[dict[str, Any]]:
                 "events": events.get(seq, []),
             }
         )
-    return records
+    for claim in claims.claims_of(replica.store, row.game_id):  # after the packet it waits at
+        records.append(
+            {
+                "seq": claim.body.head_seq,
+                "seat": claim.body.seat,
+                "kind": "claim",
+                "packet": claim.claim_id.hex(),
+                "written_at": claim.body.claimed_at,
+                "bytes": len(claim.data),
+                "events": [f"late claim: {claims.claim_text(claim.body)}"],
+            }
+        )
+    return sorted(records, key=lambda record: int(record["seq"]))
 
 
 # --- text views ----------------------------------------------------------------------------
@@ -221,10 +235,14 @@ def games_text(rows: list[dict[str, Any]]) -> str:
             waiting = "you"
         if row["waiting_for"]:
             waiting = f"{waiting} {age(row['since'])}"
-        note = (row["frozen"] and f"FROZEN: {row['frozen']}") or (
-            "invitation"
-            if row["status"] == "invited"
-            else (f"{row['unread']} new" if row["unread"] else "")
+        note = (
+            (row["frozen"] and f"FROZEN: {row['frozen']}")
+            or row.get("claim")
+            or (
+                "invitation"
+                if row["status"] == "invited"
+                else (f"{row['unread']} new" if row["unread"] else "")
+            )
         )
         lines.append(
             f"{row['game'][:8]:<10}{row['name'][:15]:<16}{turn_text(row['turn']):<14}"
@@ -244,6 +262,8 @@ def show_text(record: dict[str, Any]) -> str:
         lines.append(f"  {seat['seat']:<10}{seat['name'] or '?'} <{seat['address']}>{you}  {fp}")
     if record["frozen"]:
         lines.append(f"FROZEN: {record['frozen']}")
+    if record.get("claim"):
+        lines.append(record["claim"])
     for entry in record.get("unsent", []):
         lines.append(entry["text"])
     if record["options"]:

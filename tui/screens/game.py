@@ -161,7 +161,10 @@ class GameScreen(HexpostScreen):
             )
             if start is not None:
                 hexmap.goto(start)
-        self.query_one("#game-status", Static).update("\n".join(status_lines(record)))
+        status = status_lines(record)
+        if record.get("claim"):  # a late claim still open (`saves.claims`)
+            status.append(str(record["claim"]))
+        self.query_one("#game-status", Static).update("\n".join(status))
         self.query_one(ChecklistTree).show_items(
             record.get("checklist", []), data.phase_titles, phase_rules=data.phase_rules
         )

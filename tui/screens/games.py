@@ -189,6 +189,8 @@ def game_cells(row: dict[str, Any], now: datetime | None = None) -> tuple[str, .
         note = f"FROZEN: {row['frozen']}"
     elif row["status"] == "invited":
         note = "invitation"
+    elif row.get("claim"):  # a late claim still open (`saves.claims`): who owes what since when
+        note = str(row["claim"])
     elif row.get("unsent"):
         note = f"{row['unsent']} to send"
     else:
