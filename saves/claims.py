@@ -77,11 +77,30 @@ def make_claim(replica: Replica, game_id: bytes, now: str, note: str = "") -> Cl
     queue it for sending, in one transaction. Refuses, saying why, unless this home signs for
     its seat, the game is active and not frozen, the other seat owes the next move, and the
     reply window has passed since the game's head packet was stored here (``waiting_since``)."""
+    body, ruleset, state = claim_body(replica, game_id, now, note)
+    identity = replica.identity
+    assert identity is not None  # claim_body refuses a home without one
+    if identity.key is None:
+        raise HexpostError("signing a claim needs the identity key (its passphrase was not given)")
+    try:  # read back exactly as the other side will, so nothing unreadable is ever sent
+        claim = open_claim(sign_claim(body, identity.key), identity.public_key)
+    except PacketError as exc:
+        raise HexpostError(f"cannot write this claim: {exc}") from None
+    with replica.store.transaction():
+        _keep(replica.store, claim, now, mine=True)
+        _queue(replica.store, ruleset, state, claim, now)
+    return ClaimRow(claim.claim_id, claim.body, claim.data, now, True)
+
+
+def claim_body(
+    replica: Replica, game_id: bytes, now: str, note: str = ""
+) -> tuple[ClaimBody, AnyRuleset, AnyState]:
+    """The claim this home would sign at ``now`` (with the ruleset and head state), or
+    `HexpostError` saying why it may not claim; needs only the identity's public key, so the
+    command line can refuse before asking for a passphrase."""
     identity = replica.identity
     if identity is None:
         raise HexpostError("this home has no identity yet: run `hexpost identity create`")
-    if identity.key is None:
-        raise HexpostError("signing a claim needs the identity key (its passphrase was not given)")
     problem = text_problem(note, "the note", MAX_NOTE)
     if problem is not None:
         raise HexpostError(problem)
@@ -140,14 +159,7 @@ def make_claim(replica: Replica, game_id: bytes, now: str, note: str = "") -> Cl
         claimed_at=now,
         note=note,
     )
-    try:  # read back exactly as the other side will, so nothing unreadable is ever sent
-        claim = open_claim(sign_claim(body, identity.key), identity.public_key)
-    except PacketError as exc:
-        raise HexpostError(f"cannot write this claim: {exc}") from None
-    with replica.store.transaction():
-        _keep(replica.store, claim, now, mine=True)
-        _queue(replica.store, ruleset, state, claim, now)
-    return ClaimRow(claim.claim_id, claim.body, claim.data, now, True)
+    return body, ruleset, state
 
 
 def _duration(left: timedelta) -> str:

@@ -143,6 +143,26 @@ def test_the_joiner_is_bound_by_the_genesis_and_its_join(
     assert (proof.seat, proof.public_key, proof.name) == ("alliance", bob.public_key, "Bob")
 
 
+def test_two_early_packets_for_one_position_make_evidence_too(
+    tmp_path: Path, network: LoopbackNetwork, alice: Player, bob: Player, game: bytes
+) -> None:
+    """Found while both wait for the packet before them: the file proves it all the same."""
+    twin = alice.copy_home(tmp_path / "alice-copy", "AliceCopy", network)
+    try:
+        alice.replica.submit(game, [{"type": "note", "text": "a1"}], now=now())
+        a2 = alice.replica.submit(game, [{"type": "note", "text": "a2"}], now=now())
+        twin.replica.submit(game, [{"type": "note", "text": "b1"}], now=now())
+        b2 = twin.replica.submit(game, [{"type": "note", "text": "b2"}], now=now())
+        first, second = alice.packet(game, a2.seq), twin.packet(game, b2.seq)
+    finally:
+        twin.close()
+    assert bob.replica.receive(first, source="t", now=now()).status == "buffered"
+    assert bob.replica.receive(second, source="t", now=now()).status == "equivocation"
+    assert bob.row(game).head_seq < a2.seq
+    (proof,) = evidence.check_file(evidence.encode_file([_piece(bob, game)]))
+    assert (proof.seat, proof.seq, proof.public_key) == ("coalition", a2.seq, alice.public_key)
+
+
 def test_every_single_byte_change_of_an_equivocation_file_is_refused(
     bob: Player, game: bytes, equivocation: tuple[bytes, bytes]
 ) -> None:
