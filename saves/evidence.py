@@ -37,7 +37,6 @@ from engine.core.errors import DesyncError, HexpostError, PacketError
 from engine.core.game import AnyRuleset, AnyState, apply_packet, ruleset_tag
 from engine.core.packets import (
     MAX_PACKET_SIZE,
-    MAX_SEQ,
     Body,
     Genesis,
     Join,
@@ -58,9 +57,12 @@ from saves.store import Store
 
 FORMAT = "hexpost-evidence"
 VERSION = 1
-MAX_FILE_BYTES = 256 << 20
+MAX_FILE_BYTES = 128 << 20
 """An evidence file larger than this is refused unread. A desync piece carries its whole chain,
 so this is a long campaign's worth of packets; an equivocation piece is a few kilobytes."""
+MAX_CHAIN = 100_000
+"""Packets a desync piece may carry: checking one replays them all, so this bounds the work a
+file from someone else can ask of ``verify-evidence`` (a campaign has a few thousand)."""
 MAX_PIECES = 64
 MAX_BINDING = 17
 """The genesis and at most one join for each of the other 15 seats a genesis may name."""
@@ -79,7 +81,7 @@ class Piece(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seq: SeqNumber
     seat: SeatName
     binding: Annotated[list[PacketBytes], msgspec.Meta(max_length=MAX_BINDING)]
-    packets: Annotated[list[PacketBytes], msgspec.Meta(min_length=1, max_length=MAX_SEQ)]
+    packets: Annotated[list[PacketBytes], msgspec.Meta(min_length=1, max_length=MAX_CHAIN)]
 
 
 class EvidenceFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

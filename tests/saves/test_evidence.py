@@ -286,6 +286,10 @@ def test_a_file_that_is_not_evidence_says_so(tmp_path: Path) -> None:
             evidence.check_file(data)
     with pytest.raises(EvidenceRefused, match="more than"):
         evidence.check_file(bytes(evidence.MAX_FILE_BYTES + 1))
+    # A desync chain longer than the bound is refused before any packet is replayed.
+    long_chain = Piece("desync", bytes(16), 0, "coalition", [], [b"x"] * (evidence.MAX_CHAIN + 1))
+    with pytest.raises(EvidenceRefused, match="malformed"):
+        evidence.check_file(evidence.encode_file([long_chain]))
 
 
 # --- desync --------------------------------------------------------------------------------------
