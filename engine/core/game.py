@@ -41,6 +41,7 @@ from engine.core.packets import (
     Reveal,
     Turn,
     VerifiedPacket,
+    fingerprint,
 )
 from engine.core.ruleset import (
     Decision,
@@ -72,6 +73,15 @@ def pending(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
     for seat in core.seats:
         if not seat.joined:
             return [Decision((seat.seat,), "join", DecisionKind.JOIN, "join", "Join the game")]
+    if core.unaccepted:
+        # The creator's next packet accepts the joined keys; what follows is listed too, so a
+        # client can draft the orders that ride in the same packet.
+        return [_acceptance(core), *_after_joins(ruleset, state)]
+    return _after_joins(ruleset, state)
+
+
+def _after_joins(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
+    core = state.core
     for roll in core.armed:
         have = {seat for seat, _ in roll.values}
         for seat in core.seats:
@@ -108,6 +118,23 @@ def _ruleset_pending(ruleset: AnyRuleset, rules: Any) -> list[Decision]:
     decisions = ruleset.pending(rules)
     _LAST_PENDING[:] = [(ruleset, rules, decisions)]
     return list(decisions)
+
+
+def _acceptance(core: CoreState) -> Decision:
+    """The creator's decision to accept (or decline) the keys that joined its game."""
+    joined = [core.seat_state(seat) for seat in core.unaccepted]
+    who = "; ".join(
+        f"{s.name or s.seat} <{s.address}> as {s.seat}, key {fingerprint(s.public_key)}"
+        for s in joined
+    )
+    return Decision(
+        (core.creator,),
+        "join",
+        DecisionKind.ACCEPT,
+        "accept/" + "/".join(core.unaccepted),
+        f"Accept the key that joined: {who}",
+        ("P10",),
+    )
 
 
 def _secret_turn(secret: OpenSecret) -> Decision:
@@ -230,6 +257,8 @@ def _bind_seat(
     if not entropy.follows(anchor, value):
         raise PacketError(f"{seat}'s first entropy value does not follow its anchor")
     current = core.seat_state(seat)
+    if current.joined:
+        raise PacketError(f"{seat}'s key and entropy anchor are bound already and never change")
     return core.with_seat(
         msgspec.structs.replace(
             current, public_key=public_key, anchor=anchor, entropy=value, entropy_index=1
@@ -299,7 +328,13 @@ def _continue(
             f"({_describe(owed)})"
         )
     state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, seq=body.seq))
-    if isinstance(body.kind, Join):
+    if isinstance(body.kind, Join) or owed.kind == DecisionKind.JOIN:
+        if owed.kind != DecisionKind.JOIN or not isinstance(body.kind, Join):
+            raise OutOfTurn(
+                f"packet {body.seq} from {body.seat}: {_describe(owed)} is owed; a join is "
+                "taken only from a seat that has not joined yet, and a seat's key and entropy "
+                "anchor never change once bound"
+            )
         return _join(ruleset, state, packet)
     if seat.public_key != packet.public_key:
         raise PacketError(f"packet {body.seq} claims seat {body.seat} but is signed by another key")
@@ -312,8 +347,10 @@ def _continue(
     )
     state = msgspec.structs.replace(state, core=core)
     events: list[Event] = []
-    state = _feed_rolls(ruleset, state, body.seat, body.entropy, events)
     kind = body.kind
+    if owed.kind == DecisionKind.ACCEPT:
+        state = _accept(state, body.seat, declined=isinstance(kind, Resign), events=events)
+    state = _feed_rolls(ruleset, state, body.seat, body.entropy, events)
     if isinstance(kind, Chat):
         events.append(Event("chat", kind.text, body.seat))
     elif isinstance(kind, Resign):
@@ -329,6 +366,26 @@ def _continue(
     if not isinstance(kind, Turn) and (body.commits or body.reveals):
         raise PacketError(f"packet {body.seq}: only a turn packet may commit or reveal")
     return state, events
+
+
+def _accept(state: AnyState, creator: Seat, *, declined: bool, events: list[Event]) -> AnyState:
+    """The creator's first packet after the joins: it accepts the joined keys, or (a
+    resignation) declines them, which ends the game before it began."""
+    core = state.core
+    for seat in core.unaccepted:
+        joined = core.seat_state(seat)
+        verb = "declined" if declined else "accepted"
+        events.append(
+            Event(
+                "key-declined" if declined else "key-accepted",
+                f"{creator} {verb} the key of {joined.name or seat} <{joined.address}> for the "
+                f"{seat} seat (fingerprint {fingerprint(joined.public_key)})",
+                creator,
+                "join",
+                {"seat": seat, "fingerprint": fingerprint(joined.public_key)},
+            )
+        )
+    return msgspec.structs.replace(state, core=msgspec.structs.replace(core, unaccepted=()))
 
 
 def _join(
@@ -347,8 +404,21 @@ def _join(
     core = _bind_seat(core, body.seat, packet.public_key, join.anchor, body.entropy)
     current = core.seat_state(body.seat)
     core = core.with_seat(msgspec.structs.replace(current, name=join.name, address=join.address))
+    core = msgspec.structs.replace(core, unaccepted=(*core.unaccepted, body.seat))
     state = msgspec.structs.replace(state, core=core)
-    events = [Event("join", f"{join.name} took the {body.seat} seat", body.seat)]
+    invited = current.address
+    text = (
+        f"{join.name} <{join.address}> took the {body.seat} seat with key "
+        f"{fingerprint(packet.public_key)}"
+    )
+    if join.address.casefold() != invited.casefold():
+        text += f" (WARNING: the invitation went to {invited}, not {join.address})"
+    data = {
+        "invited": invited,
+        "address": join.address,
+        "fingerprint": fingerprint(join.public_key),
+    }
+    events = [Event("join", text, body.seat, "join", data)]
     if all(seat.joined for seat in core.seats):
         rules = ruleset.initial_state(
             core.scenario_id, [seat.seat for seat in core.seats], dict(core.options)
@@ -448,21 +518,54 @@ def _order(
     applied = ruleset.apply(state.rules, seat, order)
     events.extend(applied.events)
     state = msgspec.structs.replace(state, rules=applied.state)
-    return _arm(state, seat, applied.rolls, events)
+    return _arm(state, seat, applied.rolls, events, owed.key)
+
+
+MAX_ROLLS_PER_DECISION = 64
+"""Different purposes one decision may roll for (a bound on the state, far above any step)."""
+
+
+def purpose_key(purpose: str) -> str:
+    """A roll's purpose as compared: case and spacing do not make a new purpose."""
+    return " ".join(purpose.casefold().split())
 
 
 def _arm(
-    state: AnyState, seat: Seat, rolls: Sequence[RollRequest], events: list[Event]
+    state: AnyState,
+    seat: Seat,
+    rolls: Sequence[RollRequest],
+    events: list[Event],
+    decision_key: str,
 ) -> AnyState:
+    """Arm the rolls an order or a secret step asked for, in the decision ``decision_key``.
+
+    A roll is bound to its decision and purpose (P6): a second roll for the same purpose in
+    the same decision is refused unless the ruleset marks it ``again``, so the seat that asked
+    cannot ask again after seeing a result it does not like.
+    """
     if not rolls:
         return state
     core = state.core
     armed = list(core.armed)
     count = core.rolls_armed
     value = core.seat_state(seat).entropy
+    rolled = core.rolled if core.rolls_at == decision_key else ()
     for request in rolls:
         if not (1 <= request.count <= 100 and 2 <= request.sides <= 256):
             raise IllegalOrder(f"cannot roll {_dice_text(request)}")
+        purpose = purpose_key(request.purpose)
+        if purpose in rolled and not request.again:
+            raise IllegalOrder(
+                f"{seat} already rolled for {request.purpose!r} in step {request.step}: a roll "
+                "is made once per purpose and step (a re-roll would let its asker choose)",
+                rule="P6",
+            )
+        if purpose not in rolled:
+            if len(rolled) >= MAX_ROLLS_PER_DECISION:
+                raise IllegalOrder(
+                    f"more than {MAX_ROLLS_PER_DECISION} different rolls in step {request.step}"
+                )
+            rolled = (*rolled, purpose)
         count += 1
         event = f"r{count}/{request.step}"
         armed.append(ArmedRoll(event, request, seat, core.seq, ((seat, value),)))
@@ -475,7 +578,9 @@ def _arm(
                 {"event": event, "purpose": request.purpose},
             )
         )
-    core = msgspec.structs.replace(core, armed=tuple(armed), rolls_armed=count)
+    core = msgspec.structs.replace(
+        core, armed=tuple(armed), rolls_armed=count, rolls_at=decision_key, rolled=rolled
+    )
     return msgspec.structs.replace(state, core=core)
 
 
@@ -538,4 +643,4 @@ def _reveal(
     applied = ruleset.apply_secret(state.rules, secret.decision, ordered)
     events.extend(applied.events)
     state = msgspec.structs.replace(state, rules=applied.state)
-    return _arm(state, seat, applied.rolls, events)
+    return _arm(state, seat, applied.rolls, events, secret.decision.key)

@@ -15,55 +15,79 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Sequence
+from typing import Annotated
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.core.errors import PacketError, VersionError
-from engine.core.ruleset import OptionValue, Seat
+from engine.core.text import SAFE_PATTERN, Name
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""Version 2: a join is taken only while its seat owes it, the creator accepts the joined key
+with its next packet, and a roll is bound to its step and purpose (all change the state)."""
 SIGNATURE_DOMAIN = b"hexpost/packet/1\x00"
 ZERO_ID = bytes(32)
 GAME_ID_SIZE = 16
 MAX_PACKET_SIZE = 1 << 20
 """Packets larger than this are refused before any work is done (1 MiB)."""
+MAX_SEQ = (1 << 31) - 1
+"""The largest position a packet may claim. Every integer that a packet carries is bounded
+when it is decoded, so nothing hostile reaches storage (SQLite keeps 64-bit integers) or
+costs work in proportion to its value; a seat's entropy chain ends long before this."""
+MAX_REPLY_WINDOW_HOURS = 24 * 366
+MAX_CHAT = 1000
+"""Characters in one chat line or resignation reason."""
+
+SeqNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
+SmallInt = Annotated[int, msgspec.Meta(ge=0, le=0xFFFF)]
+ShortId = Annotated[str, msgspec.Meta(max_length=64, pattern=SAFE_PATTERN)]
+SeatName = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=SAFE_PATTERN)]
+ChatText = Annotated[str, msgspec.Meta(max_length=MAX_CHAT, pattern=SAFE_PATTERN)]
+DecisionKey = Annotated[str, msgspec.Meta(max_length=200, pattern=SAFE_PATTERN)]
+Blob32 = Annotated[bytes, msgspec.Meta(max_length=32)]
+OptionInPacket = (
+    bool
+    | Annotated[int, msgspec.Meta(ge=-(1 << 31), le=1 << 31)]
+    | Annotated[str, msgspec.Meta(max_length=64, pattern=SAFE_PATTERN)]
+)
+"""An optional rule's value as a genesis carries it (`OptionValue`, bounded)."""
 
 
 class SeatBinding(msgspec.Struct, frozen=True):
     """A seat as the genesis names it. ``public_key`` is empty until the seat joins."""
 
-    seat: Seat
-    name: str
-    address: str
-    public_key: bytes = b""
+    seat: SeatName
+    name: Name
+    address: Name
+    public_key: Blob32 = b""
 
 
 class Genesis(msgspec.Struct, frozen=True, tag="genesis"):
     """The creator's first packet: everything both clients must agree on before play (P8)."""
 
-    protocol: int
-    ruleset_id: str
-    ruleset_version: str
-    scenario_id: str
-    scenario_hash: bytes
-    options: list[tuple[str, OptionValue]]
-    seats: list[SeatBinding]
-    creator: Seat
-    anchor: bytes
-    reply_window_hours: int = 72
-    name: str = ""
+    protocol: SmallInt
+    ruleset_id: ShortId
+    ruleset_version: ShortId
+    scenario_id: ShortId
+    scenario_hash: Blob32
+    options: Annotated[list[tuple[ShortId, OptionInPacket]], msgspec.Meta(max_length=256)]
+    seats: Annotated[list[SeatBinding], msgspec.Meta(min_length=1, max_length=16)]
+    creator: SeatName
+    anchor: Blob32
+    reply_window_hours: Annotated[int, msgspec.Meta(ge=1, le=MAX_REPLY_WINDOW_HOURS)] = 72
+    name: Name = ""
 
 
 class Join(msgspec.Struct, frozen=True, tag="join"):
     """An invitee takes its seat: binds its key and its entropy anchor (P10, P6)."""
 
-    genesis_id: bytes
-    name: str
-    address: str
-    public_key: bytes
-    anchor: bytes
+    genesis_id: Blob32
+    name: Name
+    address: Name
+    public_key: Blob32
+    anchor: Blob32
 
 
 class Turn(msgspec.Struct, frozen=True, tag="turn"):
@@ -79,13 +103,13 @@ class EntropyOnly(msgspec.Struct, frozen=True, tag="entropy"):
 class Chat(msgspec.Struct, frozen=True, tag="chat"):
     """A signed message between the players, kept in the log."""
 
-    text: str
+    text: ChatText
 
 
 class Resign(msgspec.Struct, frozen=True, tag="resign"):
     """The seat concedes the game."""
 
-    reason: str = ""
+    reason: ChatText = ""
 
 
 Kind = Genesis | Join | Turn | EntropyOnly | Chat | Resign
@@ -99,43 +123,43 @@ def kind_name(kind: Kind) -> str:
 class Commit(msgspec.Struct, frozen=True):
     """A commitment to a secret choice for the decision named ``key``."""
 
-    key: str
-    digest: bytes
+    key: DecisionKey
+    digest: Blob32
 
 
 class Reveal(msgspec.Struct, frozen=True):
     """The opening of a commitment: the salt and the canonical bytes of the choice."""
 
-    key: str
-    salt: bytes
+    key: DecisionKey
+    salt: Blob32
     choice: bytes
 
 
 class Body(msgspec.Struct, frozen=True):
     """What a seat signs. New fields go at the end with defaults (msgspec schema evolution)."""
 
-    game_id: bytes
-    seq: int
-    prev: bytes
-    seat: Seat
-    ruleset: str
+    game_id: Blob32
+    seq: SeqNumber
+    prev: Blob32
+    seat: SeatName
+    ruleset: ShortId
     kind: Kind
-    entropy: bytes
-    commits: list[Commit] = []
-    reveals: list[Reveal] = []
-    state_hash: bytes = b""
-    written_at: str = ""
+    entropy: Blob32
+    commits: Annotated[list[Commit], msgspec.Meta(max_length=16)] = []
+    reveals: Annotated[list[Reveal], msgspec.Meta(max_length=16)] = []
+    state_hash: Blob32 = b""
+    written_at: Annotated[str, msgspec.Meta(max_length=64, pattern=SAFE_PATTERN)] = ""
     """Informational only: the author's clock. The engine never reads it."""
 
 
 class Envelope(msgspec.Struct, frozen=True, array_like=True):
     """The signed wrapper. ``public_key`` is present only in Genesis and Join packets."""
 
-    version: int
-    key_id: bytes
-    signature: bytes
+    version: SmallInt
+    key_id: Annotated[bytes, msgspec.Meta(max_length=8)]
+    signature: Annotated[bytes, msgspec.Meta(max_length=64)]
     body: bytes
-    public_key: bytes = b""
+    public_key: Blob32 = b""
 
 
 class VerifiedPacket(msgspec.Struct, frozen=True):

@@ -46,13 +46,15 @@ class StepKind(enum.StrEnum):
 class DecisionKind(enum.StrEnum):
     """What a pending decision asks of its seat.
 
-    ``ORDERS`` and ``SECRET`` come from the ruleset; ``JOIN``, ``REVEAL`` and ``ENTROPY`` are
-    added by the protocol core (joining the game, opening a commitment, feeding a die roll).
+    ``ORDERS`` and ``SECRET`` come from the ruleset; ``JOIN``, ``ACCEPT``, ``REVEAL`` and
+    ``ENTROPY`` are added by the protocol core (joining the game, the creator's acceptance of a
+    joined key, opening a commitment, feeding a die roll).
     """
 
     ORDERS = "orders"
     SECRET = "secret"
     JOIN = "join"
+    ACCEPT = "accept"
     REVEAL = "reveal"
     ENTROPY = "entropy"
 
@@ -100,6 +102,10 @@ class RollRequest(msgspec.Struct, frozen=True):
     sides: int
     purpose: str
     step: str
+    again: bool = False
+    """True when the rules roll again for this purpose within one step (a ruleset that fights
+    rounds inside one step says so); otherwise the core refuses a second roll for the same
+    purpose in the same step, so a seat cannot ask again after a bad result."""
 
 
 S = TypeVar("S")

@@ -71,6 +71,13 @@ class CoreState(msgspec.Struct, frozen=True):
     armed: tuple[ArmedRoll, ...] = ()
     secret: OpenSecret | None = None
     resigned: Seat = ""
+    unaccepted: tuple[Seat, ...] = ()
+    """Seats whose join the creator has not yet accepted; the creator's next packet accepts
+    them (or, a resignation, declines them)."""
+    rolls_at: str = ""
+    """The decision (its key) in which the rolls of ``rolled`` were asked for."""
+    rolled: tuple[str, ...] = ()
+    """Purposes (normalised) already rolled for in the decision ``rolls_at``."""
 
     def seat_state(self, seat: Seat) -> SeatState:
         for entry in self.seats:

@@ -35,6 +35,7 @@ from engine.core.ruleset import (
     StepKind,
     Violation,
 )
+from engine.core.text import text_problem
 from engine.fe import flow, model, standing
 from engine.fe.flow import describe
 from engine.fe.model import RULE_ORDERS, Back, Done, FeState, Note, Roll, Standing
@@ -347,9 +348,8 @@ class FeRuleset:
             return [Violation(f"a secret choice for step {decision.step} is text")]
         if not choice.strip():
             return [Violation(f"the secret choice for step {decision.step} is empty")]
-        if len(choice) > model.MAX_TEXT:
-            return [Violation(f"a secret choice is at most {model.MAX_TEXT} characters")]
-        return []
+        problem = text_problem(choice, f"a secret choice for step {decision.step}", model.MAX_TEXT)
+        return [Violation(problem)] if problem else []
 
     def apply_secret(
         self, state: FeState, decision: Decision, choices: Mapping[Seat, Any]

@@ -22,6 +22,7 @@ import msgspec
 
 from engine.core.errors import IllegalOrder, PacketError
 from engine.core.ruleset import OptionValue, Seat
+from engine.core.text import SAFE_PATTERN
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import HexId
 
@@ -31,7 +32,9 @@ MAX_ADJUSTMENTS = 100
 MAX_DICE = 20
 MIN_SIDES, MAX_SIDES = 2, 100
 
-Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
+Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
+"""Free text of a player's (a note, an adjustment, a roll's purpose): one line, no control
+or formatting characters (`engine.core.text`), checked again by every receiver."""
 StepId = Annotated[str, msgspec.Meta(max_length=40)]
 
 
@@ -263,14 +266,14 @@ class Done(_OrderBase, frozen=True, tag="done"):
 class Note(_OrderBase, frozen=True, tag="note"):
     """Record a note in the log; the step does not advance."""
 
-    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT)]
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
 
 
 class Roll(_OrderBase, frozen=True, tag="roll"):
     """Ask for dice, e.g. ``2d6``, saying what they are for; the step does not advance."""
 
     dice: Annotated[str, msgspec.Meta(max_length=16)]
-    purpose: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT)]
+    purpose: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
 
 
 class Back(_OrderBase, frozen=True, tag="back"):
@@ -405,7 +408,7 @@ class Adjust(_OrderBase, frozen=True, tag="adjust"):
     """
 
     change: AdjustChange
-    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT)]
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
     empire: EmpireCode = ""
     ep: EpText = "0"
     unit: Annotated[str, msgspec.Meta(max_length=40)] = ""

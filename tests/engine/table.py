@@ -56,7 +56,9 @@ class Table:
         label: str = "game",
         options: Mapping[str, OptionValue] | None = None,
         chain_length: int = 4096,
+        creator_seat: str | None = None,
     ) -> None:
+        """``creator_seat`` (default: the first seat) writes the genesis; the others join."""
         self.ruleset = ruleset
         self.players = {seat: Player(seat, f"{label}/{seat}", chain_length) for seat in seats}
         self.game_id = _derive(f"id/{label}", 16)
@@ -64,7 +66,8 @@ class Table:
         self.packets: list[VerifiedPacket] = []
         self.results: list[Result] = []
         self.events: list[Any] = []
-        creator = self.players[seats[0]]
+        first = creator_seat or seats[0]
+        creator = self.players[first]
         info = next(s for s in ruleset.scenarios() if s.id == scenario)
         chosen = {o.id: o.default for o in info.options} | dict(options or {})
         genesis = Genesis(
@@ -75,17 +78,15 @@ class Table:
             scenario_hash=info.data_hash,
             options=sorted(chosen.items()),
             seats=[
-                SeatBinding(
-                    s, s.title(), f"{s}@example.org", creator.public if s == seats[0] else b""
-                )
+                SeatBinding(s, s.title(), f"{s}@example.org", creator.public if s == first else b"")
                 for s in seats
             ],
-            creator=seats[0],
+            creator=first,
             anchor=creator.chain.anchor,
             name=label,
         )
-        self.write(seats[0], genesis)
-        for seat in seats[1:]:
+        self.write(first, genesis)
+        for seat in [s for s in seats if s != first]:
             player = self.players[seat]
             assert self.state is not None
             self.write(

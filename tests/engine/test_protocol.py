@@ -19,6 +19,7 @@ from engine.core.errors import (
 )
 from engine.core.game import apply_packet, pending
 from engine.core.packets import (
+    PROTOCOL_VERSION,
     Genesis,
     Reveal,
     Turn,
@@ -56,7 +57,15 @@ def test_genesis_and_join_bind_keys_and_start_the_game() -> None:
     assert table.state is not None
     assert [s.joined for s in table.state.core.seats] == [True, True]
     assert table.state.rules is not None
-    assert table.owed() == ("north", DecisionKind.ORDERS, "talk")
+    # The creator owes the acceptance of the joined key first; its orders ride in that packet.
+    assert table.owed() == ("north", DecisionKind.ACCEPT, "join")
+    after = pending(TOY, table.state)
+    assert [(d.seats[0], d.kind, d.step) for d in after[1:]] == [
+        ("north", DecisionKind.ORDERS, "talk")
+    ]
+    table.orders("north", Say("hello"))
+    assert table.state.core.unaccepted == ()
+    assert [e.kind for e in table.results[-1].events][:1] == ["key-accepted"]
 
 
 def test_replay_from_bytes_gives_the_same_state_hash() -> None:
@@ -69,8 +78,9 @@ def test_replay_from_bytes_gives_the_same_state_hash() -> None:
 
 def test_order_out_of_turn_is_refused_naming_the_owed_step() -> None:
     table = new_table()
-    with pytest.raises(OutOfTurn, match=r"north owes the next move .*talk"):
-        table.orders("south", Say("me first"))
+    table.orders("north", Say("hello"))
+    with pytest.raises(OutOfTurn, match=r"south owes the next move .*answer"):
+        table.orders("north", Say("me again"))
 
 
 def test_illegal_order_is_refused_with_its_rule_and_nothing_changes() -> None:
@@ -212,9 +222,9 @@ def test_every_single_byte_change_of_a_packet_is_refused() -> None:
 def test_unknown_protocol_version_is_refused_saying_which() -> None:
     table = new_table()
     data = bytearray(table.packets[-1].data)
-    assert data[1] == 1  # array header, then the version as a positive fixint
-    data[1] = 2
-    with pytest.raises(VersionError, match="protocol version 2"):
+    assert data[1] == PROTOCOL_VERSION  # array header, then the version as a positive fixint
+    data[1] = PROTOCOL_VERSION + 1
+    with pytest.raises(VersionError, match=f"protocol version {PROTOCOL_VERSION + 1}"):
         read_envelope(bytes(data))
 
 

@@ -62,7 +62,7 @@ def _orders(rng: random.Random, table: Table, seat: str, step: str) -> list[obje
     if roll < 0.1:
         return [Note(f"note {rng.randrange(1000)}"), Done()]
     if roll < 0.2:
-        return [Roll(f"{rng.randint(1, 3)}d6", "random play")]
+        return [Roll(f"{rng.randint(1, 3)}d6", f"random play {rng.randrange(10**6)}")]
     if roll < 0.3:
         return [Standing(rng.choice(ROUTINES))]
     if roll < 0.35 and step.startswith("5-") and not RULESET.validate(rules, seat, Back("5-1A")):

@@ -1,0 +1,50 @@
+"""Text that travels in packets: one line of printable characters, bounded in length.
+
+Names, addresses, chat lines, notes and roll purposes are written by one player and shown on
+the other player's terminal. A modified client could put terminal escape sequences, other
+control characters, bidirectional overrides or line separators into them, to redraw the other
+player's screen or make a line read differently from what was signed. The engine refuses such
+text on receipt (as the sending client does), so it never enters a game's log; the client
+escapes text again at its edge in any case (defence in depth).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+import msgspec
+
+_UNSAFE_CLASS = "\\x00-\\x1f\\x7f-\\x9f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff"
+"""C0 and C1 controls, DEL, zero-width and direction marks, line and paragraph separators,
+bidirectional embeddings, overrides and isolates, and the byte-order mark."""
+
+SAFE_PATTERN = f"^[^{_UNSAFE_CLASS}]*$"
+"""A regular expression (for `msgspec.Meta`) that matches text free of those characters."""
+
+_UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
+
+MAX_NAME = 200
+"""Characters in a player's name, a game's name or a seat binding's address."""
+
+
+def line(max_length: int, min_length: int = 0) -> object:
+    """A `msgspec.Meta` for one line of safe text of at most ``max_length`` characters."""
+    return msgspec.Meta(min_length=min_length, max_length=max_length, pattern=SAFE_PATTERN)
+
+
+Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME, pattern=SAFE_PATTERN)]
+"""A name or address as packets carry it."""
+
+
+def text_problem(text: str, what: str, max_length: int) -> str | None:
+    """Why ``text`` may not travel as ``what`` (None when it may): too long, or unsafe."""
+    if len(text) > max_length:
+        return f"{what} is at most {max_length} characters, not {len(text)}"
+    found = _UNSAFE.search(text)
+    if found is not None:
+        return (
+            f"{what} holds a control or formatting character "
+            f"(U+{ord(found.group()):04X} at position {found.start() + 1})"
+        )
+    return None
