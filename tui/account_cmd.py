@@ -40,6 +40,7 @@ from mail.accounts import (
     to_table,
 )
 from saves.home import Home
+from tui.safe_text import safe_text
 
 NO_ACCOUNT = "no mail account is set: run `hexpost account add` first"
 OAUTH2_PRESETS = ("Gmail", "Outlook / Microsoft 365")
@@ -303,7 +304,8 @@ class CheckLine:
     text: str
 
     def __str__(self) -> str:
-        return f"ok      {self.text}" if self.ok else f"FAILED  {self.server}: {self.text}"
+        text = safe_text(self.text)  # the server's own words: keep them to one harmless line
+        return f"ok      {text}" if self.ok else f"FAILED  {self.server}: {text}"
 
 
 async def _check_imap(config: ImapConfig) -> CheckLine:

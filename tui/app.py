@@ -25,6 +25,7 @@ from textual.color import Color
 from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
+from tui.safe_text import safe_text
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
 
@@ -117,7 +118,10 @@ class HexpostApp(App[None]):
                 arrived = await self.session.wait_for_mail(WATCH_SECONDS)
             except HexpostError as exc:
                 if not getattr(exc, "retryable", True):
-                    self.notify(f"not watching for mail: {exc}", severity="warning")
+                    reason = safe_text(exc)  # the mail server's words, shown as typed
+                    self.notify(
+                        f"not watching for mail: {reason}", severity="warning", markup=False
+                    )
                     return
                 failures += 1
                 await asyncio.sleep(min(300.0, 5.0 * 2**failures))

@@ -349,10 +349,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "demo" and not args.text and sys.stdin.isatty() and sys.stdout.isatty():
             return demo_app(args)
         from tui import commands
+        from tui.safe_text import safe_output
 
-        return commands.run(args)
+        with safe_output():  # whatever a command prints, no terminal escape gets out
+            return commands.run(args)
     except HexpostError as exc:
-        print(f"hexpost: {exc}", file=sys.stderr)
+        from tui.safe_text import safe_text
+
+        print(f"hexpost: {safe_text(exc)}", file=sys.stderr)  # may quote a packet's text
         return EXIT_FAILED
     except KeyboardInterrupt:
         print("hexpost: interrupted", file=sys.stderr)

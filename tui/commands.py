@@ -32,6 +32,7 @@ from saves import archive
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
 from tui import render
+from tui.safe_text import safe_text
 
 
 def now() -> str:
@@ -343,7 +344,8 @@ def cmd_accept(args: argparse.Namespace, home: Home) -> int:
     replica = signing_replica(args, home, "sign the join packet")
     row = replica.find(args.game)
     replica.accept(row.game_id, now=now())
-    print(f"joined {row.name} as {row.my_seat}; run `hexpost sync` to send the join packet")
+    name = safe_text(row.name)
+    print(f"joined {name} as {row.my_seat}; run `hexpost sync` to send the join packet")
     return 0
 
 
@@ -409,7 +411,7 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
         result = replica.submit(row.game_id, items, now=now())
         print(f"packet {result.seq} signed and queued; run `hexpost sync` to send it")
     for event in result.events:
-        print(f"  {event.text}")
+        print(f"  {safe_text(event.text)}")
     return 0
 
 
@@ -431,13 +433,13 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     report = asyncio.run(_sync_once(replica, transport, auto_replies(args, home)))
     for outcome in report.received:
         if wanted is None or outcome.game_id == wanted:
-            print(f"received: {outcome.status}: {outcome.detail}")
+            print(f"received: {outcome.status}: {safe_text(outcome.detail)}")
     if report.sent:
         print(f"sent {len(report.sent)} packet(s)")
     for problem in report.problems:
-        print(f"warning: {problem}", file=sys.stderr)
+        print(f"warning: {safe_text(problem)}", file=sys.stderr)
     for failure in report.failed:
-        print(f"not sent: packet {failure.seq}: {failure.error}", file=sys.stderr)
+        print(f"not sent: packet {failure.seq}: {safe_text(failure.error)}", file=sys.stderr)
     if not signing:
         print("note: automatic replies were not written (the passphrase is needed to sign them)")
     return 1 if report.failed else 0
@@ -459,18 +461,22 @@ def _watch(
     def show(result: Round) -> None:
         stamp = now()[11:19]
         if result.error is not None:
-            print(f"{stamp} {result.error}; trying again in {result.retry_in:g} s", file=sys.stderr)
+            error = safe_text(result.error)
+            print(f"{stamp} {error}; trying again in {result.retry_in:g} s", file=sys.stderr)
             return
         report = result.report
         assert report is not None
         for outcome in report.received:
-            print(f"{stamp} received: {outcome.status}: {outcome.detail}")
+            print(f"{stamp} received: {outcome.status}: {safe_text(outcome.detail)}")
         if report.sent:
             print(f"{stamp} sent {len(report.sent)} packet(s)")
         for failure in report.failed:
-            print(f"{stamp} not sent: packet {failure.seq}: {failure.error}", file=sys.stderr)
+            print(
+                f"{stamp} not sent: packet {failure.seq}: {safe_text(failure.error)}",
+                file=sys.stderr,
+            )
         for line in [*report.problems, *result.reminders]:
-            print(f"{stamp} {line}")
+            print(f"{stamp} {safe_text(line)}")
         sys.stdout.flush()
 
     print(f"watching {transport.name} (Ctrl-C to stop)", flush=True)
@@ -523,15 +529,16 @@ def cmd_verify(args: argparse.Namespace, home: Home) -> int:
     row = replica.find(args.game)
     digest = replica.verify(row.game_id)
     count = len(replica.packets(row.game_id))
+    name = safe_text(row.name)
     if row.frozen:  # the chain holds, but the proof that froze the game lies outside it
         from tui.trust_cmd import game_arg
 
-        print(f"the {count} stored packets of {row.name} replay: signatures, links, state hashes")
+        print(f"the {count} stored packets of {name} replay: signatures, links, state hashes")
         print(f"state hash {digest.hex()}")
         raise HexpostError(
-            f"game {row.name} is FROZEN ({row.frozen}): see `hexpost evidence {game_arg(row)}`"
+            f"game {name} is FROZEN ({row.frozen}): see `hexpost evidence {game_arg(row)}`"
         )
-    print(f"verified {count} packets of {row.name}: every signature, link and state hash holds")
+    print(f"verified {count} packets of {name}: every signature, link and state hash holds")
     print(f"state hash {digest.hex()}")
     return 0
 
@@ -559,7 +566,8 @@ def cmd_export(args: argparse.Namespace, home: Home) -> int:
             handle.write(data)
     except OSError as exc:
         raise HexpostError(f"cannot write {args.output}: {exc.strerror}") from None
-    print(f"wrote {row.name} ({len(replica.packets(row.game_id))} packets) to {args.output}")
+    name = safe_text(row.name)
+    print(f"wrote {name} ({len(replica.packets(row.game_id))} packets) to {args.output}")
     return 0
 
 
@@ -570,7 +578,7 @@ def cmd_import(args: argparse.Namespace, home: Home) -> int:
         raise HexpostError(f"cannot read {args.file}: {exc.strerror}") from None
     replica = home.replica()
     row = archive.import_game(replica, data, now=now())
-    print(f"imported {row.name} ({row.game_id.hex()[:12]}) at packet {row.head_seq}")
+    print(f"imported {safe_text(row.name)} ({row.game_id.hex()[:12]}) at packet {row.head_seq}")
     return 0
 
 

@@ -17,14 +17,20 @@ from engine.core.ruleset import Decision
 from engine.core.state import state_hash
 from saves import claims, outbox
 from saves.replica import GameRow, Replica
+from tui.safe_text import safe_record
 from tui.when import age, turn_text
 
 
 def emit(record: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    """Print ``record`` as JSON or through its text view. Either way no character a terminal
+    would obey gets out: JSON with ``ensure_ascii`` writes every control and non-ASCII
+    character as ``\\uXXXX``, and the text views see the record with every string made one
+    safe line (`tui.safe_text`), so a name from another player cannot move the cursor, clear
+    the screen or start a line of its own."""
     if as_json:
-        print(json.dumps(record, indent=2, sort_keys=False))
+        print(json.dumps(record, indent=2, sort_keys=False, ensure_ascii=True))
     else:
-        print(text(record))
+        print(text(safe_record(record)))
 
 
 def decision_record(decision: Decision) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from engine.core.errors import HexpostError
+from tui.safe_text import safe_text
 from tui.screens.session import Session, SyncResult
 
 T = TypeVar("T")
@@ -84,11 +85,13 @@ class StatusLine(Horizontal):
         self.query_one(BusyBar).stop()
 
     def busy(self, text: str) -> None:
-        self.query_one("#status-text", Static).update(text)
+        self.query_one("#status-text", Static).update(safe_text(text))
         self.query_one(BusyBar).start()
 
     def say(self, text: str) -> None:
-        self.query_one("#status-text", Static).update(text)
+        """Show ``text`` as one line; it may quote a game's name or a refusal reason, so its
+        control characters are shown escaped (`tui.safe_text`)."""
+        self.query_one("#status-text", Static).update(safe_text(text))
         self.query_one(BusyBar).stop()
 
     @property

@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
 from engine.core.errors import HexpostError
+from tui.safe_text import plain, safe_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.session import Overview, SyncResult
 from tui.when import age, turn_text
@@ -110,7 +111,9 @@ class GamesScreen(HexpostScreen):
         table.clear()
         now = self._clock() if self._clock is not None else None
         for row in overview.rows:
-            table.add_row(*game_cells(row, now), key=row["game"])
+            # As `Text`, not strings: a cell string is Rich markup, and a game's name is the
+            # inviter's to choose ("[link=...]", or "[/b]", which would not even render).
+            table.add_row(*map(plain, game_cells(row, now)), key=row["game"])
         table.display = bool(overview.rows)
         empty.display = not overview.rows
         if not overview.rows:
@@ -179,30 +182,32 @@ class GamesScreen(HexpostScreen):
 
 
 def game_cells(row: dict[str, Any], now: datetime | None = None) -> tuple[str, ...]:
-    """One `game_summary` record as the table's cells, in `COLUMNS` order."""
+    """One `game_summary` record as the table's cells, in `COLUMNS` order, each one line
+    of plain text (the name, the scenario and a frozen game's reason come from the other
+    player or the mail: their control characters are shown escaped)."""
     waiting = ",".join(row["waiting_for"]) or "-"
     if row["waiting_for"] == [row["my_seat"]]:
         waiting = "YOU"
     if row["waiting_for"]:
         waiting = f"{waiting} {age(row['since'], now)}".rstrip()
     if row["frozen"]:
-        note = f"FROZEN: {row['frozen']}"
+        note = f"FROZEN: {safe_text(row['frozen'])}"
     elif row["status"] == "invited":
         note = "invitation"
     elif row.get("claim"):  # a late claim still open (`saves.claims`): who owes what since when
-        note = str(row["claim"])
+        note = safe_text(row["claim"])
     elif row.get("unsent"):
         note = f"{row['unsent']} to send"
     else:
         note = ""
     return (
-        row["name"][:16],
+        safe_text(row["name"], limit=16),
         turn_text(row["turn"]),
         row["step"] or "-",
         waiting,
         str(row["unread"]) if row["unread"] else "",
         note,
-        row["scenario"],
+        safe_text(row["scenario"]),
     )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tui.mapstacks import BOTH, CRIPPLED, OUT_OF_SUPPLY
+from tui.safe_text import safe_text
 
 PANEL_WIDTH = 28
 """Characters per line of the side panel (its CSS width less the border and padding)."""
@@ -142,8 +143,10 @@ def unit_lines(unit: Mapping[str, Any]) -> list[str]:
 
 
 def status_lines(record: Mapping[str, Any]) -> list[str]:
-    """The game in a few lines: name, turn, step, whose move, and anything alarming."""
-    lines = [_clip(f"{record['name']}  #{record['seq']}")]
+    """The game in a few lines: name, turn, step, whose move, and anything alarming. The
+    name, a frozen game's reason and a send error are other people's words: each is shown
+    as one line with its control characters escaped (`tui.safe_text`)."""
+    lines = [_clip(f"{safe_text(record['name'])}  #{record['seq']}")]
     turn = record.get("turn")
     if turn:
         season = str(turn["season"]).capitalize()
@@ -163,13 +166,13 @@ def status_lines(record: Mapping[str, Any]) -> list[str]:
     if record.get("status") == "invited":
         lines.append("invitation: not joined yet")
     if record.get("frozen"):
-        lines.append(f"FROZEN: {record['frozen']}")
+        lines.append(f"FROZEN: {safe_text(record['frozen'])}")
     unsent = record.get("unsent") or []
     if unsent:
         tried = [entry for entry in unsent if entry["attempts"]]
         lines.append(f"NOT SENT: {len(unsent)} packet(s)" if tried else f"{len(unsent)} to send")
         if tried and tried[-1]["last_error"]:
-            lines.append(_clip(str(tried[-1]["last_error"])))
+            lines.append(_clip(safe_text(tried[-1]["last_error"])))
     return lines
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core.errors import HexpostError
+from tui.safe_text import safe_text
 
 if TYPE_CHECKING:
     # The rest is imported where it is used, which is on the store thread: the engine, the
@@ -429,9 +430,9 @@ async def _sync_once(
 
 def describe(report: SyncReport, signing: bool) -> SyncResult:
     """A sync report as one status line plus the details behind it."""
-    details = [f"received: {o.status}: {o.detail}" for o in report.received]
-    details += [f"warning: {problem}" for problem in report.problems]
-    details += [f"not sent: packet {f.seq}: {f.error}" for f in report.failed]
+    details = [f"received: {o.status}: {safe_text(o.detail)}" for o in report.received]
+    details += [f"warning: {safe_text(problem)}" for problem in report.problems]
+    details += [f"not sent: packet {f.seq}: {safe_text(f.error)}" for f in report.failed]
     applied = sum(1 for o in report.received if o.status == "applied")
     parts = [f"received {len(report.received)}", f"applied {applied}", f"sent {len(report.sent)}"]
     if report.failed:

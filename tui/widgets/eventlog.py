@@ -31,6 +31,8 @@ from textual.events import Resize
 from textual.reactive import var
 from textual.widgets import RichLog
 
+from tui.safe_text import safe_text
+
 Row = tuple[int, str, str, str]
 """``(seq, seat, kind, text)``: one event of packet ``seq``; ``seat`` may be empty (the
 engine's own events)."""
@@ -196,6 +198,9 @@ class EventLog(RichLog):
 
 
 def _row(row: Sequence[Any]) -> Row:
-    """A row as the plain tuple (rows read back from JSON are lists)."""
+    """A row as the plain tuple (rows read back from JSON are lists), its seat and text made
+    one harmless line each: chat, notes and roll purposes are the other player's words, and
+    a control character in them is shown escaped rather than obeyed (`tui.safe_text`). The
+    entries are `Text`, never parsed as markup, so brackets show as typed."""
     seq, seat, kind, text = row
-    return int(seq), str(seat or ""), str(kind), str(text)
+    return int(seq), safe_text(seat or ""), str(kind), safe_text(text)

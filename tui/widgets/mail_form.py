@@ -20,6 +20,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from mail.accounts import SECURITIES, preset_for
 from tui.account_cmd import DEFAULT_PASSWORD_ENV, Answers
+from tui.safe_text import safe_text
 
 SOURCES: tuple[tuple[str, str], ...] = (
     ("env variable", "password_env"),
@@ -178,7 +179,7 @@ class MailForm(Vertical):
     def show_result(self, lines: list[str], ok: bool) -> None:
         """What saving or testing gave, under the buttons."""
         result = self.query_one("#mail-result", Static)
-        result.update("\n".join(lines))
+        result.update(safe_text("\n".join(lines), multiline=True))  # the servers' words
         result.set_class(not ok, "-failed")
 
     # --- reacting ----------------------------------------------------------------------------

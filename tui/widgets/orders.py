@@ -42,6 +42,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from tui.safe_text import safe_text
 from tui.widgets.order_forms import (
     adjust_form,
     build_form,
@@ -266,6 +267,7 @@ class OrdersPanel(Vertical, can_focus=True):
         """The engine's verdict on the drafts: legal, or the refusal with its rule."""
         check = self.query_one("#orders-check", Static)
         check.set_class(not ok, "-refused")
+        text = safe_text(text, multiline=True)  # may quote event texts and refusals
         check.update(text if ok else f"REFUSED: {text}")
 
     @property
