@@ -42,12 +42,20 @@ from mail.accounts import (
     secret_source,
     tls_context,
 )
-from mail.mime import ARMOR_BEGIN, HEADER, PACKET_EXTENSION, PACKET_TYPE, is_hexpost
+from mail.mime import (
+    ARMOR_BEGIN,
+    HEADER,
+    PACKET_EXTENSION,
+    PACKET_TYPE,
+    is_hexpost,
+)
+from mail.mime import MAX_MAIL_BYTES as _READ_LIMIT
 from mail.transport import TransportError
 
-MAX_MAIL_BYTES: int = 4 * 1024 * 1024
+MAX_MAIL_BYTES: int = _READ_LIMIT
 """Bigger messages are skipped (the cursor still moves past them): a packet email is far
-smaller, and downloading a huge stranger's attachment would only waste the player's data."""
+smaller, and downloading a huge stranger's attachment would only waste the player's data.
+The same limit as `mail.mime.MAX_MAIL_BYTES`, past which an email is not read."""
 FETCH_BATCH: int = 100
 """UIDs per FETCH command, so a first scan of a big folder is many short commands."""
 
@@ -219,7 +227,15 @@ class ImapFolder:
         """Those of ``uids`` that are packet mail no bigger than ``max_bytes``, in order,
         judged without downloading any message whole."""
         with self._guard("reading the structure of new mail in"):
-            facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM, b"BODYSTRUCTURE"])
+            try:
+                facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM, b"BODYSTRUCTURE"])
+            except RecursionError:
+                # imapclient parses a response recursively: a structure nested deeper than
+                # Python's stack (a hostile server's, Dovecot flattens deep mail) cannot be
+                # read. The answer was read whole before parsing, so the connection is fine:
+                # judge these messages without their structure (header and body search).
+                _log.warning("a message structure in %s is nested too deep to read", self._where)
+                facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM])
         marked = {uid for uid in uids if uid in facts and _marked(facts[uid])}
         # Only mail neither its header nor its structure marks can hold a pasted or forwarded
         # armoured block: ask the server to search just those bodies (never download them).
@@ -447,20 +463,54 @@ def _marked(fact: Mapping[bytes, Any]) -> bool:
         ),
         b"",
     )
-    if isinstance(header, bytes) and header.strip() and is_hexpost(header):
+    if isinstance(header, bytes) and header.strip() and is_hexpost(header[:MAX_HEADER_BYTES]):
         return True
     return _has_packet_part(fact.get(b"BODYSTRUCTURE"))
 
 
+MAX_HEADER_BYTES = 64 * 1024
+"""Of the fetched ``X-Hexpost`` header, only this much is looked at (the field is one line)."""
+MAX_STRUCTURE_NODES = 500
+"""BODYSTRUCTURE entries examined per message: the server reports what the sender built, and
+a packet email has three parts (a forward of it, six)."""
+MAX_STRUCTURE_DEPTH = 24
+"""Levels of a BODYSTRUCTURE followed (a multipart level nests once, a forward twice)."""
+_MAX_PARAMS = 8
+"""Parameter pairs examined per part for a file name."""
+_MAX_NAME = 1000
+"""Characters of a file name decoded (RFC 2047 decoding is not linear in hostile text)."""
+
+
 def _has_packet_part(structure: Any) -> bool:
     """Whether a BODYSTRUCTURE (imapclient's nested tuples) holds a part of the packet type or
-    a file named ``*.hexpost``, at any depth, forwarded messages included."""
-    if isinstance(structure, list):
-        return any(_has_packet_part(part) for part in structure)
-    if not isinstance(structure, tuple) or not structure:
-        return False
-    if isinstance(structure[0], list | tuple):  # multipart: the parts come first
-        return any(_has_packet_part(p) for p in structure if isinstance(p, list | tuple))
+    a file named ``*.hexpost``, at any depth up to `MAX_STRUCTURE_DEPTH`, forwarded messages
+    included. Walks with a stack (no recursion) and stops after `MAX_STRUCTURE_NODES`."""
+    stack: list[tuple[Any, int]] = [(structure, 0)]
+    budget = MAX_STRUCTURE_NODES
+    while stack and budget > 0:
+        node, depth = stack.pop()
+        budget -= 1
+        if depth > MAX_STRUCTURE_DEPTH:
+            continue
+        if isinstance(node, list):
+            stack.extend((part, depth + 1) for part in reversed(node[:MAX_STRUCTURE_NODES]))
+            continue
+        if not isinstance(node, tuple) or not node:
+            continue
+        if isinstance(node[0], list | tuple):  # multipart: the parts come first
+            parts = [p for p in node[:MAX_STRUCTURE_NODES] if isinstance(p, list | tuple)]
+            stack.extend((part, depth + 1) for part in reversed(parts))
+            continue
+        if _packet_leaf(node):
+            return True
+        kind = b"/".join(s for s in node[:2] if isinstance(s, bytes)).lower()
+        if kind == b"message/rfc822" and len(node) > 8:
+            stack.append((node[8], depth + 1))
+    return False
+
+
+def _packet_leaf(structure: tuple[Any, ...]) -> bool:
+    """Whether one non-multipart BODYSTRUCTURE entry is a packet attachment."""
     if len(structure) < 3 or not isinstance(structure[0], bytes):
         return False
     kind = b"/".join(s for s in structure[:2] if isinstance(s, bytes)).decode("ascii", "replace")
@@ -469,24 +519,21 @@ def _has_packet_part(structure: Any) -> bool:
     # The Content-Type's name, and the Content-Disposition's filename: a (type, params) pair
     # among the extension fields.
     params = [structure[2]]
-    params += [f[1] for f in structure[7:] if isinstance(f, tuple) and len(f) == 2]
-    if any(_names_packet_file(p) for p in params):
-        return True
-    if kind.lower() == "message/rfc822" and len(structure) > 8:
-        return _has_packet_part(structure[8])
-    return False
+    params += [f[1] for f in structure[7:16] if isinstance(f, tuple) and len(f) == 2]
+    return any(_names_packet_file(p) for p in params)
 
 
 def _names_packet_file(params: Any) -> bool:
     """Whether a parameter list ``(key, value, key, value...)`` names a ``*.hexpost`` file."""
     if not isinstance(params, tuple):
         return False
+    params = params[: 2 * _MAX_PARAMS]
     for key, value in zip(params[::2], params[1::2], strict=False):
         if not (isinstance(key, bytes) and isinstance(value, bytes)):
             continue
         if not key.lower().startswith((b"name", b"filename")):
             continue
-        text = value.decode("utf-8", "replace")
+        text = value[: _MAX_NAME * 4].decode("utf-8", "replace")[:_MAX_NAME]
         if "=?" in text:  # an RFC 2047 encoded word, as some clients still write names
             with contextlib.suppress(Exception):
                 text = str(email.header.make_header(email.header.decode_header(text)))

@@ -39,6 +39,32 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+UNREADABLE_BYTES = 64 * 1024
+"""Of an email marked as packet mail in which no copy reads, this much is handed up: the
+replica records it as rejected (and the ref as read) without storing a stranger's 4 MB."""
+
+
+def _incoming(item: imap.FoundMail) -> IncomingPacket:
+    """What one packet email hands up: its first readable copy, the others as alternatives.
+
+    An email marked as ours in which no copy reads (truncated, mangled, hostile) is handed up
+    all the same, as its first bytes, so that the replica records the rejection and the ref is
+    never read again. `mime.read_message` never raises; should it ever, that email alone counts
+    as unreadable and the other emails of the fetch are handed up as usual."""
+    try:
+        read = mime.read_message(item.raw)
+    except Exception:
+        read = None
+    if read is None or not read.candidates:
+        return IncomingPacket(ref=item.ref, data=item.raw[:UNREADABLE_BYTES])
+    return IncomingPacket(
+        ref=item.ref,
+        data=read.candidates[0],
+        message_id=read.message_id,
+        alternatives=read.candidates[1:],
+    )
+
+
 class MailTransport:
     """Send by SMTP, receive from one IMAP folder, as the account in ``config`` says."""
 
@@ -152,24 +178,8 @@ class MailTransport:
         except BaseException:
             self._drop()
             raise
-        packets: list[IncomingPacket] = []
-        self._fetched = {}
-        for item in found:
-            self._fetched[item.ref] = item.uid
-            read = mime.read_message(item.raw)
-            if read is None or not read.candidates:
-                # Marked as ours but no copy decodes (truncated, mangled): hand the raw
-                # bytes up, so the replica logs the rejection and the ref is not read again.
-                packets.append(IncomingPacket(ref=item.ref, data=item.raw[: 64 * 1024]))
-                continue
-            packets.append(
-                IncomingPacket(
-                    ref=item.ref,
-                    data=read.candidates[0],
-                    message_id=read.message_id,
-                    alternatives=read.candidates[1:],
-                )
-            )
+        self._fetched = {item.ref: item.uid for item in found}
+        packets = [_incoming(item) for item in found]
         return FetchResult(packets=packets, cursor=new_cursor)
 
     async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:

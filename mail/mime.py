@@ -17,8 +17,17 @@ every copy it can decode and `packet_from_message` returns the first one the cal
 callback accepts. Nothing in an email is trusted (protocol property P1): the headers
 (``X-Hexpost``, Subject, Message-ID) only route and thread; the packet's own signature decides.
 
+A late claim (`engine.core.claims`) travels the same way: its armour's ``Packet:`` line carries
+the claim id, and `read_message` takes a claim envelope as a candidate like a packet's.
+
+Anybody can send an email, so reading is built for hostile input: it never raises, and its work
+is linear in the email's size with a hard bound per email. The MIME structure is walked by
+`mail.mimeparts` (bounded parts, depth, header size); text is searched with `bytes.find` and
+short anchored patterns, never with a pattern that can backtrack over the whole text; the
+copies decoded and the armour markers examined are counted against fixed limits.
+
 This module does no I/O and reads no clock or randomness: the date, the Message-ID and every
-human-readable line are passed in. Reading never raises on any input bytes.
+human-readable line are passed in.
 """
 
 from __future__ import annotations
@@ -30,14 +39,15 @@ import html
 import re
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from email.message import EmailMessage, Message
-from email.parser import BytesParser
+from email.message import EmailMessage
 from email.utils import format_datetime
 
 import msgspec
 
+from engine.core.claims import claim_id, is_claim, read_claim
 from engine.core.errors import PacketError, VersionError
 from engine.core.packets import MAX_PACKET_SIZE, packet_id, read_envelope
+from mail import mimeparts
 from mail.transport import OutgoingPacket
 from saves.subject import Subject, format_subject  # noqa: F401  (re-exported for callers)
 
@@ -55,13 +65,14 @@ MAX_REFERENCES = 10
 
 _POLICY = email.policy.SMTP
 """CRLF line endings: the bytes are ready for SMTP and look like what IMAP returns."""
-_PARSER = BytesParser(policy=email.policy.compat32)
-"""Reading uses the plain policy: the modern one parses every structured header into objects,
-which made parsing 80% of a sync's time (about 7 ms per email) for nothing reading needs."""
 _HEADER_FIELD = re.compile(r"\b(game|seq)\s*=\s*([0-9A-Za-z]+)", re.IGNORECASE)
-_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)*")
-_B64 = re.compile(r"[A-Za-z0-9+/=]+")
-_HEX = re.compile(r"[0-9a-fA-F]+")
+_B64 = re.compile(rb"[A-Za-z0-9+/=]+")
+_HEX = re.compile(rb"[0-9a-fA-F]+")
+_TAG = re.compile(r"<[^>]*>")
+_MARKER_AFTER = re.compile(rb"[\s>]+packet[\s>]*---")
+"""What follows ``hexpost`` in a marker (matched on lowered text, from just after it)."""
+_MARKER_BEFORE = re.compile(rb"[\s>]+(nigeb|dne)[\s>]*---")
+"""What precedes ``hexpost`` in a marker, read backwards (matched on the reversed window)."""
 
 
 def make_message_id(token: bytes, domain: str) -> str:
@@ -193,27 +204,20 @@ def read_message(raw: bytes) -> ReadMail | None:
     Looks into every part, including forwarded messages (``message/rfc822``): attachments of
     the packet type or with the ``.hexpost`` extension, and armoured blocks in text parts
     (whatever their transfer encoding, re-wrapped, quoted with ``>``, surrounded by other
-    text, or turned into HTML). A copy that does not decode to a well-formed packet envelope,
-    or whose armour names another packet id, is dropped. An email with the header but no
-    readable copy (truncated, corrupt) gives an empty ``candidates``. Never raises.
+    text, or turned into HTML). A copy that does not decode to a well-formed packet (or late
+    claim) envelope, or whose armour names another id, is dropped. An email with the header
+    but no readable copy (truncated, corrupt) gives an empty ``candidates``.
+
+    Never raises, and the work is linear in the email's size with a hard bound per email
+    (see `mail.mimeparts` and the ``MAX_*`` limits here): an email over `MAX_MAIL_BYTES` is
+    not read at all, and what lies past a limit is left unread rather than slowing a sync.
     """
+    if len(raw) > MAX_MAIL_BYTES:
+        return None
     try:
-        msg = _PARSER.parsebytes(raw)
-    except Exception:
+        return _read(raw)
+    except Exception:  # a bug must not let one email stop a sync: it just reads as nothing
         return None
-    game_id, seq = _routing(msg)
-    found: list[bytes] = []
-    for data in _copies(msg):
-        if data not in found and _well_formed(data):
-            found.append(data)
-    if game_id is None and not found:
-        return None
-    return ReadMail(
-        candidates=tuple(found),
-        game_id=game_id,
-        seq=seq,
-        message_id=_header(msg, "Message-ID"),
-    )
 
 
 def packet_from_message(raw: bytes, verify: Callable[[bytes], bool]) -> bytes | None:
@@ -233,12 +237,8 @@ def is_hexpost(data: bytes) -> bool:
     look like a hexpost email? True on the ``X-Hexpost`` header, or on the attachment type,
     extension or armour marker anywhere in the bytes (a forwarded packet). A whole message
     can still turn out to hold no readable packet: `read_message` decides."""
-    try:
-        headers = _PARSER.parsebytes(data, headersonly=True)
-        if headers.get(HEADER) is not None:
-            return True
-    except Exception:
-        pass
+    if mimeparts.header_fields(data).get(HEADER) is not None:
+        return True
     lowered = data.lower()
     return any(
         mark in lowered
@@ -252,25 +252,62 @@ def is_hexpost(data: bytes) -> bool:
 
 # --- reading -----------------------------------------------------------------------------------
 
+MAX_MAIL_BYTES = 4 * 1024 * 1024
+"""Bigger emails are not read (`mail.imap` does not even download them)."""
+MAX_TEXT_BYTES = 2 * MAX_PACKET_SIZE
+"""A text part is searched for armour only up to this size: base64 armour and some words."""
+MAX_COPIES = 16
+"""Copies decoded per email, attachments and armoured blocks together."""
+MAX_MARKERS = 256
+"""Places where ``hexpost`` occurs that are examined as armour markers, per email."""
+MAX_TAGS = 100_000
+"""An HTML part with more tags than this is not searched: the HTML of the largest packet
+has about 50,000, and each tag costs a regex step."""
+MAX_ENTITIES = 20_000
+"""Character references decoded per HTML part (each costs a Python call); past this many the
+text is searched with them left as they are."""
+_MARKER_WINDOW = 256
+"""How far around ``hexpost`` the rest of an armour marker may lie (quote marks included)."""
 
-def _header(msg: Message, name: str) -> str:
-    try:
-        value = msg.get(name)
-        return "" if value is None else str(value).strip()
-    except Exception:
-        return ""
+
+class _Limits:
+    """What is left of one email's budget."""
+
+    def __init__(self) -> None:
+        self.copies = MAX_COPIES
+        self.markers = MAX_MARKERS
 
 
-def _routing(msg: Message) -> tuple[bytes | None, int | None]:
+def _read(raw: bytes) -> ReadMail | None:
+    parts = mimeparts.walk(raw)
+    if not parts:
+        return None
+    limits = _Limits()
+    game_id, seq = _routing(parts)
+    found: list[bytes] = []
+    for data in _copies(raw, parts, limits):
+        if data not in found and _well_formed(data):
+            found.append(data)
+    if game_id is None and not found:
+        return None
+    return ReadMail(
+        candidates=tuple(found),
+        game_id=game_id,
+        seq=seq,
+        message_id=parts[0].field("Message-ID"),
+    )
+
+
+def _routing(parts: Sequence[mimeparts.Part]) -> tuple[bytes | None, int | None]:
     """Game id and seq from the first ``X-Hexpost`` header, outer message first."""
-    for part in _messages(msg):
-        value = _header(part, HEADER)
+    for part in parts:
+        value = part.field(HEADER) if part.message else ""
         if not value:
             continue
         fields = {k.lower(): v for k, v in _HEADER_FIELD.findall(value)}
         game_id: bytes | None = None
         try:
-            game_id = bytes.fromhex(fields.get("game", ""))
+            game_id = bytes.fromhex(fields.get("game", "")[:64])
         except ValueError:
             game_id = None
         seq_text = fields.get("seq", "")
@@ -279,112 +316,162 @@ def _routing(msg: Message) -> tuple[bytes | None, int | None]:
     return None, None
 
 
-def _messages(msg: Message) -> Iterator[Message]:
-    """The message and every message forwarded inside it, outermost first."""
-    yield msg
-    for part in msg.walk():
-        if part is not msg and part.get_content_type() == "message/rfc822":
-            payload = part.get_payload()
-            if isinstance(payload, list):
-                for inner in payload:
-                    if isinstance(inner, Message):
-                        yield from _messages(inner)
-
-
-def _copies(msg: Message) -> Iterator[bytes]:
+def _copies(raw: bytes, parts: Sequence[mimeparts.Part], limits: _Limits) -> Iterator[bytes]:
     """Attachment copies first (no re-wrapping can touch them), then armoured blocks."""
-    parts = list(msg.walk())
-    for part in parts:
-        if _is_packet_part(part):
-            data = _part_bytes(part)
+    leaves = [part for part in parts if part.is_leaf]
+    for part in leaves:
+        if _is_packet_part(part) and limits.copies > 0:
+            limits.copies -= 1
+            data = mimeparts.body(raw, part, MAX_PACKET_SIZE)
             if data:
                 yield data
-    for part in parts:
-        if part.get_content_maintype() == "text" and not _is_packet_part(part):
-            text = _part_text(part)
-            if text and "hexpost" in text.lower():
-                if part.get_content_subtype() == "html":
-                    text = _html_text(text)
-                yield from _armored(text)
+    for part in leaves:
+        if part.content_type.startswith("text/") and not _is_packet_part(part):
+            text = _part_text(raw, part)
+            if text is not None:
+                yield from _armored(text, limits)
 
 
-def _is_packet_part(part: Message) -> bool:
-    try:
-        if part.is_multipart():
-            return False
-        if part.get_content_type() == PACKET_TYPE:
-            return True
-        name = part.get_filename()
-        return bool(name) and str(name).lower().endswith(PACKET_EXTENSION)
-    except Exception:
-        return False
+def _is_packet_part(part: mimeparts.Part) -> bool:
+    if part.content_type == PACKET_TYPE:
+        return True
+    return part.filename.lower().endswith(PACKET_EXTENSION)
 
 
-def _part_bytes(part: Message, limit: int = MAX_PACKET_SIZE) -> bytes | None:
-    try:
-        payload = part.get_payload(decode=True)
-    except Exception:
+def _part_text(raw: bytes, part: mimeparts.Part) -> bytes | None:
+    """A text part as ASCII bytes (anything else turned into ``?``, one byte per character, so
+    offsets found in a lowered copy hold in the original), or None when it cannot hold armour.
+
+    The charset is not used to decode, except UTF-16 and UTF-32: the armour is ASCII, every
+    other charset a mail client uses keeps ASCII as it is, and some codecs Python offers for a
+    charset name (``punycode``, ``idna``) are slow or refuse to replace bad input."""
+    data = mimeparts.body(raw, part, MAX_TEXT_BYTES)
+    if data is None:
         return None
-    return payload if isinstance(payload, bytes) and len(payload) <= limit else None
-
-
-def _part_text(part: Message) -> str | None:
-    """A text part's content, decoded from its transfer encoding and its charset."""
-    raw = _part_bytes(part, 2 * MAX_PACKET_SIZE)  # base64 armour and a few words around it
-    if raw is None:
+    charset = part.charset.replace("_", "-")
+    html_part = part.content_type == "text/html"
+    if charset in _WIDE_CHARSETS:
+        text = data.decode(charset, "replace")
+    elif html_part:
+        text = data.decode("utf-8", "replace")
+    else:
+        return data if b"hexpost" in data.lower() else None
+    if "hexpost" not in text.lower():
         return None
-    charset = part.get_content_charset() or "utf-8"
-    try:
-        return raw.decode(charset, "replace")
-    except LookupError:  # a charset Python does not know: the armour is ASCII anyway
-        return raw.decode("utf-8", "replace")
+    if html_part:
+        html_text = _html_text(text)
+        if html_text is None:
+            return None
+        text = html_text
+    return text.encode("ascii", "replace")
 
 
-def _html_text(markup: str) -> str:
-    """The text of an HTML part, enough to find an armoured block a client turned into HTML."""
-    markup = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", "", markup)
-    markup = re.sub(r"(?i)<br\s*/?>|</(p|div|li|tr|blockquote|pre)\s*>", "\n", markup)
-    return html.unescape(re.sub(r"<[^>]*>", "", markup))
+_WIDE_CHARSETS = frozenset(
+    f"utf-{bits}{order}" for bits in (16, 32) for order in ("", "le", "be", "-le", "-be")
+)
 
 
-def _armored(text: str) -> Iterator[bytes]:
-    """Each armoured block of a text, decoded; tolerant of quoting, wrapping and joining.
+def _html_text(markup: str) -> str | None:
+    """The text of an HTML part, enough to find an armoured block a client turned into HTML:
+    script and style elements dropped, every tag turned into a space (the armour is read as
+    whitespace-separated words, so a line break and a space are the same to it), character
+    references decoded. None for a part with more than `MAX_TAGS` tags.
 
-    Quote markers are stripped from each line, then the block between the markers is read as
-    whitespace-separated tokens: ``Packet:`` and its 64 hex digits (possibly split), then base64.
-    """
-    flat = "\n".join(_QUOTE.sub("", line) for line in text.splitlines())
-    begin = re.compile(r"-{3,}\s*BEGIN\s+HEXPOST\s+PACKET\s*-{3,}", re.IGNORECASE)
-    end = re.compile(r"-{3,}\s*END\s+HEXPOST\s+PACKET\s*-{3,}", re.IGNORECASE)
+    Linear: each opening of a script or style element is searched for its end once, and the
+    tag pattern is applied only up to the last ``>`` (past it, a ``<`` can close no tag: the
+    pattern would search to the end from every one of them)."""
+    if markup.count("<") > MAX_TAGS:
+        return None
+    lowered = markup.encode("ascii", "replace").lower()  # one byte per character
+    pieces: list[str] = []
     pos = 0
+    ahead = {b"<script": -2, b"<style": -2}  # the next place of each, found again only once passed
     while True:
-        start = begin.search(flat, pos)
-        if start is None:
+        for needle, at in ahead.items():
+            if -1 < at < pos or at == -2:
+                ahead[needle] = lowered.find(needle, pos)
+        found = [at for at in ahead.values() if at >= 0]
+        if not found:
+            break
+        opening = min(found)
+        closer = b"</script" if lowered.startswith(b"<script", opening) else b"</style"
+        pieces.append(markup[pos:opening])
+        close = lowered.find(closer, opening)
+        if close < 0:
+            pos = len(markup)
+            break
+        gt = lowered.find(b">", close)
+        pos = len(markup) if gt < 0 else gt + 1
+    pieces.append(markup[pos:])
+    markup = "".join(pieces)
+    last = markup.rfind(">")
+    markup = _TAG.sub(" ", markup[: last + 1]) + markup[last + 1 :]
+    if markup.count("&") <= MAX_ENTITIES:
+        markup = html.unescape(markup)
+    return markup
+
+
+def _armored(text: bytes, limits: _Limits) -> Iterator[bytes]:
+    """Each armoured block of a text (ASCII bytes), decoded; tolerant of quoting, wrapping,
+    joining and HTML.
+
+    A marker is found from the word ``hexpost`` (`bytes.find`, in a lowered copy), then
+    checked on each side with an anchored pattern over at most `_MARKER_WINDOW` bytes: before
+    it, three dashes and ``BEGIN`` or ``END`` (read backwards); after it, ``PACKET`` and three
+    dashes; whitespace and quote marks (``>``) between the words. A BEGIN opens a block (a
+    second BEGIN first drops an unfinished one), the next END closes it, and the text between
+    is read by `_decode_block`. At most `MAX_MARKERS` places are examined and `MAX_COPIES`
+    blocks decoded per email, so text made of markers costs no more than the limits."""
+    lowered = text.lower()
+    opened: int | None = None
+    pos = 0
+    while limits.markers > 0 and limits.copies > 0:
+        at = lowered.find(b"hexpost", pos)
+        if at < 0:
             return
-        stop = end.search(flat, start.end())
-        if stop is None:
-            return  # a truncated block: nothing after it can be a whole block either
-        pos = stop.end()
-        data = _decode_block(flat[start.end() : stop.start()])
-        if data is not None:
-            yield data
+        limits.markers -= 1
+        pos = at + len(b"hexpost")
+        after = _MARKER_AFTER.match(lowered, pos, pos + _MARKER_WINDOW)
+        if after is None:
+            continue
+        before = _MARKER_BEFORE.match(lowered[max(0, at - _MARKER_WINDOW) : at][::-1])
+        if before is None:
+            continue
+        if before.group(1) == b"nigeb":
+            opened = after.end()
+            pos = after.end()
+        elif opened is not None:
+            inner = text[opened : at - before.end()]
+            opened = None
+            pos = after.end()
+            limits.copies -= 1
+            data = _decode_block(inner)
+            if data is not None:
+                yield data
 
 
-def _decode_block(inner: str) -> bytes | None:
-    tokens = inner.split()
+def _decode_block(inner: bytes) -> bytes | None:
+    """The packet bytes of an armoured block's inside: an optional ``Packet:`` line with the
+    id (64 hex digits, possibly split), then base64; quote marks and line breaks anywhere.
+    When the id is given it must be the packet's id (or, for a late claim, the claim's)."""
+    if len(inner) > 3 * MAX_PACKET_SIZE:  # base64 of the largest packet, quoted many times
+        return None
+    tokens = inner.replace(b">", b" ").strip(b"-").split()
     expected: bytes | None = None
-    if tokens and tokens[0].lower().rstrip(":") == "packet":
-        tokens = tokens[1:]
-        if tokens and tokens[0] == ":":
-            tokens = tokens[1:]
-        digits = ""
-        while tokens and len(digits) < 64 and _HEX.fullmatch(tokens[0]):
-            digits += tokens.pop(0)
+    start = 0
+    if tokens and tokens[0].lower().rstrip(b":") == b"packet":
+        start = 1
+        if start < len(tokens) and tokens[start] == b":":
+            start += 1
+        digits = b""
+        while start < len(tokens) and len(digits) < 64 and _HEX.fullmatch(tokens[start]):
+            digits += tokens[start]
+            start += 1
         if len(digits) != 64:
             return None
-        expected = bytes.fromhex(digits)
-    text = "".join(tokens)
-    if not text or not _B64.fullmatch(text) or len(text) > MAX_PACKET_SIZE * 2:
+        expected = bytes.fromhex(digits.decode("ascii"))
+    text = b"".join(tokens[start:])
+    if not text or len(text) > MAX_PACKET_SIZE * 2 or not _B64.fullmatch(text):
         return None
     try:
         data = base64.b64decode(text, validate=True)
@@ -392,7 +479,7 @@ def _decode_block(inner: str) -> bytes | None:
         return None
     if expected is not None:
         try:
-            if packet_id(read_envelope(data).body) != expected:
+            if _copy_id(data) != expected:
                 return None
         except VersionError:
             return data  # a newer protocol: its envelope is not ours to read; keep it
@@ -401,11 +488,21 @@ def _decode_block(inner: str) -> bytes | None:
     return data
 
 
+def _copy_id(data: bytes) -> bytes:
+    """The id an armour's ``Packet:`` line names: a packet's id, or a late claim's."""
+    if is_claim(data):
+        return claim_id(read_claim(data).body)
+    return packet_id(read_envelope(data).body)
+
+
 def _well_formed(data: bytes) -> bool:
-    """Whether bytes decode as a packet envelope (a newer protocol version counts: the caller
-    must be able to say the packet is too new rather than lose it)."""
+    """Whether bytes decode as a packet envelope or a late claim's (a newer protocol version
+    counts: the caller must be able to say it is too new rather than lose it)."""
     try:
-        read_envelope(data)
+        if is_claim(data):
+            read_claim(data)
+        else:
+            read_envelope(data)
     except VersionError:
         return True
     except Exception:
