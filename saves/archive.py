@@ -4,6 +4,14 @@ An archive is the game's log (its packets, in chain order) plus, unless it is ex
 public, this seat's private material: the entropy seed and the secret choices not yet
 revealed, so the game can move to another machine and go on. Importing replays and checks
 the whole chain exactly as `verify` does; nothing from the file is trusted without that.
+
+The private material goes into the archive exactly as the store keeps it: sealed under the
+identity key (`saves.vault`), so a copied or mislaid archive tells nobody the seed, and
+neither exporting nor importing needs the passphrase. It opens again wherever the same
+identity key is unlocked, which is the only place it is of use (a seat signs with its bound
+key). An archive holding sealed material is version 2, which older versions refuse rather
+than take a sealed blob for a seed; seeds an older home still kept plain are exported plain
+(version 1) and sealed by the importing home when it next signs.
 """
 
 from __future__ import annotations
@@ -19,15 +27,19 @@ from saves import claims, evidence, ledger
 from saves.claims import ArchivedClaim
 from saves.evidence import ArchivedEvidence
 from saves.replica import GameRow, Replica
+from saves.vault import is_sealed
 
 FORMAT = "hexpost-game-archive"
 VERSION = 1
+SEALED_VERSION = 2
+"""The version of an archive whose seed or secret choices are `saves.vault` blobs."""
 
 
 class ArchivedSecret(msgspec.Struct, frozen=True):
     key: str
     seat: str
     salt: bytes
+    """The salt, or the sealed blob of salt and choice (then ``choice`` is empty)."""
     choice: bytes
 
 
@@ -39,6 +51,7 @@ class Archive(msgspec.Struct, frozen=True):
     status: str
     packets: list[bytes]
     seed: bytes = b""
+    """The seed, or the sealed blob of seed and checkpoints."""
     seed_length: int = 0
     secrets: list[ArchivedSecret] = []
     evidence: list[ArchivedEvidence] = []
@@ -66,11 +79,15 @@ def export_game(replica: Replica, game_id: bytes, *, public: bool = False) -> by
         secrets = store.all(
             "SELECT key, seat, salt, choice FROM secrets WHERE game_id = ?", (game_id,)
         )
+        kept = [ArchivedSecret(str(k), str(s), bytes(a), bytes(c)) for k, s, a, c in secrets]
+        seed_bytes = bytes(seed[0]) if seed else b""
+        sealed = is_sealed(seed_bytes) or any(is_sealed(s.salt) for s in kept)
         archive = msgspec.structs.replace(
             archive,
-            seed=bytes(seed[0]) if seed else b"",
+            version=SEALED_VERSION if sealed else VERSION,
+            seed=seed_bytes,
             seed_length=int(seed[1]) if seed else 0,
-            secrets=[ArchivedSecret(str(k), str(s), bytes(a), bytes(c)) for k, s, a, c in secrets],
+            secrets=kept,
         )
     return msgspec.msgpack.encode(archive)
 
@@ -81,7 +98,7 @@ def import_game(replica: Replica, data: bytes, *, now: str) -> GameRow:
         archive = msgspec.msgpack.decode(data, type=Archive)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise HexpostError(f"not a hexpost game archive: {exc}") from None
-    if archive.format != FORMAT or archive.version != VERSION:
+    if archive.format != FORMAT or archive.version not in (VERSION, SEALED_VERSION):
         raise HexpostError(f"unsupported archive {archive.format} version {archive.version}")
     if not archive.packets:
         raise HexpostError("the archive holds no packets")

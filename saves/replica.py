@@ -35,7 +35,7 @@ from engine.core.packets import (
 from engine.core.ruleset import Decision, DecisionKind, Event, OptionValue, Seat
 from engine.core.state import decode_state, encode_state
 from engine.rulesets import ruleset_for
-from saves import inbox, ledger, outbox
+from saves import inbox, ledger, outbox, vault
 from saves.chat import chat_line, check_chat_turn
 from saves.inbox import Outcome
 from saves.secrets import add_commit, owed_reveals
@@ -292,26 +292,24 @@ class Replica:
     def _chain(self, game_id: bytes, seat: Seat) -> entropy.EntropyChain:
         cached = self._chains.get((game_id, seat))
         if cached is None:
-            row = self.store.one(
-                "SELECT seed, length, checkpoints FROM entropy_seeds "
-                "WHERE game_id = ? AND seat = ?",
-                (game_id, seat),
-            )
-            if row is None:
+            key = self._me().key
+            if key is not None:
+                vault.seal_plain_rows(self.store, key)  # rows an older version kept plain
+            kept = vault.read_seed(self.store, key, game_id, seat)
+            if kept is None:
                 raise HexpostError(f"this home holds no entropy seed for seat {seat}")
-            cached = entropy.EntropyChain.restore(bytes(row[0]), int(row[1]), bytes(row[2]))
+            cached = entropy.EntropyChain.restore(*kept)
             self._chains[(game_id, seat)] = cached
         return cached
 
     def _keep_seed(
         self, game_id: bytes, seat: Seat, seed: bytes, chain: entropy.EntropyChain
     ) -> None:
-        """Store our entropy seed with its checkpoints, so no later run rebuilds the chain."""
-        self.store.db.execute(
-            "INSERT INTO entropy_seeds (game_id, seat, seed, length, checkpoints) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (game_id, seat, seed, chain.length, chain.checkpoints()),
-        )
+        """Store our entropy seed with its checkpoints, sealed (`saves.vault`), so no later
+        run rebuilds the chain and no reader of the store learns it."""
+        key = self._key()
+        vault.seal_plain_rows(self.store, key)
+        vault.write_seed(self.store, key, game_id, seat, seed, chain.length, chain.checkpoints())
 
     def _next_value(self, game_id: bytes, state: AnyState | None, seat: Seat) -> bytes:
         index = (
@@ -491,7 +489,7 @@ class Replica:
         if secret_at and secret_at[0] != len(items) - 1:
             raise HexpostError(f"order {secret_at[0] + 1}: a secret choice must be the last order")
         orders = ruleset.parse_orders([item for item in items if item.get("type") != "secret"])
-        reveals = owed_reveals(self.store, game_id, ruleset, state, seat)
+        reveals = owed_reveals(self.store, game_id, ruleset, state, seat, self._me().key)
         if not items:
             owed = pending(ruleset, state)
             if (
@@ -509,13 +507,19 @@ class Replica:
             if (orders or reveals or secret_at)
             else EntropyOnly()
         )
+        try:
+            value = self._next_value(game_id, state, seat)
+        except vault.VaultLocked:
+            if not dry_run:
+                raise
+            state, value = vault.draft_stand_in(state, seat)  # a dry run without the key
         body = author.new_body(
             ruleset,
             state,
             game_id=game_id,
             seat=seat,
             kind=kind,
-            entropy_value=self._next_value(game_id, state, seat),
+            entropy_value=value,
             reveals=reveals,
             written_at=now,
         )
@@ -530,9 +534,8 @@ class Replica:
 
         def keep_secret() -> None:
             if held is not None:
-                self.store.db.execute(
-                    "INSERT INTO secrets (game_id, key, seat, salt, choice) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, held.key, seat, held.salt, held.choice),
+                vault.write_secret(
+                    self.store, self._key(), game_id, held.key, seat, held.salt, held.choice
                 )
 
         packet, result = self._sign_and_store(
@@ -602,7 +605,9 @@ class Replica:
                 break
             if decisions[0].kind not in (DecisionKind.ENTROPY, DecisionKind.REVEAL):
                 break
-            reveals = owed_reveals(self.store, row.game_id, ruleset, state, row.my_seat)
+            reveals = owed_reveals(
+                self.store, row.game_id, ruleset, state, row.my_seat, self._key()
+            )
             body = author.new_body(
                 ruleset,
                 state,
@@ -623,6 +628,8 @@ class Replica:
         seat = self.state(row.game_id).core.seat_state(row.my_seat)
         if seat.public_key != me.public_key:
             return False
+        if me.key is not None:
+            vault.seal_plain_rows(self.store, me.key)  # rows an older version kept plain
         seed = self.store.one(
             "SELECT 1 FROM entropy_seeds WHERE game_id = ? AND seat = ?",
             (row.game_id, row.my_seat),

@@ -1,9 +1,9 @@
 """This seat's side of secret choices: commit now, keep the choice here, reveal it later.
 
 The salt comes from the operating system's random source, so the commitment tells the other
-seat nothing about the choice (P7). The choice and salt stay in this home's store until the
-reveal is owed; `owed_reveals` then puts them in the next packet (the automatic reply does
-this without the player).
+seat nothing about the choice (P7). The choice and salt stay in this home's store, sealed
+under the identity key (`saves.vault`), until the reveal is owed; `owed_reveals` then puts
+them in the next packet (the automatic reply does this without the player).
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import entropy
 from engine.core.errors import HexpostError, IllegalOrder, NotPending
 from engine.core.game import AnyRuleset, AnyState, pending
 from engine.core.packets import Body, Commit, Reveal, Turn
 from engine.core.ruleset import DecisionKind, Seat
+from saves import vault
 from saves.store import Store
 
 
@@ -31,22 +33,29 @@ class HeldSecret(msgspec.Struct, frozen=True):
 
 
 def owed_reveals(
-    store: Store, game_id: bytes, ruleset: AnyRuleset, state: AnyState, seat: Seat
+    store: Store,
+    game_id: bytes,
+    ruleset: AnyRuleset,
+    state: AnyState,
+    seat: Seat,
+    key: Ed25519PrivateKey | None = None,
 ) -> list[Reveal]:
-    """The reveal this seat owes now (if any), read from the choices it kept."""
+    """The reveal this seat owes now (if any), read from the choices it kept.
+
+    The choice is kept sealed (`saves.vault`), so ``key`` (the unlocked identity key) is
+    needed to open it; without it a sealed choice raises `saves.vault.VaultLocked`.
+    """
     decisions = pending(ruleset, state)
     if not decisions or decisions[0].kind != DecisionKind.REVEAL or decisions[0].seats[0] != seat:
         return []
-    key = decisions[0].key
-    row = store.one(
-        "SELECT salt, choice FROM secrets WHERE game_id = ? AND key = ? AND seat = ?",
-        (game_id, key, seat),
-    )
-    if row is None:
+    name = decisions[0].key
+    kept = vault.read_secret(store, key, game_id, name, seat)
+    if kept is None:
         raise HexpostError(
-            f"the secret choice for {key} is not in this home: it cannot be revealed"
+            f"the secret choice for {name} is not in this home: it cannot be revealed"
         )
-    return [Reveal(key, bytes(row[0]), bytes(row[1]))]
+    salt, choice = kept
+    return [Reveal(name, salt, choice)]
 
 
 def add_commit(

@@ -201,6 +201,11 @@ def identity_record(home: Home) -> dict[str, Any] | None:
         "public_key": info.public_key.hex(),
         "encrypted": info.encrypted,
         "key_file": str(home.key_path),
+        "seeds_and_secrets": (
+            "sealed with the identity key, which its passphrase protects"
+            if info.encrypted
+            else "only as safe as the unencrypted key file: whoever can read it can open them"
+        ),
     }
 
 

@@ -197,7 +197,8 @@ def identity_text(record: dict[str, Any]) -> str:
     return (
         f"{record['name']} <{record['address']}>\n"
         f"fingerprint: {record['fingerprint']}\n"
-        f"key file:    {record['key_file']} ({lock})"
+        f"key file:    {record['key_file']} ({lock})\n"
+        f"entropy seeds and secret choices: {record['seeds_and_secrets']}"
     )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import entropy
 from engine.core.game import pending
@@ -24,6 +25,7 @@ from engine.core.ruleset import DecisionKind
 from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import SyncReport, sync
+from saves import vault
 from saves.home import Home
 from saves.replica import GameRow, Replica, lookup_in
 from tests.engine.fe.helpers import setup_items
@@ -65,6 +67,13 @@ class Player:
             self.home.create_identity(name, address, None, scrypt_n=2)
         self.replica: Replica = self.home.replica(unlock=True)
         self.transport = LoopbackTransport(network, f"loopback:{name.lower()}")
+
+    @property
+    def key(self) -> Ed25519PrivateKey:
+        """The unlocked identity key (what opens this home's sealed seeds and secrets)."""
+        identity = self.replica.identity
+        assert identity is not None and identity.key is not None
+        return identity.key
 
     @property
     def public_key(self) -> bytes:
@@ -245,12 +254,30 @@ def advance(players: dict[str, Player], game_id: bytes, target: str) -> None:
 
 
 def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChain:
-    """The seat's entropy chain, rebuilt from the seed its home keeps."""
-    found = player.replica.store.one(
-        "SELECT seed, length FROM entropy_seeds WHERE game_id = ? AND seat = ?", (game_id, seat)
-    )
+    """The seat's entropy chain, rebuilt from the seed its home keeps (sealed: `saves.vault`)."""
+    found = vault.read_seed(player.replica.store, player.key, game_id, seat)
     assert found is not None
-    return entropy.EntropyChain(bytes(found[0]), int(found[1]))
+    return entropy.EntropyChain(found[0], found[1])
+
+
+def kept_secret(player: Player, game_id: bytes) -> tuple[str, str, bytes, bytes]:
+    """``(key, seat, salt, choice)`` of the one secret choice a home keeps for a game."""
+    row = player.replica.store.one("SELECT key, seat FROM secrets WHERE game_id = ?", (game_id,))
+    assert row is not None
+    name, seat = str(row[0]), str(row[1])
+    found = vault.read_secret(player.replica.store, player.key, game_id, name, seat)
+    assert found is not None
+    return name, seat, *found
+
+
+def replace_choice(player: Player, game_id: bytes, choice: bytes) -> None:
+    """Keep another choice (same salt, properly sealed) for the game's one secret: what a
+    damaged home or a cheating client would hold."""
+    name, seat, salt, _ = kept_secret(player, game_id)
+    store = player.replica.store
+    with store.transaction() as db:
+        db.execute("DELETE FROM secrets WHERE game_id = ? AND key = ?", (game_id, name))
+        vault.write_secret(store, player.key, game_id, name, seat, salt, choice)
 
 
 def _dones(seat: str, state: Any, target: str) -> int:

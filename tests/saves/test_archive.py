@@ -15,6 +15,7 @@ from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
 from saves.archive import Archive, export_game, import_game
 from saves.home import Home
+from saves.vault import is_sealed
 from tests.saves.conftest import CHAIN_LENGTH, Player, advance, create_game, exchange, now, owner
 
 
@@ -134,7 +135,9 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
 
     private = export_game(first.replica, game)
     public = export_game(first.replica, game, public=True)
-    assert choice.encode() in private, "the unrevealed choice travels with the private archive"
+    kept = msgspec.msgpack.decode(private, type=Archive).secrets
+    assert [is_sealed(secret.salt) for secret in kept] == [True], "it travels, sealed"
+    assert choice.encode() not in private, "a mislaid archive does not tell the choice"
     assert choice.encode() not in public
     assert msgspec.msgpack.decode(public, type=Archive).secrets == []
 

@@ -33,8 +33,10 @@ from tests.saves.conftest import (
     create_game,
     exchange,
     first_setup,
+    kept_secret,
     now,
     owner,
+    replace_choice,
     seed_chain,
     start_game,
 )
@@ -387,15 +389,10 @@ def test_a_tampered_reveal_is_refused_by_the_other_side(
     assert outcome.applied == [two.seq]
 
     store = first.replica.store
-    kept = store.one("SELECT key, seat, choice FROM secrets WHERE game_id = ?", (game,))
-    assert kept is not None
-    key, seat, honest_choice = kept
-    store.db.execute(
-        "UPDATE secrets SET choice = ? WHERE game_id = ? AND key = ? AND seat = ?",
-        (msgspec.msgpack.encode("something else entirely"), game, key, seat),
-    )
+    key, seat, _, honest_choice = kept_secret(first, game)
+    replace_choice(first, game, msgspec.msgpack.encode("something else entirely"))
     state = first.replica.state(game)
-    reveals = owed_reveals(store, game, RULESET, state, seat)
+    reveals = owed_reveals(store, game, RULESET, state, seat, first.key)
     assert [r.key for r in reveals] == [key]
     assert reveals[0].choice != honest_choice
     tampered = _forge(first, game, seat, Turn(), state_hash=bytes(32), reveals=reveals)
@@ -409,10 +406,7 @@ def test_a_tampered_reveal_is_refused_by_the_other_side(
     assert second.row(game).frozen is None
 
     # With the honest choice back in place, the automatic reveal goes through.
-    store.db.execute(
-        "UPDATE secrets SET choice = ? WHERE game_id = ? AND key = ? AND seat = ?",
-        (honest_choice, game, key, seat),
-    )
+    replace_choice(first, game, honest_choice)
     exchange(first, second)
     assert second.row(game).head_seq == two.seq + 1
     assert first.replica.verify(game) == second.replica.verify(game)
@@ -497,10 +491,7 @@ def test_a_damaged_kept_secret_stops_only_its_own_games_reply(
     advance(players, game, "5-3C")
     assert owner(players, game)[0] is alice
     alice.replica.submit(game, [{"type": "secret", "choice": "D7 and two F5s"}], now=now())
-    alice.replica.store.db.execute(
-        "UPDATE secrets SET choice = ? WHERE game_id = ?",
-        (msgspec.msgpack.encode("something else entirely"), game),
-    )
+    replace_choice(alice, game, msgspec.msgpack.encode("something else entirely"))
     exchange(alice, bob)
     bob.replica.submit(game, [{"type": "secret", "choice": "CV and DD"}], now=now())
     bob.replica.submit(other, [{"type": "roll", "dice": "1d6", "purpose": "x"}], now=now())

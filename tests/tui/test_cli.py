@@ -226,6 +226,9 @@ def test_identities_show_fingerprints_and_encryption(alice: Player, bob: Player)
     assert a["fingerprint"] and b["fingerprint"] and a["fingerprint"] != b["fingerprint"]
     text = bob.ok("identity", "show")
     assert b["fingerprint"] in text and "NOT encrypted" in text
+    unsafe = "only as safe as the unencrypted key file"
+    assert unsafe in b["seeds_and_secrets"] and unsafe in text, "--no-passphrase says so"
+    assert "passphrase protects" in a["seeds_and_secrets"]
 
 
 def test_key_files_are_private(alice: Player, bob: Player) -> None:
