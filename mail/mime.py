@@ -66,7 +66,6 @@ MAX_REFERENCES = 10
 _POLICY = email.policy.SMTP
 """CRLF line endings: the bytes are ready for SMTP and look like what IMAP returns."""
 _HEADER_FIELD = re.compile(r"\b(game|seq)\s*=\s*([0-9A-Za-z]+)", re.IGNORECASE)
-_B64 = re.compile(rb"[A-Za-z0-9+/=]+")
 _HEX = re.compile(rb"[0-9a-fA-F]+")
 _TAG = re.compile(r"<[^>]*>")
 _MARKER_AFTER = re.compile(rb"[\s>]+packet[\s>]*---")
@@ -261,11 +260,13 @@ MAX_COPIES = 16
 MAX_MARKERS = 256
 """Places where ``hexpost`` occurs that are examined as armour markers, per email."""
 MAX_TAGS = 100_000
-"""An HTML part with more tags than this is not searched: the HTML of the largest packet
-has about 50,000, and each tag costs a regex step."""
-MAX_ENTITIES = 20_000
-"""Character references decoded per HTML part (each costs a Python call); past this many the
-text is searched with them left as they are."""
+"""Tags per email: an HTML part that would go past this many is not searched. The HTML of the
+largest packet has about 50,000, and each tag costs a regex step."""
+MAX_ENTITIES = 10_000
+"""Character references decoded per email (each costs a Python call); an HTML part that would
+go past this many is searched with them left as they are."""
+MAX_DROPPED = 64
+"""Script and style elements dropped per email (each is a step of a Python loop)."""
 _MARKER_WINDOW = 256
 """How far around ``hexpost`` the rest of an armour marker may lie (quote marks included)."""
 
@@ -276,6 +277,9 @@ class _Limits:
     def __init__(self) -> None:
         self.copies = MAX_COPIES
         self.markers = MAX_MARKERS
+        self.entities = MAX_ENTITIES
+        self.tags = MAX_TAGS
+        self.dropped = MAX_DROPPED
 
 
 def _read(raw: bytes) -> ReadMail | None:
@@ -327,9 +331,9 @@ def _copies(raw: bytes, parts: Sequence[mimeparts.Part], limits: _Limits) -> Ite
                 yield data
     for part in leaves:
         if part.content_type.startswith("text/") and not _is_packet_part(part):
-            text = _part_text(raw, part)
+            text = _part_text(raw, part, limits)
             if text is not None:
-                yield from _armored(text, limits)
+                yield from _armored(*text, limits)
 
 
 def _is_packet_part(part: mimeparts.Part) -> bool:
@@ -338,9 +342,10 @@ def _is_packet_part(part: mimeparts.Part) -> bool:
     return part.filename.lower().endswith(PACKET_EXTENSION)
 
 
-def _part_text(raw: bytes, part: mimeparts.Part) -> bytes | None:
+def _part_text(raw: bytes, part: mimeparts.Part, limits: _Limits) -> tuple[bytes, bytes] | None:
     """A text part as ASCII bytes (anything else turned into ``?``, one byte per character, so
-    offsets found in a lowered copy hold in the original), or None when it cannot hold armour.
+    offsets found in a lowered copy hold in the original) and that lowered copy; None when it
+    cannot hold armour (no ``hexpost`` in it).
 
     The charset is not used to decode, except UTF-16 and UTF-32: the armour is ASCII, every
     other charset a mail client uses keeps ASCII as it is, and some codecs Python offers for a
@@ -349,21 +354,18 @@ def _part_text(raw: bytes, part: mimeparts.Part) -> bytes | None:
     if data is None:
         return None
     charset = part.charset.replace("_", "-")
-    html_part = part.content_type == "text/html"
     if charset in _WIDE_CHARSETS:
-        text = data.decode(charset, "replace")
-    elif html_part:
-        text = data.decode("utf-8", "replace")
-    else:
-        return data if b"hexpost" in data.lower() else None
-    if "hexpost" not in text.lower():
+        data = data.decode(charset, "replace").encode("ascii", "replace")
+    lowered = data.lower()
+    if b"hexpost" not in lowered:
         return None
-    if html_part:
-        html_text = _html_text(text)
-        if html_text is None:
-            return None
-        text = html_text
-    return text.encode("ascii", "replace")
+    if part.content_type != "text/html":
+        return data, lowered
+    text = _html_text(data.decode("utf-8", "replace"), limits)
+    if text is None:
+        return None
+    data = text.encode("ascii", "replace")
+    return data, data.lower()
 
 
 _WIDE_CHARSETS = frozenset(
@@ -371,28 +373,33 @@ _WIDE_CHARSETS = frozenset(
 )
 
 
-def _html_text(markup: str) -> str | None:
+def _html_text(markup: str, limits: _Limits) -> str | None:
     """The text of an HTML part, enough to find an armoured block a client turned into HTML:
-    script and style elements dropped, every tag turned into a space (the armour is read as
+    script and style elements dropped (while the email's `MAX_DROPPED` last; the text of any
+    later ones is left in, harmless), every tag turned into a space (the armour is read as
     whitespace-separated words, so a line break and a space are the same to it), character
-    references decoded. None for a part with more than `MAX_TAGS` tags.
+    references decoded (while the email's `MAX_ENTITIES` last). None for a part with more tags
+    than are left of the email's `MAX_TAGS`.
 
     Linear: each opening of a script or style element is searched for its end once, and the
     tag pattern is applied only up to the last ``>`` (past it, a ``<`` can close no tag: the
     pattern would search to the end from every one of them)."""
-    if markup.count("<") > MAX_TAGS:
+    tags = markup.count("<")
+    if tags > limits.tags:
         return None
+    limits.tags -= tags
     lowered = markup.encode("ascii", "replace").lower()  # one byte per character
     pieces: list[str] = []
     pos = 0
     ahead = {b"<script": -2, b"<style": -2}  # the next place of each, found again only once passed
-    while True:
+    while limits.dropped > 0:
         for needle, at in ahead.items():
             if -1 < at < pos or at == -2:
                 ahead[needle] = lowered.find(needle, pos)
         found = [at for at in ahead.values() if at >= 0]
         if not found:
             break
+        limits.dropped -= 1
         opening = min(found)
         closer = b"</script" if lowered.startswith(b"<script", opening) else b"</style"
         pieces.append(markup[pos:opening])
@@ -406,12 +413,14 @@ def _html_text(markup: str) -> str | None:
     markup = "".join(pieces)
     last = markup.rfind(">")
     markup = _TAG.sub(" ", markup[: last + 1]) + markup[last + 1 :]
-    if markup.count("&") <= MAX_ENTITIES:
+    entities = markup.count("&")
+    if entities <= limits.entities:
+        limits.entities -= entities
         markup = html.unescape(markup)
     return markup
 
 
-def _armored(text: bytes, limits: _Limits) -> Iterator[bytes]:
+def _armored(text: bytes, lowered: bytes, limits: _Limits) -> Iterator[bytes]:
     """Each armoured block of a text (ASCII bytes), decoded; tolerant of quoting, wrapping,
     joining and HTML.
 
@@ -421,8 +430,8 @@ def _armored(text: bytes, limits: _Limits) -> Iterator[bytes]:
     dashes; whitespace and quote marks (``>``) between the words. A BEGIN opens a block (a
     second BEGIN first drops an unfinished one), the next END closes it, and the text between
     is read by `_decode_block`. At most `MAX_MARKERS` places are examined and `MAX_COPIES`
-    blocks decoded per email, so text made of markers costs no more than the limits."""
-    lowered = text.lower()
+    blocks decoded per email, so text made of markers costs no more than the limits.
+    ``lowered`` is ``text.lower()``."""
     opened: int | None = None
     pos = 0
     while limits.markers > 0 and limits.copies > 0:
@@ -471,10 +480,10 @@ def _decode_block(inner: bytes) -> bytes | None:
             return None
         expected = bytes.fromhex(digits.decode("ascii"))
     text = b"".join(tokens[start:])
-    if not text or len(text) > MAX_PACKET_SIZE * 2 or not _B64.fullmatch(text):
+    if not text or len(text) > MAX_PACKET_SIZE * 2:
         return None
-    try:
-        data = base64.b64decode(text, validate=True)
+    try:  # strict: the alphabet only, padding only at the end (the tokens hold no whitespace)
+        data = binascii.a2b_base64(text, strict_mode=True)
     except (binascii.Error, ValueError):
         return None
     if expected is not None:

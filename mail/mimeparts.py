@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import binascii
 import functools
+import re
 from dataclasses import dataclass, field
 from email.message import Message
 
@@ -55,6 +56,7 @@ FIELDS = (
 """The header fields kept (the first of each, as `Message.get` returns)."""
 
 _WHITESPACE = b" \t"
+_BLANK_LINE = re.compile(rb"\n\r?\n")
 _BASE64_JUNK = bytes(
     c for c in range(256) if not (chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/"))
 )
@@ -189,11 +191,9 @@ def _split_head(raw: bytes, start: int, end: int) -> tuple[int, int] | None:
     if not header_like and not first.startswith((b"From ", b" ", b"\t")):
         return start, start
     limit = min(end, start + MAX_HEADER_BYTES)
-    found = [(i, 2) for i in (raw.find(b"\n\n", start, limit),) if i >= 0]
-    found += [(i, 3) for i in (raw.find(b"\n\r\n", start, limit),) if i >= 0]
-    if found:
-        at, skip = min(found)
-        return at + 1, at + skip
+    blank = _BLANK_LINE.search(raw, start, limit)  # stops at the first: the header's length
+    if blank is not None:
+        return blank.start() + 1, blank.end()
     if limit == end:
         return end, end
     return None

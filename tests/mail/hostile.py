@@ -12,7 +12,14 @@ import base64
 import os
 from collections.abc import Callable
 
-from mail.mime import ARMOR_BEGIN, ARMOR_END, HEADER, MAX_TEXT_BYTES
+from mail.mime import (
+    ARMOR_BEGIN,
+    ARMOR_END,
+    HEADER,
+    MAX_ENTITIES,
+    MAX_TAGS,
+    MAX_TEXT_BYTES,
+)
 
 GAME = "ab" * 16
 HEAD = (
@@ -25,16 +32,21 @@ def _text(body: bytes, *, subtype: str = "plain") -> bytes:
     return HEAD + f"Content-Type: text/{subtype}; charset=utf-8\r\n\r\nhexpost\r\n".encode() + body
 
 
-def _fill(unit: bytes, size: int, *, subtype: str = "plain") -> bytes:
+def _fill(
+    unit: bytes, size: int, *, subtype: str = "plain", count: int = 0, part: int = MAX_TEXT_BYTES
+) -> bytes:
     """Text parts made of ``unit``, each as big as a text part that is still read, as many
-    as fit in ``size`` (so every byte is searched)."""
+    as fit in ``size`` (so every byte is searched). With ``count``, each part holds ``unit``
+    that many times, then spaces. ``part`` is the size of each part (at most the limit)."""
     head = HEAD + b"Content-Type: multipart/mixed; boundary=b\r\n\r\n"
     part_head = f"--b\r\nContent-Type: text/{subtype}; charset=utf-8\r\n\r\nhexpost ".encode()
     room = size - len(head) - len(b"\r\n--b--\r\n")
     parts: list[bytes] = []
     while room > len(part_head) + len(unit):
-        fits = min(MAX_TEXT_BYTES - len(b"hexpost "), room - len(part_head) - 2)
-        parts.append(part_head + unit * (fits // len(unit)) + b"\r\n")
+        fits = min(part - len(b"hexpost "), room - len(part_head) - 2)
+        times = min(count, fits // len(unit)) if count else fits // len(unit)
+        text = unit * times + b" " * (fits - times * len(unit) if count else 0)
+        parts.append(part_head + text + b"\r\n")
         room -= len(parts[-1])
     return head + b"".join(parts) + b"--b--\r\n"
 
@@ -84,6 +96,30 @@ def short_tags(size: int) -> bytes:
 
 def entities(size: int) -> bytes:
     return _fill(b"&amp;", size, subtype="html")
+
+
+def entities_at_the_limit(size: int) -> bytes:
+    """As many character references as are still decoded."""
+    return _fill(b"&amp;", size, subtype="html", count=MAX_ENTITIES)
+
+
+def entities_in_many_parts(size: int) -> bytes:
+    """HTML parts each holding as many character references as one part may decode."""
+    return _fill(b"&amp;", size, subtype="html", count=MAX_ENTITIES, part=size // 64)
+
+
+def tags_at_the_limit(size: int) -> bytes:
+    """As many tags as an HTML part may hold and still be read."""
+    return _fill(b"<a>", size, subtype="html", count=MAX_TAGS)
+
+
+def tags_in_many_parts(size: int) -> bytes:
+    return _fill(b"<a>", size, subtype="html", part=size // 64)
+
+
+def closed_styles(size: int) -> bytes:
+    """Style elements, each closed: each one is a step of the loop that drops them."""
+    return _fill(b"<style></style>", size, subtype="html", count=MAX_TAGS // 2)
 
 
 def nested_multiparts(size: int, depth: int = 500) -> bytes:
@@ -164,6 +200,11 @@ HOSTILE: dict[str, Callable[[int], bytes]] = {
     "< repeated": open_angles,
     "<a> repeated": short_tags,
     "&amp; repeated": entities,
+    "&amp; at the decoded limit": entities_at_the_limit,
+    "&amp; in 64 parts": entities_in_many_parts,
+    "<a> at the tag limit": tags_at_the_limit,
+    "<a> in 64 parts": tags_in_many_parts,
+    "closed <style> elements": closed_styles,
     "500 nested multiparts": nested_multiparts,
     "500 nested forwards": nested_forwards,
     "tiny parts": tiny_parts,
