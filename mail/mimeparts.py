@@ -84,11 +84,26 @@ class Part:
 
     @functools.cached_property
     def filename(self) -> str:
-        return str(self.head.get_filename() or "")
+        """The file name, "" if none or if it cannot be decoded (RFC 2231 names a charset,
+        and some of Python's codecs raise even when told to replace what they cannot read)."""
+        try:
+            return str(self.head.get_filename() or "")
+        except Exception:
+            return ""
 
     @functools.cached_property
     def charset(self) -> str:
-        return str(self.head.get_content_charset() or "")
+        try:
+            return str(self.head.get_content_charset() or "")
+        except Exception:
+            return ""
+
+    @functools.cached_property
+    def boundary(self) -> str | None:
+        try:
+            return self.head.get_boundary()
+        except Exception:
+            return None
 
     @property
     def is_leaf(self) -> bool:
@@ -132,7 +147,7 @@ def walk(raw: bytes) -> list[Part]:
             budget.stack.append((body_start, end, depth + 1, True, "text/plain"))
         elif kind.startswith("multipart/"):
             inner = "message/rfc822" if kind == "multipart/digest" else "text/plain"
-            children = _children(raw, body_start, end, head.get_boundary(), budget)
+            children = _children(raw, body_start, end, part.boundary, budget)
             for child_start, child_end in reversed(children):
                 budget.stack.append((child_start, child_end, depth + 1, False, inner))
     return parts

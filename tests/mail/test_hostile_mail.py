@@ -363,6 +363,20 @@ def test_bytes_a_charset_codec_refuses_do_not_make_reading_raise() -> None:
     assert read_message(raw) is None
 
 
+def test_a_file_name_no_codec_can_read_does_not_hide_the_packet(packet: VerifiedPacket) -> None:
+    """RFC 2231 lets a parameter name its charset; with ``idna`` the standard library raises
+    UnicodeError from `Message.get_filename` even in "replace" mode."""
+    msg = _parse(packet_mail(packet))
+    msg.add_attachment(b"junk", maintype="application", subtype="octet-stream")
+    raw = msg.as_bytes().replace(
+        b"Content-Disposition: attachment\r\n",
+        b"Content-Disposition: attachment; filename*=idna''%ff%fe.hexpost\r\n",
+    )
+    assert b"idna" in raw
+    read = read_message(raw)
+    assert read is not None and read.candidates == (packet.data,)
+
+
 # --- late claims travel like packets ---------------------------------------------------------
 
 
