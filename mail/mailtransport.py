@@ -22,7 +22,7 @@ import os
 import threading
 from collections.abc import Callable, Container, Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mail import imap, mime, smtp
 from mail.accounts import AccountError, MailConfig, ServerConfig, resolve_secret
@@ -49,19 +49,25 @@ def _incoming(item: imap.FoundMail) -> IncomingPacket:
 
     An email marked as ours in which no copy reads (truncated, mangled, hostile) is handed up
     all the same, as its first bytes, so that the replica records the rejection and the ref is
-    never read again. `mime.read_message` never raises; should it ever, that email alone counts
-    as unreadable and the other emails of the fetch are handed up as usual."""
+    never read again; the ``X-Hexpost`` header, when there is one, names the game and position
+    it was meant to be (untrusted hints). `mime.read_message` never raises; should it ever,
+    that email alone counts as unreadable and the other emails of the fetch go up as usual."""
     try:
         read = mime.read_message(item.raw)
     except Exception:
         read = None
+    hints: dict[str, Any] = {}
+    if read is not None and read.game_id is not None:
+        hints["game_hint"] = read.game_id
+        hints["seq_hint"] = -1 if read.seq is None else read.seq
     if read is None or not read.candidates:
-        return IncomingPacket(ref=item.ref, data=item.raw[:UNREADABLE_BYTES])
+        return IncomingPacket(ref=item.ref, data=item.raw[:UNREADABLE_BYTES], **hints)
     return IncomingPacket(
         ref=item.ref,
         data=read.candidates[0],
         message_id=read.message_id,
         alternatives=read.candidates[1:],
+        **hints,
     )
 
 

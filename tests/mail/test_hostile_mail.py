@@ -469,6 +469,12 @@ def test_every_packet_mail_of_a_fetch_is_handed_up_whatever_one_of_them_does(
     assert result.packets[1].data == exploding[:UNREADABLE_BYTES]
     assert result.packets[2].data == mails[2].raw[:UNREADABLE_BYTES]
     assert len(result.packets[2].data) == UNREADABLE_BYTES
+    # The routing header names what the unreadable email was meant to be (untrusted).
+    assert result.packets[2].game_hint == bytes.fromhex(hostile.GAME)
+    assert result.packets[2].seq_hint == 3
+    assert result.packets[0].game_hint == packet.body.game_id
+    assert result.packets[0].seq_hint == packet.body.seq
+    assert result.packets[1].game_hint == b"" and result.packets[1].seq_hint == -1
 
 
 # --- the IMAP side: what the server says about a message is bounded too ---------------------
