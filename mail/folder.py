@@ -22,6 +22,7 @@ import stat
 import time
 from collections.abc import Container
 from pathlib import Path
+from typing import Any
 
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
 from saves.files import fsync_directory, write_synced
@@ -129,6 +130,15 @@ def file_ref(name: str, size: int, mtime_ns: int) -> str:
     return f"{name}@{size}:{mtime_ns}"
 
 
+def _routing(name: str) -> dict[str, Any]:
+    """The game and position a packet file's name gives: unverified hints that only say what a
+    damaged file was meant to be (`IncomingPacket.game_hint`)."""
+    match = _NAME.fullmatch(name)
+    if match is None:
+        return {}
+    return {"game_hint": bytes.fromhex(match["game"]), "seq_hint": int(match["seq"])}
+
+
 def _sort_key(match: re.Match[str]) -> tuple[str, int, str, int]:
     """Order by game, then seq, then packet id, then suffix as a number (-2 before -10)."""
     return (match["game"], int(match["seq"]), match["pid"], int(match["dup"] or 1))
@@ -221,9 +231,9 @@ class FolderTransport:
             while dup <= MAX_DUPLICATE_SUFFIX:
                 target = self.path / _file_name(packet, dup)
                 held = _holds(target, packet.data)
-                if held:
+                if held and not packet.resend:
                     return
-                if held is False:
+                if held is not None:  # different bytes, or the same bytes asked for anew
                     dup += 1
                     continue
                 if temp is None:
@@ -285,7 +295,7 @@ class FolderTransport:
             if packets and total + len(data) > MAX_BYTES_PER_FETCH:
                 break
             total += len(data)
-            packets.append(IncomingPacket(ref=ref, data=data))
+            packets.append(IncomingPacket(ref=ref, data=data, **_routing(entry.name)))
         if len(packets) < len(entries):
             _log.info(
                 "read %d of %d new files in %s; the rest wait for the next sync",

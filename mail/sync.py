@@ -15,7 +15,7 @@ from collections.abc import Callable
 import msgspec
 
 from engine.core.errors import HexpostError
-from mail.transport import OutgoingPacket, Transport, TransportError
+from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
 from saves import inbox, outbox
 from saves.inbox import Outcome
 from saves.replica import Replica
@@ -50,22 +50,37 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     result = await transport.fetch(
         outbox.cursor(store, transport.name), outbox.seen_refs(store, transport.name)
     )
-    outcomes = [
-        replica.receive(
-            inbox.pick_copy(store, item.data, item.alternatives)
-            if item.alternatives
-            else item.data,
-            source=f"{transport.name} {item.ref}",
-            now=now(),
-            ref=(transport.name, item.ref),
-            message_id=item.message_id,
-        )
-        for item in result.packets
-    ]
-    taken = zip(result.packets, outcomes, strict=True)
-    await _file_away(transport, [item.ref for item, outcome in taken if not outcome.retry])
+    outcomes = [_take(replica, transport.name, item, now()) for item in result.packets]
+    await _file_away(transport, [item.ref for item in result.packets])
     outbox.save_cursor(store, transport.name, result.cursor)
     return outcomes
+
+
+def _take(replica: Replica, transport: str, item: IncomingPacket, now: str) -> Outcome:
+    """Take one fetched item in; whatever it raises is its own outcome, never the sync's."""
+    source = f"{transport} {item.ref}"
+    hint = (
+        item.game_hint or None,
+        item.seq_hint if item.seq_hint >= 0 else None,
+    )
+    try:
+        data = (
+            inbox.pick_copy(replica.store, item.data, item.alternatives)
+            if item.alternatives
+            else item.data
+        )
+        return replica.receive(
+            data,
+            source=source,
+            now=now,
+            ref=(transport, item.ref),
+            message_id=item.message_id,
+            hint=hint,
+        )
+    except Exception as exc:  # even recording it failed (a full disk?): report, go on
+        _log.exception("could not take in %s", source)
+        detail = f"could not be taken in: {type(exc).__name__}: {exc}"
+        return Outcome("rejected", detail, source=source, attention=True)
 
 
 async def _file_away(transport: Transport, refs: list[str]) -> None:
@@ -96,6 +111,7 @@ def outgoing(replica: Replica, entry: outbox.OutboxEntry) -> OutgoingPacket:
         references=outbox.references(replica.store, entry.game_id),
         automatic=entry.automatic,
         sender=_sender(replica, entry.game_id),
+        resend=entry.resends,
     )
 
 

@@ -44,6 +44,10 @@ class OutgoingPacket(msgspec.Struct, frozen=True):
     them ``Auto-Submitted`` so no vacation responder answers them."""
     sender: str = ""
     """Our address, as the game's seat binding names it (the mail's From)."""
+    resend: int = 0
+    """How many times the player asked to send this packet again (`hexpost resend`): a folder
+    transport then writes it under a new file name even where an identical file exists, so
+    that the other side reads it afresh."""
 
 
 class IncomingPacket(msgspec.Struct, frozen=True):
@@ -57,6 +61,11 @@ class IncomingPacket(msgspec.Struct, frozen=True):
     alternatives: tuple[bytes, ...] = ()
     """Other decoded copies of the same item (say the armoured text when ``data`` came from the
     attachment), tried in order when ``data`` does not verify."""
+    game_hint: bytes = b""
+    """The game the transport's routing says the item is for (a file name, an ``X-Hexpost``
+    header), or empty. Never trusted: it only names what a damaged item was meant to be."""
+    seq_hint: int = -1
+    """The chain position the routing names (-1: none); as untrusted as ``game_hint``."""
 
 
 class FetchResult(msgspec.Struct, frozen=True):

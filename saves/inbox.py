@@ -22,15 +22,17 @@ from engine.core.chain import Placement, place
 from engine.core.errors import DesyncError, HexpostError, PacketError
 from engine.core.game import AnyRuleset, AnyState, apply_packet
 from engine.core.packets import (
+    MAX_SEQ,
     Genesis,
     Join,
     VerifiedPacket,
     fingerprint,
     open_packet,
+    peek_body,
     read_envelope,
 )
 from engine.rulesets import ruleset_for
-from saves import ledger
+from saves import ledger, quarantine
 
 if TYPE_CHECKING:
     from saves.replica import Replica
@@ -41,8 +43,11 @@ class Outcome(msgspec.Struct, frozen=True):
     """What receiving one packet did.
 
     ``status`` is one of: applied, buffered, duplicate, invitation, ignored, parked,
-    rejected, equivocation, desync. ``retry`` is true when the bytes may be a file still
-    being written (unreadable now), so the transport should offer them again later.
+    rejected, equivocation, desync, claim. ``game_id``, ``seq`` and ``seat`` name what the
+    item was for (for a refused item, as far as its unverified bytes or the transport's
+    routing hint tell). ``attention`` is true when the player should act: an item of a game
+    this home holds was refused (a damaged copy, a packet the engine refused), or the game
+    froze; `hexpost sync` then exits 1.
     """
 
     status: str
@@ -50,7 +55,9 @@ class Outcome(msgspec.Struct, frozen=True):
     game_id: bytes | None = None
     seq: int | None = None
     applied: list[int] = []
-    retry: bool = False
+    seat: str = ""
+    source: str = ""
+    attention: bool = False
 
 
 def verdict(store: Store, data: bytes) -> str:
@@ -88,8 +95,19 @@ def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes
     return data
 
 
-def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
-    """Take in one packet; the caller holds the store transaction."""
+Hint = tuple[bytes | None, int | None]
+"""A transport's unverified routing hint for an item: (game id, position), either unknown."""
+
+
+def receive(
+    replica: Replica, data: bytes, source: str, now: str, hint: Hint = (None, None)
+) -> Outcome:
+    """Take in one packet; the caller holds the store transaction.
+
+    ``hint`` is what the transport says the item is for (a file name, an ``X-Hexpost``
+    header). It is never trusted; it only names the game and position of an item that turns
+    out to be unreadable, so the player learns which packet to ask for again.
+    """
     from saves import claims  # a late claim is no packet: its module takes it in
 
     if claims.is_claim(data):
@@ -98,15 +116,13 @@ def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
     try:
         envelope = read_envelope(data)
     except PacketError as exc:
-        return Outcome("rejected", str(exc), retry=True)
+        return refuse(replica, data, source, now, str(exc), hint)
     if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
-        _park(replica, envelope.key_id, data, now)
-        return Outcome("parked", f"signed by a key not known yet (id {envelope.key_id.hex()})")
+        return _park(replica, envelope.key_id, data, source, now)
     try:
         packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
     except PacketError as exc:
-        ledger.record_rejected(store, None, source, str(exc), data, now)
-        return Outcome("rejected", str(exc))
+        return refuse(replica, data, source, now, str(exc), hint)
     body = packet.body
     row = store.one(
         "SELECT head_seq, head_id, frozen, ruleset FROM games WHERE game_id = ?", (body.game_id,)
@@ -119,14 +135,12 @@ def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
         head_seq, head_id, packet, lambda seq: ledger.stored_at(store, body.game_id, seq)
     )
     if placement == Placement.DUPLICATE:
-        return Outcome(
-            "duplicate", f"packet {body.seq} is already in the chain", body.game_id, body.seq
-        )
+        detail = f"packet {body.seq} is already in the chain"
+        return Outcome("duplicate", detail, body.game_id, body.seq, seat=body.seat, source=source)
     signed_by_seat = _signed_by_seat(replica, packet)
     if placement in (Placement.EQUIVOCATION, Placement.FUTURE) and signed_by_seat is False:
         reason = f"packet {body.seq} claims seat {body.seat} but is not signed by its key"
-        ledger.record_rejected(store, body.game_id, source, reason, data, now)
-        return Outcome("rejected", reason, body.game_id, body.seq)
+        return _refused(replica, packet, source, now, reason)
     if placement == Placement.EQUIVOCATION:
         stored = store.one(
             "SELECT data FROM packets WHERE game_id = ? AND seq = ?", (body.game_id, body.seq)
@@ -135,11 +149,112 @@ def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
         return _equivocation(replica, packet, bytes(stored[0]), now)
     if placement == Placement.CONFLICT:
         reason = f"packet {body.seq} from {body.seat} does not fit this game's chain"
-        ledger.record_rejected(store, body.game_id, source, reason, data, now)
-        return Outcome("rejected", reason, body.game_id, body.seq)
+        return _refused(replica, packet, source, now, reason)
+    if frozen and signed_by_seat is True:
+        disputed = _disputed_rival(replica, packet)
+        if disputed is not None:  # a different packet for the position a desync stopped at
+            return _equivocation(replica, packet, disputed, now)
     if placement == Placement.FUTURE or frozen:
         return _buffer(replica, packet, now, held=bool(frozen), judge=signed_by_seat is True)
     return _apply_chain(replica, ruleset, packet, source, now)
+
+
+def refuse(
+    replica: Replica,
+    data: bytes,
+    source: str,
+    now: str,
+    reason: str,
+    hint: Hint = (None, None),
+) -> Outcome:
+    """Record an item that could not be verified, and say what it was for, if anything knows.
+
+    Its own unverified body, else the transport's hint, may name a game this home holds and
+    a position: a damaged copy of a packet still to come is then worth the player's attention
+    (and the games list's "last copy was damaged" note); a damaged copy of our own packet
+    means the other side could not read it either; a damaged copy of a packet already held
+    is harmless. Anything else is a stranger's business, recorded and otherwise ignored.
+    """
+    store = replica.store
+    body = peek_body(data)
+    game_id, seq, seat = (body.game_id, body.seq, body.seat) if body else (*hint, "")
+    if seq is not None and not 0 <= seq <= MAX_SEQ:
+        seq = None  # a hint, not a packet: nothing unbounded reaches the store
+    row = (
+        None
+        if game_id is None
+        else store.one("SELECT name, my_seat, head_seq FROM games WHERE game_id = ?", (game_id,))
+    )
+    if row is None or seq is None:
+        dropped = quarantine.reject(store, None, source, reason, data, now)
+        return Outcome("rejected", f"{reason}{_dropped(dropped, 'refused items')}", source=source)
+    assert game_id is not None
+    name, my_seat, head_seq = str(row[0]), str(row[1]), int(row[2])
+    held = ledger.stored_at(store, game_id, seq) if seq <= head_seq else None
+    seat = seat or (held[1] if held else "")
+    if held is not None and held[1] != my_seat:
+        detail = f"a damaged copy of packet {seq} of {name}, which this home holds: ignored"
+        return Outcome("ignored", detail, game_id, seq, seat=seat, source=source)
+    dropped = quarantine.reject(store, game_id, source, reason, data, now, seq=seq, seat=seat)
+    if held is not None:
+        detail = (
+            f"a damaged copy of our own packet {seq} of {name} ({reason}): the other side "
+            f"cannot read it either; `hexpost resend {name} --from {seq}` sends it again"
+        )
+    else:
+        who = seat or "the other player"
+        detail = (
+            f"packet {seq} of {name} from {who} arrived damaged ({reason}); ask {who} to run "
+            f"`hexpost resend {name} --from {seq}`"
+        )
+    detail += _dropped(dropped, "refused items")
+    return Outcome("rejected", detail, game_id, seq, seat=seat, source=source, attention=True)
+
+
+def _refused(
+    replica: Replica, packet: VerifiedPacket, source: str, now: str, reason: str
+) -> Outcome:
+    """Record a verified packet the chain or the engine refused (a game this home holds)."""
+    body = packet.body
+    dropped = quarantine.reject(
+        replica.store, body.game_id, source, reason, packet.data, now, seq=body.seq, seat=body.seat
+    )
+    detail = f"{reason}{_dropped(dropped, 'refused items')}"
+    return Outcome(
+        "rejected",
+        detail,
+        body.game_id,
+        body.seq,
+        seat=body.seat,
+        source=source,
+        attention=True,
+    )
+
+
+def _dropped(count: int, what: str) -> str:
+    if not count:
+        return ""
+    return f" (the store's quota for {what} is full: dropped the {count} oldest)"
+
+
+def _disputed_rival(replica: Replica, packet: VerifiedPacket) -> bytes | None:
+    """The packet a desync froze the game at, when ``packet`` is a different one from the same
+    seat's key for that position: two signed packets for one position, so equivocation."""
+    body = packet.body
+    rows = replica.store.all(
+        "SELECT packet_a FROM evidence WHERE game_id = ? AND seq = ? AND kind = 'desync'",
+        (body.game_id, body.seq),
+    )
+    for (data,) in rows:
+        other = bytes(data)
+        if other != packet.data and _same_signer(other, packet):
+            try:
+                rival = open_packet(other, lambda _kid: [packet.public_key])
+            except PacketError:
+                continue
+            if rival.packet_id != packet.packet_id and rival.body.seat == body.seat:
+                return other
+    return None
 
 
 def _apply_chain(
@@ -162,26 +277,51 @@ def _apply_chain(
             result = apply_packet(ruleset, state, current)
         except DesyncError as exc:
             ledger.freeze(store, game_id, seq, "desync", str(exc), current.data, None, now)
-            return Outcome("desync", str(exc), game_id, seq, applied)
+            return Outcome(
+                "desync", str(exc), game_id, seq, applied, current.body.seat, source, True
+            )
         except HexpostError as exc:
-            reason = f"packet {seq}: {exc}"
-            ledger.record_rejected(store, game_id, source, reason, current.data, now)
-            return Outcome("rejected", reason, game_id, seq, applied)
+            refused = _refused(replica, current, source, now, f"packet {seq}: {exc}")
+            return msgspec.structs.replace(refused, applied=applied)
         join = current.body.kind
         if isinstance(join, Join):
-            seen = ledger.other_keys_of(store, join.address, current.public_key)
-            if seen:
-                warnings.append(
-                    f"WARNING: {join.address} joined with a key this home has not seen for them "
-                    f"before (it saw {seen[-1]}); compare fingerprints with them"
-                )
+            warnings.extend(_join_notes(replica, state, current, join))
         ledger.store_applied(store, current, result, now, mine=current.body.seat == mine)
         replica.remember_head(game_id, current.packet_id, result.state)
         applied.append(seq)
         current = _next_buffered(replica, game_id, result.state)
     listed = ", ".join(str(seq) for seq in applied)
     detail = "; ".join([f"applied packet(s) {listed}", *warnings])
-    return Outcome("applied", detail, game_id, packet.body.seq, applied)
+    return Outcome("applied", detail, game_id, packet.body.seq, applied, packet.body.seat, source)
+
+
+def _join_notes(replica: Replica, state: AnyState, packet: VerifiedPacket, join: Join) -> list[str]:
+    """What the creator must know about a join before accepting it (rule P10): who joined,
+    from which address, with which key, and loudly, anything that does not fit."""
+    row = replica.game(packet.body.game_id)
+    invited = state.core.seat_state(packet.body.seat).address
+    print_key = fingerprint(packet.public_key)
+    notes = [
+        f"{join.name} <{join.address}> joined {row.name} as {packet.body.seat} with key {print_key}"
+    ]
+    if join.address.casefold() != invited.casefold():
+        notes.append(
+            f"WARNING: the invitation went to {invited}, but this join comes from "
+            f"{join.address}: anyone who read the invitation can answer it; accept only if "
+            f"{invited} tells you this is them"
+        )
+    seen = ledger.other_keys_of(replica.store, join.address, packet.public_key)
+    if seen:
+        notes.append(
+            f"WARNING: {join.address} joined with a key this home has not seen for them "
+            f"before (it saw {seen[-1]})"
+        )
+    if row.my_seat == state.core.creator:
+        notes.append(
+            f"compare the fingerprint with {invited} by another channel, then "
+            f"`hexpost accept {row.name}` (or `hexpost decline {row.name}`)"
+        )
+    return notes
 
 
 def _next_buffered(replica: Replica, game_id: bytes, state: AnyState) -> VerifiedPacket | None:
@@ -243,7 +383,7 @@ def _equivocation(replica: Replica, packet: VerifiedPacket, other: bytes, now: s
     ledger.freeze(
         replica.store, body.game_id, body.seq, "equivocation", detail, other, packet.data, now
     )
-    return Outcome("equivocation", detail, body.game_id, body.seq)
+    return Outcome("equivocation", detail, body.game_id, body.seq, attention=True)
 
 
 def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -> Outcome:
@@ -251,12 +391,12 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
     body = packet.body
     genesis = body.kind
     if not isinstance(genesis, Genesis):
-        _park(replica, packet.envelope.key_id, packet.data, now)
+        parked = _park(replica, packet.envelope.key_id, packet.data, source, now)
         detail = (
             f"packet {body.seq} of a game this home does not hold: kept aside in case its "
-            "invitation arrives later"
+            "invitation arrives later" + parked.detail.partition(": kept aside")[2]
         )
-        return Outcome("parked", detail, body.game_id, body.seq)
+        return Outcome("parked", detail, body.game_id, body.seq, seat=body.seat, source=source)
     me = replica.identity
     seats = [
         binding.seat
@@ -269,8 +409,8 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
         result = apply_packet(ruleset_for(genesis.ruleset_id), None, packet)
     except HexpostError as exc:
         reason = f"invitation refused: {exc}"
-        ledger.record_rejected(replica.store, body.game_id, source, reason, packet.data, now)
-        return Outcome("rejected", reason, body.game_id)
+        quarantine.reject(replica.store, None, source, reason, packet.data, now)
+        return Outcome("rejected", reason, body.game_id, seat=body.seat, source=source)
     ledger.insert_game(
         replica.store,
         body.game_id,
@@ -298,32 +438,36 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
     return Outcome("invitation", detail, body.game_id, 0, [0])
 
 
-MAX_PARKED = 10_000
-"""Packets kept aside at most; the oldest go first (a shared folder may hold other games)."""
-
-
-def _park(replica: Replica, kid: bytes, data: bytes, now: str) -> None:
-    """Keep a packet that cannot be placed yet (unknown signer, or a game not held yet)."""
-    db = replica.store.db
-    db.execute(
-        "INSERT OR IGNORE INTO parked (key_id, packet_hash, data, received_at) VALUES (?, ?, ?, ?)",
-        (kid, ledger.digest(data), data, now),
+def _park(replica: Replica, kid: bytes, data: bytes, source: str, now: str) -> Outcome:
+    """Keep a packet that cannot be placed yet (unknown signer, or a game not held yet), within
+    the store's quota for them (`saves.quarantine`)."""
+    dropped = quarantine.park(replica.store, kid, ledger.digest(data), data, now)
+    detail = f"signed by a key not known yet (id {kid.hex()}): kept aside" + _dropped(
+        dropped, "packets kept aside"
     )
-    db.execute(
-        "DELETE FROM parked WHERE packet_hash IN (SELECT packet_hash FROM parked "
-        "ORDER BY received_at DESC, packet_hash LIMIT -1 OFFSET ?)",
-        (MAX_PARKED,),
-    )
+    return Outcome("parked", detail, source=source)
 
 
 def retry_parked(replica: Replica, now: str) -> list[Outcome]:
     """Offer every parked packet again (after a new game or a new key became known).
 
     Those that still cannot be placed are parked again; the others take their usual course.
+    Each runs under a savepoint of the caller's transaction: one that raises is dropped from
+    the parked packets and recorded as refused, and the others go on.
     """
     outcomes = []
+    db = replica.store.db
     rows = replica.store.all("SELECT packet_hash, data FROM parked ORDER BY received_at, rowid")
     for packet_hash, data in rows:
-        replica.store.db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
-        outcomes.append(receive(replica, bytes(data), "parked", now))
+        db.execute("SAVEPOINT parked_item")
+        try:
+            db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
+            outcomes.append(receive(replica, bytes(data), "parked", now))
+        except Exception as exc:  # hostile input must never stop the others
+            db.execute("ROLLBACK TO parked_item")
+            db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
+            reason = f"could not be taken in: {type(exc).__name__}: {exc}"
+            quarantine.reject(replica.store, None, "parked", reason, bytes(data), now)
+            outcomes.append(Outcome("rejected", reason, source="parked"))
+        db.execute("RELEASE parked_item")
     return outcomes

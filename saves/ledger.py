@@ -26,6 +26,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.state import encode_state
+from saves import quarantine
 from saves.store import Store
 from saves.subject import Subject, format_subject
 
@@ -212,7 +213,15 @@ def packet_action(ruleset: AnyRuleset, before: AnyState | None, packet: Verified
         return "chat"
     if isinstance(kind, Resign):
         return "resign"
-    owed = [] if before is None else [d for d in pending(ruleset, before) if body.seat in d.seats]
+    owed = (
+        []
+        if before is None
+        else [
+            d
+            for d in pending(ruleset, before)
+            if body.seat in d.seats and d.kind != DecisionKind.ACCEPT  # it rides along
+        ]
+    )
     decision = owed[0] if owed else None
     if isinstance(kind, EntropyOnly):
         if decision is not None and decision.kind == DecisionKind.ENTROPY:
@@ -299,10 +308,8 @@ def freeze(
 def record_rejected(
     store: Store, game_id: bytes | None, source: str, reason: str, data: bytes, now: str
 ) -> None:
-    store.db.execute(
-        "INSERT INTO rejected (game_id, source, reason, data, rejected_at) VALUES (?, ?, ?, ?, ?)",
-        (game_id, source, reason, data, now),
-    )
+    """Keep a refused item (within the store's byte quota, `saves.quarantine`)."""
+    quarantine.reject(store, game_id, source, reason, data, now)
 
 
 def stored_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:

@@ -48,11 +48,13 @@ class OutboxEntry(msgspec.Struct, frozen=True):
     """No automatic attempt before this time (None: now); a manual sync ignores it."""
     created_at: str = ""
     last_attempt: str | None = None
+    resends: int = 0
+    """How many times the player asked to send it again (`requeue`)."""
 
 
 _COLUMNS = (
     "id, game_id, seq, packet_id, data, recipients, subject, automatic, attempts, "
-    "last_error, sent_at, summary, next_attempt, created_at, last_attempt"
+    "last_error, sent_at, summary, next_attempt, created_at, last_attempt, resends"
 )
 
 
@@ -137,6 +139,34 @@ def due(entry: OutboxEntry, now: str) -> bool:
         return True
     wait_until, at = parse_time(entry.next_attempt), parse_time(now)
     return wait_until is None or at is None or at >= wait_until
+
+
+def requeue(store: Store, game_id: bytes, seat: str, first: int | None) -> list[int]:
+    """Queue this home's packets of a game again, from position ``first`` on (`hexpost resend`).
+
+    Without ``first``: every packet of ours after the other seats' latest packet in the
+    chain, since whoever wrote that packet held all of ours before it. Each goes out as a new
+    email, or a new file in a shared folder. Returns the positions queued.
+    """
+    if first is None:
+        row = store.one(
+            "SELECT MAX(seq) FROM packets WHERE game_id = ? AND seat != ?", (game_id, seat)
+        )
+        first = int(row[0]) + 1 if row is not None and row[0] is not None else 0
+    with store.transaction() as db:
+        rows = db.execute(
+            "SELECT o.id, o.seq FROM outbox o JOIN packets p ON p.game_id = o.game_id "
+            "AND p.seq = o.seq AND p.packet_id = o.packet_id WHERE o.game_id = ? AND o.seq >= ? "
+            "AND p.seat = ? ORDER BY o.seq",
+            (game_id, first, seat),
+        ).fetchall()
+        for entry_id, _ in rows:
+            db.execute(
+                "UPDATE outbox SET sent_at = NULL, attempts = 0, last_error = NULL, "
+                "next_attempt = NULL, resends = resends + 1 WHERE id = ?",
+                (entry_id,),
+            )
+    return [int(seq) for _, seq in rows]
 
 
 def mark_sent(store: Store, entry_id: int, now: str, message_id: str = "") -> None:

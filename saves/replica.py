@@ -26,6 +26,7 @@ from engine.core.packets import (
     Genesis,
     Join,
     Kind,
+    Resign,
     SeatBinding,
     Turn,
     VerifiedPacket,
@@ -35,7 +36,7 @@ from engine.core.packets import (
 from engine.core.ruleset import Decision, DecisionKind, Event, OptionValue, Seat
 from engine.core.state import decode_state, encode_state
 from engine.rulesets import ruleset_for
-from saves import inbox, ledger, outbox, vault
+from saves import inbox, joins, ledger, outbox, quarantine, vault
 from saves.chat import chat_line, check_chat_turn
 from saves.inbox import Outcome
 from saves.secrets import add_commit, owed_reveals
@@ -247,30 +248,44 @@ class Replica:
         now: str,
         ref: tuple[str, str] | None = None,
         message_id: str = "",
+        hint: inbox.Hint = (None, None),
     ) -> Outcome:
-        """Take in one packet in one transaction; ``ref`` (transport, ref) is marked read with it.
+        """Take in one item in one transaction; ``ref`` (transport, ref) is marked read with it.
 
-        A packet that could not even be read is not marked read: a synced folder may show a
-        file before it is complete, and the next sync should look at it again. The email's
-        ``message_id``, when given, is kept with the packet's game (for threading the game's
-        next emails) unless the packet was refused or belongs to no game of ours.
+        Every item is marked read, whatever became of it: a transport offers an item again
+        only when its ref changes (a folder file's size or time), so a stranger's garbage is
+        looked at once. Whatever taking an item in raises is recorded against that item (in a
+        transaction of its own, after the first rolled back), so one item never stops the
+        items after it. The email's ``message_id``, when given, is kept with the packet's game
+        (for threading the game's next emails) unless the item was refused or is not ours.
+        ``hint`` is the transport's unverified idea of the item's game and position.
         """
-        with self.store.transaction() as db:
-            bound = self._bound_keys()
-            outcome = inbox.receive(self, data, source, now)
-            if ref is not None and not outcome.retry:
-                db.execute(
-                    "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
-                )
-            if (
-                message_id
-                and outcome.game_id is not None
-                and outcome.status not in ("rejected", "ignored")
-            ):
-                outbox.record_mail_id(self.store, outcome.game_id, outcome.seq, message_id)
-            if outcome.status == "invitation" or self._bound_keys() != bound:
-                inbox.retry_parked(self, now)
-            return outcome
+        try:
+            with self.store.transaction() as db:
+                bound = self._bound_keys()
+                outcome = inbox.receive(self, data, source, now, hint)
+                if ref is not None:
+                    db.execute(
+                        "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
+                    )
+                if (
+                    message_id
+                    and outcome.game_id is not None
+                    and outcome.status not in ("rejected", "ignored")
+                ):
+                    outbox.record_mail_id(self.store, outcome.game_id, outcome.seq, message_id)
+                if outcome.status == "invitation" or self._bound_keys() != bound:
+                    inbox.retry_parked(self, now)
+                return outcome
+        except Exception as exc:  # hostile input must never stop a sync: record, go on
+            reason = f"could not be taken in: {type(exc).__name__}: {exc}"
+            with self.store.transaction() as db:
+                quarantine.reject(self.store, None, source, reason, data, now)
+                if ref is not None:
+                    db.execute(
+                        "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
+                    )
+            return Outcome("rejected", reason, source=source, attention=True)
 
     def _bound_keys(self) -> int:
         row = self.store.one("SELECT COUNT(*) FROM game_keys")
@@ -483,6 +498,8 @@ class Replica:
         ruleset = ruleset_for(row.ruleset)
         state = self.state(game_id)
         seat = row.my_seat
+        if not dry_run:
+            joins.check(self, row, ruleset, state)
         secret_at = [i for i, item in enumerate(items) if item.get("type") == "secret"]
         if len(secret_at) > 1:
             raise HexpostError(f"order {secret_at[1] + 1}: a packet may carry one secret choice")
@@ -549,12 +566,21 @@ class Replica:
         Only on this seat's move and never while a roll waits for our entropy (`saves.chat`
         says why); the same decision is owed after it. Nothing is stored when refused.
         """
-        line = chat_line(text)
+        return self.sign_kind(game_id, Chat(chat_line(text)), now=now)
+
+    def sign_kind(self, game_id: bytes, kind: Chat | Resign, *, now: str) -> Submitted:
+        """Sign and queue a packet without orders (a chat line, a resignation) on our move.
+
+        A resignation may answer a join that waits for acceptance (it declines it, see
+        `saves.joins`); anything else first needs the player's acceptance of the joined key.
+        """
         row = self.game(game_id)
         ruleset = ruleset_for(row.ruleset)
         state = self.state(game_id)
         owed = pending(ruleset, state)
         check_chat_turn(row.name, row.my_seat, status=row.status, frozen=row.frozen, owed=owed)
+        if not isinstance(kind, Resign):
+            joins.check(self, row, ruleset, state)
         if self._has_buffered_own(row):
             raise HexpostError(f"game {row.name}: a packet of ours waits to be applied: sync first")
         body = author.new_body(
@@ -562,7 +588,7 @@ class Replica:
             state,
             game_id=game_id,
             seat=row.my_seat,
-            kind=Chat(line),
+            kind=kind,
             entropy_value=self._next_value(game_id, state, row.my_seat),
             written_at=now,
         )

@@ -20,7 +20,7 @@ from typing import Any
 Row = tuple[Any, ...]
 """A result row: SQLite's values (int, str, bytes, None) in column order."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -166,6 +166,13 @@ CREATE TABLE IF NOT EXISTS reminders (
     sent_at TEXT NOT NULL,
     PRIMARY KEY (game_id, head_seq, window)
 );
+CREATE TABLE IF NOT EXISTS accepted_joins (  -- keys this home's player accepted (saves.joins)
+    game_id BLOB NOT NULL,
+    seat TEXT NOT NULL,
+    public_key BLOB NOT NULL,
+    accepted_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
 CREATE TABLE IF NOT EXISTS rejected (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id BLOB,
@@ -192,9 +199,12 @@ _ADDED_COLUMNS = {
     "outbox": (
         ("next_attempt", "TEXT"),
         ("summary", "TEXT NOT NULL DEFAULT ''"),
+        ("resends", "INTEGER NOT NULL DEFAULT 0"),
     ),
+    "parked": (("size", "INTEGER"),),
+    "rejected": (("seq", "INTEGER"), ("seat", "TEXT NOT NULL DEFAULT ''")),
 }
-"""Columns later versions added to tables an older home already has (schema 1 to 2)."""
+"""Columns later versions added to tables an older home already has (schema 1 to 3)."""
 
 
 def _upgrade(db: sqlite3.Connection) -> None:

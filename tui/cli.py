@@ -202,8 +202,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--reply-window", type=int, default=72, metavar="HOURS")
 
-    accept = sub.add_parser("accept", help="join a game you were invited to")
+    accept = sub.add_parser(
+        "accept",
+        help="join a game you were invited to, or accept the key that joined your game",
+        description="For an invitation: join it (your key and entropy anchor are bound to "
+        "your seat). For a game you created: accept the key that joined it, after comparing "
+        "its fingerprint with the player you invited by another channel; your next packet "
+        "carries the acceptance. Anyone who read the invitation could have answered it.",
+    )
     accept.add_argument("game", metavar="GAME")
+    accept.add_argument(
+        "--fingerprint",
+        metavar="FP",
+        help="the fingerprint the invited player told you; refused if the joined key differs",
+    )
 
     games = sub.add_parser("games", help="list the games in this home")
     games.add_argument("--json", action="store_true")
@@ -306,6 +318,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     claim.add_argument("game", metavar="GAME")
     claim.add_argument("--note", metavar="TEXT", help="one line to go with the claim")
+
+    resend = sub.add_parser(
+        "resend",
+        help="send this home's packets of a game again (the other side got a damaged copy)",
+        description="Queues your packets of GAME again, each as a new email or a new file in "
+        "the shared folder; `hexpost sync` sends them. Without --from: every packet of yours "
+        "after the other side's latest one (they hold all of yours before it).",
+    )
+    resend.add_argument("game", metavar="GAME")
+    resend.add_argument("--from", dest="from_seq", type=int, metavar="SEQ", default=None)
+
+    decline = sub.add_parser(
+        "decline",
+        help="refuse the key that joined your game: the game ends before it began",
+        description="For a game you created, when the key that joined is not the player you "
+        "invited (their fingerprint differs): signs a resignation that declines it.",
+    )
+    decline.add_argument("game", metavar="GAME")
+    decline.add_argument("--reason", metavar="TEXT", default="", help="one line for the log")
 
     log = sub.add_parser("log", help="list a game's packets and events")
     log.add_argument("game", metavar="GAME")

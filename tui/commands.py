@@ -28,7 +28,7 @@ from engine.rulesets import RULESETS
 from mail.folder import FolderTransport
 from mail.sync import sync
 from mail.transport import Transport
-from saves import archive
+from saves import archive, joins
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
 from tui import render
@@ -346,11 +346,18 @@ def cmd_new(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_accept(args: argparse.Namespace, home: Home) -> int:
-    replica = signing_replica(args, home, "sign the join packet")
-    row = replica.find(args.game)
-    replica.accept(row.game_id, now=now())
+    """Join a game this home was invited to; or, as its creator, accept the key that joined
+    (`saves.joins`: the creator's next packet carries the acceptance)."""
+    row = home.replica().find(args.game)
     name = safe_text(row.name)
-    print(f"joined {name} as {row.my_seat}; run `hexpost sync` to send the join packet")
+    if row.status == "invited":
+        replica = signing_replica(args, home, "sign the join packet")
+        replica.accept(row.game_id, now=now())
+        print(f"joined {name} as {row.my_seat}; run `hexpost sync` to send the join packet")
+        return 0
+    replica = signing_replica(args, home, "accept the joined key")
+    done = joins.accept(replica, row.game_id, now=now(), expected=args.fingerprint or "")
+    print(safe_text(done.text))
     return 0
 
 
@@ -436,9 +443,14 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     # Name the game before touching the transport: a typo must not sync anything.
     wanted = replica.find(args.game).game_id if args.game else None
     report = asyncio.run(_sync_once(replica, transport, auto_replies(args, home)))
+    names = {row.game_id: row.name for row in replica.games()}
+    trouble = False
     for outcome in report.received:
         if wanted is None or outcome.game_id == wanted:
-            print(f"received: {outcome.status}: {safe_text(outcome.detail)}")
+            print(f"received: {render.outcome_text(names, outcome)}")
+        # A refused or damaged item of a game this home holds, or a frozen game, needs the
+        # player: the exit status says so (a stranger's junk does not).
+        trouble = trouble or (outcome.attention and outcome.game_id in names)
     if report.sent:
         print(f"sent {len(report.sent)} packet(s)")
     for problem in report.problems:
@@ -447,7 +459,7 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
         print(f"not sent: packet {failure.seq}: {safe_text(failure.error)}", file=sys.stderr)
     if not signing:
         print("note: automatic replies were not written (the passphrase is needed to sign them)")
-    return 1 if report.failed else 0
+    return 1 if report.failed or trouble else 0
 
 
 def _watch(
@@ -471,8 +483,9 @@ def _watch(
             return
         report = result.report
         assert report is not None
+        names = {row.game_id: row.name for row in replica.games()}
         for outcome in report.received:
-            print(f"{stamp} received: {outcome.status}: {safe_text(outcome.detail)}")
+            print(f"{stamp} received: {render.outcome_text(names, outcome)}")
         if report.sent:
             print(f"{stamp} sent {len(report.sent)} packet(s)")
         for failure in report.failed:
@@ -624,6 +637,8 @@ COMMANDS = {
     "evidence": cmd_trust,
     "verify-evidence": cmd_trust,
     "claim": cmd_trust,
+    "resend": cmd_trust,
+    "decline": cmd_trust,
     "log": cmd_log,
     "export": cmd_export,
     "import": cmd_import,

@@ -24,6 +24,7 @@ from engine.core.packets import fingerprint
 from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
+from saves import joins
 from saves.home import Home
 from saves.replica import Replica
 from tui.commands import now
@@ -140,6 +141,10 @@ def start_game(root: Path, network: LoopbackNetwork) -> tuple[Seat, Seat, bytes]
     say("2. Bob checks Alice's fingerprint and accepts")
     bob.replica.accept(game_id, now=now())
     exchange(bob, alice)
+    say("   Alice checks that the key that joined is Bob's (anyone who read the invitation")
+    say("   could have answered it) and accepts it; the Kzinti move next, so this is a packet")
+    say(f"    {joins.accept(alice.replica, game_id, now=now()).text}")
+    exchange(alice, bob)
 
     say("\n3. Set-up: the Kzinti place first, then the Klingons; the engine checks each hex")
     refused = _try(alice, game_id, [{"type": "place", "fleet": "Strike Force", "hex": "1105"}])

@@ -13,11 +13,12 @@ from typing import Any
 
 from engine.core.game import pending
 from engine.core.packets import fingerprint, kind_name, open_packet
-from engine.core.ruleset import Decision
+from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import state_hash
-from saves import claims, outbox
+from saves import claims, joins, outbox, quarantine
+from saves.inbox import Outcome
 from saves.replica import GameRow, Replica
-from tui.safe_text import safe_record
+from tui.safe_text import safe_record, safe_text
 from tui.when import age, turn_text
 
 
@@ -44,6 +45,22 @@ def decision_record(decision: Decision) -> dict[str, Any]:
     }
 
 
+def outcome_text(names: dict[bytes, str], outcome: Outcome) -> str:
+    """One received item as `hexpost sync` prints it: what became of it, the game, position
+    and seat it was for (as far as anything tells), where it came from, and why."""
+    parts = []
+    if outcome.game_id is not None:
+        parts.append(names.get(outcome.game_id) or f"game {outcome.game_id.hex()[:8]}")
+    if outcome.seq is not None:
+        parts.append(f"packet {outcome.seq}")
+    if outcome.seat:
+        parts.append(f"from {outcome.seat}")
+    where = "" if outcome.status == "claim" else " ".join(parts)  # a claim names its game
+    source = f" [{outcome.source}]" if outcome.source and outcome.status != "applied" else ""
+    head = f"{outcome.status}: {where}{source}" if where or source else outcome.status
+    return safe_text(f"{head}: {outcome.detail}")
+
+
 def game_summary(replica: Replica, row: GameRow) -> dict[str, Any]:
     ruleset = replica.ruleset(row.game_id)
     state = replica.state(row.game_id)
@@ -64,7 +81,30 @@ def game_summary(replica: Replica, row: GameRow) -> dict[str, Any]:
         "frozen": row.frozen,
         "unsent": len(outbox.waiting(replica.store, row.game_id)),
         "claim": claims.open_claim_line(replica.store, row.game_id, state),
+        "notes": attention_notes(replica, row, state, decisions),
     }
+
+
+def attention_notes(
+    replica: Replica, row: GameRow, state: Any, decisions: list[Decision]
+) -> list[str]:
+    """What this game needs from the player beyond its next move, one line each: a joined key
+    to accept (`saves.joins`), a packet whose last copy came damaged (`saves.quarantine`)."""
+    notes: list[str] = []
+    if decisions and decisions[0].kind == DecisionKind.ACCEPT:
+        if row.my_seat in decisions[0].seats:
+            who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))
+            notes.append(
+                f"{who} joined: compare the fingerprint with them, then "
+                f"`hexpost accept {row.name}` (or `hexpost decline {row.name}`)"
+            )
+        else:
+            notes.append(f"waiting for {decisions[0].seats[0]} to accept your key")
+    damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
+    if damage is not None:
+        owing = decisions[0].seats[0] if decisions and damage.seq == row.head_seq + 1 else ""
+        notes.append(quarantine.damage_text(damage, row.name, damage.seat or owing))
+    return notes
 
 
 def unsent_records(replica: Replica, game_id: bytes) -> list[dict[str, Any]]:
@@ -124,6 +164,7 @@ def show_record(
         "rolls": rolls,
         "unsent": unsent_records(replica, row.game_id),
         "claim": claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,
+        "notes": attention_notes(replica, row, state, decisions) if at is None else [],
     }
     record.update(game_views(ruleset, state.rules))
     if checklist and state.rules is not None:
@@ -244,6 +285,7 @@ def games_text(rows: list[dict[str, Any]]) -> str:
             waiting = f"{waiting} {age(row['since'])}"
         note = (
             (row["frozen"] and f"FROZEN: {row['frozen']}")
+            or (row.get("notes") or [""])[0]
             or row.get("claim")
             or (
                 "invitation"
@@ -271,6 +313,7 @@ def show_text(record: dict[str, Any]) -> str:
         lines.append(f"FROZEN: {record['frozen']}")
     if record.get("claim"):
         lines.append(record["claim"])
+    lines.extend(record.get("notes") or [])
     for entry in record.get("unsent", []):
         lines.append(entry["text"])
     if record["options"]:

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import HexpostError
-from saves import claims, evidence
+from saves import claims, evidence, joins, outbox
 from saves.evidence import EvidenceRefused
 from saves.home import Home
 from saves.replica import GameRow, Replica
 from tui.commands import now, signing_replica
+from tui.safe_text import safe_text
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]{1,40}")
 
@@ -32,6 +33,8 @@ def run(args: argparse.Namespace, home: Home) -> int:
         "evidence": cmd_evidence,
         "verify-evidence": cmd_verify_evidence,
         "claim": cmd_claim,
+        "resend": cmd_resend,
+        "decline": cmd_decline,
     }
     return commands[args.command](args, home)
 
@@ -189,4 +192,44 @@ def cmd_claim(args: argparse.Namespace, home: Home) -> int:
     made = claims.make_claim(replica, row.game_id, at, note)
     print(f"late claim signed and queued: {claims.claim_text(made.body)}")
     print("run `hexpost sync` to send it; it changes nothing in the game, both logs keep it")
+    return 0
+
+
+# --- hexpost resend and hexpost decline --------------------------------------------------------
+
+
+def cmd_resend(args: argparse.Namespace, home: Home) -> int:
+    """Queue this home's packets of a game again (`saves.outbox.requeue`)."""
+    replica = home.replica()
+    row = replica.find(args.game)
+    if args.from_seq is not None and not 0 <= args.from_seq <= row.head_seq:
+        raise HexpostError(
+            f"--from {args.from_seq}: game {row.name} has packets 0 to {row.head_seq}"
+        )
+    queued = outbox.requeue(replica.store, row.game_id, row.my_seat, args.from_seq)
+    name = safe_text(row.name)
+    if not queued:
+        print(
+            f"nothing to resend in {name}: no packet of yours "
+            + (
+                f"from {args.from_seq} on"
+                if args.from_seq is not None
+                else "after the other side's last one"
+            )
+        )
+        return 0
+    listed = ", ".join(str(seq) for seq in queued)
+    print(f"packet(s) {listed} of {name} queued again: run `hexpost sync` to send them")
+    return 0
+
+
+def cmd_decline(args: argparse.Namespace, home: Home) -> int:
+    """Refuse the key that joined a game this home created (`saves.joins.decline`)."""
+    replica = signing_replica(args, home, "sign the resignation that declines the join")
+    row = replica.find(args.game)
+    done = joins.decline(replica, row.game_id, now=now(), reason=args.reason)
+    print(
+        f"declined the key that joined {safe_text(row.name)}: packet {done.seq} (a resignation) "
+        "signed and queued; run `hexpost sync` to send it"
+    )
     return 0

@@ -291,3 +291,16 @@ def _decode_verified(data: bytes, envelope: Envelope, public: bytes) -> Verified
         packet_id=packet_id(envelope.body),
         public_key=public,
     )
+
+
+def peek_body(data: bytes) -> Body | None:
+    """The body of packet bytes *without* checking the signature, or None if unreadable.
+
+    Only for hints about a packet that failed verification (which game, position and seat a
+    damaged copy was for), so the player can be told what to ask for: nothing read this way
+    may change a game.
+    """
+    try:
+        return _BODY_DECODER.decode(read_envelope(data).body)
+    except (PacketError, msgspec.DecodeError, msgspec.ValidationError):
+        return None

@@ -481,11 +481,6 @@ def test_sync_takes_in_a_damaged_packet_once_its_true_bytes_are_back(
         bob.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mail.sync.pull and Replica.receive still leave a `retry` item unmarked; the lead "
-    "engineer's change marks every item read (then remove this mark)",
-)
 def test_sync_reads_a_garbage_file_only_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -58,6 +58,7 @@ from tests.mail.servers import MailStack, free_ports
 from tests.saves.conftest import (
     CHAIN_LENGTH,
     Player,
+    accept_join,
     advance,
     create_game,
     exchange,
@@ -112,6 +113,7 @@ def start(alice: Player, bob: Player) -> bytes:
     assert [o.status for o in report.received] == ["invitation"]
     bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
     exchange(bob, alice)
+    accept_join(alice, bob, game_id)
     return game_id
 
 
@@ -610,7 +612,10 @@ def test_invitation_by_mail_through_the_commands(
     assert "received: invitation:" in shown and fingerprint in shown
     run(bob, "accept", game)
     assert "sent 1 packet(s)" in run(bob, "sync")
-    assert "received: applied" in run(alice, "sync")
+    joined = run(alice, "sync")
+    assert "received: applied" in joined and "joined" in joined
+    assert "hexpost accept" in joined  # the creator is told to accept the key explicitly
+    assert "accepted" in run(alice, "accept", game)
     run(alice, "sync")
     run(bob, "sync")
     states = [json.loads(run(h, "show", game, "--json"))["state_hash"] for h in (alice, bob)]

@@ -25,7 +25,7 @@ from engine.core.ruleset import DecisionKind
 from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import SyncReport, sync
-from saves import vault
+from saves import joins, vault
 from saves.home import Home
 from saves.replica import GameRow, Replica, lookup_in
 from tests.engine.fe.helpers import setup_items
@@ -208,9 +208,18 @@ def start_game(alice: Player, bob: Player, *, setup: bool = True) -> bytes:
     bob.sync()
     bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
     exchange(bob, alice)
+    accept_join(alice, bob, game_id)
     if setup:
         play_setup({"coalition": alice, "alliance": bob}, game_id)
     return game_id
+
+
+def accept_join(creator: Player, joiner: Player, game_id: bytes) -> None:
+    """The creator accepts the key that joined (`saves.joins`); if that signs an acceptance
+    packet (the joiner moves next), it is delivered."""
+    done = joins.accept(creator.replica, game_id, now=now())
+    if done.packet_seq is not None:
+        exchange(creator, joiner)
 
 
 def play_setup(players: dict[str, Player], game_id: bytes) -> None:

@@ -16,7 +16,16 @@ from mail.loopback import LoopbackNetwork
 from saves.archive import Archive, export_game, import_game
 from saves.home import Home
 from saves.vault import is_sealed
-from tests.saves.conftest import CHAIN_LENGTH, Player, advance, create_game, exchange, now, owner
+from tests.saves.conftest import (
+    CHAIN_LENGTH,
+    Player,
+    accept_join,
+    advance,
+    create_game,
+    exchange,
+    now,
+    owner,
+)
 
 
 def _play_a_little(alice: Player, bob: Player, game: bytes) -> None:
@@ -179,6 +188,7 @@ def test_an_imported_game_this_home_cannot_sign_for_never_blocks_its_sync(
         exchange(alice, carol)
         carol.replica.accept(own, now=now(), chain_length=CHAIN_LENGTH)
         exchange(carol, alice)
+        accept_join(alice, carol, own)
         for game_id in (own, game):  # in both games the other seat now owes dice entropy
             alice.replica.submit(
                 game_id, [{"type": "roll", "dice": "1d6", "purpose": "test"}], now=now()

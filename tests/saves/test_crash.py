@@ -54,7 +54,7 @@ from engine.fe import RULESET
 from engine.fe.model import Done
 from mail.folder import FolderTransport
 from mail.sync import sync
-from saves import ledger
+from saves import joins, ledger
 from saves.home import Home
 from saves.replica import Replica
 from tests.engine.fe.helpers import setup_items
@@ -160,11 +160,15 @@ def _play(root: Path) -> History:
     early.close()
     bob = homes["bob"].replica(unlock=True)
     _settle(bob, alice, transport, game_id)
+    if joins.accept(alice, game_id, now=_now()).packet_seq is not None:
+        _settle(alice, bob, transport, game_id)
 
     seats = {"coalition": alice, "alliance": bob}
     orders = 0
     while alice.game(game_id).head_seq < TARGET_HEAD:
-        decision = pending(RULESET, alice.state(game_id))[0]
+        decision = next(
+            d for d in pending(RULESET, alice.state(game_id)) if d.kind != DecisionKind.ACCEPT
+        )
         seat = decision.seats[0]
         items: list[dict[str, Any]]
         if decision.kind == DecisionKind.SECRET:

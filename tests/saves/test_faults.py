@@ -15,6 +15,7 @@ from engine.core import author
 from engine.core.errors import GameFrozen
 from engine.core.packets import (
     MAX_PACKET_SIZE,
+    PROTOCOL_VERSION,
     Envelope,
     Kind,
     Reveal,
@@ -25,6 +26,7 @@ from engine.core.packets import (
 from engine.core.state import encode_state
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
+from saves import joins
 from saves.secrets import owed_reveals
 from tests.saves.conftest import (
     CHAIN_LENGTH,
@@ -201,6 +203,7 @@ def test_packets_of_another_game_are_ignored(
         )
         carol.replica.accept(other, now=now(), chain_length=CHAIN_LENGTH)
         assert alice.replica.receive(carol.packet(other, 1), source="t", now=now()).applied == [1]
+        joins.accept(alice.replica, other, now=now())
         alice.replica.submit(other, _note("not for Bob"), now=now())
         strangers = [alice.packet(other, seq) for seq in range(3)]
     finally:
@@ -229,9 +232,9 @@ def test_garbage_is_refused_without_touching_the_game(
         b"hello, this is not a packet",
         hashlib.sha256(b"noise").digest() * 20,
         msgspec.msgpack.encode({"version": 1, "body": b"x"}),
-        msgspec.msgpack.encode([1, alice_kid, bytes(64), b"\x80"]),
-        msgspec.msgpack.encode([2, alice_kid, bytes(64), b"\x80"]),
-        msgspec.msgpack.encode([1, alice_kid, bytes(63), b"\x80"]),
+        msgspec.msgpack.encode([PROTOCOL_VERSION, alice_kid, bytes(64), b"\x80"]),
+        msgspec.msgpack.encode([PROTOCOL_VERSION + 1, alice_kid, bytes(64), b"\x80"]),
+        msgspec.msgpack.encode([PROTOCOL_VERSION, alice_kid, bytes(63), b"\x80"]),
         msgspec.msgpack.encode(
             msgspec.structs.replace(envelope, signature=bytes(64), public_key=b"")
         ),
@@ -243,7 +246,7 @@ def test_garbage_is_refused_without_touching_the_game(
         outcome = bob.replica.receive(data, source="garbage", now=now())
         assert outcome.status in ("rejected", "parked"), (data[:20], outcome)
         assert outcome.applied == []
-    stranger = msgspec.msgpack.encode([1, b"\x01" * 8, bytes(64), b"\x80"])
+    stranger = msgspec.msgpack.encode([PROTOCOL_VERSION, b"\x01" * 8, bytes(64), b"\x80"])
     assert bob.replica.receive(stranger, source="garbage", now=now()).status == "parked"
     assert (bob.snapshot(game), _state_bytes(bob, game), bob.replica.games()) == before
     assert bob.replica.receive(genuine, source="t", now=now()).status == "duplicate"
@@ -367,11 +370,19 @@ def test_a_wrong_state_hash_is_a_desync_that_freezes_the_game(
     with pytest.raises(GameFrozen, match="desync"):
         bob.replica.submit(game, _note("x"), now=now())
 
-    # Alice's honest packet for that position is now held, not applied.
+    # A different packet from the same seat for that position is not merely held: Alice has
+    # now signed two packets for one position, which is evidence of its own (issue 11, 12).
     honest = alice.replica.submit(game, _note("trust me"), now=now())
-    outcome = bob.replica.receive(alice.packet(game, honest.seq), source="t", now=now())
-    assert (outcome.status, outcome.applied) == ("buffered", [])
+    data = alice.packet(game, honest.seq)
+    outcome = bob.replica.receive(data, source="t", now=now())
+    assert (outcome.status, outcome.applied, outcome.attention) == ("equivocation", [], True)
     assert bob.row(game).head_seq == before.head_seq
+    kinds = bob.replica.store.all(
+        "SELECT kind, packet_a, packet_b FROM evidence WHERE game_id = ? ORDER BY id", (game,)
+    )
+    assert kinds == [("desync", lie, None), ("equivocation", lie, data)]
+    # The very same disputed packet again is no new evidence.
+    assert bob.replica.receive(lie, source="t", now=now()).status != "equivocation"
 
 
 # --- 9. a tampered reveal ------------------------------------------------------------------------

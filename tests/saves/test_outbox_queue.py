@@ -17,7 +17,7 @@ from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import pull, push
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
 from saves import inbox, outbox
-from saves.store import Store
+from saves.store import SCHEMA_VERSION, Store
 from saves.subject import Subject, format_subject
 from tests.saves.conftest import Player, create_game, exchange, now, owner, start_game
 
@@ -377,7 +377,9 @@ def test_an_older_home_is_upgraded_in_place_and_keeps_its_queue(alice: Player, b
     store = Store(path)
     columns = {row[1] for row in store.all("PRAGMA table_info(outbox)")}
     assert {"next_attempt", "summary"} <= columns
-    assert store.one("SELECT value FROM meta WHERE key = 'schema'") == ("2",)
+    assert store.one("SELECT value FROM meta WHERE key = 'schema'") == (str(SCHEMA_VERSION),)
+    for table, column in (("outbox", "resends"), ("parked", "size"), ("rejected", "seq")):
+        assert column in {row[1] for row in store.all(f"PRAGMA table_info({table})")}
     assert store.all("SELECT id, data, subject FROM outbox") == before
     (entry,) = outbox.unsent(store)
     assert entry.summary == () and entry.next_attempt is None
@@ -419,7 +421,7 @@ def test_subjects_and_summaries_of_an_fe_game(alice: Player, bob: Player, game: 
     mine, theirs = _subjects(alice, game), _subjects(bob, game)
     assert mine[0][0] == "[hexpost] wind coalition: invitation (packet 0)"
     assert theirs[1][0] == "[hexpost] wind T1 Fall Y168 alliance: join (packet 1)"
-    assert "Bob took the alliance seat" in theirs[1][1]
+    assert theirs[1][1][0].startswith("Bob <bob@example.org> took the alliance seat")
     assert mine[2][0] == "[hexpost] wind T1 Fall Y168 coalition: orders 0-LYR (packet 2)"
     assert "LYR sets up Red Claw Fleet in 0303 (29 units)" in mine[2][1]
 

@@ -247,9 +247,19 @@ def start_game(
     out["bob_show_invited"] = bob.ok("show", game[:10], "--json")
     out["accept"] = bob.ok("accept", game[:10])
     exchange(bob, alice)
+    out["alice_accept"] = accept_join(alice, bob, game)
     if setup:
         play_setup({"coalition": alice, "alliance": bob}, game)
     return game, out
+
+
+def accept_join(creator: Player, joiner: Player, game: str) -> str:
+    """The creator accepts the key that joined (`hexpost accept`); when that signs a packet
+    (the joiner moves next), it is delivered. Returns what `accept` printed."""
+    printed = creator.ok("accept", game[:10])
+    if "signed and queued" in printed:
+        exchange(creator, joiner)
+    return printed
 
 
 def play_setup(players: dict[str, Player], game: str) -> None:

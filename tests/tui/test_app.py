@@ -25,7 +25,7 @@ from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
-from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tests.saves.conftest import CHAIN_LENGTH, Player, accept_join, exchange, now
 from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
@@ -64,6 +64,7 @@ def tutorial_homes(tmp_path: Path) -> Tutorial:
     bob.sync()
     bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
     exchange(bob, alice)
+    accept_join(alice, bob, game_id)
     players = {"coalition": alice, "alliance": bob}
     while (rules := alice.replica.state(game_id).rules) is not None and rules.setup:
         seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]

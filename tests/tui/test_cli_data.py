@@ -81,4 +81,4 @@ def test_data_check_passes_on_the_shipped_data_and_unknown_scenario_is_refused()
 def test_show_at_beyond_the_chain_is_refused(demo_home: Path) -> None:
     done = hexpost("--home", str(demo_home), "show", "demo-tutorial", "--at", "999")
     assert done.returncode == 1
-    assert done.stderr.strip() == "hexpost: --at 999: game demo-tutorial has packets 0 to 17"
+    assert done.stderr.strip() == "hexpost: --at 999: game demo-tutorial has packets 0 to 18"

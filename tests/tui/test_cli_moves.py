@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
-from tests.tui.conftest import Player, assert_refused, exchange
+from tests.tui.conftest import Player, accept_join, assert_refused, exchange
 from tests.tui.test_cli import plan_walk
 
 GOOD = {"type": "move", "units": ["KLI-0001"], "path": ["1307", "1306"]}
@@ -29,6 +29,7 @@ def game(alice: Player, bob: Player) -> str:
     exchange(alice, bob)
     bob.ok("accept", game[:10])
     exchange(bob, alice)
+    accept_join(alice, bob, game)
     bob.orders(game[:10], SETUP["alliance"])
     exchange(bob, alice)
     alice.orders(game[:10], SETUP["coalition"])

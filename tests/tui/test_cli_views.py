@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
-from tests.tui.conftest import Player, exchange
+from tests.tui.conftest import Player, accept_join, exchange
 
 CRIPPLE = {
     "type": "adjust",
@@ -42,6 +42,7 @@ def game(alice: Player, bob: Player) -> str:
     exchange(alice, bob)
     bob.ok("accept", game[:10])
     exchange(bob, alice)
+    accept_join(alice, bob, game)
     bob.orders(game[:10], SETUP["alliance"])
     exchange(bob, alice)
     alice.orders(game[:10], SETUP["coalition"])

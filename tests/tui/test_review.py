@@ -30,8 +30,9 @@ from tui.widgets.hexmap import HexMap
 
 MOVE = [{"type": "move", "units": ["KLI-0001"], "path": ["1307", "1306"]}, {"type": "batch"}]
 MOVED = "KLI-0001 D7C moved 1307->1306"
-HEAD = 25
-"""The move's packet (0 genesis, 1 join, 2 and 3 set-up, 4 to 24 the walk to 3B2)."""
+HEAD = 26
+"""The move's packet (0 genesis, 1 join, 2 Alice's acceptance of Bob's key, 3 and 4 set-up,
+5 to 25 the walk to 3B2)."""
 
 
 @pytest.fixture
@@ -124,15 +125,15 @@ async def test_first_last_goto_and_the_ends_of_the_chain(moved: Tutorial) -> Non
         dialog_input = app.screen.query_one(Input)
         dialog_input.value = "99"
         await press(pilot, "enter")
-        assert "from 0 to 25" in str(app.screen.query_one("#packet-error", Static).content)
-        dialog_input.value = "4"
+        assert f"from 0 to {HEAD}" in str(app.screen.query_one("#packet-error", Static).content)
+        dialog_input.value = "5"
         await press(pilot, "enter")
         assert app.screen is screen
-        assert screen.seq == 4
-        # Packet 4 collects the Klingon income: the engine's doing, no unit moved.
+        assert screen.seq == 5
+        # Packet 5 collects the Klingon income: the engine's doing, no unit moved.
         assert "KLI treasury" in side(screen, "#changes")
         await press(pilot, "g", "escape")
-        assert app.screen is screen and screen.seq == 4
+        assert app.screen is screen and screen.seq == 5
 
 
 async def test_turn_and_phase_jumps(moved: Tutorial) -> None:
@@ -140,18 +141,18 @@ async def test_turn_and_phase_jumps(moved: Tutorial) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await press(pilot, "left_square_bracket")
-        assert screen.seq == 3  # set-up over: the coalition's player turn begins
+        assert screen.seq == 4  # set-up over: the coalition's player turn begins
         assert any(row[2] == "player-turn" for row in screen.query_one(EventLog).rows)
         await press(pilot, "left_square_bracket")
         assert screen.seq == 0  # no earlier turn: the first packet
         await press(pilot, "right_square_bracket")
-        assert screen.seq == 3
-        await press(pilot, "right_curly_bracket")
-        assert screen.seq == 4  # phase 2 begins
-        await press(pilot, "right_curly_bracket")
-        assert screen.seq == 5  # phase 3 begins
-        await press(pilot, "left_curly_bracket")
         assert screen.seq == 4
+        await press(pilot, "right_curly_bracket")
+        assert screen.seq == 5  # phase 2 begins
+        await press(pilot, "right_curly_bracket")
+        assert screen.seq == 6  # phase 3 begins
+        await press(pilot, "left_curly_bracket")
+        assert screen.seq == 5
         await press(pilot, "right_square_bracket")
         assert screen.seq == HEAD  # no later turn: the last packet
 
@@ -167,7 +168,7 @@ async def test_the_checklist_is_the_one_after_that_packet(moved: Tutorial) -> No
         assert tree.display and not log.display
         assert tree.current_step == "3B2"
         await press(pilot, "g")
-        app.screen.query_one(Input).value = "4"
+        app.screen.query_one(Input).value = "5"
         await press(pilot, "enter")
         assert tree.current_step == "2B11"  # the coalition's part done, the alliance's owed
         await press(pilot, "c")

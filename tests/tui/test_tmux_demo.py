@@ -295,19 +295,19 @@ def test_demo_in_an_80x24_tmux_pane(
     pane.keys("o")
     pane.game("1A1 takes: done", "no draft orders", footer=ORDERS_KEYS)
     pane.keys("d")
-    pane.game("1. done", "legal: would be packet 4", footer=ORDERS_KEYS)
+    pane.game("1. done", "legal: would be packet 5", footer=ORDERS_KEYS)
 
-    # S, y: signed and queued as packet 4.
+    # S, y: signed and queued as packet 5.
     pane.keys("S")
     pane.wait_for("Sign and queue these orders?", "Yes (y)")
     pane.keys("y")
-    pane.game("packet 4 signed and queued", "│ demo-tutorial  #4", footer=ORDERS_KEYS)
+    pane.game("packet 5 signed and queued", "│ demo-tutorial  #5", footer=ORDERS_KEYS)
 
     # ctrl+t: synced, then Bob's seat, which has received Alice's packet.
     pane.keys("C-t")
     lines = pane.game("You are Bob (Kzinti)", "Bob's seat: synced", "KZI-0001")
     screen = "\n".join(lines)
-    assert "│ demo-tutorial  #4" in lines[0], screen
+    assert "│ demo-tutorial  #5" in lines[0], screen
     assert "You are Alice" not in screen, screen  # her greeting went with her seat
 
     # The command palette's "Switch seat" does the same, for a terminal that takes ctrl+t.

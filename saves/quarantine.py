@@ -1,0 +1,109 @@
+"""Where received items wait or are kept as refused: the parked and rejected tables, bounded.
+
+Everything that arrives by mail or through a shared folder is hostile until verified, so what
+this home keeps of it must be bounded by bytes, not only by count: a stranger can send forty
+1 MiB envelopes in one sync. Parked packets (signed by a key not known yet, kept in case the
+invitation that introduces it arrives later) and rejected items (kept so the player can see
+what was refused and why) each have a row and a byte budget; the oldest go first, and the
+caller reports how many were dropped.
+
+A rejected item that names a game this home holds (from its unverified body, or from the
+transport's routing hint: a file name, an ``X-Hexpost`` header) also records the position it
+was for. That is how the games list can say "waiting for packet N from SEAT (last copy was
+damaged)" instead of waiting silently for a packet that already came, unusable.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from saves.store import Store
+
+MAX_PARKED = 10_000
+"""Parked packets kept at most."""
+MAX_PARKED_BYTES = 16 * 1024 * 1024
+"""Bytes of parked packets kept at most (a packet may be 1 MiB; a real one is a few KiB)."""
+MAX_REJECTED = 1_000
+"""Rejected items kept at most."""
+MAX_REJECTED_BYTES = 4 * 1024 * 1024
+"""Bytes of rejected items kept at most."""
+KEEP_REJECTED_BYTES = 64 * 1024
+"""Of a rejected item, only its first bytes are kept: enough to see what it was."""
+
+
+class Damage(msgspec.Struct, frozen=True):
+    """A refused copy of a packet this home still waits for."""
+
+    game_id: bytes
+    seq: int
+    seat: str
+    source: str
+    reason: str
+    seen_at: str
+
+
+def park(store: Store, kid: bytes, digest: bytes, data: bytes, now: str) -> int:
+    """Keep a packet that cannot be placed yet; returns how many old ones were dropped."""
+    store.db.execute(
+        "INSERT OR IGNORE INTO parked (key_id, packet_hash, data, received_at, size) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (kid, digest, data, now, len(data)),
+    )
+    return _prune(store, "parked", "COALESCE(size, length(data))", MAX_PARKED, MAX_PARKED_BYTES)
+
+
+def reject(
+    store: Store,
+    game_id: bytes | None,
+    source: str,
+    reason: str,
+    data: bytes,
+    now: str,
+    *,
+    seq: int | None = None,
+    seat: str = "",
+) -> int:
+    """Record a refused item (its first bytes); returns how many old records were dropped."""
+    store.db.execute(
+        "INSERT INTO rejected (game_id, source, reason, data, rejected_at, seq, seat) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, source[:500], reason[:1000], data[:KEEP_REJECTED_BYTES], now, seq, seat[:40]),
+    )
+    return _prune(store, "rejected", "length(data)", MAX_REJECTED, MAX_REJECTED_BYTES)
+
+
+def _prune(store: Store, table: str, size: str, max_rows: int, max_bytes: int) -> int:
+    """Drop the oldest rows of ``table`` beyond ``max_rows`` or ``max_bytes``; how many."""
+    row = store.one(f"SELECT COUNT(*), TOTAL({size}) FROM {table}")
+    assert row is not None
+    if int(row[0]) <= max_rows and float(row[1]) <= max_bytes:
+        return 0
+    order = "received_at DESC, rowid DESC" if table == "parked" else "id DESC"
+    cursor = store.db.execute(
+        f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM (SELECT rowid, "
+        f"SUM({size}) OVER (ORDER BY {order} ROWS UNBOUNDED PRECEDING) AS kept, "
+        f"ROW_NUMBER() OVER (ORDER BY {order}) AS n FROM {table}) WHERE kept > ? OR n > ?)",
+        (max_bytes, max_rows),
+    )
+    return max(cursor.rowcount, 0)
+
+
+def damage_ahead(store: Store, game_id: bytes, head_seq: int) -> Damage | None:
+    """The first position after ``head_seq`` of which only a damaged copy arrived, if any."""
+    row = store.one(
+        "SELECT seq, seat, source, reason, rejected_at FROM rejected "
+        "WHERE game_id = ? AND seq > ? ORDER BY seq, id DESC LIMIT 1",
+        (game_id, head_seq),
+    )
+    if row is None:
+        return None
+    return Damage(game_id, int(row[0]), str(row[1] or ""), str(row[2]), str(row[3]), str(row[4]))
+
+
+def damage_text(damage: Damage, name: str, seat: str) -> str:
+    """``waiting for packet N from SEAT (last copy was damaged): ...`` for lists and the app."""
+    who = seat or damage.seat or "the other player"
+    return (
+        f"waiting for packet {damage.seq} from {who} (last copy was damaged): ask {who} to run "
+        f"`hexpost resend {name} --from {damage.seq}`"
+    )
