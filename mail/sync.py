@@ -17,7 +17,7 @@ import msgspec
 from engine.core.errors import HexpostError
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
 from saves import inbox, outbox
-from saves.inbox import Outcome
+from saves.outcome import Outcome
 from saves.replica import Replica
 
 _log = logging.getLogger(__name__)

@@ -36,8 +36,8 @@ from engine.core.game import AnyRuleset, AnyState, pending
 from engine.core.text import SAFE_PATTERN, text_problem
 from engine.rulesets import ruleset_for
 from saves import ledger
-from saves.inbox import Outcome
 from saves.outbox import format_time, parse_time
+from saves.outcome import Outcome
 from saves.store import Store
 from saves.subject import Subject, format_subject
 

@@ -32,41 +32,19 @@ from engine.core.packets import (
     read_envelope,
 )
 from engine.rulesets import ruleset_for
-from saves import ledger, quarantine
+from saves import claims, ledger, quarantine
+from saves.outcome import Hint, Outcome
 
 if TYPE_CHECKING:
     from saves.replica import Replica
     from saves.store import Store
 
 
-class Outcome(msgspec.Struct, frozen=True):
-    """What receiving one packet did.
-
-    ``status`` is one of: applied, buffered, duplicate, invitation, ignored, parked,
-    rejected, equivocation, desync, claim. ``game_id``, ``seq`` and ``seat`` name what the
-    item was for (for a refused item, as far as its unverified bytes or the transport's
-    routing hint tell). ``attention`` is true when the player should act: an item of a game
-    this home holds was refused (a damaged copy, a packet the engine refused), or the game
-    froze; `hexpost sync` then exits 1.
-    """
-
-    status: str
-    detail: str = ""
-    game_id: bytes | None = None
-    seq: int | None = None
-    applied: list[int] = []
-    seat: str = ""
-    source: str = ""
-    attention: bool = False
-
-
 def verdict(store: Store, data: bytes) -> str:
     """Check a packet's signature without applying it: ``"verified"`` (by a key a game of this
     home binds, or by the key an invitation or join carries), ``"unknown key"`` (signed by a
     key this home does not know yet) or ``"bad"`` (unreadable, or the signature fails)."""
-    from saves import claims  # a late claim verifies by its seat's key (`claims.verdict`)
-
-    if claims.is_claim(data):
+    if claims.is_claim(data):  # a late claim verifies by its seat's key
         return claims.verdict(store, data)
     try:
         envelope = read_envelope(data)
@@ -95,10 +73,6 @@ def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes
     return data
 
 
-Hint = tuple[bytes | None, int | None]
-"""A transport's unverified routing hint for an item: (game id, position), either unknown."""
-
-
 def receive(
     replica: Replica, data: bytes, source: str, now: str, hint: Hint = (None, None)
 ) -> Outcome:
@@ -108,9 +82,7 @@ def receive(
     header). It is never trusted; it only names the game and position of an item that turns
     out to be unreadable, so the player learns which packet to ask for again.
     """
-    from saves import claims  # a late claim is no packet: its module takes it in
-
-    if claims.is_claim(data):
+    if claims.is_claim(data):  # a late claim is no packet: its module takes it in
         return claims.receive(replica, data, source, now)
     store = replica.store
     try:

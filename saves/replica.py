@@ -38,7 +38,7 @@ from engine.core.state import decode_state, encode_state
 from engine.rulesets import ruleset_for
 from saves import inbox, joins, ledger, outbox, quarantine, vault
 from saves.chat import chat_line, check_chat_turn
-from saves.inbox import Outcome
+from saves.outcome import Hint, Outcome
 from saves.secrets import add_commit, owed_reveals
 from saves.store import Store
 
@@ -248,7 +248,7 @@ class Replica:
         now: str,
         ref: tuple[str, str] | None = None,
         message_id: str = "",
-        hint: inbox.Hint = (None, None),
+        hint: Hint = (None, None),
     ) -> Outcome:
         """Take in one item in one transaction; ``ref`` (transport, ref) is marked read with it.
 

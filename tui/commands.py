@@ -44,6 +44,10 @@ def home_of(args: argparse.Namespace) -> Home:
     return Home(Path(args.home) if args.home else default_home())
 
 
+PASSPHRASE_COMMAND_TIMEOUT = 60
+"""Seconds a --passphrase-command may take (a password manager may ask to be unlocked)."""
+
+
 def passphrase(args: argparse.Namespace, *, purpose: str, confirm: bool = False) -> bytes:
     """The identity passphrase from the environment, a command, or a prompt (in that order)."""
     text: str
@@ -53,14 +57,26 @@ def passphrase(args: argparse.Namespace, *, purpose: str, confirm: bool = False)
             raise HexpostError(f"--passphrase-env: variable {args.passphrase_env} is not set")
         text = value
     elif args.passphrase_command:
-        done = subprocess.run(
-            args.passphrase_command, shell=True, capture_output=True, text=True, check=False
-        )
-        if done.returncode != 0:
-            said = done.stderr.strip().splitlines()
-            detail = f": {said[-1][:200]}" if said else ""
+        try:
+            done = subprocess.run(
+                args.passphrase_command,
+                shell=True,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=PASSPHRASE_COMMAND_TIMEOUT,
+            )
+        except subprocess.TimeoutExpired:
             raise HexpostError(
-                f"--passphrase-command failed with exit code {done.returncode}{detail}"
+                f"--passphrase-command did not finish within {PASSPHRASE_COMMAND_TIMEOUT} s"
+            ) from None
+        if done.returncode != 0:
+            # Nothing it printed is repeated: a secret command may print the secret, or part
+            # of it, on either stream, and an error line travels into logs and bug reports.
+            raise HexpostError(
+                f"--passphrase-command failed with exit code {done.returncode}; run it by "
+                "hand to see why"
             )
         text = done.stdout.splitlines()[0] if done.stdout else ""
     elif sys.stdin.isatty():

@@ -16,7 +16,7 @@ from engine.core.packets import fingerprint, kind_name, open_packet
 from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import state_hash
 from saves import claims, joins, outbox, quarantine
-from saves.inbox import Outcome
+from saves.outcome import Outcome
 from saves.replica import GameRow, Replica
 from tui.safe_text import safe_record, safe_text
 from tui.when import age, turn_text
@@ -91,6 +91,10 @@ def attention_notes(
     """What this game needs from the player beyond its next move, one line each: a joined key
     to accept (`saves.joins`), a packet whose last copy came damaged (`saves.quarantine`)."""
     notes: list[str] = []
+    damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
+    if damage is not None:  # first: it says what to ask for, where "waiting" alone would not
+        owing = decisions[0].seats[0] if decisions and damage.seq == row.head_seq + 1 else ""
+        notes.append(quarantine.damage_text(damage, row.name, damage.seat or owing))
     if decisions and decisions[0].kind == DecisionKind.ACCEPT:
         if row.my_seat in decisions[0].seats:
             who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))
@@ -100,10 +104,6 @@ def attention_notes(
             )
         else:
             notes.append(f"waiting for {decisions[0].seats[0]} to accept your key")
-    damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
-    if damage is not None:
-        owing = decisions[0].seats[0] if decisions and damage.seq == row.head_seq + 1 else ""
-        notes.append(quarantine.damage_text(damage, row.name, damage.seat or owing))
     return notes
 
 

@@ -14,12 +14,11 @@ answers in the clear: everyone else is already bound).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from engine.core import entropy
+from engine.core import entropy, rolls
 from engine.core.errors import (
     ChainError,
     CommitmentMismatch,
@@ -47,11 +46,10 @@ from engine.core.ruleset import (
     Decision,
     DecisionKind,
     Event,
-    RollRequest,
     Ruleset,
     Seat,
 )
-from engine.core.state import ArmedRoll, CoreState, GameState, OpenSecret, SeatState, state_hash
+from engine.core.state import CoreState, GameState, OpenSecret, SeatState, state_hash
 
 AnyRuleset = Ruleset[Any]
 AnyState = GameState[Any]
@@ -86,7 +84,7 @@ def _after_joins(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
         have = {seat for seat, _ in roll.values}
         for seat in core.seats:
             if seat.seat not in have:
-                title = f"Entropy for {_dice_text(roll.request)} ({roll.request.purpose})"
+                title = f"Entropy for {rolls.dice_text(roll.request)} ({roll.request.purpose})"
                 return [
                     Decision(
                         (seat.seat,), roll.request.step, DecisionKind.ENTROPY, roll.event, title
@@ -154,10 +152,6 @@ def actor(ruleset: AnyRuleset, state: AnyState) -> Seat | None:
     """The seat that may write the next packet, or None when nobody can (game over)."""
     decisions = pending(ruleset, state)
     return decisions[0].seats[0] if decisions else None
-
-
-def _dice_text(request: RollRequest) -> str:
-    return f"{request.count}d{request.sides}"
 
 
 def _describe(decision: Decision) -> str:
@@ -350,7 +344,7 @@ def _continue(
     kind = body.kind
     if owed.kind == DecisionKind.ACCEPT:
         state = _accept(state, body.seat, declined=isinstance(kind, Resign), events=events)
-    state = _feed_rolls(ruleset, state, body.seat, body.entropy, events)
+    state = rolls.feed(ruleset, state, body.seat, body.entropy, events)
     if isinstance(kind, Chat):
         events.append(Event("chat", kind.text, body.seat))
     elif isinstance(kind, Resign):
@@ -428,52 +422,6 @@ def _join(
     return state, events
 
 
-def _feed_rolls(
-    ruleset: AnyRuleset, state: AnyState, seat: Seat, value: bytes, events: list[Event]
-) -> AnyState:
-    """Give ``seat``'s fresh value to every roll armed before this packet; resolve full ones."""
-    core = state.core
-    if not core.armed:
-        return state
-    still: list[ArmedRoll] = []
-    resolved: list[ArmedRoll] = []
-    for armed in core.armed:
-        roll = armed
-        if roll.seq < core.seq and all(s != seat for s, _ in roll.values):
-            roll = msgspec.structs.replace(roll, values=(*roll.values, (seat, value)))
-        done = {s for s, _ in roll.values} >= {s.seat for s in core.seats}
-        (resolved if done else still).append(roll)
-    state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, armed=tuple(still)))
-    for roll in resolved:
-        order = [s.seat for s in core.seats]
-        values = [v for _, v in sorted(roll.values, key=lambda item: order.index(item[0]))]
-        dice = entropy.roll_dice(
-            core.game_id, roll.event, values, roll.request.count, roll.request.sides
-        )
-        events.append(
-            Event(
-                "roll",
-                f"{roll.seat} rolled {_dice_text(roll.request)} for {roll.request.purpose}: "
-                + ", ".join(str(d) for d in dice),
-                roll.seat,
-                roll.request.step,
-                {
-                    "event": roll.event,
-                    "purpose": roll.request.purpose,
-                    "count": roll.request.count,
-                    "sides": roll.request.sides,
-                    "dice": list(dice),
-                    "total": sum(dice),
-                },
-            )
-        )
-        assert state.rules is not None
-        applied = ruleset.apply_roll(state.rules, roll.request, dice)
-        state = msgspec.structs.replace(state, rules=applied.state)
-        events.extend(applied.events)
-    return state
-
-
 def _turn(
     ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket, turn: Turn, events: list[Event]
 ) -> AnyState:
@@ -518,70 +466,7 @@ def _order(
     applied = ruleset.apply(state.rules, seat, order)
     events.extend(applied.events)
     state = msgspec.structs.replace(state, rules=applied.state)
-    return _arm(state, seat, applied.rolls, events, owed.key)
-
-
-MAX_ROLLS_PER_DECISION = 64
-"""Different purposes one decision may roll for (a bound on the state, far above any step)."""
-
-
-def purpose_key(purpose: str) -> str:
-    """A roll's purpose as compared: case and spacing do not make a new purpose."""
-    return " ".join(purpose.casefold().split())
-
-
-def _arm(
-    state: AnyState,
-    seat: Seat,
-    rolls: Sequence[RollRequest],
-    events: list[Event],
-    decision_key: str,
-) -> AnyState:
-    """Arm the rolls an order or a secret step asked for, in the decision ``decision_key``.
-
-    A roll is bound to its decision and purpose (P6): a second roll for the same purpose in
-    the same decision is refused unless the ruleset marks it ``again``, so the seat that asked
-    cannot ask again after seeing a result it does not like.
-    """
-    if not rolls:
-        return state
-    core = state.core
-    armed = list(core.armed)
-    count = core.rolls_armed
-    value = core.seat_state(seat).entropy
-    rolled = core.rolled if core.rolls_at == decision_key else ()
-    for request in rolls:
-        if not (1 <= request.count <= 100 and 2 <= request.sides <= 256):
-            raise IllegalOrder(f"cannot roll {_dice_text(request)}")
-        purpose = purpose_key(request.purpose)
-        if purpose in rolled and not request.again:
-            raise IllegalOrder(
-                f"{seat} already rolled for {request.purpose!r} in step {request.step}: a roll "
-                "is made once per purpose and step (a re-roll would let its asker choose)",
-                rule="P6",
-            )
-        if purpose not in rolled:
-            if len(rolled) >= MAX_ROLLS_PER_DECISION:
-                raise IllegalOrder(
-                    f"more than {MAX_ROLLS_PER_DECISION} different rolls in step {request.step}"
-                )
-            rolled = (*rolled, purpose)
-        count += 1
-        event = f"r{count}/{request.step}"
-        armed.append(ArmedRoll(event, request, seat, core.seq, ((seat, value),)))
-        events.append(
-            Event(
-                "roll-armed",
-                f"{seat} asked for {_dice_text(request)} for {request.purpose}",
-                seat,
-                request.step,
-                {"event": event, "purpose": request.purpose},
-            )
-        )
-    core = msgspec.structs.replace(
-        core, armed=tuple(armed), rolls_armed=count, rolls_at=decision_key, rolled=rolled
-    )
-    return msgspec.structs.replace(state, core=core)
+    return rolls.arm(state, seat, applied.rolls, events, owed.key)
 
 
 def _commit(
@@ -643,4 +528,4 @@ def _reveal(
     applied = ruleset.apply_secret(state.rules, secret.decision, ordered)
     events.extend(applied.events)
     state = msgspec.structs.replace(state, rules=applied.state)
-    return _arm(state, seat, applied.rolls, events, secret.decision.key)
+    return rolls.arm(state, seat, applied.rolls, events, secret.decision.key)

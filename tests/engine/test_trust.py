@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import author, entropy
 from engine.core.errors import IllegalOrder, OutOfTurn, PacketError
-from engine.core.game import _arm, apply_packet
+from engine.core.game import apply_packet
 from engine.core.packets import (
     MAX_SEQ,
     Chat,
@@ -27,6 +27,7 @@ from engine.core.packets import (
     raw_public_key,
     sign_body,
 )
+from engine.core.rolls import arm
 from engine.core.ruleset import DecisionKind, RollRequest
 from engine.core.state import encode_state
 from tests.engine.table import Table
@@ -242,10 +243,10 @@ def test_a_ruleset_may_mark_a_roll_as_rolled_again() -> None:
     assert table.state is not None
     state = table.state
     key = "R1/answer"
-    first = _arm(state, "south", [RollRequest(1, 6, "round", "answer")], [], key)
+    first = arm(state, "south", [RollRequest(1, 6, "round", "answer")], [], key)
     with pytest.raises(IllegalOrder):
-        _arm(first, "south", [RollRequest(1, 6, "round", "answer")], [], key)
+        arm(first, "south", [RollRequest(1, 6, "round", "answer")], [], key)
     with pytest.raises(IllegalOrder):  # two in one go
-        _arm(state, "south", [RollRequest(1, 6, "x", "answer")] * 2, [], key)
-    again = _arm(first, "south", [RollRequest(1, 6, "round", "answer", again=True)], [], key)
+        arm(state, "south", [RollRequest(1, 6, "x", "answer")] * 2, [], key)
+    again = arm(first, "south", [RollRequest(1, 6, "round", "answer", again=True)], [], key)
     assert len(again.core.armed) == 2

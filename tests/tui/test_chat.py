@@ -39,17 +39,19 @@ SECRET = "seven sleepy dragons"
 
 def test_chat_from_the_command_line_reaches_the_other_log(alice: Player, bob: Player) -> None:
     game, _ = start_game(alice, bob, "chatty", setup=False)  # the coalition (Alice) owes
-    before = alice.show(game)["pending"]
+    before = [d for d in alice.show(game)["pending"] if d["kind"] != "accept"]
     out = alice.ok("chat", game[:10], "Good", "hunting,", "Bob")
     assert "(chat) signed and queued" in out
     exchange(alice, bob)
     for player in (alice, bob):
         last = json.loads(player.ok("log", game[:10], "--json"))[-1]
-        assert (last["kind"], last["seat"], last["events"]) == (
+        # Alice's first packet after Bob's join also carries her acceptance of his key.
+        assert (last["kind"], last["seat"], last["events"][-1]) == (
             "chat",
             "coalition",
-            ["Good hunting, Bob"],
+            "Good hunting, Bob",
         )
+        assert last["events"][0].startswith("coalition accepted the key of Bob")
         assert player.show(game)["pending"] == before  # still Alice's move
     assert_refused(bob.run("chat", game[:10], "hello"), "not your move", "coalition")
     assert_refused(alice.run("chat", game[:10], "   "), "needs some text")

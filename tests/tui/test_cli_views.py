@@ -99,12 +99,12 @@ def test_show_map_detailed_keeps_the_terrain_next_to_the_stack(alice: Player, ga
 
 
 def test_show_map_at_an_earlier_packet_shows_the_board_then(bob: Player, game: str) -> None:
-    """Packet 2 is Bob's set-up: the Kzinti stand, the Klingons wait off the map."""
-    before = bob.show(game, "--at", "2")
+    """Packet 3 is Bob's set-up: the Kzinti stand, the Klingons wait off the map."""
+    before = bob.show(game, "--at", "3")
     assert before["step"] == "0-KLI"
     units = by(before["units"], "id")
     assert units["KZI-0001"]["hex"] == "1105" and units["KLI-0001"]["hex"] is None
-    lines = bob.ok("show", game, "--map", "--region", "1003:1808", "--at", "2").splitlines()
+    lines = bob.ok("show", game, "--map", "--region", "1003:1808", "--at", "3").splitlines()
     row5, row7 = (next(line for line in lines if line.startswith(r)) for r in ("05 ", "07 "))
     assert row5.split() == ["05", "Z5", "Z", "Z", "Z"]
     assert row7.split() == ["07", "K#", "K#", "K#", "K#"]

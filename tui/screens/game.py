@@ -39,6 +39,7 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from saves.chat import MAX_CHAT
+from tui.safe_text import safe_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.identity import ask_passphrase
@@ -75,6 +76,8 @@ class GameScreen(HexpostScreen):
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         # Hidden like Review: 80 columns of footer are full; ? lists both.
         Binding("t", "talk", "Talk", show=False, tooltip="Send a chat line to the players"),
+        # Shown only while a key that joined this player's game waits for acceptance.
+        Binding("a", "accept_key", "Accept key", tooltip="Accept the key that joined the game"),
     ]
 
     class Loaded(Message):
@@ -164,6 +167,9 @@ class GameScreen(HexpostScreen):
         status = status_lines(record)
         if record.get("claim"):  # a late claim still open (`saves.claims`)
             status.append(str(record["claim"]))
+        # A damaged packet to ask for again, a joined key to accept (`render.attention_notes`).
+        status.extend(safe_text(note) for note in record.get("notes") or [])
+        self.refresh_bindings()
         self.query_one("#game-status", Static).update("\n".join(status))
         self.query_one(ChecklistTree).show_items(
             record.get("checklist", []), data.phase_titles, phase_rules=data.phase_rules
@@ -341,7 +347,56 @@ class GameScreen(HexpostScreen):
             return False  # a priority key: let the c reach the text being typed
         if action == "checklist":
             return self.data is not None and bool(self.data.record.get("checklist"))
+        if action == "accept_key":
+            return self._joined_key() is not None
         return super().check_action(action, parameters)
+
+    def _joined_key(self) -> dict[str, Any] | None:
+        """The acceptance this player owes (the first pending decision), if any."""
+        if self.data is None:
+            return None
+        record = self.data.record
+        pending = record.get("pending") or []
+        if pending and pending[0]["kind"] == "accept" and record["my_seat"] in pending[0]["seats"]:
+            return dict(pending[0])
+        return None
+
+    def action_accept_key(self) -> None:
+        """Ask, showing who joined with which key, then accept it (`saves.joins`): anyone who
+        read the invitation could have answered it, so the player compares the fingerprint
+        with the invited player by another channel first."""
+        owed = self._joined_key()
+        if owed is None:
+            return
+        name = self.data.record["name"] if self.data is not None else ""
+        lines = [
+            safe_text(owed["title"]),
+            "",
+            "Compare this fingerprint with the player you invited, by another channel",
+            "(phone, chat), before you say yes. Your next packet carries the acceptance.",
+            f"If it is not them: `hexpost decline {safe_text(name)}` ends the game.",
+        ]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.status.busy("accepting the key...")
+                self.send_acceptance()
+
+        self.app.push_screen(ConfirmDialog("Accept the key that joined?", lines), answered)
+
+    @work(exclusive=True, group="accept")
+    async def send_acceptance(self) -> None:
+        result = await self.session.accept_join(self.game_id)
+        if result.locked:
+            ask_passphrase(
+                self,
+                "accept the joined key",
+                self.send_acceptance,
+                cancelled=lambda: self.status.say("not accepted: no passphrase given"),
+            )
+            return
+        self.status.say(result.text)
+        self.reload()
 
     def action_back(self) -> None:
         panel = self.query_one(OrdersPanel)

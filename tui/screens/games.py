@@ -194,6 +194,8 @@ def game_cells(row: dict[str, Any], now: datetime | None = None) -> tuple[str, .
         note = f"FROZEN: {safe_text(row['frozen'])}"
     elif row["status"] == "invited":
         note = "invitation"
+    elif row.get("notes"):  # a damaged packet to ask for, a joined key to accept
+        note = safe_text(row["notes"][0])
     elif row.get("claim"):  # a late claim still open (`saves.claims`): who owes what since when
         note = safe_text(row["claim"])
     elif row.get("unsent"):

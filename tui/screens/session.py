@@ -213,6 +213,11 @@ class Session:
         passphrase is needed first."""
         return await self.call(self._chat, game_id, text)
 
+    async def accept_join(self, game_id: str) -> Checked:
+        """As the game's creator, accept the key that joined it (`saves.joins.accept`): the
+        next packet carries the acceptance; ``locked`` when the passphrase is needed first."""
+        return await self.call(self._accept_join, game_id)
+
     async def unlock(self, passphrase: str) -> str | None:
         """Open the signing key with ``passphrase``: None when it opened (later signing needs
         no more asking), else what went wrong, for the dialog to show."""
@@ -326,6 +331,20 @@ class Session:
         return Checked(
             True, f"chat signed and queued as packet {result.seq}: s sends it", sent=True
         )
+
+    def _accept_join(self, game_id: str) -> Checked:
+        from saves import joins
+
+        try:
+            info = self.home.identity_info()
+            if info is None:
+                return Checked(False, NO_IDENTITY)
+            if info.encrypted and self._passphrase is None:
+                return Checked(False, NO_PASSPHRASE, locked=True)
+            done = joins.accept(self._signing_replica(), bytes.fromhex(game_id), now=self._clock())
+        except HexpostError as exc:
+            return Checked(False, f"not accepted: {exc}")
+        return Checked(True, done.text, sent=done.packet_seq is not None)
 
     def _unlock(self, passphrase: str) -> str | None:
         from saves.keys import KeyFileError

@@ -1,0 +1,136 @@
+"""Die rolls in the protocol core: arming a roll a ruleset asks for, and resolving it.
+
+A roll is *armed* in the packet whose order (or secret step) asked for it, with the asking
+seat's entropy value from that packet, and *resolved* once every other seat has revealed its
+next value in a later packet (`engine.core.entropy` reads the dice). A roll is bound to the
+decision it was asked in and to its purpose: the same purpose twice in one decision is refused
+unless the ruleset marks the request ``again`` (P6), so nobody can ask again after a result
+they dislike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engine.core import entropy
+from engine.core.errors import IllegalOrder
+from engine.core.ruleset import Event, RollRequest, Ruleset, Seat
+from engine.core.state import ArmedRoll, GameState
+
+AnyState = GameState[Any]
+
+
+def dice_text(request: RollRequest) -> str:
+    return f"{request.count}d{request.sides}"
+
+
+MAX_ROLLS_PER_DECISION = 64
+"""Different purposes one decision may roll for (a bound on the state, far above any step)."""
+
+
+def purpose_key(purpose: str) -> str:
+    """A roll's purpose as compared: case and spacing do not make a new purpose."""
+    return " ".join(purpose.casefold().split())
+
+
+def arm(
+    state: AnyState,
+    seat: Seat,
+    rolls: Sequence[RollRequest],
+    events: list[Event],
+    decision_key: str,
+) -> AnyState:
+    """Arm the rolls an order or a secret step asked for, in the decision ``decision_key``.
+
+    A roll is bound to its decision and purpose (P6): a second roll for the same purpose in
+    the same decision is refused unless the ruleset marks it ``again``, so the seat that asked
+    cannot ask again after seeing a result it does not like.
+    """
+    if not rolls:
+        return state
+    core = state.core
+    armed = list(core.armed)
+    count = core.rolls_armed
+    value = core.seat_state(seat).entropy
+    rolled = core.rolled if core.rolls_at == decision_key else ()
+    for request in rolls:
+        if not (1 <= request.count <= 100 and 2 <= request.sides <= 256):
+            raise IllegalOrder(f"cannot roll {dice_text(request)}")
+        purpose = purpose_key(request.purpose)
+        if purpose in rolled and not request.again:
+            raise IllegalOrder(
+                f"{seat} already rolled for {request.purpose!r} in step {request.step}: a roll "
+                "is made once per purpose and step (a re-roll would let its asker choose)",
+                rule="P6",
+            )
+        if purpose not in rolled:
+            if len(rolled) >= MAX_ROLLS_PER_DECISION:
+                raise IllegalOrder(
+                    f"more than {MAX_ROLLS_PER_DECISION} different rolls in step {request.step}"
+                )
+            rolled = (*rolled, purpose)
+        count += 1
+        event = f"r{count}/{request.step}"
+        armed.append(ArmedRoll(event, request, seat, core.seq, ((seat, value),)))
+        events.append(
+            Event(
+                "roll-armed",
+                f"{seat} asked for {dice_text(request)} for {request.purpose}",
+                seat,
+                request.step,
+                {"event": event, "purpose": request.purpose},
+            )
+        )
+    core = msgspec.structs.replace(
+        core, armed=tuple(armed), rolls_armed=count, rolls_at=decision_key, rolled=rolled
+    )
+    return msgspec.structs.replace(state, core=core)
+
+
+def feed(
+    ruleset: Ruleset[Any], state: AnyState, seat: Seat, value: bytes, events: list[Event]
+) -> AnyState:
+    """Give ``seat``'s fresh value to every roll armed before this packet; resolve full ones."""
+    core = state.core
+    if not core.armed:
+        return state
+    still: list[ArmedRoll] = []
+    resolved: list[ArmedRoll] = []
+    for armed in core.armed:
+        roll = armed
+        if roll.seq < core.seq and all(s != seat for s, _ in roll.values):
+            roll = msgspec.structs.replace(roll, values=(*roll.values, (seat, value)))
+        done = {s for s, _ in roll.values} >= {s.seat for s in core.seats}
+        (resolved if done else still).append(roll)
+    state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, armed=tuple(still)))
+    for roll in resolved:
+        order = [s.seat for s in core.seats]
+        values = [v for _, v in sorted(roll.values, key=lambda item: order.index(item[0]))]
+        dice = entropy.roll_dice(
+            core.game_id, roll.event, values, roll.request.count, roll.request.sides
+        )
+        events.append(
+            Event(
+                "roll",
+                f"{roll.seat} rolled {dice_text(roll.request)} for {roll.request.purpose}: "
+                + ", ".join(str(d) for d in dice),
+                roll.seat,
+                roll.request.step,
+                {
+                    "event": roll.event,
+                    "purpose": roll.request.purpose,
+                    "count": roll.request.count,
+                    "sides": roll.request.sides,
+                    "dice": list(dice),
+                    "total": sum(dice),
+                },
+            )
+        )
+        assert state.rules is not None
+        applied = ruleset.apply_roll(state.rules, roll.request, dice)
+        state = msgspec.structs.replace(state, rules=applied.state)
+        events.extend(applied.events)
+    return state

@@ -1,0 +1,127 @@
+"""Trust under attack, through the real command line (`hexpost` as a subprocess).
+
+Two homes share a folder. The tests damage a packet file in the folder, answer an invitation
+from another address, decline a stranger's join, and feed a failing passphrase command: each
+time the command line must name what happened, where, and what to do, with the exit status
+saying whether the player has to act.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.tui.conftest import Player, assert_refused, describe
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _player(tmp_path: Path, name: str, folder: Path, passphrase: str | None = None) -> Player:
+    player = Player(name, f"{name.lower()}@example.org", tmp_path / name.lower(), passphrase)
+    player.create_identity()
+    player.ok("transport", "folder", folder)
+    return player
+
+
+def _invite(alice: Player, bob: Player, name: str) -> str:
+    game = alice.ok(
+        "new", "--scenario", "tutorial", "--seat", "coalition", "--opponent", bob.address,
+        "--opponent-seat", "alliance", "--name", name,
+    ).strip()  # fmt: skip
+    alice.sync()
+    bob.sync()
+    return game
+
+
+def _files(folder: Path, seq: int) -> list[Path]:
+    return sorted(folder.glob(f"hexpost-*-{seq:08d}-*.hxp"))
+
+
+def test_a_damaged_packet_file_is_named_asked_for_and_resent(tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    alice, bob = _player(tmp_path, "Alice", folder), _player(tmp_path, "Bob", folder)
+    game = _invite(alice, bob, "bent")
+    bob.ok("accept", game[:10])
+    bob.sync()
+    joined = alice.sync()
+    assert "Bob <bob@example.org> joined bent as alliance with key" in joined, joined
+    assert "hexpost accept bent" in joined
+    printed = alice.ok("accept", game[:10], "--fingerprint", bob.fingerprint)
+    assert "packet 2 (the acceptance) signed and queued" in printed  # the Kzinti move first
+    alice.sync()
+    (sent,) = _files(folder, 2)
+    data = bytearray(sent.read_bytes())
+    data[20] ^= 0x01  # one byte of the signature, as a flaky sync tool might do
+    sent.write_bytes(bytes(data))
+
+    done = bob.run("sync")
+    assert done.returncode == 1, describe(done)  # an item of a game Bob holds was refused
+    line = next(x for x in done.stdout.splitlines() if x.startswith("received: rejected"))
+    assert "bent packet 2 from coalition" in line, line
+    assert sent.name in line  # where it came from
+    assert "hexpost resend bent --from 2" in line
+    games = bob.ok("games")
+    assert "waiting for packet 2 from coalition (last copy was damaged)" in games, games
+    assert "waiting for packet 2" in " ".join(bob.show(game[:10])["notes"])
+    assert bob.run("sync").returncode == 0  # the same damaged file is not read again
+
+    # Alice's own sync reads the damaged copy of her packet back and tells her.
+    mine = alice.run("sync")
+    assert mine.returncode == 1, describe(mine)
+    assert "a damaged copy of our own packet 2 of bent" in mine.stdout
+
+    assert "packet(s) 2 of bent queued again" in alice.ok("resend", "bent", "--from", "2")
+    alice.sync()
+    assert len(_files(folder, 2)) == 2  # a new file name: the damaged one stays as it was
+    healed = bob.run("sync")
+    assert healed.returncode == 0, describe(healed)
+    assert "applied" in healed.stdout
+    assert "damaged" not in bob.ok("games")
+    assert bob.seq(game[:10]) == 2
+
+    # Without --from: what the other side may lack (nothing, after Bob's next packet).
+    assert "nothing to resend" in bob.ok("resend", "bent")
+
+
+def test_a_stranger_who_answers_the_invitation_is_flagged_and_can_be_declined(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "shared"
+    alice, bob = _player(tmp_path, "Alice", folder), _player(tmp_path, "Bob", folder)
+    mallory = Player("Mallory", "bob@example.org", tmp_path / "mallory")  # reads Bob's mail
+    mallory.create_identity()
+    mallory.ok("transport", "folder", folder)
+    game = _invite(alice, bob, "taken")
+    mallory.sync()
+    # Mallory's home thinks the invitation is hers (it names her address), and answers first.
+    mallory.ok("accept", game[:10])
+    mallory.sync()
+    joined = alice.sync()
+    assert "Mallory <bob@example.org> joined taken as alliance" in joined, joined
+
+    # Alice compares fingerprints with Bob: they differ, so hexpost refuses to accept.
+    refused = alice.run("accept", game[:10], "--fingerprint", bob.fingerprint)
+    assert_refused(refused, "does not match the key that joined", "hexpost decline")
+    # Nor will it sign anything else before she decides.
+    chat = alice.run("chat", game[:10], "hello?")
+    assert_refused(chat, "Compare that fingerprint", "hexpost accept")
+    assert "Mallory" in alice.ok("games") and "joined" in alice.ok("games")
+
+    assert "declined the key that joined taken" in alice.ok("decline", game[:10])
+    alice.sync()
+    record = alice.show(game[:10])
+    assert record["over"]
+    log = json.dumps(alice.json("log", game[:10]))
+    assert "declined the key of Mallory" in log
+
+
+def test_a_failing_passphrase_command_never_echoes_what_it_printed(tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    alice = _player(tmp_path, "Alice", folder, passphrase="a good long passphrase")
+    command = "echo 'my-secret-passphrase'; echo 'part of my-secret' >&2; exit 3"
+    unlocked_by_command = Player(alice.name, alice.address, alice.home)  # no --passphrase-env
+    done = unlocked_by_command.run("--passphrase-command", command, "chat", "nosuch", "hello")
+    line = assert_refused(done, "--passphrase-command failed with exit code 3", "by hand")
+    assert "secret" not in done.stderr + done.stdout, line
