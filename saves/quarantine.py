@@ -72,18 +72,27 @@ def reject(
     return _prune(store, "rejected", "length(data)", MAX_REJECTED, MAX_REJECTED_BYTES)
 
 
+KEEP_AFTER_PRUNING = 9
+"""Tenths of a quota kept when it overflows: pruning runs once per tenth of a quota's worth of
+new items, not after each one, so a flood costs each item a constant amount of work."""
+
+
 def _prune(store: Store, table: str, size: str, max_rows: int, max_bytes: int) -> int:
-    """Drop the oldest rows of ``table`` beyond ``max_rows`` or ``max_bytes``; how many."""
-    row = store.one(f"SELECT COUNT(*), TOTAL({size}) FROM {table}")
-    assert row is not None
-    if int(row[0]) <= max_rows and float(row[1]) <= max_bytes:
+    """Drop the oldest rows of ``table`` once it holds more than ``max_rows`` or ``max_bytes``
+    (the running count in table ``quota`` says so cheaply), down to nine tenths of both;
+    returns how many were dropped."""
+    row = store.one("SELECT rows, bytes FROM quota WHERE name = ?", (table,))
+    assert row is not None, "the store keeps a quota row for every bounded table"
+    if int(row[0]) <= max_rows and int(row[1]) <= max_bytes:
         return 0
     order = "received_at DESC, rowid DESC" if table == "parked" else "id DESC"
+    keep_rows = max_rows * KEEP_AFTER_PRUNING // 10
+    keep_bytes = max_bytes * KEEP_AFTER_PRUNING // 10
     cursor = store.db.execute(
         f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM (SELECT rowid, "
         f"SUM({size}) OVER (ORDER BY {order} ROWS UNBOUNDED PRECEDING) AS kept, "
         f"ROW_NUMBER() OVER (ORDER BY {order}) AS n FROM {table}) WHERE kept > ? OR n > ?)",
-        (max_bytes, max_rows),
+        (keep_bytes, keep_rows),
     )
     return max(cursor.rowcount, 0)
 

@@ -219,6 +219,40 @@ def _upgrade(db: sqlite3.Connection) -> None:
         for name, decl in columns:
             if name not in have:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
+    _count_quota(db)
+
+
+_QUOTA_TABLES = {
+    "parked": "COALESCE({row}.size, length({row}.data))",
+    "rejected": "length({row}.data)",
+}
+"""Tables of hostile input whose rows and bytes `saves.quarantine` bounds, and each row's size."""
+
+
+def _count_quota(db: sqlite3.Connection) -> None:
+    """Keep a running count of the rows and bytes of the quota tables (table ``quota``).
+
+    Triggers update it on every insert and delete, so checking a quota costs one row read
+    however many items wait; a home made before the triggers is counted once, here.
+    """
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS quota "
+        "(name TEXT PRIMARY KEY, rows INTEGER NOT NULL, bytes INTEGER NOT NULL)"
+    )
+    for table, size in _QUOTA_TABLES.items():
+        new, old = size.format(row="NEW"), size.format(row="OLD")
+        db.execute(
+            f"CREATE TRIGGER IF NOT EXISTS {table}_quota_in AFTER INSERT ON {table} BEGIN "
+            f"UPDATE quota SET rows = rows + 1, bytes = bytes + {new} WHERE name = '{table}'; END"
+        )
+        db.execute(
+            f"CREATE TRIGGER IF NOT EXISTS {table}_quota_out AFTER DELETE ON {table} BEGIN "
+            f"UPDATE quota SET rows = rows - 1, bytes = bytes - {old} WHERE name = '{table}'; END"
+        )
+        db.execute(
+            f"INSERT OR IGNORE INTO quota (name, rows, bytes) SELECT '{table}', COUNT(*), "
+            f"COALESCE(SUM({size.format(row=table)}), 0) FROM {table}"
+        )
 
 
 class Store:

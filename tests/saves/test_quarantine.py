@@ -146,7 +146,12 @@ def test_forty_unverifiable_envelopes_of_a_mebibyte_stay_within_the_parked_quota
     total = bob.replica.store.one("SELECT TOTAL(length(data)), COUNT(*) FROM parked")
     assert total is not None
     assert total[0] <= quarantine.MAX_PARKED_BYTES
-    assert total[1] == quarantine.MAX_PARKED_BYTES // len(items[0].data)
+    assert total[1] >= quarantine.MAX_PARKED_BYTES // len(items[0].data) * 8 // 10
+    # The running count the quota is checked against is the truth.
+    assert bob.replica.store.one("SELECT rows, bytes FROM quota WHERE name = 'parked'") == (
+        total[1],
+        total[0],
+    )
     kept = {bytes(d) for (d,) in bob.replica.store.all("SELECT data FROM parked")}
     assert items[-1].data in kept and items[0].data not in kept  # the oldest went first
     bob.replica.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
