@@ -16,7 +16,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
-from saves import inbox, outbox
+from saves import inbox, outbox, quarantine
 from saves.outcome import Outcome
 from saves.replica import Replica
 
@@ -36,6 +36,8 @@ class SyncReport(msgspec.Struct, frozen=True):
     failed: list[SendFailure]
     problems: list[str] = []
     """Automatic replies that could not be written, one line per game."""
+    requests: list[str] = []
+    """Requests sent to the other player for a packet whose copy came damaged (mail only)."""
 
 
 async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -> list[Outcome]:
@@ -170,4 +172,43 @@ async def sync(
     received = await pull(replica, transport, now)
     problems = replica.auto_replies(now())[1] if auto_replies else []
     sent, failed = await push(replica, transport, now, force=force)
-    return SyncReport(received, sent, failed, problems)
+    requests = await ask_for_damaged(replica, transport, now)
+    return SyncReport(received, sent, failed, problems, requests)
+
+
+async def ask_for_damaged(
+    replica: Replica, transport: Transport, now: Callable[[], str]
+) -> list[str]:
+    """Email the author of each packet whose only copy came damaged, once per position, so
+    that neither player waits silently (`saves.quarantine.resend_requests`): the author's
+    `hexpost resend` sends it again. A transport that sends no plain notes (a shared folder,
+    which its author reads too, so sees the damage itself) asks nothing."""
+    send_text = getattr(transport, "send_text", None)
+    if send_text is None:
+        return []
+    games = []
+    for row in replica.games():
+        if row.status != "active" or row.frozen:
+            continue
+        owed = replica.pending(row.game_id)
+        state = replica.state(row.game_id)
+        if not owed or owed[0].seats[0] == row.my_seat:
+            continue
+        address = state.core.seat_state(owed[0].seats[0]).address
+        games.append((row.game_id, row.name, row.head_seq, owed[0].seats[0], address))
+    lines: list[str] = []
+    for request in quarantine.resend_requests(replica.store, games):
+        subject, body = quarantine.request_text(request)
+        try:
+            await send_text(
+                [request.address], subject, body, outbox.references(replica.store, request.game_id)
+            )
+        except TransportError as exc:
+            lines.append(f"could not ask {request.address} to resend packet {request.seq}: {exc}")
+            continue
+        quarantine.record_request(replica.store, request, now())
+        lines.append(
+            f"asked {request.address} to resend packet {request.seq} of {request.name} "
+            "(its copy came damaged)"
+        )
+    return lines

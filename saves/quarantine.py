@@ -116,3 +116,57 @@ def damage_text(damage: Damage, name: str, seat: str) -> str:
         f"waiting for packet {damage.seq} from {who} (last copy was damaged): ask {who} to run "
         f"`hexpost resend {name} --from {damage.seq}`"
     )
+
+
+class ResendRequest(msgspec.Struct, frozen=True):
+    """A note to the author of a packet whose only copy so far came damaged."""
+
+    game_id: bytes
+    name: str
+    seq: int
+    seat: str
+    address: str
+    reason: str
+
+
+def resend_requests(
+    store: Store, games: list[tuple[bytes, str, int, str, str]]
+) -> list[ResendRequest]:
+    """The requests to send now: for each game ``(id, name, head, owing seat, its address)``
+    whose next packet came only damaged, once per position (`record_request`)."""
+    due: list[ResendRequest] = []
+    for game_id, name, head, seat, address in games:
+        damage = damage_ahead(store, game_id, head)
+        if damage is None or damage.seq != head + 1 or not address:
+            continue
+        asked = store.one(
+            "SELECT 1 FROM resend_requests WHERE game_id = ? AND seq = ?", (game_id, damage.seq)
+        )
+        if asked is None:
+            due.append(ResendRequest(game_id, name, damage.seq, seat, address, damage.reason))
+    return due
+
+
+def record_request(store: Store, request: ResendRequest, now: str) -> None:
+    """Remember that ``request`` went out, so the same damaged position asks only once."""
+    with store.transaction() as db:
+        db.execute(
+            "INSERT OR IGNORE INTO resend_requests (game_id, seq, sent_at) VALUES (?, ?, ?)",
+            (request.game_id, request.seq, now),
+        )
+
+
+def request_text(request: ResendRequest) -> tuple[str, list[str]]:
+    """The subject and body lines of the email that asks for a packet again."""
+    subject = f"[hexpost] {request.name}: packet {request.seq} came damaged, please resend"
+    lines = [
+        f"Your packet {request.seq} of the game {request.name} ({request.seat}) reached the "
+        "other player's hexpost damaged,",
+        f"so it could not be used ({request.reason[:200]}).",
+        "",
+        f"Please run `hexpost resend {request.name} --from {request.seq}`, then "
+        "`hexpost sync`: it sends",
+        "the same signed packet again in a new email. This note was written by hexpost;",
+        "it carries no packet.",
+    ]
+    return subject, lines

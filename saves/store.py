@@ -173,6 +173,12 @@ CREATE TABLE IF NOT EXISTS accepted_joins (  -- keys this home's player accepted
     accepted_at TEXT NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS resend_requests (  -- "your packet N came damaged", asked once each
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    sent_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 CREATE TABLE IF NOT EXISTS rejected (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id BLOB,

@@ -473,6 +473,8 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
         print(f"warning: {safe_text(problem)}", file=sys.stderr)
     for failure in report.failed:
         print(f"not sent: packet {failure.seq}: {safe_text(failure.error)}", file=sys.stderr)
+    for line in report.requests:
+        print(safe_text(line))
     if not signing:
         print("note: automatic replies were not written (the passphrase is needed to sign them)")
     return 1 if report.failed or trouble else 0
@@ -509,7 +511,7 @@ def _watch(
                 f"{stamp} not sent: packet {failure.seq}: {safe_text(failure.error)}",
                 file=sys.stderr,
             )
-        for line in [*report.problems, *result.reminders]:
+        for line in [*report.problems, *report.requests, *result.reminders]:
             print(f"{stamp} {safe_text(line)}")
         sys.stdout.flush()
 

@@ -42,6 +42,7 @@ from mail.smtp import SendError
 from mail.sync import sync
 from mail.transport import OutgoingPacket
 from mail.watch import Round, send_reminders, watch
+from saves import outbox
 from saves.home import Home
 from tests.mail.mailgame import (
     Mailbox,
@@ -368,6 +369,42 @@ def test_truncated_and_forged_packets_are_refused_and_the_good_one_still_applies
         box.append(good)
     finally:
         box.close()
+    assert statuses(second.sync()) == ["applied"]
+    same_game(first, second, game_id)
+
+
+def test_a_damaged_packet_email_is_asked_for_again_and_resent(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    """Only a damaged copy of packet N arrives: the reader says which packet from whom and
+    emails its author once; the author's `resend` sends a new email that applies."""
+    game_id, first, second = played
+    seq = chat(first, game_id, "the real one")
+    mark_all_sent(first)
+    good = emails_to(first, game_id, [seq], second)[0]
+    damaged = good[: good.index(b"Packet: ") + 100]  # cut in its armour, before the attachment
+    box = inbox_of(mail_stack, second)
+    try:
+        box.append(damaged)
+    finally:
+        box.close()
+    report = second.sync()
+    assert statuses(report) == ["rejected"]
+    outcome = report.received[0]
+    assert (outcome.game_id, outcome.seq, outcome.attention) == (game_id, seq, True)
+    assert [line.split(" of ")[0] for line in report.requests] == [
+        f"asked {first.address} to resend packet {seq}"
+    ]
+    assert second.sync().requests == []  # asked once per position
+    box = inbox_of(mail_stack, first)
+    try:
+        subjects = [str(m["Subject"]) for m in box.messages()]
+    finally:
+        box.close()
+    assert any(f"packet {seq} came damaged, please resend" in s for s in subjects), subjects
+
+    assert outbox.requeue(first.replica.store, game_id, first.row(game_id).my_seat, seq) == [seq]
+    assert first.sync().sent == [seq]
     assert statuses(second.sync()) == ["applied"]
     same_game(first, second, game_id)
 

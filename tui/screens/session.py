@@ -452,8 +452,12 @@ def describe(report: SyncReport, signing: bool) -> SyncResult:
     details = [f"received: {o.status}: {safe_text(o.detail)}" for o in report.received]
     details += [f"warning: {safe_text(problem)}" for problem in report.problems]
     details += [f"not sent: packet {f.seq}: {safe_text(f.error)}" for f in report.failed]
+    details += [safe_text(line) for line in report.requests]
     applied = sum(1 for o in report.received if o.status == "applied")
     parts = [f"received {len(report.received)}", f"applied {applied}", f"sent {len(report.sent)}"]
+    attention = sum(1 for o in report.received if o.attention)
+    if attention:  # a damaged or refused packet of a game of ours, or a frozen game
+        parts.append(f"{attention} REFUSED or damaged")
     if report.failed:
         parts.append(f"{len(report.failed)} NOT SENT")
     if report.problems:
@@ -461,7 +465,8 @@ def describe(report: SyncReport, signing: bool) -> SyncResult:
     if not signing:
         parts.append("no automatic replies (passphrase needed)")
     changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
-    return SyncResult("synced: " + ", ".join(parts), changed, details, ok=not report.failed)
+    ok = not report.failed and not attention
+    return SyncResult("synced: " + ", ".join(parts), changed, details, ok=ok)
 
 
 def step_orders(ruleset_id: str, step_id: str | None) -> tuple[str, ...]:
