@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine saves mail
+	$(BIN)/mypy --strict engine saves mail tui
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q

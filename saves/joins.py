@@ -21,7 +21,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from engine.core.game import AnyRuleset, AnyState, pending
-from engine.core.packets import fingerprint
+from engine.core.packets import Resign, fingerprint
 from engine.core.ruleset import DecisionKind
 from engine.core.state import SeatState
 
@@ -81,6 +81,20 @@ def check(replica: Replica, row: GameRow, ruleset: AnyRuleset, state: AnyState) 
         )
 
 
+def _owed(
+    replica: Replica, game_id: bytes
+) -> tuple[GameRow, AnyRuleset, AnyState, list[SeatState]]:
+    """The game, its ruleset and state, and the joined seats this player must accept now;
+    refused when none waits."""
+    row = replica.game(game_id)
+    ruleset = replica.ruleset(game_id)
+    state = replica.state(game_id)
+    seats = awaiting(ruleset, state, row.my_seat)
+    if not seats:
+        raise HexpostError(f"game {row.name}: no joined key waits for your acceptance")
+    return row, ruleset, state, seats
+
+
 def accept(replica: Replica, game_id: bytes, *, now: str, expected: str = "") -> Accepted:
     """Accept the joined keys of a game this player created.
 
@@ -89,12 +103,7 @@ def accept(replica: Replica, game_id: bytes, *, now: str, expected: str = "") ->
     the acceptance. Otherwise an acceptance packet is signed and queued at once, so the other
     side can move.
     """
-    row = replica.game(game_id)
-    ruleset = replica.ruleset(game_id)
-    state = replica.state(game_id)
-    seats = awaiting(ruleset, state, row.my_seat)
-    if not seats:
-        raise HexpostError(f"game {row.name}: no joined key waits for your acceptance")
+    row, ruleset, state, seats = _owed(replica, game_id)
     wanted = "".join(expected.split()).lower()
     if wanted and not any("".join(fingerprint(s.public_key).split()) == wanted for s in seats):
         shown = "; ".join(describe(s) for s in seats)
@@ -128,13 +137,6 @@ def accept(replica: Replica, game_id: bytes, *, now: str, expected: str = "") ->
 
 def decline(replica: Replica, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
     """End a game whose joined key is not the invited player's (the creator resigns)."""
-    from engine.core.packets import Resign
-
-    row = replica.game(game_id)
-    ruleset = replica.ruleset(game_id)
-    state = replica.state(game_id)
-    seats = awaiting(ruleset, state, row.my_seat)
-    if not seats:
-        raise HexpostError(f"game {row.name}: no joined key waits for your acceptance")
+    _owed(replica, game_id)
     text = reason.strip() or "declined the key that joined: not the invited player"
     return replica.sign_kind(game_id, Resign(text), now=now)

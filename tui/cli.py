@@ -419,7 +419,7 @@ def play(args: argparse.Namespace) -> int:
         secret = commands.passphrase(args, purpose="sign automatic replies")
     game = getattr(args, "game", None)
     if args.command == "review":
-        review_app(home, game, passphrase=secret).run()
+        review_app(home, str(game), passphrase=secret).run()
     else:
         HexpostApp(home, game, passphrase=secret).run()
     return EXIT_OK

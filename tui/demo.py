@@ -73,6 +73,7 @@ def advance(players: dict[str, Seat], game_id: bytes, target: str) -> None:
         if decision.step == target:
             return
         owner = players[decision.seats[0]]
+        assert state.rules is not None, "the demo's game has begun"
         count = len(FE.own_run(state.rules, decision.seats[0], target))
         orders: list[dict[str, Any]] = [{"type": "done"} for _ in range(count)]
         orders[0]["note"] = "nothing to do here in the demo"
@@ -234,6 +235,7 @@ def _play(root: Path) -> int:
         say(f"    {player.name}: {count} packets verified, state hash {digest.hex()[:32]}")
     state = alice.replica.state(game_id)
     decision = pending(RULESET, state)[0]
+    assert state.rules is not None, "the demo's game has begun"
     summary = RULESET.summary(state.rules)
     say(
         f"    now: turn {summary['turn']['number']}, step {summary['step']}, "

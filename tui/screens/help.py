@@ -127,7 +127,7 @@ def key_groups(screen: Screen[object]) -> list[tuple[str, list[KeyLine]]]:
     app = screen.app
     by_node: dict[DOMNode, list[tuple[Binding, bool]]] = {}
     focused = screen.focused
-    if isinstance(focused, tuple(kind for kind, _, _ in WIDGET_GROUPS)):
+    if focused is not None and isinstance(focused, tuple(kind for kind, _, _ in WIDGET_GROUPS)):
         # Named even with no key of its own to list: its note says how to move in it.
         by_node[focused] = []
     for active in screen.active_bindings.values():

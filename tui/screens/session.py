@@ -298,12 +298,10 @@ class Session:
             if dry_run:
                 replica = self._replica()
             else:
-                info = self.home.identity_info()
-                if info is None:
-                    return Checked(False, NO_IDENTITY)
-                if info.encrypted and self._passphrase is None:
-                    return Checked(False, NO_PASSPHRASE, locked=True)
-                replica = self._signing_replica()
+                signer = self._signing_or_why()
+                if isinstance(signer, Checked):
+                    return signer
+                replica = signer
             result = replica.submit(
                 bytes.fromhex(game_id), items, now=self._clock(), dry_run=dry_run
             )
@@ -318,14 +316,22 @@ class Session:
             return Checked(True, text, plan=plan)
         return Checked(True, f"packet {result.seq} signed and queued: s sends it", sent=True)
 
+    def _signing_or_why(self) -> Replica | Checked:
+        """The signing replica, or why there is none yet (no identity; a key whose passphrase
+        the session does not hold, which the store thread cannot ask for)."""
+        info = self.home.identity_info()
+        if info is None:
+            return Checked(False, NO_IDENTITY)
+        if info.encrypted and self._passphrase is None:
+            return Checked(False, NO_PASSPHRASE, locked=True)
+        return self._signing_replica()
+
     def _chat(self, game_id: str, text: str) -> Checked:
         try:
-            info = self.home.identity_info()
-            if info is None:
-                return Checked(False, NO_IDENTITY)
-            if info.encrypted and self._passphrase is None:
-                return Checked(False, NO_PASSPHRASE, locked=True)
-            result = self._signing_replica().chat(bytes.fromhex(game_id), text, now=self._clock())
+            signer = self._signing_or_why()
+            if isinstance(signer, Checked):
+                return signer
+            result = signer.chat(bytes.fromhex(game_id), text, now=self._clock())
         except HexpostError as exc:
             return Checked(False, f"not sent: {exc}")
         return Checked(
@@ -336,12 +342,10 @@ class Session:
         from saves import joins
 
         try:
-            info = self.home.identity_info()
-            if info is None:
-                return Checked(False, NO_IDENTITY)
-            if info.encrypted and self._passphrase is None:
-                return Checked(False, NO_PASSPHRASE, locked=True)
-            done = joins.accept(self._signing_replica(), bytes.fromhex(game_id), now=self._clock())
+            signer = self._signing_or_why()
+            if isinstance(signer, Checked):
+                return signer
+            done = joins.accept(signer, bytes.fromhex(game_id), now=self._clock())
         except HexpostError as exc:
             return Checked(False, f"not accepted: {exc}")
         return Checked(True, done.text, sent=done.packet_seq is not None)
