@@ -26,7 +26,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine saves mail tui
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 test: lint typecheck unit
 
