@@ -57,6 +57,7 @@ from tests.mail.servers import MailStack, start_mail_stack  # noqa: E402
 from tests.saves.conftest import (  # noqa: E402
     CHAIN_LENGTH,
     Player,
+    accept_join,
     create_game,
     exchange,
     now,
@@ -209,6 +210,7 @@ def main() -> None:
         bob.sync()
         bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
         exchange(bob, alice)
+        accept_join(alice, bob, game_id)
         play_setup({"coalition": alice, "alliance": bob}, game_id)
         sender, receiver = owner({"coalition": alice, "alliance": bob}, game_id)
         sender_user, receiver_user = sender.name.lower(), receiver.name.lower()
