@@ -21,12 +21,11 @@ folder, close it and open a new one: the connection may be half-way through a co
 from __future__ import annotations
 
 import contextlib
-import email.header
 import logging
 import socket
 import ssl
 import time
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -42,12 +41,10 @@ from mail.accounts import (
     secret_source,
     tls_context,
 )
+from mail.imapmarks import marks_packet
 from mail.mime import (
     ARMOR_BEGIN,
     HEADER,
-    PACKET_EXTENSION,
-    PACKET_TYPE,
-    is_hexpost,
 )
 from mail.mime import MAX_MAIL_BYTES as _READ_LIMIT
 from mail.transport import TransportError
@@ -236,7 +233,7 @@ class ImapFolder:
                 # judge these messages without their structure (header and body search).
                 _log.warning("a message structure in %s is nested too deep to read", self._where)
                 facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM])
-        marked = {uid for uid in uids if uid in facts and _marked(facts[uid])}
+        marked = {uid for uid in uids if uid in facts and marks_packet(facts[uid])}
         # Only mail neither its header nor its structure marks can hold a pasted or forwarded
         # armoured block: ask the server to search just those bodies (never download them).
         unmarked = [uid for uid in uids if uid in facts and uid not in marked]
@@ -451,95 +448,6 @@ def _uid_set(uids: Sequence[int]) -> str:
 
 def _has_exists(responses: Any) -> bool:
     return any(isinstance(r, tuple) and len(r) >= 2 and r[1] == b"EXISTS" for r in responses or ())
-
-
-def _marked(fact: Mapping[bytes, Any]) -> bool:
-    """Whether a message's fetched header or structure says it carries a packet."""
-    header = next(
-        (
-            value
-            for key, value in fact.items()
-            if isinstance(key, bytes) and key.upper().startswith(b"BODY[HEADER")
-        ),
-        b"",
-    )
-    if isinstance(header, bytes) and header.strip() and is_hexpost(header[:MAX_HEADER_BYTES]):
-        return True
-    return _has_packet_part(fact.get(b"BODYSTRUCTURE"))
-
-
-MAX_HEADER_BYTES = 64 * 1024
-"""Of the fetched ``X-Hexpost`` header, only this much is looked at (the field is one line)."""
-MAX_STRUCTURE_NODES = 500
-"""BODYSTRUCTURE entries examined per message: the server reports what the sender built, and
-a packet email has three parts (a forward of it, six)."""
-MAX_STRUCTURE_DEPTH = 24
-"""Levels of a BODYSTRUCTURE followed (a multipart level nests once, a forward twice)."""
-_MAX_PARAMS = 8
-"""Parameter pairs examined per part for a file name."""
-_MAX_NAME = 1000
-"""Characters of a file name decoded (RFC 2047 decoding is not linear in hostile text)."""
-
-
-def _has_packet_part(structure: Any) -> bool:
-    """Whether a BODYSTRUCTURE (imapclient's nested tuples) holds a part of the packet type or
-    a file named ``*.hexpost``, at any depth up to `MAX_STRUCTURE_DEPTH`, forwarded messages
-    included. Walks with a stack (no recursion) and stops after `MAX_STRUCTURE_NODES`."""
-    stack: list[tuple[Any, int]] = [(structure, 0)]
-    budget = MAX_STRUCTURE_NODES
-    while stack and budget > 0:
-        node, depth = stack.pop()
-        budget -= 1
-        if depth > MAX_STRUCTURE_DEPTH:
-            continue
-        if isinstance(node, list):
-            stack.extend((part, depth + 1) for part in reversed(node[:MAX_STRUCTURE_NODES]))
-            continue
-        if not isinstance(node, tuple) or not node:
-            continue
-        if isinstance(node[0], list | tuple):  # multipart: the parts come first
-            parts = [p for p in node[:MAX_STRUCTURE_NODES] if isinstance(p, list | tuple)]
-            stack.extend((part, depth + 1) for part in reversed(parts))
-            continue
-        if _packet_leaf(node):
-            return True
-        kind = b"/".join(s for s in node[:2] if isinstance(s, bytes)).lower()
-        if kind == b"message/rfc822" and len(node) > 8:
-            stack.append((node[8], depth + 1))
-    return False
-
-
-def _packet_leaf(structure: tuple[Any, ...]) -> bool:
-    """Whether one non-multipart BODYSTRUCTURE entry is a packet attachment."""
-    if len(structure) < 3 or not isinstance(structure[0], bytes):
-        return False
-    kind = b"/".join(s for s in structure[:2] if isinstance(s, bytes)).decode("ascii", "replace")
-    if kind.lower() == PACKET_TYPE:
-        return True
-    # The Content-Type's name, and the Content-Disposition's filename: a (type, params) pair
-    # among the extension fields.
-    params = [structure[2]]
-    params += [f[1] for f in structure[7:16] if isinstance(f, tuple) and len(f) == 2]
-    return any(_names_packet_file(p) for p in params)
-
-
-def _names_packet_file(params: Any) -> bool:
-    """Whether a parameter list ``(key, value, key, value...)`` names a ``*.hexpost`` file."""
-    if not isinstance(params, tuple):
-        return False
-    params = params[: 2 * _MAX_PARAMS]
-    for key, value in zip(params[::2], params[1::2], strict=False):
-        if not (isinstance(key, bytes) and isinstance(value, bytes)):
-            continue
-        if not key.lower().startswith((b"name", b"filename")):
-            continue
-        text = value[: _MAX_NAME * 4].decode("utf-8", "replace")[:_MAX_NAME]
-        if "=?" in text:  # an RFC 2047 encoded word, as some clients still write names
-            with contextlib.suppress(Exception):
-                text = str(email.header.make_header(email.header.decode_header(text)))
-        if PACKET_EXTENSION in text.lower():
-            return True
-    return False
 
 
 def _text(exc: BaseException) -> str:

@@ -32,7 +32,7 @@ from engine.core.packets import (
     read_envelope,
 )
 from engine.rulesets import ruleset_for
-from saves import claims, ledger, quarantine
+from saves import claims, ledger, outbox, quarantine
 from saves.outcome import Hint, Outcome
 
 if TYPE_CHECKING:
@@ -71,6 +71,50 @@ def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes
             if found == wanted:
                 return copy
     return data
+
+
+def take(
+    replica: Replica,
+    data: bytes,
+    source: str,
+    now: str,
+    ref: tuple[str, str] | None,
+    message_id: str,
+    hint: Hint,
+) -> Outcome:
+    """`Replica.receive`: one item in one transaction, marked read with it whatever became of
+    it; whatever taking it in raises is recorded against it in a second transaction."""
+    try:
+        with replica.store.transaction() as db:
+            bound = _bound_keys(replica.store)
+            outcome = receive(replica, data, source, now, hint)
+            if ref is not None:
+                db.execute(
+                    "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
+                )
+            if (
+                message_id
+                and outcome.game_id is not None
+                and outcome.status not in ("rejected", "ignored")
+            ):
+                outbox.record_mail_id(replica.store, outcome.game_id, outcome.seq, message_id)
+            if outcome.status == "invitation" or _bound_keys(replica.store) != bound:
+                retry_parked(replica, now)
+            return outcome
+    except Exception as exc:  # hostile input must never stop a sync: record, go on
+        reason = f"could not be taken in: {type(exc).__name__}: {exc}"
+        with replica.store.transaction() as db:
+            quarantine.reject(replica.store, None, source, reason, data, now)
+            if ref is not None:
+                db.execute(
+                    "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
+                )
+        return Outcome("rejected", reason, source=source, attention=True)
+
+
+def _bound_keys(store: Store) -> int:
+    row = store.one("SELECT COUNT(*) FROM game_keys")
+    return int(row[0]) if row else 0
 
 
 def receive(

@@ -16,7 +16,7 @@ import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import author, entropy
-from engine.core.errors import ChainError, DesyncError, GameFrozen, HexpostError
+from engine.core.errors import GameFrozen, HexpostError
 from engine.core.game import AnyRuleset, AnyState, Result, apply_packet, pending
 from engine.core.packets import (
     PROTOCOL_VERSION,
@@ -34,9 +34,9 @@ from engine.core.packets import (
     open_packet,
 )
 from engine.core.ruleset import Decision, DecisionKind, Event, OptionValue, Seat
-from engine.core.state import decode_state, encode_state
+from engine.core.state import decode_state
 from engine.rulesets import ruleset_for
-from saves import inbox, joins, ledger, outbox, quarantine, vault
+from saves import inbox, joins, ledger, vault
 from saves.chat import chat_line, check_chat_turn
 from saves.outcome import Hint, Outcome
 from saves.secrets import add_commit, owed_reveals
@@ -205,38 +205,10 @@ class Replica:
         return pending(self.ruleset(game_id), self.state(game_id))
 
     def verify(self, game_id: bytes) -> bytes:
-        """Replay the whole chain from genesis: every signature, link and state hash.
+        """Replay the whole chain from genesis (`saves.replay.verify`); the final state hash."""
+        from saves import replay
 
-        Returns the final state hash; raises the first error found, naming its packet.
-        """
-        row = self.game(game_id)
-        ruleset = ruleset_for(row.ruleset)
-        stored: dict[int, bytes] = dict(
-            self.store.all("SELECT seq, state_hash FROM packets WHERE game_id = ?", (game_id,))
-        )
-        state: AnyState | None = None
-        digest = b""
-        keys: dict[bytes, list[bytes]] = {}  # bound by Genesis and Join packets as they come
-        for seq, data in self.packets(game_id):
-            try:
-                packet = open_packet(data, lambda kid: keys.get(kid, []))
-                if packet.body.seq != seq:
-                    raise ChainError(f"stored at {seq} but says it is packet {packet.body.seq}")
-                result = apply_packet(ruleset, state, packet)
-            except DesyncError:
-                raise
-            except HexpostError as exc:
-                raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
-            if packet.envelope.public_key:
-                keys[packet.envelope.key_id] = [packet.envelope.public_key]
-            if stored.get(seq) != result.state_hash:
-                raise DesyncError(seq, bytes(stored.get(seq, b"")), result.state_hash)
-            state, digest = result.state, result.state_hash
-        if state is None:
-            raise HexpostError("the game has no packets")
-        if encode_state(state) != encode_state(self.state(game_id)):
-            raise HexpostError("the stored snapshot differs from the replayed state")
-        return digest
+        return replay.verify(self, game_id)
 
     # --- receiving -----------------------------------------------------------------------
 
@@ -260,36 +232,7 @@ class Replica:
         (for threading the game's next emails) unless the item was refused or is not ours.
         ``hint`` is the transport's unverified idea of the item's game and position.
         """
-        try:
-            with self.store.transaction() as db:
-                bound = self._bound_keys()
-                outcome = inbox.receive(self, data, source, now, hint)
-                if ref is not None:
-                    db.execute(
-                        "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
-                    )
-                if (
-                    message_id
-                    and outcome.game_id is not None
-                    and outcome.status not in ("rejected", "ignored")
-                ):
-                    outbox.record_mail_id(self.store, outcome.game_id, outcome.seq, message_id)
-                if outcome.status == "invitation" or self._bound_keys() != bound:
-                    inbox.retry_parked(self, now)
-                return outcome
-        except Exception as exc:  # hostile input must never stop a sync: record, go on
-            reason = f"could not be taken in: {type(exc).__name__}: {exc}"
-            with self.store.transaction() as db:
-                quarantine.reject(self.store, None, source, reason, data, now)
-                if ref is not None:
-                    db.execute(
-                        "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
-                    )
-            return Outcome("rejected", reason, source=source, attention=True)
-
-    def _bound_keys(self) -> int:
-        row = self.store.one("SELECT COUNT(*) FROM game_keys")
-        return int(row[0]) if row else 0
+        return inbox.take(self, data, source, now, ref, message_id, hint)
 
     # --- writing our own packets ---------------------------------------------------------
 

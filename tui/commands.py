@@ -7,7 +7,6 @@ entry point in `tui.cli` prints it and exits 1.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
 import json
 import os
@@ -26,7 +25,6 @@ from engine.core.packets import fingerprint
 from engine.core.ruleset import OptionValue
 from engine.rulesets import RULESETS
 from mail.folder import FolderTransport
-from mail.sync import sync
 from mail.transport import Transport
 from saves import archive, joins
 from saves.home import Home, default_home
@@ -452,112 +450,10 @@ def cmd_chat(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_sync(args: argparse.Namespace, home: Home) -> int:
-    transport = transport_of(home)
-    replica, signing = sync_replica(args, home)
-    if args.watch:
-        return _watch(args, home, replica, transport, signing)
-    # Name the game before touching the transport: a typo must not sync anything.
-    wanted = replica.find(args.game).game_id if args.game else None
-    report = asyncio.run(_sync_once(replica, transport, auto_replies(args, home)))
-    names = {row.game_id: row.name for row in replica.games()}
-    trouble = False
-    for outcome in report.received:
-        if wanted is None or outcome.game_id == wanted:
-            print(f"received: {render.outcome_text(names, outcome)}")
-        # A refused or damaged item of a game this home holds, or a frozen game, needs the
-        # player: the exit status says so (a stranger's junk does not).
-        trouble = trouble or (outcome.attention and outcome.game_id in names)
-    if report.sent:
-        print(f"sent {len(report.sent)} packet(s)")
-    for problem in report.problems:
-        print(f"warning: {safe_text(problem)}", file=sys.stderr)
-    for failure in report.failed:
-        print(f"not sent: packet {failure.seq}: {safe_text(failure.error)}", file=sys.stderr)
-    for line in report.requests:
-        print(safe_text(line))
-    if not signing:
-        print("note: automatic replies were not written (the passphrase is needed to sign them)")
-    return 1 if report.failed or trouble else 0
+    """``sync`` and ``sync --watch`` (`tui.sync_cmd`)."""
+    from tui.sync_cmd import cmd_sync as run_sync
 
-
-def _watch(
-    args: argparse.Namespace, home: Home, replica: Replica, transport: Transport, signing: bool
-) -> int:
-    """``sync --watch``: rounds until Ctrl-C, one line per thing that happened."""
-    from mail.watch import Round, watch
-
-    if not hasattr(transport, "wait"):
-        raise HexpostError("--watch needs the mail transport (`hexpost account add`)")
-    if args.game:
-        raise HexpostError("--watch follows every game of this home: leave out GAME")
-    if not signing and auto_replies(args, home):
-        print("note: automatic replies are off (the passphrase is needed to sign them)")
-
-    def show(result: Round) -> None:
-        stamp = now()[11:19]
-        if result.error is not None:
-            error = safe_text(result.error)
-            print(f"{stamp} {error}; trying again in {result.retry_in:g} s", file=sys.stderr)
-            return
-        report = result.report
-        assert report is not None
-        names = {row.game_id: row.name for row in replica.games()}
-        for outcome in report.received:
-            print(f"{stamp} received: {render.outcome_text(names, outcome)}")
-        if report.sent:
-            print(f"{stamp} sent {len(report.sent)} packet(s)")
-        for failure in report.failed:
-            print(
-                f"{stamp} not sent: packet {failure.seq}: {safe_text(failure.error)}",
-                file=sys.stderr,
-            )
-        for line in [*report.problems, *report.requests, *result.reminders]:
-            print(f"{stamp} {safe_text(line)}")
-        sys.stdout.flush()
-
-    print(f"watching {transport.name} (Ctrl-C to stop)", flush=True)
-    try:
-        asyncio.run(
-            watch(
-                replica,
-                transport,  # type: ignore[arg-type]  # checked by hasattr above
-                now,
-                on_round=show,
-                auto_replies=signing and auto_replies(args, home),
-                idle_seconds=_idle_seconds(transport),
-            )
-        )
-    except KeyboardInterrupt:
-        print("stopped watching")
-    return 0
-
-
-def _idle_seconds(transport: Transport) -> float:
-    """The account's ``idle_timeout`` (at most 29 minutes, checked when it is read)."""
-    from mail.watch import MAX_IDLE_SECONDS
-
-    config = getattr(transport, "config", None)
-    imap = getattr(config, "imap", None)
-    return float(getattr(imap, "idle_timeout", MAX_IDLE_SECONDS))
-
-
-def auto_replies(args: argparse.Namespace | None, home: Home) -> bool:
-    """Whether sync answers rolls and reveals by itself: yes unless ``--no-auto-replies`` or
-    ``[sync] auto_replies = false`` in config.toml says no."""
-    if args is not None and getattr(args, "no_auto_replies", False):
-        return False
-    table = home.config().get("sync") or {}
-    value = table.get("auto_replies", True) if isinstance(table, dict) else True
-    if not isinstance(value, bool):
-        raise HexpostError(f"config.toml: sync.auto_replies must be true or false, not {value!r}")
-    return value
-
-
-async def _sync_once(replica: Replica, transport: Transport, replies: bool) -> Any:
-    try:
-        return await sync(replica, transport, now, auto_replies=replies)
-    finally:
-        await transport.close()
+    return run_sync(args, home)
 
 
 def cmd_verify(args: argparse.Namespace, home: Home) -> int:

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.claims import ClaimBody, claim_id, read_claim, sign_claim
 from engine.core.packets import VerifiedPacket
-from mail import imap, mime, mimeparts
+from mail import imap, imapmarks, mime, mimeparts
 from mail.accounts import parse_mail_config
 from mail.mailtransport import UNREADABLE_BYTES, MailTransport
 from mail.mime import (
@@ -485,27 +485,27 @@ def test_a_deep_bodystructure_is_walked_without_recursion() -> None:
     deep: Any = leaf
     for _ in range(100_000):
         deep = ([deep], b"mixed")
-    assert imap._has_packet_part(deep) is False
+    assert imapmarks.has_packet_part(deep) is False
     packet_part = (b"application", b"x-hexpost-packet", None, None, None, b"base64", 10)
     shallow: Any = packet_part
     for _ in range(5):
         shallow = ([leaf, shallow], b"mixed")
-    assert imap._has_packet_part(shallow) is True
+    assert imapmarks.has_packet_part(shallow) is True
 
 
 def test_a_wide_bodystructure_costs_a_bounded_walk() -> None:
     leaf = (b"text", b"plain", (b"name", b"x.txt") * 100_000, None, None, b"7bit", 10)
     wide = ([leaf] * 200_000, b"mixed")
-    found, calls = counted(imap._has_packet_part, wide)
-    assert found is False and calls < 100 * imap.MAX_STRUCTURE_NODES
+    found, calls = counted(imapmarks.has_packet_part, wide)
+    assert found is False and calls < 100 * imapmarks.MAX_STRUCTURE_NODES
 
 
 def test_a_huge_fetched_header_is_looked_at_only_in_part() -> None:
     header = b"X-Hexpost: game=" + b"a" * (16 * 1024 * 1024) + b"\r\n\r\n"
-    marked, calls = counted(imap._marked, {b"BODY[HEADER.FIELDS (X-HEXPOST)]": header})
+    marked, calls = counted(imapmarks.marks_packet, {b"BODY[HEADER.FIELDS (X-HEXPOST)]": header})
     assert marked and calls < 200
     junk = {b"BODY[HEADER.FIELDS (X-HEXPOST)]": b"X-Other: " + b"-" * (16 * 1024 * 1024)}
-    assert imap._marked(junk) is False
+    assert imapmarks.marks_packet(junk) is False
 
 
 class DeepServer:

@@ -529,38 +529,35 @@ def _cli(home: Path) -> list[str]:
     return [sys.executable, "-m", "tui.cli", "--home", str(home), "sync"]
 
 
-def _timed_run(home: Path, game_id: bytes, start: int) -> tuple[float, tuple[float, float]]:
-    """Run `hexpost sync` on ``home`` to the end, watching the game's head from outside (a
-    reader of the WAL store never blocks the writer); returns the run's seconds and the
-    window (seconds after the start) from just before its first packet was taken in to just
-    after its last."""
-    began = time.monotonic()
-    process = subprocess.Popen(
-        _cli(home), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    first = last = None
+def _head_of(db: sqlite3.Connection, game_id: bytes, otherwise: int) -> int:
+    try:
+        row = db.execute("SELECT head_seq FROM games WHERE game_id = ?", (game_id,)).fetchone()
+    except sqlite3.Error:  # the writer holds a lock a moment: ask again next time
+        return otherwise
+    return otherwise if row is None else int(row[0])
+
+
+def _wait_or_kill_mid_pull(
+    process: subprocess.Popen[bytes], home: Path, game_id: bytes, rng: random.Random
+) -> bool:
+    """Watch ``home``'s head from outside while ``process`` syncs it (a reader of the WAL
+    store never blocks the writer), and kill the process soon after the head first moves:
+    inside the pull. True when it was killed, False when it ended first."""
     db = sqlite3.connect(f"file:{home / 'hexpost.sqlite3'}?mode=ro", uri=True, timeout=5)
     try:
+        start = _head_of(db, game_id, -1)
         while process.poll() is None:
-            try:
-                row = db.execute("SELECT head_seq FROM games WHERE game_id = ?", (game_id,))
-                head = int(row.fetchone()[0])
-            except sqlite3.Error:
-                head = start
-            if head > start:
-                now_at = time.monotonic() - began
-                first = now_at if first is None else first
-                last = now_at
-            time.sleep(0.005)
+            if _head_of(db, game_id, start) > start:
+                time.sleep(rng.uniform(0.0, 0.03))
+                if process.poll() is not None:
+                    return False
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+                return True
+            time.sleep(0.002)
     finally:
         db.close()
-    full = time.monotonic() - began
-    assert process.stderr is not None
-    assert process.wait() == 0, process.stderr.read().decode(errors="replace")
-    process.stderr.close()
-    first = full * 0.5 if first is None else first
-    last = full * 0.9 if last is None else last
-    return full, (max(0.05, first - 0.1), last + 0.05)
+    return False
 
 
 def _settled(home: Path, game_id: bytes) -> int:
@@ -593,17 +590,18 @@ def test_kill_9_during_a_mail_sync_loses_nothing_and_applies_nothing_twice(
     start_seq = second.row(game_id).head_seq
     close(second)
 
-    # How long an unkilled run takes, on a copy (the copy reads the same folder), and when in
-    # it the packets are taken in: start-up and login take most of a run, so kills drawn over
-    # the whole run alone could all miss the few hundred milliseconds of the pull.
+    # How long an unkilled run takes, on a copy (the copy reads the same folder).
     probe = tmp_path / "probe"
     shutil.copytree(home, probe)
-    full, window = _timed_run(probe, game_id, start_seq)
+    began = time.monotonic()
+    done = subprocess.run(_cli(probe), capture_output=True, text=True, timeout=120, check=False)
+    full = time.monotonic() - began
+    assert done.returncode == 0, done.stderr
     assert _settled(probe, game_id) == seqs[-1]
     mid_pull: set[int] = set()
 
     rng = random.Random(20261130)
-    kills, rounds = 0, 0
+    kills, rounds, attempts = 0, 0, 0
     while kills < KILLS:
         rounds += 1
         assert rounds <= 4 * KILLS, f"only {kills} runs were killed in {rounds} rounds"
@@ -617,21 +615,30 @@ def test_kill_9_during_a_mail_sync_loses_nothing_and_applies_nothing_twice(
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
             )
-            # Every other kill falls within the pull as the probe run timed it.
-            when = rng.uniform(*window) if kills % 2 else rng.uniform(0.3, 1.1) * full
+            attempts += 1
             try:
-                process.wait(timeout=when)
-            except subprocess.TimeoutExpired:
-                process.send_signal(signal.SIGKILL)
-                process.wait()
+                if attempts % 2:  # at a random moment of the run
+                    try:
+                        process.wait(timeout=rng.uniform(0.3, 1.1) * full)
+                        killed = False
+                    except subprocess.TimeoutExpired:
+                        process.send_signal(signal.SIGKILL)
+                        process.wait()
+                        killed = True
+                else:  # inside the pull: start-up and login are most of a run, and kills at
+                    # random moments alone could all miss the few hundred milliseconds of it
+                    killed = _wait_or_kill_mid_pull(process, work, game_id, rng)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                assert process.stderr is not None
+                errors = process.stderr.read().decode(errors="replace")
+                process.stderr.close()
+            if killed:
                 kills += 1
                 heads.append(_settled(work, game_id))
                 assert heads == sorted(heads), f"a crash took a packet back: heads {heads}"
                 continue
-            finally:
-                assert process.stderr is not None
-                errors = process.stderr.read().decode(errors="replace")
-                process.stderr.close()
             assert process.returncode == 0, errors
             break
         assert _settled(work, game_id) == seqs[-1], "the run after the crashes took in everything"

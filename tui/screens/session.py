@@ -408,7 +408,7 @@ class Session:
                 replica, signing = self._replica(), False
             else:
                 replica, signing = self._signing_replica(), True
-            from tui.commands import auto_replies
+            from tui.sync_cmd import auto_replies
 
             replies = auto_replies(None, self.home)
             report = asyncio.run(_sync_once(replica, transport, self._clock, replies))
