@@ -41,7 +41,7 @@ from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves import conftest as saves_conftest
 from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
 from tests.tui.test_eventlog_widget import LogApp, texts
-from tui import cli, commands
+from tui import cli, commands, sync_cmd
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
@@ -269,8 +269,8 @@ def test_sync_escapes_what_it_received(tmp_path: Path, monkeypatch: pytest.Monke
     async def crafted(*_args: Any) -> SyncReport:
         return REPORT
 
-    monkeypatch.setattr(commands, "transport_of", lambda _home: object())
-    monkeypatch.setattr(commands, "_sync_once", crafted)
+    monkeypatch.setattr(sync_cmd, "transport_of", lambda _home: object())
+    monkeypatch.setattr(sync_cmd, "_sync_once", crafted)
     home = tmp_path / "empty"
     code, out, err = run_command(home, "sync")
     assert code == 1  # a packet was not sent
