@@ -236,13 +236,15 @@ class Replica:
 
     # --- writing our own packets ---------------------------------------------------------
 
-    def _me(self) -> Identity:
+    def me(self) -> Identity:
+        """This home's identity, or why there is none."""
         if self.identity is None:
             raise HexpostError("this home has no identity yet: run `hexpost identity create`")
         return self.identity
 
-    def _key(self) -> Ed25519PrivateKey:
-        key = self._me().key
+    def signing_key(self) -> Ed25519PrivateKey:
+        """The unlocked identity key, or why it is not at hand."""
+        key = self.me().key
         if key is None:
             raise HexpostError("signing needs the identity key (its passphrase was not given)")
         return key
@@ -250,7 +252,7 @@ class Replica:
     def _chain(self, game_id: bytes, seat: Seat) -> entropy.EntropyChain:
         cached = self._chains.get((game_id, seat))
         if cached is None:
-            key = self._me().key
+            key = self.me().key
             if key is not None:
                 vault.seal_plain_rows(self.store, key)  # rows an older version kept plain
             kept = vault.read_seed(self.store, key, game_id, seat)
@@ -265,11 +267,12 @@ class Replica:
     ) -> None:
         """Store our entropy seed with its checkpoints, sealed (`saves.vault`), so no later
         run rebuilds the chain and no reader of the store learns it."""
-        key = self._key()
+        key = self.signing_key()
         vault.seal_plain_rows(self.store, key)
         vault.write_seed(self.store, key, game_id, seat, seed, chain.length, chain.checkpoints())
 
-    def _next_value(self, game_id: bytes, state: AnyState | None, seat: Seat) -> bytes:
+    def next_value(self, game_id: bytes, state: AnyState | None, seat: Seat) -> bytes:
+        """The entropy value ``seat``'s next packet after ``state`` reveals (our own seat)."""
         index = (
             1
             if state is None or not state.core.seat_state(seat).joined
@@ -277,7 +280,7 @@ class Replica:
         )
         return self._chain(game_id, seat).value(index)
 
-    def _sign_and_store(
+    def sign_and_store(
         self,
         ruleset: AnyRuleset,
         state: AnyState | None,
@@ -292,7 +295,7 @@ class Replica:
         If another process moved the game on meanwhile (a sync in another window), the new
         packet is dropped unsent: it was never stored, so it can never contradict the chain.
         """
-        packet, result = author.write(ruleset, state, body, self._key())
+        packet, result = author.write(ruleset, state, body, self.signing_key())
         with self.store.transaction():
             head = self.store.one("SELECT head_id FROM games WHERE game_id = ?", (body.game_id,))
             expected = bytes(32) if state is None else state.head
@@ -328,7 +331,7 @@ class Replica:
         chain_length: int = entropy.DEFAULT_CHAIN_LENGTH,
     ) -> bytes:
         """Start a game as its creator; returns the new game id."""
-        me = self._me()
+        me = self.me()
         scenario = next((s for s in ruleset.scenarios() if s.id == scenario_id), None)
         if scenario is None:
             known = ", ".join(s.id for s in ruleset.scenarios())
@@ -389,14 +392,14 @@ class Replica:
             )
             self._keep_seed(game_id, my_seat, seed, chain)
 
-        self._sign_and_store(ruleset, None, body, automatic=False, now=now, extra=setup)
+        self.sign_and_store(ruleset, None, body, automatic=False, now=now, extra=setup)
         return game_id
 
     def accept(
         self, game_id: bytes, *, now: str, chain_length: int = entropy.DEFAULT_CHAIN_LENGTH
     ) -> None:
         """Join a game we were invited to: binds our key and entropy anchor (P10, P6)."""
-        me = self._me()
+        me = self.me()
         row = self.game(game_id)
         if row.status != "invited":
             raise HexpostError(f"game {row.name} is not an open invitation (it is {row.status})")
@@ -422,7 +425,7 @@ class Replica:
                 "UPDATE games SET status = 'active' WHERE game_id = ?", (game_id,)
             )
 
-        self._sign_and_store(ruleset, state, body, automatic=False, now=now, extra=setup)
+        self.sign_and_store(ruleset, state, body, automatic=False, now=now, extra=setup)
 
     def submit(
         self, game_id: bytes, items: Sequence[Mapping[str, Any]], *, now: str, dry_run: bool = False
@@ -449,7 +452,7 @@ class Replica:
         if secret_at and secret_at[0] != len(items) - 1:
             raise HexpostError(f"order {secret_at[0] + 1}: a secret choice must be the last order")
         orders = ruleset.parse_orders([item for item in items if item.get("type") != "secret"])
-        reveals = owed_reveals(self.store, game_id, ruleset, state, seat, self._me().key)
+        reveals = owed_reveals(self.store, game_id, ruleset, state, seat, self.me().key)
         if not items:
             owed = pending(ruleset, state)
             if (
@@ -468,7 +471,7 @@ class Replica:
             else EntropyOnly()
         )
         try:
-            value = self._next_value(game_id, state, seat)
+            value = self.next_value(game_id, state, seat)
         except vault.VaultLocked:
             if not dry_run:
                 raise
@@ -483,7 +486,7 @@ class Replica:
             reveals=reveals,
             written_at=now,
         )
-        public = self._me().public_key
+        public = self.me().public_key
         result = author.draft(ruleset, state, body, public)
         held = None
         if secret_at:
@@ -495,10 +498,10 @@ class Replica:
         def keep_secret() -> None:
             if held is not None:
                 vault.write_secret(
-                    self.store, self._key(), game_id, held.key, seat, held.salt, held.choice
+                    self.store, self.signing_key(), game_id, held.key, seat, held.salt, held.choice
                 )
 
-        packet, result = self._sign_and_store(
+        packet, result = self.sign_and_store(
             ruleset, state, body, automatic=False, now=now, extra=keep_secret
         )
         return Submitted(body.seq, result.state_hash, result.events, packet.packet_id)
@@ -524,7 +527,7 @@ class Replica:
         check_chat_turn(row.name, row.my_seat, status=row.status, frozen=row.frozen, owed=owed)
         if not isinstance(kind, Resign):
             joins.check(self, row, ruleset, state)
-        if self._has_buffered_own(row):
+        if self.has_buffered_own(row):
             raise HexpostError(f"game {row.name}: a packet of ours waits to be applied: sync first")
         body = author.new_body(
             ruleset,
@@ -532,80 +535,19 @@ class Replica:
             game_id=game_id,
             seat=row.my_seat,
             kind=kind,
-            entropy_value=self._next_value(game_id, state, row.my_seat),
+            entropy_value=self.next_value(game_id, state, row.my_seat),
             written_at=now,
         )
-        packet, result = self._sign_and_store(ruleset, state, body, automatic=False, now=now)
+        packet, result = self.sign_and_store(ruleset, state, body, automatic=False, now=now)
         return Submitted(body.seq, result.state_hash, result.events, packet.packet_id)
 
     def auto_replies(self, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
-        """Answer at once what needs no decision: entropy for a roll, the reveal of a commitment.
+        """Answer at once what needs no decision (`saves.replies.auto_replies`)."""
+        from saves import replies
 
-        Runs after a whole pull, never in the middle of one, so a home restored from an old
-        backup first catches up with the packets it already signed instead of signing new,
-        conflicting ones. Games this home cannot sign for (an imported public archive, or
-        another player's game) are skipped, and a game whose reply fails (say its kept secret
-        was damaged) is reported, so neither stops the other games' replies. Returns the
-        ``(game, seq)`` of every packet written and one line per problem.
-        """
-        if self.identity is None or self.identity.key is None:
-            return [], []
-        written: list[tuple[bytes, int]] = []
-        problems: list[str] = []
-        for row in self.games():
-            if row.status != "active" or row.frozen or self._has_buffered_own(row):
-                continue
-            if not self._signs_for(row):
-                continue
-            try:
-                written.extend(self._reply(row, now))
-            except HexpostError as exc:
-                problems.append(f"{row.name}: no automatic reply written: {exc}")
-        return written, problems
+        return replies.auto_replies(self, now)
 
-    def _reply(self, row: GameRow, now: str) -> list[tuple[bytes, int]]:
-        """The automatic packets one game owes now (each stored in its own transaction)."""
-        written: list[tuple[bytes, int]] = []
-        ruleset = ruleset_for(row.ruleset)
-        while True:
-            state = self.state(row.game_id)
-            decisions = pending(ruleset, state)
-            if not decisions or decisions[0].seats[0] != row.my_seat:
-                break
-            if decisions[0].kind not in (DecisionKind.ENTROPY, DecisionKind.REVEAL):
-                break
-            reveals = owed_reveals(
-                self.store, row.game_id, ruleset, state, row.my_seat, self._key()
-            )
-            body = author.new_body(
-                ruleset,
-                state,
-                game_id=row.game_id,
-                seat=row.my_seat,
-                kind=Turn() if reveals else EntropyOnly(),
-                entropy_value=self._next_value(row.game_id, state, row.my_seat),
-                reveals=reveals,
-                written_at=now,
-            )
-            packet, _ = self._sign_and_store(ruleset, state, body, automatic=True, now=now)
-            written.append((row.game_id, packet.body.seq))
-        return written
-
-    def _signs_for(self, row: GameRow) -> bool:
-        """Whether this home holds the key bound to its seat in the game, and the seat's seed."""
-        me = self._me()
-        seat = self.state(row.game_id).core.seat_state(row.my_seat)
-        if seat.public_key != me.public_key:
-            return False
-        if me.key is not None:
-            vault.seal_plain_rows(self.store, me.key)  # rows an older version kept plain
-        seed = self.store.one(
-            "SELECT 1 FROM entropy_seeds WHERE game_id = ? AND seat = ?",
-            (row.game_id, row.my_seat),
-        )
-        return seed is not None
-
-    def _has_buffered_own(self, row: GameRow) -> bool:
+    def has_buffered_own(self, row: GameRow) -> bool:
         """Whether a packet we signed earlier waits in the buffer (then we must not sign anew)."""
         found = self.store.one(
             "SELECT 1 FROM buffered WHERE game_id = ? AND seat = ? LIMIT 1",

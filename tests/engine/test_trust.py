@@ -16,6 +16,7 @@ from engine.core.errors import IllegalOrder, OutOfTurn, PacketError
 from engine.core.game import apply_packet
 from engine.core.packets import (
     MAX_SEQ,
+    Body,
     Chat,
     EntropyOnly,
     Join,
@@ -151,19 +152,25 @@ def test_a_join_from_another_address_than_invited_is_flagged() -> None:
     assert "WARNING" not in join.text
     assert join.data["fingerprint"]
     # The same game, but the joiner signs with the address of someone else.
-    state = table.results[0].state  # after the genesis only
+    body = _south_join(table, "Eve", "eve@example.net")
+    _, result = author.write(TOY, table.results[0].state, body, table.players["south"].key)
+    event = next(e for e in result.events if e.kind == "join")
+    assert "WARNING: the invitation went to south@example.org, not eve@example.net" in event.text
+
+
+def _south_join(table: Table, name: str, address: str) -> Body:
+    """South's own join (its key, its chain), with the name and address given, written
+    against the state after the genesis."""
+    state = table.results[0].state
     player = table.players["south"]
-    body = author.new_body(
+    return author.new_body(
         TOY,
         state,
         game_id=table.game_id,
         seat="south",
-        kind=Join(state.genesis_id, "Eve", "eve@example.net", player.public, player.chain.anchor),
+        kind=Join(state.genesis_id, name, address, player.public, player.chain.anchor),
         entropy_value=player.chain.value(1),
     )
-    _, result = author.write(TOY, state, body, player.key)
-    event = next(e for e in result.events if e.kind == "join")
-    assert "WARNING: the invitation went to south@example.org, not eve@example.net" in event.text
 
 
 def _signed_with_seq(table: Table, seq: int) -> bytes:
@@ -199,17 +206,8 @@ def test_chat_with_control_characters_is_refused_on_receipt(text: str) -> None:
 
 def test_a_join_name_with_escapes_is_refused_on_receipt() -> None:
     table = new_table()
-    state = table.results[0].state
-    player = table.players["south"]
-    body = author.new_body(
-        TOY,
-        state,
-        game_id=table.game_id,
-        seat="south",
-        kind=Join(state.genesis_id, "\x1b]0;pwned\x07", "s@x", player.public, player.chain.anchor),
-        entropy_value=player.chain.value(1),
-    )
-    data = sign_body(body, player.key, include_key=True)
+    body = _south_join(table, "\x1b]0;pwned\x07", "s@x")
+    data = sign_body(body, table.players["south"].key, include_key=True)
     with pytest.raises(PacketError, match="malformed packet body"):
         open_packet(data, lambda _kid: [])
 

@@ -1,0 +1,92 @@
+"""Automatic replies: the packets a home writes without its player, after a pull.
+
+What needs no decision is answered at once: this seat's entropy for a roll another seat
+armed, and the reveal of a choice this seat committed earlier (it is bound already). Both can
+only be what they are, so writing them costs the other player no wait for a person.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core import author
+from engine.core.errors import HexpostError
+from engine.core.game import pending
+from engine.core.packets import EntropyOnly, Turn
+from engine.core.ruleset import DecisionKind
+from engine.rulesets import ruleset_for
+from saves import vault
+from saves.secrets import owed_reveals
+
+if TYPE_CHECKING:
+    from saves.replica import GameRow, Replica
+
+
+def auto_replies(replica: Replica, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
+    """Answer at once what needs no decision: entropy for a roll, the reveal of a commitment.
+
+    Runs after a whole pull, never in the middle of one, so a home restored from an old
+    backup first catches up with the packets it already signed instead of signing new,
+    conflicting ones. Games this home cannot sign for (an imported public archive, or
+    another player's game) are skipped, and a game whose reply fails (say its kept secret
+    was damaged) is reported, so neither stops the other games' replies. Returns the
+    ``(game, seq)`` of every packet written and one line per problem.
+    """
+    if replica.identity is None or replica.identity.key is None:
+        return [], []
+    written: list[tuple[bytes, int]] = []
+    problems: list[str] = []
+    for row in replica.games():
+        if row.status != "active" or row.frozen or replica.has_buffered_own(row):
+            continue
+        if not _signs_for(replica, row):
+            continue
+        try:
+            written.extend(_reply(replica, row, now))
+        except HexpostError as exc:
+            problems.append(f"{row.name}: no automatic reply written: {exc}")
+    return written, problems
+
+
+def _reply(replica: Replica, row: GameRow, now: str) -> list[tuple[bytes, int]]:
+    """The automatic packets one game owes now (each stored in its own transaction)."""
+    written: list[tuple[bytes, int]] = []
+    ruleset = ruleset_for(row.ruleset)
+    while True:
+        state = replica.state(row.game_id)
+        decisions = pending(ruleset, state)
+        if not decisions or decisions[0].seats[0] != row.my_seat:
+            break
+        if decisions[0].kind not in (DecisionKind.ENTROPY, DecisionKind.REVEAL):
+            break
+        reveals = owed_reveals(
+            replica.store, row.game_id, ruleset, state, row.my_seat, replica.signing_key()
+        )
+        body = author.new_body(
+            ruleset,
+            state,
+            game_id=row.game_id,
+            seat=row.my_seat,
+            kind=Turn() if reveals else EntropyOnly(),
+            entropy_value=replica.next_value(row.game_id, state, row.my_seat),
+            reveals=reveals,
+            written_at=now,
+        )
+        packet, _ = replica.sign_and_store(ruleset, state, body, automatic=True, now=now)
+        written.append((row.game_id, packet.body.seq))
+    return written
+
+
+def _signs_for(replica: Replica, row: GameRow) -> bool:
+    """Whether this home holds the key bound to its seat in the game, and the seat's seed."""
+    me = replica.me()
+    seat = replica.state(row.game_id).core.seat_state(row.my_seat)
+    if seat.public_key != me.public_key:
+        return False
+    if me.key is not None:
+        vault.seal_plain_rows(replica.store, me.key)  # rows an older version kept plain
+    seed = replica.store.one(
+        "SELECT 1 FROM entropy_seeds WHERE game_id = ? AND seat = ?",
+        (row.game_id, row.my_seat),
+    )
+    return seed is not None
