@@ -2,7 +2,9 @@
 
     .venv/bin/python -m tests.golden.regen
 
-Review the diff of the test that then passes: a golden file changes only on purpose.
+Each ``.msgpack`` is written with its text companion (``.txt``, see `tests.golden.companion`)
+beside it. Review ``git diff`` of the companions: a golden file changes only on purpose, and
+the first block that differs says which packet now does something else.
 """
 
 from __future__ import annotations
@@ -16,17 +18,10 @@ from engine.core.state import state_hash
 from tests.engine.fe_play import play_sample_fe_game
 from tests.engine.fe_wind import play_wind_turns
 from tests.engine.table import Table
+from tests.golden.companion import GoldenGame, companion_path, companion_text
 
 HERE = Path(__file__).parent
-
-
-class GoldenGame(msgspec.Struct):
-    """A recorded chain with the state hash expected after each packet."""
-
-    ruleset: str
-    description: str
-    packets: list[bytes]
-    hashes: list[bytes]
+__all__ = ["GOLDEN", "HERE", "GoldenGame", "main"]
 
 
 def fe_checklist() -> GoldenGame:
@@ -65,8 +60,11 @@ GOLDEN = {"fe_checklist.msgpack": fe_checklist, "fe_wind.msgpack": fe_wind}
 
 def main() -> None:
     for name, make in GOLDEN.items():
-        (HERE / name).write_bytes(msgspec.msgpack.encode(make()))
-        print(f"wrote {HERE / name}")
+        golden = make()
+        (HERE / name).write_bytes(msgspec.msgpack.encode(golden))
+        text = companion_path(HERE / name)
+        text.write_text(companion_text(name, golden), encoding="utf-8")
+        print(f"wrote {HERE / name} and {text.name}")
 
 
 if __name__ == "__main__":

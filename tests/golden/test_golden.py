@@ -3,6 +3,13 @@
 Like python-chess's perft or OpenSpiel's playthroughs, these pin the exact behaviour of a
 rules area: any change of encoding, hashing or rules shows up as the first packet whose state
 hash moved. Regenerate on purpose only: `python -m tests.golden.regen`.
+
+Each golden file has a text companion beside it (``fe_wind.msgpack`` -> ``fe_wind.txt``,
+written by `tests.golden.companion`): a block per packet with its seq, seat, kind, the orders
+and secret choices it carried in plain words, the text of every event it caused, and the
+state hash after it. The binary diff of a regenerated golden says nothing; the diff of its
+companion shows which packet now does what instead. The companion is replayed from the
+committed binary and compared here, so the two can never drift apart.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import pytest
 from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
 from engine.rulesets import ruleset_for
+from tests.golden.companion import companion_path, companion_text, read_golden
 from tests.golden.regen import GOLDEN, HERE, GoldenGame
 
 
@@ -38,3 +46,24 @@ def test_golden_script_still_writes_the_same_bytes(name: str) -> None:
     fresh = GOLDEN[name]()
     for seq, (old, new) in enumerate(zip(recorded.packets, fresh.packets, strict=True)):
         assert old == new, f"{name}: packet {seq} is written differently now"
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_golden_text_companion_says_what_the_binary_does(name: str) -> None:
+    path = companion_path(HERE / name)
+    expected = companion_text(name, read_golden(HERE / name))
+    regen = "run `python -m tests.golden.regen` and review `git diff tests/golden`"
+    assert path.exists(), f"{path.name} is missing beside {name}: {regen}"
+    committed = path.read_text(encoding="utf-8").splitlines()
+    fresh = expected.splitlines()
+    if committed != fresh:
+        line = next(
+            (i for i, (a, b) in enumerate(zip(committed, fresh, strict=False)) if a != b),
+            min(len(committed), len(fresh)),
+        )
+        got = committed[line] if line < len(committed) else "(end of file)"
+        want = fresh[line] if line < len(fresh) else "(end of file)"
+        pytest.fail(
+            f"{path.name} does not say what {name} does (line {line + 1}: has {got!r},"
+            f" the binary gives {want!r}): {regen}"
+        )
