@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 from engine.core.game import pending  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.ruleset import DecisionKind  # noqa: E402
+from engine.core.turn_orders import Done, Note, Roll  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
-from engine.fe.model import Done, Note, Roll  # noqa: E402
 from engine.fe.steps.setup_stage import default_placements  # noqa: E402
 from saves import ledger  # noqa: E402
 from saves.replica import Identity, Replica  # noqa: E402

@@ -38,8 +38,9 @@ sys.path.insert(0, str(ROOT))
 from engine.core.game import apply_packet, pending  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
+from engine.core.turn_orders import Done  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
-from engine.fe.model import Batch, Done, FeState, MoveOrder  # noqa: E402
+from engine.fe.model import Batch, FeState, MoveOrder  # noqa: E402
 from tests.engine.fe_play import set_up  # noqa: E402
 from tests.engine.fe_wind import first_legal, rules, walk_to  # noqa: E402
 from tests.engine.table import Table  # noqa: E402

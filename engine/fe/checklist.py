@@ -22,7 +22,6 @@ import msgspec
 
 from engine.core.errors import NotPending, PacketError, VersionError
 from engine.core.ruleset import (
-    Actor,
     Applied,
     ChecklistItem,
     Decision,
@@ -36,17 +35,26 @@ from engine.core.ruleset import (
     Violation,
 )
 from engine.core.text import text_problem
-from engine.fe import flow, model, standing
-from engine.fe.flow import describe
-from engine.fe.model import RULE_ORDERS, Back, Done, FeState, Note, Roll, Standing
+from engine.core.turn_orders import (
+    MAX_TEXT,
+    Back,
+    Done,
+    Note,
+    Roll,
+    Standing,
+    dice_problem,
+    parse_dice,
+)
+from engine.core.turns import describe
+from engine.fe import flow, model
+from engine.fe.flow import COMBAT_RULE, TURNS
+from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.scenario import all_options, find_scenario, info, load_scenarios, turn_date
-from engine.fe.sequence import Step
+from engine.fe.sequence import ORION_PART, Step
 from engine.fe.steps import ORDER_AREAS
 from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
-COMBAT_RULE = "302.9"
-COMBAT_PHASE = "5"
 
 
 class FeRuleset:
@@ -111,43 +119,27 @@ class FeRuleset:
     # --- whose move -----------------------------------------------------------------------
 
     def pending(self, state: FeState) -> list[Decision]:
-        step = flow.current(state)
-        if step is None:
-            return []
-        seats = flow.owing(state, step)
-        if step.kind == StepKind.SECRET:
-            key = flow.decision_key(state, step)
-            return [Decision(seats, step.id, DecisionKind.SECRET, key, step.title, step.rules)]
-        seat_part = seats[0] if step.actor == Actor.BOTH else ""
-        key = flow.decision_key(state, step, seat_part)
-        return [Decision(seats, step.id, DecisionKind.ORDERS, key, step.title, step.rules)]
+        return TURNS.pending(state)
 
     def validate(self, state: FeState, seat: Seat, order: Any) -> list[Violation]:
-        if seat not in state.seats:
-            return [Violation(f"{seat!r} is not a seat in this game", SEQUENCE_RULE)]
-        step = flow.current(state)
-        if step is None:
-            return [Violation("the game is over: no more orders", SEQUENCE_RULE)]
-        owing = flow.owing(state, step)
-        if seat not in owing:
-            return [
-                Violation(f"it is {owing[0]}'s step {describe(step)}, not {seat}'s", SEQUENCE_RULE)
-            ]
+        step, problems = TURNS.turn_problems(state, seat)
+        if problems or step is None:
+            return problems
         if isinstance(order, Done):
-            return self._check_done(state, seat, step, order)
+            return TURNS.check_done(state, seat, step, order)
         if isinstance(order, Note):
             return []
         if isinstance(order, Roll):
-            problem = model.dice_problem(order.dice)
+            problem = dice_problem(order.dice)
             if problem:
                 return [Violation(problem)]
             if not order.purpose.strip():
                 return [Violation("a roll needs a purpose, e.g. 'variable battle intensity'")]
             return []
         if isinstance(order, Back):
-            return self._check_back(state, step, order)
+            return TURNS.check_back(state, step, order, COMBAT_RULE)
         if isinstance(order, Standing):
-            return standing.check(state, order)
+            return TURNS.check_standing(order)
         tag = _tag(order)
         if tag in RULE_ORDERS:
             return self._check_rule_order(state, seat, step, tag, order)
@@ -160,7 +152,7 @@ class FeRuleset:
             return [Violation(f"step {step.id} is secret: send a secret choice", SEQUENCE_RULE)]
         if tag != "adjust" and tag not in step.orders:
             where = [s.id for s in flow.part(state) if tag in s.orders] or [
-                s.id for s in flow.sequence().player_turn if tag in s.orders
+                s.id for s in flow.sequence().main if tag in s.orders
             ]
             takes = f"; it takes {', '.join(step.orders)} or done" if step.orders else ""
             return [
@@ -172,58 +164,6 @@ class FeRuleset:
             ]
         return ORDER_AREAS[tag].check(state, seat, step, order)
 
-    def _check_done(self, state: FeState, seat: Seat, step: Step, order: Done) -> list[Violation]:
-        if step.kind == StepKind.SECRET:
-            return [Violation(f"step {step.id} is secret: send a secret choice", SEQUENCE_RULE)]
-        if not order.through:
-            return flow.finish_problems(state, seat, step)
-        steps = flow.part(state)
-        span = flow.sequence().span(order.through, steps)
-        where = "Orion phase" if state.orion else "player turn"
-        if span is None:
-            return [Violation(f"through {order.through!r}: no such step in this {where}")]
-        last = span[1]
-        if last < state.step:
-            return [
-                Violation(
-                    f"through {order.through}: already behind the current step {step.id}",
-                    SEQUENCE_RULE,
-                )
-            ]
-        if last == state.step:
-            return flow.finish_problems(state, seat, step)  # the same as a plain ``done``
-        _, blocker = self._walk_through(state, seat, order, [])
-        if blocker:
-            return [Violation(f"cannot complete through {order.through}: {blocker}", SEQUENCE_RULE)]
-        return []
-
-    def _check_back(self, state: FeState, step: Step, order: Back) -> list[Violation]:
-        if state.orion or step.phase != COMBAT_PHASE:
-            return [
-                Violation(
-                    "back is only allowed in the combat phase (5), to fight the next round "
-                    f"or battle hex; the current step {step.id} is in phase {step.phase}",
-                    COMBAT_RULE,
-                )
-            ]
-        if step.kind == StepKind.SECRET:
-            return [Violation(f"step {step.id} is secret: finish it first", COMBAT_RULE)]
-        steps = flow.part(state)
-        span = flow.sequence().span(order.step, steps)
-        if span is None or steps[span[0]].phase != COMBAT_PHASE:
-            return [Violation(f"back {order.step!r}: not a step of the combat phase", COMBAT_RULE)]
-        target = steps[span[0]]
-        if span[0] >= state.step:
-            return [
-                Violation(
-                    f"back {order.step}: step {target.id} is not before the current step {step.id}",
-                    COMBAT_RULE,
-                )
-            ]
-        if target.obsolete:
-            return [Violation(f"back {order.step}: step {target.id} is obsolete", COMBAT_RULE)]
-        return []
-
     # --- applying -------------------------------------------------------------------------
 
     def apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
@@ -232,11 +172,9 @@ class FeRuleset:
             raise NotPending("the game is over")
         events: list[Event] = []
         if isinstance(order, Done):
-            state = self._apply_done(state, seat, order, events)
-            return Applied(standing.run(state, events), events)
+            return Applied(TURNS.apply_done(state, seat, order, events), events)
         if isinstance(order, Standing):
-            state = standing.apply(state, seat, order, events)
-            return Applied(standing.run(state, events), events)
+            return Applied(TURNS.apply_standing(state, seat, order, events), events)
         if isinstance(order, Note):
             events.append(
                 Event(
@@ -249,84 +187,20 @@ class FeRuleset:
             )
             return Applied(state, events)
         if isinstance(order, Roll):
-            parsed = model.parse_dice(order.dice)
+            parsed = parse_dice(order.dice)
             if parsed is None:
-                raise NotPending(model.dice_problem(order.dice))
+                raise NotPending(dice_problem(order.dice))
             count, sides = parsed
             return Applied(state, [], [RollRequest(count, sides, order.purpose, step.id)])
         if isinstance(order, Back):
-            state = self._apply_back(state, seat, step, order, events)
-            return Applied(standing.run(state, events), events)
+            why = "for the next combat round or battle hex"
+            state = TURNS.apply_back(state, seat, step, order, events, why=why, rule=COMBAT_RULE)
+            return Applied(state, events)
         tag = _tag(order)
         if tag in RULE_ORDERS:
             state = ORDER_AREAS[tag].apply(state, seat, step, order, events)
-            return Applied(standing.run(state, events), events)
+            return Applied(TURNS.run_standing(state, events), events)
         raise NotPending(f"not an F&E order: {type(order).__name__}")
-
-    def _apply_done(self, state: FeState, seat: Seat, order: Done, events: list[Event]) -> FeState:
-        if not order.through:
-            return flow.complete(state, seat, order.note, order.adjustments, events)
-        state, blocker = self._walk_through(state, seat, order, events)
-        if blocker:
-            raise NotPending(f"cannot complete through {order.through}: {blocker}")
-        return state
-
-    def _walk_through(
-        self, state: FeState, seat: Seat, order: Done, events: list[Event]
-    ) -> tuple[FeState, str]:
-        """Complete steps up to ``order.through`` as ``seat``; say what blocks, if anything.
-
-        Steps another seat's standing order covers are completed for it on the way. The one
-        simulation serves both validation (events thrown away) and application.
-        """
-        span = flow.sequence().span(order.through, flow.part(state))
-        if span is None:
-            return state, f"no such step {order.through!r}"
-        last = span[1]
-        part = (state.turn, state.player_turn, state.orion)
-        while True:
-            state = standing.run(state, events)
-            if state.over or (state.turn, state.player_turn, state.orion) != part:
-                return state, ""
-            if state.step > last:
-                return state, ""
-            step = flow.current(state)
-            assert step is not None
-            if step.kind == StepKind.SECRET:
-                return state, f"step {describe(step)} is secret"
-            owing = flow.owing(state)
-            if owing[0] != seat:
-                if seat in flow.answer_order(state, step):
-                    return state, f"step {describe(step)} needs {owing[0]} too"
-                return state, f"step {describe(step)} is {owing[0]}'s"
-            problems = flow.finish_problems(state, seat, step)
-            if problems:
-                return state, f"step {describe(step)}: {problems[0].message}"
-            final = state.step == last
-            note = order.note if final else ""
-            adjustments = order.adjustments if final else []
-            state = flow.complete(state, seat, note, adjustments, events, through=order.through)
-            if final:
-                return standing.run(state, events), ""
-
-    def _apply_back(
-        self, state: FeState, seat: Seat, step: Step, order: Back, events: list[Event]
-    ) -> FeState:
-        span = flow.sequence().span(order.step, flow.part(state))
-        if span is None:
-            raise NotPending(f"back {order.step!r}: no such step")
-        target = flow.part(state)[span[0]]
-        events.append(
-            Event(
-                "back",
-                f"{seat} went back from {step.id} to {describe(target)} "
-                f"for the next combat round or battle hex",
-                seat,
-                target.id,
-                {"from": step.id, "to": target.id, "rule": COMBAT_RULE},
-            )
-        )
-        return msgspec.structs.replace(state, step=span[0], answered=(), backs=state.backs + 1)
 
     def apply_roll(
         self, state: FeState, request: RollRequest, dice: tuple[int, ...]
@@ -348,7 +222,7 @@ class FeRuleset:
             return [Violation(f"a secret choice for step {decision.step} is text")]
         if not choice.strip():
             return [Violation(f"the secret choice for step {decision.step} is empty")]
-        problem = text_problem(choice, f"a secret choice for step {decision.step}", model.MAX_TEXT)
+        problem = text_problem(choice, f"a secret choice for step {decision.step}", MAX_TEXT)
         return [Violation(problem)] if problem else []
 
     def apply_secret(
@@ -369,25 +243,12 @@ class FeRuleset:
                 data={"choices": revealed, "key": decision.key},
             )
         ]
-        return Applied(standing.run(flow.advance(state, events), events), events)
+        return Applied(TURNS.run_standing(TURNS.advance(state, events), events), events)
 
     def own_run(self, state: FeState, seat: Seat, stop: str = "") -> list[str]:
-        """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
-
-        The run ends at the first step another seat owes, a secret step, a step that needs
-        more than ``done`` (units still to place), or step ``stop``.
-        Clients use it to offer "complete all my steps up to here" in one packet.
-        """
-        steps: list[str] = []
-        while not state.over:
-            decision = self.pending(state)[0]
-            if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
-                break
-            if decision.step == stop or self.validate(state, seat, Done()):
-                break
-            steps.append(decision.step)
-            state = self.apply(state, seat, Done()).state
-        return steps
+        """The steps ``seat`` can complete now, one plain ``done`` each, in a row
+        (`engine.core.turns.Turns.own_run`)."""
+        return TURNS.own_run(state, seat, stop)
 
     # --- showing the game -----------------------------------------------------------------
 
@@ -418,9 +279,9 @@ class FeRuleset:
         parts: list[tuple[bool | None, tuple[Step, ...]]] = []
         if state.setup:
             parts.append((None, flow.part(state)))
-        parts.append((False, seq.player_turn))
+        parts.append((False, seq.main))
         if flow.orion_on(state):
-            parts.append((True, seq.orion))
+            parts.append((True, seq.part(ORION_PART)))
         items: list[ChecklistItem] = []
         for orion, steps in parts:
             for index, step in enumerate(steps):

@@ -1,28 +1,35 @@
-"""Moving through the sequence of play: who owes the current step, and what comes next.
+"""F&E's part of the sequence-of-play driver: its parts, its turns and its rules areas.
 
-Kept apart from the ruleset class so the turn structure (player turns, the Orion phase,
-obsolete steps, the end of the scenario) can be read and tested on its own. Every function is
-pure: it takes a state and returns a new one, appending what happened to an event list.
+The driver itself (`engine.core.turns`) is the same for every ruleset with a sequence of play.
+What is F&E's lives here, as the `FeTurns` host: the game has a set-up part (one step per
+empire), then per game turn one player turn per seat (phases 1-10) and, with the ``orion``
+option, the Orion pirate phase (11); a phase beginning and a game turn beginning call the
+rules areas' hooks (`engine.fe.steps`), and automatic and decision steps are played by the
+area the sequence data names. The module-level functions are the driver's, bound to F&E, for
+the rules modules and tests that call them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
-from engine.core.errors import NotPending
-from engine.core.ruleset import Actor, Event, Seat, StepKind, Violation
+from engine.core.ruleset import Event, Seat, Violation
+from engine.core.turns import Turns, describe
 from engine.fe import steps as areas
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
-from engine.fe.sequence import Phase, SequenceOfPlay, Step, load_sequence
+from engine.fe.sequence import ORION_PART, Phase, SequenceOfPlay, Step, load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.setup_stage import SETUP_PHASE, setup_steps
 
 ORION = "orion"
 """Stands for the phasing seat in decision keys during the Orion phase."""
+COMBAT_RULE = "302.9"
+COMBAT_PHASE = "5"
+
+__all__ = ["ORION", "TURNS", "describe"]
 
 
 def sequence() -> SequenceOfPlay:
@@ -30,73 +37,7 @@ def sequence() -> SequenceOfPlay:
 
 
 def orion_on(state: FeState) -> bool:
-    return state.option(ORION) is True and bool(sequence().orion)
-
-
-def part(state: FeState) -> tuple[Step, ...]:
-    """The steps of the current part: the set-up, this player turn, or the Orion phase."""
-    if state.setup:
-        return setup_steps(state.scenario)
-    return sequence().part(state.orion)
-
-
-def current(state: FeState) -> Step | None:
-    """The step being played, or None once the game is over."""
-    if state.over:
-        return None
-    return part(state)[state.step]
-
-
-def phase_of(step: Step) -> Phase:
-    return SETUP_PHASE if step.phase == SETUP_PHASE.id else sequence().phases[step.phase]
-
-
-def phasing(state: FeState) -> Seat:
-    """The phasing seat (during set-up: the seat placing; in the Orion phase the first seat of
-    the turn order stands in)."""
-    return base.phasing(state)
-
-
-def answer_order(state: FeState, step: Step) -> tuple[Seat, ...]:
-    """The seats that must complete ``step``, in the order they answer."""
-    first = phasing(state)
-    index = state.seats.index(first)
-    rotated = state.seats[index:] + state.seats[:index]
-    if step.actor == Actor.BOTH:
-        return rotated
-    if step.actor == Actor.NON_PHASING:
-        return (rotated[1],)
-    return (first,)
-
-
-def owing(state: FeState, step: Step | None = None) -> tuple[Seat, ...]:
-    """The seats that owe the current step now (all of them for a secret step).
-
-    ``step`` may be given when the caller already looked up the current step.
-    """
-    step = step or current(state)
-    if step is None:
-        return ()
-    seats = answer_order(state, step)
-    if step.kind == StepKind.SECRET:
-        return seats
-    return tuple(s for s in seats if s not in state.answered)[:1]
-
-
-def decision_key(state: FeState, step: Step, seat: Seat = "") -> str:
-    """Unique in the game: turn, phasing seat (or ``orion``), step, pass through the step.
-
-    The pass number is ``backs + 1``: between two ``back`` orders the step index only moves
-    forward, so a step is reached at most once per pass. ``seat`` tells apart the halves of a
-    "both" step.
-    """
-    who = ORION if state.orion else phasing(state)
-    key = f"T{state.turn}/{who}/{step.id}/{state.backs + 1}"
-    return f"{key}/{seat}" if seat else key
-
-
-def describe(step: Step) -> str:
-    return f"{step.id} ({step.title})"
+    return state.option(ORION) is True and bool(sequence().part(ORION_PART))
 
 
 def turn_text(turn: int) -> str:
@@ -104,68 +45,140 @@ def turn_text(turn: int) -> str:
     return f"Turn {turn}, {season} Y{year}"
 
 
+class FeTurns:
+    """The `engine.core.turns.TurnHost` of F&E."""
+
+    def sequence(self) -> SequenceOfPlay:
+        return load_sequence()
+
+    def steps(self, state: FeState) -> tuple[Step, ...]:
+        """The steps of the current part: the set-up, this player turn, or the Orion phase."""
+        if state.setup:
+            return setup_steps(state.scenario)
+        return load_sequence().part(ORION_PART if state.orion else "")
+
+    def part_id(self, state: FeState) -> tuple[object, ...]:
+        return (state.setup, state.turn, state.player_turn, state.orion)
+
+    def phase(self, state: FeState, step: Step) -> Phase:
+        return SETUP_PHASE if step.phase == SETUP_PHASE.id else load_sequence().phases[step.phase]
+
+    def phasing(self, state: FeState) -> Seat:
+        """The seat placing in the set-up, the player turn's seat, or in the Orion phase the
+        first seat of the turn order standing in."""
+        return base.phasing(state)
+
+    def key(self, state: FeState) -> str:
+        who = ORION if state.orion else base.phasing(state)
+        return f"T{state.turn}/{who}"
+
+    def next_part(self, state: FeState, events: list[Event]) -> FeState:
+        return _next_part(state, events)
+
+    def phase_begins(self, state: FeState, step: Step, events: list[Event]) -> FeState:
+        phase = self.phase(state, step)
+        who = "the Orions" if state.orion else base.phasing(state)
+        events.append(
+            Event(
+                "phase",
+                f"Phase {phase.id} ({phase.title}) begins for {who}",
+                seat="" if state.orion else base.phasing(state),
+                step=step.id,
+                data={"phase": phase.id, "rule": phase.rule},
+            )
+        )
+        if state.orion or state.setup:
+            return state
+        for each in areas.AREAS.values():
+            state = each.on_phase(state, phase.id, events)
+        return state
+
+    def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
+        return areas.area(step.area).automatic(state, step, events)
+
+    def skip(self, state: FeState, step: Step) -> str:
+        return areas.area(step.area).skip(state, step)
+
+    def finish(self, state: FeState, seat: Seat, step: Step) -> list[Violation]:
+        return areas.area(step.area).finish(state, seat, step)
+
+    def on_done(self, state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
+        return areas.area(step.area).on_done(state, seat, step, events)
+
+    def back_problems(self, state: FeState, step: Step, target: Step | None) -> list[Violation]:
+        """``back`` serves the combat phase only (302.9): the next round or battle hex."""
+        if state.orion or state.setup or step.phase != COMBAT_PHASE:
+            return [
+                Violation(
+                    "back is only allowed in the combat phase (5), to fight the next round "
+                    f"or battle hex; the current step {step.id} is in phase {step.phase}",
+                    COMBAT_RULE,
+                )
+            ]
+        if target is None or target.phase != COMBAT_PHASE:
+            return [
+                Violation("back: the step named is not a step of the combat phase", COMBAT_RULE)
+            ]
+        return []
+
+
+TURNS: Turns[FeState] = Turns(FeTurns())
+"""The sequence-of-play driver bound to F&E."""
+
+
+def part(state: FeState) -> tuple[Step, ...]:
+    return TURNS.host.steps(state)
+
+
+def current(state: FeState) -> Step | None:
+    return TURNS.current(state)
+
+
+def phase_of(step: Step) -> Phase:
+    return SETUP_PHASE if step.phase == SETUP_PHASE.id else sequence().phases[step.phase]
+
+
+def phasing(state: FeState) -> Seat:
+    return base.phasing(state)
+
+
+def answer_order(state: FeState, step: Step) -> tuple[Seat, ...]:
+    return TURNS.answer_order(state, step)
+
+
+def owing(state: FeState, step: Step | None = None) -> tuple[Seat, ...]:
+    return TURNS.owing(state, step)
+
+
+def decision_key(state: FeState, step: Step, seat: Seat = "") -> str:
+    return TURNS.decision_key(state, step, seat)
+
+
 def advance(state: FeState, events: list[Event]) -> FeState:
-    """Leave the current step (completed) and settle on the next playable one."""
-    left = current(state)
-    moved = msgspec.structs.replace(state, step=state.step + 1, answered=())
-    return settle(moved, left, events)
+    return TURNS.advance(state, events)
 
 
 def settle(state: FeState, left: Step | None, events: list[Event]) -> FeState:
-    """Play on to the next step a seat must act in.
-
-    Skips obsolete steps, carries out automatic steps, passes decision steps their area
-    says need nobody, and rolls over the set-up, player turns, the Orion phase and game turns.
-    """
-    while True:
-        steps = part(state)
-        if state.step >= len(steps):
-            state = _next_part(state, events)
-            if state.over:
-                return state
-            left = None
-            continue
-        step = steps[state.step]
-        if step.obsolete:
-            events.append(Event("step-skipped", f"{step.id} is obsolete and skipped", step=step.id))
-            state = msgspec.structs.replace(state, step=state.step + 1)
-            continue
-        if left is None or left.phase != step.phase:
-            state = _phase_begins(state, step, events)
-            left = step
-        if step.kind == StepKind.AUTOMATIC:
-            state = areas.area(step.area).automatic(state, step, events)
-            events.append(Event("step-auto", f"{step.id} {step.title}: done by the engine",
-                                step=step.id))  # fmt: skip
-            state = msgspec.structs.replace(state, step=state.step + 1, answered=())
-            continue
-        if step.kind == StepKind.DECISION:
-            reason = areas.area(step.area).skip(state, step)
-            if reason:
-                events.append(Event("step-passed", f"{step.id} {step.title}: {reason}",
-                                    step=step.id))  # fmt: skip
-                state = msgspec.structs.replace(state, step=state.step + 1, answered=())
-                continue
-        return state
+    return TURNS.settle(state, left, events)
 
 
-def _phase_begins(state: FeState, step: Step, events: list[Event]) -> FeState:
-    phase = phase_of(step)
-    who = "the Orions" if state.orion else phasing(state)
-    events.append(
-        Event(
-            "phase",
-            f"Phase {phase.id} ({phase.title}) begins for {who}",
-            seat="" if state.orion else phasing(state),
-            step=step.id,
-            data={"phase": phase.id, "rule": phase.rule},
-        )
+def finish_problems(state: FeState, seat: Seat, step: Step) -> list[Violation]:
+    return TURNS.finish_problems(state, seat, step)
+
+
+def complete(
+    state: FeState,
+    seat: Seat,
+    note: str,
+    adjustments: Sequence[str],
+    events: list[Event],
+    *,
+    through: str = "",
+    automatic: bool = False,
+) -> FeState:
+    return TURNS.complete(
+        state, seat, note, adjustments, events, through=through, automatic=automatic
     )
-    if state.orion or state.setup:
-        return state
-    for each in areas.AREAS.values():
-        state = each.on_phase(state, phase.id, events)
-    return state
 
 
 def _turn_begins(state: FeState, events: list[Event]) -> FeState:
@@ -215,54 +228,3 @@ def _player_turn_event(state: FeState) -> Event:
         seat=seat,
         data={"turn": state.turn, "phasing": seat},
     )
-
-
-def finish_problems(state: FeState, seat: Seat, step: Step) -> list[Violation]:
-    """Why ``seat`` may not end ``step`` with ``done`` yet (only decision steps say)."""
-    if step.kind != StepKind.DECISION:
-        return []
-    return areas.area(step.area).finish(state, seat, step)
-
-
-def complete(
-    state: FeState,
-    seat: Seat,
-    note: str,
-    adjustments: Sequence[str],
-    events: list[Event],
-    *,
-    through: str = "",
-    automatic: bool = False,
-) -> FeState:
-    """``seat`` completes its part of the current step; the step ends when every seat did."""
-    step = current(state)
-    if step is None:
-        raise NotPending("the game is over")
-    answered = (*state.answered, seat)
-    left = [s for s in answer_order(state, step) if s not in answered]
-    data: dict[str, Any] = {"note": note, "adjustments": list(adjustments)}
-    if through:
-        data["through"] = through
-    if automatic:
-        data["standing"] = True
-    suffix = f": {note}" if note else (" (standing order)" if automatic else "")
-    if left:
-        events.append(
-            Event(
-                "step-part",
-                f"{seat} completed its part of {step.id} {step.title}; {left[0]} to go{suffix}",
-                seat,
-                step.id,
-                data,
-            )
-        )
-        return msgspec.structs.replace(state, answered=answered)
-    events.append(
-        Event("step-done", f"{seat} completed {step.id} {step.title}{suffix}", seat, step.id, data)
-    )
-    if step.kind == StepKind.DECISION:
-        moved = areas.area(step.area).on_done(state, seat, step, events)
-        if moved.step != state.step:
-            return settle(msgspec.structs.replace(moved, answered=()), step, events)
-        state = moved
-    return advance(state, events)

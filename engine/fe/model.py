@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
@@ -23,19 +22,18 @@ import msgspec
 from engine.core.errors import IllegalOrder, PacketError
 from engine.core.ruleset import OptionValue, Seat
 from engine.core.text import SAFE_PATTERN
+from engine.core.turn_orders import (
+    MAX_TEXT,
+    TURN_ORDER_TYPES,
+    Back,
+    Done,
+    Note,
+    Roll,
+    Standing,
+    dice_problem,
+)
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import HexId
-
-MAX_TEXT = 2000
-"""Longest note, adjustment, roll purpose or secret choice (characters)."""
-MAX_ADJUSTMENTS = 100
-MAX_DICE = 20
-MIN_SIDES, MAX_SIDES = 2, 100
-
-Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
-"""Free text of a player's (a note, an adjustment, a roll's purpose): one line, no control
-or formatting characters (`engine.core.text`), checked again by every receiver."""
-StepId = Annotated[str, msgspec.Meta(max_length=40)]
 
 
 class Forces(msgspec.Struct, frozen=True, array_like=True):
@@ -255,44 +253,6 @@ class _OrderBase(
     """Shared config: tagged by ``type``; defaults are left out so old packets stay canonical."""
 
 
-class Done(_OrderBase, frozen=True, tag="done"):
-    """Complete the current manual step (or every step up to and including ``through``)."""
-
-    note: Text = ""
-    adjustments: Annotated[list[Text], msgspec.Meta(max_length=MAX_ADJUSTMENTS)] = []
-    through: StepId = ""
-
-
-class Note(_OrderBase, frozen=True, tag="note"):
-    """Record a note in the log; the step does not advance."""
-
-    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
-
-
-class Roll(_OrderBase, frozen=True, tag="roll"):
-    """Ask for dice, e.g. ``2d6``, saying what they are for; the step does not advance."""
-
-    dice: Annotated[str, msgspec.Meta(max_length=16)]
-    purpose: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
-
-
-class Back(_OrderBase, frozen=True, tag="back"):
-    """Go back to an earlier combat step: the next round or battle hex (302.9)."""
-
-    step: StepId
-
-
-class Standing(_OrderBase, frozen=True, tag="standing"):
-    """Complete these steps for me whenever they come up, until I change this order.
-
-    ``steps`` names steps, headings or phases (``"4A"``, ``"3A"``, ``"11"``); an empty list
-    cancels the standing order. Secret steps are never completed this way. It saves the
-    email round trips of steps where a seat routinely has nothing to do.
-    """
-
-    steps: Annotated[list[StepId], msgspec.Meta(max_length=400)]
-
-
 HexText = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}$")]
 """A hex id as players write it: four digits, column then row (``"0101"``, ``"1411"``)."""
 UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
@@ -437,15 +397,13 @@ Order = (
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder
 )  # fmt: skip
-ORDER_TYPES: tuple[str, ...] = (
-    "adjust", "back", "batch", "build", "convert", "done", "mission", "move", "note", "place",
-    "react", "repair", "replace", "reserve", "retrograde", "roll", "standing", "strategic",
-)  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic",
 )  # fmt: skip
-"""The orders the engine checks against the board (the rest belong to the checklist)."""
+"""The orders the engine checks against the board (the rest are the sequence's own,
+`engine.core.turn_orders`)."""
+ORDER_TYPES: tuple[str, ...] = tuple(sorted((*TURN_ORDER_TYPES, *RULE_ORDERS)))
 
 
 def hex_id(text: str) -> HexId:
@@ -461,30 +419,8 @@ def ep2(text: str) -> int:
     return -value if negative else value
 
 
-_DICE = re.compile(r"([0-9]{1,3})d([0-9]{1,4})")
 _ORDER_LIST = list[Order]
 _ENCODER = msgspec.msgpack.Encoder()
-
-
-def parse_dice(dice: str) -> tuple[int, int] | None:
-    """``"2d6"`` -> (2, 6); None unless it is NdS with 1 <= N <= 20 and 2 <= S <= 100."""
-    match = _DICE.fullmatch(dice)
-    if match is None:
-        return None
-    count, sides = int(match.group(1)), int(match.group(2))
-    if not (1 <= count <= MAX_DICE and MIN_SIDES <= sides <= MAX_SIDES):
-        return None
-    return count, sides
-
-
-def dice_problem(dice: str) -> str:
-    """Why ``dice`` is not an acceptable roll ("" when it is)."""
-    if parse_dice(dice) is None:
-        return (
-            f"dice {dice!r} must look like 2d6: 1 to {MAX_DICE} dice "
-            f"of {MIN_SIDES} to {MAX_SIDES} sides"
-        )
-    return ""
 
 
 _ORDER_DECODER: msgspec.msgpack.Decoder[list[Order]] = msgspec.msgpack.Decoder(_ORDER_LIST)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
+from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
-from engine.fe.model import Back, Done, Note, Roll, Standing
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from engine.core.game import apply_packet, pending
 from engine.core.packets import key_id, open_packet
 from engine.core.ruleset import DecisionKind
+from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
-from engine.fe.model import Back, Done, Note, Roll, Standing
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 

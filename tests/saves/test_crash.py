@@ -50,8 +50,8 @@ import pytest
 
 from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
+from engine.core.turn_orders import Done
 from engine.fe import RULESET
-from engine.fe.model import Done
 from mail.folder import FolderTransport
 from mail.sync import sync
 from saves import joins, ledger

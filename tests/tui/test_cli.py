@@ -69,8 +69,8 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
     as its seat can in a row, with `through` wherever the engine allows it.
     """
     from engine.core.ruleset import DecisionKind
+    from engine.core.turn_orders import Done
     from engine.fe import FE, RULESET
-    from engine.fe.model import Done
     from saves.home import Home
 
     holder = Home(home)

@@ -63,7 +63,7 @@ from engine.fe.reaction import (
     mark_reacted,
     why_not,
 )
-from engine.fe.sequence import Step, load_sequence
+from engine.fe.sequence import ORION_PART, Step, load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
 from engine.fe.steps.releases import release_fired
@@ -98,7 +98,7 @@ def _part_index(state: FeState, step_id: str) -> int:
 
     Read from the sequence rather than `engine.fe.flow.part`, which imports the areas: the
     movement steps are never part of the set-up, so the two agree here."""
-    steps = load_sequence().part(state.orion)
+    steps = load_sequence().part(ORION_PART if state.orion else "")
     return next(i for i, s in enumerate(steps) if s.id == step_id)
 
 

@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core.ruleset import Applied, Decision, DecisionKind, Event, OptionValue
+from engine.core.turn_orders import Done
 from engine.fe import RULESET, flow
-from engine.fe.model import Done, FeState, Order
+from engine.fe.model import FeState, Order
 from engine.fe.steps.setup_stage import default_placements
 
 SEATS = ("coalition", "alliance")

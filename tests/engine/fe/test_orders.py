@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import IllegalOrder, PacketError
+from engine.core.turn_orders import Back, Done, Note, Roll, parse_dice
 from engine.fe import RULESET
-from engine.fe.model import Back, Done, Note, Roll, parse_dice
 
 ALL_KINDS = [
     Done(),

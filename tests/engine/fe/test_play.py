@@ -9,9 +9,10 @@ import msgspec
 import pytest
 
 from engine.core.ruleset import DecisionKind, Event, RollRequest
+from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.fe import RULESET
 from engine.fe.flow import sequence
-from engine.fe.model import Back, Done, FeState, Note, Roll
+from engine.fe.model import FeState
 from tests.engine.fe.helpers import (
     at_step,
     farthest_through,
@@ -92,7 +93,7 @@ def test_done_through_walks_a_whole_player_turn() -> None:
     done = [e.step for e in events if e.kind == "step-done"]
     passed = {e.step for e in events if e.kind == "step-passed"}
     automatic = [e.step for e in events if e.kind == "step-auto"]
-    playable = [s.id for s in sequence().player_turn if not s.obsolete]
+    playable = [s.id for s in sequence().main if not s.obsolete]
     kinds = {s: sequence().steps[s].kind for s in playable}
     assert done == [s for s in playable if kinds[s] in ("manual", "decision") and s not in passed]
     assert automatic == [s for s in playable if kinds[s] == "automatic"]

@@ -10,7 +10,8 @@ import msgspec
 import pytest
 
 from engine.core.ruleset import Actor, StepKind
-from engine.fe.sequence import MAX_TITLE, SequenceData, SequenceError, SequenceOfPlay, load_sequence
+from engine.core.sequence import MAX_TITLE, SequenceData, SequenceError, SequenceOfPlay
+from engine.fe.sequence import load_sequence
 from engine.fe.steps import AREAS, ORDER_AREAS
 
 # Transcribed by hand from the sequence of play (rule 105), in order: every playable step.
@@ -54,8 +55,8 @@ SEQ = load_sequence()
 
 
 def test_every_step_is_there_in_order() -> None:
-    assert [s.id for s in SEQ.player_turn] == EXPECTED_PLAYER_TURN
-    assert [s.id for s in SEQ.orion] == EXPECTED_ORION
+    assert [s.id for s in SEQ.main] == EXPECTED_PLAYER_TURN
+    assert [s.id for s in SEQ.part("orion")] == EXPECTED_ORION
 
 
 def test_ids_are_unique_across_phases_headings_and_steps() -> None:
@@ -122,12 +123,12 @@ def test_actors_follow_the_rulebook(step_id: str, actor: Actor) -> None:
 
 def test_phases_and_orion_flag() -> None:
     assert [p.id for p in SEQ.data.phases] == [str(n) for n in range(1, 12)]
-    assert [p.id for p in SEQ.data.phases if p.orion] == ["11"]
+    assert [p.id for p in SEQ.data.phases if p.part == "orion"] == ["11"]
     assert SEQ.phases["11"].rule == "504.0"
 
 
 def test_span_resolves_steps_headings_and_phases() -> None:
-    steps = SEQ.player_turn
+    steps = SEQ.main
     ids = [s.id for s in steps]
     assert SEQ.span("1C3", steps) == (ids.index("1C3"), ids.index("1C3"))
     assert SEQ.span("1C", steps) == (ids.index("1C1"), ids.index("1C5"))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.core.ruleset import DecisionKind, Event
+from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET
-from engine.fe.model import Done, Standing
 from tests.engine.fe.helpers import at_step, owed, play, run_until, start, step_once
 
 

@@ -14,8 +14,9 @@ import msgspec
 import pytest
 
 from engine.core.ruleset import Event, Violation
+from engine.core.turn_orders import Done
 from engine.fe import FE
-from engine.fe.model import Batch, Done, FeState, MoveOrder, Order, Place, React
+from engine.fe.model import Batch, FeState, MoveOrder, Order, Place, React
 from engine.fe.steps import movement
 from engine.fe.steps.movement import AREA
 

@@ -77,7 +77,7 @@ def with_options(state: FeState, **chosen: OptionValue) -> FeState:
 
 
 def sequence_step(step_id: str) -> Step:
-    return next(s for s in flow.sequence().player_turn if s.id == step_id)
+    return next(s for s in flow.sequence().main if s.id == step_id)
 
 
 def tutorial_after_setup() -> FeState:
@@ -122,7 +122,7 @@ def alliance_2b3(alliance_2a2: FeState) -> FeState:
 @pytest.fixture(scope="module")
 def wind_2b3() -> FeState:
     state = FE.initial_state("the-wind", ["coalition", "alliance"], {})
-    index = [s.id for s in flow.sequence().player_turn].index("2B3")
+    index = [s.id for s in flow.sequence().main].index("2B3")
     state = msgspec.structs.replace(state, setup=False, step=index, turn=1)
     state = state.with_ep2("KLI", 40).with_ep2("LYR", 10)
     assert owed(state) == ("2B3", "coalition")

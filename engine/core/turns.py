@@ -1,0 +1,496 @@
+"""The sequence-of-play driver: who owes the current step, and how play moves on.
+
+Any ruleset whose turn is a printed list of steps (`engine.core.sequence`) uses this one
+driver instead of writing its own: it knows the four kinds of step (the engine's *automatic*
+steps, *decision* steps whose orders the ruleset checks, *secret* steps the protocol core
+commits and reveals, *manual* bookkeeping), who answers a step (the phasing seat, the other
+one, or both in turn), standing orders, ``done through`` a later step, and going ``back`` to
+repeat a stretch of steps. The ruleset supplies a `TurnHost`: the parts of its game (a set-up,
+player turns, a part played once per game turn), what happens between parts and as phases
+begin, and its rules areas' hooks. Every function is pure: state in, new state out, with what
+happened appended to an event list.
+
+The state is the ruleset's own msgspec struct; the driver reads and replaces only the fields
+`TurnState` names, so a ruleset keeps its state flat (and its state hash unchanged) while
+sharing the machinery.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Generic, Protocol, TypeVar, cast
+
+import msgspec
+
+from engine.core.errors import NotPending
+from engine.core.ruleset import (
+    Actor,
+    ChecklistItem,
+    Decision,
+    DecisionKind,
+    Event,
+    Seat,
+    StepKind,
+    Violation,
+)
+from engine.core.sequence import Phase, SequenceOfPlay, Step
+from engine.core.turn_orders import Back, Done, Standing
+
+
+class TurnState(Protocol):
+    """The fields of a ruleset's state that the driver reads and replaces."""
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
+    @property
+    def step(self) -> int: ...
+    @property
+    def answered(self) -> tuple[Seat, ...]: ...
+    @property
+    def backs(self) -> int: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def standing(self) -> tuple[tuple[Seat, tuple[str, ...]], ...]: ...
+
+
+S = TypeVar("S", bound=TurnState)
+
+
+class TurnHost(Protocol[S]):
+    """What a ruleset tells the driver about its game; every method is pure."""
+
+    def sequence(self) -> SequenceOfPlay:
+        """The ruleset's checked sequence table."""
+        ...
+
+    def steps(self, state: S) -> tuple[Step, ...]:
+        """The steps of the part being played (``state.step`` indexes them)."""
+        ...
+
+    def part_id(self, state: S) -> tuple[object, ...]:
+        """Tells parts apart: ``done through`` never runs into the next part."""
+        ...
+
+    def phase(self, state: S, step: Step) -> Phase:
+        """The phase ``step`` belongs to (a part outside the table may have its own)."""
+        ...
+
+    def phasing(self, state: S) -> Seat:
+        """The seat whose part it is; it answers first."""
+        ...
+
+    def key(self, state: S) -> str:
+        """Names this pass of the part in decision keys (e.g. turn and phasing seat)."""
+        ...
+
+    def next_part(self, state: S, events: list[Event]) -> S:
+        """The part ended (``state.step`` ran past it): enter the next, or end the game."""
+        ...
+
+    def phase_begins(self, state: S, step: Step, events: list[Event]) -> S:
+        """A phase begins with ``step``."""
+        ...
+
+    def automatic(self, state: S, step: Step, events: list[Event]) -> S:
+        """Carry out an automatic step."""
+        ...
+
+    def skip(self, state: S, step: Step) -> str:
+        """Why a decision step may pass without its seat ("" to stop there)."""
+        ...
+
+    def finish(self, state: S, seat: Seat, step: Step) -> list[Violation]:
+        """Why ``seat`` may not yet end a decision step with ``done``."""
+        ...
+
+    def on_done(self, state: S, seat: Seat, step: Step, events: list[Event]) -> S:
+        """``seat`` ended a decision step; may move ``state.step`` itself."""
+        ...
+
+    def back_problems(self, state: S, step: Step, target: Step | None) -> list[Violation]:
+        """Why the rules refuse ``back`` from ``step`` to ``target`` (None: the name given
+        covers no step of this part); empty when the rules allow it."""
+        ...
+
+
+def describe(step: Step) -> str:
+    return f"{step.id} ({step.title})"
+
+
+def _replace(state: S, **changes: Any) -> S:
+    return cast(S, msgspec.structs.replace(cast(msgspec.Struct, state), **changes))
+
+
+def standing_for(state: TurnState, seat: Seat) -> tuple[str, ...]:
+    for owner, steps in state.standing:
+        if owner == seat:
+            return steps
+    return ()
+
+
+class Turns(Generic[S]):
+    """The driver bound to one ruleset's host."""
+
+    def __init__(self, host: TurnHost[S]) -> None:
+        self.host = host
+
+    @property
+    def rule(self) -> str:
+        """The sequence of play's own rule, cited when a step is refused."""
+        return self.host.sequence().data.rule
+
+    # --- where play stands ----------------------------------------------------------------
+
+    def current(self, state: S) -> Step | None:
+        """The step being played, or None once the game is over."""
+        if state.over:
+            return None
+        return self.host.steps(state)[state.step]
+
+    def answer_order(self, state: S, step: Step) -> tuple[Seat, ...]:
+        """The seats that must complete ``step``, in the order they answer."""
+        first = self.host.phasing(state)
+        index = state.seats.index(first)
+        rotated = state.seats[index:] + state.seats[:index]
+        if step.actor == Actor.BOTH:
+            return rotated
+        if step.actor == Actor.NON_PHASING:
+            return (rotated[1],)
+        return (first,)
+
+    def owing(self, state: S, step: Step | None = None) -> tuple[Seat, ...]:
+        """The seats that owe the current step now (all of them for a secret step)."""
+        step = step or self.current(state)
+        if step is None:
+            return ()
+        seats = self.answer_order(state, step)
+        if step.kind == StepKind.SECRET:
+            return seats
+        return tuple(s for s in seats if s not in state.answered)[:1]
+
+    def decision_key(self, state: S, step: Step, seat: Seat = "") -> str:
+        """Unique in the game: the host's pass name, the step, and the pass through the step.
+
+        The pass number is ``backs + 1``: between two ``back`` orders the step index only
+        moves forward, so a step is reached at most once per pass. ``seat`` tells apart the
+        halves of a "both" step.
+        """
+        key = f"{self.host.key(state)}/{step.id}/{state.backs + 1}"
+        return f"{key}/{seat}" if seat else key
+
+    def pending(self, state: S) -> list[Decision]:
+        step = self.current(state)
+        if step is None:
+            return []
+        seats = self.owing(state, step)
+        if step.kind == StepKind.SECRET:
+            key = self.decision_key(state, step)
+            return [Decision(seats, step.id, DecisionKind.SECRET, key, step.title, step.rules)]
+        seat_part = seats[0] if step.actor == Actor.BOTH else ""
+        key = self.decision_key(state, step, seat_part)
+        return [Decision(seats, step.id, DecisionKind.ORDERS, key, step.title, step.rules)]
+
+    def turn_problems(self, state: S, seat: Seat) -> tuple[Step | None, list[Violation]]:
+        """The current step, and why ``seat`` may not give an order now (empty: it may)."""
+        if seat not in state.seats:
+            return None, [Violation(f"{seat!r} is not a seat in this game", self.rule)]
+        step = self.current(state)
+        if step is None:
+            return None, [Violation("the game is over: no more orders", self.rule)]
+        owing = self.owing(state, step)
+        if seat not in owing:
+            text = f"it is {owing[0]}'s step {describe(step)}, not {seat}'s"
+            return step, [Violation(text, self.rule)]
+        return step, []
+
+    # --- moving on ------------------------------------------------------------------------
+
+    def advance(self, state: S, events: list[Event]) -> S:
+        """Leave the current step (completed) and settle on the next playable one."""
+        left = self.current(state)
+        return self.settle(_replace(state, step=state.step + 1, answered=()), left, events)
+
+    def settle(self, state: S, left: Step | None, events: list[Event]) -> S:
+        """Play on to the next step a seat must act in.
+
+        Passes obsolete steps, carries out automatic steps, passes decision steps the host
+        says need nobody, and crosses into the next part when one ends.
+        """
+        host = self.host
+        while True:
+            steps = host.steps(state)
+            if state.step >= len(steps):
+                state = host.next_part(state, events)
+                if state.over:
+                    return state
+                left = None
+                continue
+            step = steps[state.step]
+            if step.obsolete:
+                text = f"{step.id} is obsolete and skipped"
+                events.append(Event("step-skipped", text, step=step.id))
+                state = _replace(state, step=state.step + 1)
+                continue
+            if left is None or left.phase != step.phase:
+                state = host.phase_begins(state, step, events)
+                left = step
+            if step.kind == StepKind.AUTOMATIC:
+                state = host.automatic(state, step, events)
+                text = f"{step.id} {step.title}: done by the engine"
+                events.append(Event("step-auto", text, step=step.id))
+                state = _replace(state, step=state.step + 1, answered=())
+                continue
+            if step.kind == StepKind.DECISION:
+                reason = host.skip(state, step)
+                if reason:
+                    text = f"{step.id} {step.title}: {reason}"
+                    events.append(Event("step-passed", text, step=step.id))
+                    state = _replace(state, step=state.step + 1, answered=())
+                    continue
+            return state
+
+    def finish_problems(self, state: S, seat: Seat, step: Step) -> list[Violation]:
+        """Why ``seat`` may not end ``step`` with ``done`` yet (only decision steps say)."""
+        if step.kind != StepKind.DECISION:
+            return []
+        return self.host.finish(state, seat, step)
+
+    def complete(
+        self,
+        state: S,
+        seat: Seat,
+        note: str,
+        adjustments: Sequence[str],
+        events: list[Event],
+        *,
+        through: str = "",
+        automatic: bool = False,
+    ) -> S:
+        """``seat`` completes its part of the current step; the step ends when every seat did."""
+        step = self.current(state)
+        if step is None:
+            raise NotPending("the game is over")
+        answered = (*state.answered, seat)
+        left = [s for s in self.answer_order(state, step) if s not in answered]
+        data: dict[str, Any] = {"note": note, "adjustments": list(adjustments)}
+        if through:
+            data["through"] = through
+        if automatic:
+            data["standing"] = True
+        suffix = f": {note}" if note else (" (standing order)" if automatic else "")
+        if left:
+            text = f"{seat} completed its part of {step.id} {step.title}; {left[0]} to go{suffix}"
+            events.append(Event("step-part", text, seat, step.id, data))
+            return _replace(state, answered=answered)
+        text = f"{seat} completed {step.id} {step.title}{suffix}"
+        events.append(Event("step-done", text, seat, step.id, data))
+        if step.kind == StepKind.DECISION:
+            moved = self.host.on_done(state, seat, step, events)
+            if moved.step != state.step:
+                return self.settle(_replace(moved, answered=()), step, events)
+            state = moved
+        return self.advance(state, events)
+
+    # --- done, and done through -----------------------------------------------------------
+
+    def check_done(self, state: S, seat: Seat, step: Step, order: Done) -> list[Violation]:
+        if step.kind == StepKind.SECRET:
+            return [Violation(f"step {step.id} is secret: send a secret choice", self.rule)]
+        if not order.through:
+            return self.finish_problems(state, seat, step)
+        steps = self.host.steps(state)
+        span = self.host.sequence().span(order.through, steps)
+        if span is None:
+            return [Violation(f"through {order.through!r}: no such step in this part of the game")]
+        last = span[1]
+        if last < state.step:
+            text = f"through {order.through}: already behind the current step {step.id}"
+            return [Violation(text, self.rule)]
+        if last == state.step:
+            return self.finish_problems(state, seat, step)  # the same as a plain ``done``
+        _, blocker = self.walk_through(state, seat, order, [])
+        if blocker:
+            return [Violation(f"cannot complete through {order.through}: {blocker}", self.rule)]
+        return []
+
+    def apply_done(self, state: S, seat: Seat, order: Done, events: list[Event]) -> S:
+        if not order.through:
+            state = self.complete(state, seat, order.note, order.adjustments, events)
+        else:
+            state, blocker = self.walk_through(state, seat, order, events)
+            if blocker:
+                raise NotPending(f"cannot complete through {order.through}: {blocker}")
+        return self.run_standing(state, events)
+
+    def walk_through(self, state: S, seat: Seat, order: Done, events: list[Event]) -> tuple[S, str]:
+        """Complete steps up to ``order.through`` as ``seat``; say what blocks, if anything.
+
+        Steps another seat's standing order covers are completed for it on the way. The one
+        simulation serves both validation (events thrown away) and application.
+        """
+        span = self.host.sequence().span(order.through, self.host.steps(state))
+        if span is None:
+            return state, f"no such step {order.through!r}"
+        last = span[1]
+        part = self.host.part_id(state)
+        while True:
+            state = self.run_standing(state, events)
+            if state.over or self.host.part_id(state) != part or state.step > last:
+                return state, ""
+            step = self.current(state)
+            assert step is not None
+            if step.kind == StepKind.SECRET:
+                return state, f"step {describe(step)} is secret"
+            owing = self.owing(state)
+            if owing[0] != seat:
+                if seat in self.answer_order(state, step):
+                    return state, f"step {describe(step)} needs {owing[0]} too"
+                return state, f"step {describe(step)} is {owing[0]}'s"
+            problems = self.finish_problems(state, seat, step)
+            if problems:
+                return state, f"step {describe(step)}: {problems[0].message}"
+            final = state.step == last
+            note = order.note if final else ""
+            adjustments = order.adjustments if final else []
+            state = self.complete(state, seat, note, adjustments, events, through=order.through)
+            if final:
+                return self.run_standing(state, events), ""
+
+    def own_run(self, state: S, seat: Seat, stop: str = "") -> list[str]:
+        """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
+
+        The run ends at the first step another seat owes, a secret step, a step that needs
+        more than ``done``, or step ``stop``. Clients offer it as "complete all my steps up
+        to here" in one packet.
+        """
+        steps: list[str] = []
+        while not state.over:
+            step = self.current(state)
+            assert step is not None
+            owing = self.owing(state, step)
+            if step.kind == StepKind.SECRET or not owing or owing[0] != seat:
+                break
+            if step.id == stop or self.finish_problems(state, seat, step):
+                break
+            steps.append(step.id)
+            state = self.apply_done(state, seat, Done(), [])
+        return steps
+
+    # --- back -----------------------------------------------------------------------------
+
+    def check_back(self, state: S, step: Step, order: Back, rule: str = "") -> list[Violation]:
+        """Why ``back`` is refused now; ``rule`` is the ruleset's rule for going back."""
+        rule = rule or self.rule
+        steps = self.host.steps(state)
+        span = self.host.sequence().span(order.step, steps)
+        target = None if span is None else steps[span[0]]
+        problems = self.host.back_problems(state, step, target)
+        if problems:
+            return problems
+        if step.kind == StepKind.SECRET:
+            return [Violation(f"step {step.id} is secret: finish it first", rule)]
+        if span is None or target is None:
+            return [Violation(f"back {order.step!r}: no such step in this part", rule)]
+        if span[0] >= state.step:
+            text = f"back {order.step}: step {target.id} is not before the current step {step.id}"
+            return [Violation(text, rule)]
+        if target.obsolete:
+            return [Violation(f"back {order.step}: step {target.id} is obsolete", rule)]
+        return []
+
+    def apply_back(
+        self,
+        state: S,
+        seat: Seat,
+        step: Step,
+        order: Back,
+        events: list[Event],
+        *,
+        why: str = "",
+        rule: str = "",
+    ) -> S:
+        """Go back to the first step ``order.step`` covers; ``why`` ends the event's text and
+        ``rule`` is the ruleset's rule for going back (cited in the event)."""
+        steps = self.host.steps(state)
+        span = self.host.sequence().span(order.step, steps)
+        if span is None:
+            raise NotPending(f"back {order.step!r}: no such step")
+        target = steps[span[0]]
+        text = f"{seat} went back from {step.id} to {describe(target)}"
+        text = f"{text} {why}" if why else text
+        data = {"from": step.id, "to": target.id, "rule": rule or self.rule}
+        events.append(Event("back", text, seat, target.id, data))
+        state = _replace(state, step=span[0], answered=(), backs=state.backs + 1)
+        return self.run_standing(state, events)
+
+    # --- standing orders ------------------------------------------------------------------
+
+    def expand_standing(self, names: Sequence[str]) -> tuple[list[str], str]:
+        """The non-secret step ids covered by ``names`` (steps, headings or phases), in play
+        order; and, if a name is unknown or is itself a secret step, why it is refused."""
+        seq = self.host.sequence()
+        steps = seq.every_step()
+        wanted: set[str] = set()
+        for name in names:
+            covered = [s for s in steps if seq.covers(name, s)]
+            if not covered:
+                return [], f"standing order: no step, heading or phase {name!r}"
+            if len(covered) == 1 and covered[0].kind == StepKind.SECRET:
+                return [], f"standing order: step {name} is secret and needs a real choice"
+            wanted.update(s.id for s in covered if s.kind != StepKind.SECRET and not s.obsolete)
+        return [s.id for s in steps if s.id in wanted], ""
+
+    def check_standing(self, order: Standing) -> list[Violation]:
+        _, problem = self.expand_standing(order.steps)
+        return [Violation(problem, self.rule)] if problem else []
+
+    def apply_standing(self, state: S, seat: Seat, order: Standing, events: list[Event]) -> S:
+        """Replace ``seat``'s standing order (an empty list cancels it), then run them."""
+        ids, _ = self.expand_standing(order.steps)
+        others = tuple(entry for entry in state.standing if entry[0] != seat)
+        entries = (*others, (seat, tuple(ids))) if ids else others
+        if ids:
+            named = ", ".join(order.steps)
+            text = (
+                f"{seat} standing order: the engine completes {seat}'s part of {named} "
+                f"({len(ids)} steps, never secret ones) whenever it is owed"
+            )
+        else:
+            text = f"{seat} cancelled its standing order"
+        data = {"names": list(order.steps), "steps": ids}
+        events.append(Event("standing", text, seat, data=data))
+        return self.run_standing(_replace(state, standing=tuple(sorted(entries))), events)
+
+    def run_standing(self, state: S, events: list[Event]) -> S:
+        """Complete, for their owners, every owed step their standing orders cover."""
+        if not state.standing:
+            return state
+        while True:
+            step = self.current(state)
+            if step is None or step.kind == StepKind.SECRET:
+                return state
+            owing = self.owing(state)
+            if not owing or step.id not in standing_for(state, owing[0]):
+                return state
+            if self.finish_problems(state, owing[0], step):
+                return state  # e.g. something still to place: the seat must act itself
+            state = self.complete(state, owing[0], "", [], events, automatic=True)
+
+    # --- the checklist --------------------------------------------------------------------
+
+    @staticmethod
+    def rows(steps: Sequence[Step], statuses: Sequence[str]) -> list[ChecklistItem]:
+        """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped)."""
+        return [
+            ChecklistItem(
+                step.id,
+                step.title,
+                step.phase,
+                step.actor,
+                step.kind,
+                step.rules,
+                "skipped" if step.obsolete else status,
+            )
+            for step, status in zip(steps, statuses, strict=True)
+        ]
