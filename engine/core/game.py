@@ -56,7 +56,7 @@ AnyState = GameState[Any]
 
 
 def ruleset_tag(ruleset: AnyRuleset) -> str:
-    """The ruleset name every packet carries, e.g. ``"fe/1.0"``."""
+    """The ruleset name every packet carries, e.g. ``"duel/1.0"``."""
     return f"{ruleset.id}/{ruleset.version}"
 
 

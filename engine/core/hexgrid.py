@@ -1,10 +1,11 @@
 """Hex-map geometry for XXYY hex ids: neighbours, distance, rings, areas, lines and paths.
 
 A hex id is ``column * 100 + row`` (``4613`` is column 46, row 13), columns ``1..width`` and
-rows ``1..height`` (the F&E map is 61 x 19). Columns are vertical stacks of flat-topped hexes,
-and **odd-numbered columns sit half a hex higher than even ones**: hex 0101 touches 0201 but
-not 0202, while 0202 touches 0101 and 0301. That is the convention under which every province
-of the F&E map is one connected piece (the opposite one splits a Romulan province in two).
+rows ``1..height`` (the shipped strategic map is 61 x 19). Columns are vertical stacks of
+flat-topped hexes, and **odd-numbered columns sit half a hex higher than even ones**: hex
+0101 touches 0201 but not 0202, while 0202 touches 0101 and 0301. That is the convention
+under which every province of the strategic map is one connected piece (the opposite one
+splits a province in two).
 
 Everything here is exact integer arithmetic (cube coordinates for distance and lines) and every
 function returns hexes in a fixed order, so results never depend on hashing or set iteration:

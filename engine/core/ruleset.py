@@ -1,4 +1,8 @@
-"""The interface every ruleset (F&E now; tactical battles and fighters later) implements.
+"""The interface every ruleset (strategic campaigns, tactical battles, fighter duels) implements.
+
+This is the protocol core's half; what a client reads (summary, board, choices, checklist)
+is the other half, `engine.core.face.Face`, and a ruleset package declares both in one
+`engine.core.plugin.Plugin`.
 
 The protocol core in `engine.core.game` owns everything that is the same for all games:
 signatures, the chain, entropy, dice and the commit-reveal of secret choices. A ruleset owns
@@ -121,11 +125,12 @@ class Applied(msgspec.Struct, Generic[S]):
 
 
 class SeatSpec(msgspec.Struct, frozen=True):
-    """A seat a scenario offers: its name, the side it plays and that side's empires."""
+    """A seat a scenario offers: its name, the side it plays, and what it commands there
+    (whatever the game's forces are: nations, ships, squadrons), for display."""
 
     seat: Seat
     side: str
-    empires: tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
 
 
 class OptionSpec(msgspec.Struct, frozen=True):
@@ -152,24 +157,11 @@ class ScenarioInfo(msgspec.Struct, frozen=True):
     start: str = ""
 
 
-class ChecklistItem(msgspec.Struct, frozen=True):
-    """One line of the sequence-of-play checklist as a player sees it now."""
-
-    step: str
-    title: str
-    phase: str
-    actor: Actor
-    kind: StepKind
-    rules: tuple[str, ...]
-    status: str
-    """``done``, ``current``, ``todo`` or ``skipped``."""
-
-
 class Ruleset(Protocol, Generic[S]):
     """What the protocol core needs from a game's rules. All methods are pure."""
 
     id: str
-    """Short id named in every packet, e.g. ``"fe"``."""
+    """Short id named in every packet, e.g. ``"duel"``."""
     version: str
     """``"MAJOR.MINOR"``; a client refuses games of another major or a newer minor."""
     state_type: type[S]
@@ -228,12 +220,4 @@ class Ruleset(Protocol, Generic[S]):
 
     def apply_secret(self, state: S, decision: Decision, choices: Mapping[Seat, Any]) -> Applied[S]:
         """Resolve a secret step once every seat's choice is revealed."""
-        ...
-
-    def summary(self, state: S) -> dict[str, Any]:
-        """JSON-safe facts for ``show``: at least ``turn``, ``phasing`` and ``step``."""
-        ...
-
-    def checklist(self, state: S) -> list[ChecklistItem]:
-        """The whole sequence of play with each step's status."""
         ...

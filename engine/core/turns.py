@@ -23,9 +23,9 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 import msgspec
 
 from engine.core.errors import NotPending
+from engine.core.face import ChecklistItem
 from engine.core.ruleset import (
     Actor,
-    ChecklistItem,
     Decision,
     DecisionKind,
     Event,

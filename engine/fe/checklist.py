@@ -21,9 +21,9 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import NotPending, PacketError, VersionError
+from engine.core.face import ChecklistItem
 from engine.core.ruleset import (
     Applied,
-    ChecklistItem,
     Decision,
     DecisionKind,
     Event,
@@ -47,10 +47,11 @@ from engine.core.turn_orders import (
 )
 from engine.core.turns import describe
 from engine.fe import flow, model
+from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
 from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.scenario import all_options, find_scenario, info, load_scenarios, turn_date
-from engine.fe.sequence import ORION_PART, Step
+from engine.fe.sequence import Step
 from engine.fe.steps import ORDER_AREAS
 from engine.fe.steps.setup_stage import starting_board
 
@@ -275,25 +276,8 @@ class FeRuleset:
         }
 
     def checklist(self, state: FeState) -> list[ChecklistItem]:
-        seq = flow.sequence()
-        parts: list[tuple[bool | None, tuple[Step, ...]]] = []
-        if state.setup:
-            parts.append((None, flow.part(state)))
-        parts.append((False, seq.main))
-        if flow.orion_on(state):
-            parts.append((True, seq.part(ORION_PART)))
-        items: list[ChecklistItem] = []
-        for orion, steps in parts:
-            for index, step in enumerate(steps):
-                status = _status(state, orion, index)
-                if step.obsolete:
-                    status = "skipped"
-                items.append(
-                    ChecklistItem(
-                        step.id, step.title, step.phase, step.actor, step.kind, step.rules, status
-                    )
-                )
-        return items
+        """The face's checklist (`engine.fe.face`), for callers not yet moved to the face."""
+        return list(FACE.checklist(state))
 
     def views(self, state: FeState) -> dict[str, Any]:
         """Empires, units and hexes as plain data for clients (`engine.fe.views`)."""
@@ -306,23 +290,6 @@ def _tag(order: Any) -> str:
     config = getattr(type(order), "__struct_config__", None)
     tag = getattr(config, "tag", None)
     return tag if isinstance(tag, str) else ""
-
-
-def _status(state: FeState, orion: bool | None, index: int) -> str:
-    """A checklist row's status; ``orion`` None marks the set-up part."""
-    if state.setup:
-        if orion is not None:
-            return "todo"
-        return "done" if index < state.step else "current" if index == state.step else "todo"
-    if orion is None:
-        return "done"
-    if state.over or (state.orion and not orion):
-        return "done"
-    if orion != state.orion:
-        return "todo"
-    if index < state.step:
-        return "done"
-    return "current" if index == state.step else "todo"
 
 
 def _is_secret(decision: Decision) -> bool:

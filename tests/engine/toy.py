@@ -13,10 +13,21 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import IllegalOrder, PacketError
+from engine.core.face import (
+    Board,
+    ChecklistItem,
+    Choice,
+    Fact,
+    Param,
+    ParamKind,
+    Summary,
+    order_words,
+    params_of,
+)
+from engine.core.plugin import Plugin
 from engine.core.ruleset import (
     Actor,
     Applied,
-    ChecklistItem,
     Decision,
     DecisionKind,
     Event,
@@ -141,11 +152,35 @@ class Toy:
         state = msgspec.structs.replace(self._advance(state), last_pick_total=total)
         return Applied(state, [Event("picked", f"picks {dict(choices)}")])
 
-    def summary(self, state: ToyState) -> dict[str, Any]:
-        return {"turn": {"number": state.round}, "phasing": None, "step": STEPS[state.step]}
 
-    def checklist(self, state: ToyState) -> list[ChecklistItem]:
-        return [
+class ToyFace:
+    """The toy's client face: no board, a three-step checklist, ``say`` and ``roll`` menus."""
+
+    def summary(self, state: ToyState) -> Summary:
+        step = STEPS[state.step]
+        seats = TOY.pending(state)[0].seats
+        facts = (Fact("last roll", " ".join(map(str, state.last_roll)) or "none"),)
+        return Summary(
+            state.round, f"Round {state.round}", step=step, step_title=step.title(),
+            waiting_for=seats, facts=facts,
+        )  # fmt: skip
+
+    def board(self, state: ToyState) -> Board | None:
+        return None
+
+    def choices(self, state: ToyState, seat: Seat) -> tuple[Choice, ...]:
+        decision = TOY.pending(state)[0]
+        if seat not in decision.seats or decision.kind != DecisionKind.ORDERS:
+            return ()
+        say = Choice("say", "Say something", params_of(Say, {}), "T1")
+        sides = Param("sides", ParamKind.INTEGER, True, ("6", "10"))
+        roll = Choice("roll", "Roll dice", tuple(
+            sides if p.name == "sides" else p for p in params_of(Roll, {})
+        ))  # fmt: skip
+        return (say, roll)
+
+    def checklist(self, state: ToyState) -> tuple[ChecklistItem, ...]:
+        return tuple(
             ChecklistItem(
                 step,
                 step,
@@ -156,7 +191,12 @@ class Toy:
                 "current" if i == state.step else "todo",
             )
             for i, step in enumerate(STEPS)
-        ]
+        )
+
+    def order_text(self, order: Any) -> str:
+        return order_words(TOY.order_to_json(order))
 
 
 TOY = Toy()
+PLUGIN = Plugin(TOY, ToyFace(), "Toy duel")
+"""Registered only by the test plug-in (tests/plugins/), never by hexpost itself."""

@@ -1,0 +1,257 @@
+"""What a client needs from a ruleset: typed records to draw a game and build its menus from.
+
+The protocol core (`engine.core.ruleset.Ruleset`) needs only state, pending decisions,
+legality and application. A client needs more, and must not dig into a ruleset's state or
+modules to get it: a `Face` gives the summary line (whatever the game calls its turn and
+step), the board (a hex board of any size and numbering, or none), what the seat may do now
+(each order type with its parameters, so forms and menus are built from data), the sequence
+of play as a checklist when the game has one, and plain words for an order. Events already
+carry their plain words (`engine.core.ruleset.Event.text`).
+
+Every record is a frozen msgspec struct of plain values, so ``msgspec.to_builtins`` gives the
+JSON the command line prints and a test compares records whole. Nothing here names a game:
+a strategic game's nations are a board's *sides*, its units the *pieces*, its planets and
+bases the *features* of a place.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+from typing import Any, Protocol, TypeVar, Union, get_args, get_origin
+
+import msgspec
+
+from engine.core.ruleset import Actor, Seat, StepKind
+
+
+class Fact(msgspec.Struct, frozen=True):
+    """A labelled value a ruleset wants shown (``"treasury"``: ``"37.5"``)."""
+
+    label: str
+    value: str
+
+
+class Summary(msgspec.Struct, frozen=True):
+    """Where a game stands, in the game's own words."""
+
+    turn: int
+    """The game's count of turns (or rounds), from 1."""
+    turn_label: str
+    """How the game names this turn, e.g. ``"Turn 1, Fall"`` or ``"Round 3"``."""
+    part: str = ""
+    """The part of the game being played when it is not the ordinary turn (``"Set-up"``)."""
+    step: str | None = None
+    step_title: str = ""
+    phase: str | None = None
+    phase_title: str = ""
+    headings: tuple[str, ...] = ()
+    """The groups enclosing the step, outermost first."""
+    phasing: Seat | None = None
+    """The seat whose turn it is, if the game has one."""
+    waiting_for: tuple[Seat, ...] = ()
+    over: bool = False
+    facts: tuple[Fact, ...] = ()
+
+
+class HexGrid(msgspec.Struct, frozen=True):
+    """A board of hexes in columns, each column offset half a hex from its neighbours.
+
+    A hex is written as its column then its row, each in ``digits`` digits (``"0307"`` is
+    column 3, row 7 with two digits). ``low_columns`` says which columns sit half a hex
+    higher: ``"odd"`` or ``"even"``.
+    """
+
+    columns: int
+    rows: int
+    first_column: int = 1
+    first_row: int = 1
+    digits: int = 2
+    low_columns: str = "even"
+
+    def hex_id(self, column: int, row: int) -> str:
+        return f"{column:0{self.digits}d}{row:0{self.digits}d}"
+
+    def contains(self, hex_id: str) -> bool:
+        """True when ``hex_id`` is written right and lies on the board."""
+        if len(hex_id) != 2 * self.digits or not hex_id.isdigit():
+            return False
+        column, row = int(hex_id[: self.digits]), int(hex_id[self.digits :])
+        return (
+            self.first_column <= column < self.first_column + self.columns
+            and self.first_row <= row < self.first_row + self.rows
+        )
+
+
+class Side(msgspec.Struct, frozen=True):
+    """One side on the board (a nation, a fleet) with the seat playing it and its figures."""
+
+    id: str
+    name: str
+    seat: Seat
+    facts: tuple[Fact, ...] = ()
+
+
+class Piece(msgspec.Struct, frozen=True):
+    """A unit, ship or counter: ``hex`` None when it is off the board."""
+
+    id: str
+    kind: str
+    side: str
+    hex: str | None
+    marks: tuple[str, ...] = ()
+    """Its states in a word each (``"crippled"``, ``"out-of-supply"``, ``"reserve"``)."""
+    group: str = ""
+    """The formation it belongs to, if any (a fleet, a squadron)."""
+
+
+class Place(msgspec.Struct, frozen=True):
+    """A hex worth showing: who holds it, what is printed or built there, who is in it."""
+
+    hex: str
+    owner: str = ""
+    features: tuple[str, ...] = ()
+    """Planets, bases, terrain worth a word, in the order to show them."""
+    pieces: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+    """States in a word each (``"battle"``, ``"captured"``, ``"devastated"``)."""
+
+
+class Board(msgspec.Struct, frozen=True):
+    """The board now: its grid (None for a game without a map), sides, pieces and places."""
+
+    grid: HexGrid | None
+    sides: tuple[Side, ...] = ()
+    pieces: tuple[Piece, ...] = ()
+    places: tuple[Place, ...] = ()
+
+
+class ParamKind(enum.StrEnum):
+    """What kind of value a parameter of an order takes, so a form picks its input."""
+
+    TEXT = "text"
+    INTEGER = "integer"
+    FLAG = "flag"
+    HEX = "hex"
+    HEXES = "hexes"
+    PIECE = "piece"
+    PIECES = "pieces"
+    STEP = "step"
+    STEPS = "steps"
+    TEXTS = "texts"
+
+
+class Param(msgspec.Struct, frozen=True):
+    """One parameter of an order: its name in the order's JSON, its kind, and its limits."""
+
+    name: str
+    kind: ParamKind
+    required: bool = True
+    options: tuple[str, ...] = ()
+    """When not empty, the only values allowed (a menu)."""
+    help: str = ""
+
+
+class Choice(msgspec.Struct, frozen=True):
+    """An order a seat may give now, with what it asks for."""
+
+    order: str
+    """The order's ``type`` in JSON."""
+    title: str
+    params: tuple[Param, ...] = ()
+    rule: str = ""
+
+
+class ChecklistItem(msgspec.Struct, frozen=True):
+    """One line of the sequence-of-play checklist as a player sees it now."""
+
+    step: str
+    title: str
+    phase: str
+    actor: Actor
+    kind: StepKind
+    rules: tuple[str, ...]
+    status: str
+    """``done``, ``current``, ``todo`` or ``skipped``."""
+
+
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Face(Protocol[S_contra]):
+    """What a client reads of a game, for any ruleset. All methods are pure."""
+
+    def summary(self, state: S_contra) -> Summary:
+        """Where the game stands."""
+        ...
+
+    def board(self, state: S_contra) -> Board | None:
+        """The board now, or None for a game without one."""
+        ...
+
+    def choices(self, state: S_contra, seat: Seat) -> tuple[Choice, ...]:
+        """The orders ``seat`` may give now (empty when it owes nothing)."""
+        ...
+
+    def checklist(self, state: S_contra) -> tuple[ChecklistItem, ...]:
+        """The sequence of play with each step's status; empty for a game without one."""
+        ...
+
+    def order_text(self, order: Any) -> str:
+        """An order in plain words, for logs and reviews."""
+        ...
+
+
+# --- parameters from an order struct ---------------------------------------------------------
+
+
+def params_of(order_type: type[msgspec.Struct], kinds: dict[str, ParamKind]) -> tuple[Param, ...]:
+    """The parameters of a tagged order struct, read from its fields.
+
+    ``kinds`` names the fields whose kind the type alone cannot tell (a string that is a hex,
+    a list of strings that are pieces); the rest follow their type: ``str`` is text, ``int``
+    an integer, ``bool`` a flag, a list of strings a list of texts.
+    """
+    params: list[Param] = []
+    for field in msgspec.structs.fields(order_type):
+        kind = kinds.get(field.encode_name) or _kind_of(field.type)
+        required = field.required
+        params.append(Param(field.encode_name, kind, required))
+    return tuple(params)
+
+
+def _kind_of(annotation: Any) -> ParamKind:
+    base = _strip(annotation)
+    if base is bool:
+        return ParamKind.FLAG
+    if base is int:
+        return ParamKind.INTEGER
+    if get_origin(base) in (list, tuple):
+        return ParamKind.TEXTS
+    return ParamKind.TEXT
+
+
+def _strip(annotation: Any) -> Any:
+    """The bare type under ``Annotated`` and ``X | None``."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is not None and getattr(annotation, "__metadata__", None) is not None:
+            annotation = get_args(annotation)[0]
+            continue
+        if origin in (Union, types.UnionType):
+            args = [a for a in get_args(annotation) if a is not type(None)]
+            if len(args) == 1:
+                annotation = args[0]
+                continue
+        return annotation
+
+
+def order_words(data: dict[str, Any]) -> str:
+    """A generic plain rendering of an order's JSON: ``move units=F1,F2 path=1307,1407``."""
+    parts = [str(data.get("type", "?"))]
+    for key, value in data.items():
+        if key == "type":
+            continue
+        shown = ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
+        parts.append(f"{key}={shown}")
+    return " ".join(parts)

@@ -1,0 +1,257 @@
+"""F&E seen through the client face (`engine.core.face`): summary, board, choices, checklist.
+
+Clients draw any ruleset from these records alone; this module is the one place that turns
+F&E's state into them. Empires become the board's sides (their treasury, income and units
+as facts), units its pieces (crippled, out of supply, reserve as marks), and the hexes worth
+showing its places (owner, planets and bases as features, battle and capture as marks). The
+menus come from the current step: the orders its data lists, plus the sequence's own
+(``done``, ``note``, ``roll``, ``standing``, ``back`` in combat) and typed adjustments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.core.face import (
+    Board,
+    ChecklistItem,
+    Choice,
+    Fact,
+    HexGrid,
+    Param,
+    ParamKind,
+    Piece,
+    Place,
+    Side,
+    Summary,
+    order_words,
+    params_of,
+)
+from engine.core.ruleset import Seat, StepKind
+from engine.core.turn_orders import Back, Done, Note, Roll
+from engine.core.turns import Turns
+from engine.fe import flow, model, views
+from engine.fe.flow import COMBAT_PHASE, TURNS
+from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
+from engine.fe.sequence import ORION_PART, Step
+from engine.fe.steps import base
+
+ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
+    "place": model.Place,
+    "move": model.MoveOrder,
+    "batch": model.Batch,
+    "react": model.React,
+    "repair": model.RepairOrder,
+    "build": model.BuildOrder,
+    "convert": model.ConvertOrder,
+    "replace": model.ReplaceOrder,
+    "retrograde": model.RetrogradeOrder,
+    "strategic": model.StrategicOrder,
+    "reserve": model.ReserveOrder,
+    "mission": model.MissionOrder,
+}
+"""The rules orders a decision step may list, by their ``type``."""
+
+KINDS: dict[str, ParamKind] = {
+    "hex": ParamKind.HEX,
+    "path": ParamKind.HEXES,
+    "unit": ParamKind.PIECE,
+    "units": ParamKind.PIECES,
+    "through": ParamKind.STEP,
+    "step": ParamKind.STEP,
+    "steps": ParamKind.STEPS,
+}
+"""Fields whose kind their type alone does not tell."""
+
+TITLES: dict[str, str] = {
+    "done": "Complete the step",
+    "note": "Write a note in the log",
+    "roll": "Roll dice",
+    "standing": "Standing order",
+    "back": "Back to an earlier combat step",
+    "adjust": "Adjust the board",
+    "place": "Place a starting unit or fleet",
+    "move": "Move a stack",
+    "batch": "End a movement batch",
+    "react": "React",
+    "repair": "Repair",
+    "build": "Build",
+    "convert": "Convert",
+    "replace": "Replace fighters or PFs",
+    "retrograde": "Retrograde",
+    "strategic": "Strategic move",
+    "reserve": "Designate a reserve",
+    "mission": "Give a mission",
+}
+
+
+class FeFace:
+    """F&E's `engine.core.face.Face`."""
+
+    def summary(self, state: FeState) -> Summary:
+        step = flow.current(state)
+        phase = flow.phase_of(step) if step else None
+        headings = flow.sequence().heading_chain(step) if step and not state.setup else ()
+        part = "Set-up" if state.setup else "Orion phase" if state.orion else ""
+        return Summary(
+            turn=state.turn,
+            turn_label=flow.turn_text(state.turn),
+            part=part,
+            step=step.id if step else None,
+            step_title=step.title if step else "",
+            phase=phase.id if phase else None,
+            phase_title=phase.title if phase else "",
+            headings=tuple(h.id for h in headings),
+            phasing=None if state.over or state.orion else flow.phasing(state),
+            waiting_for=flow.owing(state),
+            over=state.over,
+            facts=(Fact("scenario", state.scenario),),
+        )
+
+    def board(self, state: FeState) -> Board:
+        record = views.views(state)
+        galaxy = base.galaxy()
+        names = {e.id: e.name for e in galaxy.empires}
+        sides = tuple(
+            Side(
+                e["empire"],
+                names.get(e["empire"], e["empire"]),
+                e["seat"],
+                (
+                    Fact("treasury", e["treasury"]),
+                    Fact("income", e["income"]),
+                    Fact("units on the map", str(e["units_on_map"])),
+                    Fact("units off the map", str(e["units_off_map"])),
+                ),
+            )
+            for e in record["empires"]
+        )
+        pieces = tuple(
+            Piece(
+                u["id"],
+                u["class"],
+                u["empire"],
+                u["hex"],
+                _unit_marks(u),
+                u["fleet"] or "",
+            )
+            for u in record["units"]
+        )
+        battles = {str(b.get("hex", "")) for b in record["battles"] if isinstance(b, dict)}
+        places = tuple(_place(h, battles) for h in record["hexes"])
+        grid = HexGrid(galaxy.width, galaxy.height, low_columns="even")
+        return Board(grid, sides, pieces, places)
+
+    def choices(self, state: FeState, seat: Seat) -> tuple[Choice, ...]:
+        step = flow.current(state)
+        if step is None or seat not in flow.owing(state, step):
+            return ()
+        if step.kind == StepKind.SECRET:
+            return ()
+        out = [_choice(tag, ORDER_TYPES[tag], step) for tag in step.orders if tag in ORDER_TYPES]
+        out.append(_choice("done", Done, step))
+        out += [_choice("note", Note, step), _choice("roll", Roll, step)]
+        out.append(_standing_choice(TURNS))
+        if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
+            out.append(_choice("back", Back, step, rule=flow.COMBAT_RULE))
+        out.append(_adjust_choice())
+        return tuple(out)
+
+    def checklist(self, state: FeState) -> tuple[ChecklistItem, ...]:
+        seq = flow.sequence()
+        parts: list[tuple[bool | None, tuple[Step, ...]]] = []
+        if state.setup:
+            parts.append((None, flow.part(state)))
+        parts.append((False, seq.main))
+        if flow.orion_on(state):
+            parts.append((True, seq.part(ORION_PART)))
+        items: list[ChecklistItem] = []
+        for orion, steps in parts:
+            statuses = [_status(state, orion, index) for index in range(len(steps))]
+            items += Turns.rows(steps, statuses)
+        return tuple(items)
+
+    def order_text(self, order: Any) -> str:
+        return order_words(model.order_to_json(order))
+
+
+def _unit_marks(unit: dict[str, Any]) -> tuple[str, ...]:
+    marks = []
+    if unit["crippled"]:
+        marks.append("crippled")
+    if unit["supply"] not in (None, "in"):
+        marks.append(f"supply-{unit['supply']}")
+    if unit["reserve"]:
+        marks.append("reserve")
+    if unit["fleet"] and not unit["released"]:
+        marks.append("not-released")
+    return tuple(marks)
+
+
+def _place(record: dict[str, Any], battles: set[str]) -> Place:
+    features = [
+        f"{p['kind']} {p['name']}" if p["name"] else str(p["kind"]) for p in record["planets"]
+    ]
+    features += [f"{b['class']} {b['id']}" for b in record["bases"]]
+    marks = [
+        mark
+        for mark, on in (
+            ("battle", record["hex"] in battles),
+            ("captured", record["captured"]),
+            ("devastated", record["devastated"]),
+            ("capital", record["capital"]),
+        )
+        if on
+    ]
+    return Place(
+        record["hex"],
+        record["owner"] or "",
+        tuple(features),
+        tuple(record["units"]),
+        tuple(marks),
+    )
+
+
+def _choice(tag: str, order_type: type[msgspec.Struct], step: Step, rule: str = "") -> Choice:
+    return Choice(tag, TITLES.get(tag, tag), params_of(order_type, KINDS), rule or _rule(step))
+
+
+def _rule(step: Step) -> str:
+    return step.rules[0] if step.rules else ""
+
+
+def _standing_choice(turns: Turns[FeState]) -> Choice:
+    names = tuple(s.id for s in turns.host.sequence().every_step() if s.kind != StepKind.SECRET)
+    param = Param("steps", ParamKind.STEPS, True, (), f"any of {len(names)} step ids")
+    return Choice("standing", TITLES["standing"], (param,), turns.rule)
+
+
+def _adjust_choice() -> Choice:
+    params = list(params_of(Adjust, KINDS))
+    changes = tuple(ADJUST_FIELDS)
+    params = [
+        Param(p.name, p.kind, p.required, changes) if p.name == "change" else p for p in params
+    ]
+    return Choice("adjust", TITLES["adjust"], tuple(params))
+
+
+def _status(state: FeState, orion: bool | None, index: int) -> str:
+    """A checklist row's status; ``orion`` None marks the set-up part."""
+    if state.setup:
+        if orion is not None:
+            return "todo"
+        return "done" if index < state.step else "current" if index == state.step else "todo"
+    if orion is None:
+        return "done"
+    if state.over or (state.orion and not orion):
+        return "done"
+    if orion != state.orion:
+        return "todo"
+    if index < state.step:
+        return "done"
+    return "current" if index == state.step else "todo"
+
+
+FACE = FeFace()

@@ -1,0 +1,119 @@
+"""The rulesets this hexpost can play, found through their packages' entry points.
+
+Every installed distribution may name plug-ins in the entry point group ``hexpost.rulesets``
+(`engine.core.plugin`); each names a `Plugin` object (``package.module:NAME``). They are
+loaded once per process, on first use. A plug-in that fails to import, is not a `Plugin`,
+lacks an id or a ``MAJOR.MINOR`` version, or declares an id another one already took is
+left out and recorded as a `PluginProblem` (``hexpost scenarios`` and ``hexpost data check``
+show them); the others keep working. A game whose ruleset is missing is refused by name
+and version (protocol property P8).
+
+Nothing else in hexpost imports a ruleset package: which games exist is installation data.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import metadata
+from typing import Any
+
+import msgspec
+
+from engine.core.errors import VersionError
+from engine.core.face import Face
+from engine.core.plugin import ENTRY_POINT_GROUP, Plugin
+from engine.core.ruleset import Ruleset
+
+_VERSION = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}")
+_ID = re.compile(r"[a-z][a-z0-9-]{0,31}")
+
+
+class PluginProblem(msgspec.Struct, frozen=True):
+    """A plug-in left out: the entry point's name and value, and what was wrong."""
+
+    name: str
+    value: str
+    problem: str
+
+
+class Registry(msgspec.Struct, frozen=True):
+    """The plug-ins found, by id in name order, and the ones refused."""
+
+    plugins: tuple[Plugin, ...]
+    problems: tuple[PluginProblem, ...]
+
+    def get(self, ruleset_id: str) -> Plugin | None:
+        return next((p for p in self.plugins if p.id == ruleset_id), None)
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.plugins)
+
+
+def load(entry_points: list[metadata.EntryPoint] | None = None) -> Registry:
+    """Load the plug-ins of ``entry_points`` (default: every installed one of the group)."""
+    found = (
+        list(metadata.entry_points(group=ENTRY_POINT_GROUP))
+        if entry_points is None
+        else entry_points
+    )
+    plugins: dict[str, Plugin] = {}
+    problems: list[PluginProblem] = []
+    for point in sorted(found, key=lambda p: (p.name, p.value)):
+        plugin, problem = _load_one(point)
+        if plugin is not None and plugin.id in plugins:
+            problem = f"declares ruleset id {plugin.id!r}, which another plug-in already took"
+            plugin = None
+        if plugin is None:
+            problems.append(PluginProblem(point.name, point.value, problem))
+            continue
+        plugins[plugin.id] = plugin
+    ordered = tuple(plugins[key] for key in sorted(plugins))
+    return Registry(ordered, tuple(problems))
+
+
+def _load_one(point: metadata.EntryPoint) -> tuple[Plugin | None, str]:
+    try:
+        loaded: Any = point.load()
+    except Exception as exc:  # a broken package must not stop the others
+        return None, f"does not import: {type(exc).__name__}: {exc}"
+    if not isinstance(loaded, Plugin):
+        return None, f"names a {type(loaded).__name__}, not a hexpost Plugin"
+    ruleset_id = getattr(loaded.rules, "id", None)
+    version = getattr(loaded.rules, "version", None)
+    if not isinstance(ruleset_id, str) or not _ID.fullmatch(ruleset_id):
+        return None, f"has no usable ruleset id (got {ruleset_id!r})"
+    if not isinstance(version, str) or not _VERSION.fullmatch(version):
+        return None, f"ruleset {ruleset_id!r} has no MAJOR.MINOR version (got {version!r})"
+    return loaded, ""
+
+
+@functools.cache
+def installed() -> Registry:
+    """Every installed plug-in, loaded once per process."""
+    return load()
+
+
+def reload() -> Registry:
+    """Forget the loaded plug-ins and look again (after installing one, and in tests)."""
+    installed.cache_clear()
+    return installed()
+
+
+def ruleset_for(ruleset_id: str) -> Ruleset[Any]:
+    """The ruleset named in a genesis; refuses (P8) when this hexpost lacks it."""
+    return plugin_for(ruleset_id).rules
+
+
+def face_for(ruleset_id: str) -> Face[Any]:
+    """What a client reads of games of ``ruleset_id``."""
+    return plugin_for(ruleset_id).face
+
+
+def plugin_for(ruleset_id: str) -> Plugin:
+    registry = installed()
+    plugin = registry.get(ruleset_id)
+    if plugin is None:
+        known = ", ".join(registry.ids()) or "none"
+        raise VersionError(f"ruleset {ruleset_id!r} is not part of this hexpost (it has {known})")
+    return plugin

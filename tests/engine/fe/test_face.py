@@ -1,0 +1,80 @@
+"""F&E through the client face (`engine.fe.face`): typed records a ruleset-blind client draws."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from engine.core.face import Board, ParamKind
+from engine.core.turn_orders import Done
+from engine.fe import FACE, FE
+from engine.fe.model import FeState, parse_orders
+from tests.engine.fe.helpers import fresh
+from tests.engine.fe.steps.test_adjust_area import tutorial_after_setup
+
+
+@pytest.fixture(scope="module")
+def after_setup() -> FeState:
+    return tutorial_after_setup()
+
+
+def test_summary_says_turn_step_and_who_is_owed(after_setup: FeState) -> None:
+    summary = FACE.summary(after_setup)
+    old = FE.summary(after_setup)
+    assert summary.turn == old["turn"]["number"] == 1
+    assert summary.turn_label.startswith("Turn 1, ")
+    assert summary.step == old["step"] and summary.step_title == old["step_title"]
+    assert summary.phase == old["phase"] and summary.phasing == old["phasing"]
+    assert list(summary.waiting_for) == old["waiting_for"]
+    assert summary.part == "" and not summary.over
+
+
+def test_the_set_up_is_named_as_a_part() -> None:
+    assert FACE.summary(fresh()).part == "Set-up"
+
+
+def test_board_holds_every_unit_as_a_piece_and_every_empire_as_a_side(
+    after_setup: FeState,
+) -> None:
+    board = FACE.board(after_setup)
+    assert isinstance(board, Board) and board.grid is not None
+    assert (board.grid.columns, board.grid.rows) == (61, 19)
+    assert board.grid.contains("1307") and not board.grid.contains("6201")
+    assert [p.id for p in board.pieces] == [u.id for u in after_setup.board.units]
+    piece = next(p for p in board.pieces if p.id == "KLI-0002")
+    assert (piece.kind, piece.side, piece.hex, piece.group) == ("D7", "KLI", "1307", "Strike Force")
+    assert [s.id for s in board.sides] == ["KLI", "KZI"]
+    assert dict((f.label, f.value) for f in board.sides[0].facts)["units on the map"] == "11"
+    place = next(p for p in board.places if p.hex == "1307")
+    assert "KLI-0002" in place.pieces
+    msgspec.json.encode(board)  # plain data all the way down
+
+
+def test_choices_follow_the_current_step() -> None:
+    state = fresh()
+    seat = FE.pending(state)[0].seats[0]
+    choices = {c.order: c for c in FACE.choices(state, seat)}
+    assert "place" in choices and "done" in choices and "back" not in choices
+    params = {p.name: p for p in choices["place"].params}
+    assert params["hex"].kind == ParamKind.HEX and params["hex"].required
+    assert not params["unit"].required
+    other = next(s for s in state.seats if s != seat)
+    assert FACE.choices(state, other) == ()
+
+
+def test_a_choice_builds_an_order_the_engine_reads(after_setup: FeState) -> None:
+    seat = FE.pending(after_setup)[0].seats[0]
+    done = next(c for c in FACE.choices(after_setup, seat) if c.order == "done")
+    item = {"type": done.order} | {p.name: "" for p in done.params if p.kind == ParamKind.TEXT}
+    assert parse_orders([item]) == [Done()]
+
+
+def test_checklist_is_the_rulesets_own(after_setup: FeState) -> None:
+    items = FACE.checklist(after_setup)
+    assert list(items) == FE.checklist(after_setup)
+    assert sum(1 for i in items if i.status == "current") == 1
+
+
+def test_order_text_is_plain_words() -> None:
+    (order,) = parse_orders([{"type": "move", "units": ["A", "B"], "path": ["1307", "1407"]}])
+    assert FACE.order_text(order) == "move units=A,B path=1307,1407"

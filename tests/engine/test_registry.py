@@ -1,0 +1,72 @@
+"""Rulesets found through entry points: the good ones load, a bad one is named and left out."""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+import pytest
+
+from engine import registry
+from engine.core.errors import VersionError
+from engine.core.face import Summary
+from tests.engine.toy import TOY, ToyState
+from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
+
+GROUP = "hexpost.rulesets"
+
+
+def point(name: str, value: str) -> metadata.EntryPoint:
+    return metadata.EntryPoint(name, value, GROUP)
+
+
+def test_the_installed_hexpost_offers_fe_and_nothing_else() -> None:
+    found = registry.installed()
+    assert found.ids() == ("fe",)
+    assert found.problems == ()
+    assert registry.ruleset_for("fe").id == "fe"
+
+
+def test_a_missing_ruleset_is_refused_by_name_with_the_known_ones() -> None:
+    with pytest.raises(VersionError, match=r"'chess' is not part of this hexpost \(it has fe\)"):
+        registry.ruleset_for("chess")
+
+
+def test_bad_plugins_are_named_and_the_good_ones_still_load() -> None:
+    found = registry.load(
+        [
+            point("fe", "engine.fe:PLUGIN"),
+            point("broken", "tests.engine.no_such_module:PLUGIN"),
+            point("notaplugin", "engine.fe:FE"),
+            point("twin", "engine.fe:PLUGIN"),
+            point("toy", "tests.engine.toy:PLUGIN"),
+        ]
+    )
+    assert found.ids() == ("fe", "toy")
+    problems = {p.name: p.problem for p in found.problems}
+    assert set(problems) == {"broken", "notaplugin", "twin"}
+    assert "does not import" in problems["broken"]
+    assert "no_such_module" in problems["broken"]
+    assert "not a hexpost Plugin" in problems["notaplugin"]
+    assert "'fe'" in problems["twin"] and "already took" in problems["twin"]
+
+
+def test_a_plugin_without_a_version_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(type(TOY), "version", "")
+    found = registry.load([point("toy", "tests.engine.toy:PLUGIN")])
+    assert found.ids() == ()
+    assert "no MAJOR.MINOR version" in found.problems[0].problem
+
+
+def test_the_toy_is_found_through_its_dist_info_entry_point(toy_plugin: dict[str, str]) -> None:  # noqa: F811
+    assert registry.installed().ids() == ("fe", "toy")
+    face = registry.face_for("toy")
+    summary = face.summary(ToyState(("north", "south")))
+    assert summary == Summary(
+        1, "Round 1", step="talk", step_title="Talk", waiting_for=("north",),
+        facts=summary.facts,
+    )  # fmt: skip
+    assert [c.order for c in face.choices(ToyState(("north", "south")), "north")] == [
+        "say",
+        "roll",
+    ]
+    assert face.choices(ToyState(("north", "south")), "south") == ()
