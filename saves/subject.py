@@ -20,20 +20,11 @@ class Subject(msgspec.Struct, frozen=True):
     action: str
     """What the packet does, e.g. ``"orders 3B2"``, ``"die roll"``, ``"invitation"``."""
     seq: int
-    turn: int | None = None
-    season: str = ""
-    """``"Spring"`` or ``"Fall"``; empty before the game starts."""
-    year: int | None = None
+    when: str = ""
+    """The turn in the game's own short words (``"T1 Fall Y168"``); empty before it starts."""
 
 
 def format_subject(subject: Subject) -> str:
     """``[hexpost] border T1 Fall Y168 coalition: orders 3B2 (packet 24)``."""
-    when = []
-    if subject.turn is not None:
-        when.append(f"T{subject.turn}")
-    if subject.season:
-        when.append(subject.season)
-    if subject.year is not None:
-        when.append(f"Y{subject.year}")
-    words = ["[hexpost]", subject.game, *when, f"{subject.seat}:", subject.action]
+    words = ["[hexpost]", subject.game, subject.when, f"{subject.seat}:", subject.action]
     return " ".join(w for w in words if w) + f" (packet {subject.seq})"

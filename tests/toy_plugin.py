@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import registry
+from saves import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = ROOT / "tests" / "plugins"

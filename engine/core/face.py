@@ -39,6 +39,8 @@ class Summary(msgspec.Struct, frozen=True):
     """The game's count of turns (or rounds), from 1."""
     turn_label: str
     """How the game names this turn, e.g. ``"Turn 1, Fall"`` or ``"Round 3"``."""
+    turn_tag: str = ""
+    """The turn in a few characters for subject lines and lists (``"T1 Fall"``, ``"R3"``)."""
     part: str = ""
     """The part of the game being played when it is not the ordinary turn (``"Set-up"``)."""
     step: str | None = None

@@ -1,7 +1,7 @@
 """What a ruleset package declares to be found: its id, version, rules and client face.
 
 A ruleset is a package that exports one `Plugin` and names it in its distribution's entry
-points, group ``hexpost.rulesets`` (`engine.registry` finds them). Adding a game is then a
+points, group ``hexpost.rulesets`` (`saves.registry` finds them). Adding a game is then a
 new package, never an edit to a list inside hexpost, and a game whose ruleset is missing is
 refused by name and version as before.
 """

@@ -18,6 +18,6 @@ FE = FeRuleset()
 RULESET: Ruleset[FeState] = FE
 """The same object, seen through the interface the protocol core uses."""
 PLUGIN = Plugin(FE, FACE, "Federation & Empire")
-"""What the ``hexpost.rulesets`` entry point ``fe`` names (`engine.registry`)."""
+"""What the ``hexpost.rulesets`` entry point ``fe`` names (`saves.registry`)."""
 
 __all__ = ["FACE", "FE", "PLUGIN", "RULESET", "FeRuleset", "FeState"]

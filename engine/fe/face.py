@@ -35,6 +35,7 @@ from engine.core.turns import Turns
 from engine.fe import flow, model, views
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
+from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
 from engine.fe.steps import base
 
@@ -98,6 +99,7 @@ class FeFace:
         return Summary(
             turn=state.turn,
             turn_label=flow.turn_text(state.turn),
+            turn_tag=_turn_tag(state.turn),
             part=part,
             step=step.id if step else None,
             step_title=step.title if step else "",
@@ -175,6 +177,11 @@ class FeFace:
 
     def order_text(self, order: Any) -> str:
         return order_words(model.order_to_json(order))
+
+
+def _turn_tag(turn: int) -> str:
+    year, season = turn_date(turn)
+    return f"T{turn} {season.capitalize()} Y{year}"
 
 
 def _unit_marks(unit: dict[str, Any]) -> tuple[str, ...]:

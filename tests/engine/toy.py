@@ -160,9 +160,10 @@ class ToyFace:
         step = STEPS[state.step]
         seats = TOY.pending(state)[0].seats
         facts = (Fact("last roll", " ".join(map(str, state.last_roll)) or "none"),)
+        label, tag = f"Round {state.round}", f"R{state.round}"
         return Summary(
-            state.round, f"Round {state.round}", step=step, step_title=step.title(),
-            waiting_for=seats, facts=facts,
+            state.round, label, tag, step=step, step_title=step.title(), waiting_for=seats,
+            facts=facts,
         )  # fmt: skip
 
     def board(self, state: ToyState) -> Board | None:

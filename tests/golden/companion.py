@@ -46,7 +46,7 @@ from engine.core.packets import (
     open_packet,
 )
 from engine.core.ruleset import Event
-from engine.rulesets import ruleset_for
+from saves.registry import ruleset_for
 
 HASH_DIGITS = 16
 """Hex digits of each state hash shown: enough to tell any two states of a golden apart."""

@@ -19,7 +19,7 @@ import pytest
 
 from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
-from engine.rulesets import ruleset_for
+from saves.registry import ruleset_for
 from tests.golden.companion import companion_path, companion_text, read_golden
 from tests.golden.regen import GOLDEN, HERE, GoldenGame
 

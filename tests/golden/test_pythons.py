@@ -20,7 +20,7 @@ REPLAY = """
 import sys, msgspec
 from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
-from engine.rulesets import ruleset_for
+from saves.registry import ruleset_for
 from tests.golden.regen import HERE, GoldenGame
 ruleset = ruleset_for("fe")
 for name in ("fe_checklist.msgpack", "fe_wind.msgpack"):

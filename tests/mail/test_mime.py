@@ -71,7 +71,7 @@ def mail(packet: VerifiedPacket, **kw: object) -> bytes:
     args: dict[str, object] = {
         "sender": "Alice <alice@example.org>",
         "subject": format_subject(
-            Subject("border", "coalition", "orders 3B2", packet.body.seq, 1, "Fall", 168)
+            Subject("border", "coalition", "orders 3B2", packet.body.seq, "T1 Fall Y168")
         ),
         "message_id": make_message_id(b"\x01" * 12, "example.org"),
         "date": WHEN,

@@ -56,7 +56,7 @@ def test_turn_label() -> None:
 def test_the_wind_info() -> None:
     info = next(i for i in RULESET.scenarios() if i.id == "the-wind")
     assert info.title == "The Wind (601)"
-    assert [(s.seat, s.side, s.empires) for s in info.seats] == [
+    assert [(s.seat, s.side, s.commands) for s in info.seats] == [
         ("coalition", "Coalition", ("LYR", "KLI")),
         ("alliance", "Alliance", ("KZI", "HYD", "FED")),
     ]

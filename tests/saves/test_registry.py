@@ -6,9 +6,9 @@ from importlib import metadata
 
 import pytest
 
-from engine import registry
 from engine.core.errors import VersionError
 from engine.core.face import Summary
+from saves import registry
 from tests.engine.toy import TOY, ToyState
 from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
 
@@ -62,7 +62,7 @@ def test_the_toy_is_found_through_its_dist_info_entry_point(toy_plugin: dict[str
     face = registry.face_for("toy")
     summary = face.summary(ToyState(("north", "south")))
     assert summary == Summary(
-        1, "Round 1", step="talk", step_title="Talk", waiting_for=("north",),
+        1, "Round 1", "R1", step="talk", step_title="Talk", waiting_for=("north",),
         facts=summary.facts,
     )  # fmt: skip
     assert [c.order for c in face.choices(ToyState(("north", "south")), "north")] == [

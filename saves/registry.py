@@ -117,3 +117,8 @@ def plugin_for(ruleset_id: str) -> Plugin:
         known = ", ".join(registry.ids()) or "none"
         raise VersionError(f"ruleset {ruleset_id!r} is not part of this hexpost (it has {known})")
     return plugin
+
+
+def rulesets() -> tuple[Ruleset[Any], ...]:
+    """Every installed ruleset's protocol half, by id."""
+    return tuple(p.rules for p in installed().plugins)
