@@ -1,0 +1,104 @@
+"""The games of a home: one summary per game, and what each needs from its player.
+
+`summaries` is what ``hexpost games --json`` prints and the app's games list shows, so the
+two read the same record; `attention_notes` is the one wording of what a game needs beyond
+its next move (a joined key to accept, a packet that came damaged), which `tui.services.show`
+repeats on a game's own page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.core.game import AnyState, pending
+from engine.core.ruleset import Decision, DecisionKind
+from saves import claims, joins, outbox, quarantine
+from saves.replica import GameRow, Replica
+
+
+class GameSummary(msgspec.Struct, frozen=True):
+    """One game of the home in a line: who owes what since when, and what needs looking at."""
+
+    game: str
+    name: str
+    scenario: str
+    my_seat: str
+    status: str
+    seq: int
+    turn: Any
+    """The ruleset's own turn label (F&E: number, season, year), None before the start."""
+    # face: the turn comes from the ruleset's summary() dict until its typed summary lands.
+    step: str | None
+    waiting_for: tuple[str, ...]
+    since: str
+    unread: int
+    frozen: str | None
+    unsent: int
+    claim: str | None
+    notes: tuple[str, ...]
+
+
+def rules_facts(ruleset: Any, rules: Any) -> dict[str, Any]:
+    """The ruleset's summary as the mapping it has always given (turn, phasing, step,
+    step_title, over); empty before the game has begun or for a ruleset that gives none."""
+    # face: engine/core's typed `Summary` (the ruleset's face) replaces this mapping; until
+    # the records carry it, the rules object's own ``summary()`` is read as it comes.
+    summary = getattr(ruleset, "summary", None)
+    if rules is None or not callable(summary):
+        return {}
+    facts = summary(rules)
+    return dict(facts) if isinstance(facts, dict) else {}
+
+
+def summary(replica: Replica, row: GameRow) -> GameSummary:
+    """``row`` as the games list shows it."""
+    ruleset = replica.ruleset(row.game_id)
+    state = replica.state(row.game_id)
+    decisions = pending(ruleset, state)
+    facts = rules_facts(ruleset, state.rules)
+    return GameSummary(
+        game=row.game_id.hex(),
+        name=row.name,
+        scenario=row.scenario,
+        my_seat=row.my_seat,
+        status=row.status,
+        seq=row.head_seq,
+        turn=facts.get("turn"),
+        step=decisions[0].step if decisions else None,
+        waiting_for=tuple(decisions[0].seats) if decisions else (),
+        since=row.waiting_since,
+        unread=row.unread,
+        frozen=row.frozen,
+        unsent=len(outbox.waiting(replica.store, row.game_id)),
+        claim=claims.open_claim_line(replica.store, row.game_id, state),
+        notes=tuple(attention_notes(replica, row, state, decisions)),
+    )
+
+
+def summaries(replica: Replica) -> list[GameSummary]:
+    """Every game of the home, in the store's order."""
+    return [summary(replica, row) for row in replica.games()]
+
+
+def attention_notes(
+    replica: Replica, row: GameRow, state: AnyState, decisions: list[Decision]
+) -> list[str]:
+    """What this game needs from the player beyond its next move, one line each: a joined key
+    to accept (`saves.joins`), a packet whose last copy came damaged (`saves.quarantine`)."""
+    notes: list[str] = []
+    damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
+    if damage is not None:  # first: it says what to ask for, where "waiting" alone would not
+        owing = decisions[0].seats[0] if decisions and damage.seq == row.head_seq + 1 else ""
+        notes.append(quarantine.damage_text(damage, row.name, damage.seat or owing))
+    if decisions and decisions[0].kind == DecisionKind.ACCEPT:
+        if row.my_seat in decisions[0].seats:
+            who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))
+            notes.append(
+                f"{who} joined: compare the fingerprint with them, then "
+                f"`hexpost accept {row.name}` (or `hexpost decline {row.name}`)"
+            )
+        else:
+            notes.append(f"waiting for {decisions[0].seats[0]} to accept your key")
+    return notes

@@ -1,0 +1,71 @@
+"""A game's log: one record per packet (and per late claim), and its events as rows.
+
+`log_records` is what ``hexpost log --json`` prints and what the review indexes; `event_rows`
+is the same events as the app's log widget takes them.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core.packets import kind_name, open_packet
+from saves import claims
+from saves.replica import GameRow, Replica
+
+EventRow = tuple[int, str, str, str]
+"""One line of a game's log as the app shows it: (packet seq, seat, kind, text)."""
+
+
+class LogRecord(msgspec.Struct, frozen=True):
+    """One packet of the chain (or a late claim, kind ``claim``, after the packet it waits
+    at): who wrote it, when they say, its size, and the events it caused."""
+
+    seq: int
+    seat: str
+    kind: str
+    packet: str
+    written_at: str
+    bytes: int
+    events: tuple[str, ...]
+
+
+def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
+    events: dict[int, list[str]] = {}
+    for seq, event in replica.events(row.game_id):
+        events.setdefault(seq, []).append(event.text)
+    keys: dict[bytes, bytes] = {}
+    records = []
+    for seq, data in replica.packets(row.game_id):
+        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
+        if packet.envelope.public_key:
+            keys[packet.envelope.key_id] = packet.envelope.public_key
+        body = packet.body
+        records.append(
+            LogRecord(
+                seq=seq,
+                seat=body.seat,
+                kind=kind_name(body.kind),
+                packet=packet.packet_id.hex(),
+                written_at=body.written_at,
+                bytes=len(data),
+                events=tuple(events.get(seq, [])),
+            )
+        )
+    for claim in claims.claims_of(replica.store, row.game_id):  # after the packet it waits at
+        records.append(
+            LogRecord(
+                seq=claim.body.head_seq,
+                seat=claim.body.seat,
+                kind="claim",
+                packet=claim.claim_id.hex(),
+                written_at=claim.body.claimed_at,
+                bytes=len(claim.data),
+                events=(f"late claim: {claims.claim_text(claim.body)}",),
+            )
+        )
+    return sorted(records, key=lambda record: record.seq)
+
+
+def event_rows(replica: Replica, game_id: bytes) -> list[EventRow]:
+    """Every event of the game, in order, as (seq, seat, kind, text)."""
+    return [(seq, e.seat, e.kind, e.text) for seq, e in replica.events(game_id)]

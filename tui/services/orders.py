@@ -1,0 +1,139 @@
+"""Draft orders: read them, check them against the engine, sign and queue them.
+
+`check` is a dry run on a reading replica (no key needed), `sign` a real submit on a signing
+one; both return an `OrdersVerdict`, so the command line and the app's orders panel hear the
+same verdict and word only its presentation. A refusal keeps the engine's words whole and
+also says where it applies (which order of the list, at which step) when the words name it.
+Nothing is stored when orders are refused, and nothing is signed before the player accepted
+a joined key (`saves.joins.check`, run by `Replica.submit` when signing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from engine.core.errors import HexpostError
+from engine.core.ruleset import Event
+from saves.replica import Replica
+from tui.services.ports import Clock
+
+Orders = list[dict[str, Any]]
+"""Orders as written in a JSON or TOML file: one table per order, ``type`` first."""
+Items = Sequence[Mapping[str, Any]]
+
+_WHERE = re.compile(r"\border (\d+)(?: at step (\S+?))?:")
+"""How the engine and the replica name the order a refusal is about (``order 2 at step
+3B2: ...``, ``order 1: ...``): `engine.core.game` and `saves.replica` word it so."""
+
+
+class Violation(msgspec.Struct, frozen=True):
+    """Why the orders were not taken, and where: ``order`` counts from 1 in the list given
+    (None when the refusal is about the whole packet, or the game)."""
+
+    text: str
+    """The refusal whole, as the engine words it (with its rule in parentheses)."""
+    message: str
+    rule: str
+    order: int | None = None
+    step: str | None = None
+
+
+class OrdersVerdict(msgspec.Struct, frozen=True):
+    """What became of a list of orders.
+
+    ``legal`` and not ``signed``: a dry run found them legal; ``seq`` and ``state_hash`` are
+    those of the packet they would make and ``after`` the state it would reach (for a
+    what-if on the map). ``signed``: the packet was signed and queued. Not ``legal``:
+    ``violations`` says why (its first entry is the engine's first refusal).
+    """
+
+    legal: bool
+    signed: bool = False
+    seq: int | None = None
+    state_hash: str | None = None
+    events: tuple[Event, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    after: Any = None
+
+    @property
+    def refusal(self) -> str:
+        """The first violation's text ("" for legal orders)."""
+        return self.violations[0].text if self.violations else ""
+
+
+def violation(exc: HexpostError) -> Violation:
+    """A refusal as a `Violation`, its place in the list read from the engine's words."""
+    where = _WHERE.search(exc.message)
+    return Violation(
+        text=str(exc),
+        message=exc.message,
+        rule=exc.rule,
+        order=int(where.group(1)) if where else None,
+        step=where.group(2) if where and where.group(2) else None,
+    )
+
+
+def check(
+    replica: Replica, game_id: bytes, items: Sequence[Mapping[str, Any]], clock: Clock
+) -> OrdersVerdict:
+    """Check ``items`` without signing (the reading replica holds all a draft needs)."""
+    return _submit(replica, game_id, items, clock, dry_run=True)
+
+
+def sign(
+    signer: Replica, game_id: bytes, items: Sequence[Mapping[str, Any]], clock: Clock
+) -> OrdersVerdict:
+    """Check ``items`` again, then sign and queue them (``signer`` holds the unlocked key)."""
+    return _submit(signer, game_id, items, clock, dry_run=False)
+
+
+def _submit(
+    replica: Replica,
+    game_id: bytes,
+    items: Items,
+    clock: Clock,
+    *,
+    dry_run: bool,
+) -> OrdersVerdict:
+    try:
+        result = replica.submit(game_id, items, now=clock(), dry_run=dry_run)
+    except HexpostError as exc:  # IllegalOrder, OutOfTurn, GameFrozen... all say why
+        return OrdersVerdict(legal=False, violations=(violation(exc),))
+    return OrdersVerdict(
+        legal=True,
+        signed=not dry_run,
+        seq=result.seq,
+        state_hash=result.state_hash.hex(),
+        events=tuple(result.events),
+        after=result.state if dry_run else None,
+    )
+
+
+def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
+    """Orders from the text of a JSON or TOML document; ``where`` names it in errors and
+    ``suffix`` (``.json``, ``.toml`` or empty) says which it is, else it is sniffed."""
+    # A TOML file may well start with "[" (a table header such as [[orders]]), and a JSON
+    # orders document is always an object: "{" decides when the suffix does not.
+    suffix = suffix.lower()
+    is_json = suffix == ".json" or (suffix != ".toml" and text.lstrip().startswith("{"))
+    document: Any
+    if is_json:
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise HexpostError(f"{where}: not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    else:
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise HexpostError(f"{where}: not valid TOML: {exc}") from None
+    orders = document.get("orders") if isinstance(document, dict) else None
+    if not isinstance(orders, list) or not all(isinstance(item, dict) for item in orders):
+        raise HexpostError(f'{where}: expected {{"orders": [{{"type": ...}}, ...]}}')
+    return orders

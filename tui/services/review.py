@@ -1,0 +1,114 @@
+"""Stepping through a game's packets: the chain indexed once, and the game after any packet.
+
+The review shows the game as it was after one packet and what changed since the one before;
+``[``/``]`` jump a player turn and ``{``/``}`` a phase. `index` reads the chain and marks
+where turns and phases begin; `records` builds the `ShowRecord` after each asked packet.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from saves.replica import Replica
+from tui.services.fe_extras import phase_titles
+from tui.services.log import EventRow, event_rows, log_records
+from tui.services.show import ShowRecord, show
+
+TURN_KINDS = frozenset({"player-turn", "setup-over", "orion", "over"})
+"""Event kinds that open a new part of the game: where ``[`` and ``]`` stop."""
+PHASE_KINDS = frozenset({"phase"}) | TURN_KINDS
+"""Event kinds that open a new phase (a new turn opens one too): where ``{`` and ``}`` stop."""
+
+
+class PacketMark(msgspec.Struct, frozen=True):
+    """One packet of the chain: who wrote it, its kind, and whether it opened a turn or phase."""
+
+    seq: int
+    seat: str
+    kind: str
+    turn: bool
+    phase: bool
+
+
+class ReviewIndex(msgspec.Struct, frozen=True):
+    """A game's chain as the review steps through it, read once when the screen opens."""
+
+    game_id: str
+    name: str
+    my_seat: str
+    packets: tuple[PacketMark, ...]
+    events: tuple[EventRow, ...]
+    start: int
+    """The first packet this player had not read yet, or the last one when all were read."""
+    phase_titles: dict[str, str]
+    phase_rules: dict[str, str]
+
+    @property
+    def last(self) -> int:
+        return self.packets[-1].seq if self.packets else 0
+
+    def events_of(self, seq: int) -> list[EventRow]:
+        return [row for row in self.events if row[0] == seq]
+
+
+def first_unread(marks: list[PacketMark], my_seat: str, unread: int) -> int:
+    """Where a review starts: ``unread`` counts the other seats' packets not looked at yet
+    (`saves.ledger` adds one per packet from another seat), so the first of the last
+    ``unread`` such packets; the last packet when nothing is new."""
+    if not marks:
+        return 0
+    theirs = [mark.seq for mark in marks if mark.seat != my_seat]
+    if unread <= 0 or not theirs:
+        return marks[-1].seq
+    return theirs[-min(unread, len(theirs))]
+
+
+def next_mark(marks: tuple[PacketMark, ...], seq: int, *, phase: bool, forward: bool) -> int:
+    """The packet that opens the next (or the previous) turn or phase from ``seq``; the last
+    (or the first) packet when there is none that way."""
+    stops = [mark.seq for mark in marks if (mark.phase if phase else mark.turn)]
+    if forward:
+        later = [s for s in stops if s > seq]
+        return later[0] if later else (marks[-1].seq if marks else seq)
+    earlier = [s for s in stops if s < seq]
+    return earlier[-1] if earlier else (marks[0].seq if marks else seq)
+
+
+def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
+    """The chain of ``game_id`` marked for stepping; ``mark_read``: the player has now seen
+    every packet (the review starts at the first one they had not)."""
+    row = replica.game(game_id)
+    events = event_rows(replica, row.game_id)
+    kinds: dict[int, set[str]] = {}
+    for seq, _, kind, _ in events:
+        kinds.setdefault(seq, set()).add(kind)
+    marks = [
+        PacketMark(
+            seq=rec.seq,
+            seat=rec.seat,
+            kind=rec.kind,
+            turn=bool(kinds.get(rec.seq, set()) & TURN_KINDS),
+            phase=bool(kinds.get(rec.seq, set()) & PHASE_KINDS),
+        )
+        for rec in log_records(replica, row)
+    ]
+    start = first_unread(marks, row.my_seat, row.unread)
+    if mark_read:
+        replica.mark_read(row.game_id)
+    titles, rules = phase_titles(row.ruleset)
+    return ReviewIndex(
+        game_id=game_id.hex(),
+        name=row.name,
+        my_seat=row.my_seat,
+        packets=tuple(marks),
+        events=tuple(events),
+        start=start,
+        phase_titles=titles,
+        phase_rules=rules,
+    )
+
+
+def records(replica: Replica, game_id: bytes, seqs: list[int]) -> dict[int, ShowRecord]:
+    """The game after each packet of ``seqs``, with the checklist."""
+    row = replica.game(game_id)
+    return {seq: show(replica, row, at=seq, checklist=True) for seq in seqs}

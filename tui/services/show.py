@@ -1,0 +1,282 @@
+"""One game as it stands (or stood after a given packet): the record behind ``hexpost show``.
+
+`show` builds the `ShowRecord` that ``hexpost show --json`` prints (through `show_builtins`),
+the app's game screen draws and the review steps through, so the three cannot drift apart.
+Everything in it is typed except what the ruleset alone knows how to describe (its turn label
+and its board ``views``), which travels as it comes until the ruleset's typed face lands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.core.game import pending
+from engine.core.packets import fingerprint
+from engine.core.ruleset import Decision, OptionValue
+from engine.core.state import state_hash
+from saves import claims, outbox
+from saves.replica import GameRow, Replica
+from tui.services.fe_extras import phase_titles, step_orders
+from tui.services.games import attention_notes, rules_facts
+from tui.services.jsonform import json_form
+from tui.services.log import EventRow, event_rows
+
+
+class SeatRecord(msgspec.Struct, frozen=True):
+    """One seat of the game; ``fingerprint`` is None until its player joined."""
+
+    seat: str
+    name: str
+    address: str
+    fingerprint: str | None
+
+
+class DecisionRecord(msgspec.Struct, frozen=True):
+    """A decision the game waits for: who owes it, at which step, of what kind."""
+
+    seats: tuple[str, ...]
+    step: str
+    kind: str
+    key: str
+    title: str
+    rules: tuple[str, ...]
+
+
+class RollRecord(msgspec.Struct, frozen=True):
+    """A die roll resolved in the game (`engine.core.rolls`): who asked, why, and the dice."""
+
+    seq: int
+    seat: str
+    step: str
+    event: str
+    purpose: str
+    count: int
+    sides: int
+    dice: tuple[int, ...]
+    total: int
+
+
+class UnsentRecord(msgspec.Struct, frozen=True):
+    """One of this home's packets still in the outbox, with why it has not left yet."""
+
+    seq: int
+    attempts: int
+    last_error: str | None
+    next_attempt: str | None
+    text: str
+
+
+class ChecklistLine(msgspec.Struct, frozen=True):
+    """One step of the sequence of play as the checklist shows it."""
+
+    step: str
+    title: str
+    phase: str
+    actor: str
+    kind: str
+    rules: tuple[str, ...]
+    status: str
+    """``done``, ``current``, ``todo`` or ``skipped``."""
+
+
+class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A game at one position. Every field is always there except ``checklist`` (only when
+    asked for, and only once the game has begun); ``views`` is spliced into the top level of
+    the JSON by `show_builtins`, as the command line has always printed it."""
+
+    game: str
+    name: str
+    ruleset: str
+    scenario: str
+    options: dict[str, OptionValue]
+    my_seat: str
+    status: str
+    seq: int
+    state_hash: str
+    seats: tuple[SeatRecord, ...]
+    turn: Any
+    # face: turn, phasing, step, step_title and over come from the ruleset's summary() dict.
+    phasing: str | None
+    step: str | None
+    step_title: str | None
+    waiting_for: tuple[str, ...]
+    pending: tuple[DecisionRecord, ...]
+    frozen: str | None
+    over: bool
+    rolls: tuple[RollRecord, ...]
+    unsent: tuple[UnsentRecord, ...]
+    claim: str | None
+    notes: tuple[str, ...]
+    views: dict[str, Any]
+    """The ruleset's board as it describes it (F&E: empires, units, hexes, battles); empty
+    for a ruleset without one or a game not begun."""
+    # face: the typed board (hexes, units) of engine/core's ruleset face plugs in here.
+    checklist: tuple[ChecklistLine, ...] | None = None
+
+    @property
+    def owed_step(self) -> str | None:
+        """The step this home's seat owes now, if the first pending decision is its own."""
+        if self.pending and self.my_seat in self.pending[0].seats:
+            return self.pending[0].step
+        return None
+
+
+def decision_record(decision: Decision) -> DecisionRecord:
+    return DecisionRecord(
+        seats=tuple(decision.seats),
+        step=decision.step,
+        kind=decision.kind.value,
+        key=decision.key,
+        title=decision.title,
+        rules=tuple(decision.rules),
+    )
+
+
+def unsent_records(replica: Replica, game_id: bytes) -> tuple[UnsentRecord, ...]:
+    """The game's packets still in the outbox: attempts, last error, next try, in words."""
+    return tuple(
+        UnsentRecord(
+            seq=entry.seq,
+            attempts=entry.attempts,
+            last_error=entry.last_error,
+            next_attempt=entry.next_attempt,
+            text=outbox.waiting_text(entry),
+        )
+        for entry in outbox.waiting(replica.store, game_id)
+    )
+
+
+def game_views(ruleset: Any, rules: Any) -> dict[str, Any]:
+    """The ruleset's ``views`` (``empires``, ``units``, ``hexes``: `engine.fe.views`) when it
+    offers them; a ruleset without a board (or a game not started) adds nothing."""
+    # face: found by name until engine/core's ruleset face declares the board.
+    views = getattr(ruleset, "views", None)
+    if rules is None or not callable(views):
+        return {}
+    record = views(rules)
+    return dict(record) if isinstance(record, dict) else {}
+
+
+def checklist_lines(ruleset: Any, rules: Any) -> tuple[ChecklistLine, ...] | None:
+    """The sequence of play as a checklist; None before the game has begun or for a ruleset
+    without one."""
+    # face: read from the rules object as before; engine/core's face gives the same items.
+    items = getattr(ruleset, "checklist", None)
+    if rules is None or not callable(items):
+        return None
+    return tuple(
+        ChecklistLine(
+            step=item.step,
+            title=item.title,
+            phase=item.phase,
+            actor=item.actor.value,
+            kind=item.kind.value,
+            rules=tuple(item.rules),
+            status=item.status,
+        )
+        for item in items(rules)
+    )
+
+
+def _roll(seq: int, seat: str, step: str, data: dict[str, Any]) -> RollRecord:
+    return RollRecord(
+        seq=seq,
+        seat=seat,
+        step=step,
+        event=str(data.get("event", "")),
+        purpose=str(data.get("purpose", "")),
+        count=int(data.get("count", 0)),
+        sides=int(data.get("sides", 0)),
+        dice=tuple(int(d) for d in data.get("dice", ())),
+        total=int(data.get("total", 0)),
+    )
+
+
+def show(replica: Replica, row: GameRow, *, at: int | None, checklist: bool) -> ShowRecord:
+    """The game after packet ``at`` (None: as it stands now, with its claim and notes), with
+    the sequence-of-play checklist when ``checklist``."""
+    ruleset = replica.ruleset(row.game_id)
+    state = replica.state(row.game_id, at)
+    core = state.core
+    decisions = pending(ruleset, state)
+    facts = rules_facts(ruleset, state.rules)
+    rolls = tuple(
+        _roll(seq, event.seat, event.step, event.data)
+        for seq, event in replica.events(row.game_id, core.seq)
+        if event.kind == "roll"
+    )
+    lines = checklist_lines(ruleset, state.rules) if checklist else None
+    return ShowRecord(
+        game=row.game_id.hex(),
+        name=row.name,
+        ruleset=f"{core.ruleset_id}/{core.ruleset_version}",
+        scenario=core.scenario_id,
+        options=dict(core.options),
+        my_seat=row.my_seat,
+        status=row.status,
+        seq=core.seq,
+        state_hash=state_hash(state).hex(),
+        seats=tuple(
+            SeatRecord(
+                seat=seat.seat,
+                name=seat.name,
+                address=seat.address,
+                fingerprint=fingerprint(seat.public_key) if seat.joined else None,
+            )
+            for seat in core.seats
+        ),
+        turn=facts.get("turn"),
+        phasing=facts.get("phasing"),
+        step=facts.get("step"),
+        step_title=facts.get("step_title"),
+        waiting_for=tuple(decisions[0].seats) if decisions else (),
+        pending=tuple(decision_record(d) for d in decisions),
+        frozen=row.frozen,
+        over=bool(core.resigned) or bool(facts.get("over")),
+        rolls=rolls,
+        unsent=unsent_records(replica, row.game_id),
+        claim=claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,
+        notes=tuple(attention_notes(replica, row, state, decisions)) if at is None else (),
+        views=game_views(ruleset, state.rules),
+        checklist=lines,
+    )
+
+
+def show_builtins(record: ShowRecord) -> dict[str, Any]:
+    """The record as ``hexpost show --json`` prints it (`tui.services.jsonform`), with the
+    ruleset's ``views`` at the top level where they have always been (between ``notes`` and
+    ``checklist``), and no ``checklist`` key unless one was built. The views are spliced in
+    as the ruleset gave them."""
+    out: dict[str, Any] = {}
+    for key, value in json_form(msgspec.structs.replace(record, views={})).items():
+        if key == "views":
+            out.update(record.views)
+        else:
+            out[key] = value
+    return out
+
+
+class GameView(msgspec.Struct, frozen=True):
+    """A game as a game screen shows it: the record (with the checklist and the board), its
+    events, the sequence's phase titles and rules, and the order types the pending step takes
+    besides the ones every step takes (``done``, ``note``, ``adjust``...)."""
+
+    show: ShowRecord
+    events: tuple[EventRow, ...]
+    phase_titles: dict[str, str]
+    phase_rules: dict[str, str]
+    step_orders: tuple[str, ...] = ()
+
+
+def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
+    """``game_id`` as it stands; ``mark_read``: the player has now seen its new packets."""
+    row = replica.game(game_id)
+    record = show(replica, row, at=None, checklist=True)
+    events = tuple(event_rows(replica, row.game_id))
+    if mark_read:
+        replica.mark_read(row.game_id)
+    titles, rules = phase_titles(row.ruleset)
+    step = record.pending[0].step if record.pending else None
+    return GameView(record, events, titles, rules, step_orders(row.ruleset, step))

@@ -1,0 +1,145 @@
+"""Starting and joining games: the scenarios on offer, a new game, an invitation accepted,
+and the creator's acceptance (or refusal) of the key that joined.
+
+The creator must accept the joined key by its fingerprint before signing anything else in
+the game (`saves.joins`); these are the only ways to do it, for the command line and the
+app alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.core.errors import HexpostError
+from engine.core.ruleset import OptionValue
+from saves import joins
+from saves.registry import rulesets
+from saves.replica import Replica
+from tui.services.fe_extras import known_scenarios
+from tui.services.ports import Clock
+
+
+class ScenarioRow(msgspec.Struct, frozen=True):
+    """One scenario a new game can start from (``hexpost scenarios --json``)."""
+
+    id: str
+    ruleset: str
+    title: str
+    start: Any
+    """Where the scenario starts, as its ruleset words it."""
+    seats: tuple[str, ...]
+    options: dict[str, OptionValue]
+    """Each optional rule with its default."""
+
+
+class NewGame(msgspec.Struct, frozen=True):
+    """A game just created: its id and the rule options it was made with."""
+
+    game: str
+    options: dict[str, OptionValue]
+
+
+class Joined(msgspec.Struct, frozen=True):
+    """What accepting did: joined an invitation (``joined``), or, as the creator, accepted the
+    key that joined (``text`` says so; ``packet`` is the acceptance packet if one was signed)."""
+
+    joined: bool
+    text: str
+    packet: int | None = None
+
+
+def scenarios() -> list[ScenarioRow]:
+    return [
+        ScenarioRow(
+            id=info.id,
+            ruleset=ruleset.id,
+            title=info.title,
+            start=info.start,
+            seats=tuple(spec.seat for spec in info.seats),
+            options={option.id: option.default for option in info.options},
+        )
+        for ruleset in rulesets()
+        for info in ruleset.scenarios()
+    ]
+
+
+def parse_options(items: list[str]) -> dict[str, OptionValue]:
+    """``ID=VALUE`` texts as option values: true/false (yes/no, on/off), whole numbers, else
+    text; the ruleset checks ids and values when the game is made."""
+    options: dict[str, OptionValue] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise HexpostError(f"--option {item!r}: expected ID=VALUE")
+        value: OptionValue
+        if raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        else:
+            value = raw
+        options[key] = value
+    return options
+
+
+def ruleset_of_scenario(scenario_id: str) -> Any:
+    """The ruleset that offers ``scenario_id``; refused by name with the known ones."""
+    ruleset = next((r for r in rulesets() if any(s.id == scenario_id for s in r.scenarios())), None)
+    if ruleset is None:
+        raise HexpostError(f"no scenario {scenario_id!r} (known: {known_scenarios()})")
+    return ruleset
+
+
+def new_game(
+    signer: Replica,
+    scenario_id: str,
+    seat: str,
+    opponent: str,
+    *,
+    clock: Clock,
+    opponent_seat: str | None = None,
+    name: str = "",
+    options: dict[str, OptionValue] | None = None,
+    reply_window_hours: int = 72,
+) -> NewGame:
+    """Create a game of ``scenario_id`` with this home at ``seat`` and invite ``opponent``."""
+    ruleset = ruleset_of_scenario(scenario_id)
+    game_id = signer.create(
+        ruleset,
+        scenario_id,
+        seat,
+        opponent,
+        opponent_seat=opponent_seat,
+        name=name,
+        options=options or {},
+        reply_window_hours=reply_window_hours,
+        now=clock(),
+    )
+    return NewGame(game_id.hex(), dict(signer.state(game_id).core.options))
+
+
+def is_invitation(replica: Replica, game_id: bytes) -> bool:
+    return replica.game(game_id).status == "invited"
+
+
+def join(signer: Replica, game_id: bytes, clock: Clock) -> Joined:
+    """Join an invitation: binds this home's key and entropy anchor to its seat."""
+    row = signer.game(game_id)
+    signer.accept(game_id, now=clock())
+    return Joined(True, f"joined {row.name} as {row.my_seat}")
+
+
+def accept_key(signer: Replica, game_id: bytes, clock: Clock, *, expected: str = "") -> Joined:
+    """As the game's creator, accept the key that joined (refused when ``expected``, a
+    fingerprint the invited player gave, differs from it)."""
+    done = joins.accept(signer, game_id, now=clock(), expected=expected)
+    return Joined(False, done.text, done.packet_seq)
+
+
+def decline_key(signer: Replica, game_id: bytes, clock: Clock, *, reason: str = "") -> int:
+    """As the creator, refuse the key that joined: a resignation, signed and queued; its seq."""
+    return joins.decline(signer, game_id, now=clock(), reason=reason).seq

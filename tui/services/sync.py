@@ -1,0 +1,198 @@
+"""One sync (pull, apply, answer, push) or one round of a watch, and what it did in words.
+
+Both faces run a sync through `sync_once` with the transport and the clock they were given,
+and word its report through `sync_lines`: the command line prints the lines (warnings and
+unsent packets on standard error), the app keeps them as the details behind a one-line summary
+(`describe`). The decisions live here once: whether sync answers rolls and reveals by itself
+(`auto_replies`), what makes a sync need the player (`needs_player`), and when a home that
+could not sign owes an automatic reply (`owes_automatic_reply`).
+
+The lines carry other people's words (names, refusals, server replies) as they came: a face
+escapes them (`tui.safe_text`) at the moment it shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from engine.core.errors import HexpostError
+
+if TYPE_CHECKING:
+    # The app imports this module (for `SyncOutcome`) before its first paint; the mail stack,
+    # the store and the engine are imported by the functions that run a sync, on its thread.
+    from mail.sync import SyncReport
+    from mail.transport import Transport
+    from mail.watch import Round
+    from saves.home import Home
+    from saves.outcome import Outcome
+    from saves.replica import Replica
+    from tui.services.ports import Clock
+
+NO_REPLIES_NOTE = "note: automatic replies were not written (the passphrase is needed to sign them)"
+
+
+class SyncLine(msgspec.Struct, frozen=True):
+    """One thing a sync did, in words. ``kind`` is ``received``, ``sent``, ``warning``,
+    ``not-sent``, ``request``, ``note`` (the command line's standard error takes ``warning``
+    and ``not-sent``) or, in a watch, ``info`` and ``error``; ``game`` is the hex id of the
+    game a received item was for, when known."""
+
+    kind: str
+    text: str
+    game: str | None = None
+
+
+class SyncOutcome(msgspec.Struct, frozen=True):
+    """A sync as the app's status line says it: one summary line and the lines behind it."""
+
+    summary: str
+    changed: frozenset[str] = frozenset()
+    """Hex ids of the games a received packet changed (applied, invited, desync...)."""
+    details: tuple[str, ...] = ()
+    ok: bool = True
+    replies_owed: bool = False
+    """The sync could not sign (no passphrase) and a game waits for an automatic reply from
+    this home (a die roll's entropy, a reveal): with the passphrase a second sync writes it."""
+
+
+async def sync_once(
+    replica: Replica, transport: Transport, clock: Clock, replies: bool
+) -> SyncReport:
+    """One sync through ``transport``, which is closed afterwards whatever happened."""
+    from mail.sync import sync
+
+    try:
+        return await sync(replica, transport, clock, auto_replies=replies)
+    finally:
+        await transport.close()
+
+
+def auto_replies(home: Home, *, refused: bool = False) -> bool:
+    """Whether sync answers rolls and reveals by itself: yes unless the player ``refused``
+    (``--no-auto-replies``) or ``[sync] auto_replies = false`` in config.toml says no."""
+    if refused:
+        return False
+    table = home.config().get("sync") or {}
+    value = table.get("auto_replies", True) if isinstance(table, dict) else True
+    if not isinstance(value, bool):
+        raise HexpostError(f"config.toml: sync.auto_replies must be true or false, not {value!r}")
+    return value
+
+
+def idle_seconds(transport: Transport) -> float:
+    """How long a watch idles on the server: the account's ``idle_timeout`` (at most 29
+    minutes, checked when it is read), else the longest allowed."""
+    from mail.watch import MAX_IDLE_SECONDS
+
+    config = getattr(transport, "config", None)
+    imap = getattr(config, "imap", None)
+    return float(getattr(imap, "idle_timeout", MAX_IDLE_SECONDS))
+
+
+def game_names(replica: Replica) -> dict[bytes, str]:
+    return {row.game_id: row.name for row in replica.games()}
+
+
+def outcome_line(names: Mapping[bytes, str], outcome: Outcome) -> str:
+    """One received item: what became of it, the game, position and seat it was for (as far
+    as anything tells), where it came from, and why."""
+    parts = []
+    if outcome.game_id is not None:
+        parts.append(names.get(outcome.game_id) or f"game {outcome.game_id.hex()[:8]}")
+    if outcome.seq is not None:
+        parts.append(f"packet {outcome.seq}")
+    if outcome.seat:
+        parts.append(f"from {outcome.seat}")
+    where = "" if outcome.status == "claim" else " ".join(parts)  # a claim names its game
+    source = f" [{outcome.source}]" if outcome.source and outcome.status != "applied" else ""
+    head = f"{outcome.status}: {where}{source}" if where or source else outcome.status
+    return f"{head}: {outcome.detail}"
+
+
+def _received(names: Mapping[bytes, str], outcome: Outcome) -> SyncLine:
+    game = outcome.game_id.hex() if outcome.game_id is not None else None
+    return SyncLine("received", f"received: {outcome_line(names, outcome)}", game)
+
+
+def sync_lines(report: SyncReport, names: Mapping[bytes, str], *, signing: bool) -> list[SyncLine]:
+    """Everything a sync did, in the order ``hexpost sync`` prints it."""
+    lines = [_received(names, outcome) for outcome in report.received]
+    if report.sent:
+        lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
+    lines += [SyncLine("warning", f"warning: {problem}") for problem in report.problems]
+    lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
+    lines += [SyncLine("request", line) for line in report.requests]
+    if not signing:
+        lines.append(SyncLine("note", NO_REPLIES_NOTE))
+    return lines
+
+
+def needs_player(report: SyncReport, names: Mapping[bytes, str]) -> bool:
+    """Whether the sync calls for the player: a packet that could not be sent, or a refused
+    or damaged item of a game this home holds, or a game that froze (a stranger's junk
+    does not count). ``hexpost sync`` exits 1 then; the app's sync is not ``ok``."""
+    return bool(report.failed) or any(
+        outcome.attention and outcome.game_id in names for outcome in report.received
+    )
+
+
+DETAIL_KINDS = frozenset({"received", "warning", "not-sent", "request"})
+
+
+def describe(
+    report: SyncReport, signing: bool, names: Mapping[bytes, str] | None = None
+) -> SyncOutcome:
+    """A sync report as one status line plus the details behind it."""
+    names = names or {}
+    details = tuple(
+        line.text
+        for line in sync_lines(report, names, signing=signing)
+        if line.kind in DETAIL_KINDS
+    )
+    applied = sum(1 for o in report.received if o.status == "applied")
+    parts = [f"received {len(report.received)}", f"applied {applied}", f"sent {len(report.sent)}"]
+    attention = sum(1 for o in report.received if o.attention)
+    if attention:  # a damaged or refused packet of a game of ours, or a frozen game
+        parts.append(f"{attention} REFUSED or damaged")
+    if report.failed:
+        parts.append(f"{len(report.failed)} NOT SENT")
+    if report.problems:
+        parts.append(f"{len(report.problems)} warning(s)")
+    if not signing:
+        parts.append("no automatic replies (passphrase needed)")
+    changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
+    ok = not report.failed and not attention
+    return SyncOutcome("synced: " + ", ".join(parts), changed, details, ok=ok)
+
+
+def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
+    """One round of ``sync --watch``: what it received and sent, or why it failed."""
+    if result.error is not None:
+        return [SyncLine("error", f"{result.error}; trying again in {result.retry_in:g} s")]
+    report = result.report
+    assert report is not None
+    lines = [_received(names, outcome) for outcome in report.received]
+    if report.sent:
+        lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
+    lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
+    lines += [SyncLine("info", line) for line in [*report.problems, *report.requests]]
+    lines += [SyncLine("info", line) for line in result.reminders]
+    return lines
+
+
+def owes_automatic_reply(replica: Replica) -> bool:
+    """Whether some active game waits for an automatic reply (a roll's entropy, a reveal)
+    that only this home's key can sign: then a sync with the passphrase has work to do."""
+    from engine.core.ruleset import DecisionKind
+
+    automatic = (DecisionKind.ENTROPY, DecisionKind.REVEAL)
+    for row in replica.games():
+        if row.status != "active" or row.frozen:
+            continue
+        owed = replica.pending(row.game_id)
+        if owed and owed[0].seats[0] == row.my_seat and owed[0].kind in automatic:
+            return True
+    return False
