@@ -414,9 +414,9 @@ def play(args: argparse.Namespace) -> int:
     home = Home(Path(args.home) if args.home else default_home())
     secret = None
     if args.passphrase_env or args.passphrase_command:
-        from tui import commands
+        from tui.askpass import passphrase
 
-        secret = commands.passphrase(args, purpose="sign automatic replies")
+        secret = passphrase(args, purpose="sign automatic replies")
     game = getattr(args, "game", None)
     if args.command == "review":
         review_app(home, str(game), passphrase=secret).run()

@@ -27,7 +27,7 @@ from mail.sync import sync
 from saves import joins
 from saves.home import Home
 from saves.replica import Replica
-from tui.commands import now
+from tui.when import now
 
 SCENARIO = "tutorial"
 GAME_NAME = "demo-tutorial"
@@ -236,7 +236,7 @@ def _play(root: Path) -> int:
     state = alice.replica.state(game_id)
     decision = pending(RULESET, state)[0]
     assert state.rules is not None, "the demo's game has begun"
-    summary = RULESET.summary(state.rules)
+    summary = FE.summary(state.rules)
     say(
         f"    now: turn {summary['turn']['number']}, step {summary['step']}, "
         f"waiting for {decision.seats[0]}"

@@ -1,7 +1,11 @@
-"""Records and plain-text views of games for the command line (`--json` and human output).
+"""How the command line prints the services' records: JSON for ``--json``, text for people.
 
-The JSON records are the contract later issues and tests build on; the text views print the
-same records for people, within 80 columns.
+The records themselves are built by `tui.services` (typed structs); their JSON is what
+msgspec's encoder makes of them (`tui.services.jsonform`; a game's ``views`` spliced in by
+`tui.services.show.show_builtins`), the contract later issues and tests build on. The text
+views below print the same records for people, within 80 columns. `game_summary`,
+`show_record` and `log_records` give the JSON form straight from a replica, for callers that
+want the printed record.
 """
 
 from __future__ import annotations
@@ -11,223 +15,66 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.game import pending
-from engine.core.packets import fingerprint, kind_name, open_packet
-from engine.core.ruleset import Decision, DecisionKind
-from engine.core.state import state_hash
-from saves import claims, joins, outbox, quarantine
-from saves.outcome import Outcome
 from saves.replica import GameRow, Replica
-from tui.safe_text import safe_record, safe_text
+from tui.safe_text import safe_record
+from tui.services import games, log, show
+from tui.services.jsonform import json_form
+from tui.services.show import ShowRecord, game_views
 from tui.when import age, turn_text
+
+__all__ = [
+    "builtins",
+    "emit",
+    "game_summary",
+    "game_views",
+    "games_text",
+    "holdings_text",
+    "identity_text",
+    "log_records",
+    "log_text",
+    "scenarios_text",
+    "show_record",
+    "show_text",
+]
+
+
+def builtins(record: Any) -> Any:
+    """A service record (or a list of them) as the JSON the command line prints."""
+    if isinstance(record, ShowRecord):
+        return show.show_builtins(record)
+    if isinstance(record, list):
+        return [builtins(item) for item in record]
+    return json_form(record)
 
 
 def emit(record: Any, as_json: bool, text: Callable[[Any], str]) -> None:
-    """Print ``record`` as JSON or through its text view. Either way no character a terminal
-    would obey gets out: JSON with ``ensure_ascii`` writes every control and non-ASCII
-    character as ``\\uXXXX``, and the text views see the record with every string made one
-    safe line (`tui.safe_text`), so a name from another player cannot move the cursor, clear
-    the screen or start a line of its own."""
+    """Print ``record`` (a service record, or its JSON form) as JSON or through its text view.
+    Either way no character a terminal would obey gets out: JSON with ``ensure_ascii``
+    writes every control and non-ASCII character as ``\\uXXXX``, and the text views see the
+    record with every string made one safe line (`tui.safe_text`), so a name from another
+    player cannot move the cursor, clear the screen or start a line of its own."""
+    data = builtins(record)
     if as_json:
-        print(json.dumps(record, indent=2, sort_keys=False, ensure_ascii=True))
+        print(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=True))
     else:
-        print(text(safe_record(record)))
-
-
-def decision_record(decision: Decision) -> dict[str, Any]:
-    return {
-        "seats": list(decision.seats),
-        "step": decision.step,
-        "kind": decision.kind.value,
-        "key": decision.key,
-        "title": decision.title,
-        "rules": list(decision.rules),
-    }
-
-
-def outcome_text(names: dict[bytes, str], outcome: Outcome) -> str:
-    """One received item as `hexpost sync` prints it: what became of it, the game, position
-    and seat it was for (as far as anything tells), where it came from, and why."""
-    parts = []
-    if outcome.game_id is not None:
-        parts.append(names.get(outcome.game_id) or f"game {outcome.game_id.hex()[:8]}")
-    if outcome.seq is not None:
-        parts.append(f"packet {outcome.seq}")
-    if outcome.seat:
-        parts.append(f"from {outcome.seat}")
-    where = "" if outcome.status == "claim" else " ".join(parts)  # a claim names its game
-    source = f" [{outcome.source}]" if outcome.source and outcome.status != "applied" else ""
-    head = f"{outcome.status}: {where}{source}" if where or source else outcome.status
-    return safe_text(f"{head}: {outcome.detail}")
+        print(text(safe_record(data)))
 
 
 def game_summary(replica: Replica, row: GameRow) -> dict[str, Any]:
-    ruleset = replica.ruleset(row.game_id)
-    state = replica.state(row.game_id)
-    decisions = pending(ruleset, state)
-    summary = ruleset.summary(state.rules) if state.rules is not None else {}
-    return {
-        "game": row.game_id.hex(),
-        "name": row.name,
-        "scenario": row.scenario,
-        "my_seat": row.my_seat,
-        "status": row.status,
-        "seq": row.head_seq,
-        "turn": summary.get("turn"),
-        "step": decisions[0].step if decisions else None,
-        "waiting_for": list(decisions[0].seats) if decisions else [],
-        "since": row.waiting_since,
-        "unread": row.unread,
-        "frozen": row.frozen,
-        "unsent": len(outbox.waiting(replica.store, row.game_id)),
-        "claim": claims.open_claim_line(replica.store, row.game_id, state),
-        "notes": attention_notes(replica, row, state, decisions),
-    }
-
-
-def attention_notes(
-    replica: Replica, row: GameRow, state: Any, decisions: list[Decision]
-) -> list[str]:
-    """What this game needs from the player beyond its next move, one line each: a joined key
-    to accept (`saves.joins`), a packet whose last copy came damaged (`saves.quarantine`)."""
-    notes: list[str] = []
-    damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
-    if damage is not None:  # first: it says what to ask for, where "waiting" alone would not
-        owing = decisions[0].seats[0] if decisions and damage.seq == row.head_seq + 1 else ""
-        notes.append(quarantine.damage_text(damage, row.name, damage.seat or owing))
-    if decisions and decisions[0].kind == DecisionKind.ACCEPT:
-        if row.my_seat in decisions[0].seats:
-            who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))
-            notes.append(
-                f"{who} joined: compare the fingerprint with them, then "
-                f"`hexpost accept {row.name}` (or `hexpost decline {row.name}`)"
-            )
-        else:
-            notes.append(f"waiting for {decisions[0].seats[0]} to accept your key")
-    return notes
-
-
-def unsent_records(replica: Replica, game_id: bytes) -> list[dict[str, Any]]:
-    """The game's packets still in the outbox: attempts, last error, next try, in words."""
-    return [
-        {
-            "seq": entry.seq,
-            "attempts": entry.attempts,
-            "last_error": entry.last_error,
-            "next_attempt": entry.next_attempt,
-            "text": outbox.waiting_text(entry),
-        }
-        for entry in outbox.waiting(replica.store, game_id)
-    ]
+    """`tui.services.games.summary` as ``hexpost games --json`` prints it."""
+    return dict(json_form(games.summary(replica, row)))
 
 
 def show_record(
     replica: Replica, row: GameRow, *, at: int | None, checklist: bool
 ) -> dict[str, Any]:
-    ruleset = replica.ruleset(row.game_id)
-    state = replica.state(row.game_id, at)
-    core = state.core
-    decisions = pending(ruleset, state)
-    summary = ruleset.summary(state.rules) if state.rules is not None else {}
-    rolls = [
-        {"seq": seq, "seat": event.seat, "step": event.step, **event.data}
-        for seq, event in replica.events(row.game_id, core.seq)
-        if event.kind == "roll"
-    ]
-    record: dict[str, Any] = {
-        "game": row.game_id.hex(),
-        "name": row.name,
-        "ruleset": f"{core.ruleset_id}/{core.ruleset_version}",
-        "scenario": core.scenario_id,
-        "options": dict(core.options),
-        "my_seat": row.my_seat,
-        "status": row.status,
-        "seq": core.seq,
-        "state_hash": state_hash(state).hex(),
-        "seats": [
-            {
-                "seat": seat.seat,
-                "name": seat.name,
-                "address": seat.address,
-                "fingerprint": fingerprint(seat.public_key) if seat.joined else None,
-            }
-            for seat in core.seats
-        ],
-        "turn": summary.get("turn"),
-        "phasing": summary.get("phasing"),
-        "step": summary.get("step"),
-        "step_title": summary.get("step_title"),
-        "waiting_for": list(decisions[0].seats) if decisions else [],
-        "pending": [decision_record(d) for d in decisions],
-        "frozen": row.frozen,
-        "over": bool(core.resigned) or bool(summary.get("over")),
-        "rolls": rolls,
-        "unsent": unsent_records(replica, row.game_id),
-        "claim": claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,
-        "notes": attention_notes(replica, row, state, decisions) if at is None else [],
-    }
-    record.update(game_views(ruleset, state.rules))
-    if checklist and state.rules is not None:
-        record["checklist"] = [
-            {
-                "step": item.step,
-                "title": item.title,
-                "phase": item.phase,
-                "actor": item.actor.value,
-                "kind": item.kind.value,
-                "rules": list(item.rules),
-                "status": item.status,
-            }
-            for item in ruleset.checklist(state.rules)
-        ]
-    return record
-
-
-def game_views(ruleset: Any, rules: Any) -> dict[str, Any]:
-    """The ruleset's ``views`` (``empires``, ``units``, ``hexes``: `engine.fe.views`) when it
-    offers them; a ruleset without a board (or a game not started) adds nothing."""
-    views = getattr(ruleset, "views", None)
-    if rules is None or not callable(views):
-        return {}
-    record = views(rules)
-    return dict(record) if isinstance(record, dict) else {}
+    """`tui.services.show.show` as ``hexpost show --json`` prints it."""
+    return show.show_builtins(show.show(replica, row, at=at, checklist=checklist))
 
 
 def log_records(replica: Replica, row: GameRow) -> list[dict[str, Any]]:
-    events: dict[int, list[str]] = {}
-    for seq, event in replica.events(row.game_id):
-        events.setdefault(seq, []).append(event.text)
-    keys: dict[bytes, bytes] = {}
-    records = []
-    for seq, data in replica.packets(row.game_id):
-        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
-        if packet.envelope.public_key:
-            keys[packet.envelope.key_id] = packet.envelope.public_key
-        body = packet.body
-        records.append(
-            {
-                "seq": seq,
-                "seat": body.seat,
-                "kind": kind_name(body.kind),
-                "packet": packet.packet_id.hex(),
-                "written_at": body.written_at,
-                "bytes": len(data),
-                "events": events.get(seq, []),
-            }
-        )
-    for claim in claims.claims_of(replica.store, row.game_id):  # after the packet it waits at
-        records.append(
-            {
-                "seq": claim.body.head_seq,
-                "seat": claim.body.seat,
-                "kind": "claim",
-                "packet": claim.claim_id.hex(),
-                "written_at": claim.body.claimed_at,
-                "bytes": len(claim.data),
-                "events": [f"late claim: {claims.claim_text(claim.body)}"],
-            }
-        )
-    return sorted(records, key=lambda record: int(record["seq"]))
+    """`tui.services.log.log_records` as ``hexpost log --json`` prints them."""
+    return list(json_form(log.log_records(replica, row)))
 
 
 # --- text views ----------------------------------------------------------------------------

@@ -1,14 +1,21 @@
-"""When things happen in a game, as short words: the turn label and how long ago a stamp was.
+"""The wall clock, and when things happen in a game as short words (the turn label, how long
+ago a stamp was).
 
-Apart from `tui.render` so the games list can word its rows without importing the engine and
-the store on the app's way to its first paint; the command line reads them through
-`tui.render` as before.
+`now` is the one place the faces read the time packets are stamped with; they hand it to the
+services as their clock (`tui.services.ports.Clock`), so a test can hand a fixed one. Apart
+from `tui.render` so the games list can word its rows without importing the engine and the
+store on the app's way to its first paint.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+
+
+def now() -> str:
+    """The wall clock, as written into packets (informational) and the store."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def turn_text(turn: Any) -> str:

@@ -1,8 +1,8 @@
 """Who this home plays as: the identity's card, the form that makes one, and unlocking it.
 
 The form makes the identity through `Session.create_identity`, which runs the very function
-``hexpost identity create`` runs (`tui.commands.create_identity`), so the app and the command
-line cannot make different keys. The form itself only gathers the answers and checks what
+``hexpost identity create`` runs (`tui.services.home.create_identity`), so the app and the
+command line cannot make different keys. The form itself only gathers the answers and checks what
 needs no store (a name, the passphrase typed twice alike); the address and the rest are
 checked by that shared code, and its refusal is shown on the status line.
 
@@ -15,7 +15,7 @@ whatever needed the key (sending orders, a chat line, a sync's automatic replies
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -27,21 +27,24 @@ from textual.widgets import Button, Checkbox, Input, Static
 from tui.screens.base import HexpostScreen
 from tui.widgets.passphrase import PassphraseDialog
 
+if TYPE_CHECKING:
+    from tui.services.home import IdentityRecord
 
-def identity_lines(record: dict[str, Any] | None, *, unlocked: bool = False) -> list[str]:
-    """`commands.identity_record` as the settings screen shows it; ``unlocked``: this
-    session holds the passphrase already (nothing will ask for it again)."""
+
+def identity_lines(record: IdentityRecord | None, *, unlocked: bool = False) -> list[str]:
+    """`tui.services.home.identity_record` as the settings screen shows it; ``unlocked``:
+    this session holds the passphrase already (nothing will ask for it again)."""
     if record is None:
         return ["No identity yet: fill in the form below to make one."]
     lock = "NOT encrypted (no passphrase)"
-    if record["encrypted"]:
+    if record.encrypted:
         lock = "encrypted, unlocked for now" if unlocked else "encrypted with a passphrase"
     return [
-        f"Name:        {record['name']}",
-        f"Address:     {record['address']}",
-        f"Fingerprint: {record['fingerprint']}",
+        f"Name:        {record.name}",
+        f"Address:     {record.address}",
+        f"Fingerprint: {record.fingerprint}",
         f"Key:         {lock}",
-        f"Key file:    {record['key_file']}",
+        f"Key file:    {record.key_file}",
         "Compare the fingerprint with your opponent's copy by another channel.",
     ]
 

@@ -1,85 +1,43 @@
 """The review screen's reads of the home, on the session's store thread.
 
-The review screen steps through a game's packets; each step needs the record as it was after
-one packet (`render.show_record` with ``at``) and the one before it (for the diff). Those
-reads go through `Session.call`, the session's generic "run this on the store thread" door,
-so they never touch SQLite from the event loop nor race a sync (see `tui.screens.session`).
-They live here, not in the session, so the review can grow without the session growing.
+The review steps through a game's packets; each step needs the record as it was after one
+packet and the one before it (for the diff). What they are is `tui.services.review`'s (the
+chain indexed once, `tui.services.show.show` with ``at``); this module only runs those reads
+through `Session.call`, the session's "run this on the store thread" door, so they never
+touch SQLite from the event loop nor race a sync (see `tui.screens.session`), and caches
+what it built, so stepping back and forth costs nothing after the first visit.
 
 `ReviewReader` keeps its own `Replica` on the store thread (the same connection the session
-uses: a replica is only a view of the home's one store) and caches the records it built, so
-stepping back and forth costs nothing after the first visit.
+uses: a replica is only a view of the home's one store). The screen reads the records by key,
+so they come in their JSON form, as ``hexpost show --at N --json`` prints them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from saves.replica import Replica
-from tui import render
-from tui.screens.session import EventRow, Session, phase_titles
+from tui.screens.session import Session
+from tui.services.review import (
+    PHASE_KINDS,
+    TURN_KINDS,
+    PacketMark,
+    ReviewIndex,
+    first_unread,
+    next_mark,
+)
 
-TURN_KINDS = frozenset({"player-turn", "setup-over", "orion", "over"})
-"""Event kinds that open a new part of the game: where ``[`` and ``]`` stop."""
-PHASE_KINDS = frozenset({"phase"}) | TURN_KINDS
-"""Event kinds that open a new phase (a new turn opens one too): where ``{`` and ``}`` stop."""
+if TYPE_CHECKING:
+    from saves.replica import Replica
 
-
-@dataclass(frozen=True)
-class PacketMark:
-    """One packet of the chain: who wrote it, its kind, and whether it opened a turn or phase."""
-
-    seq: int
-    seat: str
-    kind: str
-    turn: bool
-    phase: bool
-
-
-@dataclass(frozen=True)
-class ReviewIndex:
-    """A game's chain as the review steps through it, read once when the screen opens."""
-
-    game_id: str
-    name: str
-    my_seat: str
-    packets: tuple[PacketMark, ...]
-    events: tuple[EventRow, ...]
-    start: int
-    """The first packet this player had not read yet, or the last one when all were read."""
-    phase_titles: dict[str, str]
-    phase_rules: dict[str, str]
-
-    @property
-    def last(self) -> int:
-        return self.packets[-1].seq if self.packets else 0
-
-    def events_of(self, seq: int) -> list[EventRow]:
-        return [row for row in self.events if row[0] == seq]
-
-
-def first_unread(marks: list[PacketMark], my_seat: str, unread: int) -> int:
-    """Where a review starts: ``unread`` counts the other seats' packets not looked at yet
-    (`saves.ledger` adds one per packet from another seat), so the first of the last
-    ``unread`` such packets; the last packet when nothing is new."""
-    if not marks:
-        return 0
-    theirs = [mark.seq for mark in marks if mark.seat != my_seat]
-    if unread <= 0 or not theirs:
-        return marks[-1].seq
-    return theirs[-min(unread, len(theirs))]
-
-
-def next_mark(marks: tuple[PacketMark, ...], seq: int, *, phase: bool, forward: bool) -> int:
-    """The packet that opens the next (or the previous) turn or phase from ``seq``; the last
-    (or the first) packet when there is none that way."""
-    stops = [mark.seq for mark in marks if (mark.phase if phase else mark.turn)]
-    if forward:
-        later = [s for s in stops if s > seq]
-        return later[0] if later else (marks[-1].seq if marks else seq)
-    earlier = [s for s in stops if s < seq]
-    return earlier[-1] if earlier else (marks[0].seq if marks else seq)
+__all__ = [
+    "PHASE_KINDS",
+    "TURN_KINDS",
+    "PacketMark",
+    "ReviewIndex",
+    "ReviewReader",
+    "first_unread",
+    "next_mark",
+]
 
 
 class ReviewReader:
@@ -110,37 +68,13 @@ class ReviewReader:
         return self._replica
 
     def _index(self, game_id: str, mark_read: bool) -> ReviewIndex:
-        replica = self._reader()
-        row = replica.game(bytes.fromhex(game_id))
-        events = [(seq, e.seat, e.kind, e.text) for seq, e in replica.events(row.game_id)]
-        kinds: dict[int, set[str]] = {}
-        for seq, _, kind, _ in events:
-            kinds.setdefault(seq, set()).add(kind)
-        marks = [
-            PacketMark(
-                seq=rec["seq"],
-                seat=rec["seat"],
-                kind=rec["kind"],
-                turn=bool(kinds.get(rec["seq"], set()) & TURN_KINDS),
-                phase=bool(kinds.get(rec["seq"], set()) & PHASE_KINDS),
-            )
-            for rec in render.log_records(replica, row)
-        ]
-        start = first_unread(marks, row.my_seat, row.unread)
-        if mark_read:
-            replica.mark_read(row.game_id)
-        return ReviewIndex(
-            game_id=game_id,
-            name=row.name,
-            my_seat=row.my_seat,
-            packets=tuple(marks),
-            events=tuple(events),
-            start=start,
-            phase_titles=phase_titles(row.ruleset)[0],
-            phase_rules=phase_titles(row.ruleset)[1],
-        )
+        from tui.services import review
+
+        return review.index(self._reader(), bytes.fromhex(game_id), mark_read=mark_read)
 
     def _build(self, game_id: str, seqs: list[int]) -> dict[int, dict[str, Any]]:
-        replica = self._reader()
-        row = replica.game(bytes.fromhex(game_id))
-        return {seq: render.show_record(replica, row, at=seq, checklist=True) for seq in seqs}
+        from tui.services import review
+        from tui.services.show import show_builtins
+
+        built = review.records(self._reader(), bytes.fromhex(game_id), seqs)
+        return {seq: show_builtins(record) for seq, record in built.items()}

@@ -8,10 +8,15 @@ connection is opened there on first use and stays there. The event loop never wa
 SQLite, the engine or the transport, and two calls never interleave (a sync and a reload
 queue up rather than race).
 
-What the screens get back is plain data: the `tui.render` records the command line prints
-(`game_summary`, `show_record`), so the app and ``hexpost show --json`` cannot drift apart.
-Known failures (no identity, no transport, a bad passphrase, a transport error) come back
-as text for the status line; anything else is a bug and is allowed to surface.
+The session is the app's face over `tui.services`, as `tui.commands` is the command line's:
+each operation calls the service the command line calls (a game's record is
+`tui.services.show.show`, a sync `tui.services.sync.sync_once`, orders are checked by
+`tui.services.orders`), so the two cannot drift apart; the session only keeps the replicas
+and the passphrase between calls and words the results for the status line. The screens
+still read a game's record by key: they get its JSON form, exactly what ``hexpost show
+--json`` prints, next to the typed record. Known failures (no identity, no transport, a bad
+passphrase, a transport error) come back as text for the status line; anything else is a bug
+and is allowed to surface.
 """
 
 from __future__ import annotations
@@ -20,25 +25,53 @@ import asyncio
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
+
+import msgspec
 
 from engine.core.errors import HexpostError
 from tui.safe_text import safe_text
+from tui.services.home import KeyState, Settings
+from tui.services.sync import SyncOutcome
+from tui.when import now
 
 if TYPE_CHECKING:
     # The rest is imported where it is used, which is on the store thread: the engine, the
-    # store, the transports and the commands are a good part of the app's start-up time,
-    # and the first paint needs none of them.
+    # store, the transports and the services that use them are a good part of the app's
+    # start-up time, and the first paint needs none of them.
+    from collections.abc import Mapping
+
     from mail.sync import SyncReport
     from mail.transport import Transport
     from saves.home import Home
     from saves.replica import Replica
+    from tui.services.games import GameSummary
+    from tui.services.orders import OrdersVerdict
+    from tui.services.show import ShowRecord
+
+__all__ = [
+    "NO_IDENTITY",
+    "NO_PASSPHRASE",
+    "WRONG_PASSPHRASE",
+    "Checked",
+    "EventRow",
+    "GameData",
+    "Overview",
+    "Session",
+    "Settings",
+    "SyncResult",
+    "describe",
+]
 
 T = TypeVar("T")
 
 EventRow = tuple[int, str, str, str]
-"""One line of a game's log as `EventLog` shows it: (packet seq, seat, kind, text)."""
+"""One line of a game's log as `EventLog` shows it: (packet seq, seat, kind, text)
+(`tui.services.log.EventRow`)."""
+
+SyncResult = SyncOutcome
+"""What one sync did, already worded for the status line (`tui.services.sync.SyncOutcome`)."""
 
 NO_IDENTITY = "no identity yet: make one in the settings (, on the games list)"
 """Short enough for the status line of an 80-column terminal."""
@@ -51,17 +84,21 @@ WRONG_PASSPHRASE = "wrong passphrase: nothing was signed"
 
 @dataclass(frozen=True)
 class Overview:
-    """What the games list shows: who this home is, how it sends, and every game's summary."""
+    """What the games list shows: who this home is, how it sends, and every game's summary
+    (``games``, typed; ``rows``, the same as ``hexpost games --json`` prints them, which the
+    list's cells read)."""
 
     identity: str | None
     transport: str | None
     rows: list[dict[str, Any]]
+    games: tuple[GameSummary, ...] = ()
 
 
 @dataclass(frozen=True)
 class GameData:
-    """One game as the game screen shows it: `render.show_record` (with the checklist and,
-    for a ruleset with a board, the views), the log, and the sequence's phase titles."""
+    """One game as the game screen shows it: the record (``show``, typed; ``record``, its
+    JSON form, which the screen and its widgets read), the log, the sequence's phase titles
+    and the order types of the pending step."""
 
     record: dict[str, Any]
     events: list[EventRow]
@@ -70,11 +107,13 @@ class GameData:
     step_orders: tuple[str, ...] = ()
     """The order types the pending step takes besides the ones every step takes (``done``,
     ``note``, ``adjust``...), for the orders panel's hint; empty when nothing is pending."""
+    show: ShowRecord | None = None
 
 
 @dataclass(frozen=True)
 class Checked:
-    """What the engine said about a list of draft orders, worded for the orders panel.
+    """The verdict on a list of draft orders (`tui.services.orders.OrdersVerdict`), a chat
+    line or an acceptance, worded for the orders panel.
 
     ``ok`` with ``sent`` False: a dry run found them legal (``text`` names the packet they
     would make and what it would do). ``ok`` with ``sent``: they were signed and queued.
@@ -90,32 +129,8 @@ class Checked:
     `Session.unlock` and the same call again may succeed."""
     plan: dict[str, Any] | None = None
     """For a legal dry run that moves something: the ``views`` after it, for the map."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the settings screen shows: `commands.identity_record` (None: no identity yet) and
-    the transport as ``hexpost transport show`` words it."""
-
-    identity: dict[str, Any] | None
-    transport: str
-    transport_kind: str | None
-    folder: str | None
-    unlocked: bool
-
-
-@dataclass(frozen=True)
-class SyncResult:
-    """What one sync did, already worded for the status line."""
-
-    summary: str
-    changed: frozenset[str] = frozenset()
-    """Hex ids of the games a received packet changed (applied, invited, desync...)."""
-    details: list[str] = field(default_factory=list)
-    ok: bool = True
-    replies_owed: bool = False
-    """The sync could not sign (no passphrase) and a game waits for an automatic reply from
-    this home (a die roll's entropy, a reveal): with the passphrase a second sync writes it."""
+    verdict: OrdersVerdict | None = None
+    """The service's verdict on orders (None for a chat line or an acceptance)."""
 
 
 class Session:
@@ -138,7 +153,7 @@ class Session:
         self.home = home
         self._passphrase = passphrase
         self._transport = transport or _configured_transport
-        self._clock = clock or _now
+        self._clock = clock or now
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hexpost-store")
         self._reader: Replica | None = None
         self._signer: Replica | None = None
@@ -186,8 +201,10 @@ class Session:
         return bool(await self._waiter.wait(timeout))
 
     def _mail_waiter(self) -> Any:
+        from tui.services.transport import configured_kind
+
         configured = self._transport is _configured_transport
-        if configured and (self.home.config().get("transport") or {}).get("kind") != "mail":
+        if configured and configured_kind(self.home) != "mail":
             return None  # a shared folder announces nothing: no need to build it (start-up)
         try:
             transport = self._transport(self.home)
@@ -205,7 +222,8 @@ class Session:
 
     async def read(self, fn: Callable[..., T], game_id: str, *args: Any) -> T:
         """``fn(replica, game_id, *args)`` on the store thread with the reading replica: the
-        readers of `tui.screens.order_data` (the what-if of the drafts, the build menu)."""
+        readers of `tui.screens.order_data` (the what-if of the drafts, the build menu) and
+        `tui.screens.review_data`."""
         return await self.call(lambda: fn(self._replica(), game_id, *args))
 
     async def chat(self, game_id: str, text: str) -> Checked:
@@ -227,8 +245,7 @@ class Session:
     def locked(self) -> bool:
         """Whether signing would need a passphrase the session does not hold. Reads only the
         key file's public header; safe on the event loop."""
-        info = self.home.identity_info()
-        return info is not None and info.encrypted and self._passphrase is None
+        return self._key_state() is KeyState.LOCKED
 
     async def settings(self) -> Settings:
         return await self.call(self._settings)
@@ -249,139 +266,126 @@ class Session:
             self._reader = self.home.replica()
         return self._reader
 
+    def _key_state(self) -> KeyState:
+        from tui.services.home import key_state
+
+        return key_state(self.home, secret_at_hand=self._passphrase is not None)
+
     def _overview(self) -> Overview:
-        from tui import render
+        from tui.services import fe_extras, games
+        from tui.services.jsonform import json_form
+        from tui.services.transport import transport_words
 
         info = self.home.identity_info()
-        config = self.home.config().get("transport") or {}
         replica = self._replica()
-        games = replica.games()
-        if any(row.ruleset == "fe" for row in games):
-            # The map widget reads the printed map when a game screen is built, on the event
-            # loop; a quarter of a second there is a visible hitch, here it is not.
-            from engine.fe.galaxy import load_galaxy
-
-            load_galaxy()
+        fe_extras.preload_board(replica.games())
+        summaries = tuple(games.summaries(replica))
         return Overview(
             identity=f"{info.name} <{info.address}>" if info else None,
-            transport=_transport_words(config, self.home.config().get("mail")),
-            rows=[render.game_summary(replica, row) for row in games],
+            transport=transport_words(self.home),
+            rows=[json_form(summary) for summary in summaries],
+            games=summaries,
         )
 
     def _find(self, name: str) -> str:
         return self._replica().find(name).game_id.hex()
 
     def _game(self, game_id: str, mark_read: bool) -> GameData:
-        from tui import render
+        from tui.services.show import game_view, show_builtins
 
-        replica = self._replica()
-        row = replica.game(bytes.fromhex(game_id))
-        record = render.show_record(replica, row, at=None, checklist=True)
-        events = [
-            (seq, event.seat, event.kind, event.text) for seq, event in replica.events(row.game_id)
-        ]
-        if mark_read:
-            replica.mark_read(row.game_id)
-        pending = record.get("pending") or [{}]
+        view = game_view(self._replica(), bytes.fromhex(game_id), mark_read=mark_read)
         return GameData(
-            record,
-            events,
-            *phase_titles(row.ruleset),
-            step_orders=step_orders(row.ruleset, pending[0].get("step")),
+            show_builtins(view.show),
+            list(view.events),
+            view.phase_titles,
+            view.phase_rules,
+            step_orders=view.step_orders,
+            show=view.show,
         )
 
     def _orders(self, game_id: str, items: list[dict[str, Any]], dry_run: bool) -> Checked:
         """A dry run on the reading replica (it holds the public key, all a draft needs), or
         a real submit on the signing one. An encrypted key without the passphrase cannot
         sign: that is said rather than asked here, since the store thread has no terminal."""
-        try:
-            if dry_run:
-                replica = self._replica()
-            else:
-                signer = self._signing_or_why()
-                if isinstance(signer, Checked):
-                    return signer
-                replica = signer
-            result = replica.submit(
-                bytes.fromhex(game_id), items, now=self._clock(), dry_run=dry_run
-            )
-        except HexpostError as exc:  # IllegalOrder, OutOfTurn, GameFrozen... all say why
-            return Checked(False, str(exc))
-        done = [event.text for event in result.events]
-        if dry_run:
-            from tui.screens.order_data import planned_views
+        from tui.services import orders
 
-            plan = planned_views(replica, game_id, items, result.state)
-            text = "\n".join([f"legal: would be packet {result.seq}", *done])
-            return Checked(True, text, plan=plan)
-        return Checked(True, f"packet {result.seq} signed and queued: s sends it", sent=True)
+        gid = bytes.fromhex(game_id)
+        if dry_run:
+            replica = self._replica()
+            verdict = orders.check(replica, gid, items, self._clock)
+        else:
+            signer = self._signing_or_why()
+            if isinstance(signer, Checked):
+                return signer
+            verdict = orders.sign(signer, gid, items, self._clock)
+        if not verdict.legal:
+            return Checked(False, verdict.refusal, verdict=verdict)
+        if verdict.signed:
+            text = f"packet {verdict.seq} signed and queued: s sends it"
+            return Checked(True, text, sent=True, verdict=verdict)
+        from tui.screens.order_data import planned_views
+
+        plan = planned_views(replica, game_id, items, verdict.after)
+        text = "\n".join([f"legal: would be packet {verdict.seq}", *_texts(verdict)])
+        return Checked(True, text, plan=plan, verdict=verdict)
 
     def _signing_or_why(self) -> Replica | Checked:
         """The signing replica, or why there is none yet (no identity; a key whose passphrase
         the session does not hold, which the store thread cannot ask for)."""
-        info = self.home.identity_info()
-        if info is None:
+        state = self._key_state()
+        if state is KeyState.NONE:
             return Checked(False, NO_IDENTITY)
-        if info.encrypted and self._passphrase is None:
+        if state is KeyState.LOCKED:
             return Checked(False, NO_PASSPHRASE, locked=True)
         return self._signing_replica()
 
     def _chat(self, game_id: str, text: str) -> Checked:
+        from tui.services.chat import send_chat
+
         try:
             signer = self._signing_or_why()
             if isinstance(signer, Checked):
                 return signer
-            result = signer.chat(bytes.fromhex(game_id), text, now=self._clock())
+            seq = send_chat(signer, bytes.fromhex(game_id), text, self._clock)
         except HexpostError as exc:
             return Checked(False, f"not sent: {exc}")
-        return Checked(
-            True, f"chat signed and queued as packet {result.seq}: s sends it", sent=True
-        )
+        return Checked(True, f"chat signed and queued as packet {seq}: s sends it", sent=True)
 
     def _accept_join(self, game_id: str) -> Checked:
-        from saves import joins
+        from tui.services.start import accept_key
 
         try:
             signer = self._signing_or_why()
             if isinstance(signer, Checked):
                 return signer
-            done = joins.accept(signer, bytes.fromhex(game_id), now=self._clock())
+            done = accept_key(signer, bytes.fromhex(game_id), self._clock)
         except HexpostError as exc:
             return Checked(False, f"not accepted: {exc}")
-        return Checked(True, done.text, sent=done.packet_seq is not None)
+        return Checked(True, done.text, sent=done.packet is not None)
 
     def _unlock(self, passphrase: str) -> str | None:
-        from saves.keys import KeyFileError
-        from tui import commands
+        from tui.services.home import WrongPassphrase, unlock
 
         try:
-            secret = commands.passphrase_bytes(passphrase)
-            signer = self.home.replica(secret, unlock=True)
-        except KeyFileError as exc:
-            return WRONG_PASSPHRASE if "wrong passphrase" in str(exc) else str(exc)
+            secret, signer = unlock(self.home, passphrase)
+        except WrongPassphrase:
+            return WRONG_PASSPHRASE
         except HexpostError as exc:
             return str(exc)
         self._passphrase, self._signer = secret, signer
         return None
 
     def _settings(self) -> Settings:
-        from tui import commands
+        from tui.services.home import settings
 
-        transport = self.home.config().get("transport") or {}
-        return Settings(
-            identity=commands.identity_record(self.home),
-            transport=commands.transport_text(self.home),
-            transport_kind=transport.get("kind"),
-            folder=transport.get("path"),
-            unlocked=self._passphrase is not None,
-        )
+        return settings(self.home, unlocked=self._passphrase is not None)
 
     def _create_identity(self, name: str, address: str, passphrase: str | None) -> str | None:
-        from tui import commands
+        from tui.services.home import create_identity, passphrase_bytes
 
         try:
-            secret = None if passphrase is None else commands.passphrase_bytes(passphrase)
-            commands.create_identity(self.home, name, address, secret)
+            secret = None if passphrase is None else passphrase_bytes(passphrase)
+            create_identity(self.home, name, address, secret)
         except HexpostError as exc:
             return str(exc)
         # The replicas were opened without an identity: the next call opens them anew.
@@ -390,49 +394,36 @@ class Session:
         return None
 
     def _use_folder(self, path: str) -> tuple[bool, str]:
-        from tui import commands
+        from tui.services.transport import use_folder
 
         try:
-            folder = commands.use_folder(self.home, path)
+            folder = use_folder(self.home, path)
         except HexpostError as exc:
             return False, str(exc)
         return True, f"packets will travel through the folder {folder}"
 
     def _sync(self) -> SyncResult:
+        from tui.services import sync
+
         try:
-            info = self.home.identity_info()
-            if info is None:
+            state = self._key_state()
+            if state is KeyState.NONE:
                 return SyncResult(NO_IDENTITY, ok=False)
             transport = self._transport(self.home)
-            if info.encrypted and self._passphrase is None:
+            if state is KeyState.LOCKED:
                 replica, signing = self._replica(), False
             else:
                 replica, signing = self._signing_replica(), True
-            from tui.sync_cmd import auto_replies
-
-            replies = auto_replies(None, self.home)
-            report = asyncio.run(_sync_once(replica, transport, self._clock, replies))
+            replies = sync.auto_replies(self.home)
+            report = asyncio.run(sync.sync_once(replica, transport, self._clock, replies))
         except HexpostError as exc:  # TransportError is one too
             return SyncResult(f"sync failed: {exc}", ok=False)
         except OSError as exc:
             return SyncResult(f"sync failed: {exc.strerror or exc}", ok=False)
-        result = describe(report, signing)
-        if not signing and self._owes_replies(replica):
-            return replace(result, replies_owed=True)
+        result = describe(report, signing, sync.game_names(replica))
+        if not signing and sync.owes_automatic_reply(replica):
+            return msgspec.structs.replace(result, replies_owed=True)
         return result
-
-    def _owes_replies(self, replica: Replica) -> bool:
-        """Whether some game waits for an automatic reply that only our key can sign."""
-        from engine.core.ruleset import DecisionKind
-
-        for row in replica.games():
-            if row.status != "active" or row.frozen:
-                continue
-            owed = replica.pending(row.game_id)
-            automatic = (DecisionKind.ENTROPY, DecisionKind.REVEAL)
-            if owed and owed[0].seats[0] == row.my_seat and owed[0].kind in automatic:
-                return True
-        return False
 
     def _signing_replica(self) -> Replica:
         if self._signer is None:
@@ -440,80 +431,23 @@ class Session:
         return self._signer
 
 
-async def _sync_once(
-    replica: Replica, transport: Transport, clock: Callable[[], str], replies: bool
-) -> SyncReport:
-    from mail.sync import sync
-
-    try:
-        return await sync(replica, transport, clock, auto_replies=replies)
-    finally:
-        await transport.close()
+def _texts(verdict: OrdersVerdict) -> list[str]:
+    return [event.text for event in verdict.events]
 
 
-def describe(report: SyncReport, signing: bool) -> SyncResult:
-    """A sync report as one status line plus the details behind it."""
-    details = [f"received: {o.status}: {safe_text(o.detail)}" for o in report.received]
-    details += [f"warning: {safe_text(problem)}" for problem in report.problems]
-    details += [f"not sent: packet {f.seq}: {safe_text(f.error)}" for f in report.failed]
-    details += [safe_text(line) for line in report.requests]
-    applied = sum(1 for o in report.received if o.status == "applied")
-    parts = [f"received {len(report.received)}", f"applied {applied}", f"sent {len(report.sent)}"]
-    attention = sum(1 for o in report.received if o.attention)
-    if attention:  # a damaged or refused packet of a game of ours, or a frozen game
-        parts.append(f"{attention} REFUSED or damaged")
-    if report.failed:
-        parts.append(f"{len(report.failed)} NOT SENT")
-    if report.problems:
-        parts.append(f"{len(report.problems)} warning(s)")
-    if not signing:
-        parts.append("no automatic replies (passphrase needed)")
-    changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
-    ok = not report.failed and not attention
-    return SyncResult("synced: " + ", ".join(parts), changed, details, ok=ok)
+def describe(
+    report: SyncReport, signing: bool, names: Mapping[bytes, str] | None = None
+) -> SyncResult:
+    """A sync report as one status line plus the details behind it
+    (`tui.services.sync.describe`), the details made safe to show."""
+    from tui.services import sync
 
-
-def step_orders(ruleset_id: str, step_id: str | None) -> tuple[str, ...]:
-    """The order types step ``step_id`` takes besides done, note and adjust (F&E's decision steps:
-    ``move`` and ``batch`` at 3B2...); none for a manual step or another ruleset."""
-    if ruleset_id != "fe" or not step_id:
-        return ()
-    from engine.fe.sequence import load_sequence
-
-    step = load_sequence().steps.get(step_id)
-    return step.orders if step is not None else ()
-
-
-def phase_titles(ruleset_id: str) -> tuple[dict[str, str], dict[str, str]]:
-    """Phase id -> title, and phase id -> rule, for the checklist's phase lines (F&E's
-    sequence of play; a ruleset without one gets none and the checklist says "Phase N")."""
-    if ruleset_id != "fe":
-        return {}, {}
-    from engine.fe.sequence import load_sequence
-
-    phases = load_sequence().phases.values()
-    return {p.id: p.title for p in phases}, {p.id: p.rule for p in phases}
-
-
-def _transport_words(transport: dict[str, Any], mail: Any) -> str | None:
-    """``folder PATH`` or ``mail ADDRESS`` for the games list's header, None if none is set."""
-    kind = transport.get("kind")
-    if not kind:
-        return None
-    if kind == "mail" and isinstance(mail, dict) and mail.get("address"):
-        return f"mail {mail['address']}"
-    return f"{kind} {transport.get('path', '')}".strip()
-
-
-def _now() -> str:
-    """The time packets are stamped with (`tui.commands.now`, imported on first use)."""
-    from tui.commands import now
-
-    return now()
+    result = sync.describe(report, signing, names)
+    return msgspec.structs.replace(result, details=tuple(safe_text(d) for d in result.details))
 
 
 def _configured_transport(home: Home) -> Transport:
     """The home's configured transport, as ``hexpost sync`` builds it."""
-    from tui.commands import transport_of
+    from tui.services.transport import configured_transport
 
-    return transport_of(home)
+    return configured_transport(home)

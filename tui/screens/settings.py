@@ -6,8 +6,8 @@ the configured transport and sets a shared folder through `Session.use_folder`, 
 function ``hexpost transport folder PATH`` runs, so both write the same config; a path that
 is not a writable folder is refused with the reason on the status line and nothing written.
 The mail part is `MailForm` (`tui.widgets.mail_form`): Save runs what ``hexpost account add``
-runs (`tui.account_cmd.save_answers`: the ``[mail]`` table, and mail as the transport), Test
-what ``hexpost account test`` runs (`tui.account_cmd.check_account`), and the outcome shows
+runs (`tui.services.accounts.save_answers`: the ``[mail]`` table, and mail as the transport), Test
+what ``hexpost account test`` runs (`tui.services.accounts.check_account`), and the outcome shows
 under the form. Choosing "Mail account" above uses the saved account, as
 ``hexpost transport mail`` does.
 
@@ -27,11 +27,11 @@ from textual.message import Message
 from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet, Static
 
 from engine.core.errors import HexpostError
-from tui import account_cmd
-from tui.account_cmd import Answers
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.identity import IdentityForm, identity_lines
 from tui.screens.session import Settings
+from tui.services import accounts
+from tui.services.accounts import Answers
 from tui.widgets.mail_form import MailForm
 
 MAIL_KIND = "Mail account (the form below)"
@@ -130,7 +130,7 @@ class SettingsScreen(HexpostScreen):
     async def load(self) -> None:
         self.post_message(self.Loaded(await self.session.settings()))
         if self.settings is None:  # the form keeps what the player types after that
-            found = await self.session.call(account_cmd.saved_answers, self.session.home)
+            found = await self.session.call(accounts.saved_answers, self.session.home)
             self.post_message(self.MailLoaded(*found))
 
     @on(Loaded)
@@ -207,7 +207,7 @@ class SettingsScreen(HexpostScreen):
     @work(exclusive=True, group="change")
     async def use_mail(self) -> None:
         try:
-            config = await self.session.call(account_cmd.use_mail, self.session.home)
+            config = await self.session.call(accounts.use_mail, self.session.home)
         except HexpostError as exc:
             self.post_message(self.Done(False, str(exc)))
             return
@@ -231,7 +231,7 @@ class SettingsScreen(HexpostScreen):
     @work(exclusive=True, group="change")
     async def save_mail(self, answers: Answers) -> None:
         try:
-            lines = await self.session.call(account_cmd.save_answers, self.session.home, answers)
+            lines = await self.session.call(accounts.save_answers, self.session.home, answers)
         except HexpostError as exc:
             self.post_message(self.MailDone(False, [str(exc)]))
             return
@@ -245,11 +245,11 @@ class SettingsScreen(HexpostScreen):
     @work(exclusive=True, group="mail-test")
     async def test_mail(self, answers: Answers) -> None:
         try:
-            config = account_cmd.build_config(answers)
+            config = accounts.build_config(answers)
         except HexpostError as exc:
             self.post_message(self.MailDone(False, [str(exc)]))
             return
-        results = await account_cmd.check_account(config)
+        results = await accounts.check_account(config)
         ok = all(result.ok for result in results)
         self.post_message(self.MailDone(ok, [str(result) for result in results]))
 
