@@ -85,6 +85,37 @@ class HexGrid(msgspec.Struct, frozen=True):
         )
 
 
+class SideStyle(msgspec.Struct, frozen=True):
+    """How a side is drawn: a one-character ``glyph`` (the map's owner letter) and counter
+    colours (``"#398ee6"``), which only help: the glyph carries the meaning."""
+
+    id: str
+    name: str
+    short_name: str = ""
+    glyph: str = ""
+    color: str = ""
+    text_color: str = ""
+
+
+class MapCell(msgspec.Struct, frozen=True):
+    """What the printed map shows in one hex: its owner at the start, a zone it lies in
+    (``"neutral"``), and its features from a small vocabulary: ``"capital"``,
+    ``"major-planet"``, ``"minor-planet"``, ``"base"``."""
+
+    hex: str
+    owner: str = ""
+    zone: str = ""
+    features: tuple[str, ...] = ()
+
+
+class MapSheet(msgspec.Struct, frozen=True):
+    """The printed map of a scenario: grid, sides' looks, and every hex that shows anything."""
+
+    grid: HexGrid
+    sides: tuple[SideStyle, ...] = ()
+    cells: tuple[MapCell, ...] = ()
+
+
 class Side(msgspec.Struct, frozen=True):
     """One side on the board (a nation, a fleet) with the seat playing it and its figures."""
 
@@ -154,6 +185,14 @@ class Param(msgspec.Struct, frozen=True):
     help: str = ""
 
 
+class Preset(msgspec.Struct, frozen=True):
+    """A ready filling of some of an order's parameters, offered as one line of a menu
+    (``"KLI D7 (2 slots)"`` fills ``empire`` and ``cls`` of a build)."""
+
+    label: str
+    values: tuple[tuple[str, str], ...]
+
+
 class Choice(msgspec.Struct, frozen=True):
     """An order a seat may give now, with what it asks for."""
 
@@ -162,6 +201,7 @@ class Choice(msgspec.Struct, frozen=True):
     title: str
     params: tuple[Param, ...] = ()
     rule: str = ""
+    presets: tuple[Preset, ...] = ()
 
 
 class ChecklistItem(msgspec.Struct, frozen=True):
@@ -175,6 +215,8 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     rules: tuple[str, ...]
     status: str
     """``done``, ``current``, ``todo`` or ``skipped``."""
+    phase_title: str = ""
+    phase_rule: str = ""
 
 
 S_contra = TypeVar("S_contra", contravariant=True)
@@ -189,6 +231,10 @@ class Face(Protocol[S_contra]):
 
     def board(self, state: S_contra) -> Board | None:
         """The board now, or None for a game without one."""
+        ...
+
+    def map_sheet(self, scenario: str) -> MapSheet | None:
+        """The printed map of ``scenario`` (static data), or None for a game without one."""
         ...
 
     def choices(self, state: S_contra, seat: Seat) -> tuple[Choice, ...]:

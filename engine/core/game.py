@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core import entropy, rolls
+from engine.core import caches, entropy, rolls
 from engine.core.errors import (
     ChainError,
     CommitmentMismatch,
@@ -100,22 +100,19 @@ def _after_joins(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
     return decisions
 
 
-_LAST_PENDING: list[tuple[Any, Any, list[Decision]]] = []
-
-
 def _ruleset_pending(ruleset: AnyRuleset, rules: Any) -> list[Decision]:
     """``ruleset.pending(rules)``, remembered for the last rules state asked about.
 
     Applying one packet asks several times about the same immutable rules state (who may
-    write it, then who owes each order); a one-entry memo keyed by identity, holding a
-    reference so the identity cannot be reused, makes that free without changing results.
+    write it, then who owes each order); `_pending_of` makes the repeats free.
     """
-    last = _LAST_PENDING[-1] if _LAST_PENDING else None  # one read: safe across threads
-    if last is not None and last[0] is ruleset and last[1] is rules:
-        return list(last[2])
-    decisions = ruleset.pending(rules)
-    _LAST_PENDING[:] = [(ruleset, rules, decisions)]
-    return list(decisions)
+    return list(_pending_of(ruleset, rules))
+
+
+@caches.by_identity(maxsize=1)
+def _pending_of(ruleset: AnyRuleset, rules: Any) -> tuple[Decision, ...]:
+    """A tuple, so that no caller can change what the next one is given."""
+    return tuple(ruleset.pending(rules))
 
 
 def _acceptance(core: CoreState) -> Decision:

@@ -12,7 +12,6 @@ decoded body gives the same bytes, so one packet has one id and one meaning.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Sequence
 from typing import Annotated
@@ -21,6 +20,7 @@ import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from engine.core import caches
 from engine.core.errors import PacketError, VersionError
 from engine.core.text import SAFE_PATTERN, Name
 
@@ -242,7 +242,7 @@ def read_envelope(data: bytes) -> Envelope:
     return envelope
 
 
-@functools.lru_cache(maxsize=256)
+@caches.derived(maxsize=256)
 def _public_key(raw: bytes) -> Ed25519PublicKey:
     """Parsed public keys are cached: a game has only a few, and parsing costs as much as
     a tenth of a verification."""

@@ -479,9 +479,9 @@ class Turns(Generic[S]):
 
     # --- the checklist --------------------------------------------------------------------
 
-    @staticmethod
-    def rows(steps: Sequence[Step], statuses: Sequence[str]) -> list[ChecklistItem]:
+    def rows(self, state: S, steps: Sequence[Step], statuses: Sequence[str]) -> list[ChecklistItem]:
         """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped)."""
+        phases = [self.host.phase(state, step) for step in steps]
         return [
             ChecklistItem(
                 step.id,
@@ -491,6 +491,8 @@ class Turns(Generic[S]):
                 step.kind,
                 step.rules,
                 "skipped" if step.obsolete else status,
+                phase.title,
+                phase.rule,
             )
-            for step, status in zip(steps, statuses, strict=True)
+            for step, status, phase in zip(steps, statuses, phases, strict=True)
         ]

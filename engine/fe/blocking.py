@@ -13,10 +13,9 @@ I inferred, C a choice that should become a game option.
 
 from __future__ import annotations
 
-import functools
 from typing import Literal
 
-from engine.core import hexgrid
+from engine.core import caches, hexgrid
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, HexInfo
 from engine.fe.units import UnitClass, load_units
@@ -134,14 +133,14 @@ def _presence(galaxy: Galaxy, board: Board, empire: str) -> dict[HexId, int]:
     return flags
 
 
-@functools.cache
+@caches.derived(maxsize=4096)
 def _traits(empire: str, cls: str, crippled: bool) -> tuple[bool, bool]:
     """(is a ship, carries fighters or PFs) for a class and side, looked up once."""
     unit = Unit("", empire, cls, crippled=crippled)
     return is_ship(unit), _carries_attrition(class_of(unit), crippled)
 
 
-@functools.cache
+@caches.by_identity(maxsize=4)
 def feature_hexes(galaxy: Galaxy) -> tuple[HexInfo, ...]:
     """The hexes of the map that hold planets or bases (looked up once per map)."""
     return tuple(info for info in galaxy.hexes if info.bases or info.planets)
@@ -230,7 +229,7 @@ def blocks(galaxy: Galaxy, board: Board, empire: str, h: HexId, purpose: Purpose
     return Blocking(galaxy, board, empire, purpose)(h)
 
 
-@functools.cache
+@caches.derived(maxsize=8)
 def _table(width: int, height: int) -> dict[HexId, tuple[HexId, ...]]:
     return {
         c * 100 + r: hexgrid.neighbours(c * 100 + r, width, height)

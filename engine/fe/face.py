@@ -10,6 +10,7 @@ menus come from the current step: the orders its data lists, plus the sequence's
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import msgspec
@@ -20,11 +21,14 @@ from engine.core.face import (
     Choice,
     Fact,
     HexGrid,
+    MapCell,
+    MapSheet,
     Param,
     ParamKind,
     Piece,
     Place,
     Side,
+    SideStyle,
     Summary,
     order_words,
     params_of,
@@ -32,8 +36,9 @@ from engine.core.face import (
 from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import flow, model, views
+from engine.fe import flow, menus, model, views
 from engine.fe.flow import COMBAT_PHASE, TURNS
+from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
@@ -146,6 +151,10 @@ class FeFace:
         grid = HexGrid(galaxy.width, galaxy.height, low_columns="even")
         return Board(grid, sides, pieces, places)
 
+    def map_sheet(self, scenario: str) -> MapSheet:
+        """The printed F&E map (the same for every scenario; captures are the board's)."""
+        return _sheet()
+
     def choices(self, state: FeState, seat: Seat) -> tuple[Choice, ...]:
         step = flow.current(state)
         if step is None or seat not in flow.owing(state, step):
@@ -153,6 +162,7 @@ class FeFace:
         if step.kind == StepKind.SECRET:
             return ()
         out = [_choice(tag, ORDER_TYPES[tag], step) for tag in step.orders if tag in ORDER_TYPES]
+        out = [_with_presets(state, seat, choice) for choice in out]
         out.append(_choice("done", Done, step))
         out += [_choice("note", Note, step), _choice("roll", Roll, step)]
         out.append(_standing_choice(TURNS))
@@ -172,7 +182,7 @@ class FeFace:
         items: list[ChecklistItem] = []
         for orion, steps in parts:
             statuses = [_status(state, orion, index) for index in range(len(steps))]
-            items += Turns.rows(steps, statuses)
+            items += TURNS.rows(state, steps, statuses)
         return tuple(items)
 
     def order_text(self, order: Any) -> str:
@@ -182,6 +192,45 @@ class FeFace:
 def _turn_tag(turn: int) -> str:
     year, season = turn_date(turn)
     return f"T{turn} {season.capitalize()} Y{year}"
+
+
+@functools.cache
+def _sheet() -> MapSheet:
+    galaxy = base.galaxy()
+    sides = tuple(
+        SideStyle(e.id, e.name, e.short_name, e.glyph, e.color, e.color2)
+        for e in galaxy.empires
+        if e.id != NEUTRAL_ZONE
+    )
+    cells = []
+    for info in galaxy.hexes:
+        kinds = {p.kind for p in info.planets}
+        features = [
+            word
+            for word, on in (
+                ("capital", info.capital),
+                ("major-planet", "major" in kinds),
+                ("minor-planet", "minor" in kinds),
+                ("base", bool(info.bases)),
+            )
+            if on
+        ]
+        neutral = info.empire == NEUTRAL_ZONE
+        owner = "" if neutral else info.empire
+        if owner or neutral or features:
+            zone = "neutral" if neutral else ""
+            cells.append(MapCell(f"{info.hex:04d}", owner, zone, tuple(features)))
+    grid = HexGrid(galaxy.width, galaxy.height, low_columns="even")
+    return MapSheet(grid, sides, tuple(cells))
+
+
+def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
+    """Build and convert menus: what the tables allow this turn, ready to pick."""
+    if choice.order == "build":
+        return msgspec.structs.replace(choice, presets=menus.build_presets(state, seat))
+    if choice.order == "convert":
+        return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
+    return choice
 
 
 def _unit_marks(unit: dict[str, Any]) -> tuple[str, ...]:
@@ -206,6 +255,7 @@ def _place(record: dict[str, Any], battles: set[str]) -> Place:
         mark
         for mark, on in (
             ("battle", record["hex"] in battles),
+            ("base", bool(record["bases"])),
             ("captured", record["captured"]),
             ("devastated", record["devastated"]),
             ("capital", record["capital"]),

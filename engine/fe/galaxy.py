@@ -34,12 +34,11 @@ A ``"capital"`` planet is the empire's capital planet: a major planet that is al
 
 from __future__ import annotations
 
-import functools
 from importlib import resources
 
 import msgspec
 
-from engine.core import hexgrid
+from engine.core import caches, hexgrid
 from engine.core.hexgrid import HexId
 
 MAP_FORMAT = "hexpost/fe-map/1"
@@ -400,7 +399,7 @@ def decode_galaxy(raw: bytes) -> Galaxy:
     return Galaxy(data)
 
 
-@functools.cache
+@caches.static
 def load_galaxy() -> Galaxy:
     """The shipped F&E map (``engine/fe/data/map.json``), decoded and checked once."""
     return decode_galaxy(resources.files("engine.fe.data").joinpath("map.json").read_bytes())

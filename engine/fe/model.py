@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from engine.core import caches
 from engine.core.errors import IllegalOrder, PacketError
 from engine.core.ruleset import OptionValue, Seat
 from engine.core.text import SAFE_PATTERN
@@ -141,14 +142,7 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
         parts, and then the very same `Board` object, so caches keyed by the board's
         identity (supply grids) carry over from one step to the next.
         """
-        parts = (self.forces, self.owners, self.at_war, self.released, self.devastated)
-        last = _LAST_BOARD[0] if _LAST_BOARD else None
-        if last is not None and all(a is b for a, b in zip(last[0], parts, strict=True)):
-            return last[1]
-        units = tuple(u for forces in self.forces for u in forces.units)
-        board = Board(units, self.owners, self.at_war, self.released, self.devastated)
-        _LAST_BOARD[:] = [(parts, board)]
-        return board
+        return _board(self.forces, self.owners, self.at_war, self.released, self.devastated)
 
     def with_board(self, board: Board) -> FeState:
         """This state with ``board``'s units, owners, wars and released fleets.
@@ -205,46 +199,40 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
 
 
 _FORCES_INDEX = FeState.__struct_fields__.index("forces")
-_LAST_BOARD: list[tuple[tuple[object, ...], Board]] = []
-"""The last board built and the state parts it was built from (held, so ids stay unique)."""
+
+
+@caches.by_identity(maxsize=1)
+def _board(
+    forces: tuple[Forces, ...],
+    owners: tuple[tuple[HexId, str], ...],
+    at_war: tuple[tuple[str, str], ...],
+    released: tuple[tuple[str, str], ...],
+    devastated: tuple[HexId, ...],
+) -> Board:
+    """The board of the last state parts asked about (see `FeState.board`)."""
+    units = tuple(u for empire in forces for u in empire.units)
+    return Board(units, owners, at_war, released, devastated)
 
 
 def _unit_id(unit: Unit) -> str:
     return unit.id
 
 
-_DIGESTS: dict[int, tuple[tuple[Unit, ...], bytes]] = {}
-_DIGEST_LIMIT = 256
 _HASH_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
 
-_LAST_FORCES: list[tuple[tuple[Forces, ...], tuple[tuple[str, bytes], ...]]] = []
-
-
+@caches.by_identity(maxsize=1)
 def _forces_digests(forces: tuple[Forces, ...]) -> tuple[tuple[str, bytes], ...]:
     """Each empire with the digest of its units; the last answer is kept for the same tuple
     (most packets change no unit, so the states before and after share it)."""
-    if _LAST_FORCES and _LAST_FORCES[0][0] is forces:
-        return _LAST_FORCES[0][1]
-    digests = tuple((f.empire, _forces_digest(f.units)) for f in forces)
-    _LAST_FORCES[:] = [(forces, digests)]
-    return digests
+    return tuple((f.empire, _forces_digest(f.units)) for f in forces)
 
 
+@caches.by_identity(maxsize=256)
 def _forces_digest(units: tuple[Unit, ...]) -> bytes:
-    """SHA-256 of the units' canonical bytes, cached by the identity of the tuple.
-
-    The cache keeps a reference to the tuple, so an id cannot be reused while its entry
-    lives; the digest depends only on the bytes, so a cache miss changes nothing but time.
-    """
-    entry = _DIGESTS.get(id(units))
-    if entry is not None and entry[0] is units:
-        return entry[1]
-    digest = hashlib.sha256(_HASH_ENCODER.encode(units)).digest()
-    if len(_DIGESTS) >= _DIGEST_LIMIT:
-        _DIGESTS.clear()
-    _DIGESTS[id(units)] = (units, digest)
-    return digest
+    """SHA-256 of the units' canonical bytes, cached by the identity of the tuple (an
+    unchanged empire keeps its tuple from state to state, `FeState.with_board`)."""
+    return hashlib.sha256(_HASH_ENCODER.encode(units)).digest()
 
 
 class _OrderBase(

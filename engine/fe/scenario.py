@@ -20,12 +20,12 @@ The calendar is the General War's: turn 1 is Fall Y168, and each turn is half a 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from importlib import resources
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue, ScenarioInfo, SeatSpec
 from engine.fe.oob import ScenarioSetup, decode_setup
 from engine.fe.units import load_units
@@ -149,7 +149,7 @@ def _in_turn_order(scenario: Scenario) -> list[ScenarioSeat]:
     return [by_name[name] for name in scenario.turn_order]
 
 
-@functools.cache
+@caches.static
 def load_scenarios() -> tuple[Scenario, ...]:
     """Every shipped scenario, ordered by file name (stable on every machine)."""
     folder = resources.files("engine.fe.data.scenarios")

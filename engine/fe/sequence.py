@@ -25,9 +25,9 @@ the engine stays free of ``os``/``open``.
 
 from __future__ import annotations
 
-import functools
 from importlib import resources
 
+from engine.core import caches
 from engine.core.sequence import Heading, Phase, SequenceOfPlay, Step, decode_sequence
 
 ORION_PART = "orion"
@@ -35,7 +35,7 @@ ORION_PART = "orion"
 __all__ = ["ORION_PART", "Heading", "Phase", "SequenceOfPlay", "Step", "load_sequence"]
 
 
-@functools.cache
+@caches.static
 def load_sequence() -> SequenceOfPlay:
     """The shipped sequence of play (decoded and checked once per process)."""
     return decode_sequence(resources.files("engine.fe.data").joinpath("sequence.json").read_bytes())

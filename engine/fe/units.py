@@ -20,6 +20,8 @@ from typing import Literal
 
 import msgspec
 
+from engine.core import caches
+
 Season = Literal["spring", "fall"]
 Carrier = Literal["", "single-ship", "light", "medium", "heavy"]
 Escort = Literal["", "light", "heavy"]
@@ -244,7 +246,7 @@ def decode_units(raw: bytes) -> UnitTables:
     return msgspec.json.decode(raw, type=UnitTables)
 
 
-@functools.cache
+@caches.static
 def load_units() -> UnitTables:
     """The shipped unit tables (read once)."""
     raw = resources.files("engine.fe.data").joinpath("units.json").read_bytes()

@@ -18,6 +18,7 @@ from engine.core.face import (
     ChecklistItem,
     Choice,
     Fact,
+    MapSheet,
     Param,
     ParamKind,
     Summary,
@@ -167,6 +168,9 @@ class ToyFace:
         )  # fmt: skip
 
     def board(self, state: ToyState) -> Board | None:
+        return None
+
+    def map_sheet(self, scenario: str) -> MapSheet | None:
         return None
 
     def choices(self, state: ToyState, seat: Seat) -> tuple[Choice, ...]:

@@ -19,7 +19,7 @@ import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe.blocking import can_supply
-from engine.fe.forces import OFF_MAP
+from engine.fe.forces import OFF_MAP, Board
 from engine.fe.model import FeState, MissionOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base
@@ -28,11 +28,11 @@ from engine.fe.steps.base import Area
 MISSION_RULE = "509.1"
 
 
-def missions_of(state: FeState, empire: str) -> tuple[str, ...]:
-    """The ids of ``empire``'s transports on the supply mission that are still on the board."""
-    board = state.board
+def missions_on(board: Board, supply_tugs: tuple[str, ...], empire: str) -> tuple[str, ...]:
+    """The ids of ``empire``'s transports on the supply mission (``supply_tugs``, a state's
+    list) that are still on ``board``."""
     out = []
-    for unit_id in state.supply_tugs:
+    for unit_id in supply_tugs:
         try:
             unit = board.unit(unit_id)
         except KeyError:

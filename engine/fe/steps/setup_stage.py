@@ -13,9 +13,9 @@ them there, and repairs and production need them as units).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
+from engine.core import caches
 from engine.core.errors import NotPending
 from engine.core.ruleset import Actor, Event, Seat, StepKind, Violation
 from engine.fe import setup as placing
@@ -31,7 +31,7 @@ from engine.fe.units import load_units
 SETUP_PHASE = Phase("0", "Set-up", placing.SETUP_RULE)
 
 
-@functools.cache
+@caches.derived(maxsize=32)
 def setup_steps(scenario_id: str) -> tuple[Step, ...]:
     """The set-up part of a scenario: one step per empire of its set-up order."""
     scenario = _scenario(scenario_id)

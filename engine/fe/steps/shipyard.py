@@ -34,11 +34,11 @@ cheap, a skipped legal order is not.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import model, production, repair, rule_options
 from engine.fe.economics import fmt_ep, replacement_cost2
@@ -425,7 +425,7 @@ def apply_convert(
     return state
 
 
-@functools.cache
+@caches.derived(maxsize=32)
 def _conversion_targets(empire: str) -> dict[str, tuple[str, ...]]:
     """For each class of ``empire``, the classes it converts into, in table order."""
     targets: dict[str, list[str]] = {}

@@ -1,8 +1,8 @@
 """Supply (410.0) as the game sees it: each empire's grid on the current board.
 
-The grids are computed from the board on demand and remembered for the last board asked
-about (the board of one state is one object), so a view that asks for every unit's status
-costs one grid per empire.
+The grids are computed from the board on demand and remembered for the last few boards
+asked about (the board of one state is one object), so a view that asks for every unit's
+status costs one grid per empire.
 
 The supply checks of the sequence of play (1A2 and 5-3A for combat, 2A1 and 7A for repairs,
 3B1 for operational movement, 6A for retrograde) are automatic steps: the engine works the
@@ -23,46 +23,36 @@ Readings (marked as in ``fe-rules-notes.md``):
 
 from __future__ import annotations
 
+from engine.core import caches
 from engine.core.ruleset import Actor, Event
 from engine.fe import supply
-from engine.fe.forces import OFF_MAP, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.model import FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
-from engine.fe.steps.missions import missions_of
+from engine.fe.steps.missions import missions_on
 
 SUPPLY_RULE = "410.0"
 NAMED_OUT = 8
 """At most this many units out of supply are named in a check's text (all are in its data)."""
 
-_LAST: list[tuple[tuple[object, ...], dict[str, supply.SupplyGrid]]] = []
-
 
 def grid_of(state: FeState, empire: str) -> supply.SupplyGrid:
     """One empire's supply grid on this state's board, computed once per board.
 
-    The cache holds the grids of the last position asked about: the units (the same tuple
-    objects while no unit changes, `FeState.forces`), captured hexes, wars, devastated
-    planets and supply missions; released fleets and the treasury do not matter to supply.
-    It is filled one empire at a time, so a check of the phasing side's supply does not pay
-    for the other side's grids.
+    States that differ only in bookkeeping share one `Board` object (`FeState.board`), so
+    the grids carry over from step to step while no unit moves. They are kept one empire at
+    a time, so a check of the phasing side's supply does not pay for the other side's grids.
     """
-    board = state.board
-    key = (state.forces, state.owners, state.at_war, state.devastated, state.supply_tugs)
-    if not _LAST or not _same(_LAST[0][0], key):
-        _LAST[:] = [(key, {})]
-    cached = _LAST[0][1]
-    grid = cached.get(empire)
-    if grid is None:
-        tugs = missions_of(state, empire)
-        grid = cached[empire] = supply.supply_grid(base.galaxy(), board, empire, tugs)
-    return grid
+    return _grid(state.board, state.supply_tugs, empire)
 
 
-def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
-    """The units by identity (they are big), the rest by value (they are small)."""
-    return old[0] is new[0] and old[1:] == new[1:]
+@caches.by_identity(maxsize=16, identity=1)
+def _grid(board: Board, supply_tugs: tuple[str, ...], empire: str) -> supply.SupplyGrid:
+    """The grid on ``board`` (by identity) with these supply missions (by value)."""
+    tugs = missions_on(board, supply_tugs, empire)
+    return supply.supply_grid(base.galaxy(), board, empire, tugs)
 
 
 def grids(state: FeState) -> dict[str, supply.SupplyGrid]:

@@ -78,3 +78,32 @@ def test_checklist_is_the_rulesets_own(after_setup: FeState) -> None:
 def test_order_text_is_plain_words() -> None:
     (order,) = parse_orders([{"type": "move", "units": ["A", "B"], "path": ["1307", "1407"]}])
     assert FACE.order_text(order) == "move units=A,B path=1307,1407"
+
+
+def test_the_map_sheet_is_the_printed_map() -> None:
+    sheet = FACE.map_sheet("the-wind")
+    cells = {c.hex: c for c in sheet.cells}
+    assert (sheet.grid.columns, sheet.grid.rows) == (61, 19)
+    glyphs = {s.id: s.glyph for s in sheet.sides}
+    assert glyphs["KLI"] and glyphs["KZI"] and glyphs["KLI"] != glyphs["KZI"]
+    capitals = [c for c in sheet.cells if "capital" in c.features]
+    assert capitals and all(c.owner for c in capitals)
+    assert any(c.zone == "neutral" for c in sheet.cells)
+    assert all(sheet.grid.contains(h) for h in cells)
+
+
+def test_build_and_convert_menus_come_as_presets() -> None:
+    from engine.fe import flow, menus
+
+    state = FE.initial_state("the-wind", ["coalition", "alliance"], {})
+    index = [s.id for s in flow.sequence().main].index("2B3")
+    state = msgspec.structs.replace(state, setup=False, step=index, turn=1)
+    seat = "coalition"
+    builds = menus.build_presets(state, seat)
+    assert builds, "the schedule offers something on turn 1"
+    first = dict(builds[0].values)
+    assert set(first) >= {"empire", "cls"}
+    choice = next(c for c in FACE.choices(state, seat) if c.order == "build")
+    assert choice.presets == builds
+    converts = menus.convert_presets(state, seat)
+    assert all(dict(p.values)["unit"] for p in converts)

@@ -1,0 +1,56 @@
+"""Ready-made menu lines for F&E's build and convert orders (the face's `Preset`s).
+
+A player building at 2B3 wants the list of what the production schedule allows this turn and
+what may substitute for each slot; one converting wants, for each of its units, the classes
+the unit tables let it become. The engine prices and refuses every such order anyway; these
+lists only spare the player the tables. Pure, and computed only while a step takes those
+orders.
+"""
+
+from __future__ import annotations
+
+from engine.core.face import Preset
+from engine.core.ruleset import Seat
+from engine.fe.forces import OFF_MAP
+from engine.fe.model import FeState
+from engine.fe.production import conversion_for, scheduled
+from engine.fe.steps.base import empire_setup, empires_of
+from engine.fe.units import load_units
+
+
+def build_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
+    """The classes ``seat``'s empires may build this turn: each scheduled slot, then the
+    classes that may be built instead of it (431.0, 450.0)."""
+    tables = load_units()
+    out: list[Preset] = []
+    for empire in empires_of(state, seat):
+        setup = empire_setup(state, empire)
+        slots = scheduled(setup.production if setup is not None else (), state.turn)
+        for slot, count in slots.items():
+            if tables.find(empire, slot) is not None:
+                label = f"{empire} {slot} ({count} slot{'' if count == 1 else 's'})"
+                out.append(Preset(label, (("empire", empire), ("cls", slot))))
+            for unit in tables.empire_classes(empire):
+                if unit.id != slot and any(slot in s.instead_of for s in unit.substitutions):
+                    label = f"{empire} {unit.id} instead of {slot}"
+                    values = (("empire", empire), ("cls", unit.id), ("instead_of", slot))
+                    out.append(Preset(label, values))
+    return tuple(out)
+
+
+def convert_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
+    """For each of ``seat``'s units on the map, the conversions the engine plays (433.0)."""
+    tables = load_units()
+    mine = set(empires_of(state, seat))
+    out: list[Preset] = []
+    for unit in state.board.units:
+        if unit.empire not in mine or unit.hex == OFF_MAP:
+            continue
+        for target in tables.empire_classes(unit.empire):
+            if not any(unit.cls in conv.source for conv in target.conversions):
+                continue
+            if isinstance(conversion_for(unit.empire, unit, target.id), str):
+                continue  # not automated (bases, several units, a cost set by a rule)
+            label = f"{unit.id} {unit.cls} -> {target.id}"
+            out.append(Preset(label, (("unit", unit.id), ("to", target.id))))
+    return tuple(out)
