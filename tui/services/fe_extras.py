@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import HexpostError
-from saves.registry import rulesets
 from saves.replica import GameRow
+from tui.services.start import known_scenarios
 
 FE = "fe"
 
@@ -53,10 +53,6 @@ def step_orders(ruleset_id: str, step_id: str | None) -> tuple[str, ...]:
 
     step = load_sequence().steps.get(step_id)
     return step.orders if step is not None else ()
-
-
-def known_scenarios() -> str:
-    return ", ".join(s.id for r in rulesets() for s in r.scenarios())
 
 
 class HoldingsRecord(msgspec.Struct, frozen=True):

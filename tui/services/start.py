@@ -17,7 +17,6 @@ from engine.core.ruleset import OptionValue
 from saves import joins
 from saves.registry import rulesets
 from saves.replica import Replica
-from tui.services.fe_extras import known_scenarios
 from tui.services.ports import Clock
 
 
@@ -48,6 +47,11 @@ class Joined(msgspec.Struct, frozen=True):
     joined: bool
     text: str
     packet: int | None = None
+
+
+def known_scenarios() -> str:
+    """Every scenario id the installed rulesets offer, for a refusal to list."""
+    return ", ".join(s.id for r in rulesets() for s in r.scenarios())
 
 
 def scenarios() -> list[ScenarioRow]:
