@@ -16,7 +16,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
-from saves import inbox, outbox, quarantine
+from saves import outbox, quarantine
 from saves.outcome import Outcome
 from saves.replica import Replica
 
@@ -44,7 +44,8 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     """Fetch what the transport has that this home has not read, and take each packet in.
 
     Of an item with several decoded copies (an email's attachment and armoured text) the first
-    that verifies is taken in (`saves.inbox.pick_copy`). Each item goes in by its own transaction,
+    that verifies is taken in (`saves.inbox.pick_copy`, inside the replica, so the check that
+    picks a copy is the only check of its signature). Each item goes in by its own transaction,
     which also marks its ref read and keeps its Message-ID for threading; the cursor is saved
     last, so a crash re-fetches at worst what was already taken in (and ignored as read).
     """
@@ -66,18 +67,14 @@ def _take(replica: Replica, transport: str, item: IncomingPacket, now: str) -> O
         item.seq_hint if item.seq_hint >= 0 else None,
     )
     try:
-        data = (
-            inbox.pick_copy(replica.store, item.data, item.alternatives)
-            if item.alternatives
-            else item.data
-        )
         return replica.receive(
-            data,
+            item.data,
             source=source,
             now=now,
             ref=(transport, item.ref),
             message_id=item.message_id,
             hint=hint,
+            alternatives=item.alternatives,
         )
     except Exception as exc:  # even recording it failed (a full disk?): report, go on
         _log.exception("could not take in %s", source)

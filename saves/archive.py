@@ -22,11 +22,12 @@ from engine.core.errors import HexpostError
 from engine.core.game import apply_packet
 from engine.core.packets import Genesis, open_packet
 from engine.core.state import encode_state
-from engine.rulesets import ruleset_for
-from saves import claims, evidence, ledger
+from saves import claims, evidence, ledger, store_keys
 from saves.claims import ArchivedClaim
 from saves.evidence import ArchivedEvidence
-from saves.replica import GameRow, Replica
+from saves.reading import Reader
+from saves.registry import ruleset_for
+from saves.store_games import GameRow
 from saves.vault import is_sealed
 
 FORMAT = "hexpost-game-archive"
@@ -60,7 +61,7 @@ class Archive(msgspec.Struct, frozen=True):
     """Late claims kept with the game: public, checked on import."""
 
 
-def export_game(replica: Replica, game_id: bytes, *, public: bool = False) -> bytes:
+def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> bytes:
     row = replica.game(game_id)
     store = replica.store
     archive = Archive(
@@ -72,27 +73,21 @@ def export_game(replica: Replica, game_id: bytes, *, public: bool = False) -> by
         claims=claims.for_archive(store, game_id),
     )
     if not public:
-        seed = store.one(
-            "SELECT seed, length FROM entropy_seeds WHERE game_id = ? AND seat = ?",
-            (game_id, row.my_seat),
-        )
-        secrets = store.all(
-            "SELECT key, seat, salt, choice FROM secrets WHERE game_id = ?", (game_id,)
-        )
-        kept = [ArchivedSecret(str(k), str(s), bytes(a), bytes(c)) for k, s, a, c in secrets]
-        seed_bytes = bytes(seed[0]) if seed else b""
+        seed = store_keys.seed_row(store, game_id, row.my_seat)
+        kept = [ArchivedSecret(*secret) for secret in store_keys.secrets_of(store, game_id)]
+        seed_bytes = seed[0] if seed else b""
         sealed = is_sealed(seed_bytes) or any(is_sealed(s.salt) for s in kept)
         archive = msgspec.structs.replace(
             archive,
             version=SEALED_VERSION if sealed else VERSION,
             seed=seed_bytes,
-            seed_length=int(seed[1]) if seed else 0,
+            seed_length=seed[1] if seed else 0,
             secrets=kept,
         )
     return msgspec.msgpack.encode(archive)
 
 
-def import_game(replica: Replica, data: bytes, *, now: str) -> GameRow:
+def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
     """Check an archive by replaying it, then store it as a game of this home."""
     try:
         archive = msgspec.msgpack.decode(data, type=Archive)
@@ -125,7 +120,7 @@ def import_game(replica: Replica, data: bytes, *, now: str) -> GameRow:
         raise HexpostError(f"game {game_id.hex()[:12]} is already in this home")
     genesis = results[0][0].body.kind
     assert isinstance(genesis, Genesis)
-    with replica.store.transaction() as db:
+    with replica.store.transaction():
         ledger.insert_game(
             replica.store,
             game_id,
@@ -143,14 +138,12 @@ def import_game(replica: Replica, data: bytes, *, now: str) -> GameRow:
         evidence.restore(replica.store, game_id, archive.packets, archive.evidence)
         claims.restore(replica, game_id, archive.claims)
         if archive.seed:
-            db.execute(
-                "INSERT INTO entropy_seeds (game_id, seat, seed, length) VALUES (?, ?, ?, ?)",
-                (game_id, archive.my_seat, archive.seed, archive.seed_length),
+            store_keys.insert_seed(
+                replica.store, game_id, archive.my_seat, archive.seed, archive.seed_length
             )
         for secret in archive.secrets:
-            db.execute(
-                "INSERT INTO secrets (game_id, key, seat, salt, choice) VALUES (?, ?, ?, ?, ?)",
-                (game_id, secret.key, secret.seat, secret.salt, secret.choice),
+            store_keys.insert_secret(
+                replica.store, game_id, secret.key, secret.seat, secret.salt, secret.choice
             )
     if encode_state(replica.state(game_id)) != encode_state(state):
         raise HexpostError("internal error: imported state differs from its replay")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import msgspec
 
@@ -34,15 +34,13 @@ from engine.core.claims import (
 from engine.core.errors import GameFrozen, HexpostError, PacketError
 from engine.core.game import AnyRuleset, AnyState, pending
 from engine.core.text import SAFE_PATTERN, text_problem
-from engine.rulesets import ruleset_for
-from saves import ledger
+from saves import ledger, store_evidence, store_games, store_keys, store_outbox
 from saves.outbox import format_time, parse_time
 from saves.outcome import Outcome
+from saves.reading import Reader
+from saves.registry import ruleset_for
 from saves.store import Store
 from saves.subject import Subject, format_subject
-
-if TYPE_CHECKING:
-    from saves.replica import Replica
 
 __all__ = ["is_claim", "make_claim", "receive", "verdict"]
 
@@ -72,7 +70,7 @@ class ArchivedClaim(msgspec.Struct, frozen=True):
 # --- writing ------------------------------------------------------------------------------------
 
 
-def make_claim(replica: Replica, game_id: bytes, now: str, note: str = "") -> ClaimRow:
+def make_claim(replica: Reader, game_id: bytes, now: str, note: str = "") -> ClaimRow:
     """Sign a late claim for a game whose other seat let its reply window pass; keep it and
     queue it for sending, in one transaction. Refuses, saying why, unless this home signs for
     its seat, the game is active and not frozen, the other seat owes the next move, and the
@@ -93,7 +91,7 @@ def make_claim(replica: Replica, game_id: bytes, now: str, note: str = "") -> Cl
 
 
 def claim_body(
-    replica: Replica, game_id: bytes, now: str, note: str = ""
+    replica: Reader, game_id: bytes, now: str, note: str = ""
 ) -> tuple[ClaimBody, AnyRuleset, AnyState]:
     """The claim this home would sign at ``now`` (with the ruleset and head state), or
     `HexpostError` saying why it may not claim; needs only the identity's public key, so the
@@ -179,37 +177,29 @@ def _queue(
     core = state.core
     names = {seat.seat: seat.name for seat in core.seats}
     recipients = [s.address for s in core.seats if s.seat != body.seat and s.address]
-    facts: Any = ruleset.summary(state.rules) if state.rules is not None else {}
-    turn = facts.get("turn") if isinstance(facts, dict) else None
-    turn = turn if isinstance(turn, dict) else {}
-    number, season, year = turn.get("number"), turn.get("season"), turn.get("year")
     subject = Subject(
         game=core.name,
         seat=body.seat,
         action="late claim",
         seq=body.head_seq,
-        turn=number if isinstance(number, int) else None,
-        season=str(season).capitalize() if season else "",
-        year=year if isinstance(year, int) else None,
+        when=ledger.turn_tag(ruleset, state),
     )
     lines = [
         f"{_who(body.seat, names)} says that {_who(body.late, names)} is late:",
         claim_text(body),
         "A late claim changes nothing in the game; both players' logs keep it.",
     ]
-    store.db.execute(
-        "INSERT OR IGNORE INTO outbox (game_id, seq, packet_id, data, recipients, subject, "
-        "automatic, created_at, summary) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
-        (
-            body.game_id,
-            body.head_seq,
-            claim.claim_id,
-            claim.data,
-            "\n".join(recipients),
-            format_subject(subject),
-            now,
-            "\n".join(lines),
-        ),
+    store_outbox.queue(
+        store,
+        body.game_id,
+        body.head_seq,
+        claim.claim_id,
+        claim.data,
+        recipients="\n".join(recipients),
+        subject=format_subject(subject),
+        automatic=False,
+        now=now,
+        summary="\n".join(lines),
     )
 
 
@@ -224,45 +214,50 @@ def _who(seat: str, names: Mapping[str, str]) -> str:
 def verdict(store: Store, data: bytes) -> str:
     """`saves.inbox.verdict` for a claim: ``"verified"`` by the key its game binds to its seat,
     ``"unknown key"`` when this home binds no key to that seat, else ``"bad"``."""
+    return opened(store, data)[0]
+
+
+def opened(store: Store, data: bytes) -> tuple[str, VerifiedClaim | None]:
+    """`verdict`, with the verified claim when there is one: handed to `receive`, it is not
+    checked a second time."""
     try:
         body = peek(data)
     except PacketError:
-        return "bad"
+        return "bad", None
     key = _seat_key(store, body)
     if key is None:
-        return "unknown key"
+        return "unknown key", None
     try:
-        open_claim(data, key)
+        return "verified", open_claim(data, key)
     except PacketError:
-        return "bad"
-    return "verified"
+        return "bad", None
 
 
 def _seat_key(store: Store, body: ClaimBody) -> bytes | None:
-    row = store.one(
-        "SELECT public_key FROM game_keys WHERE game_id = ? AND seat = ?", (body.game_id, body.seat)
-    )
-    return None if row is None else bytes(row[0])
+    return store_keys.seat_key(store, body.game_id, body.seat)
 
 
-def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
+def receive(
+    replica: Reader, data: bytes, source: str, now: str, verified: VerifiedClaim | None = None
+) -> Outcome:
     """Take in one received claim (the caller holds the transaction): check it against this
-    home's game (see the module notes) and keep it; it changes nothing else."""
+    home's game (see the module notes) and keep it; it changes nothing else. ``verified`` is
+    ``data`` as `opened` verified it already (its signature is then not checked again)."""
     store = replica.store
     try:
         body = peek(data)
     except PacketError as exc:
         return Outcome("rejected", f"late claim refused: {exc}")
-    row = store.one("SELECT name, head_seq FROM games WHERE game_id = ?", (body.game_id,))
+    row = store_games.game(store, body.game_id)
     if row is None:
         return Outcome(
             "ignored",
             f"a late claim for game {body.game_id.hex()[:8]}, which this home does not hold",
             body.game_id,
         )
-    name, head = str(row[0]), int(row[1])
+    name, head = row.name, row.head_seq
     try:
-        claim = check(replica, data, body)
+        claim = check(replica, data, body, verified)
     except HexpostError as exc:
         reason = f"late claim by {body.seat} at packet {body.head_seq} of {name} refused: {exc}"
         ledger.record_rejected(store, body.game_id, source, reason, data, now)
@@ -282,17 +277,23 @@ def receive(replica: Replica, data: bytes, source: str, now: str) -> Outcome:
 
 
 def _is_my_seat(store: Store, body: ClaimBody) -> bool:
-    row = store.one("SELECT my_seat FROM games WHERE game_id = ?", (body.game_id,))
-    return row is not None and str(row[0]) == body.seat
+    row = store_games.game(store, body.game_id)
+    return row is not None and row.my_seat == body.seat
 
 
-def check(replica: Replica, data: bytes, body: ClaimBody) -> VerifiedClaim:
-    """Verify a claim of a game this home holds; raises `HexpostError` saying what is wrong."""
+def check(
+    replica: Reader, data: bytes, body: ClaimBody, verified: VerifiedClaim | None = None
+) -> VerifiedClaim:
+    """Verify a claim of a game this home holds; raises `HexpostError` saying what is wrong.
+    A ``verified`` claim of these very bytes under the seat's key is not verified again."""
     store = replica.store
     key = _seat_key(store, body)
     if key is None:
         raise PacketError(f"seat {body.seat!r} has no key in this game")
-    claim = open_claim(data, key)
+    if verified is not None and verified.data == data and verified.public_key == key:
+        claim = verified
+    else:
+        claim = open_claim(data, key)
     game = replica.game(body.game_id)
     ruleset = ruleset_for(game.ruleset)
     head_state = replica.state(body.game_id)
@@ -338,26 +339,18 @@ def check(replica: Replica, data: bytes, body: ClaimBody) -> VerifiedClaim:
 def _keep(store: Store, claim: VerifiedClaim, now: str, *, mine: bool) -> bool:
     """Store a verified claim once (False: it was kept already); keep `MAX_CLAIMS_PER_GAME`."""
     body = claim.body
-    done = store.db.execute(
-        "INSERT OR IGNORE INTO claims (game_id, claim_id, seat, late, head_seq, data, "
-        "received_at, mine) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            body.game_id,
-            claim.claim_id,
-            body.seat,
-            body.late,
-            body.head_seq,
-            claim.data,
-            now,
-            int(mine),
-        ),
+    return store_evidence.keep_claim(
+        store,
+        body.game_id,
+        claim.claim_id,
+        body.seat,
+        body.late,
+        body.head_seq,
+        claim.data,
+        now,
+        mine=mine,
+        keep=MAX_CLAIMS_PER_GAME,
     )
-    store.db.execute(
-        "DELETE FROM claims WHERE game_id = ? AND rowid IN (SELECT rowid FROM claims "
-        "WHERE game_id = ? ORDER BY received_at DESC, rowid DESC LIMIT -1 OFFSET ?)",
-        (body.game_id, body.game_id, MAX_CLAIMS_PER_GAME),
-    )
-    return done.rowcount > 0
 
 
 # --- reading and showing -------------------------------------------------------------------------
@@ -366,17 +359,8 @@ def _keep(store: Store, claim: VerifiedClaim, now: str, *, mine: bool) -> bool:
 def claims_of(store: Store, game_id: bytes, head_seq: int | None = None) -> list[ClaimRow]:
     """A game's kept claims by position, then as they came (only those at ``head_seq``, when
     given)."""
-    params: tuple[object, ...]
-    where, params = "game_id = ?", (game_id,)
-    if head_seq is not None:
-        where, params = "game_id = ? AND head_seq = ?", (game_id, head_seq)
-    rows = store.all(
-        f"SELECT claim_id, data, received_at, mine FROM claims WHERE {where} "
-        "ORDER BY head_seq, received_at, rowid",
-        params,
-    )
     found = []
-    for claim_id, data, received_at, mine in rows:
+    for claim_id, data, received_at, mine in store_evidence.claim_rows(store, game_id, head_seq):
         try:
             body = peek(bytes(data))
         except PacketError:
@@ -422,7 +406,7 @@ def for_archive(store: Store, game_id: bytes) -> list[ArchivedClaim]:
     return [ArchivedClaim(row.data, row.received_at) for row in claims_of(store, game_id)]
 
 
-def restore(replica: Replica, game_id: bytes, items: Sequence[ArchivedClaim]) -> None:
+def restore(replica: Reader, game_id: bytes, items: Sequence[ArchivedClaim]) -> None:
     """Keep an imported game's claims, each checked as a received one is (inside the caller's
     transaction, after the game's packets are stored); one that does not hold refuses the
     import."""

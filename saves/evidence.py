@@ -51,8 +51,8 @@ from engine.core.packets import (
     read_envelope,
 )
 from engine.core.text import SAFE_PATTERN
-from engine.rulesets import ruleset_for
-from saves import ledger
+from saves import ledger, store_evidence, store_games
+from saves.registry import ruleset_for
 from saves.store import Store
 
 FORMAT = "hexpost-evidence"
@@ -415,11 +415,7 @@ def verdict_lines(proof: Proof) -> list[str]:
 
 def stored(store: Store, game_id: bytes) -> list[StoredEvidence]:
     """Every piece of evidence this home keeps for a game, oldest first."""
-    rows = store.all(
-        "SELECT id, kind, seq, detail, found_at, packet_a, packet_b FROM evidence "
-        "WHERE game_id = ? ORDER BY id",
-        (game_id,),
-    )
+    rows = store_evidence.evidence_rows(store, game_id)
     return [
         StoredEvidence(int(i), str(kind), int(seq), str(detail), str(found), bytes(a), _blob(b))
         for i, kind, seq, detail, found, a, b in rows
@@ -432,8 +428,7 @@ def _blob(value: bytes | None) -> bytes | None:
 
 def chain_of(store: Store, game_id: bytes) -> list[bytes]:
     """The game's stored packets in chain order."""
-    rows = store.all("SELECT data FROM packets WHERE game_id = ? ORDER BY seq", (game_id,))
-    return [bytes(data) for (data,) in rows]
+    return [data for _, data in store_games.packets_between(store, game_id)]
 
 
 def packet_ids(row: StoredEvidence) -> list[bytes]:

@@ -20,7 +20,10 @@ import platformdirs
 import tomli_w
 
 from engine.core.errors import HexpostError
+from engine.core.packets import fingerprint
+from saves import store_keys
 from saves.keys import (
+    Identity,
     KeyFileInfo,
     generate_identity,
     key_file_info,
@@ -30,9 +33,7 @@ from saves.keys import (
 from saves.store import Store
 
 if TYPE_CHECKING:
-    # Imported where used: a replica brings in every ruleset (the whole F&E engine), which a
-    # home only needs once a game is opened; the app's first paint does not wait for it.
-    from saves.replica import Identity, Replica
+    from saves.replica import Replica
 
 
 def default_home() -> Path:
@@ -100,21 +101,21 @@ class Home:
         key = generate_identity()
         extra = {} if scrypt_n is None else {"scrypt_n": scrypt_n}
         write_key_file(self.key_path, key, passphrase, name=name, address=address, **extra)
-        from engine.core.packets import fingerprint
-
         info = key_file_info(self.key_path)
-        with self.store().transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO identities (public_key, fingerprint, name, address, "
-                "key_file, created_at) VALUES (?, ?, ?, ?, ?, datetime('now'))",
-                (info.public_key, fingerprint(info.public_key), name, address, str(self.key_path)),
+        store = self.store()
+        with store.transaction():
+            store_keys.record_identity(
+                store,
+                info.public_key,
+                fingerprint(info.public_key),
+                name,
+                address,
+                str(self.key_path),
             )
         return info
 
     def identity(self, passphrase: bytes | None = None, *, unlock: bool = False) -> Identity | None:
         """The identity; with ``unlock`` the private key is loaded (needs the passphrase)."""
-        from saves.replica import Identity
-
         info = self.identity_info()
         if info is None:
             return None
@@ -122,6 +123,12 @@ class Home:
         return Identity(info.name, info.address, info.public_key, key)
 
     def replica(self, passphrase: bytes | None = None, *, unlock: bool = False) -> Replica:
+        """This home's games, as the identity (unlocked or not) sees them.
+
+        `saves.replica` is imported here, not at the top: it brings in every ruleset (the
+        whole F&E engine), which a home needs only once a game is opened, so the app's first
+        paint does not wait for it. Nothing below `saves.replica` imports this module.
+        """
         from saves.replica import Replica
 
         return Replica(self.store(), self.identity(passphrase, unlock=unlock))

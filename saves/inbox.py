@@ -14,7 +14,6 @@ becomes known, so reordering by a transport never loses a packet.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -31,32 +30,28 @@ from engine.core.packets import (
     peek_body,
     read_envelope,
 )
-from engine.rulesets import ruleset_for
-from saves import claims, ledger, outbox, quarantine
+from saves import (
+    claims,
+    copies,
+    ledger,
+    outbox,
+    quarantine,
+    store_evidence,
+    store_games,
+    store_inbox,
+    store_keys,
+)
 from saves.outcome import Hint, Outcome
-
-if TYPE_CHECKING:
-    from saves.replica import Replica
-    from saves.store import Store
+from saves.reading import Reader
+from saves.registry import ruleset_for
+from saves.store import Store
 
 
 def verdict(store: Store, data: bytes) -> str:
     """Check a packet's signature without applying it: ``"verified"`` (by a key a game of this
     home binds, or by the key an invitation or join carries), ``"unknown key"`` (signed by a
     key this home does not know yet) or ``"bad"`` (unreadable, or the signature fails)."""
-    if claims.is_claim(data):  # a late claim verifies by its seat's key
-        return claims.verdict(store, data)
-    try:
-        envelope = read_envelope(data)
-    except PacketError:
-        return "bad"
-    if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
-        return "unknown key"
-    try:
-        open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
-    except PacketError:
-        return "bad"
-    return "verified"
+    return copies.check(store, data).verdict
 
 
 def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes:
@@ -64,61 +59,57 @@ def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes
     block): the first (``data``, then each of ``alternatives``) whose signature `verdict`
     verifies; else the first signed by a key not known yet (it is parked until that key
     arrives); else ``data`` (refused and logged as usual)."""
-    copies = [data, *alternatives]
-    verdicts = [verdict(store, copy) for copy in copies]
-    for wanted in ("verified", "unknown key"):
-        for copy, found in zip(copies, verdicts, strict=True):
-            if found == wanted:
-                return copy
-    return data
+    return copies.pick(store, data, alternatives).data
 
 
 def take(
-    replica: Replica,
+    replica: Reader,
     data: bytes,
     source: str,
     now: str,
     ref: tuple[str, str] | None,
     message_id: str,
     hint: Hint,
+    alternatives: Sequence[bytes] = (),
 ) -> Outcome:
     """`Replica.receive`: one item in one transaction, marked read with it whatever became of
-    it; whatever taking it in raises is recorded against it in a second transaction."""
+    it; whatever taking it in raises is recorded against it in a second transaction.
+
+    Of an item with ``alternatives`` (other decoded copies of one email) the copy `pick_copy`
+    picks is taken in, checked once: the check that picked it is the one that counts.
+    """
+    store = replica.store
     try:
-        with replica.store.transaction() as db:
-            bound = _bound_keys(replica.store)
-            outcome = receive(replica, data, source, now, hint)
+        with store.transaction():
+            bound = store_keys.bound_count(store)
+            if any(copy != data for copy in alternatives):
+                chosen = copies.pick(store, data, alternatives)
+                data = chosen.data
+                outcome = take_checked(replica, chosen, source, now, hint)
+            else:
+                outcome = receive(replica, data, source, now, hint)
             if ref is not None:
-                db.execute(
-                    "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
-                )
+                store_inbox.mark_seen(store, *ref)
             if (
                 message_id
                 and outcome.game_id is not None
                 and outcome.status not in ("rejected", "ignored")
             ):
-                outbox.record_mail_id(replica.store, outcome.game_id, outcome.seq, message_id)
-            if outcome.status == "invitation" or _bound_keys(replica.store) != bound:
+                outbox.record_mail_id(store, outcome.game_id, outcome.seq, message_id)
+            if outcome.status == "invitation" or store_keys.bound_count(store) != bound:
                 retry_parked(replica, now)
             return outcome
     except Exception as exc:  # hostile input must never stop a sync: record, go on
         reason = f"could not be taken in: {type(exc).__name__}: {exc}"
-        with replica.store.transaction() as db:
-            quarantine.reject(replica.store, None, source, reason, data, now)
+        with store.transaction():
+            quarantine.reject(store, None, source, reason, data, now)
             if ref is not None:
-                db.execute(
-                    "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", ref
-                )
+                store_inbox.mark_seen(store, *ref)
         return Outcome("rejected", reason, source=source, attention=True)
 
 
-def _bound_keys(store: Store) -> int:
-    row = store.one("SELECT COUNT(*) FROM game_keys")
-    return int(row[0]) if row else 0
-
-
 def receive(
-    replica: Replica, data: bytes, source: str, now: str, hint: Hint = (None, None)
+    replica: Reader, data: bytes, source: str, now: str, hint: Hint = (None, None)
 ) -> Outcome:
     """Take in one packet; the caller holds the store transaction.
 
@@ -128,27 +119,32 @@ def receive(
     """
     if claims.is_claim(data):  # a late claim is no packet: its module takes it in
         return claims.receive(replica, data, source, now)
+    return take_checked(replica, copies.check(replica.store, data), source, now, hint)
+
+
+def take_checked(
+    replica: Reader, checked: copies.Checked, source: str, now: str, hint: Hint
+) -> Outcome:
+    """Take in a copy `saves.copies.check` looked at (the caller holds the transaction)."""
+    if checked.packet is not None:
+        return place_packet(replica, checked.packet, source, now)
+    if claims.is_claim(checked.data):
+        return claims.receive(replica, checked.data, source, now, checked.claim)
+    if checked.verdict == copies.UNKNOWN_KEY:
+        return _park(replica, checked.key_id, checked.data, source, now)
+    return refuse(replica, checked.data, source, now, checked.problem, hint)
+
+
+def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:
+    """Place a verified packet in its game's chain: apply, buffer, ignore, refuse or freeze."""
     store = replica.store
-    try:
-        envelope = read_envelope(data)
-    except PacketError as exc:
-        return refuse(replica, data, source, now, str(exc), hint)
-    if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
-        return _park(replica, envelope.key_id, data, source, now)
-    try:
-        packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
-    except PacketError as exc:
-        return refuse(replica, data, source, now, str(exc), hint)
     body = packet.body
-    row = store.one(
-        "SELECT head_seq, head_id, frozen, ruleset FROM games WHERE game_id = ?", (body.game_id,)
-    )
-    if row is None:
+    head = store_games.head(store, body.game_id)
+    if head is None:
         return _new_game(replica, packet, source, now)
-    head_seq, head_id = int(row[0]), bytes(row[1])
-    frozen, ruleset = row[2], ruleset_for(str(row[3]))
+    frozen, ruleset = head.frozen, ruleset_for(head.ruleset)
     placement = place(
-        head_seq, head_id, packet, lambda seq: ledger.stored_at(store, body.game_id, seq)
+        head.seq, head.packet_id, packet, lambda seq: ledger.stored_at(store, body.game_id, seq)
     )
     if placement == Placement.DUPLICATE:
         detail = f"packet {body.seq} is already in the chain"
@@ -158,11 +154,9 @@ def receive(
         reason = f"packet {body.seq} claims seat {body.seat} but is not signed by its key"
         return _refused(replica, packet, source, now, reason)
     if placement == Placement.EQUIVOCATION:
-        stored = store.one(
-            "SELECT data FROM packets WHERE game_id = ? AND seq = ?", (body.game_id, body.seq)
-        )
+        stored = store_games.packet_data(store, body.game_id, body.seq)
         assert stored is not None
-        return _equivocation(replica, packet, bytes(stored[0]), now)
+        return _equivocation(replica, packet, stored, now)
     if placement == Placement.CONFLICT:
         reason = f"packet {body.seq} from {body.seat} does not fit this game's chain"
         return _refused(replica, packet, source, now, reason)
@@ -176,7 +170,7 @@ def receive(
 
 
 def refuse(
-    replica: Replica,
+    replica: Reader,
     data: bytes,
     source: str,
     now: str,
@@ -196,16 +190,12 @@ def refuse(
     game_id, seq, seat = (body.game_id, body.seq, body.seat) if body else (*hint, "")
     if seq is not None and not 0 <= seq <= MAX_SEQ:
         seq = None  # a hint, not a packet: nothing unbounded reaches the store
-    row = (
-        None
-        if game_id is None
-        else store.one("SELECT name, my_seat, head_seq FROM games WHERE game_id = ?", (game_id,))
-    )
+    row = None if game_id is None else store_games.game(store, game_id)
     if row is None or seq is None:
         dropped = quarantine.reject(store, None, source, reason, data, now)
         return Outcome("rejected", f"{reason}{_dropped(dropped, 'refused items')}", source=source)
     assert game_id is not None
-    name, my_seat, head_seq = str(row[0]), str(row[1]), int(row[2])
+    name, my_seat, head_seq = row.name, row.my_seat, row.head_seq
     held = ledger.stored_at(store, game_id, seq) if seq <= head_seq else None
     seat = seat or (held[1] if held else "")
     if held is not None and held[1] != my_seat:
@@ -228,7 +218,7 @@ def refuse(
 
 
 def _refused(
-    replica: Replica, packet: VerifiedPacket, source: str, now: str, reason: str
+    replica: Reader, packet: VerifiedPacket, source: str, now: str, reason: str
 ) -> Outcome:
     """Record a verified packet the chain or the engine refused (a game this home holds)."""
     body = packet.body
@@ -253,16 +243,11 @@ def _dropped(count: int, what: str) -> str:
     return f" (the store's quota for {what} is full: dropped the {count} oldest)"
 
 
-def _disputed_rival(replica: Replica, packet: VerifiedPacket) -> bytes | None:
+def _disputed_rival(replica: Reader, packet: VerifiedPacket) -> bytes | None:
     """The packet a desync froze the game at, when ``packet`` is a different one from the same
     seat's key for that position: two signed packets for one position, so equivocation."""
     body = packet.body
-    rows = replica.store.all(
-        "SELECT packet_a FROM evidence WHERE game_id = ? AND seq = ? AND kind = 'desync'",
-        (body.game_id, body.seq),
-    )
-    for (data,) in rows:
-        other = bytes(data)
+    for other in store_evidence.desync_packets(replica.store, body.game_id, body.seq):
         if other != packet.data and _same_signer(other, packet):
             try:
                 rival = open_packet(other, lambda _kid: [packet.public_key])
@@ -274,7 +259,7 @@ def _disputed_rival(replica: Replica, packet: VerifiedPacket) -> bytes | None:
 
 
 def _apply_chain(
-    replica: Replica, ruleset: AnyRuleset, packet: VerifiedPacket, source: str, now: str
+    replica: Reader, ruleset: AnyRuleset, packet: VerifiedPacket, source: str, now: str
 ) -> Outcome:
     """Apply ``packet``, then every buffered packet that now follows it."""
     store = replica.store
@@ -286,9 +271,7 @@ def _apply_chain(
     while current is not None:
         state = replica.state(game_id)
         seq = current.body.seq
-        store.db.execute(
-            "DELETE FROM buffered WHERE game_id = ? AND packet_id = ?", (game_id, current.packet_id)
-        )
+        store_inbox.unbuffer(store, game_id, current.packet_id)
         try:
             result = apply_packet(ruleset, state, current)
         except DesyncError as exc:
@@ -311,7 +294,7 @@ def _apply_chain(
     return Outcome("applied", detail, game_id, packet.body.seq, applied, packet.body.seat, source)
 
 
-def _join_notes(replica: Replica, state: AnyState, packet: VerifiedPacket, join: Join) -> list[str]:
+def _join_notes(replica: Reader, state: AnyState, packet: VerifiedPacket, join: Join) -> list[str]:
     """What the creator must know about a join before accepting it (rule P10): who joined,
     from which address, with which key, and loudly, anything that does not fit."""
     row = replica.game(packet.body.game_id)
@@ -340,19 +323,21 @@ def _join_notes(replica: Replica, state: AnyState, packet: VerifiedPacket, join:
     return notes
 
 
-def _next_buffered(replica: Replica, game_id: bytes, state: AnyState) -> VerifiedPacket | None:
-    rows = replica.store.all(
-        "SELECT data FROM buffered WHERE game_id = ? AND seq = ? ORDER BY packet_id",
-        (game_id, state.core.seq + 1),
-    )
-    for (data,) in rows:
-        packet = open_packet(bytes(data), lambda kid: ledger.keys_with_id(replica.store, kid))
+def _next_buffered(replica: Reader, game_id: bytes, state: AnyState) -> VerifiedPacket | None:
+    """The held packet that follows ``state``, if any. It was verified when it was held, under
+    the key kept with it, so it is not checked again (one an older version held is)."""
+    store = replica.store
+    for data, public in store_inbox.buffered_at(store, game_id, state.core.seq + 1):
+        envelope = read_envelope(data)
+        packet = None if public is None else copies.rebuild(data, envelope, public)
+        if packet is None:
+            packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
         if packet.body.prev == state.head:
             return packet
     return None
 
 
-def _signed_by_seat(replica: Replica, packet: VerifiedPacket) -> bool | None:
+def _signed_by_seat(replica: Reader, packet: VerifiedPacket) -> bool | None:
     """Whether the packet is signed by the key bound to the seat it claims (None: not bound yet).
 
     Only then can two packets for one position be evidence against that seat; anyone else's
@@ -360,30 +345,28 @@ def _signed_by_seat(replica: Replica, packet: VerifiedPacket) -> bool | None:
     not arrived yet cannot be checked here; applying the packet will check it.
     """
     body = packet.body
-    row = replica.store.one(
-        "SELECT public_key FROM game_keys WHERE game_id = ? AND seat = ?", (body.game_id, body.seat)
-    )
-    if row is None:
-        return None
-    return bytes(row[0]) == packet.public_key
+    key = store_keys.seat_key(replica.store, body.game_id, body.seat)
+    return None if key is None else key == packet.public_key
 
 
 def _buffer(
-    replica: Replica, packet: VerifiedPacket, now: str, *, held: bool, judge: bool
+    replica: Reader, packet: VerifiedPacket, now: str, *, held: bool, judge: bool
 ) -> Outcome:
     """Hold an early packet; a rival from the same seat's key for its position is evidence."""
     body = packet.body
     store = replica.store
-    rival = store.one(
-        "SELECT data FROM buffered WHERE game_id = ? AND seq = ? AND seat = ? AND packet_id != ?",
-        (body.game_id, body.seq, body.seat, packet.packet_id),
-    )
-    if rival is not None and judge and _same_signer(bytes(rival[0]), packet):
-        return _equivocation(replica, packet, bytes(rival[0]), now)
-    store.db.execute(
-        "INSERT OR IGNORE INTO buffered (game_id, seq, packet_id, seat, data, received_at) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        (body.game_id, body.seq, packet.packet_id, body.seat, packet.data, now),
+    rival = store_inbox.buffered_rival(store, body.game_id, body.seq, body.seat, packet.packet_id)
+    if rival is not None and judge and _same_signer(rival, packet):
+        return _equivocation(replica, packet, rival, now)
+    store_inbox.buffer(
+        store,
+        body.game_id,
+        body.seq,
+        packet.packet_id,
+        body.seat,
+        packet.data,
+        now,
+        packet.public_key,
     )
     why = "the game is frozen" if held else "waiting for the packets before it"
     return Outcome("buffered", f"packet {body.seq} held: {why}", body.game_id, body.seq)
@@ -393,7 +376,7 @@ def _same_signer(data: bytes, packet: VerifiedPacket) -> bool:
     return read_envelope(data).key_id == packet.envelope.key_id
 
 
-def _equivocation(replica: Replica, packet: VerifiedPacket, other: bytes, now: str) -> Outcome:
+def _equivocation(replica: Reader, packet: VerifiedPacket, other: bytes, now: str) -> Outcome:
     body = packet.body
     detail = f"{body.seat} signed two different packets for position {body.seq}"
     ledger.freeze(
@@ -402,7 +385,7 @@ def _equivocation(replica: Replica, packet: VerifiedPacket, other: bytes, now: s
     return Outcome("equivocation", detail, body.game_id, body.seq, attention=True)
 
 
-def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -> Outcome:
+def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:
     """A packet of a game this home lacks: an invitation to us, or someone else's business."""
     body = packet.body
     genesis = body.kind
@@ -454,7 +437,7 @@ def _new_game(replica: Replica, packet: VerifiedPacket, source: str, now: str) -
     return Outcome("invitation", detail, body.game_id, 0, [0])
 
 
-def _park(replica: Replica, kid: bytes, data: bytes, source: str, now: str) -> Outcome:
+def _park(replica: Reader, kid: bytes, data: bytes, source: str, now: str) -> Outcome:
     """Keep a packet that cannot be placed yet (unknown signer, or a game not held yet), within
     the store's quota for them (`saves.quarantine`)."""
     dropped = quarantine.park(replica.store, kid, ledger.digest(data), data, now)
@@ -464,7 +447,7 @@ def _park(replica: Replica, kid: bytes, data: bytes, source: str, now: str) -> O
     return Outcome("parked", detail, source=source)
 
 
-def retry_parked(replica: Replica, now: str) -> list[Outcome]:
+def retry_parked(replica: Reader, now: str) -> list[Outcome]:
     """Offer every parked packet again (after a new game or a new key became known).
 
     Those that still cannot be placed are parked again; the others take their usual course.
@@ -472,18 +455,15 @@ def retry_parked(replica: Replica, now: str) -> list[Outcome]:
     the parked packets and recorded as refused, and the others go on.
     """
     outcomes = []
-    db = replica.store.db
-    rows = replica.store.all("SELECT packet_hash, data FROM parked ORDER BY received_at, rowid")
-    for packet_hash, data in rows:
-        db.execute("SAVEPOINT parked_item")
+    store = replica.store
+    for packet_hash, data in store_inbox.parked(store):
         try:
-            db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
-            outcomes.append(receive(replica, bytes(data), "parked", now))
+            with store.savepoint():
+                store_inbox.unpark(store, packet_hash)
+                outcomes.append(receive(replica, data, "parked", now))
         except Exception as exc:  # hostile input must never stop the others
-            db.execute("ROLLBACK TO parked_item")
-            db.execute("DELETE FROM parked WHERE packet_hash = ?", (packet_hash,))
+            store_inbox.unpark(store, packet_hash)
             reason = f"could not be taken in: {type(exc).__name__}: {exc}"
-            quarantine.reject(replica.store, None, "parked", reason, bytes(data), now)
+            quarantine.reject(store, None, "parked", reason, data, now)
             outcomes.append(Outcome("rejected", reason, source="parked"))
-        db.execute("RELEASE parked_item")
     return outcomes

@@ -15,18 +15,19 @@ restart between accepting and signing the next packet.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import msgspec
 
 from engine.core.errors import HexpostError
 from engine.core.game import AnyRuleset, AnyState, pending
 from engine.core.packets import Resign, fingerprint
-from engine.core.ruleset import DecisionKind
 from engine.core.state import SeatState
+from saves import store_keys, submitting
+from saves.acceptance import awaiting, awaiting_any, check, describe
+from saves.signing import Signer
+from saves.store_games import GameRow
+from saves.submitting import Submitted
 
-if TYPE_CHECKING:
-    from saves.replica import GameRow, Replica, Submitted
+__all__ = ["Accepted", "accept", "awaiting", "awaiting_any", "check", "decline", "describe"]
 
 
 class Accepted(msgspec.Struct, frozen=True):
@@ -37,53 +38,7 @@ class Accepted(msgspec.Struct, frozen=True):
     packet_seq: int | None = None
 
 
-def awaiting(ruleset: AnyRuleset, state: AnyState, my_seat: str) -> list[SeatState]:
-    """The joined seats whose keys ``my_seat`` (the creator) must accept before its next
-    packet; empty when no acceptance is owed, or not by this seat."""
-    decisions = pending(ruleset, state)
-    if not decisions or decisions[0].kind != DecisionKind.ACCEPT:
-        return []
-    if decisions[0].seats[0] != my_seat:
-        return []
-    return [state.core.seat_state(seat) for seat in state.core.unaccepted]
-
-
-def awaiting_any(state: AnyState) -> list[SeatState]:
-    """The joined seats whose keys wait for the creator's acceptance (whoever is asking)."""
-    return [state.core.seat_state(seat) for seat in state.core.unaccepted]
-
-
-def describe(seat: SeatState) -> str:
-    """``Bob <bob@example.org> as alliance, key 3f2a ...``."""
-    key = fingerprint(seat.public_key)
-    return f"{seat.name or seat.seat} <{seat.address}> as {seat.seat}, key {key}"
-
-
-def _accepted(replica: Replica, game_id: bytes, seat: SeatState) -> bool:
-    row = replica.store.one(
-        "SELECT public_key FROM accepted_joins WHERE game_id = ? AND seat = ?",
-        (game_id, seat.seat),
-    )
-    return row is not None and bytes(row[0]) == seat.public_key
-
-
-def check(replica: Replica, row: GameRow, ruleset: AnyRuleset, state: AnyState) -> None:
-    """Refuse to sign while a joined key waits for this player's acceptance, saying how."""
-    waiting = [
-        s for s in awaiting(ruleset, state, row.my_seat) if not _accepted(replica, row.game_id, s)
-    ]
-    if waiting:
-        who = "; ".join(describe(s) for s in waiting)
-        raise HexpostError(
-            f"game {row.name}: {who} joined. Compare that fingerprint with the player you "
-            f"invited, then `hexpost accept {row.name}` (or `hexpost decline {row.name}` if "
-            "it is not them); your next packet carries the acceptance"
-        )
-
-
-def _owed(
-    replica: Replica, game_id: bytes
-) -> tuple[GameRow, AnyRuleset, AnyState, list[SeatState]]:
+def _owed(replica: Signer, game_id: bytes) -> tuple[GameRow, AnyRuleset, AnyState, list[SeatState]]:
     """The game, its ruleset and state, and the joined seats this player must accept now;
     refused when none waits."""
     row = replica.game(game_id)
@@ -95,7 +50,7 @@ def _owed(
     return row, ruleset, state, seats
 
 
-def accept(replica: Replica, game_id: bytes, *, now: str, expected: str = "") -> Accepted:
+def accept(replica: Signer, game_id: bytes, *, now: str, expected: str = "") -> Accepted:
     """Accept the joined keys of a game this player created.
 
     ``expected`` (a fingerprint, spaces optional) must match when given. When the next move
@@ -111,14 +66,9 @@ def accept(replica: Replica, game_id: bytes, *, now: str, expected: str = "") ->
             f"game {row.name}: the fingerprint you gave does not match the key that joined "
             f"({shown}): do not accept it; `hexpost decline {row.name}` ends the game"
         )
-    with replica.store.transaction() as db:
+    with replica.store.transaction():
         for seat in seats:
-            db.execute(
-                "INSERT INTO accepted_joins (game_id, seat, public_key, accepted_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
-                "public_key = excluded.public_key, accepted_at = excluded.accepted_at",
-                (game_id, seat.seat, seat.public_key, now),
-            )
+            store_keys.accept_key(replica.store, game_id, seat.seat, seat.public_key, now)
     who = "; ".join(describe(s) for s in seats)
     following = pending(ruleset, state)[1:]
     if following and following[0].seats[0] == row.my_seat:
@@ -126,7 +76,7 @@ def accept(replica: Replica, game_id: bytes, *, now: str, expected: str = "") ->
             [s.seat for s in seats],
             f"accepted {who}; your next packet ({following[0].step}) carries the acceptance",
         )
-    submitted = replica.submit(game_id, [], now=now)
+    submitted = submitting.submit(replica, game_id, [], now=now)
     return Accepted(
         [s.seat for s in seats],
         f"accepted {who}; packet {submitted.seq} (the acceptance) signed and queued: "
@@ -135,8 +85,8 @@ def accept(replica: Replica, game_id: bytes, *, now: str, expected: str = "") ->
     )
 
 
-def decline(replica: Replica, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
+def decline(replica: Signer, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
     """End a game whose joined key is not the invited player's (the creator resigns)."""
     _owed(replica, game_id)
     text = reason.strip() or "declined the key that joined: not the invited player"
-    return replica.sign_kind(game_id, Resign(text), now=now)
+    return submitting.sign_kind(replica, game_id, Resign(text), now=now)

@@ -55,6 +55,16 @@ class KeyFileInfo(msgspec.Struct, frozen=True):
     encrypted: bool
 
 
+class Identity(msgspec.Struct, frozen=True):
+    """Who a home plays as. ``key`` is None when only the public part is loaded (no passphrase
+    asked), which is enough to read games but not to sign."""
+
+    name: str
+    address: str
+    public_key: bytes
+    key: Ed25519PrivateKey | None = None
+
+
 class KdfParams(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """How the passphrase was stretched into the sealing key."""
 

@@ -8,10 +8,10 @@ together. Nothing here decides anything: the engine already did.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 import msgspec
 
+from engine.core.errors import VersionError
 from engine.core.game import AnyRuleset, AnyState, Result, pending
 from engine.core.packets import (
     Chat,
@@ -26,7 +26,8 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.state import encode_state
-from saves import quarantine
+from saves import quarantine, store_evidence, store_games, store_keys, store_outbox
+from saves.registry import face_for
 from saves.store import Store
 from saves.subject import Subject, format_subject
 
@@ -56,23 +57,15 @@ def insert_game(
     ``unread`` starts at 0: `store_applied` counts every packet from another seat, the
     invitation's genesis included, so an invitation shows one new packet, not two.
     """
-    store.db.execute(
-        "INSERT INTO games (game_id, name, ruleset, scenario, my_seat, status, head_seq, "
-        "head_id, state_hash, created_at, updated_at, waiting_since, unread) "
-        "VALUES (?, ?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, 0)",
-        (
-            game_id,
-            name,
-            ruleset,
-            scenario,
-            my_seat,
-            status,
-            bytes(32),
-            b"",
-            now,
-            now,
-            now,
-        ),
+    store_games.insert_game(
+        store,
+        game_id,
+        name=name,
+        ruleset=ruleset,
+        scenario=scenario,
+        my_seat=my_seat,
+        status=status,
+        now=now,
     )
 
 
@@ -80,54 +73,52 @@ def store_applied(
     store: Store, packet: VerifiedPacket, result: Result, now: str, *, mine: bool
 ) -> None:
     """Record a packet the engine applied, with the state and events it produced."""
-    db = store.db
     body = packet.body
     game_id = body.game_id
-    db.execute(
-        "INSERT INTO packets (game_id, seq, packet_id, seat, kind, data, state_hash, stored_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            game_id,
-            body.seq,
-            packet.packet_id,
-            body.seat,
-            kind_name(body.kind),
-            packet.data,
-            result.state_hash,
-            now,
-        ),
+    store_games.insert_packet(
+        store,
+        game_id,
+        body.seq,
+        packet.packet_id,
+        body.seat,
+        kind_name(body.kind),
+        packet.data,
+        result.state_hash,
+        now,
     )
-    for index, event in enumerate(result.events):
-        db.execute(
-            "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
-            (game_id, body.seq, index, EVENT_ENCODER.encode(event)),
-        )
-    row = store.one("SELECT head_seq FROM games WHERE game_id = ?", (game_id,))
-    assert row is not None, "store_applied needs the game row first"
-    old_head = int(row[0])
-    if old_head >= 0 and old_head % SNAPSHOT_EVERY:
-        db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, old_head))
-    db.execute(
-        "INSERT INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
-        (game_id, body.seq, encode_state(result.state), result.state_hash),
+    store_games.insert_events(
+        store, game_id, body.seq, [EVENT_ENCODER.encode(event) for event in result.events]
+    )
+    store_games.move_head_snapshot(
+        store,
+        game_id,
+        body.seq,
+        encode_state(result.state),
+        result.state_hash,
+        keep_every=SNAPSHOT_EVERY,
     )
     if isinstance(body.kind, Genesis | Join):
         for seat in result.state.core.seats:
             if seat.joined:
-                db.execute(
-                    "INSERT OR IGNORE INTO game_keys (game_id, seat, key_id, public_key) "
-                    "VALUES (?, ?, ?, ?)",
-                    (game_id, seat.seat, key_id(seat.public_key), seat.public_key),
+                store_keys.bind_key(
+                    store, game_id, seat.seat, key_id(seat.public_key), seat.public_key
                 )
-                db.execute(
-                    "INSERT OR IGNORE INTO known_keys (public_key, fingerprint, name, address, "
-                    "first_seen) VALUES (?, ?, ?, ?, ?)",
-                    (seat.public_key, fingerprint(seat.public_key), seat.name, seat.address, now),
+                store_keys.seen_key(
+                    store,
+                    seat.public_key,
+                    fingerprint(seat.public_key),
+                    seat.name,
+                    seat.address,
+                    now,
                 )
-    db.execute(
-        "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ?, updated_at = ?, "
-        "waiting_since = ?, unread = unread + ? WHERE game_id = ?",
-        (body.seq, packet.packet_id, result.state_hash, now, now, 0 if mine else 1, game_id),
+    store_games.advance_head(
+        store,
+        game_id,
+        body.seq,
+        packet.packet_id,
+        result.state_hash,
+        now,
+        unread=0 if mine else 1,
     )
 
 
@@ -153,20 +144,17 @@ def queue(
     summary = packet_summary(result)
     if isinstance(body.kind, Genesis):
         summary = [*invitation_lines(body.kind, packet.public_key), *summary]
-    store.db.execute(
-        "INSERT OR IGNORE INTO outbox (game_id, seq, packet_id, data, recipients, subject, "
-        "automatic, created_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            body.game_id,
-            body.seq,
-            packet.packet_id,
-            packet.data,
-            "\n".join(recipients),
-            subject,
-            int(automatic),
-            now,
-            "\n".join(summary),
-        ),
+    store_outbox.queue(
+        store,
+        body.game_id,
+        body.seq,
+        packet.packet_id,
+        packet.data,
+        recipients="\n".join(recipients),
+        subject=subject,
+        automatic=automatic,
+        now=now,
+        summary="\n".join(summary),
     )
 
 
@@ -180,23 +168,17 @@ def packet_subject(
     """The subject of a packet's email: game, turn, seat and what the packet does.
 
     The turn is the one the packet was written in (before it applied: orders that end a turn
-    belong to that turn); a ruleset whose summary has no F&E-style ``turn`` leaves it out.
+    belong to that turn), in the ruleset's own short words (`engine.core.face.Summary`).
     """
     body = packet.body
     game = result.state.core.name
-    facts = _summary_of(ruleset, before) or _summary_of(ruleset, result.state)
-    turn = facts.get("turn")
-    number = season = year = None
-    if isinstance(turn, dict):
-        number, season, year = turn.get("number"), turn.get("season"), turn.get("year")
+    when = turn_tag(ruleset, before) or turn_tag(ruleset, result.state)
     return Subject(
         game=game,
         seat=body.seat,
         action=packet_action(ruleset, before, packet),
         seq=body.seq,
-        turn=number if isinstance(number, int) else None,
-        season=str(season).capitalize() if season else "",
-        year=year if isinstance(year, int) else None,
+        when=when,
     )
 
 
@@ -267,11 +249,16 @@ def packet_summary(result: Result) -> list[str]:
     return lines
 
 
-def _summary_of(ruleset: AnyRuleset, state: AnyState | None) -> dict[str, Any]:
+def turn_tag(ruleset: AnyRuleset, state: AnyState | None) -> str:
+    """The game's short name for the turn ``state`` is in ("" before the start, or when the
+    ruleset has no face installed)."""
     if state is None or state.rules is None:
-        return {}
-    facts = ruleset.summary(state.rules)
-    return facts if isinstance(facts, dict) else {}
+        return ""
+    try:
+        face = face_for(ruleset.id)
+    except VersionError:
+        return ""
+    return face.summary(state.rules).turn_tag
 
 
 def freeze(
@@ -288,21 +275,8 @@ def freeze(
 
     The same proof delivered again (mail re-sends, a folder re-read) is kept once.
     """
-    known = store.one(
-        "SELECT 1 FROM evidence WHERE game_id = ? AND seq = ? AND kind = ? AND "
-        "((packet_a = ? AND packet_b IS ?) OR (packet_a = ? AND packet_b = ?))",
-        (game_id, seq, kind, first, second, second, first),
-    )
-    if known is None:
-        store.db.execute(
-            "INSERT INTO evidence (game_id, seq, kind, detail, packet_a, packet_b, found_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seq, kind, detail, first, second, now),
-        )
-    store.db.execute(
-        "UPDATE games SET frozen = COALESCE(frozen, ?), updated_at = ? WHERE game_id = ?",
-        (f"{kind}: {detail}", now, game_id),
-    )
+    store_evidence.add_evidence(store, game_id, seq, kind, detail, first, second, now)
+    store_games.freeze(store, game_id, f"{kind}: {detail}", now)
 
 
 def record_rejected(
@@ -314,16 +288,12 @@ def record_rejected(
 
 def stored_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:
     """The id and seat of the packet at a chain position, if any."""
-    row = store.one(
-        "SELECT packet_id, seat FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq)
-    )
-    return None if row is None else (bytes(row[0]), str(row[1]))
+    return store_games.packet_at(store, game_id, seq)
 
 
 def keys_with_id(store: Store, kid: bytes) -> list[bytes]:
     """Public keys bound to a seat of any game in this home under a key id."""
-    rows = store.all("SELECT DISTINCT public_key FROM game_keys WHERE key_id = ?", (kid,))
-    return [bytes(pk) for (pk,) in rows]
+    return store_keys.keys_with_id(store, kid)
 
 
 def digest(data: bytes) -> bytes:
@@ -336,9 +306,4 @@ def other_keys_of(store: Store, address: str, public_key: bytes) -> list[str]:
     Trust on first use, as SSH does: a known address that arrives with a new key is worth a
     warning, since it is either a new machine of the same player or someone else.
     """
-    rows = store.all(
-        "SELECT fingerprint FROM known_keys WHERE address = ? AND public_key != ? "
-        "ORDER BY first_seen",
-        (address, public_key),
-    )
-    return [str(fp) for (fp,) in rows]
+    return store_keys.other_fingerprints(store, address, public_key)

@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 import msgspec
 
+from saves import store_games, store_inbox, store_outbox
 from saves.store import Row, Store
 
 BACKOFF_CAP_MINUTES = 60
@@ -52,12 +53,6 @@ class OutboxEntry(msgspec.Struct, frozen=True):
     """How many times the player asked to send it again (`requeue`)."""
 
 
-_COLUMNS = (
-    "id, game_id, seq, packet_id, data, recipients, subject, automatic, attempts, "
-    "last_error, sent_at, summary, next_attempt, created_at, last_attempt, resends"
-)
-
-
 def _entry(row: Row) -> OutboxEntry:
     values = list(row)
     values[5] = tuple(str(values[5]).split("\n")) if values[5] else ()
@@ -68,14 +63,7 @@ def _entry(row: Row) -> OutboxEntry:
 
 def unsent(store: Store, game_id: bytes | None = None) -> list[OutboxEntry]:
     """Packets not yet taken by a transport, oldest first."""
-    if game_id is None:
-        rows = store.all(f"SELECT {_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id")
-    else:
-        rows = store.all(
-            f"SELECT {_COLUMNS} FROM outbox WHERE sent_at IS NULL AND game_id = ? ORDER BY id",
-            (game_id,),
-        )
-    return [_entry(row) for row in rows]
+    return [_entry(row) for row in store_outbox.unsent(store, game_id)]
 
 
 def waiting(store: Store, game_id: bytes | None = None) -> list[OutboxEntry]:
@@ -149,58 +137,33 @@ def requeue(store: Store, game_id: bytes, seat: str, first: int | None) -> list[
     email, or a new file in a shared folder. Returns the positions queued.
     """
     if first is None:
-        row = store.one(
-            "SELECT MAX(seq) FROM packets WHERE game_id = ? AND seat != ?", (game_id, seat)
-        )
-        first = int(row[0]) + 1 if row is not None and row[0] is not None else 0
-    with store.transaction() as db:
-        rows = db.execute(
-            "SELECT o.id, o.seq FROM outbox o JOIN packets p ON p.game_id = o.game_id "
-            "AND p.seq = o.seq AND p.packet_id = o.packet_id WHERE o.game_id = ? AND o.seq >= ? "
-            "AND p.seat = ? ORDER BY o.seq",
-            (game_id, first, seat),
-        ).fetchall()
-        for entry_id, _ in rows:
-            db.execute(
-                "UPDATE outbox SET sent_at = NULL, attempts = 0, last_error = NULL, "
-                "next_attempt = NULL, resends = resends + 1 WHERE id = ?",
-                (entry_id,),
-            )
-    return [int(seq) for _, seq in rows]
+        theirs = store_games.last_seq_not_by(store, game_id, seat)
+        first = 0 if theirs is None else theirs + 1
+    with store.transaction():
+        return store_outbox.requeue_from(store, game_id, first, seat)
 
 
 def mark_sent(store: Store, entry_id: int, now: str, message_id: str = "") -> None:
     """Record a successful send; ``message_id`` (when not empty) is kept for threading."""
-    with store.transaction() as db:
-        db.execute(
-            "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_attempt = ?, "
-            "last_error = NULL, next_attempt = NULL WHERE id = ?",
-            (now, now, entry_id),
-        )
-        if message_id:
-            row = store.one("SELECT game_id, seq FROM outbox WHERE id = ?", (entry_id,))
-            if row is not None:
-                record_mail_id(store, bytes(row[0]), int(row[1]), message_id)
+    with store.transaction():
+        sent = store_outbox.mark_sent(store, entry_id, now)
+        if message_id and sent is not None:
+            record_mail_id(store, *sent, message_id)
 
 
 def mark_failed(
     store: Store, entry_id: int, error: str, now: str, *, retryable: bool = True
 ) -> str | None:
     """Record a failed attempt and when the next automatic one may happen (returned)."""
-    with store.transaction() as db:
-        row = store.one("SELECT attempts FROM outbox WHERE id = ?", (entry_id,))
-        attempts = (int(row[0]) if row is not None else 0) + 1
+    with store.transaction():
+        attempts = store_outbox.attempts(store, entry_id) + 1
         at = parse_time(now)
         next_attempt = (
             None
             if at is None
             else format_time(at + timedelta(minutes=backoff_minutes(attempts, retryable=retryable)))
         )
-        db.execute(
-            "UPDATE outbox SET attempts = ?, last_attempt = ?, last_error = ?, next_attempt = ? "
-            "WHERE id = ?",
-            (attempts, now, error, next_attempt, entry_id),
-        )
+        store_outbox.mark_failed(store, entry_id, attempts, now, error, next_attempt)
         return next_attempt
 
 
@@ -209,41 +172,29 @@ def record_mail_id(store: Store, game_id: bytes, seq: int | None, message_id: st
     transaction)."""
     if not message_id:
         return
-    with store.transaction() as db:
-        db.execute(
-            "INSERT OR IGNORE INTO mail_ids (game_id, seq, message_id) VALUES (?, ?, ?)",
-            (game_id, seq, message_id),
-        )
+    with store.transaction():
+        store_outbox.record_mail_id(store, game_id, seq, message_id)
 
 
 def references(store: Store, game_id: bytes) -> tuple[str, ...]:
     """The Message-IDs a new email of the game names, oldest first: the game's first and its
     latest ones, `MAX_REFERENCES` in all (ordered by packet, then as they were recorded)."""
-    rows = store.all(
-        "SELECT message_id FROM mail_ids WHERE game_id = ? ORDER BY seq IS NULL, seq, rowid",
-        (game_id,),
-    )
-    ids = [str(mid) for (mid,) in rows]
+    ids = store_outbox.mail_ids(store, game_id)
     if len(ids) > MAX_REFERENCES:
         ids = [ids[0], *ids[-(MAX_REFERENCES - 1) :]]
     return tuple(ids)
 
 
 def cursor(store: Store, transport: str) -> str:
-    row = store.one("SELECT cursor FROM cursors WHERE transport = ?", (transport,))
-    return "" if row is None else str(row[0])
+    """Where the transport's next fetch starts ("" before the first)."""
+    return store_outbox.cursor(store, transport)
 
 
 def save_cursor(store: Store, transport: str, value: str) -> None:
-    with store.transaction() as db:
-        db.execute(
-            "INSERT INTO cursors (transport, cursor) VALUES (?, ?) "
-            "ON CONFLICT (transport) DO UPDATE SET cursor = excluded.cursor",
-            (transport, value),
-        )
+    with store.transaction():
+        store_outbox.save_cursor(store, transport, value)
 
 
 def seen_refs(store: Store, transport: str) -> set[str]:
     """Every ref this transport delivered that was already taken in."""
-    rows = store.all("SELECT ref FROM transport_seen WHERE transport = ?", (transport,))
-    return {str(ref) for (ref,) in rows}
+    return store_inbox.seen_refs(store, transport)

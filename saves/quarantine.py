@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import msgspec
 
+from saves import store_inbox
 from saves.store import Store
 
 MAX_PARKED = 10_000
@@ -44,12 +45,8 @@ class Damage(msgspec.Struct, frozen=True):
 
 def park(store: Store, kid: bytes, digest: bytes, data: bytes, now: str) -> int:
     """Keep a packet that cannot be placed yet; returns how many old ones were dropped."""
-    store.db.execute(
-        "INSERT OR IGNORE INTO parked (key_id, packet_hash, data, received_at, size) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (kid, digest, data, now, len(data)),
-    )
-    return _prune(store, "parked", "COALESCE(size, length(data))", MAX_PARKED, MAX_PARKED_BYTES)
+    store_inbox.park(store, kid, digest, data, now)
+    return _prune(store, "parked", MAX_PARKED, MAX_PARKED_BYTES)
 
 
 def reject(
@@ -64,12 +61,17 @@ def reject(
     seat: str = "",
 ) -> int:
     """Record a refused item (its first bytes); returns how many old records were dropped."""
-    store.db.execute(
-        "INSERT INTO rejected (game_id, source, reason, data, rejected_at, seq, seat) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, source[:500], reason[:1000], data[:KEEP_REJECTED_BYTES], now, seq, seat[:40]),
+    store_inbox.reject(
+        store,
+        game_id,
+        source[:500],
+        reason[:1000],
+        data[:KEEP_REJECTED_BYTES],
+        now,
+        seq,
+        seat[:40],
     )
-    return _prune(store, "rejected", "length(data)", MAX_REJECTED, MAX_REJECTED_BYTES)
+    return _prune(store, "rejected", MAX_REJECTED, MAX_REJECTED_BYTES)
 
 
 KEEP_AFTER_PRUNING = 9
@@ -77,33 +79,21 @@ KEEP_AFTER_PRUNING = 9
 new items, not after each one, so a flood costs each item a constant amount of work."""
 
 
-def _prune(store: Store, table: str, size: str, max_rows: int, max_bytes: int) -> int:
+def _prune(store: Store, table: str, max_rows: int, max_bytes: int) -> int:
     """Drop the oldest rows of ``table`` once it holds more than ``max_rows`` or ``max_bytes``
     (the running count in table ``quota`` says so cheaply), down to nine tenths of both;
     returns how many were dropped."""
-    row = store.one("SELECT rows, bytes FROM quota WHERE name = ?", (table,))
-    assert row is not None, "the store keeps a quota row for every bounded table"
-    if int(row[0]) <= max_rows and int(row[1]) <= max_bytes:
+    rows, size = store_inbox.quota(store, table)
+    if rows <= max_rows and size <= max_bytes:
         return 0
-    order = "received_at DESC, rowid DESC" if table == "parked" else "id DESC"
     keep_rows = max_rows * KEEP_AFTER_PRUNING // 10
     keep_bytes = max_bytes * KEEP_AFTER_PRUNING // 10
-    cursor = store.db.execute(
-        f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM (SELECT rowid, "
-        f"SUM({size}) OVER (ORDER BY {order} ROWS UNBOUNDED PRECEDING) AS kept, "
-        f"ROW_NUMBER() OVER (ORDER BY {order}) AS n FROM {table}) WHERE kept > ? OR n > ?)",
-        (keep_bytes, keep_rows),
-    )
-    return max(cursor.rowcount, 0)
+    return store_inbox.prune(store, table, keep_rows, keep_bytes)
 
 
 def damage_ahead(store: Store, game_id: bytes, head_seq: int) -> Damage | None:
     """The first position after ``head_seq`` of which only a damaged copy arrived, if any."""
-    row = store.one(
-        "SELECT seq, seat, source, reason, rejected_at FROM rejected "
-        "WHERE game_id = ? AND seq > ? ORDER BY seq, id DESC LIMIT 1",
-        (game_id, head_seq),
-    )
+    row = store_inbox.first_damaged_after(store, game_id, head_seq)
     if row is None:
         return None
     return Damage(game_id, int(row[0]), str(row[1] or ""), str(row[2]), str(row[3]), str(row[4]))
@@ -139,21 +129,15 @@ def resend_requests(
         damage = damage_ahead(store, game_id, head)
         if damage is None or damage.seq != head + 1 or not address:
             continue
-        asked = store.one(
-            "SELECT 1 FROM resend_requests WHERE game_id = ? AND seq = ?", (game_id, damage.seq)
-        )
-        if asked is None:
+        if not store_inbox.resend_asked(store, game_id, damage.seq):
             due.append(ResendRequest(game_id, name, damage.seq, seat, address, damage.reason))
     return due
 
 
 def record_request(store: Store, request: ResendRequest, now: str) -> None:
     """Remember that ``request`` went out, so the same damaged position asks only once."""
-    with store.transaction() as db:
-        db.execute(
-            "INSERT OR IGNORE INTO resend_requests (game_id, seq, sent_at) VALUES (?, ?, ?)",
-            (request.game_id, request.seq, now),
-        )
+    with store.transaction():
+        store_inbox.record_resend_request(store, request.game_id, request.seq, now)
 
 
 def request_text(request: ResendRequest) -> tuple[str, list[str]]:

@@ -13,7 +13,8 @@ from datetime import datetime
 
 import msgspec
 
-from saves.replica import Replica
+from saves import store_outbox
+from saves.reading import Reader
 from saves.store import Store
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -45,7 +46,7 @@ def _parse(text: str) -> datetime | None:
         return None
 
 
-def due(replica: Replica, now: str) -> list[Reminder]:
+def due(replica: Reader, now: str) -> list[Reminder]:
     """The reminders to send at ``now``: one per game whose other side is late, if not yet sent
     for the window that has just passed."""
     current = _parse(now)
@@ -89,20 +90,14 @@ def due(replica: Replica, now: str) -> list[Reminder]:
 
 
 def _sent(store: Store, game_id: bytes, head_seq: int, window: int) -> bool:
-    row = store.one(
-        "SELECT 1 FROM reminders WHERE game_id = ? AND head_seq = ? AND window >= ?",
-        (game_id, head_seq, window),
-    )
-    return row is not None
+    return store_outbox.reminded(store, game_id, head_seq, window)
 
 
 def record(store: Store, reminder: Reminder, now: str) -> None:
     """Remember that ``reminder`` went out, so the same window never sends another."""
-    with store.transaction() as db:
-        db.execute(
-            "INSERT OR IGNORE INTO reminders (game_id, head_seq, window, sent_at) "
-            "VALUES (?, ?, ?, ?)",
-            (reminder.game_id, reminder.head_seq, reminder.window, now),
+    with store.transaction():
+        store_outbox.record_reminder(
+            store, reminder.game_id, reminder.head_seq, reminder.window, now
         )
 
 

@@ -8,28 +8,23 @@ this is how a player checks that the home's caches still agree with it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core.errors import ChainError, DesyncError, HexpostError
 from engine.core.game import AnyState, apply_packet
 from engine.core.packets import open_packet
 from engine.core.state import encode_state
-from engine.rulesets import ruleset_for
+from saves import store_games
+from saves.reading import Reader
+from saves.registry import ruleset_for
 
-if TYPE_CHECKING:
-    from saves.replica import Replica
 
-
-def verify(replica: Replica, game_id: bytes) -> bytes:
+def verify(replica: Reader, game_id: bytes) -> bytes:
     """Replay the whole chain from genesis: every signature, link and state hash.
 
     Returns the final state hash; raises the first error found, naming its packet.
     """
     row = replica.game(game_id)
     ruleset = ruleset_for(row.ruleset)
-    stored: dict[int, bytes] = dict(
-        replica.store.all("SELECT seq, state_hash FROM packets WHERE game_id = ?", (game_id,))
-    )
+    stored = store_games.state_hashes(replica.store, game_id)
     state: AnyState | None = None
     digest = b""
     keys: dict[bytes, list[bytes]] = {}  # bound by Genesis and Join packets as they come

@@ -7,22 +7,19 @@ only be what they are, so writing them costs the other player no wait for a pers
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core import author
 from engine.core.errors import HexpostError
 from engine.core.game import pending
 from engine.core.packets import EntropyOnly, Turn
 from engine.core.ruleset import DecisionKind
-from engine.rulesets import ruleset_for
-from saves import vault
+from saves import store_keys, vault
+from saves.registry import ruleset_for
 from saves.secrets import owed_reveals
+from saves.signing import Signer
+from saves.store_games import GameRow
 
-if TYPE_CHECKING:
-    from saves.replica import GameRow, Replica
 
-
-def auto_replies(replica: Replica, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
+def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
     """Answer at once what needs no decision: entropy for a roll, the reveal of a commitment.
 
     Runs after a whole pull, never in the middle of one, so a home restored from an old
@@ -48,7 +45,7 @@ def auto_replies(replica: Replica, now: str) -> tuple[list[tuple[bytes, int]], l
     return written, problems
 
 
-def _reply(replica: Replica, row: GameRow, now: str) -> list[tuple[bytes, int]]:
+def _reply(replica: Signer, row: GameRow, now: str) -> list[tuple[bytes, int]]:
     """The automatic packets one game owes now (each stored in its own transaction)."""
     written: list[tuple[bytes, int]] = []
     ruleset = ruleset_for(row.ruleset)
@@ -77,7 +74,7 @@ def _reply(replica: Replica, row: GameRow, now: str) -> list[tuple[bytes, int]]:
     return written
 
 
-def _signs_for(replica: Replica, row: GameRow) -> bool:
+def _signs_for(replica: Signer, row: GameRow) -> bool:
     """Whether this home holds the key bound to its seat in the game, and the seat's seed."""
     me = replica.me()
     seat = replica.state(row.game_id).core.seat_state(row.my_seat)
@@ -85,8 +82,4 @@ def _signs_for(replica: Replica, row: GameRow) -> bool:
         return False
     if me.key is not None:
         vault.seal_plain_rows(replica.store, me.key)  # rows an older version kept plain
-    seed = replica.store.one(
-        "SELECT 1 FROM entropy_seeds WHERE game_id = ? AND seat = ?",
-        (row.game_id, row.my_seat),
-    )
-    return seed is not None
+    return store_keys.has_seed(replica.store, row.game_id, row.my_seat)

@@ -141,8 +141,10 @@ CREATE TABLE IF NOT EXISTS buffered (
     seat TEXT NOT NULL,
     data BLOB NOT NULL,
     received_at TEXT NOT NULL,
+    public_key BLOB,                   -- the key it verified under (NULL: held by an older version)
     PRIMARY KEY (game_id, packet_id)
 );
+CREATE INDEX IF NOT EXISTS buffered_by_id ON buffered (packet_id);
 CREATE TABLE IF NOT EXISTS parked (
     key_id BLOB NOT NULL,
     packet_hash BLOB NOT NULL PRIMARY KEY,
@@ -208,9 +210,11 @@ _ADDED_COLUMNS = {
         ("resends", "INTEGER NOT NULL DEFAULT 0"),
     ),
     "parked": (("size", "INTEGER"),),
+    "buffered": (("public_key", "BLOB"),),
     "rejected": (("seq", "INTEGER"), ("seat", "TEXT NOT NULL DEFAULT ''")),
 }
-"""Columns later versions added to tables an older home already has (schema 1 to 3)."""
+"""Columns later versions added to tables an older home already has (schema 1 to 3, and the
+key a buffered packet verified under, which an older version leaves NULL and never reads)."""
 
 
 def _upgrade(db: sqlite3.Connection) -> None:
@@ -300,6 +304,19 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """Run a block under a savepoint of the open transaction: an exception undoes only the
+        block's changes (and goes on), so one bad item leaves the others of a batch alone."""
+        self.db.execute("SAVEPOINT item")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK TO item")
+            self.db.execute("RELEASE item")
+            raise
+        self.db.execute("RELEASE item")
 
     def close(self) -> None:
         self.db.close()

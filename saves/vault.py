@@ -39,6 +39,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from engine.core import entropy
 from engine.core.errors import HexpostError
 from engine.core.game import AnyState
+from saves import store_keys
 from saves.store import Store
 
 MAGIC = b"HXVAULT\x01"
@@ -133,13 +134,10 @@ def read_seed(
     store: Store, key: Ed25519PrivateKey | None, game_id: bytes, seat: str
 ) -> tuple[bytes, int, bytes] | None:
     """``(seed, chain length, checkpoints)`` of a seat, plain or sealed; None if not kept."""
-    row = store.one(
-        "SELECT seed, length, checkpoints FROM entropy_seeds WHERE game_id = ? AND seat = ?",
-        (game_id, seat),
-    )
+    row = store_keys.seed_row(store, game_id, seat)
     if row is None:
         return None
-    seed, length, checkpoints = bytes(row[0]), int(row[1]), bytes(row[2])
+    seed, length, checkpoints = row
     if is_sealed(seed):
         seed, checkpoints = open_sealed(key, SEEDS, game_id, seat, "", seed)
     return seed, length, checkpoints
@@ -156,24 +154,17 @@ def write_seed(
 ) -> None:
     """Keep a new seed with its checkpoints, sealed (in the caller's transaction)."""
     blob = seal(key, SEEDS, game_id, seat, "", (seed, checkpoints))
-    store.db.execute(
-        "INSERT INTO entropy_seeds (game_id, seat, seed, length, checkpoints) "
-        "VALUES (?, ?, ?, ?, x'')",
-        (game_id, seat, blob, length),
-    )
+    store_keys.insert_seed(store, game_id, seat, blob, length)
 
 
 def read_secret(
     store: Store, key: Ed25519PrivateKey | None, game_id: bytes, name: str, seat: str
 ) -> tuple[bytes, bytes] | None:
     """``(salt, choice)`` kept for a secret decision, plain or sealed; None if not kept."""
-    row = store.one(
-        "SELECT salt, choice FROM secrets WHERE game_id = ? AND key = ? AND seat = ?",
-        (game_id, name, seat),
-    )
+    row = store_keys.secret_row(store, game_id, name, seat)
     if row is None:
         return None
-    salt, choice = bytes(row[0]), bytes(row[1])
+    salt, choice = row
     if is_sealed(salt):
         return open_sealed(key, SECRETS, game_id, seat, name, salt)
     return salt, choice
@@ -190,13 +181,7 @@ def write_secret(
 ) -> None:
     """Keep a committed choice and its salt, sealed (in the caller's transaction)."""
     blob = seal(key, SECRETS, game_id, seat, name, (salt, choice))
-    store.db.execute(
-        "INSERT INTO secrets (game_id, key, seat, salt, choice) VALUES (?, ?, ?, ?, x'')",
-        (game_id, name, seat, blob),
-    )
-
-
-_PLAIN = "substr({column}, 1, {size}) != ?"
+    store_keys.insert_secret(store, game_id, name, seat, blob, b"")
 
 
 def seal_plain_rows(store: Store, key: Ed25519PrivateKey) -> int:
@@ -208,38 +193,19 @@ def seal_plain_rows(store: Store, key: Ed25519PrivateKey) -> int:
     overwritten, so SQLite zeroes the space they held rather than leave them in a free part
     of a page.
     """
-    plain_seeds = store.all(
-        "SELECT game_id, seat, seed, checkpoints FROM entropy_seeds WHERE "
-        + _PLAIN.format(column="seed", size=len(MAGIC)),
-        (MAGIC,),
-    )
-    plain_secrets = store.all(
-        "SELECT game_id, key, seat, salt, choice FROM secrets WHERE "
-        + _PLAIN.format(column="salt", size=len(MAGIC)),
-        (MAGIC,),
-    )
+    plain_seeds = store_keys.seeds_not_starting_with(store, MAGIC)
+    plain_secrets = store_keys.secrets_not_starting_with(store, MAGIC)
     if not plain_seeds and not plain_secrets:
         return 0
-    before = store.one("PRAGMA secure_delete")
-    store.db.execute("PRAGMA secure_delete = ON")
-    try:
-        with store.transaction() as db:
-            for game_id, seat, seed, checkpoints in plain_seeds:
-                blob = seal(key, SEEDS, bytes(game_id), str(seat), "", (seed, checkpoints))
-                db.execute(
-                    "UPDATE entropy_seeds SET seed = ?, checkpoints = x'' "
-                    "WHERE game_id = ? AND seat = ? AND seed = ?",
-                    (blob, game_id, seat, seed),
-                )
-            for game_id, name, seat, salt, choice in plain_secrets:
-                blob = seal(key, SECRETS, bytes(game_id), str(seat), str(name), (salt, choice))
-                db.execute(
-                    "UPDATE secrets SET salt = ?, choice = x'' WHERE game_id = ? AND key = ? "
-                    "AND seat = ? AND salt = ?",
-                    (blob, game_id, name, seat, salt),
-                )
-    finally:
-        store.db.execute(f"PRAGMA secure_delete = {int(before[0]) if before else 0}")
+    with store_keys.secure_delete(store), store.transaction():
+        for game_id, seat, seed, checkpoints in plain_seeds:
+            blob = seal(key, SEEDS, bytes(game_id), str(seat), "", (seed, checkpoints))
+            store_keys.replace_seed(store, bytes(game_id), str(seat), bytes(seed), blob)
+        for game_id, name, seat, salt, choice in plain_secrets:
+            blob = seal(key, SECRETS, bytes(game_id), str(seat), str(name), (salt, choice))
+            store_keys.replace_secret(
+                store, bytes(game_id), str(name), str(seat), bytes(salt), blob
+            )
     return len(plain_seeds) + len(plain_secrets)
 
 

@@ -1,0 +1,123 @@
+"""Checking a received copy once: its verdict, and the verified packet or claim it yields.
+
+An email may hold several copies of one packet (an attachment and an armoured block; one of
+them damaged in transit), and the same packet may arrive again (a resend, a second email, a
+folder read twice). An Ed25519 check is the expensive part of taking a packet in, so each copy
+is checked at most once, and the verified result travels on with it (`Checked`) instead of
+being thrown away and checked again by whoever takes it in.
+
+A copy whose exact bytes this home verified before is not checked again at all: a packet of
+the chain (its key is the one the chain binds to its seat, or the one it carries itself) or
+one held in the buffer (stored with the key it verified under). Byte-for-byte equality is what
+makes that safe: different bytes, even with the same body, are checked like any other copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from engine.core.claims import VerifiedClaim
+from engine.core.errors import PacketError
+from engine.core.packets import (
+    Envelope,
+    VerifiedPacket,
+    open_packet,
+    packet_id,
+    peek_body,
+    read_envelope,
+)
+from saves import claims, ledger, store_games, store_inbox, store_keys
+from saves.store import Store
+
+VERIFIED = "verified"
+UNKNOWN_KEY = "unknown key"
+BAD = "bad"
+
+
+class Checked(msgspec.Struct, frozen=True):
+    """One copy after its check: ``verdict`` is `VERIFIED` (then ``packet`` or ``claim`` is
+    set), `UNKNOWN_KEY` (signed by a key this home does not know yet: ``key_id`` names it) or
+    `BAD` (unreadable, or the signature fails: ``problem`` says how)."""
+
+    data: bytes
+    verdict: str
+    packet: VerifiedPacket | None = None
+    claim: VerifiedClaim | None = None
+    key_id: bytes = b""
+    problem: str = ""
+
+
+def check(store: Store, data: bytes) -> Checked:
+    """Check one copy (a packet or a late claim), once."""
+    if claims.is_claim(data):
+        found, claim = claims.opened(store, data)
+        return Checked(data, found, claim=claim)
+    try:
+        envelope = read_envelope(data)
+    except PacketError as exc:
+        return Checked(data, BAD, problem=str(exc))
+    packet = verified_before(store, data, envelope)
+    if packet is not None:
+        return Checked(data, VERIFIED, packet)
+    if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
+        return Checked(data, UNKNOWN_KEY, key_id=envelope.key_id)
+    try:
+        packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
+    except PacketError as exc:
+        return Checked(data, BAD, problem=str(exc))
+    return Checked(data, VERIFIED, packet)
+
+
+def pick(store: Store, data: bytes, alternatives: Sequence[bytes]) -> Checked:
+    """The copy of one received item to take in: the first (``data``, then each of
+    ``alternatives``) that verifies; else the first signed by a key not known yet (it is parked
+    until that key arrives); else ``data`` (refused and logged as usual). Equal copies are
+    checked once, and none after the first that verifies."""
+    first: Checked | None = None
+    unknown: Checked | None = None
+    looked: set[bytes] = set()
+    for copy in (data, *alternatives):
+        if copy in looked:
+            continue
+        looked.add(copy)
+        checked = check(store, copy)
+        if checked.verdict == VERIFIED:
+            return checked
+        first = first or checked
+        if checked.verdict == UNKNOWN_KEY and unknown is None:
+            unknown = checked
+    assert first is not None
+    return unknown or first
+
+
+def verified_before(store: Store, data: bytes, envelope: Envelope) -> VerifiedPacket | None:
+    """``data`` as a verified packet, without a signature check, when these exact bytes are a
+    packet of a chain or of the buffer here (both were verified when they came in)."""
+    pid = packet_id(envelope.body)
+    public: bytes | None = None
+    stored = store_games.packet_by_id(store, pid)
+    if stored is not None and stored[3] == data:
+        game_id, _, seat, _ = stored
+        public = envelope.public_key or store_keys.seat_key(store, game_id, seat)
+    else:
+        held = store_inbox.buffered_copy(store, pid)
+        if held is not None and held[0] == data:
+            public = held[1]
+    return None if public is None else rebuild(data, envelope, public)
+
+
+def rebuild(data: bytes, envelope: Envelope, public: bytes) -> VerifiedPacket | None:
+    """A packet whose bytes were verified under ``public`` before, decoded again (None if they
+    no longer decode, which only a damaged store could cause: then it is checked as new)."""
+    body = peek_body(data)
+    if body is None:
+        return None
+    return VerifiedPacket(
+        data=data,
+        envelope=envelope,
+        body=body,
+        packet_id=packet_id(envelope.body),
+        public_key=public,
+    )

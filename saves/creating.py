@@ -1,0 +1,143 @@
+"""Creating a game and joining one: the packets that bind a seat's key and entropy anchor.
+
+The creator signs the genesis (scenario, options, seats, its own key and anchor) and the game
+row is stored with it; an invited player signs a join that binds their key and anchor to the
+seat the invitation names (P10, P6). Each seat's entropy seed is drawn here from the operating
+system and kept sealed (`saves.vault`) in the same transaction as the packet that commits to it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from engine.core import author, entropy
+from engine.core.errors import HexpostError
+from engine.core.game import AnyRuleset
+from engine.core.packets import PROTOCOL_VERSION, Genesis, Join, SeatBinding
+from engine.core.ruleset import OptionValue, Seat
+from saves import ledger, store_games
+from saves.registry import ruleset_for
+from saves.signing import Signer
+
+
+def create(
+    signer: Signer,
+    ruleset: AnyRuleset,
+    scenario_id: str,
+    my_seat: Seat,
+    opponent_address: str,
+    *,
+    opponent_seat: Seat | None = None,
+    name: str = "",
+    options: Mapping[str, OptionValue] | None = None,
+    reply_window_hours: int = 72,
+    now: str,
+    chain_length: int = entropy.DEFAULT_CHAIN_LENGTH,
+) -> bytes:
+    """Start a game as its creator; returns the new game id."""
+    me = signer.me()
+    scenario = next((s for s in ruleset.scenarios() if s.id == scenario_id), None)
+    if scenario is None:
+        known = ", ".join(s.id for s in ruleset.scenarios())
+        raise HexpostError(f"no scenario {scenario_id!r} (known: {known})")
+    seats = [spec.seat for spec in scenario.seats]
+    if my_seat not in seats:
+        raise HexpostError(
+            f"scenario {scenario_id} has no seat {my_seat!r} (seats: {', '.join(seats)})"
+        )
+    others = [seat for seat in seats if seat != my_seat]
+    opponent_seat = opponent_seat or others[0]
+    if opponent_seat not in others or len(others) != 1:
+        raise HexpostError(f"the opponent's seat must be one of: {', '.join(others)}")
+    if "@" not in opponent_address:
+        raise HexpostError(f"--opponent {opponent_address!r} is not an email address")
+    chosen = _options(scenario_id, {o.id: o.default for o in scenario.options}, options or {})
+    game_id, seed = os.urandom(16), os.urandom(32)
+    chain = signer.new_chain(game_id, my_seat, seed, chain_length)
+    genesis = Genesis(
+        protocol=PROTOCOL_VERSION,
+        ruleset_id=ruleset.id,
+        ruleset_version=ruleset.version,
+        scenario_id=scenario_id,
+        scenario_hash=scenario.data_hash,
+        options=sorted(chosen.items()),
+        seats=[
+            SeatBinding(my_seat, me.name, me.address, me.public_key)
+            if seat == my_seat
+            else SeatBinding(seat, "", opponent_address)
+            for seat in seats
+        ],
+        creator=my_seat,
+        anchor=chain.anchor,
+        reply_window_hours=reply_window_hours,
+        name=name or f"{scenario_id}-{game_id.hex()[:6]}",
+    )
+    body = author.new_body(
+        ruleset,
+        None,
+        game_id=game_id,
+        seat=my_seat,
+        kind=genesis,
+        entropy_value=chain.value(1),
+        written_at=now,
+    )
+
+    def setup() -> None:
+        ledger.insert_game(
+            signer.store,
+            game_id,
+            name=genesis.name,
+            ruleset=ruleset.id,
+            scenario=scenario_id,
+            my_seat=my_seat,
+            status="active",
+            now=now,
+        )
+        signer.keep_seed(game_id, my_seat, seed, chain)
+
+    signer.sign_and_store(ruleset, None, body, automatic=False, now=now, extra=setup)
+    return game_id
+
+
+def accept(
+    signer: Signer, game_id: bytes, *, now: str, chain_length: int = entropy.DEFAULT_CHAIN_LENGTH
+) -> None:
+    """Join a game we were invited to: binds our key and entropy anchor (P10, P6)."""
+    me = signer.me()
+    row = signer.game(game_id)
+    if row.status != "invited":
+        raise HexpostError(f"game {row.name} is not an open invitation (it is {row.status})")
+    ruleset = ruleset_for(row.ruleset)
+    state = signer.state(game_id)
+    seed = os.urandom(32)
+    chain = signer.new_chain(game_id, row.my_seat, seed, chain_length)
+    kind = Join(state.genesis_id, me.name, me.address, me.public_key, chain.anchor)
+    body = author.new_body(
+        ruleset,
+        state,
+        game_id=game_id,
+        seat=row.my_seat,
+        kind=kind,
+        entropy_value=chain.value(1),
+        written_at=now,
+    )
+
+    def setup() -> None:
+        signer.keep_seed(game_id, row.my_seat, seed, chain)
+        store_games.set_status(signer.store, game_id, "active")
+
+    signer.sign_and_store(ruleset, state, body, automatic=False, now=now, extra=setup)
+
+
+def _options(
+    scenario_id: str, chosen: dict[str, OptionValue], wanted: Mapping[str, OptionValue]
+) -> dict[str, OptionValue]:
+    for option, value in wanted.items():
+        if option not in chosen:
+            raise HexpostError(f"scenario {scenario_id} has no optional rule {option!r}")
+        if type(value) is not type(chosen[option]):
+            expected = type(chosen[option]).__name__
+            raise HexpostError(f"optional rule {option!r} takes a {expected}, not {value!r}")
+        chosen[option] = value
+    return chosen

@@ -1,0 +1,143 @@
+"""Reading this home's games: the list, one game's row, its state at any packet, its log.
+
+`Reader` is the bottom of the replica: everything that takes packets in (`saves.inbox`),
+checks them (`saves.replay`) or writes them (`saves.signing` and above) reads games through
+it, and it knows nothing of them. It keeps the head state of each game it has read in memory,
+keyed by the head packet's id, so a state is decoded once per packet however often it is
+asked for, and a head another process moved on is never served stale.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core.errors import HexpostError
+from engine.core.game import AnyRuleset, AnyState, apply_packet, pending
+from engine.core.packets import key_id, open_packet
+from engine.core.ruleset import Decision, Event
+from engine.core.state import decode_state
+from saves import ledger, store_games
+from saves.keys import Identity
+from saves.registry import ruleset_for
+from saves.store import Store
+from saves.store_games import GameRow
+
+__all__ = ["GameRow", "Identity", "Reader", "lookup_in"]
+
+
+def lookup_in(state: AnyState | None) -> Any:
+    """A key lookup for `open_packet` that knows the keys bound in ``state``."""
+    keys = (
+        {}
+        if state is None
+        else {key_id(s.public_key): s.public_key for s in state.core.seats if s.joined}
+    )
+    return lambda kid: [keys[kid]] if kid in keys else []
+
+
+class Reader:
+    """Every game of one home, read from its `Store`; ``identity`` is who this home plays as."""
+
+    def __init__(self, store: Store, identity: Identity | None = None) -> None:
+        self.store = store
+        self.identity = identity
+        self._heads: dict[bytes, tuple[bytes, AnyState]] = {}
+
+    # --- games ---------------------------------------------------------------------------------
+
+    def games(self) -> list[GameRow]:
+        return store_games.games(self.store)
+
+    def game(self, game_id: bytes) -> GameRow:
+        row = store_games.game(self.store, game_id)
+        if row is None:
+            raise HexpostError(f"no game {game_id.hex()} in this home")
+        return row
+
+    def find(self, name: str) -> GameRow:
+        """A game by its exact name, its id, or any unique prefix of its id."""
+        wanted = name.lower()
+        rows = self.games()
+        exact = [row for row in rows if name in (row.name, row.game_id.hex())]
+        matches = exact or [row for row in rows if row.game_id.hex().startswith(wanted)]
+        if not matches:
+            raise HexpostError(f"no game matches {name!r} (see `hexpost games`)")
+        if len(matches) > 1:
+            ids = ", ".join(row.game_id.hex()[:8] for row in matches)
+            raise HexpostError(f"{name!r} matches several games ({ids}): give more of the id")
+        return matches[0]
+
+    def ruleset(self, game_id: bytes) -> AnyRuleset:
+        return ruleset_for(self.game(game_id).ruleset)
+
+    def mark_read(self, game_id: bytes) -> None:
+        with self.store.transaction():
+            store_games.mark_read(self.store, game_id)
+
+    # --- states --------------------------------------------------------------------------------
+
+    def state(self, game_id: bytes, at: int | None = None) -> AnyState:
+        """The game's state after packet ``at`` (default: the head)."""
+        head = store_games.head(self.store, game_id)
+        if head is None:
+            raise HexpostError(f"no game {game_id.hex()} in this home")
+        ruleset = ruleset_for(head.ruleset)
+        if at is None or at >= head.seq:
+            return self._head(game_id, head.packet_id, ruleset)
+        if at < 0:
+            raise HexpostError("--at needs a packet number of 0 or more")
+        snap = store_games.snapshot_before(self.store, game_id, at)
+        state: AnyState | None = None
+        start = 0
+        if snap is not None:
+            state = decode_state(snap[1], ruleset.state_type)
+            start = snap[0] + 1
+        for _, data in store_games.packets_between(self.store, game_id, start, at):
+            state = apply_packet(ruleset, state, open_packet(data, lookup_in(state))).state
+        assert state is not None
+        return state
+
+    def _head(self, game_id: bytes, head_id: bytes, ruleset: AnyRuleset) -> AnyState:
+        cached = self._heads.get(game_id)
+        if cached is not None and cached[0] == head_id:
+            return cached[1]
+        snap = store_games.head_snapshot(self.store, game_id)
+        if snap is None:
+            raise HexpostError(f"game {game_id.hex()} has no snapshot at its head")
+        state = decode_state(snap, ruleset.state_type)
+        self._heads[game_id] = (head_id, state)
+        return state
+
+    def remember_head(self, game_id: bytes, head_id: bytes, state: AnyState) -> None:
+        """Cache a head state just stored (keyed by its packet id, so never stale)."""
+        self._heads[game_id] = (head_id, state)
+
+    def pending(self, game_id: bytes) -> list[Decision]:
+        return pending(self.ruleset(game_id), self.state(game_id))
+
+    # --- the log -------------------------------------------------------------------------------
+
+    def packets(self, game_id: bytes) -> list[tuple[int, bytes]]:
+        """Every stored packet of a game in chain order, as ``(seq, bytes)``."""
+        return store_games.packets_between(self.store, game_id)
+
+    def events(self, game_id: bytes, upto: int | None = None) -> list[tuple[int, Event]]:
+        rows = store_games.events_upto(self.store, game_id, upto)
+        return [(seq, ledger.EVENT_DECODER.decode(data)) for seq, data in rows]
+
+    # --- who this home is ----------------------------------------------------------------------
+
+    def me(self) -> Identity:
+        """This home's identity, or why there is none."""
+        if self.identity is None:
+            raise HexpostError("this home has no identity yet: run `hexpost identity create`")
+        return self.identity
+
+    def signing_key(self) -> Ed25519PrivateKey:
+        """The unlocked identity key, or why it is not at hand."""
+        key = self.me().key
+        if key is None:
+            raise HexpostError("signing needs the identity key (its passphrase was not given)")
+        return key

@@ -1,0 +1,250 @@
+"""The store's game tables: ``games``, ``packets``, ``events`` and ``snapshots``, as functions.
+
+Every SQL statement about a game's row, its packet log, its events and its snapshots lives
+here, so the modules above speak of games and packets, never of columns. Functions that write
+run inside the caller's transaction (`saves.store.Store.transaction`); they decide nothing.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from saves.store import Store
+
+
+class GameRow(msgspec.Struct, frozen=True):
+    """One game as this home lists it (``saves.replica.Replica.games``)."""
+
+    game_id: bytes
+    name: str
+    ruleset: str
+    scenario: str
+    my_seat: str
+    status: str
+    frozen: str | None
+    head_seq: int
+    state_hash: bytes
+    created_at: str
+    updated_at: str
+    waiting_since: str
+    unread: int
+
+
+class Head(msgspec.Struct, frozen=True):
+    """Where a game's chain ends: the last packet's position and id, its ruleset, any freeze."""
+
+    seq: int
+    packet_id: bytes
+    ruleset: str
+    frozen: str | None
+
+
+_GAME_COLUMNS = (
+    "game_id, name, ruleset, scenario, my_seat, status, frozen, head_seq, state_hash, "
+    "created_at, updated_at, waiting_since, unread"
+)
+_NO_END = 1 << 62
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def games(store: Store) -> list[GameRow]:
+    """Every game of the home, oldest first."""
+    rows = store.all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY created_at, game_id")
+    return [GameRow(*row) for row in rows]
+
+
+def game(store: Store, game_id: bytes) -> GameRow | None:
+    row = store.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,))
+    return None if row is None else GameRow(*row)
+
+
+def head(store: Store, game_id: bytes) -> Head | None:
+    row = store.one(
+        "SELECT head_seq, head_id, ruleset, frozen FROM games WHERE game_id = ?", (game_id,)
+    )
+    if row is None:
+        return None
+    return Head(int(row[0]), bytes(row[1]), str(row[2]), None if row[3] is None else str(row[3]))
+
+
+def insert_game(
+    store: Store,
+    game_id: bytes,
+    *,
+    name: str,
+    ruleset: str,
+    scenario: str,
+    my_seat: str,
+    status: str,
+    now: str,
+) -> None:
+    """A new game row whose chain is still empty (head -1, no unread packet)."""
+    store.db.execute(
+        "INSERT INTO games (game_id, name, ruleset, scenario, my_seat, status, head_seq, "
+        "head_id, state_hash, created_at, updated_at, waiting_since, unread) "
+        "VALUES (?, ?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, 0)",
+        (game_id, name, ruleset, scenario, my_seat, status, bytes(32), b"", now, now, now),
+    )
+
+
+def set_status(store: Store, game_id: bytes, status: str) -> None:
+    store.db.execute("UPDATE games SET status = ? WHERE game_id = ?", (status, game_id))
+
+
+def mark_read(store: Store, game_id: bytes) -> None:
+    store.db.execute("UPDATE games SET unread = 0 WHERE game_id = ?", (game_id,))
+
+
+def advance_head(
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    packet_id: bytes,
+    state_hash: bytes,
+    now: str,
+    *,
+    unread: int,
+) -> None:
+    """Move the game's head to a packet just stored; ``unread`` is added to its unread count."""
+    store.db.execute(
+        "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ?, updated_at = ?, "
+        "waiting_since = ?, unread = unread + ? WHERE game_id = ?",
+        (seq, packet_id, state_hash, now, now, unread, game_id),
+    )
+
+
+def freeze(store: Store, game_id: bytes, reason: str, now: str) -> None:
+    """Stop the game; the first reason given is the one kept."""
+    store.db.execute(
+        "UPDATE games SET frozen = COALESCE(frozen, ?), updated_at = ? WHERE game_id = ?",
+        (reason, now, game_id),
+    )
+
+
+# --- packets -----------------------------------------------------------------------------------
+
+
+def insert_packet(
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    packet_id: bytes,
+    seat: str,
+    kind: str,
+    data: bytes,
+    state_hash: bytes,
+    now: str,
+) -> None:
+    store.db.execute(
+        "INSERT INTO packets (game_id, seq, packet_id, seat, kind, data, state_hash, stored_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, packet_id, seat, kind, data, state_hash, now),
+    )
+
+
+def packets_between(
+    store: Store, game_id: bytes, start: int = 0, end: int | None = None
+) -> list[tuple[int, bytes]]:
+    """``(seq, bytes)`` of the game's packets from ``start`` to ``end`` (inclusive), in order."""
+    rows = store.all(
+        "SELECT seq, data FROM packets WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+        (game_id, start, _NO_END if end is None else end),
+    )
+    return [(int(seq), bytes(data)) for seq, data in rows]
+
+
+def packet_data(store: Store, game_id: bytes, seq: int) -> bytes | None:
+    row = store.one("SELECT data FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq))
+    return None if row is None else bytes(row[0])
+
+
+def packet_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:
+    """The id and seat of the packet at a chain position, if any."""
+    row = store.one(
+        "SELECT packet_id, seat FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq)
+    )
+    return None if row is None else (bytes(row[0]), str(row[1]))
+
+
+def packet_by_id(store: Store, packet_id: bytes) -> tuple[bytes, int, str, bytes] | None:
+    """``(game, seq, seat, bytes)`` of a stored packet by its id (packet ids are unique)."""
+    row = store.one(
+        "SELECT game_id, seq, seat, data FROM packets WHERE packet_id = ?", (packet_id,)
+    )
+    return None if row is None else (bytes(row[0]), int(row[1]), str(row[2]), bytes(row[3]))
+
+
+def state_hashes(store: Store, game_id: bytes) -> dict[int, bytes]:
+    """The state hash stored with each packet of the game, by position."""
+    rows = store.all("SELECT seq, state_hash FROM packets WHERE game_id = ?", (game_id,))
+    return {int(seq): bytes(digest) for seq, digest in rows}
+
+
+def last_seq_not_by(store: Store, game_id: bytes, seat: str) -> int | None:
+    """The position of the latest packet another seat than ``seat`` wrote, if any."""
+    row = store.one("SELECT MAX(seq) FROM packets WHERE game_id = ? AND seat != ?", (game_id, seat))
+    return None if row is None or row[0] is None else int(row[0])
+
+
+# --- events and snapshots ----------------------------------------------------------------------
+
+
+def insert_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -> None:
+    """The encoded events one packet produced, in order."""
+    for index, event in enumerate(events):
+        store.db.execute(
+            "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
+            (game_id, seq, index, event),
+        )
+
+
+def events_upto(store: Store, game_id: bytes, upto: int | None) -> list[tuple[int, bytes]]:
+    """``(seq, encoded event)`` of every event up to packet ``upto`` (all when None), in order."""
+    rows = store.all(
+        "SELECT seq, event FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq, idx",
+        (game_id, _NO_END if upto is None else upto),
+    )
+    return [(int(seq), bytes(data)) for seq, data in rows]
+
+
+def snapshot_before(store: Store, game_id: bytes, at: int) -> tuple[int, bytes] | None:
+    """``(seq, encoded state)`` of the latest snapshot at or before packet ``at``."""
+    row = store.one(
+        "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+        (game_id, at),
+    )
+    return None if row is None else (int(row[0]), bytes(row[1]))
+
+
+def head_snapshot(store: Store, game_id: bytes) -> bytes | None:
+    """The encoded state at the game's head, if its snapshot is kept (it always should be)."""
+    row = store.one(
+        "SELECT s.state FROM snapshots s JOIN games g ON g.game_id = s.game_id "
+        "AND g.head_seq = s.seq WHERE s.game_id = ?",
+        (game_id,),
+    )
+    return None if row is None else bytes(row[0])
+
+
+def move_head_snapshot(
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    state: bytes,
+    state_hash: bytes,
+    *,
+    keep_every: int,
+) -> None:
+    """Store the snapshot at the new head ``seq``; the old head's goes unless its position is
+    a multiple of ``keep_every`` (those stay, for fast views of the past)."""
+    old = store.one("SELECT head_seq FROM games WHERE game_id = ?", (game_id,))
+    assert old is not None, "a snapshot needs the game row first"
+    old_head = int(old[0])
+    if old_head >= 0 and old_head % keep_every:
+        store.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, old_head))
+    store.db.execute(
+        "INSERT INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
+        (game_id, seq, state, state_hash),
+    )

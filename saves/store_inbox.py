@@ -1,0 +1,181 @@
+"""The store's tables of what arrived: packets held for the ones before them (``buffered``),
+packets kept aside for a key not known yet (``parked``), refused items (``rejected``, with the
+running ``quota`` count of both bounded tables), the transport refs already read, and the
+requests to resend a damaged packet.
+
+Every SQL statement about received items lives here; `saves.inbox` and `saves.quarantine`
+decide what to do with them.
+"""
+
+from __future__ import annotations
+
+from saves.store import Row, Store
+
+# --- buffered: early packets -------------------------------------------------------------------
+
+
+def buffer(
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    packet_id: bytes,
+    seat: str,
+    data: bytes,
+    now: str,
+    public_key: bytes,
+) -> None:
+    """Hold a verified packet, with the key it verified under (so it is not checked again)."""
+    store.db.execute(
+        "INSERT OR IGNORE INTO buffered (game_id, seq, packet_id, seat, data, received_at, "
+        "public_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, packet_id, seat, data, now, public_key),
+    )
+
+
+def unbuffer(store: Store, game_id: bytes, packet_id: bytes) -> None:
+    store.db.execute(
+        "DELETE FROM buffered WHERE game_id = ? AND packet_id = ?", (game_id, packet_id)
+    )
+
+
+def buffered_at(store: Store, game_id: bytes, seq: int) -> list[tuple[bytes, bytes | None]]:
+    """``(bytes, key)`` of the held packets for one position, in a fixed order; the key they
+    verified under is None for a packet an older version held."""
+    rows = store.all(
+        "SELECT data, public_key FROM buffered WHERE game_id = ? AND seq = ? ORDER BY packet_id",
+        (game_id, seq),
+    )
+    return [(bytes(data), None if key is None else bytes(key)) for data, key in rows]
+
+
+def buffered_rival(
+    store: Store, game_id: bytes, seq: int, seat: str, packet_id: bytes
+) -> bytes | None:
+    """Another held packet from the same seat for the same position, if any."""
+    row = store.one(
+        "SELECT data FROM buffered WHERE game_id = ? AND seq = ? AND seat = ? AND packet_id != ?",
+        (game_id, seq, seat, packet_id),
+    )
+    return None if row is None else bytes(row[0])
+
+
+def buffered_copy(store: Store, packet_id: bytes) -> tuple[bytes, bytes | None] | None:
+    """``(bytes, key it verified under)`` of a held packet by its id (key None: held by an
+    older version, which did not keep it)."""
+    row = store.one(
+        "SELECT data, public_key FROM buffered WHERE packet_id = ? LIMIT 1", (packet_id,)
+    )
+    if row is None:
+        return None
+    return bytes(row[0]), None if row[1] is None else bytes(row[1])
+
+
+def has_buffered(store: Store, game_id: bytes, seat: str) -> bool:
+    """Whether a packet from ``seat`` is held for the game."""
+    row = store.one(
+        "SELECT 1 FROM buffered WHERE game_id = ? AND seat = ? LIMIT 1", (game_id, seat)
+    )
+    return row is not None
+
+
+# --- parked and rejected, within their quotas --------------------------------------------------
+
+
+def park(store: Store, kid: bytes, digest: bytes, data: bytes, now: str) -> None:
+    store.db.execute(
+        "INSERT OR IGNORE INTO parked (key_id, packet_hash, data, received_at, size) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (kid, digest, data, now, len(data)),
+    )
+
+
+def parked(store: Store) -> list[tuple[bytes, bytes]]:
+    """``(hash, bytes)`` of every parked packet, oldest first."""
+    rows = store.all("SELECT packet_hash, data FROM parked ORDER BY received_at, rowid")
+    return [(bytes(digest), bytes(data)) for digest, data in rows]
+
+
+def unpark(store: Store, digest: bytes) -> None:
+    store.db.execute("DELETE FROM parked WHERE packet_hash = ?", (digest,))
+
+
+def reject(
+    store: Store,
+    game_id: bytes | None,
+    source: str,
+    reason: str,
+    data: bytes,
+    now: str,
+    seq: int | None,
+    seat: str,
+) -> None:
+    store.db.execute(
+        "INSERT INTO rejected (game_id, source, reason, data, rejected_at, seq, seat) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, source, reason, data, now, seq, seat),
+    )
+
+
+_QUOTA_ORDER = {"parked": "received_at DESC, rowid DESC", "rejected": "id DESC"}
+"""Newest first, per bounded table: the order in which rows are kept when one is pruned."""
+_QUOTA_SIZE = {"parked": "COALESCE(size, length(data))", "rejected": "length(data)"}
+"""What one row costs of its table's byte quota."""
+
+
+def quota(store: Store, table: str) -> tuple[int, int]:
+    """``(rows, bytes)`` a bounded table holds, from the running count (one row read)."""
+    row = store.one("SELECT rows, bytes FROM quota WHERE name = ?", (table,))
+    assert row is not None, "the store keeps a quota row for every bounded table"
+    return int(row[0]), int(row[1])
+
+
+def prune(store: Store, table: str, keep_rows: int, keep_bytes: int) -> int:
+    """Drop the oldest rows of a bounded table (``parked`` or ``rejected``) beyond the newest
+    ``keep_rows`` rows and ``keep_bytes`` bytes; returns how many were dropped."""
+    order, size = _QUOTA_ORDER[table], _QUOTA_SIZE[table]
+    cursor = store.db.execute(
+        f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM (SELECT rowid, "
+        f"SUM({size}) OVER (ORDER BY {order} ROWS UNBOUNDED PRECEDING) AS kept, "
+        f"ROW_NUMBER() OVER (ORDER BY {order}) AS n FROM {table}) WHERE kept > ? OR n > ?)",
+        (keep_bytes, keep_rows),
+    )
+    return max(cursor.rowcount, 0)
+
+
+def first_damaged_after(store: Store, game_id: bytes, head_seq: int) -> Row | None:
+    """``(seq, seat, source, reason, rejected_at)`` of the refused copy of the first position
+    after ``head_seq`` that has one (the latest refused copy of it)."""
+    return store.one(
+        "SELECT seq, seat, source, reason, rejected_at FROM rejected "
+        "WHERE game_id = ? AND seq > ? ORDER BY seq, id DESC LIMIT 1",
+        (game_id, head_seq),
+    )
+
+
+# --- resend requests -----------------------------------------------------------------------
+
+
+def resend_asked(store: Store, game_id: bytes, seq: int) -> bool:
+    row = store.one("SELECT 1 FROM resend_requests WHERE game_id = ? AND seq = ?", (game_id, seq))
+    return row is not None
+
+
+def record_resend_request(store: Store, game_id: bytes, seq: int, now: str) -> None:
+    store.db.execute(
+        "INSERT OR IGNORE INTO resend_requests (game_id, seq, sent_at) VALUES (?, ?, ?)",
+        (game_id, seq, now),
+    )
+
+
+# --- transport refs already read -----------------------------------------------------------
+
+
+def mark_seen(store: Store, transport: str, ref: str) -> None:
+    store.db.execute(
+        "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", (transport, ref)
+    )
+
+
+def seen_refs(store: Store, transport: str) -> set[str]:
+    rows = store.all("SELECT ref FROM transport_seen WHERE transport = ?", (transport,))
+    return {str(ref) for (ref,) in rows}

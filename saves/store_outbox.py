@@ -1,0 +1,142 @@
+"""The store's tables of what goes out: the ``outbox`` queue, the Message-IDs of a game's
+emails (``mail_ids``), the transports' cursors, and the reminders already sent.
+
+Every SQL statement about sending lives here; `saves.outbox` and `saves.reminders` decide
+when and what.
+"""
+
+from __future__ import annotations
+
+from saves.store import Row, Store
+
+OUTBOX_COLUMNS = (
+    "id, game_id, seq, packet_id, data, recipients, subject, automatic, attempts, "
+    "last_error, sent_at, summary, next_attempt, created_at, last_attempt, resends"
+)
+"""The columns `unsent` returns, in the order of `saves.outbox.OutboxEntry`'s fields."""
+
+
+def queue(
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    packet_id: bytes,
+    data: bytes,
+    *,
+    recipients: str,
+    subject: str,
+    automatic: bool,
+    now: str,
+    summary: str,
+) -> None:
+    """Queue signed bytes once (a second queueing of the same id is ignored)."""
+    store.db.execute(
+        "INSERT OR IGNORE INTO outbox (game_id, seq, packet_id, data, recipients, subject, "
+        "automatic, created_at, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, packet_id, data, recipients, subject, int(automatic), now, summary),
+    )
+
+
+def unsent(store: Store, game_id: bytes | None = None) -> list[Row]:
+    """Rows (`OUTBOX_COLUMNS`) not taken by a transport yet, oldest first."""
+    if game_id is None:
+        return store.all(f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id")
+    return store.all(
+        f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND game_id = ? ORDER BY id",
+        (game_id,),
+    )
+
+
+def requeue_from(store: Store, game_id: bytes, first: int, seat: str) -> list[int]:
+    """Mark ``seat``'s queued packets of a game from position ``first`` on as unsent again,
+    with a fresh count of attempts; returns their positions."""
+    rows = store.all(
+        "SELECT o.id, o.seq FROM outbox o JOIN packets p ON p.game_id = o.game_id "
+        "AND p.seq = o.seq AND p.packet_id = o.packet_id WHERE o.game_id = ? AND o.seq >= ? "
+        "AND p.seat = ? ORDER BY o.seq",
+        (game_id, first, seat),
+    )
+    for entry_id, _ in rows:
+        store.db.execute(
+            "UPDATE outbox SET sent_at = NULL, attempts = 0, last_error = NULL, "
+            "next_attempt = NULL, resends = resends + 1 WHERE id = ?",
+            (entry_id,),
+        )
+    return [int(seq) for _, seq in rows]
+
+
+def mark_sent(store: Store, entry_id: int, now: str) -> tuple[bytes, int] | None:
+    """Record a send; returns the entry's ``(game, seq)`` (None when no such entry)."""
+    store.db.execute(
+        "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_attempt = ?, "
+        "last_error = NULL, next_attempt = NULL WHERE id = ?",
+        (now, now, entry_id),
+    )
+    row = store.one("SELECT game_id, seq FROM outbox WHERE id = ?", (entry_id,))
+    return None if row is None else (bytes(row[0]), int(row[1]))
+
+
+def attempts(store: Store, entry_id: int) -> int:
+    row = store.one("SELECT attempts FROM outbox WHERE id = ?", (entry_id,))
+    return int(row[0]) if row is not None else 0
+
+
+def mark_failed(
+    store: Store, entry_id: int, attempts: int, now: str, error: str, next_attempt: str | None
+) -> None:
+    store.db.execute(
+        "UPDATE outbox SET attempts = ?, last_attempt = ?, last_error = ?, next_attempt = ? "
+        "WHERE id = ?",
+        (attempts, now, error, next_attempt, entry_id),
+    )
+
+
+# --- Message-IDs and cursors ---------------------------------------------------------------
+
+
+def record_mail_id(store: Store, game_id: bytes, seq: int | None, message_id: str) -> None:
+    store.db.execute(
+        "INSERT OR IGNORE INTO mail_ids (game_id, seq, message_id) VALUES (?, ?, ?)",
+        (game_id, seq, message_id),
+    )
+
+
+def mail_ids(store: Store, game_id: bytes) -> list[str]:
+    """A game's Message-IDs by packet (those of no packet last), then as recorded."""
+    rows = store.all(
+        "SELECT message_id FROM mail_ids WHERE game_id = ? ORDER BY seq IS NULL, seq, rowid",
+        (game_id,),
+    )
+    return [str(mid) for (mid,) in rows]
+
+
+def cursor(store: Store, transport: str) -> str:
+    row = store.one("SELECT cursor FROM cursors WHERE transport = ?", (transport,))
+    return "" if row is None else str(row[0])
+
+
+def save_cursor(store: Store, transport: str, value: str) -> None:
+    store.db.execute(
+        "INSERT INTO cursors (transport, cursor) VALUES (?, ?) "
+        "ON CONFLICT (transport) DO UPDATE SET cursor = excluded.cursor",
+        (transport, value),
+    )
+
+
+# --- reminders -----------------------------------------------------------------------------
+
+
+def reminded(store: Store, game_id: bytes, head_seq: int, window: int) -> bool:
+    """Whether a reminder for this window (or a later one) at this head went out."""
+    row = store.one(
+        "SELECT 1 FROM reminders WHERE game_id = ? AND head_seq = ? AND window >= ?",
+        (game_id, head_seq, window),
+    )
+    return row is not None
+
+
+def record_reminder(store: Store, game_id: bytes, head_seq: int, window: int, now: str) -> None:
+    store.db.execute(
+        "INSERT OR IGNORE INTO reminders (game_id, head_seq, window, sent_at) VALUES (?, ?, ?, ?)",
+        (game_id, head_seq, window, now),
+    )
