@@ -10,11 +10,11 @@ menus come from the current step: the orders its data lists, plus the sequence's
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import msgspec
 
+from engine.core import caches
 from engine.core.face import (
     Board,
     ChecklistItem,
@@ -194,7 +194,7 @@ def _turn_tag(turn: int) -> str:
     return f"T{turn} {season.capitalize()} Y{year}"
 
 
-@functools.cache
+@caches.static
 def _sheet() -> MapSheet:
     galaxy = base.galaxy()
     sides = tuple(

@@ -1,0 +1,199 @@
+"""Every cache the engine keeps, declared in one place.
+
+The engine must give every player the same state hash for the same packets, so a cache may
+only ever save time: whatever it returns on a hit must be exactly what a miss would have
+computed. Each kind below states why that holds for it, and what its callers must promise in
+return. A process-wide registry knows every cache made here, so a test can empty them all
+(`clear_all`) and replay a game cold, and a curious reader can see what is held (`describe`).
+
+The kinds:
+
+- `static`: a zero-argument loader of data shipped with the code (a map, unit tables);
+- `derived`: a pure function of hashable values, bounded, least recently used out first;
+- `by_identity`: a function of immutable objects too big to hash, keyed by which objects they
+  are, holding a reference to each key object, bounded.
+
+No other module of the engine may use ``functools.cache``, ``functools.lru_cache`` or a
+module-level container as a cache (``tests/engine/test_caches.py`` reads the source to keep
+it so). The one declared exception is a per-object memo on an immutable object, which lives
+and dies with that object and is computed from its frozen fields only, so it can neither go
+stale nor be shared with another object:
+
+- ``functools.cached_property`` ``FeState.board`` (engine/fe/model.py),
+  ``Board._by_id`` and ``Board._by_hex`` (engine/fe/forces.py), ``UnitTables._index``
+  (engine/fe/units.py);
+- the per-hex answers a ``Blocking`` object keeps for the one board it was built for
+  (engine/fe/blocking.py).
+
+They stay where they are: moving them here would add a bound that could evict an index a
+state still uses, and a global key for something that is only ever asked of its own object.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, Literal, NamedTuple, ParamSpec, TypeVar, cast
+
+import msgspec
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+Kind = Literal["static", "derived", "by_identity"]
+
+
+class CacheInfo(msgspec.Struct, frozen=True):
+    """One registered cache: its name (module and function), kind, entries held now, bound."""
+
+    name: str
+    kind: Kind
+    size: int
+    maxsize: int | None
+
+
+class _Registered(NamedTuple):
+    kind: Kind
+    maxsize: int | None
+    size: Callable[[], int]
+    clear: Callable[[], None]
+
+
+_REGISTRY: dict[str, _Registered] = {}
+"""Every cache made by this module, by name. Not a cache itself: it only grows at import."""
+
+
+def _register(name: str, entry: _Registered) -> None:
+    # A name made twice (a module imported again under test) replaces the older entry: the
+    # newest function is the one callers reach.
+    _REGISTRY[name] = entry
+
+
+def _name_of(fn: Callable[..., Any]) -> str:
+    return f"{fn.__module__}.{fn.__qualname__}"
+
+
+def clear_all() -> None:
+    """Empty every registered cache; the next call of each computes afresh."""
+    for entry in list(_REGISTRY.values()):
+        entry.clear()
+
+
+def describe() -> tuple[CacheInfo, ...]:
+    """Every registered cache with its kind and how many entries it holds now, by name."""
+    return tuple(
+        CacheInfo(name, entry.kind, entry.size(), entry.maxsize)
+        for name, entry in sorted(_REGISTRY.items())
+    )
+
+
+def static(fn: Callable[[], R]) -> Callable[[], R]:
+    """Decorate a loader of data shipped with the code: it runs once per process.
+
+    Safe because the loader takes no argument and reads only the package's own files, which
+    do not change while the process runs: a second load decodes the same bytes into an
+    equal, immutable value. Callers must not mutate what it returns (frozen structs and
+    tuples make that hard to do by accident) and must not rely on it being the same object
+    as before (after `clear_all` it is an equal copy).
+    """
+    wrapped = functools.cache(fn)
+    _register(
+        _name_of(fn),
+        _Registered("static", 1, lambda: wrapped.cache_info().currsize, wrapped.cache_clear),
+    )
+    return wrapped
+
+
+def derived(maxsize: int, *, name: str = "") -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a pure function of hashable values with a bounded least-recently-used cache.
+
+    Safe because the function reads nothing but its arguments and `static` data, so equal
+    arguments give equal results, and a hit returns what a miss would compute. Arguments
+    are told apart by type as well as value (``1`` and ``True`` are different keys), so a
+    function that treats them differently is still answered correctly; inside a tuple
+    argument equality alone decides, so pass values whose equality means "same answer"
+    (str, int, bool, bytes, tuples of them, frozen structs). The bound keeps keys that come
+    from mail (public keys, unit classes named in orders) from growing memory without limit:
+    eviction costs only the time to compute the value again. Results must not be mutated.
+    """
+    if maxsize < 1:
+        raise ValueError(f"a derived cache needs a positive bound, not {maxsize}")
+
+    def decorate(fn: Callable[P, R]) -> Callable[P, R]:
+        wrapped = functools.lru_cache(maxsize=maxsize, typed=True)(fn)
+        _register(
+            name or _name_of(fn),
+            _Registered(
+                "derived", maxsize, lambda: wrapped.cache_info().currsize, wrapped.cache_clear
+            ),
+        )
+        return cast("Callable[P, R]", wrapped)
+
+    return decorate
+
+
+def _identity_memo(
+    fn: Callable[..., R], maxsize: int, identity: int | None
+) -> tuple[Callable[..., R], _Registered]:
+    """The cache behind `by_identity`: a dict in insertion order, written under a lock; the
+    calling function and its registry entry. A closure, as calls cost less than a method's."""
+    store: dict[tuple[object, ...], tuple[tuple[object, ...], R]] = {}
+    lock = threading.Lock()
+
+    def call(*args: Any) -> R:
+        if identity is None:
+            key: tuple[object, ...] = tuple(map(id, args))
+            held = args
+        else:
+            key = (*map(id, args[:identity]), *args[identity:])
+            held = args[:identity]
+        # An entry holds its key objects, so while it is stored no other live object can
+        # have their ids: a stored key made of the ids of the caller's (live) arguments was
+        # made from these very objects. One dict read, no lock: it is atomic.
+        entry = store.get(key)
+        if entry is not None:
+            return entry[1]
+        value = fn(*args)
+        with lock:
+            store[key] = (held, value)
+            while len(store) > maxsize:  # the oldest entry goes first
+                del store[next(iter(store))]
+        return value
+
+    def clear() -> None:
+        with lock:
+            store.clear()
+
+    functools.update_wrapper(call, fn)
+    return call, _Registered("by_identity", maxsize, store.__len__, clear)
+
+
+def by_identity(
+    maxsize: int, *, identity: int | None = None, name: str = ""
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a function of immutable objects, keyed by which objects it is given.
+
+    For values too big to hash on every call (an empire's thousand units, a whole board),
+    the object's identity stands for its value. The first ``identity`` positional arguments
+    (all of them by default) are keyed by identity, the rest by value like `derived`; only
+    positional arguments are accepted. Safe because:
+
+    - the key objects are immutable (frozen structs, tuples of them), so the same object
+      always gives the same result;
+    - each entry holds a reference to its key objects, so while the entry lives no new object
+      can be given their ids, and an id can never answer for a different object;
+    - the bound (oldest entry out first) keeps memory flat, and an evicted entry only
+      costs the time to compute it again, as does an equal but distinct object.
+
+    Results must not be mutated (return tuples, not lists).
+    """
+    if maxsize < 1:
+        raise ValueError(f"an identity cache needs a positive bound, not {maxsize}")
+
+    def decorate(fn: Callable[P, R]) -> Callable[P, R]:
+        call, entry = _identity_memo(fn, maxsize, identity)
+        _register(name or _name_of(fn), entry)
+        return cast("Callable[P, R]", call)
+
+    return decorate
