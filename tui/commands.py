@@ -21,8 +21,9 @@ from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
 from tui import account_cmd, demo, render, sync_cmd, trust_cmd
 from tui.askpass import passphrase, signing_replica
+from tui.rulesets import client_for
 from tui.safe_text import safe_text
-from tui.services import chain, fe_extras, games, log, orders, show, start
+from tui.services import chain, games, log, orders, rulesets, show, start
 from tui.services import home as identity
 from tui.services.chat import send_chat
 from tui.services.transport import transport_text, use_folder
@@ -81,17 +82,22 @@ def cmd_transport(args: argparse.Namespace, home: Home) -> int:
 
 def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
     render.emit(start.scenarios(), args.json, render.scenarios_text)
+    for note in rulesets.plugin_notes():
+        print(f"warning: {safe_text(note.text)}", file=sys.stderr)
     return 0
 
 
 def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
-    record = fe_extras.scenario_holdings(args.scenario)
-    render.emit(record, args.json, render.holdings_text)
+    details = rulesets.scenario_details(args.scenario)
+    if args.json:
+        print(json.dumps(render.builtins(details.record), indent=2, ensure_ascii=True))
+    else:
+        print(safe_text(details.text, multiline=True))
     return 0
 
 
 def cmd_data(args: argparse.Namespace, _home: Home) -> int:
-    problems = render.builtins(fe_extras.data_problems())
+    problems = render.builtins(rulesets.data_problems())
     if args.json:
         print(json.dumps({"problems": problems}, indent=2))
     elif problems:
@@ -148,7 +154,7 @@ def cmd_show(args: argparse.Namespace, home: Home) -> int:
     if args.at is not None and not 0 <= args.at <= row.head_seq:
         raise HexpostError(f"--at {args.at}: game {row.name} has packets 0 to {row.head_seq}")
     if args.map or args.region or args.detailed:
-        if not fe_extras.has_strategic_map(row.ruleset):
+        if not rulesets.has_map(row):
             raise HexpostError(f"game {row.name} has no strategic map")
         print("\n".join(_map_lines(args, replica, row)))
         return 0
@@ -165,7 +171,7 @@ def _map_lines(args: argparse.Namespace, replica: Replica, row: GameRow) -> list
     from tui.maptext import render_galaxy
 
     state = replica.state(row.game_id, args.at)
-    view = show.game_views(replica.ruleset(row.game_id), state.rules)
+    view = client_for(row.ruleset).record_extras(state.rules)
     stacks, bases = stacks_from_views(view)
     try:
         return render_galaxy(

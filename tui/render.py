@@ -19,16 +19,14 @@ from saves.replica import GameRow, Replica
 from tui.safe_text import safe_record
 from tui.services import games, log, show
 from tui.services.jsonform import json_form
-from tui.services.show import ShowRecord, game_views
+from tui.services.show import ShowRecord
 from tui.when import age, turn_text
 
 __all__ = [
     "builtins",
     "emit",
     "game_summary",
-    "game_views",
     "games_text",
-    "holdings_text",
     "identity_text",
     "log_records",
     "log_text",
@@ -101,25 +99,6 @@ def scenarios_text(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def holdings_text(record: dict[str, Any]) -> str:
-    lines = [
-        f"{'EMPIRE':<8}{'SEAT':<11}{'PROV':>5}{'HEXES':>6}{'MINOR':>6}{'MAJOR':>6}"
-        f"{'BASES':>6}{'EP':>5}  CAPITAL"
-    ]
-    for empire in record["empires"]:
-        planets = empire["planets"]
-        minors = sum(1 for p in planets if p["kind"] == "minor") + empire["offmap_minor_planets"]
-        majors = sum(1 for p in planets if p["kind"] == "major") + empire["offmap_major_planets"]
-        provinces = len(empire["provinces"]) + empire["offmap_provinces"]
-        capitals = " ".join(f"{h:04d}" for h in empire["capitals"]) or "-"
-        lines.append(
-            f"{empire['empire']:<8}{empire['seat']:<11}{provinces:>5}{empire['hexes']:>6}"
-            f"{minors:>6}{majors:>6}{len(empire['bases']):>6}{empire['income']:>5}  {capitals}"
-        )
-    lines.append("(provinces and planets include off-map possessions; EP by the chart 753.0)")
-    return "\n".join(lines)
-
-
 def games_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"
@@ -178,12 +157,9 @@ def show_text(record: dict[str, Any]) -> str:
         )
     if record["over"]:
         lines.append("the game is over")
-    for empire in record.get("empires", []):
-        lines.append(
-            f"  {empire['empire']:<4}{empire['seat']:<11}treasury {empire['treasury']} EP, "
-            f"income {empire['income']} EP, {empire['units_on_map']} units on the map"
-            + _supply_text(empire.get("supply"))
-        )
+    for side in (record.get("board") or {}).get("sides", []):
+        facts = ", ".join(f"{fact['label']} {fact['value']}" for fact in side["facts"])
+        lines.append(f"  {side['id']:<4}{side['seat']:<11}{facts}".rstrip())
     for roll in record["rolls"][-5:]:
         lines.append(f"  roll #{roll['seq']} {roll['seat']}: {roll['purpose']}: {roll['dice']}")
     for item in record.get("checklist", []):
@@ -193,13 +169,6 @@ def show_text(record: dict[str, Any]) -> str:
             f"{item['actor'][:11]:<12}{item['kind']}"
         )
     return "\n".join(lines)
-
-
-def _supply_text(supply: Any) -> str:
-    """``", 2 out of supply"`` when some units are cut off (partial grids are in supply)."""
-    units = supply.get("units") if isinstance(supply, dict) else None
-    cut_off = units.get("none", 0) if isinstance(units, dict) else 0
-    return f", {cut_off} out of supply" if cut_off else ""
 
 
 def log_text(records: list[dict[str, Any]]) -> str:

@@ -19,10 +19,11 @@ def now() -> str:
 
 
 def turn_text(turn: Any) -> str:
-    """``T3 Fall Y168``, or ``-`` before the game has started."""
+    """The turn's short tag as the ruleset gives it (``T3 Fall Y168``), or ``-`` before the
+    game has started."""
     if not turn:
         return "-"
-    return f"T{turn['number']} {str(turn['season']).capitalize()} Y{turn['year']}"
+    return str(turn.get("tag") or turn.get("number") or "-")
 
 
 def age(stamp: str, now: datetime | None = None) -> str:

@@ -122,17 +122,7 @@ class FeFace:
         galaxy = base.galaxy()
         names = {e.id: e.name for e in galaxy.empires}
         sides = tuple(
-            Side(
-                e["empire"],
-                names.get(e["empire"], e["empire"]),
-                e["seat"],
-                (
-                    Fact("treasury", e["treasury"]),
-                    Fact("income", e["income"]),
-                    Fact("units on the map", str(e["units_on_map"])),
-                    Fact("units off the map", str(e["units_off_map"])),
-                ),
-            )
+            Side(e["empire"], names.get(e["empire"], e["empire"]), e["seat"], _side_facts(e))
             for e in record["empires"]
         )
         pieces = tuple(
@@ -231,6 +221,20 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
     if choice.order == "convert":
         return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
     return choice
+
+
+def _side_facts(empire: dict[str, Any]) -> tuple[Fact, ...]:
+    facts = [
+        Fact("treasury", f"{empire['treasury']} EP"),
+        Fact("income", f"{empire['income']} EP"),
+        Fact("units on the map", str(empire["units_on_map"])),
+    ]
+    supply = empire.get("supply")
+    units = supply.get("units") if isinstance(supply, dict) else None
+    cut_off = units.get("none", 0) if isinstance(units, dict) else 0
+    if cut_off:
+        facts.append(Fact("out of supply", str(cut_off)))
+    return tuple(facts)
 
 
 def _unit_marks(unit: dict[str, Any]) -> tuple[str, ...]:

@@ -138,7 +138,7 @@ def test_game_cells_say_who_is_waiting_and_what_is_wrong() -> None:
         "scenario": "the-wind",
         "my_seat": "alliance",
         "status": "active",
-        "turn": {"number": 2, "year": 169, "season": "spring"},
+        "turn": {"number": 2, "label": "Turn 2, Spring Y169", "tag": "T2 Spring Y169"},
         "step": "3B2",
         "waiting_for": ["coalition"],
         "since": "2030-01-01T00:00:00.000000001Z",

@@ -306,7 +306,8 @@ def test_show_json_has_the_contract_fields_after_join(
     }
     assert seats["alliance"]["name"] == "Bob"
     assert seats["alliance"]["fingerprint"] == bob.fingerprint
-    assert {"number", "year", "season"} <= record["turn"].keys()
+    assert {"number", "label", "tag"} <= record["turn"].keys()
+    assert record["turn"]["tag"] == "T1 Fall Y168"
     assert record["turn"]["number"] == 1
     assert record["phasing"] == "coalition"
     assert record["step"] == "1A1"

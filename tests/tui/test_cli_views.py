@@ -78,8 +78,8 @@ def test_the_adjustment_is_in_the_log(bob: Player, game: str) -> None:
 
 def test_show_text_has_a_line_per_empire(alice: Player, game: str) -> None:
     lines = alice.ok("show", game).splitlines()
-    assert "  KLI coalition  treasury 0 EP, income 9 EP, 11 units on the map" in lines
-    assert "  KZI alliance   treasury 0 EP, income 12 EP, 13 units on the map" in lines
+    assert "  KLI coalition  treasury 0 EP, income 9 EP, units on the map 11" in lines
+    assert "  KZI alliance   treasury 0 EP, income 12 EP, units on the map 13" in lines
 
 
 def test_show_map_draws_the_stacks_with_their_legend(alice: Player, game: str) -> None:

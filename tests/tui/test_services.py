@@ -122,7 +122,8 @@ def test_the_games_list_is_typed_and_prints_the_documented_keys(table: Table) ->
     assert isinstance(summary, games.GameSummary)
     assert (summary.name, summary.my_seat, summary.status) == ("tut", "coalition", "active")
     assert summary.waiting_for == ("coalition",) and summary.step == "1A1"
-    assert summary.turn["number"] == 1  # the ruleset's own label, carried as it comes
+    assert summary.turn is not None
+    assert (summary.turn.number, summary.turn.tag) == (1, "T1 Fall Y168")
     assert summary.unsent == 0 and summary.notes == () and summary.frozen is None
     printed = json_form(summary)
     assert printed["waiting_for"] == ["coalition"]  # as the JSON says it: a list

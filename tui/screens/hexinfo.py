@@ -16,6 +16,7 @@ from typing import Any
 
 from tui.mapstacks import BOTH, CRIPPLED, OUT_OF_SUPPLY
 from tui.safe_text import safe_text
+from tui.when import turn_text
 
 PANEL_WIDTH = 28
 """Characters per line of the side panel (its CSS width less the border and padding)."""
@@ -149,8 +150,7 @@ def status_lines(record: Mapping[str, Any]) -> list[str]:
     lines = [_clip(f"{safe_text(record['name'])}  #{record['seq']}")]
     turn = record.get("turn")
     if turn:
-        season = str(turn["season"]).capitalize()
-        lines.append(f"T{turn['number']} {season} Y{turn['year']}")
+        lines.append(turn_text(turn))
     if record.get("phasing"):
         lines.append(f"phasing: {record['phasing']}")
     if record.get("step"):

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from engine.core.game import AnyState
 from saves.replica import Replica
-from tui.render import game_views
+from tui.rulesets import client_for
 
 WHAT_IF_SKIPS = frozenset({"secret", "roll", "done", "note", "batch", "standing", "back"})
 """Order types that move nothing on the board: a what-if leaves them out (``done`` could
@@ -47,7 +47,9 @@ def planned_views(
         return None
     if all(item.get("type") in WHAT_IF_SKIPS for item in items):
         return None
-    return game_views(replica.ruleset(bytes.fromhex(game_id)), after.rules) or None
+    return (
+        client_for(replica.game(bytes.fromhex(game_id)).ruleset).record_extras(after.rules) or None
+    )
 
 
 def build_choices(replica: Replica, game_id: str) -> list[BuildChoice]:

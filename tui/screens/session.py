@@ -272,13 +272,13 @@ class Session:
         return key_state(self.home, secret_at_hand=self._passphrase is not None)
 
     def _overview(self) -> Overview:
-        from tui.services import fe_extras, games
+        from tui.services import games, rulesets
         from tui.services.jsonform import json_form
         from tui.services.transport import transport_words
 
         info = self.home.identity_info()
         replica = self._replica()
-        fe_extras.preload_board(replica.games())
+        rulesets.preload_maps(replica.games())
         summaries = tuple(games.summaries(replica))
         return Overview(
             identity=f"{info.name} <{info.address}>" if info else None,

@@ -8,14 +8,21 @@ repeats on a game's own page.
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from engine.core.game import AnyState, pending
 from engine.core.ruleset import Decision, DecisionKind
 from saves import claims, joins, outbox, quarantine
+from saves.registry import face_for
 from saves.replica import GameRow, Replica
+
+
+class TurnRecord(msgspec.Struct, frozen=True):
+    """The turn as the ruleset names it: its number, its label, and a short tag."""
+
+    number: int
+    label: str
+    tag: str
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -27,9 +34,8 @@ class GameSummary(msgspec.Struct, frozen=True):
     my_seat: str
     status: str
     seq: int
-    turn: Any
-    """The ruleset's own turn label (F&E: number, season, year), None before the start."""
-    # face: the turn comes from the ruleset's summary() dict until its typed summary lands.
+    turn: TurnRecord | None
+    """The turn as the ruleset names it, None before the start."""
     step: str | None
     waiting_for: tuple[str, ...]
     since: str
@@ -40,24 +46,12 @@ class GameSummary(msgspec.Struct, frozen=True):
     notes: tuple[str, ...]
 
 
-def rules_facts(ruleset: Any, rules: Any) -> dict[str, Any]:
-    """The ruleset's summary as the mapping it has always given (turn, phasing, step,
-    step_title, over); empty before the game has begun or for a ruleset that gives none."""
-    # face: engine/core's typed `Summary` (the ruleset's face) replaces this mapping; until
-    # the records carry it, the rules object's own ``summary()`` is read as it comes.
-    summary = getattr(ruleset, "summary", None)
-    if rules is None or not callable(summary):
-        return {}
-    facts = summary(rules)
-    return dict(facts) if isinstance(facts, dict) else {}
-
-
 def summary(replica: Replica, row: GameRow) -> GameSummary:
     """``row`` as the games list shows it."""
     ruleset = replica.ruleset(row.game_id)
     state = replica.state(row.game_id)
     decisions = pending(ruleset, state)
-    facts = rules_facts(ruleset, state.rules)
+    facts = face_for(row.ruleset).summary(state.rules) if state.rules is not None else None
     return GameSummary(
         game=row.game_id.hex(),
         name=row.name,
@@ -65,7 +59,7 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         my_seat=row.my_seat,
         status=row.status,
         seq=row.head_seq,
-        turn=facts.get("turn"),
+        turn=None if facts is None else TurnRecord(facts.turn, facts.turn_label, facts.turn_tag),
         step=decisions[0].step if decisions else None,
         waiting_for=tuple(decisions[0].seats) if decisions else (),
         since=row.waiting_since,

@@ -10,9 +10,8 @@ from __future__ import annotations
 import msgspec
 
 from saves.replica import Replica
-from tui.services.fe_extras import phase_titles
 from tui.services.log import EventRow, event_rows, log_records
-from tui.services.show import ShowRecord, show
+from tui.services.show import ShowRecord, phase_maps, show
 
 TURN_KINDS = frozenset({"player-turn", "setup-over", "orion", "over"})
 """Event kinds that open a new part of the game: where ``[`` and ``]`` stop."""
@@ -95,7 +94,7 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
     start = first_unread(marks, row.my_seat, row.unread)
     if mark_read:
         replica.mark_read(row.game_id)
-    titles, rules = phase_titles(row.ruleset)
+    titles, rules = phase_maps(show(replica, row, at=None, checklist=True).checklist or ())
     return ReviewIndex(
         game_id=game_id.hex(),
         name=row.name,

@@ -2,8 +2,10 @@
 
 `show` builds the `ShowRecord` that ``hexpost show --json`` prints (through `show_builtins`),
 the app's game screen draws and the review steps through, so the three cannot drift apart.
-Everything in it is typed except what the ruleset alone knows how to describe (its turn label
-and its board ``views``), which travels as it comes until the ruleset's typed face lands.
+Everything in it is typed: what the ruleset says of the game comes from its face
+(`engine.core.face`: summary, board, the choices this seat has now, the checklist). The JSON
+of ``hexpost show`` adds, at its top level, what the ruleset's client code adds
+(`tui.rulesets`; F&E keeps its empires, units, hexes and battles there).
 """
 
 from __future__ import annotations
@@ -12,14 +14,17 @@ from typing import Any
 
 import msgspec
 
+from engine.core.face import Board, Choice, Face, Summary
 from engine.core.game import pending
 from engine.core.packets import fingerprint
 from engine.core.ruleset import Decision, OptionValue
 from engine.core.state import state_hash
+from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves import claims, outbox
+from saves.registry import face_for
 from saves.replica import GameRow, Replica
-from tui.services.fe_extras import phase_titles, step_orders
-from tui.services.games import attention_notes, rules_facts
+from tui.rulesets import client_for
+from tui.services.games import TurnRecord, attention_notes
 from tui.services.jsonform import json_form
 from tui.services.log import EventRow, event_rows
 
@@ -79,12 +84,14 @@ class ChecklistLine(msgspec.Struct, frozen=True):
     rules: tuple[str, ...]
     status: str
     """``done``, ``current``, ``todo`` or ``skipped``."""
+    phase_title: str = ""
+    phase_rule: str = ""
 
 
 class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """A game at one position. Every field is always there except ``checklist`` (only when
-    asked for, and only once the game has begun); ``views`` is spliced into the top level of
-    the JSON by `show_builtins`, as the command line has always printed it."""
+    asked for, and only once the game has begun); ``extras`` (the ruleset client's own keys)
+    are spliced into the top level of the JSON by `show_builtins`."""
 
     game: str
     name: str
@@ -96,8 +103,8 @@ class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     seq: int
     state_hash: str
     seats: tuple[SeatRecord, ...]
-    turn: Any
-    # face: turn, phasing, step, step_title and over come from the ruleset's summary() dict.
+    turn: TurnRecord | None
+    part: str
     phasing: str | None
     step: str | None
     step_title: str | None
@@ -109,10 +116,14 @@ class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     unsent: tuple[UnsentRecord, ...]
     claim: str | None
     notes: tuple[str, ...]
-    views: dict[str, Any]
-    """The ruleset's board as it describes it (F&E: empires, units, hexes, battles); empty
-    for a ruleset without one or a game not begun."""
-    # face: the typed board (hexes, units) of engine/core's ruleset face plugs in here.
+    summary: Summary | None
+    """The ruleset's own summary (None before the game has begun)."""
+    board: Board | None
+    """The board now, typed (None for a game without one or not begun)."""
+    choices: tuple[Choice, ...]
+    """The orders this home's seat may give now, with their parameters and menus."""
+    extras: dict[str, Any]
+    """What the ruleset's client code adds to the JSON (`tui.rulesets`)."""
     checklist: tuple[ChecklistLine, ...] | None = None
 
     @property
@@ -148,23 +159,13 @@ def unsent_records(replica: Replica, game_id: bytes) -> tuple[UnsentRecord, ...]
     )
 
 
-def game_views(ruleset: Any, rules: Any) -> dict[str, Any]:
-    """The ruleset's ``views`` (``empires``, ``units``, ``hexes``: `engine.fe.views`) when it
-    offers them; a ruleset without a board (or a game not started) adds nothing."""
-    # face: found by name until engine/core's ruleset face declares the board.
-    views = getattr(ruleset, "views", None)
-    if rules is None or not callable(views):
-        return {}
-    record = views(rules)
-    return dict(record) if isinstance(record, dict) else {}
-
-
-def checklist_lines(ruleset: Any, rules: Any) -> tuple[ChecklistLine, ...] | None:
+def checklist_lines(face: Face[Any], rules: Any) -> tuple[ChecklistLine, ...] | None:
     """The sequence of play as a checklist; None before the game has begun or for a ruleset
     without one."""
-    # face: read from the rules object as before; engine/core's face gives the same items.
-    items = getattr(ruleset, "checklist", None)
-    if rules is None or not callable(items):
+    if rules is None:
+        return None
+    items = face.checklist(rules)
+    if not items:
         return None
     return tuple(
         ChecklistLine(
@@ -175,9 +176,17 @@ def checklist_lines(ruleset: Any, rules: Any) -> tuple[ChecklistLine, ...] | Non
             kind=item.kind.value,
             rules=tuple(item.rules),
             status=item.status,
+            phase_title=item.phase_title,
+            phase_rule=item.phase_rule,
         )
-        for item in items(rules)
+        for item in items
     )
+
+
+def turn_record(summary: Summary | None) -> TurnRecord | None:
+    if summary is None:
+        return None
+    return TurnRecord(summary.turn, summary.turn_label, summary.turn_tag)
 
 
 def _roll(seq: int, seat: str, step: str, data: dict[str, Any]) -> RollRecord:
@@ -201,13 +210,15 @@ def show(replica: Replica, row: GameRow, *, at: int | None, checklist: bool) -> 
     state = replica.state(row.game_id, at)
     core = state.core
     decisions = pending(ruleset, state)
-    facts = rules_facts(ruleset, state.rules)
+    face = face_for(row.ruleset)
+    rules = state.rules
+    summary = face.summary(rules) if rules is not None else None
     rolls = tuple(
         _roll(seq, event.seat, event.step, event.data)
         for seq, event in replica.events(row.game_id, core.seq)
         if event.kind == "roll"
     )
-    lines = checklist_lines(ruleset, state.rules) if checklist else None
+    lines = checklist_lines(face, rules) if checklist else None
     return ShowRecord(
         game=row.game_id.hex(),
         name=row.name,
@@ -227,32 +238,35 @@ def show(replica: Replica, row: GameRow, *, at: int | None, checklist: bool) -> 
             )
             for seat in core.seats
         ),
-        turn=facts.get("turn"),
-        phasing=facts.get("phasing"),
-        step=facts.get("step"),
-        step_title=facts.get("step_title"),
+        turn=turn_record(summary),
+        part=summary.part if summary is not None else "",
+        phasing=summary.phasing if summary is not None else None,
+        step=summary.step if summary is not None else None,
+        step_title=summary.step_title if summary is not None else None,
         waiting_for=tuple(decisions[0].seats) if decisions else (),
         pending=tuple(decision_record(d) for d in decisions),
         frozen=row.frozen,
-        over=bool(core.resigned) or bool(facts.get("over")),
+        over=bool(core.resigned) or (summary is not None and summary.over),
         rolls=rolls,
         unsent=unsent_records(replica, row.game_id),
         claim=claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,
         notes=tuple(attention_notes(replica, row, state, decisions)) if at is None else (),
-        views=game_views(ruleset, state.rules),
+        summary=summary,
+        board=face.board(rules) if rules is not None else None,
+        choices=face.choices(rules, row.my_seat) if rules is not None else (),
+        extras=client_for(row.ruleset).record_extras(rules),
         checklist=lines,
     )
 
 
 def show_builtins(record: ShowRecord) -> dict[str, Any]:
     """The record as ``hexpost show --json`` prints it (`tui.services.jsonform`), with the
-    ruleset's ``views`` at the top level where they have always been (between ``notes`` and
-    ``checklist``), and no ``checklist`` key unless one was built. The views are spliced in
-    as the ruleset gave them."""
+    ruleset client's ``extras`` at the top level in place of the ``extras`` key, and no
+    ``checklist`` key unless one was built."""
     out: dict[str, Any] = {}
-    for key, value in json_form(msgspec.structs.replace(record, views={})).items():
-        if key == "views":
-            out.update(record.views)
+    for key, value in json_form(msgspec.structs.replace(record, extras={})).items():
+        if key == "extras":
+            out.update(json_form(record.extras))
         else:
             out[key] = value
     return out
@@ -277,6 +291,24 @@ def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
     events = tuple(event_rows(replica, row.game_id))
     if mark_read:
         replica.mark_read(row.game_id)
-    titles, rules = phase_titles(row.ruleset)
-    step = record.pending[0].step if record.pending else None
-    return GameView(record, events, titles, rules, step_orders(row.ruleset, step))
+    titles, rules = phase_maps(record.checklist or ())
+    return GameView(record, events, titles, rules, step_orders(record.choices))
+
+
+EVERY_STEP_ORDERS = frozenset({*TURN_ORDER_TYPES, "adjust"})
+"""Orders the orders panel always offers; `step_orders` names the others."""
+
+
+def step_orders(choices: tuple[Choice, ...]) -> tuple[str, ...]:
+    """The order types this step takes besides ``done``, ``note``, ``adjust`` and the other
+    orders the panel always offers (``move`` and ``batch`` at F&E's 3B2...)."""
+    return tuple(c.order for c in choices if c.order not in EVERY_STEP_ORDERS)
+
+
+def phase_maps(
+    lines: tuple[ChecklistLine, ...],
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Phase id -> title and phase id -> rule, read off the checklist's lines."""
+    titles = {line.phase: line.phase_title for line in lines if line.phase_title}
+    rules = {line.phase: line.phase_rule for line in lines if line.phase_rule}
+    return titles, rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.core.face import Board, ParamKind
+from engine.core.face import Board, Fact, ParamKind
 from engine.core.turn_orders import Done
 from engine.fe import FACE, FE
 from engine.fe.model import FeState, parse_orders
@@ -45,6 +45,7 @@ def test_board_holds_every_unit_as_a_piece_and_every_empire_as_a_side(
     assert (piece.kind, piece.side, piece.hex, piece.group) == ("D7", "KLI", "1307", "Strike Force")
     assert [s.id for s in board.sides] == ["KLI", "KZI"]
     assert dict((f.label, f.value) for f in board.sides[0].facts)["units on the map"] == "11"
+    assert board.sides[0].facts[0] == Fact("treasury", "0 EP")
     place = next(p for p in board.places if p.hex == "1307")
     assert "KLI-0002" in place.pieces
     msgspec.json.encode(board)  # plain data all the way down

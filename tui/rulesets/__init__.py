@@ -1,0 +1,128 @@
+"""Ruleset-specific client code, chosen by ruleset id; the generic client for the rest.
+
+Everything the app and the command line show of a game comes from the ruleset's face
+(`engine.core.face`): summary, board, printed map, menus, checklist. A ruleset may add client
+code of its own for what no face can say generically: extra keys of ``hexpost show --json``
+(F&E has always printed its empires, units and hexes there), a scenario's details for
+``hexpost scenario info``, a check of its shipped data for ``hexpost data check``, and which
+fields of an order's form matter for the values chosen so far. Such code lives in a package
+``tui/rulesets/<id>/`` that exports a `RulesetClient` and names it in the entry point group
+``hexpost.clients``. A ruleset without one gets `GenericClient`, which adds nothing: the
+shell works from the face alone.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from importlib import metadata
+from typing import Any, Protocol
+
+import msgspec
+
+ENTRY_POINT_GROUP = "hexpost.clients"
+
+
+class ScenarioDetails(msgspec.Struct, frozen=True):
+    """``hexpost scenario info``: the record for ``--json`` and its text for people."""
+
+    record: Any
+    text: str
+
+
+class DataProblem(msgspec.Struct, frozen=True):
+    """A broken reference in a ruleset's shipped data: the file, the entry, what is wrong."""
+
+    file: str
+    entry: str
+    message: str
+
+
+class RulesetClient(Protocol):
+    """A ruleset's own client code; every method has a neutral answer in `GenericClient`."""
+
+    id: str
+
+    def record_extras(self, rules: Any) -> dict[str, Any]:
+        """Keys added to the top level of ``hexpost show --json`` for a game's rules state."""
+        ...
+
+    def scenario_details(self, scenario_id: str) -> ScenarioDetails | None:
+        """What ``hexpost scenario info`` says of a scenario (None: nothing beyond the list)."""
+        ...
+
+    def data_problems(self) -> list[DataProblem]:
+        """Broken references in the ruleset's shipped data (empty when consistent)."""
+        ...
+
+    def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
+        """The parameters an order's form asks for given the values chosen so far (None:
+        every parameter of the face's `Choice`)."""
+        ...
+
+
+class GenericClient:
+    """The client of a ruleset that ships no client code: the face says it all."""
+
+    def __init__(self, ruleset_id: str) -> None:
+        self.id = ruleset_id
+
+    def record_extras(self, rules: Any) -> dict[str, Any]:
+        return {}
+
+    def scenario_details(self, scenario_id: str) -> ScenarioDetails | None:
+        return None
+
+    def data_problems(self) -> list[DataProblem]:
+        return []
+
+    def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
+        return None
+
+
+class ClientProblem(msgspec.Struct, frozen=True):
+    """A client plug-in left out: its entry point's name and value, and what was wrong."""
+
+    name: str
+    value: str
+    problem: str
+
+
+class Clients(msgspec.Struct, frozen=True):
+    found: dict[str, RulesetClient]
+    problems: tuple[ClientProblem, ...]
+
+
+def load(points: list[metadata.EntryPoint] | None = None) -> Clients:
+    """Load the client plug-ins of ``points`` (default: every installed one); a plug-in that
+    fails to import or repeats an id is named in ``problems`` and left out."""
+    found_points = (
+        list(metadata.entry_points(group=ENTRY_POINT_GROUP)) if points is None else points
+    )
+    found: dict[str, RulesetClient] = {}
+    problems: list[ClientProblem] = []
+    for point in sorted(found_points, key=lambda p: (p.name, p.value)):
+        try:
+            client = point.load()
+        except Exception as exc:  # a broken package must not stop the others
+            problems.append(ClientProblem(point.name, point.value, f"does not import: {exc}"))
+            continue
+        ruleset_id = getattr(client, "id", None)
+        if not isinstance(ruleset_id, str) or not ruleset_id:
+            problems.append(ClientProblem(point.name, point.value, "names no ruleset id"))
+        elif ruleset_id in found:
+            text = f"declares client id {ruleset_id!r}, which another plug-in already took"
+            problems.append(ClientProblem(point.name, point.value, text))
+        else:
+            found[ruleset_id] = client
+    return Clients(found, tuple(problems))
+
+
+@functools.cache
+def installed() -> Clients:
+    return load()
+
+
+def client_for(ruleset_id: str) -> RulesetClient:
+    """The client code of ``ruleset_id``'s games (`GenericClient` when it ships none)."""
+    return installed().found.get(ruleset_id) or GenericClient(ruleset_id)

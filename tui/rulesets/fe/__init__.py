@@ -1,0 +1,73 @@
+"""Federation & Empire's client code: what the face does not say for every ruleset.
+
+- ``hexpost show --json`` has always printed F&E's empires, units, hexes and battles at the
+  top level (`engine.fe.views`); `record_extras` keeps them there beside the face's typed
+  board, so scripts reading them go on working.
+- ``hexpost scenario info`` prints each empire's starting holdings (`engine.fe.holdings`).
+- ``hexpost data check`` checks the shipped unit tables, scenarios and map
+  (`engine.fe.datacheck`).
+- The adjustment form asks only for the fields a ``change`` needs (`engine.fe.model`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from engine.core.errors import HexpostError
+from engine.fe.datacheck import check_data
+from engine.fe.holdings import scenario_holdings
+from engine.fe.model import ADJUST_FIELDS
+from engine.fe.views import views
+from tui.rulesets import DataProblem, ScenarioDetails
+
+
+class FeClient:
+    """`tui.rulesets.RulesetClient` for the ``fe`` ruleset."""
+
+    id = "fe"
+
+    def record_extras(self, rules: Any) -> dict[str, Any]:
+        return dict(views(rules)) if rules is not None else {}
+
+    def scenario_details(self, scenario_id: str) -> ScenarioDetails | None:
+        try:
+            holdings = scenario_holdings(scenario_id)
+        except KeyError:
+            raise HexpostError(f"no F&E scenario {scenario_id!r}") from None
+        record = {"scenario": scenario_id, "empires": msgspec.to_builtins(list(holdings))}
+        return ScenarioDetails(record, holdings_text(record))
+
+    def data_problems(self) -> list[DataProblem]:
+        return [DataProblem(p.file, p.entry, p.message) for p in check_data()]
+
+    def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
+        if order != "adjust":
+            return None
+        needed = ADJUST_FIELDS.get(values.get("change", ""), ())
+        return ("change", *needed, "empire", "reason")
+
+
+def holdings_text(record: dict[str, Any]) -> str:
+    lines = [
+        f"{'EMPIRE':<8}{'SEAT':<11}{'PROV':>5}{'HEXES':>6}{'MINOR':>6}{'MAJOR':>6}"
+        f"{'BASES':>6}{'EP':>5}  CAPITAL"
+    ]
+    for empire in record["empires"]:
+        planets = empire["planets"]
+        minors = sum(1 for p in planets if p["kind"] == "minor") + empire["offmap_minor_planets"]
+        majors = sum(1 for p in planets if p["kind"] == "major") + empire["offmap_major_planets"]
+        provinces = len(empire["provinces"]) + empire["offmap_provinces"]
+        capitals = " ".join(f"{h:04d}" for h in empire["capitals"]) or "-"
+        lines.append(
+            f"{empire['empire']:<8}{empire['seat']:<11}{provinces:>5}{empire['hexes']:>6}"
+            f"{minors:>6}{majors:>6}{len(empire['bases']):>6}{empire['income']:>5}  {capitals}"
+        )
+    lines.append("(provinces and planets include off-map possessions; EP by the chart 753.0)")
+    return "\n".join(lines)
+
+
+CLIENT = FeClient()
+"""What the ``hexpost.clients`` entry point ``fe`` names."""
