@@ -19,9 +19,10 @@ from pathlib import Path
 from engine.core.errors import HexpostError
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
-from tui import account_cmd, demo, render, sync_cmd, trust_cmd
+from tui import account_cmd, render, sync_cmd, trust_cmd
 from tui.askpass import passphrase, signing_replica
 from tui.rulesets import client_for
+from tui.rulesets import demo as ruleset_demo
 from tui.safe_text import safe_text
 from tui.services import chain, games, log, orders, rulesets, show, start
 from tui.services import home as identity
@@ -254,7 +255,7 @@ def cmd_import(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_demo(args: argparse.Namespace, _home: Home) -> int:
-    return demo.run_demo(keep=Path(args.keep) if args.keep else None)
+    return ruleset_demo().run(Path(args.keep) if args.keep else None)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {

@@ -1,8 +1,8 @@
 """`hexpost demo` on a terminal: the demo game in the Textual app, both seats at one keyboard.
 
-The homes and the game come from `tui.demo.start_game` (the text demo's own set-up, so the
-two demos start from the same game): Alice (coalition, Klingons) and Bob (alliance, Kzinti)
-in a temporary folder, joined and set up, exchanging packets through the in-memory loopback
+The homes and the game come from the installed ruleset's demo (`tui.rulesets.demo`; F&E's
+is the text demo's own set-up, so the two demos start from the same game): two players in a
+temporary folder, joined and set up, exchanging packets through the in-memory loopback
 transport. `DemoApp` opens Alice's home on that game; ctrl+t ("Switch seat") hands the
 keyboard to the other player, as passing a laptop across the table would.
 
@@ -17,42 +17,29 @@ switch, as they would not survive passing the keyboard in a real hotseat either.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
 from textual.binding import Binding, BindingType
 
-from mail.loopback import LoopbackNetwork
 from mail.transport import Transport
 from saves.home import Home
 from tui.app import HexpostApp
-from tui.demo import GAME_NAME, start_game
+from tui.rulesets import DemoSeat, demo
 from tui.screens.base import HexpostScreen
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
 
 
-@dataclass(frozen=True)
-class DemoSeat:
-    """One player of the hotseat demo: who, which empire, where the home is, how it sends."""
-
-    name: str
-    empire: str
-    path: Path
-    transport: Transport
-
-    def hint(self, other: DemoSeat) -> str:
-        """The first-visit notice: who you are and the few keys that play a turn."""
-        return (
-            f"You are {self.name} ({self.empire}). o: orders, d: done, S: send; "
-            f"ctrl+t: switch to {other.name}"
-        )
+def hint(seat: DemoSeat, other: DemoSeat) -> str:
+    """The first-visit notice: who you are and the few keys that play a turn."""
+    return (
+        f"You are {seat.name} ({seat.side}). o: orders, d: done, S: send; "
+        f"ctrl+t: switch to {other.name}"
+    )
 
 
 class DemoApp(HexpostApp):
@@ -74,11 +61,11 @@ class DemoApp(HexpostApp):
         ),
     ]
 
-    def __init__(self, seats: tuple[DemoSeat, DemoSeat], game: str = GAME_NAME) -> None:
-        super().__init__(Home(seats[0].path), game, transport=_fixed(seats[0].transport))
+    def __init__(self, seats: tuple[DemoSeat, DemoSeat], game: str) -> None:
+        super().__init__(Home(Path(seats[0].path)), game, transport=_fixed(seats[0].transport))
         self.seats = seats
         self.sessions = [self.session] + [
-            Session(Home(seat.path), transport=_fixed(seat.transport)) for seat in seats[1:]
+            Session(Home(Path(seat.path)), transport=_fixed(seat.transport)) for seat in seats[1:]
         ]
         self.seat = 0
         """The index of the seat whose screens are shown (and whose session is in use)."""
@@ -100,10 +87,10 @@ class DemoApp(HexpostApp):
         """Name the seat in the title and greet its player once."""
         seat, other = self.seats[index], self.seats[1 - index]
         self.title = f"hexpost demo: {seat.name}'s seat"
-        self.sub_title = f"{seat.name} ({seat.empire})"
+        self.sub_title = f"{seat.name} ({seat.side})"
         if index not in self._greeted:
             self._greeted.add(index)
-            self.notify(seat.hint(other), title=f"{seat.name}'s seat", timeout=15)
+            self.notify(hint(seat, other), title=f"{seat.name}'s seat", timeout=15)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "switch_seat" and self.switching:
@@ -151,31 +138,13 @@ def _fixed(transport: Transport) -> Callable[[Home], Transport]:
     return lambda _home: transport
 
 
-def demo_seats(root: Path) -> tuple[DemoSeat, DemoSeat]:
-    """Build the two demo homes under ``root`` with the game set up (`start_game`).
-
-    The text demo's narration is swallowed: on a terminal the app takes the screen at once.
-    The set-up's own store connections are closed; each session opens its home again on
-    its own thread (a store connection belongs to the thread that opened it).
-    """
-    network = LoopbackNetwork()
-    with contextlib.redirect_stdout(io.StringIO()):
-        alice, bob, _game_id = start_game(root, network)
-    seats = (
-        DemoSeat("Alice", "Klingons", alice.home.path, alice.transport),
-        DemoSeat("Bob", "Kzinti", bob.home.path, bob.transport),
-    )
-    alice.home.close()
-    bob.home.close()
-    return seats
-
-
 def run_demo_app(keep: Path | None = None) -> int:
     """Run the hotseat demo in the terminal; ``keep`` keeps the two homes there."""
+    script = demo()
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        DemoApp(demo_seats(keep)).run()
+        DemoApp(script.seats(keep), script.game_name).run()
         return 0
     with tempfile.TemporaryDirectory(prefix="hexpost-demo-") as root:
-        DemoApp(demo_seats(Path(root))).run()
+        DemoApp(script.seats(Path(root)), script.game_name).run()
     return 0

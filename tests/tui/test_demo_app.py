@@ -18,8 +18,9 @@ from textual.pilot import Pilot
 from saves.home import Home
 from tests.tui.conftest import describe, hexpost
 from tests.tui.test_app import SIZE, settle
-from tui.demo import GAME_NAME
-from tui.demo_app import DemoApp, DemoSeat, demo_seats
+from tui.demo_app import DemoApp
+from tui.rulesets import DemoSeat
+from tui.rulesets.fe.demo import GAME_NAME, FeDemo
 from tui.screens.game import GameScreen
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.orders import OrdersPanel
@@ -27,7 +28,7 @@ from tui.widgets.orders import OrdersPanel
 
 @pytest.fixture
 def seats(tmp_path: Path) -> Iterator[tuple[DemoSeat, DemoSeat]]:
-    yield demo_seats(tmp_path)
+    yield FeDemo().seats(tmp_path)
 
 
 async def game_screen(pilot: Pilot[None]) -> GameScreen:
@@ -45,9 +46,9 @@ def record(screen: GameScreen) -> dict[str, Any]:
     return screen.data.record
 
 
-def head(path: Path) -> int:
+def head(path: Path | str) -> int:
     """The game's head seq in the store at ``path`` (read after the app closed it)."""
-    home = Home(path)
+    home = Home(Path(path))
     try:
         replica = home.replica()
         (game,) = replica.games()
@@ -67,10 +68,10 @@ async def switch(pilot: Pilot[None]) -> GameScreen:
 
 async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]) -> None:
     alice, bob = seats
-    app = DemoApp(seats)
+    app = DemoApp(seats, GAME_NAME)
     async with app.run_test(size=SIZE) as pilot:
         screen = await game_screen(pilot)
-        assert app.seat == 0 and app.session.home.path == alice.path
+        assert app.seat == 0 and str(app.session.home.path) == alice.path
         assert "Alice" in app.title and "Klingons" in app.sub_title
         hints = [n.message for n in app._notifications]
         assert "You are Alice (Klingons). o: orders, d: done, S: send; ctrl+t: switch to Bob" in (
@@ -99,7 +100,7 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
 
         # ctrl+t: Bob's home, which received the packet through the loopback transport.
         bobs = await switch(pilot)
-        assert app.seat == 1 and app.session.home.path == bob.path
+        assert app.seat == 1 and str(app.session.home.path) == bob.path
         assert bobs is not screen
         assert "Bob" in app.title and "Kzinti" in app.sub_title
         assert any("switch to Alice" in n.message for n in app._notifications)
@@ -110,7 +111,7 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
 
         # And back: Alice's home again, its game read afresh.
         again = await switch(pilot)
-        assert app.seat == 0 and app.session.home.path == alice.path
+        assert app.seat == 0 and str(app.session.home.path) == alice.path
         assert again is not bobs
         assert "Alice" in app.title
         assert record(again)["my_seat"] == "coalition"
@@ -119,7 +120,7 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
 
 
 async def test_no_switch_while_one_is_syncing(seats: tuple[DemoSeat, DemoSeat]) -> None:
-    app = DemoApp(seats)
+    app = DemoApp(seats, GAME_NAME)
     async with app.run_test(size=SIZE) as pilot:
         await game_screen(pilot)
         app.switching = True  # as during a switch's two syncs

@@ -16,9 +16,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from importlib import metadata
+from pathlib import Path
 from typing import Any, Protocol
 
 import msgspec
+
+from engine.core.errors import HexpostError
 
 ENTRY_POINT_GROUP = "hexpost.clients"
 
@@ -38,10 +41,36 @@ class DataProblem(msgspec.Struct, frozen=True):
     message: str
 
 
+class DemoSeat(msgspec.Struct, frozen=True):
+    """One player of a demo game: a name, the side played (in words), the home's folder and
+    the loopback transport it sends and receives through."""
+
+    name: str
+    side: str
+    path: str
+    transport: Any
+
+
+class Demo(Protocol):
+    """A scripted game between two local seats, with no account (``hexpost demo``)."""
+
+    game_name: str
+
+    def run(self, keep: Path | None) -> int:
+        """Play the whole script, narrating it; ``keep`` keeps the homes there."""
+        ...
+
+    def seats(self, root: Path) -> tuple[DemoSeat, DemoSeat]:
+        """Build both homes under ``root`` with the game set up and ready to play."""
+        ...
+
+
 class RulesetClient(Protocol):
     """A ruleset's own client code; every method has a neutral answer in `GenericClient`."""
 
     id: str
+    demo: Demo | None
+    """The ruleset's demo game, if it ships one."""
 
     def record_extras(self, rules: Any) -> dict[str, Any]:
         """Keys added to the top level of ``hexpost show --json`` for a game's rules state."""
@@ -63,6 +92,8 @@ class RulesetClient(Protocol):
 
 class GenericClient:
     """The client of a ruleset that ships no client code: the face says it all."""
+
+    demo: Demo | None = None
 
     def __init__(self, ruleset_id: str) -> None:
         self.id = ruleset_id
@@ -126,3 +157,11 @@ def installed() -> Clients:
 def client_for(ruleset_id: str) -> RulesetClient:
     """The client code of ``ruleset_id``'s games (`GenericClient` when it ships none)."""
     return installed().found.get(ruleset_id) or GenericClient(ruleset_id)
+
+
+def demo() -> Demo:
+    """The demo of the first installed ruleset (by id) that ships one."""
+    for _, client in sorted(installed().found.items()):
+        if client.demo is not None:
+            return client.demo
+    raise HexpostError("no installed ruleset ships a demo game")

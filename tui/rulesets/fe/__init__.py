@@ -22,12 +22,14 @@ from engine.fe.holdings import scenario_holdings
 from engine.fe.model import ADJUST_FIELDS
 from engine.fe.views import views
 from tui.rulesets import DataProblem, ScenarioDetails
+from tui.rulesets.fe.demo import FeDemo
 
 
 class FeClient:
     """`tui.rulesets.RulesetClient` for the ``fe`` ruleset."""
 
     id = "fe"
+    demo = FeDemo()
 
     def record_extras(self, rules: Any) -> dict[str, Any]:
         return dict(views(rules)) if rules is not None else {}

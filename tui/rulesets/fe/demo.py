@@ -1,4 +1,4 @@
-"""`hexpost demo`: a game of the tutorial scenario played by two local seats, with no account.
+"""F&E's `hexpost demo`: a game of the tutorial scenario played by two local seats, with no account.
 
 Two homes in a temporary folder (Alice for the Klingons, Bob for the Kzinti) exchange packets
 through the in-memory loopback transport: Alice creates the game and invites Bob, Bob accepts,
@@ -14,6 +14,8 @@ show that they hold the same state hash.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from mail.sync import sync
 from saves import joins
 from saves.home import Home
 from saves.replica import Replica
+from tui.rulesets import DemoSeat
 from tui.when import now
 
 SCENARIO = "tutorial"
@@ -246,3 +249,27 @@ def _play(root: Path) -> int:
     for player in (alice, bob):
         player.home.close()
     return 0 if same else 1
+
+
+class FeDemo:
+    """F&E's demo for `tui.rulesets.Demo`: the tutorial, Alice's Klingons against Bob's Kzinti."""
+
+    game_name = GAME_NAME
+
+    def run(self, keep: Path | None) -> int:
+        return run_demo(keep)
+
+    def seats(self, root: Path) -> tuple[DemoSeat, DemoSeat]:
+        """Both homes with the tutorial set up; the narration is swallowed (on a terminal
+        the app takes the screen at once). The set-up's store connections are closed: each
+        session opens its home again on its own thread."""
+        network = LoopbackNetwork()
+        with contextlib.redirect_stdout(io.StringIO()):
+            alice, bob, _game_id = start_game(root, network)
+        seats = (
+            DemoSeat("Alice", "Klingons", str(alice.home.path), alice.transport),
+            DemoSeat("Bob", "Kzinti", str(bob.home.path), bob.transport),
+        )
+        alice.home.close()
+        bob.home.close()
+        return seats
