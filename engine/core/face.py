@@ -133,7 +133,8 @@ class Piece(msgspec.Struct, frozen=True):
     side: str
     hex: str | None
     marks: tuple[str, ...] = ()
-    """Its states in a word each (``"crippled"``, ``"out-of-supply"``, ``"reserve"``)."""
+    """Its states in a word each (``"crippled"``, ``"out-of-supply"``, ``"reserve"``);
+    ``"base"`` marks a piece that never moves (a starbase, a fortress)."""
     group: str = ""
     """The formation it belongs to, if any (a fleet, a squadron)."""
 

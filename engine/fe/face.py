@@ -71,6 +71,14 @@ KINDS: dict[str, ParamKind] = {
 }
 """Fields whose kind their type alone does not tell."""
 
+ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
+    "react": {"trigger": ParamKind.HEX},
+    "retrograde": {"to": ParamKind.HEX},
+    "strategic": {"to": ParamKind.HEX},
+}
+"""Fields named alike elsewhere that are hexes in these orders (a conversion's ``to`` is a
+class, a retrograde's a hex)."""
+
 TITLES: dict[str, str] = {
     "done": "Complete the step",
     "note": "Write a note in the log",
@@ -125,13 +133,14 @@ class FeFace:
             Side(e["empire"], names.get(e["empire"], e["empire"]), e["seat"], _side_facts(e))
             for e in record["empires"]
         )
+        bases = {b["id"] for h in record["hexes"] for b in h["bases"]}
         pieces = tuple(
             Piece(
                 u["id"],
                 u["class"],
                 u["empire"],
                 u["hex"],
-                _unit_marks(u),
+                _unit_marks(u) + (("base",) if u["id"] in bases else ()),
                 u["fleet"] or "",
             )
             for u in record["units"]
@@ -276,7 +285,8 @@ def _place(record: dict[str, Any], battles: set[str]) -> Place:
 
 
 def _choice(tag: str, order_type: type[msgspec.Struct], step: Step, rule: str = "") -> Choice:
-    return Choice(tag, TITLES.get(tag, tag), params_of(order_type, KINDS), rule or _rule(step))
+    kinds = KINDS | ORDER_KINDS.get(tag, {})
+    return Choice(tag, TITLES.get(tag, tag), params_of(order_type, kinds), rule or _rule(step))
 
 
 def _rule(step: Step) -> str:
