@@ -50,7 +50,8 @@ from engine.fe import flow, model
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
 from engine.fe.model import RULE_ORDERS, FeState
-from engine.fe.scenario import all_options, find_scenario, info, load_scenarios, turn_date
+from engine.fe.offer import all_options, info
+from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
 from engine.fe.steps import ORDER_AREAS
 from engine.fe.steps.setup_stage import starting_board

@@ -26,7 +26,7 @@ from importlib import resources
 import msgspec
 
 from engine.core import caches
-from engine.core.ruleset import OptionSpec, OptionValue, ScenarioInfo, SeatSpec
+from engine.core.ruleset import OptionValue
 from engine.fe.oob import ScenarioSetup, decode_setup
 from engine.fe.units import load_units
 
@@ -121,32 +121,6 @@ def _check(scenario: Scenario) -> None:
         empires = [e.empire for e in scenario.setup.empires]
         if len(set(empires)) != len(empires):
             raise ScenarioError(f"scenario {scenario.id}: an empire is set up twice")
-
-
-def info(scenario: Scenario) -> ScenarioInfo:
-    """What game creation shows and checks (P8) about a scenario."""
-    return ScenarioInfo(
-        id=scenario.id,
-        title=scenario.title,
-        seats=tuple(SeatSpec(s.seat, s.side, s.empires) for s in _in_turn_order(scenario)),
-        options=all_options(scenario),
-        data_hash=data_hash(scenario),
-        start=turn_label(scenario.first_turn),
-    )
-
-
-def all_options(scenario: Scenario) -> tuple[OptionSpec, ...]:
-    """The scenario's own options, then the rule options every F&E game offers
-    (`engine.fe.rule_options`), each with its default."""
-    from engine.fe.rule_options import RULE_OPTIONS  # the rules modules import scenario data
-
-    own = tuple(OptionSpec(o.id, o.default, o.help, o.rule) for o in scenario.options)
-    return own + tuple(spec for spec in RULE_OPTIONS if spec.id not in {o.id for o in own})
-
-
-def _in_turn_order(scenario: Scenario) -> list[ScenarioSeat]:
-    by_name = {s.seat: s for s in scenario.seats}
-    return [by_name[name] for name in scenario.turn_order]
 
 
 @caches.static
