@@ -220,6 +220,14 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     phase_rule: str = ""
 
 
+class Landmarks(msgspec.Struct, frozen=True):
+    """The kinds of event that open a new part of play (a player turn, a round) and a new
+    phase: where a review's "next turn" and "next phase" keys stop."""
+
+    parts: tuple[str, ...] = ()
+    phases: tuple[str, ...] = ()
+
+
 S_contra = TypeVar("S_contra", contravariant=True)
 
 
@@ -248,6 +256,10 @@ class Face(Protocol[S_contra]):
 
     def order_text(self, order: Any) -> str:
         """An order in plain words, for logs and reviews."""
+        ...
+
+    def landmarks(self) -> Landmarks:
+        """Which events open a part of play or a phase."""
         ...
 
 

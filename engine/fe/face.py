@@ -21,6 +21,7 @@ from engine.core.face import (
     Choice,
     Fact,
     HexGrid,
+    Landmarks,
     MapCell,
     MapSheet,
     Param,
@@ -186,6 +187,11 @@ class FeFace:
 
     def order_text(self, order: Any) -> str:
         return order_words(model.order_to_json(order))
+
+    def landmarks(self) -> Landmarks:
+        """A player turn, the set-up's end, the Orion phase and the end open a part of play
+        (`engine.fe.flow`); every phase opens a phase."""
+        return Landmarks(("player-turn", "setup-over", "orion", "over"), ("phase",))
 
 
 def _turn_tag(turn: int) -> str:

@@ -18,6 +18,7 @@ from engine.core.face import (
     ChecklistItem,
     Choice,
     Fact,
+    Landmarks,
     MapSheet,
     Param,
     ParamKind,
@@ -200,6 +201,9 @@ class ToyFace:
 
     def order_text(self, order: Any) -> str:
         return order_words(TOY.order_to_json(order))
+
+    def landmarks(self) -> Landmarks:
+        return Landmarks(("say",), ())
 
 
 TOY = Toy()

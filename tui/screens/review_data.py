@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from tui.screens.session import Session
 from tui.services.review import (
-    PHASE_KINDS,
-    TURN_KINDS,
     PacketMark,
     ReviewIndex,
     first_unread,
@@ -30,8 +28,6 @@ if TYPE_CHECKING:
     from saves.replica import Replica
 
 __all__ = [
-    "PHASE_KINDS",
-    "TURN_KINDS",
     "PacketMark",
     "ReviewIndex",
     "ReviewReader",

@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import msgspec
 
+from saves.registry import face_for
 from saves.replica import Replica
 from tui.services.log import EventRow, event_rows, log_records
 from tui.services.show import ShowRecord, phase_maps, show
-
-TURN_KINDS = frozenset({"player-turn", "setup-over", "orion", "over"})
-"""Event kinds that open a new part of the game: where ``[`` and ``]`` stop."""
-PHASE_KINDS = frozenset({"phase"}) | TURN_KINDS
-"""Event kinds that open a new phase (a new turn opens one too): where ``{`` and ``}`` stop."""
 
 
 class PacketMark(msgspec.Struct, frozen=True):
@@ -78,6 +74,9 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
     every packet (the review starts at the first one they had not)."""
     row = replica.game(game_id)
     events = event_rows(replica, row.game_id)
+    landmarks = face_for(row.ruleset).landmarks()
+    turn_kinds = set(landmarks.parts)
+    phase_kinds = set(landmarks.phases) | turn_kinds  # a new part opens a new phase too
     kinds: dict[int, set[str]] = {}
     for seq, _, kind, _ in events:
         kinds.setdefault(seq, set()).add(kind)
@@ -86,8 +85,8 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
             seq=rec.seq,
             seat=rec.seat,
             kind=rec.kind,
-            turn=bool(kinds.get(rec.seq, set()) & TURN_KINDS),
-            phase=bool(kinds.get(rec.seq, set()) & PHASE_KINDS),
+            turn=bool(kinds.get(rec.seq, set()) & turn_kinds),
+            phase=bool(kinds.get(rec.seq, set()) & phase_kinds),
         )
         for rec in log_records(replica, row)
     ]
