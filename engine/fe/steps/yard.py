@@ -1,0 +1,145 @@
+"""Phase 2's shared ground: what the phase used so far, and the lookups its orders share.
+
+The Shipyard phase's rules live in the pure modules (`engine.fe.repair`,
+`engine.fe.production`, `engine.fe.economics`), which judge a whole turn's orders at once.
+Packets bring them one at a time, so the phase's steps (`engine.fe.steps.repairs`,
+`engine.fe.steps.shipyard`, `engine.fe.steps.replacements`) feed the pure checks one order
+and add here what the earlier orders of the turn already used. That tally lives in
+``FeState.shipyard_used`` as ``(empire, what, count)`` entries (`used`, `use`); the Shipyard
+area clears it as each phase begins.
+
+Money needs no tally: every order pays as it is applied, so the treasury an order is checked
+against is already what the earlier ones left. The pure production check is handed an
+unlimited purse (`UNLIMITED2`) and money is checked here instead (`money`), so the refusal
+can name the order's own price ("D7 costs 8 EP, KLI has 5.5").
+
+Which empire acts: the unit's, for repairs, conversions and replacements; for a build, the
+seat's only empire or the one the order names. Supply (410.23, 501.5) is read as: a hex is
+cut off when the empire's grid reaches it neither as main nor as partial supply (`cut_off`);
+supply tugs are not tracked yet, so a unit that only a tug supplies counts as cut off
+(inferred).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core.ruleset import Seat, Violation
+from engine.fe import production, repair, rule_options
+from engine.fe.economics import fmt_ep
+from engine.fe.forces import OFF_MAP, Unit
+from engine.fe.galaxy import HexId
+from engine.fe.model import FeState
+from engine.fe.oob import Batch
+from engine.fe.steps import base
+from engine.fe.supply import supply_grid
+
+UNLIMITED2 = 10**12
+"""The purse handed to the pure production check: money is checked here, order by order."""
+
+
+# --- what this phase used -----------------------------------------------------------------
+
+
+def used(state: FeState, empire: str, what: str) -> int:
+    """How much of ``what`` (``"slot D7"``, ``"repair 1307"``...) ``empire`` used this phase."""
+    for name, key, count in state.shipyard_used:
+        if name == empire and key == what:
+            return count
+    return 0
+
+
+def use(state: FeState, empire: str, *uses: tuple[str, int]) -> FeState:
+    """``state`` with ``empire``'s tally of each ``(what, count)`` raised by ``count``."""
+    entries = {(name, key): count for name, key, count in state.shipyard_used}
+    for what, count in uses:
+        entries[(empire, what)] = entries.get((empire, what), 0) + count
+    ordered = tuple(sorted((name, key, count) for (name, key), count in entries.items()))
+    return msgspec.structs.replace(state, shipyard_used=ordered)
+
+
+def at(h: HexId) -> str:
+    """A hex as the tally keys and the messages write it (``"0704"``)."""
+    return base.hex_text(h)
+
+
+# --- shared lookups -----------------------------------------------------------------------
+
+
+def repair_options(state: FeState) -> repair.RepairOptions:
+    return repair.repair_options(rule_options.values(state))
+
+
+def production_options(state: FeState) -> production.ProductionOptions:
+    return production.production_options(rule_options.values(state))
+
+
+def schedule(state: FeState, empire: str) -> tuple[Batch, ...]:
+    """``empire``'s production schedule from its scenario set-up (none if it has no set-up)."""
+    setup = base.empire_setup(state, empire)
+    return setup.production if setup is not None else ()
+
+
+def cut_off(state: FeState, unit: Unit) -> tuple[HexId, ...]:
+    """``(unit.hex,)`` when the unit's empire cannot trace supply there, else ``()``."""
+    if unit.hex == OFF_MAP:
+        return ()
+    grid = supply_grid(base.galaxy(), state.board, unit.empire)
+    return (unit.hex,) if grid.status(unit.hex) == "none" else ()
+
+
+def own_unit(state: FeState, seat: Seat, unit_id: str, rule: str) -> Unit | list[Violation]:
+    """The unit, if ``seat`` plays its empire; else why not, under ``rule``."""
+    units, problems = base.own_units(state, seat, [unit_id], rule)
+    return problems if problems else units[0]
+
+
+def check(
+    state: FeState,
+    empire: str,
+    orders: production.ProductionOrders,
+    unsupplied: tuple[HexId, ...] = (),
+) -> list[Violation]:
+    """The pure production check of one order, with money left to the caller."""
+    return production.check_builds(
+        base.galaxy(),
+        state.board,
+        empire,
+        state.turn,
+        UNLIMITED2,
+        schedule(state, empire),
+        orders,
+        unsupplied=unsupplied,
+        options=production_options(state),
+    )
+
+
+def produce(
+    state: FeState,
+    empire: str,
+    orders: production.ProductionOrders,
+    unsupplied: tuple[HexId, ...] = (),
+) -> production.Produced:
+    """The pure module carries out one checked order, paid from the real treasury."""
+    return production.apply_builds(
+        base.galaxy(),
+        state.board,
+        empire,
+        state.turn,
+        state.ep2(empire),
+        schedule(state, empire),
+        orders,
+        unsupplied=unsupplied,
+        options=production_options(state),
+    )
+
+
+def treasury_text(before2: int, after2: int) -> str:
+    return f"treasury {fmt_ep(before2)} -> {fmt_ep(after2)}"
+
+
+def money(what: str, cost2: int, empire: str, treasury2: int, rule: str) -> list[Violation]:
+    """Why ``empire`` cannot pay ``cost2`` (halves of an EP) for ``what``, if it cannot."""
+    if cost2 <= treasury2:
+        return []
+    return [Violation(f"{what} costs {fmt_ep(cost2)} EP, {empire} has {fmt_ep(treasury2)}", rule)]
