@@ -21,7 +21,6 @@ from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
 from tui import account_cmd, render, sync_cmd, trust_cmd
 from tui.askpass import passphrase, signing_replica
-from tui.rulesets import client_for
 from tui.rulesets import demo as ruleset_demo
 from tui.safe_text import safe_text
 from tui.services import chain, games, log, orders, rulesets, show, start
@@ -167,21 +166,22 @@ def cmd_show(args: argparse.Namespace, home: Home) -> int:
 
 
 def _map_lines(args: argparse.Namespace, replica: Replica, row: GameRow) -> list[str]:
-    """The map with the game's stacks (at ``--at``, or the head) and their legend."""
-    from tui.mapstacks import battle_hexes, captured_owners, stacks_from_views
-    from tui.maptext import render_galaxy
+    """The printed map with the game's board on it (at ``--at``, or the head) and the
+    legend, from the ruleset's face alone (`tui.mapsheet.render_sheet`)."""
+    from tui.mapsheet import SheetIndex, render_sheet
+    from tui.services.board import board_at, sheet_for
 
-    state = replica.state(row.game_id, args.at)
-    view = client_for(row.ruleset).record_extras(state.rules)
-    stacks, bases = stacks_from_views(view)
+    sheet = sheet_for(row.ruleset, row.scenario)
+    if sheet is None:
+        raise HexpostError(f"game {row.name} has no strategic map")
     try:
-        return render_galaxy(
-            args.region,
-            detail="detailed" if args.detailed else "compact",
-            stacks=stacks if view else None,
-            bases=bases if view else None,
-            battles=battle_hexes(view) if view else (),
-            captured=captured_owners(view) if view else None,
+        index = SheetIndex(sheet)
+    except ValueError as exc:
+        raise HexpostError(f"game {row.name}: {exc}") from None
+    board = board_at(replica, row, args.at)
+    try:
+        return render_sheet(
+            index, board, region=args.region, detail="detailed" if args.detailed else "compact"
         )
     except ValueError as exc:
         raise HexpostError(f"--region: {exc}") from None

@@ -5,8 +5,11 @@ map of the command line draws whole frames, and the Textual map widget (line API
 ``render_line(y)``) asks for one line at a time, and only for the lines on screen, so the
 full 61x19 map with hundreds of counters scrolls without drawing what nobody sees.
 
-Hex ids are ``XXYY`` (column = ``h // 100``, row = ``h % 100``) and ODD columns sit half a
-hex HIGHER than even ones. The text layout is a checkerboard of hex boxes: each hex is a box
+Hex ids are ``XXYY`` (column = ``h // 100``, row = ``h % 100``), whatever digits a ruleset
+writes them with (`Grid` says which columns exist). In F&E, and by default, ODD columns sit
+half a hex HIGHER than even ones; a board whose even columns sit higher (``Grid.odd_high``
+False) is drawn the same way with the parities swapped: the pictures below then read with
+"odd" and "even" exchanged. The text layout is a checkerboard of hex boxes: each hex is a box
 ``width`` characters wide and ``height`` lines tall; columns advance ``pitch`` characters;
 rows advance ``2 * height`` lines and even columns start ``height`` lines below odd ones (the
 half hex). Two columns side by side are never on the same text line, so a box can be wider
@@ -37,9 +40,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 HexId = int
-"""A hex id: column * 100 + row (same convention as `engine.fe.galaxy`)."""
+"""A hex id: column * 100 + row, whatever digits the ruleset writes hexes with (`Grid`)."""
 
 Detail = Literal["compact", "detailed"]
+
+MAX_INDEX = 99
+"""The largest column or row number a `HexId` holds (two decimal digits each)."""
 
 LABEL_WIDTH = 3
 """Row numbers at the left: two digits and a space."""
@@ -58,6 +64,67 @@ def hex_row(h: HexId) -> int:
 
 def hex_id(col: int, row: int) -> HexId:
     return col * 100 + row
+
+
+def hex_label(h: HexId) -> str:
+    """A hex as players type it: ``"1411"``, ``"0101"``."""
+    return f"{hex_col(h):02d}{hex_row(h):02d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """Which hexes a board has: columns ``first_column`` .. ``first_column + columns - 1``
+    and rows likewise, and whether the odd columns sit half a hex higher (``odd_high``; the
+    even ones otherwise). The drawing's side of a ruleset's ``HexGrid`` (`tui.maptext`
+    converts one), kept free of any import so the geometry stays testable on its own."""
+
+    columns: int
+    rows: int
+    first_column: int = 1
+    first_row: int = 1
+    odd_high: bool = True
+
+    def __post_init__(self) -> None:
+        if self.columns < 1 or self.rows < 1 or self.first_column < 0 or self.first_row < 0:
+            raise ValueError(f"a board of {self.columns}x{self.rows} hexes cannot be drawn")
+        if self.last_column > MAX_INDEX or self.last_row > MAX_INDEX:
+            raise ValueError(
+                f"a board up to column {self.last_column}, row {self.last_row}: the map draws "
+                f"column and row numbers up to {MAX_INDEX}"
+            )
+
+    @property
+    def last_column(self) -> int:
+        return self.first_column + self.columns - 1
+
+    @property
+    def last_row(self) -> int:
+        return self.first_row + self.rows - 1
+
+    @property
+    def size(self) -> str:
+        """The board in words for messages: ``"the 61x19 map"``."""
+        return f"the {self.columns}x{self.rows} map"
+
+    def contains(self, h: HexId) -> bool:
+        return (
+            self.first_column <= hex_col(h) <= self.last_column
+            and self.first_row <= hex_row(h) <= self.last_row
+        )
+
+    def clamp(self, col: int, row: int) -> HexId:
+        """The hex nearest to column ``col``, row ``row`` on the board."""
+        col = min(max(col, self.first_column), self.last_column)
+        row = min(max(row, self.first_row), self.last_row)
+        return hex_id(col, row)
+
+    @property
+    def first(self) -> HexId:
+        return hex_id(self.first_column, self.first_row)
+
+    @property
+    def last(self) -> HexId:
+        return hex_id(self.last_column, self.last_row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +179,16 @@ class Frame:
     row0: int
     row1: int
     shape: Shape
+    odd_high: bool = True
+    """Odd columns sit half a hex higher (F&E's maps); False: the even ones do."""
 
     def __post_init__(self) -> None:
         if self.col0 > self.col1 or self.row0 > self.row1:
             raise ValueError(f"empty frame {self}")
+
+    def high(self, col: int) -> bool:
+        """Whether column ``col`` sits half a hex higher than its neighbours."""
+        return col % 2 == (1 if self.odd_high else 0)
 
     @property
     def columns(self) -> range:
@@ -145,7 +218,7 @@ class Frame:
         if not self.contains(h):
             raise ValueError(f"hex {h:04d} is outside {self}")
         col, row = hex_col(h), hex_row(h)
-        half = 0 if col % 2 else self.shape.height
+        half = 0 if self.high(col) else self.shape.height
         line = HEADER_LINES + (row - self.row0) * 2 * self.shape.height + half
         return line, self.column_x(col)
 
@@ -161,12 +234,11 @@ class Frame:
             return []
         h = self.shape.height
         block, offset = divmod(body, 2 * h)
-        parity = 1 if offset < h else 0
         row = self.row0 + block
         return [
             Placed(self.column_x(c), hex_id(c, row), offset % h)
             for c in self.columns
-            if c % 2 == parity
+            if self.high(c) == (offset < h)
         ]
 
     def hex_at(self, y: int, x: int) -> HexId | None:
@@ -181,7 +253,7 @@ class Frame:
         lines: list[list[str]] = [[" "] * self.width for _ in range(HEADER_LINES)]
         for c in self.columns:
             x = self.column_x(c)
-            lines[0 if c % 2 else 1][x : x + 2] = f"{c:02d}"
+            lines[0 if self.high(c) else 1][x : x + 2] = f"{c:02d}"
         return ["".join(line) for line in lines]
 
     def pinned_header(self, scroll: int, width: int) -> list[str]:
@@ -196,25 +268,24 @@ class Frame:
             if x < 0 and x + 2 * self.shape.pitch >= 3 and x + self.shape.width > 0:
                 x = 0
             if x >= 0 and x + 2 <= width:
-                lines[0 if c % 2 else 1][x : x + 2] = f"{c:02d}"
+                lines[0 if self.high(c) else 1][x : x + 2] = f"{c:02d}"
         return [" " * LABEL_WIDTH + "".join(line) for line in lines]
 
     def row_label(self, y: int) -> str:
-        """``"07 "`` on the line of row 7's odd (higher) hexes, blanks elsewhere."""
+        """``"07 "`` on the line of row 7's higher hexes, blanks elsewhere."""
         body = y - HEADER_LINES
         if body >= 0 and body % (2 * self.shape.height) == 0:
             return f"{self.row0 + body // (2 * self.shape.height):02d} "
         return " " * LABEL_WIDTH
 
 
-def band_frames(
-    col0: int, col1: int, row0: int, row1: int, shape: Shape, width: int
-) -> list[Frame]:
-    """Split columns ``col0..col1`` into bands that each fit in ``width`` characters.
+def band_frames(frame: Frame, width: int) -> list[Frame]:
+    """Split ``frame``'s columns into bands that each fit in ``width`` characters.
 
     The bands are as even as possible (61 compact columns become 31 + 30, not 37 + 24):
     the halves of a printed map then look alike.
     """
+    col0, col1, shape = frame.col0, frame.col1, frame.shape
     fixed = LABEL_WIDTH + shape.width + 1
     if width < fixed:
         raise ValueError(f"width {width}: a map needs at least {fixed} characters")
@@ -226,6 +297,6 @@ def band_frames(
     start = col0
     for i in range(count):
         size = base + (1 if i < extra else 0)
-        frames.append(Frame(start, start + size - 1, row0, row1, shape))
+        frames.append(Frame(start, start + size - 1, frame.row0, frame.row1, shape, frame.odd_high))
         start += size
     return frames

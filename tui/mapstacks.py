@@ -1,10 +1,11 @@
 """Stacks of counters as the map draws them: a three-character marker per hex, and its legend.
 
-The text map (``hexpost show --map``) and the Textual map widget both draw the game's units
+The text map (``hexpost show --map``) and the Textual map widget both draw the game's pieces
 with these markers, so the rules for squeezing a stack into a hex box live in one place. It
-takes plain data, never the game state: a hex's stack is a list of `Counter` (empire,
-crippled, supply status), which `stacks_from_views` builds from the ruleset's ``views``
-record (the same record ``show --json`` prints), so a client needs nothing else.
+takes plain data, never the game state: a hex's stack is a list of `Counter` (side,
+crippled, supply status), which `stacks_from_board` builds from the ruleset's typed board
+(`engine.core.face.Board`, the record ``show --json`` prints as ``board``), so a client
+needs nothing else, whatever the game.
 
 A marker is at most three characters (a compact box is three wide, and it is also the units'
 part of a detailed box):
@@ -12,21 +13,22 @@ part of a detailed box):
 ========= ==========================================================================
 marker    meaning
 ========= ==========================================================================
-``K3``    three Klingon units (the empire's map letter, then the count)
+``K3``    three Klingon units (the side's map glyph, then the count)
 ``K12``   twelve units; with a flag to show, ``K+*``: ten or more
-``KZ``    units of two empires (a battle if they are at war); the larger stack first
-``KZ+``   three or more empires (the flag gives way)
-``*``     at least one unit of the stack is crippled
-``!``     at least one unit is out of supply (no path to any grid)
+``KZ``    units of two sides (a battle if they are at war); the larger stack first
+``KZ+``   three or more sides (the flag gives way)
+``*``     at least one unit of the stack is crippled (piece mark ``crippled``)
+``!``     at least one unit is out of supply (piece mark ``supply-none`` or
+          ``out-of-supply``)
 ``&``     both: crippled units and units out of supply
 ``K4~``   planned: the stack this hex would hold once the draft orders are applied
 ``~``     planned: the draft orders would leave this hex without units
-``KZx``   a battle hex (``views["battles"]``): enemies meet here; ``K3x`` when the
+``KZx``   a battle hex (place mark ``battle``): enemies meet here; ``K3x`` when the
           enemy is only a base (bases are not counted)
 ========= ==========================================================================
 
 The battle mark (`battle_marker`) takes the third character: the crippled and supply flags
-and the ``+`` of three empires give way to it (the hex details list every unit and empire),
+and the ``+`` of three sides give way to it (the hex details list every unit and side),
 and ten or more units read ``K+x``. A battle hex whose stack counts nobody (only bases)
 keeps its terrain; the map's style still marks it.
 
@@ -35,17 +37,19 @@ only hexes whose stack the drafts change get one, so the rest of the map stays a
 It gives up the crippled and supply flags for the ``~``: which stack moves matters more
 there, and the hex details still list every unit's marks.
 
-Bases are not counted: the terrain already marks them (``#``), and counting them would cover
-every base hex of the map with a ``K1`` hiding its planets. A hex whose only units are bases
-shows its terrain.
+Bases are not counted: the terrain already marks them (``#``, place mark ``base``), and
+counting them would cover every base hex of the map with a ``K1`` hiding its planets. A
+piece is a base when it carries the mark ``base`` (it never moves: a starbase, a fortress).
+A hex whose only pieces are bases is drawn as its terrain.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from tui.mapgeom import HexId
+from engine.core.face import Board, Piece
+from tui.mapgeom import MAX_INDEX, HexId, hex_id
 
 CRIPPLED = "*"
 OUT_OF_SUPPLY = "!"
@@ -56,11 +60,19 @@ PLANNED = "~"
 BATTLE = "x"
 
 
-class Counter(NamedTuple):
-    """One unit of a stack, as much as the map shows of it. ``supply`` is ``"main"``,
-    ``"partial"``, ``"none"`` (out of supply) or None when nobody computed it."""
+CRIPPLED_MARK = "crippled"
+BASE_MARK = "base"
+OUT_OF_SUPPLY_MARKS = frozenset({"supply-none", "out-of-supply"})
+"""Piece marks (`engine.core.face.Piece.marks`) saying a piece is out of supply."""
+SUPPLY_PREFIX = "supply-"
 
-    empire: str
+
+class Counter(NamedTuple):
+    """One unit of a stack, as much as the map shows of it: its side's id, whether it is
+    crippled, and ``supply``: ``"main"``, ``"partial"``, ``"none"`` (out of supply) or None
+    when nobody computed it."""
+
+    side: str
     crippled: bool = False
     supply: str | None = "main"
 
@@ -77,19 +89,19 @@ def _flag(counters: Sequence[Counter]) -> str:
 
 
 def stack_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> str:
-    """The marker of one hex's stack ("" for no units); ``glyphs`` maps empire codes to
-    their map letters (an unknown empire shows ``?``)."""
+    """The marker of one hex's stack ("" for no units); ``glyphs`` maps side ids to their
+    map glyphs (an unknown side shows ``?``)."""
     if not counters:
         return ""
     counts: dict[str, int] = {}
     for counter in counters:
-        counts[counter.empire] = counts.get(counter.empire, 0) + 1
+        counts[counter.side] = counts.get(counter.side, 0) + 1
     flag = _flag(counters)
-    empires = sorted(counts, key=lambda e: (-counts[e], e))
-    letters = [glyphs.get(e) or UNKNOWN for e in empires]
-    if len(empires) > 1:
-        return letters[0] + letters[1] + (MANY if len(empires) > 2 else flag)
-    count = counts[empires[0]]
+    sides = sorted(counts, key=lambda e: (-counts[e], e))
+    letters = [glyphs.get(e) or UNKNOWN for e in sides]
+    if len(sides) > 1:
+        return letters[0] + letters[1] + (MANY if len(sides) > 2 else flag)
+    count = counts[sides[0]]
     if count <= 9:
         return f"{letters[0]}{count}{flag}"
     if count <= 99 and not flag:
@@ -103,7 +115,7 @@ def battle_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> str
     plain = stack_marker([c._replace(crippled=False, supply="main") for c in counters], glyphs)
     if not plain:
         return ""
-    if len(plain) == 3 and not _is_empire(plain[1]):
+    if len(plain) == 3 and not _is_side(plain[1]):
         plain = plain[0] + MANY  # "K12": ten or more
     return plain[:2] + BATTLE
 
@@ -128,33 +140,32 @@ def planned_marker(counters: Sequence[Counter], glyphs: Mapping[str, str]) -> st
     if not plain:
         return PLANNED
     if len(plain) == 3:
-        plain = plain[0] + (plain[1] if _is_empire(plain[1]) else MANY)
+        plain = plain[0] + (plain[1] if _is_side(plain[1]) else MANY)
     return plain + PLANNED
 
 
-def plan_markers(
-    now: Mapping[str, Any], planned: Mapping[str, Any], glyphs: Mapping[str, str]
-) -> dict[HexId, str]:
-    """The planned marker of every hex whose stack differs between two ``views`` records:
-    the game as it is (``now``) and as the draft orders would leave it (``planned``)."""
-    before = _unit_hexes(now)
-    after = _unit_hexes(planned)
+def plan_markers(now: Board, planned: Board, glyphs: Mapping[str, str]) -> dict[HexId, str]:
+    """The planned marker of every hex whose stack differs between two boards: the game as
+    it is (``now``) and as the draft orders would leave it (``planned``)."""
+    before = _piece_hexes(now)
+    after = _piece_hexes(planned)
     changed = {h for h in set(before) | set(after) if before.get(h) != after.get(h)}
-    stacks, _ = stacks_from_views(planned)
+    stacks, _ = stacks_from_board(planned)
     return {h: planned_marker(stacks.get(h, []), glyphs) for h in sorted(changed)}
 
 
-def _unit_hexes(view: Mapping[str, Any]) -> dict[HexId, list[str]]:
-    """Each hex's unit ids (bases left out) in a ``views`` record, sorted."""
-    base_ids = {b["id"] for entry in view.get("hexes", []) for b in entry["bases"]}
+def _piece_hexes(board: Board) -> dict[HexId, list[str]]:
+    """Each hex's counted piece ids (bases left out), sorted."""
+    fixed, digits = fixed_pieces(board), _digits(board)
     found: dict[HexId, list[str]] = {}
-    for unit in view.get("units", []):
-        if unit["hex"] is not None and unit["id"] not in base_ids:
-            found.setdefault(int(unit["hex"]), []).append(unit["id"])
+    for piece in board.pieces:
+        h = board_hex(piece.hex, digits)
+        if h is not None and piece.id not in fixed:
+            found.setdefault(h, []).append(piece.id)
     return {h: sorted(ids) for h, ids in found.items()}
 
 
-def _is_empire(char: str) -> bool:
+def _is_side(char: str) -> bool:
     return char == UNKNOWN or char.isalpha()
 
 
@@ -162,8 +173,8 @@ def stack_legend(
     markers: Iterable[str], names: Mapping[str, str] | None = None
 ) -> list[tuple[str, str]]:
     """``(glyph, meaning)`` entries for the marker forms that ``markers`` use, in the order of
-    the table above, each illustrated by a marker of the map; ``names`` maps map letters to
-    empire names."""
+    the table above, each illustrated by a marker of the map; ``names`` maps map glyphs to
+    side names."""
     names = names or {}
     markers_seen = set(markers)
     seen = sorted({m for m in markers_seen if len(m) >= 2})
@@ -176,13 +187,13 @@ def stack_legend(
     many = next((m for m in seen if m[1] == MANY), "")
     if many:
         entries.append((many[:2], "ten or more units"))
-    pair = next((m for m in seen if _is_empire(m[1])), "")
+    pair = next((m for m in seen if _is_side(m[1])), "")
     if pair:
         both = " and ".join(names.get(g, g) for g in pair[:2])
         entries.append((pair[:2], f"{both} units, the larger stack first"))
-    if any(_is_empire(m[1]) and m[2:] == MANY for m in seen):
-        entries.append((f"{pair[:2]}{MANY}", "three or more empires"))
-    flags = {m[2] for m in seen if len(m) == 3 and not (_is_empire(m[1]) and m[2] == MANY)}
+    if any(_is_side(m[1]) and m[2:] == MANY for m in seen):
+        entries.append((f"{pair[:2]}{MANY}", "three or more sides"))
+    flags = {m[2] for m in seen if len(m) == 3 and not (_is_side(m[1]) and m[2] == MANY)}
     for glyph, meaning in (
         (CRIPPLED, "some crippled"),
         (OUT_OF_SUPPLY, "some out of supply"),
@@ -199,35 +210,72 @@ def stack_legend(
     return entries
 
 
-def battle_hexes(view: Mapping[str, Any]) -> set[HexId]:
-    """The battle hexes of a ``views`` record (its ``battles``)."""
-    return {int(battle["hex"]) for battle in view.get("battles", [])}
+# --- reading a board -------------------------------------------------------------------------
 
 
-def captured_owners(view: Mapping[str, Any]) -> dict[HexId, str]:
-    """The empire holding each captured hex of a ``views`` record (``hexes`` flagged
-    ``captured``, whose ``owner`` is the captor), by hex; a hex taken back by its printed
-    owner is no longer captured."""
+def board_hex(text: str | None, digits: int = 2) -> HexId | None:
+    """A board's hex (``"1307"``: ``digits`` digits of column, then of row) as a `HexId`;
+    None for a piece off the board, or a hex written otherwise or past what a `HexId`
+    holds."""
+    if text is None or len(text) != 2 * digits or not text.isdigit():
+        return None
+    col, row = int(text[:digits]), int(text[digits:])
+    return hex_id(col, row) if col <= MAX_INDEX and row <= MAX_INDEX else None
+
+
+def _digits(board: Board) -> int:
+    return board.grid.digits if board.grid is not None else 2
+
+
+def fixed_pieces(board: Board) -> set[str]:
+    """The bases of the board (piece mark ``base``), which stacks leave out."""
+    return {piece.id for piece in board.pieces if BASE_MARK in piece.marks}
+
+
+def counter_of(piece: Piece) -> Counter:
+    """What the map shows of ``piece``: its side, crippled, and its supply status."""
+    supply = "main"
+    for mark in piece.marks:
+        if mark in OUT_OF_SUPPLY_MARKS:
+            supply = "none"
+            break
+        if mark.startswith(SUPPLY_PREFIX):
+            supply = mark.removeprefix(SUPPLY_PREFIX)
+    return Counter(piece.side, CRIPPLED_MARK in piece.marks, supply)
+
+
+def stacks_from_board(board: Board) -> tuple[dict[HexId, list[Counter]], set[HexId]]:
+    """The stacks (bases and pieces off the board left out) and the hexes holding bases
+    (place mark ``base``), from a typed board."""
+    fixed, digits = fixed_pieces(board), _digits(board)
+    stacks: dict[HexId, list[Counter]] = {}
+    for piece in board.pieces:
+        h = board_hex(piece.hex, digits)
+        if h is not None and piece.id not in fixed:
+            stacks.setdefault(h, []).append(counter_of(piece))
+    return stacks, _marked(board, BASE_MARK)
+
+
+def battle_hexes(board: Board) -> set[HexId]:
+    """The battle hexes of a board (place mark ``battle``)."""
+    return _marked(board, "battle")
+
+
+def captured_owners(board: Board) -> dict[HexId, str]:
+    """The side holding each captured hex (place mark ``captured``; the place's owner is
+    the captor), by hex; a hex taken back by its printed owner is no longer captured."""
+    digits = _digits(board)
     return {
-        int(entry["hex"]): entry["owner"] or ""
-        for entry in view.get("hexes", [])
-        if entry.get("captured")
+        h: place.owner
+        for place in board.places
+        if "captured" in place.marks and (h := board_hex(place.hex, digits)) is not None
     }
 
 
-def stacks_from_views(view: Mapping[str, Any]) -> tuple[dict[HexId, list[Counter]], set[HexId]]:
-    """The stacks (bases left out) and the hexes holding bases, from a ``views`` record
-    (``units`` and ``hexes`` lists as `engine.fe.views` builds them)."""
-    base_ids: set[str] = set()
-    base_hexes: set[HexId] = set()
-    for entry in view.get("hexes", []):
-        if entry["bases"]:
-            base_hexes.add(int(entry["hex"]))
-            base_ids.update(b["id"] for b in entry["bases"])
-    stacks: dict[HexId, list[Counter]] = {}
-    for unit in view.get("units", []):
-        if unit["hex"] is None or unit["id"] in base_ids:
-            continue
-        counter = Counter(unit["empire"], bool(unit["crippled"]), unit.get("supply"))
-        stacks.setdefault(int(unit["hex"]), []).append(counter)
-    return stacks, base_hexes
+def _marked(board: Board, mark: str) -> set[HexId]:
+    digits = _digits(board)
+    return {
+        h
+        for place in board.places
+        if mark in place.marks and (h := board_hex(place.hex, digits)) is not None
+    }

@@ -1,16 +1,12 @@
-"""The F&E map as plain text (and style spans): the drawing the Textual map widget reuses.
+"""A ruleset's hex map as plain text (and style spans): the drawing the Textual map widget reuses.
 
-Pure: no Textual, no I/O of its own. The geometry (which hex lands where) lives in
-`tui.mapgeom`; this module decides what each hex's box says. Two layers:
-
-- generic: a `Cell` per hex (from any ``cell_for(hex)`` callable), `draw` / `draw_styled` /
-  `render_line` and `legend`. It works for any rectangular hex map, so it is tested without
-  the galaxy and a hand-made map can be drawn in a test.
-- F&E: `cells_from_galaxy` binds it to `engine.fe.galaxy.load_galaxy()`, and `render_galaxy`
-  is what ``hexpost show --map`` prints: bands at most ``width`` characters wide, each headed
-  by its column numbers, then the legend. The game's units arrive as stacks of counters
-  (`tui.mapstacks`: ``K4*`` four Klingon units, one crippled), and the base marks follow the
-  bases on the board rather than the printed map.
+Pure: no Textual, no I/O, no ruleset. The geometry (which hex lands where) lives in
+`tui.mapgeom`; this module decides what each hex's box says, from a `Cell` per hex given by
+any ``cell_for(hex)`` callable: `draw` / `draw_styled` / `render_line`, `legend`, for any
+rectangular hex grid. Where the cells come from is `tui.mapsheet`: a ruleset's printed map
+(`engine.core.face.MapSheet`) and its board now (`Board`), which it also draws whole for
+``hexpost show --map`` (`tui.mapsheet.render_sheet`). The game's pieces arrive as stacks of
+counters (`tui.mapstacks`: ``K4*`` four Klingon units, one crippled).
 
 What a hex's box says (monochrome must be readable, so the characters carry the meaning and
 colour only helps). The terrain is three characters: the owner, then the marks of what the
@@ -20,11 +16,13 @@ hex holds, packed left (``K@#`` Klingon capital with bases, ``Zo`` Kzinti minor 
 ====== ===============================================================================
 slot   glyphs
 ====== ===============================================================================
-owner  the empire's letter (`Empire.glyph`), ``:`` neutral zone, ``.`` unowned space;
-       in lower case (``z@#``) a captured hex, held by that empire, not its printed owner
+owner  the side's glyph (`SideStyle.glyph`), ``:`` a neutral zone, ``.`` unowned space;
+       in lower case (``z@#``) a captured hex, held by that side, not its printed owner
 planet ``@`` capital, ``O`` major planet, ``o`` minor planet (the biggest one shown)
-base   ``#`` a base (starbase, battle station...)
+base   ``#`` a base
 ====== ===============================================================================
+
+`tui.mapsheet` says which words of the ruleset's face become which marks.
 
 Compact boxes (3x1) show the terrain, or the units' marker (``K3``, ``F1*``: up to three
 characters, chosen by the caller) when there are units: counters cover the paper map too.
@@ -36,33 +34,33 @@ Detailed boxes (7x2) show the hex id on the first line and ``terrain units`` on 
 The cursor is drawn as brackets in the gaps around its box (``[K@#]``) in plain text and as
 reverse video in the styles. A battle hex says so in its units' marker (``KZx``,
 `tui.mapstacks.battle_marker`) and in its style (bold white on dark red); a captured hex is
-in its captor's colours, in italics.
+in its captor's colours, in italics; a neutral zone in grey.
 
 Styles for a Textual renderer: `draw_styled` and `render_line` return `StyledLine`s, the
 full-width text plus `Span`s ``(start, end, style)`` where ``style`` is a Rich style string
 (``"bold #ffffff on #000000 reverse"``). A widget builds one `Frame` for the whole map
-(``map_frame(61, 19, detail=...)``); its ``render_line(y)`` calls
+(``map_frame(grid, detail=...)``); its ``render_line(y)`` calls
 ``render_line(frame, y + scroll_y, cell_for)``, turns each span into
 ``Segment(text[start:end], Style.parse(style))`` (the gaps between spans as plain segments)
 and crops the `Strip` to the visible columns; `Frame.origin` (hex to box) and `Frame.hex_at`
 (click to hex) serve the cursor and the mouse. Nothing here imports Rich: the string is the
-contract (a test builds the Strip). The only I/O is `render_galaxy` loading the shipped map
-when no galaxy is given.
+contract (a test builds the Strip).
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from tui.mapgeom import (
     HEADER_LINES,
     LABEL_WIDTH,
     Detail,
     Frame,
+    Grid,
     HexId,
     Shape,
     band_frames,
@@ -70,10 +68,6 @@ from tui.mapgeom import (
     hex_row,
     shape_for,
 )
-from tui.mapstacks import Stacks, stack_legend, stack_markers
-
-if TYPE_CHECKING:
-    from engine.fe.galaxy import Galaxy
 
 UNOWNED = "."
 NEUTRAL = ":"
@@ -89,8 +83,8 @@ BATTLE_TEXT = "#ffffff"
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """What one hex shows. ``glyph`` is the owner's letter (``""`` for none: the box then
-    shows ``:`` in the neutral zone and ``.`` elsewhere); ``content`` the units' marker, at
+    """What one hex shows. ``glyph`` is the owner's glyph (``""`` for none: the box then
+    shows ``:`` in a neutral zone and ``.`` elsewhere); ``content`` the units' marker, at
     most three characters, chosen by the caller.
 
     ``color`` and ``text_color`` only feed the styles: the owner's counter colours (Klingon
@@ -232,57 +226,50 @@ def draw_frame(frame: Frame, cell_for: CellFor) -> list[StyledLine]:
 
 
 def map_frame(
-    width_cols: int,
-    height_rows: int,
-    *,
-    region: tuple[HexId, HexId] | None = None,
-    detail: Detail = "compact",
+    grid: Grid, *, region: tuple[HexId, HexId] | None = None, detail: Detail = "compact"
 ) -> Frame:
-    """The frame of ``region`` (two corner hexes, any order) on a map of ``width_cols`` x
-    ``height_rows`` hexes, or of the whole map."""
+    """The frame of ``region`` (two corner hexes, any order) on ``grid``, or of the whole
+    board."""
     if region is None:
-        region = (101, width_cols * 100 + height_rows)
+        region = (grid.first, grid.last)
+    for h in region:
+        if not grid.contains(h):
+            raise ValueError(f"hex {h:04d} is off {grid.size}")
     a, b = region
-    for h in (a, b):
-        if not (1 <= hex_col(h) <= width_cols and 1 <= hex_row(h) <= height_rows):
-            raise ValueError(f"hex {h:04d} is off the {width_cols}x{height_rows} map")
     cols = sorted((hex_col(a), hex_col(b)))
     rows = sorted((hex_row(a), hex_row(b)))
-    return Frame(cols[0], cols[1], rows[0], rows[1], shape_for(detail))
+    return Frame(cols[0], cols[1], rows[0], rows[1], shape_for(detail), grid.odd_high)
 
 
 def draw_styled(
-    width_cols: int,
-    height_rows: int,
+    grid: Grid,
     cell_for: CellFor,
     *,
     region: tuple[HexId, HexId] | None = None,
     detail: Detail = "compact",
 ) -> list[StyledLine]:
     """`draw` with styles: full-width lines (trailing blanks kept) and their spans."""
-    frame = map_frame(width_cols, height_rows, region=region, detail=detail)
-    return draw_frame(frame, cell_for)
+    return draw_frame(map_frame(grid, region=region, detail=detail), cell_for)
 
 
 def draw(
-    width_cols: int,
-    height_rows: int,
+    grid: Grid,
     cell_for: CellFor,
     *,
     region: tuple[HexId, HexId] | None = None,
     detail: Detail = "compact",
 ) -> list[str]:
-    """The map (or ``region``) of a ``width_cols`` x ``height_rows`` hex map as plain text
-    lines, column numbers on top, trailing blanks removed. One frame, however wide: callers
-    that must fit a width split it with `draw_bands`."""
-    lines = draw_styled(width_cols, height_rows, cell_for, region=region, detail=detail)
+    """The board of ``grid`` (or ``region`` of it) as plain text lines, column numbers on
+    top, trailing blanks removed. One frame, however wide: callers that must fit a width
+    split it with `draw_bands`."""
+    lines = draw_styled(grid, cell_for, region=region, detail=detail)
     return [line.text.rstrip() for line in lines]
 
 
 def draw_bands(frame: Frame, cell_for: CellFor, width: int = 80) -> tuple[list[str], list[Frame]]:
     """``frame`` cut into bands of whole columns at most ``width`` characters wide, a blank
     line between bands; returns the lines and the bands' frames."""
-    bands = band_frames(frame.col0, frame.col1, frame.row0, frame.row1, frame.shape, width)
+    bands = band_frames(frame, width)
     lines: list[str] = []
     for band in bands:
         if lines:
@@ -335,7 +322,7 @@ def legend_entries(
     ]
     slots = [("owner", owner), ("planet", planet)]
     if BASE in seen:
-        slots.append(("base", [(BASE, "base (starbase, battle station...)")]))
+        slots.append(("base", [(BASE, "base")]))
     if marker and units:
         slots.append(("units", list(units)))
     elif marker:
@@ -353,9 +340,11 @@ def legend(
     detail: Detail = "compact",
     width: int = 80,
     units: Sequence[tuple[str, str]] = (),
+    odd_high: bool = True,
 ) -> list[str]:
     """Lines (each at most ``width`` characters) saying what every glyph of ``cells`` means
-    and how to read the layout; ``units`` as for `legend_entries`."""
+    and how to read the layout (``odd_high``: which columns sit higher, `Grid.odd_high`);
+    ``units`` as for `legend_entries`."""
     if detail == "compact":
         head = "Each hex: its owner, then planet and base marks (units replace them)."
     else:
@@ -375,125 +364,32 @@ def legend(
     if units and any(slot == "units" for slot, _ in entries_by_slot):
         hides = ", and a stack hides the terrain" if detail == "compact" else ""
         lines += textwrap.wrap(f"Stacks leave out bases (the terrain's {BASE}){hides}.", width)
+    higher = "Odd" if odd_high else "Even"
     lines += textwrap.wrap(
-        "Odd columns sit half a hex higher: a hex touches the hexes above and below it "
+        f"{higher} columns sit half a hex higher: a hex touches the hexes above and below it "
         "and the two nearest hexes of each neighbouring column. Row numbers at the left.",
         width,
     )
     return lines
 
 
-# --- F&E ----------------------------------------------------------------------------------
-
-
-def cells_from_galaxy(
-    galaxy: Galaxy,
-    units: Mapping[HexId, str] | None = None,
-    bases: Collection[HexId] | None = None,
-    planned: Collection[HexId] = (),
-    *,
-    captured: Mapping[HexId, str] | None = None,
-    battles: Collection[HexId] = (),
-) -> CellFor:
-    """The `Cell` of each hex of ``galaxy``; ``units`` maps hexes to their units' markers
-    (``{1411: "K3"}``), at most three characters each. The base mark follows ``bases``, the
-    hexes holding a base now, when given; otherwise the printed map's bases at the start.
-    ``planned`` are the hexes whose marker is a what-if of the draft orders; ``captured``
-    the captured hexes and the empire holding each now (`tui.mapstacks.captured_owners`);
-    ``battles`` the battle hexes (`tui.mapstacks.battle_hexes`)."""
-    from engine.fe.galaxy import NEUTRAL_ZONE
-
-    units = units or {}
-    captured = captured or {}
-    empires = {e.id: e for e in galaxy.empires}
-
-    def cell_for(h: HexId) -> Cell | None:
-        try:
-            info = galaxy.hex(h)
-        except ValueError:
-            return None
-        taken = h in captured
-        holder = captured[h] if taken else info.empire
-        empire = empires.get(holder)
-        neutral = holder == NEUTRAL_ZONE
-        kinds = {p.kind for p in info.planets}
-        return Cell(
-            hex=h,
-            # The neutral zone is nobody's: it gets the ':' zone mark, not an owner letter.
-            glyph=empire.glyph if empire is not None and not neutral else "",
-            color=empire.color or None if empire is not None else None,
-            text_color=empire.color2 or None if empire is not None else None,
-            content=units.get(h, ""),
-            minor_planet="minor" in kinds,
-            major_planet="major" in kinds,
-            capital=info.capital,
-            base=bool(info.bases) if bases is None else h in bases,
-            neutral=neutral,
-            planned=h in planned,
-            captured=taken and bool(empire is not None and empire.glyph and not neutral),
-            battle=h in battles,
-        )
-
-    return cell_for
-
-
-def map_size(galaxy: Galaxy) -> tuple[int, int]:
-    """(columns, rows) of the galaxy's map: 61 x 19 for F&E."""
-    return galaxy.width, galaxy.height
+# --- regions ----------------------------------------------------------------------------
 
 
 _REGION = re.compile(r"\s*(\d{4})\s*:\s*(\d{4})\s*")
 
 
-def parse_region(text: str, width_cols: int, height_rows: int) -> tuple[HexId, HexId]:
-    """``"XXYY:XXYY"`` (two corner hexes, any order) checked against the map's size."""
+def parse_region(text: str, grid: Grid) -> tuple[HexId, HexId]:
+    """``"XXYY:XXYY"`` (two corner hexes, any order) checked against the grid."""
     match = _REGION.fullmatch(text)
     if match is None:
         raise ValueError(f"region {text!r}: give two corner hexes as XXYY:XXYY, e.g. 1005:2012")
     corners = (int(match[1]), int(match[2]))
-    size = f"the {width_cols}x{height_rows} map"
+    size = grid.size
     for h in corners:
-        if not 1 <= hex_col(h) <= width_cols:
+        if not grid.first_column <= hex_col(h) <= grid.last_column:
             raise ValueError(f"region {text.strip()}: column {hex_col(h):02d} is off {size}")
     for h in corners:
-        if not 1 <= hex_row(h) <= height_rows:
+        if not grid.first_row <= hex_row(h) <= grid.last_row:
             raise ValueError(f"region {text.strip()}: row {hex_row(h):02d} is off {size}")
     return corners
-
-
-def render_galaxy(
-    region: str | None = None,
-    width: int = 80,
-    *,
-    detail: Detail = "compact",
-    units: Mapping[HexId, str] | None = None,
-    galaxy: Galaxy | None = None,
-    stacks: Stacks | None = None,
-    bases: Collection[HexId] | None = None,
-    battles: Collection[HexId] = (),
-    captured: Mapping[HexId, str] | None = None,
-) -> list[str]:
-    """The F&E map (or ``region``, ``"XXYY:XXYY"``) as text lines at most ``width``
-    characters wide: bands of whole columns, each headed by its column numbers, then the
-    legend of the glyphs drawn. Raises `ValueError` for a bad region or width.
-
-    The game's units come either as ready markers (``units``) or as ``stacks`` of counters
-    (`tui.mapstacks`: markers and their legend made here); ``bases``, ``battles`` and
-    ``captured`` as in `cells_from_galaxy` (`tui.mapstacks.battle_hexes` and
-    `captured_owners` read them from a ``views`` record)."""
-    if galaxy is None:
-        from engine.fe.galaxy import load_galaxy
-
-        galaxy = load_galaxy()
-    cols, rows = map_size(galaxy)
-    corners = parse_region(region, cols, rows) if region is not None else None
-    frame = map_frame(cols, rows, region=corners, detail=detail)
-    owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
-    if stacks is not None:
-        glyphs = {e.id: e.glyph for e in galaxy.empires if e.glyph}
-        units = stack_markers(stacks, glyphs, battles)
-    cell_for = cells_from_galaxy(galaxy, units, bases, captured=captured, battles=battles)
-    lines, _ = draw_bands(frame, cell_for, width)
-    drawn = [c for h in frame.hexes() if (c := cell_for(h)) is not None]
-    explained = stack_legend((c.content for c in drawn), owners) if stacks is not None else ()
-    return [*lines, "", *legend(drawn, owners, detail=detail, width=width, units=explained)]

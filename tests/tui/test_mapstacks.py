@@ -1,11 +1,15 @@
-"""Stack markers (`tui.mapstacks`) and the map drawn with them (`tui.maptext.render_galaxy`)."""
+"""Stack markers (`tui.mapstacks`) read from a typed board, and F&E's printed map drawn with
+them (`tui.mapsheet.render_sheet`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
+from engine.core.face import Board, HexGrid, Piece, Place
+from engine.fe.face import FACE
 from tui.mapstacks import (
     BATTLE,
     BOTH,
@@ -16,12 +20,21 @@ from tui.mapstacks import (
     battle_hexes,
     battle_marker,
     captured_owners,
+    counter_of,
     stack_legend,
     stack_marker,
     stack_markers,
-    stacks_from_views,
+    stacks_from_board,
 )
-from tui.maptext import render_galaxy
+
+FE_SHEET = FACE.map_sheet("the-wind")
+
+
+def render(region: str, board: Board | None = None, **options: Any) -> list[str]:
+    from tui.mapsheet import render_sheet
+
+    return render_sheet(FE_SHEET, board, region=region, **options)
+
 
 GLYPHS = {"KLI": "K", "KZI": "Z", "FED": "F"}
 NAMES = {"K": "Klingon", "Z": "Kzinti", "F": "Federation"}
@@ -74,46 +87,58 @@ def test_legend_explains_only_the_forms_drawn() -> None:
     assert stack_legend(["K+&", "FK+"], NAMES) == [
         ("K+", "ten or more units"),
         ("FK", "Federation and Klingon units, the larger stack first"),
-        ("FK+", "three or more empires"),
+        ("FK+", "three or more sides"),
         ("&", "crippled and out of supply"),
     ]
     assert stack_legend([]) == []
 
 
-def view_record() -> dict[str, Any]:
-    def unit(uid: str, empire: str, h: str | None, **extra: Any) -> dict[str, Any]:
-        return {"id": uid, "empire": empire, "hex": h, "crippled": False, "supply": "main"} | extra
+def board(*extra_places: Place) -> Board:
+    """Two Klingon ships in 1307 (one crippled) over a battle station, one off the map, a
+    lone battle station in 1507, a Kzinti ship out of supply in 1306."""
 
-    return {
-        "units": [
-            unit("KLI-0001", "KLI", "1307"),
-            unit("KLI-0002", "KLI", "1307", crippled=True),
-            unit("KLI-0003", "KLI", None, supply=None),
-            unit("KLI-B002", "KLI", "1307"),
-            unit("KLI-B003", "KLI", "1507"),
-            unit("KZI-0001", "KZI", "1306", supply="none"),
-        ],
-        "hexes": [
-            {"hex": "1306", "bases": [], "units": ["KZI-0001"]},
-            {"hex": "1307", "bases": [{"id": "KLI-B002", "class": "BATS"}], "units": []},
-            {"hex": "1507", "bases": [{"id": "KLI-B003", "class": "BATS"}], "units": []},
-        ],
-    }
+    def piece(pid: str, side: str, h: str | None, *marks: str) -> Piece:
+        return Piece(pid, "D7", side, h, ("supply-main", *marks) if h else marks)
+
+    places = [
+        Place("1306", "KLI", pieces=("KZI-0001",)),
+        Place("1307", "KLI", ("BATS KLI-B002",), ("KLI-0001", "KLI-0002", "KLI-B002"), ("base",)),
+        Place("1507", "KLI", ("BATS KLI-B003",), ("KLI-B003",), ("base",)),
+    ]
+    return Board(
+        HexGrid(61, 19),
+        pieces=(
+            piece("KLI-0001", "KLI", "1307"),
+            Piece("KLI-0002", "D7", "KLI", "1307", ("crippled", "supply-partial")),
+            piece("KLI-0003", "KLI", None),
+            piece("KLI-B002", "KLI", "1307", "base"),
+            piece("KLI-B003", "KLI", "1507", "base"),
+            Piece("KZI-0001", "CC", "KZI", "1306", ("supply-none",)),
+        ),
+        places=tuple(places) + extra_places,
+    )
 
 
-def test_stacks_from_views_leave_bases_and_off_map_units_out() -> None:
-    stacks, bases = stacks_from_views(view_record())
+def test_stacks_from_a_board_leave_bases_and_off_map_pieces_out() -> None:
+    stacks, bases = stacks_from_board(board())
     assert stacks == {
-        1307: [Counter("KLI"), Counter("KLI", crippled=True)],
+        1307: [Counter("KLI"), Counter("KLI", crippled=True, supply="partial")],
         1306: [Counter("KZI", supply="none")],
     }
     assert bases == {1307, 1507}
-    assert stacks_from_views({}) == ({}, set())
+    assert stacks_from_board(Board(None)) == ({}, set())
 
 
-def test_render_galaxy_draws_stacks_and_the_bases_of_the_board() -> None:
-    stacks, _ = stacks_from_views(view_record())
-    lines = render_galaxy("1306:1507", stacks=stacks, bases={1507})
+def test_counters_read_the_piece_marks() -> None:
+    assert counter_of(Piece("a", "x", "S", "0101")) == Counter("S")
+    assert counter_of(Piece("a", "x", "S", "0101", ("out-of-supply",))) == Counter(
+        "S", False, "none"
+    )
+    assert counter_of(Piece("a", "x", "S", "0101", ("reserve", "crippled"))).crippled
+
+
+def test_render_draws_stacks_and_the_bases_of_the_board() -> None:
+    lines = render("1306:1507", board())
     assert max(len(line) for line in lines) <= 80
     drawn = "\n".join(lines)
     row6 = next(line for line in lines if line.startswith("06 "))
@@ -126,9 +151,9 @@ def test_render_galaxy_draws_stacks_and_the_bases_of_the_board() -> None:
 
 def test_bases_follow_the_board_when_given() -> None:
     """1307 has a battle station on the printed map; once it is gone the # goes too."""
-    printed = render_galaxy("1307:1307")
-    board = render_galaxy("1307:1307", stacks={}, bases=set())
-    assert "K#" in printed[2] and board[2].split() == ["07", "K"]
+    printed = render("1307:1307")
+    empty = render("1307:1307", Board(HexGrid(61, 19)))
+    assert "K#" in printed[2] and empty[2].split() == ["07", "K"]
 
 
 # --- battles, captures and the plan in the legend -------------------------------------------
@@ -150,15 +175,24 @@ def test_battle_markers(counters: list[Counter], marker: str) -> None:
     assert stack_markers({1307: counters}, GLYPHS, battles={1307}).get(1307, "") == marker
 
 
-def test_battle_and_captured_hexes_from_views() -> None:
-    record = view_record() | {
-        "battles": [{"hex": "1306", "sides": [["KZI"], ["KLI"]]}],
-    }
-    record["hexes"].append({"hex": "1407", "owner": "KZI", "captured": True, "bases": []})
-    record["hexes"].append({"hex": "1408", "owner": "KLI", "captured": False, "bases": []})
-    assert battle_hexes(record) == {1306}
-    assert captured_owners(record) == {1407: "KZI"}
-    assert battle_hexes({}) == set() and captured_owners({}) == {}
+def with_marks(base: Board, marks: dict[str, tuple[str, ...]], owner: dict[str, str]) -> Board:
+    """``base`` with places' marks and owners changed (places added as needed)."""
+    places = {p.hex: p for p in base.places}
+    for h in sorted(marks.keys() | owner.keys()):
+        place = places.get(h, Place(h))
+        places[h] = msgspec.structs.replace(
+            place, marks=place.marks + marks.get(h, ()), owner=owner.get(h, place.owner)
+        )
+    return msgspec.structs.replace(base, places=tuple(places.values()))
+
+
+def test_battle_and_captured_hexes_from_place_marks() -> None:
+    marked = with_marks(
+        board(), {"1306": ("battle",), "1407": ("captured",)}, {"1407": "KZI", "1408": "KLI"}
+    )
+    assert battle_hexes(marked) == {1306}
+    assert captured_owners(marked) == {1407: "KZI"}
+    assert battle_hexes(Board(None)) == set() and captured_owners(Board(None)) == {}
 
 
 def test_legend_explains_the_battle_and_plan_marks() -> None:
@@ -171,11 +205,9 @@ def test_legend_explains_the_battle_and_plan_marks() -> None:
     assert len({BATTLE, PLANNED, CRIPPLED, OUT_OF_SUPPLY, BOTH, "@", "O", "o", "#", ":", "."}) == 11
 
 
-def test_render_galaxy_marks_battles_and_captures() -> None:
-    stacks, _ = stacks_from_views(view_record())
-    lines = render_galaxy(
-        "1306:1507", stacks=stacks, bases={1507}, battles={1306}, captured={1507: "KZI"}
-    )
+def test_render_marks_battles_and_captures() -> None:
+    marked = with_marks(board(), {"1306": ("battle",), "1507": ("captured",)}, {"1507": "KZI"})
+    lines = render("1306:1507", marked)
     row6 = next(line for line in lines if line.startswith("06 "))
     row7 = next(line for line in lines if line.startswith("07 "))
     assert row6.split() == ["06", "Z1x", ":"]

@@ -1,9 +1,11 @@
-"""The ASCII hex map: geometry read back from the drawn text, the F&E binding, the legend.
+"""The ASCII hex map: geometry read back from the drawn text, F&E's printed map, the legend.
 
 Positions are found in the text itself (by searching for each hex's id or tag), not taken
 from `tui.mapgeom`, so a drawing bug cannot hide behind the geometry it was computed with.
-Expected neighbours come from the rule "odd columns sit half a hex higher", written out here
-and cross-checked against `engine.core.hexgrid`.
+Expected neighbours come from the rule "odd columns sit half a hex higher" (or the even
+ones, for a grid that says so), written out here and cross-checked against
+`engine.core.hexgrid`. F&E's map is drawn from its face's `MapSheet` alone
+(`tui.mapsheet`) and checked against the galaxy data directly.
 
 Snapshots under ``tests/tui/snapshots/`` are regenerated only on purpose:
 ``.venv/bin/python -m tests.tui.test_maptext``.
@@ -18,12 +20,13 @@ from pathlib import Path
 import pytest
 
 from engine.core import hexgrid
+from engine.fe.face import FACE
 from engine.fe.galaxy import NEUTRAL_ZONE, load_galaxy
-from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, SHAPES, Detail, Frame, band_frames
+from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, SHAPES, Detail, Frame, Grid, band_frames
+from tui.mapsheet import SheetIndex, cells_from_sheet, render_sheet
 from tui.maptext import (
     Cell,
     CellFor,
-    cells_from_galaxy,
     draw,
     draw_frame,
     draw_styled,
@@ -31,9 +34,19 @@ from tui.maptext import (
     legend_entries,
     map_frame,
     parse_region,
-    render_galaxy,
     render_line,
 )
+
+FE_SHEET = FACE.map_sheet("the-wind")
+FE = SheetIndex(FE_SHEET)
+FE_GRID = FE.grid
+
+
+def render_galaxy(region: str | None = None, width: int = 80, **options: object) -> list[str]:
+    """F&E's printed map drawn as ``hexpost show --map`` draws it."""
+    draw_it: Callable[..., list[str]] = render_sheet
+    return draw_it(FE, region=region, width=width, **options)
+
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SNAPSHOT_CASES: dict[str, dict[str, object]] = {
@@ -46,10 +59,11 @@ SNAPSHOT_CASES: dict[str, dict[str, object]] = {
 }
 
 
-def expected_neighbours(h: int, cols: int, rows: int) -> set[int]:
-    """The rule, spelled out: odd columns are half a hex higher than even ones."""
+def expected_neighbours(h: int, cols: int, rows: int, *, odd_high: bool = True) -> set[int]:
+    """The rule, spelled out: odd columns are half a hex higher than even ones (the even
+    ones, when not ``odd_high``)."""
     c, r = divmod(h, 100)
-    side = (r - 1, r) if c % 2 else (r, r + 1)
+    side = (r - 1, r) if (c % 2 == 1) == odd_high else (r, r + 1)
     near = [(c, r - 1), (c, r + 1)] + [(c + dc, rr) for dc in (-1, 1) for rr in side]
     return {x * 100 + y for x, y in near if 1 <= x <= cols and 1 <= y <= rows}
 
@@ -94,10 +108,13 @@ def test_neighbour_rule_matches_the_engine_hexgrid() -> None:
         assert expected_neighbours(h, 61, 19) == set(hexgrid.neighbours(h, 61, 19))
 
 
+@pytest.mark.parametrize("odd_high", [True, False])
 @pytest.mark.parametrize("detail", ["compact", "detailed"])
-def test_each_hex_touches_exactly_its_six_neighbours_in_the_text(detail: Detail) -> None:
+def test_each_hex_touches_exactly_its_six_neighbours_in_the_text(
+    detail: Detail, odd_high: bool
+) -> None:
     cols, rows = 8, 6
-    lines = draw(cols, rows, tagged(cols, rows), detail=detail)
+    lines = draw(Grid(cols, rows, odd_high=odd_high), tagged(cols, rows), detail=detail)
     shape = SHAPES[detail]
     where = {}
     for c in range(1, cols + 1):
@@ -116,7 +133,7 @@ def test_each_hex_touches_exactly_its_six_neighbours_in_the_text(detail: Detail)
             for o, other in where.items()
             if o != h and touching(spot, other, shape.width, shape.height)
         }
-        assert near == expected_neighbours(h, cols, rows), h
+        assert near == expected_neighbours(h, cols, rows, odd_high=odd_high), h
         if 1 < h // 100 < cols and 1 < h % 100 < rows:
             assert len(near) == 6
             interior_checked[(h // 100) % 2] = True
@@ -124,10 +141,30 @@ def test_each_hex_touches_exactly_its_six_neighbours_in_the_text(detail: Detail)
 
 
 def test_odd_columns_sit_half_a_hex_higher() -> None:
-    lines = draw(4, 3, tagged(4, 3))
+    lines = draw(Grid(4, 3), tagged(4, 3))
     (y101, x101), (y201, x201), (y301, _) = (find_all(lines, tag(h))[0] for h in (101, 201, 301))
     assert y101 == y301 == y201 - 1
     assert x201 - x101 == SHAPES["compact"].pitch
+    assert lines[0].split() == ["01", "03"] and lines[1].split() == ["02", "04"]
+
+
+def test_even_columns_sit_higher_when_the_grid_says_so() -> None:
+    lines = draw(Grid(4, 3, odd_high=False), tagged(4, 3))
+    (y101, _), (y201, _), (y301, _) = (find_all(lines, tag(h))[0] for h in (101, 201, 301))
+    assert y201 == y101 - 1 == y301 - 1
+    assert lines[0].split() == ["02", "04"] and lines[1].split() == ["01", "03"]
+    assert lines[HEADER_LINES].startswith("01 ")  # the row number on the higher hexes' line
+
+
+def test_a_grid_need_not_start_at_column_one() -> None:
+    grid = Grid(3, 2, first_column=0, first_row=0)
+    lines = draw(grid, lambda h: Cell(hex=h, glyph="A"))
+    assert lines[0].split() == ["01"] and lines[1].split() == ["00", "02"]
+    assert [line[:3] for line in lines[HEADER_LINES:]][::2] == ["00 ", "01 "]
+    with pytest.raises(ValueError, match="off the 3x2 map"):
+        map_frame(grid, region=(0, 301))
+    with pytest.raises(ValueError, match="up to 99"):
+        Grid(100, 5)
 
 
 def test_on_line_agrees_with_origin_for_the_line_api() -> None:
@@ -150,26 +187,26 @@ def test_on_line_agrees_with_origin_for_the_line_api() -> None:
 
 
 def test_render_line_is_the_frame_line_by_line() -> None:
-    frame = map_frame(8, 6, detail="detailed")
+    frame = map_frame(Grid(8, 6), detail="detailed")
     cells = tagged(8, 6)
     whole = draw_frame(frame, cells)
     assert [render_line(frame, y, cells) for y in range(frame.height)] == whole
     assert all(len(line.text) == frame.width for line in whole)
-    assert [line.text.rstrip() for line in whole] == draw(8, 6, cells, detail="detailed")
+    assert [line.text.rstrip() for line in whole] == draw(Grid(8, 6), cells, detail="detailed")
 
 
 def test_bands_are_even_and_fit() -> None:
-    frames = band_frames(1, 61, 1, 19, SHAPES["compact"], 80)
+    frames = band_frames(Frame(1, 61, 1, 19, SHAPES["compact"]), 80)
     assert [(f.col0, f.col1) for f in frames] == [(1, 31), (32, 61)]
     for width in (30, 50, 80, 120):
         for shape in SHAPES.values():
-            bands = band_frames(1, 61, 1, 19, shape, width)
+            bands = band_frames(Frame(1, 61, 1, 19, shape), width)
             assert all(f.width <= width for f in bands)
             assert [c for f in bands for c in f.columns] == list(range(1, 62))
             sizes = [len(f.columns) for f in bands]
             assert max(sizes) - min(sizes) <= 1
     with pytest.raises(ValueError, match="at least"):
-        band_frames(1, 61, 1, 19, SHAPES["detailed"], 10)
+        band_frames(Frame(1, 61, 1, 19, SHAPES["detailed"]), 10)
 
 
 # --- cells, cursor, styles ----------------------------------------------------------------
@@ -202,11 +239,11 @@ def test_cursor_brackets_and_styles() -> None:
             selected=h in (202, 402, 602),
         )
 
-    styled = draw_styled(6, 3, cells)
+    styled = draw_styled(Grid(6, 3), cells)
     text = [line.text for line in styled]
     y, x = find_all(text, "K@")[0]
     assert text[y][x - 1 : x + 13] == "[K@ |K  |K  ]"  # one line's neighbours share a gap
-    lone = draw(6, 3, lambda h: Cell(hex=h, glyph="K", selected=h == 301))
+    lone = draw(Grid(6, 3), lambda h: Cell(hex=h, glyph="K", selected=h == 301))
     assert "[K  ]" in lone[HEADER_LINES]
     spans = {span.start: span.style for span in styled[y].spans}
     assert spans[x] == "bold #ffffff on #000000 reverse"
@@ -215,7 +252,7 @@ def test_cursor_brackets_and_styles() -> None:
         ends = [(s.start, s.end) for s in line.spans]
         assert ends == sorted(ends)
         assert all(a_end <= b for (_, a_end), (b, _) in pairwise(ends))
-    assert draw(6, 3, cells) == [line.text.rstrip() for line in styled]
+    assert draw(Grid(6, 3), cells) == [line.text.rstrip() for line in styled]
 
 
 def test_styles_feed_a_textual_strip() -> None:
@@ -224,9 +261,8 @@ def test_styles_feed_a_textual_strip() -> None:
     from rich.style import Style
     from textual.strip import Strip
 
-    galaxy = load_galaxy()
-    frame = map_frame(61, 19, region=(1310, 1512), detail="detailed")
-    cell_for = cells_from_galaxy(galaxy)
+    frame = map_frame(FE_GRID, region=(1310, 1512), detail="detailed")
+    cell_for = cells_from_sheet(FE)
     for y in range(frame.height):
         line = render_line(frame, y, cell_for)
         segments, at = [], 0
@@ -243,7 +279,7 @@ def test_styles_feed_a_textual_strip() -> None:
     assert Style.parse(span.style) == Style.parse("bold #ffffff on #000000")
 
 
-# --- the F&E map --------------------------------------------------------------------------
+# --- F&E's printed map, from its face's sheet -------------------------------------------
 
 
 def galaxy_box(h: int) -> str:
@@ -262,8 +298,9 @@ def box_in(lines: list[str], frame: Frame, h: int) -> str:
 
 def test_every_hex_of_the_galaxy_shows_its_owner_planets_and_bases() -> None:
     galaxy = load_galaxy()
-    frame = map_frame(galaxy.width, galaxy.height)
-    lines = draw(galaxy.width, galaxy.height, cells_from_galaxy(galaxy))
+    assert (FE_GRID.columns, FE_GRID.rows) == (galaxy.width, galaxy.height)
+    frame = map_frame(FE_GRID)
+    lines = draw(FE_GRID, cells_from_sheet(FE))
     assert len(galaxy.hexes) == 61 * 19
     for info in galaxy.hexes:
         assert box_in(lines, frame, info.hex) == galaxy_box(info.hex), info.hex
@@ -290,8 +327,8 @@ def test_known_hexes_in_a_rendered_region(hex_: int, box: str) -> None:
 
 def test_neutral_zone_planets_and_hexes() -> None:
     galaxy = load_galaxy()
-    frame = map_frame(61, 19)
-    lines = draw(61, 19, cells_from_galaxy(galaxy))
+    frame = map_frame(FE_GRID)
+    lines = draw(FE_GRID, cells_from_sheet(FE))
     assert galaxy.neutral_zone.planets == (2214, 3415, 3912, 4309, 5109, 5403)
     for h in galaxy.neutral_zone.planets:
         assert box_in(lines, frame, h) == ":o "
@@ -303,7 +340,7 @@ def test_neutral_zone_planets_and_hexes() -> None:
 def test_whole_map_fits_and_shows_every_hex_once(detail: Detail, width: int) -> None:
     lines = render_galaxy(None, width, detail=detail)
     assert all(len(line) <= width for line in lines)
-    bands = band_frames(1, 61, 1, 19, SHAPES[detail], width)
+    bands = band_frames(Frame(1, 61, 1, 19, SHAPES[detail]), width)
     body: list[str] = []
     y = 0
     for band in bands:
@@ -357,13 +394,13 @@ def test_units_replace_terrain_in_compact_and_follow_it_in_detailed() -> None:
 )
 def test_region_errors(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        parse_region(text, 61, 19)
+        parse_region(text, Grid(61, 19))
     with pytest.raises(ValueError, match=message):
         render_galaxy(text)
 
 
 def test_region_corners_in_any_order() -> None:
-    assert parse_region(" 1005:2012 ", 61, 19) == (1005, 2012)
+    assert parse_region(" 1005:2012 ", Grid(61, 19)) == (1005, 2012)
     assert render_galaxy("2012:1005") == render_galaxy("1005:2012")
     assert render_galaxy("2005:1012") == render_galaxy("1005:2012")
     single = render_galaxy("1411:1411")
@@ -379,9 +416,9 @@ def legend_glyphs(entries: list[tuple[str, list[tuple[str, str]]]]) -> set[str]:
 
 def test_legend_lists_every_glyph_on_the_whole_map() -> None:
     galaxy = load_galaxy()
-    cell_for = cells_from_galaxy(galaxy)
+    cell_for = cells_from_sheet(FE)
     cells = [c for info in galaxy.hexes if (c := cell_for(info.hex)) is not None]
-    lines = draw(61, 19, cell_for)
+    lines = draw(FE_GRID, cell_for)
     drawn = {ch for line in lines[HEADER_LINES:] for ch in line[LABEL_WIDTH:] if ch != " "}
     assert drawn == legend_glyphs(legend_entries(cells))
     text = "\n".join(render_galaxy(None))
@@ -409,8 +446,7 @@ def test_legend_covers_unowned_units_and_cursor_and_stays_short() -> None:
 
 
 def snapshot_text(case: dict[str, object]) -> str:
-    render: Callable[..., list[str]] = render_galaxy
-    return "\n".join(render(**case)) + "\n"
+    return "\n".join(render_galaxy(**case)) + "\n"
 
 
 @pytest.mark.parametrize("name", sorted(SNAPSHOT_CASES))
@@ -432,30 +468,28 @@ if __name__ == "__main__":
 
 
 def test_a_captured_hex_shows_its_captor_in_lower_case() -> None:
-    galaxy = load_galaxy()
-    cell_for = cells_from_galaxy(galaxy, captured={1411: "KZI"})
+    cell_for = cells_from_sheet(FE, captured={1411: "KZI"})
     cell = cell_for(1411)
     assert cell is not None and cell.captured
     assert cell.terrain.startswith("z@")  # Kzinti-held, once the Klingon capital
     assert "italic" in cell.style.split() and "#ffffff" in cell.style  # Kzinti colours
     home = cell_for(1410)
     assert home is not None and not home.captured and home.owner == "K"
-    # Taken back by its printed owner: the views no longer list it as captured.
+    # Taken back by its printed owner: the board no longer marks it captured.
     entries = dict(legend_entries([cell, home], {"K": "Klingon", "Z": "Kzinti"}))
     assert ("z", "captured by Kzinti") in entries["owner"]
     assert ("K", "Klingon") in entries["owner"]
 
 
 def test_a_battle_hex_is_styled_and_explained() -> None:
-    galaxy = load_galaxy()
-    cell_for = cells_from_galaxy(galaxy, {1411: "KZx"}, battles={1411})
+    cell_for = cells_from_sheet(FE, {1411: "KZx"}, battles={1411})
     cell = cell_for(1411)
     assert cell is not None and cell.battle and cell.box(SHAPES["compact"]) == ["KZx"]
     other = cell_for(1410)
     assert other is not None and not other.battle
     assert cell.style != other.style
     # With no units counted (a base under attack), the terrain shows and the style marks it.
-    bare = cells_from_galaxy(galaxy, battles={1410})(1410)
+    bare = cells_from_sheet(FE, battles={1410})(1410)
     assert bare is not None and bare.battle and "bold" in bare.style
 
 
@@ -463,7 +497,7 @@ def test_a_battle_hex_is_styled_and_explained() -> None:
 def test_pinned_column_numbers_are_never_cut(detail: Detail) -> None:
     """The widget pins the column numbers and scrolls the map under them: a number half
     scrolled off the left shows whole over its box's visible part, or not at all."""
-    frame = map_frame(61, 19, detail=detail)
+    frame = map_frame(FE_GRID, detail=detail)
     for scroll in range(0, 3 * frame.shape.pitch):
         for width in (20, 21, 22, 23):
             lines = frame.pinned_header(scroll, width)
@@ -475,7 +509,7 @@ def test_pinned_column_numbers_are_never_cut(detail: Detail) -> None:
             shown = sorted(int(n) for line in lines for n in line.split())
             assert shown == list(range(shown[0], shown[-1] + 1)), (scroll, width, lines)
     # Scrolled one character: column 01's box shows its last two characters, and 01 in full.
-    compact = map_frame(61, 19)
+    compact = map_frame(FE_GRID)
     assert compact.pinned_header(1, 12) == ["   01 03  05   ", "    02  04  06 "]
     assert compact.pinned_header(0, 12) == frame_header(compact, 12)
 

@@ -1,4 +1,4 @@
-"""The what-if markers (`tui.mapstacks.plan_markers`) on hand-made ``views`` records.
+"""The what-if markers (`tui.mapstacks.plan_markers`) on hand-made boards (`engine.core.face`).
 
 Only hexes whose stack the drafts change get a marker, each ending in ``~`` so monochrome
 reads it; a hex the drafts empty shows ``~`` alone, and bases never count.
@@ -6,24 +6,20 @@ reads it; a hex the drafts empty shows ``~`` alone, and bases never count.
 
 from __future__ import annotations
 
-from typing import Any
-
+from engine.core.face import Board, HexGrid, Piece
 from tui.mapstacks import PLANNED, Counter, plan_markers, planned_marker
 
 GLYPHS = {"KLI": "K", "KZI": "Z"}
 
 
-def view(*units: tuple[str, str, str | None], bases: dict[str, list[str]] | None = None) -> Any:
-    """A ``views`` record: (id, empire, hex) per unit; ``bases`` by hex."""
-    return {
-        "units": [
-            {"id": u, "empire": e, "hex": h, "crippled": False, "supply": "main"}
-            for u, e, h in units
-        ],
-        "hexes": [
-            {"hex": h, "bases": [{"id": b} for b in ids]} for h, ids in (bases or {}).items()
-        ],
-    }
+def view(*units: tuple[str, str, str | None], bases: dict[str, list[str]] | None = None) -> Board:
+    """A board: (id, side, hex) per piece; ``bases`` (pieces marked ``base``) by hex."""
+    fixed = {b for ids in (bases or {}).values() for b in ids}
+    pieces = tuple(
+        Piece(u, "D7", e, h, ("supply-main", "base") if u in fixed else ("supply-main",))
+        for u, e, h in units
+    )
+    return Board(HexGrid(61, 19), pieces=pieces)
 
 
 def test_only_changed_hexes_get_a_planned_marker() -> None:
