@@ -3,7 +3,8 @@
     .venv/bin/python bench/tui_map.py [--presses 100] [--size 80x24]
 
 Opens a tiny headless Textual app holding only a `HexMap` that shows The Wind after its
-set-up (every empire's starting fleets on the map, about 690 units: ``views(start())``),
+set-up (every empire's starting fleets on the map, about 690 units: the F&E face's printed
+map and ``board(start())``, the records the game screen hands the widget),
 puts the cursor on the map's west edge and sweeps it east across all 61 columns and back
 (so the map scrolls sideways on the way). Each press is timed from ``pilot.press`` to the
 end of the first compositor update after it (``Screen._compositor_refresh`` is wrapped to
@@ -25,7 +26,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,6 +39,9 @@ from textual.widgets import Static  # noqa: E402
 
 from tui.mapgeom import Detail  # noqa: E402
 from tui.widgets.hexmap import HexMap  # noqa: E402
+
+if TYPE_CHECKING:
+    from engine.core.face import Board, MapSheet
 
 WEST_EDGE = 111
 
@@ -59,12 +63,12 @@ class CountingMap(HexMap):
 
 
 class MapApp(App[None]):
-    def __init__(self, view: dict[str, Any], detail: Detail) -> None:
+    def __init__(self, sheet: MapSheet, board: Board, detail: Detail) -> None:
         super().__init__()
-        self.view, self.detail = view, detail
+        self.sheet, self.board, self.detail = sheet, board, detail
 
     def compose(self) -> ComposeResult:
-        yield CountingMap(self.view, cursor=WEST_EDGE, detail=self.detail)
+        yield CountingMap(self.sheet, self.board, cursor=WEST_EDGE, detail=self.detail)
 
 
 class FloorApp(App[None]):
@@ -137,12 +141,12 @@ def summary(name: str, timings: Timings, extra: str = "") -> str:
 
 
 async def run(presses: int, size: tuple[int, int]) -> None:
-    from engine.fe.views import views
+    from engine.fe.face import FACE
     from tests.engine.fe.helpers import start
 
     started = time.perf_counter()
-    view = views(start())
-    units = sum(1 for u in view["units"] if u["hex"] is not None)
+    sheet, board = FACE.map_sheet("the-wind"), FACE.board(start())
+    units = sum(1 for piece in board.pieces if piece.hex is not None)
     took = time.perf_counter() - started
     print(f"The Wind after set-up: {units} units on the map (built in {took:.1f} s)")
     print(f"{presses} presses at {size[0]}x{size[1]}, cursor swept from {WEST_EDGE:04d}")
@@ -152,7 +156,7 @@ async def run(presses: int, size: tuple[int, int]) -> None:
     details: tuple[Detail, ...] = ("compact", "detailed")
     for detail in details:
         CountingMap.lines_drawn, CountingMap.drawing = 0, 0.0
-        timings = await timed(MapApp(view, detail), keys, size)
+        timings = await timed(MapApp(sheet, board, detail), keys, size)
         lines = CountingMap.lines_drawn / presses
         drawing = CountingMap.drawing * 1000 / presses
         extra = f"\n{'':<20} {lines:.1f} lines drawn per press, {drawing:.2f} ms in render_line"

@@ -31,7 +31,6 @@ from tui.app import HexpostApp
 from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen, game_cells
-from tui.screens.hexinfo import BoardIndex, hex_lines
 from tui.when import age
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
@@ -335,67 +334,6 @@ async def test_the_palette_lists_the_screens_actions(tutorial: Tutorial) -> None
         assert {"Sync", "Checklist", "Log", "Games"} <= commands.keys()
         await commands["Log"].callback()  # the palette runs the screen's own action
         assert screen.query_one(EventLog).display
-
-
-def test_the_side_panel_marks_crippled_and_unsupplied_units() -> None:
-    record = {
-        "hexes": [
-            {
-                "hex": "1205",
-                "owner": "KZI",
-                "captured": True,
-                "devastated": False,
-                "province": "KZI-02",
-                "capital": False,
-                "planets": [{"kind": "minor", "name": None, "capital": False}],
-                "bases": [{"id": "KZI-B001", "class": "BATS"}],
-                "units": ["KZI-B001", "KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"],
-            }
-        ],
-        "units": [
-            _unit("KZI-B001", "BATS", "KZI", crippled=True),
-            _unit("KLI-0001", "D7C", "KLI", fleet="Strike Force"),
-            _unit("KLI-0002", "D7", "KLI", crippled=True, supply="none"),
-            _unit("KLI-0003", "F5", "KLI", supply="none", reserve=True),
-            _unit("KLI-0004", "F5S", "KLI", supply="partial", fleet="Home", released=False),
-        ],
-    }
-    board = BoardIndex(record)
-    lines = hex_lines(board, 1205)
-    assert lines[:3] == ["Hex 1205", "owner KZI  province KZI-02", "captured"]
-    assert "planet: minor" in lines
-    assert "base: BATS* KZI-B001" in lines
-    assert "units (4):" in lines
-    assert " KLI-0001 D7C  Strike Force" in lines
-    assert " KLI-0002 D7&" in lines
-    assert " KLI-0003 F5!  reserve" in lines
-    at = lines.index(" KLI-0004 F5S")  # too long for one line: a note a line
-    assert lines[at + 1 : at + 3] == ["    partial supply", "    Home (held)"]
-    assert lines[-1] == "* crippled ! no supply & both"
-    assert board.first_hex_of({"KLI"}) == 1205
-    assert board.first_hex_of({"KZI"}) is None  # a base alone is not a stack to look at
-    # A hex the record leaves out: the printed map's owner, and nothing else.
-    assert hex_lines(board, 1306, ("KLI", "KLI-05")) == [
-        "Hex 1306",
-        "owner KLI  province KLI-05",
-        "no units, planets or bases",
-    ]
-
-
-def _unit(unit_id: str, cls: str, empire: str, **extra: Any) -> dict[str, Any]:
-    unit = {
-        "id": unit_id,
-        "class": cls,
-        "empire": empire,
-        "hex": "1205",
-        "crippled": False,
-        "fleet": None,
-        "released": True,
-        "reserve": False,
-        "supply": "main",
-    }
-    unit.update(extra)
-    return unit
 
 
 async def test_quitting_closes_the_store(tutorial: Tutorial) -> None:

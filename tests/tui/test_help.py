@@ -15,7 +15,9 @@ import textual.constants
 from textual.filter import Monochrome
 from textual.widgets import Input
 
+from engine.fe.face import FACE
 from saves.home import Home
+from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
@@ -23,6 +25,8 @@ from tui.screens.games import GamesScreen
 from tui.screens.help import HelpScreen, checklist_legend, map_legend
 from tui.widgets.goto import GotoDialog
 from tui.widgets.hexmap import HexMap
+
+FE_SHEET = FACE.map_sheet("tutorial")
 
 
 def help_text(app: HexpostApp) -> str:
@@ -60,8 +64,8 @@ async def test_help_on_the_games_list_lists_its_keys(tutorial: Tutorial) -> None
         assert "arrows move between the games" in text
         # Nothing of the game screen: its map is not here.
         assert "Zoom" not in text and "Go to" not in text
-        # The legends are there wherever help is opened.
-        assert "@ capital" in text
+        # The legends are there wherever help is opened: without a map, a made-up one's.
+        assert "@ capital" in text and "A side A" in text
         assert "[>] current" in text
         await pilot.press("escape")
         await pilot.pause()
@@ -196,16 +200,18 @@ async def test_help_is_in_the_command_palette(tutorial: Tutorial) -> None:
 
 
 def test_the_legends_fit_the_help_box() -> None:
-    for detail in ("compact", "detailed"):
-        lines = map_legend(detail)
-        assert lines and all(len(line) <= 74 for line in lines)
+    for sheet in (FE_SHEET, None):
+        for detail in ("compact", "detailed"):
+            lines = map_legend(sheet, None, detail)
+            assert lines and all(len(line) <= 74 for line in lines)
     assert [line.split()[0] for line in checklist_legend()] == ["[x]", "A", "P"]
 
 
 def test_the_map_legend_explains_battles_captures_and_the_plan() -> None:
-    text = "\n".join(map_legend("compact"))
+    text = "\n".join(map_legend(FE_SHEET, FACE.board(after_setup())))
+    assert "KZ Klingon and Kzinti units" in text  # the tutorial's two sides, in its order
     assert "x battle hex" in text
-    assert "k captured by Klingon" in text or "z captured by Kzinti" in text
+    assert "z captured by Kzinti" in text
     assert "K3~ planned:" in text
     assert "~ planned:" in text
 

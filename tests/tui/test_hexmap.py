@@ -10,32 +10,43 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 from textual import on
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Static
 
-from engine.fe.views import views
+from engine.core.face import Board, MapSheet
+from engine.fe.face import FACE
 from tests.engine.fe.steps.tutorial_states import after_setup
-from tui.mapgeom import HEADER_LINES, LABEL_WIDTH
+from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Grid
 from tui.widgets import hexmap as hexmap_module
 from tui.widgets.goto import GotoDialog, parse_hex
-from tui.widgets.hexmap import DEFAULT_CURSOR, HexMap, follow, stepped
+from tui.widgets.hexmap import HexMap, follow, stepped
 
 SIZE = (80, 24)
+FE_SHEET = FACE.map_sheet("tutorial")
+FE_GRID = Grid(61, 19)
+
+
+def tutorial() -> Board:
+    """The tutorial's board after set-up, as the F&E face gives it."""
+    return FACE.board(after_setup())
 
 
 class MapApp(App[None]):
-    """Only the map, and a record of what it posted."""
+    """Only the map (F&E's printed map unless told otherwise), and what it posted."""
 
-    def __init__(self, view: dict[str, Any] | None = None, **options: Any) -> None:
+    def __init__(
+        self, board: Board | None = None, *, sheet: MapSheet | None = FE_SHEET, **options: Any
+    ) -> None:
         super().__init__()
-        self.view, self.options = view, options
+        self.sheet, self.board, self.options = sheet, board, options
         self.moved: list[int] = []
         self.chosen: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield HexMap(self.view, **self.options)
+        yield HexMap(self.sheet, self.board, **self.options)
 
     @on(HexMap.CursorMoved)
     def cursor_moved(self, message: HexMap.CursorMoved) -> None:
@@ -80,12 +91,12 @@ def cursor_spot(hexmap: HexMap) -> tuple[int, int]:
 
 
 def test_stepped_moves_one_column_or_row_and_holds_at_the_edges() -> None:
-    assert stepped(1411, 1, 0, 61, 19) == 1511
-    assert stepped(1411, -1, 0, 61, 19) == 1311
-    assert stepped(1411, 0, -1, 61, 19) == 1410
-    assert stepped(1411, 0, 1, 61, 19) == 1412
-    assert stepped(101, -1, -1, 61, 19) == 101
-    assert stepped(6119, 1, 1, 61, 19) == 6119
+    assert stepped(1411, 1, 0, FE_GRID) == 1511
+    assert stepped(1411, -1, 0, FE_GRID) == 1311
+    assert stepped(1411, 0, -1, FE_GRID) == 1410
+    assert stepped(1411, 0, 1, FE_GRID) == 1412
+    assert stepped(101, -1, -1, FE_GRID) == 101
+    assert stepped(6119, 1, 1, FE_GRID) == 6119
 
 
 def test_follow_scrolls_the_least_and_respects_the_pinned_labels() -> None:
@@ -99,39 +110,41 @@ def test_follow_scrolls_the_least_and_respects_the_pinned_labels() -> None:
 
 
 def test_parse_hex_names_what_is_wrong() -> None:
-    assert parse_hex("1411", 61, 19) == 1411
-    assert parse_hex(" 101 ", 61, 19) == 101
+    assert parse_hex("1411", FE_GRID) == 1411
+    assert parse_hex(" 101 ", FE_GRID) == 101
     with pytest.raises(ValueError, match="XXYY"):
-        parse_hex("abc", 61, 19)
+        parse_hex("abc", FE_GRID)
     with pytest.raises(ValueError, match="XXYY"):
-        parse_hex("", 61, 19)
+        parse_hex("", FE_GRID)
     with pytest.raises(ValueError, match="column 62"):
-        parse_hex("6201", 61, 19)
+        parse_hex("6201", FE_GRID)
     with pytest.raises(ValueError, match="row 20"):
-        parse_hex("1420", 61, 19)
+        parse_hex("1420", FE_GRID)
     with pytest.raises(ValueError, match="row 00"):
-        parse_hex("1400", 61, 19)
+        parse_hex("1400", FE_GRID)
 
 
 # --- keys and messages --------------------------------------------------------------------
 
 
 async def test_the_cursor_starts_on_the_klingon_capital_and_is_drawn_bracketed() -> None:
-    app = MapApp()
+    """The tutorial's first side is the Klingons: the cursor starts on their capital."""
+    app = MapApp(tutorial())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
-        assert hexmap.cursor == DEFAULT_CURSOR == 1411
+        assert hexmap.cursor == 1411
         assert hexmap.has_focus
         y, x = cursor_spot(hexmap)
-        assert widget_lines(hexmap)[y][x : x + 5] == "[K@#]"  # the capital, its starbase
+        # The capital; no base mark: the tutorial's board has no starbase there.
+        assert widget_lines(hexmap)[y][x : x + 5] == "[K@ ]"
         assert hexmap.hex_at_screen(x + 1, y) == 1411
         reversed_text = [
             segment.text
             for segment in hexmap.render_line(y)
             if segment.style is not None and segment.style.reverse
         ]
-        assert reversed_text == ["K@#"]  # reverse video too, for colour terminals
+        assert reversed_text == ["K@ "]  # reverse video too, for colour terminals
 
 
 @pytest.mark.parametrize(
@@ -151,7 +164,7 @@ async def test_the_cursor_starts_on_the_klingon_capital_and_is_drawn_bracketed()
 async def test_arrows_and_hjkl_move_the_cursor_and_post_cursor_moved(
     keys: tuple[str, ...], expected: int
 ) -> None:
-    app = MapApp()
+    app = MapApp(cursor=1411)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*keys)
         await pilot.pause()
@@ -178,7 +191,7 @@ async def test_the_cursor_holds_at_the_map_edges(start: int, keys: tuple[str, ..
 
 
 async def test_enter_chooses_the_cursor_hex() -> None:
-    app = MapApp()
+    app = MapApp(cursor=1411)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("right", "enter")
         await pilot.pause()
@@ -189,7 +202,7 @@ async def test_enter_chooses_the_cursor_hex() -> None:
 
 
 async def test_z_switches_to_detailed_boxes_with_hex_ids_and_back() -> None:
-    app = MapApp()
+    app = MapApp(cursor=1411)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
@@ -211,7 +224,7 @@ async def test_z_switches_to_detailed_boxes_with_hex_ids_and_back() -> None:
 
 
 async def test_tutorial_stacks_show_their_markers_and_a_bare_map_does_not() -> None:
-    app = MapApp(views(after_setup()))
+    app = MapApp(tutorial())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
@@ -221,7 +234,7 @@ async def test_tutorial_stacks_show_their_markers_and_a_bare_map_does_not() -> N
         y, x = spots[0]
         assert hexmap.hex_at_screen(x, y) == 1307
         assert [hexmap.hex_at_screen(x, y) for y, x in find(lines, "K2")] == [1607]
-        hexmap.show_view(None)
+        hexmap.show_board(None)
         await pilot.pause()
         bare = screen_lines(app)
         assert not find(bare, "K4")
@@ -232,7 +245,7 @@ async def test_tutorial_stacks_show_their_markers_and_a_bare_map_does_not() -> N
 async def test_a_cursor_move_redraws_only_the_lines_it_touches(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    app = MapApp(views(after_setup()))
+    app = MapApp(tutorial())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         drawn: list[int] = []
@@ -253,7 +266,7 @@ async def test_a_cursor_move_redraws_only_the_lines_it_touches(
 
 
 async def test_goto_moves_the_cursor_and_scrolls_there() -> None:
-    app = MapApp()
+    app = MapApp(cursor=1411)
     async with app.run_test(size=SIZE) as pilot:
         hexmap = app.query_one(HexMap)
         await pilot.press("g")
@@ -271,7 +284,7 @@ async def test_goto_moves_the_cursor_and_scrolls_there() -> None:
 
 @pytest.mark.parametrize("typed", ["9999", "1420", "14", ""])
 async def test_an_invalid_goto_is_refused_in_the_dialog(typed: str) -> None:
-    app = MapApp()
+    app = MapApp(cursor=1411)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g")
         await pilot.pause()
@@ -290,7 +303,7 @@ async def test_an_invalid_goto_is_refused_in_the_dialog(typed: str) -> None:
 
 
 async def test_the_goto_input_takes_digits_only() -> None:
-    app = MapApp()
+    app = MapApp(cursor=1411)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "x", "1", "4", "q", "1", "1", "7")
         await pilot.pause()
@@ -298,14 +311,14 @@ async def test_the_goto_input_takes_digits_only() -> None:
 
 
 async def test_goto_refuses_a_hex_off_the_map() -> None:
-    app = MapApp()
+    app = MapApp(cursor=1411)
     async with app.run_test(size=SIZE):
         with pytest.raises(ValueError, match="off the 61x19 map"):
             app.query_one(HexMap).goto(6201)
 
 
 async def test_a_click_moves_the_cursor_and_a_double_click_chooses() -> None:
-    app = MapApp(detail="detailed")
+    app = MapApp(cursor=1411, detail="detailed")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
@@ -327,7 +340,7 @@ async def test_a_click_moves_the_cursor_and_a_double_click_chooses() -> None:
 
 
 async def test_the_map_scrolls_to_keep_the_cursor_visible_at_80x24() -> None:
-    app = MapApp(views(after_setup()), cursor=111)
+    app = MapApp(tutorial(), cursor=111)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
@@ -357,7 +370,7 @@ async def test_the_map_scrolls_to_keep_the_cursor_visible_at_80x24() -> None:
 
 async def test_pinned_column_numbers_show_in_full_at_any_scroll() -> None:
     """Issue 4: scrolled one character, column 02 read "2" and column 01 "1"."""
-    app = MapApp(views(after_setup()), cursor=3010)
+    app = MapApp(tutorial(), cursor=3010)
     async with app.run_test(size=SIZE) as pilot:
         hexmap = app.query_one(HexMap)
         for detail in ("compact", "detailed"):
@@ -380,13 +393,20 @@ async def test_pinned_column_numbers_show_in_full_at_any_scroll() -> None:
         assert header[0].startswith("   01 03  05") and header[1].startswith("    02  04")
 
 
-async def test_battle_hexes_and_captures_show_on_the_widget() -> None:
-    view = views(after_setup())
-    view["battles"] = [{"hex": "1307", "sides": [["KLI"], ["KZI"]], "units": {}, "text": ""}]
-    view["hexes"] = [
-        {**h, "owner": "KZI", "captured": True} if h["hex"] == "1411" else h for h in view["hexes"]
+def marked(board: Board, h: str, mark: str, owner: str | None = None) -> Board:
+    """``board`` with place ``h`` given ``mark`` (and ``owner``)."""
+    places = [
+        msgspec.structs.replace(p, marks=(*p.marks, mark), owner=owner or p.owner)
+        if p.hex == h
+        else p
+        for p in board.places
     ]
-    app = MapApp(view, cursor=1411)
+    return msgspec.structs.replace(board, places=tuple(places))
+
+
+async def test_battle_hexes_and_captures_show_on_the_widget() -> None:
+    board = marked(marked(tutorial(), "1307", "battle"), "1411", "captured", "KZI")
+    app = MapApp(board, cursor=1411)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         hexmap = app.query_one(HexMap)
@@ -401,8 +421,6 @@ async def test_battle_hexes_and_captures_show_on_the_widget() -> None:
 def test_the_side_panel_says_battle_for_a_battle_hex() -> None:
     from tui.screens.hexinfo import BoardIndex, hex_lines
 
-    view = views(after_setup())
-    quiet = hex_lines(BoardIndex(view), 1307)
+    quiet = hex_lines(BoardIndex(tutorial(), FE_SHEET), 1307)
     assert not any("battle" in line for line in quiet)
-    view["battles"] = [{"hex": "1307", "sides": [["KLI"], ["KZI"]], "units": {}, "text": ""}]
-    assert "battle" in hex_lines(BoardIndex(view), 1307)
+    assert "battle" in hex_lines(BoardIndex(marked(tutorial(), "1307", "battle"), FE_SHEET), 1307)

@@ -11,10 +11,12 @@ as needing the focus, because a player who does not know ``v`` exists will never
 log to find out.
 
 The legends come from the same functions that draw the map (`tui.maptext.legend` with
-`tui.mapstacks.stack_legend`, over the shipped galaxy's empires) and the checklist
-(`tui.widgets.checklist.LEGEND`), so the help cannot disagree with the drawing. Every
-marker form is explained, not only the ones on the map now: help is read before the marks
-show up. Nothing here needs colour: a monochrome terminal reads the same text.
+`tui.mapstacks.stack_legend`, over the printed map of the game under the help: its
+`MapSheet`, which the map widget holds) and the checklist (`tui.widgets.checklist.LEGEND`),
+so the help cannot disagree with the drawing. Every marker form is explained, not only the
+ones on the map now: help is read before the marks show up. A screen without a map (the
+games list) gets the legend of a small made-up map of two sides, ``A`` and ``B``. Nothing
+here needs colour: a monochrome terminal reads the same text.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable
 from dataclasses import replace
-from functools import lru_cache
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -33,10 +34,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from engine.fe.galaxy import load_galaxy
 from tui.mapgeom import Detail
-from tui.mapstacks import BATTLE, PLANNED, stack_legend
-from tui.maptext import cells_from_galaxy, legend, map_frame
+from tui.mapsheet import SheetIndex, cells_from_sheet
+from tui.mapstacks import BATTLE, PLANNED, UNKNOWN, stack_legend
+from tui.maptext import legend, map_frame
+from tui.services.board import Board, HexGrid, MapCell, MapSheet, SideStyle
 from tui.widgets.checklist import LEGEND as CHECKLIST_LEGEND
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
@@ -172,26 +174,51 @@ def key_text(screen: Screen[object], width: int = WIDTH) -> list[str]:
 # --- legends ---------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
-def map_legend(detail: Detail = "compact", width: int = WIDTH) -> tuple[str, ...]:
-    """What every glyph of the map means, for the shipped galaxy: owners, planets, bases,
-    every form of stack marker and the cursor. The examples use two real empires (Klingon
-    and Kzinti when the galaxy has them, as the printed tables do)."""
-    galaxy = load_galaxy()
-    owners = {e.glyph: e.short_name for e in galaxy.empires if e.glyph}
-    a, b = ("K", "Z") if {"K", "Z"} <= owners.keys() else tuple(sorted(owners)[:2])
+EXAMPLE_SHEET = MapSheet(
+    HexGrid(4, 2),
+    (SideStyle("A", "Side A", "side A", "A"), SideStyle("B", "Side B", "side B", "B")),
+    (
+        MapCell("0101", "A", features=("capital", "major-planet", "base")),
+        MapCell("0102", "A", features=("major-planet",)),
+        MapCell("0201", "A", features=("minor-planet",)),
+        MapCell("0202", zone="neutral", features=("minor-planet",)),
+        MapCell("0301", "B", features=("base",)),
+        MapCell("0302", "B"),
+    ),
+)
+"""The map the legend explains on a screen without one: every glyph, two sides."""
+
+
+def map_legend(
+    sheet: MapSheet | None = None,
+    board: Board | None = None,
+    detail: Detail = "compact",
+    width: int = WIDTH,
+) -> tuple[str, ...]:
+    """What every glyph of ``sheet``'s map means (`EXAMPLE_SHEET`'s without one): owners,
+    planets, bases, every form of stack marker and the cursor. The markers' examples use
+    the first two sides of ``board`` (the game's, in its order: the tutorial's Klingons and
+    Kzintis), else of the sheet."""
+    index = SheetIndex(sheet if sheet is not None else EXAMPLE_SHEET)
+    owners = index.owners
+    order = [side.id for side in board.sides] if board is not None else []
+    order += [side.id for side in index.sheet.sides]
+    glyphs = list(dict.fromkeys(index.glyphs[s] for s in order if s in index.glyphs))
+    a, b = [*glyphs, UNKNOWN, UNKNOWN][:2]
     examples = [f"{a}3", f"{a}+*", f"{a}{b}", f"{a}{b}+", f"{a}2*", f"{a}2!", f"{a}2&"]
     examples += [f"{a}{b}{BATTLE}", f"{a}3{PLANNED}", PLANNED]
-    frame = map_frame(galaxy.width, galaxy.height, detail=detail)
-    first, second = frame.hexes()[:2]
-    # One hex captured by the second example empire, so the lower-case captor is explained.
-    captor = next(e.id for e in galaxy.empires if e.glyph == b)
-    cell_for = cells_from_galaxy(galaxy, {first: examples[0]}, captured={second: captor})
+    frame = map_frame(index.grid, detail=detail)
+    first, second = (frame.hexes() * 2)[:2]
+    # One hex captured by the second example side, so the lower-case captor is explained.
+    captor = next((side for side, glyph in index.glyphs.items() if glyph == b), None)
+    captured = {second: captor} if captor is not None else {}
+    cell_for = cells_from_sheet(index, {first: examples[0]}, captured=captured)
     cells = [cell for h in frame.hexes() if (cell := cell_for(h)) is not None]
     # One selected cell so the legend explains the cursor's brackets too.
     cells[0] = replace(cells[0], selected=True)
     units = stack_legend(examples, owners)
-    return tuple(legend(cells, owners, detail=detail, width=width, units=units))
+    odd_high = index.grid.odd_high
+    return tuple(legend(cells, owners, detail=detail, width=width, units=units, odd_high=odd_high))
 
 
 def checklist_legend(width: int = WIDTH) -> list[str]:
@@ -247,6 +274,12 @@ class HelpScreen(ModalScreen[None]):
         """The key lines, read from ``under`` at once (see the class docstring)."""
         hexmap = next(iter(under.query(HexMap)), None)
         self.detail: Detail = hexmap.detail if hexmap is not None else "compact"
+        self.map_text = map_legend(
+            hexmap.sheet if hexmap is not None else None,
+            hexmap.board if hexmap is not None else None,
+            self.detail,
+        )
+        """The map's legend, read from ``under``'s map at once, like the keys."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help") as box:
@@ -255,7 +288,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static("Keys", classes="help-title")
             yield Static("\n".join(self.keys) or "(no keys)", id="help-keys", markup=False)
             yield Static("The map", classes="help-title")
-            yield Static("\n".join(map_legend(self.detail)), id="help-map", markup=False)
+            yield Static("\n".join(self.map_text), id="help-map", markup=False)
             yield Static("The checklist", classes="help-title")
             yield Static("\n".join(checklist_legend()), id="help-checklist", markup=False)
 

@@ -1,11 +1,14 @@
 """The game screen's side panel in words: the hex under the cursor and the game's status.
 
-Plain functions from the records the screen already holds (the ``views`` part of
-`render.show_record`: ``hexes`` and ``units``) to lines of text, so they can be tested
-without a terminal and the panel stays a dumb `Static`. Each line fits the side panel
-(`PANEL_WIDTH`; the hex details, which scroll, `SCROLL_WIDTH`); the marks are the map's own
-(`tui.mapstacks`: ``*`` crippled, ``!`` out of supply, ``&`` both), so a stack reads the
-same on the map and in the list, in monochrome.
+Plain functions from the records the screen already holds (the ruleset face's `Board` and
+`MapSheet`, `engine.core.face`; the game's record for the status) to lines of text, so they
+can be tested without a terminal and the panel stays a dumb `Static`. Nothing here knows a
+game: a hex says its owner, its place's marks (``battle``, ``captured``...), the features
+the ruleset lists there in its own words, its bases (pieces marked ``base``) and its other
+pieces with their marks and group. Each
+line fits the side panel (`PANEL_WIDTH`; the hex details, which scroll, `SCROLL_WIDTH`);
+the marks are the map's own (`tui.mapstacks`: ``*`` crippled, ``!`` out of supply, ``&``
+both), so a stack reads the same on the map and in the list, in monochrome.
 """
 
 from __future__ import annotations
@@ -14,7 +17,19 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
-from tui.mapstacks import BOTH, CRIPPLED, OUT_OF_SUPPLY
+from engine.core.face import Board, MapCell, MapSheet, Piece, Place
+from tui.mapgeom import HexId, hex_label
+from tui.mapstacks import (
+    BASE_MARK,
+    BOTH,
+    CRIPPLED,
+    CRIPPLED_MARK,
+    OUT_OF_SUPPLY,
+    OUT_OF_SUPPLY_MARKS,
+    SUPPLY_PREFIX,
+    board_hex,
+    counter_of,
+)
 from tui.safe_text import safe_text
 from tui.when import turn_text
 
@@ -28,101 +43,103 @@ space, so a note clipped to `PANEL_WIDTH` came out as a stray, unindented ``(he~
 
 LEGEND = f"{CRIPPLED} crippled {OUT_OF_SUPPLY} no supply {BOTH} both"
 
+IN_SUPPLY = f"{SUPPLY_PREFIX}main"
+"""The supply mark of a piece in full supply: nothing to say about it."""
+HELD = "not-released"
+"""The mark of a piece its group may not move yet: the group is then said ``(held)``."""
+QUIET_MARKS = frozenset({CRIPPLED_MARK, BASE_MARK, IN_SUPPLY, HELD, *OUT_OF_SUPPLY_MARKS})
+"""Piece marks the panel says otherwise (a flag after the kind, the group's ``(held)``) or
+not at all."""
+
 
 class BoardIndex:
-    """The ``views`` record indexed for lookups by hex and unit id (built once per load)."""
+    """A game's board and printed map, indexed by hex and piece id (built once per load)."""
 
-    def __init__(self, record: Mapping[str, Any]) -> None:
-        self.hexes: dict[str, Mapping[str, Any]] = {h["hex"]: h for h in record.get("hexes", [])}
-        self.units: dict[str, Mapping[str, Any]] = {u["id"]: u for u in record.get("units", [])}
-        self.has_board = "hexes" in record
-        self.battles: set[str] = {b["hex"] for b in record.get("battles", [])}
+    def __init__(self, board: Board | None, sheet: MapSheet | None = None) -> None:
+        self.board = board
+        self.has_board = board is not None and board.grid is not None
+        """Whether the game has a map to show (a board on a grid)."""
+        digits = board.grid.digits if board is not None and board.grid is not None else 2
+        self.places: dict[HexId, Place] = {}
+        self.pieces: dict[str, Piece] = {}
+        if board is not None:
+            self.pieces = {piece.id: piece for piece in board.pieces}
+            for place in board.places:
+                h = board_hex(place.hex, digits)
+                if h is not None:
+                    self.places[h] = place
+        self.printed: dict[HexId, MapCell] = {}
+        if sheet is not None:
+            for cell in sheet.cells:
+                h = board_hex(cell.hex, sheet.grid.digits)
+                if h is not None:
+                    self.printed[h] = cell
 
-    def first_hex_of(self, empires: set[str]) -> int | None:
-        """The first hex (in id order) holding a ship of one of ``empires``: where a player's
-        eye goes first when a game opens. Bases do not count: they never move, and the map
-        is full of them."""
-        for key in sorted(self.hexes):
-            entry = self.hexes[key]
-            bases = {found["id"] for found in entry.get("bases", [])}
-            for unit_id in entry["units"]:
-                unit = self.units.get(unit_id)
-                if unit is not None and unit_id not in bases and unit["empire"] in empires:
-                    return int(key)
-        return None
 
-
-def unit_mark(unit: Mapping[str, Any]) -> str:
-    """The map's mark for one unit: crippled, out of supply, both, or nothing."""
-    cut_off = unit.get("supply") == "none"
-    if unit.get("crippled") and cut_off:
+def unit_mark(piece: Piece) -> str:
+    """The map's mark for one piece: crippled, out of supply, both, or nothing."""
+    counter = counter_of(piece)
+    cut_off = counter.supply == "none"
+    if counter.crippled and cut_off:
         return BOTH
-    if unit.get("crippled"):
+    if counter.crippled:
         return CRIPPLED
     return OUT_OF_SUPPLY if cut_off else ""
 
 
-def hex_lines(board: BoardIndex, h: int, printed: tuple[str, str] | None = None) -> list[str]:
-    """What the panel says about hex ``h``. ``printed`` is (owner, province) from the printed
-    map, for a hex the record leaves out because nothing is there (no units, no planets,
-    never captured): its owner is then still the map's."""
-    key = f"{h:04d}"
-    lines = [f"Hex {key}"]
-    entry = board.hexes.get(key)
-    if entry is None:
-        owner, province = printed or ("", "")
-        lines.append(_clip(f"owner {owner or '-'}  province {province or '-'}", SCROLL_WIDTH))
-        lines.append("no units, planets or bases")
+def hex_lines(board: BoardIndex, h: HexId) -> list[str]:
+    """What the panel says about hex ``h``: the board's place there, or for a hex the board
+    leaves out (nothing there now), the printed map's owner and zone."""
+    lines = [f"Hex {hex_label(h)}"]
+    place = board.places.get(h)
+    printed = board.printed.get(h)
+    zone = printed.zone if printed is not None else ""
+    if place is None:
+        owner = printed.owner if printed is not None else ""
+        lines.append(_clip(_owner_text(owner, zone), SCROLL_WIDTH))
+        lines.append("nothing here")
         return lines
-    flags = [
-        word
-        for word, on in (
-            ("battle", key in board.battles),
-            ("captured", entry.get("captured")),
-            ("devastated", entry.get("devastated")),
-            ("capital", entry.get("capital")),
-        )
-        if on
-    ]
-    owner, province = entry.get("owner") or "-", entry.get("province") or "-"
-    lines.append(_clip(f"owner {owner}  province {province}", SCROLL_WIDTH))
+    lines.append(_clip(_owner_text(place.owner, zone), SCROLL_WIDTH))
+    flags = [mark for mark in place.marks if mark != BASE_MARK]
     if flags:
         lines.append(_clip(", ".join(flags), SCROLL_WIDTH))
-    for planet in entry.get("planets", []):
-        name = f" {planet['name']}" if planet.get("name") else ""
-        seat = " (capital)" if planet.get("capital") else ""
-        lines.append(_clip(f"planet: {planet['kind']}{name}{seat}", SCROLL_WIDTH))
-    base_ids = set()
-    for found in entry.get("bases", []):
-        base_ids.add(found["id"])
-        mark = unit_mark(board.units.get(found["id"], {}))
-        lines.append(_clip(f"base: {found['class']}{mark} {found['id']}", SCROLL_WIDTH))
-    units = [board.units.get(unit_id) for unit_id in entry.get("units", [])]
-    ships = [u for u in units if u is not None and u["id"] not in base_ids]
-    if ships:
-        lines.append(f"units ({len(ships)}):")
-        for unit in ships:
-            lines.extend(unit_lines(unit))
-    if any(unit_mark(u) for u in units if u is not None):
+    pieces = [board.pieces[p] for p in place.pieces if p in board.pieces]
+    bases = {p.id: p for p in pieces if BASE_MARK in p.marks}
+    for feature in place.features:
+        if not bases.keys() & set(feature.split()):  # a base's feature: said below
+            lines.append(_clip(feature, SCROLL_WIDTH))
+    for base in bases.values():
+        lines.append(_clip(f"base: {base.kind}{unit_mark(base)} {base.id}", SCROLL_WIDTH))
+    units = [p for p in pieces if p.id not in bases]
+    if units:
+        lines.append(f"units ({len(units)}):")
+        for piece in units:
+            lines.extend(unit_lines(piece))
+    if any(unit_mark(p) for p in pieces):
         lines.append(LEGEND)
     return lines
 
 
-def unit_lines(unit: Mapping[str, Any]) -> list[str]:
-    """``KLI-0002 D7*  Strike Force``: id, class with its mark, then the fleet (or reserve,
-    or partial supply); when that is too long for the panel, each note goes on an indented
-    line of its own under the unit, and a note too long for that line wraps between words
-    onto further lines indented the same. Wrapped here rather than by Textual, which cannot
-    indent a continuation line: ours would start at the panel's edge, under no unit."""
-    notes = []
-    if unit.get("reserve"):
-        notes.append("reserve")
-    if unit.get("supply") == "partial":
-        notes.append("partial supply")
-    if unit.get("fleet"):
-        held = "" if unit.get("released", True) else " (held)"
-        notes.append(f"{unit['fleet']}{held}")
-    text = f" {unit['id']} {unit['class']}{unit_mark(unit)}"
+def _owner_text(owner: str, zone: str) -> str:
+    return f"owner {owner or '-'}" + (f"  {zone} zone" if zone else "")
+
+
+def unit_lines(piece: Piece) -> list[str]:
+    """``KLI-0002 D7*  Strike Force``: id, kind with its mark, then its notes (its other
+    marks, its supply when partial, its group, ``(held)`` when it may not move yet); when
+    that is too long for the panel, each note goes on an indented line of its own under the
+    piece, and a note too long for that line wraps between words onto further lines
+    indented the same. Wrapped here rather than by Textual, which cannot indent a
+    continuation line: ours would start at the panel's edge, under no piece."""
+    notes = [m.replace("-", " ") for m in piece.marks if not _supply(m) and m not in QUIET_MARKS]
+    notes += [
+        f"{m.removeprefix(SUPPLY_PREFIX)} supply"
+        for m in piece.marks
+        if _supply(m) and m not in QUIET_MARKS
+    ]
+    if piece.group:
+        notes.append(f"{piece.group}{' (held)' if HELD in piece.marks else ''}")
+    text = f" {piece.id} {piece.kind}{unit_mark(piece)}"
     if not notes:
         return [text]
     joined = f"{text}  {', '.join(notes)}"
@@ -141,6 +158,10 @@ def unit_lines(unit: Mapping[str, Any]) -> list[str]:
             )
         )
     return lines
+
+
+def _supply(mark: str) -> bool:
+    return mark.startswith(SUPPLY_PREFIX)
 
 
 def status_lines(record: Mapping[str, Any]) -> list[str]:

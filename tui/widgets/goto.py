@@ -18,28 +18,28 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from tui.mapgeom import HexId, hex_col, hex_row
+from tui.mapgeom import Grid, HexId, hex_col, hex_label, hex_row
 
 _HEX = re.compile(r"\d{3,4}")
 
 
-def parse_hex(text: str, cols: int, rows: int) -> HexId:
-    """The hex id ``text`` names (``"1411"``; ``"101"`` for 0101), checked against a map of
-    ``cols`` x ``rows`` hexes; `ValueError` says what is wrong in words a player can act on."""
+def parse_hex(text: str, grid: Grid) -> HexId:
+    """The hex id ``text`` names (``"1411"``; ``"101"`` for 0101), checked against ``grid``;
+    `ValueError` says what is wrong in words a player can act on."""
     text = text.strip()
     if not _HEX.fullmatch(text):
-        raise ValueError(f"{text!r} is not a hex: give its id as XXYY, e.g. 1411")
+        example = hex_label(grid.last)
+        raise ValueError(f"{text!r} is not a hex: give its id as XXYY, e.g. {example}")
     h = int(text)
-    size = f"the {cols}x{rows} map"
-    if not 1 <= hex_col(h) <= cols:
-        raise ValueError(f"hex {h:04d}: column {hex_col(h):02d} is off {size}")
-    if not 1 <= hex_row(h) <= rows:
-        raise ValueError(f"hex {h:04d}: row {hex_row(h):02d} is off {size}")
+    if not grid.first_column <= hex_col(h) <= grid.last_column:
+        raise ValueError(f"hex {h:04d}: column {hex_col(h):02d} is off {grid.size}")
+    if not grid.first_row <= hex_row(h) <= grid.last_row:
+        raise ValueError(f"hex {h:04d}: row {hex_row(h):02d} is off {grid.size}")
     return h
 
 
 class GotoDialog(ModalScreen[HexId | None]):
-    """Ask for a hex of a ``cols`` x ``rows`` map; dismisses with its id, or None (Escape).
+    """Ask for a hex of ``grid``; dismisses with its id, or None (Escape).
 
     ``current`` (the cursor's hex) is shown as the placeholder, so an empty Enter is not a
     silent jump somewhere else: it is refused like any other text that names no hex.
@@ -69,16 +69,16 @@ class GotoDialog(ModalScreen[HexId | None]):
     }
     """
 
-    def __init__(self, cols: int, rows: int, *, current: HexId | None = None) -> None:
+    def __init__(self, grid: Grid, *, current: HexId | None = None) -> None:
         super().__init__()
-        self.cols, self.rows = cols, rows
+        self.grid = grid
         self.current = current
 
     def compose(self) -> ComposeResult:
-        placeholder = f"{self.current:04d}" if self.current is not None else "XXYY"
+        placeholder = hex_label(self.current) if self.current is not None else "XXYY"
         with Vertical():
-            last = f"{self.cols:02d}{self.rows:02d}"
-            yield Label(f"Go to hex: XXYY, 0101 to {last}")
+            first, last = hex_label(self.grid.first), hex_label(self.grid.last)
+            yield Label(f"Go to hex: XXYY, {first} to {last}")
             yield Input(placeholder=placeholder, max_length=4, restrict=r"\d*", id="goto-hex")
             yield Static("", id="goto-error")
 
@@ -86,7 +86,7 @@ class GotoDialog(ModalScreen[HexId | None]):
     def submitted(self, event: Input.Submitted) -> None:
         event.stop()
         try:
-            h = parse_hex(event.value, self.cols, self.rows)
+            h = parse_hex(event.value, self.grid)
         except ValueError as problem:
             self.query_one("#goto-error", Static).update(str(problem))
             return

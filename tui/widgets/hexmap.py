@@ -1,21 +1,23 @@
-"""The F&E map as a Textual widget: the whole 61x19 map, a hex cursor, stacks of counters.
+"""A ruleset's hex map as a Textual widget: the whole board, a hex cursor, stacks of counters.
 
 `HexMap` draws with the line API (`ScrollView.render_line`): Textual asks only for the lines
 on screen, and each is cropped to the visible columns, so the full map with every unit of
 The Wind scrolls over SSH without drawing what nobody sees. The drawing itself is
-`tui.maptext` (what a hex box says) on `tui.mapgeom` (where it lands), the same code as
-``hexpost show --map``, so the widget and the printed map cannot disagree.
+`tui.mapsheet` (the face's words as glyphs) and `tui.maptext` (what a hex box says) on
+`tui.mapgeom` (where it lands), the same code as ``hexpost show --map``, so the widget and
+the printed map cannot disagree.
 
 What it costs per key press: the `Frame` is built once per detail level, each hex's `Cell`
-once per `show_view`, and each map line's `Strip` once until something on it changes (a
+once per `show_board`, and each map line's `Strip` once until something on it changes (a
 cursor move redraws only the lines of the old and the new cursor box). A repaint then crops
 cached strips.
 
-Data down, intent up: the screen hands it a ``views`` record (`engine.fe.views`, the record
-``show --json`` prints) with `HexMap.show_view`; the widget posts `HexMap.CursorMoved` and
-`HexMap.HexChosen` and never calls the engine, the store or the network. The one thing it
-reads itself is the printed map (`engine.fe.galaxy.load_galaxy`, static data, cached) when
-the screen passes no galaxy.
+Data down, intent up: the screen hands it the ruleset's printed map (a `MapSheet`, which it
+asks the services for: `tui.services.board`) and the board now (a `Board`, from the game's
+record) with `HexMap.show_board`; the widget posts `HexMap.CursorMoved` and
+`HexMap.HexChosen` and never calls the engine, the store or the network. It knows no game:
+the grid's size and numbering, the sides' glyphs and colours, all come with the sheet. A
+game without a sheet gets an empty widget (no hexes, no cursor moves).
 
 The column numbers (top two lines) and the row numbers (left three characters) stay pinned
 while the map scrolls: in an 80x24 terminal most of the map is off screen, and a player who
@@ -24,10 +26,9 @@ cannot read coordinates is lost. Everything else follows the scroll offsets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -39,25 +40,15 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Detail, Frame, HexId, hex_col, hex_id, hex_row
-from tui.mapstacks import (
-    battle_hexes,
-    captured_owners,
-    plan_markers,
-    stack_markers,
-    stacks_from_views,
-)
-from tui.maptext import Cell, CellFor, StyledLine, cells_from_galaxy, map_frame, render_line
+from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Detail, Frame, Grid, HexId, hex_col, hex_row
+from tui.mapsheet import SheetIndex, board_cells, start_hex
+from tui.mapstacks import plan_markers
+from tui.maptext import Cell, CellFor, StyledLine, map_frame, render_line
+from tui.services.board import Board, MapSheet
 from tui.widgets.goto import GotoDialog
 
-if TYPE_CHECKING:
-    from engine.fe.galaxy import Galaxy
-
-DEFAULT_CURSOR: HexId = 1411
-"""Where the cursor starts unless the screen says otherwise: the Klingon capital. It is near
-the middle of The Wind's opening front (Klingons, Kzintis, Federation, Hydrans), whichever
-side the player takes, and it exists on the map whatever the game's state; "the first hex
-with units" would change with every view and jump about as the game goes on."""
+NO_GRID = Grid(1, 1)
+"""The stand-in grid of a map shown without a sheet: nothing on it is drawn."""
 
 MOVE = Binding.Group("Move", compact=True)
 
@@ -93,12 +84,10 @@ _PLAIN = Style.null()
 """The gaps' style: null rather than None, which some line filters (``NO_COLOR``) reject."""
 
 
-def stepped(h: HexId, dcol: int, drow: int, cols: int, rows: int) -> HexId:
-    """The hex ``dcol`` columns and ``drow`` rows away from ``h``, held inside the map: a
+def stepped(h: HexId, dcol: int, drow: int, grid: Grid) -> HexId:
+    """The hex ``dcol`` columns and ``drow`` rows away from ``h``, held inside ``grid``: a
     cursor pushed against an edge stays on it."""
-    col = min(max(hex_col(h) + dcol, 1), cols)
-    row = min(max(hex_row(h) + drow, 1), rows)
-    return hex_id(col, row)
+    return grid.clamp(hex_col(h) + dcol, hex_row(h) + drow)
 
 
 def follow(scroll: int, window: int, pinned: int, lo: int, hi: int, *, center: bool) -> int:
@@ -166,7 +155,7 @@ class HexMap(ScrollView, can_focus=True):
     }
     """
 
-    cursor: reactive[HexId] = reactive(DEFAULT_CURSOR, repaint=False)
+    cursor: reactive[HexId] = reactive(NO_GRID.first, repaint=False)
     """The selected hex; setting it redraws, scrolls to it and posts `CursorMoved`."""
 
     detail: reactive[Detail] = reactive("compact", repaint=False)
@@ -198,9 +187,9 @@ class HexMap(ScrollView, can_focus=True):
 
     def __init__(
         self,
-        view: Mapping[str, Any] | None = None,
+        sheet: MapSheet | None = None,
+        board: Board | None = None,
         *,
-        galaxy: Galaxy | None = None,
         cursor: HexId | None = None,
         detail: Detail = "compact",
         name: str | None = None,
@@ -208,72 +197,83 @@ class HexMap(ScrollView, can_focus=True):
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
-        """``view`` is a ``views`` record (None: the bare map); ``galaxy`` the map to draw
-        (None: the shipped F&E map); ``cursor`` the starting hex (None: `DEFAULT_CURSOR`, or
-        0101 on a map without it)."""
+        """``sheet`` is the printed map (None: nothing to draw until `show_board` brings
+        one); ``board`` the board on it (None: the bare printed map); ``cursor`` the starting
+        hex (None: `tui.mapsheet.start_hex`)."""
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        if galaxy is None:
-            from engine.fe.galaxy import load_galaxy
-
-            galaxy = load_galaxy()
-        self._galaxy = galaxy
-        self._cols, self._rows = galaxy.width, galaxy.height
+        self._index: SheetIndex | None = None
+        self._grid = NO_GRID
         self._frames: dict[str, Frame] = {}
         self._cells: dict[HexId, Cell | None] = {}
         self._strips: dict[int, Strip] = {}
-        self._cell_for: CellFor = cells_from_galaxy(galaxy)
-        self._view: Mapping[str, Any] | None = None
+        self._cell_for: CellFor = _nothing
+        self._board: Board | None = None
         self.planned: dict[HexId, str] = {}
-        """The what-if markers shown over the view (`show_plan`), by hex; empty for none."""
-        if cursor is None:
-            cursor = DEFAULT_CURSOR if self.on_map(DEFAULT_CURSOR) else hex_id(1, 1)
-        elif not self.on_map(cursor):
-            raise ValueError(f"hex {cursor:04d} is off the {self._cols}x{self._rows} map")
-        self.set_reactive(HexMap.cursor, cursor)
+        """The what-if markers shown over the board (`show_plan`), by hex; empty for none."""
         self.set_reactive(HexMap.detail, self.validate_detail(detail))
-        self.virtual_size = Size(self.frame.width, self.frame.height)
-        self.show_view(view)
+        self.show_board(board, sheet, cursor=cursor)
 
     # --- data down ----------------------------------------------------------------------
 
-    def show_view(self, view: Mapping[str, Any] | None) -> None:
-        """Draw the stacks and bases of ``view`` (a ``views`` record), or the bare printed
-        map for None. The cursor and the scroll position stay where they are; a plan shown
-        over the old view is dropped (it was worked out from that view)."""
-        self._view = view or None
+    @property
+    def sheet(self) -> MapSheet | None:
+        """The printed map drawn (None: none yet)."""
+        return self._index.sheet if self._index is not None else None
+
+    @property
+    def board(self) -> Board | None:
+        """The board drawn on the sheet (None: the bare printed map)."""
+        return self._board
+
+    def show_board(
+        self, board: Board | None, sheet: MapSheet | None = None, *, cursor: HexId | None = None
+    ) -> None:
+        """Draw ``board`` (its stacks, bases, captures and battles) on the printed map, or the
+        bare printed map for None. ``sheet`` replaces the printed map when given and not the
+        one drawn already; the cursor then goes to ``cursor`` or `tui.mapsheet.start_hex`.
+        Otherwise the cursor and the scroll position stay where they are. A plan shown over
+        the old board is dropped (it was worked out from that board)."""
+        if sheet is not None and (self._index is None or sheet is not self._index.sheet):
+            self._use_sheet(SheetIndex(sheet), board, cursor)
+        elif cursor is not None:
+            self.goto(cursor)
+        self._board = board
         self.planned = {}
         self._redraw()
 
-    def show_plan(self, planned: Mapping[str, Any] | None) -> None:
-        """Show over the view what the draft orders would change: ``planned`` is the
-        ``views`` record of the game after them (None clears the plan). Only the hexes whose
-        stack changes are redrawn, with a ``~`` marker (`tui.mapstacks.planned_marker`)."""
+    def _use_sheet(self, index: SheetIndex, board: Board | None, cursor: HexId | None) -> None:
+        grid = index.grid
+        if cursor is not None and not grid.contains(cursor):
+            raise ValueError(f"hex {cursor:04d} is off {grid.size}")
+        self._index, self._grid = index, grid
+        self._frames.clear()
+        start = cursor if cursor is not None else start_hex(index, board)
+        self.virtual_size = Size(self.frame.width, self.frame.height)
+        if self.is_mounted:
+            self.cursor = start
+            self.call_after_refresh(self.scroll_to_cursor, center=True)
+        else:
+            self.set_reactive(HexMap.cursor, start)
+
+    def show_plan(self, planned: Board | None) -> None:
+        """Show over the board what the draft orders would change: ``planned`` is the
+        board after them (None clears the plan). Only the hexes whose stack changes are
+        redrawn, with a ``~`` marker (`tui.mapstacks.planned_marker`)."""
+        index, board = self._index, self._board
         markers = (
-            plan_markers(self._view, planned, self._glyphs()) if self._view and planned else {}
+            plan_markers(board, planned, index.glyphs)
+            if index is not None and board is not None and planned is not None
+            else {}
         )
         if markers != self.planned:
             self.planned = markers
             self._redraw()
 
-    def _glyphs(self) -> dict[str, str]:
-        return {e.id: e.glyph for e in self._galaxy.empires if e.glyph}
-
     def _redraw(self) -> None:
-        view = self._view
-        if view:
-            stacks, bases = stacks_from_views(view)
-            battles = battle_hexes(view)
-            markers = {**stack_markers(stacks, self._glyphs(), battles), **self.planned}
-            self._cell_for = cells_from_galaxy(
-                self._galaxy,
-                markers,
-                bases,
-                self.planned,
-                captured=captured_owners(view),
-                battles=battles,
-            )
+        if self._index is None:
+            self._cell_for = _nothing
         else:
-            self._cell_for = cells_from_galaxy(self._galaxy)
+            self._cell_for = board_cells(self._index, self._board, self.planned)
         self._cells.clear()
         self._strips.clear()
         self.refresh()
@@ -282,7 +282,7 @@ class HexMap(ScrollView, can_focus=True):
         """Put the cursor on hex ``h`` and centre the map on it; raises `ValueError` for a
         hex off the map (the dialog refuses those before they get here)."""
         if not self.on_map(h):
-            raise ValueError(f"hex {h:04d} is off the {self._cols}x{self._rows} map")
+            raise ValueError(f"hex {h:04d} is off {self._grid.size}")
         self.cursor = h
         self.scroll_to_cursor(center=True)
 
@@ -293,20 +293,20 @@ class HexMap(ScrollView, can_focus=True):
         """The whole map's layout at the current detail (built once per detail level)."""
         frame = self._frames.get(self.detail)
         if frame is None:
-            frame = map_frame(self._cols, self._rows, detail=self.detail)
+            frame = map_frame(self._grid, detail=self.detail)
             self._frames[self.detail] = frame
         return frame
 
     @property
-    def map_size(self) -> tuple[int, int]:
-        """(columns, rows) of the map."""
-        return self._cols, self._rows
+    def grid(self) -> Grid:
+        """The hexes of the map (a one-hex stand-in while there is no sheet)."""
+        return self._grid
 
     def on_map(self, h: HexId) -> bool:
-        return 1 <= hex_col(h) <= self._cols and 1 <= hex_row(h) <= self._rows
+        return self._index is not None and self._grid.contains(h)
 
     def cell(self, h: HexId) -> Cell | None:
-        """What hex ``h`` shows now (cursor aside), computed once per `show_view`."""
+        """What hex ``h`` shows now (cursor aside), computed once per `show_board`."""
         try:
             return self._cells[h]
         except KeyError:
@@ -317,7 +317,7 @@ class HexMap(ScrollView, can_focus=True):
 
     def validate_cursor(self, h: HexId) -> HexId:
         """A cursor set off the map lands on the nearest hex of the map's edge."""
-        return stepped(h, 0, 0, self._cols, self._rows)
+        return stepped(h, 0, 0, self._grid)
 
     def validate_detail(self, detail: str) -> Detail:
         if detail == "compact":
@@ -335,6 +335,8 @@ class HexMap(ScrollView, can_focus=True):
 
     def watch_detail(self) -> None:
         self._strips.clear()
+        if self._index is None:
+            return
         self.virtual_size = Size(self.frame.width, self.frame.height)
         self.refresh()
         if self.is_mounted:
@@ -362,6 +364,8 @@ class HexMap(ScrollView, can_focus=True):
     def _forget_box(self, h: HexId) -> None:
         """Drop the cached lines of hex ``h``'s box (its brackets are on them too) and
         repaint them."""
+        if not self.frame.contains(h):
+            return  # the cursor of a map shown before this sheet
         line, _ = self.frame.origin(h)
         height = self.frame.shape.height
         for y in range(line, line + height):
@@ -373,6 +377,8 @@ class HexMap(ScrollView, can_focus=True):
         the pinned row numbers plus the visible stretch of the line."""
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width  # Textual trims whatever a scrollbar covers
+        if self._index is None:
+            return Strip.blank(width)
         if y < HEADER_LINES:
             # Drawn for the window, not cropped from the map: a number whose column is half
             # scrolled off moves onto the visible part instead of showing cut ("2" for 02).
@@ -396,7 +402,7 @@ class HexMap(ScrollView, can_focus=True):
         its brackets and a margin of neighbouring hexes are visible below and right of the
         pinned labels; ``center`` puts it mid-window (after a jump or a zoom)."""
         window = self.scrollable_content_region.size
-        if window.width <= LABEL_WIDTH or window.height <= HEADER_LINES:
+        if window.width <= LABEL_WIDTH or window.height <= HEADER_LINES or self._index is None:
             return
         frame = self.frame
         shape = frame.shape
@@ -424,7 +430,8 @@ class HexMap(ScrollView, can_focus=True):
     # --- intent up ------------------------------------------------------------------------
 
     def action_move(self, dcol: int, drow: int) -> None:
-        self.cursor = stepped(self.cursor, dcol, drow, self._cols, self._rows)
+        if self._index is not None:
+            self.cursor = stepped(self.cursor, dcol, drow, self._grid)
 
     def action_choose(self) -> None:
         self.post_message(self.HexChosen(self.cursor, self))
@@ -434,8 +441,8 @@ class HexMap(ScrollView, can_focus=True):
 
     def action_goto(self) -> None:
         """Ask for a hex id in a small dialog; a valid answer moves the cursor there."""
-        dialog = GotoDialog(self._cols, self._rows, current=self.cursor)
-        self.app.push_screen(dialog, self._went_to)
+        if self._index is not None:
+            self.app.push_screen(GotoDialog(self._grid, current=self.cursor), self._went_to)
 
     def _went_to(self, h: HexId | None) -> None:
         if h is not None:
@@ -445,7 +452,7 @@ class HexMap(ScrollView, can_focus=True):
         """The hex drawn at content offset (``x``, ``y``) of the widget, pinned labels and
         scrolling accounted for; None over labels and gaps."""
         scroll_x, scroll_y = self.scroll_offset
-        if x < LABEL_WIDTH or y < HEADER_LINES:
+        if x < LABEL_WIDTH or y < HEADER_LINES or self._index is None:
             return None
         return self.frame.hex_at(y + scroll_y, x + scroll_x)
 
@@ -461,4 +468,9 @@ class HexMap(ScrollView, can_focus=True):
             self.post_message(self.HexChosen(h, self))
 
 
-__all__ = ["DEFAULT_CURSOR", "HexMap", "follow", "stepped", "styled_strip"]
+def _nothing(h: HexId) -> Cell | None:
+    """The cells of a map without a sheet: none."""
+    return None
+
+
+__all__ = ["HexMap", "follow", "stepped", "styled_strip"]
