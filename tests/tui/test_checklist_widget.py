@@ -11,19 +11,18 @@ import msgspec
 from rich.style import Style
 from textual.app import App, ComposeResult
 
-from engine.fe import RULESET, flow
+from engine.fe.face import FACE
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import at_step, fresh, run_until, start
 from tui.widgets.checklist import ChecklistTree
 
 SIZE = (80, 24)
-TITLES = {"0": "Set-up"} | {p.id: p.title for p in flow.sequence().phases.values()}
-RULES = {p.id: p.rule for p in flow.sequence().phases.values()}
 
 
 def items_of(state: FeState) -> list[dict[str, Any]]:
-    """The checklist as the app gets it: plain data, as ``hexpost show --json`` prints it."""
-    return [msgspec.to_builtins(item) for item in RULESET.checklist(state)]
+    """The checklist as the app gets it: plain data, as ``hexpost show --json`` prints it
+    (each line with its phase's title and rule)."""
+    return [msgspec.to_builtins(item) for item in FACE.checklist(state)]
 
 
 @cache
@@ -47,7 +46,7 @@ class ChecklistApp(App[None]):
         yield ChecklistTree(id="checklist")
 
     def on_mount(self) -> None:
-        self.tree.show_items(self.items, TITLES, self.seats, phase_rules=RULES)
+        self.tree.show_items(self.items, self.seats)
 
     @property
     def tree(self) -> ChecklistTree:
@@ -80,7 +79,8 @@ async def test_one_node_per_phase_and_step_with_their_marks() -> None:
         )
         for phase, node in zip(phases, tree.root.children, strict=True):
             assert tree.phase_node(phase) is node
-            assert TITLES[phase] in str(node.label)
+            title = next(i["phase_title"] for i in items if i["phase"] == phase)
+            assert title and title in str(node.label)  # each line carries its phase's title
             assert [child.data for child in node.children] == [
                 item["step"] for item in items if item["phase"] == phase
             ]
@@ -119,7 +119,7 @@ async def test_the_set_up_part_comes_first_as_its_own_phase() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         first = app.tree.root.children[0]
-        assert str(first.label) == "[>]  0 Set-up  0/5"
+        assert str(first.label) == "[>]  0 Set-up  (600.0)  0/5"
         assert first.is_expanded
         assert app.tree.cursor_node is app.tree.step_node("0-LYR")
         assert app.tree.current_step == "0-LYR"
@@ -186,17 +186,17 @@ async def test_a_refresh_keeps_the_phases_the_player_opened_and_closed() -> None
         await pilot.press("space")
         assert tree.phase_node("6").is_expanded
 
-        tree.show_items(at("3B2"), TITLES, phase_rules=RULES)  # same step: nothing moves
+        tree.show_items(at("3B2"))  # same step: nothing moves
         await pilot.pause()
         assert tree.phase_node("6").is_expanded
         assert tree.cursor_node is tree.phase_node("6")
 
         tree.phase_node("3").collapse()
-        tree.show_items(at("3B2"), TITLES, phase_rules=RULES)
+        tree.show_items(at("3B2"))
         await pilot.pause()
         assert not tree.phase_node("3").is_expanded, "the player closed it; still current"
 
-        tree.show_items(at("3B4"), TITLES, phase_rules=RULES)  # the game moved on
+        tree.show_items(at("3B4"))  # the game moved on
         await pilot.pause()
         assert tree.phase_node("3").is_expanded
         assert tree.phase_node("6").is_expanded
@@ -211,7 +211,7 @@ async def test_a_new_shape_rebuilds_but_keeps_open_phases() -> None:
         await pilot.pause()
         tree = app.tree
         tree.phase_node("7").expand()
-        tree.show_items(at("1A1"), TITLES, phase_rules=RULES)  # set-up over: no phase 0
+        tree.show_items(at("1A1"))  # set-up over: no phase 0
         await pilot.pause()
         assert tree.phase_node("0") is None
         assert tree.step_node("0-LYR") is None
@@ -253,3 +253,18 @@ async def test_plus_opens_every_phase_and_minus_closes_the_others() -> None:
         await pilot.pause()
         assert [node for node in tree.root.children if node.is_expanded] == [tree.phase_node("3")]
         assert tree.cursor_node is tree.step_node("3B2")
+
+
+async def test_lines_without_phase_titles_are_grouped_by_phase_id() -> None:
+    """A ruleset that names no phases still gets its checklist: each phase by its id."""
+    rows = [
+        {"step": step, "title": f"Step {step}", "phase": "1", "actor": "both",
+         "kind": "manual", "rules": [], "status": status}
+        for step, status in (("talk", "done"), ("answer", "current"), ("pick", "todo"))
+    ]  # fmt: skip
+    app = ChecklistApp(rows)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [str(n.label) for n in app.tree.root.children] == ["[>]  1 Phase 1  1/3"]
+        assert label(app.tree, "answer") == "[>] answer M B  Step answer"
+        assert app.tree.current_step == "answer"

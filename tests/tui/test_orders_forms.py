@@ -8,6 +8,7 @@ the wrong order, or a refusal that still sends, fails.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
 
+from engine.core.face import Choice, Param, ParamKind, Preset
 from engine.core.game import pending
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
@@ -30,7 +32,7 @@ from tests.tui.test_app import (
 )  # fmt: skip
 from tui.screens.game import GameScreen
 from tui.widgets.hexmap import HexMap
-from tui.widgets.order_forms import OrderForm, build_form, repair_form, replace_form
+from tui.widgets.order_forms import PRESET_FIELD, OrderForm, choice_form, order_values
 from tui.widgets.orders import OrdersPanel, describe
 from tui.widgets.unitpick import UnitPick
 
@@ -124,9 +126,10 @@ async def test_an_adjustment_asks_only_its_fields_and_needs_a_reason(at_3b2: Tut
         await pilot.press("j")
         form = app.screen
         assert isinstance(form, OrderForm)
-        assert list(form.values) == ["change", "ep", "reason"]  # a treasury change
+        # F&E's client code (tui/rulesets/fe) narrows the fields to those the change needs.
+        assert list(form.values) == ["change", "ep", "empire", "reason"]  # a treasury change
         await select_option(pilot, form, "change", "cripple")
-        assert list(form.values) == ["change", "unit", "reason"]
+        assert list(form.values) == ["change", "unit", "empire", "reason"]
         assert form.values["unit"] == "KLI-0001"  # the chosen stack's first unit
         await pilot.press("ctrl+s")  # no reason: the form says so and stays
         assert isinstance(app.screen, OrderForm) and "reason" in form.error_text
@@ -151,10 +154,10 @@ async def test_a_refused_adjustment_names_its_rule(at_3b2: Tutorial) -> None:
         form = app.screen
         assert isinstance(form, OrderForm)
         await select_option(pilot, form, "change", "capture")
-        assert list(form.values) == ["change", "hex", "reason"]
+        assert list(form.values) == ["change", "hex", "empire", "reason"]
         hex_field = form.query_one("#field-hex")
         hex_field.focus()
-        await pilot.press(*["backspace"] * 4, *"1105", "tab", *"taken", "enter")
+        await pilot.press(*["backspace"] * 4, *"1105", "tab", "tab", *"taken", "enter")
         await settle(pilot)
         assert panel.items == [
             {"type": "adjust", "change": "capture", "hex": "1105", "reason": "taken"}
@@ -167,21 +170,28 @@ async def test_a_refused_adjustment_names_its_rule(at_3b2: Tutorial) -> None:
         assert seq(at_3b2) == before
 
 
-async def test_a_build_out_of_its_step_is_refused_with_the_rule(at_3b2: Tutorial) -> None:
-    """The tutorial schedules nothing, so the class is typed; at 3B2 the engine refuses a
-    build and names the step that takes it."""
+async def test_b_is_the_steps_own_order_and_a_build_out_of_its_step_is_refused(
+    at_3b2: Tutorial,
+) -> None:
+    """The forms are the step's choices: at 3B2 ``b`` drafts its own ``batch`` and no build
+    form is offered; a build typed as JSON is refused by the engine, naming the step that
+    takes it and the rule."""
     before = seq(at_3b2)
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
         _screen, panel, _hexmap = await chosen_and_open(pilot)
+        assert "build" not in panel.orders and "b: batch" in panel.hint_text
         await pilot.press("b")
         await settle(pilot)
-        form = app.screen
-        assert isinstance(form, OrderForm)
-        assert form.values == {"what": "", "hex": "1307"}
-        await pilot.press(*"D7", "enter", "enter")
+        assert panel.items == [{"type": "batch"}]
+        await pilot.press("u", "k")  # no second order of its own
         await settle(pilot)
-        assert panel.items == [{"type": "build", "cls": "D7", "hex": "1307"}]
+        assert not isinstance(app.screen, OrderForm)
+        assert "3B2 has batch: f lists every order it takes" in panel.check_text
+        build = {"type": "build", "cls": "D7", "hex": "1307"}
+        await pilot.press("a", *json.dumps(build), "enter")
+        await settle(pilot)
+        assert panel.items == [build]
         assert "belongs to step 2B3" in panel.check_text, panel.check_text
         assert "(105.0)" in panel.check_text
         assert seq(at_3b2) == before
@@ -194,8 +204,8 @@ async def test_a_roll_is_drafted_from_its_form(at_3b2: Tutorial) -> None:
         assert panel.check_action("secret", ()) is False  # 3B2 is not a secret step
         await pilot.press("x")
         form = app.screen
-        assert isinstance(form, OrderForm) and form.values["dice"] == "2d6"
-        await pilot.press("ctrl+s")  # the purpose is still blank: the form says so
+        assert isinstance(form, OrderForm) and form.values == {"dice": "", "purpose": ""}
+        await pilot.press(*"2d6", "ctrl+s")  # the purpose is still blank: the form says so
         assert "purpose" in form.error_text and app.screen is form
         await pilot.press("enter")  # Enter on the dice goes on to the purpose
         await pilot.press(*"survey", "enter")
@@ -257,11 +267,13 @@ async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) ->
         await settle(pilot)
         form = app.screen
         assert isinstance(form, OrderForm)
-        menu = form.query_one("#field-what", Select)
+        assert form.order == "build"
+        menu = form.query_one(f"#field-{PRESET_FIELD}", Select)
         labels = [label for label, _ in form.fields[0].choices]
         assert labels[:2] == ["LYR BC (1 slot)", "LYR BCH instead of BC"]
         assert "KLI F5L (2 slots)" in labels
-        assert menu.value == "BC||LYR"
+        assert menu.value == "0"  # the first line of the schedule
+        assert list(form.values) == [PRESET_FIELD, "hex"]  # the preset gives the rest
         form.query_one("#field-hex").focus()
         await pilot.press(*"0408", "enter")
         await settle(pilot)
@@ -298,11 +310,14 @@ async def test_a_conversion_is_chosen_from_the_tables(wind_2b3: Tutorial) -> Non
         await settle(pilot)
         form = app.screen
         assert isinstance(form, OrderForm)
+        assert form.order == "convert"
         labels = [label for label, _ in form.fields[0].choices]
         assert "KLI-0073 D7 -> D7C" in labels
+        # Only the chosen stack's units (the face lists every unit's conversions).
+        assert all(label.startswith(tuple(panel.chosen[1])) for label in labels[:-1])
         # The menu lists what the tables allow; a class not in service yet is the engine's
         # to refuse, with its rule.
-        await select_option(pilot, form, "what", "KLI-0073|D7V")
+        await select_option(pilot, form, PRESET_FIELD, str(labels.index("KLI-0073 D7 -> D7V")))
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert panel.check_text.startswith("REFUSED"), panel.check_text
@@ -311,7 +326,8 @@ async def test_a_conversion_is_chosen_from_the_tables(wind_2b3: Tutorial) -> Non
         await settle(pilot)
         form = app.screen
         assert isinstance(form, OrderForm)
-        await select_option(pilot, form, "what", "KLI-0073|D7C")
+        labels = [label for label, _ in form.fields[0].choices]
+        await select_option(pilot, form, PRESET_FIELD, str(labels.index("KLI-0073 D7 -> D7C")))
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert panel.items == [{"type": "convert", "unit": "KLI-0073", "to": "D7C"}]
@@ -326,22 +342,48 @@ def test_stack_orders_read_in_plain_words() -> None:
     assert describe({"type": "reserve", "units": STRIKE_FORCE}) == "reserve 4 units"
 
 
-def test_the_production_forms_turn_their_fields_into_orders() -> None:
-    """The forms' values to orders, without a terminal: a substitute keeps its slot and
-    empire, a PF count must be whole, and a blank required field is named."""
-    choices = [("D7", "", "KLI", "KLI D7 (2 slot)"), ("F5S", "F5", "KLI", "KLI F5S instead of F5")]
-    build = build_form(choices, "1411")
-    assert build.fields[0].choices[1] == ("KLI F5S instead of F5", "F5S|F5|KLI")
-    assert build._make({"what": "F5S|F5|KLI", "hex": "1411"}) == {
-        "type": "build", "cls": "F5S", "hex": "1411", "instead_of": "F5", "empire": "KLI"
+def test_a_face_choice_with_presets_becomes_an_order() -> None:
+    """A form from a choice with presets, without a terminal: a preset fills its values, the
+    player the rest; typed values follow the parameters' kinds; a blank required field and a
+    number that is not one are named."""
+    build = Choice(
+        "build",
+        "Build",
+        (
+            Param("cls", ParamKind.TEXT),
+            Param("hex", ParamKind.HEX),
+            Param("instead_of", ParamKind.TEXT, False),
+        ),
+        presets=(Preset("KLI F5S instead of F5", (("cls", "F5S"), ("instead_of", "F5"))),),
+    )
+    form = choice_form(build, {"hex": "1411"})
+    assert form.fields[0].choices[0] == ("KLI F5S instead of F5", "0")
+    assert [f.name for f in form.fields[1:]] == ["cls", "hex", "instead_of"]
+    assert form.fields[2].value == "1411"
+    assert form._make({PRESET_FIELD: "0", "hex": "1411"}) == {
+        "type": "build", "cls": "F5S", "instead_of": "F5", "hex": "1411"
     }  # fmt: skip
-    assert build._make({"what": "D7|", "hex": ""}) == "fill in: hex"
-    replace = replace_form("KLI-0040")
-    assert replace._make({"unit": "KLI-0040", "what": "pfs", "amount": "6"}) == {
+    assert form._make({PRESET_FIELD: "0", "hex": ""}) == "fill in: hex"
+    assert form._make({PRESET_FIELD: "-", "cls": "D7", "hex": "1411", "instead_of": ""}) == {
+        "type": "build", "cls": "D7", "hex": "1411"
+    }  # fmt: skip
+    replace = Choice(
+        "replace",
+        "Replace",
+        (
+            Param("unit", ParamKind.PIECE),
+            Param("fighters", ParamKind.TEXT, False),
+            Param("pfs", ParamKind.INTEGER, False),
+        ),
+    )
+    assert order_values(replace, {"unit": "KLI-0040", "pfs": "6", "fighters": ""}) == {
         "type": "replace", "unit": "KLI-0040", "pfs": 6
     }  # fmt: skip
-    assert "whole" in replace._make({"unit": "KLI-0040", "what": "pfs", "amount": "2.5"})
-    assert replace._make({"unit": "KZI-B004", "what": "fighters", "amount": "2.5"}) == {
-        "type": "replace", "unit": "KZI-B004", "fighters": "2.5"
+    assert "whole number" in str(order_values(replace, {"unit": "KLI-0040", "pfs": "2.5"}))
+    move = Choice(
+        "move", "Move", (Param("units", ParamKind.PIECES), Param("path", ParamKind.HEXES))
+    )
+    assert order_values(move, {"units": "KLI-0001 KLI-0002", "path": "1307, 1306"}) == {
+        "type": "move", "units": ["KLI-0001", "KLI-0002"], "path": ["1307", "1306"]
     }  # fmt: skip
-    assert repair_form("")._make({"unit": ""}) == "fill in: unit"
+    assert order_values(move, {"units": "", "path": ""}) == "fill in: units, path"

@@ -82,7 +82,8 @@ async def test_a_done_checks_legal_and_is_sent_after_confirmation(game: Tutorial
     async with app.run_test(size=SIZE) as pilot:
         app.session._clock = now  # packets after the test clock's, as a real clock would be
         screen, panel = await open_orders(pilot)
-        assert "1A1 takes: done, note, adjust" in panel.hint_text
+        # Every order the face offers at 1A1, in its order; the step has none of its own.
+        assert "1A1 takes: done, note, roll, standing, adjust" in panel.hint_text
         await pilot.press("d")
         await settle(pilot)
         assert panel.items == [{"type": "done"}]

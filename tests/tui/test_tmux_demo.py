@@ -60,8 +60,9 @@ MAP_KEYS = "⏎ Choose s Sync c Checklist"
 """How the footer starts while the map has the focus."""
 MAP_FOOTER_ENDS = "? Help ^t Switch seat"
 """How it ends: at 80 columns the map's footer holds every key it shows, the app's last."""
-ORDERS_KEYS = "d Done m Move"
-"""How it starts while the orders panel has it."""
+ORDERS_KEYS = "d Done"
+"""How it starts while the orders panel has it (at 1A1 no m Move: the step has no stack
+order)."""
 CHECKLIST_KEYS = "c Checklist"
 """And while the checklist has it."""
 

@@ -1,18 +1,21 @@
-"""What one packet changed on the board, in plain words, from two ``views`` records.
+"""What one packet changed on the board, in plain words, from two boards of the ruleset's face.
 
 The review screen shows a packet's events, but events say what a player *ordered* (a move,
 a build); they do not always say everything that *happened* to the board as a result
 (a unit destroyed in combat, a treasury paid by the engine, a hex captured). Comparing the
-``views`` record (`engine.fe.views`, the part of `render.show_record` the map draws) before
-and after the packet catches all of it without knowing any rule: it is a plain diff of two
-JSON-ready dicts, so it is pure, cheap, and tested without a terminal.
+board (`engine.core.face.Board`: sides with their facts, pieces with their hex and marks,
+places with their owner) before and after the packet catches all of it without knowing any
+rule or any ruleset: it is a plain diff of two typed records, so it is pure, cheap, and
+tested without a terminal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal, InvalidOperation
+
+from engine.core.face import Board, Fact, Piece
 
 KIND_ORDER = (
     "moved",
@@ -23,9 +26,16 @@ KIND_ORDER = (
     "destroyed",
     "built",
     "captured",
-    "treasury",
+    "fact",
 )
-"""How the list is sorted: movement first (what the eye looks for on the map), money last."""
+"""How the list is sorted: movement first (what the eye looks for on the map), a side's
+figures (a treasury) last."""
+
+CRIPPLED = "crippled"
+"""The piece mark the diff words as crippled and repaired."""
+
+_AMOUNT = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)(?: (\S.*))?")
+"""A fact's value as a number with an optional unit after a space (``"9 EP"``, ``"12"``)."""
 
 
 @dataclass(frozen=True)
@@ -38,34 +48,33 @@ class Change:
     hexes: tuple[int, ...] = ()
 
 
-def diff(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[Change]:
-    """The changes from ``before`` to ``after`` (each a ``views`` record or None: a game not
-    started yet has no board: the first board is summed up in one line, not unit by unit)."""
-    if after and "units" in after and not (before and "units" in before):
-        count = len(after["units"])
-        return [Change("built", f"the board is laid out: {count} units")]
-    old_units = _by(before, "units", "id")
-    new_units = _by(after, "units", "id")
+def diff(before: Board | None, after: Board | None) -> list[Change]:
+    """The changes from ``before`` to ``after`` (None: no board, as in a game not started
+    yet; the first board is summed up in one line, not piece by piece)."""
+    if after is not None and after.pieces and (before is None or not before.pieces):
+        return [Change("built", f"the board is laid out: {len(after.pieces)} units")]
+    old_pieces = {p.id: p for p in before.pieces} if before is not None else {}
+    new_pieces = {p.id: p for p in after.pieces} if after is not None else {}
     changes: list[Change] = []
-    for unit_id, new in new_units.items():
-        old = old_units.get(unit_id)
+    for piece_id, new in new_pieces.items():
+        old = old_pieces.get(piece_id)
         if old is None:
             changes.append(_built(new))
             continue
-        changes.extend(_unit_changes(old, new))
-    for unit_id, old in old_units.items():
-        if unit_id not in new_units:
-            where = _where(old.get("hex"))
+        changes.extend(_piece_changes(old, new))
+    for piece_id, old in old_pieces.items():
+        if piece_id not in new_pieces:
+            where = _where(old.hex)
             changes.append(Change("destroyed", f"{_name(old)} destroyed{where}", _hexes(old)))
     changes.extend(_captures(before, after))
-    changes.extend(_treasuries(before, after))
+    changes.extend(_facts(before, after))
     order = {kind: n for n, kind in enumerate(KIND_ORDER)}
     return sorted(changes, key=lambda c: order[c.kind])
 
 
-def _unit_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
+def _piece_changes(old: Piece, new: Piece) -> list[Change]:
     out = []
-    was, now = old.get("hex"), new.get("hex")
+    was, now = old.hex, new.hex
     if was != now:
         if was is None:
             out.append(Change("placed", f"{_name(new)} placed in {now}", _hexes(new)))
@@ -74,66 +83,82 @@ def _unit_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change
         else:
             hexes = (*_hexes(new), *_hexes(old))
             out.append(Change("moved", f"{_name(new)} moved {was}->{now}", hexes))
-    if not old.get("crippled") and new.get("crippled"):
+    if CRIPPLED not in old.marks and CRIPPLED in new.marks:
         out.append(Change("crippled", f"{_name(new)} crippled{_where(now)}", _hexes(new)))
-    elif old.get("crippled") and not new.get("crippled"):
+    elif CRIPPLED in old.marks and CRIPPLED not in new.marks:
         out.append(Change("repaired", f"{_name(new)} repaired{_where(now)}", _hexes(new)))
     return out
 
 
-def _built(unit: Mapping[str, Any]) -> Change:
-    where = f" in {unit['hex']}" if unit.get("hex") else " (off the map)"
-    return Change("built", f"{_name(unit)} new{where}", _hexes(unit))
+def _built(piece: Piece) -> Change:
+    where = f" in {piece.hex}" if piece.hex else " (off the map)"
+    return Change("built", f"{_name(piece)} new{where}", _hexes(piece))
 
 
-def _captures(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[Change]:
-    """Hexes whose owner changed (only hexes both records list: the first board is no news)."""
-    if before is None or "hexes" not in before:
+def _captures(before: Board | None, after: Board | None) -> list[Change]:
+    """Places whose owner changed (only places both boards list: the first board is no news)."""
+    if before is None or after is None:
         return []
-    old_hexes = _by(before, "hexes", "hex")
+    old_places = {p.hex: p for p in before.places}
     out = []
-    for key, new in _by(after, "hexes", "hex").items():
-        old = old_hexes.get(key)
-        if old is not None and old.get("owner") != new.get("owner"):
-            text = f"hex {key} now {new.get('owner') or '-'} (was {old.get('owner') or '-'})"
-            out.append(Change("captured", text, (int(key),)))
+    for new in after.places:
+        old = old_places.get(new.hex)
+        if old is not None and old.owner != new.owner:
+            text = f"hex {new.hex} now {new.owner or '-'} (was {old.owner or '-'})"
+            out.append(Change("captured", text, _hex_number(new.hex)))
     return out
 
 
-def _treasuries(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[Change]:
-    old_empires = _by(before, "empires", "empire")
+def _facts(before: Board | None, after: Board | None) -> list[Change]:
+    """Each side's figures that changed (a treasury, units on the map), in the side's words."""
+    if before is None or after is None:
+        return []
+    old_sides = {side.id: side for side in before.sides}
     out = []
-    for empire, new in _by(after, "empires", "empire").items():
-        old = old_empires.get(empire)
-        if old is None or old.get("treasury2") == new.get("treasury2"):
+    for side in after.sides:
+        old = old_sides.get(side.id)
+        if old is None:
             continue
-        delta = ep_text(int(new["treasury2"]) - int(old["treasury2"]), signed=True)
-        out.append(
-            Change("treasury", f"{empire} treasury {old['treasury']}->{new['treasury']} ({delta})")
-        )
+        old_facts = {fact.label: fact for fact in old.facts}
+        for fact in side.facts:
+            was = old_facts.get(fact.label)
+            if was is not None and was.value != fact.value:
+                out.append(Change("fact", f"{side.id} {fact.label} {fact_change(was, fact)}"))
     return out
 
 
-def ep_text(halves: int, *, signed: bool = False) -> str:
-    """EP counted in halves as players write them: ``9``, ``-2.5``, ``+0.5`` when signed."""
-    sign = "-" if halves < 0 else ("+" if signed else "")
-    whole, half = divmod(abs(halves), 2)
-    return f"{sign}{whole}{'.5' if half else ''}"
+def fact_change(was: Fact, now: Fact) -> str:
+    """``9->18 (+9)`` for two amounts in the same unit (the unit, the same on both sides,
+    is left out); ``old->new`` for anything else."""
+    old, new = _AMOUNT.fullmatch(was.value), _AMOUNT.fullmatch(now.value)
+    if old is None or new is None or old.group(2) != new.group(2):
+        return f"{was.value}->{now.value}"
+    try:
+        delta = Decimal(new.group(1)) - Decimal(old.group(1))
+    except InvalidOperation:
+        return f"{was.value}->{now.value}"
+    return f"{old.group(1)}->{new.group(1)} ({number_text(delta, signed=True)})"
 
 
-def _by(record: Mapping[str, Any] | None, part: str, key: str) -> dict[str, Mapping[str, Any]]:
-    if not record:
-        return {}
-    return {str(item[key]): item for item in record.get(part, [])}
+def number_text(value: Decimal, *, signed: bool = False) -> str:
+    """A number as players write it: ``9``, ``-2.5``, ``+0.5`` when signed."""
+    sign = "-" if value < 0 else ("+" if signed else "")
+    text = format(abs(value).normalize(), "f")
+    return f"{sign}{text}"
 
 
-def _name(unit: Mapping[str, Any]) -> str:
-    return f"{unit['id']} {unit['class']}"
+def _name(piece: Piece) -> str:
+    return f"{piece.id} {piece.kind}"
 
 
-def _where(hex_id: Any) -> str:
+def _where(hex_id: str | None) -> str:
     return f" in {hex_id}" if hex_id else ""
 
 
-def _hexes(unit: Mapping[str, Any]) -> tuple[int, ...]:
-    return (int(unit["hex"]),) if unit.get("hex") else ()
+def _hexes(piece: Piece) -> tuple[int, ...]:
+    return _hex_number(piece.hex) if piece.hex else ()
+
+
+def _hex_number(hex_id: str) -> tuple[int, ...]:
+    """The map widget's number for a hex id written in digits (``"1307"`` is 1307)."""
+    return (int(hex_id),) if hex_id.isdigit() else ()

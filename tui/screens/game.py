@@ -22,9 +22,13 @@ and queues on the store thread, clears the drafts and reloads the game. The revi
 will be pushed from here with a key of its own.
 
 Data: one async worker (group ``load``) reads `Session.game` on the store thread, which is
-`render.show_record` (with the checklist and the ``views``) plus the game's events, and posts
-`GameScreen.Loaded`; the handler hands each part to its widget. A sync that changed this game
-loads it again; the log then only appends the new events.
+`tui.services.show.game_view` (the typed record with the ruleset face's summary, board,
+choices and checklist, and its JSON form) plus the game's events, and posts
+`GameScreen.Loaded`; the handler hands each part to its widget. Nothing here knows a
+ruleset: the player's pieces are those of the board's sides whose seat is theirs, the orders
+panel gets the face's choices, and the ruleset's client code (`tui.rulesets.client_for`)
+only says which fields its forms ask for. A sync that changed this game loads it again; the
+log then only appends the new events.
 """
 
 from __future__ import annotations
@@ -38,23 +42,22 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
+from engine.core.face import Board, Piece
 from saves.chat import MAX_CHAT
+from tui.rulesets import client_for
 from tui.safe_text import safe_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.identity import ask_passphrase
-from tui.screens.order_data import build_choices, convert_choices
 from tui.screens.review import ReviewScreen
 from tui.screens.session import Checked, EventRow, GameData, SyncResult
+from tui.services.board import sheet_for
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel, describe
 from tui.widgets.passphrase import LineDialog
-
-VIEW_KEYS = ("empires", "units", "hexes", "battles")
-"""The parts of `render.show_record` that make up the ``views`` record the map draws."""
 
 ROOMY = (120, 40)
 """A terminal at least this wide and tall shows the checklist and the log from the start;
@@ -89,7 +92,7 @@ class GameScreen(HexpostScreen):
 
     class OrdersChecked(Message):
         """A dry run or a send of ``items`` finished; ``result`` is what the engine said,
-        ``plan`` the ``views`` after legal drafts (the map's what-if), or None."""
+        ``plan`` the board after legal drafts (the map's what-if), or None."""
 
         def __init__(
             self,
@@ -97,7 +100,7 @@ class GameScreen(HexpostScreen):
             result: Checked,
             *,
             dry_run: bool,
-            plan: dict[str, Any] | None = None,
+            plan: Board | None = None,
         ) -> None:
             super().__init__()
             self.items = items
@@ -110,7 +113,7 @@ class GameScreen(HexpostScreen):
         self.game_id = game_id
         """The game's id in hex, as `render.game_summary` gives it."""
         self.data: GameData | None = None
-        self.board = BoardIndex({})
+        self.board = BoardIndex(None)
         self._events: list[EventRow] = []
         self._verdict: tuple[list[dict[str, Any]], bool] | None = None
         """The last dry run's drafts and whether the engine took them."""
@@ -154,14 +157,13 @@ class GameScreen(HexpostScreen):
         first = self.data is None
         data = self.data = message.data
         record = data.record
-        self.board = BoardIndex(record)
+        # The printed map is static data the services keep (read ahead by the games list).
+        sheet = sheet_for(record["ruleset"], record["scenario"])
+        self.board = BoardIndex(self._typed_board(), sheet)
         hexmap = self.query_one(HexMap)
-        hexmap.show_view({key: record[key] for key in VIEW_KEYS if key in record} or None)
+        hexmap.show_board(self._typed_board(), sheet)
         if first:
-            empires = record.get("empires", [])
-            start = self.board.first_hex_of(
-                {e["empire"] for e in empires if e["seat"] == record["my_seat"]}
-            )
+            start = first_own_hex(self._typed_board(), record["my_seat"])
             if start is not None:
                 hexmap.goto(start)
         status = status_lines(record)
@@ -171,16 +173,17 @@ class GameScreen(HexpostScreen):
         status.extend(safe_text(note) for note in record.get("notes") or [])
         self.refresh_bindings()
         self.query_one("#game-status", Static).update("\n".join(status))
-        self.query_one(ChecklistTree).show_items(
-            record.get("checklist", []), data.phase_titles, phase_rules=data.phase_rules
-        )
+        self.query_one(ChecklistTree).show_items(record.get("checklist") or [])
         self._show_events(data.events)
         self.show_hex(hexmap.cursor)
         pending = record.get("pending") or []
         owed = pending[0]["step"] if pending and record["my_seat"] in pending[0]["seats"] else None
         panel = self.query_one(OrdersPanel)
         secret = bool(owed) and pending[0]["kind"] == "secret"
-        panel.set_step(owed, data.step_orders, secret=secret)
+        choices = data.show.choices if data.show is not None else ()
+        ruleset = str(record.get("ruleset", "")).partition("/")[0]
+        fields = client_for(ruleset).form_fields  # the ruleset's say on its forms' fields
+        panel.set_step(owed, choices, own=data.step_orders, secret=secret, fields=fields)
         if panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
         if self.status.text.startswith("reading"):
@@ -218,23 +221,24 @@ class GameScreen(HexpostScreen):
         if not self.board.has_board:
             info.update("this game has no map to show yet")
             return
-        info.update("\n".join(hex_lines(self.board, h, printed_hex(h))))
+        info.update("\n".join(hex_lines(self.board, h)))
 
-    def my_ships(self, h: int) -> list[str]:
-        """The player's units in hex ``h`` that can move (bases never do)."""
-        if self.data is None:
-            return []
-        record = self.data.record
-        mine = {e["empire"] for e in record.get("empires", []) if e["seat"] == record["my_seat"]}
-        entry = self.board.hexes.get(f"{h:04d}")
-        if entry is None:
-            return []
-        bases = {base["id"] for base in entry.get("bases", [])}
-        return [
-            unit_id
-            for unit_id in entry["units"]
-            if unit_id not in bases and self.board.units.get(unit_id, {}).get("empire") in mine
-        ]
+    def _typed_board(self) -> Board | None:
+        """The board of the game as loaded (the face's), None before it has one."""
+        show = self.data.show if self.data is not None else None
+        return show.board if show is not None else None
+
+    def my_ships(self, h: int) -> dict[str, str]:
+        """The player's pieces in hex ``h`` that can move (bases never do), with their kinds:
+        pieces of the board's sides whose seat is this player's."""
+        board = self._typed_board()
+        if board is None or self.data is None:
+            return {}
+        return {
+            piece.id: piece.kind
+            for piece in own_pieces(board, self.data.record["my_seat"])
+            if piece.hex == f"{h:04d}"
+        }
 
     @on(ChecklistTree.StepSelected)
     def step_selected(self, message: ChecklistTree.StepSelected) -> None:
@@ -253,8 +257,7 @@ class GameScreen(HexpostScreen):
             panel.add_path_hex(message.hex_id)
             return
         ships = self.my_ships(message.hex_id)
-        names = {u: self.board.units.get(u, {}).get("class", "") for u in ships}
-        panel.choose_hex(message.hex_id, ships, names)
+        panel.choose_hex(message.hex_id, list(ships), ships)
         if ships:
             self.status.say(f"{message.hex_id:04d} chosen, {len(ships)} ships: o, then m moves")
 
@@ -281,26 +284,6 @@ class GameScreen(HexpostScreen):
     async def check_orders(self, items: list[dict[str, Any]]) -> None:
         result = await self.session.check_orders(self.game_id, items)
         self.post_message(self.OrdersChecked(items, result, dry_run=True, plan=result.plan))
-
-    @on(OrdersPanel.BuildRequested)
-    def build_requested(self) -> None:
-        self.read_build_choices()
-
-    @work(exclusive=True, group="choices")
-    async def read_build_choices(self) -> None:
-        """The build form lists this turn's schedule, read on the store thread."""
-        choices = await self.session.read(build_choices, self.game_id)
-        self.query_one(OrdersPanel).open_build(choices)
-
-    @on(OrdersPanel.ConvertRequested)
-    def convert_requested(self, message: OrdersPanel.ConvertRequested) -> None:
-        self.read_convert_choices(message.units)
-
-    @work(exclusive=True, group="choices")
-    async def read_convert_choices(self, units: list[str]) -> None:
-        """The conversion form lists what the unit tables allow for the chosen units."""
-        choices = await self.session.read(convert_choices, self.game_id, units)
-        self.query_one(OrdersPanel).open_convert(choices)
 
     @on(OrdersChecked)
     def orders_checked(self, message: OrdersChecked) -> None:
@@ -485,15 +468,20 @@ class GameScreen(HexpostScreen):
         panel.display = False
 
 
-def printed_hex(h: int) -> tuple[str, str] | None:
-    """(owner, province) of hex ``h`` on the printed F&E map, or None off it."""
-    from engine.fe.galaxy import load_galaxy
+def own_pieces(board: Board, seat: str) -> list[Piece]:
+    """The pieces of the sides ``seat`` plays that can move: on the board, not bases."""
+    mine = {side.id for side in board.sides if side.seat == seat}
+    return [p for p in board.pieces if p.side in mine and p.hex and "base" not in p.marks]
 
-    try:
-        info = load_galaxy().hex(h)
-    except (KeyError, ValueError):
+
+def first_own_hex(board: Board | None, seat: str) -> int | None:
+    """The first hex (in id order) holding a piece ``seat`` can move: where a player's eye
+    goes first when a game opens (bases do not count: they never move, and the map is full
+    of them)."""
+    if board is None:
         return None
-    return info.empire, info.province
+    hexes = sorted(p.hex for p in own_pieces(board, seat) if p.hex and p.hex.isdigit())
+    return int(hexes[0]) if hexes else None
 
 
 def step_text(item: dict[str, Any]) -> str:

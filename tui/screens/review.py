@@ -4,8 +4,8 @@ A play-by-email player comes back to a game after a day and wants to know what h
 since: this screen starts at the first packet they have not read (`first_unread`) and
 steps forward and back, showing the map and the checklist as they were after that packet,
 the packet's events in plain language (the log widget, with its bookkeeping filter) and a
-diff of the board against the packet before (`tui.screens.changes`): units moved, placed,
-crippled, destroyed, built, hexes captured, treasuries changed.
+diff of the ruleset face's board against the packet before (`tui.screens.changes`): pieces
+moved, placed, crippled, destroyed, built, hexes captured, a side's figures changed.
 
 Layout for 80x24, as the game screen's (the same widget ids, so the same styles)::
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, ClassVar
 
+import msgspec
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -39,17 +40,16 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
+from engine.core.face import Board
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
 from tui.screens.hexinfo import PANEL_WIDTH, SCROLL_WIDTH, status_lines
 from tui.screens.review_data import ReviewIndex, ReviewReader, next_mark
 from tui.screens.session import SyncResult
+from tui.services.board import sheet_for
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
-
-VIEW_KEYS = ("empires", "units", "hexes", "battles")
-"""The parts of `render.show_record` that make up the ``views`` record the map draws."""
 
 
 class ReviewScreen(HexpostScreen):
@@ -156,22 +156,17 @@ class ReviewScreen(HexpostScreen):
         first = self.seq is None
         self.seq = seq = message.seq
         record = message.record
-        view = {key: record[key] for key in VIEW_KEYS if key in record} or None
-        before = message.before
-        old_view = {key: before[key] for key in VIEW_KEYS if key in before} if before else None
         hexmap = self.query_one(HexMap)
-        hexmap.show_view(view)
-        self.changes = diff(old_view, view) if seq > 0 else []
+        board = board_of(record)
+        hexmap.show_board(board, sheet_for(record["ruleset"], record["scenario"]))
+        before = board_of(message.before) if message.before is not None else None
+        self.changes = diff(before, board) if seq > 0 else []
         self.query_one("#game-status", Static).update("\n".join(self.head_lines(record)))
         self.query_one("#changes", Static).update("\n".join(change_lines(self.changes)))
         log = self.query_one(EventLog)
         log.show_events(self.index.events_of(seq))
         log.scroll_home(animate=False)
-        self.query_one(ChecklistTree).show_items(
-            record.get("checklist", []),
-            self.index.phase_titles,
-            phase_rules=self.index.phase_rules,
-        )
+        self.query_one(ChecklistTree).show_items(record.get("checklist") or [])
         target = next((h for c in self.changes for h in c.hexes if hexmap.on_map(h)), None)
         if target is not None:
             hexmap.goto(target)
@@ -260,6 +255,11 @@ class ReviewScreen(HexpostScreen):
         if log.display and tree.display:
             tree.display = False
         self.query_one(HexMap).focus()
+
+
+def board_of(record: dict[str, Any]) -> Board | None:
+    """The face's board in a record's JSON form (None for a game without one)."""
+    return msgspec.convert(record.get("board"), Board | None)
 
 
 def change_lines(changes: list[Change]) -> list[str]:

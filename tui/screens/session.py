@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     # start-up time, and the first paint needs none of them.
     from collections.abc import Mapping
 
+    from engine.core.face import Board
     from mail.sync import SyncReport
     from mail.transport import Transport
     from saves.home import Home
@@ -97,16 +98,15 @@ class Overview:
 @dataclass(frozen=True)
 class GameData:
     """One game as the game screen shows it: the record (``show``, typed; ``record``, its
-    JSON form, which the screen and its widgets read), the log, the sequence's phase titles
-    and the order types of the pending step."""
+    JSON form, which the screen and its widgets read), the log, and the order types of the
+    pending step that are its own. The checklist's lines carry their phases' titles."""
 
     record: dict[str, Any]
     events: list[EventRow]
-    phase_titles: dict[str, str]
-    phase_rules: dict[str, str]
     step_orders: tuple[str, ...] = ()
     """The order types the pending step takes besides the ones every step takes (``done``,
-    ``note``, ``adjust``...), for the orders panel's hint; empty when nothing is pending."""
+    ``note``, ``adjust``...): the orders panel's ``b`` and ``k``; empty when nothing is
+    pending."""
     show: ShowRecord | None = None
 
 
@@ -127,8 +127,8 @@ class Checked:
     locked: bool = False
     """Refused only because the key is encrypted and the session has no passphrase yet:
     `Session.unlock` and the same call again may succeed."""
-    plan: dict[str, Any] | None = None
-    """For a legal dry run that moves something: the ``views`` after it, for the map."""
+    plan: Board | None = None
+    """For a legal dry run that moves something: the board after it, for the map."""
     verdict: OrdersVerdict | None = None
     """The service's verdict on orders (None for a chat line or an acceptance)."""
 
@@ -222,8 +222,7 @@ class Session:
 
     async def read(self, fn: Callable[..., T], game_id: str, *args: Any) -> T:
         """``fn(replica, game_id, *args)`` on the store thread with the reading replica: the
-        readers of `tui.screens.order_data` (the what-if of the drafts, the build menu) and
-        `tui.screens.review_data`."""
+        readers of `tui.screens.review_data`."""
         return await self.call(lambda: fn(self._replica(), game_id, *args))
 
     async def chat(self, game_id: str, text: str) -> Checked:
@@ -297,8 +296,6 @@ class Session:
         return GameData(
             show_builtins(view.show),
             list(view.events),
-            view.phase_titles,
-            view.phase_rules,
             step_orders=view.step_orders,
             show=view.show,
         )
@@ -323,9 +320,9 @@ class Session:
         if verdict.signed:
             text = f"packet {verdict.seq} signed and queued: s sends it"
             return Checked(True, text, sent=True, verdict=verdict)
-        from tui.screens.order_data import planned_views
+        from tui.screens.order_data import planned_board
 
-        plan = planned_views(replica, game_id, items, verdict.after)
+        plan = planned_board(replica, game_id, items, verdict.after)
         text = "\n".join([f"legal: would be packet {verdict.seq}", *_texts(verdict)])
         return Checked(True, text, plan=plan, verdict=verdict)
 

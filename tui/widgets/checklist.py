@@ -7,9 +7,10 @@ terminal sees where the game stands, what is done and what comes next at a glanc
 
 The widget only shows data: `ChecklistTree.show_items` takes the checklist rows as
 ``hexpost show GAME --json --checklist`` prints them (``step``, ``title``, ``phase``,
-``actor``, ``kind``, ``rules``, ``status``) and the phase titles as a plain mapping, never the
-engine's objects, and selecting a step posts `ChecklistTree.StepSelected` for the app to act
-on. Refreshing it after every packet is cheap and keeps what the player opened.
+``actor``, ``kind``, ``rules``, ``status``, ``phase_title``, ``phase_rule``), never the
+engine's objects, so any ruleset with a sequence of play gets its checklist drawn; selecting
+a step posts `ChecklistTree.StepSelected` for the app to act on. Refreshing it after every
+packet is cheap and keeps what the player opened.
 
 Every line reads in monochrome; colour and text style only repeat what the glyphs say::
 
@@ -135,19 +136,14 @@ class ChecklistTree(Tree[str]):
     def phase_node(self, phase_id: str) -> TreeNode[str] | None:
         return self._phase_nodes.get(phase_id)
 
-    def show_items(
-        self,
-        items: Sequence[Item],
-        phase_titles: Mapping[str, str],
-        seats: Mapping[str, str] | None = None,
-        *,
-        phase_rules: Mapping[str, str] | None = None,
-    ) -> None:
+    def show_items(self, items: Sequence[Item], seats: Mapping[str, str] | None = None) -> None:
         """Show the checklist ``items`` (in play order) grouped by phase.
 
-        ``phase_titles`` and the optional ``phase_rules`` map phase ids to their title and
-        rule number; ``seats`` maps the roles (``phasing``, ``non-phasing``, maybe ``both``)
-        to seat names for this player turn, shown instead of the role letters.
+        Each item names its phase, and may give the phase's title and rule number
+        (``phase_title``, ``phase_rule``: the first item of a phase that has them wins; a
+        phase without a title is called by its id). ``seats`` maps the roles (``phasing``,
+        ``non-phasing``, maybe ``both``) to seat names for this player turn, shown instead
+        of the role letters.
 
         Phases the player opened or closed stay so. When the current step has moved (or on
         the first call) its phase opens and the cursor jumps to it; otherwise the cursor stays
@@ -159,11 +155,11 @@ class ChecklistTree(Tree[str]):
         shape = tuple((str(item["phase"]), str(item["step"])) for item in items)
         current = next((str(i["step"]) for i in items if i["status"] == "current"), None)
         actors = _actor_texts(items, seats)
-        rules = phase_rules or {}
         labels: dict[str, tuple[Text, str]] = {}
         for phase_id, steps in phases.items():
-            title = phase_titles.get(phase_id, f"Phase {phase_id}")
-            labels[f"phase:{phase_id}"] = _phase_label(phase_id, title, rules.get(phase_id), steps)
+            title = _first(steps, "phase_title") or f"Phase {phase_id}"
+            rule = _first(steps, "phase_rule")
+            labels[f"phase:{phase_id}"] = _phase_label(phase_id, title, rule, steps)
             for item in steps:
                 labels[str(item["step"])] = _step_label(item, actors)
         if shape != self._shape:
@@ -277,6 +273,11 @@ class ChecklistTree(Tree[str]):
         and close, which the tree already does)."""
         if event.node.data is not None and event.node.tree is self:
             self.post_message(self.StepSelected(event.node.data, self))
+
+
+def _first(steps: Sequence[Item], key: str) -> str:
+    """The first non-empty ``key`` among a phase's items ("" when none has one)."""
+    return next((str(item[key]) for item in steps if item.get(key)), "")
 
 
 def _actor_texts(items: Sequence[Item], seats: Mapping[str, str] | None) -> dict[str, str]:

@@ -1,37 +1,112 @@
-"""Small forms for the orders that need more than a key: build, adjust, roll, secret choice.
+"""Order forms built from a ruleset's choices: one form per order the seat may give now.
 
-Each form is a modal dialog (`OrderForm`, a ``ModalScreen`` that returns the order as a
-plain dict, or None when the player gives up). It asks only for the fields the order needs,
-pre-filled from what the player already pointed at on the map (the chosen hex, the first
-unit of the stack). The form checks only that nothing required is blank: the rules are the
-engine's, and the orders panel shows its verdict, with the rule number, as soon as the draft
-is added. That keeps one source of truth for what is legal.
+The ruleset's face says what may be done now as data (`engine.core.face.Choice`: the order's
+``type``, a title, its parameters with their kind, whether each is required, the values a
+menu allows, and ready-made fillings called presets). `choice_form` turns one choice into a
+modal form: a text field per parameter, a menu where the parameter lists its options, a menu
+of the presets first when there are some. Nothing here knows any ruleset's orders, so a new
+ruleset's orders get their forms without a line of client code. What the widgets receive is
+described by the protocols below (`ChoiceData`), which the face's records satisfy as they are:
+the widgets never import the engine.
+
+The form asks, pre-filled from what the player already pointed at on the map (a hex parameter
+gets the chosen hex, a piece the first unit of the chosen stack). It checks only that nothing
+required is blank and that numbers are numbers: the rules are the engine's, and the orders
+panel shows its verdict, with the rule number, as soon as the draft is added. Which
+parameters a form shows for the values chosen so far may be narrowed by the ruleset's client
+code (``shown``: F&E's adjustments ask only for the fields their ``change`` needs); the
+screen hands that over as a plain function.
 
 Keys: Tab / shift+Tab (or Enter on a text field) go from field to field, Enter on the last
 field adds the order, ctrl+s adds it from anywhere, Escape gives up.
 
-The builders (`build_form`, `adjust_form`, `roll_form`, `secret_form`) only describe the
-fields and how the values become an order; the screen-free parts are plain functions so the
-tests can check them without a terminal.
+`OrderForm` holds the fields and turns their values into an order with the ``make`` function
+it is given; the builders and `order_values` are plain functions, so the tests can check the
+order a form makes without a terminal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from typing import Any, ClassVar, NamedTuple
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Select, Static
-
-from engine.fe.model import ADJUST_FIELDS
+from textual.widgets import Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
 Values = dict[str, str]
 Make = Callable[[Values], "dict[str, Any] | str"]
-"""The values of the shown fields to an order, or the text saying what is missing."""
+"""The values of the shown fields to an order, or the text saying what is wrong."""
+Shown = Callable[[Values], Sequence[str]]
+"""The values of every field to the names of the fields to show, in the order to show them."""
+FieldsFor = Callable[[str, Mapping[str, str]], "Sequence[str] | None"]
+"""A ruleset client's choice of fields: (order type, values so far) to the parameters to ask
+for, or None for all of them (`tui.rulesets.RulesetClient.form_fields`)."""
+
+PRESET_FIELD = "_preset"
+"""The name of a form's preset menu (a leading underscore: no order parameter is named so)."""
+TYPE_IT = "-"
+"""The preset menu's value for "no preset: type the values"."""
+
+
+class ParamData(Protocol):
+    """One parameter of an order as the face describes it (`engine.core.face.Param`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def required(self) -> bool: ...
+    @property
+    def options(self) -> Sequence[str]: ...
+    @property
+    def help(self) -> str: ...
+
+
+class PresetData(Protocol):
+    """A ready filling of some parameters, one line of a menu (`engine.core.face.Preset`)."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def values(self) -> Sequence[tuple[str, str]]: ...
+
+
+class ChoiceData(Protocol):
+    """An order the seat may give now (`engine.core.face.Choice`)."""
+
+    @property
+    def order(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def params(self) -> Sequence[ParamData]: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def presets(self) -> Sequence[PresetData]: ...
+
+
+LIST_KINDS = frozenset({"hexes", "pieces", "steps"})
+"""Kinds whose value is a list of ids, typed with spaces or commas between them."""
+
+PLACEHOLDERS: Mapping[str, str] = {
+    "integer": "a whole number",
+    "flag": "yes or no",
+    "hex": "a hex",
+    "hexes": "hexes, a space between",
+    "piece": "a unit or piece id",
+    "pieces": "ids, a space between",
+    "step": "a step id",
+    "steps": "step ids, a space between",
+    "texts": "texts, ; between",
+}
 
 
 class Field(NamedTuple):
@@ -42,6 +117,8 @@ class Field(NamedTuple):
     value: str = ""
     choices: tuple[tuple[str, str], ...] = ()
     placeholder: str = ""
+    blank: bool = False
+    """A choice that may be left blank (an optional parameter with a menu)."""
 
 
 class OrderForm(ModalScreen["dict[str, Any] | None"]):
@@ -59,6 +136,7 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
             width: 60;
             max-width: 100%;
             height: auto;
+            max-height: 100%;
             border: round $accent;
             padding: 0 1;
             background: $surface;
@@ -74,24 +152,28 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
         title: str,
         fields: Sequence[Field],
         make: Make,
-        shown: Callable[[Values], Collection[str]] | None = None,
+        shown: Shown | None = None,
+        *,
+        order: str = "",
     ) -> None:
         super().__init__()
         self.title_text = title
+        self.order = order
+        """The order type this form writes ("" for one that is not a face's choice)."""
         self.fields = list(fields)
         self._make = make
         self._shown = shown
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title_text, markup=False)
+            yield Static(self.title_text, id="form-title", markup=False)
             for field in self.fields:
                 yield Label(field.label, id=f"label-{field.name}", markup=False)
                 if field.choices:
                     yield Select(
                         field.choices,
-                        value=field.value or field.choices[0][1],
-                        allow_blank=False,
+                        value=field.value or (Select.BLANK if field.blank else field.choices[0][1]),
+                        allow_blank=field.blank,
                         compact=True,
                         id=f"field-{field.name}",
                     )
@@ -113,13 +195,8 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
 
     @property
     def values(self) -> Values:
-        """The values of the fields shown now, by name."""
-        found: Values = {}
-        for name in self._visible():
-            widget = self.query_one(f"#field-{name}")
-            value = widget.value if isinstance(widget, Input | Select) else ""
-            found[name] = "" if value is Select.BLANK else str(value).strip()
-        return found
+        """The values of the fields shown now, by name, in the order shown."""
+        return {name: self._raw(name).strip() for name in self._visible()}
 
     @property
     def error_text(self) -> str:
@@ -129,9 +206,8 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
         names = [f.name for f in self.fields]
         if self._shown is None:
             return names
-        everything = {f.name: self._raw(f.name) for f in self.fields}
-        wanted = set(self._shown(everything))
-        return [n for n in names if n in wanted]
+        wanted = self._shown({name: self._raw(name) for name in names})
+        return [n for n in dict.fromkeys(wanted) if n in names]
 
     def _raw(self, name: str) -> str:
         widget = self.query_one(f"#field-{name}")
@@ -139,20 +215,29 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
         return "" if value is Select.BLANK else str(value)
 
     def _show_fields(self) -> None:
-        visible = set(self._visible())
+        """Show the wanted fields in the wanted order (Tab follows it), hide the others."""
+        visible = self._visible()
+        box = self.query_one(Vertical)
+        anchor = self.query_one("#form-title")
+        for name in visible:
+            label, widget = self.query_one(f"#label-{name}"), self.query_one(f"#field-{name}")
+            box.move_child(label, after=anchor)
+            box.move_child(widget, after=label)
+            anchor = widget
         for field in self.fields:
             for prefix in ("label", "field"):
                 self.query_one(f"#{prefix}-{field.name}").display = field.name in visible
 
     @on(Select.Changed)
     def _choice_changed(self) -> None:
-        self._show_fields()
+        if self.is_mounted:
+            self._show_fields()
 
     @on(Input.Submitted)
     def _field_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         visible = self._visible()
-        if event.input.id == f"field-{visible[-1]}":
+        if visible and event.input.id == f"field-{visible[-1]}":
             self.action_submit()
         else:
             self.focus_next()
@@ -168,134 +253,170 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
         self.dismiss(None)
 
 
-def missing(values: Values, *names: str) -> str:
+def missing(values: Mapping[str, str], *names: str) -> str:
     """What a form says for blank required fields ("" when none is blank)."""
     blank = [name for name in names if not values.get(name)]
     return f"fill in: {', '.join(blank)}" if blank else ""
 
 
-# --- build ----------------------------------------------------------------------------------
+# --- a face's choice as a form --------------------------------------------------------------
 
 
-def build_form(choices: Sequence[tuple[str, str, str, str]], hex_text: str) -> OrderForm:
-    """A ``build`` at ``hex_text``: the class from ``choices`` (class, instead_of, empire,
-    label: `tui.screens.order_data.BuildChoice`), typed in when the schedule offers none."""
-    if choices:
-        options = tuple((label, "|".join((cls, sub, emp))) for cls, sub, emp, label in choices)
-        what = Field("what", "class (this turn's schedule)", choices=options)
-    else:
-        what = Field("what", "class (nothing scheduled this turn)", placeholder="D7")
-
-    def make(values: Values) -> dict[str, Any] | str:
-        if problem := missing(values, "what", "hex"):
-            return problem
-        cls, _, rest = values["what"].partition("|")
-        instead_of, _, empire = rest.partition("|")
-        order: dict[str, Any] = {"type": "build", "cls": cls, "hex": values["hex"]}
-        if instead_of:
-            order["instead_of"] = instead_of
-        if empire:
-            order["empire"] = empire
-        return order
-
-    hex_field = Field("hex", "at hex (capital or shipyard)", hex_text, placeholder="1411")
-    return OrderForm("Build from the schedule", [what, hex_field], make)
+def param_field(param: ParamData, value: str = "") -> Field:
+    """The field asking for ``param``: a menu of its options, or a line to type in."""
+    label = param.name + (f" ({param.help})" if param.help else "")
+    label += "" if param.required else " (optional)"
+    if param.options:
+        choices = tuple((option, option) for option in param.options)
+        chosen = value if value in param.options else ""
+        return Field(param.name, label, chosen, choices, blank=not param.required)
+    if param.kind == "flag":
+        choices = (("no", "no"), ("yes", "yes"))
+        chosen = value if value in ("yes", "no") else ""
+        return Field(param.name, label, chosen, choices, blank=True)
+    return Field(param.name, label, value, placeholder=PLACEHOLDERS.get(param.kind, ""))
 
 
-def convert_form(choices: Sequence[tuple[str, str, str]], unit: str) -> OrderForm:
-    """A ``convert`` (2B3): one of ``choices`` (unit, to, label:
-    `tui.screens.order_data.ConvertChoice`), or the unit and class typed in without any."""
-    if choices:
-        options = tuple((label, f"{unit_id}|{to}") for unit_id, to, label in choices)
-        fields = [Field("what", "conversion (from the unit tables)", choices=options)]
-    else:
-        fields = [
-            Field("unit", "unit to convert", unit, placeholder="KZI-0006"),
-            Field("to", "into class", placeholder="CC"),
-        ]
-
-    def make(values: Values) -> dict[str, Any] | str:
-        if "what" in values:
-            unit_id, _, to = values["what"].partition("|")
-            values = {"unit": unit_id, "to": to}
-        return missing(values, "unit", "to") or {"type": "convert", **values}
-
-    return OrderForm("Convert where it stands (starbase or capital)", fields, make)
+def typed_value(param: ParamData, text: str) -> Any:
+    """A field's text as the order's JSON wants it (`ValueError` says what is wrong)."""
+    if param.kind == "integer":
+        if not re.fullmatch(r"-?[0-9]{1,18}", text):
+            raise ValueError(f"{param.name}: a whole number, not {text!r}")
+        return int(text)
+    if param.kind == "flag":
+        return text in ("yes", "true", "1")
+    if param.kind in LIST_KINDS:
+        return [part for part in re.split(r"[\s,>]+", text) if part]
+    if param.kind == "texts":
+        return [part.strip() for part in text.split(";") if part.strip()]
+    return text
 
 
-def repair_form(unit: str) -> OrderForm:
-    """A ``repair`` (2A2) of a crippled unit at a base or FRD in its hex."""
-
-    def make(values: Values) -> dict[str, Any] | str:
-        return missing(values, "unit") or {"type": "repair", "unit": values["unit"]}
-
-    field = Field("unit", "crippled unit to repair", unit, placeholder="KZI-0006")
-    return OrderForm("Repair at a base or FRD", [field], make)
-
-
-def replace_form(unit: str) -> OrderForm:
-    """A ``replace`` (2B4): fighter factors (halves allowed) or PFs of one unit."""
-
-    def make(values: Values) -> dict[str, Any] | str:
-        if problem := missing(values, "unit", "amount"):
-            return problem
-        order: dict[str, Any] = {"type": "replace", "unit": values["unit"]}
-        if values["what"] == "pfs":
-            if not values["amount"].isdigit():
-                return "PFs come whole: a number such as 6"
-            order["pfs"] = int(values["amount"])
-        else:
-            order["fighters"] = values["amount"]
-        return order
-
-    fields = [
-        Field("unit", "unit", unit, placeholder="KZI-B004"),
-        Field("what", "replace", "fighters", (("fighter factors", "fighters"), ("PFs", "pfs"))),
-        Field("amount", "how many (fighters in halves: 4, 2.5)", placeholder="4"),
-    ]
-    return OrderForm("Replace fighters or PFs", fields, make)
+def order_values(
+    choice: ChoiceData, values: Mapping[str, str], preset: PresetData | None = None
+) -> dict[str, Any] | str:
+    """The order a filled form of ``choice`` makes: its ``type``, the preset's values, then
+    every non-blank field, each as its kind wants; or what is wrong (a blank required field
+    among those shown, a number that is not one)."""
+    given = dict(preset.values) if preset is not None else {}
+    params = {param.name: param for param in choice.params}
+    shown = [name for name in values if name in params]
+    required = [name for name in shown if params[name].required and name not in given]
+    if problem := missing(values, *required):
+        return problem
+    order: dict[str, Any] = {"type": choice.order}
+    try:
+        for name, text in [*given.items(), *((n, values[n]) for n in shown)]:
+            if name in params and text:
+                order[name] = typed_value(params[name], text)
+            elif text:
+                order[name] = text
+    except ValueError as problem:
+        return str(problem)
+    return order
 
 
-# --- adjust ---------------------------------------------------------------------------------
+def choice_form(
+    choice: ChoiceData,
+    prefill: Mapping[str, str] | None = None,
+    fields_for: FieldsFor | None = None,
+    presets: Sequence[PresetData] | None = None,
+) -> OrderForm:
+    """The form of ``choice``: its presets (``presets`` when given: those that fit what the
+    player chose) as a menu first, then its parameters. With a preset chosen the form asks
+    only for the required parameters the preset leaves open; with none (the menu's last
+    line), for every parameter. ``fields_for`` may narrow the parameters shown (the ruleset
+    client's `FieldsFor`); ``prefill`` gives starting values by parameter name."""
+    offered = tuple(choice.presets if presets is None else presets)
+    prefill = prefill or {}
+    fields: list[Field] = []
+    if offered:
+        menu = tuple((p.label, str(n)) for n, p in enumerate(offered))
+        menu += (("other: type the values in", TYPE_IT),)
+        fields.append(Field(PRESET_FIELD, "choose", "0", menu))
+    fields += [param_field(p, prefill.get(p.name, "")) for p in choice.params]
+    params = [p.name for p in choice.params]
+    required = {p.name for p in choice.params if p.required}
 
-
-def adjust_form(unit: str, hex_text: str) -> OrderForm:
-    """A typed ``adjust``: the change first, then only the fields it needs and the reason."""
-    fields = [
-        Field("change", "change", "treasury", tuple((c, c) for c in ADJUST_FIELDS)),
-        Field("unit", "unit id", unit, placeholder="KLI-0003"),
-        Field("hex", "hex", hex_text, placeholder="1411"),
-        Field("cls", "class", placeholder="D7"),
-        Field("ep", "EP (halves allowed, minus to pay)", placeholder="-3.5"),
-        Field("reason", "reason (goes into the log)", placeholder="combat at 1305"),
-    ]
+    def preset_of(values: Mapping[str, str]) -> PresetData | None:
+        index = values.get(PRESET_FIELD, TYPE_IT)
+        return offered[int(index)] if index.isdigit() and int(index) < len(offered) else None
 
     def shown(values: Values) -> list[str]:
-        return ["change", *ADJUST_FIELDS.get(values.get("change", ""), ()), "reason"]
+        preset = preset_of(values)
+        plain = {k: v for k, v in values.items() if k != PRESET_FIELD}
+        if preset is not None:
+            plain.update(preset.values)
+        wanted = fields_for(choice.order, plain) if fields_for is not None else None
+        names = list(params if wanted is None else wanted)
+        if preset is not None:
+            given = dict(preset.values)
+            names = [n for n in names if n in required and n not in given]
+        return ([PRESET_FIELD] if offered else []) + names
 
     def make(values: Values) -> dict[str, Any] | str:
-        change = values["change"]
-        if problem := missing(values, *ADJUST_FIELDS[change], "reason"):
-            return problem
-        return {"type": "adjust", **values}
+        preset = preset_of(values)
+        return order_values(choice, {k: v for k, v in values.items() if k in params}, preset)
 
-    return OrderForm("Typed adjustment", fields, make, shown)
-
-
-# --- roll and secret ------------------------------------------------------------------------
+    title = f"{choice.title} ({choice.rule})" if choice.rule else choice.title
+    return OrderForm(title, fields, make, shown, order=choice.order)
 
 
-def roll_form() -> OrderForm:
-    """A ``roll``: the dice and what they are for."""
+class ChoiceMenu(ModalScreen["str | None"]):
+    """Every order the seat may give now, one line each; Enter opens the chosen one's form
+    (dismisses with its ``type``), Escape gives up."""
 
-    def make(values: Values) -> dict[str, Any] | str:
-        return missing(values, "dice", "purpose") or {"type": "roll", **values}
-
-    fields = [
-        Field("dice", "dice (NdS)", "2d6"),
-        Field("purpose", "what for (shown with the result)", placeholder="capture 305.1"),
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", tooltip="Close the list, no order"),
     ]
-    return OrderForm("Ask for dice", fields, make)
+
+    DEFAULT_CSS = """
+    ChoiceMenu {
+        align: center middle;
+        & > Vertical {
+            width: 60;
+            max-width: 100%;
+            height: auto;
+            max-height: 100%;
+            border: round $accent;
+            padding: 0 1;
+            background: $surface;
+        }
+        & OptionList { height: auto; max-height: 16; }
+    }
+    """
+
+    def __init__(self, choices: Sequence[ChoiceData], step: str = "") -> None:
+        super().__init__()
+        self.choices = tuple(choices)
+        self.step = step
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            heading = f"Orders {self.step} takes" if self.step else "Orders"
+            yield Static(f"{heading} (Enter opens its form, Esc closes)", markup=False)
+            yield OptionList(
+                *(Option(f"{c.order}: {c.title}", id=c.order) for c in self.choices),
+                id="choice-menu",
+                compact=True,
+            )
+
+    @property
+    def orders(self) -> list[str]:
+        """The order types listed, in the order shown."""
+        menu = self.query_one(OptionList)
+        return [str(menu.get_option_at_index(i).id) for i in range(menu.option_count)]
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# --- the secret step --------------------------------------------------------------------------
 
 
 def secret_form() -> OrderForm:
@@ -304,5 +425,5 @@ def secret_form() -> OrderForm:
     def make(values: Values) -> dict[str, Any] | str:
         return missing(values, "choice") or {"type": "secret", "choice": values["choice"]}
 
-    field = Field("choice", "your hidden choice", placeholder="Flagship D7C; battle force ...")
+    field = Field("choice", "your hidden choice", placeholder="what you choose, in words")
     return OrderForm("Secret choice (revealed when both have chosen)", [field], make)

@@ -1,32 +1,38 @@
 """The orders panel: the player's draft orders for the step they owe, and the engine's verdict.
 
-Keyboard first, and small on purpose: a player writes one order at a time, either as the JSON
-of `docs/orders.md` (``a``, for any order the engine knows) or with a quick key for the common
-ones: ``d`` done, ``n`` a note (asks for its text), ``m`` the stack order of the step (a move,
-reaction, retrograde, strategic move or reserve fleet of units of the hex chosen on the map),
-``b`` a build (a repair at 2A2, a replacement at 2B4), ``k`` a conversion, ``j`` a typed
-adjustment, ``x`` a roll, ``p`` a secret choice (each in a small form,
-`tui.widgets.order_forms`).
+Keyboard first, and small on purpose: a player writes one order at a time. What may be
+written comes from the ruleset's face as data: the screen hands over the choices of the
+pending step (`set_step`: each order type with its parameters and presets, see
+`tui.widgets.order_forms.ChoiceData`), and every choice gets a form built from its parameters
+(`choice_form`). ``f`` lists them all and opens the one picked. Quick keys reach the usual
+ones, each only when the step offers it:
+
+- ``d`` a ``done`` at once, ``n`` a ``note`` (asks for its text on the panel's own line),
+  ``x`` a ``roll``, ``j`` an ``adjust``: the names the sequence-of-play machinery and most
+  rulesets share;
+- ``b`` and ``k`` the step's own orders (those not offered at every step), first and second:
+  a build and a conversion at F&E's 2B3, a repair at 2A2;
+- ``m`` the step's stack order, the first choice naming several pieces: first which units of
+  the stack chosen on the map (`UnitPick`, all ticked: Enter takes the whole stack), then its
+  hexes on the map;
+- ``p`` the hidden choice of a secret step, ``a`` any order typed as JSON (`docs/orders.md`).
+
 ``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all.
 
-Data down, intent up, as for the map: the panel never calls the engine or the store. Every
-change of the drafts posts `OrdersPanel.DraftChanged` (the screen checks them in a dry run
-and hands the verdict back with `show_check`), and sending posts `OrdersPanel.SendRequested`
-(the screen confirms, signs and queues). The screen also tells it the step's order types
-(`set_step`) and the hex chosen on the map with the player's units there (`choose_hex`).
+Data down, intent up, as for the map: the panel never calls the engine, the store or a
+ruleset's client code. Every change of the drafts posts `OrdersPanel.DraftChanged` (the
+screen checks them in a dry run and hands the verdict back with `show_check`), and sending
+posts `OrdersPanel.SendRequested` (the screen confirms, signs and queues). The screen also
+tells it the hex chosen on the map with the player's units there (`choose_hex`).
 
-A stack order first asks which units go (`UnitPick`, all ticked: Enter takes the whole
-stack). Its hexes need the map's keys, which the panel does not have: the panel posts
+A stack order's hexes need the map's keys, which the panel does not have: the panel posts
 `OrdersPanel.MoveStarted` so the screen gives the map the focus; each hex chosen there is
-passed back with `add_path_hex`. A move or reaction ends when the last hex is chosen again
-(or on `end_move`, which the screen calls on Escape); a retrograde or strategic move needs
-one hex, its destination; a reserve fleet needs none. Then the draft is added and
-`OrdersPanel.MoveEnded` posted. A reaction's trigger is taken to be its last hex, where the
-enemy it reacts to came in; the JSON key writes any other.
-
-A build lists this turn's schedule, which only the engine knows: ``b`` posts
-`OrdersPanel.BuildRequested`, and the screen answers with `open_build` and the choices; a
-conversion (``k``, of the chosen stack's units) likewise with `open_convert`.
+passed back with `add_path_hex`. When the order takes a path (a parameter of kind
+``hexes``), it ends when the last hex is chosen again (or on `end_move`, which the screen
+calls on Escape); when it takes one hex, that hex is its destination; when it takes none, the
+units are all it needs. Other hex parameters the order requires take the path's last hex
+(F&E's reaction: its trigger, where the enemy it reacts to came in); the JSON key writes any
+other. Whatever is still required and blank then is asked in the order's form.
 """
 
 from __future__ import annotations
@@ -44,24 +50,21 @@ from textual.widgets import Input, Static
 
 from tui.safe_text import safe_text
 from tui.widgets.order_forms import (
-    adjust_form,
-    build_form,
-    convert_form,
-    repair_form,
-    replace_form,
-    roll_form,
+    ChoiceData,
+    ChoiceMenu,
+    FieldsFor,
+    PresetData,
+    choice_form,
+    order_values,
     secret_form,
 )
 from tui.widgets.unitpick import UnitPick
 
-ALWAYS = ("done", "note", "adjust")
-"""Order types any owed step takes; the step's own ones come first in the hint."""
+NAMED_KEYS: Mapping[str, str] = {"d": "done", "n": "note", "x": "roll", "j": "adjust"}
+"""Quick keys for orders known by a shared name; each acts only when the step offers it."""
 
-STACK_ORDERS = ("move", "react", "retrograde", "strategic", "reserve")
-"""Orders naming units of one stack; ``m`` writes the first of them the step takes."""
-
-TO_ONE_HEX = ("retrograde", "strategic")
-"""Stack orders that name a destination (``to``) rather than a path."""
+OWN_KEYS = ("b", "k")
+"""Quick keys for the step's own orders (not offered at every step), in the order offered."""
 
 
 def path_text(hexes: Iterable[object]) -> str:
@@ -71,7 +74,9 @@ def path_text(hexes: Iterable[object]) -> str:
 
 
 def describe(item: Mapping[str, Any]) -> str:
-    """One draft order in plain words, short enough for the side column."""
+    """One draft order in plain words, short enough for the side column: ``done`` and
+    ``note`` in words, an order naming ``units`` by them (and its ``path`` or ``to``),
+    anything else as its type and JSON."""
     kind = str(item.get("type", "?"))
     if kind == "done":
         through = f" through {item['through']}" if item.get("through") else ""
@@ -79,14 +84,14 @@ def describe(item: Mapping[str, Any]) -> str:
         return f"done{through}{note}"
     if kind == "note":
         return f"note: {item.get('text', '')}"
-    units = item.get("units") or []
-    who = units[0] if len(units) == 1 else f"{len(units)} units"
-    if kind in ("move", "react") and isinstance(item.get("path"), list):
-        return f"{kind} {who} {path_text(item['path'])}"
-    if kind in TO_ONE_HEX and "to" in item and units:
-        return f"{kind} {who} to {item['to']}"
-    if kind == "reserve" and units:
-        return f"reserve {who}"
+    units = item.get("units")
+    if isinstance(units, list) and units:
+        who = units[0] if len(units) == 1 else f"{len(units)} units"
+        if isinstance(item.get("path"), list):
+            return f"{kind} {who} {path_text(item['path'])}"
+        if "to" in item:
+            return f"{kind} {who} to {item['to']}"
+        return f"{kind} {who}"
     rest = {key: value for key, value in item.items() if key != "type"}
     return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
 
@@ -103,6 +108,14 @@ def parse_items(text: str) -> list[dict[str, Any]]:
     return items
 
 
+def param_named(choice: ChoiceData, kind: str, *, required: bool = False) -> str | None:
+    """The name of ``choice``'s first parameter of ``kind`` (required ones only if asked)."""
+    return next(
+        (p.name for p in choice.params if p.kind == kind and (p.required or not required)),
+        None,
+    )
+
+
 class OrdersPanel(Vertical, can_focus=True):
     """Draft orders, one line each, with the check result under them and a one-line input.
 
@@ -113,12 +126,13 @@ class OrdersPanel(Vertical, can_focus=True):
         Binding("d", "done", "Done", tooltip="Draft a done order (ends the step)"),
         Binding("n", "note", "Note", show=False, tooltip="Draft a note (asks for its text)"),
         Binding("m", "move", "Move", tooltip="The step's stack order for the chosen hex"),
-        # Not in the footer, which 80 columns already fill: the hint line names b at the
-        # steps that take it, and ? lists them all.
-        Binding("b", "build", "Build", show=False, tooltip="Build (repair 2A2, replace 2B4)"),
-        Binding("k", "convert", "Convert", show=False, tooltip="Convert a unit (2B3)"),
-        Binding("j", "adjust", "Adjust", show=False, tooltip="A typed adjustment (losses, EP...)"),
-        Binding("x", "roll", "Roll", show=False, tooltip="Ask for dice"),
+        # Not in the footer, which 80 columns already fill: the hint line names them at the
+        # steps that take them, and ? lists them all.
+        Binding("f", "forms", "Forms", show=False, tooltip="Any order of the step, by its form"),
+        Binding("b", "own(0)", "Own order", show=False, tooltip="The step's first own order"),
+        Binding("k", "own(1)", "2nd order", show=False, tooltip="The step's second own order"),
+        Binding("j", "named('adjust')", "Adjust", show=False, tooltip="A typed adjustment"),
+        Binding("x", "named('roll')", "Roll", show=False, tooltip="Ask for dice"),
         Binding("p", "secret", "Secret", tooltip="Write the hidden choice of a secret step"),
         Binding("a", "type_json", "JSON", show=False, tooltip="Type one order as JSON"),
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
@@ -155,16 +169,6 @@ class OrdersPanel(Vertical, can_focus=True):
     class MoveStarted(Message):
         """A move is being built: the map should take the keys (cursor + Enter)."""
 
-    class BuildRequested(Message):
-        """``b``: the screen should read this turn's build choices and call `open_build`."""
-
-    class ConvertRequested(Message):
-        """``k``: the screen should read the conversions of ``units`` and call `open_convert`."""
-
-        def __init__(self, units: list[str]) -> None:
-            super().__init__()
-            self.units = units
-
     class MoveEnded(Message):
         """The move's path is complete (or abandoned): the keys can come back here."""
 
@@ -174,13 +178,15 @@ class OrdersPanel(Vertical, can_focus=True):
         self.chosen: tuple[int, list[str]] | None = None
         """The hex chosen on the map and the player's units there."""
         self.path: list[int] | None = None
-        """The move being built (its hexes so far), or None."""
+        """The stack order's hexes so far while they are chosen on the map, or None."""
         self._units: list[str] = []
         self._names: dict[str, str] = {}
-        self._kind = "move"
-        """The stack order being written (one of `STACK_ORDERS`)."""
+        self._stack: ChoiceData | None = None
+        """The stack order being written."""
         self._step = ""
-        self._takes: tuple[str, ...] = ()
+        self._choices: tuple[ChoiceData, ...] = ()
+        self._own: tuple[ChoiceData, ...] = ()
+        self._fields: FieldsFor | None = None
         self._secret = False
         self._input_for = ""
 
@@ -198,11 +204,24 @@ class OrdersPanel(Vertical, can_focus=True):
 
     # --- what the screen tells the panel ---------------------------------------------------
 
-    def set_step(self, step: str | None, takes: Sequence[str], *, secret: bool = False) -> None:
-        """The step the player owes (None: nothing owed), the order types it takes, and
-        whether it is a secret step (``p`` writes its choice)."""
+    def set_step(
+        self,
+        step: str | None,
+        choices: Sequence[ChoiceData] = (),
+        *,
+        own: Sequence[str] = (),
+        secret: bool = False,
+        fields: FieldsFor | None = None,
+    ) -> None:
+        """The step the player owes (None: nothing owed) and the orders they may give there
+        (``choices``, the face's); ``own`` names those that are the step's own rather than
+        offered at every step (``b`` and ``k`` reach them); ``secret`` when it is a secret
+        step (``p`` writes its choice); ``fields`` narrows a form's fields (the ruleset
+        client's choice, `FieldsFor`)."""
         self._step = step or ""
-        self._takes = tuple(takes)
+        self._choices = tuple(choices) if step else ()
+        self._own = tuple(c for c in self._choices if c.order in own and c is not self.stack)
+        self._fields = fields
         self._secret = secret and bool(step)
         self._show_hint()
         self.refresh_bindings()
@@ -217,51 +236,64 @@ class OrdersPanel(Vertical, can_focus=True):
         self._show_hint()
 
     @property
+    def orders(self) -> list[str]:
+        """The order types offered now (their forms), in the face's order."""
+        return [c.order for c in self._choices]
+
+    @property
+    def stack(self) -> ChoiceData | None:
+        """The stack order ``m`` writes at this step: the first choice naming pieces."""
+        return next((c for c in self._choices if param_named(c, "pieces", required=True)), None)
+
+    @property
     def stack_kind(self) -> str:
-        """The stack order ``m`` writes at this step: the first of `STACK_ORDERS` it takes."""
-        return next((kind for kind in STACK_ORDERS if kind in self._takes), "move")
+        """The type of the stack order ``m`` writes at this step ("" when it has none)."""
+        return self.stack.order if self.stack is not None else ""
+
+    def choice(self, order: str) -> ChoiceData | None:
+        """The offered choice of type ``order``, if the step offers it."""
+        return next((c for c in self._choices if c.order == order), None)
 
     def add_path_hex(self, h: int) -> None:
-        """The next hex of the move being built; the last hex again ends the path. For a
-        retrograde or strategic move the one hex is the destination."""
+        """The next hex of the stack order being built; the last hex again ends the path.
+        For an order that takes one hex, that hex is its destination."""
         if self.path is None:
             return
         if h == self.path[-1]:
             self.end_move()
             return
         self.path.append(h)
-        if self._kind in TO_ONE_HEX:
+        if not self._takes_path:
             self.end_move()
             return
         self._show_hint()
 
     @property
     def building(self) -> bool:
-        """True while a move's path is being chosen on the map."""
+        """True while a stack order's hexes are being chosen on the map."""
         return self.path is not None
 
+    @property
+    def _takes_path(self) -> bool:
+        return self._stack is not None and param_named(self._stack, "hexes") is not None
+
     def end_move(self) -> None:
-        """End the stack order being built: with a path of two hexes or more (a move or a
-        reaction) or a destination (retrograde, strategic), it becomes a draft."""
+        """End the stack order being built: with a path of two hexes or more, or a
+        destination, it becomes a draft (or its form, if it still lacks something)."""
         path, self.path = self.path, None
-        if path is not None and len(path) > 1:
+        if path is not None and len(path) > 1 and self._stack is not None:
             hexes = [f"{h:04d}" for h in path]
-            order: dict[str, Any] = {"type": self._kind, "units": self._units}
-            if self._kind in TO_ONE_HEX:
-                order["to"] = hexes[-1]
-            else:
-                order["path"] = hexes
-            if self._kind == "react":
-                order["trigger"] = hexes[-1]
-            self._add(order)
+            values = {param_named(self._stack, "pieces") or "units": " ".join(self._units)}
+            route = param_named(self._stack, "hexes")
+            if route is not None:
+                values[route] = " ".join(hexes)
+            for param in self._stack.params:
+                if param.kind == "hex" and param.required:
+                    values.setdefault(param.name, hexes[-1])
+            self._stack_order(values)
         else:
             self._show_hint()
         self.post_message(self.MoveEnded())
-
-    def open_build(self, choices: Sequence[tuple[str, str, str, str]]) -> None:
-        """Show the build form with this turn's ``choices`` (class, instead_of, empire,
-        label), at the chosen hex."""
-        self._form(build_form(choices, self._chosen_hex()))
 
     def show_check(self, ok: bool, text: str) -> None:
         """The engine's verdict on the drafts: legal, or the refusal with its rule."""
@@ -295,23 +327,68 @@ class OrdersPanel(Vertical, can_focus=True):
             return bool(self.items)  # hidden, not greyed: the 80-column footer has no room
         if action == "secret":
             return self._secret
-        return True  # the engine says, with its rule, when an order is out of its step
+        if action == "done":
+            return self.choice("done") is not None
+        if action == "move":
+            return self.stack is not None
+        return True  # the others say why when the step does not take them
 
     def action_done(self) -> None:
-        self._add({"type": "done"})
+        self.action_named("done")
 
     def action_note(self) -> None:
-        self._ask("note", "note text, Enter adds it")
+        self.action_named("note")
 
     def action_type_json(self) -> None:
         self._ask("json", '{"type": "batch"}')
 
+    def action_named(self, order: str) -> None:
+        """The form of the offered order ``order`` (a ``done`` is drafted at once, a
+        ``note`` asks only its text, on the panel's own line)."""
+        choice = self.choice(order)
+        if choice is None:
+            self._not_offered(order)
+        elif order == "done" and not any(p.required for p in choice.params):
+            self._add({"type": "done"})  # the usual done asks nothing; f opens its form
+        elif order == "note" and [p.kind for p in choice.params] == ["text"]:
+            self._ask("note", f"{choice.params[0].name}, Enter adds it")
+        else:
+            self._open(choice)
+
+    def action_own(self, index: int) -> None:
+        """The step's own order number ``index`` (``b`` the first, ``k`` the second)."""
+        if index < len(self._own):
+            self._open(self._own[index])
+        elif not self._step:
+            self.show_check(False, "nothing owed now")
+        else:
+            has = ", ".join(c.order for c in self._own) or "no order of its own"
+            self.show_check(False, f"{self._step} has {has}: f lists every order it takes")
+
+    def action_forms(self) -> None:
+        """Every order of the step in a list; the one picked opens its form."""
+        if not self._choices:
+            self.show_check(False, "nothing owed now" if not self._step else "no orders here")
+            return
+
+        def picked(order: str | None) -> None:
+            self.focus()
+            choice = self.choice(order) if order else None
+            if choice is not None:
+                self._open(choice)
+
+        self.app.push_screen(ChoiceMenu(self._choices, self._step), picked)
+
     def action_move(self) -> None:
         """Start the step's stack order: first the units (all ticked), then its hexes."""
+        stack = self.stack
+        if stack is None:
+            self._not_offered("stack")
+            return
         if self.chosen is None or not self.chosen[1]:
             self.show_check(False, "choose a hex with your ships first: Enter on the map")
             return
-        self._kind = self.stack_kind
+        self._stack = stack
         pick = self.query_one(UnitPick)
         pick.offer(self.chosen[1], self._names)
         pick.display = True
@@ -325,10 +402,11 @@ class OrdersPanel(Vertical, can_focus=True):
             self.show_check(False, "no unit ticked: space ticks one, Escape gives up")
             return
         self._close_pick()
-        assert self.chosen is not None
+        assert self.chosen is not None and self._stack is not None
         self._units = event.units
-        if self._kind == "reserve":
-            self._add({"type": "reserve", "units": self._units})
+        stack = self._stack
+        if param_named(stack, "hexes") is None and param_named(stack, "hex") is None:
+            self._stack_order({param_named(stack, "pieces") or "units": " ".join(self._units)})
             return
         self.path = [self.chosen[0]]
         self._show_hint()
@@ -345,38 +423,59 @@ class OrdersPanel(Vertical, can_focus=True):
         pick.display = False
         self.focus()
 
-    def action_build(self) -> None:
-        """The production order of the step: a repair at 2A2, a replacement at 2B4, else a
-        build (its menu comes from the screen)."""
-        units = self.chosen[1] if self.chosen is not None else []
-        if "repair" in self._takes:
-            self._form(repair_form(units[0] if units else ""))
-        elif "replace" in self._takes:
-            self._form(replace_form(units[0] if units else ""))
+    def _stack_order(self, values: dict[str, str]) -> None:
+        """The stack order from the units and hexes chosen: a draft when nothing required
+        is missing, else its form, filled so far."""
+        assert self._stack is not None
+        stack = self._stack
+        filled = {p.name: values.get(p.name, "") for p in stack.params}
+        blank = [p.name for p in stack.params if p.required and not filled[p.name]]
+        if blank:
+            self._open(stack, filled)
+            return
+        order = order_values(stack, {k: v for k, v in filled.items() if v})
+        if isinstance(order, str):
+            self.show_check(False, order)
         else:
-            self.post_message(self.BuildRequested())
-
-    def action_convert(self) -> None:
-        units = self.chosen[1] if self.chosen is not None else []
-        self.post_message(self.ConvertRequested(list(units)))
-
-    def open_convert(self, choices: Sequence[tuple[str, str, str]]) -> None:
-        """Show the conversion form with ``choices`` (unit, to, label) for the chosen units."""
-        units = self.chosen[1] if self.chosen is not None else []
-        self._form(convert_form(choices, units[0] if units else ""))
-
-    def action_adjust(self) -> None:
-        units = self.chosen[1] if self.chosen is not None else []
-        self._form(adjust_form(units[0] if units else "", self._chosen_hex()))
-
-    def action_roll(self) -> None:
-        self._form(roll_form())
+            self._add(order)
 
     def action_secret(self) -> None:
         self._form(secret_form())
 
-    def _chosen_hex(self) -> str:
-        return f"{self.chosen[0]:04d}" if self.chosen is not None else ""
+    def _not_offered(self, what: str) -> None:
+        if not self._step:
+            self.show_check(False, "nothing owed now")
+        else:
+            self.show_check(False, f"{self._step} takes no {what} order: f lists what it takes")
+
+    def _prefill(self) -> dict[str, str]:
+        """Starting values from what the player pointed at: the chosen hex, its units."""
+        if self.chosen is None:
+            return {}
+        units = self.chosen[1]
+        return {
+            "hex": f"{self.chosen[0]:04d}",
+            "piece": units[0] if units else "",
+            "pieces": " ".join(units),
+        }
+
+    def _open(self, choice: ChoiceData, values: Mapping[str, str] | None = None) -> None:
+        """The form of ``choice``, or the order at once when it asks for nothing."""
+        if not choice.params and not choice.presets:
+            self._add({"type": choice.order})
+            return
+        by_kind = self._prefill()
+        filled = {p.name: by_kind.get(p.kind, "") for p in choice.params}
+        filled.update(values or {})
+        presets = self._fitting(choice.presets)
+        self._form(choice_form(choice, filled, self._fields, presets))
+
+    def _fitting(self, presets: Sequence[PresetData]) -> Sequence[PresetData]:
+        """The presets about the chosen units, when some are (a conversion of the stack the
+        player pointed at); all of them otherwise."""
+        units = set(self.chosen[1]) if self.chosen is not None else set()
+        fit = [p for p in presets if any(value in units for _, value in p.values)]
+        return fit or presets
 
     def _form(self, form: Any) -> None:
         """Push an order form; the order it returns becomes a draft."""
@@ -409,8 +508,9 @@ class OrdersPanel(Vertical, can_focus=True):
         if not text:
             self._close_input()
             return
-        if self._input_for == "note":
-            items = [{"type": "note", "text": text}]
+        note = self.choice("note")
+        if self._input_for == "note" and note is not None:
+            items = [{"type": "note", note.params[0].name: text}]
         else:
             try:
                 items = parse_items(text)
@@ -451,17 +551,28 @@ class OrdersPanel(Vertical, can_focus=True):
             field.display = False
             self.focus()
 
+    def key_text(self) -> str:
+        """The quick keys of this step's orders: ``b: build, k: convert, j: adjust...``."""
+        keys = [f"{key}: {c.order}" for key, c in zip(OWN_KEYS, self._own, strict=False)]
+        keys += [
+            f"{key}: {order}"
+            for key, order in NAMED_KEYS.items()
+            if key in ("j", "x") and self.choice(order) is not None
+        ]
+        return ", ".join([*keys, "f: forms"])
+
     def _show_hint(self) -> None:
+        kind = self._stack.order if self._stack is not None else ""
         if self.query_one(UnitPick).display:
-            text = f"{self._kind}: which units? space ticks, a all/none, Enter takes, Esc"
-        elif self.path is not None and self._kind in TO_ONE_HEX:
+            text = f"{kind}: which units? space ticks, a all/none, Enter takes, Esc"
+        elif self.path is not None and not self._takes_path:
             text = (
-                f"{self._kind} {len(self._units)} from {self.path[0]:04d}: "
+                f"{kind} {len(self._units)} from {self.path[0]:04d}: "
                 "cursor to the destination, Enter; Esc gives up"
             )
         elif self.path is not None:
             text = (
-                f"{self._kind} {len(self._units)} from {self.path[0]:04d}: "
+                f"{kind} {len(self._units)} from {self.path[0]:04d}: "
                 f"{path_text(f'{h:04d}' for h in self.path)}\n"
                 "cursor+Enter adds a hex; Enter on it again or Esc ends"
             )
@@ -470,12 +581,8 @@ class OrdersPanel(Vertical, can_focus=True):
         elif self._secret:
             text = f"{self._step} is secret: p writes your hidden choice"
         else:
-            takes = ", ".join(dict.fromkeys((*self._takes, *ALWAYS)))
-            text = f"{self._step} takes: {takes}"
-            production = [k for k in ("repair", "build", "replace") if k in self._takes]
-            if production:
-                convert = ", k: convert" if "convert" in self._takes else ""
-                text += f"\nb: {production[0]}{convert}, j: adjust, x: roll"
-            if self.chosen is not None and self.chosen[1]:
+            takes = ", ".join(dict.fromkeys(self.orders)) or "nothing you can write here"
+            text = f"{self._step} takes: {takes}\n{self.key_text()}"
+            if self.chosen is not None and self.chosen[1] and self.stack is not None:
                 text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
         self.query_one("#orders-hint", Static).update(text)
