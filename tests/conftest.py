@@ -1,0 +1,71 @@
+"""What the whole suite shares: the ``--full`` switch and the order test files are handed out in.
+
+``make test`` runs the suite on two workers, one test file per worker at a time
+(``--dist loadfile``), so the wall time is bounded by how the files fall to the two workers.
+The scheduler hands files out in collection order; starting the heaviest ones first leaves
+only short files for the end, where one worker would otherwise sit idle while the other
+finishes a long one (the longest-job-first rule). `HEAVY_FIRST` lists them, heaviest first,
+as measured with ``--durations``; every other file keeps its place after them.
+
+The crash loops take a count: the default run kills fewer processes (still reaching every
+kind of crash point), and ``--full`` (or ``HEXPOST_FULL=1``, as ``make test-full`` sets it)
+runs the whole count.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+HEAVY_FIRST = (
+    "tests/tui/test_cli.py",
+    "tests/saves/test_crash.py",
+    "tests/tui/test_orders_forms.py",
+    "tests/tui/test_orders_panel.py",
+    "tests/tui/test_snapshots.py",
+    "tests/mail/test_mail_game.py",
+    "tests/tui/test_hexmap.py",
+    "tests/tui/test_chat.py",
+    "tests/tui/test_panel_text.py",
+    "tests/tui/test_tmux_demo.py",
+    "tests/tui/test_review.py",
+    "tests/tui/test_app.py",
+    "tests/tui/test_help.py",
+    "tests/tui/test_trust_cli.py",
+    "tests/tui/test_trust_cmd.py",
+    "tests/tui/test_cli_views.py",
+    "tests/tui/test_cli_moves.py",
+    "tests/tui/test_settings_mail.py",
+    "tests/tui/test_demo_app.py",
+    "tests/mail/test_imap.py",
+)
+"""The test files that take longest, heaviest first (measured on two workers: 41 s down to
+6 s; every other file takes under 6 s). A stale entry only costs balance."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        default=False,
+        help="run the crash loops at their full count (as HEXPOST_FULL=1 does)",
+    )
+
+
+def is_full_run(config: pytest.Config) -> bool:
+    """Whether this run asked for the full crash loops."""
+    return bool(config.getoption("--full")) or os.environ.get("HEXPOST_FULL", "") not in ("", "0")
+
+
+@pytest.fixture(scope="session")
+def full_run(request: pytest.FixtureRequest) -> bool:
+    """True under ``--full`` or ``HEXPOST_FULL=1``: crash loops run their whole count."""
+    return is_full_run(request.config)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put the files of `HEAVY_FIRST` first, in that order; the sort is stable, so the tests
+    inside a file and all the other files keep the order they were collected in."""
+    rank = {path: place for place, path in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
