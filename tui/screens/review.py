@@ -170,7 +170,7 @@ class ReviewScreen(HexpostScreen):
         target = next((h for c in self.changes for h in c.hexes if hexmap.on_map(h)), None)
         if target is not None:
             hexmap.goto(target)
-        elif first:
+        elif first and hexmap.on_map(hexmap.cursor):  # a game without a map has no cursor
             hexmap.goto(hexmap.cursor)
         self.status.say(f"packet {seq} of {self.index.last}: {len(self.changes)} change(s)")
         self.refresh_bindings()
