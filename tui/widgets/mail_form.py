@@ -1,6 +1,6 @@
 """The mail account form of the settings screen: the same answers ``hexpost account add`` takes.
 
-It gathers the fields into `tui.account_cmd.Answers` and posts `Save` or `Test`; the screen
+It gathers the fields into `tui.services.accounts.Answers` and posts `Save` or `Test`; the screen
 does the rest in workers, through the very functions the command line runs
 (`account_cmd.save_answers`, `account_cmd.check_account`), and hands the outcome back with
 `show_result`. Typing an address of a known provider (`mail.accounts.preset_for`) fills in
@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.widgets import Button, Input, Select, Static
 
 from mail.accounts import SECURITIES, preset_for
-from tui.account_cmd import DEFAULT_PASSWORD_ENV, Answers
 from tui.safe_text import safe_text
+from tui.services.accounts import DEFAULT_PASSWORD_ENV, Answers
 
 SOURCES: tuple[tuple[str, str], ...] = (
     ("env variable", "password_env"),
