@@ -167,7 +167,6 @@ def test_the_review_indexes_the_chain_and_builds_typed_records(table: Table) -> 
     index = review.index(table.alice.signer, table.game_id, mark_read=False)
     assert index.name == "tut" and index.last == len(index.packets) - 1
     assert any(mark.turn for mark in index.packets)  # set-up over, turn 1 begins
-    assert index.phase_titles  # F&E names its phases
     built = review.records(table.alice.signer, table.game_id, [1, index.last])
     assert built[1].seq == 1 and built[index.last].seq == index.last
     assert isinstance(built[1], show.ShowRecord)

@@ -12,7 +12,7 @@ import msgspec
 from saves.registry import face_for
 from saves.replica import Replica
 from tui.services.log import EventRow, event_rows, log_records
-from tui.services.show import ShowRecord, phase_maps, show
+from tui.services.show import ShowRecord, show
 
 
 class PacketMark(msgspec.Struct, frozen=True):
@@ -35,8 +35,6 @@ class ReviewIndex(msgspec.Struct, frozen=True):
     events: tuple[EventRow, ...]
     start: int
     """The first packet this player had not read yet, or the last one when all were read."""
-    phase_titles: dict[str, str]
-    phase_rules: dict[str, str]
 
     @property
     def last(self) -> int:
@@ -93,7 +91,6 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
     start = first_unread(marks, row.my_seat, row.unread)
     if mark_read:
         replica.mark_read(row.game_id)
-    titles, rules = phase_maps(show(replica, row, at=None, checklist=True).checklist or ())
     return ReviewIndex(
         game_id=game_id.hex(),
         name=row.name,
@@ -101,8 +98,6 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
         packets=tuple(marks),
         events=tuple(events),
         start=start,
-        phase_titles=titles,
-        phase_rules=rules,
     )
 
 

@@ -273,14 +273,12 @@ def show_builtins(record: ShowRecord) -> dict[str, Any]:
 
 
 class GameView(msgspec.Struct, frozen=True):
-    """A game as a game screen shows it: the record (with the checklist and the board), its
-    events, the sequence's phase titles and rules, and the order types the pending step takes
+    """A game as a game screen shows it: the record (with the checklist, whose lines carry
+    their phase titles, and the board), its events, and the order types the pending step takes
     besides the ones every step takes (``done``, ``note``, ``adjust``...)."""
 
     show: ShowRecord
     events: tuple[EventRow, ...]
-    phase_titles: dict[str, str]
-    phase_rules: dict[str, str]
     step_orders: tuple[str, ...] = ()
 
 
@@ -291,8 +289,7 @@ def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
     events = tuple(event_rows(replica, row.game_id))
     if mark_read:
         replica.mark_read(row.game_id)
-    titles, rules = phase_maps(record.checklist or ())
-    return GameView(record, events, titles, rules, step_orders(record.choices))
+    return GameView(record, events, step_orders(record.choices))
 
 
 EVERY_STEP_ORDERS = frozenset({*TURN_ORDER_TYPES, "adjust"})
@@ -303,12 +300,3 @@ def step_orders(choices: tuple[Choice, ...]) -> tuple[str, ...]:
     """The order types this step takes besides ``done``, ``note``, ``adjust`` and the other
     orders the panel always offers (``move`` and ``batch`` at F&E's 3B2...)."""
     return tuple(c.order for c in choices if c.order not in EVERY_STEP_ORDERS)
-
-
-def phase_maps(
-    lines: tuple[ChecklistLine, ...],
-) -> tuple[dict[str, str], dict[str, str]]:
-    """Phase id -> title and phase id -> rule, read off the checklist's lines."""
-    titles = {line.phase: line.phase_title for line in lines if line.phase_title}
-    rules = {line.phase: line.phase_rule for line in lines if line.phase_rule}
-    return titles, rules
