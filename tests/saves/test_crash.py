@@ -7,22 +7,26 @@ every packet through the folder, including the ones Bob himself signed later.
 
 The crash loop starts the real command, ``hexpost --home COPY sync``, on a fresh copy of that
 backup and kills it with SIGKILL after a random delay, again and again until a run finishes on
-its own; then it starts over from a fresh copy, until ``HEXPOST_CRASH_RUNS`` runs (default 100)
-were killed. A fifth of the delays count from the start of the process (most of these kills
-land during start-up); the others count from the run's first write to the store, seen from
-outside as a change of its WAL file, and reach a little past the expected end of the pull, so
-most kills land while packets are being taken in whatever the start-up time of a busy machine.
-The expected pull time comes from unkilled runs, never from an assumption. After every kill an
-exact image of the crashed files (database, ``-wal`` and ``-shm``) is opened with a fresh
-`Home` and checked: the chain is a gap-free prefix of Alice's, packet for packet; a full replay
-equals the stored snapshot; events, snapshots, outbox and the transport's read marks are
-consistent; and the early copy never signed anything new (signing a packet that differs from
-one Bob already signed would be self-equivocation). The crashed files themselves are left
-alone, so the next real run has to recover the hot WAL.
+its own; then it starts over from a fresh copy, until 20 runs were killed (100 with ``--full``
+or ``HEXPOST_FULL=1``; ``HEXPOST_CRASH_RUNS`` names any other count). Every fifth kill counts
+from the start of the process (most of these land during start-up); the others count from the
+run's first write to the store, seen from outside as a change of its WAL file, and reach a
+little past the expected end of the pull, so most kills land while packets are being taken in
+whatever the start-up time of a busy machine. The delays of each kind are spread over their
+window by a golden-ratio sequence from a random start rather than drawn independently, so the
+short default run reaches the whole window as the long one does instead of clustering by
+chance. The expected pull time comes from unkilled runs, never from an assumption. After
+every kill an exact image of the crashed files (database, ``-wal`` and ``-shm``) is opened
+with a fresh `Home` and checked: the chain is a gap-free prefix of Alice's, packet for
+packet; a full replay equals the stored snapshot; events, snapshots, outbox and the
+transport's read marks are consistent; and the early copy never signed anything new (signing
+a packet that differs from one Bob already signed would be self-equivocation). The crashed
+files themselves are left alone, so the next real run has to recover the hot WAL.
 
 A second test makes the riskiest crash points on purpose: the backup stopped exactly where
 Bob owes an automatic reply (entropy for Alice's roll, or the reveal of his own commitment,
-whose choice the backup does not even hold), then the real sync runs to the end.
+whose choice the backup does not even hold), then the real sync runs to the end. The default
+run restarts from the first and the last such head of each kind; ``--full`` from every one.
 
 ``HEXPOST_CRASH_SEED`` picks the random delays (the seed is named in every failure message).
 The game is played in this process and the command runs the code on disk: edit the engine
@@ -59,8 +63,10 @@ from saves.home import Home
 from saves.replica import Replica
 from tests.engine.fe.helpers import setup_items
 
-RUNS = int(os.environ.get("HEXPOST_CRASH_RUNS", "100"))
-"""How many runs of `hexpost sync` must be killed (CI may lower it)."""
+QUICK_RUNS = 20
+"""How many runs of `hexpost sync` the default run kills."""
+FULL_RUNS = 100
+"""How many runs ``--full`` (or ``HEXPOST_FULL=1``) kills."""
 SEED = int(os.environ.get("HEXPOST_CRASH_SEED", "20240611"))
 TARGET_HEAD = 250
 """Play until the chain's head is at least this packet number."""
@@ -70,11 +76,25 @@ ROLL_EVERY = 12
 MAX_STEPS = 8
 """Every other orders packet completes up to this many steps, the others one step each."""
 POLL_SECONDS = 0.002
-START_UP_SHARE = 0.2
-"""The share of runs killed at a random moment from their start (most die during start-up);
-the others are killed at a random moment after their first write, up to past the pull's end."""
+START_UP_EVERY = 5
+"""Every this many kills, one is timed from the run's start (most die during start-up); the
+others are timed from the run's first write, up to past the pull's end."""
+GOLDEN = (5**0.5 - 1) / 2
 MIN_RUNS_FOR_MID_SYNC_CHECK = 20
 """With fewer killed runs, a kill landing mid-pull is likely but not asserted."""
+
+
+def _runs(full: bool) -> int:
+    """How many runs must be killed: ``HEXPOST_CRASH_RUNS`` if set, else by the run's size."""
+    named = os.environ.get("HEXPOST_CRASH_RUNS", "")
+    return int(named) if named else FULL_RUNS if full else QUICK_RUNS
+
+
+def _spread(start: float, index: int) -> float:
+    """Point ``index`` of the golden-ratio sequence from ``start``, in [0, 1): any run of
+    consecutive points covers the interval nearly evenly (each new point falls in the largest
+    gap left), so a few kills already reach every part of their window."""
+    return (start + index * GOLDEN) % 1.0
 
 
 def _now() -> str:
@@ -521,8 +541,11 @@ def _clean_run(command: list[str], copy: Path, where: str) -> Run:
 
 
 @pytest.mark.slow
-def test_kill_9_during_sync_never_loses_or_duplicates(history: History, tmp_path: Path) -> None:
+def test_kill_9_during_sync_never_loses_or_duplicates(
+    history: History, tmp_path: Path, full_run: bool
+) -> None:
     command = _hexpost()
+    runs = _runs(full_run)
     rng = random.Random(SEED)
     final = history.final_seq
     label = f"seed {SEED} (set HEXPOST_CRASH_SEED={SEED} to repeat)"
@@ -546,26 +569,32 @@ def test_kill_9_during_sync_never_loses_or_duplicates(history: History, tmp_path
         assert finished(copy, where) == settled, f"{where}: a further sync changed the store"
     pull_rates = [_pull_rate(first, final - history.early_seq, min(idle_times))]
 
+    starts = {"start-up": rng.random(), "pull": rng.random()}
+    planned: Counter[str] = Counter()
+
     def plan(head: int) -> Kill:
         """When to kill: any time from the start, or from the first write to past the pull."""
-        if rng.random() < START_UP_SHARE:
-            return Kill(rng.uniform(0.0, 1.2 * statistics.median(idle_times)))
+        kind = "start-up" if planned.total() % START_UP_EVERY == 0 else "pull"
+        share = _spread(starts[kind], planned[kind])
+        planned[kind] += 1
+        if kind == "start-up":
+            return Kill(share * 1.2 * statistics.median(idle_times))
         pull = statistics.median(pull_rates) * (final - head)
-        return Kill(rng.uniform(0.0, 1.15 * pull + 0.02), from_first_write=True)
+        return Kill(share * (1.15 * pull + 0.02), from_first_write=True)
 
     tally: Counter[str] = Counter()
     partial_heads: list[int] = []
     owing_heads: list[int] = []
     copies = 0
     started = time.monotonic()
-    while tally.total() < RUNS:
+    while tally.total() < runs:
         copies += 1
         copy = _fresh_copy(history, tmp_path / "copy")
         head = history.early_seq
         attempt = 0
         while True:
             attempt += 1
-            kill = plan(head) if tally.total() < RUNS else None
+            kill = plan(head) if tally.total() < runs else None
             where = f"{label}, copy {copies} run {attempt} (head {head}, " + (
                 "no kill)"
                 if kill is None
@@ -615,7 +644,7 @@ def test_kill_9_during_sync_never_loses_or_duplicates(history: History, tmp_path
             f"of {final}; {len(owing_heads)} of them where Bob owed an automatic reply "
             f"{sorted(owing_heads)}"
         )
-    if RUNS >= MIN_RUNS_FOR_MID_SYNC_CHECK:
+    if runs >= MIN_RUNS_FOR_MID_SYNC_CHECK:
         assert partial_heads, (
             f"{label}: no kill landed mid-pull ({dict(tally)}); the delays miss the sync"
         )
@@ -623,17 +652,19 @@ def test_kill_9_during_sync_never_loses_or_duplicates(history: History, tmp_path
 
 @pytest.mark.slow
 def test_a_crash_where_the_backup_owes_an_automatic_reply_signs_nothing_new(
-    history: History, tmp_path: Path
+    history: History, tmp_path: Path, full_run: bool
 ) -> None:
     """The riskiest crash points, made on purpose rather than by chance.
 
-    For every head after which Bob owes an automatic reply (a roll to feed, a secret to
+    For each head after which Bob owes an automatic reply (a roll to feed, a secret to
     reveal), the backup is brought to exactly that head the way a sync does it (one
     transaction per packet, its file marked read with it), as a kill right after that
     commit would leave it; then the real `hexpost sync` runs. It must take in Bob's own
     later packets from the folder rather than answer anew: a fresh answer would be a second,
-    different packet signed by Bob for the same position.
+    different packet signed by Bob for the same position. The default run takes the first
+    and the last head of each kind (the longest and the shortest catch-up), ``--full`` all.
     """
+    owed = _restart_points(history.owes_automatic, full_run)
     command = _hexpost()
     transport = FolderTransport(history.folder).name
     files = sorted(history.files, key=lambda name: (_file_seq(name), name))
@@ -642,7 +673,7 @@ def test_a_crash_where_the_backup_owes_an_automatic_reply_signs_nothing_new(
     replica = home.replica()
     index = 0
     try:
-        for target, kind in sorted(history.owes_automatic.items()):
+        for target, kind in owed:
             while index < len(files) and _file_seq(files[index]) <= target:
                 name = files[index]
                 outcome = replica.receive(
@@ -664,4 +695,18 @@ def test_a_crash_where_the_backup_owes_an_automatic_reply_signs_nothing_new(
             replica = home.replica()
     finally:
         home.close()
-    print(f"\nrestarted from {len(history.owes_automatic)} heads owing an automatic reply")
+    print(
+        f"\nrestarted from {len(owed)} of the {len(history.owes_automatic)} heads owing an "
+        "automatic reply"
+    )
+
+
+def _restart_points(owes: dict[int, str], full: bool) -> list[tuple[int, str]]:
+    """The heads to restart from, in order: all of them, or the first and last of each kind."""
+    if full:
+        return sorted(owes.items())
+    chosen: set[int] = set()
+    for kind in set(owes.values()):
+        heads = sorted(head for head, owed in owes.items() if owed == kind)
+        chosen.update((heads[0], heads[-1]))
+    return sorted((head, owes[head]) for head in chosen)
