@@ -100,6 +100,7 @@ class ImapFolder:
         self.uidvalidity = uidvalidity
         self.exists = exists
         """How many messages the folder held when it was selected."""
+        self._announced()  # the SELECT's count is where this connection starts
 
     @classmethod
     def open(cls, config: ImapConfig, secret: str) -> ImapFolder:
@@ -176,6 +177,7 @@ class ImapFolder:
             # A server shows a session mail that arrived since its last command only once it
             # has told it so (EXISTS): NOOP first, or SEARCH would not see the newest mail.
             self._client.noop()
+            self._announced()  # what the NOOP announced, this SEARCH sees
             found = self._client.search(["UID", f"{last + 1}:*"])
         # The server answers `n:*` with the highest UID even when that is below n.
         uids = sorted(uid for uid in (int(u) for u in found) if uid > last)
@@ -326,8 +328,11 @@ class ImapFolder:
         EXISTS, False when the time is up. Keep ``timeout`` under 29 minutes (servers may drop
         an IDLE they think is forgotten). The IDLE is always ended before returning, so the
         connection can fetch again. Without IDLE it returns True at once: the caller polls.
-        In the tests Dovecot reports a new message about 0.5 s after it was delivered."""
-        if not self.has_idle():
+        In the tests Dovecot reports a new message about 0.5 s after it was delivered.
+
+        Also True at once when the server announced mail since the last fetch's NOOP: that
+        mail arrived too late for the fetch's SEARCH, and IDLE would not announce it again."""
+        if not self.has_idle() or self._announced():
             return True
         with self._guard("waiting (IDLE) for new mail on"):
             self._client.idle()
@@ -339,6 +344,15 @@ class ImapFolder:
                 raise
             _, late = self._client.idle_done()
         return arrived or _has_exists(late)
+
+    def _announced(self) -> bool:
+        """Take the new-mail announcements (EXISTS) the server made since the last call.
+
+        Dovecot announces mail delivered during a command at that command's end (a SEARCH, a
+        FETCH): imaplib keeps the announcement aside and the command's answer leaves the mail
+        out, so only this says it is there. A client keeping no such record says nothing."""
+        kept = getattr(getattr(self._client, "_imap", None), "untagged_responses", None)
+        return isinstance(kept, dict) and bool(kept.pop("EXISTS", None))
 
     def _wait_for_exists(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
