@@ -41,7 +41,9 @@ def account(stack: MailStack, user: str, box: str, **changes: Any) -> MailConfig
         "username": user,
         "ca_file": str(stack.ca_file),
         "password_env": env,
-        "timeout": 10.0,
+        # The product's default: a busy machine (the whole suite on both cores) can hold one
+        # step of a TLS login or an LMTP delivery for seconds; no test here waits on a timeout.
+        "timeout": 30.0,
     }
     imap_fields = {
         **common,
