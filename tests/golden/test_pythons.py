@@ -2,7 +2,8 @@
 
 The other interpreters are named in ``HEXPOST_OTHER_PYTHONS`` (paths separated by ``:``),
 each with msgspec and cryptography installed; `.ci/run` prepares them when the machine has
-them. Without any, the test is skipped (and says so).
+them. Without any, the test is skipped (and says so). hexpost is not installed there, so no
+entry point names the ruleset: the replay takes F&E's `RULESET` straight from its package.
 """
 
 from __future__ import annotations
@@ -20,9 +21,8 @@ REPLAY = """
 import sys, msgspec
 from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
-from saves.registry import ruleset_for
+from engine.fe import RULESET as ruleset
 from tests.golden.regen import HERE, GoldenGame
-ruleset = ruleset_for("fe")
 for name in ("fe_checklist.msgpack", "fe_wind.msgpack"):
     golden = msgspec.msgpack.decode((HERE / name).read_bytes(), type=GoldenGame)
     keys, state = {}, None
