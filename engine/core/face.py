@@ -247,7 +247,9 @@ class Face(Protocol[S_contra]):
         ...
 
     def choices(self, state: S_contra, seat: Seat) -> tuple[Choice, ...]:
-        """The orders ``seat`` may give now (empty when it owes nothing)."""
+        """The orders ``seat`` may give now (empty when it owes nothing). At a secret step
+        it is one choice of type ``secret`` whose one parameter, ``choice``, says what the
+        hidden choice is (text, a number, a menu)."""
         ...
 
     def checklist(self, state: S_contra) -> tuple[ChecklistItem, ...]:

@@ -160,7 +160,8 @@ class FeFace:
         if step is None or seat not in flow.owing(state, step):
             return ()
         if step.kind == StepKind.SECRET:
-            return ()
+            param = Param("choice", ParamKind.TEXT, True, (), "what you choose, in words")
+            return (Choice("secret", "Secret choice", (param,), _rule(step)),)
         out = [_choice(tag, ORDER_TYPES[tag], step) for tag in step.orders if tag in ORDER_TYPES]
         out = [_with_presets(state, seat, choice) for choice in out]
         out.append(_choice("done", Done, step))

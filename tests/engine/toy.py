@@ -176,6 +176,9 @@ class ToyFace:
 
     def choices(self, state: ToyState, seat: Seat) -> tuple[Choice, ...]:
         decision = TOY.pending(state)[0]
+        if seat in decision.seats and decision.kind == DecisionKind.SECRET:
+            pick = Param("choice", ParamKind.INTEGER, True, ("1", "2", "3", "4", "5", "6"))
+            return (Choice("secret", "Pick a number", (pick,), "T2"),)
         if seat not in decision.seats or decision.kind != DecisionKind.ORDERS:
             return ()
         say = Choice("say", "Say something", params_of(Say, {}), "T1")

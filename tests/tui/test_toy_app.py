@@ -120,3 +120,37 @@ async def play_in_the_app(home: Path, before: int) -> None:
         assert isinstance(review, ReviewScreen)
         await pilot.press("escape")
         await settle(pilot)
+
+
+def test_a_toy_secret_pick_is_a_number_from_the_faces_menu(
+    duel: tuple[Player, Player, bytes],
+) -> None:
+    north, south, game_id = duel
+    north.replica.submit(game_id, [{"type": "say", "text": "ready"}], now=now())
+    exchange(north, south)
+    south.replica.submit(game_id, [{"type": "say", "text": "ready too"}], now=now())
+    exchange(south, north)
+    assert pending(TOY, north.replica.state(game_id))[0].step == "pick"
+    drafted = asyncio.run(pick_in_the_app(north.home.path))
+    assert drafted == [{"type": "secret", "choice": 1}]
+
+
+async def pick_in_the_app(home: Path) -> list[dict[str, object]]:
+    """North's app at the secret step: ``p`` opens the face's form, a menu of 1 to 6."""
+    app = HexpostApp(Home(home))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("o")
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("p")
+        form = app.screen
+        assert isinstance(form, OrderForm) and form.order == "secret"
+        assert [value for _, value in form.fields[0].choices] == ["1", "2", "3", "4", "5", "6"]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert panel.check_text.startswith("legal"), panel.check_text
+        return list(panel.items)

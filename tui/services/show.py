@@ -292,7 +292,7 @@ def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
     return GameView(record, events, step_orders(record.choices))
 
 
-EVERY_STEP_ORDERS = frozenset({*TURN_ORDER_TYPES, "adjust"})
+EVERY_STEP_ORDERS = frozenset({*TURN_ORDER_TYPES, "adjust", "secret"})
 """Orders the orders panel always offers; `step_orders` names the others."""
 
 

@@ -440,7 +440,9 @@ class OrdersPanel(Vertical, can_focus=True):
             self._add(order)
 
     def action_secret(self) -> None:
-        self._form(secret_form())
+        """The hidden choice's form: as the face describes it (a number, a menu), else text."""
+        choice = self.choice("secret")
+        self._form(choice_form(choice) if choice is not None else secret_form())
 
     def _not_offered(self, what: str) -> None:
         if not self._step:

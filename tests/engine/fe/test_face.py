@@ -108,3 +108,14 @@ def test_build_and_convert_menus_come_as_presets() -> None:
     assert choice.presets == builds
     converts = menus.convert_presets(state, seat)
     assert all(dict(p.values)["unit"] for p in converts)
+
+
+def test_a_secret_step_offers_one_secret_choice_in_words() -> None:
+    from engine.fe import flow
+
+    state = FE.initial_state("the-wind", ["coalition", "alliance"], {})
+    index = [s.id for s in flow.sequence().main].index("5-3C")
+    state = msgspec.structs.replace(state, setup=False, step=index, turn=1)
+    (choice,) = FACE.choices(state, "coalition")
+    assert choice.order == "secret"
+    assert [(p.name, p.kind) for p in choice.params] == [("choice", ParamKind.TEXT)]
