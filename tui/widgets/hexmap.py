@@ -123,6 +123,9 @@ class HexMap(ScrollView, can_focus=True):
     double click also chooses it.
     """
 
+    _sized = False
+    """Whether the map has had a real size yet (its first one centres the cursor)."""
+
     # Only Enter shows in the footer: 80 columns cannot hold the map's keys and the screen's
     # ones, and the arrows need no telling. `?` and the palette list the rest.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -425,7 +428,12 @@ class HexMap(ScrollView, can_focus=True):
         self.call_after_refresh(self.scroll_to_cursor, center=True)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.scroll_to_cursor)
+        # The first real size centres the cursor: a jump made before the map had a size
+        # (the screen's first record arrives while it is laid out) could not scroll, and a
+        # minimal move would leave the map at its top with the cursor merely in view.
+        first = not self._sized
+        self._sized = self.size.width > 0 and self.size.height > 0
+        self.call_after_refresh(self.scroll_to_cursor, center=first)
 
     # --- intent up ------------------------------------------------------------------------
 
