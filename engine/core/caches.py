@@ -114,8 +114,9 @@ def derived(maxsize: int, *, name: str = "") -> Callable[[Callable[P, R]], Calla
     function that treats them differently is still answered correctly; inside a tuple
     argument equality alone decides, so pass values whose equality means "same answer"
     (str, int, bool, bytes, tuples of them, frozen structs). The bound keeps keys that come
-    from mail (public keys, unit classes named in orders) from growing memory without limit:
-    eviction costs only the time to compute the value again. Results must not be mutated.
+    from other players (public keys, unit classes named in orders) from growing memory
+    without limit: eviction costs only the time to compute the value again. Results must
+    not be mutated.
     """
     if maxsize < 1:
         raise ValueError(f"a derived cache needs a positive bound, not {maxsize}")
