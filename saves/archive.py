@@ -22,7 +22,7 @@ from engine.core.errors import HexpostError
 from engine.core.game import apply_packet
 from engine.core.packets import Genesis, open_packet
 from engine.core.state import encode_state
-from saves import claims, evidence, ledger, store_keys
+from saves import claims, evidence, ledger, store_games, store_keys
 from saves.claims import ArchivedClaim
 from saves.evidence import ArchivedEvidence
 from saves.reading import Reader
@@ -121,7 +121,7 @@ def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
     genesis = results[0][0].body.kind
     assert isinstance(genesis, Genesis)
     with replica.store.transaction():
-        ledger.insert_game(
+        store_games.insert_game(
             replica.store,
             game_id,
             name=archive.name,

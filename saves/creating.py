@@ -16,7 +16,7 @@ from engine.core.errors import HexpostError
 from engine.core.game import AnyRuleset
 from engine.core.packets import PROTOCOL_VERSION, Genesis, Join, SeatBinding
 from engine.core.ruleset import OptionValue, Seat
-from saves import ledger, store_games
+from saves import store_games
 from saves.registry import ruleset_for
 from saves.signing import Signer
 
@@ -84,7 +84,7 @@ def create(
     )
 
     def setup() -> None:
-        ledger.insert_game(
+        store_games.insert_game(
             signer.store,
             game_id,
             name=genesis.name,

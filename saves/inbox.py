@@ -410,7 +410,7 @@ def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) ->
         reason = f"invitation refused: {exc}"
         quarantine.reject(replica.store, None, source, reason, packet.data, now)
         return Outcome("rejected", reason, body.game_id, seat=body.seat, source=source)
-    ledger.insert_game(
+    store_games.insert_game(
         replica.store,
         body.game_id,
         name=genesis.name,

@@ -41,34 +41,6 @@ EVENT_ENCODER = msgspec.msgpack.Encoder()
 EVENT_DECODER = msgspec.msgpack.Decoder(Event)
 
 
-def insert_game(
-    store: Store,
-    game_id: bytes,
-    *,
-    name: str,
-    ruleset: str,
-    scenario: str,
-    my_seat: str,
-    status: str,
-    now: str,
-) -> None:
-    """A new game row whose chain is still empty (its genesis is stored next).
-
-    ``unread`` starts at 0: `store_applied` counts every packet from another seat, the
-    invitation's genesis included, so an invitation shows one new packet, not two.
-    """
-    store_games.insert_game(
-        store,
-        game_id,
-        name=name,
-        ruleset=ruleset,
-        scenario=scenario,
-        my_seat=my_seat,
-        status=status,
-        now=now,
-    )
-
-
 def store_applied(
     store: Store, packet: VerifiedPacket, result: Result, now: str, *, mine: bool
 ) -> None:

@@ -80,7 +80,11 @@ def insert_game(
     status: str,
     now: str,
 ) -> None:
-    """A new game row whose chain is still empty (head -1, no unread packet)."""
+    """A new game row whose chain is still empty (head -1; its genesis is stored next).
+
+    ``unread`` starts at 0: `saves.ledger.store_applied` counts every packet from another
+    seat, the invitation's genesis included, so an invitation shows one new packet, not two.
+    """
     store.db.execute(
         "INSERT INTO games (game_id, name, ruleset, scenario, my_seat, status, head_seq, "
         "head_id, state_hash, created_at, updated_at, waiting_since, unread) "
