@@ -9,8 +9,20 @@ store on the app's way to its first paint.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
+
+
+class TurnLike(Protocol):
+    """What a turn record has (`tui.services.games.TurnRecord`), named here so this module
+    stays free of the services and the store."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def tag(self) -> str: ...
 
 
 def now() -> str:
@@ -18,12 +30,14 @@ def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def turn_text(turn: Any) -> str:
+def turn_text(turn: TurnLike | Mapping[str, Any] | None) -> str:
     """The turn's short tag as the ruleset gives it (``T3 Fall Y168``), or ``-`` before the
-    game has started."""
+    game has started; from a turn record, or its JSON form (the command line's text views)."""
     if not turn:
         return "-"
-    return str(turn.get("tag") or turn.get("number") or "-")
+    if isinstance(turn, Mapping):
+        return str(turn.get("tag") or turn.get("number") or "-")
+    return turn.tag or str(turn.number or "-")
 
 
 def age(stamp: str, now: datetime | None = None) -> str:

@@ -72,6 +72,7 @@ from tests.saves.conftest import (
 from tests.tui.conftest import clean_env, describe, hexpost
 from tui import render
 from tui.screens.hexinfo import status_lines
+from tui.services import show
 
 _PARSER = BytesParser(policy=email.policy.default)
 
@@ -477,9 +478,9 @@ def test_smtp_down_keeps_the_packet_in_the_outbox_and_a_later_sync_sends_it(
     assert entry[0] == 1 and entry[2] is None
     assert str(closed) in entry[1]
     # The player sees it: `hexpost show`, the game screen's status and the games list.
-    record = render.show_record(first.replica, first.row(game_id), at=None, checklist=False)
-    assert [u["seq"] for u in record["unsent"]] == [seq]
-    assert str(closed) in render.show_text(record)
+    record = show.show(first.replica, first.row(game_id), at=None, checklist=False)
+    assert [u.seq for u in record.unsent] == [seq]
+    assert str(closed) in render.show_text(render.builtins(record))
     assert "NOT SENT: 1 packet(s)" in status_lines(record)
     assert render.game_summary(first.replica, first.row(game_id))["unsent"] == 1
     asyncio.run(first.transport.close())

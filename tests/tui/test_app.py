@@ -31,6 +31,7 @@ from tui.app import HexpostApp
 from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen, game_cells
+from tui.services.games import GameSummary, TurnRecord
 from tui.when import age
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
@@ -132,18 +133,23 @@ async def test_games_list_shows_the_game(tutorial: Tutorial) -> None:
 
 
 def test_game_cells_say_who_is_waiting_and_what_is_wrong() -> None:
-    row = {
-        "name": "wind",
-        "scenario": "the-wind",
-        "my_seat": "alliance",
-        "status": "active",
-        "turn": {"number": 2, "label": "Turn 2, Spring Y169", "tag": "T2 Spring Y169"},
-        "step": "3B2",
-        "waiting_for": ["coalition"],
-        "since": "2030-01-01T00:00:00.000000001Z",
-        "unread": 3,
-        "frozen": "desync at packet 7",
-    }
+    row = GameSummary(
+        game="00" * 32,
+        name="wind",
+        scenario="the-wind",
+        my_seat="alliance",
+        status="active",
+        seq=40,
+        turn=TurnRecord(2, "Turn 2, Spring Y169", "T2 Spring Y169"),
+        step="3B2",
+        waiting_for=("coalition",),
+        since="2030-01-01T00:00:00.000000001Z",
+        unread=3,
+        frozen="desync at packet 7",
+        unsent=0,
+        claim=None,
+        notes=(),
+    )
     cells = game_cells(row)
     assert cells[:5] == ("wind", "T2 Spring Y169", "3B2", cells[3], "3")
     assert cells[3].startswith("coalition ")
@@ -309,7 +315,7 @@ async def test_sync_brings_in_the_opponents_packet(tutorial: Tutorial) -> None:
         screen = await open_game(pilot)
         before = screen.data
         assert before is not None
-        assert before.record["seq"] == 4
+        assert before.show.seq == 4
         # Alice marks 1A1 done and sends it while Bob looks at the map.
         alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
         await sync(alice.replica, alice.transport, now)
@@ -318,8 +324,8 @@ async def test_sync_brings_in_the_opponents_packet(tutorial: Tutorial) -> None:
         assert "received 1, applied 1" in status_text(app)
         after = screen.data
         assert after is not None and after is not before
-        assert after.record["seq"] == 5
-        assert f"#{after.record['seq']}" in str(screen.query_one("#game-status", Static).content)
+        assert after.show.seq == 5
+        assert f"#{after.show.seq}" in str(screen.query_one("#game-status", Static).content)
         assert len(screen.query_one(EventLog).rows) > len(before.events)
 
 

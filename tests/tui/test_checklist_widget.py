@@ -7,31 +7,31 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-import msgspec
 from rich.style import Style
 from textual.app import App, ComposeResult
 
 from engine.fe.face import FACE
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import at_step, fresh, run_until, start
+from tui.services.show import ChecklistLine, checklist_lines
 from tui.widgets.checklist import ChecklistTree
 
 SIZE = (80, 24)
 
 
-def items_of(state: FeState) -> list[dict[str, Any]]:
-    """The checklist as the app gets it: plain data, as ``hexpost show --json`` prints it
-    (each line with its phase's title and rule)."""
-    return [msgspec.to_builtins(item) for item in FACE.checklist(state)]
+def items_of(state: FeState) -> tuple[ChecklistLine, ...]:
+    """The checklist as the app gets it: the lines of the game's record, as ``hexpost show``
+    builds them (each with its phase's title and rule)."""
+    return checklist_lines(FACE, state) or ()
 
 
 @cache
-def at(step: str) -> tuple[dict[str, Any], ...]:
+def at(step: str) -> tuple[ChecklistLine, ...]:
     return tuple(items_of(run_until(start(), at_step(step))))
 
 
 @cache
-def in_setup() -> tuple[dict[str, Any], ...]:
+def in_setup() -> tuple[ChecklistLine, ...]:
     return tuple(items_of(fresh()))
 
 
@@ -72,24 +72,24 @@ async def test_one_node_per_phase_and_step_with_their_marks() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         tree = app.tree
-        phases = list(dict.fromkeys(item["phase"] for item in items))
+        phases = list(dict.fromkeys(item.phase for item in items))
         assert phases == [str(n) for n in range(1, 11)]
         assert [str(node.label) for node in tree.root.children][2] == (
             "[>]  3 Operations  (105.0)  44/49"
         )
         for phase, node in zip(phases, tree.root.children, strict=True):
             assert tree.phase_node(phase) is node
-            title = next(i["phase_title"] for i in items if i["phase"] == phase)
+            title = next(i.phase_title for i in items if i.phase == phase)
             assert title and title in str(node.label)  # each line carries its phase's title
             assert [child.data for child in node.children] == [
-                item["step"] for item in items if item["phase"] == phase
+                item.step for item in items if item.phase == phase
             ]
         marks = {"done": "[x]", "current": "[>]", "todo": "[ ]", "skipped": "[-]"}
-        assert {item["status"] for item in items} == set(marks)
+        assert {item.status for item in items} == set(marks)
         for item in items:
-            text = label(tree, item["step"])
-            assert text.startswith(f"{marks[item['status']]} {item['step']} ")
-            assert text.endswith(item["title"])
+            text = label(tree, item.step)
+            assert text.startswith(f"{marks[item.status]} {item.step} ")
+            assert text.endswith(item.title)
         assert label(tree, "1A1") == (
             "[x] 1A1    M -  Bases and PDUs begun last player turn become active"
         )
@@ -97,7 +97,7 @@ async def test_one_node_per_phase_and_step_with_their_marks() -> None:
         assert label(tree, "3B2").startswith("[>] 3B2    D P  ")
         assert label(tree, "3B3").startswith("[ ] 3B3    D N  ")
         assert label(tree, "1A2").startswith("[x] 1A2    A B  ")
-        secret = next(item["step"] for item in items if item["kind"] == "secret")
+        secret = next(item.step for item in items if item.kind == "secret")
         assert label(tree, secret)[11] == "S"
         assert str(tree.phase_node("1").label).startswith("[x]  1 Economics")
         assert str(tree.phase_node("4").label) == "[ ]  4 Reserve movement  (105.0)  0/2"
@@ -258,10 +258,9 @@ async def test_plus_opens_every_phase_and_minus_closes_the_others() -> None:
 async def test_lines_without_phase_titles_are_grouped_by_phase_id() -> None:
     """A ruleset that names no phases still gets its checklist: each phase by its id."""
     rows = [
-        {"step": step, "title": f"Step {step}", "phase": "1", "actor": "both",
-         "kind": "manual", "rules": [], "status": status}
+        ChecklistLine(step, f"Step {step}", "1", "both", "manual", (), status)
         for step, status in (("talk", "done"), ("answer", "current"), ("pick", "todo"))
-    ]  # fmt: skip
+    ]
     app = ChecklistApp(rows)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -22,6 +21,7 @@ from tui.demo_app import DemoApp
 from tui.rulesets import DemoSeat
 from tui.rulesets.fe.demo import GAME_NAME, FeDemo
 from tui.screens.game import GameScreen
+from tui.services.show import ShowRecord
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.orders import OrdersPanel
 
@@ -41,9 +41,9 @@ async def game_screen(pilot: Pilot[None]) -> GameScreen:
     raise AssertionError(f"no game screen: {pilot.app.screen!r}")
 
 
-def record(screen: GameScreen) -> dict[str, Any]:
+def record(screen: GameScreen) -> ShowRecord:
     assert screen.data is not None
-    return screen.data.record
+    return screen.data.show
 
 
 def head(path: Path | str) -> int:
@@ -78,11 +78,11 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
             hints
         )
         first = record(screen)
-        assert first["name"] == GAME_NAME
-        assert first["my_seat"] == "coalition"
-        assert first["pending"][0]["step"] == "1A1"
-        assert first["pending"][0]["seats"] == ["coalition"]
-        before = first["seq"]
+        assert first.name == GAME_NAME
+        assert first.my_seat == "coalition"
+        assert first.pending[0].step == "1A1"
+        assert first.pending[0].seats == ("coalition",)
+        before = first.seq
 
         # Alice: o (orders), d (done), S (send), y (confirm).
         await pilot.press("o")
@@ -95,7 +95,7 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(pilot)
-        assert record(screen)["seq"] == before + 1
+        assert record(screen).seq == before + 1
         after = record(screen)
 
         # ctrl+t: Bob's home, which received the packet through the loopback transport.
@@ -105,17 +105,17 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
         assert "Bob" in app.title and "Kzinti" in app.sub_title
         assert any("switch to Alice" in n.message for n in app._notifications)
         theirs = record(bobs)
-        assert theirs["my_seat"] == "alliance"
-        assert theirs["seq"] == after["seq"] == before + 1
-        assert theirs["pending"] == after["pending"]  # whoever owes the next step, both agree
+        assert theirs.my_seat == "alliance"
+        assert theirs.seq == after.seq == before + 1
+        assert theirs.pending == after.pending  # whoever owes the next step, both agree
 
         # And back: Alice's home again, its game read afresh.
         again = await switch(pilot)
         assert app.seat == 0 and str(app.session.home.path) == alice.path
         assert again is not bobs
         assert "Alice" in app.title
-        assert record(again)["my_seat"] == "coalition"
-        assert record(again)["seq"] == theirs["seq"]
+        assert record(again).my_seat == "coalition"
+        assert record(again).seq == theirs.seq
     assert head(alice.path) == head(bob.path) == before + 1
 
 

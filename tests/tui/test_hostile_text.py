@@ -40,6 +40,7 @@ from saves.inbox import Outcome
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves import conftest as saves_conftest
 from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tests.tui.records import a_show_record, a_summary
 from tests.tui.test_eventlog_widget import LogApp, texts
 from tui import cli, commands, sync_cmd
 from tui.app import HexpostApp
@@ -48,6 +49,7 @@ from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen, game_cells
 from tui.screens.hexinfo import status_lines
 from tui.screens.session import describe
+from tui.services.show import UnsentRecord
 from tui.widgets.eventlog import EventLog
 
 MALLORY = "[bold red]Mallory[/] [link=http://evil.example]admin[/link]"
@@ -295,29 +297,19 @@ def test_the_apps_sync_details_are_escaped() -> None:
 
 
 def test_the_apps_formatters_escape_control_characters() -> None:
-    row: dict[str, Any] = {
-        "name": f"{HOSTILE}war",
-        "scenario": "tut\x1b[2J",
-        "my_seat": "alliance",
-        "status": "active",
-        "turn": None,
-        "step": None,
-        "waiting_for": [],
-        "since": None,
-        "unread": 0,
-        "frozen": f"desync: {HOSTILE}\nFAKE",
-    }
+    row = a_summary(name=f"{HOSTILE}war", scenario="tut\x1b[2J", frozen=f"desync: {HOSTILE}\nFAKE")
     cells = game_cells(row)
     for cell in cells:
         assert_clean(cell)
         assert "\n" not in cell
     assert cells[0] == "\\x1b[2J\\x1b]0;p\u2026"
     assert cells[5] == f"FROZEN: desync: {SHOWN}\\nFAKE"
-    record = {
-        **row,
-        "seq": 5,
-        "unsent": [{"attempts": 2, "last_error": f"550 {HOSTILE}\nFAKE"}],
-    }
+    record = a_show_record(
+        name=row.name,
+        frozen=row.frozen,
+        seq=5,
+        unsent=(UnsentRecord(4, 2, f"550 {HOSTILE}\nFAKE", None, "waiting"),),
+    )
     lines = status_lines(record)
     for line in lines:
         assert_clean(line)

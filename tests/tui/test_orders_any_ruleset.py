@@ -34,7 +34,6 @@ from tui.services.show import (
     DecisionRecord,
     SeatRecord,
     ShowRecord,
-    show_builtins,
     step_orders,
 )
 from tui.widgets.checklist import ChecklistTree
@@ -110,9 +109,7 @@ class DuelSession(Session):
 
     async def game(self, game_id: str, *, mark_read: bool = True) -> GameData:
         record = duel_record()
-        return GameData(
-            show_builtins(record), [], step_orders=step_orders(record.choices), show=record
-        )
+        return GameData(record, [], step_orders=step_orders(record.choices))
 
     async def check_orders(self, game_id: str, items: list[dict[str, Any]]) -> Checked:
         self.checked.append(items)

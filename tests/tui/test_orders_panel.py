@@ -104,7 +104,7 @@ async def test_a_done_checks_legal_and_is_sent_after_confirmation(game: Tutorial
         assert seq(game) == before + 1
         assert panel.items == []
         assert panel.check_text == f"packet {before + 1} signed and queued: s sends it"
-        assert screen.data is not None and screen.data.record["seq"] == before + 1
+        assert screen.data is not None and screen.data.show.seq == before + 1
         assert panel.hint_text.startswith("1A3A takes:")  # the hint follows the game
 
 

@@ -56,13 +56,13 @@ async def test_new_mail_is_synced_and_shown_without_a_key(tutorial: Tutorial) ->
         await _until(lambda: isinstance(app.screen, GameScreen) and app.screen.data is not None)
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        assert screen.data is not None and screen.data.record["seq"] == 4
+        assert screen.data is not None and screen.data.show.seq == 4
         await _until(lambda: any(t.waits for t in made))
         # Alice moves; Bob's mail server announces it; nobody presses a key on Bob's side.
         tutorial.alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
         await sync(tutorial.alice.replica, tutorial.alice.transport, now)
         bell.set()
-        await _until(lambda: screen.data is not None and screen.data.record["seq"] == 5)
+        await _until(lambda: screen.data is not None and screen.data.show.seq == 5)
         assert "received 1, applied 1" in status_text(app)
         await pilot.pause()
 

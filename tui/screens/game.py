@@ -33,7 +33,7 @@ log then only appends the new events.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -58,6 +58,9 @@ from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel, describe
 from tui.widgets.passphrase import LineDialog
+
+if TYPE_CHECKING:
+    from tui.services.show import ChecklistLine, DecisionRecord
 
 ROOMY = (120, 40)
 """A terminal at least this wide and tall shows the checklist and the log from the start;
@@ -156,38 +159,36 @@ class GameScreen(HexpostScreen):
     def show(self, message: Loaded) -> None:
         first = self.data is None
         data = self.data = message.data
-        record = data.record
+        record = data.show
         # The printed map is static data the services keep (read ahead by the games list).
-        sheet = sheet_for(record["ruleset"], record["scenario"])
-        self.board = BoardIndex(self._typed_board(), sheet)
+        sheet = sheet_for(record.ruleset, record.scenario)
+        self.board = BoardIndex(record.board, sheet)
         hexmap = self.query_one(HexMap)
-        hexmap.show_board(self._typed_board(), sheet)
+        hexmap.show_board(record.board, sheet)
         if first:
-            start = first_own_hex(self._typed_board(), record["my_seat"])
+            start = first_own_hex(record.board, record.my_seat)
             if start is not None:
                 hexmap.goto(start)
         status = status_lines(record)
-        if record.get("claim"):  # a late claim still open (`saves.claims`)
-            status.append(str(record["claim"]))
-        # A damaged packet to ask for again, a joined key to accept (`render.attention_notes`).
-        status.extend(safe_text(note) for note in record.get("notes") or [])
+        if record.claim:  # a late claim still open (`saves.claims`)
+            status.append(safe_text(record.claim))
+        # A damaged packet to ask for again, a joined key to accept (`games.attention_notes`).
+        status.extend(safe_text(note) for note in record.notes)
         self.refresh_bindings()
         self.query_one("#game-status", Static).update("\n".join(status))
-        self.query_one(ChecklistTree).show_items(record.get("checklist") or [])
+        self.query_one(ChecklistTree).show_items(record.checklist or ())
         self._show_events(data.events)
         self.show_hex(hexmap.cursor)
-        pending = record.get("pending") or []
-        owed = pending[0]["step"] if pending and record["my_seat"] in pending[0]["seats"] else None
+        owed = record.owed_step
         panel = self.query_one(OrdersPanel)
-        secret = bool(owed) and pending[0]["kind"] == "secret"
-        choices = data.show.choices if data.show is not None else ()
-        ruleset = str(record.get("ruleset", "")).partition("/")[0]
+        secret = owed is not None and record.pending[0].kind == "secret"
+        ruleset = record.ruleset.partition("/")[0]
         fields = client_for(ruleset).form_fields  # the ruleset's say on its forms' fields
-        panel.set_step(owed, choices, own=data.step_orders, secret=secret, fields=fields)
+        panel.set_step(owed, record.choices, own=data.step_orders, secret=secret, fields=fields)
         if panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
         if self.status.text.startswith("reading"):
-            self.status.say(f"{record['name']}: packet {record['seq']}, {len(data.events)} events")
+            self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
         self.refresh_bindings()
 
     def _show_events(self, rows: list[EventRow]) -> None:
@@ -225,8 +226,7 @@ class GameScreen(HexpostScreen):
 
     def _typed_board(self) -> Board | None:
         """The board of the game as loaded (the face's), None before it has one."""
-        show = self.data.show if self.data is not None else None
-        return show.board if show is not None else None
+        return self.data.show.board if self.data is not None else None
 
     def my_ships(self, h: int) -> dict[str, str]:
         """The player's pieces in hex ``h`` that can move (bases never do), with their kinds:
@@ -236,15 +236,15 @@ class GameScreen(HexpostScreen):
             return {}
         return {
             piece.id: piece.kind
-            for piece in own_pieces(board, self.data.record["my_seat"])
+            for piece in own_pieces(board, self.data.show.my_seat)
             if piece.hex == f"{h:04d}"
         }
 
     @on(ChecklistTree.StepSelected)
     def step_selected(self, message: ChecklistTree.StepSelected) -> None:
         """Say what the chosen step is about (its rules, who acts) on the status line."""
-        items = self.data.record.get("checklist", []) if self.data else []
-        item = next((i for i in items if i["step"] == message.step_id), None)
+        items = (self.data.show.checklist or ()) if self.data else ()
+        item = next((i for i in items if i.step == message.step_id), None)
         if item is not None:
             self.status.say(step_text(item))
 
@@ -329,19 +329,18 @@ class GameScreen(HexpostScreen):
         if action == "checklist" and isinstance(self.focused, Input):
             return False  # a priority key: let the c reach the text being typed
         if action == "checklist":
-            return self.data is not None and bool(self.data.record.get("checklist"))
+            return self.data is not None and bool(self.data.show.checklist)
         if action == "accept_key":
             return self._joined_key() is not None
         return super().check_action(action, parameters)
 
-    def _joined_key(self) -> dict[str, Any] | None:
+    def _joined_key(self) -> DecisionRecord | None:
         """The acceptance this player owes (the first pending decision), if any."""
         if self.data is None:
             return None
-        record = self.data.record
-        pending = record.get("pending") or []
-        if pending and pending[0]["kind"] == "accept" and record["my_seat"] in pending[0]["seats"]:
-            return dict(pending[0])
+        record = self.data.show
+        if record.owed_step is not None and record.pending[0].kind == "accept":
+            return record.pending[0]
         return None
 
     def action_accept_key(self) -> None:
@@ -351,9 +350,9 @@ class GameScreen(HexpostScreen):
         owed = self._joined_key()
         if owed is None:
             return
-        name = self.data.record["name"] if self.data is not None else ""
+        name = self.data.show.name if self.data is not None else ""
         lines = [
-            safe_text(owed["title"]),
+            safe_text(owed.title),
             "",
             "Compare this fingerprint with the player you invited, by another channel",
             "(phone, chat), before you say yes. Your next packet carries the acceptance.",
@@ -484,9 +483,7 @@ def first_own_hex(board: Board | None, seat: str) -> int | None:
     return int(hexes[0]) if hexes else None
 
 
-def step_text(item: dict[str, Any]) -> str:
+def step_text(item: ChecklistLine) -> str:
     """One checklist step in a line: id, title, who acts, its kind and rules."""
-    rules = f" (rules {', '.join(item['rules'])})" if item.get("rules") else ""
-    return (
-        f"{item['step']} {item['title']}: {item['actor']}, {item['kind']}, {item['status']}{rules}"
-    )
+    rules = f" (rules {', '.join(item.rules)})" if item.rules else ""
+    return f"{item.step} {item.title}: {item.actor}, {item.kind}, {item.status}{rules}"

@@ -1,6 +1,6 @@
 """The games list: every game of the home, what it waits for, and a way in.
 
-The rows are `render.game_summary` records (``hexpost games --json``), read by a worker
+The rows are `tui.services.games.GameSummary` records (``hexpost games --json``), read by a worker
 through the session and handed to the table in a `GamesScreen.Loaded` message. The list is
 read again whenever the screen comes back to the top (a game just looked at has no unread
 packets any more) and after a sync that changed something.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,6 +23,9 @@ from tui.safe_text import plain, safe_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.session import Overview, SyncResult
 from tui.when import age, turn_text
+
+if TYPE_CHECKING:
+    from tui.services.games import GameSummary
 
 COLUMNS = ("GAME", "TURN", "STEP", "WAITING FOR", "NEW", "NOTE", "SCENARIO")
 """Most telling first: in 80 columns the scenario is the column that scrolls off."""
@@ -110,18 +113,18 @@ class GamesScreen(HexpostScreen):
         keep = self._cursor_key()
         table.clear()
         now = self._clock() if self._clock is not None else None
-        for row in overview.rows:
+        for game in overview.games:
             # As `Text`, not strings: a cell string is Rich markup, and a game's name is the
             # inviter's to choose ("[link=...]", or "[/b]", which would not even render).
-            table.add_row(*map(plain, game_cells(row, now)), key=row["game"])
-        table.display = bool(overview.rows)
-        empty.display = not overview.rows
-        if not overview.rows:
+            table.add_row(*map(plain, game_cells(game, now)), key=game.game)
+        table.display = bool(overview.games)
+        empty.display = not overview.games
+        if not overview.games:
             empty.update(empty_help(overview))
-        elif keep is not None and keep in {row["game"] for row in overview.rows}:
+        elif keep is not None and keep in {game.game for game in overview.games}:
             table.move_cursor(row=table.get_row_index(keep))
         if self.status.text.startswith("reading"):
-            count = len(overview.rows)
+            count = len(overview.games)
             self.status.say(f"{count} game{'s' if count != 1 else ''}")
         self.refresh_bindings()
 
@@ -142,7 +145,7 @@ class GamesScreen(HexpostScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("open", "review"):
-            return self.overview is not None and bool(self.overview.rows)
+            return self.overview is not None and bool(self.overview.games)
         return super().check_action(action, parameters)
 
     def action_open(self) -> None:
@@ -181,35 +184,35 @@ class GamesScreen(HexpostScreen):
 # --- what the cells say --------------------------------------------------------------------------
 
 
-def game_cells(row: dict[str, Any], now: datetime | None = None) -> tuple[str, ...]:
-    """One `game_summary` record as the table's cells, in `COLUMNS` order, each one line
-    of plain text (the name, the scenario and a frozen game's reason come from the other
-    player or the mail: their control characters are shown escaped)."""
-    waiting = ",".join(row["waiting_for"]) or "-"
-    if row["waiting_for"] == [row["my_seat"]]:
+def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...]:
+    """One game's summary as the table's cells, in `COLUMNS` order, each one line of plain
+    text (the name, the scenario and a frozen game's reason come from the other player or
+    the mail: their control characters are shown escaped)."""
+    waiting = ",".join(game.waiting_for) or "-"
+    if game.waiting_for == (game.my_seat,):
         waiting = "YOU"
-    if row["waiting_for"]:
-        waiting = f"{waiting} {age(row['since'], now)}".rstrip()
-    if row["frozen"]:
-        note = f"FROZEN: {safe_text(row['frozen'])}"
-    elif row["status"] == "invited":
+    if game.waiting_for:
+        waiting = f"{waiting} {age(game.since, now)}".rstrip()
+    if game.frozen:
+        note = f"FROZEN: {safe_text(game.frozen)}"
+    elif game.status == "invited":
         note = "invitation"
-    elif row.get("notes"):  # a damaged packet to ask for, a joined key to accept
-        note = safe_text(row["notes"][0])
-    elif row.get("claim"):  # a late claim still open (`saves.claims`): who owes what since when
-        note = safe_text(row["claim"])
-    elif row.get("unsent"):
-        note = f"{row['unsent']} to send"
+    elif game.notes:  # a damaged packet to ask for, a joined key to accept
+        note = safe_text(game.notes[0])
+    elif game.claim:  # a late claim still open (`saves.claims`): who owes what since when
+        note = safe_text(game.claim)
+    elif game.unsent:
+        note = f"{game.unsent} to send"
     else:
         note = ""
     return (
-        safe_text(row["name"], limit=16),
-        turn_text(row["turn"]),
-        row["step"] or "-",
+        safe_text(game.name, limit=16),
+        turn_text(game.turn),
+        safe_text(game.step or "-"),
         waiting,
-        str(row["unread"]) if row["unread"] else "",
+        str(game.unread) if game.unread else "",
         note,
-        safe_text(row["scenario"]),
+        safe_text(game.scenario),
     )
 
 

@@ -14,8 +14,7 @@ both), so a stack reads the same on the map and in the list, in monochrome.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.core.face import Board, MapCell, MapSheet, Piece, Place
 from tui.mapgeom import HexId, hex_label
@@ -32,6 +31,9 @@ from tui.mapstacks import (
 )
 from tui.safe_text import safe_text
 from tui.when import turn_text
+
+if TYPE_CHECKING:
+    from tui.services.show import ShowRecord
 
 PANEL_WIDTH = 28
 """Characters per line of the side panel (its CSS width less the border and padding)."""
@@ -164,36 +166,35 @@ def _supply(mark: str) -> bool:
     return mark.startswith(SUPPLY_PREFIX)
 
 
-def status_lines(record: Mapping[str, Any]) -> list[str]:
+def status_lines(record: ShowRecord) -> list[str]:
     """The game in a few lines: name, turn, step, whose move, and anything alarming. The
     name, a frozen game's reason and a send error are other people's words: each is shown
     as one line with its control characters escaped (`tui.safe_text`)."""
-    lines = [_clip(f"{safe_text(record['name'])}  #{record['seq']}")]
-    turn = record.get("turn")
-    if turn:
-        lines.append(turn_text(turn))
-    if record.get("phasing"):
-        lines.append(f"phasing: {record['phasing']}")
-    if record.get("step"):
+    lines = [_clip(f"{safe_text(record.name)}  #{record.seq}")]
+    if record.turn is not None:
+        lines.append(turn_text(record.turn))
+    if record.phasing:
+        lines.append(f"phasing: {safe_text(record.phasing)}")
+    if record.step:
         # Not clipped: the panel wraps it, and the step's title is what the player acts on.
-        lines.append(f"step {record['step']} {record.get('step_title') or ''}".rstrip())
-    waiting = list(record.get("waiting_for", []))
-    if record.get("over"):
+        lines.append(safe_text(f"step {record.step} {record.step_title or ''}".rstrip()))
+    waiting = record.waiting_for
+    if record.over:
         lines.append("the game is over")
-    elif waiting == [record["my_seat"]]:
-        lines.append(f"YOUR MOVE ({record['my_seat']})")
+    elif waiting == (record.my_seat,):
+        lines.append(f"YOUR MOVE ({record.my_seat})")
     elif waiting:
         lines.append(f"waiting for {', '.join(waiting)}")
-    if record.get("status") == "invited":
+    if record.status == "invited":
         lines.append("invitation: not joined yet")
-    if record.get("frozen"):
-        lines.append(f"FROZEN: {safe_text(record['frozen'])}")
-    unsent = record.get("unsent") or []
+    if record.frozen:
+        lines.append(f"FROZEN: {safe_text(record.frozen)}")
+    unsent = record.unsent
     if unsent:
-        tried = [entry for entry in unsent if entry["attempts"]]
+        tried = [entry for entry in unsent if entry.attempts]
         lines.append(f"NOT SENT: {len(unsent)} packet(s)" if tried else f"{len(unsent)} to send")
-        if tried and tried[-1]["last_error"]:
-            lines.append(_clip(safe_text(tried[-1]["last_error"])))
+        if tried and tried[-1].last_error:
+            lines.append(_clip(safe_text(tried[-1].last_error)))
     return lines
 
 

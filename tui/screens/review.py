@@ -29,9 +29,8 @@ screen's workers await it and post `ReviewScreen.Indexed` and `ReviewScreen.Show
 from __future__ import annotations
 
 import textwrap
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import msgspec
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -40,7 +39,6 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from engine.core.face import Board
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
 from tui.screens.hexinfo import PANEL_WIDTH, SCROLL_WIDTH, status_lines
@@ -50,6 +48,9 @@ from tui.services.board import sheet_for
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
+
+if TYPE_CHECKING:
+    from tui.services.show import ShowRecord
 
 
 class ReviewScreen(HexpostScreen):
@@ -78,7 +79,7 @@ class ReviewScreen(HexpostScreen):
     class Shown(Message):
         """The records after packet ``seq`` (and after the one before, for the diff)."""
 
-        def __init__(self, seq: int, record: dict[str, Any], before: dict[str, Any] | None):
+        def __init__(self, seq: int, record: ShowRecord, before: ShowRecord | None):
             super().__init__()
             self.seq, self.record, self.before = seq, record, before
 
@@ -157,16 +158,16 @@ class ReviewScreen(HexpostScreen):
         self.seq = seq = message.seq
         record = message.record
         hexmap = self.query_one(HexMap)
-        board = board_of(record)
-        hexmap.show_board(board, sheet_for(record["ruleset"], record["scenario"]))
-        before = board_of(message.before) if message.before is not None else None
+        board = record.board
+        hexmap.show_board(board, sheet_for(record.ruleset, record.scenario))
+        before = message.before.board if message.before is not None else None
         self.changes = diff(before, board) if seq > 0 else []
         self.query_one("#game-status", Static).update("\n".join(self.head_lines(record)))
         self.query_one("#changes", Static).update("\n".join(change_lines(self.changes)))
         log = self.query_one(EventLog)
         log.show_events(self.index.events_of(seq))
         log.scroll_home(animate=False)
-        self.query_one(ChecklistTree).show_items(record.get("checklist") or [])
+        self.query_one(ChecklistTree).show_items(record.checklist or ())
         target = next((h for c in self.changes for h in c.hexes if hexmap.on_map(h)), None)
         if target is not None:
             hexmap.goto(target)
@@ -175,7 +176,7 @@ class ReviewScreen(HexpostScreen):
         self.status.say(f"packet {seq} of {self.index.last}: {len(self.changes)} change(s)")
         self.refresh_bindings()
 
-    def head_lines(self, record: dict[str, Any]) -> list[str]:
+    def head_lines(self, record: ShowRecord) -> list[str]:
         """Which packet this is (number, author, kind), then the game's status after it."""
         assert self.index is not None and self.seq is not None
         mark = next((m for m in self.index.packets if m.seq == self.seq), None)
@@ -255,11 +256,6 @@ class ReviewScreen(HexpostScreen):
         if log.display and tree.display:
             tree.display = False
         self.query_one(HexMap).focus()
-
-
-def board_of(record: dict[str, Any]) -> Board | None:
-    """The face's board in a record's JSON form (None for a game without one)."""
-    return msgspec.convert(record.get("board"), Board | None)
 
 
 def change_lines(changes: list[Change]) -> list[str]:

@@ -8,13 +8,13 @@ touch SQLite from the event loop nor race a sync (see `tui.screens.session`), an
 what it built, so stepping back and forth costs nothing after the first visit.
 
 `ReviewReader` keeps its own `Replica` on the store thread (the same connection the session
-uses: a replica is only a view of the home's one store). The screen reads the records by key,
-so they come in their JSON form, as ``hexpost show --at N --json`` prints them.
+uses: a replica is only a view of the home's one store). The records are the typed
+`ShowRecord`s that ``hexpost show --at N --json`` prints.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tui.screens.session import Session
 from tui.services.review import (
@@ -26,6 +26,7 @@ from tui.services.review import (
 
 if TYPE_CHECKING:
     from saves.replica import Replica
+    from tui.services.show import ShowRecord
 
 __all__ = [
     "PacketMark",
@@ -42,12 +43,12 @@ class ReviewReader:
     def __init__(self, session: Session) -> None:
         self.session = session
         self._replica: Replica | None = None
-        self._records: dict[tuple[str, int], dict[str, Any]] = {}
+        self._records: dict[tuple[str, int], ShowRecord] = {}
 
     async def index(self, game_id: str, *, mark_read: bool = True) -> ReviewIndex:
         return await self.session.call(self._index, game_id, mark_read)
 
-    async def records(self, game_id: str, seqs: list[int]) -> dict[int, dict[str, Any]]:
+    async def records(self, game_id: str, seqs: list[int]) -> dict[int, ShowRecord]:
         """The records after each packet of ``seqs`` (with the checklist), cached."""
         wanted = [seq for seq in seqs if (game_id, seq) not in self._records]
         if wanted:
@@ -68,9 +69,7 @@ class ReviewReader:
 
         return review.index(self._reader(), bytes.fromhex(game_id), mark_read=mark_read)
 
-    def _build(self, game_id: str, seqs: list[int]) -> dict[int, dict[str, Any]]:
+    def _build(self, game_id: str, seqs: list[int]) -> dict[int, ShowRecord]:
         from tui.services import review
-        from tui.services.show import show_builtins
 
-        built = review.records(self._reader(), bytes.fromhex(game_id), seqs)
-        return {seq: show_builtins(record) for seq, record in built.items()}
+        return review.records(self._reader(), bytes.fromhex(game_id), seqs)

@@ -12,9 +12,9 @@ The session is the app's face over `tui.services`, as `tui.commands` is the comm
 each operation calls the service the command line calls (a game's record is
 `tui.services.show.show`, a sync `tui.services.sync.sync_once`, orders are checked by
 `tui.services.orders`), so the two cannot drift apart; the session only keeps the replicas
-and the passphrase between calls and words the results for the status line. The screens
-still read a game's record by key: they get its JSON form, exactly what ``hexpost show
---json`` prints, next to the typed record. Known failures (no identity, no transport, a bad
+and the passphrase between calls and words the results for the status line. The screens read
+the same typed records the command line prints as JSON (`GameSummary`, `ShowRecord`), never
+their JSON by key. Known failures (no identity, no transport, a bad
 passphrase, a transport error) come back as text for the status line; anything else is a bug
 and is allowed to surface.
 """
@@ -86,28 +86,25 @@ WRONG_PASSPHRASE = "wrong passphrase: nothing was signed"
 @dataclass(frozen=True)
 class Overview:
     """What the games list shows: who this home is, how it sends, and every game's summary
-    (``games``, typed; ``rows``, the same as ``hexpost games --json`` prints them, which the
-    list's cells read)."""
+    (the records ``hexpost games --json`` prints)."""
 
     identity: str | None
     transport: str | None
-    rows: list[dict[str, Any]]
     games: tuple[GameSummary, ...] = ()
 
 
 @dataclass(frozen=True)
 class GameData:
-    """One game as the game screen shows it: the record (``show``, typed; ``record``, its
-    JSON form, which the screen and its widgets read), the log, and the order types of the
-    pending step that are its own. The checklist's lines carry their phases' titles."""
+    """One game as the game screen shows it: the record ``hexpost show`` prints, the log,
+    and the order types of the pending step that are its own. The checklist's lines carry
+    their phases' titles."""
 
-    record: dict[str, Any]
+    show: ShowRecord
     events: list[EventRow]
     step_orders: tuple[str, ...] = ()
     """The order types the pending step takes besides the ones every step takes (``done``,
     ``note``, ``adjust``...): the orders panel's ``b`` and ``k``; empty when nothing is
     pending."""
-    show: ShowRecord | None = None
 
 
 @dataclass(frozen=True)
@@ -272,7 +269,6 @@ class Session:
 
     def _overview(self) -> Overview:
         from tui.services import games, rulesets
-        from tui.services.jsonform import json_form
         from tui.services.transport import transport_words
 
         info = self.home.identity_info()
@@ -282,7 +278,6 @@ class Session:
         return Overview(
             identity=f"{info.name} <{info.address}>" if info else None,
             transport=transport_words(self.home),
-            rows=[json_form(summary) for summary in summaries],
             games=summaries,
         )
 
@@ -290,15 +285,10 @@ class Session:
         return self._replica().find(name).game_id.hex()
 
     def _game(self, game_id: str, mark_read: bool) -> GameData:
-        from tui.services.show import game_view, show_builtins
+        from tui.services.show import game_view
 
         view = game_view(self._replica(), bytes.fromhex(game_id), mark_read=mark_read)
-        return GameData(
-            show_builtins(view.show),
-            list(view.events),
-            step_orders=view.step_orders,
-            show=view.show,
-        )
+        return GameData(view.show, list(view.events), step_orders=view.step_orders)
 
     def _orders(self, game_id: str, items: list[dict[str, Any]], dry_run: bool) -> Checked:
         """A dry run on the reading replica (it holds the public key, all a draft needs), or

@@ -28,7 +28,7 @@ when the app passes them for the current player turn.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar, Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -53,7 +53,30 @@ LEGEND = (
 STEP_WIDTH = 6
 """Step ids are at most six characters (``5-4A7A``); padding keeps the titles in a column."""
 
-Item = Mapping[str, Any]
+
+class Item(Protocol):
+    """One step as the checklist shows it (`tui.services.show.ChecklistLine` is one): named
+    here by what it has, so the widget needs neither the services nor the engine."""
+
+    @property
+    def step(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def status(self) -> str:
+        """``done``, ``current``, ``todo`` or ``skipped``."""
+        ...
+
+    @property
+    def phase_title(self) -> str: ...
+    @property
+    def phase_rule(self) -> str: ...
 
 
 class ChecklistTree(Tree[str]):
@@ -151,17 +174,17 @@ class ChecklistTree(Tree[str]):
         """
         phases: dict[str, list[Item]] = {}
         for item in items:
-            phases.setdefault(str(item["phase"]), []).append(item)
-        shape = tuple((str(item["phase"]), str(item["step"])) for item in items)
-        current = next((str(i["step"]) for i in items if i["status"] == "current"), None)
+            phases.setdefault(item.phase, []).append(item)
+        shape = tuple((item.phase, item.step) for item in items)
+        current = next((i.step for i in items if i.status == "current"), None)
         actors = _actor_texts(items, seats)
         labels: dict[str, tuple[Text, str]] = {}
         for phase_id, steps in phases.items():
-            title = _first(steps, "phase_title") or f"Phase {phase_id}"
-            rule = _first(steps, "phase_rule")
+            title = next((i.phase_title for i in steps if i.phase_title), f"Phase {phase_id}")
+            rule = next((i.phase_rule for i in steps if i.phase_rule), "")
             labels[f"phase:{phase_id}"] = _phase_label(phase_id, title, rule, steps)
             for item in steps:
-                labels[str(item["step"])] = _step_label(item, actors)
+                labels[item.step] = _step_label(item, actors)
         if shape != self._shape:
             self._rebuild(phases, labels)
             self._shape = shape
@@ -189,7 +212,7 @@ class ChecklistTree(Tree[str]):
             self._phase_nodes[phase_id] = phase
             self._styles[phase.id] = style
             for item in steps:
-                step_id = str(item["step"])
+                step_id = item.step
                 label, style = labels[step_id]
                 node = phase.add_leaf(label, data=step_id)
                 self._step_nodes[step_id] = node
@@ -275,14 +298,9 @@ class ChecklistTree(Tree[str]):
             self.post_message(self.StepSelected(event.node.data, self))
 
 
-def _first(steps: Sequence[Item], key: str) -> str:
-    """The first non-empty ``key`` among a phase's items ("" when none has one)."""
-    return next((str(item[key]) for item in steps if item.get(key)), "")
-
-
 def _actor_texts(items: Sequence[Item], seats: Mapping[str, str] | None) -> dict[str, str]:
     """Role -> the text shown for it, padded to one width so the titles line up."""
-    roles = {str(item["actor"]) for item in items}
+    roles = {item.actor for item in items}
     if seats:
         spelled = {"both": "both", "nobody": "-"}
         texts = {r: seats.get(r) or spelled.get(r) or ACTOR_MARKS.get(r, "?") for r in roles}
@@ -293,19 +311,11 @@ def _actor_texts(items: Sequence[Item], seats: Mapping[str, str] | None) -> dict
 
 
 def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
-    status = str(item["status"])
+    status = item.status
     mark = STATUS_MARKS.get(status, "[?]")
-    kind = KIND_MARKS.get(str(item["kind"]), "?")
+    kind = KIND_MARKS.get(item.kind, "?")
     label = Text.assemble(
-        mark,
-        " ",
-        str(item["step"]).ljust(STEP_WIDTH),
-        " ",
-        kind,
-        " ",
-        actors[str(item["actor"])],
-        "  ",
-        str(item["title"]),
+        mark, " ", item.step.ljust(STEP_WIDTH), " ", kind, " ", actors[item.actor], "  ", item.title
     )
     return label, _STATUS_STYLES.get(status, "")
 
@@ -313,7 +323,7 @@ def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
 def _phase_label(
     phase_id: str, title: str, rule: str | None, steps: Sequence[Item]
 ) -> tuple[Text, str]:
-    statuses = [str(item["status"]) for item in steps]
+    statuses = [item.status for item in steps]
     finished = sum(1 for s in statuses if s in ("done", "skipped"))
     if "current" in statuses:
         status = "current"
