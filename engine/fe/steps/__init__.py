@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.fe.steps import (
     adjust,
+    arrivals,
     battles,
     economy,
     missions,
@@ -28,6 +29,7 @@ AREAS: dict[str, Area] = {
     a.name: a
     for a in (
         adjust.AREA,
+        arrivals.AREA,
         battles.AREA,
         economy.AREA,
         missions.AREA,
