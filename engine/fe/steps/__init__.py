@@ -22,6 +22,7 @@ from engine.fe.steps import (
     shipyard,
     strategic,
     supply,
+    war,
 )
 from engine.fe.steps.base import Area
 
@@ -40,6 +41,7 @@ AREAS: dict[str, Area] = {
         shipyard.AREA,
         strategic.AREA,
         supply.AREA,
+        war.AREA,
     )
 }
 """Every rules area by name, as the sequence data names them."""
