@@ -58,6 +58,7 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "strategic": model.StrategicOrder,
     "reserve": model.ReserveOrder,
     "mission": model.MissionOrder,
+    "declare": model.DeclareWar,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -99,6 +100,7 @@ TITLES: dict[str, str] = {
     "strategic": "Strategic move",
     "reserve": "Designate a reserve",
     "mission": "Give a mission",
+    "declare": "Declare war",
 }
 
 

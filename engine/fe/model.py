@@ -338,6 +338,15 @@ class MissionOrder(_OrderBase, frozen=True, tag="mission"):
     mission: Annotated[str, msgspec.Meta(pattern="^(supply|none)$")]
 
 
+class DeclareWar(_OrderBase, frozen=True, tag="declare"):
+    """Step 1B: declare war on one of the empire's future belligerents (503.4), outside the
+    scenario's script; the fleets the scenario releases with that war are released."""
+
+    enemy: Annotated[str, msgspec.Meta(min_length=1, max_length=8)]
+    empire: EmpireCode = ""
+    """Needed only when the seat plays more than one empire."""
+
+
 ADJUST_CHANGES = (
     "treasury", "cripple", "repair", "destroy", "move", "place", "convert",
     "capture", "devastate", "recover",
@@ -383,11 +392,11 @@ is optional everywhere). The engine checks them; the app's adjustment form asks 
 Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
-    | ReserveOrder | Adjust | MissionOrder
+    | ReserveOrder | Adjust | MissionOrder | DeclareWar
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
-    "replace", "reserve", "retrograde", "strategic",
+    "replace", "reserve", "retrograde", "strategic", "declare",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

@@ -1,9 +1,9 @@
 """The rule options of the pure rules modules, as game options players choose at creation.
 
-The rules modules (`engine.fe.economics`, `engine.fe.movement`, `engine.fe.production`,
-`engine.fe.repair`, `engine.fe.steps.reserves`) each
-list the readings they leave to the players (``OPTIONS``: house-rule defaults until checked
-against a rulebook). Gathered here into one list, sorted by id, so a game shows them all in
+The rules modules (`engine.fe.economics`, `engine.fe.movement`, `engine.fe.neutral`,
+`engine.fe.production`, `engine.fe.repair`, `engine.fe.steps.reserves`) each list the
+readings they leave to the players (``OPTIONS``: house-rule defaults until checked against a
+rulebook). Gathered here into one list, sorted by id, so a game shows them all in
 one place and a ruleset can offer them next to a scenario's own options. `values` gives the
 value in force for each of them in a game: the one chosen at creation, or its default when
 the game was created before the option existed (its state does not name it).
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe import economics, movement, production, repair
+from engine.fe import economics, movement, neutral, production, repair
 from engine.fe.model import FeState
 from engine.fe.steps import reserves
 
@@ -30,7 +30,14 @@ def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
 
 
 RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
-    (*economics.OPTIONS, *movement.OPTIONS, *production.OPTIONS, *repair.OPTIONS, *reserves.OPTIONS)
+    (
+        *economics.OPTIONS,
+        *movement.OPTIONS,
+        *neutral.OPTIONS,
+        *production.OPTIONS,
+        *repair.OPTIONS,
+        *reserves.OPTIONS,
+    )
 )
 """Every rule option of the rules modules, sorted by id."""
 

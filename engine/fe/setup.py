@@ -4,7 +4,10 @@ The scenario's order of battle (`engine.fe.oob`) says which units each fleet hol
 it may set up; `starting_units` turns it into counters with stable ids, all still off the
 map. Each empire then places its fleets in the scenario's set-up order (The Wind: LYR, KZI,
 KLI, FED, HYD), so later empires see where earlier ones stand. A fleet with no set-up hexes
-starts off the map and is not placed. Refusals name the unit, the hex and the rule:
+starts off the map and is not placed; so does a fleet the order of battle has arrive by
+strategic movement at a later date (``Fleet.arrives``: the Kzinti Baron's Fleet, whose one
+hex, the capital, is where it arrives, `engine.fe.reinforcements`). Refusals name the unit,
+the hex and the rule:
 "KLI-0003 (D7, Home Fleet) may not set up in 1607: its set-up hexes are 1411, 1412 (601)".
 """
 
@@ -49,13 +52,25 @@ def _fleet(setup: EmpireSetup, name: str) -> Fleet | None:
     return next((f for f in setup.fleets if f.name == name), None)
 
 
+def placeable(fleet: Fleet) -> bool:
+    """Whether the fleet sets up on the map: it has set-up hexes and does not arrive later."""
+    return bool(fleet.hexes) and fleet.arrives is None
+
+
 def to_place(board: Board, setup: EmpireSetup) -> tuple[Unit, ...]:
-    """The empire's units that still wait to be set up (fleets with set-up hexes only)."""
-    placeable = {f.name for f in setup.fleets if f.hexes}
+    """The empire's units that still wait to be set up (fleets that set up on the map)."""
+    names = {f.name for f in setup.fleets if placeable(f)}
     return tuple(
         u for u in board.units
-        if u.empire == setup.empire and u.hex == OFF_MAP and u.fleet in placeable
+        if u.empire == setup.empire and u.hex == OFF_MAP and u.fleet in names
     )  # fmt: skip
+
+
+def _off_map(fleet: Fleet) -> str:
+    if fleet.arrives is None:
+        return "starts off the map"
+    when = f"{fleet.arrives.season.capitalize()} Y{fleet.arrives.year}"
+    return f"starts off the map: the fleet arrives by strategic movement in {when}"
 
 
 def _expand(board: Board, setup: EmpireSetup, placement: Placement) -> list[Unit] | str:
@@ -71,8 +86,11 @@ def _expand(board: Board, setup: EmpireSetup, placement: Placement) -> list[Unit
         if unit.hex != OFF_MAP:
             return f"{unit.id} is already set up in {unit.hex:04d}"
         return [unit]
-    if _fleet(setup, placement.fleet) is None:
+    fleet = _fleet(setup, placement.fleet)
+    if fleet is None:
         return f"{setup.empire} has no fleet {placement.fleet!r}"
+    if not placeable(fleet):
+        return f"{fleet.name} {_off_map(fleet)}"
     waiting = [u for u in to_place(board, setup) if u.fleet == placement.fleet]
     if not waiting:
         return f"every unit of {placement.fleet} is already set up"
@@ -92,9 +110,12 @@ def check_placements(
         for unit in units:
             fleet = _fleet(setup, unit.fleet)
             allowed = fleet.hexes if fleet is not None else ()
-            if not allowed:
-                problems.append(Violation(f"{unit.id} ({unit.cls}) starts off the map", rule))
-            elif placement.hex not in allowed:
+            if fleet is None or not placeable(fleet):
+                where = _off_map(fleet) if fleet is not None else "starts off the map"
+                named = f"{unit.cls}, {unit.fleet}" if unit.fleet else unit.cls
+                problems.append(Violation(f"{unit.id} ({named}) {where}", rule))
+                break
+            if placement.hex not in allowed:
                 shown = ", ".join(f"{h:04d}" for h in allowed[:8])
                 more = f" and {len(allowed) - 8} more" if len(allowed) > 8 else ""
                 who = unit.fleet if placement.fleet else f"{unit.id} ({unit.cls}, {unit.fleet})"

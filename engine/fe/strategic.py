@@ -22,6 +22,10 @@ option):
   links only to grid points within its reach (six hexes, an LTT three) and never to another
   tug, as in supply (509.1-D). The off-map area is a node one hex beyond its entry hexes;
   a route may pass through it but not end there (off-map positions are not on the Board).
+  A unit in its empire's off-map area (hex `OFF_MAP`: an off-map fleet, 506.0) starts its
+  move there, which is how off-map fleets enter the map; off-map units of other empires
+  share that hex number without meeting it, so they pin nothing. Whether an arriving fleet
+  may come yet is the scenario's (`engine.fe.reinforcements.arrival_problems`).
 - I: a unit whose hex holds enemy units is pinned and may not move strategically; a move may
   not end in a hex holding enemy units. Each unit moves strategically at most once a turn
   (``already``).
@@ -183,8 +187,9 @@ def check_strategic(
     if unit.empire != empire:
         text = f"{unit.id} is {unit.empire}'s: {empire} moves only its own units"
         return [Violation(text, OWN_UNITS_RULE)]
-    if unit.hex == OFF_MAP:
-        return [Violation(f"{unit.id} is not on the map", STRATEGIC_RULE)]
+    if unit.hex == OFF_MAP and OFF_MAP not in nodes(grid):
+        text = f"{unit.id} is off the map and {empire} has no off-map area in its supply grid"
+        return [Violation(text, NODE_RULE)]
     out = _unit_problems(board, unit, already)
     out.extend(_node_problems(board, grid, empire, unit, move.to))
     if out:
@@ -227,7 +232,9 @@ def _unit_problems(board: Board, unit: Unit, already: Sequence[str]) -> list[Vio
     if movement_points(unit) == 0:
         text = f"{unit.id} ({unit.cls}) cannot move by itself (towing by tugs is not modelled)"
         out.append(Violation(text, STRATEGIC_RULE))
-    if any(board.enemies(unit.empire, u.empire) for u in board.at(unit.hex)):
+    if unit.hex != OFF_MAP and any(
+        board.enemies(unit.empire, u.empire) for u in board.at(unit.hex)
+    ):
         text = f"{unit.hex:04d} holds enemy units: {unit.id} is pinned there"
         out.append(Violation(text, STRATEGIC_RULE))
     return out

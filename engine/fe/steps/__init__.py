@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.fe.steps import (
     adjust,
+    arrivals,
     battles,
     economy,
     missions,
@@ -21,6 +22,7 @@ from engine.fe.steps import (
     shipyard,
     strategic,
     supply,
+    war,
 )
 from engine.fe.steps.base import Area
 
@@ -28,6 +30,7 @@ AREAS: dict[str, Area] = {
     a.name: a
     for a in (
         adjust.AREA,
+        arrivals.AREA,
         battles.AREA,
         economy.AREA,
         missions.AREA,
@@ -38,6 +41,7 @@ AREAS: dict[str, Area] = {
         shipyard.AREA,
         strategic.AREA,
         supply.AREA,
+        war.AREA,
     )
 }
 """Every rules area by name, as the sequence data names them."""

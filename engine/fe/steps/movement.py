@@ -24,8 +24,9 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   reserve fleets in 4B; orders name the seat's own units only.
 - I: a stack is of one empire (a seat playing several empires moves each one's units apart).
 - I (503.0): a unit may not enter the space of an empire it is not at war with, unless that
-  empire is on its own side; unowned and neutral-zone hexes are open (the neutral zone's own
-  rules, 503.6, stay with the players).
+  empire is on its own side; unowned hexes are open. Neutral-zone hexes follow 503.6
+  (`engine.fe.neutral`: by default only an empire at war with an empire the zone separates
+  there may enter them; the option ``neutral-zone=open`` opens them to all).
 - I (205.0): a stack's last hex in a batch counts as a stop: it stands there while the other
   side reacts, so a unit within reach may react even if the stack moved away from it. The
   hexes a stack only passed through open reactions only while enemy units stand in them.
@@ -52,6 +53,7 @@ import msgspec
 
 from engine.core import hexgrid
 from engine.core.ruleset import Event, Seat, Violation
+from engine.fe import neutral
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import Batch, FeState, MoveOrder, React, hex_id
@@ -141,12 +143,19 @@ def _side(state: FeState, empire: str) -> str:
 
 
 def closed_to(state: FeState, empire: str, h: HexId) -> str:
-    """Whose space ``h`` is, if ``empire`` may not enter it ("" when it may, 503.0)."""
+    """Whose space ``h`` is, if ``empire`` may not enter it ("" when it may, 503.0; the
+    neutral zone, ``"NZ"``, by `engine.fe.neutral`, 503.6)."""
     owner = state.board.owner(base.galaxy(), h)
-    if owner in ("", NEUTRAL_ZONE, empire) or state.board.enemies(empire, owner):
+    if owner == NEUTRAL_ZONE:
+        return NEUTRAL_ZONE if _zone_problem(state, empire, h) is not None else ""
+    if owner in ("", empire) or state.board.enemies(empire, owner):
         return ""
     side = _side(state, owner)
     return "" if side and side == _side(state, empire) else owner
+
+
+def _zone_problem(state: FeState, empire: str, h: HexId) -> Violation | None:
+    return neutral.entry_problem(base.galaxy(), state.board, empire, h, dict(state.options))
 
 
 def _neutral_entries(state: FeState, empire: str, path: tuple[HexId, ...]) -> list[Violation]:
@@ -155,7 +164,10 @@ def _neutral_entries(state: FeState, empire: str, path: tuple[HexId, ...]) -> li
         if not base.on_map(h):
             return []  # the path check has said so already
         owner = closed_to(state, empire, h)
-        if owner:
+        zone = _zone_problem(state, empire, h) if owner == NEUTRAL_ZONE else None
+        if zone is not None:
+            out.append(zone)
+        elif owner:
             out.append(
                 Violation(
                     f"{h:04d} is {owner} space and {empire} is not at war with {owner}",

@@ -17,6 +17,9 @@ moment (its supply points are the nodes). This module adds what belongs to the g
   the order (one unit leaving a node cannot cut the route of the next). Orders are played one
   after another.
 - I: one order moves one empire's units, since allowance and treasury are the empire's.
+- Off-map fleets enter the map here, from their empire's off-map area (a node, 756.21);
+  a fleet the order of battle has arrive at a date may not come before it, and comes to
+  its arrival hexes if the data names them (`engine.fe.reinforcements.arrival_problems`).
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import strategic
+from engine.fe import reinforcements, strategic
 from engine.fe.economics import fmt_ep
+from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState, StrategicOrder, hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import base
@@ -66,6 +70,10 @@ def order_cost(state: FeState, empire: str, count: int) -> int:
     return strategic.strategic_cost(before + count, free) - strategic.strategic_cost(before, free)
 
 
+def _where(h: int) -> str:
+    return "the off-map area" if h == OFF_MAP else base.hex_text(h)
+
+
 def _plural(count: int, word: str) -> str:
     ending = "" if count == 1 else "es" if word.endswith("x") else "s"
     return f"{count} {word}{ending}"
@@ -94,6 +102,7 @@ class _Strategic(Area):
         empire = empires[0]
         galaxy, board, grid = base.galaxy(), state.board, grid_of(state, empire)
         out: list[Violation] = []
+        setup = base.scenario_setup(state)
         for unit in units:
             move = strategic.StrategicMove(unit.id, to)
             out.extend(
@@ -101,6 +110,7 @@ class _Strategic(Area):
                     galaxy, board, grid, empire, move, already=state.moved_once
                 )
             )
+            out.extend(reinforcements.arrival_problems(setup, board, state.turn, unit, to))
         cost = order_cost(state, empire, len(units))
         treasury2 = state.ep2(empire)
         if 2 * cost > treasury2:
@@ -133,7 +143,7 @@ class _Strategic(Area):
             groups.setdefault((unit.hex, length), []).append(f"{unit.cls} {unit.id}")
             routes[unit.id] = [base.hex_text(h) for h in route.nodes] if route else []
         legs = [
-            f"{', '.join(names)} from {base.hex_text(start)} ({_plural(length, 'hex')})"
+            f"{', '.join(names)} from {_where(start)} ({_plural(length, 'hex')})"
             for (start, length), names in groups.items()
         ]
         first = moves_made(state, empire) + 1

@@ -14,6 +14,7 @@ from engine.core.ruleset import Event
 from engine.fe.holdings import scenario_holdings
 from engine.fe.model import FeState
 from engine.fe.scenario import find_scenario
+from engine.fe.setup import placeable
 from tests.engine.fe_wind import play_wind_turns
 from tests.engine.table import Table
 
@@ -33,14 +34,20 @@ def final(table: Table) -> FeState:
     return rules  # type: ignore[no-any-return]
 
 
-def test_every_fleet_with_set_up_hexes_was_placed(table: Table) -> None:
+def test_every_fleet_that_sets_up_on_the_map_was_placed(table: Table) -> None:
     state = final(table)
     assert not state.setup
     placed = {u for e in events(table, "place") for u in e.data["units"]}
     setup = find_scenario("the-wind").setup  # type: ignore[union-attr]
     assert setup is not None
-    with_hexes = {(e.empire, f.name) for e in setup.empires for f in e.fleets if f.hexes}
-    starting = {u.id for u in state.board.units if (u.empire, u.fleet) in with_hexes}
+    with_hexes = {(e.empire, f.name) for e in setup.empires for f in e.fleets if placeable(f)}
+    delivered = {u for e in events(table, "reinforcement") for u in e.data["units"]}
+    assert delivered, "the Third Fleet's DN and the Hydran Home Fleet's 5 ships (431.0)"
+    starting = {
+        u.id
+        for u in state.board.units
+        if (u.empire, u.fleet) in with_hexes and u.id not in delivered
+    }
     lost = {e.data["unit"] for e in events(table, "adjust") if e.data["change"] == "destroy"}
     assert placed - lost == starting and len(placed) > 500
     off_map = {u.fleet for u in state.board.units if u.hex == 0}
