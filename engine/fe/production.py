@@ -1,7 +1,8 @@
 """Phase 2B (production, 431.0; conversions, 433.0; replacements, 501.5) as pure functions.
 
 What an empire may build each turn is its scenario's production schedule (`engine.fe.oob`):
-the batch dated this turn lists the slots. An order fills a slot with the class it names, or
+the batch in force lists the slots (`schedule_batch`: the source lists schedule *changes*, so a
+turn uses the latest batch of its own season dated at or before it, I). An order fills a slot with the class it names, or
 with a class that may substitute for it (the class's ``substitutions``: ``instead_of``, cost,
 ``from_year``); a schedule that names a variant with no scratch cost (the Kzinti CV, the
 Klingon D7C) prices it at its substitution cost (I). New units appear at the capital, or at a
@@ -121,14 +122,46 @@ class Produced(msgspec.Struct, frozen=True):
 # Schedules, prices and sites
 
 
-def scheduled(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
-    """The slots of this turn's batches: class (or hull) name -> count, in schedule order."""
-    slots: dict[str, int] = {}
+def schedule_batch(schedule: Sequence[Batch], turn: int) -> Batch | None:
+    """The batch in force on ``turn`` (431.0, I): of the batches of the turn's season (a batch
+    without a season is the spring schedule), the latest dated at or before the turn.
+
+    The source lists schedule *changes*: a spring schedule repeats every spring until a later
+    spring batch replaces it, and likewise for fall. None: no batch of that season yet.
+    """
+    season = "fall" if turn % 2 else "spring"
+    found: Batch | None = None
     for batch in schedule:
-        if date_turn(batch.date) == turn:
+        when = date_turn(batch.date)
+        if batch.season != season or when > turn:
+            continue
+        if found is None or when > date_turn(found.date):
+            found = batch
+    return found
+
+
+def scheduled(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
+    """The slots of the schedule in force on ``turn``: class (or hull) name -> count.
+
+    Every batch dated like `schedule_batch`'s counts (a source may split one date in two)."""
+    chosen = schedule_batch(schedule, turn)
+    slots: dict[str, int] = {}
+    if chosen is None:
+        return slots
+    for batch in schedule:
+        if batch.date == chosen.date:
             for item in batch.units:
                 slots[item.unit] = slots.get(item.unit, 0) + item.count
     return slots
+
+
+def schedule_label(schedule: Sequence[Batch], turn: int) -> str:
+    """Which schedule a turn uses, in words: "the Fall Y168 schedule" or "no schedule yet"."""
+    chosen = schedule_batch(schedule, turn)
+    if chosen is None:
+        season = "fall" if turn % 2 else "spring"
+        return f"no {season} schedule yet"
+    return f"the {chosen.season.capitalize()} Y{chosen.year} schedule"
 
 
 def _class(empire: str, cls: str) -> UnitClass | str:
@@ -316,7 +349,12 @@ class _Plan(msgspec.Struct):
 
 
 def _build_problem(
-    empire: str, turn: int, order: Build, slots: Mapping[str, int], sites: Sequence[HexId]
+    empire: str,
+    turn: int,
+    order: Build,
+    slots: Mapping[str, int],
+    sites: Sequence[HexId],
+    used_schedule: str,
 ) -> int | Violation:
     """The cost of one build order, or the first reason it is refused."""
     slot = order.instead_of or order.cls
@@ -325,7 +363,8 @@ def _build_problem(
         return Violation(cost, SUBSTITUTION_RULE if order.instead_of else BUILD_RULE)
     if slot not in slots:
         label = turn_label(turn)
-        return Violation(f"{slot} is not on {empire}'s production schedule for {label}", BUILD_RULE)
+        text = f"{slot} is not on {empire}'s production schedule for {label} ({used_schedule})"
+        return Violation(text, BUILD_RULE)
     info = load_units().find(empire, order.cls)
     if info is not None and date_turn(info.available) > turn:
         when = turn_label(date_turn(info.available))
@@ -349,11 +388,12 @@ def _check_builds(
     plan: _Plan,
 ) -> None:
     slots = scheduled(schedule, turn)
+    used_schedule = schedule_label(schedule, turn)
     sites = build_sites(galaxy, board, empire, shipyards)
     used: dict[str, int] = {}
     substitutions = 0
     for order in orders.builds:
-        found = _build_problem(empire, turn, order, slots, sites)
+        found = _build_problem(empire, turn, order, slots, sites, used_schedule)
         if isinstance(found, Violation):
             plan.problems.append(found)
             continue
@@ -365,7 +405,7 @@ def _check_builds(
         plan.cost2 += found
     for slot, count in used.items():
         if count > slots[slot]:
-            text = f"the schedule for {turn_label(turn)} allows {slots[slot]} {slot}"
+            text = f"{used_schedule} for {turn_label(turn)} allows {slots[slot]} {slot}"
             plan.problems.append(Violation(f"{text}, {count} ordered", BUILD_RULE))
     limit = options.substitution_limit
     if limit > 0 and substitutions > limit:

@@ -80,7 +80,8 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
     filled = yard.used(state, empire, f"slot {slot}")
     if slot in slots and filled + 1 > slots[slot]:
         text = (
-            f"{empire}'s schedule for {turn_label(state.turn)} has {slots[slot]} {slot} "
+            f"{empire}'s schedule for {turn_label(state.turn)} "
+            f"({production.schedule_label(schedule, state.turn)}) has {slots[slot]} {slot} "
             f"slot{'' if slots[slot] == 1 else 's'}, {filled} already filled this turn"
         )
         problems.append(Violation(text, production.BUILD_RULE))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
 import pytest
 
 from engine.fe.forces import Board, Unit
@@ -22,6 +23,7 @@ from engine.fe.production import (
     conversion_capacity,
     next_ids,
     production_options,
+    schedule_label,
     scheduled,
 )
 from engine.fe.scenario import find_scenario
@@ -80,7 +82,59 @@ def test_the_schedule_of_a_turn_lists_its_slots() -> None:
     assert scheduled(schedule("KLI"), 1) == {
         "D7C": 1, "D7": 1, "D6": 1, "D5": 9, "F5": 4, "F5L": 2, "E4": 3,
     }  # fmt: skip
-    assert scheduled(schedule("KLI"), 3) == {}
+    assert scheduled(schedule("KLI"), 0) == {}  # Spring Y168: no batch of that season yet
+
+
+def test_schedules_repeat_by_season_until_a_later_batch_replaces_them() -> None:
+    """431.0 (I, rules notes): the source lists changes. KLI has a Fall Y168 and a Spring Y169
+    batch: every later fall uses Fall Y168's, every later spring Spring Y169's."""
+    fall, spring = scheduled(schedule("KLI"), 1), scheduled(schedule("KLI"), 2)
+    assert fall != spring and "C8" in spring and "C8" not in fall
+    assert [scheduled(schedule("KLI"), t) for t in (3, 4, 5, 6)] == [fall, spring, fall, spring]
+    assert schedule_label(schedule("KLI"), 5) == "the Fall Y168 schedule"
+    assert schedule_label(schedule("KLI"), 6) == "the Spring Y169 schedule"
+    # the Kzinti list four batches: Fall Y169 replaces Fall Y168, Spring Y170 Spring Y169
+    assert schedule_label(schedule("KZI"), 1) == "the Fall Y168 schedule"
+    assert schedule_label(schedule("KZI"), 3) == "the Fall Y169 schedule"
+    assert schedule_label(schedule("KZI"), 5) == "the Fall Y169 schedule"
+    assert schedule_label(schedule("KZI"), 6) == "the Spring Y170 schedule"
+    assert scheduled(schedule("KZI"), 7)["FF"] == 5
+    # the Hydrans have nothing before Fall Y169; the Federation nothing before Fall Y171
+    assert schedule_label(schedule("HYD"), 2) == "no spring schedule yet"
+    assert scheduled(schedule("HYD"), 4) == scheduled(schedule("HYD"), 6) != {}
+    assert scheduled(schedule("FED"), 6) == {}
+
+
+def test_a_batch_without_a_season_is_the_spring_schedule() -> None:
+    batch = msgspec.json.decode(b'{"year": 169, "units": [{"unit": "D7"}]}', type=Batch)
+    assert batch.season == "spring"
+    assert scheduled((batch,), 2) == scheduled((batch,), 4) == {"D7": 1}
+    assert scheduled((batch,), 3) == {}
+
+
+@pytest.mark.parametrize("turn", [3, 4, 5, 6])
+def test_the_klingons_build_their_schedule_on_turns_3_to_6(turn: int) -> None:
+    builds = whole_schedule(turn)
+    assert builds, f"nothing scheduled on turn {turn}"
+    assert check(ProductionOrders(builds=builds), turn=turn, treasury2=2 * 500) == []
+    done = apply_builds(
+        GALAXY, klingons(), "KLI", turn, 2 * 500, schedule("KLI"), ProductionOrders(builds=builds)
+    )
+    assert len(done.new_units) == len(builds)
+
+
+def test_a_build_off_the_repeated_schedule_names_the_schedule_used() -> None:
+    # C8 is on the spring schedule only: refused in Fall Y169, allowed in Spring Y170
+    c8 = ProductionOrders(builds=(Build("C8", CAPITAL),))
+    assert check(c8, turn=3) == [
+        "C8 is not on KLI's production schedule for Fall Y169 (turn 3) "
+        "(the Fall Y168 schedule) (431.0)"
+    ]
+    assert check(c8, turn=4) == []
+    two = ProductionOrders(builds=(Build("D7C", CAPITAL), Build("D7C", CAPITAL)))
+    assert check(two, turn=5) == [
+        "the Fall Y168 schedule for Fall Y170 (turn 5) allows 1 D7C, 2 ordered (431.0)"
+    ]
 
 
 def test_the_whole_schedule_within_budget_is_built_at_the_capital() -> None:
@@ -98,10 +152,13 @@ def test_the_whole_schedule_within_budget_is_built_at_the_capital() -> None:
 
 def test_a_build_off_the_schedule_is_refused() -> None:
     assert check(ProductionOrders(builds=(Build("C8", CAPITAL),))) == [
-        "C8 is not on KLI's production schedule for Fall Y168 (turn 1) (431.0)"
+        "C8 is not on KLI's production schedule for Fall Y168 (turn 1) "
+        "(the Fall Y168 schedule) (431.0)"
     ]
     two = ProductionOrders(builds=(Build("D7", CAPITAL), Build("D7", CAPITAL)))
-    assert check(two) == ["the schedule for Fall Y168 (turn 1) allows 1 D7, 2 ordered (431.0)"]
+    assert check(two) == [
+        "the Fall Y168 schedule for Fall Y168 (turn 1) allows 1 D7, 2 ordered (431.0)"
+    ]
     assert check(ProductionOrders(builds=(Build("XX", CAPITAL),))) == [
         "KLI has no unit class 'XX' (431.0)"
     ]

@@ -225,7 +225,8 @@ def test_a_scheduled_build_appears_at_the_capital(wind_2b3: FeState) -> None:
     assert state.board.unit("KLI-0212") == Unit("KLI-0212", "KLI", "D7", 1411)
     assert state.ep2("KLI") == 24
     assert refusals(state, "coalition", order) == [
-        "KLI's schedule for Fall Y168 (turn 1) has 1 D7 slot, 1 already filled this turn (431.0)"
+        "KLI's schedule for Fall Y168 (turn 1) (the Fall Y168 schedule) "
+        "has 1 D7 slot, 1 already filled this turn (431.0)"
     ]
 
 
@@ -234,7 +235,10 @@ def test_builds_off_the_schedule_away_from_the_capital_or_unpaid_are_refused(
 ) -> None:
     assert refusals(
         wind_2b3, "coalition", {"type": "build", "cls": "C8", "hex": "1411", "empire": "KLI"}
-    ) == ["C8 is not on KLI's production schedule for Fall Y168 (turn 1) (431.0)"]
+    ) == [
+        "C8 is not on KLI's production schedule for Fall Y168 (turn 1) (the Fall Y168 schedule) "
+        "(431.0)"
+    ]
     assert refusals(
         wind_2b3, "coalition", {"type": "build", "cls": "D7", "hex": "1311", "empire": "KLI"}
     ) == ["new D7 may not appear in 1311: the capital or a shipyard (1411) (431.0)"]
@@ -270,7 +274,8 @@ def test_substitutions_are_limited_per_turn(wind_2b3: FeState) -> None:
     state = play(unlimited, "coalition", order, events)
     state = play(state, "coalition", order, events)
     assert refusals(state, "coalition", order) == [
-        "KLI's schedule for Fall Y168 (turn 1) has 4 F5 slots, 4 already filled this turn (431.0)"
+        "KLI's schedule for Fall Y168 (turn 1) (the Fall Y168 schedule) "
+        "has 4 F5 slots, 4 already filled this turn (431.0)"
     ]
 
 
