@@ -18,8 +18,15 @@ planet, capital systems (759.0) and off-map possessions included. It reproduces
 - off-map possessions pay while the empire keeps them (``offmap_held``) and the scenario gives
   it its whole territory (as `engine.fe.holdings` reads a scenario).
 
-Peace and limited-war economies (447.x, marked C in the rules notes) are a rule option that is
-off by default: every empire then collects its full income.
+Peace and limited-war economies (marked C in the rules notes): an empire on a peace economy
+collects ``peace-income-permille`` of its income (default 500: half), one on a limited-war
+economy ``limited-war-income-permille`` (default 750), one at war all of it; the switch
+``economy-fractions`` ('on' by default; 'off': everyone collects it all) turns the shares off.
+Which economy an empire is on comes from its scenario (`engine.fe.oob.EmpireSetup.economy`,
+its war-entry condition) and its wars (`engine.fe.steps.economy.economy_of`). The share is
+taken of the gross in exact integers and rounded *down* to the half EP (I: the project keeps
+money in halves; 221 EP at 75% is 165.75, collected as 165.5). Exhaustion (447.2) and debt
+(447.1-447.4) stay manual steps.
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ MINOR_PLANET_EP2 = 2 * MINOR_PLANET_EP
 MAJOR_PLANET_EP2 = 2 * MAJOR_PLANET_EP
 """Income per province, minor planet and major planet (753.0), in halves of an EP."""
 
+ECONOMY_RULE = "600.0"
+"""The scenarios set each empire's economy (general scenario rules); the shares are ours (C)."""
 ECONOMY_FRACTIONS = "economy-fractions"
 PEACE_PERMILLE = "peace-income-permille"
 LIMITED_WAR_PERMILLE = "limited-war-income-permille"
@@ -52,14 +61,22 @@ LIMITED_WAR_PERMILLE = "limited-war-income-permille"
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         ECONOMY_FRACTIONS,
-        "off",
+        "on",
         "Empires at peace or limited war collect only part of their income "
         "('on'; 'off': everyone collects it all)",
-        "447.0",
+        ECONOMY_RULE,
     ),
-    OptionSpec(PEACE_PERMILLE, 500, "Share of income at peace, in thousandths", "447.0"),
     OptionSpec(
-        LIMITED_WAR_PERMILLE, 750, "Share of income at limited war, in thousandths", "447.0"
+        PEACE_PERMILLE,
+        500,
+        "Share of income on a peace economy, in thousandths (rounded down to the half EP)",
+        ECONOMY_RULE,
+    ),
+    OptionSpec(
+        LIMITED_WAR_PERMILLE,
+        750,
+        "Share of income on a limited-war economy, in thousandths (rounded down to the half EP)",
+        ECONOMY_RULE,
     ),
 )
 """The rule options this module reads (house-rule defaults until checked against a rulebook)."""
@@ -68,7 +85,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 class EconomyOptions(msgspec.Struct, frozen=True):
     """The economics options in force; the defaults are the rules notes' defaults."""
 
-    fractions: bool = False
+    fractions: bool = True
     peace_permille: int = 500
     limited_war_permille: int = 750
 
@@ -81,7 +98,7 @@ class EconomyOptions(msgspec.Struct, frozen=True):
 
 def economy_options(values: Mapping[str, OptionValue]) -> EconomyOptions:
     """The options from a game's chosen values (absent ones take their defaults)."""
-    fractions = values.get(ECONOMY_FRACTIONS, "off")
+    fractions = values.get(ECONOMY_FRACTIONS, "on")
     peace = values.get(PEACE_PERMILLE, 500)
     limited = values.get(LIMITED_WAR_PERMILLE, 750)
     return EconomyOptions(

@@ -1,13 +1,14 @@
 """Phase 2B (production, 431.0; conversions, 433.0; replacements, 501.5) as pure functions.
 
 What an empire may build each turn is its scenario's production schedule (`engine.fe.oob`):
-the batch in force lists the slots (`schedule_batch`: the source lists schedule *changes*, so a
-turn uses the latest batch of its own season dated at or before it, I). An order fills a slot with the class it names, or
-with a class that may substitute for it (the class's ``substitutions``: ``instead_of``, cost,
-``from_year``); a schedule that names a variant with no scratch cost (the Kzinti CV, the
-Klingon D7C) prices it at its substitution cost (I). New units appear at the capital, or at a
-shipyard the caller names (431.0), with the next free ids of their empire (``KLI-0123``), so
-both players' engines give them the same names.
+the batch in force lists the slots (`schedule_batch`: the source lists schedule *changes*,
+so a turn uses the latest batch of its own season dated at or before it, I). An order fills
+a slot with the class it names, or with a class that may substitute for it (the class's
+``substitutions``: ``instead_of``, cost, ``from_year``); a schedule that names a variant
+with no scratch cost (the Kzinti CV, the Klingon D7C) prices it at its substitution cost
+(I). New units appear at the capital, or at a shipyard the caller names (431.0), with the
+next free ids of their empire (``KLI-0123``), so both players' engines give them the same
+names.
 
 Limits, each refused with its numbers and rule:
 
