@@ -88,7 +88,7 @@ def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
-    details = rulesets.scenario_details(args.scenario)
+    details = rulesets.scenario_details(args.scenario, getattr(args, "turn", None))
     if args.json:
         print(json.dumps(render.builtins(details.record), indent=2, ensure_ascii=True))
     else:
