@@ -266,8 +266,14 @@ def test_substitutions_are_limited_per_turn(wind_2b3: FeState) -> None:
     )
     state = play(state, "coalition", order, events)
     assert refusals(state, "coalition", order) == [
-        "KLI already made 2 substitutions this turn, at most 2 (450.4)"
+        "KLI already made 2 limited substitutions this turn, at most 2 "
+        "(F5S for F5 is limited) (450.4)"
     ]
+    # a dagger substitution (450.4 "F5 for F5W or F5L") is not limited: still allowed
+    dagger = {"type": "build", "cls": "F5", "instead_of": "F5L", "hex": "1411", "empire": "KLI"}
+    assert not refusals(state, "coalition", dagger)
+    after = play(state, "coalition", dagger, events)
+    assert ("KLI", "substitutions", 2) in after.shipyard_used
     unlimited = with_options(state, substitutions_per_turn=0)
     assert not refusals(unlimited, "coalition", order)
     # with no limit the third and fourth F5 slots take F5S too; there is no fifth
@@ -280,8 +286,8 @@ def test_substitutions_are_limited_per_turn(wind_2b3: FeState) -> None:
 
 
 def test_a_substitution_the_tables_do_not_list_is_refused(wind_2b3: FeState) -> None:
-    order = {"type": "build", "cls": "D5", "instead_of": "D7", "hex": "1411", "empire": "KLI"}
-    assert refusals(wind_2b3, "coalition", order) == ["D5 may not substitute for D7 (450.4)"]
+    order = {"type": "build", "cls": "D5", "instead_of": "F5", "hex": "1411", "empire": "KLI"}
+    assert refusals(wind_2b3, "coalition", order) == ["D5 may not substitute for F5 (450.4)"]
 
 
 # --- 2B3 conversions ------------------------------------------------------------------------
