@@ -16,7 +16,10 @@ planet, capital systems (759.0) and off-map possessions included. It reproduces
   ``captured`` / ``captured_planets`` hooks (long-term capture, 438.1; annexation, 448.x), which
   this module does not yet decide;
 - off-map possessions pay while the empire keeps them (``offmap_held``) and the scenario gives
-  it its whole territory (as `engine.fe.holdings` reads a scenario).
+  it its whole territory (as `engine.fe.holdings` reads a scenario);
+- the chart's figure for the Tholians (22 EP) is not what their one province and capital pay
+  (7): a scenario gives it (``given2``, from ``EmpireSetup.income_ep``) and until one does,
+  ``hexpost data check`` names the gap (`engine.fe.datacheck.income_gaps`).
 
 Peace and limited-war economies (marked C in the rules notes): an empire on a peace economy
 collects ``peace-income-permille`` of its income (default 500: half), one on a limited-war
@@ -132,6 +135,8 @@ class Income(msgspec.Struct, frozen=True):
     gross2: int = 0
     permille: int = 1000
     total2: int = 0
+    given2: int = 0
+    """The part of ``gross2`` a scenario gives outright (``EmpireSetup.income_ep``)."""
 
     def lines(self) -> list[tuple[str, str]]:
         """``(label, EP)`` rows for display, in the chart's order."""
@@ -145,6 +150,8 @@ class Income(msgspec.Struct, frozen=True):
                 fmt_ep(self.offmap2),
             ),
         ]
+        if self.given2:
+            rows.append(("given by the scenario", fmt_ep(self.given2)))
         if self.permille != 1000:
             tenths = f".{self.permille % 10}" if self.permille % 10 else ""
             rows.append((f"economy share {self.permille // 10}{tenths}%", fmt_ep(self.total2)))
@@ -175,6 +182,7 @@ def income(
     devastated: Sequence[HexId] = (),
     offmap_held: bool = True,
     options: EconomyOptions | None = None,
+    given2: int = 0,
 ) -> Income:
     """What ``empire`` earns in Phase 1C (430.1) with the board as it stands.
 
@@ -182,7 +190,8 @@ def income(
     empty: all the map gives it. Hooks for what this module does not decide yet:
     ``captured`` province ids and ``captured_planets`` hexes of others that now pay
     ``empire`` (438.1 long-term capture, 448.x annexation; full value), ``devastated`` planet
-    hexes that pay nothing (508.2x), ``offmap_held`` False when the off-map area is lost.
+    hexes that pay nothing (508.2x), ``offmap_held`` False when the off-map area is lost,
+    ``given2`` EP in halves its scenario adds to what the map pays (the Tholians' chart figure).
     """
     options = options or EconomyOptions()
     own = galaxy.provinces_of(empire)
@@ -224,7 +233,7 @@ def income(
         PROVINCE_EP2 * off_provinces + MINOR_PLANET_EP2 * off_minor + MAJOR_PLANET_EP2 * off_major
     )
     provinces2 = PROVINCE_EP2 * len(paying)
-    gross2 = provinces2 + ep2["minor"] + ep2["major"] + ep2["capital"] + offmap2
+    gross2 = provinces2 + ep2["minor"] + ep2["major"] + ep2["capital"] + offmap2 + given2
     permille = options.permille(economy)
     return Income(
         empire=empire,
@@ -242,6 +251,7 @@ def income(
         gross2=gross2,
         permille=permille,
         total2=gross2 * permille // 1000,
+        given2=given2,
     )
 
 

@@ -73,6 +73,11 @@ def test_scenarios_lists_the_wind_and_the_tutorial() -> None:
 def test_data_check_passes_on_the_shipped_data_and_unknown_scenario_is_refused() -> None:
     done = hexpost("data", "check")
     assert done.returncode == 0 and "no broken references" in done.stdout
+    # what the sources leave open is named, and is no failure
+    assert "left open by the sources (not errors):" in done.stdout
+    assert "THO income: the economics chart (753.0) gives 22 EP" in done.stdout
+    as_json = json.loads(hexpost("data", "check", "--json").stdout)
+    assert as_json["problems"] == [] and [g["entry"] for g in as_json["gaps"]] == ["THO income"]
     bad = hexpost("scenario", "info", "nope")
     assert bad.returncode == 1
     assert bad.stderr.strip() == "hexpost: no scenario 'nope' (known: the-wind, tutorial)"

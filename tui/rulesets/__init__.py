@@ -89,6 +89,11 @@ class RulesetClient(Protocol):
         """Broken references in the ruleset's shipped data (empty when consistent)."""
         ...
 
+    def data_gaps(self) -> list[DataProblem]:
+        """Facts the ruleset's sources leave open (not broken references: the check passes),
+        so ``hexpost data check`` can name them."""
+        ...
+
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
         """The parameters an order's form asks for given the values chosen so far (None:
         every parameter of the face's `Choice`)."""
@@ -113,6 +118,9 @@ class GenericClient:
         return None
 
     def data_problems(self) -> list[DataProblem]:
+        return []
+
+    def data_gaps(self) -> list[DataProblem]:
         return []
 
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:

@@ -80,6 +80,14 @@ def data_problems() -> list[DataProblem]:
     return problems
 
 
+def data_gaps() -> list[DataProblem]:
+    """What every installed ruleset's sources leave open (reported, not a failure)."""
+    gaps: list[DataProblem] = []
+    for plugin in installed().plugins:
+        gaps += client_for(plugin.id).data_gaps()
+    return gaps
+
+
 def has_map(row: GameRow) -> bool:
     """Whether the game's ruleset prints a map for its scenario."""
     return face_for(row.ruleset).map_sheet(row.scenario) is not None

@@ -28,9 +28,9 @@ import msgspec
 
 from engine.core.ruleset import Event
 from engine.fe import economics, rule_options
-from engine.fe.forces import war_pairs
+from engine.fe.forces import Board, war_pairs
 from engine.fe.model import FeState
-from engine.fe.oob import Economy
+from engine.fe.oob import Economy, EmpireSetup
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
@@ -101,15 +101,26 @@ def enter_war_economies(state: FeState, step_id: str, events: list[Event]) -> Fe
 def income_of(state: FeState, empire: str) -> economics.Income:
     """What ``empire`` would collect with the board as it stands."""
     setup = base.empire_setup(state, empire)
+    provinces = setup.provinces if setup is not None else ()
     return economics.income(
         base.galaxy(),
         state.board,
         empire,
         economy_of(state, empire),
-        provinces=setup.provinces if setup is not None else (),
+        provinces=provinces,
         devastated=state.devastated,
         options=economics.economy_options(rule_options.values(state)),
+        given2=given_income2(setup) if setup is not None else 0,
     )
+
+
+def given_income2(setup: EmpireSetup) -> int:
+    """EP in halves the scenario pays ``setup``'s empire each turn beyond what its map pays:
+    its ``income_ep`` less what the starting map pays it (0 when it gives no figure)."""
+    if not setup.income_ep:
+        return 0
+    start = economics.income(base.galaxy(), Board(), setup.empire, provinces=setup.provinces)
+    return 2 * setup.income_ep - start.gross2
 
 
 class _Economy(Area):

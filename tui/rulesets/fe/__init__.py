@@ -6,7 +6,7 @@
 - ``hexpost scenario info`` prints each empire's starting holdings (`engine.fe.holdings`);
   with ``--turn N``, each empire's schedule and economy on that turn (`engine.fe.turn_view`).
 - ``hexpost data check`` checks the shipped unit tables, scenarios and map
-  (`engine.fe.datacheck`).
+  (`engine.fe.datacheck`), and names what the sources leave open (the Tholians' income).
 - The adjustment form asks only for the fields a ``change`` needs (`engine.fe.model`).
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import HexpostError
-from engine.fe.datacheck import check_data
+from engine.fe.datacheck import check_data, income_gaps
 from engine.fe.holdings import scenario_holdings
 from engine.fe.model import ADJUST_FIELDS
 from engine.fe.scenario import find_scenario
@@ -57,6 +57,9 @@ class FeClient:
 
     def data_problems(self) -> list[DataProblem]:
         return [DataProblem(p.file, p.entry, p.message) for p in check_data()]
+
+    def data_gaps(self) -> list[DataProblem]:
+        return [DataProblem(p.file, p.entry, p.message) for p in income_gaps()]
 
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
         if order != "adjust":

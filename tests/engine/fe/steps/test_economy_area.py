@@ -7,9 +7,19 @@ import msgspec
 
 from engine.core.ruleset import Event, OptionValue
 from engine.fe import FE
+from engine.fe.economics import income
+from engine.fe.forces import Board
+from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState
+from engine.fe.oob import EmpireSetup
 from engine.fe.sequence import load_sequence
-from engine.fe.steps.economy import AREA, economy_of, enter_war_economies, war_entries
+from engine.fe.steps.economy import (
+    AREA,
+    economy_of,
+    enter_war_economies,
+    given_income2,
+    war_entries,
+)
 
 STEP = load_sequence().steps["1C3"]
 
@@ -97,3 +107,17 @@ def test_the_check_runs_in_the_coalition_player_turn_too() -> None:
     assert economy_of(state, "FED") == "limited-war"
     assert [e.kind for e in events] == ["economy", "income", "income"]
     assert all(e.data["empire"] != "FED" for e in events[1:])  # FED collects in its own turn
+
+
+def test_a_scenario_given_income_pays_the_chart_figure_on_top_of_the_map() -> None:
+    """753.0: the Tholians' 22 EP; their province and capital pay 7, the scenario the rest."""
+    tholians = EmpireSetup("THO", income_ep=22)
+    assert given_income2(tholians) == 2 * (22 - 7)
+    assert given_income2(EmpireSetup("THO")) == 0
+    galaxy = load_galaxy()
+    start = income(galaxy, Board(), "THO", given2=given_income2(tholians))
+    assert (start.gross2, start.given2) == (44, 30)
+    assert ("given by the scenario", "15") in start.lines()
+    # losing the capital's planet (devastated, 508.2x) costs its 5 EP, not the given 15
+    hurt = income(galaxy, Board(), "THO", given2=30, devastated=[2919])
+    assert hurt.total2 == 2 * (22 - 5)
