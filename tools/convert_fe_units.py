@@ -104,6 +104,36 @@ FOREIGN = {"ROM": "KLI"}
 RENAMED = {"PBG": "PGB"}
 """Typos of the source: the notes and the tables spell the ground base PGB."""
 
+ALLOWED_SUBSTITUTIONS = {
+    "FED": "CA or CC for any DN†; CL for any DN or CC or CA; DD for any DN or CC†; "
+    "DD for CA or NCL†; FF for any DN or CC†; FF for any CA or NCL or DW; NCL for NCA†; "
+    "DW for NCA or NCL in Y175+; CVS or CVB for CVA; CVL* or FV for CVA",
+    "KLI": "D7C or D7 for C8†; D6 for C8 or D7†; D5 for D6 or D7 or C7; F5L for F5W†; "
+    "F5L for C8 or D7C; F5L for D7 or D6; F5 for C8 or D7C or D7; F5 for D6; "
+    "F5 for F5W or F5L†; D5 for D5W†; E4 for D7C or C8 or D7; E4 for D6 or F5W or F5L or F5; "
+    "F5W for D5W in Y175+; D5 for D5W in Y175+; DV or D7V for C8V; D6V or FV or EV for C8V",
+    "ROM": "SUP or NH for CON; SN or BH for WE; FH for NH†; FH for CON; SP for CON; "
+    "SP for NH or FH†; SK for CON or NH; SK for FH or SP; SEH for CON or NH; "
+    "SEH for FH or SP or SK in Y174+; SUB for CNV in Y175+; SKB or SEB or SPB for CNV in Y175+",
+    "KZI": "CL for any DN or BC; CL for any CM; DD for DN or BC or CM; "
+    "FF for DN or BC or CM or DD; CM for NCA†; DW for NCA or CM in Fall Y175+; "
+    "BC or CC for any DN†; BC for CC†; CVL or CVE for CV; CV or CVL or CVE for CVA",
+    "GOR": "BC or CC for DN†; CV for SCS or CVA*; CL for DN or HD; CL for BC†; "
+    "DD for DN or BC or HD; DD for BD†; HD for CM†; BD for CM or HD",
+    "THO": "PC or DD or CA for DN†; PC for CW or CA†; DD for CW or CA†",
+    "HYD": "CA or CC for PAL; HR for PAL or CC or CA; TR for PAL or CC or DG; "
+    "LN for PAL or CC or RN or CW; KN for PAL or CC; KN for DG or TR; HN for PAL or CC or RN; "
+    "HN for CW or LN or DW; CU for PAL or CC or DG; CU for TR or KN or DWH; HR for MHK†; "
+    "DWF for MHK or HR; TR for IRQ†; DWH for IQR or TR; CV or UH or CVE for ID",
+    "LYR": "CA or CC for DN†; CL for DN or CC or CA; CL for BC or BCH†; DD for DN or CC or CA; "
+    "DD for CW†; FF for DN or CC or CA; FF for DW†; CW for NCA†; DW for NCA or CW; CV for CVA*†",
+}
+"""The list of allowable production substitutions (450.4), per empire, in the rulebook's own
+notation: "A or B for any C or D", a dagger when the substitution is not limited to two a
+turn, "in [Fall] Y175+" for a first date. A star marks a name allowed only under a condition
+another rule decides (513.41, replacing lost CVLs): those names are left out. "any DN" is
+read as the schedule's DN slot (I)."""
+
 CARRIERS = {
     "single_ship_carrier": "single-ship", "light_carrier": "light",
     "medium_carrier": "medium", "heavy_carrier": "heavy",
@@ -339,6 +369,77 @@ def _resolve_foreign(tables: list[UnitClass]) -> list[UnitClass]:
     return out
 
 
+_LISTED = re.compile(r"^(.+?) for (.+?)(†?)(?: in (Fall )?Y(\d+)\+)?$")
+
+
+def _listed_entries(empire: str, text: str) -> Iterator[tuple[list[str], list[str], Json]]:
+    """(substitutes, slots, extra fields) of each entry of one empire's 450.4 list."""
+    for entry in text.split("; "):
+        match = _LISTED.match(entry)
+        if match is None:
+            raise SourceError(f"450.4 {empire}: cannot read {entry!r}")
+        subs = [n.strip() for n in match.group(1).split(" or ")]
+        slots = [n.strip().removeprefix("any ") for n in match.group(2).split(" or ")]
+        extra: Json = {"unlimited": bool(match.group(3))}
+        if match.group(5):
+            extra["from_year"] = int(match.group(5))
+            extra["from_season"] = "fall" if match.group(4) else "spring"
+        yield subs, slots, extra
+
+
+def allowed_substitutions(classes: list[UnitClass], log: list[str]) -> list[UnitClass]:
+    """The classes with the 450.4 list's substitutions added (``listed``), priced at the
+    substitute's construction cost (its cheapest table substitution if it has none).
+
+    Names without a class here (ships of later products) and conditional ones (marked with a
+    star) are left out and logged once each; a slot may also be a hull slot (the Hydran CA).
+    A slot the class's own row already prices alone keeps that price and takes the dagger."""
+    index = {(c.empire, c.id): i for i, c in enumerate(classes)}
+    out = list(classes)
+    left: dict[tuple[str, str], str] = {}
+    for empire, text in ALLOWED_SUBSTITUTIONS.items():
+        for subs, slots, extra in _listed_entries(empire, text):
+            for name in subs + slots:
+                if name.endswith("*"):
+                    left[(empire, name)] = "allowed only under a condition of another rule"
+                elif (empire, name) not in index and (empire, name) not in HULLS:
+                    left[(empire, name)] = "no class of that name in these tables"
+            known = [s for s in slots if (empire, s) not in left]
+            for name in subs:
+                if (empire, name) in left or (empire, name) in HULLS or not known:
+                    continue
+                out[index[(empire, name)]] = _add_listed(out[index[(empire, name)]], known, extra)
+    log += [f"450.4 {e}: {n} left out ({why})" for (e, n), why in sorted(left.items())]
+    return out
+
+
+def _add_listed(unit: UnitClass, slots: list[str], extra: Json) -> UnitClass:
+    subs = list(unit.substitutions)
+    fresh = []
+    for slot in slots:
+        own = next((i for i, s in enumerate(subs) if slot in s.instead_of and not s.listed), None)
+        if own is None:
+            fresh.append(slot)
+        elif extra["unlimited"] and len(subs[own].instead_of) == 1:
+            subs[own] = msgspec.structs.replace(subs[own], unlimited=True)
+        elif extra["unlimited"]:
+            fresh.append(slot)  # the row prices several slots: the dagger is for this one
+    if fresh:
+        if unit.construction is not None:
+            cost2, fighters2 = unit.construction.cost2, unit.construction.fighter_cost2
+        elif unit.substitutions:
+            cheapest = min(unit.substitutions, key=lambda s: s.cost2 + s.fighter_cost2)
+            cost2, fighters2 = cheapest.cost2, cheapest.fighter_cost2
+        else:
+            raise SourceError(f"450.4 {unit.empire} {unit.id}: no price to substitute at")
+        subs.append(
+            Substitution(
+                instead_of=tuple(fresh), cost2=cost2, fighter_cost2=fighters2, listed=True, **extra
+            )
+        )
+    return msgspec.structs.replace(unit, substitutions=tuple(subs))
+
+
 def _referenced(unit: UnitClass) -> Iterable[str]:
     for conv in unit.conversions:
         if not conv.empire:
@@ -371,7 +472,7 @@ def convert_units(source: Path, log: list[str], extra: Iterable[tuple[str, str]]
     for empire, block in raw["nation_units"].items():
         check_keys(f"units.json {empire}", block, {"units"})
         classes += [convert_class(empire, data, sit, log) for data in block["units"]]
-    classes = _resolve_foreign(classes)
+    classes = allowed_substitutions(_resolve_foreign(classes), log)
     return UnitTables(classes=tuple(classes), others=tuple(other_names(classes, extra)))
 
 

@@ -181,6 +181,12 @@ def build_parser() -> argparse.ArgumentParser:
     info = ssub.add_parser("info", help="each empire's provinces, planets and economic points")
     info.add_argument("scenario", metavar="ID")
     info.add_argument("--json", action="store_true")
+    info.add_argument(
+        "--turn",
+        type=int,
+        metavar="N",
+        help="what the scenario says about game turn N: each empire's schedule, economy",
+    )
 
     data = sub.add_parser("data", help="check the shipped game data")
     dsub = data.add_subparsers(dest="data_command", metavar="ACTION", required=True)

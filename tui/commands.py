@@ -88,7 +88,7 @@ def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
-    details = rulesets.scenario_details(args.scenario)
+    details = rulesets.scenario_details(args.scenario, getattr(args, "turn", None))
     if args.json:
         print(json.dumps(render.builtins(details.record), indent=2, ensure_ascii=True))
     else:
@@ -98,13 +98,19 @@ def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
 
 def cmd_data(args: argparse.Namespace, _home: Home) -> int:
     problems = render.builtins(rulesets.data_problems())
+    gaps = render.builtins(rulesets.data_gaps())
     if args.json:
-        print(json.dumps({"problems": problems}, indent=2))
-    elif problems:
+        print(json.dumps({"problems": problems, "gaps": gaps}, indent=2))
+        return 1 if problems else 0
+    if problems:
         for problem in problems:
             print(f"{problem['file']}: {problem['entry']}: {problem['message']}")
     else:
         print("the shipped data is consistent: no broken references")
+    if gaps:
+        print("left open by the sources (not errors):")
+        for gap in gaps:
+            print(f"  {gap['file']}: {gap['entry']}: {gap['message']}")
     return 1 if problems else 0
 
 

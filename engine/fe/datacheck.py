@@ -27,6 +27,12 @@ from engine.fe.units import UnitClass, UnitTables, load_units
 UNITS_FILE = "units.json"
 MAP_COLUMNS = 61
 MAP_ROWS = 19
+MAP_FILE = "map.json"
+CHART_INCOME = {
+    "FED": 221, "KLI": 142, "ROM": 113, "KZI": 93, "GOR": 87, "THO": 22, "HYD": 74,
+    "LYR": 115, "ISC": 151,
+}  # fmt: skip
+"""The economics chart's starting EP per empire (753.0), to compare with the province rule."""
 
 
 class DataProblem(msgspec.Struct, frozen=True):
@@ -97,6 +103,34 @@ def check_data(
     for scenario in scenarios:
         problems += check_scenario(scenario, units, world)
     return problems
+
+
+def income_gaps(
+    galaxy: Any | None = _SHIPPED, scenarios: Sequence[Scenario] | None = None
+) -> list[DataProblem]:
+    """What the sources leave open, not a broken reference: empires whose chart income
+    (753.0) the province rule does not reproduce and that no scenario here gives a figure
+    (``EmpireSetup.income_ep``). Today: the Tholians, 22 EP on the chart, 7 by the map."""
+    world = shipped_map() if galaxy is _SHIPPED else galaxy
+    if world is None or not hasattr(world.galaxy, "income"):
+        return []
+    scenarios = load_scenarios() if scenarios is None else scenarios
+    given = {
+        e.empire for s in scenarios if s.setup is not None for e in s.setup.empires if e.income_ep
+    }
+    gaps = []
+    for code, chart in CHART_INCOME.items():
+        if code not in world.empires or code in given:
+            continue
+        by_map = world.galaxy.income(code)
+        if by_map != chart:
+            text = (
+                f"the economics chart (753.0) gives {chart} EP, its provinces and planets "
+                f"{by_map}; no shipped scenario gives the figure (a set-up's income_ep), so a "
+                f"game with {code} would pay {by_map}"
+            )
+            gaps.append(DataProblem(MAP_FILE, f"{code} income", text))
+    return gaps
 
 
 # --- the unit tables --------------------------------------------------------------------------
@@ -223,6 +257,7 @@ def _check_empire(
     yield from scope.empires(code, empire.at_war_with, "at war with")
     yield from scope.empires(code, empire.future_belligerents, "future belligerents")
     yield from _check_provinces(scope, empire)
+    yield from _check_income(scope, empire)
     names = [f.name for f in empire.fleets]
     for name in sorted({n for n in names if names.count(n) > 1}):
         yield scope.problem(f"{code} fleet {name!r}", "two fleets share this name")
@@ -272,6 +307,20 @@ def _check_provinces(scope: _Scope, empire: EmpireSetup) -> Iterator[DataProblem
             yield scope.problem(
                 f"{empire.empire} provinces", f"{name} is a province of {province.empire}"
             )
+
+
+def _check_income(scope: _Scope, empire: EmpireSetup) -> Iterator[DataProblem]:
+    """An empire whose chart income the province rule misses needs its scenario's figure."""
+    world = scope.world
+    chart = CHART_INCOME.get(empire.empire)
+    if world is None or chart is None or empire.income_ep or empire.provinces:
+        return
+    if hasattr(world.galaxy, "income") and world.galaxy.income(empire.empire) != chart:
+        by_map = world.galaxy.income(empire.empire)
+        yield scope.problem(
+            f"{empire.empire} income",
+            f"the chart (753.0) gives {chart} EP, the map {by_map}: set income_ep",
+        )
 
 
 def _check_territory(

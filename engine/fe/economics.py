@@ -16,10 +16,20 @@ planet, capital systems (759.0) and off-map possessions included. It reproduces
   ``captured`` / ``captured_planets`` hooks (long-term capture, 438.1; annexation, 448.x), which
   this module does not yet decide;
 - off-map possessions pay while the empire keeps them (``offmap_held``) and the scenario gives
-  it its whole territory (as `engine.fe.holdings` reads a scenario).
+  it its whole territory (as `engine.fe.holdings` reads a scenario);
+- the chart's figure for the Tholians (22 EP) is not what their one province and capital pay
+  (7): a scenario gives it (``given2``, from ``EmpireSetup.income_ep``) and until one does,
+  ``hexpost data check`` names the gap (`engine.fe.datacheck.income_gaps`).
 
-Peace and limited-war economies (447.x, marked C in the rules notes) are a rule option that is
-off by default: every empire then collects its full income.
+Peace and limited-war economies (marked C in the rules notes): an empire on a peace economy
+collects ``peace-income-permille`` of its income (default 500: half), one on a limited-war
+economy ``limited-war-income-permille`` (default 750), one at war all of it; the switch
+``economy-fractions`` ('on' by default; 'off': everyone collects it all) turns the shares off.
+Which economy an empire is on comes from its scenario (`engine.fe.oob.EmpireSetup.economy`,
+its war-entry condition) and its wars (`engine.fe.steps.economy.economy_of`). The share is
+taken of the gross in exact integers and rounded *down* to the half EP (I: the project keeps
+money in halves; 221 EP at 75% is 165.75, collected as 165.5). Exhaustion (447.2) and debt
+(447.1-447.4) stay manual steps.
 """
 
 from __future__ import annotations
@@ -45,6 +55,8 @@ MINOR_PLANET_EP2 = 2 * MINOR_PLANET_EP
 MAJOR_PLANET_EP2 = 2 * MAJOR_PLANET_EP
 """Income per province, minor planet and major planet (753.0), in halves of an EP."""
 
+ECONOMY_RULE = "600.0"
+"""The scenarios set each empire's economy (general scenario rules); the shares are ours (C)."""
 ECONOMY_FRACTIONS = "economy-fractions"
 PEACE_PERMILLE = "peace-income-permille"
 LIMITED_WAR_PERMILLE = "limited-war-income-permille"
@@ -52,14 +64,22 @@ LIMITED_WAR_PERMILLE = "limited-war-income-permille"
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         ECONOMY_FRACTIONS,
-        "off",
+        "on",
         "Empires at peace or limited war collect only part of their income "
         "('on'; 'off': everyone collects it all)",
-        "447.0",
+        ECONOMY_RULE,
     ),
-    OptionSpec(PEACE_PERMILLE, 500, "Share of income at peace, in thousandths", "447.0"),
     OptionSpec(
-        LIMITED_WAR_PERMILLE, 750, "Share of income at limited war, in thousandths", "447.0"
+        PEACE_PERMILLE,
+        500,
+        "Share of income on a peace economy, in thousandths (rounded down to the half EP)",
+        ECONOMY_RULE,
+    ),
+    OptionSpec(
+        LIMITED_WAR_PERMILLE,
+        750,
+        "Share of income on a limited-war economy, in thousandths (rounded down to the half EP)",
+        ECONOMY_RULE,
     ),
 )
 """The rule options this module reads (house-rule defaults until checked against a rulebook)."""
@@ -68,7 +88,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 class EconomyOptions(msgspec.Struct, frozen=True):
     """The economics options in force; the defaults are the rules notes' defaults."""
 
-    fractions: bool = False
+    fractions: bool = True
     peace_permille: int = 500
     limited_war_permille: int = 750
 
@@ -81,7 +101,7 @@ class EconomyOptions(msgspec.Struct, frozen=True):
 
 def economy_options(values: Mapping[str, OptionValue]) -> EconomyOptions:
     """The options from a game's chosen values (absent ones take their defaults)."""
-    fractions = values.get(ECONOMY_FRACTIONS, "off")
+    fractions = values.get(ECONOMY_FRACTIONS, "on")
     peace = values.get(PEACE_PERMILLE, 500)
     limited = values.get(LIMITED_WAR_PERMILLE, 750)
     return EconomyOptions(
@@ -115,6 +135,8 @@ class Income(msgspec.Struct, frozen=True):
     gross2: int = 0
     permille: int = 1000
     total2: int = 0
+    given2: int = 0
+    """The part of ``gross2`` a scenario gives outright (``EmpireSetup.income_ep``)."""
 
     def lines(self) -> list[tuple[str, str]]:
         """``(label, EP)`` rows for display, in the chart's order."""
@@ -128,6 +150,8 @@ class Income(msgspec.Struct, frozen=True):
                 fmt_ep(self.offmap2),
             ),
         ]
+        if self.given2:
+            rows.append(("given by the scenario", fmt_ep(self.given2)))
         if self.permille != 1000:
             tenths = f".{self.permille % 10}" if self.permille % 10 else ""
             rows.append((f"economy share {self.permille // 10}{tenths}%", fmt_ep(self.total2)))
@@ -158,6 +182,7 @@ def income(
     devastated: Sequence[HexId] = (),
     offmap_held: bool = True,
     options: EconomyOptions | None = None,
+    given2: int = 0,
 ) -> Income:
     """What ``empire`` earns in Phase 1C (430.1) with the board as it stands.
 
@@ -165,7 +190,8 @@ def income(
     empty: all the map gives it. Hooks for what this module does not decide yet:
     ``captured`` province ids and ``captured_planets`` hexes of others that now pay
     ``empire`` (438.1 long-term capture, 448.x annexation; full value), ``devastated`` planet
-    hexes that pay nothing (508.2x), ``offmap_held`` False when the off-map area is lost.
+    hexes that pay nothing (508.2x), ``offmap_held`` False when the off-map area is lost,
+    ``given2`` EP in halves its scenario adds to what the map pays (the Tholians' chart figure).
     """
     options = options or EconomyOptions()
     own = galaxy.provinces_of(empire)
@@ -207,7 +233,7 @@ def income(
         PROVINCE_EP2 * off_provinces + MINOR_PLANET_EP2 * off_minor + MAJOR_PLANET_EP2 * off_major
     )
     provinces2 = PROVINCE_EP2 * len(paying)
-    gross2 = provinces2 + ep2["minor"] + ep2["major"] + ep2["capital"] + offmap2
+    gross2 = provinces2 + ep2["minor"] + ep2["major"] + ep2["capital"] + offmap2 + given2
     permille = options.permille(economy)
     return Income(
         empire=empire,
@@ -225,6 +251,7 @@ def income(
         gross2=gross2,
         permille=permille,
         total2=gross2 * permille // 1000,
+        given2=given2,
     )
 
 

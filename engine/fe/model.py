@@ -121,6 +121,10 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     supply_tugs: tuple[str, ...] = ()
     """Tugs, LTTs and convoys on the supply mission (509.1-D, set in 2B7), sorted: they
     extend their empire's supply grid."""
+    economies: tuple[tuple[str, str], ...] = ()
+    """Economies changed by a scenario's war-entry condition (``("FED", "limited-war")``),
+    sorted by empire; an empire at war is on a war economy whatever this says
+    (`engine.fe.steps.economy`)."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:

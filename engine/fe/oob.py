@@ -144,6 +144,11 @@ class EmpireSetup(_Data, frozen=True):
     production: tuple[Batch, ...] = ()
     releases: tuple[Release, ...] = ()
     war_entry: tuple[WarEntry, ...] = ()
+    income_ep: int = 0
+    """EP a turn the scenario gives the empire at the start where the province rule (753.0)
+    does not reproduce the economics chart (the Tholians' 22 against the 7 their province and
+    capital pay); 0: the province rule alone. The difference is paid every turn on top of
+    what the board pays (`engine.fe.steps.economy.income_of`)."""
 
     def fleet(self, name: str) -> Fleet | None:
         return next((f for f in self.fleets if f.name == name), None)

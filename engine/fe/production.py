@@ -1,17 +1,22 @@
 """Phase 2B (production, 431.0; conversions, 433.0; replacements, 501.5) as pure functions.
 
 What an empire may build each turn is its scenario's production schedule (`engine.fe.oob`):
-the batch dated this turn lists the slots. An order fills a slot with the class it names, or
-with a class that may substitute for it (the class's ``substitutions``: ``instead_of``, cost,
-``from_year``); a schedule that names a variant with no scratch cost (the Kzinti CV, the
-Klingon D7C) prices it at its substitution cost (I). New units appear at the capital, or at a
-shipyard the caller names (431.0), with the next free ids of their empire (``KLI-0123``), so
-both players' engines give them the same names.
+the batch in force lists the slots (`schedule_batch`: the source lists schedule *changes*,
+so a turn uses the latest batch of its own season dated at or before it, I). An order fills
+a slot with the class it names, or with a class that may substitute for it (the class's
+``substitutions``: ``instead_of``, cost, ``from_year``); a schedule that names a variant
+with no scratch cost (the Kzinti CV, the Klingon D7C) prices it at its substitution cost
+(I). New units appear at the capital, or at a shipyard the caller names (431.0), with the
+next free ids of their empire (``KLI-0123``), so both players' engines give them the same
+names.
 
 Limits, each refused with its numbers and rule:
 
-- substitutions: at most ``substitutions-per-turn`` a turn (default 2, after 450.4; 0: no
-  limit; C). Filling a hull slot (the Hydran ``CC``) is not a substitution;
+- substitutions: at most ``substitutions-per-turn`` a turn (default 2, 450.4; 0: no limit;
+  C). Those the 450.4 list marks with a dagger (``Substitution.unlimited``: FED "DD for any
+  DN or CC", KLI "D6 for C8 or D7") are not counted. A class's own-row variant filling a
+  hull slot (the Hydran ``CC``) is not a substitution; other own-row variants count (C, an
+  earlier reading kept: the sources do not say whether 450.4's limit covers them);
 - conversions (433.1, I): a conversion of at most 3 EP (cost before fighters) is *minor*; each
   starbase converts one minor per turn in its hex. *Major* ones happen at the capital: one
   per turn, two for the Federation and the Klingons (433.15; the Romulans' second is at
@@ -37,8 +42,8 @@ from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.oob import Batch, date_turn
 from engine.fe.repair import STARBASES, kind
-from engine.fe.scenario import turn_date, turn_label
-from engine.fe.units import Conversion, UnitClass, load_units
+from engine.fe.scenario import turn_label
+from engine.fe.units import Conversion, Date, Substitution, UnitClass, load_units
 
 BUILD_RULE = "431.0"
 SUBSTITUTION_RULE = "450.4"
@@ -121,14 +126,46 @@ class Produced(msgspec.Struct, frozen=True):
 # Schedules, prices and sites
 
 
-def scheduled(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
-    """The slots of this turn's batches: class (or hull) name -> count, in schedule order."""
-    slots: dict[str, int] = {}
+def schedule_batch(schedule: Sequence[Batch], turn: int) -> Batch | None:
+    """The batch in force on ``turn`` (431.0, I): of the batches of the turn's season (a batch
+    without a season is the spring schedule), the latest dated at or before the turn.
+
+    The source lists schedule *changes*: a spring schedule repeats every spring until a later
+    spring batch replaces it, and likewise for fall. None: no batch of that season yet.
+    """
+    season = "fall" if turn % 2 else "spring"
+    found: Batch | None = None
     for batch in schedule:
-        if date_turn(batch.date) == turn:
+        when = date_turn(batch.date)
+        if batch.season != season or when > turn:
+            continue
+        if found is None or when > date_turn(found.date):
+            found = batch
+    return found
+
+
+def scheduled(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
+    """The slots of the schedule in force on ``turn``: class (or hull) name -> count.
+
+    Every batch dated like `schedule_batch`'s counts (a source may split one date in two)."""
+    chosen = schedule_batch(schedule, turn)
+    slots: dict[str, int] = {}
+    if chosen is None:
+        return slots
+    for batch in schedule:
+        if batch.date == chosen.date:
             for item in batch.units:
                 slots[item.unit] = slots.get(item.unit, 0) + item.count
     return slots
+
+
+def schedule_label(schedule: Sequence[Batch], turn: int) -> str:
+    """Which schedule a turn uses, in words: "the Fall Y168 schedule" or "no schedule yet"."""
+    chosen = schedule_batch(schedule, turn)
+    if chosen is None:
+        season = "fall" if turn % 2 else "spring"
+        return f"no {season} schedule yet"
+    return f"the {chosen.season.capitalize()} Y{chosen.year} schedule"
 
 
 def _class(empire: str, cls: str) -> UnitClass | str:
@@ -146,27 +183,53 @@ def _is_hull(empire: str, name: str) -> bool:
     return other is not None and other.kind == "hull"
 
 
+def substitution_for(empire: str, order: Build, turn: int) -> Substitution | str:
+    """The substitution ``order`` builds under (its class's own row or the 450.4 list), or
+    why there is none on ``turn``. When several fit the slot, an unlimited one (a dagger of
+    450.4) is preferred, then the class's own row."""
+    info = _class(empire, order.cls)
+    if isinstance(info, str):
+        return info
+    fitting = [s for s in info.substitutions if order.instead_of in s.instead_of]
+    if not fitting:
+        return f"{order.cls} may not substitute for {order.instead_of}"
+    fitting.sort(key=lambda s: (not s.unlimited, s.listed))
+    for sub in fitting:
+        if date_turn(Date(sub.from_year, sub.from_season)) <= turn or not sub.from_year:
+            return sub
+    first = fitting[0]
+    when = f"{'Fall ' if first.from_season == 'fall' else ''}Y{first.from_year}"
+    return f"{order.cls} may substitute for {order.instead_of} only from {when}"
+
+
+def counts_as_substitution(empire: str, order: Build, turn: int) -> bool:
+    """Whether ``order`` counts against the per-turn substitution limit (450.4).
+
+    Not when it builds its own slot, nor under a substitution the list marks with a dagger.
+    A 450.4 list substitution counts, even in a hull slot; a variant from its class's own
+    table row counts too (C, as before), except when it fills a hull slot (the Hydran CC)."""
+    if not order.instead_of or order.instead_of == order.cls:
+        return False
+    sub = substitution_for(empire, order, turn)
+    if isinstance(sub, str) or sub.unlimited:
+        return False
+    return sub.listed or not _is_hull(empire, order.instead_of)
+
+
 def build_cost2(empire: str, order: Build, turn: int) -> int | str:
     """EP in halves to build ``order`` on ``turn`` (fighters included), or why it cannot be.
 
-    Scratch builds pay the class's construction cost; a substitution pays its ``For X`` cost;
-    a variant the schedule names directly but that has no scratch cost pays its cheapest
-    substitution cost (I: the schedule stands for that substitution).
+    Scratch builds pay the class's construction cost; a substitution pays its ``For X`` cost
+    (a 450.4 list substitution the substitute's own price); a variant the schedule names
+    directly but that has no scratch cost pays its cheapest substitution cost (I: the
+    schedule stands for that substitution).
     """
     info = _class(empire, order.cls)
     if isinstance(info, str):
         return info
-    year = turn_date(turn)[0]
     if order.instead_of and order.instead_of != order.cls:
-        for sub in info.substitutions:
-            if order.instead_of in sub.instead_of:
-                if year < sub.from_year:
-                    return (
-                        f"{order.cls} may substitute for {order.instead_of} only from "
-                        f"Y{sub.from_year}"
-                    )
-                return sub.cost2 + sub.fighter_cost2
-        return f"{order.cls} may not substitute for {order.instead_of}"
+        sub = substitution_for(empire, order, turn)
+        return sub if isinstance(sub, str) else sub.cost2 + sub.fighter_cost2
     if info.construction is not None:
         return info.construction.cost2 + info.construction.fighter_cost2
     if info.substitutions:
@@ -316,7 +379,12 @@ class _Plan(msgspec.Struct):
 
 
 def _build_problem(
-    empire: str, turn: int, order: Build, slots: Mapping[str, int], sites: Sequence[HexId]
+    empire: str,
+    turn: int,
+    order: Build,
+    slots: Mapping[str, int],
+    sites: Sequence[HexId],
+    used_schedule: str,
 ) -> int | Violation:
     """The cost of one build order, or the first reason it is refused."""
     slot = order.instead_of or order.cls
@@ -325,7 +393,8 @@ def _build_problem(
         return Violation(cost, SUBSTITUTION_RULE if order.instead_of else BUILD_RULE)
     if slot not in slots:
         label = turn_label(turn)
-        return Violation(f"{slot} is not on {empire}'s production schedule for {label}", BUILD_RULE)
+        text = f"{slot} is not on {empire}'s production schedule for {label} ({used_schedule})"
+        return Violation(text, BUILD_RULE)
     info = load_units().find(empire, order.cls)
     if info is not None and date_turn(info.available) > turn:
         when = turn_label(date_turn(info.available))
@@ -349,27 +418,31 @@ def _check_builds(
     plan: _Plan,
 ) -> None:
     slots = scheduled(schedule, turn)
+    used_schedule = schedule_label(schedule, turn)
     sites = build_sites(galaxy, board, empire, shipyards)
     used: dict[str, int] = {}
-    substitutions = 0
+    limited: list[str] = []
     for order in orders.builds:
-        found = _build_problem(empire, turn, order, slots, sites)
+        found = _build_problem(empire, turn, order, slots, sites, used_schedule)
         if isinstance(found, Violation):
             plan.problems.append(found)
             continue
         slot = order.instead_of or order.cls
         used[slot] = used.get(slot, 0) + 1
-        if order.instead_of and order.instead_of != order.cls and not _is_hull(empire, slot):
-            substitutions += 1
+        if counts_as_substitution(empire, order, turn):
+            limited.append(f"{order.cls} for {order.instead_of}")
         plan.builds.append(order)
         plan.cost2 += found
     for slot, count in used.items():
         if count > slots[slot]:
-            text = f"the schedule for {turn_label(turn)} allows {slots[slot]} {slot}"
+            text = f"{used_schedule} for {turn_label(turn)} allows {slots[slot]} {slot}"
             plan.problems.append(Violation(f"{text}, {count} ordered", BUILD_RULE))
     limit = options.substitution_limit
-    if limit > 0 and substitutions > limit:
-        text = f"{substitutions} substitutions ordered, at most {limit} per turn"
+    if limit > 0 and len(limited) > limit:
+        text = (
+            f"{len(limited)} limited substitutions ordered ({', '.join(limited)}), at most "
+            f"{limit} per turn (those marked with a dagger are not counted)"
+        )
         plan.problems.append(Violation(text, SUBSTITUTION_RULE))
 
 

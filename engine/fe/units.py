@@ -99,13 +99,23 @@ class Cost(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
 
 
 class Substitution(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Build this class in a production slot scheduled for ``instead_of`` (any one of them)."""
+    """Build this class in a production slot scheduled for ``instead_of`` (any one of them).
+
+    Two sources: the class's own table row ("For D5: 7", a variant in its hull's slot) and the
+    list of allowable substitutions (450.4, ``listed``: "D5 for D6 or D7 or C7")."""
 
     instead_of: tuple[str, ...]
     cost2: int
     fighter_cost2: int = 0
     from_year: int = 0
     """The substitution is allowed only from this year on (0: always)."""
+    listed: bool = False
+    """From the list of allowable production substitutions (450.4), not the class's own
+    table row: a cheaper ship built in a scheduled slot, at its own price."""
+    unlimited: bool = False
+    """Marked with a dagger in that list: not counted against the per-turn limit (450.4)."""
+    from_season: Season = "spring"
+    """With ``from_year``: allowed only from that half-year on ("Fall Y175+")."""
 
 
 class Conversion(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

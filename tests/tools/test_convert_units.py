@@ -49,6 +49,9 @@ def test_the_log_names_every_correction(converted: tuple[Path, str]) -> None:
     assert "HYD HN: build cost 2.5 (units.json 2)" in log
     assert "FED PDUv.2: conversion source PBG read as PGB" in log
     assert "turn 2 LYR: fleet 'Far Stars' read as 'Far Stars Fleet'" in log
+    # the 450.4 list names ships of later products: left out, each named once
+    assert log.count("450.4 KLI: D5W left out (no class of that name in these tables)") == 1
+    assert "450.4 LYR: CVA* left out (allowed only under a condition of another rule)" in log
 
 
 @needs_source

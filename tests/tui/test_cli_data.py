@@ -73,6 +73,11 @@ def test_scenarios_lists_the_wind_and_the_tutorial() -> None:
 def test_data_check_passes_on_the_shipped_data_and_unknown_scenario_is_refused() -> None:
     done = hexpost("data", "check")
     assert done.returncode == 0 and "no broken references" in done.stdout
+    # what the sources leave open is named, and is no failure
+    assert "left open by the sources (not errors):" in done.stdout
+    assert "THO income: the economics chart (753.0) gives 22 EP" in done.stdout
+    as_json = json.loads(hexpost("data", "check", "--json").stdout)
+    assert as_json["problems"] == [] and [g["entry"] for g in as_json["gaps"]] == ["THO income"]
     bad = hexpost("scenario", "info", "nope")
     assert bad.returncode == 1
     assert bad.stderr.strip() == "hexpost: no scenario 'nope' (known: the-wind, tutorial)"
@@ -82,3 +87,45 @@ def test_show_at_beyond_the_chain_is_refused(demo_home: Path) -> None:
     done = hexpost("--home", str(demo_home), "show", "demo-tutorial", "--at", "999")
     assert done.returncode == 1
     assert done.stderr.strip() == "hexpost: --at 999: game demo-tutorial has packets 0 to 18"
+
+
+def test_scenario_info_for_one_turn_shows_schedules_and_economies() -> None:
+    done = hexpost("scenario", "info", "the-wind", "--turn", "3")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "The Wind (601): Fall Y169 (turn 3)"
+    klingon = lines.index("KLI (coalition)")
+    # Fall Y169 repeats the Fall Y168 schedule (the source lists changes only)
+    assert lines[klingon + 1].split() == [
+        "schedule", "the", "Fall", "Y168", "schedule:",
+        "D7C,", "D7,", "D6,", "9", "D5,", "4", "F5,", "2", "F5L,", "3", "E4",
+    ]  # fmt: skip
+    federation = lines.index("FED (alliance)")
+    assert "no fall schedule yet" in lines[federation + 1]
+    assert lines[federation + 2].split()[:6] == [
+        "economy",
+        "peace,",
+        "collects",
+        "50%",
+        "of",
+        "its",
+    ]
+    assert "limited-war (75%)" in lines[federation + 2] and "KZI space" in lines[federation + 2]
+    hydran = lines.index("HYD (alliance)")
+    assert "the Fall Y169 schedule" in lines[hydran + 1]
+    assert "war, collects 100%" in lines[hydran + 2] and "at war with KLI, LYR" in lines[hydran + 2]
+
+
+def test_scenario_info_for_one_turn_as_json_and_its_refusal() -> None:
+    done = hexpost("scenario", "info", "the-wind", "--turn", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert (record["turn"], record["label"]) == (2, "Spring Y169 (turn 2)")
+    by_empire = {e["empire"]: e for e in record["empires"]}
+    assert by_empire["HYD"]["economy"] == {"economy": "peace", "permille": 500}  # war on turn 3
+    assert by_empire["HYD"]["schedule"] == {"batch": None, "slots": {}}
+    assert by_empire["KLI"]["schedule"]["batch"] == "Spring Y169"
+    assert by_empire["FED"]["economy"]["war_entry"][0]["economy"] == "limited-war"
+    bad = hexpost("scenario", "info", "the-wind", "--turn", "7")
+    assert bad.returncode == 1
+    assert bad.stderr.strip() == "hexpost: scenario the-wind plays turns 1 to 6, not 7"

@@ -4,8 +4,9 @@ Everything the app and the command line show of a game comes from the ruleset's 
 (`engine.core.face`): summary, board, printed map, menus, checklist. A ruleset may add client
 code of its own for what no face can say generically: extra keys of ``hexpost show --json``
 (F&E has always printed its empires, units and hexes there), a scenario's details for
-``hexpost scenario info``, a check of its shipped data for ``hexpost data check``, and which
-fields of an order's form matter for the values chosen so far. Such code lives in a package
+``hexpost scenario info`` (and for one game turn, ``--turn``), a check of its shipped data
+for ``hexpost data check``, and which fields of an order's form matter for the values
+chosen so far. Such code lives in a package
 ``tui/rulesets/<id>/`` that exports a `RulesetClient` and names it in the entry point group
 ``hexpost.clients``. A ruleset without one gets `GenericClient`, which adds nothing: the
 shell works from the face alone.
@@ -80,8 +81,17 @@ class RulesetClient(Protocol):
         """What ``hexpost scenario info`` says of a scenario (None: nothing beyond the list)."""
         ...
 
+    def turn_details(self, scenario_id: str, turn: int) -> ScenarioDetails | None:
+        """What ``hexpost scenario info --turn N`` says of one game turn (None: no such view)."""
+        ...
+
     def data_problems(self) -> list[DataProblem]:
         """Broken references in the ruleset's shipped data (empty when consistent)."""
+        ...
+
+    def data_gaps(self) -> list[DataProblem]:
+        """Facts the ruleset's sources leave open (not broken references: the check passes),
+        so ``hexpost data check`` can name them."""
         ...
 
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
@@ -104,7 +114,13 @@ class GenericClient:
     def scenario_details(self, scenario_id: str) -> ScenarioDetails | None:
         return None
 
+    def turn_details(self, scenario_id: str, turn: int) -> ScenarioDetails | None:
+        return None
+
     def data_problems(self) -> list[DataProblem]:
+        return []
+
+    def data_gaps(self) -> list[DataProblem]:
         return []
 
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from engine.core.errors import HexpostError
 from saves.registry import face_for, installed
 from saves.replica import GameRow
 from tui.rulesets import DataProblem, ScenarioDetails, client_for
@@ -43,10 +44,16 @@ def plugin_notes() -> list[PluginNote]:
     return notes
 
 
-def scenario_details(scenario_id: str) -> ScenarioDetails:
+def scenario_details(scenario_id: str, turn: int | None = None) -> ScenarioDetails:
     """What ``hexpost scenario info`` prints: the ruleset client's details, or the scenario's
-    entry in the list when the ruleset adds none."""
+    entry in the list when the ruleset adds none. With ``turn``: the client's view of that
+    game turn (``--turn``); a ruleset without one is refused by name."""
     ruleset = ruleset_of_scenario(scenario_id)
+    if turn is not None:
+        found = client_for(ruleset.id).turn_details(scenario_id, turn)
+        if found is None:
+            raise HexpostError(f"the {ruleset.id} ruleset shows no view of one turn (--turn)")
+        return found
     details = client_for(ruleset.id).scenario_details(scenario_id)
     if details is not None:
         return details
@@ -71,6 +78,14 @@ def data_problems() -> list[DataProblem]:
     for note in plugin_notes():
         problems.append(DataProblem(f"plug-in {note.name}", note.value, note.problem))
     return problems
+
+
+def data_gaps() -> list[DataProblem]:
+    """What every installed ruleset's sources leave open (reported, not a failure)."""
+    gaps: list[DataProblem] = []
+    for plugin in installed().plugins:
+        gaps += client_for(plugin.id).data_gaps()
+    return gaps
 
 
 def has_map(row: GameRow) -> bool:

@@ -7,7 +7,19 @@
   that the scenario never mentions (no release trigger, no scripted release) is released.
   That last rule is ours (marked I in the rules notes): the order of battle lists such
   fleets without a condition, and without it they could never move.
-- An empire's economy is ``war`` once it is at war with anyone, else the scenario's.
+- An empire's economy is ``war`` once it is at war with anyone; else the economy its
+  scenario's war-entry condition gave it (``FeState.economies``), else the scenario's own.
+  Empires at peace or limited war collect a share of their income (`engine.fe.economics`,
+  options, C).
+- War entry (601.0, the scenario's data; I): at every economic phase (1C3, before income is
+  collected), each empire not at war whose scenario lists a war-entry condition has it
+  checked against the board as the release triggers are (`engine.fe.steps.releases`): a unit
+  that can move, of the condition's actors (for The Wind's Federation: its future
+  belligerents, the Klingons, Lyrans and Romulans), standing in a target hex (a hex the
+  Kzinti own now, or the Marquis' Fleet's set-up area) invades. The first time it holds the
+  empire's economy changes for good (an event says why); it is never changed back. Checking at
+  the economic phase, not after every move, means a raider that leaves or dies before the next
+  economic phase changes nothing: the invasion must still stand when the books are done.
 """
 
 from __future__ import annotations
@@ -15,44 +27,107 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Event
-from engine.fe import economics
-from engine.fe.forces import war_pairs
+from engine.fe import economics, rule_options
+from engine.fe.forces import Board, war_pairs
 from engine.fe.model import FeState
-from engine.fe.oob import Economy
+from engine.fe.oob import Economy, EmpireSetup
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
+from engine.fe.steps.releases import _Board as TriggerBoard
+from engine.fe.steps.releases import _fired as trigger_reason
 
 INCOME_RULE = "430.1"
 RELEASE_RULE = "600.3"
+WAR_ENTRY_RULE = "601.0"
+ECONOMIES: tuple[Economy, ...] = ("war", "limited-war", "peace")
 
 
 def economy_of(state: FeState, empire: str) -> Economy:
-    """War once the empire is at war with anyone; otherwise what the scenario says."""
+    """War once the empire is at war with anyone; else what its war entry made it; else what
+    the scenario says."""
     if any(empire in pair for pair in state.at_war):
         return "war"
+    for name, economy in state.economies:
+        if name == empire:
+            return next((e for e in ECONOMIES if e == economy), "war")
     setup = base.empire_setup(state, empire)
     return setup.economy if setup is not None else "war"
+
+
+def war_entries(state: FeState) -> list[tuple[str, Economy, str]]:
+    """The economies that change on this board: ``(empire, new economy, reason)`` by empire.
+
+    Only empires not at war whose scenario lists a war entry to another economy than the one
+    they are on; the first of their entries whose condition holds wins.
+    """
+    found: list[tuple[str, Economy, str]] = []
+    lookup = TriggerBoard(state)
+    galaxy = base.galaxy()
+    for setup in sorted(base.scenario_setup(state).empires, key=lambda e: e.empire):
+        current = economy_of(state, setup.empire)
+        if current == "war":
+            continue
+        for entry in setup.war_entry:
+            if entry.economy == current:
+                continue
+            reason = trigger_reason(state, galaxy, setup, entry.trigger, lookup)
+            if reason:
+                found.append((setup.empire, entry.economy, reason))
+                break
+    return found
+
+
+def enter_war_economies(state: FeState, step_id: str, events: list[Event]) -> FeState:
+    """``state`` with every war entry that holds now applied (601.0), one event each."""
+    changes = war_entries(state)
+    if not changes:
+        return state
+    economies = dict(state.economies)
+    for empire, economy, reason in changes:
+        economies[empire] = economy
+        events.append(
+            Event(
+                "economy",
+                f"{empire} goes on a {economy} economy ({reason}; war entry, {WAR_ENTRY_RULE})",
+                base.seat_of(state, empire),
+                step_id,
+                {"empire": empire, "economy": economy, "reason": reason, "rule": WAR_ENTRY_RULE},
+            )
+        )
+    return msgspec.structs.replace(state, economies=tuple(sorted(economies.items())))
 
 
 def income_of(state: FeState, empire: str) -> economics.Income:
     """What ``empire`` would collect with the board as it stands."""
     setup = base.empire_setup(state, empire)
+    provinces = setup.provinces if setup is not None else ()
     return economics.income(
         base.galaxy(),
         state.board,
         empire,
         economy_of(state, empire),
-        provinces=setup.provinces if setup is not None else (),
+        provinces=provinces,
         devastated=state.devastated,
-        options=economics.economy_options(dict(state.options)),
+        options=economics.economy_options(rule_options.values(state)),
+        given2=given_income2(setup) if setup is not None else 0,
     )
+
+
+def given_income2(setup: EmpireSetup) -> int:
+    """EP in halves the scenario pays ``setup``'s empire each turn beyond what its map pays:
+    its ``income_ep`` less what the starting map pays it (0 when it gives no figure)."""
+    if not setup.income_ep:
+        return 0
+    start = economics.income(base.galaxy(), Board(), setup.empire, provinces=setup.provinces)
+    return 2 * setup.income_ep - start.gross2
 
 
 class _Economy(Area):
     name = "economy"
 
     def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
+        state = enter_war_economies(state, step.id, events)
         for empire in base.phasing_empires(state):
             earned = income_of(state, empire)
             before = state.ep2(empire)

@@ -54,12 +54,10 @@ def _build_empire(state: FeState, seat: Seat, order: BuildOrder) -> str | Violat
     return mine[0]
 
 
-def _substitutes(empire: str, build: production.Build) -> bool:
-    """A build counts against the substitution limit unless it fills its own or a hull slot."""
-    if not build.instead_of or build.instead_of == build.cls:
-        return False
-    other = load_units().other(empire, build.instead_of)
-    return other is None or other.kind != "hull"
+def _substitutes(empire: str, build: production.Build, turn: int) -> bool:
+    """A build counts against the substitution limit (450.4): see
+    `engine.fe.production.counts_as_substitution`."""
+    return production.counts_as_substitution(empire, build, turn)
 
 
 def _as_build(order: BuildOrder) -> production.Build:
@@ -80,14 +78,18 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
     filled = yard.used(state, empire, f"slot {slot}")
     if slot in slots and filled + 1 > slots[slot]:
         text = (
-            f"{empire}'s schedule for {turn_label(state.turn)} has {slots[slot]} {slot} "
+            f"{empire}'s schedule for {turn_label(state.turn)} "
+            f"({production.schedule_label(schedule, state.turn)}) has {slots[slot]} {slot} "
             f"slot{'' if slots[slot] == 1 else 's'}, {filled} already filled this turn"
         )
         problems.append(Violation(text, production.BUILD_RULE))
     limit = options.substitution_limit
     made = yard.used(state, empire, "substitutions")
-    if _substitutes(empire, build) and 0 < limit <= made:
-        text = f"{empire} already made {made} substitutions this turn, at most {limit}"
+    if _substitutes(empire, build, state.turn) and 0 < limit <= made:
+        text = (
+            f"{empire} already made {made} limited substitutions this turn, at most {limit} "
+            f"({order.cls} for {order.instead_of} is limited)"
+        )
         problems.append(Violation(text, production.SUBSTITUTION_RULE))
     cost2 = production.build_cost2(empire, build, state.turn)
     if isinstance(cost2, int):
@@ -107,7 +109,7 @@ def apply_build(
     (new_id,) = made.new_units
     state = state.with_board(made.board).with_ep2(empire, made.treasury2)
     uses = [(f"slot {order.instead_of or order.cls}", 1), (f"built {new_id}", 1)]
-    if _substitutes(empire, build):
+    if _substitutes(empire, build, state.turn):
         uses.append(("substitutions", 1))
     state = yard.use(state, empire, *uses)
     instead = f" instead of {order.instead_of}" if order.instead_of else ""

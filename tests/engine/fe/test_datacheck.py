@@ -14,8 +14,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.fe.datacheck import DataProblem, MapView, check_data, shipped_map
-from engine.fe.oob import ScenarioSetup
+from engine.fe.datacheck import DataProblem, MapView, check_data, income_gaps, shipped_map
+from engine.fe.oob import EmpireSetup, ScenarioSetup
 from engine.fe.scenario import Scenario, ScenarioSeat, find_scenario
 from engine.fe.units import UnitTables, load_units
 
@@ -274,3 +274,43 @@ def test_empires_unknown_to_the_map() -> None:
 
 def test_problem_reads_as_one_line() -> None:
     assert str(DataProblem("units.json", "FED CA", "bad")) == "units.json: FED CA: bad"
+
+
+# --- income the map does not reproduce (the Tholians, 753.0) -----------------------------------
+
+
+def _tholian_scenario(income_ep: int = 0) -> Scenario:
+    """A two-empire scenario seating the Tholians, with or without the chart's figure."""
+    setup = ScenarioSetup(
+        setup_order=("KLI", "THO"),
+        empires=(EmpireSetup("KLI"), EmpireSetup("THO", income_ep=income_ep)),
+    )
+    seats = (
+        ScenarioSeat("coalition", "Coalition", ("KLI",)),
+        ScenarioSeat("alliance", "Alliance", ("THO",)),
+    )
+    return msgspec.structs.replace(_wind(), id="holdfast", seats=seats, setup=setup)
+
+
+def test_the_tholian_income_gap_is_named_until_a_scenario_gives_the_figure() -> None:
+    world = shipped_map()
+    if world is None:
+        pytest.skip("engine.fe.galaxy cannot load a map yet")
+    (gap,) = income_gaps(world)
+    assert (gap.file, gap.entry) == ("map.json", "THO income")
+    assert "gives 22 EP, its provinces and planets 7" in gap.message
+    assert income_gaps(world, [_tholian_scenario(income_ep=22)]) == []
+    assert check_data(scenarios=[_tholian_scenario(income_ep=22)], galaxy=world) == []
+
+
+def test_a_scenario_seating_the_tholians_without_their_figure_is_refused() -> None:
+    world = shipped_map()
+    if world is None:
+        pytest.skip("engine.fe.galaxy cannot load a map yet")
+    assert check_data(scenarios=[_tholian_scenario()], galaxy=world) == [
+        DataProblem(
+            "setups/holdfast.json",
+            "THO income",
+            "the chart (753.0) gives 22 EP, the map 7: set income_ep",
+        )
+    ]

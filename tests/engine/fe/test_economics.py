@@ -38,8 +38,10 @@ def test_the_winds_starting_incomes_follow_the_chart_and_the_holdings() -> None:
     holdings = {h.empire: h.income for h in scenario_holdings("the-wind")}
     for empire, setup in setups().items():
         earned = income(galaxy, Board(), empire, setup.economy, provinces=setup.provinces)
-        assert earned.total2 == 2 * CHART[empire] == 2 * holdings[empire], empire
-        assert parts(earned) == earned.gross2 == earned.total2
+        assert earned.gross2 == 2 * CHART[empire] == 2 * holdings[empire], empire
+        assert parts(earned) == earned.gross2
+        share = {"war": 1000, "limited-war": 750, "peace": 500}[setup.economy]
+        assert earned.total2 == earned.gross2 * share // 1000, empire  # FED and HYD: peace
         assert earned.provinces == len(galaxy.provinces_of(empire))
 
 
@@ -92,17 +94,21 @@ def test_a_lost_off_map_area_pays_nothing() -> None:
     assert earned.offmap2 == 0 and earned.total2 == 2 * (93 - 17)
 
 
-def test_peace_and_limited_war_shares_are_an_option_off_by_default() -> None:
+def test_peace_and_limited_war_shares_apply_by_default_and_can_be_turned_off() -> None:
+    """C (rules notes): 50% at peace, 75% at limited war, by default; rounded down to 0.5 EP."""
     galaxy = load_galaxy()
-    assert income(galaxy, Board(), "FED", "peace").total2 == 2 * 221
-    on = economy_options({"economy-fractions": "on"})
-    assert on == EconomyOptions(fractions=True)
-    peace = income(galaxy, Board(), "FED", "peace", options=on)
-    assert (peace.permille, peace.gross2, peace.total2) == (500, 442, 221)
+    assert economy_options({}) == EconomyOptions(fractions=True)
+    peace = income(galaxy, Board(), "FED", "peace")
+    assert (peace.permille, peace.gross2, peace.total2) == (500, 442, 221)  # 221 EP -> 110.5
     assert ("economy share 50%", "110.5") in peace.lines()
-    limited = income(galaxy, Board(), "FED", "limited-war", options=on)
-    assert limited.total2 == 442 * 750 // 1000
-    assert income(galaxy, Board(), "FED", "war", options=on).total2 == 442
+    limited = income(galaxy, Board(), "FED", "limited-war")
+    assert limited.total2 == 331  # 221 x 3/4 = 165.75 EP, rounded down to 165.5
+    assert ("economy share 75%", "165.5") in limited.lines()
+    assert income(galaxy, Board(), "FED", "war").total2 == 442
+    off = economy_options({"economy-fractions": "off"})
+    assert income(galaxy, Board(), "FED", "peace", options=off).total2 == 442
+    thirds = economy_options({"peace-income-permille": 333})
+    assert income(galaxy, Board(), "FED", "peace", options=thirds).total2 == 147  # 73.593 -> 73.5
 
 
 def test_collect_adds_the_income_to_the_treasury() -> None:

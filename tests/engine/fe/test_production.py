@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
 import pytest
 
 from engine.fe.forces import Board, Unit
@@ -22,6 +23,7 @@ from engine.fe.production import (
     conversion_capacity,
     next_ids,
     production_options,
+    schedule_label,
     scheduled,
 )
 from engine.fe.scenario import find_scenario
@@ -80,7 +82,59 @@ def test_the_schedule_of_a_turn_lists_its_slots() -> None:
     assert scheduled(schedule("KLI"), 1) == {
         "D7C": 1, "D7": 1, "D6": 1, "D5": 9, "F5": 4, "F5L": 2, "E4": 3,
     }  # fmt: skip
-    assert scheduled(schedule("KLI"), 3) == {}
+    assert scheduled(schedule("KLI"), 0) == {}  # Spring Y168: no batch of that season yet
+
+
+def test_schedules_repeat_by_season_until_a_later_batch_replaces_them() -> None:
+    """431.0 (I, rules notes): the source lists changes. KLI has a Fall Y168 and a Spring Y169
+    batch: every later fall uses Fall Y168's, every later spring Spring Y169's."""
+    fall, spring = scheduled(schedule("KLI"), 1), scheduled(schedule("KLI"), 2)
+    assert fall != spring and "C8" in spring and "C8" not in fall
+    assert [scheduled(schedule("KLI"), t) for t in (3, 4, 5, 6)] == [fall, spring, fall, spring]
+    assert schedule_label(schedule("KLI"), 5) == "the Fall Y168 schedule"
+    assert schedule_label(schedule("KLI"), 6) == "the Spring Y169 schedule"
+    # the Kzinti list four batches: Fall Y169 replaces Fall Y168, Spring Y170 Spring Y169
+    assert schedule_label(schedule("KZI"), 1) == "the Fall Y168 schedule"
+    assert schedule_label(schedule("KZI"), 3) == "the Fall Y169 schedule"
+    assert schedule_label(schedule("KZI"), 5) == "the Fall Y169 schedule"
+    assert schedule_label(schedule("KZI"), 6) == "the Spring Y170 schedule"
+    assert scheduled(schedule("KZI"), 7)["FF"] == 5
+    # the Hydrans have nothing before Fall Y169; the Federation nothing before Fall Y171
+    assert schedule_label(schedule("HYD"), 2) == "no spring schedule yet"
+    assert scheduled(schedule("HYD"), 4) == scheduled(schedule("HYD"), 6) != {}
+    assert scheduled(schedule("FED"), 6) == {}
+
+
+def test_a_batch_without_a_season_is_the_spring_schedule() -> None:
+    batch = msgspec.json.decode(b'{"year": 169, "units": [{"unit": "D7"}]}', type=Batch)
+    assert batch.season == "spring"
+    assert scheduled((batch,), 2) == scheduled((batch,), 4) == {"D7": 1}
+    assert scheduled((batch,), 3) == {}
+
+
+@pytest.mark.parametrize("turn", [3, 4, 5, 6])
+def test_the_klingons_build_their_schedule_on_turns_3_to_6(turn: int) -> None:
+    builds = whole_schedule(turn)
+    assert builds, f"nothing scheduled on turn {turn}"
+    assert check(ProductionOrders(builds=builds), turn=turn, treasury2=2 * 500) == []
+    done = apply_builds(
+        GALAXY, klingons(), "KLI", turn, 2 * 500, schedule("KLI"), ProductionOrders(builds=builds)
+    )
+    assert len(done.new_units) == len(builds)
+
+
+def test_a_build_off_the_repeated_schedule_names_the_schedule_used() -> None:
+    # C8 is on the spring schedule only: refused in Fall Y169, allowed in Spring Y170
+    c8 = ProductionOrders(builds=(Build("C8", CAPITAL),))
+    assert check(c8, turn=3) == [
+        "C8 is not on KLI's production schedule for Fall Y169 (turn 3) "
+        "(the Fall Y168 schedule) (431.0)"
+    ]
+    assert check(c8, turn=4) == []
+    two = ProductionOrders(builds=(Build("D7C", CAPITAL), Build("D7C", CAPITAL)))
+    assert check(two, turn=5) == [
+        "the Fall Y168 schedule for Fall Y170 (turn 5) allows 1 D7C, 2 ordered (431.0)"
+    ]
 
 
 def test_the_whole_schedule_within_budget_is_built_at_the_capital() -> None:
@@ -98,10 +152,13 @@ def test_the_whole_schedule_within_budget_is_built_at_the_capital() -> None:
 
 def test_a_build_off_the_schedule_is_refused() -> None:
     assert check(ProductionOrders(builds=(Build("C8", CAPITAL),))) == [
-        "C8 is not on KLI's production schedule for Fall Y168 (turn 1) (431.0)"
+        "C8 is not on KLI's production schedule for Fall Y168 (turn 1) "
+        "(the Fall Y168 schedule) (431.0)"
     ]
     two = ProductionOrders(builds=(Build("D7", CAPITAL), Build("D7", CAPITAL)))
-    assert check(two) == ["the schedule for Fall Y168 (turn 1) allows 1 D7, 2 ordered (431.0)"]
+    assert check(two) == [
+        "the Fall Y168 schedule for Fall Y168 (turn 1) allows 1 D7, 2 ordered (431.0)"
+    ]
     assert check(ProductionOrders(builds=(Build("XX", CAPITAL),))) == [
         "KLI has no unit class 'XX' (431.0)"
     ]
@@ -135,18 +192,81 @@ def test_a_substitution_within_its_limit() -> None:
 def test_substitutions_beyond_the_limit_or_not_allowed_are_refused() -> None:
     three = ProductionOrders(
         builds=(
-            Build("F5", CAPITAL, instead_of="F5L"),
-            Build("F5", CAPITAL, instead_of="F5L"),
-            Build("D6D", CAPITAL, instead_of="D6"),
+            Build("E4", CAPITAL, instead_of="F5"),  # 450.4 list, limited
+            Build("E4", CAPITAL, instead_of="F5"),
+            Build("D6D", CAPITAL, instead_of="D6"),  # its own row's variant: counted (C)
         )
     )
-    assert check(three) == ["3 substitutions ordered, at most 2 per turn (450.4)"]
+    assert check(three) == [
+        "3 limited substitutions ordered (E4 for F5, E4 for F5, D6D for D6), at most 2 per "
+        "turn (those marked with a dagger are not counted) (450.4)"
+    ]
     assert check(three, options=production_options({"substitutions-per-turn": 0})) == []
     assert check(three, options=ProductionOptions(substitution_limit=3)) == []
     early = ProductionOrders(builds=(Build("D7C", CAPITAL, instead_of="D7"),))
     assert check(early) == ["D7C may substitute for D7 only from Y179 (450.4)"]
-    wrong = ProductionOrders(builds=(Build("D5", CAPITAL, instead_of="D7"),))
-    assert check(wrong) == ["D5 may not substitute for D7 (450.4)"]
+    wrong = ProductionOrders(builds=(Build("D5", CAPITAL, instead_of="F5"),))
+    assert check(wrong) == ["D5 may not substitute for F5 (450.4)"]
+
+
+def test_dagger_substitutions_are_not_limited() -> None:
+    """450.4: "F5 for F5W or F5L†", "D6 for C8 or D7†": three in one turn, with two limited
+    ones besides, are allowed; a third limited one is refused with the count."""
+    daggers = (
+        Build("F5", CAPITAL, instead_of="F5L"),
+        Build("F5", CAPITAL, instead_of="F5L"),
+        Build("D6", CAPITAL, instead_of="D7"),
+    )
+    assert check(ProductionOrders(builds=daggers)) == []
+    two = (Build("E4", CAPITAL, instead_of="F5"), Build("F5L", CAPITAL, instead_of="D6"))
+    assert check(ProductionOrders(builds=(*daggers, *two))) == []
+    done = apply_builds(
+        GALAXY, klingons(), "KLI", 1, 2 * 142, schedule("KLI"),
+        ProductionOrders(builds=(*daggers, *two)),
+    )  # fmt: skip
+    # F5 3 EP twice, D6 at its own price 8, E4 2.5, F5L 4: a 450.4 substitute pays its price
+    assert done.cost2 == 2 * (3 + 3 + 8 + 4) + 5
+    third = ProductionOrders(builds=(*daggers, *two, Build("E4", CAPITAL, instead_of="F5")))
+    assert check(third) == [
+        "3 limited substitutions ordered (E4 for F5, F5L for D6, E4 for F5), at most 2 per "
+        "turn (those marked with a dagger are not counted) (450.4)"
+    ]
+
+
+def test_federation_destroyers_for_any_dn_cc_or_ncl_are_not_limited() -> None:
+    """450.4 FED: "DD for any DN or CC†", "DD for CA or NCL†"; "CL for any DN or CC or CA" is
+    limited. A hand-made batch: The Wind's Federation has no schedule before Fall Y171."""
+    batch = msgspec.json.decode(
+        b'{"year": 168, "season": "fall", "units": [{"unit": "DN"}, {"unit": "CC"}, '
+        b'{"unit": "NCL"}, {"unit": "CA", "count": 3}]}',
+        type=Batch,
+    )
+    board = Board(units=(Unit("FED-0001", "FED", "SB", 2908),))
+    daggers = tuple(Build("DD", 2908, instead_of=slot) for slot in ("DN", "CC", "NCL", "CA"))
+    orders = ProductionOrders(builds=daggers)
+    assert check_builds(GALAXY, board, "FED", 1, 2 * 100, (batch,), orders) == []
+    limited = ProductionOrders(builds=(*daggers, *(Build("CL", 2908, "CA") for _ in range(2))))
+    assert check_builds(GALAXY, board, "FED", 1, 2 * 100, (batch,), limited) == []
+    over = ProductionOrders(builds=(*daggers[:3], *(Build("CL", 2908, "CA") for _ in range(3))))
+    (problem,) = check_builds(GALAXY, board, "FED", 1, 2 * 100, (batch,), over)
+    assert problem.rule == "450.4"
+    assert problem.message.startswith("3 limited substitutions ordered (CL for CA, CL for CA")
+
+
+def test_the_spring_schedule_takes_daggers_for_its_c8_and_d7s() -> None:
+    spring = ProductionOrders(
+        builds=(
+            Build("D7", CAPITAL, instead_of="C8"),  # "D7C or D7 for C8†"
+            Build("D6", CAPITAL, instead_of="D7"),  # "D6 for C8 or D7†"
+            Build("D6", CAPITAL, instead_of="D7"),
+        )
+    )
+    assert check(spring, turn=2) == check(spring, turn=4) == []
+    assert check(spring, turn=3) == [
+        "C8 is not on KLI's production schedule for Fall Y169 (turn 3) "
+        "(the Fall Y168 schedule) (431.0)",
+        "the Fall Y168 schedule for Fall Y169 (turn 3) allows 1 D7, 2 ordered (431.0)",
+    ]
 
 
 def test_a_hull_slot_is_filled_by_a_class_and_is_not_a_substitution() -> None:
@@ -168,7 +288,14 @@ def test_a_hull_slot_is_filled_by_a_class_and_is_not_a_substitution() -> None:
     assert done.new_units == ("HYD-0002", "HYD-0003", "HYD-0004")
     one_more = ProductionOrders(builds=(*filled.builds, Build("AH", 617, instead_of="HN")))
     assert check(one_more, board=board, empire="HYD", turn=3) == [
-        "3 substitutions ordered, at most 2 per turn (450.4)"
+        "3 limited substitutions ordered (AH for HN, AH for HN, AH for HN), at most 2 per turn "
+        "(those marked with a dagger are not counted) (450.4)"
+    ]
+    # a 450.4 list substitution into a hull slot counts ("HR for PAL or CC or CA")
+    listed = ProductionOrders(builds=(Build("HR", 617, instead_of="CC"), *filled.builds[1:]))
+    assert check(listed, board=board, empire="HYD", turn=3) == [
+        "3 limited substitutions ordered (HR for CC, AH for HN, AH for HN), at most 2 per turn "
+        "(those marked with a dagger are not counted) (450.4)"
     ]
 
 

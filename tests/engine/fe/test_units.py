@@ -68,7 +68,10 @@ def test_carrier_with_fighters() -> None:
     assert cvs.crippled is not None
     assert (cvs.crippled.attack, cvs.crippled.defense, cvs.crippled.fighters) == (3, 4, 3)
     assert cvs.carrier == "medium"
-    assert cvs.substitutions == (Substitution(("CA",), cost2=20, fighter_cost2=24),)
+    assert cvs.substitutions == (
+        Substitution(("CA",), cost2=20, fighter_cost2=24),
+        Substitution(("CVA",), cost2=20, fighter_cost2=24, listed=True),  # 450.4 "CVS for CVA"
+    )
     assert cvs.conversions == (Conversion(("CA",), cost2=4, fighter_cost2=24),)
 
 
@@ -184,3 +187,21 @@ def test_round_trip_is_exact() -> None:
     tables = load_units()
     again = msgspec.json.decode(msgspec.json.encode(tables), type=UnitTables)
     assert again == tables
+
+
+def test_the_450_4_list_and_its_daggers_are_carried() -> None:
+    """450.4: the list's substitutions are on their classes, ``listed``; the dagger is
+    ``unlimited``. Names the tables lack (the Klingon D5W) are left out by the converter."""
+    tables = load_units()
+    dd = tables.find("FED", "DD")
+    assert dd is not None
+    by_slot = {slot: s for s in dd.substitutions for slot in s.instead_of}
+    assert by_slot["DN"].listed and by_slot["DN"].unlimited and by_slot["CC"].unlimited
+    assert by_slot["NCL"].unlimited and not by_slot["NCL"].listed  # its own row, daggered
+    cl = tables.find("FED", "CL")
+    assert cl is not None
+    assert any(s.listed and not s.unlimited and "DN" in s.instead_of for s in cl.substitutions)
+    d5 = tables.find("KLI", "D5")
+    assert d5 is not None
+    assert all("D5W" not in s.instead_of for s in d5.substitutions)
+    assert tables.find("KLI", "D5W") is None

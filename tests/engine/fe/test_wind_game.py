@@ -54,10 +54,23 @@ def test_every_fleet_that_sets_up_on_the_map_was_placed(table: Table) -> None:
     assert off_map and not off_map & {fleet for _, fleet in with_hexes}
 
 
+SHARE = {"FED": 750, "HYD": 500}
+"""Thousandths of the chart income collected on turn 1 (the default options, C): the Hydrans
+are on a peace economy; the Federation went on limited war when the Lyrans entered Kzinti
+space in the Coalition's player turn (601.0), before its own economic phase."""
+
+
 def test_each_empire_collected_its_chart_income_once(table: Table) -> None:
-    expected = {h.empire: 2 * h.income for h in scenario_holdings("the-wind")}
+    expected = {
+        h.empire: 2 * h.income * SHARE.get(h.empire, 1000) // 1000
+        for h in scenario_holdings("the-wind")
+    }
     collected = {e.data["empire"]: e.data["ep2"] for e in events(table, "income")}
     assert collected == expected
+    assert expected["FED"] == 331 and expected["HYD"] == 74  # 165.5 EP and 37 EP
+    (change,) = events(table, "economy")
+    assert (change.data["empire"], change.data["economy"]) == ("FED", "limited-war")
+    assert change.data["reason"].startswith("LYR entered KZI space")
 
 
 def test_treasuries_are_income_less_builds_and_moves(table: Table) -> None:
@@ -69,7 +82,8 @@ def test_treasuries_are_income_less_builds_and_moves(table: Table) -> None:
         empire = event.data["empire"]
         spent[empire] = spent.get(empire, 0) + event.data.get("cost2", 0)
     for holding in scenario_holdings("the-wind"):
-        assert state.ep2(holding.empire) == 2 * holding.income - spent.get(holding.empire, 0)
+        earned = 2 * holding.income * SHARE.get(holding.empire, 1000) // 1000
+        assert state.ep2(holding.empire) == earned - spent.get(holding.empire, 0)
     assert spent["LYR"] == spent["KZI"] == 5  # a frigate each, 2.5 EP
 
 

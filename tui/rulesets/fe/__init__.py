@@ -3,9 +3,10 @@
 - ``hexpost show --json`` has always printed F&E's empires, units, hexes and battles at the
   top level (`engine.fe.views`); `record_extras` keeps them there beside the face's typed
   board, so scripts reading them go on working.
-- ``hexpost scenario info`` prints each empire's starting holdings (`engine.fe.holdings`).
+- ``hexpost scenario info`` prints each empire's starting holdings (`engine.fe.holdings`);
+  with ``--turn N``, each empire's schedule and economy on that turn (`engine.fe.turn_view`).
 - ``hexpost data check`` checks the shipped unit tables, scenarios and map
-  (`engine.fe.datacheck`).
+  (`engine.fe.datacheck`), and names what the sources leave open (the Tholians' income).
 - The adjustment form asks only for the fields a ``change`` needs (`engine.fe.model`).
 """
 
@@ -17,9 +18,11 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import HexpostError
-from engine.fe.datacheck import check_data
+from engine.fe.datacheck import check_data, income_gaps
 from engine.fe.holdings import scenario_holdings
 from engine.fe.model import ADJUST_FIELDS
+from engine.fe.scenario import find_scenario
+from engine.fe.turn_view import turn_view, view_record, view_text
 from engine.fe.views import views
 from tui.rulesets import DataProblem, ScenarioDetails
 from tui.rulesets.fe.demo import FeDemo
@@ -42,8 +45,21 @@ class FeClient:
         record = {"scenario": scenario_id, "empires": msgspec.to_builtins(list(holdings))}
         return ScenarioDetails(record, holdings_text(record))
 
+    def turn_details(self, scenario_id: str, turn: int) -> ScenarioDetails | None:
+        scenario = find_scenario(scenario_id)
+        if scenario is None:
+            raise HexpostError(f"no F&E scenario {scenario_id!r}")
+        try:
+            view = turn_view(scenario, turn)
+        except ValueError as error:
+            raise HexpostError(str(error)) from None
+        return ScenarioDetails(view_record(view), view_text(view))
+
     def data_problems(self) -> list[DataProblem]:
         return [DataProblem(p.file, p.entry, p.message) for p in check_data()]
+
+    def data_gaps(self) -> list[DataProblem]:
+        return [DataProblem(p.file, p.entry, p.message) for p in income_gaps()]
 
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
         if order != "adjust":

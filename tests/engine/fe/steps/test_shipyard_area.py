@@ -225,7 +225,8 @@ def test_a_scheduled_build_appears_at_the_capital(wind_2b3: FeState) -> None:
     assert state.board.unit("KLI-0212") == Unit("KLI-0212", "KLI", "D7", 1411)
     assert state.ep2("KLI") == 24
     assert refusals(state, "coalition", order) == [
-        "KLI's schedule for Fall Y168 (turn 1) has 1 D7 slot, 1 already filled this turn (431.0)"
+        "KLI's schedule for Fall Y168 (turn 1) (the Fall Y168 schedule) "
+        "has 1 D7 slot, 1 already filled this turn (431.0)"
     ]
 
 
@@ -234,7 +235,10 @@ def test_builds_off_the_schedule_away_from_the_capital_or_unpaid_are_refused(
 ) -> None:
     assert refusals(
         wind_2b3, "coalition", {"type": "build", "cls": "C8", "hex": "1411", "empire": "KLI"}
-    ) == ["C8 is not on KLI's production schedule for Fall Y168 (turn 1) (431.0)"]
+    ) == [
+        "C8 is not on KLI's production schedule for Fall Y168 (turn 1) (the Fall Y168 schedule) "
+        "(431.0)"
+    ]
     assert refusals(
         wind_2b3, "coalition", {"type": "build", "cls": "D7", "hex": "1311", "empire": "KLI"}
     ) == ["new D7 may not appear in 1311: the capital or a shipyard (1411) (431.0)"]
@@ -262,21 +266,28 @@ def test_substitutions_are_limited_per_turn(wind_2b3: FeState) -> None:
     )
     state = play(state, "coalition", order, events)
     assert refusals(state, "coalition", order) == [
-        "KLI already made 2 substitutions this turn, at most 2 (450.4)"
+        "KLI already made 2 limited substitutions this turn, at most 2 "
+        "(F5S for F5 is limited) (450.4)"
     ]
+    # a dagger substitution (450.4 "F5 for F5W or F5L") is not limited: still allowed
+    dagger = {"type": "build", "cls": "F5", "instead_of": "F5L", "hex": "1411", "empire": "KLI"}
+    assert not refusals(state, "coalition", dagger)
+    after = play(state, "coalition", dagger, events)
+    assert ("KLI", "substitutions", 2) in after.shipyard_used
     unlimited = with_options(state, substitutions_per_turn=0)
     assert not refusals(unlimited, "coalition", order)
     # with no limit the third and fourth F5 slots take F5S too; there is no fifth
     state = play(unlimited, "coalition", order, events)
     state = play(state, "coalition", order, events)
     assert refusals(state, "coalition", order) == [
-        "KLI's schedule for Fall Y168 (turn 1) has 4 F5 slots, 4 already filled this turn (431.0)"
+        "KLI's schedule for Fall Y168 (turn 1) (the Fall Y168 schedule) "
+        "has 4 F5 slots, 4 already filled this turn (431.0)"
     ]
 
 
 def test_a_substitution_the_tables_do_not_list_is_refused(wind_2b3: FeState) -> None:
-    order = {"type": "build", "cls": "D5", "instead_of": "D7", "hex": "1411", "empire": "KLI"}
-    assert refusals(wind_2b3, "coalition", order) == ["D5 may not substitute for D7 (450.4)"]
+    order = {"type": "build", "cls": "D5", "instead_of": "F5", "hex": "1411", "empire": "KLI"}
+    assert refusals(wind_2b3, "coalition", order) == ["D5 may not substitute for F5 (450.4)"]
 
 
 # --- 2B3 conversions ------------------------------------------------------------------------
