@@ -7,10 +7,10 @@ over batches of schedules, scripted declarations of war and war-entry conditions
 module gathers them.
 
 The view is a list of *sections* per empire, each made by one function of `SECTIONS` from a
-`TurnContext`: the production schedule in force (`schedule_section`, 431.0) and the economic
-state (`economy_section`). A further section (the reinforcements arriving that turn) is
-added by writing one more such function and listing it in `SECTIONS`; nothing else changes,
-the text and the ``--json`` record are built from the sections.
+`TurnContext`: the production schedule in force (`schedule_section`, 431.0), the economic
+state (`economy_section`) and the reinforcements due (`reinforcements_section`). A further
+section is added by writing one more such function and listing it in `SECTIONS`; nothing
+else changes, the text and the ``--json`` record are built from the sections.
 
 The economic state is what the data settles before play: the scenario's economy, turned to
 war by the scripted declarations up to turn N (``at_war_with`` and ``declare_war`` events);
@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import OptionValue
-from engine.fe import economics, production
+from engine.fe import economics, production, reinforcements
 from engine.fe.forces import war_pairs
 from engine.fe.oob import Economy, EmpireSetup, ScenarioSetup, Target, Trigger
 from engine.fe.scenario import Scenario, turn_label
@@ -106,9 +106,34 @@ def economy_section(ctx: TurnContext, empire: EmpireSetup) -> Section:
     return Section("economy", text, record)
 
 
-SECTIONS: tuple[SectionMaker, ...] = (schedule_section, economy_section)
-"""The sections of each empire's turn, in the order shown. The reinforcements arriving on the
-turn (order of battle pre-war builds, off-map fleets) belong here as a third function."""
+def reinforcements_section(ctx: TurnContext, empire: EmpireSetup) -> Section | None:
+    """What the order of battle delivers to the empire on this turn (431.0 pre-war
+    construction, 204.0 off-map fleets entering by strategic movement), by the scenario's
+    script of wars; None when nothing is due."""
+    dues = [d for d in reinforcements.due(ctx.scenario, ctx.turn) if d.empire == empire.empire]
+    if not dues:
+        return None
+    record: dict[str, Any] = {
+        "due": [
+            {
+                "fleet": d.fleet,
+                "kind": d.kind,
+                "units": [{"unit": u.unit, "count": u.count} for u in d.units],
+                "hexes": [f"{h:04d}" for h in d.hexes],
+                "rule": d.rule,
+                "source": d.source,
+                "withheld": d.withheld,
+            }
+            for d in dues
+        ]
+    }
+    prefix = f"{empire.empire} "
+    texts = [reinforcements.describe(d).removeprefix(prefix) for d in dues]
+    return Section("reinforcements", "; ".join(texts), record)
+
+
+SECTIONS: tuple[SectionMaker, ...] = (schedule_section, economy_section, reinforcements_section)
+"""The sections of each empire's turn, in the order shown."""
 
 
 # --- the view ----------------------------------------------------------------------------------

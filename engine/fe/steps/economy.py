@@ -34,8 +34,7 @@ from engine.fe.oob import Economy, EmpireSetup
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
-from engine.fe.steps.releases import _Board as TriggerBoard
-from engine.fe.steps.releases import _fired as trigger_reason
+from engine.fe.steps.releases import TriggerBoard, trigger_reason
 
 INCOME_RULE = "430.1"
 RELEASE_RULE = "600.3"

@@ -50,7 +50,7 @@ def _actors(setup: EmpireSetup, trigger: Trigger) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def _movers(lookup: _Board, actors: tuple[str, ...]) -> list[Unit]:
+def _movers(lookup: TriggerBoard, actors: tuple[str, ...]) -> list[Unit]:
     """The actors' units on the map that can move (a base occupies nothing), by id."""
     return sorted((u for e in actors for u in lookup.movers.get(e, ())), key=lambda u: u.id)
 
@@ -65,7 +65,7 @@ def _fleet_area(state: FeState, target: Target) -> set[int]:
     return hexes
 
 
-class _Board:
+class TriggerBoard:
     """What the triggers look up, computed once per check: starbases by hex, and each
     empire's units on the map that can move."""
 
@@ -88,7 +88,7 @@ def _hit(
     target: Target,
     unit: Unit,
     area: set[int],
-    lookup: _Board,
+    lookup: TriggerBoard,
 ) -> str:
     """Why ``unit`` standing where it is occupies ``target`` ("" when it does not).
 
@@ -114,8 +114,8 @@ def _hit(
     return ""
 
 
-def _fired(
-    state: FeState, galaxy: Galaxy, setup: EmpireSetup, trigger: Trigger, lookup: _Board
+def trigger_reason(
+    state: FeState, galaxy: Galaxy, setup: EmpireSetup, trigger: Trigger, lookup: TriggerBoard
 ) -> str:
     """Why ``trigger`` has fired on this board ("" when it has not)."""
     if trigger.action != "occupies":
@@ -140,13 +140,13 @@ def fired_releases(state: FeState) -> list[tuple[str, str, str]]:
     galaxy = base.galaxy()
     released = set(state.released)
     found: dict[tuple[str, str], str] = {}
-    lookup = _Board(state)
+    lookup = TriggerBoard(state)
     for setup in base.scenario_setup(state).empires:
         for release in setup.releases:
             key = (setup.empire, release.fleet)
             if key in released or key in found:
                 continue
-            reason = _fired(state, galaxy, setup, release.trigger, lookup)
+            reason = trigger_reason(state, galaxy, setup, release.trigger, lookup)
             if reason:
                 found[key] = reason
     return [(empire, fleet, reason) for (empire, fleet), reason in sorted(found.items())]

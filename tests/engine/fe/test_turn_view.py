@@ -53,7 +53,7 @@ def test_economies_follow_the_scripted_wars_and_the_options() -> None:
 def test_every_empire_in_seat_order_and_turns_outside_the_scenario_refused() -> None:
     view = turn_view(wind(), 1)
     assert [e.empire for e in view.empires] == ["LYR", "KLI", "KZI", "HYD", "FED"]
-    assert [s.name for s in view.empires[0].sections] == ["schedule", "economy"]
+    assert [s.name for s in view.empires[0].sections] == ["schedule", "economy"]  # none due
     assert msgspec.json.decode(msgspec.json.encode(view_record(view)))["turn"] == 1
     with pytest.raises(ValueError, match="plays turns 1 to 6, not 0"):
         turn_view(wind(), 0)
@@ -68,3 +68,20 @@ def test_a_section_is_one_function_of_the_list(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr("engine.fe.turn_view.SECTIONS", (*SECTIONS, extra))
     record = view_record(turn_view(wind(), 4))
     assert record["empires"][0]["extra"] == {"n": 4}
+
+
+def test_reinforcements_due_are_a_section_of_their_turn() -> None:
+    """The order of battle's deliveries (`engine.fe.reinforcements`) by turn: the Federation's
+    Third Fleet dreadnought in Fall Y168 (431.0), the Hydran Home Fleet while at peace, then
+    withheld once the script has the Hydrans at war (turn 3), and the Baron's Fleet entering
+    by strategic movement in Spring Y169 (204.0)."""
+    third = sections(1, "FED")["reinforcements"]
+    assert third.record["due"][0]["fleet"] == "Third Fleet"
+    assert {"unit": "DN", "count": 1} in third.record["due"][0]["units"]
+    assert "431.0" in third.text and not third.text.startswith("FED ")
+    assert sections(2, "HYD")["reinforcements"].record["due"][0]["withheld"] == ""
+    assert sections(3, "HYD")["reinforcements"].record["due"][0]["withheld"]
+    baron = sections(2, "KZI")["reinforcements"].record["due"][0]
+    assert (baron["fleet"], baron["kind"], baron["rule"]) == ("Baron's Fleet", "arrival", "204.0")
+    assert [u["unit"] for u in baron["units"]].count("EFF") == 2  # listed as the data gives them
+    assert "reinforcements" not in sections(1, "LYR")
