@@ -10,7 +10,9 @@ bookkeeping, recorded with ``done``, ``note``, ``roll``, ``back`` (to an earlier
 302.9) and typed ``adjust``ments. ``standing`` orders let the engine complete a seat's
 routine steps (`engine.fe.standing`).
 
-Version 2 added the board; a game of version 1 (checklist only) is refused by name.
+Version 2 added the board; a game of version 1 (checklist only) is refused by name. Version 3
+plays the campaign rules (repeating schedules, reinforcements, economies, planets, provinces,
+supply effects): a game begun under 2.x would replay differently, so it is refused by name.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "2.0"
+    version = "3.0"
     state_type = FeState
 
     # --- scenarios and the start ----------------------------------------------------------

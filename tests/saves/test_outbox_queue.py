@@ -212,7 +212,8 @@ def test_outgoing_packets_carry_summary_sender_automatic_and_the_sent_message_id
     assert packet.references == ()
     assert packet.subject == "[hexpost] wind coalition: invitation (packet 0)"
     assert packet.summary[0] == (
-        "Alice <alice@example.org> invites you to play the-wind (fe 2.0) as alliance."
+        f"Alice <alice@example.org> invites you to play the-wind (fe {RULESET.version}) as "
+        "alliance."
     )
     assert any(line.startswith("Their key's fingerprint: ") for line in packet.summary)
     assert "`hexpost accept wind`" in " ".join(packet.summary)
