@@ -29,13 +29,22 @@ def test_a_capture_needs_a_ship_there_and_takes_the_province_s_income() -> None:
 
 
 def test_a_capture_is_refused_while_enemy_units_stand_in_the_hex() -> None:
-    state = placed(after_setup(), {"KLI-0005": 1105})
+    state = placed(after_setup(), {"KLI-0005": 1305, "KZI-0004": 1305})
+    (problem,) = refusals(state, "coalition", CAPTURE)
+    assert problem == "adjust capture: 1305 still holds units of KZI (438.0)"
+
+
+def test_a_planet_is_not_captured_while_its_defenders_stand() -> None:
+    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0005": 1105})
     (problem,) = refusals(state, "coalition", dict(CAPTURE, hex="1105"))
-    assert problem == "adjust capture: 1105 still holds units of KZI (438.0)"
+    assert problem == (
+        "adjust capture: the planet in 1105 is not defeated: 5 enemy units still defend it "
+        "(CC KZI-0001, BC KZI-0002, CL KZI-0003, FF KZI-0004, FF KZI-0005) (508.2)"
+    )
 
 
 def test_devastation_stops_a_planet_s_income_until_its_owner_records_recovery() -> None:
-    state = placed(after_setup(), {"KLI-0006": 1504})
+    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0006": 1504})
     before = income_of(state, "KZI").total2
     state, _ = orders(state, "coalition", DEVASTATE)
     assert state.devastated == (1504,)
@@ -44,7 +53,6 @@ def test_devastation_stops_a_planet_s_income_until_its_owner_records_recovery() 
         "adjust recover: the planet in 1504 is KZI's: its owner records it (508.25)"
     ]
     state = run_to(state, "2B11")
-    state, _ = orders(state, "coalition", {"type": "done"})
     state, _ = orders(state, "alliance", RECOVER)
     assert state.devastated == ()
     assert income_of(state, "KZI").total2 == before
@@ -54,7 +62,7 @@ def test_a_devastated_planet_is_no_supply_point() -> None:
     def planet_points(state: FeState) -> list[int]:
         return [p.hex for p in grid_of(state, "KZI").points if p.kind == "planet"]
 
-    state = placed(after_setup(), {"KLI-0006": 1504})
+    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0006": 1504})
     assert 1504 in planet_points(state)
     state, _ = orders(state, "coalition", DEVASTATE)
     assert 1504 not in planet_points(state)
