@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe import economics, movement, production, repair
+from engine.fe import economics, movement, production, provinces, repair
 from engine.fe.model import FeState
 from engine.fe.steps import reserves
 
@@ -30,7 +30,14 @@ def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
 
 
 RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
-    (*economics.OPTIONS, *movement.OPTIONS, *production.OPTIONS, *repair.OPTIONS, *reserves.OPTIONS)
+    (
+        *economics.OPTIONS,
+        *movement.OPTIONS,
+        *production.OPTIONS,
+        *provinces.OPTIONS,
+        *repair.OPTIONS,
+        *reserves.OPTIONS,
+    )
 )
 """Every rule option of the rules modules, sorted by id."""
 

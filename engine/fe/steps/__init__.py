@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.fe.steps import (
     adjust,
     battles,
+    captures,
     economy,
     missions,
     movement,
@@ -29,6 +30,7 @@ AREAS: dict[str, Area] = {
     for a in (
         adjust.AREA,
         battles.AREA,
+        captures.AREA,
         economy.AREA,
         missions.AREA,
         movement.AREA,
