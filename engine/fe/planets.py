@@ -121,9 +121,7 @@ def standing_defenders(board: Board, h: HexId, empire: str) -> list[Unit]:
     """Units in ``h`` of empires at war with ``empire`` that still defend the planet: all
     but crippled planetary defence units (see the module notes on *defeated*)."""
     return [
-        u
-        for u in board.at(h)
-        if board.enemies(u.empire, empire) and not (is_pdu(u) and u.crippled)
+        u for u in board.at(h) if board.enemies(u.empire, empire) and not (is_pdu(u) and u.crippled)
     ]
 
 
@@ -145,8 +143,6 @@ def fall_problems(
     if left:
         named = ", ".join(f"{u.cls} {u.id}" for u in left[:6])
         more = f" and {len(left) - 6} more" if len(left) > 6 else ""
-        return [
-            f"the planet in {text} is not defeated: {len(left)} enemy unit"
-            f"{'s' if len(left) != 1 else ''} still defend it ({named}{more})"
-        ]
+        units = f"{len(left)} enemy units still defend" if len(left) > 1 else "1 enemy unit defends"
+        return [f"the planet in {text} is not defeated: {units} it ({named}{more})"]
     return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.fe.model import FeState
+from engine.fe.steps.battles import battle_list
 from engine.fe.steps.economy import income_of
 from engine.fe.steps.supply import grid_of
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, refusals, run_to
@@ -66,3 +67,29 @@ def test_a_devastated_planet_is_no_supply_point() -> None:
     assert 1504 in planet_points(state)
     state, _ = orders(state, "coalition", DEVASTATE)
     assert 1504 not in planet_points(state)
+
+
+def test_a_planet_falls_only_in_the_captor_s_combat_phase() -> None:
+    state = placed(after_setup(), {"KLI-0006": 1504})
+    assert refusals(state, "coalition", DEVASTATE) == [
+        "adjust devastate: the planet in 1504 falls in combat: record its capture or "
+        "devastation in the combat phase (5) of KLI's own player turn (508.2)"
+    ]
+    assert state.devastated == ()
+
+
+def test_a_captured_planet_pays_its_captor_and_no_longer_its_owner() -> None:
+    border_guard = {f"KZI-000{n}": 1104 for n in range(1, 6)}
+    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0005": 1105, **border_guard})
+    kzi, kli = income_of(state, "KZI"), income_of(state, "KLI")
+    state, events = orders(state, "coalition", dict(CAPTURE, hex="1105"))
+    assert events[0].text == "KLI adjusts: 1105 captured from KZI (occupied)"
+    assert income_of(state, "KZI").minor2 == kzi.minor2 - 6  # its minor planet, 3 EP
+    assert income_of(state, "KLI").minor2 == kli.minor2 + 6  # 508.2: now the captor's
+
+
+def test_a_ship_at_an_enemy_planet_is_listed_as_a_battle() -> None:
+    state = placed(after_setup(), {"KLI-0006": 1504})
+    (entry,) = [b for b in battle_list(state) if b["hex"] == "1504"]
+    assert entry["text"] == "1504 (KLI 1 ship vs KZI minor planet)"
+    assert entry["sides"] == [["KLI"], ["KZI"]]
