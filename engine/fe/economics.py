@@ -9,7 +9,8 @@ planet, capital systems (759.0) and off-map possessions included. It reproduces
 `engine.fe.holdings` for the starting map and then follows the board:
 
 - a province pays its owner only while the owner holds every one of its hexes (a province
-  with a captured hex pays nobody: the captor does not collect yet, and the owner has lost it);
+  with a captured hex pays nobody: the captor does not collect yet, and the owner has lost it),
+  and only while no enemy ship stands in it (disruption, `engine.fe.provinces`);
 - a planet pays the owner of its hex, unless devastated (508.2x: nothing until it recovers,
   508.25);
 - what an empire has captured pays it nothing (438.0) unless the caller names it in the
@@ -39,6 +40,7 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from engine.core.ruleset import OptionSpec, OptionValue
+from engine.fe import provinces as province_rules
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import (
     MAJOR_PLANET_EP,
@@ -137,6 +139,12 @@ class Income(msgspec.Struct, frozen=True):
     total2: int = 0
     given2: int = 0
     """The part of ``gross2`` a scenario gives outright (``EmpireSetup.income_ep``)."""
+    disrupted: int = 0
+    """Provinces that would pay but are disrupted by enemy ships (430.22)."""
+    paying_provinces: tuple[str, ...] = ()
+    paying_planets: tuple[tuple[HexId, int], ...] = ()
+    """The provinces and planet hexes (with their EP in halves) that paid: where the EP were
+    earned decides which grid keeps them (413.44, `engine.fe.provinces.split`)."""
 
     def lines(self) -> list[tuple[str, str]]:
         """``(label, EP)`` rows for display, in the chart's order."""
@@ -152,6 +160,8 @@ class Income(msgspec.Struct, frozen=True):
         ]
         if self.given2:
             rows.append(("given by the scenario", fmt_ep(self.given2)))
+        if self.disrupted:
+            rows.append((f"{self.disrupted} provinces disrupted", "0"))
         if self.permille != 1000:
             tenths = f".{self.permille % 10}" if self.permille % 10 else ""
             rows.append((f"economy share {self.permille // 10}{tenths}%", fmt_ep(self.total2)))
@@ -204,6 +214,8 @@ def income(
         if galaxy.province(pid).empire != empire
         and _held(galaxy, board, galaxy.province(pid), empire)
     ]
+    held = len(paying)
+    paying = [p for p in paying if not province_rules.disrupted(board, p, empire)]
     planet_hexes = sorted(
         {h for p in given for h in p.hexes}
         | {h for pid in captured for h in galaxy.province(pid).hexes}
@@ -214,6 +226,7 @@ def income(
     ruined = set(devastated)
     counts = {"minor": 0, "major": 0, "capital": 0}
     ep2 = {"minor": 0, "major": 0, "capital": 0}
+    planets_paid: list[tuple[HexId, int]] = []
     for h in planet_hexes:
         info = galaxy.hex(h)
         if board.owner(galaxy, h) != empire or h in ruined:
@@ -225,6 +238,7 @@ def income(
             bucket = "capital" if info.capital else planet.kind
             counts[bucket] += 1
             ep2[bucket] += value
+            planets_paid.append((h, value))
     offmap = galaxy.offmap_of(empire) if whole and offmap_held else None
     off_provinces = offmap.provinces if offmap is not None else 0
     off_minor = offmap.minor_planets if offmap is not None else 0
@@ -252,6 +266,9 @@ def income(
         permille=permille,
         total2=gross2 * permille // 1000,
         given2=given2,
+        disrupted=held - len(paying),
+        paying_provinces=tuple(p.id for p in paying),
+        paying_planets=tuple(planets_paid),
     )
 
 

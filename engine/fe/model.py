@@ -125,6 +125,12 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     """Economies changed by a scenario's war-entry condition (``("FED", "limited-war")``),
     sorted by empire; an empire at war is on a war economy whatever this says
     (`engine.fe.steps.economy`)."""
+    held: tuple[tuple[str, str, int], ...] = ()
+    """Captured provinces as ``(province, captor, player turns held)``, sorted: counted at
+    the captor's step 1A3B toward long-term capture (438.1, `engine.fe.provinces`)."""
+    grid_ep: tuple[tuple[str, HexId, int], ...] = ()
+    """EP in halves kept in partial supply grids as ``(empire, grid key hex, ep2)``, sorted
+    (413.44, `engine.fe.provinces`): not in the treasury until the grid reconnects."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe import economics, movement, neutral, production, repair
+from engine.fe import economics, movement, neutral, production, provinces, repair
 from engine.fe.model import FeState
 from engine.fe.steps import reserves
 
@@ -35,6 +35,7 @@ RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
         *movement.OPTIONS,
         *neutral.OPTIONS,
         *production.OPTIONS,
+        *provinces.OPTIONS,
         *repair.OPTIONS,
         *reserves.OPTIONS,
     )

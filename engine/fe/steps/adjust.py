@@ -44,9 +44,11 @@ Decisions, each checked here and named in the refusal:
 - Captures and devastation are recorded by the side that makes them, since it is its units
   that do it: a capture needs one of the captor's ships in the hex and no enemy unit there,
   and a hex owned by an empire the captor is at war with (or one of its own hexes, retaken);
-  devastation needs an enemy-held planet with the devastating empire's ship in the hex. The
-  owner records its planet's recovery. Income follows (`engine.fe.economics`): a province
-  with a captured hex pays nobody, a devastated planet pays nothing.
+  devastation needs an enemy-held planet with the devastating empire's ship in the hex. A
+  planet falls only in the combat phase of the captor's own player turn and once defeated:
+  no enemy unit left to defend it (508.2, `engine.fe.planets`). The owner records its
+  planet's recovery. Income follows (`engine.fe.economics`, `engine.fe.provinces`): a
+  province with a captured hex pays its owner nothing, a devastated planet pays nothing.
 - New units get the next free id of their empire (`engine.fe.production.next_ids`), as
   builds do, so both replicas name them alike. They belong to no starting fleet, so they are
   released (free to move) like any unit built during the game.
@@ -59,6 +61,7 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
+from engine.fe import planets
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState, ep2, hex_id
@@ -159,12 +162,14 @@ class _Adjust(Area):
         if not isinstance(order, Adjust):
             return super().check(state, seat, step, order)
         rule = _RULES.get(order.change, "")
+        if order.change in ("capture", "devastate") and _planet_hex(order.hex):
+            rule = planets.CAPTURE_RULE
         return [
             Violation(f"adjust {order.change}: {p}", rule)
-            for p in self._problems(state, seat, order)
+            for p in self._problems(state, seat, step, order)
         ]
 
-    def _problems(self, state: FeState, seat: Seat, order: Adjust) -> list[str]:
+    def _problems(self, state: FeState, seat: Seat, step: Step, order: Adjust) -> list[str]:
         if state.setup:
             return ["no adjustments during set-up: place the starting fleets with place orders"]
         problems = _field_problems(order)
@@ -172,7 +177,7 @@ class _Adjust(Area):
             return problems
         if order.change in HEX_CHANGES:
             empire, problem = _empire(state, seat, order)
-            return [problem] if problem else _hex_problems(state, empire, order)
+            return [problem] if problem else _hex_problems(state, step, empire, order)
         if order.change in ("treasury", "place"):
             empire, problem = _empire(state, seat, order)
             if problem:
@@ -230,7 +235,7 @@ def _ships_in(state: FeState, h: int) -> dict[str, int]:
     return count
 
 
-def _hex_problems(state: FeState, empire: str, order: Adjust) -> list[str]:
+def _hex_problems(state: FeState, step: Step, empire: str, order: Adjust) -> list[str]:
     h = hex_id(order.hex)
     if not base.on_map(h):
         return [f"{order.hex} is not a hex of the map"]
@@ -244,6 +249,8 @@ def _hex_problems(state: FeState, empire: str, order: Adjust) -> list[str]:
         retaking = galaxy.hex(h).empire == empire
         if not retaking and not board.enemies(owner, empire):
             return [f"{order.hex} is {owner or 'nobody'}'s, an empire {empire} is not at war with"]
+        if galaxy.hex(h).planets:
+            return _planet_falls(state, step, empire, h)
         if not _ships_in(state, h).get(empire):
             return [f"{empire} has no ship in {order.hex} to capture it"]
         enemies = sorted(e for e in present if board.enemies(e, empire))
@@ -261,9 +268,23 @@ def _hex_problems(state: FeState, empire: str, order: Adjust) -> list[str]:
         return [f"the planet in {order.hex} is already devastated"]
     if not board.enemies(owner, empire):
         return [f"the planet in {order.hex} is {owner or 'nobody'}'s, not an enemy's"]
-    if not _ships_in(state, h).get(empire):
-        return [f"{empire} has no ship in {order.hex}"]
-    return []
+    return _planet_falls(state, step, empire, h)
+
+
+def _planet_hex(text: str) -> bool:
+    h = hex_id(text) if text else 0
+    return base.on_map(h) and bool(base.galaxy().hex(h).planets)
+
+
+def _planet_falls(state: FeState, step: Step, empire: str, h: int) -> list[str]:
+    """A planet is captured or devastated only when defeated, in the captor's combat phase
+    (508.2; `engine.fe.planets`)."""
+    in_combat = (
+        step.phase == planets.COMBAT_PHASE
+        and not state.orion
+        and empire in base.phasing_empires(state)
+    )
+    return planets.fall_problems(base.galaxy(), state.board, empire, h, combat_phase=in_combat)
 
 
 def _apply_hex(

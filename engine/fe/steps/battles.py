@@ -2,8 +2,10 @@
 
 Combat itself stays manual for now; as phase 5 begins the engine tells both players where
 they have to fight: every hex holding units of empires at war (`engine.fe.battles`), with
-what each side has there ("1305 (KLI 4 ships vs KZI 3 ships and SB)"). The phasing player
-then picks the order (302.9).
+what each side has there ("1305 (KLI 4 ships vs KZI 3 ships and SB)"). A planet defends for
+its owner (508.0, `engine.fe.planets`), so a ship alone at an enemy planet is a battle too
+("0617 (LYR 1 ship vs HYD capital planets (6) and 7 PDU)"). The phasing player then picks
+the order (302.9).
 
 The hexes are also kept in the state (``FeState.battle_hexes``) until the next player turn
 begins, because retrograde (206.0, step 6D2) may start only where combat took place. I: the
@@ -16,7 +18,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Event
-from engine.fe import battles
+from engine.fe import battles, planets
 from engine.fe.blocking import is_ship
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
@@ -28,17 +30,23 @@ COMBAT_PHASE = "5"
 ECONOMICS_PHASE = "1"
 
 
-def _force_text(units: list[Unit]) -> str:
-    """One empire's units in a hex: ``3 ships (1 crippled) and SB``; non-ships by class."""
+def _force_text(units: list[Unit], planet: str = "") -> str:
+    """One empire's units in a hex: ``3 ships (1 crippled) and SB``; non-ships by class;
+    ``planet`` (its planets in words) first when the empire's planet defends the hex."""
     ships = [u for u in units if is_ship(u)]
-    parts: list[str] = []
+    parts: list[str] = [planet] if planet else []
     if ships:
         crippled = sum(1 for u in ships if u.crippled)
         parts.append(
             f"{len(ships)} ship{'s' if len(ships) != 1 else ''}"
             + (f" ({crippled} crippled)" if crippled else "")
         )
-    parts.extend(u.cls + (" (crippled)" if u.crippled else "") for u in units if not is_ship(u))
+    others: dict[str, int] = {}
+    for u in units:
+        if not is_ship(u):
+            name = u.cls + (" (crippled)" if u.crippled else "")
+            others[name] = others.get(name, 0) + 1
+    parts.extend(name if n == 1 else f"{n} {name}" for name, n in others.items())
     return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -53,8 +61,11 @@ def _entry(state: FeState, found: battles.BattleHex) -> dict[str, object]:
     here = state.board.at(found.hex)
     phasing, others = _sides(state, found)
     by_empire = {e: [u for u in here if u.empire == e] for e in found.empires}
+    planet = planets.describe(base.galaxy(), found.hex) if found.planet else ""
     shown = [
-        ", ".join(f"{e} {_force_text(by_empire[e])}" for e in side)
+        ", ".join(
+            f"{e} {_force_text(by_empire[e], planet if e == found.planet else '')}" for e in side
+        )
         for side in (phasing, others)
         if side
     ]
@@ -70,7 +81,7 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
     """Every battle hex on the board now, in hex order, for views: ``hex`` (``"1305"``),
     ``sides`` (two lists of empires, the phasing seat's first), ``units`` (unit ids per
     empire) and ``text`` (``"1305 (KLI 4 ships vs KZI 3 ships and SB)"``)."""
-    return [_entry(state, found) for found in battles.battle_hexes(state.board)]
+    return [_entry(state, found) for found in battles.battle_hexes(state.board, base.galaxy())]
 
 
 class _Battles(Area):
@@ -81,7 +92,7 @@ class _Battles(Area):
             return msgspec.structs.replace(state, battle_hexes=())
         if phase != COMBAT_PHASE:
             return state
-        found = battles.battle_hexes(state.board)
+        found = battles.battle_hexes(state.board, base.galaxy())
         listed = [_entry(state, f) for f in found]
         text = (
             "Battle hexes: " + ", ".join(str(b["text"]) for b in listed)

@@ -27,12 +27,13 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Event
-from engine.fe import economics, rule_options
+from engine.fe import economics, provinces, rule_options
 from engine.fe.forces import Board, war_pairs
 from engine.fe.model import FeState
 from engine.fe.oob import Economy, EmpireSetup
 from engine.fe.sequence import Step
 from engine.fe.steps import base
+from engine.fe.steps import supply as supply_area
 from engine.fe.steps.base import Area
 from engine.fe.steps.releases import TriggerBoard, trigger_reason
 
@@ -100,13 +101,16 @@ def enter_war_economies(state: FeState, step_id: str, events: list[Event]) -> Fe
 def income_of(state: FeState, empire: str) -> economics.Income:
     """What ``empire`` would collect with the board as it stands."""
     setup = base.empire_setup(state, empire)
-    provinces = setup.provinces if setup is not None else ()
     return economics.income(
         base.galaxy(),
         state.board,
         empire,
         economy_of(state, empire),
-        provinces=provinces,
+        provinces=setup.provinces if setup is not None else (),
+        captured=provinces.long_term(
+            state.held, empire, provinces.long_term_turns(dict(state.options))
+        ),
+        captured_planets=provinces.captured_planets(base.galaxy(), state.board, empire),
         devastated=state.devastated,
         options=economics.economy_options(rule_options.values(state)),
         given2=given_income2(setup) if setup is not None else 0,
@@ -130,14 +134,14 @@ class _Economy(Area):
         for empire in base.phasing_empires(state):
             earned = income_of(state, empire)
             before = state.ep2(empire)
-            state = state.with_ep2(empire, economics.collect(before, earned))
+            state, kept = _grids(state, empire, earned)  # 413.44: partial grids keep theirs
             shown = ", ".join(f"{label} {ep}" for label, ep in earned.lines()[:-1])
             events.append(
                 Event(
                     "income",
                     f"{empire} collects {economics.fmt_ep(earned.total2)} EP ({shown}); "
                     f"treasury {economics.fmt_ep(before)} -> "
-                    f"{economics.fmt_ep(state.ep2(empire))} EP",
+                    f"{economics.fmt_ep(state.ep2(empire))} EP{kept}",
                     base.seat_of(state, empire),
                     step.id,
                     {
@@ -183,6 +187,36 @@ class _Economy(Area):
                 released.add(key)
                 events.append(_released(state, key[0], key[1], "at war, with no condition"))
         return msgspec.structs.replace(state, at_war=at_war, released=tuple(sorted(released)))
+
+
+def _grids(state: FeState, empire: str, earned: economics.Income) -> tuple[FeState, str]:
+    """Collect ``earned``: the part made in partial supply grids stays there, sums of grids
+    now joined to the main grid come in (413.44, `engine.fe.provinces`); the text says what
+    the grids kept ("" when nothing is kept or moved)."""
+    grid = supply_area.grid_of(state, empire)
+    split = provinces.split(
+        base.galaxy(),
+        grid,
+        earned.total2,
+        earned.permille,
+        earned.paying_provinces,
+        earned.paying_planets,
+        earned.offmap2,
+    )
+    settled = provinces.settle(state.grid_ep, empire, grid, split)
+    treasury = state.ep2(empire) + split.treasury2 + settled.to_treasury2
+    state = msgspec.structs.replace(state.with_ep2(empire, treasury), grid_ep=settled.grid_ep)
+    notes = [
+        f"the grid at {base.hex_text(key)} keeps {economics.fmt_ep(ep2)}"
+        for key, ep2 in split.grids
+    ]
+    if settled.to_treasury2:
+        notes.append(f"{economics.fmt_ep(settled.to_treasury2)} come in from reconnected grids")
+    notes += [
+        f"{economics.fmt_ep(ep2)} of the grid at {base.hex_text(key)} are lost"
+        for key, ep2 in settled.lost
+    ]
+    return state, (f"; {'; '.join(notes)} ({provinces.GRID_RULE})" if notes else "")
 
 
 def _released(state: FeState, empire: str, fleet: str, why: str) -> Event:

@@ -8,7 +8,8 @@ to place (every fleet starts off the map) is passed over by itself.
 
 The starting board is built here too: every starting unit off the map, plus the bases the map
 shows in the hexes each empire holds in the scenario (starbases, battle stations: 600.0 puts
-them there, and repairs and production need them as units).
+them there, and repairs and production need them as units), and the PDUs of the capital
+systems it holds (759.0, `engine.fe.planets.starting_pdus`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from engine.core import caches
 from engine.core.errors import NotPending
 from engine.core.ruleset import Actor, Event, Seat, StepKind, Violation
+from engine.fe import planets
 from engine.fe import setup as placing
 from engine.fe.forces import Board, Unit, war_pairs
 from engine.fe.holdings import scenario_holdings
@@ -71,6 +73,7 @@ def starting_board(scenario: Scenario) -> Board:
                 continue  # a base class the empire lacks in the tables: data check reports it
             serial += 1
             units.append(Unit(f"{holding.empire}-B{serial:03d}", holding.empire, kind, h))
+        units.extend(planets.starting_pdus(base.galaxy(), holding.empire, holding.capitals))
     wars = [(e.empire, enemy) for e in scenario.setup.empires for enemy in e.at_war_with]
     return Board(units=tuple(sorted(units, key=lambda u: u.id)), at_war=war_pairs(wars))
 

@@ -59,11 +59,20 @@ SHARE = {"FED": 750, "HYD": 500}
 are on a peace economy; the Federation went on limited war when the Lyrans entered Kzinti
 space in the Coalition's player turn (601.0), before its own economic phase."""
 
+DISRUPTED2 = {"KZI": 4}
+"""EP (halves) the chart's income lost to disruption (430.22, `engine.fe.provinces`): the
+Lyran ships still in 0701 at the Kzinti Phase 1C stand in a Kzinti province (2 EP)."""
+
+
+def earned2(empire: str, chart: int) -> int:
+    """Turn 1's income in halves: the chart's (753.0) less the disrupted provinces, at the
+    empire's economy share rounded down to the half EP."""
+    return (2 * chart - DISRUPTED2.get(empire, 0)) * SHARE.get(empire, 1000) // 1000
+
 
 def test_each_empire_collected_its_chart_income_once(table: Table) -> None:
     expected = {
-        h.empire: 2 * h.income * SHARE.get(h.empire, 1000) // 1000
-        for h in scenario_holdings("the-wind")
+        h.empire: earned2(h.empire, h.income) for h in scenario_holdings("the-wind")
     }
     collected = {e.data["empire"]: e.data["ep2"] for e in events(table, "income")}
     assert collected == expected
@@ -82,7 +91,7 @@ def test_treasuries_are_income_less_builds_and_moves(table: Table) -> None:
         empire = event.data["empire"]
         spent[empire] = spent.get(empire, 0) + event.data.get("cost2", 0)
     for holding in scenario_holdings("the-wind"):
-        earned = 2 * holding.income * SHARE.get(holding.empire, 1000) // 1000
+        earned = earned2(holding.empire, holding.income)
         assert state.ep2(holding.empire) == earned - spent.get(holding.empire, 0)
     assert spent["LYR"] == spent["KZI"] == 5  # a frigate each, 2.5 EP
 

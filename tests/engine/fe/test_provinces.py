@@ -1,0 +1,103 @@
+"""Provinces in the economy: disruption (430.22), long-term capture (438.1), partial-grid EP
+(413.44), on small hand-made boards of the real map."""
+
+from __future__ import annotations
+
+from engine.fe import economics, provinces
+from engine.fe.galaxy import Province
+from engine.fe.supply import supply_grid
+from tests.engine.fe.supply_boards import GALAXY, THO_ALONE, THO_CAPITAL, board, unit
+
+WAR = (("KLI", "KZI"),)
+KZI_05 = GALAXY.province("KZI-05")  # 1104 1105 1204 1205 1305; a minor planet in 1105
+NZ_PLANET = 2214  # a neutral-zone minor planet 8 hexes from Tholia: a partial grid of its own
+
+
+def test_an_enemy_ship_in_any_hex_disrupts_a_province() -> None:
+    assert not provinces.disrupted(board(), KZI_05, "KZI")
+    raider = unit("KLI-1", "D7", 1204)
+    assert provinces.disrupted(board(raider, wars=WAR), KZI_05, "KZI")
+    assert not provinces.disrupted(board(raider), KZI_05, "KZI")  # not at war
+    base = unit("KLI-2", "BATS", 1204)
+    assert not provinces.disrupted(board(base, wars=WAR), KZI_05, "KZI")  # not a ship
+
+
+def test_a_disrupted_province_pays_its_owner_nothing() -> None:
+    quiet = economics.income(GALAXY, board(wars=WAR), "KZI")
+    raided = economics.income(GALAXY, board(unit("KLI-1", "D7", 1204), wars=WAR), "KZI")
+    assert quiet.provinces - raided.provinces == 1 and raided.disrupted == 1
+    assert quiet.total2 - raided.total2 == 4  # the province's 2 EP; its planet still pays
+    assert raided.minor2 == quiet.minor2
+    assert ("1 provinces disrupted", "0") in raided.lines()
+    assert "KZI-05" in quiet.paying_provinces and "KZI-05" not in raided.paying_provinces
+
+
+def test_turns_toward_long_term_capture_are_counted_for_the_captor_only() -> None:
+    owners = tuple((h, "KLI") for h in KZI_05.hexes)
+    b = board(owners=owners, wars=WAR)
+    assert provinces.captured_provinces(GALAXY, b, "KLI") == ["KZI-05"]
+    assert provinces.captured_provinces(GALAXY, board(owners=owners[1:]), "KLI") == []
+    held = provinces.count_held(GALAXY, b, (), ["KLI"])
+    assert held == (("KZI-05", "KLI", 1),)
+    held = provinces.count_held(GALAXY, b, held, ["KZI"])  # the Kzinti turn: no change
+    assert held == (("KZI-05", "KLI", 1),)
+    held = provinces.count_held(GALAXY, b, held, ["KLI"])
+    assert held == (("KZI-05", "KLI", 2),)
+    assert provinces.long_term(held, "KLI", 2) == ["KZI-05"]
+    assert provinces.long_term(held, "KLI", 3) == []
+    lost = board(owners=owners[1:], wars=WAR)  # the Kzinti took a hex back
+    assert provinces.count_held(GALAXY, lost, held, ["KLI"]) == ()
+
+
+def test_a_long_term_capture_pays_the_captor() -> None:
+    owners = tuple((h, "KLI") for h in KZI_05.hexes)
+    b = board(owners=owners, wars=WAR)
+    before = economics.income(GALAXY, b, "KLI")
+    after = economics.income(GALAXY, b, "KLI", captured=["KZI-05"])
+    assert after.provinces2 - before.provinces2 == 4
+
+
+def test_the_long_term_capture_option() -> None:
+    assert provinces.long_term_turns({}) == 2
+    assert provinces.long_term_turns({provinces.LONG_TERM_TURNS: 4}) == 4
+    assert provinces.long_term_turns({provinces.LONG_TERM_TURNS: True}) == 2
+
+
+def _tholians(*extra: tuple[int, str]) -> tuple[tuple[int, str], ...]:
+    return (*THO_ALONE, (NZ_PLANET, "THO"), *extra)
+
+
+def test_income_earned_in_a_partial_grid_stays_there() -> None:
+    grid = supply_grid(GALAXY, board(owners=_tholians()), "THO")
+    assert provinces.grid_keys(grid) == {1: NZ_PLANET}
+    planets = [(NZ_PLANET, 6), (THO_CAPITAL, 10)]
+    split = provinces.split(GALAXY, grid, 16, 1000, [], planets, 0)
+    assert split == provinces.Split(10, ((NZ_PLANET, 6),))
+    # at half income (a peace economy) each grid keeps its share rounded down
+    half = provinces.split(GALAXY, grid, 8, 500, [], planets, 0)
+    assert half == provinces.Split(5, ((NZ_PLANET, 3),))
+    # a province with a hex in the main grid pays the treasury
+    tholia: Province = GALAXY.provinces_of("THO")[0]
+    assert provinces.where(grid, tholia.hexes) is None
+    assert provinces.where(grid, (NZ_PLANET,)) == NZ_PLANET
+
+
+def test_kept_ep_follow_their_grid() -> None:
+    earned = provinces.Split(10, ((NZ_PLANET, 6),))
+    grid = supply_grid(GALAXY, board(owners=_tholians()), "THO")
+    kept = (("KLI", 1411, 8), ("THO", NZ_PLANET, 4))
+    settled = provinces.settle(kept, "THO", grid, earned)
+    assert settled.grid_ep == (("KLI", 1411, 8), ("THO", NZ_PLANET, 10))
+    assert settled.to_treasury2 == 0 and settled.lost == ()
+    # a base at 2213 joins the planet's grid: the grid's key is now 2213, the EP move
+    joined = supply_grid(GALAXY, board(unit("THO-1", "MB", 2213), owners=_tholians()), "THO")
+    moved = provinces.settle(kept, "THO", joined, provinces.Split(0))
+    assert moved.grid_ep == (("KLI", 1411, 8), ("THO", 2213, 4))
+    assert moved.moved == ((NZ_PLANET, 2213, 4),)
+    # the key hex in the main grid: the EP come into the treasury
+    home = provinces.settle((("THO", THO_CAPITAL, 4),), "THO", grid, provinces.Split(0))
+    assert home.to_treasury2 == 4 and home.grid_ep == ()
+    # the planet lost (no longer the Tholians'): its EP are lost
+    gone = supply_grid(GALAXY, board(owners=THO_ALONE), "THO")
+    lost = provinces.settle(kept, "THO", gone, provinces.Split(0))
+    assert lost.lost == ((NZ_PLANET, 4),) and lost.grid_ep == (("KLI", 1411, 8),)
