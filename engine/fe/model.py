@@ -121,6 +121,11 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     supply_tugs: tuple[str, ...] = ()
     """Tugs, LTTs and convoys on the supply mission (509.1-D, set in 2B7), sorted: they
     extend their empire's supply grid."""
+    supply_checks: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The units out of supply at each supply check of this player turn, by check step
+    (``1A2``, ``3B1``, ``5-3A``...): sorted ids of units in neither the main nor a partial
+    grid then. Movement reads 3B1 (410.31), combat 1A2 and the last 5-3A (410.22). Emptied
+    as phase 1 begins (`engine.fe.steps.supply`)."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:

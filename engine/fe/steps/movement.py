@@ -30,6 +30,9 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   side reacts, so a unit within reach may react even if the stack moved away from it. The
   hexes a stack only passed through open reactions only while enemy units stand in them.
 - S (205.0): a unit reacts once per player turn; reactions open no further reactions.
+- S (410.31): a unit out of supply moves at half its allowance; operational movement reads
+  the units the 3B1 check found out of supply (`halved`), reserve movement the board of the
+  moment. I: reaction (205.0) keeps its one or two hexes: it is a range, not an allowance.
 - 4B, reserve movement, kept simple (the rules notes say little: "one battle force, moves in
   Phase 4, must avoid enemy-occupied hexes when it can"):
 
@@ -67,7 +70,9 @@ from engine.fe.sequence import ORION_PART, Step, load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
 from engine.fe.steps.releases import release_fired
+from engine.fe.steps.supply import out_of_supply_at, status_of
 
+SUPPLY_CHECK_STEP = "3B1"
 OPERATIONAL_STEP = "3B2"
 REACTION_STEP = "3B3"
 RESERVE_STEP = "4B"
@@ -210,6 +215,20 @@ def _as_move(unit_ids: list[str], path: list[str]) -> Move:
     return Move(tuple(unit_ids), tuple(hex_id(h) for h in path))
 
 
+def halved(state: FeState, units: list[Unit], reserve: bool) -> tuple[str, ...]:
+    """Which of ``units`` move at half speed, being out of supply (410.31), sorted.
+
+    Operational movement follows the 3B1 check (410.21): a unit out of supply then moves at
+    half all phase, one it did not list (in supply, or not on the map then) at full speed.
+    Reserve movement has no check of its own (I): the board of the moment decides; so does
+    it for operational movement when no 3B1 check was made this player turn.
+    """
+    recorded = None if reserve else out_of_supply_at(state, SUPPLY_CHECK_STEP)
+    if recorded is not None:
+        return tuple(u.id for u in units if u.id in recorded)
+    return tuple(u.id for u in units if status_of(state, u) == "none")
+
+
 def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -> list[Violation]:
     """Operational movement in 3B2, reserve movement in 4B."""
     reserve = step.id == RESERVE_STEP
@@ -222,10 +241,11 @@ def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -
             return problems
     move = _as_move(order.units, order.path)
     cost = hex_cost(dict(state.options))
-    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost)
+    slow = halved(state, units, reserve)
+    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost, slow)
     out.extend(_neutral_entries(state, empire, move.path))
     if reserve and not out:
-        out.extend(_avoidance_problems(state, empire, units, move))
+        out.extend(_avoidance_problems(state, empire, units, move, slow))
     return out
 
 
@@ -248,13 +268,13 @@ def _reserve_problems(state: FeState, units: list[Unit]) -> list[Violation]:
 
 
 def _avoidance_problems(
-    state: FeState, empire: str, units: list[Unit], move: Move
+    state: FeState, empire: str, units: list[Unit], move: Move, slow: tuple[str, ...]
 ) -> list[Violation]:
     passed = [h for h in move.path[1:-1] if _enemy_held(state.board, empire, h)]
     if not passed:
         return []
     moved = dict(state.moved)
-    hexes = min(remaining(u, moved) for u in units) // hex_cost(dict(state.options))
+    hexes = min(remaining(u, moved, slow) for u in units) // hex_cost(dict(state.options))
     start, end = move.path[0], move.path[-1]
     if not _clear_path_exists(state, empire, start, end, hexes):
         return []
