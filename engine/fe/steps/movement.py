@@ -42,8 +42,13 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   - S (203.74, F&E Q&A April 2011): the path may pass a hex holding enemy units only if no
     path within the allowance avoids them. I: "enemy-occupied" means any unit (bases too) of
     an empire at war with the mover; the last hex may hold enemies (that is the battle).
-  - Not checked: that the destination qualifies (a battle hex, a supply path opened), the
-    battle force's size (507.0), X-ships reacting (523.222). The players see to them.
+  - I (203.7, see `engine.fe.steps.reserves`): the move ends in a battle or target hex of
+    this turn: a hex holding phasing enemy units that moved this turn or are in a battle,
+    or one from which the fleet puts a unit of its empire in a battle hex back in supply;
+    refused otherwise with the target hexes within reach and their distances. The step
+    passes by itself when no reserve fleet is within reach (as the crow flies) of one.
+  - Not checked: the battle force's size (507.0), X-ships reacting (523.222), the fewest
+    battle hexes (549.22). The players see to them.
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ from engine.fe.reaction import (
     why_not,
 )
 from engine.fe.sequence import ORION_PART, Step, load_sequence
-from engine.fe.steps import base
+from engine.fe.steps import base, reserves
 from engine.fe.steps.base import Area
 from engine.fe.steps.releases import release_fired
 from engine.fe.steps.supply import out_of_supply_at, status_of
@@ -245,6 +250,9 @@ def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -
     out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost, slow)
     out.extend(_neutral_entries(state, empire, move.path))
     if reserve and not out:
+        reach = min(remaining(u, dict(state.moved), slow) for u in units) // cost
+        out.extend(reserves.target_problems(state, empire, move, reach))
+    if reserve and not out:
         out.extend(_avoidance_problems(state, empire, units, move, slow))
     return out
 
@@ -265,6 +273,13 @@ def _reserve_problems(state: FeState, units: list[Unit]) -> list[Violation]:
                 Violation(f"{unit.id} has already made its reserve move this phase", RESERVE_RULE)
             )
     return out
+
+
+def _has_target(state: FeState, unit: Unit) -> bool:
+    """Whether a reserve unit may have somewhere to go in 4B (203.7), as the crow flies."""
+    slow = halved(state, [unit], True)
+    reach = remaining(unit, dict(state.moved), slow) // hex_cost(dict(state.options))
+    return reach > 0 and reserves.may_reach_a_target(state, unit.empire, unit, reach)
 
 
 def _avoidance_problems(
@@ -470,12 +485,18 @@ class _Movement(Area):
                 return f"no {other} unit can react to what moved ({REACTION_RULE})"
         if step.id == RESERVE_STEP:
             empires = base.empires_of(state, other)
-            if not any(
-                u.empire in empires and u.hex != OFF_MAP
+            fleets = [
+                u
                 for u in state.board.units
-                if u.id in state.reserves
-            ):
+                if u.id in state.reserves and u.empire in empires and u.hex != OFF_MAP
+            ]
+            if not fleets:
                 return f"{other} has no reserve fleet to move ({RESERVE_RULE})"
+            if not any(_has_target(state, u) for u in fleets):
+                return (
+                    f"no {other} reserve fleet is within reach of a battle or target hex "
+                    f"({RESERVE_RULE})"
+                )
         return ""
 
     def on_done(self, state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
@@ -502,9 +523,14 @@ class _Movement(Area):
         )
 
     def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
-        """Movement tallies last one phase (3 or 4); reactions one player turn."""
-        if phase in ("3", "4") and (state.moved or state.batch):
+        """The hexes moved start afresh with phase 3 and last through phase 4, where they
+        tell the reserves which enemy units moved this turn (203.7; the reserve units
+        themselves have no phase 3 entries: reactions are tallied apart). The batch lasts
+        one phase, reactions one player turn."""
+        if phase == "3" and (state.moved or state.batch):
             return msgspec.structs.replace(state, moved=(), batch=())
+        if phase == "4" and state.batch:
+            return msgspec.structs.replace(state, batch=())
         if phase == "1" and state.reacted:
             return msgspec.structs.replace(state, reacted=())
         return state

@@ -69,6 +69,12 @@ def _grid(board: Board, supply_tugs: tuple[str, ...], empire: str) -> supply.Sup
     return supply.supply_grid(base.galaxy(), board, empire, tugs)
 
 
+def grid_on(state: FeState, board: Board, empire: str) -> supply.SupplyGrid:
+    """One empire's grid on another ``board`` than the state's (a move tried out), with the
+    state's supply missions; remembered like `grid_of`."""
+    return _grid(board, state.supply_tugs, empire)
+
+
 def grids(state: FeState) -> dict[str, supply.SupplyGrid]:
     """Every scenario empire's supply grid on this state's board, in the scenario's order."""
     return {e: grid_of(state, e) for e in base.all_empires(state)}
