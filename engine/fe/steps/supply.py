@@ -44,7 +44,6 @@ from engine.fe.steps.base import Area
 from engine.fe.steps.missions import missions_on
 
 SUPPLY_RULE = "410.0"
-COMBAT_SUPPLY_RULE = "410.22"
 COMBAT_CHECKS = ("1A2", "5-3A")
 """The two supply checks for combat (410.22): in supply at either, in supply to fight."""
 ECONOMICS_PHASE = "1"
