@@ -131,6 +131,11 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     grid_ep: tuple[tuple[str, HexId, int], ...] = ()
     """EP in halves kept in partial supply grids as ``(empire, grid key hex, ep2)``, sorted
     (413.44, `engine.fe.provinces`): not in the treasury until the grid reconnects."""
+    supply_checks: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The units out of supply at each supply check of this player turn, by check step
+    (``1A2``, ``3B1``, ``5-3A``...): sorted ids of units in neither the main nor a partial
+    grid then. Movement reads 3B1 (410.31), combat 1A2 and the last 5-3A (410.22). Emptied
+    as phase 1 begins (`engine.fe.steps.supply`)."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:

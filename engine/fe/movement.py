@@ -26,9 +26,13 @@ Rules enforced, each marked as in ``fe-rules-notes.md`` (S sourced, I inferred, 
 - S (203.5): a stack that enters a hex holding enemy ships stops there, unless the units that
   stay in that hex pin the enemy; units in a hex with enemy ships may leave only in excess of
   what pins the enemy. The pinning arithmetic is in `engine.fe.pinning`.
+- S (410.31): a unit out of supply moves at half its allowance. The caller names those units
+  (``halved``: the flow takes them from the 3B1 supply check); I: the half is rounded down
+  (a convoy's 2 hexes become 1, an FRD's 1 none), and what a unit already spent this phase
+  counts against the halved allowance.
 - Not modelled yet (left to the players, as the checklist says): neutral-zone entry (503.x),
-  supply's halving of the allowance (410.31), tugs towing FRDs and bases, police ships'
-  limits (531.212), reserve fleets (203.7, Phase 4), strategic movement (204.0).
+  tugs towing FRDs and bases, police ships' limits (531.212), reserve fleets (203.7, Phase
+  4), strategic movement (204.0).
 
 Deterministic: violations come in a fixed order (unit ids sorted), no sets are iterated, and
 the board that comes back is canonical (`Board.with_units`).
@@ -36,7 +40,7 @@ the board that comes back is canonical (`Board.with_units`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from itertools import pairwise
 
 import msgspec
@@ -48,6 +52,7 @@ from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.pinning import pin_violation
 
 MOVE_RULE = "203.1"
+HALF_RULE = "410.31"
 HEX_COST = "hex-cost"
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -141,16 +146,31 @@ def check_released(board: Board, units: list[Unit]) -> list[Violation]:
     ]
 
 
-def remaining(unit: Unit, moved: Mapping[str, int] | None = None) -> int:
-    """Hexes ``unit`` may still move this phase: its allowance less what it has spent."""
+def limit(unit: Unit, halved: Collection[str] = ()) -> int:
+    """The unit's allowance this phase: its class's, halved (rounded down) when it is out of
+    supply (410.31)."""
+    full = allowance(unit)
+    return full // 2 if unit.id in halved else full
+
+
+def remaining(
+    unit: Unit, moved: Mapping[str, int] | None = None, halved: Collection[str] = ()
+) -> int:
+    """Hexes ``unit`` may still move this phase: its allowance (halved out of supply) less
+    what it has spent."""
     spent = moved.get(unit.id, 0) if moved is not None else 0
-    return max(allowance(unit) - spent, 0)
+    return max(limit(unit, halved) - spent, 0)
 
 
 def check_allowance(
-    move: Move, units: list[Unit], moved: Mapping[str, int] | None, hex_cost: int = 1
+    move: Move,
+    units: list[Unit],
+    moved: Mapping[str, int] | None,
+    hex_cost: int = 1,
+    halved: Collection[str] = (),
 ) -> list[Violation]:
-    """Every unit must have the move's cost left in its allowance (203.1).
+    """Every unit must have the move's cost left in its allowance (203.1), half of it when
+    the unit is out of supply (``halved``, 410.31).
 
     ``hex_cost`` is what each hex costs (the ``hex-cost`` option, 1 by default); ``moved``
     holds what each unit already spent this phase, in the same points.
@@ -162,13 +182,21 @@ def check_allowance(
         if full == 0:
             out.append(Violation(f"{unit.id} ({unit.cls}) cannot move by itself", MOVE_RULE))
             continue
-        left = remaining(unit, moved)
+        left = remaining(unit, moved, halved)
         if cost > left:
-            spent = full - left
+            most = limit(unit, halved)
+            spent = moved.get(unit.id, 0) if moved is not None else 0
             already = f" ({spent} already moved this phase)" if spent else ""
             needs = f"{move.hexes} hexes"
             if hex_cost != 1:
                 needs += f" ({cost} movement points at {hex_cost} a hex)"
+            if unit.id in halved:
+                text = (
+                    f"{unit.id} ({unit.cls}) is out of supply and moves at half speed: "
+                    f"{_route(move)} needs {needs}, allowance {full} halved to {most}{already}"
+                )
+                out.append(Violation(text, HALF_RULE))
+                continue
             out.append(
                 Violation(
                     f"{unit.id} ({unit.cls}): {_route(move)} needs {needs}, "
@@ -202,10 +230,12 @@ def check_move(
     move: Move,
     moved: Mapping[str, int] | None = None,
     hex_cost: int = 1,
+    halved: Collection[str] = (),
 ) -> list[Violation]:
     """Every reason ``empire`` may not make ``move`` now (empty: the move is legal).
 
-    ``moved`` maps unit ids to the hexes they have already moved this phase (absent: none).
+    ``moved`` maps unit ids to the hexes they have already moved this phase (absent: none);
+    ``halved`` names the units out of supply, which move at half speed (410.31).
     The checks run in a fixed order: the unit list, ownership and position, fleet release,
     the path, the allowance, then pinning; pinning is judged only on a valid path.
     """
@@ -228,7 +258,7 @@ def check_move(
     out.extend(path_problems)
     if path_problems:
         return out
-    out.extend(check_allowance(move, own, moved, hex_cost))
+    out.extend(check_allowance(move, own, moved, hex_cost, halved))
     out.extend(check_pins(board, empire, move))
     return out
 

@@ -15,6 +15,17 @@ engine core's (`engine.core.sequence`); what is F&E's is recorded here:
   the pursuer), or nobody (things that happen by rule: markers, automatic status changes,
   fixed adjustments, and the Orion pirates, who are not a seat). The phasing seat confirms
   "nobody" steps.
+* In combat (phase 5) the attacker is the phasing player and the defender the other, but
+  many steps belong to a role either side may hold: the owner of a base (5-4A4 X-base EW,
+  523.44; 5-6X8 base repair, 425.3), the retreating side (5-7C, 5-7D, 302.72), the pursuer
+  (5-8A, 5-8B, 302.742), the pursued (5-8J-5-8L), the owner of a special unit (SFGs,
+  ISGs, web casters, penal ships, pinwheels, SWACs, X-ships, GCEs). Those are "both", and
+  their titles say whose part it is ("Each side", "Either side", "owner", "Pursuer"); a
+  seat with nothing to do there answers ``done`` (or a standing order does). The core's
+  "both" has the phasing seat answer first; when both sides retreat, 302.712 wants the
+  defender to go first, an order the core has no actor for, so the players keep it.
+  Steps that only say a battle is fought by the steps below (5-2A4, 5-2B2, 5-8G) are
+  "nobody".
 * 5-8H is obsolete: it stays so ids match the rulebook, and is skipped.
 * Phase 11 (the Orion pirates) is its own part, ``orion``: played once per game turn after
   every player turn, only with the ``orion`` option; phases 1-10 make up each player turn.

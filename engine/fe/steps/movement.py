@@ -31,6 +31,9 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   side reacts, so a unit within reach may react even if the stack moved away from it. The
   hexes a stack only passed through open reactions only while enemy units stand in them.
 - S (205.0): a unit reacts once per player turn; reactions open no further reactions.
+- S (410.31): a unit out of supply moves at half its allowance; operational movement reads
+  the units the 3B1 check found out of supply (`halved`), reserve movement the board of the
+  moment. I: reaction (205.0) keeps its one or two hexes: it is a range, not an allowance.
 - 4B, reserve movement, kept simple (the rules notes say little: "one battle force, moves in
   Phase 4, must avoid enemy-occupied hexes when it can"):
 
@@ -40,8 +43,13 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   - S (203.74, F&E Q&A April 2011): the path may pass a hex holding enemy units only if no
     path within the allowance avoids them. I: "enemy-occupied" means any unit (bases too) of
     an empire at war with the mover; the last hex may hold enemies (that is the battle).
-  - Not checked: that the destination qualifies (a battle hex, a supply path opened), the
-    battle force's size (507.0), X-ships reacting (523.222). The players see to them.
+  - I (203.7, see `engine.fe.steps.reserves`): the move ends in a battle or target hex of
+    this turn: a hex holding phasing enemy units that moved this turn or are in a battle,
+    or one from which the fleet puts a unit of its empire in a battle hex back in supply;
+    refused otherwise with the target hexes within reach and their distances. The step
+    passes by itself when no reserve fleet is within reach (as the crow flies) of one.
+  - Not checked: the battle force's size (507.0), X-ships reacting (523.222), the fewest
+    battle hexes (549.22). The players see to them.
 """
 
 from __future__ import annotations
@@ -66,10 +74,12 @@ from engine.fe.reaction import (
     why_not,
 )
 from engine.fe.sequence import ORION_PART, Step, load_sequence
-from engine.fe.steps import base
+from engine.fe.steps import base, reserves
 from engine.fe.steps.base import Area
 from engine.fe.steps.releases import release_fired
+from engine.fe.steps.supply import out_of_supply_at, status_of
 
+SUPPLY_CHECK_STEP = "3B1"
 OPERATIONAL_STEP = "3B2"
 REACTION_STEP = "3B3"
 RESERVE_STEP = "4B"
@@ -222,6 +232,20 @@ def _as_move(unit_ids: list[str], path: list[str]) -> Move:
     return Move(tuple(unit_ids), tuple(hex_id(h) for h in path))
 
 
+def halved(state: FeState, units: list[Unit], reserve: bool) -> tuple[str, ...]:
+    """Which of ``units`` move at half speed, being out of supply (410.31), sorted.
+
+    Operational movement follows the 3B1 check (410.21): a unit out of supply then moves at
+    half all phase, one it did not list (in supply, or not on the map then) at full speed.
+    Reserve movement has no check of its own (I): the board of the moment decides; so does
+    it for operational movement when no 3B1 check was made this player turn.
+    """
+    recorded = None if reserve else out_of_supply_at(state, SUPPLY_CHECK_STEP)
+    if recorded is not None:
+        return tuple(u.id for u in units if u.id in recorded)
+    return tuple(u.id for u in units if status_of(state, u) == "none")
+
+
 def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -> list[Violation]:
     """Operational movement in 3B2, reserve movement in 4B."""
     reserve = step.id == RESERVE_STEP
@@ -234,10 +258,14 @@ def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -
             return problems
     move = _as_move(order.units, order.path)
     cost = hex_cost(dict(state.options))
-    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost)
+    slow = halved(state, units, reserve)
+    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost, slow)
     out.extend(_neutral_entries(state, empire, move.path))
     if reserve and not out:
-        out.extend(_avoidance_problems(state, empire, units, move))
+        reach = min(remaining(u, dict(state.moved), slow) for u in units) // cost
+        out.extend(reserves.target_problems(state, empire, move, reach))
+    if reserve and not out:
+        out.extend(_avoidance_problems(state, empire, units, move, slow))
     return out
 
 
@@ -259,14 +287,21 @@ def _reserve_problems(state: FeState, units: list[Unit]) -> list[Violation]:
     return out
 
 
+def _has_target(state: FeState, unit: Unit) -> bool:
+    """Whether a reserve unit may have somewhere to go in 4B (203.7), as the crow flies."""
+    slow = halved(state, [unit], True)
+    reach = remaining(unit, dict(state.moved), slow) // hex_cost(dict(state.options))
+    return reach > 0 and reserves.may_reach_a_target(state, unit.empire, unit, reach)
+
+
 def _avoidance_problems(
-    state: FeState, empire: str, units: list[Unit], move: Move
+    state: FeState, empire: str, units: list[Unit], move: Move, slow: tuple[str, ...]
 ) -> list[Violation]:
     passed = [h for h in move.path[1:-1] if _enemy_held(state.board, empire, h)]
     if not passed:
         return []
     moved = dict(state.moved)
-    hexes = min(remaining(u, moved) for u in units) // hex_cost(dict(state.options))
+    hexes = min(remaining(u, moved, slow) for u in units) // hex_cost(dict(state.options))
     start, end = move.path[0], move.path[-1]
     if not _clear_path_exists(state, empire, start, end, hexes):
         return []
@@ -462,12 +497,18 @@ class _Movement(Area):
                 return f"no {other} unit can react to what moved ({REACTION_RULE})"
         if step.id == RESERVE_STEP:
             empires = base.empires_of(state, other)
-            if not any(
-                u.empire in empires and u.hex != OFF_MAP
+            fleets = [
+                u
                 for u in state.board.units
-                if u.id in state.reserves
-            ):
+                if u.id in state.reserves and u.empire in empires and u.hex != OFF_MAP
+            ]
+            if not fleets:
                 return f"{other} has no reserve fleet to move ({RESERVE_RULE})"
+            if not any(_has_target(state, u) for u in fleets):
+                return (
+                    f"no {other} reserve fleet is within reach of a battle or target hex "
+                    f"({RESERVE_RULE})"
+                )
         return ""
 
     def on_done(self, state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
@@ -494,9 +535,14 @@ class _Movement(Area):
         )
 
     def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
-        """Movement tallies last one phase (3 or 4); reactions one player turn."""
-        if phase in ("3", "4") and (state.moved or state.batch):
+        """The hexes moved start afresh with phase 3 and last through phase 4, where they
+        tell the reserves which enemy units moved this turn (203.7; the reserve units
+        themselves have no phase 3 entries: reactions are tallied apart). The batch lasts
+        one phase, reactions one player turn."""
+        if phase == "3" and (state.moved or state.batch):
             return msgspec.structs.replace(state, moved=(), batch=())
+        if phase == "4" and state.batch:
+            return msgspec.structs.replace(state, batch=())
         if phase == "1" and state.reacted:
             return msgspec.structs.replace(state, reacted=())
         return state

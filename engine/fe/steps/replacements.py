@@ -1,25 +1,77 @@
-"""Step 2B4: replacing fighters and PFs on the units that carry them, one order at a time.
+"""Fighters and PFs lost in combat: free fighters at 6E (and 2B4), bought PFs and F-111s at 2B4.
 
-The pure production check (`engine.fe.production`) judges the order itself: the unit is in
-supply and carries at least that many fighters (501.5) or PFs (502.43); money is checked
-against the real treasury by `engine.fe.steps.yard`. A unit takes no more
-replacements in a turn than it carries, counted over the whole turn in the phase's tally
-(inferred: the board does not record lost fighters, so this is the most the engine can check).
+Fighters are paid for once, as a "lifetime annuity" when their carrier is built (527.13):
+lost fighter factors come back automatically and free of charge at the end of each combat
+phase (530.12 says so of heavy fighters "just as with any other fighters"), which the
+sequence of play places at 6E for every unit in supply (501.5). Only what the fixed-cost
+table prices is bought: replacement PFs at 0.5 EP each (502.43) and F-111 factors at 0.25 EP
+each (527.13, fixed costs). So:
 
-The step passes by itself (`replaceable`) when no unit of the phasing side carries fighters
-or PFs, or the treasury is empty. Since lost fighters are not recorded, any carrier on the
-map might want some, and the step then waits for the player.
+- 6E is an automatic step of this area (both sides): it says, per empire, which units with
+  fighters are in supply and get their losses back free, and which are out of supply and keep
+  them. The board does not record lost fighter factors yet (combat is played by hand), so
+  nothing on the board changes; the step records what the rules did.
+- 2B4 stays a decision step of the shipyard area, where ``replace`` orders buy PFs (and
+  F-111 factors, on a unit of `F111_CLASSES`) for a unit in supply. A ``replace`` order for
+  ordinary fighter factors is refused: they are never bought (530.12). 2B4 passes by itself
+  unless a phasing unit in supply carries PFs or F-111s and its empire has EP.
+
+The pure production check (`engine.fe.production`) judges each order's unit, supply (501.5)
+and what it carries; the price is this module's (`replacement_price2`), not the 752.0
+construction price. A unit takes no more replacements in a turn than it carries, counted
+over the phase in the shipyard tally (inferred: the board does not record losses, so this is
+the most the engine can check).
+
+Readings, marked as in ``fe-rules-notes.md``:
+
+- S (530.12, 527.13, fixed costs): fighters free; PFs 0.5 EP; F-111 factors 0.25 EP. I: a
+  total ending in a quarter EP rounds up to the next half EP, as the PDU fighters' price
+  does in `engine.fe.economics`.
+- I: the F-111 carriers are the classes 527.2 names (the NVH); the unit tables here list no
+  F-111 unit yet (they start in Y177), so the price is ready for when they are added.
+- I: PFs are bought in 2B4 only: the summary also lets 6E replace PFs, but an automatic
+  step takes no purchase, and no PF exists before Y179 in the scenarios shipped.
+- I: a unit in a partial grid is in supply for replacements; 413.41's per-grid allowance of
+  free fighters is not counted (losses are not recorded).
 """
 
 from __future__ import annotations
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import model, production
-from engine.fe.economics import fmt_ep, replacement_cost2
+from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState, ReplaceOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
+from engine.fe.steps.base import Area
+from engine.fe.steps.supply import status_of
+
+FREE_RULE = "530.12"
+F111_RULE = "527.13"
+PF_PRICE2 = 1
+"""A replacement PF costs 0.5 EP (fixed costs, 502.43): one half."""
+F111_PRICE4 = 1
+"""A replacement F-111 factor costs 0.25 EP (fixed costs, 527.13): one quarter."""
+F111_CLASSES: tuple[str, ...] = ("NVH",)
+"""Classes whose fighter factors are F-111s (527.21); none is in the unit tables yet."""
+NAMED = 8
+"""At most this many units are named in a 6E line (all are in its data)."""
+
+
+def f111_carrier(unit: Unit) -> bool:
+    """Whether the unit's fighter factors are F-111s (bought, 527.13), not free fighters."""
+    return unit.cls in F111_CLASSES
+
+
+def replacement_price2(unit: Unit, fighters2: int, pfs: int) -> int:
+    """EP in halves to replace ``fighters2`` (doubled) fighter factors and ``pfs`` PFs.
+
+    Ordinary fighters cost nothing (530.12); F-111 factors 0.25 EP each, the total rounded
+    up to a half EP; PFs 0.5 EP each.
+    """
+    f111_2 = fighters2 if f111_carrier(unit) else 0
+    return pfs * PF_PRICE2 + (f111_2 * F111_PRICE4 + 3) // 4
 
 
 def _carries(unit: Unit) -> tuple[int, int]:
@@ -33,18 +85,26 @@ def _replacement_order(unit: Unit, fighters2: int, pfs: int) -> production.Produ
     return production.ProductionOrders(replacements=(production.Replace(unit.id, fighters2, pfs),))
 
 
-def _replaced(count2: int, pfs: int) -> str:
-    parts = [f"{fmt_ep(count2)} fighter factors"] if count2 else []
+def _replaced(unit: Unit, count2: int, pfs: int) -> str:
+    kind = "F-111 factors" if f111_carrier(unit) else "fighter factors"
+    parts = [f"{fmt_ep(count2)} {kind}"] if count2 else []
     parts += [f"{pfs} PFs"] if pfs else []
     return " and ".join(parts) or "nothing"
 
 
 def replace_problems(state: FeState, seat: Seat, order: ReplaceOrder) -> list[Violation]:
-    """Why ``seat`` may not replace these fighters or PFs now (501.5, 502.43, 752.0)."""
+    """Why ``seat`` may not buy these PFs or F-111 factors now (501.5, 502.43, 527.13)."""
     unit = yard.own_unit(state, seat, order.unit, production.FIGHTER_RULE)
     if isinstance(unit, list):
         return unit
     fighters2, empire = model.ep2(order.fighters), unit.empire
+    if fighters2 > 0 and not f111_carrier(unit):
+        text = (
+            f"{unit.id} ({unit.cls}): fighter factors lost in combat come back free at the end "
+            f"of the combat phase (6E) if the unit is in supply; they are not bought "
+            f"({fmt_ep(fighters2)} ordered). A replace order buys PFs and F-111 factors"
+        )
+        return [Violation(text, FREE_RULE)]
     orders = _replacement_order(unit, fighters2, order.pfs)
     problems = yard.check(state, empire, orders, yard.cut_off(state, unit))
     if problems:
@@ -54,39 +114,41 @@ def replace_problems(state: FeState, seat: Seat, order: ReplaceOrder) -> list[Vi
     done_pfs = yard.used(state, empire, f"pfs {unit.id}")
     if done2 + fighters2 > carried2:
         text = (
-            f"{unit.id} ({unit.cls}) carries at most {fmt_ep(carried2)} fighter factors: "
+            f"{unit.id} ({unit.cls}) carries at most {fmt_ep(carried2)} F-111 factors: "
             f"{fmt_ep(done2)} replaced this turn, {fmt_ep(fighters2)} more ordered"
         )
-        problems.append(Violation(text, production.FIGHTER_RULE))
+        problems.append(Violation(text, F111_RULE))
     if done_pfs + order.pfs > carried_pfs:
         text = (
             f"{unit.id} ({unit.cls}) carries at most {carried_pfs} PFs: "
             f"{done_pfs} replaced this turn, {order.pfs} more ordered"
         )
         problems.append(Violation(text, production.PF_RULE))
-    cost2 = replacement_cost2(unit, fighters2, order.pfs)
-    what = f"replacing {_replaced(fighters2, order.pfs)} on {unit.cls} {unit.id}"
-    return problems + yard.money(what, cost2, empire, state.ep2(empire), production.FIGHTER_RULE)
+    cost2 = replacement_price2(unit, fighters2, order.pfs)
+    what = f"replacing {_replaced(unit, fighters2, order.pfs)} on {unit.cls} {unit.id}"
+    rule = production.PF_RULE if order.pfs else F111_RULE
+    return problems + yard.money(what, cost2, empire, state.ep2(empire), rule)
 
 
 def apply_replace(
     state: FeState, seat: Seat, step: Step, order: ReplaceOrder, events: list[Event]
 ) -> FeState:
-    """Pay for the replacements and count them against what the unit carries."""
+    """Pay for the PFs or F-111 factors and count them against what the unit carries."""
     unit = state.board.unit(order.unit)
     empire, before = unit.empire, state.ep2(unit.empire)
     fighters2 = model.ep2(order.fighters)
-    orders = _replacement_order(unit, fighters2, order.pfs)
-    made = yard.produce(state, empire, orders, yard.cut_off(state, unit))
-    state = state.with_ep2(empire, made.treasury2)
+    cost2 = replacement_price2(unit, fighters2, order.pfs)
+    after = before - cost2
+    state = state.with_ep2(empire, after)
     state = yard.use(
         state, empire, (f"fighters {unit.id}", fighters2), (f"pfs {unit.id}", order.pfs)
     )
+    rule = production.PF_RULE if order.pfs else F111_RULE
     events.append(
         Event(
             "replace",
-            f"{empire} replaces {_replaced(fighters2, order.pfs)} on {unit.cls} {unit.id} "
-            f"for {fmt_ep(made.cost2)} EP ({yard.treasury_text(before, made.treasury2)})",
+            f"{empire} replaces {_replaced(unit, fighters2, order.pfs)} on {unit.cls} {unit.id} "
+            f"for {fmt_ep(cost2)} EP ({yard.treasury_text(before, after)})",
             seat,
             step.id,
             {
@@ -94,23 +156,90 @@ def apply_replace(
                 "unit": unit.id,
                 "fighters2": fighters2,
                 "pfs": order.pfs,
-                "cost2": made.cost2,
-                "treasury2": made.treasury2,
-                "rule": production.FIGHTER_RULE,
+                "cost2": cost2,
+                "treasury2": after,
+                "rule": rule,
             },
         )
     )
     return state
 
 
-def replaceable(state: FeState) -> str:
-    """Why nothing of the phasing side can take replacements ("" when something might).
+def _buyable(unit: Unit) -> bool:
+    """Whether the unit carries something replacements are bought for (PFs, F-111s)."""
+    fighters2, pfs = _carries(unit)
+    return pfs > 0 or (fighters2 > 0 and f111_carrier(unit))
 
-    The board does not record lost fighters, so any carrier on the map might lack some.
+
+def replaceable(state: FeState) -> str:
+    """Why nothing of the phasing side can buy replacements ("" when something might).
+
+    Fighters are never bought (they come back free at 6E), so the step waits only for a
+    unit in supply carrying PFs or F-111s of an empire with EP to pay.
     """
     empires = base.phasing_empires(state)
     paying = {e for e in empires if state.ep2(e) > 0}
     for unit in state.board.units:
-        if unit.empire in paying and unit.hex != OFF_MAP and any(_carries(unit)):
+        buyer = unit.empire in paying and unit.hex != OFF_MAP and _buyable(unit)
+        if buyer and not yard.cut_off(state, unit):
             return ""
-    return f"{', '.join(empires)}: no unit carrying fighters or PFs, or no EP to pay"
+    return (
+        f"fighters come back free at the end of the combat phase ({FREE_RULE}); "
+        f"{', '.join(empires)}: no unit in supply carrying PFs or F-111s, or no EP to pay"
+    )
+
+
+def _units_text(units: list[Unit]) -> str:
+    shown = ", ".join(f"{u.cls} {u.id} in {base.hex_text(u.hex)}" for u in units[:NAMED])
+    more = f" and {len(units) - NAMED} more" if len(units) > NAMED else ""
+    return shown + more
+
+
+def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
+    """6E: every empire's units with fighters get their combat losses back free if in supply
+    (530.12, 501.5); one event per empire that has such units on the map."""
+    for empire in base.all_empires(state):
+        supplied: list[Unit] = []
+        unsupplied: list[Unit] = []
+        for unit in state.board.units:
+            if unit.empire != empire or unit.hex == OFF_MAP or _carries(unit)[0] == 0:
+                continue
+            (unsupplied if status_of(state, unit) == "none" else supplied).append(unit)
+        if not supplied and not unsupplied:
+            continue
+        count = len(supplied)
+        text = (
+            f"{empire}: fighter factors lost in combat come back free on its {count} "
+            f"unit{'s' if count != 1 else ''} with fighters in supply ({FREE_RULE}, "
+            f"{production.FIGHTER_RULE})"
+        )
+        if unsupplied:
+            text += f"; out of supply, keeping their losses: {_units_text(unsupplied)}"
+        events.append(
+            Event(
+                "fighters",
+                text,
+                base.seat_of(state, empire),
+                step.id,
+                {
+                    "empire": empire,
+                    "replaced": [u.id for u in supplied],
+                    "unsupplied": [u.id for u in unsupplied],
+                    "cost2": 0,
+                    "rule": FREE_RULE,
+                },
+            )
+        )
+
+
+class _Replacements(Area):
+    """Step 6E: the free fighter replacement at the end of the combat phase."""
+
+    name = "replacements"
+
+    def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
+        free_fighters(state, step, events)
+        return state
+
+
+AREA = _Replacements()

@@ -26,6 +26,26 @@ Limits, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
   PF share of a battle force, and anything about units that fought or moved this turn.
 
 The step passes by itself when no unit of the phasing side meets the unit limits above.
+
+Where a reserve may go (4B, played by `engine.fe.steps.movement`, checked here by
+`target_problems`): a reserve fleet answers the enemy's moves of this player turn; it is not
+a free move. The rulebook summary names the step (4B, 203.7) but not its targets; what the
+sources here give is:
+
+- S (F&E Q&A April 2011, 203.74): a reserve fleet moves to its target hex by a path that
+  avoids enemy-occupied hexes when it can; one of the targets there is a hex where it
+  "can open a supply path" to a fleet "out of supply and in combat". S (the rules notes,
+  549.22): a moving reserve creates battle hexes (its target, and hexes on the way where
+  ships are left behind to resolve pinning).
+- I: so a reserve's move ends (a) in a hex holding units of a phasing empire at war with
+  the reserve's empire that moved this turn or already stand in a battle hex: a battle of
+  this combat phase (302.0) that the reserve joins or makes; or (b) in a hex from which the
+  reserve puts back in supply a unit of its own empire that stands with phasing enemies
+  and is out of supply now. An enemy that has not moved and fights nobody (a base in its
+  own space, a fleet at rest) is no target: the reserve answers this turn's attack. Anything
+  else is refused under 203.7, naming the target hexes within the fleet's reach and their
+  distances. A fleet left on the way to pin stands with enemies that moved, so it
+  qualifies by (a).
 """
 
 from __future__ import annotations
@@ -34,14 +54,17 @@ from typing import Any
 
 import msgspec
 
+from engine.core import hexgrid
 from engine.core.ruleset import Event, OptionSpec, Seat, Violation
 from engine.fe.blocking import class_of, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import HexId
 from engine.fe.model import FeState, ReserveOrder
+from engine.fe.movement import Move, apply_move
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
-from engine.fe.steps.supply import status_of
+from engine.fe.steps.supply import grid_on, status_of
 
 RESERVE_RULE = "203.7"
 FLAGSHIP_COUNTS = "flagship-counts"
@@ -143,6 +166,91 @@ def _dropped(state: FeState, empires: tuple[str, ...]) -> tuple[str, ...]:
         if owner not in empires:
             kept.append(unit_id)
     return tuple(kept)
+
+
+# --- where a reserve fleet may go (4B) ---------------------------------------------------------
+
+
+def foes(state: FeState, empire: str) -> list[str]:
+    """The phasing empires at war with ``empire``, in the scenario's order."""
+    board = state.board
+    return [e for e in base.phasing_empires(state) if board.enemies(empire, e)]
+
+
+def target_hexes(state: FeState, empire: str) -> list[HexId]:
+    """The battle and target hexes of this turn for a reserve of ``empire``, sorted: hexes
+    holding a unit of a phasing enemy that moved this turn (``state.moved``, kept from phase
+    3 through phase 4) or that stands in a battle hex (with a unit at war with it)."""
+    board = state.board
+    hostile = foes(state, empire)
+    found: set[HexId] = set()
+    for unit in board.units:
+        if unit.hex == OFF_MAP or unit.empire not in hostile or unit.hex in found:
+            continue
+        fighting = any(board.enemies(unit.empire, other.empire) for other in board.at(unit.hex))
+        if fighting or state.moved_by(unit.id):
+            found.add(unit.hex)
+    return sorted(found)
+
+
+def cut_off_in_battle(
+    state: FeState, board: Board, empire: str, leaving: tuple[str, ...] = ()
+) -> list[str]:
+    """The ``empire`` units out of supply on ``board`` in a hex holding a phasing enemy (a
+    battle hex), sorted, leaving out the ids in ``leaving``."""
+    hostile = foes(state, empire)
+    grid = grid_on(state, board, empire)
+    return sorted(
+        u.id
+        for u in board.units
+        if u.empire == empire
+        and u.hex != OFF_MAP
+        and u.id not in leaving
+        and grid.status(u.hex) == "none"
+        and any(o.empire in hostile for o in board.at(u.hex))
+    )
+
+
+def opens_supply(state: FeState, empire: str, move: Move) -> list[str]:
+    """The ``empire`` units in battle hexes that ``move`` puts back in supply."""
+    before = cut_off_in_battle(state, state.board, empire, move.unit_ids)
+    if not before:
+        return []
+    after = cut_off_in_battle(state, apply_move(state.board, move), empire)
+    return [uid for uid in before if uid not in after]
+
+
+def _distance_text(n: int) -> str:
+    return "1 hex" if n == 1 else f"{n} hexes"
+
+
+def target_problems(state: FeState, empire: str, move: Move, reach: int) -> list[Violation]:
+    """Why ``move`` does not take a reserve fleet of ``empire`` to a battle or target hex of
+    this turn (203.7); ``reach`` is how far the fleet may still go, for the refusal's list."""
+    end, start = move.path[-1], move.path[0]
+    hexes = target_hexes(state, empire)
+    if end in hexes or opens_supply(state, empire, move):
+        return []
+    foe_text = " or ".join(foes(state, empire)) or "enemy"
+    near = sorted((hexgrid.distance(start, h), h) for h in hexes)
+    shown = [f"{h:04d} ({_distance_text(d)})" for d, h in near if d <= reach]
+    within = f"within {_distance_text(reach)} of {start:04d}"
+    where = f"the target hexes {within} are " + ", ".join(shown) if shown else f"none is {within}"
+    text = (
+        f"a reserve fleet moves only to a battle or target hex of this turn (a hex holding "
+        f"{foe_text} units that moved this turn or are in a battle, or one that puts a cut-off "
+        f"{empire} unit in a battle hex back in supply): {end:04d} is none; {where}"
+    )
+    return [Violation(text, RESERVE_RULE)]
+
+
+def may_reach_a_target(state: FeState, empire: str, unit: Unit, reach: int) -> bool:
+    """Whether a reserve ``unit`` of ``empire`` might have a target this phase: a target hex
+    within ``reach`` hexes as the crow flies, or a unit of its empire cut off in a battle hex
+    (a supply path to open, wherever that may be)."""
+    if any(hexgrid.distance(unit.hex, h) <= reach for h in target_hexes(state, empire)):
+        return True
+    return bool(cut_off_in_battle(state, state.board, empire))
 
 
 class _Reserves(Area):

@@ -8,8 +8,11 @@ The supply checks of the sequence of play (1A2 and 5-3A for combat, 2A1 and 7A f
 3B1 for operational movement, 6A for retrograde) are automatic steps: the engine works the
 grids out and says, per empire, how many units are in the main grid, in a partial grid and
 out of supply, naming the units out of supply so both players can see what the rules will
-do with them. Nothing is stored: the areas that depend on supply (retrograde, strategic
-movement, reserves) read the grid of the moment they check an order.
+do with them. Each check also records, in ``FeState.supply_checks``, the units it found out
+of supply, because the rules tie some effects to the status *at the check*, not to the board
+of the moment: operational movement at half speed (410.31) follows the 3B1 check, and
+supply for combat the two combat checks 1A2 and 5-3A (410.22). The other areas (retrograde,
+strategic movement, reserves, replacements) read the grid of the moment they check an order.
 
 Readings (marked as in ``fe-rules-notes.md``):
 
@@ -17,11 +20,18 @@ Readings (marked as in ``fe-rules-notes.md``):
   the phasing player only.
 - I: only units on the map are counted; a unit off the map is not set up yet, in an off-map
   area or gone, and the checks do not concern it.
-- I: supply tugs are not yet assigned their mission in the state (1F, 509.1-D), so no tug
-  extends a grid here.
+- S (410.22; F&E Q&A September 2009: "two opportunities to be in supply for combat: one is
+  in 1A, the other is in 5-3A"): a unit is in supply for combat when it was in supply at
+  1A2 of this player turn or at the last 5-3A (`combat_supply`). I: a unit not on the map at
+  a check (built or arrived later) is not listed as out of supply there; with no check made
+  yet this player turn, the board of the moment decides.
+- I: a unit in a partial grid is in supply for these effects (the grid's own limits, 413.x,
+  are production's).
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Event
@@ -34,6 +44,9 @@ from engine.fe.steps.base import Area
 from engine.fe.steps.missions import missions_on
 
 SUPPLY_RULE = "410.0"
+COMBAT_CHECKS = ("1A2", "5-3A")
+"""The two supply checks for combat (410.22): in supply at either, in supply to fight."""
+ECONOMICS_PHASE = "1"
 NAMED_OUT = 8
 """At most this many units out of supply are named in a check's text (all are in its data)."""
 
@@ -53,6 +66,12 @@ def _grid(board: Board, supply_tugs: tuple[str, ...], empire: str) -> supply.Sup
     """The grid on ``board`` (by identity) with these supply missions (by value)."""
     tugs = missions_on(board, supply_tugs, empire)
     return supply.supply_grid(base.galaxy(), board, empire, tugs)
+
+
+def grid_on(state: FeState, board: Board, empire: str) -> supply.SupplyGrid:
+    """One empire's grid on another ``board`` than the state's (a move tried out), with the
+    state's supply missions; remembered like `grid_of`."""
+    return _grid(board, state.supply_tugs, empire)
 
 
 def grids(state: FeState) -> dict[str, supply.SupplyGrid]:
@@ -142,13 +161,40 @@ def checked_empires(state: FeState, step: Step) -> tuple[str, ...]:
     return base.phasing_empires(state)
 
 
+def out_of_supply_at(state: FeState, check: str) -> tuple[str, ...] | None:
+    """The units out of supply at supply check ``check`` (a step id) this player turn, sorted;
+    None when that check has not been made since phase 1 began."""
+    for step_id, ids in state.supply_checks:
+        if step_id == check:
+            return ids
+    return None
+
+
+def _record(state: FeState, check: str, ids: list[str]) -> FeState:
+    """``state`` with check ``check``'s out-of-supply units replaced by ``ids``."""
+    entries = dict(state.supply_checks)
+    entries[check] = tuple(sorted(ids))
+    return msgspec.structs.replace(state, supply_checks=tuple(sorted(entries.items())))
+
+
+def combat_supply(state: FeState, unit: Unit) -> bool:
+    """Whether ``unit`` is in supply for combat (410.22): in supply at 1A2 of this player
+    turn or at the last 5-3A; with neither check made, on the board of the moment."""
+    made = [ids for ids in (out_of_supply_at(state, c) for c in COMBAT_CHECKS) if ids is not None]
+    if not made:
+        return status_of(state, unit) != "none"
+    return any(unit.id not in ids for ids in made)
+
+
 class _Supply(Area):
     name = "supply"
 
     def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
         rule = step.rules[0] if step.rules else SUPPLY_RULE
+        out: list[str] = []
         for empire in checked_empires(state, step):
             by_status = _counts(state, empire)
+            out.extend(u.id for u in by_status["none"])
             events.append(
                 Event(
                     "supply",
@@ -164,6 +210,12 @@ class _Supply(Area):
                     },
                 )
             )
+        return _record(state, step.id, out)
+
+    def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        """The checks' records last one player turn: phase 1 starts them afresh."""
+        if phase == ECONOMICS_PHASE and state.supply_checks:
+            return msgspec.structs.replace(state, supply_checks=())
         return state
 
 

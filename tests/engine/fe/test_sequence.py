@@ -113,12 +113,49 @@ def test_only_5_8h_is_obsolete() -> None:
         ("5-6D", Actor.BOTH),
         ("5-7A1", Actor.NON_PHASING),
         ("5-7A2", Actor.PHASING),
+        ("5-4A4", Actor.BOTH),
+        ("5-6X8", Actor.BOTH),
+        ("5-7C", Actor.BOTH),
+        ("5-7D", Actor.BOTH),
+        ("5-8A", Actor.BOTH),
+        ("5-8B", Actor.BOTH),
+        ("5-2B2", Actor.NOBODY),
         ("6E", Actor.BOTH),
         ("10D", Actor.BOTH),
     ],
 )
 def test_actors_follow_the_rulebook(step_id: str, actor: Actor) -> None:
     assert SEQ.steps[step_id].actor == actor
+
+
+# Phase 5 steps whose actor is a role either seat may hold (the base's owner, the retreating
+# side, the pursuer, the owner of a special unit): both seats answer, and the title says who.
+EITHER_SIDE = [
+    "5-3B", "5-3X3", "5-3X5", "5-4A1", "5-4A3", "5-4A4", "5-4A7A", "5-4A7B", "5-4A7C",
+    "5-4A7D", "5-4A7G", "5-4B", "5-4C2", "5-5A", "5-6E", "5-6F", "5-6G", "5-6H",
+    "5-6X1", "5-6X2", "5-6X3", "5-6X4", "5-6X5", "5-6X6", "5-6X7", "5-6X8",
+    "5-7C", "5-7D", "5-8A", "5-8B", "5-8F", "5-8J", "5-8K", "5-8L",
+]  # fmt: skip
+"""Rule 105's phase 5 read step by step: 5-4A4 (523.44, X-bases), 5-6X8 (425.3, bases), 5-7C/D
+(307.73, 302.72, whoever retreats), 5-8A/B (302.742, the pursuer), 5-8J-L (302.72, the
+pursued), and the special units either side may field (SFG 312.2, ISG 327.0, web casters
+525.74, penal ships 528.41, pinwheels 322.54, SWACs 518.4, X-ships 523.38...)."""
+PHASING_ONLY = ["5-1B", "5-1F", "5-2A1", "5-2A2", "5-2B1", "5-4A6", "5-5B", "5-6B", "5-7A2"]
+DEFENDER = ["5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-5C", "5-6A", "5-7A1", "5-7A3"]
+
+
+def test_phase_5_actors_follow_who_decides() -> None:
+    combat = [s for s in SEQ.main if s.phase == "5" and not s.obsolete]
+    by_actor = {s.id: s.actor for s in combat}
+    assert [s for s in EITHER_SIDE if by_actor[s] != Actor.BOTH] == []
+    assert [s for s in PHASING_ONLY if by_actor[s] != Actor.PHASING] == []
+    assert [s for s in DEFENDER if by_actor[s] != Actor.NON_PHASING] == []
+    assert sorted(s for s, a in by_actor.items() if a == Actor.PHASING) == sorted(PHASING_ONLY)
+    assert sorted(s for s, a in by_actor.items() if a == Actor.NON_PHASING) == sorted(DEFENDER)
+    for step_id in EITHER_SIDE:
+        title = SEQ.steps[step_id].title.lower()
+        says_who = ("each side", "either side", "owner", "retreating", "pursue")
+        assert any(w in title for w in says_who), (step_id, title)
 
 
 def test_phases_and_orion_flag() -> None:

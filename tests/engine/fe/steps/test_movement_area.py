@@ -16,8 +16,9 @@ import pytest
 from engine.core.ruleset import Event, Violation
 from engine.core.turn_orders import Done
 from engine.fe import FE
+from engine.fe.forces import Board
 from engine.fe.model import Batch, FeState, MoveOrder, Order, Place, React
-from engine.fe.steps import movement
+from engine.fe.steps import movement, reserves
 from engine.fe.steps.movement import AREA
 
 STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
@@ -337,8 +338,14 @@ def test_reserve_movement_is_passed_without_reserves() -> None:
     assert _step(state) == "5-1A"
 
 
+def _flank_patrol_to_1606() -> FeState:
+    """The Flank Patrol moved 1607->1606 in 3B2; the Starbase Squadron is a reserve."""
+    state = _play(_at_movement(), "coalition", _move(FLANK_PATROL, "1607", "1606"))
+    return _run_to(_with_reserves(state, *STARBASE_SQUADRON), "4B")
+
+
 def test_reserve_fleets_move_once_in_4b() -> None:
-    state = _run_to(_with_reserves(_at_movement(), *STARBASE_SQUADRON), "4B")
+    state = _flank_patrol_to_1606()
     assert FE.pending(state)[0].seats == ("alliance",)
     assert _refused(state, "alliance", _move(["KZI-0001"], "1305", "1306")) == [
         Violation(
@@ -348,42 +355,117 @@ def test_reserve_fleets_move_once_in_4b() -> None:
         )
     ]
     events: list[Event] = []
-    state = _play(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1705", "1706"), events)
+    path = ("1704", "1705", "1605", "1606")
+    state = _play(state, "alliance", _move(STARBASE_SQUADRON, *path), events)
     assert _text(events, "reserve-move") == (
-        "KZI moves reserve fleet BC KZI-0006, SF KZI-0007 1704->1706 (2 hexes)"
+        "KZI moves reserve fleet BC KZI-0006, SF KZI-0007 1704->1606 (3 hexes)"
     )
-    assert _hex(state, "KZI-0007") == 1706
-    assert _refused(state, "alliance", _move(["KZI-0006"], "1706", "1606")) == [
+    assert _hex(state, "KZI-0007") == 1606
+    assert _refused(state, "alliance", _move(["KZI-0006"], "1606", "1607")) == [
         Violation("KZI-0006 has already made its reserve move this phase", "203.7")
     ]
     state = _play(state, "alliance", Done())
     assert _step(state) == "5-1A"
 
 
+def test_a_reserve_fleet_moves_only_to_a_battle_or_target_hex() -> None:
+    state = _flank_patrol_to_1606()
+    target = (
+        "a reserve fleet moves only to a battle or target hex of this turn (a hex holding KLI "
+        "units that moved this turn or are in a battle, or one that puts a cut-off KZI unit "
+        "in a battle hex back in supply): {end} is none; {where} (203.7)"
+    )
+    # 1706 is empty; 1707 holds a Klingon battle station that neither moved nor fights
+    for end, path in (
+        ("1706", ("1704", "1705", "1706")),
+        ("1707", ("1704", "1705", "1706", "1707")),
+    ):
+        problems = _refused(state, "alliance", _move(STARBASE_SQUADRON, *path))
+        assert [f"{v.message} ({v.rule})" for v in problems] == [
+            target.format(
+                end=end, where="the target hexes within 6 hexes of 1704 are 1606 (3 hexes)"
+            )
+        ]
+    assert (
+        FE.validate(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1705", "1605", "1606"))
+        == []
+    )
+
+
+class _FakeGrid:
+    """A supply grid where the hex ``cut`` is out of supply unless a KZI unit stands in
+    ``opener``: the geometry of a blocked path, without the map's."""
+
+    def __init__(self, board: Board, cut: int, opener: int) -> None:
+        self.open = any(u.empire == "KZI" and u.hex == opener for u in board.units)
+        self.cut = cut
+
+    def status(self, h: int) -> str:
+        return "main" if self.open or h != self.cut else "none"
+
+
+def test_a_reserve_may_move_to_open_a_supply_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CL KZI-0003 fights the Flank Patrol in 1606, cut off from supply; only a Kzinti
+    unit in 1705 would reopen its path (the April 2011 Q&A's case)."""
+    state = _flank_patrol_to_1606()
+    state = state.with_board(
+        state.board.with_units([msgspec.structs.replace(state.board.unit("KZI-0003"), hex=1606)])
+    )
+    monkeypatch.setattr(reserves, "grid_on", lambda s, board, e: _FakeGrid(board, 1606, 1705))
+    assert reserves.cut_off_in_battle(state, state.board, "KZI") == ["KZI-0003"]
+    assert FE.validate(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1705")) == []
+    (problem,) = _refused(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1804"))
+    assert problem.rule == "203.7" and "1804 is none" in problem.message
+    monkeypatch.setattr(reserves, "grid_on", lambda s, board, e: _FakeGrid(board, 1606, 9999))
+    assert _refused(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1705"))[0].rule == "203.7"
+
+
+def test_a_move_with_no_target_in_reach_says_so() -> None:
+    state = _run_to(_with_reserves(_at_movement(), *STARBASE_SQUADRON), "3B2")
+    state = msgspec.structs.replace(
+        state, step=[s.id for s in movement.load_sequence().main].index("4B")
+    )
+    (problem,) = _refused(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1705"))
+    assert problem.message.endswith("1705 is none; none is within 6 hexes of 1704")
+
+
+def test_4b_passes_when_no_reserve_fleet_can_reach_a_target() -> None:
+    state = _with_reserves(_at_movement(), *STARBASE_SQUADRON)
+    events: list[Event] = []
+    state = _run_to(state, "5-1A", events)
+    assert (
+        "4B Move reserve fleets: no alliance reserve fleet is within reach of a battle or "
+        "target hex (203.7)"
+    ) in [e.text for e in events if e.kind == "step-passed"]
+    assert AREA.skip(_flank_patrol_to_1606(), movement.load_sequence().steps["4B"]) == ""
+
+
 def test_a_reserve_fleet_avoids_enemy_occupied_hexes_when_it_can() -> None:
     state = _play(_at_movement(), "coalition", _move(STRIKE_FORCE, "1307", "1306", "1206"))
     state = _run_to(_with_reserves(state, "KZI-0002"), "4B")
-    # 1307 holds a Klingon battle station; 1306-1406-1407-1408-1308 goes around it.
-    assert _refused(state, "alliance", _move(["KZI-0002"], "1305", "1306", "1307", "1308")) == [
+    # 1307 holds a Klingon battle station; 1305-1306-1206 reaches the strike force around it.
+    assert _refused(state, "alliance", _move(["KZI-0002"], "1305", "1306", "1307", "1206")) == [
         Violation(
-            "1305->1308 enters enemy-occupied 1307, but a path within 6 hexes avoids "
+            "1305->1206 enters enemy-occupied 1307, but a path within 6 hexes avoids "
             "enemy-occupied hexes",
             "203.74",
         )
     ]
-    _play(state, "alliance", _move(["KZI-0002"], "1305", "1306", "1406", "1407", "1408", "1308"))
+    _play(state, "alliance", _move(["KZI-0002"], "1305", "1306", "1206"))
 
 
 # --- the tallies' lifetimes -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("phase", ["3", "4"])
-def test_movement_tallies_reset_as_a_movement_phase_begins(phase: str) -> None:
+def test_movement_tallies_reset_as_a_movement_phase_begins() -> None:
     state = msgspec.structs.replace(
         _at_movement(), moved=(("KLI-0001", 3),), batch=((1307, 1306),), reacted=("KZI-0001",)
     )
-    after = AREA.on_phase(state, phase, [])
+    after = AREA.on_phase(state, "3", [])
     assert (after.moved, after.batch, after.reacted) == ((), (), ("KZI-0001",))
+    # phase 4 keeps what moved in phase 3: the reserves' targets (203.7)
+    after = AREA.on_phase(state, "4", [])
+    assert (after.moved, after.batch, after.reacted) == ((("KLI-0001", 3),), (), ("KZI-0001",))
 
 
 def test_reactions_reset_with_the_player_turn() -> None:

@@ -28,7 +28,7 @@ from engine.fe import FE, flow, production, repair, rule_options
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState, parse_orders
 from engine.fe.sequence import Step
-from engine.fe.steps import shipyard
+from engine.fe.steps import replacements, shipyard
 from tests.engine.fe.helpers import step_once
 from tests.engine.fe.steps.tutorial_states import after_setup
 
@@ -89,9 +89,9 @@ def tutorial_after_setup() -> FeState:
 
 @pytest.fixture(scope="module")
 def coalition_events() -> tuple[FeState, list[Event]]:
-    """The tutorial played to KLI's 2B4, with every event on the way."""
+    """The tutorial played to KLI's 2B5, with every event on the way."""
     events: list[Event] = []
-    state = run_to(tutorial_after_setup(), "2B4", "coalition", events)
+    state = run_to(tutorial_after_setup(), "2B5", "coalition", events)
     return state, events
 
 
@@ -139,9 +139,13 @@ def test_klingon_steps_with_nothing_to_do_pass_by_themselves(
     passed = {e.step: e.text for e in events if e.kind == "step-passed"}
     assert "KLI: no crippled ship that a base or FRD can repair now" in passed["2A2"]
     assert "KLI: no production slot this turn and no affordable conversion" in passed["2B3"]
-    # battle stations carry fighters and KLI has 9 EP: 2B4 waits for the player
-    assert owed(state) == ("2B4", "coalition")
-    assert "2B4" not in passed
+    # battle stations carry fighters but no PFs: fighters are never bought (530.12)
+    assert passed["2B4"] == (
+        "2B4 Replace fighters, PFs and GCEs in supply: fighters come back free at the end of "
+        "the combat phase (530.12); KLI: no unit in supply carrying PFs or F-111s, or no EP "
+        "to pay"
+    )
+    assert owed(state) == ("2B5", "coalition")
 
 
 def test_a_cripple_at_a_starbase_stops_the_flow_at_2a2(alliance_2a2: FeState) -> None:
@@ -344,44 +348,95 @@ def test_a_scheduled_slot_keeps_2b3_open_even_without_money(wind_2b3: FeState) -
 
 @pytest.fixture(scope="module")
 def alliance_2b4(alliance_2b3: FeState) -> FeState:
-    return run_to(alliance_2b3, "2B4", "alliance")
+    """KZI at 2B4 with its starbase KZI-B004 upgraded to an SBv.2 (12 fighters, 12 PFs)."""
+    state = with_units(alliance_2b3, changed(alliance_2b3, "KZI-B004", cls="SBv.2"))
+    return run_to(state, "2B4", "alliance")
 
 
-def test_fighters_are_replaced_and_paid_up_to_what_the_unit_carries(
+def test_pfs_are_bought_at_half_an_ep_up_to_what_the_unit_carries(
     alliance_2b4: FeState,
 ) -> None:
     events: list[Event] = []
-    order = {"type": "replace", "unit": "KZI-B004", "fighters": "4"}
+    order = {"type": "replace", "unit": "KZI-B004", "pfs": 5}
     state = play(alliance_2b4.with_ep2("KZI", 40), "alliance", order, events)
     assert events[-1].text == (
-        "KZI replaces 4 fighter factors on SB KZI-B004 for 4 EP (treasury 20 -> 16)"
+        "KZI replaces 5 PFs on SBv.2 KZI-B004 for 2.5 EP (treasury 20 -> 17.5)"
     )
-    assert state.ep2("KZI") == 32
-    more = {"type": "replace", "unit": "KZI-B004", "fighters": "8.5"}
+    assert events[-1].data["cost2"] == 5
+    assert state.ep2("KZI") == 35
+    more = {"type": "replace", "unit": "KZI-B004", "pfs": 8}
     assert refusals(state, "alliance", more) == [
-        "KZI-B004 (SB) carries at most 12 fighter factors: 4 replaced this turn, "
-        "8.5 more ordered (501.5)"
+        "KZI-B004 (SBv.2) carries at most 12 PFs: 5 replaced this turn, 8 more ordered (502.43)"
     ]
-    state = play(state, "alliance", {**more, "fighters": "1.5"}, events)
-    assert events[-1].text.endswith("for 1.5 EP (treasury 16 -> 14.5)")
+    state = play(state, "alliance", {**more, "pfs": 7}, events)
+    assert events[-1].text.endswith("for 3.5 EP (treasury 17.5 -> 14)")
 
 
-def test_replacement_refusals(alliance_2b4: FeState) -> None:
-    assert refusals(
-        alliance_2b4, "alliance", {"type": "replace", "unit": "KZI-0002", "fighters": "1"}
-    ) == ["KZI-0002 (BC) carries at most 0 fighter factors, 1 ordered (501.5)"]
+def test_fighters_are_not_bought_and_pfs_need_the_money(alliance_2b4: FeState) -> None:
+    rich = alliance_2b4.with_ep2("KZI", 40)
+    assert refusals(rich, "alliance", {"type": "replace", "unit": "KZI-B004", "fighters": "4"}) == [
+        "KZI-B004 (SBv.2): fighter factors lost in combat come back free at the end of the "
+        "combat phase (6E) if the unit is in supply; they are not bought (4 ordered). A replace "
+        "order buys PFs and F-111 factors (530.12)"
+    ]
+    assert refusals(rich, "alliance", {"type": "replace", "unit": "KZI-0002", "pfs": 1}) == [
+        "KZI-0002 (BC) carries at most 0 PFs, 1 ordered (502.43)"
+    ]
     poor = alliance_2b4.with_ep2("KZI", 5)
-    assert refusals(poor, "alliance", {"type": "replace", "unit": "KZI-B004", "fighters": "3"}) == [
-        "replacing 3 fighter factors on SB KZI-B004 costs 3 EP, KZI has 2.5 (501.5)"
+    assert refusals(poor, "alliance", {"type": "replace", "unit": "KZI-B004", "pfs": 6}) == [
+        "replacing 6 PFs on SBv.2 KZI-B004 costs 3 EP, KZI has 2.5 (502.43)"
     ]
 
 
-def test_2b4_passes_with_an_empty_treasury(alliance_2b4: FeState) -> None:
+def test_replacement_prices_follow_the_fixed_cost_table() -> None:
+    carrier = Unit("KZI-9001", "KZI", "CV", 1704)
+    f111 = Unit("FED-9001", "FED", "NVH", 2908)
+    assert replacements.replacement_price2(carrier, 12, 0) == 0  # 6 fighter factors: free
+    assert replacements.replacement_price2(carrier, 0, 6) == 6  # 6 PFs: 3 EP
+    assert replacements.replacement_price2(f111, 18, 0) == 5  # 9 F-111 factors: 2.25 -> 2.5
+    assert replacements.replacement_price2(f111, 8, 0) == 2  # 4 F-111 factors: 1 EP
+    assert replacements.f111_carrier(f111) and not replacements.f111_carrier(carrier)
+
+
+def test_2b4_waits_only_for_pfs_in_supply_and_money(alliance_2b4: FeState) -> None:
     step = sequence_step("2B4")
     assert shipyard.AREA.skip(alliance_2b4, step) == ""
-    assert shipyard.AREA.skip(alliance_2b4.with_ep2("KZI", 0), step) == (
-        "KZI: no unit carrying fighters or PFs, or no EP to pay"
+    reason = (
+        "fighters come back free at the end of the combat phase (530.12); KZI: no unit in "
+        "supply carrying PFs or F-111s, or no EP to pay"
     )
+    assert shipyard.AREA.skip(alliance_2b4.with_ep2("KZI", 0), step) == reason
+    plain = with_units(alliance_2b4, changed(alliance_2b4, "KZI-B004", cls="SB"))
+    assert shipyard.AREA.skip(plain, step) == reason
+
+
+# --- 6E free fighters -----------------------------------------------------------------------
+
+
+def test_6e_gives_fighters_back_free_to_units_in_supply(alliance_2b3: FeState) -> None:
+    """A KZI carrier far from any Kzinti supply point keeps its losses; the rest get theirs."""
+    lost = Unit("KZI-9001", "KZI", "CV", 3010)
+    state = with_units(alliance_2b3, lost).with_ep2("KZI", 40)
+    events: list[Event] = []
+    after = replacements.AREA.automatic(state, sequence_step("6E"), events)
+    assert after is state
+    by_empire = {e.data["empire"]: e for e in events}
+    kzi = by_empire["KZI"]
+    assert kzi.kind == "fighters" and kzi.step == "6E" and kzi.seat == "alliance"
+    assert "KZI-B004" in kzi.data["replaced"]
+    assert kzi.data["unsupplied"] == ["KZI-9001"]
+    assert kzi.data["cost2"] == 0
+    assert kzi.text.endswith(
+        "in supply (530.12, 501.5); out of supply, keeping their losses: CV KZI-9001 in 3010"
+    )
+    assert state.ep2("KZI") == 40
+    assert by_empire["KLI"].data["unsupplied"] == []
+
+
+def test_6e_is_automatic_for_both_sides() -> None:
+    step = sequence_step("6E")
+    assert (step.kind, step.actor, step.area) == ("automatic", "both", "replacements")
+    assert step.rules[0] == "530.12"
 
 
 # --- rule options ---------------------------------------------------------------------------
