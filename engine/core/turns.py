@@ -52,6 +52,11 @@ class TurnState(Protocol):
     def over(self) -> bool: ...
     @property
     def standing(self) -> tuple[tuple[Seat, tuple[str, ...]], ...]: ...
+    @property
+    def last_actor(self) -> Seat:
+        """The seat whose answer ended the last step a seat ended ("" before any): it holds
+        the pen, so a "both" step asks it first (`Turns.answer_order`)."""
+        ...
 
 
 S = TypeVar("S", bound=TurnState)
@@ -149,11 +154,22 @@ class Turns(Generic[S]):
         return self.host.steps(state)[state.step]
 
     def answer_order(self, state: S, step: Step) -> tuple[Seat, ...]:
-        """The seats that must complete ``step``, in the order they answer."""
+        """The seats that must complete ``step``, in the order they answer.
+
+        A "both" step that is not secret asks first the seat that ended the step before (the
+        one holding the pen), the phasing seat when none did: each seat then answers its part
+        of one "both" step and the first part of the next in one packet, so a row of k such
+        steps costs k + 1 packets and hand-offs rather than 2k. The order of the parts is
+        bookkeeping; where a rule orders the players' acts, the step's own orders say so.
+        Secret steps keep the phasing seat first: both commit before anything is revealed.
+        """
         first = self.host.phasing(state)
         index = state.seats.index(first)
         rotated = state.seats[index:] + state.seats[:index]
         if step.actor == Actor.BOTH:
+            if step.kind != StepKind.SECRET and state.last_actor in rotated:
+                index = rotated.index(state.last_actor)
+                return rotated[index:] + rotated[:index]
             return rotated
         if step.actor == Actor.NON_PHASING:
             return (rotated[1],)
@@ -285,6 +301,7 @@ class Turns(Generic[S]):
             return _replace(state, answered=answered)
         text = f"{seat} completed {step.id} {step.title}{suffix}"
         events.append(Event("step-done", text, seat, step.id, data))
+        state = _replace(state, last_actor=seat)
         if step.kind == StepKind.DECISION:
             moved = self.host.on_done(state, seat, step, events)
             if moved.step != state.step:

@@ -136,6 +136,9 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     (``1A2``, ``3B1``, ``5-3A``...): sorted ids of units in neither the main nor a partial
     grid then. Movement reads 3B1 (410.31), combat 1A2 and the last 5-3A (410.22). Emptied
     as phase 1 begins (`engine.fe.steps.supply`)."""
+    last_actor: Seat = ""
+    """The seat whose answer ended the last step a seat ended (`engine.core.turns`): a
+    "both" step asks it first, which saves a hand-off per such step."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:

@@ -45,6 +45,14 @@ def set_up(table: Table) -> None:
         table.orders(seat, *default_placements(table.state.rules), Done())
 
 
+def secret_order(table: Table) -> tuple[str, str]:
+    """The seats of a secret step in the order the engine asks them to commit
+    (`engine.core.turns.Turns.answer_order`)."""
+    first = table.owed()[0]
+    second = next(seat for seat in ("coalition", "alliance") if seat != first)
+    return first, second
+
+
 def play_sample_fe_game() -> Table:
     table = Table(RULESET, "the-wind", ["coalition", "alliance"], label="fe-sample")
     set_up(table)
@@ -55,14 +63,18 @@ def play_sample_fe_game() -> Table:
     table.orders("coalition", Done())
     table.orders("alliance", Standing(["1", "2", "3A"]))
     walk_to(table, "5-3C")
-    table.commit("coalition", "carrier group: D7, F5, F5")
-    table.commit("alliance", "carrier group: CV, DD, FF", reveal_now=True)
-    table.reveal("coalition")
+    first, second = secret_order(table)
+    groups = {"coalition": "carrier group: D7, F5, F5", "alliance": "carrier group: CV, DD, FF"}
+    table.commit(first, groups[first])
+    table.commit(second, groups[second], reveal_now=True)
+    table.reveal(first)
     walk_to(table, "5-3X2")
-    table.commit("coalition", "BIR 3")
-    table.commit("alliance", "BIR 2")
-    table.reveal("coalition")
-    table.reveal("alliance")
+    first, second = secret_order(table)
+    bir = {"coalition": "BIR 3", "alliance": "BIR 2"}
+    table.commit(first, bir[first])
+    table.commit(second, bir[second])
+    table.reveal(table.owed()[0])
+    table.reveal(table.owed()[0])
     walk_to(table, "5-7A1")
     seat = pending(RULESET, table.state)[0].seats[0]  # type: ignore[arg-type]
     table.orders(seat, Back("5-2A1"))

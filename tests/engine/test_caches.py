@@ -285,6 +285,7 @@ EXPECTED = {
     "engine.fe.model._board": "by_identity",
     "engine.fe.model._forces_digest": "by_identity",
     "engine.fe.model._forces_digests": "by_identity",
+    "engine.fe.neutral._flanking": "derived",
     "engine.fe.scenario.load_scenarios": "static",
     "engine.fe.sequence.load_sequence": "static",
     "engine.fe.steps.setup_stage.setup_steps": "derived",

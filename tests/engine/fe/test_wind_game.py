@@ -71,9 +71,7 @@ def earned2(empire: str, chart: int) -> int:
 
 
 def test_each_empire_collected_its_chart_income_once(table: Table) -> None:
-    expected = {
-        h.empire: earned2(h.empire, h.income) for h in scenario_holdings("the-wind")
-    }
+    expected = {h.empire: earned2(h.empire, h.income) for h in scenario_holdings("the-wind")}
     collected = {e.data["empire"]: e.data["ep2"] for e in events(table, "income")}
     assert collected == expected
     assert expected["FED"] == 331 and expected["HYD"] == 74  # 165.5 EP and 37 EP

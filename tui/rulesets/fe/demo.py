@@ -218,13 +218,15 @@ def _play(root: Path) -> int:
     advance(players, game_id, "5-3C")
 
     say("\n8. Secret step 5-3C: each seat commits its choice; they are revealed together")
-    alice.replica.submit(
-        game_id, [{"type": "secret", "choice": "escort group: D7 with the F5S scout"}], now=now()
-    )
-    exchange(alice, bob)
-    no_groups = "no carrier groups: CC and BC fight as they are"
-    bob.replica.submit(game_id, [{"type": "secret", "choice": no_groups}], now=now())
-    exchange(bob, alice)
+    choices = {
+        "coalition": "escort group: D7 with the F5S scout",
+        "alliance": "no carrier groups: CC and BC fight as they are",
+    }
+    for _ in choices:  # in the order the engine asks (engine.core.turns.answer_order)
+        seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]
+        author = players[seat]
+        author.replica.submit(game_id, [{"type": "secret", "choice": choices[seat]}], now=now())
+        exchange(author, bob if author is alice else alice)
     for seq, event in bob.replica.events(game_id):
         if event.kind in ("commit", "secret"):
             say(f"    packet {seq}: {event.text}")
