@@ -185,7 +185,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--turn",
         type=int,
         metavar="N",
-        help="what the scenario says about game turn N: each empire's schedule, economy",
+        help=(
+            "what the scenario says about game turn N: each empire's schedule, economy and "
+            "reinforcements"
+        ),
     )
 
     data = sub.add_parser("data", help="check the shipped game data")
