@@ -95,7 +95,7 @@ TITLES: dict[str, str] = {
     "repair": "Repair",
     "build": "Build",
     "convert": "Convert",
-    "replace": "Replace fighters or PFs",
+    "replace": "Buy replacement PFs or F-111s",
     "retrograde": "Retrograde",
     "strategic": "Strategic move",
     "reserve": "Designate a reserve",

@@ -321,7 +321,8 @@ class ConvertOrder(_OrderBase, frozen=True, tag="convert"):
 
 
 class ReplaceOrder(_OrderBase, frozen=True, tag="replace"):
-    """Replace lost fighter factors (``"4.5"``) and PFs of a unit in supply (501.5)."""
+    """Buy replacement PFs (0.5 EP each) or F-111 factors (``"4.5"``, 0.25 EP each) for a
+    unit in supply (501.5, 502.43, 527.13); other fighters come back free at 6E (530.12)."""
 
     unit: UnitId
     fighters: EpText = "0"

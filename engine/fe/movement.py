@@ -30,9 +30,10 @@ Rules enforced, each marked as in ``fe-rules-notes.md`` (S sourced, I inferred, 
   (``halved``: the flow takes them from the 3B1 supply check); I: the half is rounded down
   (a convoy's 2 hexes become 1, an FRD's 1 none), and what a unit already spent this phase
   counts against the halved allowance.
-- Not modelled yet (left to the players, as the checklist says): neutral-zone entry (503.x),
-  tugs towing FRDs and bases, police ships' limits (531.212), reserve fleets (203.7, Phase
-  4), strategic movement (204.0).
+- Elsewhere: neutral-zone entry (503.6, `engine.fe.neutral`, through the steps' closed
+  hexes), reserve fleets (203.7, `engine.fe.steps.reserves`), strategic movement (204.0,
+  `engine.fe.strategic`). Not modelled yet (left to the players, as the checklist says): tugs
+  towing FRDs and bases, police ships' limits (531.212).
 
 Deterministic: violations come in a fixed order (unit ids sorted), no sets are iterated, and
 the board that comes back is canonical (`Board.with_units`).

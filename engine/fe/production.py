@@ -23,9 +23,9 @@ Limits, each refused with its numbers and rule:
   Remus, 4514); an extra major costs 5 EP (433.16, fixed costs; not for the Romulans).
   A spare major slot may take a minor. Crippled units are not converted (433.44); conversions
   of several units, of other empires' hulls and base upgrades (433.41) stay manual;
-- replacements (752.0): a fighter factor costs 2 EP on a carrier or a pod, 1 EP on a hybrid
-  ship or a base, 0.5 EP on a PDU; a PF 0.5 EP; never more than the unit carries, and not in
-  a hex cut off from supply (501.5);
+- replacements (501.5): never more than the unit carries, and not in a hex cut off from
+  supply; what they cost is `engine.fe.steps.replacements`' (fighters lost in combat come
+  back free at 6E, 530.12; PFs and F-111 factors are bought in 2B4);
 - money: everything together must not cost more than the treasury (431.0).
 """
 
