@@ -17,8 +17,9 @@ Each player turn, for every empire of the phasing seat:
   four units at each empire's capital that belong to no fleet (what it has built) march toward
   an enemy capital (`FRONT`), as far as the engine lets them.
 - 8A: an off-map fleet due by now (the Lyran Far Stars Fleet, the Kzinti Baron's Fleet, both
-  Spring Y169) comes onto the map by strategic movement, as many of its units as the engine
-  accepts in one order (the rest come in later turns).
+  Spring Y169) comes onto the map by strategic movement: the whole fleet in one order if the
+  engine accepts it (the Baron's tug carrying its mobile base, 509.1-C), else as many of the
+  units that move by themselves as it accepts (the rest come in later turns).
 - Everything else is walked with ``done`` and secret choices, as in `tests.engine.fe_wind`.
 """
 
@@ -150,19 +151,18 @@ def arrive(table: Table, seat: str) -> list[StrategicOrder]:
         fleet = setup.fleet(waiting[0].fleet)
         assert fleet is not None
         targets = list(fleet.hexes) or [_capital(empire)]
-        ids = [
-            u.id
-            for u in waiting
-            if u.fleet == fleet.name
-            and any(_apply(state, seat, StrategicOrder([u.id], f"{to:04d}")) for to in targets)
+        whole = [u.id for u in waiting if u.fleet == fleet.name]
+        alone = [
+            i
+            for i in whole
+            if any(_apply(state, seat, StrategicOrder([i], f"{to:04d}")) for to in targets)
         ]
-        if not ids:
+        # the whole fleet first (a tug carries a mobile base only in the same order,
+        # 509.1-C), then fewer of the units that may move by themselves
+        sizes = [whole] + [alone[:size] for size in range(len(alone), 0, -1)]
+        candidates = [StrategicOrder(ids, f"{to:04d}") for ids in sizes if ids for to in targets]
+        if not candidates:
             continue
-        candidates = [
-            StrategicOrder(ids[:size], f"{to:04d}")
-            for size in range(len(ids), 0, -1)
-            for to in targets
-        ]
         order: StrategicOrder = first_legal(table, seat, candidates)
         after = _apply(state, seat, order)
         assert after is not None

@@ -123,10 +123,10 @@ DELIVERED = {
 ARRIVED = {
     # 204.0 and the order of battle: the Lyran Far Stars Fleet (CC, 4 CA, 5 CL, 4 DD, 4 FF,
     # CW, DW, SC, TGP, FRD = 23) and the Kzinti Baron's Fleet (15 units) arrive by strategic
-    # movement from Spring Y169 (turn 2). The Baron's MB cannot move by itself and towing is not
-    # modelled, so 14 of its 15 units come.
+    # movement from Spring Y169 (turn 2); the Baron's MB comes carried by the fleet's TGT on
+    # the mobile-base mission (509.1-C), so all 15 come in one order.
     ("LYR", 2): 23,
-    ("KZI", 2): 14,
+    ("KZI", 2): 15,
 }
 
 FIRST_TREASURY = {
@@ -257,14 +257,11 @@ def test_off_map_arrivals(books: dict[tuple[int, str], Books], empire: str) -> N
     assert got == [ARRIVED.get((empire, t), 0) for t in TURNS]
 
 
-def test_of_the_arriving_fleets_only_the_barons_mb_stays_off_the_map(campaign: Table) -> None:
+def test_no_unit_of_the_arriving_fleets_stays_off_the_map(campaign: Table) -> None:
     arriving = ("Far Stars Fleet", "Baron's Fleet")
-    left = [
-        (u.empire, u.fleet, u.cls)
-        for u in rules(campaign).board.units
-        if u.hex == OFF_MAP and u.fleet in arriving
-    ]
-    assert left == [("KZI", "Baron's Fleet", "MB")]
+    board = rules(campaign).board
+    assert [u.id for u in board.units if u.hex == OFF_MAP and u.fleet in arriving] == []
+    assert sum(1 for u in board.units if u.fleet in arriving) == 23 + 15
 
 
 @pytest.mark.parametrize("empire", EMPIRES)
@@ -286,4 +283,4 @@ def test_the_books_balance(books: dict[tuple[int, str], Books], empire: str) -> 
 def test_arrivals_pay_for_moves_past_the_free_ten(books: dict[tuple[int, str], Books]) -> None:
     # free strategic moves per turn (nations.json, converted into map.json): 10 each
     assert books[(2, "LYR")].strategic2 == 2 * (23 - 10)
-    assert books[(2, "KZI")].strategic2 == 2 * (14 - 10)
+    assert books[(2, "KZI")].strategic2 == 2 * (15 - 10)
