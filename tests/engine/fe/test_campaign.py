@@ -207,6 +207,31 @@ def test_disrupted_provinces_per_turn(books: dict[tuple[int, str], Books], empir
     assert [books[(t, empire)].disrupted for t in TURNS] == want
 
 
+def _slots_from_the_data(empire: str, turn: int) -> int:
+    """The slots of the schedule in force, read straight from the converted order of battle:
+    turn 1 is Fall Y168 and each turn a half year later; of the batches of the turn's season
+    (no season: spring) dated at or before it, the latest year's (431.0, issue 13 item 1)."""
+    setup = json.loads((DATA / "setups" / "the-wind.json").read_text(encoding="utf-8"))
+    (found,) = [e for e in setup["empires"] if e["empire"] == empire]
+    year, season = 168 + turn // 2, "fall" if turn % 2 else "spring"
+    batches = [
+        b
+        for b in found.get("production", [])
+        if b.get("season", "spring") == season and b["year"] <= year
+    ]
+    if not batches:
+        return 0
+    latest = max(b["year"] for b in batches)
+    return sum(u.get("count", 1) for b in batches if b["year"] == latest for u in b["units"])
+
+
+@pytest.mark.parametrize("empire", EMPIRES)
+def test_the_hand_listed_schedules_are_the_data_files(empire: str) -> None:
+    assert [_slots_from_the_data(empire, t) for t in TURNS] == [
+        SCHEDULE_SLOTS[empire].get(t, 0) for t in TURNS
+    ]
+
+
 @pytest.mark.parametrize("empire", EMPIRES)
 def test_builds_per_turn_fill_the_schedule_in_force(
     books: dict[tuple[int, str], Books], empire: str
