@@ -30,8 +30,13 @@ option):
   not end in a hex holding enemy units. Each unit moves strategically at most once a turn
   (``already``).
 - S (600.3): units of a starting fleet that is not released do not move. I: units that cannot
-  move by themselves (bases, PDUs, pods) do not move strategically here; towing by tugs
-  (509.1-C/F) is not modelled yet.
+  move by themselves (bases, PDUs, pods) do not move strategically here, except a mobile
+  base carried by a tug (`towed_bases`).
+- S (509.1-C): a tug takes the mobile-base mission as it begins strategic movement and moves
+  a mobile base with it. I: in one strategic order, each uncrippled unit whose class may take
+  mission C carries one mobile base (class MB) of the order, in the order's sequence, and both
+  count as strategic moves (each is a unit that moved). Other towing (509.1-F, FRDs) is not
+  modelled; FRDs move under their own strategic limit as before.
 - S (204.0, 549.24): an auxiliary moves at most 12 hexes by strategic movement. S (unit
   tables): FRDs likewise carry a strategic limit (12); a route's length is the sum of its legs.
 - S (204.0, fixed costs): each empire has free strategic moves per turn (Federation 15,
@@ -57,6 +62,9 @@ NODE_RULE = "756.2"
 AUXILIARY_RULE = "549.24"
 RELEASE_RULE = "600.3"
 OWN_UNITS_RULE = "105.0"
+TOW_RULE = "509.1-C"
+MOBILE_BASE = "MB"
+MOBILE_BASE_MISSION = "C"
 
 EXTRA_MOVE_EP = 1
 """EP per strategic move beyond the free ones (the fixed costs table)."""
@@ -170,13 +178,14 @@ def check_strategic(
     *,
     treasury2: int | None = None,
     already: Sequence[str] = (),
+    towed: bool = False,
 ) -> list[Violation]:
     """Why ``empire`` may not make this strategic move now (empty when it may).
 
     ``grid`` is the empire's current supply grid (its points and active supply tugs are the
     nodes); ``moves_before`` the strategic moves it already made this turn; ``treasury2`` its
     treasury in half EP (None: not checked); ``already`` the units that moved strategically
-    this turn.
+    this turn; ``towed`` that a tug of the same order carries the unit (`towed_bases`).
     """
     if grid.empire != empire:
         return [Violation(f"the supply grid given is {grid.empire}'s, not {empire}'s", NODE_RULE)]
@@ -190,7 +199,7 @@ def check_strategic(
     if unit.hex == OFF_MAP and OFF_MAP not in nodes(grid):
         text = f"{unit.id} is off the map and {empire} has no off-map area in its supply grid"
         return [Violation(text, NODE_RULE)]
-    out = _unit_problems(board, unit, already)
+    out = _unit_problems(board, unit, already, towed)
     out.extend(_node_problems(board, grid, empire, unit, move.to))
     if out:
         return out
@@ -220,7 +229,23 @@ def check_strategic(
     return out
 
 
-def _unit_problems(board: Board, unit: Unit, already: Sequence[str]) -> list[Violation]:
+def towed_bases(units: Sequence[Unit]) -> set[str]:
+    """The mobile bases of one strategic order that its tugs carry (509.1-C): each uncrippled
+    unit that may take the mobile-base mission carries the next mobile base of the order."""
+    tugs = [
+        u
+        for u in units
+        if not u.crippled
+        and (info := class_of(u)) is not None
+        and MOBILE_BASE_MISSION in info.full.tug_missions
+    ]
+    bases = [u for u in units if u.cls == MOBILE_BASE]
+    return {base.id for base, _ in zip(bases, tugs, strict=False)}
+
+
+def _unit_problems(
+    board: Board, unit: Unit, already: Sequence[str], towed: bool = False
+) -> list[Violation]:
     out: list[Violation] = []
     if unit.id in already:
         out.append(
@@ -229,9 +254,16 @@ def _unit_problems(board: Board, unit: Unit, already: Sequence[str]) -> list[Vio
     if not board.is_released(unit):
         text = f"{unit.id} ({unit.cls}) belongs to {unit.fleet}, which is not released"
         out.append(Violation(text, RELEASE_RULE))
-    if movement_points(unit) == 0:
-        text = f"{unit.id} ({unit.cls}) cannot move by itself (towing by tugs is not modelled)"
-        out.append(Violation(text, STRATEGIC_RULE))
+    if movement_points(unit) == 0 and not towed:
+        if unit.cls == MOBILE_BASE:
+            text = (
+                f"{unit.id} (MB) cannot move by itself: a tug on the mobile-base mission, "
+                "moving in the same strategic order, carries one mobile base"
+            )
+            out.append(Violation(text, TOW_RULE))
+        else:
+            text = f"{unit.id} ({unit.cls}) cannot move by itself (towing by tugs is not modelled)"
+            out.append(Violation(text, STRATEGIC_RULE))
     if unit.hex != OFF_MAP and any(
         board.enemies(unit.empire, u.empire) for u in board.at(unit.hex)
     ):

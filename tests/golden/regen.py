@@ -15,13 +15,15 @@ import msgspec
 
 from engine.core.game import apply_packet
 from engine.core.state import state_hash
+from tests.engine.fe_campaign import play_campaign
 from tests.engine.fe_play import play_sample_fe_game
 from tests.engine.fe_wind import play_wind_turns
 from tests.engine.table import Table
-from tests.golden.companion import GoldenGame, companion_path, companion_text
+from tests.golden.companion import GoldenGame, companion_path, companion_text, read_golden
+from tests.golden.ledger import ledger, ledger_text, replay_events
 
 HERE = Path(__file__).parent
-__all__ = ["GOLDEN", "HERE", "GoldenGame", "main"]
+__all__ = ["GOLDEN", "HERE", "LEDGERS", "GoldenGame", "campaign_ledger", "main"]
 
 
 def fe_checklist() -> GoldenGame:
@@ -36,6 +38,16 @@ def fe_wind() -> GoldenGame:
         play_wind_turns(),
         "The Wind: set-up and both player turns of turn 1 (income, builds, movement batches "
         "with a reaction window, battle, typed adjustments, strategic move, reserves)",
+    )
+
+
+def fe_campaign() -> GoldenGame:
+    return _record(
+        play_campaign(),
+        "The Wind as a campaign from set-up to the end of turn 6: both sides build from their "
+        "schedules every player turn, pre-war construction is delivered, the Far Stars and "
+        "Baron's Fleets arrive by strategic movement, the Federation goes on a limited-war "
+        "economy when the Lyrans enter Kzinti space, new units march each player turn",
     )
 
 
@@ -55,7 +67,19 @@ def _record(table: Table, description: str) -> GoldenGame:
     )
 
 
-GOLDEN = {"fe_checklist.msgpack": fe_checklist, "fe_wind.msgpack": fe_wind}
+GOLDEN = {
+    "fe_campaign.msgpack": fe_campaign,
+    "fe_checklist.msgpack": fe_checklist,
+    "fe_wind.msgpack": fe_wind,
+}
+LEDGERS = {"fe_campaign.msgpack": "fe_campaign_ledger.txt"}
+"""Golden games with a campaign ledger beside them (`tests.golden.ledger`)."""
+
+
+def campaign_ledger(name: str) -> str:
+    """The ledger the current engine writes for the committed golden game ``name``."""
+    events = replay_events(read_golden(HERE / name))
+    return ledger_text(LEDGERS[name], ledger(events))
 
 
 def main() -> None:
@@ -65,6 +89,9 @@ def main() -> None:
         text = companion_path(HERE / name)
         text.write_text(companion_text(name, golden), encoding="utf-8")
         print(f"wrote {HERE / name} and {text.name}")
+    for name, books in LEDGERS.items():
+        (HERE / books).write_text(campaign_ledger(name), encoding="utf-8")
+        print(f"wrote {HERE / books}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
 from saves.registry import ruleset_for
 from tests.golden.companion import companion_path, companion_text, read_golden
-from tests.golden.regen import GOLDEN, HERE, GoldenGame
+from tests.golden.regen import GOLDEN, HERE, LEDGERS, GoldenGame, campaign_ledger
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
@@ -67,3 +67,16 @@ def test_golden_text_companion_says_what_the_binary_does(name: str) -> None:
             f"{path.name} does not say what {name} does (line {line + 1}: has {got!r},"
             f" the binary gives {want!r}): {regen}"
         )
+
+
+@pytest.mark.parametrize("name", sorted(LEDGERS))
+def test_campaign_ledger_says_what_the_engine_books(name: str) -> None:
+    """The committed ledger is the one the current engine writes from the golden game's events:
+    a change of income, builds, deliveries or economies shows in its diff by player turn."""
+    path = HERE / LEDGERS[name]
+    assert path.exists(), f"{path.name} is missing: run `python -m tests.golden.regen`"
+    committed = path.read_text(encoding="utf-8").splitlines()
+    fresh = campaign_ledger(name).splitlines()
+    for line, (old, new) in enumerate(zip(committed, fresh, strict=False)):
+        assert old == new, f"{path.name} line {line + 1}: has {old!r}, the engine books {new!r}"
+    assert len(committed) == len(fresh), f"{path.name}: {len(committed)} lines, not {len(fresh)}"

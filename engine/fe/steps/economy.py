@@ -147,6 +147,9 @@ class _Economy(Area):
                     {
                         "empire": empire,
                         "ep2": earned.total2,
+                        "gross2": earned.gross2,
+                        "permille": earned.permille,
+                        "disrupted": earned.disrupted,
                         "treasury2": state.ep2(empire),
                         "rule": INCOME_RULE,
                     },

@@ -103,11 +103,18 @@ class _Strategic(Area):
         galaxy, board, grid = base.galaxy(), state.board, grid_of(state, empire)
         out: list[Violation] = []
         setup = base.scenario_setup(state)
+        towed = strategic.towed_bases(units)  # 509.1-C: tugs of the order carry mobile bases
         for unit in units:
             move = strategic.StrategicMove(unit.id, to)
             out.extend(
                 strategic.check_strategic(
-                    galaxy, board, grid, empire, move, already=state.moved_once
+                    galaxy,
+                    board,
+                    grid,
+                    empire,
+                    move,
+                    already=state.moved_once,
+                    towed=unit.id in towed,
                 )
             )
             out.extend(reinforcements.arrival_problems(setup, board, state.turn, unit, to))

@@ -188,6 +188,34 @@ def test_the_barons_fleet_arrives_at_the_capital_by_strategic_movement_on_turn_2
     assert "from the off-map area (1 hex)" in moved.text
 
 
+def test_the_whole_barons_fleet_arrives_its_tug_carrying_the_mobile_base() -> None:
+    """509.1-C: the Baron's Fleet's TGT takes the mobile-base mission and brings its MB; all
+    15 units reach 1401 (15 strategic moves, 10 free: 5 EP)."""
+    state = until(2, 1, "8A")
+    fleet = [u for u in state.board.units if u.fleet == "Baron's Fleet"]
+    assert len(fleet) == 15 and [u.cls for u in fleet].count("MB") == 1
+    ids = [u.id for u in fleet]
+    before = state.ep2("KZI")
+    after = play(state, "alliance", StrategicOrder(ids, "1401"))
+    assert all(after.board.unit(i).hex == 1401 for i in ids)
+    assert after.ep2("KZI") == before - 2 * (15 - 10)
+
+
+def test_the_barons_mobile_base_without_its_tug_is_refused_whole() -> None:
+    state = until(2, 1, "8A")
+    fleet = [u for u in state.board.units if u.fleet == "Baron's Fleet"]
+    (mb,) = [u.id for u in fleet if u.cls == "MB"]
+    others = [u.id for u in fleet if u.cls not in ("MB", "TGT")][:2]
+    refused = RULESET.validate(state, "alliance", StrategicOrder([*others, mb], "1401"))
+    assert [(v.rule, v.message) for v in refused] == [
+        (
+            "509.1-C",
+            f"{mb} (MB) cannot move by itself: a tug on the mobile-base mission, moving in the "
+            "same strategic order, carries one mobile base",
+        )
+    ]
+
+
 def test_the_far_stars_fleet_leaves_its_box_on_turn_2() -> None:
     state = until(2, 0, "8A")
     ids = [u.id for u in state.board.units if u.fleet == "Far Stars Fleet"][:3]

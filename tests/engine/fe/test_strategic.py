@@ -18,6 +18,7 @@ from engine.fe.strategic import (
     nodes,
     strategic_cost,
     strategic_route,
+    towed_bases,
 )
 from engine.fe.supply import supply_grid
 from tests.engine.fe.supply_boards import (
@@ -184,7 +185,8 @@ def test_two_tugs_do_not_chain() -> None:
             (unit("FED-1", "MB", FED_CAPITAL),),
             StrategicMove("FED-1", L[6]),
             [
-                "FED-1 (MB) cannot move by itself (towing by tugs is not modelled) (204.0)",
+                "FED-1 (MB) cannot move by itself: a tug on the mobile-base mission, moving in "
+                "the same strategic order, carries one mobile base (509.1-C)",
             ],
         ),
         (
@@ -233,3 +235,27 @@ def test_same_inputs_same_route() -> None:
     grid = supply_grid(GALAXY, b, "FED")
     routes = [strategic_route(GALAXY, b, grid, FED_CAPITAL, L[12]) for _ in range(3)]
     assert len({msgspec.json.encode(r) for r in routes}) == 1
+
+
+def test_a_tug_carries_one_mobile_base_of_its_order() -> None:
+    """509.1-C: each uncrippled unit that may take the mobile-base mission carries the next
+    MB of the order; a ship without the mission, a crippled tug or a second MB gets none."""
+    tug = unit("FED-T1", "TG", FED_CAPITAL)
+    crippled = msgspec.structs.replace(unit("FED-T2", "TG", FED_CAPITAL), crippled=True)
+    first, second = unit("FED-M1", "MB", FED_CAPITAL), unit("FED-M2", "MB", FED_CAPITAL)
+    cruiser = unit("FED-1", "CA", FED_CAPITAL)
+    assert towed_bases([first, tug, second]) == {"FED-M1"}
+    assert towed_bases([first, cruiser, crippled]) == set()
+    assert towed_bases([first, second, tug, unit("FED-T3", "TG", FED_CAPITAL)]) == {
+        "FED-M1",
+        "FED-M2",
+    }
+
+
+def test_a_towed_mobile_base_moves_strategically() -> None:
+    b = fed(unit("FED-M1", "MB", FED_CAPITAL), *BASES)
+    grid = supply_grid(GALAXY, b, "FED")
+    move = StrategicMove("FED-M1", L[6])
+    assert check_strategic(GALAXY, b, grid, "FED", move, towed=True) == []
+    (alone,) = check_strategic(GALAXY, b, grid, "FED", move)
+    assert alone.rule == "509.1-C"
