@@ -263,6 +263,9 @@ def _support_problems(force: BattleForce, by_id: dict[str, Unit]) -> list[Violat
         if sent.unit in seen:
             out.append(Violation(f"{sent.unit} sends fighters forward twice", SUPPORT_RULE))
         seen.add(sent.unit)
+        if sent.fighters2 == 0 and sent.pfs == 0:
+            text = f"{sent.unit} is named in the support echelon but sends nothing forward"
+            out.append(Violation(text, SUPPORT_RULE))
         info = class_of(unit)
         side = None
         if info is not None:
@@ -321,14 +324,19 @@ def reserve(force: BattleForce, available: Sequence[Unit]) -> tuple[str, ...]:
     return tuple(u.id for u in available if u.id not in taken)
 
 
-def force_targets(force: BattleForce, available: Sequence[Unit]) -> tuple[Target, ...]:
+def force_targets(
+    force: BattleForce, available: Sequence[Unit], with_reserve: bool = False
+) -> tuple[Target, ...]:
     """The damage view of a legal force's units: those of the force, then the support
-    echelon (with the fighters each sent forward), in id order within each."""
+    echelon (with the fighters each sent forward), then, if asked, the reserve (so that a
+    directed order at a reserve unit is refused by name), in id order within each."""
     by_id = {u.id: u for u in available}
     inside = sorted(dict.fromkeys(force.units))
     sent = {f.unit: f.fighters2 for f in force.forward}
     support = sorted(support_echelon(force))
+    kept = sorted(reserve(force, available)) if with_reserve else []
     return (
         *(target_of(by_id[i], "force") for i in inside),
         *(target_of(by_id[i], "support", fighters2=sent[i]) for i in support),
+        *(target_of(by_id[i], "reserve", fighters2=0) for i in kept),
     )

@@ -242,7 +242,7 @@ def pursuit_succeeds(
         return False
     if all_x_or_fast:
         return True
-    return die + pursuit_modifier(declined_approach, x_or_fast or all_x_or_fast) < pursuing_ships
+    return die + pursuit_modifier(declined_approach, x_or_fast) < pursuing_ships
 
 
 CAPTURE_TARGET = 3

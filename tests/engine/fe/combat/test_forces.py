@@ -149,6 +149,10 @@ def test_the_support_echelon_sends_what_it_has_from_outside_the_force() -> None:
     assert [p.message for p in problems] == [
         "CV-2 sends 6 fighter factors and 0 PFs forward; it has 3 and 0"
     ]
+    empty = BattleForce("DN-1", ("DN-1",), (Forward("CV-1"),))
+    assert [(p.message, p.rule) for p in force_problems(empty, units)] == [
+        ("CV-1 is named in the support echelon but sends nothing forward", "302.563")
+    ]
 
 
 def test_carrier_groups_stay_together() -> None:
@@ -189,3 +193,9 @@ def test_force_targets_put_the_support_echelon_after_the_force() -> None:
         ("FF-1", "force", 8, True, 0),
         ("CV-1", "support", 20, False, 6),
     ]
+
+
+def test_the_reserve_can_be_listed_for_directed_damage_to_refuse_by_name() -> None:
+    units = [kzi("DN-1", "DN"), kzi("CL-1", "CL")]
+    targets = force_targets(BattleForce("DN-1", ("DN-1",)), units, with_reserve=True)
+    assert [(t.id, t.echelon) for t in targets] == [("DN-1", "force"), ("CL-1", "reserve")]
