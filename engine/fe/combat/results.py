@@ -98,7 +98,9 @@ def check_die(die: int, what: str = "die roll") -> Violation | None:
     """A six-sided die shows 1..6; anything else is refused (a forged or mistyped roll)."""
     if DIE_MIN <= die <= DIE_MAX:
         return None
-    return Violation(f"a {what} of {die} is not possible: a die shows {DIE_MIN} to {DIE_MAX}")
+    return Violation(
+        f"a {what} of {die} is not possible: a die shows {DIE_MIN} to {DIE_MAX}", CRT_RULE
+    )
 
 
 def check_pick(bir: int, *, low: int = BIR_PICK_MIN, high: int = BIR_PICK_MAX) -> Violation | None:

@@ -173,7 +173,7 @@ def test_fighting_retreat_rows() -> None:
 
 def test_bad_dice_and_ratings_are_refused_with_the_numbers() -> None:
     assert check_die(6) is None and check_die(1) is None
-    assert check_die(7) == Violation("a die roll of 7 is not possible: a die shows 1 to 6")
+    assert check_die(7) == Violation("a die roll of 7 is not possible: a die shows 1 to 6", "302.4")
     assert check_die(0) is not None
     assert check_pick(1) is None and check_pick(4) is None
     refused = check_pick(5)
