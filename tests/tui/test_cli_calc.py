@@ -92,7 +92,7 @@ def test_ew_shift_and_half_potential() -> None:
         (
             ("--potential", "40", "--bir", "4", "--die", "3", "--ew", "3"),
             "hexpost: calc combat: an EW shift of 3 is not possible: the side with more EW "
-            "points adds 0 to 2 to its own roll, the other side nothing (308.5)",
+            "points adds 0 to 2 to its own roll, the other side nothing (308.51)",
         ),
         (
             ("--potential", "40", "--bir", "4", "--die", "3", "--rounding", "banker"),

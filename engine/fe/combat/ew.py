@@ -1,4 +1,4 @@
-"""Electronic warfare (308.5, 313.0): each side's EW points, bases' attack-for-EW trade, shift.
+"""Electronic warfare (308.51, 313.0): each side's EW points, bases' attack-for-EW trade, shift.
 
 Scouts and bases give a battle force EW points (step 5-4A2: the variable ones are chosen
 secretly and revealed together). Each unit's points come from the side of its counter in use
@@ -23,7 +23,8 @@ under column 6. Option ``base-ew-order`` picks one:
   *traded* for attack (each EW point costs attack, as the tables' titles and step 5-4A2 say);
   it keeps the printed attack of the unit tables (SB 36, BATS 12) at the lowest EWF; and it
   lets a crippled base use the low EWFs (crippled SB: EWF 1-3 keep 18, 12, 6), where the other
-  order would give a crippled starbase more EW (4-6) than it can use while whole at that attack.
+  order would give a crippled starbase keeping 18 attack six EW points, twice the three a whole
+  one keeping 18 gets.
 - ``"play-aid"``: the play aid's columns read as the EWF: EWF 1 keeps the least attack and a
   crippled base uses the top EWFs. Offered for groups that play from that chart.
 
@@ -42,8 +43,10 @@ from engine.core.ruleset import OptionSpec, OptionValue, Violation
 from engine.fe.forces import Unit
 from engine.fe.units import Side
 
-EW_RULE = "308.5"
-BASE_EW_RULE = "313.2"
+EW_RULE = "308.51"
+"""Scouts' EW and the shift (step 5-4A2 cites 308.51 or 313.21)."""
+BASE_EW_RULE = "313.0"
+"""Electronic warfare (313.0): the base EW tables are play aids with no finer rule number."""
 
 BASE_EW_ORDER = "base-ew-order"
 EW_SHIFT_MAX_OPTION = "ew-shift-max"
@@ -184,7 +187,7 @@ def base_ewf_range(cls: str, *, crippled: bool, order: str = RATING) -> tuple[in
 def base_attack(
     cls: str, ewf: int, *, crippled: bool, enemies: Iterable[str] = (), order: str = RATING
 ) -> int | Violation:
-    """The attack factor (whole) a base keeps at EW factor ``ewf`` (313.2), or why not."""
+    """The attack factor (whole) a base keeps at EW factor ``ewf`` (313.0), or why not."""
     chart = BASE_EW.get(base_kind(cls))
     span = base_ewf_range(cls, crippled=crippled, order=order)
     row = None if chart is None else _row(chart, crippled, enemies)
@@ -258,7 +261,7 @@ def side_ew(
     enemies: Iterable[str] = (),
     order: str = RATING,
 ) -> int | Violation:
-    """A battle force's EW points (308.5): the sum of its units' (`unit_ew`)."""
+    """A battle force's EW points (308.51): the sum of its units' (`unit_ew`)."""
     chosen = choices or {}
     foes = tuple(enemies)
     total = 0
@@ -271,7 +274,7 @@ def side_ew(
 
 
 def ew_shift(own: int, enemy: int, *, most: int = EW_SHIFT_MAX) -> int:
-    """The shift a side adds to its combat roll (308.5; rules notes C): the amount its EW
+    """The shift a side adds to its combat roll (308.51; rules notes C): the amount its EW
     points exceed the enemy's, at most ``most``; nothing when it has no more than the enemy."""
     return max(0, min(most, own - enemy))
 

@@ -1,4 +1,4 @@
-"""Electronic warfare (308.5, 313.2): scouts, variable scouts, base EW tables, the shift."""
+"""Electronic warfare (308.51, 313.0): scouts, variable scouts, base EW tables, the shift."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_shift_goes_to_the_side_with_more_ew_both_ways() -> None:
 def test_check_shift_refuses_impossible_shifts() -> None:
     assert check_shift(0) is None and check_shift(2) is None
     refused = check_shift(3)
-    assert refused is not None and refused.rule == "308.5" and "0 to 2" in refused.message
+    assert refused is not None and refused.rule == "308.51" and "0 to 2" in refused.message
     assert check_shift(-1) is not None
     assert check_shift(3, most=3) is None
 
@@ -70,7 +70,7 @@ def test_starbase_trades_attack_for_ew_in_the_rating_order() -> None:
     assert unit_ew(unit("LYR", "SB", crippled=True), 3) == UnitEw(3, 12)
     refused = unit_ew(unit("LYR", "SB", crippled=True), 4)
     assert isinstance(refused, Violation) and "(1 to 3)" in refused.message
-    assert refused.rule == "313.2"
+    assert refused.rule == "313.0"
 
 
 def test_starbase_in_the_play_aid_order() -> None:
