@@ -196,6 +196,30 @@ def build_parser() -> argparse.ArgumentParser:
     check = dsub.add_parser("check", help="report every broken reference in the data files")
     check.add_argument("--json", action="store_true")
 
+    calc = sub.add_parser("calc", help="work a rule out without a game (combat damage)")
+    csub = calc.add_subparsers(dest="calc_command", metavar="WHAT", required=True)
+    combat = csub.add_parser(
+        "combat",
+        help="damage points and percentage of one combat roll",
+        description="One side's damage: its combat potential x the combat table's "
+        "percentage for the BIR total (0-10), its die (1-6) and its EW shift (0-2), rounded "
+        "to whole points as the damage-rounding option says (default nearest-half-up).",
+    )
+    combat.add_argument(
+        "--potential", required=True, metavar="N", help="combat potential, e.g. 40 or 40.5"
+    )
+    combat.add_argument("--bir", required=True, type=int, metavar="B", help="the BIR total, 0-10")
+    combat.add_argument("--die", required=True, type=int, metavar="D", help="the die roll, 1-6")
+    combat.add_argument(
+        "--ew", type=int, default=0, metavar="S", help="this side's EW shift (default 0)"
+    )
+    combat.add_argument(
+        "--rounding",
+        metavar="MODE",
+        help="nearest-half-up (default), nearest-half-down, down or up",
+    )
+    combat.add_argument("--json", action="store_true")
+
     new = sub.add_parser("new", help="create a game and invite an opponent")
     new.add_argument("--scenario", required=True, metavar="ID")
     new.add_argument("--seat", required=True, help="your seat, e.g. coalition")

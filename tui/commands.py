@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.core.errors import HexpostError
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
-from tui import account_cmd, render, sync_cmd, trust_cmd
+from tui import account_cmd, calc_cmd, render, sync_cmd, trust_cmd
 from tui.askpass import passphrase, signing_replica
 from tui.rulesets import demo as ruleset_demo
 from tui.safe_text import safe_text
@@ -271,6 +271,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "scenarios": cmd_scenarios,
     "scenario": cmd_scenario,
     "data": cmd_data,
+    "calc": calc_cmd.cmd_calc,
     "new": cmd_new,
     "accept": cmd_accept,
     "games": cmd_games,

@@ -5,11 +5,11 @@ Everything the app and the command line show of a game comes from the ruleset's 
 code of its own for what no face can say generically: extra keys of ``hexpost show --json``
 (F&E has always printed its empires, units and hexes there), a scenario's details for
 ``hexpost scenario info`` (and for one game turn, ``--turn``), a check of its shipped data
-for ``hexpost data check``, and which fields of an order's form matter for the values
-chosen so far. Such code lives in a package
-``tui/rulesets/<id>/`` that exports a `RulesetClient` and names it in the entry point group
-``hexpost.clients``. A ruleset without one gets `GenericClient`, which adds nothing: the
-shell works from the face alone.
+for ``hexpost data check``, which fields of an order's form matter for the values
+chosen so far, and calculators (``hexpost calc combat``) that work its rules without a game.
+Such code lives in a package ``tui/rulesets/<id>/`` that exports a `RulesetClient` and names
+it in the entry point group ``hexpost.clients``. A ruleset without one gets `GenericClient`,
+which adds nothing: the shell works from the face alone.
 """
 
 from __future__ import annotations
@@ -99,6 +99,12 @@ class RulesetClient(Protocol):
         every parameter of the face's `Choice`)."""
         ...
 
+    def calculate(self, name: str, values: Mapping[str, str]) -> ScenarioDetails | None:
+        """The calculator ``name`` (``hexpost calc NAME``) on the typed ``values``: a record
+        for ``--json`` and its text (None: the ruleset has no such calculator). Bad values
+        raise `HexpostError` naming the value and the rule."""
+        ...
+
 
 class GenericClient:
     """The client of a ruleset that ships no client code: the face says it all."""
@@ -124,6 +130,9 @@ class GenericClient:
         return []
 
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
+        return None
+
+    def calculate(self, name: str, values: Mapping[str, str]) -> ScenarioDetails | None:
         return None
 
 

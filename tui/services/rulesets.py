@@ -88,6 +88,16 @@ def data_gaps() -> list[DataProblem]:
     return gaps
 
 
+def calculate(name: str, values: dict[str, str]) -> ScenarioDetails:
+    """``hexpost calc NAME``: the first installed ruleset (by id) with that calculator works
+    it; none has one: refused by name."""
+    for plugin in sorted(installed().plugins, key=lambda p: p.id):
+        found = client_for(plugin.id).calculate(name, values)
+        if found is not None:
+            return found
+    raise HexpostError(f"no installed ruleset has a {name} calculator")
+
+
 def has_map(row: GameRow) -> bool:
     """Whether the game's ruleset prints a map for its scenario."""
     return face_for(row.ruleset).map_sheet(row.scenario) is not None

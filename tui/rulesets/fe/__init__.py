@@ -8,6 +8,7 @@
 - ``hexpost data check`` checks the shipped unit tables, scenarios and map
   (`engine.fe.datacheck`), and names what the sources leave open (the Tholians' income).
 - The adjustment form asks only for the fields a ``change`` needs (`engine.fe.model`).
+- ``hexpost calc combat`` works the combat table (`tui.rulesets.fe.calc`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from engine.fe.scenario import find_scenario
 from engine.fe.turn_view import turn_view, view_record, view_text
 from engine.fe.views import views
 from tui.rulesets import DataProblem, ScenarioDetails
+from tui.rulesets.fe import calc
 from tui.rulesets.fe.demo import FeDemo
 
 
@@ -66,6 +68,9 @@ class FeClient:
             return None
         needed = ADJUST_FIELDS.get(values.get("change", ""), ())
         return ("change", *needed, "empire", "reason")
+
+    def calculate(self, name: str, values: Mapping[str, str]) -> ScenarioDetails | None:
+        return calc.combat(values) if name == "combat" else None
 
 
 def holdings_text(record: dict[str, Any]) -> str:
