@@ -1,13 +1,17 @@
 """The rule options of the pure rules modules, as game options players choose at creation.
 
 The rules modules (`engine.fe.economics`, `engine.fe.movement`, `engine.fe.neutral`,
-`engine.fe.production`, `engine.fe.repair`, `engine.fe.steps.reserves`, `engine.fe.combat.ew`,
-`engine.fe.combat.potential`) each list the
+`engine.fe.production`, `engine.fe.repair`, `engine.fe.steps.reserves`) each list the
 readings they leave to the players (``OPTIONS``: house-rule defaults until checked against a
 rulebook). Gathered here into one list, sorted by id, so a game shows them all in
 one place and a ruleset can offer them next to a scenario's own options. `values` gives the
 value in force for each of them in a game: the one chosen at creation, or its default when
 the game was created before the option existed (its state does not name it).
+
+The combat modules' options (`engine.fe.combat.ew`, `engine.fe.combat.potential`: base EW
+order, EW shift cap, damage rounding) are not gathered yet: Phase 5 is still played by hand,
+and a game option nothing in the game reads would promise what the engine does not do. They
+join this list with the steps that use them; ``hexpost calc combat`` takes them as flags.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ from collections.abc import Iterable
 
 from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe import economics, movement, neutral, production, provinces, repair
-from engine.fe.combat import ew, potential
 from engine.fe.model import FeState
 from engine.fe.steps import reserves
 
@@ -34,10 +37,8 @@ def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
 RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
     (
         *economics.OPTIONS,
-        *ew.OPTIONS,
         *movement.OPTIONS,
         *neutral.OPTIONS,
-        *potential.OPTIONS,
         *production.OPTIONS,
         *provinces.OPTIONS,
         *repair.OPTIONS,
