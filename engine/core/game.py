@@ -516,7 +516,11 @@ def _reveal(
     violations = ruleset.validate_secret(state.rules, secret.decision, seat, choice)
     if violations:
         raise IllegalOrder(f"{what}: {violations[0].message}", rule=violations[0].rule)
-    secret = msgspec.structs.replace(secret, reveals=(*secret.reveals, (seat, reveal.choice)))
+    secret = msgspec.structs.replace(
+        secret,
+        reveals=(*secret.reveals, (seat, reveal.choice)),
+        entropies=(*secret.entropies, (seat, core.seat_state(seat).entropy)),
+    )
     if len(secret.reveals) < len(secret.decision.seats):
         return msgspec.structs.replace(state, core=msgspec.structs.replace(core, secret=secret))
     choices = {s: msgspec.msgpack.decode(c) for s, c in secret.reveals}
@@ -525,4 +529,7 @@ def _reveal(
     applied = ruleset.apply_secret(state.rules, secret.decision, ordered)
     events.extend(applied.events)
     state = msgspec.structs.replace(state, rules=applied.state)
-    return rolls.arm(state, seat, applied.rolls, events, secret.decision.key)
+    now = [request for request in applied.rolls if request.at_reveal]
+    later = [request for request in applied.rolls if not request.at_reveal]
+    state = rolls.roll_at_reveal(ruleset, state, secret, now, events)
+    return rolls.arm(state, seat, later, events, secret.decision.key)

@@ -18,7 +18,7 @@ import msgspec
 from engine.core import entropy
 from engine.core.errors import IllegalOrder
 from engine.core.ruleset import Event, RollRequest, Ruleset, Seat
-from engine.core.state import ArmedRoll, GameState
+from engine.core.state import ArmedRoll, GameState, OpenSecret
 
 AnyState = GameState[Any]
 
@@ -57,6 +57,12 @@ def arm(
     value = core.seat_state(seat).entropy
     rolled = core.rolled if core.rolls_at == decision_key else ()
     for request in rolls:
+        if request.at_reveal:
+            raise IllegalOrder(
+                f"dice for {request.purpose!r} are read at a secret step's reveal only: an "
+                "order's roll waits for the other seats' next values",
+                rule="P6",
+            )
         if not (1 <= request.count <= 100 and 2 <= request.sides <= 256):
             raise IllegalOrder(f"cannot roll {dice_text(request)}")
         purpose = purpose_key(request.purpose)
@@ -107,30 +113,77 @@ def feed(
         (resolved if done else still).append(roll)
     state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, armed=tuple(still)))
     for roll in resolved:
-        order = [s.seat for s in core.seats]
-        values = [v for _, v in sorted(roll.values, key=lambda item: order.index(item[0]))]
-        dice = entropy.roll_dice(
-            core.game_id, roll.event, values, roll.request.count, roll.request.sides
+        text = f"{roll.seat} rolled"
+        state = _resolve(
+            ruleset, state, roll.request, roll.event, roll.values, text, roll.seat, events
         )
-        events.append(
-            Event(
-                "roll",
-                f"{roll.seat} rolled {dice_text(roll.request)} for {roll.request.purpose}: "
-                + ", ".join(str(d) for d in dice),
-                roll.seat,
-                roll.request.step,
-                {
-                    "event": roll.event,
-                    "purpose": roll.request.purpose,
-                    "count": roll.request.count,
-                    "sides": roll.request.sides,
-                    "dice": list(dice),
-                    "total": sum(dice),
-                },
-            )
-        )
-        assert state.rules is not None
-        applied = ruleset.apply_roll(state.rules, roll.request, dice)
-        state = msgspec.structs.replace(state, rules=applied.state)
-        events.extend(applied.events)
     return state
+
+
+def roll_at_reveal(
+    ruleset: Ruleset[Any],
+    state: AnyState,
+    secret: OpenSecret,
+    requests: Sequence[RollRequest],
+    events: list[Event],
+) -> AnyState:
+    """Resolve the dice a secret step asked for as its last choice was revealed.
+
+    The values are the ones each seat's reveal packet carried (``secret.entropies``): every
+    seat had committed before the first of them was sent, each is the next link of its
+    seat's pre-committed chain (so nobody chooses it), and the dice need all of them, so no
+    choice of the step could depend on the dice. The last seat to reveal can work the dice
+    out before sending its reveal, but its choice is already bound by its commitment; all it
+    could do is not answer, which the late-claim machinery names. No packet waits for them.
+    """
+    if not requests:
+        return state
+    core = state.core
+    count = core.rolls_armed
+    for request in requests:
+        if not (1 <= request.count <= 100 and 2 <= request.sides <= 256):
+            raise IllegalOrder(f"cannot roll {dice_text(request)}")
+        count += 1
+        event = f"r{count}/{request.step}"
+        text = f"the reveal of {request.step} rolled"
+        state = _resolve(ruleset, state, request, event, secret.entropies, text, "", events)
+    core = msgspec.structs.replace(state.core, rolls_armed=count)
+    return msgspec.structs.replace(state, core=core)
+
+
+def _resolve(
+    ruleset: Ruleset[Any],
+    state: AnyState,
+    request: RollRequest,
+    event_id: str,
+    contributed: Sequence[tuple[Seat, bytes]],
+    who: str,
+    seat: Seat,
+    events: list[Event],
+) -> AnyState:
+    """Read the dice from the seats' values (in seat order), record them as a ``roll``
+    event and hand them to the ruleset."""
+    core = state.core
+    order = [s.seat for s in core.seats]
+    values = [v for _, v in sorted(contributed, key=lambda item: order.index(item[0]))]
+    dice = entropy.roll_dice(core.game_id, event_id, values, request.count, request.sides)
+    events.append(
+        Event(
+            "roll",
+            f"{who} {dice_text(request)} for {request.purpose}: " + ", ".join(map(str, dice)),
+            seat,
+            request.step,
+            {
+                "event": event_id,
+                "purpose": request.purpose,
+                "count": request.count,
+                "sides": request.sides,
+                "dice": list(dice),
+                "total": sum(dice),
+            },
+        )
+    )
+    assert state.rules is not None
+    applied = ruleset.apply_roll(state.rules, request, dice)
+    events.extend(applied.events)
+    return msgspec.structs.replace(state, rules=applied.state)

@@ -110,6 +110,11 @@ class RollRequest(msgspec.Struct, frozen=True):
     """True when the rules roll again for this purpose within one step (a ruleset that fights
     rounds inside one step says so); otherwise the core refuses a second roll for the same
     purpose in the same step, so a seat cannot ask again after a bad result."""
+    at_reveal: bool = False
+    """Asked by a secret step as its choices are revealed (`Ruleset.apply_secret` only): the
+    core reads these dice at once from the entropy values of the packets that revealed the
+    step's choices, so they cost no packet of their own. Fair because every seat had
+    committed before any of those values was sent (`engine.core.rolls.roll_at_reveal`)."""
 
 
 S = TypeVar("S")

@@ -51,6 +51,9 @@ class OpenSecret(msgspec.Struct, frozen=True):
     decision: Decision
     commits: tuple[tuple[Seat, bytes], ...] = ()
     reveals: tuple[tuple[Seat, bytes], ...] = ()
+    entropies: tuple[tuple[Seat, bytes], ...] = ()
+    """Each revealing seat's entropy value from the packet that carried its reveal: the
+    values dice asked for at the reveal are read from (`RollRequest.at_reveal`)."""
 
 
 class CoreState(msgspec.Struct, frozen=True):
