@@ -36,6 +36,10 @@ from engine.core.ruleset import (
 from engine.core.sequence import Phase, SequenceOfPlay, Step
 from engine.core.turn_orders import Back, Done, Standing
 
+MAX_STEPS_PER_ORDER = 5_000
+"""The most steps one order (``done through``, standing orders) may complete: a phase played
+again and again (F&E's combat rounds) must not let a packet make the engine loop for ever."""
+
 
 class TurnState(Protocol):
     """The fields of a ruleset's state that the driver reads and replaces."""
@@ -94,11 +98,20 @@ class TurnHost(Protocol[S]):
         ...
 
     def phase_begins(self, state: S, step: Step, events: list[Event]) -> S:
-        """A phase begins with ``step``."""
+        """A phase begins with ``step``. The host may move ``state.step`` (a phase with
+        nothing to do passes whole); the driver then goes on from there."""
+        ...
+
+    def phase_ends(self, state: S, last: Step, events: list[Event]) -> S:
+        """The phase of ``last`` has just been played through. The host may move
+        ``state.step`` back into it, to play it again (F&E fights its combat phase once per
+        battle hex); moving back, it must count the pass in ``backs`` so decision keys stay
+        unique. Unmoved, the next phase begins."""
         ...
 
     def automatic(self, state: S, step: Step, events: list[Event]) -> S:
-        """Carry out an automatic step."""
+        """Carry out an automatic step. The host may move ``state.step`` (a combat round
+        that goes on returns to its start); otherwise the driver moves to the next step."""
         ...
 
     def skip(self, state: S, step: Step) -> str:
@@ -237,6 +250,11 @@ class Turns(Generic[S]):
         while True:
             steps = host.steps(state)
             if state.step >= len(steps):
+                if left is not None:
+                    moved = host.phase_ends(state, left, events)
+                    if moved.step != state.step:
+                        state, left = _replace(moved, answered=()), steps[moved.step]
+                        continue
                 state = host.next_part(state, events)
                 if state.over:
                     return state
@@ -248,14 +266,27 @@ class Turns(Generic[S]):
                 events.append(Event("step-skipped", text, step=step.id))
                 state = _replace(state, step=state.step + 1)
                 continue
+            if left is not None and left.phase != step.phase:
+                moved = host.phase_ends(state, left, events)
+                if moved.step != state.step:  # the phase is played again
+                    state, left = _replace(moved, answered=()), steps[moved.step]
+                    continue
+                state = moved
             if left is None or left.phase != step.phase:
-                state = host.phase_begins(state, step, events)
+                moved = host.phase_begins(state, step, events)
                 left = step
+                if moved.step != state.step:  # the host passed (part of) the phase
+                    state = _replace(moved, answered=())
+                    continue
+                state = moved
             if step.kind == StepKind.AUTOMATIC:
-                state = host.automatic(state, step, events)
+                moved = host.automatic(state, step, events)
                 text = f"{step.id} {step.title}: done by the engine"
                 events.append(Event("step-auto", text, step=step.id))
-                state = _replace(state, step=state.step + 1, answered=())
+                if moved.step != state.step:
+                    state = _replace(moved, answered=())
+                    continue
+                state = _replace(moved, step=state.step + 1, answered=())
                 continue
             if step.kind == StepKind.DECISION:
                 reason = host.skip(state, step)
@@ -351,7 +382,7 @@ class Turns(Generic[S]):
             return state, f"no such step {order.through!r}"
         last = span[1]
         part = self.host.part_id(state)
-        while True:
+        for _ in range(MAX_STEPS_PER_ORDER):
             state = self.run_standing(state, events)
             if state.over or self.host.part_id(state) != part or state.step > last:
                 return state, ""
@@ -373,6 +404,7 @@ class Turns(Generic[S]):
             state = self.complete(state, seat, note, adjustments, events, through=order.through)
             if final:
                 return self.run_standing(state, events), ""
+        return state, f"more than {MAX_STEPS_PER_ORDER} steps in one order"
 
     def own_run(self, state: S, seat: Seat, stop: str = "") -> list[str]:
         """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
@@ -382,7 +414,7 @@ class Turns(Generic[S]):
         to here" in one packet.
         """
         steps: list[str] = []
-        while not state.over:
+        while not state.over and len(steps) < MAX_STEPS_PER_ORDER:
             step = self.current(state)
             assert step is not None
             owing = self.owing(state, step)
@@ -483,7 +515,7 @@ class Turns(Generic[S]):
         """Complete, for their owners, every owed step their standing orders cover."""
         if not state.standing:
             return state
-        while True:
+        for _ in range(MAX_STEPS_PER_ORDER):
             step = self.current(state)
             if step is None or step.kind == StepKind.SECRET:
                 return state
@@ -493,6 +525,7 @@ class Turns(Generic[S]):
             if self.finish_problems(state, owing[0], step):
                 return state  # e.g. something still to place: the seat must act itself
             state = self.complete(state, owing[0], "", [], events, automatic=True)
+        return state
 
     # --- the checklist --------------------------------------------------------------------
 

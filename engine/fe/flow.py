@@ -93,6 +93,15 @@ class FeTurns:
             state = each.on_phase(state, phase.id, events)
         return state
 
+    def phase_ends(self, state: FeState, last: Step, events: list[Event]) -> FeState:
+        """The rules areas may play the phase again (the combat phase, once per battle hex:
+        `engine.fe.steps.combat`)."""
+        if state.orion or state.setup:
+            return state
+        for each in areas.AREAS.values():
+            state = each.on_phase_end(state, last.phase, events)
+        return state
+
     def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
         return areas.area(step.area).automatic(state, step, events)
 

@@ -49,6 +49,16 @@ class Forces(msgspec.Struct, frozen=True, array_like=True):
     units: tuple[Unit, ...] = ()
 
 
+class BattleRecord(msgspec.Struct, frozen=True):
+    """One battle hex of the combat phase (302.9): rounds fought, who announced a retreat in
+    the round being fought, and why it ended ("" while it goes on or waits its turn)."""
+
+    hex: HexId
+    rounds: int = 0
+    retreats: tuple[Seat, ...] = ()
+    resolved: str = ""
+
+
 class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """Where an F&E game stands. Immutable: build new states with ``msgspec.structs.replace``.
 
@@ -136,6 +146,14 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     (``1A2``, ``3B1``, ``5-3A``...): sorted ids of units in neither the main nor a partial
     grid then. Movement reads 3B1 (410.31), combat 1A2 and the last 5-3A (410.22). Emptied
     as phase 1 begins (`engine.fe.steps.supply`)."""
+    battles: tuple[BattleRecord, ...] = ()
+    """This combat phase's battle hexes in the order they are fought (302.9), each with its
+    record: emptied as the next player turn's phase 1 begins (`engine.fe.steps.combat`)."""
+    battle_at: int = 0
+    """The index in ``battles`` of the hex being fought."""
+    battle_plan: tuple[HexId, ...] = ()
+    """The phasing player's order of battle hexes (a ``battles`` order), used as phase 5
+    begins."""
     last_actor: Seat = ""
     """The seat whose answer ended the last step a seat ended (`engine.core.turns`): a
     "both" step asks it first, which saves a hand-off per such step."""
@@ -357,6 +375,18 @@ class MissionOrder(_OrderBase, frozen=True, tag="mission"):
     mission: Annotated[str, msgspec.Meta(pattern="^(supply|none)$")]
 
 
+class BattlesOrder(_OrderBase, frozen=True, tag="battles"):
+    """Step 3B2: the order the phasing player will fight its battle hexes in (302.9); hexes
+    it does not name follow in hex order, hexes that hold no battle are passed over."""
+
+    hexes: Annotated[list[HexText], msgspec.Meta(min_length=1, max_length=64)]
+
+
+class RetreatOrder(_OrderBase, frozen=True, tag="retreat"):
+    """Steps 5-7A1 to 5-7A3: announce that the seat's side retreats from the battle hex being
+    fought (302.71); ``done`` alone stays."""
+
+
 class DeclareWar(_OrderBase, frozen=True, tag="declare"):
     """Step 1B: declare war on one of the empire's future belligerents (503.4), outside the
     scenario's script; the fleets the scenario releases with that war are released."""
@@ -411,11 +441,11 @@ is optional everywhere). The engine checks them; the app's adjustment form asks 
 Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
-    | ReserveOrder | Adjust | MissionOrder | DeclareWar
+    | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
-    "replace", "reserve", "retrograde", "strategic", "declare",
+    "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

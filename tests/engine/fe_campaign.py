@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
-from engine.fe import FE, RULESET
+from engine.fe import RULESET
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import Batch, BuildOrder, FeState, StrategicOrder
@@ -38,7 +38,7 @@ from engine.fe.production import scheduled
 from engine.fe.steps import base
 from engine.fe.strategic import free_moves
 from engine.fe.units import load_units
-from tests.engine.fe_play import set_up
+from tests.engine.fe_play import end_battle, plain_run, set_up
 from tests.engine.fe_wind import (
     SEATS,
     _capital,
@@ -218,8 +218,8 @@ def finish(table: Table) -> None:
             table.reveal(seat)
         elif kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
-        else:
-            count = len(FE.own_run(rules(table), seat))
+        elif not end_battle(table, seat, step):
+            count = plain_run(rules(table), seat)
             assert count, f"{seat} is stuck at {step}"
             table.orders(seat, *[Done() for _ in range(count)])
     raise AssertionError("the scenario never ended")

@@ -10,13 +10,38 @@ from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
+from engine.fe.model import FeState, RetreatOrder
+from engine.fe.steps import combat
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
+RETREAT_STEP = "5-7A1"
+"""The defender's first retreat option (302.71): the scripts end every battle there."""
+
+
+def plain_run(rules: FeState, seat: str, target: str = "") -> int:
+    """How many plain ``done`` orders ``seat`` can give now, stopping at ``target`` and before
+    the defender's first retreat option (where the scripts retreat, `end_battle`)."""
+    run = FE.own_run(rules, seat, target)
+    if combat.current(rules) is not None and RETREAT_STEP in run[1:]:
+        run = run[: run.index(RETREAT_STEP)]
+    return len(run)
+
+
+def end_battle(table: Table, seat: str, step: str) -> bool:
+    """At 5-7A1 the defender announces a retreat, so each battle of a scripted game lasts one
+    round (302.71; the engine would otherwise fight round after round, 302.9)."""
+    if step != RETREAT_STEP or table.state is None or table.state.rules is None:
+        return False
+    if combat.current(table.state.rules) is None:
+        return False  # a combat phase without battles: the step is walked with done
+    table.orders(seat, RetreatOrder(), Done())
+    return True
+
 
 def _dones(table: Table, seat: str, target: str) -> int:
-    assert table.state is not None
-    return len(FE.own_run(table.state.rules, seat, target))
+    assert table.state is not None and table.state.rules is not None
+    return plain_run(table.state.rules, seat, target)
 
 
 def walk_to(table: Table, target: str) -> None:
@@ -32,6 +57,8 @@ def walk_to(table: Table, target: str) -> None:
             continue
         if decision.kind == DecisionKind.REVEAL:
             table.reveal(seat)
+            continue
+        if end_battle(table, seat, decision.step):
             continue
         count = _dones(table, seat, target)
         assert count, f"stuck at {decision}"

@@ -21,7 +21,7 @@ from typing import Any
 from engine.core import hexgrid
 from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
-from engine.fe import FE, RULESET
+from engine.fe import RULESET
 from engine.fe.forces import Unit
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import (
@@ -37,7 +37,7 @@ from engine.fe.model import (
 from engine.fe.steps import base
 from engine.fe.steps.supply import grid_of
 from engine.fe.strategic import nodes
-from tests.engine.fe_play import set_up
+from tests.engine.fe_play import end_battle, plain_run, set_up
 from tests.engine.table import Table
 
 SEATS = ["coalition", "alliance"]
@@ -67,8 +67,8 @@ def walk_to(table: Table, target: str) -> None:
             table.reveal(seat)
         elif kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
-        else:
-            count = len(FE.own_run(rules(table), seat, target))
+        elif not end_battle(table, seat, step):
+            count = plain_run(rules(table), seat, target)
             assert count, f"{seat} is stuck at {step} on the way to {target}"
             table.orders(seat, *[Done() for _ in range(count)])
     raise AssertionError(f"never reached {target}")

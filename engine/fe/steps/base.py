@@ -59,6 +59,12 @@ class Area:
         return ""
 
     def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        """As ``phase`` begins; it may move ``state.step`` (a phase with nothing to do)."""
+        return state
+
+    def on_phase_end(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        """As ``phase`` has been played through; it may move ``state.step`` back into it (and
+        must then count the pass in ``state.backs``) to play it again."""
         return state
 
     def on_turn(self, state: FeState, events: list[Event]) -> FeState:

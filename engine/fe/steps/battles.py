@@ -9,8 +9,8 @@ the order (302.9).
 
 The hexes are also kept in the state (``FeState.battle_hexes``) until the next player turn
 begins, because retrograde (206.0, step 6D2) may start only where combat took place. I: the
-list is the one of the moment phase 5 begins; a battle hex created later in the phase by a
-retreat (302.9) is not added, since retreats are still played by hand.
+list is the one of the moment phase 5 begins; the combat loop (`engine.fe.steps.combat`)
+fights them in order and adds a hex a retreat made a battle hex (302.9) to its own records.
 """
 
 from __future__ import annotations
@@ -78,10 +78,28 @@ def _entry(state: FeState, found: battles.BattleHex) -> dict[str, object]:
 
 
 def battle_list(state: FeState) -> list[dict[str, object]]:
-    """Every battle hex on the board now, in hex order, for views: ``hex`` (``"1305"``),
-    ``sides`` (two lists of empires, the phasing seat's first), ``units`` (unit ids per
-    empire) and ``text`` (``"1305 (KLI 4 ships vs KZI 3 ships and SB)"``)."""
-    return [_entry(state, found) for found in battles.battle_hexes(state.board, base.galaxy())]
+    """Every battle hex on the board now, for views: ``hex`` (``"1305"``), ``sides`` (two
+    lists of empires, the phasing seat's first), ``units`` (unit ids per empire) and ``text``
+    (``"1305 (KLI 4 ships vs KZI 3 ships and SB)"``); during the combat phase in the order
+    they are fought, each with its record (`engine.fe.steps.combat`): ``order`` (1, 2...),
+    ``rounds`` fought, ``fighting`` (the hex being fought) and ``resolved`` (why it ended, ""
+    while it goes on). Hexes no longer contested but fought this phase stay listed."""
+    found = {b.hex: b for b in battles.battle_hexes(state.board, base.galaxy())}
+    listed: list[dict[str, object]] = []
+    for order, record in enumerate(state.battles, start=1):
+        entry: dict[str, object] = {
+            "hex": base.hex_text(record.hex), "sides": [], "units": {},
+            "text": base.hex_text(record.hex),
+        }  # fmt: skip
+        if record.hex in found:
+            entry = _entry(state, found.pop(record.hex))
+        entry["order"] = order
+        entry["rounds"] = record.rounds
+        entry["fighting"] = order - 1 == state.battle_at and not record.resolved
+        entry["resolved"] = record.resolved
+        listed.append(entry)
+    listed.extend(_entry(state, b) for _, b in sorted(found.items()))
+    return listed
 
 
 class _Battles(Area):

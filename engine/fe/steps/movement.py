@@ -64,7 +64,7 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import neutral
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
-from engine.fe.model import Batch, FeState, MoveOrder, React, hex_id
+from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
 from engine.fe.movement import Move, apply_move, check_move, hex_cost, remaining, spend
 from engine.fe.reaction import (
     EXTENDED_REACTION_RANGE,
@@ -74,7 +74,7 @@ from engine.fe.reaction import (
     why_not,
 )
 from engine.fe.sequence import ORION_PART, Step, load_sequence
-from engine.fe.steps import base, reserves
+from engine.fe.steps import base, combat, reserves
 from engine.fe.steps.base import Area
 from engine.fe.steps.releases import release_fired
 from engine.fe.steps.supply import out_of_supply_at, status_of
@@ -466,9 +466,11 @@ def apply_react(
 
 class _Movement(Area):
     name = "movement"
-    orders = ("move", "batch", "react")
+    orders = ("move", "batch", "react", "battles")
 
     def check(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[Violation]:
+        if isinstance(order, BattlesOrder):  # the battles the moves made, in their order
+            return combat.check_plan(state, seat, order)
         if isinstance(order, MoveOrder):
             return check_move_order(state, seat, step, order)
         if isinstance(order, Batch):
@@ -480,6 +482,8 @@ class _Movement(Area):
     def apply(
         self, state: FeState, seat: Seat, step: Step, order: Any, events: list[Event]
     ) -> FeState:
+        if isinstance(order, BattlesOrder):
+            return combat.apply_plan(state, seat, step, order, events)
         if isinstance(order, MoveOrder):
             return apply_move_order(state, seat, step, order, events)
         if isinstance(order, Batch):

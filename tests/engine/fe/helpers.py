@@ -8,7 +8,8 @@ from typing import Any
 from engine.core.ruleset import Applied, Decision, DecisionKind, Event, OptionValue
 from engine.core.turn_orders import Done
 from engine.fe import RULESET, flow
-from engine.fe.model import FeState, Order
+from engine.fe.model import FeState, Order, RetreatOrder
+from engine.fe.steps import combat
 from engine.fe.steps.setup_stage import default_placements
 
 SEATS = ("coalition", "alliance")
@@ -66,6 +67,8 @@ def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
     if state.setup:
         for order in default_placements(state):
             state = play(state, seat, order, events)
+    if decision.step == "5-7A1" and combat.current(state) is not None:
+        state = play(state, seat, RetreatOrder(), events)  # each battle lasts one round (302.71)
     return play(state, seat, Done(), events)
 
 

@@ -220,8 +220,8 @@ def test_back_only_in_combat_and_only_backwards() -> None:
     (violation,) = RULESET.validate(state, "coalition", Back("3B1"))
     assert violation.rule == "302.9"
     assert "combat phase" in violation.message
-    state = run_until(state, at_step("5-7A4"))
-    assert RULESET.validate(state, "coalition", Back("5-7A4"))  # not earlier
+    state = run_until(state, at_step("5-7A5"))
+    assert RULESET.validate(state, "coalition", Back("5-7A5"))  # not earlier
     assert RULESET.validate(state, "coalition", Back("5-8A"))  # later
     assert RULESET.validate(state, "coalition", Back("4A"))  # not combat
     assert RULESET.validate(state, "alliance", Back("5-2A1"))  # not alliance's step
@@ -229,16 +229,16 @@ def test_back_only_in_combat_and_only_backwards() -> None:
 
 
 def test_back_repeats_combat_with_fresh_keys() -> None:
-    state = run_until(start(), at_step("5-7A4"))
+    state = run_until(start(), at_step("5-7A5"))
     events: list[Event] = []
     state = play(state, "coalition", Back("5-2"), events)
     assert events[0].kind == "back"
-    assert events[0].data == {"from": "5-7A4", "to": "5-2A1", "rule": "302.9"}
+    assert events[0].data == {"from": "5-7A5", "to": "5-2A1", "rule": "302.9"}
     assert RULESET.summary(state)["step"] == "5-2A1"
     assert owed(state).key == "T1/coalition/5-2A1/2"
     state = run_until(state, at_step("5-3C"))
     assert owed(state).key == "T1/coalition/5-3C/2"
-    state = run_until(state, at_step("5-7A4"))
+    state = run_until(state, at_step("5-7A5"))
     state = play(state, "coalition", Back("5-3C"))
     assert owed(state).key == "T1/coalition/5-3C/3"
     state = run_until(state, lambda s: s.player_turn == 1)

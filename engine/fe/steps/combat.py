@@ -1,0 +1,238 @@
+"""The combat phase's loop (302.9): one battle hex at a time, round after round.
+
+As phase 5 begins the battles area lists the battle hexes (`engine.fe.steps.battles`); this
+area turns the list into the phase's records (``FeState.battles``), in the order the phasing
+player chose with a ``battles`` order at 3B2 (hexes it did not name follow in hex order),
+and then drives the loop the rules describe, so nobody has to steer it with ``back``:
+
+- With no battle hex the steps are walked as before, with nothing for the loop to do.
+- Each hex is fought from 5-1A. At 5-7A1, 5-7A2 and 5-7A3 the defender, the attacker and the
+  defender again may announce a retreat (``retreat``; ``done`` stays, 302.71). Step 5-7A4
+  is the engine's: if nobody retreats and both sides still have units there, the next round
+  begins at step 5-2A1 (302.9 "return to Phase 5 - Step 2"); if a side has nothing left in
+  the hex, the battle is over and retreat and pursuit are passed; otherwise the retreat and
+  pursuit steps follow.
+- When the phase's last step is played, the hex is done: the next hex not yet fought begins
+  at 5-1A; a hex a retreat made a battle hex (302.9) is added at the end of the list. With
+  none left, phase 6 begins.
+
+Inferred (I): a side "has nothing left" when no unit of its empires stands in the hex and,
+for the defender, no planet of its own defends it; a retreat announced in a round is recorded
+and the hex counts as resolved by that retreat once its retreat and pursuit steps are
+played. Withdrawal (5-1), approach and base battles, the rounds' own steps and the retreat
+moves stay the players' (typed adjustments), as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.core.ruleset import Event, Seat, Violation
+from engine.fe import battles as battle_rules
+from engine.fe.model import BattleRecord, BattlesOrder, FeState, RetreatOrder, hex_id
+from engine.fe.sequence import Step, load_sequence
+from engine.fe.steps import base
+from engine.fe.steps.base import Area
+
+COMBAT_PHASE = "5"
+ECONOMICS_PHASE = "1"
+LOOP_RULE = "302.9"
+RETREAT_RULE = "302.71"
+FIRST_STEP = "5-1A"
+ROUND_STEP = "5-2A1"
+DECIDING_STEP = "5-7A4"
+ANNOUNCING_STEPS = ("5-7A1", "5-7A2", "5-7A3")
+MAX_PLAN = 64
+
+
+def _index(step_id: str) -> int:
+    """The index of ``step_id`` in the player turn's steps (``FeState.step`` counts them)."""
+    return next(i for i, s in enumerate(load_sequence().part()) if s.id == step_id)
+
+
+def _after_phase() -> int:
+    """The index of the first step after the combat phase."""
+    steps = load_sequence().part()
+    return max(i for i, s in enumerate(steps) if s.phase == COMBAT_PHASE) + 1
+
+
+def current(state: FeState) -> BattleRecord | None:
+    """The battle hex being fought, None outside a battle."""
+    if 0 <= state.battle_at < len(state.battles):
+        return state.battles[state.battle_at]
+    return None
+
+
+def _replace_current(state: FeState, record: BattleRecord) -> FeState:
+    battles = list(state.battles)
+    battles[state.battle_at] = record
+    return msgspec.structs.replace(state, battles=tuple(battles))
+
+
+def _ordered(hexes: list[int], plan: tuple[int, ...]) -> list[int]:
+    """``hexes`` in the plan's order first, then the others in hex order."""
+    planned = [h for h in plan if h in hexes]
+    return planned + sorted(h for h in hexes if h not in planned)
+
+
+def _sides_present(state: FeState, h: int) -> tuple[bool, bool]:
+    """Whether the phasing side and the other side still have something fighting in ``h``:
+    units of their empires, or (for a planet's owner) the planet itself (508.0)."""
+    mine = set(base.phasing_empires(state))
+    here = state.board.at(h)
+    phasing = any(u.empire in mine for u in here)
+    others = any(u.empire not in mine for u in here)
+    if not others:
+        found = next(
+            (b for b in battle_rules.battle_hexes(state.board, base.galaxy()) if b.hex == h), None
+        )
+        others = found is not None and bool(found.planet) and found.planet not in mine
+    return phasing, others
+
+
+def _step_event(state: FeState, text: str, step: str, data: dict[str, Any]) -> Event:
+    return Event("battle", f"{text} ({LOOP_RULE})", base.phasing(state), step, data)
+
+
+def check_plan(state: FeState, seat: Seat, order: BattlesOrder) -> list[Violation]:
+    """A ``battles`` order (3B2, the movement area takes it): the phasing player's, naming
+    each hex once, on the map."""
+    if seat != base.phasing(state):
+        return [Violation("only the phasing player orders its battles", LOOP_RULE)]
+    seen: set[str] = set()
+    for text in order.hexes:
+        if text in seen:
+            return [Violation(f"hex {text} is named twice", LOOP_RULE)]
+        seen.add(text)
+        if not base.on_map(hex_id(text)):
+            return [Violation(f"hex {text} is not on the map", LOOP_RULE)]
+    return []
+
+
+def apply_plan(
+    state: FeState, seat: Seat, step: Step, order: BattlesOrder, events: list[Event]
+) -> FeState:
+    plan = tuple(hex_id(text) for text in order.hexes)
+    text = f"{seat} will fight its battles in the order {', '.join(order.hexes)}"
+    events.append(_step_event(state, text, step.id, {"hexes": list(order.hexes)}))
+    return msgspec.structs.replace(state, battle_plan=plan)
+
+
+class _Combat(Area):
+    name = "combat"
+    orders = ("retreat",)
+
+    # --- orders -------------------------------------------------------------------------
+
+    def check(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[Violation]:
+        if isinstance(order, RetreatOrder):
+            record = current(state)
+            if record is None:
+                return [Violation("no battle is being fought", RETREAT_RULE)]
+            if seat in record.retreats:
+                where = base.hex_text(record.hex)
+                return [
+                    Violation(f"{seat} already announced its retreat from {where}", RETREAT_RULE)
+                ]
+            return []
+        return super().check(state, seat, step, order)
+
+    def apply(
+        self, state: FeState, seat: Seat, step: Step, order: Any, events: list[Event]
+    ) -> FeState:
+        if isinstance(order, RetreatOrder):
+            record = current(state)
+            assert record is not None
+            where = base.hex_text(record.hex)
+            events.append(
+                Event(
+                    "retreat",
+                    f"{seat} announces its retreat from {where} in round {record.rounds + 1} "
+                    f"({RETREAT_RULE})",
+                    seat,
+                    step.id,
+                    {"hex": where, "round": record.rounds + 1},
+                )
+            )
+            record = msgspec.structs.replace(record, retreats=(*record.retreats, seat))
+            return _replace_current(state, record)
+        return super().apply(state, seat, step, order, events)
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        if phase == ECONOMICS_PHASE and (state.battles or state.battle_plan):
+            return msgspec.structs.replace(state, battles=(), battle_at=0, battle_plan=())
+        if phase != COMBAT_PHASE:
+            return state
+        hexes = _ordered(list(state.battle_hexes), state.battle_plan)
+        records = tuple(BattleRecord(h) for h in hexes)
+        state = msgspec.structs.replace(state, battles=records, battle_at=0)
+        if not records:  # the steps stay the players' to walk (passing them is issue 15's)
+            return state
+        shown = [base.hex_text(r.hex) for r in records]
+        text = f"battle hexes in the order they are fought: {', '.join(shown)}"
+        events.append(_step_event(state, text, FIRST_STEP, {"hexes": shown}))
+        return state
+
+    def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
+        if step.id != DECIDING_STEP:
+            return state
+        record = current(state)
+        if record is None:
+            return state
+        where = base.hex_text(record.hex)
+        phasing, others = _sides_present(state, record.hex)
+        rounds = record.rounds + 1
+        if not (phasing and others):
+            gone = "the attacker" if not phasing else "the defender"
+            why = f"{gone} has nothing left in {where}"
+            record = msgspec.structs.replace(record, rounds=rounds, resolved=why)
+            text = f"round {rounds} in {where} ends the battle: {why}; no retreat or pursuit"
+            events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds}))
+            return msgspec.structs.replace(_replace_current(state, record), step=_after_phase())
+        if not record.retreats:
+            record = msgspec.structs.replace(record, rounds=rounds)
+            text = f"nobody retreats from {where}: round {rounds + 1} begins at {ROUND_STEP}"
+            events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds + 1}))
+            return msgspec.structs.replace(
+                _replace_current(state, record), step=_index(ROUND_STEP), backs=state.backs + 1
+            )
+        who = " and ".join(record.retreats)
+        why = f"{who} retreated after round {rounds}"
+        record = msgspec.structs.replace(record, rounds=rounds, resolved=why)
+        text = f"{why} from {where}: retreat and pursuit follow"
+        events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds}))
+        return _replace_current(state, record)
+
+    def on_phase_end(self, state: FeState, phase: str, events: list[Event]) -> FeState:
+        """The combat phase was played through for one hex: the next hex, or phase 6."""
+        record = current(state)
+        if phase != COMBAT_PHASE or record is None:
+            return state
+        if not record.resolved:
+            record = msgspec.structs.replace(record, resolved="fought to the end of the phase")
+        state = _replace_current(state, record)
+        known = {r.hex for r in state.battles}
+        found = [b.hex for b in battle_rules.battle_hexes(state.board, base.galaxy())]
+        new = [h for h in found if h not in known]
+        if new:
+            shown = [base.hex_text(h) for h in new]
+            text = "new battle hexes after the retreats: " + ", ".join(shown)
+            events.append(_step_event(state, text, FIRST_STEP, {"hexes": shown}))
+            added = tuple(BattleRecord(h) for h in new)
+            state = msgspec.structs.replace(state, battles=(*state.battles, *added))
+        following = state.battle_at + 1
+        if following >= len(state.battles):
+            return state
+        nxt = state.battles[following]
+        text = f"the battle in {base.hex_text(nxt.hex)} begins"
+        events.append(_step_event(state, text, FIRST_STEP, {"hex": base.hex_text(nxt.hex)}))
+        return msgspec.structs.replace(
+            state, battle_at=following, step=_index(FIRST_STEP), backs=state.backs + 1
+        )
+
+
+AREA = _Combat()

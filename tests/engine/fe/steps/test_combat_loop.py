@@ -1,0 +1,140 @@
+"""The combat phase's loop (302.9, `engine.fe.steps.combat`) on the tutorial board.
+
+Two Klingon ships are put into Kzinti hexes before the coalition's turn: the D6 KLI-0005 with
+the Border Guard in 1105, the F5 KLI-0006 with the Starbase Squadron in 1704, so phase 5
+has two battle hexes. The tests play the loop by its orders: the order of battle hexes, the
+retreat announcements, rounds that go on by themselves, and a side with nothing left.
+"""
+
+from __future__ import annotations
+
+from engine.core.ruleset import Event
+from engine.fe import RULESET
+from engine.fe.model import FeState
+from engine.fe.steps import combat
+from engine.fe.steps.battles import battle_list
+from tests.engine.fe.helpers import owed
+from tests.engine.fe.steps.tutorial_states import (
+    after_setup,
+    orders,
+    placed,
+    refusals,
+    run_to,
+    texts,
+)
+
+
+def two_battles() -> FeState:
+    return placed(after_setup(), {"KLI-0005": 1105, "KLI-0006": 1704})
+
+
+def step(state: FeState) -> str:
+    return str(RULESET.summary(state)["step"])
+
+
+def at_first_retreat_option(plan: list[str] | None = None) -> FeState:
+    state = run_to(two_battles(), "3B2")
+    if plan is not None:
+        state, _ = orders(state, "coalition", {"type": "battles", "hexes": plan})
+    return run_to(state, "5-7A1")
+
+
+def test_hexes_are_fought_in_hex_order_unless_the_phasing_player_orders_them() -> None:
+    state = at_first_retreat_option()
+    assert [r.hex for r in state.battles] == [1105, 1704]
+    state = at_first_retreat_option(["1704"])
+    assert [r.hex for r in state.battles] == [1704, 1105]
+    assert combat.current(state) == state.battles[0]
+
+
+def test_the_order_of_battles_is_the_phasing_player_s() -> None:
+    state = run_to(two_battles(), "3B2")
+    assert refusals(state, "coalition", {"type": "battles", "hexes": ["1704", "1704"]}) == [
+        "hex 1704 is named twice (302.9)"
+    ]
+    assert refusals(state, "coalition", {"type": "battles", "hexes": ["9999"]}) == [
+        "hex 9999 is not on the map (302.9)"
+    ]
+
+
+def test_nobody_retreats_and_the_next_round_begins_by_itself() -> None:
+    state = at_first_retreat_option()
+    events: list[Event] = []
+    state, _ = orders(state, "alliance", {"type": "done"})
+    state, _ = orders(state, "coalition", {"type": "done"})
+    state, events = orders(state, "alliance", {"type": "done"})
+    assert step(state) == "5-2A1"
+    assert state.battles[0].rounds == 1 and not state.battles[0].resolved
+    assert texts(events, "battle") == ["nobody retreats from 1105: round 2 begins at 5-2A1 (302.9)"]
+    assert owed(state).key.endswith("/5-2A1/2")  # a fresh pass: new decision keys
+
+
+def test_a_retreat_lets_the_phase_run_on_then_the_next_hex_begins() -> None:
+    state = at_first_retreat_option()
+    state, events = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
+    assert texts(events, "retreat") == [
+        "alliance announces its retreat from 1105 in round 1 (302.71)"
+    ]
+    assert refusals(state, "alliance", {"type": "retreat"})[0].startswith("it is coalition's")
+    state, _ = orders(state, "coalition", {"type": "done"})
+    state, events = orders(state, "alliance", {"type": "done"})
+    assert step(state) == "5-7A5"
+    assert state.battles[0].resolved == "alliance retreated after round 1"
+    events = []
+    state = run_to(state, "5-1A", events)
+    assert combat.current(state) == state.battles[1]
+    assert "the battle in 1704 begins (302.9)" in texts(events, "battle")
+    state = run_to(state, "6B")  # the second battle ends the same way; then phase 6
+    assert [r.resolved for r in state.battles] == [
+        "alliance retreated after round 1",
+        "alliance retreated after round 1",
+    ]
+
+
+def test_a_side_with_nothing_left_ends_the_battle_without_retreat_or_pursuit() -> None:
+    """The D6 in 1105 is destroyed in round 1 (its owner records it): the Kzinti planet there
+    still defends, but the attacker has nothing left, so the battle ends at 5-7A4 and the
+    next hex begins without the retreat and pursuit steps."""
+    state = at_first_retreat_option()
+    item = {"type": "adjust", "change": "destroy", "unit": "KLI-0005", "reason": "round 1"}
+    state, _ = orders(state, "alliance", {"type": "done"})
+    state, _ = orders(state, "coalition", item, {"type": "done"})
+    state, events = orders(state, "alliance", {"type": "done"})
+    assert state.battles[0].resolved == "the attacker has nothing left in 1105"
+    assert step(state) == "5-1A" and combat.current(state) == state.battles[1]
+    assert not [e for e in events if e.step in ("5-7B", "5-8A")]
+
+
+def test_a_retreat_needs_a_battle_and_is_announced_once() -> None:
+    state = run_to(after_setup(), "5-7A1")  # no battle hex on this board
+    assert refusals(state, "alliance", {"type": "retreat"}) == [
+        "no battle is being fought (302.71)"
+    ]
+    state = at_first_retreat_option()
+    state, _ = orders(state, "alliance", {"type": "retreat"})
+    assert refusals(state, "alliance", {"type": "retreat"}) == [
+        "alliance already announced its retreat from 1105 (302.71)"
+    ]
+
+
+def test_a_hex_a_retreat_makes_a_battle_is_added() -> None:
+    """The defender of 1105 'retreats' into 1307, where the Klingon Strike Force stands: at
+    the end of the phase 1307 is a battle hex, fought after 1704."""
+    state = at_first_retreat_option()
+    state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
+    state = placed(state, {"KZI-0003": 1307})
+    state = run_to(state, "5-1A")
+    assert [r.hex for r in state.battles] == [1105, 1704, 1307]
+
+
+def test_the_battle_list_carries_each_hex_s_record() -> None:
+    """`hexpost show --json` ``battles``: order, rounds, the hex being fought, why it ended."""
+    state = at_first_retreat_option(["1704"])
+    state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
+    state = run_to(state, "5-1A")
+    listed = {b["hex"]: b for b in battle_list(state)}
+    assert listed["1704"]["order"] == 1 and listed["1704"]["rounds"] == 1
+    assert listed["1704"]["resolved"] == "alliance retreated after round 1"
+    assert listed["1704"]["fighting"] is False
+    assert listed["1105"]["order"] == 2 and listed["1105"]["fighting"] is True
+    assert str(listed["1105"]["text"]).startswith("1105 (KLI 1 ship vs KZI")
