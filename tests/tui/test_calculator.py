@@ -13,6 +13,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.containers import Vertical
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
@@ -21,14 +22,21 @@ from engine.core.errors import HexpostError
 from saves.home import Home
 from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text
+from tests.tui.test_snapshots import (
+    SnapCompare,
+    app_on,
+    into_game,
+    restart_test_clock,  # noqa: F401  (a fixture: the packets' times, pinned)
+    still_cursors,
+)
 from tests.tui.test_toy_app import duel_homes
 from tui.app import HexpostApp
-from tui.rulesets import CalcRefusal, GenericClient
+from tui.rulesets import CalcField, CalcRefusal, GenericClient
 from tui.rulesets.fe import calc
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
 from tui.services import rulesets
-from tui.widgets.calculator import CalculatorDialog
+from tui.widgets.calculator import CalculatorDialog, Outcome
 from tui.widgets.orders import OrdersPanel
 
 FIRST_LINE = "10 damage points: potential 40 x 25% = 10, rounded nearest-half-up"
@@ -194,6 +202,22 @@ async def test_help_and_the_palette_name_the_key(tutorial: Tutorial) -> None:
         assert isinstance(app.screen, CalculatorDialog)
 
 
+def test_snapshot_of_a_refusal_beside_the_die(
+    snap_compare: SnapCompare, tutorial: Tutorial
+) -> None:
+    """The dialog over the tutorial's game at 80x24: die 7 refused on the die's own line."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await into_game(pilot)
+        await pilot.press("o", "i", *"40", "tab", "4", "tab", "7")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, CalculatorDialog) and dialog.error_text("die") == DIE_7
+        still_cursors(pilot)
+
+    assert snap_compare(app_on(tutorial.alice), terminal_size=SIZE, run_before=run_before)
+
+
 def test_each_refusal_names_its_field() -> None:
     """The client's refusals carry the field at fault (what the dialog marks), and the same
     text the command line prints."""
@@ -247,3 +271,31 @@ async def no_calculator_in_the_app(home: Path) -> None:
         await settle(pilot)
         assert app.screen is screen
         assert status_text(app) == "no calculator for this ruleset"
+
+
+async def test_the_dialog_knows_no_ruleset() -> None:
+    """Any calculator's fields and work: a refusal blaming no field shows in the result's
+    place, an optional field may stay blank, and nothing is worked while a required one is."""
+    asked: list[dict[str, str]] = []
+
+    def work(values: dict[str, str]) -> Outcome:
+        asked.append(values)
+        if values["a"] == "0":
+            return Outcome("no such thing (9.9)", refused=True)
+        return Outcome(f"twice {values['a']} is {2 * int(values['a'])}")
+
+    fields = [CalcField("a", "A"), CalcField("b", "B", required=False)]
+    dialog = CalculatorDialog("Doubles", fields, work)
+    app: App[None] = App()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(dialog)
+        await pilot.pause()
+        assert dialog.result_text == "fill in: A" and asked == []
+        await pilot.press("0")
+        await pilot.pause()
+        assert dialog.result_text == "no such thing (9.9)"
+        assert dialog.error_text("a") == dialog.error_text("b") == ""
+        await pilot.press("backspace", "4")
+        await pilot.pause()
+        assert dialog.result_text == "twice 4 is 8"
+        assert asked[-1] == {"a": "4", "b": ""}

@@ -96,6 +96,8 @@ class CalculatorDialog(ModalScreen[None]):
         self._work = work
         self.outcome: Outcome | None = None
         """The last outcome shown (None while a required field is blank)."""
+        self._ready = False
+        """Set once mounted: a change posted before then finds fields not yet there to read."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -122,6 +124,7 @@ class CalculatorDialog(ModalScreen[None]):
     def on_mount(self) -> None:
         if self.fields:
             self.query_one(f"#calc-{self.fields[0].name}").focus()
+        self._ready = True
         self.recompute()
 
     @property
@@ -157,7 +160,7 @@ class CalculatorDialog(ModalScreen[None]):
         """Work the calculator on the values now and show the outcome: the result under the
         fields, or the refusal under the field at fault (under the result line when the
         refusal blames no field). Nothing is worked while a required field is blank."""
-        if not self.is_mounted:
+        if not self._ready:
             return
         values = self.values
         for field in self.fields:
