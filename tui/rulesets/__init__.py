@@ -42,6 +42,36 @@ class DataProblem(msgspec.Struct, frozen=True):
     message: str
 
 
+class CalcField(msgspec.Struct, frozen=True):
+    """One value a calculator takes: its key in the values, its label, what the field starts
+    with, the only values it allows (a menu, when given) and whether it may be left blank."""
+
+    name: str
+    label: str
+    default: str = ""
+    choices: tuple[str, ...] = ()
+    required: bool = True
+
+
+class Calculator(msgspec.Struct, frozen=True):
+    """A calculator a ruleset's client works (`RulesetClient.calculate`): its name (``hexpost
+    calc NAME``), a title and the fields the app's dialog asks for, in order."""
+
+    name: str
+    title: str
+    fields: tuple[CalcField, ...]
+
+
+class CalcRefusal(HexpostError):
+    """A calculator's refusal of a bad value, with the name of the field that holds it, so
+    the app can show the reason beside that field (the command line prints it as any
+    `HexpostError`)."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class DemoSeat(msgspec.Struct, frozen=True):
     """One player of a demo game: a name, the side played (in words), the home's folder and
     the loopback transport it sends and receives through."""
@@ -102,7 +132,12 @@ class RulesetClient(Protocol):
     def calculate(self, name: str, values: Mapping[str, str]) -> ScenarioDetails | None:
         """The calculator ``name`` (``hexpost calc NAME``) on the typed ``values``: a record
         for ``--json`` and its text (None: the ruleset has no such calculator). Bad values
-        raise `HexpostError` naming the value and the rule."""
+        raise `HexpostError` naming the value and the rule (`CalcRefusal`, naming the field,
+        when one value is to blame)."""
+        ...
+
+    def calculators(self) -> tuple[Calculator, ...]:
+        """The calculators `calculate` works, with their fields (empty: none)."""
         ...
 
 
@@ -134,6 +169,9 @@ class GenericClient:
 
     def calculate(self, name: str, values: Mapping[str, str]) -> ScenarioDetails | None:
         return None
+
+    def calculators(self) -> tuple[Calculator, ...]:
+        return ()
 
 
 class ClientProblem(msgspec.Struct, frozen=True):

@@ -13,12 +13,13 @@ Layout for 80x24 (the SSH case), from top to bottom::
     | footer (keys)                                                   |
 
 The orders panel (``o``, `OrdersPanel`) takes the hex details' place in the side column
-while the player writes orders: 80x24 has no room for both. Enter on the map
-(`HexMap.HexChosen`) tells it the chosen hex and the player's ships there, or adds the next
-hex of a move being built. Every change of the drafts is checked in a dry run on the store
-thread (worker group ``check``, exclusive: only the last check counts, and a verdict for
-drafts that changed meanwhile is dropped); sending asks `ConfirmDialog` first, then signs
-and queues on the store thread, clears the drafts and reloads the game. The review screen
+while the player writes orders: 80x24 has no room for both; ``i`` opens the ruleset's
+calculator over it (`tui.screens.calculator`; F&E's works combat damage, to plan intensities).
+Enter on the map (`HexMap.HexChosen`) tells it the chosen hex and the player's ships there,
+or adds the next hex of a move being built. Every change of the drafts is checked in a dry
+run on the store thread (worker group ``check``, exclusive: only the last check counts, and
+a verdict for drafts that changed meanwhile is dropped); sending asks `ConfirmDialog` first,
+then signs and queues on the store thread, clears the drafts and reloads the game. The review screen
 will be pushed from here with a key of its own.
 
 Data: one async worker (group ``load``) reads `Session.game` on the store thread, which is
@@ -47,6 +48,7 @@ from saves.chat import MAX_CHAT
 from tui.rulesets import client_for
 from tui.safe_text import safe_text
 from tui.screens.base import HexpostScreen, StatusLine
+from tui.screens.calculator import NO_CALCULATOR, calculator_dialog
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.identity import ask_passphrase
 from tui.screens.review import ReviewScreen
@@ -82,6 +84,8 @@ class GameScreen(HexpostScreen):
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         # Hidden like Review: 80 columns of footer are full; ? lists both.
         Binding("t", "talk", "Talk", show=False, tooltip="Send a chat line to the players"),
+        # Hidden too; ? and the palette list it. i: players plan intensities with it (F&E's).
+        Binding("i", "calculator", "Calculator", show=False, tooltip="Work out combat damage"),
         # Shown only while a key that joined this player's game waits for acceptance.
         Binding("a", "accept_key", "Accept key", tooltip="Accept the key that joined the game"),
     ]
@@ -432,6 +436,18 @@ class GameScreen(HexpostScreen):
             self.query_one(HexMap).focus()
         else:
             panel.focus()
+
+    def action_calculator(self) -> None:
+        """The ruleset's calculator (`tui.screens.calculator`), for planning intensities
+        while writing orders; a ruleset without one says so on the status line."""
+        if self.data is None:
+            self.status.say("the game is still being read")
+            return
+        dialog = calculator_dialog(self.data.show.ruleset.partition("/")[0])
+        if dialog is None:
+            self.status.say(NO_CALCULATOR)
+            return
+        self.app.push_screen(dialog)
 
     def action_checklist(self) -> None:
         """Closed: open it at the current step and focus it. Open but not focused: focus it.

@@ -14,7 +14,7 @@ import msgspec
 from engine.core.errors import HexpostError
 from saves.registry import face_for, installed
 from saves.replica import GameRow
-from tui.rulesets import DataProblem, ScenarioDetails, client_for
+from tui.rulesets import Calculator, DataProblem, ScenarioDetails, client_for
 from tui.rulesets import installed as installed_clients
 from tui.services.start import ruleset_of_scenario
 
@@ -88,14 +88,24 @@ def data_gaps() -> list[DataProblem]:
     return gaps
 
 
-def calculate(name: str, values: dict[str, str]) -> ScenarioDetails:
+def calculate(name: str, values: dict[str, str], ruleset: str | None = None) -> ScenarioDetails:
     """``hexpost calc NAME``: the first installed ruleset (by id) with that calculator works
-    it; none has one: refused by name."""
-    for plugin in sorted(installed().plugins, key=lambda p: p.id):
-        found = client_for(plugin.id).calculate(name, values)
+    it, or ``ruleset``'s client alone when given (the app's dialog works the rules of the
+    game it was opened from); none has one: refused by name."""
+    ids = [ruleset] if ruleset is not None else sorted(p.id for p in installed().plugins)
+    for ruleset_id in ids:
+        found = client_for(ruleset_id).calculate(name, values)
         if found is not None:
             return found
+    if ruleset is not None:
+        raise HexpostError(f"the {ruleset} ruleset has no {name} calculator")
     raise HexpostError(f"no installed ruleset has a {name} calculator")
+
+
+def calculators(ruleset: str) -> tuple[Calculator, ...]:
+    """The calculators ``ruleset``'s client works, with their fields (empty: none; the app
+    then says so instead of opening a dialog)."""
+    return client_for(ruleset).calculators()
 
 
 def has_map(row: GameRow) -> bool:

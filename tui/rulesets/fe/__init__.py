@@ -25,7 +25,7 @@ from engine.fe.model import ADJUST_FIELDS
 from engine.fe.scenario import find_scenario
 from engine.fe.turn_view import turn_view, view_record, view_text
 from engine.fe.views import views
-from tui.rulesets import DataProblem, ScenarioDetails
+from tui.rulesets import Calculator, DataProblem, ScenarioDetails
 from tui.rulesets.fe import calc
 from tui.rulesets.fe.demo import FeDemo
 
@@ -71,6 +71,9 @@ class FeClient:
 
     def calculate(self, name: str, values: Mapping[str, str]) -> ScenarioDetails | None:
         return calc.combat(values) if name == "combat" else None
+
+    def calculators(self) -> tuple[Calculator, ...]:
+        return calc.CALCULATORS
 
 
 def holdings_text(record: dict[str, Any]) -> str:

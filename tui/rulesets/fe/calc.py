@@ -4,8 +4,9 @@ The command line hands over the typed values as text; this module checks them wi
 engine's own rules (`engine.fe.combat`), so the calculator refuses exactly what a game would:
 a die that is not 1-6, a BIR total off the table's rows 0-10, an EW shift no side can have,
 a negative or non-numeric potential (whole or half factors, like the counters), a rounding
-that is not one of the ``damage-rounding`` option's values. A refusal is a `HexpostError`
-naming the value and the rule: the command line prints it on one line and exits 1.
+that is not one of the ``damage-rounding`` option's values. A refusal is a `CalcRefusal`
+naming the value, the rule and the field at fault: the command line prints it on one line and
+exits 1, the app's calculator dialog shows it beside that field (`COMBAT` lists the fields).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core.errors import HexpostError
 from engine.core.ruleset import Violation
 from engine.fe.combat.ew import check_shift
 from engine.fe.combat.potential import (
@@ -25,18 +25,31 @@ from engine.fe.combat.potential import (
     factors_text,
 )
 from engine.fe.combat.results import check_die, check_total, permille_text
-from tui.rulesets import ScenarioDetails
+from tui.rulesets import CalcField, CalcRefusal, Calculator, ScenarioDetails
 
-CALCULATORS = ("combat",)
+COMBAT = Calculator(
+    "combat",
+    "Combat damage (302.4)",
+    (
+        CalcField("potential", "Potential"),
+        CalcField("bir", "BIR total"),
+        CalcField("die", "Die"),
+        CalcField("ew", "EW shift", "0", required=False),
+        CalcField("rounding", "Rounding", NEAREST_HALF_UP, ROUNDINGS, required=False),
+    ),
+)
+"""What ``hexpost calc combat`` takes (its flags) and the app's dialog asks for."""
+
+CALCULATORS = (COMBAT,)
 _FACTORS = re.compile(r"(\d{1,6})(?:\.(0|5))?")
 
 
-def _refuse(problem: Violation | str) -> HexpostError:
+def _refuse(problem: Violation | str, field: str) -> CalcRefusal:
     if isinstance(problem, Violation):
         text = f"{problem.message} ({problem.rule})" if problem.rule else problem.message
     else:
         text = problem
-    return HexpostError(f"calc combat: {text}")
+    return CalcRefusal(f"calc combat: {text}", field)
 
 
 def potential2(text: str) -> int:
@@ -46,7 +59,8 @@ def potential2(text: str) -> int:
     if found is None:
         raise _refuse(
             f"--potential {text!r} is not a combat potential: give a whole or half number of "
-            "factors, 0 or more (e.g. 40 or 40.5)"
+            "factors, 0 or more (e.g. 40 or 40.5)",
+            "potential",
         )
     return 2 * int(found.group(1)) + (1 if found.group(2) == "5" else 0)
 
@@ -55,12 +69,12 @@ def _integer(values: Mapping[str, str], key: str, default: int | None = None) ->
     text = values.get(key)
     if text is None or text == "":
         if default is None:
-            raise _refuse(f"--{key} is required")
+            raise _refuse(f"--{key} is required", key)
         return default
     try:
         return int(text)
     except ValueError:
-        raise _refuse(f"--{key} {text!r} is not a whole number") from None
+        raise _refuse(f"--{key} {text!r} is not a whole number", key) from None
 
 
 def combat(values: Mapping[str, str]) -> ScenarioDetails:
@@ -71,13 +85,15 @@ def combat(values: Mapping[str, str]) -> ScenarioDetails:
     die = _integer(values, "die")
     shift = _integer(values, "ew", 0)
     rounding = values.get("rounding") or NEAREST_HALF_UP
-    for problem in (check_total(bir), check_die(die), check_shift(shift)):
+    checks = (("bir", check_total(bir)), ("die", check_die(die)), ("ew", check_shift(shift)))
+    for field, problem in checks:
         if problem is not None:
-            raise _refuse(problem)
+            raise _refuse(problem, field)
     if rounding not in ROUNDINGS:
         raise _refuse(
             f"--rounding {rounding!r} is not one of {', '.join(ROUNDINGS)} (option "
-            "damage-rounding, 302.4)"
+            "damage-rounding, 302.4)",
+            "rounding",
         )
     result = damage(doubled, bir, die, shift, rounding=rounding)
     record: dict[str, Any] = {
