@@ -38,12 +38,13 @@ from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
 from engine.fe import flow, menus, model, views
+from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
-from engine.fe.steps import base
+from engine.fe.steps import base, combat
 
 ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "place": model.Place,
@@ -162,6 +163,11 @@ class FeFace:
         if step is None or seat not in flow.owing(state, step):
             return ()
         if step.kind == StepKind.SECRET:
+            if step.id == combat.BIR_STEP and combat.current(state) is not None:
+                picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
+                help_text = "the battle intensity rating you pick for this round (304.1)"
+                param = Param("choice", ParamKind.INTEGER, True, picks, help_text)
+                return (Choice("secret", "Secret BIR pick", (param,), _rule(step)),)
             param = Param("choice", ParamKind.TEXT, True, (), "what you choose, in words")
             return (Choice("secret", "Secret choice", (param,), _rule(step)),)
         out = [_choice(tag, ORDER_TYPES[tag], step) for tag in step.orders if tag in ORDER_TYPES]

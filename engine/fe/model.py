@@ -49,14 +49,27 @@ class Forces(msgspec.Struct, frozen=True, array_like=True):
     units: tuple[Unit, ...] = ()
 
 
+class RoundLog(msgspec.Struct, frozen=True):
+    """One round of a battle as the engine played it: each side's secret BIR pick (304.1),
+    the variable BIR die rolled at their reveal and the total used (304.3; -1 until rolled)."""
+
+    round: int
+    attacker_bir: int
+    defender_bir: int
+    vbir_die: int = 0
+    bir: int = -1
+
+
 class BattleRecord(msgspec.Struct, frozen=True):
     """One battle hex of the combat phase (302.9): rounds fought, who announced a retreat in
-    the round being fought, and why it ended ("" while it goes on or waits its turn)."""
+    the round being fought, why it ended ("" while it goes on or waits its turn), and the
+    rounds' logs."""
 
     hex: HexId
     rounds: int = 0
     retreats: tuple[Seat, ...] = ()
     resolved: str = ""
+    log: tuple[RoundLog, ...] = ()
 
 
 class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):

@@ -38,7 +38,7 @@ from engine.fe.production import scheduled
 from engine.fe.steps import base
 from engine.fe.strategic import free_moves
 from engine.fe.units import load_units
-from tests.engine.fe_play import end_battle, plain_run, set_up
+from tests.engine.fe_play import end_battle, plain_run, secret_choice, set_up
 from tests.engine.fe_wind import (
     SEATS,
     _capital,
@@ -213,7 +213,7 @@ def finish(table: Table) -> None:
             return
         seat, step, kind = owed_step(table)
         if kind == DecisionKind.SECRET:
-            table.commit(seat, f"{seat}: battle plan for {step}")
+            table.commit(seat, secret_choice(table, seat, step, f"{seat}: battle plan for {step}"))
         elif kind == DecisionKind.REVEAL:
             table.reveal(seat)
         elif kind == DecisionKind.ENTROPY:

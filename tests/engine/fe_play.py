@@ -39,6 +39,19 @@ def end_battle(table: Table, seat: str, step: str) -> bool:
     return True
 
 
+SCRIPT_BIR = {"coalition": 3, "alliance": 2}
+"""The BIR each side of a scripted game picks at 5-3X2 in a battle (304.1)."""
+
+
+def secret_choice(table: Table, seat: str, step: str, text: str) -> object:
+    """What a scripted seat commits at a secret step: its BIR pick at 5-3X2 during a battle
+    (a typed choice there), else ``text``."""
+    assert table.state is not None and table.state.rules is not None
+    if step == combat.BIR_STEP and combat.current(table.state.rules) is not None:
+        return SCRIPT_BIR[seat]
+    return text
+
+
 def _dones(table: Table, seat: str, target: str) -> int:
     assert table.state is not None and table.state.rules is not None
     return plain_run(table.state.rules, seat, target)
@@ -53,7 +66,8 @@ def walk_to(table: Table, target: str) -> None:
             return
         seat = decision.seats[0]
         if decision.kind == DecisionKind.SECRET:
-            table.commit(seat, f"{seat}: nothing special at {decision.step}")
+            text = f"{seat}: nothing special at {decision.step}"
+            table.commit(seat, secret_choice(table, seat, decision.step, text))
             continue
         if decision.kind == DecisionKind.REVEAL:
             table.reveal(seat)

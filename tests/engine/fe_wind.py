@@ -37,7 +37,7 @@ from engine.fe.model import (
 from engine.fe.steps import base
 from engine.fe.steps.supply import grid_of
 from engine.fe.strategic import nodes
-from tests.engine.fe_play import end_battle, plain_run, set_up
+from tests.engine.fe_play import end_battle, plain_run, secret_choice, set_up
 from tests.engine.table import Table
 
 SEATS = ["coalition", "alliance"]
@@ -62,7 +62,7 @@ def walk_to(table: Table, target: str) -> None:
         if step == target and kind in (DecisionKind.ORDERS, DecisionKind.SECRET):
             return
         if kind == DecisionKind.SECRET:
-            table.commit(seat, f"{seat}: battle plan for {step}")
+            table.commit(seat, secret_choice(table, seat, step, f"{seat}: battle plan for {step}"))
         elif kind == DecisionKind.REVEAL:
             table.reveal(seat)
         elif kind == DecisionKind.ENTROPY:

@@ -82,8 +82,10 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
     lists of empires, the phasing seat's first), ``units`` (unit ids per empire) and ``text``
     (``"1305 (KLI 4 ships vs KZI 3 ships and SB)"``); during the combat phase in the order
     they are fought, each with its record (`engine.fe.steps.combat`): ``order`` (1, 2...),
-    ``rounds`` fought, ``fighting`` (the hex being fought) and ``resolved`` (why it ended, ""
-    while it goes on). Hexes no longer contested but fought this phase stay listed."""
+    ``rounds`` fought, ``fighting`` (the hex being fought), ``resolved`` (why it ended, ""
+    while it goes on) and ``log`` (per round: ``round``, ``attacker_bir``, ``defender_bir``,
+    ``vbir_die``, ``bir`` the total used). Hexes no longer contested but fought this phase
+    stay listed."""
     found = {b.hex: b for b in battles.battle_hexes(state.board, base.galaxy())}
     listed: list[dict[str, object]] = []
     for order, record in enumerate(state.battles, start=1):
@@ -97,6 +99,7 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
         entry["rounds"] = record.rounds
         entry["fighting"] = order - 1 == state.battle_at and not record.resolved
         entry["resolved"] = record.resolved
+        entry["log"] = [msgspec.to_builtins(r) for r in record.log]
         listed.append(entry)
     listed.extend(_entry(state, b) for _, b in sorted(found.items()))
     return listed

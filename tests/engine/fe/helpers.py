@@ -55,8 +55,12 @@ def play(state: FeState, seat: str, order: Order, events: list[Event] | None = N
 def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
     """Answer whatever is owed with the plainest answer (``done``, or a secret choice)."""
     decision = owed(state)
+    typed_bir = decision.step == combat.BIR_STEP and combat.current(state) is not None
     if decision.kind == DecisionKind.SECRET:
-        choices = {seat: f"{seat} choice for {decision.key}" for seat in decision.seats}
+        choices: dict[str, object] = {
+            seat: (2 if typed_bir else f"{seat} choice for {decision.key}")
+            for seat in decision.seats
+        }
         for seat, choice in choices.items():
             assert not RULESET.validate_secret(state, decision, seat, choice)
         applied = RULESET.apply_secret(state, decision, choices)

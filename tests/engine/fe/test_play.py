@@ -197,10 +197,10 @@ def test_secret_step_decision_shape_and_reveal() -> None:
 
 
 def test_roll_requests_dice_and_does_not_advance() -> None:
-    state = run_until(start(), at_step("5-3X4"))
+    state = run_until(start(), at_step("5-3X5"))  # 5-3X4 is the engine's (its die: 5-3X2)
     applied = RULESET.apply(state, "coalition", Roll("1d6", "variable battle intensity"))
     assert applied.state == state
-    assert applied.rolls == [RollRequest(1, 6, "variable battle intensity", "5-3X4")]
+    assert applied.rolls == [RollRequest(1, 6, "variable battle intensity", "5-3X5")]
     result = RULESET.apply_roll(state, applied.rolls[0], (4,))
     assert result.state == state
     assert result.events == []  # the protocol core logs the roll itself

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.core.ruleset import Event
 from engine.fe import RULESET
+from engine.fe.face import FACE
 from engine.fe.model import FeState
 from engine.fe.steps import combat
 from engine.fe.steps.battles import battle_list
@@ -138,3 +139,31 @@ def test_the_battle_list_carries_each_hex_s_record() -> None:
     assert listed["1704"]["fighting"] is False
     assert listed["1105"]["order"] == 2 and listed["1105"]["fighting"] is True
     assert str(listed["1105"]["text"]).startswith("1105 (KLI 1 ship vs KZI")
+
+
+def test_the_bir_pick_is_a_typed_secret_and_the_variable_die_sets_the_total() -> None:
+    """5-3X2 in a battle: each side's pick is a whole number 1 to 4 (304.1); the reveal asks
+    for the variable BIR die at once (304.3) and the round's log keeps picks, die and total."""
+    state = at_first_retreat_option()
+    for seat in ("alliance", "coalition", "alliance"):  # nobody retreats: round 2 of 1105
+        state, _ = orders(state, seat, {"type": "done"})
+    state = run_to(state, "5-3X2")
+    decision = owed(state)
+    (choice,) = FACE.choices(state, "coalition")
+    assert choice.params[0].options == ("1", "2", "3", "4")
+    assert [v.message for v in RULESET.validate_secret(state, decision, "coalition", "BIR 3")] == [
+        "the secret choice of 5-3X2 is the BIR you pick: a whole number 1 to 4"
+    ]
+    (too_high,) = RULESET.validate_secret(state, decision, "alliance", 5)
+    assert too_high.rule == "304.1" and "outside the allowed 1 to 4" in too_high.message
+    applied = RULESET.apply_secret(state, decision, {"coalition": 3, "alliance": 2})
+    (die,) = applied.rolls
+    assert die.at_reveal and (die.count, die.sides) == (1, 6)
+    rolled = RULESET.apply_roll(applied.state, die, (5,))
+    record = combat.current(rolled.state)
+    assert record is not None and [entry.round for entry in record.log] == [1, 2]
+    log = record.log[-1]
+    assert (log.attacker_bir, log.defender_bir, log.vbir_die, log.bir) == (3, 2, 5, 6)
+    assert rolled.events[0].text == (
+        "1105 round 2: BIR 3 + 2, variable die 5 (+1): total 6 (304.3)"
+    )
