@@ -55,7 +55,7 @@ from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.offer import all_options, info
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps import ORDER_AREAS, combat
+from engine.fe.steps import ORDER_AREAS, combat_round
 from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
@@ -212,7 +212,7 @@ class FeRuleset:
         """A player's roll keeps no dice in the state (the core's roll event records them);
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         events: list[Event] = []
-        state = combat.apply_intensity_die(state, request, dice, events)
+        state = combat_round.apply_die(state, request, dice, events)
         return Applied(state, events)
 
     # --- secret steps ---------------------------------------------------------------------
@@ -225,7 +225,7 @@ class FeRuleset:
             return [Violation(f"secret step {decision.step} is not open now", SEQUENCE_RULE)]
         if seat not in open_now[0].seats:
             return [Violation(f"{seat} has no part in secret step {decision.step}")]
-        typed = combat.intensity_problems(state, decision.step, seat, choice)
+        typed = combat_round.secret_problems(state, decision.step, seat, choice)
         if typed is not None:
             return typed
         if not isinstance(choice, str):
@@ -254,7 +254,7 @@ class FeRuleset:
             )
         ]
         typed = {seat: choices[seat] for seat in open_now[0].seats}
-        state, rolls = combat.apply_intensity(state, step.id, typed, events)
+        state, rolls = combat_round.apply_choices(state, step.id, typed, events)
         state = TURNS.run_standing(TURNS.advance(state, events), events)
         return Applied(state, events, rolls)
 

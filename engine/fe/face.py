@@ -44,7 +44,7 @@ from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
-from engine.fe.steps import base, combat
+from engine.fe.steps import base, combat, combat_round
 
 ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "place": model.Place,
@@ -163,11 +163,9 @@ class FeFace:
         if step is None or seat not in flow.owing(state, step):
             return ()
         if step.kind == StepKind.SECRET:
-            if step.id == combat.BIR_STEP and combat.current(state) is not None:
-                picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
-                help_text = "the battle intensity rating you pick for this round (304.1)"
-                param = Param("choice", ParamKind.INTEGER, True, picks, help_text)
-                return (Choice("secret", "Secret BIR pick", (param,), _rule(step)),)
+            typed = _battle_secret(state, seat, step) if combat.current(state) else None
+            if typed is not None:
+                return (Choice("secret", typed[0], (typed[1],), _rule(step)),)
             param = Param("choice", ParamKind.TEXT, True, (), "what you choose, in words")
             return (Choice("secret", "Secret choice", (param,), _rule(step)),)
         out = [_choice(tag, ORDER_TYPES[tag], step) for tag in step.orders if tag in ORDER_TYPES]
@@ -302,6 +300,29 @@ def _place(record: dict[str, Any], battles: set[str]) -> Place:
 def _choice(tag: str, order_type: type[msgspec.Struct], step: Step, rule: str = "") -> Choice:
     kinds = KINDS | ORDER_KINDS.get(tag, {})
     return Choice(tag, TITLES.get(tag, tag), params_of(order_type, kinds), rule or _rule(step))
+
+
+def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] | None:
+    """The typed secret choice of a battle round's step (`engine.fe.steps.combat_round`),
+    or None where the step takes words."""
+    if step.id == combat_round.FLAGSHIP_STEP:
+        options = combat_round.eligible_flagships(state, seat)
+        help_text = "your flagship: one of your units rated among your three best (302.32)"
+        return "Secret flagship", Param("choice", ParamKind.PIECE, True, options, help_text)
+    if step.id == combat_round.FORCE_STEP:
+        here = ", ".join(combat_round.units_here(state, seat))
+        help_text = (
+            f"your battle force, flagship included, within its command rating (302.33): {here}"
+        )
+        return "Secret battle force", Param("choice", ParamKind.PIECES, True, (), help_text)
+    if step.id == combat_round.BIR_STEP:
+        picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
+        help_text = "the battle intensity rating you pick for this round (304.1)"
+        return "Secret BIR pick", Param("choice", ParamKind.INTEGER, True, picks, help_text)
+    if step.id == combat_round.EW_STEP:
+        help_text = 'your variable units\' and bases\' EW, as {"UNIT-ID": EW}, or "default"'
+        return "Secret EW choices", Param("choice", ParamKind.TEXT, True, (), help_text)
+    return None
 
 
 def _rule(step: Step) -> str:

@@ -49,13 +49,32 @@ class Forces(msgspec.Struct, frozen=True, array_like=True):
     units: tuple[Unit, ...] = ()
 
 
+class SideRound(msgspec.Struct, frozen=True):
+    """One side's part of a battle round as the engine played it: its secret choices
+    (flagship 302.32, battle force 302.3, BIR pick 304.1, EW choices 308.51) and what they
+    gave: combat potential (doubled), EW points and shift, its die, the table's per-mille and
+    the damage points (-1 until rolled)."""
+
+    seat: Seat
+    flagship: str = ""
+    force: tuple[str, ...] = ()
+    bir: int = 0
+    ew_choices: tuple[tuple[str, int], ...] = ()
+    potential2: int = -1
+    ew: int = 0
+    shift: int = 0
+    die: int = 0
+    permille: int = 0
+    damage: int = -1
+
+
 class RoundLog(msgspec.Struct, frozen=True):
-    """One round of a battle as the engine played it: each side's secret BIR pick (304.1),
-    the variable BIR die rolled at their reveal and the total used (304.3; -1 until rolled)."""
+    """One round of a battle: each side's part, the variable BIR die rolled at the reveal of
+    the picks and the total used (304.3; -1 until rolled)."""
 
     round: int
-    attacker_bir: int
-    defender_bir: int
+    attacker: SideRound
+    defender: SideRound
     vbir_die: int = 0
     bir: int = -1
 

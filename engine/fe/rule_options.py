@@ -9,9 +9,8 @@ value in force for each of them in a game: the one chosen at creation, or its de
 the game was created before the option existed (its state does not name it).
 
 The combat modules' options (`engine.fe.combat.ew`, `engine.fe.combat.potential`: base EW
-order, EW shift cap, damage rounding) are not gathered yet: Phase 5 is still played by hand,
-and a game option nothing in the game reads would promise what the engine does not do. They
-join this list with the steps that use them; ``hexpost calc combat`` takes them as flags.
+order, EW shift cap, damage rounding) are read where a battle round's damage is worked out
+(`engine.fe.steps.combat_round`); ``hexpost calc combat`` takes the rounding as a flag.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from collections.abc import Iterable
 
 from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe import economics, movement, neutral, production, provinces, repair
+from engine.fe.combat import ew, potential
 from engine.fe.model import FeState
 from engine.fe.steps import reserves
 
@@ -37,8 +37,10 @@ def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
 RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
     (
         *economics.OPTIONS,
+        *ew.OPTIONS,
         *movement.OPTIONS,
         *neutral.OPTIONS,
+        *potential.OPTIONS,
         *production.OPTIONS,
         *provinces.OPTIONS,
         *repair.OPTIONS,

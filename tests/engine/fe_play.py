@@ -11,7 +11,7 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
 from engine.fe.model import FeState, RetreatOrder
-from engine.fe.steps import combat
+from engine.fe.steps import combat, combat_round
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
@@ -44,12 +44,39 @@ SCRIPT_BIR = {"coalition": 3, "alliance": 2}
 
 
 def secret_choice(table: Table, seat: str, step: str, text: str) -> object:
-    """What a scripted seat commits at a secret step: its BIR pick at 5-3X2 during a battle
-    (a typed choice there), else ``text``."""
+    """What a scripted seat commits at a secret step (`battle_choice` during a battle's
+    typed steps), else ``text``."""
     assert table.state is not None and table.state.rules is not None
-    if step == combat.BIR_STEP and combat.current(table.state.rules) is not None:
+    typed = battle_choice(table.state.rules, seat, step)
+    return text if typed is None else typed
+
+
+def battle_choice(rules: FeState, seat: str, step: str) -> object | None:
+    """A scripted side's typed choice in a battle round (`engine.fe.steps.combat_round`):
+    its first eligible flagship, the largest force the engine accepts adding its units in
+    board order, the script's BIR, default EW; None outside a battle's typed steps."""
+    if combat.current(rules) is None or step not in combat_round.TYPED_STEPS:
+        return None
+    if step == combat_round.FLAGSHIP_STEP:
+        eligible = combat_round.eligible_flagships(rules, seat)
+        return eligible[0] if eligible else ""
+    if step == combat_round.FORCE_STEP:
+        record = combat.current(rules)
+        assert record is not None
+        log = combat_round.current_round(rules, record)
+        side = log.attacker if log.attacker.seat == seat else log.defender
+        if not side.flagship:
+            return []
+        force = [side.flagship]
+        for unit in combat_round.units_here(rules, seat):
+            if unit in force:
+                continue
+            if not combat_round.secret_problems(rules, step, seat, [*force, unit]):
+                force.append(unit)
+        return force
+    if step == combat_round.BIR_STEP:
         return SCRIPT_BIR[seat]
-    return text
+    return "default"
 
 
 def _dones(table: Table, seat: str, target: str) -> int:

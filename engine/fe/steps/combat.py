@@ -12,9 +12,8 @@ and then drives the loop the rules describe, so nobody has to steer it with ``ba
   begins at step 5-2A1 (302.9 "return to Phase 5 - Step 2"); if a side has nothing left in
   the hex, the battle is over and retreat and pursuit are passed; otherwise the retreat and
   pursuit steps follow.
-- The round's intensity: during a battle each side's secret choice at 5-3X2 is its BIR pick
-  (304.1); the variable BIR die is read from the packets that reveal the picks, so 5-3X4 is
-  the engine's and costs no packet (304.3); the round's log keeps picks, die and total.
+- A round's secret choices and its dice are `engine.fe.steps.combat_round`'s; 5-3X4 is an
+  automatic step here (the variable BIR die is read at 5-3X2's reveal).
 - When the phase's last step is played, the hex is done: the next hex not yet fought begins
   at 5-1A; a hex a retreat made a battle hex (302.9) is added at the end of the list. With
   none left, phase 6 begins.
@@ -32,10 +31,9 @@ from typing import Any
 
 import msgspec
 
-from engine.core.ruleset import Event, RollRequest, Seat, Violation
+from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import battles as battle_rules
-from engine.fe.combat import results
-from engine.fe.model import BattleRecord, BattlesOrder, FeState, RetreatOrder, RoundLog, hex_id
+from engine.fe.model import BattleRecord, BattlesOrder, FeState, RetreatOrder, hex_id
 from engine.fe.sequence import Step, load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
@@ -69,7 +67,7 @@ def current(state: FeState) -> BattleRecord | None:
     return None
 
 
-def _replace_current(state: FeState, record: BattleRecord) -> FeState:
+def replace_current(state: FeState, record: BattleRecord) -> FeState:
     battles = list(state.battles)
     battles[state.battle_at] = record
     return msgspec.structs.replace(state, battles=tuple(battles))
@@ -124,82 +122,6 @@ def apply_plan(
     return msgspec.structs.replace(state, battle_plan=plan)
 
 
-# --- the round's intensity (5-3X2, 304.1, 304.3) ----------------------------------------------
-
-BIR_STEP = "5-3X2"
-VBIR_PURPOSE = "variable BIR"
-
-
-def intensity_problems(
-    state: FeState, step_id: str, seat: Seat, choice: object
-) -> list[Violation] | None:
-    """During a battle the secret choice of 5-3X2 is the BIR the side picks, a whole number
-    in the allowed range (304.1); None where the step takes free text (no battle)."""
-    if step_id != BIR_STEP or current(state) is None:
-        return None
-    if not isinstance(choice, int) or isinstance(choice, bool):
-        low, high = results.BIR_PICK_MIN, results.BIR_PICK_MAX
-        text = (
-            f"the secret choice of {BIR_STEP} is the BIR you pick: a whole number {low} to {high}"
-        )
-        return [Violation(text, results.BIR_RULE)]
-    problem = results.check_pick(choice)
-    return [problem] if problem else []
-
-
-def apply_intensity(
-    state: FeState, step_id: str, choices: dict[Seat, object], events: list[Event]
-) -> tuple[FeState, list[RollRequest]]:
-    """Record both sides' revealed picks for the round and ask for the variable BIR die, read
-    at once from the reveal packets (no seat knew it while choosing)."""
-    record = current(state)
-    if step_id != BIR_STEP or record is None:
-        return state, []
-    attacker = base.phasing(state)
-    defender = next(seat for seat in choices if seat != attacker)
-    picks = RoundLog(record.rounds + 1, int(str(choices[attacker])), int(str(choices[defender])))
-    where = base.hex_text(record.hex)
-    text = (
-        f"{where} round {picks.round}: {attacker} picks BIR {picks.attacker_bir}, "
-        f"{defender} {picks.defender_bir} ({results.BIR_RULE})"
-    )
-    events.append(Event("intensity", text, "", step_id, {"hex": where, "round": picks.round}))
-    state = _replace_current(state, msgspec.structs.replace(record, log=(*record.log, picks)))
-    purpose = f"{VBIR_PURPOSE}, {where} round {picks.round}"
-    return state, [RollRequest(1, 6, purpose, step_id, at_reveal=True)]
-
-
-def apply_intensity_die(
-    state: FeState, request: RollRequest, dice: tuple[int, ...], events: list[Event]
-) -> FeState:
-    """The variable BIR die of the round: the total both sides use (304.3), on the record."""
-    record = current(state)
-    if request.step != BIR_STEP or not request.purpose.startswith(VBIR_PURPOSE):
-        return state
-    if record is None or not record.log or len(dice) != 1:
-        return state
-    picks = record.log[-1]
-    found = results.intensity(picks.attacker_bir, picks.defender_bir, dice[0])
-    done = msgspec.structs.replace(picks, vbir_die=found.vbir_die, bir=found.total)
-    where = base.hex_text(record.hex)
-    text = (
-        f"{where} round {picks.round}: BIR {picks.attacker_bir} + {picks.defender_bir}, "
-        f"variable die {found.vbir_die} ({found.vbir:+d}): total {found.total} "
-        f"({results.VBIR_RULE})"
-    )
-    events.append(
-        Event(
-            "intensity",
-            text,
-            "",
-            request.step,
-            {"hex": where, "round": picks.round, "bir": found.total},
-        )
-    )
-    record = msgspec.structs.replace(record, log=(*record.log[:-1], done))
-    return _replace_current(state, record)
-
-
 class _Combat(Area):
     name = "combat"
     orders = ("retreat",)
@@ -237,7 +159,7 @@ class _Combat(Area):
                 )
             )
             record = msgspec.structs.replace(record, retreats=(*record.retreats, seat))
-            return _replace_current(state, record)
+            return replace_current(state, record)
         return super().apply(state, seat, step, order, events)
 
     # --- the loop -----------------------------------------------------------------------
@@ -272,20 +194,20 @@ class _Combat(Area):
             record = msgspec.structs.replace(record, rounds=rounds, resolved=why)
             text = f"round {rounds} in {where} ends the battle: {why}; no retreat or pursuit"
             events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds}))
-            return msgspec.structs.replace(_replace_current(state, record), step=_after_phase())
+            return msgspec.structs.replace(replace_current(state, record), step=_after_phase())
         if not record.retreats:
             record = msgspec.structs.replace(record, rounds=rounds)
             text = f"nobody retreats from {where}: round {rounds + 1} begins at {ROUND_STEP}"
             events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds + 1}))
             return msgspec.structs.replace(
-                _replace_current(state, record), step=_index(ROUND_STEP), backs=state.backs + 1
+                replace_current(state, record), step=_index(ROUND_STEP), backs=state.backs + 1
             )
         who = " and ".join(record.retreats)
         why = f"{who} retreated after round {rounds}"
         record = msgspec.structs.replace(record, rounds=rounds, resolved=why)
         text = f"{why} from {where}: retreat and pursuit follow"
         events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds}))
-        return _replace_current(state, record)
+        return replace_current(state, record)
 
     def on_phase_end(self, state: FeState, phase: str, events: list[Event]) -> FeState:
         """The combat phase was played through for one hex: the next hex, or phase 6."""
@@ -294,7 +216,7 @@ class _Combat(Area):
             return state
         if not record.resolved:
             record = msgspec.structs.replace(record, resolved="fought to the end of the phase")
-        state = _replace_current(state, record)
+        state = replace_current(state, record)
         known = {r.hex for r in state.battles}
         found = [b.hex for b in battle_rules.battle_hexes(state.board, base.galaxy())]
         new = [h for h in found if h not in known]

@@ -11,6 +11,7 @@ from engine.fe import RULESET, flow
 from engine.fe.model import FeState, Order, RetreatOrder
 from engine.fe.steps import combat
 from engine.fe.steps.setup_stage import default_placements
+from tests.engine.fe_play import battle_choice
 
 SEATS = ("coalition", "alliance")
 
@@ -55,12 +56,11 @@ def play(state: FeState, seat: str, order: Order, events: list[Event] | None = N
 def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
     """Answer whatever is owed with the plainest answer (``done``, or a secret choice)."""
     decision = owed(state)
-    typed_bir = decision.step == combat.BIR_STEP and combat.current(state) is not None
     if decision.kind == DecisionKind.SECRET:
-        choices: dict[str, object] = {
-            seat: (2 if typed_bir else f"{seat} choice for {decision.key}")
-            for seat in decision.seats
-        }
+        choices: dict[str, object] = {}
+        for seat in decision.seats:
+            typed = battle_choice(state, seat, decision.step)
+            choices[seat] = f"{seat} choice for {decision.key}" if typed is None else typed
         for seat, choice in choices.items():
             assert not RULESET.validate_secret(state, decision, seat, choice)
         applied = RULESET.apply_secret(state, decision, choices)

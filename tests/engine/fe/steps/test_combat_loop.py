@@ -163,7 +163,7 @@ def test_the_bir_pick_is_a_typed_secret_and_the_variable_die_sets_the_total() ->
     record = combat.current(rolled.state)
     assert record is not None and [entry.round for entry in record.log] == [1, 2]
     log = record.log[-1]
-    assert (log.attacker_bir, log.defender_bir, log.vbir_die, log.bir) == (3, 2, 5, 6)
+    assert (log.attacker.bir, log.defender.bir, log.vbir_die, log.bir) == (3, 2, 5, 6)
     assert rolled.events[0].text == (
         "1105 round 2: BIR 3 + 2, variable die 5 (+1): total 6 (304.3)"
     )
