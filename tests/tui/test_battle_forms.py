@@ -1,0 +1,41 @@
+"""The app's secret form writes, at each typed step of a battle round, a choice the engine
+accepts (`engine.fe.steps.combat_round`, `tui.widgets.order_forms.order_values`)."""
+
+from __future__ import annotations
+
+from engine.fe.face import FACE
+from engine.fe.steps import combat
+from tests.engine.fe.steps.test_combat_loop import two_battles
+from tests.engine.fe.steps.test_combat_round import reveal
+from tests.engine.fe.steps.tutorial_states import run_to
+from tui.widgets.order_forms import order_values
+
+
+def test_the_app_s_forms_write_choices_the_engine_accepts() -> None:
+    """The face describes each typed step so the app's secret form (`order_values`) writes a
+    choice the engine takes: a flagship from a menu, a force as ids in a line, a BIR from a
+    menu (an integer), the EW as "default"."""
+    state = run_to(two_battles(), "5-3D")
+    answers = {
+        "5-3D": ("KZI-0001", "KLI-0005"),
+        "5-3E": ("KZI-0001, KZI-0002 KZI-0003", "KLI-0005"),
+        "5-3X2": ("2", "3"),
+        "5-4A2": ("default", "default"),
+    }
+    for step_id, (alliance, coalition) in answers.items():
+        state = run_to(state, step_id)
+        made: dict[str, object] = {}
+        for seat, text in (("alliance", alliance), ("coalition", coalition)):
+            (choice,) = FACE.choices(state, seat)
+            order = order_values(choice, {"choice": text})
+            assert isinstance(order, dict) and order["type"] == "secret", order
+            made[seat] = order["choice"]
+        dice = {"5-3X2": (3,), "5-4A2": (2, 5)}.get(step_id, ())
+        state = reveal(state, made, dice=dice)
+    record = combat.current(state)
+    assert record is not None and record.log[-1].defender.force == (
+        "KZI-0001",
+        "KZI-0002",
+        "KZI-0003",
+    )
+    assert record.log[-1].attacker.bir == 3 and record.log[-1].defender.damage >= 0
