@@ -66,6 +66,10 @@ class SideRound(msgspec.Struct, frozen=True):
     die: int = 0
     permille: int = 0
     damage: int = -1
+    resolved2: int = -1
+    """Doubled points of the enemy's damage this side resolved at 5-6 (-1: not yet)."""
+    losses: tuple[str, ...] = ()
+    """What it lost, in words (``"KZI-0004 crippled"``)."""
 
 
 class RoundLog(msgspec.Struct, frozen=True):
@@ -89,6 +93,9 @@ class BattleRecord(msgspec.Struct, frozen=True):
     retreats: tuple[Seat, ...] = ()
     resolved: str = ""
     log: tuple[RoundLog, ...] = ()
+    carry: tuple[tuple[Seat, int], ...] = ()
+    """Per side, doubled points carried to the next round's damage against it: plus points
+    it left unresolved (positive) or minus points it over-resolved (negative) (308.2)."""
 
 
 class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
@@ -419,6 +426,24 @@ class RetreatOrder(_OrderBase, frozen=True, tag="retreat"):
     fought (302.71); ``done`` alone stays."""
 
 
+ALLOCATION_PATTERN = r"^(cripple|destroy|sids) [^ ]{1,40}$|^fighters [^ ]{1,40} [0-9]{1,3}(\.5)?$"
+"""One loss of an ``allocate`` order, in words."""
+
+
+class AllocateOrder(_OrderBase, frozen=True, tag="allocate"):
+    """Steps 5-6A (defender) and 5-6B (attacker): resolve the damage the enemy scored this
+    round on the side's battle force (302.6), loss by loss in the order given:
+    ``"cripple KZI-0004"``, ``"destroy KZI-0005"`` (a cripple, or outright), ``"fighters
+    KZI-0006 2"`` (fighter factors lost, halves allowed), ``"sids KZI-B004"`` (a voluntary
+    SIDS step on one's own base, 308.8). What is left becomes plus points,
+    what is over-resolved minus points, both carried to the next round (308.2)."""
+
+    losses: Annotated[
+        list[Annotated[str, msgspec.Meta(pattern=ALLOCATION_PATTERN)]],
+        msgspec.Meta(max_length=200),
+    ] = []
+
+
 class DeclareWar(_OrderBase, frozen=True, tag="declare"):
     """Step 1B: declare war on one of the empire's future belligerents (503.4), outside the
     scenario's script; the fleets the scenario releases with that war are released."""
@@ -474,10 +499,12 @@ Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
+    | AllocateOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
+    "allocate",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

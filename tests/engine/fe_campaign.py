@@ -38,7 +38,7 @@ from engine.fe.production import scheduled
 from engine.fe.steps import base
 from engine.fe.strategic import free_moves
 from engine.fe.units import load_units
-from tests.engine.fe_play import end_battle, plain_run, secret_choice, set_up
+from tests.engine.fe_play import battle_step, plain_run, secret_choice, set_up
 from tests.engine.fe_wind import (
     SEATS,
     _capital,
@@ -218,7 +218,7 @@ def finish(table: Table) -> None:
             table.reveal(seat)
         elif kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
-        elif not end_battle(table, seat, step):
+        elif not battle_step(table, seat, step):
             count = plain_run(rules(table), seat)
             assert count, f"{seat} is stuck at {step}"
             table.orders(seat, *[Done() for _ in range(count)])

@@ -11,7 +11,7 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
 from engine.fe.model import FeState, RetreatOrder
-from engine.fe.steps import combat, combat_round
+from engine.fe.steps import combat, combat_damage, combat_round
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
@@ -21,19 +21,27 @@ RETREAT_STEP = "5-7A1"
 
 def plain_run(rules: FeState, seat: str, target: str = "") -> int:
     """How many plain ``done`` orders ``seat`` can give now, stopping at ``target`` and before
-    the defender's first retreat option (where the scripts retreat, `end_battle`)."""
+    the defender's first retreat option (where the scripts retreat, `battle_step`)."""
     run = FE.own_run(rules, seat, target)
     if combat.current(rules) is not None and RETREAT_STEP in run[1:]:
         run = run[: run.index(RETREAT_STEP)]
     return len(run)
 
 
-def end_battle(table: Table, seat: str, step: str) -> bool:
-    """At 5-7A1 the defender announces a retreat, so each battle of a scripted game lasts one
-    round (302.71; the engine would otherwise fight round after round, 302.9)."""
-    if step != RETREAT_STEP or table.state is None or table.state.rules is None:
+def battle_step(table: Table, seat: str, step: str) -> bool:
+    """A scripted side's orders at a battle's own steps: at 5-6A/5-6B the engine's suggested
+    allocation of the damage it owes (302.6); at 5-7A1 the defender announces a retreat, so
+    each battle of a scripted game lasts one round (302.71; the engine would otherwise fight
+    round after round, 302.9). False where the step is walked with ``done``."""
+    if table.state is None or table.state.rules is None:
         return False
-    if combat.current(table.state.rules) is None:
+    rules = table.state.rules
+    if step in combat_damage.ALLOCATION_STEPS and combat_damage.finish(rules, seat):
+        order = combat_damage.suggested(rules, seat)
+        assert order is not None
+        table.orders(seat, order, Done())
+        return True
+    if step != RETREAT_STEP or combat.current(rules) is None:
         return False  # a combat phase without battles: the step is walked with done
     table.orders(seat, RetreatOrder(), Done())
     return True
@@ -53,27 +61,20 @@ def secret_choice(table: Table, seat: str, step: str, text: str) -> object:
 
 def battle_choice(rules: FeState, seat: str, step: str) -> object | None:
     """A scripted side's typed choice in a battle round (`engine.fe.steps.combat_round`):
-    its first eligible flagship, the largest force the engine accepts adding its units in
-    board order, the script's BIR, default EW; None outside a battle's typed steps."""
+    its first eligible flagship, a battle force of the flagship alone (so the scripted
+    campaign's battles wear their forces down slowly), the script's BIR, default EW; None
+    outside a battle's typed steps."""
     if combat.current(rules) is None or step not in combat_round.TYPED_STEPS:
         return None
     if step == combat_round.FLAGSHIP_STEP:
         eligible = combat_round.eligible_flagships(rules, seat)
         return eligible[0] if eligible else ""
-    if step == combat_round.FORCE_STEP:
+    if step == combat_round.FORCE_STEP:  # the flagship alone: scripted battles bleed slowly
         record = combat.current(rules)
         assert record is not None
         log = combat_round.current_round(rules, record)
         side = log.attacker if log.attacker.seat == seat else log.defender
-        if not side.flagship:
-            return []
-        force = [side.flagship]
-        for unit in combat_round.units_here(rules, seat):
-            if unit in force:
-                continue
-            if not combat_round.secret_problems(rules, step, seat, [*force, unit]):
-                force.append(unit)
-        return force
+        return [side.flagship] if side.flagship else []
     if step == combat_round.BIR_STEP:
         return SCRIPT_BIR[seat]
     return "default"
@@ -99,7 +100,7 @@ def walk_to(table: Table, target: str) -> None:
         if decision.kind == DecisionKind.REVEAL:
             table.reveal(seat)
             continue
-        if end_battle(table, seat, decision.step):
+        if battle_step(table, seat, decision.step):
             continue
         count = _dones(table, seat, target)
         assert count, f"stuck at {decision}"

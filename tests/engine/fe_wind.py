@@ -37,7 +37,7 @@ from engine.fe.model import (
 from engine.fe.steps import base
 from engine.fe.steps.supply import grid_of
 from engine.fe.strategic import nodes
-from tests.engine.fe_play import end_battle, plain_run, secret_choice, set_up
+from tests.engine.fe_play import battle_step, plain_run, secret_choice, set_up
 from tests.engine.table import Table
 
 SEATS = ["coalition", "alliance"]
@@ -67,7 +67,7 @@ def walk_to(table: Table, target: str) -> None:
             table.reveal(seat)
         elif kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
-        elif not end_battle(table, seat, step):
+        elif not battle_step(table, seat, step):
             count = plain_run(rules(table), seat, target)
             assert count, f"{seat} is stuck at {step} on the way to {target}"
             table.orders(seat, *[Done() for _ in range(count)])

@@ -71,7 +71,7 @@ SEED = int(os.environ.get("HEXPOST_CRASH_SEED", "20240611"))
 TARGET_HEAD = 250
 """Play until the chain's head is at least this packet number."""
 CHAIN_LENGTH = 4096
-ROLL_EVERY = 12
+ROLL_EVERY = 9
 """Every this many manual orders, the seat asks for a 2d6 roll instead of completing a step."""
 MAX_STEPS = 8
 """Every other orders packet completes up to this many steps, the others one step each."""

@@ -356,7 +356,7 @@ def _apply_unit(
     if order.change == "destroy":
         kept = tuple(u for u in board.units if u.id != unit.id)
         state = state.with_board(msgspec.structs.replace(board, units=kept))
-        return _forget(state, unit.id), f"{name} destroyed {where}"
+        return forget_unit(state, unit.id), f"{name} destroyed {where}"
     if order.change == "cripple":
         changed, what = msgspec.structs.replace(unit, crippled=True), f"{name} crippled {where}"
     elif order.change == "repair":
@@ -372,7 +372,7 @@ def _apply_unit(
     return state.with_board(board.with_units([changed])), what
 
 
-def _forget(state: FeState, unit_id: str) -> FeState:
+def forget_unit(state: FeState, unit_id: str) -> FeState:
     """``state`` without ``unit_id`` in the lists that describe a unit as it is now (moved,
     reacted, reserves, supply missions). The lists that count what an empire used this turn
     (``moved_once`` for strategic moves, ``shipyard_used``) keep it: a loss gives back no

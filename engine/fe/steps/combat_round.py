@@ -25,8 +25,8 @@ Inferred (I): a side with nothing able to command in the hex (a planet or PDUs a
 no flagship (``""``) and an empty force, and scores nothing: planets' own combat factors are
 not counted yet. Not yet the engine's (left to the players, as typed adjustments): carrier
 groups and escorts (5-3C, still words), fighters sent forward from the support echelon,
-drone bombardment, directed damage (5-5), the allocation of damage (5-6), plus and minus
-points.
+drone bombardment, directed damage (5-5). The damage is allocated at 5-6
+(`engine.fe.steps.combat_damage`).
 """
 
 from __future__ import annotations

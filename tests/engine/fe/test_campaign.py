@@ -65,8 +65,10 @@ DISRUPTING = {"LYR": (701, 1), "KLI": (1405, 2)}
 """Enemy ships standing in Kzinti provinces, with the turn they arrive: the Lyran Red Claw
 Fleet in 0701 from turn 1 (the opening move), Klingon ships in 1405 from turn 2 (each player
 turn's new Klingon units march from 1411 toward the Kzinti capital and stop at the Kzinti
-battle station in 1405). Neither ever leaves: they stand in battle hexes, and the script
-records no losses."""
+battle station in 1405). They stand in battle hexes through every Kzinti economic phase of the
+campaign: the script's sides fight with their flagships alone and retreat nowhere, so the
+engine's damage wears them down slowly (the last Lyran ship in 0701 falls in turn 6's last
+battle, after the last Kzinti income)."""
 
 
 def disrupted(turn: int) -> int:
@@ -195,10 +197,25 @@ def test_the_disrupting_hexes_are_in_two_kzinti_provinces() -> None:
     assert all(pid.startswith("KZI-") for pid in holding.values())
 
 
-def test_the_disrupting_ships_still_stand_there_at_the_end(campaign: Table) -> None:
+def test_the_disrupting_ships_fall_only_to_the_engine_s_damage(campaign: Table) -> None:
+    """Every Lyran ship that left 0701's board was destroyed by an allocation of combat
+    damage (302.6) there: nobody moved or adjusted them away."""
     board = rules(campaign).board
-    for empire, (hex_id, _) in DISRUPTING.items():
-        assert any(u.empire == empire for u in board.at(hex_id)), (empire, hex_id)
+    destroyed = {
+        loss.split()[0]
+        for e in campaign.events
+        if e.kind == "allocation" and e.data["hex"] == "0701"
+        for loss in e.data["losses"]
+        if loss.endswith(" destroyed")
+    }
+    lyrans = {
+        unit
+        for e in campaign.events
+        if e.kind == "move" and e.data["path"][-1] == "0701" and e.data["empire"] == "LYR"
+        for unit in e.data["units"]
+    }
+    gone = lyrans - {x.id for x in board.units}
+    assert lyrans and gone and gone <= destroyed
 
 
 @pytest.mark.parametrize("empire", EMPIRES)

@@ -49,6 +49,7 @@ def test_every_fleet_that_sets_up_on_the_map_was_placed(table: Table) -> None:
         if (u.empire, u.fleet) in with_hexes and u.id not in delivered
     }
     lost = {e.data["unit"] for e in events(table, "adjust") if e.data["change"] == "destroy"}
+    lost |= allocated_destroyed(table)
     assert placed - lost == starting and len(placed) > 500
     off_map = {u.fleet for u in state.board.units if u.hex == 0}
     assert off_map and not off_map & {fleet for _, fleet in with_hexes}
@@ -104,12 +105,31 @@ def test_movement_opened_a_reaction_window_and_made_a_battle(table: Table) -> No
     assert "LYR 6 ships vs KZI 17 ships" in listed[0].text
 
 
+def allocated_destroyed(table: Table) -> set[str]:
+    """Units the engine's damage allocations destroyed (302.6)."""
+    return {
+        loss.split()[0]
+        for e in events(table, "allocation")
+        for loss in e.data["losses"]
+        if loss.endswith(" destroyed")
+    }
+
+
 def test_typed_adjustments_changed_the_board(table: Table) -> None:
+    """The cripple recorded by hand holds (or the engine's damage later destroyed it)."""
     state = final(table)
     cripple, destroy = events(table, "adjust")
-    assert state.board.unit(cripple.data["unit"]).crippled
+    if cripple.data["unit"] not in allocated_destroyed(table):
+        assert state.board.unit(cripple.data["unit"]).crippled
     with pytest.raises(KeyError):
         state.board.unit(destroy.data["unit"])
+
+
+def test_the_engine_allocated_the_battle_s_damage(table: Table) -> None:
+    """Both sides of the 0701 battle resolved the damage the engine scored (302.6)."""
+    allocations = events(table, "allocation")
+    assert {e.seat for e in allocations} == {"coalition", "alliance"}
+    assert all(e.data["hex"] == "0701" for e in allocations)
 
 
 def test_turn_two_began_with_the_scripted_war(table: Table) -> None:

@@ -8,14 +8,17 @@ tables (units.json, the SIT) and the 300 combat table printed in the rulebook su
 
 from __future__ import annotations
 
+import pytest
+
+from engine.core.errors import IllegalOrder
 from engine.core.ruleset import RollRequest
 from engine.fe import RULESET
 from engine.fe.face import FACE
-from engine.fe.model import FeState
+from engine.fe.model import FeState, parse_orders
 from engine.fe.steps import combat
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_loop import two_battles
-from tests.engine.fe.steps.tutorial_states import run_to
+from tests.engine.fe.steps.tutorial_states import orders, run_to, texts
 
 
 def reveal(state: FeState, choices: dict[str, object], dice: tuple[int, ...] = ()) -> FeState:
@@ -107,3 +110,63 @@ def test_the_damage_dice_wait_for_the_last_choices_of_the_round() -> None:
     assert applied.rolls[0] == RollRequest(
         1, 6, "combat die, 1105 round 1, coalition", "5-4A2", at_reveal=True
     )
+
+
+def damaged_round() -> FeState:
+    """The round of `test_a_round_s_damage_from_its_forces_intensity_and_dice`, at 5-6A:
+    KLI scored 2 damage points on the Kzinti force, KZI 11 on the D6."""
+    state = reveal(run_to(two_battles(), "5-3D"), {"coalition": "KLI-0005", "alliance": "KZI-0001"})
+    everyone = ["KZI-0001", "KZI-0002", "KZI-0003", "KZI-0004", "KZI-0005"]
+    state = reveal(run_to(state, "5-3E"), {"coalition": ["KLI-0005"], "alliance": everyone})
+    state = reveal(run_to(state, "5-3X2"), {"coalition": 3, "alliance": 2}, dice=(4,))
+    state = reveal(run_to(state, "5-4A2"), {"coalition": "default", "alliance": {}}, dice=(3, 6))
+    return run_to(state, "5-6A")
+
+
+def order_refusals(state: FeState, seat: str, item: dict[str, object]) -> list[str]:
+    (order,) = parse_orders([item])
+    return [f"{v.message} ({v.rule})" for v in RULESET.validate(state, seat, order)]
+
+
+def test_each_side_allocates_the_enemy_s_damage_with_the_forced_rule() -> None:
+    """2 points on the Kzinti: the cheapest loss, crippling a frigate (defence 4), costs 4;
+    2 is half of it, so the forced rule (302.61) makes them cripple it, 2 minus points
+    carried. 11 points on the D6 (defence 8, crippled 4): crippling it leaves 3, half of the
+    4 its cripple costs, so it must be destroyed outright for 12, 1 minus point carried."""
+    state = damaged_round()
+    assert order_refusals(state, "alliance", {"type": "done"}) == [
+        "2 damage points to resolve first: send an allocate order (302.6)"
+    ]
+    (forced,) = order_refusals(state, "alliance", {"type": "allocate"})
+    assert forced.endswith("(302.61)")
+    state, events = orders(
+        state, "alliance", {"type": "allocate", "losses": ["cripple KZI-0004"]}, {"type": "done"}
+    )
+    assert texts(events, "allocation") == [
+        "alliance resolves 2 damage points in 1105 round 1: KZI-0004 crippled; 2 minus points "
+        "carried (302.6)"
+    ]
+    assert state.board.unit("KZI-0004").crippled
+    state = run_to(state, "5-6B")
+    (short,) = order_refusals(
+        state, "coalition", {"type": "allocate", "losses": ["cripple KLI-0005"]}
+    )
+    assert short.endswith("(302.61)")
+    state, _ = orders(
+        state, "coalition", {"type": "allocate", "losses": ["destroy KLI-0005"]}, {"type": "done"}
+    )
+    assert "KLI-0005" not in {u.id for u in state.board.units}
+    record = combat.current(state)
+    assert record is not None and dict(record.carry) == {"alliance": -4, "coalition": -2}
+    assert record.log[-1].attacker.losses == ("KLI-0005 destroyed",)
+
+
+def test_an_allocation_names_only_units_of_the_own_battle_force() -> None:
+    state = damaged_round()
+    item = {"type": "allocate", "losses": ["cripple KLI-0005"]}
+    assert order_refusals(state, "alliance", item) == [
+        "KLI-0005: not in your battle force in 1105 (302.6)"
+    ]
+    bad = {"type": "allocate", "losses": ["sink KZI-0004"]}
+    with pytest.raises(IllegalOrder, match="allocate"):
+        parse_orders([bad])
