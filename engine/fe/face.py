@@ -60,6 +60,9 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "reserve": model.ReserveOrder,
     "mission": model.MissionOrder,
     "declare": model.DeclareWar,
+    "battles": model.BattlesOrder,
+    "retreat": model.RetreatOrder,
+    "allocate": model.AllocateOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -76,6 +79,8 @@ KINDS: dict[str, ParamKind] = {
 
 ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
     "react": {"trigger": ParamKind.HEX},
+    "battles": {"hexes": ParamKind.HEXES},
+    "allocate": {"losses": ParamKind.TEXTS},
     "retrograde": {"to": ParamKind.HEX},
     "strategic": {"to": ParamKind.HEX},
 }
@@ -102,6 +107,9 @@ TITLES: dict[str, str] = {
     "reserve": "Designate a reserve",
     "mission": "Give a mission",
     "declare": "Declare war",
+    "battles": "Order the battles",
+    "retreat": "Retreat from the battle",
+    "allocate": "Allocate the damage",
 }
 
 

@@ -3,10 +3,12 @@ accepts (`engine.fe.steps.combat_round`, `tui.widgets.order_forms.order_values`)
 
 from __future__ import annotations
 
+from engine.fe import RULESET
 from engine.fe.face import FACE
+from engine.fe.model import parse_orders
 from engine.fe.steps import combat
 from tests.engine.fe.steps.test_combat_loop import two_battles
-from tests.engine.fe.steps.test_combat_round import reveal
+from tests.engine.fe.steps.test_combat_round import damaged_round, reveal
 from tests.engine.fe.steps.tutorial_states import run_to
 from tui.widgets.order_forms import order_values
 
@@ -39,3 +41,13 @@ def test_the_app_s_forms_write_choices_the_engine_accepts() -> None:
         "KZI-0003",
     )
     assert record.log[-1].attacker.bir == 3 and record.log[-1].defender.damage >= 0
+
+
+def test_the_allocation_form_writes_losses_the_engine_accepts() -> None:
+    """5-6A: the face offers ``allocate`` with its losses as a ``;``-separated line."""
+    state = damaged_round()
+    allocate = next(c for c in FACE.choices(state, "alliance") if c.order == "allocate")
+    order = order_values(allocate, {"losses": "cripple KZI-0004"})
+    assert order == {"type": "allocate", "losses": ["cripple KZI-0004"]}
+    (parsed,) = parse_orders([order])
+    assert not RULESET.validate(state, "alliance", parsed)
