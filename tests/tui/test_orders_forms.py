@@ -173,9 +173,10 @@ async def test_a_refused_adjustment_names_its_rule(at_3b2: Tutorial) -> None:
 async def test_b_is_the_steps_own_order_and_a_build_out_of_its_step_is_refused(
     at_3b2: Tutorial,
 ) -> None:
-    """The forms are the step's choices: at 3B2 ``b`` drafts its own ``batch`` and no build
-    form is offered; a build typed as JSON is refused by the engine, naming the step that
-    takes it and the rule."""
+    """The forms are the step's choices: at 3B2 ``b`` drafts its own ``batch``, ``k`` opens
+    its second own order's form (``battles``, the order of the battle hexes, 302.9) and no
+    build form is offered; a build typed as JSON is refused by the engine, naming the step
+    that takes it and the rule."""
     before = seq(at_3b2)
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
@@ -184,10 +185,13 @@ async def test_b_is_the_steps_own_order_and_a_build_out_of_its_step_is_refused(
         await pilot.press("b")
         await settle(pilot)
         assert panel.items == [{"type": "batch"}]
-        await pilot.press("u", "k")  # no second order of its own
+        await pilot.press("u", "k")  # its second own order: the order of the battles
         await settle(pilot)
-        assert not isinstance(app.screen, OrderForm)
-        assert "3B2 has batch: f lists every order it takes" in panel.check_text
+        assert isinstance(app.screen, OrderForm)
+        assert list(app.screen.values) == ["hexes"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, OrderForm) and panel.items == []
         build = {"type": "build", "cls": "D7", "hex": "1307"}
         await pilot.press("a", *json.dumps(build), "enter")
         await settle(pilot)

@@ -114,7 +114,7 @@ async def test_an_illegal_order_shows_the_reason_and_nothing_is_sent(at_3b2: Tut
     async with app.run_test(size=SIZE) as pilot:
         app.session._clock = now
         screen, panel = await open_orders(pilot)
-        assert "3B2 takes: move, batch, done" in panel.hint_text
+        assert "3B2 takes: move, batch, battles, done" in panel.hint_text
         await pilot.press("a")
         # The keys of the panel and the screen (d, u, m, n, c, o, s...) go into the text.
         await pilot.press(*json.dumps(TOO_FAR), "enter")
