@@ -106,7 +106,7 @@ def pin_strength(units: Iterable[Unit]) -> PinStrength:
         if not is_ship(unit):
             continue
         info = unit.info()
-        side = info.crippled if unit.crippled and info.crippled is not None else info.full
+        side = info.shown(unit.crippled)
         if unit.crippled:
             cripples += 1
         else:

@@ -351,7 +351,7 @@ def _replacement_problem(
     if unit.hex == OFF_MAP or unit.hex in cut_off:
         return f"{unit.id} ({unit.cls}) is not in supply: no replacements", FIGHTER_RULE
     info = unit.info()
-    side = info.crippled if unit.crippled and info.crippled is not None else info.full
+    side = info.shown(unit.crippled)
     if order.fighters2 < 0 or order.pfs < 0 or order.fighters2 + order.pfs == 0:
         return f"{unit.id}: a replacement names a positive number of fighters or PFs", FIGHTER_RULE
     if order.fighters2 > side.fighters2:

@@ -200,6 +200,11 @@ class UnitClass(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     def key(self) -> tuple[str, str]:
         return (self.empire, self.id)
 
+    def shown(self, crippled: bool) -> Side:
+        """The side a counter of this class shows: the crippled one when it is crippled and
+        has one, else the full side."""
+        return self.crippled if crippled and self.crippled is not None else self.full
+
     @property
     def attack(self) -> Fraction:
         return self.full.attack

@@ -208,7 +208,7 @@ def base_attack(
 
 def _side(unit: Unit) -> Side:
     info = unit.info()
-    return info.crippled if unit.crippled and info.crippled is not None else info.full
+    return info.shown(unit.crippled)
 
 
 def unit_ew(

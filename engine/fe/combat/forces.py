@@ -115,7 +115,7 @@ def is_scout(unit: Unit) -> bool:
     info = class_of(unit)
     if info is None:
         return False
-    side = info.crippled if unit.crippled and info.crippled is not None else info.full
+    side = info.shown(unit.crippled)
     return side.scout
 
 
@@ -269,7 +269,7 @@ def _support_problems(force: BattleForce, by_id: dict[str, Unit]) -> list[Violat
         info = class_of(unit)
         side = None
         if info is not None:
-            side = info.crippled if unit.crippled and info.crippled is not None else info.full
+            side = info.shown(unit.crippled)
         has2, has_pfs = (side.fighters2, side.pfs) if side is not None else (0, 0)
         if sent.fighters2 < 0 or sent.pfs < 0 or sent.fighters2 > has2 or sent.pfs > has_pfs:
             text = (

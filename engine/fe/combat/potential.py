@@ -110,7 +110,7 @@ class DamageResult(msgspec.Struct, frozen=True):
 
 def _side(unit: Unit) -> Side:
     info = unit.info()
-    return info.crippled if unit.crippled and info.crippled is not None else info.full
+    return info.shown(unit.crippled)
 
 
 def side_potential(

@@ -155,7 +155,7 @@ def target_of(
     info = class_of(unit)
     if info is None:
         raise KeyError(f"{unit.id}: {unit.empire} has no unit class {unit.cls!r} in the tables")
-    shown = info.crippled if unit.crippled and info.crippled is not None else info.full
+    shown = info.shown(unit.crippled)
     return Target(
         id=unit.id,
         def2=info.full.def2,

@@ -77,7 +77,7 @@ def replacement_price2(unit: Unit, fighters2: int, pfs: int) -> int:
 def _carries(unit: Unit) -> tuple[int, int]:
     """(fighter factors doubled, PFs) the unit carries on the side it shows."""
     info = unit.info()
-    side = info.crippled if unit.crippled and info.crippled is not None else info.full
+    side = info.shown(unit.crippled)
     return side.fighters2, side.pfs
 
 

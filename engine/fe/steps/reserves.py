@@ -56,7 +56,8 @@ import msgspec
 
 from engine.core import hexgrid
 from engine.core.ruleset import Event, OptionSpec, Seat, Violation
-from engine.fe.blocking import class_of, movement_points
+from engine.fe.blocking import movement_points
+from engine.fe.combat.forces import command_of, is_scout
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState, ReserveOrder
@@ -79,21 +80,6 @@ ESTABLISH_RULE = "507.1"
 RELEASE_RULE = "600.3"
 ECONOMICS_PHASE = "1"
 RESERVES_PHASE = "9"
-
-
-def command_of(unit: Unit) -> int:
-    """The unit's command rating (0 when the tables give none)."""
-    info = class_of(unit)
-    return info.command if info is not None else 0
-
-
-def is_scout(unit: Unit) -> bool:
-    """Whether the unit's current side (crippled or not) is a scout."""
-    info = class_of(unit)
-    if info is None:
-        return False
-    side = info.crippled if unit.crippled and info.crippled is not None else info.full
-    return side.scout
 
 
 def fleet_size(units: list[Unit], flagship_counts: bool = True) -> tuple[Unit, int, int]:
