@@ -23,6 +23,7 @@ from textual.widgets import Select, Static
 from engine.core.face import Choice, Param, ParamKind, Summary
 from saves.home import Home
 from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
+from tests.tui.records import a_show_record
 from tests.tui.test_app import SIZE, settle
 from tui import app as app_module
 from tui.app import HexpostApp
@@ -65,37 +66,24 @@ def duel_record() -> ShowRecord:
         )
     )
     summary = Summary(1, "Round 1", "R1", step="talk", step_title="Talk", waiting_for=("north",))
-    return ShowRecord(
+    return a_show_record(
         game=GAME_ID,
         name="duel",
         ruleset="toy/1.2",
         scenario="duel",
-        options={},
         my_seat="north",
-        status="active",
         seq=3,
-        state_hash="00" * 32,
         seats=(
             SeatRecord("north", "North", "north@example.org", "aa"),
             SeatRecord("south", "South", "south@example.org", "bb"),
         ),
         turn=TurnRecord(1, "Round 1", "R1"),
-        part="",
-        phasing=None,
         step="talk",
         step_title="Talk",
         waiting_for=("north",),
         pending=(DecisionRecord(("north",), "talk", "orders", "talk-1", "Talk", ()),),
-        frozen=None,
-        over=False,
-        rolls=(),
-        unsent=(),
-        claim=None,
-        notes=(),
         summary=summary,
-        board=None,
         choices=(SAY, ROLL),
-        extras={},
         checklist=lines,
     )
 
