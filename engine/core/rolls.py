@@ -114,15 +114,19 @@ def feed(
     state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, armed=tuple(still)))
     for roll in resolved:
         text = f"{roll.seat} rolled"
-        state = _resolve(
+        state, more = _resolve(
             ruleset, state, roll.request, roll.event, roll.values, text, roll.seat, events
         )
+        # Dice the rules need next (the sequence ran on to them once these were in) are
+        # armed in this packet, with this seat's value, for the other seats' next ones.
+        state = arm(state, seat, more, events, roll.event)
     return state
 
 
 def roll_at_reveal(
     ruleset: Ruleset[Any],
     state: AnyState,
+    seat: Seat,
     secret: OpenSecret,
     requests: Sequence[RollRequest],
     events: list[Event],
@@ -135,20 +139,24 @@ def roll_at_reveal(
     choice of the step could depend on the dice. The last seat to reveal can work the dice
     out before sending its reveal, but its choice is already bound by its commitment; all it
     could do is not answer, which the late-claim machinery names. No packet waits for them.
+    Dice the rules then need (the sequence ran on to them) are armed by ``seat``, the last
+    revealer, for the other seats' next values.
     """
     if not requests:
         return state
-    core = state.core
-    count = core.rolls_armed
+    more: list[RollRequest] = []
     for request in requests:
         if not (1 <= request.count <= 100 and 2 <= request.sides <= 256):
             raise IllegalOrder(f"cannot roll {dice_text(request)}")
-        count += 1
+        count = state.core.rolls_armed + 1
+        state = msgspec.structs.replace(
+            state, core=msgspec.structs.replace(state.core, rolls_armed=count)
+        )
         event = f"r{count}/{request.step}"
         text = f"the reveal of {request.step} rolled"
-        state = _resolve(ruleset, state, request, event, secret.entropies, text, "", events)
-    core = msgspec.structs.replace(state.core, rolls_armed=count)
-    return msgspec.structs.replace(state, core=core)
+        state, asked = _resolve(ruleset, state, request, event, secret.entropies, text, "", events)
+        more.extend(asked)
+    return arm(state, seat, more, events, secret.decision.key)
 
 
 def _resolve(
@@ -160,9 +168,9 @@ def _resolve(
     who: str,
     seat: Seat,
     events: list[Event],
-) -> AnyState:
+) -> tuple[AnyState, list[RollRequest]]:
     """Read the dice from the seats' values (in seat order), record them as a ``roll``
-    event and hand them to the ruleset."""
+    event and hand them to the ruleset; return the dice it asks for next."""
     core = state.core
     order = [s.seat for s in core.seats]
     values = [v for _, v in sorted(contributed, key=lambda item: order.index(item[0]))]
@@ -186,4 +194,4 @@ def _resolve(
     assert state.rules is not None
     applied = ruleset.apply_roll(state.rules, request, dice)
     events.extend(applied.events)
-    return msgspec.structs.replace(state, rules=applied.state)
+    return msgspec.structs.replace(state, rules=applied.state), list(applied.rolls)

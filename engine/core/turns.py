@@ -118,6 +118,17 @@ class TurnHost(Protocol[S]):
         """Why a decision step may pass without its seat ("" to stop there)."""
         ...
 
+    def decides(self, state: S, step: Step, seat: Seat) -> bool:
+        """Whether a policy ``seat`` signed earlier makes its choice at the secret ``step``:
+        the seat is then not asked (its opponents knew the policy before choosing)."""
+        ...
+
+    def by_policy(self, state: S, step: Step, events: list[Event]) -> S | None:
+        """Answer a decision step for its seat, or a secret step no seat is asked, from the
+        policies the seats signed earlier: the state after the answer (the driver then ends
+        the step, unless the host moved ``state.step``), or None to stop there for the seat."""
+        ...
+
     def finish(self, state: S, seat: Seat, step: Step) -> list[Violation]:
         """Why ``seat`` may not yet end a decision step with ``done``."""
         ...
@@ -195,7 +206,7 @@ class Turns(Generic[S]):
             return ()
         seats = self.answer_order(state, step)
         if step.kind == StepKind.SECRET:
-            return seats
+            return tuple(s for s in seats if not self.host.decides(state, step, s))
         return tuple(s for s in seats if s not in state.answered)[:1]
 
     def decision_key(self, state: S, step: Step, seat: Seat = "") -> str:
@@ -247,7 +258,7 @@ class Turns(Generic[S]):
         says need nobody, and crosses into the next part when one ends.
         """
         host = self.host
-        while True:
+        for _ in range(MAX_STEPS_PER_ORDER):
             steps = host.steps(state)
             if state.step >= len(steps):
                 if left is not None:
@@ -295,7 +306,28 @@ class Turns(Generic[S]):
                     events.append(Event("step-passed", text, step=step.id))
                     state = _replace(state, step=state.step + 1, answered=())
                     continue
+            if step.kind in (StepKind.DECISION, StepKind.SECRET):
+                answered = host.by_policy(state, step, events)
+                if answered is not None:
+                    text = f"{step.id} {step.title}: answered by the signed policies"
+                    events.append(Event("step-policy", text, step=step.id))
+                    if answered.step != state.step:
+                        state = _replace(answered, answered=())
+                        continue
+                    state = _replace(answered, step=state.step + 1, answered=())
+                    continue
             return state
+        raise NotPending(
+            f"the sequence passed {MAX_STEPS_PER_ORDER} steps without stopping for a seat"
+        )
+
+    def resume(self, state: S, events: list[Event]) -> S:
+        """Settle again on the current step: something it waited for (dice, say) came in, so
+        the host may now pass it or answer it by policy; then run the standing orders."""
+        step = self.current(state)
+        if step is None:
+            return state
+        return self.run_standing(self.settle(state, step, events), events)
 
     def finish_problems(self, state: S, seat: Seat, step: Step) -> list[Violation]:
         """Why ``seat`` may not end ``step`` with ``done`` yet (only decision steps say)."""

@@ -55,7 +55,7 @@ from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.offer import all_options, info
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps import ORDER_AREAS, combat_round
+from engine.fe.steps import ORDER_AREAS, combat_policy, combat_round
 from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
@@ -65,7 +65,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "3.0"
+    version = "4.0"
     state_type = FeState
 
     # --- scenarios and the start ----------------------------------------------------------
@@ -144,6 +144,8 @@ class FeRuleset:
             return TURNS.check_back(state, step, order, COMBAT_RULE)
         if isinstance(order, Standing):
             return TURNS.check_standing(order)
+        if isinstance(order, model.PolicyOrder):
+            return combat_policy.check(order)
         tag = _tag(order)
         if tag in RULE_ORDERS:
             return self._check_rule_order(state, seat, step, tag, order)
@@ -171,6 +173,9 @@ class FeRuleset:
     # --- applying -------------------------------------------------------------------------
 
     def apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
+        return _with_queued(self._apply(state, seat, order))
+
+    def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
         step = flow.current(state)
         if step is None:
             raise NotPending("the game is over")
@@ -179,6 +184,9 @@ class FeRuleset:
             return Applied(TURNS.apply_done(state, seat, order, events), events)
         if isinstance(order, Standing):
             return Applied(TURNS.apply_standing(state, seat, order, events), events)
+        if isinstance(order, model.PolicyOrder):
+            state = combat_policy.apply(state, seat, order, events)
+            return Applied(TURNS.resume(state, events), events)
         if isinstance(order, Note):
             events.append(
                 Event(
@@ -213,7 +221,9 @@ class FeRuleset:
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         events: list[Event] = []
         state = combat_round.apply_die(state, request, dice, events)
-        return Applied(state, events)
+        # The sequence may have stopped for these dice (a round's damage before allocation):
+        # with them in, it plays on as far as the seats' policies and standing orders answer.
+        return _with_queued(Applied(TURNS.resume(state, events), events))
 
     # --- secret steps ---------------------------------------------------------------------
 
@@ -254,9 +264,18 @@ class FeRuleset:
             )
         ]
         typed = {seat: choices[seat] for seat in open_now[0].seats}
+        unasked = tuple(s for s in state.seats if s not in typed)
+        by_policy = combat_policy.choices(state, step, unasked)
+        if by_policy:
+            shown = "; ".join(f"{seat}: {value}" for seat, value in by_policy.items())
+            text = f"{describe(step)} chosen by the signed policies: {shown}"
+            events.append(Event("secret", text, step=step.id, data={"policy": True}))
+            typed = {**typed, **by_policy}
         state, rolls = combat_round.apply_choices(state, step.id, typed, events)
+        if by_policy and rolls:  # the core arms them: the policy's seat revealed no value
+            state = combat_round.defer_dice(state)
         state = TURNS.run_standing(TURNS.advance(state, events), events)
-        return Applied(state, events, rolls)
+        return _with_queued(Applied(state, events, rolls))
 
     def own_run(self, state: FeState, seat: Seat, stop: str = "") -> list[str]:
         """The steps ``seat`` can complete now, one plain ``done`` each, in a row
@@ -306,3 +325,12 @@ def _tag(order: Any) -> str:
 
 def _is_secret(decision: Decision) -> bool:
     return decision.kind == DecisionKind.SECRET
+
+
+def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
+    """Hand the core the dice the policies' choices asked for on the way
+    (`engine.fe.steps.combat_policy`), to be armed in the packet being applied."""
+    state, queued = combat_policy.take_queued(applied.state)
+    if not queued:
+        return applied
+    return Applied(state, applied.events, [*applied.rolls, *queued])

@@ -44,7 +44,7 @@ from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
-from engine.fe.steps import base, combat, combat_round
+from engine.fe.steps import base, combat, combat_policy, combat_round
 
 ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "place": model.Place,
@@ -110,6 +110,7 @@ TITLES: dict[str, str] = {
     "battles": "Order the battles",
     "retreat": "Retreat from the battle",
     "allocate": "Allocate the damage",
+    "policy": "Sign a combat policy",
 }
 
 
@@ -184,6 +185,7 @@ class FeFace:
         if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
             out.append(_choice("back", Back, step, rule=flow.COMBAT_RULE))
         out.append(_adjust_choice())
+        out.append(_policy_choice())
         return tuple(out)
 
     def checklist(self, state: FeState) -> tuple[ChecklistItem, ...]:
@@ -341,6 +343,19 @@ def _standing_choice(turns: Turns[FeState]) -> Choice:
     names = tuple(s.id for s in turns.host.sequence().every_step() if s.kind != StepKind.SECRET)
     param = Param("steps", ParamKind.STEPS, True, (), f"any of {len(names)} step ids")
     return Choice("standing", TITLES["standing"], (param,), turns.rule)
+
+
+def _policy_choice() -> Choice:
+    """The combat policy's fields as menus (empty: keep being asked)."""
+    params = (
+        Param("flagship", ParamKind.TEXT, False, ("", "auto"), "auto: best command rating"),
+        Param("force", ParamKind.TEXT, False, ("", "auto"), "auto: strongest legal force"),
+        Param("bir", ParamKind.INTEGER, False, ("-1", "1", "2", "3", "4"), "your BIR pick"),
+        Param("ew", ParamKind.TEXT, False, ("", "default"), "default: most attack"),
+        Param("allocate", ParamKind.TEXT, False, ("", "suggested"), "the engine's allocation"),
+        Param("retreat", ParamKind.INTEGER, False, (), "0 never, N after round N, -1 ask"),
+    )
+    return Choice("policy", TITLES["policy"], params, combat_policy.POLICY_RULE)
 
 
 def _adjust_choice() -> Choice:

@@ -21,7 +21,7 @@ from engine.fe import steps as areas
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Phase, SequenceOfPlay, Step, load_sequence
-from engine.fe.steps import base
+from engine.fe.steps import base, combat_policy
 from engine.fe.steps.setup_stage import SETUP_PHASE, setup_steps
 
 ORION = "orion"
@@ -107,6 +107,12 @@ class FeTurns:
 
     def skip(self, state: FeState, step: Step) -> str:
         return areas.area(step.area).skip(state, step)
+
+    def decides(self, state: FeState, step: Step, seat: Seat) -> bool:
+        return combat_policy.decides(state, step, seat)
+
+    def by_policy(self, state: FeState, step: Step, events: list[Event]) -> FeState | None:
+        return combat_policy.by_policy(state, step, events)
 
     def finish(self, state: FeState, seat: Seat, step: Step) -> list[Violation]:
         return areas.area(step.area).finish(state, seat, step)

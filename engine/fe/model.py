@@ -15,13 +15,13 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from engine.core import caches
 from engine.core.errors import IllegalOrder, PacketError
-from engine.core.ruleset import OptionValue, Seat
+from engine.core.ruleset import OptionValue, RollRequest, Seat
 from engine.core.text import SAFE_PATTERN
 from engine.core.turn_orders import (
     MAX_TEXT,
@@ -47,6 +47,25 @@ class Forces(msgspec.Struct, frozen=True, array_like=True):
 
     empire: str
     units: tuple[Unit, ...] = ()
+
+
+class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a seat signed in advance for its own part of every battle round, so routine
+    rounds need no email from it (`engine.fe.steps.combat_policy`). Each field left at its
+    default means "ask me". The policy is public: the opponent reads it before choosing.
+
+    ``flagship``/``force`` "auto": the engine's pick (the best command rating; then the
+    strongest ships that fit the command limit); ``bir``: the intensity picked each round
+    (1-4, -1 ask); ``ew`` "default": the EW choices that keep the most attack;
+    ``allocate`` "suggested": the engine's legal allocation of the damage taken;
+    ``retreat``: 0 never retreat, N retreat once N rounds are fought, -1 ask."""
+
+    flagship: Literal["", "auto"] = ""
+    force: Literal["", "auto"] = ""
+    bir: Annotated[int, msgspec.Meta(ge=-1, le=4)] = -1
+    ew: Literal["", "default"] = ""
+    allocate: Literal["", "suggested"] = ""
+    retreat: Annotated[int, msgspec.Meta(ge=-1, le=99)] = -1
 
 
 class SideRound(msgspec.Struct, frozen=True):
@@ -81,6 +100,9 @@ class RoundLog(msgspec.Struct, frozen=True):
     defender: SideRound
     vbir_die: int = 0
     bir: int = -1
+    deferred: bool = False
+    """The round's dice wait for the seats' next packets instead of being read at a reveal
+    (a signed policy chose for a seat: `engine.fe.steps.combat_policy`)."""
 
 
 class BattleRecord(msgspec.Struct, frozen=True):
@@ -196,6 +218,11 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     last_actor: Seat = ""
     """The seat whose answer ended the last step a seat ended (`engine.core.turns`): a
     "both" step asks it first, which saves a hand-off per such step."""
+    policies: tuple[tuple[Seat, CombatPolicy], ...] = ()
+    """Each seat's signed combat policy (a ``policy`` order), by seat."""
+    queued_rolls: tuple[RollRequest, ...] = ()
+    """Dice the combat policies' choices asked for while the sequence ran on; the ruleset
+    hands them to the core (to be armed) as the packet's order or roll is applied."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
@@ -426,6 +453,11 @@ class RetreatOrder(_OrderBase, frozen=True, tag="retreat"):
     fought (302.71); ``done`` alone stays."""
 
 
+class PolicyOrder(CombatPolicy, _OrderBase, frozen=True, tag="policy"):
+    """Sign (or replace) the seat's combat policy; every field at its default cancels it.
+    Given at any step the seat acts in, it answers from there on."""
+
+
 ALLOCATION_PATTERN = r"^(cripple|destroy|sids) [^ ]{1,40}$|^fighters [^ ]{1,40} [0-9]{1,3}(\.5)?$"
 """One loss of an ``allocate`` order, in words."""
 
@@ -499,7 +531,7 @@ Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
-    | AllocateOrder
+    | AllocateOrder | PolicyOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
@@ -508,7 +540,9 @@ RULE_ORDERS: tuple[str, ...] = (
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""
-ORDER_TYPES: tuple[str, ...] = tuple(sorted((*TURN_ORDER_TYPES, *RULE_ORDERS)))
+POLICY_ORDERS: tuple[str, ...] = ("policy",)
+"""Orders about how the seat plays later steps, taken at any step (like ``standing``)."""
+ORDER_TYPES: tuple[str, ...] = tuple(sorted((*TURN_ORDER_TYPES, *RULE_ORDERS, *POLICY_ORDERS)))
 
 
 def hex_id(text: str) -> HexId:

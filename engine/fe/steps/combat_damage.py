@@ -27,7 +27,7 @@ from engine.fe.combat.targets import Target, points_text, target_of
 from engine.fe.forces import Unit
 from engine.fe.model import AllocateOrder, BattleRecord, FeState, RoundLog, SideRound
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat
+from engine.fe.steps import base, combat, combat_round
 from engine.fe.steps.adjust import forget_unit
 from engine.fe.steps.base import Area
 
@@ -185,7 +185,11 @@ def apply(
 
 
 def finish(state: FeState, seat: Seat) -> list[Violation]:
-    """``done`` at 5-6A/5-6B waits for the allocation while damage is owed."""
+    """``done`` at 5-6A/5-6B waits for the round's dice, then for the allocation while
+    damage is owed."""
+    if combat_round.waiting_for_dice(state):
+        text = "the round's damage dice are not rolled yet: they come with the next packet"
+        return [Violation(text, allocation.ALLOCATION_RULE)]
     owed = owed2(state, seat)
     if owed is None or owed[2] == 0:
         return []
@@ -226,6 +230,8 @@ class _Damage(Area):
         return finish(state, seat)
 
     def skip(self, state: FeState, step: Step) -> str:
+        if combat_round.waiting_for_dice(state):
+            return ""  # the damage is not rolled yet (dice armed for the next packet)
         seat = base.phasing(state) if step.id == "5-6B" else _other(state)
         owed = owed2(state, seat)
         if owed is None:

@@ -276,6 +276,27 @@ def apply_choices(
     return state, []
 
 
+def waiting_for_dice(state: FeState) -> bool:
+    """Whether the round being fought still waits for dice armed for the next packets (a
+    policy chose for a seat, so they could not be read at a reveal)."""
+    record = combat.current(state)
+    if record is None or not record.log:
+        return False
+    log = record.log[-1]
+    if log.round != record.rounds + 1 or not log.deferred:
+        return False
+    return log.bir < 0 or log.attacker.damage < 0 or log.defender.damage < 0
+
+
+def defer_dice(state: FeState) -> FeState:
+    """Mark the round being fought as waiting for its dice (`waiting_for_dice`)."""
+    record = combat.current(state)
+    if record is None or not record.log:
+        return state
+    log = msgspec.structs.replace(record.log[-1], deferred=True)
+    return _with_round(state, record, log)
+
+
 # --- the dice --------------------------------------------------------------------------------
 
 

@@ -1,0 +1,275 @@
+"""Standing combat policies: a seat's own part of routine battle rounds, signed in advance.
+
+A round of combat asks each side for a flagship, a battle force, an intensity and EW choices
+(secretly), then for its allocation of the damage taken and whether it retreats. By email
+each of those is a hand-off. A ``policy`` order (`engine.fe.model.PolicyOrder`) lets a seat
+sign once what it does in every round, and the engine answers for it:
+
+- the secret steps 5-3C (no carrier groups yet), 5-3D, 5-3E, 5-3X2 and 5-4A2 do not ask
+  a seat whose policy covers them (`decides`); its choice is worked out when the step's
+  other choices are revealed, or at once when no seat is asked (`by_policy`). A policy is
+  public, like every order: the opponent reads it before choosing, the price of not being
+  asked;
+- 5-6A/5-6B: the engine's suggested allocation (`combat_damage.suggested`, legal by
+  construction) when the seat's policy says ``allocate: "suggested"``;
+- 5-7A1 to 5-7A3: stay, or retreat once the policy's number of rounds is fought.
+
+A policy only ever answers its own seat's steps: nothing the rules give the other side is
+decided by it. Dice are never known earlier because of a policy: when a seat was not asked
+at a secret step, its entropy is not among the reveals, so the core arms the round's dice
+for the seats' next values instead of reading them at the reveal (`engine.core.game`); when
+no seat is asked, the dice wait in ``FeState.queued_rolls`` until the ruleset hands them to
+the core with the packet being applied (`take_queued`). While a round's damage waits for
+its dice, the allocation steps wait too (`combat_round.waiting_for_dice`).
+
+Choices (C): "auto" flagship is the eligible unit with the best command rating (lowest id
+among equals); "auto" force adds the flagship's companions strongest attack first (lowest id
+among equals), each kept only if the force stays legal (302.33); a BIR outside the allowed
+picks is refused when the policy is signed.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.core.ruleset import Actor, Event, RollRequest, Seat, Violation
+from engine.fe.blocking import class_of
+from engine.fe.combat import forces, results
+from engine.fe.forces import Unit
+from engine.fe.model import (
+    AllocateOrder,
+    BattleRecord,
+    CombatPolicy,
+    FeState,
+    PolicyOrder,
+    RetreatOrder,
+    RoundLog,
+    SideRound,
+)
+from engine.fe.sequence import Step
+from engine.fe.steps import base, combat, combat_damage, combat_round, reserves
+
+POLICY_RULE = "302.0"
+ALLOCATION_STEPS = ("5-6A", "5-6B")
+RETREAT_STEPS = ("5-7A1", "5-7A2", "5-7A3")
+
+
+def policy_of(state: FeState, seat: Seat) -> CombatPolicy | None:
+    return next((p for who, p in state.policies if who == seat), None)
+
+
+GROUPS_STEP = "5-3C"
+"""Carrier and escort groups: still words; an "auto" force forms none (not modelled yet)."""
+POLICY_STEPS = (GROUPS_STEP, *combat_round.TYPED_STEPS)
+
+
+def _covers(policy: CombatPolicy, step_id: str) -> bool:
+    if step_id == GROUPS_STEP:
+        return policy.force == "auto"
+    if step_id == combat_round.FLAGSHIP_STEP:
+        return policy.flagship == "auto"
+    if step_id == combat_round.FORCE_STEP:
+        return policy.force == "auto"
+    if step_id == combat_round.BIR_STEP:
+        return policy.bir >= 0
+    if step_id == combat_round.EW_STEP:
+        return policy.ew == "default"
+    return False
+
+
+def decides(state: FeState, step: Step, seat: Seat) -> bool:
+    """Whether ``seat``'s policy makes its choice at the secret ``step`` of a battle."""
+    if not state.policies or step.id not in POLICY_STEPS:
+        return False
+    policy = policy_of(state, seat)
+    return policy is not None and _covers(policy, step.id) and combat.current(state) is not None
+
+
+# --- signing -------------------------------------------------------------------------------
+
+
+def describe(policy: CombatPolicy) -> str:
+    parts: list[str] = []
+    if policy.flagship:
+        parts.append(f"flagship {policy.flagship}")
+    if policy.force:
+        parts.append(f"battle force {policy.force}")
+    if policy.bir >= 0:
+        parts.append(f"BIR {policy.bir}")
+    if policy.ew:
+        parts.append(f"EW {policy.ew}")
+    if policy.allocate:
+        parts.append(f"allocation {policy.allocate}")
+    if policy.retreat == 0:
+        parts.append("never retreat")
+    elif policy.retreat > 0:
+        parts.append(f"retreat after round {policy.retreat}")
+    return ", ".join(parts)
+
+
+def check(order: PolicyOrder) -> list[Violation]:
+    if 0 <= order.bir < results.BIR_PICK_MIN:
+        low, high = results.BIR_PICK_MIN, results.BIR_PICK_MAX
+        text = f"a policy's BIR is a pick from {low} to {high} (or -1 to be asked), not {order.bir}"
+        return [Violation(text, results.BIR_RULE)]
+    return []
+
+
+def apply(state: FeState, seat: Seat, order: PolicyOrder, events: list[Event]) -> FeState:
+    """Replace ``seat``'s policy (all defaults cancel it); public, as the event says."""
+    policy = CombatPolicy(**{f: getattr(order, f) for f in CombatPolicy.__struct_fields__})
+    said = describe(policy)
+    others = tuple((who, p) for who, p in state.policies if who != seat)
+    if said:
+        entries = tuple(sorted((*others, (seat, policy))))
+        text = f"{seat} signs its combat policy: {said} (the engine answers these parts for it)"
+    else:
+        entries = others
+        text = f"{seat} cancels its combat policy: it will be asked every time"
+    data = {"policy": msgspec.to_builtins(policy)}
+    events.append(Event("policy", text, seat, data=data))
+    return msgspec.structs.replace(state, policies=entries)
+
+
+# --- the choices a policy makes -------------------------------------------------------------
+
+
+def _available(state: FeState, seat: Seat, record: BattleRecord) -> list[Unit]:
+    mine = set(base.empires_of(state, seat))
+    return [u for u in state.board.at(record.hex) if u.empire in mine]
+
+
+def _side_of(log: RoundLog, seat: Seat) -> SideRound:
+    return log.attacker if log.attacker.seat == seat else log.defender
+
+
+def _attack2(unit: Unit) -> int:
+    info = class_of(unit)
+    return info.shown(unit.crippled).att2 if info is not None else 0
+
+
+def auto_flagship(available: list[Unit]) -> str:
+    eligible = set(forces.eligible_flagships(available))
+    if not eligible:
+        return ""
+    best = min(
+        (u for u in available if u.id in eligible), key=lambda u: (-forces.command_of(u), u.id)
+    )
+    return best.id
+
+
+def auto_force(state: FeState, flagship: str, available: list[Unit]) -> list[str]:
+    if not flagship:
+        return []
+    counts = reserves.flagship_counts(state)
+    chosen = [flagship]
+    for unit in sorted(available, key=lambda u: (-_attack2(u), u.id)):
+        if unit.id == flagship:
+            continue
+        trial = forces.BattleForce(flagship, (*chosen, unit.id))
+        problems = forces.force_problems(
+            trial, available, flagship_counts=counts, fixed_flagship=flagship
+        )
+        if not problems:
+            chosen.append(unit.id)
+    return chosen
+
+
+def choice(state: FeState, step_id: str, seat: Seat) -> object:
+    """``seat``'s choice at the secret step, as its policy makes it (in the step's form)."""
+    policy = policy_of(state, seat)
+    record = combat.current(state)
+    assert policy is not None and record is not None
+    available = _available(state, seat, record)
+    if step_id == GROUPS_STEP:
+        return "no groups"
+    if step_id == combat_round.FLAGSHIP_STEP:
+        return auto_flagship(available)
+    if step_id == combat_round.FORCE_STEP:
+        side = _side_of(combat_round.current_round(state, record), seat)
+        return auto_force(state, side.flagship, available)
+    if step_id == combat_round.BIR_STEP:
+        return policy.bir
+    return "default"
+
+
+def choices(state: FeState, step: Step, seats: tuple[Seat, ...]) -> dict[Seat, object]:
+    """The choices the policies of ``seats`` (each covered) make at ``step``."""
+    return {seat: choice(state, step.id, seat) for seat in seats if decides(state, step, seat)}
+
+
+# --- answering steps -------------------------------------------------------------------------
+
+
+def take_queued(state: FeState) -> tuple[FeState, list[RollRequest]]:
+    if not state.queued_rolls:
+        return state, []
+    return msgspec.structs.replace(state, queued_rolls=()), list(state.queued_rolls)
+
+
+def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    """Answer ``step`` from the signed policies, or None to stop there for the seat."""
+    if not state.policies or combat.current(state) is None:
+        return None
+    if step.id in POLICY_STEPS:
+        return _secret(state, step, events)
+    if step.id in ALLOCATION_STEPS:
+        return _allocate(state, step, events)
+    if step.id in RETREAT_STEPS:
+        return _retreat(state, step, events)
+    return None
+
+
+def _secret(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    if not all(decides(state, step, seat) for seat in state.seats):
+        return None
+    made = choices(state, step, state.seats)
+    shown = "; ".join(f"{seat}: {value}" for seat, value in made.items())
+    events.append(
+        Event(
+            "secret",
+            f"{step.id} ({step.title}) chosen by the signed policies: {shown}",
+            step=step.id,
+            data={"choices": msgspec.to_builtins(made), "policy": True},
+        )
+    )
+    state, rolls = combat_round.apply_choices(state, step.id, made, events)
+    if not rolls:
+        return state
+    later = tuple(msgspec.structs.replace(r, at_reveal=False) for r in rolls)
+    state = combat_round.defer_dice(state)
+    return msgspec.structs.replace(state, queued_rolls=(*state.queued_rolls, *later))
+
+
+def _owner(state: FeState, step: Step) -> Seat:
+    phasing = base.phasing(state)
+    if step.actor == Actor.PHASING:
+        return phasing
+    return next(s for s in state.seats if s != phasing)
+
+
+def _allocate(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    seat = _owner(state, step)
+    policy = policy_of(state, seat)
+    if policy is None or policy.allocate != "suggested" or combat_round.waiting_for_dice(state):
+        return None
+    order = combat_damage.suggested(state, seat)
+    if order is None:
+        return None
+    if combat_damage.check(state, seat, order):
+        return None  # cannot happen (suggested is legal); the seat is asked instead
+    return combat_damage.apply(state, seat, step, AllocateOrder(losses=order.losses), events)
+
+
+def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    seat = _owner(state, step)
+    policy = policy_of(state, seat)
+    record = combat.current(state)
+    if policy is None or policy.retreat < 0 or record is None:
+        return None
+    fought = record.rounds + 1
+    if policy.retreat == 0 or fought < policy.retreat or seat in record.retreats:
+        return state
+    if combat.AREA.check(state, seat, step, RetreatOrder()):
+        return None
+    return combat.AREA.apply(state, seat, step, RetreatOrder(), events)

@@ -1,0 +1,161 @@
+"""Standing combat policies (`engine.fe.steps.combat_policy`), played through the protocol core.
+
+The board is the tutorial's after set-up with the Klingon Strike Force (D7C, two D7, F5S)
+and the D6 moved into the Kzinti Border Guard's hex 1105 (`tutorial_states`), a battle both
+sides survive for several rounds at low intensity. The real F&E ruleset is used; only its
+starting position is that board (`PlacedFe`), so every packet below is signed, chained and
+checked by the core as in a real game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from engine.core.errors import IllegalOrder
+from engine.core.ruleset import DecisionKind, OptionValue, Seat
+from engine.core.turn_orders import Done, Standing
+from engine.fe.checklist import FeRuleset
+from engine.fe.model import FeState, PolicyOrder
+from engine.fe.steps import combat
+from tests.engine.fe.steps.tutorial_states import after_setup, placed
+from tests.engine.table import Table
+
+EVERYTHING = PolicyOrder(
+    flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=0
+)
+STRIKE = ("KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004", "KLI-0005")
+
+
+class PlacedFe(FeRuleset):
+    """F&E starting from the placed tutorial board instead of the set-up."""
+
+    def initial_state(
+        self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
+    ) -> FeState:
+        return placed(after_setup(), dict.fromkeys(STRIKE, 1105))
+
+
+def rules(table: Table) -> FeState:
+    assert table.state is not None and isinstance(table.state.rules, FeState)
+    return table.state.rules
+
+
+def in_battle(table: Table) -> bool:
+    return combat.current(rules(table)) is not None
+
+
+def play_round_trip(table: Table, policies: Mapping[str, PolicyOrder], rounds: int) -> list[Any]:
+    """Walk the game with ``done`` until the first battle has fought ``rounds`` rounds; each
+    seat signs its policy (and a standing order for phase 5) in its first packet. Returns,
+    per packet written during the battle, (round being fought, seat, decision kind)."""
+    signed: set[str] = set()
+    during: list[Any] = []
+    for _ in range(2000):
+        record = combat.current(rules(table))
+        if record is not None and record.hex == 1105 and record.rounds >= rounds:
+            return during
+        seat, kind, _step = table.owed()
+        if record is not None and record.hex == 1105:
+            during.append((record.rounds + 1, seat, kind))
+        if kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+            continue
+        assert kind in (DecisionKind.ORDERS, DecisionKind.ACCEPT), (seat, kind, _step)
+        extra: list[Any] = []
+        if seat not in signed:
+            signed.add(seat)
+            extra = [Standing(["5"])]
+            if seat in policies:
+                extra.append(policies[seat])
+        table.orders(seat, *extra, Done())
+    raise AssertionError("the battle did not reach the rounds asked for")
+
+
+def test_with_both_policies_a_round_costs_one_packet_and_one_hand_off() -> None:
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy")
+    during = play_round_trip(table, {"coalition": EVERYTHING, "alliance": EVERYTHING}, 3)
+    for number in (2, 3):
+        packets = [(seat, kind) for r, seat, kind in during if r == number]
+        assert len(packets) == 1, packets
+        assert packets[0][1] == DecisionKind.ENTROPY
+    record = rules(table).battles[0]
+    assert [log.round for log in record.log[:2]] == [1, 2]
+    first = record.log[0]
+    assert first.attacker.flagship == "KLI-0001" and first.attacker.bir == 1
+    assert first.defender.flagship == "KZI-0001"
+    assert first.defender.force[0] == "KZI-0001" and len(first.defender.force) == 5
+    assert first.bir >= 0 and first.attacker.damage >= 0 and first.defender.damage >= 0
+    assert first.attacker.resolved2 >= 0 and first.defender.resolved2 >= 0
+    texts = [e.text for e in table.events if e.kind == "step-policy"]
+    assert any(t.startswith("5-3X2") for t in texts)
+
+
+def test_dice_of_a_policy_round_wait_for_the_other_seat_s_next_value() -> None:
+    """Nobody is asked at the secret steps, so no reveal carries entropy: the round's dice are
+    armed in the packet whose answer ran the sequence into them and rolled by the other
+    seat's next packet; allocation waits for them."""
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-dice")
+    play_round_trip(table, {"coalition": EVERYTHING, "alliance": EVERYTHING}, 1)
+    rolls = [e for e in table.events if e.kind == "roll"]
+    armed = [e for e in table.events if e.kind == "roll-armed"]
+    purposes = [e.data["purpose"] for e in rolls]
+    assert purposes[:3] == [
+        "variable BIR, 1105 round 1",
+        "combat die, 1105 round 1, coalition",
+        "combat die, 1105 round 1, alliance",
+    ]
+    assert len(armed) >= 3
+    assert all(e.seat for e in armed[:3])  # armed by a seat's packet, not read at a reveal
+
+
+def test_one_side_with_a_policy_the_other_is_asked_alone_and_the_dice_still_wait() -> None:
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-half")
+    signed: set[str] = set()
+    for _ in range(500):
+        seat, kind, step = table.owed()
+        if kind == DecisionKind.SECRET:
+            break
+        extra: list[Any] = []
+        if seat not in signed:
+            signed.add(seat)
+            extra = [Standing(["5"])] + ([EVERYTHING] if seat == "alliance" else [])
+        table.orders(seat, *extra, Done())
+    assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3C")
+    table.commit("coalition", "no groups", reveal_now=True)
+    table.commit("coalition", "KLI-0005", reveal_now=True)
+    assert rules(table).battles[0].log[0].defender.flagship == "KZI-0001"
+    table.commit("coalition", ["KLI-0005"], reveal_now=True)
+    table.commit("coalition", 2, reveal_now=True)
+    log = rules(table).battles[0].log[0]
+    assert log.attacker.bir == 2 and log.defender.bir == 1
+    assert log.bir == -1  # the variable die waits: the alliance revealed nothing
+    assert table.owed()[:2] == ("alliance", DecisionKind.ENTROPY)
+    table.entropy_only("alliance")
+    assert rules(table).battles[0].log[0].bir >= 0
+
+
+def test_a_policy_is_checked_and_cancelled_by_defaults() -> None:
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-check")
+    with pytest.raises(IllegalOrder, match=r"BIR is a pick from 1 to 4 .*not 0 \(304"):
+        table.orders("coalition", PolicyOrder(bir=0))
+    table.orders("coalition", EVERYTHING)
+    assert rules(table).policies[0][0] == "coalition"
+    table.orders("coalition", PolicyOrder())
+    assert rules(table).policies == ()
+    said = [e.text for e in table.events if e.kind == "policy"]
+    assert said[0].startswith("coalition signs its combat policy: flagship auto, battle force")
+    assert said[1] == "coalition cancels its combat policy: it will be asked every time"
+
+
+def test_a_retreat_policy_announces_after_its_round() -> None:
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-retreat")
+    leaving = PolicyOrder(
+        flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=1
+    )
+    play_round_trip(table, {"coalition": leaving, "alliance": EVERYTHING}, 1)
+    record = rules(table).battles[0]
+    assert record.retreats == ("coalition",)
+    assert record.resolved.startswith("coalition retreated after round 1")
