@@ -44,7 +44,7 @@ from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
-from engine.fe.steps import base, combat, combat_policy, combat_round
+from engine.fe.steps import base, combat, combat_directed, combat_policy, combat_round
 
 ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "place": model.Place,
@@ -63,6 +63,7 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "battles": model.BattlesOrder,
     "retreat": model.RetreatOrder,
     "allocate": model.AllocateOrder,
+    "direct": model.DirectOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -110,6 +111,7 @@ TITLES: dict[str, str] = {
     "battles": "Order the battles",
     "retreat": "Retreat from the battle",
     "allocate": "Allocate the damage",
+    "direct": "Direct damage at one enemy unit",
     "policy": "Sign a combat policy",
 }
 
@@ -252,6 +254,13 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         return msgspec.structs.replace(choice, presets=menus.build_presets(state, seat))
     if choice.order == "convert":
         return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
+    if choice.order == "direct":  # the enemy units directed damage may reach now (302.5)
+        targets = combat_directed.target_ids(state, seat)
+        params = tuple(
+            msgspec.structs.replace(p, options=targets) if p.name == "unit" else p
+            for p in choice.params
+        )
+        return msgspec.structs.replace(choice, params=params)
     return choice
 
 

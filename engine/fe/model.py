@@ -89,6 +89,13 @@ class SideRound(msgspec.Struct, frozen=True):
     """Doubled points of the enemy's damage this side resolved at 5-6 (-1: not yet)."""
     losses: tuple[str, ...] = ()
     """What it lost, in words (``"KZI-0004 crippled"``)."""
+    directed: str = ""
+    """Its directed damage at 5-5B/5-5C (302.5), in words (``"KZI-0004 crippled"``)."""
+    directed2: int = 0
+    """Doubled points its directed damage spent; the enemy resolves only the rest (302.6)."""
+    forward: tuple[tuple[str, int], ...] = ()
+    """Units outside its force sending fighters forward (doubled factors): its support echelon
+    (302.563). No step sets it yet: 5-3E takes the force alone."""
 
 
 class RoundLog(msgspec.Struct, frozen=True):
@@ -476,6 +483,14 @@ class AllocateOrder(_OrderBase, frozen=True, tag="allocate"):
     ] = []
 
 
+class DirectOrder(_OrderBase, frozen=True, tag="direct"):
+    """Steps 5-5B (attacker), 5-5C (defender): direct the round's damage at one enemy unit
+    (302.5): cripple it, or ``destroy`` it; at a base, one SIDS step (308.811)."""
+
+    unit: UnitId
+    destroy: bool = False
+
+
 class DeclareWar(_OrderBase, frozen=True, tag="declare"):
     """Step 1B: declare war on one of the empire's future belligerents (503.4), outside the
     scenario's script; the fleets the scenario releases with that war are released."""
@@ -531,12 +546,12 @@ Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
-    | AllocateOrder | PolicyOrder
+    | AllocateOrder | DirectOrder | PolicyOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
-    "allocate",
+    "allocate", "direct",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

@@ -157,19 +157,20 @@ def play_wind_turns() -> Table:
     home = units_at(table, "LYR", "Home Fleet")[:4]
     second = march(table, "coalition", home, count_fleet[0].hex)
     table.orders("coalition", second, Done())
-    walk_to(table, "5-5B")
+    # The round's losses typed by hand at 5-5A, which both sides answer (the defender first):
+    # the directed damage steps after it pass when the round's points buy nothing (302.5).
+    walk_to(table, "5-5A")
     battle = next(h for h in (first.path[-1], second.path[-1]))
-    loser = next(u for u in rules(table).board.at(int(battle)) if u.empire == "LYR")
-    table.orders(
-        "coalition",
-        Adjust(change="cripple", unit=loser.id, reason=f"combat at {battle}: round 1"),
-        Done(),
-    )
-    walk_to(table, "5-5C")
     kzinti = next(u for u in rules(table).board.at(int(battle)) if u.empire == "KZI")
     table.orders(
         "alliance",
         Adjust(change="destroy", unit=kzinti.id, reason=f"combat at {battle}: round 1"),
+        Done(),
+    )
+    loser = next(u for u in rules(table).board.at(int(battle)) if u.empire == "LYR")
+    table.orders(
+        "coalition",
+        Adjust(change="cripple", unit=loser.id, reason=f"combat at {battle}: round 1"),
         Done(),
     )
     walk_to(table, "8A")

@@ -47,7 +47,8 @@ def _carried(record: BattleRecord, seat: Seat) -> int:
 
 def owed2(state: FeState, seat: Seat) -> tuple[BattleRecord, RoundLog, int] | None:
     """The battle, its round and the doubled points ``seat`` must resolve now (the enemy's
-    damage this round with what was carried, never below 0); None when it owes nothing."""
+    damage this round with what was carried, less what the enemy spent on directed damage
+    at 5-5, never below 0); None when it owes nothing."""
     record = combat.current(state)
     if record is None or not record.log:
         return None
@@ -57,7 +58,7 @@ def owed2(state: FeState, seat: Seat) -> tuple[BattleRecord, RoundLog, int] | No
     own, enemy = _side(log, seat)
     if enemy.damage < 0 or own.resolved2 >= 0:
         return None
-    return record, log, max(0, 2 * enemy.damage + _carried(record, seat))
+    return record, log, max(0, 2 * enemy.damage + _carried(record, seat) - enemy.directed2)
 
 
 def _targets(state: FeState, record: BattleRecord, own: SideRound) -> list[Target]:

@@ -118,7 +118,9 @@ def allocated_destroyed(table: Table) -> set[str]:
 def test_typed_adjustments_changed_the_board(table: Table) -> None:
     """The cripple recorded by hand holds (or the engine's damage later destroyed it)."""
     state = final(table)
-    cripple, destroy = events(table, "adjust")
+    by_change = {e.data["change"]: e for e in events(table, "adjust")}
+    assert len(by_change) == len(events(table, "adjust")) == 2
+    cripple, destroy = by_change["cripple"], by_change["destroy"]
     if cripple.data["unit"] not in allocated_destroyed(table):
         assert state.board.unit(cripple.data["unit"]).crippled
     with pytest.raises(KeyError):
