@@ -48,7 +48,7 @@ from engine.core.turn_orders import (
     parse_dice,
 )
 from engine.core.turns import describe
-from engine.fe import flow, model
+from engine.fe import battle_report, flow, model
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
 from engine.fe.model import RULE_ORDERS, FeState
@@ -171,6 +171,9 @@ class FeRuleset:
     # --- applying -------------------------------------------------------------------------
 
     def apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
+        return _with_reports(state, self._apply(state, seat, order))
+
+    def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
         step = flow.current(state)
         if step is None:
             raise NotPending("the game is over")
@@ -212,8 +215,8 @@ class FeRuleset:
         """A player's roll keeps no dice in the state (the core's roll event records them);
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         events: list[Event] = []
-        state = combat_round.apply_die(state, request, dice, events)
-        return Applied(state, events)
+        after = combat_round.apply_die(state, request, dice, events)
+        return _with_reports(state, Applied(after, events))
 
     # --- secret steps ---------------------------------------------------------------------
 
@@ -254,9 +257,9 @@ class FeRuleset:
             )
         ]
         typed = {seat: choices[seat] for seat in open_now[0].seats}
-        state, rolls = combat_round.apply_choices(state, step.id, typed, events)
-        state = TURNS.run_standing(TURNS.advance(state, events), events)
-        return Applied(state, events, rolls)
+        chosen, rolls = combat_round.apply_choices(state, step.id, typed, events)
+        after = TURNS.run_standing(TURNS.advance(chosen, events), events)
+        return _with_reports(state, Applied(after, events, rolls))
 
     def own_run(self, state: FeState, seat: Seat, stop: str = "") -> list[str]:
         """The steps ``seat`` can complete now, one plain ``done`` each, in a row
@@ -296,6 +299,16 @@ class FeRuleset:
         from engine.fe.views import views
 
         return views(state)
+
+
+def _with_reports(before: FeState, applied: Applied[FeState]) -> Applied[FeState]:
+    """``applied`` with the battle report's lines its change completes (a round's fire, its
+    losses, a battle's end: `engine.fe.battle_report`), so the log, the review and the email
+    of the packet read like a battle report."""
+    reports = battle_report.new_reports(before, applied.state)
+    if not reports:
+        return applied
+    return Applied(applied.state, battle_report.merged(applied.events, reports), applied.rolls)
 
 
 def _tag(order: Any) -> str:
