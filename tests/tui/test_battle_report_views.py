@@ -72,6 +72,37 @@ def test_the_log_prints_the_report_under_the_packets_that_made_it(
     assert fire in records[battle.fire_seq] and losses in records[battle.losses_seq]
 
 
+KEYS = [
+    "seat", "flagship", "force", "potential", "bir", "vbir_die", "ew", "die", "permille",
+    "damage", "directed", "allocated", "plus", "minus", "losses",
+]  # fmt: skip
+
+
+def test_show_json_has_the_battle_s_record_per_round_and_side(
+    home: tuple[Path, str], battle: FirstRound
+) -> None:
+    """``show --json``: after the dice, the round's figures and no allocation yet; at the
+    round's end, the allocations too, and the report's lines as the events said them."""
+    path, _ = home
+    code, out, err = run_cli(path, "show", GAME, "--at", str(battle.fire_seq), "--json")
+    assert code == 0, err
+    (fought,) = json.loads(out)["battles"]
+    (first,) = fought["log"]
+    sides = (first["attacker"], first["defender"])
+    assert [list(side) for side in sides] == [KEYS, KEYS]
+    for side in sides:
+        assert isinstance(side["potential"], str) and side["damage"] >= 0
+        assert 1 <= side["die"] <= 6 and side["bir"] == sides[0]["bir"]
+        assert (side["allocated"], side["plus"], side["minus"]) == (None, None, None)
+    assert fought["report"] == battle.reports(battle.fire_seq)
+    code, out, _ = run_cli(path, "show", GAME, "--json")
+    (fought,) = json.loads(out)["battles"]
+    (first,) = fought["log"]
+    for side in (first["attacker"], first["defender"]):
+        assert side["allocated"] is not None and side["plus"] is not None
+    assert fought["report"][1:] == battle.reports(battle.losses_seq)
+
+
 def rendered(log: EventLog) -> str:
     """What the log widget drew, its wrapped lines joined again."""
     return " ".join(" ".join(strip.text for strip in log.lines).split())
