@@ -25,7 +25,8 @@ KEYS = (
 
 class DirectedSide(SideRound, frozen=True):
     """`SideRound` with the directed-damage step's two fields (302.5), which the report reads
-    when they are there."""
+    when they are there (the same names and defaults as the step gives `SideRound`: once it
+    has them, this class only repeats them)."""
 
     directed: str = ""
     directed2: int = 0
@@ -110,9 +111,8 @@ def test_directed_damage_is_reported_and_leaves_the_general_damage() -> None:
     """The coalition directs 8 of its 10 points (a cripple of defence 4 at double cost,
     302.5): the alliance then owes the 2 left (302.6)."""
     first = issue_round()
-    attacker = DirectedSide(
-        **msgspec.structs.asdict(first.attacker), directed="KZI-0001 crippled", directed2=16
-    )
+    fields = msgspec.structs.asdict(first.attacker)
+    attacker = DirectedSide(**(fields | {"directed": "KZI-0001 crippled", "directed2": 16}))
     defender = msgspec.structs.replace(first.defender, resolved2=4, losses=("KZI-0002 crippled",))
     record = BattleRecord(1305, log=(RoundLog(1, attacker, defender, vbir_die=4, bir=4),))
     (first_round,) = battle_report.rounds(record)
