@@ -48,7 +48,7 @@ from engine.core.turn_orders import (
     parse_dice,
 )
 from engine.core.turns import describe
-from engine.fe import flow, model
+from engine.fe import battle_report, flow, model
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
 from engine.fe.model import RULE_ORDERS, FeState
@@ -173,7 +173,7 @@ class FeRuleset:
     # --- applying -------------------------------------------------------------------------
 
     def apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
-        return _with_queued(self._apply(state, seat, order))
+        return _with_reports(state, _with_queued(self._apply(state, seat, order)))
 
     def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
         step = flow.current(state)
@@ -220,10 +220,11 @@ class FeRuleset:
         """A player's roll keeps no dice in the state (the core's roll event records them);
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         events: list[Event] = []
-        state = combat_round.apply_die(state, request, dice, events)
+        after = combat_round.apply_die(state, request, dice, events)
         # The sequence may have stopped for these dice (a round's damage before allocation):
         # with them in, it plays on as far as the seats' policies and standing orders answer.
-        return _with_queued(Applied(TURNS.resume(state, events), events))
+        after = TURNS.resume(after, events)
+        return _with_reports(state, _with_queued(Applied(after, events)))
 
     # --- secret steps ---------------------------------------------------------------------
 
@@ -271,11 +272,11 @@ class FeRuleset:
             text = f"{describe(step)} chosen by the signed policies: {shown}"
             events.append(Event("secret", text, step=step.id, data={"policy": True}))
             typed = {**typed, **by_policy}
-        state, rolls = combat_round.apply_choices(state, step.id, typed, events)
+        chosen, rolls = combat_round.apply_choices(state, step.id, typed, events)
         if by_policy and rolls:  # the core arms them: the policy's seat revealed no value
-            state = combat_round.defer_dice(state)
-        state = TURNS.run_standing(TURNS.advance(state, events), events)
-        return _with_queued(Applied(state, events, rolls))
+            chosen = combat_round.defer_dice(chosen)
+        after = TURNS.run_standing(TURNS.advance(chosen, events), events)
+        return _with_reports(state, _with_queued(Applied(after, events, rolls)))
 
     def own_run(self, state: FeState, seat: Seat, stop: str = "") -> list[str]:
         """The steps ``seat`` can complete now, one plain ``done`` each, in a row
@@ -315,6 +316,16 @@ class FeRuleset:
         from engine.fe.views import views
 
         return views(state)
+
+
+def _with_reports(before: FeState, applied: Applied[FeState]) -> Applied[FeState]:
+    """``applied`` with the battle report's lines its change completes (a round's fire, its
+    losses, a battle's end: `engine.fe.battle_report`), so the log, the review and the email
+    of the packet read like a battle report."""
+    reports = battle_report.new_reports(before, applied.state)
+    if not reports:
+        return applied
+    return Applied(applied.state, battle_report.merged(applied.events, reports), applied.rolls)
 
 
 def _tag(order: Any) -> str:

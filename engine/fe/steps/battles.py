@@ -18,7 +18,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Event
-from engine.fe import battles, planets
+from engine.fe import battle_report, battles, planets
 from engine.fe.blocking import is_ship
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
@@ -83,8 +83,10 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
     (``"1305 (KLI 4 ships vs KZI 3 ships and SB)"``); during the combat phase in the order
     they are fought, each with its record (`engine.fe.steps.combat`): ``order`` (1, 2...),
     ``rounds`` fought, ``fighting`` (the hex being fought), ``resolved`` (why it ended, ""
-    while it goes on) and ``log`` (per round: ``round``, ``attacker_bir``, ``defender_bir``,
-    ``vbir_die``, ``bir`` the total used). Hexes no longer contested but fought this phase
+    while it goes on), ``log`` (per round: ``round``, then ``attacker`` and ``defender``, each
+    side's ``potential``, ``bir``, ``vbir_die``, ``ew``, ``die``, ``permille``, ``damage``,
+    ``directed``, ``allocated``, ``plus``, ``minus``: `engine.fe.battle_report.rounds`) and
+    ``report`` (the same as lines to read). Hexes no longer contested but fought this phase
     stay listed."""
     found = {b.hex: b for b in battles.battle_hexes(state.board, base.galaxy())}
     listed: list[dict[str, object]] = []
@@ -99,7 +101,8 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
         entry["rounds"] = record.rounds
         entry["fighting"] = order - 1 == state.battle_at and not record.resolved
         entry["resolved"] = record.resolved
-        entry["log"] = [msgspec.to_builtins(r) for r in record.log]
+        entry["log"] = battle_report.rounds_json(record)
+        entry["report"] = battle_report.report_lines(record)
         listed.append(entry)
     listed.extend(_entry(state, b) for _, b in sorted(found.items()))
     return listed
