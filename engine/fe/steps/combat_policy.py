@@ -175,9 +175,10 @@ def auto_force(state: FeState, flagship: str, available: list[Unit]) -> list[str
     return chosen
 
 
-def choice(state: FeState, step_id: str, seat: Seat) -> object:
-    """``seat``'s choice at the secret step, as its policy makes it (in the step's form)."""
-    policy = policy_of(state, seat)
+def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None = None) -> object:
+    """``seat``'s choice at the secret step, as its policy (by default the one it signed)
+    makes it, in the step's form."""
+    policy = policy or policy_of(state, seat)
     record = combat.current(state)
     assert policy is not None and record is not None
     available = _available(state, seat, record)

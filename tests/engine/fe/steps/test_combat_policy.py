@@ -1,50 +1,30 @@
 """Standing combat policies (`engine.fe.steps.combat_policy`), played through the protocol core.
 
 The board is the tutorial's after set-up with the Klingon Strike Force (D7C, two D7, F5S)
-and the D6 moved into the Kzinti Border Guard's hex 1105 (`tutorial_states`), a battle both
-sides survive for several rounds at low intensity. The real F&E ruleset is used; only its
-starting position is that board (`PlacedFe`), so every packet below is signed, chained and
-checked by the core as in a real game.
+and the D6 moved into the Kzinti Border Guard's hex 1105 (`tests.engine.fe_battle`), a
+battle both sides survive for several rounds at low intensity. The real F&E ruleset is
+used; only its starting position is that board (`PlacedFe`), so every packet below is
+signed, chained and checked by the core as in a real game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from engine.core.errors import IllegalOrder
-from engine.core.ruleset import DecisionKind, OptionValue, Seat
+from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
-from engine.fe.checklist import FeRuleset
-from engine.fe.model import FeState, PolicyOrder
+from engine.fe.model import PolicyOrder
 from engine.fe.steps import combat
-from tests.engine.fe.steps.tutorial_states import after_setup, placed
+from tests.engine.fe_battle import PlacedFe, large_board, play_battle, policy, rules
 from tests.engine.table import Table
 
 EVERYTHING = PolicyOrder(
     flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=0
 )
-STRIKE = ("KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004", "KLI-0005")
-
-
-class PlacedFe(FeRuleset):
-    """F&E starting from the placed tutorial board instead of the set-up."""
-
-    def initial_state(
-        self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
-    ) -> FeState:
-        return placed(after_setup(), dict.fromkeys(STRIKE, 1105))
-
-
-def rules(table: Table) -> FeState:
-    assert table.state is not None and isinstance(table.state.rules, FeState)
-    return table.state.rules
-
-
-def in_battle(table: Table) -> bool:
-    return combat.current(rules(table)) is not None
 
 
 def play_round_trip(table: Table, policies: Mapping[str, PolicyOrder], rounds: int) -> list[Any]:
@@ -159,3 +139,19 @@ def test_a_retreat_policy_announces_after_its_round() -> None:
     record = rules(table).battles[0]
     assert record.retreats == ("coalition",)
     assert record.resolved.startswith("coalition retreated after round 1")
+
+
+def test_two_full_forces_fight_round_after_round_for_one_packet_each() -> None:
+    """The large board (carriers and fighters on both sides, each force over its command
+    limit): with policies every round is one packet; sent by hand the same choices cost 15
+    packets and 10 hand-offs a round (the figures bench/combat.py prints)."""
+    both = {"coalition": policy(2), "alliance": policy(2)}
+    table = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="large")
+    played = play_battle(table, both, rounds=3)
+    assert [len(played.rounds[n]) for n in (1, 2, 3)] == [1, 1, 1]
+    by_hand = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="hand")
+    manual = play_battle(by_hand, both, rounds=3, by_hand=True)
+    assert [manual.handoffs(n) for n in (2, 3)] == [10, 10]
+    first = rules(table).battles[0].log[0]
+    assert len(first.attacker.force) == 11 and first.attacker.flagship == "KLI-9000"
+    assert len(first.defender.force) == 10 and first.defender.flagship == "KZI-9000"
