@@ -11,6 +11,7 @@ the rules do not, and an order it writes is one the engine takes or the test fai
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +228,20 @@ async def test_the_ew_form_asks_each_variable_unit_and_writes_its_ew(tmp_path: P
         await settle(pilot)
         assert panel.items == [{"type": "secret", "choice": {}}]
         assert not RULESET.validate_secret(state, owed(state), "alliance", {})
+
+
+def test_editor_snapshot(snap_compare: Callable[..., bool], tmp_path: Path) -> None:
+    """The editor at 80x24 over the game screen: 5-6B, the D6 crippled with 3 points left,
+    destroying it the one loss offered, and why the list may not end yet (302.61)."""
+    app = BattleApp(Home(tmp_path / "home"), at_5_6b(), "coalition")
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        _panel, editor = await open_editor(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("f")
+        assert editor.why_text.endswith("(302.61)")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -463,10 +463,8 @@ class OrdersPanel(Vertical, can_focus=True):
         }
 
     def _open(self, choice: ChoiceData, values: Mapping[str, str] | None = None) -> None:
-        """The form of ``choice``, or the order at once when it asks for nothing; an order
-        whose list is picked step by step (a ``picks`` parameter) opens the editor that
-        offers only the rules' legal next picks (`AllocationEditor`: it asks the screen for
-        each menu through this panel)."""
+        """The form of ``choice``, or the order at once when it asks for nothing; a list
+        picked step by step (``picks``) opens `AllocationEditor`, which asks via this panel."""
         if not choice.params and not choice.presets:
             self._add({"type": choice.order})
             return
