@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -32,6 +33,7 @@ from tests.tui.test_app import SIZE, settle
 from tui import app as app_module
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
+from tui.screens.order_data import step_menu
 from tui.screens.session import Checked, GameData, Session
 from tui.services.show import DecisionRecord, ShowRecord, step_orders
 from tui.widgets.allocation_editor import AllocationEditor
@@ -97,7 +99,8 @@ class BattleApp(HexpostApp):
 
     def __init__(self, home: Home, state: FeState, seat: str) -> None:
         super().__init__(home)
-        self.session = BattleSession(home, state, seat)
+        self.battle = BattleSession(home, state, seat)
+        self.session = self.battle
 
     def get_default_screen(self) -> Screen[None]:
         return GameScreen(GAME_ID)
@@ -148,7 +151,7 @@ async def test_the_editor_opens_on_the_suggestion_and_offers_only_legal_losses(
         assert app.screen is not editor
         order = {"type": "allocate", "losses": ["cripple KZI-0005"]}
         assert panel.items == [order]
-        assert app.session.checked[-1] == ([order], True)
+        assert app.battle.checked[-1] == ([order], True)
         assert panel.check_text == "legal: would be packet 9"
 
 
@@ -171,7 +174,7 @@ async def test_the_editor_follows_the_damage_and_undoes(tmp_path: Path) -> None:
         (refusal,) = [
             f"{v.message} ({v.rule})"
             for order in parse_orders([{"type": "allocate", "losses": ["cripple KLI-0005"]}])
-            for v in RULESET.validate(app.session.state, "coalition", order)
+            for v in RULESET.validate(app.battle.state, "coalition", order)
         ]
         assert app.screen is editor and editor.why_text == f"cannot finish yet: {refusal}"
         await pilot.press("u")
@@ -181,13 +184,13 @@ async def test_the_editor_follows_the_damage_and_undoes(tmp_path: Path) -> None:
         await settle(pilot)
         assert editor.chosen == ["destroy KLI-0005"] and editor.can_finish
         # A late answer for picks since taken back changes nothing.
-        stale = menu_of(FACE, app.session.state, "coalition", "allocate", ["cripple KLI-0005"])
+        stale = menu_of(FACE, app.battle.state, "coalition", "allocate", ["cripple KLI-0005"])
         editor.show_menu(stale)
         assert editor.offered == [] and editor.can_finish
         await pilot.press("f")
         await settle(pilot)
         order = {"type": "allocate", "losses": ["destroy KLI-0005"]}
-        assert panel.items == [order] and app.session.checked[-1] == ([order], True)
+        assert panel.items == [order] and app.battle.checked[-1] == ([order], True)
 
 
 async def test_escape_gives_up_and_writes_nothing(tmp_path: Path) -> None:
@@ -245,3 +248,22 @@ def test_editor_snapshot(snap_compare: Callable[..., bool], tmp_path: Path) -> N
         assert editor.why_text.endswith("(302.61)")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_the_store_thread_asks_the_game_s_face_for_the_menu() -> None:
+    """`order_data.step_menu` answers for the home's seat with its game's face: the F&E
+    face's menu at 5-6A, and no menu for an order that has none."""
+
+    class Replica:
+        def game(self, game_id: bytes) -> SimpleNamespace:
+            assert game_id == bytes.fromhex(GAME_ID)
+            return SimpleNamespace(ruleset="fe", my_seat="alliance")
+
+        def state(self, game_id: bytes) -> SimpleNamespace:
+            return SimpleNamespace(rules=damaged_round())
+
+    replica = cast(Any, Replica())
+    found = step_menu(replica, GAME_ID, "allocate", ("cripple KZI-0004",))
+    assert found == menu_of(FACE, damaged_round(), "alliance", "allocate", ["cripple KZI-0004"])
+    assert found is not None and found.can_stop
+    assert step_menu(replica, GAME_ID, "build", ()) is None

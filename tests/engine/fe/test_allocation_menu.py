@@ -131,7 +131,10 @@ def ew_round() -> FeState:
     at 5-4A2 each side has one unit with an EW choice; the D6 and the Kzinti ships none."""
     state = placed(two_battles(), {"KZI-B004": 1105}, Unit("KLI-0099", "KLI", "D6P", 1105))
     state = reveal(run_to(state, "5-3D"), {"coalition": "KLI-0005", "alliance": "KZI-0001"})
-    forces = {"coalition": ["KLI-0005", "KLI-0099"], "alliance": ["KZI-0001", "KZI-B004"]}
+    forces: dict[str, object] = {
+        "coalition": ["KLI-0005", "KLI-0099"],
+        "alliance": ["KZI-0001", "KZI-B004"],
+    }
     state = reveal(run_to(state, "5-3E"), forces)
     state = reveal(run_to(state, "5-3X2"), {"coalition": 3, "alliance": 2}, dice=(4,))
     return run_to(state, "5-4A2")
