@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import types
+from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar, Union, get_args, get_origin
 
 import msgspec
@@ -173,6 +174,13 @@ class ParamKind(enum.StrEnum):
     STEP = "step"
     STEPS = "steps"
     TEXTS = "texts"
+    PICKS = "picks"
+    """A list of texts picked one at a time from the face's stepwise menu (`Face.menu`):
+    each pick changes what may follow, so a client asks the face again after each one.
+    Typed by hand, it is written as ``texts`` are (``;`` between)."""
+    RECORD = "record"
+    """A JSON object whose keys and values the parameter's ``entries`` describe (one entry a
+    key); the entries left blank are left out."""
 
 
 class Param(msgspec.Struct, frozen=True):
@@ -184,6 +192,9 @@ class Param(msgspec.Struct, frozen=True):
     options: tuple[str, ...] = ()
     """When not empty, the only values allowed (a menu)."""
     help: str = ""
+    entries: tuple[Param, ...] = ()
+    """For a ``record``: its keys, each a parameter of its own (name, kind, options, help);
+    none is required unless it says so."""
 
 
 class Preset(msgspec.Struct, frozen=True):
@@ -203,6 +214,35 @@ class Choice(msgspec.Struct, frozen=True):
     params: tuple[Param, ...] = ()
     rule: str = ""
     presets: tuple[Preset, ...] = ()
+
+
+class MenuItem(msgspec.Struct, frozen=True):
+    """One legal next pick of a stepwise menu: the text the order writes, how it reads, and
+    what it costs in the game's words (``"8"`` damage points)."""
+
+    value: str
+    label: str
+    cost: str = ""
+
+
+class StepMenu(msgspec.Struct, frozen=True):
+    """What may be picked next for a ``picks`` parameter, after the picks ``chosen``.
+
+    A client shows ``heading`` and ``remaining`` (what is left to settle, in words), offers
+    only ``items``, and lets the list end only when ``can_stop`` (``why_not`` says why not,
+    with the rule). ``suggested`` is a whole legal list a client may start from; ``problem``
+    says why ``chosen`` itself is not legal (then nothing is offered)."""
+
+    order: str
+    param: str
+    chosen: tuple[str, ...]
+    heading: str
+    remaining: str
+    items: tuple[MenuItem, ...] = ()
+    can_stop: bool = False
+    why_not: str = ""
+    suggested: tuple[str, ...] = ()
+    problem: str = ""
 
 
 class ChecklistItem(msgspec.Struct, frozen=True):
@@ -263,6 +303,29 @@ class Face(Protocol[S_contra]):
     def landmarks(self) -> Landmarks:
         """Which events open a part of play or a phase."""
         ...
+
+
+class Menus(Protocol[S_contra]):
+    """A face that builds some orders' lists step by step (``picks`` parameters): optional,
+    since most games need none; `menu_of` asks any face."""
+
+    def menu(
+        self, state: S_contra, seat: Seat, order: str, chosen: tuple[str, ...]
+    ) -> StepMenu | None:
+        """The next picks of order ``order``'s ``picks`` parameter for ``seat`` at the step
+        owed now, after ``chosen``; None when the order has no such menu now."""
+        ...
+
+
+def menu_of(
+    face: object, state: Any, seat: Seat, order: str, chosen: Sequence[str]
+) -> StepMenu | None:
+    """``face``'s stepwise menu (`Menus.menu`), or None, the default, for a face with none."""
+    menu = getattr(face, "menu", None)
+    if not callable(menu):
+        return None
+    found = menu(state, seat, order, tuple(chosen))
+    return found if isinstance(found, StepMenu) else None
 
 
 # --- parameters from an order struct ---------------------------------------------------------

@@ -30,6 +30,7 @@ from engine.core.face import (
     Place,
     Side,
     SideStyle,
+    StepMenu,
     Summary,
     order_words,
     params_of,
@@ -37,7 +38,7 @@ from engine.core.face import (
 from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import flow, menus, model, views
+from engine.fe import battle_menus, flow, menus, model, views
 from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
@@ -81,7 +82,7 @@ KINDS: dict[str, ParamKind] = {
 ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
     "react": {"trigger": ParamKind.HEX},
     "battles": {"hexes": ParamKind.HEXES},
-    "allocate": {"losses": ParamKind.TEXTS},
+    "allocate": {"losses": ParamKind.PICKS},
     "retrograde": {"to": ParamKind.HEX},
     "strategic": {"to": ParamKind.HEX},
 }
@@ -187,8 +188,18 @@ class FeFace:
         if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
             out.append(_choice("back", Back, step, rule=flow.COMBAT_RULE))
         out.append(_adjust_choice())
-        out.append(_policy_choice())
+        if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
+            out.append(_policy_choice())  # taken at any step; offered where battles are fought
         return tuple(out)
+
+    def menu(
+        self, state: FeState, seat: Seat, order: str, chosen: tuple[str, ...]
+    ) -> StepMenu | None:
+        """`engine.core.face.Menus`: the allocation of 5-6A/5-6B, loss by loss
+        (`engine.fe.battle_menus`)."""
+        if order == battle_menus.ALLOCATE:
+            return battle_menus.allocation_menu(state, seat, chosen)
+        return None
 
     def checklist(self, state: FeState) -> tuple[ChecklistItem, ...]:
         seq = flow.sequence()
@@ -339,8 +350,15 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
         help_text = "the battle intensity rating you pick for this round (304.1)"
         return "Secret BIR pick", Param("choice", ParamKind.INTEGER, True, picks, help_text)
     if step.id == combat_round.EW_STEP:
-        help_text = 'your variable units\' and bases\' EW, as {"UNIT-ID": EW}, or "default"'
-        return "Secret EW choices", Param("choice", ParamKind.TEXT, True, (), help_text)
+        entries = battle_menus.ew_entries(state, seat)
+        if not entries:
+            help_text = "no unit of your battle force has an EW choice (308.51)"
+            return "Secret EW choices", Param(
+                "choice", ParamKind.TEXT, True, ("default",), help_text
+            )
+        help_text = "the EW of each unit or base with a choice; blank keeps the most attack"
+        param = Param("choice", ParamKind.RECORD, True, (), help_text, entries)
+        return "Secret EW choices", param
     return None
 
 

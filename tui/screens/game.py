@@ -54,6 +54,7 @@ from tui.screens.identity import ask_passphrase
 from tui.screens.review import ReviewScreen
 from tui.screens.session import Checked, EventRow, GameData, SyncResult
 from tui.services.board import sheet_for
+from tui.widgets.allocation_editor import AllocationEditor
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.eventlog import EventLog
@@ -283,6 +284,19 @@ class GameScreen(HexpostScreen):
             self.check_orders(message.items)
         else:
             self.query_one(HexMap).show_plan(None)
+
+    @on(AllocationEditor.MenuWanted)
+    def menu_wanted(self, message: AllocationEditor.MenuWanted) -> None:
+        """The allocation editor's next menu, read from the rules on the store thread."""
+        self.read_menu(message.editor, message.order, message.chosen)
+
+    @work(exclusive=True, group="menu")
+    async def read_menu(
+        self, editor: AllocationEditor, order: str, chosen: tuple[str, ...]
+    ) -> None:
+        menu = await self.session.step_menu(self.game_id, order, chosen)
+        if editor.is_attached:
+            editor.show_menu(menu)
 
     @work(exclusive=True, group="check")
     async def check_orders(self, items: list[dict[str, Any]]) -> None:

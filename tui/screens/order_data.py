@@ -4,8 +4,9 @@ A plain function of the reading replica, run on the store thread (never on the e
 it reads the game's rules). It adds no rule of its own: `planned_board` turns the state a
 dry run found (`tui.services.orders.check`) into the ruleset face's board
 (`engine.core.face.Board`), the one the map draws, so the map can show the moved stacks
-before anything is signed. The menus of the forms need nothing from here: they come with the
-face's choices (their presets), in the game's record.
+before anything is signed. The menus of the forms come with the face's choices (their
+presets), in the game's record; only a list picked step by step (`step_menu`, the allocation
+editor's) asks the face again after each pick.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.face import Board
+from engine.core.face import Board, StepMenu, menu_of
 from engine.core.game import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
@@ -36,3 +37,18 @@ def planned_board(
         return None
     ruleset = replica.game(bytes.fromhex(game_id)).ruleset
     return face_for(ruleset).board(after.rules)
+
+
+def step_menu(
+    replica: Replica, game_id: str, order: str, chosen: tuple[str, ...]
+) -> StepMenu | None:
+    """The face's stepwise menu of ``order`` for this home's seat after the picks ``chosen``
+    (`engine.core.face.menu_of`; None for a ruleset or a moment without one). It reads the
+    game as it stands, not after the drafts listed before the order: the orders that take
+    such a list (F&E's allocation) come alone at their step."""
+    gid = bytes.fromhex(game_id)
+    row = replica.game(gid)
+    rules = replica.state(gid).rules
+    if rules is None:
+        return None
+    return menu_of(face_for(row.ruleset), rules, row.my_seat, order, chosen)

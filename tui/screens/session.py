@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     # start-up time, and the first paint needs none of them.
     from collections.abc import Mapping
 
-    from engine.core.face import Board
+    from engine.core.face import Board, StepMenu
     from mail.sync import SyncReport
     from mail.transport import Transport
     from saves.home import Home
@@ -216,6 +216,13 @@ class Session:
     async def submit_orders(self, game_id: str, items: list[dict[str, Any]]) -> Checked:
         """Sign the orders and queue them for the next sync (checked again first)."""
         return await self.call(self._orders, game_id, items, False)
+
+    async def step_menu(self, game_id: str, order: str, chosen: tuple[str, ...]) -> StepMenu | None:
+        """The ruleset's stepwise menu for ``order`` after the picks ``chosen``, for this
+        home's seat as the game stands (`tui.screens.order_data.step_menu`)."""
+        from tui.screens.order_data import step_menu
+
+        return await self.call(lambda: step_menu(self._replica(), game_id, order, chosen))
 
     async def read(self, fn: Callable[..., T], game_id: str, *args: Any) -> T:
         """``fn(replica, game_id, *args)`` on the store thread with the reading replica: the

@@ -4,10 +4,13 @@ The ruleset's face says what may be done now as data (`engine.core.face.Choice`:
 ``type``, a title, its parameters with their kind, whether each is required, the values a
 menu allows, and ready-made fillings called presets). `choice_form` turns one choice into a
 modal form: a text field per parameter, a menu where the parameter lists its options, a menu
-of the presets first when there are some. Nothing here knows any ruleset's orders, so a new
-ruleset's orders get their forms without a line of client code. What the widgets receive is
-described by the protocols below (`ChoiceData`), which the face's records satisfy as they are:
-the widgets never import the engine.
+of the presets first when there are some, one field per entry of a ``record`` parameter (a
+JSON object such as F&E's EW choices, ``{"UNIT-ID": EW}``: each key a menu of its own, left
+blank to leave it out). A ``picks`` parameter is built in the allocation editor instead
+(`tui.widgets.allocation_editor`); typed here it is a ``;``-separated line. Nothing here
+knows any ruleset's orders, so a new ruleset's orders get their forms without a line of
+client code. What the widgets receive is described by the protocols below (`ChoiceData`),
+which the face's records satisfy as they are: the widgets never import the engine.
 
 The form asks, pre-filled from what the player already pointed at on the map (a hex parameter
 gets the chosen hex, a piece the first unit of the chosen stack). It checks only that nothing
@@ -27,6 +30,7 @@ order a form makes without a terminal.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
@@ -67,6 +71,8 @@ class ParamData(Protocol):
     def options(self) -> Sequence[str]: ...
     @property
     def help(self) -> str: ...
+    @property
+    def entries(self) -> Sequence[ParamData]: ...
 
 
 class PresetData(Protocol):
@@ -106,6 +112,8 @@ PLACEHOLDERS: Mapping[str, str] = {
     "step": "a step id",
     "steps": "step ids, a space between",
     "texts": "texts, ; between",
+    "picks": "texts, ; between",
+    "record": 'a JSON object, {"KEY": value}',
 }
 
 
@@ -172,7 +180,7 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
                 if field.choices:
                     yield Select(
                         field.choices,
-                        value=field.value or (Select.BLANK if field.blank else field.choices[0][1]),
+                        value=field.value or (Select.NULL if field.blank else field.choices[0][1]),
                         allow_blank=field.blank,
                         compact=True,
                         id=f"field-{field.name}",
@@ -212,7 +220,7 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
     def _raw(self, name: str) -> str:
         widget = self.query_one(f"#field-{name}")
         value = widget.value if isinstance(widget, Input | Select) else ""
-        return "" if value is Select.BLANK else str(value)
+        return "" if value is Select.NULL or value is None else str(value)
 
     def _show_fields(self) -> None:
         """Show the wanted fields in the wanted order (Tab follows it), hide the others."""
@@ -277,6 +285,42 @@ def param_field(param: ParamData, value: str = "") -> Field:
     return Field(param.name, label, value, placeholder=PLACEHOLDERS.get(param.kind, ""))
 
 
+def entry_field(param: ParamData, index: int) -> str:
+    """The form field of entry ``index`` of a ``record`` parameter (a leading underscore:
+    no order parameter is named so, and entry names need not suit a widget id)."""
+    return f"_{param.name}_{index}"
+
+
+def field_names(param: ParamData) -> list[str]:
+    """The form fields asking for ``param``: one per entry of a ``record`` that lists its
+    entries, else the one field named as the parameter."""
+    if param.kind == "record" and param.entries:
+        return [entry_field(param, index) for index in range(len(param.entries))]
+    return [param.name]
+
+
+def param_fields(param: ParamData, value: str = "") -> list[Field]:
+    """The fields asking for ``param``: its entries' for a ``record`` that lists them (each
+    labelled with its key and help), else `param_field`'s one."""
+    if param.kind == "record" and param.entries:
+        return [
+            param_field(entry)._replace(name=entry_field(param, index))
+            for index, entry in enumerate(param.entries)
+        ]
+    return [param_field(param, value)]
+
+
+def record_value(param: ParamData, values: Mapping[str, str]) -> dict[str, Any]:
+    """A ``record`` parameter's object from its entries' fields: the filled ones, each as
+    its kind wants (`ValueError` says what is wrong)."""
+    out: dict[str, Any] = {}
+    for index, entry in enumerate(param.entries):
+        text = values.get(entry_field(param, index), "").strip()
+        if text:
+            out[entry.name] = typed_value(entry, text)
+    return out
+
+
 def typed_value(param: ParamData, text: str) -> Any:
     """A field's text as the order's JSON wants it (`ValueError` says what is wrong)."""
     if param.kind == "integer":
@@ -287,8 +331,16 @@ def typed_value(param: ParamData, text: str) -> Any:
         return text in ("yes", "true", "1")
     if param.kind in LIST_KINDS:
         return [part for part in re.split(r"[\s,>]+", text) if part]
-    if param.kind == "texts":
+    if param.kind in ("texts", "picks"):
         return [part.strip() for part in text.split(";") if part.strip()]
+    if param.kind == "record" and text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{param.name}: not a JSON object ({exc.msg})") from None
+        if not isinstance(value, dict):
+            raise ValueError(f"{param.name}: not a JSON object")
+        return value
     return text
 
 
@@ -311,6 +363,10 @@ def order_values(
                 order[name] = typed_value(params[name], text)
             elif text:
                 order[name] = text
+        for param in choice.params:
+            asked = [f for f in field_names(param) if f != param.name and f in values]
+            if asked and param.name not in order:
+                order[param.name] = record_value(param, values)
     except ValueError as problem:
         return str(problem)
     return order
@@ -334,8 +390,10 @@ def choice_form(
         menu = tuple((p.label, str(n)) for n, p in enumerate(offered))
         menu += (("other: type the values in", TYPE_IT),)
         fields.append(Field(PRESET_FIELD, "choose", "0", menu))
-    fields += [param_field(p, prefill.get(p.name, "")) for p in choice.params]
+    fields += [f for p in choice.params for f in param_fields(p, prefill.get(p.name, ""))]
     params = [p.name for p in choice.params]
+    names_of = {p.name: field_names(p) for p in choice.params}
+    every = {name for p in choice.params for name in names_of[p.name]}
     required = {p.name for p in choice.params if p.required}
 
     def preset_of(values: Mapping[str, str]) -> PresetData | None:
@@ -352,11 +410,12 @@ def choice_form(
         if preset is not None:
             given = dict(preset.values)
             names = [n for n in names if n in required and n not in given]
-        return ([PRESET_FIELD] if offered else []) + names
+        fields = [f for n in names for f in names_of.get(n, [n])]
+        return ([PRESET_FIELD] if offered else []) + fields
 
     def make(values: Values) -> dict[str, Any] | str:
         preset = preset_of(values)
-        return order_values(choice, {k: v for k, v in values.items() if k in params}, preset)
+        return order_values(choice, {k: v for k, v in values.items() if k in every}, preset)
 
     title = f"{choice.title} ({choice.rule})" if choice.rule else choice.title
     return OrderForm(title, fields, make, shown, order=choice.order)

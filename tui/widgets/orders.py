@@ -49,6 +49,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from tui.safe_text import safe_text
+from tui.widgets.allocation_editor import AllocationEditor
 from tui.widgets.order_forms import (
     ChoiceData,
     ChoiceMenu,
@@ -462,9 +463,14 @@ class OrdersPanel(Vertical, can_focus=True):
         }
 
     def _open(self, choice: ChoiceData, values: Mapping[str, str] | None = None) -> None:
-        """The form of ``choice``, or the order at once when it asks for nothing."""
+        """The form of ``choice``, or the order at once when it asks for nothing; a list
+        picked step by step (``picks``) opens `AllocationEditor`, which asks via this panel."""
         if not choice.params and not choice.presets:
             self._add({"type": choice.order})
+            return
+        picks = param_named(choice, "picks")
+        if picks is not None:
+            self._form(AllocationEditor(choice, picks, self))
             return
         by_kind = self._prefill()
         filled = {p.name: by_kind.get(p.kind, "") for p in choice.params}

@@ -1,0 +1,158 @@
+"""Menus for a battle round's choices that a client builds piece by piece (`engine.fe.face`).
+
+Two choices of a round are too rich for a plain form, and the client must not work out the
+rules itself (it knows no F&E), so the face hands it what is legal:
+
+- the ``allocate`` order of 5-6A and 5-6B (302.6): a list of losses built one at a time. After
+  each loss the legal next ones change (what is left, what is already crippled or gone), so
+  `allocation_menu` answers for the losses picked so far with the pure rules' menu
+  (`engine.fe.combat.allocation.next_choices`): the legal next losses with their prices, the
+  points left, and whether the list may end here under the forced-resolution rule (302.61).
+  The losses are written exactly as the order takes them (`combat_damage.loss_text`), so a
+  list built from the menu is one the engine accepts. The engine's suggested allocation
+  (`combat_damage.suggested`) comes with it, as a starting point.
+- the secret EW choice of 5-4A2 (308.51, 313.0): `ew_entries` lists the units of the side's
+  battle force that have a choice (a scout with EW modes, a base with an EW table) and the
+  values each may take, with the attack each keeps, so a form asks for each unit in turn and
+  writes ``{"UNIT-ID": EW}``. The values are found by asking the EW rules themselves
+  (`engine.fe.combat.ew.unit_ew`) which choices they take, so the menu cannot drift from the
+  check the reveal goes through.
+
+The menus read the state the client's game stands in; they change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from engine.core.face import MenuItem, Param, ParamKind, StepMenu
+from engine.core.ruleset import Seat
+from engine.fe import flow
+from engine.fe.combat import allocation
+from engine.fe.combat import ew as ew_rules
+from engine.fe.combat.targets import points_text, target_of
+from engine.fe.model import FeState
+from engine.fe.steps import base, combat, combat_damage, combat_round
+
+ALLOCATE = "allocate"
+LOSSES = "losses"
+EW_PROBE = 13
+"""EW values asked of the rules for each unit: 0 to 12 covers every EW mode (4 at most) and
+every base's EW factor (6 at most) in the tables."""
+
+
+def allocation_menu(state: FeState, seat: Seat, chosen: Sequence[str]) -> StepMenu | None:
+    """What ``seat`` may lose next after the losses ``chosen`` (302.6, 302.61); None when it
+    owes no allocation at the step being played."""
+    step = flow.current(state)
+    if step is None or step.id not in combat_damage.ALLOCATION_STEPS:
+        return None
+    if seat not in flow.owing(state, step):
+        return None
+    owed = combat_damage.owed2(state, seat)
+    if owed is None:
+        return None
+    record, log, points2 = owed
+    units = combat_damage.units_of(state, seat)
+    classes = {u.id: u.cls for u in units}
+    targets = [target_of(u) for u in units]
+    heading = (
+        f"{step.id}: resolve {points_text(points2)} damage points on your battle force in "
+        f"{base.hex_text(record.hex)}, round {log.round} ({allocation.ALLOCATION_RULE})"
+    )
+    suggested = combat_damage.suggested(state, seat)
+    start = StepMenu(
+        ALLOCATE,
+        LOSSES,
+        tuple(chosen),
+        heading,
+        _remaining(points2, True),
+        suggested=tuple(suggested.losses) if suggested is not None else (),
+    )
+    done: list[allocation.Choice] = []
+    for number, text in enumerate(chosen, 1):
+        menu = allocation.next_choices(points2, targets, done)
+        legal = {combat_damage.loss_text(p.choice): p.choice for p in menu.choices}
+        if text not in legal:
+            offered = "; ".join(legal) or "none: the points are resolved"
+            problem = (
+                f"loss {number}, {text[:60]!r}, is not a legal next loss "
+                f"({allocation.ALLOCATION_RULE}); the legal ones were: {offered}"
+            )
+            return _replace(start, problem=problem, remaining=_remaining(menu.remaining2, False))
+        done.append(legal[text])
+    menu = allocation.next_choices(points2, targets, done)
+    items = tuple(
+        MenuItem(
+            combat_damage.loss_text(p.choice),
+            f"{combat_damage.loss_text(p.choice)} ({classes.get(p.choice.unit, '?')})",
+            points_text(p.cost2),
+        )
+        for p in menu.choices
+    )
+    return _replace(
+        start,
+        items=items,
+        remaining=_remaining(menu.remaining2, menu.may_stop),
+        can_stop=menu.may_stop,
+        why_not=menu.must,
+    )
+
+
+def _replace(menu: StepMenu, **changes: object) -> StepMenu:
+    return msgspec.structs.replace(menu, **changes)
+
+
+def _remaining(left2: int, may_stop: bool) -> str:
+    """What is left to resolve, in words, with what becomes of it (308.2)."""
+    rule = allocation.PLUS_MINUS_RULE
+    if left2 < 0:
+        return (
+            f"{points_text(-left2)} points over-resolved: minus points against the enemy's "
+            f"damage next round ({rule})"
+        )
+    if left2 == 0:
+        return "all the points are resolved"
+    if may_stop:
+        return (
+            f"{points_text(left2)} points left, too few to resolve anything: plus points for "
+            f"the enemy next round ({rule})"
+        )
+    return f"{points_text(left2)} points left to resolve"
+
+
+def ew_entries(state: FeState, seat: Seat) -> tuple[Param, ...]:
+    """The units of ``seat``'s battle force in the battle being fought that have an EW choice
+    at 5-4A2, each as a parameter whose options are the EW values it may take (308.51 for
+    scouts' modes, 313.0 for bases' EW factors); empty when none has a choice."""
+    record = combat.current(state)
+    if record is None:
+        return ()
+    log = combat_round.current_round(state, record)
+    side = log.attacker if log.attacker.seat == seat else log.defender
+    here = {u.id: u for u in state.board.at(record.hex)}
+    mine = set(base.empires_of(state, seat))
+    enemies = tuple(sorted({u.empire for u in here.values() if u.empire not in mine}))
+    order = ew_rules.ew_options(dict(state.options)).order
+    entries: list[Param] = []
+    for unit_id in side.force:
+        unit = here.get(unit_id)
+        if unit is None:
+            continue
+        picks: list[tuple[int, ew_rules.UnitEw]] = []
+        for value in range(EW_PROBE):
+            got = ew_rules.unit_ew(unit, value, enemies=enemies, order=order)
+            if isinstance(got, ew_rules.UnitEw):
+                picks.append((value, got))
+        default = ew_rules.unit_ew(unit, None, enemies=enemies, order=order)
+        if len(picks) < 2 or not isinstance(default, ew_rules.UnitEw):
+            continue
+        trade = ", ".join(f"EW {value}: attack {points_text(got.att2)}" for value, got in picks)
+        is_base = ew_rules.base_ewf_range(unit.cls, crippled=unit.crippled) is not None
+        rule = ew_rules.BASE_EW_RULE if is_base else ew_rules.EW_RULE
+        help_text = f"{unit.cls} ({trade}); blank: EW {default.ew}, the most attack ({rule})"
+        options = tuple(str(value) for value, _ in picks)
+        entries.append(Param(unit.id, ParamKind.INTEGER, False, options, help_text))
+    return tuple(entries)
