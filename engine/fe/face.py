@@ -63,6 +63,7 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "battles": model.BattlesOrder,
     "retreat": model.RetreatOrder,
     "allocate": model.AllocateOrder,
+    "pursue": model.PursueOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -81,6 +82,7 @@ ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
     "react": {"trigger": ParamKind.HEX},
     "battles": {"hexes": ParamKind.HEXES},
     "allocate": {"losses": ParamKind.TEXTS},
+    "retreat": {"to": ParamKind.HEX},
     "retrograde": {"to": ParamKind.HEX},
     "strategic": {"to": ParamKind.HEX},
 }
@@ -110,6 +112,7 @@ TITLES: dict[str, str] = {
     "battles": "Order the battles",
     "retreat": "Retreat from the battle",
     "allocate": "Allocate the damage",
+    "pursue": "Pursue the retreating enemy",
 }
 
 
