@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.ruleset import Event, RollRequest
+from engine.core.errors import OutOfTurn
+from engine.core.ruleset import DecisionKind, Event, RollRequest
+from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.combat.retreat import RetreatHex, legal_retreat_hexes
 from engine.fe.face import FACE
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import Adjust, FeState, PursueOrder, parse_orders
 from engine.fe.steps import combat, combat_retreat
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_loop import two_battles
@@ -33,6 +35,8 @@ from tests.engine.fe.steps.tutorial_states import (
     run_to,
     texts,
 )
+from tests.engine.fe_play import set_up, walk_to
+from tests.engine.table import Table
 
 KLINGONS = ("KLI-0001", "KLI-0002", "KLI-0003")
 
@@ -321,3 +325,32 @@ def test_with_no_hex_open_the_retreat_is_refused(monkeypatch: pytest.MonkeyPatch
         "no hex next to 1104 is open to alliance's retreat (closed space or the map's edge all "
         "round): stay and fight (302.72)"
     ]
+
+
+def test_the_pursuit_die_is_a_fair_roll_of_the_protocol_core() -> None:
+    """Through signed packets: each side moves its ships into 1104 by typed adjustments, the
+    scripts fight the round and the Kzintis retreat; the Klingons' pursue order arms the die
+    with their entropy value, the Kzintis owe theirs before anything else happens (the
+    Klingons cannot even end the step), and the die then lands on the battle record."""
+    table = Table(RULESET, "tutorial", ["coalition", "alliance"], label="pursuit")
+    table.entropy_only("coalition")  # the creator accepts the joined key; the Kzintis place first
+    set_up(table)
+    table.orders("coalition", *[Adjust("move", "into 1104", unit=u, hex="1104") for u in KLINGONS])
+    walk_to(table, "2B11")  # a "both" step, the first the Kzintis answer in this turn
+    if table.owed()[0] == "coalition":
+        table.orders("coalition", Done())
+    table.orders("alliance", Adjust("move", "into 1104", unit="KZI-0003", hex="1104"))
+    walk_to(table, "5-8A")
+    assert table.owed() == ("coalition", DecisionKind.ORDERS, "5-8A")
+    table.orders("coalition", PursueOrder(units=list(KLINGONS)))
+    assert table.owed()[:2] == ("alliance", DecisionKind.ENTROPY)
+    with pytest.raises(OutOfTurn):
+        table.orders("coalition", Done())
+    table.entropy_only("alliance")
+    (roll,) = [e for e in table.events if e.kind == "roll" and "pursuit" in e.data["purpose"]]
+    assert roll.data["purpose"] == "pursuit, 1104 round 1, coalition" and roll.seat == "coalition"
+    (die,) = roll.data["dice"]
+    assert table.state is not None and table.state.rules is not None
+    record = table.state.rules.battles[0]
+    assert (record.pursuit_die, record.pursuit) == (die, "succeeded" if die < 3 else "failed")
+    assert table.owed() == ("coalition", DecisionKind.ORDERS, "5-8A")
