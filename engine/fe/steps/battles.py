@@ -84,8 +84,9 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
     they are fought, each with its record (`engine.fe.steps.combat`): ``order`` (1, 2...),
     ``rounds`` fought, ``fighting`` (the hex being fought), ``resolved`` (why it ended, ""
     while it goes on) and ``log`` (per round: ``round``, ``attacker_bir``, ``defender_bir``,
-    ``vbir_die``, ``bir`` the total used). Hexes no longer contested but fought this phase
-    stay listed."""
+    ``vbir_die``, ``bir`` the total used), ``retreated`` (seat -> hex its ships went to) and
+    ``pursuit`` (``units``, ``die``, ``result``; empty without one, `steps.combat_retreat`).
+    Hexes no longer contested but fought this phase stay listed."""
     found = {b.hex: b for b in battles.battle_hexes(state.board, base.galaxy())}
     listed: list[dict[str, object]] = []
     for order, record in enumerate(state.battles, start=1):
@@ -100,6 +101,12 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
         entry["fighting"] = order - 1 == state.battle_at and not record.resolved
         entry["resolved"] = record.resolved
         entry["log"] = [msgspec.to_builtins(r) for r in record.log]
+        entry["retreated"] = {seat: base.hex_text(h) for seat, h in record.retreated}
+        entry["pursuit"] = (
+            {"units": list(record.pursuers), "die": record.pursuit_die, "result": record.pursuit}
+            if record.pursuit
+            else {}
+        )
         listed.append(entry)
     listed.extend(_entry(state, b) for _, b in sorted(found.items()))
     return listed

@@ -25,6 +25,7 @@ from engine.fe.combat.retreat import RetreatHex, legal_retreat_hexes
 from engine.fe.face import FACE
 from engine.fe.model import Adjust, FeState, PursueOrder, parse_orders
 from engine.fe.steps import combat, combat_retreat
+from engine.fe.steps.battles import battle_list
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_loop import two_battles
 from tests.engine.fe.steps.tutorial_states import (
@@ -236,6 +237,9 @@ def test_a_pursuit_die_below_the_number_of_pursuers_succeeds() -> None:
     assert (record.pursuers, record.pursuit_die, record.pursuit) == (KLINGONS, 2, "succeeded")
     state, _ = orders(rolled.state, "coalition", {"type": "done"})
     assert step(state) == "5-8D"
+    (listed,) = battle_list(state)
+    assert listed["retreated"] == {"alliance": "1004"}
+    assert listed["pursuit"] == {"units": list(KLINGONS), "die": 2, "result": "succeeded"}
 
 
 def test_a_pursuit_die_at_or_above_the_number_of_pursuers_fails() -> None:
