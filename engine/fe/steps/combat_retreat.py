@@ -105,12 +105,15 @@ def movers(state: FeState, seat: Seat, h: HexId) -> list[Unit]:
 
 
 def _lead_empire(state: FeState, units: list[Unit]) -> str:
-    counts = {e: sum(1 for u in units if u.empire == e) for e in {u.empire for u in units}}
+    empires = sorted({u.empire for u in units})
+    counts = {e: sum(1 for u in units if u.empire == e) for e in empires}
     order = base.all_empires(state)
-    return min(counts, key=lambda e: (-counts[e], order.index(e) if e in order else len(order)))
+    return min(empires, key=lambda e: (-counts[e], order.index(e) if e in order else len(order), e))
 
 
-def _supply_of(state: FeState, empire: str, hexes: tuple[HexId, ...]) -> dict[HexId, Any]:
+def _supply_of(
+    state: FeState, empire: str, hexes: tuple[HexId, ...]
+) -> dict[HexId, tuple[rules.Grid, int]]:
     """For each of ``hexes``: its grid ("main", "partial", "none") and supply path length,
     read as if the retreating ships stood in it."""
     galaxy = base.galaxy()
@@ -118,8 +121,10 @@ def _supply_of(state: FeState, empire: str, hexes: tuple[HexId, ...]) -> dict[He
     blocked = Blocking(galaxy, state.board, empire, "supply")
     around = supply.neighbours_fn(galaxy, empire)
     points = [p for p in grid.points if p.grid >= 0]
-    main = supply.spread(around, [(p.hex, 0) for p in points if p.main], blocked, 6)
-    every = supply.spread(around, [(p.hex, 0) for p in points], blocked, 6)
+    main = supply.spread(
+        around, [(p.hex, 0) for p in points if p.main], blocked, supply.SUPPLY_RANGE
+    )
+    every = supply.spread(around, [(p.hex, 0) for p in points], blocked, supply.SUPPLY_RANGE)
 
     def distance(reach: dict[HexId, tuple[int, int]], h: HexId) -> int | None:
         found = [reach[h][0]] if h in reach else []
@@ -130,7 +135,7 @@ def _supply_of(state: FeState, empire: str, hexes: tuple[HexId, ...]) -> dict[He
         ]
         return min(found) if found else None
 
-    out: dict[HexId, Any] = {}
+    out: dict[HexId, tuple[rules.Grid, int]] = {}
     for h in hexes:
         to_main, to_any = distance(main, h), distance(every, h)
         if to_main is not None:
