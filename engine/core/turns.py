@@ -142,6 +142,12 @@ class TurnHost(Protocol[S]):
         covers no step of this part); empty when the rules allow it."""
         ...
 
+    def answering(self, state: S, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        """The seats that answer a "both" step that is not secret, from ``seats`` (all of
+        them, in answer order): the rules may leave one seat no part in it (F&E's pursuer at
+        5-8A is whichever side stayed). Return ``seats`` unchanged otherwise."""
+        ...
+
 
 def describe(step: Step) -> str:
     return f"{step.id} ({step.title})"
@@ -191,10 +197,12 @@ class Turns(Generic[S]):
         index = state.seats.index(first)
         rotated = state.seats[index:] + state.seats[:index]
         if step.actor == Actor.BOTH:
-            if step.kind != StepKind.SECRET and state.last_actor in rotated:
+            if step.kind == StepKind.SECRET:
+                return rotated
+            if state.last_actor in rotated:
                 index = rotated.index(state.last_actor)
-                return rotated[index:] + rotated[:index]
-            return rotated
+                rotated = rotated[index:] + rotated[:index]
+            return self.host.answering(state, step, rotated) or rotated
         if step.actor == Actor.NON_PHASING:
             return (rotated[1],)
         return (first,)

@@ -55,7 +55,7 @@ from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.offer import all_options, info
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps import ORDER_AREAS, combat_policy, combat_round
+from engine.fe.steps import ORDER_AREAS, combat_policy, combat_retreat, combat_round
 from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
@@ -211,7 +211,8 @@ class FeRuleset:
         tag = _tag(order)
         if tag in RULE_ORDERS:
             state = ORDER_AREAS[tag].apply(state, seat, step, order, events)
-            return Applied(TURNS.run_standing(state, events), events)
+            rolls = ORDER_AREAS[tag].rolls(state, seat, step, order)
+            return Applied(TURNS.run_standing(state, events), events, rolls)
         raise NotPending(f"not an F&E order: {type(order).__name__}")
 
     def apply_roll(
@@ -221,6 +222,7 @@ class FeRuleset:
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         events: list[Event] = []
         after = combat_round.apply_die(state, request, dice, events)
+        after = combat_retreat.apply_die(after, request, dice, events)
         # The sequence may have stopped for these dice (a round's damage before allocation):
         # with them in, it plays on as far as the seats' policies and standing orders answer.
         after = TURNS.resume(after, events)

@@ -65,6 +65,7 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "retreat": model.RetreatOrder,
     "allocate": model.AllocateOrder,
     "direct": model.DirectOrder,
+    "pursue": model.PursueOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -83,6 +84,7 @@ ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
     "react": {"trigger": ParamKind.HEX},
     "battles": {"hexes": ParamKind.HEXES},
     "allocate": {"losses": ParamKind.PICKS},
+    "retreat": {"to": ParamKind.HEX},
     "retrograde": {"to": ParamKind.HEX},
     "strategic": {"to": ParamKind.HEX},
 }
@@ -113,6 +115,7 @@ TITLES: dict[str, str] = {
     "retreat": "Retreat from the battle",
     "allocate": "Allocate the damage",
     "direct": "Direct damage at one enemy unit",
+    "pursue": "Pursue the retreating enemy",
     "policy": "Sign a combat policy",
 }
 

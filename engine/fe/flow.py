@@ -120,6 +120,9 @@ class FeTurns:
     def on_done(self, state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
         return areas.area(step.area).on_done(state, seat, step, events)
 
+    def answering(self, state: FeState, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        return areas.area(step.area).answering(state, step, seats) if step.area else seats
+
     def back_problems(self, state: FeState, step: Step, target: Step | None) -> list[Violation]:
         """``back`` serves the combat phase only (302.9): the next round or battle hex."""
         if state.orion or state.setup or step.phase != COMBAT_PHASE:

@@ -125,6 +125,12 @@ class BattleRecord(msgspec.Struct, frozen=True):
     carry: tuple[tuple[Seat, int], ...] = ()
     """Per side, doubled points carried to the next round's damage against it: plus points
     it left unresolved (positive) or minus points it over-resolved (negative) (308.2)."""
+    retreat_to: tuple[tuple[Seat, HexId], ...] = ()  # hex a retreat named (0: engine's pick)
+    retreated: tuple[tuple[Seat, HexId], ...] = ()  # where each side's ships retreated (302.72)
+    pursuers: tuple[str, ...] = ()  # the units sent after the retreating enemy (302.742)
+    pursuit_die: int = 0  # 0: none rolled
+    pursuit_modifier: int = 0
+    pursuit: str = ""  # "" (none), "rolling", "succeeded" or "failed" (307.0)
 
 
 class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
@@ -457,7 +463,17 @@ class BattlesOrder(_OrderBase, frozen=True, tag="battles"):
 
 class RetreatOrder(_OrderBase, frozen=True, tag="retreat"):
     """Steps 5-7A1 to 5-7A3: announce that the seat's side retreats from the battle hex being
-    fought (302.71); ``done`` alone stays."""
+    fought (302.71); ``done`` alone stays. ``to`` names the adjacent hex its ships retreat to
+    (302.72); without it the engine picks the best one by the retreat priorities."""
+
+    to: HexText | None = None
+
+
+class PursueOrder(_OrderBase, frozen=True, tag="pursue"):
+    """Step 5-8A: the side that stayed sends these ships after the enemy that retreated
+    (302.742; the engine rolls the pursuit die, 307.0); ``done`` alone lets it go."""
+
+    units: UnitIds
 
 
 class PolicyOrder(CombatPolicy, _OrderBase, frozen=True, tag="policy"):
@@ -546,12 +562,12 @@ Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
-    | AllocateOrder | DirectOrder | PolicyOrder
+    | AllocateOrder | DirectOrder | PursueOrder | PolicyOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
-    "allocate", "direct",
+    "allocate", "direct", "pursue",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

@@ -11,12 +11,28 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
 from engine.fe.model import FeState, RetreatOrder
-from engine.fe.steps import combat, combat_damage, combat_round
+from engine.fe.steps import combat, combat_damage, combat_retreat, combat_round
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
 RETREAT_STEP = "5-7A1"
 """The defender's first retreat option (302.71): the scripts end every battle there."""
+ATTACKER_RETREAT_STEP = "5-7A2"
+"""The attacker's option: a script's attacker retreats there when the defender may not."""
+
+
+def scripted_retreat(rules: FeState, seat: str, step: str) -> bool:
+    """Whether a scripted side announces a retreat now: the defender at its first option
+    when it may (302.71); when it may not (only a base is left, 302.741) and the battle goes
+    on, the attacker at its option, so each scripted battle ends soon."""
+    record = combat.current(rules)
+    if record is None or step not in (RETREAT_STEP, ATTACKER_RETREAT_STEP):
+        return False
+    if step == ATTACKER_RETREAT_STEP and (
+        record.retreats or not all(combat_retreat.sides_present(rules, record.hex))
+    ):
+        return False
+    return not FE.validate(rules, seat, RetreatOrder())
 
 
 def plain_run(rules: FeState, seat: str, target: str = "") -> int:
@@ -30,9 +46,10 @@ def plain_run(rules: FeState, seat: str, target: str = "") -> int:
 
 def battle_step(table: Table, seat: str, step: str) -> bool:
     """A scripted side's orders at a battle's own steps: at 5-6A/5-6B the engine's suggested
-    allocation of the damage it owes (302.6); at 5-7A1 the defender announces a retreat, so
-    each battle of a scripted game lasts one round (302.71; the engine would otherwise fight
-    round after round, 302.9). False where the step is walked with ``done``."""
+    allocation of the damage it owes (302.6); at 5-7A1 the defender announces a retreat (or,
+    when it may not, the attacker at 5-7A2: `scripted_retreat`), so each battle of a scripted
+    game is short (302.71; the engine would otherwise fight round after round, 302.9). False
+    where the step is walked with ``done``."""
     if table.state is None or table.state.rules is None:
         return False
     rules = table.state.rules
@@ -41,8 +58,8 @@ def battle_step(table: Table, seat: str, step: str) -> bool:
         assert order is not None
         table.orders(seat, order, Done())
         return True
-    if step != RETREAT_STEP or combat.current(rules) is None:
-        return False  # a combat phase without battles: the step is walked with done
+    if not scripted_retreat(rules, seat, step):
+        return False  # no battle, or no retreat for this side: the step is walked with done
     table.orders(seat, RetreatOrder(), Done())
     return True
 

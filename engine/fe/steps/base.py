@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core import hexgrid
 from engine.core.errors import NotPending
-from engine.core.ruleset import Event, Seat, Violation
+from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe.forces import Unit
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
@@ -57,6 +57,16 @@ class Area:
     def skip(self, state: FeState, step: Step) -> str:
         """Why the flow may pass this decision step without its seat ("" to stop there)."""
         return ""
+
+    def answering(self, state: FeState, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        """The seats that answer a "both" step (``seats``, in answer order) when the rules
+        give only some of them a part in it (the pursuer at 5-8A)."""
+        return seats
+
+    def rolls(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[RollRequest]:
+        """The dice an order of this area asks for, read once it was applied to ``state``
+        (the pursuit die, 307.0); the core rolls them fairly."""
+        return []
 
     def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
         """As ``phase`` begins; it may move ``state.step`` (a phase with nothing to do)."""

@@ -85,9 +85,10 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
     ``rounds`` fought, ``fighting`` (the hex being fought), ``resolved`` (why it ended, ""
     while it goes on), ``log`` (per round: ``round``, then ``attacker`` and ``defender``, each
     side's ``potential``, ``bir``, ``vbir_die``, ``ew``, ``die``, ``permille``, ``damage``,
-    ``directed``, ``allocated``, ``plus``, ``minus``: `engine.fe.battle_report.rounds`) and
-    ``report`` (the same as lines to read). Hexes no longer contested but fought this phase
-    stay listed."""
+    ``directed``, ``allocated``, ``plus``, ``minus``: `engine.fe.battle_report.rounds`),
+    ``report`` (the same as lines to read), ``retreated`` (seat -> hex its ships went to) and
+    ``pursuit`` (``units``, ``die``, ``result``; empty without one, `steps.combat_retreat`).
+    Hexes no longer contested but fought this phase stay listed."""
     found = {b.hex: b for b in battles.battle_hexes(state.board, base.galaxy())}
     listed: list[dict[str, object]] = []
     for order, record in enumerate(state.battles, start=1):
@@ -103,6 +104,12 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
         entry["resolved"] = record.resolved
         entry["log"] = battle_report.rounds_json(record)
         entry["report"] = battle_report.report_lines(record)
+        entry["retreated"] = {seat: base.hex_text(h) for seat, h in record.retreated}
+        entry["pursuit"] = (
+            {"units": list(record.pursuers), "die": record.pursuit_die, "result": record.pursuit}
+            if record.pursuit
+            else {}
+        )
         listed.append(entry)
     listed.extend(_entry(state, b) for _, b in sorted(found.items()))
     return listed

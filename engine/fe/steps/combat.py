@@ -11,7 +11,9 @@ and then drives the loop the rules describe, so nobody has to steer it with ``ba
   is the engine's: if nobody retreats and both sides still have units there, the next round
   begins at step 5-2A1 (302.9 "return to Phase 5 - Step 2"); if a side has nothing left in
   the hex, the battle is over and retreat and pursuit are passed; otherwise the retreat and
-  pursuit steps follow.
+  pursuit steps follow. The retreat area (`engine.fe.steps.combat_retreat`) takes the
+  ``retreat`` orders (checking their hex), asks this area to record them, and moves the
+  ships at the end of 5-7A4; the pursuit (5-8) is its too.
 - A round's secret choices and its dice are `engine.fe.steps.combat_round`'s; 5-3X4 is an
   automatic step here (the variable BIR die is read at 5-3X2's reveal).
 - When the phase's last step is played, the hex is done: the next hex not yet fought begins
@@ -21,8 +23,8 @@ and then drives the loop the rules describe, so nobody has to steer it with ``ba
 Inferred (I): a side "has nothing left" when no unit of its empires stands in the hex and,
 for the defender, no planet of its own defends it; a retreat announced in a round is recorded
 and the hex counts as resolved by that retreat once its retreat and pursuit steps are
-played. Withdrawal (5-1), approach and base battles, the rounds' own steps and the retreat
-moves stay the players' (typed adjustments), as before.
+played. Withdrawal (5-1), approach and base battles and the rounds' own steps stay the
+players' (typed adjustments), as before.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ def apply_plan(
 
 class _Combat(Area):
     name = "combat"
-    orders = ("retreat",)
+    orders = ()  # the retreat area (`combat_retreat`) takes ``retreat`` and asks this one
 
     # --- orders -------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ sign once what it does in every round, and the engine answers for it:
   asked;
 - 5-6A/5-6B: the engine's suggested allocation (`combat_damage.suggested`, legal by
   construction) when the seat's policy says ``allocate: "suggested"``;
-- 5-7A1 to 5-7A3: stay, or retreat once the policy's number of rounds is fought.
+- 5-7A1 to 5-7A3: stay, or retreat (to the engine's pick of hex, 302.72) once the policy's
+  number of rounds is fought.
 
 A policy only ever answers its own seat's steps: nothing the rules give the other side is
 decided by it. Dice are never known earlier because of a policy: when a seat was not asked
@@ -47,7 +48,7 @@ from engine.fe.model import (
     SideRound,
 )
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat, combat_damage, combat_round, reserves
+from engine.fe.steps import base, combat, combat_damage, combat_retreat, combat_round, reserves
 
 POLICY_RULE = "302.0"
 ALLOCATION_STEPS = ("5-6A", "5-6B")
@@ -271,6 +272,6 @@ def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     fought = record.rounds + 1
     if policy.retreat == 0 or fought < policy.retreat or seat in record.retreats:
         return state
-    if combat.AREA.check(state, seat, step, RetreatOrder()):
-        return None
-    return combat.AREA.apply(state, seat, step, RetreatOrder(), events)
+    if combat_retreat.AREA.check(state, seat, step, RetreatOrder()):
+        return None  # no legal retreat hex (302.72): the seat is asked
+    return combat_retreat.AREA.apply(state, seat, step, RetreatOrder(), events)

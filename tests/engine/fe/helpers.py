@@ -9,9 +9,9 @@ from engine.core.ruleset import Applied, Decision, DecisionKind, Event, OptionVa
 from engine.core.turn_orders import Done
 from engine.fe import RULESET, flow
 from engine.fe.model import FeState, Order, RetreatOrder
-from engine.fe.steps import combat, combat_damage
+from engine.fe.steps import combat_damage
 from engine.fe.steps.setup_stage import default_placements
-from tests.engine.fe_play import battle_choice
+from tests.engine.fe_play import battle_choice, scripted_retreat
 
 SEATS = ("coalition", "alliance")
 
@@ -71,8 +71,8 @@ def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
     if state.setup:
         for order in default_placements(state):
             state = play(state, seat, order, events)
-    if decision.step == "5-7A1" and combat.current(state) is not None:
-        state = play(state, seat, RetreatOrder(), events)  # each battle lasts one round (302.71)
+    if scripted_retreat(state, seat, decision.step):
+        state = play(state, seat, RetreatOrder(), events)  # battles are short (302.71)
     if decision.step in combat_damage.ALLOCATION_STEPS and combat_damage.finish(state, seat):
         order = combat_damage.suggested(state, seat)
         assert order is not None

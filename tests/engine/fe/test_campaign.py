@@ -61,14 +61,15 @@ def permille(empire: str, turn: int) -> int:
     return 1000
 
 
-DISRUPTING = {"LYR": (701, 1), "KLI": (1405, 2)}
-"""Enemy ships standing in Kzinti provinces, with the turn they arrive: the Lyran Red Claw
-Fleet in 0701 from turn 1 (the opening move), Klingon ships in 1405 from turn 2 (each player
-turn's new Klingon units march from 1411 toward the Kzinti capital and stop at the Kzinti
-battle station in 1405). They stand in battle hexes through every Kzinti economic phase of the
-campaign: the script's sides fight with their flagships alone and retreat nowhere, so the
-engine's damage wears them down slowly (the last Lyran ship in 0701 falls in turn 6's last
-battle, after the last Kzinti income)."""
+DISRUPTING = {"LYR": (701, 1)}
+"""Enemy ships standing in Kzinti provinces at the Kzinti economic phases, with the turn they
+arrive: the Lyran Red Claw Fleet in 0701 from turn 1 (the opening move). In its battle there
+the Kzinti ships retreat after round 1 and the battle station fights on (302.741); the
+scripts' Lyrans retreat after round 2, by the engine's pick, to 0702, in the same province
+KZI-01, and stay there. The Klingons that march each player turn from 1411 to the Kzinti
+battle station in 1405 (province KZI-10) retreat from it to 1306, in the neutral zone, in the
+same combat phase (the scripts' attacker retreats when the defender has only a base left),
+so none of them stands in Kzinti space when the Kzintis count their income."""
 
 
 def disrupted(turn: int) -> int:
@@ -186,20 +187,20 @@ def test_the_federation_economy_changes_once_when_the_lyrans_enter_kzinti_space(
     changes = [(t, b.economy) for (t, e), b in sorted(books.items()) if b.economy]
     assert len(changes) == 1
     turn, text = changes[0]
-    assert turn == 1 and text.startswith("limited-war (LYR entered KZI space at 0701")
+    # the Lyrans stand in 0702 when the Federation counts (they retreated there from 0701)
+    assert turn == 1 and text.startswith("limited-war (LYR entered KZI space at 0702")
 
 
-def test_the_disrupting_hexes_are_in_two_kzinti_provinces() -> None:
+def test_the_lyran_hexes_are_in_one_kzinti_province_and_1306_in_none() -> None:
     provinces = json.loads((DATA / "map.json").read_text(encoding="utf-8"))["provinces"]
-    holding = {h: p["id"] for p in provinces for h in p["hexes"] if h in (701, 1405)}
-    assert sorted(holding) == [701, 1405]
-    assert len(set(holding.values())) == 2
-    assert all(pid.startswith("KZI-") for pid in holding.values())
+    holding = {h: p["id"] for p in provinces for h in p["hexes"] if h in (701, 702, 1306)}
+    assert holding == {701: "KZI-01", 702: "KZI-01"}
 
 
-def test_the_disrupting_ships_fall_only_to_the_engine_s_damage(campaign: Table) -> None:
-    """Every Lyran ship that left 0701's board was destroyed by an allocation of combat
-    damage (302.6) there: nobody moved or adjusted them away."""
+def test_the_lyrans_leave_0701_only_by_damage_or_their_retreat(campaign: Table) -> None:
+    """Every Lyran ship that moved into 0701 was destroyed there by an allocation of combat
+    damage (302.6) or left with the engine's retreat (302.72) and stands where it went:
+    nobody moved or adjusted them away."""
     board = rules(campaign).board
     destroyed = {
         loss.split()[0]
@@ -208,6 +209,12 @@ def test_the_disrupting_ships_fall_only_to_the_engine_s_damage(campaign: Table) 
         for loss in e.data["losses"]
         if loss.endswith(" destroyed")
     }
+    retreated = {
+        unit: int(e.data["to"])
+        for e in campaign.events
+        if e.kind == "retreat" and e.data["hex"] == "0701" and e.seat == "coalition"
+        for unit in e.data.get("units", [])
+    }
     lyrans = {
         unit
         for e in campaign.events
@@ -215,7 +222,8 @@ def test_the_disrupting_ships_fall_only_to_the_engine_s_damage(campaign: Table) 
         for unit in e.data["units"]
     }
     gone = lyrans - {x.id for x in board.units}
-    assert lyrans and gone and gone <= destroyed
+    assert lyrans and retreated and gone <= destroyed
+    assert {u: board.unit(u).hex for u in lyrans - gone} == {u: retreated[u] for u in lyrans - gone}
 
 
 @pytest.mark.parametrize("empire", EMPIRES)

@@ -64,23 +64,23 @@ def test_both_step_needs_both_seats() -> None:
 
 
 def test_a_both_step_asks_first_the_seat_that_ended_the_step_before() -> None:
-    """5-7B, 5-7C and 5-7D are "both" steps (307.73, 302.72): the seat that ends one answers
-    the next first, in the same packet, so the row costs one packet per step plus one."""
-    state = run_until(start(), at_step("5-7C"))
+    """5-6F and 5-6G are "both" steps (512.32, 322.54): the seat that ends one answers the
+    next first, in the same packet, so the row costs one packet per step plus one."""
+    state = run_until(start(), at_step("5-6F"))
     first = owed(state).seats[0]
     other = next(seat for seat in ("coalition", "alliance") if seat != first)
     events: list[Event] = []
     state = play(state, first, Done(), events)
     assert owed(state).seats == (other,)
-    state = play(state, other, Done(through="5-7D"), events)
+    state = play(state, other, Done(through="5-6G"), events)
     assert [(e.kind, e.seat, e.step) for e in events] == [
-        ("step-part", first, "5-7C"),
-        ("step-done", other, "5-7C"),
-        ("step-part", other, "5-7D"),
+        ("step-part", first, "5-6F"),
+        ("step-done", other, "5-6F"),
+        ("step-part", other, "5-6G"),
     ]
     assert owed(state).seats == (first,)
     state = play(state, first, Done(), events)
-    assert RULESET.summary(state)["step"] != "5-7D"
+    assert RULESET.summary(state)["step"] != "5-6G"
 
 
 def test_non_phasing_steps_belong_to_the_other_seat() -> None:
@@ -220,8 +220,8 @@ def test_back_only_in_combat_and_only_backwards() -> None:
     (violation,) = RULESET.validate(state, "coalition", Back("3B1"))
     assert violation.rule == "302.9"
     assert "combat phase" in violation.message
-    state = run_until(state, at_step("5-7A5"))
-    assert RULESET.validate(state, "coalition", Back("5-7A5"))  # not earlier
+    state = run_until(state, at_step("5-7A2"))
+    assert RULESET.validate(state, "coalition", Back("5-7A2"))  # not earlier
     assert RULESET.validate(state, "coalition", Back("5-8A"))  # later
     assert RULESET.validate(state, "coalition", Back("4A"))  # not combat
     assert RULESET.validate(state, "alliance", Back("5-2A1"))  # not alliance's step
@@ -229,16 +229,16 @@ def test_back_only_in_combat_and_only_backwards() -> None:
 
 
 def test_back_repeats_combat_with_fresh_keys() -> None:
-    state = run_until(start(), at_step("5-7A5"))
+    state = run_until(start(), at_step("5-7A2"))
     events: list[Event] = []
     state = play(state, "coalition", Back("5-2"), events)
     assert events[0].kind == "back"
-    assert events[0].data == {"from": "5-7A5", "to": "5-2A1", "rule": "302.9"}
+    assert events[0].data == {"from": "5-7A2", "to": "5-2A1", "rule": "302.9"}
     assert RULESET.summary(state)["step"] == "5-2A1"
     assert owed(state).key == "T1/coalition/5-2A1/2"
     state = run_until(state, at_step("5-3C"))
     assert owed(state).key == "T1/coalition/5-3C/2"
-    state = run_until(state, at_step("5-7A5"))
+    state = run_until(state, at_step("5-7A2"))
     state = play(state, "coalition", Back("5-3C"))
     assert owed(state).key == "T1/coalition/5-3C/3"
     state = run_until(state, lambda s: s.player_turn == 1)

@@ -101,8 +101,12 @@ def test_movement_opened_a_reaction_window_and_made_a_battle(table: Table) -> No
     moved = events(table, "move")
     assert [e.seat for e in moved] == ["coalition", "coalition", "alliance"]
     listed = events(table, "battle-hexes")
-    assert len(listed) == 2 and all("0701" in e.text for e in listed)
+    assert len(listed) == 2 and "0701" in listed[0].text
     assert "LYR 6 ships vs KZI 17 ships" in listed[0].text
+    # The Kzinti ships retreat, their BATS fights on; the Lyrans retreat in round 2 to 0702
+    # (302.72, 302.741), so nobody fights in the alliance's combat phase.
+    assert [e.data["to"] for e in events(table, "retreat") if "to" in e.data] == ["0601", "0702"]
+    assert listed[1].data["hexes"] == []
 
 
 def allocated_destroyed(table: Table) -> set[str]:

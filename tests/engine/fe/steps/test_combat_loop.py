@@ -77,18 +77,21 @@ def test_a_retreat_lets_the_phase_run_on_then_the_next_hex_begins() -> None:
         "alliance announces its retreat from 1105 in round 1 (302.71)"
     ]
     assert refusals(state, "alliance", {"type": "retreat"})[0].startswith("it is coalition's")
-    state, _ = orders(state, "coalition", {"type": "done"})
-    state, events = orders(state, "alliance", {"type": "done"})
-    assert step(state) == "5-7A5"
-    assert state.battles[0].resolved == "alliance retreated after round 1"
+    state, events = orders(state, "coalition", {"type": "done"})
+    assert texts(events, "battle")[0] == (
+        "alliance retreated after round 1 from 1105: retreat and pursuit follow (302.9)"
+    )
+    # The Kzinti ships left; the planet of 1105 stays, so the battle goes on (302.741).
+    assert step(state) == "5-2A1" and state.battles[0].rounds == 1
+    assert state.battles[0].resolved == ""
     events = []
-    state = run_to(state, "5-1A", events)
+    state = run_to(state, "5-1A", events)  # round 2: the attacker retreats (the scripts' rule)
     assert combat.current(state) == state.battles[1]
     assert "the battle in 1704 begins (302.9)" in texts(events, "battle")
-    state = run_to(state, "6B")  # the second battle ends the same way; then phase 6
+    state = run_to(state, "6B")  # the starbase of 1704 stays too; then phase 6
     assert [r.resolved for r in state.battles] == [
-        "alliance retreated after round 1",
-        "alliance retreated after round 1",
+        "coalition retreated after round 2",
+        "coalition retreated after round 2",
     ]
 
 
@@ -134,8 +137,8 @@ def test_the_battle_list_carries_each_hex_s_record() -> None:
     state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
     state = run_to(state, "5-1A")
     listed = {b["hex"]: b for b in battle_list(state)}
-    assert listed["1704"]["order"] == 1 and listed["1704"]["rounds"] == 1
-    assert listed["1704"]["resolved"] == "alliance retreated after round 1"
+    assert listed["1704"]["order"] == 1 and listed["1704"]["rounds"] == 2  # the SB stayed
+    assert listed["1704"]["resolved"] == "coalition retreated after round 2"
     assert listed["1704"]["fighting"] is False
     assert listed["1105"]["order"] == 2 and listed["1105"]["fighting"] is True
     assert str(listed["1105"]["text"]).startswith("1105 (KLI 1 ship vs KZI")

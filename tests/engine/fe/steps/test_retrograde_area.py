@@ -26,10 +26,11 @@ def _retrograde(units: list[str], to: str) -> dict[str, object]:
 @functools.cache
 def _after_battle() -> FeState:
     """6D2 of turn 1: the Strike Force destroyed the Kzinti battle station in 1205 and the
-    Flank Patrol's F5 the Kzinti CL in 1302 (both removed by hand, as combat is manual)."""
+    Flank Patrol's F5 the Kzinti CL in 1302 (both removed by hand at the first battle's
+    retreat option, so nobody retreats)."""
     state = placed(after_setup(), {f"KLI-000{n}": 1205 for n in range(1, 5)})
     state = placed(state, {"KZI-0003": 1302, "KLI-0006": 1302})
-    state = run_to(state, "5-8L")
+    state = run_to(state, "5-7A1")
     state = placed(state, {"KZI-B001": 0, "KZI-0003": 0})
     return run_to(state, "6D2")
 
@@ -113,6 +114,8 @@ def test_without_combat_the_step_passes_by_itself() -> None:
 def test_units_still_pinned_by_the_enemy_let_the_step_pass() -> None:
     state = placed(after_setup(), {f"KLI-000{n}": 1205 for n in range(1, 5)})
     events: list[Event] = []
+    state = run_to(state, "6B")  # the scripts' Strike Force retreated from the BATS (302.741)
+    state = placed(state, {f"KLI-000{n}": 1205 for n in range(1, 5)})  # back by hand
     state = run_to(state, "7B", events)
     assert texts(events, "step-passed")[-1] == (
         "6D2 Phasing player's retrograde movement: no KLI unit that may move stands in a "
@@ -123,7 +126,7 @@ def test_units_still_pinned_by_the_enemy_let_the_step_pass() -> None:
 
 def test_the_record_of_retrograded_units_starts_empty_in_phase_6() -> None:
     state = placed(after_setup(), {f"KLI-000{n}": 1205 for n in range(1, 5)})
-    state = run_to(state, "5-8L")
+    state = run_to(state, "5-7A1")
     state = placed(state, {"KZI-B001": 0})
     state = msgspec.structs.replace(state, moved_once=("KLI-0001",))
     state = run_to(state, "6D2")
