@@ -37,7 +37,7 @@ from engine.core.face import (
 from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import flow, menus, model, views
+from engine.fe import flow, menus, model, opening, views
 from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
@@ -63,6 +63,10 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "battles": model.BattlesOrder,
     "retreat": model.RetreatOrder,
     "allocate": model.AllocateOrder,
+    "withdraw": opening.WithdrawOrder,
+    "oppose": opening.OpposeOrder,
+    "approach": opening.ApproachOrder,
+    "cloak": opening.CloakOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -83,6 +87,7 @@ ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
     "allocate": {"losses": ParamKind.TEXTS},
     "retrograde": {"to": ParamKind.HEX},
     "strategic": {"to": ParamKind.HEX},
+    "withdraw": {"to": ParamKind.HEX, "flagship": ParamKind.PIECE},
 }
 """Fields named alike elsewhere that are hexes in these orders (a conversion's ``to`` is a
 class, a retrograde's a hex)."""
@@ -110,6 +115,10 @@ TITLES: dict[str, str] = {
     "battles": "Order the battles",
     "retreat": "Retreat from the battle",
     "allocate": "Allocate the damage",
+    "withdraw": "Withdraw before combat",
+    "oppose": "Oppose the withdrawal",
+    "approach": "Offer, accept or refuse the approach battle",
+    "cloak": "Use cloaking devices",
 }
 
 

@@ -35,6 +35,7 @@ from engine.core.turn_orders import (
 )
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import HexId
+from engine.fe.opening import ApproachOrder, CloakOrder, Opening, OpposeOrder, WithdrawOrder
 
 
 class Forces(msgspec.Struct, frozen=True, array_like=True):
@@ -96,6 +97,9 @@ class BattleRecord(msgspec.Struct, frozen=True):
     carry: tuple[tuple[Seat, int], ...] = ()
     """Per side, doubled points carried to the next round's damage against it: plus points
     it left unresolved (positive) or minus points it over-resolved (negative) (308.2)."""
+    opening: Opening = Opening()
+    """Withdrawal before combat and action with bases (302.1, 302.2): what was announced
+    and the kind of battle fought this round (`engine.fe.opening`)."""
 
 
 class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
@@ -499,12 +503,12 @@ Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
-    | AllocateOrder
+    | AllocateOrder | WithdrawOrder | OpposeOrder | ApproachOrder | CloakOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
-    "allocate",
+    "allocate", "withdraw", "oppose", "approach", "cloak",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

@@ -46,6 +46,8 @@ FIRST_STEP = "5-1A"
 ROUND_STEP = "5-2A1"
 DECIDING_STEP = "5-7A4"
 ANNOUNCING_STEPS = ("5-7A1", "5-7A2", "5-7A3")
+BASE_RETREAT_STEP = "5-2B1"
+BASE_RETREAT_RULE = "302.23"
 MAX_PLAN = 64
 
 
@@ -161,6 +163,16 @@ class _Combat(Area):
             record = msgspec.structs.replace(record, retreats=(*record.retreats, seat))
             return replace_current(state, record)
         return super().apply(state, seat, step, order, events)
+
+    def skip(self, state: FeState, step: Step) -> str:
+        """5-2B1 (302.23) stops for the attacker only after the defender refused this round's
+        approach battle (`engine.fe.steps.combat_withdrawal`); outside a battle it waits."""
+        record = current(state)
+        if step.id != BASE_RETREAT_STEP or record is None:
+            return ""
+        if record.opening.declined != record.rounds + 1:
+            return f"no approach battle was refused this round ({BASE_RETREAT_RULE})"
+        return ""
 
     # --- the loop -----------------------------------------------------------------------
 
