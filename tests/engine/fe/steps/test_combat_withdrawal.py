@@ -16,8 +16,10 @@ from typing import Any
 
 import msgspec
 
+from engine.core.face import ParamKind
 from engine.core.ruleset import Event
 from engine.fe import RULESET
+from engine.fe.face import FACE
 from engine.fe.forces import Unit
 from engine.fe.model import FeState, WithdrawOrder
 from engine.fe.sequence import load_sequence
@@ -304,3 +306,22 @@ def test_from_round_2_the_attacker_may_offer_again() -> None:
         e.text for e in events
     ]
     assert owed(state).step == "5-2A3" and record(state).opening.offered == 2
+
+
+def test_the_face_offers_the_opening_orders() -> None:
+    """The app builds its forms from these: a withdrawal's units, hex and flagship at 5-1A,
+    the defender's answer (a flag) at 5-2A3."""
+    state = battle_in(1104)
+    choices = {c.order: c for c in FACE.choices(state, "alliance")}
+    withdrawal = choices["withdraw"]
+    assert withdrawal.title == "Withdraw before combat" and withdrawal.rule == "302.11"
+    assert [(p.name, p.kind, p.required) for p in withdrawal.params] == [
+        ("units", ParamKind.PIECES, True),
+        ("to", ParamKind.HEX, True),
+        ("flagship", ParamKind.PIECE, False),
+    ]
+    state = battle_in(1205)
+    state, _ = orders(state, "alliance", DONE)
+    answer = {c.order: c for c in FACE.choices(state, "alliance")}["approach"]
+    assert [(p.name, p.kind) for p in answer.params] == [("accept", ParamKind.FLAG)]
+    assert answer.title == "Offer, accept or refuse the approach battle"
