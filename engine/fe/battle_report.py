@@ -38,9 +38,10 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat
+from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat.results import VARIABLE_BIR, permille_text
 from engine.fe.combat.targets import points_text
-from engine.fe.model import BattleRecord, FeState, RoundLog, SideRound
+from engine.fe.model import FeState
 
 REPORT_KIND = "battle-report"
 """The kind of the events that carry a battle report's lines."""

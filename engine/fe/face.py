@@ -38,7 +38,7 @@ from engine.core.face import (
 from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import battle_menus, flow, menus, model, views
+from engine.fe import battle_menus, flow, menus, model, opening, views
 from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
@@ -66,6 +66,10 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "allocate": model.AllocateOrder,
     "direct": model.DirectOrder,
     "pursue": model.PursueOrder,
+    "withdraw": opening.WithdrawOrder,
+    "oppose": opening.OpposeOrder,
+    "approach": opening.ApproachOrder,
+    "cloak": opening.CloakOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -87,6 +91,7 @@ ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
     "retreat": {"to": ParamKind.HEX},
     "retrograde": {"to": ParamKind.HEX},
     "strategic": {"to": ParamKind.HEX},
+    "withdraw": {"to": ParamKind.HEX, "flagship": ParamKind.PIECE},
 }
 """Fields named alike elsewhere that are hexes in these orders (a conversion's ``to`` is a
 class, a retrograde's a hex)."""
@@ -117,6 +122,10 @@ TITLES: dict[str, str] = {
     "direct": "Direct damage at one enemy unit",
     "pursue": "Pursue the retreating enemy",
     "policy": "Sign a combat policy",
+    "withdraw": "Withdraw before combat",
+    "oppose": "Oppose the withdrawal",
+    "approach": "Offer, accept or refuse the approach battle",
+    "cloak": "Use cloaking devices",
 }
 
 

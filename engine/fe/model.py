@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 
@@ -33,8 +33,10 @@ from engine.core.turn_orders import (
     Standing,
     dice_problem,
 )
+from engine.fe.battle_model import BattleRecord, CombatPolicy
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import HexId
+from engine.fe.opening import ApproachOrder, CloakOrder, OpposeOrder, WithdrawOrder
 
 
 class Forces(msgspec.Struct, frozen=True, array_like=True):
@@ -47,90 +49,6 @@ class Forces(msgspec.Struct, frozen=True, array_like=True):
 
     empire: str
     units: tuple[Unit, ...] = ()
-
-
-class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """What a seat signed in advance for its own part of every battle round, so routine
-    rounds need no email from it (`engine.fe.steps.combat_policy`). Each field left at its
-    default means "ask me". The policy is public: the opponent reads it before choosing.
-
-    ``flagship``/``force`` "auto": the engine's pick (the best command rating; then the
-    strongest ships that fit the command limit); ``bir``: the intensity picked each round
-    (1-4, -1 ask); ``ew`` "default": the EW choices that keep the most attack;
-    ``allocate`` "suggested": the engine's legal allocation of the damage taken;
-    ``retreat``: 0 never retreat, N retreat once N rounds are fought, -1 ask."""
-
-    flagship: Literal["", "auto"] = ""
-    force: Literal["", "auto"] = ""
-    bir: Annotated[int, msgspec.Meta(ge=-1, le=4)] = -1
-    ew: Literal["", "default"] = ""
-    allocate: Literal["", "suggested"] = ""
-    retreat: Annotated[int, msgspec.Meta(ge=-1, le=99)] = -1
-
-
-class SideRound(msgspec.Struct, frozen=True):
-    """One side's part of a battle round as the engine played it: its secret choices
-    (flagship 302.32, battle force 302.3, BIR pick 304.1, EW choices 308.51) and what they
-    gave: combat potential (doubled), EW points and shift, its die, the table's per-mille and
-    the damage points (-1 until rolled)."""
-
-    seat: Seat
-    flagship: str = ""
-    force: tuple[str, ...] = ()
-    bir: int = 0
-    ew_choices: tuple[tuple[str, int], ...] = ()
-    potential2: int = -1
-    ew: int = 0
-    shift: int = 0
-    die: int = 0
-    permille: int = 0
-    damage: int = -1
-    resolved2: int = -1
-    """Doubled points of the enemy's damage this side resolved at 5-6 (-1: not yet)."""
-    losses: tuple[str, ...] = ()
-    """What it lost, in words (``"KZI-0004 crippled"``)."""
-    directed: str = ""
-    """Its directed damage at 5-5B/5-5C (302.5), in words (``"KZI-0004 crippled"``)."""
-    directed2: int = 0
-    """Doubled points its directed damage spent; the enemy resolves only the rest (302.6)."""
-    forward: tuple[tuple[str, int], ...] = ()
-    """Units outside its force sending fighters forward (doubled factors): its support echelon
-    (302.563). No step sets it yet: 5-3E takes the force alone."""
-
-
-class RoundLog(msgspec.Struct, frozen=True):
-    """One round of a battle: each side's part, the variable BIR die rolled at the reveal of
-    the picks and the total used (304.3; -1 until rolled)."""
-
-    round: int
-    attacker: SideRound
-    defender: SideRound
-    vbir_die: int = 0
-    bir: int = -1
-    deferred: bool = False
-    """The round's dice wait for the seats' next packets instead of being read at a reveal
-    (a signed policy chose for a seat: `engine.fe.steps.combat_policy`)."""
-
-
-class BattleRecord(msgspec.Struct, frozen=True):
-    """One battle hex of the combat phase (302.9): rounds fought, who announced a retreat in
-    the round being fought, why it ended ("" while it goes on or waits its turn), and the
-    rounds' logs."""
-
-    hex: HexId
-    rounds: int = 0
-    retreats: tuple[Seat, ...] = ()
-    resolved: str = ""
-    log: tuple[RoundLog, ...] = ()
-    carry: tuple[tuple[Seat, int], ...] = ()
-    """Per side, doubled points carried to the next round's damage against it: plus points
-    it left unresolved (positive) or minus points it over-resolved (negative) (308.2)."""
-    retreat_to: tuple[tuple[Seat, HexId], ...] = ()  # hex a retreat named (0: engine's pick)
-    retreated: tuple[tuple[Seat, HexId], ...] = ()  # where each side's ships retreated (302.72)
-    pursuers: tuple[str, ...] = ()  # the units sent after the retreating enemy (302.742)
-    pursuit_die: int = 0  # 0: none rolled
-    pursuit_modifier: int = 0
-    pursuit: str = ""  # "" (none), "rolling", "succeeded" or "failed" (307.0)
 
 
 class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
@@ -562,12 +480,13 @@ Order = (
     Done | Note | Roll | Back | Standing | Place | MoveOrder | Batch | React | RepairOrder
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
-    | AllocateOrder | DirectOrder | PursueOrder | PolicyOrder
+    | AllocateOrder | DirectOrder | PursueOrder | PolicyOrder | WithdrawOrder | OpposeOrder
+    | ApproachOrder | CloakOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
-    "allocate", "direct", "pursue",
+    "allocate", "direct", "pursue", "withdraw", "oppose", "approach", "cloak",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

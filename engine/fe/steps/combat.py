@@ -35,7 +35,8 @@ import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import battles as battle_rules
-from engine.fe.model import BattleRecord, BattlesOrder, FeState, RetreatOrder, hex_id
+from engine.fe.battle_model import BattleRecord
+from engine.fe.model import BattlesOrder, FeState, RetreatOrder, hex_id
 from engine.fe.sequence import Step, load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
@@ -48,6 +49,8 @@ FIRST_STEP = "5-1A"
 ROUND_STEP = "5-2A1"
 DECIDING_STEP = "5-7A4"
 ANNOUNCING_STEPS = ("5-7A1", "5-7A2", "5-7A3")
+BASE_RETREAT_STEP = "5-2B1"
+BASE_RETREAT_RULE = "302.23"
 MAX_PLAN = 64
 
 
@@ -163,6 +166,16 @@ class _Combat(Area):
             record = msgspec.structs.replace(record, retreats=(*record.retreats, seat))
             return replace_current(state, record)
         return super().apply(state, seat, step, order, events)
+
+    def skip(self, state: FeState, step: Step) -> str:
+        """5-2B1 (302.23) stops for the attacker only after the defender refused this round's
+        approach battle (`engine.fe.steps.combat_withdrawal`); outside a battle it waits."""
+        record = current(state)
+        if step.id != BASE_RETREAT_STEP or record is None:
+            return ""
+        if record.opening.declined != record.rounds + 1:
+            return f"no approach battle was refused this round ({BASE_RETREAT_RULE})"
+        return ""
 
     # --- the loop -----------------------------------------------------------------------
 

@@ -22,10 +22,11 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
+from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat import allocation
 from engine.fe.combat.targets import Target, points_text, target_of
 from engine.fe.forces import Unit
-from engine.fe.model import AllocateOrder, BattleRecord, FeState, RoundLog, SideRound
+from engine.fe.model import AllocateOrder, FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_round
 from engine.fe.steps.adjust import forget_unit

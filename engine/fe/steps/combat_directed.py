@@ -34,9 +34,10 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
+from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat import directed, forces
 from engine.fe.combat.targets import Target, points_text
-from engine.fe.model import BattleRecord, DirectOrder, FeState, RoundLog, SideRound
+from engine.fe.model import DirectOrder, FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_round
 from engine.fe.steps.adjust import forget_unit

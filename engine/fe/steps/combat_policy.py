@@ -34,21 +34,21 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Actor, Event, RollRequest, Seat, Violation
+from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
 from engine.fe.blocking import class_of
 from engine.fe.combat import forces, results
 from engine.fe.forces import Unit
-from engine.fe.model import (
-    AllocateOrder,
-    BattleRecord,
-    CombatPolicy,
-    FeState,
-    PolicyOrder,
-    RetreatOrder,
-    RoundLog,
-    SideRound,
-)
+from engine.fe.model import AllocateOrder, FeState, PolicyOrder, RetreatOrder
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat, combat_damage, combat_retreat, combat_round, reserves
+from engine.fe.steps import (
+    base,
+    combat,
+    combat_damage,
+    combat_retreat,
+    combat_round,
+    combat_withdrawal,
+    reserves,
+)
 
 POLICY_RULE = "302.0"
 ALLOCATION_STEPS = ("5-6A", "5-6B")
@@ -135,11 +135,6 @@ def apply(state: FeState, seat: Seat, order: PolicyOrder, events: list[Event]) -
 # --- the choices a policy makes -------------------------------------------------------------
 
 
-def _available(state: FeState, seat: Seat, record: BattleRecord) -> list[Unit]:
-    mine = set(base.empires_of(state, seat))
-    return [u for u in state.board.at(record.hex) if u.empire in mine]
-
-
 def _side_of(log: RoundLog, seat: Seat) -> SideRound:
     return log.attacker if log.attacker.seat == seat else log.defender
 
@@ -182,10 +177,13 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
     policy = policy or policy_of(state, seat)
     record = combat.current(state)
     assert policy is not None and record is not None
-    available = _available(state, seat, record)
+    available = combat_round.available(state, seat, record)
     if step_id == GROUPS_STEP:
         return "no groups"
     if step_id == combat_round.FLAGSHIP_STEP:
+        fixed = combat_withdrawal.fixed_flagship(record)
+        if fixed and seat == combat_withdrawal.defender(state):
+            return fixed  # named for the force that stayed an opposed withdrawal (302.133)
         return auto_flagship(available)
     if step_id == combat_round.FORCE_STEP:
         side = _side_of(combat_round.current_round(state, record), seat)

@@ -59,11 +59,12 @@ import msgspec
 from engine.core import hexgrid
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe import supply
+from engine.fe.battle_model import BattleRecord
 from engine.fe.blocking import Blocking, is_ship, movement_points
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
-from engine.fe.model import BattleRecord, FeState, PursueOrder, RetreatOrder, hex_id
+from engine.fe.model import FeState, PursueOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step, load_sequence
 from engine.fe.steps import base, combat, movement
 from engine.fe.steps import supply as supply_step
@@ -495,6 +496,8 @@ class _Retreat(Area):
         return state
 
     def skip(self, state: FeState, step: Step) -> str:
+        if step.id == combat.BASE_RETREAT_STEP:
+            return combat.AREA.skip(state, step)  # a retreat before the base battle (302.23)
         record = _record(state)
         if step.id == LAST_OPTION_STEP and record and _defender(state) in record.retreats:
             return f"the defender announced its retreat at its first option ({rules.ANNOUNCE_RULE})"

@@ -36,11 +36,12 @@ from collections.abc import Mapping
 import msgspec
 
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
+from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat import ew as ew_rules
 from engine.fe.combat import forces, potential, results
 from engine.fe.forces import Unit
-from engine.fe.model import BattleRecord, FeState, RoundLog, SideRound
-from engine.fe.steps import base, combat, reserves
+from engine.fe.model import FeState
+from engine.fe.steps import base, combat, combat_withdrawal, reserves
 
 FLAGSHIP_STEP = "5-3D"
 FORCE_STEP = "5-3E"
@@ -53,9 +54,17 @@ MAX_UNITS = 200
 
 
 def _available(state: FeState, seat: Seat, record: BattleRecord) -> list[Unit]:
-    """The seat's units in the battle hex, in board order."""
+    """The seat's units in the battle hex, in board order (bases left out of an approach
+    battle, 302.22)."""
     mine = set(base.empires_of(state, seat))
-    return [u for u in state.board.at(record.hex) if u.empire in mine]
+    return combat_withdrawal.fighting(
+        record, [u for u in state.board.at(record.hex) if u.empire in mine]
+    )
+
+
+def available(state: FeState, seat: Seat, record: BattleRecord) -> list[Unit]:
+    """The units ``seat`` may fight with in the battle being fought (for policies)."""
+    return _available(state, seat, record)
 
 
 def _enemies(state: FeState, seat: Seat, record: BattleRecord) -> tuple[str, ...]:
@@ -103,6 +112,10 @@ def secret_problems(
     side = _side_of(log, seat)
     available = _available(state, seat, record)
     if step_id == FLAGSHIP_STEP:
+        fixed = combat_withdrawal.fixed_flagship(record)
+        if fixed and seat == combat_withdrawal.defender(state) and choice != fixed:
+            text = f"{fixed} was named flagship of the force that stayed: it serves in round 1"
+            return [Violation(text, forces.FIXED_FLAGSHIP_RULE)]
         return _flagship_problems(choice, available)
     if step_id == FORCE_STEP:
         return _force_problems(state, choice, side, available)

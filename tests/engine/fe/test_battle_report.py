@@ -9,7 +9,8 @@ import msgspec
 
 from engine.core.ruleset import Event
 from engine.fe import RULESET, battle_report
-from engine.fe.model import BattleRecord, FeState, RoundLog, SideRound
+from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
+from engine.fe.model import FeState
 from engine.fe.steps import combat
 from engine.fe.steps.battles import battle_list
 from tests.engine.fe.helpers import owed, run_until

@@ -38,7 +38,7 @@ def test_empty_order_list() -> None:
     [
         (
             [{"type": "attack"}],
-            "order 1: unknown type 'attack'; the known types are adjust, allocate, back, batch",
+            "order 1: unknown type 'attack'; the known types are adjust, allocate, approach, back",
         ),
         ([{"note": "x"}], "order 1: no type"),
         ([{"type": "done"}, "done"], "order 2: expected a table"),

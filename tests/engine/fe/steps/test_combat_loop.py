@@ -64,10 +64,12 @@ def test_nobody_retreats_and_the_next_round_begins_by_itself() -> None:
     state, _ = orders(state, "alliance", {"type": "done"})
     state, _ = orders(state, "coalition", {"type": "done"})
     state, events = orders(state, "alliance", {"type": "done"})
-    assert step(state) == "5-2A1"
+    # 5-2A1 passes (no cloaks); the Kzinti planet in 1105 is base-like (302.211): from round
+    # 2 on the attacker may offer an approach battle at 5-2A2
+    assert step(state) == "5-2A2"
     assert state.battles[0].rounds == 1 and not state.battles[0].resolved
     assert texts(events, "battle") == ["nobody retreats from 1105: round 2 begins at 5-2A1 (302.9)"]
-    assert owed(state).key.endswith("/5-2A1/2")  # a fresh pass: new decision keys
+    assert owed(state).key.endswith("/5-2A2/2")  # a fresh pass: new decision keys
 
 
 def test_a_retreat_lets_the_phase_run_on_then_the_next_hex_begins() -> None:
@@ -82,7 +84,7 @@ def test_a_retreat_lets_the_phase_run_on_then_the_next_hex_begins() -> None:
         "alliance retreated after round 1 from 1105: retreat and pursuit follow (302.9)"
     )
     # The Kzinti ships left; the planet of 1105 stays, so the battle goes on (302.741).
-    assert step(state) == "5-2A1" and state.battles[0].rounds == 1
+    assert step(state) == "5-2A2" and state.battles[0].rounds == 1  # 5-2A1: no cloaks
     assert state.battles[0].resolved == ""
     events = []
     state = run_to(state, "5-1A", events)  # round 2: the attacker retreats (the scripts' rule)

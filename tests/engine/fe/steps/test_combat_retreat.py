@@ -160,7 +160,7 @@ def test_a_base_left_behind_fights_on_and_may_not_retreat() -> None:
     state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
     state, events = orders(state, "coalition", {"type": "done"})
     assert where(state, "KZI-0006", "KZI-0007", "KZI-B004") == [1803, 1803, 1704]
-    assert step(state) == "5-2A1"
+    assert step(state) == "5-2A2"  # 5-2A1 passes (no cloaks); the starbase: approach offer
     record = combat.current(state)
     assert record is not None and record.hex == 1704
     assert (record.rounds, record.retreats, record.resolved) == (1, (), "")
@@ -298,7 +298,7 @@ def test_a_hex_a_retreat_makes_a_battle_is_fought_next() -> None:
     assert texts(events, "retreat")[-1].startswith("coalition retreats from 1104 to 1105")
     assert owed(state).seats == ("alliance",) and step(state) == "5-8A"  # the CL may pursue
     events = []
-    state = run_to(state, "5-1A", events)
+    state = run_to(state, "5-3D", events)  # 5-1A passes: nothing in 1105 may withdraw
     assert [r.hex for r in state.battles] == [1104, 1105]
     assert combat.current(state) == state.battles[1]
     assert "new battle hexes after the retreats: 1105 (302.9)" in texts(events, "battle")
