@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.errors import IllegalOrder
+from engine.core.errors import IllegalOrder, OutOfTurn, PacketError
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
 from engine.fe.model import PolicyOrder
@@ -155,3 +155,39 @@ def test_two_full_forces_fight_round_after_round_for_one_packet_each() -> None:
     first = rules(table).battles[0].log[0]
     assert len(first.attacker.force) == 11 and first.attacker.flagship == "KLI-9000"
     assert len(first.defender.force) == 10 and first.defender.flagship == "KZI-9000"
+
+
+def test_a_seat_its_policy_answers_cannot_commit_a_choice_of_its_own() -> None:
+    """A modified client whose seat's policy covers the step tries to commit anyway (to
+    change its mind after reading the other side's reveal): the core refuses the packet whole,
+    since only the seat asked owes the step."""
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-forge")
+    signed: set[str] = set()
+    for _ in range(500):
+        seat, kind, step = table.owed()
+        if kind == DecisionKind.SECRET:
+            break
+        extra: list[Any] = []
+        if seat not in signed:
+            signed.add(seat)
+            extra = [Standing(["5"])] + ([EVERYTHING] if seat == "alliance" else [])
+        table.orders(seat, *extra, Done())
+    assert (seat, step) == ("coalition", "5-3C")
+    table.commit("coalition", "no groups")  # committed, not yet revealed
+    assert table.owed()[:2] == ("coalition", DecisionKind.REVEAL)  # nobody else commits
+    before = table.state
+    with pytest.raises(OutOfTurn, match="coalition owes the next move"):
+        table.commit("alliance", "one group after all", reveal_now=True)
+    assert table.state is before
+    table.reveal("coalition")
+    assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3D")
+
+
+def test_a_policy_outside_its_bounds_is_refused_when_decoded() -> None:
+    """BIR 9 or a retreat after round 100 cannot even be decoded: the packet is refused whole."""
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-bounds")
+    before = table.state
+    for wild in (PolicyOrder(bir=9), PolicyOrder(retreat=100)):
+        with pytest.raises(PacketError):
+            table.orders("coalition", wild)
+        assert table.state is before
