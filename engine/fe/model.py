@@ -154,6 +154,8 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
     queued_rolls: tuple[RollRequest, ...] = ()
     """Dice the combat policies' choices asked for while the sequence ran on; the ruleset
     hands them to the core (to be armed) as the packet's order or roll is applied."""
+    sids: tuple[tuple[str, int], ...] = ()
+    """SIDS steps scored on each base's present side, by unit id (308.8, `steps.sids`)."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:

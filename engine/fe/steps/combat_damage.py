@@ -28,7 +28,7 @@ from engine.fe.combat.targets import Target, points_text, target_of
 from engine.fe.forces import Unit
 from engine.fe.model import AllocateOrder, FeState
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat, combat_round
+from engine.fe.steps import base, combat, combat_round, sids
 from engine.fe.steps.adjust import forget_unit
 from engine.fe.steps.base import Area
 
@@ -64,7 +64,7 @@ def owed2(state: FeState, seat: Seat) -> tuple[BattleRecord, RoundLog, int] | No
 
 def _targets(state: FeState, record: BattleRecord, own: SideRound) -> list[Target]:
     by_id = {u.id: u for u in state.board.at(record.hex)}
-    return [target_of(by_id[i]) for i in own.force if i in by_id]
+    return sids.with_scored(state, [target_of(by_id[i]) for i in own.force if i in by_id])
 
 
 def _choice(text: str) -> allocation.Choice:
@@ -143,6 +143,7 @@ def apply(
     record, log, points2 = owed
     own, _ = _side(log, seat)
     result = allocation.resolve(points2, _targets(state, record, own), _choices(order))
+    state = sids.record(state, result.targets)
     board = state.board
     crippled = [msgspec.structs.replace(board.unit(u), crippled=True) for u in result.crippled]
     state = state.with_board(board.with_units(crippled))

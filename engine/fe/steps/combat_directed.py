@@ -39,7 +39,7 @@ from engine.fe.combat import directed, forces
 from engine.fe.combat.targets import Target, points_text
 from engine.fe.model import DirectOrder, FeState
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat, combat_round
+from engine.fe.steps import base, combat, combat_round, sids
 from engine.fe.steps.adjust import forget_unit
 from engine.fe.steps.base import Area
 
@@ -91,7 +91,7 @@ def enemy_targets(state: FeState, found: _Round) -> list[Target]:
         tuple(u for u in found.enemy.force if u in here),
         tuple(forces.Forward(u, f) for u, f in found.enemy.forward if u in here),
     )
-    return list(forces.force_targets(force, available, with_reserve=True))
+    return sids.with_scored(state, forces.force_targets(force, available, with_reserve=True))
 
 
 def _reachable(targets: list[Target]) -> list[Target]:
@@ -151,6 +151,7 @@ def apply(
     )
     after = result.target
     assert result.accepted and after is not None
+    state = sids.record(state, [after])
     board = state.board
     if after.destroyed:
         kept = tuple(u for u in board.units if u.id != after.id)
