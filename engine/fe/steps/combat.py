@@ -14,8 +14,11 @@ and then drives the loop the rules describe, so nobody has to steer it with ``ba
   pursuit steps follow. The retreat area (`engine.fe.steps.combat_retreat`) takes the
   ``retreat`` orders (checking their hex), asks this area to record them, and moves the
   ships at the end of 5-7A4; the pursuit (5-8) is its too.
-- A round's secret choices and its dice are `engine.fe.steps.combat_round`'s; 5-3X4 is an
-  automatic step here (the variable BIR die is read at 5-3X2's reveal).
+- Withdrawal before combat and the approach and base battles (5-1, 5-2) are
+  `engine.fe.steps.combat_withdrawal`'s; a round's secret choices and its dice are
+  `engine.fe.steps.combat_round`'s (5-3X4 is an automatic step here: the variable BIR die is
+  read at 5-3X2's reveal, or later when a policy answered a seat, `combat_policy`); directed
+  damage and allocation are `combat_directed`'s and `combat_damage`'s.
 - When the phase's last step is played, the hex is done: the next hex not yet fought begins
   at 5-1A; a hex a retreat made a battle hex (302.9) is added at the end of the list. With
   none left, phase 6 begins.
@@ -23,8 +26,7 @@ and then drives the loop the rules describe, so nobody has to steer it with ``ba
 Inferred (I): a side "has nothing left" when no unit of its empires stands in the hex and,
 for the defender, no planet of its own defends it; a retreat announced in a round is recorded
 and the hex counts as resolved by that retreat once its retreat and pursuit steps are
-played. Withdrawal (5-1), approach and base battles and the rounds' own steps stay the
-players' (typed adjustments), as before.
+played.
 """
 
 from __future__ import annotations

@@ -10,8 +10,10 @@ forced-resolution rule (302.61), nothing beyond the battle force. The board chan
 over-resolved minus points, carried into the enemy's damage next round (308.2). While damage
 is owed, ``done`` alone is refused; with none (or no battle) the step passes.
 
-Directed damage (5-5) is not the engine's yet: the whole of each side's damage is general
-damage. Fighter factors lost are recorded on the round's log only (the board keeps no count
+What the enemy spent on directed damage at 5-5 (`engine.fe.steps.combat_directed`) is not
+owed again here; a base is priced with the SIDS steps already on it (`engine.fe.steps.sids`).
+While a policy round's dice are still armed the steps wait (`combat_round.waiting_for_dice`).
+Fighter factors lost are recorded on the round's log only (the board keeps no count
 of lost fighters; they come back free at 6E, 530.12).
 """
 
