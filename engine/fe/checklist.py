@@ -275,7 +275,7 @@ class FeRuleset:
             events.append(Event("secret", text, step=step.id, data={"policy": True}))
             typed = {**typed, **by_policy}
         chosen, rolls = combat_round.apply_choices(state, step.id, typed, events)
-        if by_policy and rolls:  # the core arms them: the policy's seat revealed no value
+        if rolls:  # the steps after wait for them (read at once by the core, or armed)
             chosen = combat_round.defer_dice(chosen)
         after = TURNS.run_standing(TURNS.advance(chosen, events), events)
         return _with_reports(state, _with_queued(Applied(after, events, rolls)))

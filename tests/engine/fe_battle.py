@@ -144,12 +144,13 @@ def play_battle(
                 extra.append(Standing(["5"]))
                 if not by_hand and seat in policies:
                     extra.append(policies[seat])
+            if decision.step in combat_round.TYPED_STEPS:
+                raise AssertionError(f"orders owed at secret step {decision.step}")
             if decision.step in combat_damage.ALLOCATION_STEPS:
                 order = combat_damage.suggested(state, seat)
                 if order is not None and combat_damage.finish(state, seat):
-                    extra.append(order)
-            if decision.step in combat_round.TYPED_STEPS:
-                raise AssertionError(f"orders owed at secret step {decision.step}")
+                    table.orders(seat, *extra, order)  # the standing order then ends the step
+                    continue
             table.orders(seat, *extra, Done())
     raise AssertionError("the battle did not end or reach the rounds asked for")
 

@@ -53,6 +53,12 @@ def play(state: FeState, seat: str, order: Order, events: list[Event] | None = N
     return applied.state
 
 
+SCRIPT_DIE = 1
+"""The die `step_once` rolls for a battle round's dice (the core would read them from the
+reveal packets): 1, the lowest variable BIR (-2) and the smallest damage, so scripted
+battles wear forces down slowly."""
+
+
 def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
     """Answer whatever is owed with the plainest answer (``done``, or a secret choice)."""
     decision = owed(state)
@@ -66,7 +72,13 @@ def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
         applied = RULESET.apply_secret(state, decision, choices)
         if events is not None:
             events.extend(applied.events)
-        return applied.state
+        state = applied.state
+        for request in applied.rolls:  # the core would read them from the reveal packets
+            rolled = RULESET.apply_roll(state, request, (SCRIPT_DIE,) * request.count)
+            if events is not None:
+                events.extend(rolled.events)
+            state = rolled.state
+        return state
     seat = decision.seats[0]
     if state.setup:
         for order in default_placements(state):

@@ -90,10 +90,10 @@ def test_a_retreat_lets_the_phase_run_on_then_the_next_hex_begins() -> None:
     state = run_to(state, "5-1A", events)  # round 2: the attacker retreats (the scripts' rule)
     assert combat.current(state) == state.battles[1]
     assert "the battle in 1704 begins (302.9)" in texts(events, "battle")
-    state = run_to(state, "6B")  # the starbase of 1704 stays too; then phase 6
+    state = run_to(state, "6B")  # the starbase of 1704 destroys the F5 in round 2; phase 6
     assert [r.resolved for r in state.battles] == [
         "coalition retreated after round 2",
-        "coalition retreated after round 2",
+        "the attacker has nothing left in 1704",
     ]
 
 
@@ -140,7 +140,7 @@ def test_the_battle_list_carries_each_hex_s_record() -> None:
     state = run_to(state, "5-1A")
     listed = {b["hex"]: b for b in battle_list(state)}
     assert listed["1704"]["order"] == 1 and listed["1704"]["rounds"] == 2  # the SB stayed
-    assert listed["1704"]["resolved"] == "coalition retreated after round 2"
+    assert listed["1704"]["resolved"] == "the attacker has nothing left in 1704"
     assert listed["1704"]["fighting"] is False
     assert listed["1105"]["order"] == 2 and listed["1105"]["fighting"] is True
     assert str(listed["1105"]["text"]).startswith("1105 (KLI 1 ship vs KZI")

@@ -143,15 +143,19 @@ def test_a_retreat_policy_announces_after_its_round() -> None:
 
 def test_two_full_forces_fight_round_after_round_for_one_packet_each() -> None:
     """The large board (carriers and fighters on both sides, each force over its command
-    limit): with policies every round is one packet; sent by hand the same choices cost 15
-    packets and 10 hand-offs a round (the figures bench/combat.py prints)."""
+    limit): with policies every round is one packet; sent by hand the same choices cost 17
+    packets and 12 hand-offs a round (the figures bench/combat.py prints)."""
     both = {"coalition": policy(2), "alliance": policy(2)}
     table = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="large")
     played = play_battle(table, both, rounds=3)
     assert [len(played.rounds[n]) for n in (1, 2, 3)] == [1, 1, 1]
     by_hand = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="hand")
     manual = play_battle(by_hand, both, rounds=3, by_hand=True)
-    assert [manual.handoffs(n) for n in (2, 3)] == [10, 10]
+    assert [manual.handoffs(n) for n in (2, 3)] == [12, 12]
+    # Revealed by hand with standing orders in force, the round's damage is still allocated:
+    # the steps after the reveal wait for the dice read from it.
+    hand = rules(by_hand).battles[0].log[0]
+    assert hand.attacker.damage > 0 and hand.defender.resolved2 == 2 * hand.attacker.damage
     first = rules(table).battles[0].log[0]
     assert len(first.attacker.force) == 11 and first.attacker.flagship == "KLI-9000"
     assert len(first.defender.force) == 10 and first.defender.flagship == "KZI-9000"
