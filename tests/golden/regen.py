@@ -1,6 +1,9 @@
 """Rewrite the golden game files after an intended change of the rules or the encoding.
 
-    .venv/bin/python -m tests.golden.regen
+    .venv/bin/python -m tests.golden.regen [fe_battle.msgpack ...]
+
+With names, only those golden files (and their companions) are written; without, all of
+them and the ledgers.
 
 Each ``.msgpack`` is written with its text companion (``.txt``, see `tests.golden.companion`)
 beside it. Review ``git diff`` of the companions: a golden file changes only on purpose, and
@@ -9,12 +12,14 @@ the first block that differs says which packet now does something else.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import msgspec
 
 from engine.core.game import apply_packet
 from engine.core.state import state_hash
+from tests.engine.fe_battle_golden import play_battle_golden
 from tests.engine.fe_campaign import play_campaign
 from tests.engine.fe_play import play_sample_fe_game
 from tests.engine.fe_wind import play_wind_turns
@@ -51,6 +56,15 @@ def fe_campaign() -> GoldenGame:
     )
 
 
+def fe_battle() -> GoldenGame:
+    return _record(
+        play_battle_golden(),
+        "The Wind, turn 1: the Kzinti attack six Lyran ships in 0601; round 1 by hand (secret "
+        "choices committed and revealed, allocations typed), round 2 by both sides' signed "
+        "combat policies; the Lyrans retreat after round 2 and the Kzinti pursue",
+    )
+
+
 def _record(table: Table, description: str) -> GoldenGame:
     state = None
     hashes = []
@@ -68,6 +82,7 @@ def _record(table: Table, description: str) -> GoldenGame:
 
 
 GOLDEN = {
+    "fe_battle.msgpack": fe_battle,
     "fe_campaign.msgpack": fe_campaign,
     "fe_checklist.msgpack": fe_checklist,
     "fe_wind.msgpack": fe_wind,
@@ -82,17 +97,24 @@ def campaign_ledger(name: str) -> str:
     return ledger_text(LEDGERS[name], ledger(events))
 
 
-def main() -> None:
+def main(names: list[str]) -> None:
+    unknown = [name for name in names if name not in GOLDEN]
+    if unknown:
+        raise SystemExit(f"no golden game {unknown}: one of {sorted(GOLDEN)}")
     for name, make in GOLDEN.items():
+        if names and name not in names:
+            continue
         golden = make()
         (HERE / name).write_bytes(msgspec.msgpack.encode(golden))
         text = companion_path(HERE / name)
         text.write_text(companion_text(name, golden), encoding="utf-8")
         print(f"wrote {HERE / name} and {text.name}")
     for name, books in LEDGERS.items():
+        if names and name not in names:
+            continue
         (HERE / books).write_text(campaign_ledger(name), encoding="utf-8")
         print(f"wrote {HERE / books}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
