@@ -21,6 +21,7 @@ from typing import Any
 from engine.core import hexgrid
 from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
+from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.forces import Unit
 from engine.fe.galaxy import HexId, load_galaxy
@@ -28,7 +29,6 @@ from engine.fe.model import (
     Adjust,
     Batch,
     BuildOrder,
-    Done,
     FeState,
     MoveOrder,
     ReserveOrder,
