@@ -104,7 +104,7 @@ def test_one_side_with_a_policy_the_other_is_asked_alone_and_the_dice_still_wait
             extra = [Standing(["5"])] + ([EVERYTHING] if seat == "alliance" else [])
         table.orders(seat, *extra, Done())
     assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3C")
-    table.commit("coalition", "no groups", reveal_now=True)
+    table.commit("coalition", [], reveal_now=True)
     table.commit("coalition", "KLI-0005", reveal_now=True)
     assert rules(table).battles[0].log[0].defender.flagship == "KZI-0001"
     table.commit("coalition", ["KLI-0005"], reveal_now=True)
