@@ -59,8 +59,12 @@ class SideRound(msgspec.Struct, frozen=True):
     directed2: int = 0
     """Doubled points its directed damage spent; the enemy resolves only the rest (302.6)."""
     forward: tuple[tuple[str, int], ...] = ()
-    """Units outside its force sending fighters forward (doubled factors): its support echelon
-    (302.563). No step sets it yet: 5-3E takes the force alone."""
+    """Units outside its force sending fighters or PFs forward, with the fighters (doubled
+    factors; 0 for PFs alone): its support echelon (302.563), set at 5-3E."""
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Its carrier groups formed at 5-3C: each carrier with its escorts (515.15)."""
+    forward_pfs: tuple[tuple[str, int], ...] = ()
+    """PFs each unit of its support echelon sends forward (302.563), set at 5-3E."""
 
 
 class RoundLog(msgspec.Struct, frozen=True):

@@ -11,7 +11,7 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
 from engine.fe.model import FeState, RetreatOrder
-from engine.fe.steps import combat, combat_damage, combat_retreat, combat_round
+from engine.fe.steps import combat, combat_damage, combat_groups, combat_retreat, combat_round
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
@@ -78,11 +78,15 @@ def secret_choice(table: Table, seat: str, step: str, text: str) -> object:
 
 def battle_choice(rules: FeState, seat: str, step: str) -> object | None:
     """A scripted side's typed choice in a battle round (`engine.fe.steps.combat_round`):
-    its first eligible flagship, a battle force of the flagship alone (so the scripted
-    campaign's battles wear their forces down slowly), the script's BIR, default EW; None
-    outside a battle's typed steps."""
+    no carrier group (or the groups kept from round 1), its first eligible flagship, a battle
+    force of the flagship alone (so the scripted campaign's battles wear their forces down
+    slowly), the script's BIR, default EW; None outside a battle's typed steps."""
     if combat.current(rules) is None or step not in combat_round.TYPED_STEPS:
         return None
+    if step == combat_round.GROUPS_STEP:  # no carrier group, or those formed in round 1
+        record = combat.current(rules)
+        assert record is not None
+        return combat_groups.as_choice(combat_round.kept_groups(rules, seat, record) or ())
     if step == combat_round.FLAGSHIP_STEP:
         eligible = combat_round.eligible_flagships(rules, seat)
         return eligible[0] if eligible else ""

@@ -7,6 +7,7 @@ from engine.fe import RULESET
 from engine.fe.face import FACE
 from engine.fe.model import parse_orders
 from engine.fe.steps import combat
+from tests.engine.fe.steps.test_combat_groups import at_groups
 from tests.engine.fe.steps.test_combat_loop import two_battles
 from tests.engine.fe.steps.test_combat_round import damaged_round, reveal
 from tests.engine.fe.steps.tutorial_states import run_to
@@ -51,3 +52,27 @@ def test_the_allocation_form_writes_losses_the_engine_accepts() -> None:
     assert order == {"type": "allocate", "losses": ["cripple KZI-0004"]}
     (parsed,) = parse_orders([order])
     assert not RULESET.validate(state, "alliance", parsed)
+
+
+def test_the_group_and_support_echelon_forms_write_choices_the_engine_accepts() -> None:
+    """5-3C: one field per carrier with its escorts; 5-3E with units able to send fighters
+    forward: the force's ids and a JSON object of what each sends (302.563)."""
+    state = at_groups()
+    (groups,) = FACE.choices(state, "coalition")
+    made = order_values(groups, {"_choice_0": "KLI-9002 KLI-9003", "_choice_1": ""})
+    assert made == {"type": "secret", "choice": {"KLI-9001": ["KLI-9002", "KLI-9003"]}}
+    (none,) = FACE.choices(state, "alliance")
+    said = order_values(none, {"choice": "none"})
+    assert isinstance(said, dict)
+    state = reveal(state, {"coalition": made["choice"], "alliance": said["choice"]})
+    state = reveal(run_to(state, "5-3D"), {"coalition": "KLI-0001", "alliance": "KZI-0001"})
+    state = run_to(state, "5-3E")
+    (force,) = FACE.choices(state, "coalition")
+    order = order_values(force, {"_choice_0": "KLI-0001, KLI-0002", "_choice_1": '{"KLI-9001": 6}'})
+    assert order == {
+        "type": "secret",
+        "choice": {"units": ["KLI-0001", "KLI-0002"], "forward": {"KLI-9001": 6}},
+    }
+    state = reveal(state, {"coalition": order["choice"], "alliance": ["KZI-0001"]})
+    record = combat.current(state)
+    assert record is not None and record.log[-1].attacker.forward == (("KLI-9001", 12),)

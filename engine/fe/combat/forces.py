@@ -29,7 +29,9 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   echelon; it sends no more than it has.
 - S (515.15, 5-3C): carrier groups are formed before the forces and stay together: a group is
   wholly in the force or wholly out of it. I: a group's carrier is a carrier class and its
-  escorts escort classes of the tables, each unit in one group at most.
+  escorts escort classes of the tables, each unit in one group at most. I (515.0, from the
+  carrier sizes of the tables): a light carrier takes at most one escort, a medium two, a
+  heavy three, a single-ship carrier none (`MAX_ESCORTS`); fewer is allowed.
 - Not modelled: minimum force requirements (302.36), small-scale combat limits (310.11),
   formation rules and special groups (318.4, 315.0), Tholian webs and pinwheels.
 """
@@ -58,6 +60,8 @@ FIGHTERS_PER_SE2 = 12
 """Six fighter factors (doubled) make a ship equivalent (notes, 302.332A)."""
 PFS_PER_SE = 6
 """A flotilla of six PFs is a ship equivalent."""
+MAX_ESCORTS = {"single-ship": 0, "light": 1, "medium": 2, "heavy": 3}
+"""Escorts a carrier of each size may have in its group (I, see the module notes)."""
 
 
 class CarrierGroup(msgspec.Struct, frozen=True):
@@ -296,6 +300,12 @@ def _group_problems(
         info = class_of(carrier) if carrier is not None else None
         if info is None or not info.carrier:
             out.append(Violation(f"{group.carrier} is not a carrier in the hex", GROUP_RULE))
+        elif len(group.escorts) > MAX_ESCORTS[info.carrier]:
+            text = (
+                f"{info.id} {group.carrier} is a {info.carrier} carrier: at most "
+                f"{MAX_ESCORTS[info.carrier]} escorts, not {len(group.escorts)}"
+            )
+            out.append(Violation(text, GROUP_RULE))
         for escort_id in group.escorts:
             escort = by_id.get(escort_id)
             einfo = class_of(escort) if escort is not None else None
@@ -311,6 +321,12 @@ def _group_problems(
             )
             out.append(Violation(text, GROUP_RULE))
     return out
+
+
+def group_problems(groups: Sequence[CarrierGroup], available: Sequence[Unit]) -> list[Violation]:
+    """Why ``groups`` are not legal carrier groups of the side whose units in the battle hex
+    are ``available`` (515.15, as formed at 5-3C before any force is chosen)."""
+    return _group_problems(BattleForce("", ()), {u.id: u for u in available}, groups)
 
 
 def support_echelon(force: BattleForce) -> tuple[str, ...]:

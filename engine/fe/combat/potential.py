@@ -9,6 +9,9 @@ Combat potential (rules notes, S) is the sum over the battle force of:
   (the triangle on some counters) counts only when a second one pairs with it, so standard
   fighter halves add up in pairs and an odd one left over is dropped;
 - PFs, two factors each (rules notes), less those lost earlier (``lost_pfs``);
+- the fighters and PFs sent forward by the support echelon (302.563: they fight in the
+  force, their carriers stay out of it), ``forward_fighters2`` and ``forward_pfs``; fighters
+  sent forward are counted as standard ones (I: heavy fighters' extra factors are not sent);
 - drone bombardment factors (the ``<#>`` on a counter, 309.0) of the units that use them this
   round (``drones``); each such factor costs 0.1 EP a round (fixed economic costs), reported
   as `SidePotential.drones` for the economy to charge.
@@ -122,6 +125,8 @@ def side_potential(
     lost_pfs: Mapping[str, int] | None = None,
     enemies: Iterable[str] = (),
     order: str = ew_rules.RATING,
+    forward_fighters2: int = 0,
+    forward_pfs: int = 0,
 ) -> SidePotential | Violation:
     """The combat potential of ``units`` (the battle force) for one round (302.4).
 
@@ -181,6 +186,8 @@ def side_potential(
                 )
             drones2 += 2 * side.drones
             drone_factors += side.drones
+    standard2 += forward_fighters2
+    pfs += forward_pfs
     fighters2 = standard2 - standard2 % 2 + heavy2
     pfs2 = 2 * PF_FACTORS * pfs
     total2 = attack2 + fighters2 + pfs2 + drones2

@@ -5,7 +5,7 @@ A round of combat asks each side for a flagship, a battle force, an intensity an
 each of those is a hand-off. A ``policy`` order (`engine.fe.model.PolicyOrder`) lets a seat
 sign once what it does in every round, and the engine answers for it:
 
-- the secret steps 5-3C (no carrier groups yet), 5-3D, 5-3E, 5-3X2 and 5-4A2 do not ask
+- the secret steps 5-3C, 5-3D, 5-3E, 5-3X2 and 5-4A2 do not ask
   a seat whose policy covers them (`decides`); its choice is worked out when the step's
   other choices are revealed, or at once when no seat is asked (`by_policy`). A policy is
   public, like every order: the opponent reads it before choosing, the price of not being
@@ -25,8 +25,10 @@ its dice, the allocation steps wait too (`combat_round.waiting_for_dice`).
 
 Choices (C): "auto" flagship is the eligible unit with the best command rating (lowest id
 among equals); "auto" force adds the flagship's companions strongest attack first (lowest id
-among equals), each kept only if the force stays legal (302.33); a BIR outside the allowed
-picks is refused when the policy is signed.
+among equals), each kept only if the force stays legal (302.33), a carrier group added whole
+or not at all (515.15); "auto" force forms no carrier group in the first round and keeps the
+groups of the previous round after it (the groups stay until pursuit, 515.15), and sends no
+fighters forward; a BIR outside the allowed picks is refused when the policy is signed.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from engine.fe.steps import (
     base,
     combat,
     combat_damage,
+    combat_groups,
     combat_retreat,
     combat_round,
     combat_withdrawal,
@@ -59,9 +62,9 @@ def policy_of(state: FeState, seat: Seat) -> CombatPolicy | None:
     return next((p for who, p in state.policies if who == seat), None)
 
 
-GROUPS_STEP = "5-3C"
-"""Carrier and escort groups: still words; an "auto" force forms none (not modelled yet)."""
-POLICY_STEPS = (GROUPS_STEP, *combat_round.TYPED_STEPS)
+GROUPS_STEP = combat_round.GROUPS_STEP
+"""Carrier and escort groups: an "auto" force forms none, then keeps them (515.15)."""
+POLICY_STEPS = combat_round.TYPED_STEPS
 
 
 def _covers(policy: CombatPolicy, step_id: str) -> bool:
@@ -154,20 +157,30 @@ def auto_flagship(available: list[Unit]) -> str:
     return best.id
 
 
-def auto_force(state: FeState, flagship: str, available: list[Unit]) -> list[str]:
+def auto_force(
+    state: FeState,
+    flagship: str,
+    available: list[Unit],
+    groups: tuple[forces.CarrierGroup, ...] = (),
+) -> list[str]:
     if not flagship:
         return []
     counts = reserves.flagship_counts(state)
-    chosen = [flagship]
+    group_of = {i: g for g in groups for i in (g.carrier, *g.escorts)}
+    own = group_of.get(flagship)
+    chosen = list(dict.fromkeys((flagship, *((own.carrier, *own.escorts) if own else ()))))
     for unit in sorted(available, key=lambda u: (-_attack2(u), u.id)):
-        if unit.id == flagship:
+        if unit.id in chosen:
             continue
-        trial = forces.BattleForce(flagship, (*chosen, unit.id))
+        group = group_of.get(unit.id)
+        joining = (group.carrier, *group.escorts) if group else (unit.id,)
+        adding = tuple(i for i in joining if i not in chosen)
+        trial = forces.BattleForce(flagship, (*chosen, *adding))
         problems = forces.force_problems(
-            trial, available, flagship_counts=counts, fixed_flagship=flagship
+            trial, available, groups=groups, flagship_counts=counts, fixed_flagship=flagship
         )
         if not problems:
-            chosen.append(unit.id)
+            chosen.extend(adding)
     return chosen
 
 
@@ -179,7 +192,8 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
     assert policy is not None and record is not None
     available = combat_round.available(state, seat, record)
     if step_id == GROUPS_STEP:
-        return "no groups"
+        kept = combat_round.kept_groups(state, seat, record)
+        return combat_groups.as_choice(kept or ())
     if step_id == combat_round.FLAGSHIP_STEP:
         fixed = combat_withdrawal.fixed_flagship(record)
         if fixed and seat == combat_withdrawal.defender(state):
@@ -187,7 +201,8 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
         return auto_flagship(available)
     if step_id == combat_round.FORCE_STEP:
         side = _side_of(combat_round.current_round(state, record), seat)
-        return auto_force(state, side.flagship, available)
+        groups = tuple(combat_groups.of_record(side.groups))
+        return auto_force(state, side.flagship, available, groups)
     if step_id == combat_round.BIR_STEP:
         return policy.bir
     return "default"

@@ -1,13 +1,18 @@
 """A battle round's secret choices and dice, played by the engine (302.3, 304, 308.5, 302.4).
 
-During a battle (`engine.fe.steps.combat`) four secret steps take typed choices instead of
+During a battle (`engine.fe.steps.combat`) five secret steps take typed choices instead of
 words; both sides commit before either is revealed, and the protocol core checks each reveal
 against its commitment:
 
+- 5-3C, the carrier groups (515.15): ``[{"carrier": "KLI-0010", "escorts": ["KLI-0011"]}]``,
+  or ``[]`` for none, kept from round to round (`engine.fe.steps.combat_groups`);
 - 5-3D, the flagship (302.32): a unit id (``"KLI-0001"``), one of the side's units in the
   battle hex rated among its three best (`engine.fe.combat.forces.eligible_flagships`);
 - 5-3E, the battle force (302.3): a list of unit ids, the flagship included, within its
-  command rating (302.33; the ``flagship-counts`` option), one scout free;
+  command rating (302.33; the ``flagship-counts`` option), one scout free, no carrier group
+  split (515.15); or ``{"units": [...], "forward": {"KLI-0012": 6}}`` with the fighters and
+  PFs units outside the force send forward, its support echelon (302.563, at most three ship
+  equivalents, 302.332A), which count in its combat potential;
 - 5-3X2, the battle intensity rating the side picks, a whole number 1 to 4 (304.1); at the
   reveal the engine reads the variable BIR die from the reveal packets (304.3);
 - 5-4A2, the EW choices of its variable units and bases: ``{"KLI-0004": 2}``, or ``"default"``
@@ -23,9 +28,9 @@ Everything lands on the round's log (``BattleRecord.log``), which ``show --json`
 
 Inferred (I): a side with nothing able to command in the hex (a planet or PDUs alone) names
 no flagship (``""``) and an empty force, and scores nothing: planets' own combat factors are
-not counted yet. Not yet the engine's (left to the players, as typed adjustments): carrier
-groups and escorts (5-3C, still words), fighters sent forward from the support echelon,
-drone bombardment, directed damage (5-5). The damage is allocated at 5-6
+not counted yet. Not yet the engine's (left to the players, as typed adjustments): drone
+bombardment, losses of the fighters sent forward. Directed damage is
+`engine.fe.steps.combat_directed`'s (5-5); the damage is allocated at 5-6
 (`engine.fe.steps.combat_damage`).
 """
 
@@ -41,13 +46,14 @@ from engine.fe.combat import ew as ew_rules
 from engine.fe.combat import forces, potential, results
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
-from engine.fe.steps import base, combat, combat_withdrawal, reserves
+from engine.fe.steps import base, combat, combat_groups, combat_withdrawal, reserves
 
+GROUPS_STEP = combat_groups.GROUPS_STEP
 FLAGSHIP_STEP = "5-3D"
 FORCE_STEP = "5-3E"
 BIR_STEP = "5-3X2"
 EW_STEP = "5-4A2"
-TYPED_STEPS = (FLAGSHIP_STEP, FORCE_STEP, BIR_STEP, EW_STEP)
+TYPED_STEPS = (GROUPS_STEP, FLAGSHIP_STEP, FORCE_STEP, BIR_STEP, EW_STEP)
 VBIR_PURPOSE = "variable BIR"
 DAMAGE_PURPOSE = "combat die"
 MAX_UNITS = 200
@@ -111,6 +117,9 @@ def secret_problems(
     log = current_round(state, record)
     side = _side_of(log, seat)
     available = _available(state, seat, record)
+    if step_id == GROUPS_STEP:
+        kept = kept_groups(state, seat, record)
+        return combat_groups.groups_problems(choice, available, kept)
     if step_id == FLAGSHIP_STEP:
         fixed = combat_withdrawal.fixed_flagship(record)
         if fixed and seat == combat_withdrawal.defender(state) and choice != fixed:
@@ -151,36 +160,40 @@ def units_here(state: FeState, seat: Seat) -> tuple[str, ...]:
     return tuple(u.id for u in _available(state, seat, record)) if record else ()
 
 
-def _unit_list(choice: object) -> list[str] | None:
-    if not isinstance(choice, list) or len(choice) > MAX_UNITS:
-        return None
-    if not all(isinstance(u, str) and 0 < len(u) <= 40 for u in choice):
-        return None
-    return choice
+def kept_groups(state: FeState, seat: Seat, record: BattleRecord) -> combat_groups.Groups | None:
+    """The carrier groups ``seat`` keeps this round (None in the first: it forms them)."""
+    here = {u.id for u in _available(state, seat, record)}
+    return combat_groups.kept_groups(record, seat, current_round(state, record).round, here)
+
+
+def side_now(state: FeState, seat: Seat) -> SideRound | None:
+    """``seat``'s part of the round being fought (for menus and policies)."""
+    record = combat.current(state)
+    return _side_of(current_round(state, record), seat) if record else None
 
 
 def _force_problems(
     state: FeState, choice: object, side: SideRound, available: list[Unit]
 ) -> list[Violation]:
-    units = _unit_list(choice)
-    if units is None:
-        text = f"the secret choice of {FORCE_STEP} is the list of your battle force's unit ids"
-        return [Violation(text, forces.FORCE_RULE)]
+    chosen = combat_groups.parse_force(choice, available, MAX_UNITS)
+    if chosen is None:
+        return [Violation(combat_groups.force_shape_text(FORCE_STEP), forces.FORCE_RULE)]
     if not side.flagship:
-        if units:
+        if chosen.units or chosen.forward:
             text = f"no flagship was chosen at {FLAGSHIP_STEP}: the battle force is empty, []"
             return [Violation(text, forces.FLAGSHIP_RULE)]
         return []
-    if not units:
+    if not chosen.units:
         return [
             Violation(
                 "the battle force has no units: name the flagship at least", forces.FORCE_RULE
             )
         ]
-    force = forces.BattleForce(side.flagship, tuple(units))
+    force = forces.BattleForce(side.flagship, chosen.units, chosen.forward)
     return forces.force_problems(
         force,
         available,
+        groups=combat_groups.of_record(side.groups),
         flagship_counts=reserves.flagship_counts(state),
         fixed_flagship=side.flagship,
     )
@@ -242,8 +255,14 @@ def _potential(
     by_id = {u.id: u for u in available}
     members = [by_id[i] for i in side.force if i in by_id]
     order = ew_rules.ew_options(dict(state.options)).order
+    fighters2, pfs = combat_groups.forward_totals(side, set(by_id))
     return potential.side_potential(
-        members, ew_choices=chosen, enemies=_enemies(state, seat, record), order=order
+        members,
+        ew_choices=chosen,
+        enemies=_enemies(state, seat, record),
+        order=order,
+        forward_fighters2=fighters2,
+        forward_pfs=pfs,
     )
 
 
@@ -262,10 +281,16 @@ def apply_choices(
     where = base.hex_text(record.hex)
     for seat, choice in choices.items():
         side = _side_of(log, seat)
-        if step_id == FLAGSHIP_STEP:
+        if step_id == GROUPS_STEP:
+            groups = combat_groups.parse_groups(choice) or []
+            side = msgspec.structs.replace(side, groups=combat_groups.as_record(groups))
+        elif step_id == FLAGSHIP_STEP:
             side = msgspec.structs.replace(side, flagship=str(choice))
-        elif step_id == FORCE_STEP and isinstance(choice, list):
-            side = msgspec.structs.replace(side, force=tuple(str(u) for u in choice))
+        elif step_id == FORCE_STEP:
+            chosen = combat_groups.parse_force(choice, _available(state, seat, record), MAX_UNITS)
+            if chosen is not None:
+                side = msgspec.structs.replace(side, force=chosen.units)
+                side = combat_groups.with_forward(side, chosen.forward)
         elif step_id == BIR_STEP:
             side = msgspec.structs.replace(side, bir=int(str(choice)))
         elif step_id == EW_STEP:

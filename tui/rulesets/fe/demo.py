@@ -218,9 +218,9 @@ def _play(root: Path) -> int:
     advance(players, game_id, "5-3C")
 
     say("\n8. Secret step 5-3C: each seat commits its choice; they are revealed together")
-    choices = {
-        "coalition": "escort group: D7 with the F5S scout",
-        "alliance": "no carrier groups: CC and BC fight as they are",
+    choices: dict[str, object] = {  # carrier groups (515.15): neither side has a carrier here
+        "coalition": [],
+        "alliance": "none",
     }
     for _ in choices:  # in the order the engine asks (engine.core.turns.answer_order)
         seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]

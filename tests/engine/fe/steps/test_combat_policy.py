@@ -104,7 +104,7 @@ def test_one_side_with_a_policy_the_other_is_asked_alone_and_the_dice_still_wait
             extra = [Standing(["5"])] + ([EVERYTHING] if seat == "alliance" else [])
         table.orders(seat, *extra, Done())
     assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3C")
-    table.commit("coalition", "no groups", reveal_now=True)
+    table.commit("coalition", [], reveal_now=True)
     table.commit("coalition", "KLI-0005", reveal_now=True)
     assert rules(table).battles[0].log[0].defender.flagship == "KZI-0001"
     table.commit("coalition", ["KLI-0005"], reveal_now=True)
@@ -177,11 +177,11 @@ def test_a_seat_its_policy_answers_cannot_commit_a_choice_of_its_own() -> None:
             extra = [Standing(["5"])] + ([EVERYTHING] if seat == "alliance" else [])
         table.orders(seat, *extra, Done())
     assert (seat, step) == ("coalition", "5-3C")
-    table.commit("coalition", "no groups")  # committed, not yet revealed
+    table.commit("coalition", [])  # committed, not yet revealed
     assert table.owed()[:2] == ("coalition", DecisionKind.REVEAL)  # nobody else commits
     before = table.state
     with pytest.raises(OutOfTurn, match="coalition owes the next move"):
-        table.commit("alliance", "one group after all", reveal_now=True)
+        table.commit("alliance", [{"carrier": "KZI-0001"}], reveal_now=True)
     assert table.state is before
     table.reveal("coalition")
     assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3D")
