@@ -55,7 +55,13 @@ from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.offer import all_options, info
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps import ORDER_AREAS, combat_policy, combat_retreat, combat_round
+from engine.fe.steps import (
+    ORDER_AREAS,
+    combat_capture,
+    combat_policy,
+    combat_retreat,
+    combat_round,
+)
 from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
@@ -223,6 +229,7 @@ class FeRuleset:
         events: list[Event] = []
         after = combat_round.apply_die(state, request, dice, events)
         after = combat_retreat.apply_die(after, request, dice, events)
+        after = combat_capture.apply_die(after, request, dice, events)
         # The sequence may have stopped for these dice (a round's damage before allocation):
         # with them in, it plays on as far as the seats' policies and standing orders answer.
         after = TURNS.resume(after, events)
