@@ -61,6 +61,7 @@ from engine.fe.steps import (
     combat_policy,
     combat_retreat,
     combat_round,
+    combat_small_scale,
 )
 from engine.fe.steps.setup_stage import starting_board
 
@@ -227,7 +228,8 @@ class FeRuleset:
         """A player's roll keeps no dice in the state (the core's roll event records them);
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         events: list[Event] = []
-        after = combat_round.apply_die(state, request, dice, events)
+        after = combat_small_scale.apply_die(state, request, dice, events)  # two dice: 310.0
+        after = combat_round.apply_die(after, request, dice, events)
         after = combat_retreat.apply_die(after, request, dice, events)
         after = combat_capture.apply_die(after, request, dice, events)
         # The sequence may have stopped for these dice (a round's damage before allocation):
