@@ -9,7 +9,7 @@ small-scale; the scripts pick the flagships alone as battle forces.
 from __future__ import annotations
 
 from engine.core.ruleset import Event
-from engine.fe import FE, RULESET
+from engine.fe import FE, RULESET, battle_report
 from engine.fe.model import FeState
 from engine.fe.steps import combat_damage
 from tests.engine.fe.helpers import battle_choice, owed
@@ -85,6 +85,11 @@ def test_two_dice_and_the_small_scale_table_replace_the_300_table() -> None:
     log = klingons.state.battles[0].log[-1]
     assert (log.defender.die, log.defender.permille, log.defender.damage) == (9, 0, 2)
     assert (log.attacker.die, log.attacker.damage) == (6, 1)
+    record = klingons.state.battles[0]
+    assert battle_report.fire_line(record, log).endswith(
+        "coalition small-scale dice total 6 -> 1 casualty; alliance small-scale dice total 9 "
+        "-> 2 casualties (302.4)"
+    )
     state = run_to(klingons.state, "5-6A")
     assert points2(state, "alliance") == 2  # one casualty: one step, one point
     suggested = combat_damage.suggested(state, "alliance")
