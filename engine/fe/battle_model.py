@@ -81,6 +81,19 @@ class RoundLog(msgspec.Struct, frozen=True):
     (a signed policy chose for a seat: `engine.fe.steps.combat_policy`)."""
 
 
+class CaptureAttempt(msgspec.Struct, frozen=True):
+    """One capture attempt at 5-6X1 (305.1): who tried, on what, with which ship, the dice
+    modifier, and the two dice once rolled (``result`` "rolling", "captured" or "failed")."""
+
+    round: int
+    seat: Seat
+    unit: str
+    by: str
+    modifier: int = 0
+    dice: tuple[int, ...] = ()
+    result: str = "rolling"
+
+
 class BattleRecord(msgspec.Struct, frozen=True):
     """One battle hex of the combat phase (302.9): rounds fought, who announced a retreat in
     the round being fought, why it ended ("" while it goes on or waits its turn), and the
@@ -103,3 +116,8 @@ class BattleRecord(msgspec.Struct, frozen=True):
     opening: Opening = Opening()
     """Withdrawal before combat and action with bases (302.1, 302.2): what was announced
     and the kind of battle fought this round (`engine.fe.opening`)."""
+    small_scale: bool = False
+    """Decided at 5-3B of round 1: the battle is fought with small-scale combat (310.0) in
+    every round (`engine.fe.combat.small_scale`)."""
+    captures: tuple[CaptureAttempt, ...] = ()
+    """The capture attempts made at 5-6X1 (305.1), in order."""

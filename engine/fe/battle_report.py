@@ -209,13 +209,22 @@ def _fire(side: SideRound) -> str:
     )
 
 
+def _small_scale_fire(side: SideRound) -> str:
+    """A side's small-scale roll (310.0): its two dice's total and the casualties."""
+    if side.damage < 0:
+        return f"{side.seat} dice not rolled yet"
+    count = f"{side.damage} casualt{'y' if side.damage == 1 else 'ies'}"
+    return f"{side.seat} small-scale dice total {side.die} -> {count}"
+
+
 def fire_line(record: BattleRecord, log: RoundLog) -> str:
     """A round's intensity and each side's damage: "1305 round 1: BIR 2 + 2, variable die 4
     (+0) = 4; coalition (flagship KLI-0001, 6 units) potential 40, EW +0, die 3 -> 25% = 10
     points; alliance ..."."""
     if log.bir < 0 and not log.attacker.bir:
         return f"{_where(record, log)}: the sides are choosing their battle forces"
-    sides = "; ".join(_fire(s) for s in (log.attacker, log.defender))
+    fire = _small_scale_fire if record.small_scale else _fire
+    sides = "; ".join(fire(s) for s in (log.attacker, log.defender))
     return f"{_where(record, log)}: {_intensity(log)}; {sides} ({DAMAGE_RULE})"
 
 

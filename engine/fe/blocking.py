@@ -34,7 +34,7 @@ these ids are how they will be recognised (non-ship units, 3 hexes of movement, 
 
 def class_of(unit: Unit) -> UnitClass | None:
     """The unit's class, or None for classes not in the tables yet (LTTs, auxiliaries)."""
-    return load_units().find(unit.empire, unit.cls)
+    return load_units().find(*unit.class_key())
 
 
 def is_ltt(unit: Unit) -> bool:

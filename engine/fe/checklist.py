@@ -55,7 +55,14 @@ from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.offer import all_options, info
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps import ORDER_AREAS, combat_policy, combat_retreat, combat_round
+from engine.fe.steps import (
+    ORDER_AREAS,
+    combat_capture,
+    combat_policy,
+    combat_retreat,
+    combat_round,
+    combat_small_scale,
+)
 from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
@@ -221,8 +228,10 @@ class FeRuleset:
         """A player's roll keeps no dice in the state (the core's roll event records them);
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         events: list[Event] = []
-        after = combat_round.apply_die(state, request, dice, events)
+        after = combat_small_scale.apply_die(state, request, dice, events)  # two dice: 310.0
+        after = combat_round.apply_die(after, request, dice, events)
         after = combat_retreat.apply_die(after, request, dice, events)
+        after = combat_capture.apply_die(after, request, dice, events)
         # The sequence may have stopped for these dice (a round's damage before allocation):
         # with them in, it plays on as far as the seats' policies and standing orders answer.
         after = TURNS.resume(after, events)

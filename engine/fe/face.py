@@ -77,6 +77,7 @@ ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "oppose": opening.OpposeOrder,
     "approach": opening.ApproachOrder,
     "cloak": opening.CloakOrder,
+    "capture": model.CaptureOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -99,6 +100,7 @@ ORDER_KINDS: dict[str, dict[str, ParamKind]] = {
     "retrograde": {"to": ParamKind.HEX},
     "strategic": {"to": ParamKind.HEX},
     "withdraw": {"to": ParamKind.HEX, "flagship": ParamKind.PIECE},
+    "capture": {"by": ParamKind.PIECE},
 }
 """Fields named alike elsewhere that are hexes in these orders (a conversion's ``to`` is a
 class, a retrograde's a hex)."""
@@ -133,6 +135,7 @@ TITLES: dict[str, str] = {
     "oppose": "Oppose the withdrawal",
     "approach": "Offer, accept or refuse the approach battle",
     "cloak": "Use cloaking devices",
+    "capture": "Try to capture a crippled enemy ship",
 }
 
 

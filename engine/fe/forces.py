@@ -23,6 +23,10 @@ OFF_MAP: HexId = 0
 """The hex of a unit that is not on the map (not set up yet, off-map area, destroyed)."""
 
 
+CAPTURED_SEP = ":"
+"""Separates the builder's empire from the class in a captured ship's ``cls``."""
+
+
 class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
     """One counter: a ship, base, convoy, FRD...
 
@@ -41,7 +45,14 @@ class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
 
     def info(self) -> UnitClass:
         """The unit's class in the Ship Information Tables."""
-        return unit_class(self.empire, self.cls)
+        return unit_class(*self.class_key())
+
+    def class_key(self) -> tuple[str, str]:
+        """The empire whose tables hold the unit's class, and the class id: its own, or for a
+        ship another empire captured (305.1) its builder's, written in ``cls`` as
+        ``"KZI:CL"`` (so the counter's bytes, and every state hash, stay as they were)."""
+        builder, sep, cls = self.cls.partition(CAPTURED_SEP)
+        return (builder, cls) if sep else (self.empire, self.cls)
 
 
 class Board(msgspec.Struct, frozen=True, dict=True):

@@ -396,6 +396,15 @@ class PursueOrder(_OrderBase, frozen=True, tag="pursue"):
     units: UnitIds
 
 
+class CaptureOrder(_OrderBase, frozen=True, tag="capture"):
+    """Step 5-6X1: try to capture ``unit``, a crippled enemy ship in the battle hex, with
+    ``by``, one of the side's uncrippled ships there (305.1); the engine rolls two dice,
+    which succeed below 3 after the modifiers (`engine.fe.steps.combat_capture`)."""
+
+    unit: UnitId
+    by: UnitId
+
+
 class PolicyOrder(CombatPolicy, _OrderBase, frozen=True, tag="policy"):
     """Sign (or replace) the seat's combat policy; every field at its default cancels it.
     Given at any step the seat acts in, it answers from there on."""
@@ -483,12 +492,12 @@ Order = (
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
     | AllocateOrder | DirectOrder | PursueOrder | PolicyOrder | WithdrawOrder | OpposeOrder
-    | ApproachOrder | CloakOrder
+    | ApproachOrder | CloakOrder | CaptureOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
-    "allocate", "direct", "pursue", "withdraw", "oppose", "approach", "cloak",
+    "allocate", "direct", "pursue", "withdraw", "oppose", "approach", "cloak", "capture",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe import economics, movement, neutral, production, provinces, repair
-from engine.fe.combat import ew, potential
+from engine.fe.combat import ew, potential, small_scale
 from engine.fe.model import FeState
 from engine.fe.steps import reserves
 
@@ -45,6 +45,7 @@ RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
         *provinces.OPTIONS,
         *repair.OPTIONS,
         *reserves.OPTIONS,
+        *small_scale.OPTIONS,
     )
 )
 """Every rule option of the rules modules, sorted by id."""

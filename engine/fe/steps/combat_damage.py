@@ -25,7 +25,7 @@ import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
-from engine.fe.combat import allocation
+from engine.fe.combat import allocation, small_scale
 from engine.fe.combat.targets import Target, points_text, target_of
 from engine.fe.forces import Unit
 from engine.fe.model import AllocateOrder, FeState
@@ -66,7 +66,8 @@ def owed2(state: FeState, seat: Seat) -> tuple[BattleRecord, RoundLog, int] | No
 
 def _targets(state: FeState, record: BattleRecord, own: SideRound) -> list[Target]:
     by_id = {u.id: u for u in state.board.at(record.hex)}
-    return sids.with_scored(state, [target_of(by_id[i]) for i in own.force if i in by_id])
+    found = sids.with_scored(state, [target_of(by_id[i]) for i in own.force if i in by_id])
+    return small_scale.step_targets(found) if record.small_scale else found  # 310.0
 
 
 def _choice(text: str) -> allocation.Choice:

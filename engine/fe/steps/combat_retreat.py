@@ -45,9 +45,14 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 - I: if the board changed between the announcement and 5-7A4 (a typed adjustment) so that
   the named hex is no longer legal, the engine's pick replaces it, and the event says so.
 - I: the pursuit is decided after the retreat was made; its battle, fought by hand, ends as
-  the rules end it, with the survivors in their retreat hex. The approach battle is not
-  recorded yet, so its +1 never applies; no unit class is flagged X or fast yet, so the -1
-  and the automatic success never apply.
+  the rules end it, with the survivors in their retreat hex.
+- S (5-8B, play aid): the pursuit die takes +1 when the retreat follows an approach battle
+  the defender declined (302.23), -1 with X or fast ships among the pursuers (523.39,
+  525.133), and succeeds without a roll when every pursuer is one. I: "follows a declined
+  approach" means the attacker retreated at 5-2B1 in the round whose approach battle was
+  refused (``BattleRecord.opening.declined``), before any of that round's choices were made.
+  I: an X ship is a class whose rules name 523, a fast ship one whose rules name 525.13;
+  the unit tables mark no class so today, so the -1 and the automatic success wait for data.
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ from engine.core import hexgrid
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe import supply
 from engine.fe.battle_model import BattleRecord
-from engine.fe.blocking import Blocking, is_ship, movement_points
+from engine.fe.blocking import Blocking, class_of, is_ship, movement_points
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
@@ -354,6 +359,39 @@ def pursuer(state: FeState) -> tuple[Seat, str]:
     return stayed, ""
 
 
+X_RULES = ("523",)
+"""A class whose rules name one of these is an X ship (523.39)."""
+FAST_RULES = ("525.13",)
+"""A class whose rules name one of these is a fast ship (525.133)."""
+
+
+def x_or_fast(unit: Unit) -> bool:
+    """Whether ``unit`` is an X or fast ship for the pursuit die (5-8B): its class's rules
+    name 523 or 525.13 (no class in the shipped tables does yet)."""
+    info = class_of(unit)
+    marks = info.rules if info is not None else ()
+    return any(m.split(".")[0] in X_RULES or m.startswith(FAST_RULES) for m in marks)
+
+
+def declined_approach(state: FeState, record: BattleRecord) -> bool:
+    """Whether the retreat being pursued is the attacker's at 5-2B1 after the defender refused
+    the approach battle of that round (302.23: +1 to the pursuit die)."""
+    refused = record.opening.declined
+    if not refused or refused != record.rounds or not record.retreated:
+        return False
+    fought = any(log.round == refused for log in record.log)
+    return record.retreated[0][0] == base.phasing(state) and not fought
+
+
+def pursuit_facts(
+    state: FeState, record: BattleRecord, units: list[Unit]
+) -> tuple[bool, bool, bool]:
+    """The facts the pursuit die reads (5-8B): a declined approach battle, X or fast ships
+    among the pursuers, all of them so."""
+    fast = [x_or_fast(u) for u in units]
+    return declined_approach(state, record), any(fast), bool(fast) and all(fast)
+
+
 def check_pursue(state: FeState, seat: Seat, order: PursueOrder) -> list[Violation]:
     who, why = pursuer(state)
     if who != seat:
@@ -381,14 +419,24 @@ def apply_pursue(
     record = _record(state)
     assert record is not None
     where = base.hex_text(record.hex)
-    modifier = rules.pursuit_modifier()
+    declined, fast, _ = pursuit_facts(state, record, [state.board.unit(u) for u in order.units])
+    modifier = rules.pursuit_modifier(declined, fast)
     record = msgspec.structs.replace(
         record, pursuers=tuple(order.units), pursuit=ROLLING, pursuit_modifier=modifier
     )
     gone = record.retreated[0][0]
+    why = []
+    if declined:
+        why.append(
+            f"+1: the retreat follows a declined approach battle ({combat.BASE_RETREAT_RULE})"
+        )
+    if fast:
+        why.append("-1: X or fast ships pursue (523.39, 525.133)")
+    shown = f" ({'; '.join(why)})" if why else ""
     text = (
         f"{seat} pursues {gone}'s retreat from {where} with {len(order.units)} ships: "
-        f"{', '.join(order.units)}; the pursuit die follows ({PURSUE_RULE}, {PURSUIT_RULE})"
+        f"{', '.join(order.units)}; the pursuit die follows{shown} ({PURSUE_RULE}, "
+        f"{PURSUIT_RULE})"
     )
     data = {"hex": where, "round": record.rounds, "seat": seat, "units": list(order.units)}
     events.append(Event("pursuit", text, seat, step.id, data))
@@ -414,7 +462,11 @@ def apply_die(
     record = state.battles[index]
     die = dice[0]
     ships = len(record.pursuers)
-    won = rules.pursuit_succeeds(die, ships)
+    units = [u for u in state.board.units if u.id in record.pursuers]
+    declined, fast, every = pursuit_facts(state, record, units)
+    won = rules.pursuit_succeeds(
+        die, ships, declined_approach=declined, x_or_fast=fast, all_x_or_fast=every
+    )
     record = msgspec.structs.replace(record, pursuit_die=die, pursuit=SUCCEEDED if won else FAILED)
     where = base.hex_text(record.hex)
     total = die + record.pursuit_modifier
@@ -425,9 +477,13 @@ def apply_die(
         if won
         else "the pursuit fails: the retreat stands"
     )
+    against = (
+        "every pursuer is an X or fast ship, no roll needed"
+        if every
+        else f"against {ships} pursuing ships (success below {ships})"
+    )
     text = (
-        f"{where} round {record.rounds}: pursuit die {shown} against {ships} pursuing ships "
-        f"(success below {ships}): {outcome} ({PURSUIT_RULE})"
+        f"{where} round {record.rounds}: pursuit die {shown} {against}: {outcome} ({PURSUIT_RULE})"
     )
     data = {
         "hex": where,

@@ -43,7 +43,7 @@ import msgspec
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat import ew as ew_rules
-from engine.fe.combat import forces, potential, results
+from engine.fe.combat import forces, potential, results, small_scale
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.steps import base, combat, combat_groups, combat_withdrawal, reserves
@@ -307,8 +307,9 @@ def apply_choices(
         events.append(Event("intensity", text, "", step_id, {"hex": where, "round": log.round}))
         return state, [RollRequest(1, 6, f"{VBIR_PURPOSE}, {rounds}", step_id, at_reveal=True)]
     if step_id == EW_STEP:
+        count = small_scale.DICE if record.small_scale else 1  # 310.0: two dice
         return state, [
-            RollRequest(1, 6, f"{DAMAGE_PURPOSE}, {rounds}, {seat}", step_id, at_reveal=True)
+            RollRequest(count, 6, f"{DAMAGE_PURPOSE}, {rounds}, {seat}", step_id, at_reveal=True)
             for seat in (log.attacker.seat, log.defender.seat)
         ]
     return state, []

@@ -358,3 +358,66 @@ def test_the_pursuit_die_is_a_fair_roll_of_the_protocol_core() -> None:
     record = table.state.rules.battles[0]
     assert (record.pursuit_die, record.pursuit) == (die, "succeeded" if die < 3 else "failed")
     assert table.owed() == ("coalition", DecisionKind.ORDERS, "5-8A")
+
+
+# --- the pursuit die's modifiers (5-8B) ---------------------------------------------------------
+
+BORDER_GUARD = ("KZI-0001", "KZI-0002", "KZI-0003", "KZI-0004", "KZI-0005")
+
+
+def after_a_declined_approach() -> FeState:
+    """The D6 KLI-0005 attacks the battle station KZI-B001 and the Border Guard in 1205; the
+    Kzinti refuse the approach battle and the Klingons retreat before the base battle (5-2B1,
+    302.23): 5-8A is the Kzintis'."""
+    guard = dict.fromkeys(BORDER_GUARD, 1205)
+    state = run_to(placed(after_setup(), {"KLI-0005": 1205, **guard}), "5-1A")
+    state, _ = orders(state, "alliance", {"type": "done"})  # no withdrawal
+    state, _ = orders(state, "alliance", {"type": "done"})  # refuses the approach battle
+    state, _ = orders(state, "coalition", {"type": "retreat"}, {"type": "done"})
+    for seat in ("alliance", "coalition", "alliance"):  # 5-7A1 to 5-7A3
+        state, _ = orders(state, seat, {"type": "done"})
+    assert owed(state).step == "5-8A" and owed(state).seats == ("alliance",)
+    return state
+
+
+def test_a_retreat_from_a_declined_approach_battle_adds_one_to_the_pursuit_die() -> None:
+    """Five pursuers: an unmodified 4 would succeed (4 < 5); after the declined approach battle
+    the die counts 4 + 1 = 5, which is not below 5, so the pursuit fails (5-8B, 302.23)."""
+    state = after_a_declined_approach()
+    state, roll = pursue(state, "alliance", list(BORDER_GUARD))
+    record = state.battles[0]
+    assert (record.pursuit_modifier, record.pursuit) == (1, "rolling")
+    rolled = RULESET.apply_roll(state, roll, (4,))
+    assert rolled.events[0].text == (
+        "1205 round 1: pursuit die 4+1 = 5 against 5 pursuing ships (success below 5): the "
+        "pursuit fails: the retreat stands (307.0)"
+    )
+    assert rolled.state.battles[0].pursuit == "failed"
+    rolled = RULESET.apply_roll(state, roll, (3,))  # 3 + 1 = 4 < 5
+    assert rolled.state.battles[0].pursuit == "succeeded"
+
+
+def test_a_retreat_after_a_fought_round_takes_no_modifier() -> None:
+    """The CL's retreat from 1104 after a round of combat: no approach battle was declined,
+    the die stands as rolled (3 pursuers, a 2 succeeds)."""
+    state, roll = pursue(at_pursuit(), "coalition", list(KLINGONS))
+    assert state.battles[0].pursuit_modifier == 0
+    assert RULESET.apply_roll(state, roll, (2,)).state.battles[0].pursuit == "succeeded"
+
+
+def test_x_or_fast_pursuers_take_one_off_and_all_of_them_succeed_without_a_roll(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No class of the shipped tables is marked X (523) or fast (525.13): the marks are stood
+    in for. One fast ship among three pursuers: a 3 counts 2 and succeeds (2 < 3); all three
+    fast: a 6 succeeds too."""
+    state = at_pursuit()
+    assert not any(combat_retreat.x_or_fast(u) for u in state.board.units)
+    monkeypatch.setattr(combat_retreat, "x_or_fast", lambda u: u.id == "KLI-0002")
+    chased, roll = pursue(state, "coalition", list(KLINGONS))
+    assert chased.battles[0].pursuit_modifier == -1
+    assert RULESET.apply_roll(chased, roll, (3,)).state.battles[0].pursuit == "succeeded"
+    assert RULESET.apply_roll(chased, roll, (4,)).state.battles[0].pursuit == "failed"
+    monkeypatch.setattr(combat_retreat, "x_or_fast", lambda u: True)
+    chased, roll = pursue(state, "coalition", list(KLINGONS))
+    assert RULESET.apply_roll(chased, roll, (6,)).state.battles[0].pursuit == "succeeded"
