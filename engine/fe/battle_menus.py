@@ -32,9 +32,9 @@ from engine.core.ruleset import Seat
 from engine.fe import flow
 from engine.fe.combat import allocation
 from engine.fe.combat import ew as ew_rules
-from engine.fe.combat.targets import points_text, target_of
+from engine.fe.combat.targets import points_text
 from engine.fe.model import FeState
-from engine.fe.steps import base, combat, combat_damage, combat_round, sids
+from engine.fe.steps import base, combat, combat_damage, combat_round
 
 ALLOCATE = "allocate"
 LOSSES = "losses"
@@ -55,9 +55,8 @@ def allocation_menu(state: FeState, seat: Seat, chosen: Sequence[str]) -> StepMe
     if owed is None:
         return None
     record, log, points2 = owed
-    units = combat_damage.units_of(state, seat)
-    classes = {u.id: u.cls for u in units}
-    targets = sids.with_scored(state, [target_of(u) for u in units])
+    classes = {u.id: u.cls for u in combat_damage.units_of(state, seat)}
+    targets = combat_damage.targets_of(state, seat)
     heading = (
         f"{step.id}: resolve {points_text(points2)} damage points on your battle force in "
         f"{base.hex_text(record.hex)}, round {log.round} ({allocation.ALLOCATION_RULE})"

@@ -65,9 +65,31 @@ def owed2(state: FeState, seat: Seat) -> tuple[BattleRecord, RoundLog, int] | No
 
 
 def _targets(state: FeState, record: BattleRecord, own: SideRound) -> list[Target]:
+    """What the side's damage may fall on: its battle force (bases with the SIDS steps they
+    carry), then the support echelon's units for the fighters they sent forward only
+    (302.563: their hulls are reached by directed damage alone)."""
     by_id = {u.id: u for u in state.board.at(record.hex)}
     found = sids.with_scored(state, [target_of(by_id[i]) for i in own.force if i in by_id])
-    return small_scale.step_targets(found) if record.small_scale else found  # 310.0
+    if record.small_scale:
+        return small_scale.step_targets(found)  # 310.0: casualties, not points
+    inside = set(own.force)
+    sent = [
+        target_of(by_id[unit], "support", fighters2=fighters2)
+        for unit, fighters2 in own.forward
+        if unit in by_id and unit not in inside and fighters2 > 0
+    ]
+    return [*found, *sent]
+
+
+def targets_of(state: FeState, seat: Seat) -> list[Target]:
+    """What ``seat``'s owed damage may fall on now (for the allocation menu); [] when it owes
+    nothing."""
+    owed = owed2(state, seat)
+    if owed is None:
+        return []
+    record, log, _ = owed
+    own, _ = _side(log, seat)
+    return _targets(state, record, own)
 
 
 def _choice(text: str) -> allocation.Choice:
@@ -204,14 +226,10 @@ def finish(state: FeState, seat: Seat) -> list[Violation]:
 
 
 def units_of(state: FeState, seat: Seat) -> list[Unit]:
-    """The seat's battle force in the battle being fought (for menus)."""
-    owed = owed2(state, seat)
-    if owed is None:
-        return []
-    record, log, _ = owed
-    own, _ = _side(log, seat)
-    by_id = {u.id: u for u in state.board.at(record.hex)}
-    return [by_id[i] for i in own.force if i in by_id]
+    """The units ``seat``'s owed damage may fall on (for menus): `targets_of` as units."""
+    wanted = [t.id for t in targets_of(state, seat)]
+    by_id = {u.id: u for u in state.board.units if u.id in set(wanted)}
+    return [by_id[i] for i in wanted if i in by_id]
 
 
 class _Damage(Area):

@@ -17,10 +17,11 @@ import msgspec
 from engine.core.face import ParamKind
 from engine.fe import flow
 from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
+from engine.fe.combat import allocation
 from engine.fe.face import FACE
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
-from engine.fe.steps import combat, combat_directed, combat_policy
+from engine.fe.steps import combat, combat_damage, combat_directed, combat_policy
 from tests.engine.fe.steps.test_combat_directed import edited, sides
 from tests.engine.fe.steps.test_combat_round import refusals, reveal
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, run_to, texts
@@ -254,3 +255,19 @@ def test_the_face_offers_the_groups_and_the_support_echelon() -> None:
     assert "KLI-9007 0 fighters 6 PFs" in force.params[0].entries[1].help
     (kzinti,) = FACE.choices(state, "alliance")
     assert kzinti.params[0].kind == ParamKind.PIECES  # nothing of theirs sends fighters
+
+
+def test_fighters_sent_forward_take_general_damage_but_their_carrier_does_not() -> None:
+    """5-6B: the Klingons owe the Kzinti's damage. The D7V in the support echelon sent its 6
+    fighter factors forward: they may be lost one point each (302.563); crippling the carrier
+    itself is no general damage, only directed damage reaches it."""
+    state = run_to(fought_with_forward(), "5-6B")
+    ids = [(t.id, t.echelon, t.fighters2) for t in combat_damage.targets_of(state, "coalition")]
+    assert ("KLI-9001", "support", 12) in ids
+    item = {"type": "allocate", "losses": ["cripple KLI-9001"]}
+    assert order_refusals(state, "coalition", item)[0] == (
+        "KLI-9001 is in the support echelon: general damage falls on the battle force (302.6)"
+    )
+    menu = [p.choice for p in allocation.options(combat_damage.targets_of(state, "coalition"))]
+    assert allocation.LoseFighters("KLI-9001", 2) in menu
+    assert allocation.Cripple("KLI-9001") not in menu
