@@ -11,7 +11,7 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
 from engine.fe.model import FeState, RetreatOrder
-from engine.fe.steps import combat, combat_damage, combat_groups, combat_retreat, combat_round
+from engine.fe.steps import combat, combat_damage, combat_groups, combat_round
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
@@ -29,7 +29,7 @@ def scripted_retreat(rules: FeState, seat: str, step: str) -> bool:
     if record is None or step not in (RETREAT_STEP, ATTACKER_RETREAT_STEP):
         return False
     if step == ATTACKER_RETREAT_STEP and (
-        record.retreats or not all(combat_retreat.sides_present(rules, record.hex))
+        record.retreats or not all(combat.sides_present(rules, record.hex))
     ):
         return False
     return not FE.validate(rules, seat, RetreatOrder())

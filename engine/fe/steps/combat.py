@@ -56,12 +56,12 @@ BASE_RETREAT_RULE = "302.23"
 MAX_PLAN = 64
 
 
-def _index(step_id: str) -> int:
+def index_of(step_id: str) -> int:
     """The index of ``step_id`` in the player turn's steps (``FeState.step`` counts them)."""
     return next(i for i, s in enumerate(load_sequence().part()) if s.id == step_id)
 
 
-def _after_phase() -> int:
+def after_phase() -> int:
     """The index of the first step after the combat phase."""
     steps = load_sequence().part()
     return max(i for i, s in enumerate(steps) if s.phase == COMBAT_PHASE) + 1
@@ -86,7 +86,7 @@ def _ordered(hexes: list[int], plan: tuple[int, ...]) -> list[int]:
     return planned + sorted(h for h in hexes if h not in planned)
 
 
-def _sides_present(state: FeState, h: int) -> tuple[bool, bool]:
+def sides_present(state: FeState, h: int) -> tuple[bool, bool]:
     """Whether the phasing side and the other side still have something fighting in ``h``:
     units of their empires, or (for a planet's owner) the planet itself (508.0)."""
     mine = set(base.phasing_empires(state))
@@ -203,7 +203,7 @@ class _Combat(Area):
         if record is None:
             return state
         where = base.hex_text(record.hex)
-        phasing, others = _sides_present(state, record.hex)
+        phasing, others = sides_present(state, record.hex)
         rounds = record.rounds + 1
         if not (phasing and others):
             gone = "the attacker" if not phasing else "the defender"
@@ -211,13 +211,13 @@ class _Combat(Area):
             record = msgspec.structs.replace(record, rounds=rounds, resolved=why)
             text = f"round {rounds} in {where} ends the battle: {why}; no retreat or pursuit"
             events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds}))
-            return msgspec.structs.replace(replace_current(state, record), step=_after_phase())
+            return msgspec.structs.replace(replace_current(state, record), step=after_phase())
         if not record.retreats:
             record = msgspec.structs.replace(record, rounds=rounds)
             text = f"nobody retreats from {where}: round {rounds + 1} begins at {ROUND_STEP}"
             events.append(_step_event(state, text, step.id, {"hex": where, "round": rounds + 1}))
             return msgspec.structs.replace(
-                replace_current(state, record), step=_index(ROUND_STEP), backs=state.backs + 1
+                replace_current(state, record), step=index_of(ROUND_STEP), backs=state.backs + 1
             )
         who = " and ".join(record.retreats)
         why = f"{who} retreated after round {rounds}"
@@ -250,7 +250,7 @@ class _Combat(Area):
         text = f"the battle in {base.hex_text(nxt.hex)} begins"
         events.append(_step_event(state, text, FIRST_STEP, {"hex": base.hex_text(nxt.hex)}))
         return msgspec.structs.replace(
-            state, battle_at=following, step=_index(FIRST_STEP), backs=state.backs + 1
+            state, battle_at=following, step=index_of(FIRST_STEP), backs=state.backs + 1
         )
 
 

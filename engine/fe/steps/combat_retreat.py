@@ -70,7 +70,7 @@ from engine.fe.combat import retreat as rules
 from engine.fe.forces import Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import FeState, PursueOrder, RetreatOrder, hex_id
-from engine.fe.sequence import Step, load_sequence
+from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, movement
 from engine.fe.steps import supply as supply_step
 from engine.fe.steps.base import Area
@@ -289,15 +289,10 @@ def carry_out(state: FeState, step: Step, events: list[Event]) -> FeState:
     return combat.replace_current(state, record)
 
 
-def sides_present(state: FeState, h: HexId) -> tuple[bool, bool]:
-    """Whether the attacker and the defender still have something fighting in ``h``."""
-    return combat._sides_present(state, h)
-
-
 def _left_behind(state: FeState, record: BattleRecord) -> tuple[Seat, str] | None:
     """A retreating side that still has something in the hex (a base, PDU or planet) while
     the enemy stays too: the battle goes on (302.741)."""
-    phasing, others = sides_present(state, record.hex)
+    phasing, others = combat.sides_present(state, record.hex)
     if not (phasing and others):
         return None
     for seat in record.retreats:
@@ -305,10 +300,6 @@ def _left_behind(state: FeState, record: BattleRecord) -> tuple[Seat, str] | Non
         here = [u.id for u in state.board.at(record.hex) if u.empire in mine]
         return seat, (", ".join(here) if here else "its planet")
     return None
-
-
-def _step_index(step_id: str) -> int:
-    return next(i for i, s in enumerate(load_sequence().part()) if s.id == step_id)
 
 
 def _base_stays(state: FeState, step: Step, events: list[Event]) -> FeState:
@@ -330,7 +321,7 @@ def _base_stays(state: FeState, step: Step, events: list[Event]) -> FeState:
     events.append(Event("battle", text, seat, step.id, data))
     return msgspec.structs.replace(
         combat.replace_current(state, record),
-        step=_step_index(combat.ROUND_STEP),
+        step=combat.index_of(combat.ROUND_STEP),
         backs=state.backs + 1,
     )
 

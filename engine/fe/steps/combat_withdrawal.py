@@ -344,7 +344,7 @@ def _resolve(state: FeState, record: BattleRecord, step: Step, events: list[Even
     """5-1F: with every defender gone the battle is over; crippled units may be pursued."""
     if not record.opening.withdrawing:
         return state
-    _, others = combat._sides_present(state, record.hex)
+    _, others = combat.sides_present(state, record.hex)
     if others:
         return state
     where = base.hex_text(record.hex)
@@ -362,10 +362,10 @@ def _resolve(state: FeState, record: BattleRecord, step: Step, events: list[Even
             f"{', '.join(crippled)} ({WITHDRAWAL_RULE})"
         )
         events.append(_event(state, "battle", text, step.id, data))
-        return msgspec.structs.replace(state, step=combat._index(PURSUIT_STEP))
+        return msgspec.structs.replace(state, step=combat.index_of(PURSUIT_STEP))
     text = f"{why}: the battle is resolved ({WITHDRAWAL_RULE})"
     events.append(_event(state, "battle", text, step.id, data))
-    return msgspec.structs.replace(state, step=combat._after_phase())
+    return msgspec.structs.replace(state, step=combat.after_phase())
 
 
 # --- approach and base battles (302.22, 302.23) ---------------------------------------------
@@ -448,7 +448,7 @@ def _settle_kind(state: FeState, record: BattleRecord, step: Step, events: list[
         where = base.hex_text(record.hex)
         text = f"the approach battle in {where}, round {r}, is fought without the base"
         events.append(_event(state, "approach", text, step.id, {"hex": where, "round": r}))
-        return msgspec.structs.replace(state, step=combat._index(FORCES_STEP))
+        return msgspec.structs.replace(state, step=combat.index_of(FORCES_STEP))
     else:
         kind = "base"
     if record.opening.kind == kind:
@@ -548,7 +548,7 @@ class _Withdrawal(Area):
         if step.id == APPROACH_STEP:
             return _settle_kind(state, record, step, events)
         if step.id == BASE_BATTLE_STEP and base.phasing(state) in record.retreats:
-            return msgspec.structs.replace(state, step=combat._index(RETREAT_STEP))
+            return msgspec.structs.replace(state, step=combat.index_of(RETREAT_STEP))
         return state
 
     def skip(self, state: FeState, step: Step) -> str:
@@ -566,7 +566,7 @@ class _Withdrawal(Area):
         if step.id == ANSWER_STEP and offered(record) and not _answered(record):
             return _refuse(state, record, seat, step, events)
         if step.id == CLOAK_STEP and record.opening.cloaked == _round(record):
-            return msgspec.structs.replace(state, step=combat._index(FORCES_STEP))
+            return msgspec.structs.replace(state, step=combat.index_of(FORCES_STEP))
         return state
 
 
