@@ -23,7 +23,9 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     strongest ships that fit the command limit); ``bir``: the intensity picked each round
     (1-4, -1 ask); ``ew`` "default": the EW choices that keep the most attack;
     ``allocate`` "suggested": the engine's legal allocation of the damage taken;
-    ``retreat``: 0 never retreat, N retreat once N rounds are fought, -1 ask."""
+    ``retreat``: 0 never retreat, N retreat once N rounds are fought, -1 ask; ``pursue``
+    "always": every ship the side has in the hex pursues an enemy that retreated, "never":
+    none does."""
 
     flagship: Literal["", "auto"] = ""
     force: Literal["", "auto"] = ""
@@ -31,6 +33,7 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     ew: Literal["", "default"] = ""
     allocate: Literal["", "suggested"] = ""
     retreat: Annotated[int, msgspec.Meta(ge=-1, le=99)] = -1
+    pursue: Literal["", "always", "never"] = ""
 
 
 class SideRound(msgspec.Struct, frozen=True):

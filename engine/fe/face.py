@@ -470,6 +470,7 @@ def _policy_choice() -> Choice:
         Param("ew", ParamKind.TEXT, False, ("", "default"), "default: most attack"),
         Param("allocate", ParamKind.TEXT, False, ("", "suggested"), "the engine's allocation"),
         Param("retreat", ParamKind.INTEGER, False, (), "0 never, N after round N, -1 ask"),
+        Param("pursue", ParamKind.TEXT, False, ("", "always", "never"), "pursue a retreat"),
     )
     return Choice("policy", TITLES["policy"], params, combat_policy.POLICY_RULE)
 

@@ -12,6 +12,7 @@ sign once what it does in every round, and the engine answers for it:
   asked;
 - 5-6A/5-6B: the engine's suggested allocation (`combat_damage.suggested`, legal by
   construction) when the seat's policy says ``allocate: "suggested"``;
+- 5-8A: pursue with every ship there, or not (the die waits for the other seat's packet);
 - 5-7A1 to 5-7A3: stay, or retreat (to the engine's pick of hex, 302.72) once the policy's
   number of rounds is fought.
 
@@ -40,7 +41,7 @@ from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
 from engine.fe.blocking import class_of
 from engine.fe.combat import forces, results
 from engine.fe.forces import Unit
-from engine.fe.model import AllocateOrder, FeState, PolicyOrder, RetreatOrder
+from engine.fe.model import AllocateOrder, FeState, PolicyOrder, PursueOrder, RetreatOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import (
     base,
@@ -108,6 +109,8 @@ def describe(policy: CombatPolicy) -> str:
         parts.append("never retreat")
     elif policy.retreat > 0:
         parts.append(f"retreat after round {policy.retreat}")
+    if policy.pursue:
+        parts.append(f"pursue {policy.pursue}")
     return ", ".join(parts)
 
 
@@ -232,6 +235,8 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
         return _allocate(state, step, events)
     if step.id in RETREAT_STEPS:
         return _retreat(state, step, events)
+    if step.id == combat_retreat.PURSUIT_STEP:
+        return _pursue(state, step, events)
     return None
 
 
@@ -288,3 +293,22 @@ def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     if combat_retreat.AREA.check(state, seat, step, RetreatOrder()):
         return None  # no legal retreat hex (302.72): the seat is asked
     return combat_retreat.AREA.apply(state, seat, step, RetreatOrder(), events)
+
+
+def _pursue(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    """5-8A: the side that stayed pursues with every ship it has there, or lets the enemy go,
+    as its policy says; the pursuit die waits for the other seat's next packet (307.0)."""
+    seat, _ = combat_retreat.pursuer(state)
+    policy = policy_of(state, seat) if seat else None
+    record = combat.current(state)
+    if policy is None or not policy.pursue or record is None:
+        return None
+    if policy.pursue == "never":
+        return state
+    ships = [u.id for u in combat_retreat.pursuit_ships(state, seat, record.hex)]
+    order = PursueOrder(units=ships)
+    if combat_retreat.check_pursue(state, seat, order):
+        return None  # the seat is asked
+    roll = combat_retreat.pursuit_roll(state, seat, step)
+    state = combat_retreat.apply_pursue(state, seat, step, order, events)
+    return msgspec.structs.replace(state, queued_rolls=(*state.queued_rolls, roll))

@@ -329,7 +329,7 @@ def _base_stays(state: FeState, step: Step, events: list[Event]) -> FeState:
 # --- pursuit (302.742, 307.0) -----------------------------------------------------------------
 
 
-def _pursuit_ships(state: FeState, seat: Seat, h: HexId) -> list[Unit]:
+def pursuit_ships(state: FeState, seat: Seat, h: HexId) -> list[Unit]:
     mine = set(base.empires_of(state, seat))
     return [u for u in state.board.at(h) if u.empire in mine and is_ship(u)]
 
@@ -345,7 +345,7 @@ def pursuer(state: FeState) -> tuple[Seat, str]:
         return "", "both sides retreated: nobody stayed to pursue"
     gone = record.retreated[0][0]
     stayed = _other(state, gone)
-    if not _pursuit_ships(state, stayed, record.hex):
+    if not pursuit_ships(state, stayed, record.hex):
         return "", f"{stayed} has no ship in {base.hex_text(record.hex)} to pursue with"
     return stayed, ""
 
@@ -552,8 +552,8 @@ class _Retreat(Area):
             who, why = pursuer(state)
             return "" if who else f"{why}: no pursuit"
         if step.id in PURSUIT_BATTLE_STEPS:
-            if record is not None and record.pursuit == SUCCEEDED:
-                return ""
+            if record is not None and record.pursuit in (SUCCEEDED, ROLLING):
+                return ""  # the pursuit battle, or its die still to come (a policy's pursuit)
             return "no pursuit battle"
         return ""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
 import pytest
 
 from engine.core.errors import IllegalOrder, OutOfTurn, PacketError
@@ -195,3 +196,42 @@ def test_a_policy_outside_its_bounds_is_refused_when_decoded() -> None:
         with pytest.raises(PacketError):
             table.orders("coalition", wild)
         assert table.state is before
+
+
+def test_a_pursuit_policy_pursues_with_every_ship_and_the_die_waits_for_the_other_seat() -> None:
+    """The coalition's policy retreats after round 1; the alliance's pursues always: at 5-8A
+    the engine sends every Kzinti ship in 1105 after them and arms the pursuit die (307.0),
+    rolled by the coalition's next packet, never by the seat that pursues."""
+    leaving = policy(1, retreat=1)
+    chasing = PolicyOrder(**{**msgspec.structs.asdict(policy(1)), "pursue": "always"})
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-pursue")
+    play_battle(table, {"coalition": leaving, "alliance": chasing}, rounds=1)
+    for _ in range(20):
+        record = rules(table).battles[0]
+        if record.pursuit in ("succeeded", "failed"):
+            break
+        seat, kind, _step = table.owed()
+        if kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+        else:
+            table.orders(seat, Done())
+    record = rules(table).battles[0]
+    assert record.retreated and record.retreated[0][0] == "coalition"
+    assert record.pursuers == ("KZI-0001", "KZI-0002", "KZI-0003", "KZI-0004", "KZI-0005")
+    assert 1 <= record.pursuit_die <= 6
+
+    def packet_of(kind: str) -> int:
+        (found,) = [
+            i
+            for i, result in enumerate(table.results)
+            for e in result.events
+            if e.kind == kind and "pursuit" in e.text
+        ]
+        return found
+
+    armed, rolled = packet_of("roll-armed"), packet_of("roll")
+    assert armed < rolled  # armed in one packet, rolled by a later one of the other seat
+    assert table.packets[armed].body.seat != table.packets[rolled].body.seat
+    assert next(e.text for e in table.events if e.kind == "pursuit").startswith(
+        "alliance pursues coalition's retreat from 1105 with 5 ships"
+    )
