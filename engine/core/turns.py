@@ -317,7 +317,7 @@ class Turns(Generic[S]):
             if step.kind in (StepKind.DECISION, StepKind.SECRET):
                 answered = host.by_policy(state, step, events)
                 if answered is not None:
-                    text = f"{step.id} {step.title}: answered by the signed policies"
+                    text = f"{step.id} {step.title}: answered for the seats (policies or rules)"
                     events.append(Event("step-policy", text, step=step.id))
                     if answered.step != state.step:
                         state = _replace(answered, answered=())

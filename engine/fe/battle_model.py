@@ -124,3 +124,6 @@ class BattleRecord(msgspec.Struct, frozen=True):
     every round (`engine.fe.combat.small_scale`)."""
     captures: tuple[CaptureAttempt, ...] = ()
     """The capture attempts made at 5-6X1 (305.1), in order."""
+    fighting_retreat: Seat = ""
+    """The seat whose ships retreated into this hex's enemy units (302.77): its rolls use
+    BIR 0 and the blocking side's 10 in every round here (302.772)."""

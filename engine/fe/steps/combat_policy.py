@@ -82,8 +82,19 @@ def _covers(policy: CombatPolicy, step_id: str) -> bool:
     return False
 
 
+def _fixed_by_rules(state: FeState, step_id: str) -> bool:
+    """A choice the rules make for every side: the BIR of a fighting retreat (302.772)."""
+    if step_id != combat_round.BIR_STEP:
+        return False
+    record = combat.current(state)
+    return record is not None and bool(record.fighting_retreat)
+
+
 def decides(state: FeState, step: Step, seat: Seat) -> bool:
-    """Whether ``seat``'s policy makes its choice at the secret ``step`` of a battle."""
+    """Whether ``seat``'s policy (or the rules themselves) make its choice at the secret
+    ``step`` of a battle."""
+    if step.id == combat_round.BIR_STEP and _fixed_by_rules(state, step.id):
+        return True
     if not state.policies or step.id not in POLICY_STEPS:
         return False
     policy = policy_of(state, seat)
@@ -192,7 +203,11 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
     makes it, in the step's form."""
     policy = policy or policy_of(state, seat)
     record = combat.current(state)
-    assert policy is not None and record is not None
+    assert record is not None
+    row = combat_round.fixed_bir(record, seat)
+    if step_id == combat_round.BIR_STEP and row is not None:
+        return row  # a fighting retreat's row (302.772)
+    assert policy is not None
     available = combat_round.available(state, seat, record)
     if step_id == GROUPS_STEP:
         kept = combat_round.kept_groups(state, seat, record)
@@ -227,10 +242,12 @@ def take_queued(state: FeState) -> tuple[FeState, list[RollRequest]]:
 
 def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     """Answer ``step`` from the signed policies, or None to stop there for the seat."""
-    if not state.policies or combat.current(state) is None:
+    if combat.current(state) is None:
         return None
-    if step.id in POLICY_STEPS:
+    if step.id in POLICY_STEPS and (state.policies or _fixed_by_rules(state, step.id)):
         return _secret(state, step, events)
+    if not state.policies:
+        return None
     if step.id in ALLOCATION_STEPS:
         return _allocate(state, step, events)
     if step.id in RETREAT_STEPS:
@@ -245,10 +262,15 @@ def _secret(state: FeState, step: Step, events: list[Event]) -> FeState | None:
         return None
     made = choices(state, step, state.seats)
     shown = "; ".join(f"{seat}: {value}" for seat, value in made.items())
+    who = (
+        f"fixed by the rules (a fighting retreat, {results.FIGHTING_RETREAT_RULE})"
+        if _fixed_by_rules(state, step.id)
+        else "chosen by the signed policies"
+    )
     events.append(
         Event(
             "secret",
-            f"{step.id} ({step.title}) chosen by the signed policies: {shown}",
+            f"{step.id} ({step.title}) {who}: {shown}",
             step=step.id,
             data={"choices": msgspec.to_builtins(made), "policy": True},
         )

@@ -273,11 +273,10 @@ def carry_out(state: FeState, step: Step, events: list[Event]) -> FeState:
         if named and named != to:
             how += f" ({base.hex_text(named)} is no longer open)"
         fact = next(c for c in cands if c.hex == to)
-        extra = (
-            f"; a fighting retreat ({rules.FIGHTING_RETREAT_RULE})"
-            if rules.fighting_retreat(fact)
-            else ""
-        )
+        extra = ""
+        if rules.fighting_retreat(fact):
+            extra = f"; a fighting retreat ({rules.FIGHTING_RETREAT_RULE})"
+            state = _fighting_retreat(state, to, seat)
         ids = ", ".join(u.id for u in stack)
         text = (
             f"{seat} retreats from {where} to {base.hex_text(to)} after round {record.rounds}, "
@@ -287,6 +286,22 @@ def carry_out(state: FeState, step: Step, events: list[Event]) -> FeState:
         events.append(Event("retreat", text, seat, step.id, data))
     record = msgspec.structs.replace(record, retreated=tuple(retreated))
     return combat.replace_current(state, record)
+
+
+def _fighting_retreat(state: FeState, to: HexId, seat: Seat) -> FeState:
+    """Ships that retreated into enemy units fight there at fixed BIRs (302.772): the hex's
+    battle, fought later this phase (302.9), is marked with the retreating seat."""
+    battles = list(state.battles)
+    later = [
+        i
+        for i, r in enumerate(battles)
+        if r.hex == to and i > state.battle_at and not r.rounds and not r.resolved
+    ]
+    if later:
+        battles[later[0]] = msgspec.structs.replace(battles[later[0]], fighting_retreat=seat)
+    else:
+        battles.append(BattleRecord(to, fighting_retreat=seat))
+    return msgspec.structs.replace(state, battles=tuple(battles))
 
 
 def _left_behind(state: FeState, record: BattleRecord) -> tuple[Seat, str] | None:

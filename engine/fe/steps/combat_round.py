@@ -68,6 +68,15 @@ def _available(state: FeState, seat: Seat, record: BattleRecord) -> list[Unit]:
     )
 
 
+def fixed_bir(record: BattleRecord, seat: Seat) -> int | None:
+    """The BIR row ``seat`` rolls on when the rules fix it (a fighting retreat, 302.772: 0
+    for the retreating side, 10 for the blocking one), else None (the picks and the variable
+    die decide)."""
+    if not record.fighting_retreat:
+        return None
+    return results.fighting_retreat_bir(retreating=seat == record.fighting_retreat)
+
+
 def available(state: FeState, seat: Seat, record: BattleRecord) -> list[Unit]:
     """The units ``seat`` may fight with in the battle being fought (for policies)."""
     return _available(state, seat, record)
@@ -299,6 +308,16 @@ def apply_choices(
         log = _set_side(log, side)
     state = _with_round(state, record, log)
     rounds = f"{where} round {log.round}"
+    if step_id == BIR_STEP and record.fighting_retreat:
+        log = msgspec.structs.replace(log, bir=0)  # rows fixed per side: no variable die
+        state = _with_round(state, record, log)
+        text = (
+            f"{rounds}: a fighting retreat: {record.fighting_retreat} rolls on BIR "
+            f"{results.RETREATING_BIR}, its enemy on {results.BLOCKING_BIR} "
+            f"({results.FIGHTING_RETREAT_RULE})"
+        )
+        events.append(Event("intensity", text, "", step_id, {"hex": where, "round": log.round}))
+        return state, []
     if step_id == BIR_STEP:
         text = (
             f"{rounds}: {log.attacker.seat} picks BIR {log.attacker.bir}, {log.defender.seat} "
@@ -389,8 +408,10 @@ def _damage(
     options = dict(state.options)
     shift = ew_rules.ew_shift(mine.ew, theirs.ew, most=ew_rules.ew_options(options).shift_max)
     rounding = potential.rounding_option(options)
+    fixed = fixed_bir(record, seat)
+    row = log.bir if fixed is None else fixed
     result = potential.damage(
-        mine.total2, log.bir, die, shift, rounding=rounding, vbir_die=log.vbir_die
+        mine.total2, row, die, shift, rounding=rounding, vbir_die=log.vbir_die
     )
     side = msgspec.structs.replace(
         own,

@@ -146,8 +146,9 @@ def test_round_1_is_by_hand_and_round_2_by_the_policies(replay: Replay) -> None:
     first = list(replay.texts(1))
     assert sum(k == "roll" and t.startswith("the reveal of 5-4A2") for k, t in first) == 2
     second = [t for _, t in replay.texts(2)]
-    assert any(t.startswith("5-6A Defender allocates") and "signed policies" in t for t in second)
-    assert any(t.startswith("5-6B Attacker allocates") and "signed policies" in t for t in second)
+    answered = [t for t in second if "answered for the seats" in t]
+    assert any(t.startswith("5-6A Defender allocates") for t in answered)
+    assert any(t.startswith("5-6B Attacker allocates") for t in answered)
 
 
 def test_the_retreat_moved_the_defenders_ships(replay: Replay) -> None:

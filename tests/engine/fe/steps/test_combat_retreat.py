@@ -23,11 +23,13 @@ from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.combat.retreat import RetreatHex, legal_retreat_hexes
 from engine.fe.face import FACE
+from engine.fe.forces import Unit
 from engine.fe.model import Adjust, FeState, PursueOrder, parse_orders
 from engine.fe.steps import combat, combat_retreat
 from engine.fe.steps.battles import battle_list
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_loop import two_battles
+from tests.engine.fe.steps.test_combat_round import reveal
 from tests.engine.fe.steps.tutorial_states import (
     after_setup,
     orders,
@@ -421,3 +423,40 @@ def test_x_or_fast_pursuers_take_one_off_and_all_of_them_succeed_without_a_roll(
     monkeypatch.setattr(combat_retreat, "x_or_fast", lambda u: True)
     chased, roll = pursue(state, "coalition", list(KLINGONS))
     assert RULESET.apply_roll(chased, roll, (6,)).state.battles[0].pursuit == "succeeded"
+
+
+def test_a_retreat_into_enemy_units_is_a_fighting_retreat_at_bir_0_against_10() -> None:
+    """Every hex next to 1104 holds Kzinti units (a new FF in 1105 besides the planet), so the
+    Klingons' retreat must enter one (302.72, priority 4): a fighting retreat. The battle it
+    makes there uses BIR 0 for the Klingons' rolls and 10 for the Kzinti's, fixed by the rules
+    at 5-3X2 with nobody asked and no variable die (302.772)."""
+    ring = {"KZI-0001": 1103, "KZI-0002": 1203, "KZI-0004": 1204, "KZI-0005": 1003}
+    guard = Unit("KZI-9101", "KZI", "FF", 1105)
+    state = placed(
+        after_setup(), {"KZI-0003": 1104, **dict.fromkeys(KLINGONS, 1104), **ring}, guard
+    )
+    state = placed(state, {"KZI-B001": 1004})
+    state = run_to(state, "5-7A1")
+    state, _ = orders(state, "alliance", {"type": "done"})
+    state, _ = orders(state, "coalition", {"type": "retreat"}, {"type": "done"})
+    state, events = orders(state, "alliance", {"type": "done"})
+    (moved,) = [t for t in texts(events, "retreat") if t.startswith("coalition retreats")]
+    assert "a fighting retreat (302.77)" in moved
+    to = state.board.unit("KLI-0001").hex
+    (marked,) = [r for r in state.battles if r.hex == to]
+    assert marked.fighting_retreat == "coalition"
+    events = []
+    state = run_to(state, "5-4A2", events)
+    record = combat.current(state)
+    assert record is not None and record.hex == to
+    assert any(
+        "fixed by the rules (a fighting retreat, 302.772)" in t for t in texts(events, "secret")
+    )
+    assert (record.log[-1].attacker.bir, record.log[-1].defender.bir) == (0, 10)
+    assert not [e for e in events if e.kind == "roll-armed"]  # no variable BIR die
+    state = reveal(state, {"coalition": "default", "alliance": "default"}, dice=(3, 3))
+    fought = combat.current(state)
+    assert fought is not None
+    log = fought.log[-1]
+    # The 300 table: 10% + 2.5% x (row + die - 1): row 0, die 3: 15%; row 10, die 3: 40%.
+    assert (log.attacker.permille, log.defender.permille) == (150, 400)
