@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.saves import conftest as saves
 from tests.tui.conftest import (
     ALICE_PASSPHRASE,
     PASSPHRASE_VAR,
@@ -33,8 +34,11 @@ from tests.tui.conftest import (
 )
 
 SECRET_STEP = "5-3C"
-ALICE_SECRET = "escort group: D7 with two F5s"
-BOB_SECRET = "escort group: CV with DD and FF"
+BOB_SECRET: list[dict[str, object]] = saves.GROUPS
+"""Bob's (the alliance's) carrier group at 5-3C: his Kzinti attack in turn 1 (`saves.ATTACK`,
+put into the walk by `plan_walk`) makes the battle, and the attacker commits first."""
+BOB_SECRET_TEXT = saves.GROUPS_TEXT
+ALICE_SECRET = saves.NO_GROUPS
 ROLL_PURPOSE = "survey points 505.21"
 
 SHOW_KEYS = {
@@ -71,6 +75,7 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
     from engine.core.ruleset import DecisionKind
     from engine.core.turn_orders import Done
     from engine.fe import FE, RULESET
+    from engine.fe.model import parse_orders
     from saves.home import Home
 
     holder = Home(home)
@@ -81,13 +86,22 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
         holder.close()
 
     def run_of(rules: Any, seat: str) -> list[str]:
-        return FE.own_run(rules, seat, target)
+        run = FE.own_run(rules, seat, target)
+        if seat == "alliance" and not attacked and "3B2" in run:
+            return run[: run.index("3B2")]  # the attack is ordered at 3B2 itself
+        return run
 
     plan: list[tuple[str, list[dict[str, Any]]]] = []
+    attacked = False
     while (decision := RULESET.pending(rules)[0]).step != target:
         assert decision.kind == DecisionKind.ORDERS, decision
         seat = decision.seats[0]
         orders: list[dict[str, Any]] = []
+        if seat == "alliance" and decision.step == "3B2" and not attacked:
+            # Without a battle the combat phase, and its secret steps, pass by themselves.
+            (attack,) = parse_orders([saves.ATTACK])
+            rules, attacked = RULESET.apply(rules, seat, attack).state, True
+            orders.append(saves.ATTACK)
         while steps := run_of(rules, seat):
             furthest = next(
                 step
@@ -132,8 +146,8 @@ class Flow:
     plan: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     at_secret: dict[str, Any] = field(default_factory=dict)
     bob_at_secret: dict[str, Any] = field(default_factory=dict)
-    bob_log_after_commit: list[dict[str, Any]] = field(default_factory=list)
-    bob_show_after_commit: dict[str, Any] = field(default_factory=dict)
+    alice_log_after_commit: list[dict[str, Any]] = field(default_factory=list)
+    alice_show_after_commit: dict[str, Any] = field(default_factory=dict)
     alice_final: dict[str, Any] = field(default_factory=dict)
     bob_final: dict[str, Any] = field(default_factory=dict)
 
@@ -205,13 +219,13 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
     result.at_secret = alice.show(short)
     result.bob_at_secret = bob.show(short)
 
-    # Commit and reveal: Bob must not see Alice's choice before both have committed.
-    alice.orders(short, [{"type": "secret", "choice": ALICE_SECRET}])
-    exchange(alice, bob)
-    result.bob_log_after_commit = bob.json("log", short)
-    result.bob_show_after_commit = bob.show(short)
+    # Commit and reveal: Alice must not see Bob's choice before both have committed.
     bob.orders(short, [{"type": "secret", "choice": BOB_SECRET}])
-    result.alice_final, result.bob_final = settle(bob, alice, short)
+    exchange(bob, alice)
+    result.alice_log_after_commit = alice.json("log", short)
+    result.alice_show_after_commit = alice.show(short)
+    alice.orders(short, [{"type": "secret", "choice": ALICE_SECRET}])
+    result.alice_final, result.bob_final = settle(alice, bob, short)
     return result
 
 
@@ -371,7 +385,7 @@ def test_walk_to_the_secret_step_uses_through(flow: Flow) -> None:
     assert record["step"] == SECRET_STEP
     assert record["pending"][0]["step"] == SECRET_STEP
     assert record["pending"][0]["kind"] == "secret"
-    assert record["waiting_for"][0] == "coalition"
+    assert record["waiting_for"][0] == "alliance"  # the attacker (515.15)
     assert (flow.bob_at_secret["seq"], flow.bob_at_secret["state_hash"]) == (
         record["seq"],
         record["state_hash"],
@@ -379,10 +393,10 @@ def test_walk_to_the_secret_step_uses_through(flow: Flow) -> None:
 
 
 def test_secret_choice_stays_hidden_until_both_committed(flow: Flow) -> None:
-    texts = [text for record in flow.bob_log_after_commit for text in record["events"]]
+    texts = [text for record in flow.alice_log_after_commit for text in record["events"]]
     assert any("committed" in text for text in texts)
-    assert not any(ALICE_SECRET in text for text in texts)
-    assert flow.bob_show_after_commit["waiting_for"] == ["alliance"]
+    assert not any(BOB_SECRET_TEXT in text for text in texts)
+    assert flow.alice_show_after_commit["waiting_for"] == ["coalition"]
 
 
 def test_secret_choices_are_revealed_to_both(flow: Flow, alice: Player, bob: Player) -> None:
@@ -391,7 +405,7 @@ def test_secret_choices_are_revealed_to_both(flow: Flow, alice: Player, bob: Pla
     assert a["step"] != SECRET_STEP
     for player in (alice, bob):
         texts = [t for r in player.json("log", flow.game[:8]) for t in r["events"]]
-        assert any(ALICE_SECRET in t and BOB_SECRET in t for t in texts), texts
+        assert any(BOB_SECRET_TEXT in t and f"coalition: {ALICE_SECRET}" in t for t in texts)
 
 
 def test_games_json_lists_the_game(flow: Flow, alice: Player) -> None:
