@@ -65,12 +65,17 @@ SETUP_PACKETS = 5
 # --- planning the walk to the secret step ---------------------------------------------------
 
 
-def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[str, Any]]]]:
+def plan_walk(
+    home: Path, game: str, target: str, attack: tuple[str, dict[str, Any]] | None = None
+) -> list[tuple[str, list[dict[str, Any]]]]:
     """The `done` packets (seat, orders) that bring a game from its head to step ``target``.
 
     Reads the head state from the home in-process and plays the checklist engine forward, so
     the command line then only has to carry the plan out. Each packet completes as many steps
-    as its seat can in a row, with `through` wherever the engine allows it.
+    as its seat can in a row, with `through` wherever the engine allows it. With ``attack``
+    (a seat and its move order), that seat gives the move at its first operational movement
+    (3B2): a walk to a combat step needs a battle, since without one the combat phase passes
+    by itself (302.9).
     """
     from engine.core.ruleset import DecisionKind
     from engine.core.turn_orders import Done
@@ -87,7 +92,7 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
 
     def run_of(rules: Any, seat: str) -> list[str]:
         run = FE.own_run(rules, seat, target)
-        if seat == "alliance" and not attacked and "3B2" in run:
+        if attack is not None and seat == attack[0] and not attacked and "3B2" in run:
             return run[: run.index("3B2")]  # the attack is ordered at 3B2 itself
         return run
 
@@ -97,11 +102,11 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
         assert decision.kind == DecisionKind.ORDERS, decision
         seat = decision.seats[0]
         orders: list[dict[str, Any]] = []
-        if seat == "alliance" and decision.step == "3B2" and not attacked:
-            # Without a battle the combat phase, and its secret steps, pass by themselves.
-            (attack,) = parse_orders([saves.ATTACK])
-            rules, attacked = RULESET.apply(rules, seat, attack).state, True
-            orders.append(saves.ATTACK)
+        if attack is not None and seat == attack[0] and decision.step == "3B2" and not attacked:
+            (move,) = parse_orders([attack[1]])
+            assert not RULESET.validate(rules, seat, move), RULESET.validate(rules, seat, move)
+            rules, attacked = RULESET.apply(rules, seat, move).state, True
+            orders.append(attack[1])
         while steps := run_of(rules, seat):
             furthest = next(
                 step
@@ -207,7 +212,7 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
 
     # Walk to the first secret step, alternating between the seats as the checklist demands.
     players = {"coalition": alice, "alliance": bob}
-    result.plan = plan_walk(alice.home, game, SECRET_STEP)
+    result.plan = plan_walk(alice.home, game, SECRET_STEP, ("alliance", saves.ATTACK))
     # The walk is scaffolding (dozens of packets), so it goes through `tui.cli.main` in-process;
     # everything asserted on below is still read back through real subprocesses.
     for seat, orders in result.plan:
