@@ -143,6 +143,22 @@ def secret_order(table: Table) -> tuple[str, str]:
     return first, second
 
 
+ATTACKERS = 3
+"""How many ships of the Lyran Red Claw Fleet (0303) the sample game sends into 0701."""
+
+
+def attack_the_count(table: Table) -> None:
+    """The coalition's operational movement (3B2) of the sample game: `ATTACKERS` Lyran ships
+    march on the Kzinti Count's Fleet and its base in 0701, so the combat phase has a battle
+    hex to fight (without one it passes by itself and nobody commits a secret)."""
+    from tests.engine.fe_wind import march, units_at  # fe_wind builds on this module
+
+    lyrans = units_at(table, "LYR", "Red Claw Fleet")[:ATTACKERS]
+    move = march(table, "coalition", lyrans, 701)
+    assert move.path[-1] == "0701", move
+    table.orders("coalition", move, Done())
+
+
 def play_sample_fe_game() -> Table:
     table = Table(RULESET, "the-wind", ["coalition", "alliance"], label="fe-sample")
     set_up(table)
@@ -152,17 +168,17 @@ def play_sample_fe_game() -> Table:
     walk_to(table, "2B11")
     table.orders("coalition", Done())
     table.orders("alliance", Standing(["1", "2", "3A"]))
+    walk_to(table, "3B2")
+    attack_the_count(table)
     walk_to(table, "5-3C")
     first, second = secret_order(table)
-    groups = {"coalition": "carrier group: D7, F5, F5", "alliance": "carrier group: CV, DD, FF"}
-    table.commit(first, groups[first])
-    table.commit(second, groups[second], reveal_now=True)
+    table.commit(first, secret_choice(table, first, "5-3C", ""))
+    table.commit(second, secret_choice(table, second, "5-3C", ""), reveal_now=True)
     table.reveal(first)
     walk_to(table, "5-3X2")
     first, second = secret_order(table)
-    bir = {"coalition": "BIR 3", "alliance": "BIR 2"}
-    table.commit(first, bir[first])
-    table.commit(second, bir[second])
+    table.commit(first, secret_choice(table, first, "5-3X2", ""))
+    table.commit(second, secret_choice(table, second, "5-3X2", ""))
     table.reveal(table.owed()[0])
     table.reveal(table.owed()[0])
     walk_to(table, "5-7A1")

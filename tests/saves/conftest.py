@@ -262,6 +262,39 @@ def advance(players: dict[str, Player], game_id: bytes, target: str) -> None:
         exchange(author, other)
 
 
+BATTLE_HEX = "0303"
+ATTACK = {
+    "type": "move",
+    "units": ["KZI-0016", "KZI-0017", "KZI-0018"],
+    "path": ["0701", "0601", "0502", "0402", "0303"],
+}
+"""The alliance's move in turn 1: a Kzinti carrier and its two escorts from the Count's Fleet
+onto the Lyran Red Claw Fleet, so its combat phase has a battle (without one the phase passes
+by itself, 302.9, and nobody commits a secret)."""
+GROUPS: list[dict[str, object]] = [{"carrier": "KZI-0016", "escorts": ["KZI-0017", "KZI-0018"]}]
+"""The alliance's secret choice at 5-3C in that battle: its carrier group (515.15)."""
+GROUPS_TEXT = str(GROUPS)
+"""How the reveal event of 5-3C prints that choice."""
+NO_GROUPS = "none"
+"""The coalition's choice there: it has no carrier in the hex."""
+
+
+def to_battle(players: dict[str, Player], game_id: bytes) -> None:
+    """Play turn 1 to the alliance's secret step 5-3C in the battle `ATTACK` makes; the
+    alliance, attacking, commits first there."""
+    advance(players, game_id, "3B2")  # the coalition's movement: nothing moves
+    coalition, alliance = players["coalition"], players["alliance"]
+    assert owner(players, game_id)[0] is coalition
+    coalition.replica.submit(game_id, [{"type": "done"}], now=now())
+    exchange(coalition, alliance)
+    advance(players, game_id, "3B2")
+    assert owner(players, game_id)[0] is alliance
+    alliance.replica.submit(game_id, [ATTACK, {"type": "done"}], now=now())
+    exchange(alliance, coalition)
+    advance(players, game_id, "5-3C")
+    assert owner(players, game_id)[0] is alliance
+
+
 def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChain:
     """The seat's entropy chain, rebuilt from the seed its home keeps (sealed: `saves.vault`)."""
     found = vault.read_seed(player.replica.store, player.key, game_id, seat)

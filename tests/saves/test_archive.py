@@ -8,6 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from engine.core.entropy import canonical_choice
 from engine.core.errors import HexpostError
 from engine.core.game import pending
 from engine.core.state import encode_state
@@ -18,13 +19,16 @@ from saves.home import Home
 from saves.vault import is_sealed
 from tests.saves.conftest import (
     CHAIN_LENGTH,
+    GROUPS,
+    GROUPS_TEXT,
+    NO_GROUPS,
     Player,
     accept_join,
-    advance,
     create_game,
     exchange,
     now,
     owner,
+    to_battle,
 )
 
 
@@ -136,18 +140,18 @@ def test_corrupted_archives_are_refused_with_a_clear_message(
 def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
     tmp_path: Path, network: LoopbackNetwork, game: bytes, players: dict[str, Player]
 ) -> None:
-    advance(players, game, "5-3C")
+    to_battle(players, game)
     first, second = owner(players, game)
-    choice = "escort group: D7 with two F5s"
-    first.replica.submit(game, [{"type": "secret", "choice": choice}], now=now())
+    first.replica.submit(game, [{"type": "secret", "choice": GROUPS}], now=now())
     exchange(first, second)
 
     private = export_game(first.replica, game)
     public = export_game(first.replica, game, public=True)
     kept = msgspec.msgpack.decode(private, type=Archive).secrets
     assert [is_sealed(secret.salt) for secret in kept] == [True], "it travels, sealed"
-    assert choice.encode() not in private, "a mislaid archive does not tell the choice"
-    assert choice.encode() not in public
+    choice = canonical_choice(GROUPS)
+    assert choice not in private, "a mislaid archive does not tell the choice"
+    assert choice not in public
     assert msgspec.msgpack.decode(public, type=Archive).secrets == []
 
     # The same player's key on a new machine: copy the key file, import the private archive.
@@ -164,12 +168,12 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
             spectator.replica.submit(game, [{"type": "note", "text": "x"}], now=now())
         first.close()
 
-        two = second.replica.submit(game, [{"type": "secret", "choice": "CV with DD"}], now=now())
+        two = second.replica.submit(game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
         exchange(second, moved)  # the moved home reveals the imported secret by itself
         assert second.row(game).head_seq == two.seq + 1
         assert moved.row(game).head_seq == two.seq + 1
         text = " ".join(e.text for _, e in second.replica.events(game) if e.step == "5-3C")
-        assert choice in text
+        assert GROUPS_TEXT in text
         assert pending(RULESET, second.replica.state(game))[0].step != "5-3C"
         assert moved.replica.verify(game) == second.replica.verify(game)
     finally:

@@ -56,12 +56,15 @@ from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
 from engine.fe import RULESET
+from engine.fe.steps import combat_damage
 from mail.folder import FolderTransport
 from mail.sync import sync
 from saves import joins, ledger
 from saves.home import Home
 from saves.replica import Replica
 from tests.engine.fe.helpers import setup_items
+from tests.engine.fe_play import battle_choice, scripted_retreat
+from tests.saves.conftest import ATTACK
 
 QUICK_RUNS = 20
 """How many runs of `hexpost sync` the default run kills."""
@@ -185,14 +188,23 @@ def _play(root: Path) -> History:
 
     seats = {"coalition": alice, "alliance": bob}
     orders = 0
+    attacked = False
     while alice.game(game_id).head_seq < TARGET_HEAD:
         decision = next(
             d for d in pending(RULESET, alice.state(game_id)) if d.kind != DecisionKind.ACCEPT
         )
         seat = decision.seats[0]
         items: list[dict[str, Any]]
+        rules = alice.state(game_id).rules
         if decision.kind == DecisionKind.SECRET:
-            items = [{"type": "secret", "choice": f"{seat}: choice at {decision.step}"}]
+            assert rules is not None
+            choice = battle_choice(rules, seat, decision.step)
+            items = [{"type": "secret", "choice": choice}]
+        elif rules is not None and (battle := _battle_items(rules, seat, decision.step)):
+            items = battle
+        elif seat == "alliance" and decision.step == "3B2" and not attacked:
+            # A battle in the Alliance's player turn, so both sides have secret steps there.
+            items, attacked = [ATTACK, {"type": "done"}], True
         else:
             assert decision.kind == DecisionKind.ORDERS, f"unexpected decision {decision}"
             orders += 1
@@ -204,7 +216,9 @@ def _play(root: Path) -> History:
             else:
                 # One step, or up to MAX_STEPS in one packet: the game then reaches the
                 # Alliance's player turn, where Bob commits first and so owes the reveals.
-                count = _steps(seat, alice.state(game_id).rules, MAX_STEPS if orders % 2 else 1)
+                most = MAX_STEPS if orders % 2 else 1
+                stop = "3B2" if seat == "alliance" and not attacked else ""
+                count = _steps(seat, alice.state(game_id).rules, most, stop)
                 items = [{"type": "done"} for _ in range(count)]
         author = seats[seat]
         other = bob if author is alice else alice
@@ -255,12 +269,27 @@ def _play(root: Path) -> History:
     return history
 
 
-def _steps(seat: str, rules: Any, most: int) -> int:
-    """How many manual steps in a row ``seat`` may complete now (at most ``most``)."""
+def _battle_items(rules: Any, seat: str, step: str) -> list[dict[str, Any]]:
+    """A seat's orders at a battle's own steps: the suggested allocation of the damage it owes
+    (302.6), or the scripted retreat that keeps the battle short (302.71); [] elsewhere."""
+    if step in combat_damage.ALLOCATION_STEPS and combat_damage.finish(rules, seat):
+        order = combat_damage.suggested(rules, seat)
+        assert order is not None
+        return [RULESET.order_to_json(order), {"type": "done"}]
+    if scripted_retreat(rules, seat, step):
+        return [{"type": "retreat"}, {"type": "done"}]
+    return []
+
+
+def _steps(seat: str, rules: Any, most: int, before: str = "") -> int:
+    """How many manual steps in a row ``seat`` may complete now (at most ``most``, stopping
+    at step ``before``)."""
     count = 0
     while count < most:
         decision = RULESET.pending(rules)[0]
         if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
+            break
+        if decision.step == before:
             break
         rules = RULESET.apply(rules, seat, Done()).state
         count += 1

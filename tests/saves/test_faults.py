@@ -30,8 +30,9 @@ from saves import joins
 from saves.secrets import owed_reveals
 from tests.saves.conftest import (
     CHAIN_LENGTH,
+    GROUPS,
+    NO_GROUPS,
     Player,
-    advance,
     create_game,
     exchange,
     first_setup,
@@ -41,6 +42,7 @@ from tests.saves.conftest import (
     replace_choice,
     seed_chain,
     start_game,
+    to_battle,
 )
 
 
@@ -391,11 +393,11 @@ def test_a_wrong_state_hash_is_a_desync_that_freezes_the_game(
 def test_a_tampered_reveal_is_refused_by_the_other_side(
     game: bytes, players: dict[str, Player]
 ) -> None:
-    advance(players, game, "5-3C")
+    to_battle(players, game)
     first, second = owner(players, game)
-    first.replica.submit(game, [{"type": "secret", "choice": "D7 and two F5s"}], now=now())
+    first.replica.submit(game, [{"type": "secret", "choice": GROUPS}], now=now())
     exchange(first, second)
-    two = second.replica.submit(game, [{"type": "secret", "choice": "CV and DD"}], now=now())
+    two = second.replica.submit(game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
     outcome = first.replica.receive(second.packet(game, two.seq), source="t", now=now())
     assert outcome.applied == [two.seq]
 
@@ -495,19 +497,17 @@ def test_an_overtaking_packet_by_a_known_signer_is_not_lost(
 def test_a_damaged_kept_secret_stops_only_its_own_games_reply(
     game: bytes, players: dict[str, Player], alice: Player, bob: Player
 ) -> None:
-    # A second game where Bob asks for dice, so Alice will owe entropy there.
+    # A second game where Alice asks for dice, so Bob will owe entropy there.
     other = start_game(alice, bob)
-    alice.replica.submit(other, [{"type": "done", "through": "2B11"}], now=now())
-    exchange(alice, bob)
-    advance(players, game, "5-3C")
-    assert owner(players, game)[0] is alice
-    alice.replica.submit(game, [{"type": "secret", "choice": "D7 and two F5s"}], now=now())
-    replace_choice(alice, game, msgspec.msgpack.encode("something else entirely"))
-    exchange(alice, bob)
-    bob.replica.submit(game, [{"type": "secret", "choice": "CV and DD"}], now=now())
-    bob.replica.submit(other, [{"type": "roll", "dice": "1d6", "purpose": "x"}], now=now())
-    bob.sync()
-    report = alice.sync()  # takes in both packets, then writes what it owes automatically
+    to_battle(players, game)  # the alliance (Bob) attacks, so commits first and reveals later
+    assert owner(players, game)[0] is bob
+    bob.replica.submit(game, [{"type": "secret", "choice": GROUPS}], now=now())
+    replace_choice(bob, game, msgspec.msgpack.encode("something else entirely"))
+    exchange(bob, alice)
+    alice.replica.submit(game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
+    alice.replica.submit(other, [{"type": "roll", "dice": "1d6", "purpose": "x"}], now=now())
+    alice.sync()
+    report = bob.sync()  # takes in both packets, then writes what it owes automatically
     assert any("no automatic reply written" in p and "match" in p for p in report.problems)
-    assert alice.row(other).head_seq == bob.row(other).head_seq + 1, "the roll was answered"
-    assert alice.row(game).frozen is None
+    assert bob.row(other).head_seq == alice.row(other).head_seq + 1, "the roll was answered"
+    assert bob.row(game).frozen is None

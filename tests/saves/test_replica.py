@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.entropy import canonical_choice
 from engine.core.errors import HexpostError, IllegalOrder, OutOfTurn, RulesError
 from engine.core.game import apply_packet, pending
 from engine.core.packets import EntropyOnly, Turn, open_packet
@@ -23,12 +24,15 @@ from saves.ledger import SNAPSHOT_EVERY
 from saves.replica import Replica, lookup_in
 from tests.saves.conftest import (
     CHAIN_LENGTH,
+    GROUPS,
+    GROUPS_TEXT,
+    NO_GROUPS,
     Player,
-    advance,
     create_game,
     exchange,
     now,
     owner,
+    to_battle,
 )
 
 # --- 1. invitations ----------------------------------------------------------------------------
@@ -154,7 +158,7 @@ def test_refused_orders_store_nothing(
     assert real.events == dry.events
     exchange(alice, bob)
 
-    advance(players, game, "5-3C")
+    to_battle(players, game)
     author, _ = owner(players, game)
     before = (author.snapshot(game), author.count("secrets"))
     with pytest.raises(RulesError, match="5-3C") as at_secret:
@@ -173,7 +177,7 @@ def test_refused_orders_store_nothing(
 
 
 def _to_secret_step(players: dict[str, Player], game: bytes) -> tuple[Player, Player]:
-    advance(players, game, "5-3C")
+    to_battle(players, game)
     first, second = owner(players, game)
     assert pending(RULESET, first.replica.state(game))[0].kind == DecisionKind.SECRET
     return first, second
@@ -183,16 +187,16 @@ def test_secret_step_commits_then_reveals_through_the_replica(
     game: bytes, players: dict[str, Player]
 ) -> None:
     first, second = _to_secret_step(players, game)
-    first_choice, second_choice = "escort group: D7 with two F5s", "escort group: CV with DD"
+    first_choice, second_choice = GROUPS, NO_GROUPS  # the alliance attacks, so commits first
 
     one = first.replica.submit(game, [{"type": "secret", "choice": first_choice}], now=now())
     packet = first.opened(game, one.seq)
     assert len(packet.body.commits) == 1
     assert packet.body.reveals == []
-    assert first_choice.encode() not in first.packet(game, one.seq)
+    assert canonical_choice(first_choice) not in first.packet(game, one.seq)
     assert first.count("secrets", game) == 1
     exchange(first, second)
-    assert first_choice not in " ".join(e.text for _, e in second.replica.events(game))
+    assert GROUPS_TEXT not in " ".join(e.text for _, e in second.replica.events(game))
 
     two = second.replica.submit(game, [{"type": "secret", "choice": second_choice}], now=now())
     packet = second.opened(game, two.seq)
@@ -217,7 +221,7 @@ def test_secret_step_commits_then_reveals_through_the_replica(
         assert player.row(game).head_seq == two.seq + 1
         resolved = [e for _, e in player.replica.events(game) if e.step == "5-3C"]
         text = " ".join(e.text for e in resolved)
-        assert first_choice in text
+        assert GROUPS_TEXT in text
         assert second_choice in text
         assert pending(RULESET, player.replica.state(game))[0].step != "5-3C"
     assert first.replica.verify(game) == second.replica.verify(game)

@@ -8,6 +8,7 @@ not know yet.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import msgspec
@@ -22,17 +23,22 @@ from saves.home import Home
 from saves.keys import generate_identity
 from tests.saves.conftest import (
     CHAIN_LENGTH,
+    GROUPS,
+    GROUPS_TEXT,
+    NO_GROUPS,
     Player,
-    advance,
     create_game,
     exchange,
     kept_secret,
     now,
     owner,
     seed_chain,
+    to_battle,
 )
 
-CHOICE = "escort group: D7 with two F5s"
+CHOICE = GROUPS
+"""The alliance's carrier group at 5-3C of the battle `to_battle` plays to (515.15)."""
+CHOICE_JSON = json.dumps(CHOICE).encode()
 
 
 def _disk_bytes(player: Player) -> bytes:
@@ -63,7 +69,7 @@ def _secret_material(player: Player, game: bytes, seat: str) -> dict[str, bytes]
 def test_the_store_file_holds_no_seed_checkpoint_salt_or_choice(
     game: bytes, players: dict[str, Player]
 ) -> None:
-    advance(players, game, "5-3C")
+    to_battle(players, game)
     first, second = owner(players, game)
     first.replica.submit(game, [{"type": "secret", "choice": CHOICE}], now=now())
     exchange(first, second)  # committed, not revealed: the other seat has not chosen yet
@@ -74,7 +80,7 @@ def test_the_store_file_holds_no_seed_checkpoint_salt_or_choice(
         seat_of = player.row(game).my_seat
         hidden = _secret_material(player, game, seat_of)
         if player is first:
-            hidden |= {"salt": salt, "choice": choice, "choice text": CHOICE.encode()}
+            hidden |= {"salt": salt, "choice": choice, "choice text": CHOICE_JSON}
         disk = _disk_bytes(player)
         for what, value in hidden.items():
             assert value not in disk, f"{player.name}'s store holds the {what} in the clear"
@@ -189,7 +195,7 @@ def test_an_older_homes_plain_seed_still_works_and_is_sealed_when_it_next_signs(
 def test_an_older_homes_plain_secret_is_revealed_and_sealed(
     game: bytes, players: dict[str, Player]
 ) -> None:
-    advance(players, game, "5-3C")
+    to_battle(players, game)
     first, second = owner(players, game)
     first.replica.submit(game, [{"type": "secret", "choice": CHOICE}], now=now())
     exchange(first, second)
@@ -198,14 +204,14 @@ def test_an_older_homes_plain_secret_is_revealed_and_sealed(
     first.reopen()
     assert _sealed_rows(first) == [False, False]
 
-    second.replica.submit(game, [{"type": "secret", "choice": "CV with DD"}], now=now())
+    second.replica.submit(game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
     second.sync()
     report = first.sync()  # the automatic reveal reads the plain choice, then it is sealed
     assert report.problems == [] and len(report.sent) == 1
     assert _sealed_rows(first) == [True, True]
     second.sync()
     text = " ".join(e.text for _, e in second.replica.events(game) if e.step == "5-3C")
-    assert CHOICE in text
+    assert GROUPS_TEXT in text
     assert first.replica.verify(game) == second.replica.verify(game)
 
 

@@ -74,10 +74,26 @@ def tutorial_homes(tmp_path: Path) -> Tutorial:
     return Tutorial(alice, bob, network, game_id)
 
 
-def walk_to(game: Tutorial, target: str) -> None:
-    """Both seats complete their steps (plain ``done``s, `plan_walk`) until ``target``."""
+TUTORIAL_ATTACK: dict[str, Any] = {
+    "type": "move",
+    "units": ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"],
+    "path": ["1307", "1206", "1205"],
+}
+"""The Klingon Strike Force onto the Kzinti battle station in 1205: a battle for the walks to
+a combat step (`walk_to`'s ``attack``)."""
+
+
+def walk_to(game: Tutorial, target: str, attack: dict[str, Any] | None = None) -> None:
+    """Both seats complete their steps (plain ``done``s, `plan_walk`) until ``target``; with
+    ``attack`` the coalition gives that move at its operational movement (3B2)."""
     players = {"coalition": game.alice, "alliance": game.bob}
-    for seat, orders in plan_walk(game.alice.home.path, game.game_id.hex(), target):
+    plan = plan_walk(
+        game.alice.home.path,
+        game.game_id.hex(),
+        target,
+        None if attack is None else ("coalition", attack),
+    )
+    for seat, orders in plan:
         author = players[seat]
         author.replica.submit(game.game_id, orders, now=now())
         exchange(author, game.bob if author is game.alice else game.alice)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.saves import conftest as saves
 from tests.tui.conftest import (
     ALICE_PASSPHRASE,
     PASSPHRASE_VAR,
@@ -33,8 +34,11 @@ from tests.tui.conftest import (
 )
 
 SECRET_STEP = "5-3C"
-ALICE_SECRET = "escort group: D7 with two F5s"
-BOB_SECRET = "escort group: CV with DD and FF"
+BOB_SECRET: list[dict[str, object]] = saves.GROUPS
+"""Bob's (the alliance's) carrier group at 5-3C: his Kzinti attack in turn 1 (`saves.ATTACK`,
+put into the walk by `plan_walk`) makes the battle, and the attacker commits first."""
+BOB_SECRET_TEXT = saves.GROUPS_TEXT
+ALICE_SECRET = saves.NO_GROUPS
 ROLL_PURPOSE = "survey points 505.21"
 
 SHOW_KEYS = {
@@ -61,16 +65,22 @@ SETUP_PACKETS = 5
 # --- planning the walk to the secret step ---------------------------------------------------
 
 
-def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[str, Any]]]]:
+def plan_walk(
+    home: Path, game: str, target: str, attack: tuple[str, dict[str, Any]] | None = None
+) -> list[tuple[str, list[dict[str, Any]]]]:
     """The `done` packets (seat, orders) that bring a game from its head to step ``target``.
 
     Reads the head state from the home in-process and plays the checklist engine forward, so
     the command line then only has to carry the plan out. Each packet completes as many steps
-    as its seat can in a row, with `through` wherever the engine allows it.
+    as its seat can in a row, with `through` wherever the engine allows it. With ``attack``
+    (a seat and its move order), that seat gives the move at its first operational movement
+    (3B2): a walk to a combat step needs a battle, since without one the combat phase passes
+    by itself (302.9).
     """
     from engine.core.ruleset import DecisionKind
     from engine.core.turn_orders import Done
     from engine.fe import FE, RULESET
+    from engine.fe.model import parse_orders
     from saves.home import Home
 
     holder = Home(home)
@@ -81,13 +91,22 @@ def plan_walk(home: Path, game: str, target: str) -> list[tuple[str, list[dict[s
         holder.close()
 
     def run_of(rules: Any, seat: str) -> list[str]:
-        return FE.own_run(rules, seat, target)
+        run = FE.own_run(rules, seat, target)
+        if attack is not None and seat == attack[0] and not attacked and "3B2" in run:
+            return run[: run.index("3B2")]  # the attack is ordered at 3B2 itself
+        return run
 
     plan: list[tuple[str, list[dict[str, Any]]]] = []
+    attacked = False
     while (decision := RULESET.pending(rules)[0]).step != target:
         assert decision.kind == DecisionKind.ORDERS, decision
         seat = decision.seats[0]
         orders: list[dict[str, Any]] = []
+        if attack is not None and seat == attack[0] and decision.step == "3B2" and not attacked:
+            (move,) = parse_orders([attack[1]])
+            assert not RULESET.validate(rules, seat, move), RULESET.validate(rules, seat, move)
+            rules, attacked = RULESET.apply(rules, seat, move).state, True
+            orders.append(attack[1])
         while steps := run_of(rules, seat):
             furthest = next(
                 step
@@ -132,8 +151,8 @@ class Flow:
     plan: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     at_secret: dict[str, Any] = field(default_factory=dict)
     bob_at_secret: dict[str, Any] = field(default_factory=dict)
-    bob_log_after_commit: list[dict[str, Any]] = field(default_factory=list)
-    bob_show_after_commit: dict[str, Any] = field(default_factory=dict)
+    alice_log_after_commit: list[dict[str, Any]] = field(default_factory=list)
+    alice_show_after_commit: dict[str, Any] = field(default_factory=dict)
     alice_final: dict[str, Any] = field(default_factory=dict)
     bob_final: dict[str, Any] = field(default_factory=dict)
 
@@ -193,7 +212,7 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
 
     # Walk to the first secret step, alternating between the seats as the checklist demands.
     players = {"coalition": alice, "alliance": bob}
-    result.plan = plan_walk(alice.home, game, SECRET_STEP)
+    result.plan = plan_walk(alice.home, game, SECRET_STEP, ("alliance", saves.ATTACK))
     # The walk is scaffolding (dozens of packets), so it goes through `tui.cli.main` in-process;
     # everything asserted on below is still read back through real subprocesses.
     for seat, orders in result.plan:
@@ -205,13 +224,13 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
     result.at_secret = alice.show(short)
     result.bob_at_secret = bob.show(short)
 
-    # Commit and reveal: Bob must not see Alice's choice before both have committed.
-    alice.orders(short, [{"type": "secret", "choice": ALICE_SECRET}])
-    exchange(alice, bob)
-    result.bob_log_after_commit = bob.json("log", short)
-    result.bob_show_after_commit = bob.show(short)
+    # Commit and reveal: Alice must not see Bob's choice before both have committed.
     bob.orders(short, [{"type": "secret", "choice": BOB_SECRET}])
-    result.alice_final, result.bob_final = settle(bob, alice, short)
+    exchange(bob, alice)
+    result.alice_log_after_commit = alice.json("log", short)
+    result.alice_show_after_commit = alice.show(short)
+    alice.orders(short, [{"type": "secret", "choice": ALICE_SECRET}])
+    result.alice_final, result.bob_final = settle(alice, bob, short)
     return result
 
 
@@ -371,7 +390,7 @@ def test_walk_to_the_secret_step_uses_through(flow: Flow) -> None:
     assert record["step"] == SECRET_STEP
     assert record["pending"][0]["step"] == SECRET_STEP
     assert record["pending"][0]["kind"] == "secret"
-    assert record["waiting_for"][0] == "coalition"
+    assert record["waiting_for"][0] == "alliance"  # the attacker (515.15)
     assert (flow.bob_at_secret["seq"], flow.bob_at_secret["state_hash"]) == (
         record["seq"],
         record["state_hash"],
@@ -379,10 +398,10 @@ def test_walk_to_the_secret_step_uses_through(flow: Flow) -> None:
 
 
 def test_secret_choice_stays_hidden_until_both_committed(flow: Flow) -> None:
-    texts = [text for record in flow.bob_log_after_commit for text in record["events"]]
+    texts = [text for record in flow.alice_log_after_commit for text in record["events"]]
     assert any("committed" in text for text in texts)
-    assert not any(ALICE_SECRET in text for text in texts)
-    assert flow.bob_show_after_commit["waiting_for"] == ["alliance"]
+    assert not any(BOB_SECRET_TEXT in text for text in texts)
+    assert flow.alice_show_after_commit["waiting_for"] == ["coalition"]
 
 
 def test_secret_choices_are_revealed_to_both(flow: Flow, alice: Player, bob: Player) -> None:
@@ -391,7 +410,7 @@ def test_secret_choices_are_revealed_to_both(flow: Flow, alice: Player, bob: Pla
     assert a["step"] != SECRET_STEP
     for player in (alice, bob):
         texts = [t for r in player.json("log", flow.game[:8]) for t in r["events"]]
-        assert any(ALICE_SECRET in t and BOB_SECRET in t for t in texts), texts
+        assert any(BOB_SECRET_TEXT in t and f"coalition: {ALICE_SECRET}" in t for t in texts)
 
 
 def test_games_json_lists_the_game(flow: Flow, alice: Player) -> None:

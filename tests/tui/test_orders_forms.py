@@ -23,6 +23,7 @@ from mail.loopback import LoopbackNetwork
 from tests.saves.conftest import Player, start_game
 from tests.tui.test_app import (
     SIZE,
+    TUTORIAL_ATTACK,
     Tutorial,
     app_for,
     open_game,
@@ -220,9 +221,9 @@ async def test_a_roll_is_drafted_from_its_form(at_3b2: Tutorial) -> None:
 
 @pytest.fixture
 def at_5_3c(tmp_path: Path) -> Iterator[Tutorial]:
-    """The tutorial walked to 5-3C, a secret step both seats owe."""
+    """The tutorial walked to 5-3C of the battle in 1205, a secret step both seats owe."""
     game = tutorial_homes(tmp_path)
-    walk_to(game, "5-3C")
+    walk_to(game, "5-3C", TUTORIAL_ATTACK)
     yield game
     game.alice.close()
     game.bob.close()
@@ -237,9 +238,12 @@ async def test_a_secret_step_takes_a_hidden_choice(at_5_3c: Tutorial) -> None:
         assert "5-3C is secret" in panel.hint_text
         await pilot.press("p")
         assert isinstance(app.screen, OrderForm)
-        await pilot.press(*"no carrier groups", "enter")
+        # The Klingons have no carrier in 1205: the form offers only "none" (515.15).
+        (field,) = app.screen.fields
+        assert [value for _, value in field.choices] == ["none"]
+        await pilot.press("ctrl+s")
         await settle(pilot)
-        assert panel.items == [{"type": "secret", "choice": "no carrier groups"}]
+        assert panel.items == [{"type": "secret", "choice": "none"}]
         assert panel.check_text.startswith("legal"), panel.check_text
         assert screen.query_one(HexMap).planned == {}  # a hidden choice moves nothing
 

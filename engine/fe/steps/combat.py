@@ -5,7 +5,8 @@ area turns the list into the phase's records (``FeState.battles``), in the order
 player chose with a ``battles`` order at 3B2 (hexes it did not name follow in hex order),
 and then drives the loop the rules describe, so nobody has to steer it with ``back``:
 
-- With no battle hex the steps are walked as before, with nothing for the loop to do.
+- With no battle hex the whole phase passes by itself as it begins, with an event: its
+  steps (the secret ones too) would ask both players for nothing, each a hand-off.
 - Each hex is fought from 5-1A. At 5-7A1, 5-7A2 and 5-7A3 the defender, the attacker and the
   defender again may announce a retreat (``retreat``; ``done`` stays, 302.71). Step 5-7A4
   is the engine's: if nobody retreats and both sides still have units there, the next round
@@ -189,8 +190,10 @@ class _Combat(Area):
         hexes = _ordered(list(state.battle_hexes), state.battle_plan)
         records = tuple(BattleRecord(h) for h in hexes)
         state = msgspec.structs.replace(state, battles=records, battle_at=0)
-        if not records:  # the steps stay the players' to walk (passing them is issue 15's)
-            return state
+        if not records:  # nothing to fight: the phase passes whole, nobody is asked
+            text = "no battle hexes: the combat phase passes"
+            events.append(_step_event(state, text, FIRST_STEP, {"hexes": []}))
+            return msgspec.structs.replace(state, step=after_phase())
         shown = [base.hex_text(r.hex) for r in records]
         text = f"battle hexes in the order they are fought: {', '.join(shown)}"
         events.append(_step_event(state, text, FIRST_STEP, {"hexes": shown}))

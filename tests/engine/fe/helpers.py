@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import msgspec
+
 from engine.core.ruleset import Applied, Decision, DecisionKind, Event, OptionValue
 from engine.core.turn_orders import Done
 from engine.fe import RULESET, flow
@@ -21,6 +23,21 @@ def start(
 ) -> FeState:
     """A new game after its set-up stage (every empire placed by `default_placements`)."""
     return set_up(fresh(options, scenario=scenario))
+
+
+BATTLE_HEX = 701
+ATTACKERS = ("LYR-0076", "LYR-0077", "LYR-0078")
+"""Three ships of the Lyran Red Claw Fleet (0303), stood on the Kzinti Count's Fleet and its
+base in 0701 by `battle_start`: the coalition's combat phase then has a battle to fight."""
+
+
+def battle_start(options: Mapping[str, OptionValue] | None = None) -> FeState:
+    """`start` with `ATTACKERS` in `BATTLE_HEX`: without a battle hex the combat phase passes
+    by itself (302.9), so tests of the combat steps need one."""
+    state = start(options)
+    board = state.board
+    moved = [msgspec.structs.replace(board.unit(i), hex=BATTLE_HEX) for i in ATTACKERS]
+    return state.with_board(board.with_units(moved))
 
 
 def fresh(

@@ -5,7 +5,15 @@ from __future__ import annotations
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET
-from tests.engine.fe.helpers import at_step, owed, play, run_until, start, step_once
+from tests.engine.fe.helpers import (
+    at_step,
+    battle_start,
+    owed,
+    play,
+    run_until,
+    start,
+    step_once,
+)
 
 
 def alliance_owes(state) -> bool:  # type: ignore[no-untyped-def]
@@ -29,7 +37,7 @@ def seat_changes(state, limit: int = 5000) -> tuple[int, int]:  # type: ignore[n
 
 
 def test_standing_order_completes_the_named_steps_for_their_owner() -> None:
-    state = run_until(start(), at_step("2B11"))
+    state = run_until(battle_start(), at_step("2B11"))
     assert owed(state).seats == ("coalition",)
     events: list[Event] = []
     # 2B11 is a "both" step: coalition answers first, then alliance's part is automatic.
@@ -40,12 +48,14 @@ def test_standing_order_completes_the_named_steps_for_their_owner() -> None:
     assert any(e.kind == "standing" for e in events)
     auto = [e for e in events if e.data.get("standing")]
     assert [e.step for e in auto] == ["2B11"] and "(standing order)" in auto[0].text
-    state = run_until(state, lambda s: owed(s).step in ("4A", "4B", "5-1A", "5-1B"))
-    assert owed(state).step == "5-1B", "4A, 4B and 5-1A were completed for alliance"
+    # 5-1A is the defender's in the battle of 0701 (302.1); 5-2A3 is its too, not covered.
+    state = run_until(state, lambda s: owed(s).step in ("4A", "4B", "5-1A", "5-2A3"), events)
+    assert owed(state).step == "5-2A3", "4A, 4B and 5-1A were completed for alliance"
+    assert [e.step for e in events if e.data.get("standing")][-1] == "5-1A"
 
 
 def test_standing_order_never_covers_secret_steps() -> None:
-    state = start()
+    state = battle_start()
     assert RULESET.validate(state, "coalition", Standing(["5-3C"]))
     assert not RULESET.validate(state, "coalition", Standing(["5-3"]))
     state = play(state, "coalition", Standing(["5"]))

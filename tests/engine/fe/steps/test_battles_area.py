@@ -40,12 +40,25 @@ def test_phase_5_lists_the_battle_hexes_with_each_side() -> None:
 
 
 def test_no_contact_no_battle_hexes() -> None:
+    """Without a battle hex the whole combat phase passes by itself as it begins (302.9):
+    an event says so, and nobody is asked anything in phase 5 (issue 15)."""
     events: list[Event] = []
-    state = run_to(after_setup(), "5-1A", events)
+    state = run_to(after_setup(), "6B", events)
     assert texts(events, "battle-hexes") == [
         "No battle hexes: nobody fights this combat phase (302.0)"
     ]
-    assert state.battle_hexes == ()
+    assert texts(events, "battle") == ["no battle hexes: the combat phase passes (302.9)"]
+    assert state.battle_hexes == () and state.battles == ()
+    in_phase_5 = [(e.kind, e.step) for e in events if e.step.startswith("5-")]
+    assert in_phase_5 == [("phase", "5-1A"), ("battle", "5-1A")]
+
+
+def test_a_battle_hex_stops_the_combat_phase_at_5_1a() -> None:
+    """With a battle hex the phase is played: the defender is asked at 5-1A (302.1)."""
+    events: list[Event] = []
+    state = run_to(_contact(), "5-1A", events)
+    assert [r.hex for r in state.battles] == [1205, 1605]
+    assert "no battle hexes: the combat phase passes (302.9)" not in texts(events, "battle")
 
 
 def test_the_phasing_side_comes_first_and_non_ships_are_named() -> None:

@@ -6,11 +6,23 @@ from engine.fe.model import FeState
 from engine.fe.steps.battles import battle_list
 from engine.fe.steps.economy import income_of
 from engine.fe.steps.supply import grid_of
+from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, refusals, run_to
 
 CAPTURE = {"type": "adjust", "change": "capture", "hex": "1305", "reason": "occupied"}
 DEVASTATE = {"type": "adjust", "change": "devastate", "hex": "1504", "reason": "bombardment"}
 RECOVER = {"type": "adjust", "change": "recover", "hex": "1504", "reason": "recovered"}
+
+
+def in_combat() -> FeState:
+    """KLI's combat phase at 5-6X4 (captures and devastation, 508.2), in a battle the Klingon
+    KLI-0001 makes at the Kzinti battle station in 1205: without a battle hex the combat phase
+    passes by itself (302.9). The alliance answers its part of the step first, so the
+    coalition owes it."""
+    state = run_to(placed(after_setup(), {"KLI-0001": 1205}), "5-6X4")
+    state, _ = orders(state, "alliance", {"type": "done"})
+    assert owed(state).step == "5-6X4" and owed(state).seats == ("coalition",)
+    return state
 
 
 def test_a_capture_needs_a_ship_there_and_takes_the_province_s_income() -> None:
@@ -36,7 +48,7 @@ def test_a_capture_is_refused_while_enemy_units_stand_in_the_hex() -> None:
 
 
 def test_a_planet_is_not_captured_while_its_defenders_stand() -> None:
-    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0005": 1105})
+    state = placed(in_combat(), {"KLI-0005": 1105})
     (problem,) = refusals(state, "coalition", dict(CAPTURE, hex="1105"))
     assert problem == (
         "adjust capture: the planet in 1105 is not defeated: 5 enemy units still defend it "
@@ -45,7 +57,7 @@ def test_a_planet_is_not_captured_while_its_defenders_stand() -> None:
 
 
 def test_devastation_stops_a_planet_s_income_until_its_owner_records_recovery() -> None:
-    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0006": 1504})
+    state = placed(in_combat(), {"KLI-0006": 1504})
     before = income_of(state, "KZI").total2
     state, _ = orders(state, "coalition", DEVASTATE)
     assert state.devastated == (1504,)
@@ -54,16 +66,18 @@ def test_devastation_stops_a_planet_s_income_until_its_owner_records_recovery() 
         "adjust recover: the planet in 1504 is KZI's: its owner records it (508.25)"
     ]
     state = run_to(state, "2B11")
+    # the battle of 1205 is over by now, so compare with the income just before the recovery
+    devastated = income_of(state, "KZI").total2
     state, _ = orders(state, "alliance", RECOVER)
     assert state.devastated == ()
-    assert income_of(state, "KZI").total2 == before
+    assert income_of(state, "KZI").total2 == devastated + 6
 
 
 def test_a_devastated_planet_is_no_supply_point() -> None:
     def planet_points(state: FeState) -> list[int]:
         return [p.hex for p in grid_of(state, "KZI").points if p.kind == "planet"]
 
-    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0006": 1504})
+    state = placed(in_combat(), {"KLI-0006": 1504})
     assert 1504 in planet_points(state)
     state, _ = orders(state, "coalition", DEVASTATE)
     assert 1504 not in planet_points(state)
@@ -80,7 +94,7 @@ def test_a_planet_falls_only_in_the_captor_s_combat_phase() -> None:
 
 def test_a_captured_planet_pays_its_captor_and_no_longer_its_owner() -> None:
     border_guard = {f"KZI-000{n}": 1104 for n in range(1, 6)}
-    state = placed(run_to(after_setup(), "5-6X4"), {"KLI-0005": 1105, **border_guard})
+    state = placed(in_combat(), {"KLI-0005": 1105, **border_guard})
     kzi, kli = income_of(state, "KZI"), income_of(state, "KLI")
     state, events = orders(state, "coalition", dict(CAPTURE, hex="1105"))
     assert events[0].text == "KLI adjusts: 1105 captured from KZI (occupied)"

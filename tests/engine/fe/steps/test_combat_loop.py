@@ -8,6 +8,8 @@ retreat announcements, rounds that go on by themselves, and a side with nothing 
 
 from __future__ import annotations
 
+import msgspec
+
 from engine.core.ruleset import Event
 from engine.fe import RULESET
 from engine.fe.face import FACE
@@ -112,7 +114,9 @@ def test_a_side_with_nothing_left_ends_the_battle_without_retreat_or_pursuit() -
 
 
 def test_a_retreat_needs_a_battle_and_is_announced_once() -> None:
-    state = run_to(after_setup(), "5-7A1")  # no battle hex on this board
+    # no battle hex on this board, so the phase passes (302.9): the step is set by hand
+    quiet = run_to(after_setup(), "4A")
+    state = msgspec.structs.replace(quiet, step=combat.index_of("5-7A1"))
     assert refusals(state, "alliance", {"type": "retreat"}) == [
         "no battle is being fought (302.71)"
     ]

@@ -331,11 +331,11 @@ def _with_reserves(state: FeState, *unit_ids: str) -> FeState:
 
 def test_reserve_movement_is_passed_without_reserves() -> None:
     events: list[Event] = []
-    state = _run_to(_at_movement(), "5-1A", events)
+    state = _run_to(_at_movement(), "6B", events)  # no battle: phase 5 passes (302.9)
     assert "4B Move reserve fleets: alliance has no reserve fleet to move (203.7)" in [
         e.text for e in events if e.kind == "step-passed"
     ]
-    assert _step(state) == "5-1A"
+    assert _step(state) == "6B"
 
 
 def _flank_patrol_to_1606() -> FeState:
@@ -432,7 +432,7 @@ def test_a_move_with_no_target_in_reach_says_so() -> None:
 def test_4b_passes_when_no_reserve_fleet_can_reach_a_target() -> None:
     state = _with_reserves(_at_movement(), *STARBASE_SQUADRON)
     events: list[Event] = []
-    state = _run_to(state, "5-1A", events)
+    state = _run_to(state, "6B", events)  # no battle: phase 5 passes (302.9)
     assert (
         "4B Move reserve fleets: no alliance reserve fleet is within reach of a battle or "
         "target hex (203.7)"
