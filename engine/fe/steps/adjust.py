@@ -56,6 +56,7 @@ Decisions, each checked here and named in the refusal:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -354,9 +355,7 @@ def _apply_unit(
     where = _where(unit.hex)
     data.update(unit=unit.id, cls=unit.cls, hex=None if unit.hex == OFF_MAP else f"{unit.hex:04d}")
     if order.change == "destroy":
-        kept = tuple(u for u in board.units if u.id != unit.id)
-        state = state.with_board(msgspec.structs.replace(board, units=kept))
-        return forget_unit(state, unit.id), f"{name} destroyed {where}"
+        return destroy_units(state, [unit.id]), f"{name} destroyed {where}"
     if order.change == "cripple":
         changed, what = msgspec.structs.replace(unit, crippled=True), f"{name} crippled {where}"
     elif order.change == "repair":
@@ -370,6 +369,30 @@ def _apply_unit(
         what = f"{name} converted to {order.cls} {where}"
         data["to"] = order.cls
     return state.with_board(board.with_units([changed])), what
+
+
+def destroy_units(state: FeState, unit_ids: Sequence[str]) -> FeState:
+    """``state`` with ``unit_ids`` gone from the board and from the lists that describe a
+    unit as it is now (`forget_unit`)."""
+    if not unit_ids:
+        return state
+    gone = set(unit_ids)
+    board = state.board
+    state = state.with_board(
+        msgspec.structs.replace(board, units=tuple(u for u in board.units if u.id not in gone))
+    )
+    for unit_id in unit_ids:
+        state = forget_unit(state, unit_id)
+    return state
+
+
+def cripple_units(state: FeState, unit_ids: Sequence[str]) -> FeState:
+    """``state`` with ``unit_ids`` turned to their crippled side."""
+    if not unit_ids:
+        return state
+    board = state.board
+    turned = [msgspec.structs.replace(board.unit(u), crippled=True) for u in unit_ids]
+    return state.with_board(board.with_units(turned))
 
 
 def forget_unit(state: FeState, unit_id: str) -> FeState:

@@ -31,7 +31,7 @@ from engine.fe.forces import Unit
 from engine.fe.model import AllocateOrder, FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_round, sids
-from engine.fe.steps.adjust import forget_unit
+from engine.fe.steps.adjust import cripple_units, destroy_units
 from engine.fe.steps.base import Area
 
 ALLOCATION_STEPS = ("5-6A", "5-6B")
@@ -169,15 +169,7 @@ def apply(
     own, _ = _side(log, seat)
     result = allocation.resolve(points2, _targets(state, record, own), _choices(order))
     state = sids.record(state, result.targets)
-    board = state.board
-    crippled = [msgspec.structs.replace(board.unit(u), crippled=True) for u in result.crippled]
-    state = state.with_board(board.with_units(crippled))
-    if result.destroyed:
-        gone = set(result.destroyed)
-        kept = tuple(u for u in state.board.units if u.id not in gone)
-        state = state.with_board(msgspec.structs.replace(state.board, units=kept))
-        for unit_id in result.destroyed:
-            state = forget_unit(state, unit_id)
+    state = destroy_units(cripple_units(state, result.crippled), result.destroyed)
     losses = (
         *(f"{u} crippled" for u in result.crippled if u not in result.destroyed),
         *(f"{u} destroyed" for u in result.destroyed),

@@ -40,7 +40,7 @@ from engine.fe.combat.targets import Target, points_text
 from engine.fe.model import DirectOrder, FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_round, sids
-from engine.fe.steps.adjust import forget_unit
+from engine.fe.steps.adjust import cripple_units, destroy_units
 from engine.fe.steps.base import Area
 
 DIRECTED_STEPS = ("5-5B", "5-5C")
@@ -152,14 +152,10 @@ def apply(
     after = result.target
     assert result.accepted and after is not None
     state = sids.record(state, [after])
-    board = state.board
     if after.destroyed:
-        kept = tuple(u for u in board.units if u.id != after.id)
-        state = forget_unit(state.with_board(msgspec.structs.replace(board, units=kept)), after.id)
-    elif after.crippled and not board.unit(after.id).crippled:
-        state = state.with_board(
-            board.with_units([msgspec.structs.replace(board.unit(after.id), crippled=True)])
-        )
+        state = destroy_units(state, [after.id])
+    elif after.crippled and not state.board.unit(after.id).crippled:
+        state = cripple_units(state, [after.id])
     said = _outcome_text(result)
     record = combat.current(state) or found.record
     own = msgspec.structs.replace(found.own, directed=said, directed2=result.cost2)

@@ -92,18 +92,25 @@ def test_dice_of_a_policy_round_wait_for_the_other_seat_s_next_value() -> None:
     assert all(e.seat for e in armed[:3])  # armed by a seat's packet, not read at a reveal
 
 
-def test_one_side_with_a_policy_the_other_is_asked_alone_and_the_dice_still_wait() -> None:
-    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-half")
+def to_first_secret(table: Table) -> tuple[str, DecisionKind, str]:
+    """Walk with ``done`` to the first secret step; only the alliance signs a policy (and
+    both a standing order for phase 5) in its first packet. Returns what is owed there."""
     signed: set[str] = set()
     for _ in range(500):
         seat, kind, step = table.owed()
         if kind == DecisionKind.SECRET:
-            break
+            return seat, kind, step
         extra: list[Any] = []
         if seat not in signed:
             signed.add(seat)
             extra = [Standing(["5"])] + ([EVERYTHING] if seat == "alliance" else [])
         table.orders(seat, *extra, Done())
+    raise AssertionError("no secret step reached")
+
+
+def test_one_side_with_a_policy_the_other_is_asked_alone_and_the_dice_still_wait() -> None:
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-half")
+    seat, kind, step = to_first_secret(table)
     assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3C")
     table.commit("coalition", [], reveal_now=True)
     table.commit("coalition", "KLI-0005", reveal_now=True)
@@ -167,17 +174,7 @@ def test_a_seat_its_policy_answers_cannot_commit_a_choice_of_its_own() -> None:
     change its mind after reading the other side's reveal): the core refuses the packet whole,
     since only the seat asked owes the step."""
     table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-forge")
-    signed: set[str] = set()
-    for _ in range(500):
-        seat, kind, step = table.owed()
-        if kind == DecisionKind.SECRET:
-            break
-        extra: list[Any] = []
-        if seat not in signed:
-            signed.add(seat)
-            extra = [Standing(["5"])] + ([EVERYTHING] if seat == "alliance" else [])
-        table.orders(seat, *extra, Done())
-    assert (seat, step) == ("coalition", "5-3C")
+    assert to_first_secret(table) == ("coalition", DecisionKind.SECRET, "5-3C")
     table.commit("coalition", [])  # committed, not yet revealed
     assert table.owed()[:2] == ("coalition", DecisionKind.REVEAL)  # nobody else commits
     before = table.state
