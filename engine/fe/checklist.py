@@ -72,7 +72,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "4.0"
+    version = "5.0"
     state_type = FeState
 
     # --- scenarios and the start ----------------------------------------------------------

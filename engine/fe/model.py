@@ -51,7 +51,9 @@ class Forces(msgspec.Struct, frozen=True, array_like=True):
     units: tuple[Unit, ...] = ()
 
 
-class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+class FeState(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, dict=True
+):
     """Where an F&E game stands. Immutable: build new states with ``msgspec.structs.replace``.
 
     ``player_turn`` indexes ``seats`` (the phasing seat); during the Orion phase ``orion`` is
@@ -221,19 +223,37 @@ class FeState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True
                 return hexes
         return 0
 
-    def hash_form(self) -> tuple[object, ...]:
+    def hash_form(self) -> dict[str, object]:
         """What the state hash encodes in place of this state (see `engine.core.state`).
 
-        Every field, in order, except that each empire's units are replaced by the SHA-256
-        of their canonical bytes, remembered per tuple object: an unchanged empire costs a
-        dictionary lookup instead of encoding and hashing its counters again.
+        The fields that differ from their defaults, by name, except that each empire's units
+        are replaced by the SHA-256 of their canonical bytes, remembered per tuple object: an
+        unchanged empire costs a dictionary lookup instead of encoding and hashing its
+        counters again. Fields at their defaults are left out so that a later version may add
+        a field (with a default) without changing the hash of any state that does not use it.
         """
-        values = list(msgspec.structs.astuple(self))
-        values[_FORCES_INDEX] = _forces_digests(self.forces)
-        return tuple(values)
+        form: dict[str, object] = {}
+        for name, default in _FIELD_DEFAULTS:
+            value = getattr(self, name)
+            if name == "forces":
+                form[name] = _forces_digests(value)
+            elif default is msgspec.NODEFAULT or value != default:
+                form[name] = value
+        return form
 
 
-_FORCES_INDEX = FeState.__struct_fields__.index("forces")
+def _field_defaults() -> tuple[tuple[str, object], ...]:
+    """Each field of `FeState` with its default value (``NODEFAULT`` when it has none)."""
+    pairs: list[tuple[str, object]] = []
+    for field in msgspec.structs.fields(FeState):
+        default = field.default
+        if field.default_factory is not msgspec.NODEFAULT:
+            default = field.default_factory()
+        pairs.append((field.name, default))
+    return tuple(pairs)
+
+
+_FIELD_DEFAULTS = _field_defaults()
 
 
 @caches.by_identity(maxsize=1)
