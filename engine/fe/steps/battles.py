@@ -17,13 +17,18 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import battle_report, battles, planets
+from engine.fe.battle_model import BattleRecord
 from engine.fe.blocking import is_ship
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
+from engine.fe.sequence import load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
+
+COMBAT_PHASE = "5"
 
 BATTLE_RULE = "302.0"
 COMBAT_PHASE = "5"
@@ -91,7 +96,7 @@ def battle_list(state: FeState) -> list[dict[str, object]]:
     Hexes no longer contested but fought this phase stay listed."""
     found = {b.hex: b for b in battles.battle_hexes(state.board, base.galaxy())}
     listed: list[dict[str, object]] = []
-    for order, record in enumerate(state.battles, start=1):
+    for order, record in enumerate(_this_turns_records(state), start=1):
         entry: dict[str, object] = {
             "hex": base.hex_text(record.hex), "sides": [], "units": {},
             "text": base.hex_text(record.hex),
@@ -146,3 +151,16 @@ class _Battles(Area):
 
 
 AREA = _Battles()
+
+
+def _this_turns_records(state: FeState) -> tuple[BattleRecord, ...]:
+    """The battle records of this player turn's combat phase: none before phase 5 begins
+    (the records of the last one stay in the state until the next replaces them)."""
+    if state.setup or state.orion:
+        return ()
+    return state.battles if state.step >= _first_combat_step() else ()
+
+
+@caches.static
+def _first_combat_step() -> int:
+    return next(i for i, s in enumerate(load_sequence().part()) if s.phase == COMBAT_PHASE)

@@ -183,8 +183,11 @@ class _Combat(Area):
     # --- the loop -----------------------------------------------------------------------
 
     def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
-        if phase == ECONOMICS_PHASE and (state.battles or state.battle_plan):
-            return msgspec.structs.replace(state, battles=(), battle_at=0, battle_plan=())
+        if phase == ECONOMICS_PHASE and state.battle_plan:
+            # The last combat phase's records stay until the next one replaces them: a packet
+            # that ends a battle and plays on into the next player turn still reports the
+            # battle (`engine.fe.battle_report.new_reports` compares records).
+            return msgspec.structs.replace(state, battle_plan=())
         if phase != COMBAT_PHASE:
             return state
         hexes = _ordered(list(state.battle_hexes), state.battle_plan)

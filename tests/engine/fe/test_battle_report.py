@@ -216,3 +216,19 @@ def test_show_s_battles_carry_the_record_per_round_and_side() -> None:
     assert (defender["plus"], defender["minus"]) == ("0", "2")
     assert (attacker["plus"], attacker["minus"]) == ("0", "1")
     assert entry["report"] == [FIRE, LOSSES]
+
+
+def test_a_battle_ended_on_the_way_to_the_next_player_turn_is_still_reported() -> None:
+    """One packet may end a battle and play on into the next player turn (both sides' policies
+    and standing orders): the report still has the battle's last lines, because the records
+    stay in the state until the next combat phase replaces them; the list of battles shows
+    them only from phase 5 on."""
+    before = allocated()
+    after = run_until(before, lambda s: s.player_turn != before.player_turn)
+    assert after.battles and not battle_list(after)
+    lines = [e.text for e in battle_report.new_reports(before, after)]
+    assert lines[:2] == [
+        LOSSES,
+        "1105: battle over after 1 round: the attacker has nothing left in 1105",
+    ]
+    assert battle_list(before)[0]["report"] == [FIRE, LOSSES]

@@ -1,0 +1,252 @@
+"""Pace benchmark: packets and hand-offs an F&E player turn costs, with and without the
+orders players sign in advance.
+
+    .venv/bin/python bench/handoffs.py
+
+Every hand-off (the next packet written by the other seat) is an email round trip of hours
+or days, so this counts them the way `bench/golden_handoffs.py` counts a recorded game. It
+plays, through the real protocol core (signed, hash-chained packets), The Wind after its
+set-up:
+
+- **the coalition's player turn 1:** builds at 2B3 (one Lyran and one Klingon ship), three
+  operational movement batches at 3B2 (six of the Red Claw Fleet onto the Kzinti Count's
+  Fleet in 0701, four of the Home Fleet after them, four more of it one hex on), the
+  alliance's reaction windows between them, the battle in 0701 until it ends, and the rest
+  of the turn;
+  of the turn;
+- **the alliance's player turn 1:** a Kzinti build and one movement batch, no battle.
+
+Each seat writes, whenever it owes something, one packet with everything it can do then
+(its planned orders at their steps and ``done`` for every routine step up to the next point
+where the other seat decides or a secret is owed). Two ways of playing:
+
+- ``plain``: nothing signed in advance; every secret battle choice is committed and revealed
+  by hand, every allocation and retreat is sent when the step comes;
+- ``signed``: in their set-up packets both seats sign a standing order for the routine steps
+  and a combat policy (flagship and force "auto", a BIR, default EW, the suggested
+  allocation, the Kzinti retreat after round 1, no pursuit).
+
+It prints, per player turn, the packets and hand-offs (a hand-off is a packet written by
+another seat than the one before it, counting the turn's first packet against the last one
+before the turn), and for the battle the packets and hand-offs from its first round's first
+step to its end. The issue's goals: a player turn without battles in at most 3 packets and
+2 hand-offs; a battle round in at most 3 hand-offs with policies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.core.game import pending  # noqa: E402
+from engine.core.ruleset import DecisionKind  # noqa: E402
+from engine.core.turn_orders import Done, Standing  # noqa: E402
+from engine.fe import RULESET  # noqa: E402
+from engine.fe.battle_report import REPORT_KIND  # noqa: E402
+from engine.fe.model import Batch, FeState, PolicyOrder, RetreatOrder  # noqa: E402
+from engine.fe.steps import combat_damage  # noqa: E402
+from engine.fe.steps.setup_stage import default_placements  # noqa: E402
+from tests.engine.fe_play import scripted_retreat, secret_choice  # noqa: E402
+from tests.engine.fe_wind import build, march, rules, units_at  # noqa: E402
+from tests.engine.table import Table  # noqa: E402
+
+SEATS = ["coalition", "alliance"]
+ROUTINE = ["1", "3A", "4", "5", "6", "7", "8", "9", "10"]
+"""The standing order both seats sign: every phase but production (2) and operational
+movement (3B), where each player acts in its own turn and answers the reaction window."""
+POLICIES = {
+    "coalition": PolicyOrder(
+        flagship="auto", force="auto", bir=3, ew="default", allocate="suggested", retreat=0,
+        pursue="never",
+    ),
+    "alliance": PolicyOrder(
+        flagship="auto", force="auto", bir=2, ew="default", allocate="suggested", retreat=1,
+        pursue="never",
+    ),
+}  # fmt: skip
+
+ROUND_LINE = re.compile(r"^\d{4} round \d+:")
+"""A battle report's first line of a round (`engine.fe.battle_report.report_lines`)."""
+
+Plan = Callable[[Table], list[Any]]
+"""Orders a seat gives when a step comes, computed on the board as it then stands (the last
+order completes the step or ends the batch)."""
+
+
+def coalition_plans() -> dict[str, list[Plan]]:
+    def builds(table: Table) -> list[Any]:
+        return [build(table, "LYR"), build(table, "KLI"), Done()]
+
+    def red_claw(table: Table) -> list[Any]:
+        target = units_at(table, "KZI", "Count's Fleet")[0].hex
+        return [march(table, "coalition", units_at(table, "LYR", "Red Claw Fleet")[:6], target),
+                Batch()]  # fmt: skip
+
+    def home(table: Table) -> list[Any]:
+        target = units_at(table, "KZI", "Count's Fleet")[0].hex
+        return [march(table, "coalition", units_at(table, "LYR", "Home Fleet")[:4], target),
+                Batch()]  # fmt: skip
+
+    def home_rest(table: Table) -> list[Any]:
+        units = units_at(table, "LYR", "Home Fleet")[4:8]
+        return [march(table, "coalition", units, units[0].hex + 1), Done()]
+
+    return {"2B3": [builds], "3B2": [red_claw, home, home_rest]}
+
+
+def alliance_plans() -> dict[str, list[Plan]]:
+    def builds(table: Table) -> list[Any]:
+        return [build(table, "KZI"), Done()]
+
+    def duke(table: Table) -> list[Any]:
+        units = units_at(table, "KZI", "Duke's Fleet")[:5]
+        return [march(table, "alliance", units, units[0].hex - 1), Done()]
+
+    return {"2B3": [builds], "3B2": [duke]}
+
+
+def _apply(state: FeState, seat: str, order: Any) -> FeState | None:
+    if RULESET.validate(state, seat, order):
+        return None
+    return RULESET.apply(state, seat, order).state
+
+
+def packet_orders(table: Table, seat: str, plans: dict[str, list[Plan]]) -> list[Any]:
+    """Everything ``seat`` can send now in one packet: planned orders at their steps, the
+    battle's allocation and scripted retreat, ``done`` for the rest; simulated on the rules
+    state so the packet is accepted whole."""
+    assert table.state is not None
+    orders: list[Any] = []
+    state = rules(table)
+    probe = Table.__new__(Table)  # the plans read the board as it will stand through a table
+    for _ in range(200):
+        decisions = RULESET.pending(state)
+        if not decisions or decisions[0].seats[0] != seat:
+            break
+        if decisions[0].kind != DecisionKind.ORDERS:
+            break
+        step = decisions[0].step
+        batch: list[Any]
+        if plans.get(step):
+            probe.state = msgspec.structs.replace(table.state, rules=state)
+            batch = plans[step].pop(0)(probe)
+        elif step in combat_damage.ALLOCATION_STEPS and combat_damage.finish(state, seat):
+            order = combat_damage.suggested(state, seat)
+            assert order is not None
+            batch = [order, Done()]
+        elif scripted_retreat(state, seat, step):
+            batch = [RetreatOrder(), Done()]
+        else:
+            batch = [Done()]
+        after: FeState | None = state
+        for order in batch:
+            after = _apply(after, seat, order) if after is not None else None
+        if after is None:
+            if batch == [Done()]:
+                break
+            raise AssertionError(f"{seat}'s planned orders at {step} are refused: {batch}")
+        orders += batch
+        state = after
+    return orders
+
+
+def play_until(
+    table: Table, plans: dict[str, dict[str, list[Plan]]], turn: int, player_turn: int
+) -> None:
+    """Each owing seat sends its packet until player turn ``player_turn`` of game turn
+    ``turn`` begins."""
+    for _ in range(2000):
+        state = rules(table)
+        if (state.turn, state.player_turn) == (turn, player_turn) and not state.orion:
+            return
+        assert table.state is not None
+        decision = pending(RULESET, table.state)[0]
+        seat = decision.seats[0]
+        if decision.kind == DecisionKind.SECRET:
+            table.commit(seat, secret_choice(table, seat, decision.step, "nothing special"))
+        elif decision.kind == DecisionKind.REVEAL:
+            table.reveal(seat)
+        elif decision.kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+        else:
+            orders = packet_orders(table, seat, plans[seat])
+            assert orders, f"{seat} owes {decision.step} but can send nothing"
+            table.orders(seat, *orders)
+    raise AssertionError("the turn never ended")
+
+
+def set_up(table: Table, signed: bool) -> None:
+    """The set-up stage; with ``signed`` each seat's placement packet also signs its
+    standing order and combat policy."""
+    signed_seats: set[str] = set()
+    while rules(table).setup:
+        assert table.state is not None
+        seat = pending(RULESET, table.state)[0].seats[0]
+        extra: list[Any] = []
+        if signed and seat not in signed_seats:
+            extra = [Standing(ROUTINE), POLICIES[seat]]
+            signed_seats.add(seat)
+        table.orders(seat, *extra, *default_placements(rules(table)), Done())
+
+
+def count(seats: list[str]) -> int:
+    return sum(1 for a, b in pairwise(seats) if a != b)
+
+
+def measure(signed: bool) -> dict[str, tuple[int, int]]:
+    table = Table(RULESET, "the-wind", SEATS, label=f"bench-handoffs-{signed}")
+    set_up(table, signed)
+    plans = {"coalition": coalition_plans(), "alliance": alliance_plans()}
+    first = len(table.packets)
+    play_until(table, plans, 1, 1)
+    middle = len(table.packets)
+    play_until(table, plans, 2, 0)
+    authors = [p.body.seat for p in table.packets]
+    battle = [
+        i for i, p in enumerate(table.results)
+        if first <= i < middle and any(e.step.startswith("5-") for e in p.events if e.step)
+    ]  # fmt: skip
+    figures = {
+        "coalition turn 1 (builds, 3 batches, 1 battle)": (
+            middle - first, count(authors[first - 1 : middle])),
+        "alliance turn 1 (build, 1 batch, no battle)": (
+            len(table.packets) - middle, count(authors[middle - 1 :])),
+    }  # fmt: skip
+    rounds = sum(
+        1 for result in table.results[first:middle] for e in result.events
+        if e.kind == REPORT_KIND and ROUND_LINE.match(e.text)
+    )  # fmt: skip
+    if battle:
+        packets = battle[-1] - battle[0] + 1
+        handoffs = count(authors[battle[0] - 1 : battle[-1] + 1])
+        figures[f"the battle, {rounds} rounds (first to last packet of phase 5)"] = (
+            packets,
+            handoffs,
+        )
+        figures["the battle per round"] = (round(packets / rounds), round(handoffs / rounds))
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.parse_args()
+    for signed in (False, True):  # each game has its own keys, so its own dice
+        print("signed in advance (standing order + combat policy):" if signed else
+              "plain (nothing signed in advance):")  # fmt: skip
+        for name, (packets, handoffs) in measure(signed).items():
+            print(f"  {name}: {packets} packets, {handoffs} hand-offs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
