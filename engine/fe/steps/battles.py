@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import battle_report, battles, planets
 from engine.fe.battle_model import BattleRecord
@@ -161,6 +160,5 @@ def _this_turns_records(state: FeState) -> tuple[BattleRecord, ...]:
     return state.battles if state.step >= _first_combat_step() else ()
 
 
-@caches.static
 def _first_combat_step() -> int:
     return next(i for i, s in enumerate(load_sequence().part()) if s.phase == COMBAT_PHASE)
