@@ -1,10 +1,17 @@
-"""Replay benchmark: how much `verify` costs beyond checking signatures.
+"""Replay benchmark: how much `verify` costs beyond checking signatures, and its memory.
 
-    .venv/bin/python bench/replay.py [--packets 10000] [--repeat 3]
+    .venv/bin/python bench/replay.py [--game campaign|notes] [--packets 10000] [--repeat 3]
 
-Builds a game of The Wind with the given number of packets (its set-up, then checklist
-play: notes of a few hundred characters, completed steps with adjustments, rolls and their
-entropy replies, secret steps) in a temporary home, then times in the same run:
+The game replayed (in a temporary home):
+
+- ``campaign`` (the default): the golden campaign (tests/golden/fe_campaign.msgpack), The Wind
+  from set-up to the end of turn 6, where nearly every packet advances the game: builds,
+  moves, battles, supply, economics;
+- ``notes``: a game of The Wind with ``--packets`` packets of checklist play (notes of a few
+  hundred characters, completed steps with adjustments, rolls and their entropy replies,
+  secret steps), whose packets mostly change nothing: for long games.
+
+It times in the same run:
 
   (a) the floor: for every stored packet, Ed25519 signature verification and msgspec
       decoding of its envelope and body (reading the rows from SQLite included);
@@ -13,7 +20,9 @@ entropy replies, secret steps) in a temporary home, then times in the same run:
 
 It prints both and the ratio b/a (target: at most 1.5). Runs of (a) and (b)
 alternate, ``--repeat`` times; the best of each counts, so a busy moment on a shared
-machine does not land on one side only.
+machine does not land on one side only. Then the memory: the peak that Python allocates
+(tracemalloc) while verifying the first quarter, the first half and the whole game, each in
+a home of its own: a replay that streams its packets peaks at about the same figure.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import random
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import msgspec
@@ -32,16 +42,25 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.core.game import pending  # noqa: E402
-from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
+from engine.core.game import Result, apply_packet, pending  # noqa: E402
+from engine.core.packets import (  # noqa: E402
+    SIGNATURE_DOMAIN,
+    Body,
+    Envelope,
+    VerifiedPacket,
+    open_packet,
+)
 from engine.core.ruleset import DecisionKind  # noqa: E402
 from engine.core.turn_orders import Done, Note, Roll  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.steps.setup_stage import default_placements  # noqa: E402
-from saves import ledger  # noqa: E402
-from saves.replica import Identity, Replica  # noqa: E402
+from saves import ledger, store_games  # noqa: E402
+from saves.replica import Identity, Replica, lookup_in  # noqa: E402
 from saves.store import Store  # noqa: E402
 from tests.engine.table import Table  # noqa: E402
+from tests.golden.companion import GoldenGame  # noqa: E402
+
+GOLDEN = ROOT / "tests" / "golden" / "fe_campaign.msgpack"
 
 PROSE = (
     "fleet moves toward the border hex while the reserve holds at the starbase "
@@ -91,15 +110,29 @@ def build(count: int, seed: int = 7) -> Table:
     return table
 
 
-def store_game(table: Table, path: Path) -> tuple[Replica, bytes]:
+def golden_campaign() -> tuple[list[VerifiedPacket], list[Result]]:
+    """The golden campaign's packets, opened and applied as a home takes them in."""
+    golden = msgspec.msgpack.decode(GOLDEN.read_bytes(), type=GoldenGame)
+    packets: list[VerifiedPacket] = []
+    results: list[Result] = []
+    state = None
+    for data in golden.packets:
+        packet = open_packet(data, lookup_in(state))
+        result = apply_packet(RULESET, state, packet)
+        packets.append(packet)
+        results.append(result)
+        state = result.state
+    return packets, results
+
+
+def store_game(
+    packets: list[VerifiedPacket], results: list[Result], path: Path
+) -> tuple[Replica, bytes]:
     store = Store(path)
     replica = Replica(store, Identity("Bench", "bench@example.org", b""))
-    state = table.state
-    assert state is not None
-    game_id = table.game_id
-    results = table.results
+    game_id = results[0].state.core.game_id
     with store.transaction():
-        ledger.insert_game(
+        store_games.insert_game(
             store,
             game_id,
             name="bench",
@@ -109,7 +142,7 @@ def store_game(table: Table, path: Path) -> tuple[Replica, bytes]:
             status="active",
             now="2026-01-01T00:00:00Z",
         )
-        for packet, result in zip(table.packets, results, strict=True):
+        for packet, result in zip(packets, results, strict=True):
             ledger.store_applied(store, packet, result, "2026-01-01T00:00:00Z", mine=False)
     return replica, game_id
 
@@ -136,23 +169,41 @@ def full_verify(replica: Replica, game_id: bytes) -> float:
     return time.perf_counter() - start
 
 
+def peak_memory(packets: list[VerifiedPacket], results: list[Result], root: Path) -> int:
+    """The most Python allocated while verifying these packets in a home of their own."""
+    replica, game_id = store_game(packets, results, root / f"peak-{len(packets)}.sqlite3")
+    replica._heads.clear()
+    gc.collect()
+    tracemalloc.start()
+    replica.verify(game_id)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    replica.store.close()
+    return peak
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--packets", type=int, default=10_000)
+    parser.add_argument("--game", choices=("campaign", "notes"), default="campaign")
+    parser.add_argument("--packets", type=int, default=10_000, help="the notes game's length")
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     built = time.perf_counter()
-    table = build(args.packets)
-    sizes = [len(p.data) for p in table.packets]
+    if args.game == "campaign":
+        packets, results = golden_campaign()
+        what = f"the golden campaign ({GOLDEN.name})"
+    else:
+        table = build(args.packets)
+        packets, results = table.packets, table.results
+        what = "a notes game of The Wind"
+    sizes = [len(p.data) for p in packets]
     print(
-        f"built {len(sizes)} packets in {time.perf_counter() - built:.1f} s: "
+        f"{what}: {len(sizes)} packets, read in {time.perf_counter() - built:.1f} s: "
         f"mean {sum(sizes) // len(sizes)} bytes, max {max(sizes)}, total {sum(sizes) // 1024} KiB"
     )
-    keys = {
-        p.envelope.key_id: p.envelope.public_key for p in table.packets if p.envelope.public_key
-    }
+    keys = {p.envelope.key_id: p.envelope.public_key for p in packets if p.envelope.public_key}
     with tempfile.TemporaryDirectory(prefix="hexpost-bench-") as root:
-        replica, game_id = store_game(table, Path(root) / "bench.sqlite3")
+        replica, game_id = store_game(packets, results, Path(root) / "bench.sqlite3")
         runs = [
             (floor(replica, game_id, keys), full_verify(replica, game_id))
             for _ in range(args.repeat)
@@ -160,10 +211,14 @@ def main() -> None:
         a = min(run[0] for run in runs)
         b = min(run[1] for run in runs)
         replica.store.close()
-    per = 1e6 / len(sizes)
-    print(f"(a) floor, signatures + decoding: {a * 1000:8.1f} ms ({a * per:.1f} us/packet)")
-    print(f"(b) verify, full replay:          {b * 1000:8.1f} ms ({b * per:.1f} us/packet)")
-    print(f"ratio b/a = {b / a:.2f} (target <= 1.5)")
+        per = 1e6 / len(sizes)
+        print(f"(a) floor, signatures + decoding: {a * 1000:8.1f} ms ({a * per:.1f} us/packet)")
+        print(f"(b) verify, full replay:          {b * 1000:8.1f} ms ({b * per:.1f} us/packet)")
+        print(f"ratio b/a = {b / a:.2f} (target <= 1.5)")
+        for share in (4, 2, 1):
+            count = len(packets) // share
+            peak = peak_memory(packets[:count], results[:count], Path(root))
+            print(f"peak memory verifying the first {count} packets: {peak / 2**20:.1f} MiB")
 
 
 if __name__ == "__main__":

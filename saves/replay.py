@@ -20,15 +20,15 @@ from saves.registry import ruleset_for
 def verify(replica: Reader, game_id: bytes) -> bytes:
     """Replay the whole chain from genesis: every signature, link and state hash.
 
-    Returns the final state hash; raises the first error found, naming its packet.
+    Returns the final state hash; raises the first error found, naming its packet. The
+    packets are read a page at a time, so memory does not grow with the game's length.
     """
     row = replica.game(game_id)
     ruleset = ruleset_for(row.ruleset)
-    stored = store_games.state_hashes(replica.store, game_id)
     state: AnyState | None = None
     digest = b""
     keys: dict[bytes, list[bytes]] = {}  # bound by Genesis and Join packets as they come
-    for seq, data in replica.packets(game_id):
+    for seq, data, stored in store_games.stream_packets(replica.store, game_id):
         try:
             packet = open_packet(data, lambda kid: keys.get(kid, []))
             if packet.body.seq != seq:
@@ -40,8 +40,8 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
             raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
         if packet.envelope.public_key:
             keys[packet.envelope.key_id] = [packet.envelope.public_key]
-        if stored.get(seq) != result.state_hash:
-            raise DesyncError(seq, bytes(stored.get(seq, b"")), result.state_hash)
+        if stored != result.state_hash:
+            raise DesyncError(seq, stored, result.state_hash)
         state, digest = result.state, result.state_hash
     if state is None:
         raise HexpostError("the game has no packets")

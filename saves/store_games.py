@@ -7,6 +7,8 @@ run inside the caller's transaction (`saves.store.Store.transaction`); they deci
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import msgspec
 
 from saves.store import Store
@@ -159,6 +161,31 @@ def packets_between(
     return [(int(seq), bytes(data)) for seq, data in rows]
 
 
+PAGE = 256
+"""Packets read per query by `stream_packets`: enough to amortize the query, few enough that
+a replay's memory does not grow with the game's length."""
+
+
+def stream_packets(
+    store: Store, game_id: bytes, page: int | None = None
+) -> Iterator[tuple[int, bytes, bytes]]:
+    """``(seq, bytes, stored state hash)`` of every packet of the game, in order, read a page
+    at a time (keyed on ``seq``, so nothing is held between pages but the last position)."""
+    size = page or PAGE
+    after = -1
+    while True:
+        rows = store.all(
+            "SELECT seq, data, state_hash FROM packets WHERE game_id = ? AND seq > ? "
+            "ORDER BY seq LIMIT ?",
+            (game_id, after, size),
+        )
+        for seq, data, digest in rows:
+            yield int(seq), bytes(data), bytes(digest)
+        if len(rows) < size:
+            return
+        after = int(rows[-1][0])
+
+
 def packet_data(store: Store, game_id: bytes, seq: int) -> bytes | None:
     row = store.one("SELECT data FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq))
     return None if row is None else bytes(row[0])
@@ -178,12 +205,6 @@ def packet_by_id(store: Store, packet_id: bytes) -> tuple[bytes, int, str, bytes
         "SELECT game_id, seq, seat, data FROM packets WHERE packet_id = ?", (packet_id,)
     )
     return None if row is None else (bytes(row[0]), int(row[1]), str(row[2]), bytes(row[3]))
-
-
-def state_hashes(store: Store, game_id: bytes) -> dict[int, bytes]:
-    """The state hash stored with each packet of the game, by position."""
-    rows = store.all("SELECT seq, state_hash FROM packets WHERE game_id = ?", (game_id,))
-    return {int(seq): bytes(digest) for seq, digest in rows}
 
 
 def last_seq_not_by(store: Store, game_id: bytes, seat: str) -> int | None:
