@@ -70,8 +70,9 @@ class ReactionPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, om
     ``mode`` "never": the seat never reacts (every window passes); "react": ``units`` (empty:
     any of the seat's units) react to an enemy entering ``hexes`` (empty: any hex within
     their reaction range), the hexes named first preferred; "ask" (the default) cancels the
-    policy. ``otherwise`` says what happens when a unit the policy does not cover could
-    react: "stay" (it does not) or "ask" (the seat is asked)."""
+    policy. ``otherwise`` says what happens when a unit could react where the policy does not
+    cover it (a unit or a hex it does not name): "stay" (it does not react) or "ask" (the seat
+    is asked). Units are kept sorted, hexes in the order named."""
 
     mode: Literal["ask", "never", "react"] = "ask"
     units: tuple[str, ...] = ()
