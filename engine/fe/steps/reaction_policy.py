@@ -26,7 +26,8 @@ same hex react together, stacks in the order of their lowest unit id; a stack th
 refuse whole (203.5: those staying behind must still pin the enemy) is tried unit by unit in
 id order, each checked against the board the reactions before it left, and a unit still
 refused stays (the event says why). With named hexes, a unit that may react to several goes
-to the one named first.
+to the one named first. A reaction goes straight into the hex the enemy entered: reaction
+range is one hex (205.0), and extended reaction is not part of play yet (`engine.fe.reaction`).
 """
 
 from __future__ import annotations
