@@ -62,6 +62,7 @@ from engine.fe.steps import (
     combat_retreat,
     combat_round,
     combat_small_scale,
+    reaction_policy,
 )
 from engine.fe.steps.setup_stage import starting_board
 
@@ -153,6 +154,8 @@ class FeRuleset:
             return TURNS.check_standing(order)
         if isinstance(order, model.PolicyOrder):
             return combat_policy.check(order)
+        if isinstance(order, model.ReactionOrder):
+            return reaction_policy.check(state, seat, order)
         tag = _tag(order)
         if tag in RULE_ORDERS:
             return self._check_rule_order(state, seat, step, tag, order)
@@ -194,6 +197,9 @@ class FeRuleset:
         if isinstance(order, model.PolicyOrder):
             state = combat_policy.apply(state, seat, order, events)
             return Applied(TURNS.resume(state, events), events)
+        if isinstance(order, model.ReactionOrder):
+            state = reaction_policy.apply(state, seat, order, events)
+            return Applied(TURNS.resume(state, events), events)
         if isinstance(order, Note):
             events.append(
                 Event(
@@ -217,9 +223,11 @@ class FeRuleset:
             return Applied(state, events)
         tag = _tag(order)
         if tag in RULE_ORDERS:
-            state = ORDER_AREAS[tag].apply(state, seat, step, order, events)
-            rolls = ORDER_AREAS[tag].rolls(state, seat, step, order)
-            return Applied(TURNS.run_standing(state, events), events, rolls)
+            after = ORDER_AREAS[tag].apply(state, seat, step, order, events)
+            rolls = ORDER_AREAS[tag].rolls(after, seat, step, order)
+            if after.step != state.step:  # a batch opened the reaction window (3B3): the
+                after = TURNS.settle(after, step, events)  # seat's policy may answer it
+            return Applied(TURNS.run_standing(after, events), events, rolls)
         raise NotPending(f"not an F&E order: {type(order).__name__}")
 
     def apply_roll(

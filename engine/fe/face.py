@@ -38,7 +38,7 @@ from engine.core.face import (
 from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import battle_menus, flow, menus, model, opening, views
+from engine.fe import battle_menus, flow, menus, model, opening, reaction, views
 from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
@@ -53,6 +53,9 @@ from engine.fe.steps import (
     combat_policy,
     combat_round,
 )
+
+MOVEMENT_PHASE = "3"
+"""Where the reaction policy is offered (it is taken at any step the seat acts in)."""
 
 ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
     "place": model.Place,
@@ -136,6 +139,7 @@ TITLES: dict[str, str] = {
     "approach": "Offer, accept or refuse the approach battle",
     "cloak": "Use cloaking devices",
     "capture": "Try to capture a crippled enemy ship",
+    "reaction": "Sign a reaction policy",
 }
 
 
@@ -212,6 +216,8 @@ class FeFace:
         out.append(_adjust_choice())
         if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
             out.append(_policy_choice())  # taken at any step; offered where battles are fought
+        if step.phase == MOVEMENT_PHASE and not state.orion and not state.setup:
+            out.append(_reaction_choice())  # taken at any step; offered where units move
         return tuple(out)
 
     def menu(
@@ -473,6 +479,17 @@ def _policy_choice() -> Choice:
         Param("pursue", ParamKind.TEXT, False, ("", "always", "never"), "pursue a retreat"),
     )
     return Choice("policy", TITLES["policy"], params, combat_policy.POLICY_RULE)
+
+
+def _reaction_choice() -> Choice:
+    """The reaction policy's fields (205.0): what the engine answers in the seat's windows."""
+    params = (
+        Param("mode", ParamKind.TEXT, True, ("ask", "never", "react"), "ask cancels the policy"),
+        Param("units", ParamKind.PIECES, False, (), "react: these units (empty: any)"),
+        Param("hexes", ParamKind.HEXES, False, (), "react: to these hexes, first preferred"),
+        Param("otherwise", ParamKind.TEXT, False, ("stay", "ask"), "other units that could react"),
+    )
+    return Choice("reaction", TITLES["reaction"], params, reaction.REACTION_RULE)
 
 
 def _adjust_choice() -> Choice:

@@ -21,7 +21,7 @@ from engine.fe import steps as areas
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Phase, SequenceOfPlay, Step, load_sequence
-from engine.fe.steps import base, combat_policy
+from engine.fe.steps import base, combat_policy, reaction_policy
 from engine.fe.steps.setup_stage import SETUP_PHASE, setup_steps
 
 ORION = "orion"
@@ -112,7 +112,8 @@ class FeTurns:
         return combat_policy.decides(state, step, seat)
 
     def by_policy(self, state: FeState, step: Step, events: list[Event]) -> FeState | None:
-        return combat_policy.by_policy(state, step, events)
+        answered = combat_policy.by_policy(state, step, events)
+        return answered if answered is not None else reaction_policy.by_policy(state, step, events)
 
     def finish(self, state: FeState, seat: Seat, step: Step) -> list[Violation]:
         return areas.area(step.area).finish(state, seat, step)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -37,6 +37,7 @@ from engine.fe.battle_model import BattleRecord, CombatPolicy
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.opening import ApproachOrder, CloakOrder, OpposeOrder, WithdrawOrder
+from engine.fe.reaction import ReactionPolicy
 
 
 class Forces(msgspec.Struct, frozen=True, array_like=True):
@@ -158,6 +159,9 @@ class FeState(
     hands them to the core (to be armed) as the packet's order or roll is applied."""
     sids: tuple[tuple[str, int], ...] = ()
     """SIDS steps scored on each base's present side, by unit id (308.8, `steps.sids`)."""
+    reaction_policies: tuple[tuple[Seat, ReactionPolicy], ...] = ()
+    """Each seat's signed reaction policy (a ``reaction`` order), by seat: the engine answers
+    that seat's reaction windows (3B3, 205.0) from it (`engine.fe.steps.reaction_policy`)."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
@@ -430,6 +434,17 @@ class PolicyOrder(CombatPolicy, _OrderBase, frozen=True, tag="policy"):
     Given at any step the seat acts in, it answers from there on."""
 
 
+class ReactionOrder(_OrderBase, frozen=True, tag="reaction"):
+    """Sign (or replace) the seat's reaction policy (205.0, 3B3), stored as a
+    `engine.fe.reaction.ReactionPolicy` (see it for the fields); ``mode`` "ask" cancels it.
+    Given at any step the seat acts in, it answers the seat's reaction windows from then on."""
+
+    mode: Literal["ask", "never", "react"] = "ask"
+    units: Annotated[list[UnitId], msgspec.Meta(max_length=1000)] = []
+    hexes: Annotated[list[HexText], msgspec.Meta(max_length=200)] = []
+    otherwise: Literal["stay", "ask"] = "stay"
+
+
 ALLOCATION_PATTERN = r"^(cripple|destroy|sids) [^ ]{1,40}$|^fighters [^ ]{1,40} [0-9]{1,3}(\.5)?$"
 """One loss of an ``allocate`` order, in words."""
 
@@ -512,7 +527,7 @@ Order = (
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
     | AllocateOrder | DirectOrder | PursueOrder | PolicyOrder | WithdrawOrder | OpposeOrder
-    | ApproachOrder | CloakOrder | CaptureOrder
+    | ApproachOrder | CloakOrder | CaptureOrder | ReactionOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
@@ -521,7 +536,7 @@ RULE_ORDERS: tuple[str, ...] = (
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""
-POLICY_ORDERS: tuple[str, ...] = ("policy",)
+POLICY_ORDERS: tuple[str, ...] = ("policy", "reaction")
 """Orders about how the seat plays later steps, taken at any step (like ``standing``)."""
 ORDER_TYPES: tuple[str, ...] = tuple(sorted((*TURN_ORDER_TYPES, *RULE_ORDERS, *POLICY_ORDERS)))
 

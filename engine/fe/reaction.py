@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from itertools import pairwise
+from typing import Literal
 
 import msgspec
 
@@ -59,6 +60,24 @@ from engine.fe.pinning import PIN_RULE, pin_violation
 REACTION_RULE = "205.0"
 REACTION_RANGE = 1
 EXTENDED_REACTION_RANGE = 2
+
+
+class ReactionPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a seat signed in advance for its reaction windows (3B3), so that the phasing
+    player's movement batches need no email from it (`engine.fe.steps.reaction_policy`).
+    Public, like every order: the phasing player reads it before moving.
+
+    ``mode`` "never": the seat never reacts (every window passes); "react": ``units`` (empty:
+    any of the seat's units) react to an enemy entering ``hexes`` (empty: any hex within
+    their reaction range), the hexes named first preferred; "ask" (the default) cancels the
+    policy. ``otherwise`` says what happens when a unit could react where the policy does not
+    cover it (a unit or a hex it does not name): "stay" (it does not react) or "ask" (the seat
+    is asked). Units are kept sorted, hexes in the order named."""
+
+    mode: Literal["ask", "never", "react"] = "ask"
+    units: tuple[str, ...] = ()
+    hexes: tuple[str, ...] = ()
+    otherwise: Literal["stay", "ask"] = "stay"
 
 
 class Candidate(msgspec.Struct, frozen=True):

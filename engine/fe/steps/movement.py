@@ -9,7 +9,8 @@ Three decision steps of the sequence of play (105.0) are played here:
   window (3B3), after which movement goes on in 3B2. Ending 3B2 with ``done`` opens the last
   window in the natural order of the steps.
 - 3B3, the non-phasing seat: ``react`` orders (205.0), checked by `engine.fe.reaction`
-  against what moved in the batch. The step passes by itself when nobody can react.
+  against what moved in the batch. The step passes by itself when nobody can react, and the
+  seat's signed reaction policy answers it when it can (`engine.fe.steps.reaction_policy`).
 - 4B, the non-phasing seat: ``move`` orders for reserve fleets (203.7).
 
 Play by email cannot stop after every hex for the other side to answer, so the phasing
