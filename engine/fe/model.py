@@ -13,7 +13,6 @@ ruleset through ``validate_secret``/``apply_secret``.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
@@ -33,6 +32,7 @@ from engine.core.turn_orders import (
     Standing,
     dice_problem,
 )
+from engine.fe import state_digest
 from engine.fe.battle_model import BattleRecord, CombatPolicy
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import HexId
@@ -228,36 +228,9 @@ class FeState(
         return 0
 
     def hash_form(self) -> dict[str, object]:
-        """What the state hash encodes in place of this state (see `engine.core.state`).
-
-        The fields that differ from their defaults, by name, except that each empire's units
-        are replaced by the SHA-256 of their canonical bytes, remembered per tuple object: an
-        unchanged empire costs a dictionary lookup instead of encoding and hashing its
-        counters again. Fields at their defaults are left out so that a later version may add
-        a field (with a default) without changing the hash of any state that does not use it.
-        """
-        form: dict[str, object] = {}
-        for name, default in _FIELD_DEFAULTS:
-            value = getattr(self, name)
-            if name == "forces":
-                form[name] = _forces_digests(value)
-            elif default is msgspec.NODEFAULT or value != default:
-                form[name] = value
-        return form
-
-
-def _field_defaults() -> tuple[tuple[str, object], ...]:
-    """Each field of `FeState` with its default value (``NODEFAULT`` when it has none)."""
-    pairs: list[tuple[str, object]] = []
-    for field in msgspec.structs.fields(FeState):
-        default = field.default
-        if field.default_factory is not msgspec.NODEFAULT:
-            default = field.default_factory()
-        pairs.append((field.name, default))
-    return tuple(pairs)
-
-
-_FIELD_DEFAULTS = _field_defaults()
+        """What the state hash encodes in place of this state (see `engine.core.state`): the
+        fields off their defaults, the units as digests (`engine.fe.state_digest`)."""
+        return state_digest.hash_form(self)
 
 
 @caches.by_identity(maxsize=1)
@@ -275,23 +248,6 @@ def _board(
 
 def _unit_id(unit: Unit) -> str:
     return unit.id
-
-
-_HASH_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
-
-
-@caches.by_identity(maxsize=1)
-def _forces_digests(forces: tuple[Forces, ...]) -> tuple[tuple[str, bytes], ...]:
-    """Each empire with the digest of its units; the last answer is kept for the same tuple
-    (most packets change no unit, so the states before and after share it)."""
-    return tuple((f.empire, _forces_digest(f.units)) for f in forces)
-
-
-@caches.by_identity(maxsize=256)
-def _forces_digest(units: tuple[Unit, ...]) -> bytes:
-    """SHA-256 of the units' canonical bytes, cached by the identity of the tuple (an
-    unchanged empire keeps its tuple from state to state, `FeState.with_board`)."""
-    return hashlib.sha256(_HASH_ENCODER.encode(units)).digest()
 
 
 class _OrderBase(

@@ -1,0 +1,65 @@
+"""What an F&E state's hash encodes (`engine.fe.model.FeState.hash_form`), apart from the
+state module so that each stays readable.
+
+Two choices keep the hash cheap and stable:
+
+- each empire's units stand in the hash as the SHA-256 of their canonical bytes, remembered
+  per tuple object: an empire whose units did not change keeps its tuple from state to state
+  (`FeState.with_board`), so it costs a dictionary lookup instead of encoding and hashing a
+  thousand counters again after every packet;
+- fields at their defaults are left out, by name, so that a later version may add a field
+  with a default without changing the hash of any state that does not use it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from engine.core import caches
+
+if TYPE_CHECKING:
+    from engine.fe.forces import Unit
+    from engine.fe.model import FeState, Forces
+
+_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
+
+
+def hash_form(state: FeState) -> dict[str, object]:
+    """The fields of ``state`` that differ from their defaults, by name, with the forces as
+    digests per empire."""
+    form: dict[str, object] = {}
+    for name, default in _field_defaults(type(state)):
+        value = getattr(state, name)
+        if name == "forces":
+            form[name] = _forces_digests(value)
+        elif default is msgspec.NODEFAULT or value != default:
+            form[name] = value
+    return form
+
+
+@caches.derived(maxsize=4)
+def _field_defaults(state_type: type[FeState]) -> tuple[tuple[str, object], ...]:
+    """Each field of the state type with its default value (``NODEFAULT`` when it has none)."""
+    pairs: list[tuple[str, object]] = []
+    for field in msgspec.structs.fields(state_type):
+        default = field.default
+        if field.default_factory is not msgspec.NODEFAULT:
+            default = field.default_factory()
+        pairs.append((field.name, default))
+    return tuple(pairs)
+
+
+@caches.by_identity(maxsize=1)
+def _forces_digests(forces: tuple[Forces, ...]) -> tuple[tuple[str, bytes], ...]:
+    """Each empire with the digest of its units; the last answer is kept for the same tuple
+    (most packets change no unit, so the states before and after share it)."""
+    return tuple((f.empire, _forces_digest(f.units)) for f in forces)
+
+
+@caches.by_identity(maxsize=256)
+def _forces_digest(units: tuple[Unit, ...]) -> bytes:
+    """SHA-256 of the units' canonical bytes, cached by the identity of the tuple."""
+    return hashlib.sha256(_ENCODER.encode(units)).digest()
