@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from engine.core import caches
+from engine.core.choices import Finding, OptionList
 from engine.core.face import (
     Board,
     ChecklistItem,
@@ -38,7 +39,7 @@ from engine.core.face import (
 from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import battle_menus, flow, menus, model, opening, views
+from engine.fe import battle_menus, choice_lists, finder, flow, menus, model, opening, views
 from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
@@ -223,6 +224,16 @@ class FeFace:
             return battle_menus.allocation_menu(state, seat, chosen)
         return None
 
+    def lists(self, state: FeState, seat: Seat) -> tuple[OptionList, ...]:
+        """`engine.core.choices.Lists`: set-up hexes, classes to build, units that may move
+        (`engine.fe.choice_lists`)."""
+        return choice_lists.lists(state, seat)
+
+    def find(self, state: FeState, seat: Seat, text: str) -> tuple[Finding, ...]:
+        """`engine.core.choices.Finder`: units, classes, fleets, hexes and planets
+        (`engine.fe.finder`)."""
+        return finder.find(state, self.board(state), seat, text)
+
     def checklist(self, state: FeState) -> tuple[ChecklistItem, ...]:
         seq = flow.sequence()
         parts: list[tuple[bool | None, tuple[Step, ...]]] = []
@@ -287,6 +298,15 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         return msgspec.structs.replace(choice, presets=menus.build_presets(state, seat))
     if choice.order == "convert":
         return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
+    if choice.order == "place":  # each fleet still waiting, its hexes in the label (600.0)
+        return msgspec.structs.replace(choice, presets=menus.place_presets(state, seat))
+    if choice.order == "move":  # each stack and fleet that may move (203.0); a path is needed
+        params = tuple(
+            msgspec.structs.replace(p, required=True) if p.name == "path" else p
+            for p in choice.params
+        )
+        presets = menus.move_presets(state, seat)
+        return msgspec.structs.replace(choice, params=params, presets=presets)
     if choice.order == "direct":  # the enemy units directed damage may reach now (302.5)
         targets = combat_directed.target_ids(state, seat)
         params = tuple(
