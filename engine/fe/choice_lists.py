@@ -27,6 +27,7 @@ from engine.fe import setup as placing
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit, allowance
 from engine.fe.model import BuildOrder, FeState
+from engine.fe.movement import remaining
 from engine.fe.sequence import Step
 from engine.fe.steps import base, movement, shipyard, yard
 from engine.fe.units import load_units
@@ -162,7 +163,7 @@ def movement_list(state: FeState, seat: Seat, step: Step) -> OptionList:
     moved = dict(state.moved)
     items: list[Option] = []
     for unit in free:
-        left = movement.remaining(unit, moved, slow)
+        left = remaining(unit, moved, slow)
         if left <= 0:
             continue
         facts = [
