@@ -49,9 +49,9 @@ def mobile(unit: Unit) -> bool:
     return unit.hex != OFF_MAP and allowance(unit) > 0
 
 
-def fleet_units(state: FeState, seat: Seat, name: str) -> tuple[str, tuple[Unit, ...]] | str:
-    """The fleet ``name`` of ``seat``'s empires, as ``(empire fleet, its units on the map)``,
-    or why it names none or several."""
+def fleet_units(state: FeState, seat: Seat, name: str) -> tuple[str, str, tuple[Unit, ...]] | str:
+    """The fleet ``name`` of ``seat``'s empires, as ``(empire, fleet, its units on the map
+    that move)``, or why it names none or several."""
     mine = base.empires_of(state, seat)
     wanted = name.strip().casefold()
     empire_part, _, rest = name.strip().partition(" ")
@@ -70,7 +70,7 @@ def fleet_units(state: FeState, seat: Seat, name: str) -> tuple[str, tuple[Unit,
             f"fleet {name!r} names {shown}: put the empire first, e.g. {shown.split(' and ')[0]!r}"
         )
     ((empire, fleet), units) = next(iter(fleets.items()))
-    return f"{empire} {fleet}", tuple(u for u in units if mobile(u))
+    return empire, fleet, tuple(u for u in units if mobile(u))
 
 
 def _matches(unit: Unit, only: Sequence[str]) -> bool:
@@ -102,7 +102,7 @@ def expand(state: FeState, seat: Seat, order: MoveOrder) -> MoveOrder | list[Vio
         found = fleet_units(state, seat, order.fleet)
         if isinstance(found, str):
             return [Violation(found, STACK_RULE)]
-        what, units = found
+        what, units = f"{found[0]} {found[1]}", found[2]
         if order.stack:
             units = tuple(u for u in units if u.hex == start)
         else:

@@ -373,7 +373,7 @@ def _hexes_text(n: int) -> str:
 def apply_move_order(
     state: FeState, seat: Seat, step: Step, order: MoveOrder, events: list[Event]
 ) -> FeState:
-    fleet = order.fleet
+    fleet = stacks.fleet_units(state, seat, order.fleet) if order.fleet else ""
     expanded = stacks.expand(state, seat, order)
     if isinstance(expanded, list):
         raise ValueError(expanded[0].message)  # check_move_order refused it already
@@ -384,7 +384,7 @@ def apply_move_order(
     reserve = step.id == RESERVE_STEP
     route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
     what = "moves reserve fleet" if reserve else "moves"
-    what += f" {fleet}:" if fleet else ""
+    what += f" {fleet[1]}:" if isinstance(fleet, tuple) else ""
     events.append(
         Event(
             "reserve-move" if reserve else "move",
