@@ -300,13 +300,14 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
     if choice.order == "place":  # each fleet still waiting, its hexes in the label (600.0)
         return msgspec.structs.replace(choice, presets=menus.place_presets(state, seat))
-    if choice.order == "move":  # each stack and fleet that may move (203.0); a path is needed
+    if choice.order == "move":
+        # A path always; units as the app's stack key and forms write them (their defaults
+        # only let a move name a stack or fleet instead, `engine.fe.stacks`).
         params = tuple(
-            msgspec.structs.replace(p, required=True) if p.name == "path" else p
+            msgspec.structs.replace(p, required=True) if p.name in ("units", "path") else p
             for p in choice.params
         )
-        presets = menus.move_presets(state, seat)
-        return msgspec.structs.replace(choice, params=params, presets=presets)
+        return msgspec.structs.replace(choice, params=params)
     if choice.order == "direct":  # the enemy units directed damage may reach now (302.5)
         targets = combat_directed.target_ids(state, seat)
         params = tuple(

@@ -69,19 +69,3 @@ def place_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
             shown = hexes if len(hexes) <= 40 else hexes[:37] + "..."
             out.append(Preset(f"{item.label}: {shown}", item.values))
     return tuple(out)
-
-
-def move_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
-    """Each hex holding units of ``seat`` that may still move (203.0), as a ``stack``: the
-    form then asks only for the path, which starts there."""
-    stacks: dict[str, list[str]] = {}
-    for listed in choice_lists.lists(state, seat):
-        if listed.key != "movement":
-            continue
-        for item in listed.items:
-            facts = {f.label: f.value for f in item.facts}
-            stacks.setdefault(facts["hex"], []).append(f"{facts['class']} {facts['movement left']}")
-    return tuple(
-        Preset(f"stack in {h}: {', '.join(units)}", (("stack", h),))
-        for h, units in sorted(stacks.items())
-    )

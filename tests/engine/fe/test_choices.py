@@ -143,11 +143,11 @@ def test_an_unreleased_fleet_is_named_in_a_note_not_listed() -> None:
     assert "not released, may not move (600.3): KLI Flank Patrol (2)" in listed.notes
 
 
-def test_the_move_form_offers_stacks_and_asks_for_the_path() -> None:
+def test_the_move_form_asks_for_units_and_path_and_offers_stack_and_fleet() -> None:
     move = next(c for c in FACE.choices(at_movement(), "coalition") if c.order == "move")
-    assert [dict(p.values) for p in move.presets] == [{"stack": "1307"}, {"stack": "1607"}]
     params = {p.name: p for p in move.params}
-    assert params["path"].required and not params["units"].required
+    assert params["path"].required and params["units"].required
+    assert not any(params[name].required for name in ("stack", "fleet", "only"))
 
 
 # --- the view and templates ---------------------------------------------------------------
@@ -158,8 +158,8 @@ def test_the_view_gives_templates_and_lists_only_to_the_seat_that_owes() -> None
     view = choices_view(FACE, state, "coalition")
     assert view.owes and view.step == "3B2"
     kinds = {k.order: k for k in view.orders}
-    assert kinds["move"].template == '{"type": "move", "path": ["HEX", "HEX"]}'
-    assert {"units", "stack", "fleet", "only"} <= set(kinds["move"].optional)
+    assert kinds["move"].template == '{"type": "move", "units": ["UNIT"], "path": ["HEX", "HEX"]}'
+    assert kinds["move"].optional == ("stack", "fleet", "only")
     assert kinds["batch"].template == '{"type": "batch"}'
     assert [x.key for x in view.lists] == ["movement"]
     other = choices_view(FACE, state, "alliance")
