@@ -137,8 +137,11 @@ def template(choice: Choice) -> OrderKind:
         if not param.required:
             optional.append(param.name)
             continue
-        if param.options and param.kind in (ParamKind.TEXT, ParamKind.HEX, ParamKind.PIECE):
-            data[param.name] = param.options[0]
+        first = param.options[0] if param.options else ""
+        if first and param.kind in (ParamKind.TEXT, ParamKind.HEX, ParamKind.PIECE):
+            data[param.name] = first
+        elif param.kind == ParamKind.INTEGER and first.lstrip("-").isdigit():
+            data[param.name] = int(first)
         else:
             data[param.name] = PLACEHOLDERS.get(param.kind, "TEXT")
     line = json.dumps(data, ensure_ascii=True)
