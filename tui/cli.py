@@ -272,6 +272,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show.add_argument("--detailed", action="store_true", help="with --map: larger hexes with ids")
 
+    choices = sub.add_parser(
+        "choices",
+        help="list what your seat may do now: order templates and legal values",
+        description="The step your seat owes, each order kind it takes with a one-line "
+        "JSON template, and the lists of what would pass now: for set-up each waiting "
+        "fleet's set-up hexes, for production each class to build with its cost, sites and "
+        "substitutions, for movement each unit that may move with its movement points "
+        "left. docs/orders.md describes the --json keys.",
+    )
+    choices.add_argument("game", metavar="GAME")
+    choices.add_argument("--json", action="store_true")
+
+    find = sub.add_parser(
+        "find",
+        help="find a unit, class, fleet, hex or planet in a game",
+        description="Case-insensitive: a unit id or class matches exactly, a fleet by its "
+        "name or part of it, a hex by its four digits, a planet by part of its name. Each "
+        "match prints its hex, empire, unit, class, fleet and states; exits 1 when nothing "
+        "matches.",
+    )
+    find.add_argument("game", metavar="GAME")
+    find.add_argument(
+        "text", nargs="+", metavar="TEXT", help='e.g. KLI-0012, D7, "home fleet", 1307'
+    )
+    find.add_argument("--json", action="store_true")
+
     orders = sub.add_parser(
         "orders",
         help="check, sign and queue orders from a file",

@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.core.errors import HexpostError
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
-from tui import account_cmd, calc_cmd, render, sync_cmd, trust_cmd
+from tui import account_cmd, calc_cmd, choices_cmd, render, sync_cmd, trust_cmd
 from tui.askpass import passphrase, signing_replica
 from tui.rulesets import demo as ruleset_demo
 from tui.safe_text import safe_text
@@ -276,6 +276,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "accept": cmd_accept,
     "games": cmd_games,
     "show": cmd_show,
+    "choices": choices_cmd.cmd_choices,
+    "find": choices_cmd.cmd_find,
     "orders": cmd_orders,
     "chat": cmd_chat,
     "sync": sync_cmd.cmd_sync,

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from engine.core import caches
+from engine.core.choices import Finding, OptionList
 from engine.core.face import (
     Board,
     ChecklistItem,
@@ -38,7 +39,17 @@ from engine.core.face import (
 from engine.core.ruleset import Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import battle_menus, flow, menus, model, opening, reaction, views
+from engine.fe import (
+    battle_menus,
+    choice_lists,
+    finder,
+    flow,
+    menus,
+    model,
+    opening,
+    reaction,
+    views,
+)
 from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
@@ -229,6 +240,16 @@ class FeFace:
             return battle_menus.allocation_menu(state, seat, chosen)
         return None
 
+    def lists(self, state: FeState, seat: Seat) -> tuple[OptionList, ...]:
+        """`engine.core.choices.Lists`: set-up hexes, classes to build, units that may move
+        (`engine.fe.choice_lists`)."""
+        return choice_lists.lists(state, seat)
+
+    def find(self, state: FeState, seat: Seat, text: str) -> tuple[Finding, ...]:
+        """`engine.core.choices.Finder`: units, classes, fleets, hexes and planets
+        (`engine.fe.finder`)."""
+        return finder.find(state, self.board(state), seat, text)
+
     def checklist(self, state: FeState) -> tuple[ChecklistItem, ...]:
         seq = flow.sequence()
         parts: list[tuple[bool | None, tuple[Step, ...]]] = []
@@ -293,6 +314,16 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         return msgspec.structs.replace(choice, presets=menus.build_presets(state, seat))
     if choice.order == "convert":
         return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
+    if choice.order == "place":  # each fleet still waiting, its hexes in the label (600.0)
+        return msgspec.structs.replace(choice, presets=menus.place_presets(state, seat))
+    if choice.order == "move":
+        # A path always; units as the app's stack key and forms write them (their defaults
+        # only let a move name a stack or fleet instead, `engine.fe.stacks`).
+        params = tuple(
+            msgspec.structs.replace(p, required=True) if p.name in ("units", "path") else p
+            for p in choice.params
+        )
+        return msgspec.structs.replace(choice, params=params)
     if choice.order == "direct":  # the enemy units directed damage may reach now (302.5)
         targets = combat_directed.target_ids(state, seat)
         params = tuple(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.core.face import Preset
 from engine.core.ruleset import Seat
+from engine.fe import choice_lists
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
 from engine.fe.production import conversion_for, scheduled
@@ -53,4 +54,18 @@ def convert_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
                 continue  # not automated (bases, several units, a cost set by a rule)
             label = f"{unit.id} {unit.cls} -> {target.id}"
             out.append(Preset(label, (("unit", unit.id), ("to", target.id))))
+    return tuple(out)
+
+
+def place_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
+    """Each fleet still waiting to set up (600.0), its set-up hexes in the label: the form
+    then asks only for the hex."""
+    out: list[Preset] = []
+    for listed in choice_lists.lists(state, seat):
+        if listed.key != "setup":
+            continue
+        for item in listed.items:
+            hexes = next((f.value for f in item.facts if f.label == "set-up hexes"), "")
+            shown = hexes if len(hexes) <= 40 else hexes[:37] + "..."
+            out.append(Preset(f"{item.label}: {shown}", item.values))
     return tuple(out)

@@ -276,10 +276,20 @@ class Place(_OrderBase, frozen=True, tag="place"):
 
 
 class MoveOrder(_OrderBase, frozen=True, tag="move"):
-    """Move a stack along ``path``, which starts at the hex the units are in (203.0)."""
+    """Move a stack along ``path``, which starts at the hex the units are in (203.0).
 
-    units: UnitIds
-    path: HexPath
+    The units are listed in ``units``, or named by ``stack`` (the hex the path starts in:
+    every unit of the seat there that moves), ``fleet`` (a starting fleet by name) and
+    ``only`` (class names, empire codes or unit ids narrowing either), which the engine
+    expands to the units (`engine.fe.stacks`). The defaults are left out of the encoding, so
+    moves signed before these fields existed keep their bytes; a missing path is refused.
+    """
+
+    units: UnitIds = []
+    path: HexPath = []
+    stack: Annotated[str, msgspec.Meta(pattern=r"^([0-9]{4})?$")] = ""
+    fleet: Annotated[str, msgspec.Meta(max_length=80)] = ""
+    only: Annotated[list[UnitId], msgspec.Meta(max_length=100)] = []
 
 
 class Batch(_OrderBase, frozen=True, tag="batch"):

@@ -62,7 +62,7 @@ import msgspec
 
 from engine.core import hexgrid
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import neutral
+from engine.fe import neutral, stacks
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
@@ -248,7 +248,12 @@ def halved(state: FeState, units: list[Unit], reserve: bool) -> tuple[str, ...]:
 
 
 def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -> list[Violation]:
-    """Operational movement in 3B2, reserve movement in 4B."""
+    """Operational movement in 3B2, reserve movement in 4B; a stack or fleet named by the
+    order is checked unit by unit (`engine.fe.stacks`)."""
+    expanded = stacks.expand(state, seat, order)
+    if isinstance(expanded, list):
+        return expanded
+    order = expanded
     reserve = step.id == RESERVE_STEP
     units, empire, problems = _stack(state, seat, order.units, OWN_UNITS_RULE)
     if problems:
@@ -369,12 +374,18 @@ def _hexes_text(n: int) -> str:
 def apply_move_order(
     state: FeState, seat: Seat, step: Step, order: MoveOrder, events: list[Event]
 ) -> FeState:
+    fleet = stacks.fleet_units(state, seat, order.fleet) if order.fleet else ""
+    expanded = stacks.expand(state, seat, order)
+    if isinstance(expanded, list):
+        raise ValueError(expanded[0].message)  # check_move_order refused it already
+    order = expanded
     move = _as_move(order.units, order.path)
     board = state.board
     empire = board.unit(move.unit_ids[0]).empire
     reserve = step.id == RESERVE_STEP
     route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
     what = "moves reserve fleet" if reserve else "moves"
+    what += f" {fleet[1]}:" if isinstance(fleet, tuple) else ""
     events.append(
         Event(
             "reserve-move" if reserve else "move",

@@ -1,0 +1,229 @@
+"""What a seat may do now, listed before it writes an order, and a search of the board.
+
+`engine.core.face.Face.choices` says which orders a step takes and what each asks for. A
+player about to write one also wants the values that would pass: which fleets wait to set
+up and where they may go, what may be built and at what price, which units may still move
+and how far. Those lists are the ruleset's to compute (they are its rules); a face that can
+give them implements `Lists` (optional, like `engine.core.face.Menus`), and a client renders
+them without knowing the game: each `OptionList` is a titled list of `Option` lines, each
+line the order fields it fills (``values``) and facts about it in words.
+
+`choices_view` puts the step, the order kinds with a one-line template each (`template`,
+built from the parameters alone) and the ruleset's lists into one record, the one
+``hexpost choices --json`` prints. `Finder` is the matching optional search (``hexpost
+find``); `search_board` is the neutral fallback over the face's `Board`.
+
+Every function here is pure and reads only what the face hands it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+from engine.core.face import Board, Choice, Face, Fact, ParamKind
+from engine.core.ruleset import Seat
+
+
+class Option(msgspec.Struct, frozen=True):
+    """One line of a list: something the seat may do now (a fleet to place, a class to
+    build, a unit to move). ``values`` are the order fields it fills as ``(name, value)``;
+    ``facts`` what it costs or allows, in the game's words."""
+
+    label: str
+    values: tuple[tuple[str, str], ...] = ()
+    facts: tuple[Fact, ...] = ()
+
+
+class OptionList(msgspec.Struct, frozen=True):
+    """A titled list of options for one order type (``order``), under ``rule``. ``key`` names
+    the list for scripts (``"setup"``, ``"production"``, ``"movement"``); ``notes`` are lines
+    that hold for the whole list (the treasury, the limits left)."""
+
+    key: str
+    title: str
+    order: str
+    rule: str = ""
+    items: tuple[Option, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class OrderKind(msgspec.Struct, frozen=True):
+    """An order the current step takes: its ``type``, title, rule and a one-line JSON
+    template with a placeholder for each required field; ``optional`` names the rest."""
+
+    order: str
+    title: str
+    rule: str
+    template: str
+    optional: tuple[str, ...] = ()
+
+
+class ChoicesView(msgspec.Struct, frozen=True):
+    """What ``seat`` may do now: the step it owes (``owes`` false: nothing, and the order
+    lists are empty), the order kinds it takes, and the ruleset's lists of legal values."""
+
+    seat: Seat
+    owes: bool
+    step: str | None
+    step_title: str
+    orders: tuple[OrderKind, ...] = ()
+    lists: tuple[OptionList, ...] = ()
+
+
+class Finding(msgspec.Struct, frozen=True):
+    """A piece (or a place without one) that matched a search. ``matched`` says what the
+    text matched (``"piece"``, ``"kind"``, ``"group"``, ``"hex"``, ``"place"``); ``piece`` is
+    empty for a place with no piece in it; ``marks`` are the piece's states in a word each;
+    ``note`` a short word on the place (its features) or the piece."""
+
+    matched: str
+    hex: str | None
+    side: str
+    piece: str = ""
+    kind: str = ""
+    group: str = ""
+    marks: tuple[str, ...] = ()
+    note: str = ""
+
+
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Lists(Protocol[S_contra]):
+    """A face that lists the legal values of the orders a seat owes (optional: `lists_of`
+    asks any face)."""
+
+    def lists(self, state: S_contra, seat: Seat) -> tuple[OptionList, ...]:
+        """The lists for the orders ``seat`` owes now (empty when it owes nothing)."""
+        ...
+
+
+class Finder(Protocol[S_contra]):
+    """A face with its own search of the game (optional: `find_of` falls back on
+    `search_board`)."""
+
+    def find(self, state: S_contra, seat: Seat, text: str) -> tuple[Finding, ...]:
+        """Pieces, groups and places matching ``text``, case-insensitively."""
+        ...
+
+
+PLACEHOLDERS: dict[ParamKind, Any] = {
+    ParamKind.TEXT: "TEXT",
+    ParamKind.INTEGER: 0,
+    ParamKind.FLAG: False,
+    ParamKind.HEX: "HEX",
+    ParamKind.HEXES: ["HEX", "HEX"],
+    ParamKind.PIECE: "UNIT",
+    ParamKind.PIECES: ["UNIT"],
+    ParamKind.STEP: "STEP",
+    ParamKind.STEPS: ["STEP"],
+    ParamKind.TEXTS: ["TEXT"],
+    ParamKind.PICKS: ["TEXT"],
+    ParamKind.RECORD: {},
+}
+"""What a template writes for a required field of each kind."""
+
+
+def template(choice: Choice) -> OrderKind:
+    """``choice`` as an order kind: ``{"type": ..., FIELD: PLACEHOLDER}`` on one line, with
+    a placeholder for each required field (a field with a menu shows its first value)."""
+    data: dict[str, Any] = {"type": choice.order}
+    optional: list[str] = []
+    for param in choice.params:
+        if not param.required:
+            optional.append(param.name)
+            continue
+        first = param.options[0] if param.options else ""
+        if first and param.kind in (ParamKind.TEXT, ParamKind.HEX, ParamKind.PIECE):
+            data[param.name] = first
+        elif param.kind == ParamKind.INTEGER and first.lstrip("-").isdigit():
+            data[param.name] = int(first)
+        else:
+            data[param.name] = PLACEHOLDERS.get(param.kind, "TEXT")
+    line = json.dumps(data, ensure_ascii=True)
+    return OrderKind(choice.order, choice.title, choice.rule, line, tuple(optional))
+
+
+def lists_of(face: object, state: Any, seat: Seat) -> tuple[OptionList, ...]:
+    """``face``'s lists for ``seat`` (`Lists`), or none for a face without them."""
+    method = getattr(face, "lists", None)
+    if not callable(method):
+        return ()
+    found = method(state, seat)
+    return tuple(item for item in found if isinstance(item, OptionList))
+
+
+def choices_view(face: Face[Any], state: Any, seat: Seat) -> ChoicesView:
+    """What ``seat`` may do now, from ``face`` alone."""
+    summary = face.summary(state)
+    choices = face.choices(state, seat)
+    owes = seat in summary.waiting_for and bool(choices)
+    return ChoicesView(
+        seat=seat,
+        owes=owes,
+        step=summary.step,
+        step_title=summary.step_title,
+        orders=tuple(template(c) for c in choices),
+        lists=lists_of(face, state, seat) if owes else (),
+    )
+
+
+def find_of(face: Face[Any], state: Any, seat: Seat, text: str) -> tuple[Finding, ...]:
+    """What matches ``text``: the face's own search (`Lists`) when it has one, else
+    `search_board` over its board."""
+    method = getattr(face, "find", None)
+    if callable(method):
+        found = method(state, seat, text)
+        return tuple(item for item in found if isinstance(item, Finding))
+    board = face.board(state)
+    return search_board(board, text) if board is not None else ()
+
+
+def search_board(board: Board, text: str) -> tuple[Finding, ...]:
+    """Pieces whose id, kind or group matches ``text`` (case-insensitively: an id or kind
+    exactly, a group or an id by a part of it), and every piece in a hex named exactly;
+    a hex with no piece is listed by itself. Exact matches come first."""
+    needle = text.strip().casefold()
+    if not needle:
+        return ()
+    exact: list[Finding] = []
+    partial: list[Finding] = []
+    for piece in board.pieces:
+        how = _match(needle, piece.id, piece.kind, piece.group, piece.hex or "")
+        if how is None:
+            continue
+        matched, is_exact = how
+        row = Finding(matched, piece.hex, piece.side, piece.id, piece.kind, piece.group,
+                      piece.marks)  # fmt: skip
+        (exact if is_exact else partial).append(row)
+    if not exact and not partial:
+        for place in board.places:
+            if place.hex.casefold() == needle:
+                exact.append(Finding("hex", place.hex, place.owner, note=", ".join(place.features)))
+    return tuple(exact + partial)
+
+
+def _match(needle: str, ident: str, kind: str, group: str, hex_id: str) -> tuple[str, bool] | None:
+    """What of a piece ``needle`` matches, and whether exactly; None: nothing."""
+    if ident.casefold() == needle:
+        return "piece", True
+    if kind.casefold() == needle:
+        return "kind", True
+    if hex_id and hex_id == needle:
+        return "hex", True
+    if group and group.casefold() == needle:
+        return "group", True
+    if group and needle in group.casefold():
+        return "group", False
+    if needle in ident.casefold():
+        return "piece", False
+    return None
+
+
+def names(items: Sequence[Finding]) -> tuple[str, ...]:
+    """The pieces of ``items``, in order, without repeats (a test's and a script's view)."""
+    return tuple(dict.fromkeys(f.piece for f in items if f.piece))

@@ -1,0 +1,108 @@
+"""`hexpost choices` and `hexpost find` through the real command line, and a move naming a
+stack refused whole when one of its units cannot make it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
+from tests.tui.conftest import Player, accept_join, assert_refused, assert_usage_error, exchange
+from tests.tui.test_cli import plan_walk
+
+
+@pytest.fixture(scope="module")
+def game(alice: Player, bob: Player) -> str:
+    """A tutorial game both players joined, at its first set-up step (the alliance's KZI)."""
+    game = alice.ok(
+        "new", "--scenario", "tutorial", "--seat", "coalition", "--opponent", bob.address,
+        "--opponent-seat", "alliance", "--name", "choices",
+    ).strip()  # fmt: skip
+    exchange(alice, bob)
+    bob.ok("accept", game[:10])
+    exchange(bob, alice)
+    accept_join(alice, bob, game)
+    return game[:10]
+
+
+@pytest.fixture(scope="module")
+def moving(game: str, alice: Player, bob: Player) -> str:
+    """The same game set up and walked to the coalition's operational movement (3B2)."""
+    bob.orders(game, SETUP["alliance"])
+    exchange(bob, alice)
+    alice.orders(game, SETUP["coalition"])
+    exchange(alice, bob)
+    players = {"coalition": alice, "alliance": bob}
+    for seat, orders in plan_walk(alice.home, game, "3B2"):
+        owner = players[seat]
+        other = bob if owner is alice else alice
+        owner.in_process("orders", game, "-", stdin=json.dumps({"orders": orders}))
+        owner.in_process("sync", unlock=False)
+        other.in_process("sync", unlock=False)
+    return game
+
+
+def test_set_up_choices_name_each_fleet_and_its_hexes(game: str, bob: Player) -> None:
+    record = bob.json("choices", game)
+    assert record["owes"] and record["step"] == "0-KZI"
+    kinds = {k["order"]: k for k in record["orders"]}
+    assert json.loads(kinds["place"]["template"]) == {"type": "place", "hex": "HEX"}
+    (listed,) = record["lists"]
+    assert (listed["key"], listed["order"], listed["rule"]) == ("setup", "place", "600.0")
+    guard = next(i for i in listed["items"] if ["fleet", "Border Guard"] in i["values"])
+    assert {"label": "set-up hexes", "value": "1105 1205 1305 1405 1505 1605"} in guard["facts"]
+    text = bob.ok("choices", game)
+    assert "alliance owes 0-KZI" in text
+    assert "Fleets waiting to set up (place, 600.0):" in text
+    assert "set-up hexes 1105 1205 1305 1405 1505 1605" in text
+
+
+def test_the_seat_that_owes_nothing_is_told_so(game: str, alice: Player) -> None:
+    record = alice.json("choices", game)
+    assert not record["owes"] and record["lists"] == []
+    assert "coalition owes nothing now" in alice.ok("choices", game)
+
+
+def test_movement_choices_list_units_and_points_left(moving: str, alice: Player) -> None:
+    record = alice.json("choices", moving)
+    assert record["step"] == "3B2"
+    (listed,) = record["lists"]
+    rows = {dict(i["values"])["units"]: i for i in listed["items"]}
+    assert sorted(rows) == [f"KLI-000{n}" for n in range(1, 7)]
+    assert {"label": "movement left", "value": "6"} in rows["KLI-0001"]["facts"]
+    assert "KLI-0001 D7C in 1307: 6 left   [units=KLI-0001]" in alice.ok("choices", moving)
+
+
+def test_find_lists_a_fleet_and_a_hex(moving: str, alice: Player) -> None:
+    rows = alice.json("find", moving, "strike", "force")
+    assert [r["piece"] for r in rows] == ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
+    assert {r["hex"] for r in rows} == {"1307"} and rows[0]["group"] == "Strike Force"
+    text = alice.ok("find", moving, "1607")
+    assert "1607    KLI  KLI-0005 D6  Flank Patrol" in text and "[hex]" in text
+
+
+def test_a_stack_move_where_one_unit_cannot_go_is_refused_whole(moving: str, alice: Player) -> None:
+    before = alice.show(moving)
+    orders = [
+        {"type": "move", "units": ["KLI-0001"], "path": ["1307", "1308", "1307"]},
+        {"type": "move", "stack": "1307", "path": ["1307", "1308", "1309", "1310", "1311", "1312"]},
+    ]
+    done = alice.run("orders", moving, "-", "--dry-run", stdin=json.dumps({"orders": orders}))
+    assert_refused(
+        done, "order 2", "KLI-0001 (D7C)", "needs 5 hexes, allowance 6 (2 already moved", "203.1"
+    )
+    assert alice.show(moving)["seq"] == before["seq"]
+    good = [{"type": "move", "fleet": "Strike Force", "path": ["1307", "1308"]}]
+    out = alice.ok("orders", moving, "-", "--dry-run", stdin=json.dumps({"orders": good}))
+    assert "orders are legal" in out and "KLI moves Strike Force:" in out
+
+
+def test_bad_input_is_refused_by_name(moving: str, alice: Player) -> None:
+    assert_refused(alice.run("choices", "nosuchgame"), "no game matches 'nosuchgame'")
+    assert_refused(alice.run("find", "nosuchgame", "D7"), "no game matches")
+    assert_refused(alice.run("find", moving, "zz-top"), "nothing in game", "'zz-top'")
+    ambiguous = [{"type": "move", "fleet": "Nobody's Fleet", "path": ["1307", "1308"]}]
+    done = alice.run("orders", moving, "-", "--dry-run", stdin=json.dumps({"orders": ambiguous}))
+    assert_refused(done, "no fleet named", "203.0")
+    assert_usage_error(alice.run("find", moving))

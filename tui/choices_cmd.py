@@ -1,0 +1,76 @@
+"""``hexpost choices GAME`` and ``hexpost find GAME TEXT``: what may be done now, and where
+things are, before any order is written.
+
+``choices`` prints the step this home's seat owes, each order kind the step takes with a
+one-line JSON template, and the ruleset's lists of legal values (set-up hexes, classes to
+build, units that may move), each line with the order fields it fills. ``find`` lists the
+units (or places) matching a text: hex, side, unit, class, group and states. The records
+come from `tui.services.choices`; the text here is generic, so any ruleset's lists print.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from saves.home import Home
+from tui import render
+from tui.services import choices as service
+
+
+def cmd_choices(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    row = replica.find(args.game)
+    render.emit(service.choices(replica, row), args.json, choices_text)
+    return 0
+
+
+def cmd_find(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    row = replica.find(args.game)
+    render.emit(list(service.find(replica, row, " ".join(args.text))), args.json, find_text)
+    return 0
+
+
+def choices_text(record: dict[str, Any]) -> str:
+    """The view as a player reads it: the step, the order templates, then each list."""
+    step = f"{record['step']} {record['step_title']}".strip() or "no step"
+    if not record["owes"]:
+        return f"{record['seat']} owes nothing now (the game is at {step})"
+    lines = [f"{record['seat']} owes {step}", "", "Orders this step takes:"]
+    for kind in record["orders"]:
+        rule = f" ({kind['rule']})" if kind["rule"] else ""
+        lines.append(f"  {kind['order']}: {kind['title']}{rule}")
+        optional = f"   optional: {', '.join(kind['optional'])}" if kind["optional"] else ""
+        lines.append(f"    {kind['template']}{optional}")
+    for listed in record["lists"]:
+        rule = f", {listed['rule']}" if listed["rule"] else ""
+        lines += ["", f"{listed['title']} ({listed['order']}{rule}):"]
+        if not listed["items"]:
+            lines.append("  none")
+        for item in listed["items"]:
+            fills = " ".join(f"{k}={v}" for k, v in item["values"])
+            lines.append(f"  {item['label']}" + (f"   [{fills}]" if fills else ""))
+            facts = "; ".join(f"{f['label']} {f['value']}" for f in item["facts"])
+            if facts:
+                lines.append(f"      {facts}")
+        lines += [f"  note: {note}" for note in listed["notes"]]
+    return "\n".join(lines)
+
+
+def find_text(rows: list[dict[str, Any]]) -> str:
+    """One line per match: hex, side, unit and class, group, states, and what matched."""
+    lines = []
+    for row in rows:
+        where = row["hex"] or "off map"
+        what = f"{row['piece']} {row['kind']}".strip() or "(no unit)"
+        parts = [f"{where:<7} {row['side']:<4} {what}"]
+        if row["group"]:
+            parts.append(row["group"])
+        if row["marks"]:
+            parts.append(" ".join(row["marks"]))
+        if row["note"]:
+            parts.append(row["note"])
+        parts.append(f"[{row['matched']}]")
+        lines.append("  ".join(parts))
+    return "\n".join(lines)

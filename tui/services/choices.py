@@ -1,0 +1,47 @@
+"""What this home's seat may do now in a game, and a search of its board: the records behind
+``hexpost choices`` and ``hexpost find``.
+
+Both come from the ruleset's face alone (`engine.core.choices`): the order kinds of the step
+owed with a template each, the ruleset's lists of legal values (`engine.core.choices.Lists`),
+and its search (`engine.core.choices.Finder`, or the neutral one over the board). Nothing
+here knows a ruleset; a game not begun yet (no rules state) is refused by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.choices import ChoicesView, Finding, choices_view, find_of
+from engine.core.errors import HexpostError
+from saves.registry import face_for
+from saves.replica import GameRow, Replica
+
+
+def _rules(replica: Replica, row: GameRow) -> Any:
+    rules = replica.state(row.game_id).rules
+    if rules is None:
+        raise HexpostError(
+            f"game {row.name} has not begun: both players must join first (status {row.status})"
+        )
+    return rules
+
+
+def choices(replica: Replica, row: GameRow) -> ChoicesView:
+    """What ``row``'s seat of this home may do now."""
+    rules = _rules(replica, row)
+    return choices_view(face_for(row.ruleset), rules, row.my_seat)
+
+
+def find(replica: Replica, row: GameRow, text: str) -> tuple[Finding, ...]:
+    """The pieces, groups and places of ``row`` matching ``text``; refused when nothing
+    does, so a script sees exit 1 rather than an empty list it might misread."""
+    if not text.strip():
+        raise HexpostError("find: give a unit id, class, fleet, hex or planet to look for")
+    rules = _rules(replica, row)
+    found = find_of(face_for(row.ruleset), rules, row.my_seat, text)
+    if not found:
+        raise HexpostError(
+            f"nothing in game {row.name} matches {text!r} (a unit id, class, fleet, hex or "
+            "planet name)"
+        )
+    return found
