@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import json
 
+from engine.core.news import PER_KIND, summarize
+from engine.core.ruleset import Event
+from saves.news import GameNews, Waits
+from saves.outcome import Outcome
 from tests.tui.conftest import Player, start_game
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
+from tui.safe_text import safe_text
 from tui.screens.games import game_cells
+from tui.services.news import news_lines
+from tui.services.sync import LISTED_PER_GROUP, received_lines
 
 BUILDS = [
     {"type": "build", "cls": "FF", "hex": "0408", "empire": "LYR"},
@@ -79,3 +86,34 @@ def test_sync_prints_what_the_other_side_did_and_the_games_list_who_owes(
     assert row["waits_text"] == f"waits for Alice (coalition): {row['waits']['what']}"
     listed = bob.ok("games")
     assert "Alice" in next(line for line in listed.splitlines() if "news" in line)
+
+
+def test_a_flood_of_received_items_is_listed_in_a_few_lines() -> None:
+    game = b"\x01" * 32
+    names = {game: "wind"}
+    flood = [
+        Outcome("applied", f"applied packet(s) {n}", game, n, [n], "coalition") for n in range(1000)
+    ]
+    junk = [Outcome("rejected", "bad signature", bytes([2 + n % 200]) * 32) for n in range(500)]
+    lines = received_lines(names, [*flood, *junk])
+    assert len(lines) == 2 * (LISTED_PER_GROUP + 1)
+    assert lines[LISTED_PER_GROUP].text == (
+        f"received: applied: {1000 - LISTED_PER_GROUP} more item(s) of wind (packets 3-999)"
+    )
+    assert lines[-1].text == f"received: rejected: {500 - LISTED_PER_GROUP} more item(s)"
+
+
+def test_news_from_hostile_words_stays_on_its_lines_when_shown() -> None:
+    hostile = "Mal\nlory\x1b[2J\x07"
+    item = GameNews(
+        game="00" * 32,
+        name="w\x1b]0;pwn\x07",
+        my_seat="alliance",
+        news=summarize([("coalition", [Event("chat", f"hi {hostile}")] * 5)]),
+        names={"coalition": hostile},
+        waits=Waits("coalition", hostile, False, "1A1", "orders", "1A1 Bases"),
+    )
+    lines = news_lines(item)
+    assert len(lines) == 1 + PER_KIND + 2  # heading, two chat lines, the count, the wait
+    for line in map(safe_text, lines):
+        assert not any(ch in line for ch in "\x1b\x07\n")
