@@ -85,31 +85,47 @@ def plain_headline(event: Event) -> str | None:
 
 
 class _Seat:
-    """The running tally of one seat while `summarize` reads its events."""
+    """The running tally of one seat while `summarize` reads its events: per kind, its count
+    and its first `PER_KIND` lines (with their place in the order they came)."""
 
     def __init__(self, seat: Seat) -> None:
         self.seat = seat
         self.packets = 0
-        self.lines: list[str] = []
-        self.per_kind: dict[str, int] = {}
-        self.more: dict[str, int] = {}
+        self.kept: dict[str, list[tuple[int, str]]] = {}
+        self.counts: dict[str, int] = {}
+        self.seen = 0
         self.routine = 0
 
     def add(self, kind: str, line: str | None) -> None:
         if line is None:
             self.routine += 1
             return
-        seen = self.per_kind.get(kind, 0)
-        self.per_kind[kind] = seen + 1
-        if seen < PER_KIND and len(self.lines) < PER_SEAT:
-            self.lines.append(shorten(line))
-        else:
-            self.more[kind] = self.more.get(kind, 0) + 1
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        kept = self.kept.setdefault(kind, [])
+        if len(kept) < PER_KIND:
+            kept.append((self.seen, shorten(line)))
+        self.seen += 1
 
     def news(self) -> SeatNews:
-        return SeatNews(
-            self.seat, self.packets, tuple(self.lines), tuple(self.more.items()), self.routine
+        """The kept lines, chosen a kind at a time (each kind's first line before any kind's
+        second), so a war declared after a dozen set-ups still shows; then in the order they
+        came. What was not chosen is counted per kind."""
+        chosen: list[tuple[int, str, str]] = []
+        for rank in range(PER_KIND):
+            for kind, kept in self.kept.items():
+                if rank < len(kept) and len(chosen) < PER_SEAT:
+                    chosen.append((kept[rank][0], kind, kept[rank][1]))
+        chosen.sort()
+        shown: dict[str, int] = {}
+        for _, kind, _ in chosen:
+            shown[kind] = shown.get(kind, 0) + 1
+        more = tuple(
+            (kind, count - shown.get(kind, 0))
+            for kind, count in self.counts.items()
+            if count > shown.get(kind, 0)
         )
+        lines = tuple(line for _, _, line in chosen)
+        return SeatNews(self.seat, self.packets, lines, more, self.routine)
 
 
 def summarize(
