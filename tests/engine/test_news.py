@@ -150,3 +150,20 @@ def test_every_recorded_event_gets_a_line_or_counts_as_routine() -> None:
         for event in events:
             line = headlines.headline(event)
             assert line is None or 0 < len(line) <= MAX_LINE, event
+
+
+def test_a_rare_kind_after_many_common_ones_still_shows() -> None:
+    """Each kind's first line is chosen before any kind's second: a war declared after a
+    dozen releases and set-ups shows, in the order it came."""
+    events = [Event("place", f"set up {n}") for n in range(12)]
+    events += [Event("release", f"released {n}") for n in range(12)]
+    events.append(Event("war", "KLI declares war on KZI"))
+    [seat] = summarize([("coalition", events)]).seats
+    assert seat.lines == (
+        "set up 0", "set up 1", "released 0", "released 1", "KLI declares war on KZI",
+    )  # fmt: skip
+    assert seat.more == (("place", 10), ("release", 10))
+    many = [Event(f"kind-{n}", f"line {n}") for n in range(PER_SEAT + 3)]
+    [crowded] = summarize([("alliance", many)]).seats
+    assert crowded.lines == tuple(f"line {n}" for n in range(PER_SEAT))
+    assert crowded.more == tuple((f"kind-{n}", 1) for n in range(PER_SEAT, PER_SEAT + 3))
