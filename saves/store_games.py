@@ -234,6 +234,34 @@ def events_upto(store: Store, game_id: bytes, upto: int | None) -> list[tuple[in
     return [(int(seq), bytes(data)) for seq, data in rows]
 
 
+def packet_seats(store: Store, game_id: bytes, first: int, last: int) -> list[tuple[int, str]]:
+    """``(seq, seat)`` of the game's packets from ``first`` to ``last`` (inclusive), in order."""
+    rows = store.all(
+        "SELECT seq, seat FROM packets WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+        (game_id, first, last),
+    )
+    return [(int(seq), str(seat)) for seq, seat in rows]
+
+
+def latest_not_by(store: Store, game_id: bytes, seat: str, limit: int) -> list[tuple[int, str]]:
+    """``(seq, seat)`` of the game's last ``limit`` packets written by another seat than
+    ``seat``, in chain order (what the games list counts as unread)."""
+    rows = store.all(
+        "SELECT seq, seat FROM packets WHERE game_id = ? AND seat != ? ORDER BY seq DESC LIMIT ?",
+        (game_id, seat, limit),
+    )
+    return [(int(seq), str(who)) for seq, who in reversed(rows)]
+
+
+def events_between(store: Store, game_id: bytes, first: int, last: int) -> list[tuple[int, bytes]]:
+    """``(seq, encoded event)`` of the events of packets ``first`` to ``last``, in order."""
+    rows = store.all(
+        "SELECT seq, event FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq, idx",
+        (game_id, first, last),
+    )
+    return [(int(seq), bytes(data)) for seq, data in rows]
+
+
 def snapshot_before(store: Store, game_id: bytes, at: int) -> tuple[int, bytes] | None:
     """``(seq, encoded state)`` of the latest snapshot at or before packet ``at``."""
     row = store.one(

@@ -104,20 +104,21 @@ def games_text(rows: list[dict[str, Any]]) -> str:
         return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"
     lines = [f"{'GAME':<10}{'NAME':<16}{'TURN':<14}{'STEP':<7}{'WAITING FOR':<18}NOTE"]
     for row in rows:
+        waits = row.get("waits") or {}
         waiting = ",".join(row["waiting_for"]) or "-"
         if waiting == row["my_seat"]:
             waiting = "you"
+        elif waits.get("who"):  # the player's name, as the game binds it
+            waiting = waits["who"]
         if row["waiting_for"]:
             waiting = f"{waiting} {age(row['since'])}"
+        unread = f"{row['unread']} new" if row["unread"] else ""
+        owed = "; ".join(part for part in (waits.get("what", ""), unread) if part)
         note = (
             (row["frozen"] and f"FROZEN: {row['frozen']}")
             or (row.get("notes") or [""])[0]
             or row.get("claim")
-            or (
-                "invitation"
-                if row["status"] == "invited"
-                else (f"{row['unread']} new" if row["unread"] else "")
-            )
+            or ("invitation" if row["status"] == "invited" else owed)
         )
         lines.append(
             f"{row['game'][:8]:<10}{row['name'][:15]:<16}{turn_text(row['turn']):<14}"

@@ -1,8 +1,9 @@
 """``hexpost sync`` and ``hexpost sync --watch``: pull, apply, answer and push, and say so.
 
 The sync itself and its wording are `tui.services.sync`'s; this face builds the transport
-from the home's config, hands over the wall clock, prints each line (warnings and unsent
-packets on standard error, everything escaped) and chooses the exit status: 1 when the sync
+from the home's config, hands over the wall clock, prints what arrived in words per game
+(`tui.services.news`), then each line (warnings and unsent packets on standard error,
+everything escaped) and chooses the exit status: 1 when the sync
 needs the player (`tui.services.sync.needs_player`: a packet not sent, or a damaged or
 refused packet of one of this home's games, or a frozen game).
 """
@@ -37,6 +38,8 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     wanted = replica.find(args.game).game_id.hex() if args.game else None
     report = asyncio.run(_sync_once(replica, transport, now, auto_replies(args, home)))
     names = service.game_names(replica)
+    for text in service.arrival_lines(replica, report, wanted):
+        print(safe_text(text))
     for line in service.sync_lines(report, names, signing=signing):
         if line.kind == "received" and wanted is not None and line.game != wanted:
             continue
@@ -59,6 +62,9 @@ def _watch(
 
     def show(result: Round) -> None:
         stamp = now()[11:19]
+        if result.report is not None:
+            for text in service.arrival_lines(replica, result.report):
+                print(f"{stamp} {safe_text(text)}")
         for line in service.round_lines(result, service.game_names(replica)):
             where = sys.stderr if line.kind in ERR_KINDS else sys.stdout
             print(f"{stamp} {safe_text(line.text)}", file=where)

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import enum
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar, Union, get_args, get_origin
 
 import msgspec
 
-from engine.core.ruleset import Actor, Seat, StepKind
+from engine.core.ruleset import Actor, Event, Seat, StepKind
 
 
 class Fact(msgspec.Struct, frozen=True):
@@ -326,6 +326,24 @@ def menu_of(
         return None
     found = menu(state, seat, order, tuple(chosen))
     return found if isinstance(found, StepMenu) else None
+
+
+class Headlines(Protocol):
+    """A face that words its own events for a summary of what arrived (`engine.core.news`):
+    optional, since `engine.core.news.plain_headline` serves any game; `headline_of` asks
+    any face."""
+
+    def headline(self, event: Event) -> str | None:
+        """``event`` in a few words for the summary, or None when it is routine (counted,
+        not listed)."""
+        ...
+
+
+def headline_of(face: object) -> Callable[[Event], str | None] | None:
+    """``face``'s `Headlines.headline`, or None for a face without one (the summary then
+    uses `engine.core.news.plain_headline`)."""
+    headline = getattr(face, "headline", None)
+    return headline if callable(headline) else None
 
 
 # --- parameters from an order struct ---------------------------------------------------------

@@ -36,7 +36,7 @@ from engine.core.face import (
     order_words,
     params_of,
 )
-from engine.core.ruleset import Seat, StepKind
+from engine.core.ruleset import Event, Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
 from engine.fe import (
@@ -44,6 +44,7 @@ from engine.fe import (
     choice_lists,
     finder,
     flow,
+    headlines,
     menus,
     model,
     opening,
@@ -271,6 +272,10 @@ class FeFace:
         """A player turn, the set-up's end, the Orion phase and the end open a part of play
         (`engine.fe.flow`); every phase opens a phase."""
         return Landmarks(("player-turn", "setup-over", "orion", "over"), ("phase",))
+
+    def headline(self, event: Event) -> str | None:
+        """``event`` in a few words for the summary of what arrived (`engine.fe.headlines`)."""
+        return headlines.headline(event)
 
 
 def _turn_tag(turn: int) -> str:

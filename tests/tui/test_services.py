@@ -129,8 +129,15 @@ def test_the_games_list_is_typed_and_prints_the_documented_keys(table: Table) ->
     assert printed["waiting_for"] == ["coalition"]  # as the JSON says it: a list
     assert list(printed) == [
         "game", "name", "scenario", "my_seat", "status", "seq", "turn", "step",
-        "waiting_for", "since", "unread", "frozen", "unsent", "claim", "notes",
+        "waiting_for", "since", "unread", "frozen", "unsent", "claim", "notes", "waits",
+        "waits_text",
     ]  # fmt: skip
+    assert printed["waits"] == {
+        "seat": "coalition", "who": "Alice", "mine": True, "step": "1A1", "kind": "orders",
+        "what": printed["waits"]["what"],
+    }  # fmt: skip
+    assert printed["waits"]["what"].startswith("1A1 ")
+    assert printed["waits_text"] == f"waits for you: {printed['waits']['what']}"
 
 
 def test_a_game_shown_through_the_services(table: Table) -> None:

@@ -88,12 +88,16 @@ async def loaded(pilot: Pilot[None]) -> None:
 
 
 async def into_game(pilot: Pilot[None]) -> GameScreen:
-    """From the games list, open its first game and wait for it."""
+    """From the games list, open its first game and wait for it. The notification of what
+    arrived (`tui.services.news`, tested in test_app) is dismissed: it would cover the side
+    panel these pictures are about."""
     await loaded(pilot)
     await pilot.press("enter")
     await loaded(pilot)
     screen = pilot.app.screen
     assert isinstance(screen, GameScreen)
+    pilot.app.clear_notifications()
+    await settle(pilot)
     return screen
 
 

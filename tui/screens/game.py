@@ -25,7 +25,8 @@ will be pushed from here with a key of its own.
 Data: one async worker (group ``load``) reads `Session.game` on the store thread, which is
 `tui.services.show.game_view` (the typed record with the ruleset face's summary, board,
 choices and checklist, and its JSON form) plus the game's events, and posts
-`GameScreen.Loaded`; the handler hands each part to its widget. Nothing here knows a
+`GameScreen.Loaded`; the handler hands each part to its widget, and shows what arrived since
+the player last looked (`tui.services.news`) as a notification. Nothing here knows a
 ruleset: the player's pieces are those of the board's sides whose seat is theirs, the orders
 panel gets the face's choices, and the ruleset's client code (`tui.rulesets.client_for`)
 only says which fields its forms ask for. A sync that changed this game loads it again; the
@@ -64,6 +65,11 @@ from tui.widgets.passphrase import LineDialog
 
 if TYPE_CHECKING:
     from tui.services.show import ChecklistLine, DecisionRecord
+
+NEWS_WIDTH = 120
+"""Characters of one line of the arrivals notification: a toast wraps, this only caps."""
+NEWS_SECONDS = 12
+"""How long the arrivals notification stays; the log (``e``) keeps every event."""
 
 ROOMY = (120, 40)
 """A terminal at least this wide and tall shows the checklist and the log from the start;
@@ -194,6 +200,9 @@ class GameScreen(HexpostScreen):
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
         if self.status.text.startswith("reading"):
             self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
+        if data.news:  # what arrived since the player last looked (`tui.services.news`)
+            news = "\n".join(safe_text(line, limit=NEWS_WIDTH) for line in data.news)
+            self.notify(news, title="What arrived", timeout=NEWS_SECONDS, markup=False)
         self.refresh_bindings()
 
     def _show_events(self, rows: list[EventRow]) -> None:

@@ -191,6 +191,8 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
     waiting = ",".join(game.waiting_for) or "-"
     if game.waiting_for == (game.my_seat,):
         waiting = "YOU"
+    elif game.waits is not None:  # the player's name, as the game binds it
+        waiting = safe_text(game.waits.who, limit=12)
     if game.waiting_for:
         waiting = f"{waiting} {age(game.since, now)}".rstrip()
     if game.frozen:
@@ -203,6 +205,8 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
         note = safe_text(game.claim)
     elif game.unsent:
         note = f"{game.unsent} to send"
+    elif game.waits is not None:  # what it waits for, in the step's words
+        note = safe_text(game.waits.what)
     else:
         note = ""
     return (

@@ -105,6 +105,8 @@ class GameData:
     """The order types the pending step takes besides the ones every step takes (``done``,
     ``note``, ``adjust``...): the orders panel's ``b`` and ``k``; empty when nothing is
     pending."""
+    news: tuple[str, ...] = ()
+    """What arrived since the player last looked, in words (`tui.services.show.GameView`)."""
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,7 @@ class Session:
         from tui.services.show import game_view
 
         view = game_view(self._replica(), bytes.fromhex(game_id), mark_read=mark_read)
-        return GameData(view.show, list(view.events), step_orders=view.step_orders)
+        return GameData(view.show, list(view.events), step_orders=view.step_orders, news=view.news)
 
     def _orders(self, game_id: str, items: list[dict[str, Any]], dry_run: bool) -> Checked:
         """A dry run on the reading replica (it holds the public key, all a draft needs), or

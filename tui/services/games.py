@@ -1,9 +1,9 @@
 """The games of a home: one summary per game, and what each needs from its player.
 
 `summaries` is what ``hexpost games --json`` prints and the app's games list shows, so the
-two read the same record; `attention_notes` is the one wording of what a game needs beyond
-its next move (a joined key to accept, a packet that came damaged), which `tui.services.show`
-repeats on a game's own page.
+two read the same record (what each game waits for, from whom, in words: `saves.news.waits`);
+`attention_notes` is the one wording of what a game needs beyond its next move (a joined key
+to accept, a packet that came damaged), which `tui.services.show` repeats on a game's own page.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import msgspec
 from engine.core.game import AnyState, pending
 from engine.core.ruleset import Decision, DecisionKind
 from saves import claims, joins, outbox, quarantine
+from saves.news import Waits, seat_names, waits, waits_words
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 
@@ -44,6 +45,11 @@ class GameSummary(msgspec.Struct, frozen=True):
     unsent: int
     claim: str | None
     notes: tuple[str, ...]
+    waits: Waits | None = None
+    """Who the game waits for (seat, player name, whether it is you) and for what, in words;
+    None when it waits for nobody (`saves.news.waits`)."""
+    waits_text: str = ""
+    """The same in one line: ``waits for you: 3B3 Reaction movement``."""
 
 
 def summary(replica: Replica, row: GameRow) -> GameSummary:
@@ -52,6 +58,7 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
     state = replica.state(row.game_id)
     decisions = pending(ruleset, state)
     facts = face_for(row.ruleset).summary(state.rules) if state.rules is not None else None
+    owed = waits(decisions, row.my_seat, seat_names(state))
     return GameSummary(
         game=row.game_id.hex(),
         name=row.name,
@@ -68,6 +75,8 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         unsent=len(outbox.waiting(replica.store, row.game_id)),
         claim=claims.open_claim_line(replica.store, row.game_id, state),
         notes=tuple(attention_notes(replica, row, state, decisions)),
+        waits=owed,
+        waits_text=waits_words(owed) if decisions else "",
     )
 
 

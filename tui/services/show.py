@@ -280,16 +280,28 @@ class GameView(msgspec.Struct, frozen=True):
     show: ShowRecord
     events: tuple[EventRow, ...]
     step_orders: tuple[str, ...] = ()
+    news: tuple[str, ...] = ()
+    """What the other seats did since the player last looked, in words, and what the game
+    waits for (`tui.services.news`); empty when nothing new arrived."""
 
 
 def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
-    """``game_id`` as it stands; ``mark_read``: the player has now seen its new packets."""
+    """``game_id`` as it stands; ``mark_read``: the player has now seen its new packets
+    (their summary is read first, into ``news``)."""
+    from saves.news import unread_news
+    from tui.services.news import news_lines
+
     row = replica.game(game_id)
     record = show(replica, row, at=None, checklist=True)
     events = tuple(event_rows(replica, row.game_id))
+    news = (
+        tuple(news_lines(unread_news(replica, row)))
+        if row.unread and row.status == "active"
+        else ()
+    )
     if mark_read:
         replica.mark_read(row.game_id)
-    return GameView(record, events, step_orders(record.choices))
+    return GameView(record, events, step_orders(record.choices), news)
 
 
 EVERY_STEP_ORDERS = frozenset({*TURN_ORDER_TYPES, "adjust", "secret"})

@@ -13,7 +13,7 @@ escapes them (`tui.safe_text`) at the moment it shows them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -117,9 +117,52 @@ def _received(names: Mapping[bytes, str], outcome: Outcome) -> SyncLine:
     return SyncLine("received", f"received: {outcome_line(names, outcome)}", game)
 
 
+LISTED_PER_GROUP = 3
+"""Received items listed one by one per status and game; the rest share one counting line."""
+
+
+def received_lines(names: Mapping[bytes, str], outcomes: Sequence[Outcome]) -> list[SyncLine]:
+    """A line per received item, but at most `LISTED_PER_GROUP` per status and game (items
+    for games this home does not hold count as one group): a flood of a thousand packets
+    reads as a few lines and a count, never a thousand lines."""
+    groups: dict[tuple[str, bytes | None], list[Outcome]] = {}
+    for outcome in outcomes:
+        game = outcome.game_id if outcome.game_id in names else None
+        groups.setdefault((outcome.status, game), []).append(outcome)
+    lines: list[SyncLine] = []
+    for (status, game), items in groups.items():
+        lines += [_received(names, outcome) for outcome in items[:LISTED_PER_GROUP]]
+        rest = items[LISTED_PER_GROUP:]
+        if rest:
+            where = f" of {names[game]}" if game is not None else ""
+            seqs = sorted(o.seq for o in rest if o.seq is not None)
+            span = f" (packets {seqs[0]}-{seqs[-1]})" if seqs and game is not None else ""
+            lines.append(
+                SyncLine(
+                    "received",
+                    f"received: {status}: {len(rest)} more item(s){where}{span}",
+                    game.hex() if game is not None else None,
+                )
+            )
+    return lines
+
+
+def arrival_lines(replica: Replica, report: SyncReport, game: str | None = None) -> list[str]:
+    """What the packets this sync applied did, in words, per game (`tui.services.news`), and
+    what each of those games waits for now; only game ``game`` (hex id) when given."""
+    from saves.news import arrivals
+    from tui.services.news import news_lines
+
+    lines: list[str] = []
+    for item in arrivals(replica, report.received):
+        if game is None or item.game == game:
+            lines += news_lines(item)
+    return lines
+
+
 def sync_lines(report: SyncReport, names: Mapping[bytes, str], *, signing: bool) -> list[SyncLine]:
     """Everything a sync did, in the order ``hexpost sync`` prints it."""
-    lines = [_received(names, outcome) for outcome in report.received]
+    lines = received_lines(names, report.received)
     if report.sent:
         lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
     lines += [SyncLine("warning", f"warning: {problem}") for problem in report.problems]
@@ -174,7 +217,7 @@ def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
         return [SyncLine("error", f"{result.error}; trying again in {result.retry_in:g} s")]
     report = result.report
     assert report is not None
-    lines = [_received(names, outcome) for outcome in report.received]
+    lines = received_lines(names, report.received)
     if report.sent:
         lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]

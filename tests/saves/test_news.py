@@ -1,0 +1,71 @@
+"""What arrived, read from a home's store after a real sync over loopback (`saves.news`)."""
+
+from __future__ import annotations
+
+from engine.core.news import PER_SEAT
+from saves import news
+from tests.saves.conftest import Player, advance, now, owner
+from tui.services.news import news_lines
+from tui.services.sync import arrival_lines
+
+BUILDS = [
+    {"type": "build", "cls": "FF", "hex": "0408", "empire": "LYR"},
+    {"type": "build", "cls": "F5", "hex": "1411", "empire": "KLI"},
+    {"type": "done"},
+]
+
+
+def test_a_sync_says_what_the_other_side_built_and_who_moves_next(
+    players: dict[str, Player], game: bytes
+) -> None:
+    alice, bob = players["coalition"], players["alliance"]
+    advance(players, game, "2B3")
+    assert owner(players, game)[0] is alice
+    alice.replica.submit(game, BUILDS, now=now())
+    alice.sync()
+    report = bob.sync()
+    [item] = news.arrivals(bob.replica, report.received)
+    assert item.game == game.hex() and item.my_seat == "alliance"
+    [coalition] = item.news.seats
+    assert coalition.seat == "coalition" and coalition.packets == 1
+    assert coalition.lines[:2] == ("LYR built FF at 0408 (2.5 EP)", "KLI built F5 at 1411 (3 EP)")
+    assert item.names == {"coalition": "Alice", "alliance": "Bob"}
+    waits = item.waits
+    assert waits is not None and waits.seat == "coalition" and not waits.mine
+    assert waits.who == "Alice"
+    lines = news_lines(item)
+    assert lines[0] == "wind: 1 packet from Alice (coalition)"
+    assert lines[1:3] == ["  LYR built FF at 0408 (2.5 EP)", "  KLI built F5 at 1411 (3 EP)"]
+    assert lines[-1].startswith("  waits for Alice (coalition): ")
+    assert arrival_lines(bob.replica, report) == lines
+    assert arrival_lines(bob.replica, report, game="00" * 32) == []
+
+
+def test_the_game_says_when_it_waits_for_you(players: dict[str, Player], game: bytes) -> None:
+    alice, bob = players["coalition"], players["alliance"]
+    state = bob.replica.state(game)
+    decisions = bob.replica.pending(game)
+    owed = news.waits(decisions, "coalition", news.seat_names(state))
+    assert owed is not None and owed.mine and owed.who == "Alice"
+    assert news.waits_words(owed) == f"waits for you: {decisions[0].step} {decisions[0].title}"
+    assert news.waits_words(None) == "waits for nobody: the game is over"
+    assert alice.replica.game(game).head_seq == bob.replica.game(game).head_seq
+
+
+def test_unread_news_covers_only_what_the_other_seats_sent_since_the_last_look(
+    players: dict[str, Player], game: bytes
+) -> None:
+    alice, bob = players["coalition"], players["alliance"]
+    bob.replica.mark_read(game)
+    assert news.unread_news(bob.replica, bob.row(game)).news.packets == 0
+    advance(players, game, "2B3")
+    alice.replica.submit(game, BUILDS, now=now())
+    alice.sync()
+    bob.sync()
+    row = bob.row(game)
+    unread = news.unread_news(bob.replica, row)
+    assert unread.news.packets == row.unread > 0
+    assert {seat.seat for seat in unread.news.seats} == {"coalition"}
+    coalition = unread.news.seats[0]
+    assert "LYR built FF at 0408 (2.5 EP)" in coalition.lines
+    assert len(coalition.lines) <= PER_SEAT

@@ -1,0 +1,119 @@
+"""What arrived, in words, as the faces show it: the app when a game opens, the games list,
+``hexpost sync`` through the shared folder, and ``hexpost games --json``'s new keys."""
+
+from __future__ import annotations
+
+import json
+
+from engine.core.news import PER_KIND, summarize
+from engine.core.ruleset import Event
+from saves.news import GameNews, Waits
+from saves.outcome import Outcome
+from tests.tui.conftest import Player, start_game
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
+from tui.safe_text import safe_text
+from tui.screens.games import game_cells
+from tui.services.news import news_lines
+from tui.services.sync import LISTED_PER_GROUP, received_lines
+
+BUILDS = [
+    {"type": "build", "cls": "FF", "hex": "0408", "empire": "LYR"},
+    {"type": "build", "cls": "F5", "hex": "1411", "empire": "KLI"},
+    {"type": "done"},
+]
+
+
+async def test_opening_a_game_shows_what_arrived_and_that_it_waits_for_you(
+    tutorial: Tutorial,
+) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await settle(pilot)
+        [note] = [n for n in app._notifications if n.title == "What arrived"]
+        lines = note.message.splitlines()
+        assert lines[0].endswith("from Bob (alliance)")
+        assert lines[-1].startswith("  waits for you: 1A1")
+        assert len(lines) <= 24  # bounded, whatever arrived
+        app.clear_notifications()
+        await pilot.press("escape")
+        await settle(pilot)
+        await open_game(pilot)  # read now: nothing new to say a second time
+        await settle(pilot)
+        assert not [n for n in app._notifications if n.title == "What arrived"]
+
+
+async def test_the_games_list_names_the_player_it_waits_for_and_the_step(
+    tutorial: Tutorial,
+) -> None:
+    app = app_for(tutorial.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        games = app.screen.overview  # type: ignore[attr-defined]
+        [game] = games.games
+        cells = game_cells(game)
+        assert cells[3].startswith("Alice")  # the coalition's player owes 1A1
+        assert cells[5].startswith("1A1 ")
+        assert game.waits_text.startswith("waits for Alice (coalition): 1A1 ")
+
+
+def test_sync_prints_what_the_other_side_did_and_the_games_list_who_owes(
+    alice: Player, bob: Player
+) -> None:
+    game, _ = start_game(alice, bob, "news")
+    for _ in range(40):  # both sides complete steps until the coalition's builds
+        record = alice.show(game[:10])
+        if record["step"] == "2B3":
+            break
+        owner = alice if record["waiting_for"] == ["coalition"] else bob
+        other = bob if owner is alice else alice
+        owner.in_process("orders", game[:10], "-", stdin=json.dumps({"orders": [{"type": "done"}]}))
+        owner.in_process("sync", unlock=False)
+        other.in_process("sync", unlock=False)
+    assert alice.show(game[:10])["waiting_for"] == ["coalition"]
+    alice.orders(game[:10], BUILDS)
+    alice.sync()
+    printed = bob.sync().splitlines()
+    head = printed.index("news: 1 packet from Alice (coalition)")
+    assert printed[head + 1 : head + 3] == [
+        "  LYR built FF at 0408 (2.5 EP)",
+        "  KLI built F5 at 1411 (3 EP)",
+    ]
+    assert any(line.startswith("  waits for Alice (coalition): ") for line in printed)
+    [row] = [r for r in bob.json("games") if r["name"] == "news"]
+    assert row["waits"]["who"] == "Alice" and row["waits"]["seat"] == "coalition"
+    assert row["waits"]["mine"] is False
+    assert row["waits_text"] == f"waits for Alice (coalition): {row['waits']['what']}"
+    listed = bob.ok("games")
+    assert "Alice" in next(line for line in listed.splitlines() if "news" in line)
+
+
+def test_a_flood_of_received_items_is_listed_in_a_few_lines() -> None:
+    game = b"\x01" * 32
+    names = {game: "wind"}
+    flood = [
+        Outcome("applied", f"applied packet(s) {n}", game, n, [n], "coalition") for n in range(1000)
+    ]
+    junk = [Outcome("rejected", "bad signature", bytes([2 + n % 200]) * 32) for n in range(500)]
+    lines = received_lines(names, [*flood, *junk])
+    assert len(lines) == 2 * (LISTED_PER_GROUP + 1)
+    assert lines[LISTED_PER_GROUP].text == (
+        f"received: applied: {1000 - LISTED_PER_GROUP} more item(s) of wind (packets 3-999)"
+    )
+    assert lines[-1].text == f"received: rejected: {500 - LISTED_PER_GROUP} more item(s)"
+
+
+def test_news_from_hostile_words_stays_on_its_lines_when_shown() -> None:
+    hostile = "Mal\nlory\x1b[2J\x07"
+    item = GameNews(
+        game="00" * 32,
+        name="w\x1b]0;pwn\x07",
+        my_seat="alliance",
+        news=summarize([("coalition", [Event("chat", f"hi {hostile}")] * 5)]),
+        names={"coalition": hostile},
+        waits=Waits("coalition", hostile, False, "1A1", "orders", "1A1 Bases"),
+    )
+    lines = news_lines(item)
+    assert len(lines) == 1 + PER_KIND + 2  # heading, two chat lines, the count, the wait
+    for line in map(safe_text, lines):
+        assert not any(ch in line for ch in "\x1b\x07\n")
