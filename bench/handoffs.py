@@ -22,9 +22,10 @@ where the other seat decides or a secret is owed). Two ways of playing:
 
 - ``plain``: nothing signed in advance; every secret battle choice is committed and revealed
   by hand, every allocation and retreat is sent when the step comes;
-- ``signed``: in their set-up packets both seats sign a standing order for the routine steps
-  and a combat policy (flagship and force "auto", a BIR, default EW, the suggested
-  allocation, the Kzinti retreat after round 1, no pursuit).
+- ``signed``: in their set-up packets both seats sign a standing order for the routine steps,
+  a combat policy (flagship and force "auto", a BIR, default EW, the suggested allocation,
+  the Kzinti retreat after round 1, no pursuit) and a reaction policy ("never": the
+  non-phasing side's reaction windows pass, 205.0).
 
 It prints, per player turn, the packets and hand-offs (a hand-off is a packet written by
 another seat than the one before it, counting the turn's first packet against the last one
@@ -53,7 +54,13 @@ from engine.core.ruleset import DecisionKind  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
-from engine.fe.model import Batch, FeState, PolicyOrder, RetreatOrder  # noqa: E402
+from engine.fe.model import (  # noqa: E402
+    Batch,
+    FeState,
+    PolicyOrder,
+    ReactionOrder,
+    RetreatOrder,
+)
 from engine.fe.steps import combat_damage  # noqa: E402
 from engine.fe.steps.setup_stage import default_placements  # noqa: E402
 from tests.engine.fe_play import scripted_retreat, secret_choice  # noqa: E402
@@ -194,7 +201,7 @@ def set_up(table: Table, signed: bool) -> None:
         seat = pending(RULESET, table.state)[0].seats[0]
         extra: list[Any] = []
         if signed and seat not in signed_seats:
-            extra = [Standing(ROUTINE), POLICIES[seat]]
+            extra = [Standing(ROUTINE), POLICIES[seat], ReactionOrder(mode="never")]
             signed_seats.add(seat)
         table.orders(seat, *extra, *default_placements(rules(table)), Done())
 
@@ -241,7 +248,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.parse_args()
     for signed in (False, True):  # each game has its own keys, so its own dice
-        print("signed in advance (standing order + combat policy):" if signed else
+        print("signed in advance (standing order, combat and reaction policies):" if signed else
               "plain (nothing signed in advance):")  # fmt: skip
         for name, (packets, handoffs) in measure(signed).items():
             print(f"  {name}: {packets} packets, {handoffs} hand-offs")
