@@ -28,6 +28,7 @@ from engine.fe.steps import base, releases
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
 from engine.fe.supply import supply_grid
+from engine.fe.units import load_units
 from tests.engine.fe.helpers import start
 
 GALAXY = load_galaxy()
@@ -53,13 +54,12 @@ def _presence_unit_by_unit(board: Board, empire: str) -> dict[HexId, int]:
 
     for unit in board.units:
         if unit.hex != OFF_MAP:
-            info = blocking.class_of(unit)
-            attrition = blocking._carries_attrition(info, unit.crippled)
+            attrition = blocking._carries_attrition(blocking.class_of(unit), unit.crippled)
             mark(unit.hex, unit.empire, blocking.is_ship(unit), attrition)
     for info in GALAXY.hexes:
         owner = board.owner(GALAXY, info.hex)
         for placed in info.bases:
-            found = blocking.load_units().find(owner, placed.kind)
+            found = load_units().find(owner, placed.kind)
             mark(info.hex, owner, False, blocking._carries_attrition(found, False))
     return flags
 
