@@ -297,6 +297,7 @@ EXPECTED = {
     "engine.fe.supply._neighbour_table": "by_identity",
     "engine.fe.sequence.load_sequence": "static",
     "engine.fe.steps.releases._lookup_of": "by_identity",
+    "engine.fe.steps.reserves._empires_by_hex": "by_identity",
     "engine.fe.steps.setup_stage.setup_steps": "derived",
     "engine.fe.steps.shipyard._conversion_targets": "derived",
     "engine.fe.steps.supply._grid": "by_identity",

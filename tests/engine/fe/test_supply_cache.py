@@ -2,8 +2,9 @@
 
 Supply grids (410.0), the hexes that block supply and retrograde (411.3) and the fleets whose
 release trigger fired (600.3) are worked out once per board and kept while nothing they read
-changes. Here The Wind's set-up board is changed at random (a seeded generator, in this test
-only): units move, turn crippled or are destroyed, hexes are captured or devastated, wars
+changes, as is which hexes hold which empires for the reserve's pinning check (203.7).
+Here The Wind's set-up board is changed at random (a seeded generator, in this test only):
+units move, turn crippled or are destroyed, hexes are captured or devastated, wars
 begin, tugs take the supply mission. After every change the answers of the warm caches are
 compared with a fresh computation: a decoded copy of the state (no object shared with the
 warm one) with every cache emptied, and for blocking the table evaluated hex by hex from a
@@ -24,7 +25,7 @@ from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_poi
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import FeState
-from engine.fe.steps import base, releases
+from engine.fe.steps import base, releases, reserves
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
 from engine.fe.supply import supply_grid
@@ -80,6 +81,8 @@ class Answers(msgspec.Struct, frozen=True):
     grids: dict[str, object]
     blocked: dict[tuple[str, str], frozenset[HexId]]
     fired: list[tuple[str, str, str]]
+    pinned: list[str]
+    """Units in a hex with enemy units (none of them may be a reserve, 203.7)."""
 
 
 def _answers(state: FeState) -> Answers:
@@ -89,6 +92,7 @@ def _answers(state: FeState) -> Answers:
         grids={e: supply_steps.grid_of(state, e) for e in empires},
         blocked={(e, p): blocking_hexes(GALAXY, board, e, p) for e in empires for p in PURPOSES},
         fired=releases.fired_releases(state),
+        pinned=[u.id for u in board.units if reserves._pinned(board, u)],
     )
 
 
@@ -106,6 +110,11 @@ def _fresh(state: FeState) -> Answers:
             (e, p): frozenset(_blocking_hex_by_hex(board, e, p)) for e in empires for p in PURPOSES
         },
         fired=releases.fired_releases(copy),
+        pinned=[
+            u.id
+            for u in board.units
+            if any(board.enemies(u.empire, other.empire) for other in board.at(u.hex))
+        ],
     )
 
 
@@ -122,9 +131,11 @@ def _move(state: FeState, rng: random.Random) -> tuple[FeState, str]:
     units = _on_map(state)
     mover = rng.choice(units)
     if rng.random() < 0.5:
-        target = rng.choice([u for u in units if u.empire != mover.empire]).hex
+        board = state.board
+        enemies = [u for u in units if board.enemies(mover.empire, u.empire)]
+        target = rng.choice(enemies or [u for u in units if u.empire != mover.empire]).hex
         near = hexgrid.neighbours(target, GALAXY.width, GALAXY.height)
-        to = rng.choice((target, *near))
+        to = target if rng.random() < 0.5 else rng.choice(near)
         moved = [msgspec.structs.replace(mover, hex=to)]
     else:
         to = mover.hex
@@ -215,13 +226,39 @@ def _provoke(state: FeState, rng: random.Random) -> tuple[FeState, str]:
     return state.with_board(state.board.with_units([unit])), f"{unit.id} to {unit.hex}"
 
 
-CHANGERS = (_move, _move, _move, _provoke, _destroy, _cripple, _capture, _devastate, _war, _tug)
+def _meet(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A unit moves up to three hexes and an enemy unit follows it into its new hex: the two
+    now pin each other (203.7) in a hex that held neither."""
+    board = state.board
+    units = _on_map(state)
+    first = rng.choice(units)
+    enemies = [u for u in units if board.enemies(first.empire, u.empire)]
+    if not enemies:
+        return state, "no enemies"
+    to = first.hex
+    for _ in range(rng.randint(1, 3)):
+        to = rng.choice(hexgrid.neighbours(to, GALAXY.width, GALAXY.height))
+    second = rng.choice(enemies)
+    moved = [msgspec.structs.replace(u, hex=to) for u in (first, second)]
+    return state.with_board(board.with_units(moved)), f"{first.id} and {second.id} meet in {to}"
+
+
+CHANGERS = (_move, _move, _meet, _provoke, _destroy, _cripple, _capture, _devastate, _war, _tug)
+
+
+def _at_war(state: FeState) -> FeState:
+    """The set-up with the coalition (Klingons, Lyrans) at war with the alliance (Kzinti,
+    Federation, Hydrans): on the starting board only the Lyrans and Kzinti are, and blocking
+    and pinning need enemies."""
+    pairs = [(a, b) for a in ("KLI", "LYR") for b in ("FED", "HYD", "KZI")]
+    board = msgspec.structs.replace(state.board, at_war=war_pairs((*state.at_war, *pairs)))
+    return state.with_board(board)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: int) -> None:
     rng = random.Random(seed)
-    state = start()
+    state = _at_war(start())
     differed = 0
     previous = _fresh(state)
     for number in range(CHANGES):
@@ -231,6 +268,7 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.grids == fresh.grids, f"change {number} ({what}): supply grids"
         assert warm.blocked == fresh.blocked, f"change {number} ({what}): blocking hexes"
         assert warm.fired == fresh.fired, f"change {number} ({what}): fired releases"
+        assert warm.pinned == fresh.pinned, f"change {number} ({what}): pinned units"
         differed += fresh != previous
         previous = fresh
         # The caches now hold the answers for this board; the next change must not reuse them.
