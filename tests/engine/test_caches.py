@@ -300,6 +300,7 @@ EXPECTED = {
     "engine.fe.steps.reserves._empires_by_hex": "by_identity",
     "engine.fe.steps.setup_stage.setup_steps": "derived",
     "engine.fe.steps.shipyard._conversion_targets": "derived",
+    "engine.fe.steps.supply._by_status": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.units.load_units": "static",
 }

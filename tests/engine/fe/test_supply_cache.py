@@ -81,6 +81,8 @@ class Answers(msgspec.Struct, frozen=True):
     grids: dict[str, object]
     blocked: dict[tuple[str, str], frozenset[HexId]]
     fired: list[tuple[str, str, str]]
+    counts: dict[str, dict[str, list[str]]]
+    """Per empire, its units on the map by supply status (what a supply check reports)."""
     pinned: list[str]
     """Units in a hex with enemy units (none of them may be a reserve, 203.7)."""
 
@@ -92,6 +94,11 @@ def _answers(state: FeState) -> Answers:
         grids={e: supply_steps.grid_of(state, e) for e in empires},
         blocked={(e, p): blocking_hexes(GALAXY, board, e, p) for e in empires for p in PURPOSES},
         fired=releases.fired_releases(state),
+        counts={
+            e: {status: [u.id for u in units] for status, units in counted.items()}
+            for e in empires
+            for counted in [supply_steps._counts(state, e)]
+        },
         pinned=[u.id for u in board.units if reserves._pinned(board, u)],
     )
 
@@ -101,15 +108,22 @@ def _fresh(state: FeState) -> Answers:
     copy = _copy(state)
     board = copy.board
     empires = base.all_empires(copy)
+    grids = {
+        e: supply_grid(GALAXY, board, e, missions_on(board, copy.supply_tugs, e)) for e in empires
+    }
+    counts: dict[str, dict[str, list[str]]] = {}
+    for e in empires:
+        counts[e] = {"main": [], "partial": [], "none": []}
+        for unit in board.units:
+            if unit.empire == e and unit.hex != OFF_MAP:
+                counts[e][grids[e].status(unit.hex)].append(unit.id)
     return Answers(
-        grids={
-            e: supply_grid(GALAXY, board, e, missions_on(board, copy.supply_tugs, e))
-            for e in empires
-        },
+        grids=dict(grids),
         blocked={
             (e, p): frozenset(_blocking_hex_by_hex(board, e, p)) for e in empires for p in PURPOSES
         },
         fired=releases.fired_releases(copy),
+        counts=counts,
         pinned=[
             u.id
             for u in board.units
@@ -268,6 +282,7 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.grids == fresh.grids, f"change {number} ({what}): supply grids"
         assert warm.blocked == fresh.blocked, f"change {number} ({what}): blocking hexes"
         assert warm.fired == fresh.fired, f"change {number} ({what}): fired releases"
+        assert warm.counts == fresh.counts, f"change {number} ({what}): supply check counts"
         assert warm.pinned == fresh.pinned, f"change {number} ({what}): pinned units"
         differed += fresh != previous
         previous = fresh
