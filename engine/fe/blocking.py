@@ -104,19 +104,35 @@ _ANY, _SHIP, _ATTRITION, _NONSHIP_ATTRITION = 1, 2, 4, 8
 non-ship unit (a base, a PDU, an auxiliary carrier)."""
 
 
-@caches.by_identity(maxsize=4)
 def _occupancy(galaxy: Galaxy, board: Board) -> dict[HexId, dict[str, int]]:
     """Per hex, each empire's units there as `_ANY`.. flags: one pass over the board's units
     and the map's starting bases, shared by every empire's `_presence` on this board.
+    Callers must not mutate the answer."""
+    return board_index(galaxy, board)[0]
+
+
+def bases_on(galaxy: Galaxy, board: Board) -> tuple[Unit, ...]:
+    """The board's bases (`is_base`) on the map, every empire's, in board order."""
+    return board_index(galaxy, board)[1]
+
+
+@caches.by_identity(maxsize=4)
+def board_index(
+    galaxy: Galaxy, board: Board
+) -> tuple[dict[HexId, dict[str, int]], tuple[Unit, ...]]:
+    """`_occupancy` and `bases_on`, from one pass over the board's units.
 
     Kept for the last few boards (by identity): the supply, retrograde and strategic checks
-    of one board ask for several empires in a row. Callers must not mutate the answer.
+    of one board ask for several empires in a row.
     """
     out: dict[HexId, dict[str, int]] = {}
+    bases: list[Unit] = []
     for unit in board.units:
         if unit.hex == OFF_MAP:
             continue
-        ship, attrition = _traits(unit.empire, unit.cls, unit.crippled)
+        ship, attrition, is_a_base = _traits(unit.empire, unit.cls, unit.crippled)
+        if is_a_base:
+            bases.append(unit)
         bits = _ANY | (_SHIP if ship else 0)
         if attrition:
             bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
@@ -126,7 +142,7 @@ def _occupancy(galaxy: Galaxy, board: Board) -> dict[HexId, dict[str, int]]:
         bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
         here = out.setdefault(h, {})
         here[owner] = here.get(owner, 0) | bits
-    return out
+    return out, tuple(bases)
 
 
 @caches.by_identity(maxsize=8)
@@ -177,10 +193,10 @@ def _presence(galaxy: Galaxy, board: Board, empire: str) -> dict[HexId, int]:
 
 
 @caches.derived(maxsize=4096)
-def _traits(empire: str, cls: str, crippled: bool) -> tuple[bool, bool]:
-    """(is a ship, carries fighters or PFs) for a class and side, looked up once."""
+def _traits(empire: str, cls: str, crippled: bool) -> tuple[bool, bool, bool]:
+    """(is a ship, carries fighters or PFs, is a base) for a class and side, looked up once."""
     unit = Unit("", empire, cls, crippled=crippled)
-    return is_ship(unit), _carries_attrition(class_of(unit), crippled)
+    return is_ship(unit), _carries_attrition(class_of(unit), crippled), is_base(unit)
 
 
 @caches.by_identity(maxsize=4)

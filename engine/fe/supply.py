@@ -61,11 +61,11 @@ from engine.fe.blocking import (
     Blocking,
     Purpose,
     adjacency,
+    bases_on,
     blocking_hexes,
     blocks,
     can_supply,
     feature_hexes,
-    is_base,
     is_ltt,
 )
 from engine.fe.forces import OFF_MAP, Board, Unit
@@ -233,7 +233,7 @@ def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     for capital in galaxy.capitals_of(empire):
         if board.owner(galaxy, capital.hex) == empire:
             add(capital.hex, "capital", "capital")
-    for unit in _bases_on(board):
+    for unit in bases_on(galaxy, board):
         if unit.empire == empire:
             add(unit.hex, "base", f"{unit.cls} {unit.id}")
     for info in feature_hexes(galaxy):
@@ -246,19 +246,6 @@ def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     if area is not None and area.adjacent:
         add(OFF_MAP, "offmap", area.name or "off-map area")
     return [found[h] for h in sorted(found)]
-
-
-@caches.by_identity(maxsize=4)
-def _bases_on(board: Board) -> tuple[Unit, ...]:
-    """The board's bases on the map (every empire's, in board order), found once per board:
-    the grids of all empires on one board read them."""
-    return tuple(u for u in board.units if u.hex != OFF_MAP and _base_class(*u.class_key()))
-
-
-@caches.derived(maxsize=4096)
-def _base_class(empire: str, cls: str) -> bool:
-    """`is_base` for a class, looked up once (it reads only the class's table entry)."""
-    return is_base(Unit("", empire, cls))
 
 
 def supply_grid(

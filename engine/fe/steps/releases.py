@@ -101,9 +101,15 @@ def _lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, .
     starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
     firsts: dict[tuple[str, int], Unit] = {}
     for unit in sorted(on_map, key=_unit_id):
-        if (unit.empire, unit.hex) not in firsts and movement_points(unit) > 0:
+        if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
             firsts[unit.empire, unit.hex] = unit
     return starbases, tuple(firsts.values())
+
+
+@caches.derived(maxsize=4096)
+def _can_move(empire: str, cls: str) -> bool:
+    """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
+    return movement_points(Unit("", empire, cls)) > 0
 
 
 def _hit(
