@@ -232,7 +232,17 @@ def blocking_hexes(galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) 
     the retrograde and strategic checks of the same board, share one pass over its units.
     Only membership is ever asked of it (no order is read from a set).
     """
-    flags = _presence(galaxy, board, empire)
+    return _blocked_by(galaxy, frozenset(_presence(galaxy, board, empire).items()), purpose)
+
+
+@caches.by_identity(maxsize=32, identity=1)
+def _blocked_by(
+    galaxy: Galaxy, presence: frozenset[tuple[HexId, int]], purpose: Purpose
+) -> frozenset[HexId]:
+    """`blocking_hexes` from the presence flags (by value): a board on which only units far
+    from any enemy, or inside a stack that stays, changed (a battle round's losses) reuses
+    the answer of the board before it."""
+    flags = dict(presence)
     adjacent = adjacency(galaxy)
     candidates: set[HexId] = set()
     for h, bits in flags.items():

@@ -278,6 +278,7 @@ def test_golden_game_replayed_with_caches_emptied_gives_the_recorded_hashes() ->
 EXPECTED = {
     "engine.core.game._pending_of": "by_identity",
     "engine.core.packets._public_key": "derived",
+    "engine.fe.blocking._blocked_by": "by_identity",
     "engine.fe.blocking._map_bases": "by_identity",
     "engine.fe.blocking._table": "derived",
     "engine.fe.blocking.board_index": "by_identity",
