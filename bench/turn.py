@@ -1,10 +1,11 @@
 """Player-turn benchmark: what applying a whole F&E player turn of The Wind costs.
 
-    .venv/bin/python bench/turn.py [--repeat 5]
+    .venv/bin/python bench/turn.py [--repeat 5] [--scale 4]
 
 Builds, through the real protocol core, The Wind after its set-up (every empire's starting
-fleets on the map, about 690 units) played on to turn 2, and then the coalition's whole
-second player turn: income, supply checks, one movement batch in which every released
+fleets on the map, about 690 units; with ``--scale N`` every unit is there N times, copies
+stacked with their original, so the board holds N times the units) played on to turn 2, and
+then the coalition's whole second player turn: income, supply checks, one movement batch in which every released
 coalition stack moves, the reaction window, the combat phase (passed by itself when the
 moves made no battle hex), and the rest of the sequence of play. Then it times, in the same
 run and on the same packets:
@@ -27,6 +28,7 @@ import gc
 import sys
 import time
 import tracemalloc
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import msgspec
@@ -37,10 +39,13 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core.game import apply_packet, pending  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
+from engine.core.ruleset import OptionValue, Seat  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
 from engine.core.turn_orders import Done  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
+from engine.fe.checklist import FeRuleset  # noqa: E402
 from engine.fe.model import Batch, FeState, MoveOrder  # noqa: E402
+from tests.engine.fe.helpers import start  # noqa: E402
 from tests.engine.fe_play import set_up  # noqa: E402
 from tests.engine.fe_wind import first_legal, rules, walk_to  # noqa: E402
 from tests.engine.table import Table  # noqa: E402
@@ -48,10 +53,30 @@ from tests.engine.table import Table  # noqa: E402
 NEIGHBOUR_STEPS = ((0, -1), (0, 1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1))
 
 
-def build() -> tuple[Table, int]:
+class ScaledWind(FeRuleset):
+    """F&E starting from The Wind after its set-up with every unit there ``scale`` times."""
+
+    def __init__(self, scale: int) -> None:
+        self.scale = scale
+
+    def initial_state(
+        self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
+    ) -> FeState:
+        state = start(dict(options), scenario=scenario_id)
+        board = state.board
+        copies = [
+            msgspec.structs.replace(unit, id=f"{unit.id}-{n}")
+            for unit in board.units
+            for n in range(2, self.scale + 1)
+        ]
+        return state.with_board(board.with_units(copies))
+
+
+def build(scale: int) -> tuple[Table, int]:
     """The Wind set up and played to turn 2 (when the Klingons' fleets are released), then
     the coalition's second player turn; and the index of that turn's first packet."""
-    table = Table(RULESET, "the-wind", ["coalition", "alliance"], label="bench-turn")
+    ruleset = RULESET if scale == 1 else ScaledWind(scale)
+    table = Table(ruleset, "the-wind", ["coalition", "alliance"], label="bench-turn")
     set_up(table)
     for seat in ("coalition", "alliance"):
         walk_to(table, "3B2")
@@ -94,9 +119,9 @@ def floor(raw: list[bytes]) -> float:
     return time.perf_counter() - started
 
 
-def apply_all(table: Table, start: int, snapshot: bytes) -> float:
+def apply_all(table: Table, begin: int, snapshot: bytes) -> float:
     state: GameState[FeState] = decode_state(snapshot, FeState)
-    packets = table.packets[start:]
+    packets = table.packets[begin:]
     started = time.perf_counter()
     for packet in packets:
         state = apply_packet(RULESET, state, packet).state
@@ -109,15 +134,21 @@ _KEYS: dict[bytes, bytes] = {}
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--scale", type=int, default=1, help="every unit N times (default 1)")
     args = parser.parse_args()
-    table, start = build()
+    table, begin = build(args.scale)
     for packet in table.packets:
         if packet.envelope.public_key:
             _KEYS[packet.envelope.key_id] = packet.envelope.public_key
-    raw = [p.data for p in table.packets[start:]]
-    before = _state_before(table, start)
+    raw = [p.data for p in table.packets[begin:]]
+    before = _state_before(table, begin)
     snapshot = encode_state(before)
     sizes = [len(d) for d in raw]
+    assert before.rules is not None
+    print(
+        f"packets: the coalition's player turn 2 of The Wind ({len(before.rules.board.units)} "
+        f"units, scale {args.scale}), packets {begin}-{len(table.packets) - 1} of the game"
+    )
     print(
         f"player turn: {len(raw)} packets, mean {sum(sizes) // len(sizes)} bytes, max {max(sizes)}"
     )
@@ -126,7 +157,7 @@ def main() -> None:
         gc.collect()
         best_floor = min(best_floor, floor(raw))
         gc.collect()
-        best_apply = min(best_apply, apply_all(table, start, snapshot))
+        best_apply = min(best_apply, apply_all(table, begin, snapshot))
     per = 1e6 / len(raw)
     print(f"(a) floor, signatures + decoding: {best_floor * 1e3:8.1f} ms "
           f"({best_floor * per:.1f} us/packet)")  # fmt: skip
@@ -139,10 +170,10 @@ def main() -> None:
           f"{_resident(encode_state(final)) // 1024} KiB decoded")  # fmt: skip
 
 
-def _state_before(table: Table, start: int) -> GameState[FeState]:
+def _state_before(table: Table, begin: int) -> GameState[FeState]:
     state = None
-    for packet in table.packets[:start]:
-        state = apply_packet(RULESET, state, packet).state
+    for packet in table.packets[:begin]:
+        state = apply_packet(table.ruleset, state, packet).state
     assert state is not None
     return state
 

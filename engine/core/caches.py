@@ -21,9 +21,7 @@ stale nor be shared with another object:
 
 - ``functools.cached_property`` ``FeState.board`` (engine/fe/model.py),
   ``Board._by_id`` and ``Board._by_hex`` (engine/fe/forces.py), ``UnitTables._index``
-  (engine/fe/units.py);
-- the per-hex answers a ``Blocking`` object keeps for the one board it was built for
-  (engine/fe/blocking.py).
+  (engine/fe/units.py).
 
 They stay where they are: moving them here would add a bound that could evict an index a
 state still uses, and a global key for something that is only ever asked of its own object.

@@ -99,6 +99,70 @@ def can_supply(unit: Unit) -> bool:
 _F_ANY, _F_SHIP, _F_FIGHTERS, _E_ANY, _E_SHIP, _E_FIGHTERS = 1, 2, 4, 8, 16, 32
 
 
+_ANY, _SHIP, _ATTRITION, _NONSHIP_ATTRITION = 1, 2, 4, 8
+"""Per hex and empire in `_occupancy`: a unit; a ship; fighters or PFs on any unit; on a
+non-ship unit (a base, a PDU, an auxiliary carrier)."""
+
+
+def _occupancy(galaxy: Galaxy, board: Board) -> dict[HexId, dict[str, int]]:
+    """Per hex, each empire's units there as `_ANY`.. flags: one pass over the board's units
+    and the map's starting bases, shared by every empire's `_presence` on this board.
+    Callers must not mutate the answer."""
+    return board_index(galaxy, board)[0]
+
+
+def bases_on(galaxy: Galaxy, board: Board) -> tuple[Unit, ...]:
+    """The board's bases (`is_base`) on the map, every empire's, in board order."""
+    return board_index(galaxy, board)[1]
+
+
+@caches.by_identity(maxsize=4)
+def board_index(
+    galaxy: Galaxy, board: Board
+) -> tuple[dict[HexId, dict[str, int]], tuple[Unit, ...]]:
+    """`_occupancy` and `bases_on`, from one pass over the board's units.
+
+    Kept for the last few boards (by identity): the supply, retrograde and strategic checks
+    of one board ask for several empires in a row.
+    """
+    out: dict[HexId, dict[str, int]] = {}
+    bases: list[Unit] = []
+    for unit in board.units:
+        if unit.hex == OFF_MAP:
+            continue
+        ship, attrition, is_a_base = _traits(unit.empire, unit.cls, unit.crippled)
+        if is_a_base:
+            bases.append(unit)
+        bits = _ANY | (_SHIP if ship else 0)
+        if attrition:
+            bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
+        here = out.setdefault(unit.hex, {})
+        here[unit.empire] = here.get(unit.empire, 0) | bits
+    for h, owner, fighters in _map_bases(galaxy, board.owners):
+        bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
+        here = out.setdefault(h, {})
+        here[owner] = here.get(owner, 0) | bits
+    return out, tuple(bases)
+
+
+@caches.by_identity(maxsize=8)
+def _map_bases(
+    galaxy: Galaxy, owners: tuple[tuple[HexId, str], ...]
+) -> tuple[tuple[HexId, str, bool], ...]:
+    """The map's starting bases as (hex, owner, carries fighters), one per base, owned as
+    `Board.owner` reads ``owners`` (the first entry for a hex wins)."""
+    taken: dict[HexId, str] = {}
+    for h, empire in owners:
+        taken.setdefault(h, empire)
+    found: list[tuple[HexId, str, bool]] = []
+    for info in feature_hexes(galaxy):
+        owner = taken.get(info.hex, info.empire)
+        for base in info.bases:
+            fighters = _carries_attrition(load_units().find(owner, base.kind), False)
+            found.append((info.hex, owner, fighters))
+    return tuple(found)
+
+
 def _presence(galaxy: Galaxy, board: Board, empire: str) -> dict[HexId, int]:
     """Per hex, which of the empire's (F) and its enemies' (E) units are there, as flags.
 
@@ -107,37 +171,32 @@ def _presence(galaxy: Galaxy, board: Board, empire: str) -> dict[HexId, int]:
     units do not open paths; the Board has no alliances yet).
     """
     flags: dict[HexId, int] = {}
-
-    def mark(h: HexId, owner: str, ship: bool, attrition: bool) -> None:
-        if owner == empire:
-            bits = _F_ANY | (_F_SHIP if ship else 0) | (_F_FIGHTERS if attrition else 0)
-        elif board.enemies(empire, owner):
-            bits = _E_ANY | (_E_SHIP if ship else 0)
-            # Fighters on enemy ships are covered by the ship rows; only fighters on enemy
-            # non-ship units (bases, PDUs, auxiliary carriers) add the fighter rows.
-            bits |= _E_FIGHTERS if attrition and not ship else 0
-        else:
-            return
-        flags[h] = flags.get(h, 0) | bits
-
-    for unit in board.units:
-        if unit.hex != OFF_MAP:
-            mark(unit.hex, unit.empire, *_traits(unit.empire, unit.cls, unit.crippled))
-    for info in feature_hexes(galaxy):
-        if not info.bases:
-            continue
-        owner = board.owner(galaxy, info.hex)
-        for base in info.bases:
-            fighters = _carries_attrition(load_units().find(owner, base.kind), False)
-            mark(info.hex, owner, False, fighters)
+    at_war: dict[str, bool] = {}
+    for h, here in _occupancy(galaxy, board).items():
+        bits = 0
+        for owner, has in here.items():
+            if owner == empire:
+                bits |= _F_ANY | (_F_SHIP if has & _SHIP else 0)
+                bits |= _F_FIGHTERS if has & _ATTRITION else 0
+                continue
+            enemy = at_war.get(owner)
+            if enemy is None:
+                enemy = at_war[owner] = board.enemies(empire, owner)
+            if enemy:
+                bits |= _E_ANY | (_E_SHIP if has & _SHIP else 0)
+                # Fighters on enemy ships are covered by the ship rows; only fighters on
+                # enemy non-ship units (bases, PDUs, auxiliary carriers) add the fighter rows.
+                bits |= _E_FIGHTERS if has & _NONSHIP_ATTRITION else 0
+        if bits:
+            flags[h] = bits
     return flags
 
 
 @caches.derived(maxsize=4096)
-def _traits(empire: str, cls: str, crippled: bool) -> tuple[bool, bool]:
-    """(is a ship, carries fighters or PFs) for a class and side, looked up once."""
+def _traits(empire: str, cls: str, crippled: bool) -> tuple[bool, bool, bool]:
+    """(is a ship, carries fighters or PFs, is a base) for a class and side, looked up once."""
     unit = Unit("", empire, cls, crippled=crippled)
-    return is_ship(unit), _carries_attrition(class_of(unit), crippled)
+    return is_ship(unit), _carries_attrition(class_of(unit), crippled), is_base(unit)
 
 
 @caches.by_identity(maxsize=4)
@@ -149,46 +208,78 @@ def feature_hexes(galaxy: Galaxy) -> tuple[HexInfo, ...]:
 class Blocking:
     """Which hexes block supply (or retrograde) paths for one empire on one board.
 
-    Built once per board (an index of who is where), then asked hex by hex; answers are
-    cached. `blocks` is the one-question form.
+    Its answers are the set `blocking_hexes` works out once per board, empire and purpose;
+    `blocks` is the one-question form.
     """
 
     def __init__(self, galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) -> None:
-        self._purpose = purpose
-        self._flags = _presence(galaxy, board, empire)
-        self._adjacent = adjacency(galaxy)
-        self._cache: dict[HexId, bool] = {}
+        self.hexes = blocking_hexes(galaxy, board, empire, purpose)
+        """Every blocking hex: ``h in hexes`` is the fast form of ``self(h)``."""
 
     def __call__(self, h: HexId) -> bool:
-        found = self._cache.get(h)
-        if found is None:
-            found = self._cache[h] = self._evaluate(h)
-        return found
+        return h in self.hexes
 
-    def _evaluate(self, h: HexId) -> bool:
-        if h == OFF_MAP:
-            return False  # an off-map area is never blockaded here
-        here = self._flags.get(h, 0)
-        retro = self._purpose == "retrograde"
-        if here & _E_ANY:
-            # Enemy units without friendly ones block both; with friendly ones supply passes,
-            # and retrograde is "N/A" in the table: C, it may not enter such a hex.
-            return True if not here & _F_ANY else retro
-        around = 0
-        for n in self._adjacent[h]:
-            around |= self._flags.get(n, 0)
-        if not around & (_E_SHIP | _E_FIGHTERS):
-            return False
-        if here & _F_SHIP:
-            return False  # friendly ships in the hex open it (I: against fighters too)
-        if here & _F_ANY and not retro:
-            return False  # a friendly non-ship unit opens the hex for supply only
-        friendly_fighters = (around | here) & _F_FIGHTERS
-        if around & _E_SHIP:
-            return not around & _F_SHIP
-        if around & _F_SHIP:
-            return False  # I: friendly ships next door outweigh enemy fighters
-        return True if not retro else not friendly_fighters
+
+@caches.by_identity(maxsize=32, identity=2)
+def blocking_hexes(galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) -> frozenset[HexId]:
+    """The hexes that block ``empire``'s supply paths (or retrograde) on ``board``, the
+    table of `blocks` applied to every hex that can block at all.
+
+    Only a hex holding enemy units, or next to enemy ships or fighters, can block; every
+    other hex is open whatever else stands around it. So the set costs the enemy's hexes and
+    their neighbours, not the map, and is kept for the last boards asked about (by identity,
+    with the empire and purpose by value): a supply check of five empires on one board, then
+    the retrograde and strategic checks of the same board, share one pass over its units.
+    Only membership is ever asked of it (no order is read from a set).
+    """
+    return _blocked_by(galaxy, frozenset(_presence(galaxy, board, empire).items()), purpose)
+
+
+@caches.by_identity(maxsize=32, identity=1)
+def _blocked_by(
+    galaxy: Galaxy, presence: frozenset[tuple[HexId, int]], purpose: Purpose
+) -> frozenset[HexId]:
+    """`blocking_hexes` from the presence flags (by value): a board on which only units far
+    from any enemy, or inside a stack that stays, changed (a battle round's losses) reuses
+    the answer of the board before it."""
+    flags = dict(presence)
+    adjacent = adjacency(galaxy)
+    candidates: set[HexId] = set()
+    for h, bits in flags.items():
+        if bits & _E_ANY:
+            candidates.add(h)
+        if bits & (_E_SHIP | _E_FIGHTERS):
+            candidates.update(adjacent.get(h, ()))
+    retro = purpose == "retrograde"
+    return frozenset(h for h in candidates if _evaluate(flags, adjacent, h, retro))
+
+
+def _evaluate(
+    flags: dict[HexId, int], adjacent: dict[HexId, tuple[HexId, ...]], h: HexId, retro: bool
+) -> bool:
+    """The table of `blocks` for one hex, given the presence flags of the board."""
+    if h == OFF_MAP:
+        return False  # an off-map area is never blockaded here
+    here = flags.get(h, 0)
+    if here & _E_ANY:
+        # Enemy units without friendly ones block both; with friendly ones supply passes,
+        # and retrograde is "N/A" in the table: C, it may not enter such a hex.
+        return True if not here & _F_ANY else retro
+    around = 0
+    for n in adjacent[h]:
+        around |= flags.get(n, 0)
+    if not around & (_E_SHIP | _E_FIGHTERS):
+        return False
+    if here & _F_SHIP:
+        return False  # friendly ships in the hex open it (I: against fighters too)
+    if here & _F_ANY and not retro:
+        return False  # a friendly non-ship unit opens the hex for supply only
+    friendly_fighters = (around | here) & _F_FIGHTERS
+    if around & _E_SHIP:
+        return not around & _F_SHIP
+    if around & _F_SHIP:
+        return False  # I: friendly ships next door outweigh enemy fighters
+    return True if not retro else not friendly_fighters
 
 
 def blocks(galaxy: Galaxy, board: Board, empire: str, h: HexId, purpose: Purpose) -> bool:

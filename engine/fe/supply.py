@@ -56,15 +56,16 @@ from typing import Literal
 
 import msgspec
 
-from engine.core import hexgrid
+from engine.core import caches, hexgrid
 from engine.fe.blocking import (
     Blocking,
     Purpose,
     adjacency,
+    bases_on,
+    blocking_hexes,
     blocks,
     can_supply,
     feature_hexes,
-    is_base,
     is_ltt,
 )
 from engine.fe.forces import OFF_MAP, Board, Unit
@@ -226,14 +227,17 @@ def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
         if old is None or _PRIORITY[kind] < _PRIORITY[old.kind]:
             found[h] = SupplyPoint(h, kind, name)
 
+    taken: dict[HexId, str] = {}
+    for h, owner in board.owners:
+        taken.setdefault(h, owner)  # as `Board.owner` reads them: the first entry wins
     for capital in galaxy.capitals_of(empire):
         if board.owner(galaxy, capital.hex) == empire:
             add(capital.hex, "capital", "capital")
-    for unit in board.units:
-        if unit.empire == empire and unit.hex != OFF_MAP and is_base(unit):
+    for unit in bases_on(galaxy, board):
+        if unit.empire == empire:
             add(unit.hex, "base", f"{unit.cls} {unit.id}")
     for info in feature_hexes(galaxy):
-        if board.owner(galaxy, info.hex) == empire:
+        if taken.get(info.hex, info.empire) == empire:
             for base in info.bases:
                 add(info.hex, "base", base.kind)
             if info.planets and not devastated(board, info.hex):
@@ -244,35 +248,6 @@ def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     return [found[h] for h in sorted(found)]
 
 
-def _components(
-    neighbours: Callable[[HexId], tuple[HexId, ...]],
-    reach: dict[HexId, tuple[int, int]],
-    blocked: Callable[[HexId], bool],
-    count: int,
-) -> list[int]:
-    """Union-find over the points: the root (smallest index) of each point's grid."""
-    parent = list(range(count))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for h, (distance, label) in reach.items():
-        if blocked(h):
-            continue
-        for n in neighbours(h):
-            other = reach.get(n)
-            if other is None or other[1] == label or blocked(n):
-                continue
-            if distance + 1 + other[0] <= SUPPLY_RANGE:
-                a, b = find(label), find(other[1])
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    return [find(i) for i in range(count)]
-
-
 def supply_grid(
     galaxy: Galaxy, board: Board, empire: str, supply_tugs: Sequence[str] = ()
 ) -> SupplyGrid:
@@ -281,12 +256,39 @@ def supply_grid(
     ``supply_tugs`` are the ids of the empire's tugs, LTTs and convoys on supply mission
     (assigned in step 2B7); ValueError names an id that is unknown, another empire's, or of a
     class that cannot take the mission.
+
+    The searches are a pure function of four values read from the board here: the hexes that
+    block the empire's paths, its supply points, its active supply transports and the map.
+    `_grids` remembers its answers by those values, so a board that differs from an earlier
+    one only in what supply does not read (a unit moved deep inside friendly space, a fleet
+    released, a note) reuses the grid, and any change that matters misses.
     """
-    blocked = Blocking(galaxy, board, empire, "supply")
-    neighbours = neighbours_fn(galaxy, empire)
-    points = grid_points(galaxy, board, empire)
-    reach = spread(neighbours, [(p.hex, i) for i, p in enumerate(points)], blocked, SUPPLY_RANGE)
-    roots = _components(neighbours, reach, blocked, len(points))
+    blocked = blocking_hexes(galaxy, board, empire, "supply")
+    points = tuple(grid_points(galaxy, board, empire))
+    tugs = tuple(
+        (unit.hex, LTT_REACH if is_ltt(unit) else TUG_REACH, f"{unit.cls} {unit.id}")
+        for unit in _tugs(board, empire, supply_tugs)
+    )
+    return _grids(galaxy, empire, blocked, points, tugs)
+
+
+Tug = tuple[HexId, int, str]
+"""An active supply transport as the searches see it: (hex, reach, name)."""
+
+
+@caches.by_identity(maxsize=32, identity=1)
+def _grids(
+    galaxy: Galaxy,
+    empire: str,
+    blocked: frozenset[HexId],
+    grid_points: tuple[SupplyPoint, ...],
+    tug_list: tuple[Tug, ...],
+) -> SupplyGrid:
+    """`supply_grid` from the values it reads (the map by identity, the rest by value)."""
+    table = _neighbour_table(galaxy, empire)
+    points = list(grid_points)
+    reach = _reach(table, [(p.hex, i) for i, p in enumerate(points)], blocked)
+    roots = _components(table, reach, blocked, len(points))
     has_capital = any(p.kind == "capital" for p in points)
     main_roots = sorted(
         {
@@ -302,24 +304,20 @@ def supply_grid(
         for p, r in zip(points, roots, strict=True)
     ]
     main_sources = [(p.hex, p.grid) for p in points if p.main]
-    main_reach = spread(neighbours, main_sources, blocked, SUPPLY_RANGE)
+    main_reach = _reach(table, main_sources, blocked)
 
     tugs: list[SupplyPoint] = []
-    for unit in _tugs(board, empire, supply_tugs):
-        limit = LTT_REACH if is_ltt(unit) else TUG_REACH
-        to_main, to_any = main_reach.get(unit.hex), reach.get(unit.hex)
+    for h, limit, name in tug_list:
+        to_main, to_any = main_reach.get(h), reach.get(h)
         grid, main = -1, False
         if to_main is not None and to_main[0] <= limit:
             grid, main = to_main[1], True
         elif to_any is not None and to_any[0] <= limit:
             grid = points[to_any[1]].grid
-        tugs.append(SupplyPoint(unit.hex, "tug", f"{unit.cls} {unit.id}", grid, main, limit))
-    tug_main = spread(neighbours, [(t.hex, t.grid) for t in tugs if t.main], blocked, SUPPLY_RANGE)
-    tug_partial = spread(
-        neighbours,
-        [(t.hex, t.grid) for t in tugs if t.grid >= 0 and not t.main],
-        blocked,
-        SUPPLY_RANGE,
+        tugs.append(SupplyPoint(h, "tug", name, grid, main, limit))
+    tug_main = _reach(table, [(t.hex, t.grid) for t in tugs if t.main], blocked)
+    tug_partial = _reach(
+        table, [(t.hex, t.grid) for t in tugs if t.grid >= 0 and not t.main], blocked
     )
 
     main_hexes = set(main_reach) | set(tug_main)
@@ -338,6 +336,81 @@ def supply_grid(
         partial=tuple(partial_hexes),
         partial_grids=tuple(partial[h] for h in partial_hexes),
     )
+
+
+@caches.by_identity(maxsize=16, identity=1)
+def _neighbour_table(galaxy: Galaxy, empire: str) -> dict[HexId, tuple[HexId, ...]]:
+    """`neighbours_fn` as a table (the off-map area included), built once per map and
+    empire: the searches look neighbours up in it directly. Callers must not mutate it."""
+    table = dict(adjacency(galaxy))
+    area = galaxy.offmap_of(empire)
+    entries = area.adjacent if area is not None else ()
+    if entries:
+        table[OFF_MAP] = entries
+        for h in entries:
+            table[h] = (*table[h], OFF_MAP)
+    return table
+
+
+def _reach(
+    table: dict[HexId, tuple[HexId, ...]],
+    sources: Sequence[tuple[HexId, int]],
+    blocked: frozenset[HexId],
+) -> dict[HexId, tuple[int, int]]:
+    """`spread` up to `SUPPLY_RANGE` with the neighbours and blocking hexes as a table and a
+    set: the same search, without a function call per hex."""
+    seen: dict[HexId, tuple[int, int]] = {}
+    frontier: list[HexId] = []
+    for h, label in sources:
+        if h not in seen:
+            seen[h] = (0, label)
+            frontier.append(h)
+    # Ring by ring: the order a queue would take (sources first, then each ring in the order
+    # its hexes were reached), so the first listed source wins ties as in `spread`.
+    for distance in range(1, SUPPLY_RANGE + 1):
+        ring: list[HexId] = []
+        for h in frontier:
+            if h in blocked:
+                continue
+            label = seen[h][1]
+            step = (distance, label)
+            for n in table.get(h, ()):
+                if n not in seen and n not in blocked:
+                    seen[n] = step
+                    ring.append(n)
+        if not ring:
+            break
+        frontier = ring
+    return seen
+
+
+def _components(
+    table: dict[HexId, tuple[HexId, ...]],
+    reach: dict[HexId, tuple[int, int]],
+    blocked: frozenset[HexId],
+    count: int,
+) -> list[int]:
+    """Union-find over the points: the root (smallest index) of each point's grid."""
+    parent = list(range(count))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for h, (distance, label) in reach.items():
+        if h in blocked:
+            continue
+        for n in table.get(h, ()):
+            other = reach.get(n)
+            if other is None or other[1] == label or n in blocked:
+                continue
+            if distance + 1 + other[0] <= SUPPLY_RANGE:
+                a, b = find(label), find(other[1])
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    return [find(i) for i in range(count)]
 
 
 def _tugs(board: Board, empire: str, ids: Sequence[str]) -> list[Unit]:

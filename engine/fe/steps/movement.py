@@ -130,10 +130,15 @@ def reactors(state: FeState) -> list[str]:
     if not held:
         return []
     found: list[str] = []
+    near_of: dict[int, list[int]] = {}  # the held hexes in range, worked out once per hex
     for unit in board.units:
         if unit.empire in phasing or unit.hex == OFF_MAP:
             continue
-        near = [h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE]
+        near = near_of.get(unit.hex)
+        if near is None:
+            near = near_of[unit.hex] = [
+                h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE
+            ]
         if any(
             why_not(board, phasing, to, frm, unit, state.reacted) is None
             for frm, to in steps

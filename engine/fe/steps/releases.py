@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe.blocking import movement_points
 from engine.fe.forces import OFF_MAP, Unit
@@ -50,9 +51,15 @@ def _actors(setup: EmpireSetup, trigger: Trigger) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def _movers(lookup: TriggerBoard, actors: tuple[str, ...]) -> list[Unit]:
-    """The actors' units on the map that can move (a base occupies nothing), by id."""
-    return sorted((u for e in actors for u in lookup.movers.get(e, ())), key=lambda u: u.id)
+def _stands(lookup: TriggerBoard, actors: tuple[str, ...]) -> list[Unit]:
+    """One unit per actor and hex where the actors have units on the map that can move (a
+    base occupies nothing): the smallest id of each, all of them by id. One check per empire
+    and hex is enough, as a reason names only the empire and the hex."""
+    return sorted((u for e in actors for u in lookup.firsts.get(e, ())), key=_unit_id)
+
+
+def _unit_id(unit: Unit) -> str:
+    return unit.id
 
 
 def _fleet_area(state: FeState, target: Target) -> set[int]:
@@ -67,18 +74,42 @@ def _fleet_area(state: FeState, target: Target) -> set[int]:
 
 class TriggerBoard:
     """What the triggers look up, computed once per check: starbases by hex, and each
-    empire's units on the map that can move."""
+    empire's units on the map that can move.
+
+    Built from each empire's part of the board (`_lookup_of`), which is remembered per
+    units tuple: a move order changes one empire's tuple, so the check that follows it
+    reads again only that empire's units, not every unit on the map.
+    """
 
     def __init__(self, state: FeState) -> None:
         self.starbases: dict[int, list[Unit]] = {}
-        self.movers: dict[str, list[Unit]] = {}
-        for unit in state.board.units:
-            if unit.hex == OFF_MAP:
-                continue
-            if unit.cls in STARBASE_CLASSES:
+        self.firsts: dict[str, list[Unit]] = {}
+        for forces in state.forces:
+            starbases, firsts = _lookup_of(forces.units)
+            for unit in starbases:
                 self.starbases.setdefault(unit.hex, []).append(unit)
-            if movement_points(unit) > 0:
-                self.movers.setdefault(unit.empire, []).append(unit)
+            for unit in firsts:
+                self.firsts.setdefault(unit.empire, []).append(unit)
+
+
+@caches.by_identity(maxsize=64)
+def _lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """One empire's starbases on the map, in the units' order, and, per hex where it has
+    units on the map that can move, the one with the smallest id, by id (by identity of its
+    `Forces.units` tuple, which stays the same object while the empire does not move)."""
+    on_map = [u for u in units if u.hex != OFF_MAP]
+    starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
+    firsts: dict[tuple[str, int], Unit] = {}
+    for unit in sorted(on_map, key=_unit_id):
+        if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
+            firsts[unit.empire, unit.hex] = unit
+    return starbases, tuple(firsts.values())
+
+
+@caches.derived(maxsize=4096)
+def _can_move(empire: str, cls: str) -> bool:
+    """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
+    return movement_points(Unit("", empire, cls)) > 0
 
 
 def _hit(
@@ -121,10 +152,7 @@ def trigger_reason(
     if trigger.action != "occupies":
         return ""
     areas = [_fleet_area(state, t) if t.kind == "fleet-area" else set() for t in trigger.any_of]
-    stands: dict[tuple[str, int], Unit] = {}
-    for unit in _movers(lookup, _actors(setup, trigger)):
-        stands.setdefault((unit.empire, unit.hex), unit)  # one check per empire and hex
-    for unit in stands.values():
+    for unit in _stands(lookup, _actors(setup, trigger)):
         for target, area in zip(trigger.any_of, areas, strict=True):
             reason = _hit(state, galaxy, setup.empire, target, unit, area, lookup)
             if reason:

@@ -54,7 +54,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core import hexgrid
+from engine.core import caches, hexgrid
 from engine.core.ruleset import Event, OptionSpec, Seat, Violation
 from engine.fe.blocking import movement_points
 from engine.fe.combat.forces import command_of, is_scout
@@ -101,7 +101,18 @@ def flagship_counts(state: FeState) -> bool:
 
 
 def _pinned(board: Board, unit: Unit) -> bool:
-    return any(board.enemies(unit.empire, other.empire) for other in board.at(unit.hex))
+    empires = _empires_by_hex(board).get(unit.hex, ())
+    return any(board.enemies(unit.empire, empire) for empire in empires)
+
+
+@caches.by_identity(maxsize=4)
+def _empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
+    """Per hex of ``board``, the empires with units there, each once, sorted: checking every
+    unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
+    found: dict[HexId, set[str]] = {}
+    for unit in board.units:
+        found.setdefault(unit.hex, set()).add(unit.empire)
+    return {h: tuple(sorted(empires)) for h, empires in found.items()}
 
 
 def unit_problems(state: FeState, unit: Unit) -> list[Violation]:

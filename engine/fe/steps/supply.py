@@ -99,17 +99,27 @@ def status_of(state: FeState, unit: Unit) -> supply.Status:
     return grid_of(state, unit.empire).status(unit.hex)
 
 
-def _on_map(state: FeState, empire: str) -> list[Unit]:
-    return [u for u in state.board.units if u.empire == empire and u.hex != OFF_MAP]
+def _counts(state: FeState, empire: str) -> dict[supply.Status, tuple[Unit, ...]]:
+    """The empire's units on the map by supply status, each in id order (not to be mutated).
+
+    Read from the empire's own units tuple (`FeState.forces`), which stays the same object
+    while none of its units changes, so a check repeated on an unchanged grid and army
+    costs a look-up instead of a pass over every unit.
+    """
+    units = next((f.units for f in state.forces if f.empire == empire), ())
+    return _by_status(units, grid_of(state, empire))
 
 
-def _counts(state: FeState, empire: str) -> dict[supply.Status, list[Unit]]:
-    """The empire's units on the map by supply status, each list in id order."""
-    grid = grid_of(state, empire)
+@caches.by_identity(maxsize=32)
+def _by_status(
+    units: tuple[Unit, ...], grid: supply.SupplyGrid
+) -> dict[supply.Status, tuple[Unit, ...]]:
+    """``units`` of the grid's empire on the map by status in ``grid``, in their order."""
     by_status: dict[supply.Status, list[Unit]] = {"main": [], "partial": [], "none": []}
-    for unit in _on_map(state, empire):
-        by_status[grid.status(unit.hex)].append(unit)
-    return by_status
+    for unit in units:
+        if unit.empire == grid.empire and unit.hex != OFF_MAP:
+            by_status[grid.status(unit.hex)].append(unit)
+    return {status: tuple(found) for status, found in by_status.items()}
 
 
 def empire_supply(state: FeState) -> dict[str, dict[str, object]]:
@@ -138,7 +148,7 @@ def supply_text(state: FeState, empire: str, rule: str) -> str:
     return _report(empire, _counts(state, empire), rule)
 
 
-def _report(empire: str, by_status: dict[supply.Status, list[Unit]], rule: str) -> str:
+def _report(empire: str, by_status: dict[supply.Status, tuple[Unit, ...]], rule: str) -> str:
     if not any(by_status.values()):
         return f"{empire}: no units on the map ({rule})"
     parts = [f"{len(by_status['main'])} in supply"]

@@ -1,0 +1,308 @@
+"""The remembered supply grids, blocking sets and release triggers never go stale (issue 16).
+
+Supply grids (410.0), the hexes that block supply and retrograde (411.3) and the fleets whose
+release trigger fired (600.3) are worked out once per board and kept while nothing they read
+changes, as is which hexes hold which empires for the reserve's pinning check (203.7).
+Here The Wind's set-up board is changed at random (a seeded generator, in this test only):
+units move, turn crippled or are destroyed, hexes are captured or devastated, wars
+begin, tugs take the supply mission. After every change the answers of the warm caches are
+compared with a fresh computation: a decoded copy of the state (no object shared with the
+warm one) with every cache emptied, and for blocking the table evaluated hex by hex from a
+presence index rebuilt unit by unit. A cache that kept an answer for a board it no longer
+describes fails here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+from engine.core import caches, hexgrid
+from engine.fe import blocking
+from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_points
+from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
+from engine.fe.galaxy import HexId, load_galaxy
+from engine.fe.model import FeState
+from engine.fe.steps import base, releases, reserves
+from engine.fe.steps import supply as supply_steps
+from engine.fe.steps.missions import missions_on
+from engine.fe.supply import supply_grid
+from engine.fe.units import load_units
+from tests.engine.fe.helpers import start
+
+GALAXY = load_galaxy()
+PURPOSES: tuple[Purpose, ...] = ("supply", "retrograde")
+CHANGES = 24
+
+
+def _presence_unit_by_unit(board: Board, empire: str) -> dict[HexId, int]:
+    """The presence flags of `engine.fe.blocking` built from each unit's class, with none of
+    the module's memos (the per-board index, the per-class traits, the map's bases)."""
+    flags: dict[HexId, int] = {}
+
+    def mark(h: HexId, owner: str, ship: bool, attrition: bool) -> None:
+        if owner == empire:
+            bits = blocking._F_ANY | (blocking._F_SHIP if ship else 0)
+            bits |= blocking._F_FIGHTERS if attrition else 0
+        elif board.enemies(empire, owner):
+            bits = blocking._E_ANY | (blocking._E_SHIP if ship else 0)
+            bits |= blocking._E_FIGHTERS if attrition and not ship else 0
+        else:
+            return
+        flags[h] = flags.get(h, 0) | bits
+
+    for unit in board.units:
+        if unit.hex != OFF_MAP:
+            attrition = blocking._carries_attrition(blocking.class_of(unit), unit.crippled)
+            mark(unit.hex, unit.empire, blocking.is_ship(unit), attrition)
+    for info in GALAXY.hexes:
+        owner = board.owner(GALAXY, info.hex)
+        for placed in info.bases:
+            found = load_units().find(owner, placed.kind)
+            mark(info.hex, owner, False, blocking._carries_attrition(found, False))
+    return flags
+
+
+def _blocking_hex_by_hex(board: Board, empire: str, purpose: Purpose) -> set[HexId]:
+    flags = _presence_unit_by_unit(board, empire)
+    table = blocking.adjacency(GALAXY)
+    retro = purpose == "retrograde"
+    return {h for h in table if blocking._evaluate(flags, table, h, retro)}
+
+
+def _copy(state: FeState) -> FeState:
+    """An equal state sharing no object with ``state`` (nor its memos)."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=FeState)
+
+
+class Answers(msgspec.Struct, frozen=True):
+    grids: dict[str, object]
+    blocked: dict[tuple[str, str], frozenset[HexId]]
+    fired: list[tuple[str, str, str]]
+    counts: dict[str, dict[str, list[str]]]
+    """Per empire, its units on the map by supply status (what a supply check reports)."""
+    pinned: list[str]
+    """Units in a hex with enemy units (none of them may be a reserve, 203.7)."""
+
+
+def _answers(state: FeState) -> Answers:
+    board = state.board
+    empires = base.all_empires(state)
+    return Answers(
+        grids={e: supply_steps.grid_of(state, e) for e in empires},
+        blocked={(e, p): blocking_hexes(GALAXY, board, e, p) for e in empires for p in PURPOSES},
+        fired=releases.fired_releases(state),
+        counts={
+            e: {status: [u.id for u in units] for status, units in counted.items()}
+            for e in empires
+            for counted in [supply_steps._counts(state, e)]
+        },
+        pinned=[u.id for u in board.units if reserves._pinned(board, u)],
+    )
+
+
+def _fresh(state: FeState) -> Answers:
+    caches.clear_all()
+    copy = _copy(state)
+    board = copy.board
+    empires = base.all_empires(copy)
+    grids = {
+        e: supply_grid(GALAXY, board, e, missions_on(board, copy.supply_tugs, e)) for e in empires
+    }
+    counts: dict[str, dict[str, list[str]]] = {}
+    for e in empires:
+        counts[e] = {"main": [], "partial": [], "none": []}
+        for unit in board.units:
+            if unit.empire == e and unit.hex != OFF_MAP:
+                counts[e][grids[e].status(unit.hex)].append(unit.id)
+    return Answers(
+        grids=dict(grids),
+        blocked={
+            (e, p): frozenset(_blocking_hex_by_hex(board, e, p)) for e in empires for p in PURPOSES
+        },
+        fired=releases.fired_releases(copy),
+        counts=counts,
+        pinned=[
+            u.id
+            for u in board.units
+            if any(board.enemies(u.empire, other.empire) for other in board.at(u.hex))
+        ],
+    )
+
+
+# --- random changes ---------------------------------------------------------------------------
+
+
+def _on_map(state: FeState) -> list[Unit]:
+    return [u for u in state.board.units if u.hex != OFF_MAP]
+
+
+def _move(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A stack (all units of one empire in one hex) moves up to six hexes, or one unit jumps
+    next to another empire's units, where blocking changes most."""
+    units = _on_map(state)
+    mover = rng.choice(units)
+    if rng.random() < 0.5:
+        board = state.board
+        enemies = [u for u in units if board.enemies(mover.empire, u.empire)]
+        target = rng.choice(enemies or [u for u in units if u.empire != mover.empire]).hex
+        near = hexgrid.neighbours(target, GALAXY.width, GALAXY.height)
+        to = target if rng.random() < 0.5 else rng.choice(near)
+        moved = [msgspec.structs.replace(mover, hex=to)]
+    else:
+        to = mover.hex
+        for _ in range(rng.randint(1, 6)):
+            to = rng.choice(hexgrid.neighbours(to, GALAXY.width, GALAXY.height))
+        stack = [u for u in state.board.at(mover.hex) if u.empire == mover.empire]
+        moved = [msgspec.structs.replace(u, hex=to) for u in stack]
+    board = state.board.with_units(moved)
+    return state.with_board(board), f"{len(moved)} {mover.empire} to {to}"
+
+
+def _destroy(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A unit on the map is destroyed (bases too: a grid loses a supply point)."""
+    units = _on_map(state)
+    bases = [u for u in units if blocking.is_base(u)]
+    gone = rng.choice(bases if bases and rng.random() < 0.4 else units)
+    board = state.board
+    kept = tuple(u for u in board.units if u.id != gone.id)
+    return state.with_board(msgspec.structs.replace(board, units=kept)), f"destroyed {gone.id}"
+
+
+def _cripple(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    unit = rng.choice([u for u in _on_map(state) if not u.crippled])
+    board = state.board.with_units([msgspec.structs.replace(unit, crippled=True)])
+    return state.with_board(board), f"crippled {unit.id}"
+
+
+def _capture(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A hex with planets or bases (or a capital) changes hands."""
+    info = rng.choice([i for i in GALAXY.hexes if i.planets or i.bases])
+    taker = rng.choice(base.all_empires(state))
+    owners = dict(state.owners)
+    owners[info.hex] = taker
+    board = msgspec.structs.replace(state.board, owners=tuple(sorted(owners.items())))
+    return state.with_board(board), f"{taker} captured {info.hex}"
+
+
+def _devastate(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    info = rng.choice([i for i in GALAXY.hexes if i.planets])
+    devastated = tuple(sorted({*state.devastated, info.hex}))
+    return msgspec.structs.replace(state, devastated=devastated), f"devastated {info.hex}"
+
+
+def _war(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    a, b = rng.sample(base.all_empires(state), 2)
+    board = msgspec.structs.replace(state.board, at_war=war_pairs((*state.at_war, (a, b))))
+    return state.with_board(board), f"{a} and {b} at war"
+
+
+def _tug(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A tug takes the supply mission, or one leaves it."""
+    tugs = [u.id for u in _on_map(state) if can_supply(u)]
+    if state.supply_tugs and rng.random() < 0.3:
+        left = rng.choice(state.supply_tugs)
+        kept = tuple(t for t in state.supply_tugs if t != left)
+        return msgspec.structs.replace(state, supply_tugs=kept), f"{left} off supply"
+    if not tugs:
+        return state, "no tug"
+    tug = rng.choice(tugs)
+    missions = tuple(sorted({*state.supply_tugs, tug}))
+    return msgspec.structs.replace(state, supply_tugs=missions), f"{tug} on supply"
+
+
+def _provoke(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A unit of a release trigger's actors moves onto one of its targets (600.3x), so that
+    the fired releases change too."""
+    held = [
+        (setup, release)
+        for setup in base.scenario_setup(state).empires
+        for release in setup.releases
+        if release.trigger.action == "occupies"
+    ]
+    setup, release = rng.choice(held)
+    actors = releases._actors(setup, release.trigger)
+    movers = [u for u in _on_map(state) if u.empire in actors and movement_points(u) > 0]
+    target = rng.choice(release.trigger.any_of)
+    if target.kind == "hexes":
+        hexes = list(target.hexes)
+    elif target.kind == "fleet-area":
+        hexes = sorted(releases._fleet_area(state, target))
+    elif target.kind == "empire":
+        hexes = [i.hex for i in GALAXY.hexes if state.board.owner(GALAXY, i.hex) in target.empires]
+    else:
+        hexes = [u.hex for u in _on_map(state) if u.cls in releases.STARBASE_CLASSES]
+    if not movers or not hexes:
+        return state, "no trigger to provoke"
+    unit = msgspec.structs.replace(rng.choice(movers), hex=rng.choice(hexes))
+    return state.with_board(state.board.with_units([unit])), f"{unit.id} to {unit.hex}"
+
+
+def _meet(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A unit moves up to three hexes and an enemy unit follows it into its new hex: the two
+    now pin each other (203.7) in a hex that held neither."""
+    board = state.board
+    units = _on_map(state)
+    first = rng.choice(units)
+    enemies = [u for u in units if board.enemies(first.empire, u.empire)]
+    if not enemies:
+        return state, "no enemies"
+    to = first.hex
+    for _ in range(rng.randint(1, 3)):
+        to = rng.choice(hexgrid.neighbours(to, GALAXY.width, GALAXY.height))
+    second = rng.choice(enemies)
+    moved = [msgspec.structs.replace(u, hex=to) for u in (first, second)]
+    return state.with_board(board.with_units(moved)), f"{first.id} and {second.id} meet in {to}"
+
+
+CHANGERS = (_move, _move, _meet, _provoke, _destroy, _cripple, _capture, _devastate, _war, _tug)
+
+
+def _at_war(state: FeState) -> FeState:
+    """The set-up with the coalition (Klingons, Lyrans) at war with the alliance (Kzinti,
+    Federation, Hydrans): on the starting board only the Lyrans and Kzinti are, and blocking
+    and pinning need enemies."""
+    pairs = [(a, b) for a in ("KLI", "LYR") for b in ("FED", "HYD", "KZI")]
+    board = msgspec.structs.replace(state.board, at_war=war_pairs((*state.at_war, *pairs)))
+    return state.with_board(board)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: int) -> None:
+    rng = random.Random(seed)
+    state = _at_war(start())
+    differed = 0
+    previous = _fresh(state)
+    for number in range(CHANGES):
+        state, what = rng.choice(CHANGERS)(state, rng)
+        warm = _answers(state)
+        fresh = _fresh(state)
+        assert warm.grids == fresh.grids, f"change {number} ({what}): supply grids"
+        assert warm.blocked == fresh.blocked, f"change {number} ({what}): blocking hexes"
+        assert warm.fired == fresh.fired, f"change {number} ({what}): fired releases"
+        assert warm.counts == fresh.counts, f"change {number} ({what}): supply check counts"
+        assert warm.pinned == fresh.pinned, f"change {number} ({what}): pinned units"
+        differed += fresh != previous
+        previous = fresh
+        # The caches now hold the answers for this board; the next change must not reuse them.
+        _answers(state)
+    assert differed >= CHANGES // 2, "the changes hardly changed anything: a weak test"
+
+
+def test_a_grid_is_reused_while_nothing_it_reads_changes_and_not_after() -> None:
+    """A fleet released, or a ship moving in its own space far from any enemy, leaves the
+    grid as it was (the same object comes back); the capital captured does not."""
+    state = start()
+    empire = "FED"
+    before = supply_steps.grid_of(state, empire)
+    released = msgspec.structs.replace(state, released=(*state.released, ("FED", "nothing")))
+    assert released.board is not state.board
+    assert supply_steps.grid_of(released, empire) is before
+    capital = GALAXY.capitals_of(empire)[0].hex
+    owners = tuple(sorted({*state.owners, (capital, "KLI")}))
+    taken = msgspec.structs.replace(state, owners=owners)
+    after = supply_steps.grid_of(taken, empire)
+    assert after != before
+    assert after == _fresh(taken).grids[empire]
