@@ -5,10 +5,10 @@
 Builds, through the real protocol core, The Wind after its set-up (every empire's starting
 fleets on the map, about 690 units; with ``--scale N`` every unit is there N times, copies
 stacked with their original, so the board holds N times the units) played on to turn 2, and
-then the coalition's whole second player turn: income, supply checks, one movement batch in which every released
-coalition stack moves, the reaction window, the combat phase (passed by itself when the
-moves made no battle hex), and the rest of the sequence of play. Then it times, in the same
-run and on the same packets:
+then the coalition's whole second player turn: income, supply checks, one movement batch
+in which every released coalition stack moves, the reaction window, the combat phase
+(passed by itself when the moves made no battle hex), and the rest of the sequence of play.
+Then it times, in the same run and on the same packets:
 
   (a) the floor: Ed25519 signature verification and msgspec decoding of every packet of the
       player turn;
