@@ -82,6 +82,9 @@ class RoundLog(msgspec.Struct, frozen=True):
     deferred: bool = False
     """The round's dice wait for the seats' next packets instead of being read at a reveal
     (a signed policy chose for a seat: `engine.fe.steps.combat_policy`)."""
+    pursuit: bool = False
+    """The pursuit battle's one round (307.4, `engine.fe.steps.combat_pursuit`): fought
+    after the battle's last round, between the pursuers and the ships that retreated."""
 
 
 class CaptureAttempt(msgspec.Struct, frozen=True):
@@ -115,7 +118,7 @@ class BattleRecord(msgspec.Struct, frozen=True):
     pursuers: tuple[str, ...] = ()  # the units sent after the retreating enemy (302.742)
     pursuit_die: int = 0  # 0: none rolled
     pursuit_modifier: int = 0
-    pursuit: str = ""  # "" (none), "rolling", "succeeded" or "failed" (307.0)
+    pursuit: str = ""  # "" (none), "rolling", "succeeded", "failed" (307.0) or "fought"
     opening: Opening = Opening()
     """Withdrawal before combat and action with bases (302.1, 302.2): what was announced
     and the kind of battle fought this round (`engine.fe.opening`)."""
@@ -127,3 +130,13 @@ class BattleRecord(msgspec.Struct, frozen=True):
     fighting_retreat: Seat = ""
     """The seat whose ships retreated into this hex's enemy units (302.77): its rolls use
     BIR 0 and the blocking side's 10 in every round here (302.772)."""
+    fled: tuple[str, ...] = ()
+    """The units that retreated at 5-7A4 (302.72): the pursued side's units in a pursuit
+    battle (307.3)."""
+    pursuit_dice: bool = False
+    """The pursuit battle's dice were armed with the pursuit die (both sides' signed
+    policies choose its set-up: `engine.fe.steps.combat_pursuit`)."""
+
+
+PURSUIT_FOUGHT = "fought"
+"""``BattleRecord.pursuit`` once the pursuit battle's round is over (5-8J)."""
