@@ -52,6 +52,7 @@ from engine.fe.steps import (
     combat_groups,
     combat_policy,
     combat_round,
+    pursuit_round,
 )
 
 ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
@@ -369,6 +370,13 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
         picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
         help_text = "the battle intensity rating you pick for this round (304.1)"
         return "Secret BIR pick", Param("choice", ParamKind.INTEGER, True, picks, help_text)
+    if step.id == pursuit_round.SETUP_STEP:
+        picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
+        help_text = (
+            "the BIR you pick for the pursuit battle (304.1); the pursued side's force is the "
+            'engine\'s pick unless named: {"bir": 2, "flagship": ID, "force": [IDs]} (307.3)'
+        )
+        return "Secret pursuit set-up", Param("choice", ParamKind.INTEGER, True, picks, help_text)
     if step.id == combat_round.EW_STEP:
         entries = battle_menus.ew_entries(state, seat)
         if not entries:

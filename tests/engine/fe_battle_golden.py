@@ -23,9 +23,11 @@ for itself). Round 2 is then the engine's: the policies choose, the dice are arm
 next packet, the policies allocate; the defender's policy announces its retreat at 5-7A1
 once two rounds are fought, and its ships move at 5-7A4 to the engine's pick of hex
 (302.72). The attacker pursues at 5-8A with every ship it has in the hex, the core rolls the
-pursuit die with the defender's next packet (307.0), and the pursuit battle (5-8D to 5-8G,
-left to the players) is answered with ``done``. The recording stops when the combat phase
-is over.
+pursuit die with the defender's next packet (307.0); both policies make the pursuit battle's
+set-up (5-8D), so its dice are rolled with the pursuit die, and used only if the pursuit
+succeeds: then the engine fights the pursuit round (307.4), the policies allocating and the
+pursuer's ``done`` at 5-8E directing nothing (`engine.fe.steps.combat_pursuit`). The
+recording stops when the combat phase is over.
 
 Why the standing orders wait for round 1's allocation: with standing orders in force, the
 packet that reveals 5-4A2 runs on through the rest of the round before the core applies the
@@ -107,7 +109,8 @@ def check_battle(table: Table, lyrans: list[str]) -> None:
     state = rules(table)
     assert [b.hex for b in state.battles] == [TARGET], state.battles
     record = state.battles[0]
-    assert record.rounds == ROUNDS == len(record.log), record
+    fought = [log for log in record.log if not log.pursuit]
+    assert record.rounds == ROUNDS == len(fought), record
     assert record.retreated and record.retreated[0][0] == DEFENDER, record.retreated
     assert record.pursuers and 1 <= record.pursuit_die <= 6, record
     where = {u.id: u.hex for u in state.board.units if u.id in lyrans}

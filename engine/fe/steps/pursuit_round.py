@@ -314,7 +314,7 @@ def apply_die(
     record = battle(state)
     log = pursuit_log(record) if record is not None else None
     if record is None or log is None:
-        return state
+        return _unused(state, request, dice, events)
     where = title(record)
     if request.purpose.startswith(VBIR_PURPOSE):
         found = results.intensity(log.attacker.bir, log.defender.bir, dice[0])
@@ -365,3 +365,20 @@ def _damage(
     data = {"hex": base.hex_text(record.hex), "round": log.round, "seat": seat}
     events.append(Event("damage", text, seat, SETUP_STEP, data | {"damage": result.damage}))
     return set_side(log, side)
+
+
+def _unused(
+    state: FeState, request: RollRequest, dice: tuple[int, ...], events: list[Event]
+) -> FeState:
+    """A die armed with a pursuit die that failed: said unused, so the log is not read as a
+    battle fought (`engine.fe.steps.combat_pursuit.early_rolls`)."""
+    record = combat.current(state)
+    if record is None or not record.pursuit_dice or record.pursuit != combat_retreat.FAILED:
+        return state
+    text = (
+        f"{base.hex_text(record.hex)}: the pursuit failed, so the {request.purpose} die "
+        f"({dice[0]}) is not used ({combat_retreat.PURSUIT_RULE})"
+    )
+    data = {"hex": base.hex_text(record.hex), "purpose": request.purpose, "unused": True}
+    events.append(Event("pursuit", text, "", request.step, data))
+    return state

@@ -1,4 +1,4 @@
-"""The pursuit battle played by the engine (302.742, 307.3, 307.4; `engine.fe.steps.combat_pursuit`).
+"""The pursuit battle played by the engine (302.742, 307.3, 307.4): `combat_pursuit`.
 
 The board of `test_combat_retreat`: the Kzinti CL KZI-0003 retreats from 1104 to 1004 after
 round 1 against the D7C KLI-0001 and the D7s KLI-0002/-0003, which pursue (three ships: a
@@ -19,6 +19,7 @@ import msgspec
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET, battle_report
+from engine.fe.face import FACE
 from engine.fe.model import FeState, PolicyOrder
 from engine.fe.steps import combat, combat_damage, pursuit_round
 from tests.engine.fe.helpers import owed
@@ -84,7 +85,7 @@ def test_a_successful_pursuit_is_fought_for_one_round_with_damage() -> None:
         "the 1104 pursuit battle is over: alliance's survivors stay in their retreat hex 1004 "
         "(302.72)"
     ]
-    assert [e.text for e in events if e.kind == "step-passed"][0] == (
+    assert next(e.text for e in events if e.kind == "step-passed") == (
         "5-8G Slow-unit retreat battle: manual adjustments: no slow units retreated: no "
         "slow-unit retreat battle (302.742B)"
     )
@@ -224,14 +225,35 @@ def test_a_policy_answered_pursuit_costs_no_packet_of_its_own() -> None:
     assert [e.step for e in chosen] == ["5-8D"] and chosen[0].data["policy"]
 
 
-def test_unused_dice_of_a_failed_pursuit_change_nothing() -> None:
-    state = at_pursuit()
-    before = state
-    for request in pursuit_round.dice_for(
-        state,
-        msgspec.structs.replace(state.battles[0], pursuit="succeeded"),
-        at_reveal=False,
-    ):
+def test_dice_armed_with_a_failed_pursuit_are_said_unused() -> None:
+    """Dice armed with the pursuit die (both policies making the set-up) that land after the
+    die failed change nothing and say so (307.0)."""
+    state, roll = pursue(at_pursuit(), "coalition", list(KLINGONS))
+    state = RULESET.apply_roll(state, roll, (3,)).state
+    record = state.battles[0]
+    assert record.pursuit == "failed"
+    requests = pursuit_round.dice_for(
+        state, msgspec.structs.replace(record, pursuit="succeeded"), at_reveal=False
+    )
+    armed = combat.replace_current(state, msgspec.structs.replace(record, pursuit_dice=True))
+    said: list[str] = []
+    for request in requests:
         events: list[Event] = []
-        assert pursuit_round.apply_die(before, request, (4,), events) is before
-        assert events == []
+        assert pursuit_round.apply_die(armed, request, (4,), events) is armed
+        said += texts(events, "pursuit")
+    assert said == [
+        "1104: the pursuit failed, so the variable BIR, 1104 pursuit battle die (4) is not used "
+        "(307.0)",
+        "1104: the pursuit failed, so the combat die, 1104 pursuit battle, coalition die (4) is "
+        "not used (307.0)",
+        "1104: the pursuit failed, so the combat die, 1104 pursuit battle, alliance die (4) is "
+        "not used (307.0)",
+    ]
+    quiet: list[Event] = []
+    assert pursuit_round.apply_die(state, requests[0], (4,), quiet) is state and quiet == []
+
+
+def test_the_app_offers_the_pursuit_set_up_as_a_bir_pick() -> None:
+    (choice,) = FACE.choices(pursued_at_setup(), "alliance")
+    assert choice.title == "Secret pursuit set-up"
+    assert choice.params[0].options == ("1", "2", "3", "4")

@@ -212,7 +212,8 @@ def test_only_the_side_that_stayed_pursues_with_its_ships_here() -> None:
 
 def test_a_pursuit_die_below_the_number_of_pursuers_succeeds() -> None:
     """Three pursuing ships: a die of 2 succeeds (2 < 3, 307.0); the pursuit battle is the
-    players' (5-8D, secret, stops for them), the roll an order asks for is a fair one of the core."""
+    players' (5-8D, secret, stops for them); the roll an order asks for is a fair one of the
+    core."""
     state = at_pursuit()
     state, events = orders(state, "coalition", {"type": "pursue", "units": list(KLINGONS)})
     assert texts(events, "pursuit") == [
