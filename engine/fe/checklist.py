@@ -368,7 +368,7 @@ def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
     (`engine.fe.steps.combat_pursuit.early_rolls`)."""
     state, queued = combat_policy.take_queued(applied.state)
     rolls = [*applied.rolls, *queued]
-    if any(r.purpose.startswith(combat_retreat.PURSUIT_PURPOSE) for r in rolls):
+    if any(r.step == combat_retreat.PURSUIT_STEP for r in rolls):
         state, early = combat_pursuit.early_rolls(state)
         rolls += early
     if not queued and len(rolls) == len(applied.rolls):

@@ -51,6 +51,7 @@ from engine.fe.steps import (
     combat_directed,
     combat_groups,
     combat_policy,
+    combat_pursuit,
     combat_round,
     pursuit_round,
 )
@@ -289,7 +290,10 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
     if choice.order == "convert":
         return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
     if choice.order == "direct":  # the enemy units directed damage may reach now (302.5)
-        targets = combat_directed.target_ids(state, seat)
+        step = flow.current(state)
+        in_pursuit = step is not None and step.id == pursuit_round.PURSUER_STEP
+        rules_of = combat_pursuit if in_pursuit else combat_directed
+        targets = rules_of.target_ids(state, seat)
         params = tuple(
             msgspec.structs.replace(p, options=targets) if p.name == "unit" else p
             for p in choice.params

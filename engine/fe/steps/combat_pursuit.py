@@ -228,6 +228,16 @@ def _cheapest_direct(state: FeState, seat: Seat) -> int | None:
     return min(fitting, default=None)
 
 
+def target_ids(state: FeState, seat: Seat) -> tuple[str, ...]:
+    """The pursued force's ships ``seat`` may direct damage at now (for menus)."""
+    found = _directing(state, seat)
+    if found is None:
+        return ()
+    record, log = found
+    targets = _targets(state, record, log)
+    return tuple(t.id for t in targets if t.echelon == "force" and not t.destroyed)
+
+
 def check_direct(state: FeState, seat: Seat, order: DirectOrder) -> list[Violation]:
     found = _directing(state, seat)
     if found is None:

@@ -257,3 +257,30 @@ def test_the_app_offers_the_pursuit_set_up_as_a_bir_pick() -> None:
     (choice,) = FACE.choices(pursued_at_setup(), "alliance")
     assert choice.title == "Secret pursuit set-up"
     assert choice.params[0].options == ("1", "2", "3", "4")
+
+
+def test_the_app_offers_the_pursuers_targets_and_the_allocation_editor() -> None:
+    state = reveal(pursued_at_setup(), {"coalition": 4, "alliance": PURSUED}, dice=(4, 3, 6))
+    (direct,) = [c for c in FACE.choices(state, "coalition") if c.order == "direct"]
+    assert [p.options for p in direct.params if p.name == "unit"] == [("KZI-0003",)]
+    menu = FACE.menu(state, "coalition", "allocate", ())
+    assert menu is not None and not menu.can_stop
+    assert menu.suggested == ("cripple KLI-0002",)
+
+
+def test_one_side_s_policy_makes_its_set_up_and_the_other_is_asked_alone() -> None:
+    """The pursuer signed a BIR: only the pursued commits at 5-8D, and the dice wait for the
+    seats' next values since one set-up came from no reveal (`engine.core.game`)."""
+    state = pursued_at_setup()
+    signed = PolicyOrder(bir=3, ew="default")
+    state = RULESET.apply(state, "coalition", signed).state
+    assert owed(state).seats == ("alliance",)
+    applied = RULESET.apply_secret(state, owed(state), {"alliance": PURSUED})
+    record = combat.current(applied.state)
+    assert record is not None
+    assert (record.log[-1].attacker.bir, record.log[-1].defender.bir) == (3, 4)
+    assert [r.purpose for r in applied.rolls] == [
+        "variable BIR, 1104 pursuit battle",
+        "combat die, 1104 pursuit battle, coalition",
+        "combat die, 1104 pursuit battle, alliance",
+    ]
