@@ -379,6 +379,6 @@ def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
 def order_area(step: Step, tag: str) -> Area:
     """The area that checks an engine order: the pursuit battle's steps take ``direct`` and
     ``allocate`` themselves (`engine.fe.steps.combat_pursuit`); elsewhere the order's own."""
-    if step.area == combat_pursuit.AREA.name and tag in step.orders:
+    if step.area == combat_pursuit.AREA.name and tag in step.orders and tag != "adjust":
         return combat_pursuit.AREA
     return ORDER_AREAS[tag]

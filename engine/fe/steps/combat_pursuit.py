@@ -17,8 +17,9 @@ show it as the battle's last round; ``BattleRecord.rounds`` does not count it.
 - 5-8F (the pursued): ``allocate`` the pursuit damage left after the directed damage (302.6).
   A rescue tug's or a cloaked decoy's escape (537.3, 538.55) stays manual: a typed
   ``adjust`` with the ``done`` of this step (the checklist names it so).
-- 5-8G: the slow-unit retreat battle (302.742B) stays manual: it stops for typed adjustments
-  only when units that are no ships (auxiliaries, 549.32) retreated; otherwise it passes.
+- 5-8G: the slow-unit retreat battle (302.742B) stays manual: it stops for each side's typed
+  adjustments (the pursuer's part first; a seat adjusts only its own units) only when units
+  that are no ships (auxiliaries, 549.32) retreated; otherwise it passes.
 - 5-8J (automatic): the pursuit battle is over; the survivors stay in their retreat hex.
 
 Signed combat policies answer the pursuit too (`decides`, `by_policy`): the set-up at 5-8D
@@ -26,7 +27,7 @@ for a seat whose policy has ``bir``, ``ew: "default"`` (and for the pursued ``fl
 ``force`` "auto"); the allocations at 5-8E and 5-8F with ``allocate: "suggested"``. When both
 sides' policies make the set-up, the pursuit battle's dice are armed with the pursuit die
 (`early_rolls`), so they land with the same packet and the pursuit costs no packet more; when
-the pursuit fails those dice are rolled and left unused (their events say so by purpose).
+the pursuit fails those dice are rolled and left unused (an event says so for each).
 
 Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice, a rule option):
 
@@ -354,9 +355,11 @@ class _Pursuit(Area):
 
     def answering(self, state: FeState, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
         record = pr.battle(state)
-        if record is None or step.id not in (pr.PURSUER_STEP, pr.PURSUED_STEP):
+        if record is None or step.id not in (pr.PURSUER_STEP, pr.PURSUED_STEP, pr.SLOW_STEP):
             return seats
         pursuer, pursued = pr.sides(state, record)
+        if step.id == pr.SLOW_STEP:
+            return (pursuer, pursued)  # each records its own losses (typed adjustments)
         return (pursuer,) if step.id == pr.PURSUER_STEP else (pursued,)
 
     def finish(self, state: FeState, seat: Seat, step: Step) -> list[Violation]:

@@ -20,13 +20,21 @@ from engine.core.ruleset import DecisionKind, Event
 from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET, battle_report
 from engine.fe.face import FACE
+from engine.fe.forces import Unit
 from engine.fe.model import FeState, PolicyOrder
 from engine.fe.steps import combat, combat_damage, pursuit_round
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_retreat import KLINGONS, at_pursuit, pursue, step
 from tests.engine.fe.steps.test_combat_round import refusals as secret_refusals
 from tests.engine.fe.steps.test_combat_round import reveal
-from tests.engine.fe.steps.tutorial_states import orders, refusals, texts
+from tests.engine.fe.steps.tutorial_states import (
+    after_setup,
+    orders,
+    placed,
+    refusals,
+    run_to,
+    texts,
+)
 from tests.engine.fe_battle import PlacedFe, large_board, policy, rules
 from tests.engine.table import Table
 
@@ -86,8 +94,8 @@ def test_a_successful_pursuit_is_fought_for_one_round_with_damage() -> None:
         "(302.72)"
     ]
     assert next(e.text for e in events if e.kind == "step-passed") == (
-        "5-8G Slow-unit retreat battle: manual adjustments: no slow units retreated: no "
-        "slow-unit retreat battle (302.742B)"
+        "5-8G Each side: slow-unit retreat battle, manual adjustments: no slow units retreated: "
+        "no slow-unit retreat battle (302.742B)"
     )
     assert texts(events, battle_report.REPORT_KIND) == [
         "1104 pursuit battle (round 2) losses: coalition directed 6 points: KZI-0003 crippled; "
@@ -170,7 +178,7 @@ def test_a_failed_pursuit_passes_the_pursuit_battle_by_itself() -> None:
         "5-8D Pursued sets up its force; both pick the BIR: no pursuit battle",
         "5-8E Pursuer directs damage, allocates return fire: no pursuit battle",
         "5-8F Pursued allocates; tug, decoy escape: manual: no pursuit battle",
-        "5-8G Slow-unit retreat battle: manual adjustments: no pursuit battle",
+        "5-8G Each side: slow-unit retreat battle, manual adjustments: no pursuit battle",
     ]
     assert all(not log.pursuit for log in state.battles[0].log)
 
@@ -284,3 +292,39 @@ def test_one_side_s_policy_makes_its_set_up_and_the_other_is_asked_alone() -> No
         "combat die, 1104 pursuit battle, coalition",
         "combat die, 1104 pursuit battle, alliance",
     ]
+
+
+def test_slow_units_stop_5_8g_for_typed_adjustments() -> None:
+    """An auxiliary carrier (LAV, 549.0) retreats with the CL: it is no ship, so it stays out
+    of the pursued force (549.32) and 5-8G, the slow-unit retreat battle (302.742B), stops
+    for each side's typed adjustments, the pursuer's first."""
+    state = placed(after_setup(), {"KZI-0003": 1104, **dict.fromkeys(KLINGONS, 1104)})
+    state = run_to(state, "5-7A1")  # the tables hold no auxiliary: it joins after round 1
+    state = placed(state, {}, Unit("KZI-9100", "KZI", "LAV", 1104))
+    state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
+    state, _ = orders(state, "coalition", {"type": "done"})
+    assert step(state) == "5-8A" and state.board.unit("KZI-9100").hex == 1004
+    state, roll = pursue(state, "coalition", list(KLINGONS))
+    state = RULESET.apply_roll(state, roll, (1,)).state
+    state, _ = orders(state, "coalition", {"type": "done"})
+    assert secret_refusals(state, "alliance", {"bir": 1, "flagship": "KZI-9100"}) == [
+        "KZI-9100 may not be flagship of the pursued force: the eligible units are KZI-0003 "
+        "(302.32)"
+    ]
+    state = reveal(state, {"coalition": 1, "alliance": PURSUED}, dice=(3, 1, 1))
+    for seat in ("coalition", "alliance"):
+        order = combat_damage.suggested(state, seat)
+        if order is not None and step(state) != "5-8G":
+            state, _ = orders(state, seat, {"type": "allocate", "losses": order.losses})
+            state, _ = orders(state, seat, {"type": "done"})
+    assert (step(state), owed(state).seats) == ("5-8G", ("coalition",))
+    state, _ = orders(state, "coalition", {"type": "done"})
+    assert (step(state), owed(state).seats) == ("5-8G", ("alliance",))
+    state, _ = orders(
+        state,
+        "alliance",
+        {"type": "adjust", "change": "destroy", "unit": "KZI-9100", "reason": "slow units"},
+        {"type": "done"},
+    )
+    assert [u for u in state.board.units if u.id == "KZI-9100"] == []
+    assert state.battles[0].pursuit == "fought"
