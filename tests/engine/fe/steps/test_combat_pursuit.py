@@ -22,7 +22,7 @@ from engine.fe import RULESET, battle_report
 from engine.fe.face import FACE
 from engine.fe.forces import Unit
 from engine.fe.model import FeState, PolicyOrder
-from engine.fe.steps import combat, combat_damage, pursuit_round
+from engine.fe.steps import combat, combat_damage, combat_policy, pursuit_round
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_retreat import KLINGONS, at_pursuit, pursue, step
 from tests.engine.fe.steps.test_combat_round import refusals as secret_refusals
@@ -328,3 +328,52 @@ def test_slow_units_stop_5_8g_for_typed_adjustments() -> None:
     )
     assert [u for u in state.board.units if u.id == "KZI-9100"] == []
     assert state.battles[0].pursuit == "fought"
+
+
+def test_by_hand_the_set_up_is_committed_and_its_dice_read_at_the_reveal() -> None:
+    """The large board with every secret choice sent by hand (the policies only retreat,
+    pursue and allocate): both sides commit at 5-8D and the reveal that completes it rolls
+    the pursuit round's dice, so no packet waits for them (`engine.core.rolls`)."""
+    hand = {
+        "coalition": PolicyOrder(allocate="suggested", retreat=1),
+        "alliance": PolicyOrder(allocate="suggested", retreat=0, pursue="always"),
+    }
+    picks = {"coalition": policy(1), "alliance": policy(1)}
+    table = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="hand")
+    signed: set[str] = set()
+    for _ in range(600):
+        state = rules(table)
+        record = state.battles[0] if state.battles else None
+        if record is not None and record.pursuit == "fought":
+            break
+        seat, kind, at = table.owed()
+        if kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+        elif kind == DecisionKind.SECRET:
+            choice = 2 if at == "5-8D" else combat_policy.choice(state, at, seat, picks[seat])
+            asked = RULESET.pending(state)[0].seats
+            secret = table.state.core.secret if table.state is not None else None
+            last = len(asked) - (len(secret.commits) if secret is not None else 0) == 1
+            table.commit(seat, choice, reveal_now=last)
+        elif kind == DecisionKind.REVEAL:
+            table.reveal(seat)
+        else:
+            extra: list[object] = []
+            if seat not in signed:
+                signed.add(seat)
+                extra = [Standing(["5"]), hand[seat]]
+            table.orders(seat, *extra, Done())
+    record = rules(table).battles[0]
+    assert record.pursuit == "fought" and not record.pursuit_dice
+    reveals = [
+        i
+        for i, result in enumerate(table.results)
+        if any(e.kind == "secret" and e.step == "5-8D" for e in result.events)
+    ]
+    assert len(reveals) == 1
+    said = [e.text for e in table.results[reveals[0]].events if e.kind == "roll"]
+    assert [t.split(":")[0] for t in said] == [
+        "the reveal of 5-8D rolled 1d6 for variable BIR, 1105 pursuit battle",
+        "the reveal of 5-8D rolled 1d6 for combat die, 1105 pursuit battle, alliance",
+        "the reveal of 5-8D rolled 1d6 for combat die, 1105 pursuit battle, coalition",
+    ]
