@@ -55,6 +55,12 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice,
   as to a next round (308.2); what the pursuit round leaves is carried nowhere.
 - I: the pursuer allocates at 5-8E before the pursued at 5-8F: the pursued directs nothing,
   so what each side owes is known once the pursuer has directed its damage.
+- I: the seed's 5-8F/5-8G say little more; 5-8E's own words (the pursuer reveals its force,
+  verifying the die) are met by the public ``pursue`` order, so the step carries the
+  pursuer's part of the battle. Captures (305.12's -1 in pursuit) are not rolled here.
+
+The round itself (its sides, the set-up's check, its log and dice) is
+`engine.fe.steps.pursuit_round`'s, where the two options are defined.
 """
 
 from __future__ import annotations
