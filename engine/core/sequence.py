@@ -64,7 +64,8 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     heading: str = ""
     obsolete: bool = False
     area: str = ""
-    """The ruleset's rules area that runs an automatic step or checks a decision."""
+    """The ruleset's rules area that runs an automatic step or checks a decision (on a
+    secret step: the area that may say it needs nobody)."""
     orders: tuple[str, ...] = ()
     """The order types a decision step takes besides ``done`` (e.g. ``move``, ``batch``)."""
 
@@ -202,5 +203,7 @@ def _check_step(step: Step) -> None:
         raise SequenceError(f"{step.kind.value} step {step.id} needs a rules area")
     if step.kind == StepKind.DECISION and not step.orders:
         raise SequenceError(f"decision step {step.id} needs the orders it takes")
-    if step.kind in (StepKind.MANUAL, StepKind.SECRET) and (step.area or step.orders):
+    if step.kind == StepKind.MANUAL and (step.area or step.orders):
         raise SequenceError(f"{step.kind.value} step {step.id} takes no area or orders")
+    if step.kind == StepKind.SECRET and step.orders:
+        raise SequenceError(f"secret step {step.id} takes no orders (its area may pass it)")

@@ -115,7 +115,7 @@ class TurnHost(Protocol[S]):
         ...
 
     def skip(self, state: S, step: Step) -> str:
-        """Why a decision step may pass without its seat ("" to stop there)."""
+        """Why a decision or secret step may pass without its seats ("" to stop there)."""
         ...
 
     def decides(self, state: S, step: Step, seat: Seat) -> bool:
@@ -262,8 +262,8 @@ class Turns(Generic[S]):
     def settle(self, state: S, left: Step | None, events: list[Event]) -> S:
         """Play on to the next step a seat must act in.
 
-        Passes obsolete steps, carries out automatic steps, passes decision steps the host
-        says need nobody, and crosses into the next part when one ends.
+        Passes obsolete steps, carries out automatic steps, passes decision and secret steps
+        the host says need nobody, and crosses into the next part when one ends.
         """
         host = self.host
         for _ in range(MAX_STEPS_PER_ORDER):
@@ -307,7 +307,7 @@ class Turns(Generic[S]):
                     continue
                 state = _replace(moved, step=state.step + 1, answered=())
                 continue
-            if step.kind == StepKind.DECISION:
+            if step.kind in (StepKind.DECISION, StepKind.SECRET):
                 reason = host.skip(state, step)
                 if reason:
                     text = f"{step.id} {step.title}: {reason}"

@@ -3,8 +3,9 @@
 Two choices of a round are too rich for a plain form, and the client must not work out the
 rules itself (it knows no F&E), so the face hands it what is legal:
 
-- the ``allocate`` order of 5-6A and 5-6B (302.6): a list of losses built one at a time. After
-  each loss the legal next ones change (what is left, what is already crippled or gone), so
+- the ``allocate`` order of 5-6A and 5-6B (302.6), and of the pursuit battle (5-8E, 5-8F): a
+  list of losses built one at a time. After each loss the legal next ones change (what is
+  left, what is already crippled or gone), so
   `allocation_menu` answers for the losses picked so far with the pure rules' menu
   (`engine.fe.combat.allocation.next_choices`): the legal next losses with their prices, the
   points left, and whether the list may end here under the forced-resolution rule (302.61).
@@ -34,7 +35,7 @@ from engine.fe.combat import allocation
 from engine.fe.combat import ew as ew_rules
 from engine.fe.combat.targets import points_text
 from engine.fe.model import FeState
-from engine.fe.steps import base, combat, combat_damage, combat_round
+from engine.fe.steps import base, combat, combat_damage, combat_round, pursuit_round
 
 ALLOCATE = "allocate"
 LOSSES = "losses"
@@ -47,7 +48,8 @@ def allocation_menu(state: FeState, seat: Seat, chosen: Sequence[str]) -> StepMe
     """What ``seat`` may lose next after the losses ``chosen`` (302.6, 302.61); None when it
     owes no allocation at the step being played."""
     step = flow.current(state)
-    if step is None or step.id not in combat_damage.ALLOCATION_STEPS:
+    pursuit = (pursuit_round.PURSUER_STEP, pursuit_round.PURSUED_STEP)  # 307.4
+    if step is None or step.id not in (*combat_damage.ALLOCATION_STEPS, *pursuit):
         return None
     if seat not in flow.owing(state, step):
         return None

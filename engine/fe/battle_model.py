@@ -1,7 +1,8 @@
 """The records of the combat phase kept in `engine.fe.model.FeState`: each battle hex's
 record, its rounds' logs, each side's part of a round, and the combat policies the seats
 signed. Apart from the state module so that each stays readable; `engine.fe.model`
-re-exports them."""
+re-exports them. Each omits its fields at their defaults when encoded, so that a field added
+later (with a default) changes neither old states' bytes nor their hashes."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     pursue: Literal["", "always", "never"] = ""
 
 
-class SideRound(msgspec.Struct, frozen=True):
+class SideRound(msgspec.Struct, frozen=True, omit_defaults=True):
     """One side's part of a battle round as the engine played it: its secret choices
     (flagship 302.32, battle force 302.3, BIR pick 304.1, EW choices 308.51) and what they
     gave: combat potential (doubled), EW points and shift, its die, the table's per-mille and
@@ -70,7 +71,7 @@ class SideRound(msgspec.Struct, frozen=True):
     """PFs each unit of its support echelon sends forward (302.563), set at 5-3E."""
 
 
-class RoundLog(msgspec.Struct, frozen=True):
+class RoundLog(msgspec.Struct, frozen=True, omit_defaults=True):
     """One round of a battle: each side's part, the variable BIR die rolled at the reveal of
     the picks and the total used (304.3; -1 until rolled)."""
 
@@ -82,9 +83,12 @@ class RoundLog(msgspec.Struct, frozen=True):
     deferred: bool = False
     """The round's dice wait for the seats' next packets instead of being read at a reveal
     (a signed policy chose for a seat: `engine.fe.steps.combat_policy`)."""
+    pursuit: bool = False
+    """The pursuit battle's one round (307.4, `engine.fe.steps.combat_pursuit`): fought
+    after the battle's last round, between the pursuers and the ships that retreated."""
 
 
-class CaptureAttempt(msgspec.Struct, frozen=True):
+class CaptureAttempt(msgspec.Struct, frozen=True, omit_defaults=True):
     """One capture attempt at 5-6X1 (305.1): who tried, on what, with which ship, the dice
     modifier, and the two dice once rolled (``result`` "rolling", "captured" or "failed")."""
 
@@ -97,7 +101,7 @@ class CaptureAttempt(msgspec.Struct, frozen=True):
     result: str = "rolling"
 
 
-class BattleRecord(msgspec.Struct, frozen=True):
+class BattleRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """One battle hex of the combat phase (302.9): rounds fought, who announced a retreat in
     the round being fought, why it ended ("" while it goes on or waits its turn), and the
     rounds' logs."""
@@ -115,7 +119,7 @@ class BattleRecord(msgspec.Struct, frozen=True):
     pursuers: tuple[str, ...] = ()  # the units sent after the retreating enemy (302.742)
     pursuit_die: int = 0  # 0: none rolled
     pursuit_modifier: int = 0
-    pursuit: str = ""  # "" (none), "rolling", "succeeded" or "failed" (307.0)
+    pursuit: str = ""  # "" (none), "rolling", "succeeded", "failed" (307.0) or "fought"
     opening: Opening = Opening()
     """Withdrawal before combat and action with bases (302.1, 302.2): what was announced
     and the kind of battle fought this round (`engine.fe.opening`)."""
@@ -127,3 +131,16 @@ class BattleRecord(msgspec.Struct, frozen=True):
     fighting_retreat: Seat = ""
     """The seat whose ships retreated into this hex's enemy units (302.77): its rolls use
     BIR 0 and the blocking side's 10 in every round here (302.772)."""
+    fled: tuple[str, ...] = ()
+    """The units that retreated at 5-7A4 (302.72): the pursued side's units in a pursuit
+    battle (307.3)."""
+    pursuit_dice: bool = False
+    """The pursuit battle's dice were armed with the pursuit die (both sides' signed
+    policies choose its set-up: `engine.fe.steps.combat_pursuit`)."""
+    early_dice: tuple[tuple[str, int], ...] = ()
+    """Those dice (purpose, die) when they were rolled before the set-up was made (the
+    pursuer had not yet ended 5-8A): kept for the set-up, which applies them."""
+
+
+PURSUIT_FOUGHT = "fought"
+"""``BattleRecord.pursuit`` once the pursuit battle's round is over (5-8J)."""

@@ -38,7 +38,7 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat
-from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
+from engine.fe.battle_model import PURSUIT_FOUGHT, BattleRecord, RoundLog, SideRound
 from engine.fe.combat.results import VARIABLE_BIR, permille_text
 from engine.fe.combat.targets import points_text
 from engine.fe.model import FeState
@@ -76,12 +76,14 @@ class SideReport(msgspec.Struct, frozen=True):
     losses: tuple[str, ...]
 
 
-class RoundReport(msgspec.Struct, frozen=True):
-    """One round of a battle: the phasing side's part and the other side's."""
+class RoundReport(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One round of a battle: the phasing side's part and the other side's; ``pursuit``
+    marks the pursuit battle's round (307.4)."""
 
     round: int
     attacker: SideReport
     defender: SideReport
+    pursuit: bool = False
 
 
 class _Owed(msgspec.Struct, frozen=True):
@@ -97,7 +99,7 @@ def _owed(record: BattleRecord) -> list[dict[Seat, _Owed]]:
     carry: dict[Seat, int] = {}
     found: list[dict[Seat, _Owed]] = []
     for log in record.log:
-        over = log.round <= record.rounds
+        over = _over(record, log)
         here: dict[Seat, _Owed] = {}
         for own, enemy in ((log.defender, log.attacker), (log.attacker, log.defender)):
             before = carry.get(own.seat, 0)
@@ -109,6 +111,14 @@ def _owed(record: BattleRecord) -> list[dict[Seat, _Owed]]:
             here[own.seat] = _Owed(owed2, carry.get(own.seat, 0))
         found.append(here)
     return found
+
+
+def _over(record: BattleRecord, log: RoundLog) -> bool:
+    """Whether the round is over: a battle round once counted, the pursuit round (307.4) once
+    its battle is (5-8J)."""
+    if log.pursuit:
+        return record.pursuit == PURSUIT_FOUGHT
+    return log.round <= record.rounds
 
 
 def _known(value: int, unset: int) -> int | None:
@@ -151,6 +161,7 @@ def rounds(record: BattleRecord) -> list[RoundReport]:
             log.round,
             _side_report(log, log.attacker, owed.get(log.attacker.seat)),
             _side_report(log, log.defender, owed.get(log.defender.seat)),
+            log.pursuit,
         )
         for log, owed in zip(record.log, _owed(record), strict=True)
     ]
@@ -166,6 +177,8 @@ def rounds_json(record: BattleRecord) -> list[dict[str, Any]]:
 
 
 def _where(record: BattleRecord, log: RoundLog) -> str:
+    if log.pursuit:
+        return f"{record.hex:04d} pursuit battle (round {log.round})"
     return f"{record.hex:04d} round {log.round}"
 
 
@@ -273,7 +286,7 @@ def report_lines(record: BattleRecord) -> list[str]:
     lines: list[str] = []
     for log, owed in zip(record.log, _owed(record), strict=True):
         lines.append(fire_line(record, log))
-        if owed or log.round <= record.rounds:
+        if owed or _over(record, log):
             lines.append(losses_line(record, log, owed))
     if record.resolved:
         lines.append(end_line(record))
@@ -309,7 +322,7 @@ def new_reports(before: FeState, after: FeState) -> list[Event]:
         for log, owed in zip(record.log, _owed(record), strict=True):
             if _fired(log) and log.round not in fired:
                 events.append(_event(record, fire_line(record, log), "fire", log.round))
-            if old.rounds < log.round <= record.rounds:
+            if _over(record, log) and not _over(old, log):
                 events.append(_event(record, losses_line(record, log, owed), "losses", log.round))
         if record.resolved and not old.resolved:
             events.append(_event(record, end_line(record), "end", record.rounds))

@@ -59,11 +59,14 @@ from engine.fe.steps import (
     ORDER_AREAS,
     combat_capture,
     combat_policy,
+    combat_pursuit,
     combat_retreat,
     combat_round,
     combat_small_scale,
+    pursuit_round,
     reaction_policy,
 )
+from engine.fe.steps.base import Area
 from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
@@ -178,7 +181,7 @@ class FeRuleset:
                     SEQUENCE_RULE,
                 )
             ]
-        return ORDER_AREAS[tag].check(state, seat, step, order)
+        return order_area(step, tag).check(state, seat, step, order)
 
     # --- applying -------------------------------------------------------------------------
 
@@ -223,8 +226,9 @@ class FeRuleset:
             return Applied(state, events)
         tag = _tag(order)
         if tag in RULE_ORDERS:
-            after = ORDER_AREAS[tag].apply(state, seat, step, order, events)
-            rolls = ORDER_AREAS[tag].rolls(after, seat, step, order)
+            area = order_area(step, tag)
+            after = area.apply(state, seat, step, order, events)
+            rolls = area.rolls(after, seat, step, order)
             if after.step != state.step:  # a batch opened the reaction window (3B3): the
                 after = TURNS.settle(after, step, events)  # seat's policy may answer it
             return Applied(TURNS.run_standing(after, events), events, rolls)
@@ -240,6 +244,7 @@ class FeRuleset:
         after = combat_round.apply_die(after, request, dice, events)
         after = combat_retreat.apply_die(after, request, dice, events)
         after = combat_capture.apply_die(after, request, dice, events)
+        after = pursuit_round.apply_die(after, request, dice, events)
         # The sequence may have stopped for these dice (a round's damage before allocation):
         # with them in, it plays on as far as the seats' policies and standing orders answer.
         after = TURNS.resume(after, events)
@@ -256,6 +261,8 @@ class FeRuleset:
         if seat not in open_now[0].seats:
             return [Violation(f"{seat} has no part in secret step {decision.step}")]
         typed = combat_round.secret_problems(state, decision.step, seat, choice)
+        if decision.step == pursuit_round.SETUP_STEP:
+            typed = pursuit_round.setup_problems(state, seat, choice)
         if typed is not None:
             return typed
         if not isinstance(choice, str):
@@ -285,13 +292,18 @@ class FeRuleset:
         ]
         typed = {seat: choices[seat] for seat in open_now[0].seats}
         unasked = tuple(s for s in state.seats if s not in typed)
-        by_policy = combat_policy.choices(state, step, unasked)
+        pursuit = step.id == pursuit_round.SETUP_STEP
+        rules_of = combat_pursuit if pursuit else combat_policy
+        by_policy = rules_of.choices(state, step, unasked)
         if by_policy:
             shown = "; ".join(f"{seat}: {value}" for seat, value in by_policy.items())
             text = f"{describe(step)} chosen by the signed policies: {shown}"
             events.append(Event("secret", text, step=step.id, data={"policy": True}))
             typed = {**typed, **by_policy}
-        chosen, rolls = combat_round.apply_choices(state, step.id, typed, events)
+        if pursuit:
+            chosen, rolls = pursuit_round.apply_choices(state, typed, events)
+        else:
+            chosen, rolls = combat_round.apply_choices(state, step.id, typed, events)
         if rolls:  # the steps after wait for them (read at once by the core, or armed)
             chosen = combat_round.defer_dice(chosen)
         after = TURNS.run_standing(TURNS.advance(chosen, events), events)
@@ -359,8 +371,22 @@ def _is_secret(decision: Decision) -> bool:
 
 def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
     """Hand the core the dice the policies' choices asked for on the way
-    (`engine.fe.steps.combat_policy`), to be armed in the packet being applied."""
+    (`engine.fe.steps.combat_policy`), to be armed in the packet being applied; with a
+    pursuit die, the pursuit battle's dice when the policies make its set-up
+    (`engine.fe.steps.combat_pursuit.early_rolls`)."""
     state, queued = combat_policy.take_queued(applied.state)
-    if not queued:
+    rolls = [*applied.rolls, *queued]
+    if any(r.step == combat_retreat.PURSUIT_STEP for r in rolls):
+        state, early = combat_pursuit.early_rolls(state)
+        rolls += early
+    if not queued and len(rolls) == len(applied.rolls):
         return applied
-    return Applied(state, applied.events, [*applied.rolls, *queued])
+    return Applied(state, applied.events, rolls)
+
+
+def order_area(step: Step, tag: str) -> Area:
+    """The area that checks an engine order: the pursuit battle's steps take ``direct`` and
+    ``allocate`` themselves (`engine.fe.steps.combat_pursuit`); elsewhere the order's own."""
+    if step.area == combat_pursuit.AREA.name and tag in step.orders and tag != "adjust":
+        return combat_pursuit.AREA
+    return ORDER_AREAS[tag]

@@ -63,7 +63,9 @@ from engine.fe.steps import (
     combat_directed,
     combat_groups,
     combat_policy,
+    combat_pursuit,
     combat_round,
+    pursuit_round,
 )
 
 MOVEMENT_PHASE = "3"
@@ -330,7 +332,10 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         )
         return msgspec.structs.replace(choice, params=params)
     if choice.order == "direct":  # the enemy units directed damage may reach now (302.5)
-        targets = combat_directed.target_ids(state, seat)
+        step = flow.current(state)
+        in_pursuit = step is not None and step.id == pursuit_round.PURSUER_STEP
+        rules_of = combat_pursuit if in_pursuit else combat_directed
+        targets = rules_of.target_ids(state, seat)
         params = tuple(
             msgspec.structs.replace(p, options=targets) if p.name == "unit" else p
             for p in choice.params
@@ -411,6 +416,13 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
         picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
         help_text = "the battle intensity rating you pick for this round (304.1)"
         return "Secret BIR pick", Param("choice", ParamKind.INTEGER, True, picks, help_text)
+    if step.id == pursuit_round.SETUP_STEP:
+        picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
+        help_text = (
+            "the BIR you pick for the pursuit battle (304.1); the pursued side's force is the "
+            'engine\'s pick unless named: {"bir": 2, "flagship": ID, "force": [IDs]} (307.3)'
+        )
+        return "Secret pursuit set-up", Param("choice", ParamKind.INTEGER, True, picks, help_text)
     if step.id == combat_round.EW_STEP:
         entries = battle_menus.ew_entries(state, seat)
         if not entries:

@@ -21,7 +21,7 @@ from engine.fe import steps as areas
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Phase, SequenceOfPlay, Step, load_sequence
-from engine.fe.steps import base, combat_policy, reaction_policy
+from engine.fe.steps import base, combat_policy, combat_pursuit, reaction_policy
 from engine.fe.steps.setup_stage import SETUP_PHASE, setup_steps
 
 ORION = "orion"
@@ -106,12 +106,16 @@ class FeTurns:
         return areas.area(step.area).automatic(state, step, events)
 
     def skip(self, state: FeState, step: Step) -> str:
-        return areas.area(step.area).skip(state, step)
+        return areas.area(step.area).skip(state, step) if step.area else ""
 
     def decides(self, state: FeState, step: Step, seat: Seat) -> bool:
+        if step.id in combat_pursuit.POLICY_STEPS:
+            return combat_pursuit.decides(state, step, seat)
         return combat_policy.decides(state, step, seat)
 
     def by_policy(self, state: FeState, step: Step, events: list[Event]) -> FeState | None:
+        if step.id in combat_pursuit.POLICY_STEPS:
+            return combat_pursuit.by_policy(state, step, events)
         answered = combat_policy.by_policy(state, step, events)
         return answered if answered is not None else reaction_policy.by_policy(state, step, events)
 

@@ -60,7 +60,7 @@ class CloakOrder(_Tagged, frozen=True, tag="cloak"):
     past the approach battle (306.3): the base battle is fought, base included."""
 
 
-class Opening(msgspec.Struct, frozen=True):
+class Opening(msgspec.Struct, frozen=True, omit_defaults=True):
     """What a battle's opening steps recorded (round numbers count from 1; 0: never)."""
 
     withdrawing: tuple[str, ...] = ()

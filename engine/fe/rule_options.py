@@ -10,7 +10,9 @@ the game was created before the option existed (its state does not name it).
 
 The combat modules' options (`engine.fe.combat.ew`, `engine.fe.combat.potential`: base EW
 order, EW shift cap, damage rounding) are read where a battle round's damage is worked out
-(`engine.fe.steps.combat_round`); ``hexpost calc combat`` takes the rounding as a flag.
+(`engine.fe.steps.combat_round`), the pursuit battle's (return fire, the cost of directed
+damage) where it is fought (`engine.fe.steps.pursuit_round`); ``hexpost calc combat`` takes
+the rounding as a flag.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe import economics, movement, neutral, production, provinces, repair
 from engine.fe.combat import ew, potential, small_scale
 from engine.fe.model import FeState
-from engine.fe.steps import reserves
+from engine.fe.steps import pursuit_round, reserves
 
 
 def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
@@ -36,6 +38,7 @@ def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
 
 RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
     (
+        *pursuit_round.OPTIONS,
         *economics.OPTIONS,
         *ew.OPTIONS,
         *movement.OPTIONS,

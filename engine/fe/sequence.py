@@ -24,8 +24,9 @@ engine core's (`engine.core.sequence`); what is F&E's is recorded here:
   seat with nothing to do there answers ``done`` (or a standing order does). The core's
   "both" has the phasing seat answer first; when both sides retreat, 302.712 wants the
   defender to go first, an order the core has no actor for, so the players keep it.
-  Steps that only say a battle is fought by the steps below (5-2A4, 5-2B2, 5-8G) are
-  "nobody".
+  Steps that only say a battle is fought by the steps below (5-2A4, 5-2B2) are "nobody";
+  5-8G, the slow-unit retreat battle typed by hand, is "both": each side records its own
+  losses (`engine.fe.steps.combat_pursuit`).
 * 5-8H is obsolete: it stays so ids match the rulebook, and is skipped.
 * Phase 11 (the Orion pirates) is its own part, ``orion``: played once per game turn after
   every player turn, only with the ``orion`` option; phases 1-10 make up each player turn.

@@ -23,9 +23,11 @@ for itself). Round 2 is then the engine's: the policies choose, the dice are arm
 next packet, the policies allocate; the defender's policy announces its retreat at 5-7A1
 once two rounds are fought, and its ships move at 5-7A4 to the engine's pick of hex
 (302.72). The attacker pursues at 5-8A with every ship it has in the hex, the core rolls the
-pursuit die with the defender's next packet (307.0), and the pursuit battle (5-8D to 5-8G,
-left to the players) is answered with ``done``. The recording stops when the combat phase
-is over.
+pursuit die with the defender's next packet (307.0); both policies make the pursuit battle's
+set-up (5-8D), so its dice are rolled with the pursuit die, and used only if the pursuit
+succeeds: then the engine fights the pursuit round (307.4), the policies allocating and the
+pursuer's ``done`` at 5-8E directing nothing (`engine.fe.steps.combat_pursuit`). The
+recording stops when the combat phase is over.
 
 Why the standing orders wait for round 1's allocation: with standing orders in force, the
 packet that reveals 5-4A2 runs on through the rest of the round before the core applies the
@@ -78,12 +80,15 @@ STANDING = {
 """Each seat's standing order for the combat phase: the pursuer keeps 5-8 (pursuit) for
 itself, since a standing ``done`` there would let the enemy go."""
 COMBAT_PHASE = "5"
+LABEL = "fe-battle-3"
+"""The table's label: it derives every key and entropy chain, so it decides the dice (this
+one makes the pursuit succeed, so the golden game shows the pursuit battle, 307.4)."""
 ALLOCATED, SIGNED = 1, 2
 """How far a seat is: it typed its round-1 allocation; it signed its policy."""
 
 
-def play_battle_golden() -> Table:
-    table = Table(RULESET, "the-wind", SEATS, label="fe-battle")
+def play_battle_golden(label: str = LABEL) -> Table:
+    table = Table(RULESET, "the-wind", SEATS, label=label)
     set_up(table)
     walk_to(table, "3B2")  # turn 1, coalition
     lyrans = units_at(table, "LYR", "Red Claw Fleet")[:LYRANS]
@@ -107,7 +112,8 @@ def check_battle(table: Table, lyrans: list[str]) -> None:
     state = rules(table)
     assert [b.hex for b in state.battles] == [TARGET], state.battles
     record = state.battles[0]
-    assert record.rounds == ROUNDS == len(record.log), record
+    fought = [log for log in record.log if not log.pursuit]
+    assert record.rounds == ROUNDS == len(fought), record
     assert record.retreated and record.retreated[0][0] == DEFENDER, record.retreated
     assert record.pursuers and 1 <= record.pursuit_die <= 6, record
     where = {u.id: u.hex for u in state.board.units if u.id in lyrans}

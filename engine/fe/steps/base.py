@@ -174,6 +174,18 @@ def own_units(
     return units, problems
 
 
+def units_by_id(state: FeState, unit_ids: tuple[str, ...] | list[str]) -> dict[str, Unit]:
+    """The named units still on the board, wherever they stand (gone ones left out)."""
+    board = state.board
+    found: dict[str, Unit] = {}
+    for unit_id in unit_ids:
+        try:
+            found[unit_id] = board.unit(unit_id)
+        except KeyError:
+            continue
+    return found
+
+
 def on_map(h: HexId) -> bool:
     g = galaxy()
     return hexgrid.valid(h, g.width, g.height)

@@ -22,11 +22,12 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   itself; each crippled enemy ship may be the target of one attempt a round (a second one
   is refused); a side may try as many targets as it has ships to try with, each ship once a
   round.
-- I: the pursuit battle (5-8F) is fought by hand, so an attempt the engine rolls is never one
-  in pursuit: the -1 for a pursuit and for a web caster in pursuit never apply here, nor the
-  mauler's extra attempt. Prime Teams are not modelled: their -1 is left to the players. A
-  ground combat ship is a class whose rules name 521; no class of the shipped tables is
-  marked so, so today the dice are unmodified.
+- I: the pursuit battle (5-8D to 5-8F, `engine.fe.steps.combat_pursuit`) has no capture
+  step, so an attempt the engine rolls is never one in pursuit: the -1 for a pursuit and
+  for a web caster in pursuit never apply here, nor the mauler's extra attempt. Prime Teams
+  are not modelled: their -1 is left to the players. A ground combat ship is a class whose
+  rules name 521; no class of the shipped tables is marked so, so today the dice are
+  unmodified.
 - I: a captured ship is the captor's from then on; whether it may fight for its captor in
   the same battle (305.2) is left to the players.
 """

@@ -67,8 +67,9 @@ def owed2(state: FeState, seat: Seat) -> tuple[BattleRecord, RoundLog, int] | No
 def _targets(state: FeState, record: BattleRecord, own: SideRound) -> list[Target]:
     """What the side's damage may fall on: its battle force (bases with the SIDS steps they
     carry), then the support echelon's units for the fighters they sent forward only
-    (302.563: their hulls are reached by directed damage alone)."""
-    by_id = {u.id: u for u in state.board.at(record.hex)}
+    (302.563: their hulls are reached by directed damage alone). The units are found by id
+    wherever they stand: in a pursuit battle the pursued fight from their retreat hex."""
+    by_id = base.units_by_id(state, (*own.force, *(unit for unit, _ in own.forward)))
     found = sids.with_scored(state, [target_of(by_id[i]) for i in own.force if i in by_id])
     if record.small_scale:
         return small_scale.step_targets(found)  # 310.0: casualties, not points

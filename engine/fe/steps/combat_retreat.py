@@ -22,9 +22,8 @@ the announcements a destination and carries them out, then offers the pursuit:
   the protocol core, armed with the order (the other seat's next packet completes it): the
   pursuit succeeds when the die plus its modifier is less than the number of pursuing ships
   (307.0). With nobody able to pursue the step passes by itself.
-- 5-8D to 5-8G, the pursuit battle, stay manual: after a successful pursuit both sides
-  answer them with ``done`` and typed adjustments for the battle's results. After a failed
-  pursuit, or none, they pass and the retreat stands.
+- 5-8D to 5-8G and 5-8J, the pursuit battle, are `engine.fe.steps.combat_pursuit`'s.
+  After a failed pursuit, or none, they pass and the retreat stands.
 
 Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
 
@@ -44,8 +43,8 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   lowest hex id. Its pick is always a legal one; a player who prefers another names it.
 - I: if the board changed between the announcement and 5-7A4 (a typed adjustment) so that
   the named hex is no longer legal, the engine's pick replaces it, and the event says so.
-- I: the pursuit is decided after the retreat was made; its battle, fought by hand, ends as
-  the rules end it, with the survivors in their retreat hex.
+- I: the pursuit is decided after the retreat was made; its battle ends with the survivors
+  in their retreat hex (the units that retreated are kept on the record, ``fled``).
 - S (5-8B, play aid): the pursuit die takes +1 when the retreat follows an approach battle
   the defender declined (302.23), -1 with X or fast ships among the pursuers (523.39,
   525.133), and succeeds without a roll when every pursuer is one. I: "follows a declined
@@ -79,8 +78,6 @@ ANNOUNCING_STEPS = combat.ANNOUNCING_STEPS
 LAST_OPTION_STEP = "5-7A3"
 BASE_STEP = "5-7A5"
 PURSUIT_STEP = "5-8A"
-PURSUIT_BATTLE_STEPS = ("5-8D", "5-8E", "5-8F", "5-8G")
-"""The pursuit battle: manual (typed adjustments) after a successful pursuit."""
 MOVE_RULE = rules.PRIORITY_RULE
 BASE_RULE = "302.741"
 PURSUE_RULE = "302.742"
@@ -249,6 +246,7 @@ def carry_out(state: FeState, step: Step, events: list[Event]) -> FeState:
     where = base.hex_text(record.hex)
     wanted = dict(record.retreat_to)
     retreated: list[tuple[Seat, HexId]] = []
+    fled: list[str] = []
     for seat in _in_retreat_order(state, record):
         stack = movers(state, seat, record.hex)
         data: dict[str, Any] = {"hex": where, "round": record.rounds, "seat": seat}
@@ -269,6 +267,7 @@ def carry_out(state: FeState, step: Step, events: list[Event]) -> FeState:
             board.with_units([msgspec.structs.replace(u, hex=to) for u in stack])
         )
         retreated.append((seat, to))
+        fled.extend(u.id for u in stack)
         how = "as it named" if named == to else "the engine's pick by the retreat priorities"
         if named and named != to:
             how += f" ({base.hex_text(named)} is no longer open)"
@@ -284,7 +283,7 @@ def carry_out(state: FeState, step: Step, events: list[Event]) -> FeState:
         )
         data |= {"to": base.hex_text(to), "units": [u.id for u in stack]}
         events.append(Event("retreat", text, seat, step.id, data))
-    record = msgspec.structs.replace(record, retreated=tuple(retreated))
+    record = msgspec.structs.replace(record, retreated=tuple(retreated), fled=tuple(fled))
     return combat.replace_current(state, record)
 
 
@@ -478,8 +477,7 @@ def apply_die(
     total = die + record.pursuit_modifier
     shown = f"{die}{record.pursuit_modifier:+d} = {total}" if record.pursuit_modifier else f"{die}"
     outcome = (
-        "the pursuit succeeds: the pursuit battle (5-8D to 5-8G) is fought by hand, with typed "
-        "adjustments"
+        "the pursuit succeeds: the pursuit battle follows (5-8D to 5-8G)"
         if won
         else "the pursuit fails: the retreat stands"
     )
@@ -566,10 +564,6 @@ class _Retreat(Area):
         if step.id == PURSUIT_STEP:
             who, why = pursuer(state)
             return "" if who else f"{why}: no pursuit"
-        if step.id in PURSUIT_BATTLE_STEPS:
-            if record is not None and record.pursuit in (SUCCEEDED, ROLLING):
-                return ""  # the pursuit battle, or its die still to come (a policy's pursuit)
-            return "no pursuit battle"
         return ""
 
     def answering(self, state: FeState, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:

@@ -11,8 +11,9 @@ import pytest
 
 from engine.core.ruleset import Actor, StepKind
 from engine.core.sequence import MAX_TITLE, SequenceData, SequenceError, SequenceOfPlay
+from engine.fe.checklist import order_area
 from engine.fe.sequence import load_sequence
-from engine.fe.steps import AREAS, ORDER_AREAS
+from engine.fe.steps import AREAS
 
 # Transcribed by hand from the sequence of play (rule 105), in order: every playable step.
 EXPECTED_PLAYER_TURN = [
@@ -49,7 +50,7 @@ EXPECTED_PLAYER_TURN = [
 ]  # fmt: skip
 EXPECTED_ORION = ["11A", "11B", "11C1", "11C2", "11D", "11E", "11F", "11G", "11H"]
 PARENTS = ["1A", "1A3", "1C", "2A", "2B", "3A", "3B", "5-2A", "5-3F", "5-4A7", "5-4C", "6D", "11C"]
-SECRET = {"5-3C", "5-3D", "5-3E", "5-3X2", "5-4A2"}
+SECRET = {"5-3C", "5-3D", "5-3E", "5-3X2", "5-4A2", "5-8D"}
 
 SEQ = load_sequence()
 
@@ -70,7 +71,8 @@ def test_parents_are_headings_not_playable_steps() -> None:
         assert parent not in SEQ.steps
 
 
-def test_secret_steps_are_exactly_the_five() -> None:
+def test_secret_steps_are_exactly_the_six() -> None:
+    """A battle round's five, and the pursuit battle's set-up (5-8D, 307.3)."""
     secret = {s.id for s in SEQ.data.steps if s.kind == StepKind.SECRET}
     assert secret == SECRET
     for step_id in SECRET:
@@ -83,11 +85,11 @@ def test_steps_are_well_formed() -> None:
         assert len(step.title) <= MAX_TITLE, step.id
         assert step.actor in set(Actor)
         assert step.kind in set(StepKind)
-        if step.kind in (StepKind.AUTOMATIC, StepKind.DECISION):
+        if step.kind in (StepKind.AUTOMATIC, StepKind.DECISION) or step.area:
             assert step.area in AREAS, step.id
         for order in step.orders:  # adjust is every step's, listed where a step takes it only
             if order != "adjust":
-                assert ORDER_AREAS[order] is AREAS[step.area], (step.id, order)
+                assert order_area(step, order) is AREAS[step.area], (step.id, order)
         assert step.phase in SEQ.phases
         for rule in step.rules:
             assert rule[0].isdigit() and "." in rule, (step.id, rule)

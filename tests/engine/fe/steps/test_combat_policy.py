@@ -198,7 +198,8 @@ def test_a_policy_outside_its_bounds_is_refused_when_decoded() -> None:
 def test_a_pursuit_policy_pursues_with_every_ship_and_the_die_waits_for_the_other_seat() -> None:
     """The coalition's policy retreats after round 1; the alliance's pursues always: at 5-8A
     the engine sends every Kzinti ship in 1105 after them and arms the pursuit die (307.0),
-    rolled by the coalition's next packet, never by the seat that pursues."""
+    rolled by the coalition's next packet, never by the seat that pursues (with the pursuit
+    battle's dice, both policies making its set-up: `test_combat_pursuit`)."""
     leaving = policy(1, retreat=1)
     chasing = PolicyOrder(**{**msgspec.structs.asdict(policy(1)), "pursue": "always"})
     table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-pursue")
@@ -222,7 +223,7 @@ def test_a_pursuit_policy_pursues_with_every_ship_and_the_die_waits_for_the_othe
             i
             for i, result in enumerate(table.results)
             for e in result.events
-            if e.kind == kind and "pursuit" in e.text
+            if e.kind == kind and "for pursuit," in e.text
         ]
         return found
 

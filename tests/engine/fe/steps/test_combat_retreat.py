@@ -212,7 +212,8 @@ def test_only_the_side_that_stayed_pursues_with_its_ships_here() -> None:
 
 def test_a_pursuit_die_below_the_number_of_pursuers_succeeds() -> None:
     """Three pursuing ships: a die of 2 succeeds (2 < 3, 307.0); the pursuit battle is the
-    players' (5-8D stops for them), the roll an order asks for is a fair one of the core."""
+    players' (5-8D, secret, stops for them); the roll an order asks for is a fair one of the
+    core."""
     state = at_pursuit()
     state, events = orders(state, "coalition", {"type": "pursue", "units": list(KLINGONS)})
     assert texts(events, "pursuit") == [
@@ -231,8 +232,7 @@ def test_a_pursuit_die_below_the_number_of_pursuers_succeeds() -> None:
     rolled = RULESET.apply_roll(state, roll, (2,))
     assert [e.text for e in rolled.events] == [
         "1104 round 1: pursuit die 2 against 3 pursuing ships (success below 3): the pursuit "
-        "succeeds: the pursuit battle (5-8D to 5-8G) is fought by hand, with typed adjustments "
-        "(307.0)"
+        "succeeds: the pursuit battle follows (5-8D to 5-8G) (307.0)"
     ]
     record = combat.current(rolled.state)
     assert record is not None
