@@ -12,6 +12,7 @@ from saves.outcome import Outcome
 from tests.tui.conftest import Player, start_game
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.safe_text import safe_text
+from tui.screens.game import ROOMY
 from tui.screens.games import game_cells
 from tui.services.news import news_lines
 from tui.services.sync import LISTED_PER_GROUP, received_lines
@@ -23,18 +24,31 @@ BUILDS = [
 ]
 
 
+async def test_at_80x24_the_status_line_says_what_arrived_and_who_owes(
+    tutorial: Tutorial,
+) -> None:
+    """A toast would cover the hex panel at 80x24: the status line says it instead."""
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await settle(pilot)
+        assert not [n for n in app._notifications if n.title == "What arrived"]
+        said = app.screen.status.text  # type: ignore[attr-defined]
+        assert "from Bob (alliance); waits for you: 1A1" in said, said
+
+
 async def test_opening_a_game_shows_what_arrived_and_that_it_waits_for_you(
     tutorial: Tutorial,
 ) -> None:
     app = app_for(tutorial.alice)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=ROOMY) as pilot:
         await open_game(pilot)
         await settle(pilot)
         [note] = [n for n in app._notifications if n.title == "What arrived"]
         lines = note.message.splitlines()
         assert lines[0].endswith("from Bob (alliance)")
         assert lines[-1].startswith("  waits for you: 1A1")
-        assert len(lines) <= 24  # bounded, whatever arrived
+        assert len(lines) <= 12  # bounded, whatever arrived
         app.clear_notifications()
         await pilot.press("escape")
         await settle(pilot)

@@ -68,6 +68,9 @@ if TYPE_CHECKING:
 
 NEWS_WIDTH = 120
 """Characters of one line of the arrivals notification: a toast wraps, this only caps."""
+NEWS_LINES = 12
+"""Lines of the arrivals notification (in a roomy terminal); the rest is counted, and the log
+has it all."""
 NEWS_SECONDS = 12
 """How long the arrivals notification stays; the log (``e``) keeps every event."""
 
@@ -201,9 +204,24 @@ class GameScreen(HexpostScreen):
         if self.status.text.startswith("reading"):
             self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
         if data.news:  # what arrived since the player last looked (`tui.services.news`)
-            news = "\n".join(safe_text(line, limit=NEWS_WIDTH) for line in data.news)
-            self.notify(news, title="What arrived", timeout=NEWS_SECONDS, markup=False)
+            self._show_news(data.news)
         self.refresh_bindings()
+
+    def _show_news(self, news: list[str]) -> None:
+        """What arrived: a notification where the screen has room for it beside the panels;
+        at 80x24 a toast would cover the hex panel, so the status line says who sent what and
+        what the game waits for (the log, ``e``, has every event)."""
+        width, height = self.app.size
+        if width < ROOMY[0] or height < ROOMY[1]:
+            first, last = news[0].strip(), news[-1].strip()
+            self.status.say(first if first == last else f"{first}; {last}")
+            return
+        shown = news[:NEWS_LINES]
+        if len(news) > NEWS_LINES:
+            more = len(news) - NEWS_LINES + 1
+            shown = [*news[: NEWS_LINES - 1], f"{more} more lines: e shows the log"]
+        text = "\n".join(safe_text(line, limit=NEWS_WIDTH) for line in shown)
+        self.notify(text, title="What arrived", timeout=NEWS_SECONDS, markup=False)
 
     def _show_events(self, rows: list[EventRow]) -> None:
         """Append only what is new when the old events are still a prefix (the usual case
