@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core.ruleset import Event, Seat, StepKind
+from engine.core.sequence import Step
 from engine.core.turn_orders import Done
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ MAX_STEPS_PER_ORDER = 5_000
 again and again (F&E's combat rounds) must not let a packet make the engine loop for ever."""
 
 
-def describe(step: Any) -> str:
+def describe(step: Step) -> str:
+    """A step named in a reason: its id and title (as `engine.core.turns.describe`)."""
     return f"{step.id} ({step.title})"
 
 
