@@ -301,7 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     orders = sub.add_parser(
         "orders",
         help="check, sign and queue orders from a file",
-        epilog="Order types: done, note, roll, secret, back, standing (the checklist); place "
+        epilog='Order types: done (through a step or "end"), note, roll, secret, back, '
+        "standing (the checklist); place "
         "(set-up); repair, build, convert, replace, mission (phase 2); move, batch, react "
         "(phase 3, and move in 4B); retrograde, strategic, reserve (6D2, 8A, 9A); adjust "
         "(typed changes at any step you owe). docs/orders.md has an example of each.",

@@ -165,9 +165,11 @@ def show_text(record: dict[str, Any]) -> str:
         lines.append(f"  roll #{roll['seq']} {roll['seat']}: {roll['purpose']}: {roll['dice']}")
     for item in record.get("checklist", []):
         mark = {"done": "[x]", "current": "[>]", "skipped": "[-]"}.get(item["status"], "[ ]")
+        covered = item.get("standing") or []
         lines.append(
             f"{mark} {item['step']:<8}{item['title'][:47]:<48}"
             f"{item['actor'][:11]:<12}{item['kind']}"
+            + (f"  (standing: {', '.join(covered)})" if covered else "")
         )
     return "\n".join(lines)
 

@@ -258,6 +258,8 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     """``done``, ``current``, ``todo`` or ``skipped``."""
     phase_title: str = ""
     phase_rule: str = ""
+    standing: tuple[str, ...] = ()
+    """The seats whose standing order completes this step for them when they owe it."""
 
 
 class Landmarks(msgspec.Struct, frozen=True):

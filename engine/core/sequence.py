@@ -18,6 +18,9 @@ Decisions recorded here:
   the table.
 * A step flagged ``obsolete`` stays in the table so ids keep matching the rulebook, and is
   passed automatically with an event.
+* A step may say when it ``applies`` (opaque conditions the ruleset evaluates): a step about
+  an empire or a kind of unit that is not in the game passes by itself, so no seat spends an
+  email on it.
 """
 
 from __future__ import annotations
@@ -68,6 +71,11 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     secret step: the area that may say it needs nobody)."""
     orders: tuple[str, ...] = ()
     """The order types a decision step takes besides ``done`` (e.g. ``move``, ``batch``)."""
+    applies: tuple[str, ...] = ()
+    """When the step applies at all: conditions in the ruleset's own words (e.g.
+    ``"empire:THO"``), every one of which must hold; the core never reads them, it asks the
+    ruleset (`engine.core.turns.TurnHost.unmet`). A step whose conditions fail passes by itself
+    with an event, whatever its kind, and nobody is asked. Empty: it always applies."""
 
 
 class SequenceData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -207,3 +215,5 @@ def _check_step(step: Step) -> None:
         raise SequenceError(f"{step.kind.value} step {step.id} takes no area or orders")
     if step.kind == StepKind.SECRET and step.orders:
         raise SequenceError(f"secret step {step.id} takes no orders (its area may pass it)")
+    if any(not condition.strip() for condition in step.applies):
+        raise SequenceError(f"step {step.id} has an empty condition in applies")

@@ -4,11 +4,12 @@ Any ruleset whose turn is a printed list of steps (`engine.core.sequence`) uses 
 driver instead of writing its own: it knows the four kinds of step (the engine's *automatic*
 steps, *decision* steps whose orders the ruleset checks, *secret* steps the protocol core
 commits and reveals, *manual* bookkeeping), who answers a step (the phasing seat, the other
-one, or both in turn), standing orders, ``done through`` a later step, and going ``back`` to
-repeat a stretch of steps. The ruleset supplies a `TurnHost`: the parts of its game (a set-up,
-player turns, a part played once per game turn), what happens between parts and as phases
-begin, and its rules areas' hooks. Every function is pure: state in, new state out, with what
-happened appended to an event list.
+one, or both in turn), steps that do not apply (their ``applies`` conditions fail: they pass
+by themselves), standing orders, ``done through`` a later step or the end of the part, and
+going ``back`` to repeat a stretch of steps. The ruleset supplies a `TurnHost`: the parts of
+its game (a set-up, player turns, a part played once per game turn), what happens between
+parts and as phases begin, and its rules areas' hooks. Every function is pure: state in, new
+state out, with what happened appended to an event list.
 
 The state is the ruleset's own msgspec struct; the driver reads and replaces only the fields
 `TurnState` names, so a ruleset keeps its state flat (and its state hash unchanged) while
@@ -22,6 +23,8 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
+from engine.core import standing
+from engine.core import through as through_mod
 from engine.core.errors import NotPending
 from engine.core.face import ChecklistItem
 from engine.core.ruleset import (
@@ -34,11 +37,8 @@ from engine.core.ruleset import (
     Violation,
 )
 from engine.core.sequence import Phase, SequenceOfPlay, Step
+from engine.core.through import MAX_STEPS_PER_ORDER, THROUGH_END
 from engine.core.turn_orders import Back, Done, Standing
-
-MAX_STEPS_PER_ORDER = 5_000
-"""The most steps one order (``done through``, standing orders) may complete: a phase played
-again and again (F&E's combat rounds) must not let a packet make the engine loop for ever."""
 
 
 class TurnState(Protocol):
@@ -116,6 +116,18 @@ class TurnHost(Protocol[S]):
 
     def skip(self, state: S, step: Step) -> str:
         """Why a decision or secret step may pass without its seats ("" to stop there)."""
+        ...
+
+    def unmet(self, state: S, step: Step, condition: str) -> str:
+        """Why ``condition``, one of ``step.applies``, does not hold now, in words ("" when it
+        holds). The conditions are the ruleset's vocabulary; the core only passes them on."""
+        ...
+
+    def own_turn_choice(self, step: Step) -> bool:
+        """Whether the decision ``step`` is one where its seat, in its own turn, could do
+        something (build, move): a standing order then covers it only when it names the step by
+        its id, never through a phase or heading, so no routine standing order skips a
+        player's builds or movement unawares."""
         ...
 
     def decides(self, state: S, step: Step, seat: Seat) -> bool:
@@ -298,6 +310,12 @@ class Turns(Generic[S]):
                     state = _replace(moved, answered=())
                     continue
                 state = moved
+            reason = self.inapplicable(state, step)
+            if reason:
+                text = f"{step.id} {step.title}: {reason}"
+                events.append(Event("step-passed", text, step=step.id, data={"reason": reason}))
+                state = _replace(state, step=state.step + 1, answered=())
+                continue
             if step.kind == StepKind.AUTOMATIC:
                 moved = host.automatic(state, step, events)
                 text = f"{step.id} {step.title}: done by the engine"
@@ -328,6 +346,14 @@ class Turns(Generic[S]):
         raise NotPending(
             f"the sequence passed {MAX_STEPS_PER_ORDER} steps without stopping for a seat"
         )
+
+    def inapplicable(self, state: S, step: Step) -> str:
+        """Why ``step`` does not apply now (the first of its conditions that fails), or ""."""
+        for condition in step.applies:
+            reason = self.host.unmet(state, step, condition)
+            if reason:
+                return f"does not apply ({reason})"
+        return ""
 
     def resume(self, state: S, events: list[Event]) -> S:
         """Settle again on the current step: something it waited for (dice, say) came in, so
@@ -385,13 +411,13 @@ class Turns(Generic[S]):
     def check_done(self, state: S, seat: Seat, step: Step, order: Done) -> list[Violation]:
         if step.kind == StepKind.SECRET:
             return [Violation(f"step {step.id} is secret: send a secret choice", self.rule)]
-        if not order.through:
+        if not order.through or order.through == THROUGH_END:
+            # Through the end stops, rather than fails, where a step blocks; the current step
+            # is the seat's (the caller checked), so only its own ``done`` can be refused.
             return self.finish_problems(state, seat, step)
-        steps = self.host.steps(state)
-        span = self.host.sequence().span(order.through, steps)
-        if span is None:
+        last = self.last_index(state, order.through)
+        if last is None:
             return [Violation(f"through {order.through!r}: no such step in this part of the game")]
-        last = span[1]
         if last < state.step:
             text = f"through {order.through}: already behind the current step {step.id}"
             return [Violation(text, self.rule)]
@@ -405,66 +431,25 @@ class Turns(Generic[S]):
     def apply_done(self, state: S, seat: Seat, order: Done, events: list[Event]) -> S:
         if not order.through:
             state = self.complete(state, seat, order.note, order.adjustments, events)
+        elif order.through == THROUGH_END:
+            state = self.walk_to_end(state, seat, order, events)
         else:
             state, blocker = self.walk_through(state, seat, order, events)
             if blocker:
                 raise NotPending(f"cannot complete through {order.through}: {blocker}")
         return self.run_standing(state, events)
 
-    def walk_through(self, state: S, seat: Seat, order: Done, events: list[Event]) -> tuple[S, str]:
-        """Complete steps up to ``order.through`` as ``seat``; say what blocks, if anything.
+    def last_index(self, state: S, through: str) -> int | None:
+        return through_mod.last_index(self, state, through)
 
-        Steps another seat's standing order covers are completed for it on the way. The one
-        simulation serves both validation (events thrown away) and application.
-        """
-        span = self.host.sequence().span(order.through, self.host.steps(state))
-        if span is None:
-            return state, f"no such step {order.through!r}"
-        last = span[1]
-        part = self.host.part_id(state)
-        for _ in range(MAX_STEPS_PER_ORDER):
-            state = self.run_standing(state, events)
-            if state.over or self.host.part_id(state) != part or state.step > last:
-                return state, ""
-            step = self.current(state)
-            assert step is not None
-            if step.kind == StepKind.SECRET:
-                return state, f"step {describe(step)} is secret"
-            owing = self.owing(state)
-            if owing[0] != seat:
-                if seat in self.answer_order(state, step):
-                    return state, f"step {describe(step)} needs {owing[0]} too"
-                return state, f"step {describe(step)} is {owing[0]}'s"
-            problems = self.finish_problems(state, seat, step)
-            if problems:
-                return state, f"step {describe(step)}: {problems[0].message}"
-            final = state.step == last
-            note = order.note if final else ""
-            adjustments = order.adjustments if final else []
-            state = self.complete(state, seat, note, adjustments, events, through=order.through)
-            if final:
-                return self.run_standing(state, events), ""
-        return state, f"more than {MAX_STEPS_PER_ORDER} steps in one order"
+    def walk_to_end(self, state: S, seat: Seat, order: Done, events: list[Event]) -> S:
+        return through_mod.walk_to_end(self, state, seat, order, events)
+
+    def walk_through(self, state: S, seat: Seat, order: Done, events: list[Event]) -> tuple[S, str]:
+        return through_mod.walk_through(self, state, seat, order, events)
 
     def own_run(self, state: S, seat: Seat, stop: str = "") -> list[str]:
-        """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
-
-        The run ends at the first step another seat owes, a secret step, a step that needs
-        more than ``done``, or step ``stop``. Clients offer it as "complete all my steps up
-        to here" in one packet.
-        """
-        steps: list[str] = []
-        while not state.over and len(steps) < MAX_STEPS_PER_ORDER:
-            step = self.current(state)
-            assert step is not None
-            owing = self.owing(state, step)
-            if step.kind == StepKind.SECRET or not owing or owing[0] != seat:
-                break
-            if step.id == stop or self.finish_problems(state, seat, step):
-                break
-            steps.append(step.id)
-            state = self.apply_done(state, seat, Done(), [])
-        return steps
+        return through_mod.own_run(self, state, seat, stop)
 
     # --- back -----------------------------------------------------------------------------
 
@@ -516,19 +501,9 @@ class Turns(Generic[S]):
     # --- standing orders ------------------------------------------------------------------
 
     def expand_standing(self, names: Sequence[str]) -> tuple[list[str], str]:
-        """The non-secret step ids covered by ``names`` (steps, headings or phases), in play
-        order; and, if a name is unknown or is itself a secret step, why it is refused."""
-        seq = self.host.sequence()
-        steps = seq.every_step()
-        wanted: set[str] = set()
-        for name in names:
-            covered = [s for s in steps if seq.covers(name, s)]
-            if not covered:
-                return [], f"standing order: no step, heading or phase {name!r}"
-            if len(covered) == 1 and covered[0].kind == StepKind.SECRET:
-                return [], f"standing order: step {name} is secret and needs a real choice"
-            wanted.update(s.id for s in covered if s.kind != StepKind.SECRET and not s.obsolete)
-        return [s.id for s in steps if s.id in wanted], ""
+        """The step ids a standing order for ``names`` covers (`engine.core.standing`), and
+        why it is refused ("" when it is not)."""
+        return standing.expand(self.host.sequence(), names, self.host.own_turn_choice)
 
     def check_standing(self, order: Standing) -> list[Violation]:
         _, problem = self.expand_standing(order.steps)
@@ -539,15 +514,10 @@ class Turns(Generic[S]):
         ids, _ = self.expand_standing(order.steps)
         others = tuple(entry for entry in state.standing if entry[0] != seat)
         entries = (*others, (seat, tuple(ids))) if ids else others
-        if ids:
-            named = ", ".join(order.steps)
-            text = (
-                f"{seat} standing order: the engine completes {seat}'s part of {named} "
-                f"({len(ids)} steps, never secret ones) whenever it is owed"
-            )
-        else:
-            text = f"{seat} cancelled its standing order"
-        data = {"names": list(order.steps), "steps": ids}
+        seq, choice = self.host.sequence(), self.host.own_turn_choice
+        kept = standing.left_to_seat(seq, order.steps, ids, choice) if ids else []
+        text = standing.describe_order(seat, order.steps, ids, kept)
+        data = {"names": list(order.steps), "steps": ids, "left": kept}
         events.append(Event("standing", text, seat, data=data))
         return self.run_standing(_replace(state, standing=tuple(sorted(entries))), events)
 
@@ -570,7 +540,8 @@ class Turns(Generic[S]):
     # --- the checklist --------------------------------------------------------------------
 
     def rows(self, state: S, steps: Sequence[Step], statuses: Sequence[str]) -> list[ChecklistItem]:
-        """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped)."""
+        """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped) and
+        the seats whose standing order covers each."""
         phases = [self.host.phase(state, step) for step in steps]
         return [
             ChecklistItem(
@@ -583,6 +554,7 @@ class Turns(Generic[S]):
                 "skipped" if step.obsolete else status,
                 phase.title,
                 phase.rule,
+                tuple(seat for seat, ids in state.standing if step.id in ids),
             )
             for step, status, phase in zip(steps, statuses, phases, strict=True)
         ]

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 import msgspec
 
-from engine.core.ruleset import Event, Seat, Violation
+from engine.core.ruleset import Actor, Event, Seat, Violation
 from engine.core.turns import Turns, describe
+from engine.fe import applies
 from engine.fe import steps as areas
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
@@ -107,6 +108,16 @@ class FeTurns:
 
     def skip(self, state: FeState, step: Step) -> str:
         return areas.area(step.area).skip(state, step) if step.area else ""
+
+    def unmet(self, state: FeState, step: Step, condition: str) -> str:
+        return applies.unmet(state, step, condition)
+
+    def own_turn_choice(self, step: Step) -> bool:
+        """The phasing player's decisions outside combat (builds, movement, retrograde,
+        strategic movement, reserves...): a standing order covers them only by id. Combat
+        decisions stay covered by a standing order for phase 5: there the seats say what they
+        mean with their combat policies (`engine.fe.steps.combat_policy`)."""
+        return step.actor == Actor.PHASING and step.phase != COMBAT_PHASE
 
     def decides(self, state: FeState, step: Step, seat: Seat) -> bool:
         if step.id in combat_pursuit.POLICY_STEPS:

@@ -35,6 +35,7 @@ log then only appends the new events.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
@@ -207,7 +208,7 @@ class GameScreen(HexpostScreen):
             self._show_news(data.news)
         self.refresh_bindings()
 
-    def _show_news(self, news: list[str]) -> None:
+    def _show_news(self, news: Sequence[str]) -> None:
         """What arrived: a notification where the screen has room for it beside the panels;
         at 80x24 a toast would cover the hex panel, so the status line says who sent what and
         what the game waits for (the log, ``e``, has every event)."""

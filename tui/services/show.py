@@ -86,6 +86,8 @@ class ChecklistLine(msgspec.Struct, frozen=True):
     """``done``, ``current``, ``todo`` or ``skipped``."""
     phase_title: str = ""
     phase_rule: str = ""
+    standing: tuple[str, ...] = ()
+    """The seats whose standing order completes this step for them (none: empty)."""
 
 
 class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -178,6 +180,7 @@ def checklist_lines(face: Face[Any], rules: Any) -> tuple[ChecklistLine, ...] | 
             status=item.status,
             phase_title=item.phase_title,
             phase_rule=item.phase_rule,
+            standing=tuple(item.standing),
         )
         for item in items
     )

@@ -41,6 +41,8 @@ STATUS_MARKS: Mapping[str, str] = {"done": "[x]", "current": "[>]", "todo": "[ ]
 """Checklist status -> the mark at the start of a line."""
 KIND_MARKS: Mapping[str, str] = {"automatic": "A", "decision": "D", "secret": "S", "manual": "M"}
 """Step kind -> one letter: letters survive any terminal, font and colour scheme."""
+STANDING_MARK = "(standing)"
+"""Ends the line of a step a standing order covers, before the seats whose order it is."""
 ACTOR_MARKS: Mapping[str, str] = {"phasing": "P", "non-phasing": "N", "both": "B", "nobody": "-"}
 """Who acts -> one letter, when no seat names are given."""
 LEGEND = (
@@ -314,8 +316,20 @@ def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
     status = item.status
     mark = STATUS_MARKS.get(status, "[?]")
     kind = KIND_MARKS.get(item.kind, "?")
+    # A step some seat's standing order completes is marked in words, not by colour alone.
+    covered: tuple[str, ...] = tuple(getattr(item, "standing", ()))
+    standing = f"  {STANDING_MARK} {', '.join(covered)}" if covered else ""
     label = Text.assemble(
-        mark, " ", item.step.ljust(STEP_WIDTH), " ", kind, " ", actors[item.actor], "  ", item.title
+        mark,
+        " ",
+        item.step.ljust(STEP_WIDTH),
+        " ",
+        kind,
+        " ",
+        actors[item.actor],
+        "  ",
+        item.title,
+        standing,
     )
     return label, _STATUS_STYLES.get(status, "")
 

@@ -65,23 +65,23 @@ def test_both_step_needs_both_seats() -> None:
 
 
 def test_a_both_step_asks_first_the_seat_that_ended_the_step_before() -> None:
-    """5-6F and 5-6G are "both" steps (512.32, 322.54): the seat that ends one answers the
+    """5-6D and 5-6E are "both" steps (311.21, 501.6): the seat that ends one answers the
     next first, in the same packet, so the row costs one packet per step plus one."""
-    state = run_until(battle_start(), at_step("5-6F"))
+    state = run_until(battle_start(), at_step("5-6D"))
     first = owed(state).seats[0]
     other = next(seat for seat in ("coalition", "alliance") if seat != first)
     events: list[Event] = []
     state = play(state, first, Done(), events)
     assert owed(state).seats == (other,)
-    state = play(state, other, Done(through="5-6G"), events)
+    state = play(state, other, Done(through="5-6E"), events)
     assert [(e.kind, e.seat, e.step) for e in events] == [
-        ("step-part", first, "5-6F"),
-        ("step-done", other, "5-6F"),
-        ("step-part", other, "5-6G"),
+        ("step-part", first, "5-6D"),
+        ("step-done", other, "5-6D"),
+        ("step-part", other, "5-6E"),
     ]
     assert owed(state).seats == (first,)
     state = play(state, first, Done(), events)
-    assert RULESET.summary(state)["step"] != "5-6G"
+    assert RULESET.summary(state)["step"] != "5-6E"
 
 
 def test_non_phasing_steps_belong_to_the_other_seat() -> None:
@@ -93,9 +93,10 @@ def test_non_phasing_steps_belong_to_the_other_seat() -> None:
     assert owed(state).seats == ("coalition",)
 
 
-PACKETS_WITHOUT_BATTLE = 27
+PACKETS_WITHOUT_BATTLE = 23
 """The packets of the coalition's first player turn of The Wind, each seat completing as many
-steps as it may with one ``done through`` (no battle hex)."""
+steps as it may with one ``done through`` (no battle hex; 27 before the ISC pacification steps,
+3A-6 and 6D1, passed by themselves in a game without the ISC)."""
 
 
 def test_done_through_walks_a_whole_player_turn() -> None:
@@ -117,7 +118,8 @@ def test_done_through_walks_a_whole_player_turn() -> None:
         state = play(state, seat, Done(through=through), events)
         widest = max(widest, sum(e.kind == "step-done" for e in events[before:]))
     # No battle hex: the combat phase passes by itself (302.9), with its many "both" steps
-    # and five secret steps (75 packets when they were walked, 27 now).
+    # and five secret steps (75 packets when they were walked, 27 then); steps that cannot
+    # apply in The Wind pass too (105.0, `engine.fe.applies`): 23 now.
     assert packets <= PACKETS_WITHOUT_BATTLE, packets
     assert widest >= 8  # e.g. 2B5 through 2B10 in one order
     done = [e.step for e in events if e.kind == "step-done"]
@@ -154,7 +156,7 @@ def test_done_through_puts_the_note_on_the_last_step() -> None:
 @pytest.mark.parametrize(
     ("at", "through", "blocker"),
     [
-        ("2B5", "3A-1A", "step 2B11 (Scuttle own units if wanted) needs alliance too"),
+        ("2B6", "3A-1A", "step 2B11 (Scuttle own units if wanted) needs alliance too"),
         ("3A-2A", "3A-2D", "step 3A-2C (Target reacts to raids or calls up police ships) is "
                            "alliance's"),
         ("5-3X1", "5-3X3", "step 5-3X2 (Secretly choose battle intensity ratings) is secret"),
@@ -208,10 +210,10 @@ def test_secret_step_decision_shape_and_reveal() -> None:
 
 
 def test_roll_requests_dice_and_does_not_advance() -> None:
-    state = run_until(battle_start(), at_step("5-3X5"))  # 5-3X4 is the engine's (its die: 5-3X2)
+    state = run_until(battle_start(), at_step("5-4A1"))  # 5-3X5 passes: no ISC (525.74C)
     applied = RULESET.apply(state, "coalition", Roll("1d6", "variable battle intensity"))
     assert applied.state == state
-    assert applied.rolls == [RollRequest(1, 6, "variable battle intensity", "5-3X5")]
+    assert applied.rolls == [RollRequest(1, 6, "variable battle intensity", "5-4A1")]
     result = RULESET.apply_roll(state, applied.rolls[0], (4,))
     assert result.state == state
     assert result.events == []  # the protocol core logs the roll itself

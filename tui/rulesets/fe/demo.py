@@ -190,7 +190,8 @@ def _play(root: Path) -> int:
     exchange(alice, bob)
     routine = ["1", "2", "3A", "5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-6", "6", "10"]
     _submit(bob, game_id, [{"type": "standing", "steps": routine}])
-    say(f"    Bob lets the engine complete his steps in {', '.join(routine)} for him")
+    say(f"    Bob lets the engine complete his routine steps in {', '.join(routine)} for him;")
+    say("    a phase named never covers his own turn's builds, repairs or moves (2B3, 2A2...)")
     exchange(bob, alice)
 
     say("\n6. Movement: the Strike Force crosses into Kzinti space; Bob may react")

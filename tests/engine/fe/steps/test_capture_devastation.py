@@ -17,10 +17,9 @@ RECOVER = {"type": "adjust", "change": "recover", "hex": "1504", "reason": "reco
 def in_combat() -> FeState:
     """KLI's combat phase at 5-6X4 (captures and devastation, 508.2), in a battle the Klingon
     KLI-0001 makes at the Kzinti battle station in 1205: without a battle hex the combat phase
-    passes by itself (302.9). The alliance answers its part of the step first, so the
-    coalition owes it."""
+    passes by itself (302.9). The coalition, which ended the step before (5-6E: the Tholian
+    and tug steps between pass in the tutorial), answers its part first."""
     state = run_to(placed(after_setup(), {"KLI-0001": 1205}), "5-6X4")
-    state, _ = orders(state, "alliance", {"type": "done"})
     assert owed(state).step == "5-6X4" and owed(state).seats == ("coalition",)
     return state
 

@@ -89,9 +89,10 @@ def tutorial_after_setup() -> FeState:
 
 @pytest.fixture(scope="module")
 def coalition_events() -> tuple[FeState, list[Event]]:
-    """The tutorial played to KLI's 2B5, with every event on the way."""
+    """The tutorial played to KLI's 2B6 (2B5 passes: no Romulan or Hydran modular ships),
+    with every event on the way."""
     events: list[Event] = []
-    state = run_to(tutorial_after_setup(), "2B5", "coalition", events)
+    state = run_to(tutorial_after_setup(), "2B6", "coalition", events)
     return state, events
 
 
@@ -145,7 +146,7 @@ def test_klingon_steps_with_nothing_to_do_pass_by_themselves(
         "the combat phase (530.12); KLI: no unit in supply carrying PFs or F-111s, or no EP "
         "to pay"
     )
-    assert owed(state) == ("2B5", "coalition")
+    assert owed(state) == ("2B6", "coalition")
 
 
 def test_a_cripple_at_a_starbase_stops_the_flow_at_2a2(alliance_2a2: FeState) -> None:

@@ -1,0 +1,126 @@
+"""``done`` through a later step, or through the end of the part: many steps in one order.
+
+A seat completes, in one packet, every step from the current one up to a named step (a step,
+heading or phase) or up to `THROUGH_END`, the end of the part (a player turn). Steps another
+seat's standing order covers are completed for it on the way. Through a named step the order
+is refused at the first step that blocks (another seat decides there, it is secret, or the
+seat cannot end it yet); through the end it stops there instead, and one event says where and
+why, so "play my turn as far as the rules let me" never needs to know where the other side
+will have to answer. Functions of the driver (`engine.core.turns.Turns`), kept apart so the
+driver stays short.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from engine.core.ruleset import Event, Seat, StepKind
+from engine.core.sequence import Step
+from engine.core.turn_orders import Done
+
+if TYPE_CHECKING:
+    from engine.core.turns import Turns, TurnState
+
+S = TypeVar("S", bound="TurnState")
+
+THROUGH_END = "end"
+"""``done`` ``through`` this completes the seat's steps up to the end of the part (a player
+turn) as far as the rules allow: it stops, with an event saying where and why, at the first
+step another seat really decides, a secret step, or a step the seat cannot end yet."""
+
+
+MAX_STEPS_PER_ORDER = 5_000
+"""The most steps one order (``done through``, standing orders) may complete: a phase played
+again and again (F&E's combat rounds) must not let a packet make the engine loop for ever."""
+
+
+def describe(step: Step) -> str:
+    """A step named in a reason: its id and title (as `engine.core.turns.describe`)."""
+    return f"{step.id} ({step.title})"
+
+
+def last_index(turns: Turns[S], state: S, through: str) -> int | None:
+    """The index in this part of the last step ``through`` covers (the part's last step
+    for `THROUGH_END`); None when it names nothing in this part."""
+    steps = turns.host.steps(state)
+    if through == THROUGH_END:
+        return len(steps) - 1
+    span = turns.host.sequence().span(through, steps)
+    return None if span is None else span[1]
+
+
+def walk_to_end(turns: Turns[S], state: S, seat: Seat, order: Done, events: list[Event]) -> S:
+    """``done`` through the end of the part: complete as far as the rules allow, then say
+    in one event where the walk stopped and why (or that the part is over)."""
+    part = turns.host.part_id(state)
+    state, blocker = walk_through(turns, state, seat, order, events)
+    data: dict[str, Any] = {"through": THROUGH_END}
+    step = turns.current(state)
+    if blocker and step is not None and turns.host.part_id(state) == part:
+        rest = blocker.removeprefix(f"step {describe(step)}")
+        reason = rest[2:] if rest.startswith(": ") else f"it{rest}"
+        text = f"{seat}'s done through the end stopped at {describe(step)}: {reason}"
+        data |= {"stopped": step.id, "reason": reason}
+    else:
+        text = f"{seat}'s done through the end completed its steps to the end of the part"
+    events.append(Event("through-stopped", text, seat, step.id if step else "", data))
+    return state
+
+
+def walk_through(
+    turns: Turns[S], state: S, seat: Seat, order: Done, events: list[Event]
+) -> tuple[S, str]:
+    """Complete steps up to ``order.through`` as ``seat``; say what blocks, if anything.
+
+    Steps another seat's standing order covers are completed for it on the way. The one
+    simulation serves both validation (events thrown away) and application.
+    """
+    found = last_index(turns, state, order.through)
+    if found is None:
+        return state, f"no such step {order.through!r}"
+    last = found
+    part = turns.host.part_id(state)
+    for _ in range(MAX_STEPS_PER_ORDER):
+        state = turns.run_standing(state, events)
+        if state.over or turns.host.part_id(state) != part or state.step > last:
+            return state, ""
+        step = turns.current(state)
+        assert step is not None
+        if step.kind == StepKind.SECRET:
+            return state, f"step {describe(step)} is secret"
+        owing = turns.owing(state)
+        if owing[0] != seat:
+            if seat in turns.answer_order(state, step):
+                return state, f"step {describe(step)} needs {owing[0]} too"
+            return state, f"step {describe(step)} is {owing[0]}'s"
+        problems = turns.finish_problems(state, seat, step)
+        if problems:
+            return state, f"step {describe(step)}: {problems[0].message}"
+        final = state.step == last
+        note = order.note if final else ""
+        adjustments = order.adjustments if final else []
+        state = turns.complete(state, seat, note, adjustments, events, through=order.through)
+        if final:
+            return turns.run_standing(state, events), ""
+    return state, f"more than {MAX_STEPS_PER_ORDER} steps in one order"
+
+
+def own_run(turns: Turns[S], state: S, seat: Seat, stop: str = "") -> list[str]:
+    """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
+
+    The run ends at the first step another seat owes, a secret step, a step that needs
+    more than ``done``, or step ``stop``. Clients offer it as "complete all my steps up
+    to here" in one packet.
+    """
+    steps: list[str] = []
+    while not state.over and len(steps) < MAX_STEPS_PER_ORDER:
+        step = turns.current(state)
+        assert step is not None
+        owing = turns.owing(state, step)
+        if step.kind == StepKind.SECRET or not owing or owing[0] != seat:
+            break
+        if step.id == stop or turns.finish_problems(state, seat, step):
+            break
+        steps.append(step.id)
+        state = turns.apply_done(state, seat, Done(), [])
+    return steps

@@ -1,0 +1,122 @@
+"""When a step of the F&E sequence of play applies at all (its ``applies`` conditions, 105.0).
+
+Rule 105 lists every step any game might need: Tholian pinwheels, tug missions, the Klingon
+swarm. In a game without Tholians or without tugs those steps cannot happen, and asking a
+player to confirm each costs an email round trip. So a step in ``sequence.json`` may carry
+conditions, and the driver (`engine.core.turns`) passes a step whose conditions fail with one
+"step-passed" event, whatever its kind, asking nobody. The conditions are deliberately few and
+conservative: only what the board and the options show for certain; a step that might apply
+for a reason the engine does not track (a deployment begun, a colony founded, a raid pool)
+carries none and is asked as before.
+
+The vocabulary (every condition in a step's list must hold):
+
+* ``empire:CODE``: the empire is in the game (a seat plays it, or it has units on the board);
+* ``plays:CODE``: a seat acting in the step plays the empire (the phasing seat for the phasing
+  player's steps, the other seat for the non-phasing player's, any seat otherwise);
+* ``unit:KIND``: an empire of a seat acting in the step (any empire for steps of both players
+  or of nobody) has a unit of ``KIND`` (`UNIT_KINDS`) anywhere, on or off the map;
+* ``option:NAME``: the game option is on;
+* ``A|B``: either condition holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.core.ruleset import Actor, Seat
+from engine.fe.forces import Unit
+from engine.fe.model import FeState
+from engine.fe.sequence import Step
+from engine.fe.steps import base
+
+RULE = "105.0"
+
+
+def _tug(unit: Unit) -> bool:
+    """Tugs (509.0): a class with tug missions in the tables, or a tug by its designation (the
+    tables list no missions for some, such as the Lyran TGC)."""
+    info = unit.info()
+    return bool(info.full.tug_missions) or info.id.startswith("TG")
+
+
+UNIT_KINDS: dict[str, Callable[[Unit], bool]] = {
+    "tug": _tug,
+    "repair-ship": lambda unit: unit.info().id == "REPR",
+    "frd": lambda unit: unit.info().id == "FRD",
+    "x-ship": lambda unit: unit.info().id.endswith("X"),
+}
+"""The kinds of unit a condition may name, each recognised from its class."""
+
+WORDS = ("empire", "plays", "unit", "option")
+
+
+def problem(condition: str) -> str:
+    """Why ``condition`` is not in the vocabulary ("" when it is): a packaging check."""
+    for part in condition.split("|"):
+        word, sep, value = part.partition(":")
+        if not sep or word not in WORDS or not value:
+            return f"{part!r} is not a condition ({', '.join(WORDS)}: followed by a name)"
+        if word == "unit" and value not in UNIT_KINDS:
+            return f"{part!r}: no unit kind {value!r} (known: {', '.join(UNIT_KINDS)})"
+    return ""
+
+
+def unmet(state: FeState, step: Step, condition: str) -> str:
+    """Why ``condition`` fails now, in words ("" when it holds, or any alternative does)."""
+    reasons = []
+    for part in condition.split("|"):
+        reason = _unmet_one(state, step, part)
+        if not reason:
+            return ""
+        reasons.append(reason)
+    return "; ".join(reasons)
+
+
+def _unmet_one(state: FeState, step: Step, condition: str) -> str:
+    word, _, value = condition.partition(":")
+    if word == "empire":
+        if value in _played(state) or any(f.empire == value and f.units for f in state.forces):
+            return ""
+        return f"no {value} in the game"
+    if word == "plays":
+        if value in _acting_empires(state, step):
+            return ""
+        return f"{' and '.join(_acting_seats(state, step))} {_verb(state, step)} {value}"
+    if word == "unit":
+        empires = _acting_empires(state, step) if _own(step) else None
+        kind = UNIT_KINDS[value]
+        mine = [f for f in state.forces if empires is None or f.empire in empires]
+        if any(kind(unit) for forces in mine for unit in forces.units):
+            return ""
+        if empires is None:
+            return f"no {value} in the game"
+        return f"no {value} among the units of {', '.join(sorted(empires)) or 'nobody'}"
+    if word == "option":
+        return "" if state.option(value) else f"option {value} is off"
+    raise ValueError(f"unknown condition {condition!r} in the sequence table")
+
+
+def _own(step: Step) -> bool:
+    return step.actor in (Actor.PHASING, Actor.NON_PHASING)
+
+
+def _acting_seats(state: FeState, step: Step) -> tuple[Seat, ...]:
+    phasing = base.phasing(state)
+    if step.actor == Actor.PHASING:
+        return (phasing,)
+    if step.actor == Actor.NON_PHASING:
+        return tuple(seat for seat in state.seats if seat != phasing)
+    return state.seats
+
+
+def _acting_empires(state: FeState, step: Step) -> frozenset[str]:
+    return frozenset(e for seat in _acting_seats(state, step) for e in base.empires_of(state, seat))
+
+
+def _played(state: FeState) -> frozenset[str]:
+    return frozenset(e for seat in state.seats for e in base.empires_of(state, seat))
+
+
+def _verb(state: FeState, step: Step) -> str:
+    return "do not play" if len(_acting_seats(state, step)) > 1 else "does not play"
