@@ -22,7 +22,7 @@ where the other seat decides or a secret is owed). Two ways of playing:
 
 - ``plain``: nothing signed in advance; every secret battle choice is committed and revealed
   by hand, every allocation and retreat is sent when the step comes;
-- ``signed``: in their set-up packets both seats sign a standing order for the routine steps,
+- ``signed``: in their set-up packets both seats sign a standing order (`ROUTINE`),
   a combat policy (flagship and force "auto", a BIR, default EW, the suggested allocation,
   the Kzinti retreat after round 1, no pursuit) and a reaction policy ("never": the
   non-phasing side's reaction windows pass, 205.0).
@@ -68,9 +68,12 @@ from tests.engine.fe_wind import build, march, rules, units_at  # noqa: E402
 from tests.engine.table import Table  # noqa: E402
 
 SEATS = ["coalition", "alliance"]
-ROUTINE = ["1", "3A", "4", "5", "6", "7", "8", "9", "10"]
-"""The standing order both seats sign: every phase but production (2) and operational
-movement (3B), where each player acts in its own turn and answers the reaction window."""
+ROUTINE = [*(str(n) for n in range(1, 11)), "1B", "2A2", "2B4", "2B7", "6D2", "8A", "9A"]
+"""The standing order both seats sign: every phase (its routine steps: the engine never lets
+a phase cover a player's own builds or movement), and by id the player's own decisions
+these players do not use in the turns played here (survey, repairs, fighter replacement, tug
+missions, retrograde, strategic movement, reserves); builds (2B3) and movement (3B2) stay
+theirs."""
 POLICIES = {
     "coalition": PolicyOrder(
         flagship="auto", force="auto", bir=3, ew="default", allocate="suggested", retreat=0,
