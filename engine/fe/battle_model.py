@@ -69,6 +69,9 @@ class SideRound(msgspec.Struct, frozen=True, omit_defaults=True):
     """Its carrier groups formed at 5-3C: each carrier with its escorts (515.15)."""
     forward_pfs: tuple[tuple[str, int], ...] = ()
     """PFs each unit of its support echelon sends forward (302.563), set at 5-3E."""
+    command_points: int = 0
+    """Command points its flagship's empire spent at 5-3D of round 1 (308.9): they raise the
+    command limit of its battle force this round."""
 
 
 class RoundLog(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -162,6 +162,9 @@ class FeState(
     reaction_policies: tuple[tuple[Seat, ReactionPolicy], ...] = ()
     """Each seat's signed reaction policy (a ``reaction`` order), by seat: the engine answers
     that seat's reaction windows (3B3, 205.0) from it (`engine.fe.steps.reaction_policy`)."""
+    command_points: tuple[tuple[str, int], ...] = ()
+    """Extra command points each empire bought at 2B3 and has not spent yet (308.9), by
+    empire (`engine.fe.steps.command_points`)."""
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
@@ -325,6 +328,15 @@ class ConvertOrder(_OrderBase, frozen=True, tag="convert"):
 
     unit: UnitId
     to: ClassId
+
+
+class CommandPointsOrder(_OrderBase, frozen=True, tag="command-points"):
+    """Step 2B3: buy ``count`` extra command points at 5 EP each (308.9, fixed costs), to be
+    spent at 5-3D of a battle's first round (`engine.fe.steps.command_points`)."""
+
+    count: Annotated[int, msgspec.Meta(ge=1, le=20)]
+    empire: EmpireCode = ""
+    """Needed only when the seat plays more than one empire."""
 
 
 class ReplaceOrder(_OrderBase, frozen=True, tag="replace"):
@@ -493,12 +505,13 @@ Order = (
     | BuildOrder | ConvertOrder | ReplaceOrder | RetrogradeOrder | StrategicOrder
     | ReserveOrder | Adjust | MissionOrder | DeclareWar | BattlesOrder | RetreatOrder
     | AllocateOrder | DirectOrder | PursueOrder | PolicyOrder | WithdrawOrder | OpposeOrder
-    | ApproachOrder | CloakOrder | CaptureOrder | ReactionOrder
+    | ApproachOrder | CloakOrder | CaptureOrder | ReactionOrder | CommandPointsOrder
 )  # fmt: skip
 RULE_ORDERS: tuple[str, ...] = (
     "adjust", "batch", "build", "convert", "mission", "move", "place", "react", "repair",
     "replace", "reserve", "retrograde", "strategic", "declare", "battles", "retreat",
     "allocate", "direct", "pursue", "withdraw", "oppose", "approach", "cloak", "capture",
+    "command-points",
 )  # fmt: skip
 """The orders the engine checks against the board (the rest are the sequence's own,
 `engine.core.turn_orders`)."""

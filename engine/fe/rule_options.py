@@ -23,7 +23,7 @@ from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe import economics, movement, neutral, production, provinces, repair
 from engine.fe.combat import ew, potential, small_scale
 from engine.fe.model import FeState
-from engine.fe.steps import pursuit_round, reserves
+from engine.fe.steps import command_points, pursuit_round, reserves
 
 
 def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
@@ -39,6 +39,7 @@ def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
 RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
     (
         *pursuit_round.OPTIONS,
+        *command_points.OPTIONS,
         *economics.OPTIONS,
         *ew.OPTIONS,
         *movement.OPTIONS,

@@ -11,7 +11,8 @@ records whole.
 - ``empires``, in the scenario's seat order: the seat playing it, the treasury and this
   turn's income (as the tables print them, ``"37.5"``, and in halves, ``75``), how many
   units it has on and off the map, and its supply (`engine.fe.steps.supply.empire_supply`:
-  grids, supply points, units on the map per status, the ids of those out of supply).
+  grids, supply points, units on the map per status, the ids of those out of supply), and
+  the extra command points it holds (308.9, `engine.fe.steps.command_points`).
 - ``units``, by id: class, empire, hex (``"XXYY"``, or None off the map), crippled, starting
   fleet, whether that fleet may move (released), reserve fleet, supply status (None off the
   map: a unit not set up yet, or in an off-map area, is not concerned by the supply checks).
@@ -30,7 +31,7 @@ from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.model import FeState
-from engine.fe.steps import base
+from engine.fe.steps import base, command_points
 from engine.fe.steps.battles import battle_list
 from engine.fe.steps.economy import income_of
 from engine.fe.steps.supply import empire_supply, unit_statuses
@@ -74,6 +75,7 @@ def empire_views(state: FeState) -> list[dict[str, Any]]:
                 "units_on_map": on_map,
                 "units_off_map": len(units) - on_map,
                 "supply": supply.get(empire),
+                "command_points": command_points.held(state, empire),
             }
         )
     return out

@@ -26,7 +26,8 @@ its dice, the allocation steps wait too (`combat_round.waiting_for_dice`).
 
 Choices (C): "auto" flagship is the eligible unit with the best command rating (lowest id
 among equals); "auto" force adds the flagship's companions strongest attack first (lowest id
-among equals), each kept only if the force stays legal (302.33), a carrier group added whole
+among equals), each kept only if the force stays legal (302.33, with the command points a
+flagship chosen by hand spent, 308.9; a policy never spends any), a carrier group added whole
 or not at all (515.15); "auto" force forms no carrier group in the first round and keeps the
 groups of the previous round after it (the groups stay until pursuit, 515.15), and sends no
 fighters forward; a BIR outside the allowed picks is refused when the policy is signed.
@@ -176,6 +177,7 @@ def auto_force(
     flagship: str,
     available: list[Unit],
     groups: tuple[forces.CarrierGroup, ...] = (),
+    command_points: int = 0,
 ) -> list[str]:
     if not flagship:
         return []
@@ -191,7 +193,12 @@ def auto_force(
         adding = tuple(i for i in joining if i not in chosen)
         trial = forces.BattleForce(flagship, (*chosen, *adding))
         problems = forces.force_problems(
-            trial, available, groups=groups, flagship_counts=counts, fixed_flagship=flagship
+            trial,
+            available,
+            groups=groups,
+            flagship_counts=counts,
+            command_points=command_points,
+            fixed_flagship=flagship,
         )
         if not problems:
             chosen.extend(adding)
@@ -220,7 +227,7 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
     if step_id == combat_round.FORCE_STEP:
         side = _side_of(combat_round.current_round(state, record), seat)
         groups = tuple(combat_groups.of_record(side.groups))
-        return auto_force(state, side.flagship, available, groups)
+        return auto_force(state, side.flagship, available, groups, side.command_points)
     if step_id == combat_round.BIR_STEP:
         return policy.bir
     return "default"

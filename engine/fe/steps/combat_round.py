@@ -7,7 +7,10 @@ against its commitment:
 - 5-3C, the carrier groups (515.15): ``[{"carrier": "KLI-0010", "escorts": ["KLI-0011"]}]``,
   or ``[]`` for none, kept from round to round (`engine.fe.steps.combat_groups`);
 - 5-3D, the flagship (302.32): a unit id (``"KLI-0001"``), one of the side's units in the
-  battle hex rated among its three best (`engine.fe.combat.forces.eligible_flagships`);
+  battle hex rated among its three best (`engine.fe.combat.forces.eligible_flagships`); in
+  round 1, ``{"flagship": "KLI-0001", "command_points": 1}`` also spends command points of
+  the flagship's empire, each raising the force's command limit by one (308.9,
+  `engine.fe.steps.command_points`), taken from its holdings when revealed;
 - 5-3E, the battle force (302.3): a list of unit ids, the flagship included, within its
   command rating (302.33; the ``flagship-counts`` option), one scout free, no carrier group
   split (515.15); or ``{"units": [...], "forward": {"KLI-0012": 6}}`` with the fighters and
@@ -46,7 +49,14 @@ from engine.fe.combat import ew as ew_rules
 from engine.fe.combat import forces, potential, results, small_scale
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
-from engine.fe.steps import base, combat, combat_groups, combat_withdrawal, reserves
+from engine.fe.steps import (
+    base,
+    combat,
+    combat_groups,
+    combat_withdrawal,
+    command_points,
+    reserves,
+)
 
 GROUPS_STEP = combat_groups.GROUPS_STEP
 FLAGSHIP_STEP = "5-3D"
@@ -130,11 +140,7 @@ def secret_problems(
         kept = kept_groups(state, seat, record)
         return combat_groups.groups_problems(choice, available, kept)
     if step_id == FLAGSHIP_STEP:
-        fixed = combat_withdrawal.fixed_flagship(record)
-        if fixed and seat == combat_withdrawal.defender(state) and choice != fixed:
-            text = f"{fixed} was named flagship of the force that stayed: it serves in round 1"
-            return [Violation(text, forces.FIXED_FLAGSHIP_RULE)]
-        return _flagship_problems(choice, available)
+        return _flagship_choice_problems(state, seat, record, log, choice, available)
     if step_id == FORCE_STEP:
         return _force_problems(state, choice, side, available)
     if step_id == BIR_STEP:
@@ -142,15 +148,41 @@ def secret_problems(
     return _ew_problems(state, seat, record, choice, side, available)
 
 
-def _flagship_problems(choice: object, available: list[Unit]) -> list[Violation]:
+def _flagship_choice_problems(
+    state: FeState,
+    seat: Seat,
+    record: BattleRecord,
+    log: RoundLog,
+    choice: object,
+    available: list[Unit],
+) -> list[Violation]:
+    """5-3D: the flagship (302.32, 302.133) and the command points spent with it (308.9)."""
+    chosen = command_points.parse_flagship(choice)
+    if chosen is None:
+        offered = ", ".join(forces.eligible_flagships(available)) or 'none: choose ""'
+        text = (
+            f"the secret choice of {FLAGSHIP_STEP} is your flagship's unit id: one of "
+            f'{offered}; or {{"flagship": ID, "command_points": N}} to spend command points'
+        )
+        return [Violation(text, forces.FLAGSHIP_RULE)]
+    fixed = combat_withdrawal.fixed_flagship(record)
+    if fixed and seat == combat_withdrawal.defender(state) and chosen.flagship != fixed:
+        text = f"{fixed} was named flagship of the force that stayed: it serves in round 1"
+        return [Violation(text, forces.FIXED_FLAGSHIP_RULE)]
+    problems = _flagship_problems(chosen.flagship, available)
+    empire = _empire_of(chosen.flagship, available)
+    return problems + command_points.spend_problems(state, chosen, log.round, empire)
+
+
+def _empire_of(unit_id: str, available: list[Unit]) -> str:
+    return next((u.empire for u in available if u.id == unit_id), "")
+
+
+def _flagship_problems(choice: str, available: list[Unit]) -> list[Violation]:
     eligible = forces.eligible_flagships(available)
     if not eligible and choice == "":
         return []  # nothing here can command (a planet or PDUs alone): no flagship, no force
     offered = ", ".join(eligible) or 'none: choose ""'
-
-    if not isinstance(choice, str):
-        text = f"the secret choice of {FLAGSHIP_STEP} is your flagship's unit id: one of {offered}"
-        return [Violation(text, forces.FLAGSHIP_RULE)]
     if choice not in eligible:
         text = f"{choice[:40]} may not be flagship here: the eligible units are {offered}"
         return [Violation(text, forces.FLAGSHIP_RULE)]
@@ -204,6 +236,7 @@ def _force_problems(
         available,
         groups=combat_groups.of_record(side.groups),
         flagship_counts=reserves.flagship_counts(state),
+        command_points=side.command_points,
         fixed_flagship=side.flagship,
     )
 
@@ -294,7 +327,13 @@ def apply_choices(
             groups = combat_groups.parse_groups(choice) or []
             side = msgspec.structs.replace(side, groups=combat_groups.as_record(groups))
         elif step_id == FLAGSHIP_STEP:
-            side = msgspec.structs.replace(side, flagship=str(choice))
+            named = command_points.parse_flagship(choice) or command_points.FlagshipChoice("")
+            side = msgspec.structs.replace(
+                side, flagship=named.flagship, command_points=named.points
+            )
+            empire = _empire_of(named.flagship, _available(state, seat, record))
+            at = f"{where} round {log.round}"
+            state = command_points.spend(state, empire, named.points, at, seat, step_id, events)
         elif step_id == FORCE_STEP:
             chosen = combat_groups.parse_force(choice, _available(state, seat, record), MAX_UNITS)
             if chosen is not None:

@@ -3,7 +3,8 @@
 The phase has three decision steps, each played by its own module and dispatched to by the
 one rules area here (`AREA`, named ``shipyard`` in the sequence data): repairs at bases
 (2A2, `engine.fe.steps.repairs`), builds and conversions (2B3, below) and fighter and PF
-replacements (2B4, `engine.fe.steps.replacements`). What they share, the tally of what the
+replacements (2B4, `engine.fe.steps.replacements`); 2B3 also sells extra command points
+(308.9, `engine.fe.steps.command_points`). What they share, the tally of what the
 turn already used and the lookups around the pure modules, is `engine.fe.steps.yard`; the
 area clears that tally as every phase begins, since each limit counts per turn of Phase 2.
 
@@ -31,10 +32,17 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import model, production
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
-from engine.fe.model import BuildOrder, ConvertOrder, FeState, RepairOrder, ReplaceOrder
+from engine.fe.model import (
+    BuildOrder,
+    CommandPointsOrder,
+    ConvertOrder,
+    FeState,
+    RepairOrder,
+    ReplaceOrder,
+)
 from engine.fe.scenario import turn_label
 from engine.fe.sequence import Step
-from engine.fe.steps import base, repairs, replacements, yard
+from engine.fe.steps import base, command_points, repairs, replacements, yard
 from engine.fe.steps.base import Area
 from engine.fe.units import load_units
 
@@ -252,7 +260,7 @@ def _producible(state: FeState) -> str:
 
 class _Shipyard(Area):
     name = "shipyard"
-    orders = ("repair", "build", "convert", "replace")
+    orders = ("repair", "build", "convert", "replace", "command-points")
 
     def check(self, state: FeState, seat: Seat, step: Step, order: Any) -> list[Violation]:
         if isinstance(order, RepairOrder):
@@ -263,6 +271,8 @@ class _Shipyard(Area):
             return convert_problems(state, seat, order)
         if isinstance(order, ReplaceOrder):
             return replacements.replace_problems(state, seat, order)
+        if isinstance(order, CommandPointsOrder):
+            return command_points.buy_problems(state, seat, order)
         return super().check(state, seat, step, order)
 
     def apply(
@@ -276,6 +286,8 @@ class _Shipyard(Area):
             return apply_convert(state, seat, step, order, events)
         if isinstance(order, ReplaceOrder):
             return replacements.apply_replace(state, seat, step, order, events)
+        if isinstance(order, CommandPointsOrder):
+            return command_points.apply_buy(state, seat, step, order, events)
         return super().apply(state, seat, step, order, events)
 
     def skip(self, state: FeState, step: Step) -> str:
@@ -288,7 +300,9 @@ class _Shipyard(Area):
         return ""
 
     def on_phase(self, state: FeState, phase: str, events: list[Event]) -> FeState:
-        """Every limit counted here is per turn of Phase 2: nothing carries over a phase."""
+        """Every limit counted here is per turn of Phase 2: nothing carries over a phase.
+        Unspent command points lapse as Phase 2 begins (`engine.fe.steps.command_points`)."""
+        state = command_points.lapse(state, phase, events)
         if state.shipyard_used:
             return msgspec.structs.replace(state, shipyard_used=())
         return state
