@@ -9,10 +9,12 @@ twice, from the record alone:
   ``battles[].log``: ``potential``, ``bir`` (the total both sides used, 304.3), ``vbir_die``,
   ``ew`` (the side's EW shift on the table, 308.5), ``die``, ``permille``, ``damage``,
   ``directed``, ``allocated``, ``plus``, ``minus``, with the ``seat``, its ``flagship``, its
-  ``force`` and its ``losses``. Amounts that may hold a half point (potential, points
-  directed, allocated, carried) are exact strings as the tables print them (``"40.5"``); the
-  whole numbers (dice, per-mille, damage points) are integers; what is not known yet is
-  ``None``.
+  ``force`` and its ``losses``; where the side had them, its carrier ``groups`` (515.15), the
+  fighters and PFs its support echelon sent ``forward`` (302.563) and the ``command_points``
+  it spent (308.9), which the report lines name too. Amounts that may hold a half point
+  (potential, points directed, allocated, carried) are exact strings as the tables print
+  them (``"40.5"``); the whole numbers (dice, per-mille, damage points) are integers; what
+  is not known yet is ``None``.
 - `report_lines`: the same as lines to read ("1305 round 1: BIR 2 + 2, variable die 4 (+0) =
   4; coalition (flagship KLI-0001, 6 units) potential 40, EW +0, die 3 -> 25% = 10 points;
   ..."), and `new_reports`: the lines a change of the records adds, as ``battle-report``
@@ -56,8 +58,25 @@ class Directed(msgspec.Struct, frozen=True):
     result: str
 
 
-class SideReport(msgspec.Struct, frozen=True):
-    """One side's part of one round, as ``show --json`` prints it (see the module's doc)."""
+class GroupReport(msgspec.Struct, frozen=True):
+    """A carrier group of a side's round (515.15): the carrier and its escorts."""
+
+    carrier: str
+    escorts: tuple[str, ...]
+
+
+class ForwardReport(msgspec.Struct, frozen=True):
+    """A unit of the support echelon and what it sent forward (302.563): fighter factors as
+    the tables print them (``"4.5"``), PFs."""
+
+    unit: str
+    fighters: str
+    pfs: int
+
+
+class SideReport(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One side's part of one round, as ``show --json`` prints it (see the module's doc);
+    ``groups``, ``forward`` and ``command_points`` only where the side had any."""
 
     seat: Seat
     flagship: str
@@ -74,6 +93,9 @@ class SideReport(msgspec.Struct, frozen=True):
     plus: str | None
     minus: str | None
     losses: tuple[str, ...]
+    groups: tuple[GroupReport, ...] = ()
+    forward: tuple[ForwardReport, ...] = ()
+    command_points: int = 0
 
 
 class RoundReport(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -125,6 +147,11 @@ def _known(value: int, unset: int) -> int | None:
     return None if value == unset else value
 
 
+def _forward(side: SideRound) -> tuple[ForwardReport, ...]:
+    pfs = dict(side.forward_pfs)
+    return tuple(ForwardReport(u, points_text(f2), pfs.get(u, 0)) for u, f2 in side.forward)
+
+
 def _side_report(log: RoundLog, side: SideRound, owed: _Owed | None) -> SideReport:
     directed = None
     if side.directed2 or side.directed:
@@ -151,6 +178,9 @@ def _side_report(log: RoundLog, side: SideRound, owed: _Owed | None) -> SideRepo
         plus=points_text(max(owed.carry2, 0)) if owed is not None else None,
         minus=points_text(max(-owed.carry2, 0)) if owed is not None else None,
         losses=side.losses,
+        groups=tuple(GroupReport(c, e) for c, e in side.groups),
+        forward=_forward(side),
+        command_points=side.command_points,
     )
 
 
@@ -208,9 +238,25 @@ def _intensity(log: RoundLog) -> str:
     return f"BIR {log.bir}"
 
 
+def _formation(side: SideRound) -> str:
+    """The force's extras in few words: command points spent (308.9), carrier groups
+    (515.15), the support echelon's fighters and PFs (302.563)."""
+    parts = []
+    if side.command_points:
+        plural = "" if side.command_points == 1 else "s"
+        parts.append(f"+{side.command_points} command point{plural}")
+    parts.extend(f"group {c}+{'+'.join(e)}" for c, e in side.groups)
+    pfs = dict(side.forward_pfs)
+    for unit, fighters2 in side.forward:
+        sent = [f"{points_text(fighters2)} fighters"] if fighters2 else []
+        sent += [f"{pfs[unit]} PFs"] if pfs.get(unit) else []
+        parts.append(f"{unit} sends {' and '.join(sent) or 'nothing'} forward")
+    return "".join(f", {p}" for p in parts)
+
+
 def _fire(side: SideRound) -> str:
     who = (
-        f"{side.seat} (flagship {side.flagship}, {_units(len(side.force))})"
+        f"{side.seat} (flagship {side.flagship}, {_units(len(side.force))}{_formation(side)})"
         if side.flagship
         else f"{side.seat} (no battle force)"
     )

@@ -232,3 +232,30 @@ def test_a_battle_ended_on_the_way_to_the_next_player_turn_is_still_reported() -
         "1105: battle over after 1 round: the attacker has nothing left in 1105",
     ]
     assert battle_list(before)[0]["report"] == [FIRE, LOSSES]
+
+
+def test_carrier_groups_the_support_echelon_and_command_points_show_where_present() -> None:
+    """A side with a carrier group (515.15), a carrier outside its force sending 4.5 fighter
+    factors and 2 PFs forward (302.563) and a command point spent (308.9): the line and the
+    JSON name them; the other side, with none, shows neither (its keys stay those above)."""
+    log = issue_round()
+    attacker = msgspec.structs.replace(
+        log.attacker,
+        groups=(("KLI-0010", ("KLI-0011", "KLI-0012")),),
+        forward=(("KLI-0020", 9),),
+        forward_pfs=(("KLI-0020", 2),),
+        command_points=1,
+    )
+    record = BattleRecord(1305, log=(msgspec.structs.replace(log, attacker=attacker),))
+    (first,) = battle_report.rounds_json(record)
+    assert first["attacker"]["groups"] == [
+        {"carrier": "KLI-0010", "escorts": ["KLI-0011", "KLI-0012"]}
+    ]
+    assert first["attacker"]["forward"] == [{"unit": "KLI-0020", "fighters": "4.5", "pfs": 2}]
+    assert first["attacker"]["command_points"] == 1
+    assert tuple(first["defender"]) == KEYS
+    assert battle_report.report_lines(record)[0].startswith(
+        "1305 round 1: BIR 2 + 2, variable die 4 (+0) = 4; coalition (flagship KLI-0001, "
+        "2 units, +1 command point, group KLI-0010+KLI-0011+KLI-0012, KLI-0020 sends 4.5 "
+        "fighters and 2 PFs forward) potential 40,"
+    )
