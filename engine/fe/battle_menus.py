@@ -17,7 +17,10 @@ rules itself (it knows no F&E), so the face hands it what is legal:
   values each may take, with the attack each keeps, so a form asks for each unit in turn and
   writes ``{"UNIT-ID": EW}``. The values are found by asking the EW rules themselves
   (`engine.fe.combat.ew.unit_ew`) which choices they take, so the menu cannot drift from the
-  check the reveal goes through.
+  check the reveal goes through;
+- the secret flagship of 5-3D (302.32): `flagship_param` offers the eligible units and, in a
+  battle's first round when the side holds command points (308.9), how many to spend with
+  it, so the form writes ``{"flagship": ID, "command_points": N}``.
 
 The menus read the state the client's game stands in; they change nothing.
 """
@@ -157,3 +160,23 @@ def ew_entries(state: FeState, seat: Seat) -> tuple[Param, ...]:
         options = tuple(str(value) for value, _ in picks)
         entries.append(Param(unit.id, ParamKind.INTEGER, False, options, help_text))
     return tuple(entries)
+
+
+def flagship_param(state: FeState, seat: Seat) -> Param:
+    """5-3D: the flagship among the eligible units; with command points the seat may spend
+    (round 1, 308.9), a ``record`` of the flagship and the points (a blank count spends
+    none)."""
+    options = combat_round.eligible_flagships(state, seat)
+    help_text = "your flagship: one of your units rated among your three best (302.32)"
+    flagship = Param("choice", ParamKind.PIECE, True, options, help_text)
+    most = combat_round.spendable_points(state, seat)
+    if not most:
+        return flagship
+    counts = tuple(str(n) for n in range(most + 1))
+    points_help = "command points spent, each +1 to the command limit this round (308.9)"
+    entries = (
+        msgspec.structs.replace(flagship, name="flagship"),
+        Param("command_points", ParamKind.INTEGER, False, counts, points_help),
+    )
+    record_help = f"your flagship, and up to {most} command points to spend (308.9)"
+    return Param("choice", ParamKind.RECORD, True, (), record_help, entries)

@@ -409,9 +409,7 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
     if step.id == combat_round.GROUPS_STEP:
         return _groups_secret(state, seat)
     if step.id == combat_round.FLAGSHIP_STEP:
-        options = combat_round.eligible_flagships(state, seat)
-        help_text = "your flagship: one of your units rated among your three best (302.32)"
-        return "Secret flagship", Param("choice", ParamKind.PIECE, True, options, help_text)
+        return "Secret flagship", battle_menus.flagship_param(state, seat)
     if step.id == combat_round.FORCE_STEP:
         return _force_secret(state, seat)
     if step.id == combat_round.BIR_STEP:

@@ -195,6 +195,16 @@ def eligible_flagships(state: FeState, seat: Seat) -> tuple[str, ...]:
     return forces.eligible_flagships(_available(state, seat, record)) if record else ()
 
 
+def spendable_points(state: FeState, seat: Seat) -> int:
+    """The most command points ``seat`` may spend at 5-3D now (for menus): in round 1, the
+    holdings of its best-provided empire in the battle (308.9); else 0."""
+    record = combat.current(state)
+    if record is None or current_round(state, record).round != 1:
+        return 0
+    empires = sorted({u.empire for u in _available(state, seat, record)})
+    return max((command_points.held(state, e) for e in empires), default=0)
+
+
 def units_here(state: FeState, seat: Seat) -> tuple[str, ...]:
     """``seat``'s units in the battle being fought (for menus)."""
     record = combat.current(state)

@@ -21,9 +21,11 @@ import msgspec
 import pytest
 
 from engine.core.errors import IllegalOrder
+from engine.core.face import ParamKind
 from engine.core.ruleset import Event
 from engine.fe import RULESET, views
 from engine.fe.battle_model import CombatPolicy
+from engine.fe.face import FACE
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.steps import combat, combat_policy, command_points, shipyard
@@ -188,3 +190,20 @@ def test_the_last_point_spent_leaves_no_holding() -> None:
     state = reveal(battle(1), {"coalition": "KLI-0005", "alliance": choice})
     assert command_points.held(state, "KZI") == 0
     assert state.command_points == ()  # an empire at 0 is left out: the default, as before
+
+
+def test_the_app_s_flagship_form_offers_the_points_only_when_some_may_be_spent() -> None:
+    (plain,) = FACE.choices(battle(0), "alliance")
+    assert plain.params[0].kind == ParamKind.PIECE
+    (choice,) = FACE.choices(battle(2), "alliance")
+    (param,) = choice.params
+    assert param.kind == ParamKind.RECORD
+    flagship, points = param.entries
+    assert (flagship.name, flagship.options) == ("flagship", ("KZI-0001", "KZI-0002", "KZI-0003"))
+    assert (points.name, points.kind, points.options) == (
+        "command_points",
+        ParamKind.INTEGER,
+        ("0", "1", "2"),
+    )
+    (coalition,) = FACE.choices(battle(2), "coalition")
+    assert coalition.params[0].kind == ParamKind.PIECE  # KLI holds none
