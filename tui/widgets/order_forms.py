@@ -114,6 +114,8 @@ PLACEHOLDERS: Mapping[str, str] = {
     "texts": "texts, ; between",
     "picks": "texts, ; between",
     "record": 'a JSON object, {"KEY": value}',
+    "side": "a side (an empire) you play",
+    "group": "a fleet or group, by name",
 }
 
 

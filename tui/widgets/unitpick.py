@@ -17,11 +17,13 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import SelectionList
+
+from tui.widgets.ticklist import TickList
 
 
-class UnitPick(SelectionList[str]):
-    """The units of one stack with a tick each; `offer` fills it, every unit ticked."""
+class UnitPick(TickList):
+    """The units of one stack with a tick each (``[x]``: `TickList`, readable without
+    colour); `offer` fills it, every unit ticked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Enter on a selection list would tick the line: here it confirms, space ticks.
@@ -53,16 +55,6 @@ class UnitPick(SelectionList[str]):
         self.clear_options()
         self.add_options([(f"{u} {names[u]}" if names.get(u) else u, u, True) for u in units])
         self.highlighted = 0 if units else None
-
-    @property
-    def picked(self) -> list[str]:
-        """The ticked ids in the order the list shows them."""
-        chosen = set(self.selected)
-        return [
-            str(self.get_option_at_index(i).value)
-            for i in range(self.option_count)
-            if self.get_option_at_index(i).value in chosen
-        ]
 
     def action_confirm(self) -> None:
         self.post_message(self.Picked(self.picked))
