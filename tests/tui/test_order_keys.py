@@ -316,3 +316,34 @@ async def test_a_refusal_wraps_in_the_side_column_at_80x24(at_3b2: Tutorial) -> 
         assert all(len(line) <= check.size.width for line in lines)
         assert check.region.width <= panel.region.width
         assert panel.region.y + panel.region.height <= SIZE[1]
+
+
+async def test_a_seat_of_several_empires_picks_the_adjustments_empire(wind: Player) -> None:
+    """The Wind's coalition plays the Klingons and the Lyrans: the adjustment's empire is a
+    menu of the two, and the engine checks the order written with it."""
+    app = app_for(wind)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "A")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm) and form.order == "adjust", panel.check_text
+        empire = next(f for f in form.fields if f.name == "empire")
+        assert sorted(value for _, value in empire.choices) == ["KLI", "LYR"]
+        await select_option(pilot, form, "empire", "LYR")
+        form.query_one("#field-ep").focus()
+        await pilot.press("ctrl+a", "backspace", "1")
+        form.query_one("#field-reason").focus()
+        await pilot.press(*"found in the archive", "enter")
+        await settle(pilot)
+        assert panel.items == [
+            {
+                "type": "adjust",
+                "change": "treasury",
+                "ep": "1",
+                "empire": "LYR",
+                "reason": "found in the archive",
+            }
+        ]
+        assert panel.check_text.startswith("legal"), panel.check_text
