@@ -237,6 +237,8 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
         )
         bir = next(f for f in form.fields if f.name == "bir")
         assert [value for _, value in bir.choices] == ["-1", "1", "2", "3", "4"]
+        flagship = next(f for f in form.fields if f.name == "flagship")
+        assert flagship.choices == (("(none)", ""), ("auto", "auto"))  # none: keep asking
         await select_option(pilot, form, "bir", "3")
         await select_option(pilot, form, "allocate", "suggested")
         await pilot.press("ctrl+s")
