@@ -52,10 +52,13 @@ from tui.widgets.unitpick import UnitPick
 
 
 def keys_of(*classes: type[object]) -> set[str]:
-    """Every key the classes (and their bases) bind."""
+    """Every key hexpost's classes bind, bases included (Textual's own list keys, arrows
+    and pages, move in a list as on the map)."""
     keys: set[str] = set()
     for cls in classes:
         for base in cls.__mro__:
+            if not base.__module__.startswith("tui."):
+                continue
             for binding in Binding.make_bindings(base.__dict__.get("BINDINGS", [])):
                 keys.add(binding.key)
     return keys
@@ -69,6 +72,9 @@ def test_no_key_means_one_thing_on_the_map_and_another_in_the_orders_panel() -> 
     assert panel & keys_of(GameScreen, HexpostScreen) == {"escape"}
     assert {"A", "O", "P", "D", "left_curly_bracket", "1", "2"} <= panel
     assert not panel & {"a", "j", "k"}  # the old collisions: accept key, map south/north
+    # The unit list inside the panel: Enter takes the units as it chooses a hex on the map.
+    assert keys_of(UnitPick) & keys_of(GameScreen, HexpostScreen) == {"escape"}
+    assert keys_of(UnitPick) & keys_of(HexMap) == {"enter"}
 
 
 @pytest.fixture
@@ -287,6 +293,10 @@ async def test_ticked_and_unticked_units_differ_without_colour() -> None:
         assert lines[0].startswith(f"{TICKED} KLI-0001 D7C"), lines
         assert lines[1].startswith(f"{UNTICKED} KLI-0002"), lines
         assert pick_list.picked == ["KLI-0001"]
+        await pilot.press("*")  # some ticked: none; then all
+        assert pick_list.picked == []
+        await pilot.press("*")
+        assert pick_list.picked == ["KLI-0001", "KLI-0002"]
 
 
 async def test_question_mark_lists_the_order_keys_from_the_map(game: Tutorial) -> None:

@@ -521,7 +521,7 @@ class OrdersPanel(MapOrders, can_focus=True):
     def _show_hint(self) -> None:
         kind = self._stack.order if self._stack is not None else ""
         if self.query_one(UnitPick).display:
-            text = f"{kind}: which units? space ticks, a all/none, Enter takes, Esc"
+            text = f"{kind}: which units? space ticks, * all/none, Enter takes, Esc"
         elif self._placing is not None:
             text = f"{kind} {self._placing[1]}: cursor to its hex, Enter; Esc gives up"
         elif self.path is not None and not self._takes_path:

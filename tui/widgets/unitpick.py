@@ -5,7 +5,7 @@ and a player often leaves part of a stack behind (a pinning force, a crippled sh
 orders panel shows this list when such an order starts; the player unticks what stays and
 confirms. Ticking everything by default keeps the usual case, the whole stack, to one key.
 
-Keys: up/down move, space ticks or unticks, ``a`` ticks all or none, Enter confirms (posts
+Keys: up/down move, space ticks or unticks, ``*`` ticks all or none, Enter confirms (posts
 `UnitPick.Picked`), Escape gives up (posts `UnitPick.Abandoned`). The widget only reports:
 the panel decides what the chosen units are for.
 """
@@ -28,7 +28,14 @@ class UnitPick(TickList):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Enter on a selection list would tick the line: here it confirms, space ticks.
         Binding("enter", "confirm", "Take them", tooltip="The ticked units take the order"),
-        Binding("a", "toggle_all", "All/none", tooltip="Tick every unit, or none"),
+        # Not a: the game screen's key to accept a joined key.
+        Binding(
+            "asterisk",
+            "toggle_all",
+            "All/none",
+            key_display="*",
+            tooltip="Tick every unit, or none",
+        ),
         Binding("escape", "abandon", "Cancel", tooltip="Give up this order"),
     ]
 
