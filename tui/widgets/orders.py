@@ -512,11 +512,13 @@ class OrdersPanel(MapOrders, can_focus=True):
         keys += [
             f"{key}: {order}"
             for key, order in NAMED_KEYS.items()
-            if key not in ("d", "n")
+            # d and n are in the footer; O (offered at every step) only in ? and the README:
+            # 80x24 leaves the side column no line to spare.
+            if key not in ("d", "n", "O")
             and self.choice(order) is not None
             and all(c.order != order for c in self._own)
         ]
-        return ", ".join([*keys, "f: forms", "?: keys"])
+        return ", ".join([*keys, "f: forms"])
 
     def _show_hint(self) -> None:
         kind = self._stack.order if self._stack is not None else ""
