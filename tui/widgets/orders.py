@@ -134,7 +134,10 @@ class OrdersPanel(MapOrders, can_focus=True):
     DEFAULT_CSS = """
     OrdersPanel {
         height: 1fr;
+        /* Scrolls to a long refusal (show_check); no scrollbar: its column would make
+           every line of the narrow side column wrap one word earlier. */
         overflow-y: auto;
+        scrollbar-size-vertical: 0;
         & #orders-hint { height: auto; color: $text-muted; }
         & #orders-drafts { height: auto; }
         & #orders-check { height: auto; width: 100%; }
@@ -171,9 +174,11 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._sides: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="orders-hint", markup=False)
+        # The drafts and the engine's verdict first, the hint under them: at 80x24 the side
+        # column cannot hold all three, and the verdict is what must not be cut off.
         yield Static("no draft orders", id="orders-drafts", markup=False)
         yield Static("", id="orders-check", markup=False)
+        yield Static("", id="orders-hint", markup=False)
         yield UnitPick(id="orders-units", compact=True)
         yield Input(id="orders-input", compact=True)
 
