@@ -181,6 +181,12 @@ class ParamKind(enum.StrEnum):
     RECORD = "record"
     """A JSON object whose keys and values the parameter's ``entries`` describe (one entry a
     key); the entries left blank are left out."""
+    SIDE = "side"
+    """One of the board's sides (`Side.id`): a client offers those the seat plays, so a seat
+    playing several (an alliance of empires) says which one an order is for."""
+    GROUP = "group"
+    """A formation of pieces by its name (`Piece.group`: a fleet): an order naming it
+    takes every piece of it that the rules allow."""
 
 
 class Param(msgspec.Struct, frozen=True):

@@ -107,6 +107,8 @@ KINDS: dict[str, ParamKind] = {
     "through": ParamKind.STEP,
     "step": ParamKind.STEP,
     "steps": ParamKind.STEPS,
+    "empire": ParamKind.SIDE,
+    "fleet": ParamKind.GROUP,
 }
 """Fields whose kind their type alone does not tell."""
 

@@ -166,7 +166,7 @@ async def test_the_panel_offers_exactly_the_faces_forms(tmp_path: Path) -> None:
         await pilot.press(*"well met", "enter")
         await settle(pilot)
         assert panel.items == [roll, {"type": "say", "text": "well met"}]
-        await pilot.press("j")  # no adjust in this game: said, no form
+        await pilot.press("A")  # no adjust in this game: said, no form
         assert not isinstance(app.screen, OrderForm)
         assert panel.check_text == "REFUSED: talk takes no adjust order: f lists what it takes"
 

@@ -124,7 +124,7 @@ async def test_an_adjustment_asks_only_its_fields_and_needs_a_reason(at_3b2: Tut
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
         _screen, panel, _hexmap = await chosen_and_open(pilot)
-        await pilot.press("j")
+        await pilot.press("A")
         form = app.screen
         assert isinstance(form, OrderForm)
         # F&E's client code (tui/rulesets/fe) narrows the fields to those the change needs.
@@ -151,7 +151,7 @@ async def test_a_refused_adjustment_names_its_rule(at_3b2: Tutorial) -> None:
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
         _screen, panel, _hexmap = await chosen_and_open(pilot)
-        await pilot.press("j")
+        await pilot.press("A")
         form = app.screen
         assert isinstance(form, OrderForm)
         await select_option(pilot, form, "change", "capture")
@@ -174,7 +174,7 @@ async def test_a_refused_adjustment_names_its_rule(at_3b2: Tutorial) -> None:
 async def test_b_is_the_steps_own_order_and_a_build_out_of_its_step_is_refused(
     at_3b2: Tutorial,
 ) -> None:
-    """The forms are the step's choices: at 3B2 ``b`` drafts its own ``batch``, ``k`` opens
+    """The forms are the step's choices: at 3B2 ``b`` drafts its own ``batch``, ``2`` opens
     its second own order's form (``battles``, the order of the battle hexes, 302.9) and no
     build form is offered; a build typed as JSON is refused by the engine, naming the step
     that takes it and the rule."""
@@ -186,7 +186,7 @@ async def test_b_is_the_steps_own_order_and_a_build_out_of_its_step_is_refused(
         await pilot.press("b")
         await settle(pilot)
         assert panel.items == [{"type": "batch"}]
-        await pilot.press("u", "k")  # its second own order: the order of the battles
+        await pilot.press("u", "2")  # its second own order: the order of the battles
         await settle(pilot)
         assert isinstance(app.screen, OrderForm)
         assert list(app.screen.values) == ["hexes"]
@@ -194,7 +194,7 @@ async def test_b_is_the_steps_own_order_and_a_build_out_of_its_step_is_refused(
         await settle(pilot)
         assert not isinstance(app.screen, OrderForm) and panel.items == []
         build = {"type": "build", "cls": "D7", "hex": "1307"}
-        await pilot.press("a", *json.dumps(build), "enter")
+        await pilot.press("{", *json.dumps(build), "enter")
         await settle(pilot)
         assert panel.items == [build]
         assert "belongs to step 2B3" in panel.check_text, panel.check_text
@@ -313,8 +313,8 @@ async def test_a_conversion_is_chosen_from_the_tables(wind_2b3: Tutorial) -> Non
         await pilot.press("enter", "o")
         panel = screen.query_one(OrdersPanel)
         assert panel.chosen is not None and "KLI-0073" in panel.chosen[1]
-        assert "k: convert" in panel.hint_text
-        await pilot.press("k")
+        assert "2: convert" in panel.hint_text
+        await pilot.press("2")
         await settle(pilot)
         form = app.screen
         assert isinstance(form, OrderForm)
@@ -330,7 +330,7 @@ async def test_a_conversion_is_chosen_from_the_tables(wind_2b3: Tutorial) -> Non
         await settle(pilot)
         assert panel.check_text.startswith("REFUSED"), panel.check_text
         assert "not in service before" in panel.check_text and "(433.1)" in panel.check_text
-        await pilot.press("u", "k")
+        await pilot.press("u", "2")
         await settle(pilot)
         form = app.screen
         assert isinstance(form, OrderForm)

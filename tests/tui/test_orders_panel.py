@@ -115,7 +115,7 @@ async def test_an_illegal_order_shows_the_reason_and_nothing_is_sent(at_3b2: Tut
         app.session._clock = now
         screen, panel = await open_orders(pilot)
         assert "3B2 takes: move, batch, battles, done" in panel.hint_text
-        await pilot.press("a")
+        await pilot.press("{")
         # The keys of the panel and the screen (d, u, m, n, c, o, s...) go into the text.
         await pilot.press(*json.dumps(TOO_FAR), "enter")
         await settle(pilot)
@@ -131,7 +131,7 @@ async def test_an_illegal_order_shows_the_reason_and_nothing_is_sent(at_3b2: Tut
         await settle(pilot)
         assert panel.items == []
         assert panel.check_text == ""
-        await pilot.press("a", *"{nope", "enter")  # not JSON: said in place, no draft
+        await pilot.press("{", *"{nope", "enter")  # not JSON: said in place, no draft
         assert "not JSON" in panel.check_text and panel.items == []
         await pilot.press("escape")
         assert panel.has_focus
@@ -242,7 +242,7 @@ async def test_drafts_are_checked_again_when_the_game_moves_on(at_3b2: Tutorial)
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
         _screen, panel = await open_orders(pilot)
-        await pilot.press("a", *json.dumps(move), "enter")
+        await pilot.press("{", *json.dumps(move), "enter")
         await settle(pilot)
         assert panel.check_text.startswith("legal"), panel.check_text
         at_3b2.alice.replica.submit(at_3b2.game_id, [move], now=now())

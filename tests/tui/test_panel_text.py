@@ -81,7 +81,7 @@ async def test_a_drafted_path_breaks_between_hexes(at_3b2: Tutorial) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
         panel = screen.query_one(OrdersPanel)
-        await pilot.press("o", "a", *json.dumps(TOO_FAR), "enter")
+        await pilot.press("o", "{", *json.dumps(TOO_FAR), "enter")
         await settle(pilot)
         drafts = shown(panel.query_one("#orders-drafts", Static))
         assert len(drafts) > 1, drafts  # long enough to wrap at all

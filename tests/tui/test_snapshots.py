@@ -186,7 +186,7 @@ def test_orders_panel_refuses_a_move(snap_compare: SnapCompare, tutorial: Tutori
     async def run_before(pilot: Pilot[None]) -> None:
         screen = await into_game(pilot)
         await pilot.press("o")
-        await pilot.press("a", *json.dumps(TOO_FAR), "enter")
+        await pilot.press("{", *json.dumps(TOO_FAR), "enter")
         await settle(pilot)
         panel = screen.query_one(OrdersPanel)
         assert panel.check_text.startswith("REFUSED: order 1"), panel.check_text

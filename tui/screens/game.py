@@ -199,7 +199,21 @@ class GameScreen(HexpostScreen):
         secret = owed is not None and record.pending[0].kind == "secret"
         ruleset = record.ruleset.partition("/")[0]
         fields = client_for(ruleset).form_fields  # the ruleset's say on its forms' fields
-        panel.set_step(owed, record.choices, own=data.step_orders, secret=secret, fields=fields)
+        mine = (
+            [side.id for side in record.board.sides if side.seat == record.my_seat]
+            if record.board is not None
+            else []
+        )
+        panel.set_step(
+            owed,
+            record.choices,
+            own=data.step_orders,
+            secret=secret,
+            fields=fields,
+            steps=record.checklist or (),
+            sides=mine,
+            waiting=waiting_pieces(record.board, record.my_seat),
+        )
         if panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
         if self.status.text.startswith("reading"):
@@ -529,6 +543,15 @@ def own_pieces(board: Board, seat: str) -> list[Piece]:
     """The pieces of the sides ``seat`` plays that can move: on the board, not bases."""
     mine = {side.id for side in board.sides if side.seat == seat}
     return [p for p in board.pieces if p.side in mine and p.hex and "base" not in p.marks]
+
+
+def waiting_pieces(board: Board | None, seat: str) -> list[tuple[str, str, str]]:
+    """The pieces of the sides ``seat`` plays that are off the board (waiting to be set up,
+    say), as (id, kind, group): what a placement may put on the map."""
+    if board is None:
+        return []
+    mine = {side.id for side in board.sides if side.seat == seat}
+    return [(p.id, p.kind, p.group) for p in board.pieces if p.side in mine and not p.hex]
 
 
 def first_own_hex(board: Board | None, seat: str) -> int | None:

@@ -43,6 +43,7 @@ from tui.widgets.checklist import LEGEND as CHECKLIST_LEGEND
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
+from tui.widgets.orders import OrdersPanel
 
 WIDTH = 74
 """Text columns inside the help box at 80 columns (border, padding and scrollbar taken)."""
@@ -52,6 +53,7 @@ KEY_WIDTH = 12
 
 WIDGET_GROUPS: tuple[tuple[type[Widget], str, str], ...] = (
     (HexMap, "map", "click a hex to move the cursor there, double click to choose it"),
+    (OrdersPanel, "orders panel (o)", "no key here means anything on the map"),
     (ChecklistTree, "checklist", "arrows move, space opens or closes a phase"),
     (EventLog, "log", "arrows, page up/down, home and end scroll; end follows new events"),
     (DataTable, "list", "arrows move between the games"),
@@ -139,7 +141,7 @@ def key_groups(screen: Screen[object]) -> list[tuple[str, list[KeyLine]]]:
     chain = set(by_node)
     if focused is not None:
         chain.update(focused.ancestors_with_self)
-    for kind, name, _ in WIDGET_GROUPS[:3]:
+    for kind, name, _ in WIDGET_GROUPS[:-1]:  # the games list's table is on no game screen
         for widget in screen.query(kind):
             if widget in chain:
                 continue

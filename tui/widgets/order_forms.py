@@ -114,6 +114,8 @@ PLACEHOLDERS: Mapping[str, str] = {
     "texts": "texts, ; between",
     "picks": "texts, ; between",
     "record": 'a JSON object, {"KEY": value}',
+    "side": "a side (an empire) you play",
+    "group": "a fleet or group, by name",
 }
 
 
@@ -275,7 +277,8 @@ def param_field(param: ParamData, value: str = "") -> Field:
     label = param.name + (f" ({param.help})" if param.help else "")
     label += "" if param.required else " (optional)"
     if param.options:
-        choices = tuple((option, option) for option in param.options)
+        # An empty option (a policy's "keep asking") gets a label a player can see.
+        choices = tuple((option or "(none)", option) for option in param.options)
         chosen = value if value in param.options else ""
         return Field(param.name, label, chosen, choices, blank=not param.required)
     if param.kind == "flag":

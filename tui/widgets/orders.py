@@ -3,121 +3,99 @@
 Keyboard first, and small on purpose: a player writes one order at a time. What may be
 written comes from the ruleset's face as data: the screen hands over the choices of the
 pending step (`set_step`: each order type with its parameters and presets, see
-`tui.widgets.order_forms.ChoiceData`), and every choice gets a form built from its parameters
-(`choice_form`). ``f`` lists them all and opens the one picked. Quick keys reach the usual
-ones, each only when the step offers it:
+`tui.widgets.order_forms.ChoiceData`), the sequence of play's steps and the player's sides,
+and every choice gets a form built from its parameters (`choice_form`). ``f`` lists them all
+and opens the one picked. Quick keys reach the usual ones, each only when the step offers it:
 
-- ``d`` a ``done`` at once, ``n`` a ``note`` (asks for its text on the panel's own line),
-  ``x`` a ``roll``, ``j`` an ``adjust``: the names the sequence-of-play machinery and most
-  rulesets share;
-- ``b`` and ``k`` the step's own orders (those not offered at every step), first and second:
-  a build and a conversion at F&E's 2B3, a repair at 2A2;
-- ``m`` the step's stack order, the first choice naming several pieces: first which units of
-  the stack chosen on the map (`UnitPick`, all ticked: Enter takes the whole stack), then its
-  hexes on the map;
-- ``p`` the hidden choice of a secret step, ``a`` any order typed as JSON (`docs/orders.md`).
+- ``d`` a ``done`` at once, ``D`` a ``done`` through a step picked from the sequence,
+  ``n`` a ``note`` (asks for its text on the panel's own line), ``x`` a ``roll``, ``A`` an
+  ``adjust``, ``O`` a ``standing`` order (its steps and phases ticked in a list, with their
+  titles), ``P`` a ``policy``: the names the sequence-of-play machinery and most rulesets
+  share;
+- ``1`` to ``4`` (``b`` too, for the first) the step's own orders (those not offered at
+  every step), in the order offered: a build and a conversion at F&E's 2B3, the end of a
+  movement batch at 3B2 (an order that asks nothing is drafted at once);
+- ``m`` the step's stack order, or its placement (`tui.widgets.order_flow.MapOrders`);
+- ``p`` the hidden choice of a secret step, ``{`` any order typed as JSON (`docs/orders.md`).
 
-``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all.
+``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all. No key here means
+anything on the map (its ``h j k l g z`` and Enter) or on the game screen (``a c e i o r s t
+v``), so a key does the same wherever the focus is; ``?`` lists them.
 
 Data down, intent up, as for the map: the panel never calls the engine, the store or a
 ruleset's client code. Every change of the drafts posts `OrdersPanel.DraftChanged` (the
 screen checks them in a dry run and hands the verdict back with `show_check`), and sending
 posts `OrdersPanel.SendRequested` (the screen confirms, signs and queues). The screen also
 tells it the hex chosen on the map with the player's units there (`choose_hex`).
-
-A stack order's hexes need the map's keys, which the panel does not have: the panel posts
-`OrdersPanel.MoveStarted` so the screen gives the map the focus; each hex chosen there is
-passed back with `add_path_hex`. When the order takes a path (a parameter of kind
-``hexes``), it ends when the last hex is chosen again (or on `end_move`, which the screen
-calls on Escape); when it takes one hex, that hex is its destination; when it takes none, the
-units are all it needs. Other hex parameters the order requires take the path's last hex
-(F&E's reaction: its trigger, where the enemy it reacts to came in); the JSON key writes any
-other. Whatever is still required and blank then is asked in the order's form.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
 from tui.safe_text import safe_text
 from tui.widgets.allocation_editor import AllocationEditor
+from tui.widgets.order_flow import MapOrders, Waiting
 from tui.widgets.order_forms import (
     ChoiceData,
     ChoiceMenu,
     FieldsFor,
     PresetData,
     choice_form,
-    order_values,
     secret_form,
 )
+from tui.widgets.order_text import (
+    describe,
+    is_placement,
+    param_named,
+    parse_items,
+    path_text,
+    with_options,
+)
+from tui.widgets.ticklist import PickDialog, PickItem
 from tui.widgets.unitpick import UnitPick
 
-NAMED_KEYS: Mapping[str, str] = {"d": "done", "n": "note", "x": "roll", "j": "adjust"}
+__all__ = ["OrdersPanel", "StepData", "describe", "parse_items", "path_text"]
+
+NAMED_KEYS: Mapping[str, str] = {
+    "d": "done",
+    "n": "note",
+    "x": "roll",
+    "A": "adjust",
+    "O": "standing",
+    "P": "policy",
+}
 """Quick keys for orders known by a shared name; each acts only when the step offers it."""
 
-OWN_KEYS = ("b", "k")
+OWN_KEYS = ("1", "2", "3", "4")
 """Quick keys for the step's own orders (not offered at every step), in the order offered."""
 
 
-def path_text(hexes: Iterable[object]) -> str:
-    """A path as ``1607> 1608> 1609``: the space after each step lets the narrow side column
-    wrap a long path between two hexes, never inside a hex id (``161`` / ``2``)."""
-    return "> ".join(map(str, hexes))
+class StepData(Protocol):
+    """One step of the sequence as the checklist gives it (`tui.services.show.ChecklistLine`)."""
+
+    @property
+    def step(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def phase_title(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def status(self) -> str: ...
 
 
-def describe(item: Mapping[str, Any]) -> str:
-    """One draft order in plain words, short enough for the side column: ``done`` and
-    ``note`` in words, an order naming ``units`` by them (and its ``path`` or ``to``),
-    anything else as its type and JSON."""
-    kind = str(item.get("type", "?"))
-    if kind == "done":
-        through = f" through {item['through']}" if item.get("through") else ""
-        note = f": {item['note']}" if item.get("note") else ""
-        return f"done{through}{note}"
-    if kind == "note":
-        return f"note: {item.get('text', '')}"
-    units = item.get("units")
-    if isinstance(units, list) and units:
-        who = units[0] if len(units) == 1 else f"{len(units)} units"
-        if isinstance(item.get("path"), list):
-            return f"{kind} {who} {path_text(item['path'])}"
-        if "to" in item:
-            return f"{kind} {who} to {item['to']}"
-        return f"{kind} {who}"
-    rest = {key: value for key, value in item.items() if key != "type"}
-    return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
-
-
-def parse_items(text: str) -> list[dict[str, Any]]:
-    """Orders typed as JSON: one object, or a list of them. `ValueError` says what is wrong."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON: {exc.msg} at column {exc.colno}") from None
-    items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(i, dict) and "type" in i for i in items):
-        raise ValueError('an order is a JSON object with a "type", e.g. {"type": "done"}')
-    return items
-
-
-def param_named(choice: ChoiceData, kind: str, *, required: bool = False) -> str | None:
-    """The name of ``choice``'s first parameter of ``kind`` (required ones only if asked)."""
-    return next(
-        (p.name for p in choice.params if p.kind == kind and (p.required or not required)),
-        None,
-    )
-
-
-class OrdersPanel(Vertical, can_focus=True):
+class OrdersPanel(MapOrders, can_focus=True):
     """Draft orders, one line each, with the check result under them and a one-line input.
 
     ``items`` is the list of drafts (plain dicts, as `docs/orders.md` writes them).
@@ -125,17 +103,29 @@ class OrdersPanel(Vertical, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "done", "Done", tooltip="Draft a done order (ends the step)"),
-        Binding("n", "note", "Note", show=False, tooltip="Draft a note (asks for its text)"),
-        Binding("m", "move", "Move", tooltip="The step's stack order for the chosen hex"),
+        Binding("m", "move", "Move", tooltip="The step's stack order, or its placement"),
         # Not in the footer, which 80 columns already fill: the hint line names them at the
         # steps that take them, and ? lists them all.
+        Binding("D", "through", "Done through", show=False, tooltip="Done up to a chosen step"),
+        Binding("n", "note", "Note", show=False, tooltip="Draft a note (asks for its text)"),
         Binding("f", "forms", "Forms", show=False, tooltip="Any order of the step, by its form"),
-        Binding("b", "own(0)", "Own order", show=False, tooltip="The step's first own order"),
-        Binding("k", "own(1)", "2nd order", show=False, tooltip="The step's second own order"),
-        Binding("j", "named('adjust')", "Adjust", show=False, tooltip="A typed adjustment"),
+        Binding("b,1", "own(0)", "Own order", show=False, tooltip="The step's first own order"),
+        Binding("2", "own(1)", "2nd order", show=False, tooltip="The step's second own order"),
+        Binding("3", "own(2)", "3rd order", show=False, tooltip="The step's third own order"),
+        Binding("4", "own(3)", "4th order", show=False, tooltip="The step's fourth own order"),
+        Binding("A", "named('adjust')", "Adjust", show=False, tooltip="A typed adjustment"),
         Binding("x", "named('roll')", "Roll", show=False, tooltip="Ask for dice"),
+        Binding("O", "named('standing')", "Standing", show=False, tooltip="Steps done for you"),
+        Binding("P", "named('policy')", "Policy", show=False, tooltip="A combat policy"),
         Binding("p", "secret", "Secret", tooltip="Write the hidden choice of a secret step"),
-        Binding("a", "type_json", "JSON", show=False, tooltip="Type one order as JSON"),
+        Binding(
+            "left_curly_bracket",
+            "type_json",
+            "JSON",
+            show=False,
+            key_display="{",
+            tooltip="Type one order as JSON",
+        ),
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
         Binding("S,ctrl+s", "send", "Send", key_display="S", tooltip="Sign and queue the drafts"),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -144,10 +134,14 @@ class OrdersPanel(Vertical, can_focus=True):
     DEFAULT_CSS = """
     OrdersPanel {
         height: 1fr;
+        /* Scrolls to a long refusal (show_check); no scrollbar: its column would make
+           every line of the narrow side column wrap one word earlier. */
+        overflow-y: auto;
+        scrollbar-size-vertical: 0;
         & #orders-hint { height: auto; color: $text-muted; }
         & #orders-drafts { height: auto; }
-        & #orders-check { height: auto; }
-        & #orders-check.-refused { color: $text-error; }
+        & #orders-check { height: auto; width: 100%; }
+        & #orders-check.-refused { color: $text-error; text-style: bold; }
         & Input { width: 100%; }
         &:focus-within { background: $boost; }
     }
@@ -167,34 +161,24 @@ class OrdersPanel(Vertical, can_focus=True):
             super().__init__()
             self.items = items
 
-    class MoveStarted(Message):
-        """A move is being built: the map should take the keys (cursor + Enter)."""
-
-    class MoveEnded(Message):
-        """The move's path is complete (or abandoned): the keys can come back here."""
-
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.items: list[dict[str, Any]] = []
-        self.chosen: tuple[int, list[str]] | None = None
-        """The hex chosen on the map and the player's units there."""
-        self.path: list[int] | None = None
-        """The stack order's hexes so far while they are chosen on the map, or None."""
-        self._units: list[str] = []
-        self._names: dict[str, str] = {}
-        self._stack: ChoiceData | None = None
-        """The stack order being written."""
         self._step = ""
         self._choices: tuple[ChoiceData, ...] = ()
         self._own: tuple[ChoiceData, ...] = ()
         self._fields: FieldsFor | None = None
         self._secret = False
         self._input_for = ""
+        self._steps: tuple[StepData, ...] = ()
+        self._sides: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="orders-hint", markup=False)
+        # The drafts and the engine's verdict first, the hint under them: at 80x24 the side
+        # column cannot hold all three, and the verdict is what must not be cut off.
         yield Static("no draft orders", id="orders-drafts", markup=False)
         yield Static("", id="orders-check", markup=False)
+        yield Static("", id="orders-hint", markup=False)
         yield UnitPick(id="orders-units", compact=True)
         yield Input(id="orders-input", compact=True)
 
@@ -213,28 +197,28 @@ class OrdersPanel(Vertical, can_focus=True):
         own: Sequence[str] = (),
         secret: bool = False,
         fields: FieldsFor | None = None,
+        steps: Sequence[StepData] = (),
+        sides: Sequence[str] = (),
+        waiting: Sequence[Waiting] = (),
     ) -> None:
         """The step the player owes (None: nothing owed) and the orders they may give there
         (``choices``, the face's); ``own`` names those that are the step's own rather than
-        offered at every step (``b`` and ``k`` reach them); ``secret`` when it is a secret
+        offered at every step (``1`` to ``4`` reach them); ``secret`` when it is a secret
         step (``p`` writes its choice); ``fields`` narrows a form's fields (the ruleset
-        client's choice, `FieldsFor`)."""
+        client's choice, `FieldsFor`). ``steps`` is the sequence of play (the checklist's
+        rows), from which standing orders and ``done through`` pick; ``sides`` the board's
+        sides the player plays (a ``side`` parameter's menu); ``waiting`` the player's
+        pieces off the board, which a placement puts on it."""
         self._step = step or ""
         self._choices = tuple(choices) if step else ()
         self._own = tuple(c for c in self._choices if c.order in own and c is not self.stack)
         self._fields = fields
         self._secret = secret and bool(step)
+        self._steps = tuple(steps)
+        self._sides = tuple(sides)
+        self.waiting = tuple(waiting)
         self._show_hint()
         self.refresh_bindings()
-
-    def choose_hex(
-        self, h: int, units: Sequence[str], names: Mapping[str, str] | None = None
-    ) -> None:
-        """The hex chosen on the map and the player's units in it (the stack ``m`` orders);
-        ``names`` gives their classes for the unit list."""
-        self.chosen = (h, list(units))
-        self._names = dict(names or {})
-        self._show_hint()
 
     @property
     def orders(self) -> list[str]:
@@ -247,6 +231,11 @@ class OrdersPanel(Vertical, can_focus=True):
         return next((c for c in self._choices if param_named(c, "pieces", required=True)), None)
 
     @property
+    def placement(self) -> ChoiceData | None:
+        """The placement ``m`` writes at this step (`is_placement`), when it has no stack."""
+        return next((c for c in self._choices if is_placement(c)), None)
+
+    @property
     def stack_kind(self) -> str:
         """The type of the stack order ``m`` writes at this step ("" when it has none)."""
         return self.stack.order if self.stack is not None else ""
@@ -255,53 +244,14 @@ class OrdersPanel(Vertical, can_focus=True):
         """The offered choice of type ``order``, if the step offers it."""
         return next((c for c in self._choices if c.order == order), None)
 
-    def add_path_hex(self, h: int) -> None:
-        """The next hex of the stack order being built; the last hex again ends the path.
-        For an order that takes one hex, that hex is its destination."""
-        if self.path is None:
-            return
-        if h == self.path[-1]:
-            self.end_move()
-            return
-        self.path.append(h)
-        if not self._takes_path:
-            self.end_move()
-            return
-        self._show_hint()
-
-    @property
-    def building(self) -> bool:
-        """True while a stack order's hexes are being chosen on the map."""
-        return self.path is not None
-
-    @property
-    def _takes_path(self) -> bool:
-        return self._stack is not None and param_named(self._stack, "hexes") is not None
-
-    def end_move(self) -> None:
-        """End the stack order being built: with a path of two hexes or more, or a
-        destination, it becomes a draft (or its form, if it still lacks something)."""
-        path, self.path = self.path, None
-        if path is not None and len(path) > 1 and self._stack is not None:
-            hexes = [f"{h:04d}" for h in path]
-            values = {param_named(self._stack, "pieces") or "units": " ".join(self._units)}
-            route = param_named(self._stack, "hexes")
-            if route is not None:
-                values[route] = " ".join(hexes)
-            for param in self._stack.params:
-                if param.kind == "hex" and param.required:
-                    values.setdefault(param.name, hexes[-1])
-            self._stack_order(values)
-        else:
-            self._show_hint()
-        self.post_message(self.MoveEnded())
-
     def show_check(self, ok: bool, text: str) -> None:
         """The engine's verdict on the drafts: legal, or the refusal with its rule."""
         check = self.query_one("#orders-check", Static)
         check.set_class(not ok, "-refused")
         text = safe_text(text, multiline=True)  # may quote event texts and refusals
         check.update(text if ok else f"REFUSED: {text}")
+        if not ok:
+            self.call_after_refresh(self.scroll_to_widget, check, animate=False)
 
     @property
     def check_text(self) -> str:
@@ -331,7 +281,7 @@ class OrdersPanel(Vertical, can_focus=True):
         if action == "done":
             return self.choice("done") is not None
         if action == "move":
-            return self.stack is not None
+            return self.stack is not None or self.placement is not None
         return True  # the others say why when the step does not take them
 
     def action_done(self) -> None:
@@ -356,8 +306,61 @@ class OrdersPanel(Vertical, can_focus=True):
         else:
             self._open(choice)
 
+    def action_through(self) -> None:
+        """A ``done`` through a step picked from the rest of the sequence (its ``step``
+        parameter), instead of typing the step's id."""
+        choice = self.choice("done")
+        through = param_named(choice, "step") if choice is not None else None
+        if choice is None or through is None:
+            self._not_offered("done through")
+            return
+        items = self.step_items(later=True)
+        if not items:
+            self.show_check(False, "no later step to complete through")
+            return
+        self._pick_steps(choice, through, items, multiple=False)
+
+    def step_items(self, *, later: bool = False, phases: bool = False) -> list[PickItem]:
+        """The sequence's steps as lines to pick, each with its title (``later``: only those
+        after the current one; ``phases``: each phase too, before its steps; secret steps,
+        which nothing completes for a player, left out)."""
+        rows = list(self._steps)
+        if later:
+            current = next((n for n, r in enumerate(rows) if r.status == "current"), None)
+            rows = rows[current + 1 :] if current is not None else []
+        items: list[PickItem] = []
+        seen: set[str] = set()
+        for row in rows:
+            if phases and row.phase and row.phase not in seen:
+                seen.add(row.phase)
+                items.append(
+                    (f"phase {row.phase}: {row.phase_title} (every step)", row.phase, False)
+                )
+            if row.kind != "secret":
+                items.append((f"  {row.step:<7}{row.title}", row.step, False))
+        return items
+
+    def _pick_steps(
+        self, choice: ChoiceData, param: str, items: list[PickItem], *, multiple: bool
+    ) -> None:
+        """A list of steps for ``choice``'s ``param``; the order is drafted with those picked."""
+
+        def picked(values: list[str] | None) -> None:
+            self.focus()
+            if values is None:
+                return
+            if multiple:
+                self._add({"type": choice.order, param: values})
+            elif values:
+                self._add({"type": choice.order, param: values[0]})
+
+        what = "tick steps and phases; none ticked cancels it" if multiple else "up to which step?"
+        self.app.push_screen(
+            PickDialog(f"{choice.title}: {what}", items, multiple=multiple), picked
+        )
+
     def action_own(self, index: int) -> None:
-        """The step's own order number ``index`` (``b`` the first, ``k`` the second)."""
+        """The step's own order number ``index`` (``1`` the first, ``2`` the second...)."""
         if index < len(self._own):
             self._open(self._own[index])
         elif not self._step:
@@ -379,66 +382,6 @@ class OrdersPanel(Vertical, can_focus=True):
                 self._open(choice)
 
         self.app.push_screen(ChoiceMenu(self._choices, self._step), picked)
-
-    def action_move(self) -> None:
-        """Start the step's stack order: first the units (all ticked), then its hexes."""
-        stack = self.stack
-        if stack is None:
-            self._not_offered("stack")
-            return
-        if self.chosen is None or not self.chosen[1]:
-            self.show_check(False, "choose a hex with your ships first: Enter on the map")
-            return
-        self._stack = stack
-        pick = self.query_one(UnitPick)
-        pick.offer(self.chosen[1], self._names)
-        pick.display = True
-        pick.focus()
-        self._show_hint()
-
-    @on(UnitPick.Picked)
-    def _units_picked(self, event: UnitPick.Picked) -> None:
-        event.stop()
-        if not event.units:
-            self.show_check(False, "no unit ticked: space ticks one, Escape gives up")
-            return
-        self._close_pick()
-        assert self.chosen is not None and self._stack is not None
-        self._units = event.units
-        stack = self._stack
-        if param_named(stack, "hexes") is None and param_named(stack, "hex") is None:
-            self._stack_order({param_named(stack, "pieces") or "units": " ".join(self._units)})
-            return
-        self.path = [self.chosen[0]]
-        self._show_hint()
-        self.post_message(self.MoveStarted())
-
-    @on(UnitPick.Abandoned)
-    def _pick_abandoned(self, event: UnitPick.Abandoned) -> None:
-        event.stop()
-        self._close_pick()
-        self._show_hint()
-
-    def _close_pick(self) -> None:
-        pick = self.query_one(UnitPick)
-        pick.display = False
-        self.focus()
-
-    def _stack_order(self, values: dict[str, str]) -> None:
-        """The stack order from the units and hexes chosen: a draft when nothing required
-        is missing, else its form, filled so far."""
-        assert self._stack is not None
-        stack = self._stack
-        filled = {p.name: values.get(p.name, "") for p in stack.params}
-        blank = [p.name for p in stack.params if p.required and not filled[p.name]]
-        if blank:
-            self._open(stack, filled)
-            return
-        order = order_values(stack, {k: v for k, v in filled.items() if v})
-        if isinstance(order, str):
-            self.show_check(False, order)
-        else:
-            self._add(order)
 
     def action_secret(self) -> None:
         """The hidden choice's form: as the face describes it (a number, a menu), else text."""
@@ -464,7 +407,8 @@ class OrdersPanel(Vertical, can_focus=True):
 
     def _open(self, choice: ChoiceData, values: Mapping[str, str] | None = None) -> None:
         """The form of ``choice``, or the order at once when it asks for nothing; a list
-        picked step by step (``picks``) opens `AllocationEditor`, which asks via this panel."""
+        picked step by step (``picks``) opens `AllocationEditor`, which asks via this panel;
+        a list of steps alone (a standing order) is ticked in a list of the sequence."""
         if not choice.params and not choice.presets:
             self._add({"type": choice.order})
             return
@@ -472,6 +416,13 @@ class OrdersPanel(Vertical, can_focus=True):
         if picks is not None:
             self._form(AllocationEditor(choice, picks, self))
             return
+        kinds = [p.kind for p in choice.params]
+        if kinds == ["steps"] and self._steps and values is None:
+            items = self.step_items(phases=True)
+            self._pick_steps(choice, choice.params[0].name, items, multiple=True)
+            return
+        if len(self._sides) > 1:  # a seat playing several sides says which (blank: the rules')
+            choice = with_options(choice, "side", self._sides)
         by_kind = self._prefill()
         filled = {p.name: by_kind.get(p.kind, "") for p in choice.params}
         filled.update(values or {})
@@ -560,19 +511,26 @@ class OrdersPanel(Vertical, can_focus=True):
             self.focus()
 
     def key_text(self) -> str:
-        """The quick keys of this step's orders: ``b: build, k: convert, j: adjust...``."""
-        keys = [f"{key}: {c.order}" for key, c in zip(OWN_KEYS, self._own, strict=False)]
+        """The quick keys of this step's orders: ``b: build, 2: convert, A: adjust...``."""
+        own = ("b", *OWN_KEYS[1:])  # b, the first's old key, reads better than 1
+        keys = [f"{key}: {c.order}" for key, c in zip(own, self._own, strict=False)]
         keys += [
             f"{key}: {order}"
             for key, order in NAMED_KEYS.items()
-            if key in ("j", "x") and self.choice(order) is not None
+            # d and n are in the footer; O (offered at every step) only in ? and the README:
+            # 80x24 leaves the side column no line to spare.
+            if key not in ("d", "n", "O")
+            and self.choice(order) is not None
+            and all(c.order != order for c in self._own)
         ]
         return ", ".join([*keys, "f: forms"])
 
     def _show_hint(self) -> None:
         kind = self._stack.order if self._stack is not None else ""
         if self.query_one(UnitPick).display:
-            text = f"{kind}: which units? space ticks, a all/none, Enter takes, Esc"
+            text = f"{kind}: which units? space ticks, * all/none, Enter takes, Esc"
+        elif self._placing is not None:
+            text = f"{kind} {self._placing[1]}: cursor to its hex, Enter; Esc gives up"
         elif self.path is not None and not self._takes_path:
             text = (
                 f"{kind} {len(self._units)} from {self.path[0]:04d}: "
@@ -593,4 +551,6 @@ class OrdersPanel(Vertical, can_focus=True):
             text = f"{self._step} takes: {takes}\n{self.key_text()}"
             if self.chosen is not None and self.chosen[1] and self.stack is not None:
                 text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
+            elif self.stack is None and self.placement is not None:
+                text += f"\nm: {self.placement.order}, then its hex on the map"
         self.query_one("#orders-hint", Static).update(text)

@@ -5,7 +5,7 @@ and a player often leaves part of a stack behind (a pinning force, a crippled sh
 orders panel shows this list when such an order starts; the player unticks what stays and
 confirms. Ticking everything by default keeps the usual case, the whole stack, to one key.
 
-Keys: up/down move, space ticks or unticks, ``a`` ticks all or none, Enter confirms (posts
+Keys: up/down move, space ticks or unticks, ``*`` ticks all or none, Enter confirms (posts
 `UnitPick.Picked`), Escape gives up (posts `UnitPick.Abandoned`). The widget only reports:
 the panel decides what the chosen units are for.
 """
@@ -17,16 +17,25 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import SelectionList
+
+from tui.widgets.ticklist import TickList
 
 
-class UnitPick(SelectionList[str]):
-    """The units of one stack with a tick each; `offer` fills it, every unit ticked."""
+class UnitPick(TickList):
+    """The units of one stack with a tick each (``[x]``: `TickList`, readable without
+    colour); `offer` fills it, every unit ticked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Enter on a selection list would tick the line: here it confirms, space ticks.
         Binding("enter", "confirm", "Take them", tooltip="The ticked units take the order"),
-        Binding("a", "toggle_all", "All/none", tooltip="Tick every unit, or none"),
+        # Not a: the game screen's key to accept a joined key.
+        Binding(
+            "asterisk",
+            "toggle_all",
+            "All/none",
+            key_display="*",
+            tooltip="Tick every unit, or none",
+        ),
         Binding("escape", "abandon", "Cancel", tooltip="Give up this order"),
     ]
 
@@ -53,16 +62,6 @@ class UnitPick(SelectionList[str]):
         self.clear_options()
         self.add_options([(f"{u} {names[u]}" if names.get(u) else u, u, True) for u in units])
         self.highlighted = 0 if units else None
-
-    @property
-    def picked(self) -> list[str]:
-        """The ticked ids in the order the list shows them."""
-        chosen = set(self.selected)
-        return [
-            str(self.get_option_at_index(i).value)
-            for i in range(self.option_count)
-            if self.get_option_at_index(i).value in chosen
-        ]
 
     def action_confirm(self) -> None:
         self.post_message(self.Picked(self.picked))

@@ -1,0 +1,361 @@
+"""Every order from the app's keys and forms, without JSON (issue 15, item 9).
+
+Each test drives the real game screen at 80x24 with the pilot, writes one order by its key or
+form, and checks the draft the panel holds and that the engine's dry run took it (the panel
+shows "legal..."), so a key that drafts the wrong order, or one the engine refuses, fails.
+The tutorial game is the one `tests.tui.test_app` builds; `setup_homes` stops it before its
+set-up so the placement can be written from the map.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from engine.core.face import Choice, Param, ParamKind
+from engine.core.game import pending
+from engine.fe import FE, RULESET
+from engine.fe.face import FACE
+from mail.loopback import LoopbackNetwork
+from tests.engine.fe.steps.tutorial_states import SEATS, after_setup
+from tests.saves.conftest import CHAIN_LENGTH, Player, accept_join, exchange, now
+from tests.tui.test_app import (
+    GAME,
+    SIZE,
+    TUTORIAL_ATTACK,
+    Tutorial,
+    app_for,
+    open_game,
+    settle,
+    tutorial_homes,
+    walk_to,
+)  # fmt: skip
+from tests.tui.test_orders_forms import select_option
+from tests.tui.test_orders_panel import STRIKE_FORCE, TOO_FAR
+from tests.tui.test_panel_text import shown
+from tui.screens.base import HexpostScreen
+from tui.screens.game import GameScreen
+from tui.screens.help import HelpScreen
+from tui.widgets.hexmap import HexMap
+from tui.widgets.order_forms import OrderForm, choice_form, order_values
+from tui.widgets.order_text import with_options
+from tui.widgets.orders import OrdersPanel
+from tui.widgets.ticklist import TICKED, UNTICKED, PickDialog
+from tui.widgets.unitpick import UnitPick
+
+
+def keys_of(*classes: type[object]) -> set[str]:
+    """Every key hexpost's classes bind, bases included (Textual's own list keys, arrows
+    and pages, move in a list as on the map)."""
+    keys: set[str] = set()
+    for cls in classes:
+        for base in cls.__mro__:
+            if not base.__module__.startswith("tui."):
+                continue
+            for binding in Binding.make_bindings(base.__dict__.get("BINDINGS", [])):
+                keys.add(binding.key)
+    return keys
+
+
+def test_no_key_means_one_thing_on_the_map_and_another_in_the_orders_panel() -> None:
+    panel = keys_of(OrdersPanel)
+    # Escape is the panel's only while a move or a typed line is open (check_action), and
+    # there it ends that move as the screen's escape would first.
+    assert panel & keys_of(HexMap) == set()
+    assert panel & keys_of(GameScreen, HexpostScreen) == {"escape"}
+    assert {"A", "O", "P", "D", "left_curly_bracket", "1", "2"} <= panel
+    assert not panel & {"a", "j", "k"}  # the old collisions: accept key, map south/north
+    # The unit list inside the panel: Enter takes the units as it chooses a hex on the map.
+    assert keys_of(UnitPick) & keys_of(GameScreen, HexpostScreen) == {"escape"}
+    assert keys_of(UnitPick) & keys_of(HexMap) == {"enter"}
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[Tutorial]:
+    tutorial = tutorial_homes(tmp_path)
+    yield tutorial
+    tutorial.alice.close()
+    tutorial.bob.close()
+
+
+@pytest.fixture
+def at_3b2(game: Tutorial) -> Tutorial:
+    walk_to(game, "3B2")
+    return game
+
+
+@pytest.fixture
+def in_setup(tmp_path: Path) -> Iterator[Tutorial]:
+    """The tutorial before its set-up: the alliance (Bob) places first."""
+    game = setup_homes(tmp_path)
+    yield game
+    game.alice.close()
+    game.bob.close()
+
+
+def setup_homes(tmp_path: Path) -> Tutorial:
+    """The tutorial joined and accepted, before anyone set up (the alliance places first)."""
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    game_id = alice.replica.create(
+        RULESET, "tutorial", "coalition", bob.address, name=GAME, now=now(),
+        chain_length=CHAIN_LENGTH,
+    )  # fmt: skip
+    alice.sync()
+    bob.sync()
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    accept_join(alice, bob, game_id)
+    exchange(alice, bob)
+    return Tutorial(alice, bob, network, game_id)
+
+
+async def pick(pilot: Pilot[None], value: str, *, tick: bool = False) -> None:
+    """In the open `PickDialog`, go down to ``value``'s line and take it (or tick it)."""
+    dialog = pilot.app.screen
+    assert isinstance(dialog, PickDialog)
+    index = dialog.values.index(value)
+    await pilot.press(*(["down"] * index))
+    await pilot.press("space" if tick else "enter")
+    await pilot.pause()
+
+
+async def test_set_up_placement_picks_the_fleet_then_its_hex_on_the_map(
+    in_setup: Tutorial,
+) -> None:
+    game = in_setup
+    state = game.bob.replica.state(game.game_id)
+    assert pending(RULESET, state)[0].seats[0] == "alliance"
+    app = app_for(game.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o")
+        assert "m: place, then its hex on the map" in panel.hint_text
+        await pilot.press("m")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog)
+        assert "g:Border Guard" in dialog.values and "g:Strike Force" not in dialog.values
+        await pick(pilot, "g:Border Guard")
+        await settle(pilot)
+        assert isinstance(app.focused, HexMap) and panel.building
+        assert "place Border Guard: cursor to its hex" in panel.hint_text
+        await pilot.press("g", *"1105", "enter")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "place", "fleet": "Border Guard", "hex": "1105"}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+        assert not panel.building and panel.has_focus
+
+
+async def test_a_placement_given_up_with_escape_drafts_nothing(in_setup: Tutorial) -> None:
+    game = in_setup
+    app = app_for(game.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "m")
+        await pilot.pause()
+        await pick(pilot, "g:Border Guard")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert panel.items == [] and not panel.building
+        assert isinstance(app.screen, GameScreen)  # escape ended the placement only
+
+
+async def test_a_standing_order_is_ticked_in_the_sequence_with_titles(game: Tutorial) -> None:
+    app = app_for(game.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "O")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog) and dialog.multiple
+        labels = {value: label for label, value, _ in dialog.items}
+        assert "Operational movement" in labels["3B2"]
+        assert labels["3"].startswith("phase 3: ")  # a phase stands for all its steps
+        await pick(pilot, "1A3A", tick=True)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "standing", "steps": ["1A3A"]}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+
+
+async def test_done_through_a_step_picked_from_the_rest_of_the_turn(game: Tutorial) -> None:
+    app = app_for(game.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "D")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog) and not dialog.multiple
+        assert "1A1" not in dialog.values  # the step owed now is a plain d
+        await pick(pilot, "1B")
+        await settle(pilot)
+        assert panel.items == [{"type": "done", "through": "1B"}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+
+
+async def test_one_key_ends_a_movement_batch(at_3b2: Tutorial) -> None:
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        # A batch needs a move first (205.0): the Strike Force one hex north, by the keys.
+        await pilot.press("enter", "o", "m", "enter", "up", "enter", "enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "move", "units": STRIKE_FORCE, "path": ["1307", "1306"]}]
+        assert "b: batch" in panel.hint_text
+        await pilot.press("1")  # b, too: the step's first own order
+        await settle(pilot)
+        assert panel.items[1:] == [{"type": "batch"}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+
+
+@pytest.fixture
+def in_battle(game: Tutorial) -> Tutorial:
+    walk_to(game, "5-3B", TUTORIAL_ATTACK)
+    return game
+
+
+async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutorial) -> None:
+    app = app_for(in_battle.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "P")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm) and form.order == "policy", (
+            panel.hint_text,
+            panel.check_text,
+        )
+        bir = next(f for f in form.fields if f.name == "bir")
+        assert [value for _, value in bir.choices] == ["-1", "1", "2", "3", "4"]
+        flagship = next(f for f in form.fields if f.name == "flagship")
+        assert flagship.choices == (("(none)", ""), ("auto", "auto"))  # none: keep asking
+        await select_option(pilot, form, "bir", "3")
+        await select_option(pilot, form, "allocate", "suggested")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert panel.items == [{"type": "policy", "bir": 3, "allocate": "suggested"}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+
+
+def test_an_adjustment_names_one_of_the_seats_empires_from_a_menu() -> None:
+    """The face marks ``empire`` as a side; the panel gives it the seat's sides as a menu
+    when the seat plays several (`with_options`), left blank when not chosen."""
+    adjust = next(c for c in FACE.choices(after_setup(), "coalition") if c.order == "adjust")
+    empire = next(p for p in adjust.params if p.name == "empire")
+    assert empire.kind == ParamKind.SIDE and not empire.required
+    choice = with_options(adjust, "side", ("KLI", "LYR"))
+    form = choice_form(choice, {"change": "treasury"})
+    field = next(f for f in form.fields if f.name == "empire")
+    assert field.choices == (("KLI", "KLI"), ("LYR", "LYR")) and field.blank
+    values = {"change": "treasury", "ep": "5", "empire": "LYR", "reason": "a gift"}
+    assert order_values(choice, values) == {"type": "adjust", **values}
+    note = Choice("note", "Note", (Param("text", ParamKind.TEXT),))
+    assert with_options(note, "side", ("KLI",)) is note  # nothing to give a menu
+
+
+def test_a_placement_names_a_fleet_as_a_group() -> None:
+    (place, *_) = FACE.choices(FE.initial_state("tutorial", SEATS, {}), "alliance")
+    kinds = {p.name: p.kind for p in place.params}
+    assert place.order == "place" and kinds["fleet"] == ParamKind.GROUP
+
+
+class TickApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield UnitPick(id="units", compact=True)
+
+
+async def test_ticked_and_unticked_units_differ_without_colour() -> None:
+    app = TickApp()
+    async with app.run_test(size=(40, 6)) as pilot:
+        pick_list = app.query_one(UnitPick)
+        pick_list.offer(["KLI-0001", "KLI-0002"], {"KLI-0001": "D7C"})
+        await pilot.pause()
+        pick_list.focus()
+        await pilot.press("down", "space")
+        await pilot.pause()
+        lines = shown(pick_list)
+        assert lines[0].startswith(f"{TICKED} KLI-0001 D7C"), lines
+        assert lines[1].startswith(f"{UNTICKED} KLI-0002"), lines
+        assert pick_list.picked == ["KLI-0001"]
+        await pilot.press("*")  # some ticked: none; then all
+        assert pick_list.picked == []
+        await pilot.press("*")
+        assert pick_list.picked == ["KLI-0001", "KLI-0002"]
+
+
+async def test_question_mark_lists_the_order_keys_from_the_map(game: Tutorial) -> None:
+    app = app_for(game.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = "\n".join(app.screen.keys)
+        assert "Orders panel (o), when it has the focus:" in text
+        for key, what in (("A", "Adjust"), ("O", "Standing"), ("D", "Done through"), ("{", "JSON")):
+            assert any(
+                line.split()[:1] == [key] and f" {what}: " in line for line in text.splitlines()
+            ), key
+
+
+async def test_a_refusal_wraps_in_the_side_column_at_80x24(at_3b2: Tutorial) -> None:
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "{", *json.dumps(TOO_FAR), "enter")
+        await settle(pilot)
+        check = panel.query_one("#orders-check", Static)
+        lines = [line for line in shown(check) if line]
+        assert lines[0].startswith("REFUSED") and len(lines) > 1
+        assert "(203.1)" in " ".join(lines)  # the rule, not cut off at the column's edge
+        assert all(len(line) <= check.size.width for line in lines)
+        assert check.region.width <= panel.region.width
+        assert panel.region.y + panel.region.height <= SIZE[1]
+
+
+async def test_a_seat_of_several_empires_picks_the_adjustments_empire(wind: Player) -> None:
+    """The Wind's coalition plays the Klingons and the Lyrans: the adjustment's empire is a
+    menu of the two, and the engine checks the order written with it."""
+    app = app_for(wind)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "A")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, OrderForm) and form.order == "adjust", panel.check_text
+        empire = next(f for f in form.fields if f.name == "empire")
+        assert sorted(value for _, value in empire.choices) == ["KLI", "LYR"]
+        await select_option(pilot, form, "empire", "LYR")
+        form.query_one("#field-ep").focus()
+        await pilot.press("ctrl+a", "backspace", "1")
+        form.query_one("#field-reason").focus()
+        await pilot.press(*"found in the archive", "enter")
+        await settle(pilot)
+        assert panel.items == [
+            {
+                "type": "adjust",
+                "change": "treasury",
+                "ep": "1",
+                "empire": "LYR",
+                "reason": "found in the archive",
+            }
+        ]
+        assert panel.check_text.startswith("legal"), panel.check_text

@@ -1,0 +1,256 @@
+"""The orders written on the map: a stack order's units and hexes, a set-up placement's hex.
+
+`MapOrders` is the part of the orders panel (`tui.widgets.orders.OrdersPanel`, which extends
+it) that needs the map's keys, kept apart so the panel's module stays small. Two flows:
+
+- the step's *stack order* (``m``; the first choice naming several pieces, F&E's move,
+  reaction, retrograde...): first which units of the stack chosen on the map (`UnitPick`,
+  all ticked: Enter takes the whole stack), then its hexes on the map. When the order takes
+  a path (a parameter of kind ``hexes``), it ends when the last hex is chosen again (or on
+  `end_move`, which the screen calls on Escape); when it takes one hex, that hex is its
+  destination; when it takes none, the units are all it needs. Other hex parameters the
+  order requires take the path's last hex (F&E's reaction: its trigger);
+- a *placement* (``m`` at a step whose order puts waiting pieces on the board, F&E's
+  set-up ``place``: `tui.widgets.order_text.is_placement`): first the group (a fleet) or
+  the piece, from a list of the player's pieces off the board, then the hex on the map.
+
+The panel has no map keys, so it posts `MoveStarted` for the screen to give the map the
+focus; each hex chosen there comes back through `add_path_hex`, and `MoveEnded` gives the
+keys back. Whatever is still required and blank then is asked in the order's form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from textual import on
+from textual.containers import Vertical
+from textual.message import Message
+
+from tui.widgets.order_forms import ChoiceData, order_values
+from tui.widgets.order_text import param_named
+from tui.widgets.ticklist import PickDialog, PickItem
+from tui.widgets.unitpick import UnitPick
+
+Waiting = tuple[str, str, str]
+"""A piece of the player's off the board: (id, kind, group; "" when it has none)."""
+
+
+class MapOrders(Vertical):
+    """The map-driven flows of the orders panel; the panel supplies the hooks at the end."""
+
+    class MoveStarted(Message):
+        """A move is being built: the map should take the keys (cursor + Enter)."""
+
+    class MoveEnded(Message):
+        """The move's path is complete (or abandoned): the keys can come back here."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.chosen: tuple[int, list[str]] | None = None
+        """The hex chosen on the map and the player's units there."""
+        self.path: list[int] | None = None
+        """The stack order's hexes so far while they are chosen on the map, or None."""
+        self.waiting: tuple[Waiting, ...] = ()
+        """The player's pieces off the board, which a placement puts on it."""
+        self._units: list[str] = []
+        self._names: dict[str, str] = {}
+        self._stack: ChoiceData | None = None
+        """The stack order (or placement) being written."""
+        self._placing: tuple[str, str] | None = None
+        """The placement's (parameter, value) naming what it places, while its hex is chosen."""
+
+    # --- what the screen tells ----------------------------------------------------------------
+
+    def choose_hex(
+        self, h: int, units: Sequence[str], names: Mapping[str, str] | None = None
+    ) -> None:
+        """The hex chosen on the map and the player's units in it (the stack ``m`` orders);
+        ``names`` gives their classes for the unit list."""
+        self.chosen = (h, list(units))
+        self._names = dict(names or {})
+        self._show_hint()
+
+    def add_path_hex(self, h: int) -> None:
+        """The next hex of the order being built; the last hex again ends the path. For an
+        order that takes one hex (a destination, a placement's hex), that hex is it."""
+        if self._placing is not None:
+            self._place_at(h)
+            return
+        if self.path is None:
+            return
+        if h == self.path[-1]:
+            self.end_move()
+            return
+        self.path.append(h)
+        if not self._takes_path:
+            self.end_move()
+            return
+        self._show_hint()
+
+    @property
+    def building(self) -> bool:
+        """True while an order's hexes are being chosen on the map."""
+        return self.path is not None or self._placing is not None
+
+    @property
+    def _takes_path(self) -> bool:
+        return self._stack is not None and param_named(self._stack, "hexes") is not None
+
+    def end_move(self) -> None:
+        """End the order being built: a stack order with a path of two hexes or more, or a
+        destination, becomes a draft (or its form, if it still lacks something); a placement
+        without its hex is given up."""
+        path, self.path = self.path, None
+        self._placing = None
+        if path is not None and len(path) > 1 and self._stack is not None:
+            hexes = [f"{h:04d}" for h in path]
+            values = {param_named(self._stack, "pieces") or "units": " ".join(self._units)}
+            route = param_named(self._stack, "hexes")
+            if route is not None:
+                values[route] = " ".join(hexes)
+            for param in self._stack.params:
+                if param.kind == "hex" and param.required:
+                    values.setdefault(param.name, hexes[-1])
+            self._stack_order(values)
+        else:
+            self._show_hint()
+        self.post_message(self.MoveEnded())
+
+    # --- the stack order ----------------------------------------------------------------------
+
+    def action_move(self) -> None:
+        """Start the step's stack order (first the units, all ticked, then its hexes), or
+        its placement (first what to place, then its hex)."""
+        stack = self.stack
+        if stack is None and self.placement is not None:
+            self._start_placement(self.placement)
+            return
+        if stack is None:
+            self._not_offered("stack")
+            return
+        if self.chosen is None or not self.chosen[1]:
+            self.show_check(False, "choose a hex with your ships first: Enter on the map")
+            return
+        self._stack = stack
+        pick = self.query_one(UnitPick)
+        pick.offer(self.chosen[1], self._names)
+        pick.display = True
+        pick.focus()
+        self._show_hint()
+
+    @on(UnitPick.Picked)
+    def _units_picked(self, event: UnitPick.Picked) -> None:
+        event.stop()
+        if not event.units:
+            self.show_check(False, "no unit ticked: space ticks one, Escape gives up")
+            return
+        self._close_pick()
+        assert self.chosen is not None and self._stack is not None
+        self._units = event.units
+        stack = self._stack
+        if param_named(stack, "hexes") is None and param_named(stack, "hex") is None:
+            self._stack_order({param_named(stack, "pieces") or "units": " ".join(self._units)})
+            return
+        self.path = [self.chosen[0]]
+        self._show_hint()
+        self.post_message(self.MoveStarted())
+
+    @on(UnitPick.Abandoned)
+    def _pick_abandoned(self, event: UnitPick.Abandoned) -> None:
+        event.stop()
+        self._close_pick()
+        self._show_hint()
+
+    def _close_pick(self) -> None:
+        pick = self.query_one(UnitPick)
+        pick.display = False
+        self.focus()
+
+    def _stack_order(self, values: dict[str, str]) -> None:
+        """The stack order from the units and hexes chosen: a draft when nothing required
+        is missing, else its form, filled so far."""
+        assert self._stack is not None
+        stack = self._stack
+        filled = {p.name: values.get(p.name, "") for p in stack.params}
+        blank = [p.name for p in stack.params if p.required and not filled[p.name]]
+        if blank:
+            self._open(stack, filled)
+            return
+        order = order_values(stack, {k: v for k, v in filled.items() if v})
+        if isinstance(order, str):
+            self.show_check(False, order)
+        else:
+            self._add(order)
+
+    # --- the placement --------------------------------------------------------------------------
+
+    def placement_items(self, choice: ChoiceData) -> list[PickItem]:
+        """What a placement may put on the board: each group of waiting pieces (when the
+        choice names groups), then each waiting piece (when it names pieces)."""
+        group, piece = param_named(choice, "group"), param_named(choice, "piece")
+        items: list[PickItem] = []
+        if group is not None:
+            groups: dict[str, list[str]] = {}
+            for ident, kind, name in self.waiting:
+                if name:
+                    groups.setdefault(name, []).append(f"{ident} {kind}".strip())
+            for name, members in groups.items():
+                items.append((f"{name}: {len(members)}, {', '.join(members)}", f"g:{name}", False))
+        if piece is not None:
+            items += [(f"{i} {k}".strip(), f"p:{i}", False) for i, k, _ in self.waiting]
+        return items
+
+    def _start_placement(self, choice: ChoiceData) -> None:
+        items = self.placement_items(choice)
+        if not items:
+            self.show_check(False, f"nothing waits to be placed: f opens the {choice.order} form")
+            return
+
+        def picked(values: list[str] | None) -> None:
+            self.focus()
+            if not values:
+                return
+            kind, _, value = values[0].partition(":")
+            name = param_named(choice, "group" if kind == "g" else "piece")
+            assert name is not None
+            self._stack = choice
+            self._placing = (name, value)
+            self._show_hint()
+            self.post_message(self.MoveStarted())
+
+        self.app.push_screen(PickDialog(f"{choice.title}: what?", items), picked)
+
+    def _place_at(self, h: int) -> None:
+        assert self._placing is not None and self._stack is not None
+        name, value = self._placing
+        hex_param = param_named(self._stack, "hex", required=True) or "hex"
+        self._placing = None
+        self._stack_order({name: value, hex_param: f"{h:04d}"})
+        self.post_message(self.MoveEnded())
+
+    # --- supplied by the panel ----------------------------------------------------------------
+
+    @property
+    def stack(self) -> ChoiceData | None:
+        raise NotImplementedError
+
+    @property
+    def placement(self) -> ChoiceData | None:
+        raise NotImplementedError
+
+    def show_check(self, ok: bool, text: str) -> None:
+        raise NotImplementedError
+
+    def _show_hint(self) -> None:
+        raise NotImplementedError
+
+    def _not_offered(self, what: str) -> None:
+        raise NotImplementedError
+
+    def _add(self, item: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _open(self, choice: ChoiceData, values: Mapping[str, str] | None = None) -> None:
+        raise NotImplementedError

@@ -1,0 +1,111 @@
+"""Plain helpers of the orders panel: a draft in words, JSON typed by hand, a choice's parameters.
+
+They hold no widget state, so they live apart from `tui.widgets.orders` (which keeps to the
+panel's keys and drafts) and are tested without a terminal. Like the panel they know no
+ruleset: a choice is read through `tui.widgets.order_forms.ChoiceData`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tui.widgets.order_forms import ChoiceData, ParamData, PresetData
+
+
+def path_text(hexes: Iterable[object]) -> str:
+    """A path as ``1607> 1608> 1609``: the space after each step lets the narrow side column
+    wrap a long path between two hexes, never inside a hex id (``161`` / ``2``)."""
+    return "> ".join(map(str, hexes))
+
+
+def describe(item: Mapping[str, Any]) -> str:
+    """One draft order in plain words, short enough for the side column: ``done`` and
+    ``note`` in words, an order naming ``units`` by them (and its ``path`` or ``to``),
+    anything else as its type and JSON."""
+    kind = str(item.get("type", "?"))
+    if kind == "done":
+        through = f" through {item['through']}" if item.get("through") else ""
+        note = f": {item['note']}" if item.get("note") else ""
+        return f"done{through}{note}"
+    if kind == "note":
+        return f"note: {item.get('text', '')}"
+    units = item.get("units")
+    if isinstance(units, list) and units:
+        who = units[0] if len(units) == 1 else f"{len(units)} units"
+        if isinstance(item.get("path"), list):
+            return f"{kind} {who} {path_text(item['path'])}"
+        if "to" in item:
+            return f"{kind} {who} to {item['to']}"
+        return f"{kind} {who}"
+    rest = {key: value for key, value in item.items() if key != "type"}
+    return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
+
+
+def parse_items(text: str) -> list[dict[str, Any]]:
+    """Orders typed as JSON: one object, or a list of them. `ValueError` says what is wrong."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(i, dict) and "type" in i for i in items):
+        raise ValueError('an order is a JSON object with a "type", e.g. {"type": "done"}')
+    return items
+
+
+def param_named(choice: ChoiceData, kind: str, *, required: bool = False) -> str | None:
+    """The name of ``choice``'s first parameter of ``kind`` (required ones only if asked)."""
+    return next(
+        (p.name for p in choice.params if p.kind == kind and (p.required or not required)),
+        None,
+    )
+
+
+def is_placement(choice: ChoiceData) -> bool:
+    """A choice that puts waiting pieces on the board: one required hex, and the pieces named
+    by a group (a fleet) or a piece, neither of them required, and no list of pieces. Its
+    hex is chosen on the map like a move's destination (F&E's set-up ``place``)."""
+    required = [p.kind for p in choice.params if p.required]
+    kinds = {p.kind for p in choice.params}
+    return required == ["hex"] and bool(kinds & {"group", "piece"}) and "pieces" not in kinds
+
+
+@dataclass(frozen=True)
+class _Param:
+    """A parameter as `ParamData` describes it, built here to give it a menu."""
+
+    name: str
+    kind: str
+    required: bool
+    options: Sequence[str]
+    help: str
+    entries: Sequence[ParamData]
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """A choice as `ChoiceData` describes it, with some parameters given menus."""
+
+    order: str
+    title: str
+    params: Sequence[ParamData]
+    rule: str
+    presets: Sequence[PresetData]
+
+
+def with_options(choice: ChoiceData, kind: str, options: Sequence[str]) -> ChoiceData:
+    """``choice`` with a menu of ``options`` for each of its parameters of ``kind`` that has
+    none (the player's sides for a ``side`` parameter: the empires of a seat that plays
+    several); the face's records stay as they are."""
+    if not any(p.kind == kind and not p.options for p in choice.params):
+        return choice
+    params = [
+        _Param(p.name, p.kind, p.required, tuple(options), p.help, p.entries)
+        if p.kind == kind and not p.options
+        else p
+        for p in choice.params
+    ]
+    return _Choice(choice.order, choice.title, params, choice.rule, choice.presets)

@@ -1,0 +1,128 @@
+"""Lists to pick from: a list with ticks that read without colour, and a dialog around it.
+
+Textual's `SelectionList` marks a ticked line only by the colour of its button (the same
+``X`` either way), which a monochrome terminal or ``NO_COLOR`` loses. `TickList` draws the
+tick itself: ``[x]`` ticked, ``[ ]`` not, in the same four columns, colour only repeating it.
+
+`PickDialog` asks for one line of a list (Enter takes the highlighted one) or, with
+``multiple``, for any number of them (space ticks, Enter takes the ticked ones); Escape gives
+up. The orders panel uses it for the steps of a standing order or a ``done through``, and
+for the group or piece a set-up placement puts on the map: the lines come from the ruleset's
+data, the dialog only shows them and returns the values picked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.segment import Segment
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.strip import Strip
+from textual.widgets import OptionList, SelectionList, Static
+from textual.widgets.option_list import Option, OptionDoesNotExist
+
+TICKED, UNTICKED = "[x]", "[ ]"
+"""The marks of a ticked and an unticked line."""
+
+PickItem = tuple[str, str, bool]
+"""(label, value, ticked at first) of one line."""
+
+
+class TickList(SelectionList[str]):
+    """A `SelectionList` whose ticks are characters: ``[x]`` or ``[ ]`` before each line."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        _, scroll_y = self.scroll_offset
+        try:
+            selection = self.get_option_at_index(scroll_y + y)
+        except OptionDoesNotExist:
+            return strip
+        segments = list(strip)
+        if len(segments) < 4:
+            return strip
+        mark = TICKED if selection.value in self._selected else UNTICKED
+        style = segments[1].style
+        return Strip([Segment(mark, style), *segments[3:]])
+
+    @property
+    def picked(self) -> list[str]:
+        """The ticked values in the order the list shows them."""
+        chosen = set(self.selected)
+        values = [self.get_option_at_index(i).value for i in range(self.option_count)]
+        return [str(value) for value in values if value in chosen]
+
+
+class PickDialog(ModalScreen["list[str] | None"]):
+    """A titled list; dismisses with the values picked (one, or the ticked ones), or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", tooltip="Close the list, nothing picked"),
+        Binding("enter", "take", "Take", show=False, priority=True),
+    ]
+
+    DEFAULT_CSS = """
+    PickDialog {
+        align: center middle;
+        & > Vertical {
+            width: 70;
+            max-width: 100%;
+            height: auto;
+            max-height: 100%;
+            border: round $accent;
+            padding: 0 1;
+            background: $surface;
+        }
+        & OptionList, & TickList { height: auto; max-height: 16; }
+        & Static { width: 100%; }
+    }
+    """
+
+    def __init__(self, title: str, items: Sequence[PickItem], *, multiple: bool = False) -> None:
+        super().__init__()
+        self.title_text = title
+        self.items = tuple(items)
+        self.multiple = multiple
+
+    def compose(self) -> ComposeResult:
+        how = "space ticks, Enter takes the ticked" if self.multiple else "Enter takes one"
+        with Vertical():
+            yield Static(f"{self.title_text} ({how}, Esc closes)", markup=False)
+            if self.multiple:
+                yield TickList(*self.items, id="pick-list", compact=True)
+            else:
+                yield OptionList(
+                    *(Option(label, id=value) for label, value, _ in self.items),
+                    id="pick-list",
+                    compact=True,
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#pick-list").focus()
+
+    @property
+    def values(self) -> list[str]:
+        """The values listed, in the order shown."""
+        return [value for _, value, _ in self.items]
+
+    def action_take(self) -> None:
+        pick = self.query_one("#pick-list")
+        if isinstance(pick, TickList):
+            self.dismiss(pick.picked)
+        elif isinstance(pick, OptionList) and pick.highlighted is not None:
+            option = pick.get_option_at_index(pick.highlighted)
+            self.dismiss([str(option.id)])
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if not self.multiple:  # a click on a line
+            self.dismiss([str(event.option.id)])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
