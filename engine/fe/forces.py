@@ -12,7 +12,11 @@ so a cripple's half is an integer).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import itertools
+from bisect import bisect_left, insort_left
+from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
+from typing import Any
 
 import msgspec
 
@@ -88,26 +92,96 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         return {unit.id: unit for unit in self.units}
 
     def at(self, h: HexId) -> tuple[Unit, ...]:
-        """The units in a hex, in id order."""
+        """The units in a hex, in the board's order (id order on a board `with_units` made;
+        empire, then id, on a state's board)."""
         return self._by_hex.get(h, ())
 
     @functools.cached_property
     def _by_hex(self) -> dict[HexId, tuple[Unit, ...]]:
-        """Units by hex (each tuple in id order, as ``units`` is), built on first use."""
+        """Units by hex (each tuple in the order of ``units``), built on first use."""
         grouped: dict[HexId, list[Unit]] = {}
         for unit in self.units:
             grouped.setdefault(unit.hex, []).append(unit)
         return {h: tuple(units) for h, units in grouped.items()}
 
+    @functools.cached_property
+    def _id_sorted(self) -> bool:
+        """Whether ``units`` are in strictly increasing id order (`with_units` then finds a
+        unit by bisection instead of reading them all)."""
+        ids = [unit.id for unit in self.units]
+        return all(a < b for a, b in itertools.pairwise(ids))
+
     def is_released(self, unit: Unit) -> bool:
         return not unit.fleet or (unit.empire, unit.fleet) in self.released
 
     def with_units(self, units: Iterable[Unit]) -> Board:
-        """A board with these units replacing those of the same id (kept sorted by id)."""
+        """A board with these units replacing those of the same id (kept sorted by id).
+
+        The new board remembers which board and which units it was made from (`changes_from`),
+        so that `engine.fe.model.FeState.with_board` rebuilds only the empires those units
+        belong to; and it starts with the unit and hex indexes of this board brought up to
+        date for them, when this board had built its own.
+        """
         changed = {u.id: u for u in units}
-        merged = [changed.pop(u.id, u) for u in self.units]
-        merged.extend(changed.values())
-        return msgspec.structs.replace(self, units=tuple(sorted(merged, key=lambda u: u.id)))
+        if not self._id_sorted:
+            merged = [changed.pop(u.id, u) for u in self.units]
+            merged.extend(changed.values())
+            board = msgspec.structs.replace(self, units=tuple(sorted(merged, key=_ID)))
+            board.__dict__["_id_sorted"] = True
+            return board
+        # Sorted and unique: each changed unit's place is found by bisection; a new id goes
+        # where the sort would have put it.
+        placed = list(self.units)
+        added: list[Unit] = []
+        for uid, unit in changed.items():
+            i = bisect_left(placed, uid, key=_ID)
+            if i < len(placed) and placed[i].id == uid:
+                placed[i] = unit
+            else:
+                added.append(unit)
+        for unit in added:
+            insort_left(placed, unit, key=_ID)
+        board = msgspec.structs.replace(self, units=tuple(placed))
+        board.__dict__["_id_sorted"] = True
+        root, before = self.__dict__.get("_origin", (self, {}))
+        board.__dict__["_origin"] = (root, {**before, **changed})
+        carry_indexes(self, board, changed, _ID)
+        return board
+
+    def changes_from(self) -> tuple[Board, Mapping[str, Unit]] | None:
+        """The board this one was made from by `with_units` (calls in a row count as one),
+        with the units changed since, by id; None for a board made otherwise."""
+        origin: tuple[Board, Mapping[str, Unit]] | None = self.__dict__.get("_origin")
+        return origin
+
+
+_ID = attrgetter("id")
+
+
+def carry_indexes(
+    before: Board, after: Board, changed: Mapping[str, Unit], order: Callable[[Unit], Any]
+) -> None:
+    """Give ``after`` (``before`` with the ``changed`` units) the indexes ``before`` built,
+    updated for those units only: what they would be if built from ``after.units``, whose
+    order is ``order`` (the key ``units`` is sorted by)."""
+    built = before.__dict__
+    if "_by_id" in built:
+        by_id = dict(built["_by_id"])
+        by_id.update(changed)
+        after.__dict__["_by_id"] = by_id
+    if "_by_hex" in built and "_by_id" in built:
+        old_ids: dict[str, Unit] = built["_by_id"]
+        by_hex = dict(built["_by_hex"])
+        touched = {unit.hex for unit in changed.values()}
+        touched.update(old_ids[uid].hex for uid in changed if uid in old_ids)
+        for h in sorted(touched):
+            here = [u for u in by_hex.get(h, ()) if u.id not in changed]
+            here.extend(u for u in changed.values() if u.hex == h)
+            if here:
+                by_hex[h] = tuple(sorted(here, key=order))
+            else:
+                by_hex.pop(h, None)
+        after.__dict__["_by_hex"] = by_hex
 
 
 def war_pairs(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:

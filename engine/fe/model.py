@@ -13,7 +13,7 @@ ruleset through ``validate_secret``/``apply_secret``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -189,8 +189,12 @@ class FeState(
         """This state with ``board``'s units, owners, wars and released fleets.
 
         An empire whose units did not change keeps its old tuple (the same object), so its
-        cached digest stays valid.
+        cached digest stays valid. A board `Board.with_units` made from this state's board
+        costs only the units it changed (`with_units`).
         """
+        origin = board.changes_from()
+        if origin is not None and origin[0] is self.board:
+            return self.with_units(origin[1].values())
         old = {f.empire: f for f in self.forces}
         grouped: dict[str, list[Unit]] = {}
         for unit in board.units:
@@ -208,6 +212,19 @@ class FeState(
             at_war=board.at_war,
             released=board.released,
         )
+
+    def with_units(self, units: Iterable[Unit]) -> FeState:
+        """This state with these units replacing those of the same id (or added).
+
+        What `with_board` gives for ``self.board.with_units(units)``, at the cost of the
+        changed units: only the empires they leave or join get a new tuple (a unit found by
+        bisection, as each empire's units are sorted by id), and the new state's board starts
+        with the previous board's unit and hex indexes updated for those units
+        (`engine.fe.board_update`).
+        """
+        from engine.fe import board_update  # it builds on this module
+
+        return board_update.with_units(self, units)
 
     def ep2(self, empire: str) -> int:
         """The empire's treasury in halves of an EP."""

@@ -36,6 +36,7 @@ ALLOWED_CACHED_PROPERTIES = {
     ("engine/fe/model.py", "FeState.board"),
     ("engine/fe/forces.py", "Board._by_id"),
     ("engine/fe/forces.py", "Board._by_hex"),
+    ("engine/fe/forces.py", "Board._id_sorted"),
     ("engine/fe/units.py", "UnitTables._index"),
 }
 """The declared exception (see the docstring of `engine.core.caches`): per-object memos on
