@@ -111,6 +111,15 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         ids = [unit.id for unit in self.units]
         return all(a < b for a, b in itertools.pairwise(ids))
 
+    def with_id_prefix(self, prefix: str) -> tuple[Unit, ...]:
+        """The units whose id starts with ``prefix`` (not empty), in the board's order: on
+        an id-sorted board a slice found by bisection, not a pass over every unit."""
+        if not self._id_sorted:
+            return tuple(u for u in self.units if u.id.startswith(prefix))
+        after = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # every id with the prefix sorts below
+        first = bisect_left(self.units, prefix, key=_ID)
+        return self.units[first : bisect_left(self.units, after, lo=first, key=_ID)]
+
     def is_released(self, unit: Unit) -> bool:
         return not unit.fleet or (unit.empire, unit.fleet) in self.released
 

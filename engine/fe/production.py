@@ -31,7 +31,6 @@ Limits, each refused with its numbers and rule:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -256,8 +255,13 @@ def build_sites(
 
 def next_ids(board: Board, empire: str, count: int) -> tuple[str, ...]:
     """``count`` fresh ids after the empire's highest ``EMP-NNNN`` on the board."""
-    pattern = re.compile(rf"{re.escape(empire)}-(\d+)")
-    numbers = [int(m.group(1)) for u in board.units if (m := pattern.fullmatch(u.id))]
+    prefix = f"{empire}-"
+    # ``isdecimal`` accepts exactly the digits ``\d`` matches (Unicode category Nd).
+    numbers = [
+        int(number)
+        for u in board.with_id_prefix(prefix)
+        if (number := u.id[len(prefix) :]).isdecimal()
+    ]
     start = max(numbers, default=0)
     return tuple(f"{empire}-{n:04d}" for n in range(start + 1, start + count + 1))
 

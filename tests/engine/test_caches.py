@@ -299,6 +299,7 @@ EXPECTED = {
     "engine.fe.sequence.load_sequence": "static",
     "engine.fe.steps.releases._can_move": "derived",
     "engine.fe.steps.releases._lookup_of": "by_identity",
+    "engine.fe.steps.replacements._fighter_carriers": "by_identity",
     "engine.fe.steps.reserves._empires_by_hex": "by_identity",
     "engine.fe.steps.setup_stage.setup_steps": "derived",
     "engine.fe.steps.shipyard._conversion_targets": "derived",

@@ -37,6 +37,7 @@ Readings, marked as in ``fe-rules-notes.md``:
 
 from __future__ import annotations
 
+from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import model, production
 from engine.fe.economics import fmt_ep
@@ -198,13 +199,13 @@ def _units_text(units: list[Unit]) -> str:
 def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
     """6E: every empire's units with fighters get their combat losses back free if in supply
     (530.12, 501.5); one event per empire that has such units on the map."""
+    by_empire = {forces.empire: forces.units for forces in state.forces}
     for empire in base.all_empires(state):
         supplied: list[Unit] = []
         unsupplied: list[Unit] = []
-        for unit in state.board.units:
-            if unit.empire != empire or unit.hex == OFF_MAP or _carries(unit)[0] == 0:
-                continue
-            (unsupplied if status_of(state, unit) == "none" else supplied).append(unit)
+        for unit in _fighter_carriers(by_empire.get(empire, ())):
+            if unit.empire == empire:
+                (unsupplied if status_of(state, unit) == "none" else supplied).append(unit)
         if not supplied and not unsupplied:
             continue
         count = len(supplied)
@@ -230,6 +231,14 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
                 },
             )
         )
+
+
+@caches.by_identity(maxsize=64)
+def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
+    """The units on the map that carry fighters, in their order, of one empire's units (by
+    identity of its `FeState.forces` tuple, the same object while none of them changes):
+    the check at 6E then reads the carriers only, not every unit of every empire."""
+    return tuple(u for u in units if u.hex != OFF_MAP and _carries(u)[0] != 0)
 
 
 class _Replacements(Area):

@@ -15,17 +15,21 @@ describes fails here.
 from __future__ import annotations
 
 import random
+import re
 
 import msgspec
 import pytest
 
 from engine.core import caches, hexgrid
+from engine.core.ruleset import Actor, Event, StepKind
+from engine.core.sequence import Step
 from engine.fe import blocking
 from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import FeState
-from engine.fe.steps import base, releases, reserves
+from engine.fe.production import next_ids
+from engine.fe.steps import base, releases, replacements, reserves
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
 from engine.fe.supply import supply_grid
@@ -85,6 +89,19 @@ class Answers(msgspec.Struct, frozen=True):
     """Per empire, its units on the map by supply status (what a supply check reports)."""
     pinned: list[str]
     """Units in a hex with enemy units (none of them may be a reserve, 203.7)."""
+    fighters: list[tuple[str, list[str], list[str]]]
+    """Per empire with fighters on the map, its carriers in and out of supply (6E, 530.12)."""
+    next_ids: dict[str, tuple[str, ...]]
+    """The next two fresh ids of each empire (`production.next_ids`)."""
+
+
+FIGHTERS_STEP = Step("6E", "6", "fighters", Actor.BOTH, StepKind.AUTOMATIC)
+
+
+def _free_fighters(state: FeState) -> list[tuple[str, list[str], list[str]]]:
+    events: list[Event] = []
+    replacements.free_fighters(state, FIGHTERS_STEP, events)
+    return [(e.data["empire"], e.data["replaced"], e.data["unsupplied"]) for e in events]  # type: ignore[misc]
 
 
 def _answers(state: FeState) -> Answers:
@@ -100,6 +117,8 @@ def _answers(state: FeState) -> Answers:
             for counted in [supply_steps._counts(state, e)]
         },
         pinned=[u.id for u in board.units if reserves._pinned(board, u)],
+        fighters=_free_fighters(state),
+        next_ids={e: next_ids(board, e, 2) for e in empires},
     )
 
 
@@ -129,7 +148,34 @@ def _fresh(state: FeState) -> Answers:
             for u in board.units
             if any(board.enemies(u.empire, other.empire) for other in board.at(u.hex))
         ],
+        fighters=[
+            (
+                e,
+                [u.id for u in carriers if grids[e].status(u.hex) != "none"],
+                [u.id for u in carriers if grids[e].status(u.hex) == "none"],
+            )
+            for e in empires
+            for carriers in [
+                [
+                    u
+                    for u in board.units
+                    if u.empire == e
+                    and u.hex != OFF_MAP
+                    and u.info().shown(u.crippled).fighters2 > 0
+                ]
+            ]
+            if carriers
+        ],
+        next_ids={e: _next_ids_by_pattern(board, e) for e in empires},
     )
+
+
+def _next_ids_by_pattern(board: Board, empire: str) -> tuple[str, ...]:
+    """`production.next_ids` as a regular expression over every unit reads it."""
+    pattern = re.compile(rf"{re.escape(empire)}-(\d+)")
+    numbers = [int(m.group(1)) for u in board.units if (m := pattern.fullmatch(u.id))]
+    start = max(numbers, default=0)
+    return (f"{empire}-{start + 1:04d}", f"{empire}-{start + 2:04d}")
 
 
 # --- random changes ---------------------------------------------------------------------------
@@ -257,7 +303,22 @@ def _meet(state: FeState, rng: random.Random) -> tuple[FeState, str]:
     return state.with_board(board.with_units(moved)), f"{first.id} and {second.id} meet in {to}"
 
 
-CHANGERS = (_move, _move, _meet, _provoke, _destroy, _cripple, _capture, _devastate, _war, _tug)
+def _build(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A new carrier appears next to one of its empire's units, with the next free id."""
+    empire = rng.choice(base.all_empires(state))
+    near = rng.choice([u for u in _on_map(state) if u.empire == empire] or _on_map(state))
+    (uid,) = next_ids(state.board, empire, 1)
+    owned = [u.cls for u in _on_map(state) if u.empire == empire and ":" not in u.cls]
+    carriers = [c for c in owned if load_units().find(empire, c) is not None
+                and load_units().find(empire, c).full.fighters2 > 0]  # fmt: skip
+    cls = rng.choice(carriers or owned)
+    unit = Unit(uid, empire, cls, near.hex)
+    return state.with_board(state.board.with_units([unit])), f"built {cls} {uid}"
+
+
+CHANGERS = (
+    _move, _move, _meet, _provoke, _destroy, _cripple, _capture, _devastate, _war, _tug, _build,
+)  # fmt: skip
 
 
 def _at_war(state: FeState) -> FeState:
@@ -284,6 +345,8 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.fired == fresh.fired, f"change {number} ({what}): fired releases"
         assert warm.counts == fresh.counts, f"change {number} ({what}): supply check counts"
         assert warm.pinned == fresh.pinned, f"change {number} ({what}): pinned units"
+        assert warm.fighters == fresh.fighters, f"change {number} ({what}): 6E carriers"
+        assert warm.next_ids == fresh.next_ids, f"change {number} ({what}): next ids"
         differed += fresh != previous
         previous = fresh
         # The caches now hold the answers for this board; the next change must not reuse them.
