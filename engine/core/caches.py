@@ -155,6 +155,11 @@ def _identity_memo(
             while len(store) > maxsize:  # the oldest entry goes first
                 del store[next(iter(store))]
 
+    def held(args: tuple[Any, ...]) -> tuple[tuple[object, ...], R] | None:
+        if identity is None:
+            return store.get(tuple(map(id, args)))
+        return store.get((*map(id, args[:identity]), *args[identity:]))
+
     def call(*args: Any) -> R:
         if identity is None:
             key: tuple[object, ...] = tuple(map(id, args))
@@ -176,7 +181,21 @@ def _identity_memo(
 
     functools.update_wrapper(call, fn)
     call._keep = keep  # type: ignore[attr-defined]  # read by `prime`
+    call._held = held  # type: ignore[attr-defined]  # read by `peek`
     return call, _Registered("by_identity", maxsize, store.__len__, clear)
+
+
+def peek(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
+    """What a `by_identity` cache holds for ``args`` now, or None (nothing is computed):
+    for a caller that can derive a new answer from an old one if, and only if, it is at
+    hand (`prime` then hands the new one in)."""
+    if kwargs:
+        raise TypeError("identity caches take positional arguments only")
+    held = getattr(fn, "_held", None)
+    if held is None:
+        raise TypeError(f"{_name_of(fn)} is not an identity cache")
+    entry: tuple[tuple[object, ...], R] | None = held(args)
+    return None if entry is None else entry[1]
 
 
 def prime(fn: Callable[P, R], value: R, *args: P.args, **kwargs: P.kwargs) -> None:

@@ -13,6 +13,7 @@ I inferred, C a choice that should become a game option.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 from engine.core import caches, hexgrid
@@ -143,6 +144,52 @@ def board_index(
         here = out.setdefault(h, {})
         here[owner] = here.get(owner, 0) | bits
     return out, tuple(bases)
+
+
+def carry_index(galaxy: Galaxy, before: Board, after: Board, changed: Mapping[str, Unit]) -> None:
+    """Hand `board_index` the index of ``after`` (``before`` with the ``changed`` units, by
+    id), derived from ``before``'s if that is remembered: only the hexes those units left or
+    entered are read again, and the bases only when a changed unit is or was one.
+
+    ``before`` must have built its unit index (``Board.unit``) and ``after`` must share its
+    owners; otherwise nothing is done and ``after``'s index is built when first asked."""
+    held = caches.peek(board_index, galaxy, before)
+    if held is None or after.owners != before.owners:
+        return
+    out, bases = held
+    old_units = before.__dict__.get("_by_id")
+    if old_units is None:
+        return
+    touched = {unit.hex for unit in changed.values()}
+    touched.update(old_units[uid].hex for uid in changed if uid in old_units)
+    touched.discard(OFF_MAP)
+    was_base = any(
+        _traits(u.empire, u.cls, u.crippled)[2]
+        for u in (*changed.values(), *(old_units[uid] for uid in changed if uid in old_units))
+    )
+    new_out = dict(out)
+    map_bases = _map_bases(galaxy, after.owners)
+    for h in sorted(touched):
+        here: dict[str, int] = {}
+        for unit in after.at(h):
+            ship, attrition, _ = _traits(unit.empire, unit.cls, unit.crippled)
+            bits = _ANY | (_SHIP if ship else 0)
+            if attrition:
+                bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
+            here[unit.empire] = here.get(unit.empire, 0) | bits
+        for base_hex, owner, fighters in map_bases:
+            if base_hex == h:
+                bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
+                here[owner] = here.get(owner, 0) | bits
+        if here:
+            new_out[h] = here
+        else:
+            new_out.pop(h, None)
+    if was_base:
+        bases = tuple(
+            u for u in after.units if u.hex != OFF_MAP and _traits(u.empire, u.cls, u.crippled)[2]
+        )
+    caches.prime(board_index, (new_out, bases), galaxy, after)
 
 
 @caches.by_identity(maxsize=8)

@@ -22,8 +22,9 @@ from itertools import chain, pairwise
 import msgspec
 
 from engine.core import caches
-from engine.fe import model
+from engine.fe import blocking, model
 from engine.fe.forces import Board, Unit, carry_indexes
+from engine.fe.galaxy import load_galaxy
 
 
 def _unit_id(unit: Unit) -> str:
@@ -72,6 +73,7 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
         state.devastated,
     )
     carry_indexes(board, new_board, changed, _board_order)
+    blocking.carry_index(load_galaxy(), board, new_board, changed)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids
     # all come before the next empire's (they do unless a captured ship kept its id).
     ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]

@@ -46,7 +46,7 @@ from engine.fe.model import FeState, ReplaceOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
 from engine.fe.steps.base import Area
-from engine.fe.steps.supply import status_of
+from engine.fe.steps.supply import grid_of
 
 FREE_RULE = "530.12"
 F111_RULE = "527.13"
@@ -203,9 +203,11 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
     for empire in base.all_empires(state):
         supplied: list[Unit] = []
         unsupplied: list[Unit] = []
-        for unit in _fighter_carriers(by_empire.get(empire, ())):
-            if unit.empire == empire:
-                (unsupplied if status_of(state, unit) == "none" else supplied).append(unit)
+        carriers = _fighter_carriers(by_empire.get(empire, ()))
+        grid = grid_of(state, empire) if carriers else None
+        for unit in carriers:
+            if grid is not None and unit.empire == empire:  # as `status_of` reads it
+                (unsupplied if grid.status(unit.hex) == "none" else supplied).append(unit)
         if not supplied and not unsupplied:
             continue
         count = len(supplied)

@@ -16,11 +16,14 @@ import msgspec
 import pytest
 
 from engine.core import caches
+from engine.fe import blocking
 from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState, Forces
 from tests.engine.fe.helpers import start
 
 CHANGES = 30
+GALAXY = load_galaxy()
 EMPIRES = ("FED", "HYD", "KLI", "KZI", "LYR")
 
 
@@ -66,6 +69,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
     seed: int, scale: int
 ) -> None:
     rng = random.Random(seed)
+    carried_any = 0
     state = start()
     if scale > 1:
         copies = [msgspec.structs.replace(u, id=f"{u.id}-2") for u in state.board.units]
@@ -75,6 +79,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
         if rng.random() < 0.7:  # the indexes are built, so they are carried over
             board.at(board.units[0].hex)
             board.unit(board.units[0].id)
+            blocking.board_index(GALAXY, board)
         units = _change(state, rng, number)
         made = board.with_units(units)
         assert _held(made) == _indexes(made), f"change {number}: with_units' indexes"
@@ -90,8 +95,20 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
         new_board = changed.board
         assert new_board == expected.board, f"change {number}: the board"
         assert _held(new_board) == _indexes(new_board), f"change {number}: the indexes"
+        carried = caches.peek(blocking.board_index, GALAXY, new_board)
+        assert carried is None or carried == _fresh_board_index(new_board), (
+            f"change {number}: the occupancy index"
+        )
+        carried_any += carried is not None
         state = changed
     assert not state.board._id_sorted or scale == 1, "no capture broke the id order"
+    assert carried_any > CHANGES // 3, "the occupancy index was hardly ever carried over"
+
+
+def _fresh_board_index(board: Board) -> object:
+    """`blocking.board_index` built from the board's fields by the undecorated function."""
+    fresh = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
+    return blocking.board_index.__wrapped__(GALAXY, fresh)  # type: ignore[attr-defined]
 
 
 def test_a_board_from_another_state_is_regrouped_in_full() -> None:
@@ -115,11 +132,17 @@ def test_priming_replaces_what_an_identity_cache_computes() -> None:
         return sum(values)
 
     key = (1, 2, 3)
+    assert caches.peek(probe, key) is None
     caches.prime(probe, 6, key)
+    assert caches.peek(probe, key) == 6
     assert probe(key) == 6 and calls == []
     assert probe((4, 5)) == 9 and calls == [(4, 5)]
+    assert probe((6,)) == 6 and calls == [(4, 5), (6,)]
+    assert caches.peek(probe, (1, 2, 3)) is None, "the oldest entry went out"
     with pytest.raises(TypeError):
         caches.prime(len, 3, key)
+    with pytest.raises(TypeError):
+        caches.peek(len, key)
 
 
 def test_forces_stay_sorted_and_grouped() -> None:
