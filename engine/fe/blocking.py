@@ -52,6 +52,13 @@ def is_ship(unit: Unit) -> bool:
     """A ship in the sense of 756.0: it moves by itself and is none of the non-ship units
     (bases, PDUs, pods, convoys, FRDs, auxiliaries). I: a class missing from the tables that
     is not an auxiliary (an LTT) is a ship."""
+    return _is_ship(unit.empire, unit.cls)
+
+
+@caches.derived(maxsize=4096)
+def _is_ship(empire: str, cls: str) -> bool:
+    """`is_ship` of a unit of ``empire`` and class ``cls``: it reads nothing else."""
+    unit = Unit("", empire, cls)
     if is_auxiliary(unit):
         return False
     info = class_of(unit)

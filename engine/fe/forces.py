@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from engine.core import caches
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.units import UnitClass, unit_class
 
@@ -49,7 +50,7 @@ class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
 
     def info(self) -> UnitClass:
         """The unit's class in the Ship Information Tables."""
-        return unit_class(*self.class_key())
+        return _class_info(self.empire, self.cls)
 
     def class_key(self) -> tuple[str, str]:
         """The empire whose tables hold the unit's class, and the class id: its own, or for a
@@ -191,6 +192,15 @@ def carry_indexes(
             else:
                 by_hex.pop(h, None)
         after.__dict__["_by_hex"] = by_hex
+
+
+@caches.derived(maxsize=4096)
+def _class_info(empire: str, cls: str) -> UnitClass:
+    """`Unit.info` of a unit of ``empire`` whose ``cls`` is this (a captured ship's names its
+    builder): read from the tables once per pair. A class not in the tables raises KeyError,
+    which is not remembered."""
+    builder, sep, own = cls.partition(CAPTURED_SEP)
+    return unit_class(builder, own) if sep else unit_class(empire, cls)
 
 
 def war_pairs(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:

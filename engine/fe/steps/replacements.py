@@ -180,10 +180,13 @@ def replaceable(state: FeState) -> str:
     """
     empires = base.phasing_empires(state)
     paying = {e for e in empires if state.ep2(e) > 0}
-    for unit in state.board.units:
-        buyer = unit.empire in paying and unit.hex != OFF_MAP and _buyable(unit)
-        if buyer and not yard.cut_off(state, unit):
-            return ""
+    for forces in state.forces:  # the paying empires' units only (any one will do)
+        if forces.empire not in paying:
+            continue
+        for unit in forces.units:
+            buyer = unit.empire in paying and unit.hex != OFF_MAP and _buyable(unit)
+            if buyer and not yard.cut_off(state, unit):
+                return ""
     return (
         f"fighters come back free at the end of the combat phase ({FREE_RULE}); "
         f"{', '.join(empires)}: no unit in supply carrying PFs or F-111s, or no EP to pay"

@@ -318,9 +318,11 @@ class _Reserves(Area):
 
     def skip(self, state: FeState, step: Step) -> str:
         mine = base.phasing_empires(state)
-        for unit in state.board.units:
-            if unit.empire in mine and not unit_problems(state, unit):
-                return ""
+        for forces in state.forces:  # the phasing empires' units only (any one will do)
+            if forces.empire in mine:
+                for unit in forces.units:
+                    if unit.empire in mine and not unit_problems(state, unit):
+                        return ""
         who = " and ".join(mine)
         return (
             f"no {who} unit could be a reserve (released, able to move, in supply, "
