@@ -25,6 +25,7 @@ from engine.core import caches
 from engine.fe import blocking, model
 from engine.fe.forces import Board, Unit, carry_indexes
 from engine.fe.galaxy import load_galaxy
+from engine.fe.steps import releases
 
 
 def _unit_id(unit: Unit) -> str:
@@ -51,12 +52,14 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
         edits.setdefault(unit.empire, {})[uid] = unit
     forces = list(state.forces)
     where = {f.empire: i for i, f in enumerate(forces)}
+    rebuilt: list[tuple[str, tuple[Unit, ...], tuple[Unit, ...]]] = []
     for empire in sorted(edits):
         i = where.get(empire)
         before = forces[i].units if i is not None else ()
         after = _edited(before, edits[empire])
         if after is before:
             continue
+        rebuilt.append((empire, before, after))
         if i is not None:
             forces[i] = model.Forces(empire, after)
         else:  # an empire new to the board goes where the empires' order puts it
@@ -74,6 +77,10 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
     )
     carry_indexes(board, new_board, changed, _board_order)
     blocking.carry_index(load_galaxy(), board, new_board, changed)
+    hexes = {u.hex for u in changed.values()}
+    hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
+    for empire, before, after in rebuilt:
+        releases.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids
     # all come before the next empire's (they do unless a captured ship kept its id).
     ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]

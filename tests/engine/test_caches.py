@@ -298,6 +298,7 @@ EXPECTED = {
     "engine.fe.scenario.load_scenarios": "static",
     "engine.fe.supply._grids": "by_identity",
     "engine.fe.supply._neighbour_table": "by_identity",
+    "engine.fe.supply._points": "by_identity",
     "engine.fe.sequence.load_sequence": "static",
     "engine.fe.steps.releases._can_move": "derived",
     "engine.fe.steps.releases._lookup_of": "by_identity",

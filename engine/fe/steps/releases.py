@@ -27,12 +27,14 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe.blocking import movement_points
-from engine.fe.forces import OFF_MAP, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, Target, Trigger
@@ -106,6 +108,42 @@ def _lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, .
     return starbases, tuple(firsts.values())
 
 
+def carry_lookup(
+    empire: str,
+    before: tuple[Unit, ...],
+    after: tuple[Unit, ...],
+    hexes: Iterable[int],
+    changed: Mapping[str, Unit | None],
+    board: Board,
+) -> None:
+    """Hand `_lookup_of` its answer for ``after``, ``empire``'s units (sorted by id), derived
+    from its answer for ``before`` if that is remembered: ``after`` is ``before`` with the
+    ``changed`` units put in (or, for None, taken out), which stood in or entered
+    ``hexes``; ``board`` holds ``after`` and has its hex index built. Only those hexes are
+    read again."""
+    held = caches.peek(_lookup_of, before)
+    if held is None or "_by_hex" not in board.__dict__:
+        return
+    starbases, firsts = held
+    kept = [u for u in starbases if u.id not in changed]
+    kept.extend(
+        u
+        for u in changed.values()
+        if u is not None and u.hex != OFF_MAP and u.cls in STARBASE_CLASSES
+    )
+    touched = set(hexes)
+    first_of = {(u.empire, u.hex): u for u in firsts if u.hex not in touched}
+    for h in sorted(touched):
+        if h == OFF_MAP:
+            continue
+        for unit in board.at(h):  # in id order within an empire
+            key = (empire, h)
+            if unit.empire == empire and key not in first_of and _can_move(empire, unit.cls):
+                first_of[key] = unit
+    value = (tuple(sorted(kept, key=_unit_id)), tuple(sorted(first_of.values(), key=_unit_id)))
+    caches.prime(_lookup_of, value, after)
+
+
 @caches.derived(maxsize=4096)
 def _can_move(empire: str, cls: str) -> bool:
     """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
@@ -125,22 +163,22 @@ def _hit(
 
     ``area`` is the target's fleet set-up area (for ``fleet-area`` targets)."""
     h = unit.hex
-    where = base.hex_text(h)
     if target.kind == "hexes":
-        return f"{unit.empire} entered {where}" if h in target.hexes else ""
+        return f"{unit.empire} entered {base.hex_text(h)}" if h in target.hexes else ""
     if target.kind == "fleet-area":
         if h not in area:
             return ""
         names = " or ".join(f"{ref.empire} {ref.fleet}" for ref in target.fleets)
-        return f"{unit.empire} entered the set-up area of {names} at {where}"
+        return f"{unit.empire} entered the set-up area of {names} at {base.hex_text(h)}"
     if target.kind == "empire":
         holder = state.board.owner(galaxy, h)
-        return (
-            f"{unit.empire} entered {holder} space at {where}" if holder in target.empires else ""
-        )
+        if holder not in target.empires:
+            return ""
+        return f"{unit.empire} entered {holder} space at {base.hex_text(h)}"
     owners = target.empires or (owner,)
     for other in lookup.starbases.get(h, ()):
         if other.empire in owners:
+            where = base.hex_text(h)
             return f"{unit.empire} entered {where}, the hex of a {other.empire} starbase"
     return ""
 

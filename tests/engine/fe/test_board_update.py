@@ -20,6 +20,7 @@ from engine.fe import blocking
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState, Forces
+from engine.fe.steps import releases
 from tests.engine.fe.helpers import start
 
 CHANGES = 30
@@ -69,7 +70,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
     seed: int, scale: int
 ) -> None:
     rng = random.Random(seed)
-    carried_any = 0
+    carried_any = lookups = 0
     state = start()
     if scale > 1:
         copies = [msgspec.structs.replace(u, id=f"{u.id}-2") for u in state.board.units]
@@ -80,6 +81,8 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             board.at(board.units[0].hex)
             board.unit(board.units[0].id)
             blocking.board_index(GALAXY, board)
+            for forces in state.forces:
+                releases._lookup_of(forces.units)
         units = _change(state, rng, number)
         made = board.with_units(units)
         assert _held(made) == _indexes(made), f"change {number}: with_units' indexes"
@@ -100,9 +103,18 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             f"change {number}: the occupancy index"
         )
         carried_any += carried is not None
+        for forces in changed.forces:
+            lookup = caches.peek(releases._lookup_of, forces.units)
+            fresh_lookup = releases._lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
+            assert lookup is None or lookup == fresh_lookup, (
+                f"change {number}: the release lookup of {forces.empire}"
+            )
+            new_tuple = all(forces.units is not f.units for f in state.forces)
+            lookups += new_tuple and lookup is not None
         state = changed
     assert not state.board._id_sorted or scale == 1, "no capture broke the id order"
     assert carried_any > CHANGES // 3, "the occupancy index was hardly ever carried over"
+    assert lookups > CHANGES // 3, "the release lookups were hardly ever carried over"
 
 
 def _fresh_board_index(board: Board) -> object:
