@@ -25,7 +25,7 @@ from engine.core import caches
 from engine.fe import blocking, model
 from engine.fe.forces import Board, Unit, carry_indexes
 from engine.fe.galaxy import load_galaxy
-from engine.fe.steps import releases
+from engine.fe.steps import releases, reserves
 
 
 def _unit_id(unit: Unit) -> str:
@@ -79,6 +79,7 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
     blocking.carry_index(load_galaxy(), board, new_board, changed)
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
+    reserves.carry_empires_by_hex(board, new_board, hexes)
     for empire, before, after in rebuilt:
         releases.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids

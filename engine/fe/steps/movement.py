@@ -130,21 +130,23 @@ def reactors(state: FeState) -> list[str]:
     if not held:
         return []
     found: list[str] = []
-    near_of: dict[int, list[int]] = {}  # the held hexes in range, worked out once per hex
-    for unit in board.units:
-        if unit.empire in phasing or unit.hex == OFF_MAP:
+    # The batch's steps into held hexes in range, worked out once per hex, in batch order.
+    steps_near: dict[int, list[tuple[HexId, HexId]]] = {}
+    for forces in state.forces:  # the board's units in its order, phasing empires skipped
+        if forces.empire in phasing:
             continue
-        near = near_of.get(unit.hex)
-        if near is None:
-            near = near_of[unit.hex] = [
-                h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE
-            ]
-        if any(
-            why_not(board, phasing, to, frm, unit, state.reacted) is None
-            for frm, to in steps
-            if to in near
-        ):
-            found.append(unit.id)
+        for unit in forces.units:
+            if unit.empire in phasing or unit.hex == OFF_MAP:
+                continue
+            near_steps = steps_near.get(unit.hex)
+            if near_steps is None:
+                near = [h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE]
+                near_steps = steps_near[unit.hex] = [(f, t) for f, t in steps if t in near]
+            if any(
+                why_not(board, phasing, to, frm, unit, state.reacted) is None
+                for frm, to in near_steps
+            ):
+                found.append(unit.id)
     return found
 
 

@@ -243,7 +243,18 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     """The units on the map that carry fighters, in their order, of one empire's units (by
     identity of its `FeState.forces` tuple, the same object while none of them changes):
     the check at 6E then reads the carriers only, not every unit of every empire."""
-    return tuple(u for u in units if u.hex != OFF_MAP and _carries(u)[0] != 0)
+    carries: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
+    found: list[Unit] = []
+    for unit in units:
+        if unit.hex == OFF_MAP:
+            continue
+        key = (unit.empire, unit.cls, unit.crippled)
+        has = carries.get(key)
+        if has is None:
+            has = carries[key] = _carries(unit)[0] != 0
+        if has:
+            found.append(unit)
+    return tuple(found)
 
 
 class _Replacements(Area):

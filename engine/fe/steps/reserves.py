@@ -50,6 +50,7 @@ sources here give is:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -113,6 +114,23 @@ def _empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     for unit in board.units:
         found.setdefault(unit.hex, set()).add(unit.empire)
     return {h: tuple(sorted(empires)) for h, empires in found.items()}
+
+
+def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
+    """Hand `_empires_by_hex` its answer for ``after`` derived from its answer for
+    ``before`` if that is remembered, reading again only ``hexes``, those where units came or
+    went (``after`` must have its hex index built)."""
+    held = caches.peek(_empires_by_hex, before)
+    if held is None or "_by_hex" not in after.__dict__:
+        return
+    found = dict(held)
+    for h in hexes:
+        empires = tuple(sorted({u.empire for u in after.at(h)}))
+        if empires:
+            found[h] = empires
+        else:
+            found.pop(h, None)
+    caches.prime(_empires_by_hex, found, after)
 
 
 def unit_problems(state: FeState, unit: Unit) -> list[Violation]:

@@ -20,7 +20,7 @@ from engine.fe import blocking
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState, Forces
-from engine.fe.steps import releases
+from engine.fe.steps import releases, reserves
 from tests.engine.fe.helpers import start
 
 CHANGES = 30
@@ -81,6 +81,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             board.at(board.units[0].hex)
             board.unit(board.units[0].id)
             blocking.board_index(GALAXY, board)
+            reserves._empires_by_hex(board)
             for forces in state.forces:
                 releases._lookup_of(forces.units)
         units = _change(state, rng, number)
@@ -103,6 +104,11 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             f"change {number}: the occupancy index"
         )
         carried_any += carried is not None
+        empires = caches.peek(reserves._empires_by_hex, new_board)
+        fresh_empires = reserves._empires_by_hex.__wrapped__(  # type: ignore[attr-defined]
+            Board(new_board.units)
+        )
+        assert empires is None or empires == fresh_empires, f"change {number}: empires by hex"
         for forces in changed.forces:
             lookup = caches.peek(releases._lookup_of, forces.units)
             fresh_lookup = releases._lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
