@@ -175,7 +175,7 @@ def carry_index(galaxy: Galaxy, before: Board, after: Board, changed: Mapping[st
         for u in (*changed.values(), *(old_units[uid] for uid in changed if uid in old_units))
     )
     new_out = dict(out)
-    map_bases = _map_bases(galaxy, after.owners)
+    map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
     for h in sorted(touched):
         here: dict[str, int] = {}
         for unit in after.at(h):
@@ -184,10 +184,9 @@ def carry_index(galaxy: Galaxy, before: Board, after: Board, changed: Mapping[st
             if attrition:
                 bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
             here[unit.empire] = here.get(unit.empire, 0) | bits
-        for base_hex, owner, fighters in map_bases:
-            if base_hex == h:
-                bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
-                here[owner] = here.get(owner, 0) | bits
+        for owner, fighters in map_bases.get(h, ()):
+            bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
+            here[owner] = here.get(owner, 0) | bits
         if here:
             new_out[h] = here
         else:
@@ -197,6 +196,17 @@ def carry_index(galaxy: Galaxy, before: Board, after: Board, changed: Mapping[st
             u for u in after.units if u.hex != OFF_MAP and _traits(u.empire, u.cls, u.crippled)[2]
         )
     caches.prime(board_index, (new_out, bases), galaxy, after)
+
+
+@caches.by_identity(maxsize=8)
+def _map_bases_by_hex(
+    bases: tuple[tuple[HexId, str, bool], ...],
+) -> dict[HexId, tuple[tuple[str, bool], ...]]:
+    """`_map_bases` by hex, each hex's in their order (not to be mutated)."""
+    grouped: dict[HexId, list[tuple[str, bool]]] = {}
+    for h, owner, fighters in bases:
+        grouped.setdefault(h, []).append((owner, fighters))
+    return {h: tuple(found) for h, found in grouped.items()}
 
 
 @caches.by_identity(maxsize=8)

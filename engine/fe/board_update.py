@@ -22,7 +22,7 @@ from itertools import chain, pairwise
 import msgspec
 
 from engine.core import caches
-from engine.fe import blocking, model
+from engine.fe import blocking, model, production
 from engine.fe.forces import Board, Unit, carry_indexes
 from engine.fe.galaxy import load_galaxy
 from engine.fe.steps import releases, reserves
@@ -80,6 +80,7 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
     reserves.carry_empires_by_hex(board, new_board, hexes)
+    production.carry_highest(board, new_board, changed, (f"{f.empire}-" for f in new_forces))
     for empire, before, after in rebuilt:
         releases.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids

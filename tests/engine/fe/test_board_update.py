@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking
+from engine.fe import blocking, production
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState, Forces
@@ -70,7 +70,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
     seed: int, scale: int
 ) -> None:
     rng = random.Random(seed)
-    carried_any = lookups = 0
+    carried_any = lookups = highs = 0
     state = start()
     if scale > 1:
         copies = [msgspec.structs.replace(u, id=f"{u.id}-2") for u in state.board.units]
@@ -82,6 +82,8 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             board.unit(board.units[0].id)
             blocking.board_index(GALAXY, board)
             reserves._empires_by_hex(board)
+            for empire in EMPIRES:
+                production.highest_number(board, f"{empire}-")
             for forces in state.forces:
                 releases._lookup_of(forces.units)
         units = _change(state, rng, number)
@@ -109,6 +111,13 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             Board(new_board.units)
         )
         assert empires is None or empires == fresh_empires, f"change {number}: empires by hex"
+        for empire in EMPIRES:
+            highest = caches.peek(production.highest_number, new_board, f"{empire}-")
+            fresh_highest = production.highest_number.__wrapped__(  # type: ignore[attr-defined]
+                Board(new_board.units), f"{empire}-"
+            )
+            assert highest is None or highest == fresh_highest, f"change {number}: {empire} ids"
+            highs += highest is not None
         for forces in changed.forces:
             lookup = caches.peek(releases._lookup_of, forces.units)
             fresh_lookup = releases._lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
@@ -121,6 +130,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
     assert not state.board._id_sorted or scale == 1, "no capture broke the id order"
     assert carried_any > CHANGES // 3, "the occupancy index was hardly ever carried over"
     assert lookups > CHANGES // 3, "the release lookups were hardly ever carried over"
+    assert highs > CHANGES, "the highest ids were hardly ever carried over"
 
 
 def _fresh_board_index(board: Board) -> object:
