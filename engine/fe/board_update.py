@@ -76,7 +76,7 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
         state.devastated,
     )
     carry_indexes(board, new_board, changed, _board_order)
-    blocking.carry_index(load_galaxy(), board, new_board, changed)
+    blocking.carry_index(load_galaxy(), board, new_board, changed, [f.empire for f in new_forces])
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
     reserves.carry_empires_by_hex(board, new_board, hexes)

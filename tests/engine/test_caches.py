@@ -288,6 +288,7 @@ EXPECTED = {
     "engine.fe.blocking.blocking_hexes": "by_identity",
     "engine.fe.blocking._traits": "derived",
     "engine.fe.blocking.feature_hexes": "by_identity",
+    "engine.fe.blocking.presence_set": "by_identity",
     "engine.fe.face._sheet": "static",
     "engine.fe.forces._class_info": "derived",
     "engine.fe.galaxy.load_galaxy": "static",

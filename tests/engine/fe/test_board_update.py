@@ -70,7 +70,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
     seed: int, scale: int
 ) -> None:
     rng = random.Random(seed)
-    carried_any = lookups = highs = 0
+    carried_any = lookups = highs = presences = 0
     state = start()
     if scale > 1:
         copies = [msgspec.structs.replace(u, id=f"{u.id}-2") for u in state.board.units]
@@ -84,6 +84,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             reserves._empires_by_hex(board)
             for empire in EMPIRES:
                 production.highest_number(board, f"{empire}-")
+                blocking.presence_set(GALAXY, board, empire)
             for forces in state.forces:
                 releases._lookup_of(forces.units)
         units = _change(state, rng, number)
@@ -111,6 +112,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             Board(new_board.units)
         )
         assert empires is None or empires == fresh_empires, f"change {number}: empires by hex"
+        plain = _plain(new_board)  # one board more in the caches, not one per empire
         for empire in EMPIRES:
             highest = caches.peek(production.highest_number, new_board, f"{empire}-")
             fresh_highest = production.highest_number.__wrapped__(  # type: ignore[attr-defined]
@@ -118,6 +120,12 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             )
             assert highest is None or highest == fresh_highest, f"change {number}: {empire} ids"
             highs += highest is not None
+            flags = caches.peek(blocking.presence_set, GALAXY, new_board, empire)
+            fresh_flags = blocking._presence(GALAXY, plain, empire)
+            assert flags is None or flags == frozenset(fresh_flags.items()), (
+                f"change {number}: {empire} presence"
+            )
+            presences += flags is not None
         for forces in changed.forces:
             lookup = caches.peek(releases._lookup_of, forces.units)
             fresh_lookup = releases._lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
@@ -131,6 +139,12 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
     assert carried_any > CHANGES // 3, "the occupancy index was hardly ever carried over"
     assert lookups > CHANGES // 3, "the release lookups were hardly ever carried over"
     assert highs > CHANGES, "the highest ids were hardly ever carried over"
+    assert presences > CHANGES, "the presence flags were hardly ever carried over"
+
+
+def _plain(board: Board) -> Board:
+    """A copy of ``board`` with none of its indexes (and so none of its cache entries)."""
+    return Board(board.units, board.owners, board.at_war, board.released, board.devastated)
 
 
 def _fresh_board_index(board: Board) -> object:
