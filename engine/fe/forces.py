@@ -182,13 +182,20 @@ def carry_indexes(
     if "_by_hex" in built and "_by_id" in built:
         old_ids: dict[str, Unit] = built["_by_id"]
         by_hex = dict(built["_by_hex"])
-        touched = {unit.hex for unit in changed.values()}
-        touched.update(old_ids[uid].hex for uid in changed if uid in old_ids)
+        left = {old_ids[uid].hex for uid in changed if uid in old_ids}
+        touched = left | {unit.hex for unit in changed.values()}
         for h in sorted(touched):
-            here = [u for u in by_hex.get(h, ()) if u.id not in changed]
-            here.extend(u for u in changed.values() if u.hex == h)
+            if h in left:  # read again whole
+                here = [u for u in by_hex.get(h, ()) if u.id not in changed]
+                here.extend(u for u in changed.values() if u.hex == h)
+                here.sort(key=order)
+            else:  # it only gained units: each goes where the order puts it
+                here = list(by_hex.get(h, ()))
+                for unit in changed.values():
+                    if unit.hex == h:
+                        insort_left(here, unit, key=order)
             if here:
-                by_hex[h] = tuple(sorted(here, key=order))
+                by_hex[h] = tuple(here)
             else:
                 by_hex.pop(h, None)
         after.__dict__["_by_hex"] = by_hex

@@ -136,10 +136,13 @@ def carry_lookup(
     for h in sorted(touched):
         if h == OFF_MAP:
             continue
+        key = (empire, h)
+        if key in first_of:
+            continue
         for unit in board.at(h):  # in id order within an empire
-            key = (empire, h)
-            if unit.empire == empire and key not in first_of and _can_move(empire, unit.cls):
+            if unit.empire == empire and _can_move(empire, unit.cls):
                 first_of[key] = unit
+                break
     value = (tuple(sorted(kept, key=_unit_id)), tuple(sorted(first_of.values(), key=_unit_id)))
     caches.prime(_lookup_of, value, after)
 
