@@ -103,13 +103,15 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
     """One empire's units (sorted by id) with ``edits`` made: the same tuple if they change
     nothing."""
     placed = list(units)
+    ids = list(map(_unit_id, units))  # searched in C, without a key function
     touched = False
     for uid, unit in edits.items():
-        i = bisect_left(placed, uid, key=_unit_id)
-        found = i < len(placed) and placed[i].id == uid
+        i = bisect_left(ids, uid)
+        found = i < len(ids) and ids[i] == uid
         if unit is None:
             if found:
                 del placed[i]
+                del ids[i]
                 touched = True
         elif found:
             if placed[i] != unit:
@@ -117,5 +119,6 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
                 touched = True
         else:
             placed.insert(i, unit)
+            ids.insert(i, uid)
             touched = True
     return tuple(placed) if touched else units

@@ -191,9 +191,13 @@ def carry_indexes(
                 here.sort(key=order)
             else:  # it only gained units: each goes where the order puts it
                 here = list(by_hex.get(h, ()))
-                for unit in changed.values():
-                    if unit.hex == h:
+                arrivals = [u for u in changed.values() if u.hex == h]
+                if 8 * len(arrivals) < len(here):
+                    for unit in arrivals:
                         insort_left(here, unit, key=order)
+                else:
+                    here.extend(arrivals)
+                    here.sort(key=order)
             if here:
                 by_hex[h] = tuple(here)
             else:

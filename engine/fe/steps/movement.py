@@ -66,7 +66,7 @@ from engine.fe import neutral, stacks
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
-from engine.fe.movement import Move, apply_move, check_move, hex_cost, remaining, spend
+from engine.fe.movement import Move, check_move, hex_cost, remaining, spend
 from engine.fe.reaction import (
     EXTENDED_REACTION_RANGE,
     apply_reaction,
@@ -411,7 +411,11 @@ def apply_move_order(
     )
     moved = spend(dict(state.moved), move, hex_cost(dict(state.options)))
     batch = state.batch if reserve else _record(state, move.path)
-    state = state.with_board(apply_move(board, move))
+    # What `apply_move` does to the board, given to the state directly (`FeState.with_units`).
+    end = move.path[-1]
+    state = state.with_units(
+        [msgspec.structs.replace(board.unit(uid), hex=end) for uid in move.unit_ids]
+    )
     state = msgspec.structs.replace(state, moved=tuple(moved.items()), batch=batch)
     return release_fired(state, step.id, events)
 

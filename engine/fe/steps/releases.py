@@ -57,7 +57,12 @@ def _stands(lookup: TriggerBoard, actors: tuple[str, ...]) -> list[Unit]:
     """One unit per actor and hex where the actors have units on the map that can move (a
     base occupies nothing): the smallest id of each, all of them by id. One check per empire
     and hex is enough, as a reason names only the empire and the hex."""
-    return sorted((u for e in actors for u in lookup.firsts.get(e, ())), key=_unit_id)
+    found = lookup.stands_of.get(actors)
+    if found is None:
+        firsts = lookup.firsts
+        found = sorted((u for e in actors for u in firsts.get(e, ())), key=_unit_id)
+        lookup.stands_of[actors] = found
+    return found
 
 
 def _unit_id(unit: Unit) -> str:
@@ -86,6 +91,8 @@ class TriggerBoard:
     def __init__(self, state: FeState) -> None:
         self.starbases: dict[int, list[Unit]] = {}
         self.firsts: dict[str, list[Unit]] = {}
+        self.stands_of: dict[tuple[str, ...], list[Unit]] = {}
+        """`_stands` per actors, worked out once per check (releases share their actors)."""
         for forces in state.forces:
             starbases, firsts = _lookup_of(forces.units)
             for unit in starbases:
