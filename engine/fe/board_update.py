@@ -18,6 +18,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import chain, pairwise
+from operator import attrgetter
 
 import msgspec
 
@@ -27,14 +28,11 @@ from engine.fe.forces import Board, Unit, carry_indexes
 from engine.fe.galaxy import load_galaxy
 from engine.fe.steps import releases, reserves
 
-
-def _unit_id(unit: Unit) -> str:
-    return unit.id
+_ID = attrgetter("id")
 
 
-def _board_order(unit: Unit) -> tuple[str, str]:
-    """The order of a state's board: empire (as `FeState.forces` lists them), then id."""
-    return unit.empire, unit.id
+_BOARD_ORDER = attrgetter("empire", "id")
+"""The order of a state's board: empire (as `FeState.forces` lists them), then id."""
 
 
 def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
@@ -75,7 +73,7 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
         state.released,
         state.devastated,
     )
-    carry_indexes(board, new_board, changed, _board_order)
+    carry_indexes(board, new_board, changed, _BOARD_ORDER)
     blocking.carry_index(load_galaxy(), board, new_board, changed, [f.empire for f in new_forces])
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
@@ -103,7 +101,7 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
     """One empire's units (sorted by id) with ``edits`` made: the same tuple if they change
     nothing."""
     placed = list(units)
-    ids = list(map(_unit_id, units))  # searched in C, without a key function
+    ids = list(map(_ID, units))  # searched in C, without a key function
     touched = False
     for uid, unit in edits.items():
         i = bisect_left(ids, uid)
