@@ -299,6 +299,7 @@ EXPECTED = {
     "engine.fe.neutral._flanking": "derived",
     "engine.fe.production.highest_number": "by_identity",
     "engine.fe.scenario.load_scenarios": "static",
+    "engine.fe.strategic._leg_reach": "by_identity",
     "engine.fe.supply._grids": "by_identity",
     "engine.fe.supply._neighbour_table": "by_identity",
     "engine.fe.supply._points": "by_identity",

@@ -23,7 +23,7 @@ import pytest
 from engine.core import caches, hexgrid
 from engine.core.ruleset import Actor, Event, StepKind
 from engine.core.sequence import Step
-from engine.fe import blocking
+from engine.fe import blocking, strategic
 from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
@@ -32,7 +32,7 @@ from engine.fe.production import next_ids
 from engine.fe.steps import base, releases, replacements, reserves
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
-from engine.fe.supply import supply_grid
+from engine.fe.supply import SupplyGrid, supply_grid
 from engine.fe.units import load_units
 from tests.engine.fe.helpers import start
 
@@ -93,6 +93,17 @@ class Answers(msgspec.Struct, frozen=True):
     """Per empire with fighters on the map, its carriers in and out of supply (6E, 530.12)."""
     next_ids: dict[str, tuple[str, ...]]
     """The next two fresh ids of each empire (`production.next_ids`)."""
+    routes: dict[str, object]
+    """Each empire's strategic route (204.0) from its first node to two others."""
+
+
+def _routes(board: Board, grids: dict[str, SupplyGrid]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for empire, grid in grids.items():
+        linked = sorted(strategic.nodes(grid))
+        for to in linked[-1:] + linked[len(linked) // 2 : len(linked) // 2 + 1]:
+            out[f"{empire} {to}"] = strategic.strategic_route(GALAXY, board, grid, linked[0], to)
+    return out
 
 
 FIGHTERS_STEP = Step("6E", "6", "fighters", Actor.BOTH, StepKind.AUTOMATIC)
@@ -119,6 +130,7 @@ def _answers(state: FeState) -> Answers:
         pinned=[u.id for u in board.units if reserves._pinned(board, u)],
         fighters=_free_fighters(state),
         next_ids={e: next_ids(board, e, 2) for e in empires},
+        routes=_routes(board, {e: supply_steps.grid_of(state, e) for e in empires}),
     )
 
 
@@ -167,6 +179,7 @@ def _fresh(state: FeState) -> Answers:
             if carriers
         ],
         next_ids={e: _next_ids_by_pattern(board, e) for e in empires},
+        routes=_routes(board, grids),
     )
 
 
@@ -347,6 +360,7 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.pinned == fresh.pinned, f"change {number} ({what}): pinned units"
         assert warm.fighters == fresh.fighters, f"change {number} ({what}): 6E carriers"
         assert warm.next_ids == fresh.next_ids, f"change {number} ({what}): next ids"
+        assert warm.routes == fresh.routes, f"change {number} ({what}): strategic routes"
         differed += fresh != previous
         previous = fresh
         # The caches now hold the answers for this board; the next change must not reuse them.
