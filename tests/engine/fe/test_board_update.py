@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, production
+from engine.fe import blocking, production, rule_options
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState, Forces
@@ -196,3 +196,26 @@ def test_forces_stay_sorted_and_grouped() -> None:
         assert all(u.empire == forces.empire for u in forces.units)
         ids = [u.id for u in forces.units]
         assert ids == sorted(ids)
+
+
+def test_option_values_remembered_per_options_tuple_match_a_fresh_reading() -> None:
+    """`rule_options.values` is kept per options tuple: it gives what reading each option
+    through `FeState.option` gives, for each tuple in turn, duplicates included (the first
+    entry wins), and a caller changing its dict changes nothing for the next."""
+    state = start()
+    specs = rule_options.RULE_OPTIONS
+    tuples = [
+        state.options,
+        (),
+        ((specs[0].id, "first"), *((s.id, s.default) for s in specs), (specs[0].id, "last")),
+        state.options,
+    ]
+    for options in tuples:
+        changed = msgspec.structs.replace(state, options=options)
+        fresh = {
+            s.id: s.default if changed.option(s.id) is None else changed.option(s.id) for s in specs
+        }
+        got = rule_options.values(changed)
+        assert list(got.items()) == list(fresh.items())
+        got[specs[0].id] = "mutated"
+        assert rule_options.values(changed) == fresh
