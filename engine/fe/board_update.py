@@ -19,23 +19,39 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import chain, pairwise
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from engine.core import caches
-from engine.fe import blocking, model, production
-from engine.fe.forces import Board, Unit, carry_indexes
-from engine.fe.galaxy import load_galaxy
-from engine.fe.steps import releases, reserves
+from engine.fe import blocking, board_views
+from engine.fe.forces import Board, Forces, Unit, carry_indexes
+from engine.fe.galaxy import HexId, load_galaxy
+
+if TYPE_CHECKING:
+    from engine.fe.model import FeState
 
 _ID = attrgetter("id")
+
+
+@caches.by_identity(maxsize=1)
+def board_of(
+    forces: tuple[Forces, ...],
+    owners: tuple[tuple[HexId, str], ...],
+    at_war: tuple[tuple[str, str], ...],
+    released: tuple[tuple[str, str], ...],
+    devastated: tuple[HexId, ...],
+) -> Board:
+    """The board of the last state parts asked about (see `engine.fe.model.FeState.board`)."""
+    units = tuple(u for empire in forces for u in empire.units)
+    return Board(units, owners, at_war, released, devastated)
 
 
 _BOARD_ORDER = attrgetter("empire", "id")
 """The order of a state's board: empire (as `FeState.forces` lists them), then id."""
 
 
-def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
+def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     """``state`` with these units replacing those of the same id, new ids added (see the
     module's docstring)."""
     changed = {u.id: u for u in units}
@@ -59,10 +75,10 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
             continue
         rebuilt.append((empire, before, after))
         if i is not None:
-            forces[i] = model.Forces(empire, after)
+            forces[i] = Forces(empire, after)
         else:  # an empire new to the board goes where the empires' order puts it
             at = bisect_left([f.empire for f in forces], empire)
-            forces.insert(at, model.Forces(empire, after))
+            forces.insert(at, Forces(empire, after))
             where = {f.empire: n for n, f in enumerate(forces)}
     new_forces = tuple(forces)
     new_state = msgspec.structs.replace(state, forces=new_forces)
@@ -77,16 +93,16 @@ def with_units(state: model.FeState, units: Iterable[Unit]) -> model.FeState:
     blocking.carry_index(load_galaxy(), board, new_board, changed, [f.empire for f in new_forces])
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
-    reserves.carry_empires_by_hex(board, new_board, hexes)
-    production.carry_highest(board, new_board, changed, (f"{f.empire}-" for f in new_forces))
+    board_views.carry_empires_by_hex(board, new_board, hexes)
+    board_views.carry_highest(board, new_board, changed, (f"{f.empire}-" for f in new_forces))
     for empire, before, after in rebuilt:
-        releases.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
+        board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids
     # all come before the next empire's (they do unless a captured ship kept its id).
     ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]
     new_board.__dict__["_id_sorted"] = all(last < first for (_, last), (first, _) in pairwise(ends))
     caches.prime(
-        model._board,
+        board_of,
         new_board,
         new_forces,
         state.owners,

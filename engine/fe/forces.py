@@ -60,6 +60,18 @@ class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
         return (builder, cls) if sep else (self.empire, self.cls)
 
 
+class Forces(msgspec.Struct, frozen=True, array_like=True):
+    """One empire's units, sorted by id.
+
+    The board is kept per empire so that a packet that moves one empire's ships leaves the
+    other empires' tuples untouched: the same objects from state to state, whose digests
+    `FeState.hash_form` remembers instead of re-hashing a thousand counters per packet.
+    """
+
+    empire: str
+    units: tuple[Unit, ...] = ()
+
+
 class Board(msgspec.Struct, frozen=True, dict=True):
     """The part of the game state the rules areas read.
 

@@ -31,12 +31,12 @@ Limits, each refused with its numbers and rule:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
+from engine.fe import board_views
 from engine.fe.economics import fmt_ep, replacement_cost2
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
@@ -256,36 +256,8 @@ def build_sites(
 
 def next_ids(board: Board, empire: str, count: int) -> tuple[str, ...]:
     """``count`` fresh ids after the empire's highest ``EMP-NNNN`` on the board."""
-    start = highest_number(board, f"{empire}-")
+    start = board_views.highest_number(board, f"{empire}-")
     return tuple(f"{empire}-{n:04d}" for n in range(start + 1, start + count + 1))
-
-
-@caches.by_identity(maxsize=16, identity=1)
-def highest_number(board: Board, prefix: str) -> int:
-    """The highest number ``N`` of the ids ``prefix`` + ``N`` on the board (0 if none).
-
-    Kept per board (by identity) and prefix; a board made from another by a change of units
-    gets it from the other's (`carry_highest`)."""
-    # ``isdecimal`` accepts exactly the digits ``\d`` matches (Unicode category Nd).
-    return max(_numbers(prefix, (u.id for u in board.with_id_prefix(prefix))), default=0)
-
-
-def _numbers(prefix: str, ids: Iterable[str]) -> list[int]:
-    cut = len(prefix)
-    return [int(number) for uid in ids if (number := uid[cut:]).isdecimal()]
-
-
-def carry_highest(
-    before: Board, after: Board, changed: Iterable[str], prefixes: Iterable[str]
-) -> None:
-    """Hand `highest_number` its answers for ``after``, which has every id of ``before``
-    and the ``changed`` ones, from those remembered for ``before`` (for these prefixes)."""
-    ids = tuple(changed)
-    for prefix in prefixes:
-        held = caches.peek(highest_number, before, prefix)
-        if held is not None:
-            new = _numbers(prefix, (uid for uid in ids if uid.startswith(prefix)))
-            caches.prime(highest_number, max([held, *new]), after, prefix)
 
 
 # Conversions

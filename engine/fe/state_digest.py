@@ -21,8 +21,8 @@ import msgspec
 from engine.core import caches
 
 if TYPE_CHECKING:
-    from engine.fe.forces import Unit
-    from engine.fe.model import FeState, Forces
+    from engine.fe.forces import Forces, Unit
+    from engine.fe.model import FeState
 
 _ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 

@@ -27,21 +27,18 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
 import msgspec
 
-from engine.core import caches
 from engine.core.ruleset import Event
-from engine.fe.blocking import movement_points
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe import board_views
+from engine.fe.forces import Unit
 from engine.fe.galaxy import Galaxy
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, Target, Trigger
 from engine.fe.steps import base
 
 RELEASE_RULE = "600.3"
-STARBASE_CLASSES = ("SB", "SBv.2")
+STARBASE_CLASSES = board_views.STARBASE_CLASSES
 
 
 def _actors(setup: EmpireSetup, trigger: Trigger) -> tuple[str, ...]:
@@ -83,9 +80,9 @@ class TriggerBoard:
     """What the triggers look up, computed once per check: starbases by hex, and each
     empire's units on the map that can move.
 
-    Built from each empire's part of the board (`_lookup_of`), which is remembered per
-    units tuple: a move order changes one empire's tuple, so the check that follows it
-    reads again only that empire's units, not every unit on the map.
+    Built from each empire's part of the board (`engine.fe.board_views.lookup_of`), which
+    is remembered per units tuple and carried over when units move: a move order changes one
+    empire's tuple, so the check that follows it reads again only the hexes that changed.
     """
 
     def __init__(self, state: FeState) -> None:
@@ -94,70 +91,11 @@ class TriggerBoard:
         self.stands_of: dict[tuple[str, ...], list[Unit]] = {}
         """`_stands` per actors, worked out once per check (releases share their actors)."""
         for forces in state.forces:
-            starbases, firsts = _lookup_of(forces.units)
+            starbases, firsts = board_views.lookup_of(forces.units)
             for unit in starbases:
                 self.starbases.setdefault(unit.hex, []).append(unit)
             for unit in firsts:
                 self.firsts.setdefault(unit.empire, []).append(unit)
-
-
-@caches.by_identity(maxsize=64)
-def _lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
-    """One empire's starbases on the map, in the units' order, and, per hex where it has
-    units on the map that can move, the one with the smallest id, by id (by identity of its
-    `Forces.units` tuple, which stays the same object while the empire does not move)."""
-    on_map = [u for u in units if u.hex != OFF_MAP]
-    starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
-    firsts: dict[tuple[str, int], Unit] = {}
-    for unit in sorted(on_map, key=_unit_id):
-        if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
-            firsts[unit.empire, unit.hex] = unit
-    return starbases, tuple(firsts.values())
-
-
-def carry_lookup(
-    empire: str,
-    before: tuple[Unit, ...],
-    after: tuple[Unit, ...],
-    hexes: Iterable[int],
-    changed: Mapping[str, Unit | None],
-    board: Board,
-) -> None:
-    """Hand `_lookup_of` its answer for ``after``, ``empire``'s units (sorted by id), derived
-    from its answer for ``before`` if that is remembered: ``after`` is ``before`` with the
-    ``changed`` units put in (or, for None, taken out), which stood in or entered
-    ``hexes``; ``board`` holds ``after`` and has its hex index built. Only those hexes are
-    read again."""
-    held = caches.peek(_lookup_of, before)
-    if held is None or "_by_hex" not in board.__dict__:
-        return
-    starbases, firsts = held
-    kept = [u for u in starbases if u.id not in changed]
-    kept.extend(
-        u
-        for u in changed.values()
-        if u is not None and u.hex != OFF_MAP and u.cls in STARBASE_CLASSES
-    )
-    touched = set(hexes)
-    first_of = {(u.empire, u.hex): u for u in firsts if u.hex not in touched}
-    for h in sorted(touched):
-        if h == OFF_MAP:
-            continue
-        key = (empire, h)
-        if key in first_of:
-            continue
-        for unit in board.at(h):  # in id order within an empire
-            if unit.empire == empire and _can_move(empire, unit.cls):
-                first_of[key] = unit
-                break
-    value = (tuple(sorted(kept, key=_unit_id)), tuple(sorted(first_of.values(), key=_unit_id)))
-    caches.prime(_lookup_of, value, after)
-
-
-@caches.derived(maxsize=4096)
-def _can_move(empire: str, cls: str) -> bool:
-    """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
-    return movement_points(Unit("", empire, cls)) > 0
 
 
 def _hit(

@@ -50,13 +50,13 @@ sources here give is:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import msgspec
 
-from engine.core import caches, hexgrid
+from engine.core import hexgrid
 from engine.core.ruleset import Event, OptionSpec, Seat, Violation
+from engine.fe import board_views
 from engine.fe.blocking import movement_points
 from engine.fe.combat.forces import command_of, is_scout
 from engine.fe.forces import OFF_MAP, Board, Unit
@@ -102,35 +102,8 @@ def flagship_counts(state: FeState) -> bool:
 
 
 def _pinned(board: Board, unit: Unit) -> bool:
-    empires = _empires_by_hex(board).get(unit.hex, ())
+    empires = board_views.empires_by_hex(board).get(unit.hex, ())
     return any(board.enemies(unit.empire, empire) for empire in empires)
-
-
-@caches.by_identity(maxsize=4)
-def _empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
-    """Per hex of ``board``, the empires with units there, each once, sorted: checking every
-    unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
-    found: dict[HexId, set[str]] = {}
-    for unit in board.units:
-        found.setdefault(unit.hex, set()).add(unit.empire)
-    return {h: tuple(sorted(empires)) for h, empires in found.items()}
-
-
-def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
-    """Hand `_empires_by_hex` its answer for ``after`` derived from its answer for
-    ``before`` if that is remembered, reading again only ``hexes``, those where units came or
-    went (``after`` must have its hex index built)."""
-    held = caches.peek(_empires_by_hex, before)
-    if held is None or "_by_hex" not in after.__dict__:
-        return
-    found = dict(held)
-    for h in hexes:
-        empires = tuple(sorted({u.empire for u in after.at(h)}))
-        if empires:
-            found[h] = empires
-        else:
-            found.pop(h, None)
-    caches.prime(_empires_by_hex, found, after)
 
 
 def unit_problems(state: FeState, unit: Unit) -> list[Violation]:

@@ -16,11 +16,10 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, production, rule_options
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe import blocking, board_views, rule_options
+from engine.fe.forces import OFF_MAP, Board, Forces, Unit
 from engine.fe.galaxy import load_galaxy
-from engine.fe.model import FeState, Forces
-from engine.fe.steps import releases, reserves
+from engine.fe.model import FeState
 from tests.engine.fe.helpers import start
 
 CHANGES = 30
@@ -81,12 +80,12 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             board.at(board.units[0].hex)
             board.unit(board.units[0].id)
             blocking.board_index(GALAXY, board)
-            reserves._empires_by_hex(board)
+            board_views.empires_by_hex(board)
             for empire in EMPIRES:
-                production.highest_number(board, f"{empire}-")
+                board_views.highest_number(board, f"{empire}-")
                 blocking.presence_set(GALAXY, board, empire)
             for forces in state.forces:
-                releases._lookup_of(forces.units)
+                board_views.lookup_of(forces.units)
         units = _change(state, rng, number)
         made = board.with_units(units)
         assert _held(made) == _indexes(made), f"change {number}: with_units' indexes"
@@ -107,15 +106,15 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             f"change {number}: the occupancy index"
         )
         carried_any += carried is not None
-        empires = caches.peek(reserves._empires_by_hex, new_board)
-        fresh_empires = reserves._empires_by_hex.__wrapped__(  # type: ignore[attr-defined]
+        empires = caches.peek(board_views.empires_by_hex, new_board)
+        fresh_empires = board_views.empires_by_hex.__wrapped__(  # type: ignore[attr-defined]
             Board(new_board.units)
         )
         assert empires is None or empires == fresh_empires, f"change {number}: empires by hex"
         plain = _plain(new_board)  # one board more in the caches, not one per empire
         for empire in EMPIRES:
-            highest = caches.peek(production.highest_number, new_board, f"{empire}-")
-            fresh_highest = production.highest_number.__wrapped__(  # type: ignore[attr-defined]
+            highest = caches.peek(board_views.highest_number, new_board, f"{empire}-")
+            fresh_highest = board_views.highest_number.__wrapped__(  # type: ignore[attr-defined]
                 Board(new_board.units), f"{empire}-"
             )
             assert highest is None or highest == fresh_highest, f"change {number}: {empire} ids"
@@ -127,8 +126,8 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             )
             presences += flags is not None
         for forces in changed.forces:
-            lookup = caches.peek(releases._lookup_of, forces.units)
-            fresh_lookup = releases._lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
+            lookup = caches.peek(board_views.lookup_of, forces.units)
+            fresh_lookup = board_views.lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
             assert lookup is None or lookup == fresh_lookup, (
                 f"change {number}: the release lookup of {forces.empire}"
             )
