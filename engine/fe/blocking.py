@@ -119,6 +119,12 @@ def _occupancy(galaxy: Galaxy, board: Board) -> dict[HexId, dict[str, int]]:
     return board_index(galaxy, board)[0]
 
 
+def ship_empires(galaxy: Galaxy, board: Board, h: HexId) -> list[str]:
+    """The empires with ships (`is_ship`) in hex ``h`` (on the map), from the board's
+    occupancy index: a hex's stack is read once per board, not once per question."""
+    return [e for e, has in _occupancy(galaxy, board).get(h, {}).items() if has & _SHIP]
+
+
 def bases_on(galaxy: Galaxy, board: Board) -> tuple[Unit, ...]:
     """The board's bases (`is_base`) on the map, every empire's, in board order."""
     return board_index(galaxy, board)[1]
@@ -135,10 +141,15 @@ def board_index(
     """
     out: dict[HexId, dict[str, int]] = {}
     bases: list[Unit] = []
+    traits: dict[tuple[str, str, bool], tuple[bool, bool, bool]] = {}  # per class and side
     for unit in board.units:
         if unit.hex == OFF_MAP:
             continue
-        ship, attrition, is_a_base = _traits(unit.empire, unit.cls, unit.crippled)
+        key = (unit.empire, unit.cls, unit.crippled)
+        found = traits.get(key)
+        if found is None:
+            found = traits[key] = _traits(*key)
+        ship, attrition, is_a_base = found
         if is_a_base:
             bases.append(unit)
         bits = _ANY | (_SHIP if ship else 0)

@@ -180,11 +180,17 @@ def replaceable(state: FeState) -> str:
     """
     empires = base.phasing_empires(state)
     paying = {e for e in empires if state.ep2(e) > 0}
+    buyable: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
     for forces in state.forces:  # the paying empires' units only (any one will do)
         if forces.empire not in paying:
             continue
         for unit in forces.units:
-            buyer = unit.empire in paying and unit.hex != OFF_MAP and _buyable(unit)
+            if unit.empire not in paying or unit.hex == OFF_MAP:
+                continue
+            key = (unit.empire, unit.cls, unit.crippled)
+            buyer = buyable.get(key)
+            if buyer is None:
+                buyer = buyable[key] = _buyable(unit)
             if buyer and not yard.cut_off(state, unit):
                 return ""
     return (

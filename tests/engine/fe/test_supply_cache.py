@@ -23,7 +23,7 @@ import pytest
 from engine.core import caches, hexgrid
 from engine.core.ruleset import Actor, Event, StepKind
 from engine.core.sequence import Step
-from engine.fe import blocking, strategic
+from engine.fe import blocking, provinces, strategic
 from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
@@ -95,6 +95,8 @@ class Answers(msgspec.Struct, frozen=True):
     """The next two fresh ids of each empire (`production.next_ids`)."""
     routes: dict[str, object]
     """Each empire's strategic route (204.0) from its first node to two others."""
+    disrupted: list[str]
+    """The provinces an enemy ship disrupts (for income), by id."""
 
 
 def _routes(board: Board, grids: dict[str, SupplyGrid]) -> dict[str, object]:
@@ -131,6 +133,7 @@ def _answers(state: FeState) -> Answers:
         fighters=_free_fighters(state),
         next_ids={e: next_ids(board, e, 2) for e in empires},
         routes=_routes(board, {e: supply_steps.grid_of(state, e) for e in empires}),
+        disrupted=[p.id for p in GALAXY.provinces if provinces.disrupted(board, p, p.empire)],
     )
 
 
@@ -180,6 +183,15 @@ def _fresh(state: FeState) -> Answers:
         ],
         next_ids={e: _next_ids_by_pattern(board, e) for e in empires},
         routes=_routes(board, grids),
+        disrupted=[
+            p.id
+            for p in GALAXY.provinces
+            if any(
+                blocking.is_ship(u) and board.enemies(u.empire, p.empire)
+                for h in p.hexes
+                for u in board.at(h)
+            )
+        ],
     )
 
 
@@ -361,6 +373,7 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.fighters == fresh.fighters, f"change {number} ({what}): 6E carriers"
         assert warm.next_ids == fresh.next_ids, f"change {number} ({what}): next ids"
         assert warm.routes == fresh.routes, f"change {number} ({what}): strategic routes"
+        assert warm.disrupted == fresh.disrupted, f"change {number} ({what}): disruption"
         differed += fresh != previous
         previous = fresh
         # The caches now hold the answers for this board; the next change must not reuse them.
