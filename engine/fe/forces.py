@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 from bisect import bisect_left, insort_left
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Mapping
 from operator import attrgetter
 from typing import Any
 
@@ -116,6 +116,11 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         for unit in self.units:
             grouped.setdefault(unit.hex, []).append(unit)
         return {h: tuple(units) for h, units in grouped.items()}
+
+    def stacks(self) -> ItemsView[HexId, tuple[Unit, ...]]:
+        """Each hex holding units (`OFF_MAP` too) with its units, as `at` gives them; the
+        hexes in no particular order."""
+        return self._by_hex.items()
 
     @functools.cached_property
     def _id_sorted(self) -> bool:

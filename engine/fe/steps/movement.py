@@ -56,6 +56,7 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 from __future__ import annotations
 
 from itertools import pairwise
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -129,25 +130,25 @@ def reactors(state: FeState) -> list[str]:
     held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
     if not held:
         return []
-    found: list[str] = []
-    # The batch's steps into held hexes in range, worked out once per hex, in batch order.
-    steps_near: dict[int, list[tuple[HexId, HexId]]] = {}
-    for forces in state.forces:  # the board's units in its order, phasing empires skipped
-        if forces.empire in phasing:
+    found: list[Unit] = []
+    for h, here in board.stacks():  # hex by hex: a stack out of range is passed over whole
+        if h == OFF_MAP:
             continue
-        for unit in forces.units:
-            if unit.empire in phasing or unit.hex == OFF_MAP:
-                continue
-            near_steps = steps_near.get(unit.hex)
-            if near_steps is None:
-                near = [h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE]
-                near_steps = steps_near[unit.hex] = [(f, t) for f, t in steps if t in near]
-            if any(
+        near = [t for t in held if hexgrid.distance(h, t) <= EXTENDED_REACTION_RANGE]
+        if not near:
+            continue
+        near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
+        for unit in here:
+            if unit.empire not in phasing and any(
                 why_not(board, phasing, to, frm, unit, state.reacted) is None
                 for frm, to in near_steps
             ):
-                found.append(unit.id)
-    return found
+                found.append(unit)
+    # In the board's order (its empires in order, each empire's units by id).
+    return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]
+
+
+_BOARD_ORDER = attrgetter("empire", "id")
 
 
 # --- who may go where ------------------------------------------------------------------------

@@ -29,7 +29,9 @@ from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import FeState
 from engine.fe.production import next_ids
+from engine.fe.reaction import EXTENDED_REACTION_RANGE, why_not
 from engine.fe.steps import base, releases, replacements, reserves
+from engine.fe.steps import movement as movement_steps
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
 from engine.fe.supply import SupplyGrid, supply_grid
@@ -396,3 +398,52 @@ def test_a_grid_is_reused_while_nothing_it_reads_changes_and_not_after() -> None
     after = supply_steps.grid_of(taken, empire)
     assert after != before
     assert after == _fresh(taken).grids[empire]
+
+
+def _reactors_unit_by_unit(state: FeState) -> list[str]:
+    """`movement.reactors` as it read the board before: every unit in the board's order,
+    the held hexes in range worked out per unit."""
+    board = state.board
+    phasing = base.phasing_empires(state)
+    steps = state.batch
+    held = [
+        h for h in sorted({to for _, to in steps}) if any(u.empire in phasing for u in board.at(h))
+    ]
+    found = []
+    for unit in board.units:
+        if unit.empire in phasing or unit.hex == OFF_MAP:
+            continue
+        near = [h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE]
+        if any(
+            why_not(board, phasing, to, frm, unit, state.reacted) is None
+            for frm, to in steps
+            if to in near
+        ):
+            found.append(unit.id)
+    return found
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_reactors_hex_by_hex_match_a_unit_by_unit_reading(seed: int) -> None:
+    """The units that may react to a batch (205.0), found hex by hex, are those a pass over
+    every unit finds, in the same order, on boards changed at random."""
+    rng = random.Random(seed)
+    state = _at_war(start())
+    fleets = {(u.empire, u.fleet) for u in state.board.units if u.fleet}
+    state = msgspec.structs.replace(state, released=tuple(sorted(fleets)))  # all may react
+    asked = 0
+    for _ in range(CHANGES):
+        state, _what = rng.choice(CHANGERS)(state, rng)
+        phasing = base.phasing_empires(state)
+        movers = [u for u in _on_map(state) if u.empire in phasing]
+        others = [u for u in _on_map(state) if u.empire not in phasing]
+        steps = set()
+        for unit in rng.sample(movers, min(6, len(movers))):  # next to the other side
+            to = rng.choice(hexgrid.neighbours(rng.choice(others).hex, GALAXY.width, GALAXY.height))
+            state = state.with_units([msgspec.structs.replace(unit, hex=to)])
+            steps.add((unit.hex, to))
+        batched = msgspec.structs.replace(state, batch=tuple(sorted(steps)))
+        expected = _reactors_unit_by_unit(batched)
+        assert movement_steps.reactors(batched) == expected
+        asked += bool(expected)
+    assert asked > CHANGES // 2, "hardly any batch could be reacted to: a weak test"
