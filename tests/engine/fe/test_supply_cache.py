@@ -23,7 +23,7 @@ import pytest
 from engine.core import caches, hexgrid
 from engine.core.ruleset import Actor, Event, StepKind
 from engine.core.sequence import Step
-from engine.fe import blocking, provinces, strategic
+from engine.fe import battles, blocking, planets, provinces, strategic
 from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
@@ -99,6 +99,25 @@ class Answers(msgspec.Struct, frozen=True):
     """Each empire's strategic route (204.0) from its first node to two others."""
     disrupted: list[str]
     """The provinces an enemy ship disrupts (for income), by id."""
+    battles: list[object]
+    """The battle hexes (302.0), planets included."""
+
+
+def _battles_unit_by_unit(board: Board) -> list[object]:
+    """`battles.battle_hexes` as it read the board before: every unit's empire by hex."""
+    present: dict[HexId, set[str]] = {}
+    for unit in board.units:
+        if unit.hex != OFF_MAP:
+            present.setdefault(unit.hex, set()).add(unit.empire)
+    defended = planets.planet_battles(GALAXY, board)
+    found: list[object] = []
+    for h in sorted(present):
+        owner = defended.get(h, "")
+        empires = sorted(present[h] | ({owner} if owner else set()))
+        pairs = [(a, b) for i, a in enumerate(empires) for b in empires[i + 1 :]]
+        if owner or any(board.enemies(a, b) for a, b in pairs):
+            found.append(battles.BattleHex(h, tuple(empires), owner))
+    return found
 
 
 def _routes(board: Board, grids: dict[str, SupplyGrid]) -> dict[str, object]:
@@ -136,6 +155,7 @@ def _answers(state: FeState) -> Answers:
         next_ids={e: next_ids(board, e, 2) for e in empires},
         routes=_routes(board, {e: supply_steps.grid_of(state, e) for e in empires}),
         disrupted=[p.id for p in GALAXY.provinces if provinces.disrupted(board, p, p.empire)],
+        battles=list(battles.battle_hexes(board, GALAXY)),
     )
 
 
@@ -194,6 +214,7 @@ def _fresh(state: FeState) -> Answers:
                 for u in board.at(h)
             )
         ],
+        battles=_battles_unit_by_unit(board),
     )
 
 
@@ -376,6 +397,7 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.next_ids == fresh.next_ids, f"change {number} ({what}): next ids"
         assert warm.routes == fresh.routes, f"change {number} ({what}): strategic routes"
         assert warm.disrupted == fresh.disrupted, f"change {number} ({what}): disruption"
+        assert warm.battles == fresh.battles, f"change {number} ({what}): battle hexes"
         differed += fresh != previous
         previous = fresh
         # The caches now hold the answers for this board; the next change must not reuse them.
