@@ -151,10 +151,14 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         """
         changed = {u.id: u for u in units}
         if not self._id_sorted:
-            merged = [changed.pop(u.id, u) for u in self.units]
-            merged.extend(changed.values())
+            unique = len(self._by_id) == len(self.units)
+            remaining = dict(changed)
+            merged = [remaining.pop(u.id, u) for u in self.units]
+            merged.extend(remaining.values())
             board = msgspec.structs.replace(self, units=tuple(sorted(merged, key=_ID)))
             board.__dict__["_id_sorted"] = True
+            if unique:  # (a captured ship kept its id): the change is still known
+                board.__dict__["_origin"] = (self, changed)
             return board
         # Sorted and unique: each changed unit's place is found by bisection; a new id goes
         # where the sort would have put it.
