@@ -20,8 +20,10 @@ and dies with that object and is computed from its frozen fields only, so it can
 stale nor be shared with another object:
 
 - ``functools.cached_property`` ``FeState.board`` (engine/fe/model.py),
-  ``Board._by_id`` and ``Board._by_hex`` (engine/fe/forces.py), ``UnitTables._index``
-  (engine/fe/units.py).
+  ``Board._by_id``, ``Board._by_hex`` and ``Board._id_sorted`` (engine/fe/forces.py),
+  ``UnitTables._index`` (engine/fe/units.py). A board made from another by one change
+  (`Board.with_units`, `engine.fe.board_update`) starts with the other's indexes updated
+  for the changed units: the values a build from its own fields would give.
 
 They stay where they are: moving them here would add a bound that could evict an index a
 state still uses, and a global key for something that is only ever asked of its own object.
@@ -140,13 +142,29 @@ def _identity_memo(
     store: dict[tuple[object, ...], tuple[tuple[object, ...], R]] = {}
     lock = threading.Lock()
 
-    def call(*args: Any) -> R:
+    def keep(args: tuple[Any, ...], value: R) -> None:
         if identity is None:
             key: tuple[object, ...] = tuple(map(id, args))
             held = args
         else:
             key = (*map(id, args[:identity]), *args[identity:])
             held = args[:identity]
+        with lock:
+            store.pop(key, None)  # a primed entry is the newest
+            store[key] = (held, value)
+            while len(store) > maxsize:  # the oldest entry goes first
+                del store[next(iter(store))]
+
+    def held(args: tuple[Any, ...]) -> tuple[tuple[object, ...], R] | None:
+        if identity is None:
+            return store.get(tuple(map(id, args)))
+        return store.get((*map(id, args[:identity]), *args[identity:]))
+
+    def call(*args: Any) -> R:
+        if identity is None:
+            key: tuple[object, ...] = tuple(map(id, args))
+        else:
+            key = (*map(id, args[:identity]), *args[identity:])
         # An entry holds its key objects, so while it is stored no other live object can
         # have their ids: a stored key made of the ids of the caller's (live) arguments was
         # made from these very objects. One dict read, no lock: it is atomic.
@@ -154,10 +172,7 @@ def _identity_memo(
         if entry is not None:
             return entry[1]
         value = fn(*args)
-        with lock:
-            store[key] = (held, value)
-            while len(store) > maxsize:  # the oldest entry goes first
-                del store[next(iter(store))]
+        keep(args, value)
         return value
 
     def clear() -> None:
@@ -165,7 +180,40 @@ def _identity_memo(
             store.clear()
 
     functools.update_wrapper(call, fn)
+    call._keep = keep  # type: ignore[attr-defined]  # read by `prime`
+    call._held = held  # type: ignore[attr-defined]  # read by `peek`
     return call, _Registered("by_identity", maxsize, store.__len__, clear)
+
+
+def peek(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
+    """What a `by_identity` cache holds for ``args`` now, or None (nothing is computed):
+    for a caller that can derive a new answer from an old one if, and only if, it is at
+    hand (`prime` then hands the new one in)."""
+    if kwargs:
+        raise TypeError("identity caches take positional arguments only")
+    held = getattr(fn, "_held", None)
+    if held is None:
+        raise TypeError(f"{_name_of(fn)} is not an identity cache")
+    entry: tuple[tuple[object, ...], R] | None = held(args)
+    return None if entry is None else entry[1]
+
+
+def prime(fn: Callable[P, R], value: R, *args: P.args, **kwargs: P.kwargs) -> None:
+    """Hand a `by_identity` cache the answer for ``args`` that the caller worked out another
+    way, as if ``fn(*args)`` had just computed it (it becomes the newest entry).
+
+    For a caller that derives the answer for new objects cheaply from the answer for their
+    predecessors (a board after one move from the board before it), so that whoever asks
+    ``fn`` next about the same objects gets that answer, and the same object. Safe only if
+    ``value`` is equal to what ``fn(*args)`` would compute: every caller needs a test that
+    compares its primed answers with fresh computations.
+    """
+    if kwargs:
+        raise TypeError("identity caches take positional arguments only")
+    keep = getattr(fn, "_keep", None)
+    if keep is None:
+        raise TypeError(f"{_name_of(fn)} is not an identity cache")
+    keep(args, value)
 
 
 def by_identity(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.fe import planets
+from engine.fe import board_views, planets
 from engine.fe.forces import OFF_MAP, Board
 from engine.fe.galaxy import Galaxy, HexId
 
@@ -27,15 +27,15 @@ class BattleHex(msgspec.Struct, frozen=True):
 
 def battle_hexes(board: Board, galaxy: Galaxy | None = None) -> list[BattleHex]:
     """Every battle hex on the board, in hex-id order; planets count when ``galaxy`` is given."""
-    present: dict[HexId, set[str]] = {}
-    for unit in board.units:
-        if unit.hex != OFF_MAP:
-            present.setdefault(unit.hex, set()).add(unit.empire)
+    # Which empires stand in each hex, kept per board (`board_views.empires_by_hex`).
+    present = board_views.empires_by_hex(board)
     defended = planets.planet_battles(galaxy, board) if galaxy is not None else {}
     battles = []
     for h in sorted(present):
+        if h == OFF_MAP:
+            continue
         owner = defended.get(h, "")
-        empires = sorted(present[h] | ({owner} if owner else set()))
+        empires = sorted({*present[h], owner} if owner else present[h])
         if owner or any(
             board.enemies(a, b) for i, a in enumerate(empires) for b in empires[i + 1 :]
         ):

@@ -13,6 +13,7 @@ I inferred, C a choice that should become a game option.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Literal
 
 from engine.core import caches, hexgrid
@@ -51,6 +52,13 @@ def is_ship(unit: Unit) -> bool:
     """A ship in the sense of 756.0: it moves by itself and is none of the non-ship units
     (bases, PDUs, pods, convoys, FRDs, auxiliaries). I: a class missing from the tables that
     is not an auxiliary (an LTT) is a ship."""
+    return _is_ship(unit.empire, unit.cls)
+
+
+@caches.derived(maxsize=4096)
+def _is_ship(empire: str, cls: str) -> bool:
+    """`is_ship` of a unit of ``empire`` and class ``cls``: it reads nothing else."""
+    unit = Unit("", empire, cls)
     if is_auxiliary(unit):
         return False
     info = class_of(unit)
@@ -111,6 +119,12 @@ def _occupancy(galaxy: Galaxy, board: Board) -> dict[HexId, dict[str, int]]:
     return board_index(galaxy, board)[0]
 
 
+def ship_empires(galaxy: Galaxy, board: Board, h: HexId) -> list[str]:
+    """The empires with ships (`is_ship`) in hex ``h`` (on the map), from the board's
+    occupancy index: a hex's stack is read once per board, not once per question."""
+    return [e for e, has in _occupancy(galaxy, board).get(h, {}).items() if has & _SHIP]
+
+
 def bases_on(galaxy: Galaxy, board: Board) -> tuple[Unit, ...]:
     """The board's bases (`is_base`) on the map, every empire's, in board order."""
     return board_index(galaxy, board)[1]
@@ -127,10 +141,15 @@ def board_index(
     """
     out: dict[HexId, dict[str, int]] = {}
     bases: list[Unit] = []
+    traits: dict[tuple[str, str, bool], tuple[bool, bool, bool]] = {}  # per class and side
     for unit in board.units:
         if unit.hex == OFF_MAP:
             continue
-        ship, attrition, is_a_base = _traits(unit.empire, unit.cls, unit.crippled)
+        key = (unit.empire, unit.cls, unit.crippled)
+        found = traits.get(key)
+        if found is None:
+            found = traits[key] = _traits(*key)
+        ship, attrition, is_a_base = found
         if is_a_base:
             bases.append(unit)
         bits = _ANY | (_SHIP if ship else 0)
@@ -143,6 +162,95 @@ def board_index(
         here = out.setdefault(h, {})
         here[owner] = here.get(owner, 0) | bits
     return out, tuple(bases)
+
+
+def carry_index(
+    galaxy: Galaxy,
+    before: Board,
+    after: Board,
+    changed: Mapping[str, Unit],
+    empires: Iterable[str] = (),
+) -> None:
+    """Hand `board_index` the index of ``after`` (``before`` with the ``changed`` units, by
+    id), derived from ``before``'s if that is remembered: only the hexes those units left or
+    entered are read again, and the bases only when a changed unit is or was one.
+
+    ``before`` must have built its unit index (``Board.unit``) and ``after`` must share its
+    owners; otherwise nothing is done and ``after``'s index is built when first asked."""
+    held = caches.peek(board_index, galaxy, before)
+    if held is None or after.owners != before.owners:
+        return
+    out, bases = held
+    old_units = before.__dict__.get("_by_id")
+    if old_units is None:
+        return
+    touched = {unit.hex for unit in changed.values()}
+    touched.update(old_units[uid].hex for uid in changed if uid in old_units)
+    touched.discard(OFF_MAP)
+    was_base = any(
+        _traits(u.empire, u.cls, u.crippled)[2]
+        for u in (*changed.values(), *(old_units[uid] for uid in changed if uid in old_units))
+    )
+    new_out = dict(out)
+    map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
+    left = {old_units[uid].hex for uid in changed if uid in old_units}
+    for h in sorted(touched):
+        here: dict[str, int] = {}
+        # A hex that only gained units keeps its flags, with theirs added; one that a unit
+        # left (or where one changed) is read again whole.
+        arrivals = [u for u in changed.values() if u.hex == h] if h not in left else None
+        for unit in after.at(h) if arrivals is None else arrivals:
+            ship, attrition, _ = _traits(unit.empire, unit.cls, unit.crippled)
+            bits = _ANY | (_SHIP if ship else 0)
+            if attrition:
+                bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
+            here[unit.empire] = here.get(unit.empire, 0) | bits
+        if arrivals is None:
+            for owner, fighters in map_bases.get(h, ()):
+                bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
+                here[owner] = here.get(owner, 0) | bits
+        else:
+            for owner, bits in out.get(h, {}).items():
+                here[owner] = here.get(owner, 0) | bits
+        if here:
+            new_out[h] = here
+        else:
+            new_out.pop(h, None)
+    if was_base:
+        bases = tuple(
+            u for u in after.units if u.hex != OFF_MAP and _traits(u.empire, u.cls, u.crippled)[2]
+        )
+    caches.prime(board_index, (new_out, bases), galaxy, after)
+    if after.at_war != before.at_war:
+        return
+    # Each of these empires' presence flags, if remembered for ``before``, changes only in
+    # the touched hexes.
+    for empire in empires:
+        flags = caches.peek(presence_set, galaxy, before, empire)
+        if flags is None:
+            continue
+        at_war: dict[str, bool] = {}
+        gone: set[tuple[HexId, int]] = set()
+        came: set[tuple[HexId, int]] = set()
+        for h in touched:
+            old_here = out.get(h)
+            if old_here and (bits := _hex_flags(before, empire, old_here, at_war)):
+                gone.add((h, bits))
+            new_here = new_out.get(h)
+            if new_here and (bits := _hex_flags(after, empire, new_here, at_war)):
+                came.add((h, bits))
+        caches.prime(presence_set, (flags - gone) | came, galaxy, after, empire)
+
+
+@caches.by_identity(maxsize=8)
+def _map_bases_by_hex(
+    bases: tuple[tuple[HexId, str, bool], ...],
+) -> dict[HexId, tuple[tuple[str, bool], ...]]:
+    """`_map_bases` by hex, each hex's in their order (not to be mutated)."""
+    grouped: dict[HexId, list[tuple[str, bool]]] = {}
+    for h, owner, fighters in bases:
+        grouped.setdefault(h, []).append((owner, fighters))
+    return {h: tuple(found) for h, found in grouped.items()}
 
 
 @caches.by_identity(maxsize=8)
@@ -173,23 +281,38 @@ def _presence(galaxy: Galaxy, board: Board, empire: str) -> dict[HexId, int]:
     flags: dict[HexId, int] = {}
     at_war: dict[str, bool] = {}
     for h, here in _occupancy(galaxy, board).items():
-        bits = 0
-        for owner, has in here.items():
-            if owner == empire:
-                bits |= _F_ANY | (_F_SHIP if has & _SHIP else 0)
-                bits |= _F_FIGHTERS if has & _ATTRITION else 0
-                continue
-            enemy = at_war.get(owner)
-            if enemy is None:
-                enemy = at_war[owner] = board.enemies(empire, owner)
-            if enemy:
-                bits |= _E_ANY | (_E_SHIP if has & _SHIP else 0)
-                # Fighters on enemy ships are covered by the ship rows; only fighters on
-                # enemy non-ship units (bases, PDUs, auxiliary carriers) add the fighter rows.
-                bits |= _E_FIGHTERS if has & _NONSHIP_ATTRITION else 0
+        bits = _hex_flags(board, empire, here, at_war)
         if bits:
             flags[h] = bits
     return flags
+
+
+def _hex_flags(board: Board, empire: str, here: dict[str, int], at_war: dict[str, bool]) -> int:
+    """`_presence`'s flags of one hex from its occupancy (``at_war`` remembers, per other
+    empire, whether it is ``empire``'s enemy on ``board``)."""
+    bits = 0
+    for owner, has in here.items():
+        if owner == empire:
+            bits |= _F_ANY | (_F_SHIP if has & _SHIP else 0)
+            bits |= _F_FIGHTERS if has & _ATTRITION else 0
+            continue
+        enemy = at_war.get(owner)
+        if enemy is None:
+            enemy = at_war[owner] = board.enemies(empire, owner)
+        if enemy:
+            bits |= _E_ANY | (_E_SHIP if has & _SHIP else 0)
+            # Fighters on enemy ships are covered by the ship rows; only fighters on
+            # enemy non-ship units (bases, PDUs, auxiliary carriers) add the fighter rows.
+            bits |= _E_FIGHTERS if has & _NONSHIP_ATTRITION else 0
+    return bits
+
+
+@caches.by_identity(maxsize=32, identity=2)
+def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[HexId, int]]:
+    """`_presence` as the set `_blocked_by` is keyed by, per board (by identity) and empire;
+    a board made from another by a change of units gets it from the other's, updated for the
+    hexes that changed (`carry_index`)."""
+    return frozenset(_presence(galaxy, board, empire).items())
 
 
 @caches.derived(maxsize=4096)
@@ -232,7 +355,7 @@ def blocking_hexes(galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) 
     the retrograde and strategic checks of the same board, share one pass over its units.
     Only membership is ever asked of it (no order is read from a set).
     """
-    return _blocked_by(galaxy, frozenset(_presence(galaxy, board, empire).items()), purpose)
+    return _blocked_by(galaxy, presence_set(galaxy, board, empire), purpose)
 
 
 @caches.by_identity(maxsize=32, identity=1)

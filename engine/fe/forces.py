@@ -12,10 +12,15 @@ so a cripple's half is an integer).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import itertools
+from bisect import bisect_left, insort_left
+from collections.abc import Callable, ItemsView, Iterable, Mapping
+from operator import attrgetter
+from typing import Any
 
 import msgspec
 
+from engine.core import caches
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.units import UnitClass, unit_class
 
@@ -45,7 +50,7 @@ class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
 
     def info(self) -> UnitClass:
         """The unit's class in the Ship Information Tables."""
-        return unit_class(*self.class_key())
+        return _class_info(self.empire, self.cls)
 
     def class_key(self) -> tuple[str, str]:
         """The empire whose tables hold the unit's class, and the class id: its own, or for a
@@ -53,6 +58,18 @@ class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
         ``"KZI:CL"`` (so the counter's bytes, and every state hash, stay as they were)."""
         builder, sep, cls = self.cls.partition(CAPTURED_SEP)
         return (builder, cls) if sep else (self.empire, self.cls)
+
+
+class Forces(msgspec.Struct, frozen=True, array_like=True):
+    """One empire's units, sorted by id.
+
+    The board is kept per empire so that a packet that moves one empire's ships leaves the
+    other empires' tuples untouched: the same objects from state to state, whose digests
+    `FeState.hash_form` remembers instead of re-hashing a thousand counters per packet.
+    """
+
+    empire: str
+    units: tuple[Unit, ...] = ()
 
 
 class Board(msgspec.Struct, frozen=True, dict=True):
@@ -88,26 +105,134 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         return {unit.id: unit for unit in self.units}
 
     def at(self, h: HexId) -> tuple[Unit, ...]:
-        """The units in a hex, in id order."""
+        """The units in a hex, in the board's order (id order on a board `with_units` made;
+        empire, then id, on a state's board)."""
         return self._by_hex.get(h, ())
 
     @functools.cached_property
     def _by_hex(self) -> dict[HexId, tuple[Unit, ...]]:
-        """Units by hex (each tuple in id order, as ``units`` is), built on first use."""
+        """Units by hex (each tuple in the order of ``units``), built on first use."""
         grouped: dict[HexId, list[Unit]] = {}
         for unit in self.units:
             grouped.setdefault(unit.hex, []).append(unit)
         return {h: tuple(units) for h, units in grouped.items()}
 
+    def stacks(self) -> ItemsView[HexId, tuple[Unit, ...]]:
+        """Each hex holding units (`OFF_MAP` too) with its units, as `at` gives them; the
+        hexes in no particular order."""
+        return self._by_hex.items()
+
+    @functools.cached_property
+    def _id_sorted(self) -> bool:
+        """Whether ``units`` are in strictly increasing id order (`with_units` then finds a
+        unit by bisection instead of reading them all)."""
+        ids = [unit.id for unit in self.units]
+        return all(a < b for a, b in itertools.pairwise(ids))
+
+    def with_id_prefix(self, prefix: str) -> tuple[Unit, ...]:
+        """The units whose id starts with ``prefix`` (not empty), in the board's order: on
+        an id-sorted board a slice found by bisection, not a pass over every unit."""
+        if not self._id_sorted:
+            return tuple(u for u in self.units if u.id.startswith(prefix))
+        after = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # every id with the prefix sorts below
+        first = bisect_left(self.units, prefix, key=_ID)
+        return self.units[first : bisect_left(self.units, after, lo=first, key=_ID)]
+
     def is_released(self, unit: Unit) -> bool:
         return not unit.fleet or (unit.empire, unit.fleet) in self.released
 
     def with_units(self, units: Iterable[Unit]) -> Board:
-        """A board with these units replacing those of the same id (kept sorted by id)."""
+        """A board with these units replacing those of the same id (kept sorted by id).
+
+        The new board remembers which board and which units it was made from (`changes_from`),
+        so that `engine.fe.model.FeState.with_board` rebuilds only the empires those units
+        belong to; and it starts with the unit and hex indexes of this board brought up to
+        date for them, when this board had built its own.
+        """
         changed = {u.id: u for u in units}
-        merged = [changed.pop(u.id, u) for u in self.units]
-        merged.extend(changed.values())
-        return msgspec.structs.replace(self, units=tuple(sorted(merged, key=lambda u: u.id)))
+        if not self._id_sorted:
+            unique = len(self._by_id) == len(self.units)
+            remaining = dict(changed)
+            merged = [remaining.pop(u.id, u) for u in self.units]
+            merged.extend(remaining.values())
+            board = msgspec.structs.replace(self, units=tuple(sorted(merged, key=_ID)))
+            board.__dict__["_id_sorted"] = True
+            if unique:  # (a captured ship kept its id): the change is still known
+                board.__dict__["_origin"] = (self, changed)
+            return board
+        # Sorted and unique: each changed unit's place is found by bisection; a new id goes
+        # where the sort would have put it.
+        placed = list(self.units)
+        added: list[Unit] = []
+        for uid, unit in changed.items():
+            i = bisect_left(placed, uid, key=_ID)
+            if i < len(placed) and placed[i].id == uid:
+                placed[i] = unit
+            else:
+                added.append(unit)
+        for unit in added:
+            insort_left(placed, unit, key=_ID)
+        board = msgspec.structs.replace(self, units=tuple(placed))
+        board.__dict__["_id_sorted"] = True
+        root, before = self.__dict__.get("_origin", (self, {}))
+        board.__dict__["_origin"] = (root, {**before, **changed})
+        carry_indexes(self, board, changed, _ID)
+        return board
+
+    def changes_from(self) -> tuple[Board, Mapping[str, Unit]] | None:
+        """The board this one was made from by `with_units` (calls in a row count as one),
+        with the units changed since, by id; None for a board made otherwise."""
+        origin: tuple[Board, Mapping[str, Unit]] | None = self.__dict__.get("_origin")
+        return origin
+
+
+_ID = attrgetter("id")
+
+
+def carry_indexes(
+    before: Board, after: Board, changed: Mapping[str, Unit], order: Callable[[Unit], Any]
+) -> None:
+    """Give ``after`` (``before`` with the ``changed`` units) the indexes ``before`` built,
+    updated for those units only: what they would be if built from ``after.units``, whose
+    order is ``order`` (the key ``units`` is sorted by)."""
+    built = before.__dict__
+    if "_by_id" in built:
+        by_id = dict(built["_by_id"])
+        by_id.update(changed)
+        after.__dict__["_by_id"] = by_id
+    if "_by_hex" in built and "_by_id" in built:
+        old_ids: dict[str, Unit] = built["_by_id"]
+        by_hex = dict(built["_by_hex"])
+        left = {old_ids[uid].hex for uid in changed if uid in old_ids}
+        touched = left | {unit.hex for unit in changed.values()}
+        for h in sorted(touched):
+            if h in left:  # read again whole
+                here = [u for u in by_hex.get(h, ()) if u.id not in changed]
+                here.extend(u for u in changed.values() if u.hex == h)
+                here.sort(key=order)
+            else:  # it only gained units: each goes where the order puts it
+                here = list(by_hex.get(h, ()))
+                arrivals = [u for u in changed.values() if u.hex == h]
+                if 8 * len(arrivals) < len(here):
+                    for unit in arrivals:
+                        insort_left(here, unit, key=order)
+                else:
+                    here.extend(arrivals)
+                    here.sort(key=order)
+            if here:
+                by_hex[h] = tuple(here)
+            else:
+                by_hex.pop(h, None)
+        after.__dict__["_by_hex"] = by_hex
+
+
+@caches.derived(maxsize=4096)
+def _class_info(empire: str, cls: str) -> UnitClass:
+    """`Unit.info` of a unit of ``empire`` whose ``cls`` is this (a captured ship's names its
+    builder): read from the tables once per pair. A class not in the tables raises KeyError,
+    which is not remembered."""
+    builder, sep, own = cls.partition(CAPTURED_SEP)
+    return unit_class(builder, own) if sep else unit_class(empire, cls)
 
 
 def war_pairs(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:

@@ -13,12 +13,11 @@ ruleset through ``validate_secret``/``apply_secret``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 import msgspec
 
-from engine.core import caches
 from engine.core.errors import IllegalOrder, PacketError
 from engine.core.ruleset import OptionValue, RollRequest, Seat
 from engine.core.text import SAFE_PATTERN
@@ -32,24 +31,12 @@ from engine.core.turn_orders import (
     Standing,
     dice_problem,
 )
-from engine.fe import state_digest
+from engine.fe import board_update, state_digest
 from engine.fe.battle_model import BattleRecord, CombatPolicy
-from engine.fe.forces import Board, Unit
+from engine.fe.forces import Board, Forces, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.opening import ApproachOrder, CloakOrder, OpposeOrder, WithdrawOrder
 from engine.fe.reaction import ReactionPolicy
-
-
-class Forces(msgspec.Struct, frozen=True, array_like=True):
-    """One empire's units, sorted by id.
-
-    The board is kept per empire so that a packet that moves one empire's ships leaves the
-    other empires' tuples untouched: the same objects from state to state, whose digests
-    `FeState.hash_form` remembers instead of re-hashing a thousand counters per packet.
-    """
-
-    empire: str
-    units: tuple[Unit, ...] = ()
 
 
 class FeState(
@@ -186,14 +173,20 @@ class FeState(
         parts, and then the very same `Board` object, so caches keyed by the board's
         identity (supply grids) carry over from one step to the next.
         """
-        return _board(self.forces, self.owners, self.at_war, self.released, self.devastated)
+        return board_update.board_of(
+            self.forces, self.owners, self.at_war, self.released, self.devastated
+        )
 
     def with_board(self, board: Board) -> FeState:
         """This state with ``board``'s units, owners, wars and released fleets.
 
         An empire whose units did not change keeps its old tuple (the same object), so its
-        cached digest stays valid.
+        cached digest stays valid. A board `Board.with_units` made from this state's board
+        costs only the units it changed (`with_units`).
         """
+        origin = board.changes_from()
+        if origin is not None and origin[0] is self.board:
+            return self.with_units(origin[1].values())
         old = {f.empire: f for f in self.forces}
         grouped: dict[str, list[Unit]] = {}
         for unit in board.units:
@@ -211,6 +204,17 @@ class FeState(
             at_war=board.at_war,
             released=board.released,
         )
+
+    def with_units(self, units: Iterable[Unit]) -> FeState:
+        """This state with these units replacing those of the same id (or added).
+
+        What `with_board` gives for ``self.board.with_units(units)``, at the cost of the
+        changed units: only the empires they leave or join get a new tuple (a unit found by
+        bisection, as each empire's units are sorted by id), and the new state's board starts
+        with the previous board's unit and hex indexes updated for those units
+        (`engine.fe.board_update`).
+        """
+        return board_update.with_units(self, units)
 
     def ep2(self, empire: str) -> int:
         """The empire's treasury in halves of an EP."""
@@ -234,19 +238,6 @@ class FeState(
         """What the state hash encodes in place of this state (see `engine.core.state`): the
         fields off their defaults, the units as digests (`engine.fe.state_digest`)."""
         return state_digest.hash_form(self)
-
-
-@caches.by_identity(maxsize=1)
-def _board(
-    forces: tuple[Forces, ...],
-    owners: tuple[tuple[HexId, str], ...],
-    at_war: tuple[tuple[str, str], ...],
-    released: tuple[tuple[str, str], ...],
-    devastated: tuple[HexId, ...],
-) -> Board:
-    """The board of the last state parts asked about (see `FeState.board`)."""
-    units = tuple(u for empire in forces for u in empire.units)
-    return Board(units, owners, at_war, released, devastated)
 
 
 def _unit_id(unit: Unit) -> str:

@@ -31,12 +31,12 @@ Limits, each refused with its numbers and rule:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
+from engine.fe import board_views
 from engine.fe.economics import fmt_ep, replacement_cost2
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
@@ -256,9 +256,7 @@ def build_sites(
 
 def next_ids(board: Board, empire: str, count: int) -> tuple[str, ...]:
     """``count`` fresh ids after the empire's highest ``EMP-NNNN`` on the board."""
-    pattern = re.compile(rf"{re.escape(empire)}-(\d+)")
-    numbers = [int(m.group(1)) for u in board.units if (m := pattern.fullmatch(u.id))]
-    start = max(numbers, default=0)
+    start = board_views.highest_number(board, f"{empire}-")
     return tuple(f"{empire}-{n:04d}" for n in range(start + 1, start + count + 1))
 
 

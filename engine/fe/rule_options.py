@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe import economics, movement, neutral, production, provinces, repair
 from engine.fe.combat import ew, potential, small_scale
@@ -56,9 +57,19 @@ RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
 
 
 def values(state: FeState) -> dict[str, OptionValue]:
-    """Each rule option's value in this game: as chosen, else its default."""
+    """Each rule option's value in this game: as chosen, else its default (a new dict)."""
+    return dict(_values(state.options))
+
+
+@caches.by_identity(maxsize=4)
+def _values(options: tuple[tuple[str, OptionValue], ...]) -> dict[str, OptionValue]:
+    """`values` of the game's chosen ``options`` (by identity: a game keeps the same tuple
+    from state to state). Not to be mutated."""
+    chosen: dict[str, OptionValue] = {}
+    for name, value in reversed(options):  # as `FeState.option` reads them: the first wins
+        chosen[name] = value
     out: dict[str, OptionValue] = {}
     for spec in RULE_OPTIONS:
-        chosen = state.option(spec.id)
-        out[spec.id] = spec.default if chosen is None else chosen
+        picked = chosen.get(spec.id)
+        out[spec.id] = spec.default if picked is None else picked
     return out

@@ -61,7 +61,7 @@ def to_place(board: Board, setup: EmpireSetup) -> tuple[Unit, ...]:
     """The empire's units that still wait to be set up (fleets that set up on the map)."""
     names = {f.name for f in setup.fleets if placeable(f)}
     return tuple(
-        u for u in board.units
+        u for u in board.at(OFF_MAP)  # the units off the map, in the board's order
         if u.empire == setup.empire and u.hex == OFF_MAP and u.fleet in names
     )  # fmt: skip
 

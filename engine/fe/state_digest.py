@@ -21,8 +21,8 @@ import msgspec
 from engine.core import caches
 
 if TYPE_CHECKING:
-    from engine.fe.forces import Unit
-    from engine.fe.model import FeState, Forces
+    from engine.fe.forces import Forces, Unit
+    from engine.fe.model import FeState
 
 _ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
@@ -31,8 +31,8 @@ def hash_form(state: FeState) -> dict[str, object]:
     """The fields of ``state`` that differ from their defaults, by name, with the forces as
     digests per empire."""
     form: dict[str, object] = {}
-    for name, default in _field_defaults(type(state)):
-        value = getattr(state, name)
+    values = msgspec.structs.astuple(state)  # in field order, as `_field_defaults` lists them
+    for (name, default), value in zip(_field_defaults(type(state)), values, strict=True):
         if name == "forces":
             form[name] = _forces_digests(value)
         elif default is msgspec.NODEFAULT or value != default:

@@ -51,6 +51,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import Violation
 from engine.fe.blocking import Blocking, class_of, is_auxiliary, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit
@@ -133,8 +134,7 @@ def strategic_route(
     links = nodes(grid)
     if start not in links or to not in links:
         return None
-    blocked = Blocking(galaxy, board, grid.empire, "supply")
-    neighbours = neighbours_fn(galaxy, grid.empire)
+    blocked = Blocking(galaxy, board, grid.empire, "supply").hexes
     best: dict[HexId, int] = {start: 0}
     previous: dict[HexId, HexId] = {}
     queue: list[tuple[int, HexId]] = [(0, start)]
@@ -149,7 +149,7 @@ def strategic_route(
             while chain[-1] != start:
                 chain.append(previous[chain[-1]])
             return Route(tuple(reversed(chain)), length)
-        reach = spread(neighbours, [(here, 0)], blocked, SUPPLY_RANGE)
+        reach = _leg_reach(galaxy, grid.empire, here, blocked)
         for there in sorted(h for h in reach if h in links and h != here):
             leg = reach[there][0]
             if not _linked(links[here], links[there], leg):
@@ -159,6 +159,16 @@ def strategic_route(
                 previous[there] = here
                 heapq.heappush(queue, (length + leg, there))
     return None
+
+
+@caches.by_identity(maxsize=512, identity=1)
+def _leg_reach(
+    galaxy: Galaxy, empire: str, here: HexId, blocked: frozenset[HexId]
+) -> dict[HexId, tuple[int, int]]:
+    """The hexes a leg from node ``here`` reaches (`spread` within the supply range), by the
+    map (by identity) and the blocked hexes (by value): every strategic move of a phase
+    searches from the same nodes while the blocking stays as it was. Not to be mutated."""
+    return spread(neighbours_fn(galaxy, empire), [(here, 0)], blocked.__contains__, SUPPLY_RANGE)
 
 
 def _linked(a: int, b: int, leg: int) -> bool:

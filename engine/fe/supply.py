@@ -220,6 +220,21 @@ _PRIORITY = {"capital": 0, "base": 1, "planet": 2, "offmap": 3}
 
 def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     """The empire's supply points (412.0), one per hex (the most important kind), by hex."""
+    own_bases = tuple(u for u in bases_on(galaxy, board) if u.empire == empire)
+    return list(_points(galaxy, empire, board.owners, board.devastated, own_bases))
+
+
+@caches.by_identity(maxsize=64, identity=1)
+def _points(
+    galaxy: Galaxy,
+    empire: str,
+    owners: tuple[tuple[HexId, str], ...],
+    devastated_hexes: tuple[HexId, ...],
+    own_bases: tuple[Unit, ...],
+) -> tuple[SupplyPoint, ...]:
+    """`grid_points` from what it reads (the map by identity, the rest by value): a board on
+    which only ships moved gives the points of the board before it."""
+    board = Board(owners=owners, devastated=devastated_hexes)
     found: dict[HexId, SupplyPoint] = {}
 
     def add(h: HexId, kind: str, name: str) -> None:
@@ -233,9 +248,8 @@ def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     for capital in galaxy.capitals_of(empire):
         if board.owner(galaxy, capital.hex) == empire:
             add(capital.hex, "capital", "capital")
-    for unit in bases_on(galaxy, board):
-        if unit.empire == empire:
-            add(unit.hex, "base", f"{unit.cls} {unit.id}")
+    for unit in own_bases:
+        add(unit.hex, "base", f"{unit.cls} {unit.id}")
     for info in feature_hexes(galaxy):
         if taken.get(info.hex, info.empire) == empire:
             for base in info.bases:
@@ -245,7 +259,7 @@ def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     area = galaxy.offmap_of(empire)
     if area is not None and area.adjacent:
         add(OFF_MAP, "offmap", area.name or "off-map area")
-    return [found[h] for h in sorted(found)]
+    return tuple(found[h] for h in sorted(found))
 
 
 def supply_grid(

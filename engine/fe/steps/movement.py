@@ -56,6 +56,7 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 from __future__ import annotations
 
 from itertools import pairwise
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -66,7 +67,7 @@ from engine.fe import neutral, stacks
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
-from engine.fe.movement import Move, apply_move, check_move, hex_cost, remaining, spend
+from engine.fe.movement import Move, check_move, hex_cost, remaining, spend
 from engine.fe.reaction import (
     EXTENDED_REACTION_RANGE,
     apply_reaction,
@@ -129,23 +130,25 @@ def reactors(state: FeState) -> list[str]:
     held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
     if not held:
         return []
-    found: list[str] = []
-    near_of: dict[int, list[int]] = {}  # the held hexes in range, worked out once per hex
-    for unit in board.units:
-        if unit.empire in phasing or unit.hex == OFF_MAP:
+    found: list[Unit] = []
+    for h, here in board.stacks():  # hex by hex: a stack out of range is passed over whole
+        if h == OFF_MAP:
             continue
-        near = near_of.get(unit.hex)
-        if near is None:
-            near = near_of[unit.hex] = [
-                h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE
-            ]
-        if any(
-            why_not(board, phasing, to, frm, unit, state.reacted) is None
-            for frm, to in steps
-            if to in near
-        ):
-            found.append(unit.id)
-    return found
+        near = [t for t in held if hexgrid.distance(h, t) <= EXTENDED_REACTION_RANGE]
+        if not near:
+            continue
+        near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
+        for unit in here:
+            if unit.empire not in phasing and any(
+                why_not(board, phasing, to, frm, unit, state.reacted) is None
+                for frm, to in near_steps
+            ):
+                found.append(unit)
+    # In the board's order (its empires in order, each empire's units by id).
+    return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]
+
+
+_BOARD_ORDER = attrgetter("empire", "id")
 
 
 # --- who may go where ------------------------------------------------------------------------
@@ -409,7 +412,11 @@ def apply_move_order(
     )
     moved = spend(dict(state.moved), move, hex_cost(dict(state.options)))
     batch = state.batch if reserve else _record(state, move.path)
-    state = state.with_board(apply_move(board, move))
+    # What `apply_move` does to the board, given to the state directly (`FeState.with_units`).
+    end = move.path[-1]
+    state = state.with_units(
+        [msgspec.structs.replace(board.unit(uid), hex=end) for uid in move.unit_ids]
+    )
     state = msgspec.structs.replace(state, moved=tuple(moved.items()), batch=batch)
     return release_fired(state, step.id, events)
 

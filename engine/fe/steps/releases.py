@@ -29,17 +29,16 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core import caches
 from engine.core.ruleset import Event
-from engine.fe.blocking import movement_points
-from engine.fe.forces import OFF_MAP, Unit
+from engine.fe import board_views
+from engine.fe.forces import Unit
 from engine.fe.galaxy import Galaxy
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, Target, Trigger
 from engine.fe.steps import base
 
 RELEASE_RULE = "600.3"
-STARBASE_CLASSES = ("SB", "SBv.2")
+STARBASE_CLASSES = board_views.STARBASE_CLASSES
 
 
 def _actors(setup: EmpireSetup, trigger: Trigger) -> tuple[str, ...]:
@@ -55,7 +54,12 @@ def _stands(lookup: TriggerBoard, actors: tuple[str, ...]) -> list[Unit]:
     """One unit per actor and hex where the actors have units on the map that can move (a
     base occupies nothing): the smallest id of each, all of them by id. One check per empire
     and hex is enough, as a reason names only the empire and the hex."""
-    return sorted((u for e in actors for u in lookup.firsts.get(e, ())), key=_unit_id)
+    found = lookup.stands_of.get(actors)
+    if found is None:
+        firsts = lookup.firsts
+        found = sorted((u for e in actors for u in firsts.get(e, ())), key=_unit_id)
+        lookup.stands_of[actors] = found
+    return found
 
 
 def _unit_id(unit: Unit) -> str:
@@ -76,40 +80,22 @@ class TriggerBoard:
     """What the triggers look up, computed once per check: starbases by hex, and each
     empire's units on the map that can move.
 
-    Built from each empire's part of the board (`_lookup_of`), which is remembered per
-    units tuple: a move order changes one empire's tuple, so the check that follows it
-    reads again only that empire's units, not every unit on the map.
+    Built from each empire's part of the board (`engine.fe.board_views.lookup_of`), which
+    is remembered per units tuple and carried over when units move: a move order changes one
+    empire's tuple, so the check that follows it reads again only the hexes that changed.
     """
 
     def __init__(self, state: FeState) -> None:
         self.starbases: dict[int, list[Unit]] = {}
         self.firsts: dict[str, list[Unit]] = {}
+        self.stands_of: dict[tuple[str, ...], list[Unit]] = {}
+        """`_stands` per actors, worked out once per check (releases share their actors)."""
         for forces in state.forces:
-            starbases, firsts = _lookup_of(forces.units)
+            starbases, firsts = board_views.lookup_of(forces.units)
             for unit in starbases:
                 self.starbases.setdefault(unit.hex, []).append(unit)
             for unit in firsts:
                 self.firsts.setdefault(unit.empire, []).append(unit)
-
-
-@caches.by_identity(maxsize=64)
-def _lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
-    """One empire's starbases on the map, in the units' order, and, per hex where it has
-    units on the map that can move, the one with the smallest id, by id (by identity of its
-    `Forces.units` tuple, which stays the same object while the empire does not move)."""
-    on_map = [u for u in units if u.hex != OFF_MAP]
-    starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
-    firsts: dict[tuple[str, int], Unit] = {}
-    for unit in sorted(on_map, key=_unit_id):
-        if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
-            firsts[unit.empire, unit.hex] = unit
-    return starbases, tuple(firsts.values())
-
-
-@caches.derived(maxsize=4096)
-def _can_move(empire: str, cls: str) -> bool:
-    """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
-    return movement_points(Unit("", empire, cls)) > 0
 
 
 def _hit(
@@ -125,22 +111,22 @@ def _hit(
 
     ``area`` is the target's fleet set-up area (for ``fleet-area`` targets)."""
     h = unit.hex
-    where = base.hex_text(h)
     if target.kind == "hexes":
-        return f"{unit.empire} entered {where}" if h in target.hexes else ""
+        return f"{unit.empire} entered {base.hex_text(h)}" if h in target.hexes else ""
     if target.kind == "fleet-area":
         if h not in area:
             return ""
         names = " or ".join(f"{ref.empire} {ref.fleet}" for ref in target.fleets)
-        return f"{unit.empire} entered the set-up area of {names} at {where}"
+        return f"{unit.empire} entered the set-up area of {names} at {base.hex_text(h)}"
     if target.kind == "empire":
         holder = state.board.owner(galaxy, h)
-        return (
-            f"{unit.empire} entered {holder} space at {where}" if holder in target.empires else ""
-        )
+        if holder not in target.empires:
+            return ""
+        return f"{unit.empire} entered {holder} space at {base.hex_text(h)}"
     owners = target.empires or (owner,)
     for other in lookup.starbases.get(h, ()):
         if other.empire in owners:
+            where = base.hex_text(h)
             return f"{unit.empire} entered {where}, the hex of a {other.empire} starbase"
     return ""
 

@@ -37,6 +37,7 @@ Readings, marked as in ``fe-rules-notes.md``:
 
 from __future__ import annotations
 
+from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import model, production
 from engine.fe.economics import fmt_ep
@@ -45,7 +46,7 @@ from engine.fe.model import FeState, ReplaceOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
 from engine.fe.steps.base import Area
-from engine.fe.steps.supply import status_of
+from engine.fe.steps.supply import grid_of
 
 FREE_RULE = "530.12"
 F111_RULE = "527.13"
@@ -179,10 +180,19 @@ def replaceable(state: FeState) -> str:
     """
     empires = base.phasing_empires(state)
     paying = {e for e in empires if state.ep2(e) > 0}
-    for unit in state.board.units:
-        buyer = unit.empire in paying and unit.hex != OFF_MAP and _buyable(unit)
-        if buyer and not yard.cut_off(state, unit):
-            return ""
+    buyable: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
+    for forces in state.forces:  # the paying empires' units only (any one will do)
+        if forces.empire not in paying:
+            continue
+        for unit in forces.units:
+            if unit.empire not in paying or unit.hex == OFF_MAP:
+                continue
+            key = (unit.empire, unit.cls, unit.crippled)
+            buyer = buyable.get(key)
+            if buyer is None:
+                buyer = buyable[key] = _buyable(unit)
+            if buyer and not yard.cut_off(state, unit):
+                return ""
     return (
         f"fighters come back free at the end of the combat phase ({FREE_RULE}); "
         f"{', '.join(empires)}: no unit in supply carrying PFs or F-111s, or no EP to pay"
@@ -198,13 +208,15 @@ def _units_text(units: list[Unit]) -> str:
 def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
     """6E: every empire's units with fighters get their combat losses back free if in supply
     (530.12, 501.5); one event per empire that has such units on the map."""
+    by_empire = {forces.empire: forces.units for forces in state.forces}
     for empire in base.all_empires(state):
         supplied: list[Unit] = []
         unsupplied: list[Unit] = []
-        for unit in state.board.units:
-            if unit.empire != empire or unit.hex == OFF_MAP or _carries(unit)[0] == 0:
-                continue
-            (unsupplied if status_of(state, unit) == "none" else supplied).append(unit)
+        carriers = _fighter_carriers(by_empire.get(empire, ()))
+        grid = grid_of(state, empire) if carriers else None
+        for unit in carriers:
+            if grid is not None and unit.empire == empire:  # as `status_of` reads it
+                (unsupplied if grid.status(unit.hex) == "none" else supplied).append(unit)
         if not supplied and not unsupplied:
             continue
         count = len(supplied)
@@ -230,6 +242,25 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
                 },
             )
         )
+
+
+@caches.by_identity(maxsize=64)
+def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
+    """The units on the map that carry fighters, in their order, of one empire's units (by
+    identity of its `FeState.forces` tuple, the same object while none of them changes):
+    the check at 6E then reads the carriers only, not every unit of every empire."""
+    carries: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
+    found: list[Unit] = []
+    for unit in units:
+        if unit.hex == OFF_MAP:
+            continue
+        key = (unit.empire, unit.cls, unit.crippled)
+        has = carries.get(key)
+        if has is None:
+            has = carries[key] = _carries(unit)[0] != 0
+        if has:
+            found.append(unit)
+    return tuple(found)
 
 
 class _Replacements(Area):

@@ -54,8 +54,9 @@ from typing import Any
 
 import msgspec
 
-from engine.core import caches, hexgrid
+from engine.core import hexgrid
 from engine.core.ruleset import Event, OptionSpec, Seat, Violation
+from engine.fe import board_views
 from engine.fe.blocking import movement_points
 from engine.fe.combat.forces import command_of, is_scout
 from engine.fe.forces import OFF_MAP, Board, Unit
@@ -101,18 +102,8 @@ def flagship_counts(state: FeState) -> bool:
 
 
 def _pinned(board: Board, unit: Unit) -> bool:
-    empires = _empires_by_hex(board).get(unit.hex, ())
+    empires = board_views.empires_by_hex(board).get(unit.hex, ())
     return any(board.enemies(unit.empire, empire) for empire in empires)
-
-
-@caches.by_identity(maxsize=4)
-def _empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
-    """Per hex of ``board``, the empires with units there, each once, sorted: checking every
-    unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
-    found: dict[HexId, set[str]] = {}
-    for unit in board.units:
-        found.setdefault(unit.hex, set()).add(unit.empire)
-    return {h: tuple(sorted(empires)) for h, empires in found.items()}
 
 
 def unit_problems(state: FeState, unit: Unit) -> list[Violation]:
@@ -318,9 +309,11 @@ class _Reserves(Area):
 
     def skip(self, state: FeState, step: Step) -> str:
         mine = base.phasing_empires(state)
-        for unit in state.board.units:
-            if unit.empire in mine and not unit_problems(state, unit):
-                return ""
+        for forces in state.forces:  # the phasing empires' units only (any one will do)
+            if forces.empire in mine:
+                for unit in forces.units:
+                    if unit.empire in mine and not unit_problems(state, unit):
+                        return ""
         who = " and ".join(mine)
         return (
             f"no {who} unit could be a reserve (released, able to move, in supply, "

@@ -37,6 +37,7 @@ from engine.core import caches
 from engine.core.ruleset import Actor, Event
 from engine.fe import supply
 from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base
@@ -116,9 +117,13 @@ def _by_status(
 ) -> dict[supply.Status, tuple[Unit, ...]]:
     """``units`` of the grid's empire on the map by status in ``grid``, in their order."""
     by_status: dict[supply.Status, list[Unit]] = {"main": [], "partial": [], "none": []}
+    of_hex: dict[HexId, list[Unit]] = {}  # the list of each hex's status, looked up once
     for unit in units:
         if unit.empire == grid.empire and unit.hex != OFF_MAP:
-            by_status[grid.status(unit.hex)].append(unit)
+            found = of_hex.get(unit.hex)
+            if found is None:
+                found = of_hex[unit.hex] = by_status[grid.status(unit.hex)]
+            found.append(unit)
     return {status: tuple(found) for status, found in by_status.items()}
 
 

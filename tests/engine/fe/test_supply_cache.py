@@ -15,20 +15,26 @@ describes fails here.
 from __future__ import annotations
 
 import random
+import re
 
 import msgspec
 import pytest
 
 from engine.core import caches, hexgrid
-from engine.fe import blocking
+from engine.core.ruleset import Actor, Event, StepKind
+from engine.core.sequence import Step
+from engine.fe import battles, blocking, planets, provinces, strategic
 from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import FeState
-from engine.fe.steps import base, releases, reserves
+from engine.fe.production import next_ids
+from engine.fe.reaction import EXTENDED_REACTION_RANGE, why_not
+from engine.fe.steps import base, releases, replacements, reserves
+from engine.fe.steps import movement as movement_steps
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
-from engine.fe.supply import supply_grid
+from engine.fe.supply import SupplyGrid, supply_grid
 from engine.fe.units import load_units
 from tests.engine.fe.helpers import start
 
@@ -85,6 +91,51 @@ class Answers(msgspec.Struct, frozen=True):
     """Per empire, its units on the map by supply status (what a supply check reports)."""
     pinned: list[str]
     """Units in a hex with enemy units (none of them may be a reserve, 203.7)."""
+    fighters: list[tuple[str, list[str], list[str]]]
+    """Per empire with fighters on the map, its carriers in and out of supply (6E, 530.12)."""
+    next_ids: dict[str, tuple[str, ...]]
+    """The next two fresh ids of each empire (`production.next_ids`)."""
+    routes: dict[str, object]
+    """Each empire's strategic route (204.0) from its first node to two others."""
+    disrupted: list[str]
+    """The provinces an enemy ship disrupts (for income), by id."""
+    battles: list[object]
+    """The battle hexes (302.0), planets included."""
+
+
+def _battles_unit_by_unit(board: Board) -> list[object]:
+    """`battles.battle_hexes` as it read the board before: every unit's empire by hex."""
+    present: dict[HexId, set[str]] = {}
+    for unit in board.units:
+        if unit.hex != OFF_MAP:
+            present.setdefault(unit.hex, set()).add(unit.empire)
+    defended = planets.planet_battles(GALAXY, board)
+    found: list[object] = []
+    for h in sorted(present):
+        owner = defended.get(h, "")
+        empires = sorted(present[h] | ({owner} if owner else set()))
+        pairs = [(a, b) for i, a in enumerate(empires) for b in empires[i + 1 :]]
+        if owner or any(board.enemies(a, b) for a, b in pairs):
+            found.append(battles.BattleHex(h, tuple(empires), owner))
+    return found
+
+
+def _routes(board: Board, grids: dict[str, SupplyGrid]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for empire, grid in grids.items():
+        linked = sorted(strategic.nodes(grid))
+        for to in linked[-1:] + linked[len(linked) // 2 : len(linked) // 2 + 1]:
+            out[f"{empire} {to}"] = strategic.strategic_route(GALAXY, board, grid, linked[0], to)
+    return out
+
+
+FIGHTERS_STEP = Step("6E", "6", "fighters", Actor.BOTH, StepKind.AUTOMATIC)
+
+
+def _free_fighters(state: FeState) -> list[tuple[str, list[str], list[str]]]:
+    events: list[Event] = []
+    replacements.free_fighters(state, FIGHTERS_STEP, events)
+    return [(e.data["empire"], e.data["replaced"], e.data["unsupplied"]) for e in events]  # type: ignore[misc]
 
 
 def _answers(state: FeState) -> Answers:
@@ -100,6 +151,11 @@ def _answers(state: FeState) -> Answers:
             for counted in [supply_steps._counts(state, e)]
         },
         pinned=[u.id for u in board.units if reserves._pinned(board, u)],
+        fighters=_free_fighters(state),
+        next_ids={e: next_ids(board, e, 2) for e in empires},
+        routes=_routes(board, {e: supply_steps.grid_of(state, e) for e in empires}),
+        disrupted=[p.id for p in GALAXY.provinces if provinces.disrupted(board, p, p.empire)],
+        battles=list(battles.battle_hexes(board, GALAXY)),
     )
 
 
@@ -129,7 +185,45 @@ def _fresh(state: FeState) -> Answers:
             for u in board.units
             if any(board.enemies(u.empire, other.empire) for other in board.at(u.hex))
         ],
+        fighters=[
+            (
+                e,
+                [u.id for u in carriers if grids[e].status(u.hex) != "none"],
+                [u.id for u in carriers if grids[e].status(u.hex) == "none"],
+            )
+            for e in empires
+            for carriers in [
+                [
+                    u
+                    for u in board.units
+                    if u.empire == e
+                    and u.hex != OFF_MAP
+                    and u.info().shown(u.crippled).fighters2 > 0
+                ]
+            ]
+            if carriers
+        ],
+        next_ids={e: _next_ids_by_pattern(board, e) for e in empires},
+        routes=_routes(board, grids),
+        disrupted=[
+            p.id
+            for p in GALAXY.provinces
+            if any(
+                blocking.is_ship(u) and board.enemies(u.empire, p.empire)
+                for h in p.hexes
+                for u in board.at(h)
+            )
+        ],
+        battles=_battles_unit_by_unit(board),
     )
+
+
+def _next_ids_by_pattern(board: Board, empire: str) -> tuple[str, ...]:
+    """`production.next_ids` as a regular expression over every unit reads it."""
+    pattern = re.compile(rf"{re.escape(empire)}-(\d+)")
+    numbers = [int(m.group(1)) for u in board.units if (m := pattern.fullmatch(u.id))]
+    start = max(numbers, default=0)
+    return (f"{empire}-{start + 1:04d}", f"{empire}-{start + 2:04d}")
 
 
 # --- random changes ---------------------------------------------------------------------------
@@ -257,7 +351,22 @@ def _meet(state: FeState, rng: random.Random) -> tuple[FeState, str]:
     return state.with_board(board.with_units(moved)), f"{first.id} and {second.id} meet in {to}"
 
 
-CHANGERS = (_move, _move, _meet, _provoke, _destroy, _cripple, _capture, _devastate, _war, _tug)
+def _build(state: FeState, rng: random.Random) -> tuple[FeState, str]:
+    """A new carrier appears next to one of its empire's units, with the next free id."""
+    empire = rng.choice(base.all_empires(state))
+    near = rng.choice([u for u in _on_map(state) if u.empire == empire] or _on_map(state))
+    (uid,) = next_ids(state.board, empire, 1)
+    owned = [u.cls for u in _on_map(state) if u.empire == empire and ":" not in u.cls]
+    carriers = [c for c in owned if load_units().find(empire, c) is not None
+                and load_units().find(empire, c).full.fighters2 > 0]  # fmt: skip
+    cls = rng.choice(carriers or owned)
+    unit = Unit(uid, empire, cls, near.hex)
+    return state.with_board(state.board.with_units([unit])), f"built {cls} {uid}"
+
+
+CHANGERS = (
+    _move, _move, _meet, _provoke, _destroy, _cripple, _capture, _devastate, _war, _tug, _build,
+)  # fmt: skip
 
 
 def _at_war(state: FeState) -> FeState:
@@ -284,6 +393,11 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.fired == fresh.fired, f"change {number} ({what}): fired releases"
         assert warm.counts == fresh.counts, f"change {number} ({what}): supply check counts"
         assert warm.pinned == fresh.pinned, f"change {number} ({what}): pinned units"
+        assert warm.fighters == fresh.fighters, f"change {number} ({what}): 6E carriers"
+        assert warm.next_ids == fresh.next_ids, f"change {number} ({what}): next ids"
+        assert warm.routes == fresh.routes, f"change {number} ({what}): strategic routes"
+        assert warm.disrupted == fresh.disrupted, f"change {number} ({what}): disruption"
+        assert warm.battles == fresh.battles, f"change {number} ({what}): battle hexes"
         differed += fresh != previous
         previous = fresh
         # The caches now hold the answers for this board; the next change must not reuse them.
@@ -306,3 +420,52 @@ def test_a_grid_is_reused_while_nothing_it_reads_changes_and_not_after() -> None
     after = supply_steps.grid_of(taken, empire)
     assert after != before
     assert after == _fresh(taken).grids[empire]
+
+
+def _reactors_unit_by_unit(state: FeState) -> list[str]:
+    """`movement.reactors` as it read the board before: every unit in the board's order,
+    the held hexes in range worked out per unit."""
+    board = state.board
+    phasing = base.phasing_empires(state)
+    steps = state.batch
+    held = [
+        h for h in sorted({to for _, to in steps}) if any(u.empire in phasing for u in board.at(h))
+    ]
+    found = []
+    for unit in board.units:
+        if unit.empire in phasing or unit.hex == OFF_MAP:
+            continue
+        near = [h for h in held if hexgrid.distance(unit.hex, h) <= EXTENDED_REACTION_RANGE]
+        if any(
+            why_not(board, phasing, to, frm, unit, state.reacted) is None
+            for frm, to in steps
+            if to in near
+        ):
+            found.append(unit.id)
+    return found
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_reactors_hex_by_hex_match_a_unit_by_unit_reading(seed: int) -> None:
+    """The units that may react to a batch (205.0), found hex by hex, are those a pass over
+    every unit finds, in the same order, on boards changed at random."""
+    rng = random.Random(seed)
+    state = _at_war(start())
+    fleets = {(u.empire, u.fleet) for u in state.board.units if u.fleet}
+    state = msgspec.structs.replace(state, released=tuple(sorted(fleets)))  # all may react
+    asked = 0
+    for _ in range(CHANGES):
+        state, _what = rng.choice(CHANGERS)(state, rng)
+        phasing = base.phasing_empires(state)
+        movers = [u for u in _on_map(state) if u.empire in phasing]
+        others = [u for u in _on_map(state) if u.empire not in phasing]
+        steps = set()
+        for unit in rng.sample(movers, min(6, len(movers))):  # next to the other side
+            to = rng.choice(hexgrid.neighbours(rng.choice(others).hex, GALAXY.width, GALAXY.height))
+            state = state.with_units([msgspec.structs.replace(unit, hex=to)])
+            steps.add((unit.hex, to))
+        batched = msgspec.structs.replace(state, batch=tuple(sorted(steps)))
+        expected = _reactors_unit_by_unit(batched)
+        assert movement_steps.reactors(batched) == expected
+        asked += bool(expected)
+    assert asked > CHANGES // 2, "hardly any batch could be reacted to: a weak test"

@@ -1,0 +1,138 @@
+"""A state's units changed at the cost of the units that changed (`FeState.with_units`).
+
+A move order moves a stack of a few units on a board of thousands. Regrouping every unit by
+empire, sorting each empire, rebuilding the board and its unit and hex indexes would make
+each order cost the whole board; here only the empires the changed units leave or join get
+a new tuple (each empire's units are sorted by id, so a unit's place is found by bisection),
+and the new board starts with the old board's indexes updated for the changed units. The
+new board is handed to the cache behind `FeState.board` (`engine.core.caches.prime`), so
+the states that follow (the same units, another step) share it and everything remembered
+about it (supply grids, blocking sets).
+
+Every answer here is what the full computation gives (``tests/engine/fe/
+test_board_update.py`` compares them after random changes).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable
+from itertools import chain, pairwise
+from operator import attrgetter
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from engine.core import caches
+from engine.fe import blocking, board_views
+from engine.fe.forces import Board, Forces, Unit, carry_indexes
+from engine.fe.galaxy import HexId, load_galaxy
+
+if TYPE_CHECKING:
+    from engine.fe.model import FeState
+
+_ID = attrgetter("id")
+
+
+@caches.by_identity(maxsize=1)
+def board_of(
+    forces: tuple[Forces, ...],
+    owners: tuple[tuple[HexId, str], ...],
+    at_war: tuple[tuple[str, str], ...],
+    released: tuple[tuple[str, str], ...],
+    devastated: tuple[HexId, ...],
+) -> Board:
+    """The board of the last state parts asked about (see `engine.fe.model.FeState.board`)."""
+    units = tuple(u for empire in forces for u in empire.units)
+    return Board(units, owners, at_war, released, devastated)
+
+
+_BOARD_ORDER = attrgetter("empire", "id")
+"""The order of a state's board: empire (as `FeState.forces` lists them), then id."""
+
+
+def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
+    """``state`` with these units replacing those of the same id, new ids added (see the
+    module's docstring)."""
+    changed = {u.id: u for u in units}
+    board = state.board
+    by_id = board._by_id
+    edits: dict[str, dict[str, Unit | None]] = {}
+    """Per empire, the units to put in (by id), or to take out (None)."""
+    for uid, unit in changed.items():
+        old = by_id.get(uid)
+        if old is not None and old.empire != unit.empire:
+            edits.setdefault(old.empire, {})[uid] = None
+        edits.setdefault(unit.empire, {})[uid] = unit
+    forces = list(state.forces)
+    where = {f.empire: i for i, f in enumerate(forces)}
+    rebuilt: list[tuple[str, tuple[Unit, ...], tuple[Unit, ...]]] = []
+    for empire in sorted(edits):
+        i = where.get(empire)
+        before = forces[i].units if i is not None else ()
+        after = _edited(before, edits[empire])
+        if after is before:
+            continue
+        rebuilt.append((empire, before, after))
+        if i is not None:
+            forces[i] = Forces(empire, after)
+        else:  # an empire new to the board goes where the empires' order puts it
+            at = bisect_left([f.empire for f in forces], empire)
+            forces.insert(at, Forces(empire, after))
+            where = {f.empire: n for n, f in enumerate(forces)}
+    new_forces = tuple(forces)
+    new_state = msgspec.structs.replace(state, forces=new_forces)
+    new_board = Board(
+        tuple(chain.from_iterable(f.units for f in new_forces)),
+        state.owners,
+        state.at_war,
+        state.released,
+        state.devastated,
+    )
+    carry_indexes(board, new_board, changed, _BOARD_ORDER)
+    blocking.carry_index(load_galaxy(), board, new_board, changed, [f.empire for f in new_forces])
+    hexes = {u.hex for u in changed.values()}
+    hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
+    board_views.carry_empires_by_hex(board, new_board, hexes)
+    board_views.carry_highest(board, new_board, changed, (f"{f.empire}-" for f in new_forces))
+    for empire, before, after in rebuilt:
+        board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
+    # Each empire's units are sorted by id, so the whole board is when each empire's ids
+    # all come before the next empire's (they do unless a captured ship kept its id).
+    ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]
+    new_board.__dict__["_id_sorted"] = all(last < first for (_, last), (first, _) in pairwise(ends))
+    caches.prime(
+        board_of,
+        new_board,
+        new_forces,
+        state.owners,
+        state.at_war,
+        state.released,
+        state.devastated,
+    )
+    return new_state
+
+
+def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Unit, ...]:
+    """One empire's units (sorted by id) with ``edits`` made: the same tuple if they change
+    nothing."""
+    placed = list(units)
+    ids = list(map(_ID, units))  # searched in C, without a key function
+    touched = False
+    for uid, unit in edits.items():
+        i = bisect_left(ids, uid)
+        found = i < len(ids) and ids[i] == uid
+        if unit is None:
+            if found:
+                del placed[i]
+                del ids[i]
+                touched = True
+        elif found:
+            if placed[i] != unit:
+                placed[i] = unit
+                touched = True
+        else:
+            placed.insert(i, unit)
+            ids.insert(i, uid)
+            touched = True
+    return tuple(placed) if touched else units

@@ -1,0 +1,147 @@
+"""Views of a board that the rules read often, each kept per board or per empire's units
+and carried over from one board to the next when units change (`engine.fe.board_update`).
+
+Each view is a `engine.core.caches.by_identity` function of the board (or of one empire's
+units tuple, `engine.fe.forces.Forces`); its ``carry_*`` companion derives the answer for
+a changed board from the answer for the board before it, reading only the hexes where units
+came or went, and hands it to the cache (`engine.core.caches.prime`). A carried answer is
+what the function computes afresh (``tests/engine/fe/test_board_update.py`` checks each
+after random changes).
+
+- `lookup_of`: one empire's starbases and first movers per hex, read by the release
+  triggers (600.3, `engine.fe.steps.releases`);
+- `empires_by_hex`: which empires stand in each hex, read by the reserve's pin check
+  (203.7, `engine.fe.steps.reserves`);
+- `highest_number`: the highest id number of an empire, for the next new unit's id
+  (`engine.fe.production.next_ids`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from engine.core import caches
+from engine.fe.blocking import movement_points
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import HexId
+
+STARBASE_CLASSES = ("SB", "SBv.2")
+"""Starbase classes: a hex holding one is a release trigger's target (600.3)."""
+
+
+def _unit_id(unit: Unit) -> str:
+    return unit.id
+
+
+@caches.by_identity(maxsize=64)
+def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """One empire's starbases on the map, in the units' order, and, per hex where it has
+    units on the map that can move, the one with the smallest id, by id (by identity of its
+    `Forces.units` tuple, which stays the same object while the empire does not move)."""
+    on_map = [u for u in units if u.hex != OFF_MAP]
+    starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
+    firsts: dict[tuple[str, int], Unit] = {}
+    for unit in sorted(on_map, key=_unit_id):
+        if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
+            firsts[unit.empire, unit.hex] = unit
+    return starbases, tuple(firsts.values())
+
+
+def carry_lookup(
+    empire: str,
+    before: tuple[Unit, ...],
+    after: tuple[Unit, ...],
+    hexes: Iterable[int],
+    changed: Mapping[str, Unit | None],
+    board: Board,
+) -> None:
+    """Hand `lookup_of` its answer for ``after``, ``empire``'s units (sorted by id), derived
+    from its answer for ``before`` if that is remembered: ``after`` is ``before`` with the
+    ``changed`` units put in (or, for None, taken out), which stood in or entered
+    ``hexes``; ``board`` holds ``after`` and has its hex index built. Only those hexes are
+    read again."""
+    held = caches.peek(lookup_of, before)
+    if held is None or "_by_hex" not in board.__dict__:
+        return
+    starbases, firsts = held
+    kept = [u for u in starbases if u.id not in changed]
+    kept.extend(
+        u
+        for u in changed.values()
+        if u is not None and u.hex != OFF_MAP and u.cls in STARBASE_CLASSES
+    )
+    touched = set(hexes)
+    first_of = {(u.empire, u.hex): u for u in firsts if u.hex not in touched}
+    for h in sorted(touched):
+        if h == OFF_MAP:
+            continue
+        key = (empire, h)
+        if key in first_of:
+            continue
+        for unit in board.at(h):  # in id order within an empire
+            if unit.empire == empire and _can_move(empire, unit.cls):
+                first_of[key] = unit
+                break
+    value = (tuple(sorted(kept, key=_unit_id)), tuple(sorted(first_of.values(), key=_unit_id)))
+    caches.prime(lookup_of, value, after)
+
+
+@caches.derived(maxsize=4096)
+def _can_move(empire: str, cls: str) -> bool:
+    """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
+    return movement_points(Unit("", empire, cls)) > 0
+
+
+@caches.by_identity(maxsize=4)
+def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
+    """Per hex of ``board``, the empires with units there, each once, sorted: checking every
+    unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
+    found: dict[HexId, set[str]] = {}
+    for unit in board.units:
+        found.setdefault(unit.hex, set()).add(unit.empire)
+    return {h: tuple(sorted(empires)) for h, empires in found.items()}
+
+
+def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
+    """Hand `empires_by_hex` its answer for ``after`` derived from its answer for
+    ``before`` if that is remembered, reading again only ``hexes``, those where units came or
+    went (``after`` must have its hex index built)."""
+    held = caches.peek(empires_by_hex, before)
+    if held is None or "_by_hex" not in after.__dict__:
+        return
+    found = dict(held)
+    for h in hexes:
+        empires = tuple(sorted({u.empire for u in after.at(h)}))
+        if empires:
+            found[h] = empires
+        else:
+            found.pop(h, None)
+    caches.prime(empires_by_hex, found, after)
+
+
+@caches.by_identity(maxsize=16, identity=1)
+def highest_number(board: Board, prefix: str) -> int:
+    """The highest number ``N`` of the ids ``prefix`` + ``N`` on the board (0 if none).
+
+    Kept per board (by identity) and prefix; a board made from another by a change of units
+    gets it from the other's (`carry_highest`)."""
+    # ``isdecimal`` accepts exactly the digits ``\d`` matches (Unicode category Nd).
+    return max(_numbers(prefix, (u.id for u in board.with_id_prefix(prefix))), default=0)
+
+
+def _numbers(prefix: str, ids: Iterable[str]) -> list[int]:
+    cut = len(prefix)
+    return [int(number) for uid in ids if (number := uid[cut:]).isdecimal()]
+
+
+def carry_highest(
+    before: Board, after: Board, changed: Iterable[str], prefixes: Iterable[str]
+) -> None:
+    """Hand `highest_number` its answers for ``after``, which has every id of ``before``
+    and the ``changed`` ones, from those remembered for ``before`` (for these prefixes)."""
+    ids = tuple(changed)
+    for prefix in prefixes:
+        held = caches.peek(highest_number, before, prefix)
+        if held is not None:
+            new = _numbers(prefix, (uid for uid in ids if uid.startswith(prefix)))
+            caches.prime(highest_number, max([held, *new]), after, prefix)

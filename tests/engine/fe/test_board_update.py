@@ -1,0 +1,220 @@
+"""A state changed unit by unit (`FeState.with_units`, `engine.fe.board_update`) is the state
+the full regrouping gives, and its board's indexes are those built from its own units.
+
+The Wind's set-up board (and one with every unit there twice) is changed at random by a
+seeded generator: stacks move, units turn crippled, leave the map, change hands (a captured
+ship keeps its id, so the board stops being in id order), new units appear. After every
+change the state, its board and the board `Board.with_units` made are compared with a
+fresh computation that shares no object or index with them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+from engine.core import caches
+from engine.fe import blocking, board_views, rule_options
+from engine.fe.forces import OFF_MAP, Board, Forces, Unit
+from engine.fe.galaxy import load_galaxy
+from engine.fe.model import FeState
+from tests.engine.fe.helpers import start
+
+CHANGES = 30
+GALAXY = load_galaxy()
+EMPIRES = ("FED", "HYD", "KLI", "KZI", "LYR")
+
+
+def _full(state: FeState, board: Board) -> FeState:
+    """``state`` with ``board``'s units by the full regrouping (a copy of the board that does
+    not know where it came from)."""
+    plain = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
+    assert plain.changes_from() is None
+    return state.with_board(plain)
+
+
+def _indexes(board: Board) -> tuple[object, ...]:
+    """The board's unit and hex indexes and its order flag, as built from its fields."""
+    fresh = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
+    return fresh._by_id, fresh._by_hex, fresh._id_sorted
+
+
+def _held(board: Board) -> tuple[object, ...]:
+    return board._by_id, board._by_hex, board._id_sorted
+
+
+def _change(state: FeState, rng: random.Random, serial: int) -> list[Unit]:
+    board = state.board
+    on_map = [u for u in board.units if u.hex != OFF_MAP]
+    unit = rng.choice(on_map)
+    kind = rng.randrange(5)
+    if kind == 0:  # a stack moves
+        to = rng.choice(on_map).hex
+        return [msgspec.structs.replace(u, hex=to) for u in board.at(unit.hex)][:12]
+    if kind == 1:
+        return [msgspec.structs.replace(unit, crippled=not unit.crippled)]
+    if kind == 2:
+        return [msgspec.structs.replace(unit, hex=OFF_MAP)]
+    if kind == 3:  # captured: another empire's now, same id
+        other = rng.choice([e for e in EMPIRES if e != unit.empire])
+        return [msgspec.structs.replace(unit, empire=other)]
+    empire = rng.choice(EMPIRES)
+    return [Unit(f"{empire}-9{serial:03d}", empire, "CA", unit.hex)]
+
+
+@pytest.mark.parametrize(("seed", "scale"), [(1, 1), (2, 1), (3, 2)])
+def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
+    seed: int, scale: int
+) -> None:
+    rng = random.Random(seed)
+    carried_any = lookups = highs = presences = 0
+    state = start()
+    if scale > 1:
+        copies = [msgspec.structs.replace(u, id=f"{u.id}-2") for u in state.board.units]
+        state = state.with_board(state.board.with_units(copies))
+    for number in range(CHANGES):
+        board = state.board
+        if rng.random() < 0.7:  # the indexes are built, so they are carried over
+            board.at(board.units[0].hex)
+            board.unit(board.units[0].id)
+            blocking.board_index(GALAXY, board)
+            board_views.empires_by_hex(board)
+            for empire in EMPIRES:
+                board_views.highest_number(board, f"{empire}-")
+                blocking.presence_set(GALAXY, board, empire)
+            for forces in state.forces:
+                board_views.lookup_of(forces.units)
+        units = _change(state, rng, number)
+        made = board.with_units(units)
+        assert _held(made) == _indexes(made), f"change {number}: with_units' indexes"
+        expected = _full(state, made)
+        changed = state.with_board(made) if rng.random() < 0.5 else state.with_units(units)
+        # The next state (another step, the same units) shares the board and its indexes.
+        stepped = msgspec.structs.replace(changed, step=changed.step + 1)
+        assert stepped.board is changed.board, f"change {number}: the board is not shared"
+        assert changed == expected, f"change {number}: the state"
+        for before, after in zip(state.forces, changed.forces, strict=False):
+            if before.empire == after.empire and before.units == after.units:
+                assert after is before, f"change {number}: {before.empire} got a new tuple"
+        new_board = changed.board
+        assert new_board == expected.board, f"change {number}: the board"
+        assert _held(new_board) == _indexes(new_board), f"change {number}: the indexes"
+        carried = caches.peek(blocking.board_index, GALAXY, new_board)
+        assert carried is None or carried == _fresh_board_index(new_board), (
+            f"change {number}: the occupancy index"
+        )
+        carried_any += carried is not None
+        empires = caches.peek(board_views.empires_by_hex, new_board)
+        fresh_empires = board_views.empires_by_hex.__wrapped__(  # type: ignore[attr-defined]
+            Board(new_board.units)
+        )
+        assert empires is None or empires == fresh_empires, f"change {number}: empires by hex"
+        plain = _plain(new_board)  # one board more in the caches, not one per empire
+        for empire in EMPIRES:
+            highest = caches.peek(board_views.highest_number, new_board, f"{empire}-")
+            fresh_highest = board_views.highest_number.__wrapped__(  # type: ignore[attr-defined]
+                Board(new_board.units), f"{empire}-"
+            )
+            assert highest is None or highest == fresh_highest, f"change {number}: {empire} ids"
+            highs += highest is not None
+            flags = caches.peek(blocking.presence_set, GALAXY, new_board, empire)
+            fresh_flags = blocking._presence(GALAXY, plain, empire)
+            assert flags is None or flags == frozenset(fresh_flags.items()), (
+                f"change {number}: {empire} presence"
+            )
+            presences += flags is not None
+        for forces in changed.forces:
+            lookup = caches.peek(board_views.lookup_of, forces.units)
+            fresh_lookup = board_views.lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
+            assert lookup is None or lookup == fresh_lookup, (
+                f"change {number}: the release lookup of {forces.empire}"
+            )
+            new_tuple = all(forces.units is not f.units for f in state.forces)
+            lookups += new_tuple and lookup is not None
+        state = changed
+    assert not state.board._id_sorted or scale == 1, "no capture broke the id order"
+    assert carried_any > CHANGES // 3, "the occupancy index was hardly ever carried over"
+    assert lookups > CHANGES // 3, "the release lookups were hardly ever carried over"
+    assert highs > CHANGES, "the highest ids were hardly ever carried over"
+    assert presences > CHANGES, "the presence flags were hardly ever carried over"
+
+
+def _plain(board: Board) -> Board:
+    """A copy of ``board`` with none of its indexes (and so none of its cache entries)."""
+    return Board(board.units, board.owners, board.at_war, board.released, board.devastated)
+
+
+def _fresh_board_index(board: Board) -> object:
+    """`blocking.board_index` built from the board's fields by the undecorated function."""
+    fresh = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
+    return blocking.board_index.__wrapped__(GALAXY, fresh)  # type: ignore[attr-defined]
+
+
+def test_a_board_from_another_state_is_regrouped_in_full() -> None:
+    """A board made from an older state's board is not taken as a change of this state."""
+    state = start()
+    first = state.board.units[0]
+    moved = state.with_units([msgspec.structs.replace(first, hex=OFF_MAP)])
+    late = state.board.with_units([msgspec.structs.replace(state.board.units[1], crippled=True)])
+    assert late.changes_from() is not None
+    result = moved.with_board(late)
+    assert result.board.unit(first.id) == first  # the older board's units, as given
+    assert result == _full(moved, late)
+
+
+def test_priming_replaces_what_an_identity_cache_computes() -> None:
+    calls: list[tuple[int, ...]] = []
+
+    @caches.by_identity(maxsize=2, name="tests.board_update.probe")
+    def probe(values: tuple[int, ...]) -> int:
+        calls.append(values)
+        return sum(values)
+
+    key = (1, 2, 3)
+    assert caches.peek(probe, key) is None
+    caches.prime(probe, 6, key)
+    assert caches.peek(probe, key) == 6
+    assert probe(key) == 6 and calls == []
+    assert probe((4, 5)) == 9 and calls == [(4, 5)]
+    assert probe((6,)) == 6 and calls == [(4, 5), (6,)]
+    assert caches.peek(probe, (1, 2, 3)) is None, "the oldest entry went out"
+    with pytest.raises(TypeError):
+        caches.prime(len, 3, key)
+    with pytest.raises(TypeError):
+        caches.peek(len, key)
+
+
+def test_forces_stay_sorted_and_grouped() -> None:
+    state = start()
+    units = [msgspec.structs.replace(u, empire="KLI") for u in state.board.units[:5]]
+    changed = state.with_units(units)
+    for forces in changed.forces:
+        assert isinstance(forces, Forces)
+        assert all(u.empire == forces.empire for u in forces.units)
+        ids = [u.id for u in forces.units]
+        assert ids == sorted(ids)
+
+
+def test_option_values_remembered_per_options_tuple_match_a_fresh_reading() -> None:
+    """`rule_options.values` is kept per options tuple: it gives what reading each option
+    through `FeState.option` gives, for each tuple in turn, duplicates included (the first
+    entry wins), and a caller changing its dict changes nothing for the next."""
+    state = start()
+    specs = rule_options.RULE_OPTIONS
+    tuples = [
+        state.options,
+        (),
+        ((specs[0].id, "first"), *((s.id, s.default) for s in specs), (specs[0].id, "last")),
+        state.options,
+    ]
+    for options in tuples:
+        changed = msgspec.structs.replace(state, options=options)
+        fresh = {
+            s.id: s.default if changed.option(s.id) is None else changed.option(s.id) for s in specs
+        }
+        got = rule_options.values(changed)
+        assert list(got.items()) == list(fresh.items())
+        got[specs[0].id] = "mutated"
+        assert rule_options.values(changed) == fresh
