@@ -63,7 +63,7 @@ async def test_new_mail_is_synced_and_shown_without_a_key(tutorial: Tutorial) ->
         await sync(tutorial.alice.replica, tutorial.alice.transport, now)
         bell.set()
         await _until(lambda: screen.data is not None and screen.data.show.seq == 5)
-        assert "received 1, applied 1" in status_text(app)
+        assert "1 packet from Alice (coalition)" in status_text(app)  # what arrived, in words
         await pilot.pause()
 
 
