@@ -11,6 +11,8 @@ business: `ImapFolder.fetch_new` decides which new messages are packet mail from
 their ``X-Hexpost`` header and their MIME structure (plus a server-side search for the armoured
 block of a packet pasted into a message by hand), and downloads only those whole, with
 ``BODY.PEEK[]`` so that nothing is marked read. Foreign mail is never flagged, moved or fetched.
+Mail the server finds by its header and size (one search) is hexpost's own and is downloaded
+without asking for its structure first; only the rest is judged by its structure.
 
 Every failure is a `FetchError` whose text says what failed and where, and whose ``retryable``
 says whether trying again later may help (network trouble) or the user must change something

@@ -9,16 +9,20 @@ items in one by one would have left.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import msgspec
 import pytest
 
-from saves import ledger
+from mail.sync import pull
+from mail.transport import IncomingPacket, TransportError
+from saves import ledger, outbox
 from saves.inbox import Received
 from saves.store import Store
 from tests.saves.conftest import Player, now
@@ -113,7 +117,9 @@ KILLER = """
 import os, signal, sys
 from pathlib import Path
 import msgspec
-from saves import ledger
+from mail.sync import pull
+from mail.transport import IncomingPacket, TransportError
+from saves import ledger, outbox
 from saves.home import Home
 from saves.inbox import Received
 
@@ -210,3 +216,42 @@ def test_a_flood_of_garbage_around_the_packets_goes_in_by_one_commit(
         "SELECT COUNT(*) FROM transport_seen WHERE transport = ?", (TRANSPORT,)
     )
     assert seen is not None and seen[0] == 400 + CHATS
+
+
+class BrokenStream:
+    """A transport whose connection fails after its first batch was handed over."""
+
+    name = TRANSPORT
+
+    def __init__(self, first: list[IncomingPacket]) -> None:
+        self.first = first
+        self.filed: list[str] = []
+
+    async def fetch_stream(
+        self, cursor: str, seen: object
+    ) -> tuple[str, AsyncIterator[list[IncomingPacket]]]:
+        async def batches() -> AsyncIterator[list[IncomingPacket]]:
+            yield self.first
+            raise TransportError("the connection dropped")
+
+        return "v:999", batches()
+
+    async def processed(self, refs: list[str]) -> None:
+        self.filed.extend(refs)
+
+
+def test_a_connection_lost_after_a_batch_keeps_that_batch_and_files_it_away(
+    bob: Player, waiting: tuple[bytes, int, list[Received]]
+) -> None:
+    game_id, head, batch = waiting
+    first = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(batch[:30])]
+    broken = BrokenStream(first)
+    with pytest.raises(TransportError):
+        asyncio.run(pull(bob.replica, broken, now))  # type: ignore[arg-type]
+    assert bob.row(game_id).head_seq == head + 30
+    assert broken.filed == [item.ref for item in first]
+    assert outbox.cursor(bob.replica.store, TRANSPORT) == ""  # the rest is fetched again
+    assert outbox.SeenRefs(bob.replica.store, TRANSPORT).among(["ref0", "ref29", "ref30"]) == {
+        "ref0",
+        "ref29",
+    }
