@@ -1,32 +1,37 @@
 """Mail sync benchmark on the local test stack (Dovecot + aiosmtpd, as the mail tests use).
 
-    .venv/bin/python bench/sync.py [--mails 1000] [--repeat 3] [--latency 10]
+    .venv/bin/python bench/sync.py [--mails 1000] [--repeat 3] [--latency 10] [--profile FILE]
 
 Needs Dovecot (``apt-get install dovecot-imapd dovecot-lmtpd``). Two homes play The Wind
 through loopback mail up to a seat's move; that seat then writes ``--mails`` chat packets,
 whose emails (built by the real `MailTransport`) are put into the other player's folder with
-IMAP APPEND. Then, in the same run:
+IMAP APPEND. Then, in the same run, each figure printed with its floor and the ratio:
 
   (a) full sync of the waiting emails (connect, find, fetch, verify and apply every packet,
       store) against the floor: one connection that logs in, searches the folder and fetches
       every message with one batched ``UID FETCH ... BODY.PEEK[]`` (connect and login
-      included on both sides);
-  (b) a sync with nothing new, against one IMAP NOOP round trip; also the same with the
-      connection kept open, as `hexpost sync --watch` does between rounds;
+      included on both sides), plus verifying every packet's signature (`open_packet`), which
+      no sync may skip;
+  (b) a one-shot sync with nothing new (a new connection each time) against connect, login,
+      select and one NOOP; and a watch round's fetch on a kept connection against one NOOP
+      on an open connection;
   (c) with the watch loop running for the receiver: time from the SMTP send of one packet to
       that packet applied on the receiving side (``--latency`` samples). Dovecot is set to
       notify an idling client within 1 s (``imap_idle_notify_interval``).
 
 Runs of (a) use a fresh copy of the receiving home each time; the best of ``--repeat`` counts,
 and the floors are measured between them, so a busy moment on a shared machine does not land
-on one side only.
+on one side only. ``--profile FILE`` first runs cProfile over one full and one empty sync
+(the worker thread's IMAP reading shows as the event loop's wait).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
+import pstats
 import shutil
 import statistics
 import sys
@@ -40,11 +45,13 @@ sys.path.insert(0, str(ROOT))
 
 from imapclient import IMAPClient  # noqa: E402
 
+from engine.core.packets import open_packet  # noqa: E402
 from mail.loopback import LoopbackNetwork  # noqa: E402
 from mail.mailtransport import MailTransport  # noqa: E402
 from mail.sync import pull, sync  # noqa: E402
 from mail.watch import Round, watch  # noqa: E402
 from saves.home import Home  # noqa: E402
+from saves.reading import lookup_in  # noqa: E402
 from tests.mail.mailgame import (  # noqa: E402
     PASSWORD_ENV,
     account,
@@ -80,6 +87,26 @@ def floor_fetch(stack: MailStack, user: str, box: str, expected: int) -> float:
     elapsed = time.perf_counter() - began
     client.logout()
     assert len(fetched) == expected, f"fetched {len(fetched)}, expected {expected}"
+    return elapsed
+
+
+def floor_verify(packets: list[bytes], lookup: object) -> float:
+    """Seconds to verify every packet's signature (and decode its envelope and body), as the
+    receiver must: the part of a sync's floor that no transport can skip."""
+    began = time.perf_counter()
+    for data in packets:
+        open_packet(data, lookup)  # type: ignore[arg-type]
+    return time.perf_counter() - began
+
+
+def floor_connect_noop(stack: MailStack, user: str, box: str) -> float:
+    """Connect, log in, select the folder and send one NOOP: the floor of a one-shot sync
+    that finds nothing new."""
+    began = time.perf_counter()
+    client = _client(stack, user, box)
+    client.noop()
+    elapsed = time.perf_counter() - began
+    client.logout()
     return elapsed
 
 
@@ -140,6 +167,22 @@ def warm_nothing_new(home: Home, transport: MailTransport, samples: int = 21) ->
     return asyncio.run(run())
 
 
+def profile(side: Side, game_id: bytes, seqs: list[int], out: Path) -> None:
+    """cProfile one full sync and then one empty sync on a fresh copy; print the top entries
+    and keep the stats in ``out`` (full) and ``out``.empty."""
+    home, transport = side.fresh()
+    for name, target in (("full", out), ("empty", out.with_suffix(out.suffix + ".empty"))):
+        profiler = cProfile.Profile()
+        profiler.enable()
+        received = timed_sync(home, transport)[1]
+        profiler.disable()
+        print(f"--- profile of the {name} sync ({received} received), saved in {target}")
+        profiler.dump_stats(target)
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+    asyncio.run(transport.close())
+    home.close()
+
+
 def latency(
     stack: MailStack, sender: Player, receiver_path: Path, game_id: bytes, box: str, samples: int
 ) -> list[float]:
@@ -195,6 +238,9 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--latency", type=int, default=10)
+    parser.add_argument(
+        "--profile", metavar="FILE", help="also profile one full and one empty sync (cProfile)"
+    )
     args = parser.parse_args()
     with start_mail_stack() as stack, tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -229,19 +275,26 @@ def main() -> None:
         receiver.close()
         side = Side(stack, root / receiver_user, receiver_user, box, root)
 
-        full, floor, idle_sync, noop = [], [], [], []
+        packets = [sender.packet(game_id, seq) for seq in seqs]
+        lookup = lookup_in(sender.replica.state(game_id))
+        if args.profile:
+            profile(side, game_id, seqs, Path(args.profile))
+        full, fetch, verify, idle_sync, connect, noop = [], [], [], [], [], []
         last: tuple[Home, MailTransport] | None = None
         for _ in range(args.repeat):
-            floor.append(floor_fetch(stack, receiver_user, box, len(seqs)))
+            fetch.append(floor_fetch(stack, receiver_user, box, len(seqs)))
+            verify.append(floor_verify(packets, lookup))
             home, transport = side.fresh()
             seconds, received = timed_sync(home, transport)
             assert received == len(seqs), f"received {received} of {len(seqs)}"
             assert home.replica().game(game_id).head_seq == seqs[-1]
             full.append(seconds)
             asyncio.run(transport.close())
-            fresh_transport = MailTransport(account(stack, receiver_user, box))
-            idle_sync.append(timed_sync(home, fresh_transport)[0])
-            asyncio.run(fresh_transport.close())
+            for _ in range(3):
+                fresh_transport = MailTransport(account(stack, receiver_user, box))
+                idle_sync.append(timed_sync(home, fresh_transport)[0])
+                asyncio.run(fresh_transport.close())
+                connect.append(floor_connect_noop(stack, receiver_user, box))
             noop.append(floor_noop(stack, receiver_user, box))
             if last is not None:
                 last[0].close()
@@ -252,18 +305,24 @@ def main() -> None:
         asyncio.run(warm_transport.close())
         last[0].close()
 
-        a, fa = min(full), min(floor)
-        b, fb = min(idle_sync), min(noop)
-        print(f"(a) {args.mails} packet emails waiting")
-        print(f"    floor, one batched FETCH (login+search+fetch)  : {fa * 1000:9.1f} ms")
-        print(f"    hexpost sync (connect..apply, all stored):      {a * 1000:9.1f} ms")
-        print(f"    ratio a / floor: {a / fa:.1f}   per packet: {a / len(seqs) * 1000:.2f} ms")
-        print("(b) nothing new")
-        print(f"    floor, one NOOP round trip:                     {fb * 1000:9.3f} ms")
-        print(f"    hexpost sync (new connection each time):        {b * 1000:9.1f} ms")
-        print(f"    ratio b / floor: {b / fb:.0f}")
-        print(f"    a watch round's fetch (connection kept open):   {warm * 1000:9.3f} ms")
-        print(f"    ratio warm / floor: {warm / fb:.1f}")
+        a, fa, fv = min(full), min(fetch), min(verify)
+        b, fb, fn = min(idle_sync), min(connect), min(noop)
+        print(f"(a) {args.mails} chat packet emails waiting (one game, one sender, MailTransport's")
+        print("    own emails appended by IMAP), synced into a fresh copy of the receiving home")
+        print(f"    one batched FETCH (login+select+search+fetch):  {fa * 1000:9.1f} ms")
+        print(f"    verifying the {len(packets)} packets' signatures:        {fv * 1000:9.1f} ms")
+        print(f"    floor, the two together:                         {(fa + fv) * 1000:9.1f} ms")
+        print(f"    hexpost sync (connect..apply, all stored):       {a * 1000:9.1f} ms")
+        print(
+            f"    ratio a / floor: {a / (fa + fv):.2f}   per packet: {a / len(seqs) * 1000:.3f} ms"
+        )
+        print("(b) nothing new, the same folder (the mails of (a) all read)")
+        print(f"    floor, connect+login+select+NOOP:                {fb * 1000:9.2f} ms")
+        print(f"    hexpost sync (new connection each time):         {b * 1000:9.2f} ms")
+        print(f"    ratio b / floor: {b / fb:.2f}")
+        print(f"    floor, one NOOP on an open connection:           {fn * 1000:9.3f} ms")
+        print(f"    a watch round's fetch (connection kept open):    {warm * 1000:9.3f} ms")
+        print(f"    ratio warm / NOOP: {warm / fn:.2f}")
         if args.latency:
             sender.transport = mailer  # type: ignore[assignment]
             samples = latency(stack, sender, last[0].path, game_id, box, args.latency)

@@ -11,6 +11,8 @@ business: `ImapFolder.fetch_new` decides which new messages are packet mail from
 their ``X-Hexpost`` header and their MIME structure (plus a server-side search for the armoured
 block of a packet pasted into a message by hand), and downloads only those whole, with
 ``BODY.PEEK[]`` so that nothing is marked read. Foreign mail is never flagged, moved or fetched.
+Mail the server finds by its header and size (one search) is hexpost's own and is downloaded
+without asking for its structure first; only the rest is judged by its structure.
 
 Every failure is a `FetchError` whose text says what failed and where, and whose ``retryable``
 says whether trying again later may help (network trouble) or the user must change something
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import socket
 import ssl
 import time
 from collections.abc import Container, Iterator, Sequence
@@ -38,16 +39,20 @@ from mail.accounts import (
     ImapConfig,
     ServerConfig,
     is_loopback,
-    secret_source,
     tls_context,
 )
+from mail.imaperrors import FetchError
+from mail.imaperrors import error_text as _text
+from mail.imaperrors import explain as _explain
+from mail.imaperrors import is_temporary as _temporary
 from mail.imapmarks import marks_packet
 from mail.mime import (
     ARMOR_BEGIN,
     HEADER,
 )
 from mail.mime import MAX_MAIL_BYTES as _READ_LIMIT
-from mail.transport import TransportError
+
+__all__ = ["FETCH_BATCH", "MAX_MAIL_BYTES", "FetchError", "FoundMail", "ImapFolder", "check_login"]
 
 MAX_MAIL_BYTES: int = _READ_LIMIT
 """Bigger messages are skipped (the cursor still moves past them): a packet email is far
@@ -55,6 +60,8 @@ smaller, and downloading a huge stranger's attachment would only waste the playe
 The same limit as `mail.mime.MAX_MAIL_BYTES`, past which an email is not read."""
 FETCH_BATCH: int = 100
 """UIDs per FETCH command, so a first scan of a big folder is many short commands."""
+_SEARCH_BATCH = 1000
+"""UIDs named per SEARCH for marked mail (the UID list must fit a command line)."""
 
 _log = logging.getLogger(__name__)
 
@@ -62,16 +69,6 @@ _DELETED = b"\\Deleted"
 _HEADER_ITEM = f"BODY.PEEK[HEADER.FIELDS ({HEADER.upper()})]".encode()
 _EOF_STRIKES = 5
 """Empty wake-ups in a row, before the IDLE timeout, that mean the server hung up."""
-_TEMPORARY = (b"[UNAVAILABLE]", b"[SERVERBUG]", b"[INUSE]", b"[LIMIT]")
-"""Response codes (RFC 5530) of a refusal that may go away by itself."""
-
-
-class FetchError(TransportError):
-    """Reading mail failed; ``retryable`` is False when the user must act before a retry."""
-
-    def __init__(self, message: str, *, retryable: bool) -> None:
-        super().__init__(message)
-        self.retryable = retryable
 
 
 @dataclass(frozen=True)
@@ -92,7 +89,9 @@ class ImapFolder:
     `idle` runs. The folder is selected read-write so that `move` can work.
     """
 
-    def __init__(self, client: Any, config: ImapConfig, uidvalidity: int, exists: int) -> None:
+    def __init__(
+        self, client: Any, config: ImapConfig, uidvalidity: int, exists: int, uidnext: int = 0
+    ) -> None:
         """Use `open`; this only wraps a client that is already logged in and selected."""
         self._client = client
         self._config = config
@@ -100,7 +99,16 @@ class ImapFolder:
         self.uidvalidity = uidvalidity
         self.exists = exists
         """How many messages the folder held when it was selected."""
+        self._fresh = True
+        """No command since the SELECT: what it reported is the folder as it is."""
+        self._complete: int | None = None
+        """No message of this folder has a UID above this, as far as this connection knows
+        (from the SELECT's UIDNEXT, then from each search); None once the server announced
+        new mail (EXISTS), until the next search. It lets a fetch with nothing new skip its
+        search: on a fresh connection no command at all, on a kept one a single NOOP."""
         self._announced()  # the SELECT's count is where this connection starts
+        if uidnext > 0:
+            self._complete = uidnext - 1
 
     @classmethod
     def open(cls, config: ImapConfig, secret: str) -> ImapFolder:
@@ -145,13 +153,14 @@ class ImapFolder:
             selected = client.select_folder(config.folder, readonly=False)
             uidvalidity = int(selected[b"UIDVALIDITY"])
             exists = int(selected.get(b"EXISTS", 0))
+            uidnext = int(selected.get(b"UIDNEXT", 0))
         except FetchError:
             _drop(client)
             raise
         except (IMAPClientError, OSError, KeyError, ValueError) as exc:
             _drop(client)
             raise _explain(exc, config, stage) from exc
-        return cls(client, config, uidvalidity, exists)
+        return cls(client, config, uidvalidity, exists, uidnext)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -168,36 +177,90 @@ class ImapFolder:
         ``cursor`` is ``""`` (never read) or what the last call returned. When it names
         another UIDVALIDITY the folder was rebuilt and its UIDs mean nothing any more: the whole
         folder is read again (the caller deduplicates by packet id). Messages whose ref is in
-        ``seen`` are not downloaded again.
+        ``seen`` are not downloaded again. (`new_uids` then `download`, for a caller that
+        looks up the new refs itself.)
         """
-        if batch < 1:
-            raise ValueError("batch must be at least 1")
+        uids, new_cursor = self.new_uids(cursor)
+        wanted = [uid for uid in uids if self.ref(uid) not in seen]
+        return self.download(wanted, batch=batch, max_bytes=max_bytes), new_cursor
+
+    def new_uids(self, cursor: str, *, just_opened: bool = False) -> tuple[list[int], str]:
+        """The UIDs after ``cursor`` (see `fetch_new`), in order, and the next cursor.
+
+        A server shows a session mail that arrived since its last command only once it has
+        told it so (EXISTS), so a kept connection first sends NOOP; when neither that NOOP nor
+        anything since the last search announced mail, and the cursor is at or past the last
+        UID this connection knows of, nothing new can be there and no search is made. A
+        connection the caller ``just_opened`` (no command since its SELECT) needs no NOOP: the
+        SELECT just reported the folder, with its UIDNEXT."""
         last = self._last_uid(cursor)
+        fresh = just_opened and self._fresh
         with self._guard("searching for new mail in"):
-            # A server shows a session mail that arrived since its last command only once it
-            # has told it so (EXISTS): NOOP first, or SEARCH would not see the newest mail.
-            self._client.noop()
+            if not fresh and _has_exists(_responses(self._client.noop())):
+                self._complete = None
             self._announced()  # what the NOOP announced, this SEARCH sees
+            if self._complete is not None and last >= self._complete:
+                return [], f"{self.uidvalidity}:{last}"
             found = self._client.search(["UID", f"{last + 1}:*"])
         # The server answers `n:*` with the highest UID even when that is below n.
         uids = sorted(uid for uid in (int(u) for u in found) if uid > last)
+        # Mail announced during the SEARCH may be missing from its answer (and `idle` still
+        # has to see the announcement): only a search with none such bounds the UIDs.
+        self._complete = None if self._exists_kept() else max([last, *uids[-1:]])
         if not uids:
             return [], f"{self.uidvalidity}:{last}"
-        wanted: list[int] = []
-        for start in range(0, len(uids), batch):
-            chunk = [u for u in uids[start : start + batch] if self.ref(u) not in seen]
-            if chunk:
-                wanted.extend(self._packet_mail(chunk, max_bytes))
+        return uids, f"{self.uidvalidity}:{uids[-1]}"
+
+    def download(
+        self, uids: Sequence[int], *, batch: int = FETCH_BATCH, max_bytes: int = MAX_MAIL_BYTES
+    ) -> list[FoundMail]:
+        """Those of ``uids`` that are packet mail no bigger than ``max_bytes`` (`packet_uids`),
+        downloaded whole (`bodies`)."""
+        chosen = self.packet_uids(uids, batch=batch, max_bytes=max_bytes)
+        return [
+            mail
+            for start in range(0, len(chosen), batch)
+            for mail in self.bodies(chosen[start : start + batch])
+        ]
+
+    def packet_uids(
+        self, uids: Sequence[int], *, batch: int = FETCH_BATCH, max_bytes: int = MAX_MAIL_BYTES
+    ) -> list[int]:
+        """Those of ``uids`` that are packet mail no bigger than ``max_bytes``, in UID order,
+        judged without downloading any message whole.
+
+        Mail already known to be hexpost's, by its ``X-Hexpost`` header and its size, is named
+        by the server in one search; only the rest is judged by its structure (`_packet_mail`,
+        which fetches size, header and structure of each)."""
+        if batch < 1:
+            raise ValueError("batch must be at least 1")
+        marked: set[int] = set()
+        for start in range(0, len(uids), _SEARCH_BATCH):
+            chunk = uids[start : start + _SEARCH_BATCH]
+            with self._guard("searching new mail in"):
+                found = self._client.search(
+                    ["UID", _uid_set(chunk), "HEADER", HEADER, "", "NOT", "LARGER", max_bytes]
+                )
+            marked.update(int(u) for u in found)
+        wanted = sorted(marked.intersection(uids))
+        rest = [uid for uid in uids if uid not in marked]
+        for start in range(0, len(rest), batch):
+            wanted.extend(self._packet_mail(rest[start : start + batch], max_bytes))
+        return sorted(wanted)
+
+    def bodies(self, uids: Sequence[int]) -> list[FoundMail]:
+        """``uids`` downloaded whole by one FETCH (``BODY.PEEK[]``: nothing is marked read);
+        a message expunged meanwhile by another client is left out."""
+        if not uids:
+            return []
+        with self._guard("downloading packet mail from"):
+            bodies = self._client.fetch(list(uids), [b"BODY.PEEK[]"])
         mails: list[FoundMail] = []
-        for start in range(0, len(wanted), batch):
-            chunk = wanted[start : start + batch]
-            with self._guard("downloading packet mail from"):
-                bodies = self._client.fetch(chunk, [b"BODY.PEEK[]"])
-            for uid in chunk:
-                raw = bodies.get(uid, {}).get(b"BODY[]")
-                if isinstance(raw, bytes):  # None: expunged meanwhile by another client
-                    mails.append(FoundMail(uid=uid, ref=self.ref(uid), raw=raw))
-        return mails, f"{self.uidvalidity}:{uids[-1]}"
+        for uid in uids:
+            raw = bodies.get(uid, {}).get(b"BODY[]")
+            if isinstance(raw, bytes):
+                mails.append(FoundMail(uid=uid, ref=self.ref(uid), raw=raw))
+        return mails
 
     def ref(self, uid: int) -> str:
         """The stable reference of a message of this folder, as `FoundMail.ref`."""
@@ -343,7 +406,10 @@ class ImapFolder:
                     self._client.idle_done()
                 raise
             _, late = self._client.idle_done()
-        return arrived or _has_exists(late)
+        if arrived or _has_exists(late):
+            self._complete = None
+            return True
+        return False
 
     def _announced(self) -> bool:
         """Take the new-mail announcements (EXISTS) the server made since the last call.
@@ -352,7 +418,15 @@ class ImapFolder:
         FETCH): imaplib keeps the announcement aside and the command's answer leaves the mail
         out, so only this says it is there. A client keeping no such record says nothing."""
         kept = getattr(getattr(self._client, "_imap", None), "untagged_responses", None)
-        return isinstance(kept, dict) and bool(kept.pop("EXISTS", None))
+        if isinstance(kept, dict) and kept.pop("EXISTS", None):
+            self._complete = None
+            return True
+        return False
+
+    def _exists_kept(self) -> bool:
+        """Whether an announcement (EXISTS) waits for `_announced`, left where it is."""
+        kept = getattr(getattr(self._client, "_imap", None), "untagged_responses", None)
+        return isinstance(kept, dict) and bool(kept.get("EXISTS"))
 
     def _wait_for_exists(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -379,7 +453,9 @@ class ImapFolder:
     def noop(self) -> None:
         """Keep the connection alive and collect the server's news (NOOP)."""
         with self._guard("sending NOOP to"):
-            self._client.noop()
+            answer = self._client.noop()
+        if _has_exists(_responses(answer)):
+            self._complete = None
 
     # --- closing ---------------------------------------------------------------------------
 
@@ -411,6 +487,7 @@ class ImapFolder:
         """Turn what imapclient or the network raises while ``doing`` into a `FetchError`."""
         if self._client is None:
             raise FetchError(f"the IMAP connection to {self._where} is closed", retryable=False)
+        self._fresh = False  # a command follows: the SELECT's report is no longer the latest
         try:
             yield
         except (IMAPClientError, OSError) as exc:
@@ -460,94 +537,10 @@ def _uid_set(uids: Sequence[int]) -> str:
     return ",".join(str(uid) for uid in uids)
 
 
+def _responses(answer: Any) -> Any:
+    """The untagged responses of imapclient's answer to NOOP (``(text, responses)``)."""
+    return answer[1] if isinstance(answer, tuple) and len(answer) == 2 else ()
+
+
 def _has_exists(responses: Any) -> bool:
     return any(isinstance(r, tuple) and len(r) >= 2 and r[1] == b"EXISTS" for r in responses or ())
-
-
-def _text(exc: BaseException) -> str:
-    """An imapclient error's words without the ``b'...'`` of the bytes it was made from."""
-    arg = exc.args[0] if exc.args else exc
-    if isinstance(arg, bytes):
-        return arg.decode("utf-8", "replace")
-    text = str(arg)
-    if len(text) > 3 and text[:2] in ("b'", 'b"') and text[-1] == text[1]:
-        return text[2:-1]
-    return text or type(exc).__name__
-
-
-def _temporary(exc: BaseException) -> bool:
-    said = _text(exc).encode("utf-8", "replace").upper()
-    return any(code in said for code in _TEMPORARY)
-
-
-def _explain(exc: BaseException, config: ImapConfig, stage: str) -> FetchError:
-    """The user's words for what failed while opening the folder, ``stage`` telling when."""
-    where = f"{config.host}:{config.port}"
-    unverified = exc if isinstance(exc, ssl.SSLCertVerificationError) else None
-    if unverified is not None:
-        trust = (
-            f"it is not signed by the CA in ca_file {config.ca_file!r}"
-            if config.ca_file
-            else "if the server uses its own certificate authority, set ca_file in "
-            f"[{config.section}] to that CA's certificate"
-        )
-        return FetchError(
-            f"the TLS certificate of the IMAP server {where} is not trusted "
-            f"({unverified.verify_message or unverified.reason}): hexpost did not log in; {trust}",
-            retryable=False,
-        )
-    if isinstance(exc, ssl.SSLError):
-        return FetchError(
-            f"the TLS handshake with the IMAP server {where} failed ({exc.reason or exc}): "
-            f'is security = "{config.security}" right for port {config.port}? '
-            "(993 is usually implicit TLS, 143 STARTTLS)",
-            retryable=False,
-        )
-    if isinstance(exc, socket.gaierror):
-        return FetchError(
-            f"cannot find the IMAP server {config.host} ({exc.strerror or exc}): check the "
-            "host name, and that the network is up",
-            retryable=True,
-        )
-    if isinstance(exc, ConnectionRefusedError):
-        return FetchError(
-            f"the IMAP server {where} refused the connection: is the server up, and the port "
-            "right?",
-            retryable=True,
-        )
-    if isinstance(exc, TimeoutError):
-        return FetchError(
-            f"timed out after {config.timeout:g} s talking to the IMAP server {where} "
-            f"(while trying to {stage}): check that the port matches "
-            f'security = "{config.security}", and that the network is up',
-            retryable=True,
-        )
-    if isinstance(exc, OSError | IMAPClientAbortError):
-        return FetchError(
-            f"lost the connection to the IMAP server {where} (while trying to {stage}: "
-            f"{_text(exc)}): check host and port, and that the network is up",
-            retryable=True,
-        )
-    said = _text(exc)
-    if stage == "login":
-        if "PRIVACYREQUIRED" in said.upper():
-            return FetchError(
-                f"the IMAP server {where} refuses a login without encryption ({said}): use "
-                'security = "starttls" or "tls"',
-                retryable=False,
-            )
-        return FetchError(
-            f"the IMAP server {where} refused the login for {config.username} ({said}): check "
-            f"the password (or token) from {secret_source(config)} and the username",
-            retryable=_temporary(exc),
-        )
-    if stage == "select":
-        return FetchError(
-            f"the IMAP server {where} could not open the folder {config.folder!r} of "
-            f"{config.username} ({said}): check folder in [{config.section}] (does it exist?)",
-            retryable=_temporary(exc),
-        )
-    return FetchError(
-        f"the IMAP server {where} failed while trying to {stage}: {said}",
-        retryable=_temporary(exc),
-    )

@@ -1,10 +1,11 @@
 """Which facts an IMAP server reports about a message mark it as packet mail (blocking-free).
 
-`mail.imap` asks the server for each new message's size, its ``X-Hexpost`` header and its
-BODYSTRUCTURE before downloading anything, and downloads a message only when these say it
-carries a packet. Both facts are whatever the sender built and the server parsed, so reading
-them is bounded: a header is looked at up to `MAX_HEADER_BYTES`, a structure is walked with a
-stack (no recursion) for at most `MAX_STRUCTURE_NODES` entries and `MAX_STRUCTURE_DEPTH` levels.
+`mail.imap` asks the server for the size, the ``X-Hexpost`` header and the BODYSTRUCTURE of
+each new message that a server search did not already name as hexpost's (by that header and
+its size), and downloads such a message only when these say it carries a packet. Both facts
+are whatever the sender built and the server parsed, so reading them is bounded: a header is
+looked at up to `MAX_HEADER_BYTES`, a structure is walked with a stack (no recursion) for at
+most `MAX_STRUCTURE_NODES` entries and `MAX_STRUCTURE_DEPTH` levels.
 """
 
 from __future__ import annotations

@@ -5,13 +5,14 @@ It joins the three pure or single-purpose mail modules behind the `Transport` in
 `mail.imap` finds them. Nothing here decides whether a packet is good: every copy an email
 holds is handed up, and the replica verifies and applies (or rejects and logs) it.
 
-The IMAP connection is blocking (imapclient), so every use of it runs in a worker thread, one
-call at a time: a sync or the watch loop never runs two IMAP commands at once, and the
-terminal's event loop keeps drawing while a server is slow. The connection is kept between
-calls (the watch loop idles on it) and opened again after any failure. The thread is a daemon
-of its own, not the event loop's pool: a call cancelled while it waits in IDLE (Ctrl-C, the
-app quitting) leaves the thread to end by itself and abandons its connection, instead of
-making the program wait up to half an hour at exit for the IDLE to time out.
+The IMAP connection is blocking (imapclient), so every use of it runs in a worker thread (one
+thread, kept from call to call), one call at a time: a sync or the watch loop never runs two
+IMAP commands at once, and the terminal's event loop keeps drawing while a server is slow.
+The connection is kept between calls (the watch loop idles on it) and opened again after any
+failure. The thread is a daemon of its own, not the event loop's pool: a call cancelled while
+it waits in IDLE (Ctrl-C, the app quitting) leaves the thread to end by itself and abandons its
+connection (the next call starts a new thread and a new connection), instead of making the
+program wait up to half an hour at exit for the IDLE to time out.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import queue
 import threading
-from collections.abc import Callable, Container, Sequence
+import weakref
+from collections.abc import AsyncIterator, Callable, Container, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -91,6 +94,7 @@ class MailTransport:
         self._folder: imap.ImapFolder | None = None
         self._secrets: dict[str, str] = {}
         self._fetched: dict[str, int] = {}
+        self._worker: _Worker | None = None
         """ref -> UID of the packet mail the last fetch returned, for `processed`."""
 
     # --- secrets ------------------------------------------------------------------------------
@@ -178,19 +182,75 @@ class MailTransport:
         if folder is not None:
             folder.close()
 
-    def _fetch_blocking(self, cursor: str, seen: Container[str]) -> FetchResult:
+    looks_up_seen = True
+    """`fetch` asks ``seen`` about the new refs alone, on the caller's thread: `mail.sync`
+    passes a `saves.outbox.SeenRefs` that looks them up in the store."""
+
+    def _new_blocking(self, cursor: str) -> tuple[int, list[int], str]:
         try:
-            found, new_cursor = self._open().fetch_new(cursor, seen)
+            opened = self._folder is None
+            folder = self._open()
+            uids, new_cursor = folder.new_uids(cursor, just_opened=opened)
         except BaseException:
             self._drop()
             raise
-        self._fetched = {item.ref: item.uid for item in found}
-        packets = [_incoming(item) for item in found]
-        return FetchResult(packets=packets, cursor=new_cursor)
+        return folder.uidvalidity, uids, new_cursor
+
+    def _choose_blocking(self, uidvalidity: int, uids: list[int]) -> list[int]:
+        try:
+            return self._folder_of(uidvalidity).packet_uids(uids)
+        except BaseException:
+            self._drop()
+            raise
+
+    def _download_blocking(self, uidvalidity: int, uids: list[int]) -> list[IncomingPacket]:
+        try:
+            found = self._folder_of(uidvalidity).bodies(uids)
+        except BaseException:
+            self._drop()
+            raise
+        self._fetched.update((item.ref, item.uid) for item in found)
+        return [_incoming(item) for item in found]
+
+    def _folder_of(self, uidvalidity: int) -> imap.ImapFolder:
+        """The open folder, if its UIDs still mean what they meant when they were found."""
+        folder = self._open()
+        if folder.uidvalidity != uidvalidity:
+            raise imap.FetchError(
+                f"the folder {self.config.imap.folder!r} changed its UIDVALIDITY while it was "
+                "read; will retry",
+                retryable=True,
+            )
+        return folder
 
     async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
-        """The packet emails that arrived since ``cursor`` (see `mail.imap.ImapFolder`)."""
-        return await self._in_thread(self._fetch_blocking, cursor, seen)
+        """The packet emails that arrived since ``cursor`` (see `mail.imap.ImapFolder`): all
+        the batches of `fetch_stream` at once."""
+        new_cursor, batches = await self.fetch_stream(cursor, seen)
+        packets = [item async for batch in batches for item in batch]
+        return FetchResult(packets=packets, cursor=new_cursor)
+
+    async def fetch_stream(
+        self, cursor: str, seen: Container[str]
+    ) -> tuple[str, AsyncIterator[list[IncomingPacket]]]:
+        """The next cursor, and the packet emails since ``cursor`` by batches of at most
+        `mail.imap.FETCH_BATCH`, oldest first: while the caller takes one batch in, the worker
+        thread already downloads and reads the next (`mail.sync.pull`).
+
+        First, on the worker thread, the new UIDs (nothing more when there are none: the usual
+        case, one NOOP on a kept connection, no command at all on a new one); then ``seen`` is
+        asked about their refs here, on the caller's thread (by its `among` when it has one,
+        one query for the lot); then the server names which of the others are packet mail."""
+        uidvalidity, uids, new_cursor = await self._in_thread(self._new_blocking, cursor)
+        self._fetched = {}
+        if not uids:
+            return new_cursor, _batches(self, uidvalidity, [])
+        refs = [f"{uidvalidity}:{uid}" for uid in uids]
+        among = getattr(seen, "among", None)
+        known: Container[str] = among(refs) if callable(among) else seen
+        wanted = [uid for uid, ref in zip(uids, refs, strict=True) if ref not in known]
+        chosen = await self._in_thread(self._choose_blocking, uidvalidity, wanted) if wanted else []
+        return new_cursor, _batches(self, uidvalidity, chosen)
 
     def _move_blocking(self, refs: Sequence[str]) -> None:
         target = self.config.imap.processed_folder
@@ -232,9 +292,29 @@ class MailTransport:
 
     async def close(self) -> None:
         await self._in_thread(self._drop)
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.stop()
 
     async def _in_thread(self, fn: Callable[..., T], *args: object) -> T:
-        """Run ``fn(*args)`` on a daemon thread and await its result (see the module's notes)."""
+        """Run ``fn(*args)`` on the worker thread and await its result (see the module's notes)."""
+        return await self._wait(self._submit(fn, *args))
+
+    async def _wait(self, future: asyncio.Future[T]) -> T:
+        """Await a call `_submit` handed to the worker; cancelled, abandon worker and folder."""
+        worker = self._worker
+        try:
+            return await future
+        except asyncio.CancelledError:
+            self._folder = None  # still in use by that thread: never touch it again
+            if worker is not None and self._worker is worker:
+                self._worker = None  # nor the thread: it ends once that call returns
+                worker.stop()
+            raise
+
+    def _submit(self, fn: Callable[..., T], *args: object) -> asyncio.Future[T]:
+        """Hand ``fn(*args)`` to the worker thread now (it starts while the caller goes on);
+        the future settles on this event loop."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
 
@@ -257,9 +337,66 @@ class MailTransport:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(settle, value, error)
 
-        threading.Thread(target=run, name="hexpost-imap", daemon=True).start()
-        try:
-            return await future
-        except asyncio.CancelledError:
-            self._folder = None  # still in use by that thread: never touch it again
-            raise
+        worker = self._worker
+        if worker is None:
+            worker = self._worker = _Worker()
+            weakref.finalize(self, worker.stop)
+        worker.submit(run)
+        return future
+
+
+async def _batches(
+    transport: MailTransport, uidvalidity: int, uids: list[int]
+) -> AsyncIterator[list[IncomingPacket]]:
+    """``uids`` downloaded and read by `imap.FETCH_BATCH`, each batch asked of the worker
+    before the one before it is handed to the caller, so that the two overlap."""
+    chunks = [
+        uids[start : start + imap.FETCH_BATCH] for start in range(0, len(uids), imap.FETCH_BATCH)
+    ]
+    pending = (
+        transport._submit(transport._download_blocking, uidvalidity, chunks[0]) if chunks else None
+    )
+    index = 0
+    try:
+        while pending is not None:
+            batch = await transport._wait(pending)
+            index += 1
+            pending = None
+            if index < len(chunks):
+                pending = transport._submit(
+                    transport._download_blocking, uidvalidity, chunks[index]
+                )
+            yield batch
+    finally:
+        if pending is not None:  # the caller stopped early: let the call end, unheard
+            pending.add_done_callback(_quiet)
+
+
+def _quiet(future: asyncio.Future[Any]) -> None:
+    """Retrieve a result nobody waits for any more (so asyncio does not report it)."""
+    if not future.cancelled():
+        future.exception()
+
+
+class _Worker:
+    """One daemon thread that runs the transport's blocking calls in turn, reused from call
+    to call (a thread started per call costs more than a NOOP on a kept connection). It holds
+    no reference to the transport, so a transport dropped without `close` stops it too."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        threading.Thread(
+            target=self._run, args=(self._jobs,), name="hexpost-imap", daemon=True
+        ).start()
+
+    @staticmethod
+    def _run(jobs: queue.SimpleQueue[Callable[[], None] | None]) -> None:
+        while (job := jobs.get()) is not None:
+            job()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def stop(self) -> None:
+        """End the thread after the calls already submitted (at once when it is idle)."""
+        self._jobs.put(None)

@@ -69,14 +69,50 @@ class Part:
     """One MIME part: its kept header fields and where its body lies in the raw bytes.
 
     What reading asks of a part is worked out once (the standard library parses a header's
-    parameters again on every question)."""
+    parameters again on every question), and only when asked: `read_known` fills the answers
+    in itself for the layout hexpost writes, and no Message is ever made."""
 
-    head: Message
-    """A small Message holding only `FIELDS`; ask it for types, parameters and file names."""
+    fields: dict[str, str]
+    """The first of each of `FIELDS` (lower-case names) the header block holds, as `_fields`
+    cuts them."""
     start: int
     end: int
     message: bool
     """Whether this header block is a whole message's (the email or a forwarded one)."""
+    default: str = "text/plain"
+    """The content type of a part that names none (``message/rfc822`` in a digest)."""
+
+    @functools.cached_property
+    def head(self) -> Message:
+        """A small Message holding only the kept fields; it answers types, parameters and file
+        names as the standard library reads them."""
+        head = Message()
+        head.set_default_type(self.default)
+        for name, value in self.fields.items():
+            head[name] = value
+        return head
+
+    @classmethod
+    def known(
+        cls,
+        fields: dict[str, str],
+        start: int,
+        end: int,
+        message: bool,
+        content_type: str,
+        boundary: str | None = None,
+        *,
+        charset: str = "",
+        filename: str = "",
+    ) -> Part:
+        """A part whose answers `read_known` read from fields of an exact form it knows."""
+        part = cls(fields, start, end, message)
+        answers = part.__dict__  # where the cached properties keep what they worked out
+        answers["content_type"] = content_type
+        answers["boundary"] = boundary
+        answers["charset"] = charset
+        answers["filename"] = filename
+        return part
 
     @functools.cached_property
     def content_type(self) -> str:
@@ -112,8 +148,7 @@ class Part:
         return not kind.startswith("multipart/") and kind != "message/rfc822"
 
     def field(self, name: str) -> str:
-        value = self.head.get(name)
-        return "" if value is None else str(value).strip()
+        return self.fields.get(name.lower(), "").strip()
 
 
 @dataclass
@@ -136,8 +171,7 @@ def walk(raw: bytes) -> list[Part]:
         if split is None:
             continue
         head_end, body_start = split
-        head = _head(raw[start:head_end], default)
-        part = Part(head=head, start=body_start, end=end, message=message)
+        part = Part(_fields(raw[start:head_end]), body_start, end, message, default)
         parts.append(part)
         budget.parts -= 1
         if depth >= MAX_DEPTH:
@@ -215,10 +249,14 @@ def _split_head(raw: bytes, start: int, end: int) -> tuple[int, int] | None:
 
 
 def _head(block: bytes, default: str) -> Message:
-    """A Message with the first of each of `FIELDS` in ``block``, unfolded lines kept as the
-    compat32 parser keeps them, each cut to `MAX_FIELD` characters."""
-    head = Message()
-    head.set_default_type(default)
+    """A Message with the kept fields of ``block`` (see `_fields`)."""
+    return Part(_fields(block), 0, 0, False, default).head
+
+
+def _fields(block: bytes) -> dict[str, str]:
+    """The first of each of `FIELDS` in ``block``, unfolded lines kept as the compat32 parser
+    keeps them, each cut to `MAX_FIELD` characters."""
+    head: dict[str, str] = {}
     text = b"\n" + block
     lowered = text.lower()
     for name in FIELDS:
@@ -289,3 +327,57 @@ def _children(
     if current is not None and len(children) < budget.parts:
         children.append((current, end))
     return children
+
+
+# --- hexpost's own layout, read without the standard library -----------------------------------
+
+_KNOWN_MULTIPART = re.compile(r'multipart/mixed; boundary="(=+[0-9]{1,30}=+)"')
+"""The top Content-Type the email package writes for a packet email."""
+_KNOWN_TEXT = re.compile(r'text/plain; charset="(utf-8|us-ascii)"')
+_KNOWN_ENCODINGS = frozenset({"7bit", "8bit", "base64", "quoted-printable"})
+_KNOWN_DISPOSITION = re.compile(r'attachment;\r?\n? filename="([0-9A-Za-z._-]{1,200})"')
+
+
+def read_known(raw: bytes, packet_type: str) -> list[Part] | None:
+    """The parts of an email laid out exactly as hexpost writes one (a multipart/mixed of a
+    UTF-8 plain text part, then one ``packet_type`` attachment), as `walk` would find them; or
+    None for any other email, which `walk` then reads.
+
+    The same bounded steps as `walk` (`_split_head`, `_fields`, `_children`) cut the email, so
+    the parts' places and fields are `walk`'s; only the questions `walk` hands to the standard
+    library (content type, boundary, charset, file name) are answered from fields that match
+    the few exact forms hexpost writes, which say the same as the library would. A field of any
+    other form (a gateway's rewrite, a stranger's mail) gives None: nothing is guessed."""
+    split = _split_head(raw, 0, len(raw))
+    if split is None:
+        return None
+    top = _fields(raw[: split[0]])
+    known = _KNOWN_MULTIPART.fullmatch(top.get("content-type", ""))
+    if known is None or "content-disposition" in top:
+        return None
+    budget = _Budget()
+    children = _children(raw, split[1], len(raw), known.group(1), budget)
+    if len(children) != 2:
+        return None
+    parts = [Part.known(top, split[1], len(raw), True, "multipart/mixed", known.group(1))]
+    for index, (start, end) in enumerate(children):
+        split = _split_head(raw, start, end)
+        if split is None:
+            return None
+        fields = _fields(raw[start : split[0]])
+        if fields.get("content-transfer-encoding", "").lower() not in _KNOWN_ENCODINGS:
+            return None
+        kind = fields.get("content-type", "")
+        disposition = fields.get("content-disposition")
+        if index == 0:
+            text = _KNOWN_TEXT.fullmatch(kind)
+            if text is None or disposition is not None:
+                return None
+            part = Part.known(fields, split[1], end, False, "text/plain", charset=text.group(1))
+        else:
+            named = None if disposition is None else _KNOWN_DISPOSITION.fullmatch(disposition)
+            if kind != packet_type or named is None:
+                return None
+            part = Part.known(fields, split[1], end, False, kind, filename=named.group(1))
+        parts.append(part)
+    return parts

@@ -1,22 +1,23 @@
 """Sync: pull what arrived, apply it, then push the outbox.
 
 Pulling comes first so automatic replies (entropy for a roll, a reveal) that the received
-packets call for are already in the outbox when it is pushed. Each received packet is taken
-in by its own store transaction that also marks its transport ref as read, so a crash at any
-point loses nothing and applies nothing twice; a crash after a send but before it is marked
+packets call for are already in the outbox when it is pushed. Received packets are taken in
+by batches, each one store transaction that also marks its transport refs as read, so a crash
+at any point loses nothing and applies nothing twice; a crash after a send but before it is marked
 only means the same bytes go out again, which every receiver ignores as a duplicate.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Container, Sequence
 
 import msgspec
 
 from engine.core.errors import HexpostError
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
 from saves import outbox, quarantine
+from saves.inbox import Received
 from saves.outcome import Outcome
 from saves.replica import Replica
 
@@ -40,46 +41,97 @@ class SyncReport(msgspec.Struct, frozen=True):
     """Requests sent to the other player for a packet whose copy came damaged (mail only)."""
 
 
+TAKE_BATCH = 100
+"""Fetched items taken in per store transaction (one commit and one head snapshot per game
+for the lot, instead of one per packet). A transport that streams its batches
+(``fetch_stream``, the mail transport's `mail.imap.FETCH_BATCH`) sets its own."""
+
+
 async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -> list[Outcome]:
     """Fetch what the transport has that this home has not read, and take each packet in.
 
     Of an item with several decoded copies (an email's attachment and armoured text) the first
     that verifies is taken in (`saves.inbox.pick_copy`, inside the replica, so the check that
-    picks a copy is the only check of its signature). Each item goes in by its own transaction,
-    which also marks its ref read and keeps its Message-ID for threading; the cursor is saved
-    last, so a crash re-fetches at worst what was already taken in (and ignored as read).
+    picks a copy is the only check of its signature). The items go in by batches of
+    `TAKE_BATCH`, each batch one transaction that also marks its refs read and keeps their
+    Message-IDs for threading (`Replica.receive_many`); the cursor is saved last, so a crash
+    re-fetches at worst what was already taken in (and ignored as read), and a crash inside a
+    batch stores none of it and marks none of it read.
     """
     store = replica.store
-    result = await transport.fetch(
-        outbox.cursor(store, transport.name), outbox.seen_refs(store, transport.name)
-    )
-    outcomes = [_take(replica, transport.name, item, now()) for item in result.packets]
-    await _file_away(transport, [item.ref for item in result.packets])
-    outbox.save_cursor(store, transport.name, result.cursor)
+    cursor = outbox.cursor(store, transport.name)
+    seen: Container[str]
+    if getattr(transport, "looks_up_seen", False):
+        seen = outbox.SeenRefs(store, transport.name)
+    else:
+        seen = outbox.seen_refs(store, transport.name)
+    outcomes: list[Outcome] = []
+    refs: list[str] = []
+    stream = getattr(transport, "fetch_stream", None)
+    if stream is not None:  # batches that arrive while the one before is taken in
+        new_cursor, batches = await stream(cursor, seen)
+        try:
+            async for batch in batches:
+                outcomes.extend(_take_batch(replica, transport.name, batch, now()))
+                refs.extend(item.ref for item in batch)
+        except Exception:
+            # The connection failed after some batches were stored: those are read, so file
+            # them away now (the next fetch skips them); the cursor stays for the rest.
+            await _file_away(transport, refs)
+            raise
+    else:
+        result = await transport.fetch(cursor, seen)
+        new_cursor, packets = result.cursor, result.packets
+        refs = [item.ref for item in packets]
+        for start in range(0, len(packets), TAKE_BATCH):
+            batch = packets[start : start + TAKE_BATCH]
+            outcomes.extend(_take_batch(replica, transport.name, batch, now()))
+    await _file_away(transport, refs)
+    if new_cursor != cursor:
+        outbox.save_cursor(store, transport.name, new_cursor)
     return outcomes
+
+
+def _received(transport: str, item: IncomingPacket) -> Received:
+    return Received(
+        data=item.data,
+        source=f"{transport} {item.ref}",
+        ref=(transport, item.ref),
+        message_id=item.message_id,
+        hint=(item.game_hint or None, item.seq_hint if item.seq_hint >= 0 else None),
+        alternatives=item.alternatives,
+    )
+
+
+def _take_batch(
+    replica: Replica, transport: str, items: Sequence[IncomingPacket], now: str
+) -> list[Outcome]:
+    """Take a batch in by one transaction; should that fail as a whole (even recording an
+    item's failure failed: a full disk?), each item by its own, so one never stops the rest."""
+    try:
+        return replica.receive_many([_received(transport, item) for item in items], now=now)
+    except Exception:
+        _log.exception("could not take in a batch of %d items: one at a time", len(items))
+        return [_take(replica, transport, item, now) for item in items]
 
 
 def _take(replica: Replica, transport: str, item: IncomingPacket, now: str) -> Outcome:
     """Take one fetched item in; whatever it raises is its own outcome, never the sync's."""
-    source = f"{transport} {item.ref}"
-    hint = (
-        item.game_hint or None,
-        item.seq_hint if item.seq_hint >= 0 else None,
-    )
+    received = _received(transport, item)
     try:
         return replica.receive(
-            item.data,
-            source=source,
+            received.data,
+            source=received.source,
             now=now,
-            ref=(transport, item.ref),
-            message_id=item.message_id,
-            hint=hint,
-            alternatives=item.alternatives,
+            ref=received.ref,
+            message_id=received.message_id,
+            hint=received.hint,
+            alternatives=received.alternatives,
         )
     except Exception as exc:  # even recording it failed (a full disk?): report, go on
-        _log.exception("could not take in %s", source)
+        _log.exception("could not take in %s", received.source)
         detail = f"could not be taken in: {type(exc).__name__}: {exc}"
-        return Outcome("rejected", detail, source=source, attention=True)
+        return Outcome("rejected", detail, source=received.source, attention=True)
 
 
 async def _file_away(transport: Transport, refs: list[str]) -> None:

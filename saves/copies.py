@@ -61,10 +61,13 @@ def check(store: Store, data: bytes) -> Checked:
     packet = verified_before(store, data, envelope)
     if packet is not None:
         return Checked(data, VERIFIED, packet)
-    if not envelope.public_key and not ledger.keys_with_id(store, envelope.key_id):
+    known = [] if envelope.public_key else ledger.keys_with_id(store, envelope.key_id)
+    if not envelope.public_key and not known:
         return Checked(data, UNKNOWN_KEY, key_id=envelope.key_id)
     try:
-        packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
+        packet = open_packet(
+            data, lambda kid: known if kid == envelope.key_id else ledger.keys_with_id(store, kid)
+        )
     except PacketError as exc:
         return Checked(data, BAD, problem=str(exc))
     return Checked(data, VERIFIED, packet)

@@ -62,6 +62,17 @@ def pick_copy(store: Store, data: bytes, alternatives: Sequence[bytes]) -> bytes
     return copies.pick(store, data, alternatives).data
 
 
+class Received(msgspec.Struct, frozen=True):
+    """One item a transport fetched, as `take_many` takes it in (see `Replica.receive`)."""
+
+    data: bytes
+    source: str
+    ref: tuple[str, str] | None = None
+    message_id: str = ""
+    hint: Hint = (None, None)
+    alternatives: tuple[bytes, ...] = ()
+
+
 def take(
     replica: Reader,
     data: bytes,
@@ -72,39 +83,55 @@ def take(
     hint: Hint,
     alternatives: Sequence[bytes] = (),
 ) -> Outcome:
-    """`Replica.receive`: one item in one transaction, marked read with it whatever became of
-    it; whatever taking it in raises is recorded against it in a second transaction.
+    """`Replica.receive`: one item in one transaction (`take_many` of one item)."""
+    item = Received(data, source, ref, message_id, hint, tuple(alternatives))
+    return take_many(replica, [item], now)[0]
+
+
+def take_many(replica: Reader, items: Sequence[Received], now: str) -> list[Outcome]:
+    """`Replica.receive_many`: every item in one transaction (`saves.ledger.batch`: one commit
+    and one head snapshot per game for the lot), each marked read with it, whatever became of
+    it. Each item runs under a savepoint: whatever taking one in raises undoes that item's
+    changes alone and is recorded against it, and the items after it go on. Should even that
+    record fail (a full disk), the whole batch rolls back and the error propagates: nothing of
+    it is stored and nothing marked read, so the transport offers every item again.
 
     Of an item with ``alternatives`` (other decoded copies of one email) the copy `pick_copy`
     picks is taken in, checked once: the check that picked it is the one that counts.
     """
     store = replica.store
+    with ledger.batch(store):
+        return [_take_one(replica, item, now) for item in items]
+
+
+def _take_one(replica: Reader, item: Received, now: str) -> Outcome:
+    store = replica.store
+    data, source, ref = item.data, item.source, item.ref
     try:
-        with store.transaction():
+        with store.savepoint():
             bound = store_keys.bound_count(store)
-            if any(copy != data for copy in alternatives):
-                chosen = copies.pick(store, data, alternatives)
+            if any(copy != data for copy in item.alternatives):
+                chosen = copies.pick(store, data, item.alternatives)
                 data = chosen.data
-                outcome = take_checked(replica, chosen, source, now, hint)
+                outcome = take_checked(replica, chosen, source, now, item.hint)
             else:
-                outcome = receive(replica, data, source, now, hint)
+                outcome = receive(replica, data, source, now, item.hint)
             if ref is not None:
                 store_inbox.mark_seen(store, *ref)
             if (
-                message_id
+                item.message_id
                 and outcome.game_id is not None
                 and outcome.status not in ("rejected", "ignored")
             ):
-                outbox.record_mail_id(store, outcome.game_id, outcome.seq, message_id)
+                outbox.record_mail_id(store, outcome.game_id, outcome.seq, item.message_id)
             if outcome.status == "invitation" or store_keys.bound_count(store) != bound:
                 retry_parked(replica, now)
             return outcome
     except Exception as exc:  # hostile input must never stop a sync: record, go on
         reason = f"could not be taken in: {type(exc).__name__}: {exc}"
-        with store.transaction():
-            quarantine.reject(store, None, source, reason, data, now)
-            if ref is not None:
-                store_inbox.mark_seen(store, *ref)
+        quarantine.reject(store, None, source, reason, data, now)
+        if ref is not None:
+            store_inbox.mark_seen(store, *ref)
         return Outcome("rejected", reason, source=source, attention=True)
 
 

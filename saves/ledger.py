@@ -8,6 +8,9 @@ together. Nothing here decides anything: the engine already did.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
 
 import msgspec
 
@@ -41,6 +44,42 @@ EVENT_ENCODER = msgspec.msgpack.Encoder()
 EVENT_DECODER = msgspec.msgpack.Decoder(Event)
 
 
+class DeferredHead(NamedTuple):
+    """A head whose snapshot a batch writes at its end (`Store.deferred`)."""
+
+    seq: int
+    packet_id: bytes
+    state: AnyState
+    state_hash: bytes
+
+
+@contextmanager
+def batch(store: Store) -> Iterator[None]:
+    """Run a block as one transaction whose packets' head snapshots are written once, at its
+    end, instead of once per packet (a 25 KB state encoded and written, then deleted by the
+    next packet). The kept snapshots (every `SNAPSHOT_EVERY` packets) are written as usual.
+
+    Inside the block `saves.reading.Reader` serves a game's head state from `Store.deferred`;
+    `Store.savepoint` rolls the deferred heads back with the rows. Everything commits together
+    or not at all: a crash mid-batch leaves the store as it was before the batch."""
+    if store.deferred is not None:  # already in a batch: the outer one writes the snapshots
+        yield
+        return
+    with store.transaction():
+        store.deferred = {}
+        try:
+            yield
+            for game_id, head in store.deferred.items():
+                row = store_games.head(store, game_id)
+                if row is None or row.seq != head.seq or row.packet_id != head.packet_id:
+                    raise AssertionError(f"deferred head of {game_id.hex()} is not the head")
+                store_games.insert_snapshot(
+                    store, game_id, head.seq, encode_state(head.state), head.state_hash
+                )
+        finally:
+            store.deferred = None
+
+
 def store_applied(
     store: Store, packet: VerifiedPacket, result: Result, now: str, *, mine: bool
 ) -> None:
@@ -61,14 +100,26 @@ def store_applied(
     store_games.insert_events(
         store, game_id, body.seq, [EVENT_ENCODER.encode(event) for event in result.events]
     )
-    store_games.move_head_snapshot(
-        store,
-        game_id,
-        body.seq,
-        encode_state(result.state),
-        result.state_hash,
-        keep_every=SNAPSHOT_EVERY,
-    )
+    deferred = store.deferred
+    if deferred is not None and body.seq % SNAPSHOT_EVERY:
+        # In a batch the head's snapshot is written once, at its end (`batch`). The head this
+        # packet replaces has a snapshot row only if it is not itself a deferred one.
+        if game_id not in deferred:
+            store_games.drop_head_snapshot(store, game_id, keep_every=SNAPSHOT_EVERY)
+        deferred[game_id] = DeferredHead(
+            body.seq, packet.packet_id, result.state, result.state_hash
+        )
+    else:
+        if deferred is not None:
+            deferred.pop(game_id, None)
+        store_games.move_head_snapshot(
+            store,
+            game_id,
+            body.seq,
+            encode_state(result.state),
+            result.state_hash,
+            keep_every=SNAPSHOT_EVERY,
+        )
     if isinstance(body.kind, Genesis | Join):
         for seat in result.state.core.seats:
             if seat.joined:

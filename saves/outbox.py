@@ -15,6 +15,7 @@ allowed); nothing here reads a clock.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import msgspec
@@ -198,3 +199,21 @@ def save_cursor(store: Store, transport: str, value: str) -> None:
 def seen_refs(store: Store, transport: str) -> set[str]:
     """Every ref this transport delivered that was already taken in."""
     return store_inbox.seen_refs(store, transport)
+
+
+class SeenRefs:
+    """The refs this transport delivered that were taken in, looked up as they are asked for
+    (`among`, or ``in``) instead of read whole: a transport that knows which refs are new (an
+    IMAP folder: the UIDs past its cursor) asks about those alone, where the whole set grows
+    with every mail ever read. Use it on the thread that owns the store, like the store."""
+
+    def __init__(self, store: Store, transport: str) -> None:
+        self._store = store
+        self._transport = transport
+
+    def __contains__(self, ref: object) -> bool:
+        return isinstance(ref, str) and bool(self.among([ref]))
+
+    def among(self, refs: Sequence[str]) -> set[str]:
+        """Those of ``refs`` already taken in."""
+        return store_inbox.seen_among(self._store, self._transport, refs)

@@ -103,6 +103,11 @@ class Reader:
         cached = self._heads.get(game_id)
         if cached is not None and cached[0] == head_id:
             return cached[1]
+        deferred = None if self.store.deferred is None else self.store.deferred.get(game_id)
+        if deferred is not None and deferred.packet_id == head_id:  # a batch writes it later
+            state: AnyState = deferred.state
+            self._heads[game_id] = (head_id, state)
+            return state
         snap = store_games.head_snapshot(self.store, game_id)
         if snap is None:
             raise HexpostError(f"game {game_id.hex()} has no snapshot at its head")

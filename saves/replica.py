@@ -70,6 +70,11 @@ class Replica(Signer):
         """
         return inbox.take(self, data, source, now, ref, message_id, hint, alternatives)
 
+    def receive_many(self, items: Sequence[inbox.Received], *, now: str) -> list[Outcome]:
+        """Take in a fetched batch in one transaction with one head snapshot per game at its
+        end (`saves.inbox.take_many`): all of it is stored, each item marked read, or none."""
+        return inbox.take_many(self, items, now)
+
     # --- creating and joining ------------------------------------------------------------------
 
     def create(

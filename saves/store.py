@@ -278,6 +278,9 @@ class Store:
         if not path.exists():
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
+        self.deferred: dict[bytes, Any] | None = None
+        """While a batch runs (`saves.ledger.batch`): each game's head state whose snapshot is
+        written once, when the batch commits (game id -> `saves.ledger.DeferredHead`)."""
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -310,11 +313,16 @@ class Store:
         """Run a block under a savepoint of the open transaction: an exception undoes only the
         block's changes (and goes on), so one bad item leaves the others of a batch alone."""
         self.db.execute("SAVEPOINT item")
+        deferred = None if self.deferred is None else dict(self.deferred)
         try:
             yield
         except BaseException:
             self.db.execute("ROLLBACK TO item")
             self.db.execute("RELEASE item")
+            if deferred is not None and self.deferred is not None:
+                # The heads the block moved are rolled back: so are their deferred snapshots.
+                self.deferred.clear()
+                self.deferred.update(deferred)
             raise
         self.db.execute("RELEASE item")
 

@@ -292,11 +292,23 @@ def move_head_snapshot(
 ) -> None:
     """Store the snapshot at the new head ``seq``; the old head's goes unless its position is
     a multiple of ``keep_every`` (those stay, for fast views of the past)."""
+    drop_head_snapshot(store, game_id, keep_every=keep_every)
+    insert_snapshot(store, game_id, seq, state, state_hash)
+
+
+def drop_head_snapshot(store: Store, game_id: bytes, *, keep_every: int) -> None:
+    """Delete the snapshot at the game's current head unless its position is a multiple of
+    ``keep_every`` (the head is about to move; a head with no snapshot row is fine)."""
     old = store.one("SELECT head_seq FROM games WHERE game_id = ?", (game_id,))
     assert old is not None, "a snapshot needs the game row first"
     old_head = int(old[0])
     if old_head >= 0 and old_head % keep_every:
         store.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, old_head))
+
+
+def insert_snapshot(
+    store: Store, game_id: bytes, seq: int, state: bytes, state_hash: bytes
+) -> None:
     store.db.execute(
         "INSERT INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
         (game_id, seq, state, state_hash),

@@ -9,6 +9,8 @@ decide what to do with them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from saves.store import Row, Store
 
 # --- buffered: early packets -------------------------------------------------------------------
@@ -179,3 +181,21 @@ def mark_seen(store: Store, transport: str, ref: str) -> None:
 def seen_refs(store: Store, transport: str) -> set[str]:
     rows = store.all("SELECT ref FROM transport_seen WHERE transport = ?", (transport,))
     return {str(ref) for (ref,) in rows}
+
+
+SEEN_CHUNK = 500
+"""Refs per look-up query (SQLite allows 999 parameters in older builds)."""
+
+
+def seen_among(store: Store, transport: str, refs: Sequence[str]) -> set[str]:
+    """Those of ``refs`` marked seen for ``transport`` (one indexed query per `SEEN_CHUNK`)."""
+    found: set[str] = set()
+    for start in range(0, len(refs), SEEN_CHUNK):
+        chunk = list(refs[start : start + SEEN_CHUNK])
+        marks = ",".join("?" * len(chunk))
+        rows = store.all(
+            f"SELECT ref FROM transport_seen WHERE transport = ? AND ref IN ({marks})",
+            (transport, *chunk),
+        )
+        found.update(str(ref) for (ref,) in rows)
+    return found

@@ -421,11 +421,13 @@ def test_a_late_claim_attachment_is_a_candidate() -> None:
 
 
 class FakeFolder:
+    uidvalidity = 7
+
     def __init__(self, mails: list[imap.FoundMail]) -> None:
         self.mails = mails
 
-    def fetch_new(self, cursor: str, seen: object) -> tuple[list[imap.FoundMail], str]:
-        return self.mails, "1:9"
+    def bodies(self, uids: list[int]) -> list[imap.FoundMail]:
+        return [mail for mail in self.mails if mail.uid in uids]
 
     def close(self) -> None:
         pass
@@ -463,18 +465,18 @@ def test_every_packet_mail_of_a_fetch_is_handed_up_whatever_one_of_them_does(
         return real(raw)
 
     monkeypatch.setattr(mime, "read_message", read)
-    result = transport_with(mails)._fetch_blocking("", set())
-    assert [p.ref for p in result.packets] == ["7:1", "7:2", "7:3", "7:4"]
-    assert result.packets[0].data == result.packets[3].data == packet.data
-    assert result.packets[1].data == exploding[:UNREADABLE_BYTES]
-    assert result.packets[2].data == mails[2].raw[:UNREADABLE_BYTES]
-    assert len(result.packets[2].data) == UNREADABLE_BYTES
+    packets = transport_with(mails)._download_blocking(7, [1, 2, 3, 4])
+    assert [p.ref for p in packets] == ["7:1", "7:2", "7:3", "7:4"]
+    assert packets[0].data == packets[3].data == packet.data
+    assert packets[1].data == exploding[:UNREADABLE_BYTES]
+    assert packets[2].data == mails[2].raw[:UNREADABLE_BYTES]
+    assert len(packets[2].data) == UNREADABLE_BYTES
     # The routing header names what the unreadable email was meant to be (untrusted).
-    assert result.packets[2].game_hint == bytes.fromhex(hostile.GAME)
-    assert result.packets[2].seq_hint == 3
-    assert result.packets[0].game_hint == packet.body.game_id
-    assert result.packets[0].seq_hint == packet.body.seq
-    assert result.packets[1].game_hint == b"" and result.packets[1].seq_hint == -1
+    assert packets[2].game_hint == bytes.fromhex(hostile.GAME)
+    assert packets[2].seq_hint == 3
+    assert packets[0].game_hint == packet.body.game_id
+    assert packets[0].seq_hint == packet.body.seq
+    assert packets[1].game_hint == b"" and packets[1].seq_hint == -1
 
 
 # --- the IMAP side: what the server says about a message is bounded too ---------------------

@@ -1,0 +1,237 @@
+"""The fast reader of hexpost's own email layout (`mimeparts.read_known`) against the general one.
+
+A packet email as `mime.build_message` writes it is cut into parts without the standard
+library; any other email, including one of ours that a mail system mangled, must fall back to
+the general walk with exactly the result that walk alone gives. These tests compare the two on
+our own emails, on emails mangled by hand the ways gateways and clients do, on thousands of
+random byte edits, and on the hostile emails, whose cost stays bounded.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from engine.core.packets import VerifiedPacket
+from mail import mime, mimeparts
+from mail.mime import PACKET_TYPE, build_message, make_message_id, read_message
+from mail.transport import OutgoingPacket
+from tests.engine.table import Table
+from tests.engine.toy import TOY, Say
+from tests.mail.hostile import HOSTILE
+from tests.mail.test_hostile_mail import CALL_BUDGET, at_limit, counted
+
+WHEN = datetime(2026, 12, 2, 1, 30, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def packet() -> VerifiedPacket:
+    table = Table(TOY, "duel", ["north", "south"], label="fast")
+    table.orders("north", Say("move along " * 30))
+    return table.packets[-1]
+
+
+def email(packet: VerifiedPacket, **kw: object) -> bytes:
+    args: dict[str, object] = {
+        "sender": "Alice <alice@example.org>",
+        "subject": f"[hexpost] border: packet {packet.body.seq}",
+        "message_id": make_message_id(b"\x07" * 12, "example.org"),
+        "date": WHEN,
+        "summary": ["Alice moved the Strike Force to 1411."],
+        "references": ["<first@example.org>", "<second@example.org>"],
+    }
+    args.update(kw)
+    outgoing = OutgoingPacket(
+        game_id=packet.body.game_id,
+        seq=packet.body.seq,
+        packet_id=packet.packet_id,
+        data=packet.data,
+        to=("bob@example.org",),
+    )
+    return build_message(outgoing, **args)  # type: ignore[arg-type]
+
+
+def facts(parts: list[mimeparts.Part]) -> list[tuple[object, ...]]:
+    """Everything reading asks of the parts, the standard library's answers included."""
+    return [
+        (
+            p.fields,
+            p.start,
+            p.end,
+            p.message,
+            p.content_type,
+            p.charset,
+            p.filename,
+            p.boundary if p.content_type.startswith("multipart/") else None,
+            p.is_leaf,
+        )
+        for p in parts
+    ]
+
+
+def same_as_general(raw: bytes) -> bool:
+    """Whether the fast reader, when it takes the email at all, cuts it as the walk does, and
+    reading it gives what the general reader gives. Returns whether the fast reader took it."""
+    known = mimeparts.read_known(raw, PACKET_TYPE)
+    if known is not None:
+        assert facts(known) == facts(mimeparts.walk(raw))
+    assert read_message(raw) == mime._read(raw, fast=False)
+    return known is not None
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {},
+        {"summary": []},
+        {"references": []},
+        {"automatic": True},
+        {"summary": ["Kzinti reaction window opens: \u00e9t\u00e9 \u2014 1411"]},
+        {"subject": "[hexpost] \u00fcber " + "long subject " * 20},
+    ],
+)
+def test_our_own_emails_are_read_by_the_fast_path_as_the_general_reader_reads_them(
+    packet: VerifiedPacket, variant: dict[str, object]
+) -> None:
+    raw = email(packet, **variant)
+    assert same_as_general(raw)
+    read = read_message(raw)
+    assert read is not None and read.candidates == (packet.data,)
+    assert read.game_id == packet.body.game_id and read.seq == packet.body.seq
+
+
+def test_delivered_headers_in_front_do_not_stop_the_fast_path(packet: VerifiedPacket) -> None:
+    """What a server adds on delivery (Return-Path, Received...) is none of the layout."""
+    raw = (
+        b"Return-Path: <alice@example.org>\r\nDelivered-To: bob@example.org\r\n"
+        b"Received: from localhost by mx (Dovecot) with LMTP\r\n\tid 12; Wed, 2 Dec 2026\r\n"
+        + email(packet)
+    )
+    assert same_as_general(raw)
+
+
+def mangle(raw: bytes, how: str) -> bytes:
+    """``raw`` changed as mail systems change mail (each stays a readable email)."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    boundary = raw.split(b'boundary="', 1)[1].split(b'"', 1)[0]
+    if how == "lf line ends":
+        return raw.replace(b"\r\n", b"\n")
+    if how == "boundary unquoted":
+        return raw.replace(b'boundary="' + boundary + b'"', b"boundary=" + boundary)
+    if how == "boundary renamed":
+        return raw.replace(boundary, b"gateway-0001")
+    if how == "type in capitals":
+        return raw.replace(b"Content-Type: multipart/mixed", b"Content-Type: Multipart/Mixed")
+    if how == "text re-encoded":
+        return raw.replace(
+            b"Content-Transfer-Encoding: 7bit", b"Content-Transfer-Encoding: quoted-printable"
+        )
+    if how == "charset changed":
+        return raw.replace(b'charset="utf-8"', b'charset="iso-8859-1"')
+    if how == "attachment renamed":
+        return raw.replace(b'.hexpost"', b'.bin"')
+    if how == "attachment retyped":
+        return raw.replace(PACKET_TYPE.encode() + b"\r\n", b"application/octet-stream\r\n")
+    if how == "attachment stripped":
+        cut = body.rfind(b"--" + boundary + b"\r\nContent-Type: application")
+        return head + b"\r\n\r\n" + body[:cut] + b"--" + boundary + b"--\r\n"
+    if how == "a part added":
+        extra = b"--" + boundary + b"\r\nContent-Type: text/plain\r\n\r\nsigned by the gateway\r\n"
+        return raw.replace(b"--" + boundary + b"--", extra + b"--" + boundary + b"--")
+    if how == "closing delimiter lost":
+        return raw.replace(b"--" + boundary + b"--", b"")
+    if how == "second header wins nothing":
+        return raw.replace(b"X-Hexpost:", b"X-Hexpost: game=00; seq=1\r\nX-Hexpost:", 1)
+    if how == "quoted forward":
+        return b"> " + raw.replace(b"\r\n", b"\r\n> ")
+    if how == "disposition inline":
+        return raw.replace(b"Content-Disposition: attachment;", b"Content-Disposition: inline;")
+    if how == "truncated":
+        return raw[: len(raw) * 2 // 3]
+    raise AssertionError(how)
+
+
+LEFT_TO_THE_GENERAL_READER = [
+    "boundary unquoted",
+    "boundary renamed",
+    "type in capitals",
+    "charset changed",
+    "attachment retyped",
+    "attachment stripped",
+    "a part added",
+    "quoted forward",
+    "disposition inline",
+]
+"""Manglings that leave hexpost's exact layout: the fast path must decline them."""
+STILL_OUR_LAYOUT = [
+    "lf line ends",
+    "text re-encoded",
+    "attachment renamed",
+    "closing delimiter lost",
+    "second header wins nothing",
+    "truncated",
+]
+"""Manglings the fast path may take or leave; either way the result must be the same."""
+
+
+@pytest.mark.parametrize("how", LEFT_TO_THE_GENERAL_READER + STILL_OUR_LAYOUT)
+def test_a_mangled_email_falls_back_to_the_general_reader_with_the_same_result(
+    packet: VerifiedPacket, how: str
+) -> None:
+    raw = mangle(email(packet), how)
+    assert raw != email(packet)
+    taken = same_as_general(raw)
+    if how in LEFT_TO_THE_GENERAL_READER:
+        assert not taken, f"{how}: the fast path took a mail that is not hexpost's layout"
+
+
+def test_a_mangled_email_still_gives_the_packet_where_the_general_reader_finds_it(
+    packet: VerifiedPacket,
+) -> None:
+    """Falling back loses nothing: what the general reader finds in a mangled copy is found."""
+    for how in ("boundary renamed", "text re-encoded", "attachment stripped", "lf line ends"):
+        read = read_message(mangle(email(packet), how))
+        assert read is not None and packet.data in read.candidates, how
+
+
+def test_random_byte_edits_never_make_the_two_readers_disagree(packet: VerifiedPacket) -> None:
+    """Thousands of single edits (a byte changed, dropped or doubled) anywhere in the email:
+    whenever the fast path still takes it, its parts are the walk's, and the result of reading
+    is always the general reader's."""
+    rng = random.Random(16)
+    raw = email(packet)
+    taken = 0
+    for _ in range(3000):
+        at = rng.randrange(len(raw))
+        edit = rng.choice(("change", "drop", "double"))
+        if edit == "change":
+            mutated = raw[:at] + bytes([rng.choice(b'\r\n -=":;aZ0/')]) + raw[at + 1 :]
+        elif edit == "drop":
+            mutated = raw[:at] + raw[at + 1 :]
+        else:
+            mutated = raw[: at + 1] + raw[at:]
+        taken += same_as_general(mutated)
+    assert 0 < taken < 3000  # both paths were exercised
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_email_costs_the_fast_path_little_and_reads_as_before(name: str) -> None:
+    raw = at_limit(name)
+    _, calls = counted(mimeparts.read_known, raw, PACKET_TYPE)
+    assert calls < CALL_BUDGET // 10, f"{name}: {calls} calls"
+    assert read_message(raw) == mime._read(raw, fast=False)
+
+
+def test_a_flood_of_false_delimiters_in_our_layout_stays_bounded(packet: VerifiedPacket) -> None:
+    """Our exact header over a text part of boundary look-alikes, up to the mail size limit."""
+    raw = email(packet)
+    boundary = raw.split(b'boundary="', 1)[1].split(b'"', 1)[0]
+    first = raw.index(b"--" + boundary) + len(boundary) + 4
+    junk = (b"--" + boundary + b"x\r\n") * ((mime.MAX_MAIL_BYTES - len(raw)) // (len(boundary) + 5))
+    flooded = raw[:first] + junk + raw[first:]
+    assert len(flooded) <= mime.MAX_MAIL_BYTES
+    _, calls = counted(mime.read_message, flooded)
+    assert calls < CALL_BUDGET
+    same_as_general(flooded)

@@ -1,0 +1,257 @@
+"""Taking in a fetched batch by one transaction (`Replica.receive_many`, issue 16).
+
+A batch lands whole or not at all: a crash anywhere inside it (an exception that escapes, or
+the process killed outright) leaves the store as it was, with none of its items marked read,
+so the next sync fetches and takes in the same items. One bad item is refused alone. The head
+snapshot is written once, at the batch's end, and the store holds exactly what taking the
+items in one by one would have left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from mail.sync import pull
+from mail.transport import IncomingPacket, TransportError
+from saves import ledger, outbox
+from saves.inbox import Received
+from saves.store import Store
+from tests.saves.conftest import Player, now
+
+CHATS = 70
+"""Enough packets to cross a kept snapshot position (`saves.ledger.SNAPSHOT_EVERY`)."""
+TRANSPORT = "test:batch"
+
+
+def items(sender: Player, game_id: bytes, first: int, last: int) -> list[Received]:
+    return [
+        Received(sender.packet(game_id, seq), f"batch {seq}", (TRANSPORT, f"ref{seq}"))
+        for seq in range(first, last + 1)
+    ]
+
+
+@pytest.fixture
+def waiting(alice: Player, bob: Player, joined: bytes) -> tuple[bytes, int, list[Received]]:
+    """Alice's chat packets that Bob has not taken in yet: (game, Bob's head, the items)."""
+    head = bob.row(joined).head_seq
+    seqs = [alice.replica.chat(joined, f"line {n}", now=now()).seq for n in range(CHATS)]
+    assert seqs[0] == head + 1
+    return joined, head, items(alice, joined, seqs[0], seqs[-1])
+
+
+def state_of(player: Player, game_id: bytes) -> tuple[object, ...]:
+    """The game's log as stored: packets, events, snapshots (position, bytes), read marks."""
+    store = player.replica.store
+    return (
+        player.snapshot(game_id),
+        store.all("SELECT seq, data FROM packets WHERE game_id = ? ORDER BY seq", (game_id,)),
+        store.all("SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)),
+        store.all("SELECT ref FROM transport_seen WHERE transport = ? ORDER BY ref", (TRANSPORT,)),
+    )
+
+
+def commits(store: Store) -> list[str]:
+    """From now on, the COMMIT statements ``store`` runs."""
+    seen: list[str] = []
+    store.db.set_trace_callback(lambda sql: seen.append(sql) if sql == "COMMIT" else None)
+    return seen
+
+
+def test_a_batch_stores_what_one_by_one_would_with_one_commit(
+    alice: Player, bob: Player, waiting: tuple[bytes, int, list[Received]], tmp_path: Path
+) -> None:
+    game_id, _, batch = waiting
+    twin = bob.copy_home(tmp_path / "twin", "Bob", bob.transport.network)
+    for item in batch:
+        twin.replica.receive(item.data, source=item.source, now="t", ref=item.ref)
+    committed = commits(bob.replica.store)
+    outcomes = bob.replica.receive_many(batch, now="t")
+    assert committed == ["COMMIT"]
+    assert [o.status for o in outcomes] == ["applied"] * CHATS
+    assert state_of(bob, game_id) == state_of(twin, game_id)
+    bob.reopen()  # the head snapshot is on disk, and a replay reaches it
+    assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
+    twin.close()
+
+
+def test_an_escaping_crash_mid_batch_stores_nothing_and_marks_nothing_read(
+    bob: Player, waiting: tuple[bytes, int, list[Received]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, head, batch = waiting
+    before = state_of(bob, game_id)
+    real = ledger.store_applied
+    calls = 0
+
+    def crash(*args: object, **kwargs: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 40:
+            raise KeyboardInterrupt  # nothing catches it: the process would end here
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ledger, "store_applied", crash)
+    with pytest.raises(KeyboardInterrupt):
+        bob.replica.receive_many(batch, now="t")
+    assert bob.replica.store.deferred is None
+    assert state_of(bob, game_id) == before
+    monkeypatch.setattr(ledger, "store_applied", real)
+    bob.reopen()
+    assert state_of(bob, game_id) == before
+    assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
+    # The next sync offers the same items again: all of them go in.
+    outcomes = bob.replica.receive_many(batch, now="t")
+    assert [o.status for o in outcomes] == ["applied"] * CHATS
+    assert bob.row(game_id).head_seq == head + CHATS
+
+
+KILLER = """
+import os, signal, sys
+from pathlib import Path
+import msgspec
+from mail.sync import pull
+from mail.transport import IncomingPacket, TransportError
+from saves import ledger, outbox
+from saves.home import Home
+from saves.inbox import Received
+
+real = ledger.store_applied
+calls = 0
+
+def store_applied(*args, **kwargs):
+    global calls
+    calls += 1
+    real(*args, **kwargs)
+    if calls == int(sys.argv[3]):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+ledger.store_applied = store_applied
+batch = msgspec.msgpack.decode(open(sys.argv[2], "rb").read(), type=list[Received])
+Home(Path(sys.argv[1])).replica(unlock=True).receive_many(batch, now="t")
+"""
+
+
+@pytest.mark.parametrize("at", [1, 35, CHATS])
+def test_kill_9_between_fetch_and_commit_loses_nothing(
+    bob: Player, waiting: tuple[bytes, int, list[Received]], tmp_path: Path, at: int
+) -> None:
+    """The process killed outright after ``at`` packets of the batch were stored (the last
+    one: just before its snapshots and its commit): the home opens as it was before."""
+    game_id, head, batch = waiting
+    before = state_of(bob, game_id)
+    path = Path(bob.home.path)
+    bob.close()
+    saved = tmp_path / "batch.msgpack"
+    saved.write_bytes(msgspec.msgpack.encode(batch))
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", KILLER, str(path), str(saved), str(at)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
+    bob.reopen()
+    assert state_of(bob, game_id) == before
+    assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
+    outcomes = bob.replica.receive_many(batch, now="t")
+    assert [o.status for o in outcomes] == ["applied"] * CHATS
+    assert bob.row(game_id).head_seq == head + CHATS
+
+
+def test_one_item_that_fails_mid_batch_is_refused_alone(
+    bob: Player, waiting: tuple[bytes, int, list[Received]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The item fails after its packet was stored (its deferred head snapshot too): its
+    savepoint takes both back, the batch ends at the packet before it, and the head snapshot
+    written at the end is that packet's."""
+    game_id, head, batch = waiting
+    broken = head + 30
+    real = ledger.store_applied
+
+    def failing(store: Store, packet: object, *args: object, **kwargs: object) -> None:
+        real(store, packet, *args, **kwargs)  # type: ignore[arg-type]
+        if packet.body.seq == broken:  # type: ignore[attr-defined]
+            raise OSError("disk trouble, this item only")
+
+    monkeypatch.setattr(ledger, "store_applied", failing)
+    outcomes = bob.replica.receive_many(batch, now="t")
+    statuses = [o.status for o in outcomes]
+    assert statuses[:29] == ["applied"] * 29
+    assert statuses[29] == "rejected" and "disk trouble" in outcomes[29].detail
+    assert set(statuses[30:]) == {"buffered"}  # they wait for the packet that failed
+    monkeypatch.setattr(ledger, "store_applied", real)
+    assert bob.row(game_id).head_seq == broken - 1
+    seen = bob.replica.store.all("SELECT ref FROM transport_seen WHERE transport = ?", (TRANSPORT,))
+    assert len(seen) == CHATS  # every item is read, the failed one too
+    bob.reopen()
+    assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
+
+
+def test_a_flood_of_garbage_around_the_packets_goes_in_by_one_commit(
+    bob: Player, waiting: tuple[bytes, int, list[Received]]
+) -> None:
+    game_id, head, batch = waiting
+    garbage = [
+        Received(os.urandom(300 + n), f"junk {n}", (TRANSPORT, f"junk{n}")) for n in range(400)
+    ]
+    flood = [*garbage[:200], *batch, *garbage[200:]]
+    committed = commits(bob.replica.store)
+    outcomes = bob.replica.receive_many(flood, now="t")
+    assert committed == ["COMMIT"]
+    assert [o.status for o in outcomes].count("applied") == CHATS
+    assert [o.status for o in outcomes].count("rejected") == 400
+    assert bob.row(game_id).head_seq == head + CHATS
+    seen = bob.replica.store.one(
+        "SELECT COUNT(*) FROM transport_seen WHERE transport = ?", (TRANSPORT,)
+    )
+    assert seen is not None and seen[0] == 400 + CHATS
+
+
+class BrokenStream:
+    """A transport whose connection fails after its first batch was handed over."""
+
+    name = TRANSPORT
+
+    def __init__(self, first: list[IncomingPacket]) -> None:
+        self.first = first
+        self.filed: list[str] = []
+
+    async def fetch_stream(
+        self, cursor: str, seen: object
+    ) -> tuple[str, AsyncIterator[list[IncomingPacket]]]:
+        async def batches() -> AsyncIterator[list[IncomingPacket]]:
+            yield self.first
+            raise TransportError("the connection dropped")
+
+        return "v:999", batches()
+
+    async def processed(self, refs: list[str]) -> None:
+        self.filed.extend(refs)
+
+
+def test_a_connection_lost_after_a_batch_keeps_that_batch_and_files_it_away(
+    bob: Player, waiting: tuple[bytes, int, list[Received]]
+) -> None:
+    game_id, head, batch = waiting
+    first = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(batch[:30])]
+    broken = BrokenStream(first)
+    with pytest.raises(TransportError):
+        asyncio.run(pull(bob.replica, broken, now))  # type: ignore[arg-type]
+    assert bob.row(game_id).head_seq == head + 30
+    assert broken.filed == [item.ref for item in first]
+    assert outbox.cursor(bob.replica.store, TRANSPORT) == ""  # the rest is fetched again
+    assert outbox.SeenRefs(bob.replica.store, TRANSPORT).among(["ref0", "ref29", "ref30"]) == {
+        "ref0",
+        "ref29",
+    }
