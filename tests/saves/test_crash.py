@@ -289,8 +289,8 @@ def _steps(seat: str, rules: Any, most: int, before: str = "") -> int:
         decision = RULESET.pending(rules)[0]
         if decision.kind != DecisionKind.ORDERS or decision.seats[0] != seat:
             break
-        if decision.step == before:
-            break
+        if decision.step == before or RULESET.validate(rules, seat, Done()):
+            break  # e.g. damage to allocate first (302.6): the dice decide, so check each
         rules = RULESET.apply(rules, seat, Done()).state
         count += 1
     return count
