@@ -16,7 +16,7 @@ from email.parser import BytesParser
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.core.chats import ChatEnvelope, chat_id, read_chat, sign_chat
+from engine.core.chats import ChatEnvelope, chat_id, peek, read_chat, sign_chat
 from mail.mailtransport import MailTransport
 from mail.mime import HEADER, armor, build_message, read_message
 from mail.transport import OutgoingPacket
@@ -73,7 +73,9 @@ def test_the_seat_off_its_move_chats_by_mail_and_bad_copies_are_refused(
     assert "chat=1" in str(message[HEADER]) and "seq=" not in str(message[HEADER])
     names = [part.get_filename() for part in message.iter_attachments()]
     assert names == [f"hexpost-{game_id.hex()}-chat-{head:08d}.hexpost"]
-    assert "says: No hurry, think it over." in str(message.get_body(("plain",)).get_content())
+    plain = message.get_body(("plain",))
+    assert plain is not None
+    assert "says: No hurry, think it over." in str(plain.get_content())
 
     assert statuses(on_move.sync()) == ["chat"]
     assert texts(on_move, game_id) == ["No hurry, think it over."]
@@ -114,7 +116,7 @@ def chat_email_of(player: Player, data: bytes, to: Player) -> bytes:
     body = read_chat(data)
     transport = player.transport
     assert isinstance(transport, MailTransport)
-    peeked = chat_messages.peek(data)
+    peeked = peek(data)
     packet = OutgoingPacket(
         game_id=peeked.game_id,
         seq=peeked.head_seq,
