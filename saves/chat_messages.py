@@ -9,7 +9,8 @@ beside the game rather than part of its record.
 
 A received message is checked against this home's own copy of the game before it is kept:
 the game must be one this home holds; the signature must verify under the key the chain binds
-to the seat it names (never a key from the message); the packet it says its writer had must be
+to the seat it names (never a key from the message), and a key that joined our game is heard
+only once our player accepted it (P10); the packet it says its writer had must be
 this game's packet at that position (when this home has that position). Of one seat's message
 number N only the first copy is kept: the same bytes again are a duplicate, other bytes under
 the same number are refused. Anything refused is recorded with the other refused input and
@@ -32,10 +33,11 @@ from engine.core.chats import (
 )
 from engine.core.errors import HexpostError, PacketError
 from engine.core.game import AnyState
-from saves import ledger, store_chat, store_games, store_keys, store_outbox
+from saves import acceptance, ledger, store_chat, store_games, store_keys, store_outbox
 from saves.chat import chat_line
 from saves.outcome import Outcome
 from saves.reading import Reader
+from saves.registry import ruleset_for
 from saves.store import Store
 
 __all__ = ["ChatRow", "is_chat", "messages_of", "receive", "verdict", "write"]
@@ -60,7 +62,9 @@ def write(replica: Reader, game_id: bytes, text: str, now: str) -> ChatRow:
     """Sign a chat message from this home's seat, keep it and queue it for every other seat,
     in one transaction. Any time: on our move or not, in a frozen game or a finished one.
     Refuses (nothing stored) an empty, multi-line or too long text, a game still waiting for
-    our acceptance of the invitation, or a home whose key the game does not bind to its seat.
+    our acceptance of the invitation, a game whose creator (us) has not accepted the key that
+    joined it yet (P10: we sign nothing before), or a home whose key the game does not bind
+    to its seat.
     """
     line = chat_line(text)
     identity = replica.me()
@@ -68,6 +72,7 @@ def write(replica: Reader, game_id: bytes, text: str, now: str) -> ChatRow:
     if row.status != "active":
         raise HexpostError(f"game {row.name} is an invitation: `hexpost accept` it first")
     state = replica.state(game_id)
+    acceptance.check(replica, row, ruleset_for(row.ruleset), state)  # P10: nothing before
     if state.core.seat_state(row.my_seat).public_key != identity.public_key:
         raise HexpostError(
             f"this home does not sign for seat {row.my_seat} of {row.name}: the game binds "
@@ -206,6 +211,16 @@ def check(
             "under the same number is a replay or a forgery"
         )
     row = replica.game(body.game_id)
+    core = replica.state(body.game_id).core
+    if (
+        body.seat != row.my_seat
+        and body.seat in core.unaccepted
+        and not acceptance.accepted(replica, body.game_id, core.seat_state(body.seat))
+    ):
+        raise HexpostError(
+            f"the key that joined as {body.seat} waits for your acceptance (`hexpost accept "
+            f"{row.name}`); nothing it signs is taken before"
+        )
     if body.head_seq <= row.head_seq:
         stored = ledger.stored_at(store, body.game_id, body.head_seq)
         if stored is None or stored[0] != body.head_id:

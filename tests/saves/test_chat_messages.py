@@ -25,7 +25,15 @@ from mail.loopback import LoopbackMessage
 from mail.transport import OutgoingPacket
 from saves import chat_messages
 from saves.chat import MAX_CHAT
-from tests.saves.conftest import Player, exchange, now, owner
+from tests.saves.conftest import (
+    CHAIN_LENGTH,
+    Player,
+    accept_join,
+    create_game,
+    exchange,
+    now,
+    owner,
+)
 
 
 def texts(player: Player, game_id: bytes) -> list[tuple[str, int, str]]:
@@ -203,3 +211,32 @@ def test_writing_needs_the_game_bound_to_this_homes_key(
     entry = [e for e in alice.replica.store.all("SELECT subject, recipients FROM outbox")][-1]
     assert "chat message 1" in entry[0]
     assert entry[1] == bob.address
+
+
+def test_nothing_is_said_or_heard_before_the_creator_accepts_the_joined_key(
+    alice: Player, bob: Player
+) -> None:
+    """P10: the creator signs nothing, and takes no chat message, from a key that joined
+    until its player accepted that key."""
+    game_id = create_game(alice)
+    alice.sync()
+    bob.sync()
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    with pytest.raises(HexpostError, match="Compare that fingerprint"):
+        chat_messages.write(alice.replica, game_id, "hello?", now())
+    assert alice.count("chats") == 0
+
+    chat_messages.write(bob.replica, game_id, "it is me, Bob", now())
+    report = bob.sync(), alice.sync()
+    assert [o.status for o in report[1].received] == ["rejected"]
+    assert "waits for your acceptance" in rejected(alice)[-1]
+    assert texts(alice, game_id) == []
+
+    accept_join(alice, bob, game_id)
+    chat_messages.write(bob.replica, game_id, "thanks", now())
+    exchange(bob, alice)
+    assert texts(alice, game_id) == [("alliance", 2, "thanks")]
+    chat_messages.write(alice.replica, game_id, "welcome", now())
+    exchange(alice, bob)
+    assert texts(bob, game_id)[-1] == ("coalition", 1, "welcome")
