@@ -7,6 +7,8 @@ or misaddressed one is refused and recorded while the item after it is still tak
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -23,8 +25,9 @@ from engine.core.errors import HexpostError, PacketError
 from engine.core.packets import SIGNATURE_DOMAIN, Envelope, open_packet
 from mail.loopback import LoopbackMessage
 from mail.transport import OutgoingPacket
-from saves import chat_messages
+from saves import chat_messages, store_chat
 from saves.chat import MAX_CHAT
+from saves.store import Store
 from tests.saves.conftest import (
     CHAIN_LENGTH,
     Player,
@@ -240,3 +243,24 @@ def test_nothing_is_said_or_heard_before_the_creator_accepts_the_joined_key(
     chat_messages.write(alice.replica, game_id, "welcome", now())
     exchange(alice, bob)
     assert texts(bob, game_id)[-1] == ("coalition", 1, "welcome")
+
+
+def test_a_home_made_before_chat_messages_gets_their_table(tmp_path: Path) -> None:
+    """Schema 4 adds the ``chats`` table; a schema-3 home opened again has it and is marked 4."""
+    path = tmp_path / "old.sqlite"
+    store = Store(path)
+    store.db.execute("DROP TABLE chats")
+    store.db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    store.close()
+    store = Store(path)
+    try:
+        assert store.one("SELECT value FROM meta WHERE key = 'schema'") == ("4",)
+        assert store_chat.keep(
+            store, bytes(16), "north", 1, bytes(32), 0, "t", b"x", "t", mine=False
+        )
+        assert not store_chat.keep(  # the key is (game, seat, seq)
+            store, bytes(16), "north", 1, b"\x01" * 32, 0, "t", b"y", "t", mine=False
+        )
+        assert store_chat.last_seq(store, bytes(16), "north") == 1
+    finally:
+        store.close()
