@@ -17,8 +17,10 @@ every copy it can decode and `packet_from_message` returns the first one the cal
 callback accepts. Nothing in an email is trusted (protocol property P1): the headers
 (``X-Hexpost``, Subject, Message-ID) only route and thread; the packet's own signature decides.
 
-A late claim (`engine.core.claims`) travels the same way: its armour's ``Packet:`` line carries
-the claim id, and `read_message` takes a claim envelope as a candidate like a packet's.
+A late claim (`engine.core.claims`) and a chat message (`engine.core.chats`) travel the same
+way: the armour's ``Packet:`` line carries the claim's or message's id, and `read_message`
+takes their envelopes as candidates like a packet's. A chat message's email says ``chat=1``
+instead of a position in its ``X-Hexpost`` header and names its attachment ``...-chat-...``.
 
 Anybody can send an email, so reading is built for hostile input: it never raises, and its work
 is linear in the email's size with a hard bound per email. The MIME structure is walked by
@@ -44,6 +46,7 @@ from email.utils import format_datetime
 
 import msgspec
 
+from engine.core.chats import chat_id, is_chat, read_chat
 from engine.core.claims import claim_id, is_claim, read_claim
 from engine.core.errors import PacketError, VersionError
 from engine.core.packets import MAX_PACKET_SIZE, packet_id, read_envelope
@@ -94,6 +97,12 @@ def attachment_name(game_id: bytes, seq: int) -> str:
     return f"hexpost-{game_id.hex()}-{seq:08d}{PACKET_EXTENSION}"
 
 
+def chat_name(game_id: bytes, head_seq: int) -> str:
+    """``hexpost-<game id hex>-chat-<head seq, 8 digits>.hexpost``: a chat message's attachment
+    (`engine.core.chats`), told apart from the packet at that position by the word."""
+    return f"hexpost-{game_id.hex()}-chat-{head_seq:08d}{PACKET_EXTENSION}"
+
+
 def build_message(
     packet: OutgoingPacket,
     *,
@@ -116,7 +125,8 @@ def build_message(
     if not packet.to:
         raise ValueError("a packet email needs at least one recipient")
     msg = _envelope(sender, packet.to, subject, message_id, date, references, automatic)
-    msg[HEADER] = f"game={packet.game_id.hex()}; seq={packet.seq}"
+    chat = is_chat(packet.data)  # a chat message names no chain position it is the packet of
+    msg[HEADER] = f"game={packet.game_id.hex()}; " + ("chat=1" if chat else f"seq={packet.seq}")
     body = [
         *summary,
         *([""] if summary else []),
@@ -132,7 +142,7 @@ def build_message(
         packet.data,
         maintype=maintype,
         subtype=subtype,
-        filename=attachment_name(packet.game_id, packet.seq),
+        filename=(chat_name if chat else attachment_name)(packet.game_id, packet.seq),
     )
     return msg.as_bytes(policy=_POLICY)
 
@@ -505,6 +515,8 @@ def _copy_id(data: bytes) -> bytes:
     """The id an armour's ``Packet:`` line names: a packet's id, or a late claim's."""
     if is_claim(data):
         return claim_id(read_claim(data).body)
+    if is_chat(data):
+        return chat_id(read_chat(data).body)
     return packet_id(read_envelope(data).body)
 
 
@@ -514,6 +526,8 @@ def _well_formed(data: bytes) -> bool:
     try:
         if is_claim(data):
             read_claim(data)
+        elif is_chat(data):
+            read_chat(data)
         else:
             read_envelope(data)
     except VersionError:

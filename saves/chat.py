@@ -1,4 +1,8 @@
-"""When a chat message may be written, and what text it may carry.
+"""When a chat packet may be written, and what text any chat line may carry.
+
+`chat_line` checks the text of both forms of chat. The rest concerns the older form, the
+`Chat` packet in the chain (and `Resign`, which follows the same rule); the commands and the
+app now write chat messages beside the chain instead, at any time (`saves.chat_messages`).
 
 A `Chat` packet is a link of the game's chain like any other: the engine takes the next
 packet only from the seat that owes the move, and every packet spends one entropy value of

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from engine.core.chats import VerifiedChat
 from engine.core.claims import VerifiedClaim
 from engine.core.errors import PacketError
 from engine.core.packets import (
@@ -28,7 +29,7 @@ from engine.core.packets import (
     peek_body,
     read_envelope,
 )
-from saves import claims, ledger, store_games, store_inbox, store_keys
+from saves import chat_messages, claims, ledger, store_games, store_inbox, store_keys
 from saves.store import Store
 
 VERIFIED = "verified"
@@ -47,6 +48,8 @@ class Checked(msgspec.Struct, frozen=True):
     claim: VerifiedClaim | None = None
     key_id: bytes = b""
     problem: str = ""
+    chat: VerifiedChat | None = None
+    """Set for a verified chat message (`saves.chat_messages`)."""
 
 
 def check(store: Store, data: bytes) -> Checked:
@@ -54,6 +57,9 @@ def check(store: Store, data: bytes) -> Checked:
     if claims.is_claim(data):
         found, claim = claims.opened(store, data)
         return Checked(data, found, claim=claim)
+    if chat_messages.is_chat(data):
+        found, chat = chat_messages.opened(store, data)
+        return Checked(data, found, chat=chat)
     try:
         envelope = read_envelope(data)
     except PacketError as exc:

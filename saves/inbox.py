@@ -31,6 +31,7 @@ from engine.core.packets import (
     read_envelope,
 )
 from saves import (
+    chat_messages,
     claims,
     copies,
     ledger,
@@ -146,6 +147,8 @@ def receive(
     """
     if claims.is_claim(data):  # a late claim is no packet: its module takes it in
         return claims.receive(replica, data, source, now)
+    if chat_messages.is_chat(data):  # nor is a chat message
+        return chat_messages.receive(replica, data, source, now)
     return take_checked(replica, copies.check(replica.store, data), source, now, hint)
 
 
@@ -157,6 +160,8 @@ def take_checked(
         return place_packet(replica, checked.packet, source, now)
     if claims.is_claim(checked.data):
         return claims.receive(replica, checked.data, source, now, checked.claim)
+    if chat_messages.is_chat(checked.data):
+        return chat_messages.receive(replica, checked.data, source, now, checked.chat)
     if checked.verdict == copies.UNKNOWN_KEY:
         return _park(replica, checked.key_id, checked.data, source, now)
     return refuse(replica, checked.data, source, now, checked.problem, hint)

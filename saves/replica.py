@@ -121,7 +121,9 @@ class Replica(Signer):
         return submitting.submit(self, game_id, items, now=now, dry_run=dry_run)
 
     def chat(self, game_id: bytes, text: str, *, now: str) -> Submitted:
-        """Sign and queue a chat line on our move (`saves.submitting.chat`)."""
+        """Sign and queue a chat *packet* on our move (`saves.submitting.chat`): the chain's
+        old form, kept for games and tests that use it; the commands and the app write chat
+        messages beside the chain instead (`saves.chat_messages.write`), at any time."""
         return submitting.chat(self, game_id, text, now=now)
 
     def sign_kind(self, game_id: bytes, kind: Chat | Resign, *, now: str) -> Submitted:

@@ -20,7 +20,7 @@ from typing import Any
 Row = tuple[Any, ...]
 """A result row: SQLite's values (int, str, bytes, None) in column order."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -199,6 +199,18 @@ CREATE TABLE IF NOT EXISTS claims (   -- signed late claims (engine.core.claims)
     received_at TEXT NOT NULL,
     mine INTEGER NOT NULL DEFAULT 0,   -- 1: signed by this home
     PRIMARY KEY (game_id, claim_id)
+);
+CREATE TABLE IF NOT EXISTS chats (    -- signed chat messages (engine.core.chats): beside the
+    game_id BLOB NOT NULL,             -- chain, never in it; schema 4
+    seat TEXT NOT NULL,                -- the seat that signed the message
+    seq INTEGER NOT NULL,              -- that seat's count of its messages in the game
+    chat_id BLOB NOT NULL,
+    head_seq INTEGER NOT NULL,         -- the last packet the writer had
+    written_at TEXT NOT NULL,          -- the writer's clock (shown, never trusted)
+    data BLOB NOT NULL,
+    received_at TEXT NOT NULL,
+    mine INTEGER NOT NULL DEFAULT 0,   -- 1: signed by this home
+    PRIMARY KEY (game_id, seat, seq)
 );
 """
 

@@ -313,13 +313,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     chat = sub.add_parser(
         "chat",
-        help="sign and queue a chat message to the other players",
-        description="The message travels in the game's chain like orders, so it can be "
-        "written only on your move (it does not end the move); `hexpost sync` sends it and "
-        "both logs show it.",
+        help="send a chat message to the other players, or list a game's messages",
+        description="With TEXT: sign and queue a chat message, on your move or not; "
+        "`hexpost sync` sends it. It travels beside the game's chain, signed by your seat, "
+        "and changes nothing in the game. Without TEXT: list the game's chat messages in the "
+        "order of their writers' clocks (`hexpost log` shows them too).",
     )
     chat.add_argument("game", metavar="GAME")
-    chat.add_argument("text", nargs="+", metavar="TEXT", help="the message (one line)")
+    chat.add_argument("text", nargs="*", metavar="TEXT", help="the message (one line)")
+    chat.add_argument("--json", action="store_true", help="list as JSON")
 
     sync = sub.add_parser(
         "sync",

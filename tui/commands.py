@@ -25,7 +25,7 @@ from tui.rulesets import demo as ruleset_demo
 from tui.safe_text import safe_text
 from tui.services import chain, games, log, orders, rulesets, show, start
 from tui.services import home as identity
-from tui.services.chat import send_chat
+from tui.services.chat import chat_lines, send_chat
 from tui.services.transport import transport_text, use_folder
 from tui.when import now
 
@@ -214,10 +214,18 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_chat(args: argparse.Namespace, home: Home) -> int:
+    if not args.text:
+        replica = home.replica()
+        row = replica.find(args.game)
+        render.emit(chat_lines(replica, row.game_id), args.json, render.chat_text)
+        return 0
     replica = signing_replica(args, home, "sign the chat message")
     row = replica.find(args.game)
-    seq = send_chat(replica, row.game_id, " ".join(args.text), now)
-    print(f"packet {seq} (chat) signed and queued; run `hexpost sync` to send it")
+    sent = send_chat(replica, row.game_id, " ".join(args.text), now)
+    print(
+        f"chat message {sent.body.seq} signed and queued (beside the game, not part of it); "
+        "run `hexpost sync` to send it"
+    )
     return 0
 
 

@@ -174,6 +174,19 @@ def show_text(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def chat_text(lines: list[dict[str, Any]]) -> str:
+    """``hexpost chat GAME``: one message a line, by the writers' clocks."""
+    if not lines:
+        return "no chat messages (chat is not part of the game record)"
+    shown = ["chat messages (not part of the game record; times are the writers' clocks):"]
+    for line in lines:
+        shown.append(
+            f"{line['written_at']}  {line['seat']:<10} #{line['seq']:<3} "
+            f"(after packet {line['after_packet']}): {line['text']}"
+        )
+    return "\n".join(shown)
+
+
 def log_text(records: list[dict[str, Any]]) -> str:
     lines = []
     for record in records:

@@ -1,4 +1,7 @@
-"""Chat from the command line and from the game screen, and the passphrase dialog.
+"""Chat at any time from the command line and from the game screen, and the passphrase dialog.
+
+A chat message travels beside the game's chain (`saves.chat_messages`): the seat that does
+not owe the move writes one as easily as the one that does, and no packet is made.
 
 The command-line test runs the real `hexpost chat` in a child process (the homes of
 `tests.tui.conftest`); the app tests drive the tutorial homes of `tests.tui.test_app` at
@@ -14,6 +17,7 @@ from textual.widgets import Input, Static
 
 from mail.loopback import LoopbackTransport
 from mail.sync import sync
+from saves import chat_messages
 from saves.keys import read_key_file, write_key_file
 from tests.saves.conftest import Player as HomePlayer
 from tests.saves.conftest import now
@@ -27,6 +31,7 @@ from tests.tui.test_app import (
     status_text,
 )
 from tui.app import HexpostApp
+from tui.services.log import event_rows
 from tui.widgets.eventlog import EventLog
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.passphrase import LineDialog, PassphraseDialog
@@ -37,23 +42,50 @@ SECRET = "seven sleepy dragons"
 # --- the command line ------------------------------------------------------------------------
 
 
-def test_chat_from_the_command_line_reaches_the_other_log(alice: Player, bob: Player) -> None:
+def test_chat_from_the_command_line_at_any_time_reaches_the_other_side(
+    alice: Player, bob: Player
+) -> None:
     game, _ = start_game(alice, bob, "chatty", setup=False)  # the coalition (Alice) owes
     before = [d for d in alice.show(game)["pending"] if d["kind"] != "accept"]
-    out = alice.ok("chat", game[:10], "Good", "hunting,", "Bob")
-    assert "(chat) signed and queued" in out
+    heads = [json.loads(p.ok("log", game[:10], "--json"))[-1]["seq"] for p in (alice, bob)]
+    out = bob.ok("chat", game[:10], "Take", "your", "time")  # not Bob's move
+    assert "chat message 1 signed and queued" in out
+    assert "chat message 1 signed and queued" in alice.ok("chat", game[:10], "Thanks,", "Bob")
+    exchange(bob, alice)
     exchange(alice, bob)
-    for player in (alice, bob):
-        last = json.loads(player.ok("log", game[:10], "--json"))[-1]
-        # Alice's first packet after Bob's join also carries her acceptance of his key.
-        assert (last["kind"], last["seat"], last["events"][-1]) == (
-            "chat",
-            "coalition",
-            "Good hunting, Bob",
+    for player, seq in zip((alice, bob), heads, strict=True):
+        records = json.loads(player.ok("log", game[:10], "--json"))
+        chats = [
+            (r["kind"], r["seat"], r["seq"], r["events"])
+            for r in records
+            if r["kind"] == "chat-message"
+        ]
+        assert sorted(chats) == sorted(
+            [
+                (
+                    "chat-message",
+                    "alliance",
+                    seq,
+                    ["chat message (not part of the game record): Take your time"],
+                ),
+                (
+                    "chat-message",
+                    "coalition",
+                    seq,
+                    ["chat message (not part of the game record): Thanks, Bob"],
+                ),
+            ]
         )
-        assert last["events"][0].startswith("coalition accepted the key of Bob")
-        assert player.show(game)["pending"] == before  # still Alice's move
-    assert_refused(bob.run("chat", game[:10], "hello"), "not your move", "coalition")
+        assert records[-1]["kind"] == "chat-message"  # after the packet both writers had
+        pending = [d for d in player.show(game)["pending"] if d["kind"] != "accept"]
+        assert pending == before  # the game did not move
+        listed = json.loads(player.ok("chat", game[:10], "--json"))
+        assert [(m["seat"], m["seq"], m["text"]) for m in listed] == [
+            ("alliance", 1, "Take your time"),
+            ("coalition", 1, "Thanks, Bob"),
+        ]  # by the writers' clocks: Bob wrote first
+        text = player.ok("chat", game[:10])
+        assert "not part of the game record" in text and "Take your time" in text
     assert_refused(alice.run("chat", game[:10], "   "), "needs some text")
     assert "chat" in hexpost("--help").stdout
 
@@ -88,6 +120,10 @@ def dialog_error(app: HexpostApp) -> str:
     return str(app.screen.query_one("#line-error", Static).content)
 
 
+def chat_count(player: HomePlayer, game_id: bytes) -> int:
+    return len(chat_messages.messages_of(player.replica.store, game_id))
+
+
 async def test_a_chat_line_is_sent_and_shows_in_both_logs(tutorial: Tutorial) -> None:
     app = app_for(tutorial.alice)
     before = head(tutorial)
@@ -100,13 +136,23 @@ async def test_a_chat_line_is_sent_and_shows_in_both_logs(tutorial: Tutorial) ->
         assert app.screen.query_one(Input).password is False
         await type_line(pilot, "Shall we play on?")
         assert app.screen is screen
-        assert "chat signed and queued" in status_text(app)
+        assert "chat message 1 signed and queued" in status_text(app)
         await settle(pilot)
         rows = screen.query_one(EventLog).rows
-        assert rows[-1] == (before + 1, "coalition", "chat", "Shall we play on?")
+        said = "chat message (not part of the game record): Shall we play on?"
+        assert rows[-1] == (before, "coalition", "chat-message", said)
+    assert head(tutorial) == before  # beside the chain: no packet
     await exchange_homes(tutorial)
-    chats = [e.text for _, e in tutorial.bob.replica.events(tutorial.game_id) if e.kind == "chat"]
-    assert chats == ["Shall we play on?"]
+    bob = tutorial.bob
+    assert [
+        m.body.text for m in chat_messages.messages_of(bob.replica.store, tutorial.game_id)
+    ] == ["Shall we play on?"]
+    assert event_rows(bob.replica, tutorial.game_id)[-1] == (
+        before,
+        "coalition",
+        "chat-message",
+        said,
+    )
 
 
 async def exchange_homes(game: Tutorial) -> None:
@@ -115,20 +161,30 @@ async def exchange_homes(game: Tutorial) -> None:
         await sync(player.replica, player.transport, now)
 
 
-async def test_a_chat_off_ones_move_says_why_and_escape_sends_nothing(
+async def test_a_chat_off_ones_move_is_sent_and_escape_sends_nothing(
     tutorial: Tutorial,
 ) -> None:
-    app = app_for(tutorial.bob)  # 1A1 is the coalition's step
+    app = app_for(tutorial.bob)  # 1A1 is the coalition's step: Bob does not owe the move
     async with app.run_test(size=SIZE) as pilot:
-        await open_game(pilot)
+        app.session._clock = now
+        screen = await open_game(pilot)
         await pilot.press("t")
-        await pilot.press("escape")  # cancelled: no packet
+        await pilot.press("escape")  # cancelled: nothing signed
         await settle(pilot)
         assert not isinstance(app.screen, LineDialog)
+        assert chat_count(tutorial.bob, tutorial.game_id) == 0
         await pilot.press("t")
         await type_line(pilot, "hello")
-        assert "not your move" in status_text(app)
+        assert "chat message 1 signed and queued" in status_text(app)
+        await settle(pilot)
+        assert screen.query_one(EventLog).rows[-1][1:3] == ("alliance", "chat-message")
     assert tutorial.bob.replica.game(tutorial.game_id).head_seq == head(tutorial)
+    await exchange_homes(tutorial)
+    await exchange_homes(tutorial)  # Alice syncs before Bob in one round: once more
+    alice = tutorial.alice
+    assert [
+        m.body.text for m in chat_messages.messages_of(alice.replica.store, tutorial.game_id)
+    ] == ["hello"]
 
 
 async def test_the_passphrase_dialog_wrong_cancel_then_right(tutorial: Tutorial) -> None:
@@ -146,25 +202,26 @@ async def test_the_passphrase_dialog_wrong_cancel_then_right(tutorial: Tutorial)
         await type_line(pilot, "not the words")  # wrong: asked again, nothing signed
         assert isinstance(app.screen, PassphraseDialog)
         assert "wrong passphrase" in dialog_error(app)
-        assert head(tutorial) == before
+        assert chat_count(tutorial.alice, tutorial.game_id) == 0
 
         await pilot.press("escape")  # cancel: nothing signed
         await settle(pilot)
         assert not isinstance(app.screen, LineDialog)
         assert "not sent" in status_text(app)
-        assert head(tutorial) == before
+        assert chat_count(tutorial.alice, tutorial.game_id) == 0
 
         await pilot.press("t")
         await type_line(pilot, "Are you there?")
         await type_line(pilot, SECRET)  # right: the chat goes out
         assert not isinstance(app.screen, LineDialog)
-        assert "chat signed and queued" in status_text(app)
-        assert head(tutorial) == before + 1
+        assert "chat message 1 signed and queued" in status_text(app)
+        assert chat_count(tutorial.alice, tutorial.game_id) == 1
 
         await pilot.press("t")  # unlocked for the session: no second question
         await type_line(pilot, "Still here.")
         assert not isinstance(app.screen, LineDialog)
-        assert head(tutorial) == before + 2
+        assert chat_count(tutorial.alice, tutorial.game_id) == 2
+        assert head(tutorial) == before
 
 
 async def test_orders_ask_for_the_passphrase_and_keep_the_drafts_on_cancel(

@@ -452,14 +452,15 @@ class GameScreen(HexpostScreen):
         self.app.push_screen(ReviewScreen(self.game_id))
 
     def action_talk(self) -> None:
-        """One line to the other players: signed, queued for the next sync, shown in the log."""
+        """One line to the other players at any time (on our move or not): signed beside the
+        game's chain, queued for the next sync, shown in both logs."""
 
         def answered(text: str | None) -> None:
             if text is not None:
                 self.status.busy("signing the chat line...")
                 self.send_chat(text)
 
-        question = "Say to the other players (signed; s sends it):"
+        question = "Say to the other players (signed, any time; s sends it):"
         self.app.push_screen(LineDialog(question, max_length=MAX_CHAT), answered)
 
     @work(exclusive=True, group="chat")

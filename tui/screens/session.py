@@ -232,8 +232,8 @@ class Session:
         return await self.call(lambda: fn(self._replica(), game_id, *args))
 
     async def chat(self, game_id: str, text: str) -> Checked:
-        """Sign and queue a chat line for ``game_id`` (`Replica.chat`); ``locked`` when the
-        passphrase is needed first."""
+        """Sign and queue a chat message for ``game_id``, on our move or not
+        (`saves.chat_messages.write`); ``locked`` when the passphrase is needed first."""
         return await self.call(self._chat, game_id, text)
 
     async def accept_join(self, game_id: str) -> Checked:
@@ -342,10 +342,12 @@ class Session:
             signer = self._signing_or_why()
             if isinstance(signer, Checked):
                 return signer
-            seq = send_chat(signer, bytes.fromhex(game_id), text, self._clock)
+            sent = send_chat(signer, bytes.fromhex(game_id), text, self._clock)
         except HexpostError as exc:
             return Checked(False, f"not sent: {exc}")
-        return Checked(True, f"chat signed and queued as packet {seq}: s sends it", sent=True)
+        return Checked(
+            True, f"chat message {sent.body.seq} signed and queued: s sends it", sent=True
+        )
 
     def _accept_join(self, game_id: str) -> Checked:
         from tui.services.start import accept_key

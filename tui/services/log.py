@@ -1,4 +1,4 @@
-"""A game's log: one record per packet (and per late claim), and its events as rows.
+"""A game's log: one record per packet (and per late claim and chat message), its events as rows.
 
 `log_records` is what ``hexpost log --json`` prints and what the review indexes; `event_rows`
 is the same events as the app's log widget takes them.
@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.core.chats import chat_id, read_chat
 from engine.core.packets import kind_name, open_packet
-from saves import claims
+from saves import chat_messages, claims
 from saves.replica import GameRow, Replica
 
 EventRow = tuple[int, str, str, str]
@@ -63,9 +64,35 @@ def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
                 events=(f"late claim: {claims.claim_text(claim.body)}",),
             )
         )
+    for message in chat_messages.messages_of(replica.store, row.game_id):  # beside the chain
+        records.append(
+            LogRecord(
+                seq=message.body.head_seq,
+                seat=message.body.seat,
+                kind=CHAT_KIND,
+                packet=chat_id(read_chat(message.data).body).hex(),
+                written_at=message.body.written_at,
+                bytes=len(message.data),
+                events=(chat_messages.message_text(message.body),),
+            )
+        )
     return sorted(records, key=lambda record: record.seq)
 
 
+CHAT_KIND = "chat-message"
+"""The kind of a chat message's log record and event row: words beside the game's chain
+(`saves.chat_messages`), not a packet of it, shown after the last packet its writer had."""
+
+
 def event_rows(replica: Replica, game_id: bytes) -> list[EventRow]:
-    """Every event of the game, in order, as (seq, seat, kind, text)."""
-    return [(seq, e.seat, e.kind, e.text) for seq, e in replica.events(game_id)]
+    """Every event of the game, in order, as (seq, seat, kind, text), with the game's chat
+    messages after the packet each writer had (those by their writers' clocks)."""
+    rows = [(seq, e.seat, e.kind, e.text) for seq, e in replica.events(game_id)]
+    messages = chat_messages.messages_of(replica.store, game_id)
+    if not messages:
+        return rows
+    chats = [
+        (m.body.head_seq, m.body.seat, CHAT_KIND, chat_messages.message_text(m.body))
+        for m in messages
+    ]
+    return sorted([*rows, *chats], key=lambda row: row[0])  # stable: events keep their order

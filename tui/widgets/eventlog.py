@@ -42,7 +42,7 @@ BOOKKEEPING = frozenset(
 )
 """Event kinds hidden unless verbose: the sequence of play moving on, which the checklist
 already shows and which would otherwise outnumber the events that matter three to one."""
-HIGHLIGHTED = frozenset({"note", "chat"})
+HIGHLIGHTED = frozenset({"note", "chat", "chat-message"})
 """Event kinds people wrote to each other: they stand out."""
 
 GUTTER_NOTE = "*"
