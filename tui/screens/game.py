@@ -192,7 +192,6 @@ class GameScreen(HexpostScreen):
             status.append(safe_text(record.claim))
         # A damaged packet to ask for again, a joined key to accept (`games.attention_notes`).
         status.extend(safe_text(note) for note in record.notes)
-        self.refresh_bindings()
         self.query_one("#game-status", Static).update("\n".join(status))
         self._panels_stale = True
         if self.query_one(ChecklistTree).display or self.query_one(EventLog).display:
