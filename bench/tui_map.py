@@ -35,7 +35,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -117,14 +117,14 @@ REFRESHED: list[float] = []
 _compositor_refresh = Screen._compositor_refresh
 
 
-def _noted_refresh(screen: Screen[object]) -> None:
+def _noted_refresh(screen: Screen[Any]) -> None:
     _compositor_refresh(screen)
     REFRESHED.append(time.perf_counter())
     if isinstance(screen, GameScreen):
         PANEL.append((REFRESHED[-1], panel_says(screen)))
 
 
-Screen._compositor_refresh = _noted_refresh  # type: ignore[method-assign]
+Screen._compositor_refresh = _noted_refresh  # type: ignore[method-assign, assignment]
 
 
 async def timed(app: App[None], keys: list[str], size: tuple[int, int]) -> Timings:
@@ -183,7 +183,7 @@ def wind_record(board: Board) -> GameData:
     return GameData(show=show, events=[])
 
 
-def panel_says(screen: Screen[object]) -> str:
+def panel_says(screen: Screen[Any]) -> str:
     """The first line of the side panel's hex details ("" before it exists)."""
     found = screen.query("#hex-info")
     if not found:
