@@ -3,10 +3,14 @@
     .venv/bin/python bench/tui.py [--runs 7]
 
 Each run starts a fresh interpreter and times it from its start to the moment the screen
-being waited for has been painted: the child then writes a line on its standard output
-(``call_after_refresh``, then a raw write, then exit) and the time is taken when the parent
-reads that line, so the child's shutdown (closing the store, ending its thread) is left out
-of every figure alike:
+being waited for has been painted: the child wraps ``Screen._compositor_refresh`` and, at
+the end of the first repaint that drew the awaited screen, writes a line on its standard
+output (a raw write, then exit), and the time is taken when the parent reads that line, so
+the child's shutdown (closing the store, ending its thread) is left out of every figure
+alike. (It waited for ``call_after_refresh`` before, which also counted whatever other
+callbacks were queued after that repaint: the game screen's checklist and log, built once
+the map is painted.) With the line the child reports its CPU time (both threads) and its
+peak memory (``VmHWM``) at that moment:
 
   (a) the floor: a bare Textual app showing one ``Static`` ("hello"), until its first frame;
   (b) ``hexpost play`` through the real command line (`tui.cli.main`: its imports, the home,
@@ -20,7 +24,8 @@ of every figure alike:
 
 The only change to the real program is that `App.run` is made headless at 80x24 and told
 when to stop. The home (the tutorial game, set up) is built once before timing. Runs
-alternate and the median of each counts. It prints the three and the ratios; it asserts
+alternate and the median of each counts. It prints the four, the ratios, and the CPU time
+and peak memory of (a) and (c) (issue 16: the game screen within 1.6x of (a)); it asserts
 nothing. Key-press-to-repaint on the full map is measured by ``bench/tui_map.py``.
 """
 
@@ -33,31 +38,63 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 
-HELLO = """
+REPORT = """
 import os
+import time
 
+from textual.screen import Screen
+
+real_refresh = Screen._compositor_refresh
+reported = []
+
+
+def report(app):
+    if reported:
+        return
+    reported.append(True)
+    cpu = time.process_time()
+    # VmHWM, not ru_maxrss: Linux carries the parent's peak over an exec into ru_maxrss.
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    os.write(1, f"painted {cpu:.4f} {peak}\\n".encode())
+    app.exit()
+
+
+def noted_refresh(screen):
+    real_refresh(screen)
+    if screen.app.screen is screen and painted_enough(screen):
+        report(screen.app)
+
+
+Screen._compositor_refresh = noted_refresh
+"""
+
+HELLO = (
+    REPORT
+    + """
 from textual.app import App
 from textual.widgets import Static
+
+
+def painted_enough(screen):
+    return True
+
 
 class Hello(App[None]):
     def compose(self):
         yield Static("hello")
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(painted, self)
-
-def painted(app):
-    os.write(1, b"painted\\n")
-    app.exit()
-
 Hello().run(headless=True, size=(80, 24))
 """
+)
 
-HEXPOST = """
-import os
+HEXPOST = (
+    REPORT
+    + """
 import sys
 
 import textual.app
@@ -66,28 +103,18 @@ real_run = textual.app.App.run
 home, wait_for, game = sys.argv[1], sys.argv[2], sys.argv[3:]
 
 
-def run(self, **_ignored):
+def painted_enough(screen):
     from textual.widgets import DataTable
 
-    def painted():
-        screen = self.screen
-        name = type(screen).__name__
-        if wait_for == "game":
-            ready = name == "GameScreen" and screen.data is not None
-        elif wait_for == "rows":
-            ready = name == "GamesScreen" and screen.query_one(DataTable).row_count
-        else:
-            ready = name == "GamesScreen"
-        if ready:
-            self.call_after_refresh(done)
-        else:
-            self.set_timer(0.005, painted)
+    name = type(screen).__name__
+    if wait_for == "game":
+        return name == "GameScreen" and screen.data is not None
+    if wait_for == "rows":
+        return name == "GamesScreen" and screen.query_one(DataTable).row_count > 0
+    return name == "GamesScreen"
 
-    def done():
-        os.write(1, b"painted\\n")
-        self.exit()
 
-    self.call_later(painted)
+def run(self, **_ignored):
     return real_run(self, headless=True, size=(80, 24))
 
 
@@ -96,6 +123,7 @@ from tui.cli import main
 
 raise SystemExit(main(["--home", home, "play", *game]))
 """
+)
 
 
 GAME = "border"
@@ -115,8 +143,17 @@ def build_home(root: Path) -> Path:
     return Path(path)
 
 
-def timed(script: str, *args: str) -> float:
+class Run(NamedTuple):
+    wall: float
     """Seconds from starting the child to reading its "painted" line."""
+    cpu: float
+    """The child's CPU seconds (every thread) when it painted."""
+    peak: int
+    """Its peak resident memory then, in KB (``VmHWM`` of ``/proc/self/status``)."""
+
+
+def timed(script: str, *args: str) -> Run:
+    """Start the child and read its "painted" line."""
     started = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-c", script, *args],
@@ -129,9 +166,10 @@ def timed(script: str, *args: str) -> float:
     line = child.stdout.readline()
     took = time.perf_counter() - started
     _, errors = child.communicate()
-    if line != b"painted\n" or child.returncode != 0:
+    said = line.split()
+    if not said or said[0] != b"painted" or child.returncode != 0:
         raise SystemExit(f"the child failed ({child.returncode}): {errors.decode()[-2000:]}")
-    return took
+    return Run(took, float(said[1]), int(said[2]))
 
 
 def main() -> None:
@@ -140,21 +178,31 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hexpost-bench-tui-") as tmp:
         home = build_home(Path(tmp))
-        hello: list[float] = []
-        frame: list[float] = []
-        rows: list[float] = []
-        game: list[float] = []
+        hello: list[Run] = []
+        frame: list[Run] = []
+        rows: list[Run] = []
+        game: list[Run] = []
         for _ in range(args.runs):
             hello.append(timed(HELLO))
             frame.append(timed(HEXPOST, str(home), "frame"))
             rows.append(timed(HEXPOST, str(home), "rows"))
             game.append(timed(HEXPOST, str(home), "game", GAME))
-    a, b, r, c = (statistics.median(times) for times in (hello, frame, rows, game))
+    a, b, r, c = (
+        statistics.median(run.wall for run in runs) for runs in (hello, frame, rows, game)
+    )
+    cpu_a, cpu_c = (statistics.median(run.cpu for run in runs) for runs in (hello, game))
+    mem_a, mem_c = (statistics.median(run.peak for run in runs) / 1024 for runs in (hello, game))
     print(f"(a) bare Textual app, start to first paint:          {a * 1e3:7.0f} ms (median)")
     print(f"(b) hexpost play, to the games list's first paint:   {b * 1e3:7.0f} ms (median)")
     print(f"(r) hexpost play, to the games list with its rows:   {r * 1e3:7.0f} ms (median)")
     print(f"(c) hexpost play border, to the loaded game screen:  {c * 1e3:7.0f} ms (median)")
     print(f"ratio b/a = {b / a:.2f} (target <= 1.6); r/a = {r / a:.2f}; c/a = {c / a:.2f}")
+    print(
+        f"cpu at the paint: (a) {cpu_a * 1e3:.0f} ms, (c) {cpu_c * 1e3:.0f} ms,"
+        f" c/a = {cpu_c / cpu_a:.2f}"
+    )
+    print(f"peak memory:      (a) {mem_a:.1f} MB, (c) {mem_c:.1f} MB, c/a = {mem_c / mem_a:.2f}")
+    print(f"(home: Alice's with the tutorial game {GAME!r}, set up; {args.runs} runs each)")
 
 
 if __name__ == "__main__":

@@ -19,14 +19,13 @@ from pathlib import Path
 from engine.core.errors import HexpostError
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
-from tui import account_cmd, calc_cmd, choices_cmd, render, sync_cmd, trust_cmd
+from tui import calc_cmd, choices_cmd, render, trust_cmd
 from tui.askpass import passphrase, signing_replica
 from tui.rulesets import demo as ruleset_demo
 from tui.safe_text import safe_text
 from tui.services import chain, games, log, orders, rulesets, show, start
 from tui.services import home as identity
 from tui.services.chat import chat_lines, send_chat
-from tui.services.transport import transport_text, use_folder
 from tui.when import now
 
 
@@ -70,6 +69,11 @@ def cmd_identity(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_transport(args: argparse.Namespace, home: Home) -> int:
+    # The mail modules (and asyncio under them) are imported by the commands that use them
+    # only: `hexpost games --json` and `show --json` start without them (issue 16).
+    from tui import account_cmd
+    from tui.services.transport import transport_text, use_folder
+
     if args.transport_command == "mail":
         return account_cmd.cmd_transport_mail(args, home)
     if args.transport_command == "folder":
@@ -268,13 +272,25 @@ def cmd_import(args: argparse.Namespace, home: Home) -> int:
     return 0
 
 
+def cmd_account(args: argparse.Namespace, home: Home) -> int:
+    from tui import account_cmd
+
+    return account_cmd.cmd_account(args, home)
+
+
+def cmd_sync(args: argparse.Namespace, home: Home) -> int:
+    from tui import sync_cmd
+
+    return sync_cmd.cmd_sync(args, home)
+
+
 def cmd_demo(args: argparse.Namespace, _home: Home) -> int:
     return ruleset_demo().run(Path(args.keep) if args.keep else None)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "identity": cmd_identity,
-    "account": account_cmd.cmd_account,
+    "account": cmd_account,
     "transport": cmd_transport,
     "scenarios": cmd_scenarios,
     "scenario": cmd_scenario,
@@ -288,7 +304,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "find": choices_cmd.cmd_find,
     "orders": cmd_orders,
     "chat": cmd_chat,
-    "sync": sync_cmd.cmd_sync,
+    "sync": cmd_sync,
     "verify": cmd_verify,
     "evidence": trust_cmd.run,
     "verify-evidence": trust_cmd.run,

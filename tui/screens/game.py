@@ -53,7 +53,6 @@ from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.calculator import NO_CALCULATOR, calculator_dialog
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.identity import ask_passphrase
-from tui.screens.review import ReviewScreen
 from tui.screens.session import Checked, EventRow, GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.widgets.allocation_editor import AllocationEditor
@@ -133,6 +132,8 @@ class GameScreen(HexpostScreen):
         self.data: GameData | None = None
         self.board = BoardIndex(None)
         self._events: list[EventRow] = []
+        self._panels_stale = False
+        """Whether the checklist and the log still show an older load than `data`."""
         self._verdict: tuple[list[dict[str, Any]], bool] | None = None
         """The last dry run's drafts and whether the engine took them."""
 
@@ -157,7 +158,9 @@ class GameScreen(HexpostScreen):
         self.query_one(ChecklistTree).display = roomy
         self.query_one(EventLog).display = roomy
         self.query_one(OrdersPanel).display = False
-        self.query_one(HexMap).focus()
+        hexmap = self.query_one(HexMap)
+        hexmap.focus()
+        self.watch(hexmap, "cursor", self.cursor_moved, init=False)
         self.status.busy("reading the game...")
         self.reload()
 
@@ -189,10 +192,12 @@ class GameScreen(HexpostScreen):
             status.append(safe_text(record.claim))
         # A damaged packet to ask for again, a joined key to accept (`games.attention_notes`).
         status.extend(safe_text(note) for note in record.notes)
-        self.refresh_bindings()
         self.query_one("#game-status", Static).update("\n".join(status))
-        self.query_one(ChecklistTree).show_items(record.checklist or ())
-        self._show_events(data.events)
+        self._panels_stale = True
+        if self.query_one(ChecklistTree).display or self.query_one(EventLog).display:
+            self._fill_panels()
+        else:  # hidden (80x24): built once the map and the side panel are on the screen
+            self.call_after_refresh(self._fill_panels)
         self.show_hex(hexmap.cursor)
         owed = record.owed_step
         panel = self.query_one(OrdersPanel)
@@ -238,6 +243,15 @@ class GameScreen(HexpostScreen):
         text = "\n".join(safe_text(line, limit=NEWS_WIDTH) for line in shown)
         self.notify(text, title="What arrived", timeout=NEWS_SECONDS, markup=False)
 
+    def _fill_panels(self) -> None:
+        """Hand the checklist and the log the loaded game if they lack it: after the first
+        paint while both are hidden (issue 16), or as either opens."""
+        if not self._panels_stale or self.data is None:
+            return
+        self._panels_stale = False
+        self.query_one(ChecklistTree).show_items(self.data.show.checklist or ())
+        self._show_events(self.data.events)
+
     def _show_events(self, rows: list[EventRow]) -> None:
         """Append only what is new when the old events are still a prefix (the usual case
         after a sync); otherwise show them all again."""
@@ -258,9 +272,11 @@ class GameScreen(HexpostScreen):
 
     # --- the side panel ------------------------------------------------------------------------
 
-    @on(HexMap.CursorMoved)
-    def cursor_moved(self, message: HexMap.CursorMoved) -> None:
-        self.show_hex(message.hex_id)
+    def cursor_moved(self, h: int) -> None:
+        """A watcher on the map's ``cursor``: it runs inside the key's handler, so the panel
+        lands in the map's repaint (from `BoardIndex`, in memory). `HexMap.CursorMoved` came
+        through two more queues, a frame or two (32-40 ms) after the map (issue 16)."""
+        self.show_hex(h)
 
     def show_hex(self, h: int) -> None:
         info = self.query_one("#hex-info", Static)
@@ -449,6 +465,8 @@ class GameScreen(HexpostScreen):
 
     def action_review(self) -> None:
         """Step through this game's packets, from the first one not read yet."""
+        from tui.screens.review import ReviewScreen  # not needed for the first paint
+
         self.app.push_screen(ReviewScreen(self.game_id))
 
     def action_talk(self) -> None:
@@ -510,6 +528,7 @@ class GameScreen(HexpostScreen):
         """Closed: open it at the current step and focus it. Open but not focused: focus it.
         Focused: close it and give the keys back to the map."""
         tree = self.query_one(ChecklistTree)
+        self._fill_panels()
         if not tree.display:
             self._make_room(EventLog)
             tree.display = True
@@ -522,6 +541,7 @@ class GameScreen(HexpostScreen):
 
     def action_log(self) -> None:
         log = self.query_one(EventLog)
+        self._fill_panels()
         if log.display:
             self._hide(log)
         else:

@@ -65,6 +65,8 @@ class GamesScreen(HexpostScreen):
         self._review = review
         """Open that game's review instead (``hexpost review GAME``)."""
         self.overview: Overview | None = None
+        self._overview_deferred = False
+        """The list was left unread to open the named game first: read it on coming back."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon="#")
@@ -82,7 +84,8 @@ class GamesScreen(HexpostScreen):
         self.reload()
 
     def on_screen_resume(self) -> None:
-        if self.overview is not None:
+        if self.overview is not None or self._overview_deferred:
+            self._overview_deferred = False
             self.reload()
 
     # --- loading -----------------------------------------------------------------------------
@@ -92,16 +95,21 @@ class GamesScreen(HexpostScreen):
 
     @work(exclusive=True, group="load")
     async def load(self) -> None:
-        overview = await self.session.overview()
-        self.post_message(self.Loaded(overview))
         if self._open_game is not None:
+            # The game named on the command line first: the list (every game's state) is
+            # read when the player comes back to it, not before the game's first paint (the
+            # store thread would read it first; issue 16).
             name, self._open_game = self._open_game, None
             try:
                 game_id = await self.session.find(name)
             except HexpostError as exc:
                 self.post_message(self.Failed(str(exc)))
             else:
+                self._overview_deferred = True
                 (self.review if self._review else self.open)(game_id)
+                return
+        overview = await self.session.overview()
+        self.post_message(self.Loaded(overview))
 
     @on(Loaded)
     def show(self, message: Loaded) -> None:

@@ -206,9 +206,13 @@ def _roll(seq: int, seat: str, step: str, data: dict[str, Any]) -> RollRecord:
     )
 
 
-def show(replica: Replica, row: GameRow, *, at: int | None, checklist: bool) -> ShowRecord:
+def show(
+    replica: Replica, row: GameRow, *, at: int | None, checklist: bool, extras: bool = True
+) -> ShowRecord:
     """The game after packet ``at`` (None: as it stands now, with its claim and notes), with
-    the sequence-of-play checklist when ``checklist``."""
+    the sequence-of-play checklist when ``checklist``, and the ruleset client's ``extras``
+    (``show --json``'s top-level keys) unless told not to: the game screen never shows them,
+    and F&E's work out every unit's supply a second time (issue 16)."""
     ruleset = replica.ruleset(row.game_id)
     state = replica.state(row.game_id, at)
     core = state.core
@@ -257,7 +261,7 @@ def show(replica: Replica, row: GameRow, *, at: int | None, checklist: bool) -> 
         summary=summary,
         board=face.board(rules) if rules is not None else None,
         choices=face.choices(rules, row.my_seat) if rules is not None else (),
-        extras=client_for(row.ruleset).record_extras(rules),
+        extras=client_for(row.ruleset).record_extras(rules) if extras else {},
         checklist=lines,
     )
 
@@ -295,7 +299,7 @@ def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
     from tui.services.news import news_lines
 
     row = replica.game(game_id)
-    record = show(replica, row, at=None, checklist=True)
+    record = show(replica, row, at=None, checklist=True, extras=False)
     events = tuple(event_rows(replica, row.game_id))
     news = (
         tuple(news_lines(unread_news(replica, row)))

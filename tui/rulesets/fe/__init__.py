@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -27,14 +27,23 @@ from engine.fe.turn_view import turn_view, view_record, view_text
 from engine.fe.views import views
 from tui.rulesets import Calculator, DataProblem, ScenarioDetails
 from tui.rulesets.fe import calc
-from tui.rulesets.fe.demo import FeDemo
+
+if TYPE_CHECKING:
+    from tui.rulesets.fe.demo import FeDemo
 
 
 class FeClient:
     """`tui.rulesets.RulesetClient` for the ``fe`` ruleset."""
 
     id = "fe"
-    demo = FeDemo()
+
+    @property
+    def demo(self) -> FeDemo:
+        """The demo game, imported when asked for: it brings asyncio and the mail modules
+        (its loopback transport), which ``hexpost show`` and ``games`` never need (issue 16)."""
+        from tui.rulesets.fe.demo import FeDemo
+
+        return FeDemo()
 
     def record_extras(self, rules: Any) -> dict[str, Any]:
         return dict(views(rules)) if rules is not None else {}
