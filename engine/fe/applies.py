@@ -23,6 +23,7 @@ The vocabulary (every condition in a step's list must hold):
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Seat
@@ -105,7 +106,13 @@ def has_kind(units: tuple[Unit, ...], kind: str) -> bool:
     ``kind``: kept per units tuple, as the steps of a player turn ask the same empires the
     same questions while their units stay the same tuple (a move makes a new one)."""
     test = UNIT_KINDS[kind]
-    return any(test(unit) for unit in units)
+    # A kind is told from the class (`Unit.info` reads the empire and the class only), so
+    # each class is tried once, in the order the units first show it.
+    classes = dict.fromkeys(map(_CLASS_OF, units))
+    return any(test(Unit("", empire, cls)) for empire, cls in classes)
+
+
+_CLASS_OF = attrgetter("empire", "cls")
 
 
 def _own(step: Step) -> bool:

@@ -117,12 +117,15 @@ def _by_status(
 ) -> dict[supply.Status, tuple[Unit, ...]]:
     """``units`` of the grid's empire on the map by status in ``grid``, in their order."""
     by_status: dict[supply.Status, list[Unit]] = {"main": [], "partial": [], "none": []}
-    of_hex: dict[HexId, list[Unit]] = {}  # the list of each hex's status, looked up once
+    # The list of each hex's status, looked up once per hex; units off the map go nowhere.
+    of_hex: dict[HexId, list[Unit]] = {OFF_MAP: []}
+    status_at = grid.status
+    empire = grid.empire
     for unit in units:
-        if unit.empire == grid.empire and unit.hex != OFF_MAP:
-            found = of_hex.get(unit.hex)
-            if found is None:
-                found = of_hex[unit.hex] = by_status[grid.status(unit.hex)]
+        found = of_hex.get(unit.hex)
+        if found is None:
+            found = of_hex[unit.hex] = by_status[status_at(unit.hex)]
+        if unit.empire == empire:
             found.append(unit)
     return {status: tuple(found) for status, found in by_status.items()}
 
