@@ -14,6 +14,8 @@ I inferred, C a choice that should become a game option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import compress
+from operator import attrgetter
 from typing import Literal
 
 from engine.core import caches, hexgrid
@@ -140,28 +142,36 @@ def board_index(
     of one board ask for several empires in a row.
     """
     out: dict[HexId, dict[str, int]] = {}
-    bases: list[Unit] = []
-    traits: dict[tuple[str, str, bool], tuple[bool, bool, bool]] = {}  # per class and side
-    for unit in board.units:
-        if unit.hex == OFF_MAP:
+    units = board.units
+    # The flags read only a unit's hex, side, class and crippled state, so each distinct
+    # combination is read once (a stack of like ships costs one), in the order the units
+    # first show it: the hexes, and each hex's empires, come in the order of the units.
+    # The distinct keys are found in C (attrgetter, dict.fromkeys), not unit by unit.
+    base_keys: set[tuple[str, str, bool]] = set()
+    for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units)):
+        if h == OFF_MAP:
             continue
-        key = (unit.empire, unit.cls, unit.crippled)
-        found = traits.get(key)
-        if found is None:
-            found = traits[key] = _traits(*key)
-        ship, attrition, is_a_base = found
+        ship, attrition, is_a_base = _traits(empire, cls, crippled)
         if is_a_base:
-            bases.append(unit)
+            base_keys.add((empire, cls, crippled))
         bits = _ANY | (_SHIP if ship else 0)
         if attrition:
             bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
-        here = out.setdefault(unit.hex, {})
-        here[unit.empire] = here.get(unit.empire, 0) | bits
+        here = out.setdefault(h, {})
+        here[empire] = here.get(empire, 0) | bits
+    bases: tuple[Unit, ...] = ()
+    if base_keys:  # every base on the map, in the units' order
+        kinds = map(base_keys.__contains__, map(_SIDE_CLASS, units))
+        bases = tuple(u for u in compress(units, kinds) if u.hex != OFF_MAP)
     for h, owner, fighters in _map_bases(galaxy, board.owners):
         bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
         here = out.setdefault(h, {})
         here[owner] = here.get(owner, 0) | bits
-    return out, tuple(bases)
+    return out, bases
+
+
+_PLACED = attrgetter("hex", "empire", "cls", "crippled")
+_SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 
 
 def carry_index(

@@ -19,6 +19,7 @@ after random changes).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 
 from engine.core import caches
 from engine.fe.blocking import movement_points
@@ -96,10 +97,14 @@ def _can_move(empire: str, cls: str) -> bool:
 def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
     unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
-    found: dict[HexId, set[str]] = {}
-    for unit in board.units:
-        found.setdefault(unit.hex, set()).add(unit.empire)
+    found: dict[HexId, list[str]] = {}
+    # Each (hex, empire) pair once, found in C, in the order the units first show it.
+    for h, empire in dict.fromkeys(map(_HEX_EMPIRE, board.units)):
+        found.setdefault(h, []).append(empire)
     return {h: tuple(sorted(empires)) for h, empires in found.items()}
+
+
+_HEX_EMPIRE = attrgetter("hex", "empire")
 
 
 def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
