@@ -201,7 +201,7 @@ def carry_index(
         _traits(u.empire, u.cls, u.crippled)[2]
         for u in (*changed.values(), *(old_units[uid] for uid in changed if uid in old_units))
     )
-    new_out = dict(out)
+    updates: dict[HexId, dict[str, int]] = {}
     map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
     left = {old_units[uid].hex for uid in changed if uid in old_units}
     for h in sorted(touched):
@@ -222,10 +222,18 @@ def carry_index(
         else:
             for owner, bits in out.get(h, {}).items():
                 here[owner] = here.get(owner, 0) | bits
-        if here:
-            new_out[h] = here
-        else:
-            new_out.pop(h, None)
+        if here != out.get(h, {}):
+            updates[h] = here
+    # A change that leaves every flag as it was (a ship built where its like already
+    # stands) shares the index: it is not to be mutated, and equal to a fresh one.
+    new_out = out
+    if updates:
+        new_out = dict(out)
+        for h, here in updates.items():
+            if here:
+                new_out[h] = here
+            else:
+                new_out.pop(h, None)
     if was_base:
         bases = tuple(
             u for u in after.units if u.hex != OFF_MAP and _traits(u.empire, u.cls, u.crippled)[2]
@@ -249,7 +257,8 @@ def carry_index(
             new_here = new_out.get(h)
             if new_here and (bits := _hex_flags(after, empire, new_here, at_war)):
                 came.add((h, bits))
-        caches.prime(presence_set, (flags - gone) | came, galaxy, after, empire)
+        kept = flags if gone == came else (flags - gone) | came
+        caches.prime(presence_set, kept, galaxy, after, empire)
 
 
 @caches.by_identity(maxsize=8)

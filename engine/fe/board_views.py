@@ -114,13 +114,19 @@ def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) ->
     held = caches.peek(empires_by_hex, before)
     if held is None or "_by_hex" not in after.__dict__:
         return
-    found = dict(held)
+    updates = {}
     for h in hexes:
         empires = tuple(sorted({u.empire for u in after.at(h)}))
-        if empires:
-            found[h] = empires
-        else:
-            found.pop(h, None)
+        if empires != held.get(h, ()):
+            updates[h] = empires
+    found = held  # shared when no hex's empires changed (not to be mutated)
+    if updates:
+        found = dict(held)
+        for h, empires in updates.items():
+            if empires:
+                found[h] = empires
+            else:
+                found.pop(h, None)
     caches.prime(empires_by_hex, found, after)
 
 
