@@ -100,7 +100,7 @@ def _unmet_one(state: FeState, step: Step, condition: str) -> str:
     raise ValueError(f"unknown condition {condition!r} in the sequence table")
 
 
-@caches.by_identity(maxsize=128, identity=1)
+@caches.by_identity(maxsize=48, identity=1)
 def has_kind(units: tuple[Unit, ...], kind: str) -> bool:
     """Whether one of these units (an empire's, `engine.fe.forces.Forces.units`) is of
     ``kind``: kept per units tuple, as the steps of a player turn ask the same empires the

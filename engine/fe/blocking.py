@@ -326,7 +326,7 @@ def _hex_flags(board: Board, empire: str, here: dict[str, int], at_war: dict[str
     return bits
 
 
-@caches.by_identity(maxsize=32, identity=2)
+@caches.by_identity(maxsize=16, identity=2)
 def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[HexId, int]]:
     """`_presence` as the set `_blocked_by` is keyed by, per board (by identity) and empire;
     a board made from another by a change of units gets it from the other's, updated for the
@@ -362,7 +362,7 @@ class Blocking:
         return h in self.hexes
 
 
-@caches.by_identity(maxsize=32, identity=2)
+@caches.by_identity(maxsize=16, identity=2)
 def blocking_hexes(galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) -> frozenset[HexId]:
     """The hexes that block ``empire``'s supply paths (or retrograde) on ``board``, the
     table of `blocks` applied to every hex that can block at all.
@@ -377,7 +377,7 @@ def blocking_hexes(galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) 
     return _blocked_by(galaxy, presence_set(galaxy, board, empire), purpose)
 
 
-@caches.by_identity(maxsize=32, identity=1)
+@caches.by_identity(maxsize=16, identity=1)
 def _blocked_by(
     galaxy: Galaxy, presence: frozenset[tuple[HexId, int]], purpose: Purpose
 ) -> frozenset[HexId]:

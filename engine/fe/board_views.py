@@ -34,7 +34,7 @@ def _unit_id(unit: Unit) -> str:
     return unit.id
 
 
-@caches.by_identity(maxsize=64)
+@caches.by_identity(maxsize=24)
 def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """One empire's starbases on the map, in the units' order, and, per hex where it has
     units on the map that can move, the one with the smallest id, by id (by identity of its

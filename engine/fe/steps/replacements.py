@@ -247,7 +247,7 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
         )
 
 
-@caches.by_identity(maxsize=64)
+@caches.by_identity(maxsize=16)
 def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     """The units on the map that carry fighters, in their order, of one empire's units (by
     identity of its `FeState.forces` tuple, the same object while none of them changes):
