@@ -23,7 +23,9 @@ The vocabulary (every condition in a step's list must hold):
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
+from engine.core import caches
 from engine.core.ruleset import Actor, Seat
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
@@ -85,9 +87,10 @@ def _unmet_one(state: FeState, step: Step, condition: str) -> str:
         return f"{' and '.join(_acting_seats(state, step))} {_verb(state, step)} {value}"
     if word == "unit":
         empires = _acting_empires(state, step) if _own(step) else None
-        kind = UNIT_KINDS[value]
+        if value not in UNIT_KINDS:
+            raise KeyError(value)
         mine = [f for f in state.forces if empires is None or f.empire in empires]
-        if any(kind(unit) for forces in mine for unit in forces.units):
+        if any(has_kind(forces.units, value) for forces in mine):
             return ""
         if empires is None:
             return f"no {value} in the game"
@@ -95,6 +98,21 @@ def _unmet_one(state: FeState, step: Step, condition: str) -> str:
     if word == "option":
         return "" if state.option(value) else f"option {value} is off"
     raise ValueError(f"unknown condition {condition!r} in the sequence table")
+
+
+@caches.by_identity(maxsize=48, identity=1)
+def has_kind(units: tuple[Unit, ...], kind: str) -> bool:
+    """Whether one of these units (an empire's, `engine.fe.forces.Forces.units`) is of
+    ``kind``: kept per units tuple, as the steps of a player turn ask the same empires the
+    same questions while their units stay the same tuple (a move makes a new one)."""
+    test = UNIT_KINDS[kind]
+    # A kind is told from the class (`Unit.info` reads the empire and the class only), so
+    # each class is tried once, in the order the units first show it.
+    classes = dict.fromkeys(map(_CLASS_OF, units))
+    return any(test(Unit("", empire, cls)) for empire, cls in classes)
+
+
+_CLASS_OF = attrgetter("empire", "cls")
 
 
 def _own(step: Step) -> bool:

@@ -14,6 +14,8 @@ I inferred, C a choice that should become a game option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import compress
+from operator import attrgetter
 from typing import Literal
 
 from engine.core import caches, hexgrid
@@ -140,28 +142,36 @@ def board_index(
     of one board ask for several empires in a row.
     """
     out: dict[HexId, dict[str, int]] = {}
-    bases: list[Unit] = []
-    traits: dict[tuple[str, str, bool], tuple[bool, bool, bool]] = {}  # per class and side
-    for unit in board.units:
-        if unit.hex == OFF_MAP:
+    units = board.units
+    # The flags read only a unit's hex, side, class and crippled state, so each distinct
+    # combination is read once (a stack of like ships costs one), in the order the units
+    # first show it: the hexes, and each hex's empires, come in the order of the units.
+    # The distinct keys are found in C (attrgetter, dict.fromkeys), not unit by unit.
+    base_keys: set[tuple[str, str, bool]] = set()
+    for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units)):
+        if h == OFF_MAP:
             continue
-        key = (unit.empire, unit.cls, unit.crippled)
-        found = traits.get(key)
-        if found is None:
-            found = traits[key] = _traits(*key)
-        ship, attrition, is_a_base = found
+        ship, attrition, is_a_base = _traits(empire, cls, crippled)
         if is_a_base:
-            bases.append(unit)
+            base_keys.add((empire, cls, crippled))
         bits = _ANY | (_SHIP if ship else 0)
         if attrition:
             bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
-        here = out.setdefault(unit.hex, {})
-        here[unit.empire] = here.get(unit.empire, 0) | bits
+        here = out.setdefault(h, {})
+        here[empire] = here.get(empire, 0) | bits
+    bases: tuple[Unit, ...] = ()
+    if base_keys:  # every base on the map, in the units' order
+        kinds = map(base_keys.__contains__, map(_SIDE_CLASS, units))
+        bases = tuple(u for u in compress(units, kinds) if u.hex != OFF_MAP)
     for h, owner, fighters in _map_bases(galaxy, board.owners):
         bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
         here = out.setdefault(h, {})
         here[owner] = here.get(owner, 0) | bits
-    return out, tuple(bases)
+    return out, bases
+
+
+_PLACED = attrgetter("hex", "empire", "cls", "crippled")
+_SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 
 
 def carry_index(
@@ -191,7 +201,7 @@ def carry_index(
         _traits(u.empire, u.cls, u.crippled)[2]
         for u in (*changed.values(), *(old_units[uid] for uid in changed if uid in old_units))
     )
-    new_out = dict(out)
+    updates: dict[HexId, dict[str, int]] = {}
     map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
     left = {old_units[uid].hex for uid in changed if uid in old_units}
     for h in sorted(touched):
@@ -212,10 +222,18 @@ def carry_index(
         else:
             for owner, bits in out.get(h, {}).items():
                 here[owner] = here.get(owner, 0) | bits
-        if here:
-            new_out[h] = here
-        else:
-            new_out.pop(h, None)
+        if here != out.get(h, {}):
+            updates[h] = here
+    # A change that leaves every flag as it was (a ship built where its like already
+    # stands) shares the index: it is not to be mutated, and equal to a fresh one.
+    new_out = out
+    if updates:
+        new_out = dict(out)
+        for h, here in updates.items():
+            if here:
+                new_out[h] = here
+            else:
+                new_out.pop(h, None)
     if was_base:
         bases = tuple(
             u for u in after.units if u.hex != OFF_MAP and _traits(u.empire, u.cls, u.crippled)[2]
@@ -239,7 +257,8 @@ def carry_index(
             new_here = new_out.get(h)
             if new_here and (bits := _hex_flags(after, empire, new_here, at_war)):
                 came.add((h, bits))
-        caches.prime(presence_set, (flags - gone) | came, galaxy, after, empire)
+        kept = flags if gone == came else (flags - gone) | came
+        caches.prime(presence_set, kept, galaxy, after, empire)
 
 
 @caches.by_identity(maxsize=8)
@@ -307,7 +326,7 @@ def _hex_flags(board: Board, empire: str, here: dict[str, int], at_war: dict[str
     return bits
 
 
-@caches.by_identity(maxsize=32, identity=2)
+@caches.by_identity(maxsize=16, identity=2)
 def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[HexId, int]]:
     """`_presence` as the set `_blocked_by` is keyed by, per board (by identity) and empire;
     a board made from another by a change of units gets it from the other's, updated for the
@@ -343,7 +362,7 @@ class Blocking:
         return h in self.hexes
 
 
-@caches.by_identity(maxsize=32, identity=2)
+@caches.by_identity(maxsize=16, identity=2)
 def blocking_hexes(galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) -> frozenset[HexId]:
     """The hexes that block ``empire``'s supply paths (or retrograde) on ``board``, the
     table of `blocks` applied to every hex that can block at all.
@@ -358,7 +377,7 @@ def blocking_hexes(galaxy: Galaxy, board: Board, empire: str, purpose: Purpose) 
     return _blocked_by(galaxy, presence_set(galaxy, board, empire), purpose)
 
 
-@caches.by_identity(maxsize=32, identity=1)
+@caches.by_identity(maxsize=16, identity=1)
 def _blocked_by(
     galaxy: Galaxy, presence: frozenset[tuple[HexId, int]], purpose: Purpose
 ) -> frozenset[HexId]:

@@ -19,6 +19,7 @@ after random changes).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 
 from engine.core import caches
 from engine.fe.blocking import movement_points
@@ -33,7 +34,7 @@ def _unit_id(unit: Unit) -> str:
     return unit.id
 
 
-@caches.by_identity(maxsize=64)
+@caches.by_identity(maxsize=24)
 def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """One empire's starbases on the map, in the units' order, and, per hex where it has
     units on the map that can move, the one with the smallest id, by id (by identity of its
@@ -96,10 +97,14 @@ def _can_move(empire: str, cls: str) -> bool:
 def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
     unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
-    found: dict[HexId, set[str]] = {}
-    for unit in board.units:
-        found.setdefault(unit.hex, set()).add(unit.empire)
+    found: dict[HexId, list[str]] = {}
+    # Each (hex, empire) pair once, found in C, in the order the units first show it.
+    for h, empire in dict.fromkeys(map(_HEX_EMPIRE, board.units)):
+        found.setdefault(h, []).append(empire)
     return {h: tuple(sorted(empires)) for h, empires in found.items()}
+
+
+_HEX_EMPIRE = attrgetter("hex", "empire")
 
 
 def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
@@ -109,13 +114,19 @@ def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) ->
     held = caches.peek(empires_by_hex, before)
     if held is None or "_by_hex" not in after.__dict__:
         return
-    found = dict(held)
+    updates = {}
     for h in hexes:
         empires = tuple(sorted({u.empire for u in after.at(h)}))
-        if empires:
-            found[h] = empires
-        else:
-            found.pop(h, None)
+        if empires != held.get(h, ()):
+            updates[h] = empires
+    found = held  # shared when no hex's empires changed (not to be mutated)
+    if updates:
+        found = dict(held)
+        for h, empires in updates.items():
+            if empires:
+                found[h] = empires
+            else:
+                found.pop(h, None)
     caches.prime(empires_by_hex, found, after)
 
 

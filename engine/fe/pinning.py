@@ -46,6 +46,7 @@ from collections.abc import Collection, Iterable
 import msgspec
 
 from engine.core.ruleset import Violation
+from engine.fe import board_views
 from engine.fe.forces import Board, Unit, ship_equivalents2
 from engine.fe.galaxy import HexId
 
@@ -144,8 +145,15 @@ def covers(strength: PinStrength, need: PinNeed) -> bool:
 
 
 def enemies_in(board: Board, empire: str, h: HexId) -> tuple[Unit, ...]:
-    """The units in ``h`` of empires at war with ``empire``, in id order."""
-    return tuple(u for u in board.at(h) if board.enemies(empire, u.empire))
+    """The units in ``h`` of empires at war with ``empire``, in id order.
+
+    The board's empires-by-hex view (`engine.fe.board_views.empires_by_hex`, kept per board
+    and carried over moves) says first whether any enemy is there at all: a stack leaving a
+    hex of its own is not read unit by unit."""
+    foes = [e for e in board_views.empires_by_hex(board).get(h, ()) if board.enemies(empire, e)]
+    if not foes:
+        return ()
+    return tuple(u for u in board.at(h) if u.empire in foes)
 
 
 def se_text(se2: int) -> str:

@@ -59,7 +59,7 @@ def _forces_digests(forces: tuple[Forces, ...]) -> tuple[tuple[str, bytes], ...]
     return tuple((f.empire, _forces_digest(f.units)) for f in forces)
 
 
-@caches.by_identity(maxsize=256)
+@caches.by_identity(maxsize=48)
 def _forces_digest(units: tuple[Unit, ...]) -> bytes:
     """SHA-256 of the units' canonical bytes, cached by the identity of the tuple."""
     return hashlib.sha256(_ENCODER.encode(units)).digest()

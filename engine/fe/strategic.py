@@ -161,7 +161,7 @@ def strategic_route(
     return None
 
 
-@caches.by_identity(maxsize=512, identity=1)
+@caches.by_identity(maxsize=128, identity=1)
 def _leg_reach(
     galaxy: Galaxy, empire: str, here: HexId, blocked: frozenset[HexId]
 ) -> dict[HexId, tuple[int, int]]:

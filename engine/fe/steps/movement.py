@@ -130,11 +130,10 @@ def reactors(state: FeState) -> list[str]:
     held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
     if not held:
         return []
+    near_of = _within_range(held, EXTENDED_REACTION_RANGE)
     found: list[Unit] = []
     for h, here in board.stacks():  # hex by hex: a stack out of range is passed over whole
-        if h == OFF_MAP:
-            continue
-        near = [t for t in held if hexgrid.distance(h, t) <= EXTENDED_REACTION_RANGE]
+        near = near_of.get(h) if h != OFF_MAP else None
         if not near:
             continue
         near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
@@ -149,6 +148,25 @@ def reactors(state: FeState) -> list[str]:
 
 
 _BOARD_ORDER = attrgetter("empire", "id")
+
+
+def _within_range(targets: list[HexId], reach: int) -> dict[HexId, list[HexId]]:
+    """Per hex, the ``targets`` (in their order) at most ``reach`` hexes from it.
+
+    Worked out from the targets' side, so that each stack on the board costs one look-up
+    rather than a distance per target. A hex ``reach`` steps away lies within ``reach``
+    columns (cube x is the column) and, as a column's rows shift by half a hex, within
+    ``2 * reach`` rows; each hex of that box is kept if its true distance is in reach.
+    """
+    out: dict[HexId, list[HexId]] = {}
+    for t in targets:
+        column, row = divmod(t, 100)
+        for c in range(max(column - reach, 0), column + reach + 1):
+            for r in range(max(row - 2 * reach, 0), min(row + 2 * reach, 99) + 1):
+                h = c * 100 + r
+                if hexgrid.distance(h, t) <= reach:
+                    out.setdefault(h, []).append(t)
+    return out
 
 
 # --- who may go where ------------------------------------------------------------------------

@@ -90,6 +90,10 @@ class TriggerBoard:
         self.firsts: dict[str, list[Unit]] = {}
         self.stands_of: dict[tuple[str, ...], list[Unit]] = {}
         """`_stands` per actors, worked out once per check (releases share their actors)."""
+        self.owners: dict[int, str] = {}
+        """Who owns each hex asked about (`Board.owner`), once per check: the releases
+        watching empires' space ask about the same stands."""
+        self.board = state.board
         for forces in state.forces:
             starbases, firsts = board_views.lookup_of(forces.units)
             for unit in starbases:
@@ -119,7 +123,9 @@ def _hit(
         names = " or ".join(f"{ref.empire} {ref.fleet}" for ref in target.fleets)
         return f"{unit.empire} entered the set-up area of {names} at {base.hex_text(h)}"
     if target.kind == "empire":
-        holder = state.board.owner(galaxy, h)
+        holder = lookup.owners.get(h)
+        if holder is None:
+            holder = lookup.owners[h] = lookup.board.owner(galaxy, h)
         if holder not in target.empires:
             return ""
         return f"{unit.empire} entered {holder} space at {base.hex_text(h)}"

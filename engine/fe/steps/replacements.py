@@ -37,6 +37,9 @@ Readings, marked as in ``fe-rules-notes.md``:
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
+
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import model, production
@@ -244,23 +247,26 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
         )
 
 
-@caches.by_identity(maxsize=64)
+@caches.by_identity(maxsize=16)
 def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     """The units on the map that carry fighters, in their order, of one empire's units (by
     identity of its `FeState.forces` tuple, the same object while none of them changes):
     the check at 6E then reads the carriers only, not every unit of every empire."""
-    carries: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
-    found: list[Unit] = []
-    for unit in units:
-        if unit.hex == OFF_MAP:
-            continue
-        key = (unit.empire, unit.cls, unit.crippled)
-        has = carries.get(key)
-        if has is None:
-            has = carries[key] = _carries(unit)[0] != 0
-        if has:
-            found.append(unit)
-    return tuple(found)
+    # `_carries` reads the empire, class and side only: each distinct one is tried once,
+    # and the units of those that carry are picked out in C (compress), in their order.
+    carrying = {
+        (empire, cls, crippled)
+        for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units))
+        if h != OFF_MAP and _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
+    }
+    if not carrying:
+        return ()
+    picked = compress(units, map(carrying.__contains__, map(_SIDE_CLASS, units)))
+    return tuple(u for u in picked if u.hex != OFF_MAP)
+
+
+_PLACED = attrgetter("hex", "empire", "cls", "crippled")
+_SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 
 
 class _Replacements(Area):

@@ -131,6 +131,17 @@ def unit_problems(state: FeState, unit: Unit) -> list[Violation]:
     return out
 
 
+def may_be_reserve(state: FeState, unit: Unit) -> bool:
+    """Whether `unit_problems` finds nothing, without writing the refusals' texts: the
+    question the step's skip asks of a whole army, answered cheapest test first."""
+    if unit.hex == OFF_MAP or unit.id in state.reserves:
+        return False
+    board = state.board
+    if not board.is_released(unit) or movement_points(unit) == 0:
+        return False
+    return status_of(state, unit) != "none" and not _pinned(board, unit)
+
+
 def fleet_in(state: FeState, empire: str, h: int) -> list[Unit]:
     """The empire's reserve units in hex ``h``: its reserve fleet there (empty if none)."""
     reserve = state.reserves
@@ -312,7 +323,7 @@ class _Reserves(Area):
         for forces in state.forces:  # the phasing empires' units only (any one will do)
             if forces.empire in mine:
                 for unit in forces.units:
-                    if unit.empire in mine and not unit_problems(state, unit):
+                    if unit.empire in mine and may_be_reserve(state, unit):
                         return ""
         who = " and ".join(mine)
         return (

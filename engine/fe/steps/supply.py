@@ -31,6 +31,9 @@ Readings (marked as in ``fe-rules-notes.md``):
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
+
 import msgspec
 
 from engine.core import caches
@@ -116,15 +119,33 @@ def _by_status(
     units: tuple[Unit, ...], grid: supply.SupplyGrid
 ) -> dict[supply.Status, tuple[Unit, ...]]:
     """``units`` of the grid's empire on the map by status in ``grid``, in their order."""
+    empire = grid.empire
+    if set(map(_EMPIRE, units)) <= {empire}:  # an empire's own units: sorted in C
+        # Each hex's status once, then each status's units picked out in their order.
+        hexes = dict.fromkeys(map(_HEX, units))
+        hexes.pop(OFF_MAP, None)
+        of: dict[supply.Status, set[HexId]] = {"main": set(), "partial": set(), "none": set()}
+        for h in hexes:
+            of[grid.status(h)].add(h)
+        return {
+            status: tuple(compress(units, map(found.__contains__, map(_HEX, units))))
+            if found
+            else ()
+            for status, found in of.items()
+        }
     by_status: dict[supply.Status, list[Unit]] = {"main": [], "partial": [], "none": []}
     of_hex: dict[HexId, list[Unit]] = {}  # the list of each hex's status, looked up once
     for unit in units:
-        if unit.empire == grid.empire and unit.hex != OFF_MAP:
+        if unit.empire == empire and unit.hex != OFF_MAP:
             found = of_hex.get(unit.hex)
             if found is None:
                 found = of_hex[unit.hex] = by_status[grid.status(unit.hex)]
             found.append(unit)
     return {status: tuple(found) for status, found in by_status.items()}
+
+
+_EMPIRE = attrgetter("empire")
+_HEX = attrgetter("hex")
 
 
 def empire_supply(state: FeState) -> dict[str, dict[str, object]]:

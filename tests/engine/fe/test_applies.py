@@ -4,6 +4,8 @@ decides."""
 
 from __future__ import annotations
 
+import random
+
 import msgspec
 
 from engine.core.ruleset import Event
@@ -172,3 +174,27 @@ def test_a_quiet_player_turn_walked_with_done_through_the_end() -> None:
         "it needs alliance too"
     )
     assert "stopped" not in stops[-1].data, "the last one ran to the end of the player turn"
+
+
+def test_the_remembered_unit_kinds_match_a_unit_by_unit_reading() -> None:
+    """`applies.has_kind` answers per units tuple: after random changes to the board (a
+    repair ship added, moved, removed by replacing the units), every empire's answer for
+    every kind is the one a fresh reading of its units gives."""
+    rng = random.Random(16)
+    state = battle_start()
+    repair = [Unit(f"KLI-R{n:03d}", "KLI", "REPR", 1307) for n in range(1, 4)]
+    seen: set[bool] = set()
+    for round_ in range(30):
+        pick = rng.choice(repair)
+        if round_ % 3 == 2:  # take every repair ship off again: the board without them
+            kept = tuple(u for u in state.board.units if not u.id.startswith("KLI-R"))
+            state = state.with_board(msgspec.structs.replace(state.board, units=kept))
+        else:
+            state = state.with_units([msgspec.structs.replace(pick, hex=rng.choice([1307, 1408]))])
+        for forces in state.forces:
+            for kind, test in applies.UNIT_KINDS.items():
+                fresh = any(test(unit) for unit in forces.units)
+                assert applies.has_kind(forces.units, kind) is fresh, (round_, forces.empire, kind)
+            if forces.empire == "KLI":
+                seen.add(applies.has_kind(forces.units, "repair-ship"))
+    assert seen == {True, False}, "the Klingons had a repair ship at times, none at others"

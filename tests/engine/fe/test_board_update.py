@@ -18,12 +18,19 @@ import pytest
 from engine.core import caches
 from engine.fe import blocking, board_views, rule_options
 from engine.fe.forces import OFF_MAP, Board, Forces, Unit
-from engine.fe.galaxy import load_galaxy
+from engine.fe.galaxy import Galaxy, load_galaxy
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import start
 
 CHANGES = 30
-GALAXY = load_galaxy()
+
+
+def _galaxy() -> Galaxy:
+    """The map as the engine has it now (`load_galaxy`): another test module may have emptied
+    every cache, the map's included, and the blocking caches are keyed by the map object."""
+    return load_galaxy()
+
+
 EMPIRES = ("FED", "HYD", "KLI", "KZI", "LYR")
 
 
@@ -79,11 +86,11 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
         if rng.random() < 0.7:  # the indexes are built, so they are carried over
             board.at(board.units[0].hex)
             board.unit(board.units[0].id)
-            blocking.board_index(GALAXY, board)
+            blocking.board_index(_galaxy(), board)
             board_views.empires_by_hex(board)
             for empire in EMPIRES:
                 board_views.highest_number(board, f"{empire}-")
-                blocking.presence_set(GALAXY, board, empire)
+                blocking.presence_set(_galaxy(), board, empire)
             for forces in state.forces:
                 board_views.lookup_of(forces.units)
         units = _change(state, rng, number)
@@ -101,7 +108,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
         new_board = changed.board
         assert new_board == expected.board, f"change {number}: the board"
         assert _held(new_board) == _indexes(new_board), f"change {number}: the indexes"
-        carried = caches.peek(blocking.board_index, GALAXY, new_board)
+        carried = caches.peek(blocking.board_index, _galaxy(), new_board)
         assert carried is None or carried == _fresh_board_index(new_board), (
             f"change {number}: the occupancy index"
         )
@@ -119,8 +126,8 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             )
             assert highest is None or highest == fresh_highest, f"change {number}: {empire} ids"
             highs += highest is not None
-            flags = caches.peek(blocking.presence_set, GALAXY, new_board, empire)
-            fresh_flags = blocking._presence(GALAXY, plain, empire)
+            flags = caches.peek(blocking.presence_set, _galaxy(), new_board, empire)
+            fresh_flags = blocking._presence(_galaxy(), plain, empire)
             assert flags is None or flags == frozenset(fresh_flags.items()), (
                 f"change {number}: {empire} presence"
             )
@@ -149,7 +156,59 @@ def _plain(board: Board) -> Board:
 def _fresh_board_index(board: Board) -> object:
     """`blocking.board_index` built from the board's fields by the undecorated function."""
     fresh = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
-    return blocking.board_index.__wrapped__(GALAXY, fresh)  # type: ignore[attr-defined]
+    return blocking.board_index.__wrapped__(_galaxy(), fresh)  # type: ignore[attr-defined]
+
+
+def _board_index_unit_by_unit(board: Board) -> object:
+    """`blocking.board_index` read unit by unit, in the board's order, each unit's traits
+    looked up afresh: no grouping of like units (which the engine's reading does)."""
+    out: dict[int, dict[str, int]] = {}
+    bases: list[Unit] = []
+    for unit in board.units:
+        if unit.hex == OFF_MAP:
+            continue
+        ship, attrition, is_a_base = blocking._traits.__wrapped__(  # type: ignore[attr-defined]
+            unit.empire, unit.cls, unit.crippled
+        )
+        if is_a_base:
+            bases.append(unit)
+        bits = blocking._ANY | (blocking._SHIP if ship else 0)
+        if attrition:
+            bits |= blocking._ATTRITION | (0 if ship else blocking._NONSHIP_ATTRITION)
+        here = out.setdefault(unit.hex, {})
+        here[unit.empire] = here.get(unit.empire, 0) | bits
+    for h, owner, fighters in blocking._map_bases(_galaxy(), board.owners):
+        bits = blocking._ANY | (
+            blocking._ATTRITION | blocking._NONSHIP_ATTRITION if fighters else 0
+        )
+        here = out.setdefault(h, {})
+        here[owner] = here.get(owner, 0) | bits
+    return out, tuple(bases)
+
+
+@pytest.mark.parametrize("scale", [1, 3])
+def test_the_occupancy_index_matches_a_unit_by_unit_reading(scale: int) -> None:
+    """The index groups like units (same hex, side, class, crippled) before reading them: its
+    flags, its hexes' and empires' order (as dicts compare equal regardless, the orders are
+    compared apart) and its bases in board order are those of a reading unit by unit, on
+    boards with captures, crippled ships and stacks of copies."""
+    rng = random.Random(scale)
+    state = start()
+    units = list(state.board.units)
+    changed = [
+        msgspec.structs.replace(u, crippled=True) if rng.random() < 0.2 else u for u in units
+    ]
+    copies = [
+        msgspec.structs.replace(u, id=f"{u.id}-{n}") for u in changed for n in range(2, scale + 1)
+    ]
+    board = state.board.with_units([*changed, *copies])
+    board = msgspec.structs.replace(board, owners=((1307, "HYD"), (1105, "LYR")))
+    found = blocking.board_index.__wrapped__(_galaxy(), board)  # type: ignore[attr-defined]
+    expected = _board_index_unit_by_unit(board)
+    assert found == expected
+    assert list(found[0]) == list(expected[0])  # type: ignore[index]
+    assert [list(v) for v in found[0].values()] == [list(v) for v in expected[0].values()]  # type: ignore[index]
+    assert found[1], "the board has bases"
 
 
 def test_a_board_from_another_state_is_regrouped_in_full() -> None:

@@ -7,10 +7,13 @@ Klingon capital 1411 through 1410, 1409, ... 1404, each hex adjacent to the next
 
 from __future__ import annotations
 
+import random
+
 import msgspec
 import pytest
 
 from engine.core.ruleset import Violation
+from engine.fe import board_views
 from engine.fe.forces import Board, Unit, war_pairs
 from engine.fe.galaxy import load_galaxy
 from engine.fe.movement import Move, apply_move, check_move, remaining, spend
@@ -18,6 +21,7 @@ from engine.fe.pinning import (
     PinNeed,
     PinStrength,
     covers,
+    enemies_in,
     free_to_leave,
     is_ship,
     pin_need,
@@ -354,3 +358,35 @@ def test_same_inputs_same_outputs_whatever_the_order_of_ids() -> None:
 def test_every_length_within_the_allowance_is_legal(hexes: int) -> None:
     b = board(unit("KLI-01", "D7", 1411))
     assert check_move(G, b, "KLI", Move(("KLI-01",), north(1411, hexes))) == []
+
+
+def test_enemies_in_a_hex_match_a_unit_by_unit_reading_as_units_move() -> None:
+    """`pinning.enemies_in` asks the board's carried empires-by-hex view whether any enemy
+    is in the hex before reading it: as random stacks move in and out of each other's hexes
+    (wars on and off between boards), its answer is the plain unit-by-unit one."""
+    rng = random.Random(203)
+    hexes = [1405, 1406, 1407, 1506]
+    units = [
+        unit(
+            f"{e}-{n:02d}",
+            "CA" if e == "FED" else ("D7" if e == "KLI" else "CL"),
+            rng.choice(hexes),
+        )
+        for e in ("FED", "KLI", "KZI")
+        for n in range(6)
+    ]
+    b = board(*units)
+    seen = set()
+    for round_ in range(40):
+        board_views.empires_by_hex(b)  # the view is built, then carried by with_units
+        mover = rng.choice(b.units)
+        b = b.with_units([msgspec.structs.replace(mover, hex=rng.choice(hexes))])
+        if round_ % 10 == 9:
+            wars = [("KLI", "KZI"), ("FED", "KLI")][: rng.randint(0, 2)]
+            b = msgspec.structs.replace(b, at_war=war_pairs(wars))
+        for empire in ("FED", "KLI", "KZI"):
+            for h in hexes:
+                plain = tuple(u for u in b.at(h) if b.enemies(empire, u.empire))
+                assert enemies_in(b, empire, h) == plain, (round_, empire, h)
+                seen.add(bool(plain))
+    assert seen == {True, False}

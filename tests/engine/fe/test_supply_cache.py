@@ -469,3 +469,25 @@ def test_reactors_hex_by_hex_match_a_unit_by_unit_reading(seed: int) -> None:
         assert movement_steps.reactors(batched) == expected
         asked += bool(expected)
     assert asked > CHANGES // 2, "hardly any batch could be reacted to: a weak test"
+
+
+def test_units_by_supply_status_match_a_unit_by_unit_reading() -> None:
+    """`_by_status` sorts an empire's own units in C and any other tuple unit by unit: both
+    give each status's units of the grid's empire on the map, in their order."""
+    state = _at_war(start())
+    seen: set[str] = set()
+    for empire in ("KLI", "KZI"):
+        grid = supply_steps.grid_of(state, empire)
+        own = next(f.units for f in state.forces if f.empire == empire)
+        mixed = tuple(sorted(state.board.units, key=lambda u: u.id))
+        stray = (Unit(f"{empire}-9999", empire, "CA", 6119), Unit(f"{empire}-9998", empire, "CA"))
+        for units in (own, own + stray, mixed):
+            expected: dict[str, list[Unit]] = {"main": [], "partial": [], "none": []}
+            for unit in units:
+                if unit.empire == empire and unit.hex != OFF_MAP:
+                    expected[grid.status(unit.hex)].append(unit)
+            found = supply_steps._by_status.__wrapped__(units, grid)  # type: ignore[attr-defined]
+            assert {k: list(v) for k, v in found.items()} == expected
+            assert list(found) == ["main", "partial", "none"]
+            seen.update(status for status, listed in found.items() if listed)
+    assert {"main", "none"} <= seen

@@ -144,3 +144,27 @@ def test_the_step_passes_when_no_unit_could_be_a_reserve() -> None:
         "9A Set up reserves: no KLI unit could be a reserve (released, able to move, in "
         "supply, free of enemy units) (203.7)"
     )
+
+
+def test_the_quick_reserve_test_agrees_with_the_refusals_unit_by_unit() -> None:
+    """`reserves.may_be_reserve` (the step's skip) is true exactly when `unit_problems`
+    finds nothing, for every unit of a board where some are reserves already, some off the
+    map, unreleased, out of supply or sharing a hex with the enemy."""
+    state, _ = orders(_at_9a(), "coalition", _reserve(STRIKE_FORCE))
+    kzi = next(u for u in state.board.units if u.empire == "KZI" and u.hex)
+    kli = [u for u in state.board.units if u.empire == "KLI" and u.hex][:3]
+    moved = [
+        Unit(kli[0].id, "KLI", kli[0].cls, kzi.hex, fleet=kli[0].fleet),  # pinned
+        Unit(kli[1].id, "KLI", kli[1].cls, 0, fleet=kli[1].fleet),  # off the map
+        Unit(kli[2].id, "KLI", kli[2].cls, 6119, fleet=kli[2].fleet),  # far from supply
+    ]
+    state = state.with_units(moved)
+    answers = {reserves.may_be_reserve(state, u) for u in state.board.units}
+    assert answers == {True, False}
+    for unit in state.board.units:
+        fine = not reserves.unit_problems(state, unit)
+        assert reserves.may_be_reserve(state, unit) is fine, unit.id
+    whys = {v.message for u in state.board.units for v in reserves.unit_problems(state, u)}
+    for part in ("already in the reserve", "not released", "not on the map", "out of supply"):
+        assert any(part in why for why in whys), part
+    assert any("is pinned there" in why for why in whys)
