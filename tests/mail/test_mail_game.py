@@ -713,7 +713,7 @@ def test_invitation_by_mail_through_the_commands(
     states = [json.loads(run(h, "show", game, "--json"))["state_hash"] for h in (alice, bob)]
     assert states[0] == states[1]
 
-    # `sync --watch` on Bob's side shows Alice's next packet as it arrives; Ctrl-C ends it.
+    # `sync --watch` on Bob's side shows what Alice sends as it arrives; Ctrl-C ends it.
     watcher = subprocess.Popen(
         [sys.executable, "-m", "tui.cli", "--home", str(bob), "sync", "--watch"],
         env=env,
@@ -728,9 +728,10 @@ def test_invitation_by_mail_through_the_commands(
             target=lambda: [lines.put(line) for line in watcher.stdout or ()], daemon=True
         ).start()
         seen = _read_until(lines, "watching ")
-        run(alice, "chat", game, "hello by mail")
+        run(alice, "chat", game, "hello by mail")  # a chat message: outside the chain
         run(alice, "sync")
-        seen += _read_until(lines, "received: applied")
+        seen += _read_until(lines, "hello by mail")
+        assert "received: chat:" in seen and "not part of the game record" in seen, seen
         watcher.send_signal(signal.SIGINT)
         assert watcher.wait(timeout=30) == 0
         seen += _read_until(lines, "stopped watching")
