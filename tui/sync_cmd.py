@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import sys
 
 from engine.core.errors import HexpostError
@@ -70,20 +72,34 @@ def _watch(
             print(f"{stamp} {safe_text(line.text)}", file=where)
         sys.stdout.flush()
 
-    print(f"watching {transport.name} (Ctrl-C to stop)", flush=True)
-    try:
-        asyncio.run(
-            watch(
-                replica,
-                transport,  # type: ignore[arg-type]  # checked by hasattr above
-                now,
-                on_round=show,
-                auto_replies=signing and auto_replies(args, home),
-                idle_seconds=service.idle_seconds(transport),
-            )
+    async def watching() -> None:
+        """The watch loop, stopped by the first Ctrl-C through its ``stop`` event: the round
+        in progress ends and the wait for mail is given up, rather than a cancellation thrown
+        into whatever the loop awaits (which could leave it waiting on the IMAP thread). A
+        second Ctrl-C interrupts at once."""
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def first_interrupt() -> None:
+            stop.set()
+            loop.remove_signal_handler(signal.SIGINT)  # the next one raises KeyboardInterrupt
+
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal.SIGINT, first_interrupt)
+        await watch(
+            replica,
+            transport,  # type: ignore[arg-type]  # checked by hasattr above
+            now,
+            on_round=show,
+            auto_replies=signing and auto_replies(args, home),
+            idle_seconds=service.idle_seconds(transport),
+            stop=stop,
         )
-    except KeyboardInterrupt:
-        print("stopped watching")
+
+    print(f"watching {transport.name} (Ctrl-C to stop)", flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(watching())
+    print("stopped watching")
     return 0
 
 
