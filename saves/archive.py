@@ -5,6 +5,9 @@ public, this seat's private material: the entropy seed and the secret choices no
 revealed, so the game can move to another machine and go on. Importing replays and checks
 the whole chain exactly as `verify` does; nothing from the file is trusted without that.
 
+A private archive also carries the game's chat messages; each is verified on import as if it
+had come by mail, and a forged one refuses the whole archive.
+
 The private material goes into the archive exactly as the store keeps it: sealed under the
 identity key (`saves.vault`), so a copied or mislaid archive tells nobody the seed, and
 neither exporting nor importing needs the passphrase. It opens again wherever the same
@@ -22,7 +25,7 @@ from engine.core.errors import HexpostError
 from engine.core.game import apply_packet
 from engine.core.packets import Genesis, open_packet
 from engine.core.state import encode_state
-from saves import claims, evidence, ledger, store_games, store_keys
+from saves import chat_messages, claims, evidence, ledger, store_games, store_keys
 from saves.claims import ArchivedClaim
 from saves.evidence import ArchivedEvidence
 from saves.reading import Reader
@@ -59,6 +62,9 @@ class Archive(msgspec.Struct, frozen=True):
     """What froze the game (both packets of an equivocation): public, checked on import."""
     claims: list[ArchivedClaim] = []
     """Late claims kept with the game: public, checked on import."""
+    chats: list[bytes] = []
+    """The signed chat messages kept with the game (private archives only: they are words
+    between the players, not part of the game record); each is checked on import."""
 
 
 def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> bytes:
@@ -83,6 +89,7 @@ def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> byt
             seed=seed_bytes,
             seed_length=seed[1] if seed else 0,
             secrets=kept,
+            chats=[row.data for row in chat_messages.messages_of(store, game_id)],
         )
     return msgspec.msgpack.encode(archive)
 
@@ -145,6 +152,11 @@ def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
             store_keys.insert_secret(
                 replica.store, game_id, secret.key, secret.seat, secret.salt, secret.choice
             )
+        for index, chat in enumerate(archive.chats):
+            try:
+                chat_messages.restore(replica, chat, now, my_seat=archive.my_seat)
+            except HexpostError as exc:
+                raise HexpostError(f"archive chat message {index}: {exc}") from None
     if encode_state(replica.state(game_id)) != encode_state(state):
         raise HexpostError("internal error: imported state differs from its replay")
     return replica.game(game_id)

@@ -42,6 +42,10 @@ from saves.store import Store
 
 __all__ = ["ChatRow", "is_chat", "messages_of", "receive", "verdict", "write"]
 
+MAX_CHAT_MESSAGES = 10_000
+"""How many chat messages one seat may keep in one game: with the 1,000-character line limit a
+hostile seat can fill at most about 10 MB of a home with them."""
+
 SUBJECT_MARK = "chat"
 """The word the subject of a chat message's email carries where a packet's names its action."""
 
@@ -79,10 +83,12 @@ def write(replica: Reader, game_id: bytes, text: str, now: str) -> ChatRow:
             "another key to it"
         )
     key = replica.signing_key()
+    seq = store_chat.last_seq(replica.store, game_id, row.my_seat) + 1
+    _check_count(seq)
     body = ChatBody(
         game_id=game_id,
         seat=row.my_seat,
-        seq=store_chat.last_seq(replica.store, game_id, row.my_seat) + 1,
+        seq=seq,
         head_seq=state.core.seq,
         head_id=state.head,
         written_at=now,
@@ -197,6 +203,7 @@ def check(
     wrong. A ``verified`` message of these very bytes under the seat's key is not checked
     again."""
     store = replica.store
+    _check_count(body.seq)
     key = store_keys.seat_key(store, body.game_id, body.seat)
     if key is None:
         raise PacketError(f"seat {body.seat!r} has no key in this game")
@@ -229,6 +236,25 @@ def check(
                 "this game's"
             )
     return chat
+
+
+def _check_count(seq: int) -> None:
+    if seq > MAX_CHAT_MESSAGES:
+        raise HexpostError(
+            f"a seat may keep at most {MAX_CHAT_MESSAGES:,} chat messages in one game "
+            f"(this is number {seq:,})"
+        )
+
+
+def restore(replica: Reader, data: bytes, now: str, *, my_seat: str) -> None:
+    """Keep a chat message from an imported archive (the caller holds the transaction),
+    after the same checks as one that came by mail; raises `HexpostError` if it fails them."""
+    try:
+        body = peek(data)
+    except PacketError as exc:
+        raise HexpostError(f"not a chat message: {exc}") from None
+    chat = check(replica, data, body)
+    _keep(replica.store, chat, now, mine=body.seat == my_seat)
 
 
 def _keep(store: Store, chat: VerifiedChat, now: str, *, mine: bool) -> bool:

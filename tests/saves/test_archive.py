@@ -14,6 +14,7 @@ from engine.core.game import pending
 from engine.core.state import encode_state
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
+from saves import chat_messages
 from saves.archive import Archive, export_game, import_game
 from saves.home import Home
 from saves.vault import is_sealed
@@ -218,3 +219,49 @@ def test_an_imported_game_this_home_cannot_sign_for_never_blocks_its_sync(
         assert carol.replica.verify(game) == bob.replica.verify(game)
     finally:
         carol.close()
+
+
+def test_a_private_archive_carries_the_chat_messages_and_a_forged_one_is_refused(
+    tmp_path: Path, alice: Player, bob: Player, game: bytes
+) -> None:
+    _play_a_little(alice, bob, game)
+    chat_messages.write(alice.replica, game, "Your move, take your time.", now())
+    exchange(alice, bob)
+    chat_messages.write(bob.replica, game, "Thanks, tomorrow.", now())
+    kept = [(m.body.seat, m.body.seq, m.body.text) for m in _chats(bob, game)]
+    assert len(kept) == 2
+
+    private = export_game(bob.replica, game)
+    public = export_game(bob.replica, game, public=True)
+    assert len(msgspec.msgpack.decode(private, type=Archive).chats) == 2
+    assert msgspec.msgpack.decode(public, type=Archive).chats == []  # words between players
+
+    home = Home(tmp_path / "moved")
+    try:
+        import_game(home.replica(), private, now=now())
+        moved = [(m.body.seat, m.body.seq, m.body.text) for m in _chats_of(home, game)]
+        assert moved == kept
+    finally:
+        home.close()
+
+    archive = msgspec.msgpack.decode(private, type=Archive)
+    altered = bytearray(archive.chats[0])
+    altered[-1] ^= 1  # the signature no longer matches
+    forged = msgspec.msgpack.encode(
+        msgspec.structs.replace(archive, chats=[bytes(altered), archive.chats[1]])
+    )
+    other = Home(tmp_path / "forged")
+    try:
+        with pytest.raises(HexpostError, match="archive chat message 0"):
+            import_game(other.replica(), forged, now=now())
+        assert other.replica().games() == []  # nothing of the game is kept
+    finally:
+        other.close()
+
+
+def _chats(player: Player, game: bytes) -> list[chat_messages.ChatRow]:
+    return chat_messages.messages_of(player.replica.store, game)
+
+
+def _chats_of(home: Home, game: bytes) -> list[chat_messages.ChatRow]:
+    return chat_messages.messages_of(home.replica().store, game)

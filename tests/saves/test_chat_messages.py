@@ -264,3 +264,25 @@ def test_a_home_made_before_chat_messages_gets_their_table(tmp_path: Path) -> No
         assert store_chat.last_seq(store, bytes(16), "north") == 1
     finally:
         store.close()
+
+
+def test_a_seat_keeps_at_most_a_bounded_number_of_chat_messages_per_game(
+    players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    author, waiting = owner(players, game)
+    first = chat_messages.write(waiting.replica, game, "one", now())
+    beyond = sign_chat(
+        msgspec.structs.replace(first.body, seq=chat_messages.MAX_CHAT_MESSAGES + 1, text="x"),
+        waiting.key,
+    )
+    exchange(waiting, author)
+    inject(author, beyond, game)
+    report = author.sync()
+    assert [o.status for o in report.received] == ["rejected"]
+    assert f"at most {chat_messages.MAX_CHAT_MESSAGES:,}" in rejected(author)[-1]
+
+    monkeypatch.setattr(chat_messages, "MAX_CHAT_MESSAGES", 2)
+    chat_messages.write(waiting.replica, game, "two", now())
+    with pytest.raises(HexpostError, match="at most 2 chat messages"):
+        chat_messages.write(waiting.replica, game, "three", now())
+    assert [seq for _, seq, _ in texts(waiting, game)] == [1, 2]
