@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from engine.core.face import Choice, Param, ParamKind
 from engine.core.game import pending
+from engine.core.through import THROUGH_END
 from engine.fe import FE, RULESET
 from engine.fe.face import FACE
 from mail.loopback import LoopbackNetwork
@@ -43,6 +44,7 @@ from tests.tui.test_panel_text import shown
 from tui.screens.base import HexpostScreen
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
+from tui.widgets import orders
 from tui.widgets.hexmap import HexMap
 from tui.widgets.order_forms import OrderForm, choice_form, order_values
 from tui.widgets.order_text import with_options
@@ -201,10 +203,16 @@ async def test_done_through_a_step_picked_from_the_rest_of_the_turn(game: Tutori
         dialog = app.screen
         assert isinstance(dialog, PickDialog) and not dialog.multiple
         assert "1A1" not in dialog.values  # the step owed now is a plain d
+        assert dialog.values[0] == "end"  # on until the other side decides
         await pick(pilot, "1B")
         await settle(pilot)
         assert panel.items == [{"type": "done", "through": "1B"}]
         assert panel.check_text.startswith("legal"), panel.check_text
+        await pilot.press("D")
+        await pilot.pause()
+        await pick(pilot, "end")
+        await settle(pilot)
+        assert panel.items[1:] == [{"type": "done", "through": "end"}]
 
 
 async def test_one_key_ends_a_movement_batch(at_3b2: Tutorial) -> None:
@@ -359,3 +367,7 @@ async def test_a_seat_of_several_empires_picks_the_adjustments_empire(wind: Play
             }
         ]
         assert panel.check_text.startswith("legal"), panel.check_text
+
+
+def test_the_panels_word_for_the_end_is_the_cores() -> None:
+    assert orders.THROUGH_END == THROUGH_END

@@ -78,6 +78,12 @@ OWN_KEYS = ("1", "2", "3", "4")
 """Quick keys for the step's own orders (not offered at every step), in the order offered."""
 
 
+THROUGH_END = "end"
+"""What a ``done`` may run through instead of a step: on until the other side decides (the
+core's `engine.core.through.THROUGH_END`; widgets import no engine, so the word is kept here
+and a test checks the two agree)."""
+
+
 class StepData(Protocol):
     """One step of the sequence as the checklist gives it (`tui.services.show.ChecklistLine`)."""
 
@@ -308,7 +314,8 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     def action_through(self) -> None:
         """A ``done`` through a step picked from the rest of the sequence (its ``step``
-        parameter), instead of typing the step's id."""
+        parameter), instead of typing the step's id; first in the list, ``end``: on until
+        the other side has a decision to make."""
         choice = self.choice("done")
         through = param_named(choice, "step") if choice is not None else None
         if choice is None or through is None:
@@ -318,7 +325,8 @@ class OrdersPanel(MapOrders, can_focus=True):
         if not items:
             self.show_check(False, "no later step to complete through")
             return
-        self._pick_steps(choice, through, items, multiple=False)
+        end = ("end: on until the other side decides (the turn's end at most)", THROUGH_END, False)
+        self._pick_steps(choice, through, [end, *items], multiple=False)
 
     def step_items(self, *, later: bool = False, phases: bool = False) -> list[PickItem]:
         """The sequence's steps as lines to pick, each with its title (``later``: only those
