@@ -232,8 +232,10 @@ class FeFace:
         if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
             out.append(_choice("back", Back, step, rule=flow.COMBAT_RULE))
         out.append(_adjust_choice())
-        if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
-            out.append(_policy_choice())  # taken at any step; offered where battles are fought
+        if not state.orion and not state.setup:
+            # Taken at any step: signed before the combat phase, it lets the battle run
+            # without a hand-off (pace.md), so it is offered at every step, not only in 5.
+            out.append(_policy_choice())
         if step.phase == MOVEMENT_PHASE and not state.orion and not state.setup:
             out.append(_reaction_choice())  # taken at any step; offered where units move
         return tuple(out)

@@ -371,3 +371,15 @@ async def test_a_seat_of_several_empires_picks_the_adjustments_empire(wind: Play
 
 def test_the_panels_word_for_the_end_is_the_cores() -> None:
     assert orders.THROUGH_END == THROUGH_END
+
+
+async def test_the_combat_policy_is_offered_before_the_combat_phase(game: Tutorial) -> None:
+    """Signed early, a policy lets the turn's battles run without a hand-off (pace.md)."""
+    app = app_for(game.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        assert "policy" in panel.orders
+        await pilot.press("o", "P")
+        await pilot.pause()
+        assert not isinstance(app.screen, type(screen)), "P opens the policy form at 1A1"

@@ -217,7 +217,12 @@ class OrdersPanel(MapOrders, can_focus=True):
         pieces off the board, which a placement puts on it."""
         self._step = step or ""
         self._choices = tuple(choices) if step else ()
-        self._own = tuple(c for c in self._choices if c.order in own and c is not self.stack)
+        named = set(NAMED_KEYS.values())  # a policy offered everywhere keeps its P, not a 1-4
+        self._own = tuple(
+            c
+            for c in self._choices
+            if c.order in own and c.order not in named and c is not self.stack
+        )
         self._fields = fields
         self._secret = secret and bool(step)
         self._steps = tuple(steps)
