@@ -202,7 +202,8 @@ def _figures(i: DesignInputs) -> list[Figure]:
         "(allowance x SIZE)^2",
         drive.armor_capacity(i.size, i.speed),
         "starship scale",
-        "split evenly among the compartments; armor strength is not",
+        "SIZE as written, not SIZE + 11; split evenly among the compartments (armor "
+        "strength is not)",
     )
     add(
         "armor_cost",
