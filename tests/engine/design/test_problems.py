@@ -116,3 +116,17 @@ def test_every_problem_names_a_real_input() -> None:
     )
     assert {f for f, _, _ in found} == {"supply_months", "armor", "speed", "maneuver", "sensors"}
     assert all(f in FIELDS_BY_NAME for f, _, _ in found)
+
+
+def test_every_corner_of_the_input_ranges_derives_without_error_or_float() -> None:
+    from itertools import product
+
+    from engine.design import INPUT_FIELDS, design_json
+
+    ends = [(field.minimum, field.maximum) for field in INPUT_FIELDS]
+    for corner in product(*ends):
+        values = {field.name: value for field, value in zip(INPUT_FIELDS, corner, strict=True)}
+        design = derive(make_inputs(values))
+        assert all(type(figure.value).__name__ == "Fraction" for figure in design.figures)
+        data = design_json(design)
+        assert data["possible"] is (not design.problems)
