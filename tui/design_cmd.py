@@ -216,6 +216,8 @@ def _given_inputs(args: argparse.Namespace) -> DesignInputs:
 def _calc(args: argparse.Namespace, home: Home) -> int:
     from engine.design import derive
 
+    if not args.save and (args.notes or args.replace):
+        raise UsageError(f"{'--notes' if args.notes else '--replace'} needs --save NAME")
     design = derive(_given_inputs(args))
     if args.save:
         _save(home, args.save, design.inputs, args.notes, args.replace, quiet=args.json)
@@ -466,8 +468,8 @@ def problem_lines(design: Design) -> list[str]:
 
 def compare_lines(names: Sequence[str], designs: Sequence[Design]) -> list[str]:
     """Designs side by side: the inputs, then every figure, one column per design; a ``*``
-    marks a row where they differ. Two designs fit 80 columns (long values are clipped with
-    ``...``); more take the width they need."""
+    marks a row where they differ. Two designs fit 80 columns (a long label is clipped with
+    ``...``, a value never is); more take the width they need."""
     from engine.design import FIELDS_BY_NAME, display, inputs_as_dict
 
     rows: list[list[str]] = []
@@ -485,17 +487,19 @@ def compare_lines(names: Sequence[str], designs: Sequence[Design]) -> list[str]:
                 continue
             cells.append(display(other.value) + (f" {other.unit}" if other.unit else ""))
         rows.append([figure.label, *cells])
-    value_width = max(12, *(len(name) for name in names))
-    value_width = min(value_width, 24)
-    label_width = min(max(len(row[0]) for row in rows), WIDTH - 2 - len(names) * (value_width + 2))
-    label_width = max(label_width, 12)
+    # A column is as wide as its widest value (the widest figure, armor capacity at the top of
+    # the ranges, is 23 characters), never clipped; a long design name is clipped in the header.
+    value_width = max(8, *(len(cell) for row in rows for cell in row[1:]))
+    longest = max(len(row[0]) for row in rows)
+    room = WIDTH - 2 - len(names) * (value_width + 2)
+    label_width = min(longest, room) if len(names) <= 2 else longest  # clip only to fit two
     header = "  " + "FIGURE".ljust(label_width)
     header += "".join("  " + _clip(name, value_width).rjust(value_width) for name in names)
     lines = [header.rstrip()]
     for row in rows:
         mark = "*" if len(set(row[1:])) > 1 else " "
         line = f"{mark} {_clip(row[0], label_width).ljust(label_width)}"
-        line += "".join("  " + _clip(cell, value_width).rjust(value_width) for cell in row[1:])
+        line += "".join("  " + cell.rjust(value_width) for cell in row[1:])
         lines.append(line.rstrip())
     for name, design in zip(names, designs, strict=True):
         if design.problems:

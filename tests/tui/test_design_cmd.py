@@ -221,6 +221,14 @@ def test_calc_save_then_show_derives_the_same(tmp_path: Path) -> None:
     assert load_design(tmp_path, "scout").inputs == DesignInputs(size=4, tl=15)
 
 
+@pytest.mark.parametrize(
+    ("flag", "extra"), [("--notes", ("--notes", "x")), ("--replace", ("--replace",))]
+)
+def test_calc_save_options_need_save(tmp_path: Path, flag: str, extra: tuple[str, ...]) -> None:
+    assert usage_error(tmp_path, "calc", *SCOUT, *extra).endswith(f"{flag} needs --save NAME")
+    assert not (tmp_path / "designs").exists()
+
+
 def test_calc_json_with_save_keeps_stdout_json(tmp_path: Path) -> None:
     done = run(tmp_path, "calc", *SCOUT, "--json", "--save", "scout")
     assert done.returncode == 0, describe(done)
@@ -329,6 +337,15 @@ def test_compare_two_designs_side_by_side_in_80_columns(tmp_path: Path) -> None:
     assert lines[0].split()[:2] == ["FIGURE", "scout"]
     size_row = next(line for line in lines if line[2:].startswith(FIELDS_BY_NAME["size"].label))
     assert size_row.startswith("*") and size_row.split()[-2:] == ["2", "10"]
+    biggest = ("--size", "10", "--tl", "30", "--speed", "10", "--armor", "20", "--sensors", "30")
+    ok(tmp_path, "save", "biggest", *biggest, "--gs", "30", "--supply-months", "120")
+    widest = ok(tmp_path, "compare", "biggest", "scout")
+    assert_fits(widest)
+    capacity = derive(load_design(tmp_path, "biggest").inputs).figure("armor_capacity")
+    assert f"{display(capacity.value)} {capacity.unit}" in widest  # not clipped
+    three = ok(tmp_path, "compare", "scout", "scout", "scout")
+    for figure in derive(DesignInputs(size=2, tl=12)).figures:  # three take the width needed
+        assert any(line[2:].startswith(f"{figure.label}  ") for line in three.splitlines())
     same = ok(tmp_path, "compare", "scout", "scout")
     assert all(line.startswith(" ") for line in same.splitlines()[1:] if line)
     habitable = derive(DesignInputs(size=2, tl=12)).figure("habitable_space").label
@@ -381,6 +398,13 @@ def test_convert_refuses_garbage_values(tmp_path: Path, value: str) -> None:
 def test_convert_unknown_scale_lists_the_known_ones(tmp_path: Path) -> None:
     line = usage_error(tmp_path, "convert", "1", "--from", "warp", "--to", "starship", fresh=True)
     assert "warp" in line and "starship" in line and "corvette" in line
+
+
+def test_convert_quantity_a_system_does_not_have(tmp_path: Path) -> None:
+    line = usage_error(
+        tmp_path, "convert", "1", "--from", "sfb", "--to", "starship", "--quantity", "distance"
+    )
+    assert line.startswith("hexpost design convert: error: ") and "distance" in line
 
 
 def test_convert_unknown_quantity_is_argparse_usage(tmp_path: Path) -> None:
