@@ -11,6 +11,11 @@ is malformed: a value out of range or not a number, an unknown scale, a bad desi
 saved design file edited into an invalid state. Each is one line on stderr naming the argument
 (or the file and field) and what is allowed, never a traceback.
 
+JSON (``--json``): ``calc`` prints `engine.design.design_json` (keys in docs/design.md);
+``show`` the same object with ``name`` and ``notes``; ``list`` a list of objects with ``name``,
+``path`` and either ``inputs``, ``notes``, ``possible`` or ``error``; ``convert`` an object with
+``value``, ``from``, ``to``, ``quantity``, ``result`` (rounded for display) and ``exact``.
+
 This module is imported by `tui.cli` to build the parser, so its top level imports nothing
 heavy: the engine's design package and the saves are imported by the commands themselves.
 """

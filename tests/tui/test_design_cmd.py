@@ -276,6 +276,9 @@ def test_list_shows_a_broken_file_beside_the_good_ones(tmp_path: Path) -> None:
     assert done.stderr.startswith(f"hexpost design list: {broken}: ")
     rows = json.loads(ok(tmp_path, "list", "--json"))
     assert "tl" in rows[0]["error"] and rows[1]["name"] == "good"
+    assert set(rows[0]) == {"name", "path", "error"}  # the keys README.md documents
+    assert set(rows[1]) == {"name", "path", "inputs", "notes", "possible"}
+    assert rows[0]["path"] == str(broken)
 
 
 def test_show_impossible_exits_1(tmp_path: Path) -> None:
@@ -296,6 +299,17 @@ def test_show_edited_invalid_file_names_file_field_range_and_keeps_it(tmp_path: 
         assert "speed" in line and str(speed.minimum) in line and str(speed.maximum) in line
     assert "exists" in refused(tmp_path, "save", "scout", "--size", "1", "--tl", "10")
     assert path.read_text(encoding="utf-8") == text  # nothing overwritten
+
+
+def test_hostile_notes_reach_the_terminal_escaped(tmp_path: Path) -> None:
+    (tmp_path / "designs").mkdir()
+    path = tmp_path / "designs" / "trap.toml"
+    path.write_text('size = 1\ntl = 10\nnotes = "\\u001b[2Jgone\\u202eevil"\n', encoding="utf-8")
+    assert load_design(tmp_path, "trap").notes == "\x1b[2Jgone\u202eevil"
+    for args in (("show", "trap"), ("list",)):
+        out = ok(tmp_path, *args)
+        assert "\x1b" not in out and "\u202e" not in out
+        assert "\\x1b[2Jgone\\u202eevil" in out
 
 
 def test_show_oversized_file_is_refused(tmp_path: Path) -> None:
