@@ -156,6 +156,14 @@ class HexpostApp(App[None]):
         else:
             self.push_screen(HelpScreen(self.screen))
 
+    def action_designer(self) -> None:
+        """The ship designer (`tui.screens.designer`) over the screen on top; it needs no game."""
+        # Imported on first use: it brings the design procedure along, which no other
+        # screen needs.
+        from tui.screens.designer import DesignerScreen
+
+        self.push_screen(DesignerScreen())
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's own commands, then every hexpost key that can act now, by its
         description (only the ones `check_action` allows at this moment).
@@ -166,6 +174,12 @@ class HexpostApp(App[None]):
         moves) would only bury them and stay out.
         """
         yield from super().get_system_commands(screen)
+        if type(screen).__name__ != "DesignerScreen":
+            yield SystemCommand(
+                "Ship designer",
+                "Design a starship from its size and tech level (no game needed)",
+                self.action_designer,
+            )
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
