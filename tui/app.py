@@ -6,6 +6,8 @@ and closes the store on the way out. The screens do the talking to the home and 
 only show data. Every binding a screen shows in its footer is also in the command palette
 (ctrl+p), so a player who forgot a key can search for what they want to do, and ``?`` opens
 `HelpScreen` over any screen: that screen's keys, read from its live bindings, and the legends.
+The palette also opens the ship designer (`tui.screens.designer`) over any screen: it needs
+no game, so it has no key of its own on the games list or a game.
 """
 
 from __future__ import annotations
@@ -174,6 +176,8 @@ class HexpostApp(App[None]):
         moves) would only bury them and stay out.
         """
         yield from super().get_system_commands(screen)
+        # By class name: importing the designer here would load the design procedure for
+        # every palette opened, though it is needed only once the command runs.
         if type(screen).__name__ != "DesignerScreen":
             yield SystemCommand(
                 "Ship designer",

@@ -14,12 +14,13 @@ from pathlib import Path
 
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList
+from textual.widgets import Input, OptionList, Static
 
-from engine.design import inputs_as_dict
+from engine.design import derive, inputs_as_dict, make_inputs
 from saves import designs as store
 from saves.home import Home
-from tests.tui.test_app import SIZE, settle, status_text
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text
+from tests.tui.test_snapshots import SnapCompare, still_cursors
 from tui.app import HexpostApp
 from tui.screens.designer import DesignerScreen
 from tui.screens.games import GamesScreen
@@ -147,7 +148,12 @@ async def test_an_impossible_design_shows_the_rule_on_its_field(tmp_path: Path) 
         await retype(pilot, screen, "armor", "2")  # size 0 + speed 0 is under 1
         armor = form.error_text("armor")
         assert "[rule: a ship whose SIZE + speed is under 1 cannot carry armor]" in armor
-        assert "SIZE +0 + speed 0 = 0" in armor
+        # Every problem the procedure finds is shown, each on its own field's line.
+        problems = derive(make_inputs({"size": 0, "tl": 15, "maneuver": -7, "armor": 2})).problems
+        assert {p.field for p in problems} == {"maneuver", "armor"}
+        for problem in problems:
+            assert f"{problem.message} [rule: {problem.rule}]" in form.error_text(problem.field)
+        assert form.verdict_text.startswith(f"impossible design: {len(problems)} rules broken")
         await retype(pilot, screen, "armor", "0")
         await retype(pilot, screen, "maneuver", "-6")
         assert form.error_text("maneuver") == form.error_text("armor") == ""
@@ -272,3 +278,52 @@ async def test_escape_closes_it_where_it_was_opened(tmp_path: Path) -> None:
         await settle(pilot)
         assert isinstance(app.screen, GamesScreen)
         assert "Ship designer" in [c.title for c in app.get_system_commands(app.screen)]
+
+
+async def test_a_name_the_store_refuses_is_asked_again_with_the_reason(tmp_path: Path) -> None:
+    app = app_in(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_designer(pilot)
+        await pilot.press("ctrl+s", *"my ship", "enter")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, NameDialog)  # asked again, the name kept to mend
+        assert dialog.query_one(Input).value == "my ship"
+        problem = str(dialog.query_one("#name-problem", Static).content)
+        assert "letters, digits, '-' or '_'" in problem
+        assert store.design_names(app.session.home.path) == []
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert status_text(app) == "not saved"
+        await pilot.press("ctrl+s", "enter")  # a blank name is refused in the dialog itself
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, NameDialog)
+        assert "needs a name" in str(dialog.query_one("#name-problem", Static).content)
+
+
+async def test_it_opens_over_a_game_and_closes_back_to_it(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        game = await open_game(pilot)
+        screen = await open_designer(pilot)
+        await retype(pilot, screen, "size", "2")
+        assert "169 spaces" in form_of(screen).figure_text("habitable_space")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is game
+
+
+def test_designer_snapshot(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The designer at 80x24 on the source's size +2 example with a maneuver the rules
+    refuse: the inputs with their ranges, the rule under Maneuver, the figures beside."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        screen = await open_designer(pilot)
+        await retype(pilot, screen, "size", "+2")
+        await retype(pilot, screen, "maneuver", "-8")  # -7 with the unused armor's +1
+        await settle(pilot)
+        still_cursors(pilot)
+
+    assert snap_compare(app_in(tmp_path), terminal_size=SIZE, run_before=run_before)
