@@ -2,10 +2,10 @@
 that make a design impossible.
 
 `derive` never raises for inputs `make_inputs` accepts: a design that breaks a rule still gets
-all its figures, plus a Problem for each broken rule naming the input to change. The formulas
-live in engine/design/hull.py, drive.py and surface.py; this module names each result (a stable
-key, a label, the formula as the docs write it, a unit and the reading chosen) and adds up the
-cost and the unusable space used.
+all its figures, plus a Problem for each broken rule naming the input to change (the rules are
+in engine/design/rules.py). The formulas live in engine/design/hull.py, drive.py and surface.py;
+this module names each result (a stable key, a label, the formula as the docs write it, a unit
+and the reading chosen) and adds up the cost and the unusable space used.
 """
 
 from __future__ import annotations
@@ -202,7 +202,8 @@ def _figures(i: DesignInputs) -> list[Figure]:
         "(allowance x SIZE)^2",
         drive.armor_capacity(i.size, i.speed),
         "starship scale",
-        "split evenly among the compartments; armor strength is not",
+        "SIZE as written, not SIZE + 11; split evenly among the compartments (armor "
+        "strength is not)",
     )
     add(
         "armor_cost",

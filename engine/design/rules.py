@@ -21,24 +21,7 @@ from engine.design.output import display
 def find_problems(i: DesignInputs, figures: dict[str, Fraction]) -> list[Problem]:
     """The rules the design breaks, each naming the input to change and the numbers."""
     found: list[Problem] = []
-    unusable = figures["unusable_space"]
-    running = Fraction(0)
-    for field, key, what in (
-        ("supply_months", "supply_size", "supply"),
-        ("shielding", "shielding_size", "shielding"),
-        ("gs", "hull_size", "the hull's G structure"),
-    ):
-        running += figures[key]
-        if figures[key] and running > unusable:
-            found.append(
-                Problem(
-                    field,
-                    f"{what} must fit in the unusable space",
-                    f"{what} needs {display(figures[key])} spaces but only "
-                    f"{display(unusable - running + figures[key])} of the {display(unusable)} "
-                    "unusable spaces are left",
-                )
-            )
+    _fit_unusable(figures, found)
     if i.armor > 0 and not drive.can_carry_armor(i.size, i.speed):
         found.append(
             Problem(
@@ -48,28 +31,8 @@ def find_problems(i: DesignInputs, figures: dict[str, Fraction]) -> list[Problem
                 f"so armor {i.armor} cannot be carried",
             )
         )
-    speed = figures["speed"]
-    if speed < 0:
-        field = "speed" if i.speed < 0 else "armor"
-        found.append(
-            Problem(
-                field,
-                "speed cannot be below 0",
-                f"speed {i.speed} with the armor change {display(figures['armor_modifier'])} "
-                f"gives {display(speed)}, below 0",
-            )
-        )
-    maneuver = figures["maneuver"]
-    if maneuver < -6:
-        field = "maneuver" if i.maneuver < -6 else "armor"
-        found.append(
-            Problem(
-                field,
-                "maneuver cannot be below -6",
-                f"maneuver {i.maneuver} with the armor change {display(figures['armor_modifier'])} "
-                f"gives {display(maneuver)}, below -6",
-            )
-        )
+    _stat_floor(found, "speed", i.speed, figures["speed"], 0, figures["armor_modifier"])
+    _stat_floor(found, "maneuver", i.maneuver, figures["maneuver"], -6, figures["armor_modifier"])
     if figures["sensor_area"] > figures["surface_for_use"]:
         found.append(
             Problem(
@@ -80,3 +43,53 @@ def find_problems(i: DesignInputs, figures: dict[str, Fraction]) -> list[Problem
             )
         )
     return found
+
+
+def _fit_unusable(figures: dict[str, Fraction], found: list[Problem]) -> None:
+    """Supply, shielding and the hull's G structure go into the unusable space in that order (the
+    source's order); the first that does not fit in what the earlier ones leave is the problem.
+    The source says shielding must drop a level when it needs more than the unusable space
+    available; we read supply and the hull (which it says may make you rethink both) the same."""
+    unusable = figures["unusable_space"]
+    used = Fraction(0)
+    for field, key, what in (
+        ("supply_months", "supply_size", "supply"),
+        ("shielding", "shielding_size", "shielding"),
+        ("gs", "hull_size", "the hull's G structure"),
+    ):
+        need = figures[key]
+        if used + need > unusable:
+            found.append(
+                Problem(
+                    field,
+                    f"{what} must fit in the unusable space",
+                    f"{what} needs {display(need)} spaces but only {display(unusable - used)} "
+                    f"of the {display(unusable)} unusable spaces are left",
+                )
+            )
+            return
+        used += need
+
+
+def _stat_floor(
+    found: list[Problem], field: str, chosen: int, after: Fraction, floor: int, change: Fraction
+) -> None:
+    """A stat below its floor: the input's fault when chosen below it, armor's when its penalty
+    pushes the stat there."""
+    if chosen < floor:
+        found.append(
+            Problem(
+                field,
+                f"{field} cannot be below {floor}",
+                f"{field} {chosen} is below {floor}",
+            )
+        )
+    elif after < floor:
+        found.append(
+            Problem(
+                "armor",
+                f"{field} cannot be below {floor}",
+                f"{field} {chosen} with the armor change {display(change)} gives "
+                f"{display(after)}, below {floor}: use fewer armor allowances",
+            )
+        )

@@ -1,7 +1,8 @@
 """The source's lookup tables for a design: crew quality costs, shielding reach, tech eras.
 
 Each is a plain tuple indexed by the input it is looked up by, with the source's wording
-paraphrased; the formulas in engine/design/hull.py read them.
+paraphrased; the formulas (engine/design/hull.py) and the figures' notes
+(engine/design/derive.py) read them.
 """
 
 from __future__ import annotations
