@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.core.errors import HexpostError
+from tui.design_cmd import add_design_parser
 
 if TYPE_CHECKING:
     from saves.home import Home
@@ -219,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="nearest-half-up (default), nearest-half-down, down or up",
     )
     combat.add_argument("--json", action="store_true")
+
+    add_design_parser(sub)
 
     new = sub.add_parser("new", help="create a game and invite an opponent")
     new.add_argument("--scenario", required=True, metavar="ID")

@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.core.errors import HexpostError
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
-from tui import calc_cmd, choices_cmd, render, trust_cmd
+from tui import calc_cmd, choices_cmd, design_cmd, render, trust_cmd
 from tui.askpass import passphrase, signing_replica
 from tui.rulesets import demo as ruleset_demo
 from tui.safe_text import safe_text
@@ -296,6 +296,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "scenario": cmd_scenario,
     "data": cmd_data,
     "calc": calc_cmd.cmd_calc,
+    "design": design_cmd.run,
     "new": cmd_new,
     "accept": cmd_accept,
     "games": cmd_games,
