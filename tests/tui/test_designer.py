@@ -322,7 +322,7 @@ def test_designer_snapshot(snap_compare: SnapCompare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         screen = await open_designer(pilot)
         await retype(pilot, screen, "size", "+2")
-        await retype(pilot, screen, "maneuver", "-8")  # -7 with the unused armor's +1
+        await retype(pilot, screen, "maneuver", "-7")
         await settle(pilot)
         still_cursors(pilot)
 
