@@ -24,6 +24,7 @@ from tests.tui.test_snapshots import SnapCompare, still_cursors
 from tui.app import HexpostApp
 from tui.screens.designer import DesignerScreen
 from tui.screens.games import GamesScreen
+from tui.services import designs
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.design_form import DesignForm, NameDialog, PickDialog
 
@@ -190,8 +191,7 @@ async def test_save_then_load_round_trip(tmp_path: Path) -> None:
         await pilot.press(*"cutter", "enter")
         await settle(pilot)
         assert app.screen is screen
-        assert "cutter" in status_text(app)
-        assert "saved" in status_text(app)
+        assert status_text(app) == "saved design cutter (designs/cutter.toml in the home)"
         stored = saved_inputs(app, "cutter")
         assert stored["size"] == 2 and stored["tl"] == 20
         await retype(pilot, screen, "size", "5")
@@ -262,8 +262,10 @@ async def test_bad_values_are_not_saved_and_a_broken_file_is_not_loaded(tmp_path
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen is screen
-        assert "not loaded" in status_text(app)
-        assert "size" in status_text(app)
+        reason = "not loaded: cutter.toml: size: 40 is out of range"
+        assert status_text(app).startswith(reason)  # the file, the field and its range
+        assert "-10 to +10" in status_text(app)
+        assert [n.message for n in app._notifications][-1].startswith(reason)
         assert form_of(screen).values["size"] == "4"  # the form is left as it was
 
 
@@ -327,3 +329,32 @@ def test_designer_snapshot(snap_compare: SnapCompare, tmp_path: Path) -> None:
         still_cursors(pilot)
 
     assert snap_compare(app_in(tmp_path), terminal_size=SIZE, run_before=run_before)
+
+
+# --- the service alone -----------------------------------------------------------------------
+
+
+def test_work_marks_every_bad_value_at_once_and_blank_is_bad() -> None:
+    view = designs.work({"size": "2", "tl": "", "speed": "fast", "armor": "21"})
+    assert view.inputs is None and view.figures == () and not view.possible
+    errors = view.errors()
+    assert sorted(errors) == ["armor", "speed", "tl"]
+    assert "10 to 30" in errors["tl"][0]
+    assert "'fast' is not a whole number" in errors["speed"][0]
+    assert "21 is out of range" in errors["armor"][0]
+    good = designs.work({"size": "+2"})  # the rest at their defaults
+    assert good.inputs is not None and good.inputs["size"] == 2
+    assert [f.value for f in good.figures if f.key == "habitable_space"] == ["169"]
+
+
+def test_replacing_a_design_keeps_the_notes_written_in_its_file(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    store.save_design(home.path, "cutter", {"size": 2, "tl": 15}, notes="fast raider")
+    outcome = designs.save_design(home, "cutter", {"size": 3, "tl": 15}, False)
+    assert outcome.taken and "exists" in outcome.text
+    assert store.load_design(home.path, "cutter").inputs.size == 2  # nothing written
+    outcome = designs.save_design(home, "cutter", {"size": 3, "tl": 15}, True)
+    assert not outcome.taken
+    saved = store.load_design(home.path, "cutter")
+    assert saved.inputs.size == 3
+    assert saved.notes == "fast raider"

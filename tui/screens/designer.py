@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header
 
 from engine.core.errors import HexpostError
+from tui.safe_text import safe_text
 from tui.screens.base import StatusLine
 from tui.screens.session import Session
 from tui.services import designs
@@ -235,7 +236,9 @@ class DesignerScreen(Screen[None]):
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
+        """On the status line, and whole in a notice (the line may be too short for it)."""
         self.status.say(message.reason)
+        self.notify(safe_text(message.reason), severity="error", markup=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

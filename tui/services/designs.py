@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -173,7 +174,13 @@ def saved_names(home: Home) -> list[str]:
 def load_design(home: Home, name: str) -> dict[str, int]:
     """The inputs saved as ``name``; a missing design or a file edited into a bad state is a
     `saves.designs.DesignStoreError` (a `HexpostError`) naming the file, field and range."""
-    return inputs_as_dict(store.load_design(home.path, name).inputs)
+    try:
+        return inputs_as_dict(store.load_design(home.path, name).inputs)
+    except store.DesignFileError as exc:
+        # The file by its name alone: the home's path would push the field and its range
+        # off an 80-column status line.
+        reason = str(exc).removeprefix(f"{exc.path}: ")
+        raise store.DesignFileError(Path(exc.path.name), reason, field=exc.field) from None
 
 
 def save_design(home: Home, name: str, inputs: Mapping[str, int], replace: bool) -> SaveOutcome:
@@ -190,4 +197,7 @@ def save_design(home: Home, name: str, inputs: Mapping[str, int], replace: bool)
         return SaveOutcome(str(exc), bad_name=True)
     except store.DesignExistsError as exc:
         return SaveOutcome(str(exc), taken=True)
-    return SaveOutcome(f"saved design {name} ({saved.path})")
+    where = saved.path
+    with contextlib.suppress(ValueError):
+        where = saved.path.relative_to(Path(home.path))
+    return SaveOutcome(f"saved design {name} ({where} in the home)")

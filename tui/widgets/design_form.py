@@ -100,6 +100,8 @@ class FigureView(Vertical):
         yield Static(figure_detail(self._figure), classes="figure-detail", markup=False)
 
     def update(self, figure: FigureData) -> None:
+        if figure == self._figure:
+            return  # most keystrokes change a few figures: repaint only those
         self._figure = figure
         if self.is_mounted and self.children:
             self.query_one(".figure-head", Static).update(figure_head(figure))
