@@ -6,6 +6,8 @@ and closes the store on the way out. The screens do the talking to the home and 
 only show data. Every binding a screen shows in its footer is also in the command palette
 (ctrl+p), so a player who forgot a key can search for what they want to do, and ``?`` opens
 `HelpScreen` over any screen: that screen's keys, read from its live bindings, and the legends.
+The palette also opens the ship designer (`tui.screens.designer`) over any screen: it needs
+no game, so it has no key of its own on the games list or a game.
 """
 
 from __future__ import annotations
@@ -156,6 +158,14 @@ class HexpostApp(App[None]):
         else:
             self.push_screen(HelpScreen(self.screen))
 
+    def action_designer(self) -> None:
+        """The ship designer (`tui.screens.designer`) over the screen on top; it needs no game."""
+        # Imported on first use: it brings the design procedure along, which no other
+        # screen needs.
+        from tui.screens.designer import DesignerScreen
+
+        self.push_screen(DesignerScreen())
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's own commands, then every hexpost key that can act now, by its
         description (only the ones `check_action` allows at this moment).
@@ -166,6 +176,14 @@ class HexpostApp(App[None]):
         moves) would only bury them and stay out.
         """
         yield from super().get_system_commands(screen)
+        # By class name: importing the designer here would load the design procedure for
+        # every palette opened, though it is needed only once the command runs.
+        if type(screen).__name__ != "DesignerScreen":
+            yield SystemCommand(
+                "Ship designer",
+                "Design a starship from its size and tech level (no game needed)",
+                self.action_designer,
+            )
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding = active.binding
