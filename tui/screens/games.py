@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from engine.core.errors import HexpostError
 from tui.safe_text import plain, safe_text
@@ -30,6 +30,8 @@ from tui.screens.session import GameData, Overview, SyncResult
 from tui.when import age, turn_text
 
 if TYPE_CHECKING:
+    from textual.widgets import DataTable
+
     from tui.services.games import GameSummary
 
 COLUMNS = ("GAME", "TURN", "STEP", "WAITING FOR", "NEW", "NOTE", "SCENARIO")
@@ -79,6 +81,8 @@ class GamesScreen(HexpostScreen):
     def compose(self) -> ComposeResult:
         if self._bare:
             return  # a named game opens first: the list is built when it is shown (`_build`)
+        from textual.widgets import DataTable, Header  # not imported while a named game opens
+
         yield Header(icon="#")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="empty", markup=False)
@@ -96,7 +100,7 @@ class GamesScreen(HexpostScreen):
         """Title, columns and the busy status line of a list not read yet."""
         self.title = "hexpost"
         self.sub_title = "games"
-        self.query_one(DataTable).add_columns(*COLUMNS)
+        self._table().add_columns(*COLUMNS)
         self.query_one("#empty").display = False
         self.status.busy("reading the games...")
 
@@ -163,7 +167,7 @@ class GamesScreen(HexpostScreen):
         overview = self.overview = message.overview
         who = overview.identity or "no identity"
         self.sub_title = f"{who} · {overview.transport or 'no transport'}"
-        table = self.query_one(DataTable)
+        table = self._table()
         empty = self.query_one("#empty", Static)
         keep = self._cursor_key()
         table.clear()
@@ -203,10 +207,16 @@ class GamesScreen(HexpostScreen):
         if key is not None:
             self.open(key)
 
-    @on(DataTable.RowSelected)
-    def row_chosen(self, message: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, message: DataTable.RowSelected) -> None:
+        """Enter or a click on a row opens its game (by the handler's name, not ``@on``: the
+        table's module is imported with the table)."""
         if message.row_key.value is not None:
             self.open(message.row_key.value)
+
+    def _table(self) -> DataTable[Any]:
+        from textual.widgets import DataTable
+
+        return self.query_one(DataTable)
 
     def open(self, game_id: str, data: GameData | None = None) -> None:
         """Push the game's screen; with ``data`` it shows that (already read) instead of
@@ -226,7 +236,7 @@ class GamesScreen(HexpostScreen):
         self.app.push_screen(ReviewScreen(game_id))
 
     def _cursor_key(self) -> str | None:
-        table = self.query_one(DataTable)
+        table = self._table()
         if table.row_count == 0:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
