@@ -26,7 +26,9 @@ Data: one async worker (group ``load``) reads `Session.game` on the store thread
 `tui.services.show.game_view` (the typed record with the ruleset face's summary, board,
 choices and checklist, and its JSON form) plus the game's events, and posts
 `GameScreen.Loaded`; the handler hands each part to its widget, and shows what arrived since
-the player last looked (`tui.services.news`) as a notification. Nothing here knows a
+the player last looked (`tui.services.news`) as a notification. A game named on the command
+line comes already read (the games list reads it before pushing this screen), so its first
+paint is the game. The checklist and the log are `tui.screens.game_panels`'s. Nothing here knows a
 ruleset: the player's pieces are those of the board's sides whose seat is theirs, the orders
 panel gets the face's choices, and the ruleset's client code (`tui.rulesets.client_for`)
 only says which fields its forms ask for. A sync that changed this game loads it again; the
@@ -46,25 +48,21 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from engine.core.face import Board, Piece
-from saves.chat import MAX_CHAT
-from tui.rulesets import client_for
 from tui.safe_text import safe_text
 from tui.screens.base import HexpostScreen, StatusLine
-from tui.screens.calculator import NO_CALCULATOR, calculator_dialog
+from tui.screens.game_panels import ROOMY, GamePanels
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
-from tui.screens.identity import ask_passphrase
-from tui.screens.session import Checked, EventRow, GameData, SyncResult
+from tui.screens.session import Checked, GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.widgets.allocation_editor import AllocationEditor
-from tui.widgets.checklist import ChecklistTree
-from tui.widgets.confirm import ConfirmDialog
-from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel, describe
-from tui.widgets.passphrase import LineDialog
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from tui.services.show import ChecklistLine, DecisionRecord
+    from tui.widgets.checklist import ChecklistTree
 
 NEWS_WIDTH = 120
 """Characters of one line of the arrivals notification: a toast wraps, this only caps."""
@@ -73,10 +71,6 @@ NEWS_LINES = 12
 has it all."""
 NEWS_SECONDS = 12
 """How long the arrivals notification stays; the log (``e``) keeps every event."""
-
-ROOMY = (120, 40)
-"""A terminal at least this wide and tall shows the checklist and the log from the start;
-below this height only one of them at a time."""
 
 
 class GameScreen(HexpostScreen):
@@ -125,15 +119,17 @@ class GameScreen(HexpostScreen):
             self.dry_run = dry_run
             self.plan = plan
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, data: GameData | None = None) -> None:
         super().__init__()
         self.game_id = game_id
         """The game's id in hex, as `render.game_summary` gives it."""
+        self._preloaded = data
+        """The game as the games list read it before pushing this screen (a game named on
+        the command line): shown at once instead of read again (issue 16)."""
         self.data: GameData | None = None
         self.board = BoardIndex(None)
-        self._events: list[EventRow] = []
-        self._panels_stale = False
-        """Whether the checklist and the log still show an older load than `data`."""
+        self.panels = GamePanels(self)
+        """The checklist and the log under the map (`tui.screens.game_panels`)."""
         self._verdict: tuple[list[dict[str, Any]], bool] | None = None
         """The last dry run's drafts and whether the engine took them."""
 
@@ -145,24 +141,25 @@ class GameScreen(HexpostScreen):
                 with VerticalScroll(id="hex-scroll"):
                     yield Static("", id="hex-info", markup=False)
                 yield OrdersPanel(id="orders")
-        yield ChecklistTree(id="checklist")
-        yield EventLog(id="log")
+        yield from self.panels.compose(self.app.size)  # below 120x40: built after the paint
         yield StatusLine()
         # 80 columns hold the map's keys and this screen's only without the "^p palette"
         # hint; ctrl+p still opens it (the games list's footer shows it).
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        width, height = self.app.size
-        roomy = width >= ROOMY[0] and height >= ROOMY[1]
-        self.query_one(ChecklistTree).display = roomy
-        self.query_one(EventLog).display = roomy
         self.query_one(OrdersPanel).display = False
         hexmap = self.query_one(HexMap)
         hexmap.focus()
         self.watch(hexmap, "cursor", self.cursor_moved, init=False)
         self.status.busy("reading the game...")
-        self.reload()
+        if self._preloaded is not None:
+            # After the first layout, as a read on the store thread would arrive: the map
+            # has its size then and centres the cursor in the same paint as the game.
+            data, self._preloaded = self._preloaded, None
+            self.call_after_refresh(self.post_message, self.Loaded(data))
+        else:
+            self.reload()
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -193,17 +190,14 @@ class GameScreen(HexpostScreen):
         # A damaged packet to ask for again, a joined key to accept (`games.attention_notes`).
         status.extend(safe_text(note) for note in record.notes)
         self.query_one("#game-status", Static).update("\n".join(status))
-        self._panels_stale = True
-        if self.query_one(ChecklistTree).display or self.query_one(EventLog).display:
-            self._fill_panels()
-        else:  # hidden (80x24): built once the map and the side panel are on the screen
-            self.call_after_refresh(self._fill_panels)
+        # Hidden (80x24): built and filled once the map and the side panel are on the screen.
+        self.panels.load(record.checklist or (), data.events)
         self.show_hex(hexmap.cursor)
         owed = record.owed_step
         panel = self.query_one(OrdersPanel)
         secret = owed is not None and record.pending[0].kind == "secret"
         ruleset = record.ruleset.partition("/")[0]
-        fields = client_for(ruleset).form_fields  # the ruleset's say on its forms' fields
+        fields = form_fields(ruleset)  # the ruleset's say on its forms' fields
         mine = (
             [side.id for side in record.board.sides if side.seat == record.my_seat]
             if record.board is not None
@@ -242,27 +236,6 @@ class GameScreen(HexpostScreen):
             shown = [*news[: NEWS_LINES - 1], f"{more} more lines: e shows the log"]
         text = "\n".join(safe_text(line, limit=NEWS_WIDTH) for line in shown)
         self.notify(text, title="What arrived", timeout=NEWS_SECONDS, markup=False)
-
-    def _fill_panels(self) -> None:
-        """Hand the checklist and the log the loaded game if they lack it: after the first
-        paint while both are hidden (issue 16), or as either opens."""
-        if not self._panels_stale or self.data is None:
-            return
-        self._panels_stale = False
-        self.query_one(ChecklistTree).show_items(self.data.show.checklist or ())
-        self._show_events(self.data.events)
-
-    def _show_events(self, rows: list[EventRow]) -> None:
-        """Append only what is new when the old events are still a prefix (the usual case
-        after a sync); otherwise show them all again."""
-        log = self.query_one(EventLog)
-        known = len(self._events)
-        if known and rows[:known] == self._events:
-            log.add_events(rows[known:])
-        else:
-            log.show_events(rows)
-            log.scroll_end(animate=False)
-        self._events = rows
 
     def after_sync(self, result: SyncResult) -> None:
         if self.game_id in result.changed:
@@ -303,9 +276,9 @@ class GameScreen(HexpostScreen):
             if piece.hex == f"{h:04d}"
         }
 
-    @on(ChecklistTree.StepSelected)
-    def step_selected(self, message: ChecklistTree.StepSelected) -> None:
-        """Say what the chosen step is about (its rules, who acts) on the status line."""
+    def on_checklist_tree_step_selected(self, message: ChecklistTree.StepSelected) -> None:
+        """Say what the chosen step is about (its rules, who acts) on the status line. (By
+        its name, not ``@on``: the checklist's module is imported once the panel is built.)"""
         items = (self.data.show.checklist or ()) if self.data else ()
         item = next((i for i in items if i.step == message.step_id), None)
         if item is not None:
@@ -392,6 +365,8 @@ class GameScreen(HexpostScreen):
                 self.send_orders(items)
 
         lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
+        from tui.widgets.confirm import ConfirmDialog
+
         self.app.push_screen(ConfirmDialog("Sign and queue these orders?", lines), answered)
 
     @work(exclusive=True, group="send")
@@ -440,6 +415,8 @@ class GameScreen(HexpostScreen):
                 self.status.busy("accepting the key...")
                 self.send_acceptance()
 
+        from tui.widgets.confirm import ConfirmDialog
+
         self.app.push_screen(ConfirmDialog("Accept the key that joined?", lines), answered)
 
     @work(exclusive=True, group="accept")
@@ -479,6 +456,9 @@ class GameScreen(HexpostScreen):
                 self.send_chat(text)
 
         question = "Say to the other players (signed, any time; s sends it):"
+        from saves.chat import MAX_CHAT
+        from tui.widgets.passphrase import LineDialog
+
         self.app.push_screen(LineDialog(question, max_length=MAX_CHAT), answered)
 
     @work(exclusive=True, group="chat")
@@ -518,46 +498,47 @@ class GameScreen(HexpostScreen):
         if self.data is None:
             self.status.say("the game is still being read")
             return
+        from tui.screens.calculator import NO_CALCULATOR, calculator_dialog
+
         dialog = calculator_dialog(self.data.show.ruleset.partition("/")[0])
         if dialog is None:
             self.status.say(NO_CALCULATOR)
             return
         self.app.push_screen(dialog)
 
-    def action_checklist(self) -> None:
+    async def action_checklist(self) -> None:
         """Closed: open it at the current step and focus it. Open but not focused: focus it.
         Focused: close it and give the keys back to the map."""
-        tree = self.query_one(ChecklistTree)
-        self._fill_panels()
-        if not tree.display:
-            self._make_room(EventLog)
-            tree.display = True
-            tree.focus()
-            tree.action_reveal_current()
-        elif tree.has_focus:
-            self._hide(tree)
-        else:
-            tree.focus()
+        await self.panels.toggle_checklist()
 
-    def action_log(self) -> None:
-        log = self.query_one(EventLog)
-        self._fill_panels()
-        if log.display:
-            self._hide(log)
-        else:
-            self._make_room(ChecklistTree)
-            log.display = True
+    async def action_log(self) -> None:
+        await self.panels.toggle_log()
 
-    def _make_room(self, other: type[ChecklistTree | EventLog]) -> None:
-        """In a short terminal the band under the map holds one panel at a time: with both,
-        80x24 would leave the map six lines."""
-        if self.size.height < ROOMY[1]:
-            self._hide(self.query_one(other))
 
-    def _hide(self, panel: ChecklistTree | EventLog) -> None:
-        if panel.has_focus:
-            self.query_one(HexMap).focus()
-        panel.display = False
+def ask_passphrase(
+    screen: HexpostScreen,
+    purpose: str,
+    then: Callable[[], object],
+    *,
+    cancelled: Callable[[], object] | None = None,
+) -> None:
+    """`tui.screens.identity.ask_passphrase`, imported when first asked (not for the first
+    paint)."""
+    from tui.screens.identity import ask_passphrase as ask
+
+    ask(screen, purpose, then, cancelled=cancelled)
+
+
+def form_fields(ruleset: str) -> Callable[[str, Mapping[str, str]], Sequence[str] | None]:
+    """The ruleset client's `form_fields`, looked up when a form first asks: the clients'
+    entry points are not read before the game's first paint (issue 16)."""
+
+    def fields(order: str, values: Mapping[str, str]) -> Sequence[str] | None:
+        from tui.rulesets import client_for
+
+        return client_for(ruleset).form_fields(order, values)
+
+    return fields
 
 
 def own_pieces(board: Board, seat: str) -> list[Piece]:

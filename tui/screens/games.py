@@ -4,27 +4,34 @@ The rows are `tui.services.games.GameSummary` records (``hexpost games --json``)
 through the session and handed to the table in a `GamesScreen.Loaded` message. The list is
 read again whenever the screen comes back to the top (a game just looked at has no unread
 packets any more) and after a sync that changed something.
+
+A game named on the command line (``hexpost play GAME``) opens first: the screen stays empty
+(no table, no header: neither is composed nor imported) while the game is found and read,
+and the list is built when the player comes back to it, or when the name matched no game
+(issue 16).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from engine.core.errors import HexpostError
 from tui.safe_text import plain, safe_text
 from tui.screens.base import HexpostScreen, StatusLine
-from tui.screens.session import Overview, SyncResult
+from tui.screens.session import GameData, Overview, SyncResult
 from tui.when import age, turn_text
 
 if TYPE_CHECKING:
+    from textual.widgets import DataTable
+
     from tui.services.games import GameSummary
 
 COLUMNS = ("GAME", "TURN", "STEP", "WAITING FOR", "NEW", "NOTE", "SCENARIO")
@@ -67,8 +74,15 @@ class GamesScreen(HexpostScreen):
         self.overview: Overview | None = None
         self._overview_deferred = False
         """The list was left unread to open the named game first: read it on coming back."""
+        self._bare = open_game is not None
+        """No widgets yet: a named game opens first, and the list is composed when it is
+        first shown (on coming back, or when the name matched no game)."""
 
     def compose(self) -> ComposeResult:
+        if self._bare:
+            return  # a named game opens first: the list is built when it is shown (`_build`)
+        from textual.widgets import DataTable, Header  # not imported while a named game opens
+
         yield Header(icon="#")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="empty", markup=False)
@@ -76,17 +90,48 @@ class GamesScreen(HexpostScreen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.title = "hexpost"
-        self.sub_title = "games"
-        self.query_one(DataTable).add_columns(*COLUMNS)
-        self.query_one("#empty").display = False
-        self.status.busy("reading the games...")
+        if self._bare:
+            self.load()  # finds the named game and opens it over this still empty screen
+            return
+        self._prepare()
         self.reload()
 
-    def on_screen_resume(self) -> None:
+    def _prepare(self) -> None:
+        """Title, columns and the busy status line of a list not read yet."""
+        self.title = "hexpost"
+        self.sub_title = "games"
+        self._table().add_columns(*COLUMNS)
+        self.query_one("#empty").display = False
+        self.status.busy("reading the games...")
+
+    async def _build(self) -> None:
+        """Compose and prepare the list's widgets, left out while a game named on the command
+        line opened (its first paint waited for neither the table nor its imports; issue 16)."""
+        self._bare = False
+        await self.recompose()
+        self._prepare()
+
+    async def on_screen_resume(self) -> None:
+        if self._bare and self._overview_deferred:
+            await self._build()
         if self.overview is not None or self._overview_deferred:
             self._overview_deferred = False
             self.reload()
+
+    @on(HexpostScreen.Failed)
+    async def build_for_failure(self) -> None:
+        """The named game was not found: the list is built first, so that the base class's
+        handler (run after this one) says why on its status line; the worker goes on reading
+        the list."""
+        if self._bare:
+            await self._build()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self._bare and action in ("sync", "reload"):
+            return False  # nothing to show their outcome on before the list is built
+        if action in ("open", "review"):
+            return self.overview is not None and bool(self.overview.games)
+        return super().check_action(action, parameters)
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -99,14 +144,20 @@ class GamesScreen(HexpostScreen):
             # The game named on the command line first: the list (every game's state) is
             # read when the player comes back to it, not before the game's first paint (the
             # store thread would read it first; issue 16).
+            # The game is read before its screen is pushed, so that screen's first paint is
+            # the game (not an empty map that is drawn again once the game is read).
             name, self._open_game = self._open_game, None
             try:
                 game_id = await self.session.find(name)
+                data = None if self._review else await self.session.game(game_id)
             except HexpostError as exc:
                 self.post_message(self.Failed(str(exc)))
             else:
                 self._overview_deferred = True
-                (self.review if self._review else self.open)(game_id)
+                if self._review:
+                    self.review(game_id)
+                else:
+                    self.open(game_id, data)
                 return
         overview = await self.session.overview()
         self.post_message(self.Loaded(overview))
@@ -116,7 +167,7 @@ class GamesScreen(HexpostScreen):
         overview = self.overview = message.overview
         who = overview.identity or "no identity"
         self.sub_title = f"{who} · {overview.transport or 'no transport'}"
-        table = self.query_one(DataTable)
+        table = self._table()
         empty = self.query_one("#empty", Static)
         keep = self._cursor_key()
         table.clear()
@@ -151,25 +202,28 @@ class GamesScreen(HexpostScreen):
 
     # --- actions -------------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("open", "review"):
-            return self.overview is not None and bool(self.overview.games)
-        return super().check_action(action, parameters)
-
     def action_open(self) -> None:
         key = self._cursor_key()
         if key is not None:
             self.open(key)
 
-    @on(DataTable.RowSelected)
-    def row_chosen(self, message: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, message: DataTable.RowSelected) -> None:
+        """Enter or a click on a row opens its game (by the handler's name, not ``@on``: the
+        table's module is imported with the table)."""
         if message.row_key.value is not None:
             self.open(message.row_key.value)
 
-    def open(self, game_id: str) -> None:
+    def _table(self) -> DataTable[Any]:
+        from textual.widgets import DataTable
+
+        return self.query_one(DataTable)
+
+    def open(self, game_id: str, data: GameData | None = None) -> None:
+        """Push the game's screen; with ``data`` it shows that (already read) instead of
+        reading the game itself first."""
         from tui.screens.game import GameScreen
 
-        self.app.push_screen(GameScreen(game_id))
+        self.app.push_screen(GameScreen(game_id, data))
 
     def action_review(self) -> None:
         key = self._cursor_key()
@@ -182,7 +236,7 @@ class GamesScreen(HexpostScreen):
         self.app.push_screen(ReviewScreen(game_id))
 
     def _cursor_key(self) -> str | None:
-        table = self.query_one(DataTable)
+        table = self._table()
         if table.row_count == 0:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
