@@ -309,6 +309,7 @@ EXPECTED = {
     "engine.fe.board_views._can_move": "derived",
     "engine.fe.board_views.lookup_of": "by_identity",
     "engine.fe.steps.replacements._fighter_carriers": "by_identity",
+    "engine.fe.steps.replacements._buyers": "by_identity",
     "engine.fe.board_views.empires_by_hex": "by_identity",
     "engine.fe.steps.setup_stage.setup_steps": "derived",
     "engine.fe.steps.shipyard._conversion_targets": "derived",
