@@ -180,18 +180,6 @@ def _held(owner: Callable[[HexId], str], province: Province, empire: str) -> boo
     return all(owner(h) == empire for h in province.hexes)
 
 
-def _owner_of(galaxy: Galaxy, board: Board) -> Callable[[HexId], str]:
-    """`Board.owner` of every hex, its owners read into a dict once (the first listed pair
-    of a hex answers, as in `Board.owner`), not scanned for each hex an income reads."""
-    owned = dict(reversed(board.owners))
-
-    def owner(h: HexId) -> str:
-        found = owned.get(h)
-        return found if found is not None else galaxy.hex(h).empire
-
-    return owner
-
-
 def income(
     galaxy: Galaxy,
     board: Board,
@@ -219,7 +207,7 @@ def income(
     own = galaxy.provinces_of(empire)
     given = tuple(galaxy.province(pid) for pid in provinces) if provinces else own
     whole = len(given) == len(own)
-    owner = _owner_of(galaxy, board)
+    owner = province_rules.owner_of(galaxy, board)
     paying = [p for p in given if _held(owner, p, empire)]
     paying += [
         galaxy.province(pid)

@@ -36,7 +36,7 @@ are exact and add up to the income.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
@@ -88,12 +88,25 @@ def disrupted(board: Board, province: Province, owner: str) -> bool:
 # --- long-term capture ----------------------------------------------------------------------
 
 
+def owner_of(galaxy: Galaxy, board: Board) -> Callable[[HexId], str]:
+    """`Board.owner` of every hex, its owners read into a dict once (the first listed pair
+    of a hex answers, as in `Board.owner`), not scanned for each hex asked about."""
+    owned = dict(reversed(board.owners))
+
+    def owner(h: HexId) -> str:
+        found = owned.get(h)
+        return found if found is not None else galaxy.hex(h).empire
+
+    return owner
+
+
 def captured_provinces(galaxy: Galaxy, board: Board, captor: str) -> list[str]:
     """Provinces of other empires whose every hex ``captor`` holds, by id."""
+    owner = owner_of(galaxy, board)
     return [
         p.id
         for p in galaxy.provinces
-        if p.empire != captor and all(board.owner(galaxy, h) == captor for h in p.hexes)
+        if p.empire != captor and all(owner(h) == captor for h in p.hexes)
     ]
 
 

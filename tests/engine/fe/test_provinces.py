@@ -61,9 +61,13 @@ def test_disruption_reads_what_the_occupancy_index_reads_on_random_boards() -> N
                 )
                 assert provinces.disrupted(b, province, owner) == expected, (trial, province.id)
                 checked += expected
-        owner_of = economics._owner_of(GALAXY, b)
+        owner_of = provinces.owner_of(GALAXY, b)
         assert all(owner_of(h) == b.owner(GALAXY, h) for h in hexes)
     assert checked > 20  # the boards did disrupt provinces
+    doubled = board(owners=((1104, "KLI"), (1104, "LYR"), (1204, "LYR")))  # the first answers
+    assert [provinces.owner_of(GALAXY, doubled)(h) for h in (1104, 1204, 1105)] == [
+        doubled.owner(GALAXY, h) for h in (1104, 1204, 1105)
+    ]
 
 
 def test_a_disrupted_province_pays_its_owner_nothing() -> None:
