@@ -229,7 +229,7 @@ def income(
     planets_paid: list[tuple[HexId, int]] = []
     for h in planet_hexes:
         info = galaxy.hex(h)
-        if owner(h) != empire or h in ruined:
+        if not info.planets or owner(h) != empire or h in ruined:  # most hexes hold none
             continue
         if info.empire != empire and h not in captured_hexes:
             continue
