@@ -102,7 +102,8 @@ def check_placements(
 ) -> list[Violation]:
     """Why these placements are illegal for ``setup.empire`` (empty when they are legal)."""
     problems: list[Violation] = []
-    for placement in placements:
+    limited = any(fleet.hex_limits for fleet in setup.fleets)
+    for number, placement in enumerate(placements, start=1):
         units = _expand(board, setup, placement)
         if isinstance(units, str):
             problems.append(Violation(units, rule))
@@ -129,7 +130,8 @@ def check_placements(
                 break  # one refusal per placement is enough
         if problems:
             continue
-        board = apply_placements(board, setup, [placement])
+        if limited or number < len(placements):  # the board after it is read by a later
+            board = apply_placements(board, setup, [placement])  # placement or the limits
     problems.extend(_over_limits(board, setup, rule))
     return problems
 
