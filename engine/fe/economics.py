@@ -35,7 +35,7 @@ money in halves; 221 EP at 75% is 165.75, collected as 165.5). Exhaustion (447.2
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
@@ -176,8 +176,8 @@ def fmt_ep(ep2: int) -> str:
     return f"{sign}{whole}.5" if half else f"{sign}{whole}"
 
 
-def _held(galaxy: Galaxy, board: Board, province: Province, empire: str) -> bool:
-    return all(board.owner(galaxy, h) == empire for h in province.hexes)
+def _held(owner: Callable[[HexId], str], province: Province, empire: str) -> bool:
+    return all(owner(h) == empire for h in province.hexes)
 
 
 def income(
@@ -207,12 +207,12 @@ def income(
     own = galaxy.provinces_of(empire)
     given = tuple(galaxy.province(pid) for pid in provinces) if provinces else own
     whole = len(given) == len(own)
-    paying = [p for p in given if _held(galaxy, board, p, empire)]
+    owner = province_rules.owner_of(galaxy, board)
+    paying = [p for p in given if _held(owner, p, empire)]
     paying += [
         galaxy.province(pid)
         for pid in sorted(set(captured))
-        if galaxy.province(pid).empire != empire
-        and _held(galaxy, board, galaxy.province(pid), empire)
+        if galaxy.province(pid).empire != empire and _held(owner, galaxy.province(pid), empire)
     ]
     held = len(paying)
     paying = [p for p in paying if not province_rules.disrupted(board, p, empire)]
@@ -229,7 +229,7 @@ def income(
     planets_paid: list[tuple[HexId, int]] = []
     for h in planet_hexes:
         info = galaxy.hex(h)
-        if board.owner(galaxy, h) != empire or h in ruined:
+        if not info.planets or owner(h) != empire or h in ruined:  # most hexes hold none
             continue
         if info.empire != empire and h not in captured_hexes:
             continue

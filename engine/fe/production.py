@@ -135,12 +135,12 @@ def schedule_batch(schedule: Sequence[Batch], turn: int) -> Batch | None:
     """
     season = "fall" if turn % 2 else "spring"
     found: Batch | None = None
+    latest = 0
     for batch in schedule:
-        when = date_turn(batch.date)
-        if batch.season != season or when > turn:
+        if batch.season != season or (when := date_turn(batch.date)) > turn:
             continue
-        if found is None or when > date_turn(found.date):
-            found = batch
+        if found is None or when > latest:
+            found, latest = batch, when
     return found
 
 
@@ -152,8 +152,8 @@ def scheduled(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
     slots: dict[str, int] = {}
     if chosen is None:
         return slots
-    for batch in schedule:
-        if batch.date == chosen.date:
+    for batch in schedule:  # the same date: year and season (not a new `Date` each)
+        if batch.year == chosen.year and batch.season == chosen.season:
             for item in batch.units:
                 slots[item.unit] = slots.get(item.unit, 0) + item.count
     return slots
@@ -577,6 +577,19 @@ def apply_builds(
     New units get the next ids of their empire in order of the build orders; replaced
     fighters and PFs change nothing on the board (it does not track losses yet): they cost.
     """
+    units, cost2, ids = production_changes(
+        galaxy, board, empire, turn, treasury2, schedule, orders, options, shipyards, unsupplied
+    )
+    return Produced(board.with_units(units), cost2, treasury2 - cost2, ids)
+
+
+def production_changes(
+    galaxy: Galaxy, board: Board, empire: str, turn: int, treasury2: int,
+    schedule: Sequence[Batch], orders: ProductionOrders, options: ProductionOptions | None,
+    shipyards: Sequence[HexId] = (), unsupplied: Sequence[HexId] = (),
+) -> tuple[tuple[Unit, ...], int, tuple[str, ...]]:  # fmt: skip
+    """`apply_builds` without making the board: the converted and new units, the cost and
+    the new ids, for a caller that changes a state's units itself (`FeState.with_units`)."""
     plan = _plan(
         galaxy, board, empire, turn, treasury2, schedule, orders, shipyards, unsupplied, options
     )
@@ -584,5 +597,4 @@ def apply_builds(
         raise ValueError("; ".join(v.message for v in plan.problems))
     ids = next_ids(board, empire, len(plan.builds))
     new = [Unit(uid, empire, b.cls, b.hex) for uid, b in zip(ids, plan.builds, strict=True)]
-    board = board.with_units([*plan.converted, *new])
-    return Produced(board, plan.cost2, treasury2 - plan.cost2, ids)
+    return (*plan.converted, *new), plan.cost2, ids

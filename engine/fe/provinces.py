@@ -36,14 +36,14 @@ are exact and add up to the income.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe.blocking import ship_empires
+from engine.fe.blocking import is_ship
 from engine.fe.forces import OFF_MAP, Board
-from engine.fe.galaxy import PROVINCE_EP, Galaxy, HexId, Province, load_galaxy
+from engine.fe.galaxy import PROVINCE_EP, Galaxy, HexId, Province
 from engine.fe.supply import SupplyGrid
 
 DISRUPT_RULE = "430.22"
@@ -75,26 +75,38 @@ def long_term_turns(values: Mapping[str, OptionValue]) -> int:
 def disrupted(board: Board, province: Province, owner: str) -> bool:
     """Whether a ship of an enemy of ``owner`` stands in any hex of ``province``.
 
-    Read from the board's occupancy index (`engine.fe.blocking.ship_empires`), whose ship
-    flags come from the units alone (the map only adds its bases, which are no ships), so
-    the shipped map serves whatever map the board is on."""
-    galaxy = load_galaxy()
-    return any(
-        board.enemies(empire, owner)
-        for h in province.hexes
-        for empire in ship_empires(galaxy, board, h)
+    Read from the board's own hex index (`Board.at`: a province's hexes are mostly empty,
+    each a dict look-up), with the ship test of the occupancy index
+    (`engine.fe.blocking.ship_empires`, `is_ship`), which reads the units alone: the map
+    only adds its bases there, which are no ships."""
+    foes = {e for pair in board.at_war for e in pair if board.enemies(e, owner)}
+    return bool(foes) and any(
+        unit.empire in foes and is_ship(unit) for h in province.hexes for unit in board.at(h)
     )
 
 
 # --- long-term capture ----------------------------------------------------------------------
 
 
+def owner_of(galaxy: Galaxy, board: Board) -> Callable[[HexId], str]:
+    """`Board.owner` of every hex, its owners read into a dict once (the first listed pair
+    of a hex answers, as in `Board.owner`), not scanned for each hex asked about."""
+    owned = dict(reversed(board.owners))
+
+    def owner(h: HexId) -> str:
+        found = owned.get(h)
+        return found if found is not None else galaxy.hex(h).empire
+
+    return owner
+
+
 def captured_provinces(galaxy: Galaxy, board: Board, captor: str) -> list[str]:
     """Provinces of other empires whose every hex ``captor`` holds, by id."""
+    owner = owner_of(galaxy, board)
     return [
         p.id
         for p in galaxy.provinces
-        if p.empire != captor and all(board.owner(galaxy, h) == captor for h in p.hexes)
+        if p.empire != captor and all(owner(h) == captor for h in p.hexes)
     ]
 
 

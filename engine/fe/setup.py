@@ -102,7 +102,8 @@ def check_placements(
 ) -> list[Violation]:
     """Why these placements are illegal for ``setup.empire`` (empty when they are legal)."""
     problems: list[Violation] = []
-    for placement in placements:
+    limited = any(fleet.hex_limits for fleet in setup.fleets)
+    for number, placement in enumerate(placements, start=1):
         units = _expand(board, setup, placement)
         if isinstance(units, str):
             problems.append(Violation(units, rule))
@@ -129,7 +130,8 @@ def check_placements(
                 break  # one refusal per placement is enough
         if problems:
             continue
-        board = apply_placements(board, setup, [placement])
+        if limited or number < len(placements):  # the board after it is read by a later
+            board = apply_placements(board, setup, [placement])  # placement or the limits
     problems.extend(_over_limits(board, setup, rule))
     return problems
 
@@ -138,8 +140,8 @@ def _over_limits(board: Board, setup: EmpireSetup, rule: str) -> list[Violation]
     problems = []
     for fleet in setup.fleets:
         for limit in fleet.hex_limits:
-            count = sum(
-                1 for u in board.units
+            count = sum(  # the hex's own units (the board's index), not the whole board
+                1 for u in board.at(limit.hex)
                 if u.empire == setup.empire and u.fleet == fleet.name and u.hex == limit.hex
             )  # fmt: skip
             if count > limit.max_units:
@@ -156,8 +158,15 @@ def _over_limits(board: Board, setup: EmpireSetup, rule: str) -> list[Violation]
 def apply_placements(board: Board, setup: EmpireSetup, placements: Sequence[Placement]) -> Board:
     """Place the units (call after `check_placements` found nothing wrong)."""
     for placement in placements:
-        units = _expand(board, setup, placement)
-        if isinstance(units, str):
-            raise ValueError(units)
-        board = board.with_units(msgspec.structs.replace(u, hex=placement.hex) for u in units)
+        board = board.with_units(placed_units(board, setup, placement))
     return board
+
+
+def placed_units(board: Board, setup: EmpireSetup, placement: Placement) -> list[Unit]:
+    """The units one placement puts on the map, in their new hex (ValueError if it names
+    none): what `apply_placements` changes, for a caller that changes a state's units itself
+    (`engine.fe.model.FeState.with_units`)."""
+    units = _expand(board, setup, placement)
+    if isinstance(units, str):
+        raise ValueError(units)
+    return [msgspec.structs.replace(u, hex=placement.hex) for u in units]

@@ -123,13 +123,16 @@ def nodes(grid: SupplyGrid) -> dict[HexId, int]:
     return out
 
 
+@caches.by_identity(maxsize=32, identity=3)
 def strategic_route(
     galaxy: Galaxy, board: Board, grid: SupplyGrid, start: HexId, to: HexId
 ) -> Route | None:
     """The shortest chain of nodes from ``start`` to ``to`` (both nodes), or None.
 
     Dijkstra over the nodes, legs found by breadth-first search as needed; ties go to the
-    smaller hex id, so both players' engines find the same route.
+    smaller hex id, so both players' engines find the same route. Kept per map, board and
+    grid (by identity) and hexes (by value): an order moving a stack checks each unit's
+    route, the same one, and applying it reads them again.
     """
     links = nodes(grid)
     if start not in links or to not in links:

@@ -60,13 +60,13 @@ from typing import Any
 
 import msgspec
 
-from engine.core import hexgrid
+from engine.core import caches, hexgrid
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe import supply
 from engine.fe.battle_model import BattleRecord
 from engine.fe.blocking import Blocking, class_of, is_ship, movement_points
 from engine.fe.combat import retreat as rules
-from engine.fe.forces import Unit
+from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import FeState, PursueOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step
@@ -120,14 +120,9 @@ def _supply_of(
     """For each of ``hexes``: its grid ("main", "partial", "none") and supply path length,
     read as if the retreating ships stood in it."""
     galaxy = base.galaxy()
-    grid = supply_step.grid_of(state, empire)
     blocked = Blocking(galaxy, state.board, empire, "supply")
     around = supply.neighbours_fn(galaxy, empire)
-    points = [p for p in grid.points if p.grid >= 0]
-    main = supply.spread(
-        around, [(p.hex, 0) for p in points if p.main], blocked, supply.SUPPLY_RANGE
-    )
-    every = supply.spread(around, [(p.hex, 0) for p in points], blocked, supply.SUPPLY_RANGE)
+    main, every = _reaches(state.board, supply_step.grid_of(state, empire), empire)
 
     def distance(reach: dict[HexId, tuple[int, int]], h: HexId) -> int | None:
         found = [reach[h][0]] if h in reach else []
@@ -148,6 +143,25 @@ def _supply_of(
         else:
             out[h] = ("none", 0)
     return out
+
+
+@caches.by_identity(maxsize=8, identity=2)
+def _reaches(
+    board: Board, grid: supply.SupplyGrid, empire: str
+) -> tuple[dict[HexId, tuple[int, int]], dict[HexId, tuple[int, int]]]:
+    """How far each hex is from ``empire``'s main grid points and from any of its grid's
+    points on ``board`` (two searches of the map): kept per board and grid (by identity),
+    as the retreat check of each seat and the retreat carried out later read the same board.
+    Callers must not mutate the answer."""
+    galaxy = base.galaxy()
+    blocked = Blocking(galaxy, board, empire, "supply")
+    around = supply.neighbours_fn(galaxy, empire)
+    points = [p for p in grid.points if p.grid >= 0]
+    main = supply.spread(
+        around, [(p.hex, 0) for p in points if p.main], blocked, supply.SUPPLY_RANGE
+    )
+    every = supply.spread(around, [(p.hex, 0) for p in points], blocked, supply.SUPPLY_RANGE)
+    return main, every
 
 
 def candidates(state: FeState, seat: Seat, h: HexId) -> list[rules.RetreatHex]:

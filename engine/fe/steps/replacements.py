@@ -183,18 +183,11 @@ def replaceable(state: FeState) -> str:
     """
     empires = base.phasing_empires(state)
     paying = {e for e in empires if state.ep2(e) > 0}
-    buyable: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
     for forces in state.forces:  # the paying empires' units only (any one will do)
         if forces.empire not in paying:
             continue
-        for unit in forces.units:
-            if unit.empire not in paying or unit.hex == OFF_MAP:
-                continue
-            key = (unit.empire, unit.cls, unit.crippled)
-            buyer = buyable.get(key)
-            if buyer is None:
-                buyer = buyable[key] = _buyable(unit)
-            if buyer and not yard.cut_off(state, unit):
+        for unit in _buyers(forces.units):
+            if unit.empire in paying and not yard.cut_off(state, unit):
                 return ""
     return (
         f"fighters come back free at the end of the combat phase ({FREE_RULE}); "
@@ -263,6 +256,26 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
         return ()
     picked = compress(units, map(carrying.__contains__, map(_SIDE_CLASS, units)))
     return tuple(u for u in picked if u.hex != OFF_MAP)
+
+
+@caches.by_identity(maxsize=16)
+def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
+    """The units on the map that carry something bought at 2B4 (`_buyable`), in their order,
+    of one empire's units (by identity of its `FeState.forces` tuple, as
+    `_fighter_carriers`): the step's skip test then reads only these, not the whole empire,
+    each time a Shipyard phase reaches 2B4."""
+    buyable: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
+    found = []
+    for unit in units:
+        if unit.hex == OFF_MAP:
+            continue
+        key = (unit.empire, unit.cls, unit.crippled)
+        buyer = buyable.get(key)
+        if buyer is None:
+            buyer = buyable[key] = _buyable(unit)
+        if buyer:
+            found.append(unit)
+    return tuple(found)
 
 
 _PLACED = attrgetter("hex", "empire", "cls", "crippled")

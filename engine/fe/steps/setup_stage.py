@@ -107,10 +107,11 @@ class _SetUp(Area):
         setup = base.empire_setup(state, empire)
         if not isinstance(order, Place) or setup is None:
             return super().apply(state, seat, step, order, events)
-        before = {u.id for u in waiting(state, empire)}
-        board = placing.apply_placements(state.board, setup, [_placement(order)])
-        state = state.with_board(board)
-        placed = sorted(before - {u.id for u in waiting(state, empire)})
+        # The units the placement moves are those that leave the waiting list: every one
+        # waited (the check refused any other), and each now stands in a set-up hex.
+        moved = placing.placed_units(state.board, setup, _placement(order))
+        state = state.with_units(moved)
+        placed = sorted(u.id for u in moved)
         what = order.fleet or order.unit
         events.append(
             Event(

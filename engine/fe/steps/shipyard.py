@@ -113,9 +113,10 @@ def apply_build(
         raise ValueError(empire.message)  # build_problems refused it already
     build = _as_build(order)
     before = state.ep2(empire)
-    made = yard.produce(state, empire, production.ProductionOrders(builds=(build,)))
-    (new_id,) = made.new_units
-    state = state.with_board(made.board).with_ep2(empire, made.treasury2)
+    state, cost2, (new_id,) = yard.produce(
+        state, empire, production.ProductionOrders(builds=(build,))
+    )
+    after = before - cost2
     uses = [(f"slot {order.instead_of or order.cls}", 1), (f"built {new_id}", 1)]
     if _substitutes(empire, build, state.turn):
         uses.append(("substitutions", 1))
@@ -125,7 +126,7 @@ def apply_build(
         Event(
             "build",
             f"{empire} builds {order.cls} {new_id} at {order.hex}{instead} for "
-            f"{fmt_ep(made.cost2)} EP ({yard.treasury_text(before, made.treasury2)})",
+            f"{fmt_ep(cost2)} EP ({yard.treasury_text(before, after)})",
             seat,
             step.id,
             {
@@ -134,8 +135,8 @@ def apply_build(
                 "cls": order.cls,
                 "hex": order.hex,
                 "instead_of": order.instead_of,
-                "cost2": made.cost2,
-                "treasury2": made.treasury2,
+                "cost2": cost2,
+                "treasury2": after,
                 "rule": production.BUILD_RULE,
             },
         )
@@ -195,16 +196,16 @@ def apply_convert(
     unit = state.board.unit(order.unit)
     empire, before = unit.empire, state.ep2(unit.empire)
     _, major = _conversion(unit, order.to)
-    made = yard.produce(state, empire, _conversion_order(unit, order.to))
-    state = state.with_board(made.board).with_ep2(empire, made.treasury2)
+    state, cost2, _ = yard.produce(state, empire, _conversion_order(unit, order.to))
+    after = before - cost2
     size = "major" if major else "minor"
     state = yard.use(state, empire, (f"{size} {yard.at(unit.hex)}", 1), (f"converted {unit.id}", 1))
     events.append(
         Event(
             "convert",
             f"{empire} converts {unit.cls} {unit.id} into {order.to} at {yard.at(unit.hex)} "
-            f"({size} conversion) for {fmt_ep(made.cost2)} EP "
-            f"({yard.treasury_text(before, made.treasury2)})",
+            f"({size} conversion) for {fmt_ep(cost2)} EP "
+            f"({yard.treasury_text(before, after)})",
             seat,
             step.id,
             {
@@ -213,8 +214,8 @@ def apply_convert(
                 "from": unit.cls,
                 "to": order.to,
                 "major": major,
-                "cost2": made.cost2,
-                "treasury2": made.treasury2,
+                "cost2": cost2,
+                "treasury2": after,
                 "rule": production.CONVERSION_RULE,
             },
         )

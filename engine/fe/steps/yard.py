@@ -22,6 +22,8 @@ supply tugs are not tracked yet, so a unit that only a tug supplies counts as cu
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import msgspec
 
 from engine.core.ruleset import Seat, Violation
@@ -51,11 +53,16 @@ def used(state: FeState, empire: str, what: str) -> int:
 
 def use(state: FeState, empire: str, *uses: tuple[str, int]) -> FeState:
     """``state`` with ``empire``'s tally of each ``(what, count)`` raised by ``count``."""
-    entries = {(name, key): count for name, key, count in state.shipyard_used}
+    # The tally is sorted and each (empire, what) is in it once: an entry's place is found
+    # by bisection ((empire, what) sorts just before any (empire, what, count)).
+    entries = list(state.shipyard_used)
     for what, count in uses:
-        entries[(empire, what)] = entries.get((empire, what), 0) + count
-    ordered = tuple(sorted((name, key, count) for (name, key), count in entries.items()))
-    return msgspec.structs.replace(state, shipyard_used=ordered)
+        i = bisect_left(entries, (empire, what))
+        if i < len(entries) and entries[i][0] == empire and entries[i][1] == what:
+            entries[i] = (empire, what, entries[i][2] + count)
+        else:
+            entries.insert(i, (empire, what, count))
+    return msgspec.structs.replace(state, shipyard_used=tuple(entries))
 
 
 def at(h: HexId) -> str:
@@ -115,23 +122,25 @@ def check(
 
 
 def produce(
-    state: FeState,
-    empire: str,
-    orders: production.ProductionOrders,
-    unsupplied: tuple[HexId, ...] = (),
-) -> production.Produced:
-    """The pure module carries out one checked order, paid from the real treasury."""
-    return production.apply_builds(
+    state: FeState, empire: str, orders: production.ProductionOrders
+) -> tuple[FeState, int, tuple[str, ...]]:
+    """The pure module carries out one checked order, paid from the real treasury: the state
+    with the units placed and paid for, the cost in halves of an EP, the new units' ids.
+
+    The changed units go straight into the state (`FeState.with_units`), at the cost of
+    those units, with no whole board made in between."""
+    treasury2 = state.ep2(empire)
+    units, cost2, ids = production.production_changes(
         base.galaxy(),
         state.board,
         empire,
         state.turn,
-        state.ep2(empire),
+        treasury2,
         schedule(state, empire),
         orders,
-        unsupplied=unsupplied,
-        options=production_options(state),
+        production_options(state),
     )
+    return state.with_units(units).with_ep2(empire, treasury2 - cost2), cost2, ids
 
 
 def treasury_text(before2: int, after2: int) -> str:

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import random
+
 from engine.fe import economics, provinces
+from engine.fe.blocking import ship_empires
 from engine.fe.galaxy import Province
 from engine.fe.supply import supply_grid
 from tests.engine.fe.supply_boards import GALAXY, THO_ALONE, THO_CAPITAL, board, unit
@@ -20,6 +23,51 @@ def test_an_enemy_ship_in_any_hex_disrupts_a_province() -> None:
     assert not provinces.disrupted(board(raider), KZI_05, "KZI")  # not at war
     base = unit("KLI-2", "BATS", 1204)
     assert not provinces.disrupted(board(base, wars=WAR), KZI_05, "KZI")  # not a ship
+
+
+def test_disruption_reads_what_the_occupancy_index_reads_on_random_boards() -> None:
+    """`disrupted` reads each hex's units from the board's hex index; the answer is the
+    occupancy index's (`blocking.ship_empires`) for every province and empire, on random
+    boards of ships, bases and cripples of three empires in and around their provinces, at
+    war or not; and `economics.income` reads the owners as `Board.owner` does."""
+    rng = random.Random(430)
+    kinds = {"KLI": ["D7", "F5", "BATS", "D6"], "KZI": ["BC", "CL", "BATS"], "LYR": ["CA", "DD"]}
+    hexes = [h for p in GALAXY.provinces if p.empire in kinds for h in p.hexes]
+    checked = 0
+    for trial in range(40):
+        units = [
+            unit(
+                f"{empire}-{n}",
+                rng.choice(kinds[empire]),
+                rng.choice(hexes),
+                crippled=rng.random() < 0.2,
+            )
+            for n in range(rng.randint(0, 30))
+            for empire in [rng.choice(list(kinds))]
+        ]
+        wars = tuple(
+            p for p in (("KLI", "KZI"), ("KZI", "LYR"), ("KLI", "LYR")) if rng.random() < 0.6
+        )
+        owners = tuple(sorted({h: rng.choice(list(kinds)) for h in rng.sample(hexes, 6)}.items()))
+        b = board(*{u.id: u for u in units}.values(), owners=owners, wars=wars)
+        for province in GALAXY.provinces:
+            if province.empire not in kinds:
+                continue
+            for owner in kinds:
+                expected = any(
+                    b.enemies(empire, owner)
+                    for h in province.hexes
+                    for empire in ship_empires(GALAXY, b, h)
+                )
+                assert provinces.disrupted(b, province, owner) == expected, (trial, province.id)
+                checked += expected
+        owner_of = provinces.owner_of(GALAXY, b)
+        assert all(owner_of(h) == b.owner(GALAXY, h) for h in hexes)
+    assert checked > 20  # the boards did disrupt provinces
+    doubled = board(owners=((1104, "KLI"), (1104, "LYR"), (1204, "LYR")))  # the first answers
+    assert [provinces.owner_of(GALAXY, doubled)(h) for h in (1104, 1204, 1105)] == [
+        doubled.owner(GALAXY, h) for h in (1104, 1204, 1105)
+    ]
 
 
 def test_a_disrupted_province_pays_its_owner_nothing() -> None:

@@ -80,3 +80,24 @@ def test_a_unit_is_set_up_once() -> None:
     board = apply_placements(board, klingon, [Placement(hex=fleet.hexes[0], unit=unit.id)])
     (violation,) = check_placements(board, klingon, [Placement(hex=fleet.hexes[0], unit=unit.id)])
     assert "already set up" in violation.message
+
+
+def test_a_hex_limit_counts_the_fleets_units_in_that_hex() -> None:
+    """The Lyran Home Fleet may put at most 6 units in 0707: the count is of the fleet's own
+    units in the hex (read from the board's hex index), after the placement being checked."""
+    board, setups = wind()
+    lyran = setups["LYR"]
+    home = [u for u in to_place(board, lyran) if u.fleet == "Home Fleet"]
+    assert len(home) > 7
+    (whole,) = check_placements(board, lyran, [Placement(hex=707, fleet="Home Fleet")])
+    assert (whole.message, whole.rule) == (
+        f"Home Fleet has {len(home)} units in 0707, at most 6",
+        "600.0",
+    )
+    six = [Placement(hex=707, unit=u.id) for u in home[:6]]
+    assert check_placements(board, lyran, six) == []
+    board = apply_placements(board, lyran, six)
+    assert len(board.at(707)) == 6
+    (seventh,) = check_placements(board, lyran, [Placement(hex=707, unit=home[6].id)])
+    assert seventh.message == "Home Fleet has 7 units in 0707, at most 6"
+    assert check_placements(board, lyran, [Placement(hex=608, fleet="Home Fleet")]) == []

@@ -20,13 +20,17 @@ import pytest
 from engine.core.errors import OutOfTurn
 from engine.core.ruleset import DecisionKind, Event, RollRequest
 from engine.core.turn_orders import Done
-from engine.fe import RULESET
+from engine.fe import RULESET, supply
+from engine.fe.blocking import Blocking
 from engine.fe.combat.retreat import RetreatHex, legal_retreat_hexes
 from engine.fe.face import FACE
 from engine.fe.forces import Unit
+from engine.fe.galaxy import load_galaxy
 from engine.fe.model import Adjust, FeState, PursueOrder, parse_orders
 from engine.fe.steps import combat, combat_retreat
 from engine.fe.steps.battles import battle_list
+from engine.fe.steps.missions import missions_on
+from engine.fe.supply import supply_grid
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_loop import two_battles
 from tests.engine.fe.steps.test_combat_round import reveal
@@ -120,6 +124,60 @@ def test_the_engine_picks_the_hex_by_the_priorities() -> None:
     record = combat.current(state)
     assert record is not None and record.retreated == (("alliance", 1004),)
     assert record.resolved == "alliance retreated after round 1"
+
+
+def _fresh_supply_of(state: FeState, empire: str, hexes: tuple[int, ...]) -> dict[int, object]:
+    """What `combat_retreat._supply_of` reads, worked out from scratch: both searches of the
+    map on this board, the distances of ``hexes`` read from them."""
+    galaxy = load_galaxy()
+    blocked = Blocking(galaxy, state.board, empire, "supply")
+    around = supply.neighbours_fn(galaxy, empire)
+    tugs = missions_on(state.board, state.supply_tugs, empire)
+    points = [p for p in supply_grid(galaxy, state.board, empire, tugs).points if p.grid >= 0]
+    main = supply.spread(around, [(p.hex, 0) for p in points if p.main], blocked, 6)
+    every = supply.spread(around, [(p.hex, 0) for p in points], blocked, 6)
+
+    def distance(reach: dict[int, tuple[int, int]], h: int) -> int | None:
+        found = [reach[h][0]] if h in reach else []
+        found += [
+            reach[n][0] + 1 for n in around(h) if n in reach and reach[n][0] < 6 and not blocked(n)
+        ]
+        return min(found) if found else None
+
+    out: dict[int, object] = {}
+    for h in hexes:
+        to_main, to_any = distance(main, h), distance(every, h)
+        out[h] = (
+            ("main", to_main)
+            if to_main is not None
+            else ("partial", to_any)
+            if to_any is not None
+            else ("none", 0)
+        )
+    return out
+
+
+def test_the_remembered_supply_searches_match_a_fresh_search_as_units_move() -> None:
+    """The two searches behind a retreat's candidate hexes are kept per board and grid
+    (`combat_retreat._reaches`): on every board along the way (ships moved next to 1104,
+    into its neighbours, a Kzinti base taken off the map) the answers are those of a fresh
+    search."""
+    state = in_1104()
+    hexes = (1003, 1004, 1103, 1105, 1203, 1204, 1305, 1506)
+    boards = [
+        state,
+        placed(state, {"KLI-0005": 1003}),
+        placed(state, {"KLI-0005": 1004, "KLI-0006": 1203}),
+        placed(state, {"KLI-0005": 1105, "KLI-0006": 1204, "KZI-B004": 0}),
+        placed(state, {"KZI-0003": 1003}),
+    ]
+    seen = []
+    for board_state in boards:
+        for empire in ("KZI", "KLI"):
+            got = combat_retreat._supply_of(board_state, empire, hexes)
+            assert got == _fresh_supply_of(board_state, empire, hexes), empire
+            seen.append(got)
+    assert len({repr(s) for s in seen}) > 2  # the moves changed what the searches find
 
 
 def test_a_retreat_goes_to_the_legal_hex_it_names() -> None:

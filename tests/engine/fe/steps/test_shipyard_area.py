@@ -411,6 +411,42 @@ def test_2b4_waits_only_for_pfs_in_supply_and_money(alliance_2b4: FeState) -> No
     assert shipyard.AREA.skip(plain, step) == reason
 
 
+def test_2b4_remembers_each_empires_buyers_as_a_fresh_scan_finds_them(
+    alliance_2b4: FeState,
+) -> None:
+    """The units 2B4's skip test reads (`replacements._buyers`, remembered per empire's units)
+    are those a scan of every unit finds, after each change, and the skip test follows them."""
+
+    def fresh(state: FeState) -> tuple[str, ...]:
+        return tuple(
+            u.id
+            for u in state.board.units
+            if u.empire == "KZI" and u.hex != OFF_MAP and replacements._buyable(u)
+        )
+
+    def remembered(state: FeState) -> tuple[str, ...]:
+        (kzi,) = [f for f in state.forces if f.empire == "KZI"]
+        return tuple(u.id for u in replacements._buyers(kzi.units))
+
+    step = sequence_step("2B4")
+    base_sb = changed(alliance_2b4, "KZI-B004", cls="SB")
+    boards = [
+        alliance_2b4,
+        with_units(alliance_2b4, base_sb),
+        with_units(alliance_2b4, changed(alliance_2b4, "KZI-B004", hex=OFF_MAP)),
+        with_units(alliance_2b4, changed(alliance_2b4, "KZI-B004", crippled=True)),
+        with_units(alliance_2b4, Unit("KZI-9002", "KZI", "SBv.2", 1704)),
+        with_units(with_units(alliance_2b4, base_sb), Unit("KZI-9002", "KZI", "SBv.2", 1704)),
+    ]
+    answers = []
+    for state in boards:
+        assert remembered(state) == fresh(state)
+        answers.append(shipyard.AREA.skip(state, step))
+    assert fresh(boards[0]) == ("KZI-B004",) and fresh(boards[1]) == ()
+    assert fresh(boards[5]) == ("KZI-9002",)
+    assert answers[0] == "" and answers[1] != "" and answers[5] == ""
+
+
 # --- 6E free fighters -----------------------------------------------------------------------
 
 
