@@ -101,7 +101,7 @@ def attackers(galaxy: Galaxy, board: Board, h: HexId) -> tuple[str, ...]:
 def planet_battles(galaxy: Galaxy, board: Board) -> dict[HexId, str]:
     """Hexes where a planet fights for its owner (508.0): hex -> the defending owner."""
     found: dict[HexId, str] = {}
-    for h in sorted({u.hex for u in board.units}):
+    for h in sorted(h for h, _ in board.stacks()):  # the hexes holding units, each once
         if h and attackers(galaxy, board, h):
             found[h] = defending_owner(galaxy, board, h)
     return found

@@ -252,12 +252,13 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     """The units on the map that carry fighters, in their order, of one empire's units (by
     identity of its `FeState.forces` tuple, the same object while none of them changes):
     the check at 6E then reads the carriers only, not every unit of every empire."""
-    # `_carries` reads the empire, class and side only: each distinct one is tried once,
-    # and the units of those that carry are picked out in C (compress), in their order.
+    # `_carries` reads the empire, class and side only: each distinct one is tried once
+    # (an empire has a few dozen, however many units), and the units of those that carry
+    # are picked out in C (compress), in their order; those off the map are left out.
     carrying = {
         (empire, cls, crippled)
-        for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units))
-        if h != OFF_MAP and _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
+        for empire, cls, crippled in dict.fromkeys(map(_SIDE_CLASS, units))
+        if _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
     }
     if not carrying:
         return ()
@@ -265,7 +266,6 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     return tuple(u for u in picked if u.hex != OFF_MAP)
 
 
-_PLACED = attrgetter("hex", "empire", "cls", "crippled")
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 
 
