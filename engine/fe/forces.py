@@ -32,7 +32,7 @@ CAPTURED_SEP = ":"
 """Separates the builder's empire from the class in a captured ship's ``cls``."""
 
 
-class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
+class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
     """One counter: a ship, base, convoy, FRD...
 
     ``id`` is stable for the whole game (``"KLI-0012"``); ``fleet`` is the starting fleet it
