@@ -184,18 +184,21 @@ def replaceable(state: FeState) -> str:
     """
     empires = base.phasing_empires(state)
     paying = {e for e in empires if state.ep2(e) > 0}
-    buyable: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
     for forces in state.forces:  # the paying empires' units only (any one will do)
         if forces.empire not in paying:
             continue
-        for unit in forces.units:
-            if unit.empire not in paying or unit.hex == OFF_MAP:
-                continue
-            key = (unit.empire, unit.cls, unit.crippled)
-            buyer = buyable.get(key)
-            if buyer is None:
-                buyer = buyable[key] = _buyable(unit)
-            if buyer and not yard.cut_off(state, unit):
+        # Each class and side is asked once (`board_views.unit_classes`); the units of
+        # those that buy are picked out in C, in their order.
+        units = forces.units
+        buyers = {
+            key
+            for key in board_views.unit_classes(units)
+            if _buyable(Unit("", key[0], key[1], crippled=key[2]))
+        }
+        if not buyers:
+            continue
+        for unit in compress(units, map(buyers.__contains__, map(_SIDE_CLASS, units))):
+            if unit.empire in paying and unit.hex != OFF_MAP and not yard.cut_off(state, unit):
                 return ""
     return (
         f"fighters come back free at the end of the combat phase ({FREE_RULE}); "
