@@ -103,6 +103,7 @@ def unit_classes(units: tuple[Unit, ...]) -> frozenset[tuple[str, str, bool]]:
 
 
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
+_EMPIRE = attrgetter("empire")
 
 
 def carry_classes(
@@ -119,6 +120,14 @@ def carry_classes(
     held = caches.peek(unit_classes, before)
     if held is None:
         return
+    priors = list(map(old.get, edits))
+    if None not in priors and None not in edits.values():
+        # Units that were on the board already (a move): the classes stay if each unit's
+        # side, class and crippled state did (compared in C).
+        kept = list(map(_SIDE_CLASS, priors)) == list(map(_SIDE_CLASS, edits.values()))
+        if kept and set(map(_EMPIRE, priors)) <= {empire for empire, _, _ in held}:
+            caches.prime(unit_classes, held, after)
+            return
     added: set[tuple[str, str, bool]] = set()
     for uid, unit in edits.items():
         if unit is None:

@@ -539,11 +539,8 @@ class _Movement(Area):
                 return f"no {other} unit can react to what moved ({REACTION_RULE})"
         if step.id == RESERVE_STEP:
             empires = base.empires_of(state, other)
-            fleets = [
-                u
-                for u in state.board.units
-                if u.id in state.reserves and u.empire in empires and u.hex != OFF_MAP
-            ]
+            held = base.units_by_id(state, state.reserves).values()  # not every unit read
+            fleets = [u for u in held if u.empire in empires and u.hex != OFF_MAP]
             if not fleets:
                 return f"{other} has no reserve fleet to move ({RESERVE_RULE})"
             if not any(_has_target(state, u) for u in fleets):

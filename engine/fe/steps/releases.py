@@ -27,6 +27,7 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import NamedTuple
 
 import msgspec
@@ -91,8 +92,14 @@ class TriggerBoard:
             starbases, firsts = board_views.lookup_of(forces.units)
             for unit in starbases:
                 self.starbases.setdefault(unit.hex, []).append(unit)
+            if set(map(_EMPIRE, firsts)) <= {forces.empire}:  # one empire's, as ever: in C
+                self.firsts.setdefault(forces.empire, []).extend(firsts)
+                continue
             for unit in firsts:
                 self.firsts.setdefault(unit.empire, []).append(unit)
+
+
+_EMPIRE = attrgetter("empire")
 
 
 class _Watch(NamedTuple):
@@ -104,6 +111,10 @@ class _Watch(NamedTuple):
     hexes: frozenset[int]
     empires: tuple[str, ...]
     names: str
+
+
+_BY_HEX = ("hexes", "fleet-area")
+"""The target kinds `_Watch.hexes` decides alone."""
 
 
 class _Plan(NamedTuple):
@@ -170,6 +181,8 @@ def trigger_reason(
     plan = _plan(setup, trigger, base.scenario_setup(state))
     for unit in _stands(lookup, plan.actors):
         for watch in plan.watches:
+            if watch.kind in _BY_HEX and unit.hex not in watch.hexes:
+                continue  # the common miss, without a call
             reason = _hit(galaxy, setup.empire, watch, unit, lookup)
             if reason:
                 return reason
