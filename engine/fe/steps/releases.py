@@ -179,10 +179,19 @@ def trigger_reason(
     if trigger.action != "occupies":
         return ""
     plan = _plan(setup, trigger, base.scenario_setup(state))
+    owners = lookup.owners
     for unit in _stands(lookup, plan.actors):
+        h = unit.hex
         for watch in plan.watches:
-            if watch.kind in _BY_HEX and unit.hex not in watch.hexes:
-                continue  # the common miss, without a call
+            # The common misses, told without a call: a hex not watched, another's space.
+            if watch.kind in _BY_HEX and h not in watch.hexes:
+                continue
+            if watch.kind == "empire":
+                holder = owners.get(h)
+                if holder is None:
+                    holder = owners[h] = lookup.board.owner(galaxy, h)
+                if holder not in watch.empires:
+                    continue
             reason = _hit(galaxy, setup.empire, watch, unit, lookup)
             if reason:
                 return reason
