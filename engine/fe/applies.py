@@ -23,10 +23,10 @@ The vocabulary (every condition in a step's list must hold):
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Seat
+from engine.fe import board_views
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.sequence import Step
@@ -107,12 +107,10 @@ def has_kind(units: tuple[Unit, ...], kind: str) -> bool:
     same questions while their units stay the same tuple (a move makes a new one)."""
     test = UNIT_KINDS[kind]
     # A kind is told from the class (`Unit.info` reads the empire and the class only), so
-    # each class is tried once, in the order the units first show it.
-    classes = dict.fromkeys(map(_CLASS_OF, units))
+    # each class is tried once, from the classes the units show (`board_views.unit_classes`,
+    # kept per units tuple and carried over moves), in a fixed order.
+    classes = sorted({(empire, cls) for empire, cls, _ in board_views.unit_classes(units)})
     return any(test(Unit("", empire, cls)) for empire, cls in classes)
-
-
-_CLASS_OF = attrgetter("empire", "cls")
 
 
 def _own(step: Step) -> bool:

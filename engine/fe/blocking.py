@@ -172,6 +172,7 @@ def board_index(
 
 _PLACED = attrgetter("hex", "empire", "cls", "crippled")
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
+_HEX = attrgetter("hex")
 
 
 def carry_index(
@@ -194,27 +195,32 @@ def carry_index(
     old_units = before.__dict__.get("_by_id")
     if old_units is None:
         return
-    touched = {unit.hex for unit in changed.values()}
-    touched.update(old_units[uid].hex for uid in changed if uid in old_units)
+    olds = [old_units[uid] for uid in changed if uid in old_units]
+    left = set(map(_HEX, olds))
+    touched = left | set(map(_HEX, changed.values()))
     touched.discard(OFF_MAP)
+    # A moved stack is a few classes: each (side, class, crippled) is looked up once.
     was_base = any(
-        _traits(u.empire, u.cls, u.crippled)[2]
-        for u in (*changed.values(), *(old_units[uid] for uid in changed if uid in old_units))
+        _traits(*key)[2] for key in {*map(_SIDE_CLASS, changed.values()), *map(_SIDE_CLASS, olds)}
     )
+    arrivals_at: dict[HexId, list[Unit]] = {}
+    for unit in changed.values():
+        arrivals_at.setdefault(unit.hex, []).append(unit)
     updates: dict[HexId, dict[str, int]] = {}
     map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
-    left = {old_units[uid].hex for uid in changed if uid in old_units}
     for h in sorted(touched):
         here: dict[str, int] = {}
         # A hex that only gained units keeps its flags, with theirs added; one that a unit
         # left (or where one changed) is read again whole.
-        arrivals = [u for u in changed.values() if u.hex == h] if h not in left else None
-        for unit in after.at(h) if arrivals is None else arrivals:
-            ship, attrition, _ = _traits(unit.empire, unit.cls, unit.crippled)
+        arrivals = arrivals_at.get(h, []) if h not in left else None
+        for empire, cls, crippled in dict.fromkeys(
+            map(_SIDE_CLASS, after.at(h) if arrivals is None else arrivals)
+        ):
+            ship, attrition, _ = _traits(empire, cls, crippled)
             bits = _ANY | (_SHIP if ship else 0)
             if attrition:
                 bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
-            here[unit.empire] = here.get(unit.empire, 0) | bits
+            here[empire] = here.get(empire, 0) | bits
         if arrivals is None:
             for owner, fighters in map_bases.get(h, ()):
                 bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)

@@ -97,6 +97,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     board_views.carry_highest(board, new_board, changed, (f"{f.empire}-" for f in new_forces))
     for empire, before, after in rebuilt:
         board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
+        board_views.carry_classes(before, after, edits[empire], by_id)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids
     # all come before the next empire's (they do unless a captured ship kept its id).
     ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]

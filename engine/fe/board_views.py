@@ -93,6 +93,55 @@ def _can_move(empire: str, cls: str) -> bool:
     return movement_points(Unit("", empire, cls)) > 0
 
 
+@caches.by_identity(maxsize=24)
+def unit_classes(units: tuple[Unit, ...]) -> frozenset[tuple[str, str, bool]]:
+    """Each (empire, class, crippled) found among ``units`` (one empire's `Forces.units`,
+    by identity): the readings that go by a unit's class alone (`engine.fe.applies.has_kind`,
+    the fighter carriers of step 6E) try each class once, not each unit. A move leaves it as
+    it was (`carry_classes`), so a player turn reads an empire's units for it once."""
+    return frozenset(map(_SIDE_CLASS, units))
+
+
+_SIDE_CLASS = attrgetter("empire", "cls", "crippled")
+_EMPIRE = attrgetter("empire")
+
+
+def carry_classes(
+    before: tuple[Unit, ...],
+    after: tuple[Unit, ...],
+    edits: Mapping[str, Unit | None],
+    old: Mapping[str, Unit],
+) -> None:
+    """Hand `unit_classes` its answer for ``after`` (``before`` with ``edits``: units put in
+    by id, or taken out for None), derived from its answer for ``before`` if remembered;
+    ``old`` holds every unit of the board before, by id. Only a change that cannot make a
+    class vanish is carried: units that moved or came in; a unit taken out, or one whose
+    class or side changed, leaves ``after`` to be read afresh when asked."""
+    held = caches.peek(unit_classes, before)
+    if held is None:
+        return
+    priors = list(map(old.get, edits))
+    if None not in priors and None not in edits.values():
+        # Units that were on the board already (a move): the classes stay if each unit's
+        # side, class and crippled state did (compared in C).
+        kept = list(map(_SIDE_CLASS, priors)) == list(map(_SIDE_CLASS, edits.values()))
+        if kept and set(map(_EMPIRE, priors)) <= {empire for empire, _, _ in held}:
+            caches.prime(unit_classes, held, after)
+            return
+    added: set[tuple[str, str, bool]] = set()
+    for uid, unit in edits.items():
+        if unit is None:
+            return
+        key = (unit.empire, unit.cls, unit.crippled)
+        prior = old.get(uid)
+        if prior is not None and prior.empire == unit.empire:
+            if (prior.empire, prior.cls, prior.crippled) != key:
+                return
+            continue
+        added.add(key)
+    caches.prime(unit_classes, held if added <= held else held | added, after)
+
+
 @caches.by_identity(maxsize=4)
 def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every

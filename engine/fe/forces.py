@@ -32,7 +32,7 @@ CAPTURED_SEP = ":"
 """Separates the builder's empire from the class in a captured ship's ``cls``."""
 
 
-class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
+class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
     """One counter: a ship, base, convoy, FRD...
 
     ``id`` is stable for the whole game (``"KLI-0012"``); ``fleet`` is the starting fleet it
@@ -204,15 +204,18 @@ def carry_indexes(
         old_ids: dict[str, Unit] = built["_by_id"]
         by_hex = dict(built["_by_hex"])
         left = {old_ids[uid].hex for uid in changed if uid in old_ids}
-        touched = left | {unit.hex for unit in changed.values()}
+        arrivals_at: dict[HexId, list[Unit]] = {}  # the changed units by hex, read once
+        for unit in changed.values():
+            arrivals_at.setdefault(unit.hex, []).append(unit)
+        touched = left | arrivals_at.keys()
         for h in sorted(touched):
+            arrivals = arrivals_at.get(h, [])
             if h in left:  # read again whole
                 here = [u for u in by_hex.get(h, ()) if u.id not in changed]
-                here.extend(u for u in changed.values() if u.hex == h)
+                here.extend(arrivals)
                 here.sort(key=order)
             else:  # it only gained units: each goes where the order puts it
                 here = list(by_hex.get(h, ()))
-                arrivals = [u for u in changed.values() if u.hex == h]
                 if 8 * len(arrivals) < len(here):
                     for unit in arrivals:
                         insort_left(here, unit, key=order)

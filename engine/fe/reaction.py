@@ -166,6 +166,37 @@ def why_not(
     return None
 
 
+def stack_reactors(
+    board: Board,
+    phasing_empires: Collection[str],
+    here: Iterable[Unit],
+    steps: Iterable[tuple[HexId, HexId]],
+    reacted: Collection[str] = (),
+) -> list[Unit]:
+    """The units of the stack ``here`` (in its order) that may react to one of ``steps``,
+    each a move ``(from, to)`` of the batch (205.0, `why_not`).
+
+    Whether a unit may react reads, besides its hex, only its side, fleet, class and the side
+    of the counter shown, and whether it reacted already: the pin counts the like units that
+    stay with it, whichever of them it is. So like units of a stack are judged once.
+    """
+    steps = list(steps)
+    judged: dict[tuple[str, str, str, bool, bool], bool] = {}
+    found: list[Unit] = []
+    for unit in here:
+        if unit.empire in phasing_empires:
+            continue
+        key = (unit.empire, unit.fleet, unit.cls, unit.crippled, unit.id in reacted)
+        may = judged.get(key)
+        if may is None:
+            may = judged[key] = any(
+                why_not(board, phasing_empires, to, frm, unit, reacted) is None for frm, to in steps
+            )
+        if may:
+            found.append(unit)
+    return found
+
+
 def reaction_candidates(
     galaxy: Galaxy,
     board: Board,

@@ -52,6 +52,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import attrgetter
 from typing import Literal
 
 import msgspec
@@ -215,12 +217,15 @@ def _has(hexes: tuple[HexId, ...], h: HexId) -> bool:
     return i < len(hexes) and hexes[i] == h
 
 
+_EMPIRE = attrgetter("empire")
+
 _PRIORITY = {"capital": 0, "base": 1, "planet": 2, "offmap": 3}
 
 
 def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     """The empire's supply points (412.0), one per hex (the most important kind), by hex."""
-    own_bases = tuple(u for u in bases_on(galaxy, board) if u.empire == empire)
+    bases = bases_on(galaxy, board)  # every empire's: its own are picked out in C
+    own_bases = tuple(compress(bases, map(empire.__eq__, map(_EMPIRE, bases))))
     return list(_points(galaxy, empire, board.owners, board.devastated, own_bases))
 
 

@@ -73,7 +73,7 @@ from engine.fe.reaction import (
     apply_reaction,
     check_reaction,
     mark_reacted,
-    why_not,
+    stack_reactors,
 )
 from engine.fe.sequence import ORION_PART, Step, load_sequence
 from engine.fe.steps import base, combat, reserves
@@ -131,18 +131,14 @@ def reactors(state: FeState) -> list[str]:
     if not held:
         return []
     near_of = _within_range(held, EXTENDED_REACTION_RANGE)
+    reacted = frozenset(state.reacted)
     found: list[Unit] = []
     for h, here in board.stacks():  # hex by hex: a stack out of range is passed over whole
         near = near_of.get(h) if h != OFF_MAP else None
         if not near:
             continue
         near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
-        for unit in here:
-            if unit.empire not in phasing and any(
-                why_not(board, phasing, to, frm, unit, state.reacted) is None
-                for frm, to in near_steps
-            ):
-                found.append(unit)
+        found.extend(stack_reactors(board, phasing, here, near_steps, reacted))
     # In the board's order (its empires in order, each empire's units by id).
     return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]
 
@@ -543,11 +539,8 @@ class _Movement(Area):
                 return f"no {other} unit can react to what moved ({REACTION_RULE})"
         if step.id == RESERVE_STEP:
             empires = base.empires_of(state, other)
-            fleets = [
-                u
-                for u in state.board.units
-                if u.id in state.reserves and u.empire in empires and u.hex != OFF_MAP
-            ]
+            held = base.units_by_id(state, state.reserves).values()  # not every unit read
+            fleets = [u for u in held if u.empire in empires and u.hex != OFF_MAP]
             if not fleets:
                 return f"{other} has no reserve fleet to move ({RESERVE_RULE})"
             if not any(_has_target(state, u) for u in fleets):

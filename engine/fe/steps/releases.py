@@ -27,14 +27,18 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import NamedTuple
+
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import board_views
 from engine.fe.forces import Unit
 from engine.fe.galaxy import Galaxy
 from engine.fe.model import FeState
-from engine.fe.oob import EmpireSetup, Target, Trigger
+from engine.fe.oob import EmpireSetup, ScenarioSetup, Trigger
 from engine.fe.steps import base
 
 RELEASE_RULE = "600.3"
@@ -66,16 +70,6 @@ def _unit_id(unit: Unit) -> str:
     return unit.id
 
 
-def _fleet_area(state: FeState, target: Target) -> set[int]:
-    hexes: set[int] = set()
-    for ref in target.fleets:
-        setup = base.empire_setup(state, ref.empire)
-        fleet = setup.fleet(ref.fleet) if setup is not None else None
-        if fleet is not None:
-            hexes.update(fleet.hexes)
-    return hexes
-
-
 class TriggerBoard:
     """What the triggers look up, computed once per check: starbases by hex, and each
     empire's units on the map that can move.
@@ -98,38 +92,79 @@ class TriggerBoard:
             starbases, firsts = board_views.lookup_of(forces.units)
             for unit in starbases:
                 self.starbases.setdefault(unit.hex, []).append(unit)
+            if set(map(_EMPIRE, firsts)) <= {forces.empire}:  # one empire's, as ever: in C
+                self.firsts.setdefault(forces.empire, []).extend(firsts)
+                continue
             for unit in firsts:
                 self.firsts.setdefault(unit.empire, []).append(unit)
 
 
-def _hit(
-    state: FeState,
-    galaxy: Galaxy,
-    owner: str,
-    target: Target,
-    unit: Unit,
-    area: set[int],
-    lookup: TriggerBoard,
-) -> str:
-    """Why ``unit`` standing where it is occupies ``target`` ("" when it does not).
+_EMPIRE = attrgetter("empire")
 
-    ``area`` is the target's fleet set-up area (for ``fleet-area`` targets)."""
-    h = unit.hex
-    if target.kind == "hexes":
-        return f"{unit.empire} entered {base.hex_text(h)}" if h in target.hexes else ""
-    if target.kind == "fleet-area":
-        if h not in area:
-            return ""
+
+class _Watch(NamedTuple):
+    """One target of a trigger, as the check reads it: the kind, the hexes it watches (the
+    listed hexes, or the fleets' set-up area), the empires it names, and for a fleet area
+    the fleets' names as the reason gives them."""
+
+    kind: str
+    hexes: frozenset[int]
+    empires: tuple[str, ...]
+    names: str
+
+
+_BY_HEX = ("hexes", "fleet-area")
+"""The target kinds `_Watch.hexes` decides alone."""
+
+
+class _Plan(NamedTuple):
+    """A trigger of one empire's scenario set-up, worked out once: the empires whose units
+    fire it (`_actors`) and its targets (`_Watch`)."""
+
+    actors: tuple[str, ...]
+    watches: tuple[_Watch, ...]
+
+
+@caches.by_identity(maxsize=64)
+def _plan(setup: EmpireSetup, trigger: Trigger, setups: ScenarioSetup) -> _Plan:
+    """``trigger`` of ``setup`` in the scenario's set-ups ``setups`` (which give the fleets'
+    areas), all three by identity: the scenario's data, loaded once, so the trigger is read
+    once, not once per move checked."""
+    watches = []
+    for target in trigger.any_of:
+        hexes: set[int] = set(target.hexes)
+        if target.kind == "fleet-area":
+            hexes = set()
+            for ref in target.fleets:
+                owner = setups.empire(ref.empire)
+                fleet = owner.fleet(ref.fleet) if owner is not None else None
+                if fleet is not None:
+                    hexes.update(fleet.hexes)
         names = " or ".join(f"{ref.empire} {ref.fleet}" for ref in target.fleets)
-        return f"{unit.empire} entered the set-up area of {names} at {base.hex_text(h)}"
-    if target.kind == "empire":
+        watches.append(_Watch(target.kind, frozenset(hexes), target.empires, names))
+    return _Plan(_actors(setup, trigger), tuple(watches))
+
+
+def _hit(galaxy: Galaxy, owner: str, watch: _Watch, unit: Unit, lookup: TriggerBoard) -> str:
+    """Why ``unit`` standing where it is occupies the target ``watch`` ("" when it does not);
+    ``owner`` is the empire whose trigger it is."""
+    h = unit.hex
+    kind = watch.kind
+    if kind == "hexes":
+        return f"{unit.empire} entered {base.hex_text(h)}" if h in watch.hexes else ""
+    if kind == "fleet-area":
+        if h not in watch.hexes:
+            return ""
+        where = base.hex_text(h)
+        return f"{unit.empire} entered the set-up area of {watch.names} at {where}"
+    if kind == "empire":
         holder = lookup.owners.get(h)
         if holder is None:
             holder = lookup.owners[h] = lookup.board.owner(galaxy, h)
-        if holder not in target.empires:
+        if holder not in watch.empires:
             return ""
         return f"{unit.empire} entered {holder} space at {base.hex_text(h)}"
-    owners = target.empires or (owner,)
+    owners = watch.empires or (owner,)
     for other in lookup.starbases.get(h, ()):
         if other.empire in owners:
             where = base.hex_text(h)
@@ -143,10 +178,21 @@ def trigger_reason(
     """Why ``trigger`` has fired on this board ("" when it has not)."""
     if trigger.action != "occupies":
         return ""
-    areas = [_fleet_area(state, t) if t.kind == "fleet-area" else set() for t in trigger.any_of]
-    for unit in _stands(lookup, _actors(setup, trigger)):
-        for target, area in zip(trigger.any_of, areas, strict=True):
-            reason = _hit(state, galaxy, setup.empire, target, unit, area, lookup)
+    plan = _plan(setup, trigger, base.scenario_setup(state))
+    owners = lookup.owners
+    for unit in _stands(lookup, plan.actors):
+        h = unit.hex
+        for watch in plan.watches:
+            # The common misses, told without a call: a hex not watched, another's space.
+            if watch.kind in _BY_HEX and h not in watch.hexes:
+                continue
+            if watch.kind == "empire":
+                holder = owners.get(h)
+                if holder is None:
+                    holder = owners[h] = lookup.board.owner(galaxy, h)
+                if holder not in watch.empires:
+                    continue
+            reason = _hit(galaxy, setup.empire, watch, unit, lookup)
             if reason:
                 return reason
     return ""

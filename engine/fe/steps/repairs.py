@@ -12,6 +12,9 @@ no crippled ship at a facility with room, or no money to pay.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
+
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import repair
 from engine.fe.economics import fmt_ep
@@ -106,8 +109,14 @@ def apply_repair(
 def repairable(state: FeState) -> str:
     """Why nothing of the phasing side can be repaired now ("" when something can)."""
     empires = base.phasing_empires(state)
-    for unit in state.board.units:
-        crippled = unit.empire in empires and unit.crippled and unit.hex != OFF_MAP
-        if crippled and not _repair_unit_problems(state, unit, ()):
-            return ""
+    for forces in state.forces:  # the phasing empires' units, their cripples picked in C
+        if forces.empire not in empires:
+            continue
+        for unit in compress(forces.units, map(_CRIPPLED, forces.units)):
+            placed = unit.empire in empires and unit.hex != OFF_MAP
+            if placed and not _repair_unit_problems(state, unit, ()):
+                return ""
     return f"{', '.join(empires)}: no crippled ship that a base or FRD can repair now"
+
+
+_CRIPPLED = attrgetter("crippled")

@@ -42,9 +42,10 @@ from operator import attrgetter
 
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import model, production
+from engine.fe import board_views, model, production
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
+from engine.fe.galaxy import HexId
 from engine.fe.model import FeState, ReplaceOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
@@ -210,9 +211,13 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
         unsupplied: list[Unit] = []
         carriers = _fighter_carriers(by_empire.get(empire, ()))
         grid = grid_of(state, empire) if carriers else None
+        out_of_supply: dict[HexId, bool] = {}  # each hex's status read once
         for unit in carriers:
             if grid is not None and unit.empire == empire:  # as `status_of` reads it
-                (unsupplied if grid.status(unit.hex) == "none" else supplied).append(unit)
+                out = out_of_supply.get(unit.hex)
+                if out is None:
+                    out = out_of_supply[unit.hex] = grid.status(unit.hex) == "none"
+                (unsupplied if out else supplied).append(unit)
         if not supplied and not unsupplied:
             continue
         count = len(supplied)
@@ -245,12 +250,14 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     """The units on the map that carry fighters, in their order, of one empire's units (by
     identity of its `FeState.forces` tuple, the same object while none of them changes):
     the check at 6E then reads the carriers only, not every unit of every empire."""
-    # `_carries` reads the empire, class and side only: each distinct one is tried once,
-    # and the units of those that carry are picked out in C (compress), in their order.
+    # `_carries` reads the empire, class and side only: each distinct one is tried once
+    # (`board_views.unit_classes`, carried over moves: an empire has a few dozen, however
+    # many units), and the units of those that carry are picked out in C (compress), in
+    # their order; those off the map are left out.
     carrying = {
         (empire, cls, crippled)
-        for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units))
-        if h != OFF_MAP and _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
+        for empire, cls, crippled in board_views.unit_classes(units)
+        if _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
     }
     if not carrying:
         return ()

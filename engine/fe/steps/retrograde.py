@@ -137,7 +137,11 @@ class _Retrograde(Area):
 
     def skip(self, state: FeState, step: Step) -> str:
         mine = base.phasing_empires(state)
-        if any(u.empire in mine and could_retrograde(state, u) for u in state.board.units):
+        # Only a unit in a battle hex may retrograde (`could_retrograde`): those hexes'
+        # stacks are read, not every unit on the board.
+        board = state.board
+        here = (u for h in state.battle_hexes if h != OFF_MAP for u in board.at(h))
+        if any(u.empire in mine and could_retrograde(state, u) for u in here):
             return ""
         who = " and ".join(mine)
         if not state.battle_hexes:

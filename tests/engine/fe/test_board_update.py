@@ -76,7 +76,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
     seed: int, scale: int
 ) -> None:
     rng = random.Random(seed)
-    carried_any = lookups = highs = presences = 0
+    carried_any = lookups = highs = presences = classes = 0
     state = start()
     if scale > 1:
         copies = [msgspec.structs.replace(u, id=f"{u.id}-2") for u in state.board.units]
@@ -93,6 +93,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
                 blocking.presence_set(_galaxy(), board, empire)
             for forces in state.forces:
                 board_views.lookup_of(forces.units)
+                board_views.unit_classes(forces.units)
         units = _change(state, rng, number)
         made = board.with_units(units)
         assert _held(made) == _indexes(made), f"change {number}: with_units' indexes"
@@ -140,10 +141,17 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
             )
             new_tuple = all(forces.units is not f.units for f in state.forces)
             lookups += new_tuple and lookup is not None
+            kinds = caches.peek(board_views.unit_classes, forces.units)
+            fresh_kinds = frozenset((u.empire, u.cls, u.crippled) for u in forces.units)
+            assert kinds is None or kinds == fresh_kinds, (
+                f"change {number}: the classes of {forces.empire}"
+            )
+            classes += new_tuple and kinds is not None
         state = changed
     assert not state.board._id_sorted or scale == 1, "no capture broke the id order"
     assert carried_any > CHANGES // 3, "the occupancy index was hardly ever carried over"
     assert lookups > CHANGES // 3, "the release lookups were hardly ever carried over"
+    assert classes > CHANGES // 4, "the unit classes were hardly ever carried over"
     assert highs > CHANGES, "the highest ids were hardly ever carried over"
     assert presences > CHANGES, "the presence flags were hardly ever carried over"
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import msgspec
 import pytest
 
+from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import FE
+from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
-from engine.fe.oob import Release, ScenarioSetup, Target, Trigger
-from engine.fe.steps import base
+from engine.fe.oob import EmpireSetup, Release, ScenarioSetup, Target, Trigger
+from engine.fe.steps import base, releases
 from engine.fe.steps.releases import fired_releases, release_fired
+from tests.engine.fe.helpers import start
 
 
 def _start(scenario: str) -> FeState:
@@ -115,3 +120,84 @@ def test_the_owning_empire_never_fires_its_own_release(monkeypatch: pytest.Monke
     assert fired_releases(_put(_start("tutorial"), "KZI-0001", 1305)) == []
     state = _put(_start("tutorial"), "KLI-0005", 1305)
     assert fired_releases(state) == [("KZI", "Starbase Squadron", "KLI entered 1305")]
+
+
+# --- the triggers read once per scenario match a reading of the data on every check --------
+
+
+def _reference_reason(state: FeState, setup: EmpireSetup, trigger: Trigger) -> str:
+    """`releases.trigger_reason` read from the scenario data on the spot, unit by unit: the
+    stands in id order (the smallest id of each empire and hex whose class moves), each
+    target tried in turn, the fleets' areas looked up each time."""
+    if trigger.action != "occupies":
+        return ""
+    galaxy = base.galaxy()
+    board = state.board
+    actors = set(trigger.actors)
+    if trigger.future_belligerents:
+        actors.update(setup.future_belligerents)
+    actors.discard(setup.empire)
+    firsts: dict[tuple[str, int], str] = {}
+    for unit in sorted(board.units, key=lambda u: u.id):
+        if unit.empire in actors and unit.hex != OFF_MAP and unit.info().move > 0:
+            firsts.setdefault((unit.empire, unit.hex), unit.id)
+    for empire, h in sorted(firsts, key=lambda key: firsts[key]):
+        where = base.hex_text(h)
+        for target in trigger.any_of:
+            if target.kind == "hexes" and h in target.hexes:
+                return f"{empire} entered {where}"
+            if target.kind == "fleet-area":
+                area: set[int] = set()
+                for ref in target.fleets:
+                    owner = base.empire_setup(state, ref.empire)
+                    fleet = owner.fleet(ref.fleet) if owner is not None else None
+                    area.update(fleet.hexes if fleet is not None else ())
+                if h in area:
+                    names = " or ".join(f"{r.empire} {r.fleet}" for r in target.fleets)
+                    return f"{empire} entered the set-up area of {names} at {where}"
+            if target.kind == "empire" and board.owner(galaxy, h) in target.empires:
+                return f"{empire} entered {board.owner(galaxy, h)} space at {where}"
+            if target.kind == "starbase":
+                owners = target.empires or (setup.empire,)
+                for other in board.at(h):
+                    if other.cls in releases.STARBASE_CLASSES and other.empire in owners:
+                        return f"{empire} entered {where}, the hex of a {other.empire} starbase"
+    return ""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_trigger_reads_as_the_scenario_data_says_on_random_boards(seed: int) -> None:
+    rng = random.Random(seed)
+    state = start()  # every empire's fleets on the map
+    setups = base.scenario_setup(state)
+    triggers = [
+        (setup, trigger)
+        for setup in setups.empires
+        for trigger in [r.trigger for r in setup.releases] + [w.trigger for w in setup.war_entry]
+    ]
+    assert len(triggers) >= 8
+    fired = 0
+    for _ in range(20):
+        on_map = [u for u in state.board.units if u.hex != OFF_MAP]
+        movers = rng.sample([u for u in on_map if u.info().move > 0], 6)
+        # Each goes where another empire's units stand (its space, a fleet's area) or
+        # anywhere on the map.
+        moved = [
+            msgspec.structs.replace(
+                u,
+                hex=rng.choice([o.hex for o in on_map if o.empire != u.empire])
+                if rng.random() < 0.5
+                else rng.randrange(1, 40) * 100 + rng.randrange(1, 20),
+            )
+            for u in movers
+        ]
+        state = state.with_board(state.board.with_units(moved))
+        lookup = releases.TriggerBoard(state)
+        for setup, trigger in triggers:
+            reason = releases.trigger_reason(state, base.galaxy(), setup, trigger, lookup)
+            assert reason == _reference_reason(state, setup, trigger), (setup.empire, trigger)
+            fired += bool(reason)
+            plan = caches.peek(releases._plan, setup, trigger, setups)
+            fresh = releases._plan.__wrapped__(setup, trigger, setups)  # type: ignore[attr-defined]
+            assert plan is None or plan == fresh
+    assert fired > 5, "the random boards hardly ever fired a trigger"
