@@ -266,6 +266,9 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     phase_rule: str = ""
     standing: tuple[str, ...] = ()
     """The seats whose standing order completes this step for them when they owe it."""
+    headings: tuple[tuple[str, str], ...] = ()
+    """The groups enclosing the step, outermost first, each as (id, title): a standing order
+    may name one to cover its steps."""
 
 
 class Landmarks(msgspec.Struct, frozen=True):

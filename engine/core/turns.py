@@ -543,6 +543,7 @@ class Turns(Generic[S]):
         """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped) and
         the seats whose standing order covers each."""
         phases = [self.host.phase(state, step) for step in steps]
+        sequence = self.host.sequence()
         return [
             ChecklistItem(
                 step.id,
@@ -555,6 +556,7 @@ class Turns(Generic[S]):
                 phase.title,
                 phase.rule,
                 tuple(seat for seat, ids in state.standing if step.id in ids),
+                tuple((h.id, h.title) for h in sequence.heading_chain(step)),
             )
             for step, status, phase in zip(steps, statuses, phases, strict=True)
         ]

@@ -186,10 +186,16 @@ async def test_a_standing_order_is_ticked_in_the_sequence_with_titles(game: Tuto
         labels = {value: label for label, value, _ in dialog.items}
         assert "Operational movement" in labels["3B2"]
         assert labels["3"].startswith("phase 3: ")  # a phase stands for all its steps
+        # A heading (a group of steps) too, indented under its parent, before its first step.
+        assert labels["1A"] == "  1A: Planet and system checks (its steps)"
+        assert labels["1A3"] == "    1A3: Count turns toward ongoing effects (its steps)"
+        values = dialog.values
+        assert values.index("1A") < values.index("1A3") < values.index("1A3A")
         await pick(pilot, "1A3A", tick=True)
+        await pilot.press(*(["down"] * (values.index("2A") - values.index("1A3A"))), "space")
         await pilot.press("enter")
         await settle(pilot)
-        assert panel.items == [{"type": "standing", "steps": ["1A3A"]}]
+        assert panel.items == [{"type": "standing", "steps": ["1A3A", "2A"]}]
         assert panel.check_text.startswith("legal"), panel.check_text
 
 

@@ -88,6 +88,8 @@ class ChecklistLine(msgspec.Struct, frozen=True):
     phase_rule: str = ""
     standing: tuple[str, ...] = ()
     """The seats whose standing order completes this step for them (none: empty)."""
+    headings: tuple[tuple[str, str], ...] = ()
+    """The groups enclosing the step, outermost first, as (id, title)."""
 
 
 class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -181,6 +183,7 @@ def checklist_lines(face: Face[Any], rules: Any) -> tuple[ChecklistLine, ...] | 
             phase_title=item.phase_title,
             phase_rule=item.phase_rule,
             standing=tuple(item.standing),
+            headings=tuple(item.headings),
         )
         for item in items
     )

@@ -98,6 +98,8 @@ class StepData(Protocol):
     @property
     def kind(self) -> str: ...
     @property
+    def headings(self) -> tuple[tuple[str, str], ...]: ...
+    @property
     def status(self) -> str: ...
 
 
@@ -335,8 +337,9 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     def step_items(self, *, later: bool = False, phases: bool = False) -> list[PickItem]:
         """The sequence's steps as lines to pick, each with its title (``later``: only those
-        after the current one; ``phases``: each phase too, before its steps; secret steps,
-        which nothing completes for a player, left out)."""
+        after the current one; ``phases``: each phase and each heading (a group of steps) too,
+        before its first step, indented by depth; secret steps, which nothing completes for a
+        player, left out)."""
         rows = list(self._steps)
         if later:
             current = next((n for n, r in enumerate(rows) if r.status == "current"), None)
@@ -349,8 +352,13 @@ class OrdersPanel(MapOrders, can_focus=True):
                 items.append(
                     (f"phase {row.phase}: {row.phase_title} (every step)", row.phase, False)
                 )
+            depth = 0
+            for depth, (heading, title) in enumerate(row.headings if phases else (), 1):
+                if heading not in seen:  # a group of steps, named once before its first step
+                    seen.add(heading)
+                    items.append((f"{'  ' * depth}{heading}: {title} (its steps)", heading, False))
             if row.kind != "secret":
-                items.append((f"  {row.step:<7}{row.title}", row.step, False))
+                items.append((f"{'  ' * (depth + 1)}{row.step:<7}{row.title}", row.step, False))
         return items
 
     def _pick_steps(
