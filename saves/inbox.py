@@ -155,7 +155,7 @@ def receive(
         return claims.receive(replica, data, source, now)
     if chat_messages.is_chat(data):  # nor is a chat message
         return chat_messages.receive(replica, data, source, now)
-    return take_checked(replica, copies.check(replica.store, data), source, now, hint)
+    return take_checked(replica, copies.check_packet(replica.store, data), source, now, hint)
 
 
 def take_checked(

@@ -261,12 +261,11 @@ def last_seq_not_by(store: Store, game_id: bytes, seat: str) -> int | None:
 
 
 def insert_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -> None:
-    """The encoded events one packet produced, in order."""
-    for index, event in enumerate(events):
-        store.db.execute(
-            "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
-            (game_id, seq, index, event),
-        )
+    """The encoded events one packet produced, in order (one statement run for each)."""
+    store.db.executemany(
+        "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
+        [(game_id, seq, index, event) for index, event in enumerate(events)],
+    )
 
 
 def events_upto(store: Store, game_id: bytes, upto: int | None) -> list[tuple[int, bytes]]:
