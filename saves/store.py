@@ -284,9 +284,9 @@ class Memo:
     (``BEGIN IMMEDIATE``), so no other connection can change what is kept here; the store's
     own modules keep it true as they write (each writer updates or drops what it changes).
     `Store.savepoint` drops ``heads``, ``games`` and ``keys`` when it rolls an item back,
-    since the rows they copied may be undone with it. ``held`` and ``absent`` only ever err
-    on the side of a query: a rolled-back write leaves them saying "look" where a look finds
-    nothing, never the other way round.
+    since the rows they copied may be undone with it. ``held`` only ever errs on the side of
+    a query: a rolled-back write leaves it saying "look" where a look finds nothing, never
+    the other way round.
     """
 
     def __init__(self) -> None:
