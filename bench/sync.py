@@ -32,12 +32,14 @@ import asyncio
 import cProfile
 import os
 import pstats
+import re
 import shutil
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -169,7 +171,8 @@ def warm_nothing_new(home: Home, transport: MailTransport, samples: int = 21) ->
 
 def profile(side: Side, game_id: bytes, seqs: list[int], out: Path) -> None:
     """cProfile one full sync and then one empty sync on a fresh copy; print the top entries
-    and keep the stats in ``out`` (full) and ``out``.empty."""
+    and keep the stats in ``out`` (full) and ``out``.empty; then count the SQL statements a
+    full sync runs on another fresh copy (``sqlite3``'s trace callback), most frequent first."""
     home, transport = side.fresh()
     for name, target in (("full", out), ("empty", out.with_suffix(out.suffix + ".empty"))):
         profiler = cProfile.Profile()
@@ -179,6 +182,19 @@ def profile(side: Side, game_id: bytes, seqs: list[int], out: Path) -> None:
         print(f"--- profile of the {name} sync ({received} received), saved in {target}")
         profiler.dump_stats(target)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+    asyncio.run(transport.close())
+    home.close()
+    home, transport = side.fresh()
+    statements: Counter[str] = Counter()
+    literal = re.compile(r"x'[0-9a-f]*'|'[^']*'|\b\d+\b")
+    home.store().db.set_trace_callback(
+        lambda sql: statements.update([literal.sub("?", " ".join(sql.split()))])
+    )
+    received = timed_sync(home, transport)[1]
+    total = sum(statements.values())
+    print(f"--- {total} SQL statements in a full sync of {received}: {total / received:.1f} each")
+    for sql, count in statements.most_common(30):
+        print(f"{count:7d}  {sql[:150]}")
     asyncio.run(transport.close())
     home.close()
 

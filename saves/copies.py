@@ -60,6 +60,11 @@ def check(store: Store, data: bytes) -> Checked:
     if chat_messages.is_chat(data):
         found, chat = chat_messages.opened(store, data)
         return Checked(data, found, chat=chat)
+    return check_packet(store, data)
+
+
+def check_packet(store: Store, data: bytes) -> Checked:
+    """`check` of a copy already known to be neither a claim nor a chat message."""
     try:
         envelope = read_envelope(data)
     except PacketError as exc:

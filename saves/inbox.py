@@ -101,13 +101,23 @@ def take_many(replica: Reader, items: Sequence[Received], now: str) -> list[Outc
     picks is taken in, checked once: the check that picked it is the one that counts.
     """
     store = replica.store
+    threads: list[tuple[bytes, int | None, str]] = []
     with ledger.batch(store):
-        return [_take_one(replica, item, now) for item in items]
+        outcomes = [_take_one(replica, item, now, threads) for item in items]
+        # Whatever became of each item, it was read: marked with the batch, by one statement
+        # run for every ref (as the Message-IDs of the items that were taken in).
+        store_inbox.mark_seen_many(store, [item.ref for item in items if item.ref is not None])
+        outbox.record_mail_ids(store, threads)
+        return outcomes
 
 
-def _take_one(replica: Reader, item: Received, now: str) -> Outcome:
+def _take_one(
+    replica: Reader, item: Received, now: str, threads: list[tuple[bytes, int | None, str]]
+) -> Outcome:
+    """One item under its savepoint; the Message-ID to keep (``item`` was taken in, not
+    refused nor ignored) is added to ``threads`` once nothing of the item can be undone."""
     store = replica.store
-    data, source, ref = item.data, item.source, item.ref
+    data, source = item.data, item.source
     try:
         with store.savepoint():
             bound = store_keys.bound_count(store)
@@ -117,23 +127,19 @@ def _take_one(replica: Reader, item: Received, now: str) -> Outcome:
                 outcome = take_checked(replica, chosen, source, now, item.hint)
             else:
                 outcome = receive(replica, data, source, now, item.hint)
-            if ref is not None:
-                store_inbox.mark_seen(store, *ref)
-            if (
-                item.message_id
-                and outcome.game_id is not None
-                and outcome.status not in ("rejected", "ignored")
-            ):
-                outbox.record_mail_id(store, outcome.game_id, outcome.seq, item.message_id)
             if outcome.status == "invitation" or store_keys.bound_count(store) != bound:
                 retry_parked(replica, now)
-            return outcome
     except Exception as exc:  # hostile input must never stop a sync: record, go on
         reason = f"could not be taken in: {type(exc).__name__}: {exc}"
         quarantine.reject(store, None, source, reason, data, now)
-        if ref is not None:
-            store_inbox.mark_seen(store, *ref)
         return Outcome("rejected", reason, source=source, attention=True)
+    if (
+        item.message_id
+        and outcome.game_id is not None
+        and outcome.status not in ("rejected", "ignored")
+    ):
+        threads.append((outcome.game_id, outcome.seq, item.message_id))
+    return outcome
 
 
 def receive(
@@ -149,7 +155,7 @@ def receive(
         return claims.receive(replica, data, source, now)
     if chat_messages.is_chat(data):  # nor is a chat message
         return chat_messages.receive(replica, data, source, now)
-    return take_checked(replica, copies.check(replica.store, data), source, now, hint)
+    return take_checked(replica, copies.check_packet(replica.store, data), source, now, hint)
 
 
 def take_checked(

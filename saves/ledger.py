@@ -31,7 +31,7 @@ from engine.core.ruleset import DecisionKind, Event
 from engine.core.state import encode_state
 from saves import quarantine, store_evidence, store_games, store_keys, store_outbox
 from saves.registry import face_for
-from saves.store import Store
+from saves.store import Memo, Store
 from saves.subject import Subject, format_subject
 
 EMPTY_ORDERS = b"\x90"
@@ -59,7 +59,9 @@ def batch(store: Store) -> Iterator[None]:
     end, instead of once per packet (a 25 KB state encoded and written, then deleted by the
     next packet). The kept snapshots (every `SNAPSHOT_EVERY` packets) are written as usual.
 
-    Inside the block `saves.reading.Reader` serves a game's head state from `Store.deferred`;
+    Inside the block `saves.reading.Reader` serves a game's head state from `Store.deferred`,
+    and the store's modules serve the rows every packet reads (the game's head and row, the
+    keys, whether anything is buffered) from `Store.memo`, read once per batch;
     `Store.savepoint` rolls the deferred heads back with the rows. Everything commits together
     or not at all: a crash mid-batch leaves the store as it was before the batch."""
     if store.deferred is not None:  # already in a batch: the outer one writes the snapshots
@@ -67,8 +69,10 @@ def batch(store: Store) -> Iterator[None]:
         return
     with store.transaction():
         store.deferred = {}
+        store.memo = Memo()
         try:
             yield
+            store.memo = None  # the check below reads the rows themselves
             for game_id, head in store.deferred.items():
                 row = store_games.head(store, game_id)
                 if row is None or row.seq != head.seq or row.packet_id != head.packet_id:
@@ -78,6 +82,7 @@ def batch(store: Store) -> Iterator[None]:
                 )
         finally:
             store.deferred = None
+            store.memo = None
 
 
 def store_applied(

@@ -177,6 +177,13 @@ def record_mail_id(store: Store, game_id: bytes, seq: int | None, message_id: st
         store_outbox.record_mail_id(store, game_id, seq, message_id)
 
 
+def record_mail_ids(store: Store, rows: Sequence[tuple[bytes, int | None, str]]) -> None:
+    """`record_mail_id` of several emails' ``(game, seq, Message-ID)`` (``""`` ids skipped),
+    in the caller's transaction."""
+    with store.transaction():
+        store_outbox.record_mail_ids(store, [row for row in rows if row[2]])
+
+
 def references(store: Store, game_id: bytes) -> tuple[str, ...]:
     """The Message-IDs a new email of the game names, oldest first: the game's first and its
     latest ones, `MAX_REFERENCES` in all (ordered by packet, then as they were recorded)."""

@@ -277,6 +277,34 @@ def _count_quota(db: sqlite3.Connection) -> None:
         )
 
 
+class Memo:
+    """Rows a batch of received packets reads again and again, read once per batch.
+
+    Only a batch (`saves.ledger.batch`) sets one, and only while it holds the write lock
+    (``BEGIN IMMEDIATE``), so no other connection can change what is kept here; the store's
+    own modules keep it true as they write (each writer updates or drops what it changes).
+    `Store.savepoint` drops ``heads``, ``games`` and ``keys`` when it rolls an item back,
+    since the rows they copied may be undone with it. ``held`` only ever errs on the side of
+    a query: a rolled-back write leaves it saying "look" where a look finds nothing, never
+    the other way round.
+    """
+
+    def __init__(self) -> None:
+        self.heads: dict[bytes, Any] = {}
+        """game id -> `saves.store_games.Head` (or None: no such game)."""
+        self.games: dict[bytes, Any] = {}
+        """game id -> `saves.store_games.GameRow` (or None)."""
+        self.keys: dict[tuple[object, ...], Any] = {}
+        """Look-ups of the ``game_keys`` table, by query and parameters; emptied by a bind."""
+        self.held: set[bytes] | None = None
+        """Games that may have buffered packets (None: not read yet in this batch)."""
+
+    def rolled_back(self) -> None:
+        self.heads.clear()
+        self.games.clear()
+        self.keys.clear()
+
+
 class Store:
     """A connection to one home's database.
 
@@ -293,6 +321,8 @@ class Store:
         self.deferred: dict[bytes, Any] | None = None
         """While a batch runs (`saves.ledger.batch`): each game's head state whose snapshot is
         written once, when the batch commits (game id -> `saves.ledger.DeferredHead`)."""
+        self.memo: Memo | None = None
+        """While a batch runs: the rows it reads for every packet, read once (`Memo`)."""
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -331,6 +361,8 @@ class Store:
         except BaseException:
             self.db.execute("ROLLBACK TO item")
             self.db.execute("RELEASE item")
+            if self.memo is not None:
+                self.memo.rolled_back()
             if deferred is not None and self.deferred is not None:
                 # The heads the block moved are rolled back: so are their deferred snapshots.
                 self.deferred.clear()

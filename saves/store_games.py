@@ -58,17 +58,43 @@ def games(store: Store) -> list[GameRow]:
 
 
 def game(store: Store, game_id: bytes) -> GameRow | None:
+    """The game's row (in a batch, read once: `saves.store.Memo`)."""
+    memo = store.memo
+    if memo is not None and game_id in memo.games:
+        found: GameRow | None = memo.games[game_id]
+        return found
     row = store.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,))
-    return None if row is None else GameRow(*row)
+    found = None if row is None else GameRow(*row)
+    if memo is not None:
+        memo.games[game_id] = found
+    return found
 
 
 def head(store: Store, game_id: bytes) -> Head | None:
+    """Where the game's chain ends (in a batch, read once and moved by `advance_head`)."""
+    memo = store.memo
+    if memo is not None and game_id in memo.heads:
+        found: Head | None = memo.heads[game_id]
+        return found
     row = store.one(
         "SELECT head_seq, head_id, ruleset, frozen FROM games WHERE game_id = ?", (game_id,)
     )
-    if row is None:
-        return None
-    return Head(int(row[0]), bytes(row[1]), str(row[2]), None if row[3] is None else str(row[3]))
+    found = (
+        None
+        if row is None
+        else Head(int(row[0]), bytes(row[1]), str(row[2]), None if row[3] is None else str(row[3]))
+    )
+    if memo is not None:
+        memo.heads[game_id] = found
+    return found
+
+
+def _forget(store: Store, game_id: bytes) -> None:
+    """Drop what a batch kept of a game's row, which the caller changes."""
+    memo = store.memo
+    if memo is not None:
+        memo.heads.pop(game_id, None)
+        memo.games.pop(game_id, None)
 
 
 def insert_game(
@@ -93,14 +119,17 @@ def insert_game(
         "VALUES (?, ?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, 0)",
         (game_id, name, ruleset, scenario, my_seat, status, bytes(32), b"", now, now, now),
     )
+    _forget(store, game_id)
 
 
 def set_status(store: Store, game_id: bytes, status: str) -> None:
     store.db.execute("UPDATE games SET status = ? WHERE game_id = ?", (status, game_id))
+    _forget(store, game_id)
 
 
 def mark_read(store: Store, game_id: bytes) -> None:
     store.db.execute("UPDATE games SET unread = 0 WHERE game_id = ?", (game_id,))
+    _forget(store, game_id)
 
 
 def advance_head(
@@ -119,6 +148,20 @@ def advance_head(
         "waiting_since = ?, unread = unread + ? WHERE game_id = ?",
         (seq, packet_id, state_hash, now, now, unread, game_id),
     )
+    memo = store.memo
+    if memo is not None:  # the batch's copies move with the row (unknown ones stay unread)
+        kept_head, kept_row = memo.heads.get(game_id), memo.games.get(game_id)
+        if kept_head is not None:
+            memo.heads[game_id] = msgspec.structs.replace(kept_head, seq=seq, packet_id=packet_id)
+        if kept_row is not None:
+            memo.games[game_id] = msgspec.structs.replace(
+                kept_row,
+                head_seq=seq,
+                state_hash=state_hash,
+                updated_at=now,
+                waiting_since=now,
+                unread=kept_row.unread + unread,
+            )
 
 
 def freeze(store: Store, game_id: bytes, reason: str, now: str) -> None:
@@ -127,6 +170,7 @@ def freeze(store: Store, game_id: bytes, reason: str, now: str) -> None:
         "UPDATE games SET frozen = COALESCE(frozen, ?), updated_at = ? WHERE game_id = ?",
         (reason, now, game_id),
     )
+    _forget(store, game_id)
 
 
 # --- packets -----------------------------------------------------------------------------------
@@ -217,12 +261,11 @@ def last_seq_not_by(store: Store, game_id: bytes, seat: str) -> int | None:
 
 
 def insert_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -> None:
-    """The encoded events one packet produced, in order."""
-    for index, event in enumerate(events):
-        store.db.execute(
-            "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
-            (game_id, seq, index, event),
-        )
+    """The encoded events one packet produced, in order (one statement run for each)."""
+    store.db.executemany(
+        "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
+        [(game_id, seq, index, event) for index, event in enumerate(events)],
+    )
 
 
 def events_upto(store: Store, game_id: bytes, upto: int | None) -> list[tuple[int, bytes]]:
@@ -299,9 +342,9 @@ def move_head_snapshot(
 def drop_head_snapshot(store: Store, game_id: bytes, *, keep_every: int) -> None:
     """Delete the snapshot at the game's current head unless its position is a multiple of
     ``keep_every`` (the head is about to move; a head with no snapshot row is fine)."""
-    old = store.one("SELECT head_seq FROM games WHERE game_id = ?", (game_id,))
+    old = head(store, game_id)
     assert old is not None, "a snapshot needs the game row first"
-    old_head = int(old[0])
+    old_head = old.seq
     if old_head >= 0 and old_head % keep_every:
         store.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, old_head))
 

@@ -32,9 +32,24 @@ def buffer(
         "public_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, seq, packet_id, seat, data, now, public_key),
     )
+    if store.memo is not None and store.memo.held is not None:
+        store.memo.held.add(game_id)
+
+
+def _none_held(store: Store, game_id: bytes | None) -> bool:
+    """Whether a batch knows that nothing is buffered (for the game, or at all when None), so
+    the look-up can be skipped: the games with buffered packets are read once per batch."""
+    memo = store.memo
+    if memo is None:
+        return False
+    if memo.held is None:
+        memo.held = {bytes(gid) for (gid,) in store.all("SELECT DISTINCT game_id FROM buffered")}
+    return not memo.held if game_id is None else game_id not in memo.held
 
 
 def unbuffer(store: Store, game_id: bytes, packet_id: bytes) -> None:
+    if _none_held(store, game_id):
+        return
     store.db.execute(
         "DELETE FROM buffered WHERE game_id = ? AND packet_id = ?", (game_id, packet_id)
     )
@@ -43,6 +58,8 @@ def unbuffer(store: Store, game_id: bytes, packet_id: bytes) -> None:
 def buffered_at(store: Store, game_id: bytes, seq: int) -> list[tuple[bytes, bytes | None]]:
     """``(bytes, key)`` of the held packets for one position, in a fixed order; the key they
     verified under is None for a packet an older version held."""
+    if _none_held(store, game_id):
+        return []
     rows = store.all(
         "SELECT data, public_key FROM buffered WHERE game_id = ? AND seq = ? ORDER BY packet_id",
         (game_id, seq),
@@ -64,6 +81,8 @@ def buffered_rival(
 def buffered_copy(store: Store, packet_id: bytes) -> tuple[bytes, bytes | None] | None:
     """``(bytes, key it verified under)`` of a held packet by its id (key None: held by an
     older version, which did not keep it)."""
+    if _none_held(store, None):
+        return None
     row = store.one(
         "SELECT data, public_key FROM buffered WHERE packet_id = ? LIMIT 1", (packet_id,)
     )
@@ -175,6 +194,13 @@ def record_resend_request(store: Store, game_id: bytes, seq: int, now: str) -> N
 def mark_seen(store: Store, transport: str, ref: str) -> None:
     store.db.execute(
         "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", (transport, ref)
+    )
+
+
+def mark_seen_many(store: Store, refs: Sequence[tuple[str, str]]) -> None:
+    """`mark_seen` for each ``(transport, ref)``, by one statement run for all (a batch's)."""
+    store.db.executemany(
+        "INSERT OR IGNORE INTO transport_seen (transport, ref) VALUES (?, ?)", refs
     )
 
 

@@ -21,6 +21,8 @@ def bind_key(store: Store, game_id: bytes, seat: str, kid: bytes, public_key: by
         "INSERT OR IGNORE INTO game_keys (game_id, seat, key_id, public_key) VALUES (?, ?, ?, ?)",
         (game_id, seat, kid, public_key),
     )
+    if store.memo is not None:
+        store.memo.keys.clear()
 
 
 def seen_key(
@@ -36,22 +38,42 @@ def seen_key(
 
 def keys_with_id(store: Store, kid: bytes) -> list[bytes]:
     """Public keys bound to a seat of any game in this home under a key id."""
+    memo = None if store.memo is None else store.memo.keys
+    if memo is not None and ("id", kid) in memo:
+        return list(memo["id", kid])
     rows = store.all("SELECT DISTINCT public_key FROM game_keys WHERE key_id = ?", (kid,))
-    return [bytes(pk) for (pk,) in rows]
+    found = [bytes(pk) for (pk,) in rows]
+    if memo is not None:  # kept until a key is bound (`bind_key`) or an item rolled back
+        memo["id", kid] = tuple(found)
+    return found
 
 
 def seat_key(store: Store, game_id: bytes, seat: str) -> bytes | None:
     """The key a game binds to a seat, if that seat has joined."""
+    memo = None if store.memo is None else store.memo.keys
+    if memo is not None and ("seat", game_id, seat) in memo:
+        kept: bytes | None = memo["seat", game_id, seat]
+        return kept
     row = store.one(
         "SELECT public_key FROM game_keys WHERE game_id = ? AND seat = ?", (game_id, seat)
     )
-    return None if row is None else bytes(row[0])
+    found = None if row is None else bytes(row[0])
+    if memo is not None:
+        memo["seat", game_id, seat] = found
+    return found
 
 
 def bound_count(store: Store) -> int:
     """How many (game, seat) keys this home binds: grows exactly when a new key is bound."""
+    memo = None if store.memo is None else store.memo.keys
+    if memo is not None and ("count",) in memo:
+        kept: int = memo["count",]
+        return kept
     row = store.one("SELECT COUNT(*) FROM game_keys")
-    return int(row[0]) if row else 0
+    found = int(row[0]) if row else 0
+    if memo is not None:
+        memo["count",] = found
+    return found
 
 
 def other_fingerprints(store: Store, address: str, public_key: bytes) -> list[str]:

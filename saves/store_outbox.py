@@ -7,6 +7,8 @@ when and what.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from saves.store import Row, Store
 
 OUTBOX_COLUMNS = (
@@ -98,6 +100,13 @@ def record_mail_id(store: Store, game_id: bytes, seq: int | None, message_id: st
     store.db.execute(
         "INSERT OR IGNORE INTO mail_ids (game_id, seq, message_id) VALUES (?, ?, ?)",
         (game_id, seq, message_id),
+    )
+
+
+def record_mail_ids(store: Store, rows: Sequence[tuple[bytes, int | None, str]]) -> None:
+    """`record_mail_id` for each ``(game, seq, Message-ID)``, by one statement run for all."""
+    store.db.executemany(
+        "INSERT OR IGNORE INTO mail_ids (game_id, seq, message_id) VALUES (?, ?, ?)", rows
     )
 
 

@@ -1,0 +1,96 @@
+"""What a batch reads once (`saves.store.Memo`, issue 16): the game's head and row, the keys,
+whether anything is buffered. Each packet then costs only its own statements, and every
+write that changes a kept row (a key bound, a packet buffered, a head moved, an item rolled
+back) keeps the batch's copy true: the batch ends exactly where one item at a time would.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mail.loopback import LoopbackNetwork
+from saves.inbox import Received
+from saves.store import Store
+from tests.saves.conftest import Player, first_setup, now
+
+CHATS = 50
+TRANSPORT = "test:memo"
+_LITERAL = re.compile(r"x'[0-9a-f]*'|'[^']*'|\b\d+\b")
+
+
+def statements(store: Store) -> Counter[str]:
+    """From now on, the statements ``store`` runs, literals replaced by ``?``."""
+    seen: Counter[str] = Counter()
+    store.db.set_trace_callback(lambda sql: seen.update([_LITERAL.sub("?", sql)]))
+    return seen
+
+
+def test_a_batch_reads_the_game_and_its_keys_once_not_once_per_packet(
+    alice: Player, bob: Player, joined: bytes
+) -> None:
+    head = bob.row(joined).head_seq
+    seqs = [alice.replica.chat(joined, f"line {n}", now=now()).seq for n in range(CHATS)]
+    batch = [
+        Received(alice.packet(joined, seq), f"memo {seq}", (TRANSPORT, f"r{seq}"), f"<{seq}@x>")
+        for seq in seqs
+    ]
+    ran = statements(bob.replica.store)
+    outcomes = bob.replica.receive_many(batch, now="t")
+    bob.replica.store.db.set_trace_callback(None)
+    assert [o.status for o in outcomes] == ["applied"] * CHATS
+    assert bob.row(joined).head_seq == head + CHATS
+    per_table: Counter[str] = Counter()
+    for sql, count in ran.items():
+        if sql.startswith("SELECT"):
+            table = sql.split(" FROM ")[1].split()[0]
+            per_table[table] += count
+    # Once for the batch, and once more for the check of the deferred head at its end.
+    assert per_table["games"] <= 3, ran
+    assert per_table["game_keys"] <= 3, ran
+    assert per_table["buffered"] <= 1, ran
+    # What is left per packet: its savepoint (2), the look-up of its exact bytes among the
+    # stored packets, its row, its event, the head's move, its read mark and Message-ID.
+    assert sum(ran.values()) <= 8 * CHATS + 20, ran.most_common(12)
+    kept = bob.replica.store.all("SELECT message_id FROM mail_ids WHERE game_id = ?", (joined,))
+    assert sorted(mid for (mid,) in kept) >= sorted(f"<{seq}@x>" for seq in seqs)
+    seen = bob.replica.store.one(
+        "SELECT COUNT(*) FROM transport_seen WHERE transport = ?", (TRANSPORT,)
+    )
+    assert seen == (CHATS,)
+    assert bob.replica.verify(joined) == bob.row(joined).state_hash
+
+
+@pytest.mark.parametrize(
+    "order", [["turn", 0, 1], ["turn", 1, 0], [1, "turn", 0]], ids=lambda o: "-".join(map(str, o))
+)
+def test_a_key_bound_mid_batch_is_seen_by_the_items_after_it(
+    tmp_path: Path,
+    network: LoopbackNetwork,
+    alice: Player,
+    bob: Player,
+    joined: bytes,
+    order: list[int | str],
+) -> None:
+    """A second home of Bob's gets the game's first packets out of order in one batch: the
+    ones that overtake the genesis are parked (their signer is not known yet) and taken in
+    when the genesis binds the keys; a packet that waits for the one before it is buffered
+    and applied when that one arrives. The batch's kept look-ups (no key for that id, nothing
+    buffered) must not outlive the writes that change them."""
+    game = joined
+    turn = alice.replica.submit(game, first_setup(alice, game), now=now())
+    laptop = Player(tmp_path / "bob-laptop", "BobLaptop", "bob@example.org", network)
+    try:
+        seqs = [turn.seq if seq == "turn" else int(seq) for seq in order]
+        batch = [Received(alice.packet(game, seq), f"p{seq}") for seq in seqs]
+        outcomes = laptop.replica.receive_many(batch, now=now())
+        assert "invitation" in [o.status for o in outcomes]
+        assert laptop.row(game).head_seq == turn.seq, outcomes
+        assert laptop.count("parked") == 0
+        assert laptop.count("buffered", game) == 0
+        assert laptop.replica.verify(game) == alice.replica.verify(game)
+    finally:
+        laptop.close()
