@@ -13,7 +13,7 @@ I inferred, C a choice that should become a game option.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 from operator import attrgetter
 from typing import Literal
@@ -139,8 +139,16 @@ def board_index(
     """`_occupancy` and `bases_on`, from one pass over the board's units.
 
     Kept for the last few boards (by identity): the supply, retrograde and strategic checks
-    of one board ask for several empires in a row.
+    of one board ask for several empires in a row. A board `defer_carry` was told about gets
+    it from the board it was made from, updated for the units changed since.
     """
+    pending = board.__dict__.pop(_PENDING, None)
+    if pending is not None:
+        root, changed, empires = pending
+        carry_index(galaxy, root, board, changed, empires)
+        carried = caches.peek(board_index, galaxy, board)
+        if carried is not None:
+            return carried
     out: dict[HexId, dict[str, int]] = {}
     units = board.units
     # The flags read only a unit's hex, side, class and crippled state, so each distinct
@@ -173,6 +181,41 @@ def board_index(
 _PLACED = attrgetter("hex", "empire", "cls", "crippled")
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 _HEX = attrgetter("hex")
+
+
+_PENDING = "_blocking_from"
+"""The key, in a board's ``__dict__``, of what `defer_carry` left for `board_index`: the
+board to derive from, the units changed since it, by id, and the empires whose presence
+flags to carry."""
+
+
+def defer_carry(
+    galaxy: Galaxy,
+    before: Board,
+    after: Board,
+    changed: Mapping[str, Unit],
+    empires: Sequence[str],
+) -> None:
+    """Leave `board_index` what it needs to derive ``after``'s index (``after`` is
+    ``before`` with the ``changed`` units, by id) when first asked, with the presence flags
+    (`carry_index`), instead of deriving them now.
+
+    Most boards a packet makes are never asked (one per build, per placement, per move
+    order, while only the supply and retrograde checks read the index): those cost nothing
+    here, and the next board that is asked is derived in one pass over every unit changed
+    since the last board whose index is held. Changes pile up only while they stay a small
+    part of the board; past that a fresh reading is as cheap and the chain is dropped."""
+    if caches.peek(board_index, galaxy, before) is not None:
+        root, since = before, dict(changed)
+    else:
+        pending = before.__dict__.get(_PENDING)
+        if pending is None:
+            return
+        root, earlier, _ = pending
+        since = {**earlier, **changed}
+        if 4 * len(since) > len(after.units):
+            return
+    after.__dict__[_PENDING] = (root, since, tuple(empires))
 
 
 def carry_index(
@@ -336,7 +379,12 @@ def _hex_flags(board: Board, empire: str, here: dict[str, int], at_war: dict[str
 def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[HexId, int]]:
     """`_presence` as the set `_blocked_by` is keyed by, per board (by identity) and empire;
     a board made from another by a change of units gets it from the other's, updated for the
-    hexes that changed (`carry_index`)."""
+    hexes that changed (`carry_index`, when `board_index` is first asked)."""
+    if _PENDING in board.__dict__:
+        board_index(galaxy, board)  # derives this board's flags from those it came from
+        carried = caches.peek(presence_set, galaxy, board, empire)
+        if carried is not None:
+            return carried
     return frozenset(_presence(galaxy, board, empire).items())
 
 

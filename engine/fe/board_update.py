@@ -7,7 +7,9 @@ a new tuple (each empire's units are sorted by id, so a unit's place is found by
 and the new board starts with the old board's indexes updated for the changed units. The
 new board is handed to the cache behind `FeState.board` (`engine.core.caches.prime`), so
 the states that follow (the same units, another step) share it and everything remembered
-about it (supply grids, blocking sets).
+about it (supply grids, blocking sets). The blocking index and presence flags wait until a
+board is asked for them (`blocking.defer_carry`): a packet's builds or placements make a board
+each, and only the one a check reads pays, once, for all the units changed before it.
 
 Every answer here is what the full computation gives (``tests/engine/fe/
 test_board_update.py`` compares them after random changes).
@@ -90,7 +92,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
         state.devastated,
     )
     carry_indexes(board, new_board, changed, _BOARD_ORDER)
-    blocking.carry_index(load_galaxy(), board, new_board, changed, [f.empire for f in new_forces])
+    blocking.defer_carry(load_galaxy(), board, new_board, changed, [f.empire for f in new_forces])
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
     board_views.carry_empires_by_hex(board, new_board, hexes)
