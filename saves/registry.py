@@ -8,15 +8,26 @@ left out and recorded as a `PluginProblem` (``hexpost scenarios`` and ``hexpost 
 show them); the others keep working. A game whose ruleset is missing is refused by name
 and version (protocol property P8).
 
+Opening a game needs only its own ruleset, and the full scan costs a start-up dearly: importing
+`importlib.metadata` (tens of milliseconds) and reading every distribution's metadata. So
+`plugin_for`, until the full scan has been made, first reads the ``entry_points.txt`` files
+of the ``.dist-info`` / ``.egg-info`` directories on ``sys.path`` itself and loads only the
+entry points *named* like the wanted ruleset (in ``(name, value)`` order, the scan's order),
+taking the first that loads and declares that id. Whatever that quick look cannot settle (no
+such entry point, one that fails to load or declares another id) goes to the full scan, which
+names the problems; listing rulesets (`rulesets`, `installed`) always scans.
+
 Nothing else in hexpost imports a ruleset package: which games exist is installation data.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
+import os
 import re
-from importlib import metadata
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -24,6 +35,9 @@ from engine.core.errors import VersionError
 from engine.core.face import Face
 from engine.core.plugin import ENTRY_POINT_GROUP, Plugin
 from engine.core.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 _VERSION = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}")
 _ID = re.compile(r"[a-z][a-z0-9-]{0,31}")
@@ -63,6 +77,8 @@ def _index(registry: Registry) -> dict[str, Plugin]:
 
 def load(entry_points: list[metadata.EntryPoint] | None = None) -> Registry:
     """Load the plug-ins of ``entry_points`` (default: every installed one of the group)."""
+    from importlib import metadata  # here: its import alone costs a start-up tens of ms
+
     found = (
         list(metadata.entry_points(group=ENTRY_POINT_GROUP))
         if entry_points is None
@@ -88,6 +104,11 @@ def _load_one(point: metadata.EntryPoint) -> tuple[Plugin | None, str]:
         loaded: Any = point.load()
     except Exception as exc:  # a broken package must not stop the others
         return None, f"does not import: {type(exc).__name__}: {exc}"
+    return _checked(loaded)
+
+
+def _checked(loaded: Any) -> tuple[Plugin | None, str]:
+    """``loaded`` as a plug-in, or why it is not one."""
     if not isinstance(loaded, Plugin):
         return None, f"names a {type(loaded).__name__}, not a hexpost Plugin"
     ruleset_id = getattr(loaded.rules, "id", None)
@@ -108,7 +129,62 @@ def installed() -> Registry:
 def reload() -> Registry:
     """Forget the loaded plug-ins and look again (after installing one, and in tests)."""
     installed.cache_clear()
+    _QUICK.clear()
     return installed()
+
+
+_QUICK: dict[str, Plugin] = {}
+"""The plug-ins the quick look (`_quick`) found, by ruleset id, before any full scan."""
+
+_GROUP_HEADER = f"[{ENTRY_POINT_GROUP}]"
+
+
+def _quick(ruleset_id: str) -> Plugin | None:
+    """The plug-in of ``ruleset_id`` found without the full scan, or None to scan."""
+    plugin = _QUICK.get(ruleset_id)
+    if plugin is None:
+        for value in sorted(_named(ruleset_id)):
+            try:
+                module, _, attrs = value.partition(":")
+                loaded: Any = importlib.import_module(module.strip())
+                for attr in attrs.strip().split(".") if attrs.strip() else ():
+                    loaded = getattr(loaded, attr)
+            except Exception:  # the full scan says what is wrong with it
+                return None
+            found, _problem = _checked(loaded)
+            if found is None or found.id != ruleset_id:
+                return None
+            plugin = _QUICK[ruleset_id] = found
+            break
+    return plugin
+
+
+def _named(name: str) -> list[str]:
+    """The values of the ``hexpost.rulesets`` entry points called ``name``, read from the
+    ``entry_points.txt`` of every distribution directory on ``sys.path``."""
+    values: list[str] = []
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as found:
+                dirs = [d.path for d in found if d.name.endswith((".dist-info", ".egg-info"))]
+        except OSError:
+            continue
+        for directory in dirs:
+            try:
+                with open(os.path.join(directory, "entry_points.txt"), encoding="utf-8") as text:
+                    lines = text.read().splitlines()
+            except OSError:
+                continue
+            in_group = False
+            for raw in lines:
+                line = raw.strip()
+                if line.startswith("["):
+                    in_group = line == _GROUP_HEADER
+                elif in_group and "=" in line:
+                    key, _, value = line.partition("=")
+                    if key.strip() == name:
+                        values.append(value.strip())
+    return values
 
 
 def ruleset_for(ruleset_id: str) -> Ruleset[Any]:
@@ -122,6 +198,10 @@ def face_for(ruleset_id: str) -> Face[Any]:
 
 
 def plugin_for(ruleset_id: str) -> Plugin:
+    if installed.cache_info().currsize == 0:  # not scanned yet: try the quick look
+        quick = _quick(ruleset_id)
+        if quick is not None:
+            return quick
     registry = installed()
     plugin = registry.get(ruleset_id)
     if plugin is None:

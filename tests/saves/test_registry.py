@@ -70,3 +70,32 @@ def test_the_toy_is_found_through_its_dist_info_entry_point(toy_plugin: dict[str
         "roll",
     ]
     assert face.choices(ToyState(("north", "south")), "south") == ()
+
+
+def test_opening_a_game_finds_its_ruleset_without_the_full_scan(toy_plugin: dict[str, str]) -> None:  # noqa: F811
+    """The quick look reads the toy's ``entry_points.txt`` itself: no scan is made (nor
+    `importlib.metadata` asked), and the plug-in is the one the full scan finds later."""
+    registry.installed.cache_clear()
+    registry._QUICK.clear()
+    quick = registry.plugin_for("toy")
+    assert registry.installed.cache_info().currsize == 0
+    assert quick.id == "toy"
+    assert registry.installed().get("toy") is quick
+
+
+def test_what_the_quick_look_cannot_settle_goes_to_the_full_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A missing ruleset, or an entry point named like it that does not load, is left to
+    the full scan, which refuses by name or reports the problem."""
+    registry.installed.cache_clear()
+    registry._QUICK.clear()
+    with pytest.raises(VersionError, match=r"'chess' is not part of this hexpost \(it has fe\)"):
+        registry.plugin_for("chess")
+    assert registry.installed.cache_info().currsize == 1
+    registry.installed.cache_clear()
+    monkeypatch.setattr(registry, "_named", lambda name: ["tests.engine.no_such_module:PLUGIN"])
+    assert registry._quick("fe") is None
+    assert registry.plugin_for("fe").id == "fe"  # found by the scan
+    assert registry.installed.cache_info().currsize == 1
+    registry.reload()
