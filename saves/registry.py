@@ -136,22 +136,14 @@ def reload() -> Registry:
 _QUICK: dict[str, Plugin] = {}
 """The plug-ins the quick look (`_quick`) found, by ruleset id, before any full scan."""
 
-_GROUP_HEADER = f"[{ENTRY_POINT_GROUP}]"
-
 
 def _quick(ruleset_id: str) -> Plugin | None:
     """The plug-in of ``ruleset_id`` found without the full scan, or None to scan."""
     plugin = _QUICK.get(ruleset_id)
     if plugin is None:
-        for value in sorted(_named(ruleset_id)):
-            try:
-                module, _, attrs = value.partition(":")
-                loaded: Any = importlib.import_module(module.strip())
-                for attr in attrs.strip().split(".") if attrs.strip() else ():
-                    loaded = getattr(loaded, attr)
-            except Exception:  # the full scan says what is wrong with it
-                return None
-            found, _problem = _checked(loaded)
+        for value in sorted(named_entry_points(ENTRY_POINT_GROUP, ruleset_id)):
+            loaded = load_entry_point(value)
+            found, _problem = _checked(loaded) if loaded is not None else (None, "")
             if found is None or found.id != ruleset_id:
                 return None
             plugin = _QUICK[ruleset_id] = found
@@ -159,9 +151,24 @@ def _quick(ruleset_id: str) -> Plugin | None:
     return plugin
 
 
-def _named(name: str) -> list[str]:
-    """The values of the ``hexpost.rulesets`` entry points called ``name``, read from the
-    ``entry_points.txt`` of every distribution directory on ``sys.path``."""
+def load_entry_point(value: str) -> Any:
+    """The object an entry point's ``module:attr`` value names, or None when it does not
+    load (the full scan says why)."""
+    try:
+        module, _, attrs = value.partition(":")
+        loaded: Any = importlib.import_module(module.strip())
+        for attr in attrs.strip().split(".") if attrs.strip() else ():
+            loaded = getattr(loaded, attr)
+    except Exception:  # a broken package: left to the full scan, which reports it
+        return None
+    return loaded
+
+
+def named_entry_points(group: str, name: str) -> list[str]:
+    """The values of the entry points of ``group`` called ``name``, read from the
+    ``entry_points.txt`` of every distribution directory on ``sys.path`` (without
+    `importlib.metadata`; the client plug-ins, `tui.rulesets`, are looked up the same way)."""
+    header = f"[{group}]"
     values: list[str] = []
     for entry in sys.path:
         try:
@@ -179,7 +186,7 @@ def _named(name: str) -> list[str]:
             for raw in lines:
                 line = raw.strip()
                 if line.startswith("["):
-                    in_group = line == _GROUP_HEADER
+                    in_group = line == header
                 elif in_group and "=" in line:
                     key, _, value = line.partition("=")
                     if key.strip() == name:

@@ -13,24 +13,32 @@ methods here only hand over to them.
 A packet we write is stored, with the state it produces and its outbox entry, in one
 transaction before any transport sees it, so after a crash the same bytes are sent again and
 a signed packet is never made twice (P9).
+
+Taking items in (`saves.inbox`, with the chat and claim modules it needs), creating and joining
+(`saves.creating`) and the automatic replies (`saves.replies`) are imported by the methods
+that hand over to them, on first use: a client opening a game to read it needs none of them,
+and importing them cost its start-up tens of milliseconds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import entropy
 from engine.core.game import AnyRuleset
 from engine.core.packets import Chat, Resign
 from engine.core.ruleset import OptionValue, Seat
-from saves import creating, inbox, replay, replies, submitting
+from saves import replay, submitting
 from saves.keys import Identity
 from saves.outcome import Hint, Outcome
 from saves.reading import lookup_in
 from saves.signing import Signer
 from saves.store_games import GameRow
 from saves.submitting import Submitted
+
+if TYPE_CHECKING:
+    from saves import inbox
 
 __all__ = ["GameRow", "Identity", "Replica", "Submitted", "lookup_in"]
 
@@ -68,12 +76,16 @@ class Replica(Signer):
         ``alternatives`` are other decoded copies of the same email (`saves.inbox.pick_copy`
         chooses one; each copy's signature is checked once).
         """
-        return inbox.take(self, data, source, now, ref, message_id, hint, alternatives)
+        from saves.inbox import take
+
+        return take(self, data, source, now, ref, message_id, hint, alternatives)
 
     def receive_many(self, items: Sequence[inbox.Received], *, now: str) -> list[Outcome]:
         """Take in a fetched batch in one transaction with one head snapshot per game at its
         end (`saves.inbox.take_many`): all of it is stored, each item marked read, or none."""
-        return inbox.take_many(self, items, now)
+        from saves.inbox import take_many
+
+        return take_many(self, items, now)
 
     # --- creating and joining ------------------------------------------------------------------
 
@@ -92,7 +104,9 @@ class Replica(Signer):
         chain_length: int = entropy.DEFAULT_CHAIN_LENGTH,
     ) -> bytes:
         """Start a game as its creator; returns the new game id (`saves.creating.create`)."""
-        return creating.create(
+        from saves.creating import create
+
+        return create(
             self,
             ruleset,
             scenario_id,
@@ -110,7 +124,9 @@ class Replica(Signer):
         self, game_id: bytes, *, now: str, chain_length: int = entropy.DEFAULT_CHAIN_LENGTH
     ) -> None:
         """Join a game we were invited to (`saves.creating.accept`)."""
-        creating.accept(self, game_id, now=now, chain_length=chain_length)
+        from saves.creating import accept
+
+        accept(self, game_id, now=now, chain_length=chain_length)
 
     # --- submitting and automatic replies ------------------------------------------------------
 
@@ -132,4 +148,6 @@ class Replica(Signer):
 
     def auto_replies(self, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
         """Answer at once what needs no decision (`saves.replies.auto_replies`)."""
-        return replies.auto_replies(self, now)
+        from saves.replies import auto_replies
+
+        return auto_replies(self, now)

@@ -94,7 +94,9 @@ def test_what_the_quick_look_cannot_settle_goes_to_the_full_scan(
         registry.plugin_for("chess")
     assert registry.installed.cache_info().currsize == 1
     registry.installed.cache_clear()
-    monkeypatch.setattr(registry, "_named", lambda name: ["tests.engine.no_such_module:PLUGIN"])
+    monkeypatch.setattr(
+        registry, "named_entry_points", lambda group, name: ["tests.engine.no_such_module:PLUGIN"]
+    )
     assert registry._quick("fe") is None
     assert registry.plugin_for("fe").id == "fe"  # found by the scan
     assert registry.installed.cache_info().currsize == 1

@@ -88,9 +88,19 @@ def test_saves_has_no_import_cycle() -> None:
 
 
 def test_saves_imports_at_the_top_of_its_modules() -> None:
-    """Imports inside functions hide cycles; the one left is `saves.home.Home.replica`, which
-    loads every ruleset only when a game is opened (start-up time; nothing below imports it)."""
-    allowed = {("saves/home.py", "saves.replica")}
+    """Imports inside functions hide cycles; the ones left are for start-up time, each of a
+    module nothing it imports reaches back to (the cycle check above counts them too):
+    `saves.home.Home.replica`, which loads every ruleset only when a game is opened; the
+    jobs `saves.replica.Replica` hands over to besides reading (taking items in, creating and
+    joining, automatic replies), which a client opening a game to read it never runs; and
+    `importlib.metadata`, imported by `saves.registry.load` only for the full entry-point scan."""
+    allowed = {
+        ("saves/home.py", "saves.replica"),
+        ("saves/replica.py", "saves.inbox"),
+        ("saves/replica.py", "saves.creating"),
+        ("saves/replica.py", "saves.replies"),
+        ("saves/registry.py", "importlib"),
+    }
     found = []
     for path in _sources("saves"):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from engine.core.errors import HexpostError
+from saves.registry import load_entry_point, named_entry_points
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 ENTRY_POINT_GROUP = "hexpost.clients"
 
@@ -190,6 +193,8 @@ class Clients(msgspec.Struct, frozen=True):
 def load(points: list[metadata.EntryPoint] | None = None) -> Clients:
     """Load the client plug-ins of ``points`` (default: every installed one); a plug-in that
     fails to import or repeats an id is named in ``problems`` and left out."""
+    from importlib import metadata  # here: its import alone costs a start-up tens of ms
+
     found_points = (
         list(metadata.entry_points(group=ENTRY_POINT_GROUP)) if points is None else points
     )
@@ -218,8 +223,30 @@ def installed() -> Clients:
 
 
 def client_for(ruleset_id: str) -> RulesetClient:
-    """The client code of ``ruleset_id``'s games (`GenericClient` when it ships none)."""
+    """The client code of ``ruleset_id``'s games (`GenericClient` when it ships none).
+
+    Until the full scan has been made, the entry points named like the ruleset are looked
+    up first without it (as `saves.registry.plugin_for` does): opening a game pays neither
+    for `importlib.metadata` nor for reading every distribution. Whatever that cannot settle
+    goes to the scan, which names the problems."""
+    if installed.cache_info().currsize == 0:
+        quick = _quick(ruleset_id)
+        if quick is not None:
+            return quick
     return installed().found.get(ruleset_id) or GenericClient(ruleset_id)
+
+
+_QUICK: dict[str, RulesetClient] = {}
+
+
+def _quick(ruleset_id: str) -> RulesetClient | None:
+    if ruleset_id not in _QUICK:
+        values = sorted(named_entry_points(ENTRY_POINT_GROUP, ruleset_id))
+        client: Any = load_entry_point(values[0]) if values else None
+        if getattr(client, "id", None) != ruleset_id:
+            return None
+        _QUICK[ruleset_id] = client
+    return _QUICK[ruleset_id]
 
 
 def demo() -> Demo:
