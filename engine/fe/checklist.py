@@ -13,6 +13,9 @@ routine steps (`engine.fe.standing`).
 Version 2 added the board; a game of version 1 (checklist only) is refused by name. Version 3
 plays the campaign rules (repeating schedules, reinforcements, economies, planets, provinces,
 supply effects): a game begun under 2.x would replay differently, so it is refused by name.
+
+The combat steps' modules and the battle report are imported by the methods that use them:
+a client that imports the ruleset to show a game does not pay for them.
 """
 
 from __future__ import annotations
@@ -48,26 +51,14 @@ from engine.core.turn_orders import (
     parse_dice,
 )
 from engine.core.turns import describe
-from engine.fe import battle_report, flow, model
+from engine.fe import flow, model, steps
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
 from engine.fe.model import RULE_ORDERS, FeState
 from engine.fe.offer import all_options, info
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps import (
-    ORDER_AREAS,
-    combat_capture,
-    combat_policy,
-    combat_pursuit,
-    combat_retreat,
-    combat_round,
-    combat_small_scale,
-    pursuit_round,
-    reaction_policy,
-)
 from engine.fe.steps.base import Area
-from engine.fe.steps.setup_stage import starting_board
 
 SEQUENCE_RULE = "105.0"
 
@@ -87,6 +78,8 @@ class FeRuleset:
     def initial_state(
         self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
     ) -> FeState:
+        from engine.fe.steps.setup_stage import starting_board
+
         scenario = find_scenario(scenario_id)
         if scenario is None:
             raise VersionError(f"scenario {scenario_id!r} is not part of ruleset fe {self.version}")
@@ -137,6 +130,8 @@ class FeRuleset:
         return TURNS.pending(state)
 
     def validate(self, state: FeState, seat: Seat, order: Any) -> list[Violation]:
+        from engine.fe.steps import combat_policy, reaction_policy
+
         step, problems = TURNS.turn_problems(state, seat)
         if problems or step is None:
             return problems
@@ -189,6 +184,8 @@ class FeRuleset:
         return _with_reports(state, _with_queued(self._apply(state, seat, order)))
 
     def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
+        from engine.fe.steps import combat_policy, reaction_policy
+
         step = flow.current(state)
         if step is None:
             raise NotPending("the game is over")
@@ -239,6 +236,14 @@ class FeRuleset:
     ) -> Applied[FeState]:
         """A player's roll keeps no dice in the state (the core's roll event records them);
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
+        from engine.fe.steps import (
+            combat_capture,
+            combat_retreat,
+            combat_round,
+            combat_small_scale,
+            pursuit_round,
+        )
+
         events: list[Event] = []
         after = combat_small_scale.apply_die(state, request, dice, events)  # two dice: 310.0
         after = combat_round.apply_die(after, request, dice, events)
@@ -255,6 +260,8 @@ class FeRuleset:
     def validate_secret(
         self, state: FeState, decision: Decision, seat: Seat, choice: Any
     ) -> list[Violation]:
+        from engine.fe.steps import combat_round, pursuit_round
+
         open_now = self.pending(state)
         if not open_now or open_now[0].key != decision.key or not _is_secret(open_now[0]):
             return [Violation(f"secret step {decision.step} is not open now", SEQUENCE_RULE)]
@@ -275,6 +282,8 @@ class FeRuleset:
     def apply_secret(
         self, state: FeState, decision: Decision, choices: Mapping[Seat, Any]
     ) -> Applied[FeState]:
+        from engine.fe.steps import combat_policy, combat_pursuit, combat_round, pursuit_round
+
         open_now = self.pending(state)
         if not open_now or open_now[0].key != decision.key or not _is_secret(open_now[0]):
             raise NotPending(f"secret step {decision.step} is not open now")
@@ -353,6 +362,8 @@ def _with_reports(before: FeState, applied: Applied[FeState]) -> Applied[FeState
     """``applied`` with the battle report's lines its change completes (a round's fire, its
     losses, a battle's end: `engine.fe.battle_report`), so the log, the review and the email
     of the packet read like a battle report."""
+    from engine.fe import battle_report
+
     reports = battle_report.new_reports(before, applied.state)
     if not reports:
         return applied
@@ -374,6 +385,8 @@ def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
     (`engine.fe.steps.combat_policy`), to be armed in the packet being applied; with a
     pursuit die, the pursuit battle's dice when the policies make its set-up
     (`engine.fe.steps.combat_pursuit.early_rolls`)."""
+    from engine.fe.steps import combat_policy, combat_pursuit, combat_retreat
+
     state, queued = combat_policy.take_queued(applied.state)
     rolls = [*applied.rolls, *queued]
     if any(r.step == combat_retreat.PURSUIT_STEP for r in rolls):
@@ -387,6 +400,8 @@ def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
 def order_area(step: Step, tag: str) -> Area:
     """The area that checks an engine order: the pursuit battle's steps take ``direct`` and
     ``allocate`` themselves (`engine.fe.steps.combat_pursuit`); elsewhere the order's own."""
+    from engine.fe.steps import combat_pursuit
+
     if step.area == combat_pursuit.AREA.name and tag in step.orders and tag != "adjust":
         return combat_pursuit.AREA
-    return ORDER_AREAS[tag]
+    return steps.ORDER_AREAS[tag]

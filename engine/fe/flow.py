@@ -22,7 +22,7 @@ from engine.fe import steps as areas
 from engine.fe.model import FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Phase, SequenceOfPlay, Step, load_sequence
-from engine.fe.steps import base, combat_policy, combat_pursuit, reaction_policy
+from engine.fe.steps import base
 from engine.fe.steps.setup_stage import SETUP_PHASE, setup_steps
 
 ORION = "orion"
@@ -120,11 +120,15 @@ class FeTurns:
         return step.actor == Actor.PHASING and step.phase != COMBAT_PHASE
 
     def decides(self, state: FeState, step: Step, seat: Seat) -> bool:
+        from engine.fe.steps import combat_policy, combat_pursuit
+
         if step.id in combat_pursuit.POLICY_STEPS:
             return combat_pursuit.decides(state, step, seat)
         return combat_policy.decides(state, step, seat)
 
     def by_policy(self, state: FeState, step: Step, events: list[Event]) -> FeState | None:
+        from engine.fe.steps import combat_policy, combat_pursuit, reaction_policy
+
         if step.id in combat_pursuit.POLICY_STEPS:
             return combat_pursuit.by_policy(state, step, events)
         answered = combat_policy.by_policy(state, step, events)

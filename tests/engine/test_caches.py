@@ -317,6 +317,8 @@ EXPECTED = {
     "engine.fe.board_views.unit_classes": "by_identity",
     "engine.fe.steps.setup_stage.setup_steps": "derived",
     "engine.fe.steps.shipyard._conversion_targets": "derived",
+    "engine.fe.steps._areas": "static",
+    "engine.fe.steps._order_areas": "static",
     "engine.fe.steps.supply._by_status": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.units.load_units": "static",

@@ -9,66 +9,71 @@ module that plays it. Everything else stays manual, with typed adjustments (`adj
 
 from __future__ import annotations
 
-from engine.fe.steps import (
-    adjust,
-    arrivals,
-    battles,
-    captures,
-    combat,
-    combat_capture,
-    combat_damage,
-    combat_directed,
-    combat_pursuit,
-    combat_retreat,
-    combat_small_scale,
-    combat_withdrawal,
-    economy,
-    missions,
-    movement,
-    replacements,
-    reserves,
-    retrograde,
-    setup_stage,
-    shipyard,
-    strategic,
-    supply,
-    war,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from engine.core import caches
 from engine.fe.steps.base import Area
 
-AREAS: dict[str, Area] = {
-    a.name: a
-    for a in (
-        adjust.AREA,
-        arrivals.AREA,
-        battles.AREA,
-        combat.AREA,
-        combat_capture.AREA,
-        combat_damage.AREA,
-        combat_directed.AREA,
-        combat_pursuit.AREA,
-        combat_retreat.AREA,
-        combat_small_scale.AREA,
-        combat_withdrawal.AREA,
-        captures.AREA,
-        economy.AREA,
-        missions.AREA,
-        movement.AREA,
-        replacements.AREA,
-        reserves.AREA,
-        retrograde.AREA,
-        setup_stage.AREA,
-        shipyard.AREA,
-        strategic.AREA,
-        supply.AREA,
-        war.AREA,
-    )
+_MODULES: dict[str, str] = {
+    "adjust": "adjust",
+    "arrivals": "arrivals",
+    "battles": "battles",
+    "combat": "combat",
+    "capture": "combat_capture",
+    "damage": "combat_damage",
+    "directed": "combat_directed",
+    "pursuit": "combat_pursuit",
+    "retreat": "combat_retreat",
+    "small_scale": "combat_small_scale",
+    "withdrawal": "combat_withdrawal",
+    "captures": "captures",
+    "economy": "economy",
+    "missions": "missions",
+    "movement": "movement",
+    "replacements": "replacements",
+    "reserves": "reserves",
+    "retrograde": "retrograde",
+    "setup": "setup_stage",
+    "shipyard": "shipyard",
+    "strategic": "strategic",
+    "supply": "supply",
+    "war": "war",
 }
-"""Every rules area by name, as the sequence data names them."""
+"""Every rules area by name, as the sequence data names them, with the module that plays it
+(in the order their hooks run). A module is imported when its area is first asked for
+(`area`), or all of them when `AREAS` or `ORDER_AREAS` is first read: importing the ruleset
+(opening a game to show it) does not pay for the rules of every step."""
 
-ORDER_AREAS: dict[str, Area] = {order: a for a in AREAS.values() for order in a.orders}
-"""The area that checks and applies each engine-checked order type."""
+if TYPE_CHECKING:
+    AREAS: dict[str, Area]
+    """Every rules area by name, as the sequence data names them."""
+    ORDER_AREAS: dict[str, Area]
+    """The area that checks and applies each engine-checked order type."""
 
 
 def area(name: str) -> Area:
-    return AREAS[name]
+    module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
+    found: Area = module.AREA
+    if found.name != name:
+        raise AssertionError(f"{module.__name__} plays area {found.name!r}, not {name!r}")
+    return found
+
+
+@caches.static
+def _areas() -> dict[str, Area]:
+    return {name: area(name) for name in _MODULES}
+
+
+@caches.static
+def _order_areas() -> dict[str, Area]:
+    return {order: a for a in _areas().values() for order in a.orders}
+
+
+def __getattr__(attr: str) -> Any:
+    """`AREAS` and `ORDER_AREAS`, built (every step module imported) when first read."""
+    if attr == "AREAS":
+        return _areas()
+    if attr == "ORDER_AREAS":
+        return _order_areas()
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
