@@ -56,6 +56,11 @@ FIELDS = (
 """The header fields kept (the first of each, as `Message.get` returns)."""
 
 _WHITESPACE = b" \t"
+_NAME_BYTES = bytes(range(33, 127))
+"""The bytes a header field's name is made of (printable ASCII but space): deleting them from a
+name leaves nothing exactly when the name is one (`bytes.translate`, in C)."""
+_NEEDLES = tuple((name, b"\n" + name.encode() + b":") for name in FIELDS)
+"""Each kept field's name as it opens a line of a lowered header block."""
 _BLANK_LINE = re.compile(rb"\n\r?\n")
 _BASE64_JUNK = bytes(
     c for c in range(256) if not (chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/"))
@@ -236,7 +241,7 @@ def _split_head(raw: bytes, start: int, end: int) -> tuple[int, int] | None:
         return start, start + 2
     first = raw[start : min(end, start + 200)]
     name, colon, _ = first.partition(b":")
-    header_like = colon and name and all(32 < c < 127 for c in name)
+    header_like = colon and name and not name.translate(None, _NAME_BYTES)
     if not header_like and not first.startswith((b"From ", b" ", b"\t")):
         return start, start
     limit = min(end, start + MAX_HEADER_BYTES)
@@ -259,30 +264,35 @@ def _fields(block: bytes) -> dict[str, str]:
     head: dict[str, str] = {}
     text = b"\n" + block
     lowered = text.lower()
-    for name in FIELDS:
-        at = lowered.find(b"\n" + name.encode() + b":")
+    for name, needle in _NEEDLES:
+        at = lowered.find(needle)
         if at < 0:
             continue
-        start = at + len(name) + 2
-        stop = start
-        while True:
-            newline = text.find(b"\n", stop)
-            if newline < 0:
-                stop = len(text)
-                break
-            stop = newline
-            if newline - start > MAX_FIELD or text[newline + 1 : newline + 2] not in (
-                b" ",
-                b"\t",
-            ):
-                break
-            stop = newline + 1
-        value = text[start:stop][: MAX_FIELD * 4].decode("utf-8", "replace")
+        start = at + len(needle)
+        stop = text.find(b"\n", start)
+        if stop < 0:
+            stop = len(text)
+        elif stop - start <= MAX_FIELD and text.startswith((b" ", b"\t"), stop + 1):
+            stop = _unfolded_end(text, start, stop + 1)
+        value = text[start : min(stop, start + MAX_FIELD * 4)].decode("utf-8", "replace")
         value = value.strip(" \t\r\n")[:MAX_FIELD]
         if value.count(";") > MAX_PARAMS:
             value = ";".join(value.split(";", MAX_PARAMS + 1)[: MAX_PARAMS + 1])
         head[name] = value
     return head
+
+
+def _unfolded_end(text: bytes, start: int, stop: int) -> int:
+    """Where a folded field that starts at ``start`` ends: at the first line break not followed
+    by a space or tab, or at the first one past `MAX_FIELD` bytes from the start (searching from
+    ``stop``, just past a break that was followed by one)."""
+    while True:
+        newline = text.find(b"\n", stop)
+        if newline < 0:
+            return len(text)
+        if newline - start > MAX_FIELD or not text.startswith((b" ", b"\t"), newline + 1):
+            return newline
+        stop = newline + 1
 
 
 def _children(

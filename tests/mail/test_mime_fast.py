@@ -235,3 +235,78 @@ def test_a_flood_of_false_delimiters_in_our_layout_stays_bounded(packet: Verifie
     _, calls = counted(mime.read_message, flooded)
     assert calls < CALL_BUDGET
     same_as_general(flooded)
+
+
+def _fields_as_before(block: bytes) -> dict[str, str]:
+    """`mimeparts._fields` as it was written first (one field name searched at a time, every
+    folded line followed step by step): the reference its faster form must agree with."""
+    head: dict[str, str] = {}
+    text = b"\n" + block
+    lowered = text.lower()
+    for name in mimeparts.FIELDS:
+        at = lowered.find(b"\n" + name.encode() + b":")
+        if at < 0:
+            continue
+        start = at + len(name) + 2
+        stop = start
+        while True:
+            newline = text.find(b"\n", stop)
+            if newline < 0:
+                stop = len(text)
+                break
+            stop = newline
+            if newline - start > mimeparts.MAX_FIELD or text[newline + 1 : newline + 2] not in (
+                b" ",
+                b"\t",
+            ):
+                break
+            stop = newline + 1
+        value = text[start:stop][: mimeparts.MAX_FIELD * 4].decode("utf-8", "replace")
+        value = value.strip(" \t\r\n")[: mimeparts.MAX_FIELD]
+        if value.count(";") > mimeparts.MAX_PARAMS:
+            value = ";".join(value.split(";", mimeparts.MAX_PARAMS + 1)[: mimeparts.MAX_PARAMS + 1])
+        head[name] = value
+    return head
+
+
+def _header_like_as_before(raw: bytes) -> bool:
+    """Whether `mimeparts._split_head` took the first line for a header field, as written first."""
+    name, colon, _ = raw[:200].partition(b":")
+    return bool(colon and name and all(32 < c < 127 for c in name))
+
+
+def test_header_fields_are_cut_as_before_under_random_edits(packet: VerifiedPacket) -> None:
+    """Edits that fold, unfold, lengthen (past `MAX_FIELD`) and break header fields: the
+    fields kept and where a header block is taken to start agree with the first forms."""
+    rng = random.Random(1616)
+    raw = email(packet)
+    head = raw[: raw.index(b"\r\n\r\n") + 2]
+    inserts = (b"\r\n ", b"\r\n\t", b"\n", b"x" * 1200, b"; a=b" * 5, b"\xc3\xa9", b":", b" ")
+    for _ in range(3000):
+        mutated = head
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(mutated))
+            if rng.random() < 0.5:
+                mutated = mutated[:at] + rng.choice(inserts) + mutated[at:]
+            else:
+                mutated = mutated[:at] + mutated[at + rng.randrange(1, 20) :]
+        assert mimeparts._fields(mutated) == _fields_as_before(mutated)
+        split = mimeparts._split_head(mutated, 0, len(mutated))
+        if not mutated.startswith((b"\n", b"\r\n", b"From ", b" ", b"\t")):
+            assert (split != (0, 0)) == _header_like_as_before(mutated)
+
+
+def test_header_fields_at_the_edges_are_cut_as_before() -> None:
+    """The edges random edits seldom hit: a folded field whose line break lies just before, at
+    or just past `MAX_FIELD` bytes, and a first line whose name holds each possible byte."""
+    for length in range(mimeparts.MAX_FIELD - 24, mimeparts.MAX_FIELD + 6):
+        for fold in (b"\r\n ", b"\n\t", b"\r\n\r\n "):
+            value = b"a" * length + fold + b"b; c=d" + fold + b"f"
+            block = b"Subject: x\r\nContent-Type: " + value + b"\r\nTo: e"
+            assert mimeparts._fields(block) == _fields_as_before(block), (length, fold)
+    for byte in range(256):
+        first = b"X" + bytes([byte]) + b"Y: v\r\n\r\nbody"
+        if first.startswith((b"\n", b"\r\n", b"From ", b" ", b"\t")):
+            continue
+        split = mimeparts._split_head(first, 0, len(first))
+        assert (split != (0, 0)) == _header_like_as_before(first), byte
