@@ -357,7 +357,9 @@ def read_known(raw: bytes, packet_type: str) -> list[Part] | None:
     the parts' places and fields are `walk`'s; only the questions `walk` hands to the standard
     library (content type, boundary, charset, file name) are answered from fields that match
     the few exact forms hexpost writes, which say the same as the library would. A field of any
-    other form (a gateway's rewrite, a stranger's mail) gives None: nothing is guessed."""
+    other form (a gateway's rewrite, a stranger's mail) gives None: nothing is guessed. The
+    two parts' header blocks, when they are byte for byte what the email package writes, are
+    not even cut (`_exact_children`)."""
     split = _split_head(raw, 0, len(raw))
     if split is None:
         return None
@@ -370,6 +372,9 @@ def read_known(raw: bytes, packet_type: str) -> list[Part] | None:
     if len(children) != 2:
         return None
     parts = [Part.known(top, split[1], len(raw), True, "multipart/mixed", known.group(1))]
+    exact = _exact_children(raw, children, packet_type)
+    if exact is not None:
+        return parts + exact
     for index, (start, end) in enumerate(children):
         split = _split_head(raw, start, end)
         if split is None:
@@ -391,3 +396,65 @@ def read_known(raw: bytes, packet_type: str) -> list[Part] | None:
             part = Part.known(fields, split[1], end, False, kind, filename=named.group(1))
         parts.append(part)
     return parts
+
+
+def _text_heads() -> list[tuple[bytes, dict[str, str], str]]:
+    """The text part's header blocks the email package writes, byte for byte, each with the
+    blank line that ends it, the fields `_fields` keeps of it and its charset."""
+    heads = []
+    for charset in ("utf-8", "us-ascii"):
+        for encoding in ("7bit", "8bit", "quoted-printable", "base64"):
+            block = (
+                f'Content-Type: text/plain; charset="{charset}"\r\n'
+                f"Content-Transfer-Encoding: {encoding}\r\n"
+            ).encode()
+            heads.append((block + b"\r\n", _fields(block), charset))
+    return heads
+
+
+_TEXT_HEADS = _text_heads()
+_FILE_NAME = re.compile(rb"[0-9A-Za-z._-]{1,200}")
+_ATTACHMENT_END = b'"\r\nMIME-Version: 1.0\r\n\r\n'
+
+
+def _exact_children(
+    raw: bytes, children: list[tuple[int, int]], packet_type: str
+) -> list[Part] | None:
+    """The text part and the attachment when their header blocks are byte for byte what the
+    email package writes (only the attachment's file name varies): their parts are made
+    without cutting the blocks into fields, with the fields `_fields` finds in such a block
+    (the tests compare them). None when either block differs at all: `read_known` then cuts
+    them as `walk` does, and judges the fields it finds.
+
+    Each block is followed by its blank line within its part, so `_split_head` would end it
+    there: the first line is a header field and no blank line comes earlier."""
+    (text_start, text_end), (file_start, file_end) = children
+    for head, fields, charset in _TEXT_HEADS:
+        if raw.startswith(head, text_start, text_end):
+            text = Part.known(
+                dict(fields), text_start + len(head), text_end, False, "text/plain", charset=charset
+            )
+            break
+    else:
+        return None
+    opening = (
+        f"Content-Type: {packet_type}\r\nContent-Transfer-Encoding: base64\r\n"
+        'Content-Disposition: attachment;\r\n filename="'
+    ).encode()
+    if not raw.startswith(opening, file_start, file_end):
+        return None
+    name_start = file_start + len(opening)
+    name_end = raw.find(b'"', name_start, min(file_end, name_start + 201))
+    if name_end < 0 or _FILE_NAME.fullmatch(raw, name_start, name_end) is None:
+        return None
+    if not raw.startswith(_ATTACHMENT_END, name_end, file_end):
+        return None
+    name = raw[name_start:name_end].decode("ascii")
+    fields = {
+        "content-type": packet_type,
+        "content-transfer-encoding": "base64",
+        "content-disposition": f'attachment;\r\n filename="{name}"',
+    }
+    body_start = name_end + len(_ATTACHMENT_END)
+    attachment = Part.known(fields, body_start, file_end, False, packet_type, filename=name)
+    return [text, attachment]

@@ -310,3 +310,55 @@ def test_header_fields_at_the_edges_are_cut_as_before() -> None:
             continue
         split = mimeparts._split_head(first, 0, len(first))
         assert (split != (0, 0)) == _header_like_as_before(first), byte
+
+
+def _children_of(raw: bytes) -> list[tuple[int, int]]:
+    split = mimeparts._split_head(raw, 0, len(raw))
+    assert split is not None
+    boundary = mimeparts._fields(raw[: split[0]])["content-type"].split('"')[1]
+    return mimeparts._children(raw, split[1], len(raw), boundary, mimeparts._Budget())
+
+
+@pytest.mark.parametrize("summary", ["plain words", "\u00e9t\u00e9 \u2014 1411", "x" * 900])
+@pytest.mark.parametrize("chat", [False, True])
+def test_the_exact_headers_of_our_parts_are_read_as_the_fields_say(
+    packet: VerifiedPacket, summary: str, chat: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Our own text part and attachment (a packet's or a chat message's name, any text
+    encoding the email package picks) take the shortcut that skips cutting their header
+    blocks, and give the parts, fields included, that cutting them gives."""
+    raw = email(packet, summary=[summary])
+    if chat:
+        name = mime.attachment_name(packet.body.game_id, packet.body.seq).encode()
+        chat_name = mime.chat_name(packet.body.game_id, packet.body.seq).encode()
+        assert name in raw
+        raw = raw.replace(name, chat_name)
+    assert mimeparts._exact_children(raw, _children_of(raw), PACKET_TYPE) is not None
+    fast = mimeparts.read_known(raw, PACKET_TYPE)
+    monkeypatch.setattr(mimeparts, "_exact_children", lambda *args: None)
+    cut = mimeparts.read_known(raw, PACKET_TYPE)
+    assert fast is not None and cut is not None
+    assert facts(fast) == facts(cut) == facts(mimeparts.walk(raw))
+
+
+def test_random_edits_of_our_part_headers_never_make_the_readers_disagree(
+    packet: VerifiedPacket,
+) -> None:
+    """Edits inside the two parts' header blocks, where the shortcut compares bytes: whenever
+    the fast path takes the email its parts are the walk's, and reading gives the general
+    reader's result; the shortcut was taken for some and refused for others."""
+    rng = random.Random(1617)
+    raw = email(packet)
+    children = _children_of(raw)
+    spans = [(start, raw.index(b"\r\n\r\n", start) + 4) for start, _ in children]
+    taken = refused = 0
+    for _ in range(2000):
+        start, end = rng.choice(spans)
+        at = rng.randrange(start, end)
+        edit = rng.choice((b"", b"\r\n", b" ", b'"', b"a", b"=", b"\r\n\t"))
+        mutated = raw[:at] + edit + raw[at + rng.randrange(0, 3) :]
+        same_as_general(mutated)
+        exact = mimeparts._exact_children(mutated, _children_of(mutated), PACKET_TYPE)
+        taken += exact is not None
+        refused += exact is None
+    assert taken > 0 and refused > 0
