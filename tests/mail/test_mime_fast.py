@@ -362,3 +362,34 @@ def test_random_edits_of_our_part_headers_never_make_the_readers_disagree(
         taken += exact is not None
         refused += exact is None
     assert taken > 0 and refused > 0
+
+
+def test_an_armoured_repeat_of_the_attachment_reads_as_when_its_id_is_checked(
+    packet: VerifiedPacket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The armour's ``Packet:`` line is not checked for a block that repeats a copy already
+    taken: with a right id, a wrong one, or none, and with the attachment gone (the block is
+    then the first copy and is checked), reading gives what checking every block gives."""
+    other = bytes(32).hex()
+    right = packet.packet_id.hex()
+    raw = email(packet)
+    attachment = raw.rindex(b"Content-Type: application/x-hexpost-packet")
+    variants = {
+        "as written": raw,
+        "wrong id": raw.replace(right.encode(), other.encode()),
+        "no id line": raw.replace(b"Packet: " + right.encode() + b"\r\n", b""),
+        "no attachment": raw[:attachment] + b"Content-Type: text/x-other\r\n\r\nnone\r\n",
+        "no attachment, wrong id": (raw[:attachment] + b"\r\n").replace(
+            right.encode(), other.encode()
+        ),
+    }
+    shortcut = {name: read_message(mail) for name, mail in variants.items()}
+    checking = mime._decode_block
+    monkeypatch.setattr(mime, "_decode_block", lambda inner, taken=(): checking(inner))
+    for name, mail in variants.items():
+        assert shortcut[name] == read_message(mail), name
+    assert shortcut["wrong id"] is not None and shortcut["wrong id"].candidates == (packet.data,)
+    assert shortcut["no attachment"] is not None
+    assert shortcut["no attachment"].candidates == (packet.data,)
+    assert shortcut["no attachment, wrong id"] is not None
+    assert shortcut["no attachment, wrong id"].candidates == ()
