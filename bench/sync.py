@@ -11,7 +11,8 @@ IMAP APPEND. Then, in the same run, each figure printed with its floor and the r
       store) against the floor: one connection that logs in, searches the folder and fetches
       every message with one batched ``UID FETCH ... BODY.PEEK[]`` (connect and login
       included on both sides), plus verifying every packet's signature (`open_packet`), which
-      no sync may skip;
+      no sync may skip; shown on its own, the part of the sync spent reading the emails
+      (`mime.read_message` over the same emails, as the IMAP worker reads them);
   (b) a one-shot sync with nothing new (a new connection each time) against connect, login,
       select and one NOOP; and a watch round's fetch on a kept connection against one NOOP
       on an open connection;
@@ -50,6 +51,7 @@ from imapclient import IMAPClient  # noqa: E402
 from engine.core.packets import open_packet  # noqa: E402
 from mail.loopback import LoopbackNetwork  # noqa: E402
 from mail.mailtransport import MailTransport  # noqa: E402
+from mail.mime import read_message  # noqa: E402
 from mail.sync import pull, sync  # noqa: E402
 from mail.watch import Round, watch  # noqa: E402
 from saves.home import Home  # noqa: E402
@@ -169,10 +171,29 @@ def warm_nothing_new(home: Home, transport: MailTransport, samples: int = 21) ->
     return asyncio.run(run())
 
 
-def profile(side: Side, game_id: bytes, seqs: list[int], out: Path) -> None:
+def reading(raws: list[bytes]) -> float:
+    """Seconds to read every waiting email (`mime.read_message`), as the IMAP worker thread
+    does within a sync: a part of the sync's figure, shown on its own (not a floor)."""
+    began = time.perf_counter()
+    for raw in raws:
+        assert read_message(raw) is not None
+    return time.perf_counter() - began
+
+
+def profile(side: Side, game_id: bytes, seqs: list[int], out: Path, raws: list[bytes]) -> None:
     """cProfile one full sync and then one empty sync on a fresh copy; print the top entries
-    and keep the stats in ``out`` (full) and ``out``.empty; then count the SQL statements a
-    full sync runs on another fresh copy (``sqlite3``'s trace callback), most frequent first."""
+    and keep the stats in ``out`` (full) and ``out``.empty; then cProfile reading the waiting
+    emails alone (``out``.read, by own time: the worker thread's reading shows in the full
+    sync only as the event loop's wait); then count the SQL statements a full sync runs on
+    another fresh copy (``sqlite3``'s trace callback), most frequent first."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    reading(raws)
+    profiler.disable()
+    target = out.with_suffix(out.suffix + ".read")
+    print(f"--- profile of reading the {len(raws)} emails (read_message), saved in {target}")
+    profiler.dump_stats(target)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
     home, transport = side.fresh()
     for name, target in (("full", out), ("empty", out.with_suffix(out.suffix + ".empty"))):
         profiler = cProfile.Profile()
@@ -285,8 +306,9 @@ def main() -> None:
         mailer = MailTransport(account(stack, sender_user, box))
         appender = IMAPClient(stack.host, port=stack.imaps_port, ssl_context=stack.ssl_context())
         appender.login(receiver_user, stack.password(receiver_user))
-        for seq in seqs:
-            appender.append(box, mailer.build(outgoing(sender, game_id, seq, receiver.address))[1])
+        raws = [mailer.build(outgoing(sender, game_id, seq, receiver.address))[1] for seq in seqs]
+        for raw in raws:
+            appender.append(box, raw)
         appender.logout()
         receiver.close()
         side = Side(stack, root / receiver_user, receiver_user, box, root)
@@ -294,12 +316,13 @@ def main() -> None:
         packets = [sender.packet(game_id, seq) for seq in seqs]
         lookup = lookup_in(sender.replica.state(game_id))
         if args.profile:
-            profile(side, game_id, seqs, Path(args.profile))
-        full, fetch, verify, idle_sync, connect, noop = [], [], [], [], [], []
+            profile(side, game_id, seqs, Path(args.profile), raws)
+        full, fetch, verify, idle_sync, connect, noop, read = [], [], [], [], [], [], []
         last: tuple[Home, MailTransport] | None = None
         for _ in range(args.repeat):
             fetch.append(floor_fetch(stack, receiver_user, box, len(seqs)))
             verify.append(floor_verify(packets, lookup))
+            read.append(reading(raws))
             home, transport = side.fresh()
             seconds, received = timed_sync(home, transport)
             assert received == len(seqs), f"received {received} of {len(seqs)}"
@@ -332,6 +355,7 @@ def main() -> None:
         print(
             f"    ratio a / floor: {a / (fa + fv):.2f}   per packet: {a / len(seqs) * 1000:.3f} ms"
         )
+        print(f"    of which reading the emails (read_message):    {min(read) * 1000:9.1f} ms")
         print("(b) nothing new, the same folder (the mails of (a) all read)")
         print(f"    floor, connect+login+select+NOOP:                {fb * 1000:9.2f} ms")
         print(f"    hexpost sync (new connection each time):         {b * 1000:9.2f} ms")

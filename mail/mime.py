@@ -290,6 +290,9 @@ class _Limits:
         self.entities = MAX_ENTITIES
         self.tags = MAX_TAGS
         self.dropped = MAX_DROPPED
+        self.found: list[bytes] = []
+        """The copies taken so far: an armoured block that decodes to one of them is not
+        checked against its ``Packet:`` line, as it would be dropped as a repeat either way."""
 
 
 def _read(raw: bytes, *, fast: bool = True) -> ReadMail | None:
@@ -302,7 +305,7 @@ def _read(raw: bytes, *, fast: bool = True) -> ReadMail | None:
         return None
     limits = _Limits()
     game_id, seq = _routing(parts)
-    found: list[bytes] = []
+    found = limits.found
     for data in _copies(raw, parts, limits):
         if data not in found and _well_formed(data):
             found.append(data)
@@ -468,15 +471,18 @@ def _armored(text: bytes, lowered: bytes, limits: _Limits) -> Iterator[bytes]:
             opened = None
             pos = after.end()
             limits.copies -= 1
-            data = _decode_block(inner)
+            data = _decode_block(inner, limits.found)
             if data is not None:
                 yield data
 
 
-def _decode_block(inner: bytes) -> bytes | None:
+def _decode_block(inner: bytes, taken: Sequence[bytes] = ()) -> bytes | None:
     """The packet bytes of an armoured block's inside: an optional ``Packet:`` line with the
     id (64 hex digits, possibly split), then base64; quote marks and line breaks anywhere.
-    When the id is given it must be the packet's id (or, for a late claim, the claim's)."""
+    When the id is given it must be the packet's id (or, for a late claim, the claim's),
+    unless the bytes are one of the copies already ``taken``: the caller drops a repeat
+    whether its id matches or not, so it is returned unchecked (the usual case, the armour
+    repeating the attachment, then costs no envelope reading)."""
     if len(inner) > 3 * MAX_PACKET_SIZE:  # base64 of the largest packet, quoted many times
         return None
     tokens = inner.replace(b">", b" ").strip(b"-").split()
@@ -500,7 +506,7 @@ def _decode_block(inner: bytes) -> bytes | None:
         data = binascii.a2b_base64(text, strict_mode=True)
     except (binascii.Error, ValueError):
         return None
-    if expected is not None:
+    if expected is not None and data not in taken:
         try:
             if _copy_id(data) != expected:
                 return None

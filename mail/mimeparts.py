@@ -56,6 +56,11 @@ FIELDS = (
 """The header fields kept (the first of each, as `Message.get` returns)."""
 
 _WHITESPACE = b" \t"
+_NAME_BYTES = bytes(range(33, 127))
+"""The bytes a header field's name is made of (printable ASCII but space): deleting them from a
+name leaves nothing exactly when the name is one (`bytes.translate`, in C)."""
+_NEEDLES = tuple((name, b"\n" + name.encode() + b":") for name in FIELDS)
+"""Each kept field's name as it opens a line of a lowered header block."""
 _BLANK_LINE = re.compile(rb"\n\r?\n")
 _BASE64_JUNK = bytes(
     c for c in range(256) if not (chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/"))
@@ -236,7 +241,7 @@ def _split_head(raw: bytes, start: int, end: int) -> tuple[int, int] | None:
         return start, start + 2
     first = raw[start : min(end, start + 200)]
     name, colon, _ = first.partition(b":")
-    header_like = colon and name and all(32 < c < 127 for c in name)
+    header_like = colon and name and not name.translate(None, _NAME_BYTES)
     if not header_like and not first.startswith((b"From ", b" ", b"\t")):
         return start, start
     limit = min(end, start + MAX_HEADER_BYTES)
@@ -259,30 +264,35 @@ def _fields(block: bytes) -> dict[str, str]:
     head: dict[str, str] = {}
     text = b"\n" + block
     lowered = text.lower()
-    for name in FIELDS:
-        at = lowered.find(b"\n" + name.encode() + b":")
+    for name, needle in _NEEDLES:
+        at = lowered.find(needle)
         if at < 0:
             continue
-        start = at + len(name) + 2
-        stop = start
-        while True:
-            newline = text.find(b"\n", stop)
-            if newline < 0:
-                stop = len(text)
-                break
-            stop = newline
-            if newline - start > MAX_FIELD or text[newline + 1 : newline + 2] not in (
-                b" ",
-                b"\t",
-            ):
-                break
-            stop = newline + 1
-        value = text[start:stop][: MAX_FIELD * 4].decode("utf-8", "replace")
+        start = at + len(needle)
+        stop = text.find(b"\n", start)
+        if stop < 0:
+            stop = len(text)
+        elif stop - start <= MAX_FIELD and text.startswith((b" ", b"\t"), stop + 1):
+            stop = _unfolded_end(text, start, stop + 1)
+        value = text[start : min(stop, start + MAX_FIELD * 4)].decode("utf-8", "replace")
         value = value.strip(" \t\r\n")[:MAX_FIELD]
         if value.count(";") > MAX_PARAMS:
             value = ";".join(value.split(";", MAX_PARAMS + 1)[: MAX_PARAMS + 1])
         head[name] = value
     return head
+
+
+def _unfolded_end(text: bytes, start: int, stop: int) -> int:
+    """Where a folded field that starts at ``start`` ends: at the first line break not followed
+    by a space or tab, or at the first one past `MAX_FIELD` bytes from the start (searching from
+    ``stop``, just past a break that was followed by one)."""
+    while True:
+        newline = text.find(b"\n", stop)
+        if newline < 0:
+            return len(text)
+        if newline - start > MAX_FIELD or not text.startswith((b" ", b"\t"), newline + 1):
+            return newline
+        stop = newline + 1
 
 
 def _children(
@@ -347,7 +357,9 @@ def read_known(raw: bytes, packet_type: str) -> list[Part] | None:
     the parts' places and fields are `walk`'s; only the questions `walk` hands to the standard
     library (content type, boundary, charset, file name) are answered from fields that match
     the few exact forms hexpost writes, which say the same as the library would. A field of any
-    other form (a gateway's rewrite, a stranger's mail) gives None: nothing is guessed."""
+    other form (a gateway's rewrite, a stranger's mail) gives None: nothing is guessed. The
+    two parts' header blocks, when they are byte for byte what the email package writes, are
+    not even cut (`_exact_children`)."""
     split = _split_head(raw, 0, len(raw))
     if split is None:
         return None
@@ -360,6 +372,9 @@ def read_known(raw: bytes, packet_type: str) -> list[Part] | None:
     if len(children) != 2:
         return None
     parts = [Part.known(top, split[1], len(raw), True, "multipart/mixed", known.group(1))]
+    exact = _exact_children(raw, children, packet_type)
+    if exact is not None:
+        return parts + exact
     for index, (start, end) in enumerate(children):
         split = _split_head(raw, start, end)
         if split is None:
@@ -381,3 +396,65 @@ def read_known(raw: bytes, packet_type: str) -> list[Part] | None:
             part = Part.known(fields, split[1], end, False, kind, filename=named.group(1))
         parts.append(part)
     return parts
+
+
+def _text_heads() -> list[tuple[bytes, dict[str, str], str]]:
+    """The text part's header blocks the email package writes, byte for byte, each with the
+    blank line that ends it, the fields `_fields` keeps of it and its charset."""
+    heads = []
+    for charset in ("utf-8", "us-ascii"):
+        for encoding in ("7bit", "8bit", "quoted-printable", "base64"):
+            block = (
+                f'Content-Type: text/plain; charset="{charset}"\r\n'
+                f"Content-Transfer-Encoding: {encoding}\r\n"
+            ).encode()
+            heads.append((block + b"\r\n", _fields(block), charset))
+    return heads
+
+
+_TEXT_HEADS = _text_heads()
+_FILE_NAME = re.compile(rb"[0-9A-Za-z._-]{1,200}")
+_ATTACHMENT_END = b'"\r\nMIME-Version: 1.0\r\n\r\n'
+
+
+def _exact_children(
+    raw: bytes, children: list[tuple[int, int]], packet_type: str
+) -> list[Part] | None:
+    """The text part and the attachment when their header blocks are byte for byte what the
+    email package writes (only the attachment's file name varies): their parts are made
+    without cutting the blocks into fields, with the fields `_fields` finds in such a block
+    (the tests compare them). None when either block differs at all: `read_known` then cuts
+    them as `walk` does, and judges the fields it finds.
+
+    Each block is followed by its blank line within its part, so `_split_head` would end it
+    there: the first line is a header field and no blank line comes earlier."""
+    (text_start, text_end), (file_start, file_end) = children
+    for head, fields, charset in _TEXT_HEADS:
+        if raw.startswith(head, text_start, text_end):
+            text = Part.known(
+                dict(fields), text_start + len(head), text_end, False, "text/plain", charset=charset
+            )
+            break
+    else:
+        return None
+    opening = (
+        f"Content-Type: {packet_type}\r\nContent-Transfer-Encoding: base64\r\n"
+        'Content-Disposition: attachment;\r\n filename="'
+    ).encode()
+    if not raw.startswith(opening, file_start, file_end):
+        return None
+    name_start = file_start + len(opening)
+    name_end = raw.find(b'"', name_start, min(file_end, name_start + 201))
+    if name_end < 0 or _FILE_NAME.fullmatch(raw, name_start, name_end) is None:
+        return None
+    if not raw.startswith(_ATTACHMENT_END, name_end, file_end):
+        return None
+    name = raw[name_start:name_end].decode("ascii")
+    fields = {
+        "content-type": packet_type,
+        "content-transfer-encoding": "base64",
+        "content-disposition": f'attachment;\r\n filename="{name}"',
+    }
+    body_start = name_end + len(_ATTACHMENT_END)
+    attachment = Part.known(fields, body_start, file_end, False, packet_type, filename=name)
+    return [text, attachment]

@@ -235,3 +235,161 @@ def test_a_flood_of_false_delimiters_in_our_layout_stays_bounded(packet: Verifie
     _, calls = counted(mime.read_message, flooded)
     assert calls < CALL_BUDGET
     same_as_general(flooded)
+
+
+def _fields_as_before(block: bytes) -> dict[str, str]:
+    """`mimeparts._fields` as it was written first (one field name searched at a time, every
+    folded line followed step by step): the reference its faster form must agree with."""
+    head: dict[str, str] = {}
+    text = b"\n" + block
+    lowered = text.lower()
+    for name in mimeparts.FIELDS:
+        at = lowered.find(b"\n" + name.encode() + b":")
+        if at < 0:
+            continue
+        start = at + len(name) + 2
+        stop = start
+        while True:
+            newline = text.find(b"\n", stop)
+            if newline < 0:
+                stop = len(text)
+                break
+            stop = newline
+            if newline - start > mimeparts.MAX_FIELD or text[newline + 1 : newline + 2] not in (
+                b" ",
+                b"\t",
+            ):
+                break
+            stop = newline + 1
+        value = text[start:stop][: mimeparts.MAX_FIELD * 4].decode("utf-8", "replace")
+        value = value.strip(" \t\r\n")[: mimeparts.MAX_FIELD]
+        if value.count(";") > mimeparts.MAX_PARAMS:
+            value = ";".join(value.split(";", mimeparts.MAX_PARAMS + 1)[: mimeparts.MAX_PARAMS + 1])
+        head[name] = value
+    return head
+
+
+def _header_like_as_before(raw: bytes) -> bool:
+    """Whether `mimeparts._split_head` took the first line for a header field, as written first."""
+    name, colon, _ = raw[:200].partition(b":")
+    return bool(colon and name and all(32 < c < 127 for c in name))
+
+
+def test_header_fields_are_cut_as_before_under_random_edits(packet: VerifiedPacket) -> None:
+    """Edits that fold, unfold, lengthen (past `MAX_FIELD`) and break header fields: the
+    fields kept and where a header block is taken to start agree with the first forms."""
+    rng = random.Random(1616)
+    raw = email(packet)
+    head = raw[: raw.index(b"\r\n\r\n") + 2]
+    inserts = (b"\r\n ", b"\r\n\t", b"\n", b"x" * 1200, b"; a=b" * 5, b"\xc3\xa9", b":", b" ")
+    for _ in range(3000):
+        mutated = head
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(mutated))
+            if rng.random() < 0.5:
+                mutated = mutated[:at] + rng.choice(inserts) + mutated[at:]
+            else:
+                mutated = mutated[:at] + mutated[at + rng.randrange(1, 20) :]
+        assert mimeparts._fields(mutated) == _fields_as_before(mutated)
+        split = mimeparts._split_head(mutated, 0, len(mutated))
+        if not mutated.startswith((b"\n", b"\r\n", b"From ", b" ", b"\t")):
+            assert (split != (0, 0)) == _header_like_as_before(mutated)
+
+
+def test_header_fields_at_the_edges_are_cut_as_before() -> None:
+    """The edges random edits seldom hit: a folded field whose line break lies just before, at
+    or just past `MAX_FIELD` bytes, and a first line whose name holds each possible byte."""
+    for length in range(mimeparts.MAX_FIELD - 24, mimeparts.MAX_FIELD + 6):
+        for fold in (b"\r\n ", b"\n\t", b"\r\n\r\n "):
+            value = b"a" * length + fold + b"b; c=d" + fold + b"f"
+            block = b"Subject: x\r\nContent-Type: " + value + b"\r\nTo: e"
+            assert mimeparts._fields(block) == _fields_as_before(block), (length, fold)
+    for byte in range(256):
+        first = b"X" + bytes([byte]) + b"Y: v\r\n\r\nbody"
+        if first.startswith((b"\n", b"\r\n", b"From ", b" ", b"\t")):
+            continue
+        split = mimeparts._split_head(first, 0, len(first))
+        assert (split != (0, 0)) == _header_like_as_before(first), byte
+
+
+def _children_of(raw: bytes) -> list[tuple[int, int]]:
+    split = mimeparts._split_head(raw, 0, len(raw))
+    assert split is not None
+    boundary = mimeparts._fields(raw[: split[0]])["content-type"].split('"')[1]
+    return mimeparts._children(raw, split[1], len(raw), boundary, mimeparts._Budget())
+
+
+@pytest.mark.parametrize("summary", ["plain words", "\u00e9t\u00e9 \u2014 1411", "x" * 900])
+@pytest.mark.parametrize("chat", [False, True])
+def test_the_exact_headers_of_our_parts_are_read_as_the_fields_say(
+    packet: VerifiedPacket, summary: str, chat: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Our own text part and attachment (a packet's or a chat message's name, any text
+    encoding the email package picks) take the shortcut that skips cutting their header
+    blocks, and give the parts, fields included, that cutting them gives."""
+    raw = email(packet, summary=[summary])
+    if chat:
+        name = mime.attachment_name(packet.body.game_id, packet.body.seq).encode()
+        chat_name = mime.chat_name(packet.body.game_id, packet.body.seq).encode()
+        assert name in raw
+        raw = raw.replace(name, chat_name)
+    assert mimeparts._exact_children(raw, _children_of(raw), PACKET_TYPE) is not None
+    fast = mimeparts.read_known(raw, PACKET_TYPE)
+    monkeypatch.setattr(mimeparts, "_exact_children", lambda *args: None)
+    cut = mimeparts.read_known(raw, PACKET_TYPE)
+    assert fast is not None and cut is not None
+    assert facts(fast) == facts(cut) == facts(mimeparts.walk(raw))
+
+
+def test_random_edits_of_our_part_headers_never_make_the_readers_disagree(
+    packet: VerifiedPacket,
+) -> None:
+    """Edits inside the two parts' header blocks, where the shortcut compares bytes: whenever
+    the fast path takes the email its parts are the walk's, and reading gives the general
+    reader's result; the shortcut was taken for some and refused for others."""
+    rng = random.Random(1617)
+    raw = email(packet)
+    children = _children_of(raw)
+    spans = [(start, raw.index(b"\r\n\r\n", start) + 4) for start, _ in children]
+    taken = refused = 0
+    for _ in range(2000):
+        start, end = rng.choice(spans)
+        at = rng.randrange(start, end)
+        edit = rng.choice((b"", b"\r\n", b" ", b'"', b"a", b"=", b"\r\n\t"))
+        mutated = raw[:at] + edit + raw[at + rng.randrange(0, 3) :]
+        same_as_general(mutated)
+        exact = mimeparts._exact_children(mutated, _children_of(mutated), PACKET_TYPE)
+        taken += exact is not None
+        refused += exact is None
+    assert taken > 0 and refused > 0
+
+
+def test_an_armoured_repeat_of_the_attachment_reads_as_when_its_id_is_checked(
+    packet: VerifiedPacket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The armour's ``Packet:`` line is not checked for a block that repeats a copy already
+    taken: with a right id, a wrong one, or none, and with the attachment gone (the block is
+    then the first copy and is checked), reading gives what checking every block gives."""
+    other = bytes(32).hex()
+    right = packet.packet_id.hex()
+    raw = email(packet)
+    attachment = raw.rindex(b"Content-Type: application/x-hexpost-packet")
+    variants = {
+        "as written": raw,
+        "wrong id": raw.replace(right.encode(), other.encode()),
+        "no id line": raw.replace(b"Packet: " + right.encode() + b"\r\n", b""),
+        "no attachment": raw[:attachment] + b"Content-Type: text/x-other\r\n\r\nnone\r\n",
+        "no attachment, wrong id": (raw[:attachment] + b"\r\n").replace(
+            right.encode(), other.encode()
+        ),
+    }
+    shortcut = {name: read_message(mail) for name, mail in variants.items()}
+    checking = mime._decode_block
+    monkeypatch.setattr(mime, "_decode_block", lambda inner, taken=(): checking(inner))
+    for name, mail in variants.items():
+        assert shortcut[name] == read_message(mail), name
+    assert shortcut["wrong id"] is not None and shortcut["wrong id"].candidates == (packet.data,)
+    assert shortcut["no attachment"] is not None
+    assert shortcut["no attachment"].candidates == (packet.data,)
+    assert shortcut["no attachment, wrong id"] is not None
+    assert shortcut["no attachment, wrong id"].candidates == ()
