@@ -244,7 +244,7 @@ def test_genesis_of_an_unknown_ruleset_scenario_or_option_is_refused(
 ) -> None:
     table = new_table()
     genesis = table.packets[0]
-    kind = msgspec.structs.replace(genesis.body.kind, **change)  # type: ignore[arg-type]
+    kind = msgspec.structs.replace(genesis.body.kind, **change)
     body = msgspec.structs.replace(genesis.body, kind=kind)
     data = sign_body(body, table.players["north"].key, include_key=True)
     packet = open_packet(data, lambda kid: [])

@@ -22,7 +22,7 @@ from engine.fe import FE, RULESET
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
-ROUTINES = (["1", "2"], ["3A"], ["5-1A", "5-6"], [])
+ROUTINES: tuple[list[str], ...] = (["1", "2"], ["3A"], ["5-1A", "5-6"], [])
 
 
 def play(seed: int, packets: int) -> Table:
@@ -53,6 +53,7 @@ def _others_committed(table: Table, seat: str) -> bool:
 def _orders(rng: random.Random, table: Table, seat: str, step: str) -> list[object]:
     assert table.state is not None
     rules = table.state.rules
+    assert rules is not None
     if rules.setup:  # set-up: place everything (all at once or in two packets), then done
         placements: list[object] = list(default_placements(rules))
         if len(placements) > 1 and rng.random() < 0.5:

@@ -107,7 +107,7 @@ class Mailbox:
 
     def messages(self) -> list[EmailMessage]:
         parser = BytesParser(policy=email.policy.default)
-        return [parser.parsebytes(self.raw(uid)) for uid in self.uids()]  # type: ignore[misc]
+        return [parser.parsebytes(self.raw(uid)) for uid in self.uids()]
 
     def flags(self) -> dict[int, tuple[bytes, ...]]:
         found = self.client.get_flags(self.uids())

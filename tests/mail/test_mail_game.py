@@ -207,7 +207,9 @@ def test_a_game_by_email_with_a_roll_and_a_secret_choice(
         assert message["In-Reply-To"] in known
     invitation = messages[0]
     assert "invit" in invitation["Subject"].lower()
-    text = invitation.get_body(preferencelist=("plain",)).get_content()
+    body = invitation.get_body(preferencelist=("plain",))
+    assert body is not None
+    text = body.get_content()
     identity = alice.replica.identity
     assert identity is not None
     assert fingerprint(identity.public_key) in text
@@ -724,9 +726,12 @@ def test_invitation_by_mail_through_the_commands(
     )
     try:
         lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(
-            target=lambda: [lines.put(line) for line in watcher.stdout or ()], daemon=True
-        ).start()
+
+        def forward() -> None:
+            for line in watcher.stdout or ():
+                lines.put(line)
+
+        threading.Thread(target=forward, daemon=True).start()
         seen = _read_until(lines, "watching ")
         run(alice, "chat", game, "hello by mail")  # a chat message: outside the chain
         run(alice, "sync")

@@ -170,7 +170,7 @@ def test_oversized_file_is_refused_without_reading_it_whole(
             data: bytes = self.handle.read(size)  # type: ignore[attr-defined]
             return data
 
-    monkeypatch.setattr(designs.os, "fdopen", lambda fd, mode: Spy(real_fdopen(fd, mode)))
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Spy(real_fdopen(fd, mode)))
     with pytest.raises(DesignFileError, match="larger than 16384 bytes"):
         load_design(tmp_path, "huge")
     assert sizes == [designs.MAX_FILE_BYTES + 1]
@@ -210,7 +210,7 @@ def test_no_overwrite_even_without_hard_links(
     def no_links(_source: object, _target: object) -> None:
         raise OSError("links not supported")
 
-    monkeypatch.setattr(designs.os, "link", no_links)
+    monkeypatch.setattr(os, "link", no_links)
     save_design(tmp_path, "scout", SCOUT)
     with pytest.raises(DesignExistsError):
         save_design(tmp_path, "scout", DesignInputs(size=5, tl=15))
@@ -227,7 +227,7 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(
     def disk_full(_fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(designs.os, "fsync", disk_full)
+    monkeypatch.setattr(os, "fsync", disk_full)
     with pytest.raises(OSError, match="No space left"):
         save_design(tmp_path, "scout", DesignInputs(size=5, tl=15), replace=True)
     assert file_of(tmp_path, "scout").read_bytes() == before
@@ -241,7 +241,7 @@ def test_failed_move_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
     def crash(_source: object, _target: object) -> None:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(designs.os, "replace", crash)
+    monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError):
         save_design(tmp_path, "scout", DesignInputs(size=5, tl=15), replace=True)
     assert file_of(tmp_path, "scout").read_bytes() == before

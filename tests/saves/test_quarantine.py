@@ -50,7 +50,7 @@ class Handed:
 
 
 def _pull(player: Player, items: list[IncomingPacket]) -> list[Outcome]:
-    return asyncio.run(pull(player.replica, Handed(items), now))  # type: ignore[arg-type]
+    return asyncio.run(pull(player.replica, Handed(items), now))
 
 
 def _seen(player: Player) -> set[str]:

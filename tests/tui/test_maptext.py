@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -445,7 +446,7 @@ def test_legend_covers_unowned_units_and_cursor_and_stays_short() -> None:
 # --- snapshots ----------------------------------------------------------------------------
 
 
-def snapshot_text(case: dict[str, object]) -> str:
+def snapshot_text(case: dict[str, Any]) -> str:
     return "\n".join(render_galaxy(**case)) + "\n"
 
 

@@ -9,7 +9,8 @@ import msgspec
 
 from engine.core.ruleset import Applied, Decision, DecisionKind, Event, OptionValue
 from engine.core.turn_orders import Done
-from engine.fe import RULESET, flow
+from engine.fe import FE as RULESET
+from engine.fe import flow
 from engine.fe.model import FeState, Order, RetreatOrder
 from engine.fe.steps import combat_damage
 from engine.fe.steps.setup_stage import default_placements
@@ -98,8 +99,8 @@ def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
         return state
     seat = decision.seats[0]
     if state.setup:
-        for order in default_placements(state):
-            state = play(state, seat, order, events)
+        for placement in default_placements(state):
+            state = play(state, seat, placement, events)
     if scripted_retreat(state, seat, decision.step):
         state = play(state, seat, RetreatOrder(), events)  # battles are short (302.71)
     if decision.step in combat_damage.ALLOCATION_STEPS and combat_damage.finish(state, seat):

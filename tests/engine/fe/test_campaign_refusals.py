@@ -18,9 +18,10 @@ from engine.core.errors import IllegalOrder
 from engine.core.game import apply_packet
 from engine.core.packets import Turn, open_packet, raw_public_key, sign_body
 from engine.core.state import encode_state, state_hash
+from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.galaxy import load_galaxy
-from engine.fe.model import BuildOrder, Done
+from engine.fe.model import BuildOrder
 from engine.fe.production import primary_capital
 from tests.engine.fe_play import set_up
 from tests.engine.fe_wind import walk_to
@@ -63,6 +64,7 @@ def test_a_build_off_the_schedule_refuses_the_whole_packet() -> None:
     assert table.state is not None
     hash_before = state_hash(table.state)
     legal = BuildOrder(cls="F5", hex=capital("KLI"), empire="KLI")
+    assert table.state.rules is not None
     assert not RULESET.validate(table.state.rules, "coalition", legal)
     off = BuildOrder(cls="C8", hex=capital("KLI"), empire="KLI")
     refusal = forged(table, "coalition", legal, off, Done())

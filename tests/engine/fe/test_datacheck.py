@@ -215,7 +215,7 @@ class _Province(msgspec.Struct):
 class _TinyMap:
     """Two Kzinti provinces and one Klingon one; every other hex is empty space."""
 
-    empires = (_Empire("KLI"), _Empire("KZI"))
+    empires: tuple[_Empire, ...] = (_Empire("KLI"), _Empire("KZI"))
     provinces = (
         _Province("KZI-05", "KZI", (1104, 1105, 1204, 1205, 1305)),
         _Province("KZI-10", "KZI", (1404, 1405, 1504, 1505, 1604, 1605)),

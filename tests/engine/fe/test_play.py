@@ -10,7 +10,7 @@ import pytest
 
 from engine.core.ruleset import DecisionKind, Event, RollRequest
 from engine.core.turn_orders import Back, Done, Note, Roll
-from engine.fe import RULESET
+from engine.fe import FE as RULESET
 from engine.fe.flow import sequence
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import (

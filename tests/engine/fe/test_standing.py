@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.turn_orders import Done, Standing
-from engine.fe import RULESET
+from engine.fe import FE as RULESET
 from tests.engine.fe.helpers import (
     at_step,
     battle_start,

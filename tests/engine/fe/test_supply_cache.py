@@ -135,7 +135,7 @@ FIGHTERS_STEP = Step("6E", "6", "fighters", Actor.BOTH, StepKind.AUTOMATIC)
 def _free_fighters(state: FeState) -> list[tuple[str, list[str], list[str]]]:
     events: list[Event] = []
     replacements.free_fighters(state, FIGHTERS_STEP, events)
-    return [(e.data["empire"], e.data["replaced"], e.data["unsupplied"]) for e in events]  # type: ignore[misc]
+    return [(e.data["empire"], e.data["replaced"], e.data["unsupplied"]) for e in events]
 
 
 def _answers(state: FeState) -> Answers:
@@ -358,8 +358,8 @@ def _build(state: FeState, rng: random.Random) -> tuple[FeState, str]:
     near = rng.choice([u for u in _on_map(state) if u.empire == empire] or _on_map(state))
     (uid,) = next_ids(state.board, empire, 1)
     owned = [u.cls for u in _on_map(state) if u.empire == empire and ":" not in u.cls]
-    carriers = [c for c in owned if load_units().find(empire, c) is not None
-                and load_units().find(empire, c).full.fighters2 > 0]  # fmt: skip
+    carriers = [c for c in owned if (found := load_units().find(empire, c)) is not None
+                and found.full.fighters2 > 0]  # fmt: skip
     cls = rng.choice(carriers or owned)
     unit = Unit(uid, empire, cls, near.hex)
     return state.with_board(state.board.with_units([unit])), f"built {cls} {uid}"

@@ -43,9 +43,9 @@ def test_every_empire_and_class_is_there() -> None:
 
 def test_federation_heavy_cruiser() -> None:
     ca = unit_class("FED", "CA")  # CA  8/4  cmd 8  Y129  Schedule: 8  salvage 2.4
-    assert (ca.attack, ca.defense) == (8, 8)
+    assert (ca.attack, ca.defense) == (Fraction(8), Fraction(8))
     assert ca.crippled is not None
-    assert (ca.crippled.attack, ca.crippled.defense) == (4, 4)
+    assert (ca.crippled.attack, ca.crippled.defense) == (Fraction(4), Fraction(4))
     assert ca.command == 8
     assert ca.available == Date(129)
     assert ca.construction is not None and ca.construction.cost == 8
@@ -64,9 +64,13 @@ def test_klingon_d7() -> None:
 
 def test_carrier_with_fighters() -> None:
     cvs = unit_class("FED", "CVS")  # CVS  7-8(6)/3-4(3)  For CA: 10+12  From CA: 2+12
-    assert (cvs.attack, cvs.defense, cvs.full.fighters) == (7, 8, 6)
+    assert (cvs.attack, cvs.defense, cvs.full.fighters) == (Fraction(7), Fraction(8), Fraction(6))
     assert cvs.crippled is not None
-    assert (cvs.crippled.attack, cvs.crippled.defense, cvs.crippled.fighters) == (3, 4, 3)
+    assert (cvs.crippled.attack, cvs.crippled.defense, cvs.crippled.fighters) == (
+        Fraction(3),
+        Fraction(4),
+        Fraction(3),
+    )
     assert cvs.carrier == "medium"
     assert cvs.substitutions == (
         Substitution(("CA",), cost2=20, fighter_cost2=24),
@@ -84,7 +88,11 @@ def test_heavy_fighters_count_on_top() -> None:
 
 def test_half_factors_stay_exact() -> None:
     wh = unit_class("ROM", "WH")  # WH  2.5-5(2.5)/1-3(1)
-    assert (wh.attack, wh.defense, wh.full.fighters) == (Fraction(5, 2), 5, Fraction(5, 2))
+    assert (wh.attack, wh.defense, wh.full.fighters) == (
+        Fraction(5, 2),
+        Fraction(5),
+        Fraction(5, 2),
+    )
     vp = unit_class("KLI", "VP")  # VP  0(2.5)/None, a pod with no crippled side
     assert vp.full.fighters2 == 5 and vp.crippled is None and vp.pod and vp.max_in_service == 6
     lc = unit_class("HYD", "LC")  # LC  7-9(3)/5(1▲)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Event
-from engine.fe import RULESET
+from engine.fe import FE as RULESET
 from engine.fe.face import FACE
 from engine.fe.model import FeState
 from engine.fe.steps import combat

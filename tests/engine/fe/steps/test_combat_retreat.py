@@ -20,7 +20,8 @@ import pytest
 from engine.core.errors import OutOfTurn
 from engine.core.ruleset import DecisionKind, Event, RollRequest
 from engine.core.turn_orders import Done
-from engine.fe import RULESET, supply
+from engine.fe import FE as RULESET
+from engine.fe import supply
 from engine.fe.blocking import Blocking
 from engine.fe.combat.retreat import RetreatHex, legal_retreat_hexes
 from engine.fe.face import FACE

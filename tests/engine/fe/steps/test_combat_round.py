@@ -8,6 +8,8 @@ tables (units.json, the SIT) and the 300 combat table printed in the rulebook su
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from engine.core.errors import IllegalOrder
@@ -123,7 +125,7 @@ def damaged_round() -> FeState:
     return run_to(state, "5-6A")
 
 
-def order_refusals(state: FeState, seat: str, item: dict[str, object]) -> list[str]:
+def order_refusals(state: FeState, seat: str, item: Mapping[str, object]) -> list[str]:
     (order,) = parse_orders([item])
     return [f"{v.message} ({v.rule})" for v in RULESET.validate(state, seat, order)]
 

@@ -12,7 +12,7 @@ from engine.core.ruleset import Event
 from engine.fe import FE, RULESET, battle_report
 from engine.fe.model import FeState
 from engine.fe.steps import combat_damage
-from tests.engine.fe.helpers import battle_choice, owed
+from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.tutorial_states import (
     SEATS,
     TUTORIAL_SETUP,
@@ -23,6 +23,7 @@ from tests.engine.fe.steps.tutorial_states import (
     run_to,
     texts,
 )
+from tests.engine.fe_play import battle_choice
 
 HEXES = {"KZI-0003": 1104, "KLI-0001": 1104, "KLI-0002": 1104}
 

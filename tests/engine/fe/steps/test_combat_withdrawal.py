@@ -18,10 +18,11 @@ import msgspec
 
 from engine.core.face import ParamKind
 from engine.core.ruleset import Event
-from engine.fe import RULESET
+from engine.fe import FE as RULESET
 from engine.fe.face import FACE
 from engine.fe.forces import Unit
-from engine.fe.model import FeState, WithdrawOrder
+from engine.fe.model import FeState
+from engine.fe.opening import WithdrawOrder
 from engine.fe.sequence import load_sequence
 from engine.fe.steps import combat, combat_round, combat_withdrawal
 from tests.engine.fe.helpers import owed, run_until

@@ -18,6 +18,7 @@ from engine.core.turn_orders import Done
 from engine.fe import FE
 from engine.fe.forces import Board
 from engine.fe.model import Batch, FeState, MoveOrder, Order, Place, React
+from engine.fe.sequence import load_sequence
 from engine.fe.steps import movement, reserves
 from engine.fe.steps.movement import AREA
 
@@ -422,9 +423,7 @@ def test_a_reserve_may_move_to_open_a_supply_path(monkeypatch: pytest.MonkeyPatc
 
 def test_a_move_with_no_target_in_reach_says_so() -> None:
     state = _run_to(_with_reserves(_at_movement(), *STARBASE_SQUADRON), "3B2")
-    state = msgspec.structs.replace(
-        state, step=[s.id for s in movement.load_sequence().main].index("4B")
-    )
+    state = msgspec.structs.replace(state, step=[s.id for s in load_sequence().main].index("4B"))
     (problem,) = _refused(state, "alliance", _move(STARBASE_SQUADRON, "1704", "1705"))
     assert problem.message.endswith("1705 is none; none is within 6 hexes of 1704")
 
@@ -437,7 +436,7 @@ def test_4b_passes_when_no_reserve_fleet_can_reach_a_target() -> None:
         "4B Move reserve fleets: no alliance reserve fleet is within reach of a battle or "
         "target hex (203.7)"
     ) in [e.text for e in events if e.kind == "step-passed"]
-    assert AREA.skip(_flank_patrol_to_1606(), movement.load_sequence().steps["4B"]) == ""
+    assert AREA.skip(_flank_patrol_to_1606(), load_sequence().steps["4B"]) == ""
 
 
 def test_a_reserve_fleet_avoids_enemy_occupied_hexes_when_it_can() -> None:
