@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict engine saves mail tui
+	$(BIN)/mypy --strict engine saves mail tui tests
 
 # The suite on two workers, one test file per worker at a time (a file's module fixtures stay in
 # one process). tests/conftest.py hands the heaviest files out first; --no-loadscope-reorder

@@ -52,8 +52,6 @@ from engine.core.errors import PacketError, VersionError
 from engine.core.packets import MAX_PACKET_SIZE, packet_id, read_envelope
 from mail import mimeparts
 from mail.transport import OutgoingPacket
-from saves.subject import Subject as Subject  # re-exported for callers
-from saves.subject import format_subject as format_subject
 
 PACKET_TYPE = "application/x-hexpost-packet"
 """The MIME type of the attachment."""

@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -166,7 +166,7 @@ class HexpostApp(App[None]):
 
         self.push_screen(DesignerScreen())
 
-    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's own commands, then every hexpost key that can act now, by its
         description (only the ones `check_action` allows at this moment).
 

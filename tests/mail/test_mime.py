@@ -20,16 +20,15 @@ from mail.mime import (
     ARMOR_END,
     HEADER,
     PACKET_TYPE,
-    Subject,
     armor,
     build_message,
-    format_subject,
     is_hexpost,
     make_message_id,
     packet_from_message,
     read_message,
 )
 from mail.transport import OutgoingPacket
+from saves.subject import Subject, format_subject
 from tests.engine.table import Table
 from tests.engine.toy import TOY, Say
 

@@ -400,10 +400,7 @@ def test_an_older_home_is_upgraded_in_place_and_keeps_its_queue(alice: Player, b
 # --- subjects and summaries --------------------------------------------------------------
 
 
-def test_subject_format_lives_in_saves_and_mail_mime_re_exports_it() -> None:
-    from mail import mime
-
-    assert mime.Subject is Subject and mime.format_subject is format_subject
+def test_subject_format_lives_in_saves() -> None:
     assert format_subject(Subject("border", "coalition", "orders 3B2", 24, "T1 Fall Y168")) == (
         "[hexpost] border T1 Fall Y168 coalition: orders 3B2 (packet 24)"
     )

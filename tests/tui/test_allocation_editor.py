@@ -95,7 +95,7 @@ class BattleSession(Session):
 
 
 class BattleApp(HexpostApp):
-    CSS_PATH = Path(app_module.__file__).parent / "app.tcss"
+    CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 
     def __init__(self, home: Home, state: FeState, seat: str) -> None:
         super().__init__(home)

@@ -29,6 +29,7 @@ from tests.tui.test_app import (
     open_game,
     settle,
     status_text,
+    top,
 )
 from tui.app import HexpostApp
 from tui.services.log import event_rows
@@ -135,7 +136,7 @@ async def test_a_chat_line_is_sent_and_shows_in_both_logs(tutorial: Tutorial) ->
         assert not isinstance(app.screen, PassphraseDialog)
         assert app.screen.query_one(Input).password is False
         await type_line(pilot, "Shall we play on?")
-        assert app.screen is screen
+        assert top(app) is screen
         assert "chat message 1 signed and queued" in status_text(app)
         await settle(pilot)
         rows = screen.query_one(EventLog).rows

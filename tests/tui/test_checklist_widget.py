@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.style import Style
 from textual.app import App, ComposeResult
+from textual.widgets.tree import TreeNode
 
 from engine.fe.face import FACE
 from engine.fe.model import FeState
@@ -46,14 +47,28 @@ class ChecklistApp(App[None]):
         yield ChecklistTree(id="checklist")
 
     def on_mount(self) -> None:
-        self.tree.show_items(self.items, self.seats)
+        self.checklist.show_items(self.items, self.seats)
 
     @property
-    def tree(self) -> ChecklistTree:
+    def checklist(self) -> ChecklistTree:
         return self.query_one(ChecklistTree)
 
     def on_checklist_tree_step_selected(self, message: ChecklistTree.StepSelected) -> None:
         self.selected.append(message.step_id)
+
+
+def phase_at(tree: ChecklistTree, phase_id: str) -> TreeNode[str]:
+    """The phase's node, which the test expects to be there."""
+    node = tree.phase_node(phase_id)
+    assert node is not None, phase_id
+    return node
+
+
+def step_at(tree: ChecklistTree, step_id: str) -> TreeNode[str]:
+    """The step's node, which the test expects to be there."""
+    node = tree.step_node(step_id)
+    assert node is not None, step_id
+    return node
 
 
 def visible_text(tree: ChecklistTree) -> list[str]:
@@ -71,7 +86,7 @@ async def test_one_node_per_phase_and_step_with_their_marks() -> None:
     app = ChecklistApp(items)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
+        tree = app.checklist
         phases = list(dict.fromkeys(item.phase for item in items))
         assert phases == [str(n) for n in range(1, 11)]
         assert [str(node.label) for node in tree.root.children][2] == (
@@ -99,8 +114,8 @@ async def test_one_node_per_phase_and_step_with_their_marks() -> None:
         assert label(tree, "1A2").startswith("[x] 1A2    A B  ")
         secret = next(item.step for item in items if item.kind == "secret")
         assert label(tree, secret)[11] == "S"
-        assert str(tree.phase_node("1").label).startswith("[x]  1 Economics")
-        assert str(tree.phase_node("4").label) == "[ ]  4 Reserve movement  (105.0)  0/2"
+        assert str(phase_at(tree, "1").label).startswith("[x]  1 Economics")
+        assert str(phase_at(tree, "4").label) == "[ ]  4 Reserve movement  (105.0)  0/2"
 
 
 async def test_seat_names_replace_the_role_letters() -> None:
@@ -108,29 +123,29 @@ async def test_seat_names_replace_the_role_letters() -> None:
     app = ChecklistApp(at("3B2"), seats)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert label(app.tree, "3B2").startswith("[>] 3B2    D coalition  Operational")
-        assert label(app.tree, "3B3").startswith("[ ] 3B3    D alliance   Reaction")
-        assert label(app.tree, "1A2").startswith("[x] 1A2    A both       Supply")
-        assert label(app.tree, "1A1").startswith("[x] 1A1    M -          Bases")
+        assert label(app.checklist, "3B2").startswith("[>] 3B2    D coalition  Operational")
+        assert label(app.checklist, "3B3").startswith("[ ] 3B3    D alliance   Reaction")
+        assert label(app.checklist, "1A2").startswith("[x] 1A2    A both       Supply")
+        assert label(app.checklist, "1A1").startswith("[x] 1A1    M -          Bases")
 
 
 async def test_the_set_up_part_comes_first_as_its_own_phase() -> None:
     app = ChecklistApp(in_setup())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        first = app.tree.root.children[0]
+        first = app.checklist.root.children[0]
         assert str(first.label) == "[>]  0 Set-up  (600.0)  0/5"
         assert first.is_expanded
-        assert app.tree.cursor_node is app.tree.step_node("0-LYR")
-        assert app.tree.current_step == "0-LYR"
+        assert app.checklist.cursor_node is app.checklist.step_node("0-LYR")
+        assert app.checklist.current_step == "0-LYR"
 
 
 async def test_the_current_step_is_selected_styled_and_on_screen() -> None:
     app = ChecklistApp(at("3B2"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
-        node = tree.step_node("3B2")
+        tree = app.checklist
+        node = step_at(tree, "3B2")
         assert tree.current_step == "3B2"
         assert tree.cursor_node is node
         assert [n for n in tree.root.children if n.is_expanded] == [tree.phase_node("3")]
@@ -141,7 +156,7 @@ async def test_the_current_step_is_selected_styled_and_on_screen() -> None:
         assert {"[ ] 3B4 ", "[ ] 3B5 ", "[ ] 3B6 "} <= set(shown), "what comes next shows too"
         current = tree.render_label(node, Style(), Style())
         assert any(span.style and Style.parse(str(span.style)).bold for span in current.spans)
-        other = tree.render_label(tree.step_node("3B3"), Style(), Style())
+        other = tree.render_label(step_at(tree, "3B3"), Style(), Style())
         assert not any(span.style and Style.parse(str(span.style)).bold for span in other.spans)
 
 
@@ -149,14 +164,14 @@ async def test_c_brings_the_cursor_back_to_the_current_step() -> None:
     app = ChecklistApp(at("3B2"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
+        tree = app.checklist
         tree.focus()
         await pilot.press("up", "up", "up")
         assert tree.cursor_node is tree.step_node("3A-6C")
-        tree.phase_node("3").collapse()
+        phase_at(tree, "3").collapse()
         await pilot.press("c")
         await pilot.pause()
-        assert tree.phase_node("3").is_expanded
+        assert phase_at(tree, "3").is_expanded
         assert tree.cursor_node is tree.step_node("3B2")
 
 
@@ -164,7 +179,7 @@ async def test_c_scrolls_the_current_step_near_the_top_to_show_what_comes_next()
     app = ChecklistApp(at("3B2"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
+        tree = app.checklist
         tree.focus()
         await pilot.press("plus", "home")
         await pilot.pause()
@@ -180,26 +195,26 @@ async def test_a_refresh_keeps_the_phases_the_player_opened_and_closed() -> None
     app = ChecklistApp(at("3B2"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
+        tree = app.checklist
         tree.focus()
         tree.move_cursor(tree.phase_node("6"))
         await pilot.press("space")
-        assert tree.phase_node("6").is_expanded
+        assert phase_at(tree, "6").is_expanded
 
         tree.show_items(at("3B2"))  # same step: nothing moves
         await pilot.pause()
-        assert tree.phase_node("6").is_expanded
+        assert phase_at(tree, "6").is_expanded
         assert tree.cursor_node is tree.phase_node("6")
 
-        tree.phase_node("3").collapse()
+        phase_at(tree, "3").collapse()
         tree.show_items(at("3B2"))
         await pilot.pause()
-        assert not tree.phase_node("3").is_expanded, "the player closed it; still current"
+        assert not phase_at(tree, "3").is_expanded, "the player closed it; still current"
 
         tree.show_items(at("3B4"))  # the game moved on
         await pilot.pause()
-        assert tree.phase_node("3").is_expanded
-        assert tree.phase_node("6").is_expanded
+        assert phase_at(tree, "3").is_expanded
+        assert phase_at(tree, "6").is_expanded
         assert tree.cursor_node is tree.step_node("3B4")
         assert label(tree, "3B2").startswith("[x] 3B2 ")
         assert label(tree, "3B4").startswith("[>] 3B4 ")
@@ -209,16 +224,16 @@ async def test_a_new_shape_rebuilds_but_keeps_open_phases() -> None:
     app = ChecklistApp(in_setup())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
-        tree.phase_node("7").expand()
+        tree = app.checklist
+        phase_at(tree, "7").expand()
         tree.show_items(at("1A1"))  # set-up over: no phase 0
         await pilot.pause()
         assert tree.phase_node("0") is None
         assert tree.step_node("0-LYR") is None
         assert len(tree.root.children) == 10
-        assert tree.phase_node("7").is_expanded
-        assert tree.phase_node("1").is_expanded
-        assert not tree.phase_node("2").is_expanded
+        assert phase_at(tree, "7").is_expanded
+        assert phase_at(tree, "1").is_expanded
+        assert not phase_at(tree, "2").is_expanded
         assert tree.cursor_node is tree.step_node("1A1")
 
 
@@ -226,7 +241,7 @@ async def test_enter_on_a_step_posts_step_selected_and_on_a_phase_does_not() -> 
     app = ChecklistApp(at("3B2"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
+        tree = app.checklist
         tree.focus()
         await pilot.press("enter")
         await pilot.pause()
@@ -238,14 +253,14 @@ async def test_enter_on_a_step_posts_step_selected_and_on_a_phase_does_not() -> 
         await pilot.press("enter")
         await pilot.pause()
         assert app.selected == ["3B2", "3B3"]
-        assert tree.phase_node("4").is_expanded, "enter opens a phase"
+        assert phase_at(tree, "4").is_expanded, "enter opens a phase"
 
 
 async def test_plus_opens_every_phase_and_minus_closes_the_others() -> None:
     app = ChecklistApp(at("3B2"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        tree = app.tree
+        tree = app.checklist
         tree.focus()
         await pilot.press("plus")
         assert all(node.is_expanded for node in tree.root.children)
@@ -264,6 +279,6 @@ async def test_lines_without_phase_titles_are_grouped_by_phase_id() -> None:
     app = ChecklistApp(rows)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert [str(n.label) for n in app.tree.root.children] == ["[>]  1 Phase 1  1/3"]
-        assert label(app.tree, "answer") == "[>] answer M B  Step answer"
-        assert app.tree.current_step == "answer"
+        assert [str(n.label) for n in app.checklist.root.children] == ["[>]  1 Phase 1  1/3"]
+        assert label(app.checklist, "answer") == "[>] answer M B  Step answer"
+        assert app.checklist.current_step == "answer"

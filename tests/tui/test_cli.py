@@ -89,6 +89,7 @@ def plan_walk(
         rules = replica.state(replica.find(game).game_id).rules
     finally:
         holder.close()
+    assert rules is not None, f"{game} has not begun"
 
     def run_of(rules: Any, seat: str) -> list[str]:
         run = FE.own_run(rules, seat, target)

@@ -19,7 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from engine.design import derive, inputs_as_dict, make_inputs
 from saves import designs as store
 from saves.home import Home
-from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text, top
 from tests.tui.test_snapshots import SnapCompare, still_cursors
 from tui.app import HexpostApp
 from tui.screens.designer import DesignerScreen
@@ -109,7 +109,7 @@ async def test_the_field_shows_its_range_and_its_help(tmp_path: Path) -> None:
         screen = await open_designer(pilot)
         size = screen.query_one("#design-size", Input)
         assert size.tooltip is not None and "SIZE + 11" in str(size.tooltip)
-        ranges = [str(s.content) for s in screen.query(".design-range").results()]
+        ranges = [str(s.content) for s in screen.query(".design-range").results(Static)]
         assert ranges[:2] == ["-10..+10", "10..30"]  # size, tech level
 
 
@@ -190,7 +190,7 @@ async def test_save_then_load_round_trip(tmp_path: Path) -> None:
         assert isinstance(app.screen, NameDialog)
         await pilot.press(*"cutter", "enter")
         await settle(pilot)
-        assert app.screen is screen
+        assert top(app) is screen
         assert status_text(app) == "saved design cutter (designs/cutter.toml in the home)"
         stored = saved_inputs(app, "cutter")
         assert stored["size"] == 2 and stored["tl"] == 20
@@ -204,7 +204,7 @@ async def test_save_then_load_round_trip(tmp_path: Path) -> None:
         assert picker.query_one(OptionList).has_focus
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen is screen
+        assert top(app) is screen
         assert form.values["size"] == "+2"
         assert form.values["tl"] == "20"
         assert "Habitable space: 169 spaces" in form.figure_text("habitable_space")
@@ -288,7 +288,7 @@ async def test_a_name_the_store_refuses_is_asked_again_with_the_reason(tmp_path:
         screen = await open_designer(pilot)
         await pilot.press("ctrl+s", *"my ship", "enter")
         await settle(pilot)
-        dialog = app.screen
+        dialog = top(app)
         assert isinstance(dialog, NameDialog)  # asked again, the name kept to mend
         assert dialog.query_one(Input).value == "my ship"
         problem = str(dialog.query_one("#name-problem", Static).content)
@@ -300,7 +300,7 @@ async def test_a_name_the_store_refuses_is_asked_again_with_the_reason(tmp_path:
         assert status_text(app) == "not saved"
         await pilot.press("ctrl+s", "enter")  # a blank name is refused in the dialog itself
         await pilot.pause()
-        dialog = app.screen
+        dialog = top(app)
         assert isinstance(dialog, NameDialog)
         assert "needs a name" in str(dialog.query_one("#name-problem", Static).content)
 

@@ -20,6 +20,7 @@ from engine.core.face import Board, MapSheet
 from engine.fe.face import FACE
 from tests.engine.fe.steps.tutorial_states import after_setup
 from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Grid
+from tui.maptext import render_line
 from tui.widgets import hexmap as hexmap_module
 from tui.widgets.goto import GotoDialog, parse_hex
 from tui.widgets.hexmap import HexMap, follow, stepped
@@ -219,7 +220,7 @@ async def test_z_switches_to_detailed_boxes_with_hex_ids_and_back() -> None:
         assert detailed[y + 1][x - 1 : x + 3] == "[K@#"  # the terrain under it
         await pilot.press("z")
         await pilot.pause()
-        assert hexmap.detail == "compact"
+        assert str(hexmap.detail) == "compact"
         assert widget_lines(hexmap) == compact
 
 
@@ -249,7 +250,7 @@ async def test_a_cursor_move_redraws_only_the_lines_it_touches(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         drawn: list[int] = []
-        draw = hexmap_module.render_line
+        draw = render_line  # what tui.widgets.hexmap calls, from tui.maptext
 
         def counting(frame: Any, y: int, cell_for: Any) -> Any:
             drawn.append(y)

@@ -36,7 +36,7 @@ from mail.loopback import LoopbackNetwork
 from mail.sync import SendFailure, SyncReport
 from saves import ledger
 from saves.home import Home
-from saves.inbox import Outcome
+from saves.outcome import Outcome
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves import conftest as saves_conftest
 from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now

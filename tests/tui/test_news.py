@@ -12,7 +12,7 @@ from saves.outcome import Outcome
 from tests.tui.conftest import Player, start_game
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.safe_text import safe_text
-from tui.screens.game import ROOMY
+from tui.screens.game_panels import ROOMY
 from tui.screens.games import game_cells
 from tui.services.news import news_lines
 from tui.services.sync import LISTED_PER_GROUP, received_lines

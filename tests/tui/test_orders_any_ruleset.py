@@ -24,7 +24,7 @@ from engine.core.face import Choice, Param, ParamKind, Summary
 from saves.home import Home
 from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
 from tests.tui.records import a_show_record
-from tests.tui.test_app import SIZE, settle
+from tests.tui.test_app import SIZE, settle, top
 from tui import app as app_module
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
@@ -108,7 +108,7 @@ class DuelSession(Session):
 
 
 class DuelApp(HexpostApp):
-    CSS_PATH = Path(app_module.__file__).parent / "app.tcss"  # the app's own styles
+    CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")  # the app's own styles
 
     def __init__(self, home: Home) -> None:
         super().__init__(home)
@@ -150,19 +150,19 @@ async def test_the_panel_offers_exactly_the_faces_forms(tmp_path: Path) -> None:
         assert [value for _, value in form.fields[1].choices] == ["6", "10"]
         assert sides.value == "6"  # a required menu starts on its first option
         await pilot.press(*"two", "tab", "tab", *"initiative", "enter")
-        assert app.screen is form and "count: a whole number" in form.error_text
+        assert top(app) is form and "count: a whole number" in form.error_text
         form.query_one("#field-count").focus()
         await pilot.press(*["backspace"] * 3, *"2", "ctrl+s")
         await settle(pilot)
         roll = {"type": "roll", "count": 2, "sides": 6, "purpose": "initiative"}
         assert panel.items == [roll]
-        assert app.session.checked[-1] == [roll]
+        assert isinstance(app.session, DuelSession) and app.session.checked[-1] == [roll]
         assert panel.check_text == "legal: would be packet 4 (1 orders)"
         await pilot.press("b")  # the step's own order: say
-        form = app.screen
-        assert isinstance(form, OrderForm) and form.title_text == "Say something (D1)"
+        say = app.screen
+        assert isinstance(say, OrderForm) and say.title_text == "Say something (D1)"
         await pilot.press("enter")
-        assert "fill in: text" in form.error_text
+        assert "fill in: text" in say.error_text
         await pilot.press(*"well met", "enter")
         await settle(pilot)
         assert panel.items == [roll, {"type": "say", "text": "well met"}]

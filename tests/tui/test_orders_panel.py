@@ -25,6 +25,7 @@ from tests.tui.test_app import (
     app_for,
     open_game,
     settle,
+    top,
     tutorial_homes,
     walk_to,
 )  # fmt: skip
@@ -94,13 +95,13 @@ async def test_a_done_checks_legal_and_is_sent_after_confirmation(game: Tutorial
         assert "1. done" in app.screen.lines
         await pilot.press("n")  # declined: nothing is sent, the drafts stay
         await settle(pilot)
-        assert app.screen is screen
+        assert top(app) is screen
         assert seq(game) == before and panel.items == [{"type": "done"}]
         await pilot.press("S")
         await settle(pilot)
         await pilot.press("y")
         await settle(pilot)
-        assert app.screen is screen
+        assert top(app) is screen
         assert seq(game) == before + 1
         assert panel.items == []
         assert panel.check_text == f"packet {before + 1} signed and queued: s sends it"

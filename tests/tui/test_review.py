@@ -28,7 +28,10 @@ from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
 
-MOVE = [{"type": "move", "units": ["KLI-0001"], "path": ["1307", "1306"]}, {"type": "batch"}]
+MOVE: list[dict[str, Any]] = [
+    {"type": "move", "units": ["KLI-0001"], "path": ["1307", "1306"]},
+    {"type": "batch"},
+]
 MOVED = "KLI-0001 D7C moved 1307->1306"
 HEAD = 24
 """The move's packet (0 genesis, 1 join, 2 Alice's acceptance of Bob's key, 3 and 4 set-up,

@@ -76,7 +76,7 @@ async def test_an_identity_is_made_with_a_passphrase_typed_twice(tmp_path: Path)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, GamesScreen)
-        assert "Erin <erin@example.org>" in app.screen.sub_title
+        assert "Erin <erin@example.org>" in str(app.screen.sub_title)
 
 
 async def test_an_identity_without_passphrase_and_a_bad_address(tmp_path: Path) -> None:
