@@ -22,24 +22,20 @@ the last packet of the chain the writer had (so a reader sees what the line answ
 
 from __future__ import annotations
 
-import hashlib
 from typing import Annotated
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.core.errors import PacketError, VersionError
+from engine.core.errors import PacketError
 from engine.core.packets import (
-    GAME_ID_SIZE,
     MAX_CHAT,
     Blob32,
     SeatName,
     SeqNumber,
     SmallInt,
-    key_id,
-    raw_public_key,
 )
+from engine.core.side_records import SideRecordKind
 from engine.core.text import SAFE_PATTERN
 
 CHAT_VERSION = 1
@@ -84,56 +80,48 @@ class VerifiedChat(msgspec.Struct, frozen=True):
     public_key: bytes
 
 
-_ENCODER = msgspec.msgpack.Encoder()
-_ENVELOPE_DECODER = msgspec.msgpack.Decoder(ChatEnvelope)
-_BODY_DECODER = msgspec.msgpack.Decoder(ChatBody)
+def _check_text(body: ChatBody) -> None:
+    if not body.text.isprintable() or body.text != body.text.strip():
+        raise PacketError("a chat message is one trimmed line of printable text")
+
+
+KIND = SideRecordKind(
+    noun="chat message",
+    short="chat",
+    domain=CHAT_DOMAIN,
+    version=CHAT_VERSION,
+    max_size=MAX_CHAT_SIZE,
+    tag=_TAG,
+    envelope_type=ChatEnvelope,
+    body_type=ChatBody,
+    check_body=_check_text,
+)
+"""How chat messages are signed, read and verified (`side_records`)."""
 
 
 def is_chat(data: bytes) -> bool:
     """Whether bytes are (or pretend to be) a chat envelope: a cheap look at the first bytes."""
-    return len(data) > len(_TAG) and data[0] == 0x95 and data[1 : 1 + len(_TAG)] == _TAG
+    return KIND.looks_like(data)
 
 
 def chat_id(body_bytes: bytes) -> bytes:
     """A chat message's id: SHA-256 of its body bytes (as a packet's id is of its body)."""
-    return hashlib.sha256(body_bytes).digest()
+    return KIND.record_id(body_bytes)
 
 
 def encode_chat_body(body: ChatBody) -> bytes:
     """The canonical bytes of a chat body (what is signed and hashed)."""
-    return _ENCODER.encode(body)
+    return KIND.encode_body(body)
 
 
 def sign_chat(body: ChatBody, private_key: Ed25519PrivateKey) -> bytes:
     """The bytes of a signed chat message."""
-    body_bytes = encode_chat_body(body)
-    envelope = ChatEnvelope(
-        version=CHAT_VERSION,
-        key_id=key_id(raw_public_key(private_key)),
-        signature=private_key.sign(CHAT_DOMAIN + body_bytes),
-        body=body_bytes,
-    )
-    return _ENCODER.encode(envelope)
+    return KIND.sign(body, private_key)
 
 
 def read_chat(data: bytes) -> ChatEnvelope:
     """Decode a chat message's envelope only (no signature check); raises `PacketError`."""
-    if len(data) > MAX_CHAT_SIZE:
-        raise PacketError(f"chat message of {len(data)} bytes is larger than {MAX_CHAT_SIZE}")
-    if not is_chat(data):
-        raise PacketError("not a hexpost chat message")
-    try:
-        envelope = _ENVELOPE_DECODER.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise PacketError(f"malformed chat message: {exc}") from None
-    if envelope.version != CHAT_VERSION:
-        raise VersionError(
-            f"chat message uses version {envelope.version}; this hexpost reads version "
-            f"{CHAT_VERSION}"
-        )
-    if len(envelope.key_id) != 8 or len(envelope.signature) != 64:
-        raise PacketError("malformed chat message: key id or signature has the wrong length")
-    return envelope
+    return KIND.read(data)
 
 
 def open_chat(data: bytes, public_key: bytes) -> VerifiedChat:
@@ -143,33 +131,10 @@ def open_chat(data: bytes, public_key: bytes) -> VerifiedChat:
     join); the caller looks it up from the seat the message names (`peek`) and never takes a
     key from the message itself.
     """
-    envelope = read_chat(data)
-    if key_id(public_key) != envelope.key_id:
-        raise PacketError("the chat message is not signed by the key bound to its seat")
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(
-            envelope.signature, CHAT_DOMAIN + envelope.body
-        )
-    except (InvalidSignature, ValueError):
-        raise PacketError("bad chat signature: altered, or not signed by its seat") from None
-    body = _decode_body(envelope.body)
-    return VerifiedChat(data=data, body=body, chat_id=chat_id(envelope.body), public_key=public_key)
+    body, record_id = KIND.verify(data, public_key)
+    return VerifiedChat(data=data, body=body, chat_id=record_id, public_key=public_key)
 
 
 def peek(data: bytes) -> ChatBody:
     """The message's body *unverified*, to find its game and seat (and so the key to verify by)."""
-    return _decode_body(read_chat(data).body)
-
-
-def _decode_body(body_bytes: bytes) -> ChatBody:
-    try:
-        body = _BODY_DECODER.decode(body_bytes)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise PacketError(f"malformed chat body: {exc}") from None
-    if encode_chat_body(body) != body_bytes:
-        raise PacketError("chat body is not canonically encoded")
-    if len(body.game_id) != GAME_ID_SIZE or len(body.head_id) != 32:
-        raise PacketError("malformed chat body: bad game id or head id")
-    if not body.text.isprintable() or body.text != body.text.strip():
-        raise PacketError("a chat message is one trimmed line of printable text")
-    return body
+    return KIND.peek(data)

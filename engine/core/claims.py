@@ -19,25 +19,21 @@ before any decoding. Times in a claim are the claimant's clock, informational li
 
 from __future__ import annotations
 
-import hashlib
 from typing import Annotated
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.core.errors import PacketError, VersionError
+from engine.core.errors import PacketError
 from engine.core.packets import (
-    GAME_ID_SIZE,
     MAX_REPLY_WINDOW_HOURS,
     Blob32,
     DecisionKey,
     SeatName,
     SeqNumber,
     SmallInt,
-    key_id,
-    raw_public_key,
 )
+from engine.core.side_records import SideRecordKind
 from engine.core.text import SAFE_PATTERN
 
 CLAIM_VERSION = 1
@@ -89,50 +85,43 @@ class VerifiedClaim(msgspec.Struct, frozen=True):
     public_key: bytes
 
 
-_ENCODER = msgspec.msgpack.Encoder()
-_ENVELOPE_DECODER = msgspec.msgpack.Decoder(ClaimEnvelope)
-_BODY_DECODER = msgspec.msgpack.Decoder(ClaimBody)
+def _check_seats(body: ClaimBody) -> None:
+    if body.seat == body.late:
+        raise PacketError("a seat cannot claim that it is late itself")
+
+
+KIND = SideRecordKind(
+    noun="claim",
+    short="claim",
+    domain=CLAIM_DOMAIN,
+    version=CLAIM_VERSION,
+    max_size=MAX_CLAIM_SIZE,
+    tag=_TAG,
+    envelope_type=ClaimEnvelope,
+    body_type=ClaimBody,
+    check_body=_check_seats,
+)
+"""How claims are signed, read and verified (`side_records`)."""
 
 
 def is_claim(data: bytes) -> bool:
     """Whether bytes are (or pretend to be) a claim envelope: a cheap look at the first bytes."""
-    return len(data) > len(_TAG) and data[0] == 0x95 and data[1 : 1 + len(_TAG)] == _TAG
+    return KIND.looks_like(data)
 
 
 def claim_id(body_bytes: bytes) -> bytes:
     """A claim's id: SHA-256 of its body bytes (as a packet's id is of its body)."""
-    return hashlib.sha256(body_bytes).digest()
+    return KIND.record_id(body_bytes)
 
 
 def sign_claim(body: ClaimBody, private_key: Ed25519PrivateKey) -> bytes:
     """The bytes of a signed claim."""
-    body_bytes = _ENCODER.encode(body)
-    envelope = ClaimEnvelope(
-        version=CLAIM_VERSION,
-        key_id=key_id(raw_public_key(private_key)),
-        signature=private_key.sign(CLAIM_DOMAIN + body_bytes),
-        body=body_bytes,
-    )
-    return _ENCODER.encode(envelope)
+    return KIND.sign(body, private_key)
 
 
 def read_claim(data: bytes) -> ClaimEnvelope:
     """Decode a claim's envelope only (no signature check); raises `PacketError`."""
-    if len(data) > MAX_CLAIM_SIZE:
-        raise PacketError(f"claim of {len(data)} bytes is larger than {MAX_CLAIM_SIZE}")
-    if not is_claim(data):
-        raise PacketError("not a hexpost claim")
-    try:
-        envelope = _ENVELOPE_DECODER.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise PacketError(f"malformed claim: {exc}") from None
-    if envelope.version != CLAIM_VERSION:
-        raise VersionError(
-            f"claim uses version {envelope.version}; this hexpost reads version {CLAIM_VERSION}"
-        )
-    if len(envelope.key_id) != 8 or len(envelope.signature) != 64:
-        raise PacketError("malformed claim: key id or signature has the wrong length")
-    return envelope
+    return KIND.read(data)
 
 
 def open_claim(data: bytes, public_key: bytes) -> VerifiedClaim:
@@ -141,35 +130,10 @@ def open_claim(data: bytes, public_key: bytes) -> VerifiedClaim:
     ``public_key`` is the claimant seat's key as the game binds it; the caller looks it up
     from the seat the claim names (`peek_seat`) and must not take a key from the claim.
     """
-    envelope = read_claim(data)
-    if key_id(public_key) != envelope.key_id:
-        raise PacketError("the claim is not signed by the key bound to its seat")
-    try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(
-            envelope.signature, CLAIM_DOMAIN + envelope.body
-        )
-    except (InvalidSignature, ValueError):
-        raise PacketError("bad claim signature: altered, or not signed by its seat") from None
-    body = _decode_body(envelope.body)
-    return VerifiedClaim(
-        data=data, body=body, claim_id=claim_id(envelope.body), public_key=public_key
-    )
+    body, record_id = KIND.verify(data, public_key)
+    return VerifiedClaim(data=data, body=body, claim_id=record_id, public_key=public_key)
 
 
 def peek(data: bytes) -> ClaimBody:
     """The claim's body *unverified*, to find its game and seat (and so the key to verify by)."""
-    return _decode_body(read_claim(data).body)
-
-
-def _decode_body(body_bytes: bytes) -> ClaimBody:
-    try:
-        body = _BODY_DECODER.decode(body_bytes)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise PacketError(f"malformed claim body: {exc}") from None
-    if _ENCODER.encode(body) != body_bytes:
-        raise PacketError("claim body is not canonically encoded")
-    if len(body.game_id) != GAME_ID_SIZE or len(body.head_id) != 32:
-        raise PacketError("malformed claim body: bad game id or head id")
-    if body.seat == body.late:
-        raise PacketError("a seat cannot claim that it is late itself")
-    return body
+    return KIND.peek(data)
