@@ -186,11 +186,10 @@ class FeRuleset:
         return _with_reports(state, _with_queued(self._apply(state, seat, order)))
 
     def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
-        step = flow.current(state)
-        if step is None:
+        if state.over:  # what `flow.current` tells by None
             raise NotPending("the game is over")
         events: list[Event] = []
-        if isinstance(order, Done):
+        if isinstance(order, Done):  # most orders: the driver finds the step itself
             return Applied(TURNS.apply_done(state, seat, order, events), events)
         if isinstance(order, Standing):
             return Applied(TURNS.apply_standing(state, seat, order, events), events)
@@ -204,6 +203,9 @@ class FeRuleset:
 
             state = reaction_policy.apply(state, seat, order, events)
             return Applied(TURNS.resume(state, events), events)
+        step = flow.current(state)
+        if step is None:
+            raise NotPending("the game is over")
         if isinstance(order, Note):
             events.append(
                 Event(
