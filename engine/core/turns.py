@@ -436,7 +436,7 @@ class Turns(Generic[S]):
             return [Violation(text, self.rule)]
         if last == state.step:
             return self.finish_problems(state, seat, step)  # the same as a plain ``done``
-        _, blocker = self.walk_through(state, seat, order, [])
+        _, _, blocker = through_mod.walked(self, state, order, seat)  # kept for apply_done
         if blocker:
             return [Violation(f"cannot complete through {order.through}: {blocker}", self.rule)]
         return []
@@ -447,7 +447,8 @@ class Turns(Generic[S]):
         elif order.through == THROUGH_END:
             state = self.walk_to_end(state, seat, order, events)
         else:
-            state, blocker = self.walk_through(state, seat, order, events)
+            state, walk_events, blocker = through_mod.walked(self, state, order, seat)
+            events.extend(walk_events)
             if blocker:
                 raise NotPending(f"cannot complete through {order.through}: {blocker}")
         return self.run_standing(state, events)

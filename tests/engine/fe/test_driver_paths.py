@@ -5,6 +5,8 @@ gives what the longer path it stands for gives, and refuses what that path refus
   state replacement and settles from the step just completed; the longer path replaced the
   state twice and looked the step up again (`Turns.advance`).
 - `Turns.owing` finds the first seat still to answer with a loop.
+- A ``done`` through a later step is walked once when checked and kept for its application
+  (`engine.core.through.walked`).
 - `FeRuleset.apply` of a ``done`` leaves finding the step to the driver, and refuses any
   order once the game is over (105.0), as `flow.current` returning None did.
 """
@@ -14,13 +16,14 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from engine.core import caches, through
 from engine.core.errors import NotPending
 from engine.core.ruleset import Event, StepKind
 from engine.core.turn_orders import Done, Note
 from engine.fe import RULESET, flow
 from engine.fe.flow import TURNS
 from engine.fe.model import FeState, MoveOrder
-from tests.engine.fe.helpers import fresh, owed, start, step_once
+from tests.engine.fe.helpers import farthest_through, fresh, owed, start, step_once
 
 
 def _long_complete(state: FeState, seat: str, events: list[Event]) -> FeState:
@@ -94,3 +97,33 @@ def test_no_order_is_applied_once_the_game_is_over(order: object) -> None:
     assert "the game is over" in violation.message and violation.rule == "105.0"
     with pytest.raises(NotPending, match="the game is over"):
         RULESET.apply(state, "coalition", order)
+
+
+def test_done_through_is_walked_once_and_applies_as_a_fresh_walk() -> None:
+    """A ``done`` through a later step is walked when checked and kept
+    (`engine.core.through.walked`): applying it right after gives the state and events of
+    a walk with every cache emptied, through each step the seat may reach alone from the
+    start of its player turn; one step further, the check refuses with what blocks and
+    applying anyway refuses the same (105.0)."""
+    state = start()
+    seat = owed(state).seats[0]
+    reachable = farthest_through(state, seat)
+    ids = [s.id for s in flow.part(state)]
+    targets = ids[ids.index(owed(state).step) + 1 : ids.index(reachable) + 1]
+    assert len(targets) >= 3, targets
+    for target in targets:
+        order = Done(through=target, note=f"through {target}")
+        assert not RULESET.validate(state, seat, order)
+        assert caches.peek(through.walked, TURNS, state, order, seat) is not None, target
+        kept = RULESET.apply(state, seat, order)
+        caches.clear_all()
+        fresh = RULESET.apply(state, seat, order)
+        assert kept.state == fresh.state and kept.events == fresh.events, target
+        assert [e for e in kept.events if e.kind == "step-done"], target
+    beyond = ids[ids.index(reachable) + 1]
+    order = Done(through=beyond)
+    (violation,) = RULESET.validate(state, seat, order)
+    assert violation.message.startswith(f"cannot complete through {beyond}: ")
+    assert violation.rule == "105.0"
+    with pytest.raises(NotPending, match=f"cannot complete through {beyond}: "):
+        RULESET.apply(state, seat, order)
