@@ -101,10 +101,10 @@ def test_no_order_is_applied_once_the_game_is_over(order: object) -> None:
 
 def test_done_through_is_walked_once_and_applies_as_a_fresh_walk() -> None:
     """A ``done`` through a later step is walked when checked and kept
-    (`engine.core.through.walked`): applying it right after gives the state and events of
-    a walk with every cache emptied, through each step the seat may reach alone from the
-    start of its player turn; one step further, the check refuses with what blocks and
-    applying anyway refuses the same (105.0)."""
+    (`engine.core.through.walked`): applying it right after gives the state and events of a
+    walk made afresh (from equal but distinct objects), through each step the seat may reach
+    alone from the start of its player turn; one step further, the check refuses with what
+    blocks and applying anyway refuses the same (105.0)."""
     state = start()
     seat = owed(state).seats[0]
     reachable = farthest_through(state, seat)
@@ -116,8 +116,11 @@ def test_done_through_is_walked_once_and_applies_as_a_fresh_walk() -> None:
         assert not RULESET.validate(state, seat, order)
         assert caches.peek(through.walked, TURNS, state, order, seat) is not None, target
         kept = RULESET.apply(state, seat, order)
-        caches.clear_all()
-        fresh = RULESET.apply(state, seat, order)
+        # Equal but distinct objects: the kept walk is not theirs, so this one is walked anew.
+        again, order_again = msgspec.structs.replace(state), msgspec.structs.replace(order)
+        assert again is not state and again == state and order_again is not order
+        assert caches.peek(through.walked, TURNS, again, order_again, seat) is None
+        fresh = RULESET.apply(again, seat, order_again)
         assert kept.state == fresh.state and kept.events == fresh.events, target
         assert [e for e in kept.events if e.kind == "step-done"], target
     beyond = ids[ids.index(reachable) + 1]
