@@ -69,7 +69,7 @@ def pending(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
     if core.resigned:
         return []
     for seat in core.seats:
-        if not seat.joined:
+        if not seat.public_key:  # `SeatState.joined`, read inline: asked before every order
             return [Decision((seat.seat,), "join", DecisionKind.JOIN, "join", "Join the game")]
     if core.unaccepted:
         # The creator's next packet accepts the joined keys; what follows is listed too, so a

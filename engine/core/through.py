@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from engine.core import caches
 from engine.core.ruleset import Event, Seat, StepKind
 from engine.core.sequence import Step
 from engine.core.turn_orders import Done
@@ -103,6 +104,22 @@ def walk_through(
         if final:
             return turns.run_standing(state, events), ""
     return state, f"more than {MAX_STEPS_PER_ORDER} steps in one order"
+
+
+@caches.by_identity(maxsize=2, identity=3)
+def walked(turns: Turns[S], state: S, order: Done, seat: Seat) -> tuple[S, tuple[Event, ...], str]:
+    """`walk_through` from ``state``, with the events it tells: the state it reaches, those
+    events and what blocks ("" when nothing does).
+
+    A ``done`` through a named step is walked twice over the same objects: once to check it
+    (`Turns.check_done`, events thrown away) and once to apply it (`Turns.apply_done`),
+    automatic steps and all. Kept for the last two (state, order) pairs by identity (the
+    order too: its adjustments are a list), so applying repeats no step the check walked.
+    The walk is a pure function of these arguments, so the events are those a fresh walk
+    tells; callers copy them into their own list."""
+    events: list[Event] = []
+    after, blocker = walk_through(turns, state, seat, order, events)
+    return after, tuple(events), blocker
 
 
 def own_run(turns: Turns[S], state: S, seat: Seat, stop: str = "") -> list[str]:

@@ -19,7 +19,7 @@ sharing the machinery.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -165,8 +165,15 @@ def describe(step: Step) -> str:
     return f"{step.id} ({step.title})"
 
 
+_STRUCT_REPLACE: Any = msgspec.structs.replace
+"""`msgspec.structs.replace`, typed loosely: a ruleset's state is a struct the `TurnState`
+protocol only describes. Called directly rather than through `typing.cast`, a function call
+at run time, as the driver replaces the state several times per order."""
+
+
 def _replace(state: S, **changes: Any) -> S:
-    return cast(S, msgspec.structs.replace(cast(msgspec.Struct, state), **changes))
+    replaced: S = _STRUCT_REPLACE(state, **changes)
+    return replaced
 
 
 def standing_for(state: TurnState, seat: Seat) -> tuple[str, ...]:
@@ -227,7 +234,11 @@ class Turns(Generic[S]):
         seats = self.answer_order(state, step)
         if step.kind == StepKind.SECRET:
             return tuple(s for s in seats if not self.host.decides(state, step, s))
-        return tuple(s for s in seats if s not in state.answered)[:1]
+        answered = state.answered
+        for seat in seats:  # the first seat still to answer (a loop: asked at every order)
+            if seat not in answered:
+                return (seat,)
+        return ()
 
     def decision_key(self, state: S, step: Step, seat: Seat = "") -> str:
         """Unique in the game: the host's pass name, the step, and the pass through the step.
@@ -398,13 +409,15 @@ class Turns(Generic[S]):
             return _replace(state, answered=answered)
         text = f"{seat} completed {step.id} {step.title}{suffix}"
         events.append(Event("step-done", text, seat, step.id, data))
-        state = _replace(state, last_actor=seat)
         if step.kind == StepKind.DECISION:
+            state = _replace(state, last_actor=seat)
             moved = self.host.on_done(state, seat, step, events)
             if moved.step != state.step:
                 return self.settle(_replace(moved, answered=()), step, events)
-            state = moved
-        return self.advance(state, events)
+            return self.advance(moved, events)
+        # No host hook ran: `advance` in one replacement, leaving the step just completed.
+        state = _replace(state, step=state.step + 1, answered=(), last_actor=seat)
+        return self.settle(state, step, events)
 
     # --- done, and done through -----------------------------------------------------------
 
@@ -423,7 +436,7 @@ class Turns(Generic[S]):
             return [Violation(text, self.rule)]
         if last == state.step:
             return self.finish_problems(state, seat, step)  # the same as a plain ``done``
-        _, blocker = self.walk_through(state, seat, order, [])
+        _, _, blocker = through_mod.walked(self, state, order, seat)  # kept for apply_done
         if blocker:
             return [Violation(f"cannot complete through {order.through}: {blocker}", self.rule)]
         return []
@@ -434,7 +447,8 @@ class Turns(Generic[S]):
         elif order.through == THROUGH_END:
             state = self.walk_to_end(state, seat, order, events)
         else:
-            state, blocker = self.walk_through(state, seat, order, events)
+            state, walk_events, blocker = through_mod.walked(self, state, order, seat)
+            events.extend(walk_events)
             if blocker:
                 raise NotPending(f"cannot complete through {order.through}: {blocker}")
         return self.run_standing(state, events)

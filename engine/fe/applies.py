@@ -25,10 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core import caches
+from engine.core.errors import NotPending
 from engine.core.ruleset import Actor, Seat
 from engine.fe import board_views
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
+from engine.fe.scenario import find_scenario
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 
@@ -105,12 +107,27 @@ def has_kind(units: tuple[Unit, ...], kind: str) -> bool:
     """Whether one of these units (an empire's, `engine.fe.forces.Forces.units`) is of
     ``kind``: kept per units tuple, as the steps of a player turn ask the same empires the
     same questions while their units stay the same tuple (a move makes a new one)."""
-    test = UNIT_KINDS[kind]
+    if kind not in UNIT_KINDS:
+        raise KeyError(kind)
     # A kind is told from the class (`Unit.info` reads the empire and the class only), so
-    # each class is tried once, from the classes the units show (`board_views.unit_classes`,
-    # kept per units tuple and carried over moves), in a fixed order.
-    classes = sorted({(empire, cls) for empire, cls, _ in board_views.unit_classes(units)})
-    return any(test(Unit("", empire, cls)) for empire, cls in classes)
+    # the answer is read from the classes the units show (`board_views.unit_classes`, kept
+    # per units tuple and carried over moves as the very same set).
+    return _classes_have(board_views.unit_classes(units), kind)
+
+
+@caches.by_identity(maxsize=48, identity=1)
+def _classes_have(classes: frozenset[tuple[str, str, bool]], kind: str) -> bool:
+    """Whether one of these (empire, class, crippled) readings is of ``kind``: kept per set,
+    which a move carries over unchanged, so a step's condition read after units moved costs
+    a look-up rather than a pass over the classes. The answer is an ``any`` of pure tests,
+    the same whatever order the set yields its members in."""
+    return any(_class_is(empire, cls, kind) for empire, cls, _ in classes)
+
+
+@caches.derived(maxsize=4096)
+def _class_is(empire: str, cls: str, kind: str) -> bool:
+    """Whether a unit of this empire and class is of ``kind`` (a test of the class alone)."""
+    return UNIT_KINDS[kind](Unit("", empire, cls))
 
 
 def _own(step: Step) -> bool:
@@ -127,11 +144,21 @@ def _acting_seats(state: FeState, step: Step) -> tuple[Seat, ...]:
 
 
 def _acting_empires(state: FeState, step: Step) -> frozenset[str]:
-    return frozenset(e for seat in _acting_seats(state, step) for e in base.empires_of(state, seat))
+    return _empires_of_seats(state.scenario, _acting_seats(state, step))
 
 
 def _played(state: FeState) -> frozenset[str]:
-    return frozenset(e for seat in state.seats for e in base.empires_of(state, seat))
+    return _empires_of_seats(state.scenario, state.seats)
+
+
+@caches.derived(maxsize=32)
+def _empires_of_seats(scenario_id: str, seats: tuple[Seat, ...]) -> frozenset[str]:
+    """The empires these seats play in the scenario (a pure reading of the shipped data):
+    the driver asks at every step with conditions, for the same few seat lists."""
+    scenario = find_scenario(scenario_id)
+    if scenario is None:  # as `base.scenario`: a state cannot name an unknown scenario
+        raise NotPending(f"unknown scenario {scenario_id!r}")
+    return frozenset(e for entry in scenario.seats if entry.seat in seats for e in entry.empires)
 
 
 def _verb(state: FeState, step: Step) -> str:

@@ -130,8 +130,6 @@ class FeRuleset:
         return TURNS.pending(state)
 
     def validate(self, state: FeState, seat: Seat, order: Any) -> list[Violation]:
-        from engine.fe.steps import combat_policy, reaction_policy
-
         step, problems = TURNS.turn_problems(state, seat)
         if problems or step is None:
             return problems
@@ -151,8 +149,12 @@ class FeRuleset:
         if isinstance(order, Standing):
             return TURNS.check_standing(order)
         if isinstance(order, model.PolicyOrder):
+            from engine.fe.steps import combat_policy
+
             return combat_policy.check(order)
         if isinstance(order, model.ReactionOrder):
+            from engine.fe.steps import reaction_policy
+
             return reaction_policy.check(state, seat, order)
         tag = _tag(order)
         if tag in RULE_ORDERS:
@@ -184,22 +186,26 @@ class FeRuleset:
         return _with_reports(state, _with_queued(self._apply(state, seat, order)))
 
     def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
-        from engine.fe.steps import combat_policy, reaction_policy
-
-        step = flow.current(state)
-        if step is None:
+        if state.over:  # what `flow.current` tells by None
             raise NotPending("the game is over")
         events: list[Event] = []
-        if isinstance(order, Done):
+        if isinstance(order, Done):  # most orders: the driver finds the step itself
             return Applied(TURNS.apply_done(state, seat, order, events), events)
         if isinstance(order, Standing):
             return Applied(TURNS.apply_standing(state, seat, order, events), events)
         if isinstance(order, model.PolicyOrder):
+            from engine.fe.steps import combat_policy
+
             state = combat_policy.apply(state, seat, order, events)
             return Applied(TURNS.resume(state, events), events)
         if isinstance(order, model.ReactionOrder):
+            from engine.fe.steps import reaction_policy
+
             state = reaction_policy.apply(state, seat, order, events)
             return Applied(TURNS.resume(state, events), events)
+        step = flow.current(state)
+        if step is None:
+            raise NotPending("the game is over")
         if isinstance(order, Note):
             events.append(
                 Event(
@@ -362,6 +368,8 @@ def _with_reports(before: FeState, applied: Applied[FeState]) -> Applied[FeState
     """``applied`` with the battle report's lines its change completes (a round's fire, its
     losses, a battle's end: `engine.fe.battle_report`), so the log, the review and the email
     of the packet read like a battle report."""
+    if before.battles is applied.state.battles:
+        return applied  # the same records: no line is completed (most orders)
     from engine.fe import battle_report
 
     reports = battle_report.new_reports(before, applied.state)
@@ -385,6 +393,8 @@ def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
     (`engine.fe.steps.combat_policy`), to be armed in the packet being applied; with a
     pursuit die, the pursuit battle's dice when the policies make its set-up
     (`engine.fe.steps.combat_pursuit.early_rolls`)."""
+    if not applied.rolls and not applied.state.queued_rolls:
+        return applied  # nothing queued and no die asked for: the common case, as is
     from engine.fe.steps import combat_policy, combat_pursuit, combat_retreat
 
     state, queued = combat_policy.take_queued(applied.state)

@@ -56,7 +56,9 @@ class FeTurns:
         """The steps of the current part: the set-up, this player turn, or the Orion phase."""
         if state.setup:
             return setup_steps(state.scenario)
-        return load_sequence().part(ORION_PART if state.orion else "")
+        # `SequenceOfPlay.part`, read straight from its table: the driver asks several times
+        # per order.
+        return load_sequence().parts.get(ORION_PART if state.orion else "", ())
 
     def part_id(self, state: FeState) -> tuple[object, ...]:
         return (state.setup, state.turn, state.player_turn, state.orion)
@@ -64,10 +66,10 @@ class FeTurns:
     def phase(self, state: FeState, step: Step) -> Phase:
         return SETUP_PHASE if step.phase == SETUP_PHASE.id else load_sequence().phases[step.phase]
 
-    def phasing(self, state: FeState) -> Seat:
-        """The seat placing in the set-up, the player turn's seat, or in the Orion phase the
-        first seat of the turn order standing in."""
-        return base.phasing(state)
+    phasing = staticmethod(base.phasing)
+    """The seat placing in the set-up, the player turn's seat, or in the Orion phase the
+    first seat of the turn order standing in (`steps.base.phasing` itself: the driver asks
+    at every order, so no method stands in between)."""
 
     def key(self, state: FeState) -> str:
         who = ORION if state.orion else base.phasing(state)

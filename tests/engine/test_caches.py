@@ -278,8 +278,12 @@ def test_golden_game_replayed_with_caches_emptied_gives_the_recorded_hashes() ->
 
 EXPECTED = {
     "engine.core.game._pending_of": "by_identity",
+    "engine.core.through.walked": "by_identity",
     "engine.core.packets._public_key": "derived",
     "engine.fe.applies.has_kind": "by_identity",
+    "engine.fe.applies._classes_have": "by_identity",
+    "engine.fe.applies._class_is": "derived",
+    "engine.fe.applies._empires_of_seats": "derived",
     "engine.fe.blocking._blocked_by": "by_identity",
     "engine.fe.blocking._map_bases": "by_identity",
     "engine.fe.blocking._map_bases_by_hex": "by_identity",
@@ -319,6 +323,7 @@ EXPECTED = {
     "engine.fe.steps.shipyard._conversion_targets": "derived",
     "engine.fe.steps._areas": "static",
     "engine.fe.steps._order_areas": "static",
+    "engine.fe.steps.area": "derived",
     "engine.fe.steps.supply._by_status": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.units.load_units": "static",

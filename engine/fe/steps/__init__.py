@@ -52,7 +52,12 @@ if TYPE_CHECKING:
     """The area that checks and applies each engine-checked order type."""
 
 
+@caches.derived(maxsize=len(_MODULES))
 def area(name: str) -> Area:
+    """The area ``name``, its module imported on first use. The flow asks for an area at
+    every step it passes (skip, answering, automatic, finish): each is kept once found, so
+    the import machinery runs once per area, not once per step. Bounded by the areas there
+    are; an unknown name raises (KeyError) and is not kept."""
     module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
     found: Area = module.AREA
     if found.name != name:

@@ -4,16 +4,20 @@ decides."""
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import msgspec
+import pytest
 
+from engine.core.errors import NotPending
 from engine.core.ruleset import Event
 from engine.core.turn_orders import Done, Standing
-from engine.fe import FE, applies
+from engine.fe import FE, applies, board_views, steps
 from engine.fe.forces import Unit
 from engine.fe.model import FeState, MoveOrder
 from engine.fe.sequence import load_sequence
+from engine.fe.steps import base
 from tests.engine.fe.helpers import battle_start, owed, play, run_until, start
 from tests.engine.fe.steps.tutorial_states import after_setup, placed, run_to
 from tests.engine.fe.test_play import PACKETS_WITHOUT_BATTLE
@@ -198,3 +202,51 @@ def test_the_remembered_unit_kinds_match_a_unit_by_unit_reading() -> None:
             if forces.empire == "KLI":
                 seen.add(applies.has_kind(forces.units, "repair-ship"))
     assert seen == {True, False}, "the Klingons had a repair ship at times, none at others"
+
+
+def test_the_remembered_class_readings_match_a_unit_by_unit_reading() -> None:
+    """`applies._classes_have` answers per set of classes, which a move carries over as the
+    same object: asked directly of each empire's class set, and through `has_kind`, after a
+    repair ship is moved, crippled or taken off, every empire's answer for every kind is the
+    one a fresh reading of its units gives."""
+    rng = random.Random(160)
+    state = battle_start()
+    ship = Unit("KLI-R001", "KLI", "REPR", 1307)
+    for round_ in range(24):
+        choice = round_ % 4
+        if choice == 3:  # off the board again
+            kept = tuple(u for u in state.board.units if u.id != ship.id)
+            state = state.with_board(msgspec.structs.replace(state.board, units=kept))
+        else:
+            moved = msgspec.structs.replace(
+                ship, hex=rng.choice([1307, 1408]), crippled=choice == 2
+            )
+            state = state.with_units([moved])
+        for forces in state.forces:
+            for kind, test in applies.UNIT_KINDS.items():
+                fresh = any(test(unit) for unit in forces.units)
+                classes = board_views.unit_classes(forces.units)
+                assert applies._classes_have(classes, kind) is fresh, (round_, forces.empire)
+                assert applies.has_kind(forces.units, kind) is fresh, (round_, forces.empire)
+
+
+def test_the_remembered_empires_of_seats_match_the_scenario() -> None:
+    """`applies._empires_of_seats` gives, for any list of seats, the empires the scenario
+    gives them (`steps.base.empires_of`), and refuses an unknown scenario by name."""
+    state = start()
+    for seats in [(), state.seats, state.seats[:1], state.seats[1:], state.seats[::-1]]:
+        fresh = {e for seat in seats for e in base.empires_of(state, seat)}
+        assert applies._empires_of_seats(state.scenario, seats) == fresh
+    with pytest.raises(NotPending, match="unknown scenario 'nowhere'"):
+        applies._empires_of_seats("nowhere", state.seats)
+
+
+def test_an_area_is_found_once_and_an_unknown_one_is_refused() -> None:
+    """`steps.area` keeps each area once found: the same object its module plays, for every
+    name; a name the sequence does not know raises and is not kept."""
+    for name, module in steps._MODULES.items():
+        found = steps.area(name)
+        assert found is importlib.import_module(f"engine.fe.steps.{module}").AREA
+        assert found.name == name and steps.area(name) is found
+    with pytest.raises(KeyError):
+        steps.area("no-such-area")
