@@ -1,6 +1,6 @@
 """The app's start without the cyclic garbage collector, until the player sees the screen.
 
-Opening a game builds some hundred thousand objects that live as long as the app: Textual's
+Opening a game builds some seventy thousand objects that live as long as the app: Textual's
 classes and styles, the engine's modules and rules tables, the game's state. While they are
 being built the collector keeps walking them, some two hundred young collections and a full
 one, about a tenth of the CPU time before the game screen's first paint (issue 16, item 5);
@@ -10,6 +10,11 @@ painted (`release_collector`): the start-up's garbage is collected once, and wha
 is frozen (`gc.freeze`), so later collections, during play, no longer walk it either. The app
 lets it go after `FALLBACK_SECONDS` anyway (a screen that never gets its data), and
 ``hexpost play`` when the app ends (and thaws it then, `thaw`).
+
+The price of the freeze: what was alive at that moment and later becomes garbage held in a
+reference cycle (the first screen's widgets, once the player leaves it) is not collected
+before the app ends. That is bounded, once per start, and worth it: a full collection walks
+every live object, long enough to drop a frame during play.
 
 An app started otherwise (the tests' `App.run_test`) never held the collector:
 `release_collector` then does nothing.
