@@ -187,6 +187,8 @@ class GameScreen(HexpostScreen):
             if start is not None:
                 hexmap.goto(start)
             self.call_after_refresh(release_collector)  # the game is on the screen
+            # The orders panel's unit list and text field, left out of that paint.
+            self.call_after_refresh(self.query_one(OrdersPanel).build_fields)
         status = status_lines(record)
         if record.claim:  # a late claim still open (`saves.claims`)
             status.append(safe_text(record.claim))
