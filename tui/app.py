@@ -30,6 +30,7 @@ from textual.screen import Screen
 from tui.safe_text import safe_text
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
+from tui.startup import FALLBACK_SECONDS, release_collector
 
 if TYPE_CHECKING:
     from mail.transport import Transport
@@ -103,6 +104,8 @@ class HexpostApp(App[None]):
 
     def on_mount(self) -> None:
         self.watch_mail()
+        # The first screen lets the collector go once painted; this, whatever it does.
+        self.set_timer(FALLBACK_SECONDS, release_collector)
 
     @work(group="mail-watch", exclusive=True, exit_on_error=False)
     async def watch_mail(self) -> None:

@@ -468,7 +468,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def play(args: argparse.Namespace) -> int:
     """Run the app on the chosen home. A passphrase source given on the command line is read
-    now, before the screen is taken over (the app cannot prompt yet)."""
+    now, before the screen is taken over (the app cannot prompt yet). The garbage collector
+    waits until the first screen is painted (`tui.startup`)."""
+    from tui.startup import hold_collector, release_collector, thaw
+
+    hold_collector()
+    try:
+        return _play(args)
+    finally:
+        release_collector()
+        thaw()
+
+
+def _play(args: argparse.Namespace) -> int:
+    """`play` with the collector held: the home, the passphrase, the app until it ends."""
     from pathlib import Path
 
     from saves.home import Home, default_home

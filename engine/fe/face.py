@@ -39,34 +39,17 @@ from engine.core.face import (
 from engine.core.ruleset import Event, Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import (
-    battle_menus,
-    choice_lists,
-    finder,
-    flow,
-    headlines,
-    menus,
-    model,
-    opening,
-    reaction,
-    views,
-)
-from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
+from engine.fe import flow, model, opening
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
-from engine.fe.steps import (
-    base,
-    combat,
-    combat_directed,
-    combat_groups,
-    combat_policy,
-    combat_pursuit,
-    combat_round,
-    pursuit_round,
-)
+from engine.fe.steps import base
+
+# The views, the menus, the lists, the finder and the combat steps' modules are imported in
+# the functions that use them: a game screen's first paint needs the summary, the board and
+# the current step's choices, and most steps offer no battle menu (issue 16, item 5).
 
 MOVEMENT_PHASE = "3"
 """Where the reaction policy is offered (it is taken at any step the seat acts in)."""
@@ -186,7 +169,9 @@ class FeFace:
         )
 
     def board(self, state: FeState) -> Board:
-        record = views.views(state)
+        from engine.fe.views import views
+
+        record = views(state)
         galaxy = base.galaxy()
         names = {e.id: e.name for e in galaxy.empires}
         sides = tuple(
@@ -215,6 +200,8 @@ class FeFace:
         return _sheet()
 
     def choices(self, state: FeState, seat: Seat) -> tuple[Choice, ...]:
+        from engine.fe.steps import combat
+
         step = flow.current(state)
         if step is None or seat not in flow.owing(state, step):
             return ()
@@ -245,6 +232,8 @@ class FeFace:
     ) -> StepMenu | None:
         """`engine.core.face.Menus`: the allocation of 5-6A/5-6B, loss by loss
         (`engine.fe.battle_menus`)."""
+        from engine.fe import battle_menus
+
         if order == battle_menus.ALLOCATE:
             return battle_menus.allocation_menu(state, seat, chosen)
         return None
@@ -252,11 +241,15 @@ class FeFace:
     def lists(self, state: FeState, seat: Seat) -> tuple[OptionList, ...]:
         """`engine.core.choices.Lists`: set-up hexes, classes to build, units that may move
         (`engine.fe.choice_lists`)."""
+        from engine.fe import choice_lists
+
         return choice_lists.lists(state, seat)
 
     def find(self, state: FeState, seat: Seat, text: str) -> tuple[Finding, ...]:
         """`engine.core.choices.Finder`: units, classes, fleets, hexes and planets
         (`engine.fe.finder`)."""
+        from engine.fe import finder
+
         return finder.find(state, self.board(state), seat, text)
 
     def checklist(self, state: FeState) -> tuple[ChecklistItem, ...]:
@@ -283,6 +276,8 @@ class FeFace:
 
     def headline(self, event: Event) -> str | None:
         """``event`` in a few words for the summary of what arrived (`engine.fe.headlines`)."""
+        from engine.fe import headlines
+
         return headlines.headline(event)
 
 
@@ -323,11 +318,14 @@ def _sheet() -> MapSheet:
 
 def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
     """Build and convert menus: what the tables allow this turn, ready to pick."""
-    if choice.order == "build":
-        return msgspec.structs.replace(choice, presets=menus.build_presets(state, seat))
-    if choice.order == "convert":
-        return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
-    if choice.order == "place":  # each fleet still waiting, its hexes in the label (600.0)
+    if choice.order in ("build", "convert", "place"):
+        from engine.fe import menus  # its tables and lists only at the steps that use them
+
+        if choice.order == "build":
+            return msgspec.structs.replace(choice, presets=menus.build_presets(state, seat))
+        if choice.order == "convert":
+            return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
+        # each fleet still waiting, its hexes in the label (600.0)
         return msgspec.structs.replace(choice, presets=menus.place_presets(state, seat))
     if choice.order == "move":
         # A path always; units as the app's stack key and forms write them (their defaults
@@ -338,6 +336,8 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         )
         return msgspec.structs.replace(choice, params=params)
     if choice.order == "direct":  # the enemy units directed damage may reach now (302.5)
+        from engine.fe.steps import combat_directed, combat_pursuit, pursuit_round
+
         step = flow.current(state)
         in_pursuit = step is not None and step.id == pursuit_round.PURSUER_STEP
         rules_of = combat_pursuit if in_pursuit else combat_directed
@@ -410,6 +410,10 @@ def _choice(tag: str, order_type: type[msgspec.Struct], step: Step, rule: str = 
 def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] | None:
     """The typed secret choice of a battle round's step (`engine.fe.steps.combat_round`),
     or None where the step takes words."""
+    from engine.fe import battle_menus
+    from engine.fe.combat.results import BIR_PICK_MAX, BIR_PICK_MIN
+    from engine.fe.steps import combat_round, pursuit_round
+
     if step.id == combat_round.GROUPS_STEP:
         return _groups_secret(state, seat)
     if step.id == combat_round.FLAGSHIP_STEP:
@@ -444,6 +448,8 @@ def _groups_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
     """5-3C: one entry per carrier, its escorts as ids (a ``record``: the app's form writes
     ``{"CARRIER": ["ESCORT", ...]}``); "none" where no carrier has an escort to take, and
     the groups to name again after the first round (515.15)."""
+    from engine.fe.steps import combat, combat_groups, combat_round
+
     title = "Secret carrier groups"
     side = combat_round.side_now(state, seat)
     record = combat.current(state)
@@ -481,6 +487,8 @@ def _groups_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
 def _force_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
     """5-3E: the force's ids; where units could send fighters or PFs forward, a ``record`` of
     the ids and a JSON object of what each sends (no richer form fits a count per unit)."""
+    from engine.fe.steps import combat, combat_groups, combat_round
+
     here = ", ".join(combat_round.units_here(state, seat))
     help_text = (
         f"your battle force, flagship included, within its command rating (302.33), carrier "
@@ -521,6 +529,8 @@ def _standing_choice(turns: Turns[FeState]) -> Choice:
 
 def _policy_choice() -> Choice:
     """The combat policy's fields as menus (empty: keep being asked)."""
+    from engine.fe.steps.combat_policy import POLICY_RULE
+
     params = (
         Param("flagship", ParamKind.TEXT, False, ("", "auto"), "auto: best command rating"),
         Param("force", ParamKind.TEXT, False, ("", "auto"), "auto: strongest legal force"),
@@ -530,18 +540,20 @@ def _policy_choice() -> Choice:
         Param("retreat", ParamKind.INTEGER, False, (), "0 never, N after round N, -1 ask"),
         Param("pursue", ParamKind.TEXT, False, ("", "always", "never"), "pursue a retreat"),
     )
-    return Choice("policy", TITLES["policy"], params, combat_policy.POLICY_RULE)
+    return Choice("policy", TITLES["policy"], params, POLICY_RULE)
 
 
 def _reaction_choice() -> Choice:
     """The reaction policy's fields (205.0): what the engine answers in the seat's windows."""
+    from engine.fe.reaction import REACTION_RULE
+
     params = (
         Param("mode", ParamKind.TEXT, True, ("ask", "never", "react"), "ask cancels the policy"),
         Param("units", ParamKind.PIECES, False, (), "react: these units (empty: any)"),
         Param("hexes", ParamKind.HEXES, False, (), "react: to these hexes, first preferred"),
         Param("otherwise", ParamKind.TEXT, False, ("stay", "ask"), "other units that could react"),
     )
-    return Choice("reaction", TITLES["reaction"], params, reaction.REACTION_RULE)
+    return Choice("reaction", TITLES["reaction"], params, REACTION_RULE)
 
 
 def _adjust_choice() -> Choice:

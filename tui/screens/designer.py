@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from engine.core.errors import HexpostError
 from tui.safe_text import safe_text
@@ -33,6 +33,7 @@ from tui.services import designs
 from tui.services.designs import DesignView
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.design_form import DesignForm, NameDialog, PickDialog
+from tui.widgets.footer import KeysFooter
 
 HINT = "type the values (Tab: next field); the figures follow them"
 
@@ -98,7 +99,7 @@ class DesignerScreen(Screen[None]):
         yield Header(icon="#")
         yield DesignForm(designs.fields(), id="design-form")
         yield StatusLine()
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.title = "hexpost"

@@ -45,7 +45,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from engine.core.face import Board, Piece
 from tui.safe_text import safe_text
@@ -54,7 +54,9 @@ from tui.screens.game_panels import ROOMY, GamePanels
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.session import Checked, GameData, SyncResult
 from tui.services.board import sheet_for
+from tui.startup import release_collector
 from tui.widgets.allocation_editor import AllocationEditor
+from tui.widgets.footer import KeysFooter
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel, describe
 
@@ -145,7 +147,7 @@ class GameScreen(HexpostScreen):
         yield StatusLine()
         # 80 columns hold the map's keys and this screen's only without the "^p palette"
         # hint; ctrl+p still opens it (the games list's footer shows it).
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(OrdersPanel).display = False
@@ -184,6 +186,9 @@ class GameScreen(HexpostScreen):
             start = first_own_hex(record.board, record.my_seat)
             if start is not None:
                 hexmap.goto(start)
+            self.call_after_refresh(release_collector)  # the game is on the screen
+            # The orders panel's unit list and text field, left out of that paint.
+            self.call_after_refresh(self.query_one(OrdersPanel).build_fields)
         status = status_lines(record)
         if record.claim:  # a late claim still open (`saves.claims`)
             status.append(safe_text(record.claim))

@@ -21,13 +21,15 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine.core.errors import HexpostError
 from tui.safe_text import plain, safe_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.session import GameData, Overview, SyncResult
+from tui.startup import release_collector
 from tui.when import age, turn_text
+from tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from textual.widgets import DataTable
@@ -87,7 +89,7 @@ class GamesScreen(HexpostScreen):
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="empty", markup=False)
         yield StatusLine()
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         if self._bare:
@@ -186,6 +188,7 @@ class GamesScreen(HexpostScreen):
             count = len(overview.games)
             self.status.say(f"{count} game{'s' if count != 1 else ''}")
         self.refresh_bindings()
+        self.call_after_refresh(release_collector)  # the list is on the screen
 
     def after_sync(self, result: SyncResult) -> None:
         self.reload()  # an invitation adds a row even when no known game changed

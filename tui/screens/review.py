@@ -37,7 +37,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
@@ -47,6 +47,7 @@ from tui.screens.session import SyncResult
 from tui.services.board import sheet_for
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
+from tui.widgets.footer import KeysFooter
 from tui.widgets.hexmap import HexMap
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class ReviewScreen(HexpostScreen):
         yield ChecklistTree(id="checklist")
         yield EventLog(id="log")
         yield StatusLine()
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(ChecklistTree).display = False

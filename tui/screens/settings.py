@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet, Static
+from textual.widgets import Button, Header, Input, RadioButton, RadioSet, Static
 
 from engine.core.errors import HexpostError
 from tui.screens.base import HexpostScreen, StatusLine
@@ -32,6 +32,7 @@ from tui.screens.identity import IdentityForm, identity_lines
 from tui.screens.session import Settings
 from tui.services import accounts
 from tui.services.accounts import Answers
+from tui.widgets.footer import KeysFooter
 from tui.widgets.mail_form import MailForm
 
 MAIL_KIND = "Mail account (the form below)"
@@ -112,7 +113,7 @@ class SettingsScreen(HexpostScreen):
             yield Static("Mail account", classes="section", markup=False)
             yield MailForm(id="mail-form")
         yield StatusLine()
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.title = "hexpost"

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import HexpostError
-from mail.folder import FolderTransport
-from mail.transport import Transport
 from saves.home import Home
+
+if TYPE_CHECKING:
+    from mail.transport import Transport
 
 NO_TRANSPORT = (
     "no transport is set: run `hexpost account add` (mail) or "
@@ -27,6 +28,10 @@ def configured_transport(home: Home) -> Transport:
     """The transport config.toml names: a shared folder, or the mail account."""
     config = home.config().get("transport", {})
     if config.get("kind") == "folder" and config.get("path"):
+        # Imported here too: the app asks `configured_kind` as it starts (is there mail to
+        # watch?), and that answer needs no transport module (issue 16).
+        from mail.folder import FolderTransport
+
         return FolderTransport(Path(str(config["path"])))
     if config.get("kind") == "mail":
         # Imported here: the mail stack (SMTP, IMAP, TLS) is a good part of a start-up that

@@ -134,7 +134,7 @@ class MapOrders(Vertical):
             self.show_check(False, "choose a hex with your ships first: Enter on the map")
             return
         self._stack = stack
-        pick = self.query_one(UnitPick)
+        pick = self.units_list()
         pick.offer(self.chosen[1], self._names)
         pick.display = True
         pick.focus()
@@ -164,7 +164,7 @@ class MapOrders(Vertical):
         self._show_hint()
 
     def _close_pick(self) -> None:
-        pick = self.query_one(UnitPick)
+        pick = self.units_list()
         pick.display = False
         self.focus()
 
@@ -231,6 +231,9 @@ class MapOrders(Vertical):
         self.post_message(self.MoveEnded())
 
     # --- supplied by the panel ----------------------------------------------------------------
+
+    def units_list(self) -> UnitPick:
+        raise NotImplementedError
 
     @property
     def stack(self) -> ChoiceData | None:

@@ -187,13 +187,34 @@ class OrdersPanel(MapOrders, can_focus=True):
         yield Static("no draft orders", id="orders-drafts", markup=False)
         yield Static("", id="orders-check", markup=False)
         yield Static("", id="orders-hint", markup=False)
-        yield UnitPick(id="orders-units", compact=True)
-        yield Input(id="orders-input", compact=True)
+        # The unit list and the text field come later, hidden (`build_fields`): the game's
+        # first paint has the panel closed, and they cost more than the rest (issue 16).
 
     def on_mount(self) -> None:
-        self.query_one(Input).display = False
-        self.query_one(UnitPick).display = False
         self._show_hint()
+
+    def build_fields(self) -> None:
+        """Mount the unit list and the text field, hidden, unless they are there: the game
+        screen asks after its first paint, the panel when one is wanted before that."""
+        if self.query(UnitPick):
+            return
+        pick = UnitPick(id="orders-units", compact=True)
+        field = Input(id="orders-input", compact=True)
+        pick.display = field.display = False
+        self.mount(pick, field)
+
+    def units_list(self) -> UnitPick:
+        """The stack's unit list (`UnitPick`), mounted first if it is not there yet."""
+        self.build_fields()
+        return self.query_one(UnitPick)
+
+    def text_field(self) -> Input:
+        """The one-line input, mounted first if it is not there yet."""
+        self.build_fields()
+        return self.query_one(Input)
+
+    def _shown(self, kind: type[UnitPick] | type[Input]) -> bool:
+        return any(widget.display for widget in self.query(kind))  # not built: not shown
 
     # --- what the screen tells the panel ---------------------------------------------------
 
@@ -286,7 +307,7 @@ class OrdersPanel(MapOrders, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             # Only when there is something to cancel; otherwise Escape goes on to the screen.
-            return self.query_one(Input).display or self.building
+            return self._shown(Input) or self.building
         if action in ("undo", "send"):
             return bool(self.items)  # hidden, not greyed: the 80-column footer has no room
         if action == "secret":
@@ -518,7 +539,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         self.post_message(self.DraftChanged(list(self.items)))
 
     def _ask(self, purpose: str, placeholder: str) -> None:
-        field = self.query_one(Input)
+        field = self.text_field()
         self._input_for = purpose
         field.placeholder = placeholder
         field.value = ""
@@ -526,9 +547,8 @@ class OrdersPanel(MapOrders, can_focus=True):
         field.focus()
 
     def _close_input(self) -> None:
-        field = self.query_one(Input)
-        if field.display:
-            field.display = False
+        if self._shown(Input):
+            self.query_one(Input).display = False
             self.focus()
 
     def key_text(self) -> str:
@@ -548,7 +568,7 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     def _show_hint(self) -> None:
         kind = self._stack.order if self._stack is not None else ""
-        if self.query_one(UnitPick).display:
+        if self._shown(UnitPick):
             text = f"{kind}: which units? space ticks, * all/none, Enter takes, Esc"
         elif self._placing is not None:
             text = f"{kind} {self._placing[1]}: cursor to its hex, Enter; Esc gives up"
