@@ -96,7 +96,9 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
     board_views.carry_empires_by_hex(board, new_board, hexes)
-    board_views.carry_highest(board, new_board, changed, (f"{f.empire}-" for f in new_forces))
+    board_views.defer_hexes(board, new_board, hexes)
+    added = [uid for uid in changed if uid not in by_id]  # (ids already there change no highest)
+    board_views.carry_highest(board, new_board, added, (f"{f.empire}-" for f in new_forces))
     for empire, before, after in rebuilt:
         board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
         board_views.carry_classes(before, after, edits[empire], by_id)
@@ -118,24 +120,30 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
 
 def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Unit, ...]:
     """One empire's units (sorted by id) with ``edits`` made: the same tuple if they change
-    nothing."""
+    nothing.
+
+    The edits are made in id order, each found from where the one before it was: a stack's
+    units have neighbouring ids, so most are found at the next place without a search, and
+    none costs more than a bisection of what is left."""
     placed = list(units)
-    ids = list(map(_ID, units))  # searched in C, without a key function
     touched = False
-    for uid, unit in edits.items():
-        i = bisect_left(ids, uid)
-        found = i < len(ids) and ids[i] == uid
+    at = 0
+    for uid in sorted(edits):
+        unit = edits[uid]
+        if at >= len(placed) or placed[at].id != uid:
+            at = bisect_left(placed, uid, lo=at, key=_ID)
+        found = at < len(placed) and placed[at].id == uid
         if unit is None:
             if found:
-                del placed[i]
-                del ids[i]
+                del placed[at]
                 touched = True
         elif found:
-            if placed[i] != unit:
-                placed[i] = unit
+            if placed[at] != unit:
+                placed[at] = unit
                 touched = True
+            at += 1
         else:
-            placed.insert(i, unit)
-            ids.insert(i, uid)
+            placed.insert(at, unit)
             touched = True
+            at += 1
     return tuple(placed) if touched else units

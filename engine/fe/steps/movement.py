@@ -56,7 +56,6 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 from __future__ import annotations
 
 from itertools import pairwise
-from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -68,16 +67,11 @@ from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
 from engine.fe.movement import Move, check_move, hex_cost, remaining, spend
-from engine.fe.reaction import (
-    EXTENDED_REACTION_RANGE,
-    apply_reaction,
-    check_reaction,
-    mark_reacted,
-    stack_reactors,
-)
+from engine.fe.reaction import apply_reaction, check_reaction, mark_reacted
 from engine.fe.sequence import ORION_PART, Step, load_sequence
 from engine.fe.steps import base, combat, reserves
 from engine.fe.steps.base import Area
+from engine.fe.steps.reactors import reactors
 from engine.fe.steps.releases import release_fired
 from engine.fe.steps.supply import out_of_supply_at, status_of
 
@@ -114,55 +108,6 @@ def _part_index(state: FeState, step_id: str) -> int:
     movement steps are never part of the set-up, so the two agree here."""
     steps = load_sequence().part(ORION_PART if state.orion else "")
     return next(i for i, s in enumerate(steps) if s.id == step_id)
-
-
-def reactors(state: FeState) -> list[str]:
-    """The non-phasing units that may react to something in the batch, sorted by id.
-
-    Only hexes holding phasing units now can be reacted to (`engine.fe.reaction` asks for
-    the enemy in the hex), and only units within extended reaction range of one of them are
-    asked, which keeps this cheap on a full board.
-    """
-    board = state.board
-    phasing = base.phasing_empires(state)
-    steps = state.batch
-    targets = sorted({to for _, to in steps})
-    held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
-    if not held:
-        return []
-    near_of = _within_range(held, EXTENDED_REACTION_RANGE)
-    reacted = frozenset(state.reacted)
-    found: list[Unit] = []
-    for h, here in board.stacks():  # hex by hex: a stack out of range is passed over whole
-        near = near_of.get(h) if h != OFF_MAP else None
-        if not near:
-            continue
-        near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
-        found.extend(stack_reactors(board, phasing, here, near_steps, reacted))
-    # In the board's order (its empires in order, each empire's units by id).
-    return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]
-
-
-_BOARD_ORDER = attrgetter("empire", "id")
-
-
-def _within_range(targets: list[HexId], reach: int) -> dict[HexId, list[HexId]]:
-    """Per hex, the ``targets`` (in their order) at most ``reach`` hexes from it.
-
-    Worked out from the targets' side, so that each stack on the board costs one look-up
-    rather than a distance per target. A hex ``reach`` steps away lies within ``reach``
-    columns (cube x is the column) and, as a column's rows shift by half a hex, within
-    ``2 * reach`` rows; each hex of that box is kept if its true distance is in reach.
-    """
-    out: dict[HexId, list[HexId]] = {}
-    for t in targets:
-        column, row = divmod(t, 100)
-        for c in range(max(column - reach, 0), column + reach + 1):
-            for r in range(max(row - 2 * reach, 0), min(row + 2 * reach, 99) + 1):
-                h = c * 100 + r
-                if hexgrid.distance(h, t) <= reach:
-                    out.setdefault(h, []).append(t)
-    return out
 
 
 # --- who may go where ------------------------------------------------------------------------

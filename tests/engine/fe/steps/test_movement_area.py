@@ -18,7 +18,7 @@ from engine.core.turn_orders import Done
 from engine.fe import FE
 from engine.fe.forces import Board
 from engine.fe.model import Batch, FeState, MoveOrder, Order, Place, React
-from engine.fe.steps import movement, reserves
+from engine.fe.steps import movement, reactors, reserves
 from engine.fe.steps.movement import AREA
 
 STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
@@ -500,14 +500,14 @@ def test_a_standing_order_declines_reaction_windows_without_a_round_trip() -> No
 
 
 def test_hexes_within_reaction_range_match_the_distance_hex_by_hex() -> None:
-    """`movement._within_range` (read from the targets' side) lists, for every hex of the map,
+    """`reactors.within_range` (read from the targets' side) lists, for every hex of the map,
     exactly the targets whose distance is in reach, in the targets' order: map edges and
     corners included, where the box it searches is cut."""
     from engine.core import hexgrid
 
     targets = [101, 102, 201, 1907, 1908, 2010, 3001, 6119, 6101, 119]
     for reach in (0, 1, 2, 3):
-        found = movement._within_range(targets, reach)
+        found = reactors.within_range(targets, reach)
         for column in range(1, 62):
             for row in range(1, 20):
                 h = column * 100 + row
