@@ -37,6 +37,9 @@ def _unit_id(unit: Unit) -> str:
     return unit.id
 
 
+_ID = attrgetter("id")
+
+
 @caches.by_identity(maxsize=24)
 def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """One empire's starbases on the map, in the units' order, and, per hex where it has
@@ -45,7 +48,7 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
     on_map = [u for u in units if u.hex != OFF_MAP]
     starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
     firsts: dict[tuple[str, int], Unit] = {}
-    for unit in sorted(on_map, key=_unit_id):
+    for unit in sorted(on_map, key=_ID):
         if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
             firsts[unit.empire, unit.hex] = unit
     return starbases, tuple(firsts.values())

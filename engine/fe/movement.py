@@ -94,6 +94,7 @@ class Move(msgspec.Struct, frozen=True):
 
 _EMPIRE_FLEET = attrgetter("empire", "fleet")
 _EMPIRE_CLASS = attrgetter("empire", "cls")
+_EMPIRE_HEX = attrgetter("empire", "hex")
 
 
 def _route(move: Move) -> str:
@@ -103,6 +104,13 @@ def _route(move: Move) -> str:
 def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     """The move's units that exist (sorted by id) and what is wrong with the list itself:
     none given, an id given twice, an id not on the board."""
+    ids = sorted(move.unit_ids)
+    try:  # the usual list, told in C: every id on the board, each once
+        found = list(map(board.unit, ids))
+    except KeyError:
+        found = []
+    if found and len(set(ids)) == len(ids):
+        return found, []
     out: list[Violation] = []
     if not move.unit_ids:
         out.append(Violation("a move needs at least one unit", MOVE_RULE))
@@ -265,18 +273,21 @@ def check_move(
     """
     units, out = check_units(board, move)
     start = move.path[0] if move.path else None
-    for unit in units:
-        if unit.empire != empire:
-            out.append(
-                Violation(
-                    f"{unit.id} belongs to {unit.empire}; {empire} moves only its own units",
-                    OWN_UNITS_RULE,
+    # A stack of the empire's own units, all in the first hex, told in C; else unit by unit.
+    own = units
+    if set(map(_EMPIRE_HEX, units)) != {(empire, start)}:
+        for unit in units:
+            if unit.empire != empire:
+                out.append(
+                    Violation(
+                        f"{unit.id} belongs to {unit.empire}; {empire} moves only its own units",
+                        OWN_UNITS_RULE,
+                    )
                 )
-            )
-        elif start is not None and unit.hex != start:
-            where = f"{unit.hex:04d}" if unit.hex else "off the map"
-            out.append(Violation(f"{unit.id} is in {where}, not in {start:04d}", MOVE_RULE))
-    own = [u for u in units if u.empire == empire]
+            elif start is not None and unit.hex != start:
+                where = f"{unit.hex:04d}" if unit.hex else "off the map"
+                out.append(Violation(f"{unit.id} is in {where}, not in {start:04d}", MOVE_RULE))
+        own = [u for u in units if u.empire == empire]
     out.extend(check_released(board, own))
     path_problems = check_path(galaxy, move.path)
     out.extend(path_problems)
