@@ -33,10 +33,6 @@ STARBASE_CLASSES = ("SB", "SBv.2")
 """Starbase classes: a hex holding one is a release trigger's target (600.3)."""
 
 
-def _unit_id(unit: Unit) -> str:
-    return unit.id
-
-
 _ID = attrgetter("id")
 
 
@@ -89,7 +85,7 @@ def carry_lookup(
             if unit.empire == empire and _can_move(empire, unit.cls):
                 first_of[key] = unit
                 break
-    value = (tuple(sorted(kept, key=_unit_id)), tuple(sorted(first_of.values(), key=_unit_id)))
+    value = (tuple(sorted(kept, key=_ID)), tuple(sorted(first_of.values(), key=_ID)))
     caches.prime(lookup_of, value, after)
 
 
