@@ -124,6 +124,23 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     return new_state
 
 
+def share_unit_views(before: Board, after: Board) -> None:
+    """Give ``after``, a board of the same units as ``before`` (a fleet released, a hex
+    taken: a state changed in a board part other than its units), the views of the units
+    ``before`` built (the unit and hex indexes, the empires by hex), which read the units
+    alone; without them the next order on ``after`` would read every unit again. Nothing is
+    shared when the units differ."""
+    if after.units != before.units:
+        return
+    built = before.__dict__
+    for key in ("_by_id", "_by_hex", "_id_sorted"):
+        if key in built and key not in after.__dict__:
+            after.__dict__[key] = built[key]  # never changed once built: shared as it is
+    empires = caches.peek(board_views.empires_by_hex, before)
+    if empires is not None:
+        caches.prime(board_views.empires_by_hex, empires, after)
+
+
 def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Unit, ...]:
     """One empire's units (sorted by id) with ``edits`` made: the same tuple if they change
     nothing.

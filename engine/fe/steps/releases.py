@@ -40,7 +40,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Event
-from engine.fe import board_views
+from engine.fe import board_update, board_views
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
@@ -342,10 +342,12 @@ def release_fired(state: FeState, step_id: str, events: list[Event]) -> FeState:
         )
     released = {*state.released, *((empire, fleet) for empire, fleet, _ in fired)}
     after = msgspec.structs.replace(state, released=tuple(sorted(released)))
-    # The same units with more fleets released: only the hexes hot before can be hot now.
+    # The same units with more fleets released: the units' views stay as they were, and
+    # only the hexes hot before can be hot now.
+    board = after.board
+    board_update.share_unit_views(state.board, board)
     setups = base.scenario_setup(state)
     hot = caches.peek(hot_hexes, state.board, setups)
     if hot is not None:
-        board = after.board
         caches.prime(hot_hexes, _hot(board, setups, TriggerBoard.local(board, hot)), board, setups)
     return after

@@ -19,7 +19,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import board_views
+from engine.fe import board_update, board_views
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.model import FeState
 from engine.fe.oob import Release, ScenarioSetup, Target, Trigger
@@ -166,16 +166,36 @@ def test_the_check_after_a_change_finds_what_the_whole_board_gives(
 
 def test_releasing_the_fired_fleets_leaves_no_hot_hex_behind() -> None:
     """Once `release_fired` has released what fired, the board with those fleets released
-    has its hot hexes already (derived, not read in full), and nothing fires there."""
+    has its hot hexes already (derived, not read in full), and nothing fires there; it has
+    the views of its units too (`board_update.share_unit_views`), as a fresh reading gives
+    them."""
     state = start()
     unit = state.board.unit("LYR-0001")
     state = state.with_units([msgspec.structs.replace(unit, hex=1401)])  # Kzinti space
     setups = base.scenario_setup(state)
     assert releases.fired_releases(state)
     assert caches.peek(releases.hot_hexes, state.board, setups) == frozenset({1401})
+    board = state.board
+    board.unit("LYR-0001")  # the unit and hex indexes and the empires by hex are built
+    board_views.empires_by_hex(board)
     after = releases.release_fired(state, "3B2", [])
+    assert after.board is not board
     assert caches.peek(releases.hot_hexes, after.board, setups) == frozenset()
     assert releases.fired_releases(after) == [] == _whole_board_check(after)
+    # The released board has the same units: it starts with their views, as built afresh.
+    new, fresh = after.board, _plain(after.board)
+    assert {"_by_id", "_by_hex", "_id_sorted"} <= new.__dict__.keys()
+    assert (new._by_id, new._by_hex, new._id_sorted) == (
+        fresh._by_id,
+        fresh._by_hex,
+        fresh._id_sorted,
+    )
+    empires = caches.peek(board_views.empires_by_hex, new)
+    assert empires == board_views.empires_by_hex.__wrapped__(fresh)  # type: ignore[attr-defined]
+    # Boards of other units share nothing.
+    other = _plain(board.with_units([msgspec.structs.replace(unit, hex=1402)]))
+    board_update.share_unit_views(board, other)
+    assert "_by_id" not in other.__dict__
 
 
 def test_a_long_run_of_changes_is_dropped() -> None:
