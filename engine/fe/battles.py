@@ -32,9 +32,9 @@ def battle_hexes(board: Board, galaxy: Galaxy | None = None) -> list[BattleHex]:
     defended = planets.planet_battles(galaxy, board) if galaxy is not None else {}
     battles = []
     for h in sorted(present):
-        if h == OFF_MAP:
-            continue
         owner = defended.get(h, "")
+        if h == OFF_MAP or (not owner and len(present[h]) < 2):  # an empire alone: no battle
+            continue
         empires = sorted({*present[h], owner} if owner else present[h])
         if owner or any(
             board.enemies(a, b) for i, a in enumerate(empires) for b in empires[i + 1 :]

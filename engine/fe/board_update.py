@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
-from itertools import chain, pairwise
-from operator import attrgetter
+from functools import reduce
+from itertools import pairwise
+from operator import add, attrgetter
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -45,8 +46,13 @@ def board_of(
     devastated: tuple[HexId, ...],
 ) -> Board:
     """The board of the last state parts asked about (see `engine.fe.model.FeState.board`)."""
-    units = tuple(u for empire in forces for u in empire.units)
-    return Board(units, owners, at_war, released, devastated)
+    return Board(_joined(forces), owners, at_war, released, devastated)
+
+
+def _joined(forces: Iterable[Forces]) -> tuple[Unit, ...]:
+    """The empires' units in one tuple, in the empires' order: the tuples added end to end,
+    copied in C (about four times quicker than reading them unit by unit)."""
+    return reduce(add, (f.units for f in forces), ())
 
 
 _BOARD_ORDER = attrgetter("empire", "id")
@@ -85,7 +91,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     new_forces = tuple(forces)
     new_state = msgspec.structs.replace(state, forces=new_forces)
     new_board = Board(
-        tuple(chain.from_iterable(f.units for f in new_forces)),
+        _joined(new_forces),
         state.owners,
         state.at_war,
         state.released,
@@ -96,7 +102,9 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     hexes = {u.hex for u in changed.values()}
     hexes.update(by_id[uid].hex for uid in changed if uid in by_id)
     board_views.carry_empires_by_hex(board, new_board, hexes)
-    board_views.carry_highest(board, new_board, changed, (f"{f.empire}-" for f in new_forces))
+    board_views.defer_hexes(board, new_board, hexes)
+    added = [uid for uid in changed if uid not in by_id]  # (ids already there change no highest)
+    board_views.carry_highest(board, new_board, added, (f"{f.empire}-" for f in new_forces))
     for empire, before, after in rebuilt:
         board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
         board_views.carry_classes(before, after, edits[empire], by_id)
@@ -116,26 +124,49 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     return new_state
 
 
+def share_unit_views(before: Board, after: Board) -> None:
+    """Give ``after``, a board of the same units as ``before`` (a fleet released, a hex
+    taken: a state changed in a board part other than its units), the views of the units
+    ``before`` built (the unit and hex indexes, the empires by hex), which read the units
+    alone; without them the next order on ``after`` would read every unit again. Nothing is
+    shared when the units differ."""
+    if after.units != before.units:
+        return
+    built = before.__dict__
+    for key in ("_by_id", "_by_hex", "_id_sorted"):
+        if key in built and key not in after.__dict__:
+            after.__dict__[key] = built[key]  # never changed once built: shared as it is
+    empires = caches.peek(board_views.empires_by_hex, before)
+    if empires is not None:
+        caches.prime(board_views.empires_by_hex, empires, after)
+
+
 def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Unit, ...]:
     """One empire's units (sorted by id) with ``edits`` made: the same tuple if they change
-    nothing."""
+    nothing.
+
+    The edits are made in id order, each found from where the one before it was: a stack's
+    units have neighbouring ids, so most are found at the next place without a search, and
+    none costs more than a bisection of what is left."""
     placed = list(units)
-    ids = list(map(_ID, units))  # searched in C, without a key function
     touched = False
-    for uid, unit in edits.items():
-        i = bisect_left(ids, uid)
-        found = i < len(ids) and ids[i] == uid
+    at = 0
+    for uid in sorted(edits):
+        unit = edits[uid]
+        if at >= len(placed) or placed[at].id != uid:
+            at = bisect_left(placed, uid, lo=at, key=_ID)
+        found = at < len(placed) and placed[at].id == uid
         if unit is None:
             if found:
-                del placed[i]
-                del ids[i]
+                del placed[at]
                 touched = True
         elif found:
-            if placed[i] != unit:
-                placed[i] = unit
+            if placed[at] != unit:
+                placed[at] = unit
                 touched = True
+            at += 1
         else:
-            placed.insert(i, unit)
-            ids.insert(i, uid)
+            placed.insert(at, unit)
             touched = True
+            at += 1
     return tuple(placed) if touched else units

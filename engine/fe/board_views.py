@@ -13,7 +13,10 @@ after random changes).
 - `empires_by_hex`: which empires stand in each hex, read by the reserve's pin check
   (203.7, `engine.fe.steps.reserves`);
 - `highest_number`: the highest id number of an empire, for the next new unit's id
-  (`engine.fe.production.next_ids`).
+  (`engine.fe.production.next_ids`);
+- `defer_hexes`: the hexes where units changed since an earlier board, for the views that
+  depend on each hex alone and are derived when first asked (the release triggers' hot
+  hexes, `engine.fe.steps.releases.hot_hexes`).
 """
 
 from __future__ import annotations
@@ -30,8 +33,7 @@ STARBASE_CLASSES = ("SB", "SBv.2")
 """Starbase classes: a hex holding one is a release trigger's target (600.3)."""
 
 
-def _unit_id(unit: Unit) -> str:
-    return unit.id
+_ID = attrgetter("id")
 
 
 @caches.by_identity(maxsize=24)
@@ -42,7 +44,7 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
     on_map = [u for u in units if u.hex != OFF_MAP]
     starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
     firsts: dict[tuple[str, int], Unit] = {}
-    for unit in sorted(on_map, key=_unit_id):
+    for unit in sorted(on_map, key=_ID):
         if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
             firsts[unit.empire, unit.hex] = unit
     return starbases, tuple(firsts.values())
@@ -83,7 +85,7 @@ def carry_lookup(
             if unit.empire == empire and _can_move(empire, unit.cls):
                 first_of[key] = unit
                 break
-    value = (tuple(sorted(kept, key=_unit_id)), tuple(sorted(first_of.values(), key=_unit_id)))
+    value = (tuple(sorted(kept, key=_ID)), tuple(sorted(first_of.values(), key=_ID)))
     caches.prime(lookup_of, value, after)
 
 
@@ -91,6 +93,49 @@ def carry_lookup(
 def _can_move(empire: str, cls: str) -> bool:
     """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
     return movement_points(Unit("", empire, cls)) > 0
+
+
+def can_move(unit: Unit) -> bool:
+    """Whether ``unit`` can move, as `lookup_of` reads it (a stand, not a base)."""
+    return _can_move(unit.empire, unit.cls)
+
+
+_SINCE = "_hexes_since"
+"""The key, in a board's ``__dict__``, of what `defer_hexes` left: the board the run of
+changes started from and the hexes where units came, went or changed since."""
+
+SINCE_LIMIT = 256
+"""Past this many hexes changed, a run is dropped: reading them is no cheaper than a fresh
+reading of the board."""
+
+
+def defer_hexes(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
+    """Note on ``after`` (``before`` with units changed in ``hexes``) the board a run of
+    such changes started from and every hex changed since (`hexes_changed_since`). Nothing is
+    read here: a view that depends on each hex alone derives its answer for ``after`` from
+    its answer for the start of the run, when asked, by reading only those hexes. The start
+    is ``before`` unless ``before`` was itself noted and never asked."""
+    pending: tuple[Board, frozenset[HexId]] | None = before.__dict__.get(_SINCE)
+    if pending is None:
+        root, since = before, frozenset(hexes)
+    else:
+        root, earlier = pending
+        since = earlier.union(hexes)
+    if len(since) <= SINCE_LIMIT:
+        after.__dict__[_SINCE] = (root, since)
+
+
+def hexes_changed_since(board: Board) -> tuple[Board, frozenset[HexId]] | None:
+    """The board a run of unit changes leading to ``board`` started from, and the hexes
+    changed since (`defer_hexes`); None if ``board`` was not made that way."""
+    pending: tuple[Board, frozenset[HexId]] | None = board.__dict__.get(_SINCE)
+    return pending
+
+
+def forget_changes(board: Board) -> None:
+    """Drop the run noted on ``board`` once its views are derived: the next board starts its
+    run here, and this one no longer keeps the start of its run alive."""
+    board.__dict__.pop(_SINCE, None)
 
 
 @caches.by_identity(maxsize=24)

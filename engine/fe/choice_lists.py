@@ -29,7 +29,7 @@ from engine.fe.forces import OFF_MAP, Unit, allowance
 from engine.fe.model import BuildOrder, FeState
 from engine.fe.movement import remaining
 from engine.fe.sequence import Step
-from engine.fe.steps import base, movement, shipyard, yard
+from engine.fe.steps import base, movement, reactors, shipyard, yard
 from engine.fe.units import load_units
 
 MOVE_STEPS = (movement.OPERATIONAL_STEP, movement.RESERVE_STEP)
@@ -193,7 +193,7 @@ def reaction_list(state: FeState) -> OptionList:
     """The units that may react to what moved in the batch (205.0)."""
     board = state.board
     items = []
-    for unit_id in movement.reactors(state):
+    for unit_id in reactors.reactors(state):
         unit = board.unit(unit_id)
         facts = (Fact("hex", base.hex_text(unit.hex)), Fact("class", unit.cls))
         label = f"{unit.id} {unit.cls} in {base.hex_text(unit.hex)}"

@@ -212,8 +212,9 @@ def carry_indexes(
             arrivals = arrivals_at.get(h, [])
             if h in left:  # read again whole
                 here = [u for u in by_hex.get(h, ()) if u.id not in changed]
-                here.extend(arrivals)
-                here.sort(key=order)
+                if arrivals:  # (what stayed is in order already)
+                    here.extend(arrivals)
+                    here.sort(key=order)
             else:  # it only gained units: each goes where the order puts it
                 here = list(by_hex.get(h, ()))
                 if 8 * len(arrivals) < len(here):

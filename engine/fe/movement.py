@@ -42,7 +42,8 @@ the board that comes back is canonical (`Board.with_units`).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from itertools import pairwise
+from itertools import pairwise, repeat
+from operator import attrgetter
 
 import msgspec
 
@@ -91,6 +92,11 @@ class Move(msgspec.Struct, frozen=True):
         return max(len(self.path) - 1, 0)
 
 
+_EMPIRE_FLEET = attrgetter("empire", "fleet")
+_EMPIRE_CLASS = attrgetter("empire", "cls")
+_EMPIRE_HEX = attrgetter("empire", "hex")
+
+
 def _route(move: Move) -> str:
     return f"{move.path[0]:04d}->{move.path[-1]:04d}"
 
@@ -98,6 +104,13 @@ def _route(move: Move) -> str:
 def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     """The move's units that exist (sorted by id) and what is wrong with the list itself:
     none given, an id given twice, an id not on the board."""
+    ids = sorted(move.unit_ids)
+    try:  # the usual list, told in C: every id on the board, each once
+        found = list(map(board.unit, ids))
+    except KeyError:
+        found = []
+    if found and len(set(ids)) == len(ids):
+        return found, []
     out: list[Violation] = []
     if not move.unit_ids:
         out.append(Violation("a move needs at least one unit", MOVE_RULE))
@@ -133,6 +146,11 @@ def check_path(galaxy: Galaxy, path: tuple[HexId, ...]) -> list[Violation]:
 
 def check_released(board: Board, units: list[Unit]) -> list[Violation]:
     """One violation per starting fleet of ``units`` that is not released (600.3)."""
+    # A stack is a fleet or two: each (empire, fleet) is looked up once.
+    fleets = dict.fromkeys(map(_EMPIRE_FLEET, units))
+    released = frozenset(board.released)
+    if all(not fleet or (empire, fleet) in released for empire, fleet in fleets):
+        return []
     held: dict[tuple[str, str], list[str]] = {}
     for unit in units:
         if not board.is_released(unit):
@@ -178,20 +196,33 @@ def check_allowance(
     """
     out: list[Violation] = []
     cost = move.hexes * hex_cost
+    spent_of = moved if moved is not None else {}
+    slow = frozenset(halved)
+    # Most stacks have the cost left whoever looks: every class's allowance, less the most
+    # any of them spent, covers it, and none is halved. Only then is no unit read alone.
+    ids = [unit.id for unit in units]
+    one_of = {key: u for key, u in zip(map(_EMPIRE_CLASS, units), units, strict=True)}
+    fulls = [allowance(u) for u in one_of.values()]
+    worst = max(map(spent_of.get, ids, repeat(0)), default=0)
+    if fulls and min(fulls) > 0 and slow.isdisjoint(ids) and cost <= min(fulls) - worst:
+        return out
+    allowances: dict[tuple[str, str], int] = {}  # by (empire, class): a stack is a few classes
     for unit in units:
-        full = allowance(unit)
+        key = (unit.empire, unit.cls)
+        full = allowances.get(key)
+        if full is None:
+            full = allowances[key] = allowance(unit)
         if full == 0:
             out.append(Violation(f"{unit.id} ({unit.cls}) cannot move by itself", MOVE_RULE))
             continue
-        left = remaining(unit, moved, halved)
-        if cost > left:
-            most = limit(unit, halved)
-            spent = moved.get(unit.id, 0) if moved is not None else 0
+        most = full // 2 if unit.id in slow else full  # `limit`
+        spent = spent_of.get(unit.id, 0)
+        if cost > max(most - spent, 0):  # `remaining`
             already = f" ({spent} already moved this phase)" if spent else ""
             needs = f"{move.hexes} hexes"
             if hex_cost != 1:
                 needs += f" ({cost} movement points at {hex_cost} a hex)"
-            if unit.id in halved:
+            if unit.id in slow:
                 text = (
                     f"{unit.id} ({unit.cls}) is out of supply and moves at half speed: "
                     f"{_route(move)} needs {needs}, allowance {full} halved to {most}{already}"
@@ -242,18 +273,21 @@ def check_move(
     """
     units, out = check_units(board, move)
     start = move.path[0] if move.path else None
-    for unit in units:
-        if unit.empire != empire:
-            out.append(
-                Violation(
-                    f"{unit.id} belongs to {unit.empire}; {empire} moves only its own units",
-                    OWN_UNITS_RULE,
+    # A stack of the empire's own units, all in the first hex, told in C; else unit by unit.
+    own = units
+    if set(map(_EMPIRE_HEX, units)) != {(empire, start)}:
+        for unit in units:
+            if unit.empire != empire:
+                out.append(
+                    Violation(
+                        f"{unit.id} belongs to {unit.empire}; {empire} moves only its own units",
+                        OWN_UNITS_RULE,
+                    )
                 )
-            )
-        elif start is not None and unit.hex != start:
-            where = f"{unit.hex:04d}" if unit.hex else "off the map"
-            out.append(Violation(f"{unit.id} is in {where}, not in {start:04d}", MOVE_RULE))
-    own = [u for u in units if u.empire == empire]
+            elif start is not None and unit.hex != start:
+                where = f"{unit.hex:04d}" if unit.hex else "off the map"
+                out.append(Violation(f"{unit.id} is in {where}, not in {start:04d}", MOVE_RULE))
+        own = [u for u in units if u.empire == empire]
     out.extend(check_released(board, own))
     path_problems = check_path(galaxy, move.path)
     out.extend(path_problems)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.fe import board_views
 from engine.fe.blocking import is_ship
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, Planet
@@ -99,11 +100,19 @@ def attackers(galaxy: Galaxy, board: Board, h: HexId) -> tuple[str, ...]:
 
 
 def planet_battles(galaxy: Galaxy, board: Board) -> dict[HexId, str]:
-    """Hexes where a planet fights for its owner (508.0): hex -> the defending owner."""
+    """Hexes where a planet fights for its owner (508.0): hex -> the defending owner.
+
+    A hex's units are read only where a planet defends and an empire at war with its owner
+    stands (`board_views.empires_by_hex`, kept per board): most occupied hexes are an
+    empire's own, and their stacks are passed over whole."""
+    present = board_views.empires_by_hex(board)
     found: dict[HexId, str] = {}
     for h in sorted(h for h, _ in board.stacks()):  # the occupied hexes: the hex index's keys
-        if h and attackers(galaxy, board, h):
-            found[h] = defending_owner(galaxy, board, h)
+        owner = defending_owner(galaxy, board, h) if h else ""
+        if not owner or not any(board.enemies(e, owner) for e in present.get(h, ())):
+            continue
+        if attackers(galaxy, board, h):
+            found[h] = owner
     return found
 
 

@@ -317,6 +317,8 @@ EXPECTED = {
     "engine.fe.steps.replacements._buyers": "by_identity",
     "engine.fe.steps.combat_retreat._reaches": "by_identity",
     "engine.fe.steps.releases._plan": "by_identity",
+    "engine.fe.steps.releases.hot_hexes": "by_identity",
+    "engine.fe.steps.reactors._offsets": "derived",
     "engine.fe.board_views.empires_by_hex": "by_identity",
     "engine.fe.board_views.unit_classes": "by_identity",
     "engine.fe.steps.setup_stage.setup_steps": "derived",

@@ -67,17 +67,12 @@ from engine.fe import neutral, stacks
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
-from engine.fe.movement import Move, check_move, hex_cost, remaining, spend
-from engine.fe.reaction import (
-    EXTENDED_REACTION_RANGE,
-    apply_reaction,
-    check_reaction,
-    mark_reacted,
-    stack_reactors,
-)
+from engine.fe.movement import Move, check_move, hex_cost, remaining
+from engine.fe.reaction import apply_reaction, check_reaction, mark_reacted
 from engine.fe.sequence import ORION_PART, Step, load_sequence
 from engine.fe.steps import base, combat, reserves
 from engine.fe.steps.base import Area
+from engine.fe.steps.reactors import reactors
 from engine.fe.steps.releases import release_fired
 from engine.fe.steps.supply import out_of_supply_at, status_of
 
@@ -114,55 +109,6 @@ def _part_index(state: FeState, step_id: str) -> int:
     movement steps are never part of the set-up, so the two agree here."""
     steps = load_sequence().part(ORION_PART if state.orion else "")
     return next(i for i, s in enumerate(steps) if s.id == step_id)
-
-
-def reactors(state: FeState) -> list[str]:
-    """The non-phasing units that may react to something in the batch, sorted by id.
-
-    Only hexes holding phasing units now can be reacted to (`engine.fe.reaction` asks for
-    the enemy in the hex), and only units within extended reaction range of one of them are
-    asked, which keeps this cheap on a full board.
-    """
-    board = state.board
-    phasing = base.phasing_empires(state)
-    steps = state.batch
-    targets = sorted({to for _, to in steps})
-    held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
-    if not held:
-        return []
-    near_of = _within_range(held, EXTENDED_REACTION_RANGE)
-    reacted = frozenset(state.reacted)
-    found: list[Unit] = []
-    for h, here in board.stacks():  # hex by hex: a stack out of range is passed over whole
-        near = near_of.get(h) if h != OFF_MAP else None
-        if not near:
-            continue
-        near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
-        found.extend(stack_reactors(board, phasing, here, near_steps, reacted))
-    # In the board's order (its empires in order, each empire's units by id).
-    return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]
-
-
-_BOARD_ORDER = attrgetter("empire", "id")
-
-
-def _within_range(targets: list[HexId], reach: int) -> dict[HexId, list[HexId]]:
-    """Per hex, the ``targets`` (in their order) at most ``reach`` hexes from it.
-
-    Worked out from the targets' side, so that each stack on the board costs one look-up
-    rather than a distance per target. A hex ``reach`` steps away lies within ``reach``
-    columns (cube x is the column) and, as a column's rows shift by half a hex, within
-    ``2 * reach`` rows; each hex of that box is kept if its true distance is in reach.
-    """
-    out: dict[HexId, list[HexId]] = {}
-    for t in targets:
-        column, row = divmod(t, 100)
-        for c in range(max(column - reach, 0), column + reach + 1):
-            for r in range(max(row - 2 * reach, 0), min(row + 2 * reach, 99) + 1):
-                h = c * 100 + r
-                if hexgrid.distance(h, t) <= reach:
-                    out.setdefault(h, []).append(t)
-    return out
 
 
 # --- who may go where ------------------------------------------------------------------------
@@ -242,6 +188,16 @@ def _stack(
     state: FeState, seat: Seat, unit_ids: list[str], rule: str
 ) -> tuple[list[Unit], str, list[Violation]]:
     """The seat's units named, their one empire, and what is wrong with the list."""
+    # The usual stack, told in C: every id on the board, named once, of one of the seat's
+    # empires. Anything else is read id by id for the refusals.
+    try:
+        found = list(map(state.board.unit, unit_ids))
+    except KeyError:
+        found = []
+    one = set(map(_EMPIRE, found))
+    unique = len(set(unit_ids)) == len(unit_ids)
+    if found and len(one) == 1 and unique and one <= set(base.empires_of(state, seat)):
+        return found, found[0].empire, []
     units, problems = base.own_units(state, seat, unit_ids, rule)
     empires = sorted({u.empire for u in units})
     if len(empires) > 1:
@@ -249,6 +205,9 @@ def _stack(
             Violation(f"a stack moves as one empire's units, not {', '.join(empires)}", rule)
         )
     return units, (empires[0] if empires else ""), problems
+
+
+_EMPIRE = attrgetter("empire")
 
 
 def _as_move(unit_ids: list[str], path: list[str]) -> Move:
@@ -389,6 +348,25 @@ def _stack_text(board: Board, unit_ids: tuple[str, ...]) -> str:
     return ", ".join(f"{board.unit(uid).cls} {uid}" for uid in sorted(unit_ids))
 
 
+def spent(
+    moved: tuple[tuple[str, int], ...], unit_ids: tuple[str, ...], cost: int
+) -> tuple[tuple[str, int], ...]:
+    """``state.moved`` after ``unit_ids`` spent ``cost`` more: `engine.fe.movement.spend`
+    for a tally kept sorted by id (as every state's is). Units already in it keep their
+    places; new ones are merged in by id, at the end when their ids come after the rest (a
+    stack's units have neighbouring ids), so a batch does not sort the whole tally again."""
+    out = dict(moved)
+    for uid in unit_ids:
+        out[uid] = out.get(uid, 0) + cost
+    items = list(out.items())
+    if len(items) == len(moved):
+        return tuple(items)
+    old, new = items[: len(moved)], sorted(items[len(moved) :])
+    if old and new[0][0] < old[-1][0]:
+        return tuple(sorted(items))
+    return tuple(old + new)
+
+
 def _hexes_text(n: int) -> str:
     return "1 hex" if n == 1 else f"{n} hexes"
 
@@ -403,35 +381,35 @@ def apply_move_order(
     order = expanded
     move = _as_move(order.units, order.path)
     board = state.board
-    empire = board.unit(move.unit_ids[0]).empire
+    placed = {uid: board.unit(uid) for uid in move.unit_ids}
+    ids = sorted(placed)
+    empire = placed[move.unit_ids[0]].empire
     reserve = step.id == RESERVE_STEP
     route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
     what = "moves reserve fleet" if reserve else "moves"
     what += f" {fleet[1]}:" if isinstance(fleet, tuple) else ""
+    shown = ", ".join(f"{placed[uid].cls} {uid}" for uid in ids)  # as `_stack_text`
     events.append(
         Event(
             "reserve-move" if reserve else "move",
-            f"{empire} {what} {_stack_text(board, move.unit_ids)} {route} "
-            f"({_hexes_text(move.hexes)})",
+            f"{empire} {what} {shown} {route} ({_hexes_text(move.hexes)})",
             seat,
             step.id,
             {
                 "empire": empire,
-                "units": sorted(move.unit_ids),
+                "units": ids,
                 "path": list(order.path),
                 "hexes": move.hexes,
                 "rule": RESERVE_RULE if reserve else MOVE_RULE,
             },
         )
     )
-    moved = spend(dict(state.moved), move, hex_cost(dict(state.options)))
+    moved = spent(state.moved, move.unit_ids, move.hexes * hex_cost(dict(state.options)))
     batch = state.batch if reserve else _record(state, move.path)
     # What `apply_move` does to the board, given to the state directly (`FeState.with_units`).
     end = move.path[-1]
-    state = state.with_units(
-        [msgspec.structs.replace(board.unit(uid), hex=end) for uid in move.unit_ids]
-    )
-    state = msgspec.structs.replace(state, moved=tuple(moved.items()), batch=batch)
+    state = state.with_units([msgspec.structs.replace(u, hex=end) for u in placed.values()])
+    state = msgspec.structs.replace(state, moved=moved, batch=batch)
     return release_fired(state, step.id, events)
 
 

@@ -40,7 +40,7 @@ from engine.fe.galaxy import HexId
 from engine.fe.model import FeState, React, ReactionOrder, hex_id
 from engine.fe.reaction import REACTION_RULE, ReactionPolicy, why_not
 from engine.fe.sequence import Step
-from engine.fe.steps import base, movement
+from engine.fe.steps import base, movement, reactors
 
 REACTION_STEP = movement.REACTION_STEP
 
@@ -161,7 +161,7 @@ def plan(state: FeState, seat: Seat, policy: ReactionPolicy) -> tuple[list[React
     named = set(policy.units)
     wanted = [hex_id(h) for h in policy.hexes]
     picks: dict[str, HexId] = {}
-    for uid in movement.reactors(state):
+    for uid in reactors.reactors(state):
         unit = board.unit(uid)
         if unit.empire not in mine:
             continue

@@ -23,10 +23,16 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   left to the players (they release the fleet with an adjustment) until combat is played.
 - Each fleet is released once, whichever of its releases fires first; results come sorted
   by empire and fleet so the events read the same everywhere.
+
+Whether a trigger fires in a hex depends only on what stands in that hex, who owns it and
+which fleets are released. So the check after a move reads only the hexes the move touched
+(`hot_hexes`, carried from board to board, see its docstring): the cost of a move order does
+not grow with the units that stayed where they were.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -34,9 +40,9 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Event
-from engine.fe import board_views
-from engine.fe.forces import Unit
-from engine.fe.galaxy import Galaxy
+from engine.fe import board_update, board_views
+from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, ScenarioSetup, Trigger
 from engine.fe.steps import base
@@ -77,9 +83,10 @@ class TriggerBoard:
     Built from each empire's part of the board (`engine.fe.board_views.lookup_of`), which
     is remembered per units tuple and carried over when units move: a move order changes one
     empire's tuple, so the check that follows it reads again only the hexes that changed.
+    `TriggerBoard.local` reads a few hexes of the board instead.
     """
 
-    def __init__(self, state: FeState) -> None:
+    def __init__(self, state: FeState | None) -> None:
         self.starbases: dict[int, list[Unit]] = {}
         self.firsts: dict[str, list[Unit]] = {}
         self.stands_of: dict[tuple[str, ...], list[Unit]] = {}
@@ -87,6 +94,8 @@ class TriggerBoard:
         self.owners: dict[int, str] = {}
         """Who owns each hex asked about (`Board.owner`), once per check: the releases
         watching empires' space ask about the same stands."""
+        if state is None:
+            return
         self.board = state.board
         for forces in state.forces:
             starbases, firsts = board_views.lookup_of(forces.units)
@@ -98,7 +107,32 @@ class TriggerBoard:
             for unit in firsts:
                 self.firsts.setdefault(unit.empire, []).append(unit)
 
+    @classmethod
+    def local(cls, board: Board, hexes: Iterable[HexId]) -> TriggerBoard:
+        """The lookup of ``board`` restricted to ``hexes``: the starbases and stands there
+        only, each as the whole lookup has it (the stand the smallest id of its empire that
+        can move, `board_views.lookup_of`; starbases in empire order, then id)."""
+        lookup = cls(None)
+        lookup.board = board
+        firsts: dict[tuple[str, HexId], Unit] = {}
+        for h in hexes:
+            if h == OFF_MAP:
+                continue
+            here = board.at(h)
+            bases = sorted((u for u in here if u.cls in STARBASE_CLASSES), key=_BOARD_ORDER)
+            if bases:
+                lookup.starbases[h] = bases
+            for unit in here:
+                key = (unit.empire, h)
+                held = firsts.get(key)
+                if (held is None or unit.id < held.id) and board_views.can_move(unit):
+                    firsts[key] = unit
+        for unit in sorted(firsts.values(), key=_unit_id):
+            lookup.firsts.setdefault(unit.empire, []).append(unit)
+        return lookup
 
+
+_BOARD_ORDER = attrgetter("empire", "id")
 _EMPIRE = attrgetter("empire")
 
 
@@ -176,9 +210,19 @@ def trigger_reason(
     state: FeState, galaxy: Galaxy, setup: EmpireSetup, trigger: Trigger, lookup: TriggerBoard
 ) -> str:
     """Why ``trigger`` has fired on this board ("" when it has not)."""
+    return _reason(galaxy, setup, trigger, base.scenario_setup(state), lookup)
+
+
+def _reason(
+    galaxy: Galaxy,
+    setup: EmpireSetup,
+    trigger: Trigger,
+    setups: ScenarioSetup,
+    lookup: TriggerBoard,
+) -> str:
     if trigger.action != "occupies":
         return ""
-    plan = _plan(setup, trigger, base.scenario_setup(state))
+    plan = _plan(setup, trigger, setups)
     owners = lookup.owners
     for unit in _stands(lookup, plan.actors):
         h = unit.hex
@@ -198,21 +242,84 @@ def trigger_reason(
     return ""
 
 
+# --- the hexes a check has to read -----------------------------------------------------------
+
+
+@caches.by_identity(maxsize=4)
+def hot_hexes(board: Board, setups: ScenarioSetup) -> frozenset[HexId]:
+    """The hexes of ``board`` where a stand fires the trigger of a fleet ``board`` holds
+    (not in ``board.released``): on most boards none.
+
+    A stand fires a trigger by its empire, its hex, that hex's owner and the starbases
+    there, so a change of units leaves every other hex as it was: the board a move makes
+    (`engine.fe.board_update`) notes the hexes its units left and entered
+    (`board_views.defer_hexes`), and `_hot` reads those and the hot hexes of the board it
+    came from, not the whole board. A check then reads only the hot hexes: stands elsewhere
+    fire nothing, so the first reason found there is the first found on the whole board."""
+    return _hot(board, setups, TriggerBoard.local(board, (h for h, _ in board.stacks())))
+
+
+def _hot(board: Board, setups: ScenarioSetup, lookup: TriggerBoard) -> frozenset[HexId]:
+    """`hot_hexes` among the hexes ``lookup`` holds."""
+    galaxy = load_galaxy()
+    released = set(board.released)
+    found: set[HexId] = set()
+    for setup in setups.empires:
+        for release in setup.releases:
+            trigger = release.trigger
+            if (setup.empire, release.fleet) in released or trigger.action != "occupies":
+                continue
+            plan = _plan(setup, trigger, setups)
+            for unit in _stands(lookup, plan.actors):
+                if unit.hex not in found and any(
+                    _hit(galaxy, setup.empire, watch, unit, lookup) for watch in plan.watches
+                ):
+                    found.add(unit.hex)
+    return frozenset(found)
+
+
+def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
+    """`hot_hexes` of the state's board: remembered, derived from the board it was made
+    from (its hot hexes and the hexes changed since, read again), or read in full from the
+    empires' carried lookups (`TriggerBoard`)."""
+    board = state.board
+    held = caches.peek(hot_hexes, board, setups)
+    if held is not None:
+        return held
+    since = board_views.hexes_changed_since(board)
+    found = None
+    if since is not None:
+        root, hexes = since
+        before = caches.peek(hot_hexes, root, setups)
+        same_owners = root.owners == board.owners
+        if before is not None and same_owners and set(root.released) <= set(board.released):
+            found = _hot(board, setups, TriggerBoard.local(board, before | hexes))
+    if found is None:
+        found = _hot(board, setups, TriggerBoard(state))
+    board_views.forget_changes(board)
+    caches.prime(hot_hexes, found, board, setups)
+    return found
+
+
 def fired_releases(state: FeState) -> list[tuple[str, str, str]]:
     """The held fleets whose release trigger has fired: ``(empire, fleet, reason)``, sorted.
 
     A fleet already in ``state.released`` is never listed again.
     """
+    setups = base.scenario_setup(state)
+    hot = _hot_hexes(state, setups)
+    if not hot:
+        return []
     galaxy = base.galaxy()
     released = set(state.released)
     found: dict[tuple[str, str], str] = {}
-    lookup = TriggerBoard(state)
-    for setup in base.scenario_setup(state).empires:
+    lookup = TriggerBoard.local(state.board, sorted(hot))
+    for setup in setups.empires:
         for release in setup.releases:
             key = (setup.empire, release.fleet)
             if key in released or key in found:
                 continue
-            reason = trigger_reason(state, galaxy, setup, release.trigger, lookup)
+            reason = _reason(galaxy, setup, release.trigger, setups, lookup)
             if reason:
                 found[key] = reason
     return [(empire, fleet, reason) for (empire, fleet), reason in sorted(found.items())]
@@ -234,4 +341,13 @@ def release_fired(state: FeState, step_id: str, events: list[Event]) -> FeState:
             )
         )
     released = {*state.released, *((empire, fleet) for empire, fleet, _ in fired)}
-    return msgspec.structs.replace(state, released=tuple(sorted(released)))
+    after = msgspec.structs.replace(state, released=tuple(sorted(released)))
+    # The same units with more fleets released: the units' views stay as they were, and
+    # only the hexes hot before can be hot now.
+    board = after.board
+    board_update.share_unit_views(state.board, board)
+    setups = base.scenario_setup(state)
+    hot = caches.peek(hot_hexes, state.board, setups)
+    if hot is not None:
+        caches.prime(hot_hexes, _hot(board, setups, TriggerBoard.local(board, hot)), board, setups)
+    return after

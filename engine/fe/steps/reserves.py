@@ -320,10 +320,20 @@ class _Reserves(Area):
 
     def skip(self, state: FeState, step: Step) -> str:
         mine = base.phasing_empires(state)
+        reserves = frozenset(state.reserves)
+        # Apart from being a reserve already, `may_be_reserve` reads a unit's empire, hex,
+        # class and fleet only: like units of a stack are judged once.
+        judged: set[tuple[str, int, str, str]] = set()
         for forces in state.forces:  # the phasing empires' units only (any one will do)
             if forces.empire in mine:
                 for unit in forces.units:
-                    if unit.empire in mine and may_be_reserve(state, unit):
+                    if unit.id in reserves or unit.empire not in mine:
+                        continue
+                    key = (unit.empire, unit.hex, unit.cls, unit.fleet)
+                    if key in judged:
+                        continue
+                    judged.add(key)
+                    if may_be_reserve(state, unit):
                         return ""
         who = " and ".join(mine)
         return (

@@ -16,7 +16,16 @@ from engine.core.ruleset import Violation
 from engine.fe import board_views
 from engine.fe.forces import Board, Unit, war_pairs
 from engine.fe.galaxy import load_galaxy
-from engine.fe.movement import Move, apply_move, check_move, remaining, spend
+from engine.fe.movement import (
+    Move,
+    apply_move,
+    check_allowance,
+    check_move,
+    check_released,
+    limit,
+    remaining,
+    spend,
+)
 from engine.fe.pinning import (
     PinNeed,
     PinStrength,
@@ -390,3 +399,71 @@ def test_enemies_in_a_hex_match_a_unit_by_unit_reading_as_units_move() -> None:
                 assert enemies_in(b, empire, h) == plain, (round_, empire, h)
                 seen.add(bool(plain))
     assert seen == {True, False}
+
+
+def _allowance_unit_by_unit(
+    move: Move, units: list[Unit], moved: dict[str, int] | None, cost: int, halved: tuple[str, ...]
+) -> list[Violation]:
+    """`check_allowance` read unit by unit, with `remaining` and `limit` asked for each unit
+    (as it read before it judged a stack's classes at once when nobody is short)."""
+    out = []
+    for u in units:
+        full = u.info().move
+        if full == 0:
+            out.append(Violation(f"{u.id} ({u.cls}) cannot move by itself", "203.1"))
+            continue
+        need = move.hexes * cost
+        if need > remaining(u, moved, halved):
+            most = limit(u, halved)
+            spent = (moved or {}).get(u.id, 0)
+            already = f" ({spent} already moved this phase)" if spent else ""
+            needs = f"{move.hexes} hexes" + (
+                f" ({need} movement points at {cost} a hex)" if cost != 1 else ""
+            )
+            route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
+            if u.id in halved:
+                text = (
+                    f"{u.id} ({u.cls}) is out of supply and moves at half speed: "
+                    f"{route} needs {needs}, allowance {full} halved to {most}{already}"
+                )
+                out.append(Violation(text, "410.31"))
+            else:
+                text = f"{u.id} ({u.cls}): {route} needs {needs}, allowance {full}{already}"
+                out.append(Violation(text, "203.1"))
+    return out
+
+
+def test_allowance_and_release_checks_match_a_unit_by_unit_reading() -> None:
+    """A stack's allowance (203.1, 410.31) and fleet release (600.3) are judged by class
+    and by fleet when nothing stands in the way; on random stacks (spent hexes, halved
+    units, bases, FRDs, convoys, held fleets) the refusals are those a reading of each unit
+    gives, in the same order."""
+    rng = random.Random(2031)
+    classes = ["D7", "F5", "B10", "CVT", "D6"] * 4 + ["FRD", "SB"]
+    fleets = ["", "North", "South"]
+    refused = passed = 0
+    for _ in range(300):
+        units = [
+            unit(f"KLI-{n:02d}", rng.choice(classes), 1411, fleet=rng.choice(fleets))
+            for n in range(rng.randint(1, 8))
+        ]
+        released = tuple(("KLI", f) for f in fleets[1:] if rng.random() < 0.6)
+        b = board(*units, released=released)
+        hexes = rng.randint(1, 5)
+        move = Move(tuple(u.id for u in units), north(1411, hexes))
+        moved = {u.id: rng.randint(0, 6) for u in units if rng.random() < 0.3} or None
+        halved = tuple(u.id for u in units if rng.random() < 0.2)
+        cost = rng.choice([1, 1, 2])
+        expected = _allowance_unit_by_unit(move, units, moved, cost, halved)
+        assert check_allowance(move, units, moved, cost, halved) == expected
+        held: dict[tuple[str, str], list[str]] = {}
+        for u in units:
+            if u.fleet and ("KLI", u.fleet) not in released:
+                held.setdefault(("KLI", u.fleet), []).append(u.id)
+        assert [v.message for v in check_released(b, units)] == [
+            f"fleet {f} ({e}) is not released (600-series scenario rules): " + ", ".join(ids)
+            for (e, f), ids in sorted(held.items())
+        ]
+        refused += bool(expected)
+        passed += not expected
+    assert refused > 50 and passed > 50

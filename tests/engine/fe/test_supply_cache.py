@@ -31,7 +31,7 @@ from engine.fe.model import FeState
 from engine.fe.production import next_ids
 from engine.fe.reaction import EXTENDED_REACTION_RANGE, why_not
 from engine.fe.steps import base, releases, replacements, reserves
-from engine.fe.steps import movement as movement_steps
+from engine.fe.steps import reactors as reactor_steps
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
 from engine.fe.supply import SupplyGrid, supply_grid
@@ -469,7 +469,7 @@ def test_reactors_hex_by_hex_match_a_unit_by_unit_reading(seed: int) -> None:
         reacted = tuple(sorted(u.id for u in others if rng.random() < 0.2))
         batched = msgspec.structs.replace(state, batch=tuple(sorted(steps)), reacted=reacted)
         expected = _reactors_unit_by_unit(batched)
-        assert movement_steps.reactors(batched) == expected
+        assert reactor_steps.reactors(batched) == expected
         asked += bool(expected)
     assert asked > CHANGES // 2, "hardly any batch could be reacted to: a weak test"
 

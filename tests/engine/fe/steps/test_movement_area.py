@@ -19,7 +19,7 @@ from engine.fe import FE
 from engine.fe.forces import Board
 from engine.fe.model import Batch, FeState, MoveOrder, Order, Place, React
 from engine.fe.sequence import load_sequence
-from engine.fe.steps import movement, reserves
+from engine.fe.steps import reactors, reserves
 from engine.fe.steps.movement import AREA
 
 STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
@@ -476,8 +476,8 @@ def test_reactions_reset_with_the_player_turn() -> None:
 
 def test_reactors_lists_who_may_react_to_the_batch() -> None:
     state = _strike_into_the_neutral_zone()
-    assert movement.reactors(state) == ["KZI-0001", "KZI-0002", "KZI-0003", "KZI-0004", "KZI-0005"]
-    assert movement.reactors(msgspec.structs.replace(state, batch=())) == []
+    assert reactors.reactors(state) == ["KZI-0001", "KZI-0002", "KZI-0003", "KZI-0004", "KZI-0005"]
+    assert reactors.reactors(msgspec.structs.replace(state, batch=())) == []
 
 
 def test_a_standing_order_declines_reaction_windows_without_a_round_trip() -> None:
@@ -499,14 +499,14 @@ def test_a_standing_order_declines_reaction_windows_without_a_round_trip() -> No
 
 
 def test_hexes_within_reaction_range_match_the_distance_hex_by_hex() -> None:
-    """`movement._within_range` (read from the targets' side) lists, for every hex of the map,
+    """`reactors.within_range` (read from the targets' side) lists, for every hex of the map,
     exactly the targets whose distance is in reach, in the targets' order: map edges and
     corners included, where the box it searches is cut."""
     from engine.core import hexgrid
 
     targets = [101, 102, 201, 1907, 1908, 2010, 3001, 6119, 6101, 119]
     for reach in (0, 1, 2, 3):
-        found = movement._within_range(targets, reach)
+        found = reactors.within_range(targets, reach)
         for column in range(1, 62):
             for row in range(1, 20):
                 h = column * 100 + row

@@ -168,3 +168,84 @@ def test_the_quick_reserve_test_agrees_with_the_refusals_unit_by_unit() -> None:
     for part in ("already in the reserve", "not released", "not on the map", "out of supply"):
         assert any(part in why for why in whys), part
     assert any("is pinned there" in why for why in whys)
+
+
+def test_the_steps_skip_judges_like_units_once_and_agrees_with_every_unit() -> None:
+    """Step 9A passes by itself exactly when no unit of the phasing empires could be a
+    reserve (203.7): the skip judges each (empire, hex, class, fleet) once, a unit already a
+    reserve apart, and agrees with asking every unit, on The Wind's board with stacks moved
+    onto enemies and far from supply, fleets held and released, and reserves designated, at
+    random; boards where only a few units could be a reserve come up too."""
+    import random
+
+    import msgspec
+
+    from engine.fe.forces import OFF_MAP
+    from engine.fe.sequence import load_sequence
+    from engine.fe.steps import base
+    from tests.engine.fe.helpers import start
+
+    step = next(s for s in load_sequence().part("") if s.id == "9A")
+    rng = random.Random(507)
+    state = start()
+    fleets = sorted({(u.empire, u.fleet) for u in state.board.units if u.fleet})
+    answers = set()
+    for _ in range(40):
+        board = state.board
+        mine = base.phasing_empires(state)
+        on_map = [u for u in board.units if u.hex != OFF_MAP]
+        ours = [u for u in on_map if u.empire in mine]
+        changed = []
+        for unit in rng.sample(ours, min(len(ours), rng.randint(5, 200))):
+            roll = rng.random()
+            to = rng.choice(on_map).hex if roll < 0.6 else (OFF_MAP if roll < 0.8 else 6119)
+            changed.append(msgspec.structs.replace(unit, hex=to))
+        state = state.with_units(changed)
+        released = tuple(f for f in fleets if rng.random() < 0.5)
+        picked = rng.sample(ours, min(len(ours), rng.randint(0, 40)))
+        state = msgspec.structs.replace(
+            state, released=released, reserves=tuple(sorted(u.id for u in picked))
+        )
+        expected = any(
+            reserves.may_be_reserve(state, u) for u in state.board.units if u.empire in mine
+        )
+        passed = reserves.AREA.skip(state, step)
+        assert (passed == "") is expected
+        answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_the_skip_still_asks_a_like_unit_when_the_first_is_a_reserve_or_a_base() -> None:
+    """Two units alone could be a reserve: one sharing its empire, hex, class and fleet with
+    a unit already a reserve (read first, by id), and one standing with a base of its fleet
+    (read first): the step does not pass by itself in either case."""
+    import msgspec
+
+    from engine.fe.forces import OFF_MAP
+    from engine.fe.sequence import load_sequence
+    from engine.fe.steps import base
+    from tests.engine.fe.helpers import start
+
+    step = next(s for s in load_sequence().part("") if s.id == "9A")
+    state = start()
+    mine = base.phasing_empires(state)
+    fleets = tuple(sorted({(u.empire, u.fleet) for u in state.board.units if u.fleet}))
+    state = msgspec.structs.replace(state, released=fleets)
+    ships = [u for u in state.board.units if u.empire in mine and u.hex and u.info().move]
+    groups: dict[tuple[str, str], list[Unit]] = {}
+    for unit in sorted(ships, key=lambda u: u.id):
+        groups.setdefault((unit.cls, unit.fleet), []).append(unit)
+    first, second = next(units for units in groups.values() if len(units) > 1)[:2]
+    gone = [msgspec.structs.replace(u, hex=OFF_MAP) for u in state.board.units if u.empire in mine]
+    alone = state.with_units(gone)
+    assert reserves.AREA.skip(alone, step), "nobody on the map: the step passes"
+    pair = alone.with_units([first, msgspec.structs.replace(second, hex=first.hex)])
+    held = msgspec.structs.replace(pair, reserves=(first.id,))
+    assert reserves.AREA.skip(held, step) == ""
+    assert reserves.AREA.skip(
+        msgspec.structs.replace(pair, reserves=(first.id, second.id)), step
+    ), "both reserves already"
+    base_unit = msgspec.structs.replace(first, id=f"{first.empire}-0000", cls="SB")
+    beside = alone.with_units([base_unit, first])
+    assert not reserves.may_be_reserve(beside, base_unit)
+    assert reserves.AREA.skip(beside, step) == ""
