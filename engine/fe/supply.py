@@ -52,7 +52,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import compress
+from itertools import groupby
 from operator import attrgetter
 from typing import Literal
 
@@ -224,9 +224,26 @@ _PRIORITY = {"capital": 0, "base": 1, "planet": 2, "offmap": 3}
 
 def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     """The empire's supply points (412.0), one per hex (the most important kind), by hex."""
-    bases = bases_on(galaxy, board)  # every empire's: its own are picked out in C
-    own_bases = tuple(compress(bases, map(empire.__eq__, map(_EMPIRE, bases))))
-    return list(_points(galaxy, empire, board.owners, board.devastated, own_bases))
+    return list(_points_on(galaxy, board, empire))
+
+
+def _points_on(galaxy: Galaxy, board: Board, empire: str) -> tuple[SupplyPoint, ...]:
+    """`grid_points` as the tuple `_points` remembers."""
+    own_bases = _bases_by_empire(bases_on(galaxy, board)).get(empire, ())
+    return _points(galaxy, empire, board.owners, board.devastated, own_bases)
+
+
+@caches.by_identity(maxsize=4)
+def _bases_by_empire(bases: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
+    """The board's bases (`bases_on`, every empire's) by empire, each in their order, sorted
+    out once per tuple of bases (which a move that changes no base carries over to the next
+    board unchanged), not once per empire and board. Not to be mutated."""
+    grouped: dict[str, tuple[Unit, ...]] = {}
+    # A state's board lists its units empire by empire: a run per empire, cut in C.
+    for empire, run in groupby(bases, _EMPIRE):
+        found = tuple(run)
+        grouped[empire] = (*grouped[empire], *found) if empire in grouped else found
+    return grouped
 
 
 @caches.by_identity(maxsize=64, identity=1)
@@ -283,7 +300,7 @@ def supply_grid(
     released, a note) reuses the grid, and any change that matters misses.
     """
     blocked = blocking_hexes(galaxy, board, empire, "supply")
-    points = tuple(grid_points(galaxy, board, empire))
+    points = _points_on(galaxy, board, empire)
     tugs = tuple(
         (unit.hex, LTT_REACH if is_ltt(unit) else TUG_REACH, f"{unit.cls} {unit.id}")
         for unit in _tugs(board, empire, supply_tugs)

@@ -123,10 +123,17 @@ def _by_status(
     if set(map(_EMPIRE, units)) <= {empire}:  # an empire's own units: sorted in C
         # Each hex's status once, then each status's units picked out in their order.
         hexes = dict.fromkeys(map(_HEX, units))
-        hexes.pop(OFF_MAP, None)
+        off_map = OFF_MAP in hexes
+        if off_map:
+            del hexes[OFF_MAP]
         of: dict[supply.Status, set[HexId]] = {"main": set(), "partial": set(), "none": set()}
         for h in hexes:
             of[grid.status(h)].add(h)
+        if not of["partial"] and not of["none"]:  # the usual case: one pass at most
+            main = (
+                tuple(compress(units, map(OFF_MAP.__ne__, map(_HEX, units)))) if off_map else units
+            )
+            return {"main": main, "partial": (), "none": ()}
         return {
             status: tuple(compress(units, map(found.__contains__, map(_HEX, units))))
             if found
