@@ -14,12 +14,13 @@ I inferred, C a choice that should become a game option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress, repeat
-from operator import attrgetter
+from functools import partial
+from itertools import compress, groupby, repeat
+from operator import attrgetter, is_not
 from typing import Literal
 
 from engine.core import caches, hexgrid
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import CAPTURED_SEP, OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, HexInfo
 from engine.fe.units import UnitClass, load_units
 
@@ -72,10 +73,27 @@ def _is_ship(empire: str, cls: str) -> bool:
 
 def is_base(unit: Unit) -> bool:
     """A base (756.3): it cannot move, is not a pod, and has a command rating."""
-    info = class_of(unit)
+    return _is_base_class(class_of(unit))
+
+
+def _is_base_class(info: UnitClass | None) -> bool:
     if info is None or info.towable is not None or info.pod:
         return False
     return info.move == 0 and info.command > 0
+
+
+def _class_id(cls: str) -> str:
+    """The class id a unit's ``cls`` names in the tables (`Unit.class_key`: a captured
+    ship's is written after its builder's prefix)."""
+    _, sep, own = cls.partition(CAPTURED_SEP)
+    return own if sep else cls
+
+
+@caches.static
+def _base_ids() -> frozenset[str]:
+    """The class ids that are a base (`is_base`) for some empire in the unit tables: a unit
+    whose class id (after a captor's prefix) is none of them is no base."""
+    return frozenset(info.id for info in load_units().classes if _is_base_class(info))
 
 
 def movement_points(unit: Unit) -> int:
@@ -251,17 +269,20 @@ def carry_index(
     old_units = before.__dict__.get("_by_id")
     if old_units is None:
         return
-    olds = [old_units[uid] for uid in changed if uid in old_units]
+    news = list(changed.values())
+    olds = list(filter(partial(is_not, None), map(old_units.get, changed)))
     left = set(map(_HEX, olds))
-    touched = left | set(map(_HEX, changed.values()))
+    touched = left | set(map(_HEX, news))
     touched.discard(OFF_MAP)
-    # A moved stack is a few classes: each (side, class, crippled) is looked up once.
-    was_base = any(
-        _traits(*key)[2] for key in {*map(_SIDE_CLASS, changed.values()), *map(_SIDE_CLASS, olds)}
+    # A moved stack is a few classes: each (side, class, crippled) is looked up once, and
+    # only if one of their class ids is a base's somewhere (most moves are of ships).
+    names = {*map(_CLS, news), *map(_CLS, olds)}
+    was_base = not _base_ids().isdisjoint(map(_class_id, names)) and any(
+        _traits(*key)[2] for key in {*map(_SIDE_CLASS, news), *map(_SIDE_CLASS, olds)}
     )
-    arrivals_at: dict[HexId, list[Unit]] = {}
-    for unit in changed.values():
-        arrivals_at.setdefault(unit.hex, []).append(unit)
+    # The changed units by the hex they stand in now, each hex's in their order (a stable
+    # sort, in C).
+    arrivals_at = {h: list(here) for h, here in groupby(sorted(news, key=_HEX), _HEX)}
     updates: dict[HexId, dict[str, int]] = {}
     map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
     for h in sorted(touched):

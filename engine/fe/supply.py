@@ -235,15 +235,19 @@ def _points_on(galaxy: Galaxy, board: Board, empire: str) -> tuple[SupplyPoint, 
 
 @caches.by_identity(maxsize=4)
 def _bases_by_empire(bases: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
-    """The board's bases (`bases_on`, every empire's) by empire, each in their order, sorted
-    out once per tuple of bases (which a move that changes no base carries over to the next
+    """The board's bases (`bases_on`, every empire's) by empire, in their order, the first
+    of each hex only: `_points` names a hex's base point after its first base and reads no
+    other (a stack of bases is one supply point), so it is keyed by these alone. Sorted out
+    once per tuple of bases (which a move that changes no base carries over to the next
     board unchanged), not once per empire and board. Not to be mutated."""
-    grouped: dict[str, tuple[Unit, ...]] = {}
+    firsts: dict[str, dict[HexId, Unit]] = {}
     # A state's board lists its units empire by empire: a run per empire, cut in C.
     for empire, run in groupby(bases, _EMPIRE):
-        found = tuple(run)
-        grouped[empire] = (*grouped[empire], *found) if empire in grouped else found
-    return grouped
+        here = firsts.setdefault(empire, {})
+        for unit in run:
+            if unit.hex not in here:
+                here[unit.hex] = unit
+    return {empire: tuple(here.values()) for empire, here in firsts.items()}
 
 
 @caches.by_identity(maxsize=64, identity=1)

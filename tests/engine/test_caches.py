@@ -281,6 +281,7 @@ EXPECTED = {
     "engine.core.packets._public_key": "derived",
     "engine.fe.applies.has_kind": "by_identity",
     "engine.fe.blocking._alike": "by_identity",
+    "engine.fe.blocking._base_ids": "static",
     "engine.fe.blocking._blocked_by": "by_identity",
     "engine.fe.blocking._map_bases": "by_identity",
     "engine.fe.blocking._map_bases_by_hex": "by_identity",

@@ -265,15 +265,31 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     # (`board_views.unit_classes`, carried over moves: an empire has a few dozen, however
     # many units), and the units of those that carry are picked out in C (compress), in
     # their order; those off the map are left out.
+    classes = board_views.unit_classes(units)
     carrying = {
         (empire, cls, crippled)
-        for empire, cls, crippled in board_views.unit_classes(units)
+        for empire, cls, crippled in classes
         if _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
     }
-    if not carrying:
+    return _picked(units, classes, carrying)
+
+
+def _picked(
+    units: tuple[Unit, ...],
+    classes: frozenset[tuple[str, str, bool]],
+    wanted: set[tuple[str, str, bool]],
+) -> tuple[Unit, ...]:
+    """The units on the map whose (empire, class, crippled) is ``wanted``, in their order;
+    ``classes`` are all those found among ``units``. Picked out in C, by the class name
+    alone when no unwanted side shares a wanted name (as a rule), else by the whole key."""
+    if not wanted:
         return ()
-    picked = compress(units, map(carrying.__contains__, map(_SIDE_CLASS, units)))
-    return tuple(u for u in picked if u.hex != OFF_MAP)
+    names = {cls for _, cls, _ in wanted}
+    if all(side in wanted for side in classes if side[1] in names):
+        found = list(compress(units, map(names.__contains__, map(_CLS, units))))
+    else:
+        found = list(compress(units, map(wanted.__contains__, map(_SIDE_CLASS, units))))
+    return tuple(compress(found, map(OFF_MAP.__ne__, map(_HEX, found))))
 
 
 @caches.by_identity(maxsize=16)
@@ -284,21 +300,20 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     each time a Shipyard phase reaches 2B4."""
     # As `_fighter_carriers`: each class and side tried once (`board_views.unit_classes`,
     # shared with 6E and carried over moves), the units of those that buy picked out in C.
+    classes = board_views.unit_classes(units)
     buying = {
         (empire, cls, crippled)
-        for empire, cls, crippled in board_views.unit_classes(units)
+        for empire, cls, crippled in classes
         if _buyable(Unit("", empire, cls, crippled=crippled))
     }
-    if not buying:
-        return ()
-    picked = compress(units, map(buying.__contains__, map(_SIDE_CLASS, units)))
-    return tuple(u for u in picked if u.hex != OFF_MAP)
+    return _picked(units, classes, buying)
 
 
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 _EMPIRE = attrgetter("empire")
 _HEX = attrgetter("hex")
 _ID = attrgetter("id")
+_CLS = attrgetter("cls")
 
 
 class _Replacements(Area):

@@ -25,6 +25,7 @@ from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.steps import base, replacements
 from engine.fe.steps import supply as supply_steps
+from engine.fe.units import load_units
 from tests.engine.fe.helpers import start
 from tests.engine.fe.test_supply_cache import (
     CHANGERS,
@@ -41,9 +42,12 @@ def _plain(board: Board) -> Board:
 
 
 def _bases_unit_by_unit(board: Board, empire: str) -> tuple[Unit, ...]:
-    return tuple(
-        u for u in board.units if u.empire == empire and u.hex != OFF_MAP and blocking.is_base(u)
-    )
+    """The empire's first base (in the board's order) in each hex that holds one."""
+    firsts: dict[HexId, Unit] = {}
+    for u in board.units:
+        if u.empire == empire and u.hex != OFF_MAP and blocking.is_base(u):
+            firsts.setdefault(u.hex, u)
+    return tuple(firsts.values())
 
 
 def _captured_hex_by_hex(board: Board, captor: str) -> list[str]:
@@ -210,12 +214,61 @@ def test_6e_sorts_carriers_by_their_hexes_supply_as_unit_by_unit() -> None:
 
 def test_bases_by_empire_keep_each_empires_order_when_its_runs_are_broken() -> None:
     """A board whose units are not grouped by empire (a captured base keeps its id) still
-    gives each empire all its bases, in the board's order."""
+    gives each empire its bases, in the board's order, the first of each hex; and the grid
+    points read from them are those every base gives."""
     bases = (
         Unit("KZI-0001", "KZI", "BATS", 1401),
         Unit("KZI-0002", "LYR", "BATS", 1402),  # captured, id kept
         Unit("KZI-0003", "KZI", "SB", 1403),
+        Unit("KZI-0004", "KZI", "SB", 1401),  # a second base in 1401: no second point
         Unit("LYR-0001", "LYR", "BATS", 1404),
     )
     grouped = supply._bases_by_empire(bases)
-    assert grouped == {"KZI": (bases[0], bases[2]), "LYR": (bases[1], bases[3])}
+    assert grouped == {"KZI": (bases[0], bases[2]), "LYR": (bases[1], bases[4])}
+    for empire in ("KZI", "LYR"):
+        own = tuple(u for u in bases if u.empire == empire)
+        assert supply._points.__wrapped__(GALAXY, empire, (), (), grouped[empire]) == (  # type: ignore[attr-defined]
+            supply._points.__wrapped__(GALAXY, empire, (), (), own)  # type: ignore[attr-defined]
+        )
+
+
+def test_units_are_picked_by_name_only_when_no_unwanted_side_shares_it() -> None:
+    """`replacements._picked` (6E's carriers, 2B4's buyers) picks by class name when every
+    side of those names is wanted, and by empire, class and side when one is not (a class
+    whose crippled side carries nothing); units off the map are never picked."""
+    units = (
+        Unit("KZI-0001", "KZI", "CV", 1401),
+        Unit("KZI-0002", "KZI", "CV", 1402, crippled=True),
+        Unit("KZI-0003", "KZI", "CL", 1403),
+        Unit("KZI-0004", "KZI", "CV"),
+        Unit("KZI-0005", "KZI", "CV", 1405),
+    )
+    classes = frozenset((u.empire, u.cls, u.crippled) for u in units)
+    both = {("KZI", "CV", False), ("KZI", "CV", True)}
+    full = {("KZI", "CV", False)}
+    assert replacements._picked(units, classes, both) == (units[0], units[1], units[4])
+    assert replacements._picked(units, classes, full) == (units[0], units[4])
+    assert replacements._picked(units, classes, set()) == ()
+
+
+def test_a_carried_index_rereads_the_bases_when_a_base_moves_and_only_then() -> None:
+    """`blocking.carry_index` reads the bases again only when a changed unit's class id is a
+    base's in the tables (`_base_ids`, a captor's prefix set aside): every base class is
+    there, captured or not; a base moved gives the bases a fresh reading gives, a ship moved
+    keeps the very tuple."""
+    for info in load_units().classes:
+        for cls in (info.id, f"{info.empire}:{info.id}"):
+            unit = Unit("", "LYR", cls)
+            if blocking.is_base(unit):
+                assert blocking._class_id(cls) in blocking._base_ids(), cls
+    state = start()
+    board = state.board
+    board.unit(board.units[0].id)  # the unit index a carry reads
+    _, bases = blocking.board_index(GALAXY, board)
+    ship = next(u for u in board.units if u.hex != OFF_MAP and blocking.is_ship(u))
+    base = next(u for u in bases if u.empire == "KZI")
+    for moved, kept in ((ship, True), (base, False)):
+        after = state.with_units([msgspec.structs.replace(moved, hex=ship.hex + 1)]).board
+        carried = blocking.board_index(GALAXY, after)
+        assert carried == blocking.board_index.__wrapped__(GALAXY, _plain(after))  # type: ignore[attr-defined]
+        assert (carried[1] is bases) == kept, moved.cls
