@@ -175,26 +175,29 @@ def board_index(
     # The distinct keys are found in C (attrgetter, dict.fromkeys), not unit by unit, and
     # each (side, class, crippled) is looked up once, however many hexes it stands in.
     base_keys: set[tuple[str, str, bool]] = set()
-    side_bits: dict[tuple[str, str, bool], int] = {}
-    for key in dict.fromkeys(map(_PLACED, units)):
-        h = key[0]
+    side_bits: dict[str, dict[tuple[str, bool], int]] = {}  # per empire, class and side
+    for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units)):
         if h == OFF_MAP:
             continue
-        side = key[1:]
-        bits = side_bits.get(side)
+        of = side_bits.get(empire)
+        if of is None:
+            of = side_bits[empire] = {}
+        bits = of.get((cls, crippled))
         if bits is None:
-            ship, attrition, is_a_base = _traits(*side)
+            ship, attrition, is_a_base = _traits(empire, cls, crippled)
             bits = _ANY | (_SHIP if ship else 0)
             if attrition:
                 bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
-            side_bits[side] = bits
+            of[cls, crippled] = bits
             if is_a_base:
-                base_keys.add(side)
+                base_keys.add((empire, cls, crippled))
         here = out.get(h)
         if here is None:
-            out[h] = {side[0]: bits}
+            out[h] = {empire: bits}
+        elif empire in here:
+            here[empire] |= bits
         else:
-            here[side[0]] = here.get(side[0], 0) | bits
+            here[empire] = bits
     bases: tuple[Unit, ...] = ()
     if base_keys:  # every base on the map, in the units' order
         # Picked out in C by class name first (a handful of units), then by side and class.

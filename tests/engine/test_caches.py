@@ -324,6 +324,8 @@ EXPECTED = {
     "engine.fe.steps._areas": "static",
     "engine.fe.steps._order_areas": "static",
     "engine.fe.steps.supply._by_status": "by_identity",
+    "engine.fe.steps.supply._checked": "by_identity",
+    "engine.fe.steps.supply._on_map": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.units.load_units": "static",
 }

@@ -32,6 +32,7 @@ from tests.engine.fe.test_supply_cache import (
     CHANGES,
     GALAXY,
     _at_war,
+    _copy,
     _presence_unit_by_unit,
 )
 
@@ -153,6 +154,34 @@ def test_cold_and_carried_views_match_a_unit_by_unit_reading(seed: int) -> None:
                 disruptions += disrupted
     assert captures > 0, "no province was ever captured: a weak test"
     assert disruptions > 0, "no province was ever disrupted: a weak test"
+
+
+@pytest.mark.parametrize("seed", [23, 24])
+def test_a_supply_check_reports_what_a_unit_by_unit_reading_finds(seed: int) -> None:
+    """`supply_steps._check` (what a supply check reports: the main grid's count, the units
+    in a partial grid and out of supply) reads hexes, not units; on the warm state and on a
+    decoded copy (every view cold) it finds what every unit's own status gives, after each
+    random change."""
+    rng = random.Random(seed)
+    state = _at_war(start())
+    cut_off = 0
+    for number in range(CHANGES):
+        state, what = rng.choice(CHANGERS)(state, rng)
+        for tried in (state, _copy(state)):
+            for empire in base.all_empires(tried):
+                grid = supply_steps.grid_of(tried, empire)
+                expected: dict[str, list[Unit]] = {"main": [], "partial": [], "none": []}
+                for unit in tried.board.units:
+                    if unit.empire == empire and unit.hex != OFF_MAP:
+                        expected[grid.status(unit.hex)].append(unit)
+                found = supply_steps._check(tried, empire)
+                assert found == (
+                    len(expected["main"]),
+                    tuple(expected["partial"]),
+                    tuple(expected["none"]),
+                ), f"change {number} ({what}): {empire}"
+                cut_off += len(found.none) + len(found.partial)
+    assert cut_off > CHANGES, "hardly a unit out of the main grid: a weak test"
 
 
 def test_hexes_alike_share_one_reading_of_their_flags() -> None:
