@@ -200,10 +200,11 @@ def board_index(
             here[empire] = bits
     bases: tuple[Unit, ...] = ()
     if base_keys:  # every base on the map, in the units' order
-        # Picked out in C by class name first (a handful of units), then by side and class.
+        # Picked out in C: by class name first (a few units), then by side and class.
         names = {cls for _, cls, _ in base_keys}
-        named = compress(units, map(names.__contains__, map(_CLS, units)))
-        bases = tuple(u for u in named if u.hex != OFF_MAP and _SIDE_CLASS(u) in base_keys)
+        named = list(compress(units, map(names.__contains__, map(_CLS, units))))
+        named = list(compress(named, map(base_keys.__contains__, map(_SIDE_CLASS, named))))
+        bases = tuple(compress(named, map(OFF_MAP.__ne__, map(_HEX, named))))
     for h, owner, fighters in _map_bases(galaxy, board.owners):
         bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
         here = out.setdefault(h, {})
