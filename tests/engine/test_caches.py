@@ -327,6 +327,7 @@ EXPECTED = {
     "engine.fe.steps.supply._checked": "by_identity",
     "engine.fe.steps.supply._on_map": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
+    "engine.fe.steps.supply._hexes_by_empire": "by_identity",
     "engine.fe.units.load_units": "static",
 }
 

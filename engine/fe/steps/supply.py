@@ -186,14 +186,26 @@ def _checked(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> 
     by identity: the checks of one player turn ask again of an unchanged board)."""
     empire = grid.empire
     outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
-    for h, here in blocking.board_index(base.galaxy(), board)[0].items():
-        if empire in here and (status := grid.status(h)) != "main":
+    occupancy = blocking.board_index(base.galaxy(), board)[0]
+    for h in _hexes_by_empire(occupancy).get(empire, ()):
+        if (status := grid.status(h)) != "main":
             outside[status].append(h)
     partial, none = (
         tuple(sorted((u for h in hexes for u in board.at(h) if u.empire == empire), key=_ID))
         for hexes in outside.values()
     )
     return Check(_on_map(units) - len(partial) - len(none), partial, none)
+
+
+@caches.by_identity(maxsize=4)
+def _hexes_by_empire(occupancy: dict[HexId, dict[str, int]]) -> dict[str, tuple[HexId, ...]]:
+    """The hexes of a board's occupancy index (`blocking.board_index`) by the empires there,
+    each empire's in the index's order: read once per index for every empire checked."""
+    found: dict[str, list[HexId]] = {}
+    for h, here in occupancy.items():
+        for empire in here:
+            found.setdefault(empire, []).append(h)
+    return {empire: tuple(hexes) for empire, hexes in found.items()}
 
 
 @caches.by_identity(maxsize=16)
