@@ -343,8 +343,13 @@ def _grids(
         msgspec.structs.replace(p, grid=number[r], main=r in main_roots)
         for p, r in zip(points, roots, strict=True)
     ]
-    main_sources = [(p.hex, p.grid) for p in points if p.main]
-    main_reach = _reach(table, main_sources, blocked)
+    if all(p.main for p in points):
+        # Every point is in a main grid (as a rule): the search from the main grids' points
+        # is the search just made, from the same hexes in the same order; only its labels
+        # are grid numbers instead of points.
+        main_reach = {h: (d, points[i].grid) for h, (d, i) in reach.items()}
+    else:
+        main_reach = _reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
 
     tugs: list[SupplyPoint] = []
     for h, limit, name in tug_list:
@@ -430,7 +435,12 @@ def _components(
     blocked: frozenset[HexId],
     count: int,
 ) -> list[int]:
-    """Union-find over the points: the root (smallest index) of each point's grid."""
+    """Union-find over the points: the root (smallest index) of each point's grid.
+
+    Two neighbouring hexes link their points when their distances add up to less than the
+    range, so one of the two is at most half the range from its point: only those hexes
+    are read, each with all its neighbours (every such pair is met from its nearer end).
+    A grid's root is its smallest point whatever the order of the unions."""
     parent = list(range(count))
 
     def find(i: int) -> int:
@@ -439,8 +449,9 @@ def _components(
             i = parent[i]
         return i
 
+    near = (SUPPLY_RANGE - 1) // 2
     for h, (distance, label) in reach.items():
-        if h in blocked:
+        if distance > near or h in blocked:
             continue
         for n in table.get(h, ()):
             other = reach.get(n)

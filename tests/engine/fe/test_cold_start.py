@@ -25,6 +25,7 @@ from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.steps import base, replacements
 from engine.fe.steps import supply as supply_steps
+from engine.fe.steps.missions import missions_on
 from engine.fe.units import load_units
 from tests.engine.fe.helpers import start
 from tests.engine.fe.test_supply_cache import (
@@ -301,3 +302,67 @@ def test_a_carried_index_rereads_the_bases_when_a_base_moves_and_only_then() -> 
         carried = blocking.board_index(GALAXY, after)
         assert carried == blocking.board_index.__wrapped__(GALAXY, _plain(after))  # type: ignore[attr-defined]
         assert (carried[1] is bases) == kept, moved.cls
+
+
+def _components_every_hex(
+    table: dict[HexId, tuple[HexId, ...]],
+    reach: dict[HexId, tuple[int, int]],
+    blocked: frozenset[HexId],
+    count: int,
+) -> list[int]:
+    """The grids' roots linked from every pair of neighbouring hexes (no hex left out),
+    with plain sets merged: each point's smallest partner."""
+    groups = [{i} for i in range(count)]
+    for h, (distance, label) in reach.items():
+        for n in table.get(h, ()):
+            other = reach.get(n)
+            if h in blocked or n in blocked or other is None or other[1] == label:
+                continue
+            if distance + 1 + other[0] <= supply.SUPPLY_RANGE:
+                merged = groups[label] | groups[other[1]]
+                for i in merged:
+                    groups[i] = merged
+    return [min(groups[i]) for i in range(count)]
+
+
+@pytest.mark.parametrize("seed", [25, 26])
+def test_grids_link_and_reach_as_a_search_of_every_hex_does(seed: int) -> None:
+    """`supply._components` reads only the hexes within half the range of their point, and
+    `supply._grids` takes the main grid's reach from its first search when every point is
+    in a main grid: on random boards (every empire's grids, partial grids among them) the
+    links are those of every pair of neighbouring hexes, and the main reach is what a search
+    from the main grids' points finds."""
+    rng = random.Random(seed)
+    state = _at_war(start())
+    transports = [u.id for u in state.board.units if u.hex != OFF_MAP and blocking.can_supply(u)]
+    state = msgspec.structs.replace(state, supply_tugs=tuple(sorted(transports)))
+    partial = tugged = 0
+    for number in range(CHANGES):
+        state, what = rng.choice(CHANGERS)(state, rng)
+        board = state.board
+        for empire in base.all_empires(state):
+            table = supply._neighbour_table(GALAXY, empire)
+            blocked = blocking.blocking_hexes(GALAXY, board, empire, "supply")
+            points = supply._points_on(GALAXY, board, empire)
+            reach = supply._reach(table, [(p.hex, i) for i, p in enumerate(points)], blocked)
+            found = supply._components(table, reach, blocked, len(points))
+            assert found == _components_every_hex(table, reach, blocked, len(points)), (
+                f"change {number} ({what}): {empire}"
+            )
+            tugs = missions_on(board, state.supply_tugs, empire)
+            grid = supply.supply_grid(GALAXY, board, empire, tugs)
+            sources = [(p.hex, p.grid) for p in grid.points if p.main and p.kind != "tug"]
+            main_reach = supply._reach(table, sources, blocked)
+            tug_sources = [(p.hex, p.grid) for p in grid.points if p.main and p.kind == "tug"]
+            expected = {*main_reach, *supply._reach(table, tug_sources, blocked)}
+            assert grid.main == tuple(sorted(expected)), f"change {number} ({what}): {empire}"
+            for tug in (p for p in grid.points if p.kind == "tug"):
+                to_main = main_reach.get(tug.hex)
+                if to_main is not None and to_main[0] <= tug.reach:
+                    assert (tug.grid, tug.main) == (to_main[1], True), tug.name
+                else:
+                    assert not tug.main, tug.name
+                tugged += 1
+            partial += bool(grid.partial)
+    assert partial > 0, "no partial grid ever: a weak test"
+    assert tugged > 0, "no tug on the supply mission ever: a weak test"
