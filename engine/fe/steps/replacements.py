@@ -298,9 +298,17 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     of one empire's units (by identity of its `FeState.forces` tuple, as
     `_fighter_carriers`): the step's skip test then reads only these, not the whole empire,
     each time a Shipyard phase reaches 2B4."""
-    # As `_fighter_carriers`: each class and side tried once (`board_views.unit_classes`,
-    # shared with 6E and carried over moves), the units of those that buy picked out in C.
-    classes = board_views.unit_classes(units)
+    # Each class and side tried once, the units of those that buy picked out in C. The
+    # classes of one empire's units are its class names on either side (two passes in C
+    # over plain strings): `board_views.unit_classes` is left to 6E, as a set remembered
+    # this early would be carried over every move of the player turn for nothing.
+    empires = set(map(_EMPIRE, units))
+    if len(empires) == 1:
+        (only,) = empires
+        names = set(map(_CLS, units))
+        classes = frozenset((only, cls, side) for cls in names for side in (False, True))
+    else:
+        classes = board_views.unit_classes(units)
     buying = {
         (empire, cls, crippled)
         for empire, cls, crippled in classes
