@@ -366,3 +366,20 @@ def test_grids_link_and_reach_as_a_search_of_every_hex_does(seed: int) -> None:
             partial += bool(grid.partial)
     assert partial > 0, "no partial grid ever: a weak test"
     assert tugged > 0, "no tug on the supply mission ever: a weak test"
+
+
+def test_2b4_buyers_of_one_empire_or_of_several_are_those_a_scan_finds() -> None:
+    """`replacements._buyers` reads one empire's class names (or, for a tuple of several
+    empires' units, their classes and sides): the units on the map that buy PFs at 2B4, in
+    their order, as a scan of every unit finds them."""
+    hyd = (
+        Unit("HYD-0001", "HYD", "SBv.2", 1401),
+        Unit("HYD-0002", "HYD", "PAL", 1402),
+        Unit("HYD-0003", "HYD", "BATSv.2"),
+        Unit("HYD-0004", "HYD", "BATSv.2", 1404, crippled=True),
+    )
+    mixed = (*hyd, Unit("GOR-0001", "GOR", "PFT", 1405), Unit("GOR-0002", "GOR", "DN", 1406))
+    for units in (hyd, mixed):
+        expected = tuple(u for u in units if u.hex != OFF_MAP and replacements._buyable(u))
+        assert replacements._buyers.__wrapped__(units) == expected  # type: ignore[attr-defined]
+        assert expected, "nothing to buy: a weak test"
