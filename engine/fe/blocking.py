@@ -14,12 +14,13 @@ I inferred, C a choice that should become a game option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress
-from operator import attrgetter
+from functools import partial
+from itertools import compress, groupby, repeat
+from operator import attrgetter, is_not
 from typing import Literal
 
 from engine.core import caches, hexgrid
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import CAPTURED_SEP, OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, HexInfo
 from engine.fe.units import UnitClass, load_units
 
@@ -72,10 +73,27 @@ def _is_ship(empire: str, cls: str) -> bool:
 
 def is_base(unit: Unit) -> bool:
     """A base (756.3): it cannot move, is not a pod, and has a command rating."""
-    info = class_of(unit)
+    return _is_base_class(class_of(unit))
+
+
+def _is_base_class(info: UnitClass | None) -> bool:
     if info is None or info.towable is not None or info.pod:
         return False
     return info.move == 0 and info.command > 0
+
+
+def _class_id(cls: str) -> str:
+    """The class id a unit's ``cls`` names in the tables (`Unit.class_key`: a captured
+    ship's is written after its builder's prefix)."""
+    _, sep, own = cls.partition(CAPTURED_SEP)
+    return own if sep else cls
+
+
+@caches.static
+def _base_ids() -> frozenset[str]:
+    """The class ids that are a base (`is_base`) for some empire in the unit tables: a unit
+    whose class id (after a captor's prefix) is none of them is no base."""
+    return frozenset(info.id for info in load_units().classes if _is_base_class(info))
 
 
 def movement_points(unit: Unit) -> int:
@@ -154,23 +172,39 @@ def board_index(
     # The flags read only a unit's hex, side, class and crippled state, so each distinct
     # combination is read once (a stack of like ships costs one), in the order the units
     # first show it: the hexes, and each hex's empires, come in the order of the units.
-    # The distinct keys are found in C (attrgetter, dict.fromkeys), not unit by unit.
+    # The distinct keys are found in C (attrgetter, dict.fromkeys), not unit by unit, and
+    # each (side, class, crippled) is looked up once, however many hexes it stands in.
     base_keys: set[tuple[str, str, bool]] = set()
+    side_bits: dict[str, dict[tuple[str, bool], int]] = {}  # per empire, class and side
     for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units)):
         if h == OFF_MAP:
             continue
-        ship, attrition, is_a_base = _traits(empire, cls, crippled)
-        if is_a_base:
-            base_keys.add((empire, cls, crippled))
-        bits = _ANY | (_SHIP if ship else 0)
-        if attrition:
-            bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
-        here = out.setdefault(h, {})
-        here[empire] = here.get(empire, 0) | bits
+        of = side_bits.get(empire)
+        if of is None:
+            of = side_bits[empire] = {}
+        bits = of.get((cls, crippled))
+        if bits is None:
+            ship, attrition, is_a_base = _traits(empire, cls, crippled)
+            bits = _ANY | (_SHIP if ship else 0)
+            if attrition:
+                bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
+            of[cls, crippled] = bits
+            if is_a_base:
+                base_keys.add((empire, cls, crippled))
+        here = out.get(h)
+        if here is None:
+            out[h] = {empire: bits}
+        elif empire in here:
+            here[empire] |= bits
+        else:
+            here[empire] = bits
     bases: tuple[Unit, ...] = ()
     if base_keys:  # every base on the map, in the units' order
-        kinds = map(base_keys.__contains__, map(_SIDE_CLASS, units))
-        bases = tuple(u for u in compress(units, kinds) if u.hex != OFF_MAP)
+        # Picked out in C: by class name first (a few units), then by side and class.
+        names = {cls for _, cls, _ in base_keys}
+        named = list(compress(units, map(names.__contains__, map(_CLS, units))))
+        named = list(compress(named, map(base_keys.__contains__, map(_SIDE_CLASS, named))))
+        bases = tuple(compress(named, map(OFF_MAP.__ne__, map(_HEX, named))))
     for h, owner, fighters in _map_bases(galaxy, board.owners):
         bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
         here = out.setdefault(h, {})
@@ -181,6 +215,7 @@ def board_index(
 _PLACED = attrgetter("hex", "empire", "cls", "crippled")
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 _HEX = attrgetter("hex")
+_CLS = attrgetter("cls")
 
 
 _PENDING = "_blocking_from"
@@ -238,17 +273,20 @@ def carry_index(
     old_units = before.__dict__.get("_by_id")
     if old_units is None:
         return
-    olds = [old_units[uid] for uid in changed if uid in old_units]
+    news = list(changed.values())
+    olds = list(filter(partial(is_not, None), map(old_units.get, changed)))
     left = set(map(_HEX, olds))
-    touched = left | set(map(_HEX, changed.values()))
+    touched = left | set(map(_HEX, news))
     touched.discard(OFF_MAP)
-    # A moved stack is a few classes: each (side, class, crippled) is looked up once.
-    was_base = any(
-        _traits(*key)[2] for key in {*map(_SIDE_CLASS, changed.values()), *map(_SIDE_CLASS, olds)}
+    # A moved stack is a few classes: each (side, class, crippled) is looked up once, and
+    # only if one of their class ids is a base's somewhere (most moves are of ships).
+    names = {*map(_CLS, news), *map(_CLS, olds)}
+    was_base = not _base_ids().isdisjoint(map(_class_id, names)) and any(
+        _traits(*key)[2] for key in {*map(_SIDE_CLASS, news), *map(_SIDE_CLASS, olds)}
     )
-    arrivals_at: dict[HexId, list[Unit]] = {}
-    for unit in changed.values():
-        arrivals_at.setdefault(unit.hex, []).append(unit)
+    # The changed units by the hex they stand in now, each hex's in their order (a stable
+    # sort, in C).
+    arrivals_at = {h: list(here) for h, here in groupby(sorted(news, key=_HEX), _HEX)}
     updates: dict[HexId, dict[str, int]] = {}
     map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
     for h in sorted(touched):
@@ -301,10 +339,10 @@ def carry_index(
         came: set[tuple[HexId, int]] = set()
         for h in touched:
             old_here = out.get(h)
-            if old_here and (bits := _hex_flags(before, empire, old_here, at_war)):
+            if old_here and (bits := _hex_flags(before, empire, old_here.items(), at_war)):
                 gone.add((h, bits))
             new_here = new_out.get(h)
-            if new_here and (bits := _hex_flags(after, empire, new_here, at_war)):
+            if new_here and (bits := _hex_flags(after, empire, new_here.items(), at_war)):
                 came.add((h, bits))
         kept = flags if gone == came else (flags - gone) | came
         caches.prime(presence_set, kept, galaxy, after, empire)
@@ -349,17 +387,19 @@ def _presence(galaxy: Galaxy, board: Board, empire: str) -> dict[HexId, int]:
     flags: dict[HexId, int] = {}
     at_war: dict[str, bool] = {}
     for h, here in _occupancy(galaxy, board).items():
-        bits = _hex_flags(board, empire, here, at_war)
+        bits = _hex_flags(board, empire, here.items(), at_war)
         if bits:
             flags[h] = bits
     return flags
 
 
-def _hex_flags(board: Board, empire: str, here: dict[str, int], at_war: dict[str, bool]) -> int:
-    """`_presence`'s flags of one hex from its occupancy (``at_war`` remembers, per other
-    empire, whether it is ``empire``'s enemy on ``board``)."""
+def _hex_flags(
+    board: Board, empire: str, here: Iterable[tuple[str, int]], at_war: dict[str, bool]
+) -> int:
+    """`_presence`'s flags of one hex from its occupancy, as (owner, `_ANY`.. flags) pairs
+    (``at_war`` remembers, per other empire, whether it is ``empire``'s enemy on ``board``)."""
     bits = 0
-    for owner, has in here.items():
+    for owner, has in here:
         if owner == empire:
             bits |= _F_ANY | (_F_SHIP if has & _SHIP else 0)
             bits |= _F_FIGHTERS if has & _ATTRITION else 0
@@ -375,6 +415,27 @@ def _hex_flags(board: Board, empire: str, here: dict[str, int], at_war: dict[str
     return bits
 
 
+@caches.by_identity(maxsize=4)
+def _alike(
+    occupancy: dict[HexId, dict[str, int]],
+) -> tuple[tuple[tuple[tuple[str, int], ...], tuple[HexId, ...]], ...]:
+    """The occupancy's hexes grouped by what stands there (the same empires with the same
+    flags), each group's hexes in the occupancy's order: one empire's presence flags are the
+    same for every hex of a group, so `presence_set` works them out once per group (a board
+    has a few dozen kinds of hex for hundreds of occupied hexes), for every empire asked
+    about the same board. Kept by identity of the occupancy dict (`board_index`'s, which is
+    never mutated)."""
+    groups: dict[tuple[tuple[str, int], ...], list[HexId]] = {}
+    for h, here in occupancy.items():
+        kind = tuple(here.items())
+        found = groups.get(kind)
+        if found is None:
+            groups[kind] = [h]
+        else:
+            found.append(h)
+    return tuple((kind, tuple(hexes)) for kind, hexes in groups.items())
+
+
 @caches.by_identity(maxsize=16, identity=2)
 def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[HexId, int]]:
     """`_presence` as the set `_blocked_by` is keyed by, per board (by identity) and empire;
@@ -385,7 +446,13 @@ def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[H
         carried = caches.peek(presence_set, galaxy, board, empire)
         if carried is not None:
             return carried
-    return frozenset(_presence(galaxy, board, empire).items())
+    at_war: dict[str, bool] = {}
+    found: list[tuple[HexId, int]] = []
+    for kind, hexes in _alike(_occupancy(galaxy, board)):
+        bits = _hex_flags(board, empire, kind, at_war)
+        if bits:
+            found.extend(zip(hexes, repeat(bits)))
+    return frozenset(found)
 
 
 @caches.derived(maxsize=4096)

@@ -39,6 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe import provinces as province_rules
 from engine.fe.forces import Board, Unit
@@ -208,18 +209,34 @@ def income(
     given = tuple(galaxy.province(pid) for pid in provinces) if provinces else own
     whole = len(given) == len(own)
     owner = province_rules.owner_of(galaxy, board)
-    paying = [p for p in given if _held(owner, p, empire)]
+    # The map gives every hex of a province to the province's empire (`Galaxy` checks it),
+    # so a province none of whose hexes was captured is held by its own empire: only the
+    # others are read hex by hex.
+    taken = {h for h, _ in board.owners}
+
+    def holds(p: Province) -> bool:
+        if taken.isdisjoint(p.hexes):
+            return p.empire == empire
+        return _held(owner, p, empire)
+
+    paying = [p for p in given if holds(p)]
     paying += [
         galaxy.province(pid)
         for pid in sorted(set(captured))
-        if galaxy.province(pid).empire != empire and _held(owner, galaxy.province(pid), empire)
+        if galaxy.province(pid).empire != empire and holds(galaxy.province(pid))
     ]
     held = len(paying)
-    paying = [p for p in paying if not province_rules.disrupted(board, p, empire)]
-    planet_hexes = sorted(
-        {h for p in given for h in p.hexes}
-        | {h for pid in captured for h in galaxy.province(pid).hexes}
-        | set(captured_planets)
+    foes = province_rules.foes_of(board, empire)
+    paying = [p for p in paying if not province_rules.disrupted_by(board, p, foes)]
+    with_planets = planet_hexes(galaxy)  # most hexes hold none: they are not read
+    planet_hexes_here = sorted(
+        h
+        for h in (
+            {h for p in given for h in p.hexes}
+            | {h for pid in captured for h in galaxy.province(pid).hexes}
+            | set(captured_planets)
+        )
+        if h in with_planets
     )
     captured_hexes = {h for pid in captured for h in galaxy.province(pid).hexes}
     captured_hexes |= set(captured_planets)
@@ -227,9 +244,9 @@ def income(
     counts = {"minor": 0, "major": 0, "capital": 0}
     ep2 = {"minor": 0, "major": 0, "capital": 0}
     planets_paid: list[tuple[HexId, int]] = []
-    for h in planet_hexes:
+    for h in planet_hexes_here:
         info = galaxy.hex(h)
-        if not info.planets or owner(h) != empire or h in ruined:  # most hexes hold none
+        if owner(h) != empire or h in ruined:
             continue
         if info.empire != empire and h not in captured_hexes:
             continue
@@ -270,6 +287,13 @@ def income(
         paying_provinces=tuple(p.id for p in paying),
         paying_planets=tuple(planets_paid),
     )
+
+
+@caches.by_identity(maxsize=4)
+def planet_hexes(galaxy: Galaxy) -> frozenset[HexId]:
+    """The hexes of the map that hold planets (read once per map): income asks only these
+    which of an empire's hexes pay for planets."""
+    return frozenset(info.hex for info in galaxy.hexes if info.planets)
 
 
 def collect(treasury2: int, earned: Income) -> int:

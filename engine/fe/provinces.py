@@ -79,7 +79,16 @@ def disrupted(board: Board, province: Province, owner: str) -> bool:
     each a dict look-up), with the ship test of the occupancy index
     (`engine.fe.blocking.ship_empires`, `is_ship`), which reads the units alone: the map
     only adds its bases there, which are no ships."""
-    foes = {e for pair in board.at_war for e in pair if board.enemies(e, owner)}
+    return disrupted_by(board, province, foes_of(board, owner))
+
+
+def foes_of(board: Board, owner: str) -> frozenset[str]:
+    """The empires at war with ``owner`` on ``board`` (`Board.enemies`)."""
+    return frozenset(e for pair in board.at_war for e in pair if board.enemies(e, owner))
+
+
+def disrupted_by(board: Board, province: Province, foes: frozenset[str]) -> bool:
+    """`disrupted` with the owner's enemies (`foes_of`) worked out once for all provinces."""
     return bool(foes) and any(
         unit.empire in foes and is_ship(unit) for h in province.hexes for unit in board.at(h)
     )
@@ -101,12 +110,21 @@ def owner_of(galaxy: Galaxy, board: Board) -> Callable[[HexId], str]:
 
 
 def captured_provinces(galaxy: Galaxy, board: Board, captor: str) -> list[str]:
-    """Provinces of other empires whose every hex ``captor`` holds, by id."""
+    """Provinces of other empires whose every hex ``captor`` holds, by id.
+
+    The map gives each province's hexes to the province's own empire (`Galaxy` refuses a
+    map that does not), so only a province with a hex in the captures (``Board.owners``)
+    credited to ``captor`` can be ``captor``'s: those are read, not every hex of the map."""
+    taken = {h for h, empire in board.owners if empire == captor}
+    if not taken:
+        return []
     owner = owner_of(galaxy, board)
     return [
         p.id
         for p in galaxy.provinces
-        if p.empire != captor and all(owner(h) == captor for h in p.hexes)
+        if p.empire != captor
+        and not taken.isdisjoint(p.hexes)
+        and all(owner(h) == captor for h in p.hexes)
     ]
 
 

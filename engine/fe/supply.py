@@ -52,7 +52,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import compress
+from itertools import groupby
 from operator import attrgetter
 from typing import Literal
 
@@ -224,9 +224,30 @@ _PRIORITY = {"capital": 0, "base": 1, "planet": 2, "offmap": 3}
 
 def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
     """The empire's supply points (412.0), one per hex (the most important kind), by hex."""
-    bases = bases_on(galaxy, board)  # every empire's: its own are picked out in C
-    own_bases = tuple(compress(bases, map(empire.__eq__, map(_EMPIRE, bases))))
-    return list(_points(galaxy, empire, board.owners, board.devastated, own_bases))
+    return list(_points_on(galaxy, board, empire))
+
+
+def _points_on(galaxy: Galaxy, board: Board, empire: str) -> tuple[SupplyPoint, ...]:
+    """`grid_points` as the tuple `_points` remembers."""
+    own_bases = _bases_by_empire(bases_on(galaxy, board)).get(empire, ())
+    return _points(galaxy, empire, board.owners, board.devastated, own_bases)
+
+
+@caches.by_identity(maxsize=4)
+def _bases_by_empire(bases: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
+    """The board's bases (`bases_on`, every empire's) by empire, in their order, the first
+    of each hex only: `_points` names a hex's base point after its first base and reads no
+    other (a stack of bases is one supply point), so it is keyed by these alone. Sorted out
+    once per tuple of bases (which a move that changes no base carries over to the next
+    board unchanged), not once per empire and board. Not to be mutated."""
+    firsts: dict[str, dict[HexId, Unit]] = {}
+    # A state's board lists its units empire by empire: a run per empire, cut in C.
+    for empire, run in groupby(bases, _EMPIRE):
+        here = firsts.setdefault(empire, {})
+        for unit in run:
+            if unit.hex not in here:
+                here[unit.hex] = unit
+    return {empire: tuple(here.values()) for empire, here in firsts.items()}
 
 
 @caches.by_identity(maxsize=64, identity=1)
@@ -283,7 +304,7 @@ def supply_grid(
     released, a note) reuses the grid, and any change that matters misses.
     """
     blocked = blocking_hexes(galaxy, board, empire, "supply")
-    points = tuple(grid_points(galaxy, board, empire))
+    points = _points_on(galaxy, board, empire)
     tugs = tuple(
         (unit.hex, LTT_REACH if is_ltt(unit) else TUG_REACH, f"{unit.cls} {unit.id}")
         for unit in _tugs(board, empire, supply_tugs)
@@ -322,8 +343,13 @@ def _grids(
         msgspec.structs.replace(p, grid=number[r], main=r in main_roots)
         for p, r in zip(points, roots, strict=True)
     ]
-    main_sources = [(p.hex, p.grid) for p in points if p.main]
-    main_reach = _reach(table, main_sources, blocked)
+    if all(p.main for p in points):
+        # Every point is in a main grid (as a rule): the search from the main grids' points
+        # is the search just made, from the same hexes in the same order; only its labels
+        # are grid numbers instead of points.
+        main_reach = {h: (d, points[i].grid) for h, (d, i) in reach.items()}
+    else:
+        main_reach = _reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
 
     tugs: list[SupplyPoint] = []
     for h, limit, name in tug_list:
@@ -409,7 +435,12 @@ def _components(
     blocked: frozenset[HexId],
     count: int,
 ) -> list[int]:
-    """Union-find over the points: the root (smallest index) of each point's grid."""
+    """Union-find over the points: the root (smallest index) of each point's grid.
+
+    Two neighbouring hexes link their points when their distances add up to less than the
+    range, so one of the two is at most half the range from its point: only those hexes
+    are read, each with all its neighbours (every such pair is met from its nearer end).
+    A grid's root is its smallest point whatever the order of the unions."""
     parent = list(range(count))
 
     def find(i: int) -> int:
@@ -418,8 +449,9 @@ def _components(
             i = parent[i]
         return i
 
+    near = (SUPPLY_RANGE - 1) // 2
     for h, (distance, label) in reach.items():
-        if h in blocked:
+        if distance > near or h in blocked:
             continue
         for n in table.get(h, ()):
             other = reach.get(n)

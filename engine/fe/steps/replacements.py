@@ -37,20 +37,21 @@ Readings, marked as in ``fe-rules-notes.md``:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, not_
 
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import board_views, model, production
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
-from engine.fe.galaxy import HexId
 from engine.fe.model import FeState, ReplaceOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
 from engine.fe.steps.base import Area
 from engine.fe.steps.supply import grid_of
+from engine.fe.supply import SupplyGrid
 
 FREE_RULE = "530.12"
 F111_RULE = "527.13"
@@ -196,7 +197,7 @@ def replaceable(state: FeState) -> str:
     )
 
 
-def _units_text(units: list[Unit]) -> str:
+def _units_text(units: Sequence[Unit]) -> str:
     shown = ", ".join(f"{u.cls} {u.id} in {base.hex_text(u.hex)}" for u in units[:NAMED])
     more = f" and {len(units) - NAMED} more" if len(units) > NAMED else ""
     return shown + more
@@ -207,17 +208,10 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
     (530.12, 501.5); one event per empire that has such units on the map."""
     by_empire = {forces.empire: forces.units for forces in state.forces}
     for empire in base.all_empires(state):
-        supplied: list[Unit] = []
-        unsupplied: list[Unit] = []
         carriers = _fighter_carriers(by_empire.get(empire, ()))
-        grid = grid_of(state, empire) if carriers else None
-        out_of_supply: dict[HexId, bool] = {}  # each hex's status read once
-        for unit in carriers:
-            if grid is not None and unit.empire == empire:  # as `status_of` reads it
-                out = out_of_supply.get(unit.hex)
-                if out is None:
-                    out = out_of_supply[unit.hex] = grid.status(unit.hex) == "none"
-                (unsupplied if out else supplied).append(unit)
+        if not carriers:
+            continue
+        supplied, unsupplied = _by_supply(carriers, grid_of(state, empire), empire)
         if not supplied and not unsupplied:
             continue
         count = len(supplied)
@@ -236,13 +230,30 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
                 step.id,
                 {
                     "empire": empire,
-                    "replaced": [u.id for u in supplied],
-                    "unsupplied": [u.id for u in unsupplied],
+                    "replaced": list(map(_ID, supplied)),
+                    "unsupplied": list(map(_ID, unsupplied)),
                     "cost2": 0,
                     "rule": FREE_RULE,
                 },
             )
         )
+
+
+def _by_supply(
+    carriers: tuple[Unit, ...], grid: SupplyGrid, empire: str
+) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """``empire``'s ``carriers`` (all on the map) in supply in ``grid`` and out of it, each in
+    their order; another empire's units are in neither (as `status_of` reads them).
+
+    Each hex's status is read once, and the units are sorted out in C by their hex: with
+    none out of supply (the usual case) the carriers are the answer as they stand."""
+    if not set(map(_EMPIRE, carriers)) <= {empire}:
+        carriers = tuple(u for u in carriers if u.empire == empire)
+    out = {h for h in dict.fromkeys(map(_HEX, carriers)) if grid.status(h) == "none"}
+    if not out:
+        return carriers, ()
+    cut = list(map(out.__contains__, map(_HEX, carriers)))
+    return tuple(compress(carriers, map(not_, cut))), tuple(compress(carriers, cut))
 
 
 @caches.by_identity(maxsize=16)
@@ -254,15 +265,31 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     # (`board_views.unit_classes`, carried over moves: an empire has a few dozen, however
     # many units), and the units of those that carry are picked out in C (compress), in
     # their order; those off the map are left out.
+    classes = board_views.unit_classes(units)
     carrying = {
         (empire, cls, crippled)
-        for empire, cls, crippled in board_views.unit_classes(units)
+        for empire, cls, crippled in classes
         if _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
     }
-    if not carrying:
+    return _picked(units, classes, carrying)
+
+
+def _picked(
+    units: tuple[Unit, ...],
+    classes: frozenset[tuple[str, str, bool]],
+    wanted: set[tuple[str, str, bool]],
+) -> tuple[Unit, ...]:
+    """The units on the map whose (empire, class, crippled) is ``wanted``, in their order;
+    ``classes`` are all those found among ``units``. Picked out in C, by the class name
+    alone when no unwanted side shares a wanted name (as a rule), else by the whole key."""
+    if not wanted:
         return ()
-    picked = compress(units, map(carrying.__contains__, map(_SIDE_CLASS, units)))
-    return tuple(u for u in picked if u.hex != OFF_MAP)
+    names = {cls for _, cls, _ in wanted}
+    if all(side in wanted for side in classes if side[1] in names):
+        found = list(compress(units, map(names.__contains__, map(_CLS, units))))
+    else:
+        found = list(compress(units, map(wanted.__contains__, map(_SIDE_CLASS, units))))
+    return tuple(compress(found, map(OFF_MAP.__ne__, map(_HEX, found))))
 
 
 @caches.by_identity(maxsize=16)
@@ -271,22 +298,30 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     of one empire's units (by identity of its `FeState.forces` tuple, as
     `_fighter_carriers`): the step's skip test then reads only these, not the whole empire,
     each time a Shipyard phase reaches 2B4."""
-    buyable: dict[tuple[str, str, bool], bool] = {}  # per class and side, looked up once
-    found = []
-    for unit in units:
-        if unit.hex == OFF_MAP:
-            continue
-        key = (unit.empire, unit.cls, unit.crippled)
-        buyer = buyable.get(key)
-        if buyer is None:
-            buyer = buyable[key] = _buyable(unit)
-        if buyer:
-            found.append(unit)
-    return tuple(found)
+    # Each class and side tried once, the units of those that buy picked out in C. The
+    # classes of one empire's units are its class names on either side (two passes in C
+    # over plain strings): `board_views.unit_classes` is left to 6E, as a set remembered
+    # this early would be carried over every move of the player turn for nothing.
+    empires = set(map(_EMPIRE, units))
+    if len(empires) == 1:
+        (only,) = empires
+        names = set(map(_CLS, units))
+        classes = frozenset((only, cls, side) for cls in names for side in (False, True))
+    else:
+        classes = board_views.unit_classes(units)
+    buying = {
+        (empire, cls, crippled)
+        for empire, cls, crippled in classes
+        if _buyable(Unit("", empire, cls, crippled=crippled))
+    }
+    return _picked(units, classes, buying)
 
 
-_PLACED = attrgetter("hex", "empire", "cls", "crippled")
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
+_EMPIRE = attrgetter("empire")
+_HEX = attrgetter("hex")
+_ID = attrgetter("id")
+_CLS = attrgetter("cls")
 
 
 class _Replacements(Area):

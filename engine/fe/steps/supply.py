@@ -32,13 +32,14 @@ Readings (marked as in ``fe-rules-notes.md``):
 from __future__ import annotations
 
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, countOf
+from typing import NamedTuple
 
 import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Event
-from engine.fe import supply
+from engine.fe import blocking, supply
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
@@ -123,10 +124,17 @@ def _by_status(
     if set(map(_EMPIRE, units)) <= {empire}:  # an empire's own units: sorted in C
         # Each hex's status once, then each status's units picked out in their order.
         hexes = dict.fromkeys(map(_HEX, units))
-        hexes.pop(OFF_MAP, None)
+        off_map = OFF_MAP in hexes
+        if off_map:
+            del hexes[OFF_MAP]
         of: dict[supply.Status, set[HexId]] = {"main": set(), "partial": set(), "none": set()}
         for h in hexes:
             of[grid.status(h)].add(h)
+        if not of["partial"] and not of["none"]:  # the usual case: one pass at most
+            main = (
+                tuple(compress(units, map(OFF_MAP.__ne__, map(_HEX, units)))) if off_map else units
+            )
+            return {"main": main, "partial": (), "none": ()}
         return {
             status: tuple(compress(units, map(found.__contains__, map(_HEX, units))))
             if found
@@ -146,6 +154,64 @@ def _by_status(
 
 _EMPIRE = attrgetter("empire")
 _HEX = attrgetter("hex")
+_ID = attrgetter("id")
+
+
+class Check(NamedTuple):
+    """What a supply check reports of one empire's units on the map: how many are in the
+    main grid, and which are in a partial grid or out of supply (each in id order)."""
+
+    main: int
+    partial: tuple[Unit, ...]
+    none: tuple[Unit, ...]
+
+
+def _check(state: FeState, empire: str) -> Check:
+    """`_counts` as a supply check reports it, at the cost of the hexes the empire holds and
+    the units outside the main grid, not of every unit it has.
+
+    The hexes holding its units come from the board's occupancy index (kept over moves),
+    each hex's status is read once, and only the units of hexes outside the main grid are
+    read (from the board's hex index, put in id order: an empire's units tuple is sorted by
+    id, `engine.fe.forces.Forces`); the main grid's count is what is left of the units it has
+    on the map (`_on_map`, one pass per units tuple, kept while none of them changes). The
+    occupancy also lists the map's bases, which add hexes but no unit."""
+    units = next((f.units for f in state.forces if f.empire == empire), ())
+    return _checked(state.board, units, grid_of(state, empire))
+
+
+@caches.by_identity(maxsize=16)
+def _checked(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> Check:
+    """`_check` of the grid's empire, whose units tuple is ``units``, on ``board`` (all three
+    by identity: the checks of one player turn ask again of an unchanged board)."""
+    empire = grid.empire
+    outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
+    occupancy = blocking.board_index(base.galaxy(), board)[0]
+    for h in _hexes_by_empire(occupancy).get(empire, ()):
+        if (status := grid.status(h)) != "main":
+            outside[status].append(h)
+    partial, none = (
+        tuple(sorted((u for h in hexes for u in board.at(h) if u.empire == empire), key=_ID))
+        for hexes in outside.values()
+    )
+    return Check(_on_map(units) - len(partial) - len(none), partial, none)
+
+
+@caches.by_identity(maxsize=4)
+def _hexes_by_empire(occupancy: dict[HexId, dict[str, int]]) -> dict[str, tuple[HexId, ...]]:
+    """The hexes of a board's occupancy index (`blocking.board_index`) by the empires there,
+    each empire's in the index's order: read once per index for every empire checked."""
+    found: dict[str, list[HexId]] = {}
+    for h, here in occupancy.items():
+        for empire in here:
+            found.setdefault(empire, []).append(h)
+    return {empire: tuple(hexes) for empire, hexes in found.items()}
+
+
+@caches.by_identity(maxsize=16)
+def _on_map(units: tuple[Unit, ...]) -> int:
+    """How many of ``units`` (one empire's `Forces.units`, by identity) are on the map."""
+    return len(units) - countOf(map(_HEX, units), OFF_MAP)
 
 
 def empire_supply(state: FeState) -> dict[str, dict[str, object]]:
@@ -171,18 +237,18 @@ def empire_supply(state: FeState) -> dict[str, dict[str, object]]:
 def supply_text(state: FeState, empire: str, rule: str) -> str:
     """The one-line report of a supply check, e.g. ``KZI: 12 in supply, 2 in a partial grid
     (1105, 1205), 1 out of supply: CL KZI-0003 in 1808 (410.22)``."""
-    return _report(empire, _counts(state, empire), rule)
+    return _report(empire, _check(state, empire), rule)
 
 
-def _report(empire: str, by_status: dict[supply.Status, tuple[Unit, ...]], rule: str) -> str:
-    if not any(by_status.values()):
+def _report(empire: str, check: Check, rule: str) -> str:
+    if not check.main and not check.partial and not check.none:
         return f"{empire}: no units on the map ({rule})"
-    parts = [f"{len(by_status['main'])} in supply"]
-    partial = by_status["partial"]
+    parts = [f"{check.main} in supply"]
+    partial = check.partial
     if partial:
         hexes = ", ".join(base.hex_text(h) for h in sorted({u.hex for u in partial}))
         parts.append(f"{len(partial)} in a partial grid ({hexes})")
-    out = by_status["none"]
+    out = check.none
     if out:
         named = ", ".join(f"{u.cls} {u.id} in {base.hex_text(u.hex)}" for u in out[:NAMED_OUT])
         more = f" and {len(out) - NAMED_OUT} more" if len(out) > NAMED_OUT else ""
@@ -229,19 +295,19 @@ class _Supply(Area):
         rule = step.rules[0] if step.rules else SUPPLY_RULE
         out: list[str] = []
         for empire in checked_empires(state, step):
-            by_status = _counts(state, empire)
-            out.extend(u.id for u in by_status["none"])
+            check = _check(state, empire)
+            out.extend(u.id for u in check.none)
             events.append(
                 Event(
                     "supply",
-                    _report(empire, by_status, rule),
+                    _report(empire, check, rule),
                     base.seat_of(state, empire),
                     step.id,
                     {
                         "empire": empire,
-                        "main": len(by_status["main"]),
-                        "partial": [u.id for u in by_status["partial"]],
-                        "none": [u.id for u in by_status["none"]],
+                        "main": check.main,
+                        "partial": [u.id for u in check.partial],
+                        "none": [u.id for u in check.none],
                         "rule": rule,
                     },
                 )
