@@ -323,6 +323,10 @@ class Store:
         written once, when the batch commits (game id -> `saves.ledger.DeferredHead`)."""
         self.memo: Memo | None = None
         """While a batch runs: the rows it reads for every packet, read once (`Memo`)."""
+        self.moves: dict[bytes, Any] | None = None
+        """While a batch runs: each game's head move (game id -> `saves.store_games.HeadMove`),
+        written to the ``games`` row once, before anything reads or changes that row by SQL,
+        and at the batch's end, instead of once per packet."""
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -356,6 +360,7 @@ class Store:
         block's changes (and goes on), so one bad item leaves the others of a batch alone."""
         self.db.execute("SAVEPOINT item")
         deferred = None if self.deferred is None else dict(self.deferred)
+        moves = None if self.moves is None else dict(self.moves)
         try:
             yield
         except BaseException:
@@ -367,6 +372,9 @@ class Store:
                 # The heads the block moved are rolled back: so are their deferred snapshots.
                 self.deferred.clear()
                 self.deferred.update(deferred)
+            if moves is not None and self.moves is not None:  # and their held-back moves
+                self.moves.clear()
+                self.moves.update(moves)
             raise
         self.db.execute("RELEASE item")
 
