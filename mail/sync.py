@@ -56,7 +56,10 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     `TAKE_BATCH`, each batch one transaction that also marks its refs read and keeps their
     Message-IDs for threading (`Replica.receive_many`); the cursor is saved last, so a crash
     re-fetches at worst what was already taken in (and ignored as read), and a crash inside a
-    batch stores none of it and marks none of it read.
+    batch stores none of it and marks none of it read. The batches' commits do not wait for
+    the disk one by one: they are flushed together (`Store.unflushed`, `Store.flush`) before
+    any mail is moved away or the cursor saved, so a power cut before that flush only leaves
+    those items unread on the server, to be taken in again.
     """
     store = replica.store
     cursor = outbox.cursor(store, transport.name)
@@ -77,6 +80,7 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
         except Exception:
             # The connection failed after some batches were stored: those are read, so file
             # them away now (the next fetch skips them); the cursor stays for the rest.
+            store.flush()
             await _file_away(transport, refs)
             raise
     else:
@@ -86,6 +90,7 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
         for start in range(0, len(packets), TAKE_BATCH):
             batch = packets[start : start + TAKE_BATCH]
             outcomes.extend(_take_batch(replica, transport.name, batch, now()))
+    store.flush()  # the batches are on disk before anything outside the store relies on them
     await _file_away(transport, refs)
     if new_cursor != cursor:
         outbox.save_cursor(store, transport.name, new_cursor)
@@ -107,12 +112,14 @@ def _take_batch(
     replica: Replica, transport: str, items: Sequence[IncomingPacket], now: str
 ) -> list[Outcome]:
     """Take a batch in by one transaction; should that fail as a whole (even recording an
-    item's failure failed: a full disk?), each item by its own, so one never stops the rest."""
-    try:
-        return replica.receive_many([_received(transport, item) for item in items], now=now)
-    except Exception:
-        _log.exception("could not take in a batch of %d items: one at a time", len(items))
-        return [_take(replica, transport, item, now) for item in items]
+    item's failure failed: a full disk?), each item by its own, so one never stops the rest.
+    Its commit leaves the flush to the disk to the pull's end (`Store.unflushed`)."""
+    with replica.store.unflushed():
+        try:
+            return replica.receive_many([_received(transport, item) for item in items], now=now)
+        except Exception:
+            _log.exception("could not take in a batch of %d items: one at a time", len(items))
+            return [_take(replica, transport, item, now) for item in items]
 
 
 def _take(replica: Replica, transport: str, item: IncomingPacket, now: str) -> Outcome:

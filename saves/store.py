@@ -1,8 +1,9 @@
 """The SQLite store: every game's packet log, snapshots, outbox, keys and transport cursors.
 
 One file per home, opened in WAL mode with ``synchronous=FULL`` so a committed transaction
-survives a power cut. The log is the truth: a game is its genesis plus its packets, and
-snapshots are caches that a replay must reproduce exactly. Everything that changes together
+survives a power cut (a sync's batches are flushed together, once: `Store.unflushed`). The
+log is the truth: a game is its genesis plus its packets, and snapshots are caches that a
+replay must reproduce exactly. Everything that changes together
 changes in one transaction (`Store.transaction`): a received packet, the state it produced,
 its events, the transport reference that delivered it and any automatic reply are committed
 together or not at all, so a crash at any moment leaves either the old game or the new one.
@@ -328,7 +329,12 @@ class Store:
         written to the ``games`` row once, before anything reads or changes that row by SQL,
         and at the batch's end, instead of once per packet."""
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
-        self.db.execute("PRAGMA journal_mode=WAL")
+        mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()
+        self.wal = mode is not None and str(mode[0]).lower() == "wal"
+        """Whether the write-ahead log is in use (a file system without shared memory may
+        refuse it): only then may commits leave their flush to `flush` (`unflushed`)."""
+        self.owed = False
+        """Commits made by `unflushed` that `flush` has not made durable yet."""
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)  # idempotent; executescript manages its own commit
@@ -378,7 +384,45 @@ class Store:
             raise
         self.db.execute("RELEASE item")
 
+    @contextmanager
+    def unflushed(self) -> Iterator[None]:
+        """Run a block whose commits do not wait for the disk, leaving that to one `flush`.
+
+        For a sync's batches: each commits atomically as ever (SQLite's write-ahead log with
+        ``synchronous=NORMAL``: a crash or kill keeps the store whole, and what reached the OS
+        stays), but only a `flush` makes them survive a power cut, so one flush per sync
+        replaces one per batch. The caller flushes before anything outside the store relies
+        on them (mail moved away, a cursor saved, a report shown); until then a power cut
+        only forgets those batches, whose items the transport still offers as unread. Without
+        the write-ahead log the block's commits stay fully synced."""
+        if not self.wal or self.db.in_transaction:
+            yield
+            return
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            yield
+        finally:
+            self.owed = True
+            self.db.execute("PRAGMA synchronous=FULL")
+
+    def flush(self) -> None:
+        """Make what `unflushed` committed durable: one flush of the write-ahead log, which
+        holds every commit since the last one synced (no-op when nothing is owed)."""
+        if not self.owed:
+            return
+        try:
+            fd = os.open(self.path.with_name(self.path.name + "-wal"), os.O_RDWR)
+        except FileNotFoundError:  # a checkpoint that emptied the log synced it all first
+            self.owed = False
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.owed = False
+
     def close(self) -> None:
+        self.flush()
         self.db.close()
 
     # --- small helpers used by several modules ----------------------------------------------
