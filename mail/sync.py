@@ -10,7 +10,10 @@ only means the same bytes go out again, which every receiver ignores as a duplic
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Container, Sequence
+import sys
+import threading
+from collections.abc import Callable, Container, Iterator, Sequence
+from contextlib import contextmanager
 
 import msgspec
 
@@ -47,6 +50,36 @@ for the lot, instead of one per packet). A transport that streams its batches
 (``fetch_stream``, the mail transport's `mail.imap.FETCH_BATCH`) sets its own."""
 
 
+HANDOFF_SECONDS = 0.0005
+"""The interpreter's thread switch interval while batches stream in (`_quick_handoffs`)."""
+_handoffs = threading.Lock()
+_streaming = [0, 0.0]
+"""Pulls streaming now, and the switch interval to restore when the last one ends."""
+
+
+@contextmanager
+def _quick_handoffs() -> Iterator[None]:
+    """Shorten the interpreter's thread switch interval while batches stream in.
+
+    The transport's worker thread downloads and reads the next batch while this one is taken
+    in, and every SQLite statement here lets go of the interpreter lock: with the default
+    interval (5 ms) each statement may then wait that long for the worker to give the lock
+    back, so a batch took two to three times its CPU time. Concurrent pulls share one saved
+    interval, restored when the last of them ends."""
+    with _handoffs:
+        if _streaming[0] == 0:
+            _streaming[1] = sys.getswitchinterval()
+            sys.setswitchinterval(min(_streaming[1], HANDOFF_SECONDS))
+        _streaming[0] += 1
+    try:
+        yield
+    finally:
+        with _handoffs:
+            _streaming[0] -= 1
+            if _streaming[0] == 0:
+                sys.setswitchinterval(_streaming[1])
+
+
 async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -> list[Outcome]:
     """Fetch what the transport has that this home has not read, and take each packet in.
 
@@ -74,9 +107,10 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     if stream is not None:  # batches that arrive while the one before is taken in
         new_cursor, batches = await stream(cursor, seen)
         try:
-            async for batch in batches:
-                outcomes.extend(_take_batch(replica, transport.name, batch, now()))
-                refs.extend(item.ref for item in batch)
+            with _quick_handoffs():
+                async for batch in batches:
+                    outcomes.extend(_take_batch(replica, transport.name, batch, now()))
+                    refs.extend(item.ref for item in batch)
         except Exception:
             # The connection failed after some batches were stored: those are read, so file
             # them away now (the next fetch skips them); the cursor stays for the rest.

@@ -3,10 +3,10 @@
 One file per home, opened in WAL mode with ``synchronous=FULL`` so a committed transaction
 survives a power cut (a sync's batches are flushed together, once: `Store.unflushed`). The
 log is the truth: a game is its genesis plus its packets, and snapshots are caches that a
-replay must reproduce exactly. Everything that changes together
-changes in one transaction (`Store.transaction`): a received packet, the state it produced,
-its events, the transport reference that delivered it and any automatic reply are committed
-together or not at all, so a crash at any moment leaves either the old game or the new one.
+replay must reproduce exactly. Everything that changes together changes in one transaction
+(`Store.transaction`): a received packet, the state it produced, its events, the transport
+reference that delivered it and any automatic reply are committed together or not at all, so
+a crash at any moment leaves either the old game or the new one.
 """
 
 from __future__ import annotations
@@ -412,7 +412,7 @@ class Store:
             return
         try:
             fd = os.open(self.path.with_name(self.path.name + "-wal"), os.O_RDWR)
-        except FileNotFoundError:  # a checkpoint that emptied the log synced it all first
+        except FileNotFoundError:  # no log file: SQLite synced and removed it on its own
             self.owed = False
             return
         try:

@@ -394,3 +394,56 @@ def test_kill_9_mid_pull_after_unflushed_batches_keeps_them_and_the_next_pull_en
     assert [o.status for o in outcomes] == ["applied"] * (CHATS - whole)
     assert bob.row(game_id).head_seq == head + CHATS
     assert outbox.cursor(bob.replica.store, TRANSPORT) == "v:999"
+
+
+class Watched(Streamed):
+    """A stream that notes the interpreter's switch interval as each batch is handed over,
+    and may fail after its batches."""
+
+    def __init__(self, store: Store, batches: list[list[IncomingPacket]], fail: bool) -> None:
+        super().__init__(store, batches, [])
+        self.fail, self.intervals = fail, list[float]()
+
+    async def fetch_stream(
+        self, cursor: str, seen: object
+    ) -> tuple[str, AsyncIterator[list[IncomingPacket]]]:
+        async def batches() -> AsyncIterator[list[IncomingPacket]]:
+            for batch in self.batches:
+                self.intervals.append(sys.getswitchinterval())
+                await asyncio.sleep(0)  # let a concurrent pull run meanwhile
+                yield batch
+            if self.fail:
+                raise TransportError("the connection dropped")
+
+        return "v:999", batches()
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["ends", "fails"])
+def test_batches_stream_in_with_quick_thread_handoffs_and_the_interval_comes_back(
+    bob: Player, waiting: tuple[bytes, int, list[Received]], fail: bool
+) -> None:
+    """While batches stream in (the worker reading the next one), the interpreter switches
+    threads within `mail.sync.HANDOFF_SECONDS`; afterwards, whether the pull ended or failed,
+    and with two pulls interleaved, the interval is what it was."""
+    from mail import sync as mail_sync
+
+    _, head, batch = waiting
+    before = sys.getswitchinterval()
+    incoming = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(batch)]
+    first = Watched(bob.replica.store, [incoming[:20], incoming[20:40]], fail)
+    second = Watched(bob.replica.store, [incoming[40:55], incoming[55:]], False)
+    second.name = "test:other"
+
+    async def both() -> list[object]:
+        return await asyncio.gather(
+            pull(bob.replica, first, now),  # type: ignore[arg-type]
+            pull(bob.replica, second, now),  # type: ignore[arg-type]
+            return_exceptions=True,
+        )
+
+    results = asyncio.run(both())
+    assert isinstance(results[0], TransportError) == fail
+    assert first.intervals and second.intervals
+    assert set(first.intervals + second.intervals) == {mail_sync.HANDOFF_SECONDS}
+    assert sys.getswitchinterval() == before
+    assert bob.row(waiting[0]).head_seq == head + CHATS
