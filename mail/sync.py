@@ -10,7 +10,10 @@ only means the same bytes go out again, which every receiver ignores as a duplic
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Container, Sequence
+import sys
+import threading
+from collections.abc import Callable, Container, Iterator, Sequence
+from contextlib import contextmanager
 
 import msgspec
 
@@ -47,6 +50,36 @@ for the lot, instead of one per packet). A transport that streams its batches
 (``fetch_stream``, the mail transport's `mail.imap.FETCH_BATCH`) sets its own."""
 
 
+HANDOFF_SECONDS = 0.0005
+"""The interpreter's thread switch interval while batches stream in (`_quick_handoffs`)."""
+_handoffs = threading.Lock()
+_streaming = [0, 0.0]
+"""Pulls streaming now, and the switch interval to restore when the last one ends."""
+
+
+@contextmanager
+def _quick_handoffs() -> Iterator[None]:
+    """Shorten the interpreter's thread switch interval while batches stream in.
+
+    The transport's worker thread downloads and reads the next batch while this one is taken
+    in, and every SQLite statement here lets go of the interpreter lock: with the default
+    interval (5 ms) each statement may then wait that long for the worker to give the lock
+    back, so a batch took two to three times its CPU time. Concurrent pulls share one saved
+    interval, restored when the last of them ends."""
+    with _handoffs:
+        if _streaming[0] == 0:
+            _streaming[1] = sys.getswitchinterval()
+            sys.setswitchinterval(min(_streaming[1], HANDOFF_SECONDS))
+        _streaming[0] += 1
+    try:
+        yield
+    finally:
+        with _handoffs:
+            _streaming[0] -= 1
+            if _streaming[0] == 0:
+                sys.setswitchinterval(_streaming[1])
+
+
 async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -> list[Outcome]:
     """Fetch what the transport has that this home has not read, and take each packet in.
 
@@ -56,7 +89,10 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     `TAKE_BATCH`, each batch one transaction that also marks its refs read and keeps their
     Message-IDs for threading (`Replica.receive_many`); the cursor is saved last, so a crash
     re-fetches at worst what was already taken in (and ignored as read), and a crash inside a
-    batch stores none of it and marks none of it read.
+    batch stores none of it and marks none of it read. The batches' commits do not wait for
+    the disk one by one: they are flushed together (`Store.unflushed`, `Store.flush`) before
+    any mail is moved away or the cursor saved, so a power cut before that flush only leaves
+    those items unread on the server, to be taken in again.
     """
     store = replica.store
     cursor = outbox.cursor(store, transport.name)
@@ -71,12 +107,14 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     if stream is not None:  # batches that arrive while the one before is taken in
         new_cursor, batches = await stream(cursor, seen)
         try:
-            async for batch in batches:
-                outcomes.extend(_take_batch(replica, transport.name, batch, now()))
-                refs.extend(item.ref for item in batch)
+            with _quick_handoffs():
+                async for batch in batches:
+                    outcomes.extend(_take_batch(replica, transport.name, batch, now()))
+                    refs.extend(item.ref for item in batch)
         except Exception:
             # The connection failed after some batches were stored: those are read, so file
             # them away now (the next fetch skips them); the cursor stays for the rest.
+            store.flush()
             await _file_away(transport, refs)
             raise
     else:
@@ -86,6 +124,7 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
         for start in range(0, len(packets), TAKE_BATCH):
             batch = packets[start : start + TAKE_BATCH]
             outcomes.extend(_take_batch(replica, transport.name, batch, now()))
+    store.flush()  # the batches are on disk before anything outside the store relies on them
     await _file_away(transport, refs)
     if new_cursor != cursor:
         outbox.save_cursor(store, transport.name, new_cursor)
@@ -107,12 +146,14 @@ def _take_batch(
     replica: Replica, transport: str, items: Sequence[IncomingPacket], now: str
 ) -> list[Outcome]:
     """Take a batch in by one transaction; should that fail as a whole (even recording an
-    item's failure failed: a full disk?), each item by its own, so one never stops the rest."""
-    try:
-        return replica.receive_many([_received(transport, item) for item in items], now=now)
-    except Exception:
-        _log.exception("could not take in a batch of %d items: one at a time", len(items))
-        return [_take(replica, transport, item, now) for item in items]
+    item's failure failed: a full disk?), each item by its own, so one never stops the rest.
+    Its commit leaves the flush to the disk to the pull's end (`Store.unflushed`)."""
+    with replica.store.unflushed():
+        try:
+            return replica.receive_many([_received(transport, item) for item in items], now=now)
+        except Exception:
+            _log.exception("could not take in a batch of %d items: one at a time", len(items))
+            return [_take(replica, transport, item, now) for item in items]
 
 
 def _take(replica: Replica, transport: str, item: IncomingPacket, now: str) -> Outcome:

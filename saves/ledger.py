@@ -61,17 +61,21 @@ def batch(store: Store) -> Iterator[None]:
 
     Inside the block `saves.reading.Reader` serves a game's head state from `Store.deferred`,
     and the store's modules serve the rows every packet reads (the game's head and row, the
-    keys, whether anything is buffered) from `Store.memo`, read once per batch;
-    `Store.savepoint` rolls the deferred heads back with the rows. Everything commits together
-    or not at all: a crash mid-batch leaves the store as it was before the batch."""
+    keys, whether anything is buffered) from `Store.memo`, read once per batch; each game's
+    head row is written once too (`Store.moves`, `saves.store_games.settle`), not once per
+    packet. `Store.savepoint` rolls the deferred heads and moves back with the rows. Everything
+    commits together or not at all: a crash mid-batch leaves the store as it was before it."""
     if store.deferred is not None:  # already in a batch: the outer one writes the snapshots
         yield
         return
     with store.transaction():
         store.deferred = {}
         store.memo = Memo()
+        store.moves = {}
         try:
             yield
+            store_games.settle(store)  # each game's head row, written once
+            store.moves = None
             store.memo = None  # the check below reads the rows themselves
             for game_id, head in store.deferred.items():
                 row = store_games.head(store, game_id)
@@ -83,6 +87,7 @@ def batch(store: Store) -> Iterator[None]:
         finally:
             store.deferred = None
             store.memo = None
+            store.moves = None
 
 
 def store_applied(

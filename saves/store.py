@@ -1,11 +1,12 @@
 """The SQLite store: every game's packet log, snapshots, outbox, keys and transport cursors.
 
 One file per home, opened in WAL mode with ``synchronous=FULL`` so a committed transaction
-survives a power cut. The log is the truth: a game is its genesis plus its packets, and
-snapshots are caches that a replay must reproduce exactly. Everything that changes together
-changes in one transaction (`Store.transaction`): a received packet, the state it produced,
-its events, the transport reference that delivered it and any automatic reply are committed
-together or not at all, so a crash at any moment leaves either the old game or the new one.
+survives a power cut (a sync's batches are flushed together, once: `Store.unflushed`). The
+log is the truth: a game is its genesis plus its packets, and snapshots are caches that a
+replay must reproduce exactly. Everything that changes together changes in one transaction
+(`Store.transaction`): a received packet, the state it produced, its events, the transport
+reference that delivered it and any automatic reply are committed together or not at all, so
+a crash at any moment leaves either the old game or the new one.
 """
 
 from __future__ import annotations
@@ -323,8 +324,17 @@ class Store:
         written once, when the batch commits (game id -> `saves.ledger.DeferredHead`)."""
         self.memo: Memo | None = None
         """While a batch runs: the rows it reads for every packet, read once (`Memo`)."""
+        self.moves: dict[bytes, Any] | None = None
+        """While a batch runs: each game's head move (game id -> `saves.store_games.HeadMove`),
+        written to the ``games`` row once, before anything reads or changes that row by SQL,
+        and at the batch's end, instead of once per packet."""
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
-        self.db.execute("PRAGMA journal_mode=WAL")
+        mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()
+        self.wal = mode is not None and str(mode[0]).lower() == "wal"
+        """Whether the write-ahead log is in use (a file system without shared memory may
+        refuse it): only then may commits leave their flush to `flush` (`unflushed`)."""
+        self.owed = False
+        """Commits made by `unflushed` that `flush` has not made durable yet."""
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)  # idempotent; executescript manages its own commit
@@ -356,6 +366,7 @@ class Store:
         block's changes (and goes on), so one bad item leaves the others of a batch alone."""
         self.db.execute("SAVEPOINT item")
         deferred = None if self.deferred is None else dict(self.deferred)
+        moves = None if self.moves is None else dict(self.moves)
         try:
             yield
         except BaseException:
@@ -367,10 +378,51 @@ class Store:
                 # The heads the block moved are rolled back: so are their deferred snapshots.
                 self.deferred.clear()
                 self.deferred.update(deferred)
+            if moves is not None and self.moves is not None:  # and their held-back moves
+                self.moves.clear()
+                self.moves.update(moves)
             raise
         self.db.execute("RELEASE item")
 
+    @contextmanager
+    def unflushed(self) -> Iterator[None]:
+        """Run a block whose commits do not wait for the disk, leaving that to one `flush`.
+
+        For a sync's batches: each commits atomically as ever (SQLite's write-ahead log with
+        ``synchronous=NORMAL``: a crash or kill keeps the store whole, and what reached the OS
+        stays), but only a `flush` makes them survive a power cut, so one flush per sync
+        replaces one per batch. The caller flushes before anything outside the store relies
+        on them (mail moved away, a cursor saved, a report shown); until then a power cut
+        only forgets those batches, whose items the transport still offers as unread. Without
+        the write-ahead log the block's commits stay fully synced."""
+        if not self.wal or self.db.in_transaction:
+            yield
+            return
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            yield
+        finally:
+            self.owed = True
+            self.db.execute("PRAGMA synchronous=FULL")
+
+    def flush(self) -> None:
+        """Make what `unflushed` committed durable: one flush of the write-ahead log, which
+        holds every commit since the last one synced (no-op when nothing is owed)."""
+        if not self.owed:
+            return
+        try:
+            fd = os.open(self.path.with_name(self.path.name + "-wal"), os.O_RDWR)
+        except FileNotFoundError:  # no log file: SQLite synced and removed it on its own
+            self.owed = False
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.owed = False
+
     def close(self) -> None:
+        self.flush()
         self.db.close()
 
     # --- small helpers used by several modules ----------------------------------------------

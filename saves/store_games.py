@@ -8,6 +8,7 @@ run inside the caller's transaction (`saves.store.Store.transaction`); they deci
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import msgspec
 
@@ -32,6 +33,17 @@ class GameRow(msgspec.Struct, frozen=True):
     unread: int
 
 
+class HeadMove(NamedTuple):
+    """A head move a batch holds back (`saves.store.Store.moves`): where the head is now, and
+    how many packets from other seats it added to the unread count since the row was written."""
+
+    seq: int
+    packet_id: bytes
+    state_hash: bytes
+    now: str
+    unread: int
+
+
 class Head(msgspec.Struct, frozen=True):
     """Where a game's chain ends: the last packet's position and id, its ruleset, any freeze."""
 
@@ -51,8 +63,29 @@ _NO_END = 1 << 62
 # --- games -------------------------------------------------------------------------------------
 
 
+def settle(store: Store, game_id: bytes | None = None) -> None:
+    """Write the head moves a batch holds back (`advance_head`), of one game or of all, so
+    that the ``games`` row is true before anything reads or changes it by SQL."""
+    moves = store.moves
+    if not moves:
+        return
+    for gid in list(moves) if game_id is None else [game_id]:
+        move: HeadMove | None = moves.pop(gid, None)
+        if move is not None:
+            _write_head(store, gid, move)
+
+
+def _write_head(store: Store, game_id: bytes, move: HeadMove) -> None:
+    store.db.execute(
+        "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ?, updated_at = ?, "
+        "waiting_since = ?, unread = unread + ? WHERE game_id = ?",
+        (move.seq, move.packet_id, move.state_hash, move.now, move.now, move.unread, game_id),
+    )
+
+
 def games(store: Store) -> list[GameRow]:
     """Every game of the home, oldest first."""
+    settle(store)
     rows = store.all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY created_at, game_id")
     return [GameRow(*row) for row in rows]
 
@@ -63,6 +96,7 @@ def game(store: Store, game_id: bytes) -> GameRow | None:
     if memo is not None and game_id in memo.games:
         found: GameRow | None = memo.games[game_id]
         return found
+    settle(store, game_id)
     row = store.one(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,))
     found = None if row is None else GameRow(*row)
     if memo is not None:
@@ -76,6 +110,7 @@ def head(store: Store, game_id: bytes) -> Head | None:
     if memo is not None and game_id in memo.heads:
         found: Head | None = memo.heads[game_id]
         return found
+    settle(store, game_id)
     row = store.one(
         "SELECT head_seq, head_id, ruleset, frozen FROM games WHERE game_id = ?", (game_id,)
     )
@@ -123,11 +158,13 @@ def insert_game(
 
 
 def set_status(store: Store, game_id: bytes, status: str) -> None:
+    settle(store, game_id)
     store.db.execute("UPDATE games SET status = ? WHERE game_id = ?", (status, game_id))
     _forget(store, game_id)
 
 
 def mark_read(store: Store, game_id: bytes) -> None:
+    settle(store, game_id)
     store.db.execute("UPDATE games SET unread = 0 WHERE game_id = ?", (game_id,))
     _forget(store, game_id)
 
@@ -142,12 +179,18 @@ def advance_head(
     *,
     unread: int,
 ) -> None:
-    """Move the game's head to a packet just stored; ``unread`` is added to its unread count."""
-    store.db.execute(
-        "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ?, updated_at = ?, "
-        "waiting_since = ?, unread = unread + ? WHERE game_id = ?",
-        (seq, packet_id, state_hash, now, now, unread, game_id),
-    )
+    """Move the game's head to a packet just stored; ``unread`` is added to its unread count.
+
+    In a batch the move is held back (`saves.store.Store.moves`) and written once (`settle`):
+    the batch's copies of the row (`saves.store.Memo`) move with it, and any read of the row
+    by SQL writes it first."""
+    moves = store.moves
+    if moves is None:
+        _write_head(store, game_id, HeadMove(seq, packet_id, state_hash, now, unread))
+    else:
+        held: HeadMove | None = moves.get(game_id)
+        unread_since = unread + (0 if held is None else held.unread)
+        moves[game_id] = HeadMove(seq, packet_id, state_hash, now, unread_since)
     memo = store.memo
     if memo is not None:  # the batch's copies move with the row (unknown ones stay unread)
         kept_head, kept_row = memo.heads.get(game_id), memo.games.get(game_id)
@@ -166,6 +209,7 @@ def advance_head(
 
 def freeze(store: Store, game_id: bytes, reason: str, now: str) -> None:
     """Stop the game; the first reason given is the one kept."""
+    settle(store, game_id)
     store.db.execute(
         "UPDATE games SET frozen = COALESCE(frozen, ?), updated_at = ? WHERE game_id = ?",
         (reason, now, game_id),
@@ -316,6 +360,7 @@ def snapshot_before(store: Store, game_id: bytes, at: int) -> tuple[int, bytes] 
 
 def head_snapshot(store: Store, game_id: bytes) -> bytes | None:
     """The encoded state at the game's head, if its snapshot is kept (it always should be)."""
+    settle(store, game_id)
     row = store.one(
         "SELECT s.state FROM snapshots s JOIN games g ON g.game_id = s.game_id "
         "AND g.head_seq = s.seq WHERE s.game_id = ?",

@@ -255,3 +255,195 @@ def test_a_connection_lost_after_a_batch_keeps_that_batch_and_files_it_away(
         "ref0",
         "ref29",
     }
+
+
+class Streamed:
+    """A transport that hands its items over in batches, and records when they are filed
+    away and what the store had made durable by then."""
+
+    name = TRANSPORT
+
+    def __init__(self, store: Store, batches: list[list[IncomingPacket]], log: list[str]) -> None:
+        self.store, self.batches, self.log = store, batches, log
+
+    async def fetch_stream(
+        self, cursor: str, seen: object
+    ) -> tuple[str, AsyncIterator[list[IncomingPacket]]]:
+        async def batches() -> AsyncIterator[list[IncomingPacket]]:
+            for batch in self.batches:
+                yield batch
+
+        return "v:999", batches()
+
+    async def processed(self, refs: list[str]) -> None:
+        self.log.append(f"filed {len(refs)} owed={self.store.owed}")
+
+
+def test_a_pulls_batches_commit_without_waiting_for_the_disk_and_are_flushed_once_first(
+    bob: Player, waiting: tuple[bytes, int, list[Received]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each batch commits with ``synchronous=NORMAL`` (atomic, not yet durable); one flush of
+    the write-ahead log follows the last batch, before the mail is filed away and the cursor
+    saved; every other commit stays fully synced."""
+    game_id, head, batch = waiting
+    store = bob.replica.store
+    assert store.wal
+    log: list[str] = []
+    store.db.set_trace_callback(
+        lambda sql: log.append(sql) if sql == "COMMIT" or "synchronous" in sql else None
+    )
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        log.append("fsync")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    real_cursor = outbox.save_cursor
+
+    def save_cursor(*args: object) -> None:
+        log.append(f"cursor owed={store.owed}")
+        real_cursor(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(outbox, "save_cursor", save_cursor)
+    incoming = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(batch)]
+    transport = Streamed(store, [incoming[:30], incoming[30:60], incoming[60:]], log)
+    outcomes = asyncio.run(pull(bob.replica, transport, now))  # type: ignore[arg-type]
+    store.db.set_trace_callback(None)
+    assert [o.status for o in outcomes] == ["applied"] * CHATS
+    relaxed = ["PRAGMA synchronous=NORMAL", "COMMIT", "PRAGMA synchronous=FULL"]
+    assert log == [
+        *relaxed * 3,
+        "fsync",
+        f"filed {CHATS} owed=False",
+        "cursor owed=False",
+        "COMMIT",
+    ]
+    assert store.one("PRAGMA synchronous") == (2,)  # FULL again for whatever comes next
+    assert bob.row(game_id).head_seq == head + CHATS
+
+
+PULL_KILLER = """
+import asyncio, os, signal, sys
+from pathlib import Path
+import msgspec
+from mail.sync import pull
+from mail.transport import IncomingPacket
+from saves import ledger
+from saves.home import Home
+from saves.inbox import Received
+
+real = ledger.store_applied
+calls = 0
+
+def store_applied(*args, **kwargs):
+    global calls
+    calls += 1
+    real(*args, **kwargs)
+    if calls == int(sys.argv[3]):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+class Stream:
+    name = "test:batch"
+    async def fetch_stream(self, cursor, seen):
+        async def batches():
+            for start in range(0, len(items), 25):
+                yield items[start:start + 25]
+        return "v:999", batches()
+
+ledger.store_applied = store_applied
+saved = msgspec.msgpack.decode(open(sys.argv[2], "rb").read(), type=list[Received])
+items = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(saved)]
+asyncio.run(pull(Home(Path(sys.argv[1])).replica(unlock=True), Stream(), lambda: "t"))
+"""
+
+
+@pytest.mark.parametrize("at", [26, 60])
+def test_kill_9_mid_pull_after_unflushed_batches_keeps_them_and_the_next_pull_ends_it(
+    bob: Player, waiting: tuple[bytes, int, list[Received]], tmp_path: Path, at: int
+) -> None:
+    """Killed inside a later batch of a pull (batches of 25): the batches committed before it
+    without waiting for the disk are whole and read (a kill, unlike a power cut, loses nothing
+    the OS has); the batch it was in left nothing; the cursor is not saved; the next pull
+    takes in exactly the rest, nothing twice."""
+    game_id, head, batch = waiting
+    path = Path(bob.home.path)
+    bob.close()
+    saved = tmp_path / "batch.msgpack"
+    saved.write_bytes(msgspec.msgpack.encode(batch))
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", PULL_KILLER, str(path), str(saved), str(at)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
+    bob.reopen()
+    whole = at // 25 * 25
+    assert bob.row(game_id).head_seq == head + whole
+    assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
+    seen = outbox.SeenRefs(bob.replica.store, TRANSPORT)
+    assert seen.among([f"ref{n}" for n in range(CHATS)]) == {f"ref{n}" for n in range(whole)}
+    assert outbox.cursor(bob.replica.store, TRANSPORT) == ""
+    rest = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(batch)]
+    transport = Streamed(bob.replica.store, [rest[whole:]], [])
+    outcomes = asyncio.run(pull(bob.replica, transport, now))  # type: ignore[arg-type]
+    assert [o.status for o in outcomes] == ["applied"] * (CHATS - whole)
+    assert bob.row(game_id).head_seq == head + CHATS
+    assert outbox.cursor(bob.replica.store, TRANSPORT) == "v:999"
+
+
+class Watched(Streamed):
+    """A stream that notes the interpreter's switch interval as each batch is handed over,
+    and may fail after its batches."""
+
+    def __init__(self, store: Store, batches: list[list[IncomingPacket]], fail: bool) -> None:
+        super().__init__(store, batches, [])
+        self.fail, self.intervals = fail, list[float]()
+
+    async def fetch_stream(
+        self, cursor: str, seen: object
+    ) -> tuple[str, AsyncIterator[list[IncomingPacket]]]:
+        async def batches() -> AsyncIterator[list[IncomingPacket]]:
+            for batch in self.batches:
+                self.intervals.append(sys.getswitchinterval())
+                await asyncio.sleep(0)  # let a concurrent pull run meanwhile
+                yield batch
+            if self.fail:
+                raise TransportError("the connection dropped")
+
+        return "v:999", batches()
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["ends", "fails"])
+def test_batches_stream_in_with_quick_thread_handoffs_and_the_interval_comes_back(
+    bob: Player, waiting: tuple[bytes, int, list[Received]], fail: bool
+) -> None:
+    """While batches stream in (the worker reading the next one), the interpreter switches
+    threads within `mail.sync.HANDOFF_SECONDS`; afterwards, whether the pull ended or failed,
+    and with two pulls interleaved, the interval is what it was."""
+    from mail import sync as mail_sync
+
+    _, head, batch = waiting
+    before = sys.getswitchinterval()
+    incoming = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(batch)]
+    first = Watched(bob.replica.store, [incoming[:20], incoming[20:40]], fail)
+    second = Watched(bob.replica.store, [incoming[40:55], incoming[55:]], False)
+    second.name = "test:other"
+
+    async def both() -> list[object]:
+        return await asyncio.gather(
+            pull(bob.replica, first, now),  # type: ignore[arg-type]
+            pull(bob.replica, second, now),  # type: ignore[arg-type]
+            return_exceptions=True,
+        )
+
+    results = asyncio.run(both())
+    assert isinstance(results[0], TransportError) == fail
+    assert first.intervals and second.intervals
+    assert set(first.intervals + second.intervals) == {mail_sync.HANDOFF_SECONDS}
+    assert sys.getswitchinterval() == before
+    assert bob.row(waiting[0]).head_seq == head + CHATS
