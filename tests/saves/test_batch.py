@@ -435,11 +435,12 @@ def test_batches_stream_in_with_quick_thread_handoffs_and_the_interval_comes_bac
     second.name = "test:other"
 
     async def both() -> list[object]:
-        return await asyncio.gather(
+        results = await asyncio.gather(
             pull(bob.replica, first, now),  # type: ignore[arg-type]
             pull(bob.replica, second, now),  # type: ignore[arg-type]
             return_exceptions=True,
         )
+        return list(results)
 
     results = asyncio.run(both())
     assert isinstance(results[0], TransportError) == fail
