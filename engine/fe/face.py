@@ -200,12 +200,12 @@ class FeFace:
         return _sheet()
 
     def choices(self, state: FeState, seat: Seat) -> tuple[Choice, ...]:
-        from engine.fe.steps import combat
-
         step = flow.current(state)
         if step is None or seat not in flow.owing(state, step):
             return ()
         if step.kind == StepKind.SECRET:
+            from engine.fe.steps import combat
+
             typed = _battle_secret(state, seat, step) if combat.current(state) else None
             if typed is not None:
                 return (Choice("secret", typed[0], (typed[1],), _rule(step)),)
@@ -528,8 +528,10 @@ def _standing_choice(turns: Turns[FeState]) -> Choice:
 
 
 def _policy_choice() -> Choice:
-    """The combat policy's fields as menus (empty: keep being asked)."""
-    from engine.fe.steps.combat_policy import POLICY_RULE
+    """The combat policy's fields as menus (empty: keep being asked). Its rule number comes
+    from `engine.fe.option_specs`: the policy's module brings the whole combat sequence, and
+    this choice is offered at every step, first paint included (issue 16)."""
+    from engine.fe.option_specs import POLICY_RULE
 
     params = (
         Param("flagship", ParamKind.TEXT, False, ("", "auto"), "auto: best command rating"),

@@ -8,7 +8,10 @@ one place and a ruleset can offer them next to a scenario's own options. `values
 value in force for each of them in a game: the one chosen at creation, or its default when
 the game was created before the option existed (its state does not name it).
 
-The combat modules' options (`engine.fe.combat.ew`, `engine.fe.combat.potential`: base EW
+The combat modules' options and the reserves' are declared apart from their rules
+(`engine.fe.option_specs`), so that reading them does not import the combat sequence and the
+movement steps (a game screen reads them for the income it shows; issue 16). The combat
+modules' options (`engine.fe.combat.ew`, `engine.fe.combat.potential`: base EW
 order, EW shift cap, damage rounding) are read where a battle round's damage is worked out
 (`engine.fe.steps.combat_round`), the pursuit battle's (return fire, the cost of directed
 damage) where it is fought (`engine.fe.steps.pursuit_round`); ``hexpost calc combat`` takes
@@ -21,10 +24,9 @@ from collections.abc import Iterable
 
 from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe import economics, movement, neutral, production, provinces, repair
-from engine.fe.combat import ew, potential, small_scale
+from engine.fe import economics, movement, neutral, option_specs, production, provinces, repair
 from engine.fe.model import FeState
-from engine.fe.steps import command_points, pursuit_round, reserves
+from engine.fe.steps import command_points
 
 
 def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
@@ -39,18 +41,18 @@ def _sorted_unique(specs: Iterable[OptionSpec]) -> tuple[OptionSpec, ...]:
 
 RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
     (
-        *pursuit_round.OPTIONS,
+        *option_specs.PURSUIT_OPTIONS,
         *command_points.OPTIONS,
         *economics.OPTIONS,
-        *ew.OPTIONS,
+        *option_specs.EW_OPTIONS,
         *movement.OPTIONS,
         *neutral.OPTIONS,
-        *potential.OPTIONS,
+        *option_specs.POTENTIAL_OPTIONS,
         *production.OPTIONS,
         *provinces.OPTIONS,
         *repair.OPTIONS,
-        *reserves.OPTIONS,
-        *small_scale.OPTIONS,
+        *option_specs.RESERVES_OPTIONS,
+        *option_specs.SMALL_SCALE_OPTIONS,
     )
 )
 """Every rule option of the rules modules, sorted by id."""

@@ -41,6 +41,15 @@ async def test_the_fields_are_built_hidden_once_and_when_first_wanted() -> None:
         assert panel.units_list() is pick
 
 
+def test_a_panel_off_any_screen_builds_nothing() -> None:
+    """The game screen asks after its first paint; a panel no longer (or not yet) on a screen
+    by then, as when the app quit in that frame, mounts nothing (it raised `MountError`)."""
+    panel = OrdersPanel(id="orders")
+    assert not panel.is_attached
+    panel.build_fields()
+    assert fields(panel) == []
+
+
 async def test_the_game_screen_builds_them_after_its_first_paint_with_the_game(
     tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -45,7 +45,6 @@ from tui.mapsheet import SheetIndex, board_cells, start_hex
 from tui.mapstacks import plan_markers
 from tui.maptext import Cell, CellFor, StyledLine, map_frame, render_line
 from tui.services.board import Board, MapSheet
-from tui.widgets.goto import GotoDialog
 
 NO_GRID = Grid(1, 1)
 """The stand-in grid of a map shown without a sheet: nothing on it is drawn."""
@@ -449,6 +448,8 @@ class HexMap(ScrollView, can_focus=True):
 
     def action_goto(self) -> None:
         """Ask for a hex id in a small dialog; a valid answer moves the cursor there."""
+        from tui.widgets.goto import GotoDialog  # its dialog and label only when asked for
+
         if self._index is not None:
             self.app.push_screen(GotoDialog(self._grid, current=self.cursor), self._went_to)
 

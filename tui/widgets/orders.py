@@ -195,8 +195,10 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     def build_fields(self) -> None:
         """Mount the unit list and the text field, hidden, unless they are there: the game
-        screen asks after its first paint, the panel when one is wanted before that."""
-        if self.query(UnitPick):
+        screen asks after its first paint, the panel when one is wanted before that. Nothing
+        once the panel has left the screen (the player quit or left the game in the frame
+        before the screen's call came): there is nothing to mount them in."""
+        if not self.is_attached or self.query(UnitPick):
             return
         pick = UnitPick(id="orders-units", compact=True)
         field = Input(id="orders-input", compact=True)

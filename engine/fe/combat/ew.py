@@ -39,37 +39,25 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
-from engine.core.ruleset import OptionSpec, OptionValue, Violation
+from engine.core.ruleset import OptionValue, Violation
+from engine.fe import option_specs as specs
 from engine.fe.forces import Unit
 from engine.fe.units import Side
 
-EW_RULE = "308.51"
+EW_RULE = specs.EW_RULE
 """Scouts' EW and the shift (step 5-4A2 cites 308.51 or 313.21)."""
-BASE_EW_RULE = "313.0"
+BASE_EW_RULE = specs.BASE_EW_RULE
 """Electronic warfare (313.0): the base EW tables are play aids with no finer rule number."""
 
-BASE_EW_ORDER = "base-ew-order"
-EW_SHIFT_MAX_OPTION = "ew-shift-max"
-RATING = "rating"
-PLAY_AID = "play-aid"
-EW_SHIFT_MAX = 2
+BASE_EW_ORDER = specs.BASE_EW_ORDER
+EW_SHIFT_MAX_OPTION = specs.EW_SHIFT_MAX_OPTION
+RATING = specs.RATING
+PLAY_AID = specs.PLAY_AID
+EW_SHIFT_MAX = specs.EW_SHIFT_MAX
 
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        BASE_EW_ORDER,
-        RATING,
-        "Base EW table: 'rating' (EW factor 1 keeps the most attack, e.g. a starbase 36) or "
-        "'play-aid' (the play aid's columns as the EW factor: EW 1 keeps 6)",
-        BASE_EW_RULE,
-    ),
-    OptionSpec(
-        EW_SHIFT_MAX_OPTION,
-        EW_SHIFT_MAX,
-        "Most the side with more EW points adds to its combat roll (the difference, capped)",
-        EW_RULE,
-    ),
-)
-"""The rule options this module reads (house-rule defaults until checked against a rulebook)."""
+OPTIONS = specs.EW_OPTIONS
+"""The rule options this module reads (house-rule defaults until checked against a rulebook),
+declared in `engine.fe.option_specs`."""
 
 
 class EwOptions(msgspec.Struct, frozen=True):

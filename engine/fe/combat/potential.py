@@ -35,38 +35,32 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
-from engine.core.ruleset import OptionSpec, OptionValue, Violation
+from engine.core.ruleset import OptionValue, Violation
+from engine.fe import option_specs as specs
 from engine.fe.combat import ew as ew_rules
 from engine.fe.combat.results import CombatResult, combat_result, permille_text
 from engine.fe.forces import Unit
 from engine.fe.units import Side
 
-POTENTIAL_RULE = "302.4"
+POTENTIAL_RULE = specs.POTENTIAL_RULE
 PLUS_MINUS_RULE = "308.2"
 DRONE_RULE = "309.0"
 
-DAMAGE_ROUNDING = "damage-rounding"
-NEAREST_HALF_UP = "nearest-half-up"
-NEAREST_HALF_DOWN = "nearest-half-down"
-DOWN = "down"
-UP = "up"
-ROUNDINGS = (NEAREST_HALF_UP, NEAREST_HALF_DOWN, DOWN, UP)
+DAMAGE_ROUNDING = specs.DAMAGE_ROUNDING
+NEAREST_HALF_UP = specs.NEAREST_HALF_UP
+NEAREST_HALF_DOWN = specs.NEAREST_HALF_DOWN
+DOWN = specs.DOWN
+UP = specs.UP
+ROUNDINGS = specs.ROUNDINGS
 
 PF_FACTORS = 2
 """Combat factors per PF (rules notes)."""
 DENOMINATOR = 2000
 """Exact damage is kept in 2000ths of a point: doubled factors x per-mille."""
 
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        DAMAGE_ROUNDING,
-        NEAREST_HALF_UP,
-        "Rounding of potential x table percentage to whole damage points: 'nearest-half-up', "
-        "'nearest-half-down', 'down' or 'up'",
-        POTENTIAL_RULE,
-    ),
-)
-"""The rule options this module reads (house-rule defaults until checked against a rulebook)."""
+OPTIONS = specs.POTENTIAL_OPTIONS
+"""The rule options this module reads (house-rule defaults until checked against a rulebook),
+declared in `engine.fe.option_specs`."""
 
 
 def rounding_option(values: Mapping[str, OptionValue]) -> str:

@@ -38,11 +38,12 @@ from collections.abc import Mapping
 
 import msgspec
 
-from engine.core.ruleset import OptionSpec, OptionValue
+from engine.core.ruleset import OptionValue
+from engine.fe import option_specs as specs
 from engine.fe.combat.targets import Target
 
 SMALL_SCALE_RULE = "310.0"
-SIZE_RULE = "310.11"
+SIZE_RULE = specs.SIZE_RULE
 DICE = 2
 """Small-scale combat rolls two dice (the table's "Roll (2d6)")."""
 
@@ -64,18 +65,9 @@ order: each row runs up to the next row's lowest total less one; the last row is
 EW_MOST = 2
 """The enemy's EW advantage takes at most 2 off the roll (play aid: 0 to -2)."""
 
-SMALL_SCALE_SIZE = "small-scale-size"
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        SMALL_SCALE_SIZE,
-        0,
-        "Small-scale combat (310.0) for a battle where neither side has more than this many "
-        "units able to fight in the hex at 5-3B of round 1 (310.11 is not in the rules "
-        "summary; 0: never)",
-        SIZE_RULE,
-    ),
-)
-"""The rule options this module reads."""
+SMALL_SCALE_SIZE = specs.SMALL_SCALE_SIZE
+OPTIONS = specs.SMALL_SCALE_OPTIONS
+"""The rule options this module reads (declared in `engine.fe.option_specs`)."""
 
 
 def size_option(values: Mapping[str, OptionValue]) -> int:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Actor, Event, RollRequest, Seat, Violation
+from engine.fe import option_specs as specs
 from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
 from engine.fe.blocking import class_of
 from engine.fe.combat import forces, results
@@ -55,7 +56,7 @@ from engine.fe.steps import (
     reserves,
 )
 
-POLICY_RULE = "302.0"
+POLICY_RULE = specs.POLICY_RULE
 ALLOCATION_STEPS = ("5-6A", "5-6B")
 RETREAT_STEPS = ("5-7A1", "5-7A2", "5-7A3")
 

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 
 import msgspec
 
-from engine.core.ruleset import Event, OptionSpec, OptionValue, RollRequest, Seat, Violation
+from engine.core.ruleset import Event, OptionValue, RollRequest, Seat, Violation
+from engine.fe import option_specs as specs
 from engine.fe.battle_model import PURSUIT_FOUGHT, BattleRecord, RoundLog, SideRound
 from engine.fe.blocking import is_ship
 from engine.fe.combat import ew as ew_rules
@@ -35,26 +36,12 @@ VBIR_PURPOSE = "variable BIR"
 DAMAGE_PURPOSE = "combat die"
 MAX_UNITS = combat_round.MAX_UNITS
 
-RETURN_FIRE = "pursuit-return-fire"
-DIRECTED_COST = "pursuit-directed-cost"
-NORMAL, DOUBLE = "normal", "double"
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        DIRECTED_COST,
-        NORMAL,
-        "The pursuer's directed damage in a pursuit battle: 'normal' (the defence once, "
-        "307.4's exception to 302.5) or 'double' (as in a battle round)",
-        BATTLE_RULE,
-    ),
-    OptionSpec(
-        RETURN_FIRE,
-        True,
-        "In a pursuit battle the pursued fires back at the pursuers (false: only the "
-        "pursuers fire)",
-        BATTLE_RULE,
-    ),
-)
-"""The readings this module leaves to the players (see the module notes)."""
+RETURN_FIRE = specs.RETURN_FIRE
+DIRECTED_COST = specs.DIRECTED_COST
+NORMAL, DOUBLE = specs.NORMAL, specs.DOUBLE
+OPTIONS = specs.PURSUIT_OPTIONS
+"""The readings this module leaves to the players (see the module notes), declared in
+`engine.fe.option_specs`."""
 
 
 def _option(state: FeState, key: str) -> OptionValue:

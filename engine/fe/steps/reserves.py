@@ -55,8 +55,9 @@ from typing import Any
 import msgspec
 
 from engine.core import hexgrid
-from engine.core.ruleset import Event, OptionSpec, Seat, Violation
+from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import board_views
+from engine.fe import option_specs as specs
 from engine.fe.blocking import movement_points
 from engine.fe.combat.forces import command_of, is_scout
 from engine.fe.forces import OFF_MAP, Board, Unit
@@ -69,14 +70,11 @@ from engine.fe.steps.base import Area
 from engine.fe.steps.supply import grid_on, status_of
 
 RESERVE_RULE = "203.7"
-FLAGSHIP_COUNTS = "flagship-counts"
+FLAGSHIP_COUNTS = specs.FLAGSHIP_COUNTS
 
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        FLAGSHIP_COUNTS, True, "The flagship counts against its own command rating", "302.33"
-    ),
-)
-"""C in the rules notes: whether a battle force's flagship is inside its command limit."""
+OPTIONS = specs.RESERVES_OPTIONS
+"""C in the rules notes: whether a battle force's flagship is inside its command limit
+(declared in `engine.fe.option_specs`)."""
 ESTABLISH_RULE = "507.1"
 RELEASE_RULE = "600.3"
 ECONOMICS_PHASE = "1"
