@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
 from engine.fe import board_views
 from engine.fe.conversions import (
@@ -412,15 +413,41 @@ def _plan(
     unsupplied: Sequence[HexId],
     options: ProductionOptions | None,
 ) -> _Plan:
+    found = _planned(
+        board,
+        galaxy,
+        schedule,
+        empire,
+        turn,
+        orders,
+        tuple(shipyards),
+        tuple(unsupplied),
+        options or ProductionOptions(),
+    )
+    # A copy: the remembered plan is shared, and callers add their own problems to the list.
+    plan = _Plan(list(found.problems), list(found.builds), list(found.converted), found.cost2)
+    if plan.cost2 > treasury2:
+        text = f"builds cost {fmt_ep(plan.cost2)} EP, treasury {fmt_ep(treasury2)} EP"
+        plan.problems.append(Violation(text, BUILD_RULE))
+    return plan
+
+
+@caches.by_identity(maxsize=4, identity=3)
+def _planned(
+    board: Board, galaxy: Galaxy, schedule: Sequence[Batch], empire: str, turn: int,
+    orders: ProductionOrders, shipyards: tuple[HexId, ...], unsupplied: tuple[HexId, ...],
+    options: ProductionOptions,
+) -> _Plan:  # fmt: skip
+    """Everything `_plan` finds but whether the treasury pays, which is all that differs
+    between a build order's check (`engine.fe.steps.yard.check`, any treasury) and its
+    carrying out on the same state (`production_changes`): the second reuses the first's
+    work. Keyed by the board, map and schedule objects and the other arguments' values;
+    not to be mutated."""
     plan = _Plan([], [], [], 0)
-    options = options or ProductionOptions()
     _check_builds(galaxy, board, empire, turn, schedule, orders, shipyards, options, plan)
     _check_conversions(galaxy, board, empire, turn, orders, plan)
     _check_replacements(board, empire, orders, unsupplied, plan)
     _check_in_service(board, empire, plan)
-    if plan.cost2 > treasury2:
-        text = f"builds cost {fmt_ep(plan.cost2)} EP, treasury {fmt_ep(treasury2)} EP"
-        plan.problems.append(Violation(text, BUILD_RULE))
     return plan
 
 
