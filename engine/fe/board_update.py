@@ -104,7 +104,10 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     board_views.carry_empires_by_hex(board, new_board, hexes)
     board_views.defer_hexes(board, new_board, hexes)
     added = [uid for uid in changed if uid not in by_id]  # (ids already there change no highest)
-    board_views.carry_highest(board, new_board, added, (f"{f.empire}-" for f in new_forces))
+    # Only the empires whose units changed carry their highest id: they are the ones that
+    # build or place next (a phase's builds come one empire at a time), and carrying every
+    # empire's on every change cost more than reading the few others' again when asked.
+    board_views.carry_highest(board, new_board, added, [f"{e}-" for e, _, _ in rebuilt])
     for empire, before, after in rebuilt:
         board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
         board_views.carry_classes(before, after, edits[empire], by_id)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from engine.core.face import Preset
 from engine.core.ruleset import Seat
 from engine.fe import choice_lists
+from engine.fe.conversions import conversion_for
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
-from engine.fe.production import conversion_for, scheduled
+from engine.fe.production import scheduled
 from engine.fe.steps.base import empire_setup, empires_of
 from engine.fe.units import load_units
 

@@ -35,30 +35,28 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
 from engine.fe import board_views
+from engine.fe.conversions import (
+    EXTRA_MAJOR2,
+    SECOND_MAJOR_HEX,
+    class_named,
+    conversion_capacity,
+    conversion_problem,
+)
 from engine.fe.economics import fmt_ep, replacement_cost2
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.oob import Batch, date_turn
-from engine.fe.repair import STARBASES, kind
 from engine.fe.scenario import turn_label
-from engine.fe.units import Conversion, Date, Substitution, UnitClass, load_units
+from engine.fe.units import Date, Substitution, load_units
 
 BUILD_RULE = "431.0"
 SUBSTITUTION_RULE = "450.4"
 CONVERSION_RULE = "433.1"
 FIGHTER_RULE = "501.5"
 PF_RULE = "502.43"
-
-MINOR_CONVERSION2 = 6
-"""A conversion costing at most this (3 EP, before fighters) is minor (433.1)."""
-EXTRA_MAJOR2 = 10
-"""An extra major conversion at the capital costs 5 EP (433.16, fixed costs)."""
-MAJOR_CONVERSIONS: Mapping[str, int] = {"FED": 2, "KLI": 2}
-"""Major conversions per turn at the capital (433.15); 1 for every other empire."""
-SECOND_MAJOR_HEX: Mapping[str, HexId] = {"ROM": 4514}
-"""Where an empire's second major conversion happens when not at its capital (433.15)."""
 
 SUBSTITUTIONS_PER_TURN = "substitutions-per-turn"
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -168,16 +166,6 @@ def schedule_label(schedule: Sequence[Batch], turn: int) -> str:
     return f"the {chosen.season.capitalize()} Y{chosen.year} schedule"
 
 
-def _class(empire: str, cls: str) -> UnitClass | str:
-    found = load_units().find(empire, cls)
-    if found is not None:
-        return found
-    other = load_units().other(empire, cls)
-    if other is not None and other.kind == "hull":
-        return f"{cls} is a production slot, not a class: build a class that fills it"
-    return f"{empire} has no unit class {cls!r}"
-
-
 def _is_hull(empire: str, name: str) -> bool:
     other = load_units().other(empire, name)
     return other is not None and other.kind == "hull"
@@ -187,7 +175,7 @@ def substitution_for(empire: str, order: Build, turn: int) -> Substitution | str
     """The substitution ``order`` builds under (its class's own row or the 450.4 list), or
     why there is none on ``turn``. When several fit the slot, an unlimited one (a dagger of
     450.4) is preferred, then the class's own row."""
-    info = _class(empire, order.cls)
+    info = class_named(empire, order.cls)
     if isinstance(info, str):
         return info
     fitting = [s for s in info.substitutions if order.instead_of in s.instead_of]
@@ -224,7 +212,7 @@ def build_cost2(empire: str, order: Build, turn: int) -> int | str:
     directly but that has no scratch cost pays its cheapest substitution cost (I: the
     schedule stands for that substitution).
     """
-    info = _class(empire, order.cls)
+    info = class_named(empire, order.cls)
     if isinstance(info, str):
         return info
     if order.instead_of and order.instead_of != order.cls:
@@ -235,15 +223,6 @@ def build_cost2(empire: str, order: Build, turn: int) -> int | str:
     if info.substitutions:
         return min(sub.cost2 + sub.fighter_cost2 for sub in info.substitutions)
     return f"{order.cls} cannot be built from scratch"
-
-
-def primary_capital(galaxy: Galaxy, empire: str) -> HexId | None:
-    """The capital hex with the empire's capital planet (its main shipyard), if any."""
-    capitals = galaxy.capitals_of(empire)
-    for capital in capitals:
-        if any(p.capital for s in capital.systems for p in s.planets):
-            return capital.hex
-    return capitals[0].hex if capitals else None
 
 
 def build_sites(
@@ -258,78 +237,6 @@ def next_ids(board: Board, empire: str, count: int) -> tuple[str, ...]:
     """``count`` fresh ids after the empire's highest ``EMP-NNNN`` on the board."""
     start = board_views.highest_number(board, f"{empire}-")
     return tuple(f"{empire}-{n:04d}" for n in range(start + 1, start + count + 1))
-
-
-# Conversions
-
-
-def conversion_for(empire: str, unit: Unit, to: str) -> Conversion | str:
-    """The table's conversion of ``unit`` into ``to``, or why there is none to automate."""
-    info = _class(empire, to)
-    if isinstance(info, str):
-        return info
-    if info.move == 0 and not info.pod:
-        return f"{to} is a base: base upgrades need a tug (433.41) and stay manual"
-    for conv in info.conversions:
-        if unit.cls not in conv.source:
-            continue
-        if conv.empire or conv.count != 1 or conv.plus:
-            return f"converting {unit.cls} into {to} takes other units: it stays manual"
-        if conv.cost2 is None:
-            rules = ", ".join(info.rules) or "433.0"
-            return f"the cost of {unit.cls} into {to} is set by a rule ({rules}): manual"
-        return conv
-    return f"{unit.cls} cannot be converted into {to}"
-
-
-def conversion_capacity(
-    galaxy: Galaxy, board: Board, empire: str, hex: HexId, *, extra_major: bool = False
-) -> tuple[int, int]:
-    """(major, minor) conversions the empire may make in ``hex`` this turn (433.1x, I).
-
-    Minor: one per uncrippled starbase of the empire there. Major: at the capital while it is
-    held (433.15), plus the bought extra one (433.16); the Romulans' second at Remus needs
-    its starbase.
-    """
-    starbases = sum(
-        1
-        for u in board.at(hex)
-        if u.empire == empire and not u.crippled and kind(u.cls) in STARBASES
-    )
-    major = 0
-    if board.owner(galaxy, hex) == empire:
-        if hex == primary_capital(galaxy, empire):
-            second_elsewhere = empire in SECOND_MAJOR_HEX
-            major = 1 if second_elsewhere else MAJOR_CONVERSIONS.get(empire, 1)
-            major += 1 if extra_major and not second_elsewhere else 0
-        elif SECOND_MAJOR_HEX.get(empire) == hex and starbases:
-            major = 1
-    return major, starbases
-
-
-def _conversion_problem(
-    empire: str, turn: int, board: Board, order: Convert, seen: set[str]
-) -> tuple[Unit, int, bool] | str:
-    try:
-        unit = board.unit(order.unit)
-    except KeyError:
-        return f"there is no unit {order.unit}"
-    if unit.empire != empire:
-        return f"{unit.id} is not a unit of {empire}"
-    if unit.id in seen:
-        return f"{unit.id} is converted twice"
-    if unit.hex == OFF_MAP:
-        return f"{unit.id} ({unit.cls}) is not on the map"
-    if unit.crippled:
-        return f"{unit.id} ({unit.cls}) is crippled: repair it before converting (433.44)"
-    conv = conversion_for(empire, unit, order.to)
-    if isinstance(conv, str):
-        return conv
-    target = load_units().find(empire, order.to)
-    if target is not None and date_turn(target.available) > turn:
-        return f"{order.to} is not in service before {turn_label(date_turn(target.available))}"
-    assert conv.cost2 is not None  # conversion_for refuses the others
-    return unit, conv.cost2 + conv.fighter_cost2, conv.cost2 > MINOR_CONVERSION2
 
 
 # Replacements
@@ -455,7 +362,7 @@ def _check_conversions(
     seen: set[str] = set()
     wanted: dict[HexId, list[int]] = {}  # hex -> [major, minor]
     for order in orders.conversions:
-        found = _conversion_problem(empire, turn, board, order, seen)
+        found = conversion_problem(empire, turn, board, order, seen)
         if isinstance(found, str):
             plan.problems.append(Violation(found, CONVERSION_RULE))
             continue
@@ -506,15 +413,41 @@ def _plan(
     unsupplied: Sequence[HexId],
     options: ProductionOptions | None,
 ) -> _Plan:
+    found = _planned(
+        board,
+        galaxy,
+        schedule,
+        empire,
+        turn,
+        orders,
+        tuple(shipyards),
+        tuple(unsupplied),
+        options or ProductionOptions(),
+    )
+    # A copy: the remembered plan is shared, and callers add their own problems to the list.
+    plan = _Plan(list(found.problems), list(found.builds), list(found.converted), found.cost2)
+    if plan.cost2 > treasury2:
+        text = f"builds cost {fmt_ep(plan.cost2)} EP, treasury {fmt_ep(treasury2)} EP"
+        plan.problems.append(Violation(text, BUILD_RULE))
+    return plan
+
+
+@caches.by_identity(maxsize=4, identity=3)
+def _planned(
+    board: Board, galaxy: Galaxy, schedule: Sequence[Batch], empire: str, turn: int,
+    orders: ProductionOrders, shipyards: tuple[HexId, ...], unsupplied: tuple[HexId, ...],
+    options: ProductionOptions,
+) -> _Plan:  # fmt: skip
+    """Everything `_plan` finds but whether the treasury pays, which is all that differs
+    between a build order's check (`engine.fe.steps.yard.check`, any treasury) and its
+    carrying out on the same state (`production_changes`): the second reuses the first's
+    work. Keyed by the board, map and schedule objects and the other arguments' values;
+    not to be mutated."""
     plan = _Plan([], [], [], 0)
-    options = options or ProductionOptions()
     _check_builds(galaxy, board, empire, turn, schedule, orders, shipyards, options, plan)
     _check_conversions(galaxy, board, empire, turn, orders, plan)
     _check_replacements(board, empire, orders, unsupplied, plan)
     _check_in_service(board, empire, plan)
-    if plan.cost2 > treasury2:
-        text = f"builds cost {fmt_ep(plan.cost2)} EP, treasury {fmt_ep(treasury2)} EP"
-        plan.problems.append(Violation(text, BUILD_RULE))
     return plan
 
 

@@ -13,7 +13,7 @@ the hex and the rule:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -103,6 +103,7 @@ def check_placements(
     """Why these placements are illegal for ``setup.empire`` (empty when they are legal)."""
     problems: list[Violation] = []
     limited = any(fleet.hex_limits for fleet in setup.fleets)
+    moved: dict[str, Unit] = {}
     for number, placement in enumerate(placements, start=1):
         units = _expand(board, setup, placement)
         if isinstance(units, str):
@@ -130,18 +131,27 @@ def check_placements(
                 break  # one refusal per placement is enough
         if problems:
             continue
-        if limited or number < len(placements):  # the board after it is read by a later
-            board = apply_placements(board, setup, [placement])  # placement or the limits
-    problems.extend(_over_limits(board, setup, rule))
+        if number < len(placements):  # the board after it is read by a later placement
+            board = apply_placements(board, setup, [placement])
+        elif limited:  # the limits read the last one's units where they would stand
+            moved = {u.id: msgspec.structs.replace(u, hex=placement.hex) for u in units}
+    problems.extend(_over_limits(board, setup, rule, moved))
     return problems
 
 
-def _over_limits(board: Board, setup: EmpireSetup, rule: str) -> list[Violation]:
+def _over_limits(
+    board: Board, setup: EmpireSetup, rule: str, moved: Mapping[str, Unit]
+) -> list[Violation]:
+    """The hex limits broken on ``board`` with the ``moved`` units (by id) in their new hex:
+    counted so, the check of a placement makes no board of its own (`apply_placements`)."""
     problems = []
     for fleet in setup.fleets:
         for limit in fleet.hex_limits:
-            count = sum(  # the hex's own units (the board's index), not the whole board
-                1 for u in board.at(limit.hex)
+            # The hex's own units (the board's index), not the whole board.
+            here = [u for u in board.at(limit.hex) if u.id not in moved]
+            here += [u for u in moved.values() if u.hex == limit.hex]
+            count = sum(
+                1 for u in here
                 if u.empire == setup.empire and u.fleet == fleet.name and u.hex == limit.hex
             )  # fmt: skip
             if count > limit.max_units:

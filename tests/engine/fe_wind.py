@@ -118,7 +118,7 @@ def build(table: Table, empire: str) -> BuildOrder:
 
 
 def _capital(empire: str) -> HexId:
-    from engine.fe.production import primary_capital
+    from engine.fe.conversions import primary_capital
 
     capital = primary_capital(load_galaxy(), empire)
     assert capital is not None

@@ -306,6 +306,7 @@ EXPECTED = {
     "engine.fe.state_digest._forces_digests": "by_identity",
     "engine.fe.neutral._flanking": "derived",
     "engine.fe.board_views.highest_number": "by_identity",
+    "engine.fe.production._planned": "by_identity",
     "engine.fe.rule_options._values": "by_identity",
     "engine.fe.scenario.load_scenarios": "static",
     "engine.fe.strategic._leg_reach": "by_identity",

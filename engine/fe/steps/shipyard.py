@@ -29,7 +29,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import model, production
+from engine.fe import conversions, model, production
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import (
@@ -150,10 +150,10 @@ def _conversion_order(unit: Unit, to: str) -> production.ProductionOrders:
 
 def _conversion(unit: Unit, to: str) -> tuple[int, bool]:
     """(cost in halves, major?) of a conversion the pure check accepted (433.1)."""
-    conv = production.conversion_for(unit.empire, unit, to)
+    conv = conversions.conversion_for(unit.empire, unit, to)
     if isinstance(conv, str) or conv.cost2 is None:
         raise ValueError(f"{unit.cls} into {to}: {conv}")
-    return conv.cost2 + conv.fighter_cost2, conv.cost2 > production.MINOR_CONVERSION2
+    return conv.cost2 + conv.fighter_cost2, conv.cost2 > conversions.MINOR_CONVERSION2
 
 
 def convert_problems(state: FeState, seat: Seat, order: ConvertOrder) -> list[Violation]:
@@ -177,7 +177,7 @@ def _convert_unit_problems(state: FeState, unit: Unit, to: str) -> list[Violatio
     h = yard.at(unit.hex)
     majors = yard.used(state, empire, f"major {h}") + (1 if major else 0)
     minors = yard.used(state, empire, f"minor {h}") + (0 if major else 1)
-    cap_major, cap_minor = production.conversion_capacity(
+    cap_major, cap_minor = conversions.conversion_capacity(
         base.galaxy(), state.board, empire, unit.hex
     )
     if majors > cap_major or minors > cap_minor + (cap_major - majors):
@@ -248,7 +248,7 @@ def _producible(state: FeState) -> str:
             continue
         targets = _conversion_targets(unit.empire).get(unit.cls, ())
         if not targets or not any(
-            production.conversion_capacity(galaxy, board, unit.empire, unit.hex)
+            conversions.conversion_capacity(galaxy, board, unit.empire, unit.hex)
         ):
             continue
         if any(not _convert_unit_problems(state, unit, to) for to in targets):

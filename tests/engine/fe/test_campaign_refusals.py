@@ -20,9 +20,9 @@ from engine.core.packets import Turn, open_packet, raw_public_key, sign_body
 from engine.core.state import encode_state, state_hash
 from engine.core.turn_orders import Done
 from engine.fe import RULESET
+from engine.fe.conversions import primary_capital
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import BuildOrder
-from engine.fe.production import primary_capital
 from tests.engine.fe_play import set_up
 from tests.engine.fe_wind import walk_to
 from tests.engine.table import Table

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import msgspec
 import pytest
 
+from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.oob import Batch
@@ -20,7 +21,6 @@ from engine.fe.production import (
     apply_builds,
     build_sites,
     check_builds,
-    conversion_capacity,
     next_ids,
     production_options,
     schedule_label,

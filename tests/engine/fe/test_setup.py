@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+
+import msgspec
 import pytest
 
 from engine.fe.forces import OFF_MAP, Board
@@ -101,3 +104,61 @@ def test_a_hex_limit_counts_the_fleets_units_in_that_hex() -> None:
     (seventh,) = check_placements(board, lyran, [Placement(hex=707, unit=home[6].id)])
     assert seventh.message == "Home Fleet has 7 units in 0707, at most 6"
     assert check_placements(board, lyran, [Placement(hex=608, fleet="Home Fleet")]) == []
+
+
+def _limits_on(board: Board, setup: EmpireSetup) -> list[tuple[str, str]]:
+    """The hex limits broken on ``board``, counted unit by unit over the whole board."""
+    found = []
+    for fleet in setup.fleets:
+        for limit in fleet.hex_limits:
+            count = sum(
+                1 for u in board.units
+                if u.empire == setup.empire and u.fleet == fleet.name and u.hex == limit.hex
+            )  # fmt: skip
+            if count > limit.max_units:
+                text = (
+                    f"{fleet.name} has {count} units in {limit.hex:04d}, at most {limit.max_units}"
+                )
+                found.append((text, "600.0"))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hex_limits_counted_without_a_board_match_the_placed_board(seed: int) -> None:
+    """A placement's check counts the hex limits with its units where they would stand, making
+    no board: on random placements (units, fleets, good and bad hexes, unknown units) of The
+    Wind's empires, the refusals are those of the placement made on a board and counted."""
+    rng = random.Random(seed)
+    board, setups = wind()
+    limited = 0
+    for n in range(80):
+        setup = setups["LYR"] if rng.random() < 0.5 else rng.choice(list(setups.values()))
+        waiting = to_place(board, setup)
+        fleets = [f for f in setup.fleets if f.hexes]
+        hexes = [*sorted({h for f in fleets for h in f.hexes}), 707, 707, 707, 1411, 2224]
+        if n % 10 == 0:  # what is left of the Lyran Home Fleet where at most 6 may stand
+            placement = Placement(hex=707, fleet="Home Fleet")
+            setup = setups["LYR"]
+        elif waiting and rng.random() < 0.7:
+            placement = Placement(hex=rng.choice(hexes), unit=rng.choice(waiting).id)
+        elif fleets and rng.random() < 0.9:
+            placement = Placement(hex=rng.choice(hexes), fleet=rng.choice(fleets).name)
+        else:
+            placement = Placement(hex=rng.choice(hexes), unit="LYR-9999")
+        found = [(v.message, v.rule) for v in check_placements(board, setup, [placement])]
+        free = msgspec.structs.replace(
+            setup, fleets=tuple(msgspec.structs.replace(f, hex_limits=()) for f in setup.fleets)
+        )
+        expected = [(v.message, v.rule) for v in check_placements(board, free, [placement])]
+        legal_but_limits = not expected
+        if legal_but_limits:
+            expected = _limits_on(apply_placements(board, setup, [placement]), setup)
+            limited += bool(expected)
+        else:
+            expected += _limits_on(board, setup)
+        assert found == expected, placement
+        # Placements within the limits are made, and some beyond them, so that boards
+        # already over a limit are checked too.
+        if legal_but_limits and (not expected or rng.random() < 0.3):
+            board = apply_placements(board, setup, [placement])
+    assert limited, "no placement broke a hex limit"
