@@ -10,7 +10,7 @@ import pytest
 from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import FE
-from engine.fe.forces import OFF_MAP
+from engine.fe.forces import OFF_MAP, Forces, Unit
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, Release, ScenarioSetup, Target, Trigger
 from engine.fe.steps import base, releases
@@ -200,4 +200,65 @@ def test_every_trigger_reads_as_the_scenario_data_says_on_random_boards(seed: in
             plan = caches.peek(releases._plan, setup, trigger, setups)
             fresh = releases._plan.__wrapped__(setup, trigger, setups)  # type: ignore[attr-defined]
             assert plan is None or plan == fresh
+    assert fired > 5, "the random boards hardly ever fired a trigger"
+
+
+def _mixed(state: FeState, rng: random.Random) -> FeState:
+    """``state`` with its units handed out to the empires' tuples at random (each tuple
+    still sorted by id): the board is the same, but a tuple holds others' units, so
+    `releases.TriggerBoard` cannot read one empire's part alone and reads them all."""
+    forces = list(state.forces)
+    shares: list[list[Unit]] = [[] for _ in forces]
+    for unit in state.board.units:
+        shares[rng.randrange(len(forces))].append(unit)
+    mixed = tuple(
+        Forces(f.empire, tuple(sorted(share, key=lambda u: u.id)))
+        for f, share in zip(forces, shares, strict=True)
+    )
+    return msgspec.structs.replace(state, forces=mixed)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_starbase_triggers_and_mixed_tuples_read_as_the_reference(seed: int) -> None:
+    """`TriggerBoard` on random boards, with triggers watching starbases (of the empire
+    itself or of two others, which The Wind's own triggers never do) besides the scenario's:
+    its reasons are the reference's, and so are those of a board whose empires' tuples mix
+    units of several empires (the stands in id order, the starbases in the board's)."""
+    rng = random.Random(seed)
+    state = start()
+    setups = base.scenario_setup(state)
+    triggers = [
+        (setup, trigger)
+        for setup in setups.empires
+        for trigger in [r.trigger for r in setup.releases] + [w.trigger for w in setup.war_entry]
+    ]
+    empires = tuple(f.empire for f in state.forces)
+    for setup in setups.empires:  # starbases, of the empire itself or of two others
+        others = tuple(e for e in empires if e != setup.empire)
+        for owners in [(), others[:2], others[-2:]]:
+            target = Target(kind="starbase", empires=owners)
+            triggers.append((setup, Trigger(any_of=(target,), actors=others)))
+    fired = 0
+    for _ in range(12):
+        on_map = [u for u in state.board.units if u.hex != OFF_MAP]
+        movers = rng.sample(on_map, 8)  # starbases too: they may be a trigger's target
+        bases = [u.hex for u in on_map if u.cls in releases.STARBASE_CLASSES]
+        moved = [  # half of them to a starbase's hex, a trigger's target
+            msgspec.structs.replace(
+                u, hex=rng.choice(bases if rng.random() < 0.5 else on_map_hexes)
+            )
+            for u in movers
+            for on_map_hexes in [[o.hex for o in on_map]]
+        ]
+        state = state.with_board(state.board.with_units(moved))
+        mixed = _mixed(state, rng)
+        assert sorted(mixed.board.units, key=lambda u: u.id) == list(state.board.units)
+        for setup, trigger in triggers:
+            lookup = releases.TriggerBoard(state)
+            reason = releases.trigger_reason(state, base.galaxy(), setup, trigger, lookup)
+            assert reason == _reference_reason(state, setup, trigger), (setup.empire, trigger)
+            lookup = releases.TriggerBoard(mixed)
+            again = releases.trigger_reason(mixed, base.galaxy(), setup, trigger, lookup)
+            assert again == _reference_reason(mixed, setup, trigger), (setup.empire, trigger)
+            fired += bool(reason)
     assert fired > 5, "the random boards hardly ever fired a trigger"
