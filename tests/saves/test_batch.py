@@ -113,13 +113,13 @@ def test_an_escaping_crash_mid_batch_stores_nothing_and_marks_nothing_read(
     assert bob.row(game_id).head_seq == head + CHATS
 
 
-KILLER = """
-import os, signal, sys
+KILL_AT_STORE = """
+import asyncio, os, signal, sys
 from pathlib import Path
 import msgspec
 from mail.sync import pull
-from mail.transport import IncomingPacket, TransportError
-from saves import ledger, outbox
+from mail.transport import IncomingPacket
+from saves import ledger
 from saves.home import Home
 from saves.inbox import Received
 
@@ -134,9 +134,33 @@ def store_applied(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)
 
 ledger.store_applied = store_applied
-batch = msgspec.msgpack.decode(open(sys.argv[2], "rb").read(), type=list[Received])
-Home(Path(sys.argv[1])).replica(unlock=True).receive_many(batch, now="t")
+saved = msgspec.msgpack.decode(open(sys.argv[2], "rb").read(), type=list[Received])
 """
+"""A child's prelude: it stores packets from the batch saved at argv[2] in the home at argv[1]
+and is killed with SIGKILL right after the argv[3]-th packet is stored."""
+
+KILLER = (
+    KILL_AT_STORE
+    + """
+Home(Path(sys.argv[1])).replica(unlock=True).receive_many(saved, now="t")
+"""
+)
+
+
+def run_killed(script: str, home: Path, batch: list[Received], saved: Path, at: int) -> None:
+    """Run ``script`` (`KILL_AT_STORE` and what it does) in a child on ``batch`` and check
+    that the kill, not an error, ended it."""
+    saved.write_bytes(msgspec.msgpack.encode(batch))
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(home), str(saved), str(at)],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
 
 
 @pytest.mark.parametrize("at", [1, 35, CHATS])
@@ -149,18 +173,7 @@ def test_kill_9_between_fetch_and_commit_loses_nothing(
     before = state_of(bob, game_id)
     path = Path(bob.home.path)
     bob.close()
-    saved = tmp_path / "batch.msgpack"
-    saved.write_bytes(msgspec.msgpack.encode(batch))
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", KILLER, str(path), str(saved), str(at)],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
+    run_killed(KILLER, path, batch, tmp_path / "batch.msgpack", at)
     bob.reopen()
     assert state_of(bob, game_id) == before
     assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
@@ -323,26 +336,9 @@ def test_a_pulls_batches_commit_without_waiting_for_the_disk_and_are_flushed_onc
     assert bob.row(game_id).head_seq == head + CHATS
 
 
-PULL_KILLER = """
-import asyncio, os, signal, sys
-from pathlib import Path
-import msgspec
-from mail.sync import pull
-from mail.transport import IncomingPacket
-from saves import ledger
-from saves.home import Home
-from saves.inbox import Received
-
-real = ledger.store_applied
-calls = 0
-
-def store_applied(*args, **kwargs):
-    global calls
-    calls += 1
-    real(*args, **kwargs)
-    if calls == int(sys.argv[3]):
-        os.kill(os.getpid(), signal.SIGKILL)
-
+PULL_KILLER = (
+    KILL_AT_STORE
+    + """
 class Stream:
     name = "test:batch"
     async def fetch_stream(self, cursor, seen):
@@ -351,11 +347,10 @@ class Stream:
                 yield items[start:start + 25]
         return "v:999", batches()
 
-ledger.store_applied = store_applied
-saved = msgspec.msgpack.decode(open(sys.argv[2], "rb").read(), type=list[Received])
 items = [IncomingPacket(ref=f"ref{n}", data=item.data) for n, item in enumerate(saved)]
 asyncio.run(pull(Home(Path(sys.argv[1])).replica(unlock=True), Stream(), lambda: "t"))
 """
+)
 
 
 @pytest.mark.parametrize("at", [26, 60])
@@ -369,18 +364,7 @@ def test_kill_9_mid_pull_after_unflushed_batches_keeps_them_and_the_next_pull_en
     game_id, head, batch = waiting
     path = Path(bob.home.path)
     bob.close()
-    saved = tmp_path / "batch.msgpack"
-    saved.write_bytes(msgspec.msgpack.encode(batch))
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", PULL_KILLER, str(path), str(saved), str(at)],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
+    run_killed(PULL_KILLER, path, batch, tmp_path / "batch.msgpack", at)
     bob.reopen()
     whole = at // 25 * 25
     assert bob.row(game_id).head_seq == head + whole
