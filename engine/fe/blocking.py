@@ -1,4 +1,4 @@
-"""What blocks supply paths and retrograde movement, and the unit categories that decides.
+"""What blocks supply paths and retrograde movement.
 
 The play aid "Blocking supply and retrograde" is a table of hex conditions (enemy units in
 the hex, friendly ships or non-ship units, enemy ships or fighters next door); `blocks`
@@ -6,8 +6,8 @@ transcribes it and documents each reading, `Blocking` answers it hex by hex for 
 board at once (an index of who is where, built once). Supply (`engine.fe.supply`),
 retrograde (`engine.fe.retrograde`) and strategic movement (`engine.fe.strategic`) use it.
 
-The table needs to know what a unit *is* (756.0: ships and non-ship units; bases; fighters),
-so those small predicates live here too. Marks as in ``fe-rules-notes.md``: S sourced,
+The table needs to know what a unit *is* (756.0: ships and non-ship units; bases; fighters):
+those predicates are `engine.fe.unit_kinds`. Marks as in ``fe-rules-notes.md``: S sourced,
 I inferred, C a choice that should become a game option.
 """
 
@@ -20,106 +20,21 @@ from operator import attrgetter, is_not
 from typing import Literal
 
 from engine.core import caches, hexgrid
-from engine.fe.forces import CAPTURED_SEP, OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, HexInfo
-from engine.fe.units import UnitClass, load_units
+from engine.fe.unit_kinds import (
+    base_class_ids,
+    carries_attrition,
+    class_id_of,
+    class_of,
+    is_base,
+    is_ship,
+)
+from engine.fe.units import load_units
 
 Purpose = Literal["supply", "retrograde"]
 
 BLOCKING_RULE = "411.3"
-
-AUXILIARY_CLASSES = ("FTL", "LAH", "LAP", "LAV", "SAF", "SAH", "SAHY", "SAP", "SAV")
-"""Auxiliary designations named by 549.0 and 756.3. I: the unit tables hold no auxiliaries yet;
-these ids are how they will be recognised (non-ship units, 3 hexes of movement, 549.21)."""
-
-
-# --- what a unit is -------------------------------------------------------------------------
-
-
-def class_of(unit: Unit) -> UnitClass | None:
-    """The unit's class, or None for classes not in the tables yet (LTTs, auxiliaries)."""
-    return load_units().find(*unit.class_key())
-
-
-def is_ltt(unit: Unit) -> bool:
-    """A light tactical transport (516.0): ``LTT`` or a variant such as ``LTT (D5H)``."""
-    return unit.cls == "LTT" or unit.cls.startswith("LTT ")
-
-
-def is_auxiliary(unit: Unit) -> bool:
-    """An auxiliary warship (549.0), recognised by its designation (see `AUXILIARY_CLASSES`)."""
-    return unit.cls in AUXILIARY_CLASSES
-
-
-def is_ship(unit: Unit) -> bool:
-    """A ship in the sense of 756.0: it moves by itself and is none of the non-ship units
-    (bases, PDUs, pods, convoys, FRDs, auxiliaries). I: a class missing from the tables that
-    is not an auxiliary (an LTT) is a ship."""
-    return _is_ship(unit.empire, unit.cls)
-
-
-@caches.derived(maxsize=4096)
-def _is_ship(empire: str, cls: str) -> bool:
-    """`is_ship` of a unit of ``empire`` and class ``cls``: it reads nothing else."""
-    unit = Unit("", empire, cls)
-    if is_auxiliary(unit):
-        return False
-    info = class_of(unit)
-    if info is None:
-        return True
-    non_ship = info.move == 0 or info.towable is not None or info.pod or info.cargo > 0
-    return not non_ship and not info.not_spaceworthy
-
-
-def is_base(unit: Unit) -> bool:
-    """A base (756.3): it cannot move, is not a pod, and has a command rating."""
-    return _is_base_class(class_of(unit))
-
-
-def _is_base_class(info: UnitClass | None) -> bool:
-    if info is None or info.towable is not None or info.pod:
-        return False
-    return info.move == 0 and info.command > 0
-
-
-def _class_id(cls: str) -> str:
-    """The class id a unit's ``cls`` names in the tables (`Unit.class_key`: a captured
-    ship's is written after its builder's prefix)."""
-    _, sep, own = cls.partition(CAPTURED_SEP)
-    return own if sep else cls
-
-
-@caches.static
-def _base_ids() -> frozenset[str]:
-    """The class ids that are a base (`is_base`) for some empire in the unit tables: a unit
-    whose class id (after a captor's prefix) is none of them is no base."""
-    return frozenset(info.id for info in load_units().classes if _is_base_class(info))
-
-
-def movement_points(unit: Unit) -> int:
-    """Hexes of movement (203.1): the class's value; auxiliaries 3 (549.21), LTTs 6 (516.0)."""
-    info = class_of(unit)
-    if info is not None:
-        return info.move
-    if is_auxiliary(unit):
-        return 3
-    return 6 if is_ltt(unit) else 0
-
-
-def _carries_attrition(info: UnitClass | None, crippled: bool) -> bool:
-    """Whether the unit's current side carries fighters or PFs (which could react, 205.7)."""
-    if info is None:
-        return False
-    side = info.crippled if crippled and info.crippled is not None else info.full
-    return side.fighters2 > 0 or side.pfs > 0
-
-
-def can_supply(unit: Unit) -> bool:
-    """Whether the unit's class may take the supply mission (509.1-D): tugs, LTTs, convoys."""
-    if is_ltt(unit):
-        return True
-    info = class_of(unit)
-    return info is not None and ("D" in info.full.tug_missions or info.id == "CONVOY")
 
 
 # --- the blocking table ---------------------------------------------------------------------
@@ -281,7 +196,7 @@ def carry_index(
     # A moved stack is a few classes: each (side, class, crippled) is looked up once, and
     # only if one of their class ids is a base's somewhere (most moves are of ships).
     names = {*map(_CLS, news), *map(_CLS, olds)}
-    was_base = not _base_ids().isdisjoint(map(_class_id, names)) and any(
+    was_base = not base_class_ids().isdisjoint(map(class_id_of, names)) and any(
         _traits(*key)[2] for key in {*map(_SIDE_CLASS, news), *map(_SIDE_CLASS, olds)}
     )
     # The changed units by the hex they stand in now, each hex's in their order (a stable
@@ -372,7 +287,7 @@ def _map_bases(
     for info in feature_hexes(galaxy):
         owner = taken.get(info.hex, info.empire)
         for base in info.bases:
-            fighters = _carries_attrition(load_units().find(owner, base.kind), False)
+            fighters = carries_attrition(load_units().find(owner, base.kind), False)
             found.append((info.hex, owner, fighters))
     return tuple(found)
 
@@ -459,7 +374,7 @@ def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[H
 def _traits(empire: str, cls: str, crippled: bool) -> tuple[bool, bool, bool]:
     """(is a ship, carries fighters or PFs, is a base) for a class and side, looked up once."""
     unit = Unit("", empire, cls, crippled=crippled)
-    return is_ship(unit), _carries_attrition(class_of(unit), crippled), is_base(unit)
+    return is_ship(unit), carries_attrition(class_of(unit), crippled), is_base(unit)
 
 
 @caches.by_identity(maxsize=4)

@@ -25,9 +25,9 @@ from collections.abc import Iterable, Mapping
 from operator import attrgetter
 
 from engine.core import caches
-from engine.fe.blocking import movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
+from engine.fe.unit_kinds import movement_points
 
 STARBASE_CLASSES = ("SB", "SBv.2")
 """Starbase classes: a hex holding one is a release trigger's target (600.3)."""

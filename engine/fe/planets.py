@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.fe import board_views
-from engine.fe.blocking import is_ship
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, Planet
+from engine.fe.unit_kinds import is_ship
 from engine.fe.units import load_units
 
 PLANET_RULE = "508.0"

@@ -41,10 +41,10 @@ from collections.abc import Callable, Mapping, Sequence
 import msgspec
 
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe.blocking import is_ship
 from engine.fe.forces import OFF_MAP, Board
 from engine.fe.galaxy import PROVINCE_EP, Galaxy, HexId, Province
 from engine.fe.supply import SupplyGrid
+from engine.fe.unit_kinds import is_ship
 
 DISRUPT_RULE = "430.22"
 LONG_TERM_RULE = "438.1"

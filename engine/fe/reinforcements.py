@@ -46,12 +46,12 @@ from typing import Literal
 import msgspec
 
 from engine.core.ruleset import Event, Violation
-from engine.fe.blocking import is_base
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.oob import Batch, EmpireSetup, Fleet, ScenarioSetup, UnitCount, date_turn
 from engine.fe.production import next_ids
 from engine.fe.scenario import Scenario, turn_label
+from engine.fe.unit_kinds import is_base
 from engine.fe.units import Date
 
 PREWAR_RULE = "431.0"

@@ -39,10 +39,11 @@ import msgspec
 
 from engine.core import hexgrid
 from engine.core.ruleset import Violation
-from engine.fe.blocking import Blocking, movement_points
+from engine.fe.blocking import Blocking
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.supply import SupplyGrid
+from engine.fe.unit_kinds import movement_points
 
 RETROGRADE_RULE = "206.0"
 OWN_UNITS_RULE = "105.0"

@@ -53,10 +53,11 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Violation
-from engine.fe.blocking import Blocking, class_of, is_auxiliary, movement_points
+from engine.fe.blocking import Blocking
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.supply import SUPPLY_RANGE, SupplyGrid, neighbours_fn, spread
+from engine.fe.unit_kinds import class_of, is_auxiliary, movement_points
 
 STRATEGIC_RULE = "204.0"
 NODE_RULE = "756.2"

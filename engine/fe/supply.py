@@ -66,12 +66,11 @@ from engine.fe.blocking import (
     bases_on,
     blocking_hexes,
     blocks,
-    can_supply,
     feature_hexes,
-    is_ltt,
 )
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.unit_kinds import can_supply, is_ltt
 
 __all__ = [
     "LTT_REACH",

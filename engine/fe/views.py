@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.fe.blocking import is_base
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import Galaxy, HexId
@@ -35,6 +34,7 @@ from engine.fe.steps import base, command_points
 from engine.fe.steps.battles import battle_list
 from engine.fe.steps.economy import income_of
 from engine.fe.steps.supply import empire_supply, unit_statuses
+from engine.fe.unit_kinds import is_base
 
 
 def hex_or_none(h: HexId) -> str | None:

@@ -48,10 +48,10 @@ from engine.core.packets import Turn
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET
-from engine.fe.blocking import is_ship
 from engine.fe.galaxy import HexId
 from engine.fe.model import PolicyOrder, PursueOrder
 from engine.fe.steps import combat, combat_damage, combat_policy, combat_retreat
+from engine.fe.unit_kinds import is_ship
 from tests.engine.fe_play import plain_run, set_up
 from tests.engine.fe_wind import SEATS, march, owed_step, rules, units_at, walk_to
 from tests.engine.table import Table

@@ -43,9 +43,9 @@ from collections.abc import Sequence
 import msgspec
 
 from engine.core.ruleset import Violation
-from engine.fe.blocking import class_of
 from engine.fe.combat.targets import Target, target_of
 from engine.fe.forces import Unit
+from engine.fe.unit_kinds import class_of
 
 FORCE_RULE = "302.31"
 FLAGSHIP_RULE = "302.32"

@@ -28,8 +28,8 @@ from typing import Literal
 
 import msgspec
 
-from engine.fe.blocking import class_of
 from engine.fe.forces import Unit
+from engine.fe.unit_kinds import class_of
 
 Echelon = Literal["force", "support", "reserve"]
 """Where a unit stands in its side's array (302.3): in the battle force, in the support

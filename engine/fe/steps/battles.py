@@ -20,12 +20,12 @@ import msgspec
 from engine.core.ruleset import Event
 from engine.fe import battle_report, battles, planets
 from engine.fe.battle_model import BattleRecord
-from engine.fe.blocking import is_ship
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.sequence import load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
+from engine.fe.unit_kinds import is_ship
 
 COMBAT_PHASE = "5"
 

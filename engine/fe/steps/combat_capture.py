@@ -40,13 +40,13 @@ import msgspec
 
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe.battle_model import BattleRecord, CaptureAttempt
-from engine.fe.blocking import class_of, is_ship
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import CAPTURED_SEP, Unit
 from engine.fe.model import CaptureOrder, FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
 from engine.fe.steps.base import Area
+from engine.fe.unit_kinds import class_of, is_ship
 
 CAPTURE_STEP = "5-6X1"
 CAPTURE_RULE = rules.CAPTURE_RULE

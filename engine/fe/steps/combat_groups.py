@@ -36,9 +36,9 @@ import msgspec
 
 from engine.core.ruleset import Violation
 from engine.fe.battle_model import BattleRecord, SideRound
-from engine.fe.blocking import class_of
 from engine.fe.combat import forces
 from engine.fe.forces import Unit
+from engine.fe.unit_kinds import class_of
 
 GROUPS_STEP = "5-3C"
 MAX_GROUPS = 50

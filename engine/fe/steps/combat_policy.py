@@ -40,7 +40,6 @@ import msgspec
 from engine.core.ruleset import Actor, Event, RollRequest, Seat, Violation
 from engine.fe import option_specs as specs
 from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
-from engine.fe.blocking import class_of
 from engine.fe.combat import forces, results
 from engine.fe.forces import Unit
 from engine.fe.model import AllocateOrder, FeState, PolicyOrder, PursueOrder, RetreatOrder
@@ -55,6 +54,7 @@ from engine.fe.steps import (
     combat_withdrawal,
     reserves,
 )
+from engine.fe.unit_kinds import class_of
 
 POLICY_RULE = specs.POLICY_RULE
 ALLOCATION_STEPS = ("5-6A", "5-6B")

@@ -28,7 +28,7 @@ the announcements a destination and carries them out, then offers the pursuit:
 Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice):
 
 - I: a side retreats as one stack into one hex; the units that move are those that move by
-  themselves (ships and auxiliaries, `engine.fe.blocking.movement_points`); bases, PDUs,
+  themselves (ships and auxiliaries, `engine.fe.unit_kinds.movement_points`); bases, PDUs,
   FRDs and planets stay (towing an FRD, 509.1-F, is left to a typed adjustment).
 - I: the facts of a candidate hex are read for the empire with most units in the retreating
   stack (ties: the first in the scenario's order): an enemy unit is a unit of an empire at
@@ -64,7 +64,7 @@ from engine.core import caches, hexgrid
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe import supply
 from engine.fe.battle_model import BattleRecord
-from engine.fe.blocking import Blocking, class_of, is_ship, movement_points
+from engine.fe.blocking import Blocking
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
@@ -73,6 +73,7 @@ from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, movement
 from engine.fe.steps import supply as supply_step
 from engine.fe.steps.base import Area
+from engine.fe.unit_kinds import class_of, is_ship, movement_points
 
 ANNOUNCING_STEPS = combat.ANNOUNCING_STEPS
 LAST_OPTION_STEP = "5-7A3"

@@ -30,7 +30,6 @@ import msgspec
 
 from engine.core.ruleset import Event, RollRequest, Seat
 from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
-from engine.fe.blocking import class_of, movement_points
 from engine.fe.combat import ew as ew_rules
 from engine.fe.combat import potential
 from engine.fe.combat import small_scale as rules
@@ -39,6 +38,7 @@ from engine.fe.model import FeState
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_retreat, combat_round
 from engine.fe.steps.base import Area
+from engine.fe.unit_kinds import class_of, movement_points
 
 DECIDE_STEP = "5-3B"
 X_RULES = ("523",)

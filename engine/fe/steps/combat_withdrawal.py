@@ -38,7 +38,7 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred):
 - S (5-1F): crippled withdrawing units may be pursued; I: only when no defender is left (a
   partial withdrawal's pursuit is left to the players).
 - S (302.211): planets (with or without PDUs) are base-like; I: a base is a unit that cannot
-  move and has a command rating (`engine.fe.blocking.is_base`); FRDs, convoys and the other
+  move and has a command rating (`engine.fe.unit_kinds.is_base`); FRDs, convoys and the other
   base-like units of the list are not recognised yet.
 - I (306.1, 306.3): Romulan and Orion ships carry cloaks unless their class says otherwise.
 """
@@ -54,7 +54,6 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import battles as battle_rules
 from engine.fe import neutral
 from engine.fe.battle_model import BattleRecord
-from engine.fe.blocking import class_of, is_auxiliary, is_base, is_ship, movement_points
 from engine.fe.combat import forces
 from engine.fe.combat import retreat as retreat_rules
 from engine.fe.forces import Unit
@@ -65,6 +64,7 @@ from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
 from engine.fe.steps import supply as supply_area
 from engine.fe.steps.base import Area
+from engine.fe.unit_kinds import class_of, is_auxiliary, is_base, is_ship, movement_points
 
 WITHDRAW_RULE = "302.11"
 UNOPPOSED_RULE = "302.12"

@@ -18,12 +18,12 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe.blocking import can_supply
 from engine.fe.forces import OFF_MAP, Board
 from engine.fe.model import FeState, MissionOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
+from engine.fe.unit_kinds import can_supply
 
 MISSION_RULE = "509.1"
 

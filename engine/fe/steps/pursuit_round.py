@@ -17,12 +17,12 @@ import msgspec
 from engine.core.ruleset import Event, OptionValue, RollRequest, Seat, Violation
 from engine.fe import option_specs as specs
 from engine.fe.battle_model import PURSUIT_FOUGHT, BattleRecord, RoundLog, SideRound
-from engine.fe.blocking import is_ship
 from engine.fe.combat import ew as ew_rules
 from engine.fe.combat import forces, potential, results
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.steps import base, combat, combat_policy, combat_retreat, combat_round, reserves
+from engine.fe.unit_kinds import is_ship
 
 SETUP_STEP = "5-8D"
 PURSUER_STEP = "5-8E"

@@ -58,7 +58,6 @@ from engine.core import hexgrid
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import board_views
 from engine.fe import option_specs as specs
-from engine.fe.blocking import movement_points
 from engine.fe.combat.forces import command_of, is_scout
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
@@ -68,6 +67,7 @@ from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
 from engine.fe.steps.supply import grid_on, status_of
+from engine.fe.unit_kinds import movement_points
 
 RESERVE_RULE = "203.7"
 FLAGSHIP_COUNTS = specs.FLAGSHIP_COUNTS

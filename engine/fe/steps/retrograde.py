@@ -28,13 +28,13 @@ import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import retrograde
-from engine.fe.blocking import movement_points
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.model import FeState, RetrogradeOrder, hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area
 from engine.fe.steps.supply import grid_of
+from engine.fe.unit_kinds import movement_points
 
 RETROGRADE_RULE = retrograde.RETROGRADE_RULE
 RETROGRADE_PHASE = "6"

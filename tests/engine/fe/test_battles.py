@@ -7,9 +7,9 @@ import random
 import msgspec
 
 from engine.fe.battles import BattleHex, battle_hexes
-from engine.fe.blocking import is_ship
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import Galaxy, load_galaxy
+from engine.fe.unit_kinds import is_ship
 from tests.engine.fe.helpers import start
 
 

@@ -18,7 +18,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import blocking, economics, provinces, supply
+from engine.fe import blocking, economics, provinces, supply, unit_kinds
 from engine.fe.economics import MAJOR_PLANET_EP2, MINOR_PLANET_EP2
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId, load_galaxy
@@ -47,7 +47,7 @@ def _bases_unit_by_unit(board: Board, empire: str) -> tuple[Unit, ...]:
     """The empire's first base (in the board's order) in each hex that holds one."""
     firsts: dict[HexId, Unit] = {}
     for u in board.units:
-        if u.empire == empire and u.hex != OFF_MAP and blocking.is_base(u):
+        if u.empire == empire and u.hex != OFF_MAP and unit_kinds.is_base(u):
             firsts.setdefault(u.hex, u)
     return tuple(firsts.values())
 
@@ -79,7 +79,7 @@ def _income_hex_by_hex(
         p
         for p in held
         if not any(
-            u.hex in p.hexes and board.enemies(u.empire, empire) and blocking.is_ship(u)
+            u.hex in p.hexes and board.enemies(u.empire, empire) and unit_kinds.is_ship(u)
             for u in board.units
         )
     ]
@@ -283,14 +283,14 @@ def test_units_are_picked_by_name_only_when_no_unwanted_side_shares_it() -> None
 
 def test_a_carried_index_rereads_the_bases_when_a_base_moves_and_only_then() -> None:
     """`blocking.carry_index` reads the bases again only when a changed unit's class id is a
-    base's in the tables (`_base_ids`, a captor's prefix set aside): every base class is
+    base's in the tables (`base_class_ids`, a captor's prefix set aside): every base class is
     there, captured or not; a base moved gives the bases a fresh reading gives, a ship moved
     keeps the very tuple."""
     for info in load_units().classes:
         for cls in (info.id, f"{info.empire}:{info.id}"):
             unit = Unit("", "LYR", cls)
-            if blocking.is_base(unit):
-                assert blocking._class_id(cls) in blocking._base_ids(), cls
+            if unit_kinds.is_base(unit):
+                assert unit_kinds.class_id_of(cls) in unit_kinds.base_class_ids(), cls
     state = start()
     board = state.board
     board.unit(board.units[0].id)  # the unit index a carry reads
@@ -298,7 +298,7 @@ def test_a_carried_index_rereads_the_bases_when_a_base_moves_and_only_then() -> 
     # one may have emptied the caches, so the module's `GALAXY` need not be that object.
     galaxy = load_galaxy()
     _, bases = blocking.board_index(galaxy, board)
-    ship = next(u for u in board.units if u.hex != OFF_MAP and blocking.is_ship(u))
+    ship = next(u for u in board.units if u.hex != OFF_MAP and unit_kinds.is_ship(u))
     base = next(u for u in bases if u.empire == "KZI")
     for moved, kept in ((ship, True), (base, False)):
         after = state.with_units([msgspec.structs.replace(moved, hex=ship.hex + 1)]).board
@@ -337,7 +337,7 @@ def test_grids_link_and_reach_as_a_search_of_every_hex_does(seed: int) -> None:
     from the main grids' points finds."""
     rng = random.Random(seed)
     state = _at_war(start())
-    transports = [u.id for u in state.board.units if u.hex != OFF_MAP and blocking.can_supply(u)]
+    transports = [u.id for u in state.board.units if u.hex != OFF_MAP and unit_kinds.can_supply(u)]
     state = msgspec.structs.replace(state, supply_tugs=tuple(sorted(transports)))
     partial = tugged = 0
     for number in range(CHANGES):

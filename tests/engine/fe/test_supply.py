@@ -6,9 +6,10 @@ import msgspec
 import pytest
 
 from engine.core import hexgrid
-from engine.fe.blocking import blocks, can_supply, is_base, is_ship, movement_points
+from engine.fe.blocking import blocks
 from engine.fe.forces import OFF_MAP
 from engine.fe.supply import supply_grid, unit_supply
+from engine.fe.unit_kinds import can_supply, is_base, is_ship, movement_points
 from tests.engine.fe.supply_boards import (
     FED_ALONE,
     FED_CAPITAL,

@@ -23,8 +23,8 @@ import pytest
 from engine.core import caches, hexgrid
 from engine.core.ruleset import Actor, Event, StepKind
 from engine.core.sequence import Step
-from engine.fe import battles, blocking, planets, provinces, strategic
-from engine.fe.blocking import Purpose, blocking_hexes, can_supply, movement_points
+from engine.fe import battles, blocking, planets, provinces, strategic, unit_kinds
+from engine.fe.blocking import Purpose, blocking_hexes
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import FeState
@@ -35,6 +35,7 @@ from engine.fe.steps import reactors as reactor_steps
 from engine.fe.steps import supply as supply_steps
 from engine.fe.steps.missions import missions_on
 from engine.fe.supply import SupplyGrid, supply_grid
+from engine.fe.unit_kinds import can_supply, movement_points
 from engine.fe.units import load_units
 from tests.engine.fe.helpers import start
 
@@ -61,13 +62,13 @@ def _presence_unit_by_unit(board: Board, empire: str) -> dict[HexId, int]:
 
     for unit in board.units:
         if unit.hex != OFF_MAP:
-            attrition = blocking._carries_attrition(blocking.class_of(unit), unit.crippled)
-            mark(unit.hex, unit.empire, blocking.is_ship(unit), attrition)
+            attrition = unit_kinds.carries_attrition(unit_kinds.class_of(unit), unit.crippled)
+            mark(unit.hex, unit.empire, unit_kinds.is_ship(unit), attrition)
     for info in GALAXY.hexes:
         owner = board.owner(GALAXY, info.hex)
         for placed in info.bases:
             found = load_units().find(owner, placed.kind)
-            mark(info.hex, owner, False, blocking._carries_attrition(found, False))
+            mark(info.hex, owner, False, unit_kinds.carries_attrition(found, False))
     return flags
 
 
@@ -209,7 +210,7 @@ def _fresh(state: FeState) -> Answers:
             p.id
             for p in GALAXY.provinces
             if any(
-                blocking.is_ship(u) and board.enemies(u.empire, p.empire)
+                unit_kinds.is_ship(u) and board.enemies(u.empire, p.empire)
                 for h in p.hexes
                 for u in board.at(h)
             )
@@ -258,7 +259,7 @@ def _move(state: FeState, rng: random.Random) -> tuple[FeState, str]:
 def _destroy(state: FeState, rng: random.Random) -> tuple[FeState, str]:
     """A unit on the map is destroyed (bases too: a grid loses a supply point)."""
     units = _on_map(state)
-    bases = [u for u in units if blocking.is_base(u)]
+    bases = [u for u in units if unit_kinds.is_base(u)]
     gone = rng.choice(bases if bases and rng.random() < 0.4 else units)
     board = state.board
     kept = tuple(u for u in board.units if u.id != gone.id)

@@ -12,11 +12,11 @@ import random
 import msgspec
 import pytest
 
-from engine.fe.blocking import is_base
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState
 from engine.fe.sequence import load_sequence
 from engine.fe.steps import base, repairs, replacements, retrograde, yard
+from engine.fe.unit_kinds import is_base
 from tests.engine.fe.helpers import start
 
 ROUNDS = 8
