@@ -184,6 +184,22 @@ def test_json_output_carries_no_raw_control_character(capsys: pytest.CaptureFixt
     assert json.loads(out) == record  # still exactly what the packet said
 
 
+def test_json_output_is_laid_out_as_json_dumps_with_an_indent_of_two(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`render.emit` indents with msgspec for speed; scripts reading ``--json`` see the text
+    `json.dumps(indent=2)` writes, byte for byte: empty containers, nesting, escapes."""
+    record = {
+        "a": [],
+        "b": {},
+        "c": [1, {"d": None, "e": [True, False, 'x\u00e9\x7f"q\\']}],
+        "f": {"g": {"h": -3}},
+        "": "",
+    }
+    render.emit(record, True, render.log_text)
+    assert capsys.readouterr().out == json.dumps(record, indent=2, ensure_ascii=True) + "\n"
+
+
 def test_text_views_print_each_field_as_one_safe_line(capsys: pytest.CaptureFixture[str]) -> None:
     records = [
         {
