@@ -285,6 +285,7 @@ EXPECTED = {
     "engine.fe.applies._class_is": "derived",
     "engine.fe.applies._empires_of_seats": "derived",
     "engine.fe.blocking._alike": "by_identity",
+    "engine.fe.flow._phase_hooks": "static",
     "engine.fe.unit_kinds.base_class_ids": "static",
     "engine.fe.blocking._blocked_by": "by_identity",
     "engine.fe.blocking._map_bases": "by_identity",

@@ -54,6 +54,8 @@ COMBAT_CHECKS = ("1A2", "5-3A")
 ECONOMICS_PHASE = "1"
 NAMED_OUT = 8
 """At most this many units out of supply are named in a check's text (all are in its data)."""
+_BOTH = Actor.BOTH
+"""Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
 
 def grid_of(state: FeState, empire: str) -> supply.SupplyGrid:
@@ -258,7 +260,7 @@ def _report(empire: str, check: Check, rule: str) -> str:
 
 def checked_empires(state: FeState, step: Step) -> tuple[str, ...]:
     """The empires a supply check covers: both sides' at a "both" step, else the phasing."""
-    if step.actor == Actor.BOTH:
+    if step.actor == _BOTH:
         return base.all_empires(state)
     return base.phasing_empires(state)
 
