@@ -199,20 +199,21 @@ def grid_keys(grid: SupplyGrid) -> dict[int, HexId]:
 
 def where(grid: SupplyGrid, hexes: Sequence[HexId]) -> HexId | None:
     """The key of the partial grid that earns for these hexes, or None for the treasury."""
-    return _where(grid, hexes, _main_hexes(grid), grid_keys(grid))
+    return _where(grid, hexes, main_hexes(grid), grid_keys(grid))
 
 
 @caches.by_identity(maxsize=8)
-def _main_hexes(grid: SupplyGrid) -> frozenset[HexId]:
+def main_hexes(grid: SupplyGrid) -> frozenset[HexId]:
     """The hexes of ``grid``'s main grid as a set (``status(h) == "main"`` for each): a
-    province's hexes are told against it in C, once per grid (grids are kept per board)."""
+    province's hexes, or an army's, are told against it in C, once per grid (grids are kept
+    per board). Callers must not rely on more than membership."""
     return frozenset(grid.main)
 
 
 def _where(
     grid: SupplyGrid, hexes: Sequence[HexId], main: frozenset[HexId], keys: dict[int, HexId]
 ) -> HexId | None:
-    """`where`, with the grid's main hexes (`_main_hexes`) and partial grids' keys
+    """`where`, with the grid's main hexes (`main_hexes`) and partial grids' keys
     (`grid_keys`) read once for all the sources of an income."""
     if not main.isdisjoint(hexes):
         return None
@@ -244,7 +245,7 @@ def split(
     treasury and the partial grids its sources lie in (413.44): ``provinces`` that paid,
     ``planets`` as ``(hex, ep2)``, and the off-map area's ``offmap2``."""
     gross: dict[HexId, int] = {}
-    main, keys = _main_hexes(grid), grid_keys(grid)
+    main, keys = main_hexes(grid), grid_keys(grid)
 
     def earn(hexes: Sequence[HexId], ep2: int) -> None:
         key = _where(grid, hexes, main, keys)

@@ -309,7 +309,7 @@ EXPECTED = {
     "engine.fe.neutral._flanking": "derived",
     "engine.fe.board_views.highest_number": "by_identity",
     "engine.fe.production._planned": "by_identity",
-    "engine.fe.provinces._main_hexes": "by_identity",
+    "engine.fe.provinces.main_hexes": "by_identity",
     "engine.fe.rule_options._values": "by_identity",
     "engine.fe.scenario.load_scenarios": "static",
     "engine.fe.strategic._leg_reach": "by_identity",
@@ -338,7 +338,6 @@ EXPECTED = {
     "engine.fe.steps.supply._checked": "by_identity",
     "engine.fe.steps.supply._on_map": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
-    "engine.fe.steps.supply._hexes_by_empire": "by_identity",
     "engine.fe.units.load_units": "static",
 }
 
