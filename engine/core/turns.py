@@ -41,6 +41,7 @@ from engine.core.through import MAX_STEPS_PER_ORDER, THROUGH_END
 from engine.core.turn_orders import Back, Done, Standing
 
 _BOTH, _NON_PHASING = Actor.BOTH, Actor.NON_PHASING
+_ROTATED = (_BOTH, _NON_PHASING)
 _AUTOMATIC, _DECISION, _SECRET = StepKind.AUTOMATIC, StepKind.DECISION, StepKind.SECRET
 _ASKED = (StepKind.DECISION, StepKind.SECRET)
 _ORDERS, _SECRET_DECISION = DecisionKind.ORDERS, DecisionKind.SECRET
@@ -222,7 +223,7 @@ class Turns(Generic[S]):
         """
         first = self.host.phasing(state)
         actor = step.actor
-        if actor != _BOTH and actor != _NON_PHASING:
+        if actor not in _ROTATED:  # the phasing seat's step, or nobody's: it answers
             return (first,)
         index = state.seats.index(first)
         rotated = state.seats[index:] + state.seats[:index]
