@@ -54,6 +54,11 @@ from engine.core.state import CoreState, GameState, OpenSecret, SeatState, state
 AnyRuleset = Ruleset[Any]
 AnyState = GameState[Any]
 
+_JOIN, _ACCEPT = DecisionKind.JOIN, DecisionKind.ACCEPT
+_ORDERS, _SECRET = DecisionKind.ORDERS, DecisionKind.SECRET
+"""The kinds asked about at every packet and order, read off the enum once (reading a member
+off its enum class goes through the enum's metaclass in Python 3.11)."""
+
 
 def ruleset_tag(ruleset: AnyRuleset) -> str:
     """The ruleset name every packet carries, e.g. ``"duel/1.0"``."""
@@ -95,7 +100,7 @@ def _after_joins(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
     if state.rules is None:
         return []
     decisions = _ruleset_pending(ruleset, state.rules)
-    if decisions and decisions[0].kind == DecisionKind.SECRET:
+    if decisions and decisions[0].kind == _SECRET:
         return [_secret_turn(OpenSecret(decisions[0])), *decisions[1:]]
     return decisions
 
@@ -319,8 +324,8 @@ def _continue(
             f"({_describe(owed)})"
         )
     state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, seq=body.seq))
-    if isinstance(body.kind, Join) or owed.kind == DecisionKind.JOIN:
-        if owed.kind != DecisionKind.JOIN or not isinstance(body.kind, Join):
+    if isinstance(body.kind, Join) or owed.kind == _JOIN:
+        if owed.kind != _JOIN or not isinstance(body.kind, Join):
             raise OutOfTurn(
                 f"packet {body.seq} from {body.seat}: {_describe(owed)} is owed; a join is "
                 "taken only from a seat that has not joined yet, and a seat's key and entropy "
@@ -339,7 +344,7 @@ def _continue(
     state = msgspec.structs.replace(state, core=core)
     events: list[Event] = []
     kind = body.kind
-    if owed.kind == DecisionKind.ACCEPT:
+    if owed.kind == _ACCEPT:
         state = _accept(state, body.seat, declined=isinstance(kind, Resign), events=events)
     state = rolls.feed(ruleset, state, body.seat, body.entropy, events)
     if isinstance(kind, Chat):
@@ -453,7 +458,7 @@ def _order(
 ) -> AnyState:
     what = f"order {index}"
     owed = _owed(ruleset, state, seat, what)
-    if owed.kind != DecisionKind.ORDERS:
+    if owed.kind != _ORDERS:
         raise NotPending(f"{what}: {seat} owes {_describe(owed)}, not orders")
     assert state.rules is not None
     violations = ruleset.validate(state.rules, seat, order)

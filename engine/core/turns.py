@@ -40,6 +40,15 @@ from engine.core.sequence import Phase, SequenceOfPlay, Step
 from engine.core.through import MAX_STEPS_PER_ORDER, THROUGH_END
 from engine.core.turn_orders import Back, Done, Standing
 
+_BOTH, _NON_PHASING = Actor.BOTH, Actor.NON_PHASING
+_ROTATED = (_BOTH, _NON_PHASING)
+_AUTOMATIC, _DECISION, _SECRET = StepKind.AUTOMATIC, StepKind.DECISION, StepKind.SECRET
+_ASKED = (StepKind.DECISION, StepKind.SECRET)
+_ORDERS, _SECRET_DECISION = DecisionKind.ORDERS, DecisionKind.SECRET
+"""The enum members the driver compares at every step and order, read once here: in Python
+3.11 reading a member off its enum class (``StepKind.SECRET``) costs a trip through the
+enum's metaclass, several times a plain name's look-up."""
+
 
 class TurnState(Protocol):
     """The fields of a ruleset's state that the driver reads and replaces."""
@@ -213,18 +222,19 @@ class Turns(Generic[S]):
         Secret steps keep the phasing seat first: both commit before anything is revealed.
         """
         first = self.host.phasing(state)
+        actor = step.actor
+        if actor not in _ROTATED:  # the phasing seat's step, or nobody's: it answers
+            return (first,)
         index = state.seats.index(first)
         rotated = state.seats[index:] + state.seats[:index]
-        if step.actor == Actor.BOTH:
-            if step.kind == StepKind.SECRET:
+        if actor == _BOTH:
+            if step.kind == _SECRET:
                 return rotated
             if state.last_actor in rotated:
                 index = rotated.index(state.last_actor)
                 rotated = rotated[index:] + rotated[:index]
             return self.host.answering(state, step, rotated) or rotated
-        if step.actor == Actor.NON_PHASING:
-            return (rotated[1],)
-        return (first,)
+        return (rotated[1],)
 
     def owing(self, state: S, step: Step | None = None) -> tuple[Seat, ...]:
         """The seats that owe the current step now (all of them for a secret step)."""
@@ -232,7 +242,7 @@ class Turns(Generic[S]):
         if step is None:
             return ()
         seats = self.answer_order(state, step)
-        if step.kind == StepKind.SECRET:
+        if step.kind == _SECRET:
             return tuple(s for s in seats if not self.host.decides(state, step, s))
         answered = state.answered
         for seat in seats:  # the first seat still to answer (a loop: asked at every order)
@@ -255,12 +265,12 @@ class Turns(Generic[S]):
         if step is None:
             return []
         seats = self.owing(state, step)
-        if step.kind == StepKind.SECRET:
+        if step.kind == _SECRET:
             key = self.decision_key(state, step)
-            return [Decision(seats, step.id, DecisionKind.SECRET, key, step.title, step.rules)]
-        seat_part = seats[0] if step.actor == Actor.BOTH else ""
+            return [Decision(seats, step.id, _SECRET_DECISION, key, step.title, step.rules)]
+        seat_part = seats[0] if step.actor == _BOTH else ""
         key = self.decision_key(state, step, seat_part)
-        return [Decision(seats, step.id, DecisionKind.ORDERS, key, step.title, step.rules)]
+        return [Decision(seats, step.id, _ORDERS, key, step.title, step.rules)]
 
     def turn_problems(self, state: S, seat: Seat) -> tuple[Step | None, list[Violation]]:
         """The current step, and why ``seat`` may not give an order now (empty: it may)."""
@@ -327,7 +337,7 @@ class Turns(Generic[S]):
                 events.append(Event("step-passed", text, step=step.id, data={"reason": reason}))
                 state = _replace(state, step=state.step + 1, answered=())
                 continue
-            if step.kind == StepKind.AUTOMATIC:
+            if step.kind == _AUTOMATIC:
                 moved = host.automatic(state, step, events)
                 text = f"{step.id} {step.title}: done by the engine"
                 events.append(Event("step-auto", text, step=step.id))
@@ -336,14 +346,14 @@ class Turns(Generic[S]):
                     continue
                 state = _replace(moved, step=state.step + 1, answered=())
                 continue
-            if step.kind in (StepKind.DECISION, StepKind.SECRET):
+            if step.kind in _ASKED:
                 reason = host.skip(state, step)
                 if reason:
                     text = f"{step.id} {step.title}: {reason}"
                     events.append(Event("step-passed", text, step=step.id))
                     state = _replace(state, step=state.step + 1, answered=())
                     continue
-            if step.kind in (StepKind.DECISION, StepKind.SECRET):
+            if step.kind in _ASKED:
                 answered = host.by_policy(state, step, events)
                 if answered is not None:
                     text = f"{step.id} {step.title}: answered for the seats (policies or rules)"
@@ -376,7 +386,7 @@ class Turns(Generic[S]):
 
     def finish_problems(self, state: S, seat: Seat, step: Step) -> list[Violation]:
         """Why ``seat`` may not end ``step`` with ``done`` yet (only decision steps say)."""
-        if step.kind != StepKind.DECISION:
+        if step.kind != _DECISION:
             return []
         return self.host.finish(state, seat, step)
 
@@ -409,7 +419,7 @@ class Turns(Generic[S]):
             return _replace(state, answered=answered)
         text = f"{seat} completed {step.id} {step.title}{suffix}"
         events.append(Event("step-done", text, seat, step.id, data))
-        if step.kind == StepKind.DECISION:
+        if step.kind == _DECISION:
             state = _replace(state, last_actor=seat)
             moved = self.host.on_done(state, seat, step, events)
             if moved.step != state.step:
@@ -422,7 +432,7 @@ class Turns(Generic[S]):
     # --- done, and done through -----------------------------------------------------------
 
     def check_done(self, state: S, seat: Seat, step: Step, order: Done) -> list[Violation]:
-        if step.kind == StepKind.SECRET:
+        if step.kind == _SECRET:
             return [Violation(f"step {step.id} is secret: send a secret choice", self.rule)]
         if not order.through or order.through == THROUGH_END:
             # Through the end stops, rather than fails, where a step blocks; the current step
@@ -476,7 +486,7 @@ class Turns(Generic[S]):
         problems = self.host.back_problems(state, step, target)
         if problems:
             return problems
-        if step.kind == StepKind.SECRET:
+        if step.kind == _SECRET:
             return [Violation(f"step {step.id} is secret: finish it first", rule)]
         if span is None or target is None:
             return [Violation(f"back {order.step!r}: no such step in this part", rule)]
@@ -541,7 +551,7 @@ class Turns(Generic[S]):
             return state
         for _ in range(MAX_STEPS_PER_ORDER):
             step = self.current(state)
-            if step is None or step.kind == StepKind.SECRET:
+            if step is None or step.kind == _SECRET:
                 return state
             owing = self.owing(state)
             if not owing or step.id not in standing_for(state, owing[0]):

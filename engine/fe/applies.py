@@ -35,6 +35,9 @@ from engine.fe.sequence import Step
 from engine.fe.steps import base
 
 RULE = "105.0"
+_PHASING, _NON_PHASING = Actor.PHASING, Actor.NON_PHASING
+_OWN = (_PHASING, _NON_PHASING)
+"""Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
 
 def _tug(unit: Unit) -> bool:
@@ -131,14 +134,14 @@ def _class_is(empire: str, cls: str, kind: str) -> bool:
 
 
 def _own(step: Step) -> bool:
-    return step.actor in (Actor.PHASING, Actor.NON_PHASING)
+    return step.actor in _OWN
 
 
 def _acting_seats(state: FeState, step: Step) -> tuple[Seat, ...]:
     phasing = base.phasing(state)
-    if step.actor == Actor.PHASING:
+    if step.actor == _PHASING:
         return (phasing,)
-    if step.actor == Actor.NON_PHASING:
+    if step.actor == _NON_PHASING:
         return tuple(seat for seat in state.seats if seat != phasing)
     return state.seats
 

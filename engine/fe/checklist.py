@@ -61,6 +61,8 @@ from engine.fe.sequence import Step
 from engine.fe.steps.base import Area
 
 SEQUENCE_RULE = "105.0"
+_SECRET = StepKind.SECRET
+"""Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
 
 class FeRuleset:
@@ -164,7 +166,7 @@ class FeRuleset:
     def _check_rule_order(
         self, state: FeState, seat: Seat, step: Step, tag: str, order: Any
     ) -> list[Violation]:
-        if step.kind == StepKind.SECRET:
+        if step.kind == _SECRET:
             return [Violation(f"step {step.id} is secret: send a secret choice", SEQUENCE_RULE)]
         if tag != "adjust" and tag not in step.orders:
             where = [s.id for s in flow.part(state) if tag in s.orders] or [

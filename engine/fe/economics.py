@@ -205,9 +205,7 @@ def income(
     ``given2`` EP in halves its scenario adds to what the map pays (the Tholians' chart figure).
     """
     options = options or EconomyOptions()
-    own = galaxy.provinces_of(empire)
-    given = tuple(galaxy.province(pid) for pid in provinces) if provinces else own
-    whole = len(given) == len(own)
+    given, whole, given_planets = _given(galaxy, empire, tuple(provinces))
     owner = province_rules.owner_of(galaxy, board)
     # The map gives every hex of a province to the province's empire (`Galaxy` checks it),
     # so a province none of whose hexes was captured is held by its own empire: only the
@@ -226,18 +224,15 @@ def income(
         if galaxy.province(pid).empire != empire and holds(galaxy.province(pid))
     ]
     held = len(paying)
+    # Disruption (`engine.fe.provinces.disrupted_by`): a province with a hex where a foe's
+    # ship stands, those hexes found once for all its provinces.
     foes = province_rules.foes_of(board, empire)
-    paying = [p for p in paying if not province_rules.disrupted_by(board, p, foes)]
+    watched = {h for p in paying for h in p.hexes}
+    hot = province_rules.disrupting_hexes(board, foes, watched)
+    paying = [p for p in paying if hot.isdisjoint(p.hexes)]
     with_planets = planet_hexes(galaxy)  # most hexes hold none: they are not read
-    planet_hexes_here = sorted(
-        h
-        for h in (
-            {h for p in given for h in p.hexes}
-            | {h for pid in captured for h in galaxy.province(pid).hexes}
-            | set(captured_planets)
-        )
-        if h in with_planets
-    )
+    others = {h for pid in captured for h in galaxy.province(pid).hexes} | set(captured_planets)
+    planet_hexes_here = sorted(given_planets.union(h for h in others if h in with_planets))
     captured_hexes = {h for pid in captured for h in galaxy.province(pid).hexes}
     captured_hexes |= set(captured_planets)
     ruined = set(devastated)
@@ -287,6 +282,21 @@ def income(
         paying_provinces=tuple(p.id for p in paying),
         paying_planets=tuple(planets_paid),
     )
+
+
+@caches.by_identity(maxsize=32, identity=1)
+def _given(
+    galaxy: Galaxy, empire: str, provinces: tuple[str, ...]
+) -> tuple[tuple[Province, ...], bool, frozenset[HexId]]:
+    """What `income` reads of the map alone for ``empire`` given ``provinces`` (empty: all
+    the map gives it): those provinces, whether they are all it has (the off-map area pays
+    then), and their hexes that hold planets. Read once per map, empire and province list,
+    not at every Phase 1C."""
+    own = galaxy.provinces_of(empire)
+    given = tuple(galaxy.province(pid) for pid in provinces) if provinces else own
+    with_planets = planet_hexes(galaxy)
+    planets = frozenset(h for p in given for h in p.hexes if h in with_planets)
+    return given, len(given) == len(own), planets
 
 
 @caches.by_identity(maxsize=4)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import Actor, Event, Seat, Violation
 from engine.core.turns import Turns, describe
 from engine.fe import applies
@@ -29,6 +30,8 @@ ORION = "orion"
 """Stands for the phasing seat in decision keys during the Orion phase."""
 COMBAT_RULE = "302.9"
 COMBAT_PHASE = "5"
+_PHASING = Actor.PHASING
+"""Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
 __all__ = ["ORION", "TURNS", "describe"]
 
@@ -92,7 +95,7 @@ class FeTurns:
         )
         if state.orion or state.setup:
             return state
-        for each in areas.AREAS.values():
+        for each in _phase_hooks()[0]:
             state = each.on_phase(state, phase.id, events)
         return state
 
@@ -101,7 +104,7 @@ class FeTurns:
         `engine.fe.steps.combat`)."""
         if state.orion or state.setup:
             return state
-        for each in areas.AREAS.values():
+        for each in _phase_hooks()[1]:
             state = each.on_phase_end(state, last.phase, events)
         return state
 
@@ -119,7 +122,7 @@ class FeTurns:
         strategic movement, reserves...): a standing order covers them only by id. Combat
         decisions stay covered by a standing order for phase 5: there the seats say what they
         mean with their combat policies (`engine.fe.steps.combat_policy`)."""
-        return step.actor == Actor.PHASING and step.phase != COMBAT_PHASE
+        return step.actor == _PHASING and step.phase != COMBAT_PHASE
 
     def decides(self, state: FeState, step: Step, seat: Seat) -> bool:
         from engine.fe.steps import combat_policy, combat_pursuit
@@ -160,6 +163,17 @@ class FeTurns:
                 Violation("back: the step named is not a step of the combat phase", COMBAT_RULE)
             ]
         return []
+
+
+@caches.static
+def _phase_hooks() -> tuple[tuple[base.Area, ...], tuple[base.Area, ...]]:
+    """The areas whose ``on_phase``, then those whose ``on_phase_end``, do something (they
+    override `base.Area`'s, which return the state as given), in the order of `areas.AREAS`:
+    a phase's beginning and end call only these, not every area, on every phase."""
+    every = tuple(areas.AREAS.values())
+    begins = tuple(a for a in every if type(a).on_phase is not base.Area.on_phase)
+    ends = tuple(a for a in every if type(a).on_phase_end is not base.Area.on_phase_end)
+    return begins, ends
 
 
 TURNS: Turns[FeState] = Turns(FeTurns())

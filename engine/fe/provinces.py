@@ -36,10 +36,12 @@ are exact and add up to the income.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import attrgetter
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
 from engine.fe.forces import OFF_MAP, Board
 from engine.fe.galaxy import PROVINCE_EP, Galaxy, HexId, Province
@@ -92,6 +94,30 @@ def disrupted_by(board: Board, province: Province, foes: frozenset[str]) -> bool
     return bool(foes) and any(
         unit.empire in foes and is_ship(unit) for h in province.hexes for unit in board.at(h)
     )
+
+
+def disrupting_hexes(board: Board, foes: frozenset[str], hexes: Iterable[HexId]) -> set[HexId]:
+    """Those of ``hexes`` where a ship of one of ``foes`` stands: a province is disrupted
+    (`disrupted_by`) exactly when one of its hexes is among them.
+
+    Asked once for all of an owner's provinces: each hex's stack is read from the board's hex
+    index, an empty hex costs a look-up, and a stack with no foe in it (the owner's own
+    fleets, most often) is passed over in C before any unit is asked whether it is a ship."""
+    found: set[HexId] = set()
+    if not foes:
+        return found
+    for h in hexes:
+        here = board.at(h)
+        if (
+            here
+            and not foes.isdisjoint(map(_EMPIRE, here))
+            and any(unit.empire in foes and is_ship(unit) for unit in here)
+        ):
+            found.add(h)
+    return found
+
+
+_EMPIRE = attrgetter("empire")
 
 
 # --- long-term capture ----------------------------------------------------------------------
@@ -173,9 +199,24 @@ def grid_keys(grid: SupplyGrid) -> dict[int, HexId]:
 
 def where(grid: SupplyGrid, hexes: Sequence[HexId]) -> HexId | None:
     """The key of the partial grid that earns for these hexes, or None for the treasury."""
-    if any(grid.status(h) == "main" for h in hexes):
+    return _where(grid, hexes, main_hexes(grid), grid_keys(grid))
+
+
+@caches.by_identity(maxsize=8)
+def main_hexes(grid: SupplyGrid) -> frozenset[HexId]:
+    """The hexes of ``grid``'s main grid as a set (``status(h) == "main"`` for each): a
+    province's hexes, or an army's, are told against it in C, once per grid (grids are kept
+    per board). Callers must not rely on more than membership."""
+    return frozenset(grid.main)
+
+
+def _where(
+    grid: SupplyGrid, hexes: Sequence[HexId], main: frozenset[HexId], keys: dict[int, HexId]
+) -> HexId | None:
+    """`where`, with the grid's main hexes (`main_hexes`) and partial grids' keys
+    (`grid_keys`) read once for all the sources of an income."""
+    if not main.isdisjoint(hexes):
         return None
-    keys = grid_keys(grid)
     for h in sorted(hexes):
         number = grid.grid_of(h)
         if number is not None and number in keys:
@@ -204,16 +245,18 @@ def split(
     treasury and the partial grids its sources lie in (413.44): ``provinces`` that paid,
     ``planets`` as ``(hex, ep2)``, and the off-map area's ``offmap2``."""
     gross: dict[HexId, int] = {}
+    main, keys = main_hexes(grid), grid_keys(grid)
 
-    def earn(key: HexId | None, ep2: int) -> None:
+    def earn(hexes: Sequence[HexId], ep2: int) -> None:
+        key = _where(grid, hexes, main, keys)
         if key is not None and ep2:
             gross[key] = gross.get(key, 0) + ep2
 
     for pid in provinces:
-        earn(where(grid, galaxy.province(pid).hexes), 2 * PROVINCE_EP)
+        earn(galaxy.province(pid).hexes, 2 * PROVINCE_EP)
     for h, ep2 in planets:
-        earn(where(grid, (h,)), ep2)
-    earn(where(grid, (OFF_MAP,)), offmap2)
+        earn((h,), ep2)
+    earn((OFF_MAP,), offmap2)
     kept = tuple((key, ep2 * permille // 1000) for key, ep2 in sorted(gross.items()))
     kept = tuple((key, ep2) for key, ep2 in kept if ep2)
     return Split(total2 - sum(ep2 for _, ep2 in kept), kept)

@@ -30,13 +30,15 @@ _ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 def hash_form(state: FeState) -> dict[str, object]:
     """The fields of ``state`` that differ from their defaults, by name, with the forces as
     digests per empire."""
-    form: dict[str, object] = {}
     values = msgspec.structs.astuple(state)  # in field order, as `_field_defaults` lists them
-    for (name, default), value in zip(_field_defaults(type(state)), values, strict=True):
-        if name == "forces":
-            form[name] = _forces_digests(value)
-        elif default is msgspec.NODEFAULT or value != default:
-            form[name] = value
+    # A value that is its default object (``()``, ``0``, ``False``, ``""``: most fields) is
+    # passed over before any comparison; the forces always stand in as their digests.
+    form: dict[str, object] = {
+        name: value
+        for (name, default), value in zip(_field_defaults(type(state)), values, strict=True)
+        if value is not default and (default is msgspec.NODEFAULT or value != default)
+    }
+    form["forces"] = _forces_digests(state.forces)
     return form
 
 

@@ -285,6 +285,7 @@ EXPECTED = {
     "engine.fe.applies._class_is": "derived",
     "engine.fe.applies._empires_of_seats": "derived",
     "engine.fe.blocking._alike": "by_identity",
+    "engine.fe.flow._phase_hooks": "static",
     "engine.fe.unit_kinds.base_class_ids": "static",
     "engine.fe.blocking._blocked_by": "by_identity",
     "engine.fe.blocking._map_bases": "by_identity",
@@ -297,6 +298,7 @@ EXPECTED = {
     "engine.fe.blocking.feature_hexes": "by_identity",
     "engine.fe.blocking.presence_set": "by_identity",
     "engine.fe.economics.planet_hexes": "by_identity",
+    "engine.fe.economics._given": "by_identity",
     "engine.fe.face._sheet": "static",
     "engine.fe.forces._class_info": "derived",
     "engine.fe.galaxy.load_galaxy": "static",
@@ -307,6 +309,7 @@ EXPECTED = {
     "engine.fe.neutral._flanking": "derived",
     "engine.fe.board_views.highest_number": "by_identity",
     "engine.fe.production._planned": "by_identity",
+    "engine.fe.provinces.main_hexes": "by_identity",
     "engine.fe.rule_options._values": "by_identity",
     "engine.fe.scenario.load_scenarios": "static",
     "engine.fe.strategic._leg_reach": "by_identity",
@@ -335,7 +338,6 @@ EXPECTED = {
     "engine.fe.steps.supply._checked": "by_identity",
     "engine.fe.steps.supply._on_map": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
-    "engine.fe.steps.supply._hexes_by_empire": "by_identity",
     "engine.fe.units.load_units": "static",
 }
 

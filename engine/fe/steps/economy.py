@@ -62,7 +62,7 @@ def war_entries(state: FeState) -> list[tuple[str, Economy, str]]:
     they are on; the first of their entries whose condition holds wins.
     """
     found: list[tuple[str, Economy, str]] = []
-    lookup = TriggerBoard(state)
+    lookup: TriggerBoard | None = None  # read from the board only if an entry is to check
     galaxy = base.galaxy()
     for setup in sorted(base.scenario_setup(state).empires, key=lambda e: e.empire):
         current = economy_of(state, setup.empire)
@@ -71,6 +71,8 @@ def war_entries(state: FeState) -> list[tuple[str, Economy, str]]:
         for entry in setup.war_entry:
             if entry.economy == current:
                 continue
+            if lookup is None:
+                lookup = TriggerBoard(state)
             reason = trigger_reason(state, galaxy, setup, entry.trigger, lookup)
             if reason:
                 found.append((setup.empire, entry.economy, reason))

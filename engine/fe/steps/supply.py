@@ -39,7 +39,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Event
-from engine.fe import blocking, supply
+from engine.fe import provinces, supply
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
@@ -54,6 +54,8 @@ COMBAT_CHECKS = ("1A2", "5-3A")
 ECONOMICS_PHASE = "1"
 NAMED_OUT = 8
 """At most this many units out of supply are named in a check's text (all are in its data)."""
+_BOTH = Actor.BOTH
+"""Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
 
 def grid_of(state: FeState, empire: str) -> supply.SupplyGrid:
@@ -170,12 +172,12 @@ def _check(state: FeState, empire: str) -> Check:
     """`_counts` as a supply check reports it, at the cost of the hexes the empire holds and
     the units outside the main grid, not of every unit it has.
 
-    The hexes holding its units come from the board's occupancy index (kept over moves),
-    each hex's status is read once, and only the units of hexes outside the main grid are
+    The hexes holding its units are read from its own units tuple (in C), those outside the
+    main grid found by one set difference with the grid's main hexes
+    (`engine.fe.provinces.main_hexes`, kept per grid), and only the units of those hexes are
     read (from the board's hex index, put in id order: an empire's units tuple is sorted by
     id, `engine.fe.forces.Forces`); the main grid's count is what is left of the units it has
-    on the map (`_on_map`, one pass per units tuple, kept while none of them changes). The
-    occupancy also lists the map's bases, which add hexes but no unit."""
+    on the map (`_on_map`, one pass per units tuple, kept while none of them changes)."""
     units = next((f.units for f in state.forces if f.empire == empire), ())
     return _checked(state.board, units, grid_of(state, empire))
 
@@ -186,26 +188,15 @@ def _checked(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> 
     by identity: the checks of one player turn ask again of an unchanged board)."""
     empire = grid.empire
     outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
-    occupancy = blocking.board_index(base.galaxy(), board)[0]
-    for h in _hexes_by_empire(occupancy).get(empire, ()):
-        if (status := grid.status(h)) != "main":
-            outside[status].append(h)
+    held = dict.fromkeys(map(_HEX, units))
+    held.pop(OFF_MAP, None)
+    for h in held.keys() - provinces.main_hexes(grid):
+        outside[grid.status(h)].append(h)  # "partial" or "none": not in the main grid
     partial, none = (
         tuple(sorted((u for h in hexes for u in board.at(h) if u.empire == empire), key=_ID))
         for hexes in outside.values()
     )
     return Check(_on_map(units) - len(partial) - len(none), partial, none)
-
-
-@caches.by_identity(maxsize=4)
-def _hexes_by_empire(occupancy: dict[HexId, dict[str, int]]) -> dict[str, tuple[HexId, ...]]:
-    """The hexes of a board's occupancy index (`blocking.board_index`) by the empires there,
-    each empire's in the index's order: read once per index for every empire checked."""
-    found: dict[str, list[HexId]] = {}
-    for h, here in occupancy.items():
-        for empire in here:
-            found.setdefault(empire, []).append(h)
-    return {empire: tuple(hexes) for empire, hexes in found.items()}
 
 
 @caches.by_identity(maxsize=16)
@@ -258,7 +249,7 @@ def _report(empire: str, check: Check, rule: str) -> str:
 
 def checked_empires(state: FeState, step: Step) -> tuple[str, ...]:
     """The empires a supply check covers: both sides' at a "both" step, else the phasing."""
-    if step.actor == Actor.BOTH:
+    if step.actor == _BOTH:
         return base.all_empires(state)
     return base.phasing_empires(state)
 

@@ -70,6 +70,47 @@ def test_disruption_reads_what_the_occupancy_index_reads_on_random_boards() -> N
     ]
 
 
+def test_income_reads_disruption_from_one_set_of_hexes_as_province_by_province() -> None:
+    """`economics.income` tells disrupted provinces from one set of hexes holding foes' ships
+    (`provinces.disrupting_hexes`, asked once for all its provinces): on random boards its
+    answer is what asking `provinces.disrupted` of each province the empire holds gives, and
+    so are the provinces that pay; a board asked again answers alike."""
+    rng = random.Random(4302)
+    kinds = {"KLI": ["D7", "F5", "BATS", "D6"], "KZI": ["BC", "CL", "BATS"], "LYR": ["CA", "DD"]}
+    hexes = [h for p in GALAXY.provinces if p.empire in kinds for h in p.hexes]
+    disrupted_seen = 0
+    for trial in range(40):
+        units = [
+            unit(f"{e}-{n}", rng.choice(kinds[e]), rng.choice(hexes), crippled=rng.random() < 0.2)
+            for n in range(rng.randint(0, 30))
+            for e in [rng.choice(list(kinds))]
+        ]
+        wars = tuple(
+            p for p in (("KLI", "KZI"), ("KZI", "LYR"), ("KLI", "LYR")) if rng.random() < 0.6
+        )
+        owners = tuple(sorted({h: rng.choice(list(kinds)) for h in rng.sample(hexes, 6)}.items()))
+        b = board(*{u.id: u for u in units}.values(), owners=owners, wars=wars)
+        owner_of = provinces.owner_of(GALAXY, b)
+        for owner in kinds:
+            foes = provinces.foes_of(b, owner)
+            hot = provinces.disrupting_hexes(
+                b, foes, (h for p in GALAXY.provinces for h in p.hexes)
+            )
+            for province in GALAXY.provinces:
+                fresh = provinces.disrupted(b, province, owner)
+                assert (not hot.isdisjoint(province.hexes)) == fresh, (trial, province.id)
+            held = [
+                p for p in GALAXY.provinces_of(owner) if all(owner_of(h) == owner for h in p.hexes)
+            ]
+            hit = [p.id for p in held if provinces.disrupted(b, p, owner)]
+            for _ in range(2):  # the second time from the remembered ship hexes
+                earned = economics.income(GALAXY, b, owner)
+                assert earned.disrupted == len(hit), (trial, owner)
+                assert earned.paying_provinces == tuple(p.id for p in held if p.id not in hit)
+            disrupted_seen += len(hit)
+    assert disrupted_seen > 20  # the boards did disrupt provinces
+
+
 def test_a_disrupted_province_pays_its_owner_nothing() -> None:
     quiet = economics.income(GALAXY, board(wars=WAR), "KZI")
     raided = economics.income(GALAXY, board(unit("KLI-1", "D7", 1204), wars=WAR), "KZI")
@@ -128,6 +169,26 @@ def test_income_earned_in_a_partial_grid_stays_there() -> None:
     tholia: Province = GALAXY.provinces_of("THO")[0]
     assert provinces.where(grid, tholia.hexes) is None
     assert provinces.where(grid, (NZ_PLANET,)) == NZ_PLANET
+
+
+def test_where_reads_the_main_grid_as_the_grids_status_does() -> None:
+    """`provinces.where` tells a source in the main grid from a set of the grid's main hexes
+    kept per grid: for every province and planet hex of the map, asked twice, its answer is
+    the one read hex by hex from `SupplyGrid.status` and `grid_of`."""
+    grid = supply_grid(GALAXY, board(owners=_tholians()), "THO")
+    keys = provinces.grid_keys(grid)
+
+    def fresh(hexes: tuple[int, ...]) -> int | None:
+        if any(grid.status(h) == "main" for h in hexes):
+            return None
+        numbers = [grid.grid_of(h) for h in sorted(hexes)]
+        return next((keys[n] for n in numbers if n is not None and n in keys), None)
+
+    sources = [p.hexes for p in GALAXY.provinces] + [(info.hex,) for info in GALAXY.hexes]
+    answers = [provinces.where(grid, hexes) for hexes in sources]
+    assert answers == [fresh(hexes) for hexes in sources]
+    assert answers == [provinces.where(grid, hexes) for hexes in sources]
+    assert {None, NZ_PLANET} <= set(answers)  # both kinds of answer were given
 
 
 def test_kept_ep_follow_their_grid() -> None:

@@ -101,6 +101,9 @@ class Answers(msgspec.Struct, frozen=True):
     disrupted: list[str]
     """The provinces an enemy ship disrupts (for income), by id."""
     battles: list[object]
+    checks: dict[str, tuple[int, list[str], list[str]]]
+    """Per empire, what a supply check reports: units in the main grid, ids in a partial grid
+    and out of supply (`supply_steps._check`)."""
     """The battle hexes (302.0), planets included."""
 
 
@@ -157,6 +160,11 @@ def _answers(state: FeState) -> Answers:
         routes=_routes(board, {e: supply_steps.grid_of(state, e) for e in empires}),
         disrupted=[p.id for p in GALAXY.provinces if provinces.disrupted(board, p, p.empire)],
         battles=list(battles.battle_hexes(board, GALAXY)),
+        checks={
+            e: (check.main, [u.id for u in check.partial], [u.id for u in check.none])
+            for e in empires
+            for check in [supply_steps._check(state, e)]
+        },
     )
 
 
@@ -216,6 +224,7 @@ def _fresh(state: FeState) -> Answers:
             )
         ],
         battles=_battles_unit_by_unit(board),
+        checks={e: (len(c["main"]), c["partial"], c["none"]) for e, c in counts.items()},
     )
 
 
