@@ -20,6 +20,7 @@ from operator import attrgetter, is_not
 from typing import Literal
 
 from engine.core import caches, hexgrid
+from engine.fe import board_views
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, HexInfo
 from engine.fe.unit_kinds import (
@@ -87,11 +88,12 @@ def board_index(
     # The flags read only a unit's hex, side, class and crippled state, so each distinct
     # combination is read once (a stack of like ships costs one), in the order the units
     # first show it: the hexes, and each hex's empires, come in the order of the units.
-    # The distinct keys are found in C (attrgetter, dict.fromkeys), not unit by unit, and
-    # each (side, class, crippled) is looked up once, however many hexes it stands in.
+    # The distinct keys are found in C (`board_views.placed_kinds`, shared with the views
+    # of the board's empires), not unit by unit, and each (side, class, crippled) is looked
+    # up once, however many hexes it stands in.
     base_keys: set[tuple[str, str, bool]] = set()
     side_bits: dict[str, dict[tuple[str, bool], int]] = {}  # per empire, class and side
-    for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units)):
+    for h, empire, cls, crippled in board_views.placed_kinds(board):
         if h == OFF_MAP:
             continue
         of = side_bits.get(empire)
@@ -127,7 +129,6 @@ def board_index(
     return out, bases
 
 
-_PLACED = attrgetter("hex", "empire", "cls", "crippled")
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 _HEX = attrgetter("hex")
 _CLS = attrgetter("cls")

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from operator import attrgetter
 
 from engine.core import caches
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.unit_kinds import movement_points
 
@@ -34,6 +34,36 @@ STARBASE_CLASSES = ("SB", "SBv.2")
 
 
 _ID = attrgetter("id")
+_PLACED = attrgetter("hex", "empire", "cls", "crippled")
+
+Kind = tuple[HexId, str, str, bool]
+"""A unit's hex, side, class and crippled state: all that the occupancy flags, the empires
+by hex and the classes of a side read (`placed_kinds`)."""
+
+
+@caches.by_identity(maxsize=24)
+def kinds_of(units: tuple[Unit, ...]) -> dict[Kind, None]:
+    """Each distinct `Kind` among ``units`` (one empire's `Forces.units`, by identity), in
+    the order the units first show it, found in C. Not to be mutated."""
+    return dict.fromkeys(map(_PLACED, units))
+
+
+@caches.by_identity(maxsize=4)
+def placed_kinds(board: Board) -> dict[Kind, None]:
+    """Each distinct `Kind` among the board's units, in the order the units first show it:
+    the first reading of a board that `engine.fe.blocking.board_index` (the occupancy flags
+    and bases), `empires_by_hex` and `unit_classes` share. A board joined from its empires'
+    tuples (`forces.PARTS`) is read part by part (`kinds_of`), so the per-empire views find
+    their part read already. Not to be mutated."""
+    parts: tuple[tuple[Unit, ...], ...] | None = board.__dict__.get(PARTS)
+    if parts is None:
+        return dict.fromkeys(map(_PLACED, board.units))
+    if len(parts) == 1:
+        return kinds_of(parts[0])
+    found: dict[Kind, None] = {}
+    for part in parts:
+        found.update(kinds_of(part))  # a kind seen before keeps its first place
+    return found
 
 
 @caches.by_identity(maxsize=24)
@@ -48,6 +78,10 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
         if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
             firsts[unit.empire, unit.hex] = unit
     return starbases, tuple(firsts.values())
+
+
+_CLS = attrgetter("cls")
+_IS_STARBASE = frozenset(STARBASE_CLASSES).__contains__
 
 
 def carry_lookup(
@@ -144,6 +178,9 @@ def unit_classes(units: tuple[Unit, ...]) -> frozenset[tuple[str, str, bool]]:
     by identity): the readings that go by a unit's class alone (`engine.fe.applies.has_kind`,
     the fighter carriers of step 6E) try each class once, not each unit. A move leaves it as
     it was (`carry_classes`), so a player turn reads an empire's units for it once."""
+    kinds = caches.peek(kinds_of, units)
+    if kinds is not None:  # the kinds a board's first reading found (`placed_kinds`)
+        return frozenset([(empire, cls, crippled) for _, empire, cls, crippled in kinds])
     return frozenset(map(_SIDE_CLASS, units))
 
 
@@ -192,8 +229,12 @@ def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
     unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
     found: dict[HexId, list[str]] = {}
-    # Each (hex, empire) pair once, found in C, in the order the units first show it.
-    for h, empire in dict.fromkeys(map(_HEX_EMPIRE, board.units)):
+    kinds = caches.peek(placed_kinds, board)
+    if kinds is not None:  # the board's kinds, read when its occupancy was (fewer than units)
+        pairs = dict.fromkeys([(h, empire) for h, empire, _, _ in kinds])
+    else:  # each (hex, empire) pair once, found in C, in the order the units first show it
+        pairs = dict.fromkeys(map(_HEX_EMPIRE, board.units))
+    for h, empire in pairs:
         found.setdefault(h, []).append(empire)
     return {h: tuple(sorted(empires)) for h, empires in found.items()}
 

@@ -188,6 +188,12 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
 _ID = attrgetter("id")
 
+PARTS = "_parts"
+"""The key, in a board's ``__dict__``, of the units tuples (one per empire, `Forces.units`)
+that ``units`` is, end to end, when the board was joined from them
+(`engine.fe.board_update.board_of`): the views kept per part are then shared by the board's
+own (`engine.fe.board_views.placed_kinds`)."""
+
 
 def carry_indexes(
     before: Board, after: Board, changed: Mapping[str, Unit], order: Callable[[Unit], Any]

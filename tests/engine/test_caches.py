@@ -326,6 +326,8 @@ EXPECTED = {
     "engine.fe.steps.reactors._offsets": "derived",
     "engine.fe.board_views.empires_by_hex": "by_identity",
     "engine.fe.board_views.unit_classes": "by_identity",
+    "engine.fe.board_views.kinds_of": "by_identity",
+    "engine.fe.board_views.placed_kinds": "by_identity",
     "engine.fe.steps.setup_stage.setup_steps": "derived",
     "engine.fe.steps.shipyard._conversion_targets": "derived",
     "engine.fe.steps._areas": "static",
