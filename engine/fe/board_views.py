@@ -22,10 +22,11 @@ after random changes).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from operator import attrgetter
+from itertools import compress, islice
+from operator import attrgetter, lt
 
 from engine.core import caches
-from engine.fe.forces import OFF_MAP, PARTS, Board, Unit
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.unit_kinds import movement_points
 
@@ -70,7 +71,42 @@ def placed_kinds(board: Board) -> dict[Kind, None]:
 def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """One empire's starbases on the map, in the units' order, and, per hex where it has
     units on the map that can move, the one with the smallest id, by id (by identity of its
-    `Forces.units` tuple, which stays the same object while the empire does not move)."""
+    `Forces.units` tuple, which stays the same object while the empire does not move).
+
+    Units of one empire sorted by id (as `Forces.units` are; both checked here, in C) are
+    read by hex (`forces.units_by_hex`, the groups the board's hex index is joined from):
+    a hex's first unit that can move is the one, and the starbases are looked for only in
+    the hexes whose kinds (`kinds_of`, when the board's first reading holds them) show one.
+    Other units are read unit by unit."""
+    ids = list(map(_ID, units))
+    kinds = caches.peek(kinds_of, units)
+    sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, units))
+    if len(sides) > 1 or not all(map(lt, ids, islice(ids, 1, None))):
+        return _lookup_unsorted(units)
+    by_hex = units_by_hex(units)
+    firsts: list[Unit] = []
+    for h, here in by_hex.items():
+        if h == OFF_MAP:
+            continue
+        for unit in here:  # in id order
+            if _can_move(unit.empire, unit.cls):
+                firsts.append(unit)
+                break
+    firsts.sort(key=_ID)
+    if kinds is None:
+        named = compress(units, map(_IS_STARBASE, map(_CLS, units)))
+        return tuple(u for u in named if u.hex != OFF_MAP), tuple(firsts)
+    found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in STARBASE_CLASSES])
+    starbases = [u for h in found for u in by_hex[h] if u.cls in STARBASE_CLASSES]
+    return tuple(sorted(starbases, key=_ID)), tuple(firsts)  # (the units' order)
+
+
+_CLS = attrgetter("cls")
+_IS_STARBASE = frozenset(STARBASE_CLASSES).__contains__
+
+
+def _lookup_unsorted(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """`lookup_of` of units in any order, read unit by unit."""
     on_map = [u for u in units if u.hex != OFF_MAP]
     starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
     firsts: dict[tuple[str, int], Unit] = {}
@@ -78,10 +114,6 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
         if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
             firsts[unit.empire, unit.hex] = unit
     return starbases, tuple(firsts.values())
-
-
-_CLS = attrgetter("cls")
-_IS_STARBASE = frozenset(STARBASE_CLASSES).__contains__
 
 
 def carry_lookup(

@@ -105,3 +105,62 @@ def test_a_board_of_one_part_shares_its_kinds() -> None:
     assert blocking.board_index(load_galaxy(), board) == blocking.board_index.__wrapped__(  # type: ignore[attr-defined]
         load_galaxy(), _whole(board)
     )
+
+
+def _lookup_reference(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """`board_views.lookup_of` read unit by unit: the starbases on the map in the units'
+    order; per (empire, hex) the unit with the smallest id among those that can move."""
+    starbases = tuple(
+        u for u in units if u.hex != OFF_MAP and u.cls in board_views.STARBASE_CLASSES
+    )
+    firsts: dict[tuple[str, int], Unit] = {}
+    for unit in units:
+        key = (unit.empire, unit.hex)
+        if unit.hex == OFF_MAP or not board_views.can_move(unit):
+            continue
+        if key not in firsts or unit.id < firsts[key].id:
+            firsts[key] = unit
+    return starbases, tuple(sorted(firsts.values(), key=lambda u: u.id))
+
+
+@pytest.mark.parametrize(("seed", "mixed"), [(5, False), (6, True)])
+def test_the_hex_index_and_release_lookups_read_by_part_are_the_reference(
+    seed: int, mixed: bool
+) -> None:
+    """The hex index joined from the parts' groups is the one read from the units; each
+    empire's release lookup read by hex (sorted, one empire's) or unit by unit (otherwise),
+    with the kinds held or not, is the reference's; and so is the lookup of a tuple out of
+    id order."""
+    rng = random.Random(seed)
+    state = _random_state(rng, mixed)
+    board = state.board
+    assert board._by_hex == _whole(board)._by_hex
+    assert [list(v) for v in board._by_hex.values()] == [
+        list(v) for v in _whole(board)._by_hex.values()
+    ]
+    for forces in state.forces:
+        assert board_views.lookup_of(forces.units) == _lookup_reference(forces.units)
+    board_views.placed_kinds(board)  # the second reading finds the kinds held
+    for forces in state.forces:
+        again = board_views.lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
+        assert again == _lookup_reference(forces.units), forces.empire
+    units = state.forces[0].units
+    shuffled = tuple(rng.sample(units, len(units)))
+    assert board_views.lookup_of(shuffled) == _lookup_reference(shuffled)
+
+
+def test_a_base_first_in_its_hex_is_passed_over() -> None:
+    """A hex whose smallest id is a starbase (which cannot move) gives the next unit; the
+    starbases come in the units' order though a hex holding two is found first."""
+    units = (
+        Unit("KLI-0001", "KLI", "SB", 1010),
+        Unit("KLI-0002", "KLI", "D7", 1010),
+        Unit("KLI-0003", "KLI", "SB", 1212),
+        Unit("KLI-0004", "KLI", "F5", OFF_MAP),
+        Unit("KLI-0005", "KLI", "SB", 1010, crippled=True),
+    )
+    expected = ((units[0], units[2], units[4]), (units[1],))
+    assert _lookup_reference(units) == expected
+    assert board_views.lookup_of(units) == expected
+    board_views.kinds_of(units)  # read by hex, with the kinds held
+    assert board_views.lookup_of.__wrapped__(units) == expected  # type: ignore[attr-defined]
