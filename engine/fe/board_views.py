@@ -8,6 +8,10 @@ came or went, and hands it to the cache (`engine.core.caches.prime`). A carried 
 what the function computes afresh (``tests/engine/fe/test_board_update.py`` checks each
 after random changes).
 
+- `placed_kinds` (and `kinds_of`, per empire's tuple): the distinct (hex, side, class,
+  crippled) of a board's units, its first reading after a state is decoded, which the
+  occupancy index (`engine.fe.blocking.board_index`), `empires_by_hex` and `unit_classes`
+  share instead of reading every unit again each;
 - `lookup_of`: one empire's starbases and first movers per hex, read by the release
   triggers (600.3, `engine.fe.steps.releases`);
 - `empires_by_hex`: which empires stand in each hex, read by the reserve's pin check

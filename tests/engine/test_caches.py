@@ -289,6 +289,7 @@ EXPECTED = {
     "engine.fe.blocking._blocked_by": "by_identity",
     "engine.fe.blocking._map_bases": "by_identity",
     "engine.fe.blocking._map_bases_by_hex": "by_identity",
+    "engine.fe.blocking._map_occupancy": "by_identity",
     "engine.fe.unit_kinds._is_ship": "derived",
     "engine.fe.blocking._table": "derived",
     "engine.fe.blocking.board_index": "by_identity",

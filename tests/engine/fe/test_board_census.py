@@ -19,6 +19,7 @@ from engine.fe.forces import OFF_MAP, PARTS, Board, Forces, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import start
+from tests.engine.fe.test_board_update import _board_index_unit_by_unit
 
 
 def _random_state(rng: random.Random, mixed: bool) -> FeState:
@@ -77,6 +78,9 @@ def test_a_board_read_part_by_part_reads_as_the_whole_board(seed: int, mixed: bo
     index = blocking.board_index(galaxy, board)
     fresh = blocking.board_index.__wrapped__(galaxy, whole)  # type: ignore[attr-defined]
     assert index == fresh
+    unit_by_unit = _board_index_unit_by_unit(board)
+    assert index == unit_by_unit, "the flags and the bases of a reading unit by unit"
+    assert list(index[0]) == list(unit_by_unit[0])
     assert list(index[0]) == list(fresh[0]), "the hexes in the units' order"
     assert [list(v) for v in index[0].values()] == [list(v) for v in fresh[0].values()]
     # The views read from the kinds once the board's first reading holds them.
@@ -164,3 +168,24 @@ def test_a_base_first_in_its_hex_is_passed_over() -> None:
     assert board_views.lookup_of(units) == expected
     board_views.kinds_of(units)  # read by hex, with the kinds held
     assert board_views.lookup_of.__wrapped__(units) == expected  # type: ignore[attr-defined]
+
+
+def test_bases_named_like_units_off_the_map_are_picked_out_by_side_and_hex() -> None:
+    """The bases are picked out by class name alone unless a unit of such a name is off
+    the map, or of a side whose class of that name is no base (a class missing from that
+    side's tables): then by hex, or by side and class, too, as a reading unit by unit
+    gives them."""
+    state = start()
+    base = next(u for u in state.board.units if u.cls in board_views.STARBASE_CLASSES)
+    assert not blocking._traits("ZZZ", base.cls, False)[2], "no base of an unknown side"
+    extras = {
+        "off the map": Unit(f"{base.empire}-9901", base.empire, base.cls, OFF_MAP),
+        "no base": Unit("ZZZ-9901", "ZZZ", base.cls, base.hex),
+        "a base": Unit(f"{base.empire}-9901", base.empire, base.cls, base.hex),
+    }
+    for what, extra in extras.items():
+        board = state.with_units([extra]).board
+        board = Board(board.units, board.owners, board.at_war, board.released)
+        found = blocking.board_index(load_galaxy(), board)
+        assert found == _board_index_unit_by_unit(board), what
+        assert (extra in found[1]) is (what == "a base"), what
