@@ -20,6 +20,7 @@ from operator import attrgetter, is_not
 from typing import Literal
 
 from engine.core import caches, hexgrid
+from engine.fe import board_views
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, HexInfo
 from engine.fe.unit_kinds import (
@@ -87,12 +88,16 @@ def board_index(
     # The flags read only a unit's hex, side, class and crippled state, so each distinct
     # combination is read once (a stack of like ships costs one), in the order the units
     # first show it: the hexes, and each hex's empires, come in the order of the units.
-    # The distinct keys are found in C (attrgetter, dict.fromkeys), not unit by unit, and
-    # each (side, class, crippled) is looked up once, however many hexes it stands in.
+    # The distinct keys are found in C (`board_views.placed_kinds`, shared with the views
+    # of the board's empires), not unit by unit, and each (side, class, crippled) is looked
+    # up once, however many hexes it stands in.
     base_keys: set[tuple[str, str, bool]] = set()
+    off_classes: set[str] = set()  # of units off the map
+    other_classes: set[str] = set()  # of units that are no bases
     side_bits: dict[str, dict[tuple[str, bool], int]] = {}  # per empire, class and side
-    for h, empire, cls, crippled in dict.fromkeys(map(_PLACED, units)):
+    for h, empire, cls, crippled in board_views.placed_kinds(board):
         if h == OFF_MAP:
+            off_classes.add(cls)
             continue
         of = side_bits.get(empire)
         if of is None:
@@ -106,6 +111,8 @@ def board_index(
             of[cls, crippled] = bits
             if is_a_base:
                 base_keys.add((empire, cls, crippled))
+            else:
+                other_classes.add(cls)
         here = out.get(h)
         if here is None:
             out[h] = {empire: bits}
@@ -115,19 +122,26 @@ def board_index(
             here[empire] = bits
     bases: tuple[Unit, ...] = ()
     if base_keys:  # every base on the map, in the units' order
-        # Picked out in C: by class name first (a few units), then by side and class.
+        # Picked out in C by class name; then by side and class only if a unit of one of
+        # those names is no base (another side's class of that name), and by hex only if
+        # one is off the map.
         names = {cls for _, cls, _ in base_keys}
         named = list(compress(units, map(names.__contains__, map(_CLS, units))))
-        named = list(compress(named, map(base_keys.__contains__, map(_SIDE_CLASS, named))))
-        bases = tuple(compress(named, map(OFF_MAP.__ne__, map(_HEX, named))))
-    for h, owner, fighters in _map_bases(galaxy, board.owners):
-        bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
-        here = out.setdefault(h, {})
-        here[owner] = here.get(owner, 0) | bits
+        if not names.isdisjoint(other_classes):
+            named = list(compress(named, map(base_keys.__contains__, map(_SIDE_CLASS, named))))
+        if not names.isdisjoint(off_classes):
+            named = list(compress(named, map(OFF_MAP.__ne__, map(_HEX, named))))
+        bases = tuple(named)
+    for h, owners in _map_occupancy(_map_bases(galaxy, board.owners)).items():
+        here = out.get(h)
+        if here is None:
+            out[h] = dict(owners)
+            continue
+        for owner, bits in owners.items():
+            here[owner] = here.get(owner, 0) | bits
     return out, bases
 
 
-_PLACED = attrgetter("hex", "empire", "cls", "crippled")
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
 _HEX = attrgetter("hex")
 _CLS = attrgetter("cls")
@@ -272,6 +286,20 @@ def _map_bases_by_hex(
     for h, owner, fighters in bases:
         grouped.setdefault(h, []).append((owner, fighters))
     return {h: tuple(found) for h, found in grouped.items()}
+
+
+@caches.by_identity(maxsize=8)
+def _map_occupancy(
+    bases: tuple[tuple[HexId, str, bool], ...],
+) -> dict[HexId, dict[str, int]]:
+    """The occupancy flags the map's starting bases (`_map_bases`) give, per hex and owner,
+    in their order (added to a fresh `board_index` as they are; not to be mutated)."""
+    found: dict[HexId, dict[str, int]] = {}
+    for h, owner, fighters in bases:
+        bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
+        here = found.setdefault(h, {})
+        here[owner] = here.get(owner, 0) | bits
+    return found
 
 
 @caches.by_identity(maxsize=8)

@@ -28,7 +28,7 @@ import msgspec
 
 from engine.core import caches
 from engine.fe import blocking, board_views
-from engine.fe.forces import Board, Forces, Unit, carry_indexes
+from engine.fe.forces import PARTS, Board, Forces, Unit, carry_indexes
 from engine.fe.galaxy import HexId, load_galaxy
 
 if TYPE_CHECKING:
@@ -45,8 +45,14 @@ def board_of(
     released: tuple[tuple[str, str], ...],
     devastated: tuple[HexId, ...],
 ) -> Board:
-    """The board of the last state parts asked about (see `engine.fe.model.FeState.board`)."""
-    return Board(_joined(forces), owners, at_war, released, devastated)
+    """The board of the last state parts asked about (see `engine.fe.model.FeState.board`).
+
+    It remembers the empires' tuples it was joined from (`forces.PARTS`): its first views
+    (hex index, occupancy) are then built from each empire's, which the per-empire views
+    share, instead of from its units once more."""
+    board = Board(_joined(forces), owners, at_war, released, devastated)
+    board.__dict__[PARTS] = tuple(f.units for f in forces)
+    return board
 
 
 def _joined(forces: Iterable[Forces]) -> tuple[Unit, ...]:

@@ -8,6 +8,10 @@ came or went, and hands it to the cache (`engine.core.caches.prime`). A carried 
 what the function computes afresh (``tests/engine/fe/test_board_update.py`` checks each
 after random changes).
 
+- `placed_kinds` (and `kinds_of`, per empire's tuple): the distinct (hex, side, class,
+  crippled) of a board's units, its first reading after a state is decoded, which the
+  occupancy index (`engine.fe.blocking.board_index`), `empires_by_hex` and `unit_classes`
+  share instead of reading every unit again each;
 - `lookup_of`: one empire's starbases and first movers per hex, read by the release
   triggers (600.3, `engine.fe.steps.releases`);
 - `empires_by_hex`: which empires stand in each hex, read by the reserve's pin check
@@ -22,10 +26,11 @@ after random changes).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from operator import attrgetter
+from itertools import compress, islice
+from operator import attrgetter, lt
 
 from engine.core import caches
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.unit_kinds import movement_points
 
@@ -34,13 +39,78 @@ STARBASE_CLASSES = ("SB", "SBv.2")
 
 
 _ID = attrgetter("id")
+_PLACED = attrgetter("hex", "empire", "cls", "crippled")
+
+Kind = tuple[HexId, str, str, bool]
+"""A unit's hex, side, class and crippled state: all that the occupancy flags, the empires
+by hex and the classes of a side read (`placed_kinds`)."""
+
+
+@caches.by_identity(maxsize=24)
+def kinds_of(units: tuple[Unit, ...]) -> dict[Kind, None]:
+    """Each distinct `Kind` among ``units`` (one empire's `Forces.units`, by identity), in
+    the order the units first show it, found in C. Not to be mutated."""
+    return dict.fromkeys(map(_PLACED, units))
+
+
+@caches.by_identity(maxsize=4)
+def placed_kinds(board: Board) -> dict[Kind, None]:
+    """Each distinct `Kind` among the board's units, in the order the units first show it:
+    the first reading of a board that `engine.fe.blocking.board_index` (the occupancy flags
+    and bases), `empires_by_hex` and `unit_classes` share. A board joined from its empires'
+    tuples (`forces.PARTS`) is read part by part (`kinds_of`), so the per-empire views find
+    their part read already. Not to be mutated."""
+    parts: tuple[tuple[Unit, ...], ...] | None = board.__dict__.get(PARTS)
+    if parts is None:
+        return dict.fromkeys(map(_PLACED, board.units))
+    if len(parts) == 1:
+        return kinds_of(parts[0])
+    found: dict[Kind, None] = {}
+    for part in parts:
+        found.update(kinds_of(part))  # a kind seen before keeps its first place
+    return found
 
 
 @caches.by_identity(maxsize=24)
 def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """One empire's starbases on the map, in the units' order, and, per hex where it has
     units on the map that can move, the one with the smallest id, by id (by identity of its
-    `Forces.units` tuple, which stays the same object while the empire does not move)."""
+    `Forces.units` tuple, which stays the same object while the empire does not move).
+
+    Units of one empire sorted by id (as `Forces.units` are; both checked here, in C) are
+    read by hex (`forces.units_by_hex`, the groups the board's hex index is joined from):
+    a hex's first unit that can move is the one, and the starbases are looked for only in
+    the hexes whose kinds (`kinds_of`, when the board's first reading holds them) show one.
+    Other units are read unit by unit."""
+    ids = list(map(_ID, units))
+    kinds = caches.peek(kinds_of, units)
+    sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, units))
+    if len(sides) > 1 or not all(map(lt, ids, islice(ids, 1, None))):
+        return _lookup_unsorted(units)
+    by_hex = units_by_hex(units)
+    firsts: list[Unit] = []
+    for h, here in by_hex.items():
+        if h == OFF_MAP:
+            continue
+        for unit in here:  # in id order
+            if _can_move(unit.empire, unit.cls):
+                firsts.append(unit)
+                break
+    firsts.sort(key=_ID)
+    if kinds is None:
+        named = compress(units, map(_IS_STARBASE, map(_CLS, units)))
+        return tuple(u for u in named if u.hex != OFF_MAP), tuple(firsts)
+    found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in STARBASE_CLASSES])
+    starbases = [u for h in found for u in by_hex[h] if u.cls in STARBASE_CLASSES]
+    return tuple(sorted(starbases, key=_ID)), tuple(firsts)  # (the units' order)
+
+
+_CLS = attrgetter("cls")
+_IS_STARBASE = frozenset(STARBASE_CLASSES).__contains__
+
+
+def _lookup_unsorted(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """`lookup_of` of units in any order, read unit by unit."""
     on_map = [u for u in units if u.hex != OFF_MAP]
     starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
     firsts: dict[tuple[str, int], Unit] = {}
@@ -144,6 +214,9 @@ def unit_classes(units: tuple[Unit, ...]) -> frozenset[tuple[str, str, bool]]:
     by identity): the readings that go by a unit's class alone (`engine.fe.applies.has_kind`,
     the fighter carriers of step 6E) try each class once, not each unit. A move leaves it as
     it was (`carry_classes`), so a player turn reads an empire's units for it once."""
+    kinds = caches.peek(kinds_of, units)
+    if kinds is not None:  # the kinds a board's first reading found (`placed_kinds`)
+        return frozenset([(empire, cls, crippled) for _, empire, cls, crippled in kinds])
     return frozenset(map(_SIDE_CLASS, units))
 
 
@@ -192,8 +265,12 @@ def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
     unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
     found: dict[HexId, list[str]] = {}
-    # Each (hex, empire) pair once, found in C, in the order the units first show it.
-    for h, empire in dict.fromkeys(map(_HEX_EMPIRE, board.units)):
+    kinds = caches.peek(placed_kinds, board)
+    if kinds is not None:  # the board's kinds, read when its occupancy was (fewer than units)
+        pairs = dict.fromkeys([(h, empire) for h, empire, _, _ in kinds])
+    else:  # each (hex, empire) pair once, found in C, in the order the units first show it
+        pairs = dict.fromkeys(map(_HEX_EMPIRE, board.units))
+    for h, empire in pairs:
         found.setdefault(h, []).append(empire)
     return {h: tuple(sorted(empires)) for h, empires in found.items()}
 

@@ -111,11 +111,18 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
     @functools.cached_property
     def _by_hex(self) -> dict[HexId, tuple[Unit, ...]]:
-        """Units by hex (each tuple in the order of ``units``), built on first use."""
-        grouped: dict[HexId, list[Unit]] = {}
-        for unit in self.units:
-            grouped.setdefault(unit.hex, []).append(unit)
-        return {h: tuple(units) for h, units in grouped.items()}
+        """Units by hex (each tuple in the order of ``units``), built on first use: from
+        each empire's part (`units_by_hex`, which the per-empire views read too) when the
+        board was joined from parts (`PARTS`), so each unit is read once for both."""
+        parts: tuple[tuple[Unit, ...], ...] | None = self.__dict__.get(PARTS)
+        if parts is None:
+            return _grouped_by_hex(self.units)
+        merged: dict[HexId, tuple[Unit, ...]] = {}
+        for part in parts:
+            for h, here in units_by_hex(part).items():
+                held = merged.get(h)
+                merged[h] = here if held is None else held + here
+        return merged
 
     def stacks(self) -> ItemsView[HexId, tuple[Unit, ...]]:
         """Each hex holding units (`OFF_MAP` too) with its units, as `at` gives them; the
@@ -187,6 +194,30 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
 
 _ID = attrgetter("id")
+
+PARTS = "_parts"
+"""The key, in a board's ``__dict__``, of the units tuples (one per empire, `Forces.units`)
+that ``units`` is, end to end, when the board was joined from them
+(`engine.fe.board_update.board_of`): the views kept per part are then shared by the board's
+own (its hex index, `engine.fe.board_views.placed_kinds`)."""
+
+
+def _grouped_by_hex(units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
+    grouped: dict[HexId, list[Unit]] = {}
+    for unit in units:
+        grouped.setdefault(unit.hex, []).append(unit)
+    return {h: tuple(here) for h, here in grouped.items()}
+
+
+@caches.by_identity(maxsize=24)
+def units_by_hex(units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
+    """``units`` (one empire's `Forces.units`, by identity) by hex, each hex's in their
+    order; the hexes in the order the units first show them. Not to be mutated.
+
+    A board joined from parts builds its hex index from these (`Board.at`), and an empire's
+    per-hex views (`engine.fe.board_views.lookup_of`) read the same dict: after a state is
+    decoded its units are grouped once, not once per view."""
+    return _grouped_by_hex(units)
 
 
 def carry_indexes(
