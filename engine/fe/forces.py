@@ -101,7 +101,14 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
     @functools.cached_property
     def _by_id(self) -> dict[str, Unit]:
-        """Units by id, built on first use (a board is immutable)."""
+        """Units by id, built on first use (a board is immutable); from the index of an
+        earlier board and the units changed since, when `carry_unit_index` left them."""
+        carried = self.__dict__.pop(_ID_CARRY, None)
+        if carried is not None:
+            index, since = carried
+            by_id = dict(index)
+            by_id.update(since)
+            return by_id
         return {unit.id: unit for unit in self.units}
 
     def at(self, h: HexId) -> tuple[Unit, ...]:
@@ -220,45 +227,141 @@ def units_by_hex(units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
     return _grouped_by_hex(units)
 
 
+_ID_CARRY = "_by_id_from"
+"""The key, in a board's ``__dict__``, of a unit index not made yet (`carry_unit_index`):
+the index of an earlier board and the units changed since, by id."""
+
+ID_CARRY_LIMIT = 64
+"""Past this many units changed since the index it starts from, a board makes its own unit
+index at once: the changes it would otherwise copy along cost as much."""
+
+
+def unit_lookup(board: Board) -> tuple[Mapping[str, Unit], Mapping[str, Unit]]:
+    """The board's units by id as two mappings, the second read first: its own index (and
+    nothing), or the index of an earlier board and the units changed since, when the board
+    has not made its own yet (`carry_unit_index`). Not to be mutated."""
+    built = board.__dict__
+    by_id: dict[str, Unit] | None = built.get("_by_id")
+    if by_id is not None:
+        return by_id, {}
+    carried: tuple[Mapping[str, Unit], Mapping[str, Unit]] | None = built.get(_ID_CARRY)
+    if carried is not None:
+        return carried
+    return board._by_id, {}
+
+
+def own_unit_index(board: Board) -> dict[str, Unit]:
+    """The board's own unit index, made now if it was not (from a carried one if left)."""
+    return board._by_id
+
+
+def carry_unit_index(before: Board, after: Board, changed: Mapping[str, Unit]) -> None:
+    """Give ``after`` (``before`` with the ``changed`` units, by id; no unit taken out) the
+    unit index of ``before`` brought up to date, when ``before`` has one: without copying
+    it, as the index of ``before`` (or the board it was carried from) and the units changed
+    since, which ``after._by_id`` turns into its own index when first asked. A packet's
+    builds and placements add a unit at a time: each would otherwise copy every unit's
+    entry. Nothing is given when ``before`` has no index (``after`` builds its own)."""
+    built = before.__dict__
+    by_id: dict[str, Unit] | None = built.get("_by_id")
+    if by_id is not None:
+        index: Mapping[str, Unit] = by_id
+        since: dict[str, Unit] = dict(changed)
+    else:
+        carried: tuple[Mapping[str, Unit], Mapping[str, Unit]] | None = built.get(_ID_CARRY)
+        if carried is None:
+            return
+        index, earlier = carried
+        since = {**earlier, **changed}
+    if len(since) > ID_CARRY_LIMIT:
+        made = dict(index)
+        made.update(since)
+        after.__dict__["_by_id"] = made
+    else:
+        after.__dict__[_ID_CARRY] = (index, since)
+
+
 def carry_indexes(
     before: Board, after: Board, changed: Mapping[str, Unit], order: Callable[[Unit], Any]
 ) -> None:
     """Give ``after`` (``before`` with the ``changed`` units) the indexes ``before`` built,
     updated for those units only: what they would be if built from ``after.units``, whose
-    order is ``order`` (the key ``units`` is sorted by)."""
-    built = before.__dict__
-    if "_by_id" in built:
-        by_id = dict(built["_by_id"])
-        by_id.update(changed)
-        after.__dict__["_by_id"] = by_id
-    if "_by_hex" in built and "_by_id" in built:
-        old_ids: dict[str, Unit] = built["_by_id"]
-        by_hex = dict(built["_by_hex"])
-        left = {old_ids[uid].hex for uid in changed if uid in old_ids}
-        arrivals_at: dict[HexId, list[Unit]] = {}  # the changed units by hex, read once
-        for unit in changed.values():
-            arrivals_at.setdefault(unit.hex, []).append(unit)
-        touched = left | arrivals_at.keys()
-        for h in sorted(touched):
-            arrivals = arrivals_at.get(h, [])
-            if h in left:  # read again whole
-                here = [u for u in by_hex.get(h, ()) if u.id not in changed]
-                if arrivals:  # (what stayed is in order already)
-                    here.extend(arrivals)
-                    here.sort(key=order)
-            else:  # it only gained units: each goes where the order puts it
-                here = list(by_hex.get(h, ()))
-                if 8 * len(arrivals) < len(here):
-                    for unit in arrivals:
-                        insort_left(here, unit, key=order)
-                else:
-                    here.extend(arrivals)
-                    here.sort(key=order)
-            if here:
-                by_hex[h] = tuple(here)
-            else:
-                by_hex.pop(h, None)
-        after.__dict__["_by_hex"] = by_hex
+    order is ``order`` (the key ``units`` is sorted by). The unit index is carried
+    without a copy (`carry_unit_index`), the hex index with the hexes touched made anew."""
+    if "_by_id" not in before.__dict__ and _ID_CARRY not in before.__dict__:
+        return
+    old = unit_lookup(before)
+    carry_unit_index(before, after, changed)
+    if "_by_hex" in before.__dict__:
+        carry_hex_index(before, after, changed, order, old)
+
+
+BISECT_FACTOR = 32
+"""A stack that units leave is read whole unless it holds this many times as many units as
+leave it: each unit found by bisection costs a few dozen readings of a unit's sort key."""
+
+
+def _without(
+    stack: tuple[Unit, ...], gone: list[Unit], order: Callable[[Unit], Any]
+) -> list[Unit] | None:
+    """``stack`` (sorted by ``order``) without the ``gone`` units, each found by bisection;
+    None if one is not where the order puts it."""
+    here = list(stack)
+    for prior in gone:
+        i = bisect_left(here, order(prior), key=order)
+        if i >= len(here) or here[i].id != prior.id:
+            return None
+        del here[i]
+    return here
+
+
+def carry_hex_index(
+    before: Board,
+    after: Board,
+    changed: Mapping[str, Unit],
+    order: Callable[[Unit], Any],
+    old: tuple[Mapping[str, Unit], Mapping[str, Unit]],
+) -> None:
+    """Give ``after`` (``before`` with the ``changed`` units) the hex index of ``before``
+    (which it must have built) updated for those units: only the hexes they left or
+    entered are made anew. ``old`` holds the units of ``before`` by id (`unit_lookup`);
+    ``order`` is the key both boards' units are sorted by.
+
+    A unit leaving a stack is found in it by bisection, as each stack is in that order:
+    leaving the stack of every unit not set up yet costs a copy of the stack, not a reading
+    of each of its units."""
+    index, since = old
+    by_hex = dict(before.__dict__["_by_hex"])
+    leaving: dict[HexId, list[Unit]] = {}
+    for uid in changed:
+        prior = since.get(uid)
+        if prior is None:
+            prior = index.get(uid)
+        if prior is not None:
+            leaving.setdefault(prior.hex, []).append(prior)
+    arrivals_at: dict[HexId, list[Unit]] = {}  # the changed units by hex, read once
+    for unit in changed.values():
+        arrivals_at.setdefault(unit.hex, []).append(unit)
+    for h in sorted(leaving.keys() | arrivals_at.keys()):
+        arrivals = arrivals_at.get(h, [])
+        stack = by_hex.get(h, ())
+        gone = leaving.get(h, [])
+        here = None
+        if BISECT_FACTOR * len(gone) < len(stack):
+            here = _without(stack, gone, order)
+        if here is None:  # read the stack whole
+            here = [u for u in stack if u.id not in changed]
+        if 8 * len(arrivals) < len(here):  # each goes where the order puts it
+            for unit in arrivals:
+                insort_left(here, unit, key=order)
+        elif arrivals:  # (what stayed is in order already)
+            here.extend(arrivals)
+            here.sort(key=order)
+        if here:
+            by_hex[h] = tuple(here)
+        else:
+            by_hex.pop(h, None)
+    after.__dict__["_by_hex"] = by_hex
 
 
 @caches.derived(maxsize=4096)

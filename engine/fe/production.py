@@ -157,6 +157,14 @@ def scheduled(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
     return slots
 
 
+@caches.by_identity(maxsize=8, identity=1)
+def slots_of(schedule: Sequence[Batch], turn: int) -> dict[str, int]:
+    """`scheduled`, kept per schedule (by identity: an empire's schedule is the scenario's
+    own tuple) and turn, for the checks of a turn's build orders, one order at a time:
+    each reads the same slots. Not to be mutated."""
+    return scheduled(schedule, turn)
+
+
 def schedule_label(schedule: Sequence[Batch], turn: int) -> str:
     """Which schedule a turn uses, in words: "the Fall Y168 schedule" or "no schedule yet"."""
     chosen = schedule_batch(schedule, turn)
@@ -322,7 +330,7 @@ def _check_builds(
     options: ProductionOptions,
     plan: _Plan,
 ) -> None:
-    slots = scheduled(schedule, turn)
+    slots = slots_of(schedule, turn)
     used_schedule = schedule_label(schedule, turn)
     sites = build_sites(galaxy, board, empire, shipyards)
     used: dict[str, int] = {}

@@ -82,7 +82,7 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
     options = yard.production_options(state)
     problems = yard.check(state, empire, production.ProductionOrders(builds=(build,)))
     slot = order.instead_of or order.cls
-    slots = production.scheduled(schedule, state.turn)
+    slots = production.slots_of(schedule, state.turn)
     filled = yard.used(state, empire, f"slot {slot}")
     if slot in slots and filled + 1 > slots[slot]:
         text = (

@@ -26,6 +26,8 @@ from bisect import bisect_left
 
 import msgspec
 
+from engine.core import caches
+from engine.core.errors import NotPending
 from engine.core.ruleset import Seat, Violation
 from engine.fe import production, repair, rule_options
 from engine.fe.economics import fmt_ep
@@ -33,6 +35,7 @@ from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.oob import Batch
+from engine.fe.scenario import find_scenario
 from engine.fe.steps import base
 from engine.fe.supply import supply_grid
 
@@ -83,7 +86,18 @@ def production_options(state: FeState) -> production.ProductionOptions:
 
 def schedule(state: FeState, empire: str) -> tuple[Batch, ...]:
     """``empire``'s production schedule from its scenario set-up (none if it has no set-up)."""
-    setup = base.empire_setup(state, empire)
+    return _schedule(state.scenario, empire)
+
+
+@caches.derived(maxsize=64)
+def _schedule(scenario_id: str, empire: str) -> tuple[Batch, ...]:
+    """`schedule` by the scenario's id: read from the shipped scenario once per empire (a
+    build order asks three times), the same tuple each time (`production._planned` keys on
+    it). An unknown scenario raises as `base.scenario` does, and is not remembered."""
+    found = find_scenario(scenario_id)
+    if found is None:
+        raise NotPending(f"unknown scenario {scenario_id!r}")
+    setup = found.setup.empire(empire) if found.setup is not None else None
     return setup.production if setup is not None else ()
 
 

@@ -11,18 +11,22 @@ fresh computation that shares no object or index with them.
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_views, rule_options
+from engine.fe import blocking, board_update, board_views, rule_options
+from engine.fe import forces as forces_module
 from engine.fe.forces import OFF_MAP, Board, Forces, Unit
 from engine.fe.galaxy import Galaxy, load_galaxy
 from engine.fe.model import FeState
-from tests.engine.fe.helpers import start
+from tests.engine.fe.helpers import fresh, start
 
 CHANGES = 30
+
+_ID = attrgetter("id")
 
 
 def _galaxy() -> Galaxy:
@@ -323,3 +327,102 @@ def test_option_values_remembered_per_options_tuple_match_a_fresh_reading() -> N
         assert list(got.items()) == list(fresh.items())
         got[specs[0].id] = "mutated"
         assert rule_options.values(changed) == fresh
+
+
+def _run_change(state: FeState, rng: random.Random, serial: int) -> list[Unit]:
+    """One change of a packet's kind: a fleet set up out of the stack of units off the map,
+    a unit built, a stack moved, a ship captured (same id), crippled or taken off the map."""
+    board = state.board
+    waiting = board.at(OFF_MAP)
+    on_map = [u for u in board.units if u.hex != OFF_MAP]
+    kind = rng.randrange(6)
+    if kind == 0 and waiting:  # a fleet set up: a run of one empire's waiting units
+        first = rng.randrange(len(waiting))
+        empire = waiting[first].empire
+        run = [u for u in waiting[first : first + rng.randint(1, 20)] if u.empire == empire]
+        to = rng.choice(on_map).hex if on_map else 101
+        return [msgspec.structs.replace(u, hex=to) for u in run]
+    if kind == 1 or not on_map:  # a build, where units stand or off the map
+        empire = rng.choice(EMPIRES)
+        where = rng.choice(on_map).hex if on_map and rng.random() < 0.8 else OFF_MAP
+        return [Unit(f"{empire}-7{serial:03d}", empire, "CA", where)]
+    unit = rng.choice(on_map)
+    if kind == 2:  # a stack moves
+        to = rng.choice(on_map).hex
+        return [msgspec.structs.replace(u, hex=to) for u in board.at(unit.hex)][:12]
+    if kind == 3:
+        other = rng.choice([e for e in EMPIRES if e != unit.empire])
+        return [msgspec.structs.replace(unit, empire=other)]
+    if kind == 4:
+        return [msgspec.structs.replace(unit, crippled=not unit.crippled)]
+    return [msgspec.structs.replace(unit, hex=OFF_MAP)]
+
+
+@pytest.mark.parametrize(("seed", "under_way"), [(4, False), (5, False), (6, True), (7, True)])
+def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
+    seed: int, under_way: bool
+) -> None:
+    """A packet's builds and placements make a board each, and most are never asked for
+    their unit index: each carries the index it started from and the units changed since
+    (`forces.carry_unit_index`), and the hex index with the stacks units left found by
+    bisection. Runs of random changes, from a set-up's start (every unit off the map) and
+    from a game under way: each board, asked now, later or never before the run's end, has
+    the indexes of a fresh board of its units; the runs do get carried, and cut at the
+    limit."""
+    rng = random.Random(seed)
+    state = start() if under_way else fresh()
+    board = state.board
+    board.unit(board.units[0].id)
+    board.at(OFF_MAP)
+    kept: list[Board] = []
+    carried = cut = 0
+    for number in range(150):
+        units = _run_change(state, rng, number)
+        state = state.with_units(units)
+        board = state.board
+        assert board == _full(state, board).board, f"change {number}: the board"
+        carried += forces_module._ID_CARRY in board.__dict__
+        cut += "_by_id" in board.__dict__  # (past the limit)
+        if rng.random() < 0.1:  # asked now: the runs start again here
+            assert _held(board) == _indexes(board), f"change {number}: the indexes"
+        elif rng.random() < 0.3:  # asked after later boards were made from it
+            kept.append(board)
+        if number % 40 == 39:  # a supply check reads the occupancy index
+            assert blocking.board_index(_galaxy(), board) == _fresh_board_index(board)
+    rng.shuffle(kept)
+    for number, board in enumerate(kept):
+        assert _held(board) == _indexes(board), f"kept board {number}: the indexes"
+    assert _held(state.board) == _indexes(state.board), "the last board's indexes"
+    assert carried > 75, "the boards hardly ever carried the unit index unmade"
+    assert under_way or cut > 0, "no run of set-ups reached the limit"
+
+
+def test_a_unit_leaving_a_stack_out_of_order_is_found_by_reading_the_stack() -> None:
+    """`forces.carry_hex_index` finds a unit leaving a stack by bisection in the order the
+    stacks are said to be in; a stack not in that order is read whole, and the index is
+    still that of a fresh board."""
+    state = fresh()
+    board = Board(tuple(reversed(state.board.units)))  # every stack in reverse id order
+    stack = board.at(OFF_MAP)
+    assert len(stack) > forces_module.BISECT_FACTOR
+    leaving = msgspec.structs.replace(stack[len(stack) // 3], hex=101)
+    after = Board(tuple(leaving if u.id == leaving.id else u for u in board.units))
+    forces_module.carry_hex_index(board, after, {leaving.id: leaving}, _ID, (board._by_id, {}))
+    fresh_after = Board(after.units)
+    assert after._by_hex == fresh_after._by_hex
+    assert after._by_hex[OFF_MAP] == tuple(u for u in stack if u.id != leaving.id)
+
+
+def test_a_board_with_the_same_units_shares_a_unit_index_not_made_yet() -> None:
+    """`share_unit_views` hands on the carried unit index of a board that never made its
+    own: the board a fleet's release makes (same units) reads the same units by id."""
+    state = fresh()
+    state.board.unit(state.board.units[0].id)
+    waiting = state.board.at(OFF_MAP)
+    state = state.with_units([msgspec.structs.replace(waiting[0], hex=101)])
+    board = state.board
+    assert forces_module._ID_CARRY in board.__dict__ and "_by_id" not in board.__dict__
+    released = msgspec.structs.replace(board, released=(("LYR", "Home Fleet"),))
+    board_update.share_unit_views(board, released)
+    assert forces_module._ID_CARRY in released.__dict__
+    assert released._by_id == Board(board.units)._by_id == board._by_id

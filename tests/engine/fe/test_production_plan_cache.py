@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from engine.core import caches
+from engine.core.errors import NotPending
 from engine.core.ruleset import Violation
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import load_galaxy
@@ -20,8 +22,11 @@ from engine.fe.production import (
     check_builds,
     production_changes,
     scheduled,
+    slots_of,
 )
 from engine.fe.scenario import find_scenario
+from engine.fe.steps import yard
+from tests.engine.fe.helpers import start
 
 GALAXY = load_galaxy()
 CAPITAL = 1411
@@ -120,3 +125,30 @@ def test_the_check_and_the_build_on_one_board_share_one_plan() -> None:
     other = Board(units=(Unit("KLI-0001", "KLI", "SB", CAPITAL),), owners=((CAPITAL, "KZI"),))
     refused = _lines(check_builds(GALAXY, other, "KLI", 1, 10**9, SCHEDULE, orders))
     assert refused and "may not appear in 1411" in refused[0][0]
+
+
+def test_remembered_slots_and_schedules_answer_as_fresh_ones() -> None:
+    """`slots_of` (per schedule object and turn) and the build steps' schedule per scenario
+    and empire (`engine.fe.steps.yard.schedule`) give what a fresh reading gives, for every
+    empire and turn of The Wind, asked twice (the second answer remembered); the schedule
+    is the scenario's own tuple (the plan cache keys on it); an unknown scenario is
+    refused, and asked again refused again."""
+    state = start()
+    scenario = find_scenario("the-wind")
+    assert scenario is not None and scenario.setup is not None
+    seen_slots = 0
+    for empire in ("FED", "HYD", "KLI", "KZI", "LYR", "ROM"):
+        setup = scenario.setup.empire(empire)
+        expected = setup.production if setup is not None else ()
+        for _ in range(2):
+            got = yard.schedule(state, empire)
+            assert got == expected and (setup is None or got is setup.production), empire
+        for turn in range(1, 16):
+            for _ in range(2):
+                assert slots_of(got, turn) == scheduled(expected, turn), (empire, turn)
+            seen_slots += bool(scheduled(expected, turn))
+    assert seen_slots > 20, "hardly any turn has slots"
+    unknown = msgspec.structs.replace(state, scenario="no-such-scenario")
+    for _ in range(2):
+        with pytest.raises(NotPending):
+            yard.schedule(unknown, "KLI")
