@@ -98,11 +98,13 @@ def take_many(replica: Reader, items: Sequence[Received], now: str) -> list[Outc
     whole batch rolls back and the error propagates: nothing of it is stored and nothing marked
     read, so the transport offers every item again.
 
-    The items first go in under one savepoint for the lot, not one each (two statements per
-    item saved: an item that raises is rare). When one does raise, that pass is rolled back
-    and the batch taken in again with a savepoint per item, the failed item recorded with the
-    error it raised, not run again; so the batch ends exactly as one savepoint per item from
-    the start would leave it, and a batch whose items all raise costs two passes, no more.
+    The items first go in under one savepoint for the lot, not one each: SQLite keeps the
+    pages a savepoint's statements change in a temporary journal file, and a savepoint per item
+    wrote some 6,700 of them per 1,000 chat packets, while an item that raises is rare. When one
+    does raise, that pass is rolled back and the batch taken in again with a savepoint per
+    item, the failed item recorded with the error it raised, not run again; so the batch ends
+    exactly as one savepoint per item from the start would leave it, and a batch whose items
+    all raise costs two passes, no more.
 
     Of an item with ``alternatives`` (other decoded copies of one email) the copy `pick_copy`
     picks is taken in, checked once: the check that picked it is the one that counts.
