@@ -45,6 +45,7 @@ from mail.imaperrors import FetchError
 from mail.imaperrors import error_text as _text
 from mail.imaperrors import explain as _explain
 from mail.imaperrors import is_temporary as _temporary
+from mail.imapfetch import whole_messages
 from mail.imapmarks import marks_packet
 from mail.mime import (
     ARMOR_BEGIN,
@@ -249,16 +250,17 @@ class ImapFolder:
         return sorted(wanted)
 
     def bodies(self, uids: Sequence[int]) -> list[FoundMail]:
-        """``uids`` downloaded whole by one FETCH (``BODY.PEEK[]``: nothing is marked read);
-        a message expunged meanwhile by another client is left out."""
+        """``uids`` downloaded whole by one FETCH (``BODY.PEEK[]``: nothing is marked read;
+        the answer read by `mail.imapfetch`); a message expunged meanwhile by another client
+        is left out."""
         if not uids:
             return []
         with self._guard("downloading packet mail from"):
-            bodies = self._client.fetch(list(uids), [b"BODY.PEEK[]"])
+            bodies = whole_messages(self._client, uids)
         mails: list[FoundMail] = []
         for uid in uids:
-            raw = bodies.get(uid, {}).get(b"BODY[]")
-            if isinstance(raw, bytes):
+            raw = bodies.get(uid)
+            if raw is not None:
                 mails.append(FoundMail(uid=uid, ref=self.ref(uid), raw=raw))
         return mails
 

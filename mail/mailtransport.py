@@ -36,6 +36,9 @@ T = TypeVar("T")
 
 POLL_SECONDS = 120.0
 """How often a server without IDLE is asked for new mail while watching."""
+FIRST_BATCH = 20
+"""UIDs of a fetch's first batch: fewer than the others (`mail.imap.FETCH_BATCH`), so that
+taking packets in starts as soon as a few are read, the rest downloading meanwhile."""
 
 
 def _utc_now() -> datetime:
@@ -348,11 +351,12 @@ class MailTransport:
 async def _batches(
     transport: MailTransport, uidvalidity: int, uids: list[int]
 ) -> AsyncIterator[list[IncomingPacket]]:
-    """``uids`` downloaded and read by `imap.FETCH_BATCH`, each batch asked of the worker
-    before the one before it is handed to the caller, so that the two overlap."""
-    chunks = [
-        uids[start : start + imap.FETCH_BATCH] for start in range(0, len(uids), imap.FETCH_BATCH)
-    ]
+    """``uids`` downloaded and read by `imap.FETCH_BATCH` (the first batch `FIRST_BATCH`),
+    each batch asked of the worker before the one before it is handed to the caller, so that
+    the two overlap."""
+    first, size = min(FIRST_BATCH, imap.FETCH_BATCH), imap.FETCH_BATCH
+    chunks = [uids[:first]] if uids else []
+    chunks.extend(uids[start : start + size] for start in range(first, len(uids), size))
     pending = (
         transport._submit(transport._download_blocking, uidvalidity, chunks[0]) if chunks else None
     )

@@ -108,10 +108,14 @@ def pick(store: Store, data: bytes, alternatives: Sequence[bytes]) -> Checked:
 
 def verified_before(store: Store, data: bytes, envelope: Envelope) -> VerifiedPacket | None:
     """``data`` as a verified packet, without a signature check, when these exact bytes are a
-    packet of a chain or of the buffer here (both were verified when they came in)."""
+    packet of a chain or of the buffer here (both were verified when they came in).
+
+    The chain is searched only for a body placed at or before its game's head: a packet's id
+    is the hash of its body, which names its game and position, and a chain holds packets up
+    to its head only; so the usual new packet, past the head, costs no look-up."""
     pid = packet_id(envelope.body)
     public: bytes | None = None
-    stored = store_games.packet_by_id(store, pid)
+    stored = None if _past_head(store, envelope.body) else store_games.packet_by_id(store, pid)
     if stored is not None and stored[3] == data:
         game_id, _, seat, _ = stored
         public = envelope.public_key or store_keys.seat_key(store, game_id, seat)
@@ -120,6 +124,29 @@ def verified_before(store: Store, data: bytes, envelope: Envelope) -> VerifiedPa
         if held is not None and held[0] == data:
             public = held[1]
     return None if public is None else rebuild(data, envelope, public)
+
+
+class _Position(msgspec.Struct):
+    """The game and position a packet body names (its other fields skipped unread)."""
+
+    game_id: bytes
+    seq: int
+
+
+_POSITION = msgspec.msgpack.Decoder(_Position)
+
+
+def _past_head(store: Store, body: bytes) -> bool:
+    """Whether a body (unverified) names a position past its game's head, or a game this home
+    does not hold: then no stored packet has this body (the only writer of packets,
+    `saves.ledger.store_applied`, moves the head to each one it stores). False when the body
+    does not even decode: the caller then looks, as for any other."""
+    try:
+        where = _POSITION.decode(body)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return False
+    head = store_games.head(store, where.game_id)
+    return head is None or where.seq > head.seq
 
 
 def rebuild(data: bytes, envelope: Envelope, public: bytes) -> VerifiedPacket | None:

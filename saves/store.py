@@ -361,17 +361,18 @@ class Store:
         self.db.execute("COMMIT")
 
     @contextmanager
-    def savepoint(self) -> Iterator[None]:
+    def savepoint(self, name: str = "item") -> Iterator[None]:
         """Run a block under a savepoint of the open transaction: an exception undoes only the
-        block's changes (and goes on), so one bad item leaves the others of a batch alone."""
-        self.db.execute("SAVEPOINT item")
+        block's changes (and goes on), so one bad item leaves the others of a batch alone.
+        ``name`` (an SQL name, never input) tells nested savepoints apart."""
+        self.db.execute(f"SAVEPOINT {name}")
         deferred = None if self.deferred is None else dict(self.deferred)
         moves = None if self.moves is None else dict(self.moves)
         try:
             yield
         except BaseException:
-            self.db.execute("ROLLBACK TO item")
-            self.db.execute("RELEASE item")
+            self.db.execute(f"ROLLBACK TO {name}")
+            self.db.execute(f"RELEASE {name}")
             if self.memo is not None:
                 self.memo.rolled_back()
             if deferred is not None and self.deferred is not None:
@@ -382,7 +383,7 @@ class Store:
                 self.moves.clear()
                 self.moves.update(moves)
             raise
-        self.db.execute("RELEASE item")
+        self.db.execute(f"RELEASE {name}")
 
     @contextmanager
     def unflushed(self) -> Iterator[None]:

@@ -17,8 +17,8 @@ from imapclient import IMAPClient
 
 from engine.core.packets import VerifiedPacket
 from mail.accounts import MailConfig, SmtpConfig
-from mail.imap import ImapFolder
-from mail.mailtransport import MailTransport
+from mail.imap import FETCH_BATCH, ImapFolder
+from mail.mailtransport import FIRST_BATCH, MailTransport
 from tests.mail.servers import MailStack
 from tests.mail.test_imap import (  # noqa: F401  (fixtures)
     PASSWORD_ENV,
@@ -31,6 +31,7 @@ from tests.mail.test_imap import (  # noqa: F401  (fixtures)
     packet,
     packet_mail,
     password,
+    tiny_packet_mail,
 )
 
 
@@ -152,21 +153,20 @@ def test_a_flood_of_other_mail_is_judged_by_structure_and_never_downloaded(
     flood = [foreign_mail(str(n), attachment=b"%PDF" * 50) for n in range(150)]
     deliver(admin, box, *flood[:75], packet_mail(mail_stack, packet, "in the middle"), *flood[75:])
     sent = commands(folder)
-    fetched: list[bytes] = []
-    client = folder._client
-    fetch = client.fetch
+    lines: list[bytes] = []
+    imap = folder._client._imap
+    send = imap.send
 
-    def recording(uids: list[int], items: list[bytes]) -> object:
-        fetched.extend(items)
-        if b"BODY.PEEK[]" in items:
-            assert len(uids) == 1  # only the packet mail is downloaded whole
-        return fetch(uids, items)
+    def recording(data: bytes) -> None:
+        lines.append(bytes(data))
+        send(data)
 
-    client.fetch = recording
+    imap.send = recording
     found, _ = folder.fetch_new("", set())
     assert [mail.uid for mail in found] == [76]
-    assert fetched.count(b"BODY.PEEK[]") == 1
-    assert b"BODYSTRUCTURE" in fetched  # the others were judged by their structure
+    downloads = [line for line in lines if b"BODY.PEEK[]" in line]
+    assert len(downloads) == 1 and downloads[0].endswith(b" UID FETCH 76 (BODY.PEEK[])\r\n")
+    assert any(b"BODYSTRUCTURE" in line for line in lines)  # the others judged by structure
     assert sent.count(b"UID FETCH") == 3  # two structure batches of 100 and 50, one download
 
 
@@ -227,3 +227,24 @@ def test_seen_mail_is_looked_up_for_new_uids_only_on_one_reused_thread(
 
     assert asyncio.run(rounds()) == [3, 0, 0, 0, 0, 1]
     assert len(set(threads)) == 1
+
+
+def test_a_fetch_streams_a_small_first_batch_then_full_ones(
+    mail_stack: MailStack,
+    admin: IMAPClient,  # noqa: F811
+    box: str,  # noqa: F811
+) -> None:
+    """The first batch is small, so taking packets in starts early; the rest come by
+    `mail.imap.FETCH_BATCH`, each downloaded while the one before is taken in."""
+    admin.multiappend(box, [tiny_packet_mail(n) for n in range(250)])
+    mail = transport(mail_stack, box)
+
+    async def sizes() -> list[int]:
+        _, batches = await mail.fetch_stream("", Asked(set()))
+        got = [len(batch) async for batch in batches]
+        await mail.close()
+        return got
+
+    assert FIRST_BATCH < FETCH_BATCH
+    first = FIRST_BATCH
+    assert asyncio.run(sizes()) == [first, 100, 100, 250 - first - 200]

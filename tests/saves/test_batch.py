@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import pytest
 
 from mail.sync import pull
 from mail.transport import IncomingPacket, TransportError
-from saves import ledger, outbox
+from saves import inbox, ledger, outbox
 from saves.inbox import Received
 from saves.store import Store
 from tests.saves.conftest import Player, now
@@ -209,6 +210,68 @@ def test_one_item_that_fails_mid_batch_is_refused_alone(
     assert len(seen) == CHATS  # every item is read, the failed one too
     bob.reopen()
     assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
+
+
+@pytest.mark.parametrize("failing", ["first", "last", "all"])
+def test_a_batch_runs_without_a_savepoint_per_item_and_twice_at_most_when_one_raises(
+    bob: Player,
+    waiting: tuple[bytes, int, list[Received]],
+    monkeypatch: pytest.MonkeyPatch,
+    failing: str,
+) -> None:
+    """Items go in under one savepoint for the batch; when one raises, that pass is undone
+    and the batch taken in item by item, the failed item recorded with its error and not run
+    again: every item runs at most twice, even when every one of them raises."""
+    game_id, head, batch = waiting
+    broken = {"first": {0}, "last": {CHATS - 1}, "all": set(range(CHATS))}[failing]
+    real = inbox.receive
+    runs: Counter[bytes] = Counter()
+
+    def receive(replica: object, data: bytes, *args: object, **kwargs: object) -> object:
+        runs[data] += 1
+        if batch.index(next(item for item in batch if item.data == data)) in broken:
+            raise OSError("this item cannot be stored")
+        return real(replica, data, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(inbox, "receive", receive)
+    ran = bob.replica.store
+    savepoints: list[str] = []
+    ran.db.set_trace_callback(lambda sql: savepoints.append(sql) if "SAVEPOINT" in sql else None)
+    outcomes = bob.replica.receive_many(batch, now="t")
+    ran.db.set_trace_callback(None)
+    assert max(runs.values()) <= 2 and sum(runs.values()) <= 2 * CHATS
+    assert all(runs[batch[index].data] == 1 for index in broken)  # never run again
+    assert savepoints[0] == "SAVEPOINT batch"
+    assert savepoints.count("SAVEPOINT item") == CHATS - 1  # the retry's items, the failed one not
+    statuses = [o.status for o in outcomes]
+    assert all(statuses[index] == "rejected" for index in broken)
+    assert all("OSError: this item cannot be stored" in outcomes[i].detail for i in broken)
+    if failing == "last":
+        assert statuses[:-1] == ["applied"] * (CHATS - 1)
+        assert bob.row(game_id).head_seq == head + CHATS - 1
+    elif failing == "first":
+        assert set(statuses[1:]) == {"buffered"}  # they wait for the packet that failed
+        assert bob.row(game_id).head_seq == head
+    assert bob.count("rejected") == len(broken)
+    seen = bob.replica.store.one(
+        "SELECT COUNT(*) FROM transport_seen WHERE transport = ?", (TRANSPORT,)
+    )
+    assert seen == (CHATS,)
+    bob.reopen()
+    assert bob.replica.verify(game_id) == bob.row(game_id).state_hash
+
+
+def test_a_batch_with_no_failure_takes_no_savepoint_per_item(
+    bob: Player, waiting: tuple[bytes, int, list[Received]]
+) -> None:
+    _, _, batch = waiting
+    store = bob.replica.store
+    savepoints: list[str] = []
+    store.db.set_trace_callback(lambda sql: savepoints.append(sql) if "SAVEPOINT" in sql else None)
+    outcomes = bob.replica.receive_many(batch, now="t")
+    store.db.set_trace_callback(None)
+    assert [o.status for o in outcomes] == ["applied"] * CHATS
+    assert savepoints == ["SAVEPOINT batch"]
 
 
 def test_a_flood_of_garbage_around_the_packets_goes_in_by_one_commit(
