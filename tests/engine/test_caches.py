@@ -337,6 +337,7 @@ EXPECTED = {
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.steps.supply._hexes_by_empire": "by_identity",
     "engine.fe.units.load_units": "static",
+    "engine.fe.model._order_decoder": "static",
 }
 
 
