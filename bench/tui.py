@@ -20,8 +20,9 @@ peak memory (``VmHWM``) at that moment:
   (r) the same, until the games list has been painted with its rows (the engine imported,
       every game's state read): what a player waits for before choosing a game;
   (c) ``hexpost play wind``: the same, until the game screen has been painted with The Wind's
-      game loaded (the map with every stack, the side panel; the checklist and the log are
-      hidden at 80x24 and built and filled after that paint).
+      game loaded (the map with every stack, scrolled to the player's first stack: the paint
+      must show the cursor's hex; the side panel; the checklist, the log and the closed orders
+      panel are hidden at 80x24 and built and filled after that paint).
 
 With ``--game-only`` only (a) and (c) are timed. The figure of issue 16 is c/a, in CPU time
 (on this shared machine a wall clock measures the other processes too): the bare app and the
@@ -112,13 +113,28 @@ home, wait_for, game = sys.argv[1], sys.argv[2], sys.argv[3:]
 def painted_enough(screen):
     name = type(screen).__name__
     if wait_for == "game":
-        return name == "GameScreen" and screen.data is not None
+        return name == "GameScreen" and screen.data is not None and cursor_shown(screen)
     if wait_for == "rows":
         # Imported here only: (c) must not pay for a table its screen does not show.
         from textual.widgets import DataTable
 
         return name == "GamesScreen" and screen.query_one(DataTable).row_count > 0
     return name == "GamesScreen"
+
+
+def cursor_shown(screen):
+    # Whether the map shows its cursor's hex box whole, below and right of the pinned
+    # labels: the game opens on the player's first stack, and a paint of the map's top left
+    # corner before it scrolls there is not yet what the player came for.
+    from tui.mapgeom import HEADER_LINES, LABEL_WIDTH
+
+    hexmap = screen.query_one("#map")
+    line, x = hexmap.frame.origin(hexmap.cursor)
+    shape = hexmap.frame.shape
+    left, top = hexmap.scroll_offset
+    width, height = hexmap.scrollable_content_region.size
+    across = left + LABEL_WIDTH <= x and x + shape.width <= left + width
+    return across and top + HEADER_LINES <= line and line + shape.height <= top + height
 
 
 def run(self, **_ignored):

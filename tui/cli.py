@@ -12,10 +12,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from engine.core.errors import HexpostError
-from tui.design_cmd import add_design_parser
 
 if TYPE_CHECKING:
     from saves.home import Home
@@ -27,7 +26,52 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """The whole command line: every command with its options and help."""
+    parser, sub = _top_parser(argparse.ArgumentParser)
+    _add_app_commands(sub)
+    _add_commands(sub)
+    return parser
+
+
+class _NotTheApp(Exception):
+    """`_AppParser` met something it was not built for: the whole parser takes over."""
+
+
+class _AppParser(argparse.ArgumentParser):
+    """A parser that raises `_NotTheApp` where argparse would print an error and exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _NotTheApp(message)
+
+
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The parsed command line. Opening the app (`hexpost`, `hexpost play [GAME]`, `hexpost
+    review GAME`) is parsed by a parser that knows only those commands and the global options,
+    with neither ``-h`` nor abbreviated options: building every command's parser took some 8 ms
+    of the game screen's first paint (issue 16). Whatever that parser cannot take (another
+    command, a help option, an abbreviation, a mistake) goes to the whole parser, which parses
+    it, prints its help or says what is wrong exactly as before."""
+    app, sub = _top_parser(_AppParser, add_help=False, allow_abbrev=False)
+    _add_app_commands(sub, add_help=False)
+    try:
+        args = app.parse_args(argv)
+    except _NotTheApp:
+        pass
+    else:
+        if args.command in APP_COMMANDS:
+            return args
+    return build_parser().parse_args(argv)
+
+
+APP_COMMANDS = (None, "play", "review")
+"""The commands that open the full-screen app (None: `hexpost` alone)."""
+
+
+def _top_parser(
+    kind: type[argparse.ArgumentParser], *, add_help: bool = True, allow_abbrev: bool = True
+) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
+    """The program's parser with its global options, and its (still empty) commands."""
+    parser = kind(
         prog="hexpost",
         description=(
             "Play Federation & Empire (and later other hex-map wargames) by email: every "
@@ -35,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog="Run `hexpost` alone (or `hexpost play`) to open the full-screen app; run "
         "`hexpost demo` to watch two local players set up and play, with no account.",
+        add_help=add_help,
+        allow_abbrev=allow_abbrev,
     )
     parser.add_argument(
         "--home",
@@ -52,7 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="run this shell command and use its first output line as the passphrase",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    return parser, sub
 
+
+def _add_app_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], *, add_help: bool = True
+) -> None:
+    """The commands that open the app: ``play`` and ``review``."""
     play = sub.add_parser(
         "play",
         help="open the full-screen app (the default with no command)",
@@ -60,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         "in the terminal (80x24 is enough). s syncs; the footer shows the other keys and "
         "ctrl+p searches every action. --passphrase-env or --passphrase-command lets a sync "
         "sign automatic replies with an encrypted key.",
+        add_help=add_help,
     )
     play.add_argument("game", nargs="?", metavar="GAME", help="open this game at once")
 
@@ -70,8 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
         "what changed: starts at the first packet you have not read. right/n and left/p "
         "step, ] and [ jump a player turn, } and { a phase, home/end, g a packet number; "
         "escape goes back to the games list.",
+        add_help=add_help,
     )
     review.add_argument("game", metavar="GAME")
+
+
+def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Every other command (the ones `tui.commands` runs)."""
+    from tui.design_cmd import add_design_parser
 
     identity = sub.add_parser("identity", help="create or show this home's identity key")
     isub = identity.add_subparsers(dest="identity_command", metavar="ACTION", required=True)
@@ -430,17 +489,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--text", action="store_true", help="print the scripted demo instead of opening the app"
     )
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_arguments(argv)
     if args.command is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        parser.print_help()
+        build_parser().print_help()
         return EXIT_OK
     try:
-        if args.command in (None, "play", "review"):
+        if args.command in APP_COMMANDS:
             return play(args)
         if args.command == "demo" and not args.text and sys.stdin.isatty() and sys.stdout.isatty():
             return demo_app(args)

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from engine.core import caches
 from engine.core.errors import IllegalOrder, PacketError
 from engine.core.ruleset import OptionValue, RollRequest, Seat
 from engine.core.text import SAFE_PATTERN
@@ -528,8 +529,12 @@ _ORDER_LIST = list[Order]
 _ENCODER = msgspec.msgpack.Encoder()
 
 
-_ORDER_DECODER: msgspec.msgpack.Decoder[list[Order]] = msgspec.msgpack.Decoder(_ORDER_LIST)
-"""Built once: a decoder per call costs more than decoding a typical packet's orders."""
+@caches.static
+def _order_decoder() -> msgspec.msgpack.Decoder[list[Order]]:
+    """Built once, on the first packet's orders: a decoder per call costs more than decoding
+    a typical packet's orders, and building it (every order type's fields) cost 3-4 ms of
+    every start, which a game's first paint does not need (issue 16)."""
+    return msgspec.msgpack.Decoder(_ORDER_LIST)
 
 
 def encode_orders(orders: Sequence[Order]) -> bytes:
@@ -540,7 +545,7 @@ def encode_orders(orders: Sequence[Order]) -> bytes:
 def decode_orders(data: bytes) -> list[Order]:
     """Orders from a packet. Raises ``PacketError`` (only) on malformed or non-canonical bytes."""
     try:
-        orders = _ORDER_DECODER.decode(data)
+        orders = _order_decoder().decode(data)
     except (msgspec.MsgspecError, ValueError, TypeError, RecursionError, OverflowError) as exc:
         raise PacketError(f"orders are not readable: {exc}") from None
     if encode_orders(orders) != bytes(data):

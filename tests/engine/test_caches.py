@@ -345,6 +345,7 @@ EXPECTED = {
     "engine.fe.steps.supply._on_map": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.units.load_units": "static",
+    "engine.fe.model._order_decoder": "static",
 }
 
 

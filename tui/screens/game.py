@@ -13,7 +13,8 @@ Layout for 80x24 (the SSH case), from top to bottom::
     | footer (keys)                                                   |
 
 The orders panel (``o``, `OrdersPanel`) takes the hex details' place in the side column
-while the player writes orders: 80x24 has no room for both; ``i`` opens the ruleset's
+while the player writes orders: 80x24 has no room for both; it is mounted after the game's
+first paint, which does not show it (`tui.screens.game_orders`); ``i`` opens the ruleset's
 calculator over it (`tui.screens.calculator`; F&E's works combat damage, to plan intensities).
 Enter on the map (`HexMap.HexChosen`) tells it the chosen hex and the player's ships there,
 or adds the next hex of a move being built. Every change of the drafts is checked in a dry
@@ -50,21 +51,22 @@ from textual.widgets import Input, Static
 from engine.core.face import Board, Piece
 from tui.safe_text import safe_text
 from tui.screens.base import HexpostScreen, StatusLine
+from tui.screens.game_orders import OrdersSlot
 from tui.screens.game_panels import ROOMY, GamePanels
 from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
 from tui.screens.session import Checked, GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.startup import release_collector
-from tui.widgets.allocation_editor import AllocationEditor
 from tui.widgets.footer import KeysFooter
 from tui.widgets.hexmap import HexMap
-from tui.widgets.orders import OrdersPanel, describe
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from tui.services.show import ChecklistLine, DecisionRecord
+    from tui.widgets.allocation_editor import AllocationEditor
     from tui.widgets.checklist import ChecklistTree
+    from tui.widgets.orders import OrdersPanel
 
 NEWS_WIDTH = 120
 """Characters of one line of the arrivals notification: a toast wraps, this only caps."""
@@ -154,6 +156,8 @@ class GameScreen(HexpostScreen):
         self.board = BoardIndex(None)
         self.panels = GamePanels(self)
         """The checklist and the log under the map (`tui.screens.game_panels`)."""
+        self.orders = OrdersSlot(self)
+        """The orders panel, built after the first paint (`tui.screens.game_orders`)."""
         self._verdict: tuple[list[dict[str, Any]], bool] | None = None
         """The last dry run's drafts and whether the engine took them."""
 
@@ -164,7 +168,7 @@ class GameScreen(HexpostScreen):
                 yield Static("reading the game...", id="game-status", markup=False)
                 with VerticalScroll(id="hex-scroll"):
                     yield Static("", id="hex-info", markup=False)
-                yield OrdersPanel(id="orders")
+                # The orders panel, closed, is mounted here after the first paint (`orders`).
         yield from self.panels.compose(self.app.size)  # below 120x40: built after the paint
         yield StatusLine()
         # 80 columns hold the map's keys and this screen's only without the "^p palette"
@@ -172,16 +176,15 @@ class GameScreen(HexpostScreen):
         yield KeysFooter(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(OrdersPanel).display = False
         hexmap = self.query_one(HexMap)
         hexmap.focus()
         self.watch(hexmap, "cursor", self.cursor_moved, init=False)
         self.status.busy("reading the game...")
         if self._preloaded is not None:
-            # After the first layout, as a read on the store thread would arrive: the map
-            # has its size then and centres the cursor in the same paint as the game.
+            # Shown before the first layout, so the first paint is the game: the map centres
+            # its cursor when it gets its size (`HexMap`), before that paint (issue 16).
             data, self._preloaded = self._preloaded, None
-            self.call_after_refresh(self.post_message, self.Loaded(data))
+            self.show(self.Loaded(data))
         else:
             self.reload()
 
@@ -209,8 +212,7 @@ class GameScreen(HexpostScreen):
             if start is not None:
                 hexmap.goto(start)
             self.call_after_refresh(release_collector)  # the game is on the screen
-            # The orders panel's unit list and text field, left out of that paint.
-            self.call_after_refresh(self.query_one(OrdersPanel).build_fields)
+            self.orders.build_later()  # the orders panel, left out of that paint
         status = status_lines(record)
         if record.claim:  # a late claim still open (`saves.claims`)
             status.append(safe_text(record.claim))
@@ -221,7 +223,6 @@ class GameScreen(HexpostScreen):
         self.panels.load(record.checklist or (), data.events)
         self.show_hex(hexmap.cursor)
         owed = record.owed_step
-        panel = self.query_one(OrdersPanel)
         secret = owed is not None and record.pending[0].kind == "secret"
         ruleset = record.ruleset.partition("/")[0]
         fields = form_fields(ruleset)  # the ruleset's say on its forms' fields
@@ -230,7 +231,7 @@ class GameScreen(HexpostScreen):
             if record.board is not None
             else []
         )
-        panel.set_step(
+        self.orders.set_step(
             owed,
             record.choices,
             own=data.step_orders,
@@ -240,7 +241,8 @@ class GameScreen(HexpostScreen):
             sides=mine,
             waiting=waiting_pieces(record.board, record.my_seat),
         )
-        if panel.items and not first:
+        panel = self.orders.panel
+        if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
         if self.status.text.startswith("reading"):
             self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
@@ -314,8 +316,8 @@ class GameScreen(HexpostScreen):
     # --- orders --------------------------------------------------------------------------------
 
     @on(HexMap.HexChosen)
-    def hex_chosen(self, message: HexMap.HexChosen) -> None:
-        panel = self.query_one(OrdersPanel)
+    async def hex_chosen(self, message: HexMap.HexChosen) -> None:
+        panel = await self.orders.build()
         if panel.building:
             panel.add_path_hex(message.hex_id)
             return
@@ -324,27 +326,26 @@ class GameScreen(HexpostScreen):
         if ships:
             self.status.say(f"{message.hex_id:04d} chosen, {len(ships)} ships: o, then m moves")
 
-    @on(OrdersPanel.MoveStarted)
-    def move_started(self) -> None:
+    # The orders panel's messages are handled by name, not with ``@on``: its module is
+    # imported when the panel is built, after the first paint.
+
+    def on_map_orders_move_started(self) -> None:
         self.query_one(HexMap).focus()
         self.status.say("move: cursor to the next hex, Enter; Enter again or Escape ends")
 
-    @on(OrdersPanel.MoveEnded)
-    def move_ended(self) -> None:
-        panel = self.query_one(OrdersPanel)
+    def on_map_orders_move_ended(self) -> None:
+        panel = self.orders.built()
         if panel.display:
             panel.focus()
 
-    @on(OrdersPanel.DraftChanged)
-    def draft_changed(self, message: OrdersPanel.DraftChanged) -> None:
+    def on_orders_panel_draft_changed(self, message: OrdersPanel.DraftChanged) -> None:
         if message.items:
-            self.query_one(OrdersPanel).show_check(True, "checking...")
+            self.orders.built().show_check(True, "checking...")
             self.check_orders(message.items)
         else:
             self.query_one(HexMap).show_plan(None)
 
-    @on(AllocationEditor.MenuWanted)
-    def menu_wanted(self, message: AllocationEditor.MenuWanted) -> None:
+    def on_allocation_editor_menu_wanted(self, message: AllocationEditor.MenuWanted) -> None:
         """The allocation editor's next menu, read from the rules on the store thread."""
         self.read_menu(message.editor, message.order, message.chosen)
 
@@ -363,7 +364,7 @@ class GameScreen(HexpostScreen):
 
     @on(OrdersChecked)
     def orders_checked(self, message: OrdersChecked) -> None:
-        panel = self.query_one(OrdersPanel)
+        panel = self.orders.built()
         if message.result.locked:  # the drafts stay; the passphrase, then the same send
             panel.show_check(False, message.result.text)
             ask_passphrase(self, "sign these orders", lambda: self.send_orders(message.items))
@@ -379,8 +380,7 @@ class GameScreen(HexpostScreen):
                 self.query_one(HexMap).show_plan(message.plan)  # the what-if, before signing
             panel.show_check(message.result.ok, message.result.text)
 
-    @on(OrdersPanel.SendRequested)
-    def send_requested(self, message: OrdersPanel.SendRequested) -> None:
+    def on_orders_panel_send_requested(self, message: OrdersPanel.SendRequested) -> None:
         items = message.items
         if self._verdict == (items, False):
             self.status.say("the engine refused these orders: fix them or undo (u) first")
@@ -388,11 +388,13 @@ class GameScreen(HexpostScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.query_one(OrdersPanel).show_check(True, "signing...")
+                self.orders.built().show_check(True, "signing...")
                 self.send_orders(items)
 
-        lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
         from tui.widgets.confirm import ConfirmDialog
+        from tui.widgets.order_text import describe
+
+        lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
 
         self.app.push_screen(ConfirmDialog("Sign and queue these orders?", lines), answered)
 
@@ -461,8 +463,8 @@ class GameScreen(HexpostScreen):
         self.reload()
 
     def action_back(self) -> None:
-        panel = self.query_one(OrdersPanel)
-        if panel.building:
+        panel = self.orders.panel
+        if panel is not None and panel.building:
             panel.end_move()  # Escape while building a move ends the move, not the game
             return
         self.app.pop_screen()
@@ -503,10 +505,10 @@ class GameScreen(HexpostScreen):
         if result.sent:
             self.reload()
 
-    def action_orders(self) -> None:
+    async def action_orders(self) -> None:
         """Closed: show the panel in place of the hex details and focus it. Open but not
         focused: focus it. Focused: give the hex details back and the keys to the map."""
-        panel = self.query_one(OrdersPanel)
+        panel = await self.orders.build()
         details = self.query_one("#hex-scroll")
         if not panel.display:
             details.display = False

@@ -124,6 +124,8 @@ class HexMap(ScrollView, can_focus=True):
 
     _sized = False
     """Whether the map has had a real size yet (its first one centres the cursor)."""
+    _centre_due = False
+    """A new sheet was shown: centre the cursor at the next layout that can scroll the map."""
 
     # Only Enter shows in the footer: 80 columns cannot hold the map's keys and the screen's
     # ones, and the arrows need no telling. `?` and the palette list the rest.
@@ -251,6 +253,7 @@ class HexMap(ScrollView, can_focus=True):
         self._frames.clear()
         start = cursor if cursor is not None else start_hex(index, board)
         self.virtual_size = Size(self.frame.width, self.frame.height)
+        self._centre_due = True
         if self.is_mounted:
             self.cursor = start
             self.call_after_refresh(self.scroll_to_cursor, center=True)
@@ -425,6 +428,22 @@ class HexMap(ScrollView, can_focus=True):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.scroll_to_cursor, center=True)
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """Textual's hook for a new size, run in the layout before its paint: a sheet shown
+        before the map had its size (or its scrollbars) is centred on the cursor here, so
+        the first paint with the sheet is already centred. The scroll asked for after the
+        refresh (`on_mount`, `on_resize`, `_use_sheet`) came a frame later: that first paint
+        showed the map's top left corner, without the cursor (issue 16)."""
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if self._centre_due and self._index is not None and self.size.area:
+            window = self.scrollable_content_region.size
+            if window.width > LABEL_WIDTH and window.height > HEADER_LINES:
+                self._centre_due = False
+                self.scroll_to_cursor(center=True)
+        return resized
 
     def on_resize(self) -> None:
         # The first real size centres the cursor: a jump made before the map had a size

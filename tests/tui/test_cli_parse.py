@@ -1,0 +1,98 @@
+"""The app's commands are parsed without building every command's parser (`tui.cli`,
+issue 16 item 5), and the command line means exactly what it meant before: each case below is
+parsed both ways, by `parse_arguments` and by the whole parser, and must agree, including
+what argparse prints and the exit code when it refuses or shows help."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+from collections.abc import Callable
+
+import pytest
+
+from tui import cli
+
+APP_LINES = [
+    [],
+    ["play"],
+    ["play", "wind"],
+    ["--home", "/tmp/h", "play", "wind"],
+    ["--home=/tmp/h", "play"],
+    ["--passphrase-env", "PW", "play", "wind"],
+    ["--passphrase-command", "pass show hexpost", "review", "wind"],
+    ["review", "wind"],
+    ["play", "--", "-odd-name"],
+]
+
+OTHER_LINES = [
+    ["games", "--json"],
+    ["show", "wind", "--json"],
+    ["design", "--help"],
+    ["identity", "create", "--name", "A", "--address", "a@example.org"],
+]
+
+REFUSED_OR_HELP = [
+    ["-h"],
+    ["--help"],
+    ["play", "-h"],
+    ["review", "--help"],
+    ["review"],  # its GAME is required
+    ["play", "a", "b"],  # one game at most
+    ["--home"],  # the folder is missing
+    ["--hom", "/tmp/h", "play"],  # an abbreviation: argparse's own rules decide
+    ["--h", "/tmp/h", "play"],  # ambiguous with --help in the whole parser
+    ["--passphrase-env", "A", "--passphrase-command", "B", "play"],  # exclusive
+    ["plya"],
+    ["--nope", "play"],
+]
+
+
+def outcome(
+    parse: Callable[[list[str]], argparse.Namespace], argv: list[str]
+) -> tuple[object, str, str]:
+    """What parsing ``argv`` gives: the namespace (or the exit code), stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            result: object = vars(parse(argv))
+        except SystemExit as stop:
+            result = ("exit", stop.code)
+    return result, out.getvalue(), err.getvalue()
+
+
+def whole(argv: list[str]) -> argparse.Namespace:
+    return cli.build_parser().parse_args(argv)
+
+
+@pytest.mark.parametrize("argv", APP_LINES + OTHER_LINES + REFUSED_OR_HELP)
+def test_the_command_line_means_what_the_whole_parser_says(argv: list[str]) -> None:
+    assert outcome(cli.parse_arguments, argv) == outcome(whole, argv)
+
+
+@pytest.mark.parametrize("argv", APP_LINES)
+def test_the_app_commands_never_build_the_whole_parser(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused() -> argparse.ArgumentParser:
+        raise AssertionError("the whole parser was built")
+
+    monkeypatch.setattr(cli, "build_parser", refused)
+    assert cli.parse_arguments(argv).command in cli.APP_COMMANDS
+
+
+@pytest.mark.parametrize("argv", OTHER_LINES + REFUSED_OR_HELP)
+def test_everything_else_goes_to_the_whole_parser(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[bool] = []
+    real = cli.build_parser
+
+    def counted() -> argparse.ArgumentParser:
+        built.append(True)
+        return real()
+
+    monkeypatch.setattr(cli, "build_parser", counted)
+    outcome(cli.parse_arguments, argv)
+    assert built == [True]

@@ -1,0 +1,145 @@
+"""The game screen's first paint is the game as the player will see it, and no more than
+that (issue 16, item 5).
+
+- A game named on the command line is shown before the screen's first layout, so no paint
+  of the screen shows it unread, and the map centres its cursor in the layout that gives it
+  its size: the first paint shows the player's stack, not the map's top left corner (which
+  the map scrolled away from a frame later, once the game had been painted).
+- The orders panel, closed at that paint, is not part of it: `OrdersSlot` mounts it after
+  the paint, hidden, told the step; or at once when the player wants it first.
+
+Each paint is observed where the bench observes it (`Screen._compositor_refresh`, a private
+API: a Textual upgrade that renames it fails here loudly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+
+from engine.core.face import Board
+from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
+from tests.tui.test_hexmap import FE_SHEET, cursor_spot
+from tests.tui.test_hexmap import tutorial as tutorial_board
+from tui.mapgeom import HEADER_LINES, LABEL_WIDTH
+from tui.screens.game import GameScreen
+from tui.screens.game_orders import OrdersSlot
+from tui.widgets.hexmap import HexMap
+from tui.widgets.orders import OrdersPanel
+
+FAR = 5215
+"""A hex far to the right and below the map's top left corner: off the first window."""
+
+
+def cursor_shown(hexmap: HexMap) -> bool:
+    """Whether the cursor's whole box is on screen, clear of the pinned labels."""
+    line, x = hexmap.frame.origin(hexmap.cursor)
+    shape = hexmap.frame.shape
+    left, top = hexmap.scroll_offset
+    width, height = hexmap.scrollable_content_region.size
+    across = left + LABEL_WIDTH <= x and x + shape.width <= left + width
+    return across and top + HEADER_LINES <= line and line + shape.height <= top + height
+
+
+@pytest.fixture
+def paints(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Any]]]:
+    """Every paint of the screen on top as (its class name, what `probe` saw then)."""
+    seen: list[tuple[str, Any]] = []
+    real = Screen._compositor_refresh
+
+    def noted(screen: Screen[Any]) -> None:
+        real(screen)
+        if screen.app.screen is screen:
+            seen.append((type(screen).__name__, probe(screen)))
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", noted)
+    yield seen
+
+
+def probe(screen: Screen[Any]) -> tuple[bool, bool, bool] | None:
+    """What a paint shows of the map and the game: (data read, cursor shown, orders panel)."""
+    maps = screen.query(HexMap)
+    if not maps:
+        return None
+    hexmap = maps.first()
+    shown = hexmap.sheet is not None and cursor_shown(hexmap)
+    data = getattr(screen, "data", None) is not None
+    return data, shown, bool(screen.query(OrdersPanel))
+
+
+class FarMapApp(App[None]):
+    """F&E's map with the tutorial's board, the cursor asked for far from the corner."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+
+    def compose(self) -> ComposeResult:
+        yield HexMap(FE_SHEET, self.board, cursor=FAR)
+
+
+async def test_the_map_is_centred_on_its_cursor_in_its_first_paint(
+    paints: list[tuple[str, Any]],
+) -> None:
+    app = FarMapApp(tutorial_board())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        assert hexmap.scroll_offset != (0, 0)  # the cursor is off the first window
+        cursor_spot(hexmap)  # drawn bracketed, whole
+    sized = [seen for _, seen in paints if seen is not None]
+    assert sized and sized[0] == (False, True, False)  # the very first paint shows it
+
+
+async def test_a_named_game_paints_once_read_and_centred(
+    tutorial: Tutorial, paints: list[tuple[str, Any]]
+) -> None:
+    app = app_for(tutorial.alice, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.data is not None
+    games = [seen for name, seen in paints if name == "GameScreen"]
+    # The first paint: the game read, its cursor shown, the closed orders panel not built.
+    assert games[0] == (True, True, False)
+    assert games[-1] == (True, True, True)  # built after it
+
+
+async def test_the_orders_panel_is_built_after_the_paint_and_told_the_step(
+    tutorial: Tutorial,
+) -> None:
+    app = app_for(tutorial.alice, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        panel = screen.query_one(OrdersPanel)
+        assert screen.orders.panel is panel and not panel.display
+        assert panel.parent is screen.query_one("#side")  # where it was composed before
+        assert panel.hint_text.startswith("1A1 takes: ")  # told the step the game owes
+
+
+async def test_o_before_the_panel_is_built_builds_it_told_the_step(
+    tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player who presses ``o`` in the frame after the game's paint, before the panel
+    was built, finds the same panel: it is built then, told the step, shown and focused."""
+    monkeypatch.setattr(OrdersSlot, "build_later", lambda slot: None)
+    app = app_for(tutorial.alice, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.orders.panel is None and not screen.query(OrdersPanel)
+        await pilot.press("o")
+        await pilot.pause()
+        panel = screen.query_one(OrdersPanel)
+        assert panel.display and panel.has_focus
+        assert not screen.query_one("#hex-scroll").display
+        assert panel.hint_text.startswith("1A1 takes: ")
+        await pilot.press("o")  # and closes as before
+        await pilot.pause()
+        assert not panel.display and screen.query_one(HexMap).has_focus
