@@ -58,6 +58,7 @@ from tui.screens.session import Checked, GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.startup import release_collector
 from tui.widgets.footer import KeysFooter
+from tui.widgets.hexdetails import HexDetails
 from tui.widgets.hexmap import HexMap
 
 if TYPE_CHECKING:
@@ -75,28 +76,6 @@ NEWS_LINES = 12
 has it all."""
 NEWS_SECONDS = 12
 """How long the arrivals notification stays; the log (``e``) keeps every event."""
-
-
-def _update_in_place(static: Static, text: str) -> None:
-    """Show ``text`` in ``static`` and lay the screen out again only if its height changes.
-
-    `Static.update` asks for a layout by default, and a layout of the game screen re-renders
-    every widget on it (the map, the footer, the scroll bars) in the key's frame, a frame or
-    two more for the scroll bars after it (issue 16). The hex details fill their scroll area
-    (``min-height: 100%`` in app.tcss), so a hex whose details fit keeps the box's height and
-    only the panel's own lines are drawn again."""
-    before = static.content_size
-    if not before.width:  # not laid out yet: nothing to compare with
-        static.update(text)
-        return
-    old = static.get_content_height(before, before, before.width)
-    static.update(text, layout=False)
-    new = static.get_content_height(before, before, before.width)
-    box = static.size.height
-    gutter = box - before.height
-    if new == old or (old + gutter < box and new + gutter <= box):
-        return  # the box keeps its height: a content shorter than the box was not its measure
-    static.refresh(layout=True)
 
 
 class GameScreen(HexpostScreen):
@@ -167,7 +146,7 @@ class GameScreen(HexpostScreen):
             with Vertical(id="side"):
                 yield Static("reading the game...", id="game-status", markup=False)
                 with VerticalScroll(id="hex-scroll"):
-                    yield Static("", id="hex-info", markup=False)
+                    yield HexDetails("", id="hex-info", markup=False)
                 # The orders panel, closed, is mounted here after the first paint (`orders`).
         yield from self.panels.compose(self.app.size)  # below 120x40: built after the paint
         yield StatusLine()
@@ -281,13 +260,13 @@ class GameScreen(HexpostScreen):
         self.show_hex(h)
 
     def show_hex(self, h: int) -> None:
-        info = self.query_one("#hex-info", Static)
+        info = self.query_one("#hex-info", HexDetails)
         if self.data is None:
             return
         if not self.board.has_board:
             info.update("this game has no map to show yet")
             return
-        _update_in_place(info, "\n".join(hex_lines(self.board, h)))
+        info.show("\n".join(hex_lines(self.board, h)))
 
     def _typed_board(self) -> Board | None:
         """The board of the game as loaded (the face's), None before it has one."""

@@ -1,0 +1,32 @@
+"""The side panel's text about the hex under the cursor, redrawn without a layout when it can.
+
+`Static.update` asks for a layout by default, and a layout of the game screen re-renders
+every widget on it (the map, the footer, the scroll bars) in the key's frame, and a frame or
+two more for the scroll bars after it (issue 16). The details fill their scroll area
+(``min-height: 100%`` in app.tcss), so a hex whose details fit keeps the box's height and
+only the panel's own lines are drawn again; a hex with more lines than the panel holds (a
+capital's fleets) still lays the screen out, so the scroll area measures it.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+
+class HexDetails(Static):
+    """A `Static` whose `show` lays out only when its height changes."""
+
+    def show(self, text: str) -> None:
+        """Show ``text``; ask for a layout only if the box's height must change."""
+        before = self.content_size
+        if not before.width:  # not laid out yet: nothing to compare with
+            self.update(text)
+            return
+        old = self.get_content_height(before, before, before.width)
+        self.update(text, layout=False)
+        new = self.get_content_height(before, before, before.width)
+        box = self.size.height
+        gutter = box - before.height
+        if new == old or (old + gutter < box and new + gutter <= box):
+            return  # the box keeps its height: content shorter than it was not its measure
+        self.refresh(layout=True)
