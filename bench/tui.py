@@ -113,28 +113,16 @@ home, wait_for, game = sys.argv[1], sys.argv[2], sys.argv[3:]
 def painted_enough(screen):
     name = type(screen).__name__
     if wait_for == "game":
-        return name == "GameScreen" and screen.data is not None and cursor_shown(screen)
+        # The game opens on the player's first stack: a paint of the map's top left corner
+        # before it scrolls there is not yet what the player came for.
+        loaded = name == "GameScreen" and screen.data is not None
+        return loaded and screen.query_one("#map").cursor_in_view()
     if wait_for == "rows":
         # Imported here only: (c) must not pay for a table its screen does not show.
         from textual.widgets import DataTable
 
         return name == "GamesScreen" and screen.query_one(DataTable).row_count > 0
     return name == "GamesScreen"
-
-
-def cursor_shown(screen):
-    # Whether the map shows its cursor's hex box whole, below and right of the pinned
-    # labels: the game opens on the player's first stack, and a paint of the map's top left
-    # corner before it scrolls there is not yet what the player came for.
-    from tui.mapgeom import HEADER_LINES, LABEL_WIDTH
-
-    hexmap = screen.query_one("#map")
-    line, x = hexmap.frame.origin(hexmap.cursor)
-    shape = hexmap.frame.shape
-    left, top = hexmap.scroll_offset
-    width, height = hexmap.scrollable_content_region.size
-    across = left + LABEL_WIDTH <= x and x + shape.width <= left + width
-    return across and top + HEADER_LINES <= line and line + shape.height <= top + height
 
 
 def run(self, **_ignored):

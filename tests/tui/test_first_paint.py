@@ -25,7 +25,6 @@ from engine.core.face import Board
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
 from tests.tui.test_hexmap import FE_SHEET, cursor_spot
 from tests.tui.test_hexmap import tutorial as tutorial_board
-from tui.mapgeom import HEADER_LINES, LABEL_WIDTH
 from tui.screens.game import GameScreen
 from tui.screens.game_orders import OrdersSlot
 from tui.widgets.hexmap import HexMap
@@ -33,16 +32,6 @@ from tui.widgets.orders import OrdersPanel
 
 FAR = 5215
 """A hex far to the right and below the map's top left corner: off the first window."""
-
-
-def cursor_shown(hexmap: HexMap) -> bool:
-    """Whether the cursor's whole box is on screen, clear of the pinned labels."""
-    line, x = hexmap.frame.origin(hexmap.cursor)
-    shape = hexmap.frame.shape
-    left, top = hexmap.scroll_offset
-    width, height = hexmap.scrollable_content_region.size
-    across = left + LABEL_WIDTH <= x and x + shape.width <= left + width
-    return across and top + HEADER_LINES <= line and line + shape.height <= top + height
 
 
 @pytest.fixture
@@ -66,7 +55,7 @@ def probe(screen: Screen[Any]) -> tuple[bool, bool, bool] | None:
     if not maps:
         return None
     hexmap = maps.first()
-    shown = hexmap.sheet is not None and cursor_shown(hexmap)
+    shown = hexmap.sheet is not None and hexmap.cursor_in_view()
     data = getattr(screen, "data", None) is not None
     return data, shown, bool(screen.query(OrdersPanel))
 

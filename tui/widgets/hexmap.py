@@ -402,6 +402,16 @@ class HexMap(ScrollView, can_focus=True):
 
     # --- following the cursor ---------------------------------------------------------------
 
+    def cursor_in_view(self) -> bool:
+        """Whether the cursor's whole box is on screen, clear of the pinned labels (what a
+        player looks for first: the app's first paint and the benches wait for it)."""
+        line, x = self.frame.origin(self.cursor)
+        shape = self.frame.shape
+        left, top = self.scroll_offset
+        width, height = self.scrollable_content_region.size
+        across = left + LABEL_WIDTH <= x and x + shape.width <= left + width
+        return across and top + HEADER_LINES <= line and line + shape.height <= top + height
+
     def scroll_to_cursor(self, *, center: bool = False) -> None:
         """Scroll (no animation: it must keep up with key repeat over SSH) so the cursor box,
         its brackets and a margin of neighbouring hexes are visible below and right of the
