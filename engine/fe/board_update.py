@@ -31,7 +31,7 @@ import msgspec
 from engine.core import caches
 from engine.fe import blocking, board_views
 from engine.fe.forces import (
-    _ID_CARRY,
+    ID_CARRY,
     PARTS,
     Board,
     Forces,
@@ -133,7 +133,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
         carry_hex_index(board, new_board, changed, _BOARD_ORDER, (priors, {}))
     galaxy = load_galaxy()
     held = caches.peek(blocking.board_index, galaxy, board)
-    if held is not None and _ID_CARRY in board.__dict__:
+    if held is not None and ID_CARRY in board.__dict__:
         # The occupancy index of the boards that follow is derived from this board's, which
         # reads this board's own unit index (`blocking.carry_index`): it is made now.
         own_unit_index(board)
@@ -175,7 +175,7 @@ def share_unit_views(before: Board, after: Board) -> None:
     if after.units != before.units:
         return
     built = before.__dict__
-    for key in ("_by_id", _ID_CARRY, "_by_hex", "_id_sorted"):
+    for key in ("_by_id", ID_CARRY, "_by_hex", "_id_sorted"):
         if key in built and key not in after.__dict__:
             after.__dict__[key] = built[key]  # never changed once built: shared as it is
     empires = caches.peek(board_views.empires_by_hex, before)

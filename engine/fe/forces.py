@@ -103,7 +103,7 @@ class Board(msgspec.Struct, frozen=True, dict=True):
     def _by_id(self) -> dict[str, Unit]:
         """Units by id, built on first use (a board is immutable); from the index of an
         earlier board and the units changed since, when `carry_unit_index` left them."""
-        carried = self.__dict__.pop(_ID_CARRY, None)
+        carried = self.__dict__.pop(ID_CARRY, None)
         if carried is not None:
             index, since = carried
             by_id = dict(index)
@@ -227,7 +227,7 @@ def units_by_hex(units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
     return _grouped_by_hex(units)
 
 
-_ID_CARRY = "_by_id_from"
+ID_CARRY = "_by_id_from"
 """The key, in a board's ``__dict__``, of a unit index not made yet (`carry_unit_index`):
 the index of an earlier board and the units changed since, by id."""
 
@@ -244,7 +244,7 @@ def unit_lookup(board: Board) -> tuple[Mapping[str, Unit], Mapping[str, Unit]]:
     by_id: dict[str, Unit] | None = built.get("_by_id")
     if by_id is not None:
         return by_id, {}
-    carried: tuple[Mapping[str, Unit], Mapping[str, Unit]] | None = built.get(_ID_CARRY)
+    carried: tuple[Mapping[str, Unit], Mapping[str, Unit]] | None = built.get(ID_CARRY)
     if carried is not None:
         return carried
     return board._by_id, {}
@@ -268,7 +268,7 @@ def carry_unit_index(before: Board, after: Board, changed: Mapping[str, Unit]) -
         index: Mapping[str, Unit] = by_id
         since: dict[str, Unit] = dict(changed)
     else:
-        carried: tuple[Mapping[str, Unit], Mapping[str, Unit]] | None = built.get(_ID_CARRY)
+        carried: tuple[Mapping[str, Unit], Mapping[str, Unit]] | None = built.get(ID_CARRY)
         if carried is None:
             return
         index, earlier = carried
@@ -278,7 +278,7 @@ def carry_unit_index(before: Board, after: Board, changed: Mapping[str, Unit]) -
         made.update(since)
         after.__dict__["_by_id"] = made
     else:
-        after.__dict__[_ID_CARRY] = (index, since)
+        after.__dict__[ID_CARRY] = (index, since)
 
 
 def carry_indexes(
@@ -288,7 +288,7 @@ def carry_indexes(
     updated for those units only: what they would be if built from ``after.units``, whose
     order is ``order`` (the key ``units`` is sorted by). The unit index is carried
     without a copy (`carry_unit_index`), the hex index with the hexes touched made anew."""
-    if "_by_id" not in before.__dict__ and _ID_CARRY not in before.__dict__:
+    if "_by_id" not in before.__dict__ and ID_CARRY not in before.__dict__:
         return
     old = unit_lookup(before)
     carry_unit_index(before, after, changed)

@@ -381,7 +381,7 @@ def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
         state = state.with_units(units)
         board = state.board
         assert board == _full(state, board).board, f"change {number}: the board"
-        carried += forces_module._ID_CARRY in board.__dict__
+        carried += forces_module.ID_CARRY in board.__dict__
         cut += "_by_id" in board.__dict__  # (past the limit)
         if rng.random() < 0.1:  # asked now: the runs start again here
             assert _held(board) == _indexes(board), f"change {number}: the indexes"
@@ -421,8 +421,8 @@ def test_a_board_with_the_same_units_shares_a_unit_index_not_made_yet() -> None:
     waiting = state.board.at(OFF_MAP)
     state = state.with_units([msgspec.structs.replace(waiting[0], hex=101)])
     board = state.board
-    assert forces_module._ID_CARRY in board.__dict__ and "_by_id" not in board.__dict__
+    assert forces_module.ID_CARRY in board.__dict__ and "_by_id" not in board.__dict__
     released = msgspec.structs.replace(board, released=(("LYR", "Home Fleet"),))
     board_update.share_unit_views(board, released)
-    assert forces_module._ID_CARRY in released.__dict__
+    assert forces_module.ID_CARRY in released.__dict__
     assert released._by_id == Board(board.units)._by_id == board._by_id

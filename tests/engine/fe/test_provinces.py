@@ -7,7 +7,8 @@ import random
 
 from engine.fe import economics, provinces
 from engine.fe.blocking import ship_empires
-from engine.fe.galaxy import Province
+from engine.fe.forces import Board
+from engine.fe.galaxy import HexId, Province
 from engine.fe.supply import supply_grid
 from tests.engine.fe.supply_boards import GALAXY, THO_ALONE, THO_CAPITAL, board, unit
 
@@ -25,31 +26,34 @@ def test_an_enemy_ship_in_any_hex_disrupts_a_province() -> None:
     assert not provinces.disrupted(board(base, wars=WAR), KZI_05, "KZI")  # not a ship
 
 
+KINDS = {"KLI": ["D7", "F5", "BATS", "D6"], "KZI": ["BC", "CL", "BATS"], "LYR": ["CA", "DD"]}
+"""The classes of the random boards' units: ships, bases and cripples of three empires."""
+
+
+def _random_board(rng: random.Random, hexes: list[HexId]) -> Board:
+    """Up to 30 units of `KINDS` in ``hexes``, some crippled; some of the three pairs at war;
+    six of the hexes given to a random owner."""
+    units = [
+        unit(f"{e}-{n}", rng.choice(KINDS[e]), rng.choice(hexes), crippled=rng.random() < 0.2)
+        for n in range(rng.randint(0, 30))
+        for e in [rng.choice(list(KINDS))]
+    ]
+    wars = tuple(p for p in (("KLI", "KZI"), ("KZI", "LYR"), ("KLI", "LYR")) if rng.random() < 0.6)
+    owners = tuple(sorted({h: rng.choice(list(KINDS)) for h in rng.sample(hexes, 6)}.items()))
+    return board(*{u.id: u for u in units}.values(), owners=owners, wars=wars)
+
+
 def test_disruption_reads_what_the_occupancy_index_reads_on_random_boards() -> None:
     """`disrupted` reads each hex's units from the board's hex index; the answer is the
     occupancy index's (`blocking.ship_empires`) for every province and empire, on random
     boards of ships, bases and cripples of three empires in and around their provinces, at
     war or not; and `economics.income` reads the owners as `Board.owner` does."""
     rng = random.Random(430)
-    kinds = {"KLI": ["D7", "F5", "BATS", "D6"], "KZI": ["BC", "CL", "BATS"], "LYR": ["CA", "DD"]}
+    kinds = KINDS
     hexes = [h for p in GALAXY.provinces if p.empire in kinds for h in p.hexes]
     checked = 0
     for trial in range(40):
-        units = [
-            unit(
-                f"{empire}-{n}",
-                rng.choice(kinds[empire]),
-                rng.choice(hexes),
-                crippled=rng.random() < 0.2,
-            )
-            for n in range(rng.randint(0, 30))
-            for empire in [rng.choice(list(kinds))]
-        ]
-        wars = tuple(
-            p for p in (("KLI", "KZI"), ("KZI", "LYR"), ("KLI", "LYR")) if rng.random() < 0.6
-        )
-        owners = tuple(sorted({h: rng.choice(list(kinds)) for h in rng.sample(hexes, 6)}.items()))
-        b = board(*{u.id: u for u in units}.values(), owners=owners, wars=wars)
+        b = _random_board(rng, hexes)
         for province in GALAXY.provinces:
             if province.empire not in kinds:
                 continue
@@ -76,20 +80,11 @@ def test_income_reads_disruption_from_one_set_of_hexes_as_province_by_province()
     answer is what asking `provinces.disrupted` of each province the empire holds gives, and
     so are the provinces that pay; a board asked again answers alike."""
     rng = random.Random(4302)
-    kinds = {"KLI": ["D7", "F5", "BATS", "D6"], "KZI": ["BC", "CL", "BATS"], "LYR": ["CA", "DD"]}
+    kinds = KINDS
     hexes = [h for p in GALAXY.provinces if p.empire in kinds for h in p.hexes]
     disrupted_seen = 0
     for trial in range(40):
-        units = [
-            unit(f"{e}-{n}", rng.choice(kinds[e]), rng.choice(hexes), crippled=rng.random() < 0.2)
-            for n in range(rng.randint(0, 30))
-            for e in [rng.choice(list(kinds))]
-        ]
-        wars = tuple(
-            p for p in (("KLI", "KZI"), ("KZI", "LYR"), ("KLI", "LYR")) if rng.random() < 0.6
-        )
-        owners = tuple(sorted({h: rng.choice(list(kinds)) for h in rng.sample(hexes, 6)}.items()))
-        b = board(*{u.id: u for u in units}.values(), owners=owners, wars=wars)
+        b = _random_board(rng, hexes)
         owner_of = provinces.owner_of(GALAXY, b)
         for owner in kinds:
             foes = provinces.foes_of(b, owner)
