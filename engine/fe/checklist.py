@@ -246,16 +246,16 @@ class FeRuleset:
         the engine's own rolls land on the battle's record (`engine.fe.steps.combat`)."""
         from engine.fe.steps import (
             combat_capture,
-            combat_retreat,
             combat_round,
             combat_small_scale,
+            pursuit_die,
             pursuit_round,
         )
 
         events: list[Event] = []
         after = combat_small_scale.apply_die(state, request, dice, events)  # two dice: 310.0
         after = combat_round.apply_die(after, request, dice, events)
-        after = combat_retreat.apply_die(after, request, dice, events)
+        after = pursuit_die.apply_die(after, request, dice, events)
         after = combat_capture.apply_die(after, request, dice, events)
         after = pursuit_round.apply_die(after, request, dice, events)
         # The sequence may have stopped for these dice (a round's damage before allocation):

@@ -52,6 +52,7 @@ from engine.fe.steps import (
     combat_retreat,
     combat_round,
     combat_withdrawal,
+    pursuit_die,
     reserves,
 )
 from engine.fe.unit_kinds import class_of
@@ -328,17 +329,17 @@ def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
 def _pursue(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     """5-8A: the side that stayed pursues with every ship it has there, or lets the enemy go,
     as its policy says; the pursuit die waits for the other seat's next packet (307.0)."""
-    seat, _ = combat_retreat.pursuer(state)
+    seat, _ = pursuit_die.pursuer(state)
     policy = policy_of(state, seat) if seat else None
     record = combat.current(state)
     if policy is None or not policy.pursue or record is None:
         return None
     if policy.pursue == "never":
         return state
-    ships = [u.id for u in combat_retreat.pursuit_ships(state, seat, record.hex)]
+    ships = [u.id for u in pursuit_die.pursuit_ships(state, seat, record.hex)]
     order = PursueOrder(units=ships)
-    if combat_retreat.check_pursue(state, seat, order):
+    if pursuit_die.check_pursue(state, seat, order):
         return None  # the seat is asked
-    roll = combat_retreat.pursuit_roll(state, seat, step)
-    state = combat_retreat.apply_pursue(state, seat, step, order, events)
+    roll = pursuit_die.pursuit_roll(state, seat, step)
+    state = pursuit_die.apply_pursue(state, seat, step, order, events)
     return msgspec.structs.replace(state, queued_rolls=(*state.queued_rolls, roll))

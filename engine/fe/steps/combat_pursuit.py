@@ -1,6 +1,6 @@
 """The pursuit battle played by the engine (302.742, 307.0-307.4): steps 5-8D to 5-8G, 5-8J.
 
-After a successful pursuit roll (`engine.fe.steps.combat_retreat`, 5-8A) one round of combat
+After a successful pursuit roll (`engine.fe.steps.pursuit_die`, 5-8A) one round of combat
 is fought between the pursuers (the ``pursue`` order's ships, still in the battle hex) and the
 ships that retreated (``BattleRecord.fled``, now in their retreat hex). It is logged as one
 more `RoundLog` of the battle, marked ``pursuit``, so the battle report and ``show --json``
@@ -75,7 +75,15 @@ from engine.fe.combat import directed, forces
 from engine.fe.combat.targets import Target, points_text
 from engine.fe.model import AllocateOrder, DirectOrder, FeState
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat, combat_damage, combat_policy, combat_retreat, combat_round
+from engine.fe.steps import (
+    base,
+    combat,
+    combat_damage,
+    combat_policy,
+    combat_retreat,
+    combat_round,
+    pursuit_die,
+)
 from engine.fe.steps import pursuit_round as pr
 from engine.fe.steps.adjust import cripple_units, destroy_units
 from engine.fe.steps.base import Area
@@ -124,7 +132,7 @@ def early_rolls(state: FeState) -> tuple[FeState, list[RollRequest]]:
     """The pursuit battle's dice, armed with the pursuit die when both sides' policies make
     the set-up (nothing is left to choose before them, so they need no packet of their own)."""
     record = combat.current(state)
-    if record is None or record.pursuit != combat_retreat.ROLLING or record.pursuit_dice:
+    if record is None or record.pursuit != pursuit_die.ROLLING or record.pursuit_dice:
         return state, []
     pursuer = next(s for s in state.seats if s != record.retreated[0][0])
     pursued = record.retreated[0][0]
@@ -337,7 +345,7 @@ class _Pursuit(Area):
 
     def skip(self, state: FeState, step: Step) -> str:
         current = combat.current(state)
-        rolling = current is not None and current.pursuit == combat_retreat.ROLLING
+        rolling = current is not None and current.pursuit == pursuit_die.ROLLING
         record = pr.battle(state)
         if record is None:
             return "" if rolling and step.id == pr.SETUP_STEP else "no pursuit battle"

@@ -17,11 +17,12 @@ the announcements a destination and carries them out, then offers the pursuit:
   against it (302.741): the next round begins at 5-2A1 and no pursuit is offered.
 - 5-7B, 5-7C, 5-7D, 5-8B, 5-8C, 5-8J, 5-8K, 5-8L are the engine's and have nothing left to
   do: the retreat was made at 5-7A4, the pursuit die is rolled with the ``pursue`` order.
-- 5-8A: only the side that stayed, when it has ships in the hex, answers: ``pursue`` with
-  some of them (302.742) or ``done`` to let the enemy go. The pursuit die is a fair roll of
-  the protocol core, armed with the order (the other seat's next packet completes it): the
-  pursuit succeeds when the die plus its modifier is less than the number of pursuing ships
-  (307.0). With nobody able to pursue the step passes by itself.
+- 5-8A (`engine.fe.steps.pursuit_die`): only the side that stayed, when it has ships in the
+  hex, answers: ``pursue`` with some of them (302.742) or ``done`` to let the enemy go. The
+  pursuit die is a fair roll of the protocol core, armed with the order (the other seat's
+  next packet completes it): the pursuit succeeds when the die plus its modifier is less
+  than the number of pursuing ships (307.0). With nobody able to pursue the step passes by
+  itself.
 - 5-8D to 5-8G and 5-8J, the pursuit battle, are `engine.fe.steps.combat_pursuit`'s.
   After a failed pursuit, or none, they pass and the retreat stands.
 
@@ -73,7 +74,15 @@ from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, movement
 from engine.fe.steps import supply as supply_step
 from engine.fe.steps.base import Area
-from engine.fe.unit_kinds import class_of, is_ship, movement_points
+from engine.fe.steps.pursuit_die import (
+    PURSUIT_RULE,
+    ROLLING,
+    apply_pursue,
+    check_pursue,
+    pursuer,
+    pursuit_roll,
+)
+from engine.fe.unit_kinds import is_ship, movement_points
 
 ANNOUNCING_STEPS = combat.ANNOUNCING_STEPS
 LAST_OPTION_STEP = "5-7A3"
@@ -81,10 +90,6 @@ BASE_STEP = "5-7A5"
 PURSUIT_STEP = "5-8A"
 MOVE_RULE = rules.PRIORITY_RULE
 BASE_RULE = "302.741"
-PURSUE_RULE = "302.742"
-PURSUIT_RULE = rules.PURSUIT_RULE
-PURSUIT_PURPOSE = "pursuit"
-ROLLING, SUCCEEDED, FAILED = "rolling", "succeeded", "failed"
 
 
 def _record(state: FeState) -> BattleRecord | None:
@@ -353,169 +358,6 @@ def _base_stays(state: FeState, step: Step, events: list[Event]) -> FeState:
         step=combat.index_of(combat.ROUND_STEP),
         backs=state.backs + 1,
     )
-
-
-# --- pursuit (302.742, 307.0) -----------------------------------------------------------------
-
-
-def pursuit_ships(state: FeState, seat: Seat, h: HexId) -> list[Unit]:
-    mine = set(base.empires_of(state, seat))
-    return [u for u in state.board.at(h) if u.empire in mine and is_ship(u)]
-
-
-def pursuer(state: FeState) -> tuple[Seat, str]:
-    """The seat that may pursue now, or "" with the reason nobody may."""
-    record = _record(state)
-    if record is None:
-        return "", "no battle is being fought"
-    if not record.retreated:
-        return "", "nobody retreated"
-    if len(record.retreated) > 1:
-        return "", "both sides retreated: nobody stayed to pursue"
-    gone = record.retreated[0][0]
-    stayed = _other(state, gone)
-    if not pursuit_ships(state, stayed, record.hex):
-        return "", f"{stayed} has no ship in {base.hex_text(record.hex)} to pursue with"
-    return stayed, ""
-
-
-X_RULES = ("523",)
-"""A class whose rules name one of these is an X ship (523.39)."""
-FAST_RULES = ("525.13",)
-"""A class whose rules name one of these is a fast ship (525.133)."""
-
-
-def x_or_fast(unit: Unit) -> bool:
-    """Whether ``unit`` is an X or fast ship for the pursuit die (5-8B): its class's rules
-    name 523 or 525.13 (no class in the shipped tables does yet)."""
-    info = class_of(unit)
-    marks = info.rules if info is not None else ()
-    return any(m.split(".")[0] in X_RULES or m.startswith(FAST_RULES) for m in marks)
-
-
-def declined_approach(state: FeState, record: BattleRecord) -> bool:
-    """Whether the retreat being pursued is the attacker's at 5-2B1 after the defender refused
-    the approach battle of that round (302.23: +1 to the pursuit die)."""
-    refused = record.opening.declined
-    if not refused or refused != record.rounds or not record.retreated:
-        return False
-    fought = any(log.round == refused for log in record.log)
-    return record.retreated[0][0] == base.phasing(state) and not fought
-
-
-def pursuit_facts(
-    state: FeState, record: BattleRecord, units: list[Unit]
-) -> tuple[bool, bool, bool]:
-    """The facts the pursuit die reads (5-8B): a declined approach battle, X or fast ships
-    among the pursuers, all of them so."""
-    fast = [x_or_fast(u) for u in units]
-    return declined_approach(state, record), any(fast), bool(fast) and all(fast)
-
-
-def check_pursue(state: FeState, seat: Seat, order: PursueOrder) -> list[Violation]:
-    who, why = pursuer(state)
-    if who != seat:
-        text = f"{seat} may not pursue now: " + (why or f"{who} is the side that stayed")
-        return [Violation(text, PURSUE_RULE)]
-    record = _record(state)
-    assert record is not None
-    if record.pursuit:
-        return [Violation(f"{seat} already pursued from {base.hex_text(record.hex)}", PURSUE_RULE)]
-    units, problems = base.own_units(state, seat, order.units, PURSUE_RULE)
-    where = base.hex_text(record.hex)
-    for unit in units:
-        if unit.hex != record.hex:
-            text = f"{unit.id} is in {base.hex_text(unit.hex)}, not in the battle hex {where}"
-            problems.append(Violation(text, PURSUE_RULE))
-        elif not is_ship(unit):
-            text = f"{unit.id} ({unit.cls}) is no ship: bases, PDUs and auxiliaries do not pursue"
-            problems.append(Violation(text, PURSUE_RULE))
-    return problems
-
-
-def apply_pursue(
-    state: FeState, seat: Seat, step: Step, order: PursueOrder, events: list[Event]
-) -> FeState:
-    record = _record(state)
-    assert record is not None
-    where = base.hex_text(record.hex)
-    declined, fast, _ = pursuit_facts(state, record, [state.board.unit(u) for u in order.units])
-    modifier = rules.pursuit_modifier(declined, fast)
-    record = msgspec.structs.replace(
-        record, pursuers=tuple(order.units), pursuit=ROLLING, pursuit_modifier=modifier
-    )
-    gone = record.retreated[0][0]
-    why = []
-    if declined:
-        why.append(
-            f"+1: the retreat follows a declined approach battle ({combat.BASE_RETREAT_RULE})"
-        )
-    if fast:
-        why.append("-1: X or fast ships pursue (523.39, 525.133)")
-    shown = f" ({'; '.join(why)})" if why else ""
-    text = (
-        f"{seat} pursues {gone}'s retreat from {where} with {len(order.units)} ships: "
-        f"{', '.join(order.units)}; the pursuit die follows{shown} ({PURSUE_RULE}, "
-        f"{PURSUIT_RULE})"
-    )
-    data = {"hex": where, "round": record.rounds, "seat": seat, "units": list(order.units)}
-    events.append(Event("pursuit", text, seat, step.id, data))
-    return combat.replace_current(state, record)
-
-
-def pursuit_roll(state: FeState, seat: Seat, step: Step) -> RollRequest:
-    record = _record(state)
-    assert record is not None
-    purpose = f"{PURSUIT_PURPOSE}, {base.hex_text(record.hex)} round {record.rounds}, {seat}"
-    return RollRequest(1, 6, purpose, step.id)
-
-
-def apply_die(
-    state: FeState, request: RollRequest, dice: tuple[int, ...], events: list[Event]
-) -> FeState:
-    """The pursuit die lands on the battle whose pursuit waits for it (307.0)."""
-    if not request.purpose.startswith(PURSUIT_PURPOSE) or len(dice) != 1:
-        return state
-    index = next((i for i, r in enumerate(state.battles) if r.pursuit == ROLLING), None)
-    if index is None:
-        return state
-    record = state.battles[index]
-    die = dice[0]
-    ships = len(record.pursuers)
-    units = [u for u in state.board.units if u.id in record.pursuers]
-    declined, fast, every = pursuit_facts(state, record, units)
-    won = rules.pursuit_succeeds(
-        die, ships, declined_approach=declined, x_or_fast=fast, all_x_or_fast=every
-    )
-    record = msgspec.structs.replace(record, pursuit_die=die, pursuit=SUCCEEDED if won else FAILED)
-    where = base.hex_text(record.hex)
-    total = die + record.pursuit_modifier
-    shown = f"{die}{record.pursuit_modifier:+d} = {total}" if record.pursuit_modifier else f"{die}"
-    outcome = (
-        "the pursuit succeeds: the pursuit battle follows (5-8D to 5-8G)"
-        if won
-        else "the pursuit fails: the retreat stands"
-    )
-    against = (
-        "every pursuer is an X or fast ship, no roll needed"
-        if every
-        else f"against {ships} pursuing ships (success below {ships})"
-    )
-    text = (
-        f"{where} round {record.rounds}: pursuit die {shown} {against}: {outcome} ({PURSUIT_RULE})"
-    )
-    data = {
-        "hex": where,
-        "round": record.rounds,
-        "seat": request.purpose.rsplit(", ", 1)[-1],
-        "die": die,
-        "modifier": record.pursuit_modifier,
-        "succeeded": won,
-    }
-    events.append(Event("pursuit", text, "", request.step, data))
-    battles = list(state.battles)
-    battles[index] = record
-    return msgspec.structs.replace(state, battles=tuple(battles))
 
 
 # --- the area -----------------------------------------------------------------------------------

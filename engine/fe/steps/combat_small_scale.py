@@ -36,7 +36,7 @@ from engine.fe.combat import small_scale as rules
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat, combat_retreat, combat_round
+from engine.fe.steps import base, combat, combat_round, pursuit_die
 from engine.fe.steps.base import Area
 from engine.fe.unit_kinds import class_of, movement_points
 
@@ -120,7 +120,7 @@ def side_facts(state: FeState, record: BattleRecord, log: RoundLog, seat: Seat) 
     return rules.SideFacts(
         x_ship=any(_x_ship(u) for u in mine),
         slow_unit=any(_slow(u) for u in mine),
-        enemy_fast_or_x=any(combat_retreat.x_or_fast(u) for u in theirs),
+        enemy_fast_or_x=any(pursuit_die.x_or_fast(u) for u in theirs),
         largest_def2=_largest_def2(mine),
         enemy_largest_def2=_largest_def2(theirs),
         enemy_ew_shift=shift,

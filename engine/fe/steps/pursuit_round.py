@@ -21,7 +21,14 @@ from engine.fe.combat import ew as ew_rules
 from engine.fe.combat import forces, potential, results
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
-from engine.fe.steps import base, combat, combat_policy, combat_retreat, combat_round, reserves
+from engine.fe.steps import (
+    base,
+    combat,
+    combat_policy,
+    combat_round,
+    pursuit_die,
+    reserves,
+)
 from engine.fe.unit_kinds import is_ship
 
 SETUP_STEP = "5-8D"
@@ -66,7 +73,7 @@ def battle(state: FeState) -> BattleRecord | None:
     record = combat.current(state)
     if record is None or not record.retreated:
         return None
-    if record.pursuit not in (combat_retreat.SUCCEEDED, PURSUIT_FOUGHT):
+    if record.pursuit not in (pursuit_die.SUCCEEDED, PURSUIT_FOUGHT):
         return None
     return record
 
@@ -189,7 +196,7 @@ def setup_problems(state: FeState, seat: Seat, choice: object) -> list[Violation
             f"the pursuit force is the ships of the pursue order ({named}): the pursuer "
             "chooses no flagship or force at 5-8D"
         )
-        return [Violation(text, combat_retreat.PURSUE_RULE)]
+        return [Violation(text, pursuit_die.PURSUE_RULE)]
     if pick.force and not pick.flagship:
         return [Violation("a force needs its flagship: name it too", forces.FLAGSHIP_RULE)]
     if pick.flagship:
@@ -377,11 +384,11 @@ def _unused(
     """A die armed with a pursuit die that failed: said unused, so the log is not read as a
     battle fought (`engine.fe.steps.combat_pursuit.early_rolls`)."""
     record = combat.current(state)
-    if record is None or not record.pursuit_dice or record.pursuit != combat_retreat.FAILED:
+    if record is None or not record.pursuit_dice or record.pursuit != pursuit_die.FAILED:
         return state
     text = (
         f"{base.hex_text(record.hex)}: the pursuit failed, so the {request.purpose} die "
-        f"({dice[0]}) is not used ({combat_retreat.PURSUIT_RULE})"
+        f"({dice[0]}) is not used ({pursuit_die.PURSUIT_RULE})"
     )
     data = {"hex": base.hex_text(record.hex), "purpose": request.purpose, "unused": True}
     events.append(Event("pursuit", text, "", request.step, data))

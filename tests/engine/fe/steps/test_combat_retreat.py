@@ -28,7 +28,7 @@ from engine.fe.face import FACE
 from engine.fe.forces import Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import Adjust, FeState, PursueOrder, parse_orders
-from engine.fe.steps import combat, combat_retreat
+from engine.fe.steps import combat, combat_retreat, pursuit_die
 from engine.fe.steps.battles import battle_list
 from engine.fe.steps.missions import missions_on
 from engine.fe.supply import supply_grid
@@ -473,13 +473,13 @@ def test_x_or_fast_pursuers_take_one_off_and_all_of_them_succeed_without_a_roll(
     in for. One fast ship among three pursuers: a 3 counts 2 and succeeds (2 < 3); all three
     fast: a 6 succeeds too."""
     state = at_pursuit()
-    assert not any(combat_retreat.x_or_fast(u) for u in state.board.units)
-    monkeypatch.setattr(combat_retreat, "x_or_fast", lambda u: u.id == "KLI-0002")
+    assert not any(pursuit_die.x_or_fast(u) for u in state.board.units)
+    monkeypatch.setattr(pursuit_die, "x_or_fast", lambda u: u.id == "KLI-0002")
     chased, roll = pursue(state, "coalition", list(KLINGONS))
     assert chased.battles[0].pursuit_modifier == -1
     assert RULESET.apply_roll(chased, roll, (3,)).state.battles[0].pursuit == "succeeded"
     assert RULESET.apply_roll(chased, roll, (4,)).state.battles[0].pursuit == "failed"
-    monkeypatch.setattr(combat_retreat, "x_or_fast", lambda u: True)
+    monkeypatch.setattr(pursuit_die, "x_or_fast", lambda u: True)
     chased, roll = pursue(state, "coalition", list(KLINGONS))
     assert RULESET.apply_roll(chased, roll, (6,)).state.battles[0].pursuit == "succeeded"
 
