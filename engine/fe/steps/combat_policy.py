@@ -47,6 +47,7 @@ from engine.fe.sequence import Step
 from engine.fe.steps import (
     base,
     combat,
+    combat_approach,
     combat_damage,
     combat_groups,
     combat_retreat,
@@ -223,7 +224,7 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
         return combat_groups.as_choice(kept or ())
     if step_id == combat_round.FLAGSHIP_STEP:
         fixed = combat_withdrawal.fixed_flagship(record)
-        if fixed and seat == combat_withdrawal.defender(state):
+        if fixed and seat == combat_approach.defender(state):
             return fixed  # named for the force that stayed an opposed withdrawal (302.133)
         return auto_flagship(available)
     if step_id == combat_round.FORCE_STEP:

@@ -52,6 +52,7 @@ from engine.fe.model import FeState
 from engine.fe.steps import (
     base,
     combat,
+    combat_approach,
     combat_groups,
     combat_withdrawal,
     command_points,
@@ -73,7 +74,7 @@ def _available(state: FeState, seat: Seat, record: BattleRecord) -> list[Unit]:
     """The seat's units in the battle hex, in board order (bases left out of an approach
     battle, 302.22)."""
     mine = set(base.empires_of(state, seat))
-    return combat_withdrawal.fighting(
+    return combat_approach.fighting(
         record, [u for u in state.board.at(record.hex) if u.empire in mine]
     )
 
@@ -166,7 +167,7 @@ def _flagship_choice_problems(
         )
         return [Violation(text, forces.FLAGSHIP_RULE)]
     fixed = combat_withdrawal.fixed_flagship(record)
-    if fixed and seat == combat_withdrawal.defender(state) and chosen.flagship != fixed:
+    if fixed and seat == combat_approach.defender(state) and chosen.flagship != fixed:
         text = f"{fixed} was named flagship of the force that stayed: it serves in round 1"
         return [Violation(text, forces.FIXED_FLAGSHIP_RULE)]
     problems = _flagship_problems(chosen.flagship, available)

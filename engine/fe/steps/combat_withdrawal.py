@@ -2,7 +2,9 @@
 
 Each battle hex (`engine.fe.steps.combat`) opens with these steps. The engine plays them so
 that a battle with nothing to decide there costs no email; the records are
-``BattleRecord.opening`` (`engine.fe.opening`).
+``BattleRecord.opening`` (`engine.fe.opening`). This module holds the area and the
+withdrawal's rules; the 5-2 steps' rules, and the facts of the hex both halves read, are
+`engine.fe.steps.combat_approach`'s.
 
 - 5-1A (defender, round 1): ``withdraw`` takes units to one adjacent hex before combat
   (302.11) by the retreat priorities (302.72) and names the staying force's flagship; ``done``
@@ -51,60 +53,59 @@ import msgspec
 
 from engine.core import hexgrid
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import battles as battle_rules
 from engine.fe import neutral
 from engine.fe.battle_model import BattleRecord
 from engine.fe.combat import forces
 from engine.fe.combat import retreat as retreat_rules
 from engine.fe.forces import Unit
-from engine.fe.galaxy import HexId
 from engine.fe.model import FeState, hex_id
 from engine.fe.opening import ApproachOrder, CloakOrder, OpposeOrder, WithdrawOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
 from engine.fe.steps import supply as supply_area
 from engine.fe.steps.base import Area
-from engine.fe.unit_kinds import class_of, is_auxiliary, is_base, is_ship, movement_points
+from engine.fe.steps.combat_approach import (
+    ANSWER_STEP,
+    APPROACH_STEP,
+    BASE_BATTLE_STEP,
+    CLOAK_STEP,
+    EVADE_STEP,
+    EVASION_RULE,
+    FORCES_STEP,
+    answered,
+    apply_approach,
+    apply_cloak,
+    check_approach,
+    check_cloak,
+    cloaks,
+    defender,
+    event,
+    offered,
+    opened,
+    refuse,
+    round_of,
+    settle_kind,
+    skip_bases,
+    units_of,
+)
+from engine.fe.unit_kinds import is_auxiliary, is_ship, movement_points
 
 WITHDRAW_RULE = "302.11"
 UNOPPOSED_RULE = "302.12"
 OPPOSED_RULE = "302.13"
 AUXILIARY_RULE = "549.212"
 WITHDRAWAL_RULE = "302.1"
-BASE_LIKE_RULE = "302.211"
-APPROACH_RULE = "302.22"
-BASE_BATTLE_RULE = "302.23"
-EVASION_RULE = "306.1"
-CLOAK_APPROACH_RULE = "306.3"
 
 ANNOUNCE_STEP = "5-1A"
 OPPOSE_STEP = "5-1B"
 CONDUCT_STEP = "5-1C"
 FLAGSHIP_STEP = "5-1D"
-EVADE_STEP = "5-1E"
 RESOLVE_STEP = "5-1F"
-CLOAK_STEP = "5-2A1"
-OFFER_STEP = "5-2A2"
-ANSWER_STEP = "5-2A3"
-APPROACH_STEP = "5-2A4"
-BASE_BATTLE_STEP = "5-2B2"
-FORCES_STEP = "5-3A"
 RETREAT_STEP = "5-7A1"
 PURSUIT_STEP = "5-8A"  # the retreat area's pursuit step (`engine.fe.steps.combat_retreat`)
-CLOAKING_EMPIRES = ("ORI", "ROM")
 
 
-# --- who and what is in the hex ------------------------------------------------------------
-
-
-def defender(state: FeState) -> Seat:
-    """The non-phasing seat: the defender of every battle of the player turn."""
-    return next(s for s in state.seats if s != base.phasing(state))
-
-
-def _units(state: FeState, seat: Seat, h: HexId) -> list[Unit]:
-    mine = set(base.empires_of(state, seat))
-    return [u for u in state.board.at(h) if u.empire in mine]
+# --- who may withdraw, and who commands the rest -------------------------------------------
 
 
 def _refusal(unit: Unit) -> Violation | None:
@@ -120,67 +121,13 @@ def _refusal(unit: Unit) -> Violation | None:
 
 def may_withdraw(state: FeState, record: BattleRecord) -> tuple[str, ...]:
     """The defender's units that may withdraw from the battle (for menus and the skip)."""
-    here = _units(state, defender(state), record.hex)
+    here = units_of(state, defender(state), record.hex)
     return tuple(u.id for u in here if _refusal(u) is None)
-
-
-def base_like(state: FeState, record: BattleRecord) -> str:
-    """What makes the hex a battle at a base (302.211), in words; "" when nothing does: a
-    base of the defender, or a planet of the defender that defends the hex."""
-    bases = [f"{u.cls} {u.id}" for u in _units(state, defender(state), record.hex) if is_base(u)]
-    if bases:
-        return ", ".join(bases)
-    found = next(
-        (b for b in battle_rules.battle_hexes(state.board, base.galaxy()) if b.hex == record.hex),
-        None,
-    )
-    if found is not None and found.planet in base.empires_of(state, defender(state)):
-        return f"the {found.planet} planet"
-    return ""
-
-
-def _cloaks(units: list[Unit]) -> bool:
-    """Whether any of ``units`` carries a cloak (306.0)."""
-    cloaked = [u for u in units if u.empire in CLOAKING_EMPIRES]
-    return any((info := class_of(u)) is None or not info.no_cloak for u in cloaked)
 
 
 def fixed_flagship(record: BattleRecord) -> str:
     """The flagship the defender must name at 5-3D this round (302.133), "" when free."""
     return record.opening.staying_flagship if record.rounds == 0 else ""
-
-
-def fighting(record: BattleRecord, units: list[Unit]) -> list[Unit]:
-    """``units`` without the bases when an approach battle is fought (302.22): the battle
-    force rules choose from these."""
-    if record.opening.kind != "approach":
-        return units
-    return [u for u in units if not is_base(u)]
-
-
-def _opened(record: BattleRecord, **changes: Any) -> BattleRecord:
-    """``record`` with these changes to what its opening steps recorded."""
-    return msgspec.structs.replace(
-        record, opening=msgspec.structs.replace(record.opening, **changes)
-    )
-
-
-def _round(record: BattleRecord) -> int:
-    return record.rounds + 1
-
-
-def offered(record: BattleRecord) -> bool:
-    """Whether an approach battle stands offered this round: always in round 1 (302.22)."""
-    return _round(record) == 1 or record.opening.offered == _round(record)
-
-
-def _answered(record: BattleRecord) -> bool:
-    r = _round(record)
-    return r in (record.opening.declined, record.opening.accepted)
-
-
-def _event(state: FeState, kind: str, text: str, step: str, data: dict[str, Any]) -> Event:
-    return Event(kind, text, base.phasing(state), step, data)
 
 
 # --- withdrawal (302.1) --------------------------------------------------------------------
@@ -225,7 +172,7 @@ def check_withdraw(state: FeState, seat: Seat, order: WithdrawOrder) -> list[Vio
     if seat != defender(state):
         return [Violation("only the defender withdraws before combat", WITHDRAW_RULE)]
     if record.rounds:
-        text = f"round {_round(record)} in {where}: withdrawal comes before the first round only"
+        text = f"round {round_of(record)} in {where}: withdrawal comes before the first round only"
         return [Violation(text, WITHDRAWAL_RULE)]
     if record.opening.withdrawing:
         return [Violation(f"{seat} already announced its withdrawal from {where}", WITHDRAW_RULE)]
@@ -259,7 +206,7 @@ def _flagship_problems(
 ) -> list[Violation]:
     """The flagship named for the units that stay (302.133): one that may command (302.32)."""
     gone = {u.id for u in units}
-    staying = [u for u in _units(state, defender(state), record.hex) if u.id not in gone]
+    staying = [u for u in units_of(state, defender(state), record.hex) if u.id not in gone]
     eligible = forces.eligible_flagships(staying)
     named = ", ".join(eligible)
     if not eligible:
@@ -290,7 +237,7 @@ def _apply_withdraw(
     )
     data = {"hex": where, "units": list(units), "to": order.to, "flagship": order.flagship}
     events.append(Event("withdrawal", text, seat, step.id, data))
-    record = _opened(
+    record = opened(
         record, withdrawing=units, withdraw_to=hex_id(order.to), staying_flagship=order.flagship
     )
     return combat.replace_current(state, record)
@@ -302,7 +249,7 @@ def _apply_oppose(state: FeState, seat: Seat, step: Step, events: list[Event]) -
     where = base.hex_text(record.hex)
     text = f"{seat} opposes the withdrawal from {where} ({OPPOSED_RULE})"
     events.append(Event("withdrawal", text, seat, step.id, {"hex": where, "opposed": True}))
-    return combat.replace_current(state, _opened(record, opposed=True))
+    return combat.replace_current(state, opened(record, opposed=True))
 
 
 def _conduct(state: FeState, record: BattleRecord, step: Step, events: list[Event]) -> FeState:
@@ -318,7 +265,7 @@ def _conduct(state: FeState, record: BattleRecord, step: Step, events: list[Even
     ids = [u.id for u in gone]
     text = f"{', '.join(ids)} withdraw from {where} to {to}, {how} ({rule})"
     data = {"hex": where, "to": to, "units": ids, "opposed": record.opening.opposed}
-    events.append(_event(state, "withdrawal", text, step.id, data))
+    events.append(event(state, "withdrawal", text, step.id, data))
     return state
 
 
@@ -329,14 +276,14 @@ def _fix_flagship(state: FeState, record: BattleRecord, step: Step, events: list
     if not record.opening.opposed or not any(
         u.id == record.opening.staying_flagship for u in state.board.at(record.hex)
     ):
-        return combat.replace_current(state, _opened(record, staying_flagship=""))
+        return combat.replace_current(state, opened(record, staying_flagship=""))
     where = base.hex_text(record.hex)
     text = (
         f"{record.opening.staying_flagship} is the flagship of the force that stays in {where}: it "
         f"serves in round 1 ({forces.FIXED_FLAGSHIP_RULE})"
     )
     data = {"hex": where, "flagship": record.opening.staying_flagship}
-    events.append(_event(state, "withdrawal", text, step.id, data))
+    events.append(event(state, "withdrawal", text, step.id, data))
     return state
 
 
@@ -361,140 +308,11 @@ def _resolve(state: FeState, record: BattleRecord, step: Step, events: list[Even
             f"{why}: the battle is resolved; the attacker may pursue the crippled "
             f"{', '.join(crippled)} ({WITHDRAWAL_RULE})"
         )
-        events.append(_event(state, "battle", text, step.id, data))
+        events.append(event(state, "battle", text, step.id, data))
         return msgspec.structs.replace(state, step=combat.index_of(PURSUIT_STEP))
     text = f"{why}: the battle is resolved ({WITHDRAWAL_RULE})"
-    events.append(_event(state, "battle", text, step.id, data))
+    events.append(event(state, "battle", text, step.id, data))
     return msgspec.structs.replace(state, step=combat.after_phase())
-
-
-# --- approach and base battles (302.22, 302.23) ---------------------------------------------
-
-
-def check_approach(state: FeState, seat: Seat, step: Step, order: ApproachOrder) -> list[Violation]:
-    record = combat.current(state)
-    if record is None:
-        return [Violation("no battle is being fought", APPROACH_RULE)]
-    where = base.hex_text(record.hex)
-    if not base_like(state, record):
-        text = f"no base or base-like unit of the defender in {where}: no approach battle"
-        return [Violation(text, BASE_LIKE_RULE)]
-    r = _round(record)
-    if step.id == OFFER_STEP:
-        if seat != base.phasing(state):
-            return [Violation("only the attacker offers an approach battle", APPROACH_RULE)]
-        if r == 1:
-            text = "in round 1 the approach battle is offered already: the offer is mandatory"
-            return [Violation(text, APPROACH_RULE)]
-        if not order.accept:
-            text = "an approach order at 5-2A2 offers the battle; to offer none answer done"
-            return [Violation(text, APPROACH_RULE)]
-        if record.opening.offered == r:
-            return [Violation(f"the approach battle of round {r} is offered already")]
-        return []
-    if seat != defender(state):
-        return [Violation("only the defender answers an approach battle", APPROACH_RULE)]
-    if not offered(record):
-        text = f"no approach battle was offered in round {r} in {where}"
-        return [Violation(text, APPROACH_RULE)]
-    if _answered(record):
-        return [Violation(f"the approach battle of round {r} was answered already", APPROACH_RULE)]
-    return []
-
-
-def _apply_approach(
-    state: FeState, seat: Seat, step: Step, order: ApproachOrder, events: list[Event]
-) -> FeState:
-    record = combat.current(state)
-    assert record is not None
-    where = base.hex_text(record.hex)
-    r = _round(record)
-    data: dict[str, Any] = {"hex": where, "round": r}
-    if step.id == OFFER_STEP:
-        text = f"{seat} offers an approach battle in {where}, round {r} ({APPROACH_RULE})"
-        events.append(Event("approach", text, seat, step.id, data))
-        return combat.replace_current(state, _opened(record, offered=r))
-    if order.accept:
-        text = (
-            f"{seat} accepts the approach battle in {where}, round {r}: the base does not "
-            f"fight ({APPROACH_RULE})"
-        )
-        events.append(Event("approach", text, seat, step.id, {**data, "accept": True}))
-        record = _opened(record, kind="approach", accepted=r)
-        return combat.replace_current(state, record)
-    return _refuse(state, record, seat, step, events)
-
-
-def _refuse(
-    state: FeState, record: BattleRecord, seat: Seat, step: Step, events: list[Event]
-) -> FeState:
-    where = base.hex_text(record.hex)
-    r = _round(record)
-    text = (
-        f"{seat} refuses the approach battle in {where}, round {r}: a base battle; the "
-        f"attacker may retreat before it ({BASE_BATTLE_RULE})"
-    )
-    data = {"hex": where, "round": r, "accept": False}
-    events.append(Event("approach", text, seat, step.id, data))
-    return combat.replace_current(state, _opened(record, kind="base", declined=r))
-
-
-def _settle_kind(state: FeState, record: BattleRecord, step: Step, events: list[Event]) -> FeState:
-    """5-2A4: the kind of battle this round; an approach battle goes on to 5-3A."""
-    r = _round(record)
-    if not base_like(state, record):
-        kind = ""
-    elif record.opening.accepted == r:
-        where = base.hex_text(record.hex)
-        text = f"the approach battle in {where}, round {r}, is fought without the base"
-        events.append(_event(state, "approach", text, step.id, {"hex": where, "round": r}))
-        return msgspec.structs.replace(state, step=combat.index_of(FORCES_STEP))
-    else:
-        kind = "base"
-    if record.opening.kind == kind:
-        return state
-    return combat.replace_current(state, _opened(record, kind=kind))
-
-
-def check_cloak(state: FeState, seat: Seat, step: Step) -> list[Violation]:
-    """5-1E (the defender's evasion, 306.1) or 5-2A1 (the attacker past the approach battle,
-    306.3): the side needs cloaking ships in the battle hex."""
-    record = combat.current(state)
-    rule = EVASION_RULE if step.id == EVADE_STEP else CLOAK_APPROACH_RULE
-    if record is None:
-        return [Violation("no battle is being fought", rule)]
-    where = base.hex_text(record.hex)
-    if not _cloaks(_units(state, seat, record.hex)):
-        return [Violation(f"{seat} has no cloaking ships in {where}", rule)]
-    if step.id == CLOAK_STEP:
-        if not base_like(state, record):
-            text = f"no base or base-like unit of the defender in {where}: no approach battle"
-            return [Violation(text, BASE_LIKE_RULE)]
-        if record.opening.cloaked == _round(record):
-            return [Violation(f"{seat} cloaked already this round", rule)]
-    return []
-
-
-def _apply_cloak(state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
-    record = combat.current(state)
-    assert record is not None
-    where = base.hex_text(record.hex)
-    r = _round(record)
-    data = {"hex": where, "round": r}
-    if step.id == EVADE_STEP:
-        text = (
-            f"{seat}'s cloaked ships in {where} try to evade; the outcome is typed as "
-            f"adjustments ({EVASION_RULE})"
-        )
-        events.append(Event("cloak", text, seat, step.id, data))
-        return state
-    text = (
-        f"{seat} cloaks past the approach battle in {where}, round {r}: the base battle is "
-        f"fought, base included; no offensive cloaking in this hex ({CLOAK_APPROACH_RULE})"
-    )
-    events.append(Event("cloak", text, seat, step.id, data))
-    record = _opened(record, cloaked=r, kind="base")
-    return combat.replace_current(state, record)
 
 
 # --- the area ------------------------------------------------------------------------------
@@ -530,9 +348,9 @@ class _Withdrawal(Area):
         if isinstance(order, OpposeOrder):
             return _apply_oppose(state, seat, step, events)
         if isinstance(order, ApproachOrder):
-            return _apply_approach(state, seat, step, order, events)
+            return apply_approach(state, seat, step, order, events)
         if isinstance(order, CloakOrder):
-            return _apply_cloak(state, seat, step, events)
+            return apply_cloak(state, seat, step, events)
         return super().apply(state, seat, step, order, events)
 
     def automatic(self, state: FeState, step: Step, events: list[Event]) -> FeState:
@@ -546,7 +364,7 @@ class _Withdrawal(Area):
         if step.id == RESOLVE_STEP:
             return _resolve(state, record, step, events)
         if step.id == APPROACH_STEP:
-            return _settle_kind(state, record, step, events)
+            return settle_kind(state, record, step, events)
         if step.id == BASE_BATTLE_STEP and base.phasing(state) in record.retreats:
             return msgspec.structs.replace(state, step=combat.index_of(RETREAT_STEP))
         return state
@@ -557,15 +375,15 @@ class _Withdrawal(Area):
             return ""  # no battle: the steps wait for done, as before
         if step.id in (ANNOUNCE_STEP, OPPOSE_STEP, EVADE_STEP):
             return _skip_withdrawal(state, record, step)
-        return _skip_bases(state, record, step)
+        return skip_bases(state, record, step)
 
     def on_done(self, state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
         record = combat.current(state)
         if record is None:
             return state
-        if step.id == ANSWER_STEP and offered(record) and not _answered(record):
-            return _refuse(state, record, seat, step, events)
-        if step.id == CLOAK_STEP and record.opening.cloaked == _round(record):
+        if step.id == ANSWER_STEP and offered(record) and not answered(record):
+            return refuse(state, record, seat, step, events)
+        if step.id == CLOAK_STEP and record.opening.cloaked == round_of(record):
             return msgspec.structs.replace(state, step=combat.index_of(FORCES_STEP))
         return state
 
@@ -577,22 +395,8 @@ def _skip_withdrawal(state: FeState, record: BattleRecord, step: Step) -> str:
         return f"the defender has nothing that may withdraw ({WITHDRAW_RULE})"
     if step.id == OPPOSE_STEP and not record.opening.withdrawing:
         return f"nobody withdraws ({WITHDRAW_RULE})"
-    if step.id == EVADE_STEP and not _cloaks(_units(state, defender(state), record.hex)):
+    if step.id == EVADE_STEP and not cloaks(units_of(state, defender(state), record.hex)):
         return f"the defender has no cloaked ships to evade with ({EVASION_RULE})"
-    return ""
-
-
-def _skip_bases(state: FeState, record: BattleRecord, step: Step) -> str:
-    if not base_like(state, record):
-        where = base.hex_text(record.hex)
-        return f"no base or base-like unit of the defender in {where} ({BASE_LIKE_RULE})"
-    r = _round(record)
-    if step.id == CLOAK_STEP and not _cloaks(_units(state, base.phasing(state), record.hex)):
-        return f"the attacker has no cloaking ships ({CLOAK_APPROACH_RULE})"
-    if step.id == OFFER_STEP and r == 1:
-        return f"round 1: the approach battle is offered, as the rules require ({APPROACH_RULE})"
-    if step.id == ANSWER_STEP and not offered(record):
-        return f"no approach battle offered in round {r}: a base battle ({APPROACH_RULE})"
     return ""
 
 

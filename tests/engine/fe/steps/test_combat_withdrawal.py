@@ -24,7 +24,7 @@ from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.opening import WithdrawOrder
 from engine.fe.sequence import load_sequence
-from engine.fe.steps import combat, combat_round, combat_withdrawal
+from engine.fe.steps import combat, combat_approach, combat_round, combat_withdrawal
 from tests.engine.fe.helpers import owed, run_until
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, refusals, run_to
 
@@ -246,7 +246,7 @@ def test_an_accepted_approach_battle_leaves_the_base_out() -> None:
     state = battle_in(1205)
     state, _ = orders(state, "alliance", DONE)  # no withdrawal
     assert owed(state).step == "5-2A3" and owed(state).seats == ("alliance",)
-    assert combat_withdrawal.base_like(state, record(state)) == "BATS KZI-B001"
+    assert combat_approach.base_like(state, record(state)) == "BATS KZI-B001"
     state, events = orders(state, "alliance", {"type": "approach", "accept": True}, DONE)
     assert [e.text for e in events if e.kind == "approach"] == [
         "alliance accepts the approach battle in 1205, round 1: the base does not fight (302.22)",
@@ -285,7 +285,7 @@ def test_the_answer_is_the_defender_s_and_given_once() -> None:
         "the approach battle of round 1 was answered already (302.22)"
     ]
     evasion = load_sequence().steps["5-1E"]
-    (problem,) = combat_withdrawal.check_cloak(state, "alliance", evasion)
+    (problem,) = combat_approach.check_cloak(state, "alliance", evasion)
     assert (problem.message, problem.rule) == ("alliance has no cloaking ships in 1205", "306.1")
 
 
