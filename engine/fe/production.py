@@ -233,6 +233,32 @@ def build_cost2(empire: str, order: Build, turn: int) -> int | str:
     return f"{order.cls} cannot be built from scratch"
 
 
+class BuildTerms(msgspec.Struct, frozen=True):
+    """What the unit tables say of building a class in a slot on a turn (`build_terms`)."""
+
+    cost2: int | str
+    """`build_cost2`: the price in halves of an EP, or why the class cannot be built so."""
+    counted: bool
+    """`counts_as_substitution`: whether the build counts against the substitution limit."""
+    available: int
+    """The turn the class enters service (0 when the tables have no such class)."""
+
+
+@caches.derived(maxsize=512)
+def build_terms(empire: str, cls: str, instead_of: str, turn: int) -> BuildTerms:
+    """`build_cost2`, `counts_as_substitution` and the class's first turn in service, worked
+    out once per class, slot and turn: a turn's build orders name a few classes many times,
+    and each order is read by its check and again as it is carried out. None of them reads
+    the build's hex. A pure function of its arguments and the shipped tables."""
+    order = Build(cls, 0, instead_of)
+    info = load_units().find(empire, cls)
+    return BuildTerms(
+        build_cost2(empire, order, turn),
+        counts_as_substitution(empire, order, turn),
+        date_turn(info.available) if info is not None else 0,
+    )
+
+
 def build_sites(
     galaxy: Galaxy, board: Board, empire: str, shipyards: Sequence[HexId] = ()
 ) -> tuple[HexId, ...]:
@@ -295,22 +321,22 @@ def _build_problem(
     empire: str,
     turn: int,
     order: Build,
+    terms: BuildTerms,
     slots: Mapping[str, int],
     sites: Sequence[HexId],
-    used_schedule: str,
+    schedule: Sequence[Batch],
 ) -> int | Violation:
     """The cost of one build order, or the first reason it is refused."""
     slot = order.instead_of or order.cls
-    cost = build_cost2(empire, order, turn)
+    cost = terms.cost2
     if isinstance(cost, str):
         return Violation(cost, SUBSTITUTION_RULE if order.instead_of else BUILD_RULE)
     if slot not in slots:
-        label = turn_label(turn)
+        label, used_schedule = turn_label(turn), schedule_label(schedule, turn)
         text = f"{slot} is not on {empire}'s production schedule for {label} ({used_schedule})"
         return Violation(text, BUILD_RULE)
-    info = load_units().find(empire, order.cls)
-    if info is not None and date_turn(info.available) > turn:
-        when = turn_label(date_turn(info.available))
+    if terms.available > turn:
+        when = turn_label(terms.available)
         return Violation(f"{order.cls} is not in service before {when}", BUILD_RULE)
     if order.hex not in sites:
         where = ", ".join(f"{h:04d}" for h in sites) or "none held"
@@ -331,23 +357,24 @@ def _check_builds(
     plan: _Plan,
 ) -> None:
     slots = slots_of(schedule, turn)
-    used_schedule = schedule_label(schedule, turn)
     sites = build_sites(galaxy, board, empire, shipyards)
     used: dict[str, int] = {}
     limited: list[str] = []
     for order in orders.builds:
-        found = _build_problem(empire, turn, order, slots, sites, used_schedule)
+        terms = build_terms(empire, order.cls, order.instead_of, turn)
+        found = _build_problem(empire, turn, order, terms, slots, sites, schedule)
         if isinstance(found, Violation):
             plan.problems.append(found)
             continue
         slot = order.instead_of or order.cls
         used[slot] = used.get(slot, 0) + 1
-        if counts_as_substitution(empire, order, turn):
+        if terms.counted:
             limited.append(f"{order.cls} for {order.instead_of}")
         plan.builds.append(order)
         plan.cost2 += found
     for slot, count in used.items():
         if count > slots[slot]:
+            used_schedule = schedule_label(schedule, turn)
             text = f"{used_schedule} for {turn_label(turn)} allows {slots[slot]} {slot}"
             plan.problems.append(Violation(f"{text}, {count} ordered", BUILD_RULE))
     limit = options.substitution_limit
@@ -367,6 +394,8 @@ def _check_conversions(
     orders: ProductionOrders,
     plan: _Plan,
 ) -> None:
+    if not orders.conversions and not orders.extra_major:
+        return
     seen: set[str] = set()
     wanted: dict[HexId, list[int]] = {}  # hex -> [major, minor]
     for order in orders.conversions:
@@ -398,6 +427,8 @@ def _check_conversions(
 def _check_replacements(
     board: Board, empire: str, orders: ProductionOrders, unsupplied: Sequence[HexId], plan: _Plan
 ) -> None:
+    if not orders.replacements:
+        return
     seen: set[str] = set()
     cut_off = set(unsupplied)
     for order in orders.replacements:

@@ -60,7 +60,12 @@ RULE_OPTIONS: tuple[OptionSpec, ...] = _sorted_unique(
 
 def values(state: FeState) -> dict[str, OptionValue]:
     """Each rule option's value in this game: as chosen, else its default (a new dict)."""
-    return dict(_values(state.options))
+    return values_of(state.options)
+
+
+def values_of(options: tuple[tuple[str, OptionValue], ...]) -> dict[str, OptionValue]:
+    """`values` from a state's chosen ``options`` alone (a new dict)."""
+    return dict(_values(options))
 
 
 @caches.by_identity(maxsize=4)

@@ -149,4 +149,12 @@ class _Id(msgspec.Struct):
 
 def find_scenario(scenario_id: str) -> Scenario | None:
     """The shipped scenario with this id, or None."""
-    return next((s for s in load_scenarios() if s.id == scenario_id), None)
+    return _scenarios_by_id().get(scenario_id)
+
+
+@caches.static
+def _scenarios_by_id() -> dict[str, Scenario]:
+    """`load_scenarios` by id: the rules ask for the game's scenario thousands of times a
+    replay (its seats, set-up, schedules), each a dict read instead of a scan. Not to be
+    mutated."""
+    return {s.id: s for s in load_scenarios()}

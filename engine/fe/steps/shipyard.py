@@ -62,10 +62,10 @@ def _build_empire(state: FeState, seat: Seat, order: BuildOrder) -> str | Violat
     return mine[0]
 
 
-def _substitutes(empire: str, build: production.Build, turn: int) -> bool:
-    """A build counts against the substitution limit (450.4): see
-    `engine.fe.production.counts_as_substitution`."""
-    return production.counts_as_substitution(empire, build, turn)
+def _terms(empire: str, order: BuildOrder, turn: int) -> production.BuildTerms:
+    """The order's price and whether it counts against the substitution limit (450.4): see
+    `engine.fe.production.build_terms`."""
+    return production.build_terms(empire, order.cls, order.instead_of, turn)
 
 
 def _as_build(order: BuildOrder) -> production.Build:
@@ -93,13 +93,14 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
         problems.append(Violation(text, production.BUILD_RULE))
     limit = options.substitution_limit
     made = yard.used(state, empire, "substitutions")
-    if _substitutes(empire, build, state.turn) and 0 < limit <= made:
+    terms = _terms(empire, order, state.turn)
+    if terms.counted and 0 < limit <= made:
         text = (
             f"{empire} already made {made} limited substitutions this turn, at most {limit} "
             f"({order.cls} for {order.instead_of} is limited)"
         )
         problems.append(Violation(text, production.SUBSTITUTION_RULE))
-    cost2 = production.build_cost2(empire, build, state.turn)
+    cost2 = terms.cost2
     if isinstance(cost2, int):
         problems += yard.money(order.cls, cost2, empire, state.ep2(empire), production.BUILD_RULE)
     return problems
@@ -118,7 +119,7 @@ def apply_build(
     )
     after = before - cost2
     uses = [(f"slot {order.instead_of or order.cls}", 1), (f"built {new_id}", 1)]
-    if _substitutes(empire, build, state.turn):
+    if _terms(empire, order, state.turn).counted:
         uses.append(("substitutions", 1))
     state = yard.use(state, empire, *uses)
     instead = f" instead of {order.instead_of}" if order.instead_of else ""

@@ -28,7 +28,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.errors import NotPending
-from engine.core.ruleset import Seat, Violation
+from engine.core.ruleset import OptionValue, Seat, Violation
 from engine.fe import production, repair, rule_options
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
@@ -48,9 +48,10 @@ UNLIMITED2 = 10**12
 
 def used(state: FeState, empire: str, what: str) -> int:
     """How much of ``what`` (``"slot D7"``, ``"repair 1307"``...) ``empire`` used this phase."""
-    for name, key, count in state.shipyard_used:
-        if name == empire and key == what:
-            return count
+    entries = state.shipyard_used  # sorted, each (empire, what) once (`use`): bisection
+    i = bisect_left(entries, (empire, what))
+    if i < len(entries) and entries[i][0] == empire and entries[i][1] == what:
+        return entries[i][2]
     return 0
 
 
@@ -77,11 +78,27 @@ def at(h: HexId) -> str:
 
 
 def repair_options(state: FeState) -> repair.RepairOptions:
-    return repair.repair_options(rule_options.values(state))
+    return _repair_options(state.options)
 
 
 def production_options(state: FeState) -> production.ProductionOptions:
-    return production.production_options(rule_options.values(state))
+    return _production_options(state.options)
+
+
+@caches.by_identity(maxsize=4)
+def _repair_options(options: tuple[tuple[str, OptionValue], ...]) -> repair.RepairOptions:
+    """`repair_options` by the game's chosen options (by identity: a game keeps the same
+    tuple from state to state), read by every repair order's check and apply."""
+    return repair.repair_options(rule_options.values_of(options))
+
+
+@caches.by_identity(maxsize=4)
+def _production_options(
+    options: tuple[tuple[str, OptionValue], ...],
+) -> production.ProductionOptions:
+    """`production_options` by the game's chosen options (by identity, as `_repair_options`),
+    read three times by every build order."""
+    return production.production_options(rule_options.values_of(options))
 
 
 def schedule(state: FeState, empire: str) -> tuple[Batch, ...]:
