@@ -189,3 +189,34 @@ def test_bases_named_like_units_off_the_map_are_picked_out_by_side_and_hex() -> 
         found = blocking.board_index(load_galaxy(), board)
         assert found == _board_index_unit_by_unit(board), what
         assert (extra in found[1]) is (what == "a base"), what
+
+
+@pytest.mark.parametrize(("seed", "mixed"), [(5, False), (6, True)])
+def test_a_supply_check_reads_an_armys_hexes_and_count_from_its_kinds_or_groups(
+    seed: int, mixed: bool
+) -> None:
+    """The hexes an empire's tuple holds and how many of its units are on the map
+    (`supply_steps._held_hexes`, `_on_map`) read from the tuple's kinds after a board's first
+    reading, or from its hex groups, are what a reading of every unit gives: with units off
+    the map, stacked, crippled, and tuples holding several empires' units."""
+    from engine.fe.forces import units_by_hex
+    from engine.fe.steps import supply as supply_steps
+
+    rng = random.Random(seed)
+    for how in ("kinds", "groups", "units"):
+        state = _random_state(rng, mixed)
+        if how == "kinds":
+            board_views.placed_kinds(state.board)
+        elif how == "groups":
+            _ = state.board.at(OFF_MAP)  # the hex index, joined from each tuple's groups
+        off_map = 0
+        for forces in state.forces:
+            units = forces.units
+            held = {u.hex for u in units if u.hex != OFF_MAP}
+            on_map = sum(u.hex != OFF_MAP for u in units)
+            assert (caches.peek(board_views.kinds_of, units) is not None) == (how == "kinds")
+            assert (caches.peek(units_by_hex, units) is not None) == (how == "groups")
+            assert set(supply_steps._held_hexes(units)) == held, f"{how}: {forces.empire}"
+            assert supply_steps._on_map.__wrapped__(units) == on_map, f"{how}: {forces.empire}"  # type: ignore[attr-defined]
+            off_map += len(units) - on_map
+        assert off_map > 0, "no unit off the map: a weak test"
