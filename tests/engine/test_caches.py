@@ -326,6 +326,7 @@ EXPECTED = {
     "engine.fe.board_views.lookup_of": "by_identity",
     "engine.fe.steps.replacements._fighter_carriers": "by_identity",
     "engine.fe.steps.replacements._buyers": "by_identity",
+    "engine.fe.steps.replacements._carried": "derived",
     "engine.fe.steps.combat_retreat._reaches": "by_identity",
     "engine.fe.steps.releases._plan": "by_identity",
     "engine.fe.steps.releases.hot_hexes": "by_identity",

@@ -220,3 +220,68 @@ def test_a_supply_check_reads_an_armys_hexes_and_count_from_its_kinds_or_groups(
             assert supply_steps._on_map.__wrapped__(units) == on_map, f"{how}: {forces.empire}"  # type: ignore[attr-defined]
             off_map += len(units) - on_map
         assert off_map > 0, "no unit off the map: a weak test"
+
+
+@pytest.mark.parametrize(("seed", "mixed"), [(7, False), (8, True)])
+def test_6e_and_2b4_read_from_a_fresh_boards_kinds_as_from_every_unit(
+    seed: int, mixed: bool
+) -> None:
+    """On a freshly read board (its kinds held), 6E's carriers in and out of supply and
+    2B4's buyers are what a reading of every unit finds, for one empire's tuples and for
+    tuples mixing several empires' units; the classes of a tuple are carried to the board
+    a move makes even when nothing had asked for them (`board_views.carry_classes`)."""
+    from engine.core.ruleset import Actor, Event, StepKind
+    from engine.core.sequence import Step
+    from engine.fe.steps import replacements
+    from engine.fe.steps import supply as supply_steps
+
+    state = _random_state(random.Random(seed), mixed)
+    board_views.placed_kinds(state.board)
+    events: list[Event] = []
+    replacements.free_fighters(state, Step("6E", "6", "f", Actor.BOTH, StepKind.AUTOMATIC), events)
+    found = {e.data["empire"]: (e.data["replaced"], e.data["unsupplied"]) for e in events}
+    expected = {}
+    for forces in state.forces:
+        empire = forces.empire
+        grid = supply_steps.grid_of(state, empire)
+        carriers = [
+            u
+            for u in forces.units
+            if u.empire == empire and u.hex != OFF_MAP and u.info().shown(u.crippled).fighters2
+        ]
+        if carriers:
+            expected[empire] = (
+                [u.id for u in carriers if grid.status(u.hex) != "none"],
+                [u.id for u in carriers if grid.status(u.hex) == "none"],
+            )
+        buyers = tuple(u for u in forces.units if u.hex != OFF_MAP and replacements._buyable(u))
+        assert replacements._buyers(forces.units) == buyers
+    assert found == expected
+    assert found, "no carriers: a weak test"
+    if mixed:
+        assert any(len({u.empire for u in f.units}) > 1 for f in state.forces)
+    forces = next(f for f in state.forces if f.units and f.units[0].hex != OFF_MAP)
+    assert caches.peek(board_views.unit_classes, forces.units) is not None
+    caches.clear_all()
+    board_views.kinds_of(forces.units)
+    mover = msgspec.structs.replace(forces.units[0], hex=forces.units[0].hex + 1)
+    moved = state.with_units([mover])
+    after = next(f.units for f in moved.forces if f.empire == forces.empire)
+    carried = caches.peek(board_views.unit_classes, after)
+    assert carried == frozenset((u.empire, u.cls, u.crippled) for u in after)
+
+
+def test_what_a_class_carries_is_read_once_as_its_counter_shows_it() -> None:
+    """`replacements._carries` (kept per side, class and state) is what the tables give the
+    side a counter shows, for every class of the tables, full and crippled."""
+    from engine.fe.steps import replacements
+    from engine.fe.units import load_units
+
+    pfs = 0
+    for info in load_units().classes:
+        for crippled in (False, True):
+            side = info.shown(crippled)
+            unit = Unit("X-1", info.empire, info.id, 101, crippled)
+            assert replacements._carries(unit) == (side.fighters2, side.pfs), info.key
+            pfs += side.pfs
+    assert pfs, "no class carries PFs: a weak test"
