@@ -344,6 +344,8 @@ EXPECTED = {
     "engine.fe.steps.supply._by_status": "by_identity",
     "engine.fe.steps.supply._checked": "by_identity",
     "engine.fe.steps.supply._on_map": "by_identity",
+    "engine.fe.steps.supply._checked_on_board": "by_identity",
+    "engine.fe.steps.supply._one_empire_each": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.units.load_units": "static",
     "engine.fe.model._order_decoder": "static",

@@ -39,8 +39,8 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Event
-from engine.fe import board_views, provinces, supply
-from engine.fe.forces import OFF_MAP, Board, Unit, units_by_hex
+from engine.fe import blocking, board_views, provinces, supply
+from engine.fe.forces import OFF_MAP, Board, Forces, Unit, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.sequence import Step
@@ -180,7 +180,11 @@ def _check(state: FeState, empire: str) -> Check:
     grid's count is what is left of the units it has on the map (`_on_map`, kept per units
     tuple while none of them changes)."""
     units = next((f.units for f in state.forces if f.empire == empire), ())
-    return _checked(state.board, units, grid_of(state, empire))
+    board = state.board
+    grid = grid_of(state, empire)
+    if caches.peek(board_views.kinds_of, units) is None and _one_empire_each(state.forces):
+        return _checked_on_board(board, units, grid)
+    return _checked(board, units, grid)
 
 
 @caches.by_identity(maxsize=16)
@@ -197,6 +201,46 @@ def _checked(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> 
         for hexes in outside.values()
     )
     return Check(_on_map(units) - len(partial) - len(none), partial, none)
+
+
+@caches.by_identity(maxsize=16)
+def _checked_on_board(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> Check:
+    """`_checked` where ``units`` are all the units of the grid's empire on ``board`` (each
+    empire's tuple holds its units alone, `_one_empire_each`): the hexes it holds are read
+    from the board's occupancy index (`engine.fe.blocking.board_index`, carried from board
+    to board as units move) and its units off the map from the board's hex index, so an
+    army a move rebuilt is not read again unit by unit."""
+    empire = grid.empire
+    main = provinces.main_hexes(grid)
+    outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
+    for h, here in blocking.board_index(base.galaxy(), board)[0].items():
+        if empire in here and h not in main:  # (a hex of its map bases alone holds none)
+            outside[grid.status(h)].append(h)
+    partial, none = (
+        tuple(sorted((u for h in hexes for u in board.at(h) if u.empire == empire), key=_ID))
+        for hexes in outside.values()
+    )
+    off_map = countOf(map(_EMPIRE, board.at(OFF_MAP)), empire)
+    return Check(len(units) - off_map - len(partial) - len(none), partial, none)
+
+
+@caches.by_identity(maxsize=8)
+def _one_empire_each(forces: tuple[Forces, ...]) -> bool:
+    """Whether each empire's tuple holds its own units alone and no empire has two: then
+    the board's units of an empire are its tuple. Read from the classes of each tuple when
+    held (carried over moves, `board_views.unit_classes`) or its kinds, else in C."""
+    if len({f.empire for f in forces}) != len(forces):
+        return False
+    for f in forces:
+        classes = caches.peek(board_views.unit_classes, f.units)
+        if classes is not None:
+            sides = {e for e, _, _ in classes}
+        else:
+            kinds = caches.peek(board_views.kinds_of, f.units)
+            sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, f.units))
+        if not sides <= {f.empire}:
+            return False
+    return True
 
 
 def _held_hexes(units: tuple[Unit, ...]) -> frozenset[HexId] | set[HexId]:

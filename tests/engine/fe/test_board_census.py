@@ -285,3 +285,43 @@ def test_what_a_class_carries_is_read_once_as_its_counter_shows_it() -> None:
             assert replacements._carries(unit) == (side.fighters2, side.pfs), info.key
             pfs += side.pfs
     assert pfs, "no class carries PFs: a weak test"
+
+
+@pytest.mark.parametrize("seed", [9, 10])
+def test_a_supply_check_reads_the_board_only_when_each_tuple_is_its_empires(seed: int) -> None:
+    """`supply_steps._one_empire_each` tells states whose tuples each hold their empire's
+    units alone (then a check reads the board's occupancy and hex indexes) from those with
+    mixed tuples or an empire listed twice; either way `_check` reports what every unit of
+    the empire's tuple gives, on a board changed by a move (its kinds not held)."""
+    from engine.fe.steps import supply as supply_steps
+
+    rng = random.Random(seed)
+    for mixed in (False, True):
+        state = _random_state(rng, mixed)
+        assert supply_steps._one_empire_each.__wrapped__(state.forces) is not mixed  # type: ignore[attr-defined]
+        twice = (*state.forces, Forces(state.forces[0].empire, ()))
+        assert not supply_steps._one_empire_each.__wrapped__(twice)  # type: ignore[attr-defined]
+        mover = next(u for u in state.board.units if u.hex != OFF_MAP)
+        state = state.with_units([msgspec.structs.replace(mover, hex=mover.hex + 1)])
+        checked = 0
+        for forces in state.forces:
+            empire = forces.empire
+            grid = supply_steps.grid_of(state, empire)
+            found = supply_steps._check(state, empire)
+            tuple_by_tuple = supply_steps._checked.__wrapped__(  # type: ignore[attr-defined]
+                state.board, forces.units, grid
+            )
+            assert found == tuple_by_tuple, empire
+            if mixed:
+                continue
+            expected: dict[str, list[Unit]] = {"main": [], "partial": [], "none": []}
+            for unit in forces.units:
+                if unit.hex != OFF_MAP:
+                    expected[grid.status(unit.hex)].append(unit)
+            assert found == (
+                len(expected["main"]),
+                tuple(expected["partial"]),
+                tuple(expected["none"]),
+            ), empire
+            checked += len(found.partial) + len(found.none)
+        assert mixed or checked, "no unit out of the main grid: a weak test"
