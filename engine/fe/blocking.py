@@ -135,7 +135,7 @@ def board_index(
     for h, owners in _map_occupancy(_map_bases(galaxy, board.owners)).items():
         here = out.get(h)
         if here is None:
-            out[h] = dict(owners)
+            out[h] = owners  # the map's own flags, shared (neither is ever mutated)
             continue
         for owner, bits in owners.items():
             here[owner] = here.get(owner, 0) | bits

@@ -234,10 +234,14 @@ def carry_classes(
     by id, or taken out for None), derived from its answer for ``before`` if remembered;
     ``old`` holds every unit of the board before, by id. Only a change that cannot make a
     class vanish is carried: units that moved or came in; a unit taken out, or one whose
-    class or side changed, leaves ``after`` to be read afresh when asked."""
+    class or side changed, leaves ``after`` to be read afresh when asked. The answer for
+    ``before`` is worked out first if its kinds are held (a board's first reading), so the
+    first move of a player turn carries the classes of its army however few were asked."""
     held = caches.peek(unit_classes, before)
     if held is None:
-        return
+        if caches.peek(kinds_of, before) is None:
+            return
+        held = unit_classes(before)  # read from the kinds of a fresh board: a few hundred
     priors = list(map(old.get, edits))
     if None not in priors and None not in edits.values():
         # Units that were on the board already (a move): the classes stay if each unit's

@@ -82,8 +82,14 @@ def replacement_price2(unit: Unit, fighters2: int, pfs: int) -> int:
 
 def _carries(unit: Unit) -> tuple[int, int]:
     """(fighter factors doubled, PFs) the unit carries on the side it shows."""
-    info = unit.info()
-    side = info.shown(unit.crippled)
+    return _carried(unit.empire, unit.cls, unit.crippled)
+
+
+@caches.derived(maxsize=4096)
+def _carried(empire: str, cls: str, crippled: bool) -> tuple[int, int]:
+    """`_carries` of a unit of this side, class and state, read from the tables once: the
+    6E and 2B4 readings try each class of each empire, every player turn."""
+    side = Unit("", empire, cls, crippled=crippled).info().shown(crippled)
     return side.fighters2, side.pfs
 
 
@@ -208,10 +214,14 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
     (530.12, 501.5); one event per empire that has such units on the map."""
     by_empire = {forces.empire: forces.units for forces in state.forces}
     for empire in base.all_empires(state):
-        carriers = _fighter_carriers(by_empire.get(empire, ()))
+        units = by_empire.get(empire, ())
+        carriers = _fighter_carriers(units)
         if not carriers:
             continue
-        supplied, unsupplied = _by_supply(carriers, grid_of(state, empire), empire)
+        # The carriers' sides are among the classes `_fighter_carriers` read (if held).
+        classes = caches.peek(board_views.unit_classes, units)
+        one_empire = classes is not None and all(e == empire for e, _, _ in classes)
+        supplied, unsupplied = _by_supply(carriers, grid_of(state, empire), empire, one_empire)
         if not supplied and not unsupplied:
             continue
         count = len(supplied)
@@ -240,14 +250,15 @@ def free_fighters(state: FeState, step: Step, events: list[Event]) -> None:
 
 
 def _by_supply(
-    carriers: tuple[Unit, ...], grid: SupplyGrid, empire: str
+    carriers: tuple[Unit, ...], grid: SupplyGrid, empire: str, one_empire: bool = False
 ) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """``empire``'s ``carriers`` (all on the map) in supply in ``grid`` and out of it, each in
-    their order; another empire's units are in neither (as `status_of` reads them).
+    their order; another empire's units are in neither (as `status_of` reads them), and
+    none is looked for when ``one_empire`` says the carriers are all ``empire``'s.
 
     Each hex's status is read once, and the units are sorted out in C by their hex: with
     none out of supply (the usual case) the carriers are the answer as they stand."""
-    if not set(map(_EMPIRE, carriers)) <= {empire}:
+    if not one_empire and not set(map(_EMPIRE, carriers)) <= {empire}:
         carriers = tuple(u for u in carriers if u.empire == empire)
     out = {h for h in dict.fromkeys(map(_HEX, carriers)) if grid.status(h) == "none"}
     if not out:
@@ -269,7 +280,7 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     carrying = {
         (empire, cls, crippled)
         for empire, cls, crippled in classes
-        if _carries(Unit("", empire, cls, crippled=crippled))[0] != 0
+        if _carried(empire, cls, crippled)[0] != 0
     }
     return _picked(units, classes, carrying)
 
@@ -299,15 +310,18 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     `_fighter_carriers`): the step's skip test then reads only these, not the whole empire,
     each time a Shipyard phase reaches 2B4."""
     # Each class and side tried once, the units of those that buy picked out in C. The
-    # classes of one empire's units are its class names on either side (two passes in C
-    # over plain strings): `board_views.unit_classes` is left to 6E, as a set remembered
-    # this early would be carried over every move of the player turn for nothing.
-    empires = set(map(_EMPIRE, units))
-    if len(empires) == 1:
-        (only,) = empires
-        names = set(map(_CLS, units))
-        classes = frozenset((only, cls, side) for cls in names for side in (False, True))
-    else:
+    # classes come from the kinds of a freshly read board when held (a few hundred kinds,
+    # however many units); else those of one empire's units are its class names on either
+    # side (two passes in C over plain strings): `board_views.unit_classes` made from the
+    # units would be a costlier pass.
+    classes = None
+    if caches.peek(board_views.kinds_of, units) is None:
+        empires = set(map(_EMPIRE, units))
+        if len(empires) == 1:
+            (only,) = empires
+            names = set(map(_CLS, units))
+            classes = frozenset((only, cls, side) for cls in names for side in (False, True))
+    if classes is None:
         classes = board_views.unit_classes(units)
     buying = {
         (empire, cls, crippled)

@@ -32,15 +32,15 @@ Readings (marked as in ``fe-rules-notes.md``):
 from __future__ import annotations
 
 from itertools import compress
-from operator import attrgetter, countOf
+from operator import attrgetter, countOf, itemgetter
 from typing import NamedTuple
 
 import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Event
-from engine.fe import provinces, supply
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe import blocking, board_views, provinces, supply
+from engine.fe.forces import OFF_MAP, Board, Forces, Unit, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.sequence import Step
@@ -172,14 +172,19 @@ def _check(state: FeState, empire: str) -> Check:
     """`_counts` as a supply check reports it, at the cost of the hexes the empire holds and
     the units outside the main grid, not of every unit it has.
 
-    The hexes holding its units are read from its own units tuple (in C), those outside the
-    main grid found by one set difference with the grid's main hexes
-    (`engine.fe.provinces.main_hexes`, kept per grid), and only the units of those hexes are
-    read (from the board's hex index, put in id order: an empire's units tuple is sorted by
-    id, `engine.fe.forces.Forces`); the main grid's count is what is left of the units it has
-    on the map (`_on_map`, one pass per units tuple, kept while none of them changes)."""
+    The hexes holding its units are read from its own units tuple (`_held_hexes`: from the
+    kinds of a freshly read board, else in C), those outside the main grid found by one set
+    difference with the grid's main hexes (`engine.fe.provinces.main_hexes`, kept per
+    grid), and only the units of those hexes are read (from the board's hex index, put in id
+    order: an empire's units tuple is sorted by id, `engine.fe.forces.Forces`); the main
+    grid's count is what is left of the units it has on the map (`_on_map`, kept per units
+    tuple while none of them changes)."""
     units = next((f.units for f in state.forces if f.empire == empire), ())
-    return _checked(state.board, units, grid_of(state, empire))
+    board = state.board
+    grid = grid_of(state, empire)
+    if caches.peek(board_views.kinds_of, units) is None and _one_empire_each(state.forces):
+        return _checked_on_board(board, units, grid)
+    return _checked(board, units, grid)
 
 
 @caches.by_identity(maxsize=16)
@@ -188,9 +193,8 @@ def _checked(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> 
     by identity: the checks of one player turn ask again of an unchanged board)."""
     empire = grid.empire
     outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
-    held = dict.fromkeys(map(_HEX, units))
-    held.pop(OFF_MAP, None)
-    for h in held.keys() - provinces.main_hexes(grid):
+    held = _held_hexes(units)
+    for h in held - provinces.main_hexes(grid):
         outside[grid.status(h)].append(h)  # "partial" or "none": not in the main grid
     partial, none = (
         tuple(sorted((u for h in hexes for u in board.at(h) if u.empire == empire), key=_ID))
@@ -200,9 +204,71 @@ def _checked(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> 
 
 
 @caches.by_identity(maxsize=16)
+def _checked_on_board(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> Check:
+    """`_checked` where ``units`` are all the units of the grid's empire on ``board`` (each
+    empire's tuple holds its units alone, `_one_empire_each`): the hexes it holds are read
+    from the board's occupancy index (`engine.fe.blocking.board_index`, carried from board
+    to board as units move) and its units off the map from the board's hex index, so an
+    army a move rebuilt is not read again unit by unit."""
+    empire = grid.empire
+    main = provinces.main_hexes(grid)
+    outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
+    for h, here in blocking.board_index(base.galaxy(), board)[0].items():
+        if empire in here and h not in main:  # (a hex of its map bases alone holds none)
+            outside[grid.status(h)].append(h)
+    partial, none = (
+        tuple(sorted((u for h in hexes for u in board.at(h) if u.empire == empire), key=_ID))
+        for hexes in outside.values()
+    )
+    off_map = countOf(map(_EMPIRE, board.at(OFF_MAP)), empire)
+    return Check(len(units) - off_map - len(partial) - len(none), partial, none)
+
+
+@caches.by_identity(maxsize=8)
+def _one_empire_each(forces: tuple[Forces, ...]) -> bool:
+    """Whether each empire's tuple holds its own units alone and no empire has two: then
+    the board's units of an empire are its tuple. Read from the classes of each tuple when
+    held (carried over moves, `board_views.unit_classes`) or its kinds, else in C."""
+    if len({f.empire for f in forces}) != len(forces):
+        return False
+    for f in forces:
+        classes = caches.peek(board_views.unit_classes, f.units)
+        if classes is not None:
+            sides = {e for e, _, _ in classes}
+        else:
+            kinds = caches.peek(board_views.kinds_of, f.units)
+            sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, f.units))
+        if not sides <= {f.empire}:
+            return False
+    return True
+
+
+def _held_hexes(units: tuple[Unit, ...]) -> frozenset[HexId] | set[HexId]:
+    """The hexes on the map where ``units`` stand: from their kinds when the board's first
+    reading holds them (`board_views.kinds_of`: a few hundred kinds, however many units),
+    else from the units (in C). Only membership is read."""
+    kinds = caches.peek(board_views.kinds_of, units)
+    held = set(map(_FIRST, kinds)) if kinds is not None else set(map(_HEX, units))
+    held.discard(OFF_MAP)
+    return held
+
+
+@caches.by_identity(maxsize=16)
 def _on_map(units: tuple[Unit, ...]) -> int:
-    """How many of ``units`` (one empire's `Forces.units`, by identity) are on the map."""
+    """How many of ``units`` (one empire's `Forces.units`, by identity) are on the map: all
+    of them when their kinds (`board_views.kinds_of`, if held) show none off it; else
+    those off it counted from their hex groups (`forces.units_by_hex`, if held) or in C."""
+    kinds = caches.peek(board_views.kinds_of, units)
+    if kinds is not None and OFF_MAP not in map(_FIRST, kinds):
+        return len(units)
+    by_hex = caches.peek(units_by_hex, units)
+    if by_hex is not None:
+        return len(units) - len(by_hex.get(OFF_MAP, ()))
     return len(units) - countOf(map(_HEX, units), OFF_MAP)
+
+
+_FIRST = itemgetter(0)
+"""A kind's hex (`board_views.Kind`)."""
 
 
 def empire_supply(state: FeState) -> dict[str, dict[str, object]]:

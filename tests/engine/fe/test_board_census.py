@@ -189,3 +189,139 @@ def test_bases_named_like_units_off_the_map_are_picked_out_by_side_and_hex() -> 
         found = blocking.board_index(load_galaxy(), board)
         assert found == _board_index_unit_by_unit(board), what
         assert (extra in found[1]) is (what == "a base"), what
+
+
+@pytest.mark.parametrize(("seed", "mixed"), [(5, False), (6, True)])
+def test_a_supply_check_reads_an_armys_hexes_and_count_from_its_kinds_or_groups(
+    seed: int, mixed: bool
+) -> None:
+    """The hexes an empire's tuple holds and how many of its units are on the map
+    (`supply_steps._held_hexes`, `_on_map`) read from the tuple's kinds after a board's first
+    reading, or from its hex groups, are what a reading of every unit gives: with units off
+    the map, stacked, crippled, and tuples holding several empires' units."""
+    from engine.fe.forces import units_by_hex
+    from engine.fe.steps import supply as supply_steps
+
+    rng = random.Random(seed)
+    for how in ("kinds", "groups", "units"):
+        state = _random_state(rng, mixed)
+        if how == "kinds":
+            board_views.placed_kinds(state.board)
+        elif how == "groups":
+            _ = state.board.at(OFF_MAP)  # the hex index, joined from each tuple's groups
+        off_map = 0
+        for forces in state.forces:
+            units = forces.units
+            held = {u.hex for u in units if u.hex != OFF_MAP}
+            on_map = sum(u.hex != OFF_MAP for u in units)
+            assert (caches.peek(board_views.kinds_of, units) is not None) == (how == "kinds")
+            assert (caches.peek(units_by_hex, units) is not None) == (how == "groups")
+            assert set(supply_steps._held_hexes(units)) == held, f"{how}: {forces.empire}"
+            assert supply_steps._on_map.__wrapped__(units) == on_map, f"{how}: {forces.empire}"  # type: ignore[attr-defined]
+            off_map += len(units) - on_map
+        assert off_map > 0, "no unit off the map: a weak test"
+
+
+@pytest.mark.parametrize(("seed", "mixed"), [(7, False), (8, True)])
+def test_6e_and_2b4_read_from_a_fresh_boards_kinds_as_from_every_unit(
+    seed: int, mixed: bool
+) -> None:
+    """On a freshly read board (its kinds held), 6E's carriers in and out of supply and
+    2B4's buyers are what a reading of every unit finds, for one empire's tuples and for
+    tuples mixing several empires' units; the classes of a tuple are carried to the board
+    a move makes even when nothing had asked for them (`board_views.carry_classes`)."""
+    from engine.core.ruleset import Actor, Event, StepKind
+    from engine.core.sequence import Step
+    from engine.fe.steps import replacements
+    from engine.fe.steps import supply as supply_steps
+
+    state = _random_state(random.Random(seed), mixed)
+    board_views.placed_kinds(state.board)
+    events: list[Event] = []
+    replacements.free_fighters(state, Step("6E", "6", "f", Actor.BOTH, StepKind.AUTOMATIC), events)
+    found = {e.data["empire"]: (e.data["replaced"], e.data["unsupplied"]) for e in events}
+    expected = {}
+    for forces in state.forces:
+        empire = forces.empire
+        grid = supply_steps.grid_of(state, empire)
+        carriers = [
+            u
+            for u in forces.units
+            if u.empire == empire and u.hex != OFF_MAP and u.info().shown(u.crippled).fighters2
+        ]
+        if carriers:
+            expected[empire] = (
+                [u.id for u in carriers if grid.status(u.hex) != "none"],
+                [u.id for u in carriers if grid.status(u.hex) == "none"],
+            )
+        buyers = tuple(u for u in forces.units if u.hex != OFF_MAP and replacements._buyable(u))
+        assert replacements._buyers(forces.units) == buyers
+    assert found == expected
+    assert found, "no carriers: a weak test"
+    if mixed:
+        assert any(len({u.empire for u in f.units}) > 1 for f in state.forces)
+    forces = next(f for f in state.forces if f.units and f.units[0].hex != OFF_MAP)
+    assert caches.peek(board_views.unit_classes, forces.units) is not None
+    caches.clear_all()
+    board_views.kinds_of(forces.units)
+    mover = msgspec.structs.replace(forces.units[0], hex=forces.units[0].hex + 1)
+    moved = state.with_units([mover])
+    after = next(f.units for f in moved.forces if f.empire == forces.empire)
+    carried = caches.peek(board_views.unit_classes, after)
+    assert carried == frozenset((u.empire, u.cls, u.crippled) for u in after)
+
+
+def test_what_a_class_carries_is_read_once_as_its_counter_shows_it() -> None:
+    """`replacements._carries` (kept per side, class and state) is what the tables give the
+    side a counter shows, for every class of the tables, full and crippled."""
+    from engine.fe.steps import replacements
+    from engine.fe.units import load_units
+
+    pfs = 0
+    for info in load_units().classes:
+        for crippled in (False, True):
+            side = info.shown(crippled)
+            unit = Unit("X-1", info.empire, info.id, 101, crippled)
+            assert replacements._carries(unit) == (side.fighters2, side.pfs), info.key
+            pfs += side.pfs
+    assert pfs, "no class carries PFs: a weak test"
+
+
+@pytest.mark.parametrize("seed", [9, 10])
+def test_a_supply_check_reads_the_board_only_when_each_tuple_is_its_empires(seed: int) -> None:
+    """`supply_steps._one_empire_each` tells states whose tuples each hold their empire's
+    units alone (then a check reads the board's occupancy and hex indexes) from those with
+    mixed tuples or an empire listed twice; either way `_check` reports what every unit of
+    the empire's tuple gives, on a board changed by a move (its kinds not held)."""
+    from engine.fe.steps import supply as supply_steps
+
+    rng = random.Random(seed)
+    for mixed in (False, True):
+        state = _random_state(rng, mixed)
+        assert supply_steps._one_empire_each.__wrapped__(state.forces) is not mixed  # type: ignore[attr-defined]
+        twice = (*state.forces, Forces(state.forces[0].empire, ()))
+        assert not supply_steps._one_empire_each.__wrapped__(twice)  # type: ignore[attr-defined]
+        mover = next(u for u in state.board.units if u.hex != OFF_MAP)
+        state = state.with_units([msgspec.structs.replace(mover, hex=mover.hex + 1)])
+        checked = 0
+        for forces in state.forces:
+            empire = forces.empire
+            grid = supply_steps.grid_of(state, empire)
+            found = supply_steps._check(state, empire)
+            tuple_by_tuple = supply_steps._checked.__wrapped__(  # type: ignore[attr-defined]
+                state.board, forces.units, grid
+            )
+            assert found == tuple_by_tuple, empire
+            if mixed:
+                continue
+            expected: dict[str, list[Unit]] = {"main": [], "partial": [], "none": []}
+            for unit in forces.units:
+                if unit.hex != OFF_MAP:
+                    expected[grid.status(unit.hex)].append(unit)
+            assert found == (
+                len(expected["main"]),
+                tuple(expected["partial"]),
+                tuple(expected["none"]),
+            ), empire
+            checked += len(found.partial) + len(found.none)
+        assert mixed or checked, "no unit out of the main grid: a weak test"
