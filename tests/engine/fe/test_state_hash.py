@@ -49,9 +49,8 @@ def test_snapshots_omit_defaults_and_decode_to_the_same_state() -> None:
 
 
 def _form_field_by_field(state: FeState) -> dict[str, object]:
-    """What `hash_form` gave while it read the fields one Python step at a time: a field is
-    kept when its value is not its default object and (it has no default, or) is unequal
-    to it."""
+    """The form read off the fields one at a time: a field is kept when its value is not its
+    default object and (it has no default, or) is unequal to it."""
     form: dict[str, object] = {}
     for field in msgspec.structs.fields(FeState):
         value = getattr(state, field.name)
@@ -66,10 +65,11 @@ def _form_field_by_field(state: FeState) -> dict[str, object]:
     return form
 
 
-def test_the_hash_form_keeps_the_fields_a_field_by_field_reading_keeps() -> None:
+def test_the_hash_form_leaves_out_values_equal_to_their_default() -> None:
     """Along a game, and with values equal to a default without being it (``False`` for
-    ``0``, ``0`` for ``False``: left out) or unequal (``True`` for ``0``: kept), the fields
-    picked in C are those read one by one, and their bytes hash the same."""
+    ``0``, ``0`` for ``False``: left out) or unequal (``True`` for ``0``: kept), the form
+    keeps the fields read one by one, and its bytes hash the same (msgspec's own
+    ``omit_defaults`` leaves out only the default object itself: it would keep these)."""
     states = [*_states(120)]
     states.append(msgspec.structs.replace(states[-1], player_turn=False, over=0, backs=True))
     states.append(msgspec.structs.replace(states[0], battle_at=False, setup=0, step=True))
