@@ -32,6 +32,7 @@ state still uses, and a global key for something that is only ever asked of its 
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, ParamSpec, TypeVar, cast
@@ -134,55 +135,133 @@ def derived(maxsize: int, *, name: str = "") -> Callable[[Callable[P, R]], Calla
     return decorate
 
 
+def _arity(fn: Callable[..., Any]) -> int | None:
+    """How many positional arguments ``fn`` always takes, or None when that may vary (it has
+    defaults, ``*args`` or keyword-only parameters)."""
+    code = getattr(fn, "__code__", None)
+    if code is None or getattr(fn, "__defaults__", None) or code.co_kwonlyargcount:
+        return None
+    return None if code.co_flags & inspect.CO_VARARGS else int(code.co_argcount)
+
+
+def _id_of_first(args: tuple[Any, ...]) -> object:
+    return id(args[0])
+
+
+def _ids_of_pair(args: tuple[Any, ...]) -> object:
+    return (id(args[0]), id(args[1]))
+
+
+def _id_and_value(args: tuple[Any, ...]) -> object:
+    return (id(args[0]), args[1])
+
+
+def _ids_of_all(args: tuple[Any, ...]) -> object:
+    return tuple(map(id, args))
+
+
+def _key_maker(arity: int | None, by_id: int | None) -> Callable[[tuple[Any, ...]], object]:
+    """How an identity cache makes the key of its arguments: the ids of the first ``by_id``
+    (all when None), then the others by value. For one or two arguments, the key is made
+    without a loop: the id alone for one argument, a pair for two."""
+    if by_id is None or by_id == arity:
+        if arity == 1:
+            return _id_of_first
+        if arity == 2:
+            return _ids_of_pair
+        return _ids_of_all
+    if (arity, by_id) == (2, 1):
+        return _id_and_value
+    return lambda args: (*map(id, args[:by_id]), *args[by_id:])
+
+
 def _identity_memo(
     fn: Callable[..., R], maxsize: int, identity: int | None
 ) -> tuple[Callable[..., R], _Registered]:
     """The cache behind `by_identity`: a dict in insertion order, written under a lock; the
-    calling function and its registry entry. A closure, as calls cost less than a method's."""
-    store: dict[tuple[object, ...], tuple[tuple[object, ...], R]] = {}
-    lock = threading.Lock()
+    calling function and its registry entry. A closure, as calls cost less than a method's.
 
-    def keep(args: tuple[Any, ...], value: R) -> None:
-        if identity is None:
-            key: tuple[object, ...] = tuple(map(id, args))
-            held = args
-        else:
-            key = (*map(id, args[:identity]), *args[identity:])
-            held = args[:identity]
+    Every key of one cache is made by one `_key_maker` function, so that `peek` and `prime`
+    find what a call stored; a function of one or two positional arguments (most of them)
+    is called through a `call` that makes the same key inline.
+    """
+    store: dict[object, tuple[tuple[object, ...], R]] = {}
+    lock = threading.Lock()
+    arity = _arity(fn)
+    by_id = identity if identity is None or arity is None else min(identity, arity)
+    key_of = _key_maker(arity, by_id)
+
+    def store_entry(key: object, held: tuple[object, ...], value: R) -> None:
         with lock:
-            store.pop(key, None)  # a primed entry is the newest
+            if maxsize == 1:
+                store.clear()  # the one entry held goes
+            else:
+                store.pop(key, None)  # a primed entry is the newest
             store[key] = (held, value)
-            while len(store) > maxsize:  # the oldest entry goes first
+            if len(store) > maxsize:  # one entry too many: the oldest goes
                 del store[next(iter(store))]
 
+    def keep(args: tuple[Any, ...], value: R) -> None:
+        store_entry(key_of(args), args if by_id is None else args[:by_id], value)
+
     def held(args: tuple[Any, ...]) -> tuple[tuple[object, ...], R] | None:
-        if identity is None:
-            return store.get(tuple(map(id, args)))
-        return store.get((*map(id, args[:identity]), *args[identity:]))
+        return store.get(key_of(args))
+
+    # An entry holds its key objects, so while it is stored no other live object can have
+    # their ids: a stored key made of the ids of the caller's (live) arguments was made from
+    # these very objects. One dict read, no lock: it is atomic.
 
     def call(*args: Any) -> R:
-        if identity is None:
-            key: tuple[object, ...] = tuple(map(id, args))
-        else:
-            key = (*map(id, args[:identity]), *args[identity:])
-        # An entry holds its key objects, so while it is stored no other live object can
-        # have their ids: a stored key made of the ids of the caller's (live) arguments was
-        # made from these very objects. One dict read, no lock: it is atomic.
+        key = key_of(args)
         entry = store.get(key)
         if entry is not None:
             return entry[1]
         value = fn(*args)
-        keep(args, value)
+        store_entry(key, args if by_id is None else args[:by_id], value)
+        return value
+
+    def call_one(arg: Any) -> R:  # key: `_id_of_first`
+        key = id(arg)
+        entry = store.get(key)
+        if entry is not None:
+            return entry[1]
+        value = fn(arg)
+        store_entry(key, (arg,), value)
+        return value
+
+    def call_pair(first: Any, second: Any) -> R:  # key: `_ids_of_pair`
+        key = (id(first), id(second))
+        entry = store.get(key)
+        if entry is not None:
+            return entry[1]
+        value = fn(first, second)
+        store_entry(key, (first, second), value)
+        return value
+
+    def call_keyed(first: Any, second: Any) -> R:  # key: `_id_and_value`
+        key = (id(first), second)
+        entry = store.get(key)
+        if entry is not None:
+            return entry[1]
+        value = fn(first, second)
+        store_entry(key, (first,), value)
         return value
 
     def clear() -> None:
         with lock:
             store.clear()
 
-    functools.update_wrapper(call, fn)
-    call._keep = keep  # type: ignore[attr-defined]  # read by `prime`
-    call._held = held  # type: ignore[attr-defined]  # read by `peek`
-    return call, _Registered("by_identity", maxsize, store.__len__, clear)
+    chosen: Callable[..., R] = call
+    if key_of is _id_of_first:
+        chosen = call_one
+    elif key_of is _ids_of_pair:
+        chosen = call_pair
+    elif key_of is _id_and_value:
+        chosen = call_keyed
+    functools.update_wrapper(chosen, fn)
+    chosen._keep = keep  # type: ignore[attr-defined]  # read by `prime`
+    chosen._held = held  # type: ignore[attr-defined]  # read by `peek`
+    return chosen, _Registered("by_identity", maxsize, store.__len__, clear)
 
 
 def peek(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:

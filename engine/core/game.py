@@ -73,9 +73,9 @@ def pending(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
     core = state.core
     if core.resigned:
         return []
-    for seat in core.seats:
-        if not seat.public_key:  # `SeatState.joined`, read inline: asked before every order
-            return [Decision((seat.seat,), "join", DecisionKind.JOIN, "join", "Join the game")]
+    joining = _joining(core)
+    if joining is not None:
+        return [joining]
     if core.unaccepted:
         # The creator's next packet accepts the joined keys; what follows is listed too, so a
         # client can draft the orders that ride in the same packet.
@@ -83,18 +83,56 @@ def pending(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
     return _after_joins(ruleset, state)
 
 
-def _after_joins(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
+def _owed_first(ruleset: AnyRuleset, state: AnyState) -> Decision | None:
+    """``pending(ruleset, state)[0]``, or None when nothing is owed, without the lists:
+    asked before every packet and every order, where only the first decision counts."""
     core = state.core
+    if core.resigned:
+        return None
+    first = _joining(core)
+    if first is None and core.unaccepted:
+        first = _acceptance(core)
+    if first is None and core.armed:
+        first = _entropy_owed(core)
+    if first is not None:
+        return first
+    if core.secret is not None:
+        return _secret_turn(core.secret)
+    if state.rules is None:
+        return None
+    decisions = _pending_of(ruleset, state.rules)
+    if not decisions:
+        return None
+    first = decisions[0]
+    return _secret_turn(OpenSecret(first)) if first.kind == _SECRET else first
+
+
+def _joining(core: CoreState) -> Decision | None:
+    """The first seat still to join, asked to (None once every seat has)."""
+    for seat in core.seats:
+        if not seat.public_key:  # `SeatState.joined`, read inline: asked before every order
+            return Decision((seat.seat,), "join", DecisionKind.JOIN, "join", "Join the game")
+    return None
+
+
+def _entropy_owed(core: CoreState) -> Decision | None:
+    """The first armed roll's first seat whose entropy value it still waits for."""
     for roll in core.armed:
         have = {seat for seat, _ in roll.values}
         for seat in core.seats:
             if seat.seat not in have:
                 title = f"Entropy for {rolls.dice_text(roll.request)} ({roll.request.purpose})"
-                return [
-                    Decision(
-                        (seat.seat,), roll.request.step, DecisionKind.ENTROPY, roll.event, title
-                    )
-                ]
+                return Decision(
+                    (seat.seat,), roll.request.step, DecisionKind.ENTROPY, roll.event, title
+                )
+    return None
+
+
+def _after_joins(ruleset: AnyRuleset, state: AnyState) -> list[Decision]:
+    core = state.core
+    waiting = _entropy_owed(core)
+    if waiting is not None:
+        return [waiting]
     if core.secret is not None:
         return [_secret_turn(core.secret)]
     if state.rules is None:
@@ -314,16 +352,14 @@ def _continue(
         seat = core.seat_state(body.seat)
     except KeyError:
         raise PacketError(f"packet {body.seq} names an unknown seat {body.seat!r}") from None
-    decisions = pending(ruleset, state)
-    if not decisions:
+    owed = _owed_first(ruleset, state)
+    if owed is None:
         raise OutOfTurn(f"packet {body.seq} from {body.seat}: the game is over")
-    owed = decisions[0]
     if owed.seats[0] != body.seat:
         raise OutOfTurn(
             f"packet {body.seq} from {body.seat}: {owed.seats[0]} owes the next move "
             f"({_describe(owed)})"
         )
-    state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, seq=body.seq))
     if isinstance(body.kind, Join) or owed.kind == _JOIN:
         if owed.kind != _JOIN or not isinstance(body.kind, Join):
             raise OutOfTurn(
@@ -331,16 +367,20 @@ def _continue(
                 "taken only from a seat that has not joined yet, and a seat's key and entropy "
                 "anchor never change once bound"
             )
-        return _join(ruleset, state, packet)
+        core = msgspec.structs.replace(core, seq=body.seq)
+        return _join(ruleset, msgspec.structs.replace(state, core=core), packet)
     if seat.public_key != packet.public_key:
         raise PacketError(f"packet {body.seq} claims seat {body.seat} but is signed by another key")
     if not entropy.follows(seat.entropy, body.entropy):
         raise PacketError(
             f"packet {body.seq}: {body.seat}'s entropy value does not follow its chain"
         )
-    core = state.core.with_seat(
-        msgspec.structs.replace(seat, entropy=body.entropy, entropy_index=seat.entropy_index + 1)
+    # The packet's position and the seat's new entropy value, in one new core.
+    revealed = msgspec.structs.replace(
+        seat, entropy=body.entropy, entropy_index=seat.entropy_index + 1
     )
+    seats = tuple(revealed if s.seat == body.seat else s for s in core.seats)
+    core = msgspec.structs.replace(core, seq=body.seq, seats=seats)
     state = msgspec.structs.replace(state, core=core)
     events: list[Event] = []
     kind = body.kind
@@ -429,25 +469,25 @@ def _turn(
 ) -> AnyState:
     body = packet.body
     seat = body.seat
-    earlier = [r for r in body.reveals if not any(c.key == r.key for c in body.commits)]
-    same_packet = [r for r in body.reveals if any(c.key == r.key for c in body.commits)]
-    for reveal in earlier:
-        state = _reveal(ruleset, state, seat, reveal, events)
+    committed = {c.key for c in body.commits}
+    for reveal in body.reveals:  # of commitments made in earlier packets
+        if reveal.key not in committed:
+            state = _reveal(ruleset, state, seat, reveal, events)
     orders = ruleset.decode_orders(turn.orders)
     for index, order in enumerate(orders, start=1):
         state = _order(ruleset, state, seat, index, order, events)
     for commit in body.commits:
         state = _commit(ruleset, state, seat, commit, events)
-    for reveal in same_packet:
-        state = _reveal(ruleset, state, seat, reveal, events)
+    for reveal in body.reveals:  # of commitments made in this packet
+        if reveal.key in committed:
+            state = _reveal(ruleset, state, seat, reveal, events)
     return state
 
 
 def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decision:
-    decisions = pending(ruleset, state)
-    if not decisions:
+    owed = _owed_first(ruleset, state)
+    if owed is None:
         raise OutOfTurn(f"{what}: the game is over")
-    owed = decisions[0]
     if owed.seats[0] != seat:
         raise OutOfTurn(f"{what}: {owed.seats[0]} owes the next move ({_describe(owed)})")
     return owed
@@ -456,15 +496,16 @@ def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decisi
 def _order(
     ruleset: AnyRuleset, state: AnyState, seat: Seat, index: int, order: Any, events: list[Event]
 ) -> AnyState:
-    what = f"order {index}"
-    owed = _owed(ruleset, state, seat, what)
-    if owed.kind != _ORDERS:
+    owed = _owed_first(ruleset, state)
+    if owed is None or owed.seats[0] != seat or owed.kind != _ORDERS:
+        what = f"order {index}"  # worded only for a refusal: most orders are in turn
+        owed = _owed(ruleset, state, seat, what)
         raise NotPending(f"{what}: {seat} owes {_describe(owed)}, not orders")
     assert state.rules is not None
     violations = ruleset.validate(state.rules, seat, order)
     if violations:
         first = violations[0]
-        raise IllegalOrder(f"{what} at step {owed.step}: {first.message}", rule=first.rule)
+        raise IllegalOrder(f"order {index} at step {owed.step}: {first.message}", rule=first.rule)
     applied = ruleset.apply(state.rules, seat, order)
     events.extend(applied.events)
     state = msgspec.structs.replace(state, rules=applied.state)

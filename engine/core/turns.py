@@ -265,11 +265,12 @@ class Turns(Generic[S]):
         if step is None:
             return []
         seats = self.owing(state, step)
+        key = f"{self.host.key(state)}/{step.id}/{state.backs + 1}"  # `decision_key`, inline
         if step.kind == _SECRET:
-            key = self.decision_key(state, step)
             return [Decision(seats, step.id, _SECRET_DECISION, key, step.title, step.rules)]
         seat_part = seats[0] if step.actor == _BOTH else ""
-        key = self.decision_key(state, step, seat_part)
+        if seat_part:  # the seat's half of a "both" step
+            key = f"{key}/{seat_part}"
         return [Decision(seats, step.id, _ORDERS, key, step.title, step.rules)]
 
     def turn_problems(self, state: S, seat: Seat) -> tuple[Step | None, list[Violation]]:
@@ -331,7 +332,7 @@ class Turns(Generic[S]):
                     state = _replace(moved, answered=())
                     continue
                 state = moved
-            reason = self.inapplicable(state, step)
+            reason = self.inapplicable(state, step) if step.applies else ""
             if reason:
                 text = f"{step.id} {step.title}: {reason}"
                 events.append(Event("step-passed", text, step=step.id, data={"reason": reason}))
@@ -406,15 +407,19 @@ class Turns(Generic[S]):
         if step is None:
             raise NotPending("the game is over")
         answered = (*state.answered, seat)
-        left = [s for s in self.answer_order(state, step) if s not in answered]
+        next_seat: Seat | None = None  # the first still to answer (a loop: asked at every done)
+        for other in self.answer_order(state, step):
+            if other not in answered:
+                next_seat = other
+                break
         data: dict[str, Any] = {"note": note, "adjustments": list(adjustments)}
         if through:
             data["through"] = through
         if automatic:
             data["standing"] = True
         suffix = f": {note}" if note else (" (standing order)" if automatic else "")
-        if left:
-            text = f"{seat} completed its part of {step.id} {step.title}; {left[0]} to go{suffix}"
+        if next_seat is not None:
+            text = f"{seat} completed its part of {step.id} {step.title}; {next_seat} to go{suffix}"
             events.append(Event("step-part", text, seat, step.id, data))
             return _replace(state, answered=answered)
         text = f"{seat} completed {step.id} {step.title}{suffix}"
