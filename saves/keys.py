@@ -5,6 +5,10 @@ Whoever holds the private key can sign moves in the player's name, so the file i
 0600 from its first byte, is never overwritten, and is refused when others can read it, as ssh
 does. The name, address and public key stay in the clear so a key can be listed and shown
 without asking for the passphrase.
+
+The cipher and scrypt are imported by `_sealing_cipher`, when a key is sealed or unlocked:
+every command and the app import this module to read a key file's clear part, and opening a
+game needs neither (issue 16).
 """
 
 from __future__ import annotations
@@ -13,15 +17,17 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from engine.core.errors import HexpostError
 from saves.files import fsync_directory, write_synced
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 FORMAT = "hexpost-identity-key"
 VERSION = 1
@@ -113,8 +119,13 @@ def _public_bytes(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes_raw()
 
 
-def _sealing_key(passphrase: bytes, kdf: KdfParams) -> bytes:
-    return Scrypt(salt=kdf.salt, length=_KEY_BYTES, n=kdf.n, r=kdf.r, p=kdf.p).derive(passphrase)
+def _sealing_cipher(passphrase: bytes, kdf: KdfParams) -> ChaCha20Poly1305:
+    """The cipher under the key scrypt derives from ``passphrase`` with ``kdf``."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+    key = Scrypt(salt=kdf.salt, length=_KEY_BYTES, n=kdf.n, r=kdf.r, p=kdf.p).derive(passphrase)
+    return ChaCha20Poly1305(key)
 
 
 def _associated_data(public_key: bytes) -> bytes:
@@ -131,7 +142,7 @@ def _build(
         return _KeyFileDoc(FORMAT, VERSION, name, address, public, None, None, private)
     kdf = KdfParams("scrypt", scrypt_n, SCRYPT_R, SCRYPT_P, secrets.token_bytes(_SALT_BYTES))
     cipher = CipherParams(_CIPHER, secrets.token_bytes(_NONCE_BYTES))
-    sealed = ChaCha20Poly1305(_sealing_key(passphrase, kdf)).encrypt(
+    sealed = _sealing_cipher(passphrase, kdf).encrypt(
         cipher.nonce, private, _associated_data(public)
     )
     return _KeyFileDoc(FORMAT, VERSION, name, address, public, kdf, cipher, sealed)
@@ -280,7 +291,7 @@ def read_key_file(path: Path, passphrase: bytes | None) -> Ed25519PrivateKey:
         if passphrase is None:
             raise KeyFileError(f"key file {path} is encrypted: a passphrase is needed")
         try:
-            private = ChaCha20Poly1305(_sealing_key(passphrase, doc.kdf)).decrypt(
+            private = _sealing_cipher(passphrase, doc.kdf).decrypt(
                 doc.cipher.nonce, doc.private_key, _associated_data(doc.public_key)
             )
         except InvalidTag:

@@ -28,19 +28,20 @@ from __future__ import annotations
 
 import hashlib
 import os
+from typing import TYPE_CHECKING
 
 import msgspec
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from engine.core import entropy
 from engine.core.errors import HexpostError
 from engine.core.game import AnyState
 from saves import store_keys
 from saves.store import Store
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 MAGIC = b"HXVAULT\x01"
 """The first bytes of every sealed blob; the last byte is the format version."""
@@ -69,6 +70,12 @@ def is_sealed(value: bytes) -> bool:
 
 
 def _data_key(key: Ed25519PrivateKey) -> ChaCha20Poly1305:
+    # Imported here: reading a game (the app's first paint, `show`) imports this module but
+    # opens no blob (issue 16).
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=INFO).derive(
         key.private_bytes_raw()
     )
