@@ -196,9 +196,17 @@ class StyledLine(NamedTuple):
 # --- drawing ------------------------------------------------------------------------------
 
 
-def render_line(frame: Frame, y: int, cell_for: CellFor) -> StyledLine:
+def render_line(
+    frame: Frame, y: int, cell_for: CellFor, window: tuple[int, int] | None = None
+) -> StyledLine:
     """Line ``y`` of ``frame`` (0 = first header line): the unit a line-API widget draws.
-    Lines outside the frame are blank, so a widget taller than the map needs no care."""
+    Lines outside the frame are blank, so a widget taller than the map needs no care.
+
+    ``window`` (characters ``start`` to ``end``, exclusive) draws only the boxes (and the
+    cursor's brackets) reaching into it: the line keeps its full width and its row label,
+    and characters ``start..end`` are those of the whole line, the rest blank. A widget
+    showing a quarter of the map's width asks for no more (issue 16: the game screen's first
+    paint drew every hex of each line on screen)."""
     if not 0 <= y < frame.height:
         return StyledLine(" " * frame.width, ())
     if y < HEADER_LINES:
@@ -206,7 +214,11 @@ def render_line(frame: Frame, y: int, cell_for: CellFor) -> StyledLine:
     chars = [" "] * frame.width
     chars[:LABEL_WIDTH] = frame.row_label(y)
     spans: list[Span] = []
+    first, last = window if window is not None else (0, frame.width)
+    reach = frame.shape.width + 1  # a box and the bracket after it
     for placed in frame.on_line(y):
+        if placed.x + reach <= first or placed.x - 1 >= last:
+            continue  # neither the box nor its brackets reach into the window
         cell = cell_for(placed.hex)
         if cell is None:
             continue

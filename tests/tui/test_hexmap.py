@@ -252,9 +252,9 @@ async def test_a_cursor_move_redraws_only_the_lines_it_touches(
         drawn: list[int] = []
         draw = render_line  # what tui.widgets.hexmap calls, from tui.maptext
 
-        def counting(frame: Any, y: int, cell_for: Any) -> Any:
+        def counting(frame: Any, y: int, cell_for: Any, window: Any = None) -> Any:
             drawn.append(y)
-            return draw(frame, y, cell_for)
+            return draw(frame, y, cell_for, window)
 
         monkeypatch.setattr(hexmap_module, "render_line", counting)
         await pilot.press("right")

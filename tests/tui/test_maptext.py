@@ -14,6 +14,7 @@ Snapshots under ``tests/tui/snapshots/`` are regenerated only on purpose:
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from tui.mapsheet import SheetIndex, cells_from_sheet, render_sheet
 from tui.maptext import (
     Cell,
     CellFor,
+    StyledLine,
     draw,
     draw_frame,
     draw_styled,
@@ -194,6 +196,36 @@ def test_render_line_is_the_frame_line_by_line() -> None:
     assert [render_line(frame, y, cells) for y in range(frame.height)] == whole
     assert all(len(line.text) == frame.width for line in whole)
     assert [line.text.rstrip() for line in whole] == draw(Grid(8, 6), cells, detail="detailed")
+
+
+@pytest.mark.parametrize("detail", ["compact", "detailed"])
+def test_a_window_of_a_line_is_that_stretch_of_the_whole_line(detail: Detail) -> None:
+    """`render_line` with a window (what the map widget draws: the stretch on screen) gives
+    the characters and styles of the whole line there, for every line and every window,
+    with the cursor's brackets on either edge of it."""
+    frame = map_frame(Grid(12, 4), detail=detail)
+    tags = tagged(12, 4)
+
+    def cell_for(h: int) -> Cell:
+        cell = tags(h)
+        assert cell is not None
+        styled = replace(cell, color="red" if h % 3 else "", battle=h % 5 == 0)
+        return replace(styled, selected=True) if h == 503 else styled
+
+    def styled_chars(line: StyledLine, first: int, last: int) -> list[tuple[str, str]]:
+        styles = [""] * len(line.text)
+        for span in line.spans:
+            styles[span.start : span.end] = [span.style] * (span.end - span.start)
+        return list(zip(line.text, styles, strict=True))[first:last]
+
+    for y in range(frame.height):
+        whole = render_line(frame, y, cell_for)
+        for first in range(frame.width):
+            for last in range(first, frame.width + 1, 3):
+                part = render_line(frame, y, cell_for, (first, last))
+                assert len(part.text) == frame.width
+                assert part.text[:LABEL_WIDTH] == whole.text[:LABEL_WIDTH]
+                assert styled_chars(part, first, last) == styled_chars(whole, first, last)
 
 
 def test_bands_are_even_and_fit() -> None:

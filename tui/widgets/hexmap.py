@@ -9,8 +9,9 @@ the printed map cannot disagree.
 
 What it costs per key press: the `Frame` is built once per detail level, each hex's `Cell`
 once per `show_board`, and each map line's `Strip` once until something on it changes (a
-cursor move redraws only the lines of the old and the new cursor box). A repaint then crops
-cached strips.
+cursor move redraws only the lines of the old and the new cursor box) or the view scrolls
+half a window sideways (a line is drawn for the window on screen and half its width either
+side, not the whole map's width). A repaint then crops cached strips.
 
 Data down, intent up: the screen hands it the ruleset's printed map (a `MapSheet`, which it
 asks the services for: `tui.services.board`) and the board now (a `Board`, from the game's
@@ -209,7 +210,8 @@ class HexMap(ScrollView, can_focus=True):
         self._grid = NO_GRID
         self._frames: dict[str, Frame] = {}
         self._cells: dict[HexId, Cell | None] = {}
-        self._strips: dict[int, Strip] = {}
+        self._strips: dict[int, tuple[int, int, Strip]] = {}
+        """Each map line drawn, with the characters drawn in it (``start``, ``end``)."""
         self._cell_for: CellFor = _nothing
         self._board: Board | None = None
         self.planned: dict[HexId, str] = {}
@@ -356,14 +358,23 @@ class HexMap(ScrollView, can_focus=True):
             return replace(cell, selected=True)
         return cell
 
-    def _map_strip(self, line: int) -> Strip:
-        """Map line ``line`` at full width, drawn once until something on it changes."""
-        strip = self._strips.get(line)
-        if strip is None:
-            label = self.get_component_rich_style("hexmap--label")
-            drawn = render_line(self.frame, line, self._drawn_cell)
-            strip = styled_strip(drawn, label, header=line < HEADER_LINES)
-            self._strips[line] = strip
+    def _map_strip(self, line: int, start: int, end: int) -> Strip:
+        """Map line ``line`` at full width with at least characters ``start..end`` drawn,
+        kept until something on it changes or the view scrolls past what was drawn.
+
+        Only the window on screen and half its width on either side are drawn: the map is
+        some five windows wide at 80x24, and a line drawn whole cost every hex on it before
+        the game's first paint (issue 16). A scroll sideways redraws a line once it has
+        moved half a window."""
+        kept = self._strips.get(line)
+        if kept is not None and kept[0] <= start and end <= kept[1]:
+            return kept[2]
+        margin = (end - start) // 2
+        window = (max(0, start - margin), min(self.frame.width, end + margin))
+        label = self.get_component_rich_style("hexmap--label")
+        drawn = render_line(self.frame, line, self._drawn_cell, window)
+        strip = styled_strip(drawn, label, header=line < HEADER_LINES)
+        self._strips[line] = (*window, strip)
         return strip
 
     def _forget_box(self, h: HexId) -> None:
@@ -390,9 +401,10 @@ class HexMap(ScrollView, can_focus=True):
             text = self.frame.pinned_header(scroll_x, max(0, width - LABEL_WIDTH))[y]
             label = self.get_component_rich_style("hexmap--label")
             return Strip([Segment(text, label)], len(text))
-        strip = self._map_strip(y + scroll_y)
         start = LABEL_WIDTH + scroll_x
-        body = strip.crop(start, start + max(0, width - LABEL_WIDTH))
+        end = start + max(0, width - LABEL_WIDTH)
+        strip = self._map_strip(y + scroll_y, start, end)
+        body = strip.crop(start, end)
         return Strip.join([strip.crop(0, LABEL_WIDTH), body])
 
     def notify_style_update(self) -> None:
