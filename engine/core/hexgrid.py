@@ -108,13 +108,28 @@ def neighbours(h: HexId, width: int, height: int) -> tuple[HexId, ...]:
     anything that breaks ties by "first neighbour" behaves the same everywhere on the map.
     """
     _check(h, width, height)
-    here = to_cube(h)
+    column, row = split(h)
     out = []
-    for d in _DIRECTIONS:
-        c = _add(here, d)
-        if _on_map(c, width, height):
-            out.append(from_cube(c))
+    for dc, dr in _STEPS[(column - 1) % 2]:
+        c, r = column + dc, row + dr
+        if 1 <= c <= width and 1 <= r <= height:
+            out.append(c * 100 + r)
     return tuple(out)
+
+
+def _column_steps(parity: int) -> tuple[tuple[int, int], ...]:
+    """The six directions as (column, row) steps from a hex whose ``column - 1`` has this
+    parity: `_DIRECTIONS` worked out once, since a row step depends on the column's."""
+    steps = []
+    for dx, _, dz in _DIRECTIONS:
+        steps.append((dx, dz + (parity + dx) // 2 - parity // 2))
+    return tuple(steps)
+
+
+_STEPS = (_column_steps(0), _column_steps(1))
+"""`neighbours` reads these: cube arithmetic per neighbour cost six conversions a hex, and
+the tables built from it (`engine.fe.blocking`'s adjacency, every hex of the map) are read
+before the app's first paint."""
 
 
 def distance(a: HexId, b: HexId) -> int:

@@ -293,3 +293,19 @@ def test_path_ties_are_broken_the_same_way() -> None:
 def test_path_respects_max_steps() -> None:
     assert path(1010, 1016, W, H, max_steps=6) == (1010, 1011, 1012, 1013, 1014, 1015, 1016)
     assert path(1010, 1017, W, H, max_steps=6) is None
+
+
+def _neighbours_by_cube(h: int, width: int, height: int) -> tuple[int, ...]:
+    """`neighbours` as the cube arithmetic defines it, one direction at a time."""
+    return tuple(s for d in range(6) if (s := step(h, d, width, height)) is not None)
+
+
+@pytest.mark.parametrize("size", [(61, 19), (1, 1), (2, 2), (3, 7), (8, 99), (120, 5)])
+def test_neighbours_follow_the_cube_directions_on_every_hex(size: tuple[int, int]) -> None:
+    """The column-step table `neighbours` reads gives what the cube directions give, in the
+    same order, on every hex of maps odd and even in width, with edges on every side."""
+    width, height = size
+    for column in range(1, width + 1):
+        for row in range(1, height + 1):
+            h = column * 100 + row
+            assert neighbours(h, width, height) == _neighbours_by_cube(h, width, height), h
