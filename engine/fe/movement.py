@@ -106,7 +106,7 @@ def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     none given, an id given twice, an id not on the board."""
     ids = sorted(move.unit_ids)
     try:  # the usual list, told in C: every id on the board, each once
-        found = list(map(board.unit, ids))
+        found = board.units_named(ids)
     except KeyError:
         found = []
     if found and len(set(ids)) == len(ids):
@@ -201,7 +201,7 @@ def check_allowance(
     # Most stacks have the cost left whoever looks: every class's allowance, less the most
     # any of them spent, covers it, and none is halved. Only then is no unit read alone.
     ids = [unit.id for unit in units]
-    one_of = {key: u for key, u in zip(map(_EMPIRE_CLASS, units), units, strict=True)}
+    one_of = dict(zip(map(_EMPIRE_CLASS, units), units, strict=True))
     fulls = [allowance(u) for u in one_of.values()]
     worst = max(map(spent_of.get, ids, repeat(0)), default=0)
     if fulls and min(fulls) > 0 and slow.isdisjoint(ids) and cost <= min(fulls) - worst:

@@ -20,7 +20,7 @@ import pytest
 
 from engine.core import caches
 from engine.fe import board_update, board_views
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
 from engine.fe.model import FeState
 from engine.fe.oob import Release, ScenarioSetup, Target, Trigger
 from engine.fe.steps import base, releases
@@ -176,7 +176,8 @@ def test_releasing_the_fired_fleets_leaves_no_hot_hex_behind() -> None:
     assert releases.fired_releases(state)
     assert caches.peek(releases.hot_hexes, state.board, setups) == frozenset({1401})
     board = state.board
-    board.unit("LYR-0001")  # the unit and hex indexes and the empires by hex are built
+    own_unit_index(board)  # the unit and hex indexes and the empires by hex are built
+    board.at(1401)
     board_views.empires_by_hex(board)
     after = releases.release_fired(state, "3B2", [])
     assert after.board is not board
