@@ -196,7 +196,7 @@ def _stack(
         found = state.board.units_named(unit_ids)
     except KeyError:
         found = []
-    one = set(map(_EMPIRE, found))
+    one = {u.empire for u in found}
     unique = len(set(unit_ids)) == len(unit_ids)
     if found and len(one) == 1 and unique and one <= set(base.empires_of(state, seat)):
         return found, found[0].empire, []

@@ -115,6 +115,7 @@ class TriggerBoard:
         lookup = cls(None)
         lookup.board = board
         firsts: dict[tuple[str, HexId], Unit] = {}
+        one_empire = caches.peek(board_views.empires_by_hex, board) or {}
         for h in hexes:
             if h == OFF_MAP:
                 continue
@@ -122,6 +123,13 @@ class TriggerBoard:
             bases = sorted((u for u in here if u.cls in STARBASE_CLASSES), key=_BOARD_ORDER)
             if bases:
                 lookup.starbases[h] = bases
+            if len(one_empire.get(h, ())) == 1:
+                # One empire's stack, in id order (the board's order): its first unit that
+                # can move is the stand, found without reading the rest.
+                first = next(filter(board_views.can_move, here), None)
+                if first is not None:
+                    firsts[first.empire, h] = first
+                continue
             for unit in here:
                 key = (unit.empire, h)
                 held = firsts.get(key)
@@ -271,11 +279,30 @@ def _hot(board: Board, setups: ScenarioSetup, lookup: TriggerBoard) -> frozenset
                 continue
             plan = _plan(setup, trigger, setups)
             for unit in _stands(lookup, plan.actors):
-                if unit.hex not in found and any(
-                    _hit(galaxy, setup.empire, watch, unit, lookup) for watch in plan.watches
-                ):
+                if unit.hex not in found and _fires(galaxy, setup.empire, plan, unit, lookup):
                     found.add(unit.hex)
     return frozenset(found)
+
+
+def _fires(galaxy: Galaxy, owner: str, plan: _Plan, unit: Unit, lookup: TriggerBoard) -> bool:
+    """Whether ``unit`` standing where it is occupies one of the plan's targets: `_hit`,
+    with the common answers (a hex watched or not, whose space it is) told without a call."""
+    h = unit.hex
+    for watch in plan.watches:
+        if watch.kind in _BY_HEX:  # `_hit` fires exactly when the hex is watched
+            if h in watch.hexes:
+                return True
+            continue
+        if watch.kind == "empire":
+            holder = lookup.owners.get(h)
+            if holder is None:
+                holder = lookup.owners[h] = lookup.board.owner(galaxy, h)
+            if holder in watch.empires:
+                return True
+            continue
+        if _hit(galaxy, owner, watch, unit, lookup):
+            return True
+    return False
 
 
 def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
