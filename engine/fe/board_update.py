@@ -49,8 +49,6 @@ if TYPE_CHECKING:
     from engine.fe.model import FeState
 
 _ID = attrgetter("id")
-_HEX = attrgetter("hex")
-_EMPIRE = attrgetter("empire")
 
 
 @caches.by_identity(maxsize=1)
@@ -123,7 +121,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     )
     carry_unit_index(board, new_board, changed)
     if "_by_hex" in board.__dict__:
-        carry_hex_index(board, new_board, changed, _BOARD_ORDER, (priors, {}))
+        carry_hex_index(board, new_board, changed, _BOARD_ORDER, (priors, {}), priors)
     galaxy = load_galaxy()
     held = caches.peek(blocking.board_index, galaxy, board)
     if held is not None and ID_CARRY in board.__dict__:
@@ -131,8 +129,8 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
         # reads this board's own unit index (`blocking.carry_index`): it is made now.
         own_unit_index(board)
     blocking.defer_carry(galaxy, board, new_board, changed, [f.empire for f in new_forces])
-    hexes = set(map(_HEX, changed.values()))
-    hexes.update(map(_HEX, priors.values()))
+    hexes = {u.hex for u in changed.values()}
+    hexes.update([u.hex for u in priors.values()])
     board_views.carry_empires_by_hex(board, new_board, hexes)
     board_views.defer_hexes(board, new_board, hexes)
     # (ids already there change no highest)
@@ -181,8 +179,8 @@ def _edits(changed: dict[str, Unit], priors: dict[str, Unit]) -> dict[str, dict[
     """Per empire, the units to put in (by id, in the order of ``changed``), or to take out
     (None): a unit that changed hands leaves its old empire's units. The usual change, one
     empire's units changed in place (a move), is told in C."""
-    empires = set(map(_EMPIRE, changed.values()))
-    if len(empires) == 1 and set(map(_EMPIRE, priors.values())) <= empires:
+    empires = {u.empire for u in changed.values()}
+    if len(empires) == 1 and {u.empire for u in priors.values()} <= empires:
         return {empires.pop(): dict(changed)}
     edits: dict[str, dict[str, Unit | None]] = {}
     for uid, unit in changed.items():

@@ -120,8 +120,8 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         return {unit.id: unit for unit in self.units}
 
     def units_named(self, unit_ids: Iterable[str]) -> list[Unit]:
-        """The units of these ids, in their order, looked up in C (a stack's ids cost no
-        Python step each); KeyError for an id not on the board."""
+        """The units of these ids, in their order; KeyError for an id not on the board. A
+        carried index (`carry_unit_index`) is read as it is, not made whole for a look-up."""
         carried = self.__dict__.get(ID_CARRY)
         if carried is None:
             return list(map(self._by_id.__getitem__, unit_ids))
@@ -343,6 +343,7 @@ def carry_hex_index(
     changed: Mapping[str, Unit],
     order: Callable[[Unit], Any],
     old: tuple[Mapping[str, Unit], Mapping[str, Unit]],
+    priors: Mapping[str, Unit] | None = None,
 ) -> None:
     """Give ``after`` (``before`` with the ``changed`` units) the hex index of ``before``
     (which it must have built) updated for those units: only the hexes they left or
@@ -351,10 +352,13 @@ def carry_hex_index(
 
     A unit leaving a stack is found in it by bisection, as each stack is in that order:
     leaving the stack of every unit not set up yet costs a copy of the stack, not a reading
-    of each of its units. The units of a stack are otherwise read in C (`_grouped`,
-    `_staying`): a move of a stack of seventy units costs a few Python steps, not seventy."""
+    of each of its units. A stack that leaves whole is not read at all, nor is one entering
+    an empty hex in order sorted (`_left`, `_entered`). ``priors``, the changed units as
+    ``before`` has them (`prior_units`), may be given by a caller that has them already."""
     by_hex = dict(before.__dict__["_by_hex"])
-    leaving = _grouped(prior_units(old, changed).values())
+    if priors is None:  # (the caller may have them: `prior_units` of the changed ids)
+        priors = prior_units(old, changed)
+    leaving = _grouped(priors.values())
     arrivals_at = _grouped(changed.values())  # the changed units by hex, read once
     for h in sorted(leaving.keys() | arrivals_at.keys()):
         stack = _left(by_hex.get(h, ()), leaving.get(h, ()), changed, order)

@@ -279,30 +279,11 @@ def _hot(board: Board, setups: ScenarioSetup, lookup: TriggerBoard) -> frozenset
                 continue
             plan = _plan(setup, trigger, setups)
             for unit in _stands(lookup, plan.actors):
-                if unit.hex not in found and _fires(galaxy, setup.empire, plan, unit, lookup):
+                if unit.hex not in found and any(
+                    _hit(galaxy, setup.empire, watch, unit, lookup) for watch in plan.watches
+                ):
                     found.add(unit.hex)
     return frozenset(found)
-
-
-def _fires(galaxy: Galaxy, owner: str, plan: _Plan, unit: Unit, lookup: TriggerBoard) -> bool:
-    """Whether ``unit`` standing where it is occupies one of the plan's targets: `_hit`,
-    with the common answers (a hex watched or not, whose space it is) told without a call."""
-    h = unit.hex
-    for watch in plan.watches:
-        if watch.kind in _BY_HEX:  # `_hit` fires exactly when the hex is watched
-            if h in watch.hexes:
-                return True
-            continue
-        if watch.kind == "empire":
-            holder = lookup.owners.get(h)
-            if holder is None:
-                holder = lookup.owners[h] = lookup.board.owner(galaxy, h)
-            if holder in watch.empires:
-                return True
-            continue
-        if _hit(galaxy, owner, watch, unit, lookup):
-            return True
-    return False
 
 
 def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
