@@ -86,8 +86,7 @@ _BOARD_ORDER = forces_module.BOARD_ORDER
 def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     """``state`` with these units replacing those of the same id, new ids added (see the
     module's docstring)."""
-    units = list(units)
-    changed = dict(zip(map(_ID, units), units, strict=True))
+    changed = {u.id: u for u in units}
     board = state.board
     # The units these replace, found without making the board's own unit index: a board
     # made here holds the index of an earlier one and the units changed since.

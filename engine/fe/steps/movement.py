@@ -56,7 +56,6 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 from __future__ import annotations
 
 from bisect import bisect_left
-from functools import partial
 from itertools import pairwise
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -425,7 +424,7 @@ def apply_move_order(
     batch = state.batch if reserve else _record(state, move.path)
     # What `apply_move` does to the board, given to the state directly (`FeState.with_units`).
     end = move.path[-1]
-    state = state.with_units(map(partial(msgspec.structs.replace, hex=end), placed.values()))
+    state = state.with_units([msgspec.structs.replace(u, hex=end) for u in placed.values()])
     state = msgspec.structs.replace(state, moved=moved, batch=batch)
     return release_fired(state, step.id, events)
 
