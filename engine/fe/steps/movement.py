@@ -380,9 +380,6 @@ def spent(
 _FIRST = itemgetter(0)
 
 
-_CLASS_AND_ID = "{0.cls} {0.id}"
-
-
 def _hexes_text(n: int) -> str:
     return "1 hex" if n == 1 else f"{n} hexes"
 
@@ -404,7 +401,7 @@ def apply_move_order(
     route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
     what = "moves reserve fleet" if reserve else "moves"
     what += f" {fleet[1]}:" if isinstance(fleet, tuple) else ""
-    shown = ", ".join(map(_CLASS_AND_ID.format, map(placed.__getitem__, ids)))  # `_stack_text`
+    shown = ", ".join([f"{placed[uid].cls} {uid}" for uid in ids])  # as `_stack_text`
     events.append(
         Event(
             "reserve-move" if reserve else "move",
