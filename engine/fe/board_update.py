@@ -21,15 +21,16 @@ test_board_update.py`` compares them after random changes).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
-from itertools import pairwise
-from operator import attrgetter
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from itertools import compress, count, pairwise, repeat
+from operator import attrgetter, is_not, ne
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
 from engine.core import caches
 from engine.fe import blocking, board_views
+from engine.fe import forces as forces_module
 from engine.fe.forces import (
     ID_CARRY,
     PARTS,
@@ -39,6 +40,7 @@ from engine.fe.forces import (
     carry_hex_index,
     carry_unit_index,
     own_unit_index,
+    prior_units,
     unit_lookup,
 )
 from engine.fe.galaxy import HexId, load_galaxy
@@ -77,7 +79,7 @@ def _joined(forces: Iterable[Forces]) -> tuple[Unit, ...]:
     return tuple(joined)
 
 
-_BOARD_ORDER = attrgetter("empire", "id")
+_BOARD_ORDER = forces_module.BOARD_ORDER
 """The order of a state's board: empire (as `FeState.forces` lists them), then id."""
 
 
@@ -88,21 +90,9 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     board = state.board
     # The units these replace, found without making the board's own unit index: a board
     # made here holds the index of an earlier one and the units changed since.
-    index, since = unit_lookup(board)
-    priors: dict[str, Unit] = {}
-    for uid in changed:
-        prior = since.get(uid)
-        if prior is None:
-            prior = index.get(uid)
-        if prior is not None:
-            priors[uid] = prior
-    edits: dict[str, dict[str, Unit | None]] = {}
+    priors = prior_units(unit_lookup(board), changed)
+    edits = _edits(changed, priors)
     """Per empire, the units to put in (by id), or to take out (None)."""
-    for uid, unit in changed.items():
-        old = priors.get(uid)
-        if old is not None and old.empire != unit.empire:
-            edits.setdefault(old.empire, {})[uid] = None
-        edits.setdefault(unit.empire, {})[uid] = unit
     forces = list(state.forces)
     where = {f.empire: i for i, f in enumerate(forces)}
     rebuilt: list[tuple[str, tuple[Unit, ...], tuple[Unit, ...]]] = []
@@ -130,7 +120,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     )
     carry_unit_index(board, new_board, changed)
     if "_by_hex" in board.__dict__:
-        carry_hex_index(board, new_board, changed, _BOARD_ORDER, (priors, {}))
+        carry_hex_index(board, new_board, changed, _BOARD_ORDER, (priors, {}), priors)
     galaxy = load_galaxy()
     held = caches.peek(blocking.board_index, galaxy, board)
     if held is not None and ID_CARRY in board.__dict__:
@@ -139,10 +129,11 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
         own_unit_index(board)
     blocking.defer_carry(galaxy, board, new_board, changed, [f.empire for f in new_forces])
     hexes = {u.hex for u in changed.values()}
-    hexes.update(prior.hex for prior in priors.values())
+    hexes.update([u.hex for u in priors.values()])
     board_views.carry_empires_by_hex(board, new_board, hexes)
     board_views.defer_hexes(board, new_board, hexes)
-    added = [uid for uid in changed if uid not in priors]  # (ids already there change no highest)
+    # (ids already there change no highest)
+    added = [uid for uid in changed if uid not in priors] if len(priors) < len(changed) else []
     # Only the empires whose units changed carry their highest id: they are the ones that
     # build or place next (a phase's builds come one empire at a time), and carrying every
     # empire's on every change cost more than reading the few others' again when asked.
@@ -183,13 +174,34 @@ def share_unit_views(before: Board, after: Board) -> None:
         caches.prime(board_views.empires_by_hex, empires, after)
 
 
+def _edits(changed: dict[str, Unit], priors: dict[str, Unit]) -> dict[str, dict[str, Unit | None]]:
+    """Per empire, the units to put in (by id, in the order of ``changed``), or to take out
+    (None): a unit that changed hands leaves its old empire's units. The usual change, one
+    empire's units changed in place (a move), is told in C."""
+    empires = {u.empire for u in changed.values()}
+    if len(empires) == 1 and {u.empire for u in priors.values()} <= empires:
+        return {empires.pop(): dict(changed)}
+    edits: dict[str, dict[str, Unit | None]] = {}
+    for uid, unit in changed.items():
+        old = priors.get(uid)
+        if old is not None and old.empire != unit.empire:
+            edits.setdefault(old.empire, {})[uid] = None
+        edits.setdefault(unit.empire, {})[uid] = unit
+    return edits
+
+
 def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Unit, ...]:
     """One empire's units (sorted by id) with ``edits`` made: the same tuple if they change
     nothing.
 
-    The edits are made in id order, each found from where the one before it was: a stack's
+    Units replaced in place (a move) are found a run at a time (`_replaced`); otherwise the
+    edits are made in id order, each found from where the one before it was: a stack's
     units have neighbouring ids, so most are found at the next place without a search, and
     none costs more than a bisection of what is left."""
+    if all(map(is_not, edits.values(), repeat(None))):
+        replaced = _replaced(units, cast("Mapping[str, Unit]", edits))
+        if replaced is not None:
+            return replaced
     placed = list(units)
     touched = False
     at = 0
@@ -211,4 +223,29 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
             placed.insert(at, unit)
             touched = True
             at += 1
+    return tuple(placed) if touched else units
+
+
+def _replaced(units: tuple[Unit, ...], edits: Mapping[str, Unit]) -> tuple[Unit, ...] | None:
+    """`_edited` when every edit replaces a unit already there (same id), or None when one
+    does not. The edits, in id order, are matched against ``units`` a run of neighbouring
+    ids at a time: each run is found by one bisection and compared, then replaced, as a
+    slice (in C); a stack whose ids are neighbours is one run."""
+    order = sorted(edits)
+    new = [edits[uid] for uid in order]
+    placed = list(units)
+    touched = False
+    at = i = 0
+    while i < len(order):
+        at = bisect_left(placed, order[i], lo=at, key=_ID)
+        ids = [u.id for u in placed[at : at + len(order) - i]]
+        rest = order[i:] if i else order
+        run = len(ids) if ids == rest else next(compress(count(), map(ne, ids, rest)), len(ids))
+        if run == 0:
+            return None  # a new id: put in where it sorts (`_edited`)
+        if placed[at : at + run] != new[i : i + run]:
+            placed[at : at + run] = new[i : i + run]
+            touched = True
+        i += run
+        at += run
     return tuple(placed) if touched else units

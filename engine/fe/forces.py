@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 from bisect import bisect_left, insort_left
-from collections.abc import Callable, ItemsView, Iterable, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -97,7 +97,15 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         return (min(a, b), max(a, b)) in self.at_war
 
     def unit(self, unit_id: str) -> Unit:
-        return self._by_id[unit_id]
+        """The unit of this id (KeyError if none): read from a carried index as it is
+        (`carry_unit_index`), which is not made into the board's own for a look-up."""
+        carried = self.__dict__.get(ID_CARRY)
+        if carried is None:
+            return self._by_id[unit_id]
+        found: Unit | None = carried[1].get(unit_id)
+        if found is None:
+            found = carried[0][unit_id]
+        return found
 
     @functools.cached_property
     def _by_id(self) -> dict[str, Unit]:
@@ -110,6 +118,16 @@ class Board(msgspec.Struct, frozen=True, dict=True):
             by_id.update(since)
             return by_id
         return {unit.id: unit for unit in self.units}
+
+    def units_named(self, unit_ids: Iterable[str]) -> list[Unit]:
+        """The units of these ids, in their order; KeyError for an id not on the board. A
+        carried index (`carry_unit_index`) is read as it is, not made whole for a look-up."""
+        carried = self.__dict__.get(ID_CARRY)
+        if carried is None:
+            return list(map(self._by_id.__getitem__, unit_ids))
+        index: Mapping[str, Unit] = carried[0]
+        since: Mapping[str, Unit] = carried[1]
+        return [since.get(uid) or index[uid] for uid in unit_ids]
 
     def at(self, h: HexId) -> tuple[Unit, ...]:
         """The units in a hex, in the board's order (id order on a board `with_units` made;
@@ -232,8 +250,12 @@ ID_CARRY = "_by_id_from"
 the index of an earlier board and the units changed since, by id."""
 
 ID_CARRY_LIMIT = 64
-"""Past this many units changed since the index it starts from, a board makes its own unit
-index at once: the changes it would otherwise copy along cost as much."""
+ID_CARRY_SHARE = 4
+"""Past ``ID_CARRY_LIMIT`` units changed since the index it starts from, or a
+``1 / ID_CARRY_SHARE`` share of it if more, a board makes its own unit index at once: the
+changes it would otherwise copy along cost as much. (A copy of the index costs about as
+much per unit as a copy of the changes: moves of stacks bigger than the limit copy the index
+once every few moves, not once a move.)"""
 
 
 def unit_lookup(board: Board) -> tuple[Mapping[str, Unit], Mapping[str, Unit]]:
@@ -273,7 +295,7 @@ def carry_unit_index(before: Board, after: Board, changed: Mapping[str, Unit]) -
             return
         index, earlier = carried
         since = {**earlier, **changed}
-    if len(since) > ID_CARRY_LIMIT:
+    if len(since) > max(ID_CARRY_LIMIT, len(index) // ID_CARRY_SHARE):
         made = dict(index)
         made.update(since)
         after.__dict__["_by_id"] = made
@@ -302,7 +324,7 @@ leave it: each unit found by bisection costs a few dozen readings of a unit's so
 
 
 def _without(
-    stack: tuple[Unit, ...], gone: list[Unit], order: Callable[[Unit], Any]
+    stack: tuple[Unit, ...], gone: Sequence[Unit], order: Callable[[Unit], Any]
 ) -> list[Unit] | None:
     """``stack`` (sorted by ``order``) without the ``gone`` units, each found by bisection;
     None if one is not where the order puts it."""
@@ -321,6 +343,7 @@ def carry_hex_index(
     changed: Mapping[str, Unit],
     order: Callable[[Unit], Any],
     old: tuple[Mapping[str, Unit], Mapping[str, Unit]],
+    priors: Mapping[str, Unit] | None = None,
 ) -> None:
     """Give ``after`` (``before`` with the ``changed`` units) the hex index of ``before``
     (which it must have built) updated for those units: only the hexes they left or
@@ -329,39 +352,88 @@ def carry_hex_index(
 
     A unit leaving a stack is found in it by bisection, as each stack is in that order:
     leaving the stack of every unit not set up yet costs a copy of the stack, not a reading
-    of each of its units."""
-    index, since = old
+    of each of its units. A stack that leaves whole is not read at all, nor is one entering
+    an empty hex in order sorted (`_left`, `_entered`). ``priors``, the changed units as
+    ``before`` has them (`prior_units`), may be given by a caller that has them already."""
     by_hex = dict(before.__dict__["_by_hex"])
-    leaving: dict[HexId, list[Unit]] = {}
-    for uid in changed:
-        prior = since.get(uid)
-        if prior is None:
-            prior = index.get(uid)
-        if prior is not None:
-            leaving.setdefault(prior.hex, []).append(prior)
-    arrivals_at: dict[HexId, list[Unit]] = {}  # the changed units by hex, read once
-    for unit in changed.values():
-        arrivals_at.setdefault(unit.hex, []).append(unit)
+    if priors is None:  # (the caller may have them: `prior_units` of the changed ids)
+        priors = prior_units(old, changed)
+    leaving = _grouped(priors.values())
+    arrivals_at = _grouped(changed.values())  # the changed units by hex, read once
     for h in sorted(leaving.keys() | arrivals_at.keys()):
-        arrivals = arrivals_at.get(h, [])
-        stack = by_hex.get(h, ())
-        gone = leaving.get(h, [])
-        here = None
-        if BISECT_FACTOR * len(gone) < len(stack):
-            here = _without(stack, gone, order)
-        if here is None:  # read the stack whole
-            here = [u for u in stack if u.id not in changed]
-        if 8 * len(arrivals) < len(here):  # each goes where the order puts it
-            for unit in arrivals:
-                insort_left(here, unit, key=order)
-        elif arrivals:  # (what stayed is in order already)
-            here.extend(arrivals)
-            here.sort(key=order)
+        stack = _left(by_hex.get(h, ()), leaving.get(h, ()), changed, order)
+        here = _entered(stack, arrivals_at.get(h, []), order)
         if here:
             by_hex[h] = tuple(here)
         else:
             by_hex.pop(h, None)
     after.__dict__["_by_hex"] = by_hex
+
+
+def _left(
+    stack: tuple[Unit, ...],
+    gone: Sequence[Unit],
+    changed: Mapping[str, Unit],
+    order: Callable[[Unit], Any],
+) -> list[Unit]:
+    """``stack`` (sorted by ``order``) without the units of ``changed`` ids, ``gone`` being
+    those of them that stood there: none read when all of it leaves (a stack moving on),
+    each found by bisection when few leave a big stack, else the stack read whole."""
+    if len(gone) == len(stack):
+        return []  # (the units that stood there are the stack's, each once)
+    here = None
+    if BISECT_FACTOR * len(gone) < len(stack):
+        here = _without(stack, gone, order)
+    if here is None:  # read the stack whole
+        here = [u for u in stack if u.id not in changed]
+    return here
+
+
+def _entered(here: list[Unit], arrivals: list[Unit], order: Callable[[Unit], Any]) -> list[Unit]:
+    """``here`` (sorted by ``order``) with ``arrivals`` put where the order puts them: a few
+    by bisection; a stack of one empire entering an empty hex as it came when its ids are in
+    order (told by comparing the ids, cheaper than sorting by the key); else sorted."""
+    if not arrivals:
+        return here
+    if 8 * len(arrivals) < len(here):  # each goes where the order puts it
+        for unit in arrivals:
+            insort_left(here, unit, key=order)
+        return here
+    if not here and order is BOARD_ORDER and len({u.empire for u in arrivals}) == 1:
+        ids = [u.id for u in arrivals]
+        if ids == sorted(ids):
+            return arrivals
+    here.extend(arrivals)  # (what stayed is in order already)
+    here.sort(key=order)
+    return here
+
+
+def prior_units(
+    old: tuple[Mapping[str, Unit], Mapping[str, Unit]], ids: Iterable[str]
+) -> dict[str, Unit]:
+    """The units ``ids`` name in a unit lookup (`unit_lookup`: the second mapping read
+    first), by id in the order of ``ids``; the ids it does not hold are left out."""
+    index, since = old
+    if since:
+        return {uid: u for uid in ids if (u := since.get(uid) or index.get(uid)) is not None}
+    return {uid: u for uid in ids if (u := index.get(uid)) is not None}
+
+
+def _grouped(units: Iterable[Unit]) -> dict[HexId, list[Unit]]:
+    """``units`` by hex, each hex's in their order: a stack in one hex told by a set."""
+    units = list(units)
+    hexes = {u.hex for u in units}
+    if len(hexes) == 1:
+        return {hexes.pop(): units}
+    grouped: dict[HexId, list[Unit]] = {}
+    for unit in units:
+        grouped.setdefault(unit.hex, []).append(unit)
+    return grouped
+
+
+BOARD_ORDER = attrgetter("empire", "id")
+"""The order of a state's board (`engine.fe.board_update`): empire, then id."""
+_HEX = attrgetter("hex")
 
 
 @caches.derived(maxsize=4096)

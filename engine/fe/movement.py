@@ -43,7 +43,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from itertools import pairwise, repeat
-from operator import attrgetter
 
 import msgspec
 
@@ -92,11 +91,6 @@ class Move(msgspec.Struct, frozen=True):
         return max(len(self.path) - 1, 0)
 
 
-_EMPIRE_FLEET = attrgetter("empire", "fleet")
-_EMPIRE_CLASS = attrgetter("empire", "cls")
-_EMPIRE_HEX = attrgetter("empire", "hex")
-
-
 def _route(move: Move) -> str:
     return f"{move.path[0]:04d}->{move.path[-1]:04d}"
 
@@ -106,7 +100,7 @@ def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     none given, an id given twice, an id not on the board."""
     ids = sorted(move.unit_ids)
     try:  # the usual list, told in C: every id on the board, each once
-        found = list(map(board.unit, ids))
+        found = board.units_named(ids)
     except KeyError:
         found = []
     if found and len(set(ids)) == len(ids):
@@ -146,8 +140,9 @@ def check_path(galaxy: Galaxy, path: tuple[HexId, ...]) -> list[Violation]:
 
 def check_released(board: Board, units: list[Unit]) -> list[Violation]:
     """One violation per starting fleet of ``units`` that is not released (600.3)."""
-    # A stack is a fleet or two: each (empire, fleet) is looked up once.
-    fleets = dict.fromkeys(map(_EMPIRE_FLEET, units))
+    # A stack is a fleet or two: each (empire, fleet) is looked up once. (Comprehensions
+    # read a unit's fields faster than attrgetter in C does.)
+    fleets = {(u.empire, u.fleet) for u in units}
     released = frozenset(board.released)
     if all(not fleet or (empire, fleet) in released for empire, fleet in fleets):
         return []
@@ -201,7 +196,7 @@ def check_allowance(
     # Most stacks have the cost left whoever looks: every class's allowance, less the most
     # any of them spent, covers it, and none is halved. Only then is no unit read alone.
     ids = [unit.id for unit in units]
-    one_of = {key: u for key, u in zip(map(_EMPIRE_CLASS, units), units, strict=True)}
+    one_of = {(u.empire, u.cls): u for u in units}
     fulls = [allowance(u) for u in one_of.values()]
     worst = max(map(spent_of.get, ids, repeat(0)), default=0)
     if fulls and min(fulls) > 0 and slow.isdisjoint(ids) and cost <= min(fulls) - worst:
@@ -275,7 +270,7 @@ def check_move(
     start = move.path[0] if move.path else None
     # A stack of the empire's own units, all in the first hex, told in C; else unit by unit.
     own = units
-    if set(map(_EMPIRE_HEX, units)) != {(empire, start)}:
+    if {(u.empire, u.hex) for u in units} != {(empire, start)}:
         for unit in units:
             if unit.empire != empire:
                 out.append(

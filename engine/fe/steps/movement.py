@@ -55,8 +55,9 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import pairwise
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import msgspec
@@ -191,10 +192,10 @@ def _stack(
     # The usual stack, told in C: every id on the board, named once, of one of the seat's
     # empires. Anything else is read id by id for the refusals.
     try:
-        found = list(map(state.board.unit, unit_ids))
+        found = state.board.units_named(unit_ids)
     except KeyError:
         found = []
-    one = set(map(_EMPIRE, found))
+    one = {u.empire for u in found}
     unique = len(set(unit_ids)) == len(unit_ids)
     if found and len(one) == 1 and unique and one <= set(base.empires_of(state, seat)):
         return found, found[0].empire, []
@@ -208,6 +209,7 @@ def _stack(
 
 
 _EMPIRE = attrgetter("empire")
+_ID = attrgetter("id")
 
 
 def _as_move(unit_ids: list[str], path: list[str]) -> Move:
@@ -224,7 +226,7 @@ def halved(state: FeState, units: list[Unit], reserve: bool) -> tuple[str, ...]:
     """
     recorded = None if reserve else out_of_supply_at(state, SUPPLY_CHECK_STEP)
     if recorded is not None:
-        return tuple(u.id for u in units if u.id in recorded)
+        return tuple(filter(frozenset(recorded).__contains__, map(_ID, units))) if recorded else ()
     return tuple(u.id for u in units if status_of(state, u) == "none")
 
 
@@ -352,9 +354,17 @@ def spent(
     moved: tuple[tuple[str, int], ...], unit_ids: tuple[str, ...], cost: int
 ) -> tuple[tuple[str, int], ...]:
     """``state.moved`` after ``unit_ids`` spent ``cost`` more: `engine.fe.movement.spend`
-    for a tally kept sorted by id (as every state's is). Units already in it keep their
-    places; new ones are merged in by id, at the end when their ids come after the rest (a
-    stack's units have neighbouring ids), so a batch does not sort the whole tally again."""
+    for a tally kept sorted by id (as every state's is). A stack new to the tally whose ids
+    all fall between the same two entries (its units have neighbouring ids) goes in as one
+    block found by two bisections; otherwise units already in it keep their places and new
+    ones are merged in by id."""
+    order = sorted(unit_ids)
+    if order and len(set(order)) == len(order):
+        at = bisect_left(moved, order[0], key=_FIRST)
+        last = bisect_left(moved, order[-1], lo=at, key=_FIRST)
+        if at == last and (at == len(moved) or moved[at][0] != order[-1]):
+            block = tuple([(uid, cost) for uid in order])
+            return moved[:at] + block + moved[at:]
     out = dict(moved)
     for uid in unit_ids:
         out[uid] = out.get(uid, 0) + cost
@@ -365,6 +375,9 @@ def spent(
     if old and new[0][0] < old[-1][0]:
         return tuple(sorted(items))
     return tuple(old + new)
+
+
+_FIRST = itemgetter(0)
 
 
 def _hexes_text(n: int) -> str:
@@ -381,14 +394,14 @@ def apply_move_order(
     order = expanded
     move = _as_move(order.units, order.path)
     board = state.board
-    placed = {uid: board.unit(uid) for uid in move.unit_ids}
+    placed = dict(zip(move.unit_ids, board.units_named(move.unit_ids), strict=True))
     ids = sorted(placed)
     empire = placed[move.unit_ids[0]].empire
     reserve = step.id == RESERVE_STEP
     route = f"{move.path[0]:04d}->{move.path[-1]:04d}"
     what = "moves reserve fleet" if reserve else "moves"
     what += f" {fleet[1]}:" if isinstance(fleet, tuple) else ""
-    shown = ", ".join(f"{placed[uid].cls} {uid}" for uid in ids)  # as `_stack_text`
+    shown = ", ".join([f"{placed[uid].cls} {uid}" for uid in ids])  # as `_stack_text`
     events.append(
         Event(
             "reserve-move" if reserve else "move",

@@ -115,6 +115,7 @@ class TriggerBoard:
         lookup = cls(None)
         lookup.board = board
         firsts: dict[tuple[str, HexId], Unit] = {}
+        one_empire = caches.peek(board_views.empires_by_hex, board) or {}
         for h in hexes:
             if h == OFF_MAP:
                 continue
@@ -122,6 +123,13 @@ class TriggerBoard:
             bases = sorted((u for u in here if u.cls in STARBASE_CLASSES), key=_BOARD_ORDER)
             if bases:
                 lookup.starbases[h] = bases
+            if len(one_empire.get(h, ())) == 1:
+                # One empire's stack, in id order (the board's order): its first unit that
+                # can move is the stand, found without reading the rest.
+                first = next(filter(board_views.can_move, here), None)
+                if first is not None:
+                    firsts[first.empire, h] = first
+                continue
             for unit in here:
                 key = (unit.empire, h)
                 held = firsts.get(key)

@@ -360,7 +360,7 @@ def _run_change(state: FeState, rng: random.Random, serial: int) -> list[Unit]:
 
 @pytest.mark.parametrize(("seed", "under_way"), [(4, False), (5, False), (6, True), (7, True)])
 def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
-    seed: int, under_way: bool
+    seed: int, under_way: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A packet's builds and placements make a board each, and most are never asked for
     their unit index: each carries the index it started from and the units changed since
@@ -368,7 +368,8 @@ def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
     bisection. Runs of random changes, from a set-up's start (every unit off the map) and
     from a game under way: each board, asked now, later or never before the run's end, has
     the indexes of a fresh board of its units; the runs do get carried, and cut at the
-    limit."""
+    limit (here the fixed one: a set-up board's share would be past the run's end)."""
+    monkeypatch.setattr(forces_module, "ID_CARRY_SHARE", 1000)
     rng = random.Random(seed)
     state = start() if under_way else fresh()
     board = state.board
@@ -426,3 +427,41 @@ def test_a_board_with_the_same_units_shares_a_unit_index_not_made_yet() -> None:
     board_update.share_unit_views(board, released)
     assert forces_module.ID_CARRY in released.__dict__
     assert released._by_id == Board(board.units)._by_id == board._by_id
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_whole_stacks_moving_give_the_indexes_of_a_fresh_board(seed: int) -> None:
+    """Stacks of a board with every unit there four times move whole, or most of them, into
+    empty hexes and onto other stacks (each empire's ids in a run, as a fleet's are, or
+    given out of order): the board and its indexes are those of a fresh board, the stacks
+    that left whole and the ones that entered empty hexes included
+    (`forces.carry_hex_index`'s shortcuts), and the moves tallied (`movement.spent`) are
+    what `spend` gives."""
+    rng = random.Random(seed)
+    state = start()
+    copies = [
+        msgspec.structs.replace(u, id=f"{u.id}-{n}") for u in state.board.units for n in (2, 3, 4)
+    ]
+    state = state.with_board(state.board.with_units(copies))
+    empty = [h for h in (101, 202, 303, 404, 505, 606) if not state.board.at(h)]
+    shortcuts = 0
+    for number in range(40):
+        board = state.board
+        board.at(board.units[0].hex)  # the hex index is built, so it is carried
+        on_map = sorted({u.hex for u in board.units if u.hex != OFF_MAP})
+        stack = board.at(rng.choice(on_map))
+        empire = rng.choice(sorted({u.empire for u in stack}))
+        moving = [u for u in stack if u.empire == empire]
+        if rng.random() < 0.4:  # one unit or a few stay
+            moving = moving[: max(1, len(moving) - rng.choice((1, 3)))]
+        if rng.random() < 0.2:
+            moving.reverse()
+        to = rng.choice(empty) if rng.random() < 0.5 else rng.choice(on_map)
+        shortcuts += len(moving) == len(stack) or not board.at(to)
+        units = [msgspec.structs.replace(u, hex=to) for u in moving]
+        changed = state.with_units(units)
+        expected = _full(state, board.with_units(units))
+        assert changed == expected, f"change {number}: the state"
+        assert _held(changed.board) == _indexes(changed.board), f"change {number}: indexes"
+        state = changed
+    assert shortcuts > 10, "the stacks hardly ever left whole or entered an empty hex"

@@ -181,3 +181,22 @@ def test_a_stack_moving_on_a_board_changed_at_random_is_judged_the_same() -> Non
             move = Move(tuple(ids), _one_step(named[0].hex or 1411))
             found = check_move(base.galaxy(), state.board, named[0].empire, move)
             assert found == _check_move_unit_by_unit(state.board, named[0].empire, move)
+
+
+def test_a_stack_of_neighbouring_ids_goes_into_the_tally_as_one_block() -> None:
+    """Stacks whose ids are neighbours (a fleet's, as `spent` puts them in at once): before,
+    between and after the ids tallied, partly or wholly tallied already, in any order; the
+    tally is the sorted one `spend` gives."""
+    rng = random.Random(2032)
+    ids = [f"{e}-{n:04d}" for e in ("FED", "KLI", "KZI") for n in range(60)]
+    tally: tuple[tuple[str, int], ...] = ()
+    for _ in range(ROUNDS):
+        first = rng.randrange(len(ids))
+        stack = ids[first : first + rng.randint(1, 15)]
+        rng.shuffle(stack)
+        cost = rng.randint(1, 3)
+        expected = tuple(spend(dict(tally), Move(tuple(stack), (0,) * (cost + 1))).items())
+        found = movement.spent(tally, tuple(stack), cost)
+        assert found == expected
+        tally = found if rng.random() < 0.95 else ()
+    assert len(tally) > 60

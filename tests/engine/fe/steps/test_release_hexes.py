@@ -20,7 +20,7 @@ import pytest
 
 from engine.core import caches
 from engine.fe import board_update, board_views
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
 from engine.fe.model import FeState
 from engine.fe.oob import Release, ScenarioSetup, Target, Trigger
 from engine.fe.steps import base, releases
@@ -89,10 +89,12 @@ def _change(state: FeState, rng: random.Random, serial: int) -> FeState:
         changed = [msgspec.structs.replace(unit, empire=other)]
     elif kind == 6:
         changed = [msgspec.structs.replace(unit, crippled=not unit.crippled)]
-    elif kind == 7:  # a new ship, or a new starbase
+    elif kind == 7:  # a new ship, or a new starbase (now and then the lowest id of its hex)
         empire = rng.choice(EMPIRES)
         cls = "SB" if rng.random() < 0.5 else "CA"
-        changed = [Unit(f"{empire}-9{serial:03d}", empire, cls, rng.choice(_targets(state)))]
+        number = f"0000{serial:03d}" if cls == "SB" and rng.random() < 0.5 else f"9{serial:03d}"
+        where = rng.choice(_targets(state) + [u.hex for u in on_map if u.empire == empire])
+        changed = [Unit(f"{empire}-{number}", empire, cls, where)]
     elif kind == 8:  # a hex changes hands, or fleets are released
         if rng.random() < 0.5:
             owners = dict(state.owners)
@@ -148,6 +150,8 @@ def test_the_check_after_a_change_finds_what_the_whole_board_gives(
         if rng.random() < 0.3:
             continue  # a board never asked: the next one carries its changes on
         board = state.board
+        if rng.random() < 0.6:  # the empires by hex known (a move's pin check reads them)
+            board_views.empires_by_hex(board)
         since = board_views.hexes_changed_since(board)
         carried = (
             since is not None and caches.peek(releases.hot_hexes, since[0], setups) is not None
@@ -176,7 +180,8 @@ def test_releasing_the_fired_fleets_leaves_no_hot_hex_behind() -> None:
     assert releases.fired_releases(state)
     assert caches.peek(releases.hot_hexes, state.board, setups) == frozenset({1401})
     board = state.board
-    board.unit("LYR-0001")  # the unit and hex indexes and the empires by hex are built
+    own_unit_index(board)  # the unit and hex indexes and the empires by hex are built
+    board.at(1401)
     board_views.empires_by_hex(board)
     after = releases.release_fired(state, "3B2", [])
     assert after.board is not board
