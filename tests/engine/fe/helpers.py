@@ -77,6 +77,16 @@ reveal packets): 1, the lowest variable BIR (-2) and the smallest damage, so scr
 battles wear forces down slowly."""
 
 
+def first_states(count: int) -> list[FeState]:
+    """The first ``count`` states of a game played with the plainest answers from set-up."""
+    state = fresh()
+    states = [state]
+    while len(states) < count:
+        state = step_once(state)
+        states.append(state)
+    return states
+
+
 def step_once(state: FeState, events: list[Event] | None = None) -> FeState:
     """Answer whatever is owed with the plainest answer (``done``, or a secret choice)."""
     decision = owed(state)

@@ -23,7 +23,7 @@ from engine.core.turn_orders import Done, Note
 from engine.fe import RULESET, flow
 from engine.fe.flow import TURNS
 from engine.fe.model import FeState, MoveOrder
-from tests.engine.fe.helpers import farthest_through, fresh, owed, start, step_once
+from tests.engine.fe.helpers import farthest_through, first_states, owed, start
 
 
 def _long_complete(state: FeState, seat: str, events: list[Event]) -> FeState:
@@ -33,22 +33,12 @@ def _long_complete(state: FeState, seat: str, events: list[Event]) -> FeState:
     return TURNS.advance(state, events)
 
 
-def _states(count: int) -> list[FeState]:
-    """The first ``count`` states of a game played with the plainest answers from set-up."""
-    state = fresh()
-    states = [state]
-    while len(states) < count:
-        state = step_once(state)
-        states.append(state)
-    return states
-
-
 def test_completing_a_step_without_a_hook_matches_the_longer_path() -> None:
     """Along the set-up and the first player turns, every step a seat ends that is not a
     decision (the host's ``on_done`` does not run) gives the same state and the same events
     by the short path as by the longer one."""
     compared = 0
-    for state in _states(260):
+    for state in first_states(260):
         decision = owed(state)
         step = flow.current(state)
         if step is None or step.kind == StepKind.DECISION or decision.kind.value != "orders":
@@ -71,7 +61,7 @@ def test_owing_is_the_first_seat_still_to_answer() -> None:
     """`Turns.owing` (a loop) names the first seat of the answer order that has not
     answered, or nobody; a secret step names every seat its policy does not answer for."""
     seen_both = False
-    for state in _states(260):
+    for state in first_states(260):
         step = flow.current(state)
         assert step is not None
         order = TURNS.answer_order(state, step)

@@ -10,7 +10,7 @@ import msgspec
 
 from engine.fe import state_digest
 from engine.fe.model import FeState
-from tests.engine.fe.helpers import fresh, step_once
+from tests.engine.fe.helpers import first_states, fresh
 
 
 def test_fields_at_their_defaults_are_left_out_of_the_hash_form() -> None:
@@ -70,7 +70,7 @@ def test_the_hash_form_leaves_out_values_equal_to_their_default() -> None:
     ``0``, ``0`` for ``False``: left out) or unequal (``True`` for ``0``: kept), the form
     keeps the fields read one by one, and its bytes hash the same (msgspec's own
     ``omit_defaults`` leaves out only the default object itself: it would keep these)."""
-    states = [*_states(120)]
+    states = first_states(120)
     states.append(msgspec.structs.replace(states[-1], player_turn=False, over=0, backs=True))
     states.append(msgspec.structs.replace(states[0], battle_at=False, setup=0, step=True))
     for state in states:
@@ -80,12 +80,3 @@ def test_the_hash_form_leaves_out_values_equal_to_their_default() -> None:
         encoded = msgspec.msgpack.encode(form, order="deterministic")
         assert encoded == msgspec.msgpack.encode(_form_field_by_field(state), order="deterministic")
     assert "player_turn" not in states[-2].hash_form() and "backs" in states[-2].hash_form()
-
-
-def _states(count: int) -> list[FeState]:
-    state = fresh()
-    states = [state]
-    while len(states) < count:
-        state = step_once(state)
-        states.append(state)
-    return states
