@@ -19,6 +19,10 @@ It prints both, the ratio b/a, and the state's size: its canonical bytes and the
 decoded state holds (tracemalloc). Runs alternate ``--repeat`` times and the best of each
 counts, so a busy moment on a shared machine does not land on one side only. No target is
 asserted: the figures go into the session notes.
+
+``--per-packet`` then shows where (b) goes: each packet's best time over ``--repeat`` runs
+from the decoded state, its share of the turn, who wrote it and the steps it took the game
+through (a turn's first packet pays for the first reading of the freshly decoded board).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.ruleset import OptionValue, Seat  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
 from engine.core.turn_orders import Done  # noqa: E402
-from engine.fe import RULESET  # noqa: E402
+from engine.fe import RULESET, flow  # noqa: E402
 from engine.fe.checklist import FeRuleset  # noqa: E402
 from engine.fe.model import Batch, FeState, MoveOrder  # noqa: E402
 from tests.engine.fe.helpers import start  # noqa: E402
@@ -135,6 +139,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--scale", type=int, default=1, help="every unit N times (default 1)")
+    parser.add_argument(
+        "--per-packet", action="store_true", help="then each packet's time and the steps it took"
+    )
     args = parser.parse_args()
     table, begin = build(args.scale)
     for packet in table.packets:
@@ -168,6 +175,37 @@ def main() -> None:
     assert final is not None
     print(f"state: {len(encode_state(final))} canonical bytes, "
           f"{_resident(encode_state(final)) // 1024} KiB decoded")  # fmt: skip
+    if args.per_packet:
+        _per_packet(table, begin, snapshot, args.repeat)
+
+
+def _per_packet(table: Table, begin: int, snapshot: bytes, repeat: int) -> None:
+    """Each packet's best apply time over ``repeat`` runs, with the steps it went through."""
+    packets = table.packets[begin:]
+    best = [float("inf")] * len(packets)
+    steps: list[str] = []
+    for _ in range(repeat):
+        gc.collect()
+        state: GameState[FeState] = decode_state(snapshot, FeState)
+        steps = []
+        for i, packet in enumerate(packets):
+            before = _step_id(state)
+            started = time.perf_counter()
+            state = apply_packet(RULESET, state, packet).state
+            best[i] = min(best[i], time.perf_counter() - started)
+            after = _step_id(state)
+            steps.append(before if before == after else f"{before} -> {after}")
+    total = sum(best)
+    print("per packet (best of each over the runs; share of their sum):")
+    for i, (packet, spent, went) in enumerate(zip(packets, best, steps, strict=True)):
+        print(f"  {begin + i:4d} {packet.body.seat:<10} {spent * 1e6:8.0f} us "
+              f"{100 * spent / total:5.1f}%  {went}")  # fmt: skip
+
+
+def _step_id(state: GameState[FeState]) -> str:
+    rules_state = state.rules
+    step = None if rules_state is None else flow.current(rules_state)
+    return "-" if step is None else step.id
 
 
 def _state_before(table: Table, begin: int) -> GameState[FeState]:
