@@ -375,12 +375,11 @@ def _continue(
         raise PacketError(
             f"packet {body.seq}: {body.seat}'s entropy value does not follow its chain"
         )
-    # The packet's position and the seat's new entropy value, in one new core.
+    # The packet's position and the seat's new entropy value.
     revealed = msgspec.structs.replace(
         seat, entropy=body.entropy, entropy_index=seat.entropy_index + 1
     )
-    seats = tuple(revealed if s.seat == body.seat else s for s in core.seats)
-    core = msgspec.structs.replace(core, seq=body.seq, seats=seats)
+    core = msgspec.structs.replace(core, seq=body.seq).with_seat(revealed)
     state = msgspec.structs.replace(state, core=core)
     events: list[Event] = []
     kind = body.kind
