@@ -31,7 +31,7 @@ from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
-from tui.screens.games import GamesScreen, game_cells
+from tui.screens.games import COLUMNS, GamesScreen, game_cells
 from tui.services.games import GameSummary, TurnRecord
 from tui.when import age
 from tui.widgets.checklist import ChecklistTree
@@ -154,6 +154,31 @@ async def test_games_list_shows_the_game(tutorial: Tutorial) -> None:
         assert cells[3].startswith("YOU")  # the coalition owes 1A1
         assert cells[6] == "tutorial"
         assert "Alice <alice@example.org>" in str(app.screen.sub_title)
+
+
+async def test_games_list_is_drawn_whole_before_the_table_measures_it(tutorial: Tutorial) -> None:
+    """A frame can be drawn between the rows landing and the table's idle, where Textual's
+    `DataTable` measures auto-width columns; its line cache then kept the cells cut to their
+    headers' width after the measurement (seen after Escape from a game at 120x40). Every
+    cell must be whole in a line drawn right away, and in the lines drawn after."""
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GamesScreen) and screen.overview is not None
+        table = screen.query_one(DataTable)
+        table.clear(columns=True)  # columns never measured, as a list composed on Escape
+        table.add_columns(*COLUMNS)
+        await settle(pilot)
+        screen.show(GamesScreen.Loaded(screen.overview))  # its rows land
+        drawn = [table.render_line(1).text]  # a frame before the table's idle
+        await settle(pilot)
+        drawn.append(table.render_line(1).text)
+        cells = [str(cell) for cell in table.get_row_at(0)]
+        assert cells[1] == "T1 Fall Y168" and len(cells[5]) > len("NOTE")
+        for line in drawn:
+            for cell in cells:
+                assert cell in line, (cell, line)
 
 
 def test_game_cells_say_who_is_waiting_and_what_is_wrong() -> None:

@@ -172,12 +172,18 @@ class GamesScreen(HexpostScreen):
         table = self._table()
         empty = self.query_one("#empty", Static)
         keep = self._cursor_key()
-        table.clear()
         now = self._clock() if self._clock is not None else None
-        for game in overview.games:
-            # As `Text`, not strings: a cell string is Rich markup, and a game's name is the
-            # inviter's to choose ("[link=...]", or "[/b]", which would not even render).
-            table.add_row(*map(plain, game_cells(game, now)), key=game.game)
+        # As `Text`, not strings: a cell string is Rich markup, and a game's name is the
+        # inviter's to choose ("[link=...]", or "[/b]", which would not even render).
+        rows = [[plain(cell) for cell in game_cells(game, now)] for game in overview.games]
+        # Each column as wide as its widest cell, set here rather than measured by the table
+        # when it is next idle: a frame drawn before that measurement stayed in the table's
+        # line cache, cells cut to their headers' width (seen after Escape at 120x40).
+        table.clear(columns=True)
+        for i, label in enumerate(COLUMNS):
+            table.add_column(label, width=max([len(label)] + [row[i].cell_len for row in rows]))
+        for game, row in zip(overview.games, rows, strict=True):
+            table.add_row(*row, key=game.game)
         table.display = bool(overview.games)
         empty.display = not overview.games
         if not overview.games:
