@@ -52,6 +52,7 @@ from engine.fe.steps import base, yard
 from engine.fe.steps.base import Area
 from engine.fe.steps.supply import grid_of
 from engine.fe.supply import SupplyGrid
+from engine.fe.units import load_units
 
 FREE_RULE = "530.12"
 F111_RULE = "527.13"
@@ -277,12 +278,27 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     # many units), and the units of those that carry are picked out in C (compress), in
     # their order; those off the map are left out.
     classes = board_views.unit_classes(units)
-    carrying = {
+    # The classes of the tables are sorted out in C against the table's carriers
+    # (`_table_carriers`); a reading the tables do not list (a captured ship's "KZI:CL") is
+    # read one by one.
+    listed, carriers = _table_carriers()
+    carrying = set(classes & carriers)
+    carrying.update(
         (empire, cls, crippled)
-        for empire, cls, crippled in classes
+        for empire, cls, crippled in classes - listed
         if _carried(empire, cls, crippled)[0] != 0
-    }
+    )
     return _picked(units, classes, carrying)
+
+
+@caches.static
+def _table_carriers() -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
+    """Every (empire, class, crippled) reading of the unit tables, and those whose side
+    shown carries fighters (`_carried`'s reading of each)."""
+    listed = frozenset(
+        (c.empire, c.id, crippled) for c in load_units().classes for crippled in (False, True)
+    )
+    return listed, frozenset(side for side in listed if _carried(*side)[0] != 0)
 
 
 def _picked(
