@@ -300,6 +300,7 @@ EXPECTED = {
     "engine.fe.blocking.feature_hexes": "by_identity",
     "engine.fe.blocking.presence_set": "by_identity",
     "engine.fe.economics.planet_hexes": "by_identity",
+    "engine.fe.planets.planet_hexes": "by_identity",
     "engine.fe.economics._given": "by_identity",
     "engine.fe.face._sheet": "static",
     "engine.fe.forces._class_info": "derived",
