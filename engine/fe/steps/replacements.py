@@ -339,12 +339,26 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
             classes = frozenset((only, cls, side) for cls in names for side in (False, True))
     if classes is None:
         classes = board_views.unit_classes(units)
-    buying = {
+    # As `_fighter_carriers`: the table's buyers picked out in C (`_table_buyers`), a reading
+    # the tables do not list (a captured ship's) tried one by one.
+    listed, buyers = _table_buyers()
+    buying = set(classes & buyers)
+    buying.update(
         (empire, cls, crippled)
-        for empire, cls, crippled in classes
+        for empire, cls, crippled in classes - listed
         if _buyable(Unit("", empire, cls, crippled=crippled))
-    }
+    )
     return _picked(units, classes, buying)
+
+
+@caches.static
+def _table_buyers() -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
+    """Every (empire, class, crippled) reading of the unit tables, and those of a unit that
+    carries something bought at 2B4 (`_buyable` of each)."""
+    listed = _table_carriers()[0]
+    return listed, frozenset(
+        side for side in listed if _buyable(Unit("", side[0], side[1], crippled=side[2]))
+    )
 
 
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")

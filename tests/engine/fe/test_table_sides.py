@@ -93,3 +93,38 @@ def test_the_fighter_carriers_of_an_empire_are_its_units_read_one_by_one(seed: i
         )
         fresh = tuple(u for u in units if u.hex != OFF_MAP and replacements._carries(u)[0] != 0)
         assert replacements._fighter_carriers(units) == fresh, (round_, empire)
+
+
+def test_the_table_buyers_are_the_sides_that_buy_pfs_or_f111s() -> None:
+    listed, buyers = replacements._table_buyers()
+    assert listed == frozenset(_sides())
+    assert buyers == frozenset(
+        side
+        for side in _sides()
+        if replacements._buyable(Unit("", side[0], side[1], crippled=side[2]))
+    )
+    assert buyers < listed and buyers
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_buyers_of_an_empire_are_its_units_read_one_by_one(seed: int) -> None:
+    """One empire's units (with ships it captured, PF tenders among them), some off the map:
+    the units on the map that buy PFs or F-111s at 2B4, in their order."""
+    rng = random.Random(seed)
+    sides = _sides()
+    _, buyers = replacements._table_buyers()
+    empires = sorted({e for e, _, _ in sides})
+    for round_ in range(40):
+        empire = rng.choice(empires)
+        own = [side for side in sides if side[0] == empire]
+        picks = [rng.choice(own) for _ in range(rng.randint(0, 40))]
+        if round_ % 2 == 0:  # captured buyers, which the tables list under their builder
+            others = sorted(side for side in buyers if side[0] != empire)
+            for builder, cls, crippled in rng.sample(others, rng.randint(1, 4)):
+                picks.append((empire, f"{builder}:{cls}", crippled))
+        units = tuple(
+            Unit(f"{empire}-{n:04d}", e, cls, rng.choice([OFF_MAP, 1307, 1408]), crippled=crippled)
+            for n, (e, cls, crippled) in enumerate(picks)
+        )
+        fresh = tuple(u for u in units if u.hex != OFF_MAP and replacements._buyable(u))
+        assert replacements._buyers(units) == fresh, (round_, empire)
