@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
-from operator import attrgetter, not_
+from operator import attrgetter, itemgetter, not_
 
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
@@ -311,8 +311,8 @@ def _picked(
     alone when no unwanted side shares a wanted name (as a rule), else by the whole key."""
     if not wanted:
         return ()
-    names = {cls for _, cls, _ in wanted}
-    if all(side in wanted for side in classes if side[1] in names):
+    names = set(map(_NAME, wanted))
+    if names.isdisjoint(map(_NAME, classes - wanted)):  # no unwanted side of a wanted name
         found = list(compress(units, map(names.__contains__, map(_CLS, units))))
     else:
         found = list(compress(units, map(wanted.__contains__, map(_SIDE_CLASS, units))))
@@ -366,6 +366,8 @@ _EMPIRE = attrgetter("empire")
 _HEX = attrgetter("hex")
 _ID = attrgetter("id")
 _CLS = attrgetter("cls")
+_NAME = itemgetter(1)
+"""The class of an (empire, class, crippled) reading."""
 
 
 class _Replacements(Area):
