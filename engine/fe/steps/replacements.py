@@ -341,7 +341,7 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
         classes = board_views.unit_classes(units)
     # As `_fighter_carriers`: the table's buyers picked out in C (`_table_buyers`), a reading
     # the tables do not list (a captured ship's) tried one by one.
-    listed, buyers = _table_buyers()
+    listed, buyers = _table_buyers(F111_CLASSES)
     buying = set(classes & buyers)
     buying.update(
         (empire, cls, crippled)
@@ -351,10 +351,13 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     return _picked(units, classes, buying)
 
 
-@caches.static
-def _table_buyers() -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
+@caches.derived(maxsize=2)
+def _table_buyers(
+    f111_classes: tuple[str, ...],
+) -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
     """Every (empire, class, crippled) reading of the unit tables, and those of a unit that
-    carries something bought at 2B4 (`_buyable` of each)."""
+    carries something bought at 2B4 (`_buyable` of each), while ``f111_classes`` (the
+    caller's `F111_CLASSES`, which `_buyable` reads) are the F-111 carriers."""
     listed = _table_carriers()[0]
     return listed, frozenset(
         side for side in listed if _buyable(Unit("", side[0], side[1], crippled=side[2]))

@@ -98,7 +98,7 @@ def test_the_fighter_carriers_of_an_empire_are_its_units_read_one_by_one(seed: i
 
 
 def test_the_table_buyers_are_the_sides_that_buy_pfs_or_f111s() -> None:
-    listed, buyers = replacements._table_buyers()
+    listed, buyers = replacements._table_buyers(replacements.F111_CLASSES)
     assert listed == frozenset(_sides())
     assert buyers == frozenset(
         side
@@ -114,7 +114,7 @@ def test_the_buyers_of_an_empire_are_its_units_read_one_by_one(seed: int) -> Non
     the units on the map that buy PFs or F-111s at 2B4, in their order."""
     rng = random.Random(seed)
     sides = _sides()
-    _, buyers = replacements._table_buyers()
+    _, buyers = replacements._table_buyers(replacements.F111_CLASSES)
     empires = sorted({e for e, _, _ in sides})
     for round_ in range(40):
         empire = rng.choice(empires)
