@@ -33,6 +33,7 @@ from engine.fe.model import FeState
 from engine.fe.scenario import find_scenario
 from engine.fe.sequence import Step
 from engine.fe.steps import base
+from engine.fe.units import load_units
 
 RULE = "105.0"
 _PHASING, _NON_PHASING = Actor.PHASING, Actor.NON_PHASING
@@ -122,9 +123,30 @@ def has_kind(units: tuple[Unit, ...], kind: str) -> bool:
 def _classes_have(classes: frozenset[tuple[str, str, bool]], kind: str) -> bool:
     """Whether one of these (empire, class, crippled) readings is of ``kind``: kept per set,
     which a move carries over unchanged, so a step's condition read after units moved costs
-    a look-up rather than a pass over the classes. The answer is an ``any`` of pure tests,
-    the same whatever order the set yields its members in."""
-    return any(_class_is(empire, cls, kind) for empire, cls, _ in classes)
+    a look-up rather than a pass over the classes.
+
+    The classes of the tables are sorted out by set operations in C against the table
+    classes of ``kind`` (`_table_sides`); only a reading the tables do not list as such (a
+    captured ship's ``"KZI:CL"``) is tested one by one. The answer is an ``any`` of pure
+    tests, the same whatever order the set yields its members in."""
+    listed, of_kind = _table_sides(kind)
+    if not classes.isdisjoint(of_kind):
+        return True
+    return any(_class_is(empire, cls, kind) for empire, cls, _ in classes - listed)
+
+
+@caches.derived(maxsize=8)
+def _table_sides(
+    kind: str,
+) -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
+    """Every (empire, class, crippled) reading of the unit tables, and those of ``kind``
+    (`_class_is` of each class of the tables, both sides: a kind goes by the class alone)."""
+    if kind not in UNIT_KINDS:
+        raise KeyError(kind)
+    listed = frozenset(
+        (c.empire, c.id, crippled) for c in load_units().classes for crippled in (False, True)
+    )
+    return listed, frozenset(side for side in listed if _class_is(side[0], side[1], kind))
 
 
 @caches.derived(maxsize=4096)

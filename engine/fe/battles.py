@@ -9,11 +9,16 @@ planet does not).
 
 from __future__ import annotations
 
+from itertools import compress
+
 import msgspec
 
 from engine.fe import board_views, planets
 from engine.fe.forces import OFF_MAP, Board
 from engine.fe.galaxy import Galaxy, HexId
+
+_SEVERAL = (1).__lt__
+"""Whether a count is more than one (called in C)."""
 
 
 class BattleHex(msgspec.Struct, frozen=True):
@@ -31,10 +36,11 @@ def battle_hexes(board: Board, galaxy: Galaxy | None = None) -> list[BattleHex]:
     present = board_views.empires_by_hex(board)
     defended = planets.planet_battles(galaxy, board) if galaxy is not None else {}
     battles = []
-    for h in sorted(present):
+    # An empire alone in its hex makes no battle there (nor do the units off the map): the
+    # hexes of several empires or of a defending planet are picked out first.
+    contested = compress(present, map(_SEVERAL, map(len, present.values())))
+    for h in sorted({*contested, *defended} - {OFF_MAP}):
         owner = defended.get(h, "")
-        if h == OFF_MAP or (not owner and len(present[h]) < 2):  # an empire alone: no battle
-            continue
         empires = sorted({*present[h], owner} if owner else present[h])
         if owner or any(
             board.enemies(a, b) for i, a in enumerate(empires) for b in empires[i + 1 :]

@@ -35,7 +35,9 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
+from engine.core import caches
 from engine.fe import board_views
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, Planet
@@ -107,13 +109,22 @@ def planet_battles(galaxy: Galaxy, board: Board) -> dict[HexId, str]:
     empire's own, and their stacks are passed over whole."""
     present = board_views.empires_by_hex(board)
     found: dict[HexId, str] = {}
-    for h in sorted(h for h, _ in board.stacks()):  # the occupied hexes: the hex index's keys
+    # The occupied hexes (the hex index's keys) that have planets, picked out in C.
+    occupied = map(itemgetter(0), board.stacks())
+    for h in sorted(planet_hexes(galaxy).intersection(occupied)):
         owner = defending_owner(galaxy, board, h) if h else ""
         if not owner or not any(board.enemies(e, owner) for e in present.get(h, ())):
             continue
         if attackers(galaxy, board, h):
             found[h] = owner
     return found
+
+
+@caches.by_identity(maxsize=2)
+def planet_hexes(galaxy: Galaxy) -> frozenset[HexId]:
+    """The hexes of the map with planets (of a capital system or not): a battle with a
+    planet can only be in one of them (`planet_battles`)."""
+    return frozenset(info.hex for info in galaxy.hexes if info.planets)
 
 
 def describe(galaxy: Galaxy, h: HexId) -> str:

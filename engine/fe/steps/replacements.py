@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
-from operator import attrgetter, not_
+from operator import attrgetter, itemgetter, not_
 
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
@@ -52,6 +52,7 @@ from engine.fe.steps import base, yard
 from engine.fe.steps.base import Area
 from engine.fe.steps.supply import grid_of
 from engine.fe.supply import SupplyGrid
+from engine.fe.units import load_units
 
 FREE_RULE = "530.12"
 F111_RULE = "527.13"
@@ -277,12 +278,27 @@ def _fighter_carriers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     # many units), and the units of those that carry are picked out in C (compress), in
     # their order; those off the map are left out.
     classes = board_views.unit_classes(units)
-    carrying = {
+    # The classes of the tables are sorted out in C against the table's carriers
+    # (`_table_carriers`); a reading the tables do not list (a captured ship's "KZI:CL") is
+    # read one by one.
+    listed, carriers = _table_carriers()
+    carrying = set(classes & carriers)
+    carrying.update(
         (empire, cls, crippled)
-        for empire, cls, crippled in classes
+        for empire, cls, crippled in classes - listed
         if _carried(empire, cls, crippled)[0] != 0
-    }
+    )
     return _picked(units, classes, carrying)
+
+
+@caches.static
+def _table_carriers() -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
+    """Every (empire, class, crippled) reading of the unit tables, and those whose side
+    shown carries fighters (`_carried`'s reading of each)."""
+    listed = frozenset(
+        (c.empire, c.id, crippled) for c in load_units().classes for crippled in (False, True)
+    )
+    return listed, frozenset(side for side in listed if _carried(*side)[0] != 0)
 
 
 def _picked(
@@ -295,8 +311,8 @@ def _picked(
     alone when no unwanted side shares a wanted name (as a rule), else by the whole key."""
     if not wanted:
         return ()
-    names = {cls for _, cls, _ in wanted}
-    if all(side in wanted for side in classes if side[1] in names):
+    names = set(map(_NAME, wanted))
+    if names.isdisjoint(map(_NAME, classes - wanted)):  # no unwanted side of a wanted name
         found = list(compress(units, map(names.__contains__, map(_CLS, units))))
     else:
         found = list(compress(units, map(wanted.__contains__, map(_SIDE_CLASS, units))))
@@ -323,12 +339,29 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
             classes = frozenset((only, cls, side) for cls in names for side in (False, True))
     if classes is None:
         classes = board_views.unit_classes(units)
-    buying = {
+    # As `_fighter_carriers`: the table's buyers picked out in C (`_table_buyers`), a reading
+    # the tables do not list (a captured ship's) tried one by one.
+    listed, buyers = _table_buyers(F111_CLASSES)
+    buying = set(classes & buyers)
+    buying.update(
         (empire, cls, crippled)
-        for empire, cls, crippled in classes
+        for empire, cls, crippled in classes - listed
         if _buyable(Unit("", empire, cls, crippled=crippled))
-    }
+    )
     return _picked(units, classes, buying)
+
+
+@caches.derived(maxsize=2)
+def _table_buyers(
+    f111_classes: tuple[str, ...],
+) -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
+    """Every (empire, class, crippled) reading of the unit tables, and those of a unit that
+    carries something bought at 2B4 (`_buyable` of each), while ``f111_classes`` (the
+    caller's `F111_CLASSES`, which `_buyable` reads) are the F-111 carriers."""
+    listed = _table_carriers()[0]
+    return listed, frozenset(
+        side for side in listed if _buyable(Unit("", side[0], side[1], crippled=side[2]))
+    )
 
 
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
@@ -336,6 +369,8 @@ _EMPIRE = attrgetter("empire")
 _HEX = attrgetter("hex")
 _ID = attrgetter("id")
 _CLS = attrgetter("cls")
+_NAME = itemgetter(1)
+"""The class of an (empire, class, crippled) reading."""
 
 
 class _Replacements(Area):
