@@ -355,10 +355,24 @@ def _hot(board: Board, setups: ScenarioSetup, hexes: Iterable[HexId]) -> frozens
     return frozenset(found)
 
 
+def _stand_hexes(state: FeState, watchers: _Watchers) -> list[HexId]:
+    """The hexes where an actor of a held fleet's trigger has a stand, sorted: read from
+    each empire's stands (`board_views.lookup_of`, remembered per units tuple and carried
+    over moves, as `TriggerBoard` reads them), not from every hex of the board."""
+    actors = watchers.actors
+    if not actors:
+        return []
+    hexes = set()
+    for forces in state.forces:
+        hexes.update([u.hex for u in board_views.lookup_of(forces.units)[1] if u.empire in actors])
+    return sorted(hexes)
+
+
 def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
     """`hot_hexes` of the state's board: remembered, derived from the board it was made
     from (the same fleets held, the same hexes owned: only the hexes changed since are
-    read again, the others keep their answer), or read in full."""
+    read again, the others keep their answer), or read where the triggers' actors stand
+    (`_stand_hexes`)."""
     board = state.board
     held = caches.peek(hot_hexes, board, setups)
     if held is not None:
@@ -372,7 +386,7 @@ def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
         if before is not None and same_owners and root.released == board.released:
             found = (before - hexes if before else before) | _hot(board, setups, hexes)
     if found is None:
-        found = _hot(board, setups, [h for h, _ in board.stacks()])  # (`hot_hexes`)
+        found = _hot(board, setups, _stand_hexes(state, _watchers(setups, board.released)))
     board_views.forget_changes(board)
     caches.prime(hot_hexes, found, board, setups)
     return found
