@@ -151,12 +151,51 @@ def carry_lookup(
         key = (empire, h)
         if key in first_of:
             continue
-        for unit in board.at(h):  # in id order within an empire
-            if unit.empire == empire and _can_move(empire, unit.cls):
-                first_of[key] = unit
-                break
+        found = _first_after(empire, h, _held_first(firsts, empire, h), changed)
+        if found is _READ_AGAIN:
+            for unit in board.at(h):  # in id order within an empire
+                if unit.empire == empire and _can_move(empire, unit.cls):
+                    first_of[key] = unit
+                    break
+        elif found is not None:
+            first_of[key] = found
     value = (tuple(sorted(kept, key=_ID)), tuple(sorted(first_of.values(), key=_ID)))
     caches.prime(lookup_of, value, after)
+
+
+_READ_AGAIN = Unit("", "", "")
+"""`_first_after`'s answer when the hex is to be read again."""
+
+
+def _held_first(firsts: tuple[Unit, ...], empire: str, h: HexId) -> Unit | None:
+    """``empire``'s stand in ``h`` among ``firsts`` (`lookup_of`'s), or None."""
+    for unit in firsts:
+        if unit.hex == h and unit.empire == empire:
+            return unit
+    return None
+
+
+def _first_after(
+    empire: str, h: HexId, before: Unit | None, changed: Mapping[str, Unit | None]
+) -> Unit | None:
+    """``empire``'s stand in ``h`` (its unit there with the smallest id that can move)
+    once the ``changed`` units are put in, given its stand there before them (``before``),
+    without reading the hex: the smallest id of that stand, if it stays, and the changed
+    units now there that can move. `_READ_AGAIN` when the stand before was changed (it
+    left, or no longer moves): the next one is found only by reading the hex."""
+    if before is not None and before.id in changed:
+        return _READ_AGAIN
+    found = before
+    for unit in changed.values():
+        if (
+            unit is not None
+            and unit.hex == h
+            and unit.empire == empire
+            and (found is None or unit.id < found.id)
+            and _can_move(empire, unit.cls)
+        ):
+            found = unit
+    return found
 
 
 @caches.derived(maxsize=4096)
