@@ -284,9 +284,10 @@ def carry_classes(
     priors = list(map(old.get, edits))
     if None not in priors and None not in edits.values():
         # Units that were on the board already (a move): the classes stay if each unit's
-        # side, class and crippled state did (compared in C).
-        kept = list(map(_SIDE_CLASS, priors)) == list(map(_SIDE_CLASS, edits.values()))
-        if kept and set(map(_EMPIRE, priors)) <= {empire for empire, _, _ in held}:
+        # side, class and crippled state did and each was among them already (a unit of
+        # ``before`` is; one from another tuple may not be), all compared in C.
+        shown = list(map(_SIDE_CLASS, edits.values()))
+        if list(map(_SIDE_CLASS, priors)) == shown and held.issuperset(shown):
             caches.prime(unit_classes, held, after)
             return
     added: set[tuple[str, str, bool]] = set()
@@ -295,11 +296,9 @@ def carry_classes(
             return
         key = (unit.empire, unit.cls, unit.crippled)
         prior = old.get(uid)
-        if prior is not None and prior.empire == unit.empire:
-            if (prior.empire, prior.cls, prior.crippled) != key:
-                return
-            continue
-        added.add(key)
+        if prior is not None and prior.empire == unit.empire and _SIDE_CLASS(prior) != key:
+            return  # its class may vanish from ``before``
+        added.add(key)  # (a unit from another tuple may show a class ``before`` had not)
     caches.prime(unit_classes, held if added <= held else held | added, after)
 
 

@@ -37,12 +37,15 @@ def reactors(state: FeState) -> list[str]:
     # Judged without extended reaction (`stack_reactors`), no unit reacts farther than this.
     near_of = within_range(held, REACTION_RANGE)
     reacted = frozenset(state.reacted)
+    into: dict[HexId, list[tuple[HexId, HexId]]] = {}  # the steps into each hex
+    for step in steps:
+        into.setdefault(step[1], []).append(step)
     found: list[Unit] = []
     for h, near in near_of.items():  # hex by hex: only the hexes in range are read
         here = board.at(h) if h != OFF_MAP else ()
         if not here:
             continue
-        near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
+        near_steps = [step for t in near for step in into[t]]  # (any one will do)
         found.extend(stack_reactors(board, phasing, here, near_steps, reacted))
     # In the board's order (its empires in order, each empire's units by id).
     return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]
