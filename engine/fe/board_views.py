@@ -151,12 +151,51 @@ def carry_lookup(
         key = (empire, h)
         if key in first_of:
             continue
-        for unit in board.at(h):  # in id order within an empire
-            if unit.empire == empire and _can_move(empire, unit.cls):
-                first_of[key] = unit
-                break
+        found = _first_after(empire, h, _held_first(firsts, empire, h), changed)
+        if found is _READ_AGAIN:
+            for unit in board.at(h):  # in id order within an empire
+                if unit.empire == empire and _can_move(empire, unit.cls):
+                    first_of[key] = unit
+                    break
+        elif found is not None:
+            first_of[key] = found
     value = (tuple(sorted(kept, key=_ID)), tuple(sorted(first_of.values(), key=_ID)))
     caches.prime(lookup_of, value, after)
+
+
+_READ_AGAIN = Unit("", "", "")
+"""`_first_after`'s answer when the hex is to be read again."""
+
+
+def _held_first(firsts: tuple[Unit, ...], empire: str, h: HexId) -> Unit | None:
+    """``empire``'s stand in ``h`` among ``firsts`` (`lookup_of`'s), or None."""
+    for unit in firsts:
+        if unit.hex == h and unit.empire == empire:
+            return unit
+    return None
+
+
+def _first_after(
+    empire: str, h: HexId, before: Unit | None, changed: Mapping[str, Unit | None]
+) -> Unit | None:
+    """``empire``'s stand in ``h`` (its unit there with the smallest id that can move)
+    once the ``changed`` units are put in, given its stand there before them (``before``),
+    without reading the hex: the smallest id of that stand, if it stays, and the changed
+    units now there that can move. `_READ_AGAIN` when the stand before was changed (it
+    left, or no longer moves): the next one is found only by reading the hex."""
+    if before is not None and before.id in changed:
+        return _READ_AGAIN
+    found = before
+    for unit in changed.values():
+        if (
+            unit is not None
+            and unit.hex == h
+            and unit.empire == empire
+            and (found is None or unit.id < found.id)
+            and _can_move(empire, unit.cls)
+        ):
+            found = unit
+    return found
 
 
 @caches.derived(maxsize=4096)
@@ -245,9 +284,10 @@ def carry_classes(
     priors = list(map(old.get, edits))
     if None not in priors and None not in edits.values():
         # Units that were on the board already (a move): the classes stay if each unit's
-        # side, class and crippled state did (compared in C).
-        kept = list(map(_SIDE_CLASS, priors)) == list(map(_SIDE_CLASS, edits.values()))
-        if kept and set(map(_EMPIRE, priors)) <= {empire for empire, _, _ in held}:
+        # side, class and crippled state did and each was among them already (a unit of
+        # ``before`` is; one from another tuple may not be), all compared in C.
+        shown = list(map(_SIDE_CLASS, edits.values()))
+        if list(map(_SIDE_CLASS, priors)) == shown and held.issuperset(shown):
             caches.prime(unit_classes, held, after)
             return
     added: set[tuple[str, str, bool]] = set()
@@ -256,11 +296,9 @@ def carry_classes(
             return
         key = (unit.empire, unit.cls, unit.crippled)
         prior = old.get(uid)
-        if prior is not None and prior.empire == unit.empire:
-            if (prior.empire, prior.cls, prior.crippled) != key:
-                return
-            continue
-        added.add(key)
+        if prior is not None and prior.empire == unit.empire and _SIDE_CLASS(prior) != key:
+            return  # its class may vanish from ``before``
+        added.add(key)  # (a unit from another tuple may show a class ``before`` had not)
     caches.prime(unit_classes, held if added <= held else held | added, after)
 
 

@@ -50,7 +50,7 @@ from engine.core import hexgrid
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
 from engine.fe.forces import Board, Unit, allowance
 from engine.fe.galaxy import Galaxy, HexId
-from engine.fe.pinning import pin_violation
+from engine.fe.pinning import enemy_present, pin_violation
 
 MOVE_RULE = "203.1"
 HALF_RULE = "410.31"
@@ -244,6 +244,8 @@ def check_pins(board: Board, empire: str, move: Move) -> list[Violation]:
         if h in checked:
             continue
         checked.append(h)
+        if not enemy_present(board, empire, h):
+            continue  # nothing to pin there (`pin_violation` finds no enemy ship)
         found = pin_violation(board, empire, h, leaving)
         if found is not None:
             out.append(found)

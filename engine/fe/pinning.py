@@ -156,6 +156,12 @@ def enemies_in(board: Board, empire: str, h: HexId) -> tuple[Unit, ...]:
     return tuple(u for u in board.at(h) if u.empire in foes)
 
 
+def enemy_present(board: Board, empire: str, h: HexId) -> bool:
+    """Whether units of an empire at war with ``empire`` stand in ``h`` (`enemies_in`
+    would find some), told from the empires there alone."""
+    return any(board.enemies(empire, e) for e in board_views.empires_by_hex(board).get(h, ()))
+
+
 def se_text(se2: int) -> str:
     """Doubled ship equivalents as text: ``3``, ``1.5``."""
     return f"{se2 // 2}.5" if se2 % 2 else str(se2 // 2)

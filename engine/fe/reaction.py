@@ -45,6 +45,7 @@ import msgspec
 
 from engine.core import hexgrid
 from engine.core.ruleset import Violation
+from engine.fe import board_views
 from engine.fe.forces import OFF_MAP, Board, Unit, allowance
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.movement import (
@@ -96,8 +97,11 @@ def reach(unit: Unit, extended: Collection[str] = ()) -> int:
 
 
 def _enemy_entered(board: Board, phasing: Collection[str], unit: Unit, moved_to: HexId) -> bool:
+    """Whether a phasing enemy of ``unit`` stands in ``moved_to``: read from the empires
+    there (`board_views.empires_by_hex`, kept per board), not unit by unit."""
     return any(
-        u.empire in phasing and board.enemies(u.empire, unit.empire) for u in board.at(moved_to)
+        e in phasing and board.enemies(e, unit.empire)
+        for e in board_views.empires_by_hex(board).get(moved_to, ())
     )
 
 
@@ -178,7 +182,8 @@ def stack_reactors(
 
     Whether a unit may react reads, besides its hex, only its side, fleet, class and the side
     of the counter shown, and whether it reacted already: the pin counts the like units that
-    stay with it, whichever of them it is. So like units of a stack are judged once.
+    stay with it, whichever of them it is. So like units of a stack are judged once. No
+    unit here has extended reaction: none reacts farther than `REACTION_RANGE`.
     """
     steps = list(steps)
     judged: dict[tuple[str, str, str, bool, bool], bool] = {}
@@ -189,8 +194,13 @@ def stack_reactors(
         key = (unit.empire, unit.fleet, unit.cls, unit.crippled, unit.id in reacted)
         may = judged.get(key)
         if may is None:
+            # A step out of the unit's reach is refused whatever else holds (`_not_eligible`):
+            # only the steps within it are judged in full.
+            hexes = reach(unit)
             may = judged[key] = any(
-                why_not(board, phasing_empires, to, frm, unit, reacted) is None for frm, to in steps
+                0 < hexgrid.distance(unit.hex, to) <= hexes
+                and why_not(board, phasing_empires, to, frm, unit, reacted) is None
+                for frm, to in steps
             )
         if may:
             found.append(unit)

@@ -333,6 +333,7 @@ EXPECTED = {
     "engine.fe.steps.replacements._table_buyers": "derived",
     "engine.fe.steps.combat_retreat._reaches": "by_identity",
     "engine.fe.steps.releases._plan": "by_identity",
+    "engine.fe.steps.releases._watchers": "by_identity",
     "engine.fe.steps.releases.hot_hexes": "by_identity",
     "engine.fe.steps.reactors._offsets": "derived",
     "engine.fe.board_views.empires_by_hex": "by_identity",

@@ -2,7 +2,7 @@
 when a batch ends (is there a reaction window at all?) and the reaction policy answers from.
 
 Only hexes holding phasing units when the window opens can be reacted to, and only units
-within extended reaction range of one of them are asked (`engine.fe.reaction` judges each).
+within reaction range of one of them are asked (`engine.fe.reaction` judges each).
 The hexes within range of a target are read from a table of offsets worked out once per
 range and column parity (`_offsets`), not by a distance per hex of the search box: a
 batch's cost follows the hexes near what moved, not the size of the board.
@@ -16,7 +16,7 @@ from engine.core import caches
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
-from engine.fe.reaction import EXTENDED_REACTION_RANGE, stack_reactors
+from engine.fe.reaction import REACTION_RANGE, stack_reactors
 from engine.fe.steps import base
 
 
@@ -24,8 +24,8 @@ def reactors(state: FeState) -> list[str]:
     """The non-phasing units that may react to something in the batch, sorted by id.
 
     Only hexes holding phasing units now can be reacted to (`engine.fe.reaction` asks for
-    the enemy in the hex), and only units within extended reaction range of one of them are
-    asked, which keeps this cheap on a full board.
+    the enemy in the hex), and only units within reaction range of one of them are asked,
+    which keeps this cheap on a full board.
     """
     board = state.board
     phasing = base.phasing_empires(state)
@@ -34,14 +34,18 @@ def reactors(state: FeState) -> list[str]:
     held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
     if not held:
         return []
-    near_of = within_range(held, EXTENDED_REACTION_RANGE)
+    # Judged without extended reaction (`stack_reactors`), no unit reacts farther than this.
+    near_of = within_range(held, REACTION_RANGE)
     reacted = frozenset(state.reacted)
+    into: dict[HexId, list[tuple[HexId, HexId]]] = {}  # the steps into each hex
+    for step in steps:
+        into.setdefault(step[1], []).append(step)
     found: list[Unit] = []
     for h, near in near_of.items():  # hex by hex: only the hexes in range are read
         here = board.at(h) if h != OFF_MAP else ()
         if not here:
             continue
-        near_steps = [(f, t) for f, t in steps if t in near]  # in batch order
+        near_steps = [step for t in near for step in into[t]]  # (any one will do)
         found.extend(stack_reactors(board, phasing, here, near_steps, reacted))
     # In the board's order (its empires in order, each empire's units by id).
     return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]

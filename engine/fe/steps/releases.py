@@ -253,6 +253,60 @@ def _reason(
 # --- the hexes a check has to read -----------------------------------------------------------
 
 
+class _Watchers(NamedTuple):
+    """The triggers of the fleets a board holds, turned around: per hex, per owner of a
+    hex and per empire with a starbase in a hex, the empires whose stand there fires one
+    (the actors of the triggers watching it). A stand fires a trigger by its empire and
+    its hex alone, so a hex is hot when an empire standing there is named for the hex, for
+    its owner or for a starbase there (`_hit`, `_reason` read the same targets)."""
+
+    actors: frozenset[str]
+    """Every empire whose stand fires a held fleet's trigger somewhere."""
+    in_hex: dict[HexId, frozenset[str]]
+    """The ``hexes`` and ``fleet-area`` targets, by hex."""
+    in_space_of: dict[str, frozenset[str]]
+    """The ``empire`` targets, by the empire owning the hex."""
+    with_base_of: dict[str, frozenset[str]]
+    """The ``starbase`` targets, by the empire of a starbase in the hex."""
+
+
+@caches.by_identity(maxsize=4, identity=1)
+def _watchers(setups: ScenarioSetup, released: tuple[tuple[str, str], ...]) -> _Watchers:
+    """`_Watchers` of the scenario's set-ups ``setups`` (by identity) for the fleets not in
+    ``released`` (by value): worked out once per set of released fleets, not once per move
+    checked."""
+    done = set(released)
+    in_hex: dict[HexId, set[str]] = {}
+    in_space_of: dict[str, set[str]] = {}
+    with_base_of: dict[str, set[str]] = {}
+    for setup in setups.empires:
+        for release in setup.releases:
+            trigger = release.trigger
+            if (setup.empire, release.fleet) in done or trigger.action != "occupies":
+                continue
+            plan = _plan(setup, trigger, setups)
+            for watch in plan.watches:
+                if watch.kind in _BY_HEX:
+                    for h in watch.hexes:
+                        in_hex.setdefault(h, set()).update(plan.actors)
+                elif watch.kind == "empire":
+                    for empire in watch.empires:
+                        in_space_of.setdefault(empire, set()).update(plan.actors)
+                else:  # a starbase of the empires listed, or of the fleet's own (`_hit`)
+                    for empire in watch.empires or (setup.empire,):
+                        with_base_of.setdefault(empire, set()).update(plan.actors)
+    actors: set[str] = set()
+    for table in (in_hex, in_space_of, with_base_of):
+        for named in table.values():
+            actors.update(named)
+    return _Watchers(
+        frozenset(actors),
+        {h: frozenset(named) for h, named in in_hex.items() if named},
+        {e: frozenset(named) for e, named in in_space_of.items() if named},
+        {e: frozenset(named) for e, named in with_base_of.items() if named},
+    )
+
+
 @caches.by_identity(maxsize=4)
 def hot_hexes(board: Board, setups: ScenarioSetup) -> frozenset[HexId]:
     """The hexes of ``board`` where a stand fires the trigger of a fleet ``board`` holds
@@ -261,35 +315,64 @@ def hot_hexes(board: Board, setups: ScenarioSetup) -> frozenset[HexId]:
     A stand fires a trigger by its empire, its hex, that hex's owner and the starbases
     there, so a change of units leaves every other hex as it was: the board a move makes
     (`engine.fe.board_update`) notes the hexes its units left and entered
-    (`board_views.defer_hexes`), and `_hot` reads those and the hot hexes of the board it
-    came from, not the whole board. A check then reads only the hot hexes: stands elsewhere
-    fire nothing, so the first reason found there is the first found on the whole board."""
-    return _hot(board, setups, TriggerBoard.local(board, (h for h, _ in board.stacks())))
+    (`board_views.defer_hexes`), and `_hot_hexes` reads those again, not the whole board.
+    A check
+    then reads only the hot hexes: stands elsewhere fire nothing, so the first reason found
+    there is the first found on the whole board."""
+    return _hot(board, setups, [h for h, _ in board.stacks()])
 
 
-def _hot(board: Board, setups: ScenarioSetup, lookup: TriggerBoard) -> frozenset[HexId]:
-    """`hot_hexes` among the hexes ``lookup`` holds."""
-    galaxy = load_galaxy()
-    released = set(board.released)
+def _hot(board: Board, setups: ScenarioSetup, hexes: Iterable[HexId]) -> frozenset[HexId]:
+    """`hot_hexes` among ``hexes``: per hex, the empires there that a held fleet's trigger
+    watches it for (`_watchers`), then whether one of them has a unit there that can move
+    (a stand, as `TriggerBoard` finds them). Only hexes an actor stands in are read."""
+    watchers = _watchers(setups, board.released)
+    actors = watchers.actors
+    if not actors:
+        return frozenset()
+    present_of = caches.peek(board_views.empires_by_hex, board)
+    galaxy = load_galaxy() if watchers.in_space_of else None
     found: set[HexId] = set()
-    for setup in setups.empires:
-        for release in setup.releases:
-            trigger = release.trigger
-            if (setup.empire, release.fleet) in released or trigger.action != "occupies":
-                continue
-            plan = _plan(setup, trigger, setups)
-            for unit in _stands(lookup, plan.actors):
-                if unit.hex not in found and any(
-                    _hit(galaxy, setup.empire, watch, unit, lookup) for watch in plan.watches
-                ):
-                    found.add(unit.hex)
+    for h in hexes:
+        if h == OFF_MAP or h in found:
+            continue
+        here = board.at(h)
+        present = actors.intersection(
+            present_of.get(h, ()) if present_of is not None else {u.empire for u in here}
+        )
+        if not present:
+            continue
+        firing = set(watchers.in_hex.get(h, ()))
+        if galaxy is not None:
+            firing.update(watchers.in_space_of.get(board.owner(galaxy, h), ()))
+        if watchers.with_base_of:
+            for unit in here:
+                if unit.cls in STARBASE_CLASSES:
+                    firing.update(watchers.with_base_of.get(unit.empire, ()))
+        firing &= present
+        if firing and any(u.empire in firing and board_views.can_move(u) for u in here):
+            found.add(h)
     return frozenset(found)
+
+
+def _stand_hexes(state: FeState, watchers: _Watchers) -> list[HexId]:
+    """The hexes where an actor of a held fleet's trigger has a stand, sorted: read from
+    each empire's stands (`board_views.lookup_of`, remembered per units tuple and carried
+    over moves, as `TriggerBoard` reads them), not from every hex of the board."""
+    actors = watchers.actors
+    if not actors:
+        return []
+    hexes = set()
+    for forces in state.forces:
+        hexes.update([u.hex for u in board_views.lookup_of(forces.units)[1] if u.empire in actors])
+    return sorted(hexes)
 
 
 def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
     """`hot_hexes` of the state's board: remembered, derived from the board it was made
-    from (its hot hexes and the hexes changed since, read again), or read in full from the
-    empires' carried lookups (`TriggerBoard`)."""
+    from (the same fleets held, the same hexes owned: only the hexes changed since are
+    read again, the others keep their answer), or read where the triggers' actors stand
+    (`_stand_hexes`)."""
     board = state.board
     held = caches.peek(hot_hexes, board, setups)
     if held is not None:
@@ -299,11 +382,11 @@ def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
     if since is not None:
         root, hexes = since
         before = caches.peek(hot_hexes, root, setups)
-        same_owners = root.owners == board.owners
-        if before is not None and same_owners and set(root.released) <= set(board.released):
-            found = _hot(board, setups, TriggerBoard.local(board, before | hexes))
+        same_owners = root.owners is board.owners or root.owners == board.owners
+        if before is not None and same_owners and root.released == board.released:
+            found = (before - hexes if before else before) | _hot(board, setups, hexes)
     if found is None:
-        found = _hot(board, setups, TriggerBoard(state))
+        found = _hot(board, setups, _stand_hexes(state, _watchers(setups, board.released)))
     board_views.forget_changes(board)
     caches.prime(hot_hexes, found, board, setups)
     return found
@@ -357,5 +440,5 @@ def release_fired(state: FeState, step_id: str, events: list[Event]) -> FeState:
     setups = base.scenario_setup(state)
     hot = caches.peek(hot_hexes, state.board, setups)
     if hot is not None:
-        caches.prime(hot_hexes, _hot(board, setups, TriggerBoard.local(board, hot)), board, setups)
+        caches.prime(hot_hexes, _hot(board, setups, hot), board, setups)
     return after

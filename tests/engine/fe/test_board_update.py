@@ -465,3 +465,17 @@ def test_whole_stacks_moving_give_the_indexes_of_a_fresh_board(seed: int) -> Non
         assert _held(changed.board) == _indexes(changed.board), f"change {number}: indexes"
         state = changed
     assert shortcuts > 10, "the stacks hardly ever left whole or entered an empty hex"
+
+
+def test_classes_are_not_carried_for_a_unit_from_another_tuple() -> None:
+    """A unit put into an empire's tuple from another (a tuple that held units of several
+    empires) may show a class the tuple had not: `board_views.carry_classes` then carries
+    the classes only with it added, as a fresh reading gives them."""
+    before = (Unit("FED-0001", "FED", "CA", 1401), Unit("FED-0002", "FED", "CA", 1401))
+    board_views.unit_classes(before)
+    stray = Unit("FED-0003", "FED", "DN", 1402)  # stood in another tuple
+    moved = msgspec.structs.replace(stray, hex=1403)
+    after = (*before, moved)
+    board_views.carry_classes(before, after, {moved.id: moved}, {stray.id: stray})
+    fresh_classes = board_views.unit_classes.__wrapped__(after)  # type: ignore[attr-defined]
+    assert caches.peek(board_views.unit_classes, after) in (None, fresh_classes)

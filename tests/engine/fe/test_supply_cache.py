@@ -435,8 +435,10 @@ def test_a_grid_is_reused_while_nothing_it_reads_changes_and_not_after() -> None
 
 def _reactors_unit_by_unit(state: FeState) -> list[str]:
     """`movement.reactors` as it read the board before: every unit in the board's order,
-    the held hexes in range worked out per unit."""
-    board = state.board
+    the held hexes in range worked out per unit, on a copy of the board that shares none
+    of its views (the empires by hex read afresh)."""
+    made = state.board
+    board = Board(made.units, made.owners, made.at_war, made.released, made.devastated)
     phasing = base.phasing_empires(state)
     steps = state.batch
     held = [

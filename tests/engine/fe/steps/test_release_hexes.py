@@ -48,6 +48,25 @@ def _whole_board_check(state: FeState) -> list[tuple[str, str, str]]:
     return [(empire, fleet, reason) for (empire, fleet), reason in sorted(found.items())]
 
 
+def _hot_by_reasons(state: FeState) -> frozenset[int]:
+    """The hot hexes as the triggers' reasons give them, hex by hex: those where a held
+    fleet's trigger finds a reason among the stands of that hex alone (read afresh from a
+    copy of the board, without `releases._watchers`)."""
+    board = _plain(state.board)
+    galaxy = base.galaxy()
+    released = set(board.released)
+    found = set()
+    for h, _ in board.stacks():
+        lookup = releases.TriggerBoard.local(board, [h])
+        for setup in base.scenario_setup(state).empires:
+            for release in setup.releases:
+                if (setup.empire, release.fleet) in released:
+                    continue
+                if releases.trigger_reason(state, galaxy, setup, release.trigger, lookup):
+                    found.add(h)
+    return frozenset(found)
+
+
 def _plain(board: Board) -> Board:
     """A copy of ``board`` with none of its indexes, notes or cache entries."""
     return Board(board.units, board.owners, board.at_war, board.released, board.devastated)
@@ -161,6 +180,7 @@ def test_the_check_after_a_change_finds_what_the_whole_board_gives(
         hot = caches.peek(releases.hot_hexes, board, setups)
         fresh = releases.hot_hexes.__wrapped__(_plain(board), setups)  # type: ignore[attr-defined]
         assert hot == fresh, f"change {number}: the hot hexes"
+        assert hot == _hot_by_reasons(state), f"change {number}: the hot hexes by reasons"
         assert board_views.hexes_changed_since(board) is None, "the run is dropped once read"
         derived += carried
         fired += bool(found)
@@ -221,3 +241,82 @@ def test_a_long_run_of_changes_is_dropped() -> None:
     assert releases.fired_releases(state) == _whole_board_check(state)
     fresh = releases.hot_hexes.__wrapped__(_plain(state.board), setups)  # type: ignore[attr-defined]
     assert caches.peek(releases.hot_hexes, state.board, setups) == fresh
+
+
+def _hot_now(state: FeState) -> frozenset[int]:
+    setups = base.scenario_setup(state)
+    releases.fired_releases(state)
+    hot = caches.peek(releases.hot_hexes, state.board, setups)
+    assert hot is not None
+    return hot
+
+
+def _held_change(state: FeState, rng: random.Random) -> FeState:
+    """A change that leaves fired triggers held: a stack of an actor enters a watched hex
+    (or a starbase's), a stack leaves a hot hex, or a fleet is released without its
+    trigger (other fleets staying held, hot hexes may cool)."""
+    board = state.board
+    on_map = [u for u in board.units if u.hex != OFF_MAP]
+    hot = sorted(_hot_now(state))
+    kind = rng.randrange(8)
+    if kind == 7:  # every fleet held again (a board made otherwise: read in full)
+        return msgspec.structs.replace(state, released=())
+    if kind <= 2 and hot:  # every unit that can move leaves a hot hex (or some of them)
+        here = board.at(rng.choice(hot))
+        movers = [u for u in here if board_views.can_move(u)]
+        if rng.random() < 0.5:
+            movers = rng.sample(movers, rng.randint(1, len(movers)))
+        to = rng.choice(on_map).hex
+        return state.with_units([msgspec.structs.replace(u, hex=to) for u in movers])
+    if kind == 3:  # a fleet released as an adjustment would: the board's released grows
+        setups = base.scenario_setup(state)
+        held = [
+            (s.empire, r.fleet)
+            for s in setups.empires
+            for r in s.releases
+            if (s.empire, r.fleet) not in state.released
+        ]
+        if held:
+            released = tuple(sorted({*state.released, rng.choice(held)}))
+            return msgspec.structs.replace(state, released=released)
+    unit = rng.choice([u for u in on_map if u.empire in ("KLI", "LYR") and u.cls != "SB"])
+    stack = [u for u in board.at(unit.hex) if u.empire == unit.empire]
+    to = rng.choice(_targets(state))
+    return state.with_units([msgspec.structs.replace(u, hex=to) for u in stack])
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_hot_hexes_follow_stands_in_and_out_and_fleets_released(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Triggers fired and left held: stands enter watched hexes and leave hot ones, fleets
+    are released without their trigger; the hot hexes derived from the board before (only
+    the hexes changed read again) are those the triggers' reasons give, hex by hex."""
+    rng = random.Random(seed)
+    state = start()
+    _more_triggers(monkeypatch, state)
+    cooled = warmed = 0
+    hot = _hot_now(state)
+    for number in range(CHANGES):
+        state = _held_change(state, rng)
+        now = _hot_now(state)
+        assert now == _hot_by_reasons(state), f"change {number}"
+        cooled += bool(hot - now)
+        warmed += bool(now - hot)
+        hot = now
+    assert cooled > 3 and warmed > 3, "hot hexes hardly ever changed"
+
+
+def test_hot_hexes_are_read_in_full_when_fleets_were_released_since() -> None:
+    """A board noted as changed since another (`board_views.defer_hexes`) but with other
+    fleets released: its hot hexes are not derived from the other's (a released fleet's
+    hot hex cools without a unit moving there)."""
+    state = start()
+    unit = state.board.unit("LYR-0001")
+    state = state.with_units([msgspec.structs.replace(unit, hex=1401)])  # Kzinti space
+    assert _hot_now(state) == frozenset({1401})
+    fired = releases.fired_releases(state)
+    released = tuple(sorted({*state.released, *((e, f) for e, f, _ in fired)}))
+    after = msgspec.structs.replace(state, released=released)
+    board_views.defer_hexes(state.board, after.board, [2210])  # units changed there alone
+    assert _hot_now(after) == frozenset() == _hot_by_reasons(after)
