@@ -78,21 +78,8 @@ def test_the_fighter_carriers_of_an_empire_are_its_units_read_one_by_one(seed: i
     in their order, as each unit's own side says."""
     rng = random.Random(seed)
     sides = _sides()
-    empires = sorted({e for e, _, _ in sides})
     for round_ in range(40):
-        empire = rng.choice(empires)
-        own = [side for side in sides if side[0] == empire]
-        if round_ % 4 == 3:  # several empires' units: a class name carries for one, not another
-            own = sides
-        picks = [rng.choice(own) for _ in range(rng.randint(0, 120))]
-        if round_ % 2 == 0:  # captured carriers, which the tables list under their builder
-            others = [side for side in sides if side[0] != empire]
-            for builder, cls, crippled in rng.sample(others, rng.randint(1, 6)):
-                picks.append((empire, f"{builder}:{cls}", crippled))
-        units = tuple(
-            Unit(f"{empire}-{n:04d}", e, cls, rng.choice([OFF_MAP, 1307, 1408]), crippled=crippled)
-            for n, (e, cls, crippled) in enumerate(picks)
-        )
+        empire, units = _random_units(rng, sides, round_, sides, most=120, captured=6)
         fresh = tuple(u for u in units if u.hex != OFF_MAP and replacements._carries(u)[0] != 0)
         assert replacements._fighter_carriers(units) == fresh, (round_, empire)
 
@@ -115,20 +102,34 @@ def test_the_buyers_of_an_empire_are_its_units_read_one_by_one(seed: int) -> Non
     rng = random.Random(seed)
     sides = _sides()
     _, buyers = replacements._table_buyers(replacements.F111_CLASSES)
-    empires = sorted({e for e, _, _ in sides})
     for round_ in range(40):
-        empire = rng.choice(empires)
-        own = [side for side in sides if side[0] == empire]
-        if round_ % 4 == 3:  # several empires' units: a class name buys for one, not another
-            own = sides
-        picks = [rng.choice(own) for _ in range(rng.randint(0, 200))]
-        if round_ % 2 == 0:  # captured buyers, which the tables list under their builder
-            others = sorted(side for side in buyers if side[0] != empire)
-            for builder, cls, crippled in rng.sample(others, rng.randint(1, 4)):
-                picks.append((empire, f"{builder}:{cls}", crippled))
-        units = tuple(
-            Unit(f"{empire}-{n:04d}", e, cls, rng.choice([OFF_MAP, 1307, 1408]), crippled=crippled)
-            for n, (e, cls, crippled) in enumerate(picks)
-        )
+        empire, units = _random_units(rng, sides, round_, sorted(buyers), most=200, captured=4)
         fresh = tuple(u for u in units if u.hex != OFF_MAP and replacements._buyable(u))
         assert replacements._buyers(units) == fresh, (round_, empire)
+
+
+def _random_units(
+    rng: random.Random,
+    sides: list[Side],
+    round_: int,
+    capturable: list[Side],
+    *,
+    most: int,
+    captured: int,
+) -> tuple[str, tuple[Unit, ...]]:
+    """An empire and up to ``most`` of its units, some off the map: in every fourth round
+    units of every empire under its name (a class name that counts for one side and not
+    another), in every second round up to ``captured`` ships it took from ``capturable``'s
+    other empires (which the tables list under their builder, ``BUILDER:CLASS``)."""
+    empire = rng.choice(sorted({e for e, _, _ in sides}))
+    own = sides if round_ % 4 == 3 else [side for side in sides if side[0] == empire]
+    picks = [rng.choice(own) for _ in range(rng.randint(0, most))]
+    if round_ % 2 == 0:
+        others = [side for side in capturable if side[0] != empire]
+        for builder, cls, crippled in rng.sample(others, rng.randint(1, captured)):
+            picks.append((empire, f"{builder}:{cls}", crippled))
+    units = tuple(
+        Unit(f"{empire}-{n:04d}", e, cls, rng.choice([OFF_MAP, 1307, 1408]), crippled=crippled)
+        for n, (e, cls, crippled) in enumerate(picks)
+    )
+    return empire, units
