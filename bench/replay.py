@@ -25,10 +25,15 @@ times
       `apply_packet` (each state hash computed and compared), with no signature, no
       decoding and no SQLite;
   (d) of that, the state hash alone: `state_hash` of every state (c) produced;
+  (e) verify's opening alone: the stored rows read and opened as `Replica.verify` opens
+      them (`saves.replay.open_page`: signature, envelope and body checks, the canonical
+      form, the packet id), with no engine;
 
 and prints (c)/a and b - c (what verifying adds to the engine, over the floor): when the
-engine alone costs more than half the floor, b/a cannot reach 1.5 however cheap the rest.
-Runs of (a), (b) and (c) alternate, ``--repeat`` times; the best of each counts, so a busy
+engine alone costs more than half the floor, b/a cannot reach 1.5 however cheap the rest;
+e/a is what opening adds to the floor's checks, and b - c - e what the replay costs beyond
+its two halves timed alone (the final snapshot, and the two halves slowing each other).
+Runs of (a), (b), (c) and (e) alternate, ``--repeat`` times; the best of each counts, so a busy
 moment on a shared machine does not land on one side only. Then the memory: the peak that
 Python allocates (tracemalloc) while verifying the first quarter, the first half and the
 whole game, each in a home of its own: a replay that streams its packets peaks at about the
@@ -65,7 +70,7 @@ from engine.core.state import state_hash  # noqa: E402
 from engine.core.turn_orders import Done, Note, Roll  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.steps.setup_stage import default_placements  # noqa: E402
-from saves import ledger, store_games  # noqa: E402
+from saves import ledger, replay, store_games  # noqa: E402
 from saves.replica import Identity, Replica, lookup_in  # noqa: E402
 from saves.store import Store  # noqa: E402
 from tests.engine.table import Table  # noqa: E402
@@ -180,6 +185,16 @@ def full_verify(replica: Replica, game_id: bytes) -> float:
     return time.perf_counter() - start
 
 
+def opening_only(replica: Replica, game_id: bytes) -> float:
+    """(e): the rows read and opened as `Replica.verify` does, without applying them."""
+    gc.collect()
+    start = time.perf_counter()
+    keys: dict[bytes, list[bytes]] = {}
+    for page in store_games.packet_pages(replica.store, game_id):
+        replay.open_page(page, keys)
+    return time.perf_counter() - start
+
+
 def engine_only(packets: list[VerifiedPacket]) -> tuple[float, float]:
     """(c) and (d): the opened packets applied from genesis, and the state hash alone."""
     gc.collect()
@@ -233,10 +248,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="hexpost-bench-") as root:
         replica, game_id = store_game(packets, results, Path(root) / "bench.sqlite3")
         runs = [
-            (floor(replica, game_id, keys), full_verify(replica, game_id), *engine_only(packets))
+            (
+                floor(replica, game_id, keys),
+                full_verify(replica, game_id),
+                *engine_only(packets),
+                opening_only(replica, game_id),
+            )
             for _ in range(args.repeat)
         ]
-        a, b, c, d = (min(run[i] for run in runs) for i in range(4))
+        a, b, c, d, e = (min(run[i] for run in runs) for i in range(5))
         replica.store.close()
         per = 1e6 / len(sizes)
         print(f"(a) floor, signatures + decoding: {a * 1000:8.1f} ms ({a * per:.1f} us/packet)")
@@ -250,6 +270,10 @@ def main() -> None:
         print(
             f"b - c, what verifying adds to the engine: {(b - c) * per:.1f} us/packet, "
             f"(b - c)/a = {(b - c) / a:.2f}"
+        )
+        print(
+            f"(e) verify's opening alone:           {e * 1000:8.1f} ms ({e * per:.1f} us/packet), "
+            f"e/a = {e / a:.2f}; b - c - e = {(b - c - e) * per:.1f} us/packet"
         )
         for share in (4, 2, 1):
             count = len(packets) // share

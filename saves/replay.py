@@ -4,47 +4,96 @@ Every stored packet is verified again with only the keys the chain itself binds 
 and joins), linked, applied by the engine, and its state hash compared with the stored one;
 last, the replayed state must equal the snapshot the home keeps. The log is the truth, and
 this is how a player checks that the home's caches still agree with it.
+
+The packets are read a page at a time (`saves.store_games.packet_pages`), and each page is
+opened (signatures checked, bodies decoded) before any of its packets is applied. It runs the
+same instructions as opening and applying packet by packet (callgrind: +0.3%) but took about 7%
+less CPU time on the golden campaign (in-process A/B, three runs of 20-30 pairs, on a shared
+machine): the gain is the processor's, presumably its caches and predictors no longer switched
+between the two kinds of work every packet (callgrind's L1 model does not show it). Opening
+ahead changes no verdict: a packet that does not open
+keeps its error until its turn, so the first packet that fails, in chain order, is the one
+named, with the same message, whether it fails opening, linking, applying or its hash.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from engine.core.errors import ChainError, DesyncError, HexpostError
 from engine.core.game import AnyState, apply_packet
-from engine.core.packets import open_packet
+from engine.core.packets import VerifiedPacket, open_packet
 from engine.core.state import encode_state
 from saves import store_games
 from saves.reading import Reader
 from saves.registry import ruleset_for
 
 
+class Opened(NamedTuple):
+    """A stored packet opened ahead of its turn: the packet, or what opening it raised."""
+
+    seq: int
+    stored_hash: bytes
+    packet: VerifiedPacket | None
+    error: Exception | None
+
+
 def verify(replica: Reader, game_id: bytes) -> bytes:
     """Replay the whole chain from genesis: every signature, link and state hash.
 
     Returns the final state hash; raises the first error found, naming its packet. The
-    packets are read a page at a time, so memory does not grow with the game's length.
+    packets are read and opened a page at a time, so memory does not grow with the game's
+    length.
     """
     row = replica.game(game_id)
     ruleset = ruleset_for(row.ruleset)
     state: AnyState | None = None
     digest = b""
     keys: dict[bytes, list[bytes]] = {}  # bound by Genesis and Join packets as they come
-    for seq, data, stored in store_games.stream_packets(replica.store, game_id):
-        try:
-            packet = open_packet(data, lambda kid: keys.get(kid, []))
-            if packet.body.seq != seq:
-                raise ChainError(f"stored at {seq} but says it is packet {packet.body.seq}")
-            result = apply_packet(ruleset, state, packet)
-        except DesyncError:
-            raise
-        except HexpostError as exc:
-            raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
-        if packet.envelope.public_key:
-            keys[packet.envelope.key_id] = [packet.envelope.public_key]
-        if stored != result.state_hash:
-            raise DesyncError(seq, stored, result.state_hash)
-        state, digest = result.state, result.state_hash
+    for page in store_games.packet_pages(replica.store, game_id):
+        for seq, stored, packet, error in open_page(page, keys):
+            try:
+                if packet is None:
+                    assert error is not None
+                    raise error
+                if packet.body.seq != seq:
+                    raise ChainError(f"stored at {seq} but says it is packet {packet.body.seq}")
+                result = apply_packet(ruleset, state, packet)
+            except DesyncError:
+                raise
+            except HexpostError as exc:
+                raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
+            if stored != result.state_hash:
+                raise DesyncError(seq, stored, result.state_hash)
+            state, digest = result.state, result.state_hash
     if state is None:
         raise HexpostError("the game has no packets")
     if encode_state(state) != encode_state(replica.state(game_id)):
         raise HexpostError("the stored snapshot differs from the replayed state")
     return digest
+
+
+def open_page(
+    rows: Sequence[tuple[int, bytes, bytes]], keys: dict[bytes, list[bytes]]
+) -> list[Opened]:
+    """Each row's packet opened in chain order, under the keys bound so far and by the Genesis
+    and Join packets before it; ``keys`` learns those packets' keys.
+
+    Opening stops at the first packet that does not open, whose error is kept for its turn
+    (any exception: the packets before it are applied first, as if each were opened in its
+    turn, and one of them may fail first). A key is bound before its packet is applied: if
+    that packet then fails, the replay stops there, so no packet after it is ever applied
+    under a key its chain did not bind."""
+    opened: list[Opened] = []
+    lookup = keys.get
+    for seq, data, stored in rows:
+        try:
+            packet = open_packet(data, lambda kid: lookup(kid, []))
+        except Exception as exc:  # raised in its turn (`verify`)
+            opened.append(Opened(seq, stored, None, exc))
+            break
+        if packet.envelope.public_key:
+            keys[packet.envelope.key_id] = [packet.envelope.public_key]
+        opened.append(Opened(seq, stored, packet, None))
+    return opened

@@ -258,7 +258,16 @@ def stream_packets(
     store: Store, game_id: bytes, page: int | None = None
 ) -> Iterator[tuple[int, bytes, bytes]]:
     """``(seq, bytes, stored state hash)`` of every packet of the game, in order, read a page
-    at a time (keyed on ``seq``, so nothing is held between pages but the last position)."""
+    at a time (`packet_pages`)."""
+    for rows in packet_pages(store, game_id, page):
+        yield from rows
+
+
+def packet_pages(
+    store: Store, game_id: bytes, page: int | None = None
+) -> Iterator[list[tuple[int, bytes, bytes]]]:
+    """Every packet of the game as `stream_packets` gives them, a page (``PAGE`` rows) per
+    query, keyed on ``seq``: nothing is held between pages but the last position."""
     size = page or PAGE
     after = -1
     while True:
@@ -267,8 +276,8 @@ def stream_packets(
             "ORDER BY seq LIMIT ?",
             (game_id, after, size),
         )
-        for seq, data, digest in rows:
-            yield int(seq), bytes(data), bytes(digest)
+        if rows:
+            yield [(int(seq), bytes(data), bytes(digest)) for seq, data, digest in rows]
         if len(rows) < size:
             return
         after = int(rows[-1][0])

@@ -1,0 +1,143 @@
+"""`hexpost verify` opens a page of packets (signatures, bodies) before applying any of them
+(`saves.replay.open_page`); a tampered log must still be refused at the first packet that is
+wrong in chain order, with the message a packet-by-packet replay gives: opening ahead may
+neither report a later packet's bad signature before an earlier packet's desync nor let an
+earlier failure hide behind a later one."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from engine.core.errors import ChainError, DesyncError, HexpostError, PacketError
+from engine.core.packets import Envelope, KeyLookup, VerifiedPacket, open_packet, read_envelope
+from saves import replay, store_games
+from saves.store import Store
+from tests.saves.conftest import Player, now, owner
+
+
+def _play(players: dict[str, Player], game: bytes, packets: int) -> None:
+    for index in range(packets):
+        author, other = owner(players, game)
+        items = [{"type": "note", "text": f"n{index}"}]
+        sub = author.replica.submit(game, items, now=now())
+        other.replica.receive(author.packet(game, sub.seq), source="test", now=now())
+
+
+def _set(store: Store, game: bytes, seq: int, column: str, value: bytes) -> None:
+    with store.transaction():
+        store.db.execute(
+            f"UPDATE packets SET {column} = ? WHERE game_id = ? AND seq = ?", (value, game, seq)
+        )
+
+
+def _data(store: Store, game: bytes, seq: int) -> bytes:
+    data = store_games.packet_data(store, game, seq)
+    assert data is not None
+    return data
+
+
+def _bad_signature(store: Store, game: bytes, seq: int) -> None:
+    envelope = read_envelope(_data(store, game, seq))
+    signature = bytes([envelope.signature[0] ^ 1]) + envelope.signature[1:]
+    forged = msgspec.structs.replace(envelope, signature=signature)
+    _set(store, game, seq, "data", msgspec.msgpack.encode(forged))
+    assert isinstance(msgspec.msgpack.decode(_data(store, game, seq), type=Envelope), Envelope)
+
+
+@pytest.fixture
+def played(alice: Player, bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch) -> Store:
+    """Alice's store of a game with some notes, all read (and opened) as one page."""
+    _play({"coalition": alice, "alliance": bob}, game, 7)
+    monkeypatch.setattr(store_games, "PAGE", 1000)
+    return alice.replica.store
+
+
+def _last(store: Store, game: bytes) -> int:
+    return store_games.packets_between(store, game)[-1][0]
+
+
+@pytest.mark.parametrize("page", [2, 1000])
+def test_a_bad_signature_is_named_with_its_packet(
+    alice: Player, game: bytes, played: Store, page: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_games, "PAGE", page)
+    seq = _last(played, game) - 1
+    _bad_signature(played, game, seq)
+    with pytest.raises(PacketError) as caught:
+        alice.replica.verify(game)
+    assert str(caught.value) == (
+        f"packet {seq}: bad signature: the packet was altered or not signed by its key"
+    )
+
+
+def test_an_earlier_desync_wins_over_a_later_bad_signature_on_its_page(
+    alice: Player, game: bytes, played: Store
+) -> None:
+    last = _last(played, game)
+    first = last - 2
+    _set(played, game, first, "state_hash", bytes(32))
+    _bad_signature(played, game, last)
+    with pytest.raises(DesyncError) as caught:
+        alice.replica.verify(game)
+    assert caught.value.seq == first
+
+
+def test_an_earlier_bad_signature_wins_over_a_later_desync(
+    alice: Player, game: bytes, played: Store
+) -> None:
+    last = _last(played, game)
+    _bad_signature(played, game, last - 1)
+    _set(played, game, last, "state_hash", bytes(32))
+    with pytest.raises(PacketError) as caught:
+        alice.replica.verify(game)
+    assert str(caught.value).startswith(f"packet {last - 1}: bad signature")
+
+
+def test_a_packet_stored_out_of_place_is_refused_where_it_is_stored(
+    alice: Player, game: bytes, played: Store
+) -> None:
+    last = _last(played, game)
+    _set(played, game, last, "data", _data(played, game, last - 1))
+    with pytest.raises(ChainError) as caught:
+        alice.replica.verify(game)
+    assert str(caught.value) == f"packet {last}: stored at {last} but says it is packet {last - 1}"
+
+
+def test_any_error_opening_a_packet_waits_for_its_turn(
+    alice: Player, game: bytes, played: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unexpected exception opening a packet ahead is raised only in its turn: a desync
+    before it on the same page is reported first, and without one the exception itself."""
+    last = _last(played, game)
+    broken = _data(played, game, last)
+
+    def opening(data: bytes, lookup: KeyLookup) -> VerifiedPacket:
+        if data == broken:
+            raise RuntimeError("cannot open")
+        return open_packet(data, lookup)
+
+    monkeypatch.setattr(replay, "open_packet", opening)
+    with pytest.raises(RuntimeError, match="cannot open"):
+        alice.replica.verify(game)
+    _set(played, game, last - 1, "state_hash", bytes(32))
+    with pytest.raises(DesyncError) as caught:
+        alice.replica.verify(game)
+    assert caught.value.seq == last - 1
+
+
+def test_a_snapshot_that_differs_from_the_replay_is_refused(
+    alice: Player, game: bytes, played: Store
+) -> None:
+    """The head's snapshot replaced by the genesis's: every packet replays, the end differs."""
+    with played.transaction():
+        played.db.execute(
+            "UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = ? "
+            "ORDER BY seq LIMIT 1) WHERE game_id = ? AND seq = (SELECT MAX(seq) FROM snapshots "
+            "WHERE game_id = ?)",
+            (game, game, game),
+        )
+    alice.replica._heads.clear()
+    with pytest.raises(HexpostError) as caught:
+        alice.replica.verify(game)
+    assert str(caught.value) == "the stored snapshot differs from the replayed state"
