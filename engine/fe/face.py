@@ -10,12 +10,11 @@ menus come from the current step: the orders its data lists, plus the sequence's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from engine.core import caches
-from engine.core.choices import Finding, OptionList
 from engine.core.face import (
     Board,
     ChecklistItem,
@@ -43,6 +42,9 @@ from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
 from engine.fe.steps import base
+
+if TYPE_CHECKING:
+    from engine.core.choices import Finding, OptionList
 
 # The views, the menus, the lists, the finder and the combat steps' modules are imported in
 # the functions that use them: a game screen's first paint needs the summary, the board and
