@@ -31,11 +31,11 @@ the player last looked (`tui.services.news`) as a notification. A game named on 
 line comes already read (the games list reads it before pushing this screen), so its first
 paint is the game. That first read has the face's quick board (F&E's without the supply,
 `tui.services.board.QuickBoard`); worker ``board`` reads the whole one after the paint and
-`BoardCompleted` shows it in its place (a reload reads the whole board). The checklist and the log are `tui.screens.game_panels`'s. Nothing here knows a
-ruleset: the player's pieces are those of the board's sides whose seat is theirs, the orders
-panel gets the face's choices, and the ruleset's client code (`tui.rulesets.client_for`)
-only says which fields its forms ask for. A sync that changed this game loads it again; the
-log then only appends the new events.
+`BoardCompleted` shows it (a reload reads the whole board). The checklist and the log are
+`tui.screens.game_panels`'s. Nothing here knows a ruleset: the player's pieces are those of
+the board's sides whose seat is theirs, the orders panel gets the face's choices, and the
+ruleset's client code (`tui.rulesets.client_for`) only says which fields its forms ask for.
+A sync that changed this game loads it again; the log then only appends the new events.
 """
 
 from __future__ import annotations
