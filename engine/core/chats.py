@@ -20,8 +20,6 @@ the last packet of the chain the writer had (so a reader sees what the line answ
 ``written_at`` is the writer's clock: shown, never trusted, never used to decide anything.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import msgspec

@@ -17,8 +17,6 @@ before any decoding. Times in a claim are the claimant's clock, informational li
 ``written_at``: the engine never reads a clock.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import msgspec

@@ -10,8 +10,6 @@ exact received body bytes *before* the body is decoded, and then insists that re
 decoded body gives the same bytes, so one packet has one id and one meaning.
 """
 
-from __future__ import annotations
-
 import hashlib
 from collections.abc import Callable, Sequence
 from typing import Annotated

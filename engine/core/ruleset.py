@@ -14,8 +14,6 @@ A ruleset never sees packets or keys. It receives orders already decoded into it
 structs, dice already rolled, and secret choices already checked against their commitments.
 """
 
-from __future__ import annotations
-
 import enum
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar

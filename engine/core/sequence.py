@@ -23,8 +23,6 @@ Decisions recorded here:
   email on it.
 """
 
-from __future__ import annotations
-
 import msgspec
 
 from engine.core.ruleset import Actor, StepKind

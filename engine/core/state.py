@@ -6,8 +6,6 @@ secret step) next to the ruleset's state. Everything here is bounded: histories 
 reveals) live in the event log, not in the state, so hashing stays cheap in long campaigns.
 """
 
-from __future__ import annotations
-
 import hashlib
 from typing import Any, Generic, TypeVar
 
@@ -88,7 +86,7 @@ class CoreState(msgspec.Struct, frozen=True):
                 return entry
         raise KeyError(seat)
 
-    def with_seat(self, updated: SeatState) -> CoreState:
+    def with_seat(self, updated: SeatState) -> "CoreState":
         seats = tuple(updated if s.seat == updated.seat else s for s in self.seats)
         return msgspec.structs.replace(self, seats=seats)
 

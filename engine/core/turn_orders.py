@@ -9,8 +9,6 @@ in its own order union next to its rules orders; the wire form is the tag and th
 so a packet's bytes do not depend on which module defines the class.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Annotated
 

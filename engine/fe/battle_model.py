@@ -4,8 +4,6 @@ signed. Apart from the state module so that each stays readable; `engine.fe.mode
 re-exports them. Each omits its fields at their defaults when encoded, so that a field added
 later (with a default) changes neither old states' bytes nor their hashes."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

@@ -10,12 +10,11 @@ menus come from the current step: the orders its data lists, plus the sequence's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from engine.core import caches
-from engine.core.choices import Finding, OptionList
 from engine.core.face import (
     Board,
     ChecklistItem,
@@ -27,9 +26,6 @@ from engine.core.face import (
     MapSheet,
     Param,
     ParamKind,
-    Piece,
-    Place,
-    Side,
     SideStyle,
     StepMenu,
     Summary,
@@ -39,13 +35,16 @@ from engine.core.face import (
 from engine.core.ruleset import Event, Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import flow, model, opening
+from engine.fe import face_board, flow, model, opening
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
 from engine.fe.steps import base
+
+if TYPE_CHECKING:
+    from engine.core.choices import Finding, OptionList
 
 # The views, the menus, the lists, the finder and the combat steps' modules are imported in
 # the functions that use them: a game screen's first paint needs the summary, the board and
@@ -169,31 +168,12 @@ class FeFace:
         )
 
     def board(self, state: FeState) -> Board:
-        from engine.fe.views import views
+        return face_board.board(state)
 
-        record = views(state)
-        galaxy = base.galaxy()
-        names = {e.id: e.name for e in galaxy.empires}
-        sides = tuple(
-            Side(e["empire"], names.get(e["empire"], e["empire"]), e["seat"], _side_facts(e))
-            for e in record["empires"]
-        )
-        bases = {b["id"] for h in record["hexes"] for b in h["bases"]}
-        pieces = tuple(
-            Piece(
-                u["id"],
-                u["class"],
-                u["empire"],
-                u["hex"],
-                _unit_marks(u) + (("base",) if u["id"] in bases else ()),
-                u["fleet"] or "",
-            )
-            for u in record["units"]
-        )
-        battles = {str(b.get("hex", "")) for b in record["battles"] if isinstance(b, dict)}
-        places = tuple(_place(h, battles) for h in record["hexes"])
-        grid = HexGrid(galaxy.width, galaxy.height, low_columns="even")
-        return Board(grid, sides, pieces, places)
+    def quick_board(self, state: FeState) -> Board:
+        """The board without what takes long to work out: every unit's supply
+        (`engine.fe.face_board.quick_board`); a game screen shows it first."""
+        return face_board.quick_board(state)
 
     def map_sheet(self, scenario: str) -> MapSheet:
         """The printed F&E map (the same for every scenario; captures are the board's)."""
@@ -348,58 +328,6 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         )
         return msgspec.structs.replace(choice, params=params)
     return choice
-
-
-def _side_facts(empire: dict[str, Any]) -> tuple[Fact, ...]:
-    facts = [
-        Fact("treasury", f"{empire['treasury']} EP"),
-        Fact("income", f"{empire['income']} EP"),
-        Fact("units on the map", str(empire["units_on_map"])),
-    ]
-    supply = empire.get("supply")
-    units = supply.get("units") if isinstance(supply, dict) else None
-    cut_off = units.get("none", 0) if isinstance(units, dict) else 0
-    if cut_off:
-        facts.append(Fact("out of supply", str(cut_off)))
-    return tuple(facts)
-
-
-def _unit_marks(unit: dict[str, Any]) -> tuple[str, ...]:
-    marks = []
-    if unit["crippled"]:
-        marks.append("crippled")
-    if unit["supply"] not in (None, "in"):
-        marks.append(f"supply-{unit['supply']}")
-    if unit["reserve"]:
-        marks.append("reserve")
-    if unit["fleet"] and not unit["released"]:
-        marks.append("not-released")
-    return tuple(marks)
-
-
-def _place(record: dict[str, Any], battles: set[str]) -> Place:
-    features = [
-        f"{p['kind']} {p['name']}" if p["name"] else str(p["kind"]) for p in record["planets"]
-    ]
-    features += [f"{b['class']} {b['id']}" for b in record["bases"]]
-    marks = [
-        mark
-        for mark, on in (
-            ("battle", record["hex"] in battles),
-            ("base", bool(record["bases"])),
-            ("captured", record["captured"]),
-            ("devastated", record["devastated"]),
-            ("capital", record["capital"]),
-        )
-        if on
-    ]
-    return Place(
-        record["hex"],
-        record["owner"] or "",
-        tuple(features),
-        tuple(record["units"]),
-        tuple(marks),
-    )
 
 
 def _choice(tag: str, order_type: type[msgspec.Struct], step: Step, rule: str = "") -> Choice:

@@ -9,8 +9,6 @@ Factors are exact: "2" suffixes hold twice the printed value (``se2`` = 2 x ship
 so a cripple's half is an integer).
 """
 
-from __future__ import annotations
-
 import functools
 import itertools
 from bisect import bisect_left, insort_left
@@ -173,7 +171,7 @@ class Board(msgspec.Struct, frozen=True, dict=True):
     def is_released(self, unit: Unit) -> bool:
         return not unit.fleet or (unit.empire, unit.fleet) in self.released
 
-    def with_units(self, units: Iterable[Unit]) -> Board:
+    def with_units(self, units: Iterable[Unit]) -> "Board":
         """A board with these units replacing those of the same id (kept sorted by id).
 
         The new board remembers which board and which units it was made from (`changes_from`),
@@ -211,7 +209,7 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         carry_indexes(self, board, changed, _ID)
         return board
 
-    def changes_from(self) -> tuple[Board, Mapping[str, Unit]] | None:
+    def changes_from(self) -> "tuple[Board, Mapping[str, Unit]] | None":
         """The board this one was made from by `with_units` (calls in a row count as one),
         with the units changed since, by id; None for a board made otherwise."""
         origin: tuple[Board, Mapping[str, Unit]] | None = self.__dict__.get("_origin")

@@ -32,8 +32,6 @@ The file format (``"format": "hexpost/fe-map/1"``) is one JSON object::
 A ``"capital"`` planet is the empire's capital planet: a major planet that is also the seat.
 """
 
-from __future__ import annotations
-
 from importlib import resources
 
 import msgspec

@@ -10,8 +10,6 @@ choices are not orders: the protocol core commits and reveals them and hands the
 ruleset through ``validate_secret``/``apply_secret``.
 """
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
@@ -178,7 +176,7 @@ class FeState(
             self.forces, self.owners, self.at_war, self.released, self.devastated
         )
 
-    def with_board(self, board: Board) -> FeState:
+    def with_board(self, board: Board) -> "FeState":
         """This state with ``board``'s units, owners, wars and released fleets.
 
         An empire whose units did not change keeps its old tuple (the same object), so its
@@ -206,7 +204,7 @@ class FeState(
             released=board.released,
         )
 
-    def with_units(self, units: Iterable[Unit]) -> FeState:
+    def with_units(self, units: Iterable[Unit]) -> "FeState":
         """This state with these units replacing those of the same id (or added).
 
         What `with_board` gives for ``self.board.with_units(units)``, at the cost of the
@@ -224,7 +222,7 @@ class FeState(
                 return value
         return 0
 
-    def with_ep2(self, empire: str, value: int) -> FeState:
+    def with_ep2(self, empire: str, value: int) -> "FeState":
         entries = dict(self.treasury)
         entries[empire] = value
         return msgspec.structs.replace(self, treasury=tuple(sorted(entries.items())))

@@ -15,8 +15,6 @@ Conventions:
 - ``season`` defaults to spring, the first half of a year.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

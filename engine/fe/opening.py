@@ -8,8 +8,6 @@ refused, defaults left out of the bytes so old packets stay canonical); this mod
 import it without an import cycle, so `_Tagged` repeats it.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import msgspec

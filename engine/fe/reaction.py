@@ -35,8 +35,6 @@ Rules, each marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choic
   police ships (531.x), reaction against raids (314.241).
 """
 
-from __future__ import annotations
-
 from collections.abc import Collection, Iterable
 from itertools import pairwise
 from typing import Literal

@@ -18,8 +18,6 @@ and it changes with any fact.
 The calendar is the General War's: turn 1 is Fall Y168, and each turn is half a year.
 """
 
-from __future__ import annotations
-
 import hashlib
 from importlib import resources
 

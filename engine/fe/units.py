@@ -11,8 +11,6 @@ Naming: a field ending in a number is that many times the printed value (``cost2
 ``lease4`` = 4 x EP, ``salvage1000`` = 1000 x EP).
 """
 
-from __future__ import annotations
-
 import functools
 from fractions import Fraction
 from importlib import resources

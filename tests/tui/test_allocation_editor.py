@@ -73,7 +73,7 @@ class BattleSession(Session):
         self.checked: list[tuple[list[dict[str, Any]], bool]] = []
         self.menus: list[tuple[str, ...]] = []
 
-    async def game(self, game_id: str, *, mark_read: bool = True) -> GameData:
+    async def game(self, game_id: str, *, mark_read: bool = True, quick: bool = False) -> GameData:
         record = battle_record(self.state, self.seat)
         return GameData(record, [], step_orders=step_orders(record.choices))
 

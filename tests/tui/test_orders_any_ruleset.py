@@ -95,7 +95,7 @@ class DuelSession(Session):
         super().__init__(home)
         self.checked: list[list[dict[str, Any]]] = []
 
-    async def game(self, game_id: str, *, mark_read: bool = True) -> GameData:
+    async def game(self, game_id: str, *, mark_read: bool = True, quick: bool = False) -> GameData:
         record = duel_record()
         return GameData(record, [], step_orders=step_orders(record.choices))
 

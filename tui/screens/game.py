@@ -29,18 +29,22 @@ choices and checklist, and its JSON form) plus the game's events, and posts
 `GameScreen.Loaded`; the handler hands each part to its widget, and shows what arrived since
 the player last looked (`tui.services.news`) as a notification. A game named on the command
 line comes already read (the games list reads it before pushing this screen), so its first
-paint is the game. The checklist and the log are `tui.screens.game_panels`'s. Nothing here knows a
-ruleset: the player's pieces are those of the board's sides whose seat is theirs, the orders
-panel gets the face's choices, and the ruleset's client code (`tui.rulesets.client_for`)
-only says which fields its forms ask for. A sync that changed this game loads it again; the
-log then only appends the new events.
+paint is the game. That first read has the face's quick board (F&E's without the supply,
+`tui.services.board.QuickBoard`); worker ``board`` reads the whole one after the paint and
+`BoardCompleted` shows it (a reload reads the whole board). The checklist and the log are
+`tui.screens.game_panels`'s. Nothing here knows a ruleset: the player's pieces are those of
+the board's sides whose seat is theirs, the orders panel gets the face's choices, and the
+ruleset's client code (`tui.rulesets.client_for`) only says which fields its forms ask for.
+A sync that changed this game loads it again; the log then only appends the new events.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -48,12 +52,19 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from engine.core.face import Board, Piece
+from engine.core.face import Board
 from tui.safe_text import safe_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.game_orders import OrdersSlot
 from tui.screens.game_panels import ROOMY, GamePanels
-from tui.screens.hexinfo import BoardIndex, hex_lines, status_lines
+from tui.screens.hexinfo import (
+    BoardIndex,
+    first_own_hex,
+    hex_lines,
+    own_pieces,
+    status_lines,
+    waiting_pieces,
+)
 from tui.screens.session import Checked, GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.startup import release_collector
@@ -105,6 +116,15 @@ class GameScreen(HexpostScreen):
         def __init__(self, data: GameData) -> None:
             super().__init__()
             self.data = data
+
+    class BoardCompleted(Message):
+        """The whole board of the game after packet ``seq`` (its supply worked out), to show
+        in place of the quick board of the first paint."""
+
+        def __init__(self, seq: int, board: Board | None) -> None:
+            super().__init__()
+            self.seq = seq
+            self.board = board
 
     class OrdersChecked(Message):
         """A dry run or a send of ``items`` finished; ``result`` is what the engine said,
@@ -174,7 +194,30 @@ class GameScreen(HexpostScreen):
 
     @work(exclusive=True, group="load")
     async def load(self) -> None:
-        await self.fetch(self.session.game(self.game_id), self.Loaded)
+        # The first read with the quick board (its supply read after the paint); a reload
+        # with the whole board, so no mark the player saw goes away and comes back.
+        quick = self.data is None
+        await self.fetch(self.session.game(self.game_id, quick=quick), self.Loaded)
+
+    @work(exclusive=True, group="board")
+    async def complete_board(self) -> None:
+        """Read the whole board in place of the quick one (its supply worked out)."""
+        await self.fetch(self.session.board(self.game_id), lambda got: self.BoardCompleted(*got))
+
+    @on(BoardCompleted)
+    def board_completed(self, message: BoardCompleted) -> None:
+        data = self.data
+        if data is None or not data.board_later or data.show.seq != message.seq:
+            return  # a reload read the game since (with its whole board), or reads it now
+        show = msgspec.structs.replace(data.show, board=message.board)
+        self.data = dataclasses.replace(data, show=show, board_later=False)
+        hexmap = self.query_one(HexMap)
+        self.board = BoardIndex(message.board, hexmap.sheet)
+        hexmap.show_board(message.board)  # on the same sheet: the cursor and scroll stay
+        self.show_hex(hexmap.cursor)
+        panel = self.orders.panel
+        if panel is not None and panel.items:
+            self.check_orders(list(panel.items))  # the drafts' plan, over the whole board
 
     @on(Loaded)
     def show(self, message: Loaded) -> None:
@@ -183,7 +226,7 @@ class GameScreen(HexpostScreen):
         record = data.show
         # The printed map is static data the services keep (read ahead by the games list).
         sheet = sheet_for(record.ruleset, record.scenario)
-        self.board = BoardIndex(record.board, sheet)
+        self.board = BoardIndex(record.board, sheet, later=data.board_later)
         hexmap = self.query_one(HexMap)
         hexmap.show_board(record.board, sheet)
         if first:
@@ -228,6 +271,8 @@ class GameScreen(HexpostScreen):
         if data.news:  # what arrived since the player last looked (`tui.services.news`)
             self._show_news(data.news)
         self.refresh_bindings()
+        if data.board_later:  # the quick board: the whole one once this paint is done
+            self.call_after_refresh(self.complete_board)
 
     def _show_news(self, news: Sequence[str]) -> None:
         """What arrived: a notification where the screen has room for it beside the panels;
@@ -547,31 +592,6 @@ def form_fields(ruleset: str) -> Callable[[str, Mapping[str, str]], Sequence[str
         return client_for(ruleset).form_fields(order, values)
 
     return fields
-
-
-def own_pieces(board: Board, seat: str) -> list[Piece]:
-    """The pieces of the sides ``seat`` plays that can move: on the board, not bases."""
-    mine = {side.id for side in board.sides if side.seat == seat}
-    return [p for p in board.pieces if p.side in mine and p.hex and "base" not in p.marks]
-
-
-def waiting_pieces(board: Board | None, seat: str) -> list[tuple[str, str, str]]:
-    """The pieces of the sides ``seat`` plays that are off the board (waiting to be set up,
-    say), as (id, kind, group): what a placement may put on the map."""
-    if board is None:
-        return []
-    mine = {side.id for side in board.sides if side.seat == seat}
-    return [(p.id, p.kind, p.group) for p in board.pieces if p.side in mine and not p.hex]
-
-
-def first_own_hex(board: Board | None, seat: str) -> int | None:
-    """The first hex (in id order) holding a piece ``seat`` can move: where a player's eye
-    goes first when a game opens (bases do not count: they never move, and the map is full
-    of them)."""
-    if board is None:
-        return None
-    hexes = sorted(p.hex for p in own_pieces(board, seat) if p.hex and p.hex.isdigit())
-    return int(hexes[0]) if hexes else None
 
 
 def step_text(item: ChecklistLine) -> str:

@@ -151,7 +151,8 @@ class GamesScreen(HexpostScreen):
             name, self._open_game = self._open_game, None
             try:
                 game_id = await self.session.find(name)
-                data = None if self._review else await self.session.game(game_id)
+                # The quick board: the game screen reads the whole one after its first paint.
+                data = None if self._review else await self.session.game(game_id, quick=True)
             except HexpostError as exc:
                 self.post_message(self.Failed(str(exc)))
             else:

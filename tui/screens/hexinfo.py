@@ -45,6 +45,10 @@ space, so a note clipped to `PANEL_WIDTH` came out as a stray, unindented ``(he~
 
 LEGEND = f"{CRIPPLED} crippled {OUT_OF_SUPPLY} no supply {BOTH} both"
 
+READING = "(supply: reading...)"
+"""Under the pieces of a quick board, whose marks say nothing of supply yet: none may be
+taken for in supply before the whole board has been read."""
+
 IN_SUPPLY = f"{SUPPLY_PREFIX}main"
 """The supply mark of a piece in full supply: nothing to say about it."""
 HELD = "not-released"
@@ -57,8 +61,13 @@ not at all."""
 class BoardIndex:
     """A game's board and printed map, indexed by hex and piece id (built once per load)."""
 
-    def __init__(self, board: Board | None, sheet: MapSheet | None = None) -> None:
+    def __init__(
+        self, board: Board | None, sheet: MapSheet | None = None, *, later: bool = False
+    ) -> None:
         self.board = board
+        self.later = later
+        """``board`` is a quick board: what it leaves out (F&E: the supply) is still being
+        read (`tui.services.board.QuickBoard`)."""
         self.has_board = board is not None and board.grid is not None
         """Whether the game has a map to show (a board on a grid)."""
         digits = board.grid.digits if board is not None and board.grid is not None else 2
@@ -119,6 +128,8 @@ def hex_lines(board: BoardIndex, h: HexId) -> list[str]:
             lines.extend(unit_lines(piece))
     if any(unit_mark(p) for p in pieces):
         lines.append(LEGEND)
+    if board.later and pieces:
+        lines.append(READING)
     return lines
 
 
@@ -200,3 +211,28 @@ def status_lines(record: ShowRecord) -> list[str]:
 
 def _clip(text: str, width: int = PANEL_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "~"
+
+
+def own_pieces(board: Board, seat: str) -> list[Piece]:
+    """The pieces of the sides ``seat`` plays that can move: on the board, not bases."""
+    mine = {side.id for side in board.sides if side.seat == seat}
+    return [p for p in board.pieces if p.side in mine and p.hex and "base" not in p.marks]
+
+
+def waiting_pieces(board: Board | None, seat: str) -> list[tuple[str, str, str]]:
+    """The pieces of the sides ``seat`` plays that are off the board (waiting to be set up,
+    say), as (id, kind, group): what a placement may put on the map."""
+    if board is None:
+        return []
+    mine = {side.id for side in board.sides if side.seat == seat}
+    return [(p.id, p.kind, p.group) for p in board.pieces if p.side in mine and not p.hex]
+
+
+def first_own_hex(board: Board | None, seat: str) -> int | None:
+    """The first hex (in id order) holding a piece ``seat`` can move: where a player's eye
+    goes first when a game opens (bases do not count: they never move, and the map is full
+    of them)."""
+    if board is None:
+        return None
+    hexes = sorted(p.hex for p in own_pieces(board, seat) if p.hex and p.hex.isdigit())
+    return int(hexes[0]) if hexes else None

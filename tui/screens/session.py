@@ -107,6 +107,9 @@ class GameData:
     pending."""
     news: tuple[str, ...] = ()
     """What arrived since the player last looked, in words (`tui.services.show.GameView`)."""
+    board_later: bool = False
+    """``show.board`` is the face's quick board (a first paint): the screen reads the whole
+    board next (`Session.board`) and shows it in its place."""
 
 
 @dataclass(frozen=True)
@@ -180,8 +183,15 @@ class Session:
         """The hex id of the game ``name`` names (as the command line's GAME argument)."""
         return await self.call(self._find, name)
 
-    async def game(self, game_id: str, *, mark_read: bool = True) -> GameData:
-        return await self.call(self._game, game_id, mark_read)
+    async def game(self, game_id: str, *, mark_read: bool = True, quick: bool = False) -> GameData:
+        """The game as its screen shows it; ``quick``: with the ruleset face's quick board
+        (`GameData.board_later`), for a first paint."""
+        return await self.call(self._game, game_id, mark_read, quick)
+
+    async def board(self, game_id: str) -> tuple[int, Board | None]:
+        """The game's whole board now and the packet it is the board after
+        (`tui.services.board.current_board`)."""
+        return await self.call(self._board, game_id)
 
     async def sync(self) -> SyncResult:
         return await self.call(self._sync)
@@ -293,11 +303,23 @@ class Session:
     def _find(self, name: str) -> str:
         return self._replica().find(name).game_id.hex()
 
-    def _game(self, game_id: str, mark_read: bool) -> GameData:
+    def _board(self, game_id: str) -> tuple[int, Board | None]:
+        from tui.services.board import current_board
+
+        return current_board(self._replica(), bytes.fromhex(game_id))
+
+    def _game(self, game_id: str, mark_read: bool, quick: bool) -> GameData:
         from tui.services.show import game_view
 
-        view = game_view(self._replica(), bytes.fromhex(game_id), mark_read=mark_read)
-        return GameData(view.show, list(view.events), step_orders=view.step_orders, news=view.news)
+        gid = bytes.fromhex(game_id)
+        view = game_view(self._replica(), gid, mark_read=mark_read, quick=quick)
+        return GameData(
+            view.show,
+            list(view.events),
+            step_orders=view.step_orders,
+            news=view.news,
+            board_later=view.board_later,
+        )
 
     def _orders(self, game_id: str, items: list[dict[str, Any]], dry_run: bool) -> Checked:
         """A dry run on the reading replica (it holds the public key, all a draft needs), or

@@ -6,10 +6,16 @@ now (`Board`, in `tui.services.show.ShowRecord`). The screens ask here for the f
 widget reads a ruleset's data itself; the second comes with the game's record (`board_at`
 gives it at any packet, for ``hexpost show --map --at``).
 
+A face may also give a quick board (`QuickBoard`): the board without what takes long to work
+out (F&E: every unit's supply). A game screen's first paint shows that one, and the whole
+board (`current_board`, read on the store thread after that paint) replaces it (issue 16).
+
 The face's types are re-exported so widgets name them without importing the engine.
 """
 
 from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
 
 from engine.core.face import Board, HexGrid, MapCell, MapSheet, Piece, Place, Side, SideStyle
 from saves.registry import face_for
@@ -22,9 +28,11 @@ __all__ = [
     "MapSheet",
     "Piece",
     "Place",
+    "QuickBoard",
     "Side",
     "SideStyle",
     "board_at",
+    "current_board",
     "map_sheet",
     "sheet_for",
 ]
@@ -51,3 +59,21 @@ def board_at(replica: Replica, row: GameRow, at: int | None = None) -> Board | N
     has begun or for a game without a board."""
     rules = replica.state(row.game_id, at).rules
     return face_for(row.ruleset).board(rules) if rules is not None else None
+
+
+@runtime_checkable
+class QuickBoard(Protocol):
+    """A face that can give its board without what takes long to work out, for a first
+    paint; what that leaves out is the ruleset's to say (F&E: every unit's supply)."""
+
+    def quick_board(self, state: Any) -> Board | None: ...
+
+
+def current_board(replica: Replica, game_id: bytes) -> tuple[int, Board | None]:
+    """The game's whole board now, with the packet number it is the board after (so a
+    screen that read the game at another packet can leave it)."""
+    row = replica.game(game_id)
+    state = replica.state(game_id)
+    rules = state.rules
+    board = face_for(row.ruleset).board(rules) if rules is not None else None
+    return state.core.seq, board

@@ -24,6 +24,7 @@ from saves import claims, outbox
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 from tui.rulesets import client_for
+from tui.services.board import QuickBoard
 from tui.services.games import TurnRecord, attention_notes
 from tui.services.jsonform import json_form
 from tui.services.log import EventRow, event_rows
@@ -210,12 +211,19 @@ def _roll(seq: int, seat: str, step: str, data: dict[str, Any]) -> RollRecord:
 
 
 def show(
-    replica: Replica, row: GameRow, *, at: int | None, checklist: bool, extras: bool = True
+    replica: Replica,
+    row: GameRow,
+    *,
+    at: int | None,
+    checklist: bool,
+    extras: bool = True,
+    quick: bool = False,
 ) -> ShowRecord:
     """The game after packet ``at`` (None: as it stands now, with its claim and notes), with
     the sequence-of-play checklist when ``checklist``, and the ruleset client's ``extras``
     (``show --json``'s top-level keys) unless told not to: the game screen never shows them,
-    and F&E's work out every unit's supply a second time (issue 16)."""
+    and F&E's work out every unit's supply a second time (issue 16). ``quick``: the face's
+    quick board where it has one (`tui.services.board.QuickBoard`), for a first paint."""
     ruleset = replica.ruleset(row.game_id)
     state = replica.state(row.game_id, at)
     core = state.core
@@ -262,11 +270,21 @@ def show(
         claim=claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,
         notes=tuple(attention_notes(replica, row, state, decisions)) if at is None else (),
         summary=summary,
-        board=face.board(rules) if rules is not None else None,
+        board=_board(face, rules, quick=quick) if rules is not None else None,
         choices=face.choices(rules, row.my_seat) if rules is not None else (),
         extras=client_for(row.ruleset).record_extras(rules) if extras else {},
         checklist=lines,
     )
+
+
+def _board(face: Face[Any], rules: Any, *, quick: bool) -> Board | None:
+    quick_face = quick_board_of(face) if quick else None
+    return quick_face.quick_board(rules) if quick_face is not None else face.board(rules)
+
+
+def quick_board_of(face: object) -> QuickBoard | None:
+    """``face`` where it gives a quick board (`tui.services.board.QuickBoard`), else None."""
+    return face if isinstance(face, QuickBoard) else None
 
 
 def show_builtins(record: ShowRecord) -> dict[str, Any]:
@@ -293,16 +311,23 @@ class GameView(msgspec.Struct, frozen=True):
     news: tuple[str, ...] = ()
     """What the other seats did since the player last looked, in words, and what the game
     waits for (`tui.services.news`); empty when nothing new arrived."""
+    board_later: bool = False
+    """The record's board is the face's quick board: the whole one is still to be read
+    (`tui.services.board.current_board`)."""
 
 
-def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
+def game_view(
+    replica: Replica, game_id: bytes, *, mark_read: bool, quick: bool = False
+) -> GameView:
     """``game_id`` as it stands; ``mark_read``: the player has now seen its new packets
-    (their summary is read first, into ``news``)."""
+    (their summary is read first, into ``news``); ``quick``: with the face's quick board,
+    where it has one (a first paint; the whole board is read after it)."""
     from saves.news import unread_news
     from tui.services.news import news_lines
 
     row = replica.game(game_id)
-    record = show(replica, row, at=None, checklist=True, extras=False)
+    record = show(replica, row, at=None, checklist=True, extras=False, quick=quick)
+    later = quick and quick_board_of(face_for(row.ruleset)) is not None and record.board is not None
     events = tuple(event_rows(replica, row.game_id))
     news = (
         tuple(news_lines(unread_news(replica, row)))
@@ -311,7 +336,7 @@ def game_view(replica: Replica, game_id: bytes, *, mark_read: bool) -> GameView:
     )
     if mark_read:
         replica.mark_read(row.game_id)
-    return GameView(record, events, step_orders(record.choices), news)
+    return GameView(record, events, step_orders(record.choices), news, board_later=later)
 
 
 EVERY_STEP_ORDERS = frozenset({*TURN_ORDER_TYPES, "adjust", "secret"})

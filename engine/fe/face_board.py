@@ -1,0 +1,141 @@
+"""F&E's board for the client face (`engine.core.face.Board`), whole or without its supply.
+
+The board is built from the views' record (`engine.fe.views`): empires become sides (their
+treasury, income and units as facts), units pieces (crippled, out of supply, reserve as
+marks), the hexes worth showing places (owner, planets and bases as features, battle and
+capture as marks).
+
+Working out every unit's supply (five supply grids) is most of what a board costs, and a
+game screen's first paint need not wait for it (issue 16, item 5): `quick_board` is the same
+board without it (no ``supply-*`` piece mark, no "out of supply" fact), which the app shows
+first and replaces with `board` once that has been worked out in the background.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.face import Board, Fact, HexGrid, Piece, Place, Side
+from engine.fe.model import FeState
+from engine.fe.steps import base
+
+
+def board(state: FeState) -> Board:
+    """The board now, with every unit's supply."""
+    from engine.fe.views import views
+
+    return _board(views(state))
+
+
+def quick_board(state: FeState) -> Board:
+    """`board` without the supply: what it says of everything else is the same."""
+    from engine.fe.steps.battles import battle_list
+    from engine.fe.views import hex_views, unit_view
+
+    record = {
+        "empires": _empires_without_supply(state),
+        "units": [unit_view(state, unit, None) for unit in state.board.units],
+        "hexes": hex_views(state, base.galaxy()),
+        "battles": battle_list(state),
+    }
+    return _board(record)
+
+
+def _empires_without_supply(state: FeState) -> list[dict[str, Any]]:
+    """`engine.fe.views.empire_views`' entries as far as the board reads them, the supply
+    left out."""
+    from engine.fe.economics import fmt_ep
+    from engine.fe.forces import OFF_MAP
+    from engine.fe.steps.economy import income_of
+
+    out = []
+    for empire in base.all_empires(state):
+        on_map = sum(1 for u in state.board.units if u.empire == empire and u.hex != OFF_MAP)
+        out.append(
+            {
+                "empire": empire,
+                "seat": base.seat_of(state, empire),
+                "treasury": fmt_ep(state.ep2(empire)),
+                "income": fmt_ep(income_of(state, empire).total2),
+                "units_on_map": on_map,
+                "supply": None,
+            }
+        )
+    return out
+
+
+def _board(record: dict[str, Any]) -> Board:
+    galaxy = base.galaxy()
+    names = {e.id: e.name for e in galaxy.empires}
+    sides = tuple(
+        Side(e["empire"], names.get(e["empire"], e["empire"]), e["seat"], _side_facts(e))
+        for e in record["empires"]
+    )
+    bases = {b["id"] for h in record["hexes"] for b in h["bases"]}
+    pieces = tuple(
+        Piece(
+            u["id"],
+            u["class"],
+            u["empire"],
+            u["hex"],
+            _unit_marks(u) + (("base",) if u["id"] in bases else ()),
+            u["fleet"] or "",
+        )
+        for u in record["units"]
+    )
+    battles = {str(b.get("hex", "")) for b in record["battles"] if isinstance(b, dict)}
+    places = tuple(_place(h, battles) for h in record["hexes"])
+    grid = HexGrid(galaxy.width, galaxy.height, low_columns="even")
+    return Board(grid, sides, pieces, places)
+
+
+def _side_facts(empire: dict[str, Any]) -> tuple[Fact, ...]:
+    facts = [
+        Fact("treasury", f"{empire['treasury']} EP"),
+        Fact("income", f"{empire['income']} EP"),
+        Fact("units on the map", str(empire["units_on_map"])),
+    ]
+    supply = empire.get("supply")
+    units = supply.get("units") if isinstance(supply, dict) else None
+    cut_off = units.get("none", 0) if isinstance(units, dict) else 0
+    if cut_off:
+        facts.append(Fact("out of supply", str(cut_off)))
+    return tuple(facts)
+
+
+def _unit_marks(unit: dict[str, Any]) -> tuple[str, ...]:
+    marks = []
+    if unit["crippled"]:
+        marks.append("crippled")
+    if unit["supply"] not in (None, "in"):
+        marks.append(f"supply-{unit['supply']}")
+    if unit["reserve"]:
+        marks.append("reserve")
+    if unit["fleet"] and not unit["released"]:
+        marks.append("not-released")
+    return tuple(marks)
+
+
+def _place(record: dict[str, Any], battles: set[str]) -> Place:
+    features = [
+        f"{p['kind']} {p['name']}" if p["name"] else str(p["kind"]) for p in record["planets"]
+    ]
+    features += [f"{b['class']} {b['id']}" for b in record["bases"]]
+    marks = [
+        mark
+        for mark, on in (
+            ("battle", record["hex"] in battles),
+            ("base", bool(record["bases"])),
+            ("captured", record["captured"]),
+            ("devastated", record["devastated"]),
+            ("capital", record["capital"]),
+        )
+        if on
+    ]
+    return Place(
+        record["hex"],
+        record["owner"] or "",
+        tuple(features),
+        tuple(record["units"]),
+        tuple(marks),
+    )
