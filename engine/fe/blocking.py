@@ -61,25 +61,6 @@ def ship_empires(galaxy: Galaxy, board: Board, h: HexId) -> list[str]:
     return [e for e, has in _occupancy(galaxy, board).get(h, {}).items() if has & _SHIP]
 
 
-def ship_hexes_held(
-    galaxy: Galaxy, board: Board, empires: frozenset[str], hexes: Iterable[HexId]
-) -> set[HexId] | None:
-    """Those of ``hexes`` (on the map) where a ship (`is_ship`) of one of ``empires``
-    stands, read from the board's occupancy index if it is held (None if not: nothing is
-    built for the question). A province's disruption asks it of the hexes of every
-    province an empire holds, on a board whose supply was checked just before."""
-    held = caches.peek(board_index, galaxy, board)
-    if held is None:
-        return None
-    occupancy = held[0]
-    found: set[HexId] = set()
-    for h in hexes:
-        here = occupancy.get(h)
-        if here and any(has & _SHIP for owner, has in here.items() if owner in empires):
-            found.add(h)
-    return found
-
-
 def bases_on(galaxy: Galaxy, board: Board) -> tuple[Unit, ...]:
     """The board's bases (`is_base`) on the map, every empire's, in board order."""
     return board_index(galaxy, board)[1]
@@ -242,7 +223,9 @@ def carry_index(
         # A hex that only gained units keeps its flags, with theirs added; one that a unit
         # left (or where one changed) is read again whole.
         arrivals = arrivals_at.get(h, []) if h not in left else None
-        for empire, cls, crippled in _side_classes(after.at(h) if arrivals is None else arrivals):
+        for empire, cls, crippled in dict.fromkeys(
+            map(_SIDE_CLASS, after.at(h) if arrivals is None else arrivals)
+        ):
             ship, attrition, _ = _traits(empire, cls, crippled)
             bits = _ANY | (_SHIP if ship else 0)
             if attrition:
@@ -292,21 +275,6 @@ def carry_index(
                 came.add((h, bits))
         kept = flags if gone == came else (flags - gone) | came
         caches.prime(presence_set, kept, galaxy, after, empire)
-
-
-def _side_classes(units: Sequence[Unit]) -> Iterable[tuple[str, str, bool]]:
-    """Each distinct (side, class, crippled) of ``units``, in the order they first show it.
-
-    A moved stack is one empire's, mostly unhurt: its classes are then read alone (a string
-    per unit, not a tuple built and hashed per unit); any other mix is read whole."""
-    if len(units) > 2 and len(set(map(_EMPIRE, units))) == 1 and not any(map(_CRIPPLED, units)):
-        empire = units[0].empire
-        return [(empire, cls, False) for cls in dict.fromkeys(map(_CLS, units))]
-    return dict.fromkeys(map(_SIDE_CLASS, units))
-
-
-_EMPIRE = attrgetter("empire")
-_CRIPPLED = attrgetter("crippled")
 
 
 @caches.by_identity(maxsize=8)

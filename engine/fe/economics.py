@@ -228,7 +228,7 @@ def income(
     # ship stands, those hexes found once for all its provinces.
     foes = province_rules.foes_of(board, empire)
     watched = {h for p in paying for h in p.hexes}
-    hot = province_rules.disrupting_hexes(board, foes, watched, galaxy)
+    hot = province_rules.disrupting_hexes(board, foes, watched)
     paying = [p for p in paying if hot.isdisjoint(p.hexes)]
     with_planets = planet_hexes(galaxy)  # most hexes hold none: they are not read
     others = {h for pid in captured for h in galaxy.province(pid).hexes} | set(captured_planets)

@@ -43,7 +43,6 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe import blocking
 from engine.fe.forces import OFF_MAP, Board
 from engine.fe.galaxy import PROVINCE_EP, Galaxy, HexId, Province
 from engine.fe.supply import SupplyGrid
@@ -97,25 +96,16 @@ def disrupted_by(board: Board, province: Province, foes: frozenset[str]) -> bool
     )
 
 
-def disrupting_hexes(
-    board: Board, foes: frozenset[str], hexes: Iterable[HexId], galaxy: Galaxy | None = None
-) -> set[HexId]:
+def disrupting_hexes(board: Board, foes: frozenset[str], hexes: Iterable[HexId]) -> set[HexId]:
     """Those of ``hexes`` where a ship of one of ``foes`` stands: a province is disrupted
     (`disrupted_by`) exactly when one of its hexes is among them.
 
-    Asked once for all of an owner's provinces. Given the map, and the board's occupancy
-    index is held (`blocking.ship_hexes_held`: the supply checks of Phase 1 read it first),
-    each hex's empires with ships are read from it; otherwise each hex's stack is read from
-    the board's hex index, an empty hex costing a look-up, and a stack with no foe in it
-    (the owner's own fleets, most often) passed over in C before any unit is asked whether
-    it is a ship."""
+    Asked once for all of an owner's provinces: each hex's stack is read from the board's hex
+    index, an empty hex costs a look-up, and a stack with no foe in it (the owner's own
+    fleets, most often) is passed over in C before any unit is asked whether it is a ship."""
     found: set[HexId] = set()
     if not foes:
         return found
-    if galaxy is not None:
-        indexed = blocking.ship_hexes_held(galaxy, board, foes, hexes)
-        if indexed is not None:
-            return indexed
     for h in hexes:
         here = board.at(h)
         if (

@@ -1,11 +1,9 @@
-"""Shortcuts of a player turn's first readings of a board, each against a fresh computation
-on random boards (moves, captures, destruction, crippling):
+"""A player turn's first readings of a board against fresh computations on random boards
+(moves, captures, destruction, crippling):
 
-- the occupancy index carried over a change of units (`blocking.carry_index`) reads the
-  kinds of a moved stack from its classes alone when it is one empire's and unhurt
-  (`blocking._side_classes`);
-- a province's disruption read from the board's occupancy index when held
-  (`blocking.ship_hexes_held`) instead of each hex's stack;
+- the occupancy index and presence flags carried over a change of units
+  (`blocking.carry_index`) from the board before, moves of whole or part stacks, some of
+  their units crippled on the way, destruction, crippling and captures included;
 - the release lookup of an empire's tuple told in id order by one sort in C, two units of
   one id included (`board_views.lookup_of`).
 """
@@ -18,13 +16,11 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_views, provinces
+from engine.fe import blocking, board_views
 from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
 from engine.fe.galaxy import load_galaxy
 from tests.engine.fe.helpers import start
-from tests.engine.fe.supply_boards import GALAXY
 from tests.engine.fe.test_board_census import _lookup_reference
-from tests.engine.fe.test_provinces import KINDS, _random_board
 
 
 def _fresh_index(galaxy: object, board: Board) -> object:
@@ -103,42 +99,6 @@ def test_the_occupancy_index_carried_over_random_changes_is_a_fresh_one(seed: in
 
 def _bare(board: Board) -> Board:
     return Board(board.units, board.owners, board.at_war, board.released, board.devastated)
-
-
-def test_the_kinds_of_a_stack_are_read_as_unit_by_unit() -> None:
-    """`_side_classes` gives each (side, class, crippled) once, in the order the units
-    first show it, for stacks of one empire or several, hurt or not."""
-    rng = random.Random(7)
-    classes = ["CA", "D7", "F5", "BATS", "SB", "FF"]
-    for _ in range(300):
-        empires = rng.sample(["KLI", "KZI", "LYR"], rng.randint(1, 2))
-        units = [
-            Unit(f"U-{n}", rng.choice(empires), rng.choice(classes), 1010, rng.random() < 0.1)
-            for n in range(rng.randint(0, 12))
-        ]
-        expected = list(dict.fromkeys((u.empire, u.cls, u.crippled) for u in units))
-        assert list(blocking._side_classes(units)) == expected
-
-
-def test_disruption_read_from_a_held_occupancy_index_is_read_from_the_stacks() -> None:
-    """With the board's occupancy index held, the hexes where a foe's ship stands are read
-    from it (`blocking.ship_hexes_held`); on random boards of ships, bases and cripples of
-    three empires they are those read stack by stack, and `economics.income` pays alike."""
-    rng = random.Random(4303)
-    hexes = [h for p in GALAXY.provinces if p.empire in KINDS for h in p.hexes]
-    found = 0
-    for trial in range(40):
-        b = _random_board(rng, hexes)
-        assert blocking.ship_hexes_held(GALAXY, b, frozenset(KINDS), hexes) is None
-        for owner in KINDS:
-            foes = provinces.foes_of(b, owner)
-            by_stack = provinces.disrupting_hexes(b, foes, hexes)
-            blocking.board_index(GALAXY, b)
-            held = blocking.ship_hexes_held(GALAXY, b, foes, hexes)
-            assert held == by_stack, (trial, owner)
-            assert provinces.disrupting_hexes(b, foes, hexes, GALAXY) == by_stack
-            found += len(by_stack)
-    assert found > 20  # the boards did disrupt provinces
 
 
 def test_a_lookup_with_two_units_of_one_id_is_the_reference() -> None:
