@@ -5,7 +5,9 @@
   (`blocking.carry_index`) from the board before, moves of whole or part stacks, some of
   their units crippled on the way, destruction, crippling and captures included;
 - the release lookup of an empire's tuple told in id order by one sort in C, two units of
-  one id included (`board_views.lookup_of`).
+  one id included (`board_views.lookup_of`);
+- the units grouped by hex (`forces.units_by_hex`, the groups a state's hex index is
+  joined from).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_views
+from engine.fe import blocking, board_views, forces
 from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
 from engine.fe.galaxy import load_galaxy
 from tests.engine.fe.helpers import start
@@ -134,3 +136,23 @@ def test_a_lookup_with_two_units_of_one_id_is_the_reference() -> None:
         assert board_views.lookup_of.__wrapped__(twinned) == _lookup_reference(twinned)  # type: ignore[attr-defined]
         board_views.kinds_of(twinned)
         assert board_views.lookup_of.__wrapped__(twinned) == _lookup_reference(twinned)  # type: ignore[attr-defined]
+
+
+def test_units_grouped_by_hex_are_read_unit_by_unit() -> None:
+    """Each hex's units in their order, the hexes in the order the units first show them,
+    on The Wind's empires' tuples with random moves, destruction and units out of order."""
+    rng = random.Random(9)
+    state = start()
+    hexes = sorted({u.hex for u in state.board.units})
+    for _ in range(30):
+        units = [
+            msgspec.structs.replace(u, hex=rng.choice(hexes)) if rng.random() < 0.2 else u
+            for u in state.forces[rng.randrange(len(state.forces))].units
+        ]
+        if rng.random() < 0.3:
+            rng.shuffle(units)
+        reference: dict[int, list[Unit]] = {}
+        for unit in units:
+            reference[unit.hex] = [*reference.get(unit.hex, []), unit]
+        grouped = forces.units_by_hex.__wrapped__(tuple(units))  # type: ignore[attr-defined]
+        assert list(grouped.items()) == [(h, tuple(here)) for h, here in reference.items()]
