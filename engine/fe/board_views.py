@@ -25,9 +25,9 @@ after random changes).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from itertools import compress, islice
-from operator import attrgetter, lt
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress
+from operator import attrgetter
 
 from engine.core import caches
 from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, units_by_hex
@@ -82,10 +82,9 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
     a hex's first unit that can move is the one, and the starbases are looked for only in
     the hexes whose kinds (`kinds_of`, when the board's first reading holds them) show one.
     Other units are read unit by unit."""
-    ids = list(map(_ID, units))
     kinds = caches.peek(kinds_of, units)
     sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, units))
-    if len(sides) > 1 or not all(map(lt, ids, islice(ids, 1, None))):
+    if len(sides) > 1 or not _in_id_order(units):
         return _lookup_unsorted(units)
     by_hex = units_by_hex(units)
     firsts: list[Unit] = []
@@ -99,10 +98,32 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
     firsts.sort(key=_ID)
     if kinds is None:
         named = compress(units, map(_IS_STARBASE, map(_CLS, units)))
-        return tuple(u for u in named if u.hex != OFF_MAP), tuple(firsts)
-    found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in STARBASE_CLASSES])
-    starbases = [u for h in found for u in by_hex[h] if u.cls in STARBASE_CLASSES]
-    return tuple(sorted(starbases, key=_ID)), tuple(firsts)  # (the units' order)
+        starbases = tuple(u for u in named if u.hex != OFF_MAP)
+    else:
+        found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in STARBASE_CLASSES])
+        picked = [u for h in found for u in by_hex[h] if u.cls in STARBASE_CLASSES]
+        starbases = tuple(sorted(picked, key=_ID))  # (the units' order, ids being distinct)
+    if _has_twins(firsts) or _has_twins(starbases):
+        return _lookup_unsorted(units)  # (two of one id: their order is the units')
+    return starbases, tuple(firsts)
+
+
+def _in_id_order(units: tuple[Unit, ...]) -> bool:
+    """Whether ``units`` are in id order, two units of one id next to each other allowed.
+
+    Told in C: sorting a sorted list of strings costs one comparison a unit, and comparing
+    the two lists (the same objects) one identity check a unit; cheaper than comparing
+    each pair of neighbours through ``map``. Units of one id break no pick of `lookup_of`
+    (each hex's first that can move is then the first of them in the units' order, as in
+    `_lookup_unsorted`'s stable sort by id); only the order of its answers when two of them
+    share an id, which it checks on those answers (`_has_twins`)."""
+    ids = list(map(_ID, units))
+    return ids == sorted(ids)
+
+
+def _has_twins(units: Sequence[Unit]) -> bool:
+    """Whether two of ``units`` share an id (told in C)."""
+    return len(set(map(_ID, units))) < len(units)
 
 
 _CLS = attrgetter("cls")

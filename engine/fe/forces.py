@@ -226,9 +226,18 @@ own (its hex index, `engine.fe.board_views.placed_kinds`)."""
 
 
 def _grouped_by_hex(units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
+    """``units`` by hex, each hex's in their order, the hexes in the order the units first
+    show them. A hex's list is made when its first unit is met, not offered to
+    ``setdefault`` (which would make and drop a list for every unit)."""
     grouped: dict[HexId, list[Unit]] = {}
+    get = grouped.get
     for unit in units:
-        grouped.setdefault(unit.hex, []).append(unit)
+        h = unit.hex
+        here = get(h)
+        if here is None:
+            grouped[h] = [unit]
+        else:
+            here.append(unit)
     return {h: tuple(here) for h, here in grouped.items()}
 
 
