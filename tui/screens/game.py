@@ -54,9 +54,10 @@ from textual.widgets import Input, Static
 
 from engine.core.face import Board
 from tui.safe_text import safe_text
-from tui.screens.base import HexpostScreen, StatusLine
+from tui.screens.base import StatusLine
 from tui.screens.game_orders import OrdersSlot
 from tui.screens.game_panels import ROOMY, GamePanels
+from tui.screens.game_signed import SignedLinesScreen, ask_passphrase
 from tui.screens.hexinfo import (
     BoardIndex,
     first_own_hex,
@@ -75,7 +76,7 @@ from tui.widgets.hexmap import HexMap
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from tui.services.show import ChecklistLine, DecisionRecord
+    from tui.services.show import ChecklistLine
     from tui.widgets.allocation_editor import AllocationEditor
     from tui.widgets.checklist import ChecklistTree
     from tui.widgets.orders import OrdersPanel
@@ -89,7 +90,7 @@ NEWS_SECONDS = 12
 """How long the arrivals notification stays; the log (``e``) keeps every event."""
 
 
-class GameScreen(HexpostScreen):
+class GameScreen(SignedLinesScreen):
     """A game of this home, by its hex id."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -438,54 +439,6 @@ class GameScreen(HexpostScreen):
             return self._joined_key() is not None
         return super().check_action(action, parameters)
 
-    def _joined_key(self) -> DecisionRecord | None:
-        """The acceptance this player owes (the first pending decision), if any."""
-        if self.data is None:
-            return None
-        record = self.data.show
-        if record.owed_step is not None and record.pending[0].kind == "accept":
-            return record.pending[0]
-        return None
-
-    def action_accept_key(self) -> None:
-        """Ask, showing who joined with which key, then accept it (`saves.joins`): anyone who
-        read the invitation could have answered it, so the player compares the fingerprint
-        with the invited player by another channel first."""
-        owed = self._joined_key()
-        if owed is None:
-            return
-        name = self.data.show.name if self.data is not None else ""
-        lines = [
-            safe_text(owed.title),
-            "",
-            "Compare this fingerprint with the player you invited, by another channel",
-            "(phone, chat), before you say yes. Your next packet carries the acceptance.",
-            f"If it is not them: `hexpost decline {safe_text(name)}` ends the game.",
-        ]
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.status.busy("accepting the key...")
-                self.send_acceptance()
-
-        from tui.widgets.confirm import ConfirmDialog
-
-        self.app.push_screen(ConfirmDialog("Accept the key that joined?", lines), answered)
-
-    @work(exclusive=True, group="accept")
-    async def send_acceptance(self) -> None:
-        result = await self.session.accept_join(self.game_id)
-        if result.locked:
-            ask_passphrase(
-                self,
-                "accept the joined key",
-                self.send_acceptance,
-                cancelled=lambda: self.status.say("not accepted: no passphrase given"),
-            )
-            return
-        self.status.say(result.text)
-        self.reload()
-
     def action_back(self) -> None:
         panel = self.orders.panel
         if panel is not None and panel.building:
@@ -498,36 +451,6 @@ class GameScreen(HexpostScreen):
         from tui.screens.review import ReviewScreen  # not needed for the first paint
 
         self.app.push_screen(ReviewScreen(self.game_id))
-
-    def action_talk(self) -> None:
-        """One line to the other players at any time (on our move or not): signed beside the
-        game's chain, queued for the next sync, shown in both logs."""
-
-        def answered(text: str | None) -> None:
-            if text is not None:
-                self.status.busy("signing the chat line...")
-                self.send_chat(text)
-
-        question = "Say to the other players (signed, any time; s sends it):"
-        from saves.chat import MAX_CHAT
-        from tui.widgets.passphrase import LineDialog
-
-        self.app.push_screen(LineDialog(question, max_length=MAX_CHAT), answered)
-
-    @work(exclusive=True, group="chat")
-    async def send_chat(self, text: str) -> None:
-        result = await self.session.chat(self.game_id, text)
-        if result.locked:
-            ask_passphrase(
-                self,
-                "sign the chat line",
-                lambda: self.send_chat(text),
-                cancelled=lambda: self.status.say("chat not sent: no passphrase given"),
-            )
-            return
-        self.status.say(result.text)
-        if result.sent:
-            self.reload()
 
     async def action_orders(self) -> None:
         """Closed: show the panel in place of the hex details and focus it. Open but not
@@ -566,20 +489,6 @@ class GameScreen(HexpostScreen):
 
     async def action_log(self) -> None:
         await self.panels.toggle_log()
-
-
-def ask_passphrase(
-    screen: HexpostScreen,
-    purpose: str,
-    then: Callable[[], object],
-    *,
-    cancelled: Callable[[], object] | None = None,
-) -> None:
-    """`tui.screens.identity.ask_passphrase`, imported when first asked (not for the first
-    paint)."""
-    from tui.screens.identity import ask_passphrase as ask
-
-    ask(screen, purpose, then, cancelled=cancelled)
 
 
 def form_fields(ruleset: str) -> Callable[[str, Mapping[str, str]], Sequence[str] | None]:

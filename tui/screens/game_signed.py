@@ -1,0 +1,121 @@
+"""What a player signs on the game screen besides orders: accepting the key that joined the
+game, and chat lines to the other players.
+
+Both are answered in a dialog, signed on the store thread and sent with the next sync; a
+locked key asks for the passphrase and tries again. `GameScreen` is built on this screen so
+that its module keeps to the map, the side panel and the orders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual import work
+
+from tui.safe_text import safe_text
+from tui.screens.base import HexpostScreen
+
+if TYPE_CHECKING:
+    from tui.screens.session import GameData
+    from tui.services.show import DecisionRecord
+
+
+class SignedLinesScreen(HexpostScreen):
+    """The accept-key and talk actions of a game's screen (`GameScreen` sets ``game_id`` and
+    ``data``)."""
+
+    game_id: str
+    data: GameData | None
+
+    def _joined_key(self) -> DecisionRecord | None:
+        """The acceptance this player owes (the first pending decision), if any."""
+        if self.data is None:
+            return None
+        record = self.data.show
+        if record.owed_step is not None and record.pending[0].kind == "accept":
+            return record.pending[0]
+        return None
+
+    def action_accept_key(self) -> None:
+        """Ask, showing who joined with which key, then accept it (`saves.joins`): anyone who
+        read the invitation could have answered it, so the player compares the fingerprint
+        with the invited player by another channel first."""
+        owed = self._joined_key()
+        if owed is None:
+            return
+        name = self.data.show.name if self.data is not None else ""
+        lines = [
+            safe_text(owed.title),
+            "",
+            "Compare this fingerprint with the player you invited, by another channel",
+            "(phone, chat), before you say yes. Your next packet carries the acceptance.",
+            f"If it is not them: `hexpost decline {safe_text(name)}` ends the game.",
+        ]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.status.busy("accepting the key...")
+                self.send_acceptance()
+
+        from tui.widgets.confirm import ConfirmDialog
+
+        self.app.push_screen(ConfirmDialog("Accept the key that joined?", lines), answered)
+
+    @work(exclusive=True, group="accept")
+    async def send_acceptance(self) -> None:
+        result = await self.session.accept_join(self.game_id)
+        if result.locked:
+            ask_passphrase(
+                self,
+                "accept the joined key",
+                self.send_acceptance,
+                cancelled=lambda: self.status.say("not accepted: no passphrase given"),
+            )
+            return
+        self.status.say(result.text)
+        self.reload()
+
+    def action_talk(self) -> None:
+        """One line to the other players at any time (on our move or not): signed beside the
+        game's chain, queued for the next sync, shown in both logs."""
+
+        def answered(text: str | None) -> None:
+            if text is not None:
+                self.status.busy("signing the chat line...")
+                self.send_chat(text)
+
+        question = "Say to the other players (signed, any time; s sends it):"
+        from saves.chat import MAX_CHAT
+        from tui.widgets.passphrase import LineDialog
+
+        self.app.push_screen(LineDialog(question, max_length=MAX_CHAT), answered)
+
+    @work(exclusive=True, group="chat")
+    async def send_chat(self, text: str) -> None:
+        result = await self.session.chat(self.game_id, text)
+        if result.locked:
+            ask_passphrase(
+                self,
+                "sign the chat line",
+                lambda: self.send_chat(text),
+                cancelled=lambda: self.status.say("chat not sent: no passphrase given"),
+            )
+            return
+        self.status.say(result.text)
+        if result.sent:
+            self.reload()
+
+
+def ask_passphrase(
+    screen: HexpostScreen,
+    purpose: str,
+    then: Callable[[], object],
+    *,
+    cancelled: Callable[[], object] | None = None,
+) -> None:
+    """`tui.screens.identity.ask_passphrase`, imported when first asked (not for the first
+    paint)."""
+    from tui.screens.identity import ask_passphrase as ask
+
+    ask(screen, purpose, then, cancelled=cancelled)
