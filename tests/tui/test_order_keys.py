@@ -44,7 +44,7 @@ from tests.tui.test_panel_text import shown
 from tui.screens.base import HexpostScreen
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
-from tui.widgets import orders
+from tui.widgets import step_picks
 from tui.widgets.hexmap import HexMap
 from tui.widgets.order_forms import OrderForm, choice_form, order_values
 from tui.widgets.order_text import with_options
@@ -376,7 +376,7 @@ async def test_a_seat_of_several_empires_picks_the_adjustments_empire(wind: Play
 
 
 def test_the_panels_word_for_the_end_is_the_cores() -> None:
-    assert orders.THROUGH_END == THROUGH_END
+    assert step_picks.THROUGH_END == THROUGH_END
 
 
 async def test_the_combat_policy_is_offered_before_the_combat_phase(game: Tutorial) -> None:

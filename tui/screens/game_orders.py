@@ -21,7 +21,8 @@ from textual.screen import Screen
 if TYPE_CHECKING:
     from tui.widgets.order_flow import Waiting
     from tui.widgets.order_forms import ChoiceData, FieldsFor
-    from tui.widgets.orders import OrdersPanel, StepData
+    from tui.widgets.orders import OrdersPanel
+    from tui.widgets.step_picks import StepData
 
 SIDE = "#side"
 """The side column the panel goes into, after the hex details."""

@@ -32,7 +32,7 @@ tells it the hex chosen on the map with the player's units there (`choose_hex`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -59,10 +59,11 @@ from tui.widgets.order_text import (
     path_text,
     with_options,
 )
+from tui.widgets.step_picks import THROUGH_END, StepData, step_items
 from tui.widgets.ticklist import PickDialog, PickItem
 from tui.widgets.unitpick import UnitPick
 
-__all__ = ["OrdersPanel", "StepData", "describe", "parse_items", "path_text"]
+__all__ = ["OrdersPanel", "describe", "parse_items", "path_text"]
 
 NAMED_KEYS: Mapping[str, str] = {
     "d": "done",
@@ -76,31 +77,6 @@ NAMED_KEYS: Mapping[str, str] = {
 
 OWN_KEYS = ("1", "2", "3", "4")
 """Quick keys for the step's own orders (not offered at every step), in the order offered."""
-
-
-THROUGH_END = "end"
-"""What a ``done`` may run through instead of a step: on until the other side decides (the
-core's `engine.core.through.THROUGH_END`; widgets import no engine, so the word is kept here
-and a test checks the two agree)."""
-
-
-class StepData(Protocol):
-    """One step of the sequence as the checklist gives it (`tui.services.show.ChecklistLine`)."""
-
-    @property
-    def step(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def phase(self) -> str: ...
-    @property
-    def phase_title(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def headings(self) -> tuple[tuple[str, str], ...]: ...
-    @property
-    def status(self) -> str: ...
 
 
 class OrdersPanel(MapOrders, can_focus=True):
@@ -359,30 +335,8 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._pick_steps(choice, through, [end, *items], multiple=False)
 
     def step_items(self, *, later: bool = False, phases: bool = False) -> list[PickItem]:
-        """The sequence's steps as lines to pick, each with its title (``later``: only those
-        after the current one; ``phases``: each phase and each heading (a group of steps) too,
-        before its first step, indented by depth; secret steps, which nothing completes for a
-        player, left out)."""
-        rows = list(self._steps)
-        if later:
-            current = next((n for n, r in enumerate(rows) if r.status == "current"), None)
-            rows = rows[current + 1 :] if current is not None else []
-        items: list[PickItem] = []
-        seen: set[str] = set()
-        for row in rows:
-            if phases and row.phase and row.phase not in seen:
-                seen.add(row.phase)
-                items.append(
-                    (f"phase {row.phase}: {row.phase_title} (every step)", row.phase, False)
-                )
-            depth = 0
-            for depth, (heading, title) in enumerate(row.headings if phases else (), 1):
-                if heading not in seen:  # a group of steps, named once before its first step
-                    seen.add(heading)
-                    items.append((f"{'  ' * depth}{heading}: {title} (its steps)", heading, False))
-            if row.kind != "secret":
-                items.append((f"{'  ' * (depth + 1)}{row.step:<7}{row.title}", row.step, False))
-        return items
+        """The sequence's steps as lines to pick (`tui.widgets.step_picks.step_items`)."""
+        return step_items(self._steps, later=later, phases=phases)
 
     def _pick_steps(
         self, choice: ChoiceData, param: str, items: list[PickItem], *, multiple: bool
