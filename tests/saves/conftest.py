@@ -248,6 +248,16 @@ def owner(players: dict[str, Player], game_id: bytes) -> tuple[Player, Player]:
     return players[seat], other
 
 
+def play_notes(players: dict[str, Player], game_id: bytes, packets: int) -> None:
+    """``packets`` packets of one note each, every one by the seat that owes the move and
+    received by the other: a chain to replay that changes nothing but its length."""
+    for index in range(packets):
+        author, other = owner(players, game_id)
+        items = [{"type": "note", "text": f"n{index}"}]
+        sub = author.replica.submit(game_id, items, now=now())
+        other.replica.receive(author.packet(game_id, sub.seq), source="test", now=now())
+
+
 def advance(players: dict[str, Player], game_id: bytes, target: str) -> None:
     """Both seats mark their manual steps done until the game reaches step ``target``."""
     while True:

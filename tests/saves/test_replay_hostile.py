@@ -13,15 +13,7 @@ from engine.core.errors import ChainError, DesyncError, HexpostError, PacketErro
 from engine.core.packets import Envelope, KeyLookup, VerifiedPacket, open_packet, read_envelope
 from saves import replay, store_games
 from saves.store import Store
-from tests.saves.conftest import Player, now, owner
-
-
-def _play(players: dict[str, Player], game: bytes, packets: int) -> None:
-    for index in range(packets):
-        author, other = owner(players, game)
-        items = [{"type": "note", "text": f"n{index}"}]
-        sub = author.replica.submit(game, items, now=now())
-        other.replica.receive(author.packet(game, sub.seq), source="test", now=now())
+from tests.saves.conftest import Player, play_notes
 
 
 def _set(store: Store, game: bytes, seq: int, column: str, value: bytes) -> None:
@@ -48,7 +40,7 @@ def _bad_signature(store: Store, game: bytes, seq: int) -> None:
 @pytest.fixture
 def played(alice: Player, bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch) -> Store:
     """Alice's store of a game with some notes, all read (and opened) as one page."""
-    _play({"coalition": alice, "alliance": bob}, game, 7)
+    play_notes({"coalition": alice, "alliance": bob}, game, 7)
     monkeypatch.setattr(store_games, "PAGE", 1000)
     return alice.replica.store
 

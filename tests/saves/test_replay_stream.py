@@ -8,21 +8,13 @@ import pytest
 
 from engine.core.errors import DesyncError
 from saves import store_games
-from tests.saves.conftest import Player, now, owner
-
-
-def _play(players: dict[str, Player], game: bytes, packets: int) -> None:
-    for index in range(packets):
-        author, other = owner(players, game)
-        items = [{"type": "note", "text": f"n{index}"}]
-        sub = author.replica.submit(game, items, now=now())
-        other.replica.receive(author.packet(game, sub.seq), source="test", now=now())
+from tests.saves.conftest import Player, play_notes
 
 
 def test_pages_give_every_packet_once_in_order_with_its_hash(
     alice: Player, bob: Player, game: bytes
 ) -> None:
-    _play({"coalition": alice, "alliance": bob}, game, 7)
+    play_notes({"coalition": alice, "alliance": bob}, game, 7)
     store = alice.replica.store
     whole = store_games.packets_between(store, game)
     hashes = dict(
@@ -38,7 +30,7 @@ def test_pages_give_every_packet_once_in_order_with_its_hash(
 def test_a_wrong_hash_on_a_later_page_is_caught(
     alice: Player, bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _play({"coalition": alice, "alliance": bob}, game, 7)
+    play_notes({"coalition": alice, "alliance": bob}, game, 7)
     store = alice.replica.store
     last = store_games.packets_between(store, game)[-1][0]
     with store.transaction():
