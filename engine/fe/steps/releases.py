@@ -316,9 +316,8 @@ def hot_hexes(board: Board, setups: ScenarioSetup) -> frozenset[HexId]:
     there, so a change of units leaves every other hex as it was: the board a move makes
     (`engine.fe.board_update`) notes the hexes its units left and entered
     (`board_views.defer_hexes`), and `_hot_hexes` reads those again, not the whole board.
-    A check
-    then reads only the hot hexes: stands elsewhere fire nothing, so the first reason found
-    there is the first found on the whole board."""
+    A check then reads only the hot hexes: stands elsewhere fire nothing, so the first
+    reason found there is the first found on the whole board."""
     return _hot(board, setups, [h for h, _ in board.stacks()])
 
 
