@@ -72,7 +72,7 @@ class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     applies: tuple[str, ...] = ()
     """When the step applies at all: conditions in the ruleset's own words (e.g.
     ``"empire:THO"``), every one of which must hold; the core never reads them, it asks the
-    ruleset (`engine.core.turns.TurnHost.unmet`). A step whose conditions fail passes by itself
+    ruleset (`engine.core.turn_host.TurnHost.unmet`). A step whose conditions fail passes by itself
     with an event, whatever its kind, and nobody is asked. Empty: it always applies."""
 
 

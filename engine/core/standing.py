@@ -4,7 +4,7 @@ A standing order names steps, headings or whole phases (`engine.core.turn_orders
 What players mean by "complete phase 2 for me" is the routine of phase 2 (bookkeeping with
 nothing to record, decisions where they pass), not their builds: so a name wider than one
 step covers every non-secret step under it except the decisions where a seat, in its own
-turn, could do something (the ruleset says which: `engine.core.turns.TurnHost.own_turn_choice`).
+turn, could do something (the ruleset says which: `engine.core.turn_host.TurnHost.own_turn_choice`).
 Those are covered only when the order names them by their own id. Kept apart from the driver
 (`engine.core.turns`) as plain functions over the sequence table, so they are tested and read
 on their own.

@@ -20,7 +20,8 @@ from engine.core.sequence import Step
 from engine.core.turn_orders import Done
 
 if TYPE_CHECKING:
-    from engine.core.turns import Turns, TurnState
+    from engine.core.turn_host import TurnState
+    from engine.core.turns import Turns
 
 S = TypeVar("S", bound="TurnState")
 

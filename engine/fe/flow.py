@@ -50,7 +50,7 @@ def turn_text(turn: int) -> str:
 
 
 class FeTurns:
-    """The `engine.core.turns.TurnHost` of F&E."""
+    """The `engine.core.turn_host.TurnHost` of F&E."""
 
     def sequence(self) -> SequenceOfPlay:
         return load_sequence()
