@@ -36,19 +36,16 @@ file (a ``password`` key is refused):
 
 `parse_mail_config` checks a table and raises `AccountError` naming the key and what was wrong;
 `to_table` writes a config back (``parse_mail_config(to_table(c)) == c``); `save_mail_config`
-stores it in a home's config.toml, keeping the other tables. `resolve_secret` fetches a password
-or token. `preset_for` proposes the servers of a few well-known providers from an address.
+stores it in a home's config.toml, keeping the other tables. Fetching a server's secret is
+`mail.credentials`; the servers of well-known providers, proposed from an address, are
+`mail.presets`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import ipaddress
-import os
 import shlex
-import ssl
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
@@ -59,12 +56,9 @@ from saves.home import Home
 Security = Literal["tls", "starttls", "plain"]
 SECURITIES: tuple[Security, ...] = ("tls", "starttls", "plain")
 SECRET_KEYS = ("password_env", "password_command", "keyring", "oauth2_command")
-KEYRING_SERVICE = "hexpost"
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_IDLE_TIMEOUT = 1500.0
 MAX_IDLE_TIMEOUT = 29 * 60.0
-SECRET_COMMAND_TIMEOUT = 120.0
-"""Seconds a password or token command may take (it may ask for a GPG passphrase)."""
 
 
 class AccountError(HexpostError):
@@ -342,241 +336,3 @@ def save_mail_config(home: Home, config: MailConfig) -> None:
     current = home.config()
     current["mail"] = table
     home.save_config(current)
-
-
-# --- secrets -------------------------------------------------------------------------------
-
-
-def _run_secret_command(where: str, command: Command) -> str:
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
-    try:
-        done = subprocess.run(
-            argv,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=SECRET_COMMAND_TIMEOUT,
-            check=False,
-        )
-    except FileNotFoundError:
-        raise AccountError(f"{where}: cannot run {argv[0]!r}: no such program") from None
-    except PermissionError:
-        raise AccountError(f"{where}: cannot run {argv[0]!r}: permission denied") from None
-    except subprocess.TimeoutExpired:
-        raise AccountError(
-            f"{where}: {argv[0]!r} did not finish within {SECRET_COMMAND_TIMEOUT:g} seconds"
-        ) from None
-    if done.returncode != 0:
-        # Nothing the command printed is echoed: a secret tool may say part of the secret (or
-        # of another) on stderr, and this message lands in logs and on screens.
-        raise AccountError(
-            f"{where}: {argv[0]!r} failed with exit code {done.returncode}; run the command "
-            "by hand to see why"
-        )
-    try:
-        output = done.stdout.decode("utf-8")
-    except UnicodeDecodeError:
-        raise AccountError(f"{where}: {argv[0]!r} printed something that is not UTF-8") from None
-    if output.endswith("\n"):
-        output = output[:-1]
-    if output.endswith("\r"):
-        output = output[:-1]
-    if not output:
-        raise AccountError(f"{where}: {argv[0]!r} printed nothing")
-    return output
-
-
-def _from_keyring(where: str, server: ServerConfig) -> str:
-    try:
-        keyring = importlib.import_module("keyring")
-    except ImportError:
-        raise AccountError(
-            f"{where}.keyring = true needs the keyring library, which is not installed: "
-            "install it into hexpost's environment (`pip install keyring`), or use "
-            "password_env or password_command instead"
-        ) from None
-    user = server.keyring_user
-    try:
-        secret = keyring.get_password(KEYRING_SERVICE, user)
-    except Exception as exc:  # the backends raise their own errors (no backend, locked...)
-        raise AccountError(
-            f"{where}.keyring: the system keyring failed: {type(exc).__name__}: {exc}"
-        ) from None
-    if not secret:
-        raise AccountError(
-            f"{where}.keyring: no password for user {user!r} of service {KEYRING_SERVICE!r} "
-            f"in the system keyring (store it with `keyring set {KEYRING_SERVICE} {user}`)"
-        )
-    return str(secret)
-
-
-def resolve_secret(account: ServerConfig) -> str:
-    """The password (or OAuth2 access token) of one server, from the source its table names."""
-    where = account.section
-    if account.password_env is not None:
-        value = os.environ.get(account.password_env)
-        if not value:
-            state = "is empty" if value is not None else "is not set"
-            raise AccountError(
-                f"{where}.password_env: the environment variable {account.password_env} {state}"
-            )
-        return value
-    if account.password_command is not None:
-        return _run_secret_command(f"{where}.password_command", account.password_command)
-    if account.oauth2_command is not None:
-        return _run_secret_command(f"{where}.oauth2_command", account.oauth2_command)
-    if account.keyring:
-        return _from_keyring(where, account)
-    raise AccountError(f"{where}: give exactly one of {', '.join(SECRET_KEYS)}")
-
-
-def secret_source(server: ServerConfig) -> str:
-    """Where a server's password or token comes from, in words for an error message."""
-    if server.password_env is not None:
-        return f"the environment variable {server.password_env}"
-    if server.password_command is not None:
-        return "password_command"
-    if server.oauth2_command is not None:
-        return "oauth2_command (is the token expired?)"
-    return f"the system keyring (user {server.keyring_user})"
-
-
-def tls_context(server: ServerConfig) -> ssl.SSLContext | None:
-    """The verifying TLS context both clients use (None for ``plain``, loopback only), trusting
-    ``ca_file`` too when it is set; `AccountError` if that file cannot be loaded."""
-    if server.security == "plain":
-        return None
-    try:
-        return ssl.create_default_context(cafile=server.ca_file)
-    except (OSError, ssl.SSLError) as exc:
-        raise AccountError(
-            f"{server.section}.ca_file: cannot load {server.ca_file!r} as CA certificates "
-            f"({exc}): give the path of the server's CA certificate in PEM format"
-        ) from exc
-
-
-# --- presets -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Preset:
-    """The servers of a well-known provider; defaults that the user can change afterwards."""
-
-    name: str
-    domains: tuple[str, ...]
-    imap_host: str
-    imap_port: int
-    imap_security: Security
-    smtp_host: str
-    smtp_port: int
-    smtp_security: Security
-    note: str
-
-    def config(
-        self,
-        address: str,
-        *,
-        password_env: str | None = None,
-        password_command: Command | None = None,
-        keyring: bool = False,
-        oauth2_command: Command | None = None,
-    ) -> MailConfig:
-        """A config for ``address`` on this provider, with the same secret source for both."""
-        secret: dict[str, Any] = {
-            "password_env": password_env,
-            "password_command": password_command,
-            "keyring": keyring,
-            "oauth2_command": oauth2_command,
-        }
-        secret = {key: value for key, value in secret.items() if value not in (None, False)}
-        table = {
-            "address": address,
-            "imap": {
-                "host": self.imap_host,
-                "port": self.imap_port,
-                "security": self.imap_security,
-                **secret,
-            },
-            "smtp": {
-                "host": self.smtp_host,
-                "port": self.smtp_port,
-                "security": self.smtp_security,
-                **secret,
-            },
-        }
-        return parse_mail_config(table)
-
-
-# The providers' own published settings (help pages of Google, Microsoft, Fastmail, Apple and
-# Yahoo). They are only proposals: `hexpost account add` writes them into config.toml, where the
-# user can change any of them.
-PRESETS: tuple[Preset, ...] = (
-    Preset(
-        "Gmail",
-        ("gmail.com", "googlemail.com"),
-        "imap.gmail.com",
-        993,
-        "tls",
-        "smtp.gmail.com",
-        465,
-        "tls",
-        "needs OAuth2 (oauth2_command) or an app password (requires 2-step verification); "
-        "IMAP must be enabled in Gmail's settings",
-    ),
-    Preset(
-        "Outlook / Microsoft 365",
-        ("outlook.com", "hotmail.com", "live.com"),
-        "outlook.office365.com",
-        993,
-        "tls",
-        "smtp.office365.com",
-        587,
-        "starttls",
-        "usually needs OAuth2 (oauth2_command): Microsoft has turned off "
-        "password login for most accounts",
-    ),
-    Preset(
-        "Fastmail",
-        ("fastmail.com", "fastmail.fm"),
-        "imap.fastmail.com",
-        993,
-        "tls",
-        "smtp.fastmail.com",
-        465,
-        "tls",
-        "needs an app password (Settings > Privacy & Security > App passwords)",
-    ),
-    Preset(
-        "iCloud",
-        ("icloud.com", "me.com"),
-        "imap.mail.me.com",
-        993,
-        "tls",
-        "smtp.mail.me.com",
-        587,
-        "starttls",
-        "needs an app-specific password (requires two-factor authentication)",
-    ),
-    Preset(
-        "Yahoo",
-        ("yahoo.com",),
-        "imap.mail.yahoo.com",
-        993,
-        "tls",
-        "smtp.mail.yahoo.com",
-        465,
-        "tls",
-        "needs an app password (Account security > Generate app password)",
-    ),
-)
-
-
-def preset_for(address: str) -> Preset | None:
-    """The preset of the address's provider, by its domain; None for any other domain."""
-    local, at, domain = address.strip().rpartition("@")
-    if not at or not local:
-        return None
-    domain = domain.lower().rstrip(".")
-    for preset in PRESETS:
-        if domain in preset.domains:
-            return preset
-    return None

@@ -34,13 +34,8 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 
-from mail.accounts import (
-    AccountError,
-    ImapConfig,
-    ServerConfig,
-    is_loopback,
-    tls_context,
-)
+from mail.accounts import AccountError, ImapConfig, ServerConfig, is_loopback
+from mail.credentials import tls_context
 from mail.imaperrors import FetchError
 from mail.imaperrors import error_text as _text
 from mail.imaperrors import explain as _explain

@@ -8,7 +8,8 @@ import ssl
 
 from imapclient.exceptions import IMAPClientAbortError
 
-from mail.accounts import ImapConfig, secret_source
+from mail.accounts import ImapConfig
+from mail.credentials import secret_source
 from mail.transport import TransportError
 
 TEMPORARY = (b"[UNAVAILABLE]", b"[SERVERBUG]", b"[INUSE]", b"[LIMIT]")

@@ -28,7 +28,8 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from mail import imap, mime, smtp
-from mail.accounts import AccountError, MailConfig, ServerConfig, resolve_secret
+from mail.accounts import AccountError, MailConfig, ServerConfig
+from mail.credentials import resolve_secret
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
 
 Clock = Callable[[], datetime]

@@ -28,14 +28,8 @@ from typing import Literal, TypeVar
 
 import aiosmtplib
 
-from mail.accounts import (
-    AccountError,
-    ServerConfig,
-    SmtpConfig,
-    resolve_secret,
-    secret_source,
-    tls_context,
-)
+from mail.accounts import AccountError, ServerConfig, SmtpConfig
+from mail.credentials import resolve_secret, secret_source, tls_context
 from mail.transport import TransportError
 
 Verdict = Literal["retry", "permanent"]

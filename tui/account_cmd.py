@@ -18,15 +18,8 @@ import sys
 import msgspec
 
 from engine.core.errors import HexpostError
-from mail.accounts import (
-    SECRET_KEYS,
-    SECURITIES,
-    ImapConfig,
-    Preset,
-    SmtpConfig,
-    check_address,
-    preset_for,
-)
+from mail.accounts import SECRET_KEYS, SECURITIES, ImapConfig, SmtpConfig, check_address
+from mail.presets import Preset, preset_for
 from saves.home import Home
 from tui.safe_text import safe_text
 from tui.services import accounts

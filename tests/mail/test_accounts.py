@@ -14,7 +14,6 @@ import tomli_w
 
 from engine.core.errors import HexpostError
 from mail.accounts import (
-    PRESETS,
     AccountError,
     ImapConfig,
     MailConfig,
@@ -22,11 +21,11 @@ from mail.accounts import (
     is_loopback,
     load_mail_config,
     parse_mail_config,
-    preset_for,
-    resolve_secret,
     save_mail_config,
     to_table,
 )
+from mail.credentials import resolve_secret
+from mail.presets import PRESETS, preset_for
 from saves.home import Home
 
 

@@ -26,17 +26,16 @@ from mail.accounts import (
     AccountError,
     ImapConfig,
     MailConfig,
-    Preset,
     ServerConfig,
     SmtpConfig,
     check_address,
     load_mail_config,
     parse_mail_config,
-    preset_for,
-    resolve_secret,
     save_mail_config,
     to_table,
 )
+from mail.credentials import resolve_secret
+from mail.presets import Preset, preset_for
 from saves.home import Home
 
 NO_ACCOUNT = "no mail account is set: run `hexpost account add` first"
@@ -54,7 +53,7 @@ SECRET_FLAGS = {
 
 class Answers(msgspec.Struct, frozen=True, kw_only=True):
     """What the user said about the account; None means "not said": the provider's preset
-    (`mail.accounts.preset_for`) or the config's defaults fill it in.
+    (`mail.presets.preset_for`) or the config's defaults fill it in.
 
     ``secret_source`` is one of `mail.accounts.SECRET_KEYS`; ``secret_value`` is the variable
     name or the command (None for the keyring). The secret source and ``ca_file`` are the

@@ -3,7 +3,7 @@
 It gathers the fields into `tui.services.accounts.Answers` and posts `Save` or `Test`; the screen
 does the rest in workers, through the very functions the command line runs
 (`account_cmd.save_answers`, `account_cmd.check_account`), and hands the outcome back with
-`show_result`. Typing an address of a known provider (`mail.accounts.preset_for`) fills in
+`show_result`. Typing an address of a known provider (`mail.presets.preset_for`) fills in
 its servers, unless the player already typed some of their own.
 """
 
@@ -18,7 +18,8 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Select, Static
 
-from mail.accounts import SECURITIES, preset_for
+from mail.accounts import SECURITIES
+from mail.presets import preset_for
 from tui.safe_text import safe_text
 from tui.services.accounts import DEFAULT_PASSWORD_ENV, Answers
 
