@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import describe  # noqa: E402
 from bench.tui import GAME, build_home  # noqa: E402
 
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -91,6 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
+    print(describe())
     with tempfile.TemporaryDirectory(prefix="hexpost-bench-cli-") as tmp:
         home = build_home(Path(tmp))
         bare: list[tuple[float, float]] = []

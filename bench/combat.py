@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import describe  # noqa: E402
 from engine.core.game import apply_packet  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
@@ -118,6 +119,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=6)
     args = parser.parse_args()
+    print(describe())
     measure(False, args.rounds, args.repeat)
     measure(True, args.rounds, args.repeat)
 

@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import describe  # noqa: E402
 from mail.folder import _NAME, MAX_FILES_PER_FETCH, FolderTransport, file_ref  # noqa: E402
 
 
@@ -55,6 +56,7 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    print(describe())
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         _fill(folder, args.files)

@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
+from bench.machine import describe  # noqa: E402
 from engine.core.packets import (  # noqa: E402
     MAX_PACKET_SIZE,
     Body,
@@ -244,6 +245,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--parked", type=int, default=10_000)
     args = parser.parse_args()
+    print(describe())
     bench_mail(args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
         bench_folder(max(1, args.repeat // 2), args.parked, Path(tmp))

@@ -57,6 +57,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import describe  # noqa: E402
 from engine.core.game import Result, apply_packet, pending  # noqa: E402
 from engine.core.packets import (  # noqa: E402
     SIGNATURE_DOMAIN,
@@ -231,6 +232,7 @@ def main() -> None:
     parser.add_argument("--packets", type=int, default=10_000, help="the notes game's length")
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
+    print(describe())
     built = time.perf_counter()
     if args.game == "campaign":
         packets, results = golden_campaign()

@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from imapclient import IMAPClient  # noqa: E402
 
+from bench.machine import describe  # noqa: E402
 from engine.core.packets import open_packet  # noqa: E402
 from mail.loopback import LoopbackNetwork  # noqa: E402
 from mail.mailtransport import MailTransport  # noqa: E402
@@ -279,6 +280,7 @@ def main() -> None:
         "--profile", metavar="FILE", help="also profile one full and one empty sync (cProfile)"
     )
     args = parser.parse_args()
+    print(describe())
     with start_mail_stack() as stack, tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         box = new_box()

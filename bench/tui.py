@@ -194,6 +194,10 @@ def main() -> None:
         "--game-only", action="store_true", help="time only (a) and (c), not the games list"
     )
     args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from bench.machine import describe
+
+    print(describe())
     with tempfile.TemporaryDirectory(prefix="hexpost-bench-tui-") as tmp:
         home = build_home(Path(tmp))
         hello: list[Run] = []

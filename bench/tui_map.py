@@ -46,6 +46,7 @@ from textual.screen import Screen  # noqa: E402
 from textual.strip import Strip  # noqa: E402
 from textual.widgets import Static  # noqa: E402
 
+from bench.machine import describe  # noqa: E402
 from tui.mapgeom import Detail, hex_label  # noqa: E402
 from tui.screens.game import GameScreen  # noqa: E402
 from tui.screens.session import GameData  # noqa: E402
@@ -279,6 +280,7 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=100)
     parser.add_argument("--size", default="80x24", help="terminal size, WIDTHxHEIGHT")
     args = parser.parse_args()
+    print(describe())
     width, height = (int(n) for n in args.size.lower().split("x"))
     asyncio.run(run(args.presses, (width, height)))
 

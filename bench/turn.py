@@ -41,6 +41,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import describe  # noqa: E402
 from engine.core.game import apply_packet, pending  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.ruleset import OptionValue, Seat  # noqa: E402
@@ -143,6 +144,7 @@ def main() -> None:
         "--per-packet", action="store_true", help="then each packet's time and the steps it took"
     )
     args = parser.parse_args()
+    print(describe())
     table, begin = build(args.scale)
     for packet in table.packets:
         if packet.envelope.public_key:
