@@ -71,7 +71,7 @@ from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import FeState, PursueOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step
-from engine.fe.steps import base, combat, movement
+from engine.fe.steps import access, base, combat
 from engine.fe.steps import supply as supply_step
 from engine.fe.steps.base import Area
 from engine.fe.steps.pursuit_die import (
@@ -183,7 +183,7 @@ def candidates(state: FeState, seat: Seat, h: HexId) -> list[rules.RetreatHex]:
     supplied = _supply_of(state, empire, around)
     out: list[rules.RetreatHex] = []
     for n in around:
-        closed = movement.closed_to(state, empire, n)
+        closed = access.closed_to(state, empire, n)
         here = board.at(n)
         enemies = sum(
             1

@@ -62,16 +62,15 @@ from typing import Any
 
 import msgspec
 
-from engine.core import hexgrid
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import neutral, stacks
+from engine.fe import stacks
 from engine.fe.forces import OFF_MAP, Board, Unit
-from engine.fe.galaxy import NEUTRAL_ZONE, HexId
+from engine.fe.galaxy import HexId
 from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
 from engine.fe.movement import Move, check_move, hex_cost, remaining
 from engine.fe.reaction import apply_reaction, check_reaction, mark_reacted
 from engine.fe.sequence import ORION_PART, Step, load_sequence
-from engine.fe.steps import base, combat, reserves
+from engine.fe.steps import access, base, combat, reserves
 from engine.fe.steps.base import Area
 from engine.fe.steps.reactors import reactors
 from engine.fe.steps.releases import release_fired
@@ -85,7 +84,6 @@ MOVE_RULE = "203.1"
 REACTION_RULE = "205.0"
 RESERVE_RULE = "203.7"
 AVOID_ENEMY_RULE = "203.74"
-NEUTRAL_RULE = "503.0"
 OWN_UNITS_RULE = "105.0"
 
 
@@ -110,76 +108,6 @@ def _part_index(state: FeState, step_id: str) -> int:
     movement steps are never part of the set-up, so the two agree here."""
     steps = load_sequence().part(ORION_PART if state.orion else "")
     return next(i for i, s in enumerate(steps) if s.id == step_id)
-
-
-# --- who may go where ------------------------------------------------------------------------
-
-
-def _side(state: FeState, empire: str) -> str:
-    for entry in base.scenario(state).seats:
-        if empire in entry.empires:
-            return entry.side
-    return ""
-
-
-def closed_to(state: FeState, empire: str, h: HexId) -> str:
-    """Whose space ``h`` is, if ``empire`` may not enter it ("" when it may, 503.0; the
-    neutral zone, ``"NZ"``, by `engine.fe.neutral`, 503.6)."""
-    owner = state.board.owner(base.galaxy(), h)
-    if owner == NEUTRAL_ZONE:
-        return NEUTRAL_ZONE if _zone_problem(state, empire, h) is not None else ""
-    if owner in ("", empire) or state.board.enemies(empire, owner):
-        return ""
-    side = _side(state, owner)
-    return "" if side and side == _side(state, empire) else owner
-
-
-def _zone_problem(state: FeState, empire: str, h: HexId) -> Violation | None:
-    return neutral.entry_problem(base.galaxy(), state.board, empire, h, dict(state.options))
-
-
-def _neutral_entries(state: FeState, empire: str, path: tuple[HexId, ...]) -> list[Violation]:
-    out: list[Violation] = []
-    for h in path[1:]:
-        if not base.on_map(h):
-            return []  # the path check has said so already
-        owner = closed_to(state, empire, h)
-        zone = _zone_problem(state, empire, h) if owner == NEUTRAL_ZONE else None
-        if zone is not None:
-            out.append(zone)
-        elif owner:
-            out.append(
-                Violation(
-                    f"{h:04d} is {owner} space and {empire} is not at war with {owner}",
-                    NEUTRAL_RULE,
-                )
-            )
-    return out
-
-
-def _enemy_held(board: Board, empire: str, h: HexId) -> bool:
-    return any(board.enemies(empire, u.empire) for u in board.at(h))
-
-
-def _clear_path_exists(state: FeState, empire: str, start: HexId, end: HexId, hexes: int) -> bool:
-    """Whether ``end`` can be reached from ``start`` in ``hexes`` steps without entering a
-    hex held by an enemy of ``empire`` (or a closed one) on the way (203.74)."""
-    galaxy = base.galaxy()
-    board = state.board
-    frontier = [start]
-    seen = {start}
-    for _ in range(hexes):
-        following: list[HexId] = []
-        for h in frontier:
-            for n in hexgrid.neighbours(h, galaxy.width, galaxy.height):
-                if n == end:
-                    return True
-                if n in seen or closed_to(state, empire, n) or _enemy_held(board, empire, n):
-                    continue
-                seen.add(n)
-                following.append(n)
-        frontier = following
-    return False
 
 
 # --- checking orders -------------------------------------------------------------------------
@@ -249,7 +177,7 @@ def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -
     cost = hex_cost(dict(state.options))
     slow = halved(state, units, reserve)
     out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost, slow)
-    out.extend(_neutral_entries(state, empire, move.path))
+    out.extend(access.neutral_entries(state, empire, move.path))
     if reserve and not out:
         reach = min(remaining(u, dict(state.moved), slow) for u in units) // cost
         out.extend(reserves.target_problems(state, empire, move, reach))
@@ -286,13 +214,13 @@ def _has_target(state: FeState, unit: Unit) -> bool:
 def _avoidance_problems(
     state: FeState, empire: str, units: list[Unit], move: Move, slow: tuple[str, ...]
 ) -> list[Violation]:
-    passed = [h for h in move.path[1:-1] if _enemy_held(state.board, empire, h)]
+    passed = [h for h in move.path[1:-1] if access.enemy_held(state.board, empire, h)]
     if not passed:
         return []
     moved = dict(state.moved)
     hexes = min(remaining(u, moved, slow) for u in units) // hex_cost(dict(state.options))
     start, end = move.path[0], move.path[-1]
-    if not _clear_path_exists(state, empire, start, end, hexes):
+    if not access.clear_path_exists(state, empire, start, end, hexes):
         return []
     shown = ", ".join(f"{h:04d}" for h in sorted(set(passed)))
     return [
@@ -338,7 +266,7 @@ def check_react(state: FeState, seat: Seat, order: React) -> list[Violation]:
     for frm in into:
         found = check_reaction(galaxy, state.board, phasing, trigger, frm, move, state.reacted)
         if not found:
-            return _neutral_entries(state, empire, move.path)
+            return access.neutral_entries(state, empire, move.path)
         first = first or found
     return first
 
