@@ -4,7 +4,9 @@
 
 Builds, through the real protocol core, The Wind after its set-up (every empire's starting
 fleets on the map, about 690 units; with ``--scale N`` every unit is there N times, copies
-stacked with their original, so the board holds N times the units) played on to turn 2, and
+stacked with their original, so the board holds N times the units; with ``--still`` too, the
+copies stay where they are and only the originals move, so that turn differs from the
+scale-1 turn only by the units that did not move) played on to turn 2, and
 then the coalition's whole second player turn: income, supply checks, one movement batch
 in which every released coalition stack moves, the reaction window, the combat phase
 (passed by itself when the moves made no battle hex), and the rest of the sequence of play.
@@ -77,9 +79,10 @@ class ScaledWind(FeRuleset):
         return state.with_board(board.with_units(copies))
 
 
-def build(scale: int) -> tuple[Table, int]:
+def build(scale: int, *, still: bool = False) -> tuple[Table, int]:
     """The Wind set up and played to turn 2 (when the Klingons' fleets are released), then
-    the coalition's second player turn; and the index of that turn's first packet."""
+    the coalition's second player turn; and the index of that turn's first packet. With
+    ``still``, the copies of a scaled board stay where they are and only the originals move."""
     ruleset = RULESET if scale == 1 else ScaledWind(scale)
     table = Table(ruleset, "the-wind", ["coalition", "alliance"], label="bench-turn")
     set_up(table)
@@ -91,8 +94,11 @@ def build(scale: int) -> tuple[Table, int]:
     walk_to(table, "3B2")
     state = rules(table)
     stacks: dict[tuple[str, str, int], list[str]] = {}
+    ids = {unit.id for unit in state.board.units}
     for unit in state.board.units:
         movable = unit.hex and unit.info().move > 0 and state.board.is_released(unit)
+        if still and _is_copy(unit.id, ids, scale):
+            continue
         if unit.empire in ("LYR", "KLI") and movable:
             stacks.setdefault((unit.empire, unit.fleet, unit.hex), []).append(unit.id)
     moves: list[MoveOrder] = []
@@ -111,6 +117,15 @@ def build(scale: int) -> tuple[Table, int]:
     assert decision.seats == ("alliance",), decision
     print(f"moved {sum(len(m.units) for m in moves)} units in {len(moves)} stacks")
     return table, start
+
+
+def _is_copy(unit_id: str, ids: set[str], scale: int) -> bool:
+    """Whether ``unit_id`` names one of `ScaledWind`'s copies (``<original id>-<n>``)."""
+    for n in range(2, scale + 1):
+        suffix = f"-{n}"
+        if unit_id.endswith(suffix) and unit_id.removesuffix(suffix) in ids:
+            return True
+    return False
 
 
 def floor(raw: list[bytes]) -> float:
@@ -141,11 +156,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--scale", type=int, default=1, help="every unit N times (default 1)")
     parser.add_argument(
+        "--still",
+        action="store_true",
+        help="with --scale: the copies stay put and only the original units move, so the "
+        "turn differs from scale 1 only by the units that did not move",
+    )
+    parser.add_argument(
         "--per-packet", action="store_true", help="then each packet's time and the steps it took"
     )
     args = parser.parse_args()
     print(describe())
-    table, begin = build(args.scale)
+    table, begin = build(args.scale, still=args.still)
     for packet in table.packets:
         if packet.envelope.public_key:
             _KEYS[packet.envelope.key_id] = packet.envelope.public_key
@@ -156,7 +177,8 @@ def main() -> None:
     assert before.rules is not None
     print(
         f"packets: the coalition's player turn 2 of The Wind ({len(before.rules.board.units)} "
-        f"units, scale {args.scale}), packets {begin}-{len(table.packets) - 1} of the game"
+        f"units, scale {args.scale}{', copies still' if args.still else ''}), "
+        f"packets {begin}-{len(table.packets) - 1} of the game"
     )
     print(
         f"player turn: {len(raw)} packets, mean {sum(sizes) // len(sizes)} bytes, max {max(sizes)}"
