@@ -1,6 +1,6 @@
 """Replay benchmark: how much `verify` costs beyond checking signatures, and its memory.
 
-    .venv/bin/python bench/replay.py [--game campaign|notes] [--packets 10000] [--repeat 3]
+    .venv/bin/python bench/replay.py [--game campaign|notes] [--packets 5000] [--repeat 3]
 
 The game replayed (in a temporary home):
 
@@ -104,7 +104,10 @@ def build(count: int, seed: int = 7) -> Table:
         assert table.state is not None
         decisions = pending(RULESET, table.state)
         if not decisions:
-            raise SystemExit(f"the scenario ended after {len(table.packets)} packets")
+            raise SystemExit(
+                f"--packets {count}: The Wind ended after {len(table.packets)} packets of "
+                "this play; ask for fewer"
+            )
         decision = decisions[0]
         seat = decision.seats[0]
         if decision.kind == DecisionKind.ENTROPY:
@@ -229,7 +232,12 @@ def peak_memory(packets: list[VerifiedPacket], results: list[Result], root: Path
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("campaign", "notes"), default="campaign")
-    parser.add_argument("--packets", type=int, default=10_000, help="the notes game's length")
+    parser.add_argument(
+        "--packets",
+        type=int,
+        default=5_000,
+        help="the notes game's length (The Wind ends after about 6,700 packets of it)",
+    )
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     print(describe())
