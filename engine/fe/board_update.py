@@ -33,12 +33,13 @@ from engine.fe import blocking, board_views
 from engine.fe import forces as forces_module
 from engine.fe.forces import (
     ID_CARRY,
+    LINK,
     PARTS,
     Board,
     Forces,
     Unit,
-    carry_hex_index,
     carry_unit_index,
+    link_hex_index,
     own_unit_index,
     prior_units,
     unit_lookup,
@@ -119,8 +120,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
         state.devastated,
     )
     carry_unit_index(board, new_board, changed)
-    if "_by_hex" in board.__dict__:
-        carry_hex_index(board, new_board, changed, _BOARD_ORDER, (priors, {}), priors)
+    link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
     held = caches.peek(blocking.board_index, galaxy, board)
     if held is not None and ID_CARRY in board.__dict__:
@@ -130,7 +130,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     blocking.defer_carry(galaxy, board, new_board, changed, [f.empire for f in new_forces])
     hexes = {u.hex for u in changed.values()}
     hexes.update([u.hex for u in priors.values()])
-    board_views.carry_empires_by_hex(board, new_board, hexes)
+    board_views.defer_empires_by_hex(board, new_board, hexes)
     board_views.defer_hexes(board, new_board, hexes)
     # (ids already there change no highest)
     added = [uid for uid in changed if uid not in priors] if len(priors) < len(changed) else []
@@ -169,9 +169,14 @@ def share_unit_views(before: Board, after: Board) -> None:
     for key in ("_by_id", ID_CARRY, "_by_hex", "_id_sorted"):
         if key in built and key not in after.__dict__:
             after.__dict__[key] = built[key]  # never changed once built: shared as it is
+    link = built.get(LINK)  # (a link to derive the hex index from serves the same units)
+    if link is not None and not forces_module.hex_index_at_hand(after):
+        after.__dict__[LINK] = link
     empires = caches.peek(board_views.empires_by_hex, before)
     if empires is not None:
         caches.prime(board_views.empires_by_hex, empires, after)
+    else:
+        board_views.share_pending_empires(before, after)
 
 
 def _edits(changed: dict[str, Unit], priors: dict[str, Unit]) -> dict[str, dict[str, Unit | None]]:

@@ -30,7 +30,7 @@ from itertools import compress
 from operator import attrgetter
 
 from engine.core import caches
-from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, units_by_hex
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, hex_index_at_hand, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.unit_kinds import movement_points
 
@@ -152,11 +152,11 @@ def carry_lookup(
     """Hand `lookup_of` its answer for ``after``, ``empire``'s units (sorted by id), derived
     from its answer for ``before`` if that is remembered: ``after`` is ``before`` with the
     ``changed`` units put in (or, for None, taken out), which stood in or entered
-    ``hexes``; ``board`` holds ``after`` and has its hex index built. Only those hexes are
-    read again."""
+    ``hexes``; ``board`` holds ``after`` and has its hex index built or linked
+    (`forces.link_hex_index`). Only those hexes are read again."""
     held = caches.peek(lookup_of, before)
-    if held is None or "_by_hex" not in board.__dict__:
-        return
+    if held is None or not hex_index_at_hand(board):
+        return  # (a hex is read only when its stand left: the index is made then, if linked)
     starbases, firsts = held
     kept = [u for u in starbases if u.id not in changed]
     kept.extend(
@@ -326,7 +326,11 @@ def carry_classes(
 @caches.by_identity(maxsize=4)
 def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
-    unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
+    unit of a big stack then reads the stack once, not once per unit. Derived from an
+    earlier board's when `defer_empires_by_hex` left it one. Not to be mutated."""
+    pending: _EmpiresSince | None = board.__dict__.pop(_EMPIRES_SINCE, None)
+    if pending is not None:
+        return _empires_updated(board, *pending)
     found: dict[HexId, list[str]] = {}
     kinds = caches.peek(placed_kinds, board)
     if kinds is not None:  # the board's kinds, read when its occupancy was (fewer than units)
@@ -340,28 +344,69 @@ def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
 
 _HEX_EMPIRE = attrgetter("hex", "empire")
 
+_EMPIRES_SINCE = "_empires_from"
+"""The key, in a board's ``__dict__``, of what `defer_empires_by_hex` left (`_EmpiresSince`)."""
 
-def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
-    """Hand `empires_by_hex` its answer for ``after`` derived from its answer for
-    ``before`` if that is remembered, reading again only ``hexes``, those where units came or
-    went (``after`` must have its hex index built)."""
+_EmpiresSince = tuple[dict[HexId, tuple[str, ...]], frozenset[HexId]]
+"""The `empires_by_hex` of an earlier board, and the hexes where units came or went since."""
+
+
+def defer_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
+    """Leave ``after`` (``before`` with units changed in ``hexes``) what `empires_by_hex`
+    needs to derive its answer when first asked: the answer of ``before``, or of the board
+    a run of unasked boards started from, and every hex changed since. Most boards of a
+    packet are never asked (a build or a placement each); the one asked reads only those
+    hexes, once. Nothing is left when no answer is held, or past `SINCE_LIMIT` hexes."""
     held = caches.peek(empires_by_hex, before)
-    if held is None or "_by_hex" not in after.__dict__:
-        return
+    if held is not None:
+        since = frozenset(hexes)
+    else:
+        pending: _EmpiresSince | None = before.__dict__.get(_EMPIRES_SINCE)
+        if pending is None:
+            return
+        held, earlier = pending
+        since = earlier.union(hexes)
+        if len(since) > SINCE_LIMIT:
+            return
+    after.__dict__[_EMPIRES_SINCE] = (held, since)
+
+
+def held_empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]] | None:
+    """`empires_by_hex` of ``board`` if held or left to derive (`defer_empires_by_hex`),
+    else None (nothing is read): for a reader that reads the hexes itself otherwise."""
+    held = caches.peek(empires_by_hex, board)
+    if held is None and _EMPIRES_SINCE in board.__dict__:
+        return empires_by_hex(board)
+    return held
+
+
+def share_pending_empires(before: Board, after: Board) -> None:
+    """Hand ``after`` (a board of the same units as ``before``) what `defer_empires_by_hex`
+    left ``before``, unless ``after`` has its own."""
+    pending = before.__dict__.get(_EMPIRES_SINCE)
+    if pending is not None and _EMPIRES_SINCE not in after.__dict__:
+        after.__dict__[_EMPIRES_SINCE] = pending
+
+
+def _empires_updated(
+    board: Board, held: dict[HexId, tuple[str, ...]], hexes: Iterable[HexId]
+) -> dict[HexId, tuple[str, ...]]:
+    """``held``, the `empires_by_hex` of an earlier board, with ``hexes`` (every hex where
+    units came or went since) read again on ``board``: shared when none changed."""
     updates = {}
     for h in hexes:
-        empires = tuple(sorted({u.empire for u in after.at(h)}))
+        empires = tuple(sorted({u.empire for u in board.at(h)}))
         if empires != held.get(h, ()):
             updates[h] = empires
-    found = held  # shared when no hex's empires changed (not to be mutated)
-    if updates:
-        found = dict(held)
-        for h, empires in updates.items():
-            if empires:
-                found[h] = empires
-            else:
-                found.pop(h, None)
-    caches.prime(empires_by_hex, found, after)
+    if not updates:
+        return held  # (not to be mutated)
+    found = dict(held)
+    for h, empires in updates.items():
+        if empires:
+            found[h] = empires
+        else:
+            found.pop(h, None)
+    return found
 
 
 @caches.by_identity(maxsize=16, identity=1)

@@ -115,7 +115,7 @@ class TriggerBoard:
         lookup = cls(None)
         lookup.board = board
         firsts: dict[tuple[str, HexId], Unit] = {}
-        one_empire = caches.peek(board_views.empires_by_hex, board) or {}
+        one_empire = board_views.held_empires_by_hex(board) or {}
         for h in hexes:
             if h == OFF_MAP:
                 continue
@@ -329,7 +329,7 @@ def _hot(board: Board, setups: ScenarioSetup, hexes: Iterable[HexId]) -> frozens
     actors = watchers.actors
     if not actors:
         return frozenset()
-    present_of = caches.peek(board_views.empires_by_hex, board)
+    present_of = board_views.held_empires_by_hex(board)
     galaxy = load_galaxy() if watchers.in_space_of else None
     found: set[HexId] = set()
     for h in hexes:
