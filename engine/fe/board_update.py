@@ -138,8 +138,8 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     # build or place next (a phase's builds come one empire at a time), and carrying every
     # empire's on every change cost more than reading the few others' again when asked.
     board_views.carry_highest(board, new_board, added, [f"{e}-" for e, _, _ in rebuilt])
+    board_views.defer_lookups(board, new_board, [(e, b) for e, b, _ in rebuilt], edits, hexes)
     for empire, before, after in rebuilt:
-        board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
         board_views.carry_classes(before, after, edits[empire], priors)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids
     # all come before the next empire's (they do unless a captured ship kept its id).
@@ -175,8 +175,7 @@ def share_unit_views(before: Board, after: Board) -> None:
     empires = caches.peek(board_views.empires_by_hex, before)
     if empires is not None:
         caches.prime(board_views.empires_by_hex, empires, after)
-    else:
-        board_views.share_pending_empires(before, after)
+    board_views.share_pending(before, after)
 
 
 def _edits(changed: dict[str, Unit], priors: dict[str, Unit]) -> dict[str, dict[str, Unit | None]]:

@@ -141,22 +141,75 @@ def _lookup_unsorted(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[U
     return starbases, tuple(firsts.values())
 
 
-def carry_lookup(
-    empire: str,
-    before: tuple[Unit, ...],
-    after: tuple[Unit, ...],
-    hexes: Iterable[int],
-    changed: Mapping[str, Unit | None],
-    board: Board,
+Lookup = tuple[tuple[Unit, ...], tuple[Unit, ...]]
+"""`lookup_of`'s answer: an empire's starbases on the map, and its stands."""
+
+_LOOKUPS_SINCE = "_lookups_from"
+"""The key, in a board's ``__dict__``, of what `defer_lookups` left: per empire, the
+`lookup_of` of an earlier tuple of its units, the units changed since (by id; None: taken
+out) and the hexes they stood in or entered."""
+
+_LookupSince = tuple[Lookup, Mapping[str, Unit | None], frozenset[HexId]]
+
+
+def defer_lookups(
+    before: Board,
+    after: Board,
+    rebuilt: Iterable[tuple[str, tuple[Unit, ...]]],
+    edits: Mapping[str, Mapping[str, Unit | None]],
+    hexes: Iterable[HexId],
 ) -> None:
-    """Hand `lookup_of` its answer for ``after``, ``empire``'s units (sorted by id), derived
-    from its answer for ``before`` if that is remembered: ``after`` is ``before`` with the
-    ``changed`` units put in (or, for None, taken out), which stood in or entered
-    ``hexes``; ``board`` holds ``after`` and has its hex index built or linked
-    (`forces.link_hex_index`). Only those hexes are read again."""
-    held = caches.peek(lookup_of, before)
-    if held is None or not hex_index_at_hand(board):
-        return  # (a hex is read only when its stand left: the index is made then, if linked)
+    """Leave ``after`` (``before`` with the ``edits``, per empire, made in ``hexes``) what
+    `lookup_on` needs to derive each empire's `lookup_of` when first asked: the answer for
+    the empire's tuple on ``before`` (``rebuilt`` names those tuples, for the empires whose
+    units changed), or for the tuple a run of unasked boards started from, and every change
+    since. A packet of builds asks few boards for them; each carried them before, reading
+    the stands of the empire building."""
+    pending: dict[str, _LookupSince] | None = before.__dict__.get(_LOOKUPS_SINCE)
+    records = dict(pending) if pending else {}
+    touched = frozenset(hexes)
+    for empire, units in rebuilt:
+        held = caches.peek(lookup_of, units)
+        if held is not None:
+            records[empire] = (held, edits[empire], touched)
+            continue
+        record = records.pop(empire, None)
+        if record is not None:
+            held, earlier, since = record
+            if len(since) < SINCE_LIMIT:
+                records[empire] = (held, {**earlier, **edits[empire]}, since | touched)
+    if records:
+        after.__dict__[_LOOKUPS_SINCE] = records
+
+
+def lookup_on(board: Board, empire: str, units: tuple[Unit, ...]) -> Lookup:
+    """`lookup_of` of ``units``, ``empire``'s units on ``board``: held, or derived from
+    what `defer_lookups` left ``board`` (only the hexes changed since are read again), or
+    read afresh."""
+    held = caches.peek(lookup_of, units)
+    if held is not None:
+        return held
+    pending: dict[str, _LookupSince] | None = board.__dict__.get(_LOOKUPS_SINCE)
+    record = pending.get(empire) if pending else None
+    if record is None or not hex_index_at_hand(board):
+        return lookup_of(units)
+    value = _lookup_updated(empire, *record, board)
+    caches.prime(lookup_of, value, units)
+    return value
+
+
+def _lookup_updated(
+    empire: str,
+    held: Lookup,
+    changed: Mapping[str, Unit | None],
+    hexes: Iterable[int],
+    board: Board,
+) -> Lookup:
+    """`lookup_of` of ``empire``'s units on ``board`` (sorted by id), from ``held``, its
+    answer for an earlier tuple of them: the ``changed`` units were put in since (or, for
+    None, taken out), and stood in or entered ``hexes``. Only those hexes are read again,
+    and only when the stand there left (from ``board``'s hex index, derived then if
+    linked: `forces.link_hex_index`)."""
     starbases, firsts = held
     kept = [u for u in starbases if u.id not in changed]
     kept.extend(
@@ -181,7 +234,7 @@ def carry_lookup(
         elif found is not None:
             first_of[key] = found
     value = (tuple(sorted(kept, key=_ID)), tuple(sorted(first_of.values(), key=_ID)))
-    caches.prime(lookup_of, value, after)
+    return value
 
 
 _READ_AGAIN = Unit("", "", "")
@@ -380,12 +433,13 @@ def held_empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]] | None:
     return held
 
 
-def share_pending_empires(before: Board, after: Board) -> None:
+def share_pending(before: Board, after: Board) -> None:
     """Hand ``after`` (a board of the same units as ``before``) what `defer_empires_by_hex`
-    left ``before``, unless ``after`` has its own."""
-    pending = before.__dict__.get(_EMPIRES_SINCE)
-    if pending is not None and _EMPIRES_SINCE not in after.__dict__:
-        after.__dict__[_EMPIRES_SINCE] = pending
+    and `defer_lookups` left ``before``, unless ``after`` has its own."""
+    for key in (_EMPIRES_SINCE, _LOOKUPS_SINCE):
+        pending = before.__dict__.get(key)
+        if pending is not None and key not in after.__dict__:
+            after.__dict__[key] = pending
 
 
 def _empires_updated(

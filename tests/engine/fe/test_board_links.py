@@ -77,7 +77,14 @@ def _change(state: FeState, rng: random.Random, serial: int) -> list[Unit]:
     return [msgspec.structs.replace(u, hex=rng.choice(on_map).hex) for u in _stack(board, unit.hex)]
 
 
-def _check(board: Board, where: str) -> None:
+def _check(board: Board, where: str, state: FeState | None = None) -> None:
+    """The board's views against a fresh board's; with its ``state``, the release lookups
+    of each empire's units too (`board_views.lookup_on`)."""
+    if state is not None:  # first: a lookup may derive the hex index
+        for forces in state.forces:
+            lookup = board_views.lookup_on(board, forces.empire, forces.units)
+            fresh_lookup = board_views.lookup_of.__wrapped__(forces.units)  # type: ignore[attr-defined]
+            assert lookup == fresh_lookup, f"{where}: the release lookup of {forces.empire}"
     assert board._by_hex == _fresh_hex_index(board), f"{where}: the hex index"
     assert LINK not in board.__dict__, f"{where}: the link outlived the index"
     assert board_views.empires_by_hex(board) == _fresh_empires(board), f"{where}: empires"
@@ -92,9 +99,9 @@ def test_boards_read_at_random_points_of_a_chain_give_a_fresh_reading(
     of unread boards are derived at once when one is read."""
     rng = random.Random(seed)
     state = start() if under_way else fresh()
-    _check(state.board, "start")
-    kept: list[Board] = []
-    longest = derived_across = 0
+    _check(state.board, "start", state)
+    kept: list[FeState] = []
+    longest = derived_across = lookups_derived = 0
     for number in range(160):
         state = state.with_units(_change(state, rng, number))
         board = state.board
@@ -103,28 +110,32 @@ def test_boards_read_at_random_points_of_a_chain_give_a_fresh_reading(
         roll = rng.random()
         if roll < (0.6 if read_often else 0.08):
             derived_across += _links(board) > 1
-            _check(board, f"change {number}")
+            lookups_derived += len(board.__dict__.get(board_views._LOOKUPS_SINCE, {}))
+            _check(board, f"change {number}", state)
         elif roll < 0.2:  # a reader that reads the hexes itself unless they are at hand
             held = board_views.held_empires_by_hex(board)
             assert held is None or held == _fresh_empires(board), f"change {number}: held"
         elif roll < 0.35:
-            kept.append(board)
+            kept.append(state)
     rng.shuffle(kept)
-    for number, board in enumerate(kept):
-        _check(board, f"kept board {number}")
-    _check(state.board, "the last board")
+    for number, old in enumerate(kept):
+        _check(old.board, f"kept board {number}", old)
+    _check(state.board, "the last board", state)
     assert longest > 5, "no long chain of unread boards"
     assert derived_across > 3, "hardly any index was derived across several boards"
+    assert lookups_derived > 10, "hardly any release lookup was derived"
 
 
 def test_a_packet_of_builds_derives_one_index_when_read() -> None:
-    """Thirty builds nobody reads in between (a build packet) make no hex index and no
-    empires by hex of their own; the last, read, derives both from the first board's at
-    once, and they are a fresh reading's."""
+    """Thirty builds nobody reads in between (a build packet) make no hex index, no empires
+    by hex and no release lookups of their own; the last, read, derives them from the
+    first board's at once, and they are a fresh reading's."""
     state = start()
     first = state.board
     first.at(OFF_MAP)
     board_views.empires_by_hex(first)
+    for forces in state.forces:
+        board_views.lookup_of(forces.units)
     yard = next(u.hex for u in first.units if u.empire == "KLI" and u.hex != OFF_MAP)
     boards = []
     for n in range(30):
@@ -134,7 +145,8 @@ def test_a_packet_of_builds_derives_one_index_when_read() -> None:
     assert all(caches.peek(board_views.empires_by_hex, b) is None for b in boards)
     last = boards[-1]
     assert _links(last) == 30
-    _check(last, "the last build")
+    assert "KLI" in last.__dict__[board_views._LOOKUPS_SINCE], "the lookups are not left"
+    _check(last, "the last build", state)
     assert all("_by_hex" not in b.__dict__ for b in boards[:-1]), "a board between was made"
     assert len(last.at(yard)) == len(first.at(yard)) + 30
 
