@@ -4,18 +4,23 @@ A move order moves a stack of a few units on a board of thousands. Regrouping ev
 empire, sorting each empire, rebuilding the board and its unit and hex indexes would make
 each order cost the whole board; here only the empires the changed units leave or join get
 a new tuple (each empire's units are sorted by id, so a unit's place is found by bisection),
-and the new board starts with the old board's indexes updated for the changed units: its hex
-index with the touched stacks made anew, its unit index not copied but carried as an earlier
-board's and the units changed since (`engine.fe.forces.carry_unit_index`), made when first
-read, so a packet of builds or placements copies it once, not once per unit. The
-new board is handed to the cache behind `FeState.board` (`engine.core.caches.prime`), so
-the states that follow (the same units, another step) share it and everything remembered
-about it (supply grids, blocking sets). The blocking index and presence flags wait until a
-board is asked for them (`blocking.defer_carry`): a packet's builds or placements make a board
-each, and only the one a check reads pays, once, for all the units changed before it.
+and the new board gets the old board's views at the cost of the changed units, most of
+them only when first read: its unit index is carried as an earlier board's and the units
+changed since (`engine.fe.forces.carry_unit_index`), its hex index as a link to the board it
+was made from (`engine.fe.forces.link_hex_index`), its empires by hex and release lookups as
+the answers for an earlier board and the hexes changed since
+(`board_views.defer_empires_by_hex`, `board_views.defer_lookups`), each derived when first
+read, for every change since at once: a packet of builds or placements makes a board per
+unit and pays for the views of the few boards read. (The highest ids and the classes of the
+empires that changed are carried at once: the next build reads the first, and the second
+costs a comparison of the changed units.) The new board is handed to the cache behind
+`FeState.board` (`engine.core.caches.prime`), so the states that follow (the same units,
+another step) share it and everything remembered about it (supply grids, blocking sets).
+The blocking index and presence flags wait until a board is asked for them too
+(`blocking.defer_carry`).
 
 Every answer here is what the full computation gives (``tests/engine/fe/
-test_board_update.py`` compares them after random changes).
+test_board_update.py`` and ``test_board_links.py`` compare them after random changes).
 """
 
 from __future__ import annotations

@@ -4,18 +4,23 @@ and carried over from one board to the next when units change (`engine.fe.board_
 Each view is a `engine.core.caches.by_identity` function of the board (or of one empire's
 units tuple, `engine.fe.forces.Forces`); its ``carry_*`` companion derives the answer for
 a changed board from the answer for the board before it, reading only the hexes where units
-came or went, and hands it to the cache (`engine.core.caches.prime`). A carried answer is
-what the function computes afresh (``tests/engine/fe/test_board_update.py`` checks each
-after random changes).
+came or went, and hands it to the cache (`engine.core.caches.prime`). The views most boards
+are never asked for wait instead (``defer_*``): a board keeps the answer held for the board
+a run of changes started from and what changed since, and derives its own when first asked,
+once for the whole run (a packet of builds makes a board per build and reads few of them).
+A carried or derived answer is what the function computes afresh
+(``tests/engine/fe/test_board_update.py`` and ``test_board_links.py`` check each after
+random changes).
 
 - `placed_kinds` (and `kinds_of`, per empire's tuple): the distinct (hex, side, class,
   crippled) of a board's units, its first reading after a state is decoded, which the
   occupancy index (`engine.fe.blocking.board_index`), `empires_by_hex` and `unit_classes`
   share instead of reading every unit again each;
 - `lookup_of`: one empire's starbases and first movers per hex, read by the release
-  triggers (600.3, `engine.fe.steps.releases`);
+  triggers (600.3, `engine.fe.steps.releases`) through `lookup_on`, which derives what
+  `defer_lookups` left;
 - `empires_by_hex`: which empires stand in each hex, read by the reserve's pin check
-  (203.7, `engine.fe.steps.reserves`);
+  (203.7, `engine.fe.steps.reserves`); derived when asked (`defer_empires_by_hex`);
 - `highest_number`: the highest id number of an empire, for the next new unit's id
   (`engine.fe.production.next_ids`);
 - `defer_hexes`: the hexes where units changed since an earlier board, for the views that
