@@ -169,7 +169,8 @@ def defer_lookups(
     the empire's tuple on ``before`` (``rebuilt`` names those tuples, for the empires whose
     units changed), or for the tuple a run of unasked boards started from, and every change
     since. A packet of builds asks few boards for them; each carried them before, reading
-    the stands of the empire building."""
+    the stands of the empire building. Past `SINCE_LIMIT` hexes or units changed, an
+    empire's run is dropped (its lookup is read afresh when asked)."""
     pending: dict[str, _LookupSince] | None = before.__dict__.get(_LOOKUPS_SINCE)
     records = dict(pending) if pending else {}
     touched = frozenset(hexes)
@@ -181,7 +182,7 @@ def defer_lookups(
         record = records.pop(empire, None)
         if record is not None:
             held, earlier, since = record
-            if len(since) < SINCE_LIMIT:
+            if len(since) < SINCE_LIMIT and len(earlier) < SINCE_LIMIT:  # (else read afresh)
                 records[empire] = (held, {**earlier, **edits[empire]}, since | touched)
     if records:
         after.__dict__[_LOOKUPS_SINCE] = records

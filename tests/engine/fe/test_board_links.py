@@ -169,17 +169,24 @@ def test_a_chain_keeps_at_most_the_limit_of_boards_alive(monkeypatch: pytest.Mon
         _check(board, f"board {number}")
 
 
-def test_empires_past_the_limit_of_hexes_are_read_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_runs_past_the_limit_are_read_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """A run of unread boards whose changes touch more than `board_views.SINCE_LIMIT`
-    hexes leaves nothing to derive the empires by hex from: they are read afresh, the same."""
+    hexes leaves nothing to derive the empires by hex from, nor one of more units an
+    empire's release lookup: they are read afresh, the same."""
     monkeypatch.setattr(board_views, "SINCE_LIMIT", 3)
     state = start()
     board_views.empires_by_hex(state.board)
+    for forces in state.forces:
+        board_views.lookup_of(forces.units)
     on_map = sorted({u.hex for u in state.board.units if u.hex != OFF_MAP})
     for n, h in enumerate(on_map[:6]):
         state = state.with_units([Unit(f"HYD-8{n:03d}", "HYD", "CA", h)])
+    for n in range(6):  # in one hex
+        state = state.with_units([Unit(f"KLI-8{n:03d}", "KLI", "CA", on_map[0])])
     assert board_views.held_empires_by_hex(state.board) is None
-    _check(state.board, "past the limit")
+    pending = state.board.__dict__.get(board_views._LOOKUPS_SINCE, {})
+    assert "HYD" not in pending and "KLI" not in pending, "a run past the limit was kept"
+    _check(state.board, "past the limit", state)
 
 
 def test_a_board_of_the_same_units_shares_the_links() -> None:
