@@ -4,18 +4,23 @@ A move order moves a stack of a few units on a board of thousands. Regrouping ev
 empire, sorting each empire, rebuilding the board and its unit and hex indexes would make
 each order cost the whole board; here only the empires the changed units leave or join get
 a new tuple (each empire's units are sorted by id, so a unit's place is found by bisection),
-and the new board starts with the old board's indexes updated for the changed units: its hex
-index with the touched stacks made anew, its unit index not copied but carried as an earlier
-board's and the units changed since (`engine.fe.forces.carry_unit_index`), made when first
-read, so a packet of builds or placements copies it once, not once per unit. The
-new board is handed to the cache behind `FeState.board` (`engine.core.caches.prime`), so
-the states that follow (the same units, another step) share it and everything remembered
-about it (supply grids, blocking sets). The blocking index and presence flags wait until a
-board is asked for them (`blocking.defer_carry`): a packet's builds or placements make a board
-each, and only the one a check reads pays, once, for all the units changed before it.
+and the new board gets the old board's views at the cost of the changed units, most of
+them only when first read: its unit index is carried as an earlier board's and the units
+changed since (`engine.fe.forces.carry_unit_index`), its hex index as a link to the board it
+was made from (`engine.fe.forces.link_hex_index`), its empires by hex and release lookups as
+the answers for an earlier board and the hexes changed since
+(`board_views.defer_empires_by_hex`, `board_views.defer_lookups`), each derived when first
+read, for every change since at once: a packet of builds or placements makes a board per
+unit and pays for the views of the few boards read. (The highest ids and the classes of the
+empires that changed are carried at once: the next build reads the first, and the second
+costs a comparison of the changed units.) The new board is handed to the cache behind
+`FeState.board` (`engine.core.caches.prime`), so the states that follow (the same units,
+another step) share it and everything remembered about it (supply grids, blocking sets).
+The blocking index and presence flags wait until a board is asked for them too
+(`blocking.defer_carry`).
 
 Every answer here is what the full computation gives (``tests/engine/fe/
-test_board_update.py`` compares them after random changes).
+test_board_update.py`` and ``test_board_links.py`` compare them after random changes).
 """
 
 from __future__ import annotations
@@ -33,12 +38,13 @@ from engine.fe import blocking, board_views
 from engine.fe import forces as forces_module
 from engine.fe.forces import (
     ID_CARRY,
+    LINK,
     PARTS,
     Board,
     Forces,
     Unit,
-    carry_hex_index,
     carry_unit_index,
+    link_hex_index,
     own_unit_index,
     prior_units,
     unit_lookup,
@@ -119,8 +125,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
         state.devastated,
     )
     carry_unit_index(board, new_board, changed)
-    if "_by_hex" in board.__dict__:
-        carry_hex_index(board, new_board, changed, _BOARD_ORDER, (priors, {}), priors)
+    link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
     held = caches.peek(blocking.board_index, galaxy, board)
     if held is not None and ID_CARRY in board.__dict__:
@@ -130,7 +135,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     blocking.defer_carry(galaxy, board, new_board, changed, [f.empire for f in new_forces])
     hexes = {u.hex for u in changed.values()}
     hexes.update([u.hex for u in priors.values()])
-    board_views.carry_empires_by_hex(board, new_board, hexes)
+    board_views.defer_empires_by_hex(board, new_board, hexes)
     board_views.defer_hexes(board, new_board, hexes)
     # (ids already there change no highest)
     added = [uid for uid in changed if uid not in priors] if len(priors) < len(changed) else []
@@ -138,8 +143,8 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     # build or place next (a phase's builds come one empire at a time), and carrying every
     # empire's on every change cost more than reading the few others' again when asked.
     board_views.carry_highest(board, new_board, added, [f"{e}-" for e, _, _ in rebuilt])
+    board_views.defer_lookups(board, new_board, [(e, b) for e, b, _ in rebuilt], edits, hexes)
     for empire, before, after in rebuilt:
-        board_views.carry_lookup(empire, before, after, hexes, edits[empire], new_board)
         board_views.carry_classes(before, after, edits[empire], priors)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids
     # all come before the next empire's (they do unless a captured ship kept its id).
@@ -169,9 +174,13 @@ def share_unit_views(before: Board, after: Board) -> None:
     for key in ("_by_id", ID_CARRY, "_by_hex", "_id_sorted"):
         if key in built and key not in after.__dict__:
             after.__dict__[key] = built[key]  # never changed once built: shared as it is
+    link = built.get(LINK)  # (a link to derive the hex index from serves the same units)
+    if link is not None and not forces_module.hex_index_at_hand(after):
+        after.__dict__[LINK] = link
     empires = caches.peek(board_views.empires_by_hex, before)
     if empires is not None:
         caches.prime(board_views.empires_by_hex, empires, after)
+    board_views.share_pending(before, after)
 
 
 def _edits(changed: dict[str, Unit], priors: dict[str, Unit]) -> dict[str, dict[str, Unit | None]]:

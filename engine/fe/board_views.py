@@ -4,18 +4,23 @@ and carried over from one board to the next when units change (`engine.fe.board_
 Each view is a `engine.core.caches.by_identity` function of the board (or of one empire's
 units tuple, `engine.fe.forces.Forces`); its ``carry_*`` companion derives the answer for
 a changed board from the answer for the board before it, reading only the hexes where units
-came or went, and hands it to the cache (`engine.core.caches.prime`). A carried answer is
-what the function computes afresh (``tests/engine/fe/test_board_update.py`` checks each
-after random changes).
+came or went, and hands it to the cache (`engine.core.caches.prime`). The views most boards
+are never asked for wait instead (``defer_*``): a board keeps the answer held for the board
+a run of changes started from and what changed since, and derives its own when first asked,
+once for the whole run (a packet of builds makes a board per build and reads few of them).
+A carried or derived answer is what the function computes afresh
+(``tests/engine/fe/test_board_update.py`` and ``test_board_links.py`` check each after
+random changes).
 
 - `placed_kinds` (and `kinds_of`, per empire's tuple): the distinct (hex, side, class,
   crippled) of a board's units, its first reading after a state is decoded, which the
   occupancy index (`engine.fe.blocking.board_index`), `empires_by_hex` and `unit_classes`
   share instead of reading every unit again each;
 - `lookup_of`: one empire's starbases and first movers per hex, read by the release
-  triggers (600.3, `engine.fe.steps.releases`);
+  triggers (600.3, `engine.fe.steps.releases`) through `lookup_on`, which derives what
+  `defer_lookups` left;
 - `empires_by_hex`: which empires stand in each hex, read by the reserve's pin check
-  (203.7, `engine.fe.steps.reserves`);
+  (203.7, `engine.fe.steps.reserves`); derived when asked (`defer_empires_by_hex`);
 - `highest_number`: the highest id number of an empire, for the next new unit's id
   (`engine.fe.production.next_ids`);
 - `defer_hexes`: the hexes where units changed since an earlier board, for the views that
@@ -30,7 +35,7 @@ from itertools import compress
 from operator import attrgetter
 
 from engine.core import caches
-from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, units_by_hex
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, hex_index_at_hand, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.unit_kinds import movement_points
 
@@ -141,22 +146,76 @@ def _lookup_unsorted(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[U
     return starbases, tuple(firsts.values())
 
 
-def carry_lookup(
-    empire: str,
-    before: tuple[Unit, ...],
-    after: tuple[Unit, ...],
-    hexes: Iterable[int],
-    changed: Mapping[str, Unit | None],
-    board: Board,
+Lookup = tuple[tuple[Unit, ...], tuple[Unit, ...]]
+"""`lookup_of`'s answer: an empire's starbases on the map, and its stands."""
+
+_LOOKUPS_SINCE = "_lookups_from"
+"""The key, in a board's ``__dict__``, of what `defer_lookups` left: per empire, the
+`lookup_of` of an earlier tuple of its units, the units changed since (by id; None: taken
+out) and the hexes they stood in or entered."""
+
+_LookupSince = tuple[Lookup, Mapping[str, Unit | None], frozenset[HexId]]
+
+
+def defer_lookups(
+    before: Board,
+    after: Board,
+    rebuilt: Iterable[tuple[str, tuple[Unit, ...]]],
+    edits: Mapping[str, Mapping[str, Unit | None]],
+    hexes: Iterable[HexId],
 ) -> None:
-    """Hand `lookup_of` its answer for ``after``, ``empire``'s units (sorted by id), derived
-    from its answer for ``before`` if that is remembered: ``after`` is ``before`` with the
-    ``changed`` units put in (or, for None, taken out), which stood in or entered
-    ``hexes``; ``board`` holds ``after`` and has its hex index built. Only those hexes are
-    read again."""
-    held = caches.peek(lookup_of, before)
-    if held is None or "_by_hex" not in board.__dict__:
-        return
+    """Leave ``after`` (``before`` with the ``edits``, per empire, made in ``hexes``) what
+    `lookup_on` needs to derive each empire's `lookup_of` when first asked: the answer for
+    the empire's tuple on ``before`` (``rebuilt`` names those tuples, for the empires whose
+    units changed), or for the tuple a run of unasked boards started from, and every change
+    since. A packet of builds asks few boards for them; each carried them before, reading
+    the stands of the empire building. Past `SINCE_LIMIT` hexes or units changed, an
+    empire's run is dropped (its lookup is read afresh when asked)."""
+    pending: dict[str, _LookupSince] | None = before.__dict__.get(_LOOKUPS_SINCE)
+    records = dict(pending) if pending else {}
+    touched = frozenset(hexes)
+    for empire, units in rebuilt:
+        held = caches.peek(lookup_of, units)
+        if held is not None:
+            records[empire] = (held, edits[empire], touched)
+            continue
+        record = records.pop(empire, None)
+        if record is not None:
+            held, earlier, since = record
+            if len(since) < SINCE_LIMIT and len(earlier) < SINCE_LIMIT:  # (else read afresh)
+                records[empire] = (held, {**earlier, **edits[empire]}, since | touched)
+    if records:
+        after.__dict__[_LOOKUPS_SINCE] = records
+
+
+def lookup_on(board: Board, empire: str, units: tuple[Unit, ...]) -> Lookup:
+    """`lookup_of` of ``units``, ``empire``'s units on ``board``: held, or derived from
+    what `defer_lookups` left ``board`` (only the hexes changed since are read again), or
+    read afresh."""
+    held = caches.peek(lookup_of, units)
+    if held is not None:
+        return held
+    pending: dict[str, _LookupSince] | None = board.__dict__.get(_LOOKUPS_SINCE)
+    record = pending.get(empire) if pending else None
+    if record is None or not hex_index_at_hand(board):
+        return lookup_of(units)
+    value = _lookup_updated(empire, *record, board)
+    caches.prime(lookup_of, value, units)
+    return value
+
+
+def _lookup_updated(
+    empire: str,
+    held: Lookup,
+    changed: Mapping[str, Unit | None],
+    hexes: Iterable[int],
+    board: Board,
+) -> Lookup:
+    """`lookup_of` of ``empire``'s units on ``board`` (sorted by id), from ``held``, its
+    answer for an earlier tuple of them: the ``changed`` units were put in since (or, for
+    None, taken out), and stood in or entered ``hexes``. Only those hexes are read again,
+    and only when the stand there left (from ``board``'s hex index, derived then if
+    linked: `forces.link_hex_index`)."""
     starbases, firsts = held
     kept = [u for u in starbases if u.id not in changed]
     kept.extend(
@@ -181,7 +240,7 @@ def carry_lookup(
         elif found is not None:
             first_of[key] = found
     value = (tuple(sorted(kept, key=_ID)), tuple(sorted(first_of.values(), key=_ID)))
-    caches.prime(lookup_of, value, after)
+    return value
 
 
 _READ_AGAIN = Unit("", "", "")
@@ -326,7 +385,11 @@ def carry_classes(
 @caches.by_identity(maxsize=4)
 def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
-    unit of a big stack then reads the stack once, not once per unit. Not to be mutated."""
+    unit of a big stack then reads the stack once, not once per unit. Derived from an
+    earlier board's when `defer_empires_by_hex` left it one. Not to be mutated."""
+    pending: _EmpiresSince | None = board.__dict__.pop(_EMPIRES_SINCE, None)
+    if pending is not None:
+        return _empires_updated(board, *pending)
     found: dict[HexId, list[str]] = {}
     kinds = caches.peek(placed_kinds, board)
     if kinds is not None:  # the board's kinds, read when its occupancy was (fewer than units)
@@ -340,28 +403,70 @@ def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
 
 _HEX_EMPIRE = attrgetter("hex", "empire")
 
+_EMPIRES_SINCE = "_empires_from"
+"""The key, in a board's ``__dict__``, of what `defer_empires_by_hex` left (`_EmpiresSince`)."""
 
-def carry_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
-    """Hand `empires_by_hex` its answer for ``after`` derived from its answer for
-    ``before`` if that is remembered, reading again only ``hexes``, those where units came or
-    went (``after`` must have its hex index built)."""
+_EmpiresSince = tuple[dict[HexId, tuple[str, ...]], frozenset[HexId]]
+"""The `empires_by_hex` of an earlier board, and the hexes where units came or went since."""
+
+
+def defer_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) -> None:
+    """Leave ``after`` (``before`` with units changed in ``hexes``) what `empires_by_hex`
+    needs to derive its answer when first asked: the answer of ``before``, or of the board
+    a run of unasked boards started from, and every hex changed since. Most boards of a
+    packet are never asked (a build or a placement each); the one asked reads only those
+    hexes, once. Nothing is left when no answer is held, or past `SINCE_LIMIT` hexes."""
     held = caches.peek(empires_by_hex, before)
-    if held is None or "_by_hex" not in after.__dict__:
-        return
+    if held is not None:
+        since = frozenset(hexes)
+    else:
+        pending: _EmpiresSince | None = before.__dict__.get(_EMPIRES_SINCE)
+        if pending is None:
+            return
+        held, earlier = pending
+        since = earlier.union(hexes)
+        if len(since) > SINCE_LIMIT:
+            return
+    after.__dict__[_EMPIRES_SINCE] = (held, since)
+
+
+def held_empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]] | None:
+    """`empires_by_hex` of ``board`` if held or left to derive (`defer_empires_by_hex`),
+    else None (nothing is read): for a reader that reads the hexes itself otherwise."""
+    held = caches.peek(empires_by_hex, board)
+    if held is None and _EMPIRES_SINCE in board.__dict__:
+        return empires_by_hex(board)
+    return held
+
+
+def share_pending(before: Board, after: Board) -> None:
+    """Hand ``after`` (a board of the same units as ``before``) what `defer_empires_by_hex`
+    and `defer_lookups` left ``before``, unless ``after`` has its own."""
+    for key in (_EMPIRES_SINCE, _LOOKUPS_SINCE):
+        pending = before.__dict__.get(key)
+        if pending is not None and key not in after.__dict__:
+            after.__dict__[key] = pending
+
+
+def _empires_updated(
+    board: Board, held: dict[HexId, tuple[str, ...]], hexes: Iterable[HexId]
+) -> dict[HexId, tuple[str, ...]]:
+    """``held``, the `empires_by_hex` of an earlier board, with ``hexes`` (every hex where
+    units came or went since) read again on ``board``: shared when none changed."""
     updates = {}
     for h in hexes:
-        empires = tuple(sorted({u.empire for u in after.at(h)}))
+        empires = tuple(sorted({u.empire for u in board.at(h)}))
         if empires != held.get(h, ()):
             updates[h] = empires
-    found = held  # shared when no hex's empires changed (not to be mutated)
-    if updates:
-        found = dict(held)
-        for h, empires in updates.items():
-            if empires:
-                found[h] = empires
-            else:
-                found.pop(h, None)
-    caches.prime(empires_by_hex, found, after)
+    if not updates:
+        return held  # (not to be mutated)
+    found = dict(held)
+    for h, empires in updates.items():
+        if empires:
+            found[h] = empires
+        else:
+            found.pop(h, None)
+    return found
 
 
 @caches.by_identity(maxsize=16, identity=1)

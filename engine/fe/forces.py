@@ -136,7 +136,11 @@ class Board(msgspec.Struct, frozen=True, dict=True):
     def _by_hex(self) -> dict[HexId, tuple[Unit, ...]]:
         """Units by hex (each tuple in the order of ``units``), built on first use: from
         each empire's part (`units_by_hex`, which the per-empire views read too) when the
-        board was joined from parts (`PARTS`), so each unit is read once for both."""
+        board was joined from parts (`PARTS`), so each unit is read once for both; from
+        the board it was made from, when `link_hex_index` left a link to it."""
+        link: Link | None = self.__dict__.pop(LINK, None)
+        if link is not None:  # derived from the nearest board before it that holds one
+            return _hex_index_along(link, self.units)
         parts: tuple[tuple[Unit, ...], ...] | None = self.__dict__.get(PARTS)
         if parts is None:
             return _grouped_by_hex(self.units)
@@ -344,6 +348,80 @@ def _without(
     return here
 
 
+LINK = "_hex_index_from"
+"""The key, in a board's ``__dict__``, of its `Link`: left by `link_hex_index`, dropped once
+the board has made its own hex index."""
+
+Link = tuple[Board, Mapping[str, Unit], Mapping[str, Unit], int]
+"""The board a board was made from (`engine.fe.board_update.with_units`, in `BOARD_ORDER`),
+the units changed (by id), those ids' units on the board made from (`prior_units`), and how
+many links lead back to a board holding its hex index."""
+
+LINK_LIMIT = 64
+"""The longest chain of links: a board made past it first makes the hex index of the board
+it is made from, so a chain keeps at most this many boards alive (each a tuple of its units
+and a few small dicts: boards never asked for their hex index hold none)."""
+
+
+def link_hex_index(
+    before: Board, after: Board, changed: Mapping[str, Unit], priors: Mapping[str, Unit]
+) -> None:
+    """Leave ``after`` (``before`` with the ``changed`` units, by id; ``priors`` those ids'
+    units on ``before``) a link to ``before`` instead of its hex index: `Board._by_hex`
+    derives it when first asked, from the nearest board up the chain that holds one, for
+    every unit changed since at once (`_hex_index_along`). A packet of builds makes a board
+    per build and asks few of them; each made its own index before, a copy of every hex.
+    Nothing is left when no board up the chain holds an index (``after`` then reads its
+    units when asked)."""
+    built = before.__dict__
+    if "_by_hex" in built:
+        depth = 1
+    else:
+        link: Link | None = built.get(LINK)
+        if link is None:
+            return
+        depth = link[3] + 1
+        if depth > LINK_LIMIT:  # the chain starts again at ``before``, made now
+            before._by_hex  # noqa: B018  (made and kept by the property)
+            depth = 1
+    after.__dict__[LINK] = (before, changed, priors, depth)
+
+
+def hex_index_at_hand(board: Board) -> bool:
+    """Whether ``board`` holds its hex index or a link to derive it from (`link_hex_index`)."""
+    built = board.__dict__
+    return "_by_hex" in built or LINK in built
+
+
+def _hex_index_along(link: Link, units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
+    """The hex index of the board ``link`` was left on (whose units are ``units``): the
+    index of the nearest board up the chain that holds one, with every change since made
+    at once (`updated_hex_index`). A unit changed twice counts once: the last change is the
+    unit, and the board holding the index has the first one's prior."""
+    deltas = []
+    root = None
+    step: Link | None = link
+    while step is not None:
+        parent, changed, priors, _ = step
+        deltas.append((changed, priors))
+        if "_by_hex" in parent.__dict__:
+            root = parent
+            break
+        step = parent.__dict__.get(LINK)
+    if root is None:  # (not left so: each board up a chain holds an index or a link)
+        return _grouped_by_hex(units)
+    if len(deltas) == 1:
+        return updated_hex_index(root.__dict__["_by_hex"], *deltas[0], BOARD_ORDER)
+    since: dict[str, Unit] = {}
+    first_priors: dict[str, Unit] = {}
+    for changed, priors in reversed(deltas):  # oldest first
+        for uid, prior in priors.items():
+            if uid not in since:  # (else ``prior`` is a change made since ``root``)
+                first_priors[uid] = prior
+        since.update(changed)
+    return updated_hex_index(root.__dict__["_by_hex"], since, first_priors, BOARD_ORDER)
+
+
 def carry_hex_index(
     before: Board,
     after: Board,
@@ -362,9 +440,23 @@ def carry_hex_index(
     of each of its units. A stack that leaves whole is not read at all, nor is one entering
     an empty hex in order sorted (`_left`, `_entered`). ``priors``, the changed units as
     ``before`` has them (`prior_units`), may be given by a caller that has them already."""
-    by_hex = dict(before.__dict__["_by_hex"])
     if priors is None:  # (the caller may have them: `prior_units` of the changed ids)
         priors = prior_units(old, changed)
+    after.__dict__["_by_hex"] = updated_hex_index(
+        before.__dict__["_by_hex"], changed, priors, order
+    )
+
+
+def updated_hex_index(
+    held: Mapping[HexId, tuple[Unit, ...]],
+    changed: Mapping[str, Unit],
+    priors: Mapping[str, Unit],
+    order: Callable[[Unit], Any],
+) -> dict[HexId, tuple[Unit, ...]]:
+    """The hex index ``held`` (of a board sorted by ``order``) with the ``changed`` units
+    made, ``priors`` being those ids' units in it (`carry_hex_index`): a copy in which only
+    the hexes they left or entered are made anew."""
+    by_hex = dict(held)
     leaving = _grouped(priors.values())
     arrivals_at = _grouped(changed.values())  # the changed units by hex, read once
     for h in sorted(leaving.keys() | arrivals_at.keys()):
@@ -374,7 +466,7 @@ def carry_hex_index(
             by_hex[h] = tuple(here)
         else:
             by_hex.pop(h, None)
-    after.__dict__["_by_hex"] = by_hex
+    return by_hex
 
 
 def _left(

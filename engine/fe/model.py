@@ -209,9 +209,9 @@ class FeState(
 
         What `with_board` gives for ``self.board.with_units(units)``, at the cost of the
         changed units: only the empires they leave or join get a new tuple (a unit found by
-        bisection, as each empire's units are sorted by id), and the new state's board starts
-        with the previous board's unit and hex indexes updated for those units
-        (`engine.fe.board_update`).
+        bisection, as each empire's units are sorted by id), and the new state's board
+        derives its indexes and views from the previous board's when first asked, for the
+        units changed since (`engine.fe.board_update`).
         """
         return board_update.with_units(self, units)
 

@@ -98,7 +98,7 @@ class TriggerBoard:
             return
         self.board = state.board
         for forces in state.forces:
-            starbases, firsts = board_views.lookup_of(forces.units)
+            starbases, firsts = board_views.lookup_on(self.board, forces.empire, forces.units)
             for unit in starbases:
                 self.starbases.setdefault(unit.hex, []).append(unit)
             if set(map(_EMPIRE, firsts)) <= {forces.empire}:  # one empire's, as ever: in C
@@ -115,7 +115,7 @@ class TriggerBoard:
         lookup = cls(None)
         lookup.board = board
         firsts: dict[tuple[str, HexId], Unit] = {}
-        one_empire = caches.peek(board_views.empires_by_hex, board) or {}
+        one_empire = board_views.held_empires_by_hex(board) or {}
         for h in hexes:
             if h == OFF_MAP:
                 continue
@@ -329,7 +329,7 @@ def _hot(board: Board, setups: ScenarioSetup, hexes: Iterable[HexId]) -> frozens
     actors = watchers.actors
     if not actors:
         return frozenset()
-    present_of = caches.peek(board_views.empires_by_hex, board)
+    present_of = board_views.held_empires_by_hex(board)
     galaxy = load_galaxy() if watchers.in_space_of else None
     found: set[HexId] = set()
     for h in hexes:
@@ -363,7 +363,8 @@ def _stand_hexes(state: FeState, watchers: _Watchers) -> list[HexId]:
         return []
     hexes = set()
     for forces in state.forces:
-        hexes.update([u.hex for u in board_views.lookup_of(forces.units)[1] if u.empire in actors])
+        stands = board_views.lookup_on(state.board, forces.empire, forces.units)[1]
+        hexes.update([u.hex for u in stands if u.empire in actors])
     return sorted(hexes)
 
 
