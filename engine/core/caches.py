@@ -22,8 +22,9 @@ stale nor be shared with another object:
 - ``functools.cached_property`` ``FeState.board`` (engine/fe/model.py),
   ``Board._by_id``, ``Board._by_hex`` and ``Board._id_sorted`` (engine/fe/forces.py),
   ``UnitTables._index`` (engine/fe/units.py). A board made from another by one change
-  (`Board.with_units`, `engine.fe.board_update`) starts with the other's indexes updated
-  for the changed units: the values a build from its own fields would give.
+  (`Board.with_units`, `engine.fe.board_update`) derives its indexes from the other's and the
+  changed units, at once or when first asked (a chain of unread boards is merged in one pass):
+  the values a build from its own fields would give.
 
 They stay where they are: moving them here would add a bound that could evict an index a
 state still uses, and a global key for something that is only ever asked of its own object.
