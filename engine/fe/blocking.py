@@ -61,30 +61,6 @@ def ship_empires(galaxy: Galaxy, board: Board, h: HexId) -> list[str]:
     return [e for e, has in _occupancy(galaxy, board).get(h, {}).items() if has & _SHIP]
 
 
-def ship_hexes(galaxy: Galaxy, board: Board) -> Mapping[str, frozenset[HexId]]:
-    """Per empire, the hexes holding one of its ships (`is_ship`), read from the board's
-    occupancy index: one pass over its hexes shared by every empire asked about (the
-    disruption of each side's provinces, `engine.fe.provinces.disrupting_hexes`), instead of
-    a read of every stack per empire. Not to be mutated."""
-    return _ships_by_empire(_occupancy(galaxy, board))
-
-
-@caches.by_identity(maxsize=4)
-def _ships_by_empire(occupancy: dict[HexId, dict[str, int]]) -> dict[str, frozenset[HexId]]:
-    """`ship_hexes` of an occupancy index (by identity: `board_index`'s, never mutated, and
-    shared by the boards a move leaves it unchanged on)."""
-    found: dict[str, list[HexId]] = {}
-    for h, here in occupancy.items():
-        for empire, has in here.items():
-            if has & _SHIP:
-                hexes = found.get(empire)
-                if hexes is None:
-                    found[empire] = [h]
-                else:
-                    hexes.append(h)
-    return {empire: frozenset(hexes) for empire, hexes in found.items()}
-
-
 def bases_on(galaxy: Galaxy, board: Board) -> tuple[Unit, ...]:
     """The board's bases (`is_base`) on the map, every empire's, in board order."""
     return board_index(galaxy, board)[1]

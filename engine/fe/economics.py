@@ -205,16 +205,16 @@ def income(
     ``given2`` EP in halves its scenario adds to what the map pays (the Tholians' chart figure).
 
     The board's units matter only through disruption: the hexes of the provinces that could
-    pay where a foe's ship stands (`engine.fe.provinces.disrupting_hexes`, from the board's
-    occupancy index). The rest is a function of the map, the board's owners and these
-    arguments, worked out by `_income` and kept by value: a player turn whose captures and
-    disruptions are those of an earlier one reads the income it earned then.
+    pay where a foe's ship stands (`engine.fe.provinces.disrupting_hexes`). The rest is a
+    function of the map, the board's owners and these arguments, worked out by `_income` and
+    kept by value: a player turn whose captures and disruptions are those of an earlier one
+    reads the income it earned then.
     """
     captured_ids = tuple(sorted(set(captured)))
     given_hexes = _given(galaxy, empire, tuple(provinces))[3]
     watched = given_hexes.union(*(galaxy.province(pid).hexes for pid in captured_ids))
-    hot = province_rules.disrupting_hexes(
-        galaxy, board, province_rules.foes_of(board, empire), watched
+    hot = frozenset(
+        province_rules.disrupting_hexes(board, province_rules.foes_of(board, empire), watched)
     )
     return _income(
         galaxy,

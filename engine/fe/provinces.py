@@ -37,12 +37,12 @@ are exact and add up to the income.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import attrgetter
 
 import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe import blocking
 from engine.fe.forces import OFF_MAP, Board
 from engine.fe.galaxy import PROVINCE_EP, Galaxy, HexId, Province
 from engine.fe.supply import SupplyGrid
@@ -96,25 +96,28 @@ def disrupted_by(board: Board, province: Province, foes: frozenset[str]) -> bool
     )
 
 
-def disrupting_hexes(
-    galaxy: Galaxy, board: Board, foes: frozenset[str], hexes: Iterable[HexId]
-) -> frozenset[HexId]:
+def disrupting_hexes(board: Board, foes: frozenset[str], hexes: Iterable[HexId]) -> set[HexId]:
     """Those of ``hexes`` where a ship of one of ``foes`` stands: a province is disrupted
     (`disrupted_by`) exactly when one of its hexes is among them.
 
-    Read from the hexes holding each empire's ships (`engine.fe.blocking.ship_hexes`, one
-    pass over the board's occupancy index shared by every empire and check of the board),
-    by set intersection: no stack is read, however many units stand in it."""
+    Asked once for all of an owner's provinces: each hex's stack is read from the board's hex
+    index, an empty hex costs a look-up, and a stack with no foe in it (the owner's own
+    fleets, most often) is passed over in C before any unit is asked whether it is a ship."""
+    found: set[HexId] = set()
     if not foes:
-        return frozenset()
-    watched = hexes if isinstance(hexes, (set, frozenset)) else frozenset(hexes)
-    by_empire = blocking.ship_hexes(galaxy, board)
-    found: frozenset[HexId] = frozenset()
-    for foe in foes:
-        ships = by_empire.get(foe)
-        if ships:
-            found = found.union(ships.intersection(watched))
+        return found
+    for h in hexes:
+        here = board.at(h)
+        if (
+            here
+            and not foes.isdisjoint(map(_EMPIRE, here))
+            and any(unit.empire in foes and is_ship(unit) for unit in here)
+        ):
+            found.add(h)
     return found
+
+
+_EMPIRE = attrgetter("empire")
 
 
 # --- long-term capture ----------------------------------------------------------------------

@@ -303,7 +303,6 @@ EXPECTED = {
     "engine.fe.planets.planet_hexes": "by_identity",
     "engine.fe.economics._given": "by_identity",
     "engine.fe.economics._income": "by_identity",
-    "engine.fe.blocking._ships_by_empire": "by_identity",
     "engine.fe.face._sheet": "static",
     "engine.fe.forces._class_info": "derived",
     "engine.fe.forces.units_by_hex": "by_identity",

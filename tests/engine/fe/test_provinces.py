@@ -89,7 +89,7 @@ def test_income_reads_disruption_from_one_set_of_hexes_as_province_by_province()
         for owner in kinds:
             foes = provinces.foes_of(b, owner)
             hot = provinces.disrupting_hexes(
-                GALAXY, b, foes, (h for p in GALAXY.provinces for h in p.hexes)
+                b, foes, (h for p in GALAXY.provinces for h in p.hexes)
             )
             for province in GALAXY.provinces:
                 fresh = provinces.disrupted(b, province, owner)

@@ -108,7 +108,7 @@ class Answers(msgspec.Struct, frozen=True):
     """The battle hexes (302.0), planets included."""
     disrupting: dict[str, list[HexId]]
     """Per empire, the hexes of the map holding a ship of one of its enemies
-    (`provinces.disrupting_hexes`, from the board's ship hexes)."""
+    (`provinces.disrupting_hexes`, from the board's carried hex index)."""
     incomes: dict[str, economics.Income]
     """What each empire would collect in Phase 1C (`economics.income`, kept by value)."""
 
@@ -172,9 +172,7 @@ def _answers(state: FeState) -> Answers:
             for check in [supply_steps._check(state, e)]
         },
         disrupting={
-            e: sorted(
-                provinces.disrupting_hexes(GALAXY, board, provinces.foes_of(board, e), ALL_HEXES)
-            )
+            e: sorted(provinces.disrupting_hexes(board, provinces.foes_of(board, e), ALL_HEXES))
             for e in empires
         },
         incomes={e: economics.income(GALAXY, board, e) for e in empires},
