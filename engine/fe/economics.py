@@ -203,14 +203,59 @@ def income(
     ``empire`` (438.1 long-term capture, 448.x annexation; full value), ``devastated`` planet
     hexes that pay nothing (508.2x), ``offmap_held`` False when the off-map area is lost,
     ``given2`` EP in halves its scenario adds to what the map pays (the Tholians' chart figure).
+
+    The board's units matter only through disruption: the hexes of the provinces that could
+    pay where a foe's ship stands (`engine.fe.provinces.disrupting_hexes`). The rest is a
+    function of the map, the board's owners and these arguments, worked out by `_income` and
+    kept by value: a player turn whose captures and disruptions are those of an earlier one
+    reads the income it earned then.
     """
-    options = options or EconomyOptions()
-    given, whole, given_planets = _given(galaxy, empire, tuple(provinces))
-    owner = province_rules.owner_of(galaxy, board)
+    captured_ids = tuple(sorted(set(captured)))
+    given_hexes = _given(galaxy, empire, tuple(provinces))[3]
+    watched = given_hexes.union(*(galaxy.province(pid).hexes for pid in captured_ids))
+    hot = frozenset(
+        province_rules.disrupting_hexes(board, province_rules.foes_of(board, empire), watched)
+    )
+    return _income(
+        galaxy,
+        empire,
+        economy,
+        tuple(provinces),
+        captured_ids,
+        frozenset(captured_planets),
+        frozenset(devastated),
+        offmap_held,
+        options or EconomyOptions(),
+        given2,
+        board.owners,
+        hot,
+    )
+
+
+@caches.by_identity(maxsize=64, identity=1)
+def _income(
+    galaxy: Galaxy,
+    empire: str,
+    economy: Economy,
+    provinces: tuple[str, ...],
+    captured: tuple[str, ...],
+    captured_planets: frozenset[HexId],
+    devastated: frozenset[HexId],
+    offmap_held: bool,
+    options: EconomyOptions,
+    given2: int,
+    owners: tuple[tuple[HexId, str], ...],
+    hot: frozenset[HexId],
+) -> Income:
+    """`income` from the values it reads (the map by identity, the rest by value):
+    ``captured`` sorted without repeats, the board as its ``owners`` and ``hot``, the hexes
+    where a foe's ship disrupts a province (those of every province that could pay at least)."""
+    given, whole, given_planets, _ = _given(galaxy, empire, provinces)
+    owner = province_rules.owner_of(galaxy, Board(owners=owners))
     # The map gives every hex of a province to the province's empire (`Galaxy` checks it),
     # so a province none of whose hexes was captured is held by its own empire: only the
     # others are read hex by hex.
-    taken = {h for h, _ in board.owners}
+    taken = {h for h, _ in owners}
 
     def holds(p: Province) -> bool:
         if taken.isdisjoint(p.hexes):
@@ -220,22 +265,18 @@ def income(
     paying = [p for p in given if holds(p)]
     paying += [
         galaxy.province(pid)
-        for pid in sorted(set(captured))
+        for pid in captured
         if galaxy.province(pid).empire != empire and holds(galaxy.province(pid))
     ]
     held = len(paying)
     # Disruption (`engine.fe.provinces.disrupted_by`): a province with a hex where a foe's
-    # ship stands, those hexes found once for all its provinces.
-    foes = province_rules.foes_of(board, empire)
-    watched = {h for p in paying for h in p.hexes}
-    hot = province_rules.disrupting_hexes(board, foes, watched)
+    # ship stands.
     paying = [p for p in paying if hot.isdisjoint(p.hexes)]
     with_planets = planet_hexes(galaxy)  # most hexes hold none: they are not read
-    others = {h for pid in captured for h in galaxy.province(pid).hexes} | set(captured_planets)
-    planet_hexes_here = sorted(given_planets.union(h for h in others if h in with_planets))
     captured_hexes = {h for pid in captured for h in galaxy.province(pid).hexes}
-    captured_hexes |= set(captured_planets)
-    ruined = set(devastated)
+    captured_hexes |= captured_planets
+    planet_hexes_here = sorted(given_planets.union(h for h in captured_hexes if h in with_planets))
+    ruined = devastated
     counts = {"minor": 0, "major": 0, "capital": 0}
     ep2 = {"minor": 0, "major": 0, "capital": 0}
     planets_paid: list[tuple[HexId, int]] = []
@@ -287,16 +328,16 @@ def income(
 @caches.by_identity(maxsize=32, identity=1)
 def _given(
     galaxy: Galaxy, empire: str, provinces: tuple[str, ...]
-) -> tuple[tuple[Province, ...], bool, frozenset[HexId]]:
+) -> tuple[tuple[Province, ...], bool, frozenset[HexId], frozenset[HexId]]:
     """What `income` reads of the map alone for ``empire`` given ``provinces`` (empty: all
     the map gives it): those provinces, whether they are all it has (the off-map area pays
-    then), and their hexes that hold planets. Read once per map, empire and province list,
-    not at every Phase 1C."""
+    then), their hexes that hold planets, and all their hexes. Read once per map, empire and
+    province list, not at every Phase 1C."""
     own = galaxy.provinces_of(empire)
     given = tuple(galaxy.province(pid) for pid in provinces) if provinces else own
     with_planets = planet_hexes(galaxy)
-    planets = frozenset(h for p in given for h in p.hexes if h in with_planets)
-    return given, len(given) == len(own), planets
+    hexes = frozenset(h for p in given for h in p.hexes)
+    return given, len(given) == len(own), hexes & with_planets, hexes
 
 
 @caches.by_identity(maxsize=4)

@@ -302,6 +302,7 @@ EXPECTED = {
     "engine.fe.economics.planet_hexes": "by_identity",
     "engine.fe.planets.planet_hexes": "by_identity",
     "engine.fe.economics._given": "by_identity",
+    "engine.fe.economics._income": "by_identity",
     "engine.fe.face._sheet": "static",
     "engine.fe.forces._class_info": "derived",
     "engine.fe.forces.units_by_hex": "by_identity",

@@ -23,7 +23,7 @@ import pytest
 from engine.core import caches, hexgrid
 from engine.core.ruleset import Actor, Event, StepKind
 from engine.core.sequence import Step
-from engine.fe import battles, blocking, planets, provinces, strategic, unit_kinds
+from engine.fe import battles, blocking, economics, planets, provinces, strategic, unit_kinds
 from engine.fe.blocking import Purpose, blocking_hexes
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import HexId, load_galaxy
@@ -40,6 +40,7 @@ from engine.fe.units import load_units
 from tests.engine.fe.helpers import start
 
 GALAXY = load_galaxy()
+ALL_HEXES = frozenset(info.hex for info in GALAXY.hexes)
 PURPOSES: tuple[Purpose, ...] = ("supply", "retrograde")
 CHANGES = 24
 
@@ -105,6 +106,11 @@ class Answers(msgspec.Struct, frozen=True):
     """Per empire, what a supply check reports: units in the main grid, ids in a partial grid
     and out of supply (`supply_steps._check`)."""
     """The battle hexes (302.0), planets included."""
+    disrupting: dict[str, list[HexId]]
+    """Per empire, the hexes of the map holding a ship of one of its enemies
+    (`provinces.disrupting_hexes`, from the board's carried hex index)."""
+    incomes: dict[str, economics.Income]
+    """What each empire would collect in Phase 1C (`economics.income`, kept by value)."""
 
 
 def _battles_unit_by_unit(board: Board) -> list[object]:
@@ -165,6 +171,11 @@ def _answers(state: FeState) -> Answers:
             for e in empires
             for check in [supply_steps._check(state, e)]
         },
+        disrupting={
+            e: sorted(provinces.disrupting_hexes(board, provinces.foes_of(board, e), ALL_HEXES))
+            for e in empires
+        },
+        incomes={e: economics.income(GALAXY, board, e) for e in empires},
     )
 
 
@@ -225,6 +236,17 @@ def _fresh(state: FeState) -> Answers:
         ],
         battles=_battles_unit_by_unit(board),
         checks={e: (len(c["main"]), c["partial"], c["none"]) for e, c in counts.items()},
+        disrupting={
+            e: sorted(
+                {
+                    u.hex
+                    for u in board.units
+                    if u.hex != OFF_MAP and unit_kinds.is_ship(u) and board.enemies(e, u.empire)
+                }
+            )
+            for e in empires
+        },
+        incomes={e: economics.income(GALAXY, board, e) for e in empires},
     )
 
 
@@ -394,6 +416,7 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
     rng = random.Random(seed)
     state = _at_war(start())
     differed = 0
+    disrupted_seen = 0
     previous = _fresh(state)
     for number in range(CHANGES):
         state, what = rng.choice(CHANGERS)(state, rng)
@@ -409,11 +432,15 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
         assert warm.routes == fresh.routes, f"change {number} ({what}): strategic routes"
         assert warm.disrupted == fresh.disrupted, f"change {number} ({what}): disruption"
         assert warm.battles == fresh.battles, f"change {number} ({what}): battle hexes"
+        assert warm.disrupting == fresh.disrupting, f"change {number} ({what}): disruption"
+        assert warm.incomes == fresh.incomes, f"change {number} ({what}): incomes"
         differed += fresh != previous
+        disrupted_seen += sum(earned.disrupted for earned in fresh.incomes.values())
         previous = fresh
         # The caches now hold the answers for this board; the next change must not reuse them.
         _answers(state)
     assert differed >= CHANGES // 2, "the changes hardly changed anything: a weak test"
+    assert disrupted_seen, "no province was ever disrupted: a weak test of incomes"
 
 
 def test_a_grid_is_reused_while_nothing_it_reads_changes_and_not_after() -> None:
