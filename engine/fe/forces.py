@@ -231,17 +231,19 @@ own (its hex index, `engine.fe.board_views.placed_kinds`)."""
 
 def _grouped_by_hex(units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
     """``units`` by hex, each hex's in their order, the hexes in the order the units first
-    show them. A hex's list is made when its first unit is met, not offered to
-    ``setdefault`` (which would make and drop a list for every unit)."""
+    show them.
+
+    Read by runs of one hex (`itertools.groupby`, in C): units in id order stand in runs,
+    as a fleet's ids follow each other and a fleet stands together (The Wind's units make
+    about one run per five units), so the Python loop turns once a run, not once a unit."""
     grouped: dict[HexId, list[Unit]] = {}
     get = grouped.get
-    for unit in units:
-        h = unit.hex
+    for h, run in itertools.groupby(units, _HEX):
         here = get(h)
         if here is None:
-            grouped[h] = [unit]
+            grouped[h] = list(run)
         else:
-            here.append(unit)
+            here.extend(run)
     return {h: tuple(here) for h, here in grouped.items()}
 
 
