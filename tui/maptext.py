@@ -216,7 +216,7 @@ def render_line(
     spans: list[Span] = []
     first, last = window if window is not None else (0, frame.width)
     reach = frame.shape.width + 1  # a box and the bracket after it
-    for placed in frame.on_line(y):
+    for placed in frame.on_line(y, window):
         if placed.x + reach <= first or placed.x - 1 >= last:
             continue  # neither the box nor its brackets reach into the window
         cell = cell_for(placed.hex)
@@ -228,8 +228,9 @@ def render_line(
         if cell.selected:
             chars[x - 1] = "|" if chars[x - 1] == "]" else "["
             chars[end] = "]"
-        if cell.style:
-            spans.append(Span(x, end, cell.style))
+        style = cell.style
+        if style:
+            spans.append(Span(x, end, style))
     return StyledLine("".join(chars), tuple(spans))
 
 
