@@ -389,12 +389,13 @@ def legend(
 # --- regions ----------------------------------------------------------------------------
 
 
-_REGION = re.compile(r"\s*(\d{4})\s*:\s*(\d{4})\s*")
+_REGION = r"\s*(\d{4})\s*:\s*(\d{4})\s*"
+"""Compiled (and cached by `re`) when a region is first read, not for every map's import."""
 
 
 def parse_region(text: str, grid: Grid) -> tuple[HexId, HexId]:
     """``"XXYY:XXYY"`` (two corner hexes, any order) checked against the grid."""
-    match = _REGION.fullmatch(text)
+    match = re.fullmatch(_REGION, text)
     if match is None:
         raise ValueError(f"region {text!r}: give two corner hexes as XXYY:XXYY, e.g. 1005:2012")
     corners = (int(match[1]), int(match[2]))
