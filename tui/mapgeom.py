@@ -32,12 +32,19 @@ Detailed mode uses 7x2 boxes at pitch 4 (the id on the first line, terrain and u
 second). Column numbers head every band; row numbers sit at the left on the line of the
 odd (higher) hex of each row. A scrolling window pins them: `Frame.pinned_header` shifts a
 number whose column is half scrolled off so it never shows cut ("2" for 02).
+
+The geometry's records are frozen `msgspec.Struct`s, not dataclasses: the same fields,
+equality, hash and repr, but a dataclass writes and compiles its methods when its module is
+imported (some 3.5 million instructions a class, before the game screen's first paint;
+issue 16), and a frozen one sets each field through ``object.__setattr__``, where
+`Frame.on_line` makes a `Placed` for every box of every line drawn.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 HexId = int
 """A hex id: column * 100 + row, whatever digits the ruleset writes hexes with (`Grid`)."""
@@ -71,12 +78,11 @@ def hex_label(h: HexId) -> str:
     return f"{hex_col(h):02d}{hex_row(h):02d}"
 
 
-@dataclass(frozen=True, slots=True)
-class Grid:
+class Grid(msgspec.Struct, frozen=True):
     """Which hexes a board has: columns ``first_column`` .. ``first_column + columns - 1``
     and rows likewise, and whether the odd columns sit half a hex higher (``odd_high``; the
     even ones otherwise). The drawing's side of a ruleset's ``HexGrid`` (`tui.maptext`
-    converts one), kept free of any import so the geometry stays testable on its own."""
+    converts one), kept free of the engine so the geometry stays testable on its own."""
 
     columns: int
     rows: int
@@ -107,10 +113,8 @@ class Grid:
         return f"the {self.columns}x{self.rows} map"
 
     def contains(self, h: HexId) -> bool:
-        return (
-            self.first_column <= hex_col(h) <= self.last_column
-            and self.first_row <= hex_row(h) <= self.last_row
-        )
+        col, row = divmod(h, 100)  # hex_col, hex_row: asked for every hex a map reads
+        return 0 <= col - self.first_column < self.columns and 0 <= row - self.first_row < self.rows
 
     def clamp(self, col: int, row: int) -> HexId:
         """The hex nearest to column ``col``, row ``row`` on the board."""
@@ -127,8 +131,7 @@ class Grid:
         return hex_id(self.last_column, self.last_row)
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+class Shape(msgspec.Struct, frozen=True):
     """The size of one hex box in text: ``width`` x ``height`` characters, columns ``pitch``
     characters apart. ``width < 2 * pitch`` keeps two hexes of one text line apart (the gap
     also holds the plain-text cursor brackets); ``width >= pitch`` makes neighbours touch.
@@ -157,8 +160,7 @@ def shape_for(detail: str) -> Shape:
         raise ValueError(f"detail {detail!r}: use 'compact' or 'detailed'") from None
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
+class Placed(msgspec.Struct, frozen=True):
     """One hex box crossing one text line: the box starts at character ``x`` and this line
     is its ``part``-th line (0 = top)."""
 
@@ -167,8 +169,7 @@ class Placed:
     part: int
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(msgspec.Struct, frozen=True):
     """A rectangle of hexes (columns ``col0..col1``, rows ``row0..row1``, inclusive) laid out
     as text: ``HEADER_LINES`` of column numbers, then the body. Lines are numbered from the
     top of the frame (header included); characters from its left edge (row labels included).
@@ -207,9 +208,6 @@ class Frame:
     def height(self) -> int:
         return HEADER_LINES + len(self.rows) * 2 * self.shape.height
 
-    def contains(self, h: HexId) -> bool:
-        return self.col0 <= hex_col(h) <= self.col1 and self.row0 <= hex_row(h) <= self.row1
-
     def column_x(self, col: int) -> int:
         return LABEL_WIDTH + (col - self.col0) * self.shape.pitch
 
@@ -226,20 +224,36 @@ class Frame:
         """Every hex of the frame, column by column."""
         return [hex_id(c, r) for c in self.columns for r in self.rows]
 
-    def on_line(self, y: int) -> list[Placed]:
+    def on_line(self, y: int, window: tuple[int, int] | None = None) -> list[Placed]:
         """The hex boxes crossing body line ``y``, left to right (empty for header lines):
-        all of one column parity, all of one row. This is what ``render_line`` needs."""
+        all of one column parity, all of one row. This is what ``render_line`` needs.
+        ``window`` (characters ``start`` to ``end``, exclusive) keeps the boxes whose
+        characters or cursor brackets (one character either side) reach into it."""
         body = y - HEADER_LINES
         if body < 0 or y >= self.height:
             return []
         h = self.shape.height
         block, offset = divmod(body, 2 * h)
         row = self.row0 + block
+        columns = self.columns if window is None else self.columns_reaching(*window)
         return [
             Placed(self.column_x(c), hex_id(c, row), offset % h)
-            for c in self.columns
+            for c in columns
             if self.high(c) == (offset < h)
         ]
+
+    def columns_reaching(self, start: int, end: int) -> range:
+        """The columns whose boxes, with a bracket either side, reach into characters
+        ``start..end`` (exclusive): box ``x..x + width - 1`` with brackets at ``x - 1`` and
+        ``x + width``, so ``start - width <= x <= end``."""
+        pitch, width = self.shape.pitch, self.shape.width
+        first = self.col0 - ((LABEL_WIDTH + width - start) // pitch)  # the ceiling
+        last = self.col0 + (end - LABEL_WIDTH) // pitch
+        return range(max(self.col0, first), min(self.col1, last) + 1)
+
+    def contains(self, h: HexId) -> bool:
+        col, row = divmod(h, 100)
+        return self.col0 <= col <= self.col1 and self.row0 <= row <= self.row1
 
     def hex_at(self, y: int, x: int) -> HexId | None:
         """The hex whose box covers character ``x`` of line ``y`` (a mouse click), if any."""

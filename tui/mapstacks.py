@@ -219,6 +219,8 @@ def board_hex(text: str | None, digits: int = 2) -> HexId | None:
     holds."""
     if text is None or len(text) != 2 * digits or not text.isdigit():
         return None
+    if digits == 2:
+        return int(text)  # "1307" is hex_id(13, 7): read for every piece and printed hex
     col, row = int(text[:digits]), int(text[digits:])
     return hex_id(col, row) if col <= MAX_INDEX and row <= MAX_INDEX else None
 

@@ -216,7 +216,7 @@ def render_line(
     spans: list[Span] = []
     first, last = window if window is not None else (0, frame.width)
     reach = frame.shape.width + 1  # a box and the bracket after it
-    for placed in frame.on_line(y):
+    for placed in frame.on_line(y, window):
         if placed.x + reach <= first or placed.x - 1 >= last:
             continue  # neither the box nor its brackets reach into the window
         cell = cell_for(placed.hex)
@@ -228,8 +228,9 @@ def render_line(
         if cell.selected:
             chars[x - 1] = "|" if chars[x - 1] == "]" else "["
             chars[end] = "]"
-        if cell.style:
-            spans.append(Span(x, end, cell.style))
+        style = cell.style
+        if style:
+            spans.append(Span(x, end, style))
     return StyledLine("".join(chars), tuple(spans))
 
 
@@ -388,12 +389,13 @@ def legend(
 # --- regions ----------------------------------------------------------------------------
 
 
-_REGION = re.compile(r"\s*(\d{4})\s*:\s*(\d{4})\s*")
+_REGION = r"\s*(\d{4})\s*:\s*(\d{4})\s*"
+"""Compiled (and cached by `re`) when a region is first read, not for every map's import."""
 
 
 def parse_region(text: str, grid: Grid) -> tuple[HexId, HexId]:
     """``"XXYY:XXYY"`` (two corner hexes, any order) checked against the grid."""
-    match = _REGION.fullmatch(text)
+    match = re.fullmatch(_REGION, text)
     if match is None:
         raise ValueError(f"region {text!r}: give two corner hexes as XXYY:XXYY, e.g. 1005:2012")
     corners = (int(match[1]), int(match[2]))

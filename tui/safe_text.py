@@ -56,8 +56,29 @@ _OTHER_UNSAFE = (
 Zp (tests/tui/test_safe_text.py checks the list against the running Python's Unicode database),
 and nothing printable."""
 
-_UNSAFE = re.compile(f"[{_C0_BUT_NEWLINE}\\n{_OTHER_UNSAFE}]")
-_UNSAFE_BUT_NEWLINE = re.compile(f"[{_C0_BUT_NEWLINE}{_OTHER_UNSAFE}]")
+
+class _CharClass:
+    """A character class compiled on its first use, not at import: compiling these two
+    (their ranges span the whole of Unicode) costs about 10 million instructions, before the
+    game screen's first paint, where every string shown is printable and neither is needed
+    (issue 16)."""
+
+    def __init__(self, source: str) -> None:
+        self._source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source)
+        return self._compiled
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+
+_UNSAFE = _CharClass(f"[{_C0_BUT_NEWLINE}\\n{_OTHER_UNSAFE}]")
+_UNSAFE_BUT_NEWLINE = _CharClass(f"[{_C0_BUT_NEWLINE}{_OTHER_UNSAFE}]")
 
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -92,9 +113,11 @@ def safe_text(
     """
     if not isinstance(text, str):
         text = str(text)
-    pattern = _UNSAFE_BUT_NEWLINE if multiline else _UNSAFE
-    # Fast path: nearly every string is printable as it is (str.isprintable runs in C).
-    clean = text if text.isprintable() else pattern.sub(_escape_match, text)
+    # Fast path: nearly every string is printable as it is (str.isprintable runs in C), and
+    # every unsafe character is unprintable; a newline is the one kept by ``multiline``.
+    printable = (text.replace("\n", "") if multiline else text).isprintable()
+    pattern = (_UNSAFE_BUT_NEWLINE if multiline else _UNSAFE).compiled if not printable else None
+    clean = text if pattern is None else pattern.sub(_escape_match, text)
     if limit is None or len(clean) <= limit:
         return clean
     if limit <= len(ellipsis):
@@ -105,7 +128,7 @@ def safe_text(
     kept: list[str] = []
     used = 0
     for ch in text:  # at most ``room`` rounds: the cut is bounded however long the text is
-        piece = escape_char(ch) if pattern.match(ch) else ch
+        piece = escape_char(ch) if pattern is not None and pattern.match(ch) else ch
         if used + len(piece) > room:
             break
         kept.append(piece)

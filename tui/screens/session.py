@@ -83,8 +83,7 @@ NO_PASSPHRASE = "not sent: the key needs its passphrase (send again to type it)"
 WRONG_PASSPHRASE = "wrong passphrase: nothing was signed"
 
 
-@dataclass(frozen=True)
-class Overview:
+class Overview(msgspec.Struct, frozen=True):
     """What the games list shows: who this home is, how it sends, and every game's summary
     (the records ``hexpost games --json`` prints)."""
 
@@ -97,7 +96,12 @@ class Overview:
 class GameData:
     """One game as the game screen shows it: the record ``hexpost show`` prints, the log,
     and the order types of the pending step that are its own. The checklist's lines carry
-    their phases' titles."""
+    their phases' titles.
+
+    A dataclass (`dataclasses.replace` swaps its board in); the session's other records are
+    frozen `msgspec.Struct`s, which are built without the methods a dataclass compiles at
+    import (about 3.5 million instructions each, before the game's first paint; issue 16).
+    """
 
     show: ShowRecord
     events: list[EventRow]
@@ -112,8 +116,7 @@ class GameData:
     board next (`Session.board`) and shows it in its place."""
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(msgspec.Struct, frozen=True):
     """The verdict on a list of draft orders (`tui.services.orders.OrdersVerdict`), a chat
     line or an acceptance, worded for the orders panel.
 

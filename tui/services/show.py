@@ -23,7 +23,6 @@ from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves import claims, outbox
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
-from tui.rulesets import client_for
 from tui.services.board import QuickBoard
 from tui.services.games import TurnRecord, attention_notes
 from tui.services.jsonform import json_form
@@ -272,9 +271,17 @@ def show(
         summary=summary,
         board=_board(face, rules, quick=quick) if rules is not None else None,
         choices=face.choices(rules, row.my_seat) if rules is not None else (),
-        extras=client_for(row.ruleset).record_extras(rules) if extras else {},
+        extras=_extras(row.ruleset, rules) if extras else {},
         checklist=lines,
     )
+
+
+def _extras(ruleset: str, rules: Any) -> dict[str, Any]:
+    """The ruleset client's top-level keys of ``show --json``; its module is imported here,
+    as the game screen (which asks for none) opens without it (issue 16)."""
+    from tui.rulesets import client_for
+
+    return client_for(ruleset).record_extras(rules)
 
 
 def _board(face: Face[Any], rules: Any, *, quick: bool) -> Board | None:
