@@ -315,6 +315,7 @@ EXPECTED = {
     "engine.fe.neutral._flanking": "derived",
     "engine.fe.board_views.highest_number": "by_identity",
     "engine.fe.production._planned": "by_identity",
+    "engine.fe.production._held_capitals": "by_identity",
     "engine.fe.provinces.main_hexes": "by_identity",
     "engine.fe.production.slots_of": "by_identity",
     "engine.fe.rule_options._values": "by_identity",
