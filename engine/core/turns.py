@@ -23,7 +23,7 @@ from typing import Any, Generic
 
 import msgspec
 
-from engine.core import caches, standing
+from engine.core import standing
 from engine.core import through as through_mod
 from engine.core.errors import NotPending
 from engine.core.face import ChecklistItem
@@ -71,17 +71,6 @@ def standing_for(state: TurnState, seat: Seat) -> tuple[str, ...]:
         if owner == seat:
             return steps
     return ()
-
-
-@caches.by_identity(maxsize=2)
-def _owed_now(turns: Turns[Any], state: Any) -> tuple[Step | None, tuple[Seat, ...]]:
-    """The current step and the seats that owe it (none once the game is over), for one
-    state: the core asks who owes the next order (`Turns.pending`) and the ruleset's check
-    then whether the order's seat may give it (`Turns.turn_problems`), of the same state
-    object, so the second reads the first's answer. A pure function of the (immutable)
-    state for the driver's host."""
-    step = turns.current(state)
-    return step, turns.owing(state, step) if step is not None else ()
 
 
 class Turns(Generic[S]):
@@ -153,9 +142,10 @@ class Turns(Generic[S]):
         return f"{key}/{seat}" if seat else key
 
     def pending(self, state: S) -> list[Decision]:
-        step, seats = _owed_now(self, state)
+        step = self.current(state)
         if step is None:
             return []
+        seats = self.owing(state, step)
         key = f"{self.host.key(state)}/{step.id}/{state.backs + 1}"  # `decision_key`, inline
         if step.kind == _SECRET:
             return [Decision(seats, step.id, _SECRET_DECISION, key, step.title, step.rules)]
@@ -168,9 +158,10 @@ class Turns(Generic[S]):
         """The current step, and why ``seat`` may not give an order now (empty: it may)."""
         if seat not in state.seats:
             return None, [Violation(f"{seat!r} is not a seat in this game", self.rule)]
-        step, owing = _owed_now(self, state)
+        step = self.current(state)
         if step is None:
             return None, [Violation("the game is over: no more orders", self.rule)]
+        owing = self.owing(state, step)
         if seat not in owing:
             text = f"it is {owing[0]}'s step {describe(step)}, not {seat}'s"
             return step, [Violation(text, self.rule)]
