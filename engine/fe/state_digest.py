@@ -20,8 +20,6 @@ Two choices keep the hash cheap and stable:
 from __future__ import annotations
 
 import hashlib
-from itertools import compress
-from operator import ne
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -38,14 +36,14 @@ _ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 def hash_form(state: FeState) -> dict[str, object]:
     """The fields of ``state`` that differ from their defaults, by name, with the forces as
     digests per empire."""
-    names, defaults = _field_defaults(type(state))
     values = msgspec.structs.astuple(state)  # in field order, as `_field_defaults` lists them
-    # A field is kept when its value is unequal to its default (``NODEFAULT``, for a field
-    # without one, is unequal to every value): read by ``map(ne, ...)`` without a Python
-    # step per field. Most fields hold their default object, which tuples, ints and strings
-    # find equal to itself at once. The forces always stand in as their digests.
-    kept = compress(zip(names, values, strict=True), map(ne, values, defaults))
-    form: dict[str, object] = dict(kept)
+    # A value that is its default object (``()``, ``0``, ``False``, ``""``: most fields) is
+    # passed over before any comparison; the forces always stand in as their digests.
+    form: dict[str, object] = {
+        name: value
+        for (name, default), value in zip(_field_defaults(type(state)), values, strict=True)
+        if value is not default and (default is msgspec.NODEFAULT or value != default)
+    }
     form["forces"] = _forces_digests(state.forces)
     return form
 
@@ -75,18 +73,15 @@ def _encoded(value: object) -> msgspec.Raw:
 
 
 @caches.derived(maxsize=4)
-def _field_defaults(state_type: type[FeState]) -> tuple[tuple[str, ...], tuple[object, ...]]:
-    """The names of the state type's fields, and their default values (``NODEFAULT`` for a
-    field without one), in field order."""
-    names: list[str] = []
-    defaults: list[object] = []
+def _field_defaults(state_type: type[FeState]) -> tuple[tuple[str, object], ...]:
+    """Each field of the state type with its default value (``NODEFAULT`` when it has none)."""
+    pairs: list[tuple[str, object]] = []
     for field in msgspec.structs.fields(state_type):
         default = field.default
         if field.default_factory is not msgspec.NODEFAULT:
             default = field.default_factory()
-        names.append(field.name)
-        defaults.append(default)
-    return tuple(names), tuple(defaults)
+        pairs.append((field.name, default))
+    return tuple(pairs)
 
 
 @caches.by_identity(maxsize=1)
