@@ -10,9 +10,8 @@ Two choices keep the hash cheap and stable:
 - fields at their defaults are left out, by name, so that a later version may add a field
   with a default without changing the hash of any state that does not use it;
 - the form's bytes (`hash_form_bytes`, what the state hash encodes) splice in the canonical
-  bytes of the largest fields as remembered per value object: from one packet to the next
-  most fields keep their objects (a packet changes the step, the answered seats and a few
-  more of the 41), so those are not encoded again. MessagePack is
+  bytes of the large fields that keep their objects for the game's life (the options, the
+  fleets released) as remembered per value object, so those are not encoded again. MessagePack is
   context-free, so a value's bytes inside the form are its bytes alone: the result is the
   encoding of `hash_form`, byte for byte.
 """
@@ -59,16 +58,18 @@ def hash_form_bytes(state: FeState) -> bytes:
     return _ENCODER.encode(form)
 
 
-_LARGE_FIELDS = ("battles", "forces", "options", "released")
-"""The fields whose encoding costs the most (about 1.3 of a form's 1.8 KB along the golden
-campaign, each changing in fewer than one packet in eight): the others are small, and
-looking each up would cost more than encoding it."""
+_LARGE_FIELDS = ("options", "released")
+"""Large fields (about 0.8 of a form's 1.8 KB along the golden campaign) that keep their
+objects for a game's life, or nearly: the battle records and the forces' digests are
+large too, but change from packet to packet within a player turn, and remembering them
+cost more than it saved (measured on the turn bench: a miss for each move, and old records
+kept alive for the garbage collector to walk)."""
 
 
-@caches.by_identity(maxsize=64)
+@caches.by_identity(maxsize=4)
 def _encoded(value: object) -> msgspec.Raw:
-    """The canonical bytes of one immutable value of the form (a tuple of frozen structs or
-    of plain values), remembered for the object: a field unchanged from state to state."""
+    """The canonical bytes of one immutable value of the form (a tuple of plain values),
+    remembered for the object: a field unchanged from state to state (two states' worth)."""
     return msgspec.Raw(_ENCODER.encode(value))
 
 
