@@ -238,6 +238,11 @@ class FeState(
         fields off their defaults, the units as digests (`engine.fe.state_digest`)."""
         return state_digest.hash_form(self)
 
+    def hash_form_bytes(self) -> bytes:
+        """The canonical bytes of `hash_form`, made from bytes remembered per unchanged field
+        (`engine.fe.state_digest.hash_form_bytes`): what `engine.core.state` hashes."""
+        return state_digest.hash_form_bytes(self)
+
 
 def _unit_id(unit: Unit) -> str:
     return unit.id

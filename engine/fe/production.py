@@ -263,8 +263,20 @@ def build_sites(
     galaxy: Galaxy, board: Board, empire: str, shipyards: Sequence[HexId] = ()
 ) -> tuple[HexId, ...]:
     """Where new units may appear (431.0): capital hexes still held, then ``shipyards``."""
-    held = [c.hex for c in galaxy.capitals_of(empire) if board.owner(galaxy, c.hex) == empire]
-    return tuple(dict.fromkeys([*held, *shipyards]))
+    return tuple(dict.fromkeys([*_held_capitals(galaxy, board.owners, empire), *shipyards]))
+
+
+@caches.by_identity(maxsize=8, identity=2)
+def _held_capitals(
+    galaxy: Galaxy, owners: tuple[tuple[HexId, str], ...], empire: str
+) -> tuple[HexId, ...]:
+    """``empire``'s capital hexes it still holds, read from the board's captures (by
+    identity: a board made by a build or a move keeps its ``owners`` tuple), so a turn's
+    build orders, each on a new board, ask the map once."""
+    captures = Board(owners=owners)  # `Board.owner` reads the captures only
+    return tuple(
+        c.hex for c in galaxy.capitals_of(empire) if captures.owner(galaxy, c.hex) == empire
+    )
 
 
 def next_ids(board: Board, empire: str, count: int) -> tuple[str, ...]:

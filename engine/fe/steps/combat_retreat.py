@@ -57,17 +57,18 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from engine.core import caches, hexgrid
+from engine.core import hexgrid
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe import supply
 from engine.fe.battle_model import BattleRecord
 from engine.fe.blocking import Blocking
 from engine.fe.combat import retreat as rules
-from engine.fe.forces import Board, Unit
+from engine.fe.forces import Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
 from engine.fe.model import FeState, PursueOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step
@@ -124,24 +125,24 @@ def _supply_of(
     state: FeState, empire: str, hexes: tuple[HexId, ...]
 ) -> dict[HexId, tuple[rules.Grid, int]]:
     """For each of ``hexes``: its grid ("main", "partial", "none") and supply path length,
-    read as if the retreating ships stood in it."""
+    read as if the retreating ships stood in it.
+
+    The length is that of the shortest path from one of the grid's points (its main points
+    for "main") to the hex, at most the supply range, through hexes supply is not blocked in
+    (the point's own hex too, unless the path is the point alone; the hex at its end may be
+    blocked: the ships would stand there). Such a path read backwards is one from the hex,
+    and the supply neighbours are symmetric (`supply.neighbours_fn`), so a search from each
+    of the few hexes asked about, out to the range, finds it: the grid's points are not
+    spread over the whole map for the six hexes of a retreat."""
     galaxy = base.galaxy()
     blocked = Blocking(galaxy, state.board, empire, "supply")
     around = supply.neighbours_fn(galaxy, empire)
-    main, every = _reaches(state.board, supply_step.grid_of(state, empire), empire)
-
-    def distance(reach: dict[HexId, tuple[int, int]], h: HexId) -> int | None:
-        found = [reach[h][0]] if h in reach else []
-        found += [
-            reach[n][0] + 1
-            for n in around(h)
-            if n in reach and reach[n][0] < supply.SUPPLY_RANGE and not blocked(n)
-        ]
-        return min(found) if found else None
-
+    points = [p for p in supply_step.grid_of(state, empire).points if p.grid >= 0]
+    main = {p.hex for p in points if p.main}
+    every = {p.hex for p in points}
     out: dict[HexId, tuple[rules.Grid, int]] = {}
     for h in hexes:
-        to_main, to_any = distance(main, h), distance(every, h)
+        to_main, to_any = _nearest(around, blocked, h, main, every)
         if to_main is not None:
             out[h] = ("main", to_main)
         elif to_any is not None:
@@ -151,23 +152,38 @@ def _supply_of(
     return out
 
 
-@caches.by_identity(maxsize=8, identity=2)
-def _reaches(
-    board: Board, grid: supply.SupplyGrid, empire: str
-) -> tuple[dict[HexId, tuple[int, int]], dict[HexId, tuple[int, int]]]:
-    """How far each hex is from ``empire``'s main grid points and from any of its grid's
-    points on ``board`` (two searches of the map): kept per board and grid (by identity),
-    as the retreat check of each seat and the retreat carried out later read the same board.
-    Callers must not mutate the answer."""
-    galaxy = base.galaxy()
-    blocked = Blocking(galaxy, board, empire, "supply")
-    around = supply.neighbours_fn(galaxy, empire)
-    points = [p for p in grid.points if p.grid >= 0]
-    main = supply.spread(
-        around, [(p.hex, 0) for p in points if p.main], blocked, supply.SUPPLY_RANGE
-    )
-    every = supply.spread(around, [(p.hex, 0) for p in points], blocked, supply.SUPPLY_RANGE)
-    return main, every
+def _nearest(
+    around: Callable[[HexId], tuple[HexId, ...]],
+    blocked: Callable[[HexId], bool],
+    h: HexId,
+    main: set[HexId],
+    every: set[HexId],
+) -> tuple[int | None, int | None]:
+    """How far ``h`` is from the nearest of ``main`` and of ``every`` (a superset): a
+    breadth-first search from ``h`` through unblocked hexes, out to the supply range, which
+    stops as soon as both are found. None: not within range."""
+    to_main = 0 if h in main else None
+    to_any = 0 if h in every else None
+    seen = {h}
+    frontier = [h]
+    distance = 0
+    while frontier and to_main is None and distance < supply.SUPPLY_RANGE:
+        distance += 1
+        reached: list[HexId] = []
+        for here in frontier:
+            for n in around(here):
+                if n not in seen:
+                    seen.add(n)
+                    if not blocked(n):
+                        reached.append(n)
+        for n in reached:
+            if to_any is None and n in every:
+                to_any = distance
+            if n in main:
+                to_main = distance
+                break
+        frontier = reached
+    return to_main, to_any
 
 
 def candidates(state: FeState, seat: Seat, h: HexId) -> list[rules.RetreatHex]:
