@@ -54,13 +54,8 @@ from engine.core.ruleset import DecisionKind  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
-from engine.fe.model import (  # noqa: E402
-    Batch,
-    FeState,
-    PolicyOrder,
-    ReactionOrder,
-    RetreatOrder,
-)
+from engine.fe.model import FeState  # noqa: E402
+from engine.fe.orders import Batch, PolicyOrder, ReactionOrder, RetreatOrder  # noqa: E402
 from engine.fe.steps import combat_damage  # noqa: E402
 from engine.fe.steps.setup_stage import default_placements  # noqa: E402
 from tests.engine.fe_play import scripted_retreat, secret_choice  # noqa: E402

@@ -51,7 +51,8 @@ from engine.core.state import GameState, decode_state, encode_state  # noqa: E40
 from engine.core.turn_orders import Done  # noqa: E402
 from engine.fe import RULESET, flow  # noqa: E402
 from engine.fe.checklist import FeRuleset  # noqa: E402
-from engine.fe.model import Batch, FeState, MoveOrder  # noqa: E402
+from engine.fe.model import FeState  # noqa: E402
+from engine.fe.orders import Batch, MoveOrder  # noqa: E402
 from tests.engine.fe.helpers import start  # noqa: E402
 from tests.engine.fe_play import set_up  # noqa: E402
 from tests.engine.fe_wind import first_legal, rules, walk_to  # noqa: E402

@@ -51,11 +51,20 @@ from engine.core.turn_orders import (
     parse_dice,
 )
 from engine.core.turns import describe
-from engine.fe import flow, model, steps
+from engine.fe import flow, steps
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
-from engine.fe.model import RULE_ORDERS, FeState
+from engine.fe.model import FeState
 from engine.fe.offer import all_options, info
+from engine.fe.orders import (
+    RULE_ORDERS,
+    PolicyOrder,
+    ReactionOrder,
+    decode_orders,
+    encode_orders,
+    order_to_json,
+    parse_orders,
+)
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
 from engine.fe.steps.base import Area
@@ -115,16 +124,16 @@ class FeRuleset:
     # --- orders on the wire and in files --------------------------------------------------
 
     def decode_orders(self, data: bytes) -> list[Any]:
-        return list(model.decode_orders(data))
+        return list(decode_orders(data))
 
     def encode_orders(self, orders: Sequence[Any]) -> bytes:
-        return model.encode_orders(orders)
+        return encode_orders(orders)
 
     def parse_orders(self, items: Sequence[Mapping[str, Any]]) -> list[Any]:
-        return list(model.parse_orders(items))
+        return list(parse_orders(items))
 
     def order_to_json(self, order: Any) -> dict[str, Any]:
-        return model.order_to_json(order)
+        return order_to_json(order)
 
     # --- whose move -----------------------------------------------------------------------
 
@@ -150,11 +159,11 @@ class FeRuleset:
             return TURNS.check_back(state, step, order, COMBAT_RULE)
         if isinstance(order, Standing):
             return TURNS.check_standing(order)
-        if isinstance(order, model.PolicyOrder):
+        if isinstance(order, PolicyOrder):
             from engine.fe.steps import combat_policy
 
             return combat_policy.check(order)
-        if isinstance(order, model.ReactionOrder):
+        if isinstance(order, ReactionOrder):
             from engine.fe.steps import reaction_policy
 
             return reaction_policy.check(state, seat, order)
@@ -195,12 +204,12 @@ class FeRuleset:
             return Applied(TURNS.apply_done(state, seat, order, events), events)
         if isinstance(order, Standing):
             return Applied(TURNS.apply_standing(state, seat, order, events), events)
-        if isinstance(order, model.PolicyOrder):
+        if isinstance(order, PolicyOrder):
             from engine.fe.steps import combat_policy
 
             state = combat_policy.apply(state, seat, order, events)
             return Applied(TURNS.resume(state, events), events)
-        if isinstance(order, model.ReactionOrder):
+        if isinstance(order, ReactionOrder):
             from engine.fe.steps import reaction_policy
 
             state = reaction_policy.apply(state, seat, order, events)

@@ -26,8 +26,9 @@ from engine.fe import flow, production
 from engine.fe import setup as placing
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit, allowance
-from engine.fe.model import BuildOrder, FeState
+from engine.fe.model import FeState
 from engine.fe.movement import remaining
+from engine.fe.orders import BuildOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, movement, reactors, shipyard, yard
 from engine.fe.units import load_units

@@ -35,10 +35,11 @@ from engine.core.face import (
 from engine.core.ruleset import Event, Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
-from engine.fe import face_board, flow, model, opening
+from engine.fe import face_board, flow, opening, orders
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
-from engine.fe.model import ADJUST_FIELDS, Adjust, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import ADJUST_FIELDS, Adjust
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
 from engine.fe.steps import base
@@ -54,30 +55,30 @@ MOVEMENT_PHASE = "3"
 """Where the reaction policy is offered (it is taken at any step the seat acts in)."""
 
 ORDER_TYPES: dict[str, type[msgspec.Struct]] = {
-    "place": model.Place,
-    "move": model.MoveOrder,
-    "batch": model.Batch,
-    "react": model.React,
-    "repair": model.RepairOrder,
-    "build": model.BuildOrder,
-    "convert": model.ConvertOrder,
-    "replace": model.ReplaceOrder,
-    "command-points": model.CommandPointsOrder,
-    "retrograde": model.RetrogradeOrder,
-    "strategic": model.StrategicOrder,
-    "reserve": model.ReserveOrder,
-    "mission": model.MissionOrder,
-    "declare": model.DeclareWar,
-    "battles": model.BattlesOrder,
-    "retreat": model.RetreatOrder,
-    "allocate": model.AllocateOrder,
-    "direct": model.DirectOrder,
-    "pursue": model.PursueOrder,
+    "place": orders.Place,
+    "move": orders.MoveOrder,
+    "batch": orders.Batch,
+    "react": orders.React,
+    "repair": orders.RepairOrder,
+    "build": orders.BuildOrder,
+    "convert": orders.ConvertOrder,
+    "replace": orders.ReplaceOrder,
+    "command-points": orders.CommandPointsOrder,
+    "retrograde": orders.RetrogradeOrder,
+    "strategic": orders.StrategicOrder,
+    "reserve": orders.ReserveOrder,
+    "mission": orders.MissionOrder,
+    "declare": orders.DeclareWar,
+    "battles": orders.BattlesOrder,
+    "retreat": orders.RetreatOrder,
+    "allocate": orders.AllocateOrder,
+    "direct": orders.DirectOrder,
+    "pursue": orders.PursueOrder,
     "withdraw": opening.WithdrawOrder,
     "oppose": opening.OpposeOrder,
     "approach": opening.ApproachOrder,
     "cloak": opening.CloakOrder,
-    "capture": model.CaptureOrder,
+    "capture": orders.CaptureOrder,
 }
 """The rules orders a decision step may list, by their ``type``."""
 
@@ -247,7 +248,7 @@ class FeFace:
         return tuple(items)
 
     def order_text(self, order: Any) -> str:
-        return order_words(model.order_to_json(order))
+        return order_words(orders.order_to_json(order))
 
     def landmarks(self) -> Landmarks:
         """A player turn, the set-up's end, the Orion phase and the end open a part of play

@@ -1,7 +1,7 @@
 """Moves at the size players think in: a whole stack, or a named fleet, in one order.
 
 Players say "the Home Fleet goes 1210 to 1307" or "everything in 1411 moves", not a list of
-counter ids. A ``move`` order (`engine.fe.model.MoveOrder`) may therefore name, instead of
+counter ids. A ``move`` order (`engine.fe.orders.MoveOrder`) may therefore name, instead of
 ``units``, the ``stack`` it moves (the hex the path starts in) and/or a ``fleet`` by name, and
 narrow either with ``only`` (class names, empire codes or unit ids). `expand` turns such an
 order into the plain one with its units listed, so the movement rules check and apply
@@ -31,7 +31,8 @@ import msgspec
 
 from engine.core.ruleset import Seat, Violation
 from engine.fe.forces import OFF_MAP, Unit, allowance
-from engine.fe.model import FeState, MoveOrder, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import MoveOrder, hex_id
 from engine.fe.steps import base
 
 STACK_RULE = "203.0"

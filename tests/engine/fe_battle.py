@@ -21,7 +21,8 @@ from engine.core.ruleset import DecisionKind, OptionValue, Seat
 from engine.core.turn_orders import Done, Standing
 from engine.fe.checklist import FeRuleset
 from engine.fe.forces import Unit
-from engine.fe.model import FeState, PolicyOrder
+from engine.fe.model import FeState
+from engine.fe.orders import PolicyOrder
 from engine.fe.steps import combat, combat_damage, combat_policy, combat_round
 from tests.engine.fe.steps.tutorial_states import after_setup, placed
 from tests.engine.table import Table

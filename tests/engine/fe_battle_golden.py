@@ -49,7 +49,7 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET
 from engine.fe.galaxy import HexId
-from engine.fe.model import PolicyOrder, PursueOrder
+from engine.fe.orders import PolicyOrder, PursueOrder
 from engine.fe.steps import combat, combat_damage, combat_policy, combat_retreat
 from engine.fe.unit_kinds import is_ship
 from tests.engine.fe_play import plain_run, set_up

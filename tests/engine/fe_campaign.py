@@ -32,8 +32,9 @@ from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import load_galaxy
-from engine.fe.model import Batch, BuildOrder, FeState, StrategicOrder
+from engine.fe.model import FeState
 from engine.fe.oob import date_turn
+from engine.fe.orders import Batch, BuildOrder, StrategicOrder
 from engine.fe.production import scheduled
 from engine.fe.steps import base
 from engine.fe.strategic import free_moves

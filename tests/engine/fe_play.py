@@ -10,7 +10,8 @@ from engine.core.game import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
-from engine.fe.model import FeState, RetreatOrder
+from engine.fe.model import FeState
+from engine.fe.orders import RetreatOrder
 from engine.fe.steps import combat, combat_damage, combat_groups, combat_round
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table

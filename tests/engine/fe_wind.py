@@ -25,15 +25,8 @@ from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.forces import Unit
 from engine.fe.galaxy import HexId, load_galaxy
-from engine.fe.model import (
-    Adjust,
-    Batch,
-    BuildOrder,
-    FeState,
-    MoveOrder,
-    ReserveOrder,
-    StrategicOrder,
-)
+from engine.fe.model import FeState
+from engine.fe.orders import Adjust, Batch, BuildOrder, MoveOrder, ReserveOrder, StrategicOrder
 from engine.fe.steps import base
 from engine.fe.steps.supply import grid_of
 from engine.fe.strategic import nodes

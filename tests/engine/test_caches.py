@@ -356,7 +356,7 @@ EXPECTED = {
     "engine.fe.steps.supply._one_empire_each": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
     "engine.fe.units.load_units": "static",
-    "engine.fe.model._order_decoder": "static",
+    "engine.fe.orders._order_decoder": "static",
     "engine.fe.production.build_terms": "derived",
     "engine.fe.scenario._scenarios_by_id": "static",
     "engine.fe.steps.yard._production_options": "by_identity",

@@ -17,7 +17,7 @@ from engine.core.packets import EntropyOnly, Turn, open_packet
 from engine.core.ruleset import DecisionKind
 from engine.core.state import encode_state
 from engine.fe import RULESET
-from engine.fe.model import ORDER_TYPES
+from engine.fe.orders import ORDER_TYPES
 from mail.loopback import LoopbackNetwork
 from saves import outbox
 from saves.ledger import SNAPSHOT_EVERY

@@ -23,7 +23,8 @@ from textual.widgets import Select
 from engine.core.face import StepMenu, menu_of
 from engine.fe import RULESET
 from engine.fe.face import FACE
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import parse_orders
 from saves.home import Home
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_round import damaged_round

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.fe import RULESET
 from engine.fe.face import FACE
-from engine.fe.model import parse_orders
+from engine.fe.orders import parse_orders
 from engine.fe.steps import combat
 from tests.engine.fe.steps.test_combat_groups import at_groups
 from tests.engine.fe.steps.test_combat_loop import two_battles

@@ -80,7 +80,7 @@ def plan_walk(
     from engine.core.ruleset import DecisionKind
     from engine.core.turn_orders import Done
     from engine.fe import FE, RULESET
-    from engine.fe.model import parse_orders
+    from engine.fe.orders import parse_orders
     from saves.home import Home
 
     holder = Home(home)

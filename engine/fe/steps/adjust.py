@@ -6,7 +6,7 @@ the engine's board behind the players' maps; an ``adjust`` order says the same t
 form the engine checks against the state and then carries out, so both replicas keep the
 same board and the log says exactly what changed and why.
 
-One order makes one change (`engine.fe.model.Adjust`):
+One order makes one change (`engine.fe.orders.Adjust`):
 
 ========== =============================== ==================================================
 change     fields                          effect
@@ -65,7 +65,8 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import planets
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
-from engine.fe.model import ADJUST_FIELDS, Adjust, FeState, ep2, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import ADJUST_FIELDS, Adjust, ep2, hex_id
 from engine.fe.production import next_ids
 from engine.fe.sequence import Step
 from engine.fe.steps import base

@@ -39,7 +39,8 @@ import msgspec
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import battles as battle_rules
 from engine.fe.battle_model import BattleRecord
-from engine.fe.model import BattlesOrder, FeState, RetreatOrder, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import BattlesOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step, load_sequence
 from engine.fe.steps import base
 from engine.fe.steps.base import Area

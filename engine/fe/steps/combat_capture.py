@@ -42,7 +42,8 @@ from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe.battle_model import BattleRecord, CaptureAttempt
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import CAPTURED_SEP, Unit
-from engine.fe.model import CaptureOrder, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import CaptureOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
 from engine.fe.steps.base import Area

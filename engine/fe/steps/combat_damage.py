@@ -28,7 +28,8 @@ from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat import allocation, small_scale
 from engine.fe.combat.targets import Target, points_text, target_of
 from engine.fe.forces import Unit
-from engine.fe.model import AllocateOrder, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import AllocateOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_round, sids
 from engine.fe.steps.adjust import cripple_units, destroy_units

@@ -37,7 +37,8 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat import directed, forces
 from engine.fe.combat.targets import Target, points_text
-from engine.fe.model import DirectOrder, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import DirectOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_round, sids
 from engine.fe.steps.adjust import cripple_units, destroy_units

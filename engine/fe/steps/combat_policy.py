@@ -2,7 +2,7 @@
 
 A round of combat asks each side for a flagship, a battle force, an intensity and EW choices
 (secretly), then for its allocation of the damage taken and whether it retreats. By email
-each of those is a hand-off. A ``policy`` order (`engine.fe.model.PolicyOrder`) lets a seat
+each of those is a hand-off. A ``policy`` order (`engine.fe.orders.PolicyOrder`) lets a seat
 sign once what it does in every round, and the engine answers for it:
 
 - the secret steps 5-3C, 5-3D, 5-3E, 5-3X2 and 5-4A2 do not ask
@@ -42,7 +42,8 @@ from engine.fe import option_specs as specs
 from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
 from engine.fe.combat import forces, results
 from engine.fe.forces import Unit
-from engine.fe.model import AllocateOrder, FeState, PolicyOrder, PursueOrder, RetreatOrder
+from engine.fe.model import FeState
+from engine.fe.orders import AllocateOrder, PolicyOrder, PursueOrder, RetreatOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import (
     base,

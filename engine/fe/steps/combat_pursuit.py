@@ -73,7 +73,8 @@ from engine.core.ruleset import Event, RollRequest, Seat, Violation
 from engine.fe.battle_model import PURSUIT_FOUGHT, BattleRecord, CombatPolicy, RoundLog
 from engine.fe.combat import directed, forces
 from engine.fe.combat.targets import Target, points_text
-from engine.fe.model import AllocateOrder, DirectOrder, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import AllocateOrder, DirectOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import (
     base,

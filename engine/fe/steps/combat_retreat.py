@@ -70,7 +70,8 @@ from engine.fe.blocking import Blocking
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import Unit
 from engine.fe.galaxy import NEUTRAL_ZONE, HexId
-from engine.fe.model import FeState, PursueOrder, RetreatOrder, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import PursueOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import access, base, combat
 from engine.fe.steps import supply as supply_step

@@ -58,8 +58,9 @@ from engine.fe.battle_model import BattleRecord
 from engine.fe.combat import forces
 from engine.fe.combat import retreat as retreat_rules
 from engine.fe.forces import Unit
-from engine.fe.model import FeState, hex_id
+from engine.fe.model import FeState
 from engine.fe.opening import ApproachOrder, CloakOrder, OpposeOrder, WithdrawOrder
+from engine.fe.orders import hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
 from engine.fe.steps import supply as supply_area

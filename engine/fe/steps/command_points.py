@@ -4,7 +4,7 @@ The sequence of play lets a side "use Command Points (first round only) to incre
 limits" when it picks its flagship (5-3D), and the fixed-cost table prices an "Extra Command
 Point" at 5 EP. So:
 
-- at 2B3 a ``command-points`` order (`engine.fe.model.CommandPointsOrder`) buys some for one
+- at 2B3 a ``command-points`` order (`engine.fe.orders.CommandPointsOrder`) buys some for one
   of the seat's empires, 5 EP each, refused whole when the treasury cannot pay; the empire
   holds them in ``FeState.command_points``;
 - at 5-3D of a battle's first round a side may spend some as part of its secret flagship
@@ -35,7 +35,8 @@ import msgspec
 
 from engine.core.ruleset import Event, OptionSpec, Seat, Violation
 from engine.fe.economics import fmt_ep
-from engine.fe.model import CommandPointsOrder, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import CommandPointsOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base  # not yard: it reads the rule options, which read OPTIONS
 

@@ -19,7 +19,8 @@ import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe.forces import OFF_MAP, Board
-from engine.fe.model import FeState, MissionOrder
+from engine.fe.model import FeState
+from engine.fe.orders import MissionOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area

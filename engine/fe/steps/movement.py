@@ -66,8 +66,9 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import stacks
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
-from engine.fe.model import Batch, BattlesOrder, FeState, MoveOrder, React, hex_id
+from engine.fe.model import FeState
 from engine.fe.movement import Move, check_move, hex_cost, remaining
+from engine.fe.orders import Batch, BattlesOrder, MoveOrder, React, hex_id
 from engine.fe.reaction import apply_reaction, check_reaction, mark_reacted
 from engine.fe.sequence import ORION_PART, Step, load_sequence
 from engine.fe.steps import access, base, combat, reserves

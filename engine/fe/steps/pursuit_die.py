@@ -17,7 +17,8 @@ from engine.fe.battle_model import BattleRecord
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import Unit
 from engine.fe.galaxy import HexId
-from engine.fe.model import FeState, PursueOrder
+from engine.fe.model import FeState
+from engine.fe.orders import PursueOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
 from engine.fe.unit_kinds import class_of, is_ship

@@ -2,7 +2,7 @@
 
 Every movement batch the phasing player ends opens a reaction window (3B3, 205.0) for the
 other seat, and by email each window is a round trip, mostly to hear "no reaction". A
-``reaction`` order (`engine.fe.model.ReactionOrder`, the fields of
+``reaction`` order (`engine.fe.orders.ReactionOrder`, the fields of
 `engine.fe.reaction.ReactionPolicy`) lets a seat sign once what it does in its windows, and
 the engine answers them for it (`by_policy`, called by the sequence driver when 3B3 comes up,
 whether a ``batch`` order or the end of movement opened it):
@@ -37,7 +37,8 @@ import msgspec
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe.forces import Unit, allowance
 from engine.fe.galaxy import HexId
-from engine.fe.model import FeState, React, ReactionOrder, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import React, ReactionOrder, hex_id
 from engine.fe.reaction import REACTION_RULE, ReactionPolicy, why_not
 from engine.fe.sequence import Step
 from engine.fe.steps import base, movement, reactors

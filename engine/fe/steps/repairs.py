@@ -20,7 +20,8 @@ from engine.fe import repair
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import HexId
-from engine.fe.model import FeState, RepairOrder
+from engine.fe.model import FeState
+from engine.fe.orders import RepairOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
 

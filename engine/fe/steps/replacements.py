@@ -43,10 +43,11 @@ from operator import attrgetter, itemgetter, not_
 
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import board_views, model, production
+from engine.fe import board_views, production
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
-from engine.fe.model import FeState, ReplaceOrder
+from engine.fe.model import FeState
+from engine.fe.orders import ReplaceOrder, ep2
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
 from engine.fe.steps.base import Area
@@ -110,7 +111,7 @@ def replace_problems(state: FeState, seat: Seat, order: ReplaceOrder) -> list[Vi
     unit = yard.own_unit(state, seat, order.unit, production.FIGHTER_RULE)
     if isinstance(unit, list):
         return unit
-    fighters2, empire = model.ep2(order.fighters), unit.empire
+    fighters2, empire = ep2(order.fighters), unit.empire
     if fighters2 > 0 and not f111_carrier(unit):
         text = (
             f"{unit.id} ({unit.cls}): fighter factors lost in combat come back free at the end "
@@ -149,7 +150,7 @@ def apply_replace(
     """Pay for the PFs or F-111 factors and count them against what the unit carries."""
     unit = state.board.unit(order.unit)
     empire, before = unit.empire, state.ep2(unit.empire)
-    fighters2 = model.ep2(order.fighters)
+    fighters2 = ep2(order.fighters)
     cost2 = replacement_price2(unit, fighters2, order.pfs)
     after = before - cost2
     state = state.with_ep2(empire, after)

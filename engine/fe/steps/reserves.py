@@ -61,8 +61,9 @@ from engine.fe import option_specs as specs
 from engine.fe.combat.forces import command_of, is_scout
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
-from engine.fe.model import FeState, ReserveOrder
+from engine.fe.model import FeState
 from engine.fe.movement import Move, apply_move
+from engine.fe.orders import ReserveOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area

@@ -29,7 +29,8 @@ import msgspec
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import retrograde
 from engine.fe.forces import OFF_MAP, Board, Unit
-from engine.fe.model import FeState, RetrogradeOrder, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import RetrogradeOrder, hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area

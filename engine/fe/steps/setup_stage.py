@@ -23,7 +23,8 @@ from engine.fe import planets
 from engine.fe import setup as placing
 from engine.fe.forces import Board, Unit, war_pairs
 from engine.fe.holdings import scenario_holdings
-from engine.fe.model import FeState, Place, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import Place, hex_id
 from engine.fe.scenario import Scenario, find_scenario
 from engine.fe.sequence import Phase, Step
 from engine.fe.steps import base

@@ -29,17 +29,11 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import conversions, model, production
+from engine.fe import conversions, orders, production
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
-from engine.fe.model import (
-    BuildOrder,
-    CommandPointsOrder,
-    ConvertOrder,
-    FeState,
-    RepairOrder,
-    ReplaceOrder,
-)
+from engine.fe.model import FeState
+from engine.fe.orders import BuildOrder, CommandPointsOrder, ConvertOrder, RepairOrder, ReplaceOrder
 from engine.fe.scenario import turn_label
 from engine.fe.sequence import Step
 from engine.fe.steps import base, command_points, repairs, replacements, yard
@@ -69,7 +63,7 @@ def _terms(empire: str, order: BuildOrder, turn: int) -> production.BuildTerms:
 
 
 def _as_build(order: BuildOrder) -> production.Build:
-    return production.Build(order.cls, model.hex_id(order.hex), order.instead_of)
+    return production.Build(order.cls, orders.hex_id(order.hex), order.instead_of)
 
 
 def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violation]:

@@ -32,7 +32,8 @@ from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import reinforcements, strategic
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP
-from engine.fe.model import FeState, StrategicOrder, hex_id
+from engine.fe.model import FeState
+from engine.fe.orders import StrategicOrder, hex_id
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area

@@ -17,7 +17,8 @@ import msgspec
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import war
 from engine.fe.forces import war_pairs
-from engine.fe.model import DeclareWar, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import DeclareWar
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps.base import Area

@@ -11,7 +11,8 @@ from engine.core.ruleset import Applied, Decision, DecisionKind, Event, OptionVa
 from engine.core.turn_orders import Done
 from engine.fe import FE as RULESET
 from engine.fe import flow
-from engine.fe.model import FeState, Order, RetreatOrder
+from engine.fe.model import FeState
+from engine.fe.orders import Order, RetreatOrder
 from engine.fe.steps import combat_damage
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.fe_play import battle_choice, scripted_retreat

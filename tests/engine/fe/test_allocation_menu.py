@@ -13,7 +13,8 @@ from engine.core.face import ParamKind, StepMenu, menu_of
 from engine.fe import RULESET
 from engine.fe.face import FACE
 from engine.fe.forces import Unit
-from engine.fe.model import AllocateOrder, FeState
+from engine.fe.model import FeState
+from engine.fe.orders import AllocateOrder
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_loop import two_battles
 from tests.engine.fe.steps.test_combat_round import damaged_round, reveal

@@ -15,7 +15,8 @@ from engine.core.ruleset import Event
 from engine.core.turn_orders import Done, Standing
 from engine.fe import FE, applies, board_views, steps
 from engine.fe.forces import Unit
-from engine.fe.model import FeState, MoveOrder
+from engine.fe.model import FeState
+from engine.fe.orders import MoveOrder
 from engine.fe.sequence import load_sequence
 from engine.fe.steps import base
 from tests.engine.fe.helpers import battle_start, owed, play, run_until, start

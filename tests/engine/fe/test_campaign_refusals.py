@@ -22,7 +22,7 @@ from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.conversions import primary_capital
 from engine.fe.galaxy import load_galaxy
-from engine.fe.model import BuildOrder
+from engine.fe.orders import BuildOrder
 from tests.engine.fe_play import set_up
 from tests.engine.fe_wind import walk_to
 from tests.engine.table import Table

@@ -22,7 +22,8 @@ from engine.core.ruleset import Event, StepKind
 from engine.core.turn_orders import Done, Note
 from engine.fe import RULESET, flow
 from engine.fe.flow import TURNS
-from engine.fe.model import FeState, MoveOrder
+from engine.fe.model import FeState
+from engine.fe.orders import MoveOrder
 from tests.engine.fe.helpers import farthest_through, first_states, owed, start
 
 

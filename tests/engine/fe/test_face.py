@@ -8,7 +8,8 @@ import pytest
 from engine.core.face import Board, Fact, ParamKind
 from engine.core.turn_orders import Done
 from engine.fe import FACE, FE
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import parse_orders
 from tests.engine.fe.helpers import fresh
 from tests.engine.fe.steps.test_adjust_area import tutorial_after_setup
 

@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 from engine.fe import RULESET
-from engine.fe.model import ORDER_TYPES
+from engine.fe.orders import ORDER_TYPES
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "orders.md"
 

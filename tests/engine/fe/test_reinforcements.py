@@ -20,7 +20,8 @@ from engine.core.ruleset import Event
 from engine.fe import RULESET, flow
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import load_galaxy
-from engine.fe.model import FeState, Place, StrategicOrder
+from engine.fe.model import FeState
+from engine.fe.orders import Place, StrategicOrder
 from engine.fe.reinforcements import delivery_hex, describe, due, scripted_wars
 from engine.fe.scenario import Scenario, find_scenario
 from engine.fe.setup import Placement, check_placements

@@ -10,7 +10,8 @@ import pytest
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
 from engine.fe import FE
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import parse_orders
 from tests.engine.fe.steps.test_adjust_area import tutorial_after_setup
 
 STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]

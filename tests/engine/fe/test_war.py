@@ -17,8 +17,9 @@ import msgspec
 from engine.core.ruleset import Event
 from engine.fe import RULESET, flow
 from engine.fe.galaxy import load_galaxy
-from engine.fe.model import DeclareWar, FeState, MoveOrder
+from engine.fe.model import FeState
 from engine.fe.neutral import entry_problem, flanking
+from engine.fe.orders import DeclareWar, MoveOrder
 from engine.fe.scenario import find_scenario
 from engine.fe.steps.economy import economy_of
 from engine.fe.steps.setup_stage import starting_board

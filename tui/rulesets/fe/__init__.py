@@ -21,7 +21,7 @@ import msgspec
 from engine.core.errors import HexpostError
 from engine.fe.datacheck import check_data, income_gaps
 from engine.fe.holdings import scenario_holdings
-from engine.fe.model import ADJUST_FIELDS
+from engine.fe.orders import ADJUST_FIELDS
 from engine.fe.scenario import find_scenario
 from engine.fe.turn_view import turn_view, view_record, view_text
 from engine.fe.views import views

@@ -15,7 +15,8 @@ import pytest
 
 from engine.core.ruleset import Event
 from engine.fe import FE, flow
-from engine.fe.model import Adjust, FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import Adjust, parse_orders
 from engine.fe.steps import adjust
 from tests.engine.fe.steps.tutorial_states import after_setup
 

@@ -18,7 +18,8 @@ from engine.core.ruleset import Event, RollRequest
 from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.face import FACE
-from engine.fe.model import CaptureOrder, FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import CaptureOrder, parse_orders
 from engine.fe.steps import combat_capture
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_round import reveal

@@ -18,7 +18,7 @@ import pytest
 from engine.core.errors import IllegalOrder, OutOfTurn, PacketError
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
-from engine.fe.model import PolicyOrder
+from engine.fe.orders import PolicyOrder
 from engine.fe.steps import combat
 from tests.engine.fe_battle import PlacedFe, large_board, play_battle, policy, rules
 from tests.engine.table import Table

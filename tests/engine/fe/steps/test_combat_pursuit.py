@@ -21,7 +21,8 @@ from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET, battle_report
 from engine.fe.face import FACE
 from engine.fe.forces import Unit
-from engine.fe.model import FeState, PolicyOrder, PursueOrder
+from engine.fe.model import FeState
+from engine.fe.orders import PolicyOrder, PursueOrder
 from engine.fe.steps import combat, combat_damage, combat_policy, pursuit_round
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_retreat import KLINGONS, at_pursuit, pursue, step

@@ -27,7 +27,8 @@ from engine.fe.combat.retreat import RetreatHex, legal_retreat_hexes
 from engine.fe.face import FACE
 from engine.fe.forces import Unit
 from engine.fe.galaxy import load_galaxy
-from engine.fe.model import Adjust, FeState, PursueOrder, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import Adjust, PursueOrder, parse_orders
 from engine.fe.steps import combat, combat_retreat, pursuit_die
 from engine.fe.steps.battles import battle_list
 from engine.fe.steps.missions import missions_on

@@ -16,7 +16,8 @@ from engine.core.errors import IllegalOrder
 from engine.core.ruleset import RollRequest
 from engine.fe import RULESET
 from engine.fe.face import FACE
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import parse_orders
 from engine.fe.steps import combat
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_loop import two_battles

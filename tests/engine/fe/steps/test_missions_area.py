@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.fe import FE
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import parse_orders
 from engine.fe.steps.supply import grid_of
 from tests.engine.fe.helpers import at_step, run_until, start
 

@@ -17,7 +17,8 @@ from engine.core.ruleset import Event, Violation
 from engine.core.turn_orders import Done
 from engine.fe import FE
 from engine.fe.forces import Board
-from engine.fe.model import Batch, FeState, MoveOrder, Order, Place, React
+from engine.fe.model import FeState
+from engine.fe.orders import Batch, MoveOrder, Order, Place, React
 from engine.fe.sequence import load_sequence
 from engine.fe.steps import reactors, reserves
 from engine.fe.steps.movement import AREA

@@ -22,7 +22,8 @@ from engine.core.turn_orders import Done
 from engine.fe import FE
 from engine.fe.checklist import FeRuleset
 from engine.fe.face import FACE
-from engine.fe.model import Batch, FeState, MoveOrder, Order, Place, React, ReactionOrder
+from engine.fe.model import FeState
+from engine.fe.orders import Batch, MoveOrder, Order, Place, React, ReactionOrder
 from engine.fe.reaction import ReactionPolicy
 from tests.engine.fe.steps.tutorial_states import placed
 from tests.engine.table import Table

@@ -26,7 +26,8 @@ import pytest
 from engine.core.ruleset import Event, OptionValue
 from engine.fe import FE, flow, production, repair, rule_options
 from engine.fe.forces import OFF_MAP, Unit
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import parse_orders
 from engine.fe.sequence import Step
 from engine.fe.steps import replacements, shipyard
 from tests.engine.fe.helpers import step_once

@@ -20,7 +20,8 @@ import msgspec
 from engine.core.ruleset import Event
 from engine.fe import FE
 from engine.fe.forces import Unit
-from engine.fe.model import FeState, parse_orders
+from engine.fe.model import FeState
+from engine.fe.orders import parse_orders
 from tests.engine.fe.helpers import at_step, run_until
 
 SEATS = ["coalition", "alliance"]
