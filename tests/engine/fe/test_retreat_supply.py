@@ -15,49 +15,12 @@ import msgspec
 import pytest
 
 from engine.fe import supply
-from engine.fe.blocking import Blocking, adjacency
+from engine.fe.blocking import adjacency
 from engine.fe.forces import OFF_MAP, Board
-from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.steps import base, combat_retreat
-from engine.fe.steps import supply as supply_step
 from tests.engine.fe.helpers import start
-
-_RANGE = supply.SUPPLY_RANGE
-
-
-def _reference(
-    state: FeState, empire: str, hexes: tuple[HexId, ...]
-) -> dict[HexId, tuple[str, int]]:
-    """The whole-map reading: spread from the grid's main points and from all its points,
-    then a hex's own distance or a neighbour's plus one (the neighbour unblocked)."""
-    galaxy = base.galaxy()
-    blocked = Blocking(galaxy, state.board, empire, "supply")
-    around = supply.neighbours_fn(galaxy, empire)
-    points = [p for p in supply_step.grid_of(state, empire).points if p.grid >= 0]
-    main = supply.spread(around, [(p.hex, 0) for p in points if p.main], blocked, _RANGE)
-    every = supply.spread(around, [(p.hex, 0) for p in points], blocked, _RANGE)
-
-    def distance(reach: dict[HexId, tuple[int, int]], h: HexId) -> int | None:
-        found = [reach[h][0]] if h in reach else []
-        found += [
-            reach[n][0] + 1
-            for n in around(h)
-            if n in reach and reach[n][0] < _RANGE and not blocked(n)
-        ]
-        return min(found) if found else None
-
-    out: dict[HexId, tuple[str, int]] = {}
-    for h in hexes:
-        to_main, to_any = distance(main, h), distance(every, h)
-        out[h] = (
-            ("main", to_main)
-            if to_main is not None
-            else ("partial", to_any)
-            if to_any is not None
-            else ("none", 0)
-        )
-    return out
+from tests.engine.fe.steps.test_combat_retreat import fresh_supply_of
 
 
 def _random_state(rng: random.Random) -> FeState:
@@ -96,7 +59,7 @@ def test_the_supply_of_hexes_read_from_each_hex_is_the_whole_map_reading(seed: i
     kinds: set[str] = set()
     for empire in sorted({u.empire for u in state.board.units}):
         found = combat_retreat._supply_of(state, empire, asked)
-        assert found == _reference(state, empire, asked), empire
+        assert found == fresh_supply_of(state, empire, asked), empire
         kinds |= {grid for grid, _ in found.values()}
     assert kinds >= {"main", "none"}
 

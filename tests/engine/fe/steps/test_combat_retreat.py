@@ -128,7 +128,7 @@ def test_the_engine_picks_the_hex_by_the_priorities() -> None:
     assert record.resolved == "alliance retreated after round 1"
 
 
-def _fresh_supply_of(state: FeState, empire: str, hexes: tuple[int, ...]) -> dict[int, object]:
+def fresh_supply_of(state: FeState, empire: str, hexes: tuple[int, ...]) -> dict[int, object]:
     """What `combat_retreat._supply_of` reads, worked out from scratch: both searches of the
     map on this board, the distances of ``hexes`` read from them."""
     galaxy = load_galaxy()
@@ -177,7 +177,7 @@ def test_the_remembered_supply_searches_match_a_fresh_search_as_units_move() -> 
     for board_state in boards:
         for empire in ("KZI", "KLI"):
             got = combat_retreat._supply_of(board_state, empire, hexes)
-            assert got == _fresh_supply_of(board_state, empire, hexes), empire
+            assert got == fresh_supply_of(board_state, empire, hexes), empire
             seen.append(got)
     assert len({repr(s) for s in seen}) > 2  # the moves changed what the searches find
 
