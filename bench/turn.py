@@ -15,9 +15,14 @@ Then it times, in the same run and on the same packets:
   (a) the floor: Ed25519 signature verification and msgspec decoding of every packet of the
       player turn;
   (b) apply: `apply_packet` of the same packets from the set-up state (the rules, the state
-      hash after every packet), without the signature checks already counted in (a).
+      hash after every packet), without the signature checks already counted in (a), from
+      the state decoded from its snapshot: what a one-shot ``hexpost sync`` does;
+  (w) warm apply: the same, from the state the replica keeps in memory between syncs (the
+      app and ``sync --watch``: `saves.reading.Reader` keeps each game's head state), here
+      the state left by applying the WARM packets before the turn in the same process, so
+      the views those packets read are still at hand.
 
-It prints both, the ratio b/a, and the state's size: its canonical bytes and the memory the
+It prints them, the ratios b/a and w/a, and the state's size: its canonical bytes and the memory the
 decoded state holds (tracemalloc). Runs alternate ``--repeat`` times and the best of each
 counts, so a busy moment on a shared machine does not land on one side only. No target is
 asserted: the figures go into the session notes.
@@ -44,7 +49,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
-from engine.core.game import apply_packet, pending  # noqa: E402
+from engine.core.game import apply_packet  # noqa: E402
+from engine.core.owed import pending  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.ruleset import OptionValue, Seat  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
@@ -95,10 +101,10 @@ def build(scale: int, *, still: bool = False) -> tuple[Table, int]:
     walk_to(table, "3B2")
     state = rules(table)
     stacks: dict[tuple[str, str, int], list[str]] = {}
-    ids = {unit.id for unit in state.board.units}
+    every_id = {unit.id for unit in state.board.units}
     for unit in state.board.units:
         movable = unit.hex and unit.info().move > 0 and state.board.is_released(unit)
-        if still and _is_copy(unit.id, ids, scale):
+        if still and _is_copy(unit.id, every_id, scale):
             continue
         if unit.empire in ("LYR", "KLI") and movable:
             stacks.setdefault((unit.empire, unit.fleet, unit.hex), []).append(unit.id)
@@ -140,8 +146,12 @@ def floor(raw: list[bytes]) -> float:
     return time.perf_counter() - started
 
 
-def apply_all(table: Table, begin: int, snapshot: bytes) -> float:
+def apply_all(table: Table, begin: int, snapshot: bytes, warm: int = 0) -> float:
+    """Seconds to apply the turn's packets (from ``begin``) to the state ``snapshot`` holds,
+    which is the state ``warm`` packets before ``begin``: those are applied first, untimed."""
     state: GameState[FeState] = decode_state(snapshot, FeState)
+    for packet in table.packets[begin - warm : begin]:
+        state = apply_packet(RULESET, state, packet).state
     packets = table.packets[begin:]
     started = time.perf_counter()
     for packet in packets:
@@ -150,6 +160,10 @@ def apply_all(table: Table, begin: int, snapshot: bytes) -> float:
 
 
 _KEYS: dict[bytes, bytes] = {}
+
+WARM = 5
+"""Packets the warm run (w) applies before the turn: the end of the alliance's player turn,
+which its replica applied (or signed) itself before the coalition's turn came in."""
 
 
 def main() -> None:
@@ -163,6 +177,13 @@ def main() -> None:
         "turn differs from scale 1 only by the units that did not move",
     )
     parser.add_argument(
+        "--warm",
+        type=int,
+        default=WARM,
+        metavar="N",
+        help=f"(w) applies the N packets before the turn first, untimed (default {WARM})",
+    )
+    parser.add_argument(
         "--per-packet", action="store_true", help="then each packet's time and the steps it took"
     )
     args = parser.parse_args()
@@ -174,6 +195,8 @@ def main() -> None:
     raw = [p.data for p in table.packets[begin:]]
     before = _state_before(table, begin)
     snapshot = encode_state(before)
+    warm = max(0, min(args.warm, begin))
+    warm_snapshot = encode_state(_state_before(table, begin - warm))
     sizes = [len(d) for d in raw]
     assert before.rules is not None
     print(
@@ -184,18 +207,22 @@ def main() -> None:
     print(
         f"player turn: {len(raw)} packets, mean {sum(sizes) // len(sizes)} bytes, max {max(sizes)}"
     )
-    best_floor = best_apply = float("inf")
+    best_floor = best_apply = best_warm = float("inf")
     for _ in range(args.repeat):
         gc.collect()
         best_floor = min(best_floor, floor(raw))
         gc.collect()
         best_apply = min(best_apply, apply_all(table, begin, snapshot))
+        gc.collect()
+        best_warm = min(best_warm, apply_all(table, begin, warm_snapshot, warm))
     per = 1e6 / len(raw)
     print(f"(a) floor, signatures + decoding: {best_floor * 1e3:8.1f} ms "
           f"({best_floor * per:.1f} us/packet)")  # fmt: skip
     print(f"(b) apply, rules + state hashes:  {best_apply * 1e3:8.1f} ms "
           f"({best_apply * per:.1f} us/packet)")  # fmt: skip
-    print(f"ratio b/a = {best_apply / best_floor:.2f}")
+    print(f"(w) warm apply, {warm} packets before: {best_warm * 1e3:5.1f} ms "
+          f"({best_warm * per:.1f} us/packet)")  # fmt: skip
+    print(f"ratio b/a = {best_apply / best_floor:.2f}, w/a = {best_warm / best_floor:.2f}")
     final = table.state
     assert final is not None
     print(f"state: {len(encode_state(final))} canonical bytes, "
