@@ -49,7 +49,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.core.game import pending  # noqa: E402
+from engine.core.owed import pending  # noqa: E402
 from engine.core.ruleset import DecisionKind  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402

@@ -58,7 +58,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
-from engine.core.game import Result, apply_packet, pending  # noqa: E402
+from engine.core.game import Result, apply_packet  # noqa: E402
+from engine.core.owed import pending  # noqa: E402
 from engine.core.packets import (  # noqa: E402
     SIGNATURE_DOMAIN,
     Body,

@@ -9,10 +9,10 @@ every signing job asks first (`check`), and lists who waits; it signs nothing it
 from __future__ import annotations
 
 from engine.core.errors import HexpostError
-from engine.core.game import AnyRuleset, AnyState, pending
+from engine.core.owed import pending
 from engine.core.packets import fingerprint
-from engine.core.ruleset import DecisionKind
-from engine.core.state import SeatState
+from engine.core.ruleset import AnyRuleset, DecisionKind
+from engine.core.state import AnyState, SeatState
 from saves import store_keys
 from saves.reading import Reader
 from saves.store_games import GameRow

@@ -32,7 +32,7 @@ from engine.core.chats import (
     sign_chat,
 )
 from engine.core.errors import HexpostError, PacketError
-from engine.core.game import AnyState
+from engine.core.state import AnyState
 from saves import acceptance, ledger, store_chat, store_games, store_keys, store_outbox
 from saves.chat import chat_line
 from saves.outcome import Outcome

@@ -32,7 +32,9 @@ from engine.core.claims import (
     sign_claim,
 )
 from engine.core.errors import GameFrozen, HexpostError, PacketError
-from engine.core.game import AnyRuleset, AnyState, pending
+from engine.core.owed import pending
+from engine.core.ruleset import AnyRuleset
+from engine.core.state import AnyState
 from engine.core.text import SAFE_PATTERN, text_problem
 from saves import ledger, store_evidence, store_games, store_keys, store_outbox
 from saves.outbox import format_time, parse_time

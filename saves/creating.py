@@ -13,9 +13,8 @@ from collections.abc import Mapping
 
 from engine.core import author, entropy
 from engine.core.errors import HexpostError
-from engine.core.game import AnyRuleset
 from engine.core.packets import PROTOCOL_VERSION, Genesis, Join, SeatBinding
-from engine.core.ruleset import OptionValue, Seat
+from engine.core.ruleset import AnyRuleset, OptionValue, Seat
 from saves import store_games
 from saves.registry import ruleset_for
 from saves.signing import Signer

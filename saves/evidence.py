@@ -34,7 +34,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from engine.core.errors import DesyncError, HexpostError, PacketError
-from engine.core.game import AnyRuleset, AnyState, apply_packet, ruleset_tag
+from engine.core.game import apply_packet, ruleset_tag
 from engine.core.packets import (
     MAX_PACKET_SIZE,
     Body,
@@ -50,6 +50,8 @@ from engine.core.packets import (
     packet_id,
     read_envelope,
 )
+from engine.core.ruleset import AnyRuleset
+from engine.core.state import AnyState
 from engine.core.text import SAFE_PATTERN
 from saves import ledger, store_evidence, store_games
 from saves.registry import ruleset_for

@@ -20,7 +20,7 @@ import msgspec
 
 from engine.core.chain import Placement, place
 from engine.core.errors import DesyncError, HexpostError, PacketError
-from engine.core.game import AnyRuleset, AnyState, apply_packet
+from engine.core.game import apply_packet
 from engine.core.packets import (
     MAX_SEQ,
     Genesis,
@@ -31,6 +31,8 @@ from engine.core.packets import (
     peek_body,
     read_envelope,
 )
+from engine.core.ruleset import AnyRuleset
+from engine.core.state import AnyState
 from saves import (
     chat_messages,
     claims,

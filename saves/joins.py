@@ -18,9 +18,10 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.errors import HexpostError
-from engine.core.game import AnyRuleset, AnyState, pending
+from engine.core.owed import pending
 from engine.core.packets import Resign, fingerprint
-from engine.core.state import SeatState
+from engine.core.ruleset import AnyRuleset
+from engine.core.state import AnyState, SeatState
 from saves import store_keys, submitting
 from saves.acceptance import awaiting, awaiting_any, check, describe
 from saves.signing import Signer

@@ -15,7 +15,8 @@ from typing import NamedTuple
 import msgspec
 
 from engine.core.errors import VersionError
-from engine.core.game import AnyRuleset, AnyState, Result, pending
+from engine.core.game import Result
+from engine.core.owed import pending
 from engine.core.packets import (
     Chat,
     EntropyOnly,
@@ -27,8 +28,8 @@ from engine.core.packets import (
     key_id,
     kind_name,
 )
-from engine.core.ruleset import DecisionKind, Event
-from engine.core.state import encode_state
+from engine.core.ruleset import AnyRuleset, DecisionKind, Event
+from engine.core.state import AnyState, encode_state
 from saves import quarantine, store_evidence, store_games, store_keys, store_outbox
 from saves.registry import face_for
 from saves.store import Memo, Store

@@ -14,10 +14,11 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.errors import HexpostError
-from engine.core.game import AnyRuleset, AnyState, apply_packet, pending
+from engine.core.game import apply_packet
+from engine.core.owed import pending
 from engine.core.packets import key_id, open_packet
-from engine.core.ruleset import Decision, Event
-from engine.core.state import decode_state
+from engine.core.ruleset import AnyRuleset, Decision, Event
+from engine.core.state import AnyState, decode_state
 from saves import ledger, store_games
 from saves.keys import Identity
 from saves.registry import ruleset_for

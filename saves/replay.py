@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.core.errors import ChainError, DesyncError, HexpostError
-from engine.core.game import AnyState, apply_packet
+from engine.core.game import apply_packet
 from engine.core.packets import VerifiedPacket, open_packet
-from engine.core.state import encode_state
+from engine.core.state import AnyState, encode_state
 from saves import store_games
 from saves.reading import Reader
 from saves.registry import ruleset_for

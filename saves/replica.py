@@ -26,9 +26,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core import entropy
-from engine.core.game import AnyRuleset
 from engine.core.packets import Chat, Resign
-from engine.core.ruleset import OptionValue, Seat
+from engine.core.ruleset import AnyRuleset, OptionValue, Seat
 from saves import replay, submitting
 from saves.keys import Identity
 from saves.outcome import Hint, Outcome

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.core import author
 from engine.core.errors import HexpostError
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn
 from engine.core.ruleset import DecisionKind
 from saves import store_keys, vault

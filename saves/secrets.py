@@ -17,9 +17,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import entropy
 from engine.core.errors import HexpostError, IllegalOrder, NotPending
-from engine.core.game import AnyRuleset, AnyState, pending
+from engine.core.owed import pending
 from engine.core.packets import Body, Commit, Reveal, Turn
-from engine.core.ruleset import DecisionKind, Seat
+from engine.core.ruleset import AnyRuleset, DecisionKind, Seat
+from engine.core.state import AnyState
 from saves import vault
 from saves.store import Store
 

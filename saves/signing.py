@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import author, entropy
 from engine.core.errors import HexpostError
-from engine.core.game import AnyRuleset, AnyState, Result
+from engine.core.game import Result
 from engine.core.packets import (
     Body,
     Genesis,
@@ -29,7 +29,8 @@ from engine.core.packets import (
     raw_public_key,
     sign_body,
 )
-from engine.core.ruleset import Seat
+from engine.core.ruleset import AnyRuleset, Seat
+from engine.core.state import AnyState
 from saves import ledger, store_games, store_inbox, vault
 from saves.keys import Identity
 from saves.reading import Reader

@@ -15,9 +15,10 @@ import msgspec
 
 from engine.core import author
 from engine.core.errors import GameFrozen, HexpostError
-from engine.core.game import AnyState, pending
+from engine.core.owed import pending
 from engine.core.packets import Chat, EntropyOnly, Kind, Resign, Turn
 from engine.core.ruleset import DecisionKind, Event
+from engine.core.state import AnyState
 from saves import acceptance, vault
 from saves.chat import chat_line, check_chat_turn
 from saves.registry import ruleset_for

@@ -36,7 +36,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import entropy
 from engine.core.errors import HexpostError
-from engine.core.game import AnyState
+from engine.core.state import AnyState
 from saves import store_keys
 from saves.store import Store
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.core.game import AnyRuleset, AnyState, Result, apply_packet, ruleset_tag
+from engine.core.game import Result, apply_packet, ruleset_tag
 from engine.core.packets import (
     Body,
     Commit,
@@ -27,7 +27,8 @@ from engine.core.packets import (
     raw_public_key,
     sign_body,
 )
-from engine.core.ruleset import Seat
+from engine.core.ruleset import AnyRuleset, Seat
+from engine.core.state import AnyState
 
 
 def draft(

@@ -224,3 +224,7 @@ class Ruleset(Protocol, Generic[S]):
     def apply_secret(self, state: S, decision: Decision, choices: Mapping[Seat, Any]) -> Applied[S]:
         """Resolve a secret step once every seat's choice is revealed."""
         ...
+
+
+AnyRuleset = Ruleset[Any]
+"""A ruleset of any game: what the core and the layers above hold without knowing which."""

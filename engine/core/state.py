@@ -116,6 +116,10 @@ class GameState(msgspec.Struct, Generic[S], frozen=True):
     rules: S | None = None
 
 
+AnyState = GameState[Any]
+"""A state of any game (its ``rules`` part is the ruleset's own type)."""
+
+
 _ENCODER = msgspec.msgpack.Encoder(order="deterministic")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind, OptionValue, Seat
 from engine.core.turn_orders import Done, Standing
 from engine.fe.checklist import FeRuleset

@@ -43,7 +43,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import author
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import Turn
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing

@@ -6,7 +6,7 @@ game file `tests/golden/fe_checklist.msgpack`.
 
 from __future__ import annotations
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET

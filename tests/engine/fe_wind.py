@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import hexgrid
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
 from engine.fe import RULESET

@@ -13,7 +13,8 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import author, entropy
-from engine.core.game import AnyRuleset, AnyState, Result, apply_packet, pending
+from engine.core.game import Result, apply_packet
+from engine.core.owed import pending
 from engine.core.packets import (
     PROTOCOL_VERSION,
     Body,
@@ -28,7 +29,8 @@ from engine.core.packets import (
     VerifiedPacket,
     raw_public_key,
 )
-from engine.core.ruleset import DecisionKind, OptionValue
+from engine.core.ruleset import AnyRuleset, DecisionKind, OptionValue
+from engine.core.state import AnyState
 
 
 def _derive(label: str, size: int = 32) -> bytes:

@@ -277,7 +277,7 @@ def test_golden_game_replayed_with_caches_emptied_gives_the_recorded_hashes() ->
 # --- the registry --------------------------------------------------------------------------
 
 EXPECTED = {
-    "engine.core.game._pending_of": "by_identity",
+    "engine.core.owed._pending_of": "by_identity",
     "engine.core.through.walked": "by_identity",
     "engine.core.packets._public_key": "derived",
     "engine.fe.applies.has_kind": "by_identity",

@@ -1,7 +1,7 @@
 """The protocol core's short path to the decision owed now (issue 16).
 
 Before every packet and every order the core asks which decision is owed and by whom; it
-only ever reads the first. `engine.core.game._owed_first` answers that without building the
+only ever reads the first. `engine.core.owed.owed_first` answers that without building the
 lists `pending` returns (joins, the acceptance of joined keys, entropy for armed rolls, an
 open secret step, the ruleset's decisions). Here it is compared with ``pending(...)[0]`` on
 every state of games that pass through each kind of decision, and on each of them resigned.
@@ -14,10 +14,12 @@ from pathlib import Path
 
 import msgspec
 
-from engine.core import game
-from engine.core.game import AnyState, apply_packet, pending
+from engine.core import owed
+from engine.core.game import apply_packet
+from engine.core.owed import pending
 from engine.core.packets import key_id, open_packet
 from engine.core.ruleset import DecisionKind
+from engine.core.state import AnyState
 from engine.fe import RULESET
 from tests.engine.test_random_play import play
 from tests.golden.companion import read_golden
@@ -53,6 +55,6 @@ def test_the_decision_owed_first_is_the_first_that_pending_lists() -> None:
         for each in (state, resigned):
             decisions = pending(RULESET, each)
             first = decisions[0] if decisions else None
-            assert game._owed_first(RULESET, each) == first
+            assert owed.owed_first(RULESET, each) == first
             kinds.add(first.kind if first else None)
     assert kinds == {*DecisionKind, None}, kinds

@@ -17,7 +17,8 @@ from engine.core.errors import (
     PacketError,
     VersionError,
 )
-from engine.core.game import apply_packet, pending
+from engine.core.game import apply_packet
+from engine.core.owed import pending
 from engine.core.packets import (
     PROTOCOL_VERSION,
     Genesis,

@@ -14,7 +14,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core.game import apply_packet, pending
+from engine.core.game import apply_packet
+from engine.core.owed import pending
 from engine.core.packets import key_id, open_packet
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing

@@ -32,7 +32,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core.game import AnyRuleset, AnyState, apply_packet
+from engine.core.game import apply_packet
 from engine.core.packets import (
     Chat,
     Genesis,
@@ -45,7 +45,8 @@ from engine.core.packets import (
     kind_name,
     open_packet,
 )
-from engine.core.ruleset import Event
+from engine.core.ruleset import AnyRuleset, Event
+from engine.core.state import AnyState
 from saves.registry import ruleset_for
 
 HASH_DIGITS = 16

@@ -22,9 +22,10 @@ from typing import Any
 
 import msgspec
 
-from engine.core.game import AnyState, apply_packet
+from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
 from engine.core.ruleset import Event
+from engine.core.state import AnyState
 from engine.fe.economics import fmt_ep
 from saves.registry import ruleset_for
 from tests.golden.companion import GoldenGame

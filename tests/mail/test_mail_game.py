@@ -32,7 +32,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from imapclient import IMAPClient
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import fingerprint, sign_body
 from engine.core.ruleset import DecisionKind
 from engine.fe import RULESET

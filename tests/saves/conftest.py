@@ -19,7 +19,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import entropy
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import VerifiedPacket, open_packet
 from engine.core.ruleset import DecisionKind
 from engine.fe import FE, RULESET

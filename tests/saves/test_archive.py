@@ -10,7 +10,7 @@ import pytest
 
 from engine.core.entropy import canonical_choice
 from engine.core.errors import HexpostError
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.state import encode_state
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork

@@ -18,7 +18,7 @@ import pytest
 
 from engine.core.claims import MAX_CLAIM_SIZE, ClaimBody, ClaimEnvelope, open_claim, sign_claim
 from engine.core.errors import GameFrozen, HexpostError
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import raw_public_key
 from engine.core.state import encode_state
 from engine.fe import RULESET

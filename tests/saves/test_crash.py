@@ -52,7 +52,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
 from engine.fe import RULESET

@@ -11,7 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import pull, push

@@ -12,7 +12,8 @@ import pytest
 
 from engine.core.entropy import canonical_choice
 from engine.core.errors import HexpostError, IllegalOrder, OutOfTurn, RulesError
-from engine.core.game import apply_packet, pending
+from engine.core.game import apply_packet
+from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn, open_packet
 from engine.core.ruleset import DecisionKind
 from engine.core.state import encode_state

@@ -20,7 +20,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync

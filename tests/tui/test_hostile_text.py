@@ -30,7 +30,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Static
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
 from mail.sync import SendFailure, SyncReport

@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from engine.core.face import Choice, Param, ParamKind
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.through import THROUGH_END
 from engine.fe import FE, RULESET
 from engine.fe.face import FACE

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Select
 
 from engine.core.face import Choice, Param, ParamKind, Preset
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
 from tests.saves.conftest import Player, start_game

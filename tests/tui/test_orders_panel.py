@@ -16,7 +16,7 @@ import msgspec
 import pytest
 from textual.pilot import Pilot
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.fe import RULESET
 from tests.saves.conftest import now
 from tests.tui.test_app import (

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from mail.loopback import LoopbackNetwork
 from saves.home import Home
 from tests.engine.toy import TOY

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import fingerprint
 from engine.core.ruleset import DecisionKind
 from engine.fe import RULESET

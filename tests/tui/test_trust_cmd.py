@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Static
 
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import fingerprint
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork

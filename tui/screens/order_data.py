@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.face import Board, StepMenu, menu_of
-from engine.core.game import AnyState
+from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
 from saves.replica import Replica

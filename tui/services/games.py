@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core.game import AnyState, pending
+from engine.core.owed import pending
 from engine.core.ruleset import Decision, DecisionKind
+from engine.core.state import AnyState
 from saves import claims, joins, outbox, quarantine
 from saves.news import Waits, seat_names, waits, waits_words
 from saves.registry import face_for

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from engine.core.face import Board, Choice, Face, Summary
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import fingerprint
 from engine.core.ruleset import Decision, OptionValue
 from engine.core.state import state_hash

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import HexpostError
-from engine.core.game import pending
+from engine.core.owed import pending
 from engine.core.packets import fingerprint
 from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
