@@ -277,6 +277,35 @@ def carry_index(
         caches.prime(presence_set, kept, galaxy, after, empire)
 
 
+def share_index(galaxy: Galaxy, before: Board, after: Board, empires: Iterable[str]) -> None:
+    """Hand ``after``, a board of the very units of ``before`` (a turn begun, a war
+    declared, a fleet released), ``before``'s `board_index` (or what `defer_carry` left it)
+    when both boards have the same owners, which is all the index reads besides the units;
+    and, of these ``empires``, the presence flags of each whose enemies are the same on
+    both boards (`presence_set` reads nothing else). The others' flags are worked out
+    again from the shared index when asked, at the cost of its kinds of hex."""
+    if after.owners != before.owners:
+        return
+    held = caches.peek(board_index, galaxy, before)
+    if held is None:
+        pending = before.__dict__.get(_PENDING)
+        if pending is None or _PENDING in after.__dict__:
+            return
+        after.__dict__[_PENDING] = pending  # (derived when first asked, the same either way)
+        return
+    caches.prime(board_index, held, galaxy, after)
+    same_wars = after.at_war == before.at_war
+    for empire in empires:
+        flags = caches.peek(presence_set, galaxy, before, empire)
+        if flags is not None and (same_wars or _foes(before, empire) == _foes(after, empire)):
+            caches.prime(presence_set, flags, galaxy, after, empire)
+
+
+def _foes(board: Board, empire: str) -> list[tuple[str, str]]:
+    """The pairs at war on ``board`` that ``empire`` is in."""
+    return [pair for pair in board.at_war if empire in pair]
+
+
 @caches.by_identity(maxsize=8)
 def _map_bases_by_hex(
     bases: tuple[tuple[HexId, str, bool], ...],
