@@ -78,7 +78,7 @@ def board_of(
     if last is not None and last[0][0] is forces:
         # The last state asked about has the very same units (this state began a turn,
         # declared a war, released a fleet): what was read of its units serves this board.
-        before = cast("Board", last[1])
+        before = last[1]
         share_unit_views(before, board)
         blocking.share_index(load_galaxy(), before, board, [f.empire for f in forces])
     return board
