@@ -76,6 +76,9 @@ def board_index(
     of one board ask for several empires in a row. A board `defer_carry` was told about gets
     it from the board it was made from, updated for the units changed since.
     """
+    shared = board.__dict__.get(_SHARED)
+    if shared is not None:
+        return shared  # (a board of the same units and owners: `share_index`)
     pending = board.__dict__.pop(_PENDING, None)
     if pending is not None:
         root, changed, empires = pending
@@ -169,7 +172,7 @@ def defer_carry(
     here, and the next board that is asked is derived in one pass over every unit changed
     since the last board whose index is held. Changes pile up only while they stay a small
     part of the board; past that a fresh reading is as cheap and the chain is dropped."""
-    if caches.peek(board_index, galaxy, before) is not None:
+    if held_index(galaxy, before) is not None:
         root, since = before, dict(changed)
     else:
         pending = before.__dict__.get(_PENDING)
@@ -195,7 +198,7 @@ def carry_index(
 
     ``before`` must have built its unit index (``Board.unit``) and ``after`` must share its
     owners; otherwise nothing is done and ``after``'s index is built when first asked."""
-    held = caches.peek(board_index, galaxy, before)
+    held = held_index(galaxy, before)
     if held is None or after.owners != before.owners:
         return
     out, bases = held
@@ -260,7 +263,7 @@ def carry_index(
     # Each of these empires' presence flags, if remembered for ``before``, changes only in
     # the touched hexes.
     for empire in empires:
-        flags = caches.peek(presence_set, galaxy, before, empire)
+        flags = caches.peek(presence_set, galaxy, before, empire)  # (asked: held)
         if flags is None:
             continue
         at_war: dict[str, bool] = {}
@@ -277,33 +280,41 @@ def carry_index(
         caches.prime(presence_set, kept, galaxy, after, empire)
 
 
-def share_index(galaxy: Galaxy, before: Board, after: Board, empires: Iterable[str]) -> None:
-    """Hand ``after``, a board of the very units of ``before`` (a turn begun, a war
+def share_index(galaxy: Galaxy, before: Board, after: Board) -> None:
+    """Leave ``after``, a board of the very units of ``before`` (a turn begun, a war
     declared, a fleet released), ``before``'s `board_index` (or what `defer_carry` left it)
-    when both boards have the same owners, which is all the index reads besides the units;
-    and, of these ``empires``, the presence flags of each whose enemies are the same on
-    both boards (`presence_set` reads nothing else). The others' flags are worked out
-    again from the shared index when asked, at the cost of its kinds of hex."""
+    when both boards have the same owners, which is all the index reads besides the units.
+    Each empire's presence flags are worked out again from it when asked, at the cost of
+    its kinds of hex (`_alike`).
+
+    It is left on the board (`_SHARED`), not handed to the cache, so it pushes out no
+    entry of another board. (Sharing the flags of the empires whose enemies are the same
+    too measured 0.8M instructions dearer on the cold turn bench, for nothing warm.)"""
     if after.owners != before.owners:
         return
-    held = caches.peek(board_index, galaxy, before)
-    if held is None:
-        pending = before.__dict__.get(_PENDING)
-        if pending is None or _PENDING in after.__dict__:
-            return
-        after.__dict__[_PENDING] = pending  # (derived when first asked, the same either way)
+    held = held_index(galaxy, before)
+    if held is not None:
+        after.__dict__[_SHARED] = held
         return
-    caches.prime(board_index, held, galaxy, after)
-    same_wars = after.at_war == before.at_war
-    for empire in empires:
-        flags = caches.peek(presence_set, galaxy, before, empire)
-        if flags is not None and (same_wars or _foes(before, empire) == _foes(after, empire)):
-            caches.prime(presence_set, flags, galaxy, after, empire)
+    pending = before.__dict__.get(_PENDING)
+    if pending is not None and _PENDING not in after.__dict__:
+        after.__dict__[_PENDING] = pending  # (derived when first asked, the same either way)
 
 
-def _foes(board: Board, empire: str) -> list[tuple[str, str]]:
-    """The pairs at war on ``board`` that ``empire`` is in."""
-    return [pair for pair in board.at_war if empire in pair]
+def held_index(
+    galaxy: Galaxy, board: Board
+) -> tuple[dict[HexId, dict[str, int]], tuple[Unit, ...]] | None:
+    """`board_index` of ``board`` if held, or left by `share_index`; else None (nothing
+    is read)."""
+    held = caches.peek(board_index, galaxy, board)
+    if held is None:
+        held = board.__dict__.get(_SHARED)
+    return held
+
+
+_SHARED = "_blocking_shared"
+"""The key, in a board's ``__dict__``, of what `share_index` left: the `board_index` of a
+board of the same units and owners."""
 
 
 @caches.by_identity(maxsize=8)

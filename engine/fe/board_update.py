@@ -80,7 +80,7 @@ def board_of(
         # declared a war, released a fleet): what was read of its units serves this board.
         before = last[1]
         share_unit_views(before, board)
-        blocking.share_index(load_galaxy(), before, board, [f.empire for f in forces])
+        blocking.share_index(load_galaxy(), before, board)
     return board
 
 
@@ -136,7 +136,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     carry_unit_index(board, new_board, changed)
     link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
-    held = caches.peek(blocking.board_index, galaxy, board)
+    held = blocking.held_index(galaxy, board)
     if held is not None and ID_CARRY in board.__dict__:
         # The occupancy index of the boards that follow is derived from this board's, which
         # reads this board's own unit index (`blocking.carry_index`): it is made now.

@@ -1,7 +1,8 @@
 """A state whose units are the very tuples of the last state's (a turn begun, a war declared,
 a fleet released, a hex taken) gets a board that shares what was read of those units
 (`board_update.board_of`: `share_unit_views`, `blocking.share_index`): the occupancy
-index when the owners are the same, and each empire's presence flags when its enemies are.
+index when the owners are the same, left on the board for when it is asked
+(`blocking.held_index`), and carried from there to the boards its moves make.
 
 Random chains of unit changes, wars, releases, captures of hexes and devastation are read
 at random points and compared with a board that shares nothing with them. A move's units
@@ -16,7 +17,6 @@ import random
 import msgspec
 import pytest
 
-from engine.core import caches
 from engine.fe import blocking, board_update, board_views
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import Galaxy, load_galaxy
@@ -88,7 +88,7 @@ def test_boards_of_the_same_units_read_what_a_fresh_board_reads(seed: int) -> No
     shared, not read again, for most boards of the same units as the one before."""
     rng = random.Random(seed)
     state = start()
-    shared = flags_shared = 0
+    shared = flags_shared = 0  # (the second: carried on from a shared index)
     for number in range(120):
         before = state.board
         if rng.random() < 0.5:
@@ -98,41 +98,32 @@ def test_boards_of_the_same_units_read_what_a_fresh_board_reads(seed: int) -> No
             state = _other_part(state, rng)
             board = state.board
             assert board is not before
-            if caches.peek(blocking.board_index, _galaxy(), before) is not None:
+            held_before = blocking.held_index(_galaxy(), before)
+            if held_before is not None:
                 if board.owners == before.owners:
-                    held = caches.peek(blocking.board_index, _galaxy(), board)
-                    shared += held is caches.peek(blocking.board_index, _galaxy(), before)
-                flags_shared += any(
-                    caches.peek(blocking.presence_set, _galaxy(), board, e) is not None
-                    for e in EMPIRES
-                )
+                    shared += blocking.held_index(_galaxy(), board) is held_before
+                # The boards its moves make carry it on (`blocking.defer_carry`).
+                after = state.with_units(_change(state, rng, 1000 + number)).board
+                flags_shared += blocking._PENDING in after.__dict__
         if rng.random() < 0.6:
             _check(board, f"change {number}")
     _check(state.board, "the last board")
     assert shared > 10, "hardly any occupancy index was shared"
-    assert flags_shared > 10, "hardly any presence flags were shared"
+    assert flags_shared > 10, "hardly any shared index was carried on"
 
 
-def test_a_war_declared_shares_the_flags_of_the_empires_not_in_it() -> None:
-    """A war between two empires leaves every other empire's presence flags as they were
-    (the very set; of the empires with units), and the two at war read theirs again: the
-    flags a fresh board gives."""
+def test_a_war_declared_shares_the_index_and_reads_the_flags_again() -> None:
+    """A war between two empires leaves the occupancy index as it was (the very one), and
+    every empire's presence flags read from it are a fresh board's."""
     state = start()
     board = state.board
     galaxy = _galaxy()
-    placed = [f.empire for f in state.forces]
-    for empire in placed:
-        blocking.presence_set(galaxy, board, empire)
+    held = blocking.board_index(galaxy, board)
     pair = next((a, b) for a in EMPIRES for b in EMPIRES if a < b and (a, b) not in state.at_war)
     declared = msgspec.structs.replace(state, at_war=war_pairs([*state.at_war, pair]))
-    after = declared.board
-    for empire in placed:
-        held = caches.peek(blocking.presence_set, galaxy, after, empire)
-        if empire in pair:
-            assert held is None, f"{empire}'s flags were kept across its war"
-        else:
-            assert held is blocking.presence_set(galaxy, board, empire), f"{empire} not shared"
-    _check(after, "after the war")
+    assert blocking.held_index(galaxy, declared.board) is held
+    assert blocking.board_index(galaxy, declared.board) is held
+    _check(declared.board, "after the war")
 
 
 def test_a_hex_taken_reads_the_occupancy_again() -> None:
@@ -143,7 +134,7 @@ def test_a_hex_taken_reads_the_occupancy_again() -> None:
     blocking.board_index(galaxy, state.board)
     base_hex = blocking._map_bases(galaxy, ())[0][0]
     taken = msgspec.structs.replace(state, owners=((base_hex, "HYD"),))
-    assert caches.peek(blocking.board_index, galaxy, taken.board) is None
+    assert blocking.held_index(galaxy, taken.board) is None
     _check(taken.board, "the hex taken")
 
 
