@@ -66,17 +66,19 @@ def bases_on(galaxy: Galaxy, board: Board) -> tuple[Unit, ...]:
     return board_index(galaxy, board)[1]
 
 
+Index = tuple[dict[HexId, dict[str, int]], tuple[Unit, ...]]
+"""What `board_index` answers: the occupancy flags by hex and empire, and the bases."""
+
+
 @caches.by_identity(maxsize=4)
-def board_index(
-    galaxy: Galaxy, board: Board
-) -> tuple[dict[HexId, dict[str, int]], tuple[Unit, ...]]:
+def board_index(galaxy: Galaxy, board: Board) -> Index:
     """`_occupancy` and `bases_on`, from one pass over the board's units.
 
     Kept for the last few boards (by identity): the supply, retrograde and strategic checks
     of one board ask for several empires in a row. A board `defer_carry` was told about gets
     it from the board it was made from, updated for the units changed since.
     """
-    shared = board.__dict__.get(_SHARED)
+    shared: Index | None = board.__dict__.get(_SHARED)
     if shared is not None:
         return shared  # (a board of the same units and owners: `share_index`)
     pending = board.__dict__.pop(_PENDING, None)
@@ -301,9 +303,7 @@ def share_index(galaxy: Galaxy, before: Board, after: Board) -> None:
         after.__dict__[_PENDING] = pending  # (derived when first asked, the same either way)
 
 
-def held_index(
-    galaxy: Galaxy, board: Board
-) -> tuple[dict[HexId, dict[str, int]], tuple[Unit, ...]] | None:
+def held_index(galaxy: Galaxy, board: Board) -> Index | None:
     """`board_index` of ``board`` if held, or left by `share_index`; else None (nothing
     is read)."""
     held = caches.peek(board_index, galaxy, board)
