@@ -17,7 +17,10 @@ costs a comparison of the changed units.) The new board is handed to the cache b
 `FeState.board` (`engine.core.caches.prime`), so the states that follow (the same units,
 another step) share it and everything remembered about it (supply grids, blocking sets).
 The blocking index and presence flags wait until a board is asked for them too
-(`blocking.defer_carry`).
+(`blocking.defer_carry`). A state whose units are the very tuples of the last state's (a
+turn begun, a war declared, a fleet released) gets a board that shares what was read of
+them (`board_of`): the unit and hex indexes, the empires by hex, and the occupancy index
+when the owners are the same (`blocking.share_index`).
 
 Every answer here is what the full computation gives (``tests/engine/fe/
 test_board_update.py`` and ``test_board_links.py`` compare them after random changes).
