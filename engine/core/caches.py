@@ -252,6 +252,10 @@ def _identity_memo(
         with lock:
             store.clear()
 
+    def newest() -> tuple[tuple[object, ...], R] | None:
+        with lock:
+            return store[next(reversed(store))] if store else None
+
     chosen: Callable[..., R] = call
     if key_of is _id_of_first:
         chosen = call_one
@@ -262,6 +266,7 @@ def _identity_memo(
     functools.update_wrapper(chosen, fn)
     chosen._keep = keep  # type: ignore[attr-defined]  # read by `prime`
     chosen._held = held  # type: ignore[attr-defined]  # read by `peek`
+    chosen._newest = newest  # type: ignore[attr-defined]  # read by `newest`
     return chosen, _Registered("by_identity", maxsize, store.__len__, clear)
 
 
@@ -276,6 +281,18 @@ def peek(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
         raise TypeError(f"{_name_of(fn)} is not an identity cache")
     entry: tuple[tuple[object, ...], R] | None = held(args)
     return None if entry is None else entry[1]
+
+
+def newest(fn: Callable[..., R]) -> tuple[tuple[object, ...], R] | None:
+    """The newest entry of a `by_identity` cache, as (the key objects it holds, its
+    value), or None when it holds none: for a caller about to compute an answer for new
+    objects that may share parts with the last ones asked about (a board of the same units
+    as the last state's), so that what was worked out for those can be handed on."""
+    read = getattr(fn, "_newest", None)
+    if read is None:
+        raise TypeError(f"{_name_of(fn)} is not an identity cache")
+    entry: tuple[tuple[object, ...], R] | None = read()
+    return entry
 
 
 def prime(fn: Callable[P, R], value: R, *args: P.args, **kwargs: P.kwargs) -> None:

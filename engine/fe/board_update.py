@@ -17,7 +17,10 @@ costs a comparison of the changed units.) The new board is handed to the cache b
 `FeState.board` (`engine.core.caches.prime`), so the states that follow (the same units,
 another step) share it and everything remembered about it (supply grids, blocking sets).
 The blocking index and presence flags wait until a board is asked for them too
-(`blocking.defer_carry`).
+(`blocking.defer_carry`). A state whose units are the very tuples of the last state's (a
+turn begun, a war declared, a fleet released) gets a board that shares what was read of
+them (`board_of`): the unit and hex indexes, the empires by hex, and the occupancy index
+when the owners are the same (`blocking.share_index`).
 
 Every answer here is what the full computation gives (``tests/engine/fe/
 test_board_update.py`` and ``test_board_links.py`` compare them after random changes).
@@ -27,8 +30,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
-from itertools import compress, count, pairwise, repeat
-from operator import attrgetter, is_not, ne
+from itertools import pairwise, repeat
+from operator import attrgetter, is_not
 from typing import TYPE_CHECKING, cast
 
 import msgspec
@@ -69,9 +72,18 @@ def board_of(
 
     It remembers the empires' tuples it was joined from (`forces.PARTS`): its first views
     (hex index, occupancy) are then built from each empire's, which the per-empire views
-    share, instead of from its units once more."""
+    share, instead of from its units once more. A board of the same empires' tuples as the
+    board before it (only owners, wars, released fleets or devastation changed) gets the
+    views of their units from it (`share_unit_views`, `blocking.share_index`)."""
     board = Board(_joined(forces), owners, at_war, released, devastated)
     board.__dict__[PARTS] = tuple(f.units for f in forces)
+    last = caches.newest(board_of)
+    if last is not None and last[0][0] is forces:
+        # The last state asked about has the very same units (this state began a turn,
+        # declared a war, released a fleet): what was read of its units serves this board.
+        before = last[1]
+        share_unit_views(before, board)
+        blocking.share_index(load_galaxy(), before, board)
     return board
 
 
@@ -127,7 +139,7 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     carry_unit_index(board, new_board, changed)
     link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
-    held = caches.peek(blocking.board_index, galaxy, board)
+    held = blocking.held_index(galaxy, board)
     if held is not None and ID_CARRY in board.__dict__:
         # The occupancy index of the boards that follow is derived from this board's, which
         # reads this board's own unit index (`blocking.carry_index`): it is made now.
@@ -237,24 +249,30 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
 
 def _replaced(units: tuple[Unit, ...], edits: Mapping[str, Unit]) -> tuple[Unit, ...] | None:
     """`_edited` when every edit replaces a unit already there (same id), or None when one
-    does not. The edits, in id order, are matched against ``units`` a run of neighbouring
-    ids at a time: each run is found by one bisection and compared, then replaced, as a
-    slice (in C); a stack whose ids are neighbours is one run."""
-    order = sorted(edits)
-    new = [edits[uid] for uid in order]
+    does not. The edits are matched in id order, each where the one before it ended: a
+    stack whose ids are neighbours is found without a search; a unit further on is found
+    by bisecting a few places ahead first (a stack's units stand near each other in id
+    order, among units of other stacks), then the rest. Each edit costs a few readings of
+    a unit, however many units lie between the edits."""
     placed = list(units)
+    n = len(placed)
     touched = False
-    at = i = 0
-    while i < len(order):
-        at = bisect_left(placed, order[i], lo=at, key=_ID)
-        ids = [u.id for u in placed[at : at + len(order) - i]]
-        rest = order[i:] if i else order
-        run = len(ids) if ids == rest else next(compress(count(), map(ne, ids, rest)), len(ids))
-        if run == 0:
-            return None  # a new id: put in where it sorts (`_edited`)
-        if placed[at : at + run] != new[i : i + run]:
-            placed[at : at + run] = new[i : i + run]
+    at = 0
+    for uid in sorted(edits):
+        if at >= n or placed[at].id != uid:
+            ahead = min(n, at + NEAR)
+            at = bisect_left(placed, uid, at, ahead, key=_ID)
+            if at == ahead:
+                at = bisect_left(placed, uid, ahead, n, key=_ID)
+            if at >= n or placed[at].id != uid:
+                return None  # a new id: put in where it sorts (`_edited`)
+        unit = edits[uid]
+        if placed[at] != unit:
+            placed[at] = unit
             touched = True
-        i += run
-        at += run
+        at += 1
     return tuple(placed) if touched else units
+
+
+NEAR = 8
+"""How far past the last edit `_replaced` first looks for the next one."""

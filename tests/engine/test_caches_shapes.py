@@ -142,3 +142,21 @@ def test_a_cache_of_one_entry_holds_only_the_last_answer() -> None:
     assert value_of(c, b) == 5 and caches.peek(value_of, a, b) is None
     assert value_of(a, b) == 3 and computed == [1, 3, 1]
     assert {i.name: i.size for i in caches.describe()}["tests.shapes.last"] == 1
+
+
+@pytest.mark.parametrize("name", SHAPES)
+def test_newest_is_the_last_entry_stored_or_primed(name: str) -> None:
+    fn, make, _ = _shape(name)
+    assert caches.newest(fn) is None
+    first = make(1)
+    value = fn(*first)
+    held = caches.newest(fn)
+    assert held is not None and held[1] is value and held[0][0] is first[0]
+    second = make(2)
+    caches.prime(fn, ("primed",), *second)
+    newest = caches.newest(fn)
+    assert newest is not None and newest[1] == ("primed",) and newest[0][0] is second[0]
+    fn(*first)  # a hit stores nothing: the primed entry stays the newest
+    assert caches.newest(fn) == newest
+    caches.clear_all()
+    assert caches.newest(fn) is None
