@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.core.crypto import aead_open, new_private_key, private_key_from_raw
 from engine.core.errors import HexpostError
 from saves.files import fsync_directory, write_synced
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 FORMAT = "hexpost-identity-key"
@@ -112,7 +112,7 @@ class _KeyFileDoc(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def generate_identity() -> Ed25519PrivateKey:
     """A new identity key from the operating system's random source."""
-    return Ed25519PrivateKey.generate()
+    return new_private_key()
 
 
 def _public_bytes(key: Ed25519PrivateKey) -> bytes:
@@ -290,13 +290,16 @@ def read_key_file(path: Path, passphrase: bytes | None) -> Ed25519PrivateKey:
     else:
         if passphrase is None:
             raise KeyFileError(f"key file {path} is encrypted: a passphrase is needed")
-        try:
-            private = _sealing_cipher(passphrase, doc.kdf).decrypt(
-                doc.cipher.nonce, doc.private_key, _associated_data(doc.public_key)
-            )
-        except InvalidTag:
-            raise KeyFileError(f"wrong passphrase for key file {path}") from None
-    key = Ed25519PrivateKey.from_private_bytes(private)
+        opened = aead_open(
+            _sealing_cipher(passphrase, doc.kdf),
+            doc.cipher.nonce,
+            doc.private_key,
+            _associated_data(doc.public_key),
+        )
+        if opened is None:
+            raise KeyFileError(f"wrong passphrase for key file {path}")
+        private = opened
+    key = private_key_from_raw(private)
     if _public_bytes(key) != doc.public_key:
         raise KeyFileError(
             f"key file {path} is damaged: its private key does not match its public key"

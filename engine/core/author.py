@@ -8,9 +8,9 @@ Drafts are the same computation without the signature: undo before signing is fr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.game import AnyRuleset, AnyState, Result, apply_packet, ruleset_tag
 from engine.core.packets import (
@@ -28,6 +28,9 @@ from engine.core.packets import (
     sign_body,
 )
 from engine.core.ruleset import Seat
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
 def draft(

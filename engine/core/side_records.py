@@ -15,14 +15,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.core.errors import PacketError, VersionError
 from engine.core.packets import GAME_ID_SIZE, key_id, raw_public_key
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
 class SideEnvelope(Protocol):
@@ -132,6 +133,10 @@ class SideRecordKind(Generic[E, B]):
         ``public_key`` is the writer seat's key as the game's chain binds it; callers look it
         up from the seat the (unverified) body names and never take a key from the record.
         """
+        # Imported here: reading a game verifies no record (the app's first paint, issue 16).
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
         envelope = self.read(data)
         if key_id(public_key) != envelope.key_id:
             raise PacketError(f"the {self.noun} is not signed by the key bound to its seat")
