@@ -1,6 +1,7 @@
 """The shortcuts the game screen's first paint takes (issue 16, item 5) give the answers of
-the general code they skip: the columns a map window reads, a hex read as one number, and
-the unsafe-text classes compiled only when a string needs them."""
+the general code they skip: the columns a map window reads, a hex read as one number, the
+unsafe-text classes compiled only when a string needs them, a board's stacks read once per
+hex and per (side, marks), and the side panel reading the map's printed cells."""
 
 from __future__ import annotations
 
@@ -8,10 +9,17 @@ import random
 
 import pytest
 
+from engine.core.face import Board, HexGrid, Piece, Place
+from tests.tui.test_hexmap import FE_SHEET, marked
+from tests.tui.test_hexmap import tutorial as tutorial_board
 from tui import safe_text as safe_text_module
-from tui.mapgeom import LABEL_WIDTH, Frame, shape_for
-from tui.mapstacks import board_hex
+from tui.mapgeom import LABEL_WIDTH, Frame, HexId, shape_for
+from tui.mapsheet import SheetIndex
+from tui.mapstacks import Counter, board_hex, counter_of, fixed_pieces, stacks_from_board
+from tui.maptext import map_frame
 from tui.safe_text import safe_lines, safe_text
+from tui.screens.hexinfo import BoardIndex, hex_lines
+from tui.widgets.hexmap import HexMap
 
 
 @pytest.mark.parametrize("detail", ["compact", "detailed"])
@@ -64,3 +72,64 @@ def test_printable_text_compiles_no_class_and_unsafe_text_is_still_escaped() -> 
         assert safe_lines("a\u00a0\nb") == "a\u00a0\nb"
     finally:
         one_line._compiled, lines._compiled = saved
+
+
+def _stacks_piece_by_piece(board: Board) -> tuple[dict[HexId, list[Counter]], set[HexId]]:
+    """`stacks_from_board` as it read every piece before it read each hex text and each
+    (side, marks) once."""
+    fixed, digits = fixed_pieces(board), board.grid.digits if board.grid is not None else 2
+    stacks: dict[HexId, list[Counter]] = {}
+    for piece in board.pieces:
+        h = board_hex(piece.hex, digits)
+        if h is not None and piece.id not in fixed:
+            stacks.setdefault(h, []).append(counter_of(piece))
+    bases = {
+        h
+        for place in board.places
+        if "base" in place.marks and (h := board_hex(place.hex, digits)) is not None
+    }
+    return stacks, bases
+
+
+def _random_board(draw: random.Random, digits: int) -> Board:
+    hexes: list[str | None] = [None, "", "01", "0a01", f"{'9' * digits}{'9' * digits}"]
+    hexes += [f"{draw.randrange(1, 40):0{digits}d}{draw.randrange(1, 30):0{digits}d}"] * 3
+    hexes += [f"{draw.randrange(1, 40):0{digits}d}{draw.randrange(1, 30):0{digits}d}"]
+    marks = ["crippled", "base", "supply-main", "supply-partial", "supply-none"]
+    marks += ["out-of-supply", "not-released", "reserve"]
+    sides = ["KLI", "FED", "ROM"]
+    pieces = tuple(
+        Piece(
+            f"{draw.choice(sides)}-{i:04d}" if draw.random() < 0.9 else "KLI-0000",
+            "CC",
+            draw.choice(sides),
+            draw.choice(hexes),
+            tuple(draw.sample(marks, draw.randrange(4))),
+        )
+        for i in range(draw.randrange(60))
+    )
+    places = tuple(
+        Place(h, draw.choice(sides), marks=tuple(draw.sample(["base", "battle"], 1)))
+        for h in hexes
+        if h is not None and draw.random() < 0.5
+    )
+    return Board(HexGrid(40, 30, digits=digits), (), pieces, places)
+
+
+def test_stacks_read_per_hex_and_marks_are_those_read_piece_by_piece() -> None:
+    draw = random.Random(5)
+    for _ in range(300):
+        board = _random_board(draw, draw.choice([2, 2, 3]))
+        assert stacks_from_board(board) == _stacks_piece_by_piece(board)
+
+
+def test_the_panel_reads_the_maps_printed_cells_as_it_read_the_sheet() -> None:
+    """`BoardIndex` given the map's printed cells (`HexMap.printed`, read once for both) says
+    of every hex of the grid what it said reading the sheet itself."""
+    board = marked(tutorial_board(), "1307", "battle")
+    own = BoardIndex(board, FE_SHEET)
+    index = SheetIndex(FE_SHEET)
+    shared = BoardIndex(board, FE_SHEET, printed=HexMap(FE_SHEET, board).printed)
+    assert shared.printed == index.cells
+    for h in map_frame(index.grid).hexes():  # the whole grid
+        assert hex_lines(shared, h) == hex_lines(own, h), h
