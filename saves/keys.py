@@ -14,7 +14,6 @@ game needs neither (issue 16).
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -140,8 +139,10 @@ def _build(
     private = key.private_bytes_raw()
     if passphrase is None:
         return _KeyFileDoc(FORMAT, VERSION, name, address, public, None, None, private)
-    kdf = KdfParams("scrypt", scrypt_n, SCRYPT_R, SCRYPT_P, secrets.token_bytes(_SALT_BYTES))
-    cipher = CipherParams(_CIPHER, secrets.token_bytes(_NONCE_BYTES))
+    # os.urandom is what secrets.token_bytes returns; the secrets module (and the hmac it
+    # imports) cost every start-up a million instructions for these two calls (issue 16).
+    kdf = KdfParams("scrypt", scrypt_n, SCRYPT_R, SCRYPT_P, os.urandom(_SALT_BYTES))
+    cipher = CipherParams(_CIPHER, os.urandom(_NONCE_BYTES))
     sealed = _sealing_cipher(passphrase, kdf).encrypt(
         cipher.nonce, private, _associated_data(public)
     )
@@ -188,7 +189,7 @@ def _write_new_private_file(path: Path, data: bytes) -> None:
     rename that refuses to replace; without hard links we check and then rename.
     """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    temp = path.with_name(f".{path.name}.{os.urandom(8).hex()}.tmp")
     try:
         write_synced(temp, data, 0o600, exact_mode=True)
         try:

@@ -139,9 +139,8 @@ async def test_o_before_the_panel_is_built_builds_it_told_the_step(
 async def test_the_side_panel_says_the_hex_the_cursor_ends_on_once_when_the_game_opens(
     tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Opening the game moves the cursor twice (the sheet's start, then the player's first
-    stack): the panel is filled once, for the hex it ends on, and follows the cursor again
-    after that."""
+    """Opening the game moves the cursor (to the player's first stack): the panel is filled
+    once, for the hex it ends on, and follows the cursor again after that."""
     shown: list[int] = []
     real = GameScreen.show_hex
 

@@ -1,24 +1,33 @@
 """The shortcuts the game screen's first paint takes (issue 16, item 5) give the answers of
 the general code they skip: the columns a map window reads, a hex read as one number, the
 unsafe-text classes compiled only when a string needs them, a board's stacks read once per
-hex and per (side, marks), and the side panel reading the map's printed cells."""
+hex and per (side, marks), the side panel reading the map's printed cells, those cells
+read without a call per cell, and the game screen's record read with one read of the
+events and no state hash."""
 
 from __future__ import annotations
 
 import random
+from typing import Any, cast
 
+import msgspec
 import pytest
 
-from engine.core.face import Board, HexGrid, Piece, Place
+from engine.core.face import Board, HexGrid, MapCell, MapSheet, Piece, Place
+from engine.core.ruleset import Event
+from saves.replica import Replica
+from tests.saves.conftest import Player as SavesPlayer
 from tests.tui.test_hexmap import FE_SHEET, marked
 from tests.tui.test_hexmap import tutorial as tutorial_board
 from tui import safe_text as safe_text_module
 from tui.mapgeom import LABEL_WIDTH, Frame, HexId, shape_for
-from tui.mapsheet import SheetIndex
+from tui.mapsheet import SheetIndex, grid_of, printed_cells
 from tui.mapstacks import Counter, board_hex, counter_of, fixed_pieces, stacks_from_board
 from tui.maptext import map_frame
 from tui.safe_text import safe_lines, safe_text
 from tui.screens.hexinfo import BoardIndex, hex_lines
+from tui.services.log import event_rows
+from tui.services.show import game_view, show
 from tui.widgets.hexmap import HexMap
 
 
@@ -133,3 +142,63 @@ def test_the_panel_reads_the_maps_printed_cells_as_it_read_the_sheet() -> None:
     assert shared.printed == index.cells
     for h in map_frame(index.grid).hexes():  # the whole grid
         assert hex_lines(shared, h) == hex_lines(own, h), h
+
+
+def test_a_sheets_cells_read_inline_are_those_board_hex_and_the_grid_give() -> None:
+    draw = random.Random(11)
+    for _ in range(200):
+        digits = draw.choice([2, 2, 3])
+        first_column, first_row = draw.sample(range(4), 2)
+        grid = HexGrid(
+            draw.randrange(1, 40), draw.randrange(1, 30), first_column, first_row, digits
+        )
+        texts = ["", "01", "0a01", "\u0661\u0664\u0661\u0661", " 141", "-141", "+141", "9999"]
+        texts += [
+            f"{draw.randrange(45):0{digits}d}{draw.randrange(35):0{digits}d}" for _ in range(60)
+        ]
+        sheet = MapSheet(grid, (), tuple(MapCell(draw.choice(texts)) for _ in range(80)))
+        drawn = grid_of(grid)
+        wanted = {
+            h: cell
+            for cell in sheet.cells
+            if (h := board_hex(cell.hex, digits)) is not None and drawn.contains(h)
+        }
+        assert printed_cells(sheet, drawn) == wanted
+
+
+class _RollingReplica:
+    """A replica whose events also hold a roll after every packet (The Wind's set-up rolls
+    no dice), read as `saves.reading.Reader.events` reads them: up to ``upto``."""
+
+    def __init__(self, replica: Replica) -> None:
+        self._replica = replica
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._replica, name)
+
+    def events(self, game_id: bytes, upto: int | None = None) -> list[tuple[int, Event]]:
+        rolled: list[tuple[int, Event]] = []
+        for seq, event in self._replica.events(game_id):
+            rolled.append((seq, event))
+            data = {"purpose": f"after {seq}", "count": 1, "sides": 6, "dice": [seq % 6 + 1]}
+            rolled.append((seq, Event("roll", "a die", "coalition", "1A1", data)))
+        return [(seq, event) for seq, event in rolled if upto is None or seq <= upto]
+
+
+def test_the_game_screens_record_reads_the_events_once_and_no_state_hash(
+    wind: SavesPlayer,
+) -> None:
+    """`game_view` reads the events once for the record's rolls and the log: the same as
+    each read apart, at the head and at every earlier packet; only the state hash, which
+    the screen never shows, is left out."""
+    replica = cast(Replica, _RollingReplica(wind.replica))
+    row = replica.find("wind")
+    every = replica.events(row.game_id)
+    for at in (None, *range(row.head_seq + 1)):
+        apart = show(replica, row, at=at, checklist=True, extras=False)
+        once = show(replica, row, at=at, checklist=True, extras=False, events=every)
+        assert once == apart and apart.rolls, at
+    view = game_view(replica, row.game_id, mark_read=False)
+    fresh = show(replica, row, at=None, checklist=True, extras=False)
+    assert view.show == msgspec.structs.replace(fresh, state_hash="")
+    assert fresh.state_hash and list(view.events) == event_rows(replica, row.game_id)

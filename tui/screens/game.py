@@ -40,7 +40,6 @@ A sync that changed this game loads it again; the log then only appends the new 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -213,7 +212,7 @@ class GameScreen(SignedLinesScreen):
         if data is None or not data.board_later or data.show.seq != message.seq:
             return  # a reload read the game since (with its whole board), or reads it now
         show = msgspec.structs.replace(data.show, board=message.board)
-        self.data = dataclasses.replace(data, show=show, board_later=False)
+        self.data = msgspec.structs.replace(data, show=show, board_later=False)
         hexmap = self.query_one(HexMap)
         self.board = BoardIndex(message.board, hexmap.sheet, printed=hexmap.printed)
         hexmap.show_board(message.board)  # on the same sheet: the cursor and scroll stay
@@ -230,19 +229,21 @@ class GameScreen(SignedLinesScreen):
         # The printed map is static data the services keep (read ahead by the games list).
         sheet = sheet_for(record.ruleset, record.scenario)
         hexmap = self.query_one(HexMap)
-        # The cursor may move twice here (a new sheet's start, then the player's first stack):
-        # the panel says the hex it ends on once, below, not each hex on the way (issue 16).
+        # The cursor moves here (the player's first stack given with a new sheet, then centred
+        # there): the panel says the hex it ends on once, below, not on each move (issue 16).
         self._panel_held = True
         try:
-            hexmap.show_board(record.board, sheet)
+            # The player's first stack, where the map opens: given with a new sheet, the map
+            # does not look for its own start first (`tui.mapsheet.start_hex`).
+            start = first_own_hex(record.board, record.my_seat) if first else None
+            hexmap.show_board(record.board, sheet, cursor=start)
             # The printed cells the map has just indexed, not indexed a second time.
             self.board = BoardIndex(
                 record.board, sheet, later=data.board_later, printed=hexmap.printed
             )
             if first:
-                start = first_own_hex(record.board, record.my_seat)
                 if start is not None:
-                    hexmap.goto(start)
+                    hexmap.goto(start)  # centred now, as before the sheet was given it
                 self.call_after_refresh(release_collector)  # the game is on the screen
                 self.orders.build_later()  # the orders panel, left out of that paint
         finally:

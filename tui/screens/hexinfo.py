@@ -244,5 +244,5 @@ def first_own_hex(board: Board | None, seat: str) -> int | None:
     of them)."""
     if board is None:
         return None
-    hexes = sorted(p.hex for p in own_pieces(board, seat) if p.hex and p.hex.isdigit())
-    return int(hexes[0]) if hexes else None
+    hexes = [p.hex for p in own_pieces(board, seat) if p.hex and p.hex.isdigit()]
+    return int(min(hexes)) if hexes else None

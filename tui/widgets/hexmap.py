@@ -28,10 +28,10 @@ cannot read coordinates is lost. Everything else follows the scroll offsets.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import ClassVar
 
+import msgspec
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -362,7 +362,7 @@ class HexMap(ScrollView, can_focus=True):
     def _drawn_cell(self, h: HexId) -> Cell | None:
         cell = self.cell(h)
         if cell is not None and h == self.cursor:
-            return replace(cell, selected=True)
+            return msgspec.structs.replace(cell, selected=True)
         return cell
 
     def _map_strip(self, line: int, start: int, end: int) -> Strip:
