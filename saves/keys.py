@@ -14,19 +14,18 @@ game needs neither (issue 16).
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.core.crypto import aead_open, new_private_key, private_key_from_raw
 from engine.core.errors import HexpostError
 from saves.files import fsync_directory, write_synced
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 FORMAT = "hexpost-identity-key"
@@ -112,7 +111,7 @@ class _KeyFileDoc(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def generate_identity() -> Ed25519PrivateKey:
     """A new identity key from the operating system's random source."""
-    return Ed25519PrivateKey.generate()
+    return new_private_key()
 
 
 def _public_bytes(key: Ed25519PrivateKey) -> bytes:
@@ -140,8 +139,10 @@ def _build(
     private = key.private_bytes_raw()
     if passphrase is None:
         return _KeyFileDoc(FORMAT, VERSION, name, address, public, None, None, private)
-    kdf = KdfParams("scrypt", scrypt_n, SCRYPT_R, SCRYPT_P, secrets.token_bytes(_SALT_BYTES))
-    cipher = CipherParams(_CIPHER, secrets.token_bytes(_NONCE_BYTES))
+    # os.urandom is what secrets.token_bytes returns; the secrets module (and the hmac it
+    # imports) cost every start-up a million instructions for these two calls (issue 16).
+    kdf = KdfParams("scrypt", scrypt_n, SCRYPT_R, SCRYPT_P, os.urandom(_SALT_BYTES))
+    cipher = CipherParams(_CIPHER, os.urandom(_NONCE_BYTES))
     sealed = _sealing_cipher(passphrase, kdf).encrypt(
         cipher.nonce, private, _associated_data(public)
     )
@@ -188,7 +189,7 @@ def _write_new_private_file(path: Path, data: bytes) -> None:
     rename that refuses to replace; without hard links we check and then rename.
     """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    temp = path.with_name(f".{path.name}.{os.urandom(8).hex()}.tmp")
     try:
         write_synced(temp, data, 0o600, exact_mode=True)
         try:
@@ -290,13 +291,16 @@ def read_key_file(path: Path, passphrase: bytes | None) -> Ed25519PrivateKey:
     else:
         if passphrase is None:
             raise KeyFileError(f"key file {path} is encrypted: a passphrase is needed")
-        try:
-            private = _sealing_cipher(passphrase, doc.kdf).decrypt(
-                doc.cipher.nonce, doc.private_key, _associated_data(doc.public_key)
-            )
-        except InvalidTag:
-            raise KeyFileError(f"wrong passphrase for key file {path}") from None
-    key = Ed25519PrivateKey.from_private_bytes(private)
+        opened = aead_open(
+            _sealing_cipher(passphrase, doc.kdf),
+            doc.cipher.nonce,
+            doc.private_key,
+            _associated_data(doc.public_key),
+        )
+        if opened is None:
+            raise KeyFileError(f"wrong passphrase for key file {path}")
+        private = opened
+    key = private_key_from_raw(private)
     if _public_bytes(key) != doc.public_key:
         raise KeyFileError(
             f"key file {path} is damaged: its private key does not match its public key"

@@ -9,9 +9,7 @@ asked for, and a head another process moved on is never served stale.
 
 from __future__ import annotations
 
-from typing import Any
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import HexpostError
 from engine.core.game import apply_packet
@@ -24,6 +22,9 @@ from saves.keys import Identity
 from saves.registry import ruleset_for
 from saves.store import Store
 from saves.store_games import GameRow
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 __all__ = ["GameRow", "Identity", "Reader", "lookup_in"]
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import entropy
 from engine.core.errors import HexpostError, IllegalOrder, NotPending
@@ -23,6 +22,9 @@ from engine.core.ruleset import AnyRuleset, DecisionKind, Seat
 from engine.core.state import AnyState
 from saves import vault
 from saves.store import Store
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
 class HeldSecret(msgspec.Struct, frozen=True):

@@ -13,9 +13,9 @@ is the result that is stored (`finish`), not a second application of the same pa
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import author, entropy
 from engine.core.errors import HexpostError
@@ -36,6 +36,9 @@ from saves.keys import Identity
 from saves.reading import Reader
 from saves.store import Store
 from saves.store_games import GameRow
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
 def finish(drafted: Result, body: Body, key: Ed25519PrivateKey) -> tuple[VerifiedPacket, Result]:

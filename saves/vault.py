@@ -31,16 +31,16 @@ import os
 from typing import TYPE_CHECKING
 
 import msgspec
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import entropy
+from engine.core.crypto import aead_open
 from engine.core.errors import HexpostError
 from engine.core.state import AnyState
 from saves import store_keys
 from saves.store import Store
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 MAGIC = b"HXVAULT\x01"
@@ -124,14 +124,17 @@ def open_sealed(
     if len(body) < _NONCE_BYTES + _TAG_BYTES:
         raise VaultError(f"{where} is damaged in this home's store (too short to open)")
     nonce, sealed = body[:_NONCE_BYTES], body[_NONCE_BYTES:]
+    plain = aead_open(_data_key(key), nonce, sealed, _associated(table, game_id, seat, name))
     try:
-        plain = _data_key(key).decrypt(nonce, sealed, _associated(table, game_id, seat, name))
-        return _FIELDS.decode(plain)
-    except (InvalidTag, msgspec.DecodeError, msgspec.ValidationError):
+        fields = _FIELDS.decode(plain) if plain is not None else None
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        fields = None
+    if fields is None:
         raise VaultError(
             f"{where} does not open with this identity's key: it was sealed by another key, "
             "copied from another row, or damaged"
-        ) from None
+        )
+    return fields
 
 
 # --- the two tables ------------------------------------------------------------------------

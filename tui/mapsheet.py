@@ -78,12 +78,7 @@ class SheetIndex:
     def __init__(self, sheet: MapSheet) -> None:
         self.sheet = sheet
         self.grid = grid_of(sheet.grid)
-        digits = sheet.grid.digits
-        self.cells: dict[HexId, MapCell] = {}
-        for cell in sheet.cells:
-            h = board_hex(cell.hex, digits)
-            if h is not None and self.grid.contains(h):
-                self.cells[h] = cell
+        self.cells: dict[HexId, MapCell] = printed_cells(sheet, self.grid)
         self.sides: dict[str, SideStyle] = {side.id: side for side in sheet.sides}
         self.glyphs: dict[str, str] = {s.id: s.glyph for s in sheet.sides if s.glyph}
         """Side id to map glyph, for `tui.mapstacks.stack_markers`."""
@@ -91,6 +86,29 @@ class SheetIndex:
             s.glyph: s.short_name or s.name for s in sheet.sides if s.glyph
         }
         """Map glyph to the side's short name, for the legends."""
+
+
+def printed_cells(sheet: MapSheet, grid: Grid) -> dict[HexId, MapCell]:
+    """The sheet's cells on ``grid``, by hex. A sheet has a cell for most hexes of its map
+    (F&E's: 1,159, read before the game screen's first paint), so a two-digit hex is read
+    here as `board_hex` and `Grid.contains` read it, without a call to either per cell."""
+    digits = sheet.grid.digits
+    if digits != 2:
+        return {
+            h: cell
+            for cell in sheet.cells
+            if (h := board_hex(cell.hex, digits)) is not None and grid.contains(h)
+        }
+    col0, row0, columns, rows = grid.first_column, grid.first_row, grid.columns, grid.rows
+    cells: dict[HexId, MapCell] = {}
+    for cell in sheet.cells:
+        text = cell.hex
+        if len(text) == 4 and text.isdigit():
+            h = int(text)
+            col, row = divmod(h, 100)
+            if 0 <= col - col0 < columns and 0 <= row - row0 < rows:
+                cells[h] = cell
+    return cells
 
 
 def start_hex(index: SheetIndex, board: Board | None = None) -> HexId:

@@ -52,8 +52,9 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
+
+import msgspec
 
 from tui.mapgeom import (
     HEADER_LINES,
@@ -81,8 +82,7 @@ BATTLE_COLOR = "#aa0000"
 BATTLE_TEXT = "#ffffff"
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(msgspec.Struct, frozen=True):
     """What one hex shows. ``glyph`` is the owner's glyph (``""`` for none: the box then
     shows ``:`` in a neutral zone and ``.`` elsewhere); ``content`` the units' marker, at
     most three characters, chosen by the caller.
@@ -91,6 +91,10 @@ class Cell:
     white on black, Lyran green on yellow...). They are used as background and text
     together, never the primary alone as text colour: black Klingon letters would vanish on
     a black terminal.
+
+    A frozen `msgspec.Struct` (`msgspec.structs.replace` makes a changed copy): it is
+    defined without the methods a dataclass compiles at import, and the few hundred cells of
+    the game screen's first paint are built in C (issue 16).
     """
 
     hex: HexId

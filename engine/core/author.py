@@ -8,9 +8,9 @@ Drafts are the same computation without the signature: undo before signing is fr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.game import Result, apply_packet, ruleset_tag
 from engine.core.packets import (
@@ -29,6 +29,9 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, Seat
 from engine.core.state import AnyState
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
 def draft(

@@ -20,10 +20,9 @@ the last packet of the chain the writer had (so a reader sees what the line answ
 ``written_at`` is the writer's clock: shown, never trusted, never used to decide anything.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.errors import PacketError
 from engine.core.packets import (
@@ -35,6 +34,9 @@ from engine.core.packets import (
 )
 from engine.core.side_records import SideRecordKind
 from engine.core.text import SAFE_PATTERN
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 CHAT_VERSION = 1
 CHAT_DOMAIN = b"hexpost/chat/1\x00"
@@ -112,7 +114,7 @@ def encode_chat_body(body: ChatBody) -> bytes:
     return KIND.encode_body(body)
 
 
-def sign_chat(body: ChatBody, private_key: Ed25519PrivateKey) -> bytes:
+def sign_chat(body: ChatBody, private_key: "Ed25519PrivateKey") -> bytes:
     """The bytes of a signed chat message."""
     return KIND.sign(body, private_key)
 

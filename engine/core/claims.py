@@ -17,10 +17,9 @@ before any decoding. Times in a claim are the claimant's clock, informational li
 ``written_at``: the engine never reads a clock.
 """
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.errors import PacketError
 from engine.core.packets import (
@@ -33,6 +32,9 @@ from engine.core.packets import (
 )
 from engine.core.side_records import SideRecordKind
 from engine.core.text import SAFE_PATTERN
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 CLAIM_VERSION = 1
 CLAIM_DOMAIN = b"hexpost/claim/1\x00"
@@ -112,7 +114,7 @@ def claim_id(body_bytes: bytes) -> bytes:
     return KIND.record_id(body_bytes)
 
 
-def sign_claim(body: ClaimBody, private_key: Ed25519PrivateKey) -> bytes:
+def sign_claim(body: ClaimBody, private_key: "Ed25519PrivateKey") -> bytes:
     """The bytes of a signed claim."""
     return KIND.sign(body, private_key)
 

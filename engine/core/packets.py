@@ -12,15 +12,22 @@ decoded body gives the same bytes, so one packet has one id and one meaning.
 
 import hashlib
 from collections.abc import Callable, Sequence
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.core import caches
 from engine.core.errors import PacketError, VersionError
 from engine.core.text import SAFE_PATTERN, Name
+
+if TYPE_CHECKING:
+    # The key classes are imported where keys are used: loading cryptography's bindings costs
+    # about 19M instructions, and reading a game (the app's first paint) signs and verifies
+    # nothing (issue 16).
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
 
 PROTOCOL_VERSION = 2
 """Version 2: a join is taken only while its seat owes it, the creator accepts the joined key
@@ -185,8 +192,10 @@ def packet_id(body_bytes: bytes) -> bytes:
     return hashlib.sha256(body_bytes).digest()
 
 
-def raw_public_key(key: Ed25519PrivateKey | Ed25519PublicKey) -> bytes:
+def raw_public_key(key: "Ed25519PrivateKey | Ed25519PublicKey") -> bytes:
     """The 32 raw bytes of an Ed25519 public key."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     public = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
     # Not public_bytes(Encoding.Raw, ...): the serialization package it needs costs every
     # command a tenth of a second to import, and the raw form is all hexpost uses.
@@ -204,7 +213,7 @@ def fingerprint(public_key: bytes) -> str:
     return " ".join(digest[i : i + 4] for i in range(0, 32, 4))
 
 
-def sign_body(body: Body, private_key: Ed25519PrivateKey, *, include_key: bool = False) -> bytes:
+def sign_body(body: Body, private_key: "Ed25519PrivateKey", *, include_key: bool = False) -> bytes:
     """Sign a body and return the packet bytes (the encoded envelope)."""
     body_bytes = encode_body(body)
     public = raw_public_key(private_key)
@@ -241,9 +250,11 @@ def read_envelope(data: bytes) -> Envelope:
 
 
 @caches.derived(maxsize=256)
-def _public_key(raw: bytes) -> Ed25519PublicKey:
+def _public_key(raw: bytes) -> "Ed25519PublicKey":
     """Parsed public keys are cached: a game has only a few, and parsing costs as much as
     a tenth of a verification."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     return Ed25519PublicKey.from_public_bytes(raw)
 
 
@@ -263,12 +274,20 @@ def open_packet(data: bytes, lookup: KeyLookup) -> VerifiedPacket:
         raise PacketError(f"packet signed by an unknown key (id {envelope.key_id.hex()})")
     message = SIGNATURE_DOMAIN + envelope.body
     for public in candidates:
-        try:
-            _public_key(public).verify(envelope.signature, message)
-        except (InvalidSignature, ValueError):
-            continue
-        return _decode_verified(data, envelope, public)
+        if _signed_by(public, envelope.signature, message):
+            return _decode_verified(data, envelope, public)
     raise PacketError("bad signature: the packet was altered or not signed by its key")
+
+
+def _signed_by(public: bytes, signature: bytes, message: bytes) -> bool:
+    """Whether ``signature`` over ``message`` verifies against the raw key ``public``."""
+    from cryptography.exceptions import InvalidSignature
+
+    try:
+        _public_key(public).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
 
 
 def _decode_verified(data: bytes, envelope: Envelope, public: bytes) -> VerifiedPacket:

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import msgspec
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.core.errors import PacketError, VersionError
 from engine.core.packets import GAME_ID_SIZE, key_id, raw_public_key
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
 class SideEnvelope(Protocol):
@@ -54,30 +54,56 @@ B = TypeVar("B", bound=SideBody)
 _ENCODER = msgspec.msgpack.Encoder()
 
 
-@dataclass(frozen=True)
 class SideRecordKind(Generic[E, B]):
     """One kind of side record: its name in messages, signature domain, version, size bound
     and wire types, and the check of what its body says (``check_body`` raises `PacketError`
-    for a body that decodes but says something impossible)."""
+    for a body that decodes but says something impossible).
 
-    noun: str
-    """How refusals name a record of this kind ("chat message", "claim")."""
-    short: str
-    """How refusals name its signature and body ("chat": "bad chat signature")."""
-    domain: bytes
-    version: int
-    max_size: int
-    tag: bytes
-    """msgpack of the kind's tag string: the array's first element."""
-    envelope_type: Callable[..., E]
-    body_type: type[B]
-    check_body: Callable[[B], None]
-    _envelopes: msgspec.msgpack.Decoder[E] = field(init=False, repr=False)
-    _bodies: msgspec.msgpack.Decoder[B] = field(init=False, repr=False)
+    A plain class set once per kind at import, not a dataclass: a frozen dataclass compiles
+    its generated methods when its module is imported, about 3 million instructions before
+    the game screen's first paint, for two module constants nothing compares (issue 16)."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_envelopes", msgspec.msgpack.Decoder(self.envelope_type))
-        object.__setattr__(self, "_bodies", msgspec.msgpack.Decoder(self.body_type))
+    __slots__ = (
+        "_bodies",
+        "_envelopes",
+        "body_type",
+        "check_body",
+        "domain",
+        "envelope_type",
+        "max_size",
+        "noun",
+        "short",
+        "tag",
+        "version",
+    )
+
+    def __init__(
+        self,
+        *,
+        noun: str,
+        short: str,
+        domain: bytes,
+        version: int,
+        max_size: int,
+        tag: bytes,
+        envelope_type: Callable[..., E],
+        body_type: type[B],
+        check_body: Callable[[B], None],
+    ) -> None:
+        self.noun = noun
+        """How refusals name a record of this kind ("chat message", "claim")."""
+        self.short = short
+        """How refusals name its signature and body ("chat": "bad chat signature")."""
+        self.domain = domain
+        self.version = version
+        self.max_size = max_size
+        self.tag = tag
+        """msgpack of the kind's tag string: the array's first element."""
+        self.envelope_type = envelope_type
+        self.body_type = body_type
+        self.check_body = check_body
+        self._envelopes: msgspec.msgpack.Decoder[E] = msgspec.msgpack.Decoder(envelope_type)
+        self._bodies: msgspec.msgpack.Decoder[B] = msgspec.msgpack.Decoder(body_type)
 
     def looks_like(self, data: bytes) -> bool:
         """Whether bytes are (or pretend to be) this kind's envelope: a look at the first
@@ -132,6 +158,10 @@ class SideRecordKind(Generic[E, B]):
         ``public_key`` is the writer seat's key as the game's chain binds it; callers look it
         up from the seat the (unverified) body names and never take a key from the record.
         """
+        # Imported here: reading a game verifies no record (the app's first paint, issue 16).
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
         envelope = self.read(data)
         if key_id(public_key) != envelope.key_id:
             raise PacketError(f"the {self.noun} is not signed by the key bound to its seat")

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from textual.app import App, ComposeResult
 from textual.screen import Screen
+from textual.widgets import Static
 
 from engine.core.face import Board
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
@@ -27,6 +28,7 @@ from tests.tui.test_hexmap import FE_SHEET, cursor_spot
 from tests.tui.test_hexmap import tutorial as tutorial_board
 from tui.screens.game import GameScreen
 from tui.screens.game_orders import OrdersSlot
+from tui.screens.hexinfo import hex_lines
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel
 
@@ -132,3 +134,33 @@ async def test_o_before_the_panel_is_built_builds_it_told_the_step(
         await pilot.press("o")  # and closes as before
         await pilot.pause()
         assert not panel.display and screen.query_one(HexMap).has_focus
+
+
+async def test_the_side_panel_says_the_hex_the_cursor_ends_on_once_when_the_game_opens(
+    tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening the game moves the cursor (to the player's first stack): the panel is filled
+    once, for the hex it ends on, and follows the cursor again after that."""
+    shown: list[int] = []
+    real = GameScreen.show_hex
+
+    def noted(screen: GameScreen, h: int) -> None:
+        shown.append(h)
+        real(screen, h)
+
+    monkeypatch.setattr(GameScreen, "show_hex", noted)
+    app = app_for(tutorial.alice, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        hexmap = screen.query_one(HexMap)
+        assert shown[0] == hexmap.cursor and shown.count(shown[0]) == len(shown)
+        panel = str(screen.query_one("#hex-info", Static).render())
+        assert panel == "\n".join(hex_lines(screen.board, hexmap.cursor))
+        before = hexmap.cursor
+        await pilot.press("j")
+        await pilot.pause()
+        assert hexmap.cursor != before and shown[-1] == hexmap.cursor  # it follows again
+        panel = str(screen.query_one("#hex-info", Static).render())
+        assert panel == "\n".join(hex_lines(screen.board, hexmap.cursor))

@@ -14,12 +14,12 @@ Snapshots under ``tests/tui/snapshots/`` are regenerated only on purpose:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from engine.core import hexgrid
 from engine.fe.face import FACE

@@ -11,7 +11,6 @@ the two boards differ wherever a piece stands: the map's ``!`` and the panel's l
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -140,7 +139,7 @@ async def test_a_whole_board_for_another_packet_is_left(tutorial: Tutorial) -> N
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.data is not None
         before = screen.data
-        screen.data = dataclasses.replace(before, board_later=True)
+        screen.data = msgspec.structs.replace(before, board_later=True)
         screen.post_message(GameScreen.BoardCompleted(before.show.seq + 1, None))
         await settle(pilot)
         assert screen.data.board_later and screen.data.show.board is before.show.board

@@ -40,7 +40,6 @@ A sync that changed this game loads it again; the log then only appends the new 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -159,6 +158,8 @@ class GameScreen(SignedLinesScreen):
         self.orders = OrdersSlot(self)
         """The orders panel, built after the first paint (`tui.screens.game_orders`)."""
         self._verdict: tuple[list[dict[str, Any]], bool] | None = None
+        self._panel_held = False
+        """`show` is moving the cursor: the panel waits for the hex it ends on."""
         """The last dry run's drafts and whether the engine took them."""
 
     def compose(self) -> ComposeResult:
@@ -211,9 +212,9 @@ class GameScreen(SignedLinesScreen):
         if data is None or not data.board_later or data.show.seq != message.seq:
             return  # a reload read the game since (with its whole board), or reads it now
         show = msgspec.structs.replace(data.show, board=message.board)
-        self.data = dataclasses.replace(data, show=show, board_later=False)
+        self.data = msgspec.structs.replace(data, show=show, board_later=False)
         hexmap = self.query_one(HexMap)
-        self.board = BoardIndex(message.board, hexmap.sheet)
+        self.board = BoardIndex(message.board, hexmap.sheet, printed=hexmap.printed)
         hexmap.show_board(message.board)  # on the same sheet: the cursor and scroll stay
         self.show_hex(hexmap.cursor)
         panel = self.orders.panel
@@ -227,15 +228,26 @@ class GameScreen(SignedLinesScreen):
         record = data.show
         # The printed map is static data the services keep (read ahead by the games list).
         sheet = sheet_for(record.ruleset, record.scenario)
-        self.board = BoardIndex(record.board, sheet, later=data.board_later)
         hexmap = self.query_one(HexMap)
-        hexmap.show_board(record.board, sheet)
-        if first:
-            start = first_own_hex(record.board, record.my_seat)
-            if start is not None:
-                hexmap.goto(start)
-            self.call_after_refresh(release_collector)  # the game is on the screen
-            self.orders.build_later()  # the orders panel, left out of that paint
+        # The cursor moves here (the player's first stack given with a new sheet, then centred
+        # there): the panel says the hex it ends on once, below, not on each move (issue 16).
+        self._panel_held = True
+        try:
+            # The player's first stack, where the map opens: given with a new sheet, the map
+            # does not look for its own start first (`tui.mapsheet.start_hex`).
+            start = first_own_hex(record.board, record.my_seat) if first else None
+            hexmap.show_board(record.board, sheet, cursor=start)
+            # The printed cells the map has just indexed, not indexed a second time.
+            self.board = BoardIndex(
+                record.board, sheet, later=data.board_later, printed=hexmap.printed
+            )
+            if first:
+                if start is not None:
+                    hexmap.goto(start)  # centred now, as before the sheet was given it
+                self.call_after_refresh(release_collector)  # the game is on the screen
+                self.orders.build_later()  # the orders panel, left out of that paint
+        finally:
+            self._panel_held = False
         status = status_lines(record)
         if record.claim:  # a late claim still open (`saves.claims`)
             status.append(safe_text(record.claim))
@@ -303,7 +315,8 @@ class GameScreen(SignedLinesScreen):
         """A watcher on the map's ``cursor``: it runs inside the key's handler, so the panel
         lands in the map's repaint (from `BoardIndex`, in memory). `HexMap.CursorMoved` came
         through two more queues, a frame or two (32-40 ms) after the map (issue 16)."""
-        self.show_hex(h)
+        if not self._panel_held:  # else `show` says the hex the cursor ends on
+            self.show_hex(h)
 
     def show_hex(self, h: int) -> None:
         info = self.query_one("#hex-info", HexDetails)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import ClassVar
 
+import msgspec
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -217,7 +217,7 @@ def map_legend(
     cell_for = cells_from_sheet(index, {first: examples[0]}, captured=captured)
     cells = [cell for h in frame.hexes() if (cell := cell_for(h)) is not None]
     # One selected cell so the legend explains the cursor's brackets too.
-    cells[0] = replace(cells[0], selected=True)
+    cells[0] = msgspec.structs.replace(cells[0], selected=True)
     units = stack_legend(examples, owners)
     odd_high = index.grid.odd_high
     return tuple(legend(cells, owners, detail=detail, width=width, units=units, odd_high=odd_high))

@@ -14,6 +14,7 @@ both), so a stack reads the same on the map and in the list, in monochrome.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.core.face import Board, MapCell, MapSheet, Piece, Place
@@ -62,8 +63,15 @@ class BoardIndex:
     """A game's board and printed map, indexed by hex and piece id (built once per load)."""
 
     def __init__(
-        self, board: Board | None, sheet: MapSheet | None = None, *, later: bool = False
+        self,
+        board: Board | None,
+        sheet: MapSheet | None = None,
+        *,
+        later: bool = False,
+        printed: Mapping[HexId, MapCell] | None = None,
     ) -> None:
+        """``printed``: the sheet's cells by hex on its grid, where the caller has them
+        (`tui.widgets.hexmap.HexMap.printed`), in place of reading ``sheet`` again."""
         self.board = board
         self.later = later
         """``board`` is a quick board: what it leaves out (F&E: the supply) is still being
@@ -79,12 +87,14 @@ class BoardIndex:
                 h = board_hex(place.hex, digits)
                 if h is not None:
                     self.places[h] = place
-        self.printed: dict[HexId, MapCell] = {}
-        if sheet is not None:
+        if printed is None and sheet is not None:
+            cells: dict[HexId, MapCell] = {}
             for cell in sheet.cells:
                 h = board_hex(cell.hex, sheet.grid.digits)
                 if h is not None:
-                    self.printed[h] = cell
+                    cells[h] = cell
+            printed = cells
+        self.printed: Mapping[HexId, MapCell] = {} if printed is None else printed
 
 
 def unit_mark(piece: Piece) -> str:
@@ -234,5 +244,5 @@ def first_own_hex(board: Board | None, seat: str) -> int | None:
     of them)."""
     if board is None:
         return None
-    hexes = sorted(p.hex for p in own_pieces(board, seat) if p.hex and p.hex.isdigit())
-    return int(hexes[0]) if hexes else None
+    hexes = [p.hex for p in own_pieces(board, seat) if p.hex and p.hex.isdigit()]
+    return int(min(hexes)) if hexes else None

@@ -25,7 +25,6 @@ import asyncio
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -92,14 +91,13 @@ class Overview(msgspec.Struct, frozen=True):
     games: tuple[GameSummary, ...] = ()
 
 
-@dataclass(frozen=True)
-class GameData:
+class GameData(msgspec.Struct, frozen=True):
     """One game as the game screen shows it: the record ``hexpost show`` prints, the log,
     and the order types of the pending step that are its own. The checklist's lines carry
     their phases' titles.
 
-    A dataclass (`dataclasses.replace` swaps its board in); the session's other records are
-    frozen `msgspec.Struct`s, which are built without the methods a dataclass compiles at
+    A frozen `msgspec.Struct` (`msgspec.structs.replace` swaps its board in), as the
+    session's other records: it is defined without the methods a dataclass compiles at
     import (about 3.5 million instructions each, before the game's first paint; issue 16).
     """
 

@@ -6,10 +6,13 @@ is the same events as the app's log widget takes them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from engine.core.chats import chat_id, read_chat
 from engine.core.packets import kind_name, open_packet
+from engine.core.ruleset import Event
 from saves import chat_messages, claims
 from saves.replica import GameRow, Replica
 
@@ -84,10 +87,14 @@ CHAT_KIND = "chat-message"
 (`saves.chat_messages`), not a packet of it, shown after the last packet its writer had."""
 
 
-def event_rows(replica: Replica, game_id: bytes) -> list[EventRow]:
+def event_rows(
+    replica: Replica, game_id: bytes, events: Sequence[tuple[int, Event]] | None = None
+) -> list[EventRow]:
     """Every event of the game, in order, as (seq, seat, kind, text), with the game's chat
-    messages after the packet each writer had (those by their writers' clocks)."""
-    rows = [(seq, e.seat, e.kind, e.text) for seq, e in replica.events(game_id)]
+    messages after the packet each writer had (those by their writers' clocks); ``events``
+    are the game's events if the caller has just read them all."""
+    read = replica.events(game_id) if events is None else events
+    rows = [(seq, e.seat, e.kind, e.text) for seq, e in read]
     messages = chat_messages.messages_of(replica.store, game_id)
     if not messages:
         return rows

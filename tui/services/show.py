@@ -10,6 +10,7 @@ of ``hexpost show`` adds, at its top level, what the ruleset's client code adds
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -17,7 +18,7 @@ import msgspec
 from engine.core.face import Board, Choice, Face, Summary
 from engine.core.owed import pending
 from engine.core.packets import fingerprint
-from engine.core.ruleset import Decision, OptionValue
+from engine.core.ruleset import Decision, Event, OptionValue
 from engine.core.state import state_hash
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves import claims, outbox
@@ -217,12 +218,17 @@ def show(
     checklist: bool,
     extras: bool = True,
     quick: bool = False,
+    events: Sequence[tuple[int, Event]] | None = None,
+    hashed: bool = True,
 ) -> ShowRecord:
     """The game after packet ``at`` (None: as it stands now, with its claim and notes), with
     the sequence-of-play checklist when ``checklist``, and the ruleset client's ``extras``
     (``show --json``'s top-level keys) unless told not to: the game screen never shows them,
     and F&E's work out every unit's supply a second time (issue 16). ``quick``: the face's
-    quick board where it has one (`tui.services.board.QuickBoard`), for a first paint."""
+    quick board where it has one (`tui.services.board.QuickBoard`), for a first paint.
+    ``events``: the game's events as the caller has just read them (every one; the rolls
+    are those up to packet ``at``), not read again. Not ``hashed``: ``state_hash`` is left
+    empty, for a record that shows none (the game screen; `game_view`)."""
     ruleset = replica.ruleset(row.game_id)
     state = replica.state(row.game_id, at)
     core = state.core
@@ -232,8 +238,8 @@ def show(
     summary = face.summary(rules) if rules is not None else None
     rolls = tuple(
         _roll(seq, event.seat, event.step, event.data)
-        for seq, event in replica.events(row.game_id, core.seq)
-        if event.kind == "roll"
+        for seq, event in (replica.events(row.game_id, core.seq) if events is None else events)
+        if event.kind == "roll" and seq <= core.seq
     )
     lines = checklist_lines(face, rules) if checklist else None
     return ShowRecord(
@@ -245,7 +251,7 @@ def show(
         my_seat=row.my_seat,
         status=row.status,
         seq=core.seq,
-        state_hash=state_hash(state).hex(),
+        state_hash=state_hash(state).hex() if hashed else "",
         seats=tuple(
             SeatRecord(
                 seat=seat.seat,
@@ -333,9 +339,14 @@ def game_view(
     from tui.services.news import news_lines
 
     row = replica.game(game_id)
-    record = show(replica, row, at=None, checklist=True, extras=False, quick=quick)
+    # The events read once, for the record's rolls and the log; the screen shows no state
+    # hash (the review and ``show`` do): neither is worked out before its first paint.
+    read = replica.events(row.game_id)
+    record = show(
+        replica, row, at=None, checklist=True, extras=False, quick=quick, events=read, hashed=False
+    )
     later = quick and quick_board_of(face_for(row.ruleset)) is not None and record.board is not None
-    events = tuple(event_rows(replica, row.game_id))
+    events = tuple(event_rows(replica, row.game_id, read))
     news = (
         tuple(news_lines(unread_news(replica, row)))
         if row.unread and row.status == "active"

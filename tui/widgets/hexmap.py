@@ -27,10 +27,11 @@ cannot read coordinates is lost. Everything else follows the scroll offsets.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import ClassVar
 
+import msgspec
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -45,7 +46,7 @@ from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Detail, Frame, Grid, HexId, h
 from tui.mapsheet import SheetIndex, board_cells, start_hex
 from tui.mapstacks import plan_markers
 from tui.maptext import Cell, CellFor, StyledLine, map_frame, render_line
-from tui.services.board import Board, MapSheet
+from tui.services.board import Board, MapCell, MapSheet
 
 NO_GRID = Grid(1, 1)
 """The stand-in grid of a map shown without a sheet: nothing on it is drawn."""
@@ -227,6 +228,12 @@ class HexMap(ScrollView, can_focus=True):
         return self._index.sheet if self._index is not None else None
 
     @property
+    def printed(self) -> Mapping[HexId, MapCell]:
+        """The printed map's cells by hex on its grid, as drawn (empty without a sheet):
+        the side panel reads them too (`tui.screens.hexinfo.BoardIndex`)."""
+        return self._index.cells if self._index is not None else {}
+
+    @property
     def board(self) -> Board | None:
         """The board drawn on the sheet (None: the bare printed map)."""
         return self._board
@@ -355,7 +362,7 @@ class HexMap(ScrollView, can_focus=True):
     def _drawn_cell(self, h: HexId) -> Cell | None:
         cell = self.cell(h)
         if cell is not None and h == self.cursor:
-            return replace(cell, selected=True)
+            return msgspec.structs.replace(cell, selected=True)
         return cell
 
     def _map_strip(self, line: int, start: int, end: int) -> Strip:

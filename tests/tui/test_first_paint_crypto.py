@@ -1,0 +1,88 @@
+"""Reading a game loads no cryptography (issue 16, item 5).
+
+Loading cryptography's bindings cost about 19M instructions before the game screen's first
+paint, though reading a game signs, verifies, seals and opens nothing: the modules that do
+name its classes only as types and load it where a key is used (`engine.core.crypto`). Each
+check runs in a fresh interpreter on a home holding the tutorial game and reads the child's
+``sys.modules`` when it is done: the app's imports and the read its store thread does for a
+game named on the command line (`tui.screens.session.Session._game`, quick board), and the
+``show``/``games`` commands. A new top-level import of cryptography on that path fails here;
+the last test shows the probe sees it once a key is opened.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.tui.test_app import GAME, Tutorial
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = """
+import json, sys
+from pathlib import Path
+
+what, home_path = sys.argv[1], sys.argv[2]
+name = None
+if what == "app":
+    import tui.app  # noqa: F401  (everything the app imports before it runs)
+    from saves.home import Home
+    from tui.screens.session import Session
+
+    session = Session(Home(Path(home_path)))  # its reads called here, off its thread
+    game_id = session._find(sys.argv[3])
+    name = session._game(game_id, mark_read=False, quick=True).show.name
+elif what == "key":
+    from saves.home import Home
+
+    name = Home(Path(home_path)).identity(None, unlock=True).name
+else:
+    from tui.cli import main
+
+    assert main(["--home", home_path, *sys.argv[3:]]) == 0
+print(json.dumps({"name": name, "imported": sorted(
+    n for n in sys.modules if n.split(".")[0] == "cryptography")}), file=sys.stderr)
+"""
+
+
+def run_fresh(*args: str) -> tuple[str | None, list[str]]:
+    """What the child read (a game's or an identity's name) and the cryptography modules
+    it imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["name"], report["imported"]
+
+
+def test_the_app_reads_a_named_game_without_cryptography(tutorial: Tutorial) -> None:
+    name, imported = run_fresh("app", str(tutorial.alice.home.path), GAME)
+    assert name == GAME  # the game was read, so the check is on a real read
+    assert imported == []
+
+
+@pytest.mark.parametrize("command", [("games", "--json"), ("show", GAME, "--json")])
+def test_reading_commands_load_no_cryptography(
+    tutorial: Tutorial, command: tuple[str, ...]
+) -> None:
+    _, imported = run_fresh("cli", str(tutorial.alice.home.path), *command)
+    assert imported == []
+
+
+def test_the_check_sees_cryptography_once_a_key_is_opened(tutorial: Tutorial) -> None:
+    """Opening the identity's key needs cryptography: the probe finds it, so it does not
+    pass by default."""
+    name, imported = run_fresh("key", str(tutorial.alice.home.path))
+    assert name == "Alice"
+    assert "cryptography.hazmat.primitives.asymmetric.ed25519" in imported
