@@ -24,6 +24,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine saves mail tui tests
+	$(BIN)/mypy --strict --explicit-package-bases bench
 
 # The suite on two workers, one test file per worker at a time (a file's module fixtures stay in
 # one process). tests/conftest.py hands the heaviest files out first; --no-loadscope-reorder
