@@ -12,12 +12,10 @@ data. Layout::
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import platformdirs
-import tomli_w
 
 from engine.core.errors import HexpostError
 from engine.core.packets import fingerprint
@@ -63,6 +61,8 @@ class Home:
     def config(self) -> dict[str, Any]:
         if not self.config_path.exists():
             return {}
+        import tomllib  # only where a config file exists: most start-ups have none (issue 16)
+
         try:
             with self.config_path.open("rb") as handle:
                 return tomllib.load(handle)
@@ -71,6 +71,8 @@ class Home:
 
     def save_config(self, config: dict[str, Any]) -> None:
         """Write the config atomically (a crash leaves the old file or the new one)."""
+        import tomli_w  # only to write one, which a start-up never does (issue 16)
+
         self.ensure()
         temp = self.config_path.with_suffix(".toml.tmp")
         temp.write_text(tomli_w.dumps(config), encoding="utf-8")

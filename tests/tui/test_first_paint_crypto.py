@@ -46,13 +46,20 @@ else:
 
     assert main(["--home", home_path, *sys.argv[3:]]) == 0
 print(json.dumps({"name": name, "imported": sorted(
-    n for n in sys.modules if n.split(".")[0] == "cryptography")}), file=sys.stderr)
+    n for n in sys.modules if n.split(".")[0] == "cryptography"),
+    "toml": sorted(n for n in ("tomllib", "tomli_w") if n in sys.modules)}), file=sys.stderr)
 """
 
 
 def run_fresh(*args: str) -> tuple[str | None, list[str]]:
     """What the child read (a game's or an identity's name) and the cryptography modules
     it imported."""
+    name, imported, _toml = run_fresh_toml(*args)
+    return name, imported
+
+
+def run_fresh_toml(*args: str) -> tuple[str | None, list[str], list[str]]:
+    """As `run_fresh`, with the TOML modules the child imported too."""
     done = subprocess.run(
         [sys.executable, "-c", CHILD, *args],
         cwd=ROOT,
@@ -63,13 +70,23 @@ def run_fresh(*args: str) -> tuple[str | None, list[str]]:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stderr.strip().splitlines()[-1])
-    return report["name"], report["imported"]
+    return report["name"], report["imported"], report["toml"]
 
 
 def test_the_app_reads_a_named_game_without_cryptography(tutorial: Tutorial) -> None:
     name, imported = run_fresh("app", str(tutorial.alice.home.path), GAME)
     assert name == GAME  # the game was read, so the check is on a real read
     assert imported == []
+
+
+def test_the_app_reads_a_game_without_toml_where_no_config_exists(tutorial: Tutorial) -> None:
+    """`saves.home.Home` loads the TOML reader only for a config file and the writer only to
+    write one (about 8M instructions before the first paint otherwise)."""
+    home = tutorial.alice.home.path
+    assert not (home / "config.toml").exists()
+    name, _, toml = run_fresh_toml("app", str(home), GAME)
+    assert name == GAME
+    assert toml == []
 
 
 @pytest.mark.parametrize("command", [("games", "--json"), ("show", GAME, "--json")])
