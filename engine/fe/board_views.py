@@ -382,6 +382,19 @@ def carry_classes(
     caches.prime(unit_classes, held if added <= held else held | added, after)
 
 
+def keep_classes(before: tuple[Unit, ...], after: tuple[Unit, ...]) -> None:
+    """`carry_classes` for ``after``, ``before`` with units whose hex alone changed (a move,
+    `board_update.with_units`): the same (empire, class, crippled) triples, so the answer
+    for ``before`` is the answer for ``after``, handed on when remembered or when its kinds
+    are (then read from them, as `carry_classes` does)."""
+    held = caches.peek(unit_classes, before)
+    if held is None:
+        if caches.peek(kinds_of, before) is None:
+            return
+        held = unit_classes(before)
+    caches.prime(unit_classes, held, after)
+
+
 @caches.by_identity(maxsize=4)
 def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
