@@ -58,7 +58,6 @@ if TYPE_CHECKING:
     from engine.fe.model import FeState
 
 _ID = attrgetter("id")
-_EMPIRE = attrgetter("empire")
 
 
 @caches.by_identity(maxsize=1)
@@ -212,8 +211,8 @@ def _edits(
     (None): a unit that changed hands leaves its old empire's units. The usual change, one
     empire's units changed in place (a move), is told in C; for ``moved`` units (the same
     empires as before, `with_units`) the empires they had are not read."""
-    empires = set(map(_EMPIRE, changed.values()))
-    if len(empires) == 1 and (moved or set(map(_EMPIRE, priors.values())) <= empires):
+    empires = {u.empire for u in changed.values()}
+    if len(empires) == 1 and (moved or {u.empire for u in priors.values()} <= empires):
         return {empires.pop(): dict(changed)}
     edits: dict[str, dict[str, Unit | None]] = {}
     for uid, unit in changed.items():
