@@ -101,15 +101,21 @@ _BOARD_ORDER = forces_module.BOARD_ORDER
 """The order of a state's board: empire (as `FeState.forces` lists them), then id."""
 
 
-def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
+def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) -> FeState:
     """``state`` with these units replacing those of the same id, new ids added (see the
-    module's docstring)."""
+    module's docstring).
+
+    ``moved`` tells that ``units`` are units of ``state.board`` with their hex alone changed
+    (a move order's stack, each made by replacing its hex): their empires, classes and
+    crippled states are those of the units they replace, so each empire's unit classes are
+    carried as they are (`board_views.keep_classes`) instead of being compared unit by unit,
+    which cost more than the rest of the update for a big stack."""
     changed = {u.id: u for u in units}
     board = state.board
     # The units these replace, found without making the board's own unit index: a board
     # made here holds the index of an earlier one and the units changed since.
     priors = prior_units(unit_lookup(board), changed)
-    edits = _edits(changed, priors)
+    edits = _edits(changed, priors, moved)
     """Per empire, the units to put in (by id), or to take out (None)."""
     forces = list(state.forces)
     where = {f.empire: i for i, f in enumerate(forces)}
@@ -157,7 +163,10 @@ def with_units(state: FeState, units: Iterable[Unit]) -> FeState:
     board_views.carry_highest(board, new_board, added, [f"{e}-" for e, _, _ in rebuilt])
     board_views.defer_lookups(board, new_board, [(e, b) for e, b, _ in rebuilt], edits, hexes)
     for empire, before, after in rebuilt:
-        board_views.carry_classes(before, after, edits[empire], priors)
+        if moved:
+            board_views.keep_classes(before, after)
+        else:
+            board_views.carry_classes(before, after, edits[empire], priors)
     # Each empire's units are sorted by id, so the whole board is when each empire's ids
     # all come before the next empire's (they do unless a captured ship kept its id).
     ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]
@@ -195,12 +204,15 @@ def share_unit_views(before: Board, after: Board) -> None:
     board_views.share_pending(before, after)
 
 
-def _edits(changed: dict[str, Unit], priors: dict[str, Unit]) -> dict[str, dict[str, Unit | None]]:
+def _edits(
+    changed: dict[str, Unit], priors: dict[str, Unit], moved: bool = False
+) -> dict[str, dict[str, Unit | None]]:
     """Per empire, the units to put in (by id, in the order of ``changed``), or to take out
     (None): a unit that changed hands leaves its old empire's units. The usual change, one
-    empire's units changed in place (a move), is told in C."""
+    empire's units changed in place (a move), is told in C; for ``moved`` units (the same
+    empires as before, `with_units`) the empires they had are not read."""
     empires = {u.empire for u in changed.values()}
-    if len(empires) == 1 and {u.empire for u in priors.values()} <= empires:
+    if len(empires) == 1 and (moved or {u.empire for u in priors.values()} <= empires):
         return {empires.pop(): dict(changed)}
     edits: dict[str, dict[str, Unit | None]] = {}
     for uid, unit in changed.items():

@@ -44,7 +44,6 @@ STARBASE_CLASSES = ("SB", "SBv.2")
 
 
 _ID = attrgetter("id")
-_PLACED = attrgetter("hex", "empire", "cls", "crippled")
 
 Kind = tuple[HexId, str, str, bool]
 """A unit's hex, side, class and crippled state: all that the occupancy flags, the empires
@@ -54,8 +53,9 @@ by hex and the classes of a side read (`placed_kinds`)."""
 @caches.by_identity(maxsize=24)
 def kinds_of(units: tuple[Unit, ...]) -> dict[Kind, None]:
     """Each distinct `Kind` among ``units`` (one empire's `Forces.units`, by identity), in
-    the order the units first show it, found in C. Not to be mutated."""
-    return dict.fromkeys(map(_PLACED, units))
+    the order the units first show it: each unit's fields read by a comprehension (cheaper
+    than `attrgetter` in C), the distinct ones kept in C. Not to be mutated."""
+    return dict.fromkeys([(u.hex, u.empire, u.cls, u.crippled) for u in units])
 
 
 @caches.by_identity(maxsize=4)
@@ -67,7 +67,7 @@ def placed_kinds(board: Board) -> dict[Kind, None]:
     their part read already. Not to be mutated."""
     parts: tuple[tuple[Unit, ...], ...] | None = board.__dict__.get(PARTS)
     if parts is None:
-        return dict.fromkeys(map(_PLACED, board.units))
+        return dict.fromkeys([(u.hex, u.empire, u.cls, u.crippled) for u in board.units])
     if len(parts) == 1:
         return kinds_of(parts[0])
     found: dict[Kind, None] = {}
@@ -82,13 +82,13 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
     units on the map that can move, the one with the smallest id, by id (by identity of its
     `Forces.units` tuple, which stays the same object while the empire does not move).
 
-    Units of one empire sorted by id (as `Forces.units` are; both checked here, in C) are
+    Units of one empire sorted by id (as `Forces.units` are; both checked here) are
     read by hex (`forces.units_by_hex`, the groups the board's hex index is joined from):
     a hex's first unit that can move is the one, and the starbases are looked for only in
     the hexes whose kinds (`kinds_of`, when the board's first reading holds them) show one.
     Other units are read unit by unit."""
     kinds = caches.peek(kinds_of, units)
-    sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, units))
+    sides = {e for _, e, _, _ in kinds} if kinds is not None else {u.empire for u in units}
     if len(sides) > 1 or not _in_id_order(units):
         return _lookup_unsorted(units)
     by_hex = units_by_hex(units)
@@ -116,13 +116,14 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
 def _in_id_order(units: tuple[Unit, ...]) -> bool:
     """Whether ``units`` are in id order, two units of one id next to each other allowed.
 
-    Told in C: sorting a sorted list of strings costs one comparison a unit, and comparing
-    the two lists (the same objects) one identity check a unit; cheaper than comparing
-    each pair of neighbours through ``map``. Units of one id break no pick of `lookup_of`
+    The ids read by a comprehension (cheaper per unit than `attrgetter` in C), then told in
+    C: sorting a sorted list of strings costs one comparison a unit, and comparing the two
+    lists (the same objects) one identity check a unit; cheaper than comparing each pair of
+    neighbours through ``map``. Units of one id break no pick of `lookup_of`
     (each hex's first that can move is then the first of them in the units' order, as in
     `_lookup_unsorted`'s stable sort by id); only the order of its answers when two of them
     share an id, which it checks on those answers (`_has_twins`)."""
-    ids = list(map(_ID, units))
+    ids = [u.id for u in units]  # (a comprehension reads the field cheaper than `attrgetter`)
     return ids == sorted(ids)
 
 
@@ -336,7 +337,7 @@ def unit_classes(units: tuple[Unit, ...]) -> frozenset[tuple[str, str, bool]]:
     kinds = caches.peek(kinds_of, units)
     if kinds is not None:  # the kinds a board's first reading found (`placed_kinds`)
         return frozenset([(empire, cls, crippled) for _, empire, cls, crippled in kinds])
-    return frozenset(map(_SIDE_CLASS, units))
+    return frozenset([(u.empire, u.cls, u.crippled) for u in units])
 
 
 _SIDE_CLASS = attrgetter("empire", "cls", "crippled")
@@ -382,6 +383,19 @@ def carry_classes(
     caches.prime(unit_classes, held if added <= held else held | added, after)
 
 
+def keep_classes(before: tuple[Unit, ...], after: tuple[Unit, ...]) -> None:
+    """`carry_classes` for ``after``, ``before`` with units whose hex alone changed (a move,
+    `board_update.with_units`): the same (empire, class, crippled) triples, so the answer
+    for ``before`` is the answer for ``after``, handed on when remembered or when its kinds
+    are (then read from them, as `carry_classes` does)."""
+    held = caches.peek(unit_classes, before)
+    if held is None:
+        if caches.peek(kinds_of, before) is None:
+            return
+        held = unit_classes(before)
+    caches.prime(unit_classes, held, after)
+
+
 @caches.by_identity(maxsize=4)
 def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     """Per hex of ``board``, the empires with units there, each once, sorted: checking every
@@ -394,14 +408,12 @@ def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     kinds = caches.peek(placed_kinds, board)
     if kinds is not None:  # the board's kinds, read when its occupancy was (fewer than units)
         pairs = dict.fromkeys([(h, empire) for h, empire, _, _ in kinds])
-    else:  # each (hex, empire) pair once, found in C, in the order the units first show it
-        pairs = dict.fromkeys(map(_HEX_EMPIRE, board.units))
+    else:  # each (hex, empire) pair once, kept in C, in the order the units first show it
+        pairs = dict.fromkeys([(u.hex, u.empire) for u in board.units])
     for h, empire in pairs:
         found.setdefault(h, []).append(empire)
     return {h: tuple(sorted(empires)) for h, empires in found.items()}
 
-
-_HEX_EMPIRE = attrgetter("hex", "empire")
 
 _EMPIRES_SINCE = "_empires_from"
 """The key, in a board's ``__dict__``, of what `defer_empires_by_hex` left (`_EmpiresSince`)."""

@@ -63,7 +63,7 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import stacks
+from engine.fe import board_update, stacks
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
@@ -348,9 +348,12 @@ def apply_move_order(
     )
     moved = spent(state.moved, move.unit_ids, move.hexes * hex_cost(dict(state.options)))
     batch = state.batch if reserve else _record(state, move.path)
-    # What `apply_move` does to the board, given to the state directly (`FeState.with_units`).
+    # What `apply_move` does to the board, given to the state directly (`FeState.with_units`):
+    # the board's own units with their hex alone changed (``moved``).
     end = move.path[-1]
-    state = state.with_units([msgspec.structs.replace(u, hex=end) for u in placed.values()])
+    state = board_update.with_units(
+        state, [msgspec.structs.replace(u, hex=end) for u in placed.values()], moved=True
+    )
     state = msgspec.structs.replace(state, moved=moved, batch=batch)
     return release_fired(state, step.id, events)
 

@@ -322,11 +322,16 @@ class _Reserves(Area):
         reserves = frozenset(state.reserves)
         # Apart from being a reserve already, `may_be_reserve` reads a unit's empire, hex,
         # class and fleet only: like units of a stack are judged once.
+        # Units off the map or of a fleet still held are none (`may_be_reserve`'s first
+        # tests, told here with the released fleets as a set): most of an army at the start.
+        released = frozenset(state.board.released)
         judged: set[tuple[str, int, str, str]] = set()
         for forces in state.forces:  # the phasing empires' units only (any one will do)
             if forces.empire in mine:
                 for unit in forces.units:
-                    if unit.id in reserves or unit.empire not in mine:
+                    if unit.id in reserves or unit.empire not in mine or unit.hex == OFF_MAP:
+                        continue
+                    if unit.fleet and (unit.empire, unit.fleet) not in released:
                         continue
                     key = (unit.empire, unit.hex, unit.cls, unit.fleet)
                     if key in judged:
