@@ -36,6 +36,7 @@ money in halves; 221 EP at 75% is 165.75, collected as 165.5). Exhaustion (447.2
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 
 import msgspec
 
@@ -213,8 +214,11 @@ def income(
     captured_ids = tuple(sorted(set(captured)))
     given_hexes = _given(galaxy, empire, tuple(provinces))[3]
     watched = given_hexes.union(*(galaxy.province(pid).hexes for pid in captured_ids))
+    # Only a hex holding units can hold a foe's ship: the provinces' hexes the board has
+    # stacks in are found in C (a few dozen of an empire's hundreds), and only those read.
+    occupied = watched.intersection(map(_HEX_OF_STACK, board.stacks()))
     hot = frozenset(
-        province_rules.disrupting_hexes(board, province_rules.foes_of(board, empire), watched)
+        province_rules.disrupting_hexes(board, province_rules.foes_of(board, empire), occupied)
     )
     return _income(
         galaxy,
@@ -230,6 +234,10 @@ def income(
         board.owners,
         hot,
     )
+
+
+_HEX_OF_STACK = itemgetter(0)
+"""The hex of one of `Board.stacks`."""
 
 
 @caches.by_identity(maxsize=64, identity=1)
