@@ -1,17 +1,19 @@
 """Income reads disruption (430.22) only in the provinces' hexes that hold stacks.
 
-`engine.fe.economics.income` hands `provinces.disrupting_hexes` the hexes of the paying
-provinces that the board has units in, not all of them: an empty hex holds no foe's ship.
-On random boards of ships, bases and cripples of three empires in and around their
-provinces, at war or not, with captured provinces, every income is the one computed from
-the disruption of every hex the provinces have.
+`engine.fe.economics.income` reads the hexes of the paying provinces that the board has
+units in, not all of them (an empty hex holds no foe's ship), and, when the board's
+occupancy index is at hand (`blocking.board_index`), asks about ships only in the hexes a
+foe stands in. On random boards of ships, bases and cripples of three empires in and around
+their provinces, at war or not, with captured provinces, with and without the index, every
+income is the one computed from the disruption of every hex the provinces have.
 """
 
 from __future__ import annotations
 
 import random
 
-from engine.fe import economics, provinces
+from engine.core import caches
+from engine.fe import blocking, economics, provinces
 from engine.fe.economics import EconomyOptions, income
 from engine.fe.forces import Board
 from engine.fe.galaxy import HexId
@@ -60,12 +62,16 @@ def test_income_reads_the_disruption_of_every_province_hex_on_random_boards() ->
     others = {
         e: [p.id for p in GALAXY.provinces if p.empire in KINDS and p.empire != e] for e in KINDS
     }
-    disrupted = 0
-    for trial in range(60):
+    disrupted = indexed = 0
+    for trial in range(80):
         b = _random_board(rng, hexes)
+        if trial % 2:
+            blocking.board_index(GALAXY, b)
+            indexed += caches.peek(blocking.board_index, GALAXY, b) is not None
         for empire in KINDS:
             captured = tuple(sorted(rng.sample(others[empire], rng.randint(0, 2))))
             earned = income(GALAXY, b, empire, "war", captured=captured)
             assert earned == _every_hex_read(b, empire, captured), (trial, empire)
             disrupted += earned.disrupted
     assert disrupted > 30  # the boards did disrupt provinces
+    assert indexed == 40  # half of them read from the occupancy index
