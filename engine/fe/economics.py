@@ -36,11 +36,13 @@ money in halves; 221 EP at 75% is 165.75, collected as 165.5). Exhaustion (447.2
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 
 import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
+from engine.fe import blocking
 from engine.fe import provinces as province_rules
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import (
@@ -213,9 +215,10 @@ def income(
     captured_ids = tuple(sorted(set(captured)))
     given_hexes = _given(galaxy, empire, tuple(provinces))[3]
     watched = given_hexes.union(*(galaxy.province(pid).hexes for pid in captured_ids))
-    hot = frozenset(
-        province_rules.disrupting_hexes(board, province_rules.foes_of(board, empire), watched)
-    )
+    # Only a hex holding units can hold a foe's ship: the provinces' hexes the board has
+    # stacks in are found in C (a few dozen of an empire's hundreds), and only those read.
+    occupied = watched.intersection(map(_HEX_OF_STACK, board.stacks()))
+    hot = _disrupting(galaxy, board, province_rules.foes_of(board, empire), occupied)
     return _income(
         galaxy,
         empire,
@@ -229,6 +232,30 @@ def income(
         given2,
         board.owners,
         hot,
+    )
+
+
+_HEX_OF_STACK = itemgetter(0)
+"""The hex of one of `Board.stacks`."""
+
+
+def _disrupting(
+    galaxy: Galaxy, board: Board, foes: frozenset[str], hexes: frozenset[HexId]
+) -> frozenset[HexId]:
+    """`provinces.disrupting_hexes`: those of ``hexes`` where a ship of one of ``foes``
+    stands. Read from the board's occupancy index when it is at hand (the supply check of
+    phase 1 read this board: `blocking.board_index`), which tells the empires in a hex
+    without reading its stack, so only the hexes a foe stands in are asked about ships;
+    else from the stacks."""
+    index = caches.peek(blocking.board_index, galaxy, board)
+    if index is None or not foes:
+        return frozenset(province_rules.disrupting_hexes(board, foes, hexes))
+    occupancy = index[0]
+    return frozenset(
+        h
+        for h in hexes
+        if not foes.isdisjoint(occupancy.get(h, ()))
+        and not foes.isdisjoint(blocking.ship_empires(galaxy, board, h))
     )
 
 

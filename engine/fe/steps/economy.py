@@ -36,6 +36,7 @@ from engine.fe.steps import base
 from engine.fe.steps import supply as supply_area
 from engine.fe.steps.base import Area
 from engine.fe.steps.releases import TriggerBoard, trigger_reason
+from engine.fe.supply import SupplyGrid
 
 INCOME_RULE = "430.1"
 RELEASE_RULE = "600.3"
@@ -199,15 +200,7 @@ def _grids(state: FeState, empire: str, earned: economics.Income) -> tuple[FeSta
     now joined to the main grid come in (413.44, `engine.fe.provinces`); the text says what
     the grids kept ("" when nothing is kept or moved)."""
     grid = supply_area.grid_of(state, empire)
-    split = provinces.split(
-        base.galaxy(),
-        grid,
-        earned.total2,
-        earned.permille,
-        earned.paying_provinces,
-        earned.paying_planets,
-        earned.offmap2,
-    )
+    split = split_income(grid, earned)
     settled = provinces.settle(state.grid_ep, empire, grid, split)
     treasury = state.ep2(empire) + split.treasury2 + settled.to_treasury2
     state = msgspec.structs.replace(state.with_ep2(empire, treasury), grid_ep=settled.grid_ep)
@@ -222,6 +215,23 @@ def _grids(state: FeState, empire: str, earned: economics.Income) -> tuple[FeSta
         for key, ep2 in settled.lost
     ]
     return state, (f"; {'; '.join(notes)} ({provinces.GRID_RULE})" if notes else "")
+
+
+def split_income(grid: SupplyGrid, earned: economics.Income) -> provinces.Split:
+    """`provinces.split` of ``earned`` in ``grid``: with no partial grid (the usual case), all
+    of it to the treasury, as no source can lie in a partial grid, without looking up where
+    each paying province lies."""
+    if not provinces.grid_keys(grid):
+        return provinces.Split(earned.total2)
+    return provinces.split(
+        base.galaxy(),
+        grid,
+        earned.total2,
+        earned.permille,
+        earned.paying_provinces,
+        earned.paying_planets,
+        earned.offmap2,
+    )
 
 
 def _released(state: FeState, empire: str, fleet: str, why: str) -> Event:
