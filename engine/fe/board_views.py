@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from engine.core import caches
 from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, hex_index_at_hand, units_by_hex
@@ -410,12 +410,22 @@ def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     found: dict[HexId, list[str]] = {}
     kinds = caches.peek(placed_kinds, board)
     if kinds is not None:  # the board's kinds, read when its occupancy was (fewer than units)
-        pairs = dict.fromkeys([(h, empire) for h, empire, _, _ in kinds])
+        # (each kind's hex and empire picked in C: a comprehension unpacking each costs more)
+        pairs = dict.fromkeys(map(_HEX_EMPIRE, kinds))
     else:  # each (hex, empire) pair once, kept in C, in the order the units first show it
         pairs = dict.fromkeys([(u.hex, u.empire) for u in board.units])
     for h, empire in pairs:
-        found.setdefault(h, []).append(empire)
-    return {h: tuple(sorted(empires)) for h, empires in found.items()}
+        here = found.get(h)
+        if here is None:
+            found[h] = [empire]
+        else:
+            here.append(empire)
+    # (a hex of one empire, most of them, needs no sorting)
+    return {h: (e[0],) if len(e) == 1 else tuple(sorted(e)) for h, e in found.items()}
+
+
+_HEX_EMPIRE = itemgetter(0, 1)
+"""A kind's hex and empire (`Kind`)."""
 
 
 _EMPIRES_SINCE = "_empires_from"
