@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from engine.core import caches
 from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, hex_index_at_hand, units_by_hex
@@ -41,6 +41,11 @@ from engine.fe.unit_kinds import movement_points
 
 STARBASE_CLASSES = ("SB", "SBv.2")
 """Starbase classes: a hex holding one is a release trigger's target (600.3)."""
+
+_STARBASE = frozenset(STARBASE_CLASSES)
+"""`STARBASE_CLASSES` as a set: a class found by its hash (kept by the string once read),
+not compared with each name (a decoded unit's class is another string object than the
+name's, so each comparison reads its characters)."""
 
 
 _ID = attrgetter("id")
@@ -105,8 +110,8 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
         named = compress(units, map(_IS_STARBASE, map(_CLS, units)))
         starbases = tuple(u for u in named if u.hex != OFF_MAP)
     else:
-        found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in STARBASE_CLASSES])
-        picked = [u for h in found for u in by_hex[h] if u.cls in STARBASE_CLASSES]
+        found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in _STARBASE])
+        picked = [u for h in found for u in by_hex[h] if u.cls in _STARBASE]
         starbases = tuple(sorted(picked, key=_ID))  # (the units' order, ids being distinct)
     if _has_twins(firsts) or _has_twins(starbases):
         return _lookup_unsorted(units)  # (two of one id: their order is the units')
@@ -133,13 +138,13 @@ def _has_twins(units: Sequence[Unit]) -> bool:
 
 
 _CLS = attrgetter("cls")
-_IS_STARBASE = frozenset(STARBASE_CLASSES).__contains__
+_IS_STARBASE = _STARBASE.__contains__
 
 
 def _lookup_unsorted(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """`lookup_of` of units in any order, read unit by unit."""
     on_map = [u for u in units if u.hex != OFF_MAP]
-    starbases = tuple(u for u in on_map if u.cls in STARBASE_CLASSES)
+    starbases = tuple(u for u in on_map if u.cls in _STARBASE)
     firsts: dict[tuple[str, int], Unit] = {}
     for unit in sorted(on_map, key=_ID):
         if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
@@ -220,9 +225,7 @@ def _lookup_updated(
     starbases, firsts = held
     kept = [u for u in starbases if u.id not in changed]
     kept.extend(
-        u
-        for u in changed.values()
-        if u is not None and u.hex != OFF_MAP and u.cls in STARBASE_CLASSES
+        u for u in changed.values() if u is not None and u.hex != OFF_MAP and u.cls in _STARBASE
     )
     touched = set(hexes)
     first_of = {(u.empire, u.hex): u for u in firsts if u.hex not in touched}
@@ -407,12 +410,22 @@ def empires_by_hex(board: Board) -> dict[HexId, tuple[str, ...]]:
     found: dict[HexId, list[str]] = {}
     kinds = caches.peek(placed_kinds, board)
     if kinds is not None:  # the board's kinds, read when its occupancy was (fewer than units)
-        pairs = dict.fromkeys([(h, empire) for h, empire, _, _ in kinds])
+        # (each kind's hex and empire picked in C: a comprehension unpacking each costs more)
+        pairs = dict.fromkeys(map(_HEX_EMPIRE, kinds))
     else:  # each (hex, empire) pair once, kept in C, in the order the units first show it
         pairs = dict.fromkeys([(u.hex, u.empire) for u in board.units])
     for h, empire in pairs:
-        found.setdefault(h, []).append(empire)
-    return {h: tuple(sorted(empires)) for h, empires in found.items()}
+        here = found.get(h)
+        if here is None:
+            found[h] = [empire]
+        else:
+            here.append(empire)
+    # (a hex of one empire, most of them, needs no sorting)
+    return {h: (e[0],) if len(e) == 1 else tuple(sorted(e)) for h, e in found.items()}
+
+
+_HEX_EMPIRE = itemgetter(0, 1)
+"""A kind's hex and empire (`Kind`)."""
 
 
 _EMPIRES_SINCE = "_empires_from"

@@ -15,8 +15,9 @@ from __future__ import annotations
 from itertools import compress
 from operator import attrgetter
 
+from engine.core import caches
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import repair
+from engine.fe import board_views, repair
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import HexId
@@ -111,7 +112,7 @@ def repairable(state: FeState) -> str:
     """Why nothing of the phasing side can be repaired now ("" when something can)."""
     empires = base.phasing_empires(state)
     for forces in state.forces:  # the phasing empires' units, their cripples picked in C
-        if forces.empire not in empires:
+        if forces.empire not in empires or not _may_hold_cripples(forces.units):
             continue
         for unit in compress(forces.units, map(_CRIPPLED, forces.units)):
             placed = unit.empire in empires and unit.hex != OFF_MAP
@@ -121,3 +122,15 @@ def repairable(state: FeState) -> str:
 
 
 _CRIPPLED = attrgetter("crippled")
+
+
+def _may_hold_cripples(units: tuple[Unit, ...]) -> bool:
+    """Whether ``units`` (one empire's `Forces.units`) may hold a crippled unit: False only
+    when their classes (`board_views.unit_classes`, carried over moves) or the kinds of a
+    board's first reading (`board_views.kinds_of`) are held and show none, so a player turn
+    without cripples reads no unit for this step; True (read them) when neither is held."""
+    classes = caches.peek(board_views.unit_classes, units)
+    if classes is not None:
+        return any(crippled for _, _, crippled in classes)
+    kinds = caches.peek(board_views.kinds_of, units)
+    return kinds is None or any(crippled for _, _, _, crippled in kinds)
