@@ -257,12 +257,14 @@ def _by_supply(
     their order; another empire's units are in neither (as `status_of` reads them), and
     none is looked for when ``one_empire`` says the carriers are all ``empire``'s.
 
-    Each hex's status is read once, the hexes read by a comprehension (cheaper per unit
-    than `attrgetter` in C on these structs): with none out of supply (the usual case) the
+    The carriers' hexes not in the grid (main or partial) are found in C, not hex by hex
+    (`SupplyGrid.status`), the hexes read by a comprehension (cheaper per unit than
+    `attrgetter` in C on these structs): with none out of supply (the usual case) the
     carriers are the answer as they stand."""
     if not one_empire and not {u.empire for u in carriers} <= {empire}:
         carriers = tuple(u for u in carriers if u.empire == empire)
-    out = {h for h in dict.fromkeys([u.hex for u in carriers]) if grid.status(h) == "none"}
+    # The hexes out of supply (`SupplyGrid.status` "none": in neither grid), told in C.
+    out = {u.hex for u in carriers}.difference(grid.main, grid.partial)
     if not out:
         return carriers, ()
     return (
