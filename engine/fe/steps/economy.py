@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import economics, provinces, rule_options
 from engine.fe.forces import Board, war_pairs
 from engine.fe.model import FeState
-from engine.fe.oob import Economy, EmpireSetup
+from engine.fe.oob import Economy, EmpireSetup, ScenarioSetup, WarEntry
 from engine.fe.sequence import Step
 from engine.fe.steps import base
 from engine.fe.steps import supply as supply_area
 from engine.fe.steps.base import Area
-from engine.fe.steps.releases import TriggerBoard, trigger_reason
+from engine.fe.steps.releases import Watchers, firing_lookup, trigger_reason, watchers_of
 from engine.fe.supply import SupplyGrid
 
 INCOME_RULE = "430.1"
@@ -62,23 +63,45 @@ def war_entries(state: FeState) -> list[tuple[str, Economy, str]]:
     Only empires not at war whose scenario lists a war entry to another economy than the one
     they are on; the first of their entries whose condition holds wins.
     """
-    found: list[tuple[str, Economy, str]] = []
-    lookup: TriggerBoard | None = None  # read from the board only if an entry is to check
-    galaxy = base.galaxy()
-    for setup in sorted(base.scenario_setup(state).empires, key=lambda e: e.empire):
+    setups = base.scenario_setup(state)
+    checked: list[tuple[EmpireSetup, list[tuple[int, WarEntry]]]] = []
+    for setup in sorted(setups.empires, key=lambda e: e.empire):
         current = economy_of(state, setup.empire)
         if current == "war":
             continue
-        for entry in setup.war_entry:
-            if entry.economy == current:
-                continue
-            if lookup is None:
-                lookup = TriggerBoard(state)
+        entries = [(n, e) for n, e in enumerate(setup.war_entry) if e.economy != current]
+        if entries:
+            checked.append((setup, entries))
+    if not checked:
+        return []
+    # Read only where a stand fires one of the conditions (`releases.firing_lookup`), not
+    # every stand of the board: on most boards nowhere, and nothing is read per unit.
+    key = tuple((s.empire, n) for s, entries in checked for n, _ in entries)
+    lookup = firing_lookup(state, _entry_watchers(setups, key))
+    if lookup is None:
+        return []
+    found: list[tuple[str, Economy, str]] = []
+    galaxy = base.galaxy()
+    for setup, entries in checked:
+        for _, entry in entries:
             reason = trigger_reason(state, galaxy, setup, entry.trigger, lookup)
             if reason:
                 found.append((setup.empire, entry.economy, reason))
                 break
     return found
+
+
+@caches.by_identity(maxsize=4, identity=1)
+def _entry_watchers(setups: ScenarioSetup, checked: tuple[tuple[str, int], ...]) -> Watchers:
+    """`releases.watchers_of` the war entries ``checked`` (each an empire and the index of
+    the entry in its set-up) of the scenario's set-ups ``setups`` (by identity): worked out
+    once per set of entries to check, and kept, as `releases.firing_lookup` keys on it."""
+    triggers = []
+    for empire, n in checked:
+        setup = setups.empire(empire)
+        if setup is not None:
+            triggers.append((setup, setup.war_entry[n].trigger))
+    return watchers_of(setups, triggers)
 
 
 def enter_war_economies(state: FeState, step_id: str, events: list[Event]) -> FeState:

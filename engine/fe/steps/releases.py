@@ -27,12 +27,15 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 Whether a trigger fires in a hex depends only on what stands in that hex, who owns it and
 which fleets are released. So the check after a move reads only the hexes the move touched
 (`hot_hexes`, carried from board to board, see its docstring): the cost of a move order does
-not grow with the units that stayed where they were.
+not grow with the units that stayed where they were. Where a board is read in full (the
+first check of a turn, the war entries of `engine.fe.steps.economy`), the hexes where a
+stand fires something are found from each empire's stands, kept per units tuple, and the
+hexes watched for each empire (`firing_lookup`), and only those hexes are read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -41,7 +44,7 @@ import msgspec
 from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import board_update, board_views
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, ScenarioSetup, Trigger
@@ -80,10 +83,10 @@ class TriggerBoard:
     """What the triggers look up, computed once per check: starbases by hex, and each
     empire's units on the map that can move.
 
-    Built from each empire's part of the board (`engine.fe.board_views.lookup_of`), which
-    is remembered per units tuple and carried over when units move: a move order changes one
-    empire's tuple, so the check that follows it reads again only the hexes that changed.
-    `TriggerBoard.local` reads a few hexes of the board instead.
+    The checks read a few hexes of the board (`TriggerBoard.local`: the hot hexes, or those
+    `firing_lookup` finds). ``TriggerBoard(state)`` reads the whole board, from each
+    empire's part (`engine.fe.board_views.lookup_of`, remembered per units tuple and carried
+    over when units move): the reading the tests hold the checks to.
     """
 
     def __init__(self, state: FeState | None) -> None:
@@ -141,6 +144,9 @@ class TriggerBoard:
 
 
 _BOARD_ORDER = attrgetter("empire", "id")
+_can_move = board_views._can_move
+"""Whether a unit of this empire and class can move (`board_views.can_move`, which reads
+them alone), read from its cache: the same question every reader of stands asks."""
 _EMPIRE = attrgetter("empire")
 
 
@@ -253,7 +259,7 @@ def _reason(
 # --- the hexes a check has to read -----------------------------------------------------------
 
 
-class _Watchers(NamedTuple):
+class Watchers(NamedTuple):
     """The triggers of the fleets a board holds, turned around: per hex, per owner of a
     hex and per empire with a starbase in a hex, the empires whose stand there fires one
     (the actors of the triggers watching it). A stand fires a trigger by its empire and
@@ -271,35 +277,48 @@ class _Watchers(NamedTuple):
 
 
 @caches.by_identity(maxsize=4, identity=1)
-def _watchers(setups: ScenarioSetup, released: tuple[tuple[str, str], ...]) -> _Watchers:
-    """`_Watchers` of the scenario's set-ups ``setups`` (by identity) for the fleets not in
+def _watchers(setups: ScenarioSetup, released: tuple[tuple[str, str], ...]) -> Watchers:
+    """`Watchers` of the scenario's set-ups ``setups`` (by identity) for the fleets not in
     ``released`` (by value): worked out once per set of released fleets, not once per move
     checked."""
     done = set(released)
+    return watchers_of(
+        setups,
+        [
+            (setup, release.trigger)
+            for setup in setups.empires
+            for release in setup.releases
+            if (setup.empire, release.fleet) not in done
+        ],
+    )
+
+
+def watchers_of(setups: ScenarioSetup, triggers: Iterable[tuple[EmpireSetup, Trigger]]) -> Watchers:
+    """`Watchers` of ``triggers`` (each with the set-up of the empire it is for) in the
+    scenario's set-ups ``setups``: the held fleets' (`_watchers`), or the war entries' to
+    check (`engine.fe.steps.economy`). Triggers not fired by occupying are left out."""
     in_hex: dict[HexId, set[str]] = {}
     in_space_of: dict[str, set[str]] = {}
     with_base_of: dict[str, set[str]] = {}
-    for setup in setups.empires:
-        for release in setup.releases:
-            trigger = release.trigger
-            if (setup.empire, release.fleet) in done or trigger.action != "occupies":
-                continue
-            plan = _plan(setup, trigger, setups)
-            for watch in plan.watches:
-                if watch.kind in _BY_HEX:
-                    for h in watch.hexes:
-                        in_hex.setdefault(h, set()).update(plan.actors)
-                elif watch.kind == "empire":
-                    for empire in watch.empires:
-                        in_space_of.setdefault(empire, set()).update(plan.actors)
-                else:  # a starbase of the empires listed, or of the fleet's own (`_hit`)
-                    for empire in watch.empires or (setup.empire,):
-                        with_base_of.setdefault(empire, set()).update(plan.actors)
+    for setup, trigger in triggers:
+        if trigger.action != "occupies":
+            continue
+        plan = _plan(setup, trigger, setups)
+        for watch in plan.watches:
+            if watch.kind in _BY_HEX:
+                for h in watch.hexes:
+                    in_hex.setdefault(h, set()).update(plan.actors)
+            elif watch.kind == "empire":
+                for empire in watch.empires:
+                    in_space_of.setdefault(empire, set()).update(plan.actors)
+            else:  # a starbase of the empires listed, or of the fleet's own (`_hit`)
+                for empire in watch.empires or (setup.empire,):
+                    with_base_of.setdefault(empire, set()).update(plan.actors)
     actors: set[str] = set()
     for table in (in_hex, in_space_of, with_base_of):
         for named in table.values():
             actors.update(named)
-    return _Watchers(
+    return Watchers(
         frozenset(actors),
         {h: frozenset(named) for h, named in in_hex.items() if named},
         {e: frozenset(named) for e, named in in_space_of.items() if named},
@@ -354,25 +373,122 @@ def _hot(board: Board, setups: ScenarioSetup, hexes: Iterable[HexId]) -> frozens
     return frozenset(found)
 
 
-def _stand_hexes(state: FeState, watchers: _Watchers) -> list[HexId]:
-    """The hexes where an actor of a held fleet's trigger has a stand, sorted: read from
-    each empire's stands (`board_views.lookup_of`, remembered per units tuple and carried
-    over moves, as `TriggerBoard` reads them), not from every hex of the board."""
-    actors = watchers.actors
-    if not actors:
-        return []
-    hexes = set()
-    for forces in state.forces:
-        stands = board_views.lookup_on(state.board, forces.empire, forces.units)[1]
-        hexes.update([u.hex for u in stands if u.empire in actors])
-    return sorted(hexes)
+def _read_hot(
+    board: Board, parts: Sequence[tuple[Unit, ...]], watchers: Watchers
+) -> frozenset[HexId]:
+    """The hexes of ``board``, joined from the empires' units tuples ``parts`` (a state's
+    `FeState.forces`), where a stand fires one of the triggers ``watchers`` stand for: per
+    actor, the hexes where it has a stand (`_placed`, kept per empire's units tuple) met
+    with the hexes where its stand fires something (`_watched`, kept per set of triggers
+    and owners), in C; starbases add their hexes for the actors their empire's are watched
+    for (`_bases`). Nothing is read per unit or per hex of the board once the empires'
+    stands are held."""
+    if not watchers.actors:
+        return frozenset()
+    watched = _watched(watchers, board.owners)
+    if watchers.with_base_of:
+        more = {actor: set(hexes) for actor, hexes in watched.items()}
+        for units in parts:
+            for h, empire in _bases(units):
+                for actor in watchers.with_base_of.get(empire, ()):
+                    more.setdefault(actor, set()).add(h)
+        watched = {actor: frozenset(hexes) for actor, hexes in more.items()}
+    found: set[HexId] = set()
+    for units in parts:
+        for empire, hexes in _placed(units).items():
+            fired = watched.get(empire)
+            if fired:
+                found.update(hexes & fired)
+    return frozenset(found)
+
+
+@caches.by_identity(maxsize=24)
+def _placed(units: tuple[Unit, ...]) -> dict[str, frozenset[HexId]]:
+    """Of one empire's units (by identity of its `Forces.units` tuple), per empire among
+    them the hexes on the map where it has a unit that can move (a stand, as `TriggerBoard`
+    finds them), once per tuple: each class tried once (`board_views.unit_classes`, carried
+    over moves), then one pass over their kinds (`board_views.kinds_of`, a few hundred
+    however many units, held from the board's first reading). Not to be mutated."""
+    classes = board_views.unit_classes(units)
+    kinds = board_views.kinds_of(units)
+    if len({e for e, _, _ in classes}) == 1:  # one empire's, as ever
+        moving = {c for e, c, _ in classes if _can_move(e, c)}
+        hexes = {h for h, _, c, _ in kinds if c in moving}
+        hexes.discard(OFF_MAP)
+        return {next(iter(classes))[0]: frozenset(hexes)} if hexes else {}
+    stands: dict[str, set[HexId]] = {}
+    for h, empire, cls, _ in kinds:
+        if h != OFF_MAP and _can_move(empire, cls):
+            stands.setdefault(empire, set()).add(h)
+    return {e: frozenset(hexes) for e, hexes in stands.items()}
+
+
+@caches.by_identity(maxsize=24)
+def _bases(units: tuple[Unit, ...]) -> tuple[tuple[HexId, str], ...]:
+    """The hexes on the map and empires of the starbases among one empire's units (by
+    identity of its `Forces.units` tuple), read from their kinds when their classes hold
+    one: asked only when a held fleet's trigger watches starbases."""
+    if all(c not in STARBASE_CLASSES for _, c, _ in board_views.unit_classes(units)):
+        return ()
+    kinds = board_views.kinds_of(units)
+    found = dict.fromkeys([(h, e) for h, e, c, _ in kinds if c in STARBASE_CLASSES])
+    return tuple(key for key in found if key[0] != OFF_MAP)
+
+
+@caches.by_identity(maxsize=8)
+def _watched(
+    watchers: Watchers, owners: tuple[tuple[HexId, str], ...]
+) -> dict[str, frozenset[HexId]]:
+    """Per actor of ``watchers`` (by identity: `_watchers` and `watchers_of`'s callers keep
+    them), the hexes where its stand fires a trigger, starbases aside: those named for it
+    and those of the empires whose space is watched for it, as ``owners`` (a board's
+    captured hexes, by identity: each state passes its tuple on) and the map (`_space`)
+    make them (`Board.owner`). Not to be mutated."""
+    found: dict[str, set[HexId]] = {}
+    for h, named in watchers.in_hex.items():
+        for actor in named:
+            found.setdefault(actor, set()).add(h)
+    if watchers.in_space_of:
+        taken: dict[HexId, str] = {}
+        for h, empire in owners:
+            taken.setdefault(h, empire)  # (the first entry of a hex holds, as in `Board.owner`)
+        space = _space()
+        for empire, named in watchers.in_space_of.items():
+            hexes = {h for h in space.get(empire, ()) if h not in taken}
+            hexes.update(h for h, holder in taken.items() if holder == empire)
+            for actor in named:
+                found.setdefault(actor, set()).update(hexes)
+    return {actor: frozenset(hexes) for actor, hexes in found.items()}
+
+
+@caches.static
+def _space() -> dict[str, frozenset[HexId]]:
+    """The map's hexes by the empire owning them at the start (`galaxy.HexInfo.empire`)."""
+    found: dict[str, set[HexId]] = {}
+    for info in load_galaxy().hexes:
+        found.setdefault(info.empire, set()).add(info.hex)
+    return {empire: frozenset(hexes) for empire, hexes in found.items()}
+
+
+def firing_lookup(state: FeState, watchers: Watchers) -> TriggerBoard | None:
+    """The lookup `trigger_reason` reads to check the triggers ``watchers`` stand for
+    (`watchers_of`, kept by the caller: `_read_hot` keys on it) on the state's board: the
+    board's stands and starbases in the hexes where a stand fires one of them, as
+    `TriggerBoard.local` reads them; None when there is none (the usual case), so nothing
+    fires. Stands elsewhere fire none of them, so each trigger's first reason there is its
+    first on the whole board (`TriggerBoard`)."""
+    hot = _read_hot(state.board, [forces.units for forces in state.forces], watchers)
+    if not hot:
+        return None
+    return TriggerBoard.local(state.board, sorted(hot))
 
 
 def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
     """`hot_hexes` of the state's board: remembered, derived from the board it was made
     from (the same fleets held, the same hexes owned: only the hexes changed since are
-    read again, the others keep their answer), or read where the triggers' actors stand
-    (`_stand_hexes`)."""
+    read again, the others keep their answer; that board's own read from its empires'
+    stands when they are held, `_parts_hot`, as for a turn's first move), or read from the
+    stands of the state's empires (`_read_hot`)."""
     board = state.board
     held = caches.peek(hot_hexes, board, setups)
     if held is not None:
@@ -381,13 +497,29 @@ def _hot_hexes(state: FeState, setups: ScenarioSetup) -> frozenset[HexId]:
     found = None
     if since is not None:
         root, hexes = since
-        before = caches.peek(hot_hexes, root, setups)
         same_owners = root.owners is board.owners or root.owners == board.owners
-        if before is not None and same_owners and root.released == board.released:
-            found = (before - hexes if before else before) | _hot(board, setups, hexes)
+        if same_owners and root.released == board.released:
+            before = caches.peek(hot_hexes, root, setups)
+            if before is None:
+                before = _parts_hot(root, setups)
+            if before is not None:
+                found = (before - hexes if before else before) | _hot(board, setups, hexes)
     if found is None:
-        found = _hot(board, setups, _stand_hexes(state, _watchers(setups, board.released)))
+        parts = [forces.units for forces in state.forces]
+        found = _read_hot(board, parts, _watchers(setups, board.released))
     board_views.forget_changes(board)
+    caches.prime(hot_hexes, found, board, setups)
+    return found
+
+
+def _parts_hot(board: Board, setups: ScenarioSetup) -> frozenset[HexId] | None:
+    """`hot_hexes` of ``board`` if it was joined from empires' units tuples (`forces.PARTS`:
+    a state's board) whose stands are held (`_placed`), as the turn's first check finds the
+    board its moves start from: read so and kept, without reading a unit; else None."""
+    parts: tuple[tuple[Unit, ...], ...] | None = board.__dict__.get(PARTS)
+    if parts is None or any(caches.peek(_placed, units) is None for units in parts):
+        return None
+    found = _read_hot(board, parts, _watchers(setups, board.released))
     caches.prime(hot_hexes, found, board, setups)
     return found
 
