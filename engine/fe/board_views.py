@@ -102,7 +102,7 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
         if h == OFF_MAP:
             continue
         for unit in here:  # in id order
-            if _can_move(unit.empire, unit.cls):
+            if class_can_move(unit.empire, unit.cls):
                 firsts.append(unit)
                 break
     firsts.sort(key=_ID)
@@ -147,7 +147,7 @@ def _lookup_unsorted(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[U
     starbases = tuple(u for u in on_map if u.cls in _STARBASE)
     firsts: dict[tuple[str, int], Unit] = {}
     for unit in sorted(on_map, key=_ID):
-        if (unit.empire, unit.hex) not in firsts and _can_move(unit.empire, unit.cls):
+        if (unit.empire, unit.hex) not in firsts and class_can_move(unit.empire, unit.cls):
             firsts[unit.empire, unit.hex] = unit
     return starbases, tuple(firsts.values())
 
@@ -238,7 +238,7 @@ def _lookup_updated(
         found = _first_after(empire, h, _held_first(firsts, empire, h), changed)
         if found is _READ_AGAIN:
             for unit in board.at(h):  # in id order within an empire
-                if unit.empire == empire and _can_move(empire, unit.cls):
+                if unit.empire == empire and class_can_move(empire, unit.cls):
                     first_of[key] = unit
                     break
         elif found is not None:
@@ -276,21 +276,21 @@ def _first_after(
             and unit.hex == h
             and unit.empire == empire
             and (found is None or unit.id < found.id)
-            and _can_move(empire, unit.cls)
+            and class_can_move(empire, unit.cls)
         ):
             found = unit
     return found
 
 
 @caches.derived(maxsize=4096)
-def _can_move(empire: str, cls: str) -> bool:
+def class_can_move(empire: str, cls: str) -> bool:
     """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
     return movement_points(Unit("", empire, cls)) > 0
 
 
 def can_move(unit: Unit) -> bool:
     """Whether ``unit`` can move, as `lookup_of` reads it (a stand, not a base)."""
-    return _can_move(unit.empire, unit.cls)
+    return class_can_move(unit.empire, unit.cls)
 
 
 _SINCE = "_hexes_since"

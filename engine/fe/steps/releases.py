@@ -144,8 +144,8 @@ class TriggerBoard:
 
 
 _BOARD_ORDER = attrgetter("empire", "id")
-_can_move = board_views._can_move
-"""Whether a unit of this empire and class can move (`board_views.can_move`, which reads
+_can_move = board_views.class_can_move
+"""Whether a unit of this empire and class can move (`board_views.class_can_move`, which reads
 them alone), read from its cache: the same question every reader of stands asks."""
 _EMPIRE = attrgetter("empire")
 
