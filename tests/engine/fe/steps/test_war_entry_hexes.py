@@ -65,6 +65,18 @@ def _more_entries(monkeypatch: pytest.MonkeyPatch, state: FeState) -> None:
     monkeypatch.setattr(base, "scenario_setup", lambda state: setup)
 
 
+def _assert_hot_hexes_fresh(
+    state: FeState, plain: FeState, setups: ScenarioSetup, number: int
+) -> None:
+    """The hot hexes read from ``state``'s tuples (`releases._read_hot`) are those a fresh
+    whole-board reading of ``plain`` (the same units, each in its own empire's tuple) gives."""
+    parts = [forces.units for forces in state.forces]
+    watchers = releases._watchers(setups, state.board.released)
+    hot = releases._read_hot(state.board, parts, watchers)
+    fresh = releases.hot_hexes.__wrapped__(moves._plain(plain.board), setups)  # type: ignore[attr-defined]
+    assert hot == fresh, f"change {number}: the hot hexes"
+
+
 @pytest.mark.parametrize("seed", [12, 15, 13, 14])
 def test_war_entries_find_what_the_whole_board_gives(
     seed: int, monkeypatch: pytest.MonkeyPatch
@@ -82,11 +94,7 @@ def test_war_entries_find_what_the_whole_board_gives(
             continue  # a board never asked
         found = economy.war_entries(state)
         assert found == _whole_board_entries(state), f"change {number}"
-        parts = [forces.units for forces in state.forces]
-        watchers = releases._watchers(setups, state.board.released)
-        hot = releases._read_hot(state.board, parts, watchers)
-        fresh = releases.hot_hexes.__wrapped__(moves._plain(state.board), setups)  # type: ignore[attr-defined]
-        assert hot == fresh, f"change {number}: the hot hexes"
+        _assert_hot_hexes_fresh(state, state, setups, number)
         fired += bool(found)
         checked += 1
         if found and rng.random() < 0.1:  # the entry applied: the next check skips it
@@ -113,10 +121,6 @@ def test_tuples_mixing_empires_read_as_the_whole_board(
         mixed = release_tests._mixed(state, rng)
         found = economy.war_entries(mixed)
         assert found == _whole_board_entries(mixed) == _whole_board_entries(state), number
-        parts = [forces.units for forces in mixed.forces]
-        watchers = releases._watchers(setups, mixed.board.released)
-        hot = releases._read_hot(mixed.board, parts, watchers)
-        fresh = releases.hot_hexes.__wrapped__(moves._plain(state.board), setups)  # type: ignore[attr-defined]
-        assert hot == fresh, f"change {number}: the hot hexes"
+        _assert_hot_hexes_fresh(mixed, state, setups, number)
         fired += bool(found)
     assert fired > 3, "the random boards hardly ever met a war entry's condition"
