@@ -21,7 +21,7 @@ from typing import Literal
 
 from engine.core import caches, hexgrid
 from engine.fe import board_views
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit, taken_hexes
 from engine.fe.galaxy import Galaxy, HexId, HexInfo
 from engine.fe.unit_kinds import (
     base_class_ids,
@@ -349,9 +349,7 @@ def _map_bases(
 ) -> tuple[tuple[HexId, str, bool], ...]:
     """The map's starting bases as (hex, owner, carries fighters), one per base, owned as
     `Board.owner` reads ``owners`` (the first entry for a hex wins)."""
-    taken: dict[HexId, str] = {}
-    for h, empire in owners:
-        taken.setdefault(h, empire)
+    taken = taken_hexes(owners)
     found: list[tuple[HexId, str, bool]] = []
     for info in feature_hexes(galaxy):
         owner = taken.get(info.hex, info.empire)

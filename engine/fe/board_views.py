@@ -42,7 +42,7 @@ from engine.fe.unit_kinds import movement_points
 STARBASE_CLASSES = ("SB", "SBv.2")
 """Starbase classes: a hex holding one is a release trigger's target (600.3)."""
 
-_STARBASE = frozenset(STARBASE_CLASSES)
+STARBASE_SET = frozenset(STARBASE_CLASSES)
 """`STARBASE_CLASSES` as a set: a class found by its hash (kept by the string once read),
 not compared with each name (a decoded unit's class is another string object than the
 name's, so each comparison reads its characters)."""
@@ -107,11 +107,11 @@ def lookup_of(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ..
                 break
     firsts.sort(key=_ID)
     if kinds is None:
-        named = compress(units, map(_IS_STARBASE, map(_CLS, units)))
+        named = compress(units, map(_ISSTARBASE_SET, map(_CLS, units)))
         starbases = tuple(u for u in named if u.hex != OFF_MAP)
     else:
-        found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in _STARBASE])
-        picked = [u for h in found for u in by_hex[h] if u.cls in _STARBASE]
+        found = dict.fromkeys([h for h, _, c, _ in kinds if h != OFF_MAP and c in STARBASE_SET])
+        picked = [u for h in found for u in by_hex[h] if u.cls in STARBASE_SET]
         starbases = tuple(sorted(picked, key=_ID))  # (the units' order, ids being distinct)
     if _has_twins(firsts) or _has_twins(starbases):
         return _lookup_unsorted(units)  # (two of one id: their order is the units')
@@ -138,13 +138,13 @@ def _has_twins(units: Sequence[Unit]) -> bool:
 
 
 _CLS = attrgetter("cls")
-_IS_STARBASE = _STARBASE.__contains__
+_ISSTARBASE_SET = STARBASE_SET.__contains__
 
 
 def _lookup_unsorted(units: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """`lookup_of` of units in any order, read unit by unit."""
     on_map = [u for u in units if u.hex != OFF_MAP]
-    starbases = tuple(u for u in on_map if u.cls in _STARBASE)
+    starbases = tuple(u for u in on_map if u.cls in STARBASE_SET)
     firsts: dict[tuple[str, int], Unit] = {}
     for unit in sorted(on_map, key=_ID):
         if (unit.empire, unit.hex) not in firsts and class_can_move(unit.empire, unit.cls):
@@ -225,7 +225,7 @@ def _lookup_updated(
     starbases, firsts = held
     kept = [u for u in starbases if u.id not in changed]
     kept.extend(
-        u for u in changed.values() if u is not None and u.hex != OFF_MAP and u.cls in _STARBASE
+        u for u in changed.values() if u is not None and u.hex != OFF_MAP and u.cls in STARBASE_SET
     )
     touched = set(hexes)
     first_of = {(u.empire, u.hex): u for u in firsts if u.hex not in touched}

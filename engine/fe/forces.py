@@ -565,3 +565,12 @@ def ship_equivalents2(unit: Unit) -> int:
     if info.move == 0 or info.not_spaceworthy:
         return 0
     return 1 if unit.crippled else 2
+
+
+def taken_hexes(owners: tuple[tuple[HexId, str], ...]) -> dict[HexId, str]:
+    """A board's ``owners`` entries as a dict, the first entry of a hex holding, as
+    `Board.owner` reads them: the hexes whose owner is not the map's."""
+    taken: dict[HexId, str] = {}
+    for h, empire in owners:
+        taken.setdefault(h, empire)
+    return taken

@@ -44,7 +44,8 @@ import msgspec
 from engine.core import caches
 from engine.core.ruleset import Event
 from engine.fe import board_update, board_views
-from engine.fe.forces import OFF_MAP, PARTS, Board, Unit
+from engine.fe.board_views import STARBASE_SET, class_can_move
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, taken_hexes
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
 from engine.fe.oob import EmpireSetup, ScenarioSetup, Trigger
@@ -123,7 +124,7 @@ class TriggerBoard:
             if h == OFF_MAP:
                 continue
             here = board.at(h)
-            bases = sorted((u for u in here if u.cls in STARBASE_CLASSES), key=_BOARD_ORDER)
+            bases = sorted((u for u in here if u.cls in STARBASE_SET), key=_BOARD_ORDER)
             if bases:
                 lookup.starbases[h] = bases
             if len(one_empire.get(h, ())) == 1:
@@ -144,9 +145,6 @@ class TriggerBoard:
 
 
 _BOARD_ORDER = attrgetter("empire", "id")
-_can_move = board_views.class_can_move
-"""Whether a unit of this empire and class can move (`board_views.class_can_move`, which reads
-them alone), read from its cache: the same question every reader of stands asks."""
 _EMPIRE = attrgetter("empire")
 
 
@@ -365,7 +363,7 @@ def _hot(board: Board, setups: ScenarioSetup, hexes: Iterable[HexId]) -> frozens
             firing.update(watchers.in_space_of.get(board.owner(galaxy, h), ()))
         if watchers.with_base_of:
             for unit in here:
-                if unit.cls in STARBASE_CLASSES:
+                if unit.cls in STARBASE_SET:
                     firing.update(watchers.with_base_of.get(unit.empire, ()))
         firing &= present
         if firing and any(u.empire in firing and board_views.can_move(u) for u in here):
@@ -412,13 +410,13 @@ def _placed(units: tuple[Unit, ...]) -> dict[str, frozenset[HexId]]:
     classes = board_views.unit_classes(units)
     kinds = board_views.kinds_of(units)
     if len({e for e, _, _ in classes}) == 1:  # one empire's, as ever
-        moving = {c for e, c, _ in classes if _can_move(e, c)}
+        moving = {c for e, c, _ in classes if class_can_move(e, c)}
         hexes = {h for h, _, c, _ in kinds if c in moving}
         hexes.discard(OFF_MAP)
         return {next(iter(classes))[0]: frozenset(hexes)} if hexes else {}
     stands: dict[str, set[HexId]] = {}
     for h, empire, cls, _ in kinds:
-        if h != OFF_MAP and _can_move(empire, cls):
+        if h != OFF_MAP and class_can_move(empire, cls):
             stands.setdefault(empire, set()).add(h)
     return {e: frozenset(hexes) for e, hexes in stands.items()}
 
@@ -428,10 +426,10 @@ def _bases(units: tuple[Unit, ...]) -> tuple[tuple[HexId, str], ...]:
     """The hexes on the map and empires of the starbases among one empire's units (by
     identity of its `Forces.units` tuple), read from their kinds when their classes hold
     one: asked only when a held fleet's trigger watches starbases."""
-    if all(c not in STARBASE_CLASSES for _, c, _ in board_views.unit_classes(units)):
+    if all(c not in STARBASE_SET for _, c, _ in board_views.unit_classes(units)):
         return ()
     kinds = board_views.kinds_of(units)
-    found = dict.fromkeys([(h, e) for h, e, c, _ in kinds if c in STARBASE_CLASSES])
+    found = dict.fromkeys([(h, e) for h, e, c, _ in kinds if c in STARBASE_SET])
     return tuple(key for key in found if key[0] != OFF_MAP)
 
 
@@ -449,9 +447,7 @@ def _watched(
         for actor in named:
             found.setdefault(actor, set()).add(h)
     if watchers.in_space_of:
-        taken: dict[HexId, str] = {}
-        for h, empire in owners:
-            taken.setdefault(h, empire)  # (the first entry of a hex holds, as in `Board.owner`)
+        taken = taken_hexes(owners)
         space = _space()
         for empire, named in watchers.in_space_of.items():
             hexes = {h for h in space.get(empire, ()) if h not in taken}
