@@ -311,6 +311,7 @@ EXPECTED = {
     "engine.fe.state_digest._field_defaults": "derived",
     "engine.fe.state_digest._forces_digest": "by_identity",
     "engine.fe.state_digest._forces_digests": "by_identity",
+    "engine.fe.state_digest._form_layout": "derived",
     "engine.fe.state_digest._encoded": "by_identity",
     "engine.core.state._hasher_after": "derived",
     "engine.fe.neutral._flanking": "derived",
