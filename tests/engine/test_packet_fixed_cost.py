@@ -1,6 +1,6 @@
 """What every packet pays, made cheaper, gives what a fresh computation gives (issue 16).
 
-Three shortcuts of the per-packet path are compared here with the computation they stand in
+Four shortcuts of the per-packet path are compared here with the computation they stand in
 for:
 
 - `engine.core.game` hands the decision owed, read before the packet's entropy value, to
@@ -10,6 +10,10 @@ for:
 - a `by_identity` cache of one entry keeps it in a slot compared by identity
   (`engine.core.caches._single_memo`): calls, `peek`, `prime`, `newest`, clearing and threads
   behave as the general cache's;
+- `engine.core.turns.Turns.position` remembers the current step and who owes it for the
+  last state asked about (asked by `pending`, then by `turn_problems`, of the same state):
+  along a golden game, with states asked about in turn and again, it equals a fresh
+  computation;
 - `engine.fe.state_digest.hash_form_bytes` encodes the form as a struct leaving out default
   objects: its bytes equal the dict form's encoding, with values equal to a default without
   being it (``False`` for ``0``) and with the large fields at and off their defaults.
@@ -83,6 +87,22 @@ def test_the_decision_handed_to_a_first_order_is_owed_first_of_its_state(
     assert any(handed) and not all(handed)  # handed on to first orders only
 
 
+def test_the_remembered_position_is_the_current_step_and_who_owes_it() -> None:
+    from engine.fe.flow import TURNS
+
+    states = [r.state.rules for r in first_round().results if r.state.rules is not None]
+    assert len(states) > 50
+    asked = [*states, *states[::-3], *states[::7]]  # each asked after others, and again
+    for state in asked:
+        step = TURNS.current(state)
+        fresh = (step, () if step is None else TURNS.owing(state, step))
+        assert TURNS.position(state) == fresh
+        assert TURNS.position(state) is TURNS.position(state)  # the second answer held
+        for seat in state.seats:
+            in_turn = step is not None and seat in fresh[1]
+            assert (TURNS.turn_problems(state, seat)[1] == []) == in_turn
+
+
 class Box:
     def __init__(self, value: int) -> None:
         self.value = value
@@ -109,6 +129,7 @@ def test_a_cache_of_one_entry_by_identity_calls_peeks_primes_and_clears() -> Non
     caches.prime(one, 99, c)
     assert one(c) == 99 and caches.newest(one) == ((c,), 99) and computed == [1, 2]
     assert pair(a, b) == -1 and pair(a, b) == -1 and computed == [1, 2, 3]
+    assert pair(a, c) == -2 and pair(a, b) == -1 and computed == [1, 2, 3, 4, 3]
     assert pair(b, a) == 1 and caches.peek(pair, a, b) is None and caches.peek(pair, b, a) == 1
     assert caches.peek(pair, b) is None  # type: ignore[call-arg]  # not its number of arguments
     caches.prime(pair, 7, a, c)
