@@ -75,13 +75,15 @@ def hash_form_bytes(state: FeState) -> bytes:
 def _fix_map_header(data: bytes) -> bytes:
     """``data`` (an encoded map) with the shortest header for its size, as a dict's encoding
     has: msgspec gives a struct of more than 15 fields, some left out, a 16-bit header."""
-    if data[0] == _MAP16 and data[1] == 0 and data[2] < 16:
-        return bytes((0x80 | data[2],)) + data[3:]
+    if data.startswith(_MAP16_SHORT) and data[2] < 16:
+        return b"".join((_FIXMAP[data[2]], memoryview(data)[3:]))
     return data
 
 
-_MAP16 = 0xDE
-"""The first byte of a MessagePack map with a 16-bit length."""
+_MAP16_SHORT = b"\xde\x00"
+"""How a MessagePack map with a 16-bit length under 256 starts."""
+_FIXMAP = tuple(bytes((0x80 | size,)) for size in range(16))
+"""The one-byte header of a map of each size under 16."""
 
 _ALWAYS = msgspec.Raw(b"")
 """The default of a form field the state has no default for, and of the forces: an object no
