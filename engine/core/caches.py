@@ -189,7 +189,7 @@ def _identity_memo(
     """
     arity = _arity(fn)
     by_id = identity if identity is None or arity is None else min(identity, arity)
-    if maxsize == 1 and arity in (1, 2) and (by_id is None or by_id == arity):
+    if maxsize == 1 and arity is not None and (by_id is None or by_id == arity):
         return _single_memo(fn, arity)
     store: dict[object, tuple[tuple[object, ...], R]] = {}
     lock = threading.Lock()
@@ -274,8 +274,8 @@ def _identity_memo(
 
 
 def _single_memo(fn: Callable[..., R], arity: int) -> tuple[Callable[..., R], _Registered]:
-    """The cache behind a `by_identity` of one entry keyed by all of one or two arguments
-    (most of the engine's single-entry caches): a slot holding (the key objects, the value),
+    """The cache behind a `by_identity` of one entry keyed by all of its ``arity`` arguments
+    (every single-entry cache of the engine): a slot holding (the key objects, the value),
     compared by identity, with no key to build and no dict to hash it into.
 
     The slot is read once and replaced whole (each one step under the interpreter's lock), so
@@ -302,6 +302,14 @@ def _single_memo(fn: Callable[..., R], arity: int) -> tuple[Callable[..., R], _R
         slot[0] = ((first, second), value)
         return value
 
+    def call(*args: Any) -> R:
+        entry = slot[0]
+        if entry is not None and len(args) == arity and all(map(operator.is_, entry[0], args)):
+            return entry[1]
+        value = fn(*args)
+        slot[0] = (args, value)
+        return value
+
     def keep(args: tuple[Any, ...], value: R) -> None:
         slot[0] = (args, value)
 
@@ -317,7 +325,7 @@ def _single_memo(fn: Callable[..., R], arity: int) -> tuple[Callable[..., R], _R
     def size() -> int:
         return 0 if slot[0] is None else 1
 
-    chosen: Callable[..., R] = call_one if arity == 1 else call_pair
+    chosen: Callable[..., R] = call_one if arity == 1 else call_pair if arity == 2 else call
     functools.update_wrapper(chosen, fn)
     chosen._keep = keep  # type: ignore[attr-defined]  # read by `prime`
     chosen._held = held  # type: ignore[attr-defined]  # read by `peek`

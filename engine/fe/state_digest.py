@@ -76,7 +76,7 @@ def _fix_map_header(data: bytes) -> bytes:
     """``data`` (an encoded map) with the shortest header for its size, as a dict's encoding
     has: msgspec gives a struct of more than 15 fields, some left out, a 16-bit header."""
     if data.startswith(_MAP16_SHORT) and data[2] < 16:
-        return b"".join((_FIXMAP[data[2]], memoryview(data)[3:]))
+        return _FIXMAP[data[2]] + data[3:]
     return data
 
 

@@ -144,6 +144,25 @@ def test_a_cache_of_one_entry_by_identity_calls_peeks_primes_and_clears() -> Non
     assert [one(Box(i)) for i in range(300)] == [i * 10 for i in range(300)]
 
 
+def test_a_cache_of_one_entry_of_more_arguments_compares_each_by_identity() -> None:
+    computed: list[tuple[int, ...]] = []
+
+    @caches.by_identity(maxsize=1, name="tests.fixed.three")
+    def three(first: Box, second: Box, third: Box) -> int:
+        computed.append((first.value, second.value, third.value))
+        return first.value + 10 * second.value + 100 * third.value
+
+    a, b, c = Box(1), Box(2), Box(3)
+    assert three(a, b, c) == 321 and three(a, b, c) == 321 and len(computed) == 1
+    assert three(a, b, Box(3)) == 321 and len(computed) == 2  # an equal object: a miss
+    assert three(a, b, c) == 321 and three(a, c, c) == 331 and len(computed) == 4
+    assert caches.peek(three, a, c, c) == 331 and caches.peek(three, a, b, c) is None
+    caches.prime(three, 5, c, b, a)
+    assert three(c, b, a) == 5 and caches.newest(three) == ((c, b, a), 5) and len(computed) == 4
+    with pytest.raises(TypeError):
+        three(c, b)  # type: ignore[call-arg]  # fewer arguments: never a hit
+
+
 def test_a_cache_of_one_entry_answers_threads_correctly() -> None:
     @caches.by_identity(maxsize=1, name="tests.fixed.threads")
     def value_of(first: Box, second: Box) -> tuple[int, int]:
