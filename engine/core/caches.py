@@ -184,8 +184,9 @@ def _identity_memo(
     calling function and its registry entry. A closure, as calls cost less than a method's.
 
     Every key of one cache is made by one `_key_maker` function, so that `peek` and `prime`
-    find what a call stored; a function of one or two positional arguments (most of them)
-    is called through a `call` that makes the same key inline.
+    find what a call stored; a function of one or two positional arguments (most of them),
+    or keyed by the ids of all its arguments, is called through a `call` that makes the same
+    key inline. A cache of one entry keyed by all its arguments is a slot (`_single_memo`).
     """
     arity = _arity(fn)
     by_id = identity if identity is None or arity is None else min(identity, arity)
@@ -222,6 +223,15 @@ def _identity_memo(
             return entry[1]
         value = fn(*args)
         store_entry(key, args if by_id is None else args[:by_id], value)
+        return value
+
+    def call_ids(*args: Any) -> R:  # key: `_ids_of_all`
+        key = tuple(map(id, args))
+        entry = store.get(key)
+        if entry is not None:
+            return entry[1]
+        value = fn(*args)
+        store_entry(key, args, value)
         return value
 
     def call_one(arg: Any) -> R:  # key: `_id_of_first`
@@ -266,6 +276,8 @@ def _identity_memo(
         chosen = call_pair
     elif key_of is _id_and_value:
         chosen = call_keyed
+    elif key_of is _ids_of_all:
+        chosen = call_ids
     functools.update_wrapper(chosen, fn)
     chosen._keep = keep  # type: ignore[attr-defined]  # read by `prime`
     chosen._held = held  # type: ignore[attr-defined]  # read by `peek`
