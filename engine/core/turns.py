@@ -296,7 +296,7 @@ class Turns(Generic[S]):
         automatic: bool = False,
     ) -> S:
         """``seat`` completes its part of the current step; the step ends when every seat did."""
-        step = self.current(state)
+        step = _position(self, state)[0]  # asked about this state already (who owes it)
         if step is None:
             raise NotPending("the game is over")
         answered = (*state.answered, seat)
