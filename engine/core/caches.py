@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import threading
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, ParamSpec, TypeVar, cast
@@ -183,13 +184,16 @@ def _identity_memo(
     calling function and its registry entry. A closure, as calls cost less than a method's.
 
     Every key of one cache is made by one `_key_maker` function, so that `peek` and `prime`
-    find what a call stored; a function of one or two positional arguments (most of them)
-    is called through a `call` that makes the same key inline.
+    find what a call stored; a function of one or two positional arguments (most of them),
+    or keyed by the ids of all its arguments, is called through a `call` that makes the same
+    key inline. A cache of one entry keyed by all its arguments is a slot (`_single_memo`).
     """
-    store: dict[object, tuple[tuple[object, ...], R]] = {}
-    lock = threading.Lock()
     arity = _arity(fn)
     by_id = identity if identity is None or arity is None else min(identity, arity)
+    if maxsize == 1 and arity is not None and (by_id is None or by_id == arity):
+        return _single_memo(fn, arity)
+    store: dict[object, tuple[tuple[object, ...], R]] = {}
+    lock = threading.Lock()
     key_of = _key_maker(arity, by_id)
 
     def store_entry(key: object, held: tuple[object, ...], value: R) -> None:
@@ -219,6 +223,15 @@ def _identity_memo(
             return entry[1]
         value = fn(*args)
         store_entry(key, args if by_id is None else args[:by_id], value)
+        return value
+
+    def call_ids(*args: Any) -> R:  # key: `_ids_of_all`
+        key = tuple(map(id, args))
+        entry = store.get(key)
+        if entry is not None:
+            return entry[1]
+        value = fn(*args)
+        store_entry(key, args, value)
         return value
 
     def call_one(arg: Any) -> R:  # key: `_id_of_first`
@@ -263,11 +276,73 @@ def _identity_memo(
         chosen = call_pair
     elif key_of is _id_and_value:
         chosen = call_keyed
+    elif key_of is _ids_of_all:
+        chosen = call_ids
     functools.update_wrapper(chosen, fn)
     chosen._keep = keep  # type: ignore[attr-defined]  # read by `prime`
     chosen._held = held  # type: ignore[attr-defined]  # read by `peek`
     chosen._newest = newest  # type: ignore[attr-defined]  # read by `newest`
     return chosen, _Registered("by_identity", maxsize, store.__len__, clear)
+
+
+def _single_memo(fn: Callable[..., R], arity: int) -> tuple[Callable[..., R], _Registered]:
+    """The cache behind a `by_identity` of one entry keyed by all of its ``arity`` arguments
+    (every single-entry cache of the engine): a slot holding (the key objects, the value),
+    compared by identity, with no key to build and no dict to hash it into.
+
+    The slot is read once and replaced whole (each one step under the interpreter's lock), so
+    a thread reads either the old entry or the new one, both consistent; an entry holds its
+    key objects, so an identity match is the very objects it was made from.
+    """
+    slot: list[tuple[tuple[Any, ...], R] | None] = [None]
+
+    def call_one(arg: Any) -> R:
+        entry = slot[0]
+        if entry is not None and entry[0][0] is arg:
+            return entry[1]
+        value = fn(arg)
+        slot[0] = ((arg,), value)
+        return value
+
+    def call_pair(first: Any, second: Any) -> R:
+        entry = slot[0]
+        if entry is not None:
+            held = entry[0]
+            if held[0] is first and held[1] is second:
+                return entry[1]
+        value = fn(first, second)
+        slot[0] = ((first, second), value)
+        return value
+
+    def call(*args: Any) -> R:
+        entry = slot[0]
+        if entry is not None and len(args) == arity and all(map(operator.is_, entry[0], args)):
+            return entry[1]
+        value = fn(*args)
+        slot[0] = (args, value)
+        return value
+
+    def keep(args: tuple[Any, ...], value: R) -> None:
+        slot[0] = (args, value)
+
+    def held(args: tuple[Any, ...]) -> tuple[tuple[object, ...], R] | None:
+        entry = slot[0]
+        if entry is None or len(args) != arity:
+            return None
+        return entry if all(map(operator.is_, entry[0], args)) else None
+
+    def clear() -> None:
+        slot[0] = None
+
+    def size() -> int:
+        return 0 if slot[0] is None else 1
+
+    chosen: Callable[..., R] = call_one if arity == 1 else call_pair if arity == 2 else call
+    functools.update_wrapper(chosen, fn)
+    chosen._keep = keep  # type: ignore[attr-defined]  # read by `prime`
+    chosen._held = held  # type: ignore[attr-defined]  # read by `peek`
+    chosen._newest = lambda: slot[0]  # type: ignore[attr-defined]  # read by `newest`
+    return chosen, _Registered("by_identity", 1, size, clear)
 
 
 def peek(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:

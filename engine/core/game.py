@@ -243,7 +243,12 @@ def _continue(
     kind = body.kind
     if owed.kind == _ACCEPT:
         state = _accept(state, body.seat, declined=isinstance(kind, Resign), events=events)
-    state = rolls.feed(ruleset, state, body.seat, body.entropy, events)
+    fed = rolls.feed(ruleset, state, body.seat, body.entropy, events)
+    # What is owed depends on the seats' keys, the joins to accept, the armed rolls, the open
+    # secret step and the rules, none of which the new position and entropy value change: so
+    # unless a join was accepted or a roll fed, the decision read above is still owed.
+    owed_now = owed if fed is state and owed.kind != _ACCEPT else None
+    state = fed
     if isinstance(kind, Chat):
         events.append(Event("chat", kind.text, body.seat))
     elif isinstance(kind, Resign):
@@ -253,7 +258,7 @@ def _continue(
             state, core=msgspec.structs.replace(state.core, resigned=body.seat)
         )
     elif isinstance(kind, Turn):
-        state = _turn(ruleset, state, packet, kind, events)
+        state = _turn(ruleset, state, packet, kind, events, owed_now)
     elif isinstance(kind, EntropyOnly):
         pass
     if not isinstance(kind, Turn) and (body.commits or body.reveals):
@@ -322,17 +327,27 @@ def _join(
 
 
 def _turn(
-    ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket, turn: Turn, events: list[Event]
+    ruleset: AnyRuleset,
+    state: AnyState,
+    packet: VerifiedPacket,
+    turn: Turn,
+    events: list[Event],
+    owed: Decision | None = None,
 ) -> AnyState:
+    """``owed`` is what `owed_first` gives for ``state`` when the caller has it already."""
     body = packet.body
     seat = body.seat
     committed = {c.key for c in body.commits}
+    given = state
     for reveal in body.reveals:  # of commitments made in earlier packets
         if reveal.key not in committed:
             state = _reveal(ruleset, state, seat, reveal, events)
     orders = ruleset.decode_orders(turn.orders)
     for index, order in enumerate(orders, start=1):
-        state = _order(ruleset, state, seat, index, order, events)
+        # The decision given holds for the state it was given with (the first order's, unless
+        # a reveal came first); each later order is asked about afresh.
+        known = owed if state is given else None
+        state = _order(ruleset, state, seat, index, order, events, known)
     for commit in body.commits:
         state = _commit(ruleset, state, seat, commit, events)
     for reveal in body.reveals:  # of commitments made in this packet
@@ -351,9 +366,17 @@ def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decisi
 
 
 def _order(
-    ruleset: AnyRuleset, state: AnyState, seat: Seat, index: int, order: Any, events: list[Event]
+    ruleset: AnyRuleset,
+    state: AnyState,
+    seat: Seat,
+    index: int,
+    order: Any,
+    events: list[Event],
+    owed: Decision | None = None,
 ) -> AnyState:
-    owed = owed_first(ruleset, state)
+    """Check and apply one order; ``owed`` is `owed_first` of ``state`` if known already."""
+    if owed is None:
+        owed = owed_first(ruleset, state)
     if owed is None or owed.seats[0] != seat or owed.kind != _ORDERS:
         what = f"order {index}"  # worded only for a refusal: most orders are in turn
         owed = _owed(ruleset, state, seat, what)

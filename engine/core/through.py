@@ -86,11 +86,10 @@ def walk_through(
         state = turns.run_standing(state, events)
         if state.over or turns.host.part_id(state) != part or state.step > last:
             return state, ""
-        step = turns.current(state)
+        step, owing = turns.position(state)  # what `complete` reads again
         assert step is not None
         if step.kind == StepKind.SECRET:
             return state, f"step {describe(step)} is secret"
-        owing = turns.owing(state)
         if owing[0] != seat:
             if seat in turns.answer_order(state, step):
                 return state, f"step {describe(step)} needs {owing[0]} too"
@@ -132,9 +131,8 @@ def own_run(turns: Turns[S], state: S, seat: Seat, stop: str = "") -> list[str]:
     """
     steps: list[str] = []
     while not state.over and len(steps) < MAX_STEPS_PER_ORDER:
-        step = turns.current(state)
+        step, owing = turns.position(state)
         assert step is not None
-        owing = turns.owing(state, step)
         if step.kind == StepKind.SECRET or not owing or owing[0] != seat:
             break
         if step.id == stop or turns.finish_problems(state, seat, step):

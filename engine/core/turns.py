@@ -23,7 +23,7 @@ from typing import Any, Generic
 
 import msgspec
 
-from engine.core import standing
+from engine.core import caches, standing
 from engine.core import through as through_mod
 from engine.core.errors import NotPending
 from engine.core.face import ChecklistItem
@@ -73,6 +73,14 @@ def standing_for(state: TurnState, seat: Seat) -> tuple[str, ...]:
     return ()
 
 
+@caches.by_identity(maxsize=1)
+def _position(turns: Turns[Any], state: Any) -> tuple[Step | None, tuple[Seat, ...]]:
+    """`Turns.position` of ``state``: a pure function of the immutable state, as every hook
+    of the host is."""
+    step = turns.current(state)
+    return step, (() if step is None else turns.owing(state, step))
+
+
 class Turns(Generic[S]):
     """The driver bound to one ruleset's host."""
 
@@ -117,6 +125,12 @@ class Turns(Generic[S]):
             return self.host.answering(state, step, rotated) or rotated
         return (rotated[1],)
 
+    def position(self, state: S) -> tuple[Step | None, tuple[Seat, ...]]:
+        """The current step and the seats that owe it (`current`, `owing`), remembered for
+        the last state asked about: a packet's order asks who owes it (`pending`), then
+        whether its seat may act (`turn_problems`), about the same state."""
+        return _position(self, state)
+
     def owing(self, state: S, step: Step | None = None) -> tuple[Seat, ...]:
         """The seats that owe the current step now (all of them for a secret step)."""
         step = step or self.current(state)
@@ -142,10 +156,9 @@ class Turns(Generic[S]):
         return f"{key}/{seat}" if seat else key
 
     def pending(self, state: S) -> list[Decision]:
-        step = self.current(state)
+        step, seats = _position(self, state)
         if step is None:
             return []
-        seats = self.owing(state, step)
         key = f"{self.host.key(state)}/{step.id}/{state.backs + 1}"  # `decision_key`, inline
         if step.kind == _SECRET:
             return [Decision(seats, step.id, _SECRET_DECISION, key, step.title, step.rules)]
@@ -158,10 +171,9 @@ class Turns(Generic[S]):
         """The current step, and why ``seat`` may not give an order now (empty: it may)."""
         if seat not in state.seats:
             return None, [Violation(f"{seat!r} is not a seat in this game", self.rule)]
-        step = self.current(state)
+        step, owing = _position(self, state)
         if step is None:
             return None, [Violation("the game is over: no more orders", self.rule)]
-        owing = self.owing(state, step)
         if seat not in owing:
             text = f"it is {owing[0]}'s step {describe(step)}, not {seat}'s"
             return step, [Violation(text, self.rule)]
@@ -284,7 +296,7 @@ class Turns(Generic[S]):
         automatic: bool = False,
     ) -> S:
         """``seat`` completes its part of the current step; the step ends when every seat did."""
-        step = self.current(state)
+        step = _position(self, state)[0]  # asked about this state already (who owes it)
         if step is None:
             raise NotPending("the game is over")
         answered = (*state.answered, seat)
@@ -436,10 +448,9 @@ class Turns(Generic[S]):
         if not state.standing:
             return state
         for _ in range(MAX_STEPS_PER_ORDER):
-            step = self.current(state)
+            step, owing = _position(self, state)
             if step is None or step.kind == _SECRET:
                 return state
-            owing = self.owing(state)
             if not owing or step.id not in standing_for(state, owing[0]):
                 return state
             if self.finish_problems(state, owing[0], step):

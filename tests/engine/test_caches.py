@@ -279,6 +279,7 @@ def test_golden_game_replayed_with_caches_emptied_gives_the_recorded_hashes() ->
 EXPECTED = {
     "engine.core.owed._pending_of": "by_identity",
     "engine.core.through.walked": "by_identity",
+    "engine.core.turns._position": "by_identity",
     "engine.core.packets._public_key": "derived",
     "engine.fe.applies.has_kind": "by_identity",
     "engine.fe.applies._classes_have": "by_identity",
@@ -311,6 +312,7 @@ EXPECTED = {
     "engine.fe.state_digest._field_defaults": "derived",
     "engine.fe.state_digest._forces_digest": "by_identity",
     "engine.fe.state_digest._forces_digests": "by_identity",
+    "engine.fe.state_digest._form_layout": "derived",
     "engine.fe.state_digest._encoded": "by_identity",
     "engine.core.state._hasher_after": "derived",
     "engine.fe.neutral._flanking": "derived",
