@@ -314,7 +314,6 @@ EXPECTED = {
     "engine.fe.state_digest._forces_digests": "by_identity",
     "engine.fe.state_digest._form_layout": "derived",
     "engine.fe.state_digest._encoded": "by_identity",
-    "engine.core.state._hasher_after": "derived",
     "engine.fe.neutral._flanking": "derived",
     "engine.fe.board_views.highest_number": "by_identity",
     "engine.fe.production._planned": "by_identity",

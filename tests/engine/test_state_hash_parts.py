@@ -1,10 +1,10 @@
 """The state hash made from remembered parts equals the hash of the whole encoding.
 
-`engine.core.state.state_hash` resumes SHA-256 after the core's fixed leading fields, and
 `engine.fe.state_digest.hash_form_bytes` splices in the bytes of large fields remembered per
-object: both only save time. Each state here is hashed both ways, along the golden campaign's
-first battle, with two games taking turns (so the remembered digest state of one must not
-answer for the other), with a game name holding the very bytes the cut looks for, and with
+object (`engine.core.state.state_hash` once also resumed SHA-256 after the core's fixed leading
+fields): that only saves time. Each state here is hashed both ways, along the golden campaign's
+first battle, with two games taking turns (so nothing remembered of one may answer for the
+other), with a game name holding the bytes of the core's ``seats`` key, and with
 fields replaced by new objects, equal or not.
 """
 
