@@ -101,7 +101,13 @@ _BOARD_ORDER = forces_module.BOARD_ORDER
 """The order of a state's board: empire (as `FeState.forces` lists them), then id."""
 
 
-def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) -> FeState:
+def with_units(
+    state: FeState,
+    units: Iterable[Unit],
+    *,
+    moved: bool = False,
+    priors: Mapping[str, Unit] | None = None,
+) -> FeState:
     """``state`` with these units replacing those of the same id, new ids added (see the
     module's docstring).
 
@@ -109,12 +115,15 @@ def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) ->
     (a move order's stack, each made by replacing its hex): their empires, classes and
     crippled states are those of the units they replace, so each empire's unit classes are
     carried as they are (`board_views.keep_classes`) instead of being compared unit by unit,
-    which cost more than the rest of the update for a big stack."""
+    which cost more than the rest of the update for a big stack. ``priors`` may give the
+    units of ``state.board`` these replace, by id in their order, when the caller found
+    them already (a move order, which reads its stack to move it): every one of them."""
     changed = {u.id: u for u in units}
     board = state.board
-    # The units these replace, found without making the board's own unit index: a board
-    # made here holds the index of an earlier one and the units changed since.
-    priors = prior_units(unit_lookup(board), changed)
+    if priors is None:
+        # The units these replace, found without making the board's own unit index: a
+        # board made here holds the index of an earlier one and the units changed since.
+        priors = prior_units(unit_lookup(board), changed)
     edits = _edits(changed, priors, moved)
     """Per empire, the units to put in (by id), or to take out (None)."""
     forces = list(state.forces)
@@ -205,7 +214,7 @@ def share_unit_views(before: Board, after: Board) -> None:
 
 
 def _edits(
-    changed: dict[str, Unit], priors: dict[str, Unit], moved: bool = False
+    changed: dict[str, Unit], priors: Mapping[str, Unit], moved: bool = False
 ) -> dict[str, dict[str, Unit | None]]:
     """Per empire, the units to put in (by id, in the order of ``changed``), or to take out
     (None): a unit that changed hands leaves its old empire's units. The usual change, one

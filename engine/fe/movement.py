@@ -260,15 +260,18 @@ def check_move(
     moved: Mapping[str, int] | None = None,
     hex_cost: int = 1,
     halved: Collection[str] = (),
+    found: list[Unit] | None = None,
 ) -> list[Violation]:
     """Every reason ``empire`` may not make ``move`` now (empty: the move is legal).
 
     ``moved`` maps unit ids to the hexes they have already moved this phase (absent: none);
-    ``halved`` names the units out of supply, which move at half speed (410.31).
+    ``halved`` names the units out of supply, which move at half speed (410.31). ``found``
+    may give the move's units sorted by id, when the caller found every id on the board,
+    each once (`check_units` then has nothing to say and is not asked).
     The checks run in a fixed order: the unit list, ownership and position, fleet release,
     the path, the allowance, then pinning; pinning is judged only on a valid path.
     """
-    units, out = check_units(board, move)
+    units, out = (found, []) if found is not None else check_units(board, move)
     start = move.path[0] if move.path else None
     # A stack of the empire's own units, all in the first hex, told in C; else unit by unit.
     own = units
