@@ -154,8 +154,7 @@ def with_units(
     carry_unit_index(board, new_board, changed)
     link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
-    held = blocking.held_index(galaxy, board)
-    if held is not None and ID_CARRY in board.__dict__:
+    if ID_CARRY in board.__dict__ and blocking.held_index(galaxy, board) is not None:
         # The occupancy index of the boards that follow is derived from this board's, which
         # reads this board's own unit index (`blocking.carry_index`): it is made now.
         own_unit_index(board)
@@ -176,10 +175,7 @@ def with_units(
             board_views.keep_classes(before, after)
         else:
             board_views.carry_classes(before, after, edits[empire], priors)
-    # Each empire's units are sorted by id, so the whole board is when each empire's ids
-    # all come before the next empire's (they do unless a captured ship kept its id).
-    ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]
-    new_board.__dict__["_id_sorted"] = all(last < first for (_, last), (first, _) in pairwise(ends))
+    new_board.__dict__["_id_sorted"] = _id_sorted(board, new_forces, moved)
     caches.prime(
         board_of,
         new_board,
@@ -190,6 +186,19 @@ def with_units(
         state.devastated,
     )
     return new_state
+
+
+def _id_sorted(board: Board, forces: tuple[Forces, ...], moved: bool) -> bool:
+    """Whether the board of ``forces`` is in id order (`Board._id_sorted`): each empire's
+    units are sorted by id, so the whole board is when each empire's ids all come before
+    the next empire's (they do unless a captured ship kept its id). Units that only moved
+    (``board`` with hexes changed) leave every id where it was: ``board``'s answer, if
+    known, holds."""
+    known: bool | None = board.__dict__.get("_id_sorted") if moved else None
+    if known is not None:
+        return known
+    ends = [(f.units[0].id, f.units[-1].id) for f in forces if f.units]
+    return all(last < first for (_, last), (first, _) in pairwise(ends))
 
 
 def share_unit_views(before: Board, after: Board) -> None:
@@ -274,12 +283,22 @@ def _replaced(units: tuple[Unit, ...], edits: Mapping[str, Unit]) -> tuple[Unit,
     stack whose ids are neighbours is found without a search; a unit further on is found
     by bisecting a few places ahead first (a stack's units stand near each other in id
     order, among units of other stacks), then the rest. Each edit costs a few readings of
-    a unit, however many units lie between the edits."""
+    a unit, however many units lie between the edits. A stack whose ids follow each other
+    in the tuple (a fleet's, as set up) is matched and put in as one block, in C."""
+    order = sorted(edits)
     placed = list(units)
     n = len(placed)
+    at = bisect_left(units, order[0], key=_ID) if order else 0
+    k = len(order)
+    if order == list(map(_ID, units[at : at + k])):  # one run of neighbouring ids, in C
+        block = list(map(edits.__getitem__, order))
+        if block == placed[at : at + k]:
+            return units
+        placed[at : at + k] = block
+        return tuple(placed)
     touched = False
     at = 0
-    for uid in sorted(edits):
+    for uid in order:
         if at >= n or placed[at].id != uid:
             ahead = min(n, at + NEAR)
             at = bisect_left(placed, uid, at, ahead, key=_ID)

@@ -46,7 +46,7 @@ from itertools import pairwise, repeat
 
 import msgspec
 
-from engine.core import hexgrid
+from engine.core import caches, hexgrid
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
 from engine.fe.forces import Board, Unit, allowance
 from engine.fe.galaxy import Galaxy, HexId
@@ -120,12 +120,26 @@ def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     return list(seen.values()), out
 
 
+@caches.derived(maxsize=4)
+def _grid(width: int, height: int) -> tuple[frozenset[HexId], frozenset[tuple[HexId, HexId]]]:
+    """The hexes of a ``width`` x ``height`` map (`hexgrid.valid`) and its steps from each to
+    an adjacent one (`hexgrid.neighbours`): a path is read against them in C."""
+    hexes = frozenset(
+        hexgrid.join(c, r) for c in range(1, width + 1) for r in range(1, min(height, 99) + 1)
+    )
+    steps = frozenset((a, b) for a in hexes for b in hexgrid.neighbours(a, width, height))
+    return hexes, steps
+
+
 def check_path(galaxy: Galaxy, path: tuple[HexId, ...]) -> list[Violation]:
     """A path must have a first hex and at least one step, each to an adjacent on-map hex."""
     if len(path) < 2:
         return [
             Violation("a move needs a path of at least two hexes (start and one step)", MOVE_RULE)
         ]
+    hexes, steps = _grid(galaxy.width, galaxy.height)
+    if hexes.issuperset(path) and steps.issuperset(pairwise(path)):
+        return []  # (the usual path, told in C; else each hex and step is read for the reasons)
     out: list[Violation] = []
     for h in path:
         if not hexgrid.valid(h, galaxy.width, galaxy.height):
@@ -142,9 +156,8 @@ def check_released(board: Board, units: list[Unit]) -> list[Violation]:
     """One violation per starting fleet of ``units`` that is not released (600.3)."""
     # A stack is a fleet or two: each (empire, fleet) is looked up once. (Comprehensions
     # read a unit's fields faster than attrgetter in C does.)
-    fleets = {(u.empire, u.fleet) for u in units}
-    released = frozenset(board.released)
-    if all(not fleet or (empire, fleet) in released for empire, fleet in fleets):
+    fleets = {(u.empire, u.fleet) for u in units if u.fleet}
+    if fleets.issubset(board.released):
         return []
     held: dict[tuple[str, str], list[str]] = {}
     for unit in units:

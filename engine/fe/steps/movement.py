@@ -56,7 +56,7 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 from __future__ import annotations
 
 from bisect import bisect_left
-from itertools import pairwise
+from itertools import pairwise, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -294,7 +294,7 @@ def spent(
         at = bisect_left(moved, order[0], key=_FIRST)
         last = bisect_left(moved, order[-1], lo=at, key=_FIRST)
         if at == last and (at == len(moved) or moved[at][0] != order[-1]):
-            block = tuple([(uid, cost) for uid in order])
+            block = tuple(zip(order, repeat(cost)))
             return moved[:at] + block + moved[at:]
     out = dict(moved)
     for uid in unit_ids:
