@@ -48,7 +48,7 @@ import msgspec
 
 from engine.core import caches, hexgrid
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
-from engine.fe.forces import Board, Unit, allowance
+from engine.fe.forces import Board, Unit, allowance, class_allowance
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.pinning import enemy_present, pin_violation
 
@@ -209,9 +209,8 @@ def check_allowance(
     # Most stacks have the cost left whoever looks: every class's allowance, less the most
     # any of them spent, covers it, and none is halved. Only then is no unit read alone.
     ids = [unit.id for unit in units]
-    one_of = {(u.empire, u.cls): u for u in units}
-    fulls = [allowance(u) for u in one_of.values()]
-    worst = max(map(spent_of.get, ids, repeat(0)), default=0)
+    fulls = [class_allowance(e, c) for e, c in {(u.empire, u.cls) for u in units}]
+    worst = max(map(spent_of.get, ids, repeat(0)), default=0) if spent_of else 0
     if fulls and min(fulls) > 0 and slow.isdisjoint(ids) and cost <= min(fulls) - worst:
         return out
     allowances: dict[tuple[str, str], int] = {}  # by (empire, class): a stack is a few classes
