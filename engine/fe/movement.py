@@ -120,15 +120,14 @@ def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     return list(seen.values()), out
 
 
-@caches.derived(maxsize=4)
-def _grid(width: int, height: int) -> tuple[frozenset[HexId], frozenset[tuple[HexId, HexId]]]:
-    """The hexes of a ``width`` x ``height`` map (`hexgrid.valid`) and its steps from each to
-    an adjacent one (`hexgrid.neighbours`): a path is read against them in C."""
-    hexes = frozenset(
-        hexgrid.join(c, r) for c in range(1, width + 1) for r in range(1, min(height, 99) + 1)
-    )
-    steps = frozenset((a, b) for a in hexes for b in hexgrid.neighbours(a, width, height))
-    return hexes, steps
+@caches.derived(maxsize=4096)
+def _steps_from(h: HexId, width: int, height: int) -> frozenset[HexId]:
+    """The hexes one step from ``h`` on a ``width`` x ``height`` map (`hexgrid.neighbours`),
+    none when ``h`` is off it (`hexgrid.valid`): each hex a path leaves is looked up once,
+    not the whole map at the first move."""
+    if not hexgrid.valid(h, width, height):
+        return frozenset()
+    return frozenset(hexgrid.neighbours(h, width, height))
 
 
 def check_path(galaxy: Galaxy, path: tuple[HexId, ...]) -> list[Violation]:
@@ -137,9 +136,10 @@ def check_path(galaxy: Galaxy, path: tuple[HexId, ...]) -> list[Violation]:
         return [
             Violation("a move needs a path of at least two hexes (start and one step)", MOVE_RULE)
         ]
-    hexes, steps = _grid(galaxy.width, galaxy.height)
-    if hexes.issuperset(path) and steps.issuperset(pairwise(path)):
-        return []  # (the usual path, told in C; else each hex and step is read for the reasons)
+    width, height = galaxy.width, galaxy.height
+    steps = map(_steps_from, path[:-1], repeat(width), repeat(height))
+    if all(map(frozenset.__contains__, steps, path[1:])):
+        return []  # (each step to an adjacent hex on the map, told in C; else the reasons)
     out: list[Violation] = []
     for h in path:
         if not hexgrid.valid(h, galaxy.width, galaxy.height):

@@ -1,6 +1,6 @@
 """The shortcuts a move order takes give what the full reading gives.
 
-- `check_path` reads a path against the map's hexes and steps (`movement._grid`) before
+- `check_path` reads a path against each hex's steps (`movement._steps_from`) before
   reading hex by hex: random paths (on and off the map, steps and jumps) against the plain
   reading of each hex and step.
 - `check_move` given the stack's units (``found``, as `check_move_order` passes what its
