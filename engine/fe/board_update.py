@@ -284,7 +284,9 @@ def _replaced(units: tuple[Unit, ...], edits: Mapping[str, Unit]) -> tuple[Unit,
     by bisecting a few places ahead first (a stack's units stand near each other in id
     order, among units of other stacks), then the rest. Each edit costs a few readings of
     a unit, however many units lie between the edits. A stack whose ids follow each other
-    in the tuple (a fleet's, as set up) is matched and put in as one block, in C."""
+    in the tuple (a fleet's, as set up) is matched and put in as one block, in C; one whose
+    units lie at even gaps among others is found by trying the place as far on as the last
+    edit was from the one before it, before bisecting."""
     order = sorted(edits)
     placed = list(units)
     n = len(placed)
@@ -297,15 +299,21 @@ def _replaced(units: tuple[Unit, ...], edits: Mapping[str, Unit]) -> tuple[Unit,
         placed[at : at + k] = block
         return tuple(placed)
     touched = False
-    at = 0
+    at = gap = 0
     for uid in order:
+        start = at
         if at >= n or placed[at].id != uid:
-            ahead = min(n, at + NEAR)
-            at = bisect_left(placed, uid, at, ahead, key=_ID)
-            if at == ahead:
-                at = bisect_left(placed, uid, ahead, n, key=_ID)
-            if at >= n or placed[at].id != uid:
-                return None  # a new id: put in where it sorts (`_edited`)
+            guess = at + gap  # as far on as the last edit was from the one before it
+            if guess < n and placed[guess].id == uid:
+                at = guess
+            else:
+                ahead = min(n, at + NEAR)
+                at = bisect_left(placed, uid, at, ahead, key=_ID)
+                if at == ahead:
+                    at = bisect_left(placed, uid, ahead, n, key=_ID)
+                if at >= n or placed[at].id != uid:
+                    return None  # a new id: put in where it sorts (`_edited`)
+        gap = at - start
         unit = edits[uid]
         if placed[at] != unit:
             placed[at] = unit

@@ -10,7 +10,8 @@
   against `closed_to` read for each hex.
 - A board of moved units (`board_update.with_units` with ``moved``) keeps the id order its
   board had (`Board._id_sorted`): against a fresh board's, on boards in id order and boards
-  out of it (a captured ship keeps its id).
+  out of it (a captured ship keeps its id); a stack whose units lie at even gaps among its
+  empire's (`board_update._replaced` guesses the next place) gives the full regrouping.
 """
 
 from __future__ import annotations
@@ -180,3 +181,17 @@ def test_moved_units_keep_the_id_order_a_fresh_board_reads(captured: bool) -> No
         fresh = Board(state.board.units)._id_sorted
         assert state.board._id_sorted == fresh, f"move {number}"
         assert fresh is not captured
+
+
+@pytest.mark.parametrize("stride", [1, 2, 3])
+def test_a_stack_spread_evenly_among_an_empires_units_moves_as_fresh(stride: int) -> None:
+    """Every ``stride``-th unit of an empire moves (a stack whose ids lie at even gaps among
+    its empire's units, as `board_update._replaced` guesses): the state is the one the
+    full regrouping gives."""
+    state = start()
+    forces = max(state.forces, key=lambda f: len(f.units))
+    to = next(u.hex for u in state.board.units if u.hex != OFF_MAP)
+    units = [msgspec.structs.replace(u, hex=to) for u in forces.units[1::stride][:40]]
+    board = state.board.with_units(units)
+    plain = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
+    assert board_update.with_units(state, units, moved=True) == state.with_board(plain)
