@@ -101,7 +101,13 @@ _BOARD_ORDER = forces_module.BOARD_ORDER
 """The order of a state's board: empire (as `FeState.forces` lists them), then id."""
 
 
-def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) -> FeState:
+def with_units(
+    state: FeState,
+    units: Iterable[Unit],
+    *,
+    moved: bool = False,
+    priors: Mapping[str, Unit] | None = None,
+) -> FeState:
     """``state`` with these units replacing those of the same id, new ids added (see the
     module's docstring).
 
@@ -109,12 +115,15 @@ def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) ->
     (a move order's stack, each made by replacing its hex): their empires, classes and
     crippled states are those of the units they replace, so each empire's unit classes are
     carried as they are (`board_views.keep_classes`) instead of being compared unit by unit,
-    which cost more than the rest of the update for a big stack."""
+    which cost more than the rest of the update for a big stack. ``priors`` may give the
+    units of ``state.board`` these replace, by id in their order, when the caller found
+    them already (a move order, which reads its stack to move it): every one of them."""
     changed = {u.id: u for u in units}
     board = state.board
-    # The units these replace, found without making the board's own unit index: a board
-    # made here holds the index of an earlier one and the units changed since.
-    priors = prior_units(unit_lookup(board), changed)
+    if priors is None:
+        # The units these replace, found without making the board's own unit index: a
+        # board made here holds the index of an earlier one and the units changed since.
+        priors = prior_units(unit_lookup(board), changed)
     edits = _edits(changed, priors, moved)
     """Per empire, the units to put in (by id), or to take out (None)."""
     forces = list(state.forces)
@@ -145,8 +154,7 @@ def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) ->
     carry_unit_index(board, new_board, changed)
     link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
-    held = blocking.held_index(galaxy, board)
-    if held is not None and ID_CARRY in board.__dict__:
+    if ID_CARRY in board.__dict__ and blocking.held_index(galaxy, board) is not None:
         # The occupancy index of the boards that follow is derived from this board's, which
         # reads this board's own unit index (`blocking.carry_index`): it is made now.
         own_unit_index(board)
@@ -167,10 +175,7 @@ def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) ->
             board_views.keep_classes(before, after)
         else:
             board_views.carry_classes(before, after, edits[empire], priors)
-    # Each empire's units are sorted by id, so the whole board is when each empire's ids
-    # all come before the next empire's (they do unless a captured ship kept its id).
-    ends = [(f.units[0].id, f.units[-1].id) for f in new_forces if f.units]
-    new_board.__dict__["_id_sorted"] = all(last < first for (_, last), (first, _) in pairwise(ends))
+    new_board.__dict__["_id_sorted"] = _id_sorted(board, new_forces, moved)
     caches.prime(
         board_of,
         new_board,
@@ -181,6 +186,19 @@ def with_units(state: FeState, units: Iterable[Unit], *, moved: bool = False) ->
         state.devastated,
     )
     return new_state
+
+
+def _id_sorted(board: Board, forces: tuple[Forces, ...], moved: bool) -> bool:
+    """Whether the board of ``forces`` is in id order (`Board._id_sorted`): each empire's
+    units are sorted by id, so the whole board is when each empire's ids all come before
+    the next empire's (they do unless a captured ship kept its id). Units that only moved
+    (``board`` with hexes changed) leave every id where it was: ``board``'s answer, if
+    known, holds."""
+    known: bool | None = board.__dict__.get("_id_sorted") if moved else None
+    if known is not None:
+        return known
+    ends = [(f.units[0].id, f.units[-1].id) for f in forces if f.units]
+    return all(last < first for (_, last), (first, _) in pairwise(ends))
 
 
 def share_unit_views(before: Board, after: Board) -> None:
@@ -205,7 +223,7 @@ def share_unit_views(before: Board, after: Board) -> None:
 
 
 def _edits(
-    changed: dict[str, Unit], priors: dict[str, Unit], moved: bool = False
+    changed: dict[str, Unit], priors: Mapping[str, Unit], moved: bool = False
 ) -> dict[str, dict[str, Unit | None]]:
     """Per empire, the units to put in (by id, in the order of ``changed``), or to take out
     (None): a unit that changed hands leaves its old empire's units. The usual change, one
@@ -265,19 +283,37 @@ def _replaced(units: tuple[Unit, ...], edits: Mapping[str, Unit]) -> tuple[Unit,
     stack whose ids are neighbours is found without a search; a unit further on is found
     by bisecting a few places ahead first (a stack's units stand near each other in id
     order, among units of other stacks), then the rest. Each edit costs a few readings of
-    a unit, however many units lie between the edits."""
+    a unit, however many units lie between the edits. A stack whose ids follow each other
+    in the tuple (a fleet's, as set up) is matched and put in as one block, in C; one whose
+    units lie at even gaps among others is found by trying the place as far on as the last
+    edit was from the one before it, before bisecting."""
+    order = sorted(edits)
     placed = list(units)
     n = len(placed)
+    at = bisect_left(units, order[0], key=_ID) if order else 0
+    k = len(order)
+    if order == list(map(_ID, units[at : at + k])):  # one run of neighbouring ids, in C
+        block = list(map(edits.__getitem__, order))
+        if block == placed[at : at + k]:
+            return units
+        placed[at : at + k] = block
+        return tuple(placed)
     touched = False
-    at = 0
-    for uid in sorted(edits):
+    at = gap = 0
+    for uid in order:
+        start = at
         if at >= n or placed[at].id != uid:
-            ahead = min(n, at + NEAR)
-            at = bisect_left(placed, uid, at, ahead, key=_ID)
-            if at == ahead:
-                at = bisect_left(placed, uid, ahead, n, key=_ID)
-            if at >= n or placed[at].id != uid:
-                return None  # a new id: put in where it sorts (`_edited`)
+            guess = at + gap  # as far on as the last edit was from the one before it
+            if guess < n and placed[guess].id == uid:
+                at = guess
+            else:
+                ahead = min(n, at + NEAR)
+                at = bisect_left(placed, uid, at, ahead, key=_ID)
+                if at == ahead:
+                    at = bisect_left(placed, uid, ahead, n, key=_ID)
+                if at >= n or placed[at].id != uid:
+                    return None  # a new id: put in where it sorts (`_edited`)
+        gap = at - start
         unit = edits[uid]
         if placed[at] != unit:
             placed[at] = unit

@@ -125,7 +125,10 @@ class Board(msgspec.Struct, frozen=True, dict=True):
             return list(map(self._by_id.__getitem__, unit_ids))
         index: Mapping[str, Unit] = carried[0]
         since: Mapping[str, Unit] = carried[1]
-        return [since.get(uid) or index[uid] for uid in unit_ids]
+        ids = list(unit_ids)
+        if since.keys().isdisjoint(ids):  # (none changed since the index: read in C)
+            return list(map(index.__getitem__, ids))
+        return [since.get(uid) or index[uid] for uid in ids]
 
     def at(self, h: HexId) -> tuple[Unit, ...]:
         """The units in a hex, in the board's order (id order on a board `with_units` made;
@@ -554,6 +557,11 @@ def war_pairs(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
 def allowance(unit: Unit) -> int:
     """Operational movement allowance in hexes (203.1): the class's movement value."""
     return unit.info().move
+
+
+def class_allowance(empire: str, cls: str) -> int:
+    """`allowance` of a unit of ``empire`` whose ``cls`` is this."""
+    return _class_info(empire, cls).move
 
 
 def ship_equivalents2(unit: Unit) -> int:

@@ -46,9 +46,9 @@ from itertools import pairwise, repeat
 
 import msgspec
 
-from engine.core import hexgrid
+from engine.core import caches, hexgrid
 from engine.core.ruleset import OptionSpec, OptionValue, Violation
-from engine.fe.forces import Board, Unit, allowance
+from engine.fe.forces import Board, Unit, allowance, class_allowance
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.pinning import enemy_present, pin_violation
 
@@ -120,12 +120,26 @@ def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     return list(seen.values()), out
 
 
+@caches.derived(maxsize=4096)
+def _steps_from(h: HexId, width: int, height: int) -> frozenset[HexId]:
+    """The hexes one step from ``h`` on a ``width`` x ``height`` map (`hexgrid.neighbours`),
+    none when ``h`` is off it (`hexgrid.valid`): each hex a path leaves is looked up once,
+    not the whole map at the first move."""
+    if not hexgrid.valid(h, width, height):
+        return frozenset()
+    return frozenset(hexgrid.neighbours(h, width, height))
+
+
 def check_path(galaxy: Galaxy, path: tuple[HexId, ...]) -> list[Violation]:
     """A path must have a first hex and at least one step, each to an adjacent on-map hex."""
     if len(path) < 2:
         return [
             Violation("a move needs a path of at least two hexes (start and one step)", MOVE_RULE)
         ]
+    width, height = galaxy.width, galaxy.height
+    steps = map(_steps_from, path[:-1], repeat(width), repeat(height))
+    if all(map(frozenset.__contains__, steps, path[1:])):
+        return []  # (each step to an adjacent hex on the map, told in C; else the reasons)
     out: list[Violation] = []
     for h in path:
         if not hexgrid.valid(h, galaxy.width, galaxy.height):
@@ -142,9 +156,8 @@ def check_released(board: Board, units: list[Unit]) -> list[Violation]:
     """One violation per starting fleet of ``units`` that is not released (600.3)."""
     # A stack is a fleet or two: each (empire, fleet) is looked up once. (Comprehensions
     # read a unit's fields faster than attrgetter in C does.)
-    fleets = {(u.empire, u.fleet) for u in units}
-    released = frozenset(board.released)
-    if all(not fleet or (empire, fleet) in released for empire, fleet in fleets):
+    fleets = {(u.empire, u.fleet) for u in units if u.fleet}
+    if fleets.issubset(board.released):
         return []
     held: dict[tuple[str, str], list[str]] = {}
     for unit in units:
@@ -196,9 +209,8 @@ def check_allowance(
     # Most stacks have the cost left whoever looks: every class's allowance, less the most
     # any of them spent, covers it, and none is halved. Only then is no unit read alone.
     ids = [unit.id for unit in units]
-    one_of = {(u.empire, u.cls): u for u in units}
-    fulls = [allowance(u) for u in one_of.values()]
-    worst = max(map(spent_of.get, ids, repeat(0)), default=0)
+    fulls = [class_allowance(e, c) for e, c in {(u.empire, u.cls) for u in units}]
+    worst = max(map(spent_of.get, ids, repeat(0)), default=0) if spent_of else 0
     if fulls and min(fulls) > 0 and slow.isdisjoint(ids) and cost <= min(fulls) - worst:
         return out
     allowances: dict[tuple[str, str], int] = {}  # by (empire, class): a stack is a few classes
@@ -260,15 +272,18 @@ def check_move(
     moved: Mapping[str, int] | None = None,
     hex_cost: int = 1,
     halved: Collection[str] = (),
+    found: list[Unit] | None = None,
 ) -> list[Violation]:
     """Every reason ``empire`` may not make ``move`` now (empty: the move is legal).
 
     ``moved`` maps unit ids to the hexes they have already moved this phase (absent: none);
-    ``halved`` names the units out of supply, which move at half speed (410.31).
+    ``halved`` names the units out of supply, which move at half speed (410.31). ``found``
+    may give the move's units sorted by id, when the caller found every id on the board,
+    each once (`check_units` then has nothing to say and is not asked).
     The checks run in a fixed order: the unit list, ownership and position, fleet release,
     the path, the allowance, then pinning; pinning is judged only on a valid path.
     """
-    units, out = check_units(board, move)
+    units, out = (found, []) if found is not None else check_units(board, move)
     start = move.path[0] if move.path else None
     # A stack of the empire's own units, all in the first hex, told in C; else unit by unit.
     own = units

@@ -306,6 +306,7 @@ EXPECTED = {
     "engine.fe.economics._income": "by_identity",
     "engine.fe.face._sheet": "static",
     "engine.fe.forces._class_info": "derived",
+    "engine.fe.movement._steps_from": "derived",
     "engine.fe.forces.units_by_hex": "by_identity",
     "engine.fe.galaxy.load_galaxy": "static",
     "engine.fe.board_update.board_of": "by_identity",

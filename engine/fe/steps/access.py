@@ -44,9 +44,14 @@ def _zone_problem(state: FeState, empire: str, h: HexId) -> Violation | None:
 
 def neutral_entries(state: FeState, empire: str, path: tuple[HexId, ...]) -> list[Violation]:
     out: list[Violation] = []
+    board = state.board
+    galaxy = base.galaxy()
     for h in path[1:]:
         if not base.on_map(h):
             return []  # the path check has said so already
+        here = board.owner(galaxy, h)
+        if here in ("", empire) or (here != NEUTRAL_ZONE and board.enemies(empire, here)):
+            continue  # open (`closed_to`'s first answers, the usual ones, read once)
         owner = closed_to(state, empire, h)
         zone = _zone_problem(state, empire, h) if owner == NEUTRAL_ZONE else None
         if zone is not None:

@@ -56,7 +56,7 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 from __future__ import annotations
 
 from bisect import bisect_left
-from itertools import pairwise
+from itertools import pairwise, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -142,7 +142,7 @@ _ID = attrgetter("id")
 
 
 def _as_move(unit_ids: list[str], path: list[str]) -> Move:
-    return Move(tuple(unit_ids), tuple(hex_id(h) for h in path))
+    return Move(tuple(unit_ids), tuple(map(hex_id, path)))
 
 
 def halved(state: FeState, units: list[Unit], reserve: bool) -> tuple[str, ...]:
@@ -177,7 +177,9 @@ def check_move_order(state: FeState, seat: Seat, step: Step, order: MoveOrder) -
     move = _as_move(order.units, order.path)
     cost = hex_cost(dict(state.options))
     slow = halved(state, units, reserve)
-    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost, slow)
+    # (the units `_stack` found, each once: `check_move` does not look them up again)
+    found = sorted(units, key=_ID)
+    out = check_move(base.galaxy(), state.board, empire, move, dict(state.moved), cost, slow, found)
     out.extend(access.neutral_entries(state, empire, move.path))
     if reserve and not out:
         reach = min(remaining(u, dict(state.moved), slow) for u in units) // cost
@@ -292,7 +294,7 @@ def spent(
         at = bisect_left(moved, order[0], key=_FIRST)
         last = bisect_left(moved, order[-1], lo=at, key=_FIRST)
         if at == last and (at == len(moved) or moved[at][0] != order[-1]):
-            block = tuple([(uid, cost) for uid in order])
+            block = tuple(zip(order, repeat(cost)))
             return moved[:at] + block + moved[at:]
     out = dict(moved)
     for uid in unit_ids:
@@ -352,7 +354,10 @@ def apply_move_order(
     # the board's own units with their hex alone changed (``moved``).
     end = move.path[-1]
     state = board_update.with_units(
-        state, [msgspec.structs.replace(u, hex=end) for u in placed.values()], moved=True
+        state,
+        [msgspec.structs.replace(u, hex=end) for u in placed.values()],
+        moved=True,
+        priors=placed,
     )
     state = msgspec.structs.replace(state, moved=moved, batch=batch)
     return release_fired(state, step.id, events)

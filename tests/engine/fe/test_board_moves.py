@@ -9,6 +9,7 @@ were read before; and a move order's units differ from the board's in their hex 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import msgspec
 import pytest
@@ -73,22 +74,31 @@ def test_a_move_order_gives_the_units_with_their_hex_alone_changed(
 ) -> None:
     """What `apply_move_order` hands `board_update.with_units` as moved: the board's own
     units, each with only its hex changed."""
-    seen: list[tuple[FeState, list[Unit]]] = []
+    seen: list[tuple[FeState, list[Unit], Mapping[str, Unit] | None]] = []
     real = board_update.with_units
 
-    def spy(state: FeState, units: list[Unit], *, moved: bool = False) -> FeState:
+    def spy(
+        state: FeState,
+        units: list[Unit],
+        *,
+        moved: bool = False,
+        priors: Mapping[str, Unit] | None = None,
+    ) -> FeState:
         units = list(units)
         if moved:
-            seen.append((state, units))
-        return real(state, units, moved=moved)
+            seen.append((state, units, priors))
+        return real(state, units, moved=moved, priors=priors)
 
     monkeypatch.setattr(board_update, "with_units", spy)
     state = run_to(after_setup(), "3B2")
     strike = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
     state = play(state, "coalition", MoveOrder(units=strike[:2], path=["1307", "1306"]))
     state = play(state, "coalition", MoveOrder(units=strike[2:], path=["1307", "1306", "1307"]))
-    assert [len(units) for _, units in seen] == [2, 2]
-    for before, units in seen:
+    assert [len(units) for _, units, _ in seen] == [2, 2]
+    for before, units, priors in seen:
+        # The units it replaces, given as found, are the board's, in the same order.
+        assert priors is not None
+        assert list(priors.items()) == [(u.id, before.board.unit(u.id)) for u in units]
         for unit in units:
             prior = before.board.unit(unit.id)
             assert msgspec.structs.replace(prior, hex=unit.hex) == unit, unit.id
