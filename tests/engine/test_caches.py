@@ -296,6 +296,7 @@ EXPECTED = {
     "engine.fe.blocking._table": "derived",
     "engine.fe.blocking.board_index": "by_identity",
     "engine.fe.blocking.blocking_hexes": "by_identity",
+    "engine.fe.blocking._side_bits": "derived",
     "engine.fe.blocking._traits": "derived",
     "engine.fe.blocking.feature_hexes": "by_identity",
     "engine.fe.blocking.presence_set": "by_identity",

@@ -257,10 +257,16 @@ def _held_hexes(units: tuple[Unit, ...]) -> frozenset[HexId] | set[HexId]:
 def _on_map(units: tuple[Unit, ...]) -> int:
     """How many of ``units`` (one empire's `Forces.units`, by identity) are on the map: all
     of them when their kinds (`board_views.kinds_of`, if held) show none off it; else
-    those off it counted from their hex groups (`forces.units_by_hex`, if held) or in C."""
+    those off it counted from their hex groups (`forces.units_by_hex`) or in C.
+
+    Kinds held mean a freshly read board joined from the empires' tuples, whose hex index
+    is joined from these very groups (`Board.at`): they are made now, for both, instead of
+    a count that reads every unit for this alone."""
     kinds = caches.peek(board_views.kinds_of, units)
-    if kinds is not None and OFF_MAP not in map(_FIRST, kinds):
-        return len(units)
+    if kinds is not None:
+        if OFF_MAP not in map(_FIRST, kinds):
+            return len(units)
+        return len(units) - len(units_by_hex(units).get(OFF_MAP, ()))
     by_hex = caches.peek(units_by_hex, units)
     if by_hex is not None:
         return len(units) - len(by_hex.get(OFF_MAP, ()))
