@@ -328,6 +328,7 @@ EXPECTED = {
     "engine.fe.supply._grids": "by_identity",
     "engine.fe.supply._neighbour_table": "by_identity",
     "engine.fe.supply._points": "by_identity",
+    "engine.fe.supply._points_of_bases": "by_identity",
     "engine.fe.sequence.load_sequence": "static",
     "engine.fe.board_views.class_can_move": "derived",
     "engine.fe.board_views.lookup_of": "by_identity",
