@@ -362,7 +362,6 @@ EXPECTED = {
     "engine.fe.steps.supply._checked_on_board": "by_identity",
     "engine.fe.steps.supply._one_empire_each": "by_identity",
     "engine.fe.steps.supply._grid": "by_identity",
-    "engine.fe.steps.supply._hexes_of_empires": "by_identity",
     "engine.fe.units.load_units": "static",
     "engine.fe.orders._order_decoder": "static",
     "engine.fe.production.build_terms": "derived",

@@ -265,11 +265,16 @@ def _by_supply(
     if not one_empire and not {u.empire for u in carriers} <= {empire}:
         carriers = tuple(u for u in carriers if u.empire == empire)
     # The hexes out of supply (`SupplyGrid.status` "none": in neither grid), told in C:
-    # against the main grid's set (`provinces.main_hexes`, made once per grid and shared
-    # with the supply checks), then the few left against the partial grids' hexes.
-    out = {u.hex for u in carriers} - main_hexes(grid)
-    if out:
-        out.difference_update(grid.partial)
+    # against the main grid's set when a supply check made it (`provinces.main_hexes`, kept
+    # per grid), then the few left against the partial grids' hexes; else against both.
+    hexes = {u.hex for u in carriers}
+    main = caches.peek(main_hexes, grid)
+    if main is None:
+        out = hexes.difference(grid.main, grid.partial)
+    else:
+        out = hexes - main
+        if out:
+            out.difference_update(grid.partial)
     if not out:
         return carriers, ()
     return (

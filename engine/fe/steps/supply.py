@@ -211,32 +211,17 @@ def _checked_on_board(board: Board, units: tuple[Unit, ...], grid: supply.Supply
     to board as units move) and its units off the map from the board's hex index, so an
     army a move rebuilt is not read again unit by unit."""
     empire = grid.empire
+    main = provinces.main_hexes(grid)
     outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
-    held = _hexes_of_empires(blocking.board_index(base.galaxy(), board)[0]).get(empire, _NONE)
-    for h in held - provinces.main_hexes(grid):  # (a hex of its map bases alone holds none)
-        outside[grid.status(h)].append(h)
+    for h, here in blocking.board_index(base.galaxy(), board)[0].items():
+        if empire in here and h not in main:  # (a hex of its map bases alone holds none)
+            outside[grid.status(h)].append(h)
     partial, none = (
         tuple(sorted((u for h in hexes for u in board.at(h) if u.empire == empire), key=_ID))
         for hexes in outside.values()
     )
     off_map = countOf(map(_EMPIRE, board.at(OFF_MAP)), empire)
     return Check(len(units) - off_map - len(partial) - len(none), partial, none)
-
-
-@caches.by_identity(maxsize=8)
-def _hexes_of_empires(occupancy: dict[HexId, dict[str, int]]) -> dict[str, frozenset[HexId]]:
-    """Per empire, the hexes where the occupancy index (`blocking.board_index`, by identity:
-    never mutated, and shared by boards whose occupancy is the same) shows it: read once
-    for the checks of every empire on one board, not once per empire."""
-    found: dict[str, list[HexId]] = {}
-    for h, here in occupancy.items():
-        for empire in here:
-            hexes = found.get(empire)
-            if hexes is None:
-                found[empire] = [h]
-            else:
-                hexes.append(h)
-    return {empire: frozenset(hexes) for empire, hexes in found.items()}
 
 
 @caches.by_identity(maxsize=8)
@@ -290,8 +275,6 @@ def _on_map(units: tuple[Unit, ...]) -> int:
 
 _FIRST = itemgetter(0)
 """A kind's hex (`board_views.Kind`)."""
-
-_NONE: frozenset[HexId] = frozenset()
 
 
 def empire_supply(state: FeState) -> dict[str, dict[str, object]]:
