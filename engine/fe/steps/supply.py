@@ -243,14 +243,17 @@ def _one_empire_each(forces: tuple[Forces, ...]) -> bool:
     return True
 
 
-def _held_hexes(units: tuple[Unit, ...]) -> frozenset[HexId] | set[HexId]:
+@caches.by_identity(maxsize=16)
+def _held_hexes(units: tuple[Unit, ...]) -> frozenset[HexId]:
     """The hexes on the map where ``units`` stand: from their kinds when the board's first
     reading holds them (`board_views.kinds_of`: a few hundred kinds, however many units),
-    else from the units (in C). Only membership is read."""
+    else from the units (in C). Kept per units tuple (by identity: the same object while
+    none of the empire's units changes), so the checks of a player turn read an army that
+    did not move once, whatever the boards and grids they are made on."""
     kinds = caches.peek(board_views.kinds_of, units)
     held = set(map(_FIRST, kinds)) if kinds is not None else set(map(_HEX, units))
     held.discard(OFF_MAP)
-    return held
+    return frozenset(held)
 
 
 @caches.by_identity(maxsize=16)
