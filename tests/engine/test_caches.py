@@ -358,7 +358,6 @@ EXPECTED = {
     "engine.fe.steps.area": "derived",
     "engine.fe.steps.supply._by_status": "by_identity",
     "engine.fe.steps.supply._checked": "by_identity",
-    "engine.fe.steps.supply._checked_alone": "by_identity",
     "engine.fe.steps.supply._on_map": "by_identity",
     "engine.fe.steps.supply._held_hexes": "by_identity",
     "engine.fe.steps.supply._checked_on_board": "by_identity",

@@ -178,36 +178,13 @@ def _check(state: FeState, empire: str) -> Check:
     grid), and only the units of those hexes are read (from the board's hex index, put in id
     order: an empire's units tuple is sorted by id, `engine.fe.forces.Forces`); the main
     grid's count is what is left of the units it has on the map (`_on_map`, kept per units
-    tuple while none of them changes).
-
-    When each tuple holds its empire's units alone, the check depends on the tuple and the
-    grid only: it is kept for them (`_checked_alone`), so a later check of an army that did
-    not move, on a board whose changes left its grid as it was, reads nothing again."""
+    tuple while none of them changes)."""
     units = next((f.units for f in state.forces if f.empire == empire), ())
     board = state.board
     grid = grid_of(state, empire)
-    if not _one_empire_each(state.forces):
-        return _checked(board, units, grid)
-    found = caches.peek(_checked_alone, units, grid)
-    if found is None:
-        if caches.peek(board_views.kinds_of, units) is None:
-            found = _checked_on_board(board, units, grid)
-        else:
-            found = _checked(board, units, grid)
-        caches.prime(_checked_alone, found, units, grid)
-    return found
-
-
-@caches.by_identity(maxsize=16)
-def _checked_alone(units: tuple[Unit, ...], grid: supply.SupplyGrid) -> Check:
-    """`_check` of the grid's empire whose units, all of them and no other's, are ``units``
-    (both by identity), read unit by unit: what `_check` primes from its reading of the
-    board (the board's units of the empire are these, whatever the board)."""
-    found: dict[supply.Status, list[Unit]] = {"main": [], "partial": [], "none": []}
-    for unit in units:
-        if unit.hex != OFF_MAP:
-            found[grid.status(unit.hex)].append(unit)
-    return Check(len(found["main"]), tuple(found["partial"]), tuple(found["none"]))
+    if caches.peek(board_views.kinds_of, units) is None and _one_empire_each(state.forces):
+        return _checked_on_board(board, units, grid)
+    return _checked(board, units, grid)
 
 
 @caches.by_identity(maxsize=16)
@@ -257,10 +234,10 @@ def _one_empire_each(forces: tuple[Forces, ...]) -> bool:
     for f in forces:
         classes = caches.peek(board_views.unit_classes, f.units)
         if classes is not None:
-            sides = {e for e, _, _ in classes}
+            sides = set(map(_FIRST, classes))
         else:
             kinds = caches.peek(board_views.kinds_of, f.units)
-            sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, f.units))
+            sides = set(map(_SECOND, kinds)) if kinds is not None else set(map(_EMPIRE, f.units))
         if not sides <= {f.empire}:
             return False
     return True
@@ -300,7 +277,9 @@ def _on_map(units: tuple[Unit, ...]) -> int:
 
 
 _FIRST = itemgetter(0)
-"""A kind's hex (`board_views.Kind`)."""
+"""A kind's hex (`board_views.Kind`), a class's side (`board_views.unit_classes`)."""
+_SECOND = itemgetter(1)
+"""A kind's empire (`board_views.Kind`): picked in C, not by unpacking each kind."""
 
 
 def empire_supply(state: FeState) -> dict[str, dict[str, object]]:

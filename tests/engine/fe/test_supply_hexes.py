@@ -9,7 +9,6 @@ import random
 import msgspec
 import pytest
 
-from engine.core import caches
 from engine.fe import blocking
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState
@@ -71,25 +70,3 @@ def test_an_empire_standing_nowhere_has_no_unit_in_any_status() -> None:
     grid = SupplyGrid(empire="ZZZ", points=(), main=(), partial=(), partial_grids=())
     found = supply_steps._checked_on_board.__wrapped__(state.board, nowhere, grid)  # type: ignore[attr-defined]
     assert found == supply_steps.Check(0, (), ())
-
-
-@pytest.mark.parametrize("seed", [6, 7])
-def test_a_check_kept_per_tuple_and_grid_is_that_of_the_board_checked_again(seed: int) -> None:
-    """`_check` keeps its answer per units tuple and grid (`_checked_alone`): on the boards
-    after moves of one empire, the armies that did not move are answered from it, each as a
-    reading of every unit of the new board finds it."""
-    rng = random.Random(seed)
-    state = _random_state(rng, False)
-    for forces in state.forces:
-        supply_steps._check(state, forces.empire)
-    kept = 0
-    for _ in range(4):
-        mover = rng.choice([u for u in state.board.units if u.hex != OFF_MAP])
-        state = state.with_units(
-            [msgspec.structs.replace(mover, hex=rng.choice(state.board.units).hex)]
-        )
-        for forces in state.forces:
-            grid = supply_steps.grid_of(state, forces.empire)
-            kept += caches.peek(supply_steps._checked_alone, forces.units, grid) is not None
-            assert supply_steps._check(state, forces.empire) == _unit_by_unit(state, grid)
-    assert kept, "no check answered from what was kept: a weak test"
