@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
-from itertools import compress, repeat
+from itertools import compress, groupby, repeat
 from operator import attrgetter, is_not
 from typing import Literal
 
@@ -211,7 +211,16 @@ def carry_index(
     olds = list(filter(partial(is_not, None), map(old_units.get, changed)))
     # (Each unit's fields are read by comprehensions: cheaper than `attrgetter` in C.)
     left = {u.hex for u in olds}
-    touched = left | {u.hex for u in news}
+    # The changed units by the hex they stand in now, each hex's in their order: read by
+    # runs of one hex (cut in C), as a moved stack's units follow each other.
+    arrivals_at: dict[HexId, list[Unit]] = {}
+    for h, run in groupby(news, _HEX):
+        found = arrivals_at.get(h)
+        if found is None:
+            arrivals_at[h] = list(run)
+        else:
+            found.extend(run)
+    touched = left.union(arrivals_at)
     touched.discard(OFF_MAP)
     # A moved stack is a few classes: each (side, class, crippled) is looked up once, and
     # only if one of their class ids is a base's somewhere (most moves are of ships).
@@ -219,24 +228,17 @@ def carry_index(
     was_base = not base_class_ids().isdisjoint(map(class_id_of, names)) and any(
         _traits(*key)[2] for key in {*map(_SIDE_CLASS, news), *map(_SIDE_CLASS, olds)}
     )
-    # The changed units by the hex they stand in now, each hex's in their order.
-    arrivals_at: dict[HexId, list[Unit]] = {}
-    for unit in news:
-        arrivals_at.setdefault(unit.hex, []).append(unit)
     updates: dict[HexId, dict[str, int]] = {}
     map_bases = _map_bases_by_hex(_map_bases(galaxy, after.owners))
     for h in sorted(touched):
-        here: dict[str, int] = {}
         # A hex that only gained units keeps its flags, with theirs added; one that a unit
         # left (or where one changed) is read again whole.
-        arrivals = arrivals_at.get(h, []) if h not in left else None
-        stack = after.at(h) if arrivals is None else arrivals
-        for empire, cls, crippled in dict.fromkeys([(u.empire, u.cls, u.crippled) for u in stack]):
-            ship, attrition, _ = _traits(empire, cls, crippled)
-            bits = _ANY | (_SHIP if ship else 0)
-            if attrition:
-                bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
-            here[empire] = here.get(empire, 0) | bits
+        arrivals = arrivals_at.get(h, ()) if h not in left else None
+        here: dict[str, int] = {}
+        for empire, cls, crippled in dict.fromkeys(
+            [(u.empire, u.cls, u.crippled) for u in (after.at(h) if arrivals is None else arrivals)]
+        ):
+            here[empire] = here.get(empire, 0) | _side_bits(empire, cls, crippled)
         if arrivals is None:
             for owner, fighters in map_bases.get(h, ()):
                 bits = _ANY | (_ATTRITION | _NONSHIP_ATTRITION if fighters else 0)
@@ -264,7 +266,7 @@ def carry_index(
     if after.at_war != before.at_war:
         return
     # Each of these empires' presence flags, if remembered for ``before``, changes only in
-    # the touched hexes.
+    # the hexes whose occupancy changed.
     for empire in empires:
         flags = caches.peek(presence_set, galaxy, before, empire)  # (asked: held)
         if flags is None:
@@ -272,11 +274,10 @@ def carry_index(
         at_war: dict[str, bool] = {}
         gone: set[tuple[HexId, int]] = set()
         came: set[tuple[HexId, int]] = set()
-        for h in touched:
+        for h, new_here in updates.items():
             old_here = out.get(h)
             if old_here and (bits := _hex_flags(before, empire, old_here.items(), at_war)):
                 gone.add((h, bits))
-            new_here = new_out.get(h)
             if new_here and (bits := _hex_flags(after, empire, new_here.items(), at_war)):
                 came.add((h, bits))
         kept = flags if gone == came else (flags - gone) | came
@@ -435,6 +436,17 @@ def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[H
         if bits:
             found.extend(zip(hexes, repeat(bits)))
     return frozenset(found)
+
+
+@caches.derived(maxsize=4096)
+def _side_bits(empire: str, cls: str, crippled: bool) -> int:
+    """The `_ANY`.. occupancy flags a unit of this side, class and crippled state gives its
+    hex (from `_traits`), looked up once."""
+    ship, attrition, _ = _traits(empire, cls, crippled)
+    bits = _ANY | (_SHIP if ship else 0)
+    if attrition:
+        bits |= _ATTRITION if ship else _ATTRITION | _NONSHIP_ATTRITION
+    return bits
 
 
 @caches.derived(maxsize=4096)

@@ -229,7 +229,21 @@ def grid_points(galaxy: Galaxy, board: Board, empire: str) -> list[SupplyPoint]:
 def _points_on(galaxy: Galaxy, board: Board, empire: str) -> tuple[SupplyPoint, ...]:
     """`grid_points` as the tuple `_points` remembers."""
     own_bases = _bases_by_empire(bases_on(galaxy, board)).get(empire, ())
-    return _points(galaxy, empire, board.owners, board.devastated, own_bases)
+    return _points_of_bases(galaxy, own_bases, empire, board.owners, board.devastated)
+
+
+@caches.by_identity(maxsize=64, identity=2)
+def _points_of_bases(
+    galaxy: Galaxy,
+    own_bases: tuple[Unit, ...],
+    empire: str,
+    owners: tuple[tuple[HexId, str], ...],
+    devastated_hexes: tuple[HexId, ...],
+) -> tuple[SupplyPoint, ...]:
+    """`_points`, kept by identity of the empire's bases too (`_bases_by_empire`'s tuple,
+    the same object from board to board while no base changes): a grid of a board on which
+    only ships moved then costs no hashing of every base, which keying by value asks."""
+    return _points(galaxy, empire, owners, devastated_hexes, own_bases)
 
 
 @caches.by_identity(maxsize=4)

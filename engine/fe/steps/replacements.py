@@ -47,6 +47,7 @@ from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState
 from engine.fe.orders import ReplaceOrder, ep2
+from engine.fe.provinces import main_hexes
 from engine.fe.sequence import Step
 from engine.fe.steps import base, yard
 from engine.fe.steps.base import Area
@@ -263,8 +264,17 @@ def _by_supply(
     carriers are the answer as they stand."""
     if not one_empire and not {u.empire for u in carriers} <= {empire}:
         carriers = tuple(u for u in carriers if u.empire == empire)
-    # The hexes out of supply (`SupplyGrid.status` "none": in neither grid), told in C.
-    out = {u.hex for u in carriers}.difference(grid.main, grid.partial)
+    # The hexes out of supply (`SupplyGrid.status` "none": in neither grid), told in C:
+    # against the main grid's set when a supply check made it (`provinces.main_hexes`, kept
+    # per grid), then the few left against the partial grids' hexes; else against both.
+    hexes = {u.hex for u in carriers}
+    main = caches.peek(main_hexes, grid)
+    if main is None:
+        out = hexes.difference(grid.main, grid.partial)
+    else:
+        out = hexes - main
+        if out:
+            out.difference_update(grid.partial)
     if not out:
         return carriers, ()
     return (

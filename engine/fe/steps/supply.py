@@ -234,33 +234,42 @@ def _one_empire_each(forces: tuple[Forces, ...]) -> bool:
     for f in forces:
         classes = caches.peek(board_views.unit_classes, f.units)
         if classes is not None:
-            sides = {e for e, _, _ in classes}
+            sides = set(map(_FIRST, classes))
         else:
             kinds = caches.peek(board_views.kinds_of, f.units)
-            sides = {e for _, e, _, _ in kinds} if kinds is not None else set(map(_EMPIRE, f.units))
+            sides = set(map(_SECOND, kinds)) if kinds is not None else set(map(_EMPIRE, f.units))
         if not sides <= {f.empire}:
             return False
     return True
 
 
-def _held_hexes(units: tuple[Unit, ...]) -> frozenset[HexId] | set[HexId]:
+@caches.by_identity(maxsize=16)
+def _held_hexes(units: tuple[Unit, ...]) -> frozenset[HexId]:
     """The hexes on the map where ``units`` stand: from their kinds when the board's first
     reading holds them (`board_views.kinds_of`: a few hundred kinds, however many units),
-    else from the units (in C). Only membership is read."""
+    else from the units (in C). Kept per units tuple (by identity: the same object while
+    none of the empire's units changes), so the checks of a player turn read an army that
+    did not move once, whatever the boards and grids they are made on."""
     kinds = caches.peek(board_views.kinds_of, units)
     held = set(map(_FIRST, kinds)) if kinds is not None else set(map(_HEX, units))
     held.discard(OFF_MAP)
-    return held
+    return frozenset(held)
 
 
 @caches.by_identity(maxsize=16)
 def _on_map(units: tuple[Unit, ...]) -> int:
     """How many of ``units`` (one empire's `Forces.units`, by identity) are on the map: all
     of them when their kinds (`board_views.kinds_of`, if held) show none off it; else
-    those off it counted from their hex groups (`forces.units_by_hex`, if held) or in C."""
+    those off it counted from their hex groups (`forces.units_by_hex`) or in C.
+
+    Kinds held mean a freshly read board joined from the empires' tuples, whose hex index
+    is joined from these very groups (`Board.at`): they are made now, for both, instead of
+    a count that reads every unit for this alone."""
     kinds = caches.peek(board_views.kinds_of, units)
-    if kinds is not None and OFF_MAP not in map(_FIRST, kinds):
-        return len(units)
+    if kinds is not None:
+        if OFF_MAP not in map(_FIRST, kinds):
+            return len(units)
+        return len(units) - len(units_by_hex(units).get(OFF_MAP, ()))
     by_hex = caches.peek(units_by_hex, units)
     if by_hex is not None:
         return len(units) - len(by_hex.get(OFF_MAP, ()))
@@ -268,7 +277,9 @@ def _on_map(units: tuple[Unit, ...]) -> int:
 
 
 _FIRST = itemgetter(0)
-"""A kind's hex (`board_views.Kind`)."""
+"""A kind's hex (`board_views.Kind`), a class's side (`board_views.unit_classes`)."""
+_SECOND = itemgetter(1)
+"""A kind's empire (`board_views.Kind`): picked in C, not by unpacking each kind."""
 
 
 def empire_supply(state: FeState) -> dict[str, dict[str, object]]:
