@@ -96,9 +96,12 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
     def unit(self, unit_id: str) -> Unit:
         """The unit of this id (KeyError if none): read from a carried index as it is
-        (`carry_unit_index`), which is not made into the board's own for a look-up."""
+        (`carry_unit_index`), which is not made into the board's own for a look-up; found
+        by bisection on a board known to be in id order that has no index (`_bisected`)."""
         carried = self.__dict__.get(ID_CARRY)
         if carried is None:
+            if _bisected(self):
+                return _found(self.units, unit_id)
             return self._by_id[unit_id]
         found: Unit | None = carried[1].get(unit_id)
         if found is None:
@@ -111,9 +114,8 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         earlier board and the units changed since, when `carry_unit_index` left them."""
         carried = self.__dict__.pop(ID_CARRY, None)
         if carried is not None:
-            index, since = carried
-            by_id = dict(index)
-            by_id.update(since)
+            by_id = dict(carried[0])
+            by_id.update(carried[1])
             return by_id
         return {unit.id: unit for unit in self.units}
 
@@ -122,6 +124,8 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         carried index (`carry_unit_index`) is read as it is, not made whole for a look-up."""
         carried = self.__dict__.get(ID_CARRY)
         if carried is None:
+            if _bisected(self):
+                return [_found(self.units, uid) for uid in unit_ids]
             return list(map(self._by_id.__getitem__, unit_ids))
         index: Mapping[str, Unit] = carried[0]
         since: Mapping[str, Unit] = carried[1]
@@ -224,6 +228,21 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
 
 _ID = attrgetter("id")
+
+
+def _bisected(board: Board) -> bool:
+    """Whether ``board``'s units are found by bisection (`_found`), a few readings each: it
+    has no unit index (nor a carried one) to build for all, and is known to be in id order."""
+    return "_by_id" not in board.__dict__ and board.__dict__.get("_id_sorted") is True
+
+
+def _found(units: tuple[Unit, ...], unit_id: str) -> Unit:
+    """The unit of this id in ``units`` (in id order), by bisection; KeyError if none."""
+    i = bisect_left(units, unit_id, key=_ID)
+    if i < len(units) and units[i].id == unit_id:
+        return units[i]
+    raise KeyError(unit_id)
+
 
 PARTS = "_parts"
 """The key, in a board's ``__dict__``, of the units tuples (one per empire, `Forces.units`)
@@ -394,8 +413,7 @@ def link_hex_index(
 
 def hex_index_at_hand(board: Board) -> bool:
     """Whether ``board`` holds its hex index or a link to derive it from (`link_hex_index`)."""
-    built = board.__dict__
-    return "_by_hex" in built or LINK in built
+    return "_by_hex" in board.__dict__ or LINK in board.__dict__
 
 
 def _hex_index_along(link: Link, units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
@@ -565,10 +583,8 @@ def class_allowance(empire: str, cls: str) -> int:
 
 
 def ship_equivalents2(unit: Unit) -> int:
-    """Twice the unit's ship equivalents for pinning (203.5): a ship 2, a cripple 1.
-
-    Units that do not move (bases, PDUs) count nothing: they cannot pin or be pinned.
-    """
+    """Twice the unit's ship equivalents for pinning (203.5): a ship 2, a cripple 1; none
+    for units that do not move (bases, PDUs): they cannot pin or be pinned."""
     info = unit.info()
     if info.move == 0 or info.not_spaceworthy:
         return 0
