@@ -20,6 +20,7 @@ import msgspec
 
 from engine.core import caches
 from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.id_search import found_by_id
 from engine.fe.units import UnitClass, unit_class
 
 OFF_MAP: HexId = 0
@@ -101,7 +102,7 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         carried = self.__dict__.get(ID_CARRY)
         if carried is None:
             if _bisected(self):
-                return _found(self.units, unit_id)
+                return found_by_id(self.units, (unit_id,))[0]
             return self._by_id[unit_id]
         found: Unit | None = carried[1].get(unit_id)
         if found is None:
@@ -125,7 +126,7 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         carried = self.__dict__.get(ID_CARRY)
         if carried is None:
             if _bisected(self):
-                return [_found(self.units, uid) for uid in unit_ids]
+                return found_by_id(self.units, unit_ids)
             return list(map(self._by_id.__getitem__, unit_ids))
         index: Mapping[str, Unit] = carried[0]
         since: Mapping[str, Unit] = carried[1]
@@ -231,17 +232,9 @@ _ID = attrgetter("id")
 
 
 def _bisected(board: Board) -> bool:
-    """Whether ``board``'s units are found by bisection (`_found`), a few readings each: it
+    """Whether ``board``'s units are found by search (`found_by_id`), a few readings each: it
     has no unit index (nor a carried one) to build for all, and is known to be in id order."""
     return "_by_id" not in board.__dict__ and board.__dict__.get("_id_sorted") is True
-
-
-def _found(units: tuple[Unit, ...], unit_id: str) -> Unit:
-    """The unit of this id in ``units`` (in id order), by bisection; KeyError if none."""
-    i = bisect_left(units, unit_id, key=_ID)
-    if i < len(units) and units[i].id == unit_id:
-        return units[i]
-    raise KeyError(unit_id)
 
 
 PARTS = "_parts"

@@ -19,7 +19,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import blocking, board_update
+from engine.fe import blocking, board_update, id_search
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState
@@ -107,3 +107,27 @@ def test_look_ups_and_carried_priors_give_the_fresh_answers(seed: int) -> None:
             assert ("_by_id" in root.__dict__) == indexed, "the derivation built a unit index"
     assert bisected > CHANGES // 2, "the units were hardly ever found by bisection"
     assert carried > CHANGES // 2, "the priors were hardly ever carried"
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_a_search_by_id_finds_what_a_dict_does(seed: int) -> None:
+    """`id_search.found_by_id` on units in id order, for ids in runs, at even gaps (a
+    scaled board's copies), backwards, at random, repeated, and absent."""
+    rng = random.Random(seed)
+    units = tuple(
+        Unit(f"KLI-{n:04d}{suffix}", "KLI", "CA") for n in range(300) for suffix in ("", "-2", "-3")
+    )
+    ids = [u.id for u in units]
+    by_id = {u.id: u for u in units}
+    for _ in range(60):
+        start, step = rng.randrange(len(ids)), rng.choice([1, 2, 3, 5, -1, -3])
+        count = rng.randint(1, 15)
+        wanted = [ids[i] for i in range(start, start + step * count, step) if 0 <= i < len(ids)]
+        wanted += rng.sample(ids, rng.randint(0, 3)) + wanted[:1]
+        assert id_search.found_by_id(units, wanted) == [by_id[i] for i in wanted]
+        for absent in ("KLI-0000-1", "KLI-9999", "AAA", wanted[0] + "x"):
+            with pytest.raises(KeyError):
+                id_search.found_by_id(units, [*wanted, absent])
+    assert id_search.found_by_id((), []) == []
+    with pytest.raises(KeyError):
+        id_search.found_by_id((), ["KLI-0001"])
