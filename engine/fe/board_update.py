@@ -77,7 +77,7 @@ def board_of(
     views of their units from it (`share_unit_views`, `blocking.share_index`)."""
     board = Board(_joined(forces), owners, at_war, released, devastated)
     board.__dict__[PARTS] = tuple(f.units for f in forces)
-    # (known at the cost of the empires: a move order's units are then found by bisection)
+    # (known at the cost of the empires: a move order's units are then found by search)
     board.__dict__["_id_sorted"] = _id_sorted(board, forces, moved=False)
     last = caches.newest(board_of)
     if last is not None and last[0][0] is forces:
