@@ -14,9 +14,8 @@ I inferred, C a choice that should become a game option.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
 from itertools import compress, groupby, repeat
-from operator import attrgetter, is_not
+from operator import attrgetter
 from typing import Literal
 
 from engine.core import caches, hexgrid
@@ -83,8 +82,8 @@ def board_index(galaxy: Galaxy, board: Board) -> Index:
         return shared  # (a board of the same units and owners: `share_index`)
     pending = board.__dict__.pop(_PENDING, None)
     if pending is not None:
-        root, changed, empires = pending
-        carry_index(galaxy, root, board, changed, empires)
+        root, changed, empires, priors = pending
+        carry_index(galaxy, root, board, changed, empires, priors)
         carried = caches.peek(board_index, galaxy, board)
         if carried is not None:
             return carried
@@ -154,8 +153,8 @@ _CLS = attrgetter("cls")
 
 _PENDING = "_blocking_from"
 """The key, in a board's ``__dict__``, of what `defer_carry` left for `board_index`: the
-board to derive from, the units changed since it, by id, and the empires whose presence
-flags to carry."""
+board to derive from, the units changed since it, by id, the empires whose presence flags
+to carry, and the changed units as that board has them (those it has), by id."""
 
 
 def defer_carry(
@@ -164,10 +163,13 @@ def defer_carry(
     after: Board,
     changed: Mapping[str, Unit],
     empires: Sequence[str],
+    priors: Mapping[str, Unit],
 ) -> None:
     """Leave `board_index` what it needs to derive ``after``'s index (``after`` is
     ``before`` with the ``changed`` units, by id) when first asked, with the presence flags
-    (`carry_index`), instead of deriving them now.
+    (`carry_index`), instead of deriving them now. ``priors`` are the changed units as
+    ``before`` has them (every one it has), which the record keeps as the first board of
+    the chain had them: no unit index of that board is needed to find them.
 
     Most boards a packet makes are never asked (one per build, per placement, per move
     order, while only the supply and retrograde checks read the index): those cost nothing
@@ -175,16 +177,18 @@ def defer_carry(
     since the last board whose index is held. Changes pile up only while they stay a small
     part of the board; past that a fresh reading is as cheap and the chain is dropped."""
     if held_index(galaxy, before) is not None:
-        root, since = before, dict(changed)
+        root, since, olds = before, dict(changed), dict(priors)
     else:
         pending = before.__dict__.get(_PENDING)
         if pending is None:
             return
-        root, earlier, _ = pending
+        root, earlier, _, olds = pending
         since = {**earlier, **changed}
         if 4 * len(since) > len(after.units):
             return
-    after.__dict__[_PENDING] = (root, since, tuple(empires))
+        # (a unit changed earlier in the chain is as the root has it already, or not on it)
+        olds = {**olds, **{i: u for i, u in priors.items() if i not in earlier}}
+    after.__dict__[_PENDING] = (root, since, tuple(empires), olds)
 
 
 def carry_index(
@@ -193,22 +197,26 @@ def carry_index(
     after: Board,
     changed: Mapping[str, Unit],
     empires: Iterable[str] = (),
+    priors: Mapping[str, Unit] | None = None,
 ) -> None:
     """Hand `board_index` the index of ``after`` (``before`` with the ``changed`` units, by
     id), derived from ``before``'s if that is remembered: only the hexes those units left or
     entered are read again, and the bases only when a changed unit is or was one.
 
-    ``before`` must have built its unit index (``Board.unit``) and ``after`` must share its
-    owners; otherwise nothing is done and ``after``'s index is built when first asked."""
+    ``priors`` are the changed units as ``before`` has them (every one it has); without
+    them ``before`` must have built its unit index (``Board.unit``). ``after`` must share
+    its owners. Otherwise nothing is done and ``after``'s index is built when first asked."""
     held = held_index(galaxy, before)
     if held is None or after.owners != before.owners:
         return
     out, bases = held
-    old_units = before.__dict__.get("_by_id")
-    if old_units is None:
-        return
+    if priors is None:
+        old_units = before.__dict__.get("_by_id")
+        if old_units is None:
+            return
+        priors = {i: u for i in changed if (u := old_units.get(i)) is not None}
     news = list(changed.values())
-    olds = list(filter(partial(is_not, None), map(old_units.get, changed)))
+    olds = list(priors.values())
     # (Each unit's fields are read by comprehensions: cheaper than `attrgetter` in C.)
     left = {u.hex for u in olds}
     # The changed units by the hex they stand in now, each hex's in their order: read by

@@ -77,6 +77,8 @@ def board_of(
     views of their units from it (`share_unit_views`, `blocking.share_index`)."""
     board = Board(_joined(forces), owners, at_war, released, devastated)
     board.__dict__[PARTS] = tuple(f.units for f in forces)
+    # (known at the cost of the empires: a move order's units are then found by search)
+    board.__dict__["_id_sorted"] = _id_sorted(board, forces, moved=False)
     last = caches.newest(board_of)
     if last is not None and last[0][0] is forces:
         # The last state asked about has the very same units (this state began a turn,
@@ -122,8 +124,9 @@ def with_units(
     board = state.board
     if priors is None:
         # The units these replace, found without making the board's own unit index: a
-        # board made here holds the index of an earlier one and the units changed since.
-        priors = prior_units(unit_lookup(board), changed)
+        # board made here holds the index of an earlier one and the units changed since,
+        # or none, and is in id order (found by bisection).
+        priors = _priors(board, changed)
     edits = _edits(changed, priors, moved)
     """Per empire, the units to put in (by id), or to take out (None)."""
     forces = list(state.forces)
@@ -154,11 +157,8 @@ def with_units(
     carry_unit_index(board, new_board, changed)
     link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
-    if ID_CARRY in board.__dict__ and blocking.held_index(galaxy, board) is not None:
-        # The occupancy index of the boards that follow is derived from this board's, which
-        # reads this board's own unit index (`blocking.carry_index`): it is made now.
-        own_unit_index(board)
-    blocking.defer_carry(galaxy, board, new_board, changed, [f.empire for f in new_forces])
+    empires = [f.empire for f in new_forces]
+    blocking.defer_carry(galaxy, board, new_board, changed, empires, priors)
     hexes = {u.hex for u in changed.values()}
     hexes.update([u.hex for u in priors.values()])
     board_views.defer_empires_by_hex(board, new_board, hexes)
@@ -186,6 +186,23 @@ def with_units(
         state.devastated,
     )
     return new_state
+
+
+def _priors(board: Board, changed: Mapping[str, Unit]) -> dict[str, Unit]:
+    """The units of ``board`` the ``changed`` ids name (those it has), by id in their order:
+    from its unit index, built or carried, if it has one, else by bisection if it is in id
+    order (`Board.units_named`), else from the index made now."""
+    if ID_CARRY in board.__dict__ or "_by_id" in board.__dict__:
+        return prior_units(unit_lookup(board), changed)
+    if board.__dict__.get("_id_sorted") is not True:
+        return prior_units((own_unit_index(board), {}), changed)
+    units = board.units
+    found = {}
+    for uid in changed:
+        i = bisect_left(units, uid, key=_ID)
+        if i < len(units) and units[i].id == uid:
+            found[uid] = units[i]
+    return found
 
 
 def _id_sorted(board: Board, forces: tuple[Forces, ...], moved: bool) -> bool:

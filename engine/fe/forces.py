@@ -20,6 +20,7 @@ import msgspec
 
 from engine.core import caches
 from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.id_search import found_by_id
 from engine.fe.units import UnitClass, unit_class
 
 OFF_MAP: HexId = 0
@@ -96,9 +97,12 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
     def unit(self, unit_id: str) -> Unit:
         """The unit of this id (KeyError if none): read from a carried index as it is
-        (`carry_unit_index`), which is not made into the board's own for a look-up."""
+        (`carry_unit_index`), which is not made into the board's own for a look-up; found
+        by search on a board known to be in id order that has no index (`_searched`)."""
         carried = self.__dict__.get(ID_CARRY)
         if carried is None:
+            if _searched(self):
+                return found_by_id(self.units, (unit_id,))[0]
             return self._by_id[unit_id]
         found: Unit | None = carried[1].get(unit_id)
         if found is None:
@@ -111,9 +115,8 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         earlier board and the units changed since, when `carry_unit_index` left them."""
         carried = self.__dict__.pop(ID_CARRY, None)
         if carried is not None:
-            index, since = carried
-            by_id = dict(index)
-            by_id.update(since)
+            by_id = dict(carried[0])
+            by_id.update(carried[1])
             return by_id
         return {unit.id: unit for unit in self.units}
 
@@ -122,6 +125,8 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         carried index (`carry_unit_index`) is read as it is, not made whole for a look-up."""
         carried = self.__dict__.get(ID_CARRY)
         if carried is None:
+            if _searched(self):
+                return found_by_id(self.units, unit_ids)
             return list(map(self._by_id.__getitem__, unit_ids))
         index: Mapping[str, Unit] = carried[0]
         since: Mapping[str, Unit] = carried[1]
@@ -201,9 +206,11 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         # where the sort would have put it.
         placed = list(self.units)
         added: list[Unit] = []
+        priors: dict[str, Unit] = {}  # the units replaced, as this board has them
         for uid, unit in changed.items():
             i = bisect_left(placed, uid, key=_ID)
             if i < len(placed) and placed[i].id == uid:
+                priors[uid] = placed[i]
                 placed[i] = unit
             else:
                 added.append(unit)
@@ -213,7 +220,7 @@ class Board(msgspec.Struct, frozen=True, dict=True):
         board.__dict__["_id_sorted"] = True
         root, before = self.__dict__.get("_origin", (self, {}))
         board.__dict__["_origin"] = (root, {**before, **changed})
-        carry_indexes(self, board, changed, _ID)
+        carry_indexes(self, board, changed, _ID, priors)
         return board
 
     def changes_from(self) -> "tuple[Board, Mapping[str, Unit]] | None":
@@ -224,6 +231,13 @@ class Board(msgspec.Struct, frozen=True, dict=True):
 
 
 _ID = attrgetter("id")
+
+
+def _searched(board: Board) -> bool:
+    """Whether ``board``'s units are found by search (`found_by_id`), a few readings each: it
+    has no unit index (nor a carried one) to build for all, and is known to be in id order."""
+    return "_by_id" not in board.__dict__ and board.__dict__.get("_id_sorted") is True
+
 
 PARTS = "_parts"
 """The key, in a board's ``__dict__``, of the units tuples (one per empire, `Forces.units`)
@@ -320,18 +334,20 @@ def carry_unit_index(before: Board, after: Board, changed: Mapping[str, Unit]) -
 
 
 def carry_indexes(
-    before: Board, after: Board, changed: Mapping[str, Unit], order: Callable[[Unit], Any]
+    before: Board,
+    after: Board,
+    changed: Mapping[str, Unit],
+    order: Callable[[Unit], Any],
+    priors: Mapping[str, Unit],
 ) -> None:
-    """Give ``after`` (``before`` with the ``changed`` units) the indexes ``before`` built,
-    updated for those units only: what they would be if built from ``after.units``, whose
-    order is ``order`` (the key ``units`` is sorted by). The unit index is carried
-    without a copy (`carry_unit_index`), the hex index with the hexes touched made anew."""
-    if "_by_id" not in before.__dict__ and ID_CARRY not in before.__dict__:
-        return
-    old = unit_lookup(before)
+    """Give ``after`` (``before`` with the ``changed`` units; ``priors`` those ids' units on
+    ``before``) the indexes ``before`` built, updated for those units only: what they would
+    be if built from ``after.units``, whose order is ``order`` (the key ``units`` is sorted
+    by). The unit index is carried without a copy (`carry_unit_index`), the hex index with
+    the hexes touched made anew."""
     carry_unit_index(before, after, changed)
     if "_by_hex" in before.__dict__:
-        carry_hex_index(before, after, changed, order, old)
+        carry_hex_index(before, after, changed, order, ({}, {}), priors)
 
 
 BISECT_FACTOR = 32
@@ -394,8 +410,7 @@ def link_hex_index(
 
 def hex_index_at_hand(board: Board) -> bool:
     """Whether ``board`` holds its hex index or a link to derive it from (`link_hex_index`)."""
-    built = board.__dict__
-    return "_by_hex" in built or LINK in built
+    return "_by_hex" in board.__dict__ or LINK in board.__dict__
 
 
 def _hex_index_along(link: Link, units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
@@ -565,10 +580,8 @@ def class_allowance(empire: str, cls: str) -> int:
 
 
 def ship_equivalents2(unit: Unit) -> int:
-    """Twice the unit's ship equivalents for pinning (203.5): a ship 2, a cripple 1.
-
-    Units that do not move (bases, PDUs) count nothing: they cannot pin or be pinned.
-    """
+    """Twice the unit's ship equivalents for pinning (203.5): a ship 2, a cripple 1; none
+    for units that do not move (bases, PDUs): they cannot pin or be pinned."""
     info = unit.info()
     if info.move == 0 or info.not_spaceworthy:
         return 0

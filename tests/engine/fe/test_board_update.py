@@ -89,7 +89,10 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
         board = state.board
         if rng.random() < 0.7:  # the indexes are built, so they are carried over
             board.at(board.units[0].hex)
-            board.unit(board.units[0].id)
+            if number % 2:  # (on a board in id order a look-up searches, building none)
+                forces_module.own_unit_index(board)
+            else:
+                board.unit(board.units[-1].id)
             blocking.board_index(_galaxy(), board)
             board_views.empires_by_hex(board)
             for empire in EMPIRES:
@@ -184,7 +187,7 @@ def test_a_run_of_unasked_boards_is_carried_at_once_when_one_is_asked() -> None:
         [msgspec.structs.replace(u, hex=target) for u in state.board.at(mover.hex)]
     )
     board = state.board
-    root, since, _ = board.__dict__[blocking._PENDING]
+    root, since, *_ = board.__dict__[blocking._PENDING]
     assert root is first, "the run starts at the last board whose index was read"
     assert len(since) >= 26, "every build and the move are carried"
     assert blocking.board_index(_galaxy(), board) == _fresh_board_index(board)
@@ -376,7 +379,7 @@ def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
     rng = random.Random(seed)
     state = start() if under_way else fresh()
     board = state.board
-    board.unit(board.units[0].id)
+    forces_module.own_unit_index(board)
     board.at(OFF_MAP)
     kept: list[Board] = []
     carried = cut = 0
@@ -421,7 +424,7 @@ def test_a_board_with_the_same_units_shares_a_unit_index_not_made_yet() -> None:
     """`share_unit_views` hands on the carried unit index of a board that never made its
     own: the board a fleet's release makes (same units) reads the same units by id."""
     state = fresh()
-    state.board.unit(state.board.units[0].id)
+    forces_module.own_unit_index(state.board)
     waiting = state.board.at(OFF_MAP)
     state = state.with_units([msgspec.structs.replace(waiting[0], hex=101)])
     board = state.board

@@ -20,7 +20,7 @@ import pytest
 
 from engine.fe import blocking, economics, provinces, supply, unit_kinds
 from engine.fe.economics import MAJOR_PLANET_EP2, MINOR_PLANET_EP2
-from engine.fe.forces import OFF_MAP, Board, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import FeState
 from engine.fe.steps import base, replacements
@@ -293,7 +293,7 @@ def test_a_carried_index_rereads_the_bases_when_a_base_moves_and_only_then() -> 
                 assert unit_kinds.class_id_of(cls) in unit_kinds.base_class_ids(), cls
     state = start()
     board = state.board
-    board.unit(board.units[0].id)  # the unit index a carry reads
+    own_unit_index(board)  # the unit index a carry reads
     # The map the engine reads now: the index is kept by identity, and a test run before this
     # one may have emptied the caches, so the module's `GALAXY` need not be that object.
     galaxy = load_galaxy()
