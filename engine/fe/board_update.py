@@ -16,11 +16,12 @@ empires that changed are carried at once: the next build reads the first, and th
 costs a comparison of the changed units.) The new board is handed to the cache behind
 `FeState.board` (`engine.core.caches.prime`), so the states that follow (the same units,
 another step) share it and everything remembered about it (supply grids, blocking sets).
-The blocking index and presence flags wait until a board is asked for them too
-(`blocking.defer_carry`). A state whose units are the very tuples of the last state's (a
-turn begun, a war declared, a fleet released) gets a board that shares what was read of
-them (`board_of`): the unit and hex indexes, the empires by hex, and the occupancy index
-when the owners are the same (`blocking.share_index`).
+The occupancy index and blocking presence flags wait until a board is asked for them too
+(`occupancy.defer_carry`, the flags carried by `blocking.carry_presence`). A state whose
+units are the very tuples of the last state's (a turn begun, a war declared, a fleet
+released) gets a board that shares what was read of them (`board_of`): the unit and hex
+indexes, the empires by hex, and the occupancy index when the owners are the same
+(`occupancy.share_index`).
 
 Every answer here is what the full computation gives (``tests/engine/fe/
 test_board_update.py`` and ``test_board_links.py`` compare them after random changes).
@@ -37,7 +38,7 @@ from typing import TYPE_CHECKING, cast
 import msgspec
 
 from engine.core import caches
-from engine.fe import blocking, board_views
+from engine.fe import blocking, board_views, occupancy
 from engine.fe import forces as forces_module
 from engine.fe.forces import (
     ID_CARRY,
@@ -74,7 +75,7 @@ def board_of(
     (hex index, occupancy) are then built from each empire's, which the per-empire views
     share, instead of from its units once more. A board of the same empires' tuples as the
     board before it (only owners, wars, released fleets or devastation changed) gets the
-    views of their units from it (`share_unit_views`, `blocking.share_index`)."""
+    views of their units from it (`share_unit_views`, `occupancy.share_index`)."""
     board = Board(_joined(forces), owners, at_war, released, devastated)
     board.__dict__[PARTS] = tuple(f.units for f in forces)
     # (known at the cost of the empires: a move order's units are then found by search)
@@ -85,7 +86,7 @@ def board_of(
         # declared a war, released a fleet): what was read of its units serves this board.
         before = last[1]
         share_unit_views(before, board)
-        blocking.share_index(load_galaxy(), before, board)
+        occupancy.share_index(load_galaxy(), before, board)
     return board
 
 
@@ -158,7 +159,9 @@ def with_units(
     link_hex_index(board, new_board, changed, priors)
     galaxy = load_galaxy()
     empires = [f.empire for f in new_forces]
-    blocking.defer_carry(galaxy, board, new_board, changed, empires, priors)
+    occupancy.defer_carry(
+        galaxy, board, new_board, changed, empires, priors, blocking.carry_presence
+    )
     hexes = {u.hex for u in changed.values()}
     hexes.update([u.hex for u in priors.values()])
     board_views.defer_empires_by_hex(board, new_board, hexes)

@@ -14,7 +14,7 @@ random changes).
 
 - `placed_kinds` (and `kinds_of`, per empire's tuple): the distinct (hex, side, class,
   crippled) of a board's units, its first reading after a state is decoded, which the
-  occupancy index (`engine.fe.blocking.board_index`), `empires_by_hex` and `unit_classes`
+  occupancy index (`engine.fe.occupancy.board_index`), `empires_by_hex` and `unit_classes`
   share instead of reading every unit again each;
 - `lookup_of`: one empire's starbases and first movers per hex, read by the release
   triggers (600.3, `engine.fe.steps.releases`) through `lookup_on`, which derives what
@@ -66,7 +66,7 @@ def kinds_of(units: tuple[Unit, ...]) -> dict[Kind, None]:
 @caches.by_identity(maxsize=4)
 def placed_kinds(board: Board) -> dict[Kind, None]:
     """Each distinct `Kind` among the board's units, in the order the units first show it:
-    the first reading of a board that `engine.fe.blocking.board_index` (the occupancy flags
+    the first reading of a board that `engine.fe.occupancy.board_index` (the occupancy flags
     and bases), `empires_by_hex` and `unit_classes` share. A board joined from its empires'
     tuples (`forces.PARTS`) is read part by part (`kinds_of`), so the per-empire views find
     their part read already. Not to be mutated."""

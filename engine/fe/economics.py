@@ -42,7 +42,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import OptionSpec, OptionValue
-from engine.fe import blocking
+from engine.fe import occupancy
 from engine.fe import provinces as province_rules
 from engine.fe.forces import Board, Unit
 from engine.fe.galaxy import (
@@ -244,18 +244,18 @@ def _disrupting(
 ) -> frozenset[HexId]:
     """`provinces.disrupting_hexes`: those of ``hexes`` where a ship of one of ``foes``
     stands. Read from the board's occupancy index when it is at hand (the supply check of
-    phase 1 read this board: `blocking.board_index`), which tells the empires in a hex
+    phase 1 read this board: `occupancy.board_index`), which tells the empires in a hex
     without reading its stack, so only the hexes a foe stands in are asked about ships;
     else from the stacks."""
-    index = caches.peek(blocking.board_index, galaxy, board)
+    index = caches.peek(occupancy.board_index, galaxy, board)
     if index is None or not foes:
         return frozenset(province_rules.disrupting_hexes(board, foes, hexes))
-    occupancy = index[0]
+    by_hex = index[0]
     return frozenset(
         h
         for h in hexes
-        if not foes.isdisjoint(occupancy.get(h, ()))
-        and not foes.isdisjoint(blocking.ship_empires(galaxy, board, h))
+        if not foes.isdisjoint(by_hex.get(h, ()))
+        and not foes.isdisjoint(occupancy.ship_empires(galaxy, board, h))
     )
 
 

@@ -79,7 +79,7 @@ def disrupted(board: Board, province: Province, owner: str) -> bool:
 
     Read from the board's own hex index (`Board.at`: a province's hexes are mostly empty,
     each a dict look-up), with the ship test of the occupancy index
-    (`engine.fe.blocking.ship_empires`, `is_ship`), which reads the units alone: the map
+    (`engine.fe.occupancy.ship_empires`, `is_ship`), which reads the units alone: the map
     only adds its bases there, which are no ships."""
     return disrupted_by(board, province, foes_of(board, owner))
 

@@ -63,13 +63,12 @@ from engine.fe.blocking import (
     Blocking,
     Purpose,
     adjacency,
-    bases_on,
     blocking_hexes,
     blocks,
-    feature_hexes,
 )
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.occupancy import bases_on, feature_hexes
 from engine.fe.unit_kinds import can_supply, is_ltt
 
 __all__ = [

@@ -39,7 +39,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Event
-from engine.fe import blocking, board_views, provinces, supply
+from engine.fe import board_views, occupancy, provinces, supply
 from engine.fe.forces import OFF_MAP, Board, Forces, Unit, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
@@ -207,13 +207,13 @@ def _checked(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> 
 def _checked_on_board(board: Board, units: tuple[Unit, ...], grid: supply.SupplyGrid) -> Check:
     """`_checked` where ``units`` are all the units of the grid's empire on ``board`` (each
     empire's tuple holds its units alone, `_one_empire_each`): the hexes it holds are read
-    from the board's occupancy index (`engine.fe.blocking.board_index`, carried from board
+    from the board's occupancy index (`engine.fe.occupancy.board_index`, carried from board
     to board as units move) and its units off the map from the board's hex index, so an
     army a move rebuilt is not read again unit by unit."""
     empire = grid.empire
     main = provinces.main_hexes(grid)
     outside: dict[supply.Status, list[HexId]] = {"partial": [], "none": []}
-    for h, here in blocking.board_index(base.galaxy(), board)[0].items():
+    for h, here in occupancy.board_index(base.galaxy(), board)[0].items():
         if empire in here and h not in main:  # (a hex of its map bases alone holds none)
             outside[grid.status(h)].append(h)
     partial, none = (

@@ -1,7 +1,7 @@
 """A state's board in id order that has built no unit index finds units by bisection
 (`Board.unit`, `Board.units_named`, and the units a change replaces in
 `board_update.with_units`), and the occupancy index of a later board is derived from the
-changed units' priors the chain of boards carries (`blocking.defer_carry`), not from the
+changed units' priors the chain of boards carries (`occupancy.defer_carry`), not from the
 first board's unit index, which is then never built.
 
 The Wind's set-up board is changed at random by a seeded generator: stacks move (as a move
@@ -19,7 +19,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import blocking, board_update, id_search
+from engine.fe import board_update, id_search, occupancy
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState
@@ -30,9 +30,9 @@ EMPIRES = ("FED", "HYD", "KLI", "KZI", "LYR")
 
 
 def _fresh_board_index(board: Board) -> object:
-    """`blocking.board_index` built from the board's fields by the undecorated function."""
+    """`occupancy.board_index` built from the board's fields by the undecorated function."""
     fresh = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
-    return blocking.board_index.__wrapped__(load_galaxy(), fresh)  # type: ignore[attr-defined]
+    return occupancy.board_index.__wrapped__(load_galaxy(), fresh)  # type: ignore[attr-defined]
 
 
 def _changed(state: FeState, rng: random.Random, number: int) -> FeState:
@@ -77,10 +77,10 @@ def _check_look_ups(board: Board, rng: random.Random, number: int) -> bool:
 
 def _check_pending(board: Board, number: int) -> bool:
     """The priors the chain carries against the units of its first board; whether any."""
-    pending = board.__dict__.get(blocking._PENDING)
+    pending = board.__dict__.get(occupancy._PENDING)
     if pending is None:
         return False
-    root, since, _, priors = pending
+    root, since, _, priors, _ = pending
     on_root = {u.id: u for u in root.units}
     expected = {uid: on_root[uid] for uid in since if uid in on_root}
     assert dict(priors) == expected, f"change {number}: the carried priors"
@@ -91,7 +91,7 @@ def _check_pending(board: Board, number: int) -> bool:
 def test_look_ups_and_carried_priors_give_the_fresh_answers(seed: int) -> None:
     rng = random.Random(seed)
     state = start()
-    blocking.board_index(load_galaxy(), state.board)  # the first board of the chain
+    occupancy.board_index(load_galaxy(), state.board)  # the first board of the chain
     bisected = carried = 0
     for number in range(CHANGES):
         state = _changed(state, rng, number)
@@ -99,10 +99,10 @@ def test_look_ups_and_carried_priors_give_the_fresh_answers(seed: int) -> None:
         carried += _check_pending(board, number)
         bisected += _check_look_ups(board, rng, number)
         if rng.random() < 0.3:
-            pending = board.__dict__.get(blocking._PENDING)
+            pending = board.__dict__.get(occupancy._PENDING)
             root = board if pending is None else pending[0]
             indexed = "_by_id" in root.__dict__
-            index = blocking.board_index(load_galaxy(), board)
+            index = occupancy.board_index(load_galaxy(), board)
             assert index == _fresh_board_index(board), f"change {number}: the occupancy index"
             assert ("_by_id" in root.__dict__) == indexed, "the derivation built a unit index"
     assert bisected > CHANGES // 2, "the units were hardly ever found by bisection"

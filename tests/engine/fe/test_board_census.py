@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_views
+from engine.fe import board_views, occupancy
 from engine.fe.forces import OFF_MAP, PARTS, Board, Forces, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState
@@ -75,8 +75,8 @@ def test_a_board_read_part_by_part_reads_as_the_whole_board(seed: int, mixed: bo
     assert list(kinds) == list(dict.fromkeys(expected)), "the kinds in the units' order"
     assert list(board_views.placed_kinds(whole)) == list(kinds)
     galaxy = load_galaxy()
-    index = blocking.board_index(galaxy, board)
-    fresh = blocking.board_index.__wrapped__(galaxy, whole)  # type: ignore[attr-defined]
+    index = occupancy.board_index(galaxy, board)
+    fresh = occupancy.board_index.__wrapped__(galaxy, whole)  # type: ignore[attr-defined]
     assert index == fresh
     unit_by_unit = _board_index_unit_by_unit(board)
     assert index == unit_by_unit, "the flags and the bases of a reading unit by unit"
@@ -106,7 +106,7 @@ def test_a_board_of_one_part_shares_its_kinds() -> None:
     one = msgspec.structs.replace(state, forces=(Forces("FED", units),))
     board = one.board
     assert board_views.placed_kinds(board) is board_views.kinds_of(units)
-    assert blocking.board_index(load_galaxy(), board) == blocking.board_index.__wrapped__(  # type: ignore[attr-defined]
+    assert occupancy.board_index(load_galaxy(), board) == occupancy.board_index.__wrapped__(  # type: ignore[attr-defined]
         load_galaxy(), _whole(board)
     )
 
@@ -177,7 +177,7 @@ def test_bases_named_like_units_off_the_map_are_picked_out_by_side_and_hex() -> 
     gives them."""
     state = start()
     base = next(u for u in state.board.units if u.cls in board_views.STARBASE_CLASSES)
-    assert not blocking._traits("ZZZ", base.cls, False)[2], "no base of an unknown side"
+    assert not occupancy._traits("ZZZ", base.cls, False)[2], "no base of an unknown side"
     extras = {
         "off the map": Unit(f"{base.empire}-9901", base.empire, base.cls, OFF_MAP),
         "no base": Unit("ZZZ-9901", "ZZZ", base.cls, base.hex),
@@ -186,7 +186,7 @@ def test_bases_named_like_units_off_the_map_are_picked_out_by_side_and_hex() -> 
     for what, extra in extras.items():
         board = state.with_units([extra]).board
         board = Board(board.units, board.owners, board.at_war, board.released)
-        found = blocking.board_index(load_galaxy(), board)
+        found = occupancy.board_index(load_galaxy(), board)
         assert found == _board_index_unit_by_unit(board), what
         assert (extra in found[1]) is (what == "a base"), what
 

@@ -1,8 +1,8 @@
 """A state whose units are the very tuples of the last state's (a turn begun, a war declared,
 a fleet released, a hex taken) gets a board that shares what was read of those units
-(`board_update.board_of`: `share_unit_views`, `blocking.share_index`): the occupancy
+(`board_update.board_of`: `share_unit_views`, `occupancy.share_index`): the occupancy
 index when the owners are the same, left on the board for when it is asked
-(`blocking.held_index`), and carried from there to the boards its moves make.
+(`occupancy.held_index`), and carried from there to the boards its moves make.
 
 Random chains of unit changes, wars, releases, captures of hexes and devastation are read
 at random points and compared with a board that shares nothing with them. A move's units
@@ -17,7 +17,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import blocking, board_update, board_views
+from engine.fe import blocking, board_update, board_views, occupancy
 from engine.fe.forces import OFF_MAP, Board, Unit, war_pairs
 from engine.fe.galaxy import Galaxy, load_galaxy
 from engine.fe.model import FeState
@@ -40,8 +40,8 @@ def _check(board: Board, where: str) -> None:
     """Every blocking view of ``board`` (held, shared or read now) against a fresh board's."""
     galaxy = _galaxy()
     plain = _plain(board)
-    fresh_index = blocking.board_index.__wrapped__(galaxy, plain)  # type: ignore[attr-defined]
-    assert blocking.board_index(galaxy, board) == fresh_index, f"{where}: the occupancy index"
+    fresh_index = occupancy.board_index.__wrapped__(galaxy, plain)  # type: ignore[attr-defined]
+    assert occupancy.board_index(galaxy, board) == fresh_index, f"{where}: the occupancy index"
     for empire in EMPIRES:
         fresh_flags = frozenset(blocking._presence(galaxy, plain, empire).items())
         flags = blocking.presence_set(galaxy, board, empire)
@@ -98,13 +98,13 @@ def test_boards_of_the_same_units_read_what_a_fresh_board_reads(seed: int) -> No
             state = _other_part(state, rng)
             board = state.board
             assert board is not before
-            held_before = blocking.held_index(_galaxy(), before)
+            held_before = occupancy.held_index(_galaxy(), before)
             if held_before is not None:
                 if board.owners == before.owners:
-                    shared += blocking.held_index(_galaxy(), board) is held_before
-                # The boards its moves make carry it on (`blocking.defer_carry`).
+                    shared += occupancy.held_index(_galaxy(), board) is held_before
+                # The boards its moves make carry it on (`occupancy.defer_carry`).
                 after = state.with_units(_change(state, rng, 1000 + number)).board
-                flags_shared += blocking._PENDING in after.__dict__
+                flags_shared += occupancy._PENDING in after.__dict__
         if rng.random() < 0.6:
             _check(board, f"change {number}")
     _check(state.board, "the last board")
@@ -118,11 +118,11 @@ def test_a_war_declared_shares_the_index_and_reads_the_flags_again() -> None:
     state = start()
     board = state.board
     galaxy = _galaxy()
-    held = blocking.board_index(galaxy, board)
+    held = occupancy.board_index(galaxy, board)
     pair = next((a, b) for a in EMPIRES for b in EMPIRES if a < b and (a, b) not in state.at_war)
     declared = msgspec.structs.replace(state, at_war=war_pairs([*state.at_war, pair]))
-    assert blocking.held_index(galaxy, declared.board) is held
-    assert blocking.board_index(galaxy, declared.board) is held
+    assert occupancy.held_index(galaxy, declared.board) is held
+    assert occupancy.board_index(galaxy, declared.board) is held
     _check(declared.board, "after the war")
 
 
@@ -131,10 +131,10 @@ def test_a_hex_taken_reads_the_occupancy_again() -> None:
     board whose owners changed shares none of it."""
     state = start()
     galaxy = _galaxy()
-    blocking.board_index(galaxy, state.board)
-    base_hex = blocking._map_bases(galaxy, ())[0][0]
+    occupancy.board_index(galaxy, state.board)
+    base_hex = occupancy._map_bases(galaxy, ())[0][0]
     taken = msgspec.structs.replace(state, owners=((base_hex, "HYD"),))
-    assert blocking.held_index(galaxy, taken.board) is None
+    assert occupancy.held_index(galaxy, taken.board) is None
     _check(taken.board, "the hex taken")
 
 

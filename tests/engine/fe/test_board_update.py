@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_update, board_views, rule_options
+from engine.fe import blocking, board_update, board_views, occupancy, rule_options
 from engine.fe import forces as forces_module
 from engine.fe.forces import OFF_MAP, Board, Forces, Unit
 from engine.fe.galaxy import Galaxy, load_galaxy
@@ -93,7 +93,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
                 forces_module.own_unit_index(board)
             else:
                 board.unit(board.units[-1].id)
-            blocking.board_index(_galaxy(), board)
+            occupancy.board_index(_galaxy(), board)
             board_views.empires_by_hex(board)
             for empire in EMPIRES:
                 board_views.highest_number(board, f"{empire}-")
@@ -116,11 +116,11 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
         new_board = changed.board
         assert new_board == expected.board, f"change {number}: the board"
         assert _held(new_board) == _indexes(new_board), f"change {number}: the indexes"
-        # The occupancy index waits to be asked (`blocking.defer_carry`); a board not asked
+        # The occupancy index waits to be asked (`occupancy.defer_carry`); a board not asked
         # now hands its pending changes on to the next one, which carries them all at once.
-        pending = blocking._PENDING in new_board.__dict__
+        pending = occupancy._PENDING in new_board.__dict__
         if rng.random() < 0.6:
-            carried = blocking.board_index(_galaxy(), new_board)
+            carried = occupancy.board_index(_galaxy(), new_board)
             assert carried == _fresh_board_index(new_board), f"change {number}: the occupancy index"
             carried_any += pending
         empires = caches.peek(board_views.empires_by_hex, new_board)
@@ -175,7 +175,7 @@ def test_a_run_of_unasked_boards_is_carried_at_once_when_one_is_asked() -> None:
     quarter of the board is read afresh instead."""
     state = start()
     first = state.board
-    blocking.board_index(_galaxy(), first)
+    occupancy.board_index(_galaxy(), first)
     for empire in EMPIRES:
         blocking.presence_set(_galaxy(), first, empire)
     yard = next(u for u in first.units if u.empire == "KLI" and u.hex != OFF_MAP).hex
@@ -187,11 +187,11 @@ def test_a_run_of_unasked_boards_is_carried_at_once_when_one_is_asked() -> None:
         [msgspec.structs.replace(u, hex=target) for u in state.board.at(mover.hex)]
     )
     board = state.board
-    root, since, *_ = board.__dict__[blocking._PENDING]
+    root, since, *_ = board.__dict__[occupancy._PENDING]
     assert root is first, "the run starts at the last board whose index was read"
     assert len(since) >= 26, "every build and the move are carried"
-    assert blocking.board_index(_galaxy(), board) == _fresh_board_index(board)
-    assert blocking._PENDING not in board.__dict__, "the carry is done once"
+    assert occupancy.board_index(_galaxy(), board) == _fresh_board_index(board)
+    assert occupancy._PENDING not in board.__dict__, "the carry is done once"
     plain = _plain(board)
     for empire in EMPIRES:
         flags = caches.peek(blocking.presence_set, _galaxy(), board, empire)
@@ -200,8 +200,8 @@ def test_a_run_of_unasked_boards_is_carried_at_once_when_one_is_asked() -> None:
     many = [msgspec.structs.replace(u, hex=target) for u in board.units if u.hex != OFF_MAP]
     half = many[: len(many) // 2]
     state = state.with_units(half[:1]).with_units(half[1:])
-    assert blocking._PENDING not in state.board.__dict__
-    assert blocking.board_index(_galaxy(), state.board) == _fresh_board_index(state.board)
+    assert occupancy._PENDING not in state.board.__dict__
+    assert occupancy.board_index(_galaxy(), state.board) == _fresh_board_index(state.board)
 
 
 def _plain(board: Board) -> Board:
@@ -210,32 +210,32 @@ def _plain(board: Board) -> Board:
 
 
 def _fresh_board_index(board: Board) -> object:
-    """`blocking.board_index` built from the board's fields by the undecorated function."""
+    """`occupancy.board_index` built from the board's fields by the undecorated function."""
     fresh = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
-    return blocking.board_index.__wrapped__(_galaxy(), fresh)  # type: ignore[attr-defined]
+    return occupancy.board_index.__wrapped__(_galaxy(), fresh)  # type: ignore[attr-defined]
 
 
 def _board_index_unit_by_unit(board: Board) -> object:
-    """`blocking.board_index` read unit by unit, in the board's order, each unit's traits
+    """`occupancy.board_index` read unit by unit, in the board's order, each unit's traits
     looked up afresh: no grouping of like units (which the engine's reading does)."""
     out: dict[int, dict[str, int]] = {}
     bases: list[Unit] = []
     for unit in board.units:
         if unit.hex == OFF_MAP:
             continue
-        ship, attrition, is_a_base = blocking._traits.__wrapped__(  # type: ignore[attr-defined]
+        ship, attrition, is_a_base = occupancy._traits.__wrapped__(  # type: ignore[attr-defined]
             unit.empire, unit.cls, unit.crippled
         )
         if is_a_base:
             bases.append(unit)
-        bits = blocking._ANY | (blocking._SHIP if ship else 0)
+        bits = occupancy.ANY | (occupancy.SHIP if ship else 0)
         if attrition:
-            bits |= blocking._ATTRITION | (0 if ship else blocking._NONSHIP_ATTRITION)
+            bits |= occupancy.ATTRITION | (0 if ship else occupancy.NONSHIP_ATTRITION)
         here = out.setdefault(unit.hex, {})
         here[unit.empire] = here.get(unit.empire, 0) | bits
-    for h, owner, fighters in blocking._map_bases(_galaxy(), board.owners):
-        bits = blocking._ANY | (
-            blocking._ATTRITION | blocking._NONSHIP_ATTRITION if fighters else 0
+    for h, owner, fighters in occupancy._map_bases(_galaxy(), board.owners):
+        bits = occupancy.ANY | (
+            occupancy.ATTRITION | occupancy.NONSHIP_ATTRITION if fighters else 0
         )
         here = out.setdefault(h, {})
         here[owner] = here.get(owner, 0) | bits
@@ -259,7 +259,7 @@ def test_the_occupancy_index_matches_a_unit_by_unit_reading(scale: int) -> None:
     ]
     board = state.board.with_units([*changed, *copies])
     board = msgspec.structs.replace(board, owners=((1307, "HYD"), (1105, "LYR")))
-    found = blocking.board_index.__wrapped__(_galaxy(), board)  # type: ignore[attr-defined]
+    found = occupancy.board_index.__wrapped__(_galaxy(), board)  # type: ignore[attr-defined]
     expected = _board_index_unit_by_unit(board)
     assert found == expected
     assert list(found[0]) == list(expected[0])  # type: ignore[index]
@@ -395,7 +395,7 @@ def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
         elif rng.random() < 0.3:  # asked after later boards were made from it
             kept.append(board)
         if number % 40 == 39:  # a supply check reads the occupancy index
-            assert blocking.board_index(_galaxy(), board) == _fresh_board_index(board)
+            assert occupancy.board_index(_galaxy(), board) == _fresh_board_index(board)
     rng.shuffle(kept)
     for number, board in enumerate(kept):
         assert _held(board) == _indexes(board), f"kept board {number}: the indexes"

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_update, board_views
+from engine.fe import board_update, board_views, occupancy
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import load_galaxy
 from engine.fe.model import FeState
@@ -60,7 +60,7 @@ def test_may_hold_cripples_matches_every_unit(seed: int) -> None:
         state = _changed(state, rng)
         roll = rng.random()
         if roll < 0.3:  # the board's first reading: every empire's kinds held
-            blocking.board_index(load_galaxy(), state.board)
+            occupancy.board_index(load_galaxy(), state.board)
         elif roll < 0.6:  # the classes of some empires
             for forces in state.forces:
                 if rng.random() < 0.5:

@@ -18,7 +18,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import blocking, economics, provinces, supply, unit_kinds
+from engine.fe import blocking, economics, occupancy, provinces, supply, unit_kinds
 from engine.fe.economics import MAJOR_PLANET_EP2, MINOR_PLANET_EP2
 from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
 from engine.fe.galaxy import HexId, load_galaxy
@@ -128,7 +128,7 @@ def test_cold_and_carried_views_match_a_unit_by_unit_reading(seed: int) -> None:
                 flags = blocking.presence_set(GALAXY, board, empire)
                 expected = frozenset(_presence_unit_by_unit(board, empire).items())
                 assert flags == expected, f"{where}: {empire}'s presence flags"
-            by_empire = supply._bases_by_empire(blocking.bases_on(GALAXY, board))
+            by_empire = supply._bases_by_empire(occupancy.bases_on(GALAXY, board))
             for empire in {u.empire for u in board.units}:
                 assert by_empire.get(empire, ()) == _bases_unit_by_unit(board, empire), where
             for empire in empires:
@@ -191,11 +191,11 @@ def test_hexes_alike_share_one_reading_of_their_flags() -> None:
     every empire the same flags, as `_presence` (hex by hex) finds them."""
     state = _at_war(start())
     board = _plain(state.board)
-    occupancy = blocking.board_index(GALAXY, board)[0]
-    kinds = blocking._alike(occupancy)
+    by_hex = occupancy.board_index(GALAXY, board)[0]
+    kinds = blocking._alike(by_hex)
     listed = [h for _, hexes in kinds for h in hexes]
-    assert sorted(listed) == sorted(occupancy), "every occupied hex in one kind"
-    assert len(kinds) < len(occupancy) // 3, "the hexes hardly group: nothing shared"
+    assert sorted(listed) == sorted(by_hex), "every occupied hex in one kind"
+    assert len(kinds) < len(by_hex) // 3, "the hexes hardly group: nothing shared"
     for empire in base.all_empires(state):
         flags = blocking._presence(GALAXY, board, empire)
         for _, hexes in kinds:
@@ -282,7 +282,7 @@ def test_units_are_picked_by_name_only_when_no_unwanted_side_shares_it() -> None
 
 
 def test_a_carried_index_rereads_the_bases_when_a_base_moves_and_only_then() -> None:
-    """`blocking.carry_index` reads the bases again only when a changed unit's class id is a
+    """`occupancy.carry_index` reads the bases again only when a changed unit's class id is a
     base's in the tables (`base_class_ids`, a captor's prefix set aside): every base class is
     there, captured or not; a base moved gives the bases a fresh reading gives, a ship moved
     keeps the very tuple."""
@@ -297,13 +297,13 @@ def test_a_carried_index_rereads_the_bases_when_a_base_moves_and_only_then() -> 
     # The map the engine reads now: the index is kept by identity, and a test run before this
     # one may have emptied the caches, so the module's `GALAXY` need not be that object.
     galaxy = load_galaxy()
-    _, bases = blocking.board_index(galaxy, board)
+    _, bases = occupancy.board_index(galaxy, board)
     ship = next(u for u in board.units if u.hex != OFF_MAP and unit_kinds.is_ship(u))
     base = next(u for u in bases if u.empire == "KZI")
     for moved, kept in ((ship, True), (base, False)):
         after = state.with_units([msgspec.structs.replace(moved, hex=ship.hex + 1)]).board
-        carried = blocking.board_index(galaxy, after)
-        assert carried == blocking.board_index.__wrapped__(galaxy, _plain(after))  # type: ignore[attr-defined]
+        carried = occupancy.board_index(galaxy, after)
+        assert carried == occupancy.board_index.__wrapped__(galaxy, _plain(after))  # type: ignore[attr-defined]
         assert (carried[1] is bases) == kept, moved.cls
 
 

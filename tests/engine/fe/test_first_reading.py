@@ -2,7 +2,7 @@
 (moves, captures, destruction, crippling):
 
 - the occupancy index and presence flags carried over a change of units
-  (`blocking.carry_index`) from the board before, moves of whole or part stacks, some of
+  (`occupancy.carry_index`) from the board before, moves of whole or part stacks, some of
   their units crippled on the way, destruction, crippling and captures included;
 - the release lookup of an empire's tuple told in id order by one sort in C, two units of
   one id included (`board_views.lookup_of`);
@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_views, forces
+from engine.fe import blocking, board_views, forces, occupancy
 from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
 from engine.fe.galaxy import load_galaxy
 from tests.engine.fe.helpers import start
@@ -26,9 +26,9 @@ from tests.engine.fe.test_board_census import _lookup_reference
 
 
 def _fresh_index(galaxy: object, board: Board) -> object:
-    """`blocking.board_index` of a board that knows nothing of where it came from."""
+    """`occupancy.board_index` of a board that knows nothing of where it came from."""
     bare = Board(board.units, board.owners, board.at_war, board.released, board.devastated)
-    return blocking.board_index.__wrapped__(galaxy, bare)  # type: ignore[attr-defined]
+    return occupancy.board_index.__wrapped__(galaxy, bare)  # type: ignore[attr-defined]
 
 
 def _changed(rng: random.Random, board: Board, on_map: list[int]) -> list[Unit]:
@@ -76,7 +76,7 @@ def test_the_occupancy_index_carried_over_random_changes_is_a_fresh_one(seed: in
     empires = sorted({u.empire for u in board.units})
     hurt = {False: 0, True: 0}  # stacks of one empire moved, without or with cripples
     for number in range(80):
-        blocking.board_index(galaxy, board)
+        occupancy.board_index(galaxy, board)
         for empire in empires:
             blocking.presence_set(galaxy, board, empire)
         own_unit_index(board)  # the unit index `carry_index` reads
@@ -84,8 +84,10 @@ def test_the_occupancy_index_carried_over_random_changes_is_a_fresh_one(seed: in
         changed = _changed(rng, board, on_map)
         after = board.with_units(changed)
         by_id = {u.id: u for u in changed}
-        blocking.carry_index(galaxy, board, after, by_id, empires)
-        carried = caches.peek(blocking.board_index, galaxy, after)
+        occupancy.carry_index(
+            galaxy, board, after, by_id, empires, carry_along=blocking.carry_presence
+        )
+        carried = caches.peek(occupancy.board_index, galaxy, after)
         assert carried is not None, number
         assert carried == _fresh_index(galaxy, after), f"change {number}"
         for empire in empires:

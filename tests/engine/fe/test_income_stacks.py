@@ -2,7 +2,7 @@
 
 `engine.fe.economics.income` reads the hexes of the paying provinces that the board has
 units in, not all of them (an empty hex holds no foe's ship), and, when the board's
-occupancy index is at hand (`blocking.board_index`), asks about ships only in the hexes a
+occupancy index is at hand (`occupancy.board_index`), asks about ships only in the hexes a
 foe stands in. On random boards of ships, bases and cripples of three empires in and around
 their provinces, at war or not, with captured provinces, with and without the index, every
 income is the one computed from the disruption of every hex the provinces have.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from engine.core import caches
-from engine.fe import blocking, economics, provinces
+from engine.fe import economics, occupancy, provinces
 from engine.fe.economics import EconomyOptions, income
 from engine.fe.forces import Board
 from engine.fe.galaxy import HexId
@@ -66,8 +66,8 @@ def test_income_reads_the_disruption_of_every_province_hex_on_random_boards() ->
     for trial in range(80):
         b = _random_board(rng, hexes)
         if trial % 2:
-            blocking.board_index(GALAXY, b)
-            indexed += caches.peek(blocking.board_index, GALAXY, b) is not None
+            occupancy.board_index(GALAXY, b)
+            indexed += caches.peek(occupancy.board_index, GALAXY, b) is not None
         for empire in KINDS:
             captured = tuple(sorted(rng.sample(others[empire], rng.randint(0, 2))))
             earned = income(GALAXY, b, empire, "war", captured=captured)

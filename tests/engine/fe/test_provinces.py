@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 from engine.fe import economics, provinces
-from engine.fe.blocking import ship_empires
 from engine.fe.forces import Board
 from engine.fe.galaxy import HexId, Province
+from engine.fe.occupancy import ship_empires
 from engine.fe.supply import supply_grid
 from tests.engine.fe.supply_boards import GALAXY, THO_ALONE, THO_CAPITAL, board, unit
 
@@ -45,7 +45,7 @@ def _random_board(rng: random.Random, hexes: list[HexId]) -> Board:
 
 def test_disruption_reads_what_the_occupancy_index_reads_on_random_boards() -> None:
     """`disrupted` reads each hex's units from the board's hex index; the answer is the
-    occupancy index's (`blocking.ship_empires`) for every province and empire, on random
+    occupancy index's (`occupancy.ship_empires`) for every province and empire, on random
     boards of ships, bases and cripples of three empires in and around their provinces, at
     war or not; and `economics.income` reads the owners as `Board.owner` does."""
     rng = random.Random(430)

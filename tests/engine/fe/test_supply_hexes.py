@@ -9,7 +9,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import blocking
+from engine.fe import occupancy
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState
 from engine.fe.steps import base
@@ -50,10 +50,10 @@ def test_the_check_read_off_the_occupancy_is_that_of_a_unit_by_unit_reading(seed
     gone = state.forces[-1].empire
     changed += [msgspec.structs.replace(u, hex=OFF_MAP) for u in units if u.empire == gone]
     state = state.with_units(changed)
-    occupancy = blocking.board_index(base.galaxy(), state.board)[0]
+    by_hex = occupancy.board_index(base.galaxy(), state.board)[0]
     for forces in state.forces:
         empire = forces.empire
-        assert empire == gone or any(empire in here for here in occupancy.values())
+        assert empire == gone or any(empire in here for here in by_hex.values())
         grid = supply_steps.grid_of(state, empire)
         on_board = supply_steps._checked_on_board.__wrapped__(  # type: ignore[attr-defined]
             state.board, tuple(u for u in state.board.units if u.empire == empire), grid
