@@ -21,7 +21,7 @@ for:
 
 from __future__ import annotations
 
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -176,11 +176,8 @@ def test_a_cache_of_one_entry_answers_threads_correctly() -> None:
             if value_of(Box(offset + i), shared) != (offset + i, -1):
                 wrong.append(offset + i)
 
-    threads = [threading.Thread(target=work, args=(n * 10_000,)) for n in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(work, [n * 10_000 for n in range(4)]))
     assert wrong == []
 
 
