@@ -54,6 +54,7 @@ from engine.fe.forces import (
     unit_lookup,
 )
 from engine.fe.galaxy import HexId, load_galaxy
+from engine.fe.id_search import found_by_id
 
 if TYPE_CHECKING:
     from engine.fe.model import FeState
@@ -199,13 +200,7 @@ def _priors(board: Board, changed: Mapping[str, Unit]) -> dict[str, Unit]:
         return prior_units(unit_lookup(board), changed)
     if board.__dict__.get("_id_sorted") is not True:
         return prior_units((own_unit_index(board), {}), changed)
-    units = board.units
-    found = {}
-    for uid in changed:
-        i = bisect_left(units, uid, key=_ID)
-        if i < len(units) and units[i].id == uid:
-            found[uid] = units[i]
-    return found
+    return {u.id: u for u in found_by_id(board.units, changed, skip_missing=True)}
 
 
 def _id_sorted(board: Board, forces: tuple[Forces, ...], moved: bool) -> bool:

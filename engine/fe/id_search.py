@@ -28,9 +28,11 @@ T = TypeVar("T", bound=_HasId)
 _ID = attrgetter("id")
 
 
-def found_by_id(units: Sequence[T], unit_ids: Iterable[str]) -> list[T]:
+def found_by_id(
+    units: Sequence[T], unit_ids: Iterable[str], *, skip_missing: bool = False
+) -> list[T]:
     """The units of these ids in ``units`` (strictly increasing ids), in the order of the
-    ids; KeyError for an id not there."""
+    ids; KeyError for an id not there, or with ``skip_missing`` no unit for it."""
     found: list[T] = []
     n = len(units)
     at = -1  # where the last unit was (none yet)
@@ -40,6 +42,8 @@ def found_by_id(units: Sequence[T], unit_ids: Iterable[str]) -> list[T]:
         if not (0 <= guess < n and units[guess].id == uid):
             guess = bisect_left(units, uid, key=_ID)
             if guess == n or units[guess].id != uid:
+                if skip_missing:
+                    continue
                 raise KeyError(uid)
         gap = guess - at if at >= 0 else 1
         at = guess
