@@ -6,9 +6,9 @@ each order cost the whole board; here only the empires the changed units leave o
 a new tuple (each empire's units are sorted by id, so a unit's place is found by bisection),
 and the new board gets the old board's views at the cost of the changed units, most of
 them only when first read: its unit index is carried as an earlier board's and the units
-changed since (`engine.fe.forces.carry_unit_index`), its hex index as a link to the board it
-was made from (`engine.fe.forces.link_hex_index`), its empires by hex and release lookups as
-the answers for an earlier board and the hexes changed since
+changed since (`engine.fe.board_indexes.carry_unit_index`), its hex index as a link to the
+board it was made from (`engine.fe.board_indexes.link_hex_index`), its empires by hex and
+release lookups as the answers for an earlier board and the hexes changed since
 (`board_views.defer_empires_by_hex`, `board_views.defer_lookups`), each derived when first
 read, for every change since at once: a packet of builds or placements makes a board per
 unit and pays for the views of the few boards read. (The highest ids and the classes of the
@@ -39,20 +39,17 @@ import msgspec
 
 from engine.core import caches
 from engine.fe import blocking, board_views, occupancy
-from engine.fe import forces as forces_module
-from engine.fe.forces import (
+from engine.fe.board_indexes import (
     ID_CARRY,
     LINK,
-    PARTS,
-    Board,
-    Forces,
-    Unit,
     carry_unit_index,
+    hex_index_at_hand,
     link_hex_index,
     own_unit_index,
     prior_units,
     unit_lookup,
 )
+from engine.fe.forces import PARTS, Board, Forces, Unit
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.id_search import found_by_id
 
@@ -99,10 +96,6 @@ def _joined(forces: Iterable[Forces]) -> tuple[Unit, ...]:
     for f in forces:
         joined += f.units
     return tuple(joined)
-
-
-_BOARD_ORDER = forces_module.BOARD_ORDER
-"""The order of a state's board: empire (as `FeState.forces` lists them), then id."""
 
 
 def with_units(
@@ -229,7 +222,7 @@ def share_unit_views(before: Board, after: Board) -> None:
         if key in built and key not in after.__dict__:
             after.__dict__[key] = built[key]  # never changed once built: shared as it is
     link = built.get(LINK)  # (a link to derive the hex index from serves the same units)
-    if link is not None and not forces_module.hex_index_at_hand(after):
+    if link is not None and not hex_index_at_hand(after):
         after.__dict__[LINK] = link
     empires = caches.peek(board_views.empires_by_hex, before)
     if empires is not None:

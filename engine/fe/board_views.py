@@ -35,7 +35,8 @@ from itertools import compress
 from operator import attrgetter, itemgetter
 
 from engine.core import caches
-from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, hex_index_at_hand, units_by_hex
+from engine.fe.board_indexes import hex_index_at_hand
+from engine.fe.forces import OFF_MAP, PARTS, Board, Unit, units_by_hex
 from engine.fe.galaxy import HexId
 from engine.fe.unit_kinds import movement_points
 
@@ -221,7 +222,7 @@ def _lookup_updated(
     answer for an earlier tuple of them: the ``changed`` units were put in since (or, for
     None, taken out), and stood in or entered ``hexes``. Only those hexes are read again,
     and only when the stand there left (from ``board``'s hex index, derived then if
-    linked: `forces.link_hex_index`)."""
+    linked: `board_indexes.link_hex_index`)."""
     starbases, firsts = held
     kept = [u for u in starbases if u.id not in changed]
     kept.extend(

@@ -1,5 +1,5 @@
 """A board `FeState.with_units` made derives its hex index and its empires by hex when first
-asked, from the nearest board before it that holds them (`forces.link_hex_index`,
+asked, from the nearest board before it that holds them (`board_indexes.link_hex_index`,
 `board_views.defer_empires_by_hex`), for every change since at once: each answer is what a
 fresh board of the same units gives.
 
@@ -16,9 +16,9 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import board_update, board_views
-from engine.fe import forces as forces_module
-from engine.fe.forces import LINK, OFF_MAP, Board, Unit
+from engine.fe import board_indexes, board_update, board_views
+from engine.fe.board_indexes import LINK
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import fresh, start
 
@@ -152,10 +152,10 @@ def test_a_packet_of_builds_derives_one_index_when_read() -> None:
 
 
 def test_a_chain_keeps_at_most_the_limit_of_boards_alive(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past `forces.LINK_LIMIT` unread boards, the board made from makes its index and the
+    """Past `board_indexes.LINK_LIMIT` unread boards, the board made from makes its index and the
     chain starts again there: no board keeps more than the limit of boards alive, and
     every index is still a fresh reading's."""
-    monkeypatch.setattr(forces_module, "LINK_LIMIT", 5)
+    monkeypatch.setattr(board_indexes, "LINK_LIMIT", 5)
     rng = random.Random(31)
     state = start()
     state.board.at(OFF_MAP)

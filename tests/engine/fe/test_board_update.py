@@ -17,8 +17,7 @@ import msgspec
 import pytest
 
 from engine.core import caches
-from engine.fe import blocking, board_update, board_views, occupancy, rule_options
-from engine.fe import forces as forces_module
+from engine.fe import blocking, board_indexes, board_update, board_views, occupancy, rule_options
 from engine.fe.forces import OFF_MAP, Board, Forces, Unit
 from engine.fe.galaxy import Galaxy, load_galaxy
 from engine.fe.model import FeState
@@ -90,7 +89,7 @@ def test_changed_units_give_the_state_and_indexes_of_a_fresh_computation(
         if rng.random() < 0.7:  # the indexes are built, so they are carried over
             board.at(board.units[0].hex)
             if number % 2:  # (on a board in id order a look-up searches, building none)
-                forces_module.own_unit_index(board)
+                board_indexes.own_unit_index(board)
             else:
                 board.unit(board.units[-1].id)
             occupancy.board_index(_galaxy(), board)
@@ -370,16 +369,16 @@ def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
 ) -> None:
     """A packet's builds and placements make a board each, and most are never asked for
     their unit index: each carries the index it started from and the units changed since
-    (`forces.carry_unit_index`), and the hex index with the stacks units left found by
+    (`board_indexes.carry_unit_index`), and the hex index with the stacks units left found by
     bisection. Runs of random changes, from a set-up's start (every unit off the map) and
     from a game under way: each board, asked now, later or never before the run's end, has
     the indexes of a fresh board of its units; the runs do get carried, and cut at the
     limit (here the fixed one: a set-up board's share would be past the run's end)."""
-    monkeypatch.setattr(forces_module, "ID_CARRY_SHARE", 1000)
+    monkeypatch.setattr(board_indexes, "ID_CARRY_SHARE", 1000)
     rng = random.Random(seed)
     state = start() if under_way else fresh()
     board = state.board
-    forces_module.own_unit_index(board)
+    board_indexes.own_unit_index(board)
     board.at(OFF_MAP)
     kept: list[Board] = []
     carried = cut = 0
@@ -388,7 +387,7 @@ def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
         state = state.with_units(units)
         board = state.board
         assert board == _full(state, board).board, f"change {number}: the board"
-        carried += forces_module.ID_CARRY in board.__dict__
+        carried += board_indexes.ID_CARRY in board.__dict__
         cut += "_by_id" in board.__dict__  # (past the limit)
         if rng.random() < 0.1:  # asked now: the runs start again here
             assert _held(board) == _indexes(board), f"change {number}: the indexes"
@@ -405,16 +404,16 @@ def test_boards_never_asked_for_their_indexes_give_those_of_a_fresh_board(
 
 
 def test_a_unit_leaving_a_stack_out_of_order_is_found_by_reading_the_stack() -> None:
-    """`forces.carry_hex_index` finds a unit leaving a stack by bisection in the order the
+    """`board_indexes.carry_hex_index` finds a unit leaving a stack by bisection in the order the
     stacks are said to be in; a stack not in that order is read whole, and the index is
     still that of a fresh board."""
     state = fresh()
     board = Board(tuple(reversed(state.board.units)))  # every stack in reverse id order
     stack = board.at(OFF_MAP)
-    assert len(stack) > forces_module.BISECT_FACTOR
+    assert len(stack) > board_indexes.BISECT_FACTOR
     leaving = msgspec.structs.replace(stack[len(stack) // 3], hex=101)
     after = Board(tuple(leaving if u.id == leaving.id else u for u in board.units))
-    forces_module.carry_hex_index(board, after, {leaving.id: leaving}, _ID, (board._by_id, {}))
+    board_indexes.carry_hex_index(board, after, {leaving.id: leaving}, _ID, (board._by_id, {}))
     fresh_after = Board(after.units)
     assert after._by_hex == fresh_after._by_hex
     assert after._by_hex[OFF_MAP] == tuple(u for u in stack if u.id != leaving.id)
@@ -424,14 +423,14 @@ def test_a_board_with_the_same_units_shares_a_unit_index_not_made_yet() -> None:
     """`share_unit_views` hands on the carried unit index of a board that never made its
     own: the board a fleet's release makes (same units) reads the same units by id."""
     state = fresh()
-    forces_module.own_unit_index(state.board)
+    board_indexes.own_unit_index(state.board)
     waiting = state.board.at(OFF_MAP)
     state = state.with_units([msgspec.structs.replace(waiting[0], hex=101)])
     board = state.board
-    assert forces_module.ID_CARRY in board.__dict__ and "_by_id" not in board.__dict__
+    assert board_indexes.ID_CARRY in board.__dict__ and "_by_id" not in board.__dict__
     released = msgspec.structs.replace(board, released=(("LYR", "Home Fleet"),))
     board_update.share_unit_views(board, released)
-    assert forces_module.ID_CARRY in released.__dict__
+    assert board_indexes.ID_CARRY in released.__dict__
     assert released._by_id == Board(board.units)._by_id == board._by_id
 
 
@@ -441,7 +440,7 @@ def test_whole_stacks_moving_give_the_indexes_of_a_fresh_board(seed: int) -> Non
     empty hexes and onto other stacks (each empire's ids in a run, as a fleet's are, or
     given out of order): the board and its indexes are those of a fresh board, the stacks
     that left whole and the ones that entered empty hexes included
-    (`forces.carry_hex_index`'s shortcuts), and the moves tallied (`movement.spent`) are
+    (`board_indexes.carry_hex_index`'s shortcuts), and the moves tallied (`movement.spent`) are
     what `spend` gives."""
     rng = random.Random(seed)
     state = start()

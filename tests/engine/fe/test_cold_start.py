@@ -19,8 +19,9 @@ import msgspec
 import pytest
 
 from engine.fe import blocking, economics, occupancy, provinces, supply, unit_kinds
+from engine.fe.board_indexes import own_unit_index
 from engine.fe.economics import MAJOR_PLANET_EP2, MINOR_PLANET_EP2
-from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId, load_galaxy
 from engine.fe.model import FeState
 from engine.fe.steps import base, replacements

@@ -19,7 +19,8 @@ import pytest
 
 from engine.core import caches
 from engine.fe import blocking, board_views, forces, occupancy
-from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
+from engine.fe.board_indexes import own_unit_index
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import load_galaxy
 from tests.engine.fe.helpers import start
 from tests.engine.fe.test_board_census import _lookup_reference

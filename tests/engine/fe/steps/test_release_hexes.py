@@ -20,7 +20,8 @@ import pytest
 
 from engine.core import caches
 from engine.fe import board_update, board_views
-from engine.fe.forces import OFF_MAP, Board, Unit, own_unit_index
+from engine.fe.board_indexes import own_unit_index
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.model import FeState
 from engine.fe.oob import Release, ScenarioSetup, Target, Trigger
 from engine.fe.steps import base, releases
