@@ -192,7 +192,8 @@ def cmd_show(args: argparse.Namespace, home: Home) -> int:
             raise HexpostError(f"game {row.name} has no strategic map")
         print("\n".join(_map_lines(args, replica, row)))
         return 0
-    record = show.show(replica, row, at=args.at, checklist=args.checklist)
+    # The ruleset's top-level keys are JSON's only: the text form prints none of them.
+    record = show.show(replica, row, at=args.at, checklist=args.checklist, extras=args.json)
     render.emit(record, args.json, render.show_text)
     if args.at is None:
         replica.mark_read(row.game_id)

@@ -12,6 +12,7 @@ process one after the other, as the game screen's review does.
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 import msgspec
@@ -22,7 +23,9 @@ from engine.fe import face_board
 from engine.fe import views as fe_views
 from engine.fe.model import FeState
 from tests.saves.conftest import Player
-from tui import render
+from tui import commands, render
+from tui.safe_text import safe_record
+from tui.services import show
 from tui.services.jsonform import json_form
 
 EXTRAS = ("empires", "units", "hexes", "battles")
@@ -70,3 +73,22 @@ def test_each_position_prints_its_own_record(wind: Player) -> None:
     for at, state in ((earlier, then), (None, now), (earlier, then)):
         printed = render.show_record(replica, row, at=at, checklist=False)
         _assert_printed_as_fresh(printed, state)
+
+
+def test_the_text_form_says_what_it_said_with_the_extras(
+    wind: Player, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hexpost show`` without ``--json`` leaves the ruleset's top-level keys out of its
+    record (its text form prints none of them): what it prints is the text of the whole
+    record."""
+    replica = wind.replica
+    (row,) = replica.games()
+    whole = show.show(replica, row, at=None, checklist=False)
+    assert whole.extras, "the whole record has its extras: a weak test"
+    expected = render.show_text(safe_record(render.builtins(whole)))
+    args = argparse.Namespace(
+        game=row.name, at=None, checklist=False, json=False, map=False, region=None,
+        detailed=False,
+    )  # fmt: skip
+    assert commands.cmd_show(args, wind.home) == 0
+    assert capsys.readouterr().out == expected + "\n"
