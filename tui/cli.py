@@ -446,8 +446,8 @@ def _play(args: argparse.Namespace) -> int:
     from saves.home import Home, default_home
     from tui.app import HexpostApp
 
-    # Not `tui.commands`: it imports every command's modules, a tenth of a second before the
-    # first paint that the app does not need.
+    # Not `tui.commands`: it imports the printing of the read-only commands (`tui.render`
+    # and the records it prints), which the app's first paint does not need.
     home = Home(Path(args.home) if args.home else default_home())
     secret = None
     if args.passphrase_env or args.passphrase_command:

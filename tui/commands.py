@@ -6,6 +6,11 @@ passphrase where one is needed (an environment variable, a command, or the termi
 the clock (`tui.when.now`) and the transport (`tui.services.transport.configured_transport`)
 the services are given, and prints. Every decision is the services'. A user's mistake is a
 `HexpostError` with a one-line reason; the entry point in `tui.cli` prints it and exits 1.
+
+Only what ``hexpost show`` and ``games`` use is imported with this module; every other
+command imports its own modules when it runs (the passphrase prompt, the order parser, the
+calculator, the trust and design commands, the mail modules...): together they cost those
+two read-only commands some 15 ms of their start (issue 16).
 """
 
 from __future__ import annotations
@@ -15,26 +20,29 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.core.errors import HexpostError
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
-from tui import calc_cmd, choices_cmd, design_cmd, render, trust_cmd
-from tui.askpass import passphrase, signing_replica
-from tui.rulesets import demo as ruleset_demo
+from tui import render
 from tui.safe_text import safe_text
-from tui.services import chain, games, log, orders, rulesets, show, start
+from tui.services import games, log, show
 from tui.services import home as identity
-from tui.services.chat import chat_lines, send_chat
 from tui.when import now
+
+if TYPE_CHECKING:
+    from tui.services.orders import Orders
 
 
 def home_of(args: argparse.Namespace) -> Home:
     return Home(Path(args.home) if args.home else default_home())
 
 
-def read_orders(source: str) -> orders.Orders:
+def read_orders(source: str) -> Orders:
     """Orders from a JSON or TOML file (or ``-`` for standard input)."""
+    from tui.services import orders
+
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
@@ -51,6 +59,8 @@ def read_orders(source: str) -> orders.Orders:
 
 def cmd_identity(args: argparse.Namespace, home: Home) -> int:
     if args.identity_command == "create":
+        from tui.askpass import passphrase
+
         identity.refuse_second_identity(home)  # before asking for a passphrase twice
         secret = None
         if not args.no_passphrase:
@@ -85,6 +95,8 @@ def cmd_transport(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
+    from tui.services import rulesets, start
+
     render.emit(start.scenarios(), args.json, render.scenarios_text)
     for note in rulesets.plugin_notes():
         print(f"warning: {safe_text(note.text)}", file=sys.stderr)
@@ -92,6 +104,8 @@ def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
+    from tui.services import rulesets
+
     details = rulesets.scenario_details(args.scenario, getattr(args, "turn", None))
     if args.json:
         print(json.dumps(render.builtins(details.record), indent=2, ensure_ascii=True))
@@ -101,6 +115,8 @@ def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
 
 
 def cmd_data(args: argparse.Namespace, _home: Home) -> int:
+    from tui.services import rulesets
+
     problems = render.builtins(rulesets.data_problems())
     gaps = render.builtins(rulesets.data_gaps())
     if args.json:
@@ -119,6 +135,9 @@ def cmd_data(args: argparse.Namespace, _home: Home) -> int:
 
 
 def cmd_new(args: argparse.Namespace, home: Home) -> int:
+    from tui.askpass import signing_replica
+    from tui.services import start
+
     start.ruleset_of_scenario(args.scenario)  # a typo is refused before the passphrase
     replica = signing_replica(args, home, "sign the new game")
     made = start.new_game(
@@ -141,6 +160,9 @@ def cmd_new(args: argparse.Namespace, home: Home) -> int:
 def cmd_accept(args: argparse.Namespace, home: Home) -> int:
     """Join a game this home was invited to; or, as its creator, accept the key that joined
     (`saves.joins`: the creator's next packet carries the acceptance)."""
+    from tui.askpass import signing_replica
+    from tui.services import start
+
     row = home.replica().find(args.game)
     if row.status == "invited":
         replica = signing_replica(args, home, "sign the join packet")
@@ -164,11 +186,14 @@ def cmd_show(args: argparse.Namespace, home: Home) -> int:
     if args.at is not None and not 0 <= args.at <= row.head_seq:
         raise HexpostError(f"--at {args.at}: game {row.name} has packets 0 to {row.head_seq}")
     if args.map or args.region or args.detailed:
+        from tui.services import rulesets
+
         if not rulesets.has_map(row):
             raise HexpostError(f"game {row.name} has no strategic map")
         print("\n".join(_map_lines(args, replica, row)))
         return 0
-    record = show.show(replica, row, at=args.at, checklist=args.checklist)
+    # The ruleset's top-level keys are JSON's only: the text form prints none of them.
+    record = show.show(replica, row, at=args.at, checklist=args.checklist, extras=args.json)
     render.emit(record, args.json, render.show_text)
     if args.at is None:
         replica.mark_read(row.game_id)
@@ -198,6 +223,9 @@ def _map_lines(args: argparse.Namespace, replica: Replica, row: GameRow) -> list
 
 
 def cmd_orders(args: argparse.Namespace, home: Home) -> int:
+    from tui.askpass import signing_replica
+    from tui.services import orders
+
     items = read_orders(args.file)
     if args.dry_run:
         replica = home.replica()
@@ -218,6 +246,9 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_chat(args: argparse.Namespace, home: Home) -> int:
+    from tui.askpass import signing_replica
+    from tui.services.chat import chat_lines, send_chat
+
     if not args.text:
         replica = home.replica()
         row = replica.find(args.game)
@@ -234,6 +265,9 @@ def cmd_chat(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_verify(args: argparse.Namespace, home: Home) -> int:
+    from tui import trust_cmd
+    from tui.services import chain
+
     replica = home.replica()
     row = replica.find(args.game)
     done = chain.verify(replica, row)
@@ -259,6 +293,8 @@ def cmd_log(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_export(args: argparse.Namespace, home: Home) -> int:
+    from tui.services import chain
+
     replica = home.replica()
     row = replica.find(args.game)
     count = chain.export_game(replica, row, args.output, public=args.public)
@@ -267,6 +303,8 @@ def cmd_export(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_import(args: argparse.Namespace, home: Home) -> int:
+    from tui.services import chain
+
     row = chain.import_game(home, args.file, now)
     print(f"imported {safe_text(row.name)} ({row.game_id.hex()[:12]}) at packet {row.head_seq}")
     return 0
@@ -285,7 +323,41 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_demo(args: argparse.Namespace, _home: Home) -> int:
-    return ruleset_demo().run(Path(args.keep) if args.keep else None)
+    from tui.rulesets import demo
+
+    return demo().run(Path(args.keep) if args.keep else None)
+
+
+def cmd_calc(args: argparse.Namespace, home: Home) -> int:
+    from tui import calc_cmd
+
+    return calc_cmd.cmd_calc(args, home)
+
+
+def cmd_design(args: argparse.Namespace, home: Home) -> int:
+    from tui import design_cmd
+
+    return design_cmd.run(args, home)
+
+
+def cmd_choices(args: argparse.Namespace, home: Home) -> int:
+    from tui import choices_cmd
+
+    return choices_cmd.cmd_choices(args, home)
+
+
+def cmd_find(args: argparse.Namespace, home: Home) -> int:
+    from tui import choices_cmd
+
+    return choices_cmd.cmd_find(args, home)
+
+
+def cmd_trust(args: argparse.Namespace, home: Home) -> int:
+    """``evidence``, ``verify-evidence``, ``claim``, ``resend`` and ``decline``
+    (`tui.trust_cmd` tells them apart)."""
+    from tui import trust_cmd
+
+    return trust_cmd.run(args, home)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
@@ -295,23 +367,23 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "scenarios": cmd_scenarios,
     "scenario": cmd_scenario,
     "data": cmd_data,
-    "calc": calc_cmd.cmd_calc,
-    "design": design_cmd.run,
+    "calc": cmd_calc,
+    "design": cmd_design,
     "new": cmd_new,
     "accept": cmd_accept,
     "games": cmd_games,
     "show": cmd_show,
-    "choices": choices_cmd.cmd_choices,
-    "find": choices_cmd.cmd_find,
+    "choices": cmd_choices,
+    "find": cmd_find,
     "orders": cmd_orders,
     "chat": cmd_chat,
     "sync": cmd_sync,
     "verify": cmd_verify,
-    "evidence": trust_cmd.run,
-    "verify-evidence": trust_cmd.run,
-    "claim": trust_cmd.run,
-    "resend": trust_cmd.run,
-    "decline": trust_cmd.run,
+    "evidence": cmd_trust,
+    "verify-evidence": cmd_trust,
+    "claim": cmd_trust,
+    "resend": cmd_trust,
+    "decline": cmd_trust,
     "log": cmd_log,
     "export": cmd_export,
     "import": cmd_import,

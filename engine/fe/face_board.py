@@ -13,6 +13,7 @@ first and replaces with `board` once that has been worked out in the background.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core.face import Board, Fact, HexGrid, Piece, Place, Side
@@ -21,10 +22,11 @@ from engine.fe.steps import base
 
 
 def board(state: FeState) -> Board:
-    """The board now, with every unit's supply."""
-    from engine.fe.views import views
+    """The board now, with every unit's supply, from the views' record of ``state`` that
+    ``show --json`` prints beside it (`engine.fe.views.shared_views`: worked out once)."""
+    from engine.fe.views import shared_views
 
-    return _board(views(state))
+    return _board(shared_views(state))
 
 
 def quick_board(state: FeState) -> Board:
@@ -64,7 +66,7 @@ def _empires_without_supply(state: FeState) -> list[dict[str, Any]]:
     return out
 
 
-def _board(record: dict[str, Any]) -> Board:
+def _board(record: Mapping[str, Any]) -> Board:
     galaxy = base.galaxy()
     names = {e.id: e.name for e in galaxy.empires}
     sides = tuple(

@@ -20,12 +20,19 @@ records whole.
   than the map's (a capture). Each gives the owner now, the province, the planets, the bases
   (base units on the board, not the printed map: a destroyed base is gone) and the unit ids.
 - ``battles``: the battle hexes of the board now (`engine.fe.steps.battles.battle_list`).
+
+``hexpost show --json`` prints the face's board, which is built from this record, and the
+record itself at its top level (`tui.rulesets.fe`): `shared_views` is the record of the last
+state asked about, worked out once for both (its supply statuses are most of ``show``'s own
+work, issue 16). `views` works it out afresh at every call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from engine.core import caches
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.galaxy import Galaxy, HexId
@@ -54,6 +61,14 @@ def views(state: FeState) -> dict[str, Any]:
         "hexes": hex_views(state, base.galaxy()),
         "battles": battle_list(state),
     }
+
+
+@caches.by_identity(maxsize=1)
+def shared_views(state: FeState) -> Mapping[str, Any]:
+    """`views` of ``state``, remembered for the last state asked about: the board of
+    ``show`` and its top-level keys read one record. Read it, never change it (its lists
+    are the ones the next reader gets)."""
+    return views(state)
 
 
 def empire_views(state: FeState) -> list[dict[str, Any]]:

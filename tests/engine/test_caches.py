@@ -371,6 +371,7 @@ EXPECTED = {
     "engine.fe.scenario._scenarios_by_id": "static",
     "engine.fe.steps.yard._production_options": "by_identity",
     "engine.fe.steps.yard._repair_options": "by_identity",
+    "engine.fe.views.shared_views": "by_identity",
 }
 
 

@@ -2,13 +2,18 @@
 
 - ``hexpost show --json`` has always printed F&E's empires, units, hexes and battles at the
   top level (`engine.fe.views`); `record_extras` keeps them there beside the face's typed
-  board, so scripts reading them go on working.
+  board, so scripts reading them go on working. It reads the record the board was built from
+  (`engine.fe.views.shared_views`), not a second one.
 - ``hexpost scenario info`` prints each empire's starting holdings (`engine.fe.holdings`);
   with ``--turn N``, each empire's schedule and economy on that turn (`engine.fe.turn_view`).
 - ``hexpost data check`` checks the shipped unit tables, scenarios and map
   (`engine.fe.datacheck`), and names what the sources leave open (the Tholians' income).
 - The adjustment form asks only for the fields a ``change`` needs (`engine.fe.model`).
 - ``hexpost calc combat`` works the combat table (`tui.rulesets.fe.calc`).
+
+Each method imports what it works with when it is called: ``hexpost show`` loads this module
+for `record_extras` alone, and the data check, the holdings, the turn view and the combat
+tables cost it some 6 ms of imports it never used (issue 16).
 """
 
 from __future__ import annotations
@@ -19,14 +24,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from engine.core.errors import HexpostError
-from engine.fe.datacheck import check_data, income_gaps
-from engine.fe.holdings import scenario_holdings
 from engine.fe.orders import ADJUST_FIELDS
-from engine.fe.scenario import find_scenario
-from engine.fe.turn_view import turn_view, view_record, view_text
-from engine.fe.views import views
 from tui.rulesets import Calculator, DataProblem, ScenarioDetails
-from tui.rulesets.fe import calc
 
 if TYPE_CHECKING:
     from tui.rulesets.fe.demo import FeDemo
@@ -46,9 +45,13 @@ class FeClient:
         return FeDemo()
 
     def record_extras(self, rules: Any) -> dict[str, Any]:
-        return dict(views(rules)) if rules is not None else {}
+        from engine.fe.views import shared_views
+
+        return dict(shared_views(rules)) if rules is not None else {}
 
     def scenario_details(self, scenario_id: str) -> ScenarioDetails | None:
+        from engine.fe.holdings import scenario_holdings
+
         try:
             holdings = scenario_holdings(scenario_id)
         except KeyError:
@@ -57,6 +60,9 @@ class FeClient:
         return ScenarioDetails(record, holdings_text(record))
 
     def turn_details(self, scenario_id: str, turn: int) -> ScenarioDetails | None:
+        from engine.fe.scenario import find_scenario
+        from engine.fe.turn_view import turn_view, view_record, view_text
+
         scenario = find_scenario(scenario_id)
         if scenario is None:
             raise HexpostError(f"no F&E scenario {scenario_id!r}")
@@ -67,9 +73,13 @@ class FeClient:
         return ScenarioDetails(view_record(view), view_text(view))
 
     def data_problems(self) -> list[DataProblem]:
+        from engine.fe.datacheck import check_data
+
         return [DataProblem(p.file, p.entry, p.message) for p in check_data()]
 
     def data_gaps(self) -> list[DataProblem]:
+        from engine.fe.datacheck import income_gaps
+
         return [DataProblem(p.file, p.entry, p.message) for p in income_gaps()]
 
     def form_fields(self, order: str, values: Mapping[str, str]) -> tuple[str, ...] | None:
@@ -79,9 +89,13 @@ class FeClient:
         return ("change", *needed, "empire", "reason")
 
     def calculate(self, name: str, values: Mapping[str, str]) -> ScenarioDetails | None:
+        from tui.rulesets.fe import calc
+
         return calc.combat(values) if name == "combat" else None
 
     def calculators(self) -> tuple[Calculator, ...]:
+        from tui.rulesets.fe import calc
+
         return calc.CALCULATORS
 
 
