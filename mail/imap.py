@@ -538,7 +538,8 @@ def _quiet(client: Any) -> None:
     FETCH answer (100 messages) when the answer is handed over, whether or not the logger
     shows anything: half the CPU time of downloading packet mail, on the worker thread that
     shares the interpreter with the thread taking the packets in. Nothing is lost: with the
-    logger enabled for DEBUG (a user tracing the protocol) the trace stays on."""
+    logger enabled for DEBUG (a user tracing the protocol) when the connection opens, the
+    trace stays on for that connection."""
     imap4 = getattr(client, "_imap", None)
     if imap4 is not None and not _PROTOCOL_LOG.isEnabledFor(logging.DEBUG):
         imap4.debug = 0
