@@ -128,6 +128,7 @@ class ImapFolder:
             )
         except (IMAPClientError, OSError) as exc:
             raise _explain(exc, config, stage) from exc
+        _quiet(client)
         try:
             if config.security == "starttls":
                 stage = "starttls"
@@ -522,6 +523,26 @@ def _tls_context(config: ServerConfig) -> ssl.SSLContext | None:
         return tls_context(config)
     except AccountError as exc:
         raise FetchError(str(exc), retryable=False) from exc
+
+
+_PROTOCOL_LOG = logging.getLogger("imapclient.imaplib")
+"""Where imapclient sends imaplib's protocol trace (every line read, every answer)."""
+
+
+def _quiet(client: Any) -> None:
+    """Turn imaplib's protocol trace off unless someone listens to it.
+
+    imapclient sets imaplib's debug level to 5 on every connection and routes its messages to
+    the ``imapclient.imaplib`` logger. At that level imaplib formats a message for every line
+    it reads, a ``repr`` of every downloaded message as it files it, and a ``repr`` of a whole
+    FETCH answer (100 messages) when the answer is handed over, whether or not the logger
+    shows anything: half the CPU time of downloading packet mail, on the worker thread that
+    shares the interpreter with the thread taking the packets in. Nothing is lost: with the
+    logger enabled for DEBUG (a user tracing the protocol) when the connection opens, the
+    trace stays on for that connection."""
+    imap4 = getattr(client, "_imap", None)
+    if imap4 is not None and not _PROTOCOL_LOG.isEnabledFor(logging.DEBUG):
+        imap4.debug = 0
 
 
 def _drop(client: Any) -> None:
