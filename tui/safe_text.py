@@ -18,7 +18,9 @@ parsed as markup, so a name like ``[link=http://evil]`` would become a link and 
 raise on rendering. `plain` hands such widgets a `rich.text.Text`, which is never parsed;
 `markup_escaped` is for the few places that only take a markup string.
 
-Pure: imports only the standard library and Rich (no Textual), so the command line can use it.
+Pure: imports only the standard library and Rich (no Textual), so the command line can use it;
+Rich only when `plain` or `markup_escaped` is called: the command line prints no markup, and
+importing Rich was a twelfth of ``hexpost show``'s start (issue 16).
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from rich.markup import escape as _rich_escape
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.text import Text
 
 ELLIPSIS = "\u2026"
 
@@ -145,12 +147,16 @@ def markup_escaped(text: object, *, multiline: bool = False, limit: int | None =
     """`safe_text`, then escaped for Rich/Textual markup so that ``[bold]`` or ``[link=...]``
     shows as typed. For widgets that take only markup (``notify``, a ``Label`` made with
     markup on); prefer `plain` or ``markup=False`` elsewhere."""
-    return _rich_escape(safe_text(text, multiline=multiline, limit=limit))
+    from rich.markup import escape
+
+    return escape(safe_text(text, multiline=multiline, limit=limit))
 
 
 def plain(text: object, *, multiline: bool = False, limit: int | None = None) -> Text:
     """`safe_text` as a Rich `Text`: a widget (a ``DataTable`` cell, a ``RichLog`` line) shows
     it literally, brackets and all, since a `Text` is never parsed as markup."""
+    from rich.text import Text
+
     return Text(safe_text(text, multiline=multiline, limit=limit))
 
 
