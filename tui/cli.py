@@ -46,25 +46,30 @@ class _AppParser(argparse.ArgumentParser):
 
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     """The parsed command line. Opening the app (`hexpost`, `hexpost play [GAME]`, `hexpost
-    review GAME`) is parsed by a parser that knows only those commands and the global options,
-    with neither ``-h`` nor abbreviated options: building every command's parser took some 8 ms
-    of the game screen's first paint (issue 16). Whatever that parser cannot take (another
-    command, a help option, an abbreviation, a mistake) goes to the whole parser, which parses
-    it, prints its help or says what is wrong exactly as before."""
+    review GAME`) and the read-only commands scripts run most (`hexpost games`, `hexpost show
+    GAME`) are parsed by a parser that knows only those commands and the global options,
+    with neither ``-h`` nor abbreviated global options: building every command's parser took
+    some 8 ms of the game screen's first paint, and a twentieth of ``show``'s start
+    (issue 16). Whatever that parser cannot take (another command, a help option, an
+    abbreviation, a mistake) goes to the whole parser, which parses it, prints its help or
+    says what is wrong exactly as before."""
     app, sub = _top_parser(_AppParser, add_help=False, allow_abbrev=False)
     _add_app_commands(sub, add_help=False)
+    _add_reading_commands(sub, add_help=False)
     try:
         args = app.parse_args(argv)
     except _NotTheApp:
         pass
     else:
-        if args.command in APP_COMMANDS:
+        if args.command in QUICK_COMMANDS:
             return args
     return build_parser().parse_args(argv)
 
 
 APP_COMMANDS = (None, "play", "review")
 """The commands that open the full-screen app (None: `hexpost` alone)."""
+QUICK_COMMANDS = (*APP_COMMANDS, "games", "show")
+"""The commands `parse_arguments` parses without building every command's parser."""
 
 
 def _top_parser(
@@ -126,6 +131,34 @@ def _add_app_commands(
         add_help=add_help,
     )
     review.add_argument("game", metavar="GAME")
+
+
+def _add_reading_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], *, add_help: bool = True
+) -> None:
+    """The read-only commands a script runs most: ``games`` and ``show``."""
+    games = sub.add_parser("games", help="list the games in this home", add_help=add_help)
+    games.add_argument("--json", action="store_true")
+
+    show = sub.add_parser(
+        "show",
+        help="show a game's state",
+        description="The game's state: turn, step and who owes it, each empire's treasury, "
+        "income and units; --json adds empires, units (hex, crippled, fleet, supply) and "
+        "hexes; --map draws the map with the game's stacks.",
+        add_help=add_help,
+    )
+    show.add_argument("game", metavar="GAME")
+    show.add_argument("--json", action="store_true")
+    show.add_argument("--at", type=int, metavar="SEQ", help="as it was after packet SEQ")
+    show.add_argument("--checklist", action="store_true", help="include the sequence of play")
+    show.add_argument(
+        "--map", action="store_true", help="print the map with the stacks as ASCII hexes instead"
+    )
+    show.add_argument(
+        "--region", metavar="XXYY:XXYY", help="with --map: only the hexes between two corners"
+    )
+    show.add_argument("--detailed", action="store_true", help="with --map: larger hexes with ids")
 
 
 def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -214,27 +247,7 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="the fingerprint the invited player told you; refused if the joined key differs",
     )
 
-    games = sub.add_parser("games", help="list the games in this home")
-    games.add_argument("--json", action="store_true")
-
-    show = sub.add_parser(
-        "show",
-        help="show a game's state",
-        description="The game's state: turn, step and who owes it, each empire's treasury, "
-        "income and units; --json adds empires, units (hex, crippled, fleet, supply) and "
-        "hexes; --map draws the map with the game's stacks.",
-    )
-    show.add_argument("game", metavar="GAME")
-    show.add_argument("--json", action="store_true")
-    show.add_argument("--at", type=int, metavar="SEQ", help="as it was after packet SEQ")
-    show.add_argument("--checklist", action="store_true", help="include the sequence of play")
-    show.add_argument(
-        "--map", action="store_true", help="print the map with the stacks as ASCII hexes instead"
-    )
-    show.add_argument(
-        "--region", metavar="XXYY:XXYY", help="with --map: only the hexes between two corners"
-    )
-    show.add_argument("--detailed", action="store_true", help="with --map: larger hexes with ids")
+    _add_reading_commands(sub)
 
     choices = sub.add_parser(
         "choices",
