@@ -195,13 +195,14 @@ class GameScreen(SignedLinesScreen):
         hexmap.focus()
         self.watch(hexmap, "cursor", self.cursor_moved, init=False)
         self.call_after_refresh(self.show_keys)
-        self.status.busy("reading the game...")
         if self._preloaded is not None:
             # Shown before the first layout, so the first paint is the game: the map centres
-            # its cursor when it gets its size (`HexMap`), before that paint (issue 16).
+            # its cursor when it gets its size (`HexMap`), before that paint (issue 16). No
+            # busy bar: it would be started and stopped again in this handler.
             data, self._preloaded = self._preloaded, None
             self.show(self.Loaded(data))
         else:
+            self.status.busy("reading the game...")
             self.reload()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
@@ -309,7 +310,7 @@ class GameScreen(SignedLinesScreen):
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
-        if self.status.text.startswith("reading"):
+        if not self.status.text or self.status.text.startswith("reading"):
             self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
         if data.news:  # what arrived since the player last looked (`tui.services.news`)
             self._show_news(data.news)
