@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -53,7 +53,7 @@ from textual.widgets import Input, Static
 
 from engine.core.face import Board
 from tui.safe_text import safe_text
-from tui.screens.base import StatusLine
+from tui.screens.base import FooterSpace, StatusLine
 from tui.screens.game_orders import OrdersSlot
 from tui.screens.game_panels import ROOMY, GamePanels
 from tui.screens.game_signed import SignedLinesScreen, ask_passphrase
@@ -68,7 +68,6 @@ from tui.screens.hexinfo import (
 from tui.screens.session import Checked, GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.startup import release_collector
-from tui.widgets.footer import KeysFooter
 from tui.widgets.hexdetails import HexDetails
 from tui.widgets.hexmap import HexMap
 
@@ -161,6 +160,8 @@ class GameScreen(SignedLinesScreen):
         self._panel_held = False
         """`show` is moving the cursor: the panel waits for the hex it ends on."""
         """The last dry run's drafts and whether the engine took them."""
+        self._resumed = False
+        """The screen has been shown once (`on_screen_resume`)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game-body"):
@@ -172,22 +173,52 @@ class GameScreen(SignedLinesScreen):
                 # The orders panel, closed, is mounted here after the first paint (`orders`).
         yield from self.panels.compose(self.app.size)  # below 120x40: built after the paint
         yield StatusLine()
+        yield FooterSpace()  # the footer's line: `show_keys` puts the footer there
+
+    async def show_keys(self) -> None:
+        """The footer with the screen's keys, in place of the blank line of the first paint
+        (`FooterSpace`): after that paint, so its module and widgets are not part of it."""
+        if not self.is_attached:
+            return  # closed before its first repaint
+        from tui.widgets.footer import KeysFooter
+
+        space = self.query_one(FooterSpace)
         # 80 columns hold the map's keys and this screen's only without the "^p palette"
         # hint; ctrl+p still opens it (the games list's footer shows it).
-        yield KeysFooter(compact=True, show_command_palette=False)
+        footer = KeysFooter(compact=True, show_command_palette=False, ready=True)
+        with self.app.batch_update():  # no frame with both lines, or with neither
+            await self.mount(footer, after=space)
+            await space.remove()
 
     def on_mount(self) -> None:
         hexmap = self.query_one(HexMap)
         hexmap.focus()
         self.watch(hexmap, "cursor", self.cursor_moved, init=False)
-        self.status.busy("reading the game...")
+        self.call_after_refresh(self.show_keys)
         if self._preloaded is not None:
             # Shown before the first layout, so the first paint is the game: the map centres
-            # its cursor when it gets its size (`HexMap`), before that paint (issue 16).
+            # its cursor when it gets its size (`HexMap`), before that paint (issue 16). No
+            # busy bar: it would be started and stopped again in this handler.
             data, self._preloaded = self._preloaded, None
             self.show(self.Loaded(data))
         else:
+            self.status.busy("reading the game...")
             self.reload()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """The first time the screen is shown, its widgets are not styled a second time.
+
+        Textual styles each widget as it is mounted, and then again, every widget of the
+        screen, when the pushed screen resumes: between the two nothing a rule depends on
+        has changed (the map's focus restyles the map itself), so the second pass gave the
+        same styles at some 3% of the instructions before the first paint (issue 16;
+        ``tests/tui/test_open_styles.py`` compares them with a fresh pass). Later resumes
+        (back from a dialog, the review, a theme change) restyle as Textual does. This
+        handler runs before `Screen`'s own, which reads ``refresh_styles``.
+        """
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -279,7 +310,7 @@ class GameScreen(SignedLinesScreen):
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
-        if self.status.text.startswith("reading"):
+        if not self.status.text or self.status.text.startswith("reading"):
             self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
         if data.news:  # what arrived since the player last looked (`tui.services.news`)
             self._show_news(data.news)

@@ -29,7 +29,6 @@ from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.session import GameData, Overview, SyncResult
 from tui.startup import release_collector
 from tui.when import age, turn_text
-from tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from textual.widgets import DataTable
@@ -83,7 +82,10 @@ class GamesScreen(HexpostScreen):
     def compose(self) -> ComposeResult:
         if self._bare:
             return  # a named game opens first: the list is built when it is shown (`_build`)
-        from textual.widgets import DataTable, Header  # not imported while a named game opens
+        # Not imported while a named game opens.
+        from textual.widgets import DataTable, Header
+
+        from tui.widgets.footer import KeysFooter
 
         yield Header(icon="#")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)

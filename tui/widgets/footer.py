@@ -7,6 +7,10 @@ was built three times, its keys styled twice each time (issue 16, item 5); movin
 during play rebuilt it for the same keys. `KeysFooter` remembers what its last build showed
 (every active binding, whether it is enabled, its tooltip) and builds again, once per frame
 at most, only when that changed.
+
+A screen whose bindings are settled when it adds the footer (the game screen, after its first
+paint: `tui.screens.base.FooterSpace`) builds it ``ready``: its keys are composed as it
+mounts, not a frame or two later when the screen next signals its bindings.
 """
 
 from __future__ import annotations
@@ -23,12 +27,20 @@ if TYPE_CHECKING:
 
 
 class KeysFooter(Footer):
-    """A `Footer` that is recomposed only when the bindings it would show changed."""
+    """A `Footer` that is recomposed only when the bindings it would show changed;
+    ``ready``: the screen's bindings are settled, show them as soon as it is mounted."""
 
     _shown: Shown | None = None
     """The bindings of the last build (None: no build with bindings yet)."""
     _due = False
     """A build is scheduled for after the next refresh."""
+
+    def __init__(
+        self, *, compact: bool = False, show_command_palette: bool = True, ready: bool = False
+    ) -> None:
+        super().__init__(compact=compact, show_command_palette=show_command_palette)
+        if ready:
+            self.set_reactive(Footer._bindings_ready, True)
 
     def _bindings_now(self) -> Shown:
         active = self.screen.active_bindings.values()
