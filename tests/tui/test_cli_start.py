@@ -11,15 +11,12 @@ fails here.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.tui.fresh import child_report, run_child
 from tests.tui.test_app import GAME, Tutorial
-
-ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
 import json, sys
@@ -36,15 +33,8 @@ finally:
 
 def run_fresh(home: Path, *command: str) -> tuple[int, str, list[str]]:
     """Exit code, standard output and the unwanted modules of ``hexpost command``."""
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, "--home", str(home), *command],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
-    report = json.loads(done.stderr.strip().splitlines()[-1])
+    done = run_child(CHILD, "--home", str(home), *command)
+    report = child_report(done)
     return report["code"], done.stdout, report["imported"]
 
 

@@ -12,16 +12,10 @@ the last test shows the probe sees it once a key is opened.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
+from tests.tui.fresh import child_report, run_child
 from tests.tui.test_app import GAME, Tutorial
-
-ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
 import json, sys
@@ -60,16 +54,9 @@ def run_fresh(*args: str) -> tuple[str | None, list[str]]:
 
 def run_fresh_toml(*args: str) -> tuple[str | None, list[str], list[str]]:
     """As `run_fresh`, with the TOML modules the child imported too."""
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    done = run_child(CHILD, *args)
     assert done.returncode == 0, done.stderr[-2000:]
-    report = json.loads(done.stderr.strip().splitlines()[-1])
+    report = child_report(done)
     return report["name"], report["imported"], report["toml"]
 
 

@@ -10,10 +10,7 @@ before the game screen is shown.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,12 +19,11 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widgets._footer import FooterKey
 
+from tests.tui.fresh import run_child
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
 from tui.screens.base import FooterSpace
 from tui.screens.game import GameScreen
 from tui.widgets.footer import KeysFooter
-
-ROOT = Path(__file__).resolve().parents[2]
 
 Paint = tuple[Strip, int, int]
 """One paint of the game screen: its last line, its `FooterSpace`s and its `KeysFooter`s."""
@@ -100,13 +96,6 @@ def test_the_footer_is_not_imported_before_the_game_screen_is_shown() -> None:
         "print(sorted(m for m in ('textual.widgets._footer', 'tui.widgets.footer')"
         " if m in sys.modules))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", child],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    done = run_child(child)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]"

@@ -9,16 +9,10 @@ runs the command; the check is tried on the app's helper, which must import it.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
+from tests.tui.fresh import child_report, run_child
 from tests.tui.test_app import GAME, Tutorial
-
-ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = """
 import json, sys
@@ -31,15 +25,8 @@ print(json.dumps({"code": code, "rich": sorted(
 
 
 def rich_modules(*argv: str) -> tuple[int, list[str]]:
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, *argv],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
-    report = json.loads(done.stderr.strip().splitlines()[-1])
+    done = run_child(CHILD, *argv)
+    report = child_report(done)
     return report["code"], report["rich"]
 
 
