@@ -112,17 +112,17 @@ class Part:
     ) -> Part:
         """A part whose answers `read_known` read from fields of an exact form it knows.
 
-        Made as the dataclass's own ``__init__`` makes it (its fields, in order, with the
-        default ``default``), in one step: that ``__init__`` sets each field of a frozen
-        dataclass through ``object.__setattr__``, which cost more than reading the part. The
-        answers go where the cached properties keep what they work out."""
+        Made as the dataclass's own ``__init__`` makes it, in one step: that ``__init__`` sets
+        each field of a frozen dataclass through ``object.__setattr__``, which cost more than
+        reading the part. A field left out (``default``) reads its default, which the
+        dataclass keeps on the class. The answers go where the cached properties keep what
+        they work out."""
         part = object.__new__(cls)
         part.__dict__.update(
             fields=fields,
             start=start,
             end=end,
             message=message,
-            default="text/plain",
             content_type=content_type,
             boundary=boundary,
             charset=charset,

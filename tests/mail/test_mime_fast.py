@@ -393,3 +393,17 @@ def test_an_armoured_repeat_of_the_attachment_reads_as_when_its_id_is_checked(
     assert shortcut["no attachment"].candidates == (packet.data,)
     assert shortcut["no attachment, wrong id"] is not None
     assert shortcut["no attachment, wrong id"].candidates == ()
+
+
+def test_a_known_part_holds_the_fields_the_dataclass_makes() -> None:
+    """`Part.known` skips the frozen dataclass's ``__init__``: each field must read what that
+    ``__init__`` gives (``default`` from the class), and the answers it fills in stand beside."""
+    import dataclasses
+
+    fields = {"content-type": "text/plain"}
+    known = mimeparts.Part.known(fields, 3, 9, False, "text/plain")
+    made = mimeparts.Part(fields, 3, 9, False)
+    for f in dataclasses.fields(mimeparts.Part):
+        assert getattr(known, f.name) == getattr(made, f.name), f.name
+    assert known == made
+    assert (known.content_type, known.boundary, known.charset) == ("text/plain", None, "")
