@@ -8,11 +8,16 @@ capture as marks).
 Working out every unit's supply (five supply grids) is most of what a board costs, and a
 game screen's first paint need not wait for it (issue 16, item 5): `quick_board` is the same
 board without it (no ``supply-*`` piece mark, no "out of supply" fact), which the app shows
-first and replaces with `board` once that has been worked out in the background.
+first and replaces with `board` once that has been worked out in the background. It leaves
+out every side's income too (no "income" fact): nothing a first paint draws reads a side's
+facts (the map, the hex panel and the orders panel read sides' ids and seats), and working
+out five incomes is some 2.4M instructions of that paint's read of the game (issue 16). The
+screens that show a side's figures (``show``, the review's changes) read the whole board.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,12 +35,13 @@ def board(state: FeState) -> Board:
 
 
 def quick_board(state: FeState) -> Board:
-    """`board` without the supply: what it says of everything else is the same."""
+    """`board` without the supply and the sides' income: what it says of everything else is
+    the same."""
     from engine.fe.steps.battles import battle_list
     from engine.fe.views import hex_views, unit_view
 
     record = {
-        "empires": _empires_without_supply(state),
+        "empires": _empires_quick(state),
         "units": [unit_view(state, unit, None) for unit in state.board.units],
         "hexes": hex_views(state, base.galaxy()),
         "battles": battle_list(state),
@@ -43,27 +49,23 @@ def quick_board(state: FeState) -> Board:
     return _board(record)
 
 
-def _empires_without_supply(state: FeState) -> list[dict[str, Any]]:
+def _empires_quick(state: FeState) -> list[dict[str, Any]]:
     """`engine.fe.views.empire_views`' entries as far as the board reads them, the supply
-    left out."""
+    and the income left out."""
     from engine.fe.economics import fmt_ep
     from engine.fe.forces import OFF_MAP
-    from engine.fe.steps.economy import income_of
 
-    out = []
-    for empire in base.all_empires(state):
-        on_map = sum(1 for u in state.board.units if u.empire == empire and u.hex != OFF_MAP)
-        out.append(
-            {
-                "empire": empire,
-                "seat": base.seat_of(state, empire),
-                "treasury": fmt_ep(state.ep2(empire)),
-                "income": fmt_ep(income_of(state, empire).total2),
-                "units_on_map": on_map,
-                "supply": None,
-            }
-        )
-    return out
+    on_map = Counter(u.empire for u in state.board.units if u.hex != OFF_MAP)
+    return [
+        {
+            "empire": empire,
+            "seat": base.seat_of(state, empire),
+            "treasury": fmt_ep(state.ep2(empire)),
+            "units_on_map": on_map[empire],
+            "supply": None,
+        }
+        for empire in base.all_empires(state)
+    ]
 
 
 def _board(record: Mapping[str, Any]) -> Board:
@@ -92,11 +94,10 @@ def _board(record: Mapping[str, Any]) -> Board:
 
 
 def _side_facts(empire: dict[str, Any]) -> tuple[Fact, ...]:
-    facts = [
-        Fact("treasury", f"{empire['treasury']} EP"),
-        Fact("income", f"{empire['income']} EP"),
-        Fact("units on the map", str(empire["units_on_map"])),
-    ]
+    facts = [Fact("treasury", f"{empire['treasury']} EP")]
+    if "income" in empire:  # not on the quick board
+        facts.append(Fact("income", f"{empire['income']} EP"))
+    facts.append(Fact("units on the map", str(empire["units_on_map"])))
     supply = empire.get("supply")
     units = supply.get("units") if isinstance(supply, dict) else None
     cut_off = units.get("none", 0) if isinstance(units, dict) else 0

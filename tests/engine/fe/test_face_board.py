@@ -1,8 +1,9 @@
 """The quick board (`engine.fe.face_board.quick_board`, a game screen's first paint) is the
 whole board less its supply, on The Wind's set-up board changed at random (the changes of
 `tests.engine.fe.test_supply_cache`: moves, captures, destruction, crippling, wars...): the
-same sides, pieces and places, with no ``supply-*`` piece mark and no "out of supply" fact,
-which only the whole board (shown once worked out) has (issue 16, item 5)."""
+same sides, pieces and places, with no ``supply-*`` piece mark and no "out of supply" or
+"income" fact, which only the whole board (shown once worked out) has (issue 16, item 5;
+`tests.engine.test_quick_board_income` checks the income)."""
 
 from __future__ import annotations
 
@@ -20,17 +21,19 @@ from tests.engine.fe.test_supply_cache import CHANGERS, _at_war, _copy
 
 CHANGES = 25
 SUPPLY_FACT = "out of supply"
+INCOME_FACT = "income"
 
 
 def without_supply(whole: Board) -> Board:
-    """``whole`` as it would be without its supply: what the quick board must equal."""
+    """``whole`` as it would be without its supply and income: what the quick board must
+    equal."""
 
     def piece(p: Piece) -> Piece:
         marks = tuple(m for m in p.marks if not m.startswith("supply-"))
         return msgspec.structs.replace(p, marks=marks)
 
     def side(s: Side) -> Side:
-        facts = tuple(f for f in s.facts if f.label != SUPPLY_FACT)
+        facts = tuple(f for f in s.facts if f.label not in (SUPPLY_FACT, INCOME_FACT))
         return msgspec.structs.replace(s, facts=facts)
 
     return msgspec.structs.replace(
