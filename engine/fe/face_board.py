@@ -11,8 +11,9 @@ board without it (no ``supply-*`` piece mark, no "out of supply" fact), which th
 first and replaces with `board` once that has been worked out in the background. It leaves
 out every side's income too (no "income" fact): nothing a first paint draws reads a side's
 facts (the map, the hex panel and the orders panel read sides' ids and seats), and working
-out five incomes is some 2.4M instructions of that paint's read of the game (issue 16). The
-screens that show a side's figures (``show``, the review's changes) read the whole board.
+out five incomes is some 4M of the 440M instructions of that paint's read of The Wind (issue
+16). The screens that show a side's figures (``show``, the review's changes) read the whole
+board.
 """
 
 from __future__ import annotations
