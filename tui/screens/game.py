@@ -29,9 +29,9 @@ choices and checklist, and its JSON form) plus the game's events, and posts
 `GameScreen.Loaded`; the handler hands each part to its widget, and shows what arrived since
 the player last looked (`tui.services.news`) as a notification. A game named on the command
 line comes already read (the games list reads it before pushing this screen), so its first
-paint is the game. That first read has the face's quick board (F&E's without the supply,
-`tui.services.board.QuickBoard`); worker ``board`` reads the whole one after the paint and
-`BoardCompleted` shows it (a reload reads the whole board). The checklist and the log are
+paint is the game. That first read has the face's quick board (F&E's without the supply and
+the income, `tui.services.board.QuickBoard`); worker ``board`` reads the whole one after the
+paint and `BoardCompleted` shows it (a reload reads the whole board). The checklist and the log are
 `tui.screens.game_panels`'s. Nothing here knows a ruleset: the player's pieces are those of
 the board's sides whose seat is theirs, the orders panel gets the face's choices, and the
 ruleset's client code (`tui.rulesets.client_for`) only says which fields its forms ask for.
@@ -227,14 +227,14 @@ class GameScreen(SignedLinesScreen):
 
     @work(exclusive=True, group="load")
     async def load(self) -> None:
-        # The first read with the quick board (its supply read after the paint); a reload
-        # with the whole board, so no mark the player saw goes away and comes back.
+        # The first read with the quick board (its supply and income read after the paint); a
+        # reload with the whole board, so no mark the player saw goes away and comes back.
         quick = self.data is None
         await self.fetch(self.session.game(self.game_id, quick=quick), self.Loaded)
 
     @work(exclusive=True, group="board")
     async def complete_board(self) -> None:
-        """Read the whole board in place of the quick one (its supply worked out)."""
+        """Read the whole board in place of the quick one (its supply and income worked out)."""
         await self.fetch(self.session.board(self.game_id), lambda got: self.BoardCompleted(*got))
 
     @on(BoardCompleted)

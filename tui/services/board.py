@@ -7,8 +7,9 @@ widget reads a ruleset's data itself; the second comes with the game's record (`
 gives it at any packet, for ``hexpost show --map --at``).
 
 A face may also give a quick board (`QuickBoard`): the board without what takes long to work
-out (F&E: every unit's supply). A game screen's first paint shows that one, and the whole
-board (`current_board`, read on the store thread after that paint) replaces it (issue 16).
+out (F&E: every unit's supply and every side's income). A game screen's first paint shows
+that one, and the whole board (`current_board`, read on the store thread after that paint)
+replaces it (issue 16).
 
 The face's types are re-exported so widgets name them without importing the engine.
 """
@@ -64,7 +65,8 @@ def board_at(replica: Replica, row: GameRow, at: int | None = None) -> Board | N
 @runtime_checkable
 class QuickBoard(Protocol):
     """A face that can give its board without what takes long to work out, for a first
-    paint; what that leaves out is the ruleset's to say (F&E: every unit's supply)."""
+    paint; what that leaves out is the ruleset's to say (F&E: every unit's supply and every
+    side's income)."""
 
     def quick_board(self, state: Any) -> Board | None: ...
 
