@@ -299,13 +299,14 @@ def _read(raw: bytes, *, fast: bool = True) -> ReadMail | None:
     exactly as hexpost writes one (no standard library parsing), else from the bounded general
     walk (`mimeparts.walk`); what is read from the parts is the same code either way.
     ``fast`` False always walks (the tests compare the two)."""
-    parts = (mimeparts.read_known(raw, PACKET_TYPE) if fast else None) or mimeparts.walk(raw)
+    known = mimeparts.read_known(raw, PACKET_TYPE) if fast else None
+    parts = known or mimeparts.walk(raw)
     if not parts:
         return None
     limits = _Limits()
     game_id, seq = _routing(parts)
     found = limits.found
-    for data in _copies(raw, parts, limits):
+    for data in _copies(raw, parts, limits, known is not None):
         if data not in found and _well_formed(data):
             found.append(data)
     if game_id is None and not found:
@@ -336,8 +337,15 @@ def _routing(parts: Sequence[mimeparts.Part]) -> tuple[bytes | None, int | None]
     return None, None
 
 
-def _copies(raw: bytes, parts: Sequence[mimeparts.Part], limits: _Limits) -> Iterator[bytes]:
-    """Attachment copies first (no re-wrapping can touch them), then armoured blocks."""
+def _copies(
+    raw: bytes, parts: Sequence[mimeparts.Part], limits: _Limits, known: bool = False
+) -> Iterator[bytes]:
+    """Attachment copies first (no re-wrapping can touch them), then armoured blocks.
+
+    ``known``: the parts are hexpost's own layout (`mimeparts.read_known`: one text part, one
+    attachment). Its text is then not searched when `_armor_repeats` shows it can only give the
+    copy the attachment gave (the caller has taken it by the time the text is reached): a
+    repeat is dropped anyway, so the copies are the same, and so is every check of them."""
     leaves = [part for part in parts if part.is_leaf]
     for part in leaves:
         if _is_packet_part(part) and limits.copies > 0:
@@ -347,9 +355,48 @@ def _copies(raw: bytes, parts: Sequence[mimeparts.Part], limits: _Limits) -> Ite
                 yield data
     for part in leaves:
         if part.content_type.startswith("text/") and not _is_packet_part(part):
+            if known and len(limits.found) == 1 and _armor_repeats(raw, part, limits.found[0]):
+                continue
             text = _part_text(raw, part, limits)
             if text is not None:
                 yield from _armored(*text, limits)
+
+
+_ARMOR_OPENING = ARMOR_BEGIN.encode() + b"\r\nPacket: "
+_ARMOR_CLOSING = b"\r\n" + ARMOR_END.encode() + b"\r\n"
+
+
+def _armor_repeats(raw: bytes, part: mimeparts.Part, taken: bytes) -> bool:
+    """Whether searching the text ``part`` for armour could give no copy but ``taken`` (or
+    none): its body is plain text sent as it is (7bit or 8bit), ends with exactly the block
+    `build_message` writes for ``taken``'s bytes, and holds no ``---`` before that block.
+
+    Why that suffices (`_armored`): a marker needs ``---`` before its ``hexpost``, so none
+    starts before the block; inside the block's base64 and ``Packet:`` line no ``-`` can stand,
+    so its BEGIN and END are its only markers, and the block decodes to ``taken``, which is
+    returned unchecked against its ``Packet:`` line (`_decode_block`: so any 64 hex digits do)
+    and dropped as a repeat. Compares bytes in C; decodes nothing."""
+    if (
+        part.content_type != "text/plain"
+        or part.charset.replace("_", "-") in _WIDE_CHARSETS
+        or part.field("content-transfer-encoding").lower() not in ("7bit", "8bit")
+    ):
+        return False
+    encoded = binascii.b2a_base64(taken, newline=False)
+    close = part.end - len(_ARMOR_CLOSING)
+    start = close - len(encoded) - 2 * ((len(encoded) - 1) // ARMOR_WIDTH)  # a CRLF per line
+    digits = start - 4 - 64  # "Packet: " then 64 hex digits, CRLF, an empty line
+    opening = digits - len(_ARMOR_OPENING)
+    return (
+        bool(encoded)
+        and opening >= part.start
+        and raw.startswith(_ARMOR_CLOSING, close, part.end)
+        and raw.startswith(_ARMOR_OPENING, opening)
+        and raw.startswith(b"\r\n\r\n", start - 4)
+        and _HEX.fullmatch(raw, digits, digits + 64) is not None
+        and raw.find(b"---", part.start, opening) < 0
+        and raw[start:close].replace(b"\r\n", b"") == encoded
+    )
 
 
 def _is_packet_part(part: mimeparts.Part) -> bool:
