@@ -28,12 +28,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from engine.core.packets import VerifiedPacket, packet_id, read_envelope
-from mail import mime
+from engine.core.packets import MAX_PACKET_SIZE, VerifiedPacket, packet_id, read_envelope
+from mail import mime, mimeparts
 from mail.imap import FoundMail
 from mail.loopback import LoopbackNetwork
 from mail.mailtransport import _incoming
-from mail.mime import ARMOR_BEGIN, ARMOR_END, MAX_PACKET_SIZE, MAX_TEXT_BYTES, armor, read_message
+from mail.mime import ARMOR_BEGIN, ARMOR_END, MAX_TEXT_BYTES, armor, read_message
 from mail.sync import _take_batch
 from mail.transport import OutgoingPacket
 from tests.engine.table import Table
@@ -270,6 +270,41 @@ def test_an_armour_that_repeats_the_attachment_under_any_id_line_reads_as_before
         read, searched = same(raw.replace(right, line), monkeypatch)
         assert searched is not skipped, line
         assert read is not None and read.candidates == (packet.data,)
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["re-encoded", "short END", "END line moved", "more base64", "LF line ends", "charset", "html"],
+)
+def test_a_block_not_exactly_as_written_is_searched(
+    packet: VerifiedPacket, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shortcut takes only the exact form it proves things about: a text re-encoded (its
+    bytes are no longer the text), a block closed otherwise than as written, other line ends,
+    a wide charset or HTML are searched, and read as the general reader reads them."""
+    raw = email(packet)
+    start, end = text_of(raw)
+    closing = b"\r\n" + ARMOR_END.encode() + b"\r\n"
+    if how == "re-encoded":
+        changed = raw.replace(b"Transfer-Encoding: 7bit", b"Transfer-Encoding: quoted-printable")
+    elif how == "short END":
+        changed = raw[: end - len(closing)] + b"\r\n---END HEXPOST PACKET---\r\n" + raw[end:]
+    elif how == "END line moved":
+        changed = raw[: end - len(closing)] + closing + b"\r\n" + raw[end:]
+    elif how == "more base64":  # as long as the END line it replaces
+        changed = raw[: end - len(closing)] + b"\r\nAAAA\r\n---END HEXPOST PACKET---" + raw[end:]
+    elif how == "LF line ends":
+        changed = raw[:start] + raw[start:end].replace(b"\r\n", b"\n") + raw[end:]
+    elif how == "charset":
+        changed = raw.replace(b'charset="utf-8"', b'charset="utf-16"')
+    else:
+        changed = raw.replace(b"Content-Type: text/plain", b"Content-Type: text/html")
+    assert changed != raw
+    read, searched = read_and_searched(changed, monkeypatch)
+    assert searched, how
+    assert read == every_copy(changed)
+    part = mimeparts.walk(changed)[1]
+    assert not mime._armor_repeats(changed, part, packet.data), how
 
 
 def test_the_armour_wrapped_otherwise_reads_as_before(
