@@ -25,8 +25,15 @@ instead of a position in its ``X-Hexpost`` header and names its attachment ``...
 Anybody can send an email, so reading is built for hostile input: it never raises, and its work
 is linear in the email's size with a hard bound per email. The MIME structure is walked by
 `mail.mimeparts` (bounded parts, depth, header size); text is searched with `bytes.find` and
-short anchored patterns, never with a pattern that can backtrack over the whole text; the
-copies decoded and the armour markers examined are counted against fixed limits.
+short anchored patterns, never with a pattern that can backtrack over the whole text (HTML is
+turned into text by `mail.mimehtml`); the copies decoded and the armour markers examined are
+counted against fixed limits.
+
+Most email is hexpost's own, untouched: its layout is read without the standard library
+(`mimeparts.read_known`), and its armour is not even searched when its bytes show it can only
+repeat the attachment's copy (`_armor_repeats`, a comparison of bytes in C): searching it would
+give that copy again, dropped as a repeat. Any other armour (the attachment missing, unreadable
+or different, a second block, a text re-encoded) is searched and decoded as always.
 
 This module does no I/O and reads no clock or randomness: the date, the Message-ID and every
 human-readable line are passed in.
@@ -37,7 +44,6 @@ from __future__ import annotations
 import base64
 import binascii
 import email.policy
-import html
 import re
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
@@ -50,7 +56,8 @@ from engine.core.chats import chat_id, is_chat, read_chat
 from engine.core.claims import claim_id, is_claim, read_claim
 from engine.core.errors import PacketError, VersionError
 from engine.core.packets import MAX_PACKET_SIZE, packet_id, read_envelope
-from mail import mimeparts
+from mail import mimehtml, mimeparts
+from mail.mimehtml import MAX_DROPPED, MAX_ENTITIES, MAX_TAGS
 from mail.transport import OutgoingPacket
 
 PACKET_TYPE = "application/x-hexpost-packet"
@@ -69,7 +76,6 @@ _POLICY = email.policy.SMTP
 """CRLF line endings: the bytes are ready for SMTP and look like what IMAP returns."""
 _HEADER_FIELD = re.compile(r"\b(game|seq)\s*=\s*([0-9A-Za-z]+)", re.IGNORECASE)
 _HEX = re.compile(rb"[0-9a-fA-F]+")
-_TAG = re.compile(r"<[^>]*>")
 _MARKER_AFTER = re.compile(rb"[\s>]+packet[\s>]*---")
 """What follows ``hexpost`` in a marker (matched on lowered text, from just after it)."""
 _MARKER_BEFORE = re.compile(rb"[\s>]+(nigeb|dne)[\s>]*---")
@@ -268,14 +274,6 @@ MAX_COPIES = 16
 """Copies decoded per email, attachments and armoured blocks together."""
 MAX_MARKERS = 256
 """Places where ``hexpost`` occurs that are examined as armour markers, per email."""
-MAX_TAGS = 100_000
-"""Tags per email: an HTML part that would go past this many is not searched. The HTML of the
-largest packet has about 50,000, and each tag costs a regex step."""
-MAX_ENTITIES = 10_000
-"""Character references decoded per email (each costs a Python call); an HTML part that would
-go past this many is searched with them left as they are."""
-MAX_DROPPED = 64
-"""Script and style elements dropped per email (each is a step of a Python loop)."""
 _MARKER_WINDOW = 256
 """How far around ``hexpost`` the rest of an armour marker may lie (quote marks included)."""
 
@@ -299,13 +297,14 @@ def _read(raw: bytes, *, fast: bool = True) -> ReadMail | None:
     exactly as hexpost writes one (no standard library parsing), else from the bounded general
     walk (`mimeparts.walk`); what is read from the parts is the same code either way.
     ``fast`` False always walks (the tests compare the two)."""
-    parts = (mimeparts.read_known(raw, PACKET_TYPE) if fast else None) or mimeparts.walk(raw)
+    known = mimeparts.read_known(raw, PACKET_TYPE) if fast else None
+    parts = known or mimeparts.walk(raw)
     if not parts:
         return None
     limits = _Limits()
     game_id, seq = _routing(parts)
     found = limits.found
-    for data in _copies(raw, parts, limits):
+    for data in _known_copies(raw, parts, limits) if known else _copies(raw, parts, limits):
         if data not in found and _well_formed(data):
             found.append(data)
     if game_id is None and not found:
@@ -352,6 +351,61 @@ def _copies(raw: bytes, parts: Sequence[mimeparts.Part], limits: _Limits) -> Ite
                 yield from _armored(*text, limits)
 
 
+def _known_copies(raw: bytes, parts: Sequence[mimeparts.Part], limits: _Limits) -> Iterator[bytes]:
+    """`_copies` of hexpost's own layout (`mimeparts.read_known`: the message, its plain text
+    part, its packet attachment): the attachment's copy, then the text's armoured blocks, as
+    `_copies` finds them there, unless `_armor_repeats` shows the text can only give the copy
+    the attachment gave (the caller has taken it by the time the text is reached). A repeat
+    is dropped anyway: the copies are the same, and so is every check of them."""
+    _, text, attachment = parts
+    limits.copies -= 1
+    data = mimeparts.body(raw, attachment, MAX_PACKET_SIZE)
+    if data:
+        yield data
+    if len(limits.found) == 1 and _armor_repeats(raw, text, limits.found[0]):
+        return
+    searched = _part_text(raw, text, limits)
+    if searched is not None:
+        yield from _armored(*searched, limits)
+
+
+_ARMOR_OPENING = ARMOR_BEGIN.encode() + b"\r\nPacket: "
+_ARMOR_CLOSING = b"\r\n" + ARMOR_END.encode() + b"\r\n"
+
+
+def _armor_repeats(raw: bytes, part: mimeparts.Part, taken: bytes) -> bool:
+    """Whether searching the text ``part`` for armour could give no copy but ``taken`` (or
+    none): its body is plain text sent as it is (7bit or 8bit), ends with exactly the block
+    `build_message` writes for ``taken``'s bytes, and holds no ``---`` before that block.
+
+    Why that suffices (`_armored`): a marker needs ``---`` before its ``hexpost``, so none
+    starts before the block; inside the block's base64 and ``Packet:`` line no ``-`` can stand,
+    so its BEGIN and END are its only markers, and the block decodes to ``taken``, which is
+    returned unchecked against its ``Packet:`` line (`_decode_block`: so any 64 hex digits do)
+    and dropped as a repeat. Compares bytes in C; decodes nothing."""
+    if (
+        part.content_type != "text/plain"
+        or part.charset.replace("_", "-") in _WIDE_CHARSETS
+        or part.field("content-transfer-encoding").lower() not in ("7bit", "8bit")
+    ):
+        return False
+    encoded = binascii.b2a_base64(taken, newline=False)
+    close = part.end - len(_ARMOR_CLOSING)
+    start = close - len(encoded) - 2 * ((len(encoded) - 1) // ARMOR_WIDTH)  # a CRLF per line
+    digits = start - 4 - 64  # "Packet: " then 64 hex digits, CRLF, an empty line
+    opening = digits - len(_ARMOR_OPENING)
+    return (
+        bool(encoded)
+        and opening >= part.start
+        and raw.startswith(_ARMOR_CLOSING, close, part.end)
+        and raw.startswith(_ARMOR_OPENING, opening)
+        and raw.startswith(b"\r\n\r\n", start - 4)
+        and _HEX.fullmatch(raw, digits, digits + 64) is not None
+        and raw.find(b"---", part.start, opening) < 0
+        and raw[start:close].replace(b"\r\n", b"") == encoded
+    )
+
+
 def _is_packet_part(part: mimeparts.Part) -> bool:
     if part.content_type == PACKET_TYPE:
         return True
@@ -377,7 +431,7 @@ def _part_text(raw: bytes, part: mimeparts.Part, limits: _Limits) -> tuple[bytes
         return None
     if part.content_type != "text/html":
         return data, lowered
-    text = _html_text(data.decode("utf-8", "replace"), limits)
+    text = mimehtml.html_text(data.decode("utf-8", "replace"), limits)
     if text is None:
         return None
     data = text.encode("ascii", "replace")
@@ -387,53 +441,6 @@ def _part_text(raw: bytes, part: mimeparts.Part, limits: _Limits) -> tuple[bytes
 _WIDE_CHARSETS = frozenset(
     f"utf-{bits}{order}" for bits in (16, 32) for order in ("", "le", "be", "-le", "-be")
 )
-
-
-def _html_text(markup: str, limits: _Limits) -> str | None:
-    """The text of an HTML part, enough to find an armoured block a client turned into HTML:
-    script and style elements dropped (while the email's `MAX_DROPPED` last; the text of any
-    later ones is left in, harmless), every tag turned into a space (the armour is read as
-    whitespace-separated words, so a line break and a space are the same to it), character
-    references decoded (while the email's `MAX_ENTITIES` last). None for a part with more tags
-    than are left of the email's `MAX_TAGS`.
-
-    Linear: each opening of a script or style element is searched for its end once, and the
-    tag pattern is applied only up to the last ``>`` (past it, a ``<`` can close no tag: the
-    pattern would search to the end from every one of them)."""
-    tags = markup.count("<")
-    if tags > limits.tags:
-        return None
-    limits.tags -= tags
-    lowered = markup.encode("ascii", "replace").lower()  # one byte per character
-    pieces: list[str] = []
-    pos = 0
-    ahead = {b"<script": -2, b"<style": -2}  # the next place of each, found again only once passed
-    while limits.dropped > 0:
-        for needle, at in ahead.items():
-            if -1 < at < pos or at == -2:
-                ahead[needle] = lowered.find(needle, pos)
-        found = [at for at in ahead.values() if at >= 0]
-        if not found:
-            break
-        limits.dropped -= 1
-        opening = min(found)
-        closer = b"</script" if lowered.startswith(b"<script", opening) else b"</style"
-        pieces.append(markup[pos:opening])
-        close = lowered.find(closer, opening)
-        if close < 0:
-            pos = len(markup)
-            break
-        gt = lowered.find(b">", close)
-        pos = len(markup) if gt < 0 else gt + 1
-    pieces.append(markup[pos:])
-    markup = "".join(pieces)
-    last = markup.rfind(">")
-    markup = _TAG.sub(" ", markup[: last + 1]) + markup[last + 1 :]
-    entities = markup.count("&")
-    if entities <= limits.entities:
-        limits.entities -= entities
-        markup = html.unescape(markup)
-    return markup
 
 
 def _armored(text: bytes, lowered: bytes, limits: _Limits) -> Iterator[bytes]:

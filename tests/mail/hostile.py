@@ -16,10 +16,9 @@ from mail.mime import (
     ARMOR_BEGIN,
     ARMOR_END,
     HEADER,
-    MAX_ENTITIES,
-    MAX_TAGS,
     MAX_TEXT_BYTES,
 )
+from mail.mimehtml import MAX_ENTITIES, MAX_TAGS
 
 GAME = "ab" * 16
 HEAD = (

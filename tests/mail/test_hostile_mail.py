@@ -50,7 +50,7 @@ CALL_BUDGET = 50_000
 """Function calls (Python and C) one read may make, whatever the email: a few hundred per part
 walked (the standard library reading a header's parameters is most of it), at most
 `mimeparts.MAX_PARTS` parts, plus two per character reference decoded, at most
-`mime.MAX_ENTITIES` per email. The worst email here makes about 36,000; the old reader made
+`mimehtml.MAX_ENTITIES` per email. The worst email here makes about 36,000; the old reader made
 390,000 to 24 million on most of them."""
 
 
