@@ -227,7 +227,7 @@ async def test_z_switches_to_detailed_boxes_with_hex_ids_and_back() -> None:
         compact = widget_lines(hexmap)
         assert not find(compact, "1411")
         await pilot.press("z")
-        await pilot.pause()
+        await recentred(pilot)
         detailed = widget_lines(hexmap)
         assert hexmap.detail == "detailed"
         spots = find(detailed, "1411")
@@ -236,7 +236,7 @@ async def test_z_switches_to_detailed_boxes_with_hex_ids_and_back() -> None:
         assert detailed[y][x - 1 : x + 4] == "[1411"  # the id on the box's first line
         assert detailed[y + 1][x - 1 : x + 3] == "[K@#"  # the terrain under it
         await pilot.press("z")
-        await pilot.pause()
+        await recentred(pilot)
         assert str(hexmap.detail) == "compact"
         assert widget_lines(hexmap) == compact
 
