@@ -46,8 +46,8 @@ TIMEOUT = 60.0
 """Seconds to wait for a screen: generous, as a loaded CI machine may be slow to start."""
 POLL = 0.05
 """Seconds between two looks at the pane (a ``tmux capture-pane``, a few ms of CPU): each
-wait ends on average half of this after the screen is ready (it was 0.2 s, about 0.1 s of
-each of the seventeen waits of a run)."""
+wait ends on average half of this after the screen is ready (0.2 s cost about 0.1 s per
+wait, and a run waits a dozen times or more)."""
 
 TMUX_CONF = """\
 set -g remain-on-exit on
