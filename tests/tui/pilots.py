@@ -27,7 +27,8 @@ import textual._wait
 from textual.pilot import Pilot
 
 PRODUCTION_WINDOW = 1 / 50
-"""Textual's own `SLEEP_GRANULARITY` (seconds), restored after the session."""
+"""Textual's own `SLEEP_GRANULARITY` (seconds), given back after the session
+(`tests.tui.test_pilots` checks it against the installed Textual)."""
 TEST_WINDOW = float(os.environ.get("HEXPOST_PILOT_WINDOW_MS", "5")) / 1000
 """The idle window of the test session (seconds); ``HEXPOST_PILOT_WINDOW_MS=20`` runs the
 app tests with Textual's production window, to tell a timing failure from a real one."""
@@ -43,9 +44,8 @@ def shorter_idle_windows(window: float = TEST_WINDOW) -> Iterator[None]:
     `SLEEP_GRANULARITY` is read by `wait_for_idle` on every call, so one assignment to the
     module reaches `Pilot.press`, `Pilot.pause` and `App._press_keys` (the 20 ms minimum of
     `Pilot.exit` and `Pilot.wait_for_scheduled_animations` is a default argument and stays).
-    `SLEEP_IDLE` (the CPU
-    a window may use and still count as idle) stays 1 ms: an absolute amount of work, not a
-    share of the window."""
+    `SLEEP_IDLE` (the CPU a window may use and still count as idle) stays 1 ms: an absolute
+    amount of work, not a share of the window."""
     saved = textual._wait.SLEEP_GRANULARITY
     textual._wait.SLEEP_GRANULARITY = window
     try:
