@@ -27,6 +27,7 @@ from mail.sync import sync
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves.conftest import CHAIN_LENGTH, Player, accept_join, exchange, now
+from tests.tui.pilots import settle_until
 from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
@@ -106,10 +107,13 @@ def app_for(player: Player, **kwargs: Any) -> HexpostApp:
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    """Let the workers finish and their messages be handled."""
+    """Let the workers finish and their messages be handled: three rounds of waiting for the
+    workers and pausing, and more while a round's pause started another worker (a key's
+    messages can take more than three short pauses to reach the one that starts it)."""
     for _ in range(3):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+    await settle_until(pilot, lambda: not len(pilot.app.workers), "every worker finished")
 
 
 def top(app: HexpostApp) -> object:

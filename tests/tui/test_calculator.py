@@ -21,6 +21,7 @@ from textual.widgets import Input, Select
 from engine.core.errors import HexpostError
 from saves.home import Home
 from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
+from tests.tui.pilots import settle_until
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text
 from tests.tui.test_snapshots import (
     SnapCompare,
@@ -176,9 +177,13 @@ async def test_the_dialog_fits_80x24(tutorial: Tutorial) -> None:
             shown = dialog.query_one(widget_id).region
             assert shown.height >= 1 and box.contains_region(shown), widget_id
         await pilot.press("backspace", "3")
-        await pilot.pause()
-        result = dialog.query_one("#calc-result").region
-        assert result.height >= 2 and box.contains_region(result)
+
+        def result_shows() -> bool:
+            result = dialog.query_one("#calc-result").region
+            return result.height >= 2 and dialog.query_one(Vertical).region.contains_region(result)
+
+        # The two-line result gets its height at the next layout.
+        await settle_until(pilot, result_shows, "a two-line result inside the dialog")
 
 
 async def test_help_and_the_palette_name_the_key(tutorial: Tutorial) -> None:

@@ -14,6 +14,7 @@ from textual.widgets.tree import TreeNode
 from engine.fe.face import FACE
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import at_step, fresh, run_until, start
+from tests.tui.pilots import settle_until
 from tui.services.show import ChecklistLine, checklist_lines
 from tui.widgets.checklist import ChecklistTree
 
@@ -182,13 +183,15 @@ async def test_c_scrolls_the_current_step_near_the_top_to_show_what_comes_next()
         tree = app.checklist
         tree.focus()
         await pilot.press("plus", "home")
-        await pilot.pause()
-        assert tree.scroll_offset.y == 0
+        await settle_until(pilot, lambda: tree.scroll_offset.y == 0, "scrolled to the top")
         await pilot.press("c")
-        await pilot.pause()
-        shown = [line.lstrip("│├└─▼▶ ")[:8] for line in visible_text(tree)]
-        assert "[>] 3B2 " in shown
-        assert {"[ ] 3B4 ", "[ ] 3B5 ", "[ ] 3B6 ", "[ ]  4 R"} <= set(shown), shown
+
+        def shown() -> set[str]:
+            return {line.lstrip("│├└─▼▶ ")[:8] for line in visible_text(tree)}
+
+        # The tree scrolls after the refresh that follows the key.
+        wanted = {"[>] 3B2 ", "[ ] 3B4 ", "[ ] 3B5 ", "[ ] 3B6 ", "[ ]  4 R"}
+        await settle_until(pilot, lambda: wanted <= shown(), "3B2 and what follows show")
 
 
 async def test_a_refresh_keeps_the_phases_the_player_opened_and_closed() -> None:

@@ -19,6 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from engine.design import derive, inputs_as_dict, make_inputs
 from saves import designs as store
 from saves.home import Home
+from tests.tui.pilots import settle_until
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text, top
 from tests.tui.test_snapshots import SnapCompare, still_cursors
 from tui.app import HexpostApp
@@ -170,11 +171,13 @@ async def test_every_field_scrolls_into_view_at_80x24(tmp_path: Path) -> None:
         for name in ("tl", "speed", "gs", "supply_months", "shielding", "sensors"):
             await retype(pilot, screen, name, "999")  # each marked in 2-3 lines under it
         await retype(pilot, screen, "crew_quality", "3")  # the last field: off the first page
-        await pilot.pause()
         field = screen.query_one("#design-crew_quality", Input)
         column = screen.query_one("#design-inputs", VerticalScroll)
+        # The column scrolls to the focused field after the next refresh.
+        await settle_until(
+            pilot, lambda: column.region.contains_region(field.region), "the last field shows"
+        )
         assert column.scroll_y > 0
-        assert column.region.contains_region(field.region)
         assert screen.region.width == 80
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from functools import cache
 
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 
 from tests.engine.fe_wind import play_wind_turns
+from tests.tui.pilots import settle_until
 from tui.widgets.eventlog import BOOKKEEPING, EventLog, Row
 
 SIZE = (80, 24)
@@ -63,10 +65,22 @@ def on_screen(log: EventLog) -> list[str]:
     return [log.render_line(y).text.rstrip() for y in range(log.scrollable_content_region.height)]
 
 
+async def drawn(pilot: Pilot[None]) -> None:
+    """Wait for the log's first lines: it draws them once its width is known (its resize)."""
+    log = pilot.app.query_one(EventLog)
+    await settle_until(pilot, lambda: log.lines, "the log drew its lines")
+
+
+def at_end(log: EventLog, last: str) -> bool:
+    """Whether the log is scrolled to its end and its last line on screen ends with ``last``
+    (a scroll to the end runs after the refresh that lays new lines out)."""
+    return log.scroll_y == log.max_scroll_y and on_screen(log)[-1].endswith(last)
+
+
 async def test_bookkeeping_is_hidden_and_lines_carry_packet_and_seat() -> None:
     app = LogApp(ROWS)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await drawn(pilot)
         assert texts(app.log_widget) == [
             "#7    coalition    LYR collects 115 EP",
             "#8    coalition    LYR builds FF LYR-0105 at 0408 for 2.5 EP",
@@ -78,7 +92,7 @@ async def test_bookkeeping_is_hidden_and_lines_carry_packet_and_seat() -> None:
 async def test_notes_stand_out_in_bold() -> None:
     app = LogApp(ROWS)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await drawn(pilot)
         lines = app.log_widget.lines
 
         def bold(index: int) -> bool:
@@ -96,7 +110,7 @@ async def test_notes_stand_out_in_bold() -> None:
 async def test_v_shows_bookkeeping_and_hides_it_again() -> None:
     app = LogApp(ROWS)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await drawn(pilot)
         log = app.log_widget
         await pilot.press("v")
         await pilot.pause()
@@ -119,7 +133,7 @@ async def test_a_real_game_log_drops_its_bookkeeping() -> None:
     rows = list(wind_rows())
     app = LogApp(rows)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await drawn(pilot)
         log = app.log_widget
         wanted = [row for row in rows if row[2] not in BOOKKEEPING]
         assert 0 < len(wanted) < len(rows) // 2, "most events of a turn are bookkeeping"
@@ -136,7 +150,7 @@ async def test_long_events_wrap_under_their_text_and_rewrap_on_resize() -> None:
     words = " ".join(f"word{n}" for n in range(30))
     app = LogApp([(3, "coalition", "note", words)])
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await drawn(pilot)
         log = app.log_widget
         lines = texts(log)
         assert len(lines) == 4
@@ -145,24 +159,23 @@ async def test_long_events_wrap_under_their_text_and_rewrap_on_resize() -> None:
         assert all(len(line) < SIZE[0] for line in lines)
         assert " ".join(" ".join(lines).split()[3:]) == words
         await pilot.resize_terminal(50, 24)
-        await pilot.pause()
+        # The new width reaches the log at the next layout.
+        await settle_until(pilot, lambda: len(texts(log)) > len(lines), "rewrapped at 50")
         narrow = texts(log)
-        assert len(narrow) > len(lines)
         assert all(len(line) < 50 for line in narrow)
 
 
 async def test_new_events_are_followed_at_the_end() -> None:
     app = LogApp(numbered(60))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
         log = app.log_widget
+        # The log scrolls to its end after the refresh that lays its lines out.
+        await settle_until(pilot, lambda: at_end(log, "event number 159"), "at the end")
         assert log.max_scroll_y > 0
-        assert log.scroll_y == log.max_scroll_y
-        assert on_screen(log)[-1].endswith("event number 159")
         log.add_events(numbered(10, start=160))
         log.add_events([(170, "coalition", "step-done", "hidden bookkeeping")])
         log.add_events(numbered(5, start=171))
-        await pilot.pause()
+        await settle_until(pilot, lambda: at_end(log, "event number 175"), "followed")
         assert log.following
         assert log.scroll_y == log.max_scroll_y
         assert on_screen(log)[-1].endswith("event number 175")
@@ -172,29 +185,31 @@ async def test_new_events_are_followed_at_the_end() -> None:
 async def test_scrolling_up_stops_following_until_the_end_again() -> None:
     app = LogApp(numbered(60))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
         log = app.log_widget
+        await settle_until(pilot, lambda: at_end(log, "event number 159"), "at the end")
         await pilot.press("home")
-        await pilot.pause()
-        assert log.scroll_y == 0
+        await settle_until(pilot, lambda: log.scroll_y == 0, "scrolled to the top")
         assert not log.following
+        longest = log.max_scroll_y
         log.add_events(numbered(10, start=160))
+        # Once the new lines are laid out (the scroll range grew), a scroll to the end would
+        # have been made: it must not have been.
+        await settle_until(pilot, lambda: log.max_scroll_y == longest + 10, "new lines laid out")
         await pilot.pause()
         assert log.scroll_y == 0, "reading older events: the log stays put"
         assert on_screen(log)[0].endswith("event number 100")
         await pilot.press("end")
-        await pilot.pause()
+        await settle_until(pilot, lambda: at_end(log, "event number 169"), "back at the end")
         assert log.following
         log.add_events(numbered(3, start=170))
-        await pilot.pause()
-        assert log.scroll_y == log.max_scroll_y
-        assert on_screen(log)[-1].endswith("event number 172")
+        await settle_until(pilot, lambda: at_end(log, "event number 172"), "following again")
+        assert log.following
 
 
 async def test_show_events_replaces_the_content() -> None:
     app = LogApp(numbered(5))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await drawn(pilot)
         log = app.log_widget
         log.show_events(ROWS[:1])
         await pilot.pause()
@@ -212,7 +227,7 @@ async def test_rows_given_before_mounting_show_once_it_has_a_size() -> None:
 
     app = Early()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await drawn(pilot)
         lines = texts(app.query_one(EventLog))
         assert len(lines) == len(ROWS) + 2
         assert lines[-1].endswith("event number 101")

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
+from tests.tui.pilots import refreshed, settle_until
 from tui.widgets.footer import KeysFooter
 
 
@@ -48,25 +49,26 @@ def shown(app: Keys) -> list[tuple[str, bool]]:
 async def test_the_footer_shows_the_keys_and_keeps_them_while_they_stay_the_same() -> None:
     app = Keys()
     async with app.run_test(size=(60, 5)) as pilot:
-        await pilot.pause()
-        assert shown(app) == [("First", False), ("Second", False)]
+        keys = [("First", False), ("Second", False)]
+        # The footer builds its keys after the screen's first binding signal.
+        await settle_until(pilot, lambda: shown(app) == keys, "the footer shows its keys")
         before = list(app.query(FooterKey))
         for _ in range(4):  # signals without any change of the keys
             app.refresh_bindings()
         await pilot.pause()
-        await pilot.pause()
+        await refreshed(pilot)  # a rebuild would have been made by now
         assert list(app.query(FooterKey)) == before  # the same widgets: not built again
 
 
 async def test_a_change_of_the_keys_builds_the_footer_once_more() -> None:
     app = Keys()
     async with app.run_test(size=(60, 5)) as pilot:
-        await pilot.pause()
+        await settle_until(pilot, lambda: shown(app), "the footer shows its keys")
         before = list(app.query(FooterKey))
         app.second_on = False
         app.refresh_bindings()
         app.refresh_bindings()
-        await pilot.pause()
-        await pilot.pause()
-        assert shown(app) == [("First", False), ("Second", True)]
+        await settle_until(
+            pilot, lambda: shown(app) == [("First", False), ("Second", True)], "rebuilt"
+        )
         assert not set(app.query(FooterKey)) & set(before)

@@ -18,6 +18,7 @@ from textual.widgets import Input
 from engine.fe.face import FACE
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import after_setup
+from tests.tui.pilots import settle_until
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
@@ -161,13 +162,12 @@ async def test_help_fits_80x24_and_scrolls(tutorial: Tutorial) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_game(pilot)
         await pilot.press("question_mark")
-        await pilot.pause()
         box = app.screen.query_one("#help")
+        # Longer than a screen: it must scroll (known once it is laid out).
+        await settle_until(pilot, lambda: box.max_scroll_y > 0, "the help scrolls")
         assert box.region.right <= SIZE[0] and box.region.bottom <= SIZE[1]
-        assert box.max_scroll_y > 0  # longer than a screen: it must scroll
-        await pilot.press("end")
-        await pilot.pause()
-        assert box.scroll_y == box.max_scroll_y
+        await pilot.press("end")  # scrolls after the next refresh
+        await settle_until(pilot, lambda: box.scroll_y == box.max_scroll_y, "at the end")
         for line in help_text(app).splitlines():
             assert len(line) <= box.content_region.width, line
 

@@ -14,11 +14,13 @@ import msgspec
 import pytest
 from textual import on
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from engine.core.face import Board, MapSheet
 from engine.fe.face import FACE
 from tests.engine.fe.steps.tutorial_states import after_setup
+from tests.tui.pilots import refreshed, settle_until
 from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Grid
 from tui.maptext import render_line
 from tui.widgets import hexmap as hexmap_module
@@ -86,6 +88,21 @@ def cursor_spot(hexmap: HexMap) -> tuple[int, int]:
     (y, x), height = spots[0] if spots else (0, 0), hexmap.frame.shape.height
     assert spots == [(y + part, x) for part in range(height)], widget_lines(hexmap)
     return y, x
+
+
+async def recentred(pilot: Pilot[None]) -> None:
+    """Wait out the scroll a change of detail asks for: `HexMap.watch_detail` centres the
+    cursor after the next refresh, and that scroll is made after the one after it (a scroll
+    of the test's own made before then would be undone)."""
+    await refreshed(pilot)
+    await refreshed(pilot)
+
+
+async def scrolled(pilot: Pilot[None], hexmap: HexMap, x: int) -> None:
+    """Scroll the map to column ``x`` and wait for it: the scroll is made after the next
+    refresh."""
+    hexmap.scroll_to(x, 0, animate=False)
+    await settle_until(pilot, lambda: hexmap.scroll_offset.x == x, f"scrolled to x={x}")
 
 
 # --- pure parts ---------------------------------------------------------------------------
@@ -210,7 +227,7 @@ async def test_z_switches_to_detailed_boxes_with_hex_ids_and_back() -> None:
         compact = widget_lines(hexmap)
         assert not find(compact, "1411")
         await pilot.press("z")
-        await pilot.pause()
+        await recentred(pilot)
         detailed = widget_lines(hexmap)
         assert hexmap.detail == "detailed"
         spots = find(detailed, "1411")
@@ -219,7 +236,7 @@ async def test_z_switches_to_detailed_boxes_with_hex_ids_and_back() -> None:
         assert detailed[y][x - 1 : x + 4] == "[1411"  # the id on the box's first line
         assert detailed[y + 1][x - 1 : x + 3] == "[K@#"  # the terrain under it
         await pilot.press("z")
-        await pilot.pause()
+        await recentred(pilot)
         assert str(hexmap.detail) == "compact"
         assert widget_lines(hexmap) == compact
 
@@ -376,20 +393,17 @@ async def test_pinned_column_numbers_show_in_full_at_any_scroll() -> None:
         hexmap = app.query_one(HexMap)
         for detail in ("compact", "detailed"):
             hexmap.detail = detail
-            await pilot.pause()
+            await recentred(pilot)
             for x in range(12):
-                hexmap.scroll_to(x, 0, animate=False)
-                await pilot.pause()
-                assert hexmap.scroll_offset.x == x
+                await scrolled(pilot, hexmap, x)
                 header = widget_lines(hexmap)[:HEADER_LINES]
                 numbers = [n for line in header for n in line.split()]
                 assert numbers and all(len(n) == 2 and n.isdigit() for n in numbers), header
                 shown = sorted(int(n) for n in numbers)
                 assert shown == list(range(shown[0], shown[-1] + 1)), header
         hexmap.detail = "compact"
-        await pilot.pause()
-        hexmap.scroll_to(1, 0, animate=False)
-        await pilot.pause()
+        await recentred(pilot)
+        await scrolled(pilot, hexmap, 1)
         header = widget_lines(hexmap)[:HEADER_LINES]
         assert header[0].startswith("   01 03  05") and header[1].startswith("    02  04")
 

@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 from engine.core.owed import pending
 from engine.fe import RULESET
 from tests.saves.conftest import now
+from tests.tui.pilots import settle_until
 from tests.tui.test_app import (
     SIZE,
     Tutorial,
@@ -213,7 +214,12 @@ async def test_a_locked_key_says_so_and_keeps_the_drafts(
     async with app.run_test(size=SIZE) as pilot:
         app.session._clock = now
         _screen, panel = await open_orders(pilot)
-        assert panel.size.height >= 8, "80x24 leaves the panel room for a few drafts"
+        # Its size is known once it is laid out.
+        await settle_until(
+            pilot,
+            lambda: panel.size.height >= 8,
+            "80x24 leaves the panel room for a few drafts",
+        )
         await pilot.press("d")
         await settle(pilot)
         assert panel.check_text.startswith("legal")  # a dry run needs no private key

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tests.saves.conftest import Player
+from tests.tui.pilots import refreshed
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.screens.hexinfo import hex_lines
 from tui.widgets.hexmap import HexMap
@@ -80,6 +81,7 @@ async def test_a_key_lays_the_screen_out_again_only_when_the_panel_changes_heigh
         async def go(h: int) -> None:
             hexmap.cursor = h
             await settle(pilot)
+            await refreshed(pilot)  # a layout it asked for is made by then
             assert str(info.content) == "\n".join(hex_lines(board, h))
 
         await go(short[0])

@@ -11,11 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.app import App
+from textual.errors import NoWidget
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, RadioButton, Select, Static
 
 from saves.home import Home
 from tests.mail.servers import MailStack, find_program, start_mail_stack
+from tests.tui.pilots import settle_until
 from tests.tui.test_app import SIZE, settle, status_text
 from tests.tui.test_settings import open_settings
 from tui import cli
@@ -64,12 +68,41 @@ def fill_stack(screen: SettingsScreen, stack: MailStack) -> None:
     choose(screen, imap_security="tls", smtp_security="starttls", mail_source="password_env")
 
 
+async def show_test_button(pilot: Pilot[None], screen: SettingsScreen) -> Widget:
+    """Scroll the Test button into view (made after the next refresh) and wait until the
+    screen shows it where a click would find it."""
+    button = screen.query_one("#mail-test")
+    button.scroll_visible(animate=False)
+    await settle_until(pilot, lambda: on_top(pilot.app, button), "the Test button shows")
+    return button
+
+
+def on_top(app: App[None], widget: Widget) -> bool:
+    """Whether ``widget`` is what the screen shows at its top left corner."""
+    corner = widget.region.offset
+    if not widget.region or not app.screen.region.contains_point(corner):
+        return False
+    try:
+        return app.get_widget_at(*corner)[0] is widget
+    except NoWidget:
+        return False
+
+
 async def press_test(pilot: Pilot[None], screen: SettingsScreen) -> None:
-    """Scroll the Test button into view, click it, and wait for the logins."""
-    screen.query_one("#mail-test").scroll_visible(animate=False)
-    await settle(pilot)
-    await pilot.click("#mail-test")
-    await settle(pilot)
+    """Scroll the Test button into view, click it, and wait for the logins' answer: the
+    result under the buttons replaced by something other than "logging in to both
+    servers..." (the logins run on a thread, for as long as the servers take)."""
+    button = await show_test_button(pilot, screen)
+    # Textual's button ignores a click while it shows the last press (0.2 s, "-active").
+    await settle_until(pilot, lambda: not button.has_class("-active"), "the button is up")
+    shown = screen.query_one("#mail-result", Static)
+    before = shown.content
+
+    def answered() -> bool:
+        return shown.content is not before and not result(screen).startswith("logging in")
+
+    assert await pilot.click(button), "the click landed on the Test button"
+    await settle_until(pilot, answered, "the logins answered")
 
 
 def cli_flags(stack: MailStack) -> list[str]:
@@ -189,9 +222,7 @@ async def test_the_form_fits_80x24_and_a_broken_account_is_said_inline(tmp_path:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_settings(pilot)
         assert "the saved account cannot be read: mail: missing" in result(screen)
-        button = screen.query_one("#mail-test")
-        button.scroll_visible(animate=False)
-        await settle(pilot)
+        button = await show_test_button(pilot, screen)
         assert button.region.right <= SIZE[0]
         assert 0 < button.region.y < SIZE[1] - 1
         assert screen.query_one("#mail-ca-file", Input).region.right <= SIZE[0]

@@ -44,6 +44,10 @@ pytestmark = [
 WIDTH, HEIGHT = 80, 24
 TIMEOUT = 60.0
 """Seconds to wait for a screen: generous, as a loaded CI machine may be slow to start."""
+POLL = 0.05
+"""Seconds between two looks at the pane (a ``tmux capture-pane``, a few ms of CPU): each
+wait ends on average half of this after the screen is ready (0.2 s cost about 0.1 s per
+wait, and a run waits a dozen times or more)."""
 
 TMUX_CONF = """\
 set -g remain-on-exit on
@@ -183,7 +187,7 @@ class Pane:
             if time.monotonic() > deadline:
                 wanted = f"{texts}, without {absent}, footer {footer!r}"
                 pytest.fail(f"no {wanted} in {TIMEOUT} s:\n{screen}")
-            time.sleep(0.2)
+            time.sleep(POLL)
 
     def game(self, *texts: str, footer: str = MAP_KEYS, absent: tuple[str, ...] = ()) -> list[str]:
         """Wait for ``texts`` on the game screen with ``footer`` keys, and check its layout."""
@@ -196,7 +200,7 @@ class Pane:
         while (status := self.dead()) is None:
             if time.monotonic() > deadline:
                 pytest.fail(f"the demo did not exit in {TIMEOUT} s:\n{self.last()}")
-            time.sleep(0.2)
+            time.sleep(POLL)
         return status
 
 
