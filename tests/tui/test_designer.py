@@ -10,6 +10,7 @@ cannot show something the procedure did not say.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.containers import VerticalScroll
@@ -21,6 +22,7 @@ from saves import designs as store
 from saves.home import Home
 from tests.tui.pilots import settle_until
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text, top
+from tests.tui.test_hexmap import screen_lines
 from tests.tui.test_snapshots import SnapCompare, still_cursors
 from tui.app import HexpostApp
 from tui.screens.designer import DesignerScreen
@@ -102,6 +104,31 @@ async def test_the_palette_opens_it_and_size_2_gives_169_habitable_space(
         assert "Total volume: 2197 spaces" in form.figure_text("total_volume")
         assert form.verdict_text == "a possible design"
         assert all(form.error_text(name) == "" for name in FIELDS)
+
+
+def shows(app: HexpostApp, text: str) -> Callable[[], bool]:
+    """Whether some line of the screen shows ``text`` (asked when called)."""
+    return lambda: any(text in line for line in screen_lines(app))
+
+
+async def test_the_screen_shows_the_figures_each_key_makes(tmp_path: Path) -> None:
+    """The figures are drawn as one text (`design_form.figures_content`): what the screen
+    shows, read from the compositor, follows the keys (``figure_text`` reads the form's
+    record, which a figure list left unrepainted would still pass)."""
+    app = app_in(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_designer(pilot)
+        for size, habitable in (("2", "169"), ("5", "256"), ("-1", "100")):
+            await retype(pilot, screen, "size", size)
+            wanted = f"Habitable space: {habitable} spaces"
+            await settle_until(pilot, shows(app, wanted), wanted)
+        lines = screen_lines(app)
+        head = next(y for y, line in enumerate(lines) if "Habitable space" in line)
+        assert "  (11 + SIZE)^2" in lines[head + 1]  # its formula indented under it
+        await retype(pilot, screen, "size", "x")
+        await settle_until(
+            pilot, lambda: not shows(app, "Habitable space")(), "no figures from a bad value"
+        )
 
 
 async def test_the_field_shows_its_range_and_its_help(tmp_path: Path) -> None:

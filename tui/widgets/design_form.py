@@ -18,6 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Protocol
 
+from rich.console import Group
+from rich.padding import Padding
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -88,29 +91,17 @@ def figure_detail(figure: FigureData) -> str:
     return detail
 
 
-class FigureView(Vertical):
-    """One figure: its head line, and the formula (and reading) indented under it."""
-
-    def __init__(self, figure: FigureData) -> None:
-        super().__init__(id=f"figure-{figure.key}", classes="design-figure")
-        self._figure = figure
-
-    def compose(self) -> ComposeResult:
-        yield Static(figure_head(self._figure), classes="figure-head", markup=False)
-        yield Static(figure_detail(self._figure), classes="figure-detail", markup=False)
-
-    def update(self, figure: FigureData) -> None:
-        if figure == self._figure:
-            return  # most keystrokes change a few figures: repaint only those
-        self._figure = figure
-        if self.is_mounted and self.children:
-            self.query_one(".figure-head", Static).update(figure_head(figure))
-            self.query_one(".figure-detail", Static).update(figure_detail(figure))
-
-    @property
-    def text(self) -> str:
-        """What it shows, the two parts on their own lines."""
-        return f"{figure_head(self._figure)}\n{figure_detail(self._figure)}"
+def figures_content(figures: Sequence[FigureData]) -> Group:
+    """Every figure in procedure order: its head line, and its detail dimmed and indented
+    under it (a wrapped line keeps the indent). One renderable for the whole list, not a
+    widget per figure: a key that changes the figures then lays out one widget again, where
+    some fifty figures (a hundred and fifty widgets) took tens of ms a key (issue 16, item 5).
+    Rich's `Padding` gives the hanging indent that a text of its own could not."""
+    parts: list[Text | Padding] = []
+    for figure in figures:
+        parts.append(Text(figure_head(figure)))
+        parts.append(Padding(Text(figure_detail(figure), style="dim"), (0, 0, 0, 2)))
+    return Group(*parts)
 
 
 class DesignForm(Horizontal):
@@ -129,10 +120,7 @@ class DesignForm(Horizontal):
         & .design-error { height: auto; color: $text-error; padding-left: 2; }
         & #design-verdict { height: auto; text-style: bold; padding: 0 1; }
         & #design-verdict.-impossible { color: $text-error; }
-        & #design-figure-list { height: auto; }
-        & .design-figure { height: auto; padding: 0 1; }
-        & .figure-head { height: auto; }
-        & .figure-detail { height: auto; padding-left: 2; color: $text-muted; }
+        & #design-figure-list { height: auto; padding: 0 1; }
     }
     """
 
@@ -148,6 +136,8 @@ class DesignForm(Horizontal):
         self.fields = list(fields)
         self._ready = False
         """Set once mounted: a change posted before then finds fields not yet there to read."""
+        self._figures: dict[str, FigureData] = {}
+        """The figures shown, by key, in procedure order."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="design-inputs"):
@@ -167,7 +157,7 @@ class DesignForm(Horizontal):
                     )
         with VerticalScroll(id="design-figures"):
             yield Static("", id="design-verdict", markup=False)
-            yield Vertical(id="design-figure-list")
+            yield Static("", id="design-figure-list", markup=False)
 
     def on_mount(self) -> None:
         for field in self.fields:
@@ -219,28 +209,9 @@ class DesignForm(Horizontal):
         line = self.query_one("#design-verdict", Static)
         line.update(safe_text(verdict, multiline=True))
         line.set_class(not ok, "-impossible")
-        listing = self.query_one("#design-figure-list", Vertical)
-        shown = {child.id: child for child in listing.children}
-        wanted = {f"figure-{figure.key}" for figure in figures}
-        for name, child in shown.items():
-            child.display = name in wanted
-        previous: FigureView | None = None
-        for figure in figures:
-            widget = shown.get(f"figure-{figure.key}")
-            if isinstance(widget, FigureView):
-                widget.update(figure)
-                previous = widget
-                continue
-            # A figure not shown before: mounted in procedure order, after the one before
-            # it (figures are kept and hidden, never removed and mounted again).
-            new = FigureView(figure)
-            if previous is not None:
-                listing.mount(new, after=previous)
-            elif listing.children:
-                listing.mount(new, before=0)
-            else:
-                listing.mount(new)
-            previous = new
+        if tuple(figures) != tuple(self._figures.values()):
+            self._figures = {figure.key: figure for figure in figures}
+            self.query_one("#design-figure-list", Static).update(figures_content(figures))
 
     def error_text(self, name: str) -> str:
         """What the line under field ``name`` says ("" when nothing is wrong with it)."""
@@ -252,13 +223,10 @@ class DesignForm(Horizontal):
 
     def figure_text(self, key: str) -> str:
         """The figure ``key`` as shown (label, value, formula), "" when it is not shown."""
-        found = self.query(f"#figure-{key}")
-        if not found:
+        figure = self._figures.get(key)
+        if figure is None:
             return ""
-        widget = found.first()
-        if not (isinstance(widget, FigureView) and widget.display):
-            return ""
-        return widget.text
+        return f"{figure_head(figure)}\n{figure_detail(figure)}"
 
     def _show_error(self, name: str, lines: Sequence[str]) -> None:
         line = self.query_one(f"#design-error-{name}", Static)
