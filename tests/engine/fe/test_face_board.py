@@ -72,3 +72,15 @@ def test_the_quick_board_is_the_board_without_its_supply(seed: int) -> None:
         state, what = rng.choice(CHANGERS)(state, rng)
         said += check(state, f"change {number} ({what})")
     assert said, "no board said anything of supply: a weak test"
+
+
+def test_reserve_units_are_marked_on_both_boards() -> None:
+    """The random changes above put no unit in a reserve: a few of every empire's units on
+    the map and one off it are (the ``reserve`` mark comes from the state, not the supply)."""
+    state = start()
+    on_map = [u.id for u in state.board.units if u.hex][::50]
+    off_map = [u.id for u in state.board.units if not u.hex][:1]
+    state = msgspec.structs.replace(state, reserves=tuple(sorted(on_map + off_map)))
+    check(state, "reserves")
+    marked = {p.id for p in quick_board(state).pieces if "reserve" in p.marks}
+    assert marked == set(on_map + off_map)
