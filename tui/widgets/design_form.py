@@ -113,6 +113,7 @@ def figure_part(part: int, text: str) -> Text | Padding:
 
 
 def figure_content(figure: Shown) -> Group:
+    """A figure's head and detail, one under the other."""
     return Group(*(figure_part(part, text) for part, text in enumerate(figure)))
 
 
@@ -153,10 +154,11 @@ class FigureList(OneLayout):
     A widget per figure (a hundred and fifty widgets laid out again at every key), then one
     `Static` holding `figures_content`, cost tens of ms a key (issue 16, item 5): the
     `Static` was rendered whole at each layout only to learn its height (``height: auto``),
-    then again to be painted. Here each figure is rendered once at the width the layout gives
-    (`Visual.to_strips`, as a `Static` renders it, so the screen is the same) and kept until
-    its text, the width or the style changes: a key that changes a few figures renders those
-    few. The height is the number of lines, so the layout measures without rendering, and a
+    then again to be painted. Here each figure's head and detail are rendered once at the
+    width the layout gives (`Visual.to_strips`, as a `Static` renders them, so the screen is
+    the same: `tests/tui/test_design_frames.py` compares the two) and kept until their text,
+    the width or the style changes: a key that changes six values renders six head lines.
+    The height is the number of lines, so the layout measures without rendering, and a
     change that keeps that number repaints the visible lines without a layout."""
 
     DEFAULT_CSS = "FigureList { height: auto; }"
