@@ -112,9 +112,9 @@ def shows(app: HexpostApp, text: str) -> Callable[[], bool]:
 
 
 async def test_the_screen_shows_the_figures_each_key_makes(tmp_path: Path) -> None:
-    """The figures are drawn as one text (`design_form.figures_content`): what the screen
-    shows, read from the compositor, follows the keys (``figure_text`` reads the form's
-    record, which a figure list left unrepainted would still pass)."""
+    """The figures are drawn from lines kept between keys (`design_form.FigureList`): what
+    the screen shows, read from the compositor, follows the keys (``figure_text`` reads the
+    form's record, which a figure list left unrepainted would still pass)."""
     app = app_in(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_designer(pilot)

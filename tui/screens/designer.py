@@ -1,8 +1,8 @@
 """The ship designer: the design calculator of ``hexpost design calc`` as a live form.
 
 Opened from the command palette ("Ship designer") over any screen; it needs no game. The
-form (`tui.widgets.design_form.DesignForm`) posts the values at every keystroke and this
-screen asks the service (`tui.services.designs.work`) what they make: the figures, and each
+form (`tui.widgets.design_form.DesignForm`) hands this screen the values at every keystroke,
+and it asks the service (`tui.services.designs.work`) what they make: the figures, and each
 complaint under the field it is about (a bad value with its allowed range, or the rule an
 impossible design breaks). The procedure is pure and quick, so it runs on the event loop.
 
@@ -97,7 +97,7 @@ class DesignerScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(icon="#")
-        yield DesignForm(designs.fields(), id="design-form")
+        yield DesignForm(designs.fields(), self.changed, id="design-form")
         yield StatusLine()
         yield KeysFooter(compact=True)
 
@@ -117,9 +117,9 @@ class DesignerScreen(Screen[None]):
 
     # --- the figures -------------------------------------------------------------------------
 
-    @on(DesignForm.Changed)
-    def changed(self, message: DesignForm.Changed) -> None:
-        view = self.view = designs.work(message.values)
+    def changed(self, values: dict[str, str]) -> None:
+        """The form's answer to the values typed (called by it, in the key's own handling)."""
+        view = self.view = designs.work(values)
         errors = view.errors()
         verdict = view.verdict
         for line in errors.pop("", []):  # a broken rule no one field causes

@@ -1,21 +1,23 @@
 """The ship design form: one text field per design input, the derived figures beside them.
 
 A player designing a ship tries values and watches what they do: the habitable space of a
-size, what armor a speed allows. So the form sends its values up at every keystroke
-(`DesignForm.Changed`) and the screen answers with what the design procedure made of them
-(`DesignForm.show`): the figures, and each complaint on the line under the field it is
-about (a value that is no number or out of its range, or a rule the design breaks). The
-form itself checks nothing and imports no engine: the fields and the results arrive as data
-(`FieldData`, `FigureData`, which `engine.design.InputField` and
+size, what armor a speed allows. So the form hands the values to its ``answer`` at every
+keystroke, before the key's frame is drawn, and the screen answers with what the design
+procedure made of them (`DesignForm.show`): the figures, and each complaint on the line
+under the field it is about (a value that is no number or out of its range, or a rule the
+design breaks). The form itself checks nothing and imports no engine: the fields and the
+results arrive as data (`FieldData`, `FigureData`, which `engine.design.InputField` and
 `tui.services.designs.FigureLine` satisfy as they are).
 
 Layout for 80x24: the inputs on the left and the figures on the right, each in its own
-scrolling column, so the figures stay in view while the inputs are typed.
+scrolling column, so the figures stay in view while the inputs are typed. A key typed is
+one layout and one paint of the screen (issue 16, item 5: see `DesignForm._typed`,
+`OneLayout` and `FigureList`); `bench/tui_designer.py` measures it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, Protocol
 
 from rich.console import Group
@@ -25,8 +27,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
+from textual.geometry import Size
 from textual.screen import ModalScreen
+from textual.strip import Strip
+from textual.visual import Visual, visualize
+from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -91,17 +96,132 @@ def figure_detail(figure: FigureData) -> str:
     return detail
 
 
+Shown = tuple[str, str]
+"""One figure as drawn: its head line and its detail (`figure_head`, `figure_detail`)."""
+
+
+def shown(figure: FigureData) -> Shown:
+    """What `FigureList` draws of ``figure`` (two figures that show the same are drawn once)."""
+    return figure_head(figure), figure_detail(figure)
+
+
+def figure_part(part: int, text: str) -> Text | Padding:
+    """Part 0 of a figure, its head line; part 1, its detail dimmed and indented under it (a
+    wrapped line keeps the indent: Rich's `Padding` gives the hanging indent a text of its
+    own could not)."""
+    return Text(text) if part == 0 else Padding(Text(text, style="dim"), (0, 0, 0, 2))
+
+
+def figure_content(figure: Shown) -> Group:
+    """A figure's head and detail, one under the other."""
+    return Group(*(figure_part(part, text) for part, text in enumerate(figure)))
+
+
 def figures_content(figures: Sequence[FigureData]) -> Group:
-    """Every figure in procedure order: its head line, and its detail dimmed and indented
-    under it (a wrapped line keeps the indent). One renderable for the whole list, not a
-    widget per figure: a key that changes the figures then lays out one widget again, where
-    some fifty figures (a hundred and fifty widgets) took tens of ms a key (issue 16, item 5).
-    Rich's `Padding` gives the hanging indent that a text of its own could not."""
-    parts: list[Text | Padding] = []
-    for figure in figures:
-        parts.append(Text(figure_head(figure)))
-        parts.append(Padding(Text(figure_detail(figure), style="dim"), (0, 0, 0, 2)))
-    return Group(*parts)
+    """Every figure in procedure order, as one renderable (what `FigureList` draws)."""
+    return Group(*(figure_content(shown(figure)) for figure in figures))
+
+
+class OneLayout(Widget):
+    """A widget whose new size costs one layout of the screen, not two.
+
+    Textual sets a widget's virtual size in the layout that finds its new size, and that
+    setting asks for another layout of the whole screen (`Widget._size_updated`): with an
+    error line shown under a field, a verdict of two lines or a longer figure list, every
+    key was laid out and painted twice (issue 16, item 5). The size is already right after
+    the first; nothing in these widgets needs the second (a scrollbar that appears or goes
+    asks for its own layout: `show_vertical_scrollbar` lays out when it changes), so they
+    set it without one. Mixed in after the Textual class (Textual takes the CSS type names
+    from the first base only: first, it would hide `VerticalScroll`'s own rules)."""
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
+class Column(VerticalScroll, OneLayout):
+    """A scrolling column of the form."""
+
+
+class Line(Static, OneLayout):
+    """A text of the form that can change its height: the verdict, an error line."""
+
+
+class FigureList(OneLayout):
+    """The figures in procedure order, drawn line by line from strips kept between keys.
+
+    A widget per figure (a hundred and fifty widgets laid out again at every key), then one
+    `Static` holding `figures_content`, cost tens of ms a key (issue 16, item 5): the
+    `Static` was rendered whole at each layout only to learn its height (``height: auto``),
+    then again to be painted. Here each figure's head and detail are rendered once at the
+    width the layout gives (`Visual.to_strips`, as a `Static` renders them, so the screen is
+    the same: `tests/tui/test_design_frames.py` compares the two) and kept until their text,
+    the width or the style changes: a key that changes six values renders six head lines.
+    The height is the number of lines, so the layout measures without rendering, and a
+    change that keeps that number repaints the visible lines without a layout."""
+
+    DEFAULT_CSS = "FigureList { height: auto; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.figures: tuple[Shown, ...] = ()
+        self._drawn: dict[tuple[int, str], list[Strip]] = {}
+        """The lines of each head and detail shown, by part and text (`figure_part`),
+        rendered for ``_drawn_for``."""
+        self._drawn_for: tuple[int, object] | None = None
+        """The width and the style ``_drawn`` was rendered for."""
+        self._strips: list[Strip] | None = None
+        """Every line of ``figures`` (None: to be joined again)."""
+        self._laid_out: int | None = None
+        """The height last given to the layout (None: not laid out yet)."""
+
+    def render(self) -> Group:
+        return Group(*(figure_content(figure) for figure in self.figures))
+
+    def show(self, figures: Sequence[FigureData]) -> None:
+        """Draw ``figures``: a repaint when they fill as many lines as before, else a layout."""
+        self.figures = tuple(shown(figure) for figure in figures)
+        self._strips = None
+        width = self.content_size.width
+        if self._laid_out is not None and width and len(self.lines(width)) == self._laid_out:
+            self.refresh()
+        else:
+            self.refresh(layout=True)
+
+    def lines(self, width: int) -> list[Strip]:
+        """Every figure's lines at ``width`` cells, a strip a line. A head and a detail are
+        rendered apart, each kept by its text: a new value changes a head, its formula's
+        detail (most of the lines, wrapped and indented) is drawn already."""
+        style = self.visual_style
+        if self._drawn_for != (width, style):
+            self._drawn_for = (width, style)
+            self._drawn = {}
+            self._strips = None
+        if self._strips is None:
+            kept = self._drawn
+            drawn: dict[tuple[int, str], list[Strip]] = {}
+            strips: list[Strip] = []
+            for figure in self.figures:
+                for part in enumerate(figure):
+                    lines = kept.get(part) or drawn.get(part)
+                    if lines is None:  # in a group, as the list is: a text alone is
+                        # drawn by Textual's own `Content`, marked with selection offsets
+                        visual = visualize(self, Group(figure_part(*part)))
+                        lines = Visual.to_strips(self, visual, width, None, style) if width else []
+                    drawn[part] = lines
+                    strips.extend(lines)
+            self._drawn, self._strips = drawn, strips
+        return self._strips
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        self._laid_out = len(self.lines(width))
+        return self._laid_out
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        lines = self.lines(width)
+        return lines[y] if y < len(lines) else Strip.blank(width, self.visual_style.rich_style)
 
 
 class DesignForm(Horizontal):
@@ -112,7 +232,6 @@ class DesignForm(Horizontal):
         height: 1fr;
         & #design-inputs { width: 36; height: 1fr; padding: 0 1 0 0; }
         & #design-figures { width: 1fr; height: 1fr; border-left: vkey $foreground 30%; }
-        & .design-field { height: auto; }
         & .design-row { height: 1; }
         & .design-row Label { width: 15; color: $text-muted; }
         & .design-row Input { width: 8; }
@@ -124,46 +243,49 @@ class DesignForm(Horizontal):
     }
     """
 
-    class Changed(Message):
-        """The values typed, by field name (stripped), after any keystroke or a load."""
-
-        def __init__(self, values: dict[str, str]) -> None:
-            super().__init__()
-            self.values = values
-
-    def __init__(self, fields: Sequence[FieldData], *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        fields: Sequence[FieldData],
+        answer: Callable[[dict[str, str]], None],
+        *,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.fields = list(fields)
+        self.answer = answer
+        """Called with the values typed (`values`) after any keystroke or a load, before the
+        key's frame is drawn; it is to `show` what they make."""
         self._ready = False
-        """Set once mounted: a change posted before then finds fields not yet there to read."""
+        """Set once mounted: a change before then finds fields not yet there to read."""
         self._figures: dict[str, FigureData] = {}
         """The figures shown, by key, in procedure order."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="design-inputs"):
+        with Column(id="design-inputs"):
             for field in self.fields:
-                with Vertical(classes="design-field"):
-                    with Horizontal(classes="design-row"):
-                        yield Label(field.label, markup=False)
-                        yield Input(
-                            str(field.default),
-                            compact=True,
-                            id=f"design-{field.name}",
-                            tooltip=field.help,
-                        )
-                        yield Static(range_text(field), classes="design-range", markup=False)
-                    yield Static(
-                        "", id=f"design-error-{field.name}", classes="design-error", markup=False
+                with Horizontal(classes="design-row"):
+                    yield Label(field.label, markup=False)
+                    yield Input(
+                        str(field.default),
+                        compact=True,
+                        id=f"design-{field.name}",
+                        tooltip=field.help,
                     )
-        with VerticalScroll(id="design-figures"):
-            yield Static("", id="design-verdict", markup=False)
-            yield Static("", id="design-figure-list", markup=False)
+                    yield Static(range_text(field), classes="design-range", markup=False)
+                yield Line(
+                    "", id=f"design-error-{field.name}", classes="design-error", markup=False
+                )
+        with Column(id="design-figures"):
+            yield Line("", id="design-verdict", markup=False)
+            yield FigureList(id="design-figure-list")
 
     def on_mount(self) -> None:
         for field in self.fields:
             self._show_error(field.name, [])
+            field_input = self.query_one(f"#design-{field.name}", Input)
+            self.watch(field_input, "value", self._typed, init=False)
         self._ready = True
-        self.post_message(self.Changed(self.values))
+        self.answer(self.values)
 
     @property
     def values(self) -> dict[str, str]:
@@ -175,19 +297,29 @@ class DesignForm(Horizontal):
 
     def fill(self, values: Mapping[str, object]) -> None:
         """Put ``values`` (a loaded design) in the fields; fields it does not name take their
-        defaults. One `Changed` follows, not one per field."""
-        with self.prevent(Input.Changed):
+        defaults. One answer follows, not one per field."""
+        self._ready = False
+        try:
             for field in self.fields:
                 value = values.get(field.name, field.default)
                 text = value_text(field, value) if isinstance(value, int) else str(value)
                 self.query_one(f"#design-{field.name}", Input).value = text
-        self.post_message(self.Changed(self.values))
+        finally:
+            self._ready = True
+        self.answer(self.values)
+
+    def _typed(self) -> None:
+        """A field's value changed: answered at once, inside the key's own handling (a watch,
+        not the `Input.Changed` message). A message reaches the screen after the field's
+        repaint was already asked for, so the figures came one frame (and one layout of the
+        whole screen) later; answered here, the field and what it changes are laid out and
+        painted together (issue 16, item 5)."""
+        if self._ready:
+            self.answer(self.values)
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
-        event.stop()
-        if self._ready:
-            self.post_message(self.Changed(self.values))
+        event.stop()  # answered by `_typed`
 
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:
@@ -207,11 +339,13 @@ class DesignForm(Horizontal):
         for field in self.fields:
             self._show_error(field.name, errors.get(field.name, ()))
         line = self.query_one("#design-verdict", Static)
-        line.update(safe_text(verdict, multiline=True))
+        text = safe_text(verdict, multiline=True)
+        if text != line.content:
+            line.update(text)
         line.set_class(not ok, "-impossible")
         if tuple(figures) != tuple(self._figures.values()):
             self._figures = {figure.key: figure for figure in figures}
-            self.query_one("#design-figure-list", Static).update(figures_content(figures))
+            self.query_one(FigureList).show(figures)
 
     def error_text(self, name: str) -> str:
         """What the line under field ``name`` says ("" when nothing is wrong with it)."""
@@ -229,9 +363,13 @@ class DesignForm(Horizontal):
         return f"{figure_head(figure)}\n{figure_detail(figure)}"
 
     def _show_error(self, name: str, lines: Sequence[str]) -> None:
+        """Only a line whose text changes is updated: each update lays out the screen again."""
         line = self.query_one(f"#design-error-{name}", Static)
-        line.update("\n".join(safe_text(text) for text in lines))
-        line.display = bool(lines)
+        text = "\n".join(safe_text(text) for text in lines)
+        if text != line.content:
+            line.update(text)
+        if line.display != bool(lines):
+            line.display = bool(lines)
 
 
 class NameDialog(ModalScreen[str | None]):
