@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.game import apply_packet
+from engine.core.packets import kind_name
 from mail.loopback import LoopbackNetwork
 from saves import ledger, store_games
 from saves.inbox import Received
@@ -150,3 +152,42 @@ def test_the_head_row_a_batch_holds_back_is_true_for_whoever_reads_or_changes_it
     )
     bob.reopen()
     assert bob.replica.verify(joined) == bob.row(joined).state_hash
+
+
+def test_a_batch_stores_each_packets_kind_and_events_as_the_engine_gave_them(
+    alice: Player, bob: Player, joined: bytes
+) -> None:
+    """Every packet of a batch is stored with its kind's name and its events, in order, one
+    row each (a single event and several alike), exactly as applying it again produces them."""
+    head = bob.row(joined).head_seq
+    alice.replica.chat(joined, "the first packet after the join", now=now())
+    alice.replica.chat(joined, "one event", now=now())
+    alice.replica.submit(joined, first_setup(alice, joined), now=now())
+    last = alice.row(joined).head_seq
+    batch = [
+        Received(alice.packet(joined, seq), f"kinds {seq}") for seq in range(head + 1, last + 1)
+    ]
+    assert {o.status for o in bob.replica.receive_many(batch, now="t")} == {"applied"}
+    store = bob.replica.store
+    stored: dict[int, str] = dict(
+        store.all("SELECT seq, kind FROM packets WHERE game_id = ? AND seq > ?", (joined, head))
+    )
+    kept = store.all(
+        "SELECT seq, idx, event FROM events WHERE game_id = ? AND seq > ? ORDER BY seq, idx",
+        (joined, head),
+    )
+    state = bob.replica.state(joined, head)
+    ruleset = bob.replica.ruleset(joined)
+    expected = []
+    counts = set()
+    for seq in range(head + 1, last + 1):
+        packet = alice.opened(joined, seq)
+        result = apply_packet(ruleset, state, packet)
+        state = result.state
+        assert stored[seq] == kind_name(packet.body.kind)
+        expected += [
+            (seq, idx, ledger.EVENT_ENCODER.encode(e)) for idx, e in enumerate(result.events)
+        ]
+        counts.add(min(len(result.events), 2))
+    assert counts == {1, 2}, "a packet with one event and one with several"
+    assert [(seq, idx, bytes(event)) for seq, idx, event in kept] == expected
