@@ -135,3 +135,23 @@ async def test_a_key_is_laid_out_once(tmp_path: Path) -> None:
             assert shows(app, "[rule: the hull's G")() == (value == "12")
             assert f"Hull hits: {value} hits" in form.figure_text("hull_hits")
             assert layouts[0] == 1, f"{key}: {layouts[0]} layouts"
+
+
+async def test_breaking_a_rule_keeps_the_figure_column_as_tall(tmp_path: Path) -> None:
+    """The verdict keeps two lines (`DesignForm`): a key that breaks a rule (its verdict has
+    two lines) or mends it (one) leaves the figure column's height, and with it the column's
+    scrollbar, as it was; a change there makes Textual draw the scrollbar again."""
+    app = app_in(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_designer(pilot)
+        column = screen.query_one("#design-figures", Widget)
+        verdict = screen.query_one("#design-verdict", Widget)
+        heights = []
+        for value, wanted in (("1", "a possible design"), ("12", "impossible design: 1 rule")):
+            await retype(pilot, screen, "gs", value)
+            await settle_until(pilot, shows(app, wanted), wanted)
+            size, width = verdict.size, verdict.content_size.width
+            heights.append((verdict.get_content_height(size, size, width), column.virtual_size))
+        assert [lines for lines, _ in heights] == [1, 2]  # its text fills one line, then two
+        assert heights[0][1] == heights[1][1]
+        assert heights[0][1].height > column.size.height  # (a column that scrolls)

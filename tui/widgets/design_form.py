@@ -20,16 +20,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, Protocol
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.padding import Padding
+from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
@@ -145,7 +148,16 @@ class Column(VerticalScroll, OneLayout):
 
 
 class Line(Static, OneLayout):
-    """A text of the form that can change its height: the verdict, an error line."""
+    """A text of the form that can change its height: the verdict, an error line.
+
+    An empty one takes no line but stays in the layout. Hidden instead (``display``), a
+    line coming or going under a field changed the painting order Textual gives every row
+    of the column, and all of them were painted again; now only the rows it moves are."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if not self.content:
+            return 0
+        return super().get_content_height(container, viewport, width)
 
 
 class FigureList(OneLayout):
@@ -180,14 +192,25 @@ class FigureList(OneLayout):
         return Group(*(figure_content(figure) for figure in self.figures))
 
     def show(self, figures: Sequence[FigureData]) -> None:
-        """Draw ``figures``: a repaint when they fill as many lines as before, else a layout."""
+        """Draw ``figures``: when they fill as many lines as before, a repaint of the lines
+        that changed (the others are painted from Textual's own cache), else a layout.
+
+        A line is compared with the one the last `show` drew: every line that differs from
+        it was marked here since, or the whole list was (a layout repaints it all), so the
+        marks cover every line that differs from what the screen shows."""
         self.figures = tuple(shown(figure) for figure in figures)
-        self._strips = None
+        before, self._strips = self._strips, None
         width = self.content_size.width
-        if self._laid_out is not None and width and len(self.lines(width)) == self._laid_out:
-            self.refresh()
-        else:
+        after = self.lines(width) if width else []
+        if self._laid_out is None or not width or len(after) != self._laid_out:
             self.refresh(layout=True)
+        elif before is None or len(before) != len(after):
+            self.refresh()
+        else:  # a line kept is the same strip (`lines`): one not kept is new
+            changed = [
+                y for y, (old, new) in enumerate(zip(before, after, strict=True)) if old is not new
+            ]
+            self.refresh(*(Region(0, y, width, 1) for y in changed))
 
     def lines(self, width: int) -> list[Strip]:
         """Every figure's lines at ``width`` cells, a strip a line. A head and a detail are
@@ -205,14 +228,28 @@ class FigureList(OneLayout):
             for figure in self.figures:
                 for part in enumerate(figure):
                     lines = kept.get(part) or drawn.get(part)
-                    if lines is None:  # in a group, as the list is: a text alone is
-                        # drawn by Textual's own `Content`, marked with selection offsets
-                        visual = visualize(self, Group(figure_part(*part)))
-                        lines = Visual.to_strips(self, visual, width, None, style) if width else []
+                    if lines is None:
+                        lines = self._drawn_part(part, width, style)
                     drawn[part] = lines
                     strips.extend(lines)
             self._drawn, self._strips = drawn, strips
         return self._strips
+
+    def _drawn_part(self, part: tuple[int, str], width: int, style: VisualStyle) -> list[Strip]:
+        """The lines of one head or detail (`figure_part`) at ``width`` cells.
+
+        A head that fits the width is one strip of its text in the list's style, as Rich
+        draws it: made here, it costs about 4 us, against 130 us through Rich (a key changes
+        about six heads, most of them out of view). Anything else is drawn as the `Static`
+        of `figures_content` draws it, in a group as the list is (a text alone is drawn by
+        Textual's own `Content`, marked with selection offsets)."""
+        number, text = part
+        if not width:
+            return []
+        if number == 0 and text and "\n" not in text and cell_len(text) <= width:
+            return [Strip([Segment(text, style.rich_style)], cell_len(text))]
+        visual = visualize(self, Group(figure_part(number, text)))
+        return Visual.to_strips(self, visual, width, None, style)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         self._laid_out = len(self.lines(width))
@@ -225,7 +262,12 @@ class FigureList(OneLayout):
 
 
 class DesignForm(Horizontal):
-    """The inputs (left) and the figures with the design's verdict (right)."""
+    """The inputs (left) and the figures with the design's verdict (right).
+
+    The verdict keeps two lines even when it says one thing ("a possible design"): a key
+    that breaks a rule or mends one turns it from one line to two and back, and each change
+    of its height changed the figure column's height, which made Textual draw the column's
+    scrollbar again (a third of such a key's paint, issue 16 item 5)."""
 
     DEFAULT_CSS = """
     DesignForm {
@@ -237,7 +279,7 @@ class DesignForm(Horizontal):
         & .design-row Input { width: 8; }
         & .design-range { width: 11; padding-left: 1; color: $text-muted; }
         & .design-error { height: auto; color: $text-error; padding-left: 2; }
-        & #design-verdict { height: auto; text-style: bold; padding: 0 1; }
+        & #design-verdict { height: auto; min-height: 2; text-style: bold; padding: 0 1; }
         & #design-verdict.-impossible { color: $text-error; }
         & #design-figure-list { height: auto; padding: 0 1; }
     }
@@ -363,13 +405,12 @@ class DesignForm(Horizontal):
         return f"{figure_head(figure)}\n{figure_detail(figure)}"
 
     def _show_error(self, name: str, lines: Sequence[str]) -> None:
-        """Only a line whose text changes is updated: each update lays out the screen again."""
+        """Only a line whose text changes is updated: each update lays out the screen again.
+        No complaint: the line is empty, and takes no room (`Line`)."""
         line = self.query_one(f"#design-error-{name}", Static)
         text = "\n".join(safe_text(text) for text in lines)
         if text != line.content:
             line.update(text)
-        if line.display != bool(lines):
-            line.display = bool(lines)
 
 
 class NameDialog(ModalScreen[str | None]):
