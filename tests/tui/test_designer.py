@@ -29,7 +29,7 @@ from tui.screens.designer import DesignerScreen
 from tui.screens.games import GamesScreen
 from tui.services import designs
 from tui.widgets.confirm import ConfirmDialog
-from tui.widgets.design_form import DesignForm, NameDialog, PickDialog
+from tui.widgets.design_form import DesignForm, FieldRow, NameDialog, PickDialog
 
 FIELDS = [
     "size", "tl", "speed", "maneuver", "gs", "supply_months", "shielding", "sensors",
@@ -137,7 +137,7 @@ async def test_the_field_shows_its_range_and_its_help(tmp_path: Path) -> None:
         screen = await open_designer(pilot)
         size = screen.query_one("#design-size", Input)
         assert size.tooltip is not None and "SIZE + 11" in str(size.tooltip)
-        ranges = [str(s.content) for s in screen.query(".design-range").results(Static)]
+        ranges = [row.range_text for row in screen.query(FieldRow)]
         assert ranges[:2] == ["-10..+10", "10..30"]  # size, tech level
 
 

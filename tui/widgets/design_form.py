@@ -29,6 +29,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.strip import Strip
@@ -261,6 +262,39 @@ class FigureList(OneLayout):
         return lines[y] if y < len(lines) else Strip.blank(width, self.visual_style.rich_style)
 
 
+class FieldRow(Widget):
+    """One input's row: its label and its allowed values, drawn by the row itself, with the
+    field (its only child) laid over the gap between them.
+
+    A `Horizontal` of a `Label`, the `Input` and a `Static` drew the same cells with four
+    widgets a row, and every key that shows or hides a line under a field lays out the
+    column and paints the rows it moves: with two widgets a row that costs some 2.5 ms less
+    a key (issue 16, item 5). Both texts are muted, as the two widgets' were."""
+
+    LABEL_WIDTH = 15
+    """Cells for the label (the longest is 13); the field starts after them."""
+    FIELD_WIDTH = 8
+    """The field's width; a cell, then the allowed values, follow it."""
+
+    DEFAULT_CSS = f"""
+    FieldRow {{ height: 1; layout: horizontal; color: $text-muted; }}
+    FieldRow > Input {{ width: {FIELD_WIDTH}; margin-left: {LABEL_WIDTH}; }}
+    """
+
+    def __init__(self, field: FieldData) -> None:
+        super().__init__()
+        self.field = field
+
+    @property
+    def range_text(self) -> str:
+        """The allowed values shown after the field (`range_text`)."""
+        return range_text(self.field)
+
+    def render(self) -> Content:
+        label = self.field.label[: self.LABEL_WIDTH].ljust(self.LABEL_WIDTH)
+        return Content(f"{label}{'':{self.FIELD_WIDTH}} {self.range_text}")
+
+
 class DesignForm(Horizontal):
     """The inputs (left) and the figures with the design's verdict (right).
 
@@ -274,10 +308,6 @@ class DesignForm(Horizontal):
         height: 1fr;
         & #design-inputs { width: 36; height: 1fr; padding: 0 1 0 0; }
         & #design-figures { width: 1fr; height: 1fr; border-left: vkey $foreground 30%; }
-        & .design-row { height: 1; }
-        & .design-row Label { width: 15; color: $text-muted; }
-        & .design-row Input { width: 8; }
-        & .design-range { width: 11; padding-left: 1; color: $text-muted; }
         & .design-error { height: auto; color: $text-error; padding-left: 2; }
         & #design-verdict { height: auto; min-height: 2; text-style: bold; padding: 0 1; }
         & #design-verdict.-impossible { color: $text-error; }
@@ -305,15 +335,13 @@ class DesignForm(Horizontal):
     def compose(self) -> ComposeResult:
         with Column(id="design-inputs"):
             for field in self.fields:
-                with Horizontal(classes="design-row"):
-                    yield Label(field.label, markup=False)
+                with FieldRow(field):
                     yield Input(
                         str(field.default),
                         compact=True,
                         id=f"design-{field.name}",
                         tooltip=field.help,
                     )
-                    yield Static(range_text(field), classes="design-range", markup=False)
                 yield Line(
                     "", id=f"design-error-{field.name}", classes="design-error", markup=False
                 )
