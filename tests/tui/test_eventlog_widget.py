@@ -231,3 +231,19 @@ async def test_rows_given_before_mounting_show_once_it_has_a_size() -> None:
         lines = texts(app.query_one(EventLog))
         assert len(lines) == len(ROWS) + 2
         assert lines[-1].endswith("event number 101")
+
+
+async def test_events_shown_from_the_top_are_scrolled_there_at_once() -> None:
+    """The review shows one packet's events from the first (``from_top``): the log is at its
+    top when the call returns, in the frame the new lines are painted in, and stays there (a
+    scroll left for after the repaint, the log's own to where it was, would move it again)."""
+    app = LogApp(numbered(60))
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.log_widget
+        await settle_until(pilot, lambda: at_end(log, "event number 159"), "at the end")
+        log.show_events(numbered(40, start=500), from_top=True)
+        assert log.scroll_y == 0 and not log.following
+        assert on_screen(log)[0].startswith("#500")
+        await pilot.pause(0.1)  # six frames: any scroll still due has run
+        assert log.scroll_y == 0 and log.max_scroll_y > 0
+        assert on_screen(log)[0].startswith("#500")

@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
 from tests.saves.conftest import exchange, now
+from tests.tui.pilots import settle_until
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle, tutorial_homes, walk_to
 from tui import cli
 from tui.app import HexpostApp
@@ -247,3 +248,57 @@ def test_hexpost_review_opens_the_app_on_the_review(
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     assert "review" in capsys.readouterr().out
+
+
+async def test_a_step_to_a_packet_read_ahead_is_shown_in_the_keys_own_handling(
+    moved: Tutorial,
+) -> None:
+    """While the player looks at a packet the review reads the next one their way (and the
+    one before it, for the diff): a step there is shown by the key itself, with no read in
+    a worker (which shows it a frame or more later). A jump elsewhere still reads."""
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        reads: list[int] = []
+        read = screen.load_packet
+
+        def counted(seq: int) -> object:
+            reads.append(seq)
+            return read(seq)
+
+        screen.load_packet = counted  # type: ignore[assignment, method-assign]
+        await press(pilot, "left")  # packet 23 (read), then 22 and 21 read ahead
+        assert screen.seq == HEAD - 1 and reads == [HEAD - 1]
+        ahead = [HEAD - 3, HEAD - 2]
+        await settle_until(
+            pilot, lambda: screen.reader.cached(screen.game_id, ahead) is not None, "read ahead"
+        )
+        await pilot.press("left")
+        assert screen.seq == HEAD - 2 and reads == [HEAD - 1]  # shown by the key: no read
+        assert not stack_in(screen, 1306)
+        await press(pilot, "home")
+        assert screen.seq == 0 and reads == [HEAD - 1, 0]
+
+
+async def test_the_hidden_checklist_is_built_when_shown(moved: Tutorial) -> None:
+    """Each step's checklist is built only once the player opens it: the one shown is the
+    packet's they are at, however many steps they took with it closed."""
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        tree = screen.query_one(ChecklistTree)
+        built: list[int] = []
+        show_items = tree.show_items
+
+        def counted(items: Any, seats: Any = None) -> None:
+            built.append(len(items))
+            show_items(items, seats)
+
+        tree.show_items = counted  # type: ignore[method-assign]
+        for _ in range(HEAD - 5):
+            await press(pilot, "left")
+        assert screen.seq == 5 and built == []
+        await press(pilot, "c")
+        assert tree.current_step == "2B11" and len(built) == 1  # packet 5's (as above)
+        await press(pilot, "right")
+        assert len(built) == 2  # shown: kept up to date at each step

@@ -51,7 +51,9 @@ from tui.widgets.footer import KeysFooter
 from tui.widgets.hexmap import HexMap
 
 if TYPE_CHECKING:
-    from tui.services.show import ShowRecord
+    from collections.abc import Sequence
+
+    from tui.services.show import ChecklistLine, ShowRecord
 
 
 class ReviewScreen(HexpostScreen):
@@ -93,6 +95,13 @@ class ReviewScreen(HexpostScreen):
         """The packet shown now (None until the first record arrived)."""
         self.changes: list[Change] = []
         self._reader: ReviewReader | None = None
+        self._ahead = 1
+        """Which way the player is stepping (+1 forward, -1 back): the record that way is
+        read while they look at this one (`ReviewReader.prefetch`)."""
+        self._checklist_due: Sequence[ChecklistLine] | None = None
+        """The checklist after the packet shown, while the checklist is hidden: it is built
+        when shown (a tree of every step, rebuilt at each step, was a third of a step's
+        work)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game-body"):
@@ -137,38 +146,50 @@ class ReviewScreen(HexpostScreen):
         self.refresh_bindings()
 
     def show_packet(self, seq: int) -> None:
-        """Go to packet ``seq`` (clamped to the chain): read it in a worker, then show it."""
+        """Go to packet ``seq`` (clamped to the chain): shown at once if its records are
+        kept (the key's own frame shows it), else read in a worker, then shown."""
         if self.index is None:
             return
         seq = max(0, min(seq, self.index.last))
+        kept = self.reader.cached(self.game_id, _seqs_for(seq))
+        if kept is not None:
+            self.workers.cancel_group(self, "packet")  # (a slower read must not land later)
+            self._show(seq, kept[seq], kept.get(seq - 1))
+            return
         self.status.busy(f"reading packet {seq}...")
         self.load_packet(seq)
 
     @work(exclusive=True, group="packet")
     async def load_packet(self, seq: int) -> None:
-        seqs = [seq - 1, seq] if seq > 0 else [seq]
         await self.fetch(
-            self.reader.records(self.game_id, seqs),
+            self.reader.records(self.game_id, _seqs_for(seq)),
             lambda records: self.Shown(seq, records[seq], records.get(seq - 1)),
         )
 
     @on(Shown)
     def shown(self, message: Shown) -> None:
+        self._show(message.seq, message.record, message.before)
+
+    def _show(self, seq: int, record: ShowRecord, before_record: ShowRecord | None) -> None:
+        """Show the game after packet ``seq`` and what changed since the one before; then
+        read the next record the player is stepping towards."""
         assert self.index is not None
         first = self.seq is None
-        self.seq = seq = message.seq
-        record = message.record
+        self.seq = seq
         hexmap = self.query_one(HexMap)
         board = record.board
         hexmap.show_board(board, sheet_for(record.ruleset, record.scenario))
-        before = message.before.board if message.before is not None else None
+        before = before_record.board if before_record is not None else None
         self.changes = diff(before, board) if seq > 0 else []
         self.query_one("#game-status", Static).update("\n".join(self.head_lines(record)))
         self.query_one("#changes", Static).update("\n".join(change_lines(self.changes)))
         log = self.query_one(EventLog)
-        log.show_events(self.index.events_of(seq))
-        log.scroll_home(animate=False)
-        self.query_one(ChecklistTree).show_items(record.checklist or ())
+        log.show_events(self.index.events_of(seq), from_top=True)
+        tree = self.query_one(ChecklistTree)
+        if tree.display:
+            tree.show_items(record.checklist or ())
+        else:
+            self._checklist_due = record.checklist or ()
         target = next((h for c in self.changes for h in c.hexes if hexmap.on_map(h)), None)
         if target is not None:
             hexmap.goto(target)
@@ -176,6 +197,10 @@ class ReviewScreen(HexpostScreen):
             hexmap.goto(hexmap.cursor)
         self.status.say(f"packet {seq} of {self.index.last}: {len(self.changes)} change(s)")
         self.refresh_bindings()
+        ahead = seq + self._ahead
+        if 0 <= ahead <= self.index.last:
+            for wanted in _seqs_for(ahead):
+                self.reader.prefetch(self.game_id, wanted)
 
     def head_lines(self, record: ShowRecord) -> list[str]:
         """Which packet this is (number, author, kind), then the game's status after it."""
@@ -202,6 +227,7 @@ class ReviewScreen(HexpostScreen):
 
     def action_step(self, delta: int) -> None:
         if self.seq is not None:
+            self._ahead = 1 if delta > 0 else -1
             self._go(self.seq + delta)
 
     def action_turn(self, direction: int) -> None:
@@ -212,13 +238,16 @@ class ReviewScreen(HexpostScreen):
 
     def _jump(self, *, phase: bool, forward: bool) -> None:
         if self.index is not None and self.seq is not None:
+            self._ahead = 1 if forward else -1
             self._go(next_mark(self.index.packets, self.seq, phase=phase, forward=forward))
 
     def action_first(self) -> None:
+        self._ahead = 1
         self._go(0)
 
     def action_last(self) -> None:
         if self.index is not None:
+            self._ahead = -1
             self._go(self.index.last)
 
     def _go(self, seq: int) -> None:
@@ -246,6 +275,9 @@ class ReviewScreen(HexpostScreen):
         tree.display = not tree.display
         log.display = not tree.display
         if tree.display:
+            if self._checklist_due is not None:
+                tree.show_items(self._checklist_due)
+                self._checklist_due = None
             tree.focus()
             tree.action_reveal_current()
         else:
@@ -257,6 +289,11 @@ class ReviewScreen(HexpostScreen):
         if log.display and tree.display:
             tree.display = False
         self.query_one(HexMap).focus()
+
+
+def _seqs_for(seq: int) -> list[int]:
+    """The records packet ``seq`` is shown with: its own and the one before (the diff)."""
+    return [seq - 1, seq] if seq > 0 else [seq]
 
 
 def change_lines(changes: list[Change]) -> list[str]:

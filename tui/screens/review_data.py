@@ -10,10 +10,17 @@ what it built, so stepping back and forth costs nothing after the first visit.
 `ReviewReader` keeps its own `Replica` on the store thread (the same connection the session
 uses: a replica is only a view of the home's one store). The records are the typed
 `ShowRecord`s that ``hexpost show --at N --json`` prints.
+
+A record takes tens of ms to build (The Wind's: about 25 ms) and holds a whole board, so the
+reader keeps the last `KEPT_RECORDS` used, and the screen asks for the next one the player
+is likely to step to (`prefetch`) while they look at this one: a step to it is then shown in
+the key's own frame. A record asked for while it is being built is awaited, not built twice.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from tui.screens.session import Session
@@ -37,25 +44,76 @@ __all__ = [
 ]
 
 
+KEPT_RECORDS = 16
+"""How many records the reader keeps, the last used: a step back and forth costs nothing,
+and a long review does not keep every board it showed (each about 2 MB for The Wind)."""
+
+Key = tuple[str, int]
+"""A record's game (hex id) and packet number."""
+
+
 class ReviewReader:
     """The review's reads, each awaited on the session's store thread."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
         self._replica: Replica | None = None
-        self._records: dict[tuple[str, int], ShowRecord] = {}
+        self._records: OrderedDict[Key, ShowRecord] = OrderedDict()
+        """The last records used, the most recent last."""
+        self._building: dict[Key, asyncio.Future[ShowRecord]] = {}
+        """The records being built on the store thread."""
 
     async def index(self, game_id: str, *, mark_read: bool = True) -> ReviewIndex:
         return await self.session.call(self._index, game_id, mark_read)
 
-    async def records(self, game_id: str, seqs: list[int]) -> dict[int, ShowRecord]:
-        """The records after each packet of ``seqs`` (with the checklist), cached."""
-        wanted = [seq for seq in seqs if (game_id, seq) not in self._records]
-        if wanted:
-            built = await self.session.call(self._build, game_id, wanted)
-            for seq, record in built.items():
-                self._records[game_id, seq] = record
+    def cached(self, game_id: str, seqs: list[int]) -> dict[int, ShowRecord] | None:
+        """The records after each packet of ``seqs`` if all are kept (now the most recently
+        used), else None: nothing is read."""
+        if any((game_id, seq) not in self._records for seq in seqs):
+            return None
+        for seq in seqs:
+            self._records.move_to_end((game_id, seq))
         return {seq: self._records[game_id, seq] for seq in seqs}
+
+    async def records(self, game_id: str, seqs: list[int]) -> dict[int, ShowRecord]:
+        """The records after each packet of ``seqs`` (with the checklist), kept or built.
+
+        A caller that is cancelled (the player stepped on) leaves the build to finish: its
+        record is kept for the next step."""
+        found: dict[int, ShowRecord] = {}
+        for seq in seqs:
+            kept = self._records.get((game_id, seq))
+            if kept is not None:
+                self._records.move_to_end((game_id, seq))
+                found[seq] = kept
+            else:
+                found[seq] = await asyncio.shield(self._build_of(game_id, seq))
+        return found
+
+    def prefetch(self, game_id: str, seq: int) -> None:
+        """Start building the record after packet ``seq`` unless it is kept or under way."""
+        if (game_id, seq) not in self._records:
+            self._build_of(game_id, seq)
+
+    def _build_of(self, game_id: str, seq: int) -> asyncio.Future[ShowRecord]:
+        key = (game_id, seq)
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(self.session.call(self._build, game_id, seq))
+            self._building[key] = building
+            building.add_done_callback(lambda done: self._built(key, done))
+        return building
+
+    def _built(self, key: Key, done: asyncio.Future[ShowRecord]) -> None:
+        """Keep a finished build (a failed one is left to whoever awaits it: it is asked
+        again, and says why, when the player steps there)."""
+        self._building.pop(key, None)
+        if done.cancelled() or done.exception() is not None:
+            return
+        self._records[key] = done.result()
+        self._records.move_to_end(key)
+        while len(self._records) > KEPT_RECORDS:
+            self._records.popitem(last=False)
 
     # --- on the store thread ------------------------------------------------------------------
 
@@ -69,7 +127,7 @@ class ReviewReader:
 
         return review.index(self._reader(), bytes.fromhex(game_id), mark_read=mark_read)
 
-    def _build(self, game_id: str, seqs: list[int]) -> dict[int, ShowRecord]:
+    def _build(self, game_id: str, seq: int) -> ShowRecord:
         from tui.services import review
 
-        return review.records(self._reader(), bytes.fromhex(game_id), seqs)
+        return review.records(self._reader(), bytes.fromhex(game_id), [seq])[seq]

@@ -112,12 +112,16 @@ class EventLog(RichLog):
         """Whether the log keeps to its end as rows arrive."""
         return self._follow
 
-    def show_events(self, rows: Sequence[Row]) -> None:
+    def show_events(self, rows: Sequence[Row], *, from_top: bool = False) -> None:
         """Replace the content with ``rows``. The scroll position is kept: at the end if the
         player was following, else where they were reading (call ``scroll_end`` for a new
-        game)."""
+        game). ``from_top``: shown from the first row instead, not following (the review
+        shows one packet's events at a time), scrolled there in this frame: a scroll left to
+        Textual's default waits for the next repaint, one more layout and paint later."""
         self._rows = [_row(row) for row in rows]
-        self._redraw()
+        if from_top:
+            self._follow = False
+        self._redraw(from_top=from_top)
 
     def add_events(self, rows: Sequence[Row]) -> None:
         """Append ``rows``: the cheap path for the events of newly arrived packets."""
@@ -135,8 +139,9 @@ class EventLog(RichLog):
     def _shown(self, row: Row) -> bool:
         return self.verbose or row[2] not in BOOKKEEPING
 
-    def _redraw(self) -> None:
-        """Draw every shown row again for the current width and filter."""
+    def _redraw(self, *, from_top: bool = False) -> None:
+        """Draw every shown row again for the current width and filter; ``from_top``: and
+        show the first at once (`show_events`)."""
         follow = self._follow
         y = self.scroll_y
         self.clear()
@@ -146,7 +151,9 @@ class EventLog(RichLog):
         for row in self._rows:
             if self._shown(row):
                 self.write(self._entry(row), scroll_end=False)
-        if follow:
+        if from_top:
+            self.scroll_to(y=0, animate=False, immediate=True)
+        elif follow:
             self.scroll_end(animate=False, x_axis=False)
         else:
             self.scroll_to(y=y, animate=False)
