@@ -451,3 +451,29 @@ async def test_v_on_the_game_screen_opens_its_review(tutorial: Tutorial) -> None
         await pilot.press("escape")
         await settle(pilot)
         assert top(app) is screen
+
+
+async def test_c_shows_the_checklist_whole_in_its_first_repaint(tutorial: Tutorial) -> None:
+    """``c`` shows the checklist scrolled to the current step, with its scrollbar, in the
+    repaint that shows it: the scroll left for after that repaint, and the scrollbar the
+    tree only found it needs once shown, each came a frame later and moved the tree."""
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        checklist = screen.query_one(ChecklistTree)
+        await pilot.pause(0.1)
+        seen: list[tuple[float, bool]] = []
+        repaint = screen._compositor_refresh
+
+        def noted() -> None:
+            repaint()
+            if checklist.display:  # (the scrollbar is drawn once it is in the layout)
+                drawn = checklist.vertical_scrollbar in screen._compositor.full_map
+                seen.append((checklist.scroll_y, drawn))
+
+        screen._compositor_refresh = noted  # type: ignore[method-assign]
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        assert checklist.display and checklist.current_step == "1A1"
+        assert seen and set(seen) == {(checklist.scroll_y, True)}, seen

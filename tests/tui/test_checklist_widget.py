@@ -189,7 +189,6 @@ async def test_c_scrolls_the_current_step_near_the_top_to_show_what_comes_next()
         def shown() -> set[str]:
             return {line.lstrip("│├└─▼▶ ")[:8] for line in visible_text(tree)}
 
-        # The tree scrolls after the refresh that follows the key.
         wanted = {"[>] 3B2 ", "[ ] 3B4 ", "[ ] 3B5 ", "[ ] 3B6 ", "[ ]  4 R"}
         await settle_until(pilot, lambda: wanted <= shown(), "3B2 and what follows show")
 

@@ -439,3 +439,48 @@ def test_the_side_panel_says_battle_for_a_battle_hex() -> None:
     quiet = hex_lines(BoardIndex(tutorial(), FE_SHEET), 1307)
     assert not any("battle" in line for line in quiet)
     assert "battle" in hex_lines(BoardIndex(marked(tutorial(), "1307", "battle"), FE_SHEET), 1307)
+
+
+def paints_showing_the_cursor(app: App[Any], hexmap: HexMap) -> list[bool]:
+    """A list that gets, at each repaint of the screen from now on, whether the cursor's box
+    was whole on the map in it (Textual's private repaint, wrapped on this screen only: an
+    upgrade that renames it fails here loudly)."""
+    seen: list[bool] = []
+    repaint = app.screen._compositor_refresh
+
+    def noted() -> None:
+        repaint()
+        seen.append(hexmap.cursor_in_view())
+
+    app.screen._compositor_refresh = noted  # type: ignore[method-assign]
+    return seen
+
+
+class MapAndPanel(App[None]):
+    """The map over a panel that opens under it (as the checklist does on the game screen)."""
+
+    CSS = "#panel { height: 10; display: none; } HexMap { height: 1fr; }"
+
+    def compose(self) -> ComposeResult:
+        yield HexMap(FE_SHEET, tutorial(), cursor=111)
+        yield Static("a panel", id="panel")
+
+
+async def test_a_panel_opening_under_the_map_keeps_the_cursor_on_it_in_every_repaint() -> None:
+    """A map that loses lines (``c`` opens the checklist under it) keeps the cursor in view
+    in the layout that shrinks it: scrolled after that repaint (on the resize event), the
+    cursor near the map's foot was cut off for a frame."""
+    app = MapAndPanel()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        window = hexmap.scrollable_content_region.height
+        while cursor_spot(hexmap)[0] + hexmap.frame.shape.height < window - 2:
+            await pilot.press("j")  # down to the window's last lines
+        await pilot.pause()
+        seen = paints_showing_the_cursor(app, hexmap)
+        app.query_one("#panel").display = True  # the map loses ten lines
+        await pilot.pause(0.1)
+        assert hexmap.scrollable_content_region.height == window - 10
+        assert seen and all(seen), seen
+        cursor_spot(hexmap)  # (its whole box, on the smaller map)

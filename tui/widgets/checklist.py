@@ -33,6 +33,7 @@ from typing import ClassVar, Protocol
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import NodeID, TreeNode
@@ -140,6 +141,8 @@ class ChecklistTree(Tree[str]):
     ) -> None:
         super().__init__(Text(label), name=name, id=id, classes=classes, disabled=disabled)
         self.set_reactive(Tree.show_root, False)  # phases are the top level
+        self._reveal_due: TreeNode[str] | None = None
+        """The step `action_reveal_current` scrolls to once the tree has a height."""
         self._phase_nodes: dict[str, TreeNode[str]] = {}
         self._step_nodes: dict[str, TreeNode[str]] = {}
         self._styles: dict[NodeID, str] = {}
@@ -270,12 +273,28 @@ class ChecklistTree(Tree[str]):
             phase.expand()
         self._lay_out_lines()
         self.move_cursor(node)
-        self.call_after_refresh(self._scroll_near_top, node)
+        self._reveal_due = node
+        if self.display and self.scrollable_content_region.height:
+            self._scroll_near_top()
 
-    def _scroll_near_top(self, node: TreeNode[str]) -> None:
-        if node.line >= 0:
+    def _scroll_near_top(self) -> None:
+        """Scroll the step `action_reveal_current` asked for to a third of the way down, at
+        once: the repaint that shows the tree shows it there. (Left for after that repaint,
+        Textual's default, the tree showed its top first and the step a frame later.)"""
+        node, self._reveal_due = self._reveal_due, None
+        if node is not None and node.line >= 0:
             height = self.scrollable_content_region.height
-            self.scroll_to(y=max(0, node.line - height // 3), animate=False)
+            self.scroll_to(y=max(0, node.line - height // 3), animate=False, immediate=True)
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """Textual's hook for a new size, in the layout before its paint: a tree just shown
+        (by ``c``) learns its height here, and the step due is scrolled to in that paint."""
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if self._reveal_due is not None and self.scrollable_content_region.height:
+            self._scroll_near_top()
+        return resized
 
     def action_expand_all(self) -> None:
         for phase in self._phase_nodes.values():

@@ -434,7 +434,9 @@ class HexMap(ScrollView, can_focus=True):
     def scroll_to_cursor(self, *, center: bool = False) -> None:
         """Scroll (no animation: it must keep up with key repeat over SSH) so the cursor box,
         its brackets and a margin of neighbouring hexes are visible below and right of the
-        pinned labels; ``center`` puts it mid-window (after a jump or a zoom)."""
+        pinned labels; ``center`` puts it mid-window (after a jump or a zoom). (A
+        `ScrollView` scrolls at once: the repaint that shows the cursor's new box shows the
+        map scrolled to it.)"""
         window = self.scrollable_content_region.size
         if window.width <= LABEL_WIDTH or window.height <= HEADER_LINES or self._index is None:
             return
@@ -467,20 +469,28 @@ class HexMap(ScrollView, can_focus=True):
         refresh (`on_mount`, `on_resize`, `_use_sheet`) came a frame later: that first paint
         showed the map's top left corner, without the cursor (issue 16)."""
         resized = super()._size_updated(size, virtual_size, container_size, layout)
-        if self._centre_due and self._index is not None and self.size.area:
+        if self._index is not None and self.size.area:
             window = self.scrollable_content_region.size
             if window.width > LABEL_WIDTH and window.height > HEADER_LINES:
-                self._centre_due = False
-                self.scroll_to_cursor(center=True)
+                if self._centre_due:
+                    self._centre_due = False
+                    self.scroll_to_cursor(center=True)
+                elif resized and self._sized:
+                    # A panel opened or closed under the map (or the terminal was resized):
+                    # the cursor is kept in view in the paint of the new size, not a frame
+                    # after it (issue 16, item 5).
+                    self.scroll_to_cursor()
         return resized
 
     def on_resize(self) -> None:
         # The first real size centres the cursor: a jump made before the map had a size
         # (the screen's first record arrives while it is laid out) could not scroll, and a
-        # minimal move would leave the map at its top with the cursor merely in view.
+        # minimal move would leave the map at its top with the cursor merely in view. Later
+        # sizes keep it in view in `_size_updated`.
         first = not self._sized
         self._sized = self.size.width > 0 and self.size.height > 0
-        self.call_after_refresh(self.scroll_to_cursor, center=first)
+        if first:
+            self.call_after_refresh(self.scroll_to_cursor, center=True)
 
     # --- intent up ------------------------------------------------------------------------
 
