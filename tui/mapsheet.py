@@ -24,7 +24,8 @@ piece marks         ``*`` crippled, ``!`` out of supply (`tui.mapstacks`)
 =================== =================================================================
 
 `render_sheet` is what ``hexpost show --map`` prints; the map widget keeps a `SheetIndex`
-and asks `board_cells` for the ``cell_for`` it draws with.
+and asks `board_marks` and `marks_cells` for the ``cell_for`` it draws with (a new board
+redraws only the `changed_hexes`).
 """
 
 from __future__ import annotations
@@ -147,6 +148,23 @@ def board_marks(board: Board, glyphs: Mapping[str, str]) -> BoardMarks:
     return BoardMarks(units, bases, captured_owners(board), battles)
 
 
+def changed_hexes(old: BoardMarks, new: BoardMarks) -> set[HexId]:
+    """The hexes whose cell differs between two boards' marks: a marker, a base, a captor
+    or a battle came, went or changed there. A cell is drawn from its own hex's marks only,
+    so a map going from one board to the next redraws these and nothing else."""
+    changed = {
+        h for h in old.units.keys() | new.units.keys() if old.units.get(h) != new.units.get(h)
+    }
+    changed |= old.bases ^ new.bases
+    changed |= {
+        h
+        for h in old.captured.keys() | new.captured.keys()
+        if old.captured.get(h) != new.captured.get(h)
+    }
+    changed |= old.battles ^ new.battles
+    return changed
+
+
 def cells_from_sheet(
     index: SheetIndex,
     units: Mapping[HexId, str] | None = None,
@@ -204,9 +222,18 @@ def board_cells(
 ) -> CellFor:
     """The cells of the sheet with ``board`` on it (None: the bare printed map), and the
     what-if markers ``planned`` over the board's."""
-    if board is None:
+    marks = board_marks(board, index.glyphs) if board is not None else None
+    return marks_cells(index, marks, planned)
+
+
+def marks_cells(
+    index: SheetIndex,
+    marks: BoardMarks | None,
+    planned: Mapping[HexId, str] | None = None,
+) -> CellFor:
+    """`board_cells` from a board's marks (`board_marks`; None: the bare printed map)."""
+    if marks is None:
         return cells_from_sheet(index)
-    marks = board_marks(board, index.glyphs)
     planned = planned or {}
     return cells_from_sheet(
         index,

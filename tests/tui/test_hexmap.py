@@ -8,6 +8,7 @@ marker, a hex id, the cursor's brackets), not computed from the geometry the wid
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgspec
@@ -22,6 +23,7 @@ from engine.fe.face import FACE
 from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.tui.pilots import refreshed, settle_until
 from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Grid
+from tui.mapsheet import SheetIndex, board_cells
 from tui.maptext import render_line
 from tui.widgets import hexmap as hexmap_module
 from tui.widgets.goto import GotoDialog, parse_hex
@@ -484,3 +486,81 @@ async def test_a_panel_opening_under_the_map_keeps_the_cursor_on_it_in_every_rep
         assert hexmap.scrollable_content_region.height == window - 10
         assert seen and all(seen), seen
         cursor_spot(hexmap)  # (its whole box, on the smaller map)
+
+
+def shuffled(board: Board, rng: random.Random, near: int) -> Board:
+    """``board`` with a few pieces moved to hexes around ``near``, and battles and captures
+    marked and cleared on places there: the changes a review step or a sync brings."""
+    col, row = divmod(near, 100)
+    around = [f"{c:02d}{r:02d}" for c in range(col - 3, col + 4) for r in range(row - 2, row + 3)]
+    pieces = list(board.pieces)
+    for i in rng.sample(range(len(pieces)), 6):
+        hex_to = rng.choice([*around, None])  # (None: off the board, destroyed)
+        pieces[i] = msgspec.structs.replace(pieces[i], hex=hex_to)
+    places = []
+    for place in board.places:
+        if place.hex in around and rng.random() < 0.3:
+            marks = tuple(m for m in place.marks if m not in ("battle", "captured"))
+            marks += tuple(m for m in ("battle", "captured") if rng.random() < 0.5)
+            owner = rng.choice(["KZI", "KLI", place.owner]) if "captured" in marks else place.owner
+            places.append(msgspec.structs.replace(place, marks=marks, owner=owner))
+        else:
+            places.append(place)
+    return msgspec.structs.replace(board, pieces=tuple(pieces), places=tuple(places))
+
+
+async def test_a_new_board_redraws_its_changed_hexes_and_shows_what_a_fresh_drawing_shows() -> None:
+    """`HexMap.show_board` on the same sheet draws again only the hexes whose marks changed
+    (`tui.mapsheet.changed_hexes`): after each of a run of random changes, every hex's cell
+    is the one a fresh reading of the board gives, and the lines on screen are those a
+    drawing from scratch shows."""
+    rng = random.Random(16)
+    first = tutorial()
+    index = SheetIndex(FE_SHEET)
+    app = MapApp(first, cursor=1307)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        board = first
+        for _ in range(12):
+            board = shuffled(board, rng, hexmap.cursor)
+            hexmap.show_board(board)
+            await pilot.pause()
+            fresh = board_cells(index, board)
+            assert all(hexmap.cell(h) == fresh(h) for h in index.cells), "a stale cell"
+            drawn = widget_lines(hexmap)
+            hexmap.show_board(None)  # (the bare map, then the board: drawn from scratch)
+            hexmap.show_board(board)
+            await pilot.pause()
+            assert widget_lines(hexmap) == drawn
+
+
+async def test_a_step_that_moves_one_stack_redraws_only_its_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board = tutorial()
+    app = MapApp(board, cursor=1307)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        drawn: list[int] = []
+        draw = render_line
+
+        def counting(frame: Any, y: int, cell_for: Any, window: Any = None) -> Any:
+            drawn.append(y)
+            return draw(frame, y, cell_for, window)
+
+        monkeypatch.setattr(hexmap_module, "render_line", counting)
+        moved = [p for p in board.pieces if p.hex == "1307"]
+        assert moved
+        stepped_board = msgspec.structs.replace(
+            board,
+            pieces=tuple(
+                msgspec.structs.replace(p, hex="1306") if p.hex == "1307" else p
+                for p in board.pieces
+            ),
+        )
+        hexmap.show_board(stepped_board)
+        await pilot.pause()
+        assert drawn  # it did redraw: the two hexes' boxes
+        assert len(set(drawn)) <= 2 * hexmap.frame.shape.height

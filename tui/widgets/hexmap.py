@@ -43,7 +43,14 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Detail, Frame, Grid, HexId, hex_col, hex_row
-from tui.mapsheet import SheetIndex, board_cells, start_hex
+from tui.mapsheet import (
+    BoardMarks,
+    SheetIndex,
+    board_marks,
+    changed_hexes,
+    marks_cells,
+    start_hex,
+)
 from tui.mapstacks import plan_markers
 from tui.maptext import Cell, CellFor, StyledLine, map_frame, render_line
 from tui.services.board import Board, MapCell, MapSheet
@@ -215,6 +222,8 @@ class HexMap(ScrollView, can_focus=True):
         """Each map line drawn, with the characters drawn in it (``start``, ``end``)."""
         self._cell_for: CellFor = _nothing
         self._board: Board | None = None
+        self._marks: BoardMarks | None = None
+        """What the board shown adds to the printed map (None: no board, or no sheet)."""
         self.planned: dict[HexId, str] = {}
         """The what-if markers shown over the board (`show_plan`), by hex; empty for none."""
         self.set_reactive(HexMap.detail, self.validate_detail(detail))
@@ -246,13 +255,26 @@ class HexMap(ScrollView, can_focus=True):
         one drawn already; the cursor then goes to ``cursor`` or `tui.mapsheet.start_hex`.
         Otherwise the cursor and the scroll position stay where they are. A plan shown over
         the old board is dropped (it was worked out from that board)."""
-        if sheet is not None and (self._index is None or sheet is not self._index.sheet):
+        new_sheet = sheet is not None and (self._index is None or sheet is not self._index.sheet)
+        if new_sheet:
+            assert sheet is not None
             self._use_sheet(SheetIndex(sheet), board, cursor)
         elif cursor is not None:
             self.goto(cursor)
+        old, index, planned = self._marks, self._index, self.planned
         self._board = board
         self.planned = {}
-        self._redraw()
+        if new_sheet or planned or old is None or board is None or index is None:
+            self._redraw()
+            return
+        # The same sheet, no plan: only the hexes whose marks changed are drawn again (a
+        # review step, a sync that moved a stack), not every line of the map.
+        marks = board_marks(board, index.glyphs)
+        changed = changed_hexes(old, marks)
+        self._marks, self._cell_for = marks, marks_cells(index, marks)
+        for h in changed:
+            self._cells.pop(h, None)
+            self._forget_box(h)
 
     def _use_sheet(self, index: SheetIndex, board: Board | None, cursor: HexId | None) -> None:
         grid = index.grid
@@ -285,9 +307,11 @@ class HexMap(ScrollView, can_focus=True):
 
     def _redraw(self) -> None:
         if self._index is None:
-            self._cell_for = _nothing
+            self._marks, self._cell_for = None, _nothing
         else:
-            self._cell_for = board_cells(self._index, self._board, self.planned)
+            board = self._board
+            self._marks = board_marks(board, self._index.glyphs) if board is not None else None
+            self._cell_for = marks_cells(self._index, self._marks, self.planned)
         self._cells.clear()
         self._strips.clear()
         self.refresh()
