@@ -93,9 +93,8 @@ def cursor_spot(hexmap: HexMap) -> tuple[int, int]:
 
 
 async def recentred(pilot: Pilot[None]) -> None:
-    """Wait out the scroll a change of detail asks for: `HexMap.watch_detail` centres the
-    cursor after the next refresh, and that scroll is made after the one after it (a scroll
-    of the test's own made before then would be undone)."""
+    """Wait out the layout a change of detail asks for (`HexMap.watch_detail` centres the
+    cursor in it): a scroll of the test's own made before then would be undone."""
     await refreshed(pilot)
     await refreshed(pilot)
 
@@ -564,3 +563,18 @@ async def test_a_step_that_moves_one_stack_redraws_only_its_lines(
         await pilot.pause()
         assert drawn  # it did redraw: the two hexes' boxes
         assert len(set(drawn)) <= 2 * hexmap.frame.shape.height
+
+
+async def test_z_shows_the_cursor_centred_in_its_first_repaint() -> None:
+    """A change of detail doubles the boxes: the map is centred on the cursor in the layout
+    of the new size, so no repaint shows the new detail scrolled as the old one was."""
+    app = MapApp(tutorial(), cursor=3110)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        seen = paints_showing_the_cursor(app, hexmap)
+        for _ in range(4):
+            await pilot.press("z")
+            await pilot.pause()
+        assert hexmap.detail == "compact"
+        assert len(seen) >= 4 and all(seen), seen

@@ -377,9 +377,10 @@ class HexMap(ScrollView, can_focus=True):
             return
         self.virtual_size = Size(self.frame.width, self.frame.height)
         self.refresh()
-        if self.is_mounted:
-            # The new virtual size reaches the scroll limits at the next layout.
-            self.call_after_refresh(self.scroll_to_cursor, center=True)
+        # Centred in the layout the new virtual size asks for, before its paint: asked
+        # after that paint, the first frame at the new detail showed the map unscrolled,
+        # the cursor elsewhere or off it.
+        self._centre_due = True
 
     # --- drawing --------------------------------------------------------------------------
 
