@@ -135,6 +135,18 @@ async def test_a_key_is_laid_out_once(tmp_path: Path) -> None:
             assert shows(app, "[rule: the hull's G")() == (value == "12")
             assert f"Hull hits: {value} hits" in form.figure_text("hull_hits")
             assert layouts[0] == 1, f"{key}: {layouts[0]} layouts"
+        # A bad value hides every figure and mending it brings them back: the figure column
+        # keeps its scrollbar (`DesignForm`), whose going and coming cost a second layout.
+        await retype(pilot, screen, "tl", "15")
+        for field in screen.query(Input):
+            field.cursor_blink = False
+        await pilot.pause(0.1)
+        for key, wanted in (("backspace", "no figures: 1 bad value"), ("5", "a possible design")):
+            layouts[0] = 0
+            await pilot.press(key)
+            await settle_until(pilot, shows(app, wanted), wanted)
+            await pilot.pause(0.1)
+            assert layouts[0] == 1, f"{key}: {layouts[0]} layouts"
 
 
 async def test_breaking_a_rule_keeps_the_figure_column_as_tall(tmp_path: Path) -> None:

@@ -301,13 +301,17 @@ class DesignForm(Horizontal):
     The verdict keeps two lines even when it says one thing ("a possible design"): a key
     that breaks a rule or mends one turns it from one line to two and back, and each change
     of its height changed the figure column's height, which made Textual draw the column's
-    scrollbar again (a third of such a key's paint, issue 16 item 5)."""
+    scrollbar again (a third of such a key's paint, issue 16 item 5). The figure column
+    always shows its scrollbar: a bad value empties it, and a scrollbar going and coming
+    asked a second layout of the screen at each such key."""
 
     DEFAULT_CSS = """
     DesignForm {
         height: 1fr;
         & #design-inputs { width: 36; height: 1fr; padding: 0 1 0 0; }
-        & #design-figures { width: 1fr; height: 1fr; border-left: vkey $foreground 30%; }
+        & #design-figures {
+            width: 1fr; height: 1fr; border-left: vkey $foreground 30%; overflow-y: scroll;
+        }
         & .design-error { height: auto; color: $text-error; padding-left: 2; }
         & #design-verdict { height: auto; min-height: 2; text-style: bold; padding: 0 1; }
         & #design-verdict.-impossible { color: $text-error; }
