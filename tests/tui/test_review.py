@@ -8,7 +8,7 @@ not read. The checks read the widgets (the map's cells, the side panel, the log'
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -254,8 +254,9 @@ async def test_a_step_to_a_packet_read_ahead_is_shown_in_the_keys_own_handling(
     moved: Tutorial,
 ) -> None:
     """While the player looks at a packet the review reads the next one their way (and the
-    one before it, for the diff): a step there is shown by the key itself, with no read in
-    a worker (which shows it a frame or more later). A jump elsewhere still reads."""
+    one before it, for the diff; back from the last packet): a step there is shown by the
+    key itself, with no read in a worker (which shows it a frame or more later). A jump
+    elsewhere still reads."""
     app = app_for(moved.bob)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
@@ -267,17 +268,18 @@ async def test_a_step_to_a_packet_read_ahead_is_shown_in_the_keys_own_handling(
             return read(seq)
 
         screen.load_packet = counted  # type: ignore[assignment, method-assign]
-        await press(pilot, "left")  # packet 23 (read), then 22 and 21 read ahead
-        assert screen.seq == HEAD - 1 and reads == [HEAD - 1]
-        ahead = [HEAD - 3, HEAD - 2]
-        await settle_until(
-            pilot, lambda: screen.reader.cached(screen.game_id, ahead) is not None, "read ahead"
-        )
-        await pilot.press("left")
-        assert screen.seq == HEAD - 2 and reads == [HEAD - 1]  # shown by the key: no read
+        assert screen.seq == HEAD  # the last packet: the way ahead is back
+
+        def read_ahead(seq: int) -> Callable[[], bool]:
+            return lambda: screen.reader.cached(screen.game_id, [seq - 1, seq]) is not None
+
+        for seq in (HEAD - 1, HEAD - 2):
+            await settle_until(pilot, read_ahead(seq), f"packets {seq - 1} and {seq} read")
+            await pilot.press("left")
+            assert screen.seq == seq and reads == []  # shown by the key: no read
         assert not stack_in(screen, 1306)
         await press(pilot, "home")
-        assert screen.seq == 0 and reads == [HEAD - 1, 0]
+        assert screen.seq == 0 and reads == [0]
 
 
 async def test_the_hidden_checklist_is_built_when_shown(moved: Tutorial) -> None:

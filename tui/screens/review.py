@@ -198,6 +198,8 @@ class ReviewScreen(HexpostScreen):
         self.status.say(f"packet {seq} of {self.index.last}: {len(self.changes)} change(s)")
         self.refresh_bindings()
         ahead = seq + self._ahead
+        if not 0 <= ahead <= self.index.last:  # at an end: the only way is back
+            ahead = seq - self._ahead
         if 0 <= ahead <= self.index.last:
             for wanted in _seqs_for(ahead):
                 self.reader.prefetch(self.game_id, wanted)
