@@ -255,9 +255,9 @@ class HexMap(ScrollView, can_focus=True):
         one drawn already; the cursor then goes to ``cursor`` or `tui.mapsheet.start_hex`.
         Otherwise the cursor and the scroll position stay where they are. A plan shown over
         the old board is dropped (it was worked out from that board)."""
-        new_sheet = sheet is not None and (self._index is None or sheet is not self._index.sheet)
-        if new_sheet:
-            assert sheet is not None
+        new_sheet = False
+        if sheet is not None and (self._index is None or sheet is not self._index.sheet):
+            new_sheet = True
             self._use_sheet(SheetIndex(sheet), board, cursor)
         elif cursor is not None:
             self.goto(cursor)
