@@ -25,6 +25,7 @@ from typing import Any
 
 import textual._wait
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 PRODUCTION_WINDOW = 1 / 50
 """Textual's own `SLEEP_GRANULARITY` (seconds), given back after the session
@@ -89,3 +90,16 @@ async def refreshed(pilot: Pilot[Any]) -> None:
     pilot.app.screen.call_after_refresh(done.append, True)
     await settle_until(pilot, lambda: done, "the screen refreshed")
     await pilot.pause()
+
+
+def after_each_repaint(screen: Screen[Any], note: Callable[[], None]) -> None:
+    """Call ``note`` at the end of each repaint of ``screen`` from now on: what a test reads
+    there is what that frame showed. (Textual's private repaint, wrapped on this screen
+    only: an upgrade that renames it fails here loudly.)"""
+    repaint = screen._compositor_refresh
+
+    def noted() -> None:
+        repaint()
+        note()
+
+    screen._compositor_refresh = noted  # type: ignore[method-assign]

@@ -27,7 +27,7 @@ from mail.sync import sync
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves.conftest import CHAIN_LENGTH, Player, accept_join, exchange, now
-from tests.tui.pilots import settle_until
+from tests.tui.pilots import after_each_repaint, settle_until
 from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
@@ -463,15 +463,13 @@ async def test_c_shows_the_checklist_whole_in_its_first_repaint(tutorial: Tutori
         checklist = screen.query_one(ChecklistTree)
         await pilot.pause(0.1)
         seen: list[tuple[float, bool]] = []
-        repaint = screen._compositor_refresh
 
         def noted() -> None:
-            repaint()
             if checklist.display:  # (the scrollbar is drawn once it is in the layout)
                 drawn = checklist.vertical_scrollbar in screen._compositor.full_map
                 seen.append((checklist.scroll_y, drawn))
 
-        screen._compositor_refresh = noted  # type: ignore[method-assign]
+        after_each_repaint(screen, noted)
         await pilot.press("c")
         await settle(pilot)
         await pilot.pause(0.1)

@@ -21,7 +21,7 @@ from textual.widgets import Input, Static
 from engine.core.face import Board, MapSheet
 from engine.fe.face import FACE
 from tests.engine.fe.steps.tutorial_states import after_setup
-from tests.tui.pilots import refreshed, settle_until
+from tests.tui.pilots import after_each_repaint, refreshed, settle_until
 from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Grid
 from tui.mapsheet import SheetIndex, board_cells
 from tui.maptext import render_line
@@ -444,16 +444,9 @@ def test_the_side_panel_says_battle_for_a_battle_hex() -> None:
 
 def paints_showing_the_cursor(app: App[Any], hexmap: HexMap) -> list[bool]:
     """A list that gets, at each repaint of the screen from now on, whether the cursor's box
-    was whole on the map in it (Textual's private repaint, wrapped on this screen only: an
-    upgrade that renames it fails here loudly)."""
+    was whole on the map in it."""
     seen: list[bool] = []
-    repaint = app.screen._compositor_refresh
-
-    def noted() -> None:
-        repaint()
-        seen.append(hexmap.cursor_in_view())
-
-    app.screen._compositor_refresh = noted  # type: ignore[method-assign]
+    after_each_repaint(app.screen, lambda: seen.append(hexmap.cursor_in_view()))
     return seen
 
 
