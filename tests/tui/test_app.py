@@ -475,3 +475,30 @@ async def test_c_shows_the_checklist_whole_in_its_first_repaint(tutorial: Tutori
         await pilot.pause(0.1)
         assert checklist.display and checklist.current_step == "1A1"
         assert seen and set(seen) == {(checklist.scroll_y, True)}, seen
+
+
+async def test_e_shows_the_log_drawn_and_at_its_end_in_its_first_repaint(
+    tutorial: Tutorial,
+) -> None:
+    """At 80x24 the log is mounted hidden, with no width to draw its rows for: the first
+    ``e`` gives it one in a layout, and it draws its rows and scrolls to its end there, so
+    the repaint that shows it shows the latest events (drawn on the resize event, they came
+    a frame after an empty log, and the scroll to the end a frame after that)."""
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        log = screen.query_one(EventLog)
+        await pilot.pause(0.1)
+        assert not log.display and not log.lines  # never drawn yet
+        seen: list[tuple[int, bool]] = []
+
+        def noted() -> None:
+            if log.display:
+                seen.append((len(log.lines), log.scroll_y == log.max_scroll_y))
+
+        after_each_repaint(screen, noted)
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        assert log.display and log.max_scroll_y > 0  # (more rows than it shows)
+        assert seen and set(seen) == {(len(log.lines), True)}, seen

@@ -28,6 +28,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.events import Resize
+from textual.geometry import Size
 from textual.reactive import var
 from textual.widgets import RichLog
 
@@ -139,9 +140,10 @@ class EventLog(RichLog):
     def _shown(self, row: Row) -> bool:
         return self.verbose or row[2] not in BOOKKEEPING
 
-    def _redraw(self, *, from_top: bool = False) -> None:
+    def _redraw(self, *, from_top: bool = False, at_once: bool = False) -> None:
         """Draw every shown row again for the current width and filter; ``from_top``: and
-        show the first at once (`show_events`)."""
+        show the first at once (`show_events`); ``at_once``: scroll now, in a layout that
+        knows the log's size (`_size_updated`), not after the next repaint."""
         follow = self._follow
         y = self.scroll_y
         self.clear()
@@ -154,9 +156,9 @@ class EventLog(RichLog):
         if from_top:
             self.scroll_to(y=0, animate=False, immediate=True)
         elif follow:
-            self.scroll_end(animate=False, x_axis=False)
+            self.scroll_end(animate=False, x_axis=False, immediate=at_once)
         else:
-            self.scroll_to(y=y, animate=False)
+            self.scroll_to(y=y, animate=False, immediate=at_once)
         self._follow = follow
 
     def _style(self, component: str) -> Style:
@@ -184,9 +186,23 @@ class EventLog(RichLog):
 
     # --- reacting ---------------------------------------------------------------------------
 
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        """Textual's hook for a new size, in the layout before its paint: the rows are drawn
+        for a new width here, so the repaint that shows the log (``e``, the first time) shows
+        them, at the end. Drawn on the resize event instead, they came a frame after the
+        empty log, and the scroll to the end a frame after that."""
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        width = self.scrollable_content_region.width
+        if width and width != self._width:
+            self._size_known = True  # (what `RichLog` notes on its resize: writes may go)
+            self._redraw(at_once=True)
+        return resized
+
     def on_resize(self, event: Resize) -> None:
-        """Draw the rows once the width is known, and again when it changes (the wrapping
-        depends on it). `RichLog`'s own handler runs after this one."""
+        """The rows again if the width changed since the layout drew them (`_size_updated`).
+        `RichLog`'s own handler runs after this one."""
         if self.scrollable_content_region.width != self._width:
             self._redraw()
 
