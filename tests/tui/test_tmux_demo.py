@@ -171,7 +171,7 @@ class Pane:
 
     def wait_for(self, *texts: str, absent: tuple[str, ...] = (), footer: str = "") -> list[str]:
         """Poll the screen until every one of ``texts`` shows, none of ``absent`` does, and
-        the last line starts with ``footer`` (the footer follows the focus a frame late)."""
+        the last line starts with ``footer``."""
         deadline = time.monotonic() + TIMEOUT
         while True:
             lines = self.lines()

@@ -20,7 +20,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.core.errors import HexpostError
@@ -99,26 +98,6 @@ class StatusLine(Horizontal):
     def text(self) -> str:
         """What the line says now (for tests and the command palette's echo)."""
         return str(self.query_one("#status-text", Static).content)
-
-
-class FooterSpace(Widget):
-    """The footer's line, blank, until the screen mounts its `KeysFooter` there.
-
-    Textual's footer shows no key before the screen's bindings are signalled, which comes
-    after the screen's first paint: that paint shows an empty footer line. This draws the
-    same line (the footer's colours, docked at the bottom) without importing the footer and
-    its widgets, which the game screen's first paint then does not wait for (issue 16).
-    """
-
-    DEFAULT_CSS = """
-    FooterSpace {
-        layout: horizontal;  /* a container, as the footer is: drawn blank in its colours */
-        dock: bottom;
-        height: 1;
-        color: $footer-foreground;
-        background: $footer-background;
-    }
-    """
 
 
 class HexpostScreen(Screen[None]):

@@ -99,7 +99,7 @@ class DesignerScreen(Screen[None]):
         yield Header(icon="#")
         yield DesignForm(designs.fields(), self.changed, id="design-form")
         yield StatusLine()
-        yield KeysFooter(compact=True)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.title = "hexpost"

@@ -53,7 +53,7 @@ from textual.widgets import Input, Static
 
 from engine.core.face import Board
 from tui.safe_text import safe_text
-from tui.screens.base import FooterSpace, StatusLine
+from tui.screens.base import StatusLine
 from tui.screens.game_orders import OrdersSlot
 from tui.screens.game_panels import ROOMY, GamePanels
 from tui.screens.game_signed import SignedLinesScreen, ask_passphrase
@@ -68,6 +68,7 @@ from tui.screens.hexinfo import (
 from tui.screens.session import Checked, GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.startup import release_collector
+from tui.widgets.footer import KeysFooter
 from tui.widgets.hexdetails import HexDetails
 from tui.widgets.hexmap import HexMap
 
@@ -173,28 +174,14 @@ class GameScreen(SignedLinesScreen):
                 # The orders panel, closed, is mounted here after the first paint (`orders`).
         yield from self.panels.compose(self.app.size)  # below 120x40: built after the paint
         yield StatusLine()
-        yield FooterSpace()  # the footer's line: `show_keys` puts the footer there
-
-    async def show_keys(self) -> None:
-        """The footer with the screen's keys, in place of the blank line of the first paint
-        (`FooterSpace`): after that paint, so its module and widgets are not part of it."""
-        if not self.is_attached:
-            return  # closed before its first repaint
-        from tui.widgets.footer import KeysFooter
-
-        space = self.query_one(FooterSpace)
         # 80 columns hold the map's keys and this screen's only without the "^p palette"
         # hint; ctrl+p still opens it (the games list's footer shows it).
-        footer = KeysFooter(compact=True, show_command_palette=False, ready=True)
-        with self.app.batch_update():  # no frame with both lines, or with neither
-            await self.mount(footer, after=space)
-            await space.remove()
+        yield KeysFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         hexmap = self.query_one(HexMap)
         hexmap.focus()
         self.watch(hexmap, "cursor", self.cursor_moved, init=False)
-        self.call_after_refresh(self.show_keys)
         if self._preloaded is not None:
             # Shown before the first layout, so the first paint is the game: the map centres
             # its cursor when it gets its size (`HexMap`), before that paint (issue 16). No

@@ -91,7 +91,7 @@ class GamesScreen(HexpostScreen):
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="empty", markup=False)
         yield StatusLine()
-        yield KeysFooter(compact=True)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if self._bare:

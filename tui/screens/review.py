@@ -113,7 +113,7 @@ class ReviewScreen(HexpostScreen):
         yield ChecklistTree(id="checklist")
         yield EventLog(id="log")
         yield StatusLine()
-        yield KeysFooter(compact=True, show_command_palette=False)
+        yield KeysFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(ChecklistTree).display = False

@@ -113,7 +113,7 @@ class SettingsScreen(HexpostScreen):
             yield Static("Mail account", classes="section", markup=False)
             yield MailForm(id="mail-form")
         yield StatusLine()
-        yield KeysFooter(compact=True)
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.title = "hexpost"
