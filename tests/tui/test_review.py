@@ -28,6 +28,7 @@ from tui.screens.review_data import PacketMark, first_unread, next_mark
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
+from tui.widgets.textlines import TextLines
 
 MOVE: list[dict[str, Any]] = [
     {"type": "move", "units": ["KLI-0001"], "path": ["1307", "1306"]},
@@ -55,7 +56,12 @@ def moved(tmp_path: Path) -> Iterator[Tutorial]:
 
 def side(screen: ReviewScreen, widget: str) -> str:
     """The side panel's text, its lines joined (a long change wraps onto a second line)."""
-    return " ".join(str(screen.query_one(widget, Static).content).split())
+    found = screen.query_one(widget)
+    if isinstance(found, TextLines):
+        text = "\n".join(found.lines)
+    else:
+        text = str(screen.query_one(widget, Static).content)
+    return " ".join(text.split())
 
 
 def stack_in(screen: ReviewScreen, h: int) -> str:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
@@ -49,6 +49,7 @@ from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.footer import KeysFooter
 from tui.widgets.hexmap import HexMap
+from tui.widgets.textlines import TextLines
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -108,8 +109,7 @@ class ReviewScreen(HexpostScreen):
             yield HexMap(id="map")
             with Vertical(id="side"):
                 yield Static("reading the game...", id="game-status", markup=False)
-                with VerticalScroll(id="hex-scroll"):
-                    yield Static("", id="changes", markup=False)
+                yield TextLines(id="changes")
         yield ChecklistTree(id="checklist")
         yield EventLog(id="log")
         yield StatusLine()
@@ -182,7 +182,7 @@ class ReviewScreen(HexpostScreen):
         before = before_record.board if before_record is not None else None
         self.changes = diff(before, board) if seq > 0 else []
         self.query_one("#game-status", Static).update("\n".join(self.head_lines(record)))
-        self.query_one("#changes", Static).update("\n".join(change_lines(self.changes)))
+        self.query_one("#changes", TextLines).show(change_lines(self.changes))
         log = self.query_one(EventLog)
         log.show_events(self.index.events_of(seq), from_top=True)
         tree = self.query_one(ChecklistTree)
