@@ -17,7 +17,9 @@ half-made in between):
       a step to a packet the review has read ahead while the player looked at the one
       before (each press follows a 0.3 s pause, as a player's would).
 
-After each press the pilot waits for the app to be idle and its workers done (three rounds,
+The app starts as ``hexpost play`` starts it: the garbage collector held until the first
+screen is painted, then what survived the start frozen (`tui.startup`). After each press
+the pilot waits for the app to be idle and its workers done (three rounds,
 `tests.tui.test_app.settle`), so a late change is measured rather than overlapped. The floor
 in the same run: `bench/tui_designer.py`'s app (an `Input` whose every change rewrites one
 `Static`: Textual's own cost of a key, a change message and a repaint). It prints medians,
@@ -75,30 +77,44 @@ async def timed_key(pilot: Any, key: str) -> Key:
 
 async def keys(home: Path, presses: int) -> dict[str, list[Key]]:
     from saves.home import Home
-    from tests.tui.test_app import open_game, settle
     from tui.app import HexpostApp
-    from tui.screens.review import ReviewScreen
+    from tui.startup import hold_collector, thaw
 
     timings: dict[str, list[Key]] = {}
     app = HexpostApp(Home(home))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await open_game(pilot)
-        await pilot.pause(PAUSE)
-        for _ in range(presses):
-            for name, key in (("c open", "c"), ("c close", "c"), ("e open", "e"), ("e close", "e")):
-                timings.setdefault(name, []).append(await timed_key(pilot, key))
-                await pilot.pause(PAUSE)
-        await pilot.press("v")
-        await settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, ReviewScreen) and screen.index is not None
-        last = screen.index.last
-        await pilot.pause(PAUSE)
-        for _ in range(max(1, presses // max(1, last))):
-            for key in ["left"] * last + ["right"] * last:
-                timings.setdefault("review step", []).append(await timed_key(pilot, key))
-                await pilot.pause(PAUSE)
+    # As `hexpost play` starts the app: the collector held until the first screen is painted,
+    # then what survived the start frozen (`tui.startup`), so a full collection during play
+    # walks only what came after it.
+    hold_collector()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await press_keys(pilot, presses, timings)
+    finally:
+        thaw()
     return timings
+
+
+async def press_keys(pilot: Any, presses: int, timings: dict[str, list[Key]]) -> None:
+    """Open the game, then time ``c``, ``e`` and the review's steps into ``timings``."""
+    from tests.tui.test_app import open_game, settle
+    from tui.screens.review import ReviewScreen
+
+    await open_game(pilot)
+    await pilot.pause(PAUSE)
+    for _ in range(presses):
+        for name, key in (("c open", "c"), ("c close", "c"), ("e open", "e"), ("e close", "e")):
+            timings.setdefault(name, []).append(await timed_key(pilot, key))
+            await pilot.pause(PAUSE)
+    await pilot.press("v")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, ReviewScreen) and screen.index is not None
+    last = screen.index.last
+    await pilot.pause(PAUSE)
+    for _ in range(max(1, presses // max(1, last))):
+        for key in ["left"] * last + ["right"] * last:
+            timings.setdefault("review step", []).append(await timed_key(pilot, key))
+            await pilot.pause(PAUSE)
 
 
 def line(name: str, timings: list[Key], floor: float) -> str:
