@@ -13,6 +13,7 @@ half-made in between):
   (c) ``c`` on the game screen: the checklist opens under the map at the current step;
       ``c`` again closes it (the two are timed apart);
   (e) ``e``: the event log opens; ``e`` again closes it;
+  (?) ``?``: the help screen opens over the game (the keys and the legends); escape closes it;
   (r) in the review (``v``), ``left`` from the last packet to the first and ``right`` back:
       a step to a packet the review has read ahead while the player looked at the one
       before (each press follows a 0.3 s pause, as a player's would).
@@ -75,6 +76,17 @@ async def timed_key(pilot: Any, key: str) -> Key:
     return Key((seen[-1] - start) * 1000, len(seen))
 
 
+PANEL_KEYS = (
+    ("c open", "c"),
+    ("c close", "c"),
+    ("e open", "e"),
+    ("e close", "e"),
+    ("? open", "question_mark"),
+    ("? close", "escape"),
+)
+"""The game screen's keys timed in turn: each opens something, the next closes it."""
+
+
 async def keys(home: Path, presses: int) -> dict[str, list[Key]]:
     from saves.home import Home
     from tui.app import HexpostApp
@@ -102,7 +114,7 @@ async def press_keys(pilot: Any, presses: int, timings: dict[str, list[Key]]) ->
     await open_game(pilot)
     await pilot.pause(PAUSE)
     for _ in range(presses):
-        for name, key in (("c open", "c"), ("c close", "c"), ("e open", "e"), ("e close", "e")):
+        for name, key in PANEL_KEYS:
             timings.setdefault(name, []).append(await timed_key(pilot, key))
             await pilot.pause(PAUSE)
     await pilot.press("v")

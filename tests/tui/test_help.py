@@ -9,17 +9,20 @@ screens with Textual's no-colour filter and a 16-colour console.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import textual.constants
+from rich.style import Style
 from textual.filter import Monochrome
+from textual.screen import Screen
 from textual.widgets import Input
 
 from engine.fe.face import FACE
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.tui.pilots import settle_until
-from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
+from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, open_game, settle
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen
@@ -251,3 +254,53 @@ async def test_the_app_runs_in_16_colours(
         await pilot.press("question_mark")
         await pilot.pause()
         assert "@ capital" in help_text(app)
+
+
+# --- how it opens ----------------------------------------------------------------------------
+
+
+async def test_the_help_opens_whole_in_one_repaint_without_drawing_the_game_under_it(
+    tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first repaint that shows the help is the one it settles on, cell for cell and
+    style for style (a scrollbar that showed up a layout later made two), and no repaint
+    draws the game under it: the help covers the screen, and a see-through modal redrew all
+    of the screen below, dimmed, at every paint."""
+    from textual.renderables.background_screen import BackgroundScreen
+
+    dimmed: list[object] = []
+    real_dim = BackgroundScreen.process_segments
+
+    def dim(*args: Any, **kwargs: Any) -> Any:
+        dimmed.append(args)
+        return real_dim(*args, **kwargs)
+
+    monkeypatch.setattr(BackgroundScreen, "process_segments", dim)
+    shown: list[list[tuple[str, Style | None]]] = []
+    real_refresh = Screen._compositor_refresh
+
+    def noted(screen: Screen[Any]) -> None:
+        real_refresh(screen)
+        if isinstance(screen, HelpScreen) and screen.app.screen is screen:
+            shown.append(cells(screen))
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", noted)
+    app = app_for(tutorial.alice, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        final = cells(app.screen)
+    assert shown and shown[0] == final
+    assert dimmed == []
+
+
+def cells(screen: Screen[Any]) -> list[tuple[str, Style | None]]:
+    """The screen as shown: every cell's character and style."""
+    return [
+        (char, segment.style)
+        for strip in screen._compositor.render_strips()
+        for segment in strip
+        for char in segment.text
+    ]

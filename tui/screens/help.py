@@ -253,6 +253,9 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen {
         align: center middle;
+        /* Opaque: a see-through modal redraws the whole screen under it, dimmed, at every
+           paint (Textual's BackgroundScreen), and at 80x24 the box covers all of it. */
+        background: $background;
         & > #help {
             width: 100%;
             max-width: 80;
@@ -262,6 +265,9 @@ class HelpScreen(ModalScreen[None]):
             border-title-style: bold;
             background: $surface;
             scrollbar-size-vertical: 1;
+            /* Always shown: the help runs longer than a screen, and a scrollbar that shows
+               up once the text is measured cost a second layout and repaint. */
+            overflow-y: scroll;
         }
         & .help-title {
             text-style: bold underline;
