@@ -130,6 +130,11 @@ class Reader:
         """Every stored packet of a game in chain order, as ``(seq, bytes)``."""
         return store_games.packets_between(self.store, game_id)
 
+    def packet_heads(self, game_id: bytes) -> list[tuple[int, str, str]]:
+        """Who wrote each stored packet and its kind, as ``(seq, seat, kind)`` in chain
+        order, from what was kept when it was verified (no signature is checked again)."""
+        return store_games.packet_heads(self.store, game_id)
+
     def events(self, game_id: bytes, upto: int | None = None) -> list[tuple[int, Event]]:
         rows = store_games.events_upto(self.store, game_id, upto)
         return [(seq, ledger.EVENT_DECODER.decode(data)) for seq, data in rows]

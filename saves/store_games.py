@@ -283,6 +283,15 @@ def packet_pages(
         after = int(rows[-1][0])
 
 
+def packet_heads(store: Store, game_id: bytes) -> list[tuple[int, str, str]]:
+    """``(seq, seat, kind)`` of every stored packet of a game in chain order: the columns
+    written when the packet was verified and stored, so no packet is read or opened."""
+    rows = store.all(
+        "SELECT seq, seat, kind FROM packets WHERE game_id = ? ORDER BY seq", (game_id,)
+    )
+    return [(int(seq), str(seat), str(kind)) for seq, seat, kind in rows]
+
+
 def packet_data(store: Store, game_id: bytes, seq: int) -> bytes | None:
     row = store.one("SELECT data FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq))
     return None if row is None else bytes(row[0])

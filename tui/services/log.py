@@ -1,7 +1,8 @@
 """A game's log: one record per packet (and per late claim and chat message), its events as rows.
 
-`log_records` is what ``hexpost log --json`` prints and what the review indexes; `event_rows`
-is the same events as the app's log widget takes them.
+`log_records` is what ``hexpost log --json`` prints, and `log_heads` the same records in
+short, which the review indexes; `event_rows` is the same events as the app's log widget takes
+them.
 """
 
 from __future__ import annotations
@@ -80,6 +81,27 @@ def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
             )
         )
     return sorted(records, key=lambda record: record.seq)
+
+
+LogHead = tuple[int, str, str]
+"""Where a record of `log_records` stands, who wrote it and its kind: (seq, seat, kind)."""
+
+
+def log_heads(replica: Replica, row: GameRow) -> list[LogHead]:
+    """`log_records`' records as (seq, seat, kind) only, in the same order, read from the
+    columns kept when each packet was verified and stored: no packet is opened and no
+    signature checked again (the review indexes a chain of thousands of packets with it; a
+    second check of every signature was most of the time it took to open)."""
+    heads = replica.packet_heads(row.game_id)
+    heads.extend(
+        (claim.body.head_seq, claim.body.seat, "claim")
+        for claim in claims.claims_of(replica.store, row.game_id)
+    )
+    heads.extend(
+        (message.body.head_seq, message.body.seat, CHAT_KIND)
+        for message in chat_messages.messages_of(replica.store, row.game_id)
+    )
+    return sorted(heads, key=lambda head: head[0])
 
 
 CHAT_KIND = "chat-message"

@@ -11,7 +11,7 @@ import msgspec
 
 from saves.registry import face_for
 from saves.replica import Replica
-from tui.services.log import EventRow, event_rows, log_records
+from tui.services.log import EventRow, event_rows, log_heads
 from tui.services.show import ShowRecord, show
 
 
@@ -80,13 +80,13 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
         kinds.setdefault(seq, set()).add(kind)
     marks = [
         PacketMark(
-            seq=rec.seq,
-            seat=rec.seat,
-            kind=rec.kind,
-            turn=bool(kinds.get(rec.seq, set()) & turn_kinds),
-            phase=bool(kinds.get(rec.seq, set()) & phase_kinds),
+            seq=seq,
+            seat=seat,
+            kind=kind,
+            turn=bool(kinds.get(seq, set()) & turn_kinds),
+            phase=bool(kinds.get(seq, set()) & phase_kinds),
         )
-        for rec in log_records(replica, row)
+        for seq, seat, kind in log_heads(replica, row)
     ]
     start = first_unread(marks, row.my_seat, row.unread)
     if mark_read:
