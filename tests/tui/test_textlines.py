@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from tests.tui.pilots import refreshed
+from tests.tui.pilots import after_each_repaint, refreshed
 from tui.widgets.textlines import TextLines
 
 LINES = [f"line {n}" for n in range(200)]
@@ -59,3 +59,28 @@ async def test_a_new_theme_draws_the_lines_again() -> None:
         await refreshed(pilot)
         after = app.screen._compositor.render_strips()[0]
         assert after.text == before.text and list(after) != list(before)
+
+
+async def test_new_lines_that_fit_or_overflow_land_in_one_repaint() -> None:
+    """The scrollbar comes and goes with the lines in the repaint that shows them (found
+    in the layout after it, it made a second repaint a frame later)."""
+    app = Lines()
+    async with app.run_test(size=(30, 6)) as pilot:
+        lines = app.query_one(TextLines)
+        lines.show(LINES)
+        await refreshed(pilot)
+        seen: list[list[str]] = []
+        after_each_repaint(app.screen, lambda: seen.append(painted(app)))
+        for shown in (["few", "lines"], LINES, ["few"]):
+            seen.clear()
+            lines.show(shown)
+            await refreshed(pilot)
+            await refreshed(pilot)
+            changed = [paint for n, paint in enumerate(seen) if n == 0 or paint != seen[n - 1]]
+            assert len(changed) == 1, shown
+            assert lines.show_vertical_scrollbar == (len(shown) > 6)
+
+
+def painted(app: App[None]) -> list[str]:
+    """Every cell of the screen with its style, line by line."""
+    return [repr(list(strip)) for strip in app.screen._compositor.render_strips()]

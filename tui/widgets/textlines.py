@@ -51,6 +51,11 @@ class TextLines(ScrollView, can_focus=True):
         self._strips.clear()
         width = max((cell_len(line) for line in self._lines), default=0)
         self.virtual_size = Size(width, len(self._lines))
+        height = self.container_size.height
+        if height and self.styles.overflow_y == "auto":
+            # Textual's own rule, applied now: found in the layout the new size asks for, a
+            # scrollbar that comes or goes cost a second layout and a repaint a frame later.
+            self.show_vertical_scrollbar = len(self._lines) > height
         self.scroll_to(0, 0, animate=False)
         self.refresh()
 
