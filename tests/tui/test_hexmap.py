@@ -571,3 +571,27 @@ async def test_z_shows_the_cursor_centred_in_its_first_repaint() -> None:
             await pilot.pause()
         assert hexmap.detail == "compact"
         assert len(seen) >= 4 and all(seen), seen
+
+
+async def test_a_sheet_given_to_an_empty_map_shows_with_its_scrollbars_in_one_repaint() -> None:
+    """The review's map has no sheet until the first record is read: given one, the map is
+    drawn with its scrollbars in the same repaint (found in the layout after, they came a
+    frame later)."""
+    app = MapApp(None, sheet=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hexmap = app.query_one(HexMap)
+        assert not hexmap.show_vertical_scrollbar
+        seen: list[list[str]] = []
+        after_each_repaint(
+            app.screen,
+            lambda: seen.append(
+                [repr(list(strip)) for strip in app.screen._compositor.render_strips()]
+            ),
+        )
+        hexmap.show_board(tutorial(), FE_SHEET)
+        await recentred(pilot)
+        await pilot.pause()
+        changed = [paint for n, paint in enumerate(seen) if n == 0 or paint != seen[n - 1]]
+        assert len(changed) == 1
+        assert hexmap.show_vertical_scrollbar and hexmap.show_horizontal_scrollbar

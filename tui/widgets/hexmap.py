@@ -54,6 +54,7 @@ from tui.mapsheet import (
 from tui.mapstacks import plan_markers
 from tui.maptext import Cell, CellFor, StyledLine, map_frame, render_line
 from tui.services.board import Board, MapCell, MapSheet
+from tui.widgets.scrollbars import settle_scrollbars
 
 NO_GRID = Grid(1, 1)
 """The stand-in grid of a map shown without a sheet: nothing on it is drawn."""
@@ -284,6 +285,7 @@ class HexMap(ScrollView, can_focus=True):
         self._frames.clear()
         start = cursor if cursor is not None else start_hex(index, board)
         self.virtual_size = Size(self.frame.width, self.frame.height)
+        settle_scrollbars(self)  # in the layout the new size asks for, not the one after
         self._centre_due = True
         if self.is_mounted:
             self.cursor = start
@@ -376,6 +378,7 @@ class HexMap(ScrollView, can_focus=True):
         if self._index is None:
             return
         self.virtual_size = Size(self.frame.width, self.frame.height)
+        settle_scrollbars(self)
         self.refresh()
         # Centred in the layout the new virtual size asks for, before its paint: asked
         # after that paint, the first frame at the new detail showed the map unscrolled,

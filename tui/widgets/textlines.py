@@ -22,6 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.safe_text import safe_text
+from tui.widgets.scrollbars import settle_scrollbars
 
 
 class TextLines(ScrollView, can_focus=True):
@@ -51,11 +52,7 @@ class TextLines(ScrollView, can_focus=True):
         self._strips.clear()
         width = max((cell_len(line) for line in self._lines), default=0)
         self.virtual_size = Size(width, len(self._lines))
-        height = self.container_size.height
-        if height and self.styles.overflow_y == "auto":
-            # Textual's own rule, applied now: found in the layout the new size asks for, a
-            # scrollbar that comes or goes cost a second layout and a repaint a frame later.
-            self.show_vertical_scrollbar = len(self._lines) > height
+        settle_scrollbars(self)  # in the layout the new size asks for, not the one after
         self.scroll_to(0, 0, animate=False)
         self.refresh()
 

@@ -1,0 +1,35 @@
+"""A scroll's scrollbars decided when its content changes, not in the layout after.
+
+Textual decides whether a widget with ``overflow: auto`` shows its scrollbars while laying
+it out, from its virtual size. When new content changes the virtual size, the layout it asks
+for finds that a scrollbar must come or go, and that change asks for a second layout: the
+screen shows the new content in one repaint and the scrollbar a frame later (issue 16, item
+5: a review step, the review's first map). `settle_scrollbars` applies Textual's own rule at
+once, so the layout the new size asks for already has the scrollbars it will keep.
+"""
+
+from __future__ import annotations
+
+from textual.widget import Widget
+
+
+def settle_scrollbars(widget: Widget) -> None:
+    """Show or hide ``widget``'s scrollbars for its current virtual size, as Textual's layout
+    will; nothing before the widget has a size, or on an axis whose overflow is not auto."""
+    width, height = widget.container_size
+    if not width or not height:
+        return
+    styles = widget.styles
+    virtual = widget.virtual_size
+    auto_x, auto_y = styles.overflow_x == "auto", styles.overflow_y == "auto"
+    across = virtual.width > width
+    down = virtual.height > height
+    # One scrollbar takes room from the other axis (Textual's rule in `_refresh_scrollbars`).
+    if auto_x and down and not across:
+        across = virtual.width > width - styles.scrollbar_size_vertical
+    if auto_y and across and not down:
+        down = virtual.height > height - styles.scrollbar_size_horizontal
+    if auto_x:
+        widget.show_horizontal_scrollbar = across
+    if auto_y:
+        widget.show_vertical_scrollbar = down
