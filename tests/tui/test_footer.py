@@ -164,19 +164,25 @@ async def test_a_click_runs_the_key_and_a_greyed_out_key_rings_the_bell() -> Non
         assert (app.done, app.bells) == (["first"], 1)
 
 
+def draws_of(footer: KeysFooter) -> list[Shown]:
+    """What ``footer`` draws from now on, one entry per line drawn (not taken from its cache)."""
+    drawn: list[Shown] = []
+    real = footer._draw
+
+    def draw(shown: Shown, width: int, hovered: Key | None) -> tuple[Strip, list[Span]]:
+        drawn.append(shown)
+        return real(shown, width, hovered)
+
+    footer._draw = draw  # type: ignore[method-assign]
+    return drawn
+
+
 async def test_signals_that_change_nothing_draw_nothing() -> None:
     app = Keys()
     async with app.run_test(size=(60, 5)) as pilot:
         await pilot.pause()
         footer = app.query_one(KeysFooter)
-        drawn: list[Shown] = []
-        real = footer._draw
-
-        def draw(shown: Shown, width: int, hovered: Key | None) -> tuple[Strip, list[Span]]:
-            drawn.append(shown)
-            return real(shown, width, hovered)
-
-        footer._draw = draw  # type: ignore[method-assign]
+        drawn = draws_of(footer)
         for _ in range(4):
             app.refresh_bindings()
         await refreshed(pilot)
@@ -261,6 +267,9 @@ async def test_the_wheel_scrolls_the_keys_that_do_not_fit() -> None:
             wheel(footer, down=True)
         await refreshed(pilot)
         assert line(app) == full[-10:]
+        drawn = draws_of(footer)
+        footer._line()
+        assert drawn == []  # the line scrolled to its end was kept, not drawn again
         wheel(footer, down=False)
         await refreshed(pilot)
         assert line(app) == full[-14:-4]

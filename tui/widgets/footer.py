@@ -195,7 +195,9 @@ class KeysFooter(Widget, can_focus=False):
         if self._strip is not None and self._strip[0] == cache_key:
             return self._strip[1], self._strip[2]
         strip, spans = self._draw(self._shown, width, hovered)
-        self._strip = (cache_key, strip, spans)
+        # Kept under the offset as drawn (`_draw` keeps it within the line), so the next
+        # reading finds it.
+        self._strip = ((self._shown, width, self._offset, hovered), strip, spans)
         return strip, spans
 
     def _draw(self, shown: Shown, width: int, hovered: Key | None) -> tuple[Strip, list[Span]]:
@@ -217,14 +219,12 @@ class KeysFooter(Widget, can_focus=False):
             spans.append((column + before, column + size - piece.margin[1], piece))
             column += size
         line = Strip(segments, column)
-        tail: Strip | None = None
-        tail_width = 0
+        tail = Strip([])
         if palette is not None:
             drawn = self._key_segments(palette, base, palette == hovered)
             border = Segment("▏", self._style("keys-footer--border"))
             tail = Strip([border, *drawn])
-            tail_width = tail.cell_length
-        room = max(0, width - tail_width)
+        room = max(0, width - tail.cell_length)
         offset = self._offset = min(self._offset, max(0, column - room))
         line = line.crop(offset, offset + room).extend_cell_length(room, base)
         # Only what shows can be clicked: a key cut by the edge, or scrolled, in part.
@@ -233,9 +233,8 @@ class KeysFooter(Widget, can_focus=False):
             for a, b, key in spans
             if a - offset < room and b - offset > 0
         ]
-        if tail is not None and palette is not None:
-            start = room + 1
-            spans.append((start, start + tail_width - 2, palette))
+        if palette is not None:  # after the border, up to the margin after the key
+            spans.append((room + 1, room + tail.cell_length - palette.margin[1], palette))
             line = Strip.join([line, tail]).crop(0, width)
         return line.simplify(), spans
 
