@@ -4,9 +4,12 @@ events wrapped under themselves, and new events followed unless the player scrol
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
+from unittest.mock import patch
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from tests.engine.fe_wind import play_wind_turns
 from tests.tui.pilots import settle_until
@@ -247,3 +250,47 @@ async def test_events_shown_from_the_top_are_scrolled_there_at_once() -> None:
         await pilot.pause(0.1)  # six frames: any scroll still due has run
         assert log.scroll_y == 0 and log.max_scroll_y > 0
         assert on_screen(log)[0].startswith("#500")
+
+
+async def test_rows_drawn_in_the_first_layout_come_with_their_scrollbar() -> None:
+    """Rows given before the log has a size are drawn in the layout that gives it one
+    (`EventLog._size_updated`), and the scrollbar they need is sized in that layout too:
+    the first repaint that shows the rows shows the scrollbar's thumb (it came a repaint
+    later, as a column that changed colour under the rows: the review's first paint, and
+    the game screen's first ``e``)."""
+    shown: list[list[tuple[str, object]]] = []
+    real_refresh = Screen._compositor_refresh
+
+    def noted(screen: Screen[Any]) -> None:
+        real_refresh(screen)
+        log = screen.query(EventLog)
+        if log and log.first().lines:
+            shown.append(cells(screen))
+
+    class Early(App[None]):
+        CSS = "EventLog { height: 6; }"
+
+        def compose(self) -> ComposeResult:
+            log = EventLog()
+            log.show_events(numbered(20))
+            yield log
+
+    app = Early()
+    with patch.object(Screen, "_compositor_refresh", noted):
+        async with app.run_test(size=SIZE) as pilot:
+            await drawn(pilot)
+            await pilot.pause(0.1)
+            log = app.query_one(EventLog)
+            assert log.show_vertical_scrollbar and log.max_scroll_y > 0
+            final = cells(app.screen)
+    assert shown and shown[0] == final
+
+
+def cells(screen: Screen[Any]) -> list[tuple[str, object]]:
+    """The screen as shown: every cell's character and style."""
+    return [
+        (char, segment.style)
+        for strip in screen._compositor.render_strips()
+        for segment in strip
+        for char in segment.text
+    ]

@@ -198,6 +198,10 @@ class EventLog(RichLog):
         if width and width != self._width:
             self._size_known = True  # (what `RichLog` notes on its resize: writes may go)
             self._redraw(at_once=True)
+            # The scrollbars as the rows just drawn need them, in this layout: Textual
+            # sized them for the content the layout found, and showed their thumbs a
+            # repaint later.
+            self._scroll_update(self.virtual_size)
         return resized
 
     def on_resize(self, event: Resize) -> None:
