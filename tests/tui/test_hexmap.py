@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from typing import Any
+from unittest.mock import patch
 
 import msgspec
 import pytest
 from textual import on
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from engine.core.face import Board, MapSheet
@@ -595,3 +597,34 @@ async def test_a_sheet_given_to_an_empty_map_shows_with_its_scrollbars_in_one_re
         changed = [paint for n, paint in enumerate(seen) if n == 0 or paint != seen[n - 1]]
         assert len(changed) == 1
         assert hexmap.show_vertical_scrollbar and hexmap.show_horizontal_scrollbar
+
+
+async def test_a_sheet_given_before_the_first_layout_is_painted_with_its_scrollbars() -> None:
+    """A screen that shows its data before its first paint (the review opened with its first
+    packet read, the game screen with its game) gives its map a sheet before the map has a
+    size: a map larger than the whole screen needs both scrollbars whatever size the layout
+    gives it, so they are in the first paint (they came a layout and a repaint later)."""
+
+    class ShownOnMount(App[None]):
+        def compose(self) -> ComposeResult:
+            yield HexMap(None, None)
+
+        def on_mount(self) -> None:
+            self.query_one(HexMap).show_board(tutorial(), FE_SHEET)
+
+    seen: list[list[str]] = []
+    app = ShownOnMount()
+    real_refresh = Screen._compositor_refresh
+
+    def noted(screen: Screen[Any]) -> None:
+        real_refresh(screen)
+        seen.append([repr(list(strip)) for strip in screen._compositor.render_strips()])
+
+    with patch.object(Screen, "_compositor_refresh", noted):
+        async with app.run_test(size=SIZE) as pilot:
+            await recentred(pilot)
+            await pilot.pause()
+            hexmap = app.query_one(HexMap)
+            assert hexmap.show_vertical_scrollbar and hexmap.show_horizontal_scrollbar
+    changed = [paint for n, paint in enumerate(seen) if n == 0 or paint != seen[n - 1]]
+    assert len(changed) == 1

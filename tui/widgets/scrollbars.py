@@ -15,13 +15,24 @@ from textual.widget import Widget
 
 def settle_scrollbars(widget: Widget) -> None:
     """Show or hide ``widget``'s scrollbars for its current virtual size, as Textual's layout
-    will; nothing before the widget has a size, or on an axis whose overflow is not auto."""
-    width, height = widget.container_size
-    if not width or not height:
-        return
+    will; nothing on an axis whose overflow is not auto.
+
+    Before its first layout a widget has no size, and only a scrollbar its content makes
+    certain is shown: content larger than the whole screen on an axis overflows whatever
+    part of the screen the layout gives the widget (a map shown before a screen's first
+    paint). The rest is left to that layout."""
     styles = widget.styles
     virtual = widget.virtual_size
     auto_x, auto_y = styles.overflow_x == "auto", styles.overflow_y == "auto"
+    width, height = widget.container_size
+    if not width or not height:
+        if widget.is_attached:
+            screen = widget.app.size
+            if auto_x and virtual.width > screen.width:
+                widget.show_horizontal_scrollbar = True
+            if auto_y and virtual.height > screen.height:
+                widget.show_vertical_scrollbar = True
+        return
     across = virtual.width > width
     down = virtual.height > height
     # One scrollbar takes room from the other axis (Textual's rule in `_refresh_scrollbars`).
