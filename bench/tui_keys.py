@@ -14,6 +14,8 @@ half-made in between):
       ``c`` again closes it (the two are timed apart);
   (e) ``e``: the event log opens; ``e`` again closes it;
   (?) ``?``: the help screen opens over the game (the keys and the legends); escape closes it;
+  (v) ``v``: the review opens at the first packet not read (its index and that packet's
+      records read first, `tui.screens.review.open_review`); escape goes back to the game;
   (r) in the review (``v``), ``left`` from the last packet to the first and ``right`` back:
       a step to a packet the review has read ahead while the player looked at the one
       before (each press follows a 0.3 s pause, as a player's would).
@@ -83,6 +85,8 @@ PANEL_KEYS = (
     ("e close", "e"),
     ("? open", "question_mark"),
     ("? close", "escape"),
+    ("v open", "v"),
+    ("v close", "escape"),
 )
 """The game screen's keys timed in turn: each opens something, the next closes it."""
 

@@ -8,23 +8,30 @@ not read. The checks read the widgets (the map's cells, the side panel, the log'
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.style import Style
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
+from engine.core.errors import HexpostError
 from tests.saves.conftest import exchange, now
 from tests.tui.pilots import settle_until
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle, tutorial_homes, walk_to
 from tui import cli
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
+from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen
+from tui.screens.help import HelpScreen
 from tui.screens.review import ReviewScreen
-from tui.screens.review_data import PacketMark, first_unread, next_mark
+from tui.screens.review_data import PacketMark, ReviewReader, first_unread, next_mark
+from tui.screens.session import Session
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
 from tui.widgets.hexmap import HexMap
@@ -310,3 +317,121 @@ async def test_the_hidden_checklist_is_built_when_shown(moved: Tutorial) -> None
         assert tree.current_step == "2B11" and len(built) == 1  # packet 5's (as above)
         await press(pilot, "right")
         assert len(built) == 2  # shown: kept up to date at each step
+
+
+# --- how it opens -------------------------------------------------------------------------------
+
+
+async def test_the_review_opens_at_its_packet_in_one_repaint(
+    moved: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``v`` reads the chain's index and the first packet's records in one hop to the store
+    thread, then pushes the review with them: its first repaint is the packet, cell for cell
+    the one it settles on (it was an empty map and "reading the game...", then the status
+    line, then the packet, then the scrollbars: four repaints a read apart)."""
+    shown: list[tuple[int | None, list[tuple[str, Style | None]]]] = []
+    real_refresh = Screen._compositor_refresh
+
+    def noted(screen: Screen[Any]) -> None:
+        real_refresh(screen)
+        if screen.app.screen is screen and isinstance(screen, ReviewScreen):
+            shown.append((screen.seq, cells(screen)))
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", noted)
+    hops: list[str] = []
+    real_call = Session.call
+
+    async def call(session: Session, fn: Callable[..., Any], *args: Any) -> Any:
+        hops.append(getattr(fn, "__name__", ""))
+        return await real_call(session, fn, *args)
+
+    monkeypatch.setattr(Session, "call", call)
+    app = app_for(moved.bob, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        hops.clear()
+        await pilot.press("v")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.seq == HEAD
+        assert MOVED in side(screen, "#changes")
+        final = cells(screen)
+    assert shown and shown[0] == (HEAD, final)
+    assert hops[0] == "_opening"  # the index and the records together...
+    assert "_index" not in hops  # ...and never apart
+    assert hops.count("_build") <= 2  # (only the packets read ahead, after the paint)
+
+
+async def test_a_slow_opening_says_so_and_a_refused_one_says_why(
+    moved: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read that outlasts `SLOW_READ` says the review is opening; the game screen's line
+    says again what it said once the review is up. A read the home refuses says why and
+    leaves the player on the game."""
+    release = threading.Event()
+    real_opening = ReviewReader._opening
+
+    def slow_opening(reader: ReviewReader, game_id: str, start: int | None) -> Any:
+        release.wait(10)
+        return real_opening(reader, game_id, start)
+
+    monkeypatch.setattr(ReviewReader, "_opening", slow_opening)
+    app = app_for(moved.bob, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        said = game.query_one(StatusLine).text
+        await pilot.press("v")
+        await settle_until(
+            pilot, lambda: "opening the review" in game.query_one(StatusLine).text, "the wait"
+        )
+        assert app.screen is game
+        release.set()
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert game.query_one(StatusLine).text == said
+
+        def refused(reader: ReviewReader, game_id: str, start: int | None) -> Any:
+            raise HexpostError("the game is gone")
+
+        monkeypatch.setattr(ReviewReader, "_opening", refused)
+        await press(pilot, "escape", "v")
+        assert app.screen is game
+        assert game.query_one(StatusLine).text == "the game is gone"
+
+
+async def test_the_review_is_not_pushed_over_a_screen_opened_meanwhile(
+    moved: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player pressed ``?`` while the review was being read: the help stays up."""
+    release = threading.Event()
+    real_opening = ReviewReader._opening
+
+    def slow_opening(reader: ReviewReader, game_id: str, start: int | None) -> Any:
+        release.wait(10)
+        return real_opening(reader, game_id, start)
+
+    monkeypatch.setattr(ReviewReader, "_opening", slow_opening)
+    app = app_for(moved.bob, game=GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        release.set()
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, GameScreen)
+
+
+def cells(screen: Screen[Any]) -> list[tuple[str, Style | None]]:
+    """The screen as shown: every cell's character and style."""
+    return [
+        (char, segment.style)
+        for strip in screen._compositor.render_strips()
+        for segment in strip
+        for char in segment.text
+    ]

@@ -17,7 +17,7 @@ from typing import Any, cast
 import pytest
 
 from engine.core.errors import HexpostError
-from tui.screens.review_data import KEPT_RECORDS, ReviewReader
+from tui.screens.review_data import KEPT_RECORDS, Opening, ReviewIndex, ReviewReader
 from tui.screens.session import Session
 from tui.services.show import ShowRecord
 
@@ -125,3 +125,23 @@ async def test_a_failed_read_says_why_and_is_tried_again() -> None:
     builds.failing.clear()
     assert (await reader.records(GAME, [3]))[3] == record(3)
     assert builds.count[3] == 3
+
+
+async def test_the_opening_is_read_in_one_call_and_its_records_kept() -> None:
+    """`ReviewReader.opening` reads the index and the first packet's records in one call on
+    the store thread; a step back to that packet then needs no build."""
+    builds = Builds()
+    reader = reader_with(builds)
+    index = cast(ReviewIndex, "index")
+    calls: list[tuple[str, int | None]] = []
+
+    def opening(game_id: str, start_seq: int | None) -> Opening:
+        calls.append((game_id, start_seq))
+        return Opening(index, 5, {4: cast(ShowRecord, record(4)), 5: cast(ShowRecord, record(5))})
+
+    reader._opening = opening  # type: ignore[method-assign]
+    opened = await reader.opening(GAME, 5)
+    assert calls == [(GAME, 5)]
+    assert opened.index is index and opened.seq == 5
+    assert reader.cached(GAME, [4, 5]) == {4: record(4), 5: record(5)}
+    assert builds.count == {}

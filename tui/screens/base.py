@@ -10,7 +10,7 @@ runs the binding is shown disabled (`check_action`), so a second press cannot qu
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,6 +27,10 @@ from tui.safe_text import safe_text
 from tui.screens.session import Session, SyncResult
 
 T = TypeVar("T")
+
+SLOW_READ = 0.15
+"""Seconds a read may take before the status line says that it is under way (`push_read`):
+a quicker one shows nothing in between, so its screen lands in one repaint."""
 
 
 class BusyBar(Static):
@@ -144,6 +148,34 @@ class HexpostScreen(Screen[None]):
             self.post_message(self.Failed(str(exc)))
         else:
             self.post_message(loaded(value))
+
+    @work(exclusive=True, group="push")
+    async def push_read(self, read: Callable[[], Awaitable[Screen[Any]]], what: str) -> None:
+        """Push the screen ``read()`` returns once its data is read, so that its first paint
+        shows the data rather than an empty screen drawn again a read later. A read slower
+        than `SLOW_READ` says ``what`` is under way on the status line; a refusal is said
+        there (`Failed`); the screen is not pushed over one the player went to meanwhile."""
+        status = next(iter(self.query(StatusLine)), None)  # (none on a list not built yet)
+        said = status.text if status is not None else ""
+        told: list[bool] = []
+
+        def tell() -> None:
+            if status is not None:
+                told.append(True)
+                status.busy(f"{what}...")
+
+        slow = self.set_timer(SLOW_READ, tell)
+        try:
+            screen = await read()
+        except HexpostError as exc:
+            self.post_message(self.Failed(str(exc)))
+            return
+        finally:
+            slow.stop()
+        if status is not None and told:
+            status.say(said)
+        if self.app.screen is self:  # (not under a dialog or the help either)
+            self.app.push_screen(screen)
 
     @property
     def status(self) -> StatusLine:

@@ -479,9 +479,9 @@ class GameScreen(SignedLinesScreen):
 
     def action_review(self) -> None:
         """Step through this game's packets, from the first one not read yet."""
-        from tui.screens.review import ReviewScreen  # not needed for the first paint
+        from tui.screens.review import open_review  # not needed for the first paint
 
-        self.app.push_screen(ReviewScreen(self.game_id))
+        self.push_read(lambda: open_review(self.session, self.game_id), "opening the review")
 
     async def action_orders(self) -> None:
         """Closed: show the panel in place of the hex details and focus it. Open but not

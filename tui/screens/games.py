@@ -243,9 +243,9 @@ class GamesScreen(HexpostScreen):
             self.review(key)
 
     def review(self, game_id: str) -> None:
-        from tui.screens.review import ReviewScreen
+        from tui.screens.review import open_review
 
-        self.app.push_screen(ReviewScreen(game_id))
+        self.push_read(lambda: open_review(self.session, game_id), "opening the review")
 
     def _cursor_key(self) -> str | None:
         table = self._table()

@@ -23,7 +23,9 @@ number, ``escape`` back. The packet keys take priority over the map's (which kee
 ``j`` ``k`` ``l`` and up/down for its cursor); ``g`` here asks for a packet, not a hex.
 
 Data: `ReviewReader` (`tui.screens.review_data`) reads on the session's store thread; the
-screen's workers await it and post `ReviewScreen.Indexed` and `ReviewScreen.Shown`.
+screen's workers await it and post `ReviewScreen.Opened`, `ReviewScreen.Indexed` and
+`ReviewScreen.Shown`. A screen that opens the review reads its `Opening` first (`open_review`)
+and pushes the screen with it, so the review's first paint shows the packet.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ from textual.widgets import Input, Label, Static
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
 from tui.screens.hexinfo import PANEL_WIDTH, SCROLL_WIDTH, status_lines
-from tui.screens.review_data import ReviewIndex, ReviewReader, next_mark
-from tui.screens.session import SyncResult
+from tui.screens.review_data import Opening, ReviewIndex, ReviewReader, next_mark, seqs_for
+from tui.screens.session import Session, SyncResult
 from tui.services.board import sheet_for
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
@@ -75,6 +77,11 @@ class ReviewScreen(HexpostScreen):
         Binding("e", "log", "Events", show=False),
     ]
 
+    class Opened(Message):
+        def __init__(self, opening: Opening) -> None:
+            super().__init__()
+            self.opening = opening
+
     class Indexed(Message):
         def __init__(self, index: ReviewIndex) -> None:
             super().__init__()
@@ -87,15 +94,25 @@ class ReviewScreen(HexpostScreen):
             super().__init__()
             self.seq, self.record, self.before = seq, record, before
 
-    def __init__(self, game_id: str, start_seq: int | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        start_seq: int | None = None,
+        *,
+        reader: ReviewReader | None = None,
+        opening: Opening | None = None,
+    ) -> None:
+        """``opening``, read by ``reader`` (`open_review`), is shown before the first paint;
+        without it the screen reads its own after that paint."""
         super().__init__()
         self.game_id = game_id
         self.start_seq = start_seq
+        self._reader = reader
+        self._opening = opening
         self.index: ReviewIndex | None = None
         self.seq: int | None = None
         """The packet shown now (None until the first record arrived)."""
         self.changes: list[Change] = []
-        self._reader: ReviewReader | None = None
         self._ahead = 1
         """Which way the player is stepping (+1 forward, -1 back): the record that way is
         read while they look at this one (`ReviewReader.prefetch`)."""
@@ -118,8 +135,14 @@ class ReviewScreen(HexpostScreen):
     def on_mount(self) -> None:
         self.query_one(ChecklistTree).display = False
         self.query_one(HexMap).focus()
-        self.status.busy("reading the packets...")
-        self.reload()
+        if self._opening is not None:
+            # Shown before the first layout, so the first paint is the packet: the map
+            # centres its cursor when it gets its size (`HexMap`).
+            opening, self._opening = self._opening, None
+            self.opened(self.Opened(opening))
+        else:
+            self.status.busy("reading the packets...")
+            self.load_opening()
 
     @property
     def reader(self) -> ReviewReader:
@@ -130,19 +153,30 @@ class ReviewScreen(HexpostScreen):
     # --- loading -----------------------------------------------------------------------------
 
     def reload(self) -> None:
-        self.load_index()
+        if self.seq is None:
+            self.load_opening()  # (not shown yet: read it all again)
+        else:
+            self.load_index()
+
+    @work(exclusive=True, group="index")
+    async def load_opening(self) -> None:
+        await self.fetch(self.reader.opening(self.game_id, self.start_seq), self.Opened)
 
     @work(exclusive=True, group="index")
     async def load_index(self) -> None:
         await self.fetch(self.reader.index(self.game_id), self.Indexed)
 
+    @on(Opened)
+    def opened(self, message: Opened) -> None:
+        """The first packet and its records, read with the index."""
+        opening = message.opening
+        self.index = opening.index
+        self._show(opening.seq, opening.records[opening.seq], opening.records.get(opening.seq - 1))
+
     @on(Indexed)
     def indexed(self, message: Indexed) -> None:
-        first = self.index is None
+        """The chain read again (after a sync): the keys reach its new packets."""
         self.index = message.index
-        if first:
-            start = self.start_seq if self.start_seq is not None else message.index.start
-            self.show_packet(start)
         self.refresh_bindings()
 
     def show_packet(self, seq: int) -> None:
@@ -151,7 +185,7 @@ class ReviewScreen(HexpostScreen):
         if self.index is None:
             return
         seq = max(0, min(seq, self.index.last))
-        kept = self.reader.cached(self.game_id, _seqs_for(seq))
+        kept = self.reader.cached(self.game_id, seqs_for(seq))
         if kept is not None:
             self.workers.cancel_group(self, "packet")  # (a slower read must not land later)
             self._show(seq, kept[seq], kept.get(seq - 1))
@@ -162,7 +196,7 @@ class ReviewScreen(HexpostScreen):
     @work(exclusive=True, group="packet")
     async def load_packet(self, seq: int) -> None:
         await self.fetch(
-            self.reader.records(self.game_id, _seqs_for(seq)),
+            self.reader.records(self.game_id, seqs_for(seq)),
             lambda records: self.Shown(seq, records[seq], records.get(seq - 1)),
         )
 
@@ -197,11 +231,20 @@ class ReviewScreen(HexpostScreen):
             hexmap.goto(hexmap.cursor)
         self.status.say(f"packet {seq} of {self.index.last}: {len(self.changes)} change(s)")
         self.refresh_bindings()
+        # Read ahead once this is painted: a build on the store thread shares the
+        # interpreter with the paint, and slowed the review's first one to twice its time.
+        self.call_after_refresh(self._read_ahead, seq)
+
+    def _read_ahead(self, seq: int) -> None:
+        """Start reading the records of the packet after ``seq`` the way the player steps
+        (back from the last one), unless they stepped on meanwhile."""
+        if self.index is None or seq != self.seq:
+            return
         ahead = seq + self._ahead
         if not 0 <= ahead <= self.index.last:  # at an end: the only way is back
             ahead = seq - self._ahead
         if 0 <= ahead <= self.index.last:
-            for wanted in _seqs_for(ahead):
+            for wanted in seqs_for(ahead):
                 self.reader.prefetch(self.game_id, wanted)
 
     def head_lines(self, record: ShowRecord) -> list[str]:
@@ -293,9 +336,13 @@ class ReviewScreen(HexpostScreen):
         self.query_one(HexMap).focus()
 
 
-def _seqs_for(seq: int) -> list[int]:
-    """The records packet ``seq`` is shown with: its own and the one before (the diff)."""
-    return [seq - 1, seq] if seq > 0 else [seq]
+async def open_review(session: Session, game_id: str, start_seq: int | None = None) -> ReviewScreen:
+    """A review of ``game_id`` with what it shows first already read (`ReviewReader.opening`):
+    the caller pushes it from a worker, and its first paint is the packet, not an empty map
+    drawn again a read later. Raises `HexpostError` as the read does (a game gone)."""
+    reader = ReviewReader(session)
+    opening = await reader.opening(game_id, start_seq)
+    return ReviewScreen(game_id, start_seq, reader=reader, opening=opening)
 
 
 def change_lines(changes: list[Change]) -> list[str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tui.screens.session import Session
@@ -36,11 +37,13 @@ if TYPE_CHECKING:
     from tui.services.show import ShowRecord
 
 __all__ = [
+    "Opening",
     "PacketMark",
     "ReviewIndex",
     "ReviewReader",
     "first_unread",
     "next_mark",
+    "seqs_for",
 ]
 
 
@@ -50,6 +53,21 @@ and a long review does not keep every board it showed (each about 2 MB for The W
 
 Key = tuple[str, int]
 """A record's game (hex id) and packet number."""
+
+
+def seqs_for(seq: int) -> list[int]:
+    """The records packet ``seq`` is shown with: its own and the one before (the diff)."""
+    return [seq - 1, seq] if seq > 0 else [seq]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a review shows first: the chain's index, the packet it opens at, and the records
+    that packet is shown with (`seqs_for`)."""
+
+    index: ReviewIndex
+    seq: int
+    records: dict[int, ShowRecord]
 
 
 class ReviewReader:
@@ -65,6 +83,16 @@ class ReviewReader:
 
     async def index(self, game_id: str, *, mark_read: bool = True) -> ReviewIndex:
         return await self.session.call(self._index, game_id, mark_read)
+
+    async def opening(self, game_id: str, start_seq: int | None = None) -> Opening:
+        """The index and the records of the packet the review opens at (``start_seq``,
+        clamped to the chain, or the first one not read), read in one hop to the store
+        thread: a second hop for the records was a wait of its own, with the screen drawn
+        empty in between. The records are kept. Marks the chain read."""
+        opening = await self.session.call(self._opening, game_id, start_seq)
+        for seq, record in opening.records.items():
+            self._keep((game_id, seq), record)
+        return opening
 
     def cached(self, game_id: str, seqs: list[int]) -> dict[int, ShowRecord] | None:
         """The records after each packet of ``seqs`` if all are kept (now the most recently
@@ -110,7 +138,10 @@ class ReviewReader:
         self._building.pop(key, None)
         if done.cancelled() or done.exception() is not None:
             return
-        self._records[key] = done.result()
+        self._keep(key, done.result())
+
+    def _keep(self, key: Key, record: ShowRecord) -> None:
+        self._records[key] = record
         self._records.move_to_end(key)
         while len(self._records) > KEPT_RECORDS:
             self._records.popitem(last=False)
@@ -126,6 +157,14 @@ class ReviewReader:
         from tui.services import review
 
         return review.index(self._reader(), bytes.fromhex(game_id), mark_read=mark_read)
+
+    def _opening(self, game_id: str, start_seq: int | None) -> Opening:
+        from tui.services import review
+
+        replica, game = self._reader(), bytes.fromhex(game_id)
+        index = review.index(replica, game, mark_read=True)
+        seq = index.start if start_seq is None else max(0, min(start_seq, index.last))
+        return Opening(index, seq, review.records(replica, game, seqs_for(seq)))
 
     def _build(self, game_id: str, seq: int) -> ShowRecord:
         from tui.services import review

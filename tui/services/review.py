@@ -102,6 +102,10 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
 
 
 def records(replica: Replica, game_id: bytes, seqs: list[int]) -> dict[int, ShowRecord]:
-    """The game after each packet of ``seqs``, with the checklist."""
+    """The game after each packet of ``seqs``, with the checklist: what the review shows,
+    so without the state hash and the ruleset client's extras, which it never shows (F&E's
+    work out every unit's supply once more)."""
     row = replica.game(game_id)
-    return {seq: show(replica, row, at=seq, checklist=True) for seq in seqs}
+    return {
+        seq: show(replica, row, at=seq, checklist=True, extras=False, hashed=False) for seq in seqs
+    }
