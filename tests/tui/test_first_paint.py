@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -29,6 +30,7 @@ from tests.tui.test_hexmap import tutorial as tutorial_board
 from tui.screens.game import GameScreen
 from tui.screens.game_orders import OrdersSlot
 from tui.screens.hexinfo import hex_lines
+from tui.widgets.hexdetails import HexDetails
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel
 
@@ -164,3 +166,59 @@ async def test_the_side_panel_says_the_hex_the_cursor_ends_on_once_when_the_game
         assert hexmap.cursor != before and shown[-1] == hexmap.cursor  # it follows again
         panel = str(screen.query_one("#hex-info", Static).render())
         assert panel == "\n".join(hex_lines(screen.board, hexmap.cursor))
+
+
+async def test_a_game_opened_from_the_list_paints_once_read(
+    tutorial: Tutorial, paints: list[tuple[str, Any]]
+) -> None:
+    """Enter on the games list reads the game first and pushes its screen then: the screen's
+    first paint is the game, centred, not "reading the game..." over an empty map drawn
+    again a read later."""
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.data is not None
+    games = [seen for name, seen in paints if name == "GameScreen"]
+    assert games[0] == (True, True, False)
+
+
+class DetailsApp(App[None]):
+    """The side panel's scroll of hex details, given its text before its first layout."""
+
+    CSS = "#hex-scroll { height: 10; } #hex-info { min-height: 100%; }"
+
+    def __init__(self, lines: int) -> None:
+        super().__init__()
+        self.text = "\n".join(f"line {n}" for n in range(lines))
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="hex-scroll"):
+            yield HexDetails("", id="hex-info")
+
+    def on_mount(self) -> None:
+        self.query_one(HexDetails).show(self.text)
+
+
+@pytest.mark.parametrize("lines", [5, 40])
+async def test_hex_details_given_before_the_layout_paint_with_their_scrollbar(
+    lines: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Details longer than the screen (a capital's fleets) need the scroll's scrollbar
+    whatever height it gets: it is in the first paint (Textual found it in the first layout
+    and showed it a repaint later). Short ones are left to the layout, as before."""
+    shown: list[list[str]] = []
+    real = Screen._compositor_refresh
+
+    def noted(screen: Screen[Any]) -> None:
+        real(screen)
+        shown.append([repr(list(strip)) for strip in screen._compositor.render_strips()])
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", noted)
+    app = DetailsApp(lines)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        assert app.query_one("#hex-scroll").show_vertical_scrollbar == (lines > 10)
+    changed = [paint for n, paint in enumerate(shown) if n == 0 or paint != shown[n - 1]]
+    assert len(changed) == 1

@@ -231,11 +231,19 @@ class GamesScreen(HexpostScreen):
         return self.query_one(DataTable)
 
     def open(self, game_id: str, data: GameData | None = None) -> None:
-        """Push the game's screen; with ``data`` it shows that (already read) instead of
-        reading the game itself first."""
+        """Push the game's screen with ``data`` (already read), or read the game first (its
+        quick board, as `load` reads a game named on the command line) and push it then: its
+        first paint is the game, not an empty map drawn again a read later."""
         from tui.screens.game import GameScreen
 
-        self.app.push_screen(GameScreen(game_id, data))
+        if data is not None:
+            self.app.push_screen(GameScreen(game_id, data))
+            return
+
+        async def read() -> GameScreen:
+            return GameScreen(game_id, await self.session.game(game_id, quick=True))
+
+        self.push_read(read, "opening the game")
 
     def action_review(self) -> None:
         key = self._cursor_key()

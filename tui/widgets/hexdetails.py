@@ -10,7 +10,11 @@ capital's fleets) still lays the screen out, so the scroll area measures it.
 
 from __future__ import annotations
 
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Static
+
+from tui.widgets.scrollbars import settle_scrollbars
 
 
 class HexDetails(Static):
@@ -21,6 +25,11 @@ class HexDetails(Static):
         before = self.content_size
         if not before.width:  # not laid out yet: nothing to compare with
             self.update(text)
+            # Lines longer than the screen need the scroll's scrollbar in its first layout
+            # (Textual found it there and showed it a repaint later). The lines come
+            # wrapped to the width the scrollbar leaves (`tui.screens.hexinfo`).
+            if self.parent is not None and isinstance(self.parent, Widget):
+                settle_scrollbars(self.parent, Size(0, text.count("\n") + 1))
             return
         old = self.get_content_height(before, before, before.width)
         self.update(text, layout=False)

@@ -10,19 +10,22 @@ once, so the layout the new size asks for already has the scrollbars it will kee
 
 from __future__ import annotations
 
+from textual.geometry import Size
 from textual.widget import Widget
 
 
-def settle_scrollbars(widget: Widget) -> None:
-    """Show or hide ``widget``'s scrollbars for its current virtual size, as Textual's layout
-    will; nothing on an axis whose overflow is not auto.
+def settle_scrollbars(widget: Widget, content: Size | None = None) -> None:
+    """Show or hide ``widget``'s scrollbars for its current virtual size (or ``content``, the
+    size of what it holds where the caller knows it first: a container's, which Textual
+    measures in the layout), as Textual's layout will; nothing on an axis whose overflow is
+    not auto.
 
     Before its first layout a widget has no size, and only a scrollbar its content makes
     certain is shown: content larger than the whole screen on an axis overflows whatever
     part of the screen the layout gives the widget (a map shown before a screen's first
     paint). The rest is left to that layout."""
     styles = widget.styles
-    virtual = widget.virtual_size
+    virtual = widget.virtual_size if content is None else content
     auto_x, auto_y = styles.overflow_x == "auto", styles.overflow_y == "auto"
     width, height = widget.container_size
     if not width or not height:
