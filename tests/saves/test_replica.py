@@ -351,6 +351,15 @@ def test_state_at_any_packet_equals_the_replay(alice: Player, bob: Player, game:
         assert encode_state(player.replica.state(game, at=head + 10)) == replayed[head]
         with pytest.raises(HexpostError, match="0 or more"):
             player.replica.state(game, at=-1)
+        # Several at once, from one replay: the same states, whatever the order asked, across
+        # the snapshots (63/64/65), at one (128) and at and past the head.
+        asked = [head + 10, 129, 63, 65, 64, 128, 1, head, 100, head - 1]
+        states = player.replica.states(game, asked)
+        assert list(states) == sorted(set(asked))
+        for seq, state in states.items():
+            assert encode_state(state) == replayed[min(seq, head)], seq
+        with pytest.raises(HexpostError, match="0 or more"):
+            player.replica.states(game, [3, -1])
     assert alice.replica.verify(game) == bob.replica.verify(game)
 
 

@@ -106,6 +106,10 @@ def records(replica: Replica, game_id: bytes, seqs: list[int]) -> dict[int, Show
     so without the state hash and the ruleset client's extras, which it never shows (F&E's
     work out every unit's supply once more)."""
     row = replica.game(game_id)
+    states = replica.states(game_id, seqs)  # (a packet and the one before it: one replay)
     return {
-        seq: show(replica, row, at=seq, checklist=True, extras=False, hashed=False) for seq in seqs
+        seq: show(
+            replica, row, at=seq, checklist=True, extras=False, hashed=False, state=states[seq]
+        )
+        for seq in seqs
     }

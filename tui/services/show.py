@@ -19,7 +19,7 @@ from engine.core.face import Board, Choice, Face, Summary
 from engine.core.owed import pending
 from engine.core.packets import fingerprint
 from engine.core.ruleset import Decision, Event, OptionValue
-from engine.core.state import state_hash
+from engine.core.state import AnyState, state_hash
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves import claims, outbox
 from saves.registry import face_for
@@ -220,6 +220,7 @@ def show(
     quick: bool = False,
     events: Sequence[tuple[int, Event]] | None = None,
     hashed: bool = True,
+    state: AnyState | None = None,
 ) -> ShowRecord:
     """The game after packet ``at`` (None: as it stands now, with its claim and notes), with
     the sequence-of-play checklist when ``checklist``, and the ruleset client's ``extras``
@@ -228,9 +229,11 @@ def show(
     quick board where it has one (`tui.services.board.QuickBoard`), for a first paint.
     ``events``: the game's events as the caller has just read them (every one; the rolls
     are those up to packet ``at``), not read again. Not ``hashed``: ``state_hash`` is left
-    empty, for a record that shows none (the game screen; `game_view`)."""
+    empty, for a record that shows none (the game screen; `game_view`). ``state``: the
+    game's state after packet ``at`` where the caller has it (`Reader.states`)."""
     ruleset = replica.ruleset(row.game_id)
-    state = replica.state(row.game_id, at)
+    if state is None:
+        state = replica.state(row.game_id, at)
     core = state.core
     decisions = pending(ruleset, state)
     face = face_for(row.ruleset)
