@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import textual._wait
+from rich.style import Style
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -103,3 +104,14 @@ def after_each_repaint(screen: Screen[Any], note: Callable[[], None]) -> None:
         note()
 
     screen._compositor_refresh = noted  # type: ignore[method-assign]
+
+
+def screen_cells(screen: Screen[Any]) -> list[tuple[str, Style | None]]:
+    """The screen as its last repaint drew it: every cell's character and style, in order
+    (to compare a first repaint with the one the screen settles on)."""
+    return [
+        (char, segment.style)
+        for strip in screen._compositor.render_strips()
+        for segment in strip
+        for char in segment.text
+    ]

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from tests.engine.fe_wind import play_wind_turns
-from tests.tui.pilots import settle_until
+from tests.tui.pilots import screen_cells, settle_until
 from tui.widgets.eventlog import BOOKKEEPING, EventLog, Row
 
 SIZE = (80, 24)
@@ -258,14 +258,14 @@ async def test_rows_drawn_in_the_first_layout_come_with_their_scrollbar() -> Non
     the first repaint that shows the rows shows the scrollbar's thumb (it came a repaint
     later, as a column that changed colour under the rows: the review's first paint, and
     the game screen's first ``e``)."""
-    shown: list[list[tuple[str, object]]] = []
+    shown: list[object] = []
     real_refresh = Screen._compositor_refresh
 
     def noted(screen: Screen[Any]) -> None:
         real_refresh(screen)
         log = screen.query(EventLog)
         if log and log.first().lines:
-            shown.append(cells(screen))
+            shown.append(screen_cells(screen))
 
     class Early(App[None]):
         CSS = "EventLog { height: 6; }"
@@ -282,15 +282,5 @@ async def test_rows_drawn_in_the_first_layout_come_with_their_scrollbar() -> Non
             await pilot.pause(0.1)
             log = app.query_one(EventLog)
             assert log.show_vertical_scrollbar and log.max_scroll_y > 0
-            final = cells(app.screen)
+            final = screen_cells(app.screen)
     assert shown and shown[0] == final
-
-
-def cells(screen: Screen[Any]) -> list[tuple[str, object]]:
-    """The screen as shown: every cell's character and style."""
-    return [
-        (char, segment.style)
-        for strip in screen._compositor.render_strips()
-        for segment in strip
-        for char in segment.text
-    ]

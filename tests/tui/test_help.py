@@ -21,7 +21,7 @@ from textual.widgets import Input
 from engine.fe.face import FACE
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import after_setup
-from tests.tui.pilots import settle_until
+from tests.tui.pilots import screen_cells, settle_until
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, open_game, settle
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
@@ -282,7 +282,7 @@ async def test_the_help_opens_whole_in_one_repaint_without_drawing_the_game_unde
     def noted(screen: Screen[Any]) -> None:
         real_refresh(screen)
         if isinstance(screen, HelpScreen) and screen.app.screen is screen:
-            shown.append(cells(screen))
+            shown.append(screen_cells(screen))
 
     monkeypatch.setattr(Screen, "_compositor_refresh", noted)
     app = app_for(tutorial.alice, game=GAME)
@@ -291,16 +291,6 @@ async def test_the_help_opens_whole_in_one_repaint_without_drawing_the_game_unde
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
-        final = cells(app.screen)
+        final = screen_cells(app.screen)
     assert shown and shown[0] == final
     assert dimmed == []
-
-
-def cells(screen: Screen[Any]) -> list[tuple[str, Style | None]]:
-    """The screen as shown: every cell's character and style."""
-    return [
-        (char, segment.style)
-        for strip in screen._compositor.render_strips()
-        for segment in strip
-        for char in segment.text
-    ]

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Input, Static
 
 from engine.core.errors import HexpostError
 from tests.saves.conftest import exchange, now
-from tests.tui.pilots import settle_until
+from tests.tui.pilots import screen_cells, settle_until
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle, tutorial_homes, walk_to
 from tui import cli
 from tui.app import HexpostApp
@@ -335,7 +335,7 @@ async def test_the_review_opens_at_its_packet_in_one_repaint(
     def noted(screen: Screen[Any]) -> None:
         real_refresh(screen)
         if screen.app.screen is screen and isinstance(screen, ReviewScreen):
-            shown.append((screen.seq, cells(screen)))
+            shown.append((screen.seq, screen_cells(screen)))
 
     monkeypatch.setattr(Screen, "_compositor_refresh", noted)
     hops: list[str] = []
@@ -356,27 +356,33 @@ async def test_the_review_opens_at_its_packet_in_one_repaint(
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.seq == HEAD
         assert MOVED in side(screen, "#changes")
-        final = cells(screen)
+        final = screen_cells(screen)
     assert shown and shown[0] == (HEAD, final)
     assert hops[0] == "_opening"  # the index and the records together...
     assert "_index" not in hops  # ...and never apart
     assert hops.count("_build") <= 2  # (only the packets read ahead, after the paint)
 
 
+@pytest.fixture
+def release(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The review's opening read held on the store thread until the event is set."""
+    event = threading.Event()
+    real_opening = ReviewReader._opening
+
+    def held(reader: ReviewReader, game_id: str, start_seq: int | None) -> Any:
+        event.wait(10)
+        return real_opening(reader, game_id, start_seq)
+
+    monkeypatch.setattr(ReviewReader, "_opening", held)
+    return event
+
+
 async def test_a_slow_opening_says_so_and_a_refused_one_says_why(
-    moved: Tutorial, monkeypatch: pytest.MonkeyPatch
+    moved: Tutorial, release: threading.Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A read that outlasts `SLOW_READ` says the review is opening; the game screen's line
     says again what it said once the review is up. A read the home refuses says why and
     leaves the player on the game."""
-    release = threading.Event()
-    real_opening = ReviewReader._opening
-
-    def slow_opening(reader: ReviewReader, game_id: str, start: int | None) -> Any:
-        release.wait(10)
-        return real_opening(reader, game_id, start)
-
-    monkeypatch.setattr(ReviewReader, "_opening", slow_opening)
     app = app_for(moved.bob, game=GAME)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -402,17 +408,9 @@ async def test_a_slow_opening_says_so_and_a_refused_one_says_why(
 
 
 async def test_the_review_is_not_pushed_over_a_screen_opened_meanwhile(
-    moved: Tutorial, monkeypatch: pytest.MonkeyPatch
+    moved: Tutorial, release: threading.Event
 ) -> None:
     """The player pressed ``?`` while the review was being read: the help stays up."""
-    release = threading.Event()
-    real_opening = ReviewReader._opening
-
-    def slow_opening(reader: ReviewReader, game_id: str, start: int | None) -> Any:
-        release.wait(10)
-        return real_opening(reader, game_id, start)
-
-    monkeypatch.setattr(ReviewReader, "_opening", slow_opening)
     app = app_for(moved.bob, game=GAME)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -425,13 +423,3 @@ async def test_the_review_is_not_pushed_over_a_screen_opened_meanwhile(
         assert isinstance(app.screen, HelpScreen)
         await press(pilot, "escape")
         assert isinstance(app.screen, GameScreen)
-
-
-def cells(screen: Screen[Any]) -> list[tuple[str, Style | None]]:
-    """The screen as shown: every cell's character and style."""
-    return [
-        (char, segment.style)
-        for strip in screen._compositor.render_strips()
-        for segment in strip
-        for char in segment.text
-    ]
