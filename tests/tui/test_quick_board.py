@@ -1,6 +1,7 @@
 """The game screen's first paint shows the face's quick board, and the whole board once it
-has been read after that paint (issue 16, item 5): F&E's quick board is its board without
-the supply (`engine.fe.face_board`), which takes most of a board's time to work out.
+has been read on the store thread (asked for as the quick board is shown; issue 16, item 5):
+F&E's quick board is its board without the supply (`engine.fe.face_board`), which takes most
+of a board's time to work out.
 
 Before the whole board lands, nothing on the screen says a piece is in supply: the pieces
 carry no supply mark and the hex panel says the supply is being read. Once it lands, the
@@ -11,6 +12,7 @@ the two boards differ wherever a piece stands: the map's ``!`` and the panel's l
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -23,6 +25,7 @@ from engine.fe.face import FeFace
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
 from tui.screens.game import GameScreen
 from tui.screens.hexinfo import READING, hex_lines
+from tui.screens.session import Session
 from tui.services import news, show
 from tui.widgets.hexmap import HexMap
 
@@ -95,7 +98,25 @@ async def opened(tutorial: Tutorial) -> Opened:
         )
 
 
-@pytest.mark.usefixtures("cut_off")
+@pytest.fixture
+def board_after_a_paint(
+    paints: list[tuple[bool, bool, bool]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole board's read held on the store thread until the game screen has painted:
+    it is asked for as the quick board is shown and runs while the screen is painted, so on
+    a quick enough machine it could land before that paint (one paint, the whole board)."""
+    real_board = Session._board
+
+    def held(session: Session, game_id: str) -> Any:
+        deadline = time.monotonic() + 10
+        while not paints and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return real_board(session, game_id)
+
+    monkeypatch.setattr(Session, "_board", held)
+
+
+@pytest.mark.usefixtures("cut_off", "board_after_a_paint")
 async def test_the_first_paint_has_the_quick_board_then_the_whole_one(
     tutorial: Tutorial, paints: list[tuple[bool, bool, bool]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -143,3 +164,21 @@ async def test_a_whole_board_for_another_packet_is_left(tutorial: Tutorial) -> N
         screen.post_message(GameScreen.BoardCompleted(before.show.seq + 1, None))
         await settle(pilot)
         assert screen.data.board_later and screen.data.show.board is before.show.board
+
+
+async def test_the_whole_board_is_asked_for_before_the_first_paint(
+    tutorial: Tutorial, paints: list[tuple[bool, bool, bool]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store thread reads the whole board while the screen is laid out and painted: asked
+    once that paint was done, the read waited for the hidden panels built then too."""
+    asked: list[int] = []
+    real = GameScreen.complete_board
+
+    def noted(screen: GameScreen) -> Any:
+        asked.append(len(paints))  # the game screen's paints so far
+        return real(screen)
+
+    monkeypatch.setattr(GameScreen, "complete_board", noted)
+    landed = await opened(tutorial)
+    assert asked == [0]
+    assert landed.drawn == landed.board and READING not in landed.panel  # and it landed

@@ -302,8 +302,12 @@ class GameScreen(SignedLinesScreen):
         if data.news:  # what arrived since the player last looked (`tui.services.news`)
             self._show_news(data.news)
         self.refresh_bindings()
-        if data.board_later:  # the quick board: the whole one once this paint is done
-            self.call_after_refresh(self.complete_board)
+        if data.board_later:
+            # The quick board: the whole one is read now, on the store thread, while this
+            # screen is laid out and painted. Asked once that paint was done, it waited for
+            # the hidden panels built then too, and the supply came 90-100 ms later; the
+            # paint is no slower for it (`bench/tui_keys.py` game open, `bench/tui.py`).
+            self.complete_board()
 
     def _show_news(self, news: Sequence[str]) -> None:
         """What arrived: a notification where the screen has room for it beside the panels;

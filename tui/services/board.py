@@ -8,8 +8,8 @@ gives it at any packet, for ``hexpost show --map --at``).
 
 A face may also give a quick board (`QuickBoard`): the board without what takes long to work
 out (F&E: every unit's supply and every side's income). A game screen's first paint shows
-that one, and the whole board (`current_board`, read on the store thread after that paint)
-replaces it (issue 16).
+that one, and the whole board (`current_board`, read on the store thread while that paint is
+made) replaces it (issue 16).
 
 The face's types are re-exported so widgets name them without importing the engine.
 """
