@@ -83,58 +83,58 @@ class Reader:
 
     def state(self, game_id: bytes, at: int | None = None) -> AnyState:
         """The game's state after packet ``at`` (default: the head)."""
-        head = store_games.head(self.store, game_id)
-        if head is None:
-            raise HexpostError(f"no game {game_id.hex()} in this home")
-        ruleset = ruleset_for(head.ruleset)
-        if at is None or at >= head.seq:
-            return self._head(game_id, head.packet_id, ruleset)
-        if at < 0:
-            raise HexpostError("--at needs a packet number of 0 or more")
-        snap = store_games.snapshot_before(self.store, game_id, at)
-        state: AnyState | None = None
-        start = 0
-        if snap is not None:
-            state = decode_state(snap[1], ruleset.state_type)
-            start = snap[0] + 1
-        for _, data in store_games.packets_between(self.store, game_id, start, at):
-            state = apply_packet(ruleset, state, open_packet(data, lookup_in(state))).state
-        assert state is not None
-        return state
+        if at is not None:
+            return self.states(game_id, [at])[at]
+        head, ruleset = self._head_row(game_id)
+        return self._head(game_id, head.packet_id, ruleset)
 
     def states(self, game_id: bytes, seqs: Sequence[int]) -> dict[int, AnyState]:
-        """The game's states after each packet of ``seqs``, as `state` gives them, from one
-        replay: the packets up to the last one asked are applied once from the snapshot
-        before the first (a packet and the one before it, the review's pair, cost one replay
-        and one packet, not two replays)."""
-        head = store_games.head(self.store, game_id)
-        if head is None:
-            raise HexpostError(f"no game {game_id.hex()} in this home")
+        """The game's states after each packet of ``seqs`` (the head's for one at or past
+        it), in order, from one replay: the packets up to the last one asked are applied
+        once from the snapshot at or before the first (a packet and the one before it, the
+        review's pair, cost one replay and one packet, not two)."""
+        head, ruleset = self._head_row(game_id)
         wanted = sorted(set(seqs))
         if wanted and wanted[0] < 0:
             raise HexpostError("--at needs a packet number of 0 or more")
-        found = {seq: self.state(game_id, seq) for seq in wanted if seq >= head.seq}
+        found: dict[int, AnyState] = {}
+        if wanted and wanted[-1] >= head.seq:
+            at_head = self._head(game_id, head.packet_id, ruleset)
+            found.update((seq, at_head) for seq in wanted if seq >= head.seq)
         below = [seq for seq in wanted if seq < head.seq]
-        asked = set(below)
-        if not below:
-            return found
-        ruleset = ruleset_for(head.ruleset)
-        snap = store_games.snapshot_before(self.store, game_id, below[0])
+        if below:
+            found.update(self._replayed(game_id, ruleset, below))
+        return {seq: found[seq] for seq in wanted}
+
+    def _head_row(self, game_id: bytes) -> tuple[store_games.Head, AnyRuleset]:
+        head = store_games.head(self.store, game_id)
+        if head is None:
+            raise HexpostError(f"no game {game_id.hex()} in this home")
+        return head, ruleset_for(head.ruleset)
+
+    def _replayed(
+        self, game_id: bytes, ruleset: AnyRuleset, seqs: list[int]
+    ) -> dict[int, AnyState]:
+        """The states after the packets ``seqs`` (ascending, before the head), replayed once
+        from the snapshot at or before the first."""
+        asked = set(seqs)
+        found: dict[int, AnyState] = {}
+        snap = store_games.snapshot_before(self.store, game_id, seqs[0])
         state: AnyState | None = None
         start = 0
         if snap is not None:
             state = decode_state(snap[1], ruleset.state_type)
             start = snap[0] + 1
-            if snap[0] == below[0]:
+            if snap[0] in asked:
                 found[snap[0]] = state
-        for seq, data in store_games.packets_between(self.store, game_id, start, below[-1]):
+        for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
             state = apply_packet(ruleset, state, open_packet(data, lookup_in(state))).state
             if seq in asked:
                 found[seq] = state
         missing = asked - found.keys()
         if missing:
             raise HexpostError(f"packet {min(missing)} of game {game_id.hex()} is not stored")
-        return {seq: found[seq] for seq in wanted}
+        return found
 
     def _head(self, game_id: bytes, head_id: bytes, ruleset: AnyRuleset) -> AnyState:
         cached = self._heads.get(game_id)
