@@ -28,7 +28,7 @@ class HexDetails(Static):
             # Lines longer than the screen need the scroll's scrollbar in its first layout
             # (Textual found it there and showed it a repaint later). The lines come
             # wrapped to the width the scrollbar leaves (`tui.screens.hexinfo`).
-            if self.parent is not None and isinstance(self.parent, Widget):
+            if isinstance(self.parent, Widget):
                 settle_scrollbars(self.parent, Size(0, text.count("\n") + 1))
             return
         old = self.get_content_height(before, before, before.width)
