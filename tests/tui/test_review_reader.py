@@ -145,3 +145,15 @@ async def test_the_opening_is_read_in_one_call_and_its_records_kept() -> None:
     assert opened.index is index and opened.seq == 5
     assert reader.cached(GAME, [4, 5]) == {4: record(4), 5: record(5)}
     assert builds.count == {}
+
+
+def test_the_reader_reads_through_the_sessions_replica() -> None:
+    """Not a replica of its own: the head state (and the board the engine worked out for
+    it when the game screen read it) is the session's, so a review at the head reuses it."""
+    replica = object()
+
+    class Session:
+        def reader(self) -> object:
+            return replica
+
+    assert ReviewReader(cast(Any, Session()))._reader() is replica

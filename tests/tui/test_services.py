@@ -180,6 +180,33 @@ def test_the_review_indexes_the_chain_and_builds_typed_records(table: Table) -> 
     assert isinstance(built[1], show.ShowRecord)
 
 
+def test_a_review_at_the_head_takes_the_board_the_game_screen_worked_out(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The head's record reads the state the replica keeps, whose board views the engine
+    kept when the game screen read its board: only the packet before it is worked out."""
+    from engine.fe import views
+    from tui.services.board import current_board
+
+    replica, game = table.alice.signer, table.game_id
+    last = review.index(replica, game, mark_read=False).last
+    current_board(replica, game)  # what the game screen reads
+    worked: list[object] = []
+    real = views.views
+
+    def counted(state: Any) -> Any:
+        worked.append(state)
+        return real(state)
+
+    monkeypatch.setattr(views, "views", counted)
+    built = review.records(replica, game, [last - 1, last])
+    assert len(worked) == 1
+    assert list(built) == [last - 1, last]
+    assert built[last] == show.show(
+        replica, replica.game(game), at=last, checklist=True, extras=False, hashed=False
+    )
+
+
 # --- orders -----------------------------------------------------------------------------------
 
 

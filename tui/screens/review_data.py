@@ -7,8 +7,9 @@ through `Session.call`, the session's "run this on the store thread" door, so th
 touch SQLite from the event loop nor race a sync (see `tui.screens.session`), and caches
 what it built, so stepping back and forth costs nothing after the first visit.
 
-`ReviewReader` keeps its own `Replica` on the store thread (the same connection the session
-uses: a replica is only a view of the home's one store). The records are the typed
+`ReviewReader` reads through the session's own `Replica` (`Session.reader`), so a review
+opened at the head reads the very state the game screen read, whose board the engine has
+already worked out (its views are kept for the last state asked). The records are the typed
 `ShowRecord`s that ``hexpost show --at N --json`` prints.
 
 A record takes tens of ms to build (The Wind's: about 25 ms) and holds a whole board, so the
@@ -75,7 +76,6 @@ class ReviewReader:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._replica: Replica | None = None
         self._records: OrderedDict[Key, ShowRecord] = OrderedDict()
         """The last records used, the most recent last."""
         self._building: dict[Key, asyncio.Future[ShowRecord]] = {}
@@ -149,9 +149,7 @@ class ReviewReader:
     # --- on the store thread ------------------------------------------------------------------
 
     def _reader(self) -> Replica:
-        if self._replica is None:
-            self._replica = self.session.home.replica()
-        return self._replica
+        return self.session.reader()
 
     def _index(self, game_id: str, mark_read: bool) -> ReviewIndex:
         from tui.services import review

@@ -282,6 +282,14 @@ class Session:
             self._reader = self.home.replica()
         return self._reader
 
+    def reader(self) -> Replica:
+        """The replica this session reads games with, on the store thread (`call`) only.
+
+        Other readers of the session (the review) share it, so they share its head states:
+        the engine's caches keyed on a state (a board's views, its supply) then serve a
+        state the game screen has already read."""
+        return self._replica()
+
     def _key_state(self) -> KeyState:
         from tui.services.home import key_state
 

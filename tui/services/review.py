@@ -107,9 +107,13 @@ def records(replica: Replica, game_id: bytes, seqs: list[int]) -> dict[int, Show
     work out every unit's supply once more)."""
     row = replica.game(game_id)
     states = replica.states(game_id, seqs)  # (a packet and the one before it: one replay)
-    return {
+    # The last first: at the head its state is the one the replica keeps, whose board views
+    # the engine keeps for the last state asked (`engine.fe.views.shared_views`), so a board
+    # the game screen has just worked out is not worked out again.
+    built = {
         seq: show(
             replica, row, at=seq, checklist=True, extras=False, hashed=False, state=states[seq]
         )
-        for seq in seqs
+        for seq in sorted(seqs, reverse=True)
     }
+    return {seq: built[seq] for seq in seqs}
