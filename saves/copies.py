@@ -26,10 +26,10 @@ from engine.core.packets import (
     VerifiedPacket,
     open_packet,
     packet_id,
-    peek_body,
     read_envelope,
 )
 from saves import chat_messages, claims, ledger, store_games, store_inbox, store_keys
+from saves.reading import rebuild
 from saves.store import Store
 
 VERIFIED = "verified"
@@ -147,18 +147,3 @@ def _past_head(store: Store, body: bytes) -> bool:
         return False
     head = store_games.head(store, where.game_id)
     return head is None or where.seq > head.seq
-
-
-def rebuild(data: bytes, envelope: Envelope, public: bytes) -> VerifiedPacket | None:
-    """A packet whose bytes were verified under ``public`` before, decoded again (None if they
-    no longer decode, which only a damaged store could cause: then it is checked as new)."""
-    body = peek_body(data)
-    if body is None:
-        return None
-    return VerifiedPacket(
-        data=data,
-        envelope=envelope,
-        body=body,
-        packet_id=packet_id(envelope.body),
-        public_key=public,
-    )

@@ -46,7 +46,7 @@ from saves import (
     store_keys,
 )
 from saves.outcome import Hint, Outcome
-from saves.reading import Reader
+from saves.reading import Reader, rebuild
 from saves.registry import ruleset_for
 from saves.store import Store
 
@@ -413,7 +413,7 @@ def _next_buffered(replica: Reader, game_id: bytes, state: AnyState) -> Verified
     store = replica.store
     for data, public in store_inbox.buffered_at(store, game_id, state.core.seq + 1):
         envelope = read_envelope(data)
-        packet = None if public is None else copies.rebuild(data, envelope, public)
+        packet = None if public is None else rebuild(data, envelope, public)
         if packet is None:
             packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
         if packet.body.prev == state.head:

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any
 from engine.core.errors import HexpostError
 from engine.core.game import apply_packet
 from engine.core.owed import pending
-from engine.core.packets import key_id, open_packet
+from engine.core.packets import (
+    Envelope,
+    VerifiedPacket,
+    key_id,
+    open_packet,
+    packet_id,
+    peek_body,
+    read_envelope,
+)
 from engine.core.ruleset import AnyRuleset, Decision, Event
 from engine.core.state import AnyState, decode_state
 from saves import ledger, store_games
@@ -27,7 +35,7 @@ from saves.store_games import GameRow
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-__all__ = ["GameRow", "Identity", "Reader", "lookup_in"]
+__all__ = ["GameRow", "Identity", "Reader", "kept_packet", "lookup_in", "rebuild"]
 
 
 def lookup_in(state: AnyState | None) -> Any:
@@ -38,6 +46,39 @@ def lookup_in(state: AnyState | None) -> Any:
         else {key_id(s.public_key): s.public_key for s in state.core.seats if s.joined}
     )
     return lambda kid: [keys[kid]] if kid in keys else []
+
+
+def rebuild(data: bytes, envelope: Envelope, public: bytes) -> VerifiedPacket | None:
+    """A packet whose bytes were verified under ``public`` before, decoded again (None if they
+    no longer decode, which only a damaged store could cause: then it is checked as new)."""
+    body = peek_body(data)
+    if body is None:
+        return None
+    return VerifiedPacket(
+        data=data,
+        envelope=envelope,
+        body=body,
+        packet_id=packet_id(envelope.body),
+        public_key=public,
+    )
+
+
+def kept_packet(data: bytes, state: AnyState | None) -> VerifiedPacket:
+    """A packet of a chain this store keeps, to be applied to ``state`` (the state before it)
+    when a state is replayed from a kept snapshot: a view of the game (a review, ``show
+    --at``), not a check of it.
+
+    Its signature was checked when it was kept, so it is not checked again: the replay
+    already starts from a snapshot the store kept unchecked, and ``hexpost verify``
+    (`saves.replay`), the check of a store, opens every packet anew. The key is the one its
+    envelope carries (a Genesis or a Join) or the one ``state`` binds to its key id (none:
+    opened as new, which names the unknown key); bytes that no longer decode (a store
+    damaged since) are opened as new too."""
+    envelope = read_envelope(data)
+    lookup = lookup_in(state)
+    keys = [envelope.public_key] if envelope.public_key else lookup(envelope.key_id)
+    packet = rebuild(data, envelope, keys[0]) if len(keys) == 1 else None
+    return packet if packet is not None else open_packet(data, lookup)
 
 
 class Reader:
@@ -128,7 +169,7 @@ class Reader:
             if snap[0] in asked:
                 found[snap[0]] = state
         for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
-            state = apply_packet(ruleset, state, open_packet(data, lookup_in(state))).state
+            state = apply_packet(ruleset, state, kept_packet(data, state)).state
             if seq in asked:
                 found[seq] = state
         missing = asked - found.keys()

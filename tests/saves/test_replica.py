@@ -8,10 +8,12 @@ import re
 import stat
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from engine.core import packets
 from engine.core.entropy import canonical_choice
-from engine.core.errors import HexpostError, IllegalOrder, OutOfTurn, RulesError
+from engine.core.errors import HexpostError, IllegalOrder, OutOfTurn, PacketError, RulesError
 from engine.core.game import apply_packet
 from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn, open_packet
@@ -22,6 +24,7 @@ from engine.fe.orders import ORDER_TYPES
 from mail.loopback import LoopbackNetwork
 from saves import outbox
 from saves.ledger import SNAPSHOT_EVERY
+from saves.reading import kept_packet
 from saves.replica import Replica, lookup_in
 from tests.saves.conftest import (
     CHAIN_LENGTH,
@@ -311,7 +314,9 @@ def test_a_failed_send_waits_in_the_outbox_and_resends_the_same_bytes(
 # --- 13. historical states -----------------------------------------------------------------------
 
 
-def test_state_at_any_packet_equals_the_replay(alice: Player, bob: Player, game: bytes) -> None:
+def test_state_at_any_packet_equals_the_replay(
+    alice: Player, bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
     players = {"coalition": alice, "alliance": bob}
     index = 0
     while alice.row(game).head_seq < 2 * SNAPSHOT_EVERY + 6:
@@ -343,6 +348,12 @@ def test_state_at_any_packet_equals_the_replay(alice: Player, bob: Player, game:
         if seq in wanted:
             replayed[seq] = encode_state(state)
     assert set(replayed) == wanted
+
+    def refused(*args: object) -> bool:
+        raise AssertionError("a kept packet's signature was checked again")
+
+    # The packets a state is replayed with were checked when kept (`kept_packet`).
+    monkeypatch.setattr(packets, "_signed_by", refused)
     for player in (alice, bob):
         player.reopen()  # no cached head: every state comes from the store
         for seq in sorted(wanted):
@@ -360,7 +371,29 @@ def test_state_at_any_packet_equals_the_replay(alice: Player, bob: Player, game:
             assert encode_state(state) == replayed[min(seq, head)], seq
         with pytest.raises(HexpostError, match="0 or more"):
             player.replica.states(game, [3, -1])
+    monkeypatch.undo()
     assert alice.replica.verify(game) == bob.replica.verify(game)
+
+
+def test_a_kept_packet_is_the_packet_opened_and_damaged_bytes_are_refused(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    players = {"coalition": alice, "alliance": bob}
+    for _ in range(3):
+        author, other = owner(players, game)
+        sub = author.replica.submit(game, [{"type": "done"}], now=now())
+        other.replica.receive(author.packet(game, sub.seq), source="test", now=now())
+    state = None
+    for _, data in alice.replica.packets(game):  # a genesis, joins, turns
+        packet = kept_packet(data, state)
+        assert packet == open_packet(data, lookup_in(state))
+        state = apply_packet(RULESET, state, packet).state
+    with pytest.raises(PacketError, match="unknown key"):
+        kept_packet(data, None)  # a turn's key bound by no state: opened as new
+    envelope = packets.read_envelope(data)
+    damaged = msgspec.msgpack.encode(msgspec.structs.replace(envelope, body=b"\xc1"))
+    with pytest.raises(PacketError):
+        kept_packet(damaged, state)
 
 
 # --- 3 (own packets). duplicates through the transport ------------------------------------------
