@@ -81,6 +81,10 @@ def kept_packet(data: bytes, state: AnyState | None) -> VerifiedPacket:
     return packet if packet is not None else open_packet(data, lookup)
 
 
+PAST_HEADS = 3
+"""Head states a `Reader` keeps per game after newer heads replaced them (`remember_head`)."""
+
+
 class Reader:
     """Every game of one home, read from its `Store`; ``identity`` is who this home plays as."""
 
@@ -88,6 +92,8 @@ class Reader:
         self.store = store
         self.identity = identity
         self._heads: dict[bytes, tuple[bytes, AnyState]] = {}
+        self._past: dict[bytes, list[AnyState]] = {}
+        """Per game, the last `PAST_HEADS` head states a newer head replaced, oldest first."""
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -157,17 +163,19 @@ class Reader:
         self, game_id: bytes, ruleset: AnyRuleset, seqs: list[int]
     ) -> dict[int, AnyState]:
         """The states after the packets ``seqs`` (ascending, before the head), replayed once
-        from the snapshot at or before the first."""
+        from the latest snapshot or past head (`remember_head`) at or before the first."""
         asked = set(seqs)
         found: dict[int, AnyState] = {}
         snap = store_games.snapshot_before(self.store, game_id, seqs[0])
+        past = self._past_before(game_id, seqs[0])
         state: AnyState | None = None
         start = 0
-        if snap is not None:
-            state = decode_state(snap[1], ruleset.state_type)
-            start = snap[0] + 1
-            if snap[0] in asked:
-                found[snap[0]] = state
+        if past is not None and (snap is None or snap[0] <= past.core.seq):
+            state, start = past, past.core.seq + 1
+        elif snap is not None:
+            state, start = decode_state(snap[1], ruleset.state_type), snap[0] + 1
+        if state is not None and state.core.seq in asked:
+            found[state.core.seq] = state
         for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
             state = apply_packet(ruleset, state, kept_packet(data, state)).state
             if seq in asked:
@@ -177,6 +185,17 @@ class Reader:
             raise HexpostError(f"packet {min(missing)} of game {game_id.hex()} is not stored")
         return found
 
+    def _past_before(self, game_id: bytes, at: int) -> AnyState | None:
+        """The latest past head state at or before packet ``at`` (`PAST_HEADS`), if its
+        packet is still the chain's at that position (a chain only grows, but a store can
+        be replaced under a running app)."""
+        kept = [state for state in self._past.get(game_id, ()) if state.core.seq <= at]
+        if not kept:
+            return None
+        state = max(kept, key=lambda past: past.core.seq)
+        stored = store_games.packet_at(self.store, game_id, state.core.seq)
+        return state if stored is not None and stored[0] == state.head else None
+
     def _head(self, game_id: bytes, head_id: bytes, ruleset: AnyRuleset) -> AnyState:
         cached = self._heads.get(game_id)
         if cached is not None and cached[0] == head_id:
@@ -184,17 +203,27 @@ class Reader:
         deferred = None if self.store.deferred is None else self.store.deferred.get(game_id)
         if deferred is not None and deferred.packet_id == head_id:  # a batch writes it later
             state: AnyState = deferred.state
-            self._heads[game_id] = (head_id, state)
+            self.remember_head(game_id, head_id, state)
             return state
         snap = store_games.head_snapshot(self.store, game_id)
         if snap is None:
             raise HexpostError(f"game {game_id.hex()} has no snapshot at its head")
         state = decode_state(snap, ruleset.state_type)
-        self._heads[game_id] = (head_id, state)
+        self.remember_head(game_id, head_id, state)
         return state
 
     def remember_head(self, game_id: bytes, head_id: bytes, state: AnyState) -> None:
-        """Cache a head state just stored (keyed by its packet id, so never stale)."""
+        """Cache a head state just stored or read (keyed by its packet id, so never stale).
+
+        The head it replaces is kept as a past head (`PAST_HEADS` per game): the packets
+        that arrived since are what a player reviews next, and the state before the first
+        of them is that past head, so their records replay from it, not from a snapshot up
+        to `saves.ledger.SNAPSHOT_EVERY` packets back."""
+        cached = self._heads.get(game_id)
+        if cached is not None and cached[0] != head_id:
+            past = self._past.setdefault(game_id, [])
+            past.append(cached[1])
+            del past[:-PAST_HEADS]
         self._heads[game_id] = (head_id, state)
 
     def pending(self, game_id: bytes) -> list[Decision]:

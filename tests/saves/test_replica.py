@@ -22,7 +22,7 @@ from engine.core.state import encode_state
 from engine.fe import RULESET
 from engine.fe.orders import ORDER_TYPES
 from mail.loopback import LoopbackNetwork
-from saves import outbox
+from saves import outbox, reading
 from saves.ledger import SNAPSHOT_EVERY
 from saves.reading import kept_packet
 from saves.replica import Replica, lookup_in
@@ -375,14 +375,51 @@ def test_state_at_any_packet_equals_the_replay(
     assert alice.replica.verify(game) == bob.replica.verify(game)
 
 
-def test_a_kept_packet_is_the_packet_opened_and_damaged_bytes_are_refused(
-    alice: Player, bob: Player, game: bytes
-) -> None:
-    players = {"coalition": alice, "alliance": bob}
-    for _ in range(3):
+def _play(players: dict[str, Player], game: bytes, count: int) -> None:
+    """``count`` packets of "done", each written by the seat owed and taken in by the other."""
+    for _ in range(count):
         author, other = owner(players, game)
         sub = author.replica.submit(game, [{"type": "done"}], now=now())
         other.replica.receive(author.packet(game, sub.seq), source="test", now=now())
+
+
+def test_the_packets_since_a_head_read_replay_from_that_head(
+    alice: Player, bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A head the reader held before newer packets came is where their states replay from
+    (what a review of what arrived reads), not a snapshot; a past head whose packet is no
+    longer the chain's is not used."""
+    players = {"coalition": alice, "alliance": bob}
+    _play(players, game, 2)
+    reader = Replica(alice.replica.store)  # as the app's session: a reader of its own
+    read = reader.state(game)  # the head the game screen read
+    seen = read.core.seq
+    _play(players, game, 4)
+    head = reader.state(game)  # read again after the sync: a newer head
+    assert head.core.seq == seen + 4
+    replayed = {seq: encode_state(alice.replica.state(game, at=seq)) for seq in range(seen + 3)}
+
+    def decoded(*args: object) -> object:
+        raise AssertionError("a snapshot was decoded")
+
+    monkeypatch.setattr(reading, "decode_state", decoded)
+    states = reader.states(game, [seen, seen + 1, seen + 2])
+    assert states[seen] is read
+    assert {seq: encode_state(state) for seq, state in states.items()} == {
+        seq: replayed[seq] for seq in (seen, seen + 1, seen + 2)
+    }
+    monkeypatch.undo()
+    # A past head that is not the chain's packet at its position is left alone.
+    reader._past[game] = [msgspec.structs.replace(read, head=bytes(32))]
+    monkeypatch.setattr(reading, "decode_state", decoded)
+    with pytest.raises(AssertionError, match="a snapshot was decoded"):
+        reader.states(game, [seen + 1])
+
+
+def test_a_kept_packet_is_the_packet_opened_and_damaged_bytes_are_refused(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    _play({"coalition": alice, "alliance": bob}, game, 3)
     state = None
     for _, data in alice.replica.packets(game):  # a genesis, joins, turns
         packet = kept_packet(data, state)
