@@ -222,3 +222,31 @@ async def test_hex_details_given_before_the_layout_paint_with_their_scrollbar(
         assert app.query_one("#hex-scroll").show_vertical_scrollbar == (lines > 10)
     changed = [paint for n, paint in enumerate(shown) if n == 0 or paint != shown[n - 1]]
     assert len(changed) == 1
+
+
+@pytest.mark.parametrize(("first", "then"), [(5, 40), (40, 5), (40, 60)])
+async def test_hex_details_that_change_height_repaint_with_their_scrollbar(
+    first: int, then: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cursor moved to a hex whose details no longer fit (or fit again): the scroll's
+    scrollbar comes or goes in the repaint that shows the new lines, not one after it."""
+    shown: list[list[str]] = []
+    real = Screen._compositor_refresh
+
+    def noted(screen: Screen[Any]) -> None:
+        real(screen)
+        shown.append([repr(list(strip)) for strip in screen._compositor.render_strips()])
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", noted)
+    app = DetailsApp(first)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        scroll = app.query_one("#hex-scroll")
+        assert scroll.show_vertical_scrollbar == (first > 10)
+        before = len(shown)
+        app.query_one(HexDetails).show("\n".join(f"row {n}" for n in range(then)))
+        await pilot.pause(0.1)
+        assert scroll.show_vertical_scrollbar == (then > 10)
+    after = shown[before - 1 :]
+    changed = [paint for n, paint in enumerate(after) if n and paint != after[n - 1]]
+    assert len(changed) == 1

@@ -5,7 +5,8 @@ every widget on it (the map, the footer, the scroll bars) in the key's frame, an
 two more for the scroll bars after it (issue 16). The details fill their scroll area
 (``min-height: 100%`` in app.tcss), so a hex whose details fit keeps the box's height and
 only the panel's own lines are drawn again; a hex with more lines than the panel holds (a
-capital's fleets) still lays the screen out, so the scroll area measures it.
+capital's fleets) still lays the screen out, so the scroll area measures it; its scrollbar
+is decided as the text is given (`settle_scrollbars`), so it comes in the same repaint.
 """
 
 from __future__ import annotations
@@ -38,4 +39,9 @@ class HexDetails(Static):
         gutter = box - before.height
         if new == old or (old + gutter < box and new + gutter <= box):
             return  # the box keeps its height: content shorter than it was not its measure
+        if isinstance(self.parent, Widget):
+            # The scroll measures the box in the layout asked for here, and a scrollbar that
+            # must come or go with it would come a repaint later: decided now, from the
+            # box's new height (the lines come wrapped to the width it leaves).
+            settle_scrollbars(self.parent, Size(0, new + gutter))
         self.refresh(layout=True)
