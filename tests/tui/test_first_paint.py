@@ -201,21 +201,27 @@ class DetailsApp(App[None]):
         self.query_one(HexDetails).show(self.text)
 
 
-@pytest.mark.parametrize("lines", [5, 40])
-async def test_hex_details_given_before_the_layout_paint_with_their_scrollbar(
-    lines: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Details longer than the screen (a capital's fleets) need the scroll's scrollbar
-    whatever height it gets: it is in the first paint (Textual found it in the first layout
-    and showed it a repaint later). Short ones are left to the layout, as before."""
-    shown: list[list[str]] = []
+@pytest.fixture
+def shown(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """What the screen looked like after each repaint, every segment with its style."""
+    painted: list[list[str]] = []
     real = Screen._compositor_refresh
 
     def noted(screen: Screen[Any]) -> None:
         real(screen)
-        shown.append([repr(list(strip)) for strip in screen._compositor.render_strips()])
+        painted.append([repr(list(strip)) for strip in screen._compositor.render_strips()])
 
     monkeypatch.setattr(Screen, "_compositor_refresh", noted)
+    return painted
+
+
+@pytest.mark.parametrize("lines", [5, 40])
+async def test_hex_details_given_before_the_layout_paint_with_their_scrollbar(
+    lines: int, shown: list[list[str]]
+) -> None:
+    """Details longer than the screen (a capital's fleets) need the scroll's scrollbar
+    whatever height it gets: it is in the first paint (Textual found it in the first layout
+    and showed it a repaint later). Short ones are left to the layout, as before."""
     app = DetailsApp(lines)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.1)
@@ -226,18 +232,10 @@ async def test_hex_details_given_before_the_layout_paint_with_their_scrollbar(
 
 @pytest.mark.parametrize(("first", "then"), [(5, 40), (40, 5), (40, 60)])
 async def test_hex_details_that_change_height_repaint_with_their_scrollbar(
-    first: int, then: int, monkeypatch: pytest.MonkeyPatch
+    first: int, then: int, shown: list[list[str]]
 ) -> None:
     """The cursor moved to a hex whose details no longer fit (or fit again): the scroll's
     scrollbar comes or goes in the repaint that shows the new lines, not one after it."""
-    shown: list[list[str]] = []
-    real = Screen._compositor_refresh
-
-    def noted(screen: Screen[Any]) -> None:
-        real(screen)
-        shown.append([repr(list(strip)) for strip in screen._compositor.render_strips()])
-
-    monkeypatch.setattr(Screen, "_compositor_refresh", noted)
     app = DetailsApp(first)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.1)
