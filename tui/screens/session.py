@@ -235,12 +235,12 @@ class Session:
         home's seat as the game stands (`tui.screens.order_data.step_menu`)."""
         from tui.screens.order_data import step_menu
 
-        return await self.call(lambda: step_menu(self._replica(), game_id, order, chosen))
+        return await self.call(lambda: step_menu(self.reader(), game_id, order, chosen))
 
     async def read(self, fn: Callable[..., T], game_id: str, *args: Any) -> T:
         """``fn(replica, game_id, *args)`` on the store thread with the reading replica: the
         readers of `tui.screens.review_data`."""
-        return await self.call(lambda: fn(self._replica(), game_id, *args))
+        return await self.call(lambda: fn(self.reader(), game_id, *args))
 
     async def chat(self, game_id: str, text: str) -> Checked:
         """Sign and queue a chat message for ``game_id``, on our move or not
@@ -277,18 +277,15 @@ class Session:
 
     # --- on the store thread ------------------------------------------------------------------
 
-    def _replica(self) -> Replica:
-        if self._reader is None:
-            self._reader = self.home.replica()
-        return self._reader
-
     def reader(self) -> Replica:
         """The replica this session reads games with, on the store thread (`call`) only.
 
         Other readers of the session (the review) share it, so they share its head states:
         the engine's caches keyed on a state (a board's views, its supply) then serve a
         state the game screen has already read."""
-        return self._replica()
+        if self._reader is None:
+            self._reader = self.home.replica()
+        return self._reader
 
     def _key_state(self) -> KeyState:
         from tui.services.home import key_state
@@ -300,7 +297,7 @@ class Session:
         from tui.services.transport import transport_words
 
         info = self.home.identity_info()
-        replica = self._replica()
+        replica = self.reader()
         rulesets.preload_maps(replica.games())
         summaries = tuple(games.summaries(replica))
         return Overview(
@@ -310,18 +307,18 @@ class Session:
         )
 
     def _find(self, name: str) -> str:
-        return self._replica().find(name).game_id.hex()
+        return self.reader().find(name).game_id.hex()
 
     def _board(self, game_id: str) -> tuple[int, Board | None]:
         from tui.services.board import current_board
 
-        return current_board(self._replica(), bytes.fromhex(game_id))
+        return current_board(self.reader(), bytes.fromhex(game_id))
 
     def _game(self, game_id: str, mark_read: bool, quick: bool) -> GameData:
         from tui.services.show import game_view
 
         gid = bytes.fromhex(game_id)
-        view = game_view(self._replica(), gid, mark_read=mark_read, quick=quick)
+        view = game_view(self.reader(), gid, mark_read=mark_read, quick=quick)
         return GameData(
             view.show,
             list(view.events),
@@ -338,7 +335,7 @@ class Session:
 
         gid = bytes.fromhex(game_id)
         if dry_run:
-            replica = self._replica()
+            replica = self.reader()
             verdict = orders.check(replica, gid, items, self._clock)
         else:
             signer = self._signing_or_why()
@@ -440,7 +437,7 @@ class Session:
                 return SyncResult(NO_IDENTITY, ok=False)
             transport = self._transport(self.home)
             if state is KeyState.LOCKED:
-                replica, signing = self._replica(), False
+                replica, signing = self.reader(), False
             else:
                 replica, signing = self._signing_replica(), True
             replies = sync.auto_replies(self.home)
