@@ -499,9 +499,14 @@ def unit_supply(galaxy: Galaxy, board: Board, grid: SupplyGrid, unit_id: str) ->
     A unit off the map counts as being in its empire's off-map area (I). ValueError when the
     grid is another empire's.
     """
-    unit = board.unit(unit_id)
+    return supply_of(galaxy, grid, board.unit(unit_id))
+
+
+def supply_of(galaxy: Galaxy, grid: SupplyGrid, unit: Unit) -> Status:
+    """`unit_supply` of a unit already in hand (the same for every unit of its empire in its
+    hex)."""
     if unit.empire != grid.empire:
-        raise ValueError(f"{unit_id} is {unit.empire}'s; this is {grid.empire}'s supply grid")
+        raise ValueError(f"{unit.id} is {unit.empire}'s; this is {grid.empire}'s supply grid")
     if unit.hex != OFF_MAP and not hexgrid.valid(unit.hex, galaxy.width, galaxy.height):
-        raise ValueError(f"{unit_id} is in {unit.hex}, not on the map")
+        raise ValueError(f"{unit.id} is in {unit.hex}, not on the map")
     return grid.status(unit.hex)

@@ -87,15 +87,21 @@ def grids(state: FeState) -> dict[str, supply.SupplyGrid]:
 
 
 def unit_statuses(state: FeState) -> dict[str, supply.Status]:
-    """Every unit's supply status (``main``, ``partial`` or ``none``), by unit id."""
+    """Every unit's supply status (``main``, ``partial`` or ``none``), by unit id, in the
+    board's order: each empire's status of a hex worked out once, for all its units there
+    (a board has some 750 units in a few hundred stacks)."""
     galaxy = base.galaxy()
-    board = state.board
     by_empire = grids(state)
     out: dict[str, supply.Status] = {}
-    for unit in board.units:
+    known: dict[tuple[str, HexId], supply.Status] = {}
+    for unit in state.board.units:
         grid = by_empire.get(unit.empire)
-        if grid is not None:
-            out[unit.id] = supply.unit_supply(galaxy, board, grid, unit.id)
+        if grid is None:
+            continue
+        status = known.get((unit.empire, unit.hex))
+        if status is None:
+            status = known[unit.empire, unit.hex] = supply.supply_of(galaxy, grid, unit)
+        out[unit.id] = status
     return out
 
 

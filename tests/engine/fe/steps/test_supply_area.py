@@ -5,9 +5,10 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Event
-from engine.fe.forces import Unit
+from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState
-from engine.fe.steps import supply
+from engine.fe.steps import base, supply
+from engine.fe.supply import unit_supply
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, run_to, texts
 
 CAPTURED_PLANET = 1611
@@ -75,6 +76,27 @@ def test_without_the_planet_the_raider_is_out_of_supply() -> None:
     state = placed(after_setup(), {"KZI-0003": BEYOND})
     assert supply.unit_statuses(state)["KZI-0003"] == "none"
     assert supply.empire_supply(state)["KZI"]["out_of_supply"] == ["KZI-0003"]
+
+
+def test_unit_statuses_are_each_units_own_status_in_board_order() -> None:
+    """Worked out once per empire and hex, the statuses are still each unit's own
+    (`engine.fe.supply.unit_supply`), in the board's order: units in supply, in a partial
+    grid, out of it, and off the map, of both sides, sharing hexes."""
+    raid = _kzinti_raid(after_setup())
+    off = Unit("KLI-0199", "KLI", "F5", OFF_MAP)
+    raiders = [Unit(f"KLI-01{n:02d}", "KLI", "F5", 1302) for n in range(3)]
+    for state in (after_setup(), raid, placed(raid, {"KLI-0005": BETWEEN}, off, *raiders)):
+        grids = supply.grids(state)
+        galaxy = base.galaxy()
+        expected = {
+            u.id: unit_supply(galaxy, state.board, grids[u.empire], u.id)
+            for u in state.board.units
+            if u.empire in grids
+        }
+        statuses = supply.unit_statuses(state)
+        assert list(statuses.items()) == list(expected.items())
+    assert {statuses[u.id] for u in raiders} == {"none"}
+    assert statuses["KZI-0003"] == "none" and "KLI-0199" in statuses
 
 
 def test_a_long_list_of_units_out_of_supply_is_cut_short() -> None:
