@@ -85,7 +85,8 @@ def test_unit_statuses_are_each_units_own_status_in_board_order() -> None:
     raid = _kzinti_raid(after_setup())
     off = Unit("KLI-0199", "KLI", "F5", OFF_MAP)
     raiders = [Unit(f"KLI-01{n:02d}", "KLI", "F5", 1302) for n in range(3)]
-    for state in (after_setup(), raid, placed(raid, {"KLI-0005": BETWEEN}, off, *raiders)):
+    shared = placed(raid, {"KLI-0005": BEYOND})  # a hex the two sides see differently
+    for state in (after_setup(), raid, shared, placed(raid, {"KLI-0005": BETWEEN}, off, *raiders)):
         grids = supply.grids(state)
         galaxy = base.galaxy()
         expected = {
@@ -95,6 +96,8 @@ def test_unit_statuses_are_each_units_own_status_in_board_order() -> None:
         }
         statuses = supply.unit_statuses(state)
         assert list(statuses.items()) == list(expected.items())
+        if state is shared:
+            assert statuses["KLI-0005"] != statuses["KZI-0003"]
     assert {statuses[u.id] for u in raiders} == {"none"}
     assert statuses["KZI-0003"] == "none" and "KLI-0199" in statuses
 
