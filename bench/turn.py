@@ -7,9 +7,13 @@ fleets on the map, about 690 units; with ``--scale N`` every unit is there N tim
 stacked with their original, so the board holds N times the units; with ``--still`` too, the
 copies stay where they are and only the originals move, so that turn differs from the
 scale-1 turn only by the units that did not move) played on to turn 2, and
-then the coalition's whole second player turn: income, supply checks, one movement batch
-in which every released coalition stack moves, the reaction window, the combat phase
-(passed by itself when the moves made no battle hex), and the rest of the sequence of play.
+then the coalition's whole second player turn: income, supply checks, its builds (one
+packet of build orders, the golden campaign's choice: every schedule slot filled at the
+capitals), one movement batch in which every released coalition stack moves (the new units
+too), the reaction window, the combat phase (passed by itself when the moves made no battle
+hex), the arrivals of off-map fleets due (none at this turn), and the rest of the sequence of
+play. ``--no-production`` leaves the builds and arrivals out (the turn this bench timed before
+2026-12-04).
 Then it times, in the same run and on the same packets:
 
   (a) the floor: Ed25519 signature verification and msgspec decoding of every packet of the
@@ -60,6 +64,7 @@ from engine.fe.checklist import FeRuleset  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
 from engine.fe.orders import Batch, MoveOrder  # noqa: E402
 from tests.engine.fe.helpers import start  # noqa: E402
+from tests.engine.fe_campaign import arrive, builds  # noqa: E402
 from tests.engine.fe_play import set_up  # noqa: E402
 from tests.engine.fe_wind import first_legal, rules, walk_to  # noqa: E402
 from tests.engine.table import Table  # noqa: E402
@@ -86,10 +91,12 @@ class ScaledWind(FeRuleset):
         return state.with_board(board.with_units(copies))
 
 
-def build(scale: int, *, still: bool = False) -> tuple[Table, int]:
+def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[Table, int]:
     """The Wind set up and played to turn 2 (when the Klingons' fleets are released), then
     the coalition's second player turn; and the index of that turn's first packet. With
-    ``still``, the copies of a scaled board stay where they are and only the originals move."""
+    ``still``, the copies of a scaled board stay where they are and only the originals move.
+    With ``production`` (the default) the turn has the golden campaign's builds and
+    arrivals too (`tests.engine.fe_campaign`), as a real player turn has."""
     ruleset = RULESET if scale == 1 else ScaledWind(scale)
     table = Table(ruleset, "the-wind", ["coalition", "alliance"], label="bench-turn")
     set_up(table)
@@ -98,6 +105,11 @@ def build(scale: int, *, still: bool = False) -> tuple[Table, int]:
         table.orders(seat, Done())
     walk_to(table, "1A1")
     start = len(table.packets)
+    if production:  # the coalition's builds, one packet, as the golden campaign makes them
+        walk_to(table, "2B3")
+        made = builds(table, "coalition")
+        table.orders("coalition", *made, Done())
+        print(f"built {len(made)} units in one packet")
     walk_to(table, "3B2")
     state = rules(table)
     stacks: dict[tuple[str, str, int], list[str]] = {}
@@ -118,6 +130,9 @@ def build(scale: int, *, still: bool = False) -> tuple[Table, int]:
         ]
         moves.append(first_legal(table, "coalition", options))
     table.orders("coalition", *moves, Batch())  # one batch moving every stack
+    if production:  # the off-map fleets due come on (none at this turn of The Wind)
+        walk_to(table, "8A")
+        table.orders("coalition", *arrive(table, "coalition"), Done())
     walk_to(table, "1A1")  # the alliance's player turn begins
     assert table.state is not None
     decision = pending(RULESET, table.state)[0]
@@ -177,6 +192,11 @@ def main() -> None:
         "turn differs from scale 1 only by the units that did not move",
     )
     parser.add_argument(
+        "--no-production",
+        action="store_true",
+        help="a turn without builds and arrivals (the coalition only moves)",
+    )
+    parser.add_argument(
         "--warm",
         type=int,
         default=WARM,
@@ -188,7 +208,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     print(describe())
-    table, begin = build(args.scale, still=args.still)
+    table, begin = build(args.scale, still=args.still, production=not args.no_production)
     for packet in table.packets:
         if packet.envelope.public_key:
             _KEYS[packet.envelope.key_id] = packet.envelope.public_key
