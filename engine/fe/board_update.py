@@ -257,6 +257,9 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
     edits are made in id order, each found from where the one before it was: a stack's
     units have neighbouring ids, so most are found at the next place without a search, and
     none costs more than a bisection of what is left."""
+    if len(edits) == 1:  # a build, a placement, one unit moved: its place by one bisection
+        ((uid, unit),) = edits.items()
+        return _edited_one(units, uid, unit)
     if all(map(is_not, edits.values(), repeat(None))):
         replaced = _replaced(units, cast("Mapping[str, Unit]", edits))
         if replaced is not None:
@@ -283,6 +286,23 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
             touched = True
             at += 1
     return tuple(placed) if touched else units
+
+
+def _edited_one(units: tuple[Unit, ...], uid: str, unit: Unit | None) -> tuple[Unit, ...]:
+    """`_edited` of one edit, its place found by one bisection (a packet of builds makes
+    one board per unit, each with a copy of its empire's units)."""
+    at = bisect_left(units, uid, key=_ID)
+    found = at < len(units) and units[at].id == uid
+    if unit is None:
+        return units[:at] + units[at + 1 :] if found else units
+    if found and units[at] == unit:
+        return units
+    placed = list(units)  # (a list edited and made a tuple: cheaper than joining slices)
+    if found:
+        placed[at] = unit
+    else:
+        placed.insert(at, unit)
+    return tuple(placed)
 
 
 def _replaced(units: tuple[Unit, ...], edits: Mapping[str, Unit]) -> tuple[Unit, ...] | None:

@@ -311,6 +311,43 @@ def test_forces_stay_sorted_and_grouped() -> None:
         assert ids == sorted(ids)
 
 
+@pytest.mark.parametrize(
+    ("uid", "put"),
+    [
+        ("KLI-0000", True),  # a new id before every other
+        ("KLI-0105x", True),  # a new id between two
+        ("KLI-9999", True),  # a new id after every other
+        ("first", True),  # the first unit replaced
+        ("last", True),  # the last unit replaced
+        ("first", False),  # the first unit taken out
+        ("last", False),  # the last unit taken out
+        ("KLI-0105x", False),  # an id not there, taken out: nothing changes
+    ],
+)
+def test_one_edit_gives_the_units_a_full_regrouping_gives(uid: str, put: bool) -> None:
+    """`board_update._edited` with one edit (a build, a placement, a unit moved or taken
+    out) finds its place by one bisection: the result is the units, edited by id and sorted,
+    and the very tuple when nothing changes."""
+    units = tuple(sorted((u for u in start().board.units if u.empire == "KLI"), key=_ID))
+    if uid == "first":
+        uid = units[0].id
+    elif uid == "last":
+        uid = units[-1].id
+    unit = Unit(uid, "KLI", "F5", 1914) if put else None
+    by_id = {u.id: u for u in units}
+    if unit is None:
+        by_id.pop(uid, None)
+    else:
+        by_id[uid] = unit
+    expected = tuple(sorted(by_id.values(), key=_ID))
+    edited = board_update._edited(units, {uid: unit})
+    assert edited == expected
+    if expected == units:
+        assert edited is units
+    same = board_update._edited(units, {units[3].id: units[3]})  # put back as it is
+    assert same is units
+
+
 def test_option_values_remembered_per_options_tuple_match_a_fresh_reading() -> None:
     """`rule_options.values` is kept per options tuple: it gives what reading each option
     through `FeState.option` gives, for each tuple in turn, duplicates included (the first
