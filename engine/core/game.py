@@ -14,6 +14,7 @@ answers in the clear: everyone else is already bound).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -43,7 +44,7 @@ from engine.core.packets import (
     VerifiedPacket,
     fingerprint,
 )
-from engine.core.ruleset import AnyRuleset, Decision, DecisionKind, Event, Seat
+from engine.core.ruleset import AnyRuleset, ApplyRun, Decision, DecisionKind, Event, Seat
 from engine.core.state import AnyState, CoreState, GameState, OpenSecret, SeatState, state_hash
 
 _JOIN, _ACCEPT = DecisionKind.JOIN, DecisionKind.ACCEPT
@@ -343,11 +344,20 @@ def _turn(
         if reveal.key not in committed:
             state = _reveal(ruleset, state, seat, reveal, events)
     orders = ruleset.decode_orders(turn.orders)
-    for index, order in enumerate(orders, start=1):
+    apply_run: ApplyRun | None = getattr(ruleset, "apply_run", None)
+    done = 0
+    while done < len(orders):
         # The decision given holds for the state it was given with (the first order's, unless
         # a reveal came first); each later order is asked about afresh.
         known = owed if state is given else None
-        state = _order(ruleset, state, seat, index, order, events, known)
+        if apply_run is not None and len(orders) - done > 1:
+            ran = _run(apply_run, ruleset, state, seat, orders[done:], events, known)
+            if ran is not None:
+                state, taken = ran
+                done += taken
+                continue
+        done += 1
+        state = _order(ruleset, state, seat, done, orders[done - 1], events, known)
     for commit in body.commits:
         state = _commit(ruleset, state, seat, commit, events)
     for reveal in body.reveals:  # of commitments made in this packet
@@ -363,6 +373,33 @@ def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decisi
     if owed.seats[0] != seat:
         raise OutOfTurn(f"{what}: {owed.seats[0]} owes the next move ({describe(owed)})")
     return owed
+
+
+def _run(
+    apply_run: ApplyRun,
+    ruleset: AnyRuleset,
+    state: AnyState,
+    seat: Seat,
+    orders: Sequence[Any],
+    events: list[Event],
+    owed: Decision | None,
+) -> tuple[AnyState, int] | None:
+    """The orders the ruleset applies at once from the first of ``orders`` (`ApplyRun`), and
+    how many, or None when it takes none (or the seat owes no orders now: `_order` says so).
+    ``owed`` is `owed_first` of ``state`` if known already."""
+    if owed is None:
+        owed = owed_first(ruleset, state)
+    if owed is None or owed.seats[0] != seat or owed.kind != _ORDERS:
+        return None
+    assert state.rules is not None
+    ran = apply_run(state.rules, seat, orders)
+    if ran is None:
+        return None
+    applied, taken = ran
+    if applied.rolls or not 0 < taken <= len(orders):
+        raise RuntimeError(f"{ruleset.id}: apply_run took {taken} orders, asked for dice")
+    events.extend(applied.events)
+    return msgspec.structs.replace(state, rules=applied.state), taken
 
 
 def _order(

@@ -151,8 +151,8 @@ def link_hex_index(
     """Leave ``after`` (``before`` with the ``changed`` units, by id; ``priors`` those ids'
     units on ``before``) a link to ``before`` instead of its hex index: `Board._by_hex`
     derives it when first asked, from the nearest board up the chain that holds one, for
-    every unit changed since at once (`hex_index_along`). A packet of builds makes a board
-    per build and asks few of them; each made its own index before, a copy of every hex.
+    every unit changed since at once (`hex_index_along`). A packet of placements makes a
+    board per unit and asks few of them; each made its own index before, a copy of every hex.
     Nothing is left when no board up the chain holds an index (``after`` then reads its
     units when asked)."""
     built = before.__dict__

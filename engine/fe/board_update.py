@@ -10,7 +10,7 @@ changed since (`engine.fe.board_indexes.carry_unit_index`), its hex index as a l
 board it was made from (`engine.fe.board_indexes.link_hex_index`), its empires by hex and
 release lookups as the answers for an earlier board and the hexes changed since
 (`board_views.defer_empires_by_hex`, `board_views.defer_lookups`), each derived when first
-read, for every change since at once: a packet of builds or placements makes a board per
+read, for every change since at once: a packet of set-up placements makes a board per
 unit and pays for the views of the few boards read. (The highest ids and the classes of the
 empires that changed are carried at once: the next build reads the first, and the second
 costs a comparison of the changed units.) The new board is handed to the cache behind
@@ -289,7 +289,7 @@ def _edited(units: tuple[Unit, ...], edits: dict[str, Unit | None]) -> tuple[Uni
 
 
 def _edited_one(units: tuple[Unit, ...], uid: str, unit: Unit | None) -> tuple[Unit, ...]:
-    """`_edited` of one edit, its place found by one bisection (a packet of builds makes
+    """`_edited` of one edit, its place found by one bisection (a packet of placements makes
     one board per unit, each with a copy of its empire's units)."""
     at = bisect_left(units, uid, key=_ID)
     found = at < len(units) and units[at].id == uid

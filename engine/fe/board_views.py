@@ -7,7 +7,7 @@ a changed board from the answer for the board before it, reading only the hexes 
 came or went, and hands it to the cache (`engine.core.caches.prime`). The views most boards
 are never asked for wait instead (``defer_*``): a board keeps the answer held for the board
 a run of changes started from and what changed since, and derives its own when first asked,
-once for the whole run (a packet of builds makes a board per build and reads few of them).
+once for the whole run (a packet of placements makes a board per unit and reads few of them).
 A carried or derived answer is what the function computes afresh
 (``tests/engine/fe/test_board_update.py`` and ``test_board_links.py`` check each after
 random changes).
@@ -175,7 +175,7 @@ def defer_lookups(
     `lookup_on` needs to derive each empire's `lookup_of` when first asked: the answer for
     the empire's tuple on ``before`` (``rebuilt`` names those tuples, for the empires whose
     units changed), or for the tuple a run of unasked boards started from, and every change
-    since. A packet of builds asks few boards for them; each carried them before, reading
+    since. A packet of placements asks few boards for them; each carried them before, reading
     the stands of the empire building. Past `SINCE_LIMIT` hexes or units changed, an
     empire's run is dropped (its lookup is read afresh when asked)."""
     pending: dict[str, _LookupSince] | None = before.__dict__.get(_LOOKUPS_SINCE)

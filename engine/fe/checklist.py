@@ -50,7 +50,7 @@ from engine.core.turn_orders import (
     dice_problem,
     parse_dice,
 )
-from engine.core.turns import describe
+from engine.core.turns import describe, standing_for
 from engine.fe import flow, steps
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
@@ -58,6 +58,7 @@ from engine.fe.model import FeState
 from engine.fe.offer import all_options, info
 from engine.fe.orders import (
     RULE_ORDERS,
+    BuildOrder,
     PolicyOrder,
     ReactionOrder,
     decode_orders,
@@ -67,6 +68,7 @@ from engine.fe.orders import (
 )
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
+from engine.fe.steps import shipyard
 from engine.fe.steps.base import Area
 
 SEQUENCE_RULE = "105.0"
@@ -195,6 +197,24 @@ class FeRuleset:
 
     def apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
         return _with_reports(state, _with_queued(self._apply(state, seat, order)))
+
+    def apply_run(
+        self, state: FeState, seat: Seat, orders: Sequence[Any]
+    ) -> tuple[Applied[FeState], int] | None:
+        """A packet's leading build orders at 2B3 at once (`engine.fe.steps.shipyard.
+        apply_build_run`): a turn's builds come together, and one by one each made a board.
+        Only where applying them one by one would do nothing between two orders but the
+        builds themselves: the shipyard's own step, and no standing order of the seat that
+        could complete it after a build."""
+        if state.over or not orders or not isinstance(orders[0], BuildOrder):
+            return None
+        step = flow.current(state)
+        if step is None or step.kind == _SECRET or "build" not in step.orders:
+            return None
+        if order_area(step, "build") is not shipyard.AREA or step.id in standing_for(state, seat):
+            return None
+        after, events, count = shipyard.apply_build_run(state, seat, step, orders, self.validate)
+        return (Applied(after, events), count) if count else None
 
     def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:
         if state.over:  # what `flow.current` tells by None

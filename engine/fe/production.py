@@ -279,9 +279,11 @@ def _held_capitals(
     )
 
 
-def next_ids(board: Board, empire: str, count: int) -> tuple[str, ...]:
-    """``count`` fresh ids after the empire's highest ``EMP-NNNN`` on the board."""
-    start = board_views.highest_number(board, f"{empire}-")
+def next_ids(board: Board, empire: str, count: int, given: int = 0) -> tuple[str, ...]:
+    """``count`` fresh ids after the empire's highest ``EMP-NNNN`` on the board, and after
+    the ``given`` ids that follow it, handed out already to units not on the board yet (a
+    run of builds placed at once, `engine.fe.steps.shipyard.apply_build_run`)."""
+    start = board_views.highest_number(board, f"{empire}-") + given
     return tuple(f"{empire}-{n:04d}" for n in range(start + 1, start + count + 1))
 
 
@@ -570,15 +572,16 @@ def apply_builds(
 def production_changes(
     galaxy: Galaxy, board: Board, empire: str, turn: int, treasury2: int,
     schedule: Sequence[Batch], orders: ProductionOrders, options: ProductionOptions | None,
-    shipyards: Sequence[HexId] = (), unsupplied: Sequence[HexId] = (),
+    shipyards: Sequence[HexId] = (), unsupplied: Sequence[HexId] = (), *, given: int = 0,
 ) -> tuple[tuple[Unit, ...], int, tuple[str, ...]]:  # fmt: skip
     """`apply_builds` without making the board: the converted and new units, the cost and
-    the new ids, for a caller that changes a state's units itself (`FeState.with_units`)."""
+    the new ids, for a caller that changes a state's units itself (`FeState.with_units`);
+    ``given``: new ids of the empire handed out since ``board`` (`next_ids`)."""
     plan = _plan(
         galaxy, board, empire, turn, treasury2, schedule, orders, shipyards, unsupplied, options
     )
     if plan.problems:
         raise ValueError("; ".join(v.message for v in plan.problems))
-    ids = next_ids(board, empire, len(plan.builds))
+    ids = next_ids(board, empire, len(plan.builds), given)
     new = [Unit(uid, empire, b.cls, b.hex) for uid, b in zip(ids, plan.builds, strict=True)]
     return (*plan.converted, *new), plan.cost2, ids

@@ -23,6 +23,7 @@ it stops: a player's ``done`` is cheap, a skipped legal order is not.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -106,12 +107,44 @@ def apply_build(
     empire = _build_empire(state, seat, order)
     if isinstance(empire, Violation):
         raise ValueError(empire.message)  # build_problems refused it already
-    build = _as_build(order)
-    before = state.ep2(empire)
-    state, cost2, (new_id,) = yard.produce(
-        state, empire, production.ProductionOrders(builds=(build,))
+    unit, cost2 = _built(state, empire, order)
+    return _paid(state.with_units((unit,)), seat, step, empire, order, unit.id, cost2, events)
+
+
+def _built(state: FeState, empire: str, order: BuildOrder, given: int = 0) -> tuple[Unit, int]:
+    """The unit a checked build order makes on ``state`` and its cost (halves of an EP), by
+    the pure module; ``given``: ids of ``empire`` handed out since ``state``'s board
+    (`apply_build_run`)."""
+    units, cost2, _ = production.production_changes(
+        base.galaxy(),
+        state.board,
+        empire,
+        state.turn,
+        state.ep2(empire),
+        yard.schedule(state, empire),
+        production.ProductionOrders(builds=(_as_build(order),)),
+        yard.production_options(state),
+        given=given,
     )
+    (unit,) = units
+    return unit, cost2
+
+
+def _paid(
+    state: FeState,
+    seat: Seat,
+    step: Step,
+    empire: str,
+    order: BuildOrder,
+    new_id: str,
+    cost2: int,
+    events: list[Event],
+) -> FeState:
+    """``state`` with the build of ``new_id`` paid and counted against the turn's limits,
+    and its event."""
+    before = state.ep2(empire)
     after = before - cost2
+    state = state.with_ep2(empire, after)
     uses = [(f"slot {order.instead_of or order.cls}", 1), (f"built {new_id}", 1)]
     if _terms(empire, order, state.turn).counted:
         uses.append(("substitutions", 1))
@@ -137,6 +170,51 @@ def apply_build(
         )
     )
     return state
+
+
+def apply_build_run(
+    state: FeState,
+    seat: Seat,
+    step: Step,
+    orders: Sequence[Any],
+    validate: Callable[[FeState, Seat, Any], list[Violation]],
+) -> tuple[FeState, list[Event], int]:
+    """The build orders leading ``orders``, checked by ``validate`` and applied one after
+    another as `apply_build` would, but with their units put on the board at once: the
+    state, the events and how many orders were taken.
+
+    A turn's builds come in one packet, and each on its own made a board (a copy of every
+    unit, its indexes carried). Here each order is checked and paid against a state that
+    has the earlier orders' payments and tallies but not their units yet, which their check
+    does not read: where a unit may appear reads the captures, and the schedule, limits and
+    money are the state's. The one thing a build reads of the units, the empire's highest
+    id, is counted on (``given``). A class with a limit in service (whose check counts the
+    units there) ends the run, as does any order that is not a legal build: those are left
+    to the one-by-one path, from the state the taken orders made.
+    """
+    events: list[Event] = []
+    built: list[Unit] = []
+    given: dict[str, int] = {}
+    paid = state  # the run's payments and tallies, and the units the run began with
+    for order in orders:
+        if not isinstance(order, BuildOrder):
+            break
+        empire = _build_empire(paid, seat, order)
+        if isinstance(empire, Violation) or _limited(empire, order) or validate(paid, seat, order):
+            break
+        unit, cost2 = _built(paid, empire, order, given.get(empire, 0))
+        given[empire] = given.get(empire, 0) + 1
+        paid = _paid(paid, seat, step, empire, order, unit.id, cost2, events)
+        built.append(unit)
+    if not built:
+        return state, [], 0
+    return paid.with_units(built), events, len(built)
+
+
+def _limited(empire: str, order: BuildOrder) -> bool:
+    """Whether the class built has a limit in service (its check counts the board's units)."""
+    info = load_units().find(empire, order.cls)
+    return info is not None and info.max_in_service > 0
 
 
 def _conversion_order(unit: Unit, to: str) -> production.ProductionOrders:
