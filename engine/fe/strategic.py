@@ -56,6 +56,7 @@ from engine.core.ruleset import Violation
 from engine.fe.blocking import Blocking
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
+from engine.fe.pinning import enemy_present
 from engine.fe.supply import SUPPLY_RANGE, SupplyGrid, neighbours_fn, spread
 from engine.fe.unit_kinds import class_of, is_auxiliary, movement_points
 
@@ -110,11 +111,14 @@ def hex_limit(unit: Unit) -> int | None:
     return None
 
 
+@caches.by_identity(maxsize=4)
 def nodes(grid: SupplyGrid) -> dict[HexId, int]:
     """The empire's strategic movement nodes (756.21): hex -> how far its links reach.
 
     Grid supply points link within six hexes; an active supply tug within its own reach (6,
-    an LTT 3), to grid points only (marked by a negative reach).
+    an LTT 3), to grid points only (marked by a negative reach). Kept per grid (by
+    identity): a strategic order checks every unit it moves against them. Not to be
+    mutated.
     """
     out: dict[HexId, int] = {}
     for point in sorted(grid.points, key=lambda p: (p.hex, p.kind == "tug")):
@@ -278,9 +282,7 @@ def _unit_problems(
         else:
             text = f"{unit.id} ({unit.cls}) cannot move by itself (towing by tugs is not modelled)"
             out.append(Violation(text, STRATEGIC_RULE))
-    if unit.hex != OFF_MAP and any(
-        board.enemies(unit.empire, u.empire) for u in board.at(unit.hex)
-    ):
+    if unit.hex != OFF_MAP and enemy_present(board, unit.empire, unit.hex):
         text = f"{unit.hex:04d} holds enemy units: {unit.id} is pinned there"
         out.append(Violation(text, STRATEGIC_RULE))
     return out
@@ -302,7 +304,8 @@ def _node_problems(
         if to == OFF_MAP:
             text = f"{shown}: strategic moves off the map are not modelled yet"
         out.append(Violation(text, NODE_RULE))
-    elif any(board.enemies(empire, u.empire) for u in board.at(to)):
+    elif enemy_present(board, empire, to):  # (the empires there, not each unit: a strategic
+        # order of dozens of units into a stack of hundreds asks it once a unit)
         out.append(Violation(f"{to:04d} holds enemy units", STRATEGIC_RULE))
     return out
 

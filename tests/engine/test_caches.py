@@ -325,6 +325,7 @@ EXPECTED = {
     "engine.fe.rule_options._values": "by_identity",
     "engine.fe.scenario.load_scenarios": "static",
     "engine.fe.strategic._leg_reach": "by_identity",
+    "engine.fe.strategic.nodes": "by_identity",
     "engine.fe.strategic.strategic_route": "by_identity",
     "engine.fe.supply._bases_by_empire": "by_identity",
     "engine.fe.supply._grids": "by_identity",
