@@ -441,12 +441,17 @@ def defer_empires_by_hex(before: Board, after: Board, hexes: Iterable[HexId]) ->
     needs to derive its answer when first asked: the answer of ``before``, or of the board
     a run of unasked boards started from, and every hex changed since. Most boards of a
     packet are never asked (a build or a placement each); the one asked reads only those
-    hexes, once. Nothing is left when no answer is held, or past `SINCE_LIMIT` hexes."""
+    hexes, once. A ``before`` whose kinds were read (`placed_kinds`: its occupancy was) but
+    not its empires by hex gets them now, from the kinds (fewer than its units): else a run
+    starting there, say from a state just decoded, would read every unit again when asked.
+    Nothing is left when no answer is held, or past `SINCE_LIMIT` hexes."""
     held = caches.peek(empires_by_hex, before)
+    pending: _EmpiresSince | None = before.__dict__.get(_EMPIRES_SINCE)
+    if held is None and pending is None and caches.peek(placed_kinds, before) is not None:
+        held = empires_by_hex(before)
     if held is not None:
         since = frozenset(hexes)
     else:
-        pending: _EmpiresSince | None = before.__dict__.get(_EMPIRES_SINCE)
         if pending is None:
             return
         held, earlier = pending

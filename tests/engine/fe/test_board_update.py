@@ -203,6 +203,31 @@ def test_a_run_of_unasked_boards_is_carried_at_once_when_one_is_asked() -> None:
     assert occupancy.board_index(_galaxy(), state.board) == _fresh_board_index(state.board)
 
 
+def test_a_run_from_a_board_whose_occupancy_was_read_carries_its_empires_by_hex() -> None:
+    """A board whose occupancy was read (a state just decoded, after its supply checks) but
+    never its empires by hex: the run of boards made from it carries them, so the board
+    asked at the end (a move's pin check) reads the hexes changed, not every unit."""
+    state = start()
+    first = state.board
+    occupancy.board_index(_galaxy(), first)  # (its kinds: `board_views.placed_kinds`)
+    assert caches.peek(board_views.empires_by_hex, first) is None
+    yard = next(u for u in first.units if u.empire == "KLI" and u.hex != OFF_MAP).hex
+    target = next(u for u in first.units if u.empire == "FED" and u.hex != OFF_MAP).hex
+    for n in range(5):
+        state = state.with_units([Unit(f"KLI-8{n:03d}", "KLI", "CA", yard)])
+    mover = next(u for u in state.board.units if u.empire == "LYR" and u.hex != OFF_MAP)
+    state = state.with_units(
+        [msgspec.structs.replace(u, hex=target) for u in state.board.at(mover.hex)]
+    )
+    board = state.board
+    assert board_views._EMPIRES_SINCE in board.__dict__, "nothing carried from the first board"
+    fresh = board_views.empires_by_hex.__wrapped__(_plain(board))  # type: ignore[attr-defined]
+    assert board_views.empires_by_hex(board) == fresh
+    assert caches.peek(board_views.empires_by_hex, first) == (
+        board_views.empires_by_hex.__wrapped__(_plain(first))  # type: ignore[attr-defined]
+    )
+
+
 def _plain(board: Board) -> Board:
     """A copy of ``board`` with none of its indexes (and so none of its cache entries)."""
     return Board(board.units, board.owners, board.at_war, board.released, board.devastated)
