@@ -11,9 +11,9 @@ then the coalition's whole second player turn: income, supply checks, its builds
 packet of build orders, the golden campaign's choice: every schedule slot filled at the
 capitals), one movement batch in which every released coalition stack moves (the new units
 too), the reaction window, the combat phase (passed by itself when the moves made no battle
-hex), the arrivals of off-map fleets due (none at this turn), and the rest of the sequence of
-play. ``--no-production`` leaves the builds and arrivals out (the turn this bench timed before
-2026-12-04).
+hex), the arrivals of the off-map fleets due (a strategic order at 8A), and the rest of the
+sequence of play (with ``--still``, the copies neither move nor arrive). ``--no-production``
+leaves the builds and arrivals out (the turn this bench timed before 2026-12-04).
 Then it times, in the same run and on the same packets:
 
   (a) the floor: Ed25519 signature verification and msgspec decoding of every packet of the
@@ -62,7 +62,7 @@ from engine.core.turn_orders import Done  # noqa: E402
 from engine.fe import RULESET, flow  # noqa: E402
 from engine.fe.checklist import FeRuleset  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
-from engine.fe.orders import Batch, MoveOrder  # noqa: E402
+from engine.fe.orders import Batch, MoveOrder, StrategicOrder  # noqa: E402
 from tests.engine.fe.helpers import start  # noqa: E402
 from tests.engine.fe_campaign import arrive, builds  # noqa: E402
 from tests.engine.fe_play import set_up  # noqa: E402
@@ -130,9 +130,16 @@ def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[
         ]
         moves.append(first_legal(table, "coalition", options))
     table.orders("coalition", *moves, Batch())  # one batch moving every stack
-    if production:  # the off-map fleets due come on (none at this turn of The Wind)
+    if production:  # the off-map fleets due come on (strategic orders at 8A)
         walk_to(table, "8A")
-        table.orders("coalition", *arrive(table, "coalition"), Done())
+        arrivals = [
+            StrategicOrder([i for i in order.units if not _is_copy(i, every_id, scale)], order.to)
+            if still
+            else order
+            for order in arrive(table, "coalition")
+        ]
+        table.orders("coalition", *arrivals, Done())
+        print(f"brought {sum(len(o.units) for o in arrivals)} units on from off the map")
     walk_to(table, "1A1")  # the alliance's player turn begins
     assert table.state is not None
     decision = pending(RULESET, table.state)[0]
