@@ -397,7 +397,10 @@ def _run(
         return None
     applied, taken = ran
     if applied.rolls or not 0 < taken <= len(orders):
-        raise RuntimeError(f"{ruleset.id}: apply_run took {taken} orders, asked for dice")
+        raise RuntimeError(
+            f"the {ruleset.id} ruleset's apply_run took {taken} of {len(orders)} orders and "
+            f"asked for {len(applied.rolls)} rolls (it may take 1 or more, and no dice)"
+        )
     events.extend(applied.events)
     return msgspec.structs.replace(state, rules=applied.state), taken
 

@@ -192,3 +192,20 @@ def test_builds_after_a_standing_order_give_the_one_by_one_outcome(steps: list[s
     table = _at_builds()
     orders = [Standing(steps), *builds(table, "coalition"), Done()]
     assert _outcome(FE, table, orders) == _outcome(ONE_BY_ONE, table, orders)
+
+
+class Greedy(FeRuleset):
+    """F&E whose runs claim more orders than they were given: a bug the core must not trust."""
+
+    def apply_run(
+        self, state: FeState, seat: Seat, orders: Sequence[Any]
+    ) -> tuple[Applied[FeState], int] | None:
+        ran = super().apply_run(state, seat, orders)
+        return None if ran is None else (ran[0], len(orders) + 1)
+
+
+def test_a_run_that_claims_more_orders_than_given_is_not_trusted() -> None:
+    table = _at_builds()
+    body = table.body("coalition", Turn(RULESET.encode_orders([*builds(table, "coalition")])))
+    with pytest.raises(RuntimeError, match="apply_run took"):
+        author.draft(Greedy(), table.state, body, table.players["coalition"].public)
