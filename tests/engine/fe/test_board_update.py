@@ -177,14 +177,7 @@ def test_a_run_of_unasked_boards_is_carried_at_once_when_one_is_asked() -> None:
     occupancy.board_index(_galaxy(), first)
     for empire in EMPIRES:
         blocking.presence_set(_galaxy(), first, empire)
-    yard = next(u for u in first.units if u.empire == "KLI" and u.hex != OFF_MAP).hex
-    target = next(u for u in first.units if u.empire == "FED" and u.hex != OFF_MAP).hex
-    for n in range(25):
-        state = state.with_units([Unit(f"KLI-8{n:03d}", "KLI", "CA", yard)])
-    mover = next(u for u in state.board.units if u.empire == "LYR" and u.hex != OFF_MAP)
-    state = state.with_units(
-        [msgspec.structs.replace(u, hex=target) for u in state.board.at(mover.hex)]
-    )
+    state, target = _builds_then_a_move(state, 25)
     board = state.board
     root, since, *_ = board.__dict__[occupancy._PENDING]
     assert root is first, "the run starts at the last board whose index was read"
@@ -211,14 +204,7 @@ def test_a_run_from_a_board_whose_occupancy_was_read_carries_its_empires_by_hex(
     first = state.board
     occupancy.board_index(_galaxy(), first)  # (its kinds: `board_views.placed_kinds`)
     assert caches.peek(board_views.empires_by_hex, first) is None
-    yard = next(u for u in first.units if u.empire == "KLI" and u.hex != OFF_MAP).hex
-    target = next(u for u in first.units if u.empire == "FED" and u.hex != OFF_MAP).hex
-    for n in range(5):
-        state = state.with_units([Unit(f"KLI-8{n:03d}", "KLI", "CA", yard)])
-    mover = next(u for u in state.board.units if u.empire == "LYR" and u.hex != OFF_MAP)
-    state = state.with_units(
-        [msgspec.structs.replace(u, hex=target) for u in state.board.at(mover.hex)]
-    )
+    state, _ = _builds_then_a_move(state, 5)
     board = state.board
     assert board_views._EMPIRES_SINCE in board.__dict__, "nothing carried from the first board"
     fresh = board_views.empires_by_hex.__wrapped__(_plain(board))  # type: ignore[attr-defined]
@@ -226,6 +212,19 @@ def test_a_run_from_a_board_whose_occupancy_was_read_carries_its_empires_by_hex(
     assert caches.peek(board_views.empires_by_hex, first) == (
         board_views.empires_by_hex.__wrapped__(_plain(first))  # type: ignore[attr-defined]
     )
+
+
+def _builds_then_a_move(state: FeState, builds: int) -> tuple[FeState, int]:
+    """``state`` after ``builds`` Klingon builds one by one and a Lyran stack's move onto a
+    Federation hex, and that hex."""
+    first = state.board
+    yard = next(u for u in first.units if u.empire == "KLI" and u.hex != OFF_MAP).hex
+    target = next(u for u in first.units if u.empire == "FED" and u.hex != OFF_MAP).hex
+    for n in range(builds):
+        state = state.with_units([Unit(f"KLI-8{n:03d}", "KLI", "CA", yard)])
+    mover = next(u for u in state.board.units if u.empire == "LYR" and u.hex != OFF_MAP)
+    moved = [msgspec.structs.replace(u, hex=target) for u in state.board.at(mover.hex)]
+    return state.with_units(moved), target
 
 
 def _plain(board: Board) -> Board:
