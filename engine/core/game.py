@@ -351,7 +351,7 @@ def _turn(
         # a reveal came first); each later order is asked about afresh.
         known = owed if state is given else None
         if apply_run is not None and len(orders) - done > 1:
-            ran = _run(apply_run, ruleset, state, seat, orders[done:], events, known)
+            ran = _run(apply_run, ruleset, state, seat, orders, done, events, known)
             if ran is not None:
                 state, taken = ran
                 done += taken
@@ -381,25 +381,29 @@ def _run(
     state: AnyState,
     seat: Seat,
     orders: Sequence[Any],
+    start: int,
     events: list[Event],
     owed: Decision | None,
 ) -> tuple[AnyState, int] | None:
-    """The orders the ruleset applies at once from the first of ``orders`` (`ApplyRun`), and
+    """The orders the ruleset applies at once from ``orders[start]`` on (`ApplyRun`), and
     how many, or None when it takes none (or the seat owes no orders now: `_order` says so).
-    ``owed`` is `owed_first` of ``state`` if known already."""
+    ``owed`` is `owed_first` of ``state`` if known already. The packet's list itself is
+    handed on, never a copy of its rest: a packet of many orders, asked about at each, would
+    otherwise cost the square of their number."""
     if owed is None:
         owed = owed_first(ruleset, state)
     if owed is None or owed.seats[0] != seat or owed.kind != _ORDERS:
         return None
     assert state.rules is not None
-    ran = apply_run(state.rules, seat, orders)
+    ran = apply_run(state.rules, seat, orders, start)
     if ran is None:
         return None
     applied, taken = ran
-    if applied.rolls or not 0 < taken <= len(orders):
+    left = len(orders) - start
+    if applied.rolls or not 0 < taken <= left:
         raise RuntimeError(
-            f"the {ruleset.id} ruleset's apply_run took {taken} of {len(orders)} orders and "
-            f"asked for {len(applied.rolls)} rolls (it may take 1 or more, and no dice)"
+            f"the {ruleset.id} ruleset's apply_run took {taken} of {left} orders and asked for "
+            f"{len(applied.rolls)} rolls (it may take 1 or more, and no dice)"
         )
     events.extend(applied.events)
     return msgspec.structs.replace(state, rules=applied.state), taken

@@ -232,15 +232,16 @@ class ApplyRun(Protocol):
     The core applies a packet's orders one at a time (`Ruleset.validate`, then
     `Ruleset.apply`). A ruleset whose orders often come in runs that it can apply together
     more cheaply (F&E: a turn's builds, each of which would make a board) may take them from
-    the first of ``orders``, as many as it can, and answer ``(applied, taken)``, or None to
-    take none. The answer must be what validating and applying those ``taken`` orders one
-    by one gives: each legal on the state the ones before it left, the same decision owed
-    after each (the same step, the same seat), no dice asked. An order it is not sure of it
-    leaves, with the rest, to the one-by-one path, which refuses it by its number.
+    ``orders[start]`` on (``orders`` is the packet's whole list, not to be copied: the core
+    asks at every order), as many as it can, and answer ``(applied, taken)``, or None to
+    take none. The answer must be what validating and applying those ``taken`` orders one by
+    one gives: each legal on the state the ones before it left, the same decision owed after
+    each (the same step, the same seat), no dice asked. An order it is not sure of it leaves,
+    with the rest, to the one-by-one path, which refuses it by its number.
     """
 
     def __call__(
-        self, state: Any, seat: Seat, orders: Sequence[Any]
+        self, state: Any, seat: Seat, orders: Sequence[Any], start: int
     ) -> tuple[Applied[Any], int] | None: ...
 
 

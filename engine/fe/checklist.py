@@ -199,21 +199,23 @@ class FeRuleset:
         return _with_reports(state, _with_queued(self._apply(state, seat, order)))
 
     def apply_run(
-        self, state: FeState, seat: Seat, orders: Sequence[Any]
+        self, state: FeState, seat: Seat, orders: Sequence[Any], start: int = 0
     ) -> tuple[Applied[FeState], int] | None:
         """A packet's leading build orders at 2B3 at once (`engine.fe.steps.shipyard.
         apply_build_run`): a turn's builds come together, and one by one each made a board.
         Only where applying them one by one would do nothing between two orders but the
         builds themselves: the shipyard's own step, and no standing order of the seat that
         could complete it after a build."""
-        if state.over or not orders or not isinstance(orders[0], BuildOrder):
+        if state.over or start >= len(orders) or not isinstance(orders[start], BuildOrder):
             return None
         step = flow.current(state)
         if step is None or step.kind == _SECRET or "build" not in step.orders:
             return None
         if order_area(step, "build") is not shipyard.AREA or step.id in standing_for(state, seat):
             return None
-        after, events, count = shipyard.apply_build_run(state, seat, step, orders, self.validate)
+        after, events, count = shipyard.apply_build_run(
+            state, seat, step, orders, start, self.validate
+        )
         return (Applied(after, events), count) if count else None
 
     def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:

@@ -177,11 +177,12 @@ def apply_build_run(
     seat: Seat,
     step: Step,
     orders: Sequence[Any],
+    start: int,
     validate: Callable[[FeState, Seat, Any], list[Violation]],
 ) -> tuple[FeState, list[Event], int]:
-    """The build orders leading ``orders``, checked by ``validate`` and applied one after
-    another as `apply_build` would, but with their units put on the board at once: the
-    state, the events and how many orders were taken.
+    """The build orders of ``orders`` from ``start`` on, checked by ``validate`` and applied
+    one after another as `apply_build` would, but with their units put on the board at once:
+    the state, the events and how many orders were taken.
 
     A turn's builds come in one packet, and each on its own made a board (a copy of every
     unit, its indexes carried). Here each order is checked and paid against a state that
@@ -196,7 +197,8 @@ def apply_build_run(
     built: list[Unit] = []
     given: dict[str, int] = {}
     paid = state  # the run's payments and tallies, and the units the run began with
-    for order in orders:
+    for index in range(start, len(orders)):  # (by index: the packet's list is not copied)
+        order = orders[index]
         if not isinstance(order, BuildOrder):
             break
         empire = _build_empire(paid, seat, order)

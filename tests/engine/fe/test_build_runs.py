@@ -40,7 +40,7 @@ class OneByOne(FeRuleset):
     """F&E with no runs: the core applies every order on its own."""
 
     def apply_run(
-        self, state: FeState, seat: Seat, orders: Sequence[Any]
+        self, state: FeState, seat: Seat, orders: Sequence[Any], start: int = 0
     ) -> tuple[Applied[FeState], int] | None:
         return None
 
@@ -198,10 +198,10 @@ class Greedy(FeRuleset):
     """F&E whose runs claim more orders than they were given: a bug the core must not trust."""
 
     def apply_run(
-        self, state: FeState, seat: Seat, orders: Sequence[Any]
+        self, state: FeState, seat: Seat, orders: Sequence[Any], start: int = 0
     ) -> tuple[Applied[FeState], int] | None:
-        ran = super().apply_run(state, seat, orders)
-        return None if ran is None else (ran[0], len(orders) + 1)
+        ran = super().apply_run(state, seat, orders, start)
+        return None if ran is None else (ran[0], len(orders) - start + 1)
 
 
 def test_a_run_that_claims_more_orders_than_given_is_not_trusted() -> None:
@@ -209,3 +209,31 @@ def test_a_run_that_claims_more_orders_than_given_is_not_trusted() -> None:
     body = table.body("coalition", Turn(RULESET.encode_orders([*builds(table, "coalition")])))
     with pytest.raises(RuntimeError, match="apply_run took"):
         author.draft(Greedy(), table.state, body, table.players["coalition"].public)
+
+
+class Watched(FeRuleset):
+    """F&E that notes the order lists its runs are handed."""
+
+    def __init__(self) -> None:
+        self.handed: list[tuple[int, int]] = []
+
+    def apply_run(
+        self, state: FeState, seat: Seat, orders: Sequence[Any], start: int = 0
+    ) -> tuple[Applied[FeState], int] | None:
+        self.handed.append((id(orders), start))
+        return super().apply_run(state, seat, orders, start)
+
+
+def test_runs_are_handed_the_packets_list_not_a_copy_of_its_rest() -> None:
+    """A packet of many orders is asked about a run at each: copying the rest of the list
+    each time would cost the square of their number (thousands of notes in one packet)."""
+    table = _at_builds()
+    legal = builds(table, "coalition")
+    orders: list[Any] = [*legal[:3], *[Note(f"note {n}") for n in range(50)], *legal[3:6]]
+    watched = Watched()
+    body = table.body("coalition", Turn(RULESET.encode_orders(orders)))
+    run = author.draft(watched, table.state, body, table.players["coalition"].public)
+    assert len({list_id for list_id, _ in watched.handed}) == 1, "a new list for some runs"
+    starts = [start for _, start in watched.handed]
+    assert starts[0] == 0 and starts == sorted(starts) and len(starts) == 52
+    assert run.state_hash == _outcome(ONE_BY_ONE, table, orders)[1][0]
