@@ -68,7 +68,6 @@ from engine.fe.orders import (
 )
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps import shipyard
 from engine.fe.steps.base import Area
 
 SEQUENCE_RULE = "105.0"
@@ -211,6 +210,8 @@ class FeRuleset:
         step = flow.current(state)
         if step is None or step.kind == _SECRET or "build" not in step.orders:
             return None
+        from engine.fe.steps import shipyard  # (here: the rules areas load when first used)
+
         if order_area(step, "build") is not shipyard.AREA or step.id in standing_for(state, seat):
             return None
         after, events, count = shipyard.apply_build_run(
