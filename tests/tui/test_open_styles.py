@@ -1,10 +1,11 @@
-"""The game screen is styled once before its first paint, with the styles a fresh pass gives.
+"""The game screen and the review are styled once before their first paint, with the styles a
+fresh pass gives.
 
 Textual styles each widget as it is mounted and, by default, every widget of a screen again
-when the screen resumes; `GameScreen.on_screen_resume` leaves that second pass out the first
-time the screen is shown (issue 16, item 5). These tests compare, at that first paint, every
-node's styles (its own rules and its component classes') with what a fresh pass over the
-whole screen gives, and check that later resumes still restyle.
+when the screen resumes; `HexpostScreen._styled_once` leaves that second pass out the first
+time a `STYLED_ONCE` screen is shown (issue 16, item 5). These tests compare, at that first
+paint, every node's styles (its own rules and its component classes') with what a fresh pass
+over the whole screen gives, and check that later resumes still restyle.
 
 Scrollbars are left out of the comparison: Textual makes a widget's scrollbars in its first
 layout and styles them in the next pass over the widget, with or without that second pass
@@ -24,7 +25,10 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
+from tui.app import HexpostApp
+from tui.screens.base import HexpostScreen
 from tui.screens.game import GameScreen
+from tui.screens.review import ReviewScreen
 
 Styled = dict[int, tuple[str, object, dict[str, object]]]
 """Each node's styles by ``id(node)``: (its class name, its rules, its component classes')."""
@@ -41,16 +45,41 @@ def styles_of(nodes: list[DOMNode]) -> Styled:
     }
 
 
+OPENED: list[type[HexpostScreen]] = [GameScreen, ReviewScreen]
+"""The screens styled once (`HexpostScreen.STYLED_ONCE`): the game's, and the review `v`
+opens from it."""
+
+
+@pytest.fixture(params=OPENED, ids=lambda screen: screen.__name__)
+def screen_type(request: pytest.FixtureRequest) -> type[HexpostScreen]:
+    screen: type[HexpostScreen] = request.param
+    assert screen.STYLED_ONCE
+    return screen
+
+
+async def _open(app: HexpostApp, pilot: Any, screen_type: type[HexpostScreen]) -> HexpostScreen:
+    """The game screen as the app opens it, and the review from there."""
+    await settle(pilot)
+    if screen_type is ReviewScreen:
+        await pilot.press("v")
+        await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, screen_type)
+    return screen
+
+
 @pytest.fixture
-def first_paint(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Styled, Styled]]]:
-    """At the game screen's first paint: (its styles then, the same nodes after a fresh
-    pass of the whole stylesheet over them)."""
+def first_paint(
+    monkeypatch: pytest.MonkeyPatch, screen_type: type[HexpostScreen]
+) -> Iterator[list[tuple[Styled, Styled]]]:
+    """At the first paint of a screen of ``screen_type``: (its styles then, the same nodes
+    after a fresh pass of the whole stylesheet over them)."""
     seen: list[tuple[Styled, Styled]] = []
     real = Screen._compositor_refresh
 
     def noted(screen: Screen[Any]) -> None:
         real(screen)
-        if isinstance(screen, GameScreen) and screen.app.screen is screen and not seen:
+        if isinstance(screen, screen_type) and screen.app.screen is screen and not seen:
             nodes = list(screen.walk_children(with_self=True))
             painted = styles_of(nodes)
             screen.app.stylesheet.update_nodes(nodes, animate=False)
@@ -75,26 +104,23 @@ def styled(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[DOMNode]]:
 
 
 async def test_the_first_paint_has_the_styles_a_fresh_pass_gives(
-    tutorial: Tutorial, first_paint: list[tuple[Styled, Styled]]
+    tutorial: Tutorial, screen_type: type[HexpostScreen], first_paint: list[tuple[Styled, Styled]]
 ) -> None:
     app = app_for(tutorial.alice, game=GAME)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert isinstance(app.screen, GameScreen)
-    assert first_paint, "the game screen was not painted"
+        await _open(app, pilot, screen_type)
+    assert first_paint, f"no {screen_type.__name__} was painted"
     painted, fresh = first_paint[0]
     assert len(painted) > 10  # the map, the side panel, the status line, the footer...
     assert painted == fresh
 
 
 async def test_the_screen_is_styled_once_before_its_first_paint_and_again_when_it_resumes(
-    tutorial: Tutorial, styled: list[DOMNode]
+    tutorial: Tutorial, screen_type: type[HexpostScreen], styled: list[DOMNode]
 ) -> None:
     app = app_for(tutorial.alice, game=GAME)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await _open(app, pilot, screen_type)
         assert styled.count(screen) == 1  # when it was mounted: not again when it resumed
         screen.post_message(events.ScreenResume())  # as `App.push_screen` sends it
         await settle(pilot)

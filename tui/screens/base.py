@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -115,6 +115,14 @@ class HexpostScreen(Screen[None]):
     syncing: reactive[bool] = reactive(False, bindings=True)
     """True while a sync runs; the sync binding is greyed out meanwhile."""
 
+    STYLED_ONCE: ClassVar[bool] = False
+    """Whether the screen's widgets are styled once before its first paint, not twice
+    (`_styled_once`): for the screens a key opens, each checked by
+    ``tests/tui/test_open_styles.py``."""
+
+    _resumed = False
+    """The screen has been shown once (`_styled_once`)."""
+
     class Synced(Message):
         """A sync finished (or could not start); ``result`` says what it did."""
 
@@ -129,6 +137,23 @@ class HexpostScreen(Screen[None]):
         def __init__(self, reason: str) -> None:
             super().__init__()
             self.reason = reason
+
+    @on(events.ScreenResume)
+    def _styled_once(self, event: events.ScreenResume) -> None:
+        """The first time a `STYLED_ONCE` screen is shown, its widgets are not styled again.
+
+        Textual styles each widget as it is mounted, and then again, every widget of the
+        screen, when the pushed screen resumes: between the two nothing a rule depends on
+        has changed (the focused widget restyles itself), so the second pass gave the same
+        styles: some 3% of the instructions before the game screen's first paint, 7 ms of
+        the review's 70-100 (issue 16; ``tests/tui/test_open_styles.py`` compares them with
+        a fresh pass). Later resumes (back from a dialog, a theme change) restyle as
+        Textual does. This handler runs before `Screen`'s own, which reads
+        ``refresh_styles`` (Textual calls a class's handlers before its bases').
+        """
+        if self.STYLED_ONCE and not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     @property
     def session(self) -> Session:

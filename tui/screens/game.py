@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -91,6 +91,8 @@ NEWS_SECONDS = 12
 
 class GameScreen(SignedLinesScreen):
     """A game of this home, by its hex id."""
+
+    STYLED_ONCE = True
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Games", show=False, tooltip="Back to the list of games"),
@@ -161,8 +163,6 @@ class GameScreen(SignedLinesScreen):
         self._panel_held = False
         """`show` is moving the cursor: the panel waits for the hex it ends on."""
         """The last dry run's drafts and whether the engine took them."""
-        self._resumed = False
-        """The screen has been shown once (`on_screen_resume`)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="game-body"):
@@ -191,21 +191,6 @@ class GameScreen(SignedLinesScreen):
         else:
             self.status.busy("reading the game...")
             self.reload()
-
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """The first time the screen is shown, its widgets are not styled a second time.
-
-        Textual styles each widget as it is mounted, and then again, every widget of the
-        screen, when the pushed screen resumes: between the two nothing a rule depends on
-        has changed (the map's focus restyles the map itself), so the second pass gave the
-        same styles at some 3% of the instructions before the first paint (issue 16;
-        ``tests/tui/test_open_styles.py`` compares them with a fresh pass). Later resumes
-        (back from a dialog, the review, a theme change) restyle as Textual does. This
-        handler runs before `Screen`'s own, which reads ``refresh_styles``.
-        """
-        if not self._resumed:
-            self._resumed = True
-            event.refresh_styles = False
 
     # --- loading -----------------------------------------------------------------------------
 

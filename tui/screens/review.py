@@ -62,6 +62,8 @@ if TYPE_CHECKING:
 class ReviewScreen(HexpostScreen):
     """Review game ``game_id`` (hex id) from packet ``start_seq`` (default: first unread)."""
 
+    STYLED_ONCE = True
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("right,n", "step(1)", "Next", priority=True, key_display="→/n"),
