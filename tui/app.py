@@ -13,6 +13,7 @@ no game, so it has no key of its own on the games list or a game.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.color import Color
@@ -30,7 +31,7 @@ from textual.screen import Screen
 from tui.safe_text import safe_text
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
-from tui.startup import FALLBACK_SECONDS, release_collector
+from tui.startup import FALLBACK_SECONDS, IDLE_SECONDS, collect_if_idle, release_collector
 
 if TYPE_CHECKING:
     from mail.transport import Transport
@@ -90,6 +91,8 @@ class HexpostApp(App[None]):
         self._game = game
         self._clock = clock
         self._monochrome = SafeMonochrome()
+        self._last_input = time.monotonic()
+        """When the player last pressed a key or used the mouse (`_collect_if_idle`)."""
 
     def get_default_screen(self) -> Screen[None]:
         # The games list is the bottom of the stack: escape from a game always lands there.
@@ -106,6 +109,16 @@ class HexpostApp(App[None]):
         self.watch_mail()
         # The first screen lets the collector go once painted; this, whatever it does.
         self.set_timer(FALLBACK_SECONDS, release_collector)
+        # The full collections wait for a pause in the player's keys (`tui.startup`).
+        self.set_interval(IDLE_SECONDS / 2, self._collect_if_idle)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent):
+            self._last_input = time.monotonic()
+        await super().on_event(event)
+
+    def _collect_if_idle(self) -> None:
+        collect_if_idle(time.monotonic() - self._last_input)
 
     @work(group="mail-watch", exclusive=True, exit_on_error=False)
     async def watch_mail(self) -> None:

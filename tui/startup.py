@@ -18,6 +18,15 @@ every live object, long enough to drop a frame during play.
 
 An app started otherwise (the tests' `App.run_test`) never held the collector:
 `release_collector` then does nothing.
+
+During play, the full collections are put off to when the player is idle. Left to itself the
+interpreter runs one after ten young collections of the middle generation, that is in the
+middle of some key: measured along `bench/tui_keys.py`'s keys, one key in six paid for one,
+5 to 67 ms, longer as the session went on (mostly the widgets of a screen left, which are
+held in reference cycles). After `release_collector` the interpreter waits for
+`FULL_AFTER` of them instead, and the app calls `collect_if_idle` twice a second: once the
+player has been idle for `IDLE_SECONDS`, it runs the full collection that is due, as often as
+the interpreter would have.
 """
 
 from __future__ import annotations
@@ -27,8 +36,20 @@ import gc
 FALLBACK_SECONDS = 3.0
 """How long after the app's start the collector is let go whatever the screens did."""
 
+IDLE_SECONDS = 0.5
+"""How long the player must have been idle before `collect_if_idle` collects."""
+
+FULL_AFTER = 1000
+"""Young collections of the middle generation after which the interpreter runs a full one by
+itself, while the idle collections are on (CPython's default is 10): a bound for an app that
+is never idle, not the usual way."""
+
 _held: set[str] = set()
 """``{"held"}`` while `hold_collector` holds the collector."""
+
+_idle: list[tuple[int, int, int]] = []
+"""The thresholds before `release_collector` put the full collections off to idle moments
+(one entry while it has)."""
 
 
 def hold_collector() -> None:
@@ -46,13 +67,31 @@ def release_collector() -> None:
     _held.clear()
     gc.collect()
     gc.freeze()
+    if not _idle:
+        young, middle, _ = thresholds = gc.get_threshold()
+        _idle.append(thresholds)
+        gc.set_threshold(young, middle, FULL_AFTER)
     gc.enable()
+
+
+def collect_if_idle(idle_for: float) -> bool:
+    """Run the full collection that is due if the player has been idle for `IDLE_SECONDS`
+    (``idle_for`` seconds since their last key or click) and `release_collector` put the full
+    collections off; whether it did. Due: as often as the interpreter would have run one,
+    after as many collections of the middle generation as its own threshold says."""
+    if not _idle or idle_for < IDLE_SECONDS or gc.get_count()[2] < _idle[0][2]:
+        return False
+    gc.collect()
+    return True
 
 
 def thaw() -> None:
     """The app has ended: what `release_collector` froze may be collected again (a process
-    that goes on after the app, a test's, would otherwise keep it for good)."""
+    that goes on after the app, a test's, would otherwise keep it for good), and the full
+    collections run as the interpreter runs them."""
     gc.unfreeze()
+    if _idle:
+        gc.set_threshold(*_idle.pop())
 
 
 def collector_held() -> bool:

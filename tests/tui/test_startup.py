@@ -11,10 +11,11 @@ import pytest
 
 from saves.home import Home
 from tests.tui.test_app import GAME, SIZE, Tutorial, settle
+from tui import startup
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen
-from tui.startup import collector_held, hold_collector, release_collector, thaw
+from tui.startup import collect_if_idle, collector_held, hold_collector, release_collector, thaw
 
 
 @pytest.fixture(autouse=True)
@@ -97,3 +98,51 @@ async def test_the_app_lets_the_collector_go_after_a_while_whatever_the_screens_
         await settle(pilot)
         await pilot.pause(0.5)
         assert not collector_held() and gc.isenabled()
+
+
+def _due() -> None:
+    """As many collections of the middle generation as make a full one due."""
+    for _ in range(gc.get_threshold()[2] if not startup._idle else startup._idle[0][2]):
+        gc.collect(1)
+
+
+def test_release_puts_the_full_collections_off_to_idle_moments_and_thaw_restores_them() -> None:
+    before = gc.get_threshold()
+    hold_collector()
+    release_collector()
+    assert gc.get_threshold() == (before[0], before[1], startup.FULL_AFTER)
+    thaw()
+    assert gc.get_threshold() == before
+
+
+def test_a_full_collection_runs_when_due_and_the_player_is_idle() -> None:
+    _due()
+    assert not collect_if_idle(10.0), "not without release_collector's policy"
+    hold_collector()
+    release_collector()
+    gc.collect()  # (none due)
+    _due()
+    assert not collect_if_idle(startup.IDLE_SECONDS / 2), "the player is not idle yet"
+    assert gc.get_count()[2] > 0
+    gc.collect(1)  # one more of the middle generation: still due, not more
+    assert collect_if_idle(startup.IDLE_SECONDS)
+    assert gc.get_count()[2] == 0  # the full collection ran
+    assert not collect_if_idle(10.0), "nothing due right after one"
+    gc.collect(1)
+    assert not collect_if_idle(10.0), "not due after one collection of the middle generation"
+
+
+async def test_the_app_asks_for_idle_collections_timed_from_the_last_key(
+    tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[float] = []
+    monkeypatch.setattr("tui.app.collect_if_idle", asked.append)
+    app = HexpostApp(Home(tutorial.alice.home.path), GAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.pause(2 * startup.IDLE_SECONDS)
+        assert asked and asked[-1] >= startup.IDLE_SECONDS
+        asked.clear()
+        await pilot.press("c")
+        await pilot.pause(startup.IDLE_SECONDS / 2 + 0.05)  # at least one check after the key
+        assert asked and min(asked) < startup.IDLE_SECONDS
