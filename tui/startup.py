@@ -32,6 +32,7 @@ the interpreter would have.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 
 FALLBACK_SECONDS = 3.0
 """How long after the app's start the collector is let go whatever the screens did."""
@@ -74,13 +75,16 @@ def release_collector() -> None:
     gc.enable()
 
 
-def collect_if_idle(idle_for: float) -> bool:
+def collect_if_idle(idle_for: float, before: Callable[[], None] | None = None) -> bool:
     """Run the full collection that is due if the player has been idle for `IDLE_SECONDS`
     (``idle_for`` seconds since their last key or click) and `release_collector` put the full
     collections off; whether it did. Due: as often as the interpreter would have run one,
-    after as many collections of the middle generation as its own threshold says."""
+    after as many collections of the middle generation as its own threshold says. ``before``
+    runs first (it may let go of what the collection is to free)."""
     if not _idle or idle_for < IDLE_SECONDS or gc.get_count()[2] < _idle[0][2]:
         return False
+    if before is not None:
+        before()
     gc.collect()
     return True
 

@@ -136,7 +136,12 @@ async def test_the_app_asks_for_idle_collections_timed_from_the_last_key(
     tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[float] = []
-    monkeypatch.setattr("tui.app.collect_if_idle", asked.append)
+
+    def noted(idle_for: float, before: object = None) -> bool:
+        asked.append(idle_for)
+        return False
+
+    monkeypatch.setattr("tui.app.collect_if_idle", noted)
     app = HexpostApp(Home(tutorial.alice.home.path), GAME)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -146,3 +151,32 @@ async def test_the_app_asks_for_idle_collections_timed_from_the_last_key(
         await pilot.press("c")
         await pilot.pause(startup.IDLE_SECONDS / 2 + 0.05)  # at least one check after the key
         assert asked and min(asked) < startup.IDLE_SECONDS
+
+
+def _style_caches() -> int:
+    from textual._styles_cache import StylesCache
+
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, StylesCache))
+
+
+async def test_idle_collections_let_go_of_closed_games_style_caches(tutorial: Tutorial) -> None:
+    """Opening and closing a game again and again leaves nothing behind once the app's idle
+    collections run: Textual's ``get_inner_outer`` cache kept every closed screen's widgets'
+    style caches, with their rendered lines (`tui.app.release_style_caches`)."""
+    app = HexpostApp(Home(tutorial.alice.home.path), GAME)
+    hold_collector()
+    counts: list[int] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not collector_held()
+        for _ in range(5):
+            for key in ("escape", "enter"):
+                await pilot.press(key)
+                await settle(pilot)
+            _due()
+            app._last_input -= 10 * startup.IDLE_SECONDS  # the player went away
+            app._collect_if_idle()
+            assert gc.get_count()[2] == 0, "the idle collection did not run"
+            counts.append(_style_caches())
+    assert counts[-1] <= counts[0] + 5, counts  # without the release: 42, then 94 after five
