@@ -28,7 +28,7 @@ from tests.golden.companion import read_golden
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
-GOLDEN = ROOT / "tests" / "golden" / "fe_wind.msgpack"
+GOLDEN = ROOT / "tests" / "golden"
 
 # --- nothing caches outside engine/core/caches.py ------------------------------------------
 
@@ -244,20 +244,25 @@ def test_the_source_reader_passes_constant_tables_and_the_declared_module() -> N
 
 # --- the same packets give the same hashes cold and warm -----------------------------------
 
-CLEAR_EVERY = 1
-"""Packets between clearings: before every one of the golden game's 190 packets (about two
-seconds in all; raise it if the game grows and the test gets slow, keeping 20 or more)."""
+COLD_REPLAYS = {"fe_wind": 1, "fe_battle": 1, "fe_campaign": 3}
+"""Each golden game replayed cold, and the packets between clearings: before every one of
+The Wind's 190 packets and the battle's 96, before every third of the campaign's 737 (its
+builds, moves, strategic moves, battles and captures; about a second and a half so). Raise
+a count if a game grows and the test gets slow, keeping 20 clearings or more."""
 
 
-def test_golden_game_replayed_with_caches_emptied_gives_the_recorded_hashes() -> None:
-    golden = read_golden(GOLDEN)
+@pytest.mark.parametrize(("name", "every"), sorted(COLD_REPLAYS.items()))
+def test_golden_game_replayed_with_caches_emptied_gives_the_recorded_hashes(
+    name: str, every: int
+) -> None:
+    golden = read_golden(GOLDEN / f"{name}.msgpack")
     assert golden.ruleset.split("/")[0] == RULESET.id
-    assert len(golden.packets) == len(golden.hashes) > 100
+    assert len(golden.packets) == len(golden.hashes) > 20 * every
     keys: dict[bytes, bytes] = {}
     state = None
     cleared = filled = 0
     for seq, (data, expected) in enumerate(zip(golden.packets, golden.hashes, strict=True)):
-        if seq % CLEAR_EVERY == 0:
+        if seq % every == 0:
             filled += any(info.size for info in caches.describe() if _engine(info.name))
             caches.clear_all()
             assert all(info.size == 0 for info in caches.describe())
