@@ -1,4 +1,5 @@
-"""P4 across interpreters: the golden chains replay to the same hashes on Python 3.11 to 3.13.
+"""P4 across interpreters: the golden chains, and a random campaign played here, replay to the
+same hashes on Python 3.11 to 3.13.
 
 The other interpreters are named in ``HEXPOST_OTHER_PYTHONS`` (paths separated by ``:``),
 each with msgspec and cryptography installed; `.ci/run` prepares them when the machine has
@@ -12,19 +13,29 @@ import os
 import subprocess
 from pathlib import Path
 
+import msgspec
 import pytest
+
+from engine.fe import RULESET
+from tests.engine.fe_random_campaign import play_random_campaign
+from tests.golden.companion import GoldenGame
+from tests.golden.regen import HERE
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHONS = [p for p in os.environ.get("HEXPOST_OTHER_PYTHONS", "").split(":") if p]
 
+GOLDEN_GAMES = ("fe_checklist", "fe_wind", "fe_battle", "fe_campaign")
+
 REPLAY = """
 import sys, msgspec
+from pathlib import Path
 from engine.core.game import apply_packet
 from engine.core.packets import key_id, open_packet
 from engine.fe import RULESET as ruleset
 from tests.golden.regen import HERE, GoldenGame
-for name in ("fe_checklist.msgpack", "fe_wind.msgpack"):
-    golden = msgspec.msgpack.decode((HERE / name).read_bytes(), type=GoldenGame)
+for path in sys.argv[1:]:
+    name = Path(path).name
+    golden = msgspec.msgpack.decode(Path(path).read_bytes(), type=GoldenGame)
     keys, state = {}, None
     for seq, (data, expected) in enumerate(zip(golden.packets, golden.hashes)):
         packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
@@ -40,8 +51,32 @@ for name in ("fe_checklist.msgpack", "fe_wind.msgpack"):
 @pytest.mark.skipif(not PYTHONS, reason="HEXPOST_OTHER_PYTHONS names no other interpreter")
 @pytest.mark.parametrize("python", PYTHONS)
 def test_golden_chain_on_other_python(python: str) -> None:
+    games = [str(HERE / f"{name}.msgpack") for name in GOLDEN_GAMES]
+    _replays(python, games)
+
+
+@pytest.mark.skipif(not PYTHONS, reason="HEXPOST_OTHER_PYTHONS names no other interpreter")
+@pytest.mark.parametrize("python", PYTHONS)
+def test_random_campaign_on_other_python(python: str, tmp_path: Path) -> None:
+    """A game no script wrote (`tests.engine.fe_random_campaign`), played on this Python."""
+    table = play_random_campaign(RANDOM_SEED, 2)
+    game = GoldenGame(
+        ruleset=RULESET.id,
+        description=f"a random campaign, seed {RANDOM_SEED}",
+        packets=[packet.data for packet in table.packets],
+        hashes=[result.state_hash for result in table.results],
+    )
+    path = tmp_path / "random_campaign.msgpack"
+    path.write_bytes(msgspec.msgpack.encode(game))
+    _replays(python, [str(path)])
+
+
+RANDOM_SEED = 9
+
+
+def _replays(python: str, games: list[str]) -> None:
     done = subprocess.run(
-        [python, "-c", REPLAY],
+        [python, "-c", REPLAY, *games],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "random"},
         capture_output=True,

@@ -1,0 +1,150 @@
+"""The Wind played on from its set-up with random choices, through the real protocol core.
+
+The golden games follow one script; the engine's caches carry views from board to board
+along whatever a player does, so the tests that check those views against a fresh reading
+(`tests/engine/fe/test_random_campaign.py`) need games that go elsewhere. Each player turn
+of a seed's game:
+
+- 2B3: the phasing empires build a random number of the golden campaign's builds
+  (`tests.engine.fe_campaign.builds`: the schedule's slots at the capitals), or none;
+- 3B2: one to three movement batches, each of up to a dozen stacks: a random part of the
+  seat's movable units in a random hex, sent toward a random hex of the map along the
+  shortest path, cut back until the engine accepts it (stacks it refuses are left);
+- battles: each side retreats at its option or fights on at random, with a random
+  intensity (BIR 1 to 4); the damage is allocated as the engine suggests;
+- 8A: the off-map fleets due come on (`tests.engine.fe_campaign.arrive`);
+- the rest is walked with ``done``, as the scripted games walk it.
+
+Everything is drawn from `random.Random(seed)`, so a seed's game is the same packets each
+time it is played.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import hexgrid
+from engine.core.ruleset import DecisionKind
+from engine.core.turn_orders import Done
+from engine.fe import RULESET
+from engine.fe.forces import OFF_MAP
+from engine.fe.galaxy import load_galaxy
+from engine.fe.model import FeState
+from engine.fe.orders import Batch, MoveOrder
+from engine.fe.steps import base, combat, combat_round
+from tests.engine.fe_campaign import arrive, builds
+from tests.engine.fe_play import (
+    ATTACKER_RETREAT_STEP,
+    RETREAT_STEP,
+    battle_step,
+    plain_run,
+    secret_choice,
+    set_up,
+)
+from tests.engine.fe_wind import SEATS, hexes, owed_step, rules
+from tests.engine.table import Table
+
+MOVE_STEP = "3B2"
+MOST_STACKS = 12
+"""Stacks tried per movement batch, at most."""
+LONGEST_PATH = 8
+"""Hexes of a tried path, at most (the start included): longer paths are cut back anyway."""
+
+
+def _accepted(state: FeState, seat: str, order: Any) -> FeState | None:
+    """``state`` after ``order`` if the engine accepts it, else None."""
+    if RULESET.validate(state, seat, order):
+        return None
+    after: FeState = RULESET.apply(state, seat, order).state
+    return after
+
+
+def random_moves(rng: random.Random, state: FeState, seat: str) -> list[MoveOrder]:
+    """A batch of move orders the engine accepts one after the other from ``state``."""
+    galaxy = load_galaxy()
+    empires = set(base.empires_of(state, seat))
+    orders: list[MoveOrder] = []
+    for _ in range(rng.randint(0, MOST_STACKS)):
+        movable = [
+            u
+            for u in state.board.units
+            if u.hex != OFF_MAP and u.empire in empires and u.info().move > 0
+        ]
+        if not movable:
+            break
+        first = rng.choice(movable)
+        here = [u for u in state.board.at(first.hex) if u in movable]
+        stack = [u.id for u in rng.sample(here, rng.randint(1, len(here)))]
+        target = rng.choice(galaxy.hexes).hex
+        route = hexgrid.path(first.hex, target, galaxy.width, galaxy.height)
+        if route is None:
+            continue
+        for end in range(min(len(route), LONGEST_PATH), 1, -1):
+            order = MoveOrder(stack, hexes(route[:end]))
+            after = _accepted(state, seat, order)
+            if after is not None:
+                orders.append(order)
+                state = after
+                break
+    return orders
+
+
+def walk_to(table: Table, target: str, rng: random.Random) -> None:
+    """Every seat completes its steps until ``target`` is owed, with random battle choices:
+    a retreat taken or the battle fought on, and the intensity picked at random."""
+    for _ in range(20_000):
+        seat, step, kind = owed_step(table)
+        if step == target and kind in (DecisionKind.ORDERS, DecisionKind.SECRET):
+            return
+        state = rules(table)
+        in_battle = combat.current(state) is not None
+        if kind == DecisionKind.SECRET:
+            choice = secret_choice(table, seat, step, f"{seat}: plan {rng.randrange(100)}")
+            if in_battle and step == combat_round.BIR_STEP:
+                choice = rng.randint(1, 4)
+            table.commit(seat, choice)
+        elif kind == DecisionKind.REVEAL:
+            table.reveal(seat)
+        elif kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+        elif in_battle and step in (RETREAT_STEP, ATTACKER_RETREAT_STEP) and rng.random() < 0.6:
+            table.orders(seat, Done())  # no retreat: the battle goes on
+        elif not battle_step(table, seat, step):
+            count = plain_run(state, seat, target)
+            assert count, f"{seat} is stuck at {step} on the way to {target}"
+            table.orders(seat, *[Done() for _ in range(count)])
+    raise AssertionError(f"never reached {target}")
+
+
+def player_turn(table: Table, seat: str, rng: random.Random) -> None:
+    """One player turn of ``seat``: random builds, batches of random moves, the arrivals."""
+    walk_to(table, "2B3", rng)
+    scheduled = builds(table, seat)
+    chosen = scheduled[: rng.randint(1, len(scheduled))] if scheduled and rng.random() < 0.8 else []
+    table.orders(seat, *chosen, Done())
+    walk_to(table, MOVE_STEP, rng)
+    for batch in range(rng.randint(1, 3)):
+        if batch:
+            walk_to(table, MOVE_STEP, rng)  # past the other side's reaction window
+            owed_seat, step, _ = owed_step(table)
+            if (owed_seat, step) != (seat, MOVE_STEP):
+                break
+        moves = random_moves(rng, rules(table), seat)
+        last = not moves or batch == 2 or rng.random() < 0.4
+        table.orders(seat, *moves, Done() if last else Batch())
+        if last:
+            break
+    walk_to(table, "8A", rng)
+    table.orders(seat, *arrive(table, seat), Done())
+
+
+def play_random_campaign(seed: int, turns: int) -> Table:
+    """The Wind set up and played for ``turns`` turns (both player turns) with ``seed``."""
+    rng = random.Random(seed)
+    table = Table(RULESET, "the-wind", SEATS, label=f"random-campaign-{seed}")
+    set_up(table)
+    for _ in range(turns):
+        for seat in SEATS:
+            player_turn(table, seat, rng)
+    return table
