@@ -185,7 +185,8 @@ class FeRuleset:
             takes = f"; it takes {', '.join(step.orders)} or done" if step.orders else ""
             return [
                 Violation(
-                    f"a {tag} order belongs to step {' or '.join(where) or '(none)'}, "
+                    f"{'an' if tag[0] in 'aeiou' else 'a'} {tag} order belongs to step "
+                    f"{' or '.join(where) or '(none)'}, "
                     f"not to the current step {describe(step)}{takes}",
                     SEQUENCE_RULE,
                 )

@@ -18,6 +18,7 @@ from engine.core.turn_orders import Done
 from engine.fe import FE
 from engine.fe.forces import Board
 from engine.fe.model import FeState
+from engine.fe.opening import ApproachOrder
 from engine.fe.orders import Batch, MoveOrder, Order, Place, React
 from engine.fe.sequence import load_sequence
 from engine.fe.steps import reactors, reserves
@@ -179,6 +180,11 @@ def test_movement_orders_belong_to_their_steps() -> None:
     early = _run_to(FE.initial_state("tutorial", ["coalition", "alliance"], {}), "0-KZI")
     (problem,) = _refused(early, "alliance", _move(["KZI-0001"], "1305", "1306"))
     assert problem.message.startswith("a move order belongs to step 3B2 or 4B, not to")
+
+
+def test_an_order_named_with_a_vowel_takes_an() -> None:
+    (problem,) = _refused(_at_movement(), "coalition", ApproachOrder())
+    assert problem.message.startswith("an approach order belongs to step 5-2A2 or 5-2A3, not")
 
 
 # --- batches and reaction windows -----------------------------------------------------------
