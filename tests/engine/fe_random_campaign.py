@@ -10,6 +10,8 @@ of a seed's game:
 - 3B2: one to three movement batches, each of up to a dozen stacks: a random part of the
   seat's movable units in a random hex, sent toward a random hex of the map along the
   shortest path, cut back until the engine accepts it (stacks it refuses are left);
+- 3B3: the other side reacts, four times in five, with up to three of the units the engine
+  says may react, each toward a hex the batch entered (as far as the engine accepts);
 - battles: each side retreats at its option or fights on at random, with a random
   intensity (BIR 1 to 4); the damage is allocated as the engine suggests;
 - 8A: the off-map fleets due come on (`tests.engine.fe_campaign.arrive`);
@@ -29,10 +31,11 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.forces import OFF_MAP
-from engine.fe.galaxy import load_galaxy
+from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
-from engine.fe.orders import Batch, MoveOrder
+from engine.fe.orders import Batch, MoveOrder, React
 from engine.fe.steps import base, combat, combat_round
+from engine.fe.steps.reactors import reactors
 from tests.engine.fe_campaign import arrive, builds
 from tests.engine.fe_play import (
     ATTACKER_RETREAT_STEP,
@@ -46,6 +49,7 @@ from tests.engine.fe_wind import SEATS, hexes, owed_step, rules
 from tests.engine.table import Table
 
 MOVE_STEP = "3B2"
+REACTION_STEP = "3B3"
 MOST_STACKS = 12
 """Stacks tried per movement batch, at most."""
 LONGEST_PATH = 8
@@ -90,6 +94,41 @@ def random_moves(rng: random.Random, state: FeState, seat: str) -> list[MoveOrde
     return orders
 
 
+def random_reactions(rng: random.Random, state: FeState, seat: str) -> list[React]:
+    """Up to three reactions the engine accepts one after the other from ``state``: each a
+    random unit of those that may react, toward the nearest hexes the batch entered."""
+    galaxy = load_galaxy()
+    orders: list[React] = []
+    for _ in range(rng.randint(1, 3)):
+        able = reactors(state)
+        if not able or not state.batch:
+            break
+        unit = state.board.unit(rng.choice(able))
+        entered = sorted({to for _, to in state.batch}, key=lambda h: hexgrid.distance(unit.hex, h))
+        order = _first_reaction(state, seat, unit.id, unit.hex, entered[:3], galaxy)
+        if order is not None:
+            orders.append(order)
+            after = _accepted(state, seat, order)
+            assert after is not None
+            state = after
+    return orders
+
+
+def _first_reaction(
+    state: FeState, seat: str, unit_id: str, start: HexId, triggers: list[HexId], galaxy: Galaxy
+) -> React | None:
+    """The first reaction the engine accepts of ``unit_id`` toward one of ``triggers``, as
+    far along the shortest path as it lets the unit go."""
+    for trigger in triggers:
+        route = hexgrid.path(start, trigger, galaxy.width, galaxy.height)
+        for end in range(len(route or ()), 1, -1):
+            assert route is not None
+            order = React([unit_id], hexes(route[:end]), f"{trigger:04d}")
+            if not RULESET.validate(state, seat, order):
+                return order
+    return None
+
+
 def walk_to(table: Table, target: str, rng: random.Random) -> None:
     """Every seat completes its steps until ``target`` is owed, with random battle choices:
     a retreat taken or the battle fought on, and the intensity picked at random."""
@@ -110,6 +149,8 @@ def walk_to(table: Table, target: str, rng: random.Random) -> None:
             table.entropy_only(seat)
         elif in_battle and step in (RETREAT_STEP, ATTACKER_RETREAT_STEP) and rng.random() < 0.6:
             table.orders(seat, Done())  # no retreat: the battle goes on
+        elif step == REACTION_STEP and rng.random() < 0.8:
+            table.orders(seat, *random_reactions(rng, state, seat), Done())
         elif not battle_step(table, seat, step):
             count = plain_run(state, seat, target)
             assert count, f"{seat} is stuck at {step} on the way to {target}"
@@ -131,7 +172,7 @@ def player_turn(table: Table, seat: str, rng: random.Random) -> None:
             if (owed_seat, step) != (seat, MOVE_STEP):
                 break
         moves = random_moves(rng, rules(table), seat)
-        last = not moves or batch == 2 or rng.random() < 0.4
+        last = not moves or batch == 2 or rng.random() < 0.25
         table.orders(seat, *moves, Done() if last else Batch())
         if last:
             break
