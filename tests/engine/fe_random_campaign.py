@@ -78,7 +78,7 @@ def random_moves(rng: random.Random, state: FeState, seat: str) -> list[MoveOrde
         if not movable:
             break
         first = rng.choice(movable)
-        here = [u for u in state.board.at(first.hex) if u in movable]
+        here = [u for u in state.board.at(first.hex) if u.empire in empires and u.info().move > 0]
         stack = [u.id for u in rng.sample(here, rng.randint(1, len(here)))]
         target = rng.choice(galaxy.hexes).hex
         route = hexgrid.path(first.hex, target, galaxy.width, galaxy.height)
@@ -121,8 +121,9 @@ def _first_reaction(
     far along the shortest path as it lets the unit go."""
     for trigger in triggers:
         route = hexgrid.path(start, trigger, galaxy.width, galaxy.height)
-        for end in range(len(route or ()), 1, -1):
-            assert route is not None
+        if route is None:
+            continue
+        for end in range(len(route), 1, -1):
             order = React([unit_id], hexes(route[:end]), f"{trigger:04d}")
             if not RULESET.validate(state, seat, order):
                 return order
@@ -130,8 +131,9 @@ def _first_reaction(
 
 
 def walk_to(table: Table, target: str, rng: random.Random) -> None:
-    """Every seat completes its steps until ``target`` is owed, with random battle choices:
-    a retreat taken or the battle fought on, and the intensity picked at random."""
+    """Every seat completes its steps until ``target`` is owed, with random choices where
+    the scripts always do the same: reactions at a reaction window, a retreat taken or the
+    battle fought on, and the intensity of each battle round."""
     for _ in range(20_000):
         seat, step, kind = owed_step(table)
         if step == target and kind in (DecisionKind.ORDERS, DecisionKind.SECRET):
