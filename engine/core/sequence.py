@@ -111,6 +111,17 @@ class SequenceOfPlay:
             for name in names
         }
         self.main: tuple[Step, ...] = self.parts[MAIN_PART]
+        covering: dict[str, list[Step]] = {}
+        for step in data.steps:
+            own = (step.id, step.phase, *(h.id for h in self.heading_chain(step)))
+            for name in dict.fromkeys(own):
+                covering.setdefault(name, []).append(step)
+        self._covered: dict[str, tuple[Step, ...]] = {
+            name: tuple(steps) for name, steps in covering.items()
+        }
+        """Per step, heading and phase id, the steps it covers (`covers`), in table order:
+        a standing order of hundreds of names is expanded name by name, not by reading every
+        step of the table for each (which a hostile packet of them made cost minutes)."""
 
     def part(self, name: str = MAIN_PART) -> tuple[Step, ...]:
         """The steps of one part ("" for the main part); empty for a part the table lacks."""
@@ -136,12 +147,17 @@ class SequenceOfPlay:
             return True
         return any(h.id == name for h in self.heading_chain(step))
 
+    def covered(self, name: str) -> tuple[Step, ...]:
+        """Every step ``name`` covers (`covers`), in table order; empty for no such name."""
+        return self._covered.get(name, ())
+
     def span(self, name: str, steps: tuple[Step, ...]) -> tuple[int, int] | None:
         """First and last index in ``steps`` covered by a step, heading or phase id.
 
         Returns None when ``name`` names nothing in ``steps``.
         """
-        hits = [i for i, step in enumerate(steps) if self.covers(name, step)]
+        ids = {step.id for step in self.covered(name)}
+        hits = [i for i, step in enumerate(steps) if step.id in ids]
         if not hits:
             return None
         return hits[0], hits[-1]

@@ -33,8 +33,8 @@ def expand(
     itself a secret step, why the order is refused."""
     steps = seq.every_step()
     wanted: set[str] = set()
-    for name in names:
-        covered = [s for s in steps if seq.covers(name, s)]
+    for name in dict.fromkeys(names):  # (each name once, however often a packet repeats it)
+        covered = seq.covered(name)
         if not covered:
             return [], f"standing order: no step, heading or phase {name!r}"
         if len(covered) == 1 and covered[0].kind == StepKind.SECRET:
@@ -53,12 +53,12 @@ def left_to_seat(
     seq: SequenceOfPlay, names: Sequence[str], ids: Sequence[str], own_turn_choice: OwnTurnChoice
 ) -> list[str]:
     """The own-turn decisions ``names`` reach but leave to the seat (not named by id)."""
+    reached = {s.id for name in dict.fromkeys(names) for s in seq.covered(name)}
+    named = set(ids)
     return [
         s.id
         for s in seq.every_step()
-        if s.id not in ids
-        and choice_of_own_turn(s, own_turn_choice)
-        and any(seq.covers(name, s) for name in names)
+        if s.id in reached and s.id not in named and choice_of_own_turn(s, own_turn_choice)
     ]
 
 

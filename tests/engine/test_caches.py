@@ -345,6 +345,7 @@ EXPECTED = {
     "engine.fe.steps.replacements._carried": "derived",
     "engine.fe.steps.replacements._table_carriers": "static",
     "engine.fe.steps.replacements._table_buyers": "derived",
+    "engine.fe.steps.reactors._reactors": "by_identity",
     "engine.fe.steps.releases._plan": "by_identity",
     "engine.fe.steps.releases._watchers": "by_identity",
     "engine.fe.steps.releases.hot_hexes": "by_identity",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from engine.core import caches
-from engine.fe.forces import OFF_MAP, Unit
+from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.reaction import REACTION_RANGE, stack_reactors
@@ -25,18 +25,30 @@ def reactors(state: FeState) -> list[str]:
 
     Only hexes holding phasing units now can be reacted to (`engine.fe.reaction` asks for
     the enemy in the hex), and only units within reaction range of one of them are asked,
-    which keeps this cheap on a full board.
+    which keeps this cheap on a full board. Kept per board, batch and reactions so far (by
+    identity: a state that changed none of them, as a policy or a note does, hands on the
+    same objects): the reaction window asks at every order, and a packet may hold thousands
+    of orders that change nothing here.
     """
-    board = state.board
-    phasing = base.phasing_empires(state)
-    steps = state.batch
+    return list(_reactors(state.board, state.batch, state.reacted, base.phasing_empires(state)))
+
+
+@caches.by_identity(maxsize=4, identity=3)
+def _reactors(
+    board: Board,
+    steps: tuple[tuple[HexId, HexId], ...],
+    reacted_ids: tuple[str, ...],
+    phasing: tuple[str, ...],
+) -> tuple[str, ...]:
+    """`reactors` of a board, the batch's steps, the units that reacted already and the
+    phasing empires. Not to be mutated."""
     targets = sorted({to for _, to in steps})
     held = [h for h in targets if any(u.empire in phasing for u in board.at(h))]
     if not held:
-        return []
+        return ()
     # Judged without extended reaction (`stack_reactors`), no unit reacts farther than this.
     near_of = within_range(held, REACTION_RANGE)
-    reacted = frozenset(state.reacted)
+    reacted = frozenset(reacted_ids)
     into: dict[HexId, list[tuple[HexId, HexId]]] = {}  # the steps into each hex
     for step in steps:
         into.setdefault(step[1], []).append(step)
@@ -48,7 +60,7 @@ def reactors(state: FeState) -> list[str]:
         near_steps = [step for t in near for step in into[t]]  # (any one will do)
         found.extend(stack_reactors(board, phasing, here, near_steps, reacted))
     # In the board's order (its empires in order, each empire's units by id).
-    return [unit.id for unit in sorted(found, key=_BOARD_ORDER)]
+    return tuple(unit.id for unit in sorted(found, key=_BOARD_ORDER))
 
 
 _BOARD_ORDER = attrgetter("empire", "id")

@@ -12,11 +12,22 @@ Each packet must either apply or be refused with one of the project's errors, wh
 is one line that says which order was wrong: never another exception (a crash for one
 player is a game stopped for both), and never a packet half applied (the state is a frozen
 value, and a refused packet hands none back).
+
+And the work one packet costs is bounded by its size: packets filled with the largest
+orders the engine accepts over and over (standing orders of 400 names, combat policies
+where a reaction window or a battle re-reads the board after every order, notes, battle
+lists) make at most `CALLS_PER_BYTE` function calls per byte of orders, counted (not timed),
+and four times the orders make about four times the calls. Before this was
+checked, a 1 MiB packet of standing orders took two minutes to apply, and one of policies
+at a reaction window eight seconds.
 """
 
 from __future__ import annotations
 
+import functools
 import random
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -27,15 +38,17 @@ from engine.core.errors import HexpostError, IllegalOrder
 from engine.core.owed import pending
 from engine.core.packets import Turn
 from engine.core.state import AnyState
-from engine.core.turn_orders import Done
+from engine.core.turn_orders import Done, Note, Standing
 from engine.fe import RULESET, flow
 from engine.fe import orders as fe_orders
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
+from engine.fe.orders import BattlesOrder, PolicyOrder, ReactionOrder
+from engine.fe.sequence import load_sequence
 from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.table import Table
 
-SEED = 9
+SEED = 8
 PER_STEP = 2
 """States of the game tried at each step it waited at after the set-up: the first and the
 last time it did (the step's own orders are checked only there)."""
@@ -188,3 +201,92 @@ def test_hostile_orders_are_applied_or_refused_with_a_clear_error(game: Table) -
     assert sent >= 40 * PACKETS_PER_STATE
     assert 0 < refused < sent
     assert len(kinds) == len(ORDER_TYPES), {t.__name__ for t in ORDER_TYPES} - kinds
+
+
+# --- the work a packet costs ------------------------------------------------------------------
+
+CALLS_PER_BYTE = 20
+"""Function calls (Python and C) per byte of a packet's orders, at most. The worst packet
+here makes about 7 (reaction policies at a reaction window: the checklist's driver looks
+again at what is owed after each order). Before the bound was kept, standing orders made
+about 690 (each name compared with every step of the sequence), and reaction and combat
+policies at a reaction window 110 and 40 (who may react worked out again after each)."""
+
+SMALL, LARGE = 16 * 1024, 64 * 1024
+"""The two packet sizes, in bytes of orders: the calls must grow with the size, no faster."""
+
+
+def _counted(fn: Callable[[], object]) -> int:
+    """The function calls, Python and C, made while ``fn`` runs."""
+    calls = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def _first_at(game: Table, step: str) -> AnyState:
+    return next(
+        r.state
+        for r in game.results
+        if r.state.rules is not None
+        and not r.state.rules.setup
+        and pending(RULESET, r.state)[0].step == step
+    )
+
+
+def _repeatable(state: FeState) -> dict[str, object]:
+    """The largest orders the engine accepts again and again, by name: a standing order of
+    400 names (of steps far from any step where these packets are sent, so that it completes
+    none of them), a reaction policy that asks (which answers no window)."""
+    far = [s.id for s in load_sequence().every_step() if s.phase in ("9", "10")]
+    names = (far * (400 // len(far) + 1))[:400]
+    hexes = sorted({f"{u.hex:04d}" for u in state.board.units if u.hex != OFF_MAP})[:64]
+    return {
+        "standing": Standing(names),
+        "policy": PolicyOrder(bir=3, retreat=2, pursue="always"),
+        "reaction": ReactionOrder(mode="ask"),
+        "note": Note("x" * 2000),
+        "battles": BattlesOrder(hexes),
+    }
+
+
+CASES = [
+    ("standing", "1A1"),
+    ("policy", "3B3"),  # the reaction window asks who may react after each order
+    ("policy", "5-2A2"),
+    ("reaction", "3B3"),
+    ("note", "3B2"),
+    ("battles", "3B2"),
+]
+
+
+@pytest.mark.parametrize(("name", "step"), CASES)
+def test_a_packet_of_repeated_orders_costs_work_in_proportion_to_its_size(
+    game: Table, name: str, step: str
+) -> None:
+    state = _first_at(game, step)
+    assert state.rules is not None
+    seat = pending(RULESET, state)[0].seats[0]
+    order = _repeatable(state.rules)[name]
+    one = len(RULESET.encode_orders([order]))
+    calls = []
+    for size in (SMALL, LARGE):
+        data = RULESET.encode_orders([order] * (size // one))
+        game.state = state
+        body = game.body(seat, Turn(data))
+        public = game.players[seat].public
+        calls.append(_counted(functools.partial(author.draft, RULESET, state, body, public)))
+        per_byte = calls[-1] / len(data)
+        assert per_byte <= CALLS_PER_BYTE, f"{name} at {step}: {per_byte:.0f} calls a byte"
+    # (each packet applied whole: a refusal at its first order would measure nothing)
+    assert author.draft(RULESET, state, body, public).state is not None
+    assert calls[1] <= 4.5 * calls[0], f"{name} at {step}: {calls} calls for 1x and 4x the orders"

@@ -178,6 +178,16 @@ def test_span_resolves_steps_headings_and_phases() -> None:
     assert SEQ.span("nope", steps) is None
 
 
+def test_the_steps_a_name_covers_are_those_covers_says() -> None:
+    """`covered` (an index made once) answers as `covers` read step by step, for every
+    step, heading and phase id, and for a name that is none of them."""
+    names = [s.id for s in SEQ.every_step()] + list(SEQ.headings) + list(SEQ.phases)
+    for name in [*names, "nope", ""]:
+        expected = [s for s in SEQ.every_step() if SEQ.covers(name, s)]
+        assert list(SEQ.covered(name)) == expected, name
+    assert len(SEQ.covered("5")) > 50
+
+
 def test_loader_rejects_duplicate_ids() -> None:
     raw = resources.files("engine.fe.data").joinpath("sequence.json").read_bytes()
     data = msgspec.json.decode(raw, type=SequenceData)
