@@ -34,6 +34,11 @@ OFF_MAP: HexId = 0
 CAPTURED_SEP = ":"
 """Separates the builder's empire from the class in a captured ship's ``cls``."""
 
+MOST_UNITS = 20_000
+"""The most units a board may hold. A whole F&E campaign has a few thousand counters; a
+board can grow without the economy paying only by ``adjust place`` orders, which a packet
+could otherwise hold by the ten thousand, each making every later packet cost more."""
+
 
 class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
     """One counter: a ship, base, convoy, FRD...

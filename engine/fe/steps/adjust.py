@@ -64,7 +64,7 @@ import msgspec
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import planets
 from engine.fe.economics import fmt_ep
-from engine.fe.forces import OFF_MAP, Unit
+from engine.fe.forces import MOST_UNITS, OFF_MAP, Unit
 from engine.fe.model import FeState
 from engine.fe.orders import ADJUST_FIELDS, Adjust, ep2, hex_id
 from engine.fe.production import next_ids
@@ -190,6 +190,8 @@ class _Adjust(Area):
                 return [f"{empire} has no unit class {order.cls!r} in the unit tables"]
             if not base.on_map(hex_id(order.hex)):
                 return [f"{order.hex} is not a hex of the map"]
+            if len(state.board.units) >= MOST_UNITS:
+                return [f"the board holds {MOST_UNITS:,} units, the most a game may have"]
             return []
         unit, problem = _unit(state, seat, order)
         if unit is None:
@@ -343,7 +345,7 @@ def _apply_place(
 ) -> tuple[FeState, str]:
     (new_id,) = next_ids(state.board, empire, 1)
     unit = Unit(new_id, empire, order.cls, hex_id(order.hex))
-    state = state.with_board(state.board.with_units([unit]))
+    state = state.with_units([unit])  # (the changed empire's tuple alone, the views carried)
     data.update(unit=new_id, cls=order.cls, hex=order.hex)
     return state, f"new {order.cls} {new_id} placed at {order.hex}"
 

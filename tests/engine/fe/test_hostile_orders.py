@@ -16,10 +16,12 @@ value, and a refused packet hands none back).
 And the work one packet costs is bounded by its size: packets filled with the largest
 orders the engine accepts over and over (standing orders of 400 names, combat policies
 where a reaction window or a battle re-reads the board after every order, notes, battle
-lists) make at most `CALLS_PER_BYTE` function calls per byte of orders, counted (not timed),
-and four times the orders make about four times the calls. Before this was
-checked, a 1 MiB packet of standing orders took two minutes to apply, and one of policies
-at a reaction window eight seconds.
+lists, units placed by adjustment) make at most `CALLS_PER_BYTE` function calls per byte of
+orders, counted (not timed), and four times the orders make about four times the calls.
+Before this was checked, a 1 MiB packet of standing orders took two minutes to apply, and
+one of policies at a reaction window eight seconds. (Calls do not see work done in C: a
+placed unit still copies its empire's tuple and the board's, so a packet of placements costs
+more than in proportion; `forces.MOST_UNITS` bounds how far.)
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ from engine.fe import RULESET, flow
 from engine.fe import orders as fe_orders
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
-from engine.fe.orders import BattlesOrder, PolicyOrder, ReactionOrder
+from engine.fe.orders import Adjust, BattlesOrder, PolicyOrder, ReactionOrder
 from engine.fe.sequence import load_sequence
+from engine.fe.steps import base
 from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.table import Table
 
@@ -243,19 +246,23 @@ def _first_at(game: Table, step: str) -> AnyState:
     )
 
 
-def _repeatable(state: FeState) -> dict[str, object]:
+def _repeatable(state: FeState, seat: str) -> dict[str, object]:
     """The largest orders the engine accepts again and again, by name: a standing order of
     400 names (of steps far from any step where these packets are sent, so that it completes
     none of them), a reaction policy that asks (which answers no window)."""
     far = [s.id for s in load_sequence().every_step() if s.phase in ("9", "10")]
     names = (far * (400 // len(far) + 1))[:400]
     hexes = sorted({f"{u.hex:04d}" for u in state.board.units if u.hex != OFF_MAP})[:64]
+    mine = base.empires_of(state, seat)
+    own = next(u for u in state.board.units if u.empire in mine and u.hex != OFF_MAP)
+    place = Adjust(change="place", reason="x", empire=own.empire, cls=own.cls, hex=f"{own.hex:04d}")
     return {
         "standing": Standing(names),
         "policy": PolicyOrder(bir=3, retreat=2, pursue="always"),
         "reaction": ReactionOrder(mode="ask"),
         "note": Note("x" * 2000),
         "battles": BattlesOrder(hexes),
+        "place": place,
     }
 
 
@@ -266,6 +273,7 @@ CASES = [
     ("reaction", "3B3"),
     ("note", "3B2"),
     ("battles", "3B2"),
+    ("place", "2B3"),  # a unit more on the board at each (`forces.MOST_UNITS` bounds them)
 ]
 
 
@@ -276,7 +284,7 @@ def test_a_packet_of_repeated_orders_costs_work_in_proportion_to_its_size(
     state = _first_at(game, step)
     assert state.rules is not None
     seat = pending(RULESET, state)[0].seats[0]
-    order = _repeatable(state.rules)[name]
+    order = _repeatable(state.rules, seat)[name]
     one = len(RULESET.encode_orders([order]))
     calls = []
     for size in (SMALL, LARGE):

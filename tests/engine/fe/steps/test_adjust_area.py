@@ -188,6 +188,28 @@ def test_place_a_new_unit_with_the_next_id(start: FeState) -> None:
     ]
 
 
+def test_placing_stops_at_the_most_units_a_board_may_hold(
+    start: FeState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(adjust, "MOST_UNITS", len(start.board.units) + 1)
+    state, _ = adjusted(start, "coalition", change="place", cls="D7", hex="1307")
+    assert refused(state, "coalition", change="place", cls="D7", hex="1307") == [
+        f"adjust place: the board holds {len(state.board.units):,} units, the most a game may have"
+    ]
+
+
+def test_placed_units_make_the_board_a_full_reading_makes(start: FeState) -> None:
+    """`adjust place` hands the new unit to the state as a change (`FeState.with_units`):
+    the state and board equal those rebuilt from scratch with the unit added."""
+    state, _ = adjusted(start, "coalition", change="place", cls="D7", hex="1307")
+    state, _ = adjusted(state, "coalition", change="place", cls="F5", hex="1607")
+    rebuilt = start.with_board(start.board.with_units(
+        [state.board.unit("KLI-0007"), state.board.unit("KLI-0008")]
+    ))  # fmt: skip
+    assert state.forces == rebuilt.forces
+    assert state.board.units == rebuilt.board.units
+
+
 def test_convert_to_a_class_of_the_same_empire(start: FeState) -> None:
     state, event = adjusted(start, "coalition", change="convert", unit="KLI-0002", cls="D7C")
     assert state.board.unit("KLI-0002").cls == "D7C"
