@@ -13,13 +13,12 @@ from __future__ import annotations
 import base64
 import functools
 import html
-import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -39,12 +38,11 @@ from mail.mime import (
     read_message,
 )
 from mail.transport import OutgoingPacket
+from tests.call_count import counted
 from tests.engine.table import Table
 from tests.engine.toy import TOY, Say
 from tests.mail import hostile
 from tests.mail.hostile import HOSTILE
-
-T = TypeVar("T")
 
 CALL_BUDGET = 50_000
 """Function calls (Python and C) one read may make, whatever the email: a few hundred per part
@@ -52,23 +50,6 @@ walked (the standard library reading a header's parameters is most of it), at mo
 `mimeparts.MAX_PARTS` parts, plus two per character reference decoded, at most
 `mimehtml.MAX_ENTITIES` per email. The worst email here makes about 36,000; the old reader made
 390,000 to 24 million on most of them."""
-
-
-def counted(fn: Callable[..., T], *args: Any) -> tuple[T, int]:
-    """``fn(*args)`` and the number of function calls, Python and C, made while it ran."""
-    calls = 0
-
-    def profile(frame: object, event: str, arg: object) -> None:
-        nonlocal calls
-        if event in ("call", "c_call"):
-            calls += 1
-
-    sys.setprofile(profile)
-    try:
-        result = fn(*args)
-    finally:
-        sys.setprofile(None)
-    return result, calls
 
 
 @functools.cache

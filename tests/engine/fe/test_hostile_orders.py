@@ -26,10 +26,7 @@ more than in proportion; `forces.MOST_UNITS` bounds how far.)
 
 from __future__ import annotations
 
-import functools
 import random
-import sys
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -48,6 +45,7 @@ from engine.fe.model import FeState
 from engine.fe.orders import Adjust, BattlesOrder, PolicyOrder, ReactionOrder
 from engine.fe.sequence import load_sequence
 from engine.fe.steps import base
+from tests.call_count import counted
 from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.table import Table
 
@@ -219,23 +217,6 @@ SMALL, LARGE = 16 * 1024, 64 * 1024
 """The two packet sizes, in bytes of orders: the calls must grow with the size, no faster."""
 
 
-def _counted(fn: Callable[[], object]) -> int:
-    """The function calls, Python and C, made while ``fn`` runs."""
-    calls = 0
-
-    def profile(frame: object, event: str, arg: object) -> None:
-        nonlocal calls
-        if event in ("call", "c_call"):
-            calls += 1
-
-    sys.setprofile(profile)
-    try:
-        fn()
-    finally:
-        sys.setprofile(None)
-    return calls
-
-
 def _first_at(game: Table, step: str) -> AnyState:
     return next(
         r.state
@@ -292,7 +273,7 @@ def test_a_packet_of_repeated_orders_costs_work_in_proportion_to_its_size(
         game.state = state
         body = game.body(seat, Turn(data))
         public = game.players[seat].public
-        calls.append(_counted(functools.partial(author.draft, RULESET, state, body, public)))
+        calls.append(counted(author.draft, RULESET, state, body, public)[1])
         per_byte = calls[-1] / len(data)
         assert per_byte <= CALLS_PER_BYTE, f"{name} at {step}: {per_byte:.0f} calls a byte"
     # (each packet applied whole: a refusal at its first order would measure nothing)
