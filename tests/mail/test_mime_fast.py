@@ -18,10 +18,11 @@ from engine.core.packets import VerifiedPacket
 from mail import mime, mimeparts
 from mail.mime import PACKET_TYPE, build_message, make_message_id, read_message
 from mail.transport import OutgoingPacket
+from tests.call_count import counted
 from tests.engine.table import Table
 from tests.engine.toy import TOY, Say
 from tests.mail.hostile import HOSTILE
-from tests.mail.test_hostile_mail import CALL_BUDGET, at_limit, counted
+from tests.mail.test_hostile_mail import CALL_BUDGET, at_limit
 
 WHEN = datetime(2026, 12, 2, 1, 30, tzinfo=UTC)
 
