@@ -58,6 +58,7 @@ from engine.fe.model import FeState
 from engine.fe.offer import all_options, info
 from engine.fe.orders import (
     RULE_ORDERS,
+    Adjust,
     BuildOrder,
     PolicyOrder,
     ReactionOrder,
@@ -201,19 +202,37 @@ class FeRuleset:
     def apply_run(
         self, state: FeState, seat: Seat, orders: Sequence[Any], start: int = 0
     ) -> tuple[Applied[FeState], int] | None:
-        """A packet's leading build orders at 2B3 at once (`engine.fe.steps.shipyard.
-        apply_build_run`): a turn's builds come together, and one by one each made a board.
-        Only where applying them one by one would do nothing between two orders but the
-        builds themselves: the shipyard's own step, and no standing order of the seat that
-        could complete it after a build."""
-        if state.over or start >= len(orders) or not isinstance(orders[start], BuildOrder):
+        """A packet's leading build orders at 2B3 (`engine.fe.steps.shipyard.
+        apply_build_run`), or its leading ``adjust place`` orders at any step
+        (`engine.fe.steps.adjust.apply_place_run`), at once: a turn's builds come together,
+        and one by one each made a board. Only where applying them one by one would do
+        nothing between two orders but the orders themselves: the shipyard's own step for
+        builds, and no standing order that could complete the step after one of them."""
+        if state.over or start >= len(orders):
+            return None
+        first = orders[start]
+        placing = isinstance(first, Adjust) and first.change == "place"
+        if not placing and not isinstance(first, BuildOrder):
             return None
         step = flow.current(state)
-        if step is None or step.kind == _SECRET or "build" not in step.orders:
+        if step is None or step.kind == _SECRET:
             return None
-        from engine.fe.steps import shipyard  # (here: the rules areas load when first used)
+        if placing:
+            from engine.fe.steps import adjust  # (here: the rules areas load when first used)
 
-        if order_area(step, "build") is not shipyard.AREA or step.id in standing_for(state, seat):
+            if order_area(step, "adjust") is not adjust.AREA:
+                return None
+            if any(step.id in ids for _, ids in state.standing):  # (whoever else owes it)
+                return None
+            after, events, count = adjust.apply_place_run(
+                state, seat, step, orders, start, self.validate
+            )
+            return (Applied(after, events), count) if count else None
+        from engine.fe.steps import shipyard
+
+        if "build" not in step.orders or order_area(step, "build") is not shipyard.AREA:
+            return None
+        if step.id in standing_for(state, seat):
             return None
         after, events, count = shipyard.apply_build_run(
             state, seat, step, orders, start, self.validate

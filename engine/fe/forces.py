@@ -37,7 +37,7 @@ CAPTURED_SEP = ":"
 MOST_UNITS = 20_000
 """The most units a board may hold. A whole F&E campaign has a few thousand counters; a
 board can grow without the economy paying only by ``adjust place`` orders, which a packet
-could otherwise hold by the ten thousand, each making every later packet cost more."""
+could otherwise hold by the ten thousand, making every later packet cost more."""
 
 
 class Unit(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):

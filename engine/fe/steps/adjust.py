@@ -56,7 +56,7 @@ Decisions, each checked here and named in the refusal:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -343,11 +343,59 @@ def _apply_treasury(
 def _apply_place(
     state: FeState, empire: str, order: Adjust, data: dict[str, Any]
 ) -> tuple[FeState, str]:
-    (new_id,) = next_ids(state.board, empire, 1)
-    unit = Unit(new_id, empire, order.cls, hex_id(order.hex))
+    unit = _placed(state, empire, order, 0)
     state = state.with_units([unit])  # (the changed empire's tuple alone, the views carried)
-    data.update(unit=new_id, cls=order.cls, hex=order.hex)
-    return state, f"new {order.cls} {new_id} placed at {order.hex}"
+    data.update(unit=unit.id, cls=order.cls, hex=order.hex)
+    return state, f"new {order.cls} {unit.id} placed at {order.hex}"
+
+
+def _placed(state: FeState, empire: str, order: Adjust, given: int) -> Unit:
+    """The unit ``order`` places: the empire's next free id after the ``given`` ones handed
+    out to units not on the board yet (`apply_place_run`)."""
+    (new_id,) = next_ids(state.board, empire, 1, given)
+    return Unit(new_id, empire, order.cls, hex_id(order.hex))
+
+
+def apply_place_run(
+    state: FeState,
+    seat: Seat,
+    step: Step,
+    orders: Sequence[Any],
+    start: int,
+    validate: Callable[[FeState, Seat, Any], list[Violation]],
+) -> tuple[FeState, list[Event], int]:
+    """The ``adjust place`` orders of ``orders`` from ``start`` on, checked by ``validate``
+    and applied as `AREA.apply` would one after another, but with their units put on the
+    board at once: the state, the events and how many orders were taken.
+
+    One by one, each placement copied its empire's units and the board's (a packet of ten
+    thousand placements cost seconds). A placement's check reads no unit of the board but
+    their number (`MOST_UNITS`), which the run counts on, and its id follows the ids handed
+    out before it (``given``). The first order that is not a placement the check accepts
+    ends the run: it is left to the one-by-one path, from the state the run made.
+    """
+    events: list[Event] = []
+    placed: list[Unit] = []
+    given: dict[str, int] = {}
+    room = MOST_UNITS - len(state.board.units)
+    for index in range(start, len(orders)):  # (by index: the packet's list is not copied)
+        order = orders[index]
+        if not isinstance(order, Adjust) or order.change != "place" or len(placed) >= room:
+            break
+        if validate(state, seat, order):
+            break
+        empire, _ = _empire(state, seat, order)
+        unit = _placed(state, empire, order, given.get(empire, 0))
+        given[empire] = given.get(empire, 0) + 1
+        data: dict[str, Any] = {"change": order.change, "reason": order.reason}
+        data.update(unit=unit.id, cls=order.cls, hex=order.hex, empire=empire)
+        what = f"new {order.cls} {unit.id} placed at {order.hex}"
+        text = f"{empire} adjusts: {what} ({order.reason})"
+        events.append(Event("adjust", text, seat, step.id, data))
+        placed.append(unit)
+    if not placed:
+        return state, [], 0
+    return state.with_units(placed), events, len(placed)
 
 
 def _apply_unit(

@@ -20,8 +20,8 @@ lists, units placed by adjustment) make at most `CALLS_PER_BYTE` function calls 
 orders, counted (not timed), and four times the orders make about four times the calls.
 Before this was checked, a 1 MiB packet of standing orders took two minutes to apply, and
 one of policies at a reaction window eight seconds. (Calls do not see work done in C: a
-placed unit still copies its empire's tuple and the board's, so a packet of placements costs
-more than in proportion; `forces.MOST_UNITS` bounds how far.)
+packet of placements copied the board's units once per order, which no count here shows;
+they are now placed as one run, `engine.fe.steps.adjust.apply_place_run`.)
 """
 
 from __future__ import annotations
