@@ -380,9 +380,13 @@ class HexMap(ScrollView, can_focus=True):
         self.virtual_size = Size(self.frame.width, self.frame.height)
         settle_scrollbars(self)
         self.refresh()
-        # Centred in the layout the new virtual size asks for, before its paint: asked
-        # after that paint, the first frame at the new detail showed the map unscrolled,
-        # the cursor elsewhere or off it.
+        # Centred now, in the new virtual size, so that a paint before the layout (the
+        # screen's update can come first on a busy machine) shows the cursor; and again in
+        # the layout the new size asks for, before its paint, in case the scrollbars changed
+        # the window: asked only after that paint, the first frame at the new detail showed
+        # the map unscrolled, the cursor elsewhere or off it.
+        if self.is_mounted:
+            self.scroll_to_cursor(center=True)
         self._centre_due = True
 
     # --- drawing --------------------------------------------------------------------------
