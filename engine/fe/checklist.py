@@ -69,7 +69,7 @@ from engine.fe.orders import (
 )
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps.base import Area
+from engine.fe.steps.base import Area, OrderRun
 
 SEQUENCE_RULE = "105.0"
 _SECRET = StepKind.SECRET
@@ -224,9 +224,8 @@ class FeRuleset:
                 return None
             if any(step.id in ids for _, ids in state.standing):  # (whoever else owes it)
                 return None
-            after, events, count = adjust.apply_place_run(
-                state, seat, step, orders, start, self.validate
-            )
+            run = OrderRun(seat, step, orders, start, self.validate)
+            after, events, count = adjust.apply_place_run(state, run)
             return (Applied(after, events), count) if count else None
         from engine.fe.steps import shipyard
 
@@ -234,9 +233,8 @@ class FeRuleset:
             return None
         if step.id in standing_for(state, seat):
             return None
-        after, events, count = shipyard.apply_build_run(
-            state, seat, step, orders, start, self.validate
-        )
+        run = OrderRun(seat, step, orders, start, self.validate)
+        after, events, count = shipyard.apply_build_run(state, run)
         return (Applied(after, events), count) if count else None
 
     def _apply(self, state: FeState, seat: Seat, order: Any) -> Applied[FeState]:

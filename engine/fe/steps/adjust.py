@@ -56,7 +56,7 @@ Decisions, each checked here and named in the refusal:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -70,7 +70,7 @@ from engine.fe.orders import ADJUST_FIELDS, Adjust, ep2, hex_id
 from engine.fe.production import next_ids
 from engine.fe.sequence import Step
 from engine.fe.steps import base
-from engine.fe.steps.base import Area
+from engine.fe.steps.base import Area, OrderRun
 from engine.fe.units import UnitClass, load_units
 
 
@@ -356,17 +356,10 @@ def _placed(state: FeState, empire: str, order: Adjust, given: int) -> Unit:
     return Unit(new_id, empire, order.cls, hex_id(order.hex))
 
 
-def apply_place_run(
-    state: FeState,
-    seat: Seat,
-    step: Step,
-    orders: Sequence[Any],
-    start: int,
-    validate: Callable[[FeState, Seat, Any], list[Violation]],
-) -> tuple[FeState, list[Event], int]:
-    """The ``adjust place`` orders of ``orders`` from ``start`` on, checked by ``validate``
-    and applied as `AREA.apply` would one after another, but with their units put on the
-    board at once: the state, the events and how many orders were taken.
+def apply_place_run(state: FeState, run: OrderRun) -> tuple[FeState, list[Event], int]:
+    """The ``adjust place`` orders of the run's orders from its start on, checked by its
+    ``validate`` and applied as `AREA.apply` would one after another, but with their units
+    put on the board at once: the state, the events and how many orders were taken.
 
     One by one, each placement copied its empire's units and the board's (a packet of ten
     thousand placements cost seconds). A placement's check reads no unit of the board but
@@ -374,6 +367,7 @@ def apply_place_run(
     out before it (``given``). The first order that is not a placement the check accepts
     ends the run: it is left to the one-by-one path, from the state the run made.
     """
+    seat, step, orders, start, validate = run
     events: list[Event] = []
     placed: list[Unit] = []
     given: dict[str, int] = {}

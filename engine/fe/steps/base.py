@@ -11,7 +11,8 @@ plays.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from engine.core import hexgrid
 from engine.core.errors import NotPending
@@ -24,6 +25,19 @@ from engine.fe.scenario import Scenario, find_scenario
 from engine.fe.sequence import Step
 
 SEQUENCE_RULE = "105.0"
+
+
+class OrderRun(NamedTuple):
+    """A packet's orders handed to a rules area that applies a run of them at once
+    (`engine.fe.checklist.FeRuleset.apply_run`): the seat sending them, the current step,
+    the packet's orders (not copied) with where the run starts, and the ruleset's check of
+    one order against a state."""
+
+    seat: Seat
+    step: Step
+    orders: Sequence[Any]
+    start: int
+    validate: Callable[[FeState, Seat, Any], list[Violation]]
 
 
 class Area:

@@ -23,7 +23,6 @@ it stops: a player's ``done`` is cheap, a skipped legal order is not.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -38,7 +37,7 @@ from engine.fe.orders import BuildOrder, CommandPointsOrder, ConvertOrder, Repai
 from engine.fe.scenario import turn_label
 from engine.fe.sequence import Step
 from engine.fe.steps import base, command_points, repairs, replacements, yard
-from engine.fe.steps.base import Area
+from engine.fe.steps.base import Area, OrderRun
 from engine.fe.units import load_units
 
 # --- 2B3 builds and conversions -----------------------------------------------------------
@@ -172,17 +171,10 @@ def _paid(
     return state
 
 
-def apply_build_run(
-    state: FeState,
-    seat: Seat,
-    step: Step,
-    orders: Sequence[Any],
-    start: int,
-    validate: Callable[[FeState, Seat, Any], list[Violation]],
-) -> tuple[FeState, list[Event], int]:
-    """The build orders of ``orders`` from ``start`` on, checked by ``validate`` and applied
-    one after another as `apply_build` would, but with their units put on the board at once:
-    the state, the events and how many orders were taken.
+def apply_build_run(state: FeState, run: OrderRun) -> tuple[FeState, list[Event], int]:
+    """The build orders of the run's orders from its start on, checked by its ``validate``
+    and applied one after another as `apply_build` would, but with their units put on the
+    board at once: the state, the events and how many orders were taken.
 
     A turn's builds come in one packet, and each on its own made a board (a copy of every
     unit, its indexes carried). Here each order is checked and paid against a state that
@@ -193,6 +185,7 @@ def apply_build_run(
     units there) ends the run, as does any order that is not a legal build: those are left
     to the one-by-one path, from the state the taken orders made.
     """
+    seat, step, orders, start, validate = run
     events: list[Event] = []
     built: list[Unit] = []
     given: dict[str, int] = {}

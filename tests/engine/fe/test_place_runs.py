@@ -12,32 +12,21 @@ between, placements past the bound, and a standing order that could complete the
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any
 
 import msgspec
 import pytest
 
 from engine.core.turn_orders import Done, Note
-from engine.fe import FE, RULESET
+from engine.fe import FE
 from engine.fe.forces import OFF_MAP
 from engine.fe.orders import Adjust
 from engine.fe.steps import adjust
-from tests.engine.fe.test_build_runs import ONE_BY_ONE, _outcome
-from tests.engine.fe_play import set_up
-from tests.engine.fe_wind import SEATS, rules, walk_to
+from tests.engine.fe.test_build_runs import ONE_BY_ONE, _at_builds, _outcome
+from tests.engine.fe_wind import SEATS, rules
 from tests.engine.table import Table
 
 SEAT = "coalition"
-
-
-@cache
-def _at_builds() -> Table:
-    """The Wind at the coalition's first 2B3 (a table only read from here on)."""
-    table = Table(RULESET, "the-wind", SEATS, label="place-runs")
-    set_up(table)
-    walk_to(table, "2B3")
-    return table
 
 
 def _place(empire: str, cls: str, hex_text: str, reason: str = "reinforcement") -> Adjust:
