@@ -204,7 +204,7 @@ class _Adjust(Area):
     ) -> FeState:
         if not isinstance(order, Adjust):
             return super().apply(state, seat, step, order, events)
-        data: dict[str, Any] = {"change": order.change, "reason": order.reason}
+        data = _data(order)
         if order.change in HEX_CHANGES:
             empire, _ = _empire(state, seat, order)
             state, what = _apply_hex(state, empire, order, data)
@@ -218,11 +218,21 @@ class _Adjust(Area):
             unit = state.board.unit(order.unit)
             empire = unit.empire
             state, what = _apply_unit(state, unit, order, data)
-        data["empire"] = empire
-        events.append(
-            Event("adjust", f"{empire} adjusts: {what} ({order.reason})", seat, step.id, data)
-        )
+        events.append(_event(seat, step, order, empire, what, data))
         return state
+
+
+def _data(order: Adjust) -> dict[str, Any]:
+    """The start of an adjustment's event data; each change adds its own, then the empire."""
+    return {"change": order.change, "reason": order.reason}
+
+
+def _event(
+    seat: Seat, step: Step, order: Adjust, empire: str, what: str, data: dict[str, Any]
+) -> Event:
+    """The event of an adjustment of ``empire``'s that did ``what``."""
+    data["empire"] = empire
+    return Event("adjust", f"{empire} adjusts: {what} ({order.reason})", seat, step.id, data)
 
 
 HEX_CHANGES = ("capture", "devastate", "recover")
@@ -345,8 +355,13 @@ def _apply_place(
 ) -> tuple[FeState, str]:
     unit = _placed(state, empire, order, 0)
     state = state.with_units([unit])  # (the changed empire's tuple alone, the views carried)
+    return state, _place_what(order, unit, data)
+
+
+def _place_what(order: Adjust, unit: Unit, data: dict[str, Any]) -> str:
+    """What a placement did, for its event; its data added to ``data``."""
     data.update(unit=unit.id, cls=order.cls, hex=order.hex)
-    return state, f"new {order.cls} {unit.id} placed at {order.hex}"
+    return f"new {order.cls} {unit.id} placed at {order.hex}"
 
 
 def _placed(state: FeState, empire: str, order: Adjust, given: int) -> Unit:
@@ -381,11 +396,8 @@ def apply_place_run(state: FeState, run: OrderRun) -> tuple[FeState, list[Event]
         empire, _ = _empire(state, seat, order)
         unit = _placed(state, empire, order, given.get(empire, 0))
         given[empire] = given.get(empire, 0) + 1
-        data: dict[str, Any] = {"change": order.change, "reason": order.reason}
-        data.update(unit=unit.id, cls=order.cls, hex=order.hex, empire=empire)
-        what = f"new {order.cls} {unit.id} placed at {order.hex}"
-        text = f"{empire} adjusts: {what} ({order.reason})"
-        events.append(Event("adjust", text, seat, step.id, data))
+        data = _data(order)
+        events.append(_event(seat, step, order, empire, _place_what(order, unit, data), data))
         placed.append(unit)
     if not placed:
         return state, [], 0
