@@ -12,11 +12,14 @@ from __future__ import annotations
 from engine.core.face import Preset
 from engine.core.ruleset import Seat
 from engine.fe import choice_lists
-from engine.fe.conversions import conversion_for
+from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
+from engine.fe.orders import ConvertOrder
 from engine.fe.production import scheduled
+from engine.fe.steps import base
 from engine.fe.steps.base import empire_setup, empires_of
+from engine.fe.steps.shipyard import convert_problems
 from engine.fe.units import load_units
 
 
@@ -41,18 +44,24 @@ def build_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
 
 
 def convert_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
-    """For each of ``seat``'s units on the map, the conversions the engine plays (433.0)."""
+    """For each of ``seat``'s units, the conversions the engine would take now (433.0): one
+    the tables automate, into a class in service, where the unit's hex has the capacity
+    (a starbase, the capital) and the treasury pays. The tables alone name some eight hundred
+    for the Klingons and Lyrans on The Wind's first turn, four in five of them refused."""
     tables = load_units()
+    galaxy, board = base.galaxy(), state.board
     mine = set(empires_of(state, seat))
     out: list[Preset] = []
-    for unit in state.board.units:
-        if unit.empire not in mine or unit.hex == OFF_MAP:
+    for unit in board.units:
+        if unit.empire not in mine or unit.hex == OFF_MAP or unit.crippled:
             continue
+        if not any(conversion_capacity(galaxy, board, unit.empire, unit.hex)):
+            continue  # (the check refuses these too: a quicker way to the same answer)
         for target in tables.empire_classes(unit.empire):
             if not any(unit.cls in conv.source for conv in target.conversions):
                 continue
-            if isinstance(conversion_for(unit.empire, unit, target.id), str):
-                continue  # not automated (bases, several units, a cost set by a rule)
+            if convert_problems(state, seat, ConvertOrder(unit.id, target.id)):
+                continue
             label = f"{unit.id} {unit.cls} -> {target.id}"
             out.append(Preset(label, (("unit", unit.id), ("to", target.id))))
     return tuple(out)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from engine.core.face import Choice, Param, ParamKind, Preset
 from engine.core.owed import pending
@@ -33,7 +33,7 @@ from tests.tui.test_app import (
 )  # fmt: skip
 from tui.screens.game import GameScreen
 from tui.widgets.hexmap import HexMap
-from tui.widgets.order_forms import PRESET_FIELD, OrderForm, choice_form, order_values
+from tui.widgets.order_forms import PRESET_FIELD, TYPE_IT, OrderForm, choice_form, order_values
 from tui.widgets.orders import OrdersPanel, describe
 from tui.widgets.unitpick import UnitPick
 
@@ -303,8 +303,9 @@ async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) ->
 
 
 async def test_a_conversion_is_chosen_from_the_tables(wind_2b3: Tutorial) -> None:
-    """At the Klingon capital the menu lists the chosen stack's conversions; a D7 into a
-    D7V is refused (not in service yet), into a D7C it is legal; nothing is signed."""
+    """At the Klingon capital the menu lists the chosen stack's conversions the engine takes
+    now: a D7 into a D7C, not into a D7V (not in service yet), which typed by hand is
+    refused with its rule; nothing is signed."""
     before = seq(wind_2b3)
     app = app_for(wind_2b3.alice)
     async with app.run_test(size=SIZE) as pilot:
@@ -323,10 +324,14 @@ async def test_a_conversion_is_chosen_from_the_tables(wind_2b3: Tutorial) -> Non
         assert "KLI-0073 D7 -> D7C" in labels
         # Only the chosen stack's units (the face lists every unit's conversions).
         assert all(label.startswith(tuple(panel.chosen[1])) for label in labels[:-1])
-        # The menu lists what the tables allow; a class not in service yet is the engine's
-        # to refuse, with its rule.
-        await select_option(pilot, form, PRESET_FIELD, str(labels.index("KLI-0073 D7 -> D7V")))
-        await pilot.press("ctrl+s")
+        # The menu leaves out what the engine would refuse; typed by hand, a class not in
+        # service yet is refused with its rule.
+        assert "KLI-0073 D7 -> D7V" not in labels
+        await select_option(pilot, form, PRESET_FIELD, TYPE_IT)  # the menu's last line
+        assert list(form.values) == [PRESET_FIELD, "unit", "to"]
+        form.query_one("#field-unit", Input).value = "KLI-0073"
+        form.query_one("#field-to", Input).focus()
+        await pilot.press(*"D7V", "ctrl+s")
         await settle(pilot)
         assert panel.check_text.startswith("REFUSED"), panel.check_text
         assert "not in service before" in panel.check_text and "(433.1)" in panel.check_text

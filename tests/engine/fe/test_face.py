@@ -107,8 +107,50 @@ def test_build_and_convert_menus_come_as_presets() -> None:
     assert set(first) >= {"empire", "cls"}
     choice = next(c for c in FACE.choices(state, seat) if c.order == "build")
     assert choice.presets == builds
-    converts = menus.convert_presets(state, seat)
-    assert all(dict(p.values)["unit"] for p in converts)
+
+
+@pytest.fixture(scope="module")
+def wind_at_2b3() -> FeState:
+    """The Wind set up, at the coalition's 2B3 of turn 1."""
+    from engine.fe import RULESET
+    from tests.engine.fe_play import set_up
+    from tests.engine.fe_wind import SEATS, rules, walk_to
+    from tests.engine.table import Table
+
+    table = Table(RULESET, "the-wind", SEATS, label="convert-menu")
+    set_up(table)
+    walk_to(table, "2B3")
+    return rules(table)
+
+
+def test_the_convert_menu_offers_every_conversion_the_engine_takes_and_no_other(
+    wind_at_2b3: FeState,
+) -> None:
+    """At 2B3 a unit converts only where its hex has the capacity (a starbase, the capital),
+    into a class already in service, if the treasury pays: listing every conversion the
+    tables name for every unit (800 lines for the Klingons and Lyrans on turn 1, four in
+    five refused) left the player to find the few that work."""
+    from engine.fe import menus
+    from engine.fe.forces import OFF_MAP
+    from engine.fe.orders import ConvertOrder
+    from engine.fe.units import load_units
+
+    state, seat = wind_at_2b3, "coalition"
+    assert FE.summary(state)["step"] == "2B3" and FE.summary(state)["phasing"] == seat
+    offered = [dict(p.values) for p in menus.convert_presets(state, seat)]
+    taken = []
+    for unit in state.board.units:
+        if unit.empire not in ("KLI", "LYR") or unit.hex == OFF_MAP:
+            continue
+        for target in load_units().empire_classes(unit.empire):
+            if any(unit.cls in conv.source for conv in target.conversions):
+                order = ConvertOrder(unit.id, target.id)
+                if not FE.validate(state, seat, order):
+                    taken.append({"unit": unit.id, "to": target.id})
+    assert taken, "some conversion is possible on turn 1"
+    assert sorted(map(str, offered)) == sorted(map(str, taken))
+    choice = next(c for c in FACE.choices(state, seat) if c.order == "convert")
+    assert [dict(p.values) for p in choice.presets] == offered
 
 
 def test_a_secret_step_offers_one_secret_choice_in_words() -> None:
