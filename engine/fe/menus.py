@@ -16,7 +16,7 @@ from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
 from engine.fe.orders import ConvertOrder
-from engine.fe.production import scheduled
+from engine.fe.production import build_terms, scheduled
 from engine.fe.steps import base
 from engine.fe.steps.base import empire_setup, empires_of
 from engine.fe.steps.shipyard import convert_problems
@@ -25,22 +25,33 @@ from engine.fe.units import load_units
 
 def build_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
     """The classes ``seat``'s empires may build this turn: each scheduled slot, then the
-    classes that may be built instead of it (431.0, 450.0)."""
+    classes that may be built instead of it (431.0, 450.0), of those in service this turn
+    with a price the tables set (what the engine checks of a build before its hex)."""
     tables = load_units()
     out: list[Preset] = []
+    turn = state.turn
     for empire in empires_of(state, seat):
         setup = empire_setup(state, empire)
-        slots = scheduled(setup.production if setup is not None else (), state.turn)
+        slots = scheduled(setup.production if setup is not None else (), turn)
         for slot, count in slots.items():
-            if tables.find(empire, slot) is not None:
+            if tables.find(empire, slot) is not None and _buildable(empire, slot, "", turn):
                 label = f"{empire} {slot} ({count} slot{'' if count == 1 else 's'})"
                 out.append(Preset(label, (("empire", empire), ("cls", slot))))
             for unit in tables.empire_classes(empire):
-                if unit.id != slot and any(slot in s.instead_of for s in unit.substitutions):
+                if unit.id == slot or not any(slot in s.instead_of for s in unit.substitutions):
+                    continue
+                if _buildable(empire, unit.id, slot, turn):
                     label = f"{empire} {unit.id} instead of {slot}"
                     values = (("empire", empire), ("cls", unit.id), ("instead_of", slot))
                     out.append(Preset(label, values))
     return tuple(out)
+
+
+def _buildable(empire: str, cls: str, instead_of: str, turn: int) -> bool:
+    """Whether the tables price ``cls`` (in the slot ``instead_of``, if given) and it is in
+    service on ``turn``: the checks of a build that do not read its hex (431.0, 450.0)."""
+    terms = build_terms(empire, cls, instead_of, turn)
+    return not isinstance(terms.cost2, str) and terms.available <= turn
 
 
 def convert_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:

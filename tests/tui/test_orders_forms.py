@@ -262,8 +262,9 @@ def wind_2b3(tmp_path: Path) -> Iterator[Tutorial]:
 
 
 async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) -> None:
-    """The menu is this turn's schedule (the Lyran BC first); built at the Lyran capital it
-    is legal and the what-if shows the new unit there; at 1307 the engine refuses it."""
+    """The menu is this turn's schedule (the Lyran BC first) and the substitutes in service;
+    built at the Lyran capital it is legal and the what-if shows the new unit there; at
+    1307 the engine refuses it."""
     before = seq(wind_2b3)
     app = app_for(wind_2b3.alice)
     async with app.run_test(size=SIZE) as pilot:
@@ -278,7 +279,8 @@ async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) ->
         assert form.order == "build"
         menu = form.query_one(f"#field-{PRESET_FIELD}", Select)
         labels = [label for label, _ in form.fields[0].choices]
-        assert labels[:2] == ["LYR BC (1 slot)", "LYR BCH instead of BC"]
+        assert labels[0] == "LYR BC (1 slot)"
+        assert "LYR BCH instead of BC" not in labels  # not in service before turn 24
         assert "KLI F5L (2 slots)" in labels
         assert menu.value == "0"  # the first line of the schedule
         assert list(form.values) == [PRESET_FIELD, "hex"]  # the preset gives the rest

@@ -123,6 +123,36 @@ def wind_at_2b3() -> FeState:
     return rules(table)
 
 
+def test_the_build_menu_offers_every_class_the_capital_takes_and_no_other(
+    wind_at_2b3: FeState,
+) -> None:
+    """The build menu names the scheduled slots and their substitutes in service this turn:
+    each is accepted at the empire's capital, and every class the engine accepts there for
+    a slot of the menu is offered (18 of the 74 lines on turn 1 named substitutes not in
+    service for years before the menu checked)."""
+    from engine.fe import menus
+    from engine.fe.galaxy import load_galaxy
+    from engine.fe.orders import BuildOrder
+    from engine.fe.units import load_units
+
+    state, seat = wind_at_2b3, "coalition"
+    galaxy = load_galaxy()
+    offered = [dict(p.values) for p in menus.build_presets(state, seat)]
+    slots = {(o["empire"], o.get("instead_of") or o["cls"]) for o in offered}
+    taken = []
+    for empire, slot in sorted(slots):
+        capital = f"{galaxy.capitals_of(empire)[0].hex:04d}"
+        for unit in load_units().empire_classes(empire):
+            instead_of = "" if unit.id == slot else slot
+            order = BuildOrder(unit.id, capital, instead_of, empire)
+            if not FE.validate(state, seat, order):
+                taken.append((empire, unit.id, instead_of))
+    assert len(taken) > 40
+    assert sorted((o["empire"], o["cls"], o.get("instead_of", "")) for o in offered) == sorted(
+        taken
+    )
+
+
 def test_the_convert_menu_offers_every_conversion_the_engine_takes_and_no_other(
     wind_at_2b3: FeState,
 ) -> None:
