@@ -15,7 +15,11 @@ of a seed's game:
 - battles: each side retreats at its option or fights on at random, with a random
   intensity (BIR 1 to 4); the damage is allocated as the engine suggests;
 - 8A: the off-map fleets due come on (`tests.engine.fe_campaign.arrive`);
-- the rest is walked with ``done``, as the scripted games walk it.
+- the rest is walked with ``done``, as the scripted games walk it; or, in a wandering
+  game (``wander``), step by step, with orders of each step's own types drawn from the board
+  half the time (`tests.engine.fe_random_orders`: repairs, conversions, supply missions,
+  withdrawals, approach battles, captures, pursuits...), and a pursuit battle's damage
+  allocated as the engine suggests.
 
 Everything is drawn from `random.Random(seed)`, so a seed's game is the same packets each
 time it is played.
@@ -26,15 +30,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import hexgrid
-from engine.core.ruleset import DecisionKind
+from engine.core import author, hexgrid
+from engine.core.errors import HexpostError
+from engine.core.owed import pending
+from engine.core.packets import Turn
+from engine.core.ruleset import Decision, DecisionKind
 from engine.core.turn_orders import Done
-from engine.fe import RULESET
+from engine.fe import FE, RULESET
 from engine.fe.forces import OFF_MAP
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
 from engine.fe.orders import Batch, MoveOrder, React
-from engine.fe.steps import base, combat, combat_round
+from engine.fe.steps import base, combat, combat_damage, combat_round, pursuit_round
 from engine.fe.steps.reactors import reactors
 from tests.engine.fe_campaign import arrive, builds
 from tests.engine.fe_play import (
@@ -45,6 +52,7 @@ from tests.engine.fe_play import (
     secret_choice,
     set_up,
 )
+from tests.engine.fe_random_orders import WANDER_STEPS, accepted, plausible_orders
 from tests.engine.fe_wind import SEATS, hexes, owed_step, rules
 from tests.engine.table import Table
 
@@ -52,16 +60,12 @@ MOVE_STEP = "3B2"
 REACTION_STEP = "3B3"
 MOST_STACKS = 12
 """Stacks tried per movement batch, at most."""
+WANDER = 0.5
+"""How often a wandering campaign tries orders of a step's own types at a step it owes."""
+PURSUIT_STEPS = (pursuit_round.PURSUER_STEP, pursuit_round.PURSUED_STEP)
+"""Where the sides allocate a pursuit battle's damage (a random campaign's pursuits only)."""
 LONGEST_PATH = 8
 """Hexes of a tried path, at most (the start included): longer paths are cut back anyway."""
-
-
-def _accepted(state: FeState, seat: str, order: Any) -> FeState | None:
-    """``state`` after ``order`` if the engine accepts it, else None."""
-    if RULESET.validate(state, seat, order):
-        return None
-    after: FeState = RULESET.apply(state, seat, order).state
-    return after
 
 
 def random_moves(rng: random.Random, state: FeState, seat: str) -> list[MoveOrder]:
@@ -86,7 +90,7 @@ def random_moves(rng: random.Random, state: FeState, seat: str) -> list[MoveOrde
             continue
         for end in range(min(len(route), LONGEST_PATH), 1, -1):
             order = MoveOrder(stack, hexes(route[:end]))
-            after = _accepted(state, seat, order)
+            after = accepted(state, seat, order)
             if after is not None:
                 orders.append(order)
                 state = after
@@ -108,7 +112,7 @@ def random_reactions(rng: random.Random, state: FeState, seat: str) -> list[Reac
         order = _first_reaction(state, seat, unit.id, unit.hex, entered[:3], galaxy)
         if order is not None:
             orders.append(order)
-            after = _accepted(state, seat, order)
+            after = accepted(state, seat, order)
             assert after is not None
             state = after
     return orders
@@ -130,7 +134,62 @@ def _first_reaction(
     return None
 
 
-def walk_to(table: Table, target: str, rng: random.Random) -> None:
+def _allocation_owed(state: FeState, seat: str, step: str) -> bool:
+    """Whether ``seat`` owes the allocation of a battle round's damage now (the campaign
+    allocates as the engine suggests, `battle_step`)."""
+    return step in combat_damage.ALLOCATION_STEPS and bool(combat_damage.finish(state, seat))
+
+
+def _wander(table: Table, seat: str, rng: random.Random) -> bool:
+    """Half the time, send orders of the current step's own types drawn from the board
+    (`plausible_orders`) and ``done``; or, where one of them asks for a roll first (a
+    capture, a pursuit: the packet ends there), those up to it. Whether a packet was sent."""
+    assert table.state is not None and table.state.rules is not None
+    if rng.random() >= WANDER:
+        return False
+    drawn = plausible_orders(rng, table.state.rules, seat)
+    for orders in ([*drawn, Done()], *(drawn[:end] for end in range(len(drawn), 0, -1))):
+        if len(drawn) and _takes(table, seat, orders):
+            table.orders(seat, *orders)
+            return True
+    return False
+
+
+def _wandering(table: Table, seat: str, rng: random.Random, orders: list[Any]) -> list[Any]:
+    """``orders`` after orders of the current step's own types drawn from the board, half
+    the time, if the engine takes them all in one packet; else ``orders`` alone."""
+    assert table.state is not None and table.state.rules is not None
+    if rng.random() >= WANDER:
+        return orders
+    drawn = plausible_orders(rng, table.state.rules, seat)
+    return [*drawn, *orders] if drawn and _takes(table, seat, [*drawn, *orders]) else orders
+
+
+def _takes(table: Table, seat: str, orders: list[Any]) -> bool:
+    """Whether the engine takes ``orders`` from ``seat`` as its next packet."""
+    body = table.body(seat, Turn(RULESET.encode_orders(orders)))
+    try:
+        author.draft(RULESET, table.state, body, table.players[seat].public)
+    except HexpostError:
+        return False
+    return True
+
+
+def _decision(table: Table) -> Decision:
+    """The decision the game waits for."""
+    assert table.state is not None
+    return pending(RULESET, table.state)[0]
+
+
+def _wander_run(state: FeState, seat: str, target: str) -> int:
+    """The ``done`` orders ``seat`` can give before the next step of its run that takes
+    orders `plausible_orders` draws (at least one: the current step)."""
+    run = FE.own_run(state, seat, target)
+    later = [i for i, step in enumerate(run) if i and step in WANDER_STEPS]
+    return later[0] if later else len(run)
+
+
+def walk_to(table: Table, target: str, rng: random.Random, wander: bool = False) -> None:
     """Every seat completes its steps until ``target`` is owed, with random choices where
     the scripts always do the same: reactions at a reaction window, a retreat taken or the
     battle fought on, and the intensity of each battle round."""
@@ -144,6 +203,8 @@ def walk_to(table: Table, target: str, rng: random.Random) -> None:
             choice = secret_choice(table, seat, step, f"{seat}: plan {rng.randrange(100)}")
             if in_battle and step == combat_round.BIR_STEP:
                 choice = rng.randint(1, 4)
+            elif RULESET.validate_secret(state, _decision(table), seat, choice):
+                choice = rng.randint(1, 4)  # a BIR the step asks for (a pursuit's, 5-8D)
             table.commit(seat, choice)
         elif kind == DecisionKind.REVEAL:
             table.reveal(seat)
@@ -153,23 +214,32 @@ def walk_to(table: Table, target: str, rng: random.Random) -> None:
             table.orders(seat, Done())  # no retreat: the battle goes on
         elif step == REACTION_STEP and rng.random() < 0.8:
             table.orders(seat, *random_reactions(rng, state, seat), Done())
+        elif wander and not _allocation_owed(state, seat, step) and _wander(table, seat, rng):
+            pass  # orders of the step's own types, drawn from the board
+        elif step in PURSUIT_STEPS and (allocation := combat_damage.suggested(state, seat)):
+            table.orders(seat, allocation, Done())  # a pursuit battle's damage (307.4)
         elif not battle_step(table, seat, step):
             count = plain_run(state, seat, target)
+            if wander:  # each step that takes orders drawn from the board is reached alone
+                count = min(count, _wander_run(state, seat, target))
             assert count, f"{seat} is stuck at {step} on the way to {target}"
             table.orders(seat, *[Done() for _ in range(count)])
     raise AssertionError(f"never reached {target}")
 
 
-def player_turn(table: Table, seat: str, rng: random.Random) -> None:
+def player_turn(table: Table, seat: str, rng: random.Random, wander: bool = False) -> None:
     """One player turn of ``seat``: random builds, batches of random moves, the arrivals."""
-    walk_to(table, "2B3", rng)
+    walk_to(table, "2B3", rng, wander)
     scheduled = builds(table, seat)
     chosen = scheduled[: rng.randint(1, len(scheduled))] if scheduled and rng.random() < 0.8 else []
-    table.orders(seat, *chosen, Done())
-    walk_to(table, MOVE_STEP, rng)
+    if wander:  # conversions and command points at 2B3 too
+        table.orders(seat, *_wandering(table, seat, rng, [*chosen, Done()]))
+    else:
+        table.orders(seat, *chosen, Done())
+    walk_to(table, MOVE_STEP, rng, wander)
     for batch in range(rng.randint(1, 3)):
         if batch:
-            walk_to(table, MOVE_STEP, rng)  # past the other side's reaction window
+            walk_to(table, MOVE_STEP, rng, wander)  # past the other side's reaction window
             owed_seat, step, _ = owed_step(table)
             if (owed_seat, step) != (seat, MOVE_STEP):
                 break
@@ -178,16 +248,21 @@ def player_turn(table: Table, seat: str, rng: random.Random) -> None:
         table.orders(seat, *moves, Done() if last else Batch())
         if last:
             break
-    walk_to(table, "8A", rng)
-    table.orders(seat, *arrive(table, seat), Done())
+    walk_to(table, "8A", rng, wander)
+    if wander:  # strategic movement of the units on the map too
+        table.orders(seat, *_wandering(table, seat, rng, [*arrive(table, seat), Done()]))
+    else:
+        table.orders(seat, *arrive(table, seat), Done())
 
 
-def play_random_campaign(seed: int, turns: int) -> Table:
-    """The Wind set up and played for ``turns`` turns (both player turns) with ``seed``."""
+def play_random_campaign(seed: int, turns: int, *, wander: bool = False) -> Table:
+    """The Wind set up and played for ``turns`` turns (both player turns) with ``seed``;
+    ``wander``: at many steps, orders of the step's own types drawn from the board
+    (`tests.engine.fe_random_orders`) as well."""
     rng = random.Random(seed)
     table = Table(RULESET, "the-wind", SEATS, label=f"random-campaign-{seed}")
     set_up(table)
     for _ in range(turns):
         for seat in SEATS:
-            player_turn(table, seat, rng)
+            player_turn(table, seat, rng, wander)
     return table

@@ -59,7 +59,7 @@ def test_golden_chain_on_other_python(python: str) -> None:
 @pytest.mark.parametrize("python", PYTHONS)
 def test_random_campaign_on_other_python(python: str, tmp_path: Path) -> None:
     """A game no script wrote (`tests.engine.fe_random_campaign`), played on this Python."""
-    table = play_random_campaign(RANDOM_SEED, 2)
+    table = play_random_campaign(RANDOM_SEED, 2, wander=True)
     game = GoldenGame(
         ruleset=RULESET.id,
         description=f"a random campaign, seed {RANDOM_SEED}",

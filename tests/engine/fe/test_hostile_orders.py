@@ -6,7 +6,8 @@ what a hostile client would try (unit ids of its own and of the enemy, ids that 
 exist, hexes next to its units and off the map, sizes and amounts out of range, step names
 of other phases), are sent in packets at many states of a random campaign
 (`tests.engine.fe_random_campaign`: set-up, builds, movement, reaction windows, battles,
-the end of turn), by the seat that owes a decision and sometimes by the other one.
+the end of turn; and a wandering one's, which also waits where captures, pursuits and
+withdrawals are ordered), by the seat that owes a decision and sometimes by the other one.
 
 Each packet must either apply or be refused with one of the project's errors, whose message
 is one line that says which order was wrong: never another exception (a crash for one
@@ -172,7 +173,17 @@ def game() -> Table:
     return play_random_campaign(SEED, 2)
 
 
-def test_hostile_orders_are_applied_or_refused_with_a_clear_error(game: Table) -> None:
+@pytest.fixture(scope="module")
+def wandering() -> Table:
+    """A game that also waits where captures, pursuits and withdrawals are ordered."""
+    return play_random_campaign(SEED, 2, wander=True)
+
+
+@pytest.mark.parametrize("played", ["game", "wandering"])
+def test_hostile_orders_are_applied_or_refused_with_a_clear_error(
+    played: str, request: pytest.FixtureRequest
+) -> None:
+    game: Table = request.getfixturevalue(played)
     rng = random.Random(SEED)
     sent = refused = 0
     kinds: set[str] = set()
