@@ -19,6 +19,9 @@ Pure: reads the state, changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import NamedTuple
+
 from engine.core.choices import Option, OptionList
 from engine.core.face import Fact
 from engine.core.ruleset import Seat
@@ -26,6 +29,7 @@ from engine.fe import flow, production
 from engine.fe import setup as placing
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit, allowance
+from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.movement import remaining
 from engine.fe.orders import BuildOrder
@@ -82,29 +86,34 @@ def setup_list(state: FeState) -> OptionList:
     return OptionList("setup", "Fleets waiting to set up", "place", rule, tuple(items), notes)
 
 
-def production_list(state: FeState, seat: Seat) -> OptionList:
-    """Each class ``seat``'s empires may build now, in a slot or instead of one (431.0,
-    450.4), with price and sites; the notes give each empire's treasury, schedule and
-    substitutions left."""
+class Buildable(NamedTuple):
+    """A class an empire may build now in an open slot of its schedule, itself or instead of
+    the slot's class: the build check accepts it at the empire's first site."""
+
+    empire: str
+    cls: str
+    instead: str
+    """The slot's class when ``cls`` substitutes for it, else ""."""
+    slot: str
+    left: int
+    """Builds the slot has left this turn."""
+    given: int
+    """Builds the schedule gives the slot this turn."""
+    sites: tuple[HexId, ...]
+
+
+def buildable(state: FeState, seat: Seat) -> Iterator[Buildable]:
+    """Each class ``seat``'s empires may build now, slot by slot (the slot's class, then its
+    substitutes), that `engine.fe.steps.shipyard.build_problems` accepts at the first site:
+    price, service date, slot, substitution limit and treasury (431.0, 450.4)."""
     tables = load_units()
     galaxy = base.galaxy()
-    items: list[Option] = []
-    notes: list[str] = []
-    limit = yard.production_options(state).substitution_limit
     several = len(base.empires_of(state, seat)) > 1
     for empire in base.empires_of(state, seat):
-        schedule = yard.schedule(state, empire)
-        slots = production.scheduled(schedule, state.turn)
         sites = production.build_sites(galaxy, state.board, empire)
-        made = yard.used(state, empire, "substitutions")
-        subs = f"{made} of {limit} substitutions used" if limit else "substitutions unlimited"
-        notes.append(
-            f"{empire}: treasury {fmt_ep(state.ep2(empire))} EP, "
-            f"{production.schedule_label(schedule, state.turn)}, {subs}, "
-            f"sites {_hexes(sites) or 'none held'}"
-        )
         if not sites:
             continue
+        slots = production.scheduled(yard.schedule(state, empire), state.turn)
         for slot, count in slots.items():
             left = count - yard.used(state, empire, f"slot {slot}")
             if left <= 0:
@@ -115,26 +124,45 @@ def production_list(state: FeState, seat: Seat) -> OptionList:
                     candidates.append((unit.id, slot))
             for cls, instead in candidates:
                 order = BuildOrder(cls, base.hex_text(sites[0]), instead, empire if several else "")
-                if shipyard.build_problems(state, seat, order):
-                    continue
-                cost2 = production.build_cost2(
-                    empire, production.Build(cls, sites[0], instead), state.turn
-                )
-                price = fmt_ep(cost2) if isinstance(cost2, int) else "?"
-                label = f"{empire} {cls}" + (f" instead of {instead}" if instead else "")
-                values = [("empire", empire), ("cls", cls)]
-                if instead:
-                    values.append(("instead_of", instead))
-                facts = [
-                    Fact("cost", f"{price} EP"),
-                    Fact("slot", f"{slot} ({left} of {count} left)"),
-                    Fact("sites", _hexes(sites)),
-                ]
-                if instead:
-                    build = production.Build(cls, sites[0], instead)
-                    limited = production.counts_as_substitution(empire, build, state.turn)
-                    facts.append(Fact("substitution", "limited" if limited else "not counted"))
-                items.append(Option(label, tuple(values), tuple(facts)))
+                if not shipyard.build_problems(state, seat, order):
+                    yield Buildable(empire, cls, instead, slot, left, count, sites)
+
+
+def production_list(state: FeState, seat: Seat) -> OptionList:
+    """Each class ``seat``'s empires may build now, in a slot or instead of one (431.0,
+    450.4), with price and sites (`buildable`); the notes give each empire's treasury,
+    schedule and substitutions left."""
+    galaxy = base.galaxy()
+    notes: list[str] = []
+    limit = yard.production_options(state).substitution_limit
+    for empire in base.empires_of(state, seat):
+        schedule = yard.schedule(state, empire)
+        sites = production.build_sites(galaxy, state.board, empire)
+        made = yard.used(state, empire, "substitutions")
+        subs = f"{made} of {limit} substitutions used" if limit else "substitutions unlimited"
+        notes.append(
+            f"{empire}: treasury {fmt_ep(state.ep2(empire))} EP, "
+            f"{production.schedule_label(schedule, state.turn)}, {subs}, "
+            f"sites {_hexes(sites) or 'none held'}"
+        )
+    items: list[Option] = []
+    for b in buildable(state, seat):
+        build = production.Build(b.cls, b.sites[0], b.instead)
+        cost2 = production.build_cost2(b.empire, build, state.turn)
+        price = fmt_ep(cost2) if isinstance(cost2, int) else "?"
+        label = f"{b.empire} {b.cls}" + (f" instead of {b.instead}" if b.instead else "")
+        values = [("empire", b.empire), ("cls", b.cls)]
+        if b.instead:
+            values.append(("instead_of", b.instead))
+        facts = [
+            Fact("cost", f"{price} EP"),
+            Fact("slot", f"{b.slot} ({b.left} of {b.given} left)"),
+            Fact("sites", _hexes(b.sites)),
+        ]
+        if b.instead:
+            limited = production.counts_as_substitution(b.empire, build, state.turn)
+            facts.append(Fact("substitution", "limited" if limited else "not counted"))
+        items.append(Option(label, tuple(values), tuple(facts)))
     rule = production.BUILD_RULE
     return OptionList("production", "Classes to build", "build", rule, tuple(items), tuple(notes))
 

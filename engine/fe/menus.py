@@ -2,8 +2,9 @@
 
 A player building at 2B3 wants the list of what the production schedule allows this turn and
 what may substitute for each slot; one converting wants, for each of its units, the classes
-the unit tables let it become. The engine prices and refuses every such order anyway; these
-lists only spare the player the tables. Pure, and computed only while a step takes those
+the unit tables let it become. Each line is one the engine's own check accepts now (the
+build's hex aside, which the form asks for), so a menu never offers what would be refused;
+the engine checks every order sent anyway. Pure, and computed only while a step takes those
 orders.
 """
 
@@ -16,42 +17,28 @@ from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
 from engine.fe.orders import ConvertOrder
-from engine.fe.production import build_terms, scheduled
 from engine.fe.steps import base
-from engine.fe.steps.base import empire_setup, empires_of
+from engine.fe.steps.base import empires_of
 from engine.fe.steps.shipyard import convert_problems
 from engine.fe.units import load_units
 
 
 def build_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
-    """The classes ``seat``'s empires may build this turn: each scheduled slot, then the
-    classes that may be built instead of it (431.0, 450.0), of those in service this turn
-    with a price the tables set (what the engine checks of a build before its hex)."""
-    tables = load_units()
+    """The classes ``seat``'s empires may build now: each open slot of the schedule, then
+    the classes that may be built instead of it (431.0, 450.0), each accepted by the build
+    check at the empire's first site (`choice_lists.buildable`, as ``hexpost choices``
+    lists them); the form asks for the hex."""
     out: list[Preset] = []
-    turn = state.turn
-    for empire in empires_of(state, seat):
-        setup = empire_setup(state, empire)
-        slots = scheduled(setup.production if setup is not None else (), turn)
-        for slot, count in slots.items():
-            if tables.find(empire, slot) is not None and _buildable(empire, slot, "", turn):
-                label = f"{empire} {slot} ({count} slot{'' if count == 1 else 's'})"
-                out.append(Preset(label, (("empire", empire), ("cls", slot))))
-            for unit in tables.empire_classes(empire):
-                if unit.id == slot or not any(slot in s.instead_of for s in unit.substitutions):
-                    continue
-                if _buildable(empire, unit.id, slot, turn):
-                    label = f"{empire} {unit.id} instead of {slot}"
-                    values = (("empire", empire), ("cls", unit.id), ("instead_of", slot))
-                    out.append(Preset(label, values))
+    for b in choice_lists.buildable(state, seat):
+        values: tuple[tuple[str, str], ...]
+        if b.instead:
+            label = f"{b.empire} {b.cls} instead of {b.slot}"
+            values = (("empire", b.empire), ("cls", b.cls), ("instead_of", b.instead))
+        else:
+            label = f"{b.empire} {b.slot} ({b.left} slot{'' if b.left == 1 else 's'})"
+            values = (("empire", b.empire), ("cls", b.cls))
+        out.append(Preset(label, values))
     return tuple(out)
-
-
-def _buildable(empire: str, cls: str, instead_of: str, turn: int) -> bool:
-    """Whether the tables price ``cls`` (in the slot ``instead_of``, if given) and it is in
-    service on ``turn``: the checks of a build that do not read its hex (431.0, 450.0)."""
-    terms = build_terms(empire, cls, instead_of, turn)
-    return not isinstance(terms.cost2, str) and terms.available <= turn
 
 
 def convert_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:

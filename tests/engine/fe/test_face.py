@@ -94,21 +94,6 @@ def test_the_map_sheet_is_the_printed_map() -> None:
     assert all(sheet.grid.contains(h) for h in cells)
 
 
-def test_build_and_convert_menus_come_as_presets() -> None:
-    from engine.fe import flow, menus
-
-    state = FE.initial_state("the-wind", ["coalition", "alliance"], {})
-    index = [s.id for s in flow.sequence().main].index("2B3")
-    state = msgspec.structs.replace(state, setup=False, step=index, turn=1)
-    seat = "coalition"
-    builds = menus.build_presets(state, seat)
-    assert builds, "the schedule offers something on turn 1"
-    first = dict(builds[0].values)
-    assert set(first) >= {"empire", "cls"}
-    choice = next(c for c in FACE.choices(state, seat) if c.order == "build")
-    assert choice.presets == builds
-
-
 @pytest.fixture(scope="module")
 def wind_at_2b3() -> FeState:
     """The Wind set up, at the coalition's 2B3 of turn 1."""
@@ -121,6 +106,23 @@ def wind_at_2b3() -> FeState:
     set_up(table)
     walk_to(table, "2B3")
     return rules(table)
+
+
+def test_build_and_convert_menus_come_as_presets(wind_at_2b3: FeState) -> None:
+    from engine.fe import choice_lists, menus
+
+    state, seat = wind_at_2b3, "coalition"
+    builds = menus.build_presets(state, seat)
+    assert builds, "the schedule offers something on turn 1"
+    first = dict(builds[0].values)
+    assert set(first) >= {"empire", "cls"}
+    choice = next(c for c in FACE.choices(state, seat) if c.order == "build")
+    assert choice.presets == builds
+    # the same classes as `hexpost choices` lists
+    (listed,) = [x for x in choice_lists.lists(state, seat) if x.key == "production"]
+    assert [p.values for p in builds] == [item.values for item in listed.items]
+    converts = next(c for c in FACE.choices(state, seat) if c.order == "convert")
+    assert converts.presets == menus.convert_presets(state, seat) != ()
 
 
 def test_the_build_menu_offers_every_class_the_capital_takes_and_no_other(
