@@ -297,17 +297,46 @@ def _sheet() -> MapSheet:
     return MapSheet(grid, sides, tuple(cells))
 
 
+PRESET_ORDERS = ("build", "convert", "place", "capture", "declare")
+"""The orders whose choice comes with ready-made lines (`engine.fe.menus`)."""
+OPTION_ORDERS = ("retreat", "repair", "mission")
+"""The orders whose choice lists the values a parameter may take now (`engine.fe.menus`)."""
+
+
 def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
-    """Build and convert menus: what the tables allow this turn, ready to pick."""
-    if choice.order in ("build", "convert", "place"):
+    """Menus of what the engine accepts now: builds, conversions, set-up fleets, captures
+    and declarations of war ready to pick; the hexes a retreat may enter, the units that
+    may be repaired or take the supply mission."""
+    if choice.order in PRESET_ORDERS:
         from engine.fe import menus  # its tables and lists only at the steps that use them
 
-        if choice.order == "build":
-            return msgspec.structs.replace(choice, presets=menus.build_presets(state, seat))
-        if choice.order == "convert":
-            return msgspec.structs.replace(choice, presets=menus.convert_presets(state, seat))
-        # each fleet still waiting, its hexes in the label (600.0)
-        return msgspec.structs.replace(choice, presets=menus.place_presets(state, seat))
+        if choice.order == "place":  # each fleet still waiting, its hexes in the label (600.0)
+            return msgspec.structs.replace(choice, presets=menus.place_presets(state, seat))
+        presets = {
+            "build": menus.build_presets,
+            "convert": menus.convert_presets,
+            "capture": menus.capture_presets,
+            "declare": menus.declare_presets,
+        }[choice.order](state, seat)
+        return msgspec.structs.replace(choice, presets=presets)
+    if choice.order in OPTION_ORDERS:
+        from engine.fe import menus
+
+        options: dict[str, tuple[str, ...]]
+        if choice.order == "retreat":
+            options = {"to": menus.retreat_hexes(state, seat)}
+        elif choice.order == "repair":
+            options = {"unit": menus.repair_units(state, seat)}
+        else:
+            options = {"unit": menus.mission_units(state, seat), "mission": ("supply", "none")}
+        params = tuple(
+            msgspec.structs.replace(p, options=options[p.name]) if options.get(p.name) else p
+            for p in choice.params
+        )
+        if choice.order == "retreat" and options["to"]:  # the first is the priorities' pick
+            said = f"none: {options['to'][0]}, by the retreat priorities (302.72)"
+            params = tuple(msgspec.structs.replace(p, help=said) for p in params)
+        return msgspec.structs.replace(choice, params=params)
     if choice.order == "move":
         # A path always; units as the app's stack key and forms write them (their defaults
         # only let a move name a stack or fleet instead, `engine.fe.stacks`).

@@ -1,4 +1,6 @@
-"""Ready-made menu lines for F&E's build and convert orders (the face's `Preset`s).
+"""Menus for F&E's orders: ready-made lines (the face's `Preset`s) and the values a parameter
+may take now (a `Param`'s options), for builds, conversions, set-up fleets, captures,
+declarations of war, retreats, repairs and supply missions.
 
 A player building at 2B3 wants the list of what the production schedule allows this turn and
 what may substitute for each slot; one converting wants, for each of its units, the classes
@@ -10,14 +12,25 @@ orders.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from engine.core import hexgrid
 from engine.core.face import Preset
 from engine.core.ruleset import Seat
-from engine.fe import choice_lists
+from engine.fe import choice_lists, flow
 from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
-from engine.fe.orders import ConvertOrder
-from engine.fe.steps import base
+from engine.fe.orders import (
+    CaptureOrder,
+    ConvertOrder,
+    DeclareWar,
+    MissionOrder,
+    RepairOrder,
+    RetreatOrder,
+)
+from engine.fe.steps import base, combat, combat_capture, combat_retreat
 from engine.fe.steps.base import empires_of
 from engine.fe.steps.shipyard import convert_problems
 from engine.fe.units import load_units
@@ -77,3 +90,87 @@ def place_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
             shown = hexes if len(hexes) <= 40 else hexes[:37] + "..."
             out.append(Preset(f"{item.label}: {shown}", item.values))
     return tuple(out)
+
+
+# --- menus of the other orders: each line an order the step's own check accepts now ---------
+
+
+def _accepted(state: FeState, seat: Seat, orders: Iterable[Any]) -> Iterator[Any]:
+    """Those of ``orders`` the current step's area accepts from ``seat`` (as the engine's
+    validation would, past whose turn it is)."""
+    from engine.fe.checklist import order_area  # (the checklist imports the face)
+
+    step = flow.current(state)
+    if step is None:
+        return
+    for order in orders:
+        tag = order.__struct_config__.tag
+        if tag in step.orders and not order_area(step, tag).check(state, seat, step, order):
+            yield order
+
+
+def capture_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
+    """Each crippled enemy ship in the battle hex with each ship that may try to capture it
+    (305.1)."""
+    record = combat.current(state)
+    if record is None:
+        return ()
+    board = state.board
+    tries = (
+        CaptureOrder(target.id, captor.id)
+        for target in combat_capture.targets(state, seat, record)
+        for captor in combat_capture.captors(state, seat, record)
+    )
+    return tuple(
+        Preset(
+            f"{o.unit} {board.unit(o.unit).cls} by {o.by} {board.unit(o.by).cls}",
+            (("unit", o.unit), ("by", o.by)),
+        )
+        for o in _accepted(state, seat, tries)
+    )
+
+
+def declare_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
+    """Each war one of ``seat``'s empires may declare now (503.4)."""
+    mine = empires_of(state, seat)
+    others = [e for e in base.all_empires(state) if e not in mine]
+    tries = (DeclareWar(enemy, empire) for empire in mine for enemy in others)
+    return tuple(
+        Preset(f"{o.empire} declares war on {o.enemy}", (("enemy", o.enemy), ("empire", o.empire)))
+        for o in _accepted(state, seat, tries)
+    )
+
+
+def retreat_hexes(state: FeState, seat: Seat) -> tuple[str, ...]:
+    """The hexes next to the battle ``seat``'s ships may retreat into (302.72): the one the
+    retreat priorities pick first (where a retreat naming none goes), then the others."""
+    record = combat.current(state)
+    if record is None:
+        return ()
+    galaxy = base.galaxy()
+    around = hexgrid.neighbours(record.hex, galaxy.width, galaxy.height)
+    tries = [RetreatOrder(base.hex_text(h)) for h in around]
+    legal = [o.to for o in _accepted(state, seat, tries) if o.to]
+    cands = combat_retreat.candidates(state, seat, record.hex)
+    best = combat_retreat.best_hex(cands)
+    first = base.hex_text(best) if best is not None else ""
+    return tuple(sorted(legal, key=lambda h: (h != first, h)))
+
+
+def repair_units(state: FeState, seat: Seat) -> tuple[str, ...]:
+    """``seat``'s crippled units that may be repaired now where they are (420.2)."""
+    mine = set(empires_of(state, seat))
+    tries = (RepairOrder(u.id) for u in state.board.units if u.empire in mine and u.crippled)
+    return tuple(o.unit for o in _accepted(state, seat, tries))
+
+
+def mission_units(state: FeState, seat: Seat) -> tuple[str, ...]:
+    """``seat``'s units that may take the supply mission, or leave it (509.1)."""
+    mine = set(empires_of(state, seat))
+    on = set(state.supply_tugs)
+    tries = (
+        MissionOrder(u.id, "none" if u.id in on else "supply")
+        for u in state.board.units
+        if u.empire in mine and u.hex != OFF_MAP
+    )
+    return tuple(o.unit for o in _accepted(state, seat, tries))
