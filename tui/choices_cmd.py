@@ -2,8 +2,9 @@
 things are, before any order is written.
 
 ``choices`` prints the step this home's seat owes, each order kind the step takes with a
-one-line JSON template, and the ruleset's lists of legal values (set-up hexes, classes to
-build, units that may move), each line with the order fields it fills. ``find`` lists the
+one-line JSON template (and the face's menus for it: ready-made lines, each parameter's
+values), and the ruleset's lists of legal values (set-up hexes, classes to build, units that
+may move), each line with the order fields it fills. ``find`` lists the
 units (or places) matching a text: hex, side, unit, class, group and states. The records
 come from `tui.services.choices`; the text here is generic, so any ruleset's lists print.
 """
@@ -38,11 +39,18 @@ def choices_text(record: dict[str, Any]) -> str:
     if not record["owes"]:
         return f"{record['seat']} owes nothing now (the game is at {step})"
     lines = [f"{record['seat']} owes {step}", "", "Orders this step takes:"]
+    listed_orders = {listed["order"] for listed in record["lists"]}
     for kind in record["orders"]:
         rule = f" ({kind['rule']})" if kind["rule"] else ""
         lines.append(f"  {kind['order']}: {kind['title']}{rule}")
         optional = f"   optional: {', '.join(kind['optional'])}" if kind["optional"] else ""
         lines.append(f"    {kind['template']}{optional}")
+        for name, values in kind.get("options", ()):  # ("": the field left out)
+            lines.append(f"    {name}: {', '.join(v or '(none)' for v in values)}")
+        if kind["order"] not in listed_orders:  # (a list below shows those lines with facts)
+            for item in kind.get("menu", ()):
+                fills = " ".join(f"{k}={v}" for k, v in item["values"])
+                lines.append(f"    - {item['label']}" + (f"   [{fills}]" if fills else ""))
     for listed in record["lists"]:
         rule = f", {listed['rule']}" if listed["rule"] else ""
         lines += ["", f"{listed['title']} ({listed['order']}{rule}):"]

@@ -53,13 +53,18 @@ class OptionList(msgspec.Struct, frozen=True):
 
 class OrderKind(msgspec.Struct, frozen=True):
     """An order the current step takes: its ``type``, title, rule and a one-line JSON
-    template with a placeholder for each required field; ``optional`` names the rest."""
+    template with a placeholder for each required field; ``optional`` names the rest.
+    ``menu`` holds the face's ready-made lines for it (`engine.core.face.Preset`: a label
+    and the fields it fills), ``options`` each parameter's menu of values, when the face
+    gives them."""
 
     order: str
     title: str
     rule: str
     template: str
     optional: tuple[str, ...] = ()
+    menu: tuple[Option, ...] = ()
+    options: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class ChoicesView(msgspec.Struct, frozen=True):
@@ -130,7 +135,8 @@ PLACEHOLDERS: dict[ParamKind, Any] = {
 
 def template(choice: Choice) -> OrderKind:
     """``choice`` as an order kind: ``{"type": ..., FIELD: PLACEHOLDER}`` on one line, with
-    a placeholder for each required field (a field with a menu shows its first value)."""
+    a placeholder for each required field (a field with a menu shows its first value), and
+    its ready-made lines and its parameters' menus."""
     data: dict[str, Any] = {"type": choice.order}
     optional: list[str] = []
     for param in choice.params:
@@ -145,7 +151,9 @@ def template(choice: Choice) -> OrderKind:
         else:
             data[param.name] = PLACEHOLDERS.get(param.kind, "TEXT")
     line = json.dumps(data, ensure_ascii=True)
-    return OrderKind(choice.order, choice.title, choice.rule, line, tuple(optional))
+    menu = tuple(Option(p.label, p.values) for p in choice.presets)
+    options = tuple((p.name, p.options) for p in choice.params if p.options)
+    return OrderKind(choice.order, choice.title, choice.rule, line, tuple(optional), menu, options)
 
 
 def lists_of(face: object, state: Any, seat: Seat) -> tuple[OptionList, ...]:

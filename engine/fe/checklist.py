@@ -51,7 +51,7 @@ from engine.core.turn_orders import (
     parse_dice,
 )
 from engine.core.turns import describe, standing_for
-from engine.fe import flow, steps
+from engine.fe import flow
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
 from engine.fe.model import FeState
@@ -69,7 +69,8 @@ from engine.fe.orders import (
 )
 from engine.fe.scenario import find_scenario, load_scenarios, turn_date
 from engine.fe.sequence import Step
-from engine.fe.steps.base import Area, OrderRun
+from engine.fe.steps import order_area
+from engine.fe.steps.base import OrderRun
 
 SEQUENCE_RULE = "105.0"
 _SECRET = StepKind.SECRET
@@ -457,13 +458,3 @@ def _with_queued(applied: Applied[FeState]) -> Applied[FeState]:
     if not queued and len(rolls) == len(applied.rolls):
         return applied
     return Applied(state, applied.events, rolls)
-
-
-def order_area(step: Step, tag: str) -> Area:
-    """The area that checks an engine order: the pursuit battle's steps take ``direct`` and
-    ``allocate`` themselves (`engine.fe.steps.combat_pursuit`); elsewhere the order's own."""
-    from engine.fe.steps import combat_pursuit
-
-    if step.area == combat_pursuit.AREA.name and tag in step.orders and tag != "adjust":
-        return combat_pursuit.AREA
-    return steps.ORDER_AREAS[tag]

@@ -30,7 +30,7 @@ from engine.fe.orders import (
     RepairOrder,
     RetreatOrder,
 )
-from engine.fe.steps import base, combat, combat_capture, combat_retreat
+from engine.fe.steps import base, combat, combat_capture, combat_retreat, order_area
 from engine.fe.steps.base import empires_of
 from engine.fe.steps.shipyard import convert_problems
 from engine.fe.units import load_units
@@ -98,8 +98,6 @@ def place_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
 def _accepted(state: FeState, seat: Seat, orders: Iterable[Any]) -> Iterator[Any]:
     """Those of ``orders`` the current step's area accepts from ``seat`` (as the engine's
     validation would, past whose turn it is)."""
-    from engine.fe.checklist import order_area  # (the checklist imports the face)
-
     step = flow.current(state)
     if step is None:
         return

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from engine.core.choices import choices_view, find_of
+from engine.core.choices import Option, OrderKind, choices_view, find_of, template
+from engine.core.face import Choice, Param, ParamKind, Preset
 from tests.engine.toy import PLUGIN, TOY
 
 
@@ -18,6 +19,32 @@ def test_a_face_without_lists_gets_templates_only() -> None:
     assert json.loads(kinds["roll"].template)["sides"] == 6, "an integer menu's first value"
     waiting = choices_view(PLUGIN.face, state, "south")
     assert not waiting.owes and waiting.orders == ()
+
+
+def test_a_template_carries_the_face_s_menus() -> None:
+    """Ready-made lines and parameters' menus go with the template (``hexpost choices``
+    prints them), the fields each line fills as they are."""
+    choice = Choice(
+        "capture",
+        "Capture",
+        (Param("unit", ParamKind.PIECE), Param("by", ParamKind.PIECE)),
+        presets=(Preset("A-1 by B-2", (("unit", "A-1"), ("by", "B-2"))),),
+    )
+    kind = template(choice)
+    assert kind.menu == (Option("A-1 by B-2", (("unit", "A-1"), ("by", "B-2"))),)
+    assert kind.options == ()
+    retreat = Choice("retreat", "Retreat", (Param("to", ParamKind.HEX, False, ("0101", "0202")),))
+    kind = template(retreat)
+    assert kind.options == (("to", ("0101", "0202")),) and kind.menu == ()
+    assert json.loads(kind.template) == {"type": "retreat"} and kind.optional == ("to",)
+    said = say_kind()
+    assert said.menu == () and said.options == ()
+
+
+def say_kind() -> OrderKind:
+    state = TOY.initial_state("duel", ["north", "south"], {})
+    (kind,) = [k for k in choices_view(PLUGIN.face, state, "north").orders if k.order == "say"]
+    return kind
 
 
 def test_a_face_without_a_board_finds_nothing() -> None:

@@ -6,16 +6,22 @@ attempts and their dice, pursuits, withdrawals before combat, approach battles, 
 conversions, supply missions. Imported into a home as the alliance's game, its whole log
 must print, ``show`` (text and JSON) must print the game after each packet that made one
 of those events, and the review must step over those packets, each showing its events.
+Imported up to a retreat or a capture, ``hexpost choices`` must print that step's menus.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
+from engine.core.face import Choice
+from engine.core.owed import pending
+from engine.core.ruleset import DecisionKind
+from engine.fe import FACE, RULESET
 from saves.archive import FORMAT, VERSION, Archive, import_game
 from saves.home import Home
 from tests.engine.fe_random_campaign import play_random_campaign
@@ -34,6 +40,81 @@ RARE = ("capture", "pursuit", "withdrawal", "approach", "repair", "convert", "mi
 GAME = "wander"
 
 
+class Played(msgspec.Struct, frozen=True):
+    packets: list[bytes]
+    states: list[Any]
+    """The game state after each packet."""
+    events: list[list[tuple[str, str]]]
+    """Each packet's events, as (kind, text)."""
+
+
+@pytest.fixture(scope="module")
+def played() -> Played:
+    table = play_random_campaign(SEED, TURNS, wander=True)
+    return Played(
+        [p.data for p in table.packets],
+        [r.state for r in table.results],
+        [[(e.kind, e.text) for e in r.events] for r in table.results],
+    )
+
+
+def _home_at(root: Path, played: Played, seq: int, seat: str) -> Path:
+    """A home holding the game up to packet ``seq``, as ``seat``'s."""
+    home = root / f"home-{seq}"
+    holder = Home(home)
+    try:
+        packets = played.packets[: seq + 1]
+        archive = Archive(FORMAT, VERSION, GAME, seat, "active", packets=packets)
+        import_game(holder.replica(), msgspec.msgpack.encode(archive), now=now())
+    finally:
+        holder.close()
+    return home
+
+
+def _first_menu(played: Played, order: str, param: str = "") -> tuple[int, str, Choice]:
+    """The first packet after which a seat owes ``order`` with a menu (of ``param``'s
+    values, or ready-made lines)."""
+    for seq, state in enumerate(played.states):
+        if state.rules is None or state.rules.setup:
+            continue
+        decision = pending(RULESET, state)[0]
+        if decision.kind != DecisionKind.ORDERS:
+            continue
+        seat = decision.seats[0]
+        for choice in FACE.choices(state.rules, seat):
+            if choice.order != order:
+                continue
+            if param and any(p.name == param and p.options for p in choice.params):
+                return seq, seat, choice
+            if not param and choice.presets:
+                return seq, seat, choice
+    raise AssertionError(f"no {order} menu in the game")
+
+
+@pytest.mark.parametrize(("order", "param"), [("retreat", "to"), ("capture", "")])
+def test_choices_prints_the_menus_of_the_step(
+    played: Played, tmp_path: Path, order: str, param: str
+) -> None:
+    """``hexpost choices`` at a retreat prints the hexes it may enter, at a capture each
+    ship that may be tried with each that may try; ``--json`` carries both."""
+    seq, seat, choice = _first_menu(played, order, param)
+    home = _home_at(tmp_path, played, seq, seat)
+    code, out, err = run_cli(home, "choices", GAME)
+    assert code == 0, err
+    if param:
+        (values,) = [p.options for p in choice.params if p.name == param]
+        assert f"    {param}: {', '.join(values)}" in out.splitlines()
+    else:
+        for preset in choice.presets:
+            assert f"    - {preset.label}" in out
+    code, out, err = run_cli(home, "choices", GAME, "--json")
+    (kind,) = [k for k in json.loads(out)["orders"] if k["order"] == order]
+    if param:
+        assert kind["options"] == [[param, list(values)]]
+    else:
+        assert [m["label"] for m in kind["menu"]] == [p.label for p in choice.presets]
+
+
 class Imported(msgspec.Struct, frozen=True):
     home: Path
     packets: int
@@ -44,26 +125,19 @@ class Imported(msgspec.Struct, frozen=True):
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> Imported:
-    table = play_random_campaign(SEED, TURNS, wander=True)
-    home = tmp_path_factory.mktemp("random-views") / "home"
-    holder = Home(home)
-    try:
-        data = [packet.data for packet in table.packets]
-        archive = Archive(FORMAT, VERSION, GAME, "alliance", "active", packets=data)
-        import_game(holder.replica(), msgspec.msgpack.encode(archive), now=now())
-    finally:
-        holder.close()
+def imported(tmp_path_factory: pytest.TempPathFactory, played: Played) -> Imported:
+    last = len(played.packets) - 1
+    home = _home_at(tmp_path_factory.mktemp("random-views"), played, last, "alliance")
     rare: dict[str, list[int]] = {kind: [] for kind in RARE}
     texts: dict[int, list[str]] = {}
-    for seq, result in enumerate(table.results):
-        for event in result.events:
-            if event.kind in rare:
-                rare[event.kind].append(seq)
-                texts.setdefault(seq, []).append(event.text)
+    for seq, events in enumerate(played.events):
+        for kind, text in events:
+            if kind in rare:
+                rare[kind].append(seq)
+                texts.setdefault(seq, []).append(text)
     missing = [kind for kind, seqs in rare.items() if not seqs]
     assert not missing, f"the game made no {missing} event"
-    return Imported(home, len(table.packets), rare, texts)
+    return Imported(home, len(played.packets), rare, texts)
 
 
 def test_the_whole_log_prints(imported: Imported) -> None:

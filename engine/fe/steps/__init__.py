@@ -46,6 +46,8 @@ _MODULES: dict[str, str] = {
 (opening a game to show it) does not pay for the rules of every step."""
 
 if TYPE_CHECKING:
+    from engine.fe.sequence import Step
+
     AREAS: dict[str, Area]
     """Every rules area by name, as the sequence data names them."""
     ORDER_AREAS: dict[str, Area]
@@ -73,6 +75,15 @@ def _areas() -> dict[str, Area]:
 @caches.static
 def _order_areas() -> dict[str, Area]:
     return {order: a for a in _areas().values() for order in a.orders}
+
+
+def order_area(step: Step, tag: str) -> Area:
+    """The area that checks an engine order at ``step``: the pursuit battle's steps take
+    ``direct`` and ``allocate`` themselves (`engine.fe.steps.combat_pursuit`); elsewhere
+    the order's own."""
+    if step.area == "pursuit" and tag in step.orders and tag != "adjust":
+        return area("pursuit")
+    return _order_areas()[tag]
 
 
 def __getattr__(attr: str) -> Any:

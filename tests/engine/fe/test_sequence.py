@@ -11,9 +11,8 @@ import pytest
 
 from engine.core.ruleset import Actor, StepKind
 from engine.core.sequence import MAX_TITLE, SequenceData, SequenceError, SequenceOfPlay
-from engine.fe.checklist import order_area
 from engine.fe.sequence import load_sequence
-from engine.fe.steps import AREAS
+from engine.fe.steps import AREAS, order_area
 
 # Transcribed by hand from the sequence of play (rule 105), in order: every playable step.
 EXPECTED_PLAYER_TURN = [
