@@ -22,6 +22,7 @@ from engine.core.state import state_hash
 from tests.engine.fe_battle_golden import play_battle_golden
 from tests.engine.fe_campaign import play_campaign
 from tests.engine.fe_play import play_sample_fe_game
+from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.fe_wind import play_wind_turns
 from tests.engine.table import Table
 from tests.golden.companion import GoldenGame, companion_path, companion_text, read_golden
@@ -65,6 +66,22 @@ def fe_battle() -> GoldenGame:
     )
 
 
+def fe_wander() -> GoldenGame:
+    seed, turns = WANDER_GAME
+    return _record(
+        play_random_campaign(seed, turns, wander=True),
+        f"The Wind from set-up, three turns of random play (seed {seed}, wandering): builds, "
+        "moves, reactions, battles, and the orders of every other step drawn from the board: "
+        "capture attempts, a pursuit, a repair, conversions, supply missions, withdrawals "
+        "before combat, approach battles, declarations of war",
+    )
+
+
+WANDER_GAME = (17, 3)
+"""The wandering random campaign kept as a golden game (seed, turns): the rules areas the
+scripted games never reach, pinned packet by packet."""
+
+
 def _record(table: Table, description: str) -> GoldenGame:
     state = None
     hashes = []
@@ -86,6 +103,7 @@ GOLDEN = {
     "fe_campaign.msgpack": fe_campaign,
     "fe_checklist.msgpack": fe_checklist,
     "fe_wind.msgpack": fe_wind,
+    "fe_wander.msgpack": fe_wander,
 }
 LEDGERS = {"fe_campaign.msgpack": "fe_campaign_ledger.txt"}
 """Golden games with a campaign ledger beside them (`tests.golden.ledger`)."""

@@ -24,7 +24,7 @@ from tests.golden.regen import HERE
 ROOT = Path(__file__).resolve().parents[2]
 PYTHONS = [p for p in os.environ.get("HEXPOST_OTHER_PYTHONS", "").split(":") if p]
 
-GOLDEN_GAMES = ("fe_checklist", "fe_wind", "fe_battle", "fe_campaign")
+GOLDEN_GAMES = ("fe_checklist", "fe_wind", "fe_battle", "fe_campaign", "fe_wander")
 
 REPLAY = """
 import sys, msgspec
