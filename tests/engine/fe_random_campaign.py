@@ -148,8 +148,10 @@ def _wander(table: Table, seat: str, rng: random.Random) -> bool:
     if rng.random() >= WANDER:
         return False
     drawn = plausible_orders(rng, table.state.rules, seat)
+    if not drawn:
+        return False
     for orders in ([*drawn, Done()], *(drawn[:end] for end in range(len(drawn), 0, -1))):
-        if len(drawn) and _takes(table, seat, orders):
+        if _takes(table, seat, orders):
             table.orders(seat, *orders)
             return True
     return False
@@ -192,7 +194,8 @@ def _wander_run(state: FeState, seat: str, target: str) -> int:
 def walk_to(table: Table, target: str, rng: random.Random, wander: bool = False) -> None:
     """Every seat completes its steps until ``target`` is owed, with random choices where
     the scripts always do the same: reactions at a reaction window, a retreat taken or the
-    battle fought on, and the intensity of each battle round."""
+    battle fought on, and the intensity of each battle round; ``wander``: step by step, with
+    orders of each step's own types drawn from the board (`_wander`)."""
     for _ in range(20_000):
         seat, step, kind = owed_step(table)
         if step == target and kind in (DecisionKind.ORDERS, DecisionKind.SECRET):
