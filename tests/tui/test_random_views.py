@@ -31,6 +31,8 @@ from tests.tui.test_battle_report_views import rendered
 from tests.tui.test_hostile_text import run_cli
 from tui.cli import review_app
 from tui.screens.review import ReviewScreen
+from tui.services import review
+from tui.services.show import show
 from tui.widgets.eventlog import EventLog
 
 SEED, TURNS = 17, 3
@@ -175,3 +177,21 @@ async def test_the_review_steps_over_the_rare_events(imported: Imported) -> None
             shown = rendered(screen.query_one(EventLog))
             for text in imported.texts[seq]:
                 assert " ".join(text.split())[:50] in shown, (seq, text)
+
+
+def test_the_review_reads_no_choices_but_show_does(played: Played, tmp_path: Path) -> None:
+    """The review never shows what the seat may order, so its records leave the choices
+    out (a 2B3 worked out its conversion menu from the board: 10-15 ms a packet); ``show``
+    still lists them, menus and all."""
+    seq, seat, _ = _first_menu(played, "convert")
+    holder = Home(_home_at(tmp_path, played, len(played.packets) - 1, seat))
+    try:
+        replica = holder.replica()
+        row = replica.find(GAME)
+        (record,) = review.records(replica, row.game_id, [seq]).values()
+        assert record.choices == () and record.checklist
+        shown = show(replica, row, at=seq, checklist=False)
+        (convert,) = [c for c in shown.choices if c.order == "convert"]
+        assert convert.presets
+    finally:
+        holder.close()

@@ -203,7 +203,13 @@ def test_a_review_at_the_head_takes_the_board_the_game_screen_worked_out(
     assert len(worked) == 1
     assert list(built) == [last - 1, last]
     assert built[last] == show.show(
-        replica, replica.game(game), at=last, checklist=True, extras=False, hashed=False
+        replica,
+        replica.game(game),
+        at=last,
+        checklist=True,
+        extras=False,
+        hashed=False,
+        choices=False,
     )
 
 

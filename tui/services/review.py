@@ -103,8 +103,9 @@ def index(replica: Replica, game_id: bytes, *, mark_read: bool) -> ReviewIndex:
 
 def records(replica: Replica, game_id: bytes, seqs: list[int]) -> dict[int, ShowRecord]:
     """The game after each packet of ``seqs``, with the checklist: what the review shows,
-    so without the state hash and the ruleset client's extras, which it never shows (F&E's
-    work out every unit's supply once more)."""
+    so without the state hash, the ruleset client's extras (F&E's work out every unit's
+    supply once more) and the seat's choices (their menus read the board), which it never
+    shows."""
     row = replica.game(game_id)
     states = replica.states(game_id, seqs)  # (a packet and the one before it: one replay)
     # The last first: at the head its state is the one the replica keeps, whose board views
@@ -112,7 +113,14 @@ def records(replica: Replica, game_id: bytes, seqs: list[int]) -> dict[int, Show
     # the game screen has just worked out is not worked out again.
     built = {
         seq: show(
-            replica, row, at=seq, checklist=True, extras=False, hashed=False, state=states[seq]
+            replica,
+            row,
+            at=seq,
+            checklist=True,
+            extras=False,
+            hashed=False,
+            state=states[seq],
+            choices=False,
         )
         for seq in sorted(seqs, reverse=True)
     }

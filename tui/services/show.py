@@ -221,6 +221,7 @@ def show(
     events: Sequence[tuple[int, Event]] | None = None,
     hashed: bool = True,
     state: AnyState | None = None,
+    choices: bool = True,
 ) -> ShowRecord:
     """The game after packet ``at`` (None: as it stands now, with its claim and notes), with
     the sequence-of-play checklist when ``checklist``, and the ruleset client's ``extras``
@@ -230,7 +231,9 @@ def show(
     ``events``: the game's events as the caller has just read them (every one; the rolls
     are those up to packet ``at``), not read again. Not ``hashed``: ``state_hash`` is left
     empty, for a record that shows none (the game screen; `game_view`). ``state``: the
-    game's state after packet ``at`` where the caller has it (`Reader.states`)."""
+    game's state after packet ``at`` where the caller has it (`Reader.states`). Without
+    ``choices`` the orders the seat may give are left out (the review shows none, and a
+    step's menus are worked out from the board: 10-15 ms for F&E's conversions at 2B3)."""
     ruleset = replica.ruleset(row.game_id)
     if state is None:
         state = replica.state(row.game_id, at)
@@ -279,7 +282,7 @@ def show(
         notes=tuple(attention_notes(replica, row, state, decisions)) if at is None else (),
         summary=summary,
         board=_board(face, rules, quick=quick) if rules is not None else None,
-        choices=face.choices(rules, row.my_seat) if rules is not None else (),
+        choices=face.choices(rules, row.my_seat) if rules is not None and choices else (),
         extras=_extras(row.ruleset, rules) if extras else {},
         checklist=lines,
     )
