@@ -219,6 +219,15 @@ class FeFace:
             return battle_menus.allocation_menu(state, seat, chosen)
         return None
 
+    def destinations(
+        self, state: FeState, seat: Seat, order: str, pieces: tuple[str, ...]
+    ) -> tuple[str, ...] | None:
+        """`engine.core.face.Destinations`: where a strategic move, a retrograde or a
+        withdrawal of ``pieces`` may go now (`engine.fe.menus.destinations`)."""
+        from engine.fe import menus
+
+        return menus.destinations(state, seat, order, pieces)
+
     def lists(self, state: FeState, seat: Seat) -> tuple[OptionList, ...]:
         """`engine.core.choices.Lists`: set-up hexes, classes to build, units that may move
         (`engine.fe.choice_lists`)."""

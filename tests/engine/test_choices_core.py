@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from engine.core.choices import Option, OrderKind, choices_view, find_of, template
-from engine.core.face import Choice, Param, ParamKind, Preset
+from engine.core.face import Choice, Param, ParamKind, Preset, destinations_of
 from tests.engine.toy import PLUGIN, TOY
 
 
@@ -50,3 +50,22 @@ def say_kind() -> OrderKind:
 def test_a_face_without_a_board_finds_nothing() -> None:
     state = TOY.initial_state("duel", ["north", "south"], {})
     assert find_of(PLUGIN.face, state, "north", "anything") == ()
+
+
+def test_destinations_are_asked_only_of_a_face_that_has_them() -> None:
+    """`destinations_of` gives None for a face without the optional method (the toy duel),
+    and keeps only the hex texts a face returns."""
+    state = TOY.initial_state("duel", ["north", "south"], {})
+    assert destinations_of(PLUGIN.face, state, "north", "say", ["a"]) is None
+
+    class Listing:
+        def destinations(
+            self, state: object, seat: str, order: str, pieces: tuple[str, ...]
+        ) -> object:
+            if order == "odd":
+                return ["0101"]  # not a tuple: not an answer
+            return ("0101", 7, "0202") if pieces == ("A-1",) else None
+
+    assert destinations_of(Listing(), state, "north", "go", ["A-1"]) == ("0101", "0202")
+    assert destinations_of(Listing(), state, "north", "go", ["B-2"]) is None
+    assert destinations_of(Listing(), state, "north", "odd", ["A-1"]) is None

@@ -39,6 +39,8 @@ def _orders(choice: Choice) -> list[list[dict[str, Any] | str]]:
 def test_each_line_of_a_menu_makes_an_order_the_engine_takes() -> None:
     made: dict[str, int] = dict.fromkeys(MENUS, 0)
     for state, seat, order in menu_states():
+        if order not in MENUS:
+            continue  # the destinations come on the map (tests/tui/test_destinations.py)
         (choice,) = [c for c in FACE.choices(state, seat) if c.order == order]
         for items in _orders(choice):
             assert all(isinstance(item, dict) for item in items), items

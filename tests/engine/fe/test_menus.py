@@ -7,6 +7,10 @@ captures, declarations of war, retreats, repairs or supply missions, each menu i
 with every candidate the engine validates: all pairs of units in the battle hex for a
 capture, every empire for a declaration, every hex within two of the battle for a retreat,
 every unit of the seat for a repair or a mission.
+
+Where a seat owes a strategic move, a retrograde or a withdrawal, the destinations the face
+lists for some of its stacks (`engine.fe.menus.destinations`) are compared with every hex of
+the map the engine accepts for that stack.
 """
 
 from __future__ import annotations
@@ -21,11 +25,30 @@ from engine.core.face import Choice
 from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind
 from engine.fe import FACE, RULESET
+from engine.fe.combat import forces
+from engine.fe.forces import OFF_MAP
 from engine.fe.galaxy import load_galaxy
+from engine.fe.menus import DESTINATION_ORDERS, destinations
 from engine.fe.model import FeState
-from engine.fe.orders import CaptureOrder, DeclareWar, MissionOrder, RepairOrder, RetreatOrder
-from engine.fe.steps import base, combat
+from engine.fe.opening import WithdrawOrder
+from engine.fe.orders import (
+    CaptureOrder,
+    DeclareWar,
+    MissionOrder,
+    Place,
+    RepairOrder,
+    RetreatOrder,
+    RetrogradeOrder,
+    StrategicOrder,
+)
+from engine.fe.steps import base, combat, combat_approach
+from engine.fe.steps.retrograde import could_retrograde
+from engine.fe.unit_kinds import movement_points
 from tests.engine.fe_random_campaign import play_random_campaign
+
+MOVES = tuple(order for order in DESTINATION_ORDERS if order != "place")
+"""The orders whose destinations follow their units; a set-up placement's are compared in
+`test_a_fleet_s_set_up_hexes_are_those_the_engine_takes`."""
 
 GAMES = ((9, 3), (17, 3))
 """The wandering games (seed, turns) whose states are read."""
@@ -125,19 +148,69 @@ def menu_states() -> Iterator[tuple[FeState, str, str]]:
                 continue
             seen.add(key)
             for choice in FACE.choices(state.rules, decision.seats[0]):
-                if choice.order in MENUS:
+                if choice.order in MENUS or choice.order in MOVES:
                     yield state.rules, decision.seats[0], choice.order
+
+
+def _stacks(state: FeState, seat: str, order: str) -> list[tuple[str, ...]]:
+    """Up to four of ``seat``'s stacks (its units that may move, by empire and hex) that
+    ``order`` could move: spread over the board, not only its first corner."""
+    record = combat.current(state)
+    mine = base.empires_of(state, seat)
+    stacks: dict[tuple[str, int], list[str]] = {}
+    for unit in state.board.units:
+        if unit.empire not in mine or movement_points(unit) <= 0:
+            continue
+        if order == "withdraw" and (record is None or unit.hex != record.hex):
+            continue
+        if order == "retrograde" and not could_retrograde(state, unit):
+            continue
+        stacks.setdefault((unit.empire, unit.hex), []).append(unit.id)
+    found = [tuple(ids) for _, ids in sorted(stacks.items())]
+    return found[:: max(1, len(found) // 4)][:4]
+
+
+def _destinations(state: FeState, seat: str, order: str) -> list[tuple[list[Any], list[Any]]]:
+    galaxy = load_galaxy()
+    every = [
+        base.hex_text(col * 100 + row)
+        for col in range(1, galaxy.width + 1)
+        for row in range(1, galaxy.height + 1)
+    ]
+    out: list[tuple[list[Any], list[Any]]] = []
+    for units in _stacks(state, seat, order):
+        ids = list(units)
+        if order == "withdraw":
+            record = combat.current(state)
+            assert record is not None
+            staying = combat_approach.units_of(state, seat, record.hex)
+            named = [u for u in staying if u.id not in units]
+            flagship = next(iter(forces.eligible_flagships(named)), "")
+            tries: list[Any] = [WithdrawOrder(ids, to, flagship) for to in every]
+        elif order == "strategic":
+            tries = [StrategicOrder(ids, to) for to in every]
+        else:
+            tries = [RetrogradeOrder(ids, to) for to in every]
+        legal = [o.to for o in tries if _legal(state, seat, o)]
+        offered = destinations(state, seat, order, units)
+        assert offered is not None
+        assert FACE.destinations(state, seat, order, units) == offered
+        out.append((list(offered), legal))
+    return out
 
 
 @pytest.fixture(scope="module")
 def compared() -> dict[str, list[tuple[list[Any], list[Any]]]]:
-    out: dict[str, list[tuple[list[Any], list[Any]]]] = {order: [] for order in MENUS}
+    out: dict[str, list[tuple[list[Any], list[Any]]]] = {order: [] for order in (*MENUS, *MOVES)}
     for state, seat, order in menu_states():
-        out[order].append(MENUS[order](state, seat))
+        if order in MENUS:
+            out[order].append(MENUS[order](state, seat))
+        else:
+            out[order] += _destinations(state, seat, order)
     return out
 
 
-@pytest.mark.parametrize("order", list(MENUS))
+@pytest.mark.parametrize("order", [*MENUS, *MOVES])
 def test_a_menu_offers_what_the_engine_takes_and_nothing_else(
     compared: dict[str, list[tuple[list[Any], list[Any]]]], order: str
 ) -> None:
@@ -147,3 +220,39 @@ def test_a_menu_offers_what_the_engine_takes_and_nothing_else(
     for offered, legal in pairs:
         assert sorted(offered) == sorted(legal)
         assert len(set(offered)) == len(offered)
+
+
+def test_a_fleet_s_set_up_hexes_are_those_the_engine_takes() -> None:
+    """At each empire's set-up step of a wandering game, the hexes listed for each fleet
+    still waiting (and for one of its units, placed alone) are every hex of the map where
+    the placement is legal, and none other."""
+    galaxy = load_galaxy()
+    every = [
+        base.hex_text(col * 100 + row)
+        for col in range(1, galaxy.width + 1)
+        for row in range(1, galaxy.height + 1)
+    ]
+    seen: set[str] = set()
+    compared = 0
+    for result in play_random_campaign(GAMES[0][0], 1, wander=True).results:
+        rules = result.state.rules
+        if rules is None or not rules.setup:
+            continue
+        empire = base.setup_empire(rules)
+        if empire in seen:
+            continue
+        seen.add(empire)
+        seat = base.seat_of(rules, empire)
+        setup = base.empire_setup(rules, empire)
+        assert setup is not None
+        waiting = [u for u in rules.board.units if u.empire == empire and u.hex == OFF_MAP]
+        assert destinations(rules, seat, "place", ("no such fleet",)) == ()
+        for fleet in setup.fleets[:3]:
+            members = [u.id for u in waiting if u.fleet == fleet.name]
+            for placed, field in [(fleet.name, "fleet"), *[(uid, "unit") for uid in members[:1]]]:
+                tries = [Place(to, **{field: placed}) for to in every]
+                legal = [o.hex for o in tries if _legal(rules, seat, o)]
+                offered = destinations(rules, seat, "place", (placed,))
+                assert offered is not None and list(offered) == legal, (empire, placed)
+                compared += bool(legal)
+    assert len(seen) > 3 and compared > 10
