@@ -116,6 +116,9 @@ class Cell(msgspec.Struct, frozen=True):
     case."""
     battle: bool = False
     """A battle hex now: styled apart; the marker's ``x`` says it in monochrome."""
+    target: bool = False
+    """A hex the order being written may go to (`engine.core.face.Destinations`): drawn
+    between braces, ``{K3 }``, which read in monochrome too; the cursor's brackets win."""
 
     def __post_init__(self) -> None:
         if len(self.glyph) > 1 or self.glyph.isspace():
@@ -167,6 +170,8 @@ class Cell(msgspec.Struct, frozen=True):
             parts.append("underline")
         if self.selected:
             parts.append("reverse")
+        elif self.target:
+            parts.append("bold")
         return " ".join(parts)
 
     def box(self, shape: Shape) -> list[str]:
@@ -230,8 +235,11 @@ def render_line(
         x, end = placed.x, placed.x + len(text)
         chars[x:end] = text
         if cell.selected:
-            chars[x - 1] = "|" if chars[x - 1] == "]" else "["
+            chars[x - 1] = "|" if chars[x - 1] in "]}" else "["
             chars[end] = "]"
+        elif cell.target:
+            chars[x - 1] = "|" if chars[x - 1] in "]}" else "{"
+            chars[end] = "}"
         style = cell.style
         if style:
             spans.append(Span(x, end, style))

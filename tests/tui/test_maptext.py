@@ -288,6 +288,28 @@ def test_cursor_brackets_and_styles() -> None:
     assert draw(Grid(6, 3), cells) == [line.text.rstrip() for line in styled]
 
 
+def test_targets_are_drawn_in_braces_and_the_cursor_wins() -> None:
+    """A hex an order may go to reads ``{K3 }`` in monochrome; two side by side share a
+    ``|`` as the cursor's brackets do; the cursor on a target shows its own brackets."""
+    targets, cursor = {203, 303, 302, 403}, 302
+
+    def cells(h: int) -> Cell:
+        return Cell(hex=h, content="K3", target=h in targets, selected=h == cursor)
+
+    text = draw(Grid(8, 3), cells)
+    assert text[HEADER_LINES + 2] == "02 K3 [K3 ]K3  K3"  # 0302: the cursor, not braces
+    assert text[HEADER_LINES + 4] == "03 K3 {K3 }K3  K3"  # 0303 alone
+    assert text[HEADER_LINES + 5] == "    {K3 |K3 }K3  K3"  # 0203 and 0403 side by side
+    styled = draw_styled(Grid(8, 3), cells)
+    spans = {span.start: span.style for span in styled[HEADER_LINES + 5].spans}
+    assert spans[5] == "bold"
+    assert draw(Grid(8, 3), lambda h: Cell(hex=h, content="K3")) == [
+        line.replace("{", " ").replace("}", " ").replace("|", " ").replace("[", " ")
+        .replace("]", " ").rstrip()
+        for line in text
+    ]  # fmt: skip
+
+
 def test_styles_feed_a_textual_strip() -> None:
     """The recipe of the module docstring: spans become Segments of one Strip per line."""
     from rich.segment import Segment

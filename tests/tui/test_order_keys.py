@@ -151,12 +151,19 @@ async def test_set_up_placement_picks_the_fleet_then_its_hex_on_the_map(
         await settle(pilot)
         assert isinstance(app.focused, HexMap) and panel.building
         assert "place Border Guard: cursor to its hex" in panel.hint_text
+        rules = state.rules
+        assert rules is not None
+        listed = FACE.destinations(rules, "alliance", "place", ("Border Guard",))
+        assert listed and "1105" in listed  # its set-up hexes, marked on the map
+        assert screen.query_one(HexMap).targets == {int(h) for h in listed}
+        assert "place: Enter on" in screen.status.text
         await pilot.press("g", *"1105", "enter")
         await pilot.press("enter")
         await settle(pilot)
         assert panel.items == [{"type": "place", "fleet": "Border Guard", "hex": "1105"}]
         assert panel.check_text.startswith("legal"), panel.check_text
         assert not panel.building and panel.has_focus
+        assert screen.query_one(HexMap).targets == frozenset()  # the marks go with the hex
 
 
 async def test_a_placement_given_up_with_escape_drafts_nothing(in_setup: Tutorial) -> None:
@@ -172,6 +179,7 @@ async def test_a_placement_given_up_with_escape_drafts_nothing(in_setup: Tutoria
         await settle(pilot)
         assert panel.items == [] and not panel.building
         assert isinstance(app.screen, GameScreen)  # escape ended the placement only
+        assert screen.query_one(HexMap).targets == frozenset()
 
 
 async def test_a_standing_order_is_ticked_in_the_sequence_with_titles(game: Tutorial) -> None:

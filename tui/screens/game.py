@@ -52,6 +52,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from engine.core.face import Board
+from tui.mapstacks import board_hex
 from tui.safe_text import safe_text
 from tui.screens.base import StatusLine
 from tui.screens.game_orders import OrdersSlot
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
     from tui.services.show import ChecklistLine
     from tui.widgets.allocation_editor import AllocationEditor
     from tui.widgets.checklist import ChecklistTree
+    from tui.widgets.order_flow import MapOrders
     from tui.widgets.orders import OrdersPanel
 
 NEWS_WIDTH = 120
@@ -374,14 +376,36 @@ class GameScreen(SignedLinesScreen):
     # The orders panel's messages are handled by name, not with ``@on``: its module is
     # imported when the panel is built, after the first paint.
 
-    def on_map_orders_move_started(self) -> None:
+    def on_map_orders_move_started(self, message: MapOrders.MoveStarted) -> None:
         self.query_one(HexMap).focus()
         self.status.say("move: cursor to the next hex, Enter; Enter again or Escape ends")
+        if message.pieces:
+            self.read_destinations(message.order, message.pieces)
 
     def on_map_orders_move_ended(self) -> None:
+        self.workers.cancel_group(self, "destinations")
+        self.query_one(HexMap).show_targets(())
         panel = self.orders.built()
         if panel.display:
             panel.focus()
+
+    @work(exclusive=True, group="destinations")
+    async def read_destinations(self, order: str, pieces: tuple[str, ...]) -> None:
+        """Mark on the map the hexes the stack order may go to, when the ruleset lists them
+        (`engine.core.face.Destinations`), and say how many on the status line."""
+        found = await self.session.destinations(self.game_id, order, pieces)
+        if found is None or not self.orders.built().building:
+            return
+        board = self._typed_board()
+        digits = board.grid.digits if board is not None and board.grid is not None else 2
+        hexes = [h for text in found if (h := board_hex(text, digits)) is not None]
+        self.query_one(HexMap).show_targets(hexes)
+        if not hexes:
+            self.status.say(f"{order}: no hex takes these units now; Escape ends")
+            return
+        shown = " ".join(found[:4]) + (" ..." if len(found) > 4 else "")
+        which = "the one hex" if len(hexes) == 1 else f"one of the {len(hexes)} hexes"
+        self.status.say(f"{order}: Enter on {which} marked {{ }}: {shown}")
 
     def on_orders_panel_draft_changed(self, message: OrdersPanel.DraftChanged) -> None:
         if message.items:

@@ -6,7 +6,8 @@ dry run found (`tui.services.orders.check`) into the ruleset face's board
 (`engine.core.face.Board`), the one the map draws, so the map can show the moved stacks
 before anything is signed. The menus of the forms come with the face's choices (their
 presets), in the game's record; only a list picked step by step (`step_menu`, the allocation
-editor's) asks the face again after each pick.
+editor's) asks the face again after each pick, and the hexes a stack order may go to
+(`destinations`) once its pieces are chosen.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.face import Board, StepMenu, menu_of
+from engine.core.face import Board, StepMenu, destinations_of, menu_of
 from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
@@ -52,3 +53,18 @@ def step_menu(
     if rules is None:
         return None
     return menu_of(face_for(row.ruleset), rules, row.my_seat, order, chosen)
+
+
+def destinations(
+    replica: Replica, game_id: str, order: str, pieces: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """The hexes the face says ``order`` may move ``pieces`` to now, for this home's seat
+    (`engine.core.face.destinations_of`; None when the order has no such list). As
+    `step_menu`, it reads the game as it stands: a draft listed before may change the answer,
+    and the dry run of the whole list still has the last word."""
+    gid = bytes.fromhex(game_id)
+    row = replica.game(gid)
+    rules = replica.state(gid).rules
+    if rules is None:
+        return None
+    return destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces)

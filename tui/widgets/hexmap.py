@@ -27,7 +27,7 @@ cannot read coordinates is lost. Everything else follows the scroll offsets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from typing import ClassVar
 
@@ -227,6 +227,8 @@ class HexMap(ScrollView, can_focus=True):
         """What the board shown adds to the printed map (None: no board, or no sheet)."""
         self.planned: dict[HexId, str] = {}
         """The what-if markers shown over the board (`show_plan`), by hex; empty for none."""
+        self.targets: frozenset[HexId] = frozenset()
+        """The hexes the order being written may go to (`show_targets`), drawn in braces."""
         self.set_reactive(HexMap.detail, self.validate_detail(detail))
         self.show_board(board, sheet, cursor=cursor)
 
@@ -306,6 +308,17 @@ class HexMap(ScrollView, can_focus=True):
         if markers != self.planned:
             self.planned = markers
             self._redraw()
+
+    def show_targets(self, hexes: Collection[HexId]) -> None:
+        """Mark ``hexes`` as the ones the order being written may go to (empty: none). Only
+        the boxes whose mark changes are drawn again."""
+        targets = frozenset(h for h in hexes if self.on_map(h))
+        if targets == self.targets:
+            return
+        changed = targets ^ self.targets
+        self.targets = targets
+        for h in sorted(changed):
+            self._forget_box(h)
 
     def _redraw(self) -> None:
         if self._index is None:
@@ -395,6 +408,8 @@ class HexMap(ScrollView, can_focus=True):
         cell = self.cell(h)
         if cell is not None and h == self.cursor:
             return msgspec.structs.replace(cell, selected=True)
+        if cell is not None and h in self.targets:
+            return msgspec.structs.replace(cell, target=True)
         return cell
 
     def _map_strip(self, line: int, start: int, end: int) -> Strip:

@@ -41,7 +41,15 @@ class MapOrders(Vertical):
     """The map-driven flows of the orders panel; the panel supplies the hooks at the end."""
 
     class MoveStarted(Message):
-        """A move is being built: the map should take the keys (cursor + Enter)."""
+        """A move is being built: the map should take the keys (cursor + Enter). ``order``
+        and ``pieces`` name a stack order and the pieces it moves (for a placement, the one
+        group or piece it places), so the screen can mark where they may go
+        (`engine.core.face.Destinations`)."""
+
+        def __init__(self, order: str = "", pieces: tuple[str, ...] = ()) -> None:
+            super().__init__()
+            self.order = order
+            self.pieces = pieces
 
     class MoveEnded(Message):
         """The move's path is complete (or abandoned): the keys can come back here."""
@@ -155,7 +163,7 @@ class MapOrders(Vertical):
             return
         self.path = [self.chosen[0]]
         self._show_hint()
-        self.post_message(self.MoveStarted())
+        self.post_message(self.MoveStarted(stack.order, tuple(self._units)))
 
     @on(UnitPick.Abandoned)
     def _pick_abandoned(self, event: UnitPick.Abandoned) -> None:
@@ -218,7 +226,7 @@ class MapOrders(Vertical):
             self._stack = choice
             self._placing = (name, value)
             self._show_hint()
-            self.post_message(self.MoveStarted())
+            self.post_message(self.MoveStarted(choice.order, (value,)))
 
         self.app.push_screen(PickDialog(f"{choice.title}: what?", items), picked)
 

@@ -1,0 +1,104 @@
+"""A stack order's destinations marked on the map while the player picks one.
+
+The tutorial game walked to step 8A: the coalition's Strike Force (four Klingon ships) in
+1307 may move strategically. Once its units are ticked, the map marks in braces exactly the
+hexes the face lists (`engine.core.face.Destinations`), the status line says how many, and
+the marks go when the destination is chosen or the move given up. A marked hex makes an
+order the engine takes; an unmarked one is refused with its rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from engine.core.owed import pending
+from engine.fe import FACE, RULESET
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_homes, walk_to
+from tui.maptext import render_line
+from tui.screens.game import GameScreen
+from tui.widgets.hexmap import HexMap
+from tui.widgets.orders import OrdersPanel
+
+STRIKE_FORCE = ("KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004")
+
+
+@pytest.fixture
+def at_8a(tmp_path: Path) -> Iterator[Tutorial]:
+    game = tutorial_homes(tmp_path)
+    walk_to(game, "8A")
+    assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == "8A"
+    yield game
+    game.alice.close()
+    game.bob.close()
+
+
+def _listed(game: Tutorial) -> set[int]:
+    rules = game.alice.replica.state(game.game_id).rules
+    assert rules is not None
+    found = FACE.destinations(rules, "coalition", "strategic", STRIKE_FORCE)
+    assert found, "the Strike Force has somewhere to go at 8A"
+    return {int(h) for h in found}
+
+
+async def _ticked(pilot: Pilot[None]) -> tuple[GameScreen, OrdersPanel, HexMap]:
+    """The game open, 1307 chosen, the strategic move started with the whole stack."""
+    screen = await open_game(pilot)
+    hexmap = screen.query_one(HexMap)
+    assert hexmap.cursor == 1307
+    await pilot.press("enter", "o", "m", "enter")  # the hex, the panel, the move, all units
+    await settle(pilot)
+    return screen, screen.query_one(OrdersPanel), hexmap
+
+
+async def test_the_map_marks_where_a_strategic_move_may_go(at_8a: Tutorial) -> None:
+    listed = _listed(at_8a)
+    app = app_for(at_8a.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel, hexmap = await _ticked(pilot)
+        assert panel.building
+        assert hexmap.targets == listed
+        said = screen.status.text
+        assert said.startswith(f"strategic: Enter on one of the {len(listed)} hexes marked {{ }}")
+        target = min(listed, key=lambda h: abs(h // 100 - 13) + abs(h % 100 - 7))
+        cell = hexmap._drawn_cell(target)
+        assert cell is not None and cell.target and "bold" in cell.style
+        line, x = hexmap.frame.origin(target)
+        drawn = render_line(hexmap.frame, line, hexmap._drawn_cell).text
+        assert drawn[x - 1] in "{|" and drawn[x + hexmap.frame.shape.width] in "}|"
+        unmarked = hexmap._drawn_cell(1306)
+        assert 1306 not in listed and unmarked is not None and not unmarked.target
+
+        hexmap.cursor = target
+        await pilot.press("enter")  # the destination: the order is drafted
+        await settle(pilot)
+        order = {"type": "strategic", "units": list(STRIKE_FORCE), "to": f"{target:04d}"}
+        assert panel.items == [order]
+        assert panel.check_text.startswith("legal"), panel.check_text
+        assert hexmap.targets == frozenset() and not panel.building
+
+
+async def test_an_unmarked_hex_is_refused_and_escape_clears_the_marks(at_8a: Tutorial) -> None:
+    listed = _listed(at_8a)
+    app = app_for(at_8a.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, panel, hexmap = await _ticked(pilot)
+        await pilot.press("escape")  # given up: no order, no marks
+        await settle(pilot)
+        assert hexmap.targets == frozenset() and panel.items == []
+
+        hexmap.cursor = 1307
+        hexmap.focus()  # the panel had the keys back
+        await pilot.press("enter", "o", "m", "enter")
+        await settle(pilot)
+        assert hexmap.targets == listed
+        hexmap.cursor = 1306
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "strategic", "units": list(STRIKE_FORCE), "to": "1306"}]
+        assert panel.check_text.startswith("REFUSED"), panel.check_text
+        assert "strategic movement node" in panel.check_text and "(756.2)" in panel.check_text
+        assert hexmap.targets == frozenset()
