@@ -118,7 +118,8 @@ class Cell(msgspec.Struct, frozen=True):
     """A battle hex now: styled apart; the marker's ``x`` says it in monochrome."""
     target: bool = False
     """A hex the order being written may go to (`engine.core.face.Destinations`): drawn
-    between braces, ``{K3 }``, which read in monochrome too; the cursor's brackets win."""
+    between braces, ``{K3 }``, which read in monochrome too; two side by side share a
+    ``|``; the cursor's brackets win where they meet."""
 
     def __post_init__(self) -> None:
         if len(self.glyph) > 1 or self.glyph.isspace():
@@ -234,11 +235,12 @@ def render_line(
         text = cell.box(frame.shape)[placed.part]
         x, end = placed.x, placed.x + len(text)
         chars[x:end] = text
-        if cell.selected:
-            chars[x - 1] = "|" if chars[x - 1] in "]}" else "["
+        if cell.selected:  # the cursor's brackets win over a target's braces beside it
+            chars[x - 1] = "|" if chars[x - 1] == "]" else "["
             chars[end] = "]"
         elif cell.target:
-            chars[x - 1] = "|" if chars[x - 1] in "]}" else "{"
+            if chars[x - 1] != "]":
+                chars[x - 1] = "|" if chars[x - 1] == "}" else "{"
             chars[end] = "}"
         style = cell.style
         if style:

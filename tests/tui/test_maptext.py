@@ -291,13 +291,14 @@ def test_cursor_brackets_and_styles() -> None:
 def test_targets_are_drawn_in_braces_and_the_cursor_wins() -> None:
     """A hex an order may go to reads ``{K3 }`` in monochrome; two side by side share a
     ``|`` as the cursor's brackets do; the cursor on a target shows its own brackets."""
-    targets, cursor = {203, 303, 302, 403}, 302
+    targets, cursor = {102, 203, 303, 302, 403, 502}, 302
 
     def cells(h: int) -> Cell:
         return Cell(hex=h, content="K3", target=h in targets, selected=h == cursor)
 
     text = draw(Grid(8, 3), cells)
-    assert text[HEADER_LINES + 2] == "02 K3 [K3 ]K3  K3"  # 0302: the cursor, not braces
+    # 0302: the cursor, not braces; its brackets win over its neighbours' on the line
+    assert text[HEADER_LINES + 2] == "02{K3 [K3 ]K3 }K3"
     assert text[HEADER_LINES + 4] == "03 K3 {K3 }K3  K3"  # 0303 alone
     assert text[HEADER_LINES + 5] == "    {K3 |K3 }K3  K3"  # 0203 and 0403 side by side
     styled = draw_styled(Grid(8, 3), cells)
