@@ -340,30 +340,43 @@ def menu_of(
 
 
 class Destinations(Protocol[S_contra]):
-    """A face that can say where a stack order may go once its pieces are chosen (the one
-    destination hex of a long move): optional, since most orders are checked as written and
-    need no list; `destinations_of` asks any face. A client marks those hexes while the
-    player picks one, so a move the rules would refuse is not tried by hand."""
+    """A face that can say where a stack order may go once its pieces are chosen: the one
+    destination of a long move, or the next hex of a path being drawn. Optional, since most
+    orders are checked as written and need no list; `destinations_of` asks any face. A client
+    marks those hexes while the player picks one, so a move the rules would refuse is not
+    tried by hand."""
 
     def destinations(
-        self, state: S_contra, seat: Seat, order: str, pieces: tuple[str, ...]
+        self,
+        state: S_contra,
+        seat: Seat,
+        order: str,
+        pieces: tuple[str, ...],
+        path: tuple[str, ...] = (),
     ) -> tuple[str, ...] | None:
         """The hexes (as the order writes them) an ``order`` moving ``pieces`` may name as
         its destination at the step owed now, each one the rules accept; None when the order
         has no such list. An order placing a group of pieces (a fleet at set-up) names the
-        group as its one piece."""
+        group as its one piece. For an order that takes a path, ``path`` is the part drawn
+        so far (from the pieces' hex) and the answer the hexes that may end it one hex
+        further."""
         ...
 
 
 def destinations_of(
-    face: object, state: Any, seat: Seat, order: str, pieces: Sequence[str]
+    face: object,
+    state: Any,
+    seat: Seat,
+    order: str,
+    pieces: Sequence[str],
+    path: Sequence[str] = (),
 ) -> tuple[str, ...] | None:
     """``face``'s destinations (`Destinations.destinations`), or None, the default, for a
     face or an order without them."""
     find = getattr(face, "destinations", None)
     if not callable(find):
         return None
-    found = find(state, seat, order, tuple(pieces))
+    found = find(state, seat, order, tuple(pieces), tuple(path))
     if not isinstance(found, tuple):
         return None
     return tuple(h for h in found if isinstance(h, str))

@@ -220,13 +220,19 @@ class FeFace:
         return None
 
     def destinations(
-        self, state: FeState, seat: Seat, order: str, pieces: tuple[str, ...]
+        self,
+        state: FeState,
+        seat: Seat,
+        order: str,
+        pieces: tuple[str, ...],
+        path: tuple[str, ...] = (),
     ) -> tuple[str, ...] | None:
-        """`engine.core.face.Destinations`: where a strategic move, a retrograde or a
-        withdrawal of ``pieces`` may go now (`engine.fe.menus.destinations`)."""
+        """`engine.core.face.Destinations`: where a strategic move, a retrograde, a
+        withdrawal or a set-up fleet may go now, and the next hex of a move's path
+        (`engine.fe.menus.destinations`)."""
         from engine.fe import menus
 
-        return menus.destinations(state, seat, order, pieces)
+        return menus.destinations(state, seat, order, pieces, path)
 
     def lists(self, state: FeState, seat: Seat) -> tuple[OptionList, ...]:
         """`engine.core.choices.Lists`: set-up hexes, classes to build, units that may move

@@ -30,6 +30,7 @@ from engine.fe.orders import (
     ConvertOrder,
     DeclareWar,
     MissionOrder,
+    MoveOrder,
     Place,
     RepairOrder,
     RetreatOrder,
@@ -190,12 +191,13 @@ def mission_units(state: FeState, seat: Seat) -> tuple[str, ...]:
 
 # --- where a stack order may go, once its units are chosen -----------------------------------
 
-DESTINATION_ORDERS = ("strategic", "retrograde", "withdraw", "place")
-"""The orders whose one destination hex `destinations` lists, given their units."""
+DESTINATION_ORDERS = ("strategic", "retrograde", "withdraw", "place", "move")
+"""The orders whose destination `destinations` lists, given their units (and for a move,
+the path drawn so far)."""
 
 
 def destinations(
-    state: FeState, seat: Seat, order: str, units: tuple[str, ...]
+    state: FeState, seat: Seat, order: str, units: tuple[str, ...], path: tuple[str, ...] = ()
 ) -> tuple[str, ...] | None:
     """The hexes an ``order`` moving ``units`` may name as its destination now, each one the
     step's own check accepts, sorted; None for an order with no such list. For a set-up
@@ -205,7 +207,9 @@ def destinations(
     retrograde to one of its grid supply points (206.0), a withdrawal to a hex next to the
     battle (302.11), a fleet to one of its set-up hexes (600.0), so those are the only hexes
     tried: a few dozen checks, not the map's thousand. Units the order could not move at all
-    give an empty list."""
+    give an empty list. For a ``move`` (3B2, 4B), the hexes next to the end of ``path`` (the
+    hexes drawn so far, from the units' hex; empty: that hex alone) where a move along it
+    may end, each one hex on: where the next Enter on the map leaves a legal move."""
     if order not in DESTINATION_ORDERS:
         return None
     step = flow.current(state)
@@ -213,6 +217,8 @@ def destinations(
         return ()
     if order == "place":
         return _setup_hexes(state, seat, units[0]) if len(units) == 1 else ()
+    if order == "move":
+        return _next_hexes(state, seat, units, path)
     board = state.board
     try:
         empire = board.unit(units[0]).empire
@@ -237,6 +243,32 @@ def destinations(
             hexes = retrograde.destinations(grid)
             tries = (RetrogradeOrder(ids, base.hex_text(h)) for h in hexes)
     return tuple(sorted(o.to for o in _accepted(state, seat, tries)))
+
+
+MAX_PATH = 63
+"""The longest path drawn so far that `destinations` extends: a move's path holds at most
+64 hexes (`engine.fe.orders.HexPath`)."""
+
+
+def _next_hexes(
+    state: FeState, seat: Seat, units: tuple[str, ...], path: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The hexes next to the end of ``path`` where a move of ``units`` along it may end."""
+    try:
+        start = state.board.unit(units[0]).hex
+    except KeyError:
+        return ()
+    drawn = list(path) or [base.hex_text(start)]
+    if len(drawn) > MAX_PATH or not all(_is_hex(h) for h in drawn) or int(drawn[0]) != start:
+        return ()
+    galaxy = base.galaxy()
+    around = hexgrid.neighbours(int(drawn[-1]), galaxy.width, galaxy.height)
+    tries = (MoveOrder(list(units), [*drawn, base.hex_text(h)]) for h in around)
+    return tuple(sorted(o.path[-1] for o in _accepted(state, seat, tries)))
+
+
+def _is_hex(text: str) -> bool:
+    return len(text) == 4 and text.isdigit() and base.on_map(int(text))
 
 
 def _setup_hexes(state: FeState, seat: Seat, placed: str) -> tuple[str, ...]:

@@ -60,12 +60,20 @@ def test_destinations_are_asked_only_of_a_face_that_has_them() -> None:
 
     class Listing:
         def destinations(
-            self, state: object, seat: str, order: str, pieces: tuple[str, ...]
+            self,
+            state: object,
+            seat: str,
+            order: str,
+            pieces: tuple[str, ...],
+            path: tuple[str, ...] = (),
         ) -> object:
             if order == "odd":
                 return ["0101"]  # not a tuple: not an answer
+            if path:
+                return path[-1:]
             return ("0101", 7, "0202") if pieces == ("A-1",) else None
 
     assert destinations_of(Listing(), state, "north", "go", ["A-1"]) == ("0101", "0202")
+    assert destinations_of(Listing(), state, "north", "go", ["A-1"], ["0101", "0102"]) == ("0102",)
     assert destinations_of(Listing(), state, "north", "go", ["B-2"]) is None
     assert destinations_of(Listing(), state, "north", "odd", ["A-1"]) is None

@@ -1,6 +1,7 @@
 """A stack order's destinations marked on the map while the player picks one.
 
-The tutorial game walked to step 8A: the coalition's Strike Force (four Klingon ships) in
+At 3B2 a move's path is marked one hex ahead as it is drawn. The tutorial game walked to
+step 8A: the coalition's Strike Force (four Klingon ships) in
 1307 may move strategically. Once its units are ticked, the map marks in braces exactly the
 hexes the face lists (`engine.core.face.Destinations`), the status line says how many, and
 the marks go when the destination is chosen or the move given up. A marked hex makes an
@@ -101,4 +102,48 @@ async def test_an_unmarked_hex_is_refused_and_escape_clears_the_marks(at_8a: Tut
         assert panel.items == [{"type": "strategic", "units": list(STRIKE_FORCE), "to": "1306"}]
         assert panel.check_text.startswith("REFUSED"), panel.check_text
         assert "strategic movement node" in panel.check_text and "(756.2)" in panel.check_text
+        assert hexmap.targets == frozenset()
+
+
+@pytest.fixture
+def at_3b2(tmp_path: Path) -> Iterator[Tutorial]:
+    game = tutorial_homes(tmp_path)
+    walk_to(game, "3B2")
+    yield game
+    game.alice.close()
+    game.bob.close()
+
+
+async def test_a_move_s_path_is_marked_one_hex_ahead(at_3b2: Tutorial) -> None:
+    """At 3B2 the Strike Force's path is drawn hex by hex; after each, the map marks the
+    hexes next to its end where the move may end, as the face lists them for that path."""
+    state = at_3b2.alice.replica.state(at_3b2.game_id).rules
+    assert state is not None
+
+    def listed(*path: str) -> set[int]:
+        found = FACE.destinations(state, "coalition", "move", STRIKE_FORCE, path)
+        assert found is not None
+        return {int(h) for h in found}
+
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel, hexmap = await _ticked(pilot)
+        first = listed("1307")
+        assert 1306 in first and hexmap.targets == first
+        assert screen.status.text.startswith("move: next hex marked { }: ")
+        drawn = ["1307"]
+        for row in range(6, 0, -1):  # straight up to the map's top edge, 1301
+            assert 1300 + row in hexmap.targets, drawn
+            hexmap.cursor = 1300 + row
+            await pilot.press("enter")
+            await settle(pilot)
+            drawn.append(f"{1300 + row:04d}")
+            assert hexmap.targets == listed(*drawn), drawn
+        # Six hexes, the ships' allowance (203.1): no hex further, though 1301 has neighbours.
+        assert hexmap.targets == frozenset()
+        assert "no hex further" in screen.status.text
+        await pilot.press("enter")  # the last hex again: the move is drafted
+        await settle(pilot)
+        assert panel.items == [{"type": "move", "units": list(STRIKE_FORCE), "path": drawn}]
+        assert panel.check_text.startswith("legal"), panel.check_text
         assert hexmap.targets == frozenset()

@@ -380,7 +380,10 @@ class GameScreen(SignedLinesScreen):
         self.query_one(HexMap).focus()
         self.status.say("move: cursor to the next hex, Enter; Enter again or Escape ends")
         if message.pieces:
-            self.read_destinations(message.order, message.pieces)
+            self.read_destinations(message.order, message.pieces, message.path)
+
+    def on_map_orders_path_drawn(self, message: MapOrders.PathDrawn) -> None:
+        self.read_destinations(message.order, message.pieces, message.path)
 
     def on_map_orders_move_ended(self) -> None:
         self.workers.cancel_group(self, "destinations")
@@ -390,18 +393,28 @@ class GameScreen(SignedLinesScreen):
             panel.focus()
 
     @work(exclusive=True, group="destinations")
-    async def read_destinations(self, order: str, pieces: tuple[str, ...]) -> None:
-        """Mark on the map the hexes the stack order may go to, when the ruleset lists them
+    async def read_destinations(
+        self, order: str, pieces: tuple[str, ...], path: tuple[str, ...] = ()
+    ) -> None:
+        """Mark on the map the hexes the stack order may go to (for a path, those that may
+        end it one hex further), when the ruleset lists them
         (`engine.core.face.Destinations`), and say how many on the status line."""
-        found = await self.session.destinations(self.game_id, order, pieces)
+        found = await self.session.destinations(self.game_id, order, pieces, path)
         if found is None or not self.orders.built().building:
             return
         board = self._typed_board()
         digits = board.grid.digits if board is not None and board.grid is not None else 2
         hexes = [h for text in found if (h := board_hex(text, digits)) is not None]
         self.query_one(HexMap).show_targets(hexes)
+        if path and not hexes:
+            self.status.say(f"{order}: no hex further; Enter again on {path[-1]} ends it here")
+            return
         if not hexes:
             self.status.say(f"{order}: no hex takes these units now; Escape ends")
+            return
+        if path:
+            shown = " ".join(found)
+            self.status.say(f"{order}: next hex marked {{ }}: {shown}; Enter again ends")
             return
         shown = " ".join(found[:4]) + (" ..." if len(found) > 4 else "")
         which = "the one hex" if len(hexes) == 1 else f"one of the {len(hexes)} hexes"

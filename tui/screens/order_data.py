@@ -56,10 +56,15 @@ def step_menu(
 
 
 def destinations(
-    replica: Replica, game_id: str, order: str, pieces: tuple[str, ...]
+    replica: Replica,
+    game_id: str,
+    order: str,
+    pieces: tuple[str, ...],
+    path: tuple[str, ...] = (),
 ) -> tuple[str, ...] | None:
-    """The hexes the face says ``order`` may move ``pieces`` to now, for this home's seat
-    (`engine.core.face.destinations_of`; None when the order has no such list). As
+    """The hexes the face says ``order`` may move ``pieces`` to now (one hex past ``path``
+    for an order drawing one), for this home's seat (`engine.core.face.destinations_of`;
+    None when the order has no such list). As
     `step_menu`, it reads the game as it stands: a draft listed before may change the answer,
     and the dry run of the whole list still has the last word."""
     gid = bytes.fromhex(game_id)
@@ -67,4 +72,4 @@ def destinations(
     rules = replica.state(gid).rules
     if rules is None:
         return None
-    return destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces)
+    return destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces, path)

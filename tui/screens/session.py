@@ -238,13 +238,14 @@ class Session:
         return await self.call(lambda: step_menu(self.reader(), game_id, order, chosen))
 
     async def destinations(
-        self, game_id: str, order: str, pieces: tuple[str, ...]
+        self, game_id: str, order: str, pieces: tuple[str, ...], path: tuple[str, ...] = ()
     ) -> tuple[str, ...] | None:
-        """Where ``order`` may move ``pieces`` now, for this home's seat, or None when the
-        ruleset lists no such hexes (`tui.screens.order_data.destinations`)."""
+        """Where ``order`` may move ``pieces`` now (along ``path`` so far), for this home's
+        seat, or None when the ruleset lists no such hexes
+        (`tui.screens.order_data.destinations`)."""
         from tui.screens.order_data import destinations
 
-        return await self.call(lambda: destinations(self.reader(), game_id, order, pieces))
+        return await self.call(lambda: destinations(self.reader(), game_id, order, pieces, path))
 
     async def read(self, fn: Callable[..., T], game_id: str, *args: Any) -> T:
         """``fn(replica, game_id, *args)`` on the store thread with the reading replica: the

@@ -44,12 +44,26 @@ class MapOrders(Vertical):
         """A move is being built: the map should take the keys (cursor + Enter). ``order``
         and ``pieces`` name a stack order and the pieces it moves (for a placement, the one
         group or piece it places), so the screen can mark where they may go
-        (`engine.core.face.Destinations`)."""
+        (`engine.core.face.Destinations`); ``path`` is the path drawn so far (its first
+        hex) when the order takes one, else empty."""
 
-        def __init__(self, order: str = "", pieces: tuple[str, ...] = ()) -> None:
+        def __init__(
+            self, order: str = "", pieces: tuple[str, ...] = (), path: tuple[str, ...] = ()
+        ) -> None:
             super().__init__()
             self.order = order
             self.pieces = pieces
+            self.path = path
+
+    class PathDrawn(Message):
+        """The path of the stack order being built has a new hex: ``path``, as the order
+        writes its hexes, so the screen can mark where it may end one hex further."""
+
+        def __init__(self, order: str, pieces: tuple[str, ...], path: tuple[str, ...]) -> None:
+            super().__init__()
+            self.order = order
+            self.pieces = pieces
+            self.path = path
 
     class MoveEnded(Message):
         """The move's path is complete (or abandoned): the keys can come back here."""
@@ -96,6 +110,7 @@ class MapOrders(Vertical):
             self.end_move()
             return
         self._show_hint()
+        self._path_drawn()
 
     @property
     def building(self) -> bool:
@@ -125,6 +140,11 @@ class MapOrders(Vertical):
         else:
             self._show_hint()
         self.post_message(self.MoveEnded())
+
+    def _path_drawn(self) -> None:
+        assert self._stack is not None and self.path is not None
+        path = tuple(f"{h:04d}" for h in self.path)
+        self.post_message(self.PathDrawn(self._stack.order, tuple(self._units), path))
 
     # --- the stack order ----------------------------------------------------------------------
 
@@ -163,7 +183,8 @@ class MapOrders(Vertical):
             return
         self.path = [self.chosen[0]]
         self._show_hint()
-        self.post_message(self.MoveStarted(stack.order, tuple(self._units)))
+        drawn = (f"{self.chosen[0]:04d}",) if self._takes_path else ()
+        self.post_message(self.MoveStarted(stack.order, tuple(self._units), drawn))
 
     @on(UnitPick.Abandoned)
     def _pick_abandoned(self, event: UnitPick.Abandoned) -> None:

@@ -35,6 +35,7 @@ from engine.fe.orders import (
     CaptureOrder,
     DeclareWar,
     MissionOrder,
+    MoveOrder,
     Place,
     RepairOrder,
     RetreatOrder,
@@ -46,7 +47,7 @@ from engine.fe.steps.retrograde import could_retrograde
 from engine.fe.unit_kinds import movement_points
 from tests.engine.fe_random_campaign import play_random_campaign
 
-MOVES = tuple(order for order in DESTINATION_ORDERS if order != "place")
+MOVES = tuple(order for order in DESTINATION_ORDERS if order not in ("place", "move"))
 """The orders whose destinations follow their units; a set-up placement's are compared in
 `test_a_fleet_s_set_up_hexes_are_those_the_engine_takes`."""
 
@@ -148,7 +149,7 @@ def menu_states() -> Iterator[tuple[FeState, str, str]]:
                 continue
             seen.add(key)
             for choice in FACE.choices(state.rules, decision.seats[0]):
-                if choice.order in MENUS or choice.order in MOVES:
+                if choice.order in MENUS or choice.order in (*MOVES, "move"):
                     yield state.rules, decision.seats[0], choice.order
 
 
@@ -199,18 +200,43 @@ def _destinations(state: FeState, seat: str, order: str) -> list[tuple[list[Any]
     return out
 
 
+def _paths(state: FeState, seat: str) -> list[tuple[list[Any], list[Any]]]:
+    """For two of the seat's stacks that may move, a path drawn hex by hex (each time to the
+    first hex offered, up to eight): at each length the hexes offered to end it one further,
+    against every hex within two of its end that the engine accepts there."""
+    galaxy = load_galaxy()
+    out: list[tuple[list[Any], list[Any]]] = []
+    for units in _stacks(state, seat, "move")[:2]:
+        path: tuple[str, ...] = (base.hex_text(state.board.unit(units[0]).hex),)
+        for _ in range(8):
+            near = hexgrid.within(int(path[-1]), 2, galaxy.width, galaxy.height)
+            tries = [MoveOrder(list(units), [*path, base.hex_text(h)]) for h in near]
+            legal = sorted(o.path[-1] for o in tries if _legal(state, seat, o))
+            offered = destinations(state, seat, "move", units, path)
+            assert offered is not None
+            out.append((list(offered), legal))
+            if not offered:
+                break
+            path = (*path, offered[0])
+    return out
+
+
 @pytest.fixture(scope="module")
 def compared() -> dict[str, list[tuple[list[Any], list[Any]]]]:
-    out: dict[str, list[tuple[list[Any], list[Any]]]] = {order: [] for order in (*MENUS, *MOVES)}
+    out: dict[str, list[tuple[list[Any], list[Any]]]] = {
+        order: [] for order in (*MENUS, *MOVES, "move")
+    }
     for state, seat, order in menu_states():
         if order in MENUS:
             out[order].append(MENUS[order](state, seat))
+        elif order == "move":
+            out[order] += _paths(state, seat)
         else:
             out[order] += _destinations(state, seat, order)
     return out
 
 
-@pytest.mark.parametrize("order", [*MENUS, *MOVES])
+@pytest.mark.parametrize("order", [*MENUS, *MOVES, "move"])
 def test_a_menu_offers_what_the_engine_takes_and_nothing_else(
     compared: dict[str, list[tuple[list[Any], list[Any]]]], order: str
 ) -> None:
