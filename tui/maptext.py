@@ -334,6 +334,8 @@ def legend_entries(
         marker = marker or cell.content
         if cell.selected:
             seen.add("cursor")
+        if cell.target:
+            seen.add("target")
     letters = sorted(seen_owner - {NEUTRAL, UNOWNED})
     owner = [(g, owners.get(g, "owner")) for g in letters if not g.islower()]
     owner += [
@@ -355,8 +357,11 @@ def legend_entries(
     elif marker:
         hides = " (it hides the terrain)" if detail == "compact" else ""
         slots.append(("units", [(marker, f"the units' marker{hides}")]))
-    if "cursor" in seen:
-        slots.append(("cursor", [("[ ]", "the selected hex")]))
+    marks = [("[ ]", "the selected hex")] if "cursor" in seen else []
+    if "target" in seen:
+        marks.append(("{ }", "where the order being written may go"))
+    if marks:
+        slots.append(("cursor", marks))
     return [(slot, entries) for slot, entries in slots if entries]
 
 

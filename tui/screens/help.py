@@ -198,7 +198,8 @@ def map_legend(
     width: int = WIDTH,
 ) -> tuple[str, ...]:
     """What every glyph of ``sheet``'s map means (`EXAMPLE_SHEET`'s without one): owners,
-    planets, bases, every form of stack marker and the cursor. The markers' examples use
+    planets, bases, every form of stack marker, the cursor and the marks of where an order
+    may go. The markers' examples use
     the first two sides of ``board`` (the game's, in its order: the tutorial's Klingons and
     Kzintis), else of the sheet."""
     index = SheetIndex(sheet if sheet is not None else EXAMPLE_SHEET)
@@ -216,8 +217,9 @@ def map_legend(
     captured = {second: captor} if captor is not None else {}
     cell_for = cells_from_sheet(index, {first: examples[0]}, captured=captured)
     cells = [cell for h in frame.hexes() if (cell := cell_for(h)) is not None]
-    # One selected cell so the legend explains the cursor's brackets too.
+    # One selected cell and one target so the legend explains the brackets and braces too.
     cells[0] = msgspec.structs.replace(cells[0], selected=True)
+    cells[-1] = msgspec.structs.replace(cells[-1], target=True)
     units = stack_legend(examples, owners)
     odd_high = index.grid.odd_high
     return tuple(legend(cells, owners, detail=detail, width=width, units=units, odd_high=odd_high))
