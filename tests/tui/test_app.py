@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,6 +101,22 @@ def walk_to(game: Tutorial, target: str, attack: dict[str, Any] | None = None) -
         author = players[seat]
         author.replica.submit(game.game_id, orders, now=now())
         exchange(author, game.bob if author is game.alice else game.alice)
+
+
+@contextmanager
+def tutorial_at(
+    tmp_path: Path, step: str, attack: dict[str, Any] | None = None
+) -> Iterator[Tutorial]:
+    """The tutorial's two homes walked to ``step`` (`walk_to`), closed afterwards: the body
+    of the fixtures that open a test at one step."""
+    game = tutorial_homes(tmp_path)
+    walk_to(game, step, attack)
+    assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == step
+    try:
+        yield game
+    finally:
+        game.alice.close()
+        game.bob.close()
 
 
 def app_for(player: Player, **kwargs: Any) -> HexpostApp:

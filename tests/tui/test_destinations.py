@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from engine.core.owed import pending
-from engine.fe import FACE, RULESET
-from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_homes, walk_to
+from engine.fe import FACE
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_at
 from tui.maptext import render_line
 from tui.screens.game import GameScreen
 from tui.widgets.hexmap import HexMap
@@ -29,12 +28,8 @@ STRIKE_FORCE = ("KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004")
 
 @pytest.fixture
 def at_8a(tmp_path: Path) -> Iterator[Tutorial]:
-    game = tutorial_homes(tmp_path)
-    walk_to(game, "8A")
-    assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == "8A"
-    yield game
-    game.alice.close()
-    game.bob.close()
+    with tutorial_at(tmp_path, "8A") as game:
+        yield game
 
 
 def _listed(game: Tutorial) -> set[int]:
@@ -107,11 +102,8 @@ async def test_an_unmarked_hex_is_refused_and_escape_clears_the_marks(at_8a: Tut
 
 @pytest.fixture
 def at_3b2(tmp_path: Path) -> Iterator[Tutorial]:
-    game = tutorial_homes(tmp_path)
-    walk_to(game, "3B2")
-    yield game
-    game.alice.close()
-    game.bob.close()
+    with tutorial_at(tmp_path, "3B2") as game:
+        yield game
 
 
 async def test_a_move_s_path_is_marked_one_hex_ahead(at_3b2: Tutorial) -> None:

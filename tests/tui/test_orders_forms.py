@@ -17,8 +17,6 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from engine.core.face import Choice, Param, ParamKind, Preset
-from engine.core.owed import pending
-from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
 from tests.saves.conftest import Player, start_game
 from tests.tui.test_app import (
@@ -28,7 +26,7 @@ from tests.tui.test_app import (
     app_for,
     open_game,
     settle,
-    tutorial_homes,
+    tutorial_at,
     walk_to,
 )  # fmt: skip
 from tui.screens.game import GameScreen
@@ -42,12 +40,8 @@ STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
 
 @pytest.fixture
 def at_3b2(tmp_path: Path) -> Iterator[Tutorial]:
-    game = tutorial_homes(tmp_path)
-    walk_to(game, "3B2")
-    assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == "3B2"
-    yield game
-    game.alice.close()
-    game.bob.close()
+    with tutorial_at(tmp_path, "3B2") as game:
+        yield game
 
 
 def seq(game: Tutorial) -> int:
@@ -222,11 +216,8 @@ async def test_a_roll_is_drafted_from_its_form(at_3b2: Tutorial) -> None:
 @pytest.fixture
 def at_5_3c(tmp_path: Path) -> Iterator[Tutorial]:
     """The tutorial walked to 5-3C of the battle in 1205, a secret step both seats owe."""
-    game = tutorial_homes(tmp_path)
-    walk_to(game, "5-3C", TUTORIAL_ATTACK)
-    yield game
-    game.alice.close()
-    game.bob.close()
+    with tutorial_at(tmp_path, "5-3C", TUTORIAL_ATTACK) as game:
+        yield game
 
 
 async def test_a_secret_step_takes_a_hidden_choice(at_5_3c: Tutorial) -> None:

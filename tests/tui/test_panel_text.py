@@ -27,8 +27,7 @@ from tests.tui.test_app import (
     app_for,
     open_game,
     settle,
-    tutorial_homes,
-    walk_to,
+    tutorial_at,
 )
 from tests.tui.test_orders_panel import TOO_FAR
 from tests.tui.test_review import HEAD, MOVE
@@ -67,11 +66,8 @@ async def test_a_long_fleet_note_wraps_under_its_unit(wind: Player) -> None:
 @pytest.fixture
 def at_3b2(tmp_path: Path) -> Iterator[Tutorial]:
     """The tutorial walked to 3B2, the coalition's movement."""
-    game = tutorial_homes(tmp_path)
-    walk_to(game, "3B2")
-    yield game
-    game.alice.close()
-    game.bob.close()
+    with tutorial_at(tmp_path, "3B2") as game:
+        yield game
 
 
 async def test_a_drafted_path_breaks_between_hexes(at_3b2: Tutorial) -> None:
