@@ -4,8 +4,9 @@ things are, before any order is written.
 ``choices`` prints the step this home's seat owes, each order kind the step takes with a
 one-line JSON template (and the face's menus for it: ready-made lines, each parameter's
 values), and the ruleset's lists of legal values (set-up hexes, classes to build, units that
-may move), each line with the order fields it fills. ``find`` lists the
-units (or places) matching a text: hex, side, unit, class, group and states. The records
+may move), each line with the order fields it fills; with ``--to ORDER PIECE...`` it prints
+instead where that order may take those pieces (`engine.core.face.Destinations`). ``find``
+lists the units (or places) matching a text: hex, side, unit, class, group and states. The records
 come from `tui.services.choices`; the text here is generic, so any ruleset's lists print.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from engine.core.errors import HexpostError
 from saves.home import Home
 from tui import render
 from tui.services import choices as service
@@ -22,8 +24,28 @@ from tui.services import choices as service
 def cmd_choices(args: argparse.Namespace, home: Home) -> int:
     replica = home.replica()
     row = replica.find(args.game)
+    if args.to:
+        order, *pieces = args.to
+        if not pieces:
+            raise HexpostError(f"choices --to {order}: name the pieces it moves after it")
+        found = service.destinations(replica, row, order, pieces, args.path or [])
+        render.emit(found, args.json, destinations_text)
+        return 0
+    if args.path:
+        raise HexpostError("choices --path goes with --to ORDER PIECE...")
     render.emit(service.choices(replica, row), args.json, choices_text)
     return 0
+
+
+def destinations_text(record: dict[str, Any]) -> str:
+    """``strategic KLI-0001 KLI-0002: 3 hexes: 0906 1009 1107``, or why none."""
+    what = " ".join([record["order"], *record["pieces"]])
+    if record["path"]:
+        what += f" along {' '.join(record['path'])}"
+    hexes = record["hexes"]
+    if not hexes:
+        return f"{what}: no hex now"
+    return f"{what}: {len(hexes)} hex{'' if len(hexes) == 1 else 'es'}: {' '.join(hexes)}"
 
 
 def cmd_find(args: argparse.Namespace, home: Home) -> int:

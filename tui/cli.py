@@ -259,6 +259,20 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "left. docs/orders.md describes the --json keys.",
     )
     choices.add_argument("game", metavar="GAME")
+    choices.add_argument(
+        "--to",
+        nargs="+",
+        metavar=("ORDER", "PIECE"),
+        help="instead: the hexes ORDER may take those pieces to now (F&E: strategic, "
+        "retrograde, withdraw; place with a fleet's name; move with --path)",
+    )
+    choices.add_argument(
+        "--path",
+        nargs="+",
+        metavar="HEX",
+        help="with --to move: the path so far, from the units' hex; prints the hexes that "
+        "may end it one hex further",
+    )
     choices.add_argument("--json", action="store_true")
 
     find = sub.add_parser(

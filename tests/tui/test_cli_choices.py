@@ -58,6 +58,19 @@ def test_set_up_choices_name_each_fleet_and_its_hexes(game: str, bob: Player) ->
     assert "set-up hexes 1105 1205 1305 1405 1505 1605" in text
 
 
+def test_a_fleet_s_set_up_hexes_are_listed_for_it(game: str, bob: Player) -> None:
+    record = bob.json("choices", game, "--to", "place", "Border Guard")
+    assert record == {
+        "order": "place",
+        "pieces": ["Border Guard"],
+        "path": [],
+        "hexes": ["1105", "1205", "1305", "1405", "1505", "1605"],
+    }
+    text = bob.ok("choices", game, "--to", "place", "Border Guard")
+    assert text.strip() == "place Border Guard: 6 hexes: 1105 1205 1305 1405 1505 1605"
+    assert "no hex now" in bob.ok("choices", game, "--to", "place", "No Such Fleet")
+
+
 def test_the_seat_that_owes_nothing_is_told_so(game: str, alice: Player) -> None:
     record = alice.json("choices", game)
     assert not record["owes"] and record["lists"] == []
@@ -72,6 +85,18 @@ def test_movement_choices_list_units_and_points_left(moving: str, alice: Player)
     assert sorted(rows) == [f"KLI-000{n}" for n in range(1, 7)]
     assert {"label": "movement left", "value": "6"} in rows["KLI-0001"]["facts"]
     assert "KLI-0001 D7C in 1307: 6 left   [units=KLI-0001]" in alice.ok("choices", moving)
+
+
+def test_a_move_s_next_hexes_follow_its_path(moving: str, alice: Player) -> None:
+    """One hex past the path so far, as the map marks them; none once the allowance (6) is
+    spent."""
+    first = alice.json("choices", moving, "--to", "move", "KLI-0001", "--path", "1307")
+    assert "1306" in first["hexes"] and "1307" not in first["hexes"]
+    path = ["1307", "1306", "1305", "1304", "1303", "1302", "1301"]
+    spent = alice.ok("choices", moving, "--to", "move", "KLI-0001", "--path", *path)
+    assert spent.strip() == f"move KLI-0001 along {' '.join(path)}: no hex now"
+    text = alice.ok("choices", moving, "--to", "move", "KLI-0001", "--path", *path[:6])
+    assert text.startswith(f"move KLI-0001 along {' '.join(path[:6])}: ") and "1301" in text
 
 
 def test_find_lists_a_fleet_and_a_hex(moving: str, alice: Player) -> None:
@@ -106,3 +131,9 @@ def test_bad_input_is_refused_by_name(moving: str, alice: Player) -> None:
     done = alice.run("orders", moving, "-", "--dry-run", stdin=json.dumps({"orders": ambiguous}))
     assert_refused(done, "no fleet named", "203.0")
     assert_usage_error(alice.run("find", moving))
+    assert_refused(
+        alice.run("choices", moving, "--to", "build", "KLI-0001"),
+        "lists no destinations for 'build'",
+    )
+    assert_refused(alice.run("choices", moving, "--to", "move"), "name the pieces")
+    assert_refused(alice.run("choices", moving, "--path", "1307"), "--path goes with --to")

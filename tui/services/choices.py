@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from engine.core.choices import ChoicesView, Finding, choices_view, find_of
 from engine.core.errors import HexpostError
+from engine.core.face import destinations_of
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 
@@ -45,3 +48,28 @@ def find(replica: Replica, row: GameRow, text: str) -> tuple[Finding, ...]:
             "planet name)"
         )
     return found
+
+
+class Destinations(msgspec.Struct, frozen=True):
+    """Where an order moving some pieces may go now (``hexpost choices --to``): ``hexes``
+    as the order writes them; for an order drawing a path, the hexes one past ``path``."""
+
+    order: str
+    pieces: tuple[str, ...]
+    path: tuple[str, ...]
+    hexes: tuple[str, ...]
+
+
+def destinations(
+    replica: Replica, row: GameRow, order: str, pieces: list[str], path: list[str]
+) -> Destinations:
+    """The face's destinations of ``order`` for ``pieces`` (`engine.core.face.Destinations`);
+    refused, naming the order, when the ruleset lists none for it."""
+    rules = _rules(replica, row)
+    found = destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces, path)
+    if found is None:
+        raise HexpostError(
+            f"choices --to: the {row.ruleset} ruleset lists no destinations for {order!r} "
+            "orders (write the order and `hexpost orders --dry-run` checks it)"
+        )
+    return Destinations(order, tuple(pieces), tuple(path), found)
