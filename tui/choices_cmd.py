@@ -44,7 +44,7 @@ def destinations_text(record: dict[str, Any]) -> str:
         what += f" along {' '.join(record['path'])}"
     hexes = record["hexes"]
     if not hexes:
-        return f"{what}: no hex now"
+        return f"{what}: no hex now: {record['why']}"
     return f"{what}: {len(hexes)} hex{'' if len(hexes) == 1 else 'es'}: {' '.join(hexes)}"
 
 

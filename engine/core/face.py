@@ -339,6 +339,15 @@ def menu_of(
     return found if isinstance(found, StepMenu) else None
 
 
+class Reach(msgspec.Struct, frozen=True):
+    """Where an order moving some pieces may go now (`Destinations`): ``hexes`` as the order
+    writes them. When there is none, ``why`` says what the rules answered for a hex tried
+    (with its rule), so a client can tell the player why rather than show a bare map."""
+
+    hexes: tuple[str, ...] = ()
+    why: str = ""
+
+
 class Destinations(Protocol[S_contra]):
     """A face that can say where a stack order may go once its pieces are chosen: the one
     destination of a long move, or the next hex of a path being drawn. Optional, since most
@@ -353,13 +362,12 @@ class Destinations(Protocol[S_contra]):
         order: str,
         pieces: tuple[str, ...],
         path: tuple[str, ...] = (),
-    ) -> tuple[str, ...] | None:
-        """The hexes (as the order writes them) an ``order`` moving ``pieces`` may name as
-        its destination at the step owed now, each one the rules accept; None when the order
-        has no such list. An order placing a group of pieces (a fleet at set-up) names the
-        group as its one piece. For an order that takes a path, ``path`` is the part drawn
-        so far (from the pieces' hex) and the answer the hexes that may end it one hex
-        further."""
+    ) -> Reach | None:
+        """The hexes an ``order`` moving ``pieces`` may name as its destination at the step
+        owed now, each one the rules accept; None when the order has no such list. An order
+        placing a group of pieces (a fleet at set-up) names the group as its one piece. For
+        an order that takes a path, ``path`` is the part drawn so far (from the pieces'
+        hex) and the answer the hexes that may end it one hex further."""
         ...
 
 
@@ -370,16 +378,14 @@ def destinations_of(
     order: str,
     pieces: Sequence[str],
     path: Sequence[str] = (),
-) -> tuple[str, ...] | None:
+) -> Reach | None:
     """``face``'s destinations (`Destinations.destinations`), or None, the default, for a
     face or an order without them."""
     find = getattr(face, "destinations", None)
     if not callable(find):
         return None
     found = find(state, seat, order, tuple(pieces), tuple(path))
-    if not isinstance(found, tuple):
-        return None
-    return tuple(h for h in found if isinstance(h, str))
+    return found if isinstance(found, Reach) else None
 
 
 class Headlines(Protocol):

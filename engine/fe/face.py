@@ -26,6 +26,7 @@ from engine.core.face import (
     MapSheet,
     Param,
     ParamKind,
+    Reach,
     SideStyle,
     StepMenu,
     Summary,
@@ -226,13 +227,13 @@ class FeFace:
         order: str,
         pieces: tuple[str, ...],
         path: tuple[str, ...] = (),
-    ) -> tuple[str, ...] | None:
+    ) -> Reach | None:
         """`engine.core.face.Destinations`: where a strategic move, a retrograde, a
         withdrawal or a set-up fleet may go now, and the next hex of a move's path
-        (`engine.fe.menus.destinations`)."""
-        from engine.fe import menus
+        (`engine.fe.destinations`)."""
+        from engine.fe import destinations
 
-        return menus.destinations(state, seat, order, pieces, path)
+        return destinations.destinations(state, seat, order, pieces, path)
 
     def lists(self, state: FeState, seat: Seat) -> tuple[OptionList, ...]:
         """`engine.core.choices.Lists`: set-up hexes, classes to build, units that may move

@@ -1,7 +1,7 @@
 """Menus for F&E's orders: ready-made lines (the face's `Preset`s) and the values a parameter
 may take now (a `Param`'s options), for builds, conversions, set-up fleets, captures,
-declarations of war, retreats, repairs and supply missions; and, once a stack order's units
-are chosen, the hexes it may go to (strategic moves, retrogrades, withdrawals).
+declarations of war, retreats, repairs and supply missions. (Where a stack order may go once
+its units are chosen is `engine.fe.destinations`'.)
 
 A player building at 2B3 wants the list of what the production schedule allows this turn and
 what may substitute for each slot; one converting wants, for each of its units, the classes
@@ -19,35 +19,27 @@ from typing import Any
 from engine.core import hexgrid
 from engine.core.face import Preset
 from engine.core.ruleset import Seat
-from engine.fe import choice_lists, flow, retrograde, strategic
-from engine.fe.combat import forces
+from engine.fe import choice_lists, flow
 from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
-from engine.fe.opening import WithdrawOrder
 from engine.fe.orders import (
     CaptureOrder,
     ConvertOrder,
     DeclareWar,
     MissionOrder,
-    MoveOrder,
-    Place,
     RepairOrder,
     RetreatOrder,
-    RetrogradeOrder,
-    StrategicOrder,
 )
 from engine.fe.steps import (
     base,
     combat,
-    combat_approach,
     combat_capture,
     combat_retreat,
     order_area,
 )
 from engine.fe.steps.base import empires_of
 from engine.fe.steps.shipyard import convert_problems
-from engine.fe.steps.supply import grid_of
 from engine.fe.units import load_units
 
 
@@ -187,116 +179,3 @@ def mission_units(state: FeState, seat: Seat) -> tuple[str, ...]:
         if u.empire in mine and u.hex != OFF_MAP
     )
     return tuple(o.unit for o in _accepted(state, seat, tries))
-
-
-# --- where a stack order may go, once its units are chosen -----------------------------------
-
-DESTINATION_ORDERS = ("strategic", "retrograde", "withdraw", "place", "move")
-"""The orders whose destination `destinations` lists, given their units (and for a move,
-the path drawn so far)."""
-
-
-def destinations(
-    state: FeState, seat: Seat, order: str, units: tuple[str, ...], path: tuple[str, ...] = ()
-) -> tuple[str, ...] | None:
-    """The hexes an ``order`` moving ``units`` may name as its destination now, each one the
-    step's own check accepts, sorted; None for an order with no such list. For a set-up
-    ``place``, ``units`` is the one fleet (by name) or unit it places.
-
-    A strategic move goes to one of the empire's strategic movement nodes (204.0, 756.21), a
-    retrograde to one of its grid supply points (206.0), a withdrawal to a hex next to the
-    battle (302.11), a fleet to one of its set-up hexes (600.0), so those are the only hexes
-    tried: a few dozen checks, not the map's thousand. Units the order could not move at all
-    give an empty list. For a ``move`` (3B2, 4B), the hexes next to the end of ``path`` (the
-    hexes drawn so far, from the units' hex; empty: that hex alone) where a move along it
-    may end, each one hex on: where the next Enter on the map leaves a legal move."""
-    if order not in DESTINATION_ORDERS:
-        return None
-    step = flow.current(state)
-    if step is None or order not in step.orders or not units:
-        return ()
-    if order == "place":
-        return _setup_hexes(state, seat, units[0]) if len(units) == 1 else ()
-    if order == "move":
-        return _next_hexes(state, seat, units, path)
-    board = state.board
-    try:
-        empire = board.unit(units[0]).empire
-    except KeyError:
-        return ()
-    ids = list(units)
-    tries: Iterable[Any]
-    if order == "withdraw":
-        record = combat.current(state)
-        if record is None:
-            return ()
-        galaxy = base.galaxy()
-        around = hexgrid.neighbours(record.hex, galaxy.width, galaxy.height)
-        flagship = _staying_flagship(state, record.hex, units)
-        tries = (WithdrawOrder(ids, base.hex_text(h), flagship) for h in around)
-    else:
-        grid = grid_of(state, empire)
-        if order == "strategic":
-            hexes: Iterable[int] = sorted(strategic.nodes(grid))
-            tries = (StrategicOrder(ids, base.hex_text(h)) for h in hexes if h != OFF_MAP)
-        else:
-            hexes = retrograde.destinations(grid)
-            tries = (RetrogradeOrder(ids, base.hex_text(h)) for h in hexes)
-    return tuple(sorted(o.to for o in _accepted(state, seat, tries)))
-
-
-MAX_PATH = 63
-"""The longest path drawn so far that `destinations` extends: a move's path holds at most
-64 hexes (`engine.fe.orders.HexPath`)."""
-
-
-def _next_hexes(
-    state: FeState, seat: Seat, units: tuple[str, ...], path: tuple[str, ...]
-) -> tuple[str, ...]:
-    """The hexes next to the end of ``path`` where a move of ``units`` along it may end."""
-    try:
-        start = state.board.unit(units[0]).hex
-    except KeyError:
-        return ()
-    drawn = list(path) or [base.hex_text(start)]
-    if len(drawn) > MAX_PATH or not all(_is_hex(h) for h in drawn) or int(drawn[0]) != start:
-        return ()
-    galaxy = base.galaxy()
-    around = hexgrid.neighbours(int(drawn[-1]), galaxy.width, galaxy.height)
-    tries = (MoveOrder(list(units), [*drawn, base.hex_text(h)]) for h in around)
-    return tuple(sorted(o.path[-1] for o in _accepted(state, seat, tries)))
-
-
-def _is_hex(text: str) -> bool:
-    return len(text) == 4 and text.isdigit() and base.on_map(int(text))
-
-
-def _setup_hexes(state: FeState, seat: Seat, placed: str) -> tuple[str, ...]:
-    """The set-up hexes where the fleet named ``placed``, or else the unit of that id, may be
-    placed now (600.0): its fleet's set-up hexes that the set-up check accepts (a hex limit
-    may already be reached)."""
-    setup = base.empire_setup(state, base.setup_empire(state))
-    if setup is None:
-        return ()
-    fleet = next((f for f in setup.fleets if f.name == placed), None)
-    if fleet is None:
-        try:
-            fleet_name = state.board.unit(placed).fleet
-        except KeyError:
-            return ()
-        fleet = next((f for f in setup.fleets if f.name == fleet_name), None)
-        if fleet is None:
-            return ()
-        tries = (Place(base.hex_text(h), unit=placed) for h in fleet.hexes)
-    else:
-        tries = (Place(base.hex_text(h), fleet=placed) for h in fleet.hexes)
-    return tuple(sorted({o.hex for o in _accepted(state, seat, tries)}))
-
-
-def _staying_flagship(state: FeState, h: int, leaving: tuple[str, ...]) -> str:
-    """The first unit that may command the defender's units staying in the battle hex
-    ``h`` (302.133, 302.32): the flagship a withdrawal must name, "" when none can."""
-    gone = set(leaving)
-    staying = combat_approach.units_of(state, combat_approach.defender(state), h)
-    eligible = forces.eligible_flagships([u for u in staying if u.id not in gone])
-    return eligible[0] if eligible else ""

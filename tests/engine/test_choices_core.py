@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from engine.core.choices import Option, OrderKind, choices_view, find_of, template
-from engine.core.face import Choice, Param, ParamKind, Preset, destinations_of
+from engine.core.face import Choice, Param, ParamKind, Preset, Reach, destinations_of
 from tests.engine.toy import PLUGIN, TOY
 
 
@@ -53,8 +53,8 @@ def test_a_face_without_a_board_finds_nothing() -> None:
 
 
 def test_destinations_are_asked_only_of_a_face_that_has_them() -> None:
-    """`destinations_of` gives None for a face without the optional method (the toy duel),
-    and keeps only the hex texts a face returns."""
+    """`destinations_of` gives None for a face without the optional method (the toy duel)
+    and for an answer that is not a `Reach`; the path drawn so far is passed on."""
     state = TOY.initial_state("duel", ["north", "south"], {})
     assert destinations_of(PLUGIN.face, state, "north", "say", ["a"]) is None
 
@@ -68,12 +68,15 @@ def test_destinations_are_asked_only_of_a_face_that_has_them() -> None:
             path: tuple[str, ...] = (),
         ) -> object:
             if order == "odd":
-                return ["0101"]  # not a tuple: not an answer
+                return ("0101",)  # not a Reach: not an answer
             if path:
-                return path[-1:]
-            return ("0101", 7, "0202") if pieces == ("A-1",) else None
+                return Reach(path[-1:])
+            return Reach(("0101", "0202")) if pieces == ("A-1",) else Reach(why="no such piece")
 
-    assert destinations_of(Listing(), state, "north", "go", ["A-1"]) == ("0101", "0202")
-    assert destinations_of(Listing(), state, "north", "go", ["A-1"], ["0101", "0102"]) == ("0102",)
-    assert destinations_of(Listing(), state, "north", "go", ["B-2"]) is None
-    assert destinations_of(Listing(), state, "north", "odd", ["A-1"]) is None
+    listing = Listing()
+    assert destinations_of(listing, state, "north", "go", ["A-1"]) == Reach(("0101", "0202"))
+    assert destinations_of(listing, state, "north", "go", ["B-2"]) == Reach(why="no such piece")
+    assert destinations_of(listing, state, "north", "go", ["A-1"], ["0101", "0102"]) == Reach(
+        ("0102",)
+    )
+    assert destinations_of(listing, state, "north", "odd", ["A-1"]) is None

@@ -65,10 +65,14 @@ def test_a_fleet_s_set_up_hexes_are_listed_for_it(game: str, bob: Player) -> Non
         "pieces": ["Border Guard"],
         "path": [],
         "hexes": ["1105", "1205", "1305", "1405", "1505", "1605"],
+        "why": "",
     }
     text = bob.ok("choices", game, "--to", "place", "Border Guard")
     assert text.strip() == "place Border Guard: 6 hexes: 1105 1205 1305 1405 1505 1605"
-    assert "no hex now" in bob.ok("choices", game, "--to", "place", "No Such Fleet")
+    unknown = bob.ok("choices", game, "--to", "place", "No Such Fleet").strip()
+    assert unknown == (
+        "place No Such Fleet: no hex now: no fleet or unit No Such Fleet waits to set up"
+    )
 
 
 def test_the_seat_that_owes_nothing_is_told_so(game: str, alice: Player) -> None:
@@ -94,7 +98,8 @@ def test_a_move_s_next_hexes_follow_its_path(moving: str, alice: Player) -> None
     assert "1306" in first["hexes"] and "1307" not in first["hexes"]
     path = ["1307", "1306", "1305", "1304", "1303", "1302", "1301"]
     spent = alice.ok("choices", moving, "--to", "move", "KLI-0001", "--path", *path)
-    assert spent.strip() == f"move KLI-0001 along {' '.join(path)}: no hex now"
+    assert spent.startswith(f"move KLI-0001 along {' '.join(path)}: no hex now: ")
+    assert "allowance 6" in spent and spent.strip().endswith("(203.1)")
     text = alice.ok("choices", moving, "--to", "move", "KLI-0001", "--path", *path[:6])
     assert text.startswith(f"move KLI-0001 along {' '.join(path[:6])}: ") and "1301" in text
 

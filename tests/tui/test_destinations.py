@@ -36,8 +36,8 @@ def _listed(game: Tutorial) -> set[int]:
     rules = game.alice.replica.state(game.game_id).rules
     assert rules is not None
     found = FACE.destinations(rules, "coalition", "strategic", STRIKE_FORCE)
-    assert found, "the Strike Force has somewhere to go at 8A"
-    return {int(h) for h in found}
+    assert found is not None and found.hexes, "the Strike Force has somewhere to go at 8A"
+    return {int(h) for h in found.hexes}
 
 
 async def _ticked(pilot: Pilot[None]) -> tuple[GameScreen, OrdersPanel, HexMap]:
@@ -115,7 +115,7 @@ async def test_a_move_s_path_is_marked_one_hex_ahead(at_3b2: Tutorial) -> None:
     def listed(*path: str) -> set[int]:
         found = FACE.destinations(state, "coalition", "move", STRIKE_FORCE, path)
         assert found is not None
-        return {int(h) for h in found}
+        return {int(h) for h in found.hexes}
 
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
@@ -133,7 +133,9 @@ async def test_a_move_s_path_is_marked_one_hex_ahead(at_3b2: Tutorial) -> None:
             assert hexmap.targets == listed(*drawn), drawn
         # Six hexes, the ships' allowance (203.1): no hex further, though 1301 has neighbours.
         assert hexmap.targets == frozenset()
-        assert "no hex further" in screen.status.text
+        said = screen.status.text
+        assert said.startswith("move: Enter again on 1301 ends it; no hex further: "), said
+        assert "allowance 6" in said and said.endswith("(203.1)"), said
         await pilot.press("enter")  # the last hex again: the move is drafted
         await settle(pilot)
         assert panel.items == [{"type": "move", "units": list(STRIKE_FORCE), "path": drawn}]

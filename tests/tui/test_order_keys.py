@@ -153,8 +153,10 @@ async def test_set_up_placement_picks_the_fleet_then_its_hex_on_the_map(
         assert "place Border Guard: cursor to its hex" in panel.hint_text
         rules = state.rules
         assert rules is not None
-        listed = FACE.destinations(rules, "alliance", "place", ("Border Guard",))
-        assert listed and "1105" in listed  # its set-up hexes, marked on the map
+        reach = FACE.destinations(rules, "alliance", "place", ("Border Guard",))
+        assert reach is not None
+        listed = reach.hexes
+        assert "1105" in listed  # its set-up hexes, marked on the map
         assert screen.query_one(HexMap).targets == {int(h) for h in listed}
         assert "place: Enter on" in screen.status.text
         await pilot.press("g", *"1105", "enter")

@@ -404,19 +404,20 @@ class GameScreen(SignedLinesScreen):
             return
         board = self._typed_board()
         digits = board.grid.digits if board is not None and board.grid is not None else 2
-        hexes = [h for text in found if (h := board_hex(text, digits)) is not None]
+        hexes = [h for text in found.hexes if (h := board_hex(text, digits)) is not None]
         self.query_one(HexMap).show_targets(hexes)
-        if path and not hexes:
-            self.status.say(f"{order}: no hex further; Enter again on {path[-1]} ends it here")
+        why = found.why or "the rules take none now"
+        if len(path) > 1 and not hexes:
+            self.status.say(f"{order}: Enter again on {path[-1]} ends it; no hex further: {why}")
             return
         if not hexes:
-            self.status.say(f"{order}: no hex takes these units now; Escape ends")
+            self.status.say(f"{order}: no hex for these units (Escape gives up): {why}")
             return
         if path:
-            shown = " ".join(found)
+            shown = " ".join(found.hexes)
             self.status.say(f"{order}: next hex marked {{ }}: {shown}; Enter again ends")
             return
-        shown = " ".join(found[:4]) + (" ..." if len(found) > 4 else "")
+        shown = " ".join(found.hexes[:4]) + (" ..." if len(found.hexes) > 4 else "")
         which = "the one hex" if len(hexes) == 1 else f"one of the {len(hexes)} hexes"
         self.status.say(f"{order}: Enter on {which} marked {{ }}: {shown}")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.face import Board, StepMenu, destinations_of, menu_of
+from engine.core.face import Board, Reach, StepMenu, destinations_of, menu_of
 from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
@@ -61,7 +61,7 @@ def destinations(
     order: str,
     pieces: tuple[str, ...],
     path: tuple[str, ...] = (),
-) -> tuple[str, ...] | None:
+) -> Reach | None:
     """The hexes the face says ``order`` may move ``pieces`` to now (one hex past ``path``
     for an order drawing one), for this home's seat (`engine.core.face.destinations_of`;
     None when the order has no such list). As

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     # start-up time, and the first paint needs none of them.
     from collections.abc import Mapping
 
-    from engine.core.face import Board, StepMenu
+    from engine.core.face import Board, Reach, StepMenu
     from mail.sync import SyncReport
     from mail.transport import Transport
     from saves.home import Home
@@ -239,7 +239,7 @@ class Session:
 
     async def destinations(
         self, game_id: str, order: str, pieces: tuple[str, ...], path: tuple[str, ...] = ()
-    ) -> tuple[str, ...] | None:
+    ) -> Reach | None:
         """Where ``order`` may move ``pieces`` now (along ``path`` so far), for this home's
         seat, or None when the ruleset lists no such hexes
         (`tui.screens.order_data.destinations`)."""

@@ -58,6 +58,8 @@ class Destinations(msgspec.Struct, frozen=True):
     pieces: tuple[str, ...]
     path: tuple[str, ...]
     hexes: tuple[str, ...]
+    why: str
+    """When ``hexes`` is empty, the rules' reason (with its rule), else ""."""
 
 
 def destinations(
@@ -72,4 +74,4 @@ def destinations(
             f"choices --to: the {row.ruleset} ruleset lists no destinations for {order!r} "
             "orders (write the order and `hexpost orders --dry-run` checks it)"
         )
-    return Destinations(order, tuple(pieces), tuple(path), found)
+    return Destinations(order, tuple(pieces), tuple(path), found.hexes, found.why)

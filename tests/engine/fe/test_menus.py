@@ -21,14 +21,14 @@ from typing import Any
 import pytest
 
 from engine.core import hexgrid
-from engine.core.face import Choice
+from engine.core.face import Choice, Reach
 from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind
 from engine.fe import FACE, RULESET
 from engine.fe.combat import forces
+from engine.fe.destinations import DESTINATION_ORDERS, destinations
 from engine.fe.forces import OFF_MAP
 from engine.fe.galaxy import load_galaxy
-from engine.fe.menus import DESTINATION_ORDERS, destinations
 from engine.fe.model import FeState
 from engine.fe.opening import WithdrawOrder
 from engine.fe.orders import (
@@ -192,12 +192,39 @@ def _destinations(state: FeState, seat: str, order: str) -> list[tuple[list[Any]
             tries = [StrategicOrder(ids, to) for to in every]
         else:
             tries = [RetrogradeOrder(ids, to) for to in every]
-        legal = [o.to for o in tries if _legal(state, seat, o)]
-        offered = destinations(state, seat, order, units)
-        assert offered is not None
-        assert FACE.destinations(state, seat, order, units) == offered
-        out.append((list(offered), legal))
+        legal, reasons = _judged(state, seat, tries, lambda o: o.to)
+        reach = destinations(state, seat, order, units)
+        assert FACE.destinations(state, seat, order, units) == reach
+        out.append((_hexes(reach, reasons), legal))
     return out
+
+
+def _judged(
+    state: FeState, seat: str, tries: list[Any], hex_of: Callable[[Any], str]
+) -> tuple[list[str], set[str]]:
+    """The hexes of ``tries`` the engine accepts, and the first reason it gives for each
+    one it refuses (as `Reach.why` words it)."""
+    legal: list[str] = []
+    reasons: set[str] = set()
+    for order in tries:
+        problems = RULESET.validate(state, seat, order)
+        if not problems:
+            legal.append(hex_of(order))
+        else:
+            said = problems[0]
+            reasons.add(f"{said.message} ({said.rule})" if said.rule else said.message)
+    return legal, reasons
+
+
+def _hexes(reach: Reach | None, reasons: set[str]) -> list[str]:
+    """The hexes of ``reach``, checking that it says why exactly when there are none: one
+    of the engine's own reasons for a hex it refused."""
+    assert reach is not None
+    if reach.hexes:
+        assert reach.why == ""
+    else:
+        assert reach.why in reasons, (reach.why, sorted(reasons)[:5])
+    return list(reach.hexes)
 
 
 def _paths(state: FeState, seat: str) -> list[tuple[list[Any], list[Any]]]:
@@ -211,10 +238,9 @@ def _paths(state: FeState, seat: str) -> list[tuple[list[Any], list[Any]]]:
         for _ in range(8):
             near = hexgrid.within(int(path[-1]), 2, galaxy.width, galaxy.height)
             tries = [MoveOrder(list(units), [*path, base.hex_text(h)]) for h in near]
-            legal = sorted(o.path[-1] for o in tries if _legal(state, seat, o))
-            offered = destinations(state, seat, "move", units, path)
-            assert offered is not None
-            out.append((list(offered), legal))
+            legal, reasons = _judged(state, seat, tries, lambda o: o.path[-1])
+            offered = _hexes(destinations(state, seat, "move", units, path), reasons)
+            out.append((offered, sorted(legal)))
             if not offered:
                 break
             path = (*path, offered[0])
@@ -272,13 +298,14 @@ def test_a_fleet_s_set_up_hexes_are_those_the_engine_takes() -> None:
         setup = base.empire_setup(rules, empire)
         assert setup is not None
         waiting = [u for u in rules.board.units if u.empire == empire and u.hex == OFF_MAP]
-        assert destinations(rules, seat, "place", ("no such fleet",)) == ()
+        unknown = destinations(rules, seat, "place", ("no such fleet",))
+        assert unknown == Reach(why="no fleet or unit no such fleet waits to set up")
         for fleet in setup.fleets[:3]:
             members = [u.id for u in waiting if u.fleet == fleet.name]
             for placed, field in [(fleet.name, "fleet"), *[(uid, "unit") for uid in members[:1]]]:
                 tries = [Place(to, **{field: placed}) for to in every]
-                legal = [o.hex for o in tries if _legal(rules, seat, o)]
-                offered = destinations(rules, seat, "place", (placed,))
-                assert offered is not None and list(offered) == legal, (empire, placed)
+                legal, reasons = _judged(rules, seat, tries, lambda o: o.hex)
+                offered = _hexes(destinations(rules, seat, "place", (placed,)), reasons)
+                assert offered == legal, (empire, placed)
                 compared += bool(legal)
     assert len(seen) > 3 and compared > 10

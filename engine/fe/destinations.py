@@ -1,0 +1,163 @@
+"""Where a stack order may go once its units are chosen: the hexes the app marks on the map
+(`engine.core.face.Destinations`) and ``hexpost choices --to`` prints.
+
+A player about to move a stack strategically wants to see the nodes it may reach before
+picking one, not to try hexes until one is accepted; one drawing a path wants to see, hex by
+hex, where the move could stop. Each hex listed is one the step's own check accepts for
+exactly that order (the engine checks the order sent anyway), and only the hexes the rule
+allows at all are tried, so a list costs a few dozen checks, not the map's thousand:
+
+- a strategic move (8A) goes to one of its empire's strategic movement nodes (204.0,
+  756.21), a retrograde (6D2) to a grid supply point (206.0), a withdrawal (5-1A) to a hex
+  next to the battle (302.11), with the staying force's first eligible flagship named (the
+  order must name one, 302.133, but the hex does not depend on which), and a set-up fleet
+  to one of its set-up hexes (600.0);
+- a move (3B2, 4B) is asked with the path drawn so far, and the answer is the hexes next to
+  its end where a move along it may stop (allowance, pins, blocking and the rest all
+  checked): none once the allowance is spent.
+
+When nothing is accepted, the answer carries the check's first refusal, so the player reads
+why (a fleet not released, a treasury too small for the moves) instead of an empty map.
+Pure, and computed only when a client asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.core import hexgrid
+from engine.core.face import Reach
+from engine.core.ruleset import Seat, Violation
+from engine.fe import flow, retrograde, strategic
+from engine.fe.combat import forces
+from engine.fe.forces import OFF_MAP
+from engine.fe.model import FeState
+from engine.fe.opening import WithdrawOrder
+from engine.fe.orders import MoveOrder, Place, RetrogradeOrder, StrategicOrder
+from engine.fe.steps import base, combat, combat_approach, order_area
+from engine.fe.steps.supply import grid_of
+
+DESTINATION_ORDERS = ("strategic", "retrograde", "withdraw", "place", "move")
+"""The orders whose destinations `destinations` lists, given their units (and for a move,
+the path drawn so far)."""
+
+MAX_PATH = 63
+"""The longest path drawn so far that `destinations` extends: a move's path holds at most
+64 hexes (`engine.fe.orders.HexPath`)."""
+
+
+def destinations(
+    state: FeState, seat: Seat, order: str, units: tuple[str, ...], path: tuple[str, ...] = ()
+) -> Reach | None:
+    """Where ``order`` may take ``units`` now (for a ``move``, one hex past ``path``; for a
+    set-up ``place``, ``units`` is the one fleet, by name, or unit it places); None for an
+    order with no such list."""
+    if order not in DESTINATION_ORDERS:
+        return None
+    step = flow.current(state)
+    if step is None or order not in step.orders:
+        where = "no step is owed" if step is None else f"step {step.id} takes no {order} orders"
+        return Reach(why=f"{where} now")
+    if not units:
+        return Reach(why=f"name what the {order} moves")
+    if order == "place":
+        return _setup_hexes(state, seat, units)
+    try:
+        first = state.board.unit(units[0])
+    except KeyError:
+        return Reach(why=f"there is no unit {units[0]}")
+    ids = list(units)
+    tries: Iterable[Any]
+    if order == "move":
+        drawn = list(path) or [base.hex_text(first.hex)]
+        if len(drawn) > MAX_PATH or not all(map(_is_hex, drawn)) or int(drawn[0]) != first.hex:
+            return Reach(why=f"a path starts in {units[0]}'s hex and steps through map hexes")
+        galaxy = base.galaxy()
+        around = hexgrid.neighbours(int(drawn[-1]), galaxy.width, galaxy.height)
+        tries = (MoveOrder(ids, [*drawn, base.hex_text(h)]) for h in around)
+    elif order == "withdraw":
+        record = combat.current(state)
+        if record is None:
+            return Reach(why="no battle is being fought")
+        galaxy = base.galaxy()
+        around = hexgrid.neighbours(record.hex, galaxy.width, galaxy.height)
+        flagship = _staying_flagship(state, record.hex, units)
+        tries = (WithdrawOrder(ids, base.hex_text(h), flagship) for h in around)
+    elif order == "strategic":
+        nodes = sorted(strategic.nodes(grid_of(state, first.empire)))
+        tries = (StrategicOrder(ids, base.hex_text(h)) for h in nodes if h != OFF_MAP)
+    else:
+        points = retrograde.destinations(grid_of(state, first.empire))
+        tries = (RetrogradeOrder(ids, base.hex_text(h)) for h in points)
+    return _reach(state, seat, tries)
+
+
+def _reach(state: FeState, seat: Seat, tries: Iterable[Any]) -> Reach:
+    """The hexes of those of ``tries`` the current step's area accepts from ``seat`` (as the
+    engine's validation would, past whose turn it is), or why the first one was refused."""
+    step = flow.current(state)
+    assert step is not None
+    hexes: set[str] = set()
+    refused: Violation | None = None
+    for order in tries:
+        area = order_area(step, order.__struct_config__.tag)
+        problems = area.check(state, seat, step, order)
+        if not problems:
+            hexes.add(_hex_of(order))
+        elif refused is None:
+            refused = problems[0]
+    if hexes or refused is None:
+        return Reach(tuple(sorted(hexes)), "" if hexes else "no hex to try")
+    rule = f" ({refused.rule})" if refused.rule else ""
+    return Reach(why=f"{refused.message}{rule}")
+
+
+def _hex_of(order: Any) -> str:
+    if isinstance(order, MoveOrder):
+        return order.path[-1]
+    if isinstance(order, Place):
+        return order.hex
+    text: str = order.to
+    return text
+
+
+def _is_hex(text: str) -> bool:
+    return len(text) == 4 and text.isdigit() and base.on_map(int(text))
+
+
+def _setup_hexes(state: FeState, seat: Seat, units: tuple[str, ...]) -> Reach:
+    """The set-up hexes where the one fleet named, or else the unit of that id, may be
+    placed now (600.0): its fleet's set-up hexes that the set-up check accepts (a hex limit
+    may already be reached)."""
+    if len(units) != 1:
+        return Reach(why="a placement names one fleet or one unit")
+    placed = units[0]
+    setup = base.empire_setup(state, base.setup_empire(state))
+    fleets = setup.fleets if setup is not None else ()
+    fleet = next((f for f in fleets if f.name == placed), None)
+    if fleet is not None:
+        return _reach(state, seat, (Place(h, fleet=placed) for h in _tried(fleet.hexes)))
+    try:
+        fleet_name = state.board.unit(placed).fleet
+    except KeyError:
+        return Reach(why=f"no fleet or unit {placed} waits to set up")
+    fleet = next((f for f in fleets if f.name == fleet_name), None)
+    if fleet is None:
+        return Reach(why=f"{placed} sets up with no fleet of this step")
+    return _reach(state, seat, (Place(h, unit=placed) for h in _tried(fleet.hexes)))
+
+
+def _tried(hexes: tuple[int, ...]) -> list[str]:
+    """A fleet's set-up hexes to try; for one with none (it starts off the map), the map's
+    first hex, so the answer is the set-up check's own reason (600.0)."""
+    return [base.hex_text(h) for h in hexes] or [base.hex_text(101)]
+
+
+def _staying_flagship(state: FeState, h: int, leaving: tuple[str, ...]) -> str:
+    """The first unit that may command the defender's units staying in the battle hex
+    ``h`` (302.133, 302.32): the flagship a withdrawal must name, "" when none can."""
+    gone = set(leaving)
+    staying = combat_approach.units_of(state, combat_approach.defender(state), h)
+    eligible = forces.eligible_flagships([u for u in staying if u.id not in gone])
+    return eligible[0] if eligible else ""
