@@ -346,6 +346,10 @@ class Reach(msgspec.Struct, frozen=True):
 
     hexes: tuple[str, ...] = ()
     why: str = ""
+    fills: tuple[tuple[str, str], ...] = ()
+    """Other parameters of the order, filled for these pieces (F&E: a withdrawal's flagship
+    among the units that stay): ``hexes`` assume them, so a client drafts them with the
+    order, where the player still sees and may change them."""
 
 
 class Destinations(Protocol[S_contra]):

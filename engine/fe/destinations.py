@@ -9,9 +9,10 @@ allows at all are tried, so a list costs a few dozen checks, not the map's thous
 
 - a strategic move (8A) goes to one of its empire's strategic movement nodes (204.0,
   756.21), a retrograde (6D2) to a grid supply point (206.0), a withdrawal (5-1A) to a hex
-  next to the battle (302.11), with the staying force's first eligible flagship named (the
-  order must name one, 302.133, but the hex does not depend on which), and a set-up fleet
-  to one of its set-up hexes (600.0);
+  next to the battle (302.11), and a set-up fleet to one of its set-up hexes (600.0). A
+  withdrawal that leaves units able to command must name their flagship (302.133): the
+  first eligible one is tried and handed back to fill the order (`Reach.fills`), which
+  spares the defender a refusal and a second try at a step every battle may stop at;
 - a move (3B2, 4B) is asked with the path drawn so far, and the answer is the hexes next to
   its end where a move along it may stop (allowance, pins, blocking and the rest all
   checked): none once the allowance is spent.
@@ -25,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+
+import msgspec
 
 from engine.core import hexgrid
 from engine.core.face import Reach
@@ -84,6 +87,9 @@ def destinations(
         around = hexgrid.neighbours(record.hex, galaxy.width, galaxy.height)
         flagship = _staying_flagship(state, record.hex, units)
         tries = (WithdrawOrder(ids, base.hex_text(h), flagship) for h in around)
+        if flagship:
+            found = _reach(state, seat, tries)
+            return msgspec.structs.replace(found, fills=(("flagship", flagship),))
     elif order == "strategic":
         nodes = sorted(strategic.nodes(grid_of(state, first.empire)))
         tries = (StrategicOrder(ids, base.hex_text(h)) for h in nodes if h != OFF_MAP)

@@ -16,8 +16,12 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from engine.fe import FACE
+from engine.core.owed import pending
+from engine.fe import FACE, RULESET
+from saves.home import Home
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_at
+from tests.tui.test_random_views import Played, _home_at, played
+from tui.app import HexpostApp
 from tui.maptext import render_line
 from tui.screens.game import GameScreen
 from tui.widgets.hexmap import HexMap
@@ -141,3 +145,54 @@ async def test_a_move_s_path_is_marked_one_hex_ahead(at_3b2: Tutorial) -> None:
         assert panel.items == [{"type": "move", "units": list(STRIKE_FORCE), "path": drawn}]
         assert panel.check_text.startswith("legal"), panel.check_text
         assert hexmap.targets == frozenset()
+
+
+@pytest.fixture(scope="module")
+def wander() -> Played:
+    """The wandering game of `tests.tui.test_random_views`, packets and states."""
+    made: Played = played.__wrapped__()  # type: ignore[attr-defined]
+    return made
+
+
+WITHDRAW_AT = 41
+"""The packet of the wandering game (`tests.tui.test_random_views`) after which the alliance
+owes 5-1A in 0903, its two Kzinti ships KZI-0039 and KZI-0041 facing the Lyrans there."""
+
+
+@pytest.mark.parametrize(
+    ("untick", "units", "flagship"),
+    [(False, ["KZI-0039", "KZI-0041"], ""), (True, ["KZI-0041"], "KZI-0039")],
+)
+async def test_a_withdrawal_names_the_flagship_of_the_units_that_stay(
+    wander: Played, tmp_path: Path, untick: bool, units: list[str], flagship: str
+) -> None:
+    """Both ships withdraw: no flagship to name. One withdraws: the other, able to command,
+    must be named (302.133), and the draft names it as the face filled it, so the order is
+    legal at once rather than refused for want of it."""
+    state = wander.states[WITHDRAW_AT].rules
+    assert pending(RULESET, wander.states[WITHDRAW_AT])[0].step == "5-1A"
+    reach = FACE.destinations(state, "alliance", "withdraw", tuple(units))
+    assert reach is not None and reach.hexes
+    assert reach.fills == ((("flagship", flagship),) if flagship else ())
+    app = HexpostApp(Home(_home_at(tmp_path, wander, WITHDRAW_AT, "alliance")))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        hexmap = screen.query_one(HexMap)
+        hexmap.cursor = 903
+        await pilot.press("enter", "o", "m")
+        await pilot.press(*(["space"] if untick else []), "enter")
+        await settle(pilot)
+        assert hexmap.targets == {int(h) for h in reach.hexes}
+        hexmap.cursor = int(reach.hexes[0])
+        await pilot.press("enter")
+        await settle(pilot)
+        panel = screen.query_one(OrdersPanel)
+        drafted = {"type": "withdraw", "units": units, "to": reach.hexes[0]}
+        assert panel.items == [{**drafted, "flagship": flagship} if flagship else drafted]
+    # (The imported home has no key, so the app's dry run stops there: the engine checks it.)
+    (order,) = RULESET.parse_orders(panel.items)
+    assert RULESET.validate(state, "alliance", order) == []
+    if flagship:  # the draft the map flow made before the face filled the flagship
+        (bare,) = RULESET.parse_orders([drafted])
+        (refused,) = RULESET.validate(state, "alliance", bare)
+        assert "name the flagship of the units that stay" in refused.message

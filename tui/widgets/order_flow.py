@@ -82,6 +82,8 @@ class MapOrders(Vertical):
         """The stack order (or placement) being written."""
         self._placing: tuple[str, str] | None = None
         """The placement's (parameter, value) naming what it places, while its hex is chosen."""
+        self._fills: dict[str, str] = {}
+        """Other parameters the ruleset filled for the units being moved (`use_fills`)."""
 
     # --- what the screen tells ----------------------------------------------------------------
 
@@ -112,6 +114,12 @@ class MapOrders(Vertical):
         self._show_hint()
         self._path_drawn()
 
+    def use_fills(self, fills: Sequence[tuple[str, str]]) -> None:
+        """Parameters the ruleset fills for the units of the stack order being built, with
+        its destinations (F&E: a withdrawal's flagship): the draft takes them where nothing
+        else gave a value, and the player sees them in it."""
+        self._fills = dict(fills)
+
     @property
     def building(self) -> bool:
         """True while an order's hexes are being chosen on the map."""
@@ -136,6 +144,8 @@ class MapOrders(Vertical):
             for param in self._stack.params:
                 if param.kind == "hex" and param.required:
                     values.setdefault(param.name, hexes[-1])
+                if param.name in self._fills:
+                    values.setdefault(param.name, self._fills[param.name])
             self._stack_order(values)
         else:
             self._show_hint()
@@ -162,6 +172,7 @@ class MapOrders(Vertical):
             self.show_check(False, "choose a hex with your ships first: Enter on the map")
             return
         self._stack = stack
+        self._fills = {}
         pick = self.units_list()
         pick.offer(self.chosen[1], self._names)
         pick.display = True

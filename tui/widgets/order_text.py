@@ -23,8 +23,9 @@ def path_text(hexes: Iterable[object]) -> str:
 
 def describe(item: Mapping[str, Any]) -> str:
     """One draft order in plain words, short enough for the side column: ``done`` and
-    ``note`` in words, an order naming ``units`` by them (and its ``path`` or ``to``),
-    anything else as its type and JSON."""
+    ``note`` in words, an order naming ``units`` by them (and its ``path`` or ``to``, and
+    any other text it names: ``withdraw 3 units to 1103, flagship KZI-0001``), anything else
+    as its type and JSON."""
     kind = str(item.get("type", "?"))
     if kind == "done":
         through = f" through {item['through']}" if item.get("through") else ""
@@ -35,11 +36,16 @@ def describe(item: Mapping[str, Any]) -> str:
     units = item.get("units")
     if isinstance(units, list) and units:
         who = units[0] if len(units) == 1 else f"{len(units)} units"
+        extra = "".join(
+            f", {key} {value}"
+            for key, value in item.items()
+            if key not in ("type", "units", "path", "to") and isinstance(value, str) and value
+        )  # (a withdrawal's flagship: the player sees what the draft names)
         if isinstance(item.get("path"), list):
-            return f"{kind} {who} {path_text(item['path'])}"
+            return f"{kind} {who} {path_text(item['path'])}{extra}"
         if "to" in item:
-            return f"{kind} {who} to {item['to']}"
-        return f"{kind} {who}"
+            return f"{kind} {who} to {item['to']}{extra}"
+        return f"{kind} {who}{extra}"
     rest = {key: value for key, value in item.items() if key != "type"}
     return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
 

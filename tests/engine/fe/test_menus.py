@@ -195,6 +195,11 @@ def _destinations(state: FeState, seat: str, order: str) -> list[tuple[list[Any]
         legal, reasons = _judged(state, seat, tries, lambda o: o.to)
         reach = destinations(state, seat, order, units)
         assert FACE.destinations(state, seat, order, units) == reach
+        assert reach is not None
+        if order == "withdraw":  # the flagship the hexes assume is handed back to fill
+            assert reach.fills == ((("flagship", flagship),) if flagship else ())
+        else:
+            assert reach.fills == ()
         out.append((_hexes(reach, reasons), legal))
     return out
 
