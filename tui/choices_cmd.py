@@ -67,6 +67,8 @@ def choices_text(record: dict[str, Any]) -> str:
         lines.append(f"  {kind['order']}: {kind['title']}{rule}")
         optional = f"   optional: {', '.join(kind['optional'])}" if kind["optional"] else ""
         lines.append(f"    {kind['template']}{optional}")
+        if kind.get("destinations"):
+            lines.append(f"    where to: hexpost choices GAME --to {kind['order']} PIECE...")
         for name, values in kind.get("options", ()):  # ("": the field left out)
             lines.append(f"    {name}: {', '.join(v or '(none)' for v in values)}")
         if kind["order"] not in listed_orders:  # (a list below shows those lines with facts)

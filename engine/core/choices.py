@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from engine.core.face import Board, Choice, Face, Fact, ParamKind
+from engine.core.face import Board, Choice, Face, Fact, ParamKind, destinations_of
 from engine.core.ruleset import Seat
 
 
@@ -65,6 +65,9 @@ class OrderKind(msgspec.Struct, frozen=True):
     optional: tuple[str, ...] = ()
     menu: tuple[Option, ...] = ()
     options: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    destinations: bool = False
+    """The face lists where this order may take the pieces it names, once they are chosen
+    (`engine.core.face.Destinations`; ``hexpost choices --to``)."""
 
 
 class ChoicesView(msgspec.Struct, frozen=True):
@@ -175,9 +178,17 @@ def choices_view(face: Face[Any], state: Any, seat: Seat) -> ChoicesView:
         owes=owes,
         step=summary.step,
         step_title=summary.step_title,
-        orders=tuple(template(c) for c in choices),
+        orders=tuple(_with_destinations(face, state, seat, template(c)) for c in choices),
         lists=lists_of(face, state, seat) if owes else (),
     )
+
+
+def _with_destinations(face: object, state: Any, seat: Seat, kind: OrderKind) -> OrderKind:
+    """``kind``, saying whether the face lists its destinations (asked with no pieces, the
+    face answers without checking any order)."""
+    if destinations_of(face, state, seat, kind.order, ()) is None:
+        return kind
+    return msgspec.structs.replace(kind, destinations=True)
 
 
 def find_of(face: Face[Any], state: Any, seat: Seat, text: str) -> tuple[Finding, ...]:

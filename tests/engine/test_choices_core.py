@@ -17,6 +17,7 @@ def test_a_face_without_lists_gets_templates_only() -> None:
     kinds = {k.order: k for k in view.orders}
     assert json.loads(kinds["say"].template) == {"type": "say", "text": "TEXT"}
     assert json.loads(kinds["roll"].template)["sides"] == 6, "an integer menu's first value"
+    assert not any(k.destinations for k in view.orders), "the toy face lists none"
     waiting = choices_view(PLUGIN.face, state, "south")
     assert not waiting.owes and waiting.orders == ()
 

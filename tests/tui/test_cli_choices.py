@@ -88,7 +88,11 @@ def test_movement_choices_list_units_and_points_left(moving: str, alice: Player)
     rows = {dict(i["values"])["units"]: i for i in listed["items"]}
     assert sorted(rows) == [f"KLI-000{n}" for n in range(1, 7)]
     assert {"label": "movement left", "value": "6"} in rows["KLI-0001"]["facts"]
-    assert "KLI-0001 D7C in 1307: 6 left   [units=KLI-0001]" in alice.ok("choices", moving)
+    text = alice.ok("choices", moving)
+    assert "KLI-0001 D7C in 1307: 6 left   [units=KLI-0001]" in text
+    kinds = {k["order"]: k for k in record["orders"]}
+    assert kinds["move"]["destinations"] and not kinds["done"]["destinations"]
+    assert "    where to: hexpost choices GAME --to move PIECE..." in text
 
 
 def test_a_move_s_next_hexes_follow_its_path(moving: str, alice: Player) -> None:
