@@ -406,8 +406,9 @@ class GameScreen(SignedLinesScreen):
         digits = board.grid.digits if board is not None and board.grid is not None else 2
         hexes = [h for text in found.hexes if (h := board_hex(text, digits)) is not None]
         self.query_one(HexMap).show_targets(hexes)
-        self.orders.built().use_fills(found.fills)
         why = found.why or "the rules take none now"
+        further = " further" if len(path) > 1 else ""
+        self.orders.built().use_reach(found.fills, "" if hexes else f"no hex{further}: {why}")
         if len(path) > 1 and not hexes:
             self.status.say(f"{order}: Enter again on {path[-1]} ends it; no hex further: {why}")
             return

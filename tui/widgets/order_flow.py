@@ -83,7 +83,9 @@ class MapOrders(Vertical):
         self._placing: tuple[str, str] | None = None
         """The placement's (parameter, value) naming what it places, while its hex is chosen."""
         self._fills: dict[str, str] = {}
-        """Other parameters the ruleset filled for the units being moved (`use_fills`)."""
+        """Other parameters the ruleset filled for the units being moved (`use_reach`)."""
+        self._reach_note = ""
+        """Why the ruleset lists no hex for the order being built ("" while it lists some)."""
 
     # --- what the screen tells ----------------------------------------------------------------
 
@@ -108,17 +110,21 @@ class MapOrders(Vertical):
             self.end_move()
             return
         self.path.append(h)
+        self._reach_note = ""  # (the next answer says it again if it still holds)
         if not self._takes_path:
             self.end_move()
             return
         self._show_hint()
         self._path_drawn()
 
-    def use_fills(self, fills: Sequence[tuple[str, str]]) -> None:
-        """Parameters the ruleset fills for the units of the stack order being built, with
-        its destinations (F&E: a withdrawal's flagship): the draft takes them where nothing
-        else gave a value, and the player sees them in it."""
+    def use_reach(self, fills: Sequence[tuple[str, str]], note: str = "") -> None:
+        """What came with the destinations of the stack order being built: parameters the
+        ruleset fills for its units (F&E: a withdrawal's flagship), which the draft takes
+        where nothing else gave a value (the player sees them in it), and ``note``, why no
+        hex is listed, shown under the hint in full (the status line cuts it)."""
         self._fills = dict(fills)
+        self._reach_note = note
+        self._show_hint()
 
     @property
     def building(self) -> bool:
@@ -135,6 +141,7 @@ class MapOrders(Vertical):
         without its hex is given up."""
         path, self.path = self.path, None
         self._placing = None
+        self._reach_note = ""
         if path is not None and len(path) > 1 and self._stack is not None:
             hexes = [f"{h:04d}" for h in path]
             values = {param_named(self._stack, "pieces") or "units": " ".join(self._units)}
@@ -172,7 +179,7 @@ class MapOrders(Vertical):
             self.show_check(False, "choose a hex with your ships first: Enter on the map")
             return
         self._stack = stack
-        self._fills = {}
+        self._fills, self._reach_note = {}, ""
         pick = self.units_list()
         pick.offer(self.chosen[1], self._names)
         pick.display = True

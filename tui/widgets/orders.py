@@ -533,12 +533,14 @@ class OrdersPanel(MapOrders, can_focus=True):
                 f"{kind} {len(self._units)} from {self.path[0]:04d}: "
                 "cursor to the destination, Enter; Esc gives up"
             )
+            text += f"\n{self._reach_note}" if self._reach_note else ""
         elif self.path is not None:
             text = (
                 f"{kind} {len(self._units)} from {self.path[0]:04d}: "
                 f"{path_text(f'{h:04d}' for h in self.path)}\n"
                 "cursor+Enter adds a hex; Enter on it again or Esc ends"
             )
+            text += f"\n{self._reach_note}" if self._reach_note else ""
         elif not self._step:
             text = "nothing owed now"
         elif self._secret:
