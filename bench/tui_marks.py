@@ -57,6 +57,7 @@ def build_home(root: Path, step: str) -> tuple[Path, int]:
     game_id = saves.start_game(alice, bob)
     walk_to(Tutorial(alice, bob, network, game_id), step)
     rules = alice.replica.state(game_id).rules
+    assert rules is not None
     order = "move" if step == "3B2" else "strategic"
     stacks: dict[int, list[str]] = {}
     for piece in FACE.board(rules).pieces:  # what ``m`` ticks: the seat's pieces but bases
