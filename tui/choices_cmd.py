@@ -38,21 +38,17 @@ def cmd_choices(args: argparse.Namespace, home: Home) -> int:
 
 
 def destinations_text(record: dict[str, Any]) -> str:
-    """``strategic KLI-0001 KLI-0002: 3 hexes: 0906 1009 1107``, or why none."""
+    """``strategic KLI-0001 KLI-0002: 3 hexes: 0906 1009 1107``, or why none; then what
+    the order needs besides (``; flagship KZI-0039``)."""
     what = " ".join([record["order"], *record["pieces"]])
     if record["path"]:
         what += f" along {' '.join(record['path'])}"
+    fills = "".join(f"; {name} {value}" for name, value in record["fills"])
     hexes = record["hexes"]
     if not hexes:
-        return f"{what}: no hex now: {record['why']}"
-    return f"{what}: {len(hexes)} hex{'' if len(hexes) == 1 else 'es'}: {' '.join(hexes)}"
-
-
-def cmd_find(args: argparse.Namespace, home: Home) -> int:
-    replica = home.replica()
-    row = replica.find(args.game)
-    render.emit(list(service.find(replica, row, " ".join(args.text))), args.json, find_text)
-    return 0
+        return f"{what}: no hex now: {record['why']}{fills}"
+    count = f"{len(hexes)} hex{'' if len(hexes) == 1 else 'es'}"
+    return f"{what}: {count}: {' '.join(hexes)}{fills}"
 
 
 def choices_text(record: dict[str, Any]) -> str:

@@ -15,7 +15,8 @@ allows at all are tried, so a list costs a few dozen checks, not the map's thous
   spares the defender a refusal and a second try at a step every battle may stop at;
 - a move (3B2, 4B) is asked with the path drawn so far, and the answer is the hexes next to
   its end where a move along it may stop (allowance, pins, blocking and the rest all
-  checked): none once the allowance is spent.
+  checked): none once the allowance is spent. So is a reaction (3B3), toward any hex an
+  enemy stack entered in the batch, the trigger it reacts to handed back with the answer.
 
 When nothing is accepted, the answer carries the check's first refusal, so the player reads
 why (a fleet not released, a treasury too small for the moves) instead of an empty map.
@@ -24,7 +25,7 @@ Pure, and computed only when a client asks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -37,11 +38,11 @@ from engine.fe.combat import forces
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
 from engine.fe.opening import WithdrawOrder
-from engine.fe.orders import MoveOrder, Place, RetrogradeOrder, StrategicOrder
+from engine.fe.orders import MoveOrder, Place, React, RetrogradeOrder, StrategicOrder
 from engine.fe.steps import base, combat, combat_approach, order_area
 from engine.fe.steps.supply import grid_of
 
-DESTINATION_ORDERS = ("strategic", "retrograde", "withdraw", "place", "move")
+DESTINATION_ORDERS = ("strategic", "retrograde", "withdraw", "place", "move", "react")
 """The orders whose destinations `destinations` lists, given their units (and for a move,
 the path drawn so far)."""
 
@@ -72,13 +73,16 @@ def destinations(
         return Reach(why=f"there is no unit {units[0]}")
     ids = list(units)
     tries: Iterable[Any]
-    if order == "move":
+    if order in ("move", "react"):
         drawn = list(path) or [base.hex_text(first.hex)]
         if len(drawn) > MAX_PATH or not all(map(_is_hex, drawn)) or int(drawn[0]) != first.hex:
             return Reach(why=f"a path starts in {units[0]}'s hex and steps through map hexes")
         galaxy = base.galaxy()
         around = hexgrid.neighbours(int(drawn[-1]), galaxy.width, galaxy.height)
-        tries = (MoveOrder(ids, [*drawn, base.hex_text(h)]) for h in around)
+        ahead = [base.hex_text(h) for h in around]
+        if order == "react":
+            return _reaction(state, seat, ids, drawn, ahead)
+        tries = (MoveOrder(ids, [*drawn, h]) for h in ahead)
     elif order == "withdraw":
         record = combat.current(state)
         if record is None:
@@ -99,9 +103,13 @@ def destinations(
     return _reach(state, seat, tries)
 
 
-def _reach(state: FeState, seat: Seat, tries: Iterable[Any]) -> Reach:
+def _reach(
+    state: FeState, seat: Seat, tries: Iterable[Any], key: Callable[[Any], str] | None = None
+) -> Reach:
     """The hexes of those of ``tries`` the current step's area accepts from ``seat`` (as the
-    engine's validation would, past whose turn it is), or why the first one was refused."""
+    engine's validation would, past whose turn it is; ``key`` reads an order's hex, its
+    destination unless told), or why the first one was refused."""
+    hex_of = key or _hex_of
     step = flow.current(state)
     assert step is not None
     hexes: set[str] = set()
@@ -110,7 +118,7 @@ def _reach(state: FeState, seat: Seat, tries: Iterable[Any]) -> Reach:
         area = order_area(step, order.__struct_config__.tag)
         problems = area.check(state, seat, step, order)
         if not problems:
-            hexes.add(_hex_of(order))
+            hexes.add(hex_of(order))
         elif refused is None:
             refused = problems[0]
     if hexes or refused is None:
@@ -119,8 +127,27 @@ def _reach(state: FeState, seat: Seat, tries: Iterable[Any]) -> Reach:
     return Reach(why=f"{refused.message}{rule}")
 
 
+def _reaction(
+    state: FeState, seat: Seat, ids: list[str], drawn: list[str], ahead: list[str]
+) -> Reach:
+    """A reaction (3B3, 205.0) one hex past ``drawn``: toward any hex an enemy stack entered
+    in this batch (its trigger). The trigger the path as drawn reacts to, if it is legal
+    already, fills the order: a stack reacting two hexes toward an enemy that stopped two
+    hexes away may stop after one, where the path's end is not the trigger."""
+    end = int(drawn[-1])  # the nearest first: a refusal then speaks of the likeliest trigger
+    entered = sorted({to for _, to in state.batch}, key=lambda h: (hexgrid.distance(end, h), h))
+    triggers = [base.hex_text(h) for h in entered]
+    found = _reach(state, seat, (React(ids, [*drawn, h], t) for h in ahead for t in triggers))
+    if len(drawn) < 2:
+        return found
+    now = _reach(state, seat, (React(ids, drawn, t) for t in triggers), key=lambda o: o.trigger)
+    if not now.hexes:
+        return found
+    return msgspec.structs.replace(found, fills=(("trigger", now.hexes[0]),))
+
+
 def _hex_of(order: Any) -> str:
-    if isinstance(order, MoveOrder):
+    if isinstance(order, MoveOrder | React):
         return order.path[-1]
     if isinstance(order, Place):
         return order.hex

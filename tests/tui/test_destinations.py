@@ -19,7 +19,15 @@ from textual.pilot import Pilot
 from engine.core.owed import pending
 from engine.fe import FACE, RULESET
 from saves.home import Home
-from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_at
+from tests.tui.test_app import (
+    SIZE,
+    TUTORIAL_ATTACK,
+    Tutorial,
+    app_for,
+    open_game,
+    settle,
+    tutorial_at,
+)
 from tests.tui.test_random_views import Played, _home_at, played
 from tui.app import HexpostApp
 from tui.maptext import render_line
@@ -198,3 +206,39 @@ async def test_a_withdrawal_names_the_flagship_of_the_units_that_stay(
         (bare,) = RULESET.parse_orders([drafted])
         (refused,) = RULESET.validate(state, "alliance", bare)
         assert "name the flagship of the units that stay" in refused.message
+
+
+@pytest.fixture
+def at_3b3(tmp_path: Path) -> Iterator[Tutorial]:
+    with tutorial_at(tmp_path, "3B3", TUTORIAL_ATTACK) as game:
+        yield game
+
+
+async def test_a_reaction_is_marked_and_drafted_with_its_trigger(at_3b3: Tutorial) -> None:
+    """The Strike Force entered 1205; the Kzinti fleet next to it in 1105 may react there
+    and nowhere else. The draft names the trigger the face handed back with the path."""
+    state = at_3b3.bob.replica.state(at_3b3.game_id).rules
+    assert state is not None
+    fleet = tuple(u.id for u in state.board.at(1105))
+    first = FACE.destinations(state, "alliance", "react", fleet, ("1105",))
+    assert first is not None and first.hexes == ("1205",)
+    there = FACE.destinations(state, "alliance", "react", fleet, ("1105", "1205"))
+    assert there is not None and there.hexes == () and there.fills == (("trigger", "1205"),)
+    app = app_for(at_3b3.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        hexmap = screen.query_one(HexMap)
+        hexmap.cursor = 1105
+        await pilot.press("enter", "o", "m", "enter")
+        await settle(pilot)
+        assert hexmap.targets == {1205}
+        hexmap.cursor = 1205
+        await pilot.press("enter")
+        await settle(pilot)
+        assert hexmap.targets == frozenset()
+        await pilot.press("enter")  # 1205 again: the reaction ends there
+        await settle(pilot)
+        panel = screen.query_one(OrdersPanel)
+        react = {"type": "react", "units": list(fleet), "path": ["1105", "1205"]}
+        assert panel.items == [{**react, "trigger": "1205"}]
+        assert panel.check_text.startswith("legal"), panel.check_text

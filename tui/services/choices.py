@@ -60,6 +60,8 @@ class Destinations(msgspec.Struct, frozen=True):
     hexes: tuple[str, ...]
     why: str
     """When ``hexes`` is empty, the rules' reason (with its rule), else ""."""
+    fills: tuple[tuple[str, str], ...]
+    """What the order needs besides, as the app drafts it (F&E: a withdrawal's flagship)."""
 
 
 def destinations(
@@ -74,4 +76,4 @@ def destinations(
             f"choices --to: the {row.ruleset} ruleset lists no destinations for {order!r} "
             "orders (write the order and `hexpost orders --dry-run` checks it)"
         )
-    return Destinations(order, tuple(pieces), tuple(path), found.hexes, found.why)
+    return Destinations(order, tuple(pieces), tuple(path), found.hexes, found.why, found.fills)

@@ -8,8 +8,11 @@ it) that needs the map's keys, kept apart so the panel's module stays small. Two
   all ticked: Enter takes the whole stack), then its hexes on the map. When the order takes
   a path (a parameter of kind ``hexes``), it ends when the last hex is chosen again (or on
   `end_move`, which the screen calls on Escape); when it takes one hex, that hex is its
-  destination; when it takes none, the units are all it needs. Other hex parameters the
-  order requires take the path's last hex (F&E's reaction: its trigger);
+  destination; when it takes none, the units are all it needs. While the hexes are
+  chosen the map marks where the order may go next (the screen asks the ruleset's face,
+  `engine.core.face.Destinations`), and what the face fills with them (F&E: a
+  withdrawal's flagship, a reaction's trigger) goes into the draft. Other hex parameters
+  the order requires take the path's last hex;
 - a *placement* (``m`` at a step whose order puts waiting pieces on the board, F&E's
   set-up ``place``: `tui.widgets.order_text.is_placement`): first the group (a fleet) or
   the piece, from a list of the player's pieces off the board, then the hex on the map.
@@ -148,11 +151,11 @@ class MapOrders(Vertical):
             route = param_named(self._stack, "hexes")
             if route is not None:
                 values[route] = " ".join(hexes)
-            for param in self._stack.params:
-                if param.kind == "hex" and param.required:
-                    values.setdefault(param.name, hexes[-1])
+            for param in self._stack.params:  # what the ruleset filled first (a trigger)
                 if param.name in self._fills:
                     values.setdefault(param.name, self._fills[param.name])
+                if param.kind == "hex" and param.required:
+                    values.setdefault(param.name, hexes[-1])
             self._stack_order(values)
         else:
             self._show_hint()

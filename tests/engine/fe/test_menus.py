@@ -37,6 +37,7 @@ from engine.fe.orders import (
     MissionOrder,
     MoveOrder,
     Place,
+    React,
     RepairOrder,
     RetreatOrder,
     RetrogradeOrder,
@@ -47,7 +48,7 @@ from engine.fe.steps.retrograde import could_retrograde
 from engine.fe.unit_kinds import movement_points
 from tests.engine.fe_random_campaign import play_random_campaign
 
-MOVES = tuple(order for order in DESTINATION_ORDERS if order not in ("place", "move"))
+MOVES = tuple(o for o in DESTINATION_ORDERS if o not in ("place", "move", "react"))
 """The orders whose destinations follow their units; a set-up placement's are compared in
 `test_a_fleet_s_set_up_hexes_are_those_the_engine_takes`."""
 
@@ -149,7 +150,7 @@ def menu_states() -> Iterator[tuple[FeState, str, str]]:
                 continue
             seen.add(key)
             for choice in FACE.choices(state.rules, decision.seats[0]):
-                if choice.order in MENUS or choice.order in (*MOVES, "move"):
+                if choice.order in MENUS or choice.order in (*MOVES, "move", "react"):
                     yield state.rules, decision.seats[0], choice.order
 
 
@@ -163,6 +164,8 @@ def _stacks(state: FeState, seat: str, order: str) -> list[tuple[str, ...]]:
         if unit.empire not in mine or movement_points(unit) <= 0:
             continue
         if order == "withdraw" and (record is None or unit.hex != record.hex):
+            continue
+        if order != "strategic" and unit.hex == OFF_MAP:  # (only 8A brings them on)
             continue
         if order == "retrograde" and not could_retrograde(state, unit):
             continue
@@ -252,22 +255,58 @@ def _paths(state: FeState, seat: str) -> list[tuple[list[Any], list[Any]]]:
     return out
 
 
+def _reactions(state: FeState, seat: str) -> list[tuple[list[Any], list[Any]]]:
+    """For each stack of the seat's units (up to four), a reaction path drawn hex by hex
+    (to the first hex offered, up to three): the hexes offered one further, against every
+    hex within two of its end that the engine accepts with any trigger within three hexes of
+    the stack or entered in the batch; and the trigger handed back for the path as drawn makes
+    a legal reaction."""
+    galaxy = load_galaxy()
+    out: list[tuple[list[Any], list[Any]]] = []
+    for units in _stacks(state, seat, "react"):
+        start = state.board.unit(units[0]).hex
+        near_start = hexgrid.within(start, 3, galaxy.width, galaxy.height)
+        entered = {to for _, to in state.batch}  # (any other hex is refused as a trigger)
+        triggers = [base.hex_text(h) for h in sorted({*near_start, *entered})]
+        path: tuple[str, ...] = (base.hex_text(start),)
+        for _ in range(3):
+            near = hexgrid.within(int(path[-1]), 2, galaxy.width, galaxy.height)
+            tries = [
+                React(list(units), [*path, base.hex_text(h)], t) for h in near for t in triggers
+            ]
+            legal, reasons = _judged(state, seat, tries, lambda o: o.path[-1])
+            reach = destinations(state, seat, "react", units, path)
+            offered = _hexes(reach, reasons)
+            out.append((offered, sorted(set(legal))))
+            assert reach is not None
+            if len(path) > 1 and reach.fills:
+                ((name, trigger),) = reach.fills
+                assert name == "trigger"
+                assert _legal(state, seat, React(list(units), list(path), trigger))
+            if not offered:
+                break
+            path = (*path, offered[0])
+    return out
+
+
 @pytest.fixture(scope="module")
 def compared() -> dict[str, list[tuple[list[Any], list[Any]]]]:
     out: dict[str, list[tuple[list[Any], list[Any]]]] = {
-        order: [] for order in (*MENUS, *MOVES, "move")
+        order: [] for order in (*MENUS, *MOVES, "move", "react")
     }
     for state, seat, order in menu_states():
         if order in MENUS:
             out[order].append(MENUS[order](state, seat))
         elif order == "move":
             out[order] += _paths(state, seat)
+        elif order == "react":
+            out[order] += _reactions(state, seat)
         else:
             out[order] += _destinations(state, seat, order)
     return out
 
 
-@pytest.mark.parametrize("order", [*MENUS, *MOVES, "move"])
+@pytest.mark.parametrize("order", [*MENUS, *MOVES, "move", "react"])
 def test_a_menu_offers_what_the_engine_takes_and_nothing_else(
     compared: dict[str, list[tuple[list[Any], list[Any]]]], order: str
 ) -> None:
