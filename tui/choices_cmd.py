@@ -51,6 +51,13 @@ def destinations_text(record: dict[str, Any]) -> str:
     return f"{what}: {count}: {' '.join(hexes)}{fills}"
 
 
+def cmd_find(args: argparse.Namespace, home: Home) -> int:
+    replica = home.replica()
+    row = replica.find(args.game)
+    render.emit(list(service.find(replica, row, " ".join(args.text))), args.json, find_text)
+    return 0
+
+
 def choices_text(record: dict[str, Any]) -> str:
     """The view as a player reads it: the step, the order templates, then each list."""
     step = f"{record['step']} {record['step_title']}".strip() or "no step"
