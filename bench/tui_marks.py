@@ -38,9 +38,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import tui_designer  # noqa: E402  (its import wraps the screen's repaints)
 from bench.machine import describe  # noqa: E402
-from bench.tui_keys import PAUSE, Key, line, timed_key  # noqa: E402
+from bench.tui_keys import PAUSE, Key, measured_floor, report, timed_key  # noqa: E402
 
 
 def build_home(root: Path, step: str) -> tuple[Path, int]:
@@ -123,17 +122,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as root:
         moving, moving_at = build_home(Path(root) / "3b2", "3B2")
         strategic, strategic_at = build_home(Path(root) / "8a", "8A")
-        base = asyncio.run(tui_designer.floor(40))
-        floor = statistics.median(base.seen)
-        print(f"floor (Input + Static), key to its last repaint: {floor:.1f} ms (median of 40)")
+        floor = measured_floor()
         print(f"The Wind at 3B2, the coalition's stack in {moving_at:04d}:")
         timings: dict[str, Any] = asyncio.run(marks(moving, moving_at, args.presses, True))
         print(f"The Wind at 8A, the coalition's stack in {strategic_at:04d}:")
         timings |= asyncio.run(marks(strategic, strategic_at, args.presses, False))
-    print("to the last repaint that changed the screen, median:")
-    for name, each in timings.items():
-        print(line(name, each, floor))
-    print("issue 16's target: every widget a key changes repainted within 16 ms")
+    report(timings, floor)
 
 
 if __name__ == "__main__":
