@@ -44,11 +44,12 @@ def destinations_text(record: dict[str, Any]) -> str:
     if record["path"]:
         what += f" along {' '.join(record['path'])}"
     fills = "".join(f"; {name} {value}" for name, value in record["fills"])
+    note = f"\n  {record['note']}" if record["note"] else ""
     hexes = record["hexes"]
     if not hexes:
-        return f"{what}: no hex now: {record['why']}{fills}"
+        return f"{what}: no hex now: {record['why']}{fills}{note}"
     count = f"{len(hexes)} hex{'' if len(hexes) == 1 else 'es'}"
-    return f"{what}: {count}: {' '.join(hexes)}{fills}"
+    return f"{what}: {count}: {' '.join(hexes)}{fills}{note}"
 
 
 def cmd_find(args: argparse.Namespace, home: Home) -> int:

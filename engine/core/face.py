@@ -350,6 +350,9 @@ class Reach(msgspec.Struct, frozen=True):
     """Other parameters of the order, filled for these pieces (F&E: a withdrawal's flagship
     among the units that stay): ``hexes`` assume them, so a client drafts them with the
     order, where the player still sees and may change them."""
+    note: str = ""
+    """One line the player should read with the hexes (F&E: the strategic moves left free
+    and what the next ones cost)."""
 
 
 class Destinations(Protocol[S_contra]):

@@ -18,7 +18,9 @@ allows at all are tried, so a list costs a few dozen checks, not the map's thous
   checked): none once the allowance is spent. So is a reaction (3B3), toward any hex an
   enemy stack entered in the batch, the trigger it reacts to handed back with the answer.
 
-When nothing is accepted, the answer carries the check's first refusal, so the player reads
+A strategic move's answer also says how many moves the empire has left free and what the
+next ones cost (204.0), which decides how many stacks go. When nothing is accepted, the
+answer carries the check's first refusal, so the player reads
 why (a fleet not released, a treasury too small for the moves) instead of an empty map.
 Pure, and computed only when a client asks.
 """
@@ -35,11 +37,13 @@ from engine.core.face import Reach
 from engine.core.ruleset import Seat, Violation
 from engine.fe import flow, retrograde, strategic
 from engine.fe.combat import forces
+from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
 from engine.fe.opening import WithdrawOrder
 from engine.fe.orders import MoveOrder, Place, React, RetrogradeOrder, StrategicOrder
 from engine.fe.steps import base, combat, combat_approach, order_area
+from engine.fe.steps import strategic as strategic_step
 from engine.fe.steps.supply import grid_of
 
 DESTINATION_ORDERS = ("strategic", "retrograde", "withdraw", "place", "move", "react")
@@ -97,6 +101,8 @@ def destinations(
     elif order == "strategic":
         nodes = sorted(strategic.nodes(grid_of(state, first.empire)))
         tries = (StrategicOrder(ids, base.hex_text(h)) for h in nodes if h != OFF_MAP)
+        found = _reach(state, seat, tries)
+        return msgspec.structs.replace(found, note=_strategic_note(state, first.empire))
     else:
         points = retrograde.destinations(grid_of(state, first.empire))
         tries = (RetrogradeOrder(ids, base.hex_text(h)) for h in points)
@@ -144,6 +150,16 @@ def _reaction(
     if not now.hexes:
         return found
     return msgspec.structs.replace(found, fills=(("trigger", now.hexes[0]),))
+
+
+def _strategic_note(state: FeState, empire: str) -> str:
+    """``KLI: 2 free strategic moves left, then 1 EP a move; treasury 12 EP`` (204.0)."""
+    free = strategic_step.free_left(state, empire)
+    moves = "move" if free == 1 else "moves"
+    extra = strategic.EXTRA_MOVE_EP
+    treasury = fmt_ep(state.ep2(empire))
+    left = f"{free} free strategic {moves} left"
+    return f"{empire}: {left}, then {extra} EP a move; treasury {treasury} EP"
 
 
 def _hex_of(order: Any) -> str:

@@ -67,6 +67,7 @@ def test_a_fleet_s_set_up_hexes_are_listed_for_it(game: str, bob: Player) -> Non
         "hexes": ["1105", "1205", "1305", "1405", "1505", "1605"],
         "why": "",
         "fills": [],
+        "note": "",
     }
     text = bob.ok("choices", game, "--to", "place", "Border Guard")
     assert text.strip() == "place Border Guard: 6 hexes: 1105 1205 1305 1405 1505 1605"

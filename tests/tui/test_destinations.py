@@ -71,6 +71,8 @@ async def test_the_map_marks_where_a_strategic_move_may_go(at_8a: Tutorial) -> N
         assert hexmap.targets == listed
         said = screen.status.text
         assert said.startswith(f"strategic: Enter on one of the {len(listed)} hexes marked {{ }}")
+        # How many moves are free decides how many stacks go: under the order, in full.
+        assert "KLI: 15 free strategic moves left, then 1 EP a move" in panel.hint_text
         target = min(listed, key=lambda h: abs(h // 100 - 13) + abs(h % 100 - 7))
         cell = hexmap._drawn_cell(target)
         assert cell is not None and cell.target and "bold" in cell.style

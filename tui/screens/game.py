@@ -408,7 +408,10 @@ class GameScreen(SignedLinesScreen):
         self.query_one(HexMap).show_targets(hexes)
         why = found.why or "the rules take none now"
         further = " further" if len(path) > 1 else ""
-        self.orders.built().use_reach(found.fills, "" if hexes else f"no hex{further}: {why}")
+        said = [found.note] if found.note else []
+        if not hexes:
+            said.insert(0, f"no hex{further}: {why}")
+        self.orders.built().use_reach(found.fills, "\n".join(said))
         if len(path) > 1 and not hexes:
             self.status.say(f"{order}: Enter again on {path[-1]} ends it; no hex further: {why}")
             return

@@ -62,6 +62,8 @@ class Destinations(msgspec.Struct, frozen=True):
     """When ``hexes`` is empty, the rules' reason (with its rule), else ""."""
     fills: tuple[tuple[str, str], ...]
     """What the order needs besides, as the app drafts it (F&E: a withdrawal's flagship)."""
+    note: str
+    """A line to read with the hexes (F&E: the strategic moves left free), or ""."""
 
 
 def destinations(
@@ -76,4 +78,6 @@ def destinations(
             f"choices --to: the {row.ruleset} ruleset lists no destinations for {order!r} "
             "orders (write the order and `hexpost orders --dry-run` checks it)"
         )
-    return Destinations(order, tuple(pieces), tuple(path), found.hexes, found.why, found.fills)
+    return Destinations(
+        order, tuple(pieces), tuple(path), found.hexes, found.why, found.fills, found.note
+    )

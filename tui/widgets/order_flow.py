@@ -88,7 +88,8 @@ class MapOrders(Vertical):
         self._fills: dict[str, str] = {}
         """Other parameters the ruleset filled for the units being moved (`use_reach`)."""
         self._reach_note = ""
-        """Why the ruleset lists no hex for the order being built ("" while it lists some)."""
+        """Why the ruleset lists no hex for the order being built, and what else it says
+        with its hexes (`use_reach`)."""
 
     # --- what the screen tells ----------------------------------------------------------------
 
@@ -124,7 +125,8 @@ class MapOrders(Vertical):
         """What came with the destinations of the stack order being built: parameters the
         ruleset fills for its units (F&E: a withdrawal's flagship), which the draft takes
         where nothing else gave a value (the player sees them in it), and ``note``, why no
-        hex is listed, shown under the hint in full (the status line cuts it)."""
+        hex is listed and what else the ruleset says with them (F&E: the strategic moves
+        left free), shown under the hint in full (the status line cuts it)."""
         self._fills = dict(fills)
         self._reach_note = note
         self._show_hint()

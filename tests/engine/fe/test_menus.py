@@ -44,6 +44,7 @@ from engine.fe.orders import (
     StrategicOrder,
 )
 from engine.fe.steps import base, combat, combat_approach
+from engine.fe.steps import strategic as strategic_step
 from engine.fe.steps.retrograde import could_retrograde
 from engine.fe.unit_kinds import movement_points
 from tests.engine.fe_random_campaign import play_random_campaign
@@ -203,6 +204,12 @@ def _destinations(state: FeState, seat: str, order: str) -> list[tuple[list[Any]
             assert reach.fills == ((("flagship", flagship),) if flagship else ())
         else:
             assert reach.fills == ()
+        if order == "strategic":  # the moves left free and the price of the next (204.0)
+            empire = state.board.unit(units[0]).empire
+            free = strategic_step.free_left(state, empire)
+            assert reach.note.startswith(f"{empire}: {free} free strategic move")
+        else:
+            assert reach.note == ""
         out.append((_hexes(reach, reasons), legal))
     return out
 
