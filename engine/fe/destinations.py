@@ -58,9 +58,9 @@ MAX_PATH = 63
 def destinations(
     state: FeState, seat: Seat, order: str, units: tuple[str, ...], path: tuple[str, ...] = ()
 ) -> Reach | None:
-    """Where ``order`` may take ``units`` now (for a ``move``, one hex past ``path``; for a
-    set-up ``place``, ``units`` is the one fleet, by name, or unit it places); None for an
-    order with no such list."""
+    """Where ``order`` may take ``units`` now (for a move or a reaction, one hex past
+    ``path``; for a set-up ``place``, ``units`` is the one fleet, by name, or unit it
+    places); None for an order with no such list."""
     if order not in DESTINATION_ORDERS:
         return None
     step = flow.current(state)
@@ -75,38 +75,65 @@ def destinations(
         first = state.board.unit(units[0])
     except KeyError:
         return Reach(why=f"there is no unit {units[0]}")
-    ids = list(units)
-    tries: Iterable[Any]
     if order in ("move", "react"):
-        drawn = list(path) or [base.hex_text(first.hex)]
-        if len(drawn) > MAX_PATH or not all(map(_is_hex, drawn)) or int(drawn[0]) != first.hex:
-            return Reach(why=f"a path starts in {units[0]}'s hex and steps through map hexes")
-        galaxy = base.galaxy()
-        around = hexgrid.neighbours(int(drawn[-1]), galaxy.width, galaxy.height)
-        ahead = [base.hex_text(h) for h in around]
-        if order == "react":
-            return _reaction(state, seat, ids, drawn, ahead)
-        tries = (MoveOrder(ids, [*drawn, h]) for h in ahead)
-    elif order == "withdraw":
-        record = combat.current(state)
-        if record is None:
-            return Reach(why="no battle is being fought")
-        galaxy = base.galaxy()
-        around = hexgrid.neighbours(record.hex, galaxy.width, galaxy.height)
-        flagship = _staying_flagship(state, record.hex, units)
-        tries = (WithdrawOrder(ids, base.hex_text(h), flagship) for h in around)
-        if flagship:
-            found = _reach(state, seat, tries)
-            return msgspec.structs.replace(found, fills=(("flagship", flagship),))
-    elif order == "strategic":
-        nodes = sorted(strategic.nodes(grid_of(state, first.empire)))
-        tries = (StrategicOrder(ids, base.hex_text(h)) for h in nodes if h != OFF_MAP)
-        found = _reach(state, seat, tries)
-        return msgspec.structs.replace(found, note=_strategic_note(state, first.empire))
-    else:
-        points = retrograde.destinations(grid_of(state, first.empire))
-        tries = (RetrogradeOrder(ids, base.hex_text(h)) for h in points)
-    return _reach(state, seat, tries)
+        return _one_hex_on(state, seat, order, units, first.hex, path)
+    return _LISTS[order](state, seat, list(units), first.empire)
+
+
+def _one_hex_on(
+    state: FeState,
+    seat: Seat,
+    order: str,
+    units: tuple[str, ...],
+    start: int,
+    path: tuple[str, ...],
+) -> Reach:
+    """A move's (3B2, 4B) or a reaction's hexes next to the end of ``path`` (empty: the
+    units' hex) where it may stop."""
+    drawn = list(path) or [base.hex_text(start)]
+    if len(drawn) > MAX_PATH or not all(map(_is_hex, drawn)) or int(drawn[0]) != start:
+        return Reach(why=f"a path starts in {units[0]}'s hex and steps through map hexes")
+    galaxy = base.galaxy()
+    around = hexgrid.neighbours(int(drawn[-1]), galaxy.width, galaxy.height)
+    ahead = [base.hex_text(h) for h in around]
+    if order == "react":
+        return _reaction(state, seat, list(units), drawn, ahead)
+    return _reach(state, seat, (MoveOrder(list(units), [*drawn, h]) for h in ahead))
+
+
+def _withdrawal(state: FeState, seat: Seat, ids: list[str], empire: str) -> Reach:
+    """The hexes next to the battle (5-1A, 302.11), with the flagship of the units that
+    stay handed back when they must name one."""
+    record = combat.current(state)
+    if record is None:
+        return Reach(why="no battle is being fought")
+    galaxy = base.galaxy()
+    around = hexgrid.neighbours(record.hex, galaxy.width, galaxy.height)
+    flagship = _staying_flagship(state, record.hex, tuple(ids))
+    found = _reach(state, seat, (WithdrawOrder(ids, base.hex_text(h), flagship) for h in around))
+    return msgspec.structs.replace(found, fills=(("flagship", flagship),)) if flagship else found
+
+
+def _strategic(state: FeState, seat: Seat, ids: list[str], empire: str) -> Reach:
+    """The empire's strategic movement nodes (8A, 204.0, 756.21), with the moves left free."""
+    nodes = sorted(strategic.nodes(grid_of(state, empire)))
+    tries = (StrategicOrder(ids, base.hex_text(h)) for h in nodes if h != OFF_MAP)
+    found = _reach(state, seat, tries)
+    return msgspec.structs.replace(found, note=_strategic_note(state, empire))
+
+
+def _retrograde(state: FeState, seat: Seat, ids: list[str], empire: str) -> Reach:
+    """The empire's grid supply points (6D2, 206.0)."""
+    points = retrograde.destinations(grid_of(state, empire))
+    return _reach(state, seat, (RetrogradeOrder(ids, base.hex_text(h)) for h in points))
+
+
+_LISTS: dict[str, Callable[[FeState, Seat, list[str], str], Reach]] = {
+    "withdraw": _withdrawal,
+    "strategic": _strategic,
+    "retrograde": _retrograde,
+}
+"""The one-destination orders' lists, each from the units and their empire."""
 
 
 def _reach(
