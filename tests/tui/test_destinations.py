@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from engine.core.face import Reach
 from engine.core.owed import pending
 from engine.fe import FACE, RULESET
 from saves.home import Home
@@ -32,6 +33,7 @@ from tests.tui.test_random_views import Played, _home_at, played
 from tui.app import HexpostApp
 from tui.maptext import render_line
 from tui.screens.game import GameScreen
+from tui.screens.order_data import reach_words
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel
 
@@ -244,3 +246,27 @@ async def test_a_reaction_is_marked_and_drafted_with_its_trigger(at_3b3: Tutoria
         react = {"type": "react", "units": list(fleet), "path": ["1105", "1205"]}
         assert panel.items == [{**react, "trigger": "1205"}]
         assert panel.check_text.startswith("legal"), panel.check_text
+
+
+def test_the_marks_are_worded_for_each_moment() -> None:
+    """The status line and the note under the order, from the face's answer alone."""
+    many = Reach(("0101", "0102", "0103", "0104", "0105"), note="KLI: 2 free moves left")
+    assert reach_words("strategic", (), many) == (
+        "strategic: Enter on one of the 5 hexes marked { }: 0101 0102 0103 0104 ...",
+        "KLI: 2 free moves left",
+    )
+    assert reach_words("retrograde", (), Reach(("0101",)))[0].endswith(
+        "the one hex marked { }: 0101"
+    )
+    ahead = reach_words("move", ("1307",), Reach(("1306", "1308")))
+    assert ahead == ("move: next hex marked { }: 1306 1308; Enter again ends", "")
+    spent = reach_words("move", ("1307", "1306"), Reach(why="allowance 6 (203.1)"))
+    assert spent == (
+        "move: Enter again on 1306 ends it; no hex further: allowance 6 (203.1)",
+        "no hex further: allowance 6 (203.1)",
+    )
+    none = reach_words("strategic", (), Reach(why="not released (600.3)", note="KLI: 0 free"))
+    assert none == (
+        "strategic: no hex for these units (Escape gives up): not released (600.3)",
+        "no hex: not released (600.3)\nKLI: 0 free",
+    )

@@ -406,25 +406,11 @@ class GameScreen(SignedLinesScreen):
         digits = board.grid.digits if board is not None and board.grid is not None else 2
         hexes = [h for text in found.hexes if (h := board_hex(text, digits)) is not None]
         self.query_one(HexMap).show_targets(hexes)
-        why = found.why or "the rules take none now"
-        further = " further" if len(path) > 1 else ""
-        said = [found.note] if found.note else []
-        if not hexes:
-            said.insert(0, f"no hex{further}: {why}")
-        self.orders.built().use_reach(found.fills, "\n".join(said))
-        if len(path) > 1 and not hexes:
-            self.status.say(f"{order}: Enter again on {path[-1]} ends it; no hex further: {why}")
-            return
-        if not hexes:
-            self.status.say(f"{order}: no hex for these units (Escape gives up): {why}")
-            return
-        if path:
-            shown = " ".join(found.hexes)
-            self.status.say(f"{order}: next hex marked {{ }}: {shown}; Enter again ends")
-            return
-        shown = " ".join(found.hexes[:4]) + (" ..." if len(found.hexes) > 4 else "")
-        which = "the one hex" if len(hexes) == 1 else f"one of the {len(hexes)} hexes"
-        self.status.say(f"{order}: Enter on {which} marked {{ }}: {shown}")
+        from tui.screens.order_data import reach_words
+
+        status, note = reach_words(order, path, found)
+        self.orders.built().use_reach(found.fills, note)
+        self.status.say(status)
 
     def on_orders_panel_draft_changed(self, message: OrdersPanel.DraftChanged) -> None:
         if message.items:

@@ -73,3 +73,24 @@ def destinations(
     if rules is None:
         return None
     return destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces, path)
+
+
+def reach_words(order: str, path: tuple[str, ...], reach: Reach) -> tuple[str, str]:
+    """What the player reads with the marks: the status line (the hexes, or why none, and
+    the next key) and the note shown in full under the order being built (why none, the
+    ruleset's note)."""
+    why = reach.why or "the rules take none now"
+    hexes = reach.hexes
+    said = [reach.note] if reach.note else []
+    if not hexes:
+        said.insert(0, f"no hex{' further' if len(path) > 1 else ''}: {why}")
+    note = "\n".join(said)
+    if len(path) > 1 and not hexes:
+        return f"{order}: Enter again on {path[-1]} ends it; no hex further: {why}", note
+    if not hexes:
+        return f"{order}: no hex for these units (Escape gives up): {why}", note
+    if path:
+        return f"{order}: next hex marked {{ }}: {' '.join(hexes)}; Enter again ends", note
+    shown = " ".join(hexes[:4]) + (" ..." if len(hexes) > 4 else "")
+    which = "the one hex" if len(hexes) == 1 else f"one of the {len(hexes)} hexes"
+    return f"{order}: Enter on {which} marked {{ }}: {shown}", note
