@@ -15,8 +15,9 @@ allows at all are tried, so a list costs a few dozen checks, not the map's thous
   spares the defender a refusal and a second try at a step every battle may stop at;
 - a move (3B2, 4B) is asked with the path drawn so far, and the answer is the hexes next to
   its end where a move along it may stop (allowance, pins, blocking and the rest all
-  checked): none once the allowance is spent. So is a reaction (3B3), toward any hex an
-  enemy stack entered in the batch, the trigger it reacts to handed back with the answer.
+  checked): none once the allowance is spent, which its note counts down. So is a
+  reaction (3B3), toward any hex an enemy stack entered in the batch, the trigger it
+  reacts to handed back with the answer.
 
 A strategic move's answer also says how many moves the empire has left free and what the
 next ones cost (204.0), which decides how many stacks go. When nothing is accepted, the
@@ -40,9 +41,11 @@ from engine.fe.combat import forces
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
+from engine.fe.movement import hex_cost, remaining
 from engine.fe.opening import WithdrawOrder
 from engine.fe.orders import MoveOrder, Place, React, RetrogradeOrder, StrategicOrder
 from engine.fe.steps import base, combat, combat_approach, order_area
+from engine.fe.steps import movement as movement_step
 from engine.fe.steps import strategic as strategic_step
 from engine.fe.steps.supply import grid_of
 
@@ -98,7 +101,24 @@ def _one_hex_on(
     ahead = [base.hex_text(h) for h in around]
     if order == "react":
         return _reaction(state, seat, list(units), drawn, ahead)
-    return _reach(state, seat, (MoveOrder(list(units), [*drawn, h]) for h in ahead))
+    found = _reach(state, seat, (MoveOrder(list(units), [*drawn, h]) for h in ahead))
+    return msgspec.structs.replace(found, note=_movement_note(state, units, drawn))
+
+
+def _movement_note(state: FeState, units: tuple[str, ...], drawn: list[str]) -> str:
+    """``4 hexes of movement left past 1305``: the least any unit of the stack has left
+    (halved out of supply, 410.31), as the move's own allowance check counts it (203.1);
+    blocking and pins may stop it sooner, which the marks show."""
+    try:
+        stack = [state.board.unit(uid) for uid in units]
+    except KeyError:
+        return ""  # (the check names the unit that is not there)
+    step = flow.current(state)
+    reserve = step is not None and step.id == movement_step.RESERVE_STEP
+    slow = movement_step.halved(state, stack, reserve)
+    points = min(remaining(u, dict(state.moved), slow) for u in stack)
+    left = max(0, points // hex_cost(dict(state.options)) - (len(drawn) - 1))
+    return f"{left} hex{'' if left == 1 else 'es'} of movement left past {drawn[-1]}"
 
 
 def _withdrawal(state: FeState, seat: Seat, ids: list[str], empire: str) -> Reach:

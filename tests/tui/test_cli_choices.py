@@ -105,7 +105,9 @@ def test_a_move_s_next_hexes_follow_its_path(moving: str, alice: Player) -> None
     path = ["1307", "1306", "1305", "1304", "1303", "1302", "1301"]
     spent = alice.ok("choices", moving, "--to", "move", "KLI-0001", "--path", *path)
     assert spent.startswith(f"move KLI-0001 along {' '.join(path)}: no hex now: ")
-    assert "allowance 6" in spent and spent.strip().endswith("(203.1)")
+    first, note = spent.strip().splitlines()
+    assert "allowance 6" in first and first.endswith("(203.1)")
+    assert note == "  0 hexes of movement left past 1301"
     text = alice.ok("choices", moving, "--to", "move", "KLI-0001", "--path", *path[:6])
     assert text.startswith(f"move KLI-0001 along {' '.join(path[:6])}: ") and "1301" in text
 

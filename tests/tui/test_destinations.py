@@ -153,7 +153,8 @@ async def test_a_move_s_path_is_marked_one_hex_ahead(at_3b2: Tutorial) -> None:
         assert said.startswith("move: Enter again on 1301 ends it; no hex further: "), said
         assert "allowance 6" in said and said.endswith("(203.1)"), said
         hint = panel.hint_text  # the reason in full, under the path, wrapped in the column
-        assert "no hex further: " in hint and hint.endswith("(203.1)"), hint
+        assert "no hex further: " in hint and "(203.1)" in hint, hint
+        assert hint.endswith("0 hexes of movement left past 1301"), hint
         await pilot.press("enter")  # the last hex again: the move is drafted
         await settle(pilot)
         assert panel.items == [{"type": "move", "units": list(STRIKE_FORCE), "path": drawn}]

@@ -242,6 +242,17 @@ def _hexes(reach: Reach | None, reasons: set[str]) -> list[str]:
     return list(reach.hexes)
 
 
+def _movement_left_agrees(reach: Reach, path: tuple[str, ...]) -> None:
+    """The note's hexes of movement left agree with the marks: none left, no mark; a mark,
+    some left; an allowance refusal, none left."""
+    count, _, rest = reach.note.partition(" ")
+    left = int(count)
+    hexes = "hex" if left == 1 else "hexes"
+    assert rest == f"{hexes} of movement left past {path[-1]}", reach.note
+    assert left > 0 or not reach.hexes, (reach, path)
+    assert "allowance" not in reach.why or left == 0, (reach, path)
+
+
 def _paths(state: FeState, seat: str) -> list[tuple[list[Any], list[Any]]]:
     """For two of the seat's stacks that may move, a path drawn hex by hex (each time to the
     first hex offered, up to eight): at each length the hexes offered to end it one further,
@@ -254,8 +265,11 @@ def _paths(state: FeState, seat: str) -> list[tuple[list[Any], list[Any]]]:
             near = hexgrid.within(int(path[-1]), 2, galaxy.width, galaxy.height)
             tries = [MoveOrder(list(units), [*path, base.hex_text(h)]) for h in near]
             legal, reasons = _judged(state, seat, tries, lambda o: o.path[-1])
-            offered = _hexes(destinations(state, seat, "move", units, path), reasons)
+            reach = destinations(state, seat, "move", units, path)
+            offered = _hexes(reach, reasons)
             out.append((offered, sorted(legal)))
+            assert reach is not None
+            _movement_left_agrees(reach, path)
             if not offered:
                 break
             path = (*path, offered[0])
