@@ -40,11 +40,12 @@ from engine.fe import flow, retrograde, strategic
 from engine.fe.combat import forces
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP
+from engine.fe.menus import checked
 from engine.fe.model import FeState
 from engine.fe.movement import hex_cost, remaining
 from engine.fe.opening import WithdrawOrder
 from engine.fe.orders import MoveOrder, Place, React, RetrogradeOrder, StrategicOrder
-from engine.fe.steps import base, combat, combat_approach, order_area
+from engine.fe.steps import base, combat, combat_approach
 from engine.fe.steps import movement as movement_step
 from engine.fe.steps import strategic as strategic_step
 from engine.fe.steps.supply import grid_of
@@ -159,17 +160,13 @@ _LISTS: dict[str, Callable[[FeState, Seat, list[str], str], Reach]] = {
 def _reach(
     state: FeState, seat: Seat, tries: Iterable[Any], key: Callable[[Any], str] | None = None
 ) -> Reach:
-    """The hexes of those of ``tries`` the current step's area accepts from ``seat`` (as the
-    engine's validation would, past whose turn it is; ``key`` reads an order's hex, its
-    destination unless told), or why the first one was refused."""
+    """The hexes of those of ``tries`` the current step accepts from ``seat`` (`checked`;
+    ``key`` reads an order's hex, its destination unless told), or why the first one was
+    refused."""
     hex_of = key or _hex_of
-    step = flow.current(state)
-    assert step is not None
     hexes: set[str] = set()
     refused: Violation | None = None
-    for order in tries:
-        area = order_area(step, order.__struct_config__.tag)
-        problems = area.check(state, seat, step, order)
+    for order, problems in checked(state, seat, tries):
         if not problems:
             hexes.add(hex_of(order))
         elif refused is None:

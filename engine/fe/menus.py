@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.core import hexgrid
 from engine.core.face import Preset
-from engine.core.ruleset import Seat
+from engine.core.ruleset import Seat, Violation
 from engine.fe import choice_lists, flow
 from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
@@ -102,16 +102,24 @@ def place_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
 # --- menus of the other orders: each line an order the step's own check accepts now ---------
 
 
-def _accepted(state: FeState, seat: Seat, orders: Iterable[Any]) -> Iterator[Any]:
-    """Those of ``orders`` the current step's area accepts from ``seat`` (as the engine's
-    validation would, past whose turn it is)."""
+def checked(
+    state: FeState, seat: Seat, orders: Iterable[Any]
+) -> Iterator[tuple[Any, list[Violation]]]:
+    """Each of ``orders`` the current step takes, with what its area says of it from
+    ``seat`` (as the engine's validation would, past whose turn it is): empty when legal.
+    The menus here and `engine.fe.destinations` read orders through it."""
     step = flow.current(state)
     if step is None:
         return
     for order in orders:
         tag = order.__struct_config__.tag
-        if tag in step.orders and not order_area(step, tag).check(state, seat, step, order):
-            yield order
+        if tag in step.orders:
+            yield order, order_area(step, tag).check(state, seat, step, order)
+
+
+def _accepted(state: FeState, seat: Seat, orders: Iterable[Any]) -> Iterator[Any]:
+    """Those of ``orders`` the current step accepts from ``seat``."""
+    return (order for order, problems in checked(state, seat, orders) if not problems)
 
 
 def capture_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
