@@ -249,6 +249,51 @@ async def test_a_reaction_is_marked_and_drafted_with_its_trigger(at_3b3: Tutoria
         assert panel.check_text.startswith("legal"), panel.check_text
 
 
+RETREAT_AT = 38
+"""The packet of the wandering game after which the alliance owes 5-7A1 in 0702's battle
+(302.71), with three hexes to retreat into."""
+
+
+@pytest.mark.parametrize("pick", [0, 2])
+async def test_a_retreat_s_hex_is_picked_on_the_map(
+    wander: Played, tmp_path: Path, pick: int
+) -> None:
+    """``m`` at a retreat step asks for no units: the hexes the face lists are marked at
+    once, the cursor goes to the first (the retreat priorities' pick), and the hex chosen
+    makes the order, which the engine takes. Escape gives up with the marks gone."""
+    state = wander.states[RETREAT_AT].rules
+    assert pending(RULESET, wander.states[RETREAT_AT])[0].step == "5-7A1"
+    (choice,) = [c for c in FACE.choices(state, "alliance") if c.order == "retreat"]
+    (to,) = [p for p in choice.params if p.name == "to"]
+    assert len(to.options) == 3
+    app = HexpostApp(Home(_home_at(tmp_path, wander, RETREAT_AT, "alliance")))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        hexmap = screen.query_one(HexMap)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o")
+        await settle(pilot)
+        assert "m: retreat, its hex on the map" in panel.hint_text
+        await pilot.press("m")
+        await settle(pilot)
+        assert hexmap.targets == {int(h) for h in to.options}
+        assert hexmap.cursor == int(to.options[0])
+        assert f"to {to.help}" in panel.hint_text  # "none: 0601, by the retreat priorities"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert hexmap.targets == frozenset() and panel.items == []
+        assert panel.has_focus  # (the keys came back to the panel)
+        await pilot.press("m")
+        await settle(pilot)
+        hexmap.cursor = int(to.options[pick])
+        await pilot.press("enter")
+        await settle(pilot)
+        assert hexmap.targets == frozenset()
+        assert panel.items == [{"type": "retreat", "to": to.options[pick]}], panel.check_text
+    (order,) = RULESET.parse_orders(panel.items)
+    assert RULESET.validate(state, "alliance", order) == []
+
+
 def test_the_marks_are_worded_for_each_moment() -> None:
     """The status line and the note under the order, from the face's answer alone."""
     many = Reach(("0101", "0102", "0103", "0104", "0105"), note="KLI: 2 free moves left")

@@ -47,7 +47,7 @@ from tui.screens.help import HelpScreen
 from tui.widgets import step_picks
 from tui.widgets.hexmap import HexMap
 from tui.widgets.order_forms import OrderForm, choice_form, order_values
-from tui.widgets.order_text import with_options
+from tui.widgets.order_text import describe, hex_pick, with_options
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.ticklist import TICKED, UNTICKED, PickDialog
 from tui.widgets.unitpick import UnitPick
@@ -297,6 +297,21 @@ def test_a_placement_names_a_fleet_as_a_group() -> None:
     (place, *_) = FACE.choices(FE.initial_state("tutorial", SEATS, {}), "alliance")
     kinds = {p.name: p.kind for p in place.params}
     assert place.order == "place" and kinds["fleet"] == ParamKind.GROUP
+
+
+def test_a_hex_pick_is_a_listed_hex_asking_for_no_pieces() -> None:
+    """A retreat (a hex the face lists, nothing else to choose) is picked on the map; a
+    placement (it names what it places) and a free hex are not; its draft reads short."""
+    hexes = ("0601", "0702")
+    retreat = Choice("retreat", "Retreat", (Param("to", ParamKind.HEX, options=hexes),))
+    to = hex_pick(retreat)
+    assert to is not None and to.name == "to"
+    free = Choice("retreat", "Retreat", (Param("to", ParamKind.HEX),))
+    assert hex_pick(free) is None
+    grouped = (Param("fleet", ParamKind.GROUP), Param("hex", ParamKind.HEX, options=hexes))
+    assert hex_pick(Choice("place", "Place", grouped)) is None
+    assert describe({"type": "retreat", "to": "0601"}) == "retreat to 0601"
+    assert describe({"type": "adjust", "to": 3}) == 'adjust {"to":3}'
 
 
 class TickApp(App[None]):

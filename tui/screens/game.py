@@ -377,7 +377,16 @@ class GameScreen(SignedLinesScreen):
     # imported when the panel is built, after the first paint.
 
     def on_map_orders_move_started(self, message: MapOrders.MoveStarted) -> None:
-        self.query_one(HexMap).focus()
+        hexmap = self.query_one(HexMap)
+        hexmap.focus()
+        if message.targets:  # a hex pick: the choice lists its hexes, no need to ask
+            targets = self._board_hexes(message.targets)
+            hexmap.show_targets(targets)
+            if targets and hexmap.cursor not in targets:
+                hexmap.goto(targets[0])  # (the face lists its own pick first)
+            listed = " ".join(message.targets)
+            self.status.say(f"{message.order} to {listed}: cursor to one, Enter; Escape gives up")
+            return
         self.status.say("move: cursor to the next hex, Enter; Enter again or Escape ends")
         if message.pieces:
             self.read_destinations(message.order, message.pieces, message.path)
@@ -402,15 +411,18 @@ class GameScreen(SignedLinesScreen):
         found = await self.session.destinations(self.game_id, order, pieces, path)
         if found is None or not self.orders.built().building:
             return
-        board = self._typed_board()
-        digits = board.grid.digits if board is not None and board.grid is not None else 2
-        hexes = [h for text in found.hexes if (h := board_hex(text, digits)) is not None]
-        self.query_one(HexMap).show_targets(hexes)
+        self.query_one(HexMap).show_targets(self._board_hexes(found.hexes))
         from tui.screens.order_data import reach_words
 
         status, note = reach_words(order, path, found)
         self.orders.built().use_reach(found.fills, note)
         self.status.say(status)
+
+    def _board_hexes(self, texts: Sequence[str]) -> list[int]:
+        """The map's hexes named ``texts`` (as the ruleset writes them), those it has."""
+        board = self._typed_board()
+        digits = board.grid.digits if board is not None and board.grid is not None else 2
+        return [h for text in texts if (h := board_hex(text, digits)) is not None]
 
     def on_orders_panel_draft_changed(self, message: OrdersPanel.DraftChanged) -> None:
         if message.items:

@@ -15,7 +15,11 @@ it) that needs the map's keys, kept apart so the panel's module stays small. Two
   the order requires take the path's last hex;
 - a *placement* (``m`` at a step whose order puts waiting pieces on the board, F&E's
   set-up ``place``: `tui.widgets.order_text.is_placement`): first the group (a fleet) or
-  the piece, from a list of the player's pieces off the board, then the hex on the map.
+  the piece, from a list of the player's pieces off the board, then the hex on the map;
+- a *hex pick* (``m`` at a step whose order names no pieces but takes a hex the face lists,
+  F&E's retreat: `tui.widgets.order_text.hex_pick`): the listed hexes are marked on the
+  map at once, and the hex chosen there is the order's. The form offers the same list as a
+  menu; the map shows where each hex lies, next to what is in it.
 
 The panel has no map keys, so it posts `MoveStarted` for the screen to give the map the
 focus; each hex chosen there comes back through `add_path_hex`, and `MoveEnded` gives the
@@ -32,7 +36,7 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from tui.widgets.order_forms import ChoiceData, order_values
-from tui.widgets.order_text import param_named
+from tui.widgets.order_text import hex_pick, param_named
 from tui.widgets.ticklist import PickDialog, PickItem
 from tui.widgets.unitpick import UnitPick
 
@@ -48,15 +52,21 @@ class MapOrders(Vertical):
         and ``pieces`` name a stack order and the pieces it moves (for a placement, the one
         group or piece it places), so the screen can mark where they may go
         (`engine.core.face.Destinations`); ``path`` is the path drawn so far (its first
-        hex) when the order takes one, else empty."""
+        hex) when the order takes one, else empty. ``targets`` are the hexes to mark when
+        the choice lists them itself (a hex pick), so the screen need not ask."""
 
         def __init__(
-            self, order: str = "", pieces: tuple[str, ...] = (), path: tuple[str, ...] = ()
+            self,
+            order: str = "",
+            pieces: tuple[str, ...] = (),
+            path: tuple[str, ...] = (),
+            targets: tuple[str, ...] = (),
         ) -> None:
             super().__init__()
             self.order = order
             self.pieces = pieces
             self.path = path
+            self.targets = targets
 
     class PathDrawn(Message):
         """The path of the stack order being built has a new hex: ``path``, as the order
@@ -85,6 +95,8 @@ class MapOrders(Vertical):
         """The stack order (or placement) being written."""
         self._placing: tuple[str, str] | None = None
         """The placement's (parameter, value) naming what it places, while its hex is chosen."""
+        self._picking: str | None = None
+        """The hex parameter of the hex pick, while its hex is chosen on the map."""
         self._fills: dict[str, str] = {}
         """Other parameters the ruleset filled for the units being moved (`use_reach`)."""
         self._reach_note = ""
@@ -107,6 +119,9 @@ class MapOrders(Vertical):
         order that takes one hex (a destination, a placement's hex), that hex is it."""
         if self._placing is not None:
             self._place_at(h)
+            return
+        if self._picking is not None:
+            self._pick_at(h)
             return
         if self.path is None:
             return
@@ -134,7 +149,7 @@ class MapOrders(Vertical):
     @property
     def building(self) -> bool:
         """True while an order's hexes are being chosen on the map."""
-        return self.path is not None or self._placing is not None
+        return self.path is not None or self._placing is not None or self._picking is not None
 
     @property
     def _takes_path(self) -> bool:
@@ -145,7 +160,7 @@ class MapOrders(Vertical):
         destination, becomes a draft (or its form, if it still lacks something); a placement
         without its hex is given up."""
         path, self.path = self.path, None
-        self._placing = None
+        self._placing = self._picking = None
         self._reach_note = ""
         if path is not None and len(path) > 1 and self._stack is not None:
             hexes = [f"{h:04d}" for h in path]
@@ -171,11 +186,14 @@ class MapOrders(Vertical):
     # --- the stack order ----------------------------------------------------------------------
 
     def action_move(self) -> None:
-        """Start the step's stack order (first the units, all ticked, then its hexes), or
-        its placement (first what to place, then its hex)."""
+        """Start the step's stack order (first the units, all ticked, then its hexes), its
+        placement (first what to place, then its hex), or its hex pick (the hex at once)."""
         stack = self.stack
         if stack is None and self.placement is not None:
             self._start_placement(self.placement)
+            return
+        if stack is None and self.pick is not None:
+            self._start_pick(self.pick)
             return
         if stack is None:
             self._not_offered("stack")
@@ -282,6 +300,24 @@ class MapOrders(Vertical):
         self._stack_order({name: value, hex_param: f"{h:04d}"})
         self.post_message(self.MoveEnded())
 
+    # --- the hex pick -----------------------------------------------------------------------------
+
+    def _start_pick(self, choice: ChoiceData) -> None:
+        param = hex_pick(choice)
+        assert param is not None
+        self._stack = choice
+        self._picking = param.name
+        self._show_hint()
+        self.post_message(self.MoveStarted(choice.order, targets=tuple(param.options)))
+
+    def _pick_at(self, h: int) -> None:
+        """The hex chosen: the order names it (a hex not listed is drafted too, so the
+        engine's refusal says why it is not one)."""
+        assert self._picking is not None and self._stack is not None
+        name, self._picking = self._picking, None
+        self._stack_order({name: f"{h:04d}"})
+        self.post_message(self.MoveEnded())
+
     # --- supplied by the panel ----------------------------------------------------------------
 
     def units_list(self) -> UnitPick:
@@ -293,6 +329,10 @@ class MapOrders(Vertical):
 
     @property
     def placement(self) -> ChoiceData | None:
+        raise NotImplementedError
+
+    @property
+    def pick(self) -> ChoiceData | None:
         raise NotImplementedError
 
     def show_check(self, ok: bool, text: str) -> None:

@@ -46,6 +46,8 @@ def describe(item: Mapping[str, Any]) -> str:
         if "to" in item:
             return f"{kind} {who} to {item['to']}{extra}"
         return f"{kind} {who}{extra}"
+    if list(item) == ["type", "to"] and isinstance(item["to"], str):
+        return f"{kind} to {item['to']}"  # (a retreat: the side's ships, to one hex)
     rest = {key: value for key, value in item.items() if key != "type"}
     return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
 
@@ -77,6 +79,17 @@ def is_placement(choice: ChoiceData) -> bool:
     required = [p.kind for p in choice.params if p.required]
     kinds = {p.kind for p in choice.params}
     return required == ["hex"] and bool(kinds & {"group", "piece"}) and "pieces" not in kinds
+
+
+def hex_pick(choice: ChoiceData) -> ParamData | None:
+    """The hex parameter of a choice whose hex is picked on the map from the face's list:
+    one that names no pieces (so asks for no units first) and takes a hex whose values
+    the face lists (F&E's retreat, among the hexes next to the battle, 302.72); None for
+    any other choice."""
+    kinds = {p.kind for p in choice.params}
+    if kinds & {"pieces", "group", "piece", "hexes"}:
+        return None
+    return next((p for p in choice.params if p.kind == "hex" and p.options), None)
 
 
 @dataclass(frozen=True)

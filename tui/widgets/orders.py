@@ -15,7 +15,8 @@ and opens the one picked. Quick keys reach the usual ones, each only when the st
 - ``1`` to ``4`` (``b`` too, for the first) the step's own orders (those not offered at
   every step), in the order offered: a build and a conversion at F&E's 2B3, the end of a
   movement batch at 3B2 (an order that asks nothing is drafted at once);
-- ``m`` the step's stack order, or its placement (`tui.widgets.order_flow.MapOrders`);
+- ``m`` the step's stack order, its placement, or its hex pick (a retreat's hex)
+  (`tui.widgets.order_flow.MapOrders`);
 - ``p`` the hidden choice of a secret step, ``{`` any order typed as JSON (`docs/orders.md`).
 
 ``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all. No key here means
@@ -53,6 +54,7 @@ from tui.widgets.order_forms import (
 )
 from tui.widgets.order_text import (
     describe,
+    hex_pick,
     is_placement,
     param_named,
     parse_items,
@@ -87,7 +89,7 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "done", "Done", tooltip="Draft a done order (ends the step)"),
-        Binding("m", "move", "Move", tooltip="The step's stack order, or its placement"),
+        Binding("m", "move", "Move", tooltip="The step's stack order, placement or hex"),
         # Not in the footer, which 80 columns already fill: the hint line names them at the
         # steps that take them, and ? lists them all.
         Binding("D", "through", "Done through", show=False, tooltip="Done up to a chosen step"),
@@ -248,6 +250,12 @@ class OrdersPanel(MapOrders, can_focus=True):
         return next((c for c in self._choices if is_placement(c)), None)
 
     @property
+    def pick(self) -> ChoiceData | None:
+        """The hex pick ``m`` writes at this step (`hex_pick`), when it has no stack and no
+        placement."""
+        return next((c for c in self._choices if hex_pick(c) is not None), None)
+
+    @property
     def stack_kind(self) -> str:
         """The type of the stack order ``m`` writes at this step ("" when it has none)."""
         return self.stack.order if self.stack is not None else ""
@@ -293,7 +301,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         if action == "done":
             return self.choice("done") is not None
         if action == "move":
-            return self.stack is not None or self.placement is not None
+            return any(c is not None for c in (self.stack, self.placement, self.pick))
         return True  # the others say why when the step does not take them
 
     def action_done(self) -> None:
@@ -528,6 +536,11 @@ class OrdersPanel(MapOrders, can_focus=True):
             text = f"{kind}: which units? space ticks, * all/none, Enter takes, Esc"
         elif self._placing is not None:
             text = f"{kind} {self._placing[1]}: cursor to its hex, Enter; Esc gives up"
+        elif self._picking is not None:
+            text = f"{kind}: cursor to a marked hex, Enter; Esc gives up"
+            params = self._stack.params if self._stack is not None else ()
+            said = [p.help for p in params if p.name == self._picking and p.help]
+            text += "".join(f"\n{self._picking} {help}" for help in said)
         elif self.path is not None and not self._takes_path:
             text = (
                 f"{kind} {len(self._units)} from {self.path[0]:04d}: "
@@ -552,4 +565,6 @@ class OrdersPanel(MapOrders, can_focus=True):
                 text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
             elif self.stack is None and self.placement is not None:
                 text += f"\nm: {self.placement.order}, then its hex on the map"
+            elif self.stack is None and self.pick is not None:
+                text += f"\nm: {self.pick.order}, its hex on the map"
         self.query_one("#orders-hint", Static).update(text)
