@@ -350,7 +350,7 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
             for p in choice.params
         )
         if choice.order == "retreat" and options["to"]:  # the first is the priorities' pick
-            said = f"none: {options['to'][0]}, by the retreat priorities (302.72)"
+            said = f"if none is named: {options['to'][0]}, the retreat priorities' pick (302.72)"
             params = tuple(msgspec.structs.replace(p, help=said) for p in params)
         return msgspec.structs.replace(choice, params=params)
     if choice.order == "move":

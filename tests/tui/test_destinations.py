@@ -278,7 +278,8 @@ async def test_a_retreat_s_hex_is_picked_on_the_map(
         await settle(pilot)
         assert hexmap.targets == {int(h) for h in to.options}
         assert hexmap.cursor == int(to.options[0])
-        assert f"to {to.help}" in panel.hint_text  # "none: 0601, by the retreat priorities"
+        assert f"marked: {' '.join(to.options)}\n{to.help}" in panel.hint_text
+        assert to.help.startswith(f"if none is named: {to.options[0]}")
         await pilot.press("escape")
         await settle(pilot)
         assert hexmap.targets == frozenset() and panel.items == []

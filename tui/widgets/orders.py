@@ -537,10 +537,10 @@ class OrdersPanel(MapOrders, can_focus=True):
         elif self._placing is not None:
             text = f"{kind} {self._placing[1]}: cursor to its hex, Enter; Esc gives up"
         elif self._picking is not None:
-            text = f"{kind}: cursor to a marked hex, Enter; Esc gives up"
             params = self._stack.params if self._stack is not None else ()
-            said = [p.help for p in params if p.name == self._picking and p.help]
-            text += "".join(f"\n{self._picking} {help}" for help in said)
+            param = next(p for p in params if p.name == self._picking)
+            text = f"{kind}: cursor to a marked hex, Enter; Esc gives up\n"
+            text += f"marked: {' '.join(param.options)}" + (f"\n{param.help}" if param.help else "")
         elif self.path is not None and not self._takes_path:
             text = (
                 f"{kind} {len(self._units)} from {self.path[0]:04d}: "
