@@ -18,10 +18,13 @@ set-up:
 
 Each seat writes, whenever it owes something, one packet with everything it can do then
 (its planned orders at their steps and ``done`` for every routine step up to the next point
-where the other seat decides or a secret is owed). Two ways of playing:
+where the other seat decides or a secret is owed). Three ways of playing:
 
 - ``plain``: nothing signed in advance; every secret battle choice is committed and revealed
   by hand, every allocation and retreat is sent when the step comes;
+- ``manual``: in their set-up packets both seats sign the standing order the app offers
+  first (``manual``: every step the engine does not play, `engine.core.standing`), and no
+  policy: every decision is still sent when its step comes;
 - ``signed``: in their set-up packets both seats sign a standing order (`ROUTINE`),
   a combat policy (flagship and force "auto", a BIR, default EW, the suggested allocation,
   the Kzinti retreat after round 1, no pursuit) and a reaction policy ("never": the
@@ -51,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core.owed import pending  # noqa: E402
 from engine.core.ruleset import DecisionKind  # noqa: E402
+from engine.core.sequence import MANUAL_NAME  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
@@ -190,15 +194,26 @@ def play_until(
     raise AssertionError("the turn never ended")
 
 
-def set_up(table: Table, signed: bool) -> None:
-    """The set-up stage; with ``signed`` each seat's placement packet also signs its
-    standing order and combat policy."""
+MODES = {
+    "plain": "plain (nothing signed in advance):",
+    "manual": "the standing order 'manual' alone (no policy):",
+    "signed": "signed in advance (standing order, combat and reaction policies):",
+}
+
+
+def set_up(table: Table, mode: str) -> None:
+    """The set-up stage; unless ``mode`` is plain, each seat's placement packet also signs
+    its standing order ("manual": the app's first offer; "signed": `ROUTINE` and the combat
+    and reaction policies)."""
     signed_seats: set[str] = set()
     while rules(table).setup:
         assert table.state is not None
         seat = pending(RULESET, table.state)[0].seats[0]
         extra: list[Any] = []
-        if signed and seat not in signed_seats:
+        if mode == "manual" and seat not in signed_seats:
+            extra = [Standing([MANUAL_NAME])]
+            signed_seats.add(seat)
+        if mode == "signed" and seat not in signed_seats:
             extra = [Standing(ROUTINE), POLICIES[seat], ReactionOrder(mode="never")]
             signed_seats.add(seat)
         table.orders(seat, *extra, *default_placements(rules(table)), Done())
@@ -208,9 +223,10 @@ def count(seats: list[str]) -> int:
     return sum(1 for a, b in pairwise(seats) if a != b)
 
 
-def measure(signed: bool) -> dict[str, tuple[int, int]]:
-    table = Table(RULESET, "the-wind", SEATS, label=f"bench-handoffs-{signed}")
-    set_up(table, signed)
+def measure(mode: str) -> dict[str, tuple[int, int]]:
+    label = f"bench-handoffs-{mode == 'signed'}" + ("-manual" if mode == "manual" else "")
+    table = Table(RULESET, "the-wind", SEATS, label=label)
+    set_up(table, mode)
     plans = {"coalition": coalition_plans(), "alliance": alliance_plans()}
     first = len(table.packets)
     play_until(table, plans, 1, 1)
@@ -245,10 +261,9 @@ def measure(signed: bool) -> dict[str, tuple[int, int]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.parse_args()
-    for signed in (False, True):  # each game has its own keys, so its own dice
-        print("signed in advance (standing order, combat and reaction policies):" if signed else
-              "plain (nothing signed in advance):")  # fmt: skip
-        for name, (packets, handoffs) in measure(signed).items():
+    for mode, title in MODES.items():  # each game has its own keys, so its own dice
+        print(title)
+        for name, (packets, handoffs) in measure(mode).items():
             print(f"  {name}: {packets} packets, {handoffs} hand-offs")
     return 0
 

@@ -269,6 +269,8 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     headings: tuple[tuple[str, str], ...] = ()
     """The groups enclosing the step, outermost first, each as (id, title): a standing order
     may name one to cover its steps."""
+    obsolete: bool = False
+    """A step the rules no longer use (shown skipped): no standing order covers it."""
 
 
 class Landmarks(msgspec.Struct, frozen=True):

@@ -31,6 +31,9 @@ MAX_TITLE = 60
 PLAYABLE_KINDS = (StepKind.MANUAL, StepKind.SECRET, StepKind.AUTOMATIC, StepKind.DECISION)
 MAIN_PART = ""
 """The part played every player turn."""
+MANUAL_NAME = "manual"
+"""A name a standing order may use besides the table's ids: every manual step
+(`engine.core.standing`). No step, heading or phase may take it as its id."""
 
 
 class Phase(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -178,8 +181,8 @@ def _check(data: SequenceData) -> None:
     names += [s.id for s in data.steps]
     seen: set[str] = set()
     for name in names:
-        if not name or name in seen:
-            raise SequenceError(f"sequence id {name!r} is empty or not unique")
+        if not name or name in seen or name == MANUAL_NAME:
+            raise SequenceError(f"sequence id {name!r} is empty, not unique or reserved")
         seen.add(name)
     _check_phases(data)
     headings = {h.id: h for h in data.headings}

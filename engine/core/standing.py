@@ -5,7 +5,13 @@ What players mean by "complete phase 2 for me" is the routine of phase 2 (bookke
 nothing to record, decisions where they pass), not their builds: so a name wider than one
 step covers every non-secret step under it except the decisions where a seat, in its own
 turn, could do something (the ruleset says which: `engine.core.turn_host.TurnHost.own_turn_choice`).
-Those are covered only when the order names them by their own id. Kept apart from the driver
+Those are covered only when the order names them by their own id.
+
+One name is not the table's: ``manual`` (`MANUAL_NAME`) covers every manual step, the
+checklist items the ruleset does not play, where ``done`` only records that nothing
+happened. It is the order most players want first: it leaves every decision to them and
+takes away the email round trips of steps nobody plays (an F&E player turn without a battle
+goes from 23 hand-offs to one, `bench/handoffs.py`). Kept apart from the driver
 (`engine.core.turns`) as plain functions over the sequence table, so they are tested and read
 on their own.
 """
@@ -15,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.core.ruleset import Seat, StepKind
-from engine.core.sequence import SequenceOfPlay, Step
+from engine.core.sequence import MANUAL_NAME, SequenceOfPlay, Step
 
 OwnTurnChoice = Callable[[Step], bool]
 """The ruleset's word on whether a decision step is one where its seat could act."""
@@ -26,6 +32,14 @@ def choice_of_own_turn(step: Step, own_turn_choice: OwnTurnChoice) -> bool:
     return step.kind == StepKind.DECISION and own_turn_choice(step)
 
 
+def covered_by(seq: SequenceOfPlay, name: str) -> tuple[Step, ...]:
+    """The steps a standing order's ``name`` reaches: the table's (`SequenceOfPlay.covered`),
+    or for `MANUAL_NAME` every manual step."""
+    if name == MANUAL_NAME:
+        return tuple(s for s in seq.every_step() if s.kind == StepKind.MANUAL)
+    return seq.covered(name)
+
+
 def expand(
     seq: SequenceOfPlay, names: Sequence[str], own_turn_choice: OwnTurnChoice
 ) -> tuple[list[str], str]:
@@ -34,7 +48,7 @@ def expand(
     steps = seq.every_step()
     wanted: set[str] = set()
     for name in dict.fromkeys(names):  # (each name once, however often a packet repeats it)
-        covered = seq.covered(name)
+        covered = covered_by(seq, name)
         if not covered:
             return [], f"standing order: no step, heading or phase {name!r}"
         if len(covered) == 1 and covered[0].kind == StepKind.SECRET:
@@ -53,7 +67,7 @@ def left_to_seat(
     seq: SequenceOfPlay, names: Sequence[str], ids: Sequence[str], own_turn_choice: OwnTurnChoice
 ) -> list[str]:
     """The own-turn decisions ``names`` reach but leave to the seat (not named by id)."""
-    reached = {s.id for name in dict.fromkeys(names) for s in seq.covered(name)}
+    reached = {s.id for name in dict.fromkeys(names) for s in covered_by(seq, name)}
     named = set(ids)
     return [
         s.id

@@ -478,6 +478,7 @@ class Turns(Generic[S]):
                 phase.rule,
                 tuple(seat for seat, ids in state.standing if step.id in ids),
                 tuple((h.id, h.title) for h in sequence.heading_chain(step)),
+                step.obsolete,
             )
             for step, status, phase in zip(steps, statuses, phases, strict=True)
         ]

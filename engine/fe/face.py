@@ -26,6 +26,7 @@ from engine.core.face import (
     MapSheet,
     Param,
     ParamKind,
+    Preset,
     Reach,
     SideStyle,
     StepMenu,
@@ -34,6 +35,7 @@ from engine.core.face import (
     params_of,
 )
 from engine.core.ruleset import Event, Seat, StepKind
+from engine.core.sequence import MANUAL_NAME
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.core.turns import Turns
 from engine.fe import face_board, flow, opening, orders
@@ -496,9 +498,16 @@ def _rule(step: Step) -> str:
 
 
 def _standing_choice(turns: Turns[FeState]) -> Choice:
-    names = tuple(s.id for s in turns.host.sequence().every_step() if s.kind != StepKind.SECRET)
-    param = Param("steps", ParamKind.STEPS, True, (), f"any of {len(names)} step ids")
-    return Choice("standing", TITLES["standing"], (param,), turns.rule)
+    """Steps, headings and phases to name; first, the order most players want (pace.md):
+    ``manual``, every step the engine does not play, every decision left to the player."""
+    steps = turns.host.sequence().every_step()
+    names = tuple(s.id for s in steps if s.kind != StepKind.SECRET)
+    manual = sum(1 for s in steps if s.kind == StepKind.MANUAL and not s.obsolete)
+    help_text = f"any of {len(names)} step ids, headings, phases, or {MANUAL_NAME}"
+    param = Param("steps", ParamKind.STEPS, True, (), help_text)
+    label = f"{MANUAL_NAME} (recommended): the {manual} steps the engine does not play"
+    recommended = Preset(label, (("steps", MANUAL_NAME),))
+    return Choice("standing", TITLES["standing"], (param,), turns.rule, presets=(recommended,))
 
 
 def _policy_choice() -> Choice:

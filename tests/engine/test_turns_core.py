@@ -4,9 +4,17 @@ standing orders that leave a seat's own choices to it, and ``done`` through the 
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from engine.core.ruleset import Actor, Event, Seat, StepKind, Violation
-from engine.core.sequence import Phase, SequenceData, SequenceOfPlay, Step
+from engine.core.sequence import (
+    Phase,
+    SequenceData,
+    SequenceError,
+    SequenceOfPlay,
+    Step,
+    decode_sequence,
+)
 from engine.core.turn_orders import Done, Standing
 from engine.core.turns import Turns
 
@@ -164,6 +172,25 @@ def test_a_standing_order_names_an_own_choice_by_id_to_cover_it() -> None:
     rows = TURNS.rows(state, SEQUENCE.main, ["todo"] * len(SEQUENCE.main))
     assert {row.step: row.standing for row in rows}["e"] == ()
     assert {row.step: row.standing for row in rows}["d"] == ("north",)
+
+
+def test_manual_names_every_manual_step_and_no_decision() -> None:
+    """``manual`` reaches the manual steps of every phase (a, d, g), never a decision
+    (b, e, f) nor the secret step; with a phase it adds what that phase covers."""
+    assert TURNS.expand_standing(["manual"]) == (["a", "d", "g"], "")
+    assert TURNS.expand_standing(["manual", "1"])[0] == ["a", "d", "f", "g"]
+    events: list[Event] = []
+    state = TURNS.apply_standing(ToyState(), "north", Standing(["manual"]), events)
+    assert events[0].data["left"] == [] and "of manual (3 steps" in events[0].text
+    assert _current(state) == "e", "a and d done for north; e is its own decision"
+
+
+def test_no_sequence_table_may_name_a_step_manual() -> None:
+    """A standing order's ``manual`` must mean the same in every ruleset's table."""
+    steps = (_step("manual", Actor.PHASING, StepKind.MANUAL),)
+    data = SequenceData(rule="1.0", phases=(Phase("1", "First", "1.1"),), headings=(), steps=steps)
+    with pytest.raises(SequenceError, match="'manual' is empty, not unique or reserved"):
+        decode_sequence(msgspec.json.encode(data))
 
 
 def test_done_through_the_end_stops_where_the_other_seat_decides_and_says_why() -> None:

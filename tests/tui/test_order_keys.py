@@ -201,6 +201,8 @@ async def test_a_standing_order_is_ticked_in_the_sequence_with_titles(game: Tuto
         assert labels["1A3"] == "    1A3: Count turns toward ongoing effects (its steps)"
         values = dialog.values
         assert values.index("1A") < values.index("1A3") < values.index("1A3A")
+        assert values[0] == "manual"  # (tests/tui/test_standing_picks.py)
+        await pilot.press("space")  # unticked: the steps alone
         await pick(pilot, "1A3A", tick=True)
         await pilot.press(*(["down"] * (values.index("2A") - values.index("1A3A"))), "space")
         await pilot.press("enter")
@@ -312,6 +314,8 @@ def test_a_hex_pick_is_a_listed_hex_asking_for_no_pieces() -> None:
     assert hex_pick(Choice("place", "Place", grouped)) is None
     assert describe({"type": "retreat", "to": "0601"}) == "retreat to 0601"
     assert describe({"type": "adjust", "to": 3}) == 'adjust {"to":3}'
+    assert describe({"type": "standing", "steps": ["manual", "2B3"]}) == "standing: manual, 2B3"
+    assert describe({"type": "standing", "steps": []}) == "standing: none (cancels it)"
 
 
 class TickApp(App[None]):

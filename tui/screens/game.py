@@ -280,6 +280,7 @@ class GameScreen(SignedLinesScreen):
             steps=record.checklist or (),
             sides=mine,
             waiting=waiting_pieces(record.board, record.my_seat),
+            seat=record.my_seat,
         )
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
@@ -481,6 +482,12 @@ class GameScreen(SignedLinesScreen):
         from tui.widgets.order_text import describe
 
         lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
+        if self.data is not None:
+            from tui.screens.order_data import standing_note
+
+            show = self.data.show
+            note = standing_note(show.checklist or (), show.my_seat, items)
+            lines += ["", note] if note else []
 
         self.app.push_screen(ConfirmDialog("Sign and queue these orders?", lines), answered)
 

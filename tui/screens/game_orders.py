@@ -61,6 +61,7 @@ class OrdersSlot:
         steps: Sequence[StepData] = (),
         sides: Sequence[str] = (),
         waiting: Sequence[Waiting] = (),
+        seat: str = "",
     ) -> None:
         """`OrdersPanel.set_step` now, or when the panel is built."""
         told: dict[str, Any] = {
@@ -72,6 +73,7 @@ class OrdersSlot:
             "steps": steps,
             "sides": sides,
             "waiting": waiting,
+            "seat": seat,
         }
         if self._panel is not None and self._ready.is_set():
             self._panel.set_step(**told)

@@ -94,3 +94,19 @@ def reach_words(order: str, path: tuple[str, ...], reach: Reach) -> tuple[str, s
     shown = " ".join(hexes[:4]) + (" ..." if len(hexes) > 4 else "")
     which = "the one hex" if len(hexes) == 1 else f"one of the {len(hexes)} hexes"
     return f"{order}: Enter on {which} marked {{ }}: {shown}", note
+
+
+def standing_note(
+    checklist: Sequence[Any], seat: str, items: Sequence[Mapping[str, Any]]
+) -> str | None:
+    """A line for the send confirmation when ``seat`` has no standing order and is not
+    signing one: every step the engine does not play then waits for an email of theirs
+    (pace.md). None when there is one, or no checklist to tell."""
+    if not checklist or not seat or any(item.get("type") == "standing" for item in items):
+        return None
+    if any(seat in row.standing for row in checklist):
+        return None
+    return (
+        "You have no standing order: each step the engine does not play waits for an "
+        "email from you. O offers one (manual, recommended)."
+    )

@@ -91,6 +91,8 @@ class ChecklistLine(msgspec.Struct, frozen=True):
     """The seats whose standing order completes this step for them (none: empty)."""
     headings: tuple[tuple[str, str], ...] = ()
     """The groups enclosing the step, outermost first, as (id, title)."""
+    obsolete: bool = False
+    """A step the rules no longer use (shown skipped), which no standing order covers."""
 
 
 class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -185,6 +187,7 @@ def checklist_lines(face: Face[Any], rules: Any) -> tuple[ChecklistLine, ...] | 
             phase_rule=item.phase_rule,
             standing=tuple(item.standing),
             headings=tuple(item.headings),
+            obsolete=item.obsolete,
         )
         for item in items
     )

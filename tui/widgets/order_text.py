@@ -33,6 +33,9 @@ def describe(item: Mapping[str, Any]) -> str:
         return f"done{through}{note}"
     if kind == "note":
         return f"note: {item.get('text', '')}"
+    steps = item.get("steps")
+    if kind == "standing" and isinstance(steps, list) and list(item) == ["type", "steps"]:
+        return f"standing: {', '.join(map(str, steps))}" if steps else "standing: none (cancels it)"
     units = item.get("units")
     if isinstance(units, list) and units:
         who = units[0] if len(units) == 1 else f"{len(units)} units"

@@ -61,7 +61,7 @@ from tui.widgets.order_text import (
     path_text,
     with_options,
 )
-from tui.widgets.step_picks import THROUGH_END, StepData, step_items
+from tui.widgets.step_picks import THROUGH_END, StepData, standing_items, step_items
 from tui.widgets.ticklist import PickDialog, PickItem
 from tui.widgets.unitpick import UnitPick
 
@@ -158,6 +158,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._input_for = ""
         self._steps: tuple[StepData, ...] = ()
         self._sides: tuple[str, ...] = ()
+        self._seat = ""
 
     def compose(self) -> ComposeResult:
         # The drafts and the engine's verdict first, the hint under them: at 80x24 the side
@@ -209,6 +210,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         steps: Sequence[StepData] = (),
         sides: Sequence[str] = (),
         waiting: Sequence[Waiting] = (),
+        seat: str = "",
     ) -> None:
         """The step the player owes (None: nothing owed) and the orders they may give there
         (``choices``, the face's); ``own`` names those that are the step's own rather than
@@ -217,7 +219,8 @@ class OrdersPanel(MapOrders, can_focus=True):
         client's choice, `FieldsFor`). ``steps`` is the sequence of play (the checklist's
         rows), from which standing orders and ``done through`` pick; ``sides`` the board's
         sides the player plays (a ``side`` parameter's menu); ``waiting`` the player's
-        pieces off the board, which a placement puts on it."""
+        pieces off the board, which a placement puts on it; ``seat`` the player's seat
+        (whose standing order the steps' ``standing`` names)."""
         self._step = step or ""
         self._choices = tuple(choices) if step else ()
         named = set(NAMED_KEYS.values())  # a policy offered everywhere keeps its P, not a 1-4
@@ -230,6 +233,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._secret = secret and bool(step)
         self._steps = tuple(steps)
         self._sides = tuple(sides)
+        self._seat = seat
         self.waiting = tuple(waiting)
         self._show_hint()
         self.refresh_bindings()
@@ -424,8 +428,10 @@ class OrdersPanel(MapOrders, can_focus=True):
             return
         kinds = [p.kind for p in choice.params]
         if kinds == ["steps"] and self._steps and values is None:
-            items = self.step_items(phases=True)
-            self._pick_steps(choice, choice.params[0].name, items, multiple=True)
+            name = choice.params[0].name
+            offered = [(p.label, v) for p in choice.presets for k, v in p.values if k == name]
+            items = standing_items(self._steps, offered, self._seat)
+            self._pick_steps(choice, name, items, multiple=True)
             return
         if len(self._sides) > 1:  # a seat playing several sides says which (blank: the rules')
             choice = with_options(choice, "side", self._sides)

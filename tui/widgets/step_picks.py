@@ -18,6 +18,11 @@ core's `engine.core.through.THROUGH_END`; widgets import no engine, so the word 
 and a test checks the two agree)."""
 
 
+MANUAL_NAME = "manual"
+"""The name a standing order may give every manual step by (the core's
+`engine.core.sequence.MANUAL_NAME`, kept here like `THROUGH_END`, a test checks the two)."""
+
+
 class StepData(Protocol):
     """One step of the sequence as the checklist gives it (`tui.services.show.ChecklistLine`)."""
 
@@ -35,6 +40,10 @@ class StepData(Protocol):
     def headings(self) -> tuple[tuple[str, str], ...]: ...
     @property
     def status(self) -> str: ...
+    @property
+    def standing(self) -> tuple[str, ...]: ...
+    @property
+    def obsolete(self) -> bool: ...
 
 
 def step_items(
@@ -61,4 +70,30 @@ def step_items(
                 items.append((f"{'  ' * depth}{heading}: {title} (its steps)", heading, False))
         if row.kind != "secret":
             items.append((f"{'  ' * (depth + 1)}{row.step:<7}{row.title}", row.step, False))
+    return items
+
+
+def standing_items(
+    steps: Sequence[StepData], offered: Sequence[tuple[str, str]], seat: str
+) -> list[PickItem]:
+    """The lines a standing order is ticked from: first the names the face offers (``offered``,
+    (label, name): F&E's ``manual``), then the sequence (`step_items` with phases).
+
+    What is ticked at the start is what ``seat``'s standing order covers now, so changing
+    it is a tick or two, not the whole order again: its steps, or ``manual`` in place of
+    the manual steps when it covers them all. A seat without one finds the face's offer
+    ticked, so ``O`` then Enter signs the recommended order. Obsolete steps are left out.
+    """
+    covered = {row.step for row in steps if seat and seat in row.standing}
+    manual = {row.step for row in steps if row.kind == "manual" and not row.obsolete}
+    all_manual = bool(manual) and manual <= covered
+    items: list[PickItem] = [
+        (label, name, name == MANUAL_NAME and all_manual if covered else True)
+        for label, name in offered
+    ]
+    if all_manual:
+        covered -= manual
+    kept = [row for row in steps if not row.obsolete]  # (no standing order covers those)
+    for label, value, _ in step_items(kept, phases=True):
+        items.append((label, value, value in covered))
     return items

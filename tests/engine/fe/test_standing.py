@@ -86,6 +86,23 @@ def test_standing_orders_cut_the_round_trips_of_a_player_turn() -> None:
     assert fewer[0] < plain[0], (plain, fewer)
 
 
+def test_manual_leaves_the_other_seat_only_its_decisions() -> None:
+    """With ``manual`` the alliance, not phasing, is asked only where it decides (its
+    reaction, reserve and combat windows, none of which opens in this turn): the coalition
+    plays its whole turn without waiting for it."""
+    plain = seat_changes(start())
+    state = run_until(start(), alliance_owes)
+    routine = ["1", "2", "3A", "5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-6", "6", "10"]
+    picked = seat_changes(play(state, "alliance", Standing(routine)))
+    events: list[Event] = []
+    state = play(state, "alliance", Standing(["manual"]), events)
+    (said,) = [e for e in events if e.kind == "standing"]
+    assert "alliance's part of manual (136 steps" in said.text
+    manual = seat_changes(state)
+    # (measured: 22 seat changes with nothing signed, 2 with the routine, none with manual)
+    assert manual[0] == 0 < picked[0] < plain[0], (plain, picked, manual)
+
+
 def test_done_through_passes_steps_the_other_seats_standing_order_covers() -> None:
     state = run_until(start(), alliance_owes)  # alliance's part of 2B11
     state = play(state, "alliance", Standing(["2", "3A-2"]))

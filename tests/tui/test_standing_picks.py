@@ -1,0 +1,132 @@
+"""A standing order ticked from the sequence, starting from the one that saves most emails.
+
+`O` lists, above the sequence, the names the face offers (F&E: ``manual``, every step the
+engine does not play; `engine.core.standing`). A seat without a standing order finds it
+ticked, so ``O`` then Enter drafts it (pace.md: a battle-free F&E player turn goes from 23
+hand-offs to one). A seat with one finds it ticked as it stands, to change a line or two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.core import sequence
+from engine.core.owed import pending
+from engine.fe import RULESET
+from tests.saves.conftest import now
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_homes
+from tui.screens.order_data import standing_note
+from tui.widgets import step_picks
+from tui.widgets.confirm import ConfirmDialog
+from tui.widgets.orders import OrdersPanel
+from tui.widgets.step_picks import standing_items
+from tui.widgets.ticklist import PickDialog
+
+OFFERED = [("manual (recommended): ...", "manual")]
+
+
+@dataclass(frozen=True)
+class Row:
+    step: str
+    kind: str
+    standing: tuple[str, ...] = ()
+    title: str = "a step"
+    phase: str = "1"
+    phase_title: str = "First"
+    headings: tuple[tuple[str, str], ...] = ()
+    status: str = "todo"
+    obsolete: bool = False
+
+
+def ticked(items: Sequence[tuple[str, str, bool]]) -> list[str]:
+    return [value for _, value, on in items if on]
+
+
+def test_a_seat_without_a_standing_order_finds_the_offer_ticked() -> None:
+    rows = [Row("a", "manual"), Row("b", "decision"), Row("c", "manual", ("south",))]
+    items = standing_items(rows, OFFERED, "north")
+    assert [value for _, value, _ in items] == ["manual", "1", "a", "b", "c"]
+    assert ticked(items) == ["manual"], "another seat's order is not this one's"
+
+
+def test_an_order_covering_every_manual_step_shows_as_manual() -> None:
+    """Its manual steps as the one line ``manual``; an obsolete step, which no order
+    covers, neither stops that nor is listed."""
+    rows = [Row("a", "manual", ("north",)), Row("b", "decision", ("north",)), Row("c", "manual")]
+    rows.append(Row("z", "manual", obsolete=True))
+    assert ticked(standing_items(rows, OFFERED, "north")) == ["a", "b"]
+    rows[2] = Row("c", "manual", ("north", "south"))
+    items = standing_items(rows, OFFERED, "north")
+    assert ticked(items) == ["manual", "b"]
+    assert "z" not in [value for _, value, _ in items]
+
+
+def test_the_panels_word_for_manual_is_the_cores() -> None:
+    assert step_picks.MANUAL_NAME == sequence.MANUAL_NAME
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[Tutorial]:
+    tutorial = tutorial_homes(tmp_path)
+    yield tutorial
+    tutorial.alice.close()
+    tutorial.bob.close()
+
+
+async def test_o_then_enter_drafts_manual_and_the_dialog_then_shows_it(game: Tutorial) -> None:
+    """Alice at 1A1: ``O``, Enter drafts ``manual``, which the engine takes. Once signed,
+    ``O`` shows it ticked as ``manual`` and none of the steps it covers ticked one by one."""
+    async with app_for(game.alice).run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "O")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, PickDialog)
+        assert dialog.items[0][1:] == ("manual", True)
+        assert dialog.items[0][0] == "manual (recommended): the 136 steps the engine does not play"
+        assert ticked(dialog.items) == ["manual"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "standing", "steps": ["manual"]}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+    game.alice.replica.submit(
+        game.game_id, [{"type": "standing", "steps": ["manual", "2B3"]}], now=now()
+    )
+    state = game.alice.replica.state(game.game_id)
+    assert pending(RULESET, state)[0].step != "1A1", "1A1 is manual: done for Alice at once"
+    async with app_for(game.alice).run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await pilot.press("o", "O")
+        await pilot.pause()
+        dialog = pilot.app.screen
+        assert isinstance(dialog, PickDialog)
+        assert ticked(dialog.items) == ["manual", "2B3"]
+
+
+def test_the_send_confirmation_says_when_no_standing_order_is_signed() -> None:
+    rows = [Row("a", "manual", ("south",)), Row("b", "decision")]
+    note = standing_note(rows, "north", [{"type": "done"}])
+    assert note is not None and "no standing order" in note and "O offers" in note
+    assert standing_note(rows, "south", [{"type": "done"}]) is None
+    assert standing_note(rows, "north", [{"type": "standing", "steps": ["manual"]}]) is None
+    assert standing_note((), "north", [{"type": "done"}]) is None
+
+
+async def test_send_asks_with_the_note_until_a_standing_order_is_signed(game: Tutorial) -> None:
+    async with app_for(game.alice).run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await pilot.press("o", "d", "S")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert dialog.lines[0] == "1. done" and "no standing order" in dialog.lines[-1]
+        await pilot.press("n", "O", "enter", "S")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert dialog.lines == ["1. done", "2. standing: manual"]
