@@ -73,6 +73,9 @@ def choices_text(record: dict[str, Any]) -> str:
         lines.append(f"    {kind['template']}{optional}")
         if kind.get("destinations"):
             lines.append(f"    where to: hexpost choices GAME --to {kind['order']} PIECE...")
+        if kind.get("now"):  # (a new order of this type replaces it whole)
+            now = " ".join(f"{name}={value}" for name, value in kind["now"])
+            lines.append(f"    in force now: {now}")
         for name, values in kind.get("options", ()):  # ("": the field left out)
             lines.append(f"    {name}: {', '.join(v or '(none)' for v in values)}")
         if kind["order"] not in listed_orders:  # (a list below shows those lines with facts)

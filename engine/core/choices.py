@@ -68,6 +68,9 @@ class OrderKind(msgspec.Struct, frozen=True):
     destinations: bool = False
     """The face lists where this order may take the pieces it names, once they are chosen
     (`engine.core.face.Destinations`; ``hexpost choices --to``)."""
+    now: tuple[tuple[str, str], ...] = ()
+    """The values in force (`engine.core.face.Param.value`: the seat's signed policy), which
+    a new order of this type replaces whole."""
 
 
 class ChoicesView(msgspec.Struct, frozen=True):
@@ -156,7 +159,10 @@ def template(choice: Choice) -> OrderKind:
     line = json.dumps(data, ensure_ascii=True)
     menu = tuple(Option(p.label, p.values) for p in choice.presets)
     options = tuple((p.name, p.options) for p in choice.params if p.options)
-    return OrderKind(choice.order, choice.title, choice.rule, line, tuple(optional), menu, options)
+    now = tuple((p.name, p.value) for p in choice.params if p.value)
+    return OrderKind(
+        choice.order, choice.title, choice.rule, line, tuple(optional), menu, options, now=now
+    )
 
 
 def lists_of(face: object, state: Any, seat: Seat) -> tuple[OptionList, ...]:

@@ -201,6 +201,10 @@ class Param(msgspec.Struct, frozen=True):
     entries: tuple[Param, ...] = ()
     """For a ``record``: its keys, each a parameter of its own (name, kind, options, help);
     none is required unless it says so."""
+    value: str = ""
+    """The value in force now, as the order's form writes it, when the order replaces
+    something the seat signed earlier (a policy): a form starts from it, so changing one
+    field does not drop the others. Empty: nothing in force."""
 
 
 class Preset(msgspec.Struct, frozen=True):

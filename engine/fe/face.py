@@ -206,9 +206,9 @@ class FeFace:
         if not state.orion and not state.setup:
             # Taken at any step: signed before the combat phase, it lets the battle run
             # without a hand-off (pace.md), so it is offered at every step, not only in 5.
-            out.append(_policy_choice())
+            out.append(_policy_choice(state, seat))
         if step.phase == MOVEMENT_PHASE and not state.orion and not state.setup:
-            out.append(_reaction_choice())  # taken at any step; offered where units move
+            out.append(_reaction_choice(state, seat))  # taken at any step; offered where units move
         return tuple(out)
 
     def menu(
@@ -510,13 +510,15 @@ def _standing_choice(turns: Turns[FeState]) -> Choice:
     return Choice("standing", TITLES["standing"], (param,), turns.rule, presets=(recommended,))
 
 
-def _policy_choice() -> Choice:
-    """The combat policy's fields as menus (empty: keep being asked). Its rule number comes
-    from `engine.fe.option_specs`: the policy's module brings the whole combat sequence, and
-    this choice is offered at every step, first paint included (issue 16)."""
+def _policy_choice(state: FeState, seat: Seat) -> Choice:
+    """The combat policy's fields as menus (empty: keep being asked), each starting from the
+    seat's policy in force (`Param.value`: a new policy replaces the old one whole). Its
+    rule number comes from `engine.fe.option_specs`: the policy's module brings the whole
+    combat sequence, and this choice is offered at every step, first paint included (issue
+    16)."""
     from engine.fe.option_specs import POLICY_RULE
 
-    params = (
+    params: tuple[Param, ...] = (
         Param("flagship", ParamKind.TEXT, False, ("", "auto"), "auto: best command rating"),
         Param("force", ParamKind.TEXT, False, ("", "auto"), "auto: strongest legal force"),
         Param("bir", ParamKind.INTEGER, False, ("-1", "1", "2", "3", "4"), "your BIR pick"),
@@ -525,19 +527,34 @@ def _policy_choice() -> Choice:
         Param("retreat", ParamKind.INTEGER, False, (), "0 never, N after round N, -1 ask"),
         Param("pursue", ParamKind.TEXT, False, ("", "always", "never"), "pursue a retreat"),
     )
+    signed = next((policy for owner, policy in state.policies if owner == seat), None)
+    if signed is not None:
+        now = {name: str(value) for name, value in msgspec.structs.asdict(signed).items()}
+        now = {k: v for k, v in now.items() if v not in ("", "-1")}  # (the defaults: ask)
+        params = tuple(msgspec.structs.replace(p, value=now.get(p.name, "")) for p in params)
     return Choice("policy", TITLES["policy"], params, POLICY_RULE)
 
 
-def _reaction_choice() -> Choice:
-    """The reaction policy's fields (205.0): what the engine answers in the seat's windows."""
+def _reaction_choice(state: FeState, seat: Seat) -> Choice:
+    """The reaction policy's fields (205.0): what the engine answers in the seat's windows,
+    each starting from the seat's reaction policy in force (`Param.value`)."""
     from engine.fe.reaction import REACTION_RULE
 
-    params = (
+    params: tuple[Param, ...] = (
         Param("mode", ParamKind.TEXT, True, ("ask", "never", "react"), "ask cancels the policy"),
         Param("units", ParamKind.PIECES, False, (), "react: these units (empty: any)"),
         Param("hexes", ParamKind.HEXES, False, (), "react: to these hexes, first preferred"),
         Param("otherwise", ParamKind.TEXT, False, ("stay", "ask"), "other units that could react"),
     )
+    signed = next((policy for owner, policy in state.reaction_policies if owner == seat), None)
+    if signed is not None:
+        now = {
+            "mode": signed.mode,
+            "units": " ".join(signed.units),
+            "hexes": " ".join(signed.hexes),
+            "otherwise": signed.otherwise,
+        }
+        params = tuple(msgspec.structs.replace(p, value=now[p.name]) for p in params)
     return Choice("reaction", TITLES["reaction"], params, REACTION_RULE)
 
 

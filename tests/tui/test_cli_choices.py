@@ -150,3 +150,13 @@ def test_bad_input_is_refused_by_name(moving: str, alice: Player) -> None:
     )
     assert_refused(alice.run("choices", moving, "--to", "move"), "name the pieces")
     assert_refused(alice.run("choices", moving, "--path", "1307"), "--path goes with --to")
+
+
+def test_a_policy_in_force_is_printed_with_its_order(moving: str, alice: Player) -> None:
+    """Last in this module: it signs a policy (nothing else reads one here)."""
+    alice.orders(moving, [{"type": "policy", "force": "auto", "bir": 2}])
+    record = alice.json("choices", moving)
+    kinds = {k["order"]: k for k in record["orders"]}
+    assert kinds["policy"]["now"] == [["force", "auto"], ["bir", "2"]]
+    assert not kinds["done"]["now"]
+    assert "    in force now: force=auto bir=2" in alice.ok("choices", moving)

@@ -201,7 +201,7 @@ async def test_a_standing_order_is_ticked_in_the_sequence_with_titles(game: Tuto
         assert labels["1A3"] == "    1A3: Count turns toward ongoing effects (its steps)"
         values = dialog.values
         assert values.index("1A") < values.index("1A3") < values.index("1A3A")
-        assert values[0] == "manual"  # (tests/tui/test_standing_picks.py)
+        assert values[0] == "manual"  # (tests/tui/test_orders_in_force.py)
         await pilot.press("space")  # unticked: the steps alone
         await pick(pilot, "1A3A", tick=True)
         await pilot.press(*(["down"] * (values.index("2A") - values.index("1A3A"))), "space")

@@ -85,7 +85,15 @@ def test_a_round_played_through_the_command_line(duel: tuple[ToyPlayer, ToyPlaye
     ]
     say = next(c for c in shown["choices"] if c["order"] == "say")
     assert say["params"] == [
-        {"name": "text", "kind": "text", "required": True, "options": [], "help": "", "entries": []}
+        {
+            "name": "text",
+            "kind": "text",
+            "required": True,
+            "options": [],
+            "help": "",
+            "entries": [],
+            "value": "",
+        }
     ]
 
     south.orders(game[:10], [{"type": "say", "text": "and hello back"}])

@@ -105,6 +105,7 @@ class _Param:
     options: Sequence[str]
     help: str
     entries: Sequence[ParamData]
+    value: str
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def with_options(choice: ChoiceData, kind: str, options: Sequence[str]) -> Choic
     if not any(p.kind == kind and not p.options for p in choice.params):
         return choice
     params = [
-        _Param(p.name, p.kind, p.required, tuple(options), p.help, p.entries)
+        _Param(p.name, p.kind, p.required, tuple(options), p.help, p.entries, p.value)
         if p.kind == kind and not p.options
         else p
         for p in choice.params

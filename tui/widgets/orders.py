@@ -435,8 +435,8 @@ class OrdersPanel(MapOrders, can_focus=True):
             return
         if len(self._sides) > 1:  # a seat playing several sides says which (blank: the rules')
             choice = with_options(choice, "side", self._sides)
-        by_kind = self._prefill()
-        filled = {p.name: by_kind.get(p.kind, "") for p in choice.params}
+        by_kind = self._prefill()  # (what is in force wins: a policy is replaced whole)
+        filled = {p.name: p.value or by_kind.get(p.kind, "") for p in choice.params}
         filled.update(values or {})
         presets = self._fitting(choice.presets)
         self._form(choice_form(choice, filled, self._fields, presets))

@@ -318,3 +318,31 @@ def test_moves_signed_before_the_new_fields_keep_their_bytes() -> None:
     assert decode_orders(data) == [old]
     new = move(fleet="Strike Force", only=["D7"], path=["1307", "1308"])
     assert decode_orders(encode_orders([new])) == [new]
+
+
+def _values(state: FeState, seat: str, order: str) -> dict[str, str]:
+    (choice,) = [c for c in FACE.choices(state, seat) if c.order == order]
+    return {p.name: p.value for p in choice.params}
+
+
+def test_the_policy_forms_start_from_the_policies_in_force() -> None:
+    """A new policy replaces the old one whole, so its form starts from the one signed (a
+    BIR changed alone keeps the rest); fields at their defaults (ask) are blank."""
+    state = at_movement()
+    assert set(_values(state, "coalition", "policy").values()) == {""}
+    signed = {"flagship": "auto", "bir": 3, "allocate": "suggested", "retreat": 0}
+    state, _ = orders(state, "coalition", {"type": "policy", **signed})
+    now = _values(state, "coalition", "policy")
+    assert now == {
+        "flagship": "auto", "force": "", "bir": "3", "ew": "", "allocate": "suggested",
+        "retreat": "0", "pursue": "",
+    }  # fmt: skip
+    reaction = {"mode": "react", "units": ["KLI-0001", "KLI-0002"], "hexes": ["1306"]}
+    state, _ = orders(state, "coalition", {"type": "reaction", **reaction})
+    assert _values(state, "coalition", "reaction") == {
+        "mode": "react", "units": "KLI-0001 KLI-0002", "hexes": "1306", "otherwise": "stay",
+    }  # fmt: skip
+    (policy,) = [c for c in FACE.choices(state, "coalition") if c.order == "policy"]
+    assert template(policy).now == (
+        ("flagship", "auto"), ("bir", "3"), ("allocate", "suggested"), ("retreat", "0"),
+    )  # fmt: skip

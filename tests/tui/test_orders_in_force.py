@@ -1,9 +1,11 @@
-"""A standing order ticked from the sequence, starting from the one that saves most emails.
+"""Orders signed in advance, written from what is in force and what saves most emails.
 
 `O` lists, above the sequence, the names the face offers (F&E: ``manual``, every step the
 engine does not play; `engine.core.standing`). A seat without a standing order finds it
 ticked, so ``O`` then Enter drafts it (pace.md: a battle-free F&E player turn goes from 23
 hand-offs to one). A seat with one finds it ticked as it stands, to change a line or two.
+A policy's form (``P``) starts from the policy in force (`engine.core.face.Param.value`):
+a new policy replaces the old one whole, so a BIR changed alone must keep the rest.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from engine.core.owed import pending
 from engine.fe import RULESET
 from tests.saves.conftest import now
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_homes
+from tests.tui.test_orders_forms import select_option
 from tui.screens.order_data import standing_note
 from tui.widgets import step_picks
 from tui.widgets.confirm import ConfirmDialog
+from tui.widgets.order_forms import OrderForm
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.step_picks import standing_items
 from tui.widgets.ticklist import PickDialog
@@ -130,3 +134,23 @@ async def test_send_asks_with_the_note_until_a_standing_order_is_signed(game: Tu
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
         assert dialog.lines == ["1. done", "2. standing: manual"]
+
+
+async def test_the_policy_form_starts_from_the_policy_in_force(game: Tutorial) -> None:
+    signed = {"type": "policy", "flagship": "auto", "allocate": "suggested", "retreat": 2}
+    game.alice.replica.submit(game.game_id, [signed], now=now())
+    async with app_for(game.alice).run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "P")
+        await settle(pilot)
+        form = pilot.app.screen
+        assert isinstance(form, OrderForm) and form.order == "policy"
+        assert {k: v for k, v in form.values.items() if v} == {
+            "flagship": "auto", "allocate": "suggested", "retreat": "2",
+        }  # fmt: skip
+        await select_option(pilot, form, "bir", "3")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert panel.items == [{**signed, "bir": 3}]
+        assert panel.check_text.startswith("legal"), panel.check_text
