@@ -25,6 +25,9 @@ where the other seat decides or a secret is owed). Three ways of playing:
 - ``manual``: in their set-up packets both seats sign the standing order the app offers
   first (``manual``: every step the engine does not play, `engine.core.standing`), and no
   policy: every decision is still sent when its step comes;
+- ``offered``: the same, and the combat policy the app offers first
+  (`engine.fe.face.ENGINE_PICKS`: flagship, force, EW and allocation the engine's; the BIR,
+  retreat and pursuit asked);
 - ``signed``: in their set-up packets both seats sign a standing order (`ROUTINE`),
   a combat policy (flagship and force "auto", a BIR, default EW, the suggested allocation,
   the Kzinti retreat after round 1, no pursuit) and a reaction policy ("never": the
@@ -58,6 +61,7 @@ from engine.core.sequence import MANUAL_NAME  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
+from engine.fe.face import ENGINE_PICKS  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
 from engine.fe.orders import Batch, PolicyOrder, ReactionOrder, RetreatOrder  # noqa: E402
 from engine.fe.steps import combat_damage  # noqa: E402
@@ -197,21 +201,28 @@ def play_until(
 MODES = {
     "plain": "plain (nothing signed in advance):",
     "manual": "the standing order 'manual' alone (no policy):",
+    "offered": "'manual' and the combat policy of the engine's picks (the app's offers):",
     "signed": "signed in advance (standing order, combat and reaction policies):",
 }
 
 
+MODES_BEFORE = ("plain", "signed")
+"""The modes whose games keep the label (so the keys and dice) they had before the others."""
+
+
 def set_up(table: Table, mode: str) -> None:
     """The set-up stage; unless ``mode`` is plain, each seat's placement packet also signs
-    its standing order ("manual": the app's first offer; "signed": `ROUTINE` and the combat
-    and reaction policies)."""
+    its standing order ("manual": the app's first offer; "offered": with its combat policy
+    too; "signed": `ROUTINE` and the combat and reaction policies)."""
     signed_seats: set[str] = set()
     while rules(table).setup:
         assert table.state is not None
         seat = pending(RULESET, table.state)[0].seats[0]
         extra: list[Any] = []
-        if mode == "manual" and seat not in signed_seats:
+        if mode in ("manual", "offered") and seat not in signed_seats:
             extra = [Standing([MANUAL_NAME])]
+            if mode == "offered":
+                extra += RULESET.parse_orders([{"type": "policy", **dict(ENGINE_PICKS.values)}])
             signed_seats.add(seat)
         if mode == "signed" and seat not in signed_seats:
             extra = [Standing(ROUTINE), POLICIES[seat], ReactionOrder(mode="never")]
@@ -224,7 +235,7 @@ def count(seats: list[str]) -> int:
 
 
 def measure(mode: str) -> dict[str, tuple[int, int]]:
-    label = f"bench-handoffs-{mode == 'signed'}" + ("-manual" if mode == "manual" else "")
+    label = f"bench-handoffs-{mode == 'signed'}" + ("" if mode in MODES_BEFORE else f"-{mode}")
     table = Table(RULESET, "the-wind", SEATS, label=label)
     set_up(table, mode)
     plans = {"coalition": coalition_plans(), "alliance": alliance_plans()}

@@ -510,9 +510,19 @@ def _standing_choice(turns: Turns[FeState]) -> Choice:
     return Choice("standing", TITLES["standing"], (param,), turns.rule, presets=(recommended,))
 
 
+ENGINE_PICKS = Preset(
+    "the engine's picks (recommended): flagship, force, EW, allocation; the rest asked",
+    (("flagship", "auto"), ("force", "auto"), ("ew", "default"), ("allocate", "suggested")),
+)
+"""The combat policy offered to a seat without one: the choices that only optimise are the
+engine's, the BIR, retreat and pursuit (the tactics) stay the player's. In
+`bench/handoffs.py` with ``manual`` it takes a battle round from 26 hand-offs to 10."""
+
+
 def _policy_choice(state: FeState, seat: Seat) -> Choice:
     """The combat policy's fields as menus (empty: keep being asked), each starting from the
-    seat's policy in force (`Param.value`: a new policy replaces the old one whole). Its
+    seat's policy in force (`Param.value`: a new policy replaces the old one whole); with
+    none in force, `ENGINE_PICKS` first. Its
     rule number comes from `engine.fe.option_specs`: the policy's module brings the whole
     combat sequence, and this choice is offered at every step, first paint included (issue
     16)."""
@@ -528,10 +538,11 @@ def _policy_choice(state: FeState, seat: Seat) -> Choice:
         Param("pursue", ParamKind.TEXT, False, ("", "always", "never"), "pursue a retreat"),
     )
     signed = next((policy for owner, policy in state.policies if owner == seat), None)
-    if signed is not None:
-        now = {name: str(value) for name, value in msgspec.structs.asdict(signed).items()}
-        now = {k: v for k, v in now.items() if v not in ("", "-1")}  # (the defaults: ask)
-        params = tuple(msgspec.structs.replace(p, value=now.get(p.name, "")) for p in params)
+    if signed is None:  # the engine's picks, offered first: a battle round then costs 10
+        return Choice("policy", TITLES["policy"], params, POLICY_RULE, (ENGINE_PICKS,))
+    now = {name: str(value) for name, value in msgspec.structs.asdict(signed).items()}
+    now = {k: v for k, v in now.items() if v not in ("", "-1")}  # (the defaults: ask)
+    params = tuple(msgspec.structs.replace(p, value=now.get(p.name, "")) for p in params)
     return Choice("policy", TITLES["policy"], params, POLICY_RULE)
 
 

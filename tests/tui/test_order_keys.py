@@ -46,7 +46,13 @@ from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
 from tui.widgets import step_picks
 from tui.widgets.hexmap import HexMap
-from tui.widgets.order_forms import OrderForm, choice_form, order_values
+from tui.widgets.order_forms import (
+    PRESET_FIELD,
+    TYPE_IT,
+    OrderForm,
+    choice_form,
+    order_values,
+)
 from tui.widgets.order_text import describe, hex_pick, with_options
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.ticklist import TICKED, UNTICKED, PickDialog
@@ -271,6 +277,8 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
         assert [value for _, value in bir.choices] == ["-1", "1", "2", "3", "4"]
         flagship = next(f for f in form.fields if f.name == "flagship")
         assert flagship.choices == (("(none)", ""), ("auto", "auto"))  # none: keep asking
+        # (first offered: the engine's picks, tests/tui/test_orders_in_force.py)
+        await select_option(pilot, form, PRESET_FIELD, TYPE_IT)
         await select_option(pilot, form, "bir", "3")
         await select_option(pilot, form, "allocate", "suggested")
         await pilot.press("ctrl+s")

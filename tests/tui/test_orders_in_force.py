@@ -25,7 +25,7 @@ from tests.tui.test_orders_forms import select_option
 from tui.screens.order_data import standing_note
 from tui.widgets import step_picks
 from tui.widgets.confirm import ConfirmDialog
-from tui.widgets.order_forms import OrderForm
+from tui.widgets.order_forms import PRESET_FIELD, OrderForm
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.step_picks import standing_items
 from tui.widgets.ticklist import PickDialog
@@ -153,4 +153,23 @@ async def test_the_policy_form_starts_from_the_policy_in_force(game: Tutorial) -
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert panel.items == [{**signed, "bir": 3}]
+        assert panel.check_text.startswith("legal"), panel.check_text
+
+
+async def test_without_a_policy_p_offers_the_engines_picks_first(game: Tutorial) -> None:
+    """``P`` then ctrl+s signs the offer: the choices that only optimise are the engine's,
+    the BIR, retreat and pursuit still asked (a battle round 10 hand-offs, not 26:
+    `bench/handoffs.py`)."""
+    async with app_for(game.alice).run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "P")
+        await settle(pilot)
+        form = pilot.app.screen
+        assert isinstance(form, OrderForm) and form.order == "policy"
+        assert form.values[PRESET_FIELD] == "0"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        picks = {"flagship": "auto", "force": "auto", "ew": "default", "allocate": "suggested"}
+        assert panel.items == [{"type": "policy", **picks}]
         assert panel.check_text.startswith("legal"), panel.check_text

@@ -11,6 +11,7 @@ import pytest
 from engine.core.choices import OptionList, choices_view, find_of, names, search_board, template
 from engine.core.face import Board, Choice, Param, ParamKind, Piece, Place
 from engine.fe import FACE, FE, flow, production
+from engine.fe.face import ENGINE_PICKS
 from engine.fe.model import FeState
 from engine.fe.orders import BuildOrder, MoveOrder, decode_orders, encode_orders
 from engine.fe.stacks import expand
@@ -330,6 +331,8 @@ def test_the_policy_forms_start_from_the_policies_in_force() -> None:
     BIR changed alone keeps the rest); fields at their defaults (ask) are blank."""
     state = at_movement()
     assert set(_values(state, "coalition", "policy").values()) == {""}
+    (offered,) = [c for c in FACE.choices(state, "coalition") if c.order == "policy"]
+    assert offered.presets == (ENGINE_PICKS,), "the engine's picks, while none is in force"
     signed = {"flagship": "auto", "bir": 3, "allocate": "suggested", "retreat": 0}
     state, _ = orders(state, "coalition", {"type": "policy", **signed})
     now = _values(state, "coalition", "policy")
@@ -343,6 +346,7 @@ def test_the_policy_forms_start_from_the_policies_in_force() -> None:
         "mode": "react", "units": "KLI-0001 KLI-0002", "hexes": "1306", "otherwise": "stay",
     }  # fmt: skip
     (policy,) = [c for c in FACE.choices(state, "coalition") if c.order == "policy"]
+    assert policy.presets == ()
     assert template(policy).now == (
         ("flagship", "auto"), ("bir", "3"), ("allocate", "suggested"), ("retreat", "0"),
     )  # fmt: skip
