@@ -49,6 +49,8 @@ def expand(
     wanted: set[str] = set()
     for name in dict.fromkeys(names):  # (each name once, however often a packet repeats it)
         covered = covered_by(seq, name)
+        if not covered and name == MANUAL_NAME:
+            return [], f"standing order: this sequence of play has no {MANUAL_NAME} step"
         if not covered:
             return [], f"standing order: no step, heading or phase {name!r}"
         if len(covered) == 1 and covered[0].kind == StepKind.SECRET:

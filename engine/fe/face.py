@@ -522,10 +522,9 @@ engine's, the BIR, retreat and pursuit (the tactics) stay the player's. In
 def _policy_choice(state: FeState, seat: Seat) -> Choice:
     """The combat policy's fields as menus (empty: keep being asked), each starting from the
     seat's policy in force (`Param.value`: a new policy replaces the old one whole); with
-    none in force, `ENGINE_PICKS` first. Its
-    rule number comes from `engine.fe.option_specs`: the policy's module brings the whole
-    combat sequence, and this choice is offered at every step, first paint included (issue
-    16)."""
+    none in force, `ENGINE_PICKS` first. Its rule number comes from `engine.fe.option_specs`:
+    the policy's module brings the whole combat sequence, and this choice is offered at
+    every step, first paint included (issue 16)."""
     from engine.fe.option_specs import POLICY_RULE
 
     params: tuple[Param, ...] = (

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from engine.core import standing
 from engine.core.ruleset import Actor, Event, Seat, StepKind, Violation
 from engine.core.sequence import (
     Phase,
@@ -183,6 +184,13 @@ def test_manual_names_every_manual_step_and_no_decision() -> None:
     state = TURNS.apply_standing(ToyState(), "north", Standing(["manual"]), events)
     assert events[0].data["left"] == [] and "of manual (3 steps" in events[0].text
     assert _current(state) == "e", "a and d done for north; e is its own decision"
+
+
+def test_manual_in_a_sequence_without_manual_steps_is_refused_by_name() -> None:
+    steps = (_step("x", Actor.PHASING, StepKind.DECISION),)
+    data = SequenceData(rule="1.0", phases=(Phase("1", "First", "1.1"),), headings=(), steps=steps)
+    ids, problem = standing.expand(SequenceOfPlay(data), ["manual"], lambda step: True)
+    assert ids == [] and problem == "standing order: this sequence of play has no manual step"
 
 
 def test_no_sequence_table_may_name_a_step_manual() -> None:

@@ -20,6 +20,7 @@ from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
 from saves.replica import Replica
+from tui.widgets.step_picks import StepData
 
 WHAT_IF_SKIPS = frozenset({*TURN_ORDER_TYPES, "secret"})
 """Order types of the sequence-of-play machinery, which move nothing on the board: a
@@ -97,7 +98,7 @@ def reach_words(order: str, path: tuple[str, ...], reach: Reach) -> tuple[str, s
 
 
 def standing_note(
-    checklist: Sequence[Any], seat: str, items: Sequence[Mapping[str, Any]]
+    checklist: Sequence[StepData], seat: str, items: Sequence[Mapping[str, Any]]
 ) -> str | None:
     """A line for the send confirmation when ``seat`` has no standing order and is not
     signing one: every step the engine does not play then waits for an email of theirs

@@ -1,7 +1,7 @@
 """The orders written on the map: a stack order's units and hexes, a set-up placement's hex.
 
 `MapOrders` is the part of the orders panel (`tui.widgets.orders.OrdersPanel`, which extends
-it) that needs the map's keys, kept apart so the panel's module stays small. Two flows:
+it) that needs the map's keys, kept apart so the panel's module stays small. Three flows:
 
 - the step's *stack order* (``m``; the first choice naming several pieces, F&E's move,
   reaction, retrograde...): first which units of the stack chosen on the map (`UnitPick`,
