@@ -21,7 +21,9 @@ Each seat writes, whenever it owes something, one packet with everything it can 
 where the other seat decides or a secret is owed). Three ways of playing:
 
 - ``plain``: nothing signed in advance; every secret battle choice is committed and revealed
-  by hand, every allocation and retreat is sent when the step comes;
+  by hand (the second seat to commit reveals in the same packet, in the clear, as the app
+  does: until 2026-12-04 this bench revealed it in a packet of its own, one hand-off more
+  per secret step), every allocation and retreat is sent when the step comes;
 - ``manual``: in their set-up packets both seats sign the standing order the app offers
   first (``manual``: every step the engine does not play, `engine.core.standing`), and no
   policy: every decision is still sent when its step comes;
@@ -58,6 +60,7 @@ sys.path.insert(0, str(ROOT))
 from engine.core.owed import pending  # noqa: E402
 from engine.core.ruleset import DecisionKind  # noqa: E402
 from engine.core.sequence import MANUAL_NAME  # noqa: E402
+from engine.core.state import GameState  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
@@ -173,6 +176,16 @@ def packet_orders(table: Table, seat: str, plans: dict[str, list[Plan]]) -> list
     return orders
 
 
+def last_to_commit(state: GameState[Any], seat: str) -> bool:
+    """Whether every other seat of the open secret step has committed: the app then reveals
+    in the same packet, in the clear (`saves.secrets.add_commit`), and so does this bench."""
+    open_secret = state.core.secret
+    if open_secret is None:
+        return False
+    committed = {owner for owner, _ in open_secret.commits}
+    return committed >= set(open_secret.decision.seats) - {seat}
+
+
 def play_until(
     table: Table, plans: dict[str, dict[str, list[Plan]]], turn: int, player_turn: int
 ) -> None:
@@ -186,7 +199,8 @@ def play_until(
         decision = pending(RULESET, table.state)[0]
         seat = decision.seats[0]
         if decision.kind == DecisionKind.SECRET:
-            table.commit(seat, secret_choice(table, seat, decision.step, "nothing special"))
+            choice = secret_choice(table, seat, decision.step, "nothing special")
+            table.commit(seat, choice, reveal_now=last_to_commit(table.state, seat))
         elif decision.kind == DecisionKind.REVEAL:
             table.reveal(seat)
         elif decision.kind == DecisionKind.ENTROPY:

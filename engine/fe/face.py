@@ -516,7 +516,7 @@ ENGINE_PICKS = Preset(
 )
 """The combat policy offered to a seat without one: the choices that only optimise are the
 engine's, the BIR, retreat and pursuit (the tactics) stay the player's. In
-`bench/handoffs.py` with ``manual`` it takes a battle round from 26 hand-offs to 10."""
+`bench/handoffs.py` with ``manual`` it takes a battle round from 18 hand-offs to 9."""
 
 
 def _policy_choice(state: FeState, seat: Seat) -> Choice:

@@ -158,7 +158,7 @@ async def test_the_policy_form_starts_from_the_policy_in_force(game: Tutorial) -
 
 async def test_without_a_policy_p_offers_the_engines_picks_first(game: Tutorial) -> None:
     """``P`` then ctrl+s signs the offer: the choices that only optimise are the engine's,
-    the BIR, retreat and pursuit still asked (a battle round 10 hand-offs, not 26:
+    the BIR, retreat and pursuit still asked (a battle round 9 hand-offs, not 18:
     `bench/handoffs.py`)."""
     async with app_for(game.alice).run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
