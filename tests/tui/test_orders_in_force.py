@@ -18,7 +18,9 @@ import pytest
 
 from engine.core import sequence
 from engine.core.owed import pending
-from engine.fe import RULESET
+from engine.core.turn_orders import Standing
+from engine.fe import FACE, RULESET
+from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.saves.conftest import now
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_homes
 from tests.tui.test_orders_forms import select_option
@@ -173,3 +175,19 @@ async def test_without_a_policy_p_offers_the_engines_picks_first(game: Tutorial)
         picks = {"flagship": "auto", "force": "auto", "ew": "default", "allocate": "suggested"}
         assert panel.items == [{"type": "policy", **picks}]
         assert panel.check_text.startswith("legal"), panel.check_text
+
+
+def test_every_line_of_the_standing_list_is_a_name_the_engine_takes() -> None:
+    """Each line `O` lists (the offer, phases, headings, steps) makes, alone, a standing
+    order the engine accepts at the first step of the game."""
+    state = after_setup()
+    (standing,) = [c for c in FACE.choices(state, "coalition") if c.order == "standing"]
+    offered = [(p.label, v) for p in standing.presets for _, v in p.values]
+    items = standing_items(FACE.checklist(state), offered, "coalition")
+    assert len(items) > 200 and items[0][1] == "manual"
+    refused = {
+        value: RULESET.validate(state, "coalition", Standing([value]))
+        for _, value, _ in items
+        if RULESET.validate(state, "coalition", Standing([value]))
+    }
+    assert refused == {}
