@@ -105,13 +105,14 @@ def walk_to(game: Tutorial, target: str, attack: dict[str, Any] | None = None) -
 
 @contextmanager
 def tutorial_at(
-    tmp_path: Path, step: str, attack: dict[str, Any] | None = None
+    tmp_path: Path, step: str = "", attack: dict[str, Any] | None = None
 ) -> Iterator[Tutorial]:
-    """The tutorial's two homes walked to ``step`` (`walk_to`), closed afterwards: the body
-    of the fixtures that open a test at one step."""
+    """The tutorial's two homes walked to ``step`` (`walk_to`; none: as set up, at 1A1),
+    closed afterwards: the body of the fixtures that open a test at one step."""
     game = tutorial_homes(tmp_path)
-    walk_to(game, step, attack)
-    assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == step
+    if step:
+        walk_to(game, step, attack)
+        assert pending(RULESET, game.alice.replica.state(game.game_id))[0].step == step
     try:
         yield game
     finally:

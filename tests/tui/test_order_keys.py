@@ -35,7 +35,7 @@ from tests.tui.test_app import (
     app_for,
     open_game,
     settle,
-    tutorial_homes,
+    tutorial_at,
     walk_to,
 )  # fmt: skip
 from tests.tui.test_orders_forms import select_option
@@ -87,10 +87,8 @@ def test_no_key_means_one_thing_on_the_map_and_another_in_the_orders_panel() -> 
 
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[Tutorial]:
-    tutorial = tutorial_homes(tmp_path)
-    yield tutorial
-    tutorial.alice.close()
-    tutorial.bob.close()
+    with tutorial_at(tmp_path) as tutorial:
+        yield tutorial
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from engine.core import sequence
 from engine.core.owed import pending
@@ -22,7 +23,7 @@ from engine.core.turn_orders import Standing
 from engine.fe import FACE, RULESET
 from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.saves.conftest import now
-from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_homes
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_at
 from tests.tui.test_orders_forms import select_option
 from tui.screens.order_data import standing_note
 from tui.widgets import step_picks
@@ -77,10 +78,8 @@ def test_the_panels_word_for_manual_is_the_cores() -> None:
 
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[Tutorial]:
-    tutorial = tutorial_homes(tmp_path)
-    yield tutorial
-    tutorial.alice.close()
-    tutorial.bob.close()
+    with tutorial_at(tmp_path) as tutorial:
+        yield tutorial
 
 
 async def test_o_then_enter_drafts_manual_and_the_dialog_then_shows_it(game: Tutorial) -> None:
@@ -138,16 +137,21 @@ async def test_send_asks_with_the_note_until_a_standing_order_is_signed(game: Tu
         assert dialog.lines == ["1. done", "2. standing: manual"]
 
 
+async def policy_form(pilot: Pilot[None]) -> tuple[OrdersPanel, OrderForm]:
+    """The game open, its orders panel, and the policy's form opened with ``P``."""
+    screen = await open_game(pilot)
+    await pilot.press("o", "P")
+    await settle(pilot)
+    form = pilot.app.screen
+    assert isinstance(form, OrderForm) and form.order == "policy"
+    return screen.query_one(OrdersPanel), form
+
+
 async def test_the_policy_form_starts_from_the_policy_in_force(game: Tutorial) -> None:
     signed = {"type": "policy", "flagship": "auto", "allocate": "suggested", "retreat": 2}
     game.alice.replica.submit(game.game_id, [signed], now=now())
     async with app_for(game.alice).run_test(size=SIZE) as pilot:
-        screen = await open_game(pilot)
-        panel = screen.query_one(OrdersPanel)
-        await pilot.press("o", "P")
-        await settle(pilot)
-        form = pilot.app.screen
-        assert isinstance(form, OrderForm) and form.order == "policy"
+        panel, form = await policy_form(pilot)
         assert {k: v for k, v in form.values.items() if v} == {
             "flagship": "auto", "allocate": "suggested", "retreat": "2",
         }  # fmt: skip
@@ -163,12 +167,7 @@ async def test_without_a_policy_p_offers_the_engines_picks_first(game: Tutorial)
     the BIR, retreat and pursuit still asked (a battle round 9 hand-offs, not 18:
     `bench/handoffs.py`)."""
     async with app_for(game.alice).run_test(size=SIZE) as pilot:
-        screen = await open_game(pilot)
-        panel = screen.query_one(OrdersPanel)
-        await pilot.press("o", "P")
-        await settle(pilot)
-        form = pilot.app.screen
-        assert isinstance(form, OrderForm) and form.order == "policy"
+        panel, form = await policy_form(pilot)
         assert form.values[PRESET_FIELD] == "0"
         await pilot.press("ctrl+s")
         await settle(pilot)

@@ -27,7 +27,7 @@ from tests.tui.test_app import (
     open_game,
     settle,
     top,
-    tutorial_homes,
+    tutorial_at,
     walk_to,
 )  # fmt: skip
 from tui.screens.game import GameScreen
@@ -49,10 +49,8 @@ STRIKE_FORCE = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[Tutorial]:
     """The tutorial set up, at turn 1 step 1A1 (the coalition owes it)."""
-    tutorial = tutorial_homes(tmp_path)
-    yield tutorial
-    tutorial.alice.close()
-    tutorial.bob.close()
+    with tutorial_at(tmp_path) as tutorial:
+        yield tutorial
 
 
 @pytest.fixture
