@@ -9,9 +9,11 @@ Those are covered only when the order names them by their own id.
 
 One name is not the table's: ``manual`` (`MANUAL_NAME`) covers every manual step, the
 checklist items the ruleset does not play, where ``done`` only records that nothing
-happened. It is the order most players want first: it leaves every decision to them and
-takes away the email round trips of steps nobody plays (an F&E player turn without a battle
-goes from 23 hand-offs to one, `bench/handoffs.py`). Kept apart from the driver
+happened, and the decisions the ruleset says are as much (`RecordsOnly`: F&E's 5-3B, where
+a side organizes its forces with adjustments alone). It is the order most players want
+first: it leaves every decision to them and takes away the email round trips of steps
+nobody plays (an F&E player turn without a battle goes from 23 hand-offs to one,
+`bench/handoffs.py`). Kept apart from the driver
 (`engine.core.turns`) as plain functions over the sequence table, so they are tested and read
 on their own.
 """
@@ -25,6 +27,13 @@ from engine.core.sequence import MANUAL_NAME, SequenceOfPlay, Step
 
 OwnTurnChoice = Callable[[Step], bool]
 """The ruleset's word on whether a decision step is one where its seat could act."""
+RecordsOnly = Callable[[Step], bool]
+"""The ruleset's word on whether a decision step takes only records of what happened
+(`engine.core.turn_host.TurnHost.records_only`)."""
+
+
+def _nothing(step: Step) -> bool:
+    return False
 
 
 def choice_of_own_turn(step: Step, own_turn_choice: OwnTurnChoice) -> bool:
@@ -32,23 +41,32 @@ def choice_of_own_turn(step: Step, own_turn_choice: OwnTurnChoice) -> bool:
     return step.kind == StepKind.DECISION and own_turn_choice(step)
 
 
-def covered_by(seq: SequenceOfPlay, name: str) -> tuple[Step, ...]:
+def covered_by(
+    seq: SequenceOfPlay, name: str, records_only: RecordsOnly = _nothing
+) -> tuple[Step, ...]:
     """The steps a standing order's ``name`` reaches: the table's (`SequenceOfPlay.covered`),
-    or for `MANUAL_NAME` every manual step."""
+    or for `MANUAL_NAME` every manual step and every decision that takes only records."""
     if name == MANUAL_NAME:
-        return tuple(s for s in seq.every_step() if s.kind == StepKind.MANUAL)
+        return tuple(
+            s
+            for s in seq.every_step()
+            if s.kind == StepKind.MANUAL or (s.kind == StepKind.DECISION and records_only(s))
+        )
     return seq.covered(name)
 
 
 def expand(
-    seq: SequenceOfPlay, names: Sequence[str], own_turn_choice: OwnTurnChoice
+    seq: SequenceOfPlay,
+    names: Sequence[str],
+    own_turn_choice: OwnTurnChoice,
+    records_only: RecordsOnly = _nothing,
 ) -> tuple[list[str], str]:
     """The step ids covered by ``names``, in play order; and, if a name is unknown or is
     itself a secret step, why the order is refused."""
     steps = seq.every_step()
     wanted: set[str] = set()
     for name in dict.fromkeys(names):  # (each name once, however often a packet repeats it)
-        covered = covered_by(seq, name)
+        covered = covered_by(seq, name, records_only)
         if not covered and name == MANUAL_NAME:
             return [], f"standing order: this sequence of play has no {MANUAL_NAME} step"
         if not covered:

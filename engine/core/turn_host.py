@@ -103,6 +103,12 @@ class TurnHost(Protocol[S]):
         player's builds or movement unawares."""
         ...
 
+    def records_only(self, step: Step) -> bool:
+        """Whether the decision ``step`` is one where a seat can only record what happened
+        (the typed adjustments every step takes), the engine playing nothing of its choice:
+        the standing order ``manual`` covers it as it covers the manual steps."""
+        ...
+
     def decides(self, state: S, step: Step, seat: Seat) -> bool:
         """Whether a policy ``seat`` signed earlier makes its choice at the secret ``step``:
         the seat is then not asked (its opponents knew the policy before choosing)."""

@@ -425,7 +425,8 @@ class Turns(Generic[S]):
     def expand_standing(self, names: Sequence[str]) -> tuple[list[str], str]:
         """The step ids a standing order for ``names`` covers (`engine.core.standing`), and
         why it is refused ("" when it is not)."""
-        return standing.expand(self.host.sequence(), names, self.host.own_turn_choice)
+        host = self.host
+        return standing.expand(host.sequence(), names, host.own_turn_choice, host.records_only)
 
     def check_standing(self, order: Standing) -> list[Violation]:
         _, problem = self.expand_standing(order.steps)

@@ -497,12 +497,19 @@ def _rule(step: Step) -> str:
     return step.rules[0] if step.rules else ""
 
 
+@caches.static
+def _manual_count() -> int:
+    """How many steps ``manual`` covers, from the shipped sequence (the choice is built at
+    every step; the sequence never changes)."""
+    return len(TURNS.expand_standing([MANUAL_NAME])[0])
+
+
 def _standing_choice(turns: Turns[FeState]) -> Choice:
     """Steps, headings and phases to name; first, the order most players want (pace.md):
     ``manual``, every step the engine does not play, every decision left to the player."""
     steps = turns.host.sequence().every_step()
     names = tuple(s.id for s in steps if s.kind != StepKind.SECRET)
-    manual = sum(1 for s in steps if s.kind == StepKind.MANUAL and not s.obsolete)
+    manual = _manual_count()
     help_text = f"any of {len(names)} step ids, headings, phases, or {MANUAL_NAME}"
     param = Param("steps", ParamKind.STEPS, True, (), help_text)
     label = f"{MANUAL_NAME} (recommended): the {manual} steps the engine does not play"
@@ -516,7 +523,7 @@ ENGINE_PICKS = Preset(
 )
 """The combat policy offered to a seat without one: the choices that only optimise are the
 engine's, the BIR, retreat and pursuit (the tactics) stay the player's. In
-`bench/handoffs.py` with ``manual`` it takes a battle round from 18 hand-offs to 9."""
+`bench/handoffs.py` with ``manual`` it takes a battle round from 15 hand-offs to 9."""
 
 
 def _policy_choice(state: FeState, seat: Seat) -> Choice:

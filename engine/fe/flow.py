@@ -26,6 +26,9 @@ from engine.fe.sequence import ORION_PART, Phase, SequenceOfPlay, Step, load_seq
 from engine.fe.steps import base
 from engine.fe.steps.setup_stage import SETUP_PHASE, setup_steps
 
+ADJUST_ORDER = "adjust"
+"""The typed adjustment's order type (`engine.fe.orders.Adjust`), taken at every step."""
+
 ORION = "orion"
 """Stands for the phasing seat in decision keys during the Orion phase."""
 COMBAT_RULE = "302.9"
@@ -123,6 +126,12 @@ class FeTurns:
         decisions stay covered by a standing order for phase 5: there the seats say what they
         mean with their combat policies (`engine.fe.steps.combat_policy`)."""
         return step.actor == _PHASING and step.phase != COMBAT_PHASE
+
+    def records_only(self, step: Step) -> bool:
+        """A decision whose only order is the typed adjustment (5-3B, where each side
+        organizes its forces; 5-8G, the pursuit's): the engine plays nothing a seat chooses
+        there, the battle force and groups are chosen at the secret steps after it."""
+        return step.orders == (ADJUST_ORDER,)  # (an adjustment is taken at every step)
 
     def decides(self, state: FeState, step: Step, seat: Seat) -> bool:
         from engine.fe.steps import combat_policy, combat_pursuit

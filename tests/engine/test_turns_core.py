@@ -109,6 +109,9 @@ class ToyHost:
     def own_turn_choice(self, step: Step) -> bool:
         return step.actor == Actor.PHASING
 
+    def records_only(self, step: Step) -> bool:
+        return False
+
     def decides(self, state: ToyState, step: Step, seat: Seat) -> bool:
         return False
 

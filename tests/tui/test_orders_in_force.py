@@ -93,7 +93,7 @@ async def test_o_then_enter_drafts_manual_and_the_dialog_then_shows_it(game: Tut
         dialog = pilot.app.screen
         assert isinstance(dialog, PickDialog)
         assert dialog.items[0][1:] == ("manual", True)
-        assert dialog.items[0][0] == "manual (recommended): the 136 steps the engine does not play"
+        assert dialog.items[0][0] == "manual (recommended): the 138 steps the engine does not play"
         assert ticked(dialog.items) == ["manual"]
         await pilot.press("enter")
         await settle(pilot)
@@ -110,7 +110,8 @@ async def test_o_then_enter_drafts_manual_and_the_dialog_then_shows_it(game: Tut
         await pilot.pause()
         dialog = pilot.app.screen
         assert isinstance(dialog, PickDialog)
-        assert ticked(dialog.items) == ["manual", "2B3"]
+        # (the two decisions manual covers besides the manual steps show on their own lines)
+        assert ticked(dialog.items) == ["manual", "2B3", "5-3B", "5-8G"]
 
 
 def test_the_send_confirmation_says_when_no_standing_order_is_signed() -> None:
@@ -164,7 +165,7 @@ async def test_the_policy_form_starts_from_the_policy_in_force(game: Tutorial) -
 
 async def test_without_a_policy_p_offers_the_engines_picks_first(game: Tutorial) -> None:
     """``P`` then ctrl+s signs the offer: the choices that only optimise are the engine's,
-    the BIR, retreat and pursuit still asked (a battle round 9 hand-offs, not 18:
+    the BIR, retreat and pursuit still asked (a battle round 9 hand-offs, not 15:
     `bench/handoffs.py`)."""
     async with app_for(game.alice).run_test(size=SIZE) as pilot:
         panel, form = await policy_form(pilot)

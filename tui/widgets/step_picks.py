@@ -81,8 +81,10 @@ def standing_items(
 
     What is ticked at the start is what ``seat``'s standing order covers now, so changing
     it is a tick or two, not the whole order again: its steps, or ``manual`` in place of
-    the manual steps when it covers them all. A seat without one finds the face's offer
-    ticked, so ``O`` then Enter signs the recommended order. Obsolete steps are left out.
+    the manual steps when it covers them all (a decision ``manual`` covers besides, such
+    as F&E's 5-3B, stays ticked on its own line: the rows do not say which those are). A
+    seat without one finds the face's offer ticked, so ``O`` then Enter signs the recommended
+    order. Obsolete steps are left out.
     """
     covered = {row.step for row in steps if seat and seat in row.standing}
     manual = {row.step for row in steps if row.kind == "manual" and not row.obsolete}

@@ -97,7 +97,7 @@ def test_manual_leaves_the_other_seat_only_its_decisions() -> None:
     events: list[Event] = []
     state = play(state, "alliance", Standing(["manual"]), events)
     (said,) = [e for e in events if e.kind == "standing"]
-    assert "alliance's part of manual (136 steps" in said.text
+    assert "alliance's part of manual (138 steps" in said.text
     manual = seat_changes(state)
     # (measured: 22 seat changes with nothing signed, 2 with the routine, none with manual)
     assert manual[0] == 0 < picked[0] < plain[0], (plain, picked, manual)
@@ -124,3 +124,17 @@ def test_own_run_lists_the_steps_a_seat_can_complete_in_a_row() -> None:
     with_standing = play(run_until(state, alliance_owes), "alliance", Standing(["2", "3A"]))
     run = FE.own_run(with_standing, "coalition")
     assert "3A-2C" not in run and "3A-2E" in run, "alliance's 3A-2C is completed for it"
+
+
+def test_manual_covers_the_decisions_that_take_only_adjustments_and_no_other() -> None:
+    """5-3B and 5-8G take only typed adjustments (the battle force and groups are chosen at
+    the secret steps after 5-3B): ``manual`` covers them with the manual steps; every other
+    decision (a withdrawal, a retreat, a reaction, builds) stays the seat's."""
+    from engine.core.ruleset import StepKind
+    from engine.fe.flow import TURNS
+
+    ids, problem = TURNS.expand_standing(["manual"])
+    kinds = {s.id: s.kind for s in TURNS.host.sequence().every_step()}
+    decisions = [i for i in ids if kinds[i] == StepKind.DECISION]
+    assert problem == "" and decisions == ["5-3B", "5-8G"]
+    assert len(ids) == 138 and all(kinds[i] in (StepKind.MANUAL, StepKind.DECISION) for i in ids)
