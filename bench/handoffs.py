@@ -28,8 +28,8 @@ where the other seat decides or a secret is owed). Three ways of playing:
   first (``manual``: every step the engine does not play, `engine.core.standing`), and no
   policy: every decision is still sent when its step comes;
 - ``offered``: the same, and the combat policy the app offers first
-  (`engine.fe.face.ENGINE_PICKS`: flagship, force, EW and allocation the engine's; the BIR,
-  retreat and pursuit asked);
+  (`engine.fe.signed_choices.ENGINE_PICKS`: flagship, force, EW and allocation the
+  engine's; the BIR, retreat and pursuit asked);
 - ``signed``: in their set-up packets both seats sign a standing order (`ROUTINE`),
   a combat policy (flagship and force "auto", a BIR, default EW, the suggested allocation,
   the Kzinti retreat after round 1, no pursuit) and a reaction policy ("never": the
@@ -64,9 +64,9 @@ from engine.core.state import GameState  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
-from engine.fe.face import ENGINE_PICKS  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
 from engine.fe.orders import Batch, PolicyOrder, ReactionOrder, RetreatOrder  # noqa: E402
+from engine.fe.signed_choices import ENGINE_PICKS  # noqa: E402
 from engine.fe.steps import combat_damage  # noqa: E402
 from engine.fe.steps.setup_stage import default_placements  # noqa: E402
 from tests.engine.fe_play import scripted_retreat, secret_choice  # noqa: E402

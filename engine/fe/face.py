@@ -26,7 +26,6 @@ from engine.core.face import (
     MapSheet,
     Param,
     ParamKind,
-    Preset,
     Reach,
     SideStyle,
     StepMenu,
@@ -35,10 +34,8 @@ from engine.core.face import (
     params_of,
 )
 from engine.core.ruleset import Event, Seat, StepKind
-from engine.core.sequence import MANUAL_NAME
 from engine.core.turn_orders import Back, Done, Note, Roll
-from engine.core.turns import Turns
-from engine.fe import face_board, flow, opening, orders
+from engine.fe import face_board, flow, opening, orders, signed_choices
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import FeState
@@ -199,16 +196,17 @@ class FeFace:
         out = [_with_presets(state, seat, choice) for choice in out]
         out.append(_choice("done", Done, step))
         out += [_choice("note", Note, step), _choice("roll", Roll, step)]
-        out.append(_standing_choice(TURNS))
+        out.append(signed_choices.standing_choice(TURNS, TITLES["standing"]))
         if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
             out.append(_choice("back", Back, step, rule=flow.COMBAT_RULE))
         out.append(_adjust_choice())
         if not state.orion and not state.setup:
             # Taken at any step: signed before the combat phase, it lets the battle run
             # without a hand-off (pace.md), so it is offered at every step, not only in 5.
-            out.append(_policy_choice(state, seat))
+            out.append(signed_choices.policy_choice(state, seat, TITLES["policy"]))
         if step.phase == MOVEMENT_PHASE and not state.orion and not state.setup:
-            out.append(_reaction_choice(state, seat))  # taken at any step; offered where units move
+            # Taken at any step; offered where units move.
+            out.append(signed_choices.reaction_choice(state, seat, TITLES["reaction"]))
         return tuple(out)
 
     def menu(
@@ -495,84 +493,6 @@ def _force_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
 
 def _rule(step: Step) -> str:
     return step.rules[0] if step.rules else ""
-
-
-@caches.static
-def _manual_count() -> int:
-    """How many steps ``manual`` covers, from the shipped sequence (the choice is built at
-    every step; the sequence never changes)."""
-    return len(TURNS.expand_standing([MANUAL_NAME])[0])
-
-
-def _standing_choice(turns: Turns[FeState]) -> Choice:
-    """Steps, headings and phases to name; first, the order most players want (pace.md):
-    ``manual``, every step the engine does not play, every decision left to the player."""
-    steps = turns.host.sequence().every_step()
-    names = tuple(s.id for s in steps if s.kind != StepKind.SECRET)
-    manual = _manual_count()
-    help_text = f"any of {len(names)} step ids, headings, phases, or {MANUAL_NAME}"
-    param = Param("steps", ParamKind.STEPS, True, (), help_text)
-    label = f"{MANUAL_NAME} (recommended): the {manual} steps the engine does not play"
-    recommended = Preset(label, (("steps", MANUAL_NAME),))
-    return Choice("standing", TITLES["standing"], (param,), turns.rule, presets=(recommended,))
-
-
-ENGINE_PICKS = Preset(
-    "the engine's picks (recommended): flagship, force, EW, allocation; the rest asked",
-    (("flagship", "auto"), ("force", "auto"), ("ew", "default"), ("allocate", "suggested")),
-)
-"""The combat policy offered to a seat without one: the choices that only optimise are the
-engine's, the BIR, retreat and pursuit (the tactics) stay the player's. In
-`bench/handoffs.py` with ``manual`` it takes a battle round from 15 hand-offs to 9."""
-
-
-def _policy_choice(state: FeState, seat: Seat) -> Choice:
-    """The combat policy's fields as menus (empty: keep being asked), each starting from the
-    seat's policy in force (`Param.value`: a new policy replaces the old one whole); with
-    none in force, `ENGINE_PICKS` first. Its rule number comes from `engine.fe.option_specs`:
-    the policy's module brings the whole combat sequence, and this choice is offered at
-    every step, first paint included (issue 16)."""
-    from engine.fe.option_specs import POLICY_RULE
-
-    params: tuple[Param, ...] = (
-        Param("flagship", ParamKind.TEXT, False, ("", "auto"), "auto: best command rating"),
-        Param("force", ParamKind.TEXT, False, ("", "auto"), "auto: strongest legal force"),
-        Param("bir", ParamKind.INTEGER, False, ("-1", "1", "2", "3", "4"), "your BIR pick"),
-        Param("ew", ParamKind.TEXT, False, ("", "default"), "default: most attack"),
-        Param("allocate", ParamKind.TEXT, False, ("", "suggested"), "the engine's allocation"),
-        Param("retreat", ParamKind.INTEGER, False, (), "0 never, N after round N, -1 ask"),
-        Param("pursue", ParamKind.TEXT, False, ("", "always", "never"), "pursue a retreat"),
-    )
-    signed = next((policy for owner, policy in state.policies if owner == seat), None)
-    if signed is None:  # the engine's picks, offered first: a battle round then costs 10
-        return Choice("policy", TITLES["policy"], params, POLICY_RULE, (ENGINE_PICKS,))
-    now = {name: str(value) for name, value in msgspec.structs.asdict(signed).items()}
-    now = {k: v for k, v in now.items() if v not in ("", "-1")}  # (the defaults: ask)
-    params = tuple(msgspec.structs.replace(p, value=now.get(p.name, "")) for p in params)
-    return Choice("policy", TITLES["policy"], params, POLICY_RULE)
-
-
-def _reaction_choice(state: FeState, seat: Seat) -> Choice:
-    """The reaction policy's fields (205.0): what the engine answers in the seat's windows,
-    each starting from the seat's reaction policy in force (`Param.value`)."""
-    from engine.fe.reaction import REACTION_RULE
-
-    params: tuple[Param, ...] = (
-        Param("mode", ParamKind.TEXT, True, ("ask", "never", "react"), "ask cancels the policy"),
-        Param("units", ParamKind.PIECES, False, (), "react: these units (empty: any)"),
-        Param("hexes", ParamKind.HEXES, False, (), "react: to these hexes, first preferred"),
-        Param("otherwise", ParamKind.TEXT, False, ("stay", "ask"), "other units that could react"),
-    )
-    signed = next((policy for owner, policy in state.reaction_policies if owner == seat), None)
-    if signed is not None:
-        now = {
-            "mode": signed.mode,
-            "units": " ".join(signed.units),
-            "hexes": " ".join(signed.hexes),
-            "otherwise": signed.otherwise,
-        }
-        params = tuple(msgspec.structs.replace(p, value=now[p.name]) for p in params)
-    return Choice("reaction", TITLES["reaction"], params, REACTION_RULE)
 
 
 def _adjust_choice() -> Choice:

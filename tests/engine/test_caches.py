@@ -311,7 +311,7 @@ EXPECTED = {
     "engine.fe.economics._given": "by_identity",
     "engine.fe.economics._income": "by_identity",
     "engine.fe.face._sheet": "static",
-    "engine.fe.face._manual_count": "static",
+    "engine.fe.signed_choices._manual_count": "static",
     "engine.fe.forces._class_info": "derived",
     "engine.fe.movement._steps_from": "derived",
     "engine.fe.forces.units_by_hex": "by_identity",

@@ -11,9 +11,9 @@ import pytest
 from engine.core.choices import OptionList, choices_view, find_of, names, search_board, template
 from engine.core.face import Board, Choice, Param, ParamKind, Piece, Place
 from engine.fe import FACE, FE, flow, production
-from engine.fe.face import ENGINE_PICKS
 from engine.fe.model import FeState
 from engine.fe.orders import BuildOrder, MoveOrder, decode_orders, encode_orders
+from engine.fe.signed_choices import ENGINE_PICKS
 from engine.fe.stacks import expand
 from tests.engine.fe.steps.tutorial_states import (
     after_setup,
