@@ -8,9 +8,18 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.errors import ChainError, DesyncError, HexpostError, PacketError
-from engine.core.packets import Envelope, KeyLookup, VerifiedPacket, open_packet, read_envelope
+from engine.core.packets import (
+    Body,
+    Envelope,
+    KeyLookup,
+    VerifiedPacket,
+    open_packet,
+    read_envelope,
+    sign_body,
+)
 from saves import replay, store_games
 from saves.store import Store
 from tests.saves.conftest import Player, play_notes
@@ -133,3 +142,33 @@ def test_a_snapshot_that_differs_from_the_replay_is_refused(
     with pytest.raises(HexpostError) as caught:
         alice.replica.verify(game)
     assert str(caught.value) == "the stored snapshot differs from the replayed state"
+
+
+def test_a_packet_signed_by_a_key_the_chain_never_bound_is_refused(
+    alice: Player, game: bytes, played: Store
+) -> None:
+    """A modified client's packet, well signed but by a stranger's key, stored in the log."""
+    seq = _last(played, game) - 1
+    body = msgspec.msgpack.decode(read_envelope(_data(played, game, seq)).body, type=Body)
+    _set(played, game, seq, "data", sign_body(body, Ed25519PrivateKey.generate()))
+    with pytest.raises(PacketError) as caught:
+        alice.replica.verify(game)
+    assert str(caught.value).startswith(f"packet {seq}: packet signed by an unknown key")
+
+
+def test_a_join_with_a_bad_signature_binds_nothing_after_it(
+    alice: Player, game: bytes, played: Store
+) -> None:
+    """The replay stops at a join whose signature is bad: none of the packets its key signed
+    is applied (or named) first, though the log's last hash is wrong too."""
+    joins = [
+        seq
+        for seq, data in store_games.packets_between(played, game)
+        if read_envelope(data).public_key and seq > 0
+    ]
+    assert joins, "the game has a join"
+    _bad_signature(played, game, joins[0])
+    _set(played, game, _last(played, game), "state_hash", bytes(32))
+    with pytest.raises(PacketError) as caught:
+        alice.replica.verify(game)
+    assert str(caught.value).startswith(f"packet {joins[0]}: bad signature")
