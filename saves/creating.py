@@ -9,12 +9,12 @@ system and kept sealed (`saves.vault`) in the same transaction as the packet tha
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engine.core import author, entropy
 from engine.core.errors import HexpostError
-from engine.core.packets import PROTOCOL_VERSION, Genesis, Join, SeatBinding
-from engine.core.ruleset import AnyRuleset, OptionValue, Seat
+from engine.core.packets import MAX_REPLY_WINDOW_HOURS, PROTOCOL_VERSION, Genesis, Join, SeatBinding
+from engine.core.ruleset import AnyRuleset, OptionSpec, OptionValue, Seat
 from saves import store_games
 from saves.registry import ruleset_for
 from saves.signing import Signer
@@ -50,8 +50,12 @@ def create(
     if opponent_seat not in others or len(others) != 1:
         raise HexpostError(f"the opponent's seat must be one of: {', '.join(others)}")
     if "@" not in opponent_address:
-        raise HexpostError(f"--opponent {opponent_address!r} is not an email address")
-    chosen = _options(scenario_id, {o.id: o.default for o in scenario.options}, options or {})
+        raise HexpostError(f"the opponent's address {opponent_address!r} is not an email address")
+    if not 1 <= reply_window_hours <= MAX_REPLY_WINDOW_HOURS:
+        raise HexpostError(
+            f"the reply window is 1 to {MAX_REPLY_WINDOW_HOURS} hours, not {reply_window_hours}"
+        )
+    chosen = _options(scenario_id, scenario.options, options or {})
     game_id, seed = os.urandom(16), os.urandom(32)
     chain = signer.new_chain(game_id, my_seat, seed, chain_length)
     genesis = Genesis(
@@ -130,13 +134,18 @@ def accept(
 
 
 def _options(
-    scenario_id: str, chosen: dict[str, OptionValue], wanted: Mapping[str, OptionValue]
+    scenario_id: str, specs: Sequence[OptionSpec], wanted: Mapping[str, OptionValue]
 ) -> dict[str, OptionValue]:
+    """Every optional rule of the scenario at its default, but for those ``wanted``, each
+    checked against what its rule takes (`OptionSpec.problem`)."""
+    known = {spec.id: spec for spec in specs}
+    chosen = {spec.id: spec.default for spec in specs}
     for option, value in wanted.items():
-        if option not in chosen:
+        spec = known.get(option)
+        if spec is None:
             raise HexpostError(f"scenario {scenario_id} has no optional rule {option!r}")
-        if type(value) is not type(chosen[option]):
-            expected = type(chosen[option]).__name__
-            raise HexpostError(f"optional rule {option!r} takes a {expected}, not {value!r}")
+        problem = spec.problem(value)
+        if problem is not None:
+            raise HexpostError(problem)
         chosen[option] = value
     return chosen

@@ -137,12 +137,35 @@ class SeatSpec(msgspec.Struct, frozen=True):
 
 
 class OptionSpec(msgspec.Struct, frozen=True):
-    """An optional rule: its id, default value, and a short explanation."""
+    """An optional rule: its id, default value, and a short explanation; for a text rule
+    the values it takes (``choices``), for a whole-number rule its least and greatest
+    (``bounds``), so that a game is made only with a value the rules read as given
+    (`problem`) and a form can offer them."""
 
     id: str
     default: OptionValue
     help: str
     rule: str = ""
+    choices: tuple[str, ...] = ()
+    bounds: tuple[int, int] | None = None
+
+    def problem(self, value: OptionValue) -> str | None:
+        """Why ``value`` is not one this rule takes, in words, or None."""
+        named = f"optional rule {self.id!r} takes"
+        if isinstance(self.default, bool):
+            return None if isinstance(value, bool) else f"{named} true or false, not {value!r}"
+        if isinstance(self.default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"{named} a whole number, not {value!r}"
+            if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
+                least, most = self.bounds
+                return f"{named} a whole number from {least} to {most}, not {value}"
+            return None
+        if not isinstance(value, str):
+            return f"{named} a text, not {value!r}"
+        if self.choices and value not in self.choices:
+            return f"{named} one of {', '.join(self.choices)}, not {value!r}"
+        return None
 
 
 class ScenarioInfo(msgspec.Struct, frozen=True):

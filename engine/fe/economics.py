@@ -73,18 +73,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "Empires at peace or limited war collect only part of their income "
         "('on'; 'off': everyone collects it all)",
         ECONOMY_RULE,
+        choices=("on", "off"),
     ),
     OptionSpec(
         PEACE_PERMILLE,
         500,
         "Share of income on a peace economy, in thousandths (rounded down to the half EP)",
         ECONOMY_RULE,
+        bounds=(0, 1000),
     ),
     OptionSpec(
         LIMITED_WAR_PERMILLE,
         750,
         "Share of income on a limited-war economy, in thousandths (rounded down to the half EP)",
         ECONOMY_RULE,
+        bounds=(0, 1000),
     ),
 )
 """The rule options this module reads (house-rule defaults until checked against a rulebook)."""

@@ -62,6 +62,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         1,
         "Movement points each hex costs (the core rules show no terrain costs)",
         MOVE_RULE,
+        bounds=(1, 9),
     ),
 )
 """The movement options (C in the rules notes: a house-rule default until checked)."""

@@ -41,6 +41,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "Who may enter neutral-zone hexes: 'at-war' (an empire at war with one of the empires "
         "the zone separates there) or 'open' (anyone)",
         NEUTRAL_ZONE_RULE,
+        choices=(AT_WAR, OPEN),
     ),
 )
 """C in the rules notes: the entry rule of 503.6 (its text is not in the sources)."""

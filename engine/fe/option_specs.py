@@ -35,6 +35,7 @@ PURSUIT_OPTIONS: tuple[OptionSpec, ...] = (
         "The pursuer's directed damage in a pursuit battle: 'normal' (the defence once, "
         "307.4's exception to 302.5) or 'double' (as in a battle round)",
         PURSUIT_BATTLE_RULE,
+        choices=(NORMAL, DOUBLE),
     ),
     OptionSpec(
         RETURN_FIRE,
@@ -76,12 +77,14 @@ EW_OPTIONS: tuple[OptionSpec, ...] = (
         "Base EW table: 'rating' (EW factor 1 keeps the most attack, e.g. a starbase 36) or "
         "'play-aid' (the play aid's columns as the EW factor: EW 1 keeps 6)",
         BASE_EW_RULE,
+        choices=(RATING, PLAY_AID),
     ),
     OptionSpec(
         EW_SHIFT_MAX_OPTION,
         EW_SHIFT_MAX,
         "Most the side with more EW points adds to its combat roll (the difference, capped)",
         EW_RULE,
+        bounds=(0, 9),
     ),
 )
 """The rule options `engine.fe.combat.ew` reads (house-rule defaults until checked against a
@@ -104,6 +107,7 @@ POTENTIAL_OPTIONS: tuple[OptionSpec, ...] = (
         "Rounding of potential x table percentage to whole damage points: 'nearest-half-up', "
         "'nearest-half-down', 'down' or 'up'",
         POTENTIAL_RULE,
+        choices=ROUNDINGS,
     ),
 )
 """The rule options `engine.fe.combat.potential` reads (house-rule defaults until checked
@@ -121,6 +125,7 @@ SMALL_SCALE_OPTIONS: tuple[OptionSpec, ...] = (
         "units able to fight in the hex at 5-3B of round 1 (310.11 is not in the rules "
         "summary; 0: never)",
         SIZE_RULE,
+        bounds=(0, 99),
     ),
 )
 """The rule options `engine.fe.combat.small_scale` reads."""

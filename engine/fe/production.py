@@ -65,6 +65,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         2,
         "Substitutions allowed per turn and empire (0: no limit)",
         SUBSTITUTION_RULE,
+        bounds=(0, 99),
     ),
 )
 """The rule options this module reads (house-rule defaults until checked against a rulebook)."""

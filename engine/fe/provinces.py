@@ -61,6 +61,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         LONG_TERM_DEFAULT,
         "Player turns a captor holds a whole province before it pays the captor",
         LONG_TERM_RULE,
+        bounds=(0, 99),
     ),
 )
 """The rule options this module reads (a house-rule default until checked against a rulebook)."""

@@ -62,6 +62,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "Repair points to repair a crippled ship: 'defense' (its uncrippled defense factor) "
         "or 'difference' (uncrippled minus crippled defense)",
         "420.0",
+        choices=("defense", "difference"),
     ),
     OptionSpec(CRIPPLED_FACILITIES, False, "Crippled bases and docks still repair ships", "420.42"),
 )

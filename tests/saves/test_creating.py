@@ -1,0 +1,70 @@
+"""A game is created only with values its rules read as given: an unknown optional rule, a
+value of the wrong kind or outside what the rule takes, an address with no ``@`` or a reply
+window the packet cannot carry is refused by name, and nothing is stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.core.errors import HexpostError
+from engine.core.ruleset import OptionValue
+from engine.fe import RULESET
+from tests.saves.conftest import CHAIN_LENGTH, Player, now
+
+
+def _create(
+    alice: Player,
+    options: dict[str, OptionValue] | None = None,
+    opponent: str = "bob@example.org",
+    hours: int = 72,
+) -> bytes:
+    return alice.replica.create(
+        RULESET,
+        "the-wind",
+        "coalition",
+        opponent,
+        options=options,
+        reply_window_hours=hours,
+        now=now(),
+        chain_length=CHAIN_LENGTH,
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        (
+            {"options": {"damage-rounding": "sideways"}},
+            "optional rule 'damage-rounding' takes one of nearest-half-up, nearest-half-down, "
+            "down, up, not 'sideways'",
+        ),
+        (
+            {"options": {"peace-income-permille": 5000}},
+            "optional rule 'peace-income-permille' takes a whole number from 0 to 1000, not 5000",
+        ),
+        ({"options": {"orion": 1}}, "optional rule 'orion' takes true or false, not 1"),
+        ({"options": {"no-such-rule": True}}, "scenario the-wind has no optional rule"),
+        ({"opponent": "bob"}, "the opponent's address 'bob' is not an email address"),
+        ({"hours": 0}, "the reply window is 1 to 8784 hours, not 0"),
+    ],
+)
+def test_a_game_with_a_value_its_rules_do_not_take_is_refused_and_nothing_is_stored(
+    alice: Player, kwargs: dict[str, Any], words: str
+) -> None:
+    with pytest.raises(HexpostError) as caught:
+        _create(alice, **kwargs)
+    assert str(caught.value).startswith(words)
+    assert alice.replica.games() == []
+
+
+def test_a_game_takes_every_value_its_rules_list(alice: Player) -> None:
+    game = _create(
+        alice,
+        options={"damage-rounding": "down", "peace-income-permille": 0, "orion": True},
+        hours=24,
+    )
+    options = dict(alice.replica.state(game).core.options)
+    assert (options["damage-rounding"], options["peace-income-permille"]) == ("down", 0)
+    assert options["orion"] is True
