@@ -42,6 +42,7 @@ from tests.tui.test_review import HEAD, MOVE
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen
+from tui.screens.new_game import NewGameScreen
 from tui.screens.review import ReviewScreen
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.orders import OrdersPanel
@@ -107,6 +108,19 @@ def test_games_list(snap_compare: SnapCompare, tutorial: Tutorial) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await loaded(pilot)
         assert isinstance(pilot.app.screen, GamesScreen)
+
+    assert snap_compare(app_on(tutorial.alice), terminal_size=SMALL, run_before=run_before)
+
+
+def test_new_game_form(snap_compare: SnapCompare, tutorial: Tutorial) -> None:
+    """``n`` on Alice's games list: the form at 80x24, The Wind's rules at their defaults."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await loaded(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, NewGameScreen)
+        still_cursors(pilot)
 
     assert snap_compare(app_on(tutorial.alice), terminal_size=SMALL, run_before=run_before)
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable
 
     from tui.services.games import GameSummary
+    from tui.services.start import Invitation
 
 COLUMNS = ("GAME", "TURN", "STEP", "WAITING FOR", "NEW", "NOTE", "SCENARIO")
 """Most telling first: in 80 columns the scenario is the column that scrolls off."""
@@ -46,6 +47,7 @@ class GamesScreen(HexpostScreen):
         # Priority, so the footer shows it over the table's own (hidden) enter binding.
         Binding("enter", "open", "Open", priority=True),
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
+        Binding("n", "new_game", "New game", tooltip="Create a game and invite an opponent"),
         Binding("r", "reload", "Refresh"),
         Binding("comma", "settings", "Settings", key_display=",", tooltip="Identity and transport"),
         Binding("q", "app.quit", "Quit"),
@@ -131,7 +133,7 @@ class GamesScreen(HexpostScreen):
             await self._build()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self._bare and action in ("sync", "reload"):
+        if self._bare and action in ("sync", "reload", "new_game"):
             return False  # nothing to show their outcome on before the list is built
         if action in ("open", "review"):
             return self.overview is not None and bool(self.overview.games)
@@ -236,6 +238,9 @@ class GamesScreen(HexpostScreen):
         first paint is the game, not an empty map drawn again a read later."""
         from tui.screens.game import GameScreen
 
+        if self._is_invitation(game_id):
+            self.ask_join(game_id)
+            return
         if data is not None:
             self.app.push_screen(GameScreen(game_id, data))
             return
@@ -254,6 +259,55 @@ class GamesScreen(HexpostScreen):
         from tui.screens.review import open_review
 
         self.push_read(lambda: open_review(self.session, game_id), "opening the review")
+
+    # --- starting and joining games --------------------------------------------------------
+
+    def action_new_game(self) -> None:
+        """The new-game form (`tui.screens.new_game`); back here, the list shows the game."""
+        from tui.screens.new_game import open_new_game
+
+        self.push_read(lambda: open_new_game(self.session), "reading the scenarios")
+
+    def _is_invitation(self, game_id: str) -> bool:
+        games = self.overview.games if self.overview is not None else ()
+        return any(game.game == game_id and game.status == "invited" for game in games)
+
+    @work(exclusive=True, group="join")
+    async def ask_join(self, game_id: str) -> None:
+        """Show what the invitation offers and who sent it, then join if the player says
+        yes: anyone who read the invitation could answer it, and the inviter compares this
+        home's fingerprint before accepting."""
+        try:
+            offer = await self.session.invitation(game_id)
+        except HexpostError as exc:
+            self.post_message(self.Failed(str(exc)))
+            return
+        from tui.widgets.confirm import ConfirmDialog
+
+        lines = invitation_lines(offer)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.status.busy("joining...")
+                self.join(game_id)
+
+        self.app.push_screen(ConfirmDialog("Join this game?", lines), answered)
+
+    @work(exclusive=True, group="join")
+    async def join(self, game_id: str) -> None:
+        result = await self.session.join(game_id)
+        if result.locked:
+            from tui.screens.identity import ask_passphrase
+
+            ask_passphrase(
+                self,
+                "sign the join packet",
+                lambda: self.join(game_id),
+                cancelled=lambda: self.status.say("not joined: no passphrase given"),
+            )
+            return
+        self.status.say(result.text)
+        self.reload()
 
     def _cursor_key(self) -> str | None:
         table = self._table()
@@ -302,6 +356,28 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
     )
 
 
+def invitation_lines(offer: Invitation) -> list[str]:
+    """What joining commits the player to, in the dialog's words (the inviter's texts are
+    theirs to choose: shown escaped)."""
+    lines = [
+        f"{safe_text(offer.name, limit=40)} ({safe_text(offer.scenario)}), "
+        f"you play {safe_text(offer.my_seat)}",
+        f"invited by {safe_text(offer.inviter, limit=60)}",
+        f"reply window: {offer.reply_window_hours} hours",
+    ]
+    if offer.changed:
+        changed = ", ".join(f"{safe_text(k)}={safe_text(str(v))}" for k, v in offer.changed)
+        lines.append(f"rules changed from the defaults: {changed}")
+    else:
+        lines.append("every optional rule at its default")
+    lines += [
+        "",
+        "Joining binds your key to the seat; the inviter compares its fingerprint",
+        "with you by another channel before the game starts. s sends the join packet.",
+    ]
+    return lines
+
+
 def empty_help(overview: Overview) -> str:
     """What to do in a home with no game yet, skipping the steps already done."""
     lines = ["No games in this home yet.", ""]
@@ -311,9 +387,9 @@ def empty_help(overview: Overview) -> str:
     if overview.transport is None:
         lines.append("Choose how packets travel (, again), e.g. a shared folder:")
         lines.append("  hexpost transport folder PATH")
-    lines.append("Start a game and invite an opponent:")
+    lines.append("Start a game and invite an opponent: press n, or run")
     lines.append("  hexpost new --scenario tutorial --seat coalition --opponent ADDRESS")
-    lines.append("or press s to sync and pick up an invitation.")
+    lines.append("or press s to sync and pick up an invitation (Enter joins it).")
     lines.append("")
     lines.append("To watch two local players set up and play, with no account:")
     lines.append("  hexpost demo")

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from tui.services.games import GameSummary
     from tui.services.orders import OrdersVerdict
     from tui.services.show import ShowRecord
+    from tui.services.start import Invitation, NewGameRequest, ScenarioChoice
 
 __all__ = [
     "NO_IDENTITY",
@@ -262,6 +263,28 @@ class Session:
         next packet carries the acceptance; ``locked`` when the passphrase is needed first."""
         return await self.call(self._accept_join, game_id)
 
+    async def scenario_choices(self) -> list[ScenarioChoice]:
+        """The scenarios a new game can start from, their optional rules explained."""
+        from tui.services.start import scenario_choices
+
+        return await self.call(scenario_choices)
+
+    async def new_game(self, request: NewGameRequest) -> Checked:
+        """Create a game and queue its invitation (``hexpost new``); ``locked`` when the
+        passphrase is needed first. Nothing is stored when it is refused."""
+        return await self.call(self._new_game, request)
+
+    async def invitation(self, game_id: str) -> Invitation:
+        """What an invitation offers, for the player to read before joining."""
+        from tui.services.start import invitation
+
+        return await self.call(lambda: invitation(self.reader(), bytes.fromhex(game_id)))
+
+    async def join(self, game_id: str) -> Checked:
+        """Join an invitation (``hexpost accept``): the join packet is queued for the next
+        sync; ``locked`` when the passphrase is needed first."""
+        return await self.call(self._join, game_id)
+
     async def unlock(self, passphrase: str) -> str | None:
         """Open the signing key with ``passphrase``: None when it opened (later signing needs
         no more asking), else what went wrong, for the dialog to show."""
@@ -398,6 +421,42 @@ class Session:
         except HexpostError as exc:
             return Checked(False, f"not accepted: {exc}")
         return Checked(True, done.text, sent=done.packet is not None)
+
+    def _new_game(self, request: NewGameRequest) -> Checked:
+        from tui.services.start import new_game
+
+        try:
+            signer = self._signing_or_why()
+            if isinstance(signer, Checked):
+                return signer
+            made = new_game(
+                signer,
+                request.scenario,
+                request.seat,
+                request.opponent,
+                clock=self._clock,
+                name=request.name,
+                options=request.options,
+                reply_window_hours=request.reply_window_hours,
+            )
+        except HexpostError as exc:
+            return Checked(False, f"not created: {exc}")
+        name = signer.game(bytes.fromhex(made.game)).name
+        return Checked(
+            True, f"game {name} created: s sends the invitation to {request.opponent}", sent=True
+        )
+
+    def _join(self, game_id: str) -> Checked:
+        from tui.services.start import join
+
+        try:
+            signer = self._signing_or_why()
+            if isinstance(signer, Checked):
+                return signer
+            done = join(signer, bytes.fromhex(game_id), self._clock)
+        except HexpostError as exc:
+            return Checked(False, f"not joined: {exc}")
+        return Checked(True, f"{done.text}: s sends the join packet", sent=True)
 
     def _unlock(self, passphrase: str) -> str | None:
         from tui.services.home import WrongPassphrase, unlock

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import HexpostError
-from engine.core.ruleset import OptionValue
+from engine.core.ruleset import OptionSpec, OptionValue
 from saves import joins
 from saves.registry import rulesets
 from saves.replica import Replica
@@ -49,6 +49,41 @@ class Joined(msgspec.Struct, frozen=True):
     packet: int | None = None
 
 
+class ScenarioChoice(msgspec.Struct, frozen=True):
+    """A scenario as a new-game form offers it: its seats and its optional rules, each with
+    its help, its rule and the values it takes (`engine.core.ruleset.OptionSpec`)."""
+
+    id: str
+    ruleset: str
+    title: str
+    seats: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+
+
+class NewGameRequest(msgspec.Struct, frozen=True):
+    """What a new-game form asks for: ``hexpost new``'s arguments. ``options`` holds only the
+    rules changed from their defaults."""
+
+    scenario: str
+    seat: str
+    opponent: str
+    name: str = ""
+    reply_window_hours: int = 72
+    options: dict[str, OptionValue] = {}
+
+
+class Invitation(msgspec.Struct, frozen=True):
+    """An invitation as the player reads it before joining: the game, the seat offered, who
+    invited them from which address, and the rules the inviter changed from the defaults."""
+
+    name: str
+    scenario: str
+    my_seat: str
+    inviter: str
+    reply_window_hours: int
+    changed: tuple[tuple[str, OptionValue], ...]
+
+
 def known_scenarios() -> str:
     """Every scenario id the installed rulesets offer, for a refusal to list."""
     return ", ".join(s.id for r in rulesets() for s in r.scenarios())
@@ -63,6 +98,22 @@ def scenarios() -> list[ScenarioRow]:
             start=info.start,
             seats=tuple(spec.seat for spec in info.seats),
             options={option.id: option.default for option in info.options},
+        )
+        for ruleset in rulesets()
+        for info in ruleset.scenarios()
+    ]
+
+
+def scenario_choices() -> list[ScenarioChoice]:
+    """Every scenario of the installed rulesets with its optional rules explained: what a
+    new-game form needs, whatever the ruleset."""
+    return [
+        ScenarioChoice(
+            id=info.id,
+            ruleset=ruleset.id,
+            title=info.title,
+            seats=tuple(spec.seat for spec in info.seats),
+            options=tuple(info.options),
         )
         for ruleset in rulesets()
         for info in ruleset.scenarios()
@@ -124,6 +175,31 @@ def new_game(
         now=clock(),
     )
     return NewGame(game_id.hex(), dict(signer.state(game_id).core.options))
+
+
+def invitation(replica: Replica, game_id: bytes) -> Invitation:
+    """What the invitation ``game_id`` offers, from its genesis as this home stored it."""
+    row = replica.game(game_id)
+    core = replica.state(game_id).core
+    creator = core.seat_state(core.creator)
+    defaults = _defaults(core.scenario_id)
+    changed = tuple((k, v) for k, v in core.options if k not in defaults or defaults[k] != v)
+    return Invitation(
+        name=row.name,
+        scenario=row.scenario,
+        my_seat=row.my_seat,
+        inviter=f"{creator.name} <{creator.address}>",
+        reply_window_hours=core.reply_window_hours,
+        changed=changed,
+    )
+
+
+def _defaults(scenario_id: str) -> dict[str, OptionValue]:
+    for ruleset in rulesets():
+        for info in ruleset.scenarios():
+            if info.id == scenario_id:
+                return {option.id: option.default for option in info.options}
+    return {}
 
 
 def is_invitation(replica: Replica, game_id: bytes) -> bool:
