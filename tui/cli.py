@@ -186,6 +186,16 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         ),
     )
 
+    rules = ssub.add_parser(
+        "rules",
+        help="its optional rules: each one's default, the values it takes, its rule and help",
+        description="Every optional rule a new game of the scenario may change (hexpost new "
+        "--option ID=VALUE, or the app's new-game form), with its default, the values it "
+        "takes, the rule it reads and what it means.",
+    )
+    rules.add_argument("scenario", metavar="ID")
+    rules.add_argument("--json", action="store_true")
+
     data = sub.add_parser("data", help="check the shipped game data")
     dsub = data.add_subparsers(dest="data_command", metavar="ACTION", required=True)
     check = dsub.add_parser("check", help="report every broken reference in the data files")

@@ -106,6 +106,11 @@ def cmd_scenarios(args: argparse.Namespace, _home: Home) -> int:
 def cmd_scenario(args: argparse.Namespace, _home: Home) -> int:
     from tui.services import rulesets
 
+    if args.scenario_command == "rules":
+        from tui.services.start import scenario_rules
+
+        render.emit(scenario_rules(args.scenario), args.json, render.rules_text)
+        return 0
     details = rulesets.scenario_details(args.scenario, getattr(args, "turn", None))
     if args.json:
         print(json.dumps(render.builtins(details.record), indent=2, ensure_ascii=True))

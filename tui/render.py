@@ -105,6 +105,28 @@ def scenarios_text(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def rules_text(rows: list[dict[str, Any]]) -> str:
+    """Each optional rule: its id and default, what it takes, its rule, then its help."""
+    lines = []
+    for row in rows:
+        value = row["default"]
+        if isinstance(value, bool):
+            takes = "true or false"
+        elif row.get("choices"):
+            takes = ", ".join(row["choices"])
+        elif row.get("bounds"):
+            takes = f"{row['bounds'][0]} to {row['bounds'][1]}"
+        else:
+            takes = "a whole number" if isinstance(value, int) else "a text"
+        shown = str(value).lower() if isinstance(value, bool) else value
+        rule = f" (rule {row['rule']})" if row.get("rule") else ""
+        lines.append(f"{row['id']}={shown}  takes {takes}{rule}")
+        lines.extend(
+            textwrap.wrap(row["help"], 76, initial_indent="    ", subsequent_indent="    ")
+        )
+    return "\n".join(lines)
+
+
 def games_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"

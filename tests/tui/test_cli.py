@@ -275,6 +275,36 @@ def test_scenarios_list_the_wind_with_its_seats(tmp_path: Path) -> None:
     assert rows[SCENARIO]["seats"] == ["coalition", "alliance"]
 
 
+def test_scenario_rules_lists_each_option_with_what_it_takes(tmp_path: Path) -> None:
+    done = hexpost("--home", tmp_path / "h", "scenario", "rules", SCENARIO)
+    assert done.returncode == 0, describe(done)
+    assert (
+        "damage-rounding=nearest-half-up  takes nearest-half-up, nearest-half-down, down, up "
+        "(rule 302.4)\n    Rounding of potential x table percentage"
+    ) in done.stdout
+    assert "peace-income-permille=500  takes 0 to 1000 (rule 600.0)" in done.stdout
+    as_json = hexpost("--home", tmp_path / "h", "scenario", "rules", SCENARIO, "--json")
+    rows = {row["id"]: row for row in json.loads(as_json.stdout)}
+    assert rows["damage-rounding"]["choices"] == [
+        "nearest-half-up",
+        "nearest-half-down",
+        "down",
+        "up",
+    ]
+    assert rows["peace-income-permille"]["bounds"] == [0, 1000]
+    assert_refused(
+        hexpost("--home", tmp_path / "h", "scenario", "rules", "nope"), "no scenario 'nope'"
+    )
+
+
+def test_new_refuses_a_value_its_rule_does_not_take(alice: Player) -> None:
+    done = alice.run(
+        "new", "--scenario", SCENARIO, "--seat", "coalition", "--opponent", "x@example.org",
+        "--option", "damage-rounding=sideways",
+    )  # fmt: skip
+    assert_refused(done, "optional rule 'damage-rounding' takes one of", "not 'sideways'")
+
+
 def test_demo_plays_to_the_same_game() -> None:
     done = hexpost("demo")
     assert done.returncode == 0, describe(done)

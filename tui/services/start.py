@@ -120,6 +120,14 @@ def scenario_choices() -> list[ScenarioChoice]:
     ]
 
 
+def scenario_rules(scenario_id: str) -> list[OptionSpec]:
+    """The optional rules of ``scenario_id`` (``hexpost scenario rules``)."""
+    for choice in scenario_choices():
+        if choice.id == scenario_id:
+            return list(choice.options)
+    raise HexpostError(f"no scenario {scenario_id!r} (known: {known_scenarios()})")
+
+
 def parse_options(items: list[str]) -> dict[str, OptionValue]:
     """``ID=VALUE`` texts as option values: true/false (yes/no, on/off), whole numbers, else
     text; the ruleset checks ids and values when the game is made."""
