@@ -238,7 +238,8 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         action="append",
         default=[],
         metavar="ID=VALUE",
-        help="set an optional rule (repeatable), e.g. --option orion=true",
+        help="set an optional rule (repeatable), e.g. --option orion=true; "
+        "hexpost scenario rules ID lists them and the values each takes",
     )
     new.add_argument("--reply-window", type=int, default=72, metavar="HOURS")
 

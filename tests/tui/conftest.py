@@ -311,6 +311,18 @@ def quiet_game(alice: Player, bob: Player) -> str:
 
 
 @pytest.fixture
+def two_homes(tmp_path: Path) -> Iterator[tuple[saves.Player, saves.Player]]:
+    """Alice's and Bob's homes (`tests.saves.conftest.Player`: identities, no games) on one
+    loopback network, closed afterwards."""
+    network = LoopbackNetwork()
+    alice = saves.Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = saves.Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    yield alice, bob
+    alice.close()
+    bob.close()
+
+
+@pytest.fixture
 def wind(tmp_path: Path) -> Iterator[saves.Player]:
     """Alice's home with The Wind set up (every starting fleet placed), at turn 1 (a
     `tests.saves.conftest.Player`, not this module's command-line `Player`)."""

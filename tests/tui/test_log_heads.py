@@ -11,9 +11,6 @@ packets, a late claim and chat messages.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from engine.core import packets
@@ -21,7 +18,6 @@ from engine.core.errors import PacketError
 from engine.core.owed import pending
 from engine.core.packets import kept_body, open_packet
 from engine.fe import RULESET
-from mail.loopback import LoopbackNetwork
 from saves import chat_messages, claims
 from tests.saves.conftest import Player, start_game
 from tui.services import review
@@ -32,24 +28,13 @@ LATE = "2030-01-05T00:00:00Z"
 
 
 @pytest.fixture
-def players(tmp_path: Path) -> Iterator[tuple[Player, Player]]:
-    """Alice and Bob, as `tests.saves.conftest` makes them."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    yield alice, bob
-    alice.close()
-    bob.close()
+def alice(two_homes: tuple[Player, Player]) -> Player:
+    return two_homes[0]
 
 
 @pytest.fixture
-def alice(players: tuple[Player, Player]) -> Player:
-    return players[0]
-
-
-@pytest.fixture
-def bob(players: tuple[Player, Player]) -> Player:
-    return players[1]
+def bob(two_homes: tuple[Player, Player]) -> Player:
+    return two_homes[1]
 
 
 @pytest.fixture

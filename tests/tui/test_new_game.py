@@ -8,7 +8,8 @@ its genesis holds them, the join as the inviter receives it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,6 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select, Static
 
 from engine.fe import RULESET
-from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from saves.home import Home
 from tests.saves.conftest import CHAIN_LENGTH, Player, now
@@ -29,14 +29,14 @@ from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.passphrase import PassphraseDialog
 
 
-@pytest.fixture
-def homes(tmp_path: Path) -> Iterator[tuple[Player, Player]]:
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    yield alice, bob
-    alice.close()
-    bob.close()
+@asynccontextmanager
+async def new_game_form(
+    player: Player,
+) -> AsyncIterator[tuple[HexpostApp, Pilot[None], NewGameScreen]]:
+    """The app on ``player``'s home with the new-game form open (``n``)."""
+    app = app_for(player)
+    async with app.run_test(size=SIZE) as pilot:
+        yield app, pilot, await open_form(pilot)
 
 
 async def open_form(pilot: Pilot[None]) -> NewGameScreen:
@@ -57,12 +57,10 @@ def field(screen: NewGameScreen, option: str) -> object:
 
 
 async def test_a_game_is_created_with_the_scenario_seat_and_rules_chosen(
-    homes: tuple[Player, Player],
+    two_homes: tuple[Player, Player],
 ) -> None:
-    alice, _ = homes
-    app = app_for(alice)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_form(pilot)
+    alice, _ = two_homes
+    async with new_game_form(alice) as (app, pilot, screen):
         assert app.focused is screen.query_one("#opponent", Input)
         screen.query_one("#scenario", Select).value = "tutorial"
         await settle(pilot)
@@ -110,12 +108,10 @@ async def test_a_game_is_created_with_the_scenario_seat_and_rules_chosen(
     ],
 )
 async def test_a_form_the_rules_refuse_stays_open_says_why_and_makes_nothing(
-    homes: tuple[Player, Player], opponent: str, share: str, words: str
+    two_homes: tuple[Player, Player], opponent: str, share: str, words: str
 ) -> None:
-    alice, _ = homes
-    app = app_for(alice)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_form(pilot)
+    alice, _ = two_homes
+    async with new_game_form(alice) as (app, pilot, screen):
         screen.query_one("#opponent", Input).value = opponent
         box = field(screen, "peace-income-permille")
         assert isinstance(box, Input)
@@ -131,12 +127,10 @@ async def test_a_form_the_rules_refuse_stays_open_says_why_and_makes_nothing(
 
 
 async def test_each_rule_shows_its_help_and_the_values_it_takes(
-    homes: tuple[Player, Player],
+    two_homes: tuple[Player, Player],
 ) -> None:
-    alice, _ = homes
-    app = app_for(alice)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_form(pilot)
+    alice, _ = two_homes
+    async with new_game_form(alice) as (_, _, screen):
         helps = [str(s.content) for s in screen.query(".help").results(Static)]
         form = screen.query_one(NewGameForm)
         assert form.scenario is not None and len(helps) == len(form.scenario.options)
@@ -147,8 +141,10 @@ async def test_each_rule_shows_its_help_and_the_values_it_takes(
         assert offered == ["nearest-half-up", "nearest-half-down", "down", "up"]
 
 
-async def test_enter_on_an_invitation_shows_it_and_joins_it(homes: tuple[Player, Player]) -> None:
-    alice, bob = homes
+async def test_enter_on_an_invitation_shows_it_and_joins_it(
+    two_homes: tuple[Player, Player],
+) -> None:
+    alice, bob = two_homes
     game_id = alice.replica.create(
         RULESET, "tutorial", "coalition", bob.address, name="border", now=now(),
         options={"orion": True}, chain_length=CHAIN_LENGTH,

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from engine.core.errors import HexpostError
 from tui.safe_text import safe_text
-from tui.screens.session import Session, SyncResult
+from tui.screens.session import Checked, Session, SyncResult
 
 T = TypeVar("T")
 
@@ -205,6 +205,20 @@ class HexpostScreen(Screen[None]):
     @property
     def status(self) -> StatusLine:
         return self.query_one(StatusLine)
+
+    def asked_passphrase(
+        self, result: Checked, purpose: str, retry: Callable[[], object], refused: str
+    ) -> bool:
+        """Whether ``result`` was refused only for want of the key's passphrase. If so the
+        passphrase is asked ("Passphrase of your key, to ``purpose``") and ``retry`` runs once
+        the key opens; Escape leaves ``refused`` on the status line. The identity screen's
+        module is imported only then (no screen's first paint needs it)."""
+        if not result.locked:
+            return False
+        from tui.screens.identity import ask_passphrase
+
+        ask_passphrase(self, purpose, retry, cancelled=lambda: self.status.say(refused))
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "sync" and self.syncing:

@@ -65,13 +65,8 @@ class SignedLinesScreen(HexpostScreen):
     @work(exclusive=True, group="accept")
     async def send_acceptance(self) -> None:
         result = await self.session.accept_join(self.game_id)
-        if result.locked:
-            ask_passphrase(
-                self,
-                "accept the joined key",
-                self.send_acceptance,
-                cancelled=lambda: self.status.say("not accepted: no passphrase given"),
-            )
+        refused = "not accepted: no passphrase given"
+        if self.asked_passphrase(result, "accept the joined key", self.send_acceptance, refused):
             return
         self.status.say(result.text)
         self.reload()
@@ -94,13 +89,10 @@ class SignedLinesScreen(HexpostScreen):
     @work(exclusive=True, group="chat")
     async def send_chat(self, text: str) -> None:
         result = await self.session.chat(self.game_id, text)
-        if result.locked:
-            ask_passphrase(
-                self,
-                "sign the chat line",
-                lambda: self.send_chat(text),
-                cancelled=lambda: self.status.say("chat not sent: no passphrase given"),
-            )
+        refused = "chat not sent: no passphrase given"
+        if self.asked_passphrase(
+            result, "sign the chat line", lambda: self.send_chat(text), refused
+        ):
             return
         self.status.say(result.text)
         if result.sent:

@@ -296,15 +296,10 @@ class GamesScreen(HexpostScreen):
     @work(exclusive=True, group="join")
     async def join(self, game_id: str) -> None:
         result = await self.session.join(game_id)
-        if result.locked:
-            from tui.screens.identity import ask_passphrase
-
-            ask_passphrase(
-                self,
-                "sign the join packet",
-                lambda: self.join(game_id),
-                cancelled=lambda: self.status.say("not joined: no passphrase given"),
-            )
+        refused = "not joined: no passphrase given"
+        if self.asked_passphrase(
+            result, "sign the join packet", lambda: self.join(game_id), refused
+        ):
             return
         self.status.say(result.text)
         self.reload()

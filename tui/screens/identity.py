@@ -24,10 +24,10 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Static
 
-from tui.screens.base import HexpostScreen
 from tui.widgets.passphrase import PassphraseDialog
 
 if TYPE_CHECKING:
+    from tui.screens.base import HexpostScreen
     from tui.services.home import IdentityRecord
 
 

@@ -298,15 +298,10 @@ class NewGameScreen(HexpostScreen):
     @work(exclusive=True, group="create")
     async def create_game(self, request: NewGameRequest) -> None:
         result = await self.session.new_game(request)
-        if result.locked:
-            from tui.screens.identity import ask_passphrase
-
-            ask_passphrase(
-                self,
-                "sign the new game",
-                lambda: self.create_game(request),
-                cancelled=lambda: self.status.say("not created: no passphrase given"),
-            )
+        refused = "not created: no passphrase given"
+        if self.asked_passphrase(
+            result, "sign the new game", lambda: self.create_game(request), refused
+        ):
             return
         if not result.ok:
             self.status.say(result.text)

@@ -396,39 +396,41 @@ class Session:
             return Checked(False, NO_PASSPHRASE, locked=True)
         return self._signing_replica()
 
-    def _chat(self, game_id: str, text: str) -> Checked:
-        from tui.services.chat import send_chat
-
+    def _signing(self, refused: str, act: Callable[[Replica], Checked]) -> Checked:
+        """``act`` with the signing replica; or why there is none (`_signing_or_why`), or the
+        refusal it raised after ``refused`` ("not sent", "not joined"...): nothing signed."""
         try:
             signer = self._signing_or_why()
             if isinstance(signer, Checked):
                 return signer
-            sent = send_chat(signer, bytes.fromhex(game_id), text, self._clock)
+            return act(signer)
         except HexpostError as exc:
-            return Checked(False, f"not sent: {exc}")
-        return Checked(
-            True, f"chat message {sent.body.seq} signed and queued: s sends it", sent=True
-        )
+            return Checked(False, f"{refused}: {exc}")
+
+    def _chat(self, game_id: str, text: str) -> Checked:
+        from tui.services.chat import send_chat
+
+        def act(signer: Replica) -> Checked:
+            sent = send_chat(signer, bytes.fromhex(game_id), text, self._clock)
+            return Checked(
+                True, f"chat message {sent.body.seq} signed and queued: s sends it", sent=True
+            )
+
+        return self._signing("not sent", act)
 
     def _accept_join(self, game_id: str) -> Checked:
         from tui.services.start import accept_key
 
-        try:
-            signer = self._signing_or_why()
-            if isinstance(signer, Checked):
-                return signer
+        def act(signer: Replica) -> Checked:
             done = accept_key(signer, bytes.fromhex(game_id), self._clock)
-        except HexpostError as exc:
-            return Checked(False, f"not accepted: {exc}")
-        return Checked(True, done.text, sent=done.packet is not None)
+            return Checked(True, done.text, sent=done.packet is not None)
+
+        return self._signing("not accepted", act)
 
     def _new_game(self, request: NewGameRequest) -> Checked:
         from tui.services.start import new_game
 
-        try:
-            signer = self._signing_or_why()
-            if isinstance(signer, Checked):
-                return signer
+        def act(signer: Replica) -> Checked:
             made = new_game(
                 signer,
                 request.scenario,
@@ -439,24 +441,20 @@ class Session:
                 options=request.options,
                 reply_window_hours=request.reply_window_hours,
             )
-        except HexpostError as exc:
-            return Checked(False, f"not created: {exc}")
-        name = signer.game(bytes.fromhex(made.game)).name
-        return Checked(
-            True, f"game {name} created: s sends the invitation to {request.opponent}", sent=True
-        )
+            name = signer.game(bytes.fromhex(made.game)).name
+            text = f"game {name} created: s sends the invitation to {request.opponent}"
+            return Checked(True, text, sent=True)
+
+        return self._signing("not created", act)
 
     def _join(self, game_id: str) -> Checked:
         from tui.services.start import join
 
-        try:
-            signer = self._signing_or_why()
-            if isinstance(signer, Checked):
-                return signer
+        def act(signer: Replica) -> Checked:
             done = join(signer, bytes.fromhex(game_id), self._clock)
-        except HexpostError as exc:
-            return Checked(False, f"not joined: {exc}")
-        return Checked(True, f"{done.text}: s sends the join packet", sent=True)
+            return Checked(True, f"{done.text}: s sends the join packet", sent=True)
+
+        return self._signing("not joined", act)
 
     def _unlock(self, passphrase: str) -> str | None:
         from tui.services.home import WrongPassphrase, unlock
