@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from engine.core.owed import pending
@@ -15,9 +16,11 @@ from engine.core.packets import fingerprint
 from engine.core.ruleset import DecisionKind
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
+from mail.sync import sync
 from saves import quarantine
 from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
 from tests.tui.test_app import SIZE, app_for, settle
+from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
 from tui.widgets.confirm import ConfirmDialog
 
@@ -70,6 +73,55 @@ async def test_the_creator_accepts_the_joined_key_after_seeing_its_fingerprint(
     assert state.core.unaccepted == ()
     assert pending(RULESET, state)[0].kind == DecisionKind.ORDERS
     assert alice.row(game_id).head_seq == 2
+
+
+async def test_the_creator_declines_a_key_that_is_not_the_invited_players(
+    joined: tuple[Player, Player, bytes],
+) -> None:
+    """A stranger who read the invitation joined first: X (after a yes) resigns the game,
+    and Bob sees it ended."""
+    alice, bob, game_id = joined
+    app = app_for(alice, game="border")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.check_action("decline_key", ()) is True
+        accepting = await open_dialog(pilot, "a")
+        assert "X declines the key, which ends the game." in dialog_text(accepting)
+        await pilot.press("n")
+        await settle(pilot)
+        declining = await open_dialog(pilot, "X")
+        joined_key = alice.replica.state(game_id).core.seat_state("alliance").public_key
+        assert fingerprint(joined_key) in dialog_text(declining)
+        await pilot.press("n")  # no: nothing signed
+        await settle(pilot)
+        assert alice.row(game_id).head_seq == 1
+        await open_dialog(pilot, "X")
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.screen is screen
+        assert screen.query_one(StatusLine).text == (
+            "packet 2 declines the key: the game ends; s sends it"
+        )
+        assert screen.check_action("decline_key", ()) is False
+    state = alice.replica.state(game_id)
+    assert state.core.resigned == "coalition" and pending(RULESET, state) == []
+    await sync(alice.replica, alice.transport, now)
+    await sync(bob.replica, bob.transport, now)
+    assert bob.replica.state(game_id).core.resigned == "coalition"
+
+
+async def open_dialog(pilot: Pilot[None], key: str) -> ConfirmDialog:
+    await pilot.press(key)
+    await settle(pilot)
+    dialog = pilot.app.screen
+    assert isinstance(dialog, ConfirmDialog)
+    return dialog
+
+
+def dialog_text(dialog: ConfirmDialog) -> str:
+    return str(dialog.query_one("#confirm-lines", Static).content)
 
 
 async def test_no_answers_nothing_and_the_joiner_sees_whom_it_waits_for(

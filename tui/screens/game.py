@@ -112,6 +112,9 @@ class GameScreen(SignedLinesScreen):
         Binding("i", "calculator", "Calculator", show=False, tooltip="Work out combat damage"),
         # Shown only while a key that joined this player's game waits for acceptance.
         Binding("a", "accept_key", "Accept key", tooltip="Accept the key that joined the game"),
+        Binding(
+            "X", "decline_key", "Decline key", tooltip="Refuse the key that joined: the game ends"
+        ),
     ]
 
     class Loaded(Message):
@@ -503,7 +506,7 @@ class GameScreen(SignedLinesScreen):
             return False  # a priority key: let the c reach the text being typed
         if action == "checklist":
             return self.data is not None and bool(self.data.show.checklist)
-        if action == "accept_key":
+        if action in ("accept_key", "decline_key"):
             return self._joined_key() is not None
         return super().check_action(action, parameters)
 

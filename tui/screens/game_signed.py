@@ -44,13 +44,12 @@ class SignedLinesScreen(HexpostScreen):
         owed = self._joined_key()
         if owed is None:
             return
-        name = self.data.show.name if self.data is not None else ""
         lines = [
             safe_text(owed.title),
             "",
             "Compare this fingerprint with the player you invited, by another channel",
             "(phone, chat), before you say yes. Your next packet carries the acceptance.",
-            f"If it is not them: `hexpost decline {safe_text(name)}` ends the game.",
+            "If it is not them: X declines the key, which ends the game.",
         ]
 
         def answered(yes: bool | None) -> None:
@@ -67,6 +66,38 @@ class SignedLinesScreen(HexpostScreen):
         result = await self.session.accept_join(self.game_id)
         refused = "not accepted: no passphrase given"
         if self.asked_passphrase(result, "accept the joined key", self.send_acceptance, refused):
+            return
+        self.status.say(result.text)
+        self.reload()
+
+    def action_decline_key(self) -> None:
+        """Ask, then refuse the key that joined (`saves.joins.decline`): the creator resigns
+        and the game ends before it began, for a key that is not the invited player's."""
+        owed = self._joined_key()
+        if owed is None:
+            return
+        lines = [
+            safe_text(owed.title),
+            "",
+            "Only if this is not the player you invited (compare the fingerprint by",
+            "another channel): your next packet resigns, and the game ends before it",
+            "began. s sends it. To play with them after all, start a new game.",
+        ]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.status.busy("declining the key...")
+                self.send_decline()
+
+        from tui.widgets.confirm import ConfirmDialog
+
+        self.app.push_screen(ConfirmDialog("Decline the key and end the game?", lines), answered)
+
+    @work(exclusive=True, group="accept")
+    async def send_decline(self) -> None:
+        result = await self.session.decline_key(self.game_id)
+        refused = "not declined: no passphrase given"
+        if self.asked_passphrase(result, "decline the joined key", self.send_decline, refused):
             return
         self.status.say(result.text)
         self.reload()

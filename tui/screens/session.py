@@ -263,6 +263,11 @@ class Session:
         next packet carries the acceptance; ``locked`` when the passphrase is needed first."""
         return await self.call(self._accept_join, game_id)
 
+    async def decline_key(self, game_id: str) -> Checked:
+        """As the game's creator, refuse the key that joined (`saves.joins.decline`): a
+        resignation, queued; ``locked`` when the passphrase is needed first."""
+        return await self.call(self._decline_key, game_id)
+
     async def scenario_choices(self) -> list[ScenarioChoice]:
         """The scenarios a new game can start from, their optional rules explained."""
         from tui.services.start import scenario_choices
@@ -426,6 +431,16 @@ class Session:
             return Checked(True, done.text, sent=done.packet is not None)
 
         return self._signing("not accepted", act)
+
+    def _decline_key(self, game_id: str) -> Checked:
+        from tui.services.start import decline_key
+
+        def act(signer: Replica) -> Checked:
+            seq = decline_key(signer, bytes.fromhex(game_id), self._clock)
+            text = f"packet {seq} declines the key: the game ends; s sends it"
+            return Checked(True, text, sent=True)
+
+        return self._signing("not declined", act)
 
     def _new_game(self, request: NewGameRequest) -> Checked:
         from tui.services.start import new_game
