@@ -100,9 +100,24 @@ def scenarios_text(rows: list[dict[str, Any]]) -> str:
         lines.append(f"{row['id']:<12} {row['title']}  [{row['ruleset']}]")
         lines.append(f"{'':<12} start {row['start']}; seats: {', '.join(row['seats'])}")
         if row["options"]:
-            options = ", ".join(f"{k}={v}" for k, v in row["options"].items())
-            lines.append(f"{'':<12} options: {options}")
+            options = ", ".join(f"{k}={_option_text(v)}" for k, v in row["options"].items())
+            lines.extend(
+                textwrap.wrap(
+                    f"options: {options}",
+                    78,
+                    initial_indent=" " * 13,
+                    subsequent_indent=" " * 15,
+                    break_on_hyphens=False,
+                )
+            )
+    if any(row["options"] for row in rows):
+        lines.append("(hexpost scenario rules ID: what each option means and the values it takes)")
     return "\n".join(lines)
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as ``--option ID=VALUE`` takes it (true/false in lower case)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def rules_text(rows: list[dict[str, Any]]) -> str:
@@ -118,9 +133,8 @@ def rules_text(rows: list[dict[str, Any]]) -> str:
             takes = f"{row['bounds'][0]} to {row['bounds'][1]}"
         else:
             takes = "a whole number" if isinstance(value, int) else "a text"
-        shown = str(value).lower() if isinstance(value, bool) else value
         rule = f" (rule {row['rule']})" if row.get("rule") else ""
-        lines.append(f"{row['id']}={shown}  takes {takes}{rule}")
+        lines.append(f"{row['id']}={_option_text(value)}  takes {takes}{rule}")
         lines.extend(
             textwrap.wrap(row["help"], 76, initial_indent="    ", subsequent_indent="    ")
         )
