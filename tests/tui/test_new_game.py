@@ -66,7 +66,9 @@ async def test_a_game_is_created_with_the_scenario_seat_and_rules_chosen(
         await settle(pilot)
         screen.query_one("#seat", Select).value = "alliance"
         screen.query_one("#opponent", Input).focus()
-        await pilot.press(*"bob@example.org")  # typed, as a player would
+        await pilot.press(*"bob@example.org", "enter")  # typed, as a player would
+        assert app.focused is screen.query_one("#name", Input)  # Enter: the next field
+        assert alice.replica.games() == []
         screen.query_one("#name", Input).value = "border"
         screen.query_one("#hours", Input).value = "48"
         orion = field(screen, "orion")
@@ -98,6 +100,7 @@ async def test_a_game_is_created_with_the_scenario_seat_and_rules_chosen(
     ("opponent", "share", "words"),
     [
         ("", "500", "the opponent's email address is needed"),
+        ("bob@example.org", "", "optional rule 'peace-income-permille' takes a whole number"),
         ("bob", "500", "not created: the opponent's address 'bob' is not an email address"),
         (
             "bob@example.org",

@@ -133,8 +133,10 @@ class NewGameForm(Vertical):
 
     @on(Input.Submitted)
     def input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field goes to the next one: the game is made only by ctrl+s or the
+        button, never by an Enter meant to finish typing the address."""
         event.stop()
-        self.submit()
+        self.screen.focus_next()
 
     def submit(self) -> None:
         """Read the fields; post `Create`, or `Problem` naming the field that is wrong."""
@@ -150,12 +152,14 @@ class NewGameForm(Vertical):
         hours = _whole(self.query_one("#hours", Input).value)
         if hours is None:
             self.post_message(self.Problem("the reply window is a whole number of hours"))
+            self.query_one("#hours", Input).focus()
             return
         changed: dict[str, OptionValue] = {}
         for i, option in enumerate(scenario.options):
             value = self._value(i, option)
             if value is None:
-                self.post_message(self.Problem(f"optional rule {option.id!r}: a whole number"))
+                self.post_message(self.Problem(f"optional rule {option.id!r} takes a whole number"))
+                self.query_one(f"#option-{i}").focus()
                 return
             if value != option.default or type(value) is not type(option.default):
                 changed[option.id] = value
