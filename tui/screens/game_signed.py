@@ -41,25 +41,49 @@ class SignedLinesScreen(HexpostScreen):
         """Ask, showing who joined with which key, then accept it (`saves.joins`): anyone who
         read the invitation could have answered it, so the player compares the fingerprint
         with the invited player by another channel first."""
+        self._ask_about_key(
+            "Accept the key that joined?",
+            [
+                "Compare this fingerprint with the player you invited, by another channel",
+                "(phone, chat), before you say yes. Your next packet carries the acceptance.",
+                "If it is not them: X declines the key, which ends the game.",
+            ],
+            "accepting the key...",
+            self.send_acceptance,
+        )
+
+    def action_decline_key(self) -> None:
+        """Ask, then refuse the key that joined (`saves.joins.decline`): the creator resigns
+        and the game ends before it began, for a key that is not the invited player's."""
+        self._ask_about_key(
+            "Decline the key and end the game?",
+            [
+                "Only if this is not the player you invited (compare the fingerprint by",
+                "another channel): your next packet resigns, and the game ends before it",
+                "began. s sends it. To play with them after all, start a new game.",
+            ],
+            "declining the key...",
+            self.send_decline,
+        )
+
+    def _ask_about_key(
+        self, question: str, lines: list[str], busy: str, then: Callable[[], object]
+    ) -> None:
+        """Ask ``question`` over who joined with which key (the pending acceptance's words)
+        and ``lines``; on yes say ``busy`` and run ``then``."""
         owed = self._joined_key()
         if owed is None:
             return
-        lines = [
-            safe_text(owed.title),
-            "",
-            "Compare this fingerprint with the player you invited, by another channel",
-            "(phone, chat), before you say yes. Your next packet carries the acceptance.",
-            "If it is not them: X declines the key, which ends the game.",
-        ]
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.status.busy("accepting the key...")
-                self.send_acceptance()
+                self.status.busy(busy)
+                then()
 
         from tui.widgets.confirm import ConfirmDialog
 
-        self.app.push_screen(ConfirmDialog("Accept the key that joined?", lines), answered)
+        shown = [safe_text(owed.title), "", *lines]
+        self.app.push_screen(ConfirmDialog(question, shown), answered)
 
     @work(exclusive=True, group="accept")
     async def send_acceptance(self) -> None:
@@ -69,29 +93,6 @@ class SignedLinesScreen(HexpostScreen):
             return
         self.status.say(result.text)
         self.reload()
-
-    def action_decline_key(self) -> None:
-        """Ask, then refuse the key that joined (`saves.joins.decline`): the creator resigns
-        and the game ends before it began, for a key that is not the invited player's."""
-        owed = self._joined_key()
-        if owed is None:
-            return
-        lines = [
-            safe_text(owed.title),
-            "",
-            "Only if this is not the player you invited (compare the fingerprint by",
-            "another channel): your next packet resigns, and the game ends before it",
-            "began. s sends it. To play with them after all, start a new game.",
-        ]
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.status.busy("declining the key...")
-                self.send_decline()
-
-        from tui.widgets.confirm import ConfirmDialog
-
-        self.app.push_screen(ConfirmDialog("Decline the key and end the game?", lines), answered)
 
     @work(exclusive=True, group="accept")
     async def send_decline(self) -> None:
