@@ -105,8 +105,7 @@ async def test_a_game_is_created_with_the_scenario_seat_and_rules_chosen(
         (
             "bob@example.org",
             "5000",
-            "not created: optional rule 'peace-income-permille' takes a whole number from 0 "
-            "to 1000, not 5000",
+            "optional rule 'peace-income-permille' takes a whole number from 0 to 1000, not 5000",
         ),
     ],
 )
@@ -142,6 +141,28 @@ async def test_each_rule_shows_its_help_and_the_values_it_takes(
         assert isinstance(rounding, Select)
         offered = [value for _, value in rounding._options]
         assert offered == ["nearest-half-up", "nearest-half-down", "down", "up"]
+
+
+async def test_a_number_is_checked_beside_its_field_as_it_is_typed(
+    two_homes: tuple[Player, Player],
+) -> None:
+    alice, _ = two_homes
+    async with new_game_form(alice) as (_, pilot, screen):
+        box = field(screen, "peace-income-permille")
+        assert isinstance(box, Input)
+        line = screen.query_one(f"#{box.id}-help", Static)
+        helped = str(line.content)
+        assert helped.startswith("Share of income on a peace economy") and "(0 to 1000)" in helped
+        box.focus()
+        await pilot.press("end", "0")  # 5000
+        await settle(pilot)
+        assert str(line.content) == (
+            "optional rule 'peace-income-permille' takes a whole number from 0 to 1000, not 5000"
+        )
+        assert line.has_class("problem")
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert str(line.content) == helped and not line.has_class("problem")
 
 
 async def test_enter_on_an_invitation_shows_it_and_joins_it(

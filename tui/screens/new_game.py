@@ -54,6 +54,7 @@ class NewGameForm(Vertical):
         & .row > Input, & .row > Select {{ width: 1fr; }}
         & .section {{ text-style: bold; margin: 1 0 0 0; }}
         & .help {{ color: $text-muted; padding: 0 0 0 4; }}
+        & .help.problem {{ color: $error; }}
         & #options {{ height: auto; }}
         & #create {{ margin: 1 0 0 {LABEL_WIDTH}; }}
     }}
@@ -157,10 +158,12 @@ class NewGameForm(Vertical):
         changed: dict[str, OptionValue] = {}
         for i, option in enumerate(scenario.options):
             value = self._value(i, option)
-            if value is None:
-                self.post_message(self.Problem(f"optional rule {option.id!r} takes a whole number"))
+            problem = _problem(option, value)
+            if problem is not None:
+                self.post_message(self.Problem(problem))
                 self.query_one(f"#option-{i}").focus()
                 return
+            assert value is not None
             if value != option.default or type(value) is not type(option.default):
                 changed[option.id] = value
         seat = self.query_one("#seat", Select).value
@@ -173,6 +176,22 @@ class NewGameForm(Vertical):
             options=changed,
         )
         self.post_message(self.Create(request))
+
+    @on(Input.Changed)
+    def typed(self, event: Input.Changed) -> None:
+        """A rule's value checked as it is typed: its help line says what is wrong with it
+        (`OptionSpec.problem`) until it is a value the rule takes."""
+        field = event.input.id or ""
+        scenario = self.scenario
+        if not field.startswith("option-") or scenario is None:
+            return
+        event.stop()
+        index = int(field.removeprefix("option-"))
+        option = scenario.options[index]
+        problem = _problem(option, self._value(index, option))
+        line = self.query_one(f"#{field}-help", Static)
+        line.update(_help(option) if problem is None else problem)
+        line.set_class(problem is not None, "problem")
 
     def _value(self, index: int, option: OptionSpec) -> OptionValue | None:
         """The value the form holds for option ``index`` (None: not a whole number)."""
@@ -214,6 +233,13 @@ def _seats(scenario: ScenarioChoice) -> Select[str]:
     )  # fmt: skip
 
 
+def _problem(option: OptionSpec, value: OptionValue | None) -> str | None:
+    """Why the form's ``value`` (None: not a whole number) is not one ``option`` takes."""
+    if value is None:
+        return f"optional rule {option.id!r} takes a whole number"
+    return option.problem(value)
+
+
 def _whole(text: str) -> int | None:
     try:
         return int(text.strip())
@@ -239,12 +265,17 @@ def _option_widgets(index: int, option: OptionSpec) -> list[Widget]:
         number = isinstance(default, int)
         box = Input(str(default), id=field_id, type="integer" if number else "text", compact=True)
         field = _row(option.id, box, "row option")
-    help_text = option.help
+    return [field, Static(_help(option), id=f"{field_id}-help", classes="help", markup=False)]
+
+
+def _help(option: OptionSpec) -> str:
+    """An optional rule's help line: what it means, a number's bounds and the rule."""
+    text = option.help
     if option.bounds is not None:
-        help_text += f" ({option.bounds[0]} to {option.bounds[1]})"
+        text += f" ({option.bounds[0]} to {option.bounds[1]})"
     if option.rule:
-        help_text += f" [rule {option.rule}]"
-    return [field, Static(help_text, classes="help", markup=False)]
+        text += f" [rule {option.rule}]"
+    return text
 
 
 class NewGameScreen(HexpostScreen):
