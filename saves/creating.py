@@ -15,6 +15,7 @@ from engine.core import author, entropy
 from engine.core.errors import HexpostError
 from engine.core.packets import MAX_REPLY_WINDOW_HOURS, PROTOCOL_VERSION, Genesis, Join, SeatBinding
 from engine.core.ruleset import AnyRuleset, OptionSpec, OptionValue, Seat
+from engine.core.text import MAX_NAME, text_problem
 from saves import store_games
 from saves.registry import ruleset_for
 from saves.signing import Signer
@@ -49,6 +50,10 @@ def create(
     opponent_seat = opponent_seat or others[0]
     if opponent_seat not in others or len(others) != 1:
         raise HexpostError(f"the opponent's seat must be one of: {', '.join(others)}")
+    for text, what in ((name, "the game's name"), (opponent_address, "the opponent's address")):
+        problem = text_problem(text, what, MAX_NAME)
+        if problem is not None:
+            raise HexpostError(problem)
     if "@" not in opponent_address:
         raise HexpostError(f"the opponent's address {opponent_address!r} is not an email address")
     if not 1 <= reply_window_hours <= MAX_REPLY_WINDOW_HOURS:

@@ -1,6 +1,7 @@
 """A game is created only with values its rules read as given: an unknown optional rule, a
-value of the wrong kind or outside what the rule takes, an address with no ``@`` or a reply
-window the packet cannot carry is refused by name, and nothing is stored."""
+value of the wrong kind or outside what the rule takes, an address with no ``@``, a reply
+window the packet cannot carry, or a name or address a packet may not carry (too long, a
+control character) is refused by name, and nothing is stored."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ def _create(
     options: dict[str, OptionValue] | None = None,
     opponent: str = "bob@example.org",
     hours: int = 72,
+    name: str = "",
 ) -> bytes:
     return alice.replica.create(
         RULESET,
@@ -26,6 +28,7 @@ def _create(
         "coalition",
         opponent,
         options=options,
+        name=name,
         reply_window_hours=hours,
         now=now(),
         chain_length=CHAIN_LENGTH,
@@ -48,6 +51,15 @@ def _create(
         ({"options": {"no-such-rule": True}}, "scenario the-wind has no optional rule"),
         ({"opponent": "bob"}, "the opponent's address 'bob' is not an email address"),
         ({"hours": 0}, "the reply window is 1 to 8784 hours, not 0"),
+        (
+            {"name": "war\x1b[2J"},
+            "the game's name holds a control or formatting character (U+001B at position 4)",
+        ),
+        ({"name": "x" * 201}, "the game's name is at most 200 characters, not 201"),
+        (
+            {"opponent": "bob\u202e@example.org"},
+            "the opponent's address holds a control or formatting character (U+202E at position 4)",
+        ),
     ],
 )
 def test_a_game_with_a_value_its_rules_do_not_take_is_refused_and_nothing_is_stored(
