@@ -50,10 +50,8 @@ def create(
     opponent_seat = opponent_seat or others[0]
     if opponent_seat not in others or len(others) != 1:
         raise HexpostError(f"the opponent's seat must be one of: {', '.join(others)}")
-    for text, what in ((name, "the game's name"), (opponent_address, "the opponent's address")):
-        problem = text_problem(text, what, MAX_NAME)
-        if problem is not None:
-            raise HexpostError(problem)
+    _check_identity(me.name, me.address)
+    _check_texts((name, "the game's name"), (opponent_address, "the opponent's address"))
     if "@" not in opponent_address:
         raise HexpostError(f"the opponent's address {opponent_address!r} is not an email address")
     if not 1 <= reply_window_hours <= MAX_REPLY_WINDOW_HOURS:
@@ -113,6 +111,7 @@ def accept(
 ) -> None:
     """Join a game we were invited to: binds our key and entropy anchor (P10, P6)."""
     me = signer.me()
+    _check_identity(me.name, me.address)
     row = signer.game(game_id)
     if row.status != "invited":
         raise HexpostError(f"game {row.name} is not an open invitation (it is {row.status})")
@@ -136,6 +135,26 @@ def accept(
         store_games.set_status(signer.store, game_id, "active")
 
     signer.sign_and_store(ruleset, state, body, automatic=False, now=now, extra=setup)
+
+
+def _check_texts(*texts: tuple[str, str], then: str = "") -> None:
+    """Refuse, in words, the first (text, what it is) a packet could not carry (`text_problem`),
+    followed by ``then``: the engine would refuse the packet with a schema message instead."""
+    for text, what in texts:
+        problem = text_problem(text, what, MAX_NAME)
+        if problem is not None:
+            raise HexpostError(problem + then)
+
+
+def _check_identity(name: str, address: str) -> None:
+    """This home's name and address as every genesis and join carries them (an identity
+    made before `saves.home` checked them may hold what no packet can carry)."""
+    _check_texts(
+        (name, "your identity's name"),
+        (address, "your identity's address"),
+        then="; no packet can carry it, so this identity cannot start or join a game "
+        "(make a new one in another home: hexpost --home DIR identity create)",
+    )
 
 
 def _options(

@@ -19,6 +19,7 @@ import platformdirs
 
 from engine.core.errors import HexpostError
 from engine.core.packets import fingerprint
+from engine.core.text import MAX_NAME, text_problem
 from saves import store_keys
 from saves.keys import (
     Identity,
@@ -99,6 +100,11 @@ class Home:
             raise HexpostError("an identity needs a name (--name)")
         if "@" not in address:
             raise HexpostError(f"{address!r} is not an email address (--address)")
+        # Both go into every genesis and join this identity signs (`saves.creating`).
+        for text, what in ((name, "your name"), (address, "your address")):
+            problem = text_problem(text, what, MAX_NAME)
+            if problem is not None:
+                raise HexpostError(problem)
         self.ensure()
         key = generate_identity()
         extra = {} if scrypt_n is None else {"scrypt_n": scrypt_n}

@@ -5,6 +5,8 @@ control character) is refused by name, and nothing is stored."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,8 @@ import pytest
 from engine.core.errors import HexpostError
 from engine.core.ruleset import OptionValue
 from engine.fe import RULESET
+from mail.loopback import LoopbackNetwork
+from saves import home
 from tests.saves.conftest import CHAIN_LENGTH, Player, now
 
 
@@ -80,3 +84,27 @@ def test_a_game_takes_every_value_its_rules_list(alice: Player) -> None:
     options = dict(alice.replica.state(game).core.options)
     assert (options["damage-rounding"], options["peace-income-permille"]) == ("down", 0)
     assert options["orion"] is True
+
+
+def test_an_identity_no_packet_can_carry_can_neither_start_nor_join_a_game(
+    alice: Player, network: LoopbackNetwork, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An identity made before `saves.home` checked its name (made here with the check
+    switched off) is refused in words when it would sign a genesis or a join."""
+    with monkeypatch.context() as patched:
+        patched.setattr(home, "text_problem", lambda *_: None)
+        eve = Player(tmp_path / "eve", "Eve\x1b[2J", "eve@example.org", network)
+    try:
+        words = (
+            "your identity's name holds a control or formatting character (U+001B at position 4)"
+        )
+        with pytest.raises(HexpostError, match=re.escape(words)):
+            _create(eve)
+        game = _create(alice, opponent="eve@example.org")
+        alice.sync()
+        eve.sync()
+        with pytest.raises(HexpostError, match=re.escape(words)):
+            eve.replica.accept(game, now=now(), chain_length=CHAIN_LENGTH)
+        assert eve.row(game).status == "invited"
+    finally:
+        eve.close()
