@@ -11,6 +11,7 @@ escapes text again at its edge in any case (defence in depth).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated
 
 import msgspec
@@ -48,3 +49,21 @@ def text_problem(text: str, what: str, max_length: int) -> str | None:
             f"(U+{ord(found.group()):04X} at position {found.start() + 1})"
         )
     return None
+
+
+PATTERN_WORDS: dict[str, str] = {
+    SAFE_PATTERN: "one line of text without control or formatting characters",
+}
+"""What the text patterns of the core's records ask for, in words (`worded`)."""
+
+
+def worded(message: str, words: Mapping[str, str] = PATTERN_WORDS) -> str:
+    """A msgspec validation message with each pattern it names replaced by what the pattern
+    asks for (``words``: pattern to words), so that a player reads "Expected one line of
+    text without control or formatting characters - at `$.text`", not the regular
+    expression."""
+    for pattern, wanted in words.items():
+        message = message.replace(
+            f"Expected `str` matching regex {pattern!r}", f"Expected {wanted}"
+        )
+    return message

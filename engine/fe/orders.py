@@ -19,7 +19,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.errors import IllegalOrder, PacketError
-from engine.core.text import SAFE_PATTERN
+from engine.core.text import PATTERN_WORDS, SAFE_PATTERN, worded
 from engine.core.turn_orders import (
     MAX_TEXT,
     TURN_ORDER_TYPES,
@@ -41,13 +41,17 @@ class _OrderBase(
     """Shared config: tagged by ``type``; defaults are left out so old packets stay canonical."""
 
 
-HexText = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}$")]
+HEX_PATTERN = r"^[0-9]{4}$"
+OPTIONAL_HEX_PATTERN = r"^([0-9]{4})?$"
+HexText = Annotated[str, msgspec.Meta(pattern=HEX_PATTERN)]
 """A hex id as players write it: four digits, column then row (``"0101"``, ``"1411"``)."""
 UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 UnitIds = Annotated[list[UnitId], msgspec.Meta(min_length=1, max_length=1000)]
 ClassId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 EmpireCode = Annotated[str, msgspec.Meta(max_length=8)]
-EpText = Annotated[str, msgspec.Meta(pattern=r"^-?[0-9]{1,5}(\.[05])?$")]
+EP_PATTERN = r"^-?[0-9]{1,5}(\.[05])?$"
+MISSION_PATTERN = "^(supply|none)$"
+EpText = Annotated[str, msgspec.Meta(pattern=EP_PATTERN)]
 """An amount of EP as players write it, in halves at most: ``"12"``, ``"-3.5"``."""
 HexPath = Annotated[list[HexText], msgspec.Meta(min_length=2, max_length=64)]
 
@@ -72,7 +76,7 @@ class MoveOrder(_OrderBase, frozen=True, tag="move"):
 
     units: UnitIds = []
     path: HexPath = []
-    stack: Annotated[str, msgspec.Meta(pattern=r"^([0-9]{4})?$")] = ""
+    stack: Annotated[str, msgspec.Meta(pattern=OPTIONAL_HEX_PATTERN)] = ""
     fleet: Annotated[str, msgspec.Meta(max_length=80)] = ""
     only: Annotated[list[UnitId], msgspec.Meta(max_length=100)] = []
 
@@ -155,7 +159,7 @@ class MissionOrder(_OrderBase, frozen=True, tag="mission"):
     (``"none"``); the mission lasts until changed."""
 
     unit: UnitId
-    mission: Annotated[str, msgspec.Meta(pattern="^(supply|none)$")]
+    mission: Annotated[str, msgspec.Meta(pattern=MISSION_PATTERN)]
 
 
 class BattlesOrder(_OrderBase, frozen=True, tag="battles"):
@@ -244,7 +248,8 @@ ADJUST_CHANGES = (
     "treasury", "cripple", "repair", "destroy", "move", "place", "convert",
     "capture", "devastate", "recover",
 )  # fmt: skip
-AdjustChange = Annotated[str, msgspec.Meta(pattern="^(" + "|".join(ADJUST_CHANGES) + ")$")]
+ADJUST_PATTERN = "^(" + "|".join(ADJUST_CHANGES) + ")$"
+AdjustChange = Annotated[str, msgspec.Meta(pattern=ADJUST_PATTERN)]
 
 
 class Adjust(_OrderBase, frozen=True, tag="adjust"):
@@ -262,7 +267,7 @@ class Adjust(_OrderBase, frozen=True, tag="adjust"):
     empire: EmpireCode = ""
     ep: EpText = "0"
     unit: Annotated[str, msgspec.Meta(max_length=40)] = ""
-    hex: Annotated[str, msgspec.Meta(pattern=r"^([0-9]{4})?$")] = ""
+    hex: Annotated[str, msgspec.Meta(pattern=OPTIONAL_HEX_PATTERN)] = ""
     cls: Annotated[str, msgspec.Meta(max_length=40)] = ""
 
 
@@ -343,6 +348,18 @@ def decode_orders(data: bytes) -> list[Order]:
     return orders
 
 
+ORDER_PATTERN_WORDS: dict[str, str] = {
+    **PATTERN_WORDS,
+    HEX_PATTERN: "a hex as four digits, column then row (like 1307)",
+    OPTIONAL_HEX_PATTERN: "a hex as four digits (like 1307), or nothing",
+    EP_PATTERN: "an amount of EP in halves at most (like 12 or -3.5)",
+    MISSION_PATTERN: "'supply' or 'none'",
+    ALLOCATION_PATTERN: "a loss: 'cripple ID', 'destroy ID', 'fighters ID N' or 'sids ID'",
+    ADJUST_PATTERN: f"one of {', '.join(ADJUST_CHANGES)}",
+}
+"""What each text pattern of the orders asks for, in words, for a refusal (`worded`)."""
+
+
 def parse_orders(items: Sequence[Mapping[str, Any]]) -> list[Order]:
     """Orders from a player's JSON or TOML file; ``IllegalOrder`` names the bad item."""
     orders: list[Order] = []
@@ -359,7 +376,9 @@ def parse_orders(items: Sequence[Mapping[str, Any]]) -> list[Order]:
         try:
             order = msgspec.convert(dict(item), type=Order)
         except msgspec.ValidationError as exc:
-            raise IllegalOrder(f"{where} ({kind}): {exc}") from None
+            raise IllegalOrder(
+                f"{where} ({kind}): {worded(str(exc), ORDER_PATTERN_WORDS)}"
+            ) from None
         if isinstance(order, Roll) and (problem := dice_problem(order.dice)):
             raise IllegalOrder(f"{where} (roll): {problem}")
         orders.append(order)

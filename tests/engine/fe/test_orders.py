@@ -8,8 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.errors import IllegalOrder, PacketError
+from engine.core.text import SAFE_PATTERN
 from engine.core.turn_orders import Back, Done, Note, Roll, parse_dice
 from engine.fe import RULESET
+from engine.fe import orders as fe_orders
 
 ALL_KINDS = [
     Done(),
@@ -51,12 +53,38 @@ def test_empty_order_list() -> None:
         ([{"type": "done", "adjustments": "x"}], "order 1 (done): Expected `array`"),
         ([{"type": "note"}], "order 1 (note)"),
         ([{"type": "back", "step": 5}], "order 1 (back): Expected `str`"),
+        (
+            [{"type": "note", "text": "hi\x1b[2J"}],
+            "order 1 (note): Expected one line of text without control or formatting "
+            "characters - at `$.text`",
+        ),
+        (
+            [{"type": "move", "units": ["KZI-0001"], "path": ["1307", "13a6"]}],
+            "order 1 (move): Expected a hex as four digits, column then row (like 1307) - at "
+            "`$.path[1]`",
+        ),
+        (
+            [{"type": "adjust", "change": "steal", "reason": "r"}],
+            "order 1 (adjust): Expected one of treasury, cripple, repair, destroy, move, place, "
+            "convert, capture, devastate, recover - at `$.change`",
+        ),
+        (
+            [{"type": "adjust", "change": "treasury", "reason": "r", "ep": "1.25"}],
+            "order 1 (adjust): Expected an amount of EP in halves at most (like 12 or -3.5)",
+        ),
+        (
+            [{"type": "allocate", "losses": ["sink KZI-0001"]}],
+            "order 1 (allocate): Expected a loss: 'cripple ID', 'destroy ID', 'fighters ID N' "
+            "or 'sids ID' - at `$.losses[0]`",
+        ),
     ],
 )
 def test_parse_orders_errors(items: list[object], message: str) -> None:
+    """Each refusal names the order and what was wrong, every text pattern in words."""
     with pytest.raises(IllegalOrder) as caught:
         RULESET.parse_orders(items)  # type: ignore[arg-type]
     assert message in str(caught.value)
+    assert "regex" not in str(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -124,3 +152,30 @@ def test_parse_fuzz_raises_only_illegal_order(items: list[dict[str, object]]) ->
         assert str(exc).startswith("order ")
         return
     assert RULESET.decode_orders(RULESET.encode_orders(orders)) == orders
+
+
+def test_every_text_pattern_of_the_orders_has_words() -> None:
+    """A field added later with a pattern of its own must be worded too (`worded`), or its
+    refusal would show the regular expression."""
+    patterns: set[str] = set()
+
+    def walk(info: msgspec.inspect.Type, seen: set[int]) -> None:
+        if id(info) in seen:
+            return
+        seen.add(id(info))
+        if isinstance(info, msgspec.inspect.StrType) and info.pattern is not None:
+            patterns.add(info.pattern)
+        for name in ("types", "fields"):
+            for item in getattr(info, name, ()) or ():
+                walk(getattr(item, "type", item), seen)
+        for name in ("item_type", "key_type", "value_type", "type"):
+            inner = getattr(info, name, None)
+            if isinstance(inner, msgspec.inspect.Type):
+                walk(inner, seen)
+
+    walk(msgspec.inspect.type_info(fe_orders.Order), set())
+    assert patterns, "the walk found the orders' patterns"
+    assert SAFE_PATTERN in patterns and fe_orders.HEX_PATTERN in patterns
+    assert patterns <= set(fe_orders.ORDER_PATTERN_WORDS), patterns - set(
+        fe_orders.ORDER_PATTERN_WORDS
+    )
