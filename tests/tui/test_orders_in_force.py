@@ -18,6 +18,7 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.core import sequence
+from engine.core.face import Choice, Param, ParamKind, Preset
 from engine.core.owed import pending
 from engine.core.turn_orders import Standing
 from engine.fe import FACE, RULESET
@@ -25,7 +26,7 @@ from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.saves.conftest import now
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_at
 from tests.tui.test_orders_forms import select_option
-from tui.screens.order_data import standing_note
+from tui.screens.order_data import policy_note, standing_note
 from tui.widgets import step_picks
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.order_forms import PRESET_FIELD, OrderForm
@@ -123,19 +124,43 @@ def test_the_send_confirmation_says_when_no_standing_order_is_signed() -> None:
     assert standing_note((), "north", [{"type": "done"}]) is None
 
 
-async def test_send_asks_with_the_note_until_a_standing_order_is_signed(game: Tutorial) -> None:
+def test_the_policy_note_needs_an_offer_and_nothing_in_force() -> None:
+    picks = Preset("the engine's picks", (("ew", "default"),))
+    offered = Choice("policy", "Sign a policy", (Param("ew", ParamKind.TEXT, False),), "", (picks,))
+    note = policy_note([offered], [{"type": "done"}])
+    assert note is not None and note.endswith("P, then ctrl+s, signs the engine's picks.")
+    in_force = Choice("policy", "Sign a policy", (Param("ew", ParamKind.TEXT, False, value="x"),))
+    assert policy_note([in_force], [{"type": "done"}]) is None
+    assert policy_note([offered], [{"type": "policy", "ew": "default"}]) is None
+    assert policy_note([], [{"type": "done"}]) is None  # (a ruleset without policies)
+
+
+async def test_send_asks_with_the_notes_until_the_offers_are_signed(game: Tutorial) -> None:
+    """The send confirmation reminds of the two orders the app offers first while neither
+    is signed nor drafted: the standing order (O) and the policy (P)."""
     async with app_for(game.alice).run_test(size=SIZE) as pilot:
         await open_game(pilot)
         await pilot.press("o", "d", "S")
         await settle(pilot)
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
-        assert dialog.lines[0] == "1. done" and "no standing order" in dialog.lines[-1]
+        assert dialog.lines[:2] == ["1. done", ""]
+        standing, policy = dialog.lines[2:]
+        assert "no standing order" in standing and "O offers one" in standing
+        assert policy.startswith("You have no policy: each choice it would make waits")
+        assert "P, then ctrl+s, signs the engine's picks (recommended)" in policy
         await pilot.press("n", "O", "enter", "S")
         await settle(pilot)
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
-        assert dialog.lines == ["1. done", "2. standing: manual"]
+        assert dialog.lines == ["1. done", "2. standing: manual", "", policy]
+        await pilot.press("n", "P", "ctrl+s")
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert len(dialog.lines) == 3 and dialog.lines[2].startswith("3. policy")
 
 
 async def policy_form(pilot: Pilot[None]) -> tuple[OrdersPanel, OrderForm]:

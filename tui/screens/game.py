@@ -486,11 +486,14 @@ class GameScreen(SignedLinesScreen):
 
         lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
         if self.data is not None:
-            from tui.screens.order_data import standing_note
+            from tui.screens.order_data import policy_note, standing_note
 
             show = self.data.show
-            note = standing_note(show.checklist or (), show.my_seat, items)
-            lines += ["", note] if note else []
+            notes = (
+                standing_note(show.checklist or (), show.my_seat, items),
+                policy_note(show.choices, items),
+            )
+            lines += ["", *(note for note in notes if note)] if any(notes) else []
 
         self.app.push_screen(ConfirmDialog("Sign and queue these orders?", lines), answered)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core.face import Board, Reach, StepMenu, destinations_of, menu_of
+from engine.core.face import Board, Choice, Reach, StepMenu, destinations_of, menu_of
 from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
@@ -95,6 +95,22 @@ def reach_words(order: str, path: tuple[str, ...], reach: Reach) -> tuple[str, s
     shown = " ".join(hexes[:4]) + (" ..." if len(hexes) > 4 else "")
     which = "the one hex" if len(hexes) == 1 else f"one of the {len(hexes)} hexes"
     return f"{order}: Enter on {which} marked {{ }}: {shown}", note
+
+
+def policy_note(choices: Sequence[Choice], items: Sequence[Mapping[str, Any]]) -> str | None:
+    """A line for the send confirmation when the seat may sign a ``policy`` (an order the
+    rules keep in force until replaced), has none in force and is not signing one, and the
+    face offers a ready one: each choice a policy would make waits for an email of theirs.
+    The face offers its preset only while nothing is in force (F&E: the engine's picks)."""
+    choice = next((c for c in choices if c.order == "policy"), None)
+    if choice is None or not choice.presets or any(p.value for p in choice.params):
+        return None
+    if any(item.get("type") == "policy" for item in items):
+        return None
+    return (
+        "You have no policy: each choice it would make waits for an email from you. "
+        f"P, then ctrl+s, signs {choice.presets[0].label}."
+    )
 
 
 def standing_note(
