@@ -279,7 +279,8 @@ def _help(option: OptionSpec) -> str:
 
 
 class NewGameScreen(HexpostScreen):
-    """The new-game form on a screen of its own; ``created`` says what was made, once made."""
+    """The new-game form on a screen of its own; once the game is made it goes back to the
+    screen below (the games list), whose status line says what was made."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Games", tooltip="Back to the list of games"),
@@ -296,8 +297,6 @@ class NewGameScreen(HexpostScreen):
         """``scenarios``: read before the screen is pushed (`open_new_game`), at least one."""
         super().__init__(id="new-game-screen")
         self.scenarios = scenarios
-        self.created: str | None = None
-        """The status line's words for the game made (None: none was)."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon="#")
@@ -341,7 +340,6 @@ class NewGameScreen(HexpostScreen):
         if not result.ok:
             self.status.say(result.text)
             return
-        self.created = result.text
         stack = self.app.screen_stack
         below = stack[-2] if len(stack) > 1 else None
         self.dismiss()

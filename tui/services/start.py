@@ -203,11 +203,11 @@ def invitation(replica: Replica, game_id: bytes) -> Invitation:
 
 
 def _defaults(scenario_id: str) -> dict[str, OptionValue]:
-    for ruleset in rulesets():
-        for info in ruleset.scenarios():
-            if info.id == scenario_id:
-                return {option.id: option.default for option in info.options}
-    return {}
+    """Each optional rule's default (none for a scenario no installed ruleset offers)."""
+    try:
+        return {option.id: option.default for option in scenario_rules(scenario_id)}
+    except HexpostError:
+        return {}
 
 
 def is_invitation(replica: Replica, game_id: bytes) -> bool:
