@@ -13,12 +13,13 @@ a packet's orders are first decoded, and real objects cost it less than strings 
 """
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
 from engine.core import caches
 from engine.core.errors import IllegalOrder, PacketError
+from engine.core.schema_words import explained
 from engine.core.text import PATTERN_WORDS, SAFE_PATTERN, worded
 from engine.core.turn_orders import (
     MAX_TEXT,
@@ -305,6 +306,8 @@ RULE_ORDERS: tuple[str, ...] = (
 POLICY_ORDERS: tuple[str, ...] = ("policy", "reaction")
 """Orders about how the seat plays later steps, taken at any step (like ``standing``)."""
 ORDER_TYPES: tuple[str, ...] = tuple(sorted((*TURN_ORDER_TYPES, *RULE_ORDERS, *POLICY_ORDERS)))
+_ORDER_CLASSES: dict[str, type] = {cls.__struct_config__.tag: cls for cls in get_args(Order)}
+"""Each order's struct by its type: the schema a refusal of that order is explained by."""
 
 
 def hex_id(text: str) -> HexId:
@@ -376,8 +379,9 @@ def parse_orders(items: Sequence[Mapping[str, Any]]) -> list[Order]:
         try:
             order = msgspec.convert(dict(item), type=Order)
         except msgspec.ValidationError as exc:
+            message = explained(str(exc), _ORDER_CLASSES[kind])
             raise IllegalOrder(
-                f"{where} ({kind}): {worded(str(exc), ORDER_PATTERN_WORDS)}"
+                f"{where} ({kind}): {worded(message, ORDER_PATTERN_WORDS)}"
             ) from None
         if isinstance(order, Roll) and (problem := dice_problem(order.dice)):
             raise IllegalOrder(f"{where} (roll): {problem}")

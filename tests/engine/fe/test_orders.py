@@ -179,3 +179,45 @@ def test_every_text_pattern_of_the_orders_has_words() -> None:
     assert patterns <= set(fe_orders.ORDER_PATTERN_WORDS), patterns - set(
         fe_orders.ORDER_PATTERN_WORDS
     )
+
+
+@pytest.mark.parametrize(
+    ("item", "wanted"),
+    [
+        (
+            {"type": "reaction", "react": "never"},
+            "order 1 (reaction): Object contains unknown field `react`; "
+            "the fields there are mode, units, hexes, otherwise",
+        ),
+        (
+            {"type": "reaction", "mode": "sometimes"},
+            "order 1 (reaction): Invalid enum value 'sometimes' - at `$.mode`: "
+            'it takes "ask", "never" or "react"',
+        ),
+        (
+            {"type": "policy", "allocate": "largest"},
+            "order 1 (policy): Invalid enum value 'largest' - at `$.allocate`: "
+            'it takes "" or "suggested"',
+        ),
+        (
+            {"type": "build", "cls": "F5", "hex": "0101", "insteadof": "E4"},
+            "order 1 (build): Object contains unknown field `insteadof`; "
+            "the fields there are cls, hex, instead_of, empire",
+        ),
+        (
+            {"type": "batch", "moves": []},
+            "order 1 (batch): Object contains unknown field `moves`; no field is taken there",
+        ),
+    ],
+)
+def test_a_misspelt_field_or_word_is_refused_with_what_the_order_takes(
+    item: dict[str, object], wanted: str
+) -> None:
+    """A hand-written orders file: the refusal says how to mend it, without the schema."""
+    with pytest.raises(IllegalOrder) as refused:
+        fe_orders.parse_orders([item])
+    assert str(refused.value) == wanted
+
+
+def test_every_order_type_has_its_schema_for_refusals() -> None:
+    assert sorted(fe_orders._ORDER_CLASSES) == sorted(fe_orders.ORDER_TYPES)
