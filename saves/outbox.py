@@ -144,6 +144,28 @@ def requeue(store: Store, game_id: bytes, seat: str, first: int | None) -> list[
         return store_outbox.requeue_from(store, game_id, first, seat)
 
 
+def relay(
+    store: Store,
+    game_id: bytes,
+    seat: str,
+    first: int,
+    *,
+    recipients: Sequence[str],
+    name: str,
+    now: str,
+) -> list[int]:
+    """Queue every packet of a game from position ``first`` on again, the other seats' too
+    (`hexpost resend --every-seat`): for a player whose home lacks part of the chain, its own
+    packets among them, because it was restored from an older copy (`saves.behind`). Returns
+    the positions queued."""
+    with store.transaction():
+        mine = store_outbox.requeue_from(store, game_id, first, seat)
+        theirs = store_outbox.queue_relays(
+            store, game_id, first, seat, "\n".join(recipients), name, now
+        )
+    return sorted(mine + theirs)
+
+
 def mark_sent(store: Store, entry_id: int, now: str, message_id: str = "") -> None:
     """Record a successful send; ``message_id`` (when not empty) is kept for threading."""
     with store.transaction():

@@ -12,7 +12,7 @@ from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn
 from engine.core.ruleset import DecisionKind
-from saves import store_keys, vault
+from saves import behind, store_keys, vault
 from saves.registry import ruleset_for
 from saves.secrets import owed_reveals
 from saves.signing import Signer
@@ -36,6 +36,8 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
     for row in replica.games():
         if row.status != "active" or row.frozen or replica.has_buffered_own(row):
             continue
+        if behind.first_ahead(replica.store, row.game_id, row.head_seq) is not None:
+            continue  # (behind the game: it signs nothing there, `saves.behind`)
         if not _signs_for(replica, row):
             continue
         try:

@@ -31,7 +31,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, Seat
 from engine.core.state import AnyState
-from saves import ledger, store_games, store_inbox, vault
+from saves import behind, ledger, store_games, store_inbox, vault
 from saves.keys import Identity
 from saves.reading import Reader
 from saves.store import Store
@@ -128,6 +128,8 @@ class Signer(Reader):
 
         If another process moved the game on meanwhile (a sync in another window), the new
         packet is dropped unsent: it was never stored, so it can never contradict the chain.
+        Nor is one signed while the game holds a packet beyond a gap (`saves.behind`): this
+        home may have signed that position already, before it was restored from a copy.
         """
         key = self.signing_key()
         public = raw_public_key(key)
@@ -139,6 +141,11 @@ class Signer(Reader):
             expected = bytes(32) if state is None else state.head
             if head is not None and head.packet_id != expected:
                 raise HexpostError("the game moved on while this packet was written: try again")
+            if state is not None:
+                row = self.game(body.game_id)
+                behind.refuse_if_behind(
+                    self.store, row.name, body.game_id, state.core.seq, body.seat
+                )
             if extra is not None:
                 extra()
             ledger.store_applied(self.store, packet, result, now, mine=True)

@@ -67,6 +67,40 @@ def requeue_from(store: Store, game_id: bytes, first: int, seat: str) -> list[in
     return [int(seq) for _, seq in rows]
 
 
+def queue_relays(
+    store: Store, game_id: bytes, first: int, seat: str, recipients: str, name: str, now: str
+) -> list[int]:
+    """Queue the other seats' stored packets of a game from position ``first`` on, to send to
+    ``recipients`` (a home that lacks them: `saves.behind`), or mark those queued before as
+    unsent again; returns their positions. Each keeps its author's signature: the receiver
+    checks it as it checks any packet, so who forwards it does not matter."""
+    rows = store.all(
+        "SELECT seq, packet_id, data, seat FROM packets WHERE game_id = ? AND seq >= ? "
+        "AND seat != ? ORDER BY seq",
+        (game_id, first, seat),
+    )
+    for seq, packet_id, data, author in rows:
+        subject = f"[hexpost] {name}: {author}'s packet {seq}, sent again"
+        queue(
+            store,
+            game_id,
+            seq,
+            bytes(packet_id),
+            bytes(data),
+            recipients=recipients,
+            subject=subject,
+            automatic=False,
+            now=now,
+            summary="",
+        )
+        store.db.execute(
+            "UPDATE outbox SET sent_at = NULL, attempts = 0, last_error = NULL, "
+            "next_attempt = NULL, resends = resends + 1 WHERE packet_id = ?",
+            (bytes(packet_id),),
+        )
+    return [int(row[0]) for row in rows]
+
+
 def mark_sent(store: Store, entry_id: int, now: str) -> tuple[bytes, int] | None:
     """Record a send; returns the entry's ``(game, seq)`` (None when no such entry)."""
     store.db.execute(

@@ -392,6 +392,12 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     resend.add_argument("game", metavar="GAME")
     resend.add_argument("--from", dest="from_seq", type=int, metavar="SEQ", default=None)
+    resend.add_argument(
+        "--every-seat",
+        action="store_true",
+        help="with --from: the other player's packets too (their home is behind the game, "
+        "restored from an older copy, and lacks some of its own)",
+    )
 
     decline = sub.add_parser(
         "decline",
@@ -417,6 +423,17 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     imp = sub.add_parser("import", help="read a game written by export")
     imp.add_argument("file", metavar="FILE")
+
+    back = sub.add_parser(
+        "backup",
+        help="copy this whole home (identity, settings, every game) to a new folder",
+        description="Copies the identity key, the settings, every game (with its sealed seeds "
+        "and secrets and its outbox) and the saved designs into FOLDER, which must be new or "
+        "empty, and checks the copy. It may run while the app or `sync --watch` uses the "
+        "home. The copy is a home: to restore it, use it as the home (--home FOLDER). Never "
+        "play from the copy and the original both.",
+    )
+    back.add_argument("folder", metavar="FOLDER")
 
     demo = sub.add_parser(
         "demo",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -315,6 +316,21 @@ def cmd_import(args: argparse.Namespace, home: Home) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace, home: Home) -> int:
+    from saves.backup import back_up
+
+    report = back_up(home, Path(args.folder))
+    games = f"{report.games} game{'' if report.games == 1 else 's'}"
+    held = [f"{games} ({report.packets} packets)"]
+    if report.identity:
+        held.insert(0, "the identity key")
+    if report.designs:
+        held.append(f"{report.designs} design{'' if report.designs == 1 else 's'}")
+    print(f"backed up {', '.join(held)} to {report.destination}")
+    print(f"to restore it: hexpost --home {shlex.quote(str(report.destination))} ...")
+    return 0
+
+
 def cmd_account(args: argparse.Namespace, home: Home) -> int:
     from tui import account_cmd
 
@@ -392,6 +408,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "log": cmd_log,
     "export": cmd_export,
     "import": cmd_import,
+    "backup": cmd_backup,
     "demo": cmd_demo,
 }
 

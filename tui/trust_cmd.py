@@ -121,7 +121,7 @@ def cmd_resend(args: argparse.Namespace, home: Home) -> int:
     """Queue this home's packets of a game again (`tui.services.trust.resend`)."""
     replica = home.replica()
     row = replica.find(args.game)
-    queued = trust.resend(replica, row, args.from_seq)
+    queued = trust.resend(replica, row, args.from_seq, now, every_seat=args.every_seat)
     name = safe_text(row.name)
     if not queued:
         print(

@@ -497,6 +497,21 @@ def test_export_and_import_into_a_third_home(
     assert_refused(again, "already in this home")
 
 
+def test_backup_makes_a_home_that_holds_the_games(
+    alice: Player, quiet_game: str, tmp_path: Path
+) -> None:
+    copy = tmp_path / "alice backup"
+    games = len(alice.json("games"))
+    out = alice.ok("backup", copy)
+    assert out.startswith(f"backed up the identity key, {games} game{'s' * (games != 1)} (")
+    assert f"to restore it: hexpost --home '{copy}'" in out
+    restored = Player("Alice", "alice@example.org", copy, ALICE_PASSPHRASE)
+    assert restored.show(quiet_game)["state_hash"] == alice.show(quiet_game)["state_hash"]
+    assert "state hash " in restored.ok("verify", quiet_game)
+    assert_refused(alice.run("backup", copy), str(copy), "is not empty")
+    assert_refused(alice.run("resend", quiet_game, "--every-seat"), "--every-seat needs --from")
+
+
 # --- refusals: exit 1, one line naming the problem, nothing changed ---------------------------
 
 

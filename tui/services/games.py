@@ -13,7 +13,7 @@ import msgspec
 from engine.core.owed import pending
 from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import AnyState
-from saves import claims, joins, outbox, quarantine
+from saves import behind, claims, joins, outbox, quarantine
 from saves.news import Waits, seat_names, waits, waits_words
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
@@ -90,12 +90,16 @@ def attention_notes(
     replica: Replica, row: GameRow, state: AnyState, decisions: list[Decision]
 ) -> list[str]:
     """What this game needs from the player beyond its next move, one line each: a joined key
-    to accept (`saves.joins`), a packet whose last copy came damaged (`saves.quarantine`)."""
+    to accept (`saves.joins`), a packet whose last copy came damaged (`saves.quarantine`), a
+    home behind the game on its own move (`saves.behind`)."""
     notes: list[str] = []
     damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
     if damage is not None:  # first: it says what to ask for, where "waiting" alone would not
         owing = decisions[0].seats[0] if decisions and damage.seq == row.head_seq + 1 else ""
         notes.append(quarantine.damage_text(damage, row.name, damage.seat or owing))
+    ahead = behind.first_ahead(replica.store, row.game_id, row.head_seq)
+    if ahead is not None and decisions and row.my_seat in decisions[0].seats:
+        notes.append(behind.behind_text(row.name, row.head_seq, ahead, row.my_seat))
     if decisions and decisions[0].kind == DecisionKind.ACCEPT:
         if row.my_seat in decisions[0].seats:
             who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))

@@ -190,9 +190,35 @@ def late_claim(
     return claims.claim_text(made.body)
 
 
-def resend(replica: Replica, row: GameRow, from_seq: int | None) -> list[int]:
+def resend(
+    replica: Replica,
+    row: GameRow,
+    from_seq: int | None,
+    clock: Clock,
+    *,
+    every_seat: bool = False,
+) -> list[int]:
     """Queue this home's packets of a game again (`saves.outbox.requeue`): those from
-    ``from_seq`` on, or those after the other side's last packet; the seqs queued."""
+    ``from_seq`` on, or those after the other side's last packet; the seqs queued. With
+    ``every_seat``, the other seats' packets from ``from_seq`` on too, for a player whose
+    home is behind (`saves.behind`, `saves.outbox.relay`)."""
     if from_seq is not None and not 0 <= from_seq <= row.head_seq:
         raise HexpostError(f"--from {from_seq}: game {row.name} has packets 0 to {row.head_seq}")
-    return outbox.requeue(replica.store, row.game_id, row.my_seat, from_seq)
+    if not every_seat:
+        return outbox.requeue(replica.store, row.game_id, row.my_seat, from_seq)
+    if from_seq is None:
+        raise HexpostError(
+            "--every-seat needs --from SEQ: the first packet the other home lacks "
+            "(its refusal names it)"
+        )
+    seats = replica.state(row.game_id).core.seats
+    recipients = [s.address for s in seats if s.seat != row.my_seat and s.address]
+    return outbox.relay(
+        replica.store,
+        row.game_id,
+        row.my_seat,
+        from_seq,
+        recipients=recipients,
+        name=row.name,
+        now=clock(),
+    )

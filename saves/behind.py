@@ -1,0 +1,64 @@
+"""A home behind its game's chain: it holds a later packet but not the ones before it.
+
+That is how a home restored from an older copy (`saves.backup`, or a disk put back) learns
+that the game went on without it: the other player's next packet arrives, signed, and follows
+packets this home never saw, some of them perhaps signed by this very seat before the copy
+was lost. Signing at this home's head then could contradict a packet this seat already
+signed, which the other side takes for an equivocation and freezes the game on. So while such
+a packet is held, this home signs nothing in that game (`refuse_if_behind`, called where
+every packet of this home is signed), and it says what mends it: the other player sends the
+whole chain from the gap on again (``hexpost resend GAME --from N --every-seat``), whose
+packets fill the gap as any others do.
+
+An ordinary gap (the other seat's packets arriving out of order) blocks nothing new: the
+move is theirs then, and this home could not sign anyway.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine.core.errors import HexpostError
+from saves import store_inbox
+from saves.store import Store
+
+
+class Ahead(NamedTuple):
+    """The first held packet beyond a home's head."""
+
+    seq: int
+    seat: str
+
+
+def first_ahead(store: Store, game_id: bytes, head_seq: int) -> Ahead | None:
+    """The held (verified, not yet applicable) packet of the game with the lowest position
+    after ``head_seq``, if any."""
+    found = store_inbox.first_buffered_after(store, game_id, head_seq)
+    return None if found is None else Ahead(*found)
+
+
+def behind_text(name: str, head_seq: int, ahead: Ahead, me: str) -> str:
+    """What is wrong and what to ask for, in one line (``me``: this home's seat)."""
+    missing = (
+        f"packet {head_seq + 1}"
+        if ahead.seq == head_seq + 2
+        else f"packets {head_seq + 1} to {ahead.seq - 1}"
+    )
+    held = (
+        f"packet {ahead.seq} from {ahead.seat} does not follow this home's packet {head_seq}"
+        if ahead.seq == head_seq + 1
+        else f"packet {ahead.seq} from {ahead.seat} is here but not {missing} before it"
+    )
+    who = "the other player" if ahead.seat == me else ahead.seat
+    return (
+        f"{name}: {held}: this home is behind the game (restored from an older copy?) and "
+        f"signs nothing in it until the chain arrives: ask {who} to run "
+        f"`hexpost resend {name} --from {head_seq + 1} --every-seat`, then sync"
+    )
+
+
+def refuse_if_behind(store: Store, name: str, game_id: bytes, head_seq: int, me: str) -> None:
+    """Raise `HexpostError` (saying what to ask for) if the game holds a packet beyond a gap."""
+    ahead = first_ahead(store, game_id, head_seq)
+    if ahead is not None:
+        raise HexpostError(behind_text(name, head_seq, ahead, me))
