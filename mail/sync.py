@@ -19,7 +19,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
-from saves import outbox, quarantine
+from saves import behind, outbox, quarantine
 from saves.inbox import Received
 from saves.outcome import Outcome
 from saves.replica import Replica
@@ -271,23 +271,33 @@ async def ask_for_damaged(
 ) -> list[str]:
     """Email the author of each packet whose only copy came damaged, once per position, so
     that neither player waits silently (`saves.quarantine.resend_requests`): the author's
-    `hexpost resend` sends it again. A transport that sends no plain notes (a shared folder,
-    which its author reads too, so sees the damage itself) asks nothing."""
+    `hexpost resend` sends it again. Likewise, for a game this home is behind on its own
+    move (`saves.behind`), ask the other player to send the chain again from the gap. A
+    transport that sends no plain notes (a shared folder, which its author reads too, so sees
+    the damage itself, and the packets a home lacks) asks nothing."""
     send_text = getattr(transport, "send_text", None)
     if send_text is None:
         return []
     games = []
+    requests: list[quarantine.ResendRequest] = []
     for row in replica.games():
         if row.status != "active" or row.frozen:
             continue
         owed = replica.pending(row.game_id)
+        if not owed:
+            continue
         state = replica.state(row.game_id)
-        if not owed or owed[0].seats[0] == row.my_seat:
+        if owed[0].seats[0] == row.my_seat:  # our move, unless this home is behind the game
+            request = behind.resend_request(
+                replica.store, row.game_id, row.name, row.head_seq, row.my_seat, state.core.seats
+            )
+            requests += [] if request is None else [request]
             continue
         address = state.core.seat_state(owed[0].seats[0]).address
         games.append((row.game_id, row.name, row.head_seq, owed[0].seats[0], address))
+    requests += quarantine.resend_requests(replica.store, games)
     lines: list[str] = []
-    for request in quarantine.resend_requests(replica.store, games):
+    for request in requests:
         subject, body = quarantine.request_text(request)
         try:
             await send_text(
@@ -298,7 +308,10 @@ async def ask_for_damaged(
             continue
         quarantine.record_request(replica.store, request, now())
         lines.append(
-            f"asked {request.address} to resend packet {request.seq} of {request.name} "
+            f"asked {request.address} to send {request.name} again from packet {request.seq} "
+            "(this home is behind the game)"
+            if request.every_seat
+            else f"asked {request.address} to resend packet {request.seq} of {request.name} "
             "(its copy came damaged)"
         )
     return lines

@@ -16,10 +16,13 @@ move is theirs then, and this home could not sign anyway.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.core.errors import HexpostError
+from engine.core.state import SeatState
 from saves import store_inbox
+from saves.quarantine import ResendRequest
 from saves.store import Store
 
 
@@ -62,3 +65,21 @@ def refuse_if_behind(store: Store, name: str, game_id: bytes, head_seq: int, me:
     ahead = first_ahead(store, game_id, head_seq)
     if ahead is not None:
         raise HexpostError(behind_text(name, head_seq, ahead, me))
+
+
+def resend_request(
+    store: Store, game_id: bytes, name: str, head_seq: int, me: str, seats: Sequence[SeatState]
+) -> ResendRequest | None:
+    """The note that asks the other player to send the chain again from the gap, when this
+    home is behind a game it owes the next move in and has not asked yet for that position
+    (sent once, as a request for a damaged packet is: `saves.quarantine`)."""
+    ahead = first_ahead(store, game_id, head_seq)
+    if ahead is None or store_inbox.resend_asked(store, game_id, head_seq + 1):
+        return None
+    others = [s for s in seats if s.seat != me and s.address]
+    if not others:
+        return None
+    other = next((s for s in others if s.seat == ahead.seat), others[0])
+    return ResendRequest(
+        game_id, name, head_seq + 1, other.seat, other.address, "behind", every_seat=True
+    )

@@ -109,7 +109,8 @@ def damage_text(damage: Damage, name: str, seat: str) -> str:
 
 
 class ResendRequest(msgspec.Struct, frozen=True):
-    """A note to the author of a packet whose only copy so far came damaged."""
+    """A note to the author of a packet whose only copy so far came damaged; or, with
+    ``every_seat``, to the other player of a game this home is behind (`saves.behind`)."""
 
     game_id: bytes
     name: str
@@ -117,6 +118,7 @@ class ResendRequest(msgspec.Struct, frozen=True):
     seat: str
     address: str
     reason: str
+    every_seat: bool = False
 
 
 def resend_requests(
@@ -142,6 +144,8 @@ def record_request(store: Store, request: ResendRequest, now: str) -> None:
 
 def request_text(request: ResendRequest) -> tuple[str, list[str]]:
     """The subject and body lines of the email that asks for a packet again."""
+    if request.every_seat:
+        return _behind_text(request)
     subject = f"[hexpost] {request.name}: packet {request.seq} came damaged, please resend"
     lines = [
         f"Your packet {request.seq} of the game {request.name} ({request.seat}) reached the "
@@ -152,5 +156,21 @@ def request_text(request: ResendRequest) -> tuple[str, list[str]]:
         "`hexpost sync`: it sends",
         "the same signed packet again in a new email. This note was written by hexpost;",
         "it carries no packet.",
+    ]
+    return subject, lines
+
+
+def _behind_text(request: ResendRequest) -> tuple[str, list[str]]:
+    seq, name = request.seq, request.name
+    subject = f"[hexpost] {name}: please send the game again from packet {seq}"
+    lines = [
+        f"The other player's hexpost holds a packet of the game {name} that follows packets",
+        f"it does not have, from packet {seq} on: its home is behind the game (restored from",
+        "an older copy?). It signs nothing in that game until it has them, so that it never",
+        "contradicts a packet its seat signed already.",
+        "",
+        f"Please run `hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`:",
+        "it sends every packet from there on again, yours and theirs, each checked by its",
+        "signature. This note was written by hexpost; it carries no packet.",
     ]
     return subject, lines

@@ -38,6 +38,7 @@ from engine.core.ruleset import DecisionKind
 from engine.fe import RULESET
 from mail.accounts import save_mail_config
 from mail.imap import FetchError, ImapFolder
+from mail.loopback import LoopbackNetwork
 from mail.mailtransport import FIRST_BATCH, MailTransport
 from mail.mime import HEADER, armor, read_message
 from mail.smtp import SendError
@@ -45,6 +46,7 @@ from mail.sync import sync
 from mail.transport import OutgoingPacket
 from mail.watch import Round, send_reminders, watch
 from saves import outbox
+from saves.backup import back_up
 from saves.home import Home
 from tests.mail.mailgame import (
     Mailbox,
@@ -76,6 +78,7 @@ from tests.tui.conftest import clean_env, describe, hexpost
 from tui import render
 from tui.screens.hexinfo import status_lines
 from tui.services import show
+from tui.services.trust import resend
 
 _PARSER = BytesParser(policy=email.policy.default)
 
@@ -418,6 +421,61 @@ def test_a_damaged_packet_email_is_asked_for_again_and_resent(
     assert first.sync().sent == [seq]
     assert statuses(second.sync()) == ["applied"]
     same_game(first, second, game_id)
+
+
+def test_a_home_restored_from_an_older_backup_asks_for_the_chain_and_catches_up(
+    mail_alice: Player, mail_bob: Player, mail_stack: MailStack, box: str, tmp_path: Path
+) -> None:
+    """Alice backs up, plays on until Bob owes, and loses her disk; Bob answers. Her copy
+    reads Bob's packet from her real mailbox, which holds his packets only: it follows
+    packets the copy lacks, its own among them. The copy signs nothing there, emails Bob
+    once to send the game again, and after Bob's `resend --every-seat` it holds the game as
+    Bob does and plays on, with no equivocation found on either side."""
+    alice, bob = mail_alice, mail_bob
+    game_id = start(alice, bob)
+    players = {"coalition": alice, "alliance": bob}
+    play_setup(players, game_id)
+    back_up(alice.home, tmp_path / "backup")
+    gap = alice.row(game_id).head_seq + 1
+    while owner(players, game_id)[0] is alice:
+        alice.replica.submit(game_id, [{"type": "done"}], now=now())
+        exchange(alice, bob)
+    theirs = bob.replica.submit(game_id, [{"type": "note", "text": "your move"}], now=now())
+    bob.sync()
+    close(alice)
+
+    restored = Player(tmp_path / "backup", "Alice", alice.address, LoopbackNetwork())
+    restored.transport = MailTransport(account(mail_stack, "alice", box))  # type: ignore[assignment]
+    try:
+        report = restored.sync()
+        assert "buffered" in statuses(report)
+        assert restored.row(game_id).head_seq == gap - 1
+        asked = f"asked {bob.address} to send wind again from packet {gap}"
+        assert report.requests == [f"{asked} (this home is behind the game)"]
+        assert restored.sync().requests == []  # asked once
+        bob_box = Mailbox(mail_stack, "bob", box)
+        try:
+            subjects = [str(m["Subject"]) for m in bob_box.messages()]
+        finally:
+            bob_box.close()
+        assert f"[hexpost] wind: please send the game again from packet {gap}" in subjects
+
+        assert resend(bob.replica, bob.row(game_id), gap, now, every_seat=True) == list(
+            range(gap, theirs.seq + 1)
+        )
+        bob.sync()
+        restored.sync()
+        same_game(restored, bob, game_id)
+        together = {"coalition": restored, "alliance": bob}
+        while owner(together, game_id)[0] is bob:
+            bob.replica.submit(game_id, [{"type": "done"}], now=now())
+            exchange(bob, restored)
+        restored.replica.submit(game_id, [{"type": "note", "text": "back"}], now=now())
+        exchange(restored, bob)
+        same_game(restored, bob, game_id)
+        assert restored.row(game_id).frozen is None and bob.row(game_id).frozen is None
+    finally:
+        close(restored)
 
 
 def _with_packet(raw: bytes, data: bytes) -> bytes:
