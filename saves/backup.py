@@ -40,6 +40,14 @@ class BackupReport:
     """Whether the identity key was copied (a home may have none yet)."""
     designs: int
 
+    def summary(self) -> str:
+        """``backed up the identity key, 2 games (61 packets) to FOLDER``."""
+        games = f"{self.games} game{'' if self.games == 1 else 's'} ({self.packets} packets)"
+        held = ["the identity key", games] if self.identity else [games]
+        if self.designs:
+            held.append(f"{self.designs} design{'' if self.designs == 1 else 's'}")
+        return f"backed up {', '.join(held)} to {self.destination}"
+
 
 def back_up(home: Home, destination: Path) -> BackupReport:
     """Copy ``home`` into ``destination`` (a new or empty folder) and check the copy."""

@@ -320,13 +320,7 @@ def cmd_backup(args: argparse.Namespace, home: Home) -> int:
     from saves.backup import back_up
 
     report = back_up(home, Path(args.folder))
-    games = f"{report.games} game{'' if report.games == 1 else 's'}"
-    held = [f"{games} ({report.packets} packets)"]
-    if report.identity:
-        held.insert(0, "the identity key")
-    if report.designs:
-        held.append(f"{report.designs} design{'' if report.designs == 1 else 's'}")
-    print(f"backed up {', '.join(held)} to {report.destination}")
+    print(report.summary())
     print(f"to restore it: hexpost --home {shlex.quote(str(report.destination))} ...")
     return 0
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, Input, RadioButton, Static
+from textual.widgets import Button, Checkbox, Input, RadioButton, Static
 
 from saves.home import Home
 from tests.tui.test_app import SIZE, settle, status_text
@@ -136,3 +136,33 @@ async def test_the_folder_transport_is_checked_and_written_as_the_cli_writes_it(
     cli_home = tmp_path / "cli-home"
     assert cli.main(["--home", str(cli_home), "transport", "folder", str(shared)]) == 0
     assert (cli_home / "config.toml").read_bytes() == home.config_path.read_bytes()
+
+
+async def test_a_backup_is_made_from_the_settings_as_the_command_line_makes_it(
+    tmp_path: Path,
+) -> None:
+    made = Home(tmp_path / "app-home")
+    made.create_identity("Erin", "erin@example.org", None, scrypt_n=2)
+    made.close()  # (its store was opened on this thread; the app opens its own)
+    home = Home(tmp_path / "app-home")
+    taken = tmp_path / "taken"
+    (taken / "old").mkdir(parents=True)
+    app = HexpostApp(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_settings(pilot)
+        screen.query_one("#back-up", Button).press()  # no folder typed yet
+        await settle(pilot)
+        assert "type the folder to back up into" in status_text(app)
+
+        fill(screen, backup_path=str(taken))
+        await screen.query_one("#backup-path", Input).action_submit()
+        await settle(pilot)
+        assert f"no backup made: {taken} is not empty" in status_text(app)
+
+        copy = tmp_path / "copy"
+        fill(screen, backup_path=str(copy))
+        screen.query_one("#back-up", Button).press()
+        await settle(pilot)
+        assert f"backed up the identity key, 0 games (0 packets) to {copy}" in status_text(app)
+    assert Home(copy).identity_info() == home.identity_info()
+    assert (copy / "identity.key").read_bytes() == home.key_path.read_bytes()

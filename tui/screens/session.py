@@ -313,6 +313,11 @@ class Session:
         """Set the shared-folder transport as ``hexpost transport folder PATH`` does."""
         return await self.call(self._use_folder, path)
 
+    async def back_up(self, path: str) -> tuple[bool, str]:
+        """Copy the home into the folder ``path`` as ``hexpost backup`` does; whether it was
+        made, and what it holds or why not."""
+        return await self.call(self._back_up, path)
+
     # --- on the store thread ------------------------------------------------------------------
 
     def reader(self) -> Replica:
@@ -509,6 +514,19 @@ class Session:
         except HexpostError as exc:
             return False, str(exc)
         return True, f"packets will travel through the folder {folder}"
+
+    def _back_up(self, path: str) -> tuple[bool, str]:
+        from pathlib import Path
+
+        from saves.backup import back_up
+
+        try:
+            report = back_up(self.home, Path(path))
+        except HexpostError as exc:
+            return False, f"no backup made: {exc}"
+        except OSError as exc:
+            return False, f"no backup made: {exc.strerror or exc}"
+        return True, report.summary()
 
     def _sync(self) -> SyncResult:
         from tui.services import sync

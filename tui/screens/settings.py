@@ -5,11 +5,12 @@ home without one, the form that makes it (`tui.screens.identity`). The transport
 the configured transport and sets a shared folder through `Session.use_folder`, which is the
 function ``hexpost transport folder PATH`` runs, so both write the same config; a path that
 is not a writable folder is refused with the reason on the status line and nothing written.
-The mail part is `MailForm` (`tui.widgets.mail_form`): Save runs what ``hexpost account add``
-runs (`tui.services.accounts.save_answers`: the ``[mail]`` table, and mail as the transport), Test
-what ``hexpost account test`` runs (`tui.services.accounts.check_account`), and the outcome shows
-under the form. Choosing "Mail account" above uses the saved account, as
-``hexpost transport mail`` does.
+The mail part is `MailForm` (`tui.widgets.mail_form`): Save runs what ``hexpost account
+add`` runs (`tui.services.accounts.save_answers`: the ``[mail]`` table, and mail as the
+transport), Test what ``hexpost account test`` runs (`tui.services.accounts.check_account`),
+and the outcome shows under the form. Choosing "Mail account" above uses the saved account,
+as ``hexpost transport mail`` does. The backup part copies the whole home into a folder
+(`Session.back_up`, as ``hexpost backup FOLDER`` does).
 
 Like every screen, it reads and writes only through the session's store thread, in async
 workers whose results come back as messages.
@@ -36,6 +37,10 @@ from tui.widgets.footer import KeysFooter
 from tui.widgets.mail_form import MailForm
 
 MAIL_KIND = "Mail account (the form below)"
+BACKUP_HELP = (
+    "The identity, the settings and every game, copied and checked, as `hexpost backup` "
+    "does. The copy is a home: restore it with hexpost --home FOLDER."
+)
 
 
 class SettingsScreen(HexpostScreen):
@@ -54,6 +59,10 @@ class SettingsScreen(HexpostScreen):
         & #folder-row Static { width: 14; }
         & #folder-path { width: 1fr; }
         & #use-folder { margin: 0 0 0 14; }
+        & #backup-row { height: auto; }
+        & #backup-row Static { width: 14; }
+        & #backup-path { width: 1fr; }
+        & #back-up { margin: 0 0 0 14; }
     }
     """
 
@@ -112,6 +121,12 @@ class SettingsScreen(HexpostScreen):
             yield Button("Use this folder", id="use-folder", compact=True)
             yield Static("Mail account", classes="section", markup=False)
             yield MailForm(id="mail-form")
+            yield Static("Backup", classes="section", markup=False)
+            yield Static(BACKUP_HELP, id="backup-help", markup=False)
+            with Horizontal(id="backup-row"):
+                yield Static("Into folder", markup=False)
+                yield Input(id="backup-path", placeholder="a new or empty folder", compact=True)
+            yield Button("Back up now", id="back-up", compact=True)
         yield StatusLine()
         yield KeysFooter()
 
@@ -262,6 +277,31 @@ class SettingsScreen(HexpostScreen):
             self.reload()
         else:
             self.status.say("mail: " + ("both logins work" if message.ok else "see the form"))
+
+    # --- backup ------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#backup-path")
+    def backup_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.start_backup()
+
+    @on(Button.Pressed, "#back-up")
+    def backup_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.start_backup()
+
+    def start_backup(self) -> None:
+        path = self.query_one("#backup-path", Input).value.strip()
+        if not path:
+            self.status.say("type the folder to back up into (a new or empty one)")
+            return
+        self.status.busy("backing up...")
+        self.back_up(path)
+
+    @work(exclusive=True, group="change")
+    async def back_up(self, path: str) -> None:
+        _, text = await self.session.back_up(path)
+        self.post_message(self.Done(False, text))  # (nothing of the settings to read again)
 
     @on(Done)
     def done(self, message: Done) -> None:
