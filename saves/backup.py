@@ -49,10 +49,16 @@ class BackupReport:
         return f"backed up {', '.join(held)} to {self.destination}"
 
 
-def back_up(home: Home, destination: Path) -> BackupReport:
-    """Copy ``home`` into ``destination`` (a new or empty folder) and check the copy."""
+BACKUP_NAMES = frozenset({"hexpost.sqlite3", "identity.key", "config.toml", "designs"})
+"""What a backup folder holds: a folder with anything else is never replaced."""
+
+
+def back_up(home: Home, destination: Path, *, replace: bool = False) -> BackupReport:
+    """Copy ``home`` into ``destination`` (a new or empty folder; with ``replace``, also one
+    holding an earlier backup of this identity, swapped for the new one only once the new
+    one is whole) and check the copy."""
     target = destination.expanduser().absolute()
-    _check_destination(home, target)
+    _check_destination(home, target, replace=replace)
     if not home.db_path.exists() and not home.key_path.exists():
         raise HexpostError(f"nothing to back up: {home.path} holds no identity and no games")
     partial = target.parent / f".{target.name}.partial-{os.getpid()}"
@@ -65,26 +71,59 @@ def back_up(home: Home, destination: Path) -> BackupReport:
     try:
         report = _fill(home, partial, target)
         _fsync(partial)
-        if target.exists():
-            target.rmdir()  # (empty: checked above)
-        os.replace(partial, target)
-        _fsync(target.parent)
+        _swap_in(partial, target)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
     return report
 
 
-def _check_destination(home: Home, target: Path) -> None:
+def _swap_in(partial: Path, target: Path) -> None:
+    """Put the finished copy in place: an earlier backup there goes only after the rename."""
+    if target.exists() and any(target.iterdir()):  # (an earlier backup: checked)
+        old = target.parent / f".{target.name}.old-{os.getpid()}"
+        os.replace(target, old)
+        os.replace(partial, target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        if target.exists():
+            target.rmdir()
+        os.replace(partial, target)
+    _fsync(target.parent)
+
+
+def _check_destination(home: Home, target: Path, *, replace: bool) -> None:
     if target == home.path or home.path in target.parents:
         raise HexpostError(f"{target} is inside the home {home.path}: back it up elsewhere")
     if target.exists():
         if not target.is_dir():
             raise HexpostError(f"{target} exists and is not a folder")
-        if any(target.iterdir()):
-            raise HexpostError(f"{target} is not empty: a backup goes into a new or empty folder")
+        names = {entry.name for entry in target.iterdir()}
+        if names and not replace:
+            raise HexpostError(
+                f"{target} is not empty: a backup goes into a new or empty folder, or "
+                "replaces an earlier backup there when asked to (--replace)"
+            )
+        if names:
+            _check_earlier_backup(home, target, names)
     elif not target.parent.is_dir():
         raise HexpostError(f"{target.parent} is not a folder")
+
+
+def _check_earlier_backup(home: Home, target: Path, names: set[str]) -> None:
+    """Refuse to replace anything but a backup of this home's identity."""
+    if not names <= BACKUP_NAMES or not names & {"hexpost.sqlite3", "identity.key"}:
+        raise HexpostError(
+            f"{target} does not hold a hexpost backup (it holds "
+            f"{', '.join(sorted(names - BACKUP_NAMES) or sorted(names))}): nothing replaced"
+        )
+    if "identity.key" in names and home.key_path.exists():
+        theirs = Home(target).identity_info()
+        ours = home.identity_info()
+        if theirs is None or ours is None or theirs.public_key != ours.public_key:
+            raise HexpostError(
+                f"{target} holds a backup of another identity than this home's: nothing replaced"
+            )
 
 
 def _fill(home: Home, folder: Path, target: Path) -> BackupReport:

@@ -429,11 +429,17 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="copy this whole home (identity, settings, every game) to a new folder",
         description="Copies the identity key, the settings, every game (with its sealed seeds "
         "and secrets and its outbox) and the saved designs into FOLDER, which must be new or "
-        "empty, and checks the copy. It may run while the app or `sync --watch` uses the "
-        "home. The copy is a home: to restore it, use it as the home (--home FOLDER). Never "
-        "play from the copy and the original both.",
+        "empty (or hold an earlier backup, with --replace), and checks the copy. It may run "
+        "while the app or `sync --watch` uses the home. The copy is a home: to restore it, use "
+        "it as the home (--home FOLDER). Never play from the copy and the original both.",
     )
     back.add_argument("folder", metavar="FOLDER")
+    back.add_argument(
+        "--replace",
+        action="store_true",
+        help="FOLDER may hold an earlier backup of this identity: it is replaced once the new "
+        "one is whole (for a backup run after every sync, from cron say)",
+    )
 
     demo = sub.add_parser(
         "demo",

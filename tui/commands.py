@@ -319,7 +319,7 @@ def cmd_import(args: argparse.Namespace, home: Home) -> int:
 def cmd_backup(args: argparse.Namespace, home: Home) -> int:
     from saves.backup import back_up
 
-    report = back_up(home, Path(args.folder))
+    report = back_up(home, Path(args.folder), replace=args.replace)
     print(report.summary())
     print(f"to restore it: hexpost --home {shlex.quote(str(report.destination))} ...")
     return 0

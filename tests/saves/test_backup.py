@@ -203,3 +203,34 @@ def test_a_copy_behind_the_game_signs_nothing_until_the_chain_is_sent_again(
 def test_every_seat_needs_the_first_packet_missing(alice: Player, game: bytes) -> None:
     with pytest.raises(HexpostError, match="--every-seat needs --from"):
         resend(alice.replica, alice.row(game), None, now, every_seat=True)
+
+
+def test_replace_swaps_an_earlier_backup_of_this_identity_and_nothing_else(
+    alice: Player, bob: Player, game: bytes, tmp_path: Path
+) -> None:
+    target = tmp_path / "nightly"
+    first = back_up(alice.home, target)
+    alice.replica.submit(game, [{"type": "note", "text": "later"}], now=now())
+    with pytest.raises(HexpostError, match="when asked to"):
+        back_up(alice.home, target)
+    second = back_up(alice.home, target, replace=True)
+    assert second.packets == first.packets + 1
+    copied = sqlite3.connect(target / "hexpost.sqlite3")
+    try:
+        assert copied.execute("SELECT COUNT(*) FROM packets").fetchone() == (second.packets,)
+    finally:
+        copied.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alice", "bob", "nightly"]
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "holiday.jpg").write_bytes(b"\xff\xd8")
+    (photos / "hexpost.sqlite3").write_bytes(b"")
+    with pytest.raises(HexpostError, match=r"does not hold a hexpost backup \(it holds holiday"):
+        back_up(alice.home, photos, replace=True)
+    assert sorted(p.name for p in photos.iterdir()) == ["hexpost.sqlite3", "holiday.jpg"]
+
+    bobs = back_up(bob.home, tmp_path / "bobs").destination
+    with pytest.raises(HexpostError, match="another identity"):
+        back_up(alice.home, bobs, replace=True)
+    assert (bobs / "identity.key").read_bytes() == bob.home.key_path.read_bytes()

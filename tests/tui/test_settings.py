@@ -164,5 +164,12 @@ async def test_a_backup_is_made_from_the_settings_as_the_command_line_makes_it(
         screen.query_one("#back-up", Button).press()
         await settle(pilot)
         assert f"backed up the identity key, 0 games (0 packets) to {copy}" in status_text(app)
+        screen.query_one("#back-up", Button).press()  # the same folder again
+        await settle(pilot)
+        assert "when asked to" in status_text(app)
+        screen.query_one("#backup-replace", Checkbox).value = True
+        screen.query_one("#back-up", Button).press()
+        await settle(pilot)
+        assert f"backed up the identity key, 0 games (0 packets) to {copy}" in status_text(app)
     assert Home(copy).identity_info() == home.identity_info()
     assert (copy / "identity.key").read_bytes() == home.key_path.read_bytes()

@@ -313,10 +313,10 @@ class Session:
         """Set the shared-folder transport as ``hexpost transport folder PATH`` does."""
         return await self.call(self._use_folder, path)
 
-    async def back_up(self, path: str) -> tuple[bool, str]:
-        """Copy the home into the folder ``path`` as ``hexpost backup`` does; whether it was
-        made, and what it holds or why not."""
-        return await self.call(self._back_up, path)
+    async def back_up(self, path: str, *, replace: bool = False) -> tuple[bool, str]:
+        """Copy the home into the folder ``path`` as ``hexpost backup [--replace]`` does;
+        whether it was made, and what it holds or why not."""
+        return await self.call(self._back_up, path, replace)
 
     # --- on the store thread ------------------------------------------------------------------
 
@@ -515,13 +515,13 @@ class Session:
             return False, str(exc)
         return True, f"packets will travel through the folder {folder}"
 
-    def _back_up(self, path: str) -> tuple[bool, str]:
+    def _back_up(self, path: str, replace: bool) -> tuple[bool, str]:
         from pathlib import Path
 
         from saves.backup import back_up
 
         try:
-            report = back_up(self.home, Path(path))
+            report = back_up(self.home, Path(path), replace=replace)
         except HexpostError as exc:
             return False, f"no backup made: {exc}"
         except OSError as exc:

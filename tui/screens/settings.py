@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Header, Input, RadioButton, RadioSet, Static
+from textual.widgets import Button, Checkbox, Header, Input, RadioButton, RadioSet, Static
 
 from engine.core.errors import HexpostError
 from tui.screens.base import HexpostScreen, StatusLine
@@ -62,6 +62,7 @@ class SettingsScreen(HexpostScreen):
         & #backup-row { height: auto; }
         & #backup-row Static { width: 14; }
         & #backup-path { width: 1fr; }
+        & #backup-replace { margin: 0 0 0 14; }
         & #back-up { margin: 0 0 0 14; }
     }
     """
@@ -126,6 +127,7 @@ class SettingsScreen(HexpostScreen):
             with Horizontal(id="backup-row"):
                 yield Static("Into folder", markup=False)
                 yield Input(id="backup-path", placeholder="a new or empty folder", compact=True)
+            yield Checkbox("Replace an earlier backup there", id="backup-replace", compact=True)
             yield Button("Back up now", id="back-up", compact=True)
         yield StatusLine()
         yield KeysFooter()
@@ -296,11 +298,11 @@ class SettingsScreen(HexpostScreen):
             self.status.say("type the folder to back up into (a new or empty one)")
             return
         self.status.busy("backing up...")
-        self.back_up(path)
+        self.back_up(path, self.query_one("#backup-replace", Checkbox).value)
 
     @work(exclusive=True, group="change")
-    async def back_up(self, path: str) -> None:
-        _, text = await self.session.back_up(path)
+    async def back_up(self, path: str, replace: bool) -> None:
+        _, text = await self.session.back_up(path, replace=replace)
         self.post_message(self.Done(False, text))  # (nothing of the settings to read again)
 
     @on(Done)
