@@ -194,16 +194,9 @@ class SettingsScreen(HexpostScreen):
     # --- transport ---------------------------------------------------------------------------
 
     @on(Input.Submitted, "#folder-path")
-    def folder_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.choose_folder()
-
     @on(Button.Pressed, "#use-folder")
-    def folder_pressed(self, event: Button.Pressed) -> None:
+    def choose_folder(self, event: Input.Submitted | Button.Pressed) -> None:
         event.stop()
-        self.choose_folder()
-
-    def choose_folder(self) -> None:
         self.status.busy("checking the folder...")
         self.use_folder(self.query_one("#folder-path", Input).value)
 
@@ -283,16 +276,9 @@ class SettingsScreen(HexpostScreen):
     # --- backup ------------------------------------------------------------------------------
 
     @on(Input.Submitted, "#backup-path")
-    def backup_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.start_backup()
-
     @on(Button.Pressed, "#back-up")
-    def backup_pressed(self, event: Button.Pressed) -> None:
+    def start_backup(self, event: Input.Submitted | Button.Pressed) -> None:
         event.stop()
-        self.start_backup()
-
-    def start_backup(self) -> None:
         path = self.query_one("#backup-path", Input).value.strip()
         if not path:
             self.status.say("type the folder to back up into (a new or empty one)")
