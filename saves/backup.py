@@ -53,10 +53,10 @@ BACKUP_NAMES = frozenset({"hexpost.sqlite3", "identity.key", "config.toml", "des
 """What a backup folder holds: a folder with anything else is never replaced."""
 
 
-def back_up(home: Home, destination: Path, *, replace: bool = False) -> BackupReport:
+def back_up(home: Home, destination: Path, *, now: str, replace: bool = False) -> BackupReport:
     """Copy ``home`` into ``destination`` (a new or empty folder; with ``replace``, also one
     holding an earlier backup of this identity, swapped for the new one only once the new
-    one is whole) and check the copy."""
+    one is whole) and check the copy, marked as a copy taken ``now`` (`confirm`)."""
     target = destination.expanduser().absolute()
     _check_destination(home, target, replace=replace)
     if not home.db_path.exists() and not home.key_path.exists():
@@ -69,7 +69,7 @@ def back_up(home: Home, destination: Path, *, replace: bool = False) -> BackupRe
     except OSError as exc:
         raise HexpostError(f"cannot write the backup beside {target}: {exc.strerror}") from None
     try:
-        report = _fill(home, partial, target)
+        report = _fill(home, partial, target, now)
         _fsync(partial)
         _swap_in(partial, target)
     except BaseException:
@@ -126,11 +126,11 @@ def _check_earlier_backup(home: Home, target: Path, names: set[str]) -> None:
             )
 
 
-def _fill(home: Home, folder: Path, target: Path) -> BackupReport:
+def _fill(home: Home, folder: Path, target: Path, now: str) -> BackupReport:
     games = packets = 0
     if home.db_path.exists():
         games, packets = _copy_database(
-            home, folder / home.db_path.name, target / home.key_path.name
+            home, folder / home.db_path.name, target / home.key_path.name, now
         )
     identity = home.key_path.exists()
     if identity:
@@ -149,10 +149,10 @@ def _fill(home: Home, folder: Path, target: Path) -> BackupReport:
     return BackupReport(target, games, packets, identity, designs)
 
 
-def _copy_database(home: Home, copy: Path, key_path: Path) -> tuple[int, int]:
+def _copy_database(home: Home, copy: Path, key_path: Path, now: str) -> tuple[int, int]:
     """The store copied in one read transaction and checked; its games and packets."""
     os.close(os.open(copy, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    counts = store_backup.copy_database(home.store(), copy, key_path)
+    counts = store_backup.copy_database(home.store(), copy, key_path, now)
     _fsync(copy)
     return counts
 
@@ -173,3 +173,15 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def confirm(home: Home) -> str | None:
+    """Confirm this home, a backup copy, as the one played from (``hexpost restored``): it
+    signs again. Returns when the copy was taken, or None if the home is not a copy."""
+    if not home.db_path.exists():
+        return None
+    store = home.store()
+    taken_at = store_backup.copy_taken_at(store)
+    if taken_at is not None:
+        store_backup.forget_copy_mark(store)
+    return taken_at

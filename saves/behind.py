@@ -12,6 +12,12 @@ packets fill the gap as any others do.
 
 An ordinary gap (the other seat's packets arriving out of order) blocks nothing new: the
 move is theirs then, and this home could not sign anyway.
+
+A copy cannot always tell that it is behind: when its seat signed after the copy was taken
+and the move stayed its own, the other player has nothing to answer yet. So a copy made by
+`saves.backup` is marked, and signs nothing at all (`refuse_if_unconfirmed_copy`) until its
+player confirms it as the home played from (``hexpost restored``), having asked for the
+chain first where that may be so.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import NamedTuple
 
 from engine.core.errors import HexpostError
 from engine.core.state import SeatState
-from saves import store_inbox
+from saves import store_backup, store_inbox
 from saves.quarantine import ResendRequest
 from saves.store import Store
 
@@ -83,3 +89,20 @@ def resend_request(
     return ResendRequest(
         game_id, name, head_seq + 1, other.seat, other.address, "behind", every_seat=True
     )
+
+
+def unconfirmed_text(taken_at: str) -> str:
+    """Why a backup copy signs nothing yet, and what to do."""
+    return (
+        f"this home is a backup copy taken {taken_at}, not yet confirmed as the home you play "
+        "from, so it signs nothing: if you may have signed anything in a game after that, "
+        "ask the other player to run `hexpost resend GAME --from N --every-seat` (N: the "
+        "packet after this copy's last one) and sync; then run `hexpost restored`"
+    )
+
+
+def refuse_if_unconfirmed_copy(store: Store) -> None:
+    """Raise `HexpostError` if this home is a backup copy not yet confirmed as restored."""
+    taken_at = store_backup.copy_taken_at(store)
+    if taken_at is not None:
+        raise HexpostError(unconfirmed_text(taken_at))

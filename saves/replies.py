@@ -12,7 +12,7 @@ from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn
 from engine.core.ruleset import DecisionKind
-from saves import behind, store_keys, vault
+from saves import behind, store_backup, store_keys, vault
 from saves.registry import ruleset_for
 from saves.secrets import owed_reveals
 from saves.signing import Signer
@@ -31,6 +31,9 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
     """
     if replica.identity is None or replica.identity.key is None:
         return [], []
+    taken_at = store_backup.copy_taken_at(replica.store)
+    if taken_at is not None:
+        return [], [f"no automatic replies written: {behind.unconfirmed_text(taken_at)}"]
     written: list[tuple[bytes, int]] = []
     problems: list[str] = []
     for row in replica.games():

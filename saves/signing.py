@@ -128,8 +128,9 @@ class Signer(Reader):
 
         If another process moved the game on meanwhile (a sync in another window), the new
         packet is dropped unsent: it was never stored, so it can never contradict the chain.
-        Nor is one signed while the game holds a packet beyond a gap (`saves.behind`): this
-        home may have signed that position already, before it was restored from a copy.
+        Nor is one signed while the game holds a packet beyond a gap, or in a backup copy not
+        yet confirmed as restored (`saves.behind`): this home may have signed that position
+        already, before it was restored from a copy.
         """
         key = self.signing_key()
         public = raw_public_key(key)
@@ -142,6 +143,7 @@ class Signer(Reader):
             if head is not None and head.packet_id != expected:
                 raise HexpostError("the game moved on while this packet was written: try again")
             if state is not None:
+                behind.refuse_if_unconfirmed_copy(self.store)
                 row = self.game(body.game_id)
                 behind.refuse_if_behind(
                     self.store, row.name, body.game_id, state.core.seq, body.seat

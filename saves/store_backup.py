@@ -1,4 +1,5 @@
-"""The store's side of `saves.backup`: the database copied through SQLite's online backup."""
+"""The store's side of `saves.backup`: the database copied through SQLite's online backup, and
+the mark a copy carries until its player confirms it as the home played from."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ from pathlib import Path
 from engine.core.errors import HexpostError
 from saves.store import Store
 
+COPY_MARK = "backup_copy_taken_at"
+"""The ``meta`` key a copy holds (the time it was taken) until it is confirmed as restored."""
 
-def copy_database(store: Store, copy: Path, key_file: Path) -> tuple[int, int]:
+
+def copy_database(store: Store, copy: Path, key_file: Path, taken_at: str) -> tuple[int, int]:
     """Copy ``store`` into the new, empty file ``copy`` in one read transaction, check the
-    copy whole, and point its identity record at ``key_file`` (the copy's own key file once
-    it is used as a home); returns the copy's ``(games, packets)``."""
+    copy whole, point its identity record at ``key_file`` (the copy's own key file once it
+    is used as a home) and mark it a copy taken at ``taken_at``; returns the copy's
+    ``(games, packets)``."""
     target = sqlite3.connect(copy, isolation_level=None)
     try:
         store.db.backup(target)
@@ -20,6 +25,11 @@ def copy_database(store: Store, copy: Path, key_file: Path) -> tuple[int, int]:
         if verdict is None or verdict[0] != "ok":
             raise HexpostError(f"the copy of {store.path} did not check out: {verdict}")
         target.execute("UPDATE identities SET key_file = ?", (str(key_file),))
+        target.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (COPY_MARK, taken_at),
+        )
         games = target.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         packets = target.execute("SELECT COUNT(*) FROM packets").fetchone()[0]
     except sqlite3.Error as exc:
@@ -27,3 +37,15 @@ def copy_database(store: Store, copy: Path, key_file: Path) -> tuple[int, int]:
     finally:
         target.close()
     return int(games), int(packets)
+
+
+def copy_taken_at(store: Store) -> str | None:
+    """When this store was copied, if it is a backup copy not yet confirmed as restored."""
+    row = store.one("SELECT value FROM meta WHERE key = ?", (COPY_MARK,))
+    return None if row is None else str(row[0])
+
+
+def forget_copy_mark(store: Store) -> None:
+    """The player confirmed this copy as the home played from (`saves.backup.confirm`)."""
+    with store.transaction():
+        store.db.execute("DELETE FROM meta WHERE key = ?", (COPY_MARK,))

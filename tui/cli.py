@@ -441,6 +441,16 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "one is whole (for a backup run after every sync, from cron say)",
     )
 
+    sub.add_parser(
+        "restored",
+        help="confirm this home, a backup copy, as the one you play from (it signs again)",
+        description="A copy made by `hexpost backup` signs nothing until this is run in it: "
+        "it may lack packets its seat signed after the copy was taken. For each game where "
+        "you may have signed something since, first ask the other player to run `hexpost "
+        "resend GAME --from N --every-seat` (N: the packet after the copy's last one) and "
+        "sync; a copy that learns from their packets that it is behind says so by itself.",
+    )
+
     demo = sub.add_parser(
         "demo",
         help="play a short game between two local seats",

@@ -319,9 +319,22 @@ def cmd_import(args: argparse.Namespace, home: Home) -> int:
 def cmd_backup(args: argparse.Namespace, home: Home) -> int:
     from saves.backup import back_up
 
-    report = back_up(home, Path(args.folder), replace=args.replace)
+    report = back_up(home, Path(args.folder), replace=args.replace, now=now())
     print(report.summary())
-    print(f"to restore it: hexpost --home {shlex.quote(str(report.destination))} ...")
+    where = shlex.quote(str(report.destination))
+    print(f"the copy is a home; to play from it after a loss: hexpost --home {where} restored")
+    print("(read `hexpost restored --help` first)")
+    return 0
+
+
+def cmd_restored(_args: argparse.Namespace, home: Home) -> int:
+    from saves.backup import confirm
+
+    taken_at = confirm(home)
+    if taken_at is None:
+        print(f"{home.path} is not a backup copy waiting for confirmation: nothing to do")
+    else:
+        print(f"{home.path} (a backup copy taken {taken_at}) is now the home you play from")
     return 0
 
 
@@ -403,6 +416,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "export": cmd_export,
     "import": cmd_import,
     "backup": cmd_backup,
+    "restored": cmd_restored,
     "demo": cmd_demo,
 }
 

@@ -15,7 +15,7 @@ from engine.core.errors import HexpostError
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import push, sync
 from saves import backup
-from saves.backup import back_up
+from saves.backup import back_up, confirm
 from saves.designs import designs_folder
 from saves.home import Home
 from saves.replies import auto_replies
@@ -33,7 +33,7 @@ def test_a_backup_goes_on_as_the_home_it_copied(
     designs_folder(alice.home.path).mkdir()
     (designs_folder(alice.home.path) / "cruiser.toml").write_text("size = 10\n")
     sub = alice.replica.submit(game, [{"type": "note", "text": "before the crash"}], now=now())
-    report = back_up(alice.home, tmp_path / "backup")
+    report = back_up(alice.home, tmp_path / "backup", now=now())
     assert (report.games, report.identity, report.designs) == (1, True, 1)
     assert report.packets == alice.count("packets")
     alice.close()  # the disk is gone
@@ -60,7 +60,12 @@ def test_a_backup_goes_on_as_the_home_it_copied(
         bob.sync()
         assert bob.row(game).head_seq == sub.seq
         assert restored.replica.verify(game) == bob.replica.verify(game)
-        # The copy signs on: its key and sealed seeds open as the original's did.
+        # The copy signs on once Alice confirms it as her home: its key and sealed seeds open
+        # as the original's did.
+        with pytest.raises(HexpostError, match="not yet confirmed as the home you play from"):
+            restored.replica.submit(game, [{"type": "note", "text": "too soon"}], now=now())
+        assert confirm(restored.home) is not None
+        assert confirm(restored.home) is None  # (once)
         after = restored.replica.submit(game, [{"type": "note", "text": "and after"}], now=now())
         restored.sync()
         bob.sync()
@@ -80,7 +85,7 @@ def test_a_backup_is_one_moment_of_a_store_another_program_is_writing(
     try:
         other.execute("BEGIN IMMEDIATE")
         other.execute("INSERT INTO meta (key, value) VALUES ('half-done', 'x')")
-        report = back_up(alice.home, tmp_path / "backup")
+        report = back_up(alice.home, tmp_path / "backup", now=now())
         other.execute("COMMIT")
     finally:
         other.close()
@@ -111,19 +116,19 @@ def test_a_backup_goes_into_a_new_or_empty_folder_outside_the_home(
     }
     for target, words in refusals.items():
         with pytest.raises(HexpostError, match=words):
-            back_up(alice.home, target)
+            back_up(alice.home, target, now=now())
     assert sorted(p.name for p in full.iterdir()) == ["holiday.jpg"]
     assert not (alice.home.path / "backups").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "alice", "bob", "full"]
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert back_up(alice.home, empty).games == 1
+    assert back_up(alice.home, empty, now=now()).games == 1
 
 
 def test_an_empty_home_has_nothing_to_back_up(tmp_path: Path) -> None:
     home = Home(tmp_path / "nobody")
     with pytest.raises(HexpostError, match="nothing to back up"):
-        back_up(home, tmp_path / "backup")
+        back_up(home, tmp_path / "backup", now=now())
     assert not (tmp_path / "backup").exists()
     assert not (tmp_path / "nobody").exists()  # looking made no home
 
@@ -136,7 +141,7 @@ def test_a_backup_that_fails_halfway_leaves_nothing_that_looks_finished(
 
     monkeypatch.setattr(backup, "_copy_file", full_disk)
     with pytest.raises(OSError):
-        back_up(alice.home, tmp_path / "backup")
+        back_up(alice.home, tmp_path / "backup", now=now())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["alice", "bob"]
 
 
@@ -148,7 +153,7 @@ def test_a_copy_behind_the_game_signs_nothing_until_the_chain_is_sent_again(
     could contradict one she signed after the backup, and Bob would freeze the game), says
     what to ask for, and writes no automatic reply. Bob sends the chain again from the gap,
     his packets and hers, and the copy goes on from where the game is."""
-    back_up(alice.home, tmp_path / "backup")
+    back_up(alice.home, tmp_path / "backup", now=now())
     gap = alice.row(game).head_seq + 1
     players = {"coalition": alice, "alliance": bob}
     while owner(players, game)[0] is alice:
@@ -162,6 +167,7 @@ def test_a_copy_behind_the_game_signs_nothing_until_the_chain_is_sent_again(
     mail = LoopbackNetwork()
     restored = Player(tmp_path / "backup", "Restored", "alice@example.org", mail)
     bob_mail = LoopbackTransport(mail, "loopback:bob-anew")
+    confirm(restored.home)  # confirmed too soon: the copy's own evidence still holds it back
     try:
         asyncio.run(push(bob.replica, bob_mail, now))  # Bob's note reaches the copy
         report = restored.sync()
@@ -209,11 +215,11 @@ def test_replace_swaps_an_earlier_backup_of_this_identity_and_nothing_else(
     alice: Player, bob: Player, game: bytes, tmp_path: Path
 ) -> None:
     target = tmp_path / "nightly"
-    first = back_up(alice.home, target)
+    first = back_up(alice.home, target, now=now())
     alice.replica.submit(game, [{"type": "note", "text": "later"}], now=now())
     with pytest.raises(HexpostError, match="when asked to"):
-        back_up(alice.home, target)
-    second = back_up(alice.home, target, replace=True)
+        back_up(alice.home, target, now=now())
+    second = back_up(alice.home, target, replace=True, now=now())
     assert second.packets == first.packets + 1
     copied = sqlite3.connect(target / "hexpost.sqlite3")
     try:
@@ -227,10 +233,48 @@ def test_replace_swaps_an_earlier_backup_of_this_identity_and_nothing_else(
     (photos / "holiday.jpg").write_bytes(b"\xff\xd8")
     (photos / "hexpost.sqlite3").write_bytes(b"")
     with pytest.raises(HexpostError, match=r"does not hold a hexpost backup \(it holds holiday"):
-        back_up(alice.home, photos, replace=True)
+        back_up(alice.home, photos, replace=True, now=now())
     assert sorted(p.name for p in photos.iterdir()) == ["hexpost.sqlite3", "holiday.jpg"]
 
-    bobs = back_up(bob.home, tmp_path / "bobs").destination
+    bobs = back_up(bob.home, tmp_path / "bobs", now=now()).destination
     with pytest.raises(HexpostError, match="another identity"):
-        back_up(alice.home, bobs, replace=True)
+        back_up(alice.home, bobs, replace=True, now=now())
     assert (bobs / "identity.key").read_bytes() == bob.home.key_path.read_bytes()
+
+
+def test_an_unconfirmed_copy_signs_nothing_even_where_nothing_shows_it_is_behind(
+    alice: Player, bob: Player, game: bytes, tmp_path: Path
+) -> None:
+    """The case the other player's packets cannot reveal: Alice signs after the backup and
+    the move stays hers, so Bob has nothing to answer. Her copy owes the same position and
+    would sign a rival packet (Bob would freeze the game). It signs nothing, nor answers
+    anything by itself, until Alice confirms it, and she asks Bob for the chain first."""
+    back_up(alice.home, tmp_path / "backup", now=now())
+    gap = alice.row(game).head_seq + 1
+    signed = alice.replica.submit(game, [{"type": "note", "text": "after the backup"}], now=now())
+    exchange(alice, bob)
+    assert owner({"coalition": alice, "alliance": bob}, game)[0] is alice
+    alice.close()
+
+    mail = LoopbackNetwork()
+    restored = Player(tmp_path / "backup", "Restored", "alice@example.org", mail)
+    bob_mail = LoopbackTransport(mail, "loopback:bob-anew")
+    try:
+        before = restored.snapshot(game)
+        with pytest.raises(HexpostError, match="ask the other player to run `hexpost resend"):
+            restored.replica.submit(game, [{"type": "note", "text": "a rival"}], now=now())
+        assert restored.snapshot(game) == before
+        written, problems = auto_replies(restored.replica, now())
+        assert written == [] and "no automatic replies written" in problems[0]
+
+        resend(bob.replica, bob.row(game), gap, now, every_seat=True)
+        asyncio.run(push(bob.replica, bob_mail, now))
+        restored.sync()
+        assert restored.row(game).head_seq == signed.seq
+        assert confirm(restored.home) is not None
+        after = restored.replica.submit(game, [{"type": "note", "text": "on"}], now=now())
+        restored.sync()
+        asyncio.run(sync(bob.replica, bob_mail, now))
+        assert bob.row(game).head_seq == after.seq and bob.row(game).frozen is None
+    finally:
+        restored.close()

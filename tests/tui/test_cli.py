@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from saves.home import Home
+from tests.engine.fe.helpers import setup_items
 from tests.saves import conftest as saves
 from tests.tui.conftest import (
     ALICE_PASSPHRASE,
@@ -504,10 +506,25 @@ def test_backup_makes_a_home_that_holds_the_games(
     games = len(alice.json("games"))
     out = alice.ok("backup", copy)
     assert out.startswith(f"backed up the identity key, {games} game{'s' * (games != 1)} (")
-    assert f"to restore it: hexpost --home '{copy}'" in out
+    assert f"to play from it after a loss: hexpost --home '{copy}' restored" in out
     restored = Player("Alice", "alice@example.org", copy, ALICE_PASSPHRASE)
     assert restored.show(quiet_game)["state_hash"] == alice.show(quiet_game)["state_hash"]
     assert "state hash " in restored.ok("verify", quiet_game)
+    note = "this home is a backup copy taken"
+    assert note in restored.ok("games")  # on the game whose move is Alice's
+    holder = Home(copy)
+    try:
+        replica = holder.replica()
+        rules = replica.state(replica.find(quiet_game).game_id).rules
+    finally:
+        holder.close()
+    assert rules is not None
+    setup = json.dumps({"orders": setup_items(rules)})
+    assert_refused(restored.run("orders", quiet_game, "-", stdin=setup), note)
+    assert restored.seq(quiet_game) == 1
+    assert "is now the home you play from" in restored.ok("restored")
+    assert "nothing to do" in restored.ok("restored")
+    assert note not in restored.ok("games")
     assert_refused(alice.run("backup", copy), str(copy), "is not empty")
     assert_refused(alice.run("resend", quiet_game, "--every-seat"), "--every-seat needs --from")
 

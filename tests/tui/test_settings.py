@@ -12,6 +12,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, Input, RadioButton, Static
 
+from saves.backup import back_up
 from saves.home import Home
 from tests.tui.test_app import SIZE, settle, status_text
 from tui import cli
@@ -173,3 +174,24 @@ async def test_a_backup_is_made_from_the_settings_as_the_command_line_makes_it(
         assert f"backed up the identity key, 0 games (0 packets) to {copy}" in status_text(app)
     assert Home(copy).identity_info() == home.identity_info()
     assert (copy / "identity.key").read_bytes() == home.key_path.read_bytes()
+
+
+async def test_a_backup_copy_is_confirmed_from_the_settings(tmp_path: Path) -> None:
+    made = Home(tmp_path / "original")
+    made.create_identity("Erin", "erin@example.org", None, scrypt_n=2)
+    back_up(made, tmp_path / "copy", now="2030-01-02T03:04:05Z")
+    made.close()
+    app = HexpostApp(Home(tmp_path / "copy"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_settings(pilot)
+        note = screen.query_one("#copy-note", Static)
+        assert note.display and "backup copy taken 2030-01-02T03:04:05Z" in str(note.content)
+        screen.query_one("#confirm-copy", Button).press()
+        await settle(pilot)
+        assert "is now the home you play from" in status_text(app)
+        assert not screen.query_one("#copy-note").display
+        assert not screen.query_one("#confirm-copy").display
+    app = HexpostApp(Home(tmp_path / "original"))
+    async with app.run_test(size=SIZE) as pilot:  # an original shows neither
+        screen = await open_settings(pilot)
+        assert not screen.query_one("#copy-note").display

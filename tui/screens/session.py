@@ -318,6 +318,10 @@ class Session:
         whether it was made, and what it holds or why not."""
         return await self.call(self._back_up, path, replace)
 
+    async def confirm_restored(self) -> str:
+        """Confirm this home, a backup copy, as the one played from (``hexpost restored``)."""
+        return await self.call(self._confirm_restored)
+
     # --- on the store thread ------------------------------------------------------------------
 
     def reader(self) -> Replica:
@@ -521,12 +525,20 @@ class Session:
         from saves.backup import back_up
 
         try:
-            report = back_up(self.home, Path(path), replace=replace)
+            report = back_up(self.home, Path(path), replace=replace, now=self._clock())
         except HexpostError as exc:
             return False, f"no backup made: {exc}"
         except OSError as exc:
             return False, f"no backup made: {exc.strerror or exc}"
         return True, report.summary()
+
+    def _confirm_restored(self) -> str:
+        from saves.backup import confirm
+
+        taken_at = confirm(self.home)
+        if taken_at is None:
+            return "this home is not a backup copy waiting for confirmation"
+        return f"this home (a backup copy taken {taken_at}) is now the home you play from"
 
     def _sync(self) -> SyncResult:
         from tui.services import sync

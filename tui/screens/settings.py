@@ -37,6 +37,18 @@ from tui.widgets.footer import KeysFooter
 from tui.widgets.mail_form import MailForm
 
 MAIL_KIND = "Mail account (the form below)"
+
+
+def copy_note(taken_at: str) -> str:
+    """What the settings say of a backup copy not yet confirmed (`saves.behind`)."""
+    return (
+        f"This home is a backup copy taken {taken_at}: it signs nothing until you play from "
+        "it. If you may have signed anything in a game after that, first ask the other "
+        "player to run hexpost resend GAME --from N --every-seat (N: the packet after this "
+        "copy's last one), and sync."
+    )
+
+
 BACKUP_HELP = (
     "The identity, the settings and every game, copied and checked, as `hexpost backup` "
     "does. The copy is a home: restore it with hexpost --home FOLDER."
@@ -63,6 +75,7 @@ class SettingsScreen(HexpostScreen):
         & #backup-row Static { width: 14; }
         & #backup-path { width: 1fr; }
         & #backup-replace { margin: 0 0 0 14; }
+        & #copy-note { color: $warning; }
         & #back-up { margin: 0 0 0 14; }
     }
     """
@@ -123,6 +136,8 @@ class SettingsScreen(HexpostScreen):
             yield Static("Mail account", classes="section", markup=False)
             yield MailForm(id="mail-form")
             yield Static("Backup", classes="section", markup=False)
+            yield Static("", id="copy-note", markup=False)
+            yield Button("Play from this copy", id="confirm-copy", compact=True)
             yield Static(BACKUP_HELP, id="backup-help", markup=False)
             with Horizontal(id="backup-row"):
                 yield Static("Into folder", markup=False)
@@ -161,6 +176,10 @@ class SettingsScreen(HexpostScreen):
         form = self.query_one(IdentityForm)
         form.display = settings.identity is None
         self.query_one("#transport-info", Static).update(f"Now: {settings.transport}")
+        copied = settings.copy_taken_at
+        self.query_one("#copy-note", Static).update("" if copied is None else copy_note(copied))
+        self.query_one("#copy-note").display = copied is not None
+        self.query_one("#confirm-copy").display = copied is not None
         kind = "mail" if settings.transport_kind == "mail" else "folder"
         with self.prevent(RadioSet.Changed):
             self.query_one(f"#kind-{kind}", RadioButton).value = True
@@ -290,6 +309,15 @@ class SettingsScreen(HexpostScreen):
     async def back_up(self, path: str, replace: bool) -> None:
         _, text = await self.session.back_up(path, replace=replace)
         self.post_message(self.Done(False, text))  # (nothing of the settings to read again)
+
+    @on(Button.Pressed, "#confirm-copy")
+    def confirm_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.confirm_copy()
+
+    @work(exclusive=True, group="change")
+    async def confirm_copy(self) -> None:
+        self.post_message(self.Done(True, await self.session.confirm_restored()))
 
     @on(Done)
     def done(self, message: Done) -> None:

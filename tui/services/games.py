@@ -13,7 +13,7 @@ import msgspec
 from engine.core.owed import pending
 from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import AnyState
-from saves import behind, claims, joins, outbox, quarantine
+from saves import behind, claims, joins, outbox, quarantine, store_backup
 from saves.news import Waits, seat_names, waits, waits_words
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
@@ -100,6 +100,9 @@ def attention_notes(
     ahead = behind.first_ahead(replica.store, row.game_id, row.head_seq)
     if ahead is not None and decisions and row.my_seat in decisions[0].seats:
         notes.append(behind.behind_text(row.name, row.head_seq, ahead, row.my_seat))
+    taken_at = store_backup.copy_taken_at(replica.store)
+    if taken_at is not None and decisions and row.my_seat in decisions[0].seats:
+        notes.append(behind.unconfirmed_text(taken_at))
     if decisions and decisions[0].kind == DecisionKind.ACCEPT:
         if row.my_seat in decisions[0].seats:
             who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))

@@ -160,16 +160,21 @@ class Settings(msgspec.Struct, frozen=True):
     transport_kind: str | None
     folder: str | None
     unlocked: bool
+    copy_taken_at: str | None = None
+    """When this home was copied, if it is a backup copy not yet confirmed (`saves.backup`)."""
 
 
 def settings(home: Home, *, unlocked: bool) -> Settings:
+    from saves import store_backup
     from tui.services.transport import transport_text
 
     transport = home.config().get("transport") or {}
+    copied = store_backup.copy_taken_at(home.store()) if home.db_path.exists() else None
     return Settings(
         identity=identity_record(home),
         transport=transport_text(home),
         transport_kind=transport.get("kind"),
         folder=transport.get("path"),
         unlocked=unlocked,
+        copy_taken_at=copied,
     )
