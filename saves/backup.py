@@ -110,12 +110,22 @@ def _check_destination(home: Home, target: Path, *, replace: bool) -> None:
         raise HexpostError(f"{target.parent} is not a folder")
 
 
+JOURNALS = frozenset({"hexpost.sqlite3-wal", "hexpost.sqlite3-shm", "hexpost.sqlite3-journal"})
+"""Files SQLite keeps beside a database in use: a backup, never opened, has none."""
+
+
 def _check_earlier_backup(home: Home, target: Path, names: set[str]) -> None:
-    """Refuse to replace anything but a backup of this home's identity."""
+    """Refuse to replace anything but a backup of this home's identity never played from."""
+    if names & JOURNALS:
+        raise HexpostError(f"{target} is a home in use or played from: nothing replaced")
     if not names <= BACKUP_NAMES or not names & {"hexpost.sqlite3", "identity.key"}:
         raise HexpostError(
             f"{target} does not hold a hexpost backup (it holds "
             f"{', '.join(sorted(names - BACKUP_NAMES) or sorted(names))}): nothing replaced"
+        )
+    if "hexpost.sqlite3" in names and not store_backup.is_marked_copy(target / "hexpost.sqlite3"):
+        raise HexpostError(
+            f"{target} is a home played from (or not a copy hexpost made): nothing replaced"
         )
     if "identity.key" in names and home.key_path.exists():
         theirs = Home(target).identity_info()

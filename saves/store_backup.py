@@ -49,3 +49,19 @@ def forget_copy_mark(store: Store) -> None:
     """The player confirmed this copy as the home played from (`saves.backup.confirm`)."""
     with store.transaction():
         store.db.execute("DELETE FROM meta WHERE key = ?", (COPY_MARK,))
+
+
+def is_marked_copy(path: Path) -> bool:
+    """Whether the database file ``path`` is a backup copy never confirmed as a home played
+    from (read only; False for a file that is not such a database)."""
+    try:
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (COPY_MARK,)).fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+    return row is not None

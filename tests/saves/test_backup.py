@@ -14,7 +14,7 @@ import pytest
 from engine.core.errors import HexpostError
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import push, sync
-from saves import backup
+from saves import backup, store_backup
 from saves.backup import back_up, confirm
 from saves.designs import designs_folder
 from saves.home import Home
@@ -235,6 +235,16 @@ def test_replace_swaps_an_earlier_backup_of_this_identity_and_nothing_else(
     with pytest.raises(HexpostError, match=r"does not hold a hexpost backup \(it holds holiday"):
         back_up(alice.home, photos, replace=True, now=now())
     assert sorted(p.name for p in photos.iterdir()) == ["hexpost.sqlite3", "holiday.jpg"]
+
+    played = back_up(alice.home, tmp_path / "played", now=now()).destination
+    in_use = Home(played)
+    assert confirm(in_use) is not None  # restored and played from: a home now
+    with pytest.raises(HexpostError, match="is a home in use or played from"):
+        back_up(alice.home, played, replace=True, now=now())
+    in_use.close()
+    with pytest.raises(HexpostError, match="is a home played from"):
+        back_up(alice.home, played, replace=True, now=now())
+    assert not store_backup.is_marked_copy(played / "hexpost.sqlite3")
 
     bobs = back_up(bob.home, tmp_path / "bobs", now=now()).destination
     with pytest.raises(HexpostError, match="another identity"):
