@@ -31,9 +31,7 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
     """
     if replica.identity is None or replica.identity.key is None:
         return [], []
-    taken_at = store_backup.copy_taken_at(replica.store)
-    if taken_at is not None:
-        return [], [f"no automatic replies written: {behind.unconfirmed_text(taken_at)}"]
+    copied = store_backup.copy_taken_at(replica.store)  # (a copy signs nothing: `saves.behind`)
     written: list[tuple[bytes, int]] = []
     problems: list[str] = []
     for row in replica.games():
@@ -43,11 +41,30 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
             continue  # (behind the game: it signs nothing there, `saves.behind`)
         if not _signs_for(replica, row):
             continue
+        if copied is not None:
+            if _owes_reply(replica, row):
+                why = behind.unconfirmed_text(copied)
+                problems.append(f"{row.name}: no automatic reply written: {why}")
+            continue
         try:
             written.extend(_reply(replica, row, now))
         except HexpostError as exc:
             problems.append(f"{row.name}: no automatic reply written: {exc}")
     return written, problems
+
+
+def _owes_reply(replica: Signer, row: GameRow) -> bool:
+    """Whether the game waits for an automatic packet of this home's seat now."""
+    decisions = pending(ruleset_for(row.ruleset), replica.state(row.game_id))
+    return (
+        bool(decisions)
+        and decisions[0].seats[0] == row.my_seat
+        and decisions[0].kind
+        in (
+            DecisionKind.ENTROPY,
+            DecisionKind.REVEAL,
+        )
+    )
 
 
 def _reply(replica: Signer, row: GameRow, now: str) -> list[tuple[bytes, int]]:

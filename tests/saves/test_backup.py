@@ -274,8 +274,7 @@ def test_an_unconfirmed_copy_signs_nothing_even_where_nothing_shows_it_is_behind
         with pytest.raises(HexpostError, match="ask the other player to run `hexpost resend"):
             restored.replica.submit(game, [{"type": "note", "text": "a rival"}], now=now())
         assert restored.snapshot(game) == before
-        written, problems = auto_replies(restored.replica, now())
-        assert written == [] and "no automatic replies written" in problems[0]
+        assert auto_replies(restored.replica, now()) == ([], [])  # (none owed here)
 
         resend(bob.replica, bob.row(game), gap, now, every_seat=True)
         asyncio.run(push(bob.replica, bob_mail, now))
@@ -286,5 +285,35 @@ def test_an_unconfirmed_copy_signs_nothing_even_where_nothing_shows_it_is_behind
         restored.sync()
         asyncio.run(sync(bob.replica, bob_mail, now))
         assert bob.row(game).head_seq == after.seq and bob.row(game).frozen is None
+    finally:
+        restored.close()
+
+
+def test_an_unconfirmed_copy_writes_no_automatic_reply_and_says_so(
+    alice: Player, bob: Player, game: bytes, tmp_path: Path
+) -> None:
+    players = {"coalition": alice, "alliance": bob}
+    while owner(players, game)[0] is alice:
+        alice.replica.submit(game, [{"type": "done"}], now=now())
+        exchange(alice, bob)
+    roll = {"type": "roll", "dice": "2d6", "purpose": "a test of the dice"}
+    asked = bob.replica.submit(game, [roll], now=now())
+    alice.replica.receive(bob.packet(game, asked.seq), source="test", now=now())
+    back_up(alice.home, tmp_path / "backup", now="2030-01-02T03:04:05Z")  # owing the entropy
+    alice.close()
+    restored = Player(tmp_path / "backup", "Restored", "alice@example.org", LoopbackNetwork())
+    try:
+        written, problems = auto_replies(restored.replica, now())
+        assert written == []
+        assert problems == [
+            "wind: no automatic reply written: this home is a backup copy taken "
+            "2030-01-02T03:04:05Z, not yet confirmed as the home you play from, so it signs "
+            "nothing: if you may have signed anything in a game after that, ask the other "
+            "player to run `hexpost resend GAME --from N --every-seat` (N: the packet after "
+            "this copy's last one) and sync; then run `hexpost restored`"
+        ]
+        confirm(restored.home)
+        written, problems = auto_replies(restored.replica, now())
+        assert (written, problems) == ([(game, asked.seq + 1)], [])
     finally:
         restored.close()
