@@ -93,7 +93,8 @@ def _swap_in(partial: Path, target: Path) -> None:
 
 
 def _check_destination(home: Home, target: Path, *, replace: bool) -> None:
-    if target == home.path or home.path in target.parents:
+    inside = home.path.resolve()
+    if target.resolve() == inside or inside in target.resolve().parents:
         raise HexpostError(f"{target} is inside the home {home.path}: back it up elsewhere")
     if target.exists():
         if not target.is_dir():

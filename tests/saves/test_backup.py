@@ -107,11 +107,14 @@ def test_a_backup_goes_into_a_new_or_empty_folder_outside_the_home(
     (full / "holiday.jpg").write_bytes(b"\xff\xd8")
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
+    link = tmp_path / "a-link"
+    link.symlink_to(alice.home.path)  # (the home by another name)
     refusals = {
         full: "is not empty",
         a_file: "is not a folder",
         alice.home.path: "inside the home",
         alice.home.path / "backups" / "monday": "inside the home",
+        link / "monday": "inside the home",
         tmp_path / "no-such-folder" / "backup": "is not a folder",
     }
     for target, words in refusals.items():
@@ -119,7 +122,13 @@ def test_a_backup_goes_into_a_new_or_empty_folder_outside_the_home(
             back_up(alice.home, target, now=now())
     assert sorted(p.name for p in full.iterdir()) == ["holiday.jpg"]
     assert not (alice.home.path / "backups").exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "alice", "bob", "full"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "a-file",
+        "a-link",
+        "alice",
+        "bob",
+        "full",
+    ]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert back_up(alice.home, empty, now=now()).games == 1
