@@ -154,12 +154,12 @@ def cmd_new(args: argparse.Namespace, home: Home) -> int:
         clock=now,
         opponent_seat=args.opponent_seat,
         name=args.name or "",
-        options=start.parse_options(args.option),
+        options=start.parse_options(args.option, args.scenario),
         reply_window_hours=args.reply_window,
     )
     print(made.game)
-    shown = ", ".join(f"{key}={value}" for key, value in sorted(made.options.items()))
-    print(f"rule options: {shown} (change with --option id=value)", file=sys.stderr)
+    for line in render.option_lines(made.options, " (change with --option id=value)"):
+        print(line, file=sys.stderr)
     return 0
 
 

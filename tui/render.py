@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -120,6 +120,15 @@ def _option_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def option_lines(options: Mapping[str, Any], suffix: str = "") -> list[str]:
+    """``rule options: id=value, ...`` as ``--option`` takes them, wrapped at 80 columns
+    between options (never at a hyphen inside an option's id)."""
+    chosen = ", ".join(f"{key}={_option_text(value)}" for key, value in sorted(options.items()))
+    return textwrap.wrap(
+        f"rule options: {chosen}{suffix}", 78, subsequent_indent="  ", break_on_hyphens=False
+    )
+
+
 def rules_text(rows: list[dict[str, Any]]) -> str:
     """Each optional rule: its id and default, what it takes, its rule, then its help."""
     lines = []
@@ -186,8 +195,7 @@ def show_text(record: dict[str, Any]) -> str:
     for entry in record.get("unsent", []):
         lines.append(entry["text"])
     if record["options"]:
-        chosen = ", ".join(f"{key}={value}" for key, value in sorted(record["options"].items()))
-        lines.extend(textwrap.wrap(f"rule options: {chosen}", 78, subsequent_indent="  "))
+        lines.extend(option_lines(record["options"]))
     turn = turn_text(record["turn"])
     lines.append(
         f"{turn}, phasing {record['phasing'] or '-'}, step {record['step'] or '-'} "

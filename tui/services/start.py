@@ -128,25 +128,31 @@ def scenario_rules(scenario_id: str) -> list[OptionSpec]:
     raise HexpostError(f"no scenario {scenario_id!r} (known: {known_scenarios()})")
 
 
-def parse_options(items: list[str]) -> dict[str, OptionValue]:
-    """``ID=VALUE`` texts as option values: true/false (yes/no, on/off), whole numbers, else
-    text; the ruleset checks ids and values when the game is made."""
+def parse_options(items: list[str], scenario_id: str | None = None) -> dict[str, OptionValue]:
+    """``ID=VALUE`` texts as option values, each read as its rule takes it when the scenario
+    names that rule (a text stays a text, so ``economy-fractions=off`` is 'off', not false);
+    otherwise guessed: true/false (yes/no, on/off), whole numbers, else text. The ruleset
+    checks ids and values when the game is made."""
+    kinds = {} if scenario_id is None else {s.id: s.default for s in scenario_rules(scenario_id)}
     options: dict[str, OptionValue] = {}
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep or not key:
             raise HexpostError(f"--option {item!r}: expected ID=VALUE")
-        value: OptionValue
-        if raw.lower() in ("true", "yes", "on"):
-            value = True
-        elif raw.lower() in ("false", "no", "off"):
-            value = False
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        else:
-            value = raw
-        options[key] = value
+        default = kinds.get(key)
+        options[key] = raw if isinstance(default, str) else _guessed(raw)
     return options
+
+
+def _guessed(raw: str) -> OptionValue:
+    """A value whose rule is not known (or a switch, or a number), read from its text."""
+    if raw.lower() in ("true", "yes", "on"):
+        return True
+    if raw.lower() in ("false", "no", "off"):
+        return False
+    if raw.lstrip("-").isdigit():
+        return int(raw)
+    return raw
 
 
 def ruleset_of_scenario(scenario_id: str) -> Any:
