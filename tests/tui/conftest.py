@@ -274,22 +274,29 @@ def accept_join(creator: Player, joiner: Player, game: str) -> str:
     return printed
 
 
+def rules_of(home: Path, game: str) -> Any:
+    """The ruleset state of ``game`` as ``home`` holds it now (None before it begins), read
+    in-process: scaffolding for tests that plan what the command line then carries out."""
+    from saves.home import Home
+
+    holder = Home(home)
+    try:
+        replica = holder.replica()
+        return replica.state(replica.find(game).game_id).rules
+    finally:
+        holder.close()
+
+
 def play_setup(players: dict[str, Player], game: str) -> None:
     """Each seat places its empires' starting fleets (default placements) until turn 1.
 
     Scaffolding, so it runs `tui.cli.main` in-process like the long walks do.
     """
     from engine.fe import RULESET
-    from saves.home import Home
     from tests.engine.fe.helpers import setup_items
 
     while True:
-        holder = Home(next(iter(players.values())).home)
-        try:
-            replica = holder.replica()
-            rules = replica.state(replica.find(game).game_id).rules
-        finally:
-            holder.close()
+        rules = rules_of(next(iter(players.values())).home, game)
         if rules is None or not rules.setup:
             return
         seat = RULESET.pending(rules)[0].seats[0]

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from saves.home import Home
 from tests.engine.fe.helpers import setup_items
 from tests.saves import conftest as saves
 from tests.tui.conftest import (
@@ -32,6 +31,7 @@ from tests.tui.conftest import (
     describe,
     exchange,
     hexpost,
+    rules_of,
     start_game,
 )
 
@@ -83,14 +83,8 @@ def plan_walk(
     from engine.core.turn_orders import Done
     from engine.fe import FE, RULESET
     from engine.fe.orders import parse_orders
-    from saves.home import Home
 
-    holder = Home(home)
-    try:
-        replica = holder.replica()
-        rules = replica.state(replica.find(game).game_id).rules
-    finally:
-        holder.close()
+    rules = rules_of(home, game)
     assert rules is not None, f"{game} has not begun"
 
     def run_of(rules: Any, seat: str) -> list[str]:
@@ -512,12 +506,7 @@ def test_backup_makes_a_home_that_holds_the_games(
     assert "state hash " in restored.ok("verify", quiet_game)
     note = "this home is a backup copy taken"
     assert note in restored.ok("games")  # on the game whose move is Alice's
-    holder = Home(copy)
-    try:
-        replica = holder.replica()
-        rules = replica.state(replica.find(quiet_game).game_id).rules
-    finally:
-        holder.close()
+    rules = rules_of(copy, quiet_game)
     assert rules is not None
     setup = json.dumps({"orders": setup_items(rules)})
     assert_refused(restored.run("orders", quiet_game, "-", stdin=setup), note)
