@@ -433,12 +433,24 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "while the app or `sync --watch` uses the home. The copy is a home: to restore it, use "
         "it as the home (--home FOLDER). Never play from the copy and the original both.",
     )
-    back.add_argument("folder", metavar="FOLDER")
+    back.add_argument("folder", metavar="FOLDER", nargs="?")
     back.add_argument(
         "--replace",
         action="store_true",
         help="FOLDER may hold an earlier backup of this identity: it is replaced once the new "
         "one is whole (for a backup run after every sync, from cron say)",
+    )
+    after = back.add_mutually_exclusive_group()
+    after.add_argument(
+        "--after-each-sync",
+        action="store_true",
+        help="and from now on, again into FOLDER (replacing it) after every sync, watch round "
+        "or app sync that receives or sends a packet",
+    )
+    after.add_argument(
+        "--no-after-each-sync",
+        action="store_true",
+        help="stop backing up after each sync (give no FOLDER)",
     )
 
     sub.add_parser(

@@ -318,9 +318,23 @@ def cmd_import(args: argparse.Namespace, home: Home) -> int:
 
 def cmd_backup(args: argparse.Namespace, home: Home) -> int:
     from saves.backup import back_up
+    from tui.services import sync
 
-    report = back_up(home, Path(args.folder), replace=args.replace, now=now())
+    if args.no_after_each_sync:
+        if args.folder:
+            raise HexpostError("--no-after-each-sync takes no FOLDER: it only stops the backups")
+        was = sync.backup_folder(home)
+        sync.keep_backup_after_sync(home, None)
+        print("no backup after each sync" + ("" if was is None else f" any more (into {was})"))
+        return 0
+    if not args.folder:
+        raise HexpostError("backup: give the FOLDER to back up into")
+    again = args.after_each_sync
+    report = back_up(home, Path(args.folder), replace=args.replace or again, now=now())
     print(report.summary())
+    if again:
+        sync.keep_backup_after_sync(home, str(report.destination))
+        print("and again after each sync that receives or sends a packet")
     where = shlex.quote(str(report.destination))
     print(f"the copy is a home; to play from it after a loss: hexpost --home {where} restored")
     print("(read `hexpost restored --help` first)")

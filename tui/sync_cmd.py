@@ -42,7 +42,9 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     names = service.game_names(replica)
     for text in service.arrival_lines(replica, report, wanted):
         print(safe_text(text))
-    for line in service.sync_lines(report, names, signing=signing):
+    lines = [*service.sync_lines(report, names, signing=signing)]
+    lines += service.backup_after(home, report, now)
+    for line in lines:
         if line.kind == "received" and wanted is not None and line.game != wanted:
             continue
         print(safe_text(line.text), file=sys.stderr if line.kind in ERR_KINDS else sys.stdout)
@@ -67,7 +69,10 @@ def _watch(
         if result.report is not None:
             for text in service.arrival_lines(replica, result.report):
                 print(f"{stamp} {safe_text(text)}")
-        for line in service.round_lines(result, service.game_names(replica)):
+        lines = service.round_lines(result, service.game_names(replica))
+        if result.report is not None:
+            lines += service.backup_after(home, result.report, now)
+        for line in lines:
             where = sys.stderr if line.kind in ERR_KINDS else sys.stdout
             print(f"{stamp} {safe_text(line.text)}", file=where)
         sys.stdout.flush()

@@ -36,6 +36,7 @@ from tui.screens.base import StatusLine
 from tui.screens.game import GameScreen
 from tui.screens.games import COLUMNS, GamesScreen, game_cells
 from tui.services.games import GameSummary, TurnRecord
+from tui.services.sync import keep_backup_after_sync
 from tui.when import age
 from tui.widgets.checklist import ChecklistTree
 from tui.widgets.eventlog import EventLog
@@ -399,6 +400,23 @@ async def test_sync_brings_in_the_opponents_packet(tutorial: Tutorial) -> None:
         assert after.show.seq == 5
         assert f"#{after.show.seq}" in str(screen.query_one("#game-status", Static).content)
         assert len(screen.query_one(EventLog).rows) > len(before.events)
+
+
+async def test_a_sync_that_brings_a_packet_backs_the_home_up_when_asked_to(
+    tutorial: Tutorial, tmp_path: Path
+) -> None:
+    bob, alice = tutorial.bob, tutorial.alice
+    kept = tmp_path / "bobs-backup"
+    keep_backup_after_sync(bob.home, str(kept))
+    app = app_for(bob, transport=lambda _home: LoopbackTransport(tutorial.network, "loopback:bob"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
+        await sync(alice.replica, alice.transport, now)
+        await pilot.press("s")
+        await settle(pilot)
+        assert status_text(app).endswith("; backed up")
+    assert Home(kept).identity_info() == bob.home.identity_info()
 
 
 async def test_the_palette_lists_the_screens_actions(tutorial: Tutorial) -> None:

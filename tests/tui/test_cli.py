@@ -708,6 +708,24 @@ def test_sync_of_an_unknown_game_sends_nothing(tmp_path: Path) -> None:
     assert len(list(folder.glob("*.hxp"))) == 1
 
 
+def test_a_backup_after_each_sync_is_set_made_and_stopped(tmp_path: Path) -> None:
+    erin = Player("Erin", "erin@example.org", tmp_path / "home")
+    erin.create_identity()
+    erin.ok("transport", "folder", tmp_path / "folder")
+    kept = tmp_path / "kept"
+    out = erin.ok("backup", kept, "--after-each-sync")
+    assert "and again after each sync that receives or sends a packet" in out
+    erin.ok("new", "--scenario", SCENARIO, "--seat", "alliance", "--opponent", "x@example.org")
+    out = erin.sync()
+    assert "sent 1 packet(s)" in out
+    assert f"backed up the identity key, 1 game (1 packets) to {kept}" in out
+    assert "backed up" not in erin.sync()  # nothing received or sent
+    assert f"any more (into {kept})" in erin.ok("backup", "--no-after-each-sync")
+    assert "[backup]" not in (erin.home / "config.toml").read_text()
+    assert_refused(erin.run("backup", kept, "--no-after-each-sync"), "takes no FOLDER")
+    assert_refused(erin.run("backup"), "give the FOLDER")
+
+
 def test_sync_without_a_transport(crowded: tuple[Player, list[str], str]) -> None:
     dave, games, _ = crowded
     assert_refused(dave.run("sync"), "transport")

@@ -559,6 +559,13 @@ class Session:
         except OSError as exc:
             return SyncResult(f"sync failed: {exc.strerror or exc}", ok=False)
         result = describe(report, signing, sync.game_names(replica))
+        for line in sync.backup_after(self.home, report, self._clock):
+            said = "backed up" if line.kind == "note" else safe_text(line.text)
+            result = msgspec.structs.replace(
+                result,
+                summary=f"{result.summary}; {said}",
+                details=(*result.details, safe_text(line.text)),
+            )
         if not signing and sync.owes_automatic_reply(replica):
             return msgspec.structs.replace(result, replies_owed=True)
         return result

@@ -14,6 +14,7 @@ escapes them (`tui.safe_text`) at the moment it shows them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -224,6 +225,47 @@ def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
     lines += [SyncLine("info", line) for line in [*report.problems, *report.requests]]
     lines += [SyncLine("info", line) for line in result.reminders]
     return lines
+
+
+BACKUP_TABLE = "backup"
+"""config.toml's table naming the folder a backup goes to after each sync that changed
+something (``hexpost backup FOLDER --after-each-sync``)."""
+
+
+def backup_folder(home: Home) -> str | None:
+    """The folder this home backs up into after each sync, if it does."""
+    table = home.config().get(BACKUP_TABLE)
+    folder = table.get("folder") if isinstance(table, dict) else None
+    return folder if isinstance(folder, str) and folder else None
+
+
+def keep_backup_after_sync(home: Home, folder: str | None) -> None:
+    """Back up into ``folder`` after each sync from now on (None: no more), in config.toml."""
+    config = home.config()
+    if folder is None:
+        config.pop(BACKUP_TABLE, None)
+    else:
+        config[BACKUP_TABLE] = {"folder": folder}
+    home.save_config(config)
+
+
+def backup_after(home: Home, report: SyncReport, clock: Clock) -> list[SyncLine]:
+    """Back the home up (replacing the earlier backup) when it keeps one after each sync and
+    this sync received or sent a packet; one line saying so, or a warning: a backup that
+    cannot be made never fails the sync."""
+    from saves.backup import back_up
+
+    folder = backup_folder(home)
+    changed = any(o.applied or o.status == "invitation" for o in report.received)
+    if folder is None or not (report.sent or changed):
+        return []
+    try:
+        made = back_up(home, Path(folder), replace=True, now=clock())
+    except HexpostError as exc:
+        return [SyncLine("warning", f"warning: no backup after this sync: {exc}")]
+    except OSError as exc:
+        return [SyncLine("warning", f"warning: no backup after this sync: {exc.strerror or exc}")]
+    return [SyncLine("note", made.summary())]
 
 
 def owes_automatic_reply(replica: Replica) -> bool:
