@@ -24,6 +24,13 @@ from tui.services.games import attention_notes
 from tui.services.trust import resend
 
 
+def photos_in(folder: Path) -> Path:
+    """``folder`` made, holding a player's photo: a folder no backup may write into."""
+    folder.mkdir()
+    (folder / "holiday.jpg").write_bytes(b"\xff\xd8")
+    return folder
+
+
 def test_a_backup_goes_on_as_the_home_it_copied(
     alice: Player, bob: Player, game: bytes, network: LoopbackNetwork, tmp_path: Path
 ) -> None:
@@ -102,9 +109,7 @@ def test_a_backup_is_one_moment_of_a_store_another_program_is_writing(
 def test_a_backup_goes_into_a_new_or_empty_folder_outside_the_home(
     alice: Player, game: bytes, tmp_path: Path
 ) -> None:
-    full = tmp_path / "full"
-    full.mkdir()
-    (full / "holiday.jpg").write_bytes(b"\xff\xd8")
+    full = photos_in(tmp_path / "full")
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
     link = tmp_path / "a-link"
@@ -237,9 +242,7 @@ def test_replace_swaps_an_earlier_backup_of_this_identity_and_nothing_else(
         copied.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["alice", "bob", "nightly"]
 
-    photos = tmp_path / "photos"
-    photos.mkdir()
-    (photos / "holiday.jpg").write_bytes(b"\xff\xd8")
+    photos = photos_in(tmp_path / "photos")
     (photos / "hexpost.sqlite3").write_bytes(b"")
     with pytest.raises(HexpostError, match=r"does not hold a hexpost backup \(it holds holiday"):
         back_up(alice.home, photos, replace=True, now=now())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.saves.conftest import Player, now
+from tests.saves.test_backup import photos_in
 from tui.services import sync as service
 
 
@@ -62,9 +63,7 @@ def test_each_sync_that_changes_the_home_replaces_its_backup(
 def test_a_backup_that_cannot_be_made_warns_and_the_sync_stands(
     alice: Player, game: bytes, tmp_path: Path
 ) -> None:
-    taken = tmp_path / "taken"
-    taken.mkdir()
-    (taken / "holiday.jpg").write_bytes(b"\xff\xd8")
+    taken = photos_in(tmp_path / "taken")
     service.keep_backup_after_sync(alice.home, str(taken))
     alice.replica.submit(game, [{"type": "note", "text": "one"}], now=now())
     report = alice.sync()
