@@ -195,3 +195,34 @@ async def test_a_backup_copy_is_confirmed_from_the_settings(tmp_path: Path) -> N
     async with app.run_test(size=SIZE) as pilot:  # an original shows neither
         screen = await open_settings(pilot)
         assert not screen.query_one("#copy-note").display
+
+
+async def test_the_backup_is_kept_current_after_each_sync_when_the_box_says_so(
+    tmp_path: Path,
+) -> None:
+    made = Home(tmp_path / "app-home")
+    made.create_identity("Erin", "erin@example.org", None, scrypt_n=2)
+    made.close()
+    home = Home(tmp_path / "app-home")
+    kept = tmp_path / "kept"
+    app = HexpostApp(home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_settings(pilot)
+        assert not screen.query_one("#backup-keep", Checkbox).value
+        fill(screen, backup_path=str(kept))
+        screen.query_one("#backup-keep", Checkbox).value = True
+        screen.query_one("#back-up", Button).press()
+        await settle(pilot)
+        assert status_text(app).endswith("; again after each sync")
+        assert home.config()["backup"] == {"folder": str(kept)}
+        await pilot.press("escape")
+        await settle(pilot)
+        screen = await open_settings(pilot)  # the settings show it
+        assert screen.query_one("#backup-keep", Checkbox).value
+        assert screen.query_one("#backup-path", Input).value == str(kept)
+        screen.query_one("#backup-keep", Checkbox).value = False
+        screen.query_one("#backup-replace", Checkbox).value = True
+        screen.query_one("#back-up", Button).press()
+        await settle(pilot)
+        assert status_text(app).endswith("; no backup after each sync any more")
+        assert "backup" not in home.config()

@@ -313,10 +313,13 @@ class Session:
         """Set the shared-folder transport as ``hexpost transport folder PATH`` does."""
         return await self.call(self._use_folder, path)
 
-    async def back_up(self, path: str, *, replace: bool = False) -> tuple[bool, str]:
-        """Copy the home into the folder ``path`` as ``hexpost backup [--replace]`` does;
+    async def back_up(
+        self, path: str, *, replace: bool = False, keep: bool = False
+    ) -> tuple[bool, str]:
+        """Copy the home into the folder ``path`` as ``hexpost backup [--replace]
+        [--after-each-sync]`` does (``keep``: again after each sync; not ``keep``: no more);
         whether it was made, and what it holds or why not."""
-        return await self.call(self._back_up, path, replace)
+        return await self.call(self._back_up, path, replace, keep)
 
     async def confirm_restored(self) -> str:
         """Confirm this home, a backup copy, as the one played from (``hexpost restored``)."""
@@ -519,26 +522,15 @@ class Session:
             return False, str(exc)
         return True, f"packets will travel through the folder {folder}"
 
-    def _back_up(self, path: str, replace: bool) -> tuple[bool, str]:
-        from pathlib import Path
+    def _back_up(self, path: str, replace: bool, keep: bool) -> tuple[bool, str]:
+        from tui.services.backups import back_up
 
-        from saves.backup import back_up
-
-        try:
-            report = back_up(self.home, Path(path), replace=replace, now=self._clock())
-        except HexpostError as exc:
-            return False, f"no backup made: {exc}"
-        except OSError as exc:
-            return False, f"no backup made: {exc.strerror or exc}"
-        return True, report.summary()
+        return back_up(self.home, path, replace=replace, keep=keep, clock=self._clock)
 
     def _confirm_restored(self) -> str:
-        from saves.backup import confirm
+        from tui.services.backups import confirm_restored
 
-        taken_at = confirm(self.home)
-        if taken_at is None:
-            return "this home is not a backup copy waiting for confirmation"
-        return f"this home (a backup copy taken {taken_at}) is now the home you play from"
+        return confirm_restored(self.home)
 
     def _sync(self) -> SyncResult:
         from tui.services import sync

@@ -75,6 +75,7 @@ class SettingsScreen(HexpostScreen):
         & #backup-row Static { width: 14; }
         & #backup-path { width: 1fr; }
         & #backup-replace { margin: 0 0 0 14; }
+        & #backup-keep { margin: 0 0 0 14; }
         & #copy-note { color: $warning; }
         & #back-up { margin: 0 0 0 14; }
     }
@@ -143,6 +144,11 @@ class SettingsScreen(HexpostScreen):
                 yield Static("Into folder", markup=False)
                 yield Input(id="backup-path", placeholder="a new or empty folder", compact=True)
             yield Checkbox("Replace an earlier backup there", id="backup-replace", compact=True)
+            yield Checkbox(
+                "Again after each sync that brings or sends a packet",
+                id="backup-keep",
+                compact=True,
+            )
             yield Button("Back up now", id="back-up", compact=True)
         yield StatusLine()
         yield KeysFooter()
@@ -176,6 +182,9 @@ class SettingsScreen(HexpostScreen):
         form = self.query_one(IdentityForm)
         form.display = settings.identity is None
         self.query_one("#transport-info", Static).update(f"Now: {settings.transport}")
+        if first and settings.backup_folder:
+            self.query_one("#backup-path", Input).value = settings.backup_folder
+        self.query_one("#backup-keep", Checkbox).value = settings.backup_folder is not None
         copied = settings.copy_taken_at
         self.query_one("#copy-note", Static).update("" if copied is None else copy_note(copied))
         self.query_one("#copy-note").display = copied is not None
@@ -303,12 +312,13 @@ class SettingsScreen(HexpostScreen):
             self.status.say("type the folder to back up into (a new or empty one)")
             return
         self.status.busy("backing up...")
-        self.back_up(path, self.query_one("#backup-replace", Checkbox).value)
+        replace = self.query_one("#backup-replace", Checkbox).value
+        self.back_up(path, replace, self.query_one("#backup-keep", Checkbox).value)
 
     @work(exclusive=True, group="change")
-    async def back_up(self, path: str, replace: bool) -> None:
-        _, text = await self.session.back_up(path, replace=replace)
-        self.post_message(self.Done(False, text))  # (nothing of the settings to read again)
+    async def back_up(self, path: str, replace: bool, keep: bool) -> None:
+        ok, text = await self.session.back_up(path, replace=replace, keep=keep)
+        self.post_message(self.Done(ok, text))
 
     @on(Button.Pressed, "#confirm-copy")
     def confirm_pressed(self, event: Button.Pressed) -> None:

@@ -162,10 +162,13 @@ class Settings(msgspec.Struct, frozen=True):
     unlocked: bool
     copy_taken_at: str | None = None
     """When this home was copied, if it is a backup copy not yet confirmed (`saves.backup`)."""
+    backup_folder: str | None = None
+    """Where this home backs up after each sync, if it does (`tui.services.sync`)."""
 
 
 def settings(home: Home, *, unlocked: bool) -> Settings:
     from saves import store_backup
+    from tui.services.sync import backup_folder
     from tui.services.transport import transport_text
 
     transport = home.config().get("transport") or {}
@@ -177,4 +180,5 @@ def settings(home: Home, *, unlocked: bool) -> Settings:
         folder=transport.get("path"),
         unlocked=unlocked,
         copy_taken_at=copied,
+        backup_folder=backup_folder(home),
     )
