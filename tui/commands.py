@@ -342,13 +342,9 @@ def cmd_backup(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_restored(_args: argparse.Namespace, home: Home) -> int:
-    from saves.backup import confirm
+    from tui.services.backups import confirm_restored
 
-    taken_at = confirm(home)
-    if taken_at is None:
-        print(f"{home.path} is not a backup copy waiting for confirmation: nothing to do")
-    else:
-        print(f"{home.path} (a backup copy taken {taken_at}) is now the home you play from")
+    print(confirm_restored(home))
     return 0
 
 

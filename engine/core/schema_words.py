@@ -20,6 +20,8 @@ _ENUM = re.compile(r"^Invalid enum value .+? - at `(?P<path>\$[^`]*)`$")
 _UNKNOWN = re.compile(r"^Object contains unknown field `[^`]*`(?: - at `(?P<path>\$[^`]*)`)?$")
 _STEP = re.compile(r"\.([^.\[]+)|\[[^\]]*\]")
 """One step of a msgspec path: ``.field``, or an item of a list or dict (``[0]``, ``[...]``)."""
+_PATH = re.compile(rf"(?:{_STEP.pattern})*")
+"""A whole path after its ``$``: steps only."""
 
 
 def explained(message: str, root: type) -> str:
@@ -73,10 +75,9 @@ def _info(root: type) -> mi.Type:
 def _walk(node: mi.Type | None, path: str) -> mi.Type | None:
     """The schema node a msgspec path (``$.a[0].b``) names, or None where it cannot tell
     (a union of two tables, a step the schema has no place for)."""
-    if not path.startswith("$"):
-        return None
-    rest = path[1:]
-    for step in _STEP.finditer(rest):
+    if not path.startswith("$") or _PATH.fullmatch(path, 1) is None:
+        return None  # (a path this reader does not follow whole)
+    for step in _STEP.finditer(path, 1):
         node = _plain(node)
         field = step.group(1)
         if field is not None:
@@ -89,8 +90,6 @@ def _walk(node: mi.Type | None, path: str) -> mi.Type | None:
             node = node.value_type
         else:
             return None
-    if "".join(m.group() for m in _STEP.finditer(rest)) != rest:
-        return None  # (a path this reader does not follow whole)
     return _plain(node)
 
 

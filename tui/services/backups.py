@@ -44,5 +44,5 @@ def confirm_restored(home: Home) -> str:
 
     taken_at = confirm(home)
     if taken_at is None:
-        return "this home is not a backup copy waiting for confirmation"
+        return "this home is not a backup copy waiting for confirmation: nothing to do"
     return f"this home (a backup copy taken {taken_at}) is now the home you play from"

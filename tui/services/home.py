@@ -168,10 +168,11 @@ class Settings(msgspec.Struct, frozen=True):
 
 def settings(home: Home, *, unlocked: bool) -> Settings:
     from saves import store_backup
-    from tui.services.sync import backup_folder
+    from tui.services.sync import backup_folder_in
     from tui.services.transport import transport_text
 
-    transport = home.config().get("transport") or {}
+    config = home.config()
+    transport = config.get("transport") or {}
     copied = store_backup.copy_taken_at(home.store()) if home.db_path.exists() else None
     return Settings(
         identity=identity_record(home),
@@ -180,5 +181,5 @@ def settings(home: Home, *, unlocked: bool) -> Settings:
         folder=transport.get("path"),
         unlocked=unlocked,
         copy_taken_at=copied,
-        backup_folder=backup_folder(home),
+        backup_folder=backup_folder_in(config),
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -234,7 +234,12 @@ something (``hexpost backup FOLDER --after-each-sync``)."""
 
 def backup_folder(home: Home) -> str | None:
     """The folder this home backs up into after each sync, if it does."""
-    table = home.config().get(BACKUP_TABLE)
+    return backup_folder_in(home.config())
+
+
+def backup_folder_in(config: Mapping[str, Any]) -> str | None:
+    """`backup_folder` of a config already read."""
+    table = config.get(BACKUP_TABLE)
     folder = table.get("folder") if isinstance(table, dict) else None
     return folder if isinstance(folder, str) and folder else None
 
@@ -255,9 +260,11 @@ def backup_after(home: Home, report: SyncReport, clock: Clock) -> list[SyncLine]
     cannot be made never fails the sync."""
     from saves.backup import back_up
 
-    folder = backup_folder(home)
     changed = any(o.applied or o.status == "invitation" for o in report.received)
-    if folder is None or not (report.sent or changed):
+    if not (report.sent or changed):
+        return []  # (a quiet round reads no config)
+    folder = backup_folder(home)
+    if folder is None:
         return []
     try:
         made = back_up(home, Path(folder), replace=True, now=clock())
