@@ -48,7 +48,6 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +56,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.core import pace  # noqa: E402
 from engine.core.owed import pending  # noqa: E402
 from engine.core.ruleset import DecisionKind  # noqa: E402
 from engine.core.sequence import MANUAL_NAME  # noqa: E402
@@ -244,11 +244,14 @@ def set_up(table: Table, mode: str) -> None:
         table.orders(seat, *extra, *default_placements(rules(table)), Done())
 
 
-def count(seats: list[str]) -> int:
-    return sum(1 for a, b in pairwise(seats) if a != b)
+def count(table: Table, begin: int, end: int) -> pace.HandOffs:
+    """Packets ``begin`` to ``end`` (excluded) of ``table``, their hand-offs counted from the
+    seat of the packet before them."""
+    packets = [(p.body.seat, pace.automatic(p.body)) for p in table.packets[begin:end]]
+    return pace.count(packets, before=table.packets[begin - 1].body.seat)
 
 
-def measure(mode: str) -> dict[str, tuple[int, int]]:
+def measure(mode: str) -> dict[str, pace.HandOffs]:
     label = f"bench-handoffs-{mode == 'signed'}" + ("" if mode in MODES_BEFORE else f"-{mode}")
     table = Table(RULESET, "the-wind", SEATS, label=label)
     set_up(table, mode)
@@ -257,29 +260,24 @@ def measure(mode: str) -> dict[str, tuple[int, int]]:
     play_until(table, plans, 1, 1)
     middle = len(table.packets)
     play_until(table, plans, 2, 0)
-    authors = [p.body.seat for p in table.packets]
     battle = [
         i for i, p in enumerate(table.results)
         if first <= i < middle and any(e.step.startswith("5-") for e in p.events if e.step)
     ]  # fmt: skip
     figures = {
-        "coalition turn 1 (builds, 3 batches, 1 battle)": (
-            middle - first, count(authors[first - 1 : middle])),
-        "alliance turn 1 (build, 1 batch, no battle)": (
-            len(table.packets) - middle, count(authors[middle - 1 :])),
-    }  # fmt: skip
+        "coalition turn 1 (builds, 3 batches, 1 battle)": count(table, first, middle),
+        "alliance turn 1 (build, 1 batch, no battle)": count(table, middle, len(table.packets)),
+    }
     rounds = sum(
         1 for result in table.results[first:middle] for e in result.events
         if e.kind == REPORT_KIND and ROUND_LINE.match(e.text)
     )  # fmt: skip
     if battle:
-        packets = battle[-1] - battle[0] + 1
-        handoffs = count(authors[battle[0] - 1 : battle[-1] + 1])
-        figures[f"the battle, {rounds} rounds (first to last packet of phase 5)"] = (
-            packets,
-            handoffs,
+        fought = count(table, battle[0], battle[-1] + 1)
+        figures[f"the battle, {rounds} rounds (first to last packet of phase 5)"] = fought
+        figures["the battle per round"] = pace.HandOffs(
+            *(round(figure / rounds) for figure in fought)
         )
-        figures["the battle per round"] = (round(packets / rounds), round(handoffs / rounds))
     return figures
 
 
@@ -288,8 +286,8 @@ def main() -> int:
     parser.parse_args()
     for mode, title in MODES.items():  # each game has its own keys, so its own dice
         print(title)
-        for name, (packets, handoffs) in measure(mode).items():
-            print(f"  {name}: {packets} packets, {handoffs} hand-offs")
+        for name, figures in measure(mode).items():
+            print(f"  {name}: {figures}")
     return 0
 
 

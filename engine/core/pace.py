@@ -1,0 +1,72 @@
+"""Counting a game's pace: hand-offs, and which of them wait for a person.
+
+By email a game's time goes in hand-offs: each time the next packet is written by another
+seat than the last one, the game waits for a mail round trip. Some of those waits are a
+player's (a decision), others only the other player's hexpost's: the packets an automatic
+reply writes (`saves.replies`), where nobody decides anything. A machine hand-off costs
+seconds when the other side runs ``hexpost sync --watch``; a human one costs a day. The
+benches (``bench/handoffs.py``, ``bench/golden_handoffs.py``) count both with this module, so
+a change that turns a human hand-off into a machine one, or adds either, shows in its figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import groupby
+from typing import NamedTuple
+
+from engine.core.packets import Body, EntropyOnly, Turn
+
+NO_ORDERS = b"\x90"
+"""A turn's orders when it carries none: the canonical empty MessagePack array."""
+
+
+def automatic(body: Body) -> bool:
+    """Whether ``body`` is what an automatic reply writes: an entropy value alone, or the
+    reveals of choices committed earlier, with no order and no commitment. Everything in it
+    was bound before, so its author's hexpost writes it without asking its player."""
+    if body.commits:
+        return False
+    if isinstance(body.kind, EntropyOnly):
+        return True
+    return isinstance(body.kind, Turn) and body.kind.orders == NO_ORDERS and bool(body.reveals)
+
+
+class HandOffs(NamedTuple):
+    """The packets of a stretch of a game and the hand-offs into and within it."""
+
+    packets: int
+    human: int
+    """Hand-offs to a seat that had something to decide in the packets it then wrote."""
+    machine: int
+    """Hand-offs answered by automatic packets alone (`automatic`)."""
+
+    @property
+    def total(self) -> int:
+        return self.human + self.machine
+
+    def __str__(self) -> str:
+        return (
+            f"{self.packets} packets, {self.total} hand-offs "
+            f"({self.human} human, {self.machine} machine)"
+        )
+
+
+def count(packets: Iterable[tuple[str, bool]], before: str = "") -> HandOffs:
+    """The hand-offs of ``packets``, given as ``(seat, automatic)`` in the order written,
+    after a packet of seat ``before`` ("" when they start the game or the count starts at
+    their first seat). A run of packets by one seat is one hand-off when its seat differs from
+    the seat before it; it is a machine hand-off when every packet of the run is automatic
+    (an automatic reply followed by the player's own packet still waited for the player)."""
+    human = machine = written = 0
+    previous = before
+    for seat, run in groupby(packets, key=lambda packet: packet[0]):
+        kinds = [is_automatic for _, is_automatic in run]
+        written += len(kinds)
+        if previous and seat != previous:
+            if all(kinds):
+                machine += 1
+            else:
+                human += 1
+        previous = seat
+    return HandOffs(written, human, machine)
