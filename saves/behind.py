@@ -101,6 +101,17 @@ def unconfirmed_text(taken_at: str) -> str:
     )
 
 
+def copy_note(taken_at: str) -> str:
+    """The one line heading a backup copy's list of games, until it is confirmed: that it
+    signs nothing, even where no game waits for its player (the games that do say why at
+    length, `unconfirmed_text`)."""
+    return (
+        f"This home is a backup copy taken {taken_at}: it signs nothing, automatic replies "
+        "included, until you confirm you play from it (`hexpost restored`, or "
+        '"Play from this copy" in the settings).'
+    )
+
+
 def refuse_if_unconfirmed_copy(store: Store) -> None:
     """Raise `HexpostError` if this home is a backup copy not yet confirmed as restored."""
     taken_at = store_backup.copy_taken_at(store)

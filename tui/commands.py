@@ -182,7 +182,11 @@ def cmd_accept(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_games(args: argparse.Namespace, home: Home) -> int:
-    render.emit(games.summaries(home.replica()), args.json, render.games_text)
+    replica = home.replica()
+    notes = games.home_notes(replica)
+    if notes:  # above the list; with --json on stderr, so the list stays the same JSON
+        print("\n".join(notes), file=sys.stderr if args.json else sys.stdout)
+    render.emit(games.summaries(replica), args.json, render.games_text)
     return 0
 
 

@@ -505,7 +505,13 @@ def test_backup_makes_a_home_that_holds_the_games(
     assert restored.show(quiet_game)["state_hash"] == alice.show(quiet_game)["state_hash"]
     assert "state hash " in restored.ok("verify", quiet_game)
     note = "this home is a backup copy taken"
-    assert note in restored.ok("games")  # on the game whose move is Alice's
+    listed = restored.ok("games")
+    assert note in listed  # on the game whose move is Alice's
+    assert listed.startswith("This home is a backup copy taken ")  # and above every game
+    as_json = restored.run("games", "--json")  # the note on stderr, the list the same JSON
+    assert "This home is a backup copy taken " in as_json.stderr
+    names = [game["name"] for game in alice.json("games")]
+    assert [game["name"] for game in json.loads(as_json.stdout)] == names
     rules = rules_of(copy, quiet_game)
     assert rules is not None
     setup = json.dumps({"orders": setup_items(rules)})
@@ -513,7 +519,8 @@ def test_backup_makes_a_home_that_holds_the_games(
     assert restored.seq(quiet_game) == 1
     assert "is now the home you play from" in restored.ok("restored")
     assert "nothing to do" in restored.ok("restored")
-    assert note not in restored.ok("games")
+    assert "backup copy" not in restored.ok("games")
+    assert restored.run("games", "--json").stderr == ""
     assert_refused(alice.run("backup", copy), str(copy), "is not empty")
     assert_refused(alice.run("resend", quiet_game, "--every-seat"), "--every-seat needs --from")
 

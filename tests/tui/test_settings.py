@@ -177,12 +177,21 @@ async def test_a_backup_is_made_from_the_settings_as_the_command_line_makes_it(
 
 
 async def test_a_backup_copy_is_confirmed_from_the_settings(tmp_path: Path) -> None:
+    """The games list says above its games that the copy signs nothing until confirmed,
+    with no game waiting for the player (this copy has none); the settings confirm it."""
     made = Home(tmp_path / "original")
     made.create_identity("Erin", "erin@example.org", None, scrypt_n=2)
     back_up(made, tmp_path / "copy", now="2030-01-02T03:04:05Z")
     made.close()
     app = HexpostApp(Home(tmp_path / "copy"))
     async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        home_note = games.query_one("#home-note", Static)
+        assert home_note.display
+        assert str(home_note.content).startswith("This home is a backup copy taken 2030-01-02")
+        assert "signs nothing" in str(home_note.content)
         screen = await open_settings(pilot)
         note = screen.query_one("#copy-note", Static)
         assert note.display and "backup copy taken 2030-01-02T03:04:05Z" in str(note.content)
@@ -191,8 +200,13 @@ async def test_a_backup_copy_is_confirmed_from_the_settings(tmp_path: Path) -> N
         assert "is now the home you play from" in status_text(app)
         assert not screen.query_one("#copy-note").display
         assert not screen.query_one("#confirm-copy").display
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is games and not home_note.display
     app = HexpostApp(Home(tmp_path / "original"))
-    async with app.run_test(size=SIZE) as pilot:  # an original shows neither
+    async with app.run_test(size=SIZE) as pilot:  # an original shows none of them
+        await settle(pilot)
+        assert not app.screen.query_one("#home-note").display
         screen = await open_settings(pilot)
         assert not screen.query_one("#copy-note").display
 

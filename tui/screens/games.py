@@ -90,6 +90,7 @@ class GamesScreen(HexpostScreen):
         from tui.widgets.footer import KeysFooter
 
         yield Header(icon="#")
+        yield Static("", id="home-note", markup=False)
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="empty", markup=False)
         yield StatusLine()
@@ -108,6 +109,7 @@ class GamesScreen(HexpostScreen):
         self.sub_title = "games"
         self._table().add_columns(*COLUMNS)
         self.query_one("#empty").display = False
+        self.query_one("#home-note").display = False
         self.status.busy("reading the games...")
 
     async def _build(self) -> None:
@@ -191,6 +193,9 @@ class GamesScreen(HexpostScreen):
             table.add_row(*row, key=game.game)
         table.display = bool(overview.games)
         empty.display = not overview.games
+        home_note = self.query_one("#home-note", Static)
+        home_note.update(safe_text("\n".join(overview.notes), multiline=True))
+        home_note.display = bool(overview.notes)
         if not overview.games:
             empty.update(empty_help(overview))
         elif keep is not None and keep in {game.game for game in overview.games}:

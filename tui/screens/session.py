@@ -90,6 +90,8 @@ class Overview(msgspec.Struct, frozen=True):
     identity: str | None
     transport: str | None
     games: tuple[GameSummary, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the whole home needs from its player (`tui.services.games.home_notes`)."""
 
 
 class GameData(msgspec.Struct, frozen=True):
@@ -354,6 +356,7 @@ class Session:
             identity=f"{info.name} <{info.address}>" if info else None,
             transport=transport_words(self.home),
             games=summaries,
+            notes=games.home_notes(replica),
         )
 
     def _find(self, name: str) -> str:

@@ -3,7 +3,8 @@
 `summaries` is what ``hexpost games --json`` prints and the app's games list shows, so the
 two read the same record (what each game waits for, from whom, in words: `saves.news.waits`);
 `attention_notes` is the one wording of what a game needs beyond its next move (a joined key
-to accept, a packet that came damaged), which `tui.services.show` repeats on a game's own page.
+to accept, a packet that came damaged), which `tui.services.show` repeats on a game's own page;
+`home_notes` is what concerns every game at once (a backup copy not yet confirmed).
 """
 
 from __future__ import annotations
@@ -84,6 +85,13 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
 def summaries(replica: Replica) -> list[GameSummary]:
     """Every game of the home, in the store's order."""
     return [summary(replica, row) for row in replica.games()]
+
+
+def home_notes(replica: Replica) -> tuple[str, ...]:
+    """What the whole home needs from its player, one line each, shown above its games (a
+    backup copy not yet confirmed: `saves.behind.copy_note`)."""
+    taken_at = store_backup.copy_taken_at(replica.store)
+    return () if taken_at is None else (behind.copy_note(taken_at),)
 
 
 def attention_notes(
