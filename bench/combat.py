@@ -5,9 +5,13 @@
 Plays, through the real protocol core, the tutorial board with two full battle forces with
 fighters in hex 1105 (`tests.engine.fe_battle.large_board`: the Klingons' C8, C8V, two D7V,
 six D7 and the Strike Force against the Kzinti DN, CVA, two CV, three BC and the Border
-Guard), for ``--rounds`` rounds or until a side is gone, twice:
+Guard), for ``--rounds`` rounds or until a side is gone, three times:
 
-  - with both sides' signed combat policies and standing orders for phase 5;
+  - with both sides' signed combat policies and standing orders for phase 5, in a game begun
+    under fe 5.0, where each round's dice wait for the other seat's next packet;
+  - the same in a game of this version, where the packet that rolls a round's dice reads the
+    next rounds' dice from the same values (`engine.core.rolls.follows_on`), so one packet
+    fights many rounds (it may fight more than ``--rounds``: the rules, not the bench, stop it);
   - with every choice sent by hand (each secret committed and revealed, each allocation
     typed), the same choices the policies make, so both fight the same kind of battle.
 
@@ -18,7 +22,9 @@ on the same packets (those written from the battle's first step to its end):
   (b) apply: `apply_packet` of the same packets from the state before the battle (the rules,
       the dice, the state hash after every packet).
 
-It prints both and the ratio b/a. Runs alternate ``--repeat`` times and the best of each
+It prints both and the ratio b/a, and per round fought: (b) divided by the rounds against (a)
+divided by the packets (a round's work against one packet's checks: a packet that fights
+twenty rounds costs twenty rounds). Runs alternate ``--repeat`` times and the best of each
 counts. No target is asserted: the figures go into the session notes (goals: b/a at most 2,
 at most 3 hand-offs a round with policies).
 """
@@ -74,13 +80,14 @@ def apply_all(ruleset: PlacedFe, table: Table, start: int, snapshot: bytes) -> f
     return time.perf_counter() - started
 
 
-def measure(by_hand: bool, rounds: int, repeat: int) -> None:
-    ruleset = PlacedFe(large_board)
-    table = Table(ruleset, "tutorial", SEATS, label=f"bench-combat-{by_hand}")
+def measure(by_hand: bool, rounds: int, repeat: int, version: str | None = None) -> None:
+    ruleset = PlacedFe(large_board, version=version)
+    label = f"bench-combat-{by_hand}" + ("" if version is None else f"-{version}")
+    table = Table(ruleset, "tutorial", SEATS, label=label)
     both = {"coalition": policy(2), "alliance": policy(2)}
     played: Played = play_battle(table, both, rounds=rounds, by_hand=by_hand)
     record = rules(table).battles[0]
-    how = "by hand" if by_hand else "with policies"
+    how = "by hand" if by_hand else f"with policies, fe {ruleset.version}"
     print(f"\n{how}: {record.rounds} rounds fought in 1105 ({record.resolved or 'going on'})")
     for number, seats in sorted(played.rounds.items()):
         if number > record.rounds:
@@ -112,6 +119,9 @@ def measure(by_hand: bool, rounds: int, repeat: int) -> None:
     print(f"  (a) floor, signatures + decoding: {best_floor * 1e3:8.2f} ms")
     print(f"  (b) apply, rules + dice + hashes: {best_apply * 1e3:8.2f} ms")
     print(f"  ratio b/a = {best_apply / best_floor:.2f}")
+    per_round, per_packet = best_apply / record.rounds, best_floor / len(raw)
+    print(f"  per round: apply {per_round * 1e3:.2f} ms against one packet's floor "
+          f"{per_packet * 1e3:.2f} ms: {per_round / per_packet:.2f}")  # fmt: skip
 
 
 def main() -> None:
@@ -120,6 +130,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     args = parser.parse_args()
     print(describe())
+    measure(False, args.rounds, args.repeat, version="5.0")
     measure(False, args.rounds, args.repeat)
     measure(True, args.rounds, args.repeat)
 

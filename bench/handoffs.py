@@ -35,6 +35,10 @@ where the other seat decides or a secret is owed). Three ways of playing:
   the Kzinti retreat after round 1, no pursuit) and a reaction policy ("never": the
   non-phasing side's reaction windows pass, 205.0).
 
+``--version 5.0`` plays the same games begun under fe 5.0, where each round of a battle
+fought by policies waits for the other seat's next packet (later versions read those dice
+from the values that rolled the round before: `engine.core.rolls.follows_on`).
+
 It prints, per player turn, the packets and hand-offs (a hand-off is a packet written by
 another seat than the one before it, counting the turn's first packet against the last one
 before the turn), and for the battle the packets and hand-offs from its first round's first
@@ -58,12 +62,13 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core import pace  # noqa: E402
 from engine.core.owed import pending  # noqa: E402
-from engine.core.ruleset import DecisionKind  # noqa: E402
+from engine.core.ruleset import DecisionKind, Ruleset  # noqa: E402
 from engine.core.sequence import MANUAL_NAME  # noqa: E402
 from engine.core.state import GameState  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
+from engine.fe.checklist import FeRuleset  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
 from engine.fe.orders import Batch, PolicyOrder, ReactionOrder, RetreatOrder  # noqa: E402
 from engine.fe.signed_choices import ENGINE_PICKS  # noqa: E402
@@ -246,14 +251,22 @@ def set_up(table: Table, mode: str) -> None:
 
 def count(table: Table, begin: int, end: int) -> pace.HandOffs:
     """Packets ``begin`` to ``end`` (excluded) of ``table``, their hand-offs counted from the
-    seat of the packet before them."""
-    packets = [(p.body.seat, pace.automatic(p.body)) for p in table.packets[begin:end]]
-    return pace.count(packets, before=table.packets[begin - 1].body.seat)
+    seat of the packet before them (a run of one seat that goes on past ``end`` is classed
+    whole, so an automatic reply that ends a turn before its seat's own turn counts human)."""
+    packets = [(p.body.seat, pace.automatic(p.body)) for p in table.packets]
+    return pace.count(packets[begin:end], before=packets[begin - 1][0], after=packets[end:])
 
 
-def measure(mode: str) -> dict[str, pace.HandOffs]:
+class AtVersion(FeRuleset):
+    """F&E as it plays a game begun at ``version`` (``"5.0"``: before follow-on dice)."""
+
+    def __init__(self, version: str) -> None:
+        self.version = version
+
+
+def measure(mode: str, ruleset: Ruleset[FeState] = RULESET) -> dict[str, pace.HandOffs]:
     label = f"bench-handoffs-{mode == 'signed'}" + ("" if mode in MODES_BEFORE else f"-{mode}")
-    table = Table(RULESET, "the-wind", SEATS, label=label)
+    table = Table(ruleset, "the-wind", SEATS, label=label)
     set_up(table, mode)
     plans = {"coalition": coalition_plans(), "alliance": alliance_plans()}
     first = len(table.packets)
@@ -283,10 +296,20 @@ def measure(mode: str) -> dict[str, pace.HandOffs]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.parse_args()
+    parser.add_argument(
+        "--version",
+        default=RULESET.version,
+        help=f"the fe version the games are begun at (default {RULESET.version}; 5.0: each "
+        "round of a battle fought by policies waits for a packet)",
+    )
+    args = parser.parse_args()
+    ruleset: Ruleset[FeState] = (
+        RULESET if args.version == RULESET.version else AtVersion(args.version)
+    )
+    print(f"games of fe {ruleset.version}")
     for mode, title in MODES.items():  # each game has its own keys, so its own dice
         print(title)
-        for name, figures in measure(mode).items():
+        for name, figures in measure(mode, ruleset).items():
             print(f"  {name}: {figures}")
     return 0
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from engine.core.game import Result, apply_packet, ruleset_tag
+from engine.core.game import Result, apply_packet, game_tag, ruleset_tag
 from engine.core.packets import (
     Body,
     Commit,
@@ -69,7 +69,7 @@ def new_body(
         seq=0 if state is None else state.core.seq + 1,
         prev=bytes(32) if state is None else state.head,
         seat=seat,
-        ruleset=ruleset_tag(ruleset),
+        ruleset=ruleset_tag(ruleset) if state is None else game_tag(state.core),
         kind=kind,
         entropy=entropy_value,
         commits=list(commits),

@@ -54,8 +54,18 @@ off its enum class goes through the enum's metaclass in Python 3.11)."""
 
 
 def ruleset_tag(ruleset: AnyRuleset) -> str:
-    """The ruleset name every packet carries, e.g. ``"duel/1.0"``."""
+    """A ruleset's name and version as a packet names them, e.g. ``"duel/1.0"``: what a
+    genesis of this client is tagged with (`game_tag` is what a game's other packets carry)."""
     return f"{ruleset.id}/{ruleset.version}"
+
+
+def game_tag(core: CoreState) -> str:
+    """The ruleset and version a game is played at, its genesis's, as every packet after the
+    genesis names them. A client whose ruleset is a newer minor version of the same major
+    plays the game at the game's version (`check_genesis`; what a minor version adds is
+    gated on it, e.g. `engine.core.rolls.follows_on`), so its packets name that version and
+    a client still at it reads them."""
+    return f"{core.ruleset_id}/{core.ruleset_version}"
 
 
 # --- genesis ------------------------------------------------------------------------------
@@ -205,8 +215,11 @@ def _continue(
         raise ChainError(
             f"packet {body.seq} does not follow packet {core.seq} of this game's chain"
         )
-    if body.ruleset != ruleset_tag(ruleset):
-        raise VersionError(f"packet {body.seq} is written for ruleset {body.ruleset!r}")
+    if body.ruleset != game_tag(core):
+        raise VersionError(
+            f"packet {body.seq} is written for ruleset {body.ruleset!r}; this game is played "
+            f"at {game_tag(core)}"
+        )
     try:
         seat = core.seat_state(body.seat)
     except KeyError:

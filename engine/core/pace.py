@@ -52,17 +52,33 @@ class HandOffs(NamedTuple):
         )
 
 
-def count(packets: Iterable[tuple[str, bool]], before: str = "") -> HandOffs:
+def count(
+    packets: Iterable[tuple[str, bool]],
+    before: str = "",
+    after: Iterable[tuple[str, bool]] = (),
+) -> HandOffs:
     """The hand-offs of ``packets``, given as ``(seat, automatic)`` in the order written,
     after a packet of seat ``before`` ("" when they start the game or the count starts at
     their first seat). A run of packets by one seat is one hand-off when its seat differs from
     the seat before it; it is a machine hand-off when every packet of the run is automatic
-    (an automatic reply followed by the player's own packet still waited for the player)."""
-    human = machine = written = 0
+    (an automatic reply followed by the player's own packet still waited for the player).
+    ``after`` (the packets that follow, if any) only completes the last run: an automatic
+    reply that ends one player turn, followed by its seat's own next turn, waited for that
+    seat's player."""
+    runs = [
+        (seat, [is_automatic for _, is_automatic in run])
+        for seat, run in groupby(packets, key=lambda packet: packet[0])
+    ]
+    written = sum(len(kinds) for _, kinds in runs)
+    if runs:
+        last_seat, last = runs[-1]
+        for seat, is_automatic in after:
+            if seat != last_seat:
+                break
+            last.append(is_automatic)
+    human = machine = 0
     previous = before
-    for seat, run in groupby(packets, key=lambda packet: packet[0]):
-        kinds = [is_automatic for _, is_automatic in run]
-        written += len(kinds)
+    for seat, kinds in runs:
         if previous and seat != previous:
             if all(kinds):
                 machine += 1

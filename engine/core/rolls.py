@@ -2,7 +2,9 @@
 
 A roll is *armed* in the packet whose order (or secret step) asked for it, with the asking
 seat's entropy value from that packet, and *resolved* once every other seat has revealed its
-next value in a later packet (`engine.core.entropy` reads the dice). A roll is bound to the
+next value in a later packet (`engine.core.entropy` reads the dice); the dice the rules then
+ask for as their sequence runs on are read from the same values (`_follow_on`, in games of a
+ruleset version that says so). A roll is bound to the
 decision it was asked in and to its purpose: the same purpose twice in one decision is refused
 unless the ruleset marks the request ``again`` (P6), so nobody can ask again after a result
 they dislike.
@@ -18,7 +20,7 @@ import msgspec
 from engine.core import entropy
 from engine.core.errors import IllegalOrder
 from engine.core.ruleset import Event, RollRequest, Ruleset, Seat
-from engine.core.state import ArmedRoll, GameState, OpenSecret
+from engine.core.state import ArmedRoll, CoreState, GameState, OpenSecret
 
 AnyState = GameState[Any]
 
@@ -51,11 +53,33 @@ def arm(
     """
     if not rolls:
         return state
-    core = state.core
-    armed = list(core.armed)
-    count = core.rolls_armed
+    core, ids = _admit(state.core, seat, rolls, decision_key)
     value = core.seat_state(seat).entropy
+    armed = list(core.armed)
+    for request, event in zip(rolls, ids, strict=True):
+        armed.append(ArmedRoll(event, request, seat, core.seq, ((seat, value),)))
+        events.append(
+            Event(
+                "roll-armed",
+                f"{seat} asked for {dice_text(request)} for {request.purpose}",
+                seat,
+                request.step,
+                {"event": event, "purpose": request.purpose},
+            )
+        )
+    core = msgspec.structs.replace(core, armed=tuple(armed))
+    return msgspec.structs.replace(state, core=core)
+
+
+def _admit(
+    core: CoreState, seat: Seat, rolls: Sequence[RollRequest], decision_key: str
+) -> tuple[CoreState, list[str]]:
+    """Check ``rolls`` as asked by ``seat`` in the decision ``decision_key`` (P6, the dice's
+    bounds) and number them: the core with its roll count and the decision's purposes
+    updated, and each roll's event id."""
+    count = core.rolls_armed
     rolled = core.rolled if core.rolls_at == decision_key else ()
+    ids: list[str] = []
     for request in rolls:
         if request.at_reveal:
             raise IllegalOrder(
@@ -79,21 +103,9 @@ def arm(
                 )
             rolled = (*rolled, purpose)
         count += 1
-        event = f"r{count}/{request.step}"
-        armed.append(ArmedRoll(event, request, seat, core.seq, ((seat, value),)))
-        events.append(
-            Event(
-                "roll-armed",
-                f"{seat} asked for {dice_text(request)} for {request.purpose}",
-                seat,
-                request.step,
-                {"event": event, "purpose": request.purpose},
-            )
-        )
-    core = msgspec.structs.replace(
-        core, armed=tuple(armed), rolls_armed=count, rolls_at=decision_key, rolled=rolled
-    )
-    return msgspec.structs.replace(state, core=core)
+        ids.append(f"r{count}/{request.step}")
+    core = msgspec.structs.replace(core, rolls_armed=count, rolls_at=decision_key, rolled=rolled)
+    return core, ids
 
 
 def feed(
@@ -112,14 +124,79 @@ def feed(
         done = {s for s, _ in roll.values} >= {s.seat for s in core.seats}
         (resolved if done else still).append(roll)
     state = msgspec.structs.replace(state, core=msgspec.structs.replace(core, armed=tuple(still)))
+    read_on = follows_on(ruleset, core.ruleset_version)
     for roll in resolved:
         text = f"{roll.seat} rolled"
         state, more = _resolve(
             ruleset, state, roll.request, roll.event, roll.values, text, roll.seat, events
         )
-        # Dice the rules need next (the sequence ran on to them once these were in) are
-        # armed in this packet, with this seat's value, for the other seats' next ones.
-        state = arm(state, seat, more, events, roll.event)
+        if read_on:
+            state = _follow_on(ruleset, state, seat, more, roll, events)
+        else:
+            # Dice the rules need next (the sequence ran on to them once these were in) are
+            # armed in this packet, with this seat's value, for the other seats' next ones.
+            state = arm(state, seat, more, events, roll.event)
+    return state
+
+
+MAX_FOLLOW_ON = 64
+"""Follow-on rolls one packet reads from the values that completed a roll (`_follow_on`):
+the rolls past them are armed for the other seats' next values, as any roll is. An F&E
+round fought by policies asks for three dice, so one packet fights about twenty rounds; the
+bound keeps a packet's work finite (about 30 ms) whatever the rules and policies ask: two
+policies that never retreat, with fighters replaced every round, can fight on for ever."""
+
+
+def follows_on(ruleset: Ruleset[Any], version: str) -> bool:
+    """Whether a game of ``ruleset`` at ``version`` (its genesis's) reads follow-on dice at
+    once (`Ruleset.follow_on_dice_from`). A game begun before keeps arming them, so that its
+    recorded packets replay to the same states."""
+    since = ruleset.follow_on_dice_from
+    return bool(since) and _version(version) >= _version(since)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def _follow_on(
+    ruleset: Ruleset[Any],
+    state: AnyState,
+    seat: Seat,
+    asked: Sequence[RollRequest],
+    roll: ArmedRoll,
+    events: list[Event],
+) -> AnyState:
+    """Read at once, from the values that completed ``roll``, the dice the rules ask for as
+    the sequence runs on from it (and from those, in turn), up to `MAX_FOLLOW_ON`.
+
+    Fair for the same reason as ``roll`` itself. Those values are each seat's next link of a
+    chain fixed when it took its seat, and the last of them came in this packet (``seat``'s),
+    applied before anything else the packet carries. So every choice the sequence runs
+    through was signed before that value was sent: the policies and standing orders of
+    earlier packets; and where a seat must decide, the rules stop and ask no dice. The seat
+    that sent the last value could work all of these dice out before sending it, as it could
+    ``roll``'s, and had nothing left to choose: all it could do is not answer. So a battle
+    fought by policies on both sides takes one packet, the other seat's next one, instead of
+    one per round.
+    """
+    queue = [(roll.event, list(asked))]
+    read = 0
+    while queue:
+        key, requests = queue.pop(0)
+        if not requests:
+            continue
+        if read >= MAX_FOLLOW_ON:
+            state = arm(state, seat, requests, events, key)
+            continue
+        core, ids = _admit(state.core, seat, requests, key)
+        state = msgspec.structs.replace(state, core=core)
+        for request, event in zip(requests, ids, strict=True):
+            read += 1
+            state, more = _resolve(
+                ruleset, state, request, event, roll.values, "then rolled", seat, events
+            )
+            queue.append((event, more))
     return state
 
 

@@ -13,6 +13,9 @@ routine steps (`engine.fe.standing`).
 Version 2 added the board; a game of version 1 (checklist only) is refused by name. Version 3
 plays the campaign rules (repeating schedules, reinforcements, economies, planets, provinces,
 supply effects): a game begun under 2.x would replay differently, so it is refused by name.
+Version 5.1 reads the dice of a battle's later rounds fought by policies from the values that
+rolled the round before (`engine.core.rolls.follows_on`): such a battle costs one packet, not
+one per round. A game begun under 5.0 keeps one packet per round, so it replays as recorded.
 
 The combat steps' modules and the battle report are imported by the methods that use them:
 a client that imports the ruleset to show a game does not pay for them.
@@ -81,7 +84,8 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.0"
+    version = "5.1"
+    follow_on_dice_from = "5.1"
     state_type = FeState
 
     # --- scenarios and the start ----------------------------------------------------------

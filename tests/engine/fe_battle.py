@@ -61,10 +61,16 @@ def large_board() -> FeState:
 
 
 class PlacedFe(FeRuleset):
-    """F&E starting from ``board`` instead of the set-up."""
+    """F&E starting from ``board`` instead of the set-up; with ``version``, its games are
+    begun at that version of the ruleset (``"5.0"``: before follow-on dice were read at once,
+    `engine.core.rolls.follows_on`)."""
 
-    def __init__(self, board: Callable[[], FeState] = small_board) -> None:
+    def __init__(
+        self, board: Callable[[], FeState] = small_board, *, version: str | None = None
+    ) -> None:
         self.board = board
+        if version is not None:
+            self.version = version
 
     def initial_state(
         self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]

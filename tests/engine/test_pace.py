@@ -57,3 +57,13 @@ def test_the_first_run_is_a_hand_off_only_after_another_seat() -> None:
     assert pace.count(packets) == pace.HandOffs(2, human=1, machine=0)
     assert pace.count(packets, before="b") == pace.HandOffs(2, human=1, machine=1)
     assert pace.count([]) == pace.HandOffs(0, 0, 0)
+
+
+def test_a_run_that_goes_on_past_the_window_is_classed_whole() -> None:
+    """b's automatic reply ends one player turn, and b's own turn follows: that wait was
+    for b's player, so the hand-off is human, though the window holds only the reply."""
+    turn = [("a", False), ("b", True)]
+    assert pace.count(turn) == pace.HandOffs(2, human=0, machine=1)
+    assert pace.count(turn, after=[("b", False), ("a", True)]) == pace.HandOffs(2, 1, 0)
+    assert pace.count(turn, after=[("a", False)]) == pace.HandOffs(2, 0, 1)
+    assert pace.count([], after=[("b", False)]) == pace.HandOffs(0, 0, 0)

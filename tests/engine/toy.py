@@ -71,6 +71,7 @@ STEPS = ("talk", "answer", "pick")
 class Toy:
     id = "toy"
     version = "1.2"
+    follow_on_dice_from = ""  # (its rolls ask for none: `tests/engine/test_follow_on_dice.py`)
     state_type = ToyState
 
     def scenarios(self) -> Sequence[ScenarioInfo]:

@@ -55,13 +55,22 @@ def play_round_trip(table: Table, policies: Mapping[str, PolicyOrder], rounds: i
     raise AssertionError("the battle did not reach the rounds asked for")
 
 
-def test_with_both_policies_a_round_costs_one_packet_and_one_hand_off() -> None:
-    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy")
+@pytest.mark.parametrize(("version", "per_round"), [("5.0", 1), ("5.1", 0)])
+def test_with_both_policies_later_rounds_cost_no_packet_from_5_1(
+    version: str, per_round: int
+) -> None:
+    """Fought by policies on both sides, each round of a game begun under 5.0 costs one
+    packet, the other seat's entropy (so that game replays as recorded); from 5.1 the rounds
+    after the first cost none: their dice are read from the values that rolled the round
+    before (`engine.core.rolls.follows_on`)."""
+    ruleset = PlacedFe(version=version)
+    table = Table(ruleset, "tutorial", ["coalition", "alliance"], label="policy")
     during = play_round_trip(table, {"coalition": EVERYTHING, "alliance": EVERYTHING}, 3)
+    assert [kind for r, _seat, kind in during if r == 1][-1:] == [DecisionKind.ENTROPY]
     for number in (2, 3):
         packets = [(seat, kind) for r, seat, kind in during if r == number]
-        assert len(packets) == 1, packets
-        assert packets[0][1] == DecisionKind.ENTROPY
+        assert len(packets) == per_round, packets
+        assert all(kind == DecisionKind.ENTROPY for _seat, kind in packets)
     record = rules(table).battles[0]
     assert [log.round for log in record.log[:2]] == [1, 2]
     first = record.log[0]
@@ -149,14 +158,20 @@ def test_a_retreat_policy_announces_after_its_round() -> None:
     assert record.resolved.startswith("coalition retreated after round 1")
 
 
-def test_two_full_forces_fight_round_after_round_for_one_packet_each() -> None:
+@pytest.mark.parametrize(("version", "packets"), [("5.0", [1, 1, 1]), ("5.1", [1, 0, 0])])
+def test_two_full_forces_fight_round_after_round_for_one_packet(
+    version: str, packets: list[int]
+) -> None:
     """The large board (carriers and fighters on both sides, each force over its command
-    limit): with policies every round is one packet; sent by hand the same choices cost 17
-    packets and 12 hand-offs a round (the figures bench/combat.py prints)."""
+    limit): with policies every round is one packet in a game begun under 5.0, and the
+    whole battle one packet from 5.1; sent by hand the same choices cost 17 packets and 12
+    hand-offs a round (the figures bench/combat.py prints)."""
     both = {"coalition": policy(2), "alliance": policy(2)}
-    table = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="large")
+    ruleset = PlacedFe(large_board, version=version)
+    table = Table(ruleset, "tutorial", ["coalition", "alliance"], label="large")
     played = play_battle(table, both, rounds=3)
-    assert [len(played.rounds[n]) for n in (1, 2, 3)] == [1, 1, 1]
+    assert [len(played.rounds.get(n, [])) for n in (1, 2, 3)] == packets
+    assert len(rules(table).battles[0].log) >= 3
     by_hand = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="hand")
     manual = play_battle(by_hand, both, rounds=3, by_hand=True)
     assert [manual.handoffs(n) for n in (2, 3)] == [12, 12]
@@ -195,14 +210,19 @@ def test_a_policy_outside_its_bounds_is_refused_when_decoded() -> None:
         assert table.state is before
 
 
-def test_a_pursuit_policy_pursues_with_every_ship_and_the_die_waits_for_the_other_seat() -> None:
+@pytest.mark.parametrize("version", ["5.0", "5.1"])
+def test_a_pursuit_policy_pursues_with_every_ship_and_the_die_is_fair(version: str) -> None:
     """The coalition's policy retreats after round 1; the alliance's pursues always: at 5-8A
-    the engine sends every Kzinti ship in 1105 after them and arms the pursuit die (307.0),
-    rolled by the coalition's next packet, never by the seat that pursues (with the pursuit
-    battle's dice, both policies making its set-up: `test_combat_pursuit`)."""
+    the engine sends every Kzinti ship in 1105 after them and rolls the pursuit die (307.0).
+    In a game begun under 5.0 the die is armed and rolled by the coalition's next packet,
+    never by the seat that pursues; from 5.1 it is read from the values that rolled round 1,
+    in the packet that completed them: both policies were signed before either value was
+    sent (with the pursuit battle's dice, both policies making its set-up:
+    `test_combat_pursuit`)."""
     leaving = policy(1, retreat=1)
     chasing = PolicyOrder(**{**msgspec.structs.asdict(policy(1)), "pursue": "always"})
-    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-pursue")
+    ruleset = PlacedFe(version=version)
+    table = Table(ruleset, "tutorial", ["coalition", "alliance"], label="policy-pursue")
     play_battle(table, {"coalition": leaving, "alliance": chasing}, rounds=1)
     for _ in range(20):
         record = rules(table).battles[0]
@@ -227,9 +247,19 @@ def test_a_pursuit_policy_pursues_with_every_ship_and_the_die_waits_for_the_othe
         ]
         return found
 
-    armed, rolled = packet_of("roll-armed"), packet_of("roll")
-    assert armed < rolled  # armed in one packet, rolled by a later one of the other seat
-    assert table.packets[armed].body.seat != table.packets[rolled].body.seat
+    rolled = packet_of("roll")
+    if version == "5.0":
+        armed = packet_of("roll-armed")
+        assert armed < rolled  # armed in one packet, rolled by a later one of the other seat
+        assert table.packets[armed].body.seat != table.packets[rolled].body.seat
+    else:
+        round_dice = {
+            i for i, result in enumerate(table.results) for e in result.events
+            if e.kind == "roll" and e.text.startswith("alliance rolled 1d6 for combat die, 1105")
+        }  # fmt: skip
+        assert round_dice == {rolled}  # with the round's dice, which the alliance armed
+        assert table.packets[rolled].body.seat == "coalition"
+        assert not any("for pursuit," in e.text for e in table.events if e.kind == "roll-armed")
     assert next(e.text for e in table.events if e.kind == "pursuit").startswith(
         "alliance pursues coalition's retreat from 1105 with 5 ships"
     )

@@ -15,6 +15,7 @@ that rolls the pursuit die.
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.turn_orders import Done, Standing
@@ -184,11 +185,13 @@ def test_a_failed_pursuit_passes_the_pursuit_battle_by_itself() -> None:
     assert all(not log.pursuit for log in state.battles[0].log)
 
 
-def _policy_game() -> Table:
-    """The large board: the Klingons' policy retreats after round 1, the Kzinti's pursues."""
+def _policy_game(version: str | None = None) -> Table:
+    """The large board: the Klingons' policy retreats after round 1, the Kzinti's pursues
+    (in a game begun at ``version`` of the ruleset, by default its own)."""
     leaving = policy(1, retreat=1)
     chasing = PolicyOrder(**{**msgspec.structs.asdict(policy(1)), "pursue": "always"})
-    table = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="chase")
+    ruleset = PlacedFe(large_board, version=version)
+    table = Table(ruleset, "tutorial", ["coalition", "alliance"], label="chase")
     signed: set[str] = set()
     for _ in range(400):
         record = rules(table).battles[0] if rules(table).battles else None
@@ -206,11 +209,14 @@ def _policy_game() -> Table:
     raise AssertionError("the pursuit battle was not fought")
 
 
-def test_a_policy_answered_pursuit_costs_no_packet_of_its_own() -> None:
-    """Both policies make the pursuit battle's set-up, so its dice are armed with the pursuit
-    die: the one packet that rolls them fights the whole pursuit round, no entropy packet and
-    no hand-off more than a pursuit that fails."""
-    table = _policy_game()
+@pytest.mark.parametrize("version", ["5.0", "5.1"])
+def test_a_policy_answered_pursuit_costs_no_packet_of_its_own(version: str) -> None:
+    """Both policies make the pursuit battle's set-up, so its dice come with the pursuit die:
+    in a game begun under 5.0 they are armed with it and the one packet that rolls them
+    fights the whole pursuit round, no entropy packet and no hand-off more than a pursuit
+    that fails; from 5.1 the die and the pursuit battle are read from the values that rolled
+    the round before, in the packet that completed them."""
+    table = _policy_game(version)
     record = rules(table).battles[0]
     assert record.retreated[0][0] == "coalition" and len(record.pursuers) > 6
     log = record.log[-1]
@@ -224,6 +230,13 @@ def test_a_policy_answered_pursuit_costs_no_packet_of_its_own() -> None:
             if wanted in e.text or wanted == e.kind
         }
 
+    if version == "5.1":
+        (rolled,) = packets("then rolled 1d6 for pursuit, 1105")
+        assert packets("alliance rolled 1d6 for combat die, 1105 round 1") == {rolled}
+        assert packets("then rolled 1d6 for variable BIR, 1105 pursuit battle:") == {rolled}
+        assert packets("the 1105 pursuit battle is over") == {rolled}
+        assert max(packets("roll-armed")) < rolled and len(table.packets) == rolled + 1
+        return
     (armed,) = packets("asked for 1d6 for pursuit,")
     assert packets("asked for 1d6 for variable BIR, 1105 pursuit battle") == {armed}
     (rolled,) = packets("1d6 for pursuit, 1105") - {armed}

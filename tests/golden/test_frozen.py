@@ -1,0 +1,58 @@
+"""Games recorded by an earlier minor version of a ruleset, replayed by this one.
+
+A campaign lasts months, and a player may update hexpost in the middle of one. A newer
+minor version of a ruleset plays a game at the version its genesis names, so what a minor
+version adds is gated on the game's version (`engine.core.rolls.follows_on`). These files
+were written by the engine of fe 5.0 and are never regenerated: every later 5.x must replay
+them to the hashes they carry.
+
+- ``fe_5_0_signed_wind.msgpack``: The Wind with standing orders and both sides' combat and
+  reaction policies signed at set-up (``bench/handoffs.py``'s signed mode), turn 1, with a
+  battle fought round after round by the policies, each round's dice armed and rolled by the
+  other seat's next packet;
+- ``fe_5_0_pursuit.msgpack``: the large test board of `tests.engine.fe_battle`, a retreat by
+  policy after round 1 and a pursuit by policy, its die and the pursuit battle's dice armed
+  for the next packet.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.core.game import apply_packet, check_genesis
+from engine.core.packets import EntropyOnly, Genesis, key_id, open_packet
+from engine.core.ruleset import AnyRuleset
+from engine.fe import RULESET
+from tests.engine.fe_battle import PlacedFe, large_board
+from tests.golden.companion import read_golden
+
+FROZEN = Path(__file__).parent / "frozen"
+RULESETS: dict[str, AnyRuleset] = {
+    "fe_5_0_signed_wind.msgpack": RULESET,
+    "fe_5_0_pursuit.msgpack": PlacedFe(large_board),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_game_of_fe_5_0_replays_to_its_recorded_hashes(name: str) -> None:
+    golden = read_golden(FROZEN / name)
+    ruleset = RULESETS[name]
+    assert golden.ruleset == "fe/5.0" and ruleset.version != "5.0"
+    keys: dict[bytes, bytes] = {}
+    state = None
+    entropy_packets = 0
+    for seq, (data, expected) in enumerate(zip(golden.packets, golden.hashes, strict=True)):
+        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
+        if packet.envelope.public_key:
+            keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
+        if isinstance(packet.body.kind, Genesis):
+            check_genesis(ruleset, packet.body.kind)
+        assert seq == 0 or packet.body.ruleset == "fe/5.0"
+        entropy_packets += isinstance(packet.body.kind, EntropyOnly)
+        result = apply_packet(ruleset, state, packet)
+        assert result.state_hash == expected, f"{name}: state hash moved at packet {seq}"
+        state = result.state
+    assert state is not None and state.core.ruleset_version == "5.0"
+    assert entropy_packets >= 2  # the dice the rules ran on to each waited for a packet
