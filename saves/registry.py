@@ -117,6 +117,12 @@ def _checked(loaded: Any) -> tuple[Plugin | None, str]:
         return None, f"has no usable ruleset id (got {ruleset_id!r})"
     if not isinstance(version, str) or not _VERSION.fullmatch(version):
         return None, f"ruleset {ruleset_id!r} has no MAJOR.MINOR version (got {version!r})"
+    since = getattr(loaded.rules, "follow_on_dice_from", "")  # (a plug-in without it: never)
+    if not isinstance(since, str) or not (since == "" or _VERSION.fullmatch(since)):
+        return None, (
+            f'ruleset {ruleset_id!r} names no MAJOR.MINOR version (or "") as the one its '
+            f"games read follow-on dice from (follow_on_dice_from: got {since!r})"
+        )
     return loaded, ""
 
 

@@ -151,7 +151,7 @@ def follows_on(ruleset: Ruleset[Any], version: str) -> bool:
     """Whether a game of ``ruleset`` at ``version`` (its genesis's) reads follow-on dice at
     once (`Ruleset.follow_on_dice_from`). A game begun before keeps arming them, so that its
     recorded packets replay to the same states."""
-    since = ruleset.follow_on_dice_from
+    since = getattr(ruleset, "follow_on_dice_from", "")  # a plug-in written before: never
     return bool(since) and _version(version) >= _version(since)
 
 

@@ -193,8 +193,9 @@ class Ruleset(Protocol, Generic[S]):
     follow_on_dice_from: str
     """The first version of this ruleset whose games read the dice the rules ask for as their
     sequence runs on from a roll (a battle's next round fought by policies) from the values
-    that completed that roll, instead of arming them for the next packets ("": never).
-    Games begun at an earlier version keep arming them (`engine.core.rolls.follows_on`)."""
+    that completed that roll, instead of arming them for the next packets ("": never, as
+    for a plug-in written before this attribute, which may lack it). Games begun at an
+    earlier version keep arming them (`engine.core.rolls.follows_on`)."""
     state_type: type[S]
     """The msgspec Struct type of the ruleset's state (for decoding snapshots)."""
 

@@ -8,6 +8,7 @@ import pytest
 
 from engine.core.errors import VersionError
 from engine.core.face import Summary
+from engine.core.rolls import follows_on
 from saves import registry
 from tests.engine.toy import TOY, ToyState
 from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
@@ -55,6 +56,25 @@ def test_a_plugin_without_a_version_is_refused(monkeypatch: pytest.MonkeyPatch) 
     found = registry.load([point("toy", "tests.engine.toy:PLUGIN")])
     assert found.ids() == ()
     assert "no MAJOR.MINOR version" in found.problems[0].problem
+
+
+@pytest.mark.parametrize("since", ["soon", "5", 51, None])
+def test_a_plugin_with_an_unreadable_follow_on_version_is_refused(
+    monkeypatch: pytest.MonkeyPatch, since: object
+) -> None:
+    monkeypatch.setattr(type(TOY), "follow_on_dice_from", since)
+    found = registry.load([point("toy", "tests.engine.toy:PLUGIN")])
+    assert found.ids() == ()
+    assert "follow_on_dice_from: got" in found.problems[0].problem
+
+
+def test_a_plugin_written_before_follow_on_dice_is_loaded_and_never_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delattr(type(TOY), "follow_on_dice_from")
+    found = registry.load([point("toy", "tests.engine.toy:PLUGIN")])
+    assert found.ids() == ("toy",) and not found.problems
+    assert not follows_on(TOY, "1.2")
 
 
 def test_the_toy_is_found_through_its_dist_info_entry_point(toy_plugin: dict[str, str]) -> None:  # noqa: F811
