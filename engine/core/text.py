@@ -20,8 +20,10 @@ _UNSAFE_CLASS = "\\x00-\\x1f\\x7f-\\x9f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u
 """C0 and C1 controls, DEL, zero-width and direction marks, line and paragraph separators,
 bidirectional embeddings, overrides and isolates, and the byte-order mark."""
 
-SAFE_PATTERN = f"^[^{_UNSAFE_CLASS}]*$"
-"""A regular expression (for `msgspec.Meta`) that matches text free of those characters."""
+SAFE_PATTERN = f"^[^{_UNSAFE_CLASS}]*\\Z"
+"""A regular expression (for `msgspec.Meta`) that matches text free of those characters.
+It ends in ``\\Z``, not ``$``: msgspec searches with Python's `re`, whose ``$`` also matches
+before a final newline, so ``"name\\n"`` passed as one clean line until 2026-12-04."""
 
 _UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
 

@@ -14,7 +14,7 @@ import msgspec
 
 from engine.fe.galaxy import HexId
 
-_HexText = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}$")]
+_HexText = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}\Z")]
 _UnitIds = Annotated[
     list[Annotated[str, msgspec.Meta(min_length=1, max_length=40)]],
     msgspec.Meta(min_length=1, max_length=1000),

@@ -42,16 +42,16 @@ class _OrderBase(
     """Shared config: tagged by ``type``; defaults are left out so old packets stay canonical."""
 
 
-HEX_PATTERN = r"^[0-9]{4}$"
-OPTIONAL_HEX_PATTERN = r"^([0-9]{4})?$"
+HEX_PATTERN = r"^[0-9]{4}\Z"
+OPTIONAL_HEX_PATTERN = r"^([0-9]{4})?\Z"
 HexText = Annotated[str, msgspec.Meta(pattern=HEX_PATTERN)]
 """A hex id as players write it: four digits, column then row (``"0101"``, ``"1411"``)."""
 UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 UnitIds = Annotated[list[UnitId], msgspec.Meta(min_length=1, max_length=1000)]
 ClassId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 EmpireCode = Annotated[str, msgspec.Meta(max_length=8)]
-EP_PATTERN = r"^-?[0-9]{1,5}(\.[05])?$"
-MISSION_PATTERN = "^(supply|none)$"
+EP_PATTERN = r"^-?[0-9]{1,5}(\.[05])?\Z"
+MISSION_PATTERN = r"^(supply|none)\Z"
 EpText = Annotated[str, msgspec.Meta(pattern=EP_PATTERN)]
 """An amount of EP as players write it, in halves at most: ``"12"``, ``"-3.5"``."""
 HexPath = Annotated[list[HexText], msgspec.Meta(min_length=2, max_length=64)]
@@ -210,7 +210,7 @@ class ReactionOrder(_OrderBase, frozen=True, tag="reaction"):
     otherwise: Literal["stay", "ask"] = "stay"
 
 
-ALLOCATION_PATTERN = r"^(cripple|destroy|sids) [^ ]{1,40}$|^fighters [^ ]{1,40} [0-9]{1,3}(\.5)?$"
+ALLOCATION_PATTERN = r"^(cripple|destroy|sids) [^ ]{1,40}\Z|^fighters [^ ]{1,40} [0-9]{1,3}(\.5)?\Z"
 """One loss of an ``allocate`` order, in words."""
 
 
@@ -249,7 +249,7 @@ ADJUST_CHANGES = (
     "treasury", "cripple", "repair", "destroy", "move", "place", "convert",
     "capture", "devastate", "recover",
 )  # fmt: skip
-ADJUST_PATTERN = "^(" + "|".join(ADJUST_CHANGES) + ")$"
+ADJUST_PATTERN = "^(" + "|".join(ADJUST_CHANGES) + r")\Z"
 AdjustChange = Annotated[str, msgspec.Meta(pattern=ADJUST_PATTERN)]
 
 

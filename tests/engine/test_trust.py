@@ -196,17 +196,22 @@ def _packet_with(table: Table, seat: str, kind: object) -> VerifiedPacket:
 
 
 @pytest.mark.parametrize(
-    "text", ["clear\x1b[2Jscreen", "bell\x07", "line\nbreak", "rtl\u202eeman", "z\u200bw"]
-)
+    "text",
+    [
+        "clear\x1b[2Jscreen", "bell\x07", "line\nbreak", "rtl\u202eeman", "z\u200bw",
+        "a line\n",  # at the very end too (a regular expression's ``$`` lets one through)
+    ],
+)  # fmt: skip
 def test_chat_with_control_characters_is_refused_on_receipt(text: str) -> None:
     table = new_table()
     with pytest.raises(PacketError, match="malformed packet body"):
         _packet_with(table, "north", Chat(text))
 
 
-def test_a_join_name_with_escapes_is_refused_on_receipt() -> None:
+@pytest.mark.parametrize("name", ["\x1b]0;pwned\x07", "South\n"])
+def test_a_join_name_with_escapes_is_refused_on_receipt(name: str) -> None:
     table = new_table()
-    body = _south_join(table, "\x1b]0;pwned\x07", "s@x")
+    body = _south_join(table, name, "s@x")
     data = sign_body(body, table.players["south"].key, include_key=True)
     with pytest.raises(PacketError, match="malformed packet body"):
         open_packet(data, lambda _kid: [])
