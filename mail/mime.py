@@ -20,7 +20,8 @@ callback accepts. Nothing in an email is trusted (protocol property P1): the hea
 A late claim (`engine.core.claims`) and a chat message (`engine.core.chats`) travel the same
 way: the armour's ``Packet:`` line carries the claim's or message's id, and `read_message`
 takes their envelopes as candidates like a packet's. A chat message's email says ``chat=1``
-instead of a position in its ``X-Hexpost`` header and names its attachment ``...-chat-...``.
+instead of a position in its ``X-Hexpost`` header and names its attachment ``...-chat-...``;
+a resend ask (`engine.core.resend_asks`) says ``ask=1`` and ``...-resend-...``.
 
 Anybody can send an email, so reading is built for hostile input: it never raises, and its work
 is linear in the email's size with a hard bound per email. The MIME structure is walked by
@@ -56,6 +57,7 @@ from engine.core.chats import chat_id, is_chat, read_chat
 from engine.core.claims import claim_id, is_claim, read_claim
 from engine.core.errors import PacketError, VersionError
 from engine.core.packets import MAX_PACKET_SIZE, packet_id, read_envelope
+from engine.core.resend_asks import ask_id, is_ask, read_ask
 from mail import mimehtml, mimeparts
 from mail.mimehtml import MAX_DROPPED, MAX_ENTITIES, MAX_TAGS
 from mail.transport import OutgoingPacket
@@ -108,6 +110,12 @@ def chat_name(game_id: bytes, head_seq: int) -> str:
     return f"hexpost-{game_id.hex()}-chat-{head_seq:08d}{PACKET_EXTENSION}"
 
 
+def ask_name(game_id: bytes, head_seq: int) -> str:
+    """``hexpost-<game id hex>-resend-<head seq, 8 digits>.hexpost``: a resend ask's attachment
+    (`engine.core.resend_asks`)."""
+    return f"hexpost-{game_id.hex()}-resend-{head_seq:08d}{PACKET_EXTENSION}"
+
+
 def build_message(
     packet: OutgoingPacket,
     *,
@@ -131,7 +139,9 @@ def build_message(
         raise ValueError("a packet email needs at least one recipient")
     msg = _envelope(sender, packet.to, subject, message_id, date, references, automatic)
     chat = is_chat(packet.data)  # a chat message names no chain position it is the packet of
-    msg[HEADER] = f"game={packet.game_id.hex()}; " + ("chat=1" if chat else f"seq={packet.seq}")
+    ask = is_ask(packet.data)  # nor does a resend ask
+    where = "chat=1" if chat else "ask=1" if ask else f"seq={packet.seq}"
+    msg[HEADER] = f"game={packet.game_id.hex()}; {where}"
     body = [
         *summary,
         *([""] if summary else []),
@@ -147,7 +157,9 @@ def build_message(
         packet.data,
         maintype=maintype,
         subtype=subtype,
-        filename=(chat_name if chat else attachment_name)(packet.game_id, packet.seq),
+        filename=(chat_name if chat else ask_name if ask else attachment_name)(
+            packet.game_id, packet.seq
+        ),
     )
     return msg.as_bytes(policy=_POLICY)
 
@@ -529,6 +541,8 @@ def _copy_id(data: bytes) -> bytes:
         return claim_id(read_claim(data).body)
     if is_chat(data):
         return chat_id(read_chat(data).body)
+    if is_ask(data):
+        return ask_id(read_ask(data).body)
     return packet_id(read_envelope(data).body)
 
 
@@ -540,6 +554,8 @@ def _well_formed(data: bytes) -> bool:
             read_claim(data)
         elif is_chat(data):
             read_chat(data)
+        elif is_ask(data):
+            read_ask(data)
         else:
             read_envelope(data)
     except VersionError:

@@ -19,7 +19,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
-from saves import behind, outbox, quarantine
+from saves import behind, outbox, quarantine, resend_asks
 from saves.inbox import Received
 from saves.outcome import Outcome
 from saves.replica import Replica
@@ -261,8 +261,8 @@ async def sync(
     rolls and reveals this home owes for the player to answer (``--no-auto-replies``)."""
     received = await pull(replica, transport, now)
     problems = replica.auto_replies(now())[1] if auto_replies else []
+    requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
     sent, failed = await push(replica, transport, now, force=force)
-    requests = await ask_for_damaged(replica, transport, now)
     return SyncReport(received, sent, failed, problems, requests)
 
 
@@ -272,9 +272,10 @@ async def ask_for_damaged(
     """Email the author of each packet whose only copy came damaged, once per position, so
     that neither player waits silently (`saves.quarantine.resend_requests`): the author's
     `hexpost resend` sends it again. Likewise, for a game this home is behind on its own
-    move (`saves.behind`), ask the other player to send the chain again from the gap. A
-    transport that sends no plain notes (a shared folder, which its author reads too, so sees
-    the damage itself, and the packets a home lacks) asks nothing."""
+    move (`saves.behind`), ask the other player to send the chain again from the gap. Beside
+    each note a signed ask goes in the outbox (`saves.resend_asks`), which the other home
+    answers by itself. A transport that sends no plain notes (a shared folder, which its
+    author reads too, so sees the damage itself, and the packets a home lacks) asks nothing."""
     send_text = getattr(transport, "send_text", None)
     if send_text is None:
         return []
@@ -307,6 +308,7 @@ async def ask_for_damaged(
             lines.append(f"could not ask {request.address} to resend packet {request.seq}: {exc}")
             continue
         quarantine.record_request(replica.store, request, now())
+        resend_asks.queue_ask(replica, request, now())
         lines.append(
             f"asked {request.address} to send {request.name} again from packet {request.seq} "
             "(this home is behind the game)"

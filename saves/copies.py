@@ -28,7 +28,16 @@ from engine.core.packets import (
     packet_id,
     read_envelope,
 )
-from saves import chat_messages, claims, ledger, store_games, store_inbox, store_keys
+from engine.core.resend_asks import VerifiedAsk
+from saves import (
+    chat_messages,
+    claims,
+    ledger,
+    resend_asks,
+    store_games,
+    store_inbox,
+    store_keys,
+)
 from saves.reading import rebuild
 from saves.store import Store
 
@@ -50,6 +59,8 @@ class Checked(msgspec.Struct, frozen=True):
     problem: str = ""
     chat: VerifiedChat | None = None
     """Set for a verified chat message (`saves.chat_messages`)."""
+    ask: VerifiedAsk | None = None
+    """Set for a verified resend ask (`saves.resend_asks`)."""
 
 
 def check(store: Store, data: bytes) -> Checked:
@@ -60,11 +71,14 @@ def check(store: Store, data: bytes) -> Checked:
     if chat_messages.is_chat(data):
         found, chat = chat_messages.opened(store, data)
         return Checked(data, found, chat=chat)
+    if resend_asks.is_ask(data):
+        found, ask = resend_asks.opened(store, data)
+        return Checked(data, found, ask=ask)
     return check_packet(store, data)
 
 
 def check_packet(store: Store, data: bytes) -> Checked:
-    """`check` of a copy already known to be neither a claim nor a chat message."""
+    """`check` of a copy already known to be no claim, chat message or resend ask."""
     try:
         envelope = read_envelope(data)
     except PacketError as exc:

@@ -40,6 +40,7 @@ from saves import (
     ledger,
     outbox,
     quarantine,
+    resend_asks,
     store_evidence,
     store_games,
     store_inbox,
@@ -201,6 +202,8 @@ def receive(
         return claims.receive(replica, data, source, now)
     if chat_messages.is_chat(data):  # nor is a chat message
         return chat_messages.receive(replica, data, source, now)
+    if resend_asks.is_ask(data):  # nor an ask to send packets again
+        return resend_asks.receive(replica, data, source, now)
     return take_checked(replica, copies.check_packet(replica.store, data), source, now, hint)
 
 
@@ -214,6 +217,8 @@ def take_checked(
         return claims.receive(replica, checked.data, source, now, checked.claim)
     if chat_messages.is_chat(checked.data):
         return chat_messages.receive(replica, checked.data, source, now, checked.chat)
+    if resend_asks.is_ask(checked.data):
+        return resend_asks.receive(replica, checked.data, source, now, checked.ask)
     if checked.verdict == copies.UNKNOWN_KEY:
         return _park(replica, checked.key_id, checked.data, source, now)
     return refuse(replica, checked.data, source, now, checked.problem, hint)

@@ -108,6 +108,13 @@ def damage_text(damage: Damage, name: str, seat: str) -> str:
     )
 
 
+MAX_AUTO_RESEND = 200
+"""Packets one signed resend ask may have a home send again without its player
+(`saves.resend_asks`): a damaged copy asks for one run of the other seat's packets, a home
+restored from a recent backup for a few turns. An ask for more (an old backup, or a hostile
+asker) waits for the player's ``hexpost resend``, which the note names."""
+
+
 class ResendRequest(msgspec.Struct, frozen=True):
     """A note to the author of a packet whose only copy so far came damaged; or, with
     ``every_seat``, to the other player of a game this home is behind (`saves.behind`)."""
@@ -152,10 +159,12 @@ def request_text(request: ResendRequest) -> tuple[str, list[str]]:
         "other player's hexpost damaged,",
         f"so it could not be used ({request.reason[:200]}).",
         "",
-        f"Please run `hexpost resend {request.name} --from {request.seq}`, then "
-        "`hexpost sync`: it sends",
-        "the same signed packet again in a new email. This note was written by hexpost;",
-        "it carries no packet.",
+        "A signed ask went with this note: your hexpost sends that packet again by itself",
+        "on its next sync. If it does not (a hexpost from before resend asks), please run",
+        f"`hexpost resend {request.name} --from {request.seq}`, then `hexpost sync`: it sends "
+        "the same",
+        "signed packet again in a new email. This note was written by hexpost; it carries",
+        "no packet.",
     ]
     return subject, lines
 
@@ -169,8 +178,10 @@ def _behind_text(request: ResendRequest) -> tuple[str, list[str]]:
         "an older copy?). It signs nothing in that game until it has them, so that it never",
         "contradicts a packet its seat signed already.",
         "",
-        f"Please run `hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`:",
-        "it sends every packet from there on again, yours and theirs, each checked by its",
-        "signature. This note was written by hexpost; it carries no packet.",
+        "A signed ask went with this note: your hexpost sends them by itself on its next sync",
+        f"(up to {MAX_AUTO_RESEND} packets). If it does not, please run",
+        f"`hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`: it sends every",
+        "packet from there on again, yours and theirs, each checked by its signature. This",
+        "note was written by hexpost; it carries no packet.",
     ]
     return subject, lines

@@ -182,6 +182,13 @@ CREATE TABLE IF NOT EXISTS resend_requests (  -- "your packet N came damaged", a
     sent_at TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS resend_answers (  -- signed resend asks answered by themselves, once each
+    game_id BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    every_seat INTEGER NOT NULL,
+    answered_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq, every_seat)
+);
 CREATE TABLE IF NOT EXISTS rejected (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id BLOB,

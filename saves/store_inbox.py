@@ -197,6 +197,24 @@ def record_resend_request(store: Store, game_id: bytes, seq: int, now: str) -> N
     )
 
 
+def ask_answered(store: Store, game_id: bytes, seq: int, every_seat: bool) -> bool:
+    """Whether a signed resend ask for packets ``seq`` on was answered already
+    (`saves.resend_asks`)."""
+    row = store.one(
+        "SELECT 1 FROM resend_answers WHERE game_id = ? AND seq = ? AND every_seat = ?",
+        (game_id, seq, int(every_seat)),
+    )
+    return row is not None
+
+
+def record_ask_answered(store: Store, game_id: bytes, seq: int, every_seat: bool, now: str) -> None:
+    store.db.execute(
+        "INSERT OR IGNORE INTO resend_answers (game_id, seq, every_seat, answered_at) "
+        "VALUES (?, ?, ?, ?)",
+        (game_id, seq, int(every_seat), now),
+    )
+
+
 # --- transport refs already read -----------------------------------------------------------
 
 

@@ -45,7 +45,6 @@ from mail.smtp import SendError
 from mail.sync import sync
 from mail.transport import OutgoingPacket
 from mail.watch import Round, send_reminders, watch
-from saves import outbox
 from saves.backup import back_up, confirm
 from saves.home import Home
 from tests.mail.mailgame import (
@@ -78,7 +77,6 @@ from tests.tui.conftest import clean_env, describe, hexpost
 from tui import render
 from tui.screens.hexinfo import status_lines
 from tui.services import show
-from tui.services.trust import resend
 
 _PARSER = BytesParser(policy=email.policy.default)
 
@@ -377,7 +375,8 @@ def test_truncated_and_forged_packets_are_refused_and_the_good_one_still_applies
     # The truncated copy is not a packet; the forged one is signed by a key no seat has, so it
     # is only kept aside (it could belong to a game not known yet) and can never apply.
     assert statuses(report) == ["rejected", "parked"]
-    assert second.snapshot(game_id) == before
+    # Nothing changed but the signed ask for packet N beside the note (`saves.resend_asks`).
+    assert second.snapshot(game_id) == before._replace(outbox=before.outbox + 1)
     box = inbox_of(mail_stack, second)
     try:
         box.append(good)
@@ -391,7 +390,8 @@ def test_a_damaged_packet_email_is_asked_for_again_and_resent(
     played: tuple[bytes, Player, Player], mail_stack: MailStack
 ) -> None:
     """Only a damaged copy of packet N arrives: the reader says which packet from whom and
-    emails its author once; the author's `resend` sends a new email that applies."""
+    emails its author once, a note and a signed ask; the author's next sync answers the ask
+    by itself (nobody runs `resend`) with a new email that applies."""
     game_id, first, second = played
     seq = chat(first, game_id, "the real one")
     mark_all_sent(first)
@@ -416,11 +416,13 @@ def test_a_damaged_packet_email_is_asked_for_again_and_resent(
     finally:
         box.close()
     assert any(f"packet {seq} came damaged, please resend" in s for s in subjects), subjects
+    assert any(f"please send packet {seq} again" in s for s in subjects), subjects
 
-    assert outbox.requeue(first.replica.store, game_id, first.row(game_id).my_seat, seq) == [seq]
-    assert first.sync().sent == [seq]
+    answered = first.sync()
+    assert statuses(answered) == ["resend"] and answered.sent == [seq]
     assert statuses(second.sync()) == ["applied"]
     same_game(first, second, game_id)
+    assert statuses(first.sync()) == []  # the ask was read once
 
 
 def test_a_home_restored_from_an_older_backup_asks_for_the_chain_and_catches_up(
@@ -429,8 +431,9 @@ def test_a_home_restored_from_an_older_backup_asks_for_the_chain_and_catches_up(
     """Alice backs up, plays on until Bob owes, and loses her disk; Bob answers. Her copy
     reads Bob's packet from her real mailbox, which holds his packets only: it follows
     packets the copy lacks, its own among them. The copy signs nothing there, emails Bob
-    once to send the game again, and after Bob's `resend --every-seat` it holds the game as
-    Bob does and plays on, with no equivocation found on either side."""
+    once to send the game again (a note and a signed ask), Bob's next sync sends every packet
+    from the gap by itself, and the copy holds the game as Bob does and plays on, with no
+    equivocation found on either side."""
     alice, bob = mail_alice, mail_bob
     game_id = start(alice, bob)
     players = {"coalition": alice, "alliance": bob}
@@ -461,10 +464,9 @@ def test_a_home_restored_from_an_older_backup_asks_for_the_chain_and_catches_up(
             bob_box.close()
         assert f"[hexpost] wind: please send the game again from packet {gap}" in subjects
 
-        assert resend(bob.replica, bob.row(game_id), gap, now, every_seat=True) == list(
-            range(gap, theirs.seq + 1)
-        )
-        bob.sync()
+        answered = bob.sync()
+        assert statuses(answered) == ["resend"]
+        assert sorted(answered.sent) == list(range(gap, theirs.seq + 1))
         restored.sync()
         same_game(restored, bob, game_id)
         together = {"coalition": restored, "alliance": bob}

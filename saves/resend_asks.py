@@ -1,0 +1,194 @@
+"""Resend asks in the store: signing one beside the plain note, and answering one by itself.
+
+A home whose next packet came only damaged, or that is behind its game (`saves.behind`),
+emails the other player a note asking for ``hexpost resend`` (`mail.sync.ask_for_damaged`).
+Beside the note it now queues a signed ask (`engine.core.resend_asks`), and the other home,
+on its next sync, answers it without its player: it queues its own packets from the asked
+position again (a damaged copy), or every stored packet from there (a home behind), to the
+asker's bound address, and its sync sends them. The note stays, for a home that cannot answer
+(an older hexpost, a locked key) and for the person.
+
+An ask is hostile until checked, like any received item. It must be for a game this home
+holds and plays, signed by the key the game binds to another seat (never a key from the ask;
+a key still waiting for our acceptance is not heard, P10), and name as its head a packet of
+this game. It then only makes this home send what the chain already holds, signed by their
+authors, to the asking seat's own address, never to an address from the ask. Each position
+is answered once; an ask that would send more than `MAX_AUTO_RESEND` packets is left to the
+player (the note says how). Anything refused is recorded with the other refused input and
+never stops the items after it.
+"""
+
+from __future__ import annotations
+
+from engine.core.errors import HexpostError, PacketError
+from engine.core.resend_asks import AskBody, VerifiedAsk, is_ask, open_ask, peek, sign_ask
+from saves import acceptance, ledger, store_games, store_inbox, store_keys, store_outbox
+from saves.outcome import Outcome
+from saves.quarantine import MAX_AUTO_RESEND, ResendRequest
+from saves.reading import Reader
+from saves.store import Store
+
+__all__ = ["MAX_AUTO_RESEND", "is_ask", "opened", "queue_ask", "receive"]
+
+# --- asking ---------------------------------------------------------------------------------------
+
+
+def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
+    """Sign an ask for ``request`` with this home's identity key and queue it to the seat it
+    asks, in one transaction. False (nothing queued) when the key is locked or the game binds
+    another key to our seat: the plain note goes alone."""
+    identity = replica.identity
+    if identity is None or identity.key is None:
+        return False
+    row = replica.game(request.game_id)
+    state = replica.state(request.game_id)
+    if state.core.seat_state(row.my_seat).public_key != identity.public_key:
+        return False
+    body = AskBody(
+        game_id=request.game_id,
+        seat=row.my_seat,
+        head_seq=state.core.seq,
+        head_id=state.head,
+        seq=request.seq,
+        every_seat=request.every_seat,
+        written_at=now,
+    )
+    try:  # read back exactly as the other side will, so nothing unreadable is ever sent
+        ask = open_ask(sign_ask(body, identity.key), identity.public_key)
+    except PacketError:
+        return False
+    what = "from packet" if request.every_seat else "packet"
+    with replica.store.transaction():
+        store_outbox.queue(
+            replica.store,
+            request.game_id,
+            body.head_seq,
+            ask.ask_id,
+            ask.data,
+            recipients=request.address,
+            subject=f"[hexpost] {row.name} {row.my_seat}: please send {what} {request.seq} again",
+            automatic=True,
+            now=now,
+            summary=f"{row.my_seat} asks for {what} {request.seq} again; hexpost answers it.",
+        )
+    return True
+
+
+# --- answering ----------------------------------------------------------------------------------
+
+
+def opened(store: Store, data: bytes) -> tuple[str, VerifiedAsk | None]:
+    """``"verified"`` with the ask, by the key its game binds to its seat; ``"unknown key"``
+    when this home binds no key to that seat; else ``"bad"``."""
+    try:
+        body = peek(data)
+    except PacketError:
+        return "bad", None
+    key = store_keys.seat_key(store, body.game_id, body.seat)
+    if key is None:
+        return "unknown key", None
+    try:
+        return "verified", open_ask(data, key)
+    except PacketError:
+        return "bad", None
+
+
+def receive(
+    replica: Reader, data: bytes, source: str, now: str, verified: VerifiedAsk | None = None
+) -> Outcome:
+    """Take in one received ask (the caller holds the transaction): check it and answer it,
+    or record it as refused. Nothing in the game changes."""
+    store = replica.store
+    try:
+        body = peek(data)
+    except PacketError as exc:
+        reason = f"resend ask refused: {exc}"
+        ledger.record_rejected(store, None, source, reason, data[:4096], now)
+        return Outcome("rejected", reason, source=source)
+    row = store_games.game(store, body.game_id)
+    if row is None:
+        reason = (
+            f"resend ask from {body.seat} refused: it is for game {body.game_id.hex()[:8]}, "
+            "which this home does not hold"
+        )
+        ledger.record_rejected(store, None, source, reason, data[:4096], now)
+        return Outcome("rejected", reason, source=source)
+    try:
+        _check(replica, data, body, verified)
+    except HexpostError as exc:
+        reason = f"resend ask from {body.seat} in {row.name} refused: {exc}"
+        ledger.record_rejected(store, body.game_id, source, reason, data, now)
+        return Outcome("rejected", reason, body.game_id, source=source)
+    if body.seat == row.my_seat:  # our own ask, read back from a shared folder or a copy
+        return Outcome("ignored", "our own resend ask", body.game_id, source=source)
+    if store_inbox.ask_answered(store, body.game_id, body.seq, body.every_seat):
+        detail = f"{body.seat}'s ask for packet {body.seq} on was answered already"
+        return Outcome("duplicate", detail, body.game_id, source=source)
+    return _answer(replica, body, source, now)
+
+
+def _check(replica: Reader, data: bytes, body: AskBody, verified: VerifiedAsk | None) -> None:
+    store = replica.store
+    key = store_keys.seat_key(store, body.game_id, body.seat)
+    if key is None:
+        raise PacketError(f"seat {body.seat!r} has no key in this game")
+    if verified is None or verified.data != data:
+        open_ask(data, key)
+    row = replica.game(body.game_id)
+    state = replica.state(body.game_id)
+    core = state.core
+    if (
+        body.seat != row.my_seat
+        and body.seat in core.unaccepted
+        and not acceptance.accepted(replica, body.game_id, core.seat_state(body.seat))
+    ):
+        raise HexpostError(
+            f"the key that joined as {body.seat} waits for your acceptance; nothing it signs "
+            "is taken before"
+        )
+    if body.head_seq <= row.head_seq:
+        stored = ledger.stored_at(store, body.game_id, body.head_seq)
+        if stored is None or stored[0] != body.head_id:
+            raise HexpostError(
+                f"it names as its head a packet {body.head_seq} (id {body.head_id.hex()[:16]}) "
+                "that is not this game's"
+            )
+
+
+def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
+    """Queue what the ask asks for, within `MAX_AUTO_RESEND`, and remember it is answered."""
+    store = replica.store
+    row = replica.game(body.game_id)
+    state = replica.state(body.game_id)
+    if body.seq > row.head_seq:
+        detail = (
+            f"{body.seat} asks for packet {body.seq} on of {row.name}, which this home does "
+            f"not hold yet (it holds up to {row.head_seq}): nothing to send"
+        )
+        return Outcome("ignored", detail, body.game_id, source=source)
+    count = row.head_seq - body.seq + 1
+    if count > MAX_AUTO_RESEND:
+        flag = " --every-seat" if body.every_seat else ""
+        detail = (
+            f"{body.seat} asks for {count} packets of {row.name} again (from {body.seq}): more "
+            f"than hexpost sends by itself; run `hexpost resend {row.name} --from {body.seq}"
+            f"{flag}` to send them"
+        )
+        return Outcome("ignored", detail, body.game_id, source=source, attention=True)
+    if body.every_seat:
+        address = state.core.seat_state(body.seat).address
+        sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat)
+        sent += store_outbox.queue_relays(
+            store, body.game_id, body.seq, row.my_seat, address, row.name, now
+        )
+    else:
+        sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat)
+    store_inbox.record_ask_answered(store, body.game_id, body.seq, body.every_seat, now)
+    if not sent:
+        detail = f"{body.seat} asked for packet {body.seq} on of {row.name}: none of ours to send"
+        return Outcome("ignored", detail, body.game_id, source=source)
+    detail = (
+        f"{body.seat} asked for packet {body.seq} on of {row.name} again: sending "
+        f"{len(sent)} packet{'s' * (len(sent) != 1)} ({min(sent)}-{max(sent)})"
+    )
+    return Outcome("resend", detail, body.game_id, seat=body.seat, source=source)

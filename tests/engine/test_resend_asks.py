@@ -1,0 +1,51 @@
+"""`engine.core.resend_asks`: a resend ask's wire form, its bounds and what it may say."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core.chats import is_chat
+from engine.core.errors import PacketError
+from engine.core.packets import raw_public_key
+from engine.core.resend_asks import MAX_ASK_SIZE, AskBody, is_ask, open_ask, peek, sign_ask
+
+KEY = Ed25519PrivateKey.from_private_bytes(b"\x05" * 32)
+BODY = AskBody(
+    game_id=b"\x01" * 16, seat="alliance", head_seq=30, head_id=b"\x02" * 32, seq=31,
+    every_seat=False, written_at="2030-01-01T00:00:00Z",
+)  # fmt: skip
+
+
+def test_an_ask_reads_back_under_its_seat_s_key_only() -> None:
+    data = sign_ask(BODY, KEY)
+    assert is_ask(data) and not is_chat(data) and len(data) < MAX_ASK_SIZE
+    assert open_ask(data, raw_public_key(KEY)).body == BODY
+    other = Ed25519PrivateKey.from_private_bytes(b"\x06" * 32)
+    with pytest.raises(PacketError, match="not signed by the key bound to its seat"):
+        open_ask(data, raw_public_key(other))
+
+
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"seq": 0}, "names no packet"),
+        ({"seq": 29}, "asks for the packet after its head"),
+        ({"seq": 32}, "asks for the packet after its head"),
+        ({"seq": 32, "every_seat": True}, "at most packet 31"),
+        ({"seat": "bad\x1bseat"}, "malformed"),
+    ],
+)
+def test_an_ask_that_says_something_impossible_is_refused(
+    changes: dict[str, object], why: str
+) -> None:
+    data = sign_ask(msgspec.structs.replace(BODY, **changes), KEY)
+    with pytest.raises(PacketError, match=why):
+        peek(data)
+
+
+def test_an_ask_too_big_is_refused_before_it_is_decoded() -> None:
+    data = sign_ask(BODY, KEY)
+    with pytest.raises(PacketError, match="larger than"):
+        peek(data + b"\x00" * MAX_ASK_SIZE)

@@ -1,0 +1,158 @@
+"""Signed resend asks (`saves.resend_asks`): the other home answers by itself, in bounds.
+
+Bob's copy of Alice's packet comes damaged; Bob's home signs an ask beside its note, and
+Alice's home queues that packet again with nobody running ``hexpost resend``. Then the
+attacks a modified client or a stranger would try: a forged or altered ask, an ask in
+another seat's name, one naming a head this game does not have, one asking for more than a
+home sends by itself, the same ask twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Container
+
+import msgspec
+
+from engine.core.resend_asks import AskBody, is_ask, sign_ask
+from mail.sync import pull
+from mail.transport import FetchResult, IncomingPacket
+from saves import outbox, quarantine, resend_asks
+from saves.outcome import Outcome
+from saves.quarantine import ResendRequest
+from tests.saves.conftest import Player, now, play_notes
+
+
+class Handed:
+    """A transport that hands over a fixed list of items, once."""
+
+    name = "handed"
+
+    def __init__(self, items: list[IncomingPacket]) -> None:
+        self.items = items
+
+    async def send(self, packet: object) -> str:
+        raise AssertionError("nothing is sent here")
+
+    async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
+        return FetchResult([i for i in self.items if i.ref not in seen], cursor="")
+
+    async def close(self) -> None:
+        pass
+
+
+def hand(player: Player, ref: str, data: bytes) -> Outcome:
+    return asyncio.run(pull(player.replica, Handed([IncomingPacket(ref=ref, data=data)]), now))[0]
+
+
+def queued_asks(player: Player, game: bytes) -> list[bytes]:
+    return [e.data for e in outbox.unsent(player.replica.store, game) if is_ask(e.data)]
+
+
+def damaged(alice: Player, bob: Player, game: bytes) -> int:
+    """Alice writes a packet; Bob's only copy of it comes damaged. Returns its position."""
+    honest = alice.replica.submit(game, [{"type": "note", "text": "hello"}], now=now())
+    data = bytearray(alice.packet(game, honest.seq))
+    data[20] ^= 0x01
+    assert hand(bob, "bent", bytes(data)).status == "rejected"
+    return honest.seq
+
+
+def bobs_ask(bob: Player, game: bytes, alice: Player) -> bytes:
+    """The ask Bob's sync queues beside its note (`mail.sync.ask_for_damaged`)."""
+    row = bob.row(game)
+    (request,) = quarantine.resend_requests(
+        bob.replica.store, [(game, row.name, row.head_seq, "coalition", alice.address)]
+    )
+    assert resend_asks.queue_ask(bob.replica, request, now())
+    (data,) = queued_asks(bob, game)
+    return data
+
+
+def test_a_damaged_copy_is_sent_again_without_anyone_running_resend(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    seq = damaged(alice, bob, game)
+    outbox.mark_sent(alice.replica.store, outbox.unsent(alice.replica.store, game)[-1].id, now())
+    assert not outbox.unsent(alice.replica.store, game)
+    ask = bobs_ask(bob, game, alice)
+    outcome = hand(alice, "ask", ask)
+    assert outcome.status == "resend", outcome.detail
+    assert f"sending 1 packet ({seq}-{seq})" in outcome.detail
+    (again,) = outbox.unsent(alice.replica.store, game)
+    assert again.seq == seq and again.resends == 1
+    assert hand(bob, "again", again.data).applied == [seq]
+    assert hand(alice, "ask twice", ask + b"").status == "duplicate"  # (a new ref, same bytes)
+    assert len(outbox.unsent(alice.replica.store, game)) == 1  # nothing queued twice
+
+
+def test_a_home_behind_gets_every_seat_s_packets_from_its_gap_at_its_own_address(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    head = alice.row(game).head_seq
+    for entry in outbox.unsent(alice.replica.store, game):
+        outbox.mark_sent(alice.replica.store, entry.id, now())
+    request = ResendRequest(game, "wind", head - 3, "coalition", alice.address, "behind", True)
+    assert resend_asks.queue_ask(bob.replica, request, now())
+    outcome = hand(alice, "behind", queued_asks(bob, game)[0])
+    assert outcome.status == "resend", outcome.detail
+    sent = outbox.unsent(alice.replica.store, game)
+    assert sorted(e.seq for e in sent) == list(range(head - 3, head + 1))
+    relayed = [e for e in sent if e.subject.endswith("sent again")]
+    assert relayed and all(e.recipients == (bob.address,) for e in relayed)
+
+
+def _forged(player: Player, game: bytes, **changes: object) -> bytes:
+    """An ask signed by ``player``'s key, in Bob's name unless ``seat`` says otherwise."""
+    state = player.replica.state(game)
+    body = AskBody(
+        game_id=game, seat="alliance", head_seq=state.core.seq, head_id=state.head,
+        seq=state.core.seq + 1, every_seat=False, written_at=now(),
+    )  # fmt: skip
+    return sign_ask(msgspec.structs.replace(body, **changes), player.key)
+
+
+def test_forged_altered_and_misplaced_asks_send_nothing(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    seq = damaged(alice, bob, game)
+    for entry in outbox.unsent(alice.replica.store, game):
+        outbox.mark_sent(alice.replica.store, entry.id, now())
+    head = bob.row(game).head_seq
+    assert seq == head + 1
+    refused = {
+        # Alice's key in Bob's name: not the key the game binds to the alliance.
+        "forged": (_forged(alice, game, head_seq=head, seq=head + 1), "not signed by the key"),
+        # Bob's own ask with one byte of its body changed.
+        "altered": (bytes(bobs_ask(bob, game, alice)[:-1]) + b"\x00", "refused"),
+        # A head that is not this game's packet there.
+        "elsewhere": (
+            _forged(bob, game, head_seq=head, head_id=b"\x07" * 32, seq=head + 1),
+            "not this game's",
+        ),
+    }
+    for ref, (data, why) in refused.items():
+        outcome = hand(alice, ref, data)
+        assert outcome.status == "rejected" and why in outcome.detail, (ref, outcome.detail)
+    assert not outbox.unsent(alice.replica.store, game)
+    # Alice's own ask, as a shared folder hands it back: nothing to answer.
+    mine = _forged(alice, game, seat="coalition")
+    assert hand(alice, "mine", mine).status == "ignored"
+    # An ask for packets this home does not hold yet: nothing to send.
+    beyond = _forged(bob, game, head_seq=head + 50, seq=head + 51)
+    outcome = hand(alice, "beyond", beyond)
+    assert outcome.status == "ignored" and "does not hold yet" in outcome.detail
+    assert not outbox.unsent(alice.replica.store, game)
+
+
+def test_an_ask_for_more_than_a_home_sends_by_itself_waits_for_its_player(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    play_notes(players, game, resend_asks.MAX_AUTO_RESEND + 5)
+    for entry in outbox.unsent(alice.replica.store, game):
+        outbox.mark_sent(alice.replica.store, entry.id, now())
+    ask = _forged(bob, game, seq=1, every_seat=True)
+    outcome = hand(alice, "everything", ask)
+    assert outcome.status == "ignored" and outcome.attention
+    assert "hexpost resend wind --from 1 --every-seat" in outcome.detail
+    assert not outbox.unsent(alice.replica.store, game)
