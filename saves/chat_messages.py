@@ -33,7 +33,15 @@ from engine.core.chats import (
 )
 from engine.core.errors import HexpostError, PacketError
 from engine.core.state import AnyState
-from saves import acceptance, ledger, store_chat, store_games, store_keys, store_outbox
+from saves import (
+    acceptance,
+    ledger,
+    side_verdicts,
+    store_chat,
+    store_games,
+    store_keys,
+    store_outbox,
+)
 from saves.chat import chat_line
 from saves.outcome import Outcome
 from saves.reading import Reader
@@ -150,17 +158,7 @@ def verdict(store: Store, data: bytes) -> str:
 
 def opened(store: Store, data: bytes) -> tuple[str, VerifiedChat | None]:
     """`verdict`, with the verified message when there is one (not checked again later)."""
-    try:
-        body = peek(data)
-    except PacketError:
-        return "bad", None
-    key = store_keys.seat_key(store, body.game_id, body.seat)
-    if key is None:
-        return "unknown key", None
-    try:
-        return "verified", open_chat(data, key)
-    except PacketError:
-        return "bad", None
+    return side_verdicts.opened(store, data, peek, open_chat)
 
 
 def receive(

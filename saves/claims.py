@@ -36,7 +36,7 @@ from engine.core.owed import pending
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState
 from engine.core.text import SAFE_PATTERN, text_problem
-from saves import ledger, store_evidence, store_games, store_keys, store_outbox
+from saves import ledger, side_verdicts, store_evidence, store_games, store_keys, store_outbox
 from saves.outbox import format_time, parse_time
 from saves.outcome import Outcome
 from saves.reading import Reader
@@ -222,17 +222,7 @@ def verdict(store: Store, data: bytes) -> str:
 def opened(store: Store, data: bytes) -> tuple[str, VerifiedClaim | None]:
     """`verdict`, with the verified claim when there is one: handed to `receive`, it is not
     checked a second time."""
-    try:
-        body = peek(data)
-    except PacketError:
-        return "bad", None
-    key = _seat_key(store, body)
-    if key is None:
-        return "unknown key", None
-    try:
-        return "verified", open_claim(data, key)
-    except PacketError:
-        return "bad", None
+    return side_verdicts.opened(store, data, peek, open_claim)
 
 
 def _seat_key(store: Store, body: ClaimBody) -> bytes | None:

@@ -22,7 +22,15 @@ from __future__ import annotations
 
 from engine.core.errors import HexpostError, PacketError
 from engine.core.resend_asks import AskBody, VerifiedAsk, is_ask, open_ask, peek, sign_ask
-from saves import acceptance, ledger, store_games, store_inbox, store_keys, store_outbox
+from saves import (
+    acceptance,
+    ledger,
+    side_verdicts,
+    store_games,
+    store_inbox,
+    store_keys,
+    store_outbox,
+)
 from saves.outcome import Outcome
 from saves.quarantine import MAX_AUTO_RESEND, ResendRequest
 from saves.reading import Reader
@@ -78,19 +86,8 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
 
 
 def opened(store: Store, data: bytes) -> tuple[str, VerifiedAsk | None]:
-    """``"verified"`` with the ask, by the key its game binds to its seat; ``"unknown key"``
-    when this home binds no key to that seat; else ``"bad"``."""
-    try:
-        body = peek(data)
-    except PacketError:
-        return "bad", None
-    key = store_keys.seat_key(store, body.game_id, body.seat)
-    if key is None:
-        return "unknown key", None
-    try:
-        return "verified", open_ask(data, key)
-    except PacketError:
-        return "bad", None
+    """The first look at an ask (`saves.side_verdicts.opened`)."""
+    return side_verdicts.opened(store, data, peek, open_ask)
 
 
 def receive(

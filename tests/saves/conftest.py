@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import shutil
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -25,6 +25,7 @@ from engine.core.ruleset import DecisionKind
 from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import SyncReport, sync
+from mail.transport import FetchResult, IncomingPacket
 from saves import joins, vault
 from saves.home import Home
 from saves.replica import GameRow, Replica, lookup_in
@@ -35,6 +36,24 @@ CHAIN_LENGTH = 1024
 """A short entropy chain keeps game creation fast; no test signs anywhere near this many."""
 
 _TICKS = itertools.count()
+
+
+class Handed:
+    """A transport that hands over a fixed list of items, once (hostile input in tests)."""
+
+    name = "handed"
+
+    def __init__(self, items: list[IncomingPacket]) -> None:
+        self.items = items
+
+    async def send(self, packet: object) -> str:
+        raise AssertionError("nothing is sent here")
+
+    async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
+        return FetchResult([i for i in self.items if i.ref not in seen], cursor="")
+
+    async def close(self) -> None:
+        pass
 
 
 def now() -> str:

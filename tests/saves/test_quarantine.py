@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Container
 from pathlib import Path
 
 import msgspec
@@ -25,28 +24,10 @@ from engine.core.packets import (
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
 from mail.sync import pull
-from mail.transport import FetchResult, IncomingPacket
+from mail.transport import IncomingPacket
 from saves import inbox, quarantine
 from saves.outcome import Outcome
-from tests.saves.conftest import Player, create_game, now
-
-
-class Handed:
-    """A transport that hands over a fixed list of items, once."""
-
-    name = "handed"
-
-    def __init__(self, items: list[IncomingPacket]) -> None:
-        self.items = items
-
-    async def send(self, packet: object) -> str:
-        raise AssertionError("nothing is sent here")
-
-    async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
-        return FetchResult([i for i in self.items if i.ref not in seen], cursor="")
-
-    async def close(self) -> None:
-        pass
+from tests.saves.conftest import Handed, Player, create_game, now
 
 
 def _pull(player: Player, items: list[IncomingPacket]) -> list[Outcome]:

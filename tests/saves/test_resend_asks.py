@@ -10,35 +10,16 @@ home sends by itself, the same ask twice.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Container
 
 import msgspec
 
 from engine.core.resend_asks import AskBody, is_ask, sign_ask
 from mail.sync import pull
-from mail.transport import FetchResult, IncomingPacket
+from mail.transport import IncomingPacket
 from saves import outbox, quarantine, resend_asks
 from saves.outcome import Outcome
 from saves.quarantine import ResendRequest
-from tests.saves.conftest import Player, now, play_notes
-
-
-class Handed:
-    """A transport that hands over a fixed list of items, once."""
-
-    name = "handed"
-
-    def __init__(self, items: list[IncomingPacket]) -> None:
-        self.items = items
-
-    async def send(self, packet: object) -> str:
-        raise AssertionError("nothing is sent here")
-
-    async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
-        return FetchResult([i for i in self.items if i.ref not in seen], cursor="")
-
-    async def close(self) -> None:
-        pass
+from tests.saves.conftest import Handed, Player, now, play_notes
 
 
 def hand(player: Player, ref: str, data: bytes) -> Outcome:
