@@ -22,6 +22,7 @@ from engine.core.state import state_hash
 from tests.engine.fe_battle_golden import play_battle_golden
 from tests.engine.fe_campaign import play_campaign
 from tests.engine.fe_play import play_sample_fe_game
+from tests.engine.fe_policy_golden import play_policy_golden
 from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.fe_wind import play_wind_turns
 from tests.engine.table import Table
@@ -77,6 +78,16 @@ def fe_wander() -> GoldenGame:
     )
 
 
+def fe_policies() -> GoldenGame:
+    return _record(
+        play_policy_golden(),
+        "The Wind, turn 1: the Kzinti attack six Lyran ships in 0601, both sides with standing "
+        "orders for the combat phase and combat policies signed with their moves; the whole "
+        "battle (two rounds, the Lyran retreat, the pursuit die and the pursuit round) fought "
+        "by the one packet that gives the value its first dice wait for (follow-on dice, fe 5.1)",
+    )
+
+
 WANDER_GAME = (17, 3)
 """The wandering random campaign kept as a golden game (seed, turns): the rules areas the
 scripted games never reach, pinned packet by packet."""
@@ -102,6 +113,7 @@ GOLDEN = {
     "fe_battle.msgpack": fe_battle,
     "fe_campaign.msgpack": fe_campaign,
     "fe_checklist.msgpack": fe_checklist,
+    "fe_policies.msgpack": fe_policies,
     "fe_wind.msgpack": fe_wind,
     "fe_wander.msgpack": fe_wander,
 }
