@@ -114,6 +114,12 @@ MAX_AUTO_RESEND = 200
 restored from a recent backup for a few turns. An ask for more (an old backup, or a hostile
 asker) waits for the player's ``hexpost resend``, which the note names."""
 
+MAX_AUTO_ASKS = 10
+"""Signed resend asks of one game a home answers by itself, over the game's life: a game sees
+one now and then (a mangled email, a restore). A seat that asks again and again, each time
+for up to `MAX_AUTO_RESEND` packets, would have this home mail it thousands of times (and
+its mail provider might take that for spam); past this many, each ask waits for the player."""
+
 
 class ResendRequest(msgspec.Struct, frozen=True):
     """A note to the author of a packet whose only copy so far came damaged; or, with

@@ -13,9 +13,10 @@ holds and plays, signed by the key the game binds to another seat (never a key f
 a key still waiting for our acceptance is not heard, P10), and name as its head a packet of
 this game. It then only makes this home send what the chain already holds, signed by their
 authors, to the asking seat's own address, never to an address from the ask. Each position
-is answered once; an ask that would send more than `MAX_AUTO_RESEND` packets is left to the
-player (the note says how). Anything refused is recorded with the other refused input and
-never stops the items after it.
+is answered once; an ask that would send more than `MAX_AUTO_RESEND` packets, or any ask past
+the `MAX_AUTO_ASKS` a game's life allows, is left to the player (the note says how).
+Anything refused is recorded with the other refused input and never stops the items after
+it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from saves import (
     store_outbox,
 )
 from saves.outcome import Outcome
-from saves.quarantine import MAX_AUTO_RESEND, ResendRequest
+from saves.quarantine import MAX_AUTO_ASKS, MAX_AUTO_RESEND, ResendRequest
 from saves.reading import Reader
 from saves.store import Store
 
@@ -164,6 +165,14 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
         )
         return Outcome("ignored", detail, body.game_id, source=source)
     count = row.head_seq - body.seq + 1
+    if store_inbox.asks_answered(store, body.game_id) >= MAX_AUTO_ASKS:
+        flag = " --every-seat" if body.every_seat else ""
+        detail = (
+            f"{body.seat} asks for packet {body.seq} on of {row.name} again; hexpost answered "
+            f"{MAX_AUTO_ASKS} asks of this game by itself already, so this one waits for you: "
+            f"run `hexpost resend {row.name} --from {body.seq}{flag}` to send them"
+        )
+        return Outcome("ignored", detail, body.game_id, source=source, attention=True)
     if count > MAX_AUTO_RESEND:
         flag = " --every-seat" if body.every_seat else ""
         detail = (

@@ -207,6 +207,12 @@ def ask_answered(store: Store, game_id: bytes, seq: int, every_seat: bool) -> bo
     return row is not None
 
 
+def asks_answered(store: Store, game_id: bytes) -> int:
+    """How many signed resend asks of a game this home answered by itself."""
+    row = store.one("SELECT COUNT(*) FROM resend_answers WHERE game_id = ?", (game_id,))
+    return 0 if row is None else int(row[0])
+
+
 def record_ask_answered(store: Store, game_id: bytes, seq: int, every_seat: bool, now: str) -> None:
     store.db.execute(
         "INSERT OR IGNORE INTO resend_answers (game_id, seq, every_seat, answered_at) "

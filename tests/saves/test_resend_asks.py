@@ -137,3 +137,22 @@ def test_an_ask_for_more_than_a_home_sends_by_itself_waits_for_its_player(
     assert outcome.status == "ignored" and outcome.attention
     assert "hexpost resend wind --from 1 --every-seat" in outcome.detail
     assert not outbox.unsent(alice.replica.store, game)
+
+
+def test_a_seat_that_asks_again_and_again_is_answered_a_bounded_number_of_times(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """Attack: Bob's modified client asks for the last packets again at every position it
+    can name; Alice's home answers `MAX_AUTO_ASKS` of them, then leaves the rest to Alice."""
+    play_notes(players, game, 2 * quarantine.MAX_AUTO_ASKS)
+    head = alice.row(game).head_seq
+    assert head > quarantine.MAX_AUTO_ASKS + 2
+    answered = []
+    for first in range(2, head + 1):
+        data = _forged(bob, game, seq=first, every_seat=True)
+        answered.append(hand(alice, f"again-{first}", data).status)
+    assert answered.count("resend") == quarantine.MAX_AUTO_ASKS
+    assert set(answered[quarantine.MAX_AUTO_ASKS :]) == {"ignored"}
+    outcome = hand(alice, "one more", _forged(bob, game, seq=1, every_seat=True))
+    assert outcome.status == "ignored" and outcome.attention
+    assert f"answered {quarantine.MAX_AUTO_ASKS} asks of this game" in outcome.detail
