@@ -32,7 +32,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core.game import apply_packet
+from engine.core.game import Result, apply_packet
 from engine.core.packets import (
     Chat,
     Genesis,
@@ -105,20 +105,30 @@ def _replay(
         raise CompanionError(
             f"{name}: {len(golden.packets)} packets but {len(golden.hashes)} state hashes"
         )
-    keys: dict[bytes, bytes] = {}
-    state: AnyState | None = None
-    for seq, (data, expected) in enumerate(zip(golden.packets, golden.hashes, strict=True)):
-        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
-        if packet.envelope.public_key:
-            keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
-        result = apply_packet(ruleset, state, packet)
+    for seq, packet, result in replay_golden(golden, ruleset):
+        expected = golden.hashes[seq]
         if result.state_hash != expected:
             raise CompanionError(
                 f"{name}: packet {seq} replays to state hash {result.state_hash.hex()}, "
                 f"but the file recorded {expected.hex()}"
             )
-        state = result.state
         yield seq, packet, result.events, expected.hex()[:HASH_DIGITS]
+
+
+def replay_golden(
+    golden: GoldenGame, ruleset: AnyRuleset
+) -> Iterator[tuple[int, VerifiedPacket, Result]]:
+    """Each packet of a golden game opened from its bytes (its signature checked under the
+    key its genesis or a join bound) and applied in turn; what to check is the caller's."""
+    keys: dict[bytes, bytes] = {}
+    state: AnyState | None = None
+    for seq, data in enumerate(golden.packets):
+        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
+        if packet.envelope.public_key:
+            keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
+        result = apply_packet(ruleset, state, packet)
+        state = result.state
+        yield seq, packet, result
 
 
 def _carried(ruleset: AnyRuleset, packet: VerifiedPacket) -> list[tuple[str, str]]:

@@ -13,10 +13,9 @@ import re
 
 import msgspec
 
-from engine.core.game import Result, apply_packet
-from engine.core.packets import key_id, open_packet
+from engine.core.game import Result
 from saves.registry import ruleset_for
-from tests.golden.companion import read_golden
+from tests.golden.companion import read_golden, replay_golden
 from tests.golden.regen import HERE
 
 REPORT_KIND = "battle-report"
@@ -45,16 +44,9 @@ class FirstRound(msgspec.Struct, frozen=True):
 def first_round() -> FirstRound:
     golden = read_golden(HERE / "fe_campaign.msgpack")
     ruleset = ruleset_for(golden.ruleset.split("/")[0])
-    keys: dict[bytes, bytes] = {}
-    state = None
     results: list[Result] = []
     fire = -1
-    for seq, data in enumerate(golden.packets):
-        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
-        if packet.envelope.public_key:
-            keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
-        result = apply_packet(ruleset, state, packet)
-        state = result.state
+    for seq, _packet, result in replay_golden(golden, ruleset):
         results.append(result)
         texts = [e.text for e in result.events if e.kind == REPORT_KIND]
         if fire < 0 and any(FIRE.match(t) for t in texts):

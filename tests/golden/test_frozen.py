@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.game import apply_packet, check_genesis
-from engine.core.packets import EntropyOnly, Genesis, key_id, open_packet
+from engine.core.game import check_genesis
+from engine.core.packets import EntropyOnly, Genesis
 from engine.core.ruleset import AnyRuleset
 from engine.fe import RULESET
 from tests.engine.fe_battle import PlacedFe, large_board
-from tests.golden.companion import read_golden
+from tests.golden.companion import read_golden, replay_golden
 
 FROZEN = Path(__file__).parent / "frozen"
 RULESETS: dict[str, AnyRuleset] = {
@@ -40,19 +40,14 @@ def test_a_game_of_fe_5_0_replays_to_its_recorded_hashes(name: str) -> None:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     assert golden.ruleset == "fe/5.0" and ruleset.version != "5.0"
-    keys: dict[bytes, bytes] = {}
     state = None
     entropy_packets = 0
-    for seq, (data, expected) in enumerate(zip(golden.packets, golden.hashes, strict=True)):
-        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
-        if packet.envelope.public_key:
-            keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
+    for seq, packet, result in replay_golden(golden, ruleset):
         if isinstance(packet.body.kind, Genesis):
             check_genesis(ruleset, packet.body.kind)
         assert seq == 0 or packet.body.ruleset == "fe/5.0"
         entropy_packets += isinstance(packet.body.kind, EntropyOnly)
-        result = apply_packet(ruleset, state, packet)
-        assert result.state_hash == expected, f"{name}: state hash moved at packet {seq}"
+        assert result.state_hash == golden.hashes[seq], f"{name}: state hash moved at {seq}"
         state = result.state
     assert state is not None and state.core.ruleset_version == "5.0"
     assert entropy_packets >= 2  # the dice the rules ran on to each waited for a packet

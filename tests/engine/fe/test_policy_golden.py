@@ -9,13 +9,12 @@ the retreat, the pursuit die and the pursuit round.
 
 from __future__ import annotations
 
-from engine.core.game import apply_packet
-from engine.core.packets import EntropyOnly, key_id, open_packet
+from engine.core.packets import EntropyOnly
 from engine.fe.battle_report import REPORT_KIND
 from engine.fe.model import FeState
 from saves.registry import ruleset_for
 from tests.engine.fe_battle_golden import ATTACKER, DEFENDER, TARGET
-from tests.golden.companion import read_golden
+from tests.golden.companion import read_golden, replay_golden
 from tests.golden.regen import HERE
 
 
@@ -23,17 +22,12 @@ def test_one_packet_fights_the_whole_battle_from_the_values_of_its_first_dice() 
     golden = read_golden(HERE / "fe_policies.msgpack")
     assert golden.ruleset == "fe/5.1"
     ruleset = ruleset_for("fe")
-    keys: dict[bytes, bytes] = {}
     state = None
     reports: list[int] = []
     armed: list[int] = []
     rolls: dict[int, list[str]] = {}
     packets = []
-    for seq, data in enumerate(golden.packets):
-        packet = open_packet(data, lambda kid: [keys[kid]] if kid in keys else [])
-        if packet.envelope.public_key:
-            keys[key_id(packet.envelope.public_key)] = packet.envelope.public_key
-        result = apply_packet(ruleset, state, packet)
+    for seq, packet, result in replay_golden(golden, ruleset):
         state = result.state
         packets.append(packet)
         kinds = [e.kind for e in result.events]
