@@ -157,7 +157,6 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
     """Queue what the ask asks for, within `MAX_AUTO_RESEND`, and remember it is answered."""
     store = replica.store
     row = replica.game(body.game_id)
-    state = replica.state(body.game_id)
     if body.seq > row.head_seq:
         detail = (
             f"{body.seat} asks for packet {body.seq} on of {row.name}, which this home does "
@@ -165,30 +164,24 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
         )
         return Outcome("ignored", detail, body.game_id, source=source)
     count = row.head_seq - body.seq + 1
+    why = ""
     if store_inbox.asks_answered(store, body.game_id) >= MAX_AUTO_ASKS:
+        why = f"hexpost answered {MAX_AUTO_ASKS} asks of this game by itself already"
+    elif count > MAX_AUTO_RESEND:
+        why = f"that is {count} packets, more than hexpost sends by itself ({MAX_AUTO_RESEND})"
+    if why:
         flag = " --every-seat" if body.every_seat else ""
         detail = (
-            f"{body.seat} asks for packet {body.seq} on of {row.name} again; hexpost answered "
-            f"{MAX_AUTO_ASKS} asks of this game by itself already, so this one waits for you: "
-            f"run `hexpost resend {row.name} --from {body.seq}{flag}` to send them"
+            f"{body.seat} asks for packet {body.seq} on of {row.name} again; {why}, so this "
+            f"ask waits for you: run `hexpost resend {row.name} --from {body.seq}{flag}`"
         )
         return Outcome("ignored", detail, body.game_id, source=source, attention=True)
-    if count > MAX_AUTO_RESEND:
-        flag = " --every-seat" if body.every_seat else ""
-        detail = (
-            f"{body.seat} asks for {count} packets of {row.name} again (from {body.seq}): more "
-            f"than hexpost sends by itself; run `hexpost resend {row.name} --from {body.seq}"
-            f"{flag}` to send them"
-        )
-        return Outcome("ignored", detail, body.game_id, source=source, attention=True)
+    sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat)
     if body.every_seat:
-        address = state.core.seat_state(body.seat).address
-        sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat)
+        address = replica.state(body.game_id).core.seat_state(body.seat).address
         sent += store_outbox.queue_relays(
             store, body.game_id, body.seq, row.my_seat, address, row.name, now
         )
-    else:
-        sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat)
     store_inbox.record_ask_answered(store, body.game_id, body.seq, body.every_seat, now)
     if not sent:
         detail = f"{body.seat} asked for packet {body.seq} on of {row.name}: none of ours to send"
