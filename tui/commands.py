@@ -302,6 +302,15 @@ def cmd_log(args: argparse.Namespace, home: Home) -> int:
     return 0
 
 
+def cmd_pace(args: argparse.Namespace, home: Home) -> int:
+    from tui.services import pace
+
+    replica = home.replica()
+    row = replica.find(args.game)
+    render.emit(pace.pace_report(replica, row), args.json, render.pace_text)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace, home: Home) -> int:
     from tui.services import chain
 
@@ -427,6 +436,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "resend": cmd_trust,
     "decline": cmd_trust,
     "log": cmd_log,
+    "pace": cmd_pace,
     "export": cmd_export,
     "import": cmd_import,
     "backup": cmd_backup,

@@ -11,8 +11,8 @@ a change that turns a human hand-off into a machine one, or adds either, shows i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import groupby
+from collections.abc import Iterable, Sequence
+from itertools import groupby, takewhile
 from typing import NamedTuple
 
 from engine.core.packets import Body, EntropyOnly, Turn
@@ -52,37 +52,48 @@ class HandOffs(NamedTuple):
         )
 
 
+class HandOff(NamedTuple):
+    """One hand-off: the run of packets one seat wrote after another seat's."""
+
+    at: int
+    """The index of the run's first packet among the packets counted."""
+    seat: str
+    machine: bool
+    """Whether every packet of the run is automatic (`automatic`)."""
+
+
+def hand_offs(packets: Sequence[tuple[str, bool]], before: str = "") -> list[HandOff]:
+    """Each hand-off within ``packets``, given as ``(seat, automatic)`` in the order written,
+    after a packet of seat ``before`` ("" when they start the game or the count starts at
+    their first seat). A run of packets by one seat is one hand-off when its seat differs from
+    the seat before it; it is a machine hand-off when every packet of the run is automatic
+    (an automatic reply followed by the player's own packet still waited for the player)."""
+    found: list[HandOff] = []
+    previous = before
+    at = 0
+    for seat, run in groupby(packets, key=lambda packet: packet[0]):
+        kinds = [is_automatic for _, is_automatic in run]
+        if previous and seat != previous:
+            found.append(HandOff(at, seat, all(kinds)))
+        previous = seat
+        at += len(kinds)
+    return found
+
+
 def count(
     packets: Iterable[tuple[str, bool]],
     before: str = "",
     after: Iterable[tuple[str, bool]] = (),
 ) -> HandOffs:
-    """The hand-offs of ``packets``, given as ``(seat, automatic)`` in the order written,
-    after a packet of seat ``before`` ("" when they start the game or the count starts at
-    their first seat). A run of packets by one seat is one hand-off when its seat differs from
-    the seat before it; it is a machine hand-off when every packet of the run is automatic
-    (an automatic reply followed by the player's own packet still waited for the player).
-    ``after`` (the packets that follow, if any) only completes the last run: an automatic
-    reply that ends one player turn, followed by its seat's own next turn, waited for that
-    seat's player."""
-    runs = [
-        (seat, [is_automatic for _, is_automatic in run])
-        for seat, run in groupby(packets, key=lambda packet: packet[0])
-    ]
-    written = sum(len(kinds) for _, kinds in runs)
-    if runs:
-        last_seat, last = runs[-1]
-        for seat, is_automatic in after:
-            if seat != last_seat:
-                break
-            last.append(is_automatic)
-    human = machine = 0
-    previous = before
-    for seat, kinds in runs:
-        if previous and seat != previous:
-            if all(kinds):
-                machine += 1
-            else:
-                human += 1
-        previous = seat
-    return HandOffs(written, human, machine)
+    """The hand-offs of ``packets`` (`hand_offs`), counted. ``after`` (the packets that
+    follow, if any) only completes the last run: an automatic reply that ends one player
+    turn, followed by its seat's own next turn, waited for that seat's player."""
+    written = list(packets)
+    if written:
+        last_seat = written[-1][0]
+        written_too = [*written, *takewhile(lambda packet: packet[0] == last_seat, after)]
+    else:
+        written_too = written
+    found = hand_offs(written_too, before)
+    machine = sum(hand_off.machine for hand_off in found)
+    return HandOffs(len(written), len(found) - machine, machine)

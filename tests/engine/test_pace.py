@@ -67,3 +67,14 @@ def test_a_run_that_goes_on_past_the_window_is_classed_whole() -> None:
     assert pace.count(turn, after=[("b", False), ("a", True)]) == pace.HandOffs(2, 1, 0)
     assert pace.count(turn, after=[("a", False)]) == pace.HandOffs(2, 0, 1)
     assert pace.count([], after=[("b", False)]) == pace.HandOffs(0, 0, 0)
+
+
+def test_each_hand_off_names_where_its_run_begins_and_whose_it_is() -> None:
+    packets = [("a", False), ("b", True), ("b", True), ("a", False), ("b", True), ("b", False)]
+    assert pace.hand_offs(packets) == [
+        pace.HandOff(1, "b", machine=True),
+        pace.HandOff(3, "a", machine=False),
+        pace.HandOff(4, "b", machine=False),
+    ]
+    assert pace.hand_offs(packets, before="b")[0] == pace.HandOff(0, "a", machine=False)
+    assert pace.hand_offs([]) == []

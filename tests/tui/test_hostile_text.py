@@ -223,6 +223,11 @@ def test_games_and_log_escape_control_characters_from_the_store(
     assert_clean(shown)
     assert shown.startswith(f"{SHOWN}war\\nFAKE (")
 
+    code, paced, _ = run_command(tampered, "pace", hostile.game)
+    assert code == 0
+    assert_clean(paced)
+    assert paced.startswith(f"{SHOWN}war\\nFAKE: ")
+
 
 def test_the_entry_point_escapes_even_a_command_that_prints_raw(
     tampered: Path, monkeypatch: pytest.MonkeyPatch

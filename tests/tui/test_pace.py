@@ -1,0 +1,184 @@
+"""``hexpost pace GAME``: a game's hand-offs per seat, part of play and step, timed by the
+packets' stamps (`tui.services.pace`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from engine.core import pace as core_pace
+from engine.core.packets import kept_body
+from mail.loopback import LoopbackNetwork
+from saves.archive import FORMAT, VERSION, Archive, import_game
+from saves.home import Home
+from tests.golden.companion import read_golden
+from tests.saves import conftest as saves
+from tests.saves.conftest import now
+from tests.tui.test_hostile_text import run_cli
+from tui.services import pace
+from tui.services.pace import Written
+from tui.when import span, stamp_seconds
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "fe_wind.msgpack"
+HOUR = 3600
+
+
+def written(
+    seq: int, seat: str, stamp: int | None, *, auto: bool = False, step: str = ""
+) -> Written:
+    return Written(seq, seat, auto, stamp, step)
+
+
+def test_waits_are_timed_by_the_stamps_and_counted_per_seat() -> None:
+    chain = [
+        written(0, "a", 0),
+        written(1, "b", 10 * HOUR, step="join"),  # b's player: 10 h
+        written(2, "a", 12 * HOUR, step="1A1"),  # a's player: 2 h
+        written(3, "a", 13 * HOUR, step="2B3"),  # a again: no hand-off
+        written(4, "b", 13 * HOUR + 60, auto=True),  # b's hexpost alone: 1 min
+        written(5, "a", 20 * HOUR, step="1A1"),  # a's player: 7 h less the minute
+        written(6, "b", 19 * HOUR, step="1A1"),  # b's clock behind a's: no wait
+        written(7, "a", None, step="3B2"),  # a's stamp does not read: not timed
+    ]
+    report = pace.count(chain, {}, {"1A1": "Bases become active"})
+    assert (report.packets, report.human, report.machine) == (8, 5, 1)
+    a, b = report.seats
+    assert (a.seat, a.human, a.machine, a.human_timed) == ("a", 3, 0, 2)
+    assert (a.human_median, a.human_total) == ((9 * HOUR - 60) // 2, 9 * HOUR - 60)
+    assert a.machine_median is None
+    assert (b.seat, b.human, b.machine, b.human_timed) == ("b", 2, 1, 2)
+    assert (b.human_median, b.human_total, b.machine_median) == (5 * HOUR, 10 * HOUR, 60)
+    first, *rest = report.steps
+    assert (first.step, first.title, first.total, first.seats) == (
+        "1A1", "Bases become active", 3, {"a": 2, "b": 1}
+    )  # fmt: skip
+    assert [(s.step, s.title, s.total) for s in rest] == [("join", "", 1), ("3B2", "", 1)]
+
+
+def test_a_part_of_play_begins_after_the_packet_that_opened_it() -> None:
+    chain = [
+        written(0, "a", 0),
+        written(1, "b", HOUR),
+        written(2, "b", 2 * HOUR),  # opens turn 1: it is the start's last packet
+        written(3, "a", 5 * HOUR),
+        written(4, "b", 6 * HOUR, auto=True),
+        written(5, "a", 30 * HOUR),  # opens turn 2 and ends the game: no part after it
+    ]
+    report = pace.count(chain, {2: "Turn 1", 5: "Turn 2"}, {})
+    assert [(p.label, p.first, p.last, p.packets, p.human, p.machine, p.took) for p in
+            report.parts] == [
+        (pace.FIRST_PART, 0, 2, 3, 1, 0, 2 * HOUR),
+        ("Turn 1", 3, 5, 3, 2, 1, 28 * HOUR),  # from packet 2's stamp to packet 5's
+    ]  # fmt: skip
+    assert sum(p.human for p in report.parts) == report.human
+    assert sum(p.machine for p in report.parts) == report.machine
+
+
+def test_an_empty_game_and_a_stamp_that_is_not_a_time() -> None:
+    report = pace.count([], {}, {})
+    assert (report.packets, report.human, report.machine, report.parts) == (0, 0, 0, ())
+    assert stamp_seconds("1970-01-01T00:00:10Z") == 10
+    assert stamp_seconds("2030-01-01T00:00:00.000000042Z") == 1_893_456_000  # the second counts
+    for junk in ("", "yesterday", "2030-13-01T00:00:00Z", "9" * 64):
+        assert stamp_seconds(junk) is None, junk
+    assert [span(s) for s in (None, 0, 59, 61, 3660, 90061)] == [
+        "-",
+        "0s",
+        "59s",
+        "1m",
+        "1h 1m",
+        "1d 1h",
+    ]
+
+
+# --- a stored game ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def golden_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A home holding the walked-through Wind golden game (unstamped) as the coalition."""
+    path = tmp_path_factory.mktemp("pace") / "home"
+    holder = Home(path)
+    try:
+        archive = Archive(
+            format=FORMAT, version=VERSION, name="wind", my_seat="coalition", status="active",
+            packets=read_golden(GOLDEN).packets,
+        )  # fmt: skip
+        import_game(holder.replica(), msgspec.msgpack.encode(archive), now=now())
+    finally:
+        holder.close()
+    yield path
+
+
+def test_a_stored_game_is_counted_as_the_engine_counts_its_packets(golden_home: Path) -> None:
+    code, out, err = run_cli(golden_home, "pace", "wind", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    bodies = [kept_body(data)[1] for data in read_golden(GOLDEN).packets]
+    expected = core_pace.count([(body.seat, core_pace.automatic(body)) for body in bodies])
+    assert (report["packets"], report["human"], report["machine"]) == tuple(expected)
+    assert report["machine"] > 0 and report["human"] > 0
+    parts = report["parts"]
+    assert [p["label"] for p in parts] == [
+        pace.FIRST_PART,
+        "Turn 1, Fall Y168: coalition player turn begins",
+        "Turn 1, Fall Y168: alliance player turn begins",
+    ]
+    assert sum(p["packets"] for p in parts) == len(bodies)
+    assert [p["first"] for p in parts[1:]] == [p["last"] + 1 for p in parts[:-1]]
+    assert sum(p["human"] + p["machine"] for p in parts) == report["human"] + report["machine"]
+    assert {s["seat"]: s["human"] + s["machine"] for s in report["seats"]} == {
+        seat: sum(1 for h in core_pace.hand_offs([(b.seat, core_pace.automatic(b)) for b in
+                                                  bodies]) if h.seat == seat)
+        for seat in ("coalition", "alliance")
+    }  # fmt: skip
+    secret = next(s for s in report["steps"] if s["step"] == "5-3C")
+    assert secret["title"] == "Secretly form carrier and escort groups"  # from the checklist
+    assert all(s["human_median"] is None for s in report["seats"])  # a golden has no stamps
+
+    code, text, err = run_cli(golden_home, "pace", "wind")
+    assert code == 0, err
+    lines = text.splitlines()
+    assert (
+        lines[0] == f"wind: {len(bodies)} packets, {report['human'] + report['machine']} hand-offs"
+    )
+    assert "      7      5       0       - Start of the game" in lines
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+
+
+def test_a_played_game_is_timed_by_its_packets_stamps(tmp_path: Path) -> None:
+    """The Wind set up by two homes, each packet stamped by the test clock (a second apart)."""
+    network = LoopbackNetwork()
+    alice = saves.Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = saves.Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    try:
+        game_id = saves.start_game(alice, bob)
+        row = alice.replica.game(game_id)
+        report = pace.pace_report(alice.replica, row)
+        bodies = [kept_body(data)[1] for _, data in alice.replica.packets(game_id)]
+    finally:
+        alice.close()
+        bob.close()
+    stamps = [datetime.fromisoformat(body.written_at[:19]) for body in bodies]
+    found = core_pace.hand_offs([(body.seat, core_pace.automatic(body)) for body in bodies])
+    for seat in report.seats:
+        waits = sorted(
+            int((stamps[h.at] - stamps[h.at - 1]).total_seconds())
+            for h in found if h.seat == seat.seat and not h.machine
+        )  # fmt: skip
+        assert seat.human_timed == seat.human == len(waits) > 0
+        assert seat.human_total == sum(waits)
+        assert seat.human_median == (waits[(len(waits) - 1) // 2] + waits[len(waits) // 2]) // 2
+    (start,) = [p for p in report.parts if p.label == pace.FIRST_PART]
+    assert start.took == int((stamps[start.last] - stamps[0]).total_seconds()) > 0
+
+
+def test_pace_names_an_unknown_game() -> None:
+    code, _, err = run_cli(Path("/nonexistent/hexpost-home"), "pace", "nothing")
+    assert code == 1
+    assert "no game matches 'nothing'" in err

@@ -1,0 +1,255 @@
+"""A game's pace: where its weeks went, read from its chain alone.
+
+By email a game's time goes in hand-offs, each an email round trip (`engine.core.pace`).
+`pace_report` counts a stored game's hand-offs per part of play (a player turn, a round: the
+ruleset's landmarks), tells those that waited for a player from those a hexpost answered
+alone, times them by the stamps the writers put in their packets, and names the steps where
+the players were waited for most: the steps where a standing order or a policy signed in
+advance would save the most days.
+
+Nothing is replayed: the packets are read as the store kept them and the parts found from
+the events stored with them, so a months-long campaign is counted in the time its log takes.
+The stamps are the writers' own clocks (informational, `engine.core.packets.Body.written_at`):
+a stamp that does not read as a time leaves its wait out, and a stamp earlier than the one
+before it (clocks that disagree) counts as no wait at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import msgspec
+
+from engine.core import pace
+from engine.core.packets import kept_body
+from saves.registry import face_for
+from saves.replica import GameRow, Replica
+from tui.when import stamp_seconds
+
+STEPS_SHOWN = 8
+"""The steps `PaceReport.steps` names: those that waited for a player most."""
+
+FIRST_PART = "Start of the game"
+"""What the packets before the first landmark (the genesis, the joins, a set-up) are called."""
+
+
+class SeatPace(msgspec.Struct, frozen=True):
+    """The hand-offs to one seat: how many its player answered and how many its hexpost did
+    alone, with the waits the stamps tell (seconds; None when no wait could be timed)."""
+
+    seat: str
+    human: int
+    machine: int
+    human_timed: int
+    """How many of the human hand-offs have a readable stamp on both sides."""
+    human_median: int | None
+    human_total: int
+    machine_median: int | None
+
+
+class PartPace(msgspec.Struct, frozen=True):
+    """One part of play, from the packet after the one that opened it to the one that opened
+    the next: its packets and the hand-offs whose first packet lies in it."""
+
+    label: str
+    first: int
+    last: int
+    packets: int
+    human: int
+    machine: int
+    took: int | None
+    """Seconds from the last packet before the part to its own last one, or None."""
+
+
+class StepPace(msgspec.Struct, frozen=True):
+    """A step where the game waited for a player, and how often for each seat."""
+
+    step: str
+    title: str
+    total: int
+    seats: dict[str, int]
+
+
+class PaceReport(msgspec.Struct, frozen=True):
+    """What ``hexpost pace GAME`` prints."""
+
+    game: str
+    name: str
+    my_seat: str
+    packets: int
+    human: int
+    machine: int
+    seats: tuple[SeatPace, ...]
+    parts: tuple[PartPace, ...]
+    steps: tuple[StepPace, ...]
+
+
+class Written(NamedTuple):
+    """One stored packet as the count reads it."""
+
+    seq: int
+    seat: str
+    automatic: bool
+    stamp: int | None
+    """Its writer's stamp in seconds since the epoch, or None when it does not read."""
+    step: str
+    """The step of the first of its events that names one, "" when none does."""
+
+
+def pace_report(replica: Replica, row: GameRow) -> PaceReport:
+    """The pace of the stored game ``row``."""
+    face = face_for(row.ruleset)
+    opening = set(face.landmarks().parts)
+    steps: dict[int, str] = {}
+    labels: dict[int, str] = {}
+    for seq, event in replica.events(row.game_id):
+        if event.step and seq not in steps:
+            steps[seq] = event.step
+        if event.kind in opening:
+            labels[seq] = event.text  # a packet that opens two parts opens the last one
+    written = []
+    for seq, data in replica.packets(row.game_id):
+        _, body = kept_body(data)
+        written.append(
+            Written(
+                seq, body.seat, pace.automatic(body), stamp_seconds(body.written_at),
+                steps.get(seq, ""),
+            )
+        )  # fmt: skip
+    titles = _step_titles(replica, row)
+    return count(written, labels, titles, game=row.game_id.hex(), name=row.name, me=row.my_seat)
+
+
+def count(
+    written: Sequence[Written],
+    labels: dict[int, str],
+    titles: dict[str, str],
+    *,
+    game: str = "",
+    name: str = "",
+    me: str = "",
+) -> PaceReport:
+    """The report for the packets ``written`` (in chain order), where the packet ``seq`` of
+    each entry of ``labels`` opens the part of play it names and ``titles`` names steps."""
+    found = pace.hand_offs([(packet.seat, packet.automatic) for packet in written])
+    waits: dict[int, int | None] = {
+        hand_off.at: _wait(written[hand_off.at - 1].stamp, written[hand_off.at].stamp)
+        for hand_off in found
+    }
+    machine = sum(hand_off.machine for hand_off in found)
+    return PaceReport(
+        game=game,
+        name=name,
+        my_seat=me,
+        packets=len(written),
+        human=len(found) - machine,
+        machine=machine,
+        seats=_seats(written, found, waits),
+        parts=_parts(written, found, labels),
+        steps=_steps(written, found, titles),
+    )
+
+
+def _seats(
+    written: Sequence[Written], found: list[pace.HandOff], waits: dict[int, int | None]
+) -> tuple[SeatPace, ...]:
+    order = list(dict.fromkeys(packet.seat for packet in written))
+    result = []
+    for seat in order:
+        mine = [hand_off for hand_off in found if hand_off.seat == seat]
+        human = [waits[h.at] for h in mine if not h.machine]
+        machine = [waits[h.at] for h in mine if h.machine]
+        timed = [wait for wait in human if wait is not None]
+        result.append(
+            SeatPace(
+                seat=seat,
+                human=len(human),
+                machine=len(machine),
+                human_timed=len(timed),
+                human_median=_median(timed),
+                human_total=sum(timed),
+                machine_median=_median([wait for wait in machine if wait is not None]),
+            )
+        )
+    return tuple(result)
+
+
+def _parts(
+    written: Sequence[Written], found: list[pace.HandOff], labels: dict[int, str]
+) -> tuple[PartPace, ...]:
+    """The parts of play: a new one begins after each packet that opened one."""
+    bounds: list[tuple[int, int, str]] = []  # (first index, last index, label)
+    label, begin = FIRST_PART, 0
+    for index, packet in enumerate(written):
+        if packet.seq in labels:
+            bounds.append((begin, index, label))
+            label, begin = labels[packet.seq], index + 1
+    if begin < len(written):
+        bounds.append((begin, len(written) - 1, label))
+    parts = []
+    for first, last, text in bounds:
+        inside = [hand_off for hand_off in found if first <= hand_off.at <= last]
+        since = written[first - 1].stamp if first else written[first].stamp
+        parts.append(
+            PartPace(
+                label=text,
+                first=written[first].seq,
+                last=written[last].seq,
+                packets=last - first + 1,
+                human=sum(not hand_off.machine for hand_off in inside),
+                machine=sum(hand_off.machine for hand_off in inside),
+                took=_wait(since, written[last].stamp),
+            )
+        )
+    return tuple(parts)
+
+
+def _steps(
+    written: Sequence[Written], found: list[pace.HandOff], titles: dict[str, str]
+) -> tuple[StepPace, ...]:
+    """The steps the human hand-offs' first packets acted at, most waited for first."""
+    seen: dict[str, dict[str, int]] = {}
+    for hand_off in found:
+        step = written[hand_off.at].step
+        if hand_off.machine or not step:
+            continue
+        per_seat = seen.setdefault(step, {})
+        per_seat[hand_off.seat] = per_seat.get(hand_off.seat, 0) + 1
+    ranked = sorted(seen.items(), key=lambda item: -sum(item[1].values()))  # stable: first seen
+    order = {seat: index for index, seat in enumerate(dict.fromkeys(p.seat for p in written))}
+    return tuple(
+        StepPace(
+            step,
+            titles.get(step, ""),
+            sum(per_seat.values()),
+            dict(sorted(per_seat.items(), key=lambda item: order[item[0]])),
+        )
+        for step, per_seat in ranked[:STEPS_SHOWN]
+    )
+
+
+def _step_titles(replica: Replica, row: GameRow) -> dict[str, str]:
+    """Each step's title from the ruleset's checklist at the head (empty without one)."""
+    if row.head_seq < 0:
+        return {}
+    rules = replica.state(row.game_id).rules
+    if rules is None:
+        return {}
+    return {item.step: item.title for item in face_for(row.ruleset).checklist(rules)}
+
+
+def _wait(since: int | None, until: int | None) -> int | None:
+    if since is None or until is None:
+        return None
+    return max(0, until - since)
+
+
+def _median(values: list[int]) -> int | None:
+    """The median in whole seconds (of an even count, the mean of the middle two, rounded
+    down)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return (ordered[(len(ordered) - 1) // 2] + ordered[middle]) // 2
