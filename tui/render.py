@@ -281,4 +281,18 @@ def pace_text(record: dict[str, Any]) -> str:
         lines.append(
             "A standing order or a policy signed in advance answers a step without a wait."
         )
+    mine = [seat for seat in record["seats"] if seat["seat"] == record["my_seat"]]
+    slow = mine and (mine[0]["machine_median"] or 0) >= WATCH_HINT_AFTER
+    if slow:
+        lines += [
+            f"Your hexpost's own answers waited a median of {span(mine[0]['machine_median'])} "
+            "for your next sync:",
+            "`hexpost sync --watch` on an always-on machine sends them in seconds.",
+        ]
     return "\n".join(lines)
+
+
+WATCH_HINT_AFTER = 15 * 60
+"""Seconds: when the hand-offs this home's hexpost answered alone waited this long (their
+median) for a sync, `pace_text` suggests ``sync --watch`` (pace.md: a machine hand-off
+costs seconds with it, a day without)."""

@@ -20,6 +20,7 @@ from tests.golden.companion import read_golden
 from tests.saves import conftest as saves
 from tests.saves.conftest import now
 from tests.tui.test_hostile_text import run_cli
+from tui import render
 from tui.services import pace
 from tui.services.pace import Written
 from tui.when import span, stamp_seconds
@@ -182,3 +183,20 @@ def test_pace_names_an_unknown_game() -> None:
     code, _, err = run_cli(Path("/nonexistent/hexpost-home"), "pace", "nothing")
     assert code == 1
     assert "no game matches 'nothing'" in err
+
+
+@pytest.mark.parametrize(("reply_after", "hinted"), [(60, False), (2 * HOUR, True)])
+def test_the_text_suggests_watching_when_this_home_s_own_answers_waited(
+    reply_after: int, hinted: bool
+) -> None:
+    chain = [
+        written(0, "a", 0),
+        written(1, "b", HOUR),
+        written(2, "a", HOUR + reply_after, auto=True),  # a's hexpost, at a's next sync
+        written(3, "b", 9 * HOUR),
+    ]
+    text = render.pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="a")))
+    assert ("`hexpost sync --watch`" in text) is hinted, text
+    assert text.splitlines()[4].split() == ["a", "(you)", "0", "-", "-", "1", span(reply_after)]
+    mirrored = render.pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="b")))
+    assert "sync --watch" not in mirrored  # only this home's own answers
