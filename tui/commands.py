@@ -303,11 +303,12 @@ def cmd_log(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_pace(args: argparse.Namespace, home: Home) -> int:
+    from tui.pace_text import pace_text
     from tui.services import pace
 
     replica = home.replica()
     row = replica.find(args.game)
-    render.emit(pace.pace_report(replica, row), args.json, render.pace_text)
+    render.emit(pace.pace_report(replica, row), args.json, pace_text)
     return 0
 
 

@@ -22,7 +22,7 @@ from tui.safe_text import safe_record
 from tui.services import games, log, show
 from tui.services.jsonform import json_form
 from tui.services.show import ShowRecord
-from tui.when import age, span, turn_text
+from tui.when import age, turn_text
 
 __all__ = [
     "builtins",
@@ -246,53 +246,3 @@ def log_text(records: list[dict[str, Any]]) -> str:
         )
         lines.extend(f"       {text}" for text in record["events"])
     return "\n".join(lines)
-
-
-def pace_text(record: dict[str, Any]) -> str:
-    """``hexpost pace GAME``: the hand-offs per seat, per part of play and per step."""
-    human, machine = record["human"], record["machine"]
-    lines = [
-        f"{record['name']}: {record['packets']} packets, {human + machine} hand-offs",
-        f"{human} waited for a player, {machine} only for a hexpost (times by the writers' clocks)",
-        "",
-        f"{'SEAT':<16}{'PLAYER':>7}{'MEDIAN':>9}{'TOTAL':>9}{'HEXPOST':>9}{'MEDIAN':>9}",
-    ]
-    for seat in record["seats"]:
-        name = seat["seat"] + (" (you)" if seat["seat"] == record["my_seat"] else "")
-        total = span(seat["human_total"]) if seat["human_timed"] else "-"
-        lines.append(
-            f"{name[:15]:<16}{seat['human']:>7}{span(seat['human_median']):>9}{total:>9}"
-            f"{seat['machine']:>9}{span(seat['machine_median']):>9}"
-        )
-    lines += ["", f"{'PACKETS':>7}{'PLAYER':>7}{'HEXPOST':>8}{'TOOK':>8} PART OF PLAY"]
-    for part in record["parts"]:
-        label = part["label"] if len(part["label"]) <= 49 else part["label"][:48] + "~"
-        lines.append(
-            f"{part['packets']:>7}{part['human']:>7}{part['machine']:>8}"
-            f"{span(part['took']):>8} {label}"
-        )
-    if record["steps"]:
-        lines += ["", "STEPS WHERE A PLAYER WAS WAITED FOR MOST"]
-        for step in record["steps"]:
-            seats = ", ".join(f"{seat} {n}" for seat, n in step["seats"].items())
-            lines.append(
-                f"{step['step'][:9]:<10}{step['title'][:34]:<35}{step['total']:>4}  {seats}"
-            )
-        lines.append(
-            "A standing order or a policy signed in advance answers a step without a wait."
-        )
-    mine = [seat for seat in record["seats"] if seat["seat"] == record["my_seat"]]
-    slow = mine and (mine[0]["machine_median"] or 0) >= WATCH_HINT_AFTER
-    if slow:
-        lines += [
-            f"Your hexpost's own answers waited a median of {span(mine[0]['machine_median'])} "
-            "for your next sync:",
-            "`hexpost sync --watch` on an always-on machine sends them in seconds.",
-        ]
-    return "\n".join(lines)
-
-
-WATCH_HINT_AFTER = 15 * 60
-"""Seconds: when the hand-offs this home's hexpost answered alone waited this long (their
-median) for a sync, `pace_text` suggests ``sync --watch`` (pace.md: a machine hand-off
-costs seconds with it, a day without)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from textual.widgets import Static
 
 from engine.core import pace as core_pace
 from engine.core.packets import kept_body
@@ -19,8 +20,11 @@ from saves.home import Home
 from tests.golden.companion import read_golden
 from tests.saves import conftest as saves
 from tests.saves.conftest import now
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tests.tui.test_hostile_text import run_cli
 from tui import render
+from tui.pace_text import pace_text
+from tui.screens.pace import WIDTH, PaceScreen
 from tui.services import pace
 from tui.services.pace import Written
 from tui.when import span, stamp_seconds
@@ -195,8 +199,32 @@ def test_the_text_suggests_watching_when_this_home_s_own_answers_waited(
         written(2, "a", HOUR + reply_after, auto=True),  # a's hexpost, at a's next sync
         written(3, "b", 9 * HOUR),
     ]
-    text = render.pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="a")))
+    text = pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="a")))
     assert ("`hexpost sync --watch`" in text) is hinted, text
     assert text.splitlines()[4].split() == ["a", "(you)", "0", "-", "-", "1", span(reply_after)]
-    mirrored = render.pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="b")))
+    mirrored = pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="b")))
     assert "sync --watch" not in mirrored  # only this home's own answers
+
+
+# --- the app's pace dialog (w) ----------------------------------------------------------------
+
+
+async def test_w_on_a_game_shows_its_pace_as_the_command_line_words_it(tutorial: Tutorial) -> None:
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, PaceScreen)
+        shown = str(dialog.query_one("#pace-text", Static).content)
+        code, out, err = run_cli(tutorial.alice.home.path, "pace", tutorial.game_id.hex())
+        assert code == 0, err
+        assert shown.splitlines()[:3] == out.splitlines()[:3]  # the same report
+        assert shown.splitlines()[0].startswith(f"{dialog.game_name}: ")
+        assert max(len(line) for line in shown.splitlines()) <= WIDTH
+        box = dialog.query_one("#pace").region
+        assert box.width <= SIZE[0] and box.height <= SIZE[1]
+        await pilot.press("w")
+        await pilot.pause()
+        assert app.screen is screen

@@ -110,6 +110,7 @@ class GameScreen(SignedLinesScreen):
         Binding("t", "talk", "Talk", show=False, tooltip="Send a chat line to the players"),
         # Hidden too; ? and the palette list it. i: players plan intensities with it (F&E's).
         Binding("i", "calculator", "Calculator", show=False, tooltip="Work out combat damage"),
+        Binding("w", "pace", "Pace", show=False, tooltip="Where the game's time went: hand-offs"),
         # Shown only while a key that joined this player's game waits for acceptance.
         Binding("a", "accept_key", "Accept key", tooltip="Accept the key that joined the game"),
         Binding(
@@ -525,6 +526,12 @@ class GameScreen(SignedLinesScreen):
         from tui.screens.review import open_review  # not needed for the first paint
 
         self.push_read(lambda: open_review(self.session, self.game_id), "opening the review")
+
+    def action_pace(self) -> None:
+        """The game's hand-offs: who was waited for, where, and how long (`tui.screens.pace`)."""
+        from tui.screens.pace import open_pace  # not needed for the first paint
+
+        self.push_read(lambda: open_pace(self.session, self.game_id), "counting the hand-offs")
 
     async def action_orders(self) -> None:
         """Closed: show the panel in place of the hex details and focus it. Open but not

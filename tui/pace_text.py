@@ -1,0 +1,69 @@
+"""A game's pace in words (`tui.services.pace.PaceReport`'s JSON form): what ``hexpost pace``
+prints and the app's pace dialog (``w``) shows, in as many columns as it is given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.when import span
+
+WATCH_HINT_AFTER = 15 * 60
+"""Seconds: when the hand-offs this home's hexpost answered alone waited this long (their
+median) for a sync, the text suggests ``sync --watch`` (pace.md: a machine hand-off costs
+seconds with it, a day without)."""
+
+PART_NUMBERS = 31
+"""The columns of a part's figures before its label (packets, player, hexpost, took)."""
+
+
+def pace_text(record: dict[str, Any], width: int = 80) -> str:
+    """The hand-offs per seat, per part of play and per step, no line wider than ``width``
+    (at least 60): a part's label and a step's line are cut to fit, marked ``~``."""
+    human, machine = record["human"], record["machine"]
+    lines = [
+        f"{record['name']}: {record['packets']} packets, {human + machine} hand-offs",
+        f"{human} waited for a player, {machine} only for a hexpost",
+        "",
+        f"{'SEAT':<16}{'PLAYER':>7}{'MEDIAN':>9}{'TOTAL':>9}{'HEXPOST':>9}{'MEDIAN':>9}",
+    ]
+    for seat in record["seats"]:
+        name = seat["seat"] + (" (you)" if seat["seat"] == record["my_seat"] else "")
+        total = span(seat["human_total"]) if seat["human_timed"] else "-"
+        lines.append(
+            f"{name[:15]:<16}{seat['human']:>7}{span(seat['human_median']):>9}{total:>9}"
+            f"{seat['machine']:>9}{span(seat['machine_median']):>9}"
+        )
+    lines.append("(waits and times by the clocks of the packets' writers)")
+    lines += ["", f"{'PACKETS':>7}{'PLAYER':>7}{'HEXPOST':>8}{'TOOK':>8} PART OF PLAY"]
+    for part in record["parts"]:
+        lines.append(
+            _cut(
+                f"{part['packets']:>7}{part['human']:>7}{part['machine']:>8}"
+                f"{span(part['took']):>8} {part['label']}",
+                width,
+            )
+        )
+    if record["steps"]:
+        seats = [seat["seat"] for seat in record["seats"]]
+        heads = "".join(f"{seat[:12]:>{min(len(seat), 12) + 2}}" for seat in seats)
+        lines += ["", "STEPS WHERE A PLAYER WAS WAITED FOR MOST", f"{'STEP':<9}{heads}  TITLE"]
+        for step in record["steps"]:
+            counts = "".join(
+                f"{step['seats'].get(seat, 0):>{min(len(seat), 12) + 2}}" for seat in seats
+            )
+            lines.append(_cut(f"{step['step'][:8]:<9}{counts}  {step['title']}", width))
+        lines.append("A standing order or policy signed in advance answers such steps at once.")
+    mine = [seat for seat in record["seats"] if seat["seat"] == record["my_seat"]]
+    if mine and (mine[0]["machine_median"] or 0) >= WATCH_HINT_AFTER:
+        lines += [
+            f"Your hexpost's own answers waited a median of {span(mine[0]['machine_median'])} "
+            "for a sync:",
+            "`hexpost sync --watch` on an always-on machine sends them in seconds.",
+        ]
+    return "\n".join(lines)
+
+
+def _cut(line: str, width: int) -> str:
+    line = line.rstrip()
+    return line if len(line) <= width else line[: width - 1] + "~"
