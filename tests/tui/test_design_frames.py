@@ -98,7 +98,7 @@ async def test_the_figure_list_draws_what_a_static_draws() -> None:
             # Both halves are also "the same" before the resize is laid out: wait for it.
             await settle_until(
                 pilot,
-                lambda: figure_list.size.width == half and same(),
+                lambda: figure_list.size.width == half and same(),  # noqa: B023 (awaited at once)
                 f"the same lines at {width} columns",
             )
 
