@@ -20,7 +20,7 @@ import msgspec
 
 from engine.core.chats import VerifiedChat
 from engine.core.claims import VerifiedClaim
-from engine.core.errors import PacketError
+from engine.core.errors import PacketError, VersionError
 from engine.core.packets import (
     Envelope,
     VerifiedPacket,
@@ -61,6 +61,9 @@ class Checked(msgspec.Struct, frozen=True):
     """Set for a verified chat message (`saves.chat_messages`)."""
     ask: VerifiedAsk | None = None
     """Set for a verified resend ask (`saves.resend_asks`)."""
+    newer: bool = False
+    """`BAD` only because a newer hexpost wrote it (`VersionError`): not damage, and no
+    resend brings other bytes."""
 
 
 def check(store: Store, data: bytes) -> Checked:
@@ -82,7 +85,7 @@ def check_packet(store: Store, data: bytes) -> Checked:
     try:
         envelope = read_envelope(data)
     except PacketError as exc:
-        return Checked(data, BAD, problem=str(exc))
+        return Checked(data, BAD, problem=str(exc), newer=isinstance(exc, VersionError))
     packet = verified_before(store, data, envelope)
     if packet is not None:
         return Checked(data, VERIFIED, packet)
@@ -94,7 +97,7 @@ def check_packet(store: Store, data: bytes) -> Checked:
             data, lambda kid: known if kid == envelope.key_id else ledger.keys_with_id(store, kid)
         )
     except PacketError as exc:
-        return Checked(data, BAD, problem=str(exc))
+        return Checked(data, BAD, problem=str(exc), newer=isinstance(exc, VersionError))
     return Checked(data, VERIFIED, packet)
 
 

@@ -221,7 +221,7 @@ def take_checked(
         return resend_asks.receive(replica, checked.data, source, now, checked.ask)
     if checked.verdict == copies.UNKNOWN_KEY:
         return _park(replica, checked.key_id, checked.data, source, now)
-    return refuse(replica, checked.data, source, now, checked.problem, hint)
+    return refuse(replica, checked.data, source, now, checked.problem, hint, newer=checked.newer)
 
 
 def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:
@@ -265,6 +265,8 @@ def refuse(
     now: str,
     reason: str,
     hint: Hint = (None, None),
+    *,
+    newer: bool = False,
 ) -> Outcome:
     """Record an item that could not be verified, and say what it was for, if anything knows.
 
@@ -273,6 +275,9 @@ def refuse(
     (and the games list's "last copy was damaged" note); a damaged copy of our own packet
     means the other side could not read it either; a damaged copy of a packet already held
     is harmless. Anything else is a stranger's business, recorded and otherwise ignored.
+    A copy ``newer`` than this hexpost reads is no damage: it is recorded without its position,
+    so no resend is asked for (the same bytes would come back), and the player is told to
+    update first.
     """
     store = replica.store
     body = peek_body(data)
@@ -290,6 +295,14 @@ def refuse(
     if held is not None and held[1] != my_seat:
         detail = f"a damaged copy of packet {seq} of {name}, which this home holds: ignored"
         return Outcome("ignored", detail, game_id, seq, seat=seat, source=source)
+    if newer:  # no damage: no position recorded, so no resend is asked for
+        dropped = quarantine.reject(store, game_id, source, reason, data, now, seat=seat)
+        who = seat or "the other player"
+        detail = (
+            f"packet {seq} of {name} from {who} needs a newer hexpost: update hexpost "
+            f"({reason}), then ask {who} to run `hexpost resend {name} --from {seq}`"
+        ) + _dropped(dropped, "refused items")
+        return Outcome("rejected", detail, game_id, seq, seat=seat, source=source, attention=True)
     dropped = quarantine.reject(store, game_id, source, reason, data, now, seq=seq, seat=seat)
     if held is not None:
         detail = (

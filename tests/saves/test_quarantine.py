@@ -19,6 +19,7 @@ from engine.core.packets import (
     MAX_PACKET_SIZE,
     PROTOCOL_VERSION,
     EntropyOnly,
+    Envelope,
     sign_body,
 )
 from engine.fe import RULESET
@@ -202,3 +203,30 @@ def test_a_damaged_copy_of_a_packet_already_held_is_harmless(
     data[20] ^= 0x01
     outcome = _pull(alice, [IncomingPacket(ref="old", data=bytes(data))])[0]
     assert outcome.status == "ignored" and not outcome.attention
+
+
+def test_a_packet_from_a_newer_hexpost_says_to_update_and_asks_no_resend(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    """Alice's hexpost speaks a newer protocol: Bob's cannot read her next packet. That is
+    no damage in transit: a resend would bring the same bytes, so his home sends no ask for
+    one (the games list has no "damaged" note); it tells him to update hexpost first."""
+    honest = alice.replica.submit(game, [{"type": "note", "text": "hello"}], now=now())
+    envelope = msgspec.msgpack.decode(alice.packet(game, honest.seq), type=Envelope)
+    newer = msgspec.msgpack.encode(msgspec.structs.replace(envelope, version=PROTOCOL_VERSION + 1))
+    item = IncomingPacket(ref="newer", data=newer, game_hint=game, seq_hint=honest.seq)
+    outcome = _pull(bob, [item])[0]
+    assert (outcome.status, outcome.game_id, outcome.seq) == ("rejected", game, honest.seq)
+    assert outcome.attention
+    assert f"protocol version {PROTOCOL_VERSION + 1}" in outcome.detail
+    assert "newer hexpost: update hexpost" in outcome.detail
+    assert f"hexpost resend wind --from {honest.seq}" in outcome.detail  # once updated
+    assert quarantine.damage_ahead(bob.replica.store, game, bob.row(game).head_seq) is None
+    rows = [(game, "wind", bob.row(game).head_seq, "coalition", alice.address)]
+    assert quarantine.resend_requests(bob.replica.store, rows) == []
+
+    # A damaged copy of the same position still asks (the newer copy did not hide it).
+    bent = bytearray(alice.packet(game, honest.seq))
+    bent[20] ^= 0x01
+    assert _pull(bob, [IncomingPacket(ref="bent", data=bytes(bent))])[0].attention
+    assert [r.seq for r in quarantine.resend_requests(bob.replica.store, rows)] == [honest.seq]
