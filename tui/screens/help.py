@@ -30,7 +30,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
@@ -38,6 +38,7 @@ from tui.mapgeom import Detail
 from tui.mapsheet import SheetIndex, cells_from_sheet
 from tui.mapstacks import BATTLE, PLANNED, UNKNOWN, stack_legend
 from tui.maptext import legend, map_frame
+from tui.screens.text_box import TextBoxScreen
 from tui.services.board import Board, HexGrid, MapCell, MapSheet, SideStyle
 from tui.widgets.checklist import LEGEND as CHECKLIST_LEGEND
 from tui.widgets.checklist import ChecklistTree
@@ -237,7 +238,7 @@ def checklist_legend(width: int = WIDTH) -> list[str]:
 # --- the screen ------------------------------------------------------------------------------
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(TextBoxScreen):
     """Help for ``under``, the screen it was opened from: its keys, then the legends.
 
     Everything is read when the screen is built, while ``under`` still has its focus (a
@@ -247,34 +248,13 @@ class HelpScreen(ModalScreen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close", tooltip="Back to the screen below"),
         Binding("question_mark", "close", "Close", show=False),
-        Binding("q", "close", "Close", show=False),
     ]
 
     DEFAULT_CSS = """
-    HelpScreen {
-        align: center middle;
-        /* Opaque: a see-through modal redraws the whole screen under it, dimmed, at every
-           paint (Textual's BackgroundScreen), and at 80x24 the box covers all of it. */
-        background: $background;
-        & > #help {
-            width: 100%;
-            max-width: 80;
-            height: 100%;
-            padding: 0 1;
-            border: round $accent;
-            border-title-style: bold;
-            background: $surface;
-            scrollbar-size-vertical: 1;
-            /* Always shown: the help runs longer than a screen, and a scrollbar that shows
-               up once the text is measured cost a second layout and repaint. */
-            overflow-y: scroll;
-        }
-        & .help-title {
-            text-style: bold underline;
-            margin-top: 1;
-        }
+    HelpScreen .help-title {
+        text-style: bold underline;
+        margin-top: 1;
     }
     """
 
@@ -292,7 +272,7 @@ class HelpScreen(ModalScreen[None]):
         """The map's legend, read from ``under``'s map at once, like the keys."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help") as box:
+        with VerticalScroll(id="help", classes="text-box") as box:
             box.border_title = "Help: keys and marks"
             box.border_subtitle = "escape, ? or q closes"
             yield Static("Keys", classes="help-title")
@@ -302,13 +282,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static("The checklist", classes="help-title")
             yield Static("\n".join(checklist_legend()), id="help-checklist", markup=False)
 
-    def on_mount(self) -> None:
-        self.query_one("#help").focus()
-
     @property
     def text(self) -> str:
         """Everything the screen says, as plain text (for tests and for reading aloud)."""
         return "\n".join(str(s.content) for s in self.query(Static))
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui.pace_text import pace_text
 from tui.safe_text import safe_record, safe_text
+from tui.screens.text_box import TextBoxScreen
 
 if TYPE_CHECKING:
     from tui.screens.session import Session
@@ -25,32 +25,10 @@ WIDTH = 74
 """Text columns inside the dialog's box at 80 columns (border, padding and scrollbar taken)."""
 
 
-class PaceScreen(ModalScreen[None]):
+class PaceScreen(TextBoxScreen):
     """The pace of one game as text; escape, ``w`` or ``q`` closes it, the arrows scroll."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close", tooltip="Back to the game"),
-        Binding("w", "close", "Close", show=False),
-        Binding("q", "close", "Close", show=False),
-    ]
-
-    DEFAULT_CSS = """
-    PaceScreen {
-        align: center middle;
-        background: $background;
-        & > #pace {
-            width: 100%;
-            max-width: 80;
-            height: 100%;
-            padding: 0 1;
-            border: round $accent;
-            border-title-style: bold;
-            background: $surface;
-            scrollbar-size-vertical: 1;
-            overflow-y: scroll;
-        }
-    }
-    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "close", "Close", show=False)]
 
     def __init__(self, name: str, text: str) -> None:
         super().__init__(id="pace-screen")
@@ -58,16 +36,10 @@ class PaceScreen(ModalScreen[None]):
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="pace") as box:
+        with VerticalScroll(id="pace", classes="text-box") as box:
             box.border_title = f"Pace: {self.game_name}"
             box.border_subtitle = "escape, w or q closes"
             yield Static(self.text, id="pace-text", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one("#pace").focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 async def open_pace(session: Session, game_id: str) -> PaceScreen:
