@@ -11,6 +11,7 @@ export imported into a third home. The refusal tests check the exit-code contrac
 from __future__ import annotations
 
 import json
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -313,6 +314,12 @@ def test_demo_plays_to_the_same_game() -> None:
         "Battle hexes: 1305 (KLI 4 ships vs KZI 2 ships)",  # the combat phase's list
     ):
         assert shown in done.stdout, shown
+    paced = re.search(
+        r"hand-offs: (\d+), (\d+) waiting for a player, (\d+) for a hexpost", done.stdout
+    )
+    assert paced is not None, done.stdout[-500:]
+    total, human, machine = map(int, paced.groups())
+    assert total == human + machine and human > 0 and machine > 0  # the reveals were a hexpost's
 
 
 # --- the flow ---------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from saves import joins
 from saves.home import Home
 from saves.replica import Replica
 from tui.rulesets import DemoSeat
+from tui.services.pace import pace_report
 from tui.when import now
 
 SCENARIO = "tutorial"
@@ -246,6 +247,11 @@ def _play(root: Path) -> int:
     say(
         f"    now: turn {summary['turn']['number']}, step {summary['step']}, "
         f"waiting for {decision.seats[0]}"
+    )
+    paced = pace_report(alice.replica, alice.replica.game(game_id))
+    say(
+        f"    hand-offs: {paced.human + paced.machine}, {paced.human} waiting for a player, "
+        f"{paced.machine} for a hexpost alone\n    (`hexpost pace` says where they went)"
     )
     same = len(set(hashes.values())) == 1
     say("\nBoth players hold the same game." if same else "\nThe players' states DIFFER.")
