@@ -11,6 +11,7 @@ decoded body gives the same bytes, so one packet has one id and one meaning.
 """
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -227,6 +228,22 @@ def sign_body(body: Body, private_key: "Ed25519PrivateKey", *, include_key: bool
     return _ENCODER.encode(envelope)
 
 
+_KIND_NAME = re.compile(rb"[a-z][a-z0-9-]{0,30}")
+
+
+def side_record_kind(data: bytes) -> str:
+    """The kind's name leading bytes shaped as a side record (`engine.core.side_records`: a
+    five-element array whose first element is a short lower-case name, where a packet's
+    envelope has its version number), or "" for any other bytes. Only the first bytes are
+    looked at: what a kind not known here says is for the hexpost that knows it."""
+    if len(data) < 3 or data[0] != 0x95 or not 0xA1 <= data[1] <= 0xBF:
+        return ""
+    name = data[2 : 2 + (data[1] - 0xA0)]
+    if len(name) != data[1] - 0xA0 or not _KIND_NAME.fullmatch(name):
+        return ""
+    return name.decode()
+
+
 def read_envelope(data: bytes) -> Envelope:
     """Decode only the outer envelope; refuses other versions before looking further (P8)."""
     if len(data) > MAX_PACKET_SIZE:
@@ -234,6 +251,11 @@ def read_envelope(data: bytes) -> Envelope:
     try:
         envelope = _ENVELOPE_DECODER.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        kind = side_record_kind(data)
+        if kind:
+            raise VersionError(
+                f"a {kind!r} record, a kind this hexpost does not read: a newer hexpost wrote it"
+            ) from None
         raise PacketError(f"not a hexpost packet: {exc}") from None
     if envelope.version != PROTOCOL_VERSION:
         raise VersionError(

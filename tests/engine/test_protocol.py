@@ -229,6 +229,23 @@ def test_unknown_protocol_version_is_refused_saying_which() -> None:
         read_envelope(bytes(data))
 
 
+def test_a_side_record_of_a_kind_not_known_here_is_said_to_be_newer() -> None:
+    """Chats, claims and resend asks are five-element arrays led by their kind's name; a later
+    hexpost may add a kind. This one names what it got rather than a decoding error, as a
+    newer protocol version (so the mail reader keeps it and the inbox says to update)."""
+    record = msgspec.msgpack.encode(["poll-vote", 1, b"k" * 8, b"s" * 64, b"a body"])
+    with pytest.raises(VersionError, match=r"a 'poll-vote' record.*newer hexpost"):
+        read_envelope(record)
+    for junk in (  # a kind's name must read as one: anything else is no newer record
+        msgspec.msgpack.encode(["Bad Name\n", 1, b"", b"", b""]),
+        msgspec.msgpack.encode(["", 1, b"", b"", b""]),
+        b"\x95\xa9poll",  # a name cut short
+    ):
+        with pytest.raises(PacketError) as refused:
+            read_envelope(junk)
+        assert not isinstance(refused.value, VersionError), junk
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -11,6 +11,7 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
+import msgspec
 import pytest
 
 from engine.core.errors import PacketError
@@ -423,3 +424,20 @@ def test_is_hexpost_on_headers_only_and_on_whole_messages(packet: VerifiedPacket
     assert not is_hexpost(stripped.split(b"\r\n\r\n", 1)[0])
     assert is_hexpost(stripped)  # the attachment type is in the body
     assert is_hexpost(only(raw, "attachment"))
+
+
+def test_a_record_of_a_kind_a_newer_hexpost_added_is_kept_as_a_candidate(
+    packet: VerifiedPacket,
+) -> None:
+    """Not dropped as unreadable: the inbox then says a newer hexpost wrote it."""
+    record = msgspec.msgpack.encode(["poll-vote", 1, b"k" * 8, b"s" * 64, b"a body"])
+    msg = PARSER.parsebytes(mail(packet))
+    out = EmailMessage(policy=policy.SMTP)
+    for name in ("From", "To", "Subject", "Date", "Message-ID", HEADER):
+        out[name] = str(msg[name])
+    out.set_content("see attached")
+    out.add_attachment(
+        record, maintype="application", subtype="x-hexpost-packet", filename="poll.hexpost"
+    )
+    read = read_message(out.as_bytes())
+    assert read is not None and read.candidates == (record,)

@@ -230,3 +230,18 @@ def test_a_packet_from_a_newer_hexpost_says_to_update_and_asks_no_resend(
     bent[20] ^= 0x01
     assert _pull(bob, [IncomingPacket(ref="bent", data=bytes(bent))])[0].attention
     assert [r.seq for r in quarantine.resend_requests(bob.replica.store, rows)] == [honest.seq]
+
+
+def test_a_record_of_a_kind_a_newer_hexpost_added_is_named_and_needs_nobody(
+    bob: Player, game: bytes
+) -> None:
+    """A later hexpost may send a side record of a kind this one does not know (as mail
+    hands it up: the game named, no position). It is recorded and named, never taken for a
+    damaged packet: no resend is asked for, and the sync does not fail for it."""
+    record = msgspec.msgpack.encode(["poll-vote", 1, b"k" * 8, b"s" * 64, b"a body"])
+    item = IncomingPacket(ref="vote", data=record, game_hint=game, seq_hint=-1)
+    outcome = _pull(bob, [item])[0]
+    assert outcome.status == "rejected" and not outcome.attention
+    assert "a 'poll-vote' record, a kind this hexpost does not read" in outcome.detail
+    assert "newer hexpost" in outcome.detail
+    assert quarantine.damage_ahead(bob.replica.store, game, bob.row(game).head_seq) is None
