@@ -78,19 +78,24 @@ def _watch(
         sys.stdout.flush()
 
     async def watching() -> None:
-        """The watch loop, stopped by the first Ctrl-C through its ``stop`` event: the round
-        in progress ends and the wait for mail is given up, rather than a cancellation thrown
-        into whatever the loop awaits (which could leave it waiting on the IMAP thread). A
-        second Ctrl-C interrupts at once."""
+        """The watch loop, stopped by the first Ctrl-C (or SIGTERM, how a service manager
+        stops it) through its ``stop`` event: the round in progress ends and the wait for
+        mail is given up, rather than a cancellation thrown into whatever the loop awaits
+        (which could leave it waiting on the IMAP thread). A second one interrupts at once."""
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
 
         def first_interrupt() -> None:
             stop.set()
-            loop.remove_signal_handler(signal.SIGINT)  # the next one raises KeyboardInterrupt
+            for stopping in STOP_SIGNALS:  # the next one acts as it would without us
+                loop.remove_signal_handler(stopping)
 
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signal.SIGINT, first_interrupt)
+            for stopping in STOP_SIGNALS:
+                loop.add_signal_handler(stopping, first_interrupt)
+        # Said once a stop is ours to handle: a service manager that stops us as soon as we
+        # say we run still gets a clean end.
+        print(f"watching {transport.name} (Ctrl-C to stop)", flush=True)
         await watch(
             replica,
             transport,  # type: ignore[arg-type]  # checked by hasattr above
@@ -101,11 +106,14 @@ def _watch(
             stop=stop,
         )
 
-    print(f"watching {transport.name} (Ctrl-C to stop)", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(watching())
     print("stopped watching")
     return 0
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""What ends ``sync --watch`` cleanly: Ctrl-C, and a service manager's stop (systemd's)."""
 
 
 def auto_replies(args: argparse.Namespace | None, home: Home) -> bool:

@@ -811,6 +811,31 @@ def test_invitation_by_mail_through_the_commands(
     if watcher.stderr:
         watcher.stderr.close()
 
+    # Run as a service (systemd, a container), it is stopped by SIGTERM: the same clean end.
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "--home", str(bob), "sync", "--watch"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out = watcher.stdout
+        assert out is not None
+        assert out.readline().startswith("watching ")
+        watcher.send_signal(signal.SIGTERM)
+        assert watcher.wait(timeout=30) == 0
+        assert "stopped watching" in out.read()
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
+    assert "Traceback" not in (watcher.stderr.read() if watcher.stderr else "")
+    for stream in (watcher.stdout, watcher.stderr):
+        if stream:
+            stream.close()
+
 
 def _read_until(lines: queue.Queue[str], needle: str, timeout: float = 60.0) -> str:
     """Lines from a child's output up to the first one containing ``needle``."""
