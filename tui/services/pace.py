@@ -16,6 +16,7 @@ before it (clocks that disagree) counts as no wait at all.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -138,6 +139,7 @@ def count(
         for hand_off in found
     }
     machine = sum(hand_off.machine for hand_off in found)
+    seats = list(dict.fromkeys(packet.seat for packet in written))  # in the order they wrote
     return PaceReport(
         game=game,
         name=name,
@@ -145,18 +147,17 @@ def count(
         packets=len(written),
         human=len(found) - machine,
         machine=machine,
-        seats=_seats(written, found, waits),
+        seats=_seats(seats, found, waits),
         parts=_parts(written, found, labels),
-        steps=_steps(written, found, titles),
+        steps=_steps(seats, written, found, titles),
     )
 
 
 def _seats(
-    written: Sequence[Written], found: list[pace.HandOff], waits: dict[int, int | None]
+    seats: list[str], found: list[pace.HandOff], waits: dict[int, int | None]
 ) -> tuple[SeatPace, ...]:
-    order = list(dict.fromkeys(packet.seat for packet in written))
     result = []
-    for seat in order:
+    for seat in seats:
         mine = [hand_off for hand_off in found if hand_off.seat == seat]
         human = [waits[h.at] for h in mine if not h.machine]
         machine = [waits[h.at] for h in mine if h.machine]
@@ -187,9 +188,12 @@ def _parts(
             label, begin = labels[packet.seq], index + 1
     if begin < len(written):
         bounds.append((begin, len(written) - 1, label))
+    starts = [first for first, _, _ in bounds]
+    inside: list[list[pace.HandOff]] = [[] for _ in bounds]
+    for hand_off in found:  # each in the part its first packet lies in
+        inside[bisect_right(starts, hand_off.at) - 1].append(hand_off)
     parts = []
-    for first, last, text in bounds:
-        inside = [hand_off for hand_off in found if first <= hand_off.at <= last]
+    for (first, last, text), theirs in zip(bounds, inside, strict=True):
         since = written[first - 1].stamp if first else written[first].stamp
         parts.append(
             PartPace(
@@ -197,8 +201,8 @@ def _parts(
                 first=written[first].seq,
                 last=written[last].seq,
                 packets=last - first + 1,
-                human=sum(not hand_off.machine for hand_off in inside),
-                machine=sum(hand_off.machine for hand_off in inside),
+                human=sum(not hand_off.machine for hand_off in theirs),
+                machine=sum(hand_off.machine for hand_off in theirs),
                 took=_wait(since, written[last].stamp),
             )
         )
@@ -206,7 +210,7 @@ def _parts(
 
 
 def _steps(
-    written: Sequence[Written], found: list[pace.HandOff], titles: dict[str, str]
+    seats: list[str], written: Sequence[Written], found: list[pace.HandOff], titles: dict[str, str]
 ) -> tuple[StepPace, ...]:
     """The steps the human hand-offs' first packets acted at, most waited for first."""
     seen: dict[str, dict[str, int]] = {}
@@ -217,7 +221,7 @@ def _steps(
         per_seat = seen.setdefault(step, {})
         per_seat[hand_off.seat] = per_seat.get(hand_off.seat, 0) + 1
     ranked = sorted(seen.items(), key=lambda item: -sum(item[1].values()))  # stable: first seen
-    order = {seat: index for index, seat in enumerate(dict.fromkeys(p.seat for p in written))}
+    order = {seat: index for index, seat in enumerate(seats)}
     return tuple(
         StepPace(
             step,
