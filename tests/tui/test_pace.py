@@ -24,6 +24,7 @@ from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tests.tui.test_hostile_text import run_cli
 from tui import render
 from tui.pace_text import pace_text
+from tui.screens.help import HelpScreen
 from tui.screens.pace import WIDTH, PaceScreen
 from tui.services import pace
 from tui.services.pace import Written
@@ -228,3 +229,8 @@ async def test_w_on_a_game_shows_its_pace_as_the_command_line_words_it(tutorial:
         await pilot.press("w")
         await pilot.pause()
         assert app.screen is screen
+        await pilot.press("question_mark")  # ? lists it though the footer has no room for it
+        await pilot.pause()
+        helped = app.screen
+        assert isinstance(helped, HelpScreen)
+        assert any(line.split()[:2] == ["w", "Pace:"] for line in helped.keys), helped.keys
