@@ -14,7 +14,7 @@ from typing import Annotated
 
 import msgspec
 
-from engine.core.text import SAFE_PATTERN
+from engine.core.text import SAFE_PATTERN, line
 
 MAX_TEXT = 2000
 """Longest note, adjustment, roll purpose or secret choice (characters)."""
@@ -27,7 +27,7 @@ Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
 or formatting characters (`engine.core.text`), checked again by every receiver."""
 LineText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
 """Like `Text`, but never empty."""
-StepId = Annotated[str, msgspec.Meta(max_length=40)]
+StepId = Annotated[str, line(40)]
 
 
 class TurnOrder(
@@ -53,7 +53,7 @@ class Note(TurnOrder, frozen=True, tag="note"):
 class Roll(TurnOrder, frozen=True, tag="roll"):
     """Ask for dice, e.g. ``2d6``, saying what they are for; the step does not advance."""
 
-    dice: Annotated[str, msgspec.Meta(max_length=16)]
+    dice: Annotated[str, line(16)]
     purpose: LineText
 
 

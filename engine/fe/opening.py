@@ -12,11 +12,12 @@ from typing import Annotated
 
 import msgspec
 
+from engine.core.text import line
 from engine.fe.galaxy import HexId
 
 _HexText = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{4}\Z")]
 _UnitIds = Annotated[
-    list[Annotated[str, msgspec.Meta(min_length=1, max_length=40)]],
+    list[Annotated[str, line(40, min_length=1)]],
     msgspec.Meta(min_length=1, max_length=1000),
 ]
 
@@ -35,7 +36,7 @@ class WithdrawOrder(_Tagged, frozen=True, tag="withdraw"):
 
     units: _UnitIds
     to: _HexText
-    flagship: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    flagship: Annotated[str, line(40)] = ""
 
 
 class OpposeOrder(_Tagged, frozen=True, tag="oppose"):

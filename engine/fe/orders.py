@@ -20,7 +20,7 @@ import msgspec
 from engine.core import caches
 from engine.core.errors import IllegalOrder, PacketError
 from engine.core.schema_words import explained
-from engine.core.text import PATTERN_WORDS, SAFE_PATTERN, worded
+from engine.core.text import PATTERN_WORDS, SAFE_PATTERN, line, worded
 from engine.core.turn_orders import (
     MAX_TEXT,
     TURN_ORDER_TYPES,
@@ -46,10 +46,10 @@ HEX_PATTERN = r"^[0-9]{4}\Z"
 OPTIONAL_HEX_PATTERN = r"^([0-9]{4})?\Z"
 HexText = Annotated[str, msgspec.Meta(pattern=HEX_PATTERN)]
 """A hex id as players write it: four digits, column then row (``"0101"``, ``"1411"``)."""
-UnitId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+UnitId = Annotated[str, line(40, min_length=1)]
 UnitIds = Annotated[list[UnitId], msgspec.Meta(min_length=1, max_length=1000)]
-ClassId = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
-EmpireCode = Annotated[str, msgspec.Meta(max_length=8)]
+ClassId = Annotated[str, line(40, min_length=1)]
+EmpireCode = Annotated[str, line(8)]
 EP_PATTERN = r"^-?[0-9]{1,5}(\.[05])?\Z"
 MISSION_PATTERN = r"^(supply|none)\Z"
 EpText = Annotated[str, msgspec.Meta(pattern=EP_PATTERN)]
@@ -61,8 +61,8 @@ class Place(_OrderBase, frozen=True, tag="place"):
     """Set up a starting unit, or every waiting unit of a fleet, in a hex (set-up, 600.0)."""
 
     hex: HexText
-    unit: Annotated[str, msgspec.Meta(max_length=40)] = ""
-    fleet: Annotated[str, msgspec.Meta(max_length=80)] = ""
+    unit: Annotated[str, line(40)] = ""
+    fleet: Annotated[str, line(80)] = ""
 
 
 class MoveOrder(_OrderBase, frozen=True, tag="move"):
@@ -78,7 +78,7 @@ class MoveOrder(_OrderBase, frozen=True, tag="move"):
     units: UnitIds = []
     path: HexPath = []
     stack: Annotated[str, msgspec.Meta(pattern=OPTIONAL_HEX_PATTERN)] = ""
-    fleet: Annotated[str, msgspec.Meta(max_length=80)] = ""
+    fleet: Annotated[str, line(80)] = ""
     only: Annotated[list[UnitId], msgspec.Meta(max_length=100)] = []
 
 
@@ -105,7 +105,7 @@ class BuildOrder(_OrderBase, frozen=True, tag="build"):
 
     cls: ClassId
     hex: HexText
-    instead_of: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    instead_of: Annotated[str, line(40)] = ""
     empire: EmpireCode = ""
     """Needed only when the seat plays more than one empire."""
 
@@ -240,7 +240,7 @@ class DeclareWar(_OrderBase, frozen=True, tag="declare"):
     """Step 1B: declare war on one of the empire's future belligerents (503.4), outside the
     scenario's script; the fleets the scenario releases with that war are released."""
 
-    enemy: Annotated[str, msgspec.Meta(min_length=1, max_length=8)]
+    enemy: Annotated[str, line(8, min_length=1)]
     empire: EmpireCode = ""
     """Needed only when the seat plays more than one empire."""
 
@@ -267,9 +267,9 @@ class Adjust(_OrderBase, frozen=True, tag="adjust"):
     reason: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT, pattern=SAFE_PATTERN)]
     empire: EmpireCode = ""
     ep: EpText = "0"
-    unit: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    unit: Annotated[str, line(40)] = ""
     hex: Annotated[str, msgspec.Meta(pattern=OPTIONAL_HEX_PATTERN)] = ""
-    cls: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    cls: Annotated[str, line(40)] = ""
 
 
 ADJUST_FIELDS: dict[str, tuple[str, ...]] = {

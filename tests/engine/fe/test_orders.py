@@ -181,6 +181,50 @@ def test_every_text_pattern_of_the_orders_has_words() -> None:
     )
 
 
+def test_every_text_field_of_the_orders_is_one_safe_line_or_narrower() -> None:
+    """Unit ids, class names, fleet names and step ids are checked against the board when
+    applied, but a refusal quotes them: no string of an order may carry a control character
+    or a line break past decoding (`engine.core.text`; the client escapes again anyway)."""
+    unguarded: list[str] = []
+
+    def walk(info: msgspec.inspect.Type, where: str, seen: set[int]) -> None:
+        if isinstance(info, msgspec.inspect.StrType) and info.pattern is None:
+            unguarded.append(where)
+        if id(info) in seen:
+            return
+        seen.add(id(info))
+        for item in getattr(info, "types", ()) or ():
+            walk(item, where, seen)
+        owner = getattr(getattr(info, "cls", None), "__name__", where)
+        for field in getattr(info, "fields", ()) or ():
+            walk(field.type, f"{owner}.{field.name}", seen)
+        for name in ("item_type", "key_type", "value_type", "type"):
+            inner = getattr(info, name, None)
+            if isinstance(inner, msgspec.inspect.Type):
+                walk(inner, where, seen)
+
+    walk(msgspec.inspect.type_info(fe_orders.Order), "Order", set())
+    assert unguarded == [], unguarded
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        {"type": "move", "units": ["LYR-0001\n"], "path": ["0101", "0102"]},
+        {"type": "build", "cls": "CA\x1b[2J", "hex": "0101"},
+        {"type": "done", "through": "3B2\u202e"},
+    ],
+)
+def test_an_orders_packet_with_a_control_character_in_an_id_is_refused(
+    order: dict[str, object],
+) -> None:
+    """As a modified client would write it, past the honest client's own checks."""
+    with pytest.raises(PacketError, match="orders are not readable"):
+        RULESET.decode_orders(msgspec.msgpack.encode([order]))
+    with pytest.raises(IllegalOrder, match="one line of text without control"):
+        RULESET.parse_orders([order])
+
+
 @pytest.mark.parametrize(
     ("item", "wanted"),
     [
