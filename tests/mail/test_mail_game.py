@@ -779,14 +779,7 @@ def test_invitation_by_mail_through_the_commands(
     assert states[0] == states[1]
 
     # `sync --watch` on Bob's side shows what Alice sends as it arrives; Ctrl-C ends it.
-    watcher = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "--home", str(bob), "sync", "--watch"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    watcher = _watching(bob, env)
     try:
         lines: queue.Queue[str] = queue.Queue()
 
@@ -812,14 +805,7 @@ def test_invitation_by_mail_through_the_commands(
         watcher.stderr.close()
 
     # Run as a service (systemd, a container), it is stopped by SIGTERM: the same clean end.
-    watcher = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "--home", str(bob), "sync", "--watch"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    watcher = _watching(bob, env)
     try:
         out = watcher.stdout
         assert out is not None
@@ -835,6 +821,18 @@ def test_invitation_by_mail_through_the_commands(
     for stream in (watcher.stdout, watcher.stderr):
         if stream:
             stream.close()
+
+
+def _watching(home: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """``hexpost sync --watch`` on ``home`` in a child process, its output piped."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "--home", str(home), "sync", "--watch"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _read_until(lines: queue.Queue[str], needle: str, timeout: float = 60.0) -> str:
