@@ -4,6 +4,7 @@ prints and the app's pace dialog (``w``) shows, in as many columns as it is give
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from tui.when import span
@@ -47,13 +48,20 @@ def pace_text(record: dict[str, Any], width: int = 80) -> str:
     if record["steps"]:
         seats = [seat["seat"] for seat in record["seats"]]
         heads = "".join(f"{seat[:12]:>{min(len(seat), 12) + 2}}" for seat in seats)
-        lines += ["", "STEPS WHERE A PLAYER WAS WAITED FOR MOST", f"{'STEP':<9}{heads}  TITLE"]
+        lines += [
+            "",
+            "STEPS WHERE A PLAYER WAS WAITED FOR MOST",
+            f"{'STEP':<9}{heads}  {'KIND':<9}TITLE",
+        ]
         for step in record["steps"]:
             counts = "".join(
                 f"{step['seats'].get(seat, 0):>{min(len(seat), 12) + 2}}" for seat in seats
             )
-            lines.append(_cut(f"{step['step'][:8]:<9}{counts}  {step['title']}", width))
-        lines.append("A standing order or policy signed in advance answers such steps at once.")
+            kind = step["kind"][:8]
+            lines.append(_cut(f"{step['step'][:8]:<9}{counts}  {kind:<9}{step['title']}", width))
+        lines.append("")
+        for hint in _step_hints(record["steps"], record["my_seat"]):
+            lines += textwrap.wrap(hint, width)
     mine = [seat for seat in record["seats"] if seat["seat"] == record["my_seat"]]
     if mine and (mine[0]["machine_median"] or 0) >= WATCH_HINT_AFTER:
         lines += [
@@ -62,6 +70,37 @@ def pace_text(record: dict[str, Any], width: int = 80) -> str:
             "`hexpost sync --watch` on an always-on machine sends them in seconds.",
         ]
     return "\n".join(lines)
+
+
+def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
+    """What would have saved this home's player the waits at ``steps``: the standing order
+    ``manual`` for bookkeeping, a standing order or a policy for the decisions taken in the
+    other seat's turn, or nothing more where the standing order signed since covers the step
+    already."""
+    mine = [step for step in steps if step["seats"].get(me)]
+    covered = [step["step"] for step in mine if me in step["standing"]]
+    manual = [s["step"] for s in mine if s["kind"] == "manual" and me not in s["standing"]]
+    decisions = [  # the phasing seat's own decisions (builds, movement) are its turn itself
+        s["step"]
+        for s in mine
+        if s["kind"] == "decision" and s["actor"] != "phasing" and me not in s["standing"]
+    ]
+    hints = []
+    if manual:
+        hints.append(
+            f"You were waited for at bookkeeping the engine does not play ({', '.join(manual)}): "
+            "the standing order `manual` does it for you (in the app: O, then Enter)."
+        )
+    if decisions:
+        hints.append(
+            f"Where you always answer the same ({', '.join(decisions)}), a standing order "
+            "naming the step, or a policy where the rules have one, answers for you at once."
+        )
+    if covered:
+        hints.append(f"Your standing order covers {', '.join(covered)} now: those waits are past.")
+    if not hints:
+        hints.append("A standing order or policy signed in advance answers such steps at once.")
+    return hints
 
 
 def _cut(line: str, width: int) -> str:

@@ -27,7 +27,7 @@ from tui.pace_text import pace_text
 from tui.screens.help import HelpScreen
 from tui.screens.pace import WIDTH, PaceScreen
 from tui.services import pace
-from tui.services.pace import Written
+from tui.services.pace import StepFacts, Written
 from tui.when import span, stamp_seconds
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "fe_wind.msgpack"
@@ -51,7 +51,7 @@ def test_waits_are_timed_by_the_stamps_and_counted_per_seat() -> None:
         written(6, "b", 19 * HOUR, step="1A1"),  # b's clock behind a's: no wait
         written(7, "a", None, step="3B2"),  # a's stamp does not read: not timed
     ]
-    report = pace.count(chain, {}, {"1A1": "Bases become active"})
+    report = pace.count(chain, {}, {"1A1": StepFacts("Bases become active")})
     assert (report.packets, report.human, report.machine) == (8, 5, 1)
     a, b = report.seats
     assert (a.seat, a.human, a.machine, a.human_timed) == ("a", 3, 0, 2)
@@ -145,6 +145,7 @@ def test_a_stored_game_is_counted_as_the_engine_counts_its_packets(golden_home: 
     }  # fmt: skip
     secret = next(s for s in report["steps"] if s["step"] == "5-3C")
     assert secret["title"] == "Secretly form carrier and escort groups"  # from the checklist
+    assert (secret["kind"], secret["actor"], secret["standing"]) == ("secret", "both", [])
     assert all(s["human_median"] is None for s in report["seats"])  # a golden has no stamps
 
     code, text, err = run_cli(golden_home, "pace", "wind")
@@ -205,6 +206,45 @@ def test_the_text_suggests_watching_when_this_home_s_own_answers_waited(
     assert text.splitlines()[4].split() == ["a", "(you)", "0", "-", "-", "1", span(reply_after)]
     mirrored = pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="b")))
     assert "sync --watch" not in mirrored  # only this home's own answers
+
+
+def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
+    chain = [
+        written(0, "a", 0),
+        written(1, "b", HOUR, step="1D"),  # b at bookkeeping
+        written(2, "a", 2 * HOUR, step="3B3"),  # a reacts in b's turn
+        written(3, "b", 3 * HOUR, step="3B2"),  # b moves: its own turn
+        written(4, "a", 4 * HOUR, step="1D"),  # a at bookkeeping, now under a's standing order
+        written(5, "b", 5 * HOUR, step="3B2"),
+    ]
+    facts = {
+        "1D": StepFacts("Remove reserve markers", "manual", "phasing", ("a",)),
+        "3B3": StepFacts("Reaction", "decision", "non-phasing"),
+        "3B2": StepFacts("Movement", "decision", "phasing"),
+    }
+    report = pace.count(chain, {}, facts, name="g", me="b")
+    assert [(s.step, s.kind, s.actor, s.standing) for s in report.steps] == [
+        ("1D", "manual", "phasing", ("a",)),
+        ("3B2", "decision", "phasing", ()),
+        ("3B3", "decision", "non-phasing", ()),
+    ]
+    b_text = pace_text(render.builtins(report))
+    assert "1D         1  1  manual   Remove reserve markers" in b_text.splitlines()
+    flat = " ".join(b_text.split())  # the hints are wrapped to the width
+    assert "bookkeeping the engine does not play (1D): the standing order `manual`" in flat
+    assert "always answer the same" not in flat  # b waited at 3B2 only: its own turn
+    assert "now: those waits are past" not in flat
+    a_text = pace_text(render.builtins(pace.count(chain, {}, facts, name="g", me="a")))
+    a_flat = " ".join(a_text.split())
+    assert "`manual`" not in a_flat  # a's standing order covers 1D already
+    assert "Your standing order covers 1D now: those waits are past." in a_flat
+    assert "Where you always answer the same (3B3), a standing order" in a_flat
+    for text in (a_text, b_text):
+        assert max(len(line) for line in text.splitlines()) <= 80
+    plain = pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="a")))
+    assert "A standing order or policy signed in advance answers such steps at once." in " ".join(
+        plain.split()
+    )
 
 
 # --- the app's pace dialog (w) ----------------------------------------------------------------

@@ -70,6 +70,14 @@ class StepPace(msgspec.Struct, frozen=True):
     title: str
     total: int
     seats: dict[str, int]
+    kind: str = ""
+    """What the step is (`engine.core.ruleset.StepKind`: ``manual``, ``decision``,
+    ``secret``, ``automatic``), "" for one the checklist does not list (joining the game)."""
+    actor: str = ""
+    """Who acts in the step (`engine.core.ruleset.Actor`), "" when the checklist does not say."""
+    standing: tuple[str, ...] = ()
+    """The seats whose standing order, as it stands at the head, completes the step for them:
+    the waits there are past ones."""
 
 
 class PaceReport(msgspec.Struct, frozen=True):
@@ -84,6 +92,15 @@ class PaceReport(msgspec.Struct, frozen=True):
     seats: tuple[SeatPace, ...]
     parts: tuple[PartPace, ...]
     steps: tuple[StepPace, ...]
+
+
+class StepFacts(NamedTuple):
+    """What the checklist at the head says of one step."""
+
+    title: str
+    kind: str = ""
+    actor: str = ""
+    standing: tuple[str, ...] = ()
 
 
 class Written(NamedTuple):
@@ -118,21 +135,21 @@ def pace_report(replica: Replica, row: GameRow) -> PaceReport:
                 steps.get(seq, ""),
             )
         )  # fmt: skip
-    titles = _step_titles(replica, row)
-    return count(written, labels, titles, game=row.game_id.hex(), name=row.name, me=row.my_seat)
+    facts = _step_facts(replica, row)
+    return count(written, labels, facts, game=row.game_id.hex(), name=row.name, me=row.my_seat)
 
 
 def count(
     written: Sequence[Written],
     labels: dict[int, str],
-    titles: dict[str, str],
+    facts: dict[str, StepFacts],
     *,
     game: str = "",
     name: str = "",
     me: str = "",
 ) -> PaceReport:
     """The report for the packets ``written`` (in chain order), where the packet ``seq`` of
-    each entry of ``labels`` opens the part of play it names and ``titles`` names steps."""
+    each entry of ``labels`` opens the part of play it names and ``facts`` tells of steps."""
     found = pace.hand_offs([(packet.seat, packet.automatic) for packet in written])
     waits: dict[int, int | None] = {
         hand_off.at: _wait(written[hand_off.at - 1].stamp, written[hand_off.at].stamp)
@@ -149,7 +166,7 @@ def count(
         machine=machine,
         seats=_seats(seats, found, waits),
         parts=_parts(written, found, labels),
-        steps=_steps(seats, written, found, titles),
+        steps=_steps(seats, written, found, facts),
     )
 
 
@@ -210,7 +227,10 @@ def _parts(
 
 
 def _steps(
-    seats: list[str], written: Sequence[Written], found: list[pace.HandOff], titles: dict[str, str]
+    seats: list[str],
+    written: Sequence[Written],
+    found: list[pace.HandOff],
+    facts: dict[str, StepFacts],
 ) -> tuple[StepPace, ...]:
     """The steps the human hand-offs' first packets acted at, most waited for first."""
     seen: dict[str, dict[str, int]] = {}
@@ -222,25 +242,33 @@ def _steps(
         per_seat[hand_off.seat] = per_seat.get(hand_off.seat, 0) + 1
     ranked = sorted(seen.items(), key=lambda item: -sum(item[1].values()))  # stable: first seen
     order = {seat: index for index, seat in enumerate(seats)}
+    unknown = StepFacts("")
     return tuple(
         StepPace(
             step,
-            titles.get(step, ""),
+            facts.get(step, unknown).title,
             sum(per_seat.values()),
             dict(sorted(per_seat.items(), key=lambda item: order[item[0]])),
+            kind=facts.get(step, unknown).kind,
+            actor=facts.get(step, unknown).actor,
+            standing=facts.get(step, unknown).standing,
         )
         for step, per_seat in ranked[:STEPS_SHOWN]
     )
 
 
-def _step_titles(replica: Replica, row: GameRow) -> dict[str, str]:
-    """Each step's title from the ruleset's checklist at the head (empty without one)."""
+def _step_facts(replica: Replica, row: GameRow) -> dict[str, StepFacts]:
+    """Each step's title, kind and standing orders from the ruleset's checklist at the head
+    (empty without one)."""
     if row.head_seq < 0:
         return {}
     rules = replica.state(row.game_id).rules
     if rules is None:
         return {}
-    return {item.step: item.title for item in face_for(row.ruleset).checklist(rules)}
+    return {
+        item.step: StepFacts(item.title, str(item.kind), str(item.actor), item.standing)
+        for item in face_for(row.ruleset).checklist(rules)
+    }
 
 
 def _wait(since: int | None, until: int | None) -> int | None:
