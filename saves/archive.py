@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core.errors import HexpostError
+from engine.core.errors import HexpostError, newer_version
 from engine.core.game import apply_packet
 from engine.core.packets import Genesis, open_packet
 from engine.core.state import encode_state
@@ -101,7 +101,10 @@ def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise HexpostError(f"not a hexpost game archive: {exc}") from None
     if archive.format != FORMAT or archive.version not in (VERSION, SEALED_VERSION):
-        raise HexpostError(f"unsupported archive {archive.format} version {archive.version}")
+        raise HexpostError(
+            f"unsupported archive {archive.format} version {archive.version}"
+            + (newer_version(archive.version, SEALED_VERSION) if archive.format == FORMAT else "")
+        )
     if not archive.packets:
         raise HexpostError("the archive holds no packets")
     keys: dict[bytes, bytes] = {}

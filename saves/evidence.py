@@ -33,7 +33,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from engine.core.errors import DesyncError, HexpostError, PacketError
+from engine.core.errors import DesyncError, HexpostError, PacketError, newer_version
 from engine.core.game import apply_packet, ruleset_tag
 from engine.core.packets import (
     MAX_PACKET_SIZE,
@@ -171,6 +171,7 @@ def read_file(data: bytes) -> EvidenceFile:
     if header.version != VERSION:
         raise EvidenceRefused(
             f"evidence file version {header.version}; this hexpost reads version {VERSION}"
+            + newer_version(header.version, VERSION)
         )
     try:
         return msgspec.msgpack.decode(data, type=EvidenceFile)

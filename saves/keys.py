@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from engine.core.crypto import aead_open, new_private_key, private_key_from_raw
-from engine.core.errors import HexpostError
+from engine.core.errors import HexpostError, newer_version
 from saves.files import fsync_directory, write_synced
 
 if TYPE_CHECKING:
@@ -247,6 +247,7 @@ def _parse(path: Path, data: bytes) -> _KeyFileDoc:
     if header.version != VERSION:
         raise KeyFileError(
             f"key file {path} is version {header.version}; this hexpost reads version {VERSION}"
+            + newer_version(header.version, VERSION)
         )
     try:
         doc = msgspec.json.decode(data, type=_KeyFileDoc)

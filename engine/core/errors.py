@@ -7,6 +7,13 @@ errors) the rule number it enforces, so the command line can print it without a 
 from __future__ import annotations
 
 
+def newer_version(found: int, known: int) -> str:
+    """What to add to the refusal of a file or record of version ``found`` by a hexpost that
+    reads ``known``: from a later version, that an update reads it (it is not damaged, and
+    the same bytes sent again would be refused again); from an earlier one, nothing."""
+    return ": a newer hexpost wrote it: update hexpost to read it" if found > known else ""
+
+
 class HexpostError(Exception):
     """Base of every error hexpost raises on purpose."""
 

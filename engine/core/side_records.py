@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import msgspec
 
-from engine.core.errors import PacketError, VersionError
+from engine.core.errors import PacketError, VersionError, newer_version
 from engine.core.packets import GAME_ID_SIZE, key_id, raw_public_key
 
 if TYPE_CHECKING:
@@ -146,7 +146,8 @@ class SideRecordKind(Generic[E, B]):
             raise PacketError(f"malformed {noun}: {exc}") from None
         if envelope.version != self.version:
             raise VersionError(
-                f"{noun} uses version {envelope.version}; this hexpost reads version {self.version}"
+                f"{noun} uses version {envelope.version}; this hexpost reads version "
+                f"{self.version}{newer_version(envelope.version, self.version)}"
             )
         if len(envelope.key_id) != 8 or len(envelope.signature) != 64:
             raise PacketError(f"malformed {noun}: key id or signature has the wrong length")

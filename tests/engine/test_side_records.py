@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.core import chats, claims
 from engine.core.chats import ChatBody, ChatEnvelope, open_chat, sign_chat
 from engine.core.claims import ClaimBody, ClaimEnvelope, open_claim, sign_claim
-from engine.core.errors import PacketError
+from engine.core.errors import PacketError, VersionError
 from engine.core.packets import raw_public_key
 
 GAME = bytes(range(16))  # GAME_ID_SIZE
@@ -99,3 +99,17 @@ def test_bounds_and_checks_come_before_and_after_decoding() -> None:
         open_chat(sign_chat(_chat(), key), other)
     envelope = chats.read_chat(sign_chat(_chat(), key))
     assert isinstance(envelope, ChatEnvelope)
+
+
+def test_a_record_from_a_newer_hexpost_says_to_update() -> None:
+    """A later hexpost may sign a kind's record in a new version: the refusal says that an
+    update reads it, not that the record is damaged (a resend brings back the same bytes)."""
+    key = Ed25519PrivateKey.generate()
+    envelope = chats.read_chat(sign_chat(_chat(), key))
+    newer = msgspec.msgpack.encode(msgspec.structs.replace(envelope, version=envelope.version + 1))
+    with pytest.raises(VersionError, match="a newer hexpost wrote it: update hexpost to read it"):
+        chats.read_chat(newer)
+    older = msgspec.msgpack.encode(msgspec.structs.replace(envelope, version=envelope.version - 1))
+    with pytest.raises(VersionError, match="reads version") as refused:
+        chats.read_chat(older)
+    assert "update" not in str(refused.value)  # no hexpost wrote an older version

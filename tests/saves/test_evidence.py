@@ -273,7 +273,9 @@ def test_a_file_that_is_not_evidence_says_so(tmp_path: Path) -> None:
         b"": "unreadable",
         b"\x93\x01\x02\x03": "unreadable",
         msgspec.msgpack.encode({"format": "hexpost-game-archive", "version": 1}): "format",
-        msgspec.msgpack.encode({"format": evidence.FORMAT, "version": 9}): "version 9",
+        msgspec.msgpack.encode({"format": evidence.FORMAT, "version": 9}): (
+            "version 9; this hexpost reads version 1: a newer hexpost wrote it: update hexpost"
+        ),
         msgspec.msgpack.encode(
             {"format": evidence.FORMAT, "version": 1, "pieces": []}
         ): "malformed",

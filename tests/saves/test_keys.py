@@ -224,7 +224,7 @@ def test_a_newer_version_is_named(tmp_path: Path) -> None:
     path = tmp_path / "id.key"
     write(path)
     edit(path, {"version": 2, "new_field": True})
-    with pytest.raises(KeyFileError, match="is version 2; this hexpost reads version 1"):
+    with pytest.raises(KeyFileError, match="version 1: a newer hexpost wrote it: update hexpost"):
         read_key_file(path, PASS)
 
 
