@@ -66,6 +66,18 @@ def test_waits_are_timed_by_the_stamps_and_counted_per_seat() -> None:
     assert [(s.step, s.title, s.total) for s in rest] == [("join", "", 1), ("3B2", "", 1)]
 
 
+def test_a_seat_that_never_wrote_is_listed_with_nothing_waited_for() -> None:
+    """The invited seat of a game not yet joined: pace lists it, so the report shows whom the
+    game has, not only who wrote."""
+    chain = [written(0, "a", 0), written(1, "a", HOUR, step="1A1")]
+    report = pace.count(chain, {}, {}, roster=("b", "a"))
+    assert [(s.seat, s.human, s.machine, s.human_median) for s in report.seats] == [
+        ("a", 0, 0, None),
+        ("b", 0, 0, None),
+    ]  # the writers first, in the order they wrote
+    assert pace.count([], {}, {}, roster=("a", "b")).seats[1].seat == "b"
+
+
 def test_a_part_of_play_begins_after_the_packet_that_opened_it() -> None:
     chain = [
         written(0, "a", 0),
@@ -183,6 +195,20 @@ def test_a_played_game_is_timed_by_its_packets_stamps(tmp_path: Path) -> None:
         assert seat.human_median == (waits[(len(waits) - 1) // 2] + waits[len(waits) // 2]) // 2
     (start,) = [p for p in report.parts if p.label == pace.FIRST_PART]
     assert start.took == int((stamps[start.last] - stamps[0]).total_seconds()) > 0
+
+
+def test_a_game_not_yet_joined_lists_the_invited_seat(tmp_path: Path) -> None:
+    alice = saves.Player(tmp_path / "alice", "Alice", "alice@example.org", LoopbackNetwork())
+    try:
+        game_id = saves.create_game(alice)
+        report = pace.pace_report(alice.replica, alice.replica.game(game_id))
+    finally:
+        alice.close()
+    assert [(s.seat, s.human + s.machine) for s in report.seats] == [
+        ("coalition", 0),
+        ("alliance", 0),
+    ]
+    assert report.packets == 1
 
 
 def test_pace_names_an_unknown_game() -> None:

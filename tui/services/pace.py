@@ -135,8 +135,18 @@ def pace_report(replica: Replica, row: GameRow) -> PaceReport:
                 steps.get(seq, ""),
             )
         )  # fmt: skip
-    facts = _step_facts(replica, row)
-    return count(written, labels, facts, game=row.game_id.hex(), name=row.name, me=row.my_seat)
+    state = replica.state(row.game_id) if row.head_seq >= 0 else None
+    facts = _step_facts(row, state.rules) if state is not None else {}
+    roster = tuple(seat.seat for seat in state.core.seats) if state is not None else ()
+    return count(
+        written,
+        labels,
+        facts,
+        game=row.game_id.hex(),
+        name=row.name,
+        me=row.my_seat,
+        roster=roster,
+    )
 
 
 def count(
@@ -147,16 +157,19 @@ def count(
     game: str = "",
     name: str = "",
     me: str = "",
+    roster: Sequence[str] = (),
 ) -> PaceReport:
     """The report for the packets ``written`` (in chain order), where the packet ``seq`` of
-    each entry of ``labels`` opens the part of play it names and ``facts`` tells of steps."""
+    each entry of ``labels`` opens the part of play it names and ``facts`` tells of steps.
+    The seats are listed in the order they first wrote, then those of ``roster`` (the game's
+    seats) that never did: an invited seat not yet joined."""
     found = pace.hand_offs([(packet.seat, packet.automatic) for packet in written])
     waits: dict[int, int | None] = {
         hand_off.at: _wait(written[hand_off.at - 1].stamp, written[hand_off.at].stamp)
         for hand_off in found
     }
     machine = sum(hand_off.machine for hand_off in found)
-    seats = list(dict.fromkeys(packet.seat for packet in written))  # in the order they wrote
+    seats = list(dict.fromkeys([*(packet.seat for packet in written), *roster]))
     return PaceReport(
         game=game,
         name=name,
@@ -257,12 +270,9 @@ def _steps(
     )
 
 
-def _step_facts(replica: Replica, row: GameRow) -> dict[str, StepFacts]:
+def _step_facts(row: GameRow, rules: object) -> dict[str, StepFacts]:
     """Each step's title, kind and standing orders from the ruleset's checklist at the head
-    (empty without one)."""
-    if row.head_seq < 0:
-        return {}
-    rules = replica.state(row.game_id).rules
+    (empty before the ruleset's state exists)."""
     if rules is None:
         return {}
     return {
