@@ -414,13 +414,16 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     pace = sub.add_parser(
         "pace",
-        help="where a game's time went: hand-offs per seat, part of play and step",
+        help="where a game's time went: hand-offs per seat, part of play and step (without "
+        "GAME: every game's in a line)",
         description="Counts the game's hand-offs (each an email round trip): those that waited "
         "for a player and those a hexpost answered alone, per seat, per part of play (a player "
         "turn) and by the step where a player was waited for, timed by the packets' stamps "
         "(each writer's own clock).",
     )
-    pace.add_argument("game", metavar="GAME")
+    pace.add_argument(
+        "game", metavar="GAME", nargs="?", help="one game (without it: every game, a line each)"
+    )
     pace.add_argument("--json", action="store_true")
 
     export = sub.add_parser("export", help="write a whole game to one file")

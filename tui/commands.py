@@ -303,10 +303,13 @@ def cmd_log(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_pace(args: argparse.Namespace, home: Home) -> int:
-    from tui.pace_text import pace_text
+    from tui.pace_text import overview_text, pace_text
     from tui.services import pace
 
     replica = home.replica()
+    if args.game is None:
+        render.emit(list(pace.pace_overview(replica)), args.json, overview_text)
+        return 0
     row = replica.find(args.game)
     render.emit(pace.pace_report(replica, row), args.json, pace_text)
     return 0

@@ -72,11 +72,44 @@ def pace_text(record: dict[str, Any], width: int = 80) -> str:
     return "\n".join(lines)
 
 
+def overview_text(records: list[dict[str, Any]]) -> str:
+    """Every game's pace in one line each (`tui.services.pace.GamePace`'s JSON form), within
+    80 columns, with what the columns mean under them."""
+    if not records:
+        return "no games in this home"
+    lines = [
+        f"{'GAME':<10}{'NAME':<16}{'PACKETS':>7}{'PLAYER':>7}{'HEXPOST':>8}{'PER PART':>9}"
+        f"{'YOU':>8}{'THEM':>8}"
+    ]
+    for game in records:
+        lines.append(
+            f"{game['game'][:8]:<10}{game['name'][:15]:<16}{game['packets']:>7}"
+            f"{game['human']:>7}{game['machine']:>8}{_per_part(game):>9}"
+            f"{span(game['my_median']):>8}{span(game['their_median']):>8}"
+        )
+    lines += [
+        "",
+        "PLAYER, HEXPOST: hand-offs that waited for a player, and for a hexpost alone.",
+        "PER PART: the player hand-offs per part of play (a player turn, a round).",
+        "YOU, THEM: the median wait for your answers and for the slowest other player's",
+        "(by the clocks of the packets' writers). `hexpost pace GAME` says where it went.",
+    ]
+    return "\n".join(lines)
+
+
+def _per_part(game: dict[str, Any]) -> str:
+    """The player hand-offs per part of play to a tenth, in whole-number arithmetic."""
+    if not game["parts"]:
+        return "-"
+    tenths = (game["human"] * 10 + game["parts"] // 2) // game["parts"]
+    return f"{tenths // 10}.{tenths % 10}"
+
+
 def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
     """What would have saved this home's player the waits at ``steps``: the standing order
     ``manual`` for bookkeeping, a standing order or a policy for the decisions taken in the
-    other seat's turn, or nothing more where the standing order signed since covers the step
-    already."""
+    other seat's turn, a policy for secret choices (a standing order never makes one), or
+    nothing more where the standing order signed since covers the step already."""
     mine = [step for step in steps if step["seats"].get(me)]
     covered = [step["step"] for step in mine if me in step["standing"]]
     manual = [s["step"] for s in mine if s["kind"] == "manual" and me not in s["standing"]]
@@ -85,6 +118,7 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
         for s in mine
         if s["kind"] == "decision" and s["actor"] != "phasing" and me not in s["standing"]
     ]
+    secret = [s["step"] for s in mine if s["kind"] == "secret"]
     hints = []
     if manual:
         hints.append(
@@ -95,6 +129,11 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
         hints.append(
             f"Where you always answer the same ({', '.join(decisions)}), a standing order "
             "naming the step, or a policy where the rules have one, answers for you at once."
+        )
+    if secret:
+        hints.append(
+            f"Secret choices ({', '.join(secret)}): no standing order makes them, but a policy "
+            "signed in advance (P in the app), where the rules have one, makes them for you."
         )
     if covered:
         hints.append(f"Your standing order covers {', '.join(covered)} now: those waits are past.")

@@ -23,6 +23,7 @@ from tests.saves.conftest import now
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tests.tui.test_hostile_text import run_cli
 from tui import render
+from tui.pace_text import overview_text as pace_text_overview
 from tui.pace_text import pace_text
 from tui.screens.help import HelpScreen
 from tui.screens.pace import WIDTH, PaceScreen
@@ -197,6 +198,51 @@ def test_a_played_game_is_timed_by_its_packets_stamps(tmp_path: Path) -> None:
     assert start.took == int((stamps[start.last] - stamps[0]).total_seconds()) > 0
 
 
+def test_pace_without_a_game_gives_each_game_a_line(golden_home: Path) -> None:
+    code, out, err = run_cli(golden_home, "pace", "--json")
+    assert code == 0, err
+    (line,) = json.loads(out)
+    code, one, err = run_cli(golden_home, "pace", "wind", "--json")
+    assert code == 0, err
+    report = json.loads(one)
+    assert (line["game"], line["name"], line["packets"], line["human"], line["machine"]) == (
+        report["game"], "wind", report["packets"], report["human"], report["machine"]
+    )  # fmt: skip
+    assert line["parts"] == len(report["parts"]) - 1 == 2  # two player turns begun
+    assert line["my_median"] is line["their_median"] is None  # a golden has no stamps
+    code, text, err = run_cli(golden_home, "pace")
+    assert code == 0, err
+    lines = text.splitlines()
+    assert lines[0].split() == ["GAME", "NAME", "PACKETS", "PLAYER", "HEXPOST", "PER", "PART",
+                                "YOU", "THEM"]  # fmt: skip
+    per_part = (line["human"] * 10 + 1) // 2  # tenths, rounded half up
+    assert lines[1].split() == [
+        line["game"][:8], "wind", str(line["packets"]), str(line["human"]),
+        str(line["machine"]), f"{per_part // 10}.{per_part % 10}", "-", "-",
+    ]  # fmt: skip
+    assert max(len(text_line) for text_line in lines) <= 80
+
+
+def test_the_overview_names_the_slowest_other_player() -> None:
+    chain = [
+        written(0, "a", 0),
+        written(1, "b", 4 * HOUR),  # b: 4 h
+        written(2, "c", 5 * HOUR),  # c: 1 h
+        written(3, "a", 7 * HOUR),  # a: 2 h
+        written(4, "b", 15 * HOUR),  # b: 8 h
+    ]
+    line = pace.game_pace(pace.count(chain, {3: "Turn 1"}, {}, me="a", roster=("a", "b", "c")))
+    assert (line.my_median, line.their_seat, line.their_median, line.parts) == (
+        2 * HOUR, "b", 6 * HOUR, 1
+    )  # fmt: skip
+    alone = pace.game_pace(pace.count([written(0, "a", 0)], {}, {}, me="a", roster=("a", "b")))
+    assert (alone.my_median, alone.their_seat, alone.their_median, alone.parts) == (
+        None, "", None, 0
+    )  # fmt: skip
+    assert "-" in pace_text_overview([render.builtins(alone)]).splitlines()[1].split()
+    assert pace_text_overview([]) == "no games in this home"
+
+
 def test_a_game_not_yet_joined_lists_the_invited_seat(tmp_path: Path) -> None:
     alice = saves.Player(tmp_path / "alice", "Alice", "alice@example.org", LoopbackNetwork())
     try:
@@ -242,8 +288,10 @@ def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
         written(3, "b", 3 * HOUR, step="3B2"),  # b moves: its own turn
         written(4, "a", 4 * HOUR, step="1D"),  # a at bookkeeping, now under a's standing order
         written(5, "b", 5 * HOUR, step="3B2"),
+        written(6, "a", 6 * HOUR, step="5-3E"),  # a's secret choice
     ]
     facts = {
+        "5-3E": StepFacts("Secretly choose the battle force", "secret", "both"),
         "1D": StepFacts("Remove reserve markers", "manual", "phasing", ("a",)),
         "3B3": StepFacts("Reaction", "decision", "non-phasing"),
         "3B2": StepFacts("Movement", "decision", "phasing"),
@@ -253,6 +301,7 @@ def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
         ("1D", "manual", "phasing", ("a",)),
         ("3B2", "decision", "phasing", ()),
         ("3B3", "decision", "non-phasing", ()),
+        ("5-3E", "secret", "both", ()),
     ]
     b_text = pace_text(render.builtins(report))
     assert "1D         1  1  manual   Remove reserve markers" in b_text.splitlines()
@@ -260,11 +309,13 @@ def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
     assert "bookkeeping the engine does not play (1D): the standing order `manual`" in flat
     assert "always answer the same" not in flat  # b waited at 3B2 only: its own turn
     assert "now: those waits are past" not in flat
+    assert "Secret choices" not in flat  # only a waited at 5-3E
     a_text = pace_text(render.builtins(pace.count(chain, {}, facts, name="g", me="a")))
     a_flat = " ".join(a_text.split())
     assert "`manual`" not in a_flat  # a's standing order covers 1D already
     assert "Your standing order covers 1D now: those waits are past." in a_flat
     assert "Where you always answer the same (3B3), a standing order" in a_flat
+    assert "Secret choices (5-3E): no standing order makes them, but a policy" in a_flat
     for text in (a_text, b_text):
         assert max(len(line) for line in text.splitlines()) <= 80
     plain = pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="a")))
@@ -295,6 +346,16 @@ async def test_w_on_a_game_shows_its_pace_as_the_command_line_words_it(tutorial:
         await pilot.press("w")
         await pilot.pause()
         assert app.screen is screen
+        await pilot.press("escape")  # the games list: w there shows the highlighted game's
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        listed = app.screen
+        assert isinstance(listed, PaceScreen) and listed is not dialog
+        assert str(listed.query_one("#pace-text", Static).content) == shown
+        await pilot.press("escape")
+        await settle(pilot)
+        screen = await open_game(pilot)  # back on the game for ? below
         await pilot.press("question_mark")  # ? lists it though the footer has no room for it
         await pilot.pause()
         helped = app.screen

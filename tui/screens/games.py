@@ -47,6 +47,7 @@ class GamesScreen(HexpostScreen):
         # Priority, so the footer shows it over the table's own (hidden) enter binding.
         Binding("enter", "open", "Open", priority=True),
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
+        Binding("w", "pace", "Pace", show=False, tooltip="Where the game's time went: hand-offs"),
         Binding("n", "new_game", "New game", tooltip="Create a game and invite an opponent"),
         Binding("r", "reload", "Refresh"),
         Binding("comma", "settings", "Settings", key_display=",", tooltip="Identity and transport"),
@@ -264,6 +265,14 @@ class GamesScreen(HexpostScreen):
         from tui.screens.review import open_review
 
         self.push_read(lambda: open_review(self.session, game_id), "opening the review")
+
+    def action_pace(self) -> None:
+        """The highlighted game's hand-offs, as ``w`` on its screen shows them."""
+        from tui.screens.pace import open_pace
+
+        key = self._cursor_key()
+        if key is not None:
+            self.push_read(lambda: open_pace(self.session, key), "counting the hand-offs")
 
     # --- starting and joining games --------------------------------------------------------
 

@@ -103,6 +103,24 @@ class StepFacts(NamedTuple):
     standing: tuple[str, ...] = ()
 
 
+class GamePace(msgspec.Struct, frozen=True):
+    """One game's line of ``hexpost pace`` without a game: its hand-offs and how long its
+    players take to answer, to compare a home's games."""
+
+    game: str
+    name: str
+    packets: int
+    human: int
+    machine: int
+    parts: int
+    """The parts of play begun (each player turn, each round): the start not counted."""
+    my_median: int | None
+    """Seconds: the median wait for this home's player, None when none was timed."""
+    their_seat: str
+    """The other seat whose player's median wait is the longest ("" when none was timed)."""
+    their_median: int | None
+
+
 class Written(NamedTuple):
     """One stored packet as the count reads it."""
 
@@ -115,8 +133,32 @@ class Written(NamedTuple):
     """The step of the first of its events that names one, "" when none does."""
 
 
-def pace_report(replica: Replica, row: GameRow) -> PaceReport:
-    """The pace of the stored game ``row``."""
+def pace_overview(replica: Replica) -> tuple[GamePace, ...]:
+    """Every game of the home, in the store's order, as one line each."""
+    return tuple(game_pace(pace_report(replica, row, titles=False)) for row in replica.games())
+
+
+def game_pace(report: PaceReport) -> GamePace:
+    """``report`` summed up in one line: the slowest other seat stands for the others."""
+    mine = [seat.human_median for seat in report.seats if seat.seat == report.my_seat]
+    timed = [s for s in report.seats if s.seat != report.my_seat and s.human_median is not None]
+    slowest = max(timed, key=lambda seat: seat.human_median or 0, default=None)
+    return GamePace(
+        game=report.game,
+        name=report.name,
+        packets=report.packets,
+        human=report.human,
+        machine=report.machine,
+        parts=max(0, len(report.parts) - 1),  # the first is always the start
+        my_median=mine[0] if mine else None,
+        their_seat=slowest.seat if slowest else "",
+        their_median=slowest.human_median if slowest else None,
+    )
+
+
+def pace_report(replica: Replica, row: GameRow, *, titles: bool = True) -> PaceReport:
+    """The pace of the stored game ``row`` (without ``titles``, the steps' titles and kinds
+    are not looked up: the overview does not show them)."""
     face = face_for(row.ruleset)
     opening = set(face.landmarks().parts)
     steps: dict[int, str] = {}
@@ -136,7 +178,7 @@ def pace_report(replica: Replica, row: GameRow) -> PaceReport:
             )
         )  # fmt: skip
     state = replica.state(row.game_id) if row.head_seq >= 0 else None
-    facts = _step_facts(row, state.rules) if state is not None else {}
+    facts = _step_facts(row, state.rules) if state is not None and titles else {}
     roster = tuple(seat.seat for seat in state.core.seats) if state is not None else ()
     return count(
         written,
