@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
 from engine.core import pace
+from engine.core.face import Face
 from engine.core.packets import kept_body
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
@@ -178,7 +179,7 @@ def pace_report(replica: Replica, row: GameRow, *, titles: bool = True) -> PaceR
             )
         )  # fmt: skip
     state = replica.state(row.game_id) if row.head_seq >= 0 else None
-    facts = _step_facts(row, state.rules) if state is not None and titles else {}
+    facts = _step_facts(face, state.rules) if state is not None and titles else {}
     roster = tuple(seat.seat for seat in state.core.seats) if state is not None else ()
     return count(
         written,
@@ -297,29 +298,31 @@ def _steps(
         per_seat[hand_off.seat] = per_seat.get(hand_off.seat, 0) + 1
     ranked = sorted(seen.items(), key=lambda item: -sum(item[1].values()))  # stable: first seen
     order = {seat: index for index, seat in enumerate(seats)}
-    unknown = StepFacts("")
-    return tuple(
-        StepPace(
-            step,
-            facts.get(step, unknown).title,
-            sum(per_seat.values()),
-            dict(sorted(per_seat.items(), key=lambda item: order[item[0]])),
-            kind=facts.get(step, unknown).kind,
-            actor=facts.get(step, unknown).actor,
-            standing=facts.get(step, unknown).standing,
+    result = []
+    for step, per_seat in ranked[:STEPS_SHOWN]:
+        known = facts.get(step) or StepFacts("")
+        result.append(
+            StepPace(
+                step,
+                known.title,
+                sum(per_seat.values()),
+                dict(sorted(per_seat.items(), key=lambda item: order[item[0]])),
+                kind=known.kind,
+                actor=known.actor,
+                standing=known.standing,
+            )
         )
-        for step, per_seat in ranked[:STEPS_SHOWN]
-    )
+    return tuple(result)
 
 
-def _step_facts(row: GameRow, rules: object) -> dict[str, StepFacts]:
+def _step_facts(face: Face[Any], rules: object) -> dict[str, StepFacts]:
     """Each step's title, kind and standing orders from the ruleset's checklist at the head
     (empty before the ruleset's state exists)."""
     if rules is None:
         return {}
     return {
         item.step: StepFacts(item.title, str(item.kind), str(item.actor), item.standing)
-        for item in face_for(row.ruleset).checklist(rules)
+        for item in face.checklist(rules)
     }
 
 
