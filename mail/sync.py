@@ -259,7 +259,7 @@ async def sync(
 ) -> SyncReport:
     """Pull, apply and push once (``force``: see `push`). ``auto_replies`` False leaves the
     rolls and reveals this home owes for the player to answer (``--no-auto-replies``)."""
-    received = await pull(replica, transport, now)
+    received = replica.catch_up(now=now()) + await pull(replica, transport, now)
     problems = replica.auto_replies(now())[1] if auto_replies else []
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
     sent, failed = await push(replica, transport, now, force=force)

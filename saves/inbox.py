@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import msgspec
 
 from engine.core.chain import Placement, place
-from engine.core.errors import DesyncError, HexpostError, PacketError
+from engine.core.errors import DesyncError, HexpostError, PacketError, VersionError
 from engine.core.game import apply_packet
 from engine.core.packets import (
     MAX_SEQ,
@@ -37,6 +37,7 @@ from saves import (
     chat_messages,
     claims,
     copies,
+    joins,
     ledger,
     outbox,
     quarantine,
@@ -231,7 +232,11 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     head = store_games.head(store, body.game_id)
     if head is None:
         return _new_game(replica, packet, source, now)
-    frozen, ruleset = head.frozen, ruleset_for(head.ruleset)
+    frozen, ruleset, missing = head.frozen, None, ""
+    try:
+        ruleset = ruleset_for(head.ruleset)
+    except VersionError as exc:  # a plug-in uninstalled: the packet waits for it (`catch_up`)
+        missing = str(exc)
     placement = place(
         head.seq, head.packet_id, packet, lambda seq: ledger.stored_at(store, body.game_id, seq)
     )
@@ -253,9 +258,34 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         disputed = _disputed_rival(replica, packet)
         if disputed is not None:  # a different packet for the position a desync stopped at
             return _equivocation(replica, packet, disputed, now)
-    if placement == Placement.FUTURE or frozen:
-        return _buffer(replica, packet, now, held=bool(frozen), judge=signed_by_seat is True)
+    if placement == Placement.FUTURE or frozen or ruleset is None:
+        held = _buffer(replica, packet, now, held=bool(frozen), judge=signed_by_seat is True)
+        if ruleset is None and held.status == "buffered":
+            name = replica.game(body.game_id).name
+            detail = f"packet {body.seq} of {name} held: {missing}: install it to go on"
+            return msgspec.structs.replace(held, detail=detail, attention=True)
+        return held
     return _apply_chain(replica, ruleset, packet, source, now)
+
+
+def catch_up(replica: Reader, now: str) -> list[Outcome]:
+    """Apply the held packets that follow their game's head now: those that came while the
+    game's ruleset was not installed (`place_packet`), once it is. Each game under its own
+    savepoint: one that fails is recorded and the others go on."""
+    outcomes = []
+    for game_id in store_inbox.held_next(replica.store):
+        try:
+            with replica.store.savepoint():
+                ruleset = ruleset_for(replica.game(game_id).ruleset)
+                packet = _next_buffered(replica, game_id, replica.state(game_id))
+                if packet is not None:
+                    outcomes.append(_apply_chain(replica, ruleset, packet, "held", now))
+        except VersionError:
+            continue  # still not installed: the packet stays held, as it said when it came
+        except Exception as exc:  # (never seen) said, kept held, and the other games go on
+            reason = f"a held packet could not be taken in: {type(exc).__name__}: {exc}"
+            outcomes.append(Outcome("rejected", reason, game_id, source="held", attention=True))
+    return outcomes
 
 
 def refuse(
@@ -386,7 +416,7 @@ def _apply_chain(
             return msgspec.structs.replace(refused, applied=applied)
         join = current.body.kind
         if isinstance(join, Join):
-            warnings.extend(_join_notes(replica, state, current, join))
+            warnings.extend(joins.join_notes(replica, state, current, join))
         ledger.store_applied(store, current, result, now, mine=current.body.seat == mine)
         replica.remember_head(game_id, current.packet_id, result.state)
         applied.append(seq)
@@ -394,35 +424,6 @@ def _apply_chain(
     listed = ", ".join(str(seq) for seq in applied)
     detail = "; ".join([f"applied packet(s) {listed}", *warnings])
     return Outcome("applied", detail, game_id, packet.body.seq, applied, packet.body.seat, source)
-
-
-def _join_notes(replica: Reader, state: AnyState, packet: VerifiedPacket, join: Join) -> list[str]:
-    """What the creator must know about a join before accepting it (rule P10): who joined,
-    from which address, with which key, and loudly, anything that does not fit."""
-    row = replica.game(packet.body.game_id)
-    invited = state.core.seat_state(packet.body.seat).address
-    print_key = fingerprint(packet.public_key)
-    notes = [
-        f"{join.name} <{join.address}> joined {row.name} as {packet.body.seat} with key {print_key}"
-    ]
-    if join.address.casefold() != invited.casefold():
-        notes.append(
-            f"WARNING: the invitation went to {invited}, but this join comes from "
-            f"{join.address}: anyone who read the invitation can answer it; accept only if "
-            f"{invited} tells you this is them"
-        )
-    seen = ledger.other_keys_of(replica.store, join.address, packet.public_key)
-    if seen:
-        notes.append(
-            f"WARNING: {join.address} joined with a key this home has not seen for them "
-            f"before (it saw {seen[-1]})"
-        )
-    if row.my_seat == state.core.creator:
-        notes.append(
-            f"compare the fingerprint with {invited} by another channel, then "
-            f"`hexpost accept {row.name}` (or `hexpost decline {row.name}`)"
-        )
-    return notes
 
 
 def _next_buffered(replica: Reader, game_id: bytes, state: AnyState) -> VerifiedPacket | None:

@@ -19,11 +19,12 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from engine.core.owed import pending
-from engine.core.packets import Resign, fingerprint
+from engine.core.packets import Join, Resign, VerifiedPacket, fingerprint
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, SeatState
-from saves import store_keys, submitting
+from saves import ledger, store_keys, submitting
 from saves.acceptance import awaiting, awaiting_any, check, describe
+from saves.reading import Reader
 from saves.signing import Signer
 from saves.store_games import GameRow
 from saves.submitting import Submitted
@@ -91,3 +92,32 @@ def decline(replica: Signer, game_id: bytes, *, now: str, reason: str = "") -> S
     _owed(replica, game_id)
     text = reason.strip() or "declined the key that joined: not the invited player"
     return submitting.sign_kind(replica, game_id, Resign(text), now=now)
+
+
+def join_notes(replica: Reader, state: AnyState, packet: VerifiedPacket, join: Join) -> list[str]:
+    """What the creator must know about a join before accepting it (rule P10): who joined,
+    from which address, with which key, and loudly, anything that does not fit."""
+    row = replica.game(packet.body.game_id)
+    invited = state.core.seat_state(packet.body.seat).address
+    print_key = fingerprint(packet.public_key)
+    notes = [
+        f"{join.name} <{join.address}> joined {row.name} as {packet.body.seat} with key {print_key}"
+    ]
+    if join.address.casefold() != invited.casefold():
+        notes.append(
+            f"WARNING: the invitation went to {invited}, but this join comes from "
+            f"{join.address}: anyone who read the invitation can answer it; accept only if "
+            f"{invited} tells you this is them"
+        )
+    seen = ledger.other_keys_of(replica.store, join.address, packet.public_key)
+    if seen:
+        notes.append(
+            f"WARNING: {join.address} joined with a key this home has not seen for them "
+            f"before (it saw {seen[-1]})"
+        )
+    if row.my_seat == state.core.creator:
+        notes.append(
+            f"compare the fingerprint with {invited} by another channel, then "
+            f"`hexpost accept {row.name}` (or `hexpost decline {row.name}`)"
+        )
+    return notes

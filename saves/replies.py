@@ -8,7 +8,7 @@ only be what they are, so writing them costs the other player no wait for a pers
 from __future__ import annotations
 
 from engine.core import author
-from engine.core.errors import HexpostError
+from engine.core.errors import HexpostError, VersionError
 from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn
 from engine.core.ruleset import DecisionKind
@@ -39,15 +39,17 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
             continue
         if behind.first_ahead(replica.store, row.game_id, row.head_seq) is not None:
             continue  # (behind the game: it signs nothing there, `saves.behind`)
-        if not _signs_for(replica, row):
-            continue
-        if copied is not None:
-            if _owes_reply(replica, row):
-                why = behind.unconfirmed_text(copied)
-                problems.append(f"{row.name}: no automatic reply written: {why}")
-            continue
         try:
+            if not _signs_for(replica, row):
+                continue
+            if copied is not None:
+                if _owes_reply(replica, row):
+                    why = behind.unconfirmed_text(copied)
+                    problems.append(f"{row.name}: no automatic reply written: {why}")
+                continue
             written.extend(_reply(replica, row, now))
+        except VersionError:
+            continue  # its ruleset is not installed: the games list and its packets say so
         except HexpostError as exc:
             problems.append(f"{row.name}: no automatic reply written: {exc}")
     return written, problems

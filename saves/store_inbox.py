@@ -55,6 +55,19 @@ def unbuffer(store: Store, game_id: bytes, packet_id: bytes) -> None:
     )
 
 
+def held_next(store: Store) -> list[bytes]:
+    """The games not frozen that hold a packet for the position after their head: none in
+    play, where such a packet is applied when it comes; one that came while the game's
+    ruleset was not installed (`saves.inbox.catch_up`)."""
+    if _none_held(store, None):
+        return []
+    rows = store.all(
+        "SELECT DISTINCT g.game_id FROM games g JOIN buffered b ON b.game_id = g.game_id "
+        "AND b.seq = g.head_seq + 1 WHERE g.frozen IS NULL ORDER BY g.game_id"
+    )
+    return [bytes(game_id) for (game_id,) in rows]
+
+
 def buffered_at(store: Store, game_id: bytes, seq: int) -> list[tuple[bytes, bytes | None]]:
     """``(bytes, key)`` of the held packets for one position, in a fixed order; the key they
     verified under is None for a packet an older version held."""

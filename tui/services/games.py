@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.core.errors import VersionError
 from engine.core.owed import pending
 from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import AnyState
@@ -55,8 +56,12 @@ class GameSummary(msgspec.Struct, frozen=True):
 
 
 def summary(replica: Replica, row: GameRow) -> GameSummary:
-    """``row`` as the games list shows it."""
-    ruleset = replica.ruleset(row.game_id)
+    """``row`` as the games list shows it; a game whose ruleset this hexpost does not have
+    (a plug-in uninstalled) as its row alone tells, with a note that says so."""
+    try:
+        ruleset = replica.ruleset(row.game_id)
+    except VersionError as exc:
+        return _without_ruleset(replica, row, f"{exc}: install it to play this game")
     state = replica.state(row.game_id)
     decisions = pending(ruleset, state)
     facts = face_for(row.ruleset).summary(state.rules) if state.rules is not None else None
@@ -79,6 +84,26 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         notes=tuple(attention_notes(replica, row, state, decisions)),
         waits=owed,
         waits_text=waits_words(owed) if decisions else "",
+    )
+
+
+def _without_ruleset(replica: Replica, row: GameRow, note: str) -> GameSummary:
+    return GameSummary(
+        game=row.game_id.hex(),
+        name=row.name,
+        scenario=row.scenario,
+        my_seat=row.my_seat,
+        status=row.status,
+        seq=row.head_seq,
+        turn=None,
+        step=None,
+        waiting_for=(),
+        since=row.waiting_since,
+        unread=row.unread,
+        frozen=row.frozen,
+        unsent=len(outbox.waiting(replica.store, row.game_id)),
+        claim=None,
+        notes=(note,),
     )
 
 

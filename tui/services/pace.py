@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from engine.core import pace
+from engine.core.errors import VersionError
 from engine.core.face import Face
 from engine.core.packets import kept_body
 from saves.registry import face_for
@@ -159,9 +160,13 @@ def game_pace(report: PaceReport) -> GamePace:
 
 def pace_report(replica: Replica, row: GameRow, *, titles: bool = True) -> PaceReport:
     """The pace of the stored game ``row`` (without ``titles``, the steps' titles and kinds
-    are not looked up: the overview does not show them)."""
-    face = face_for(row.ruleset)
-    opening = set(face.landmarks().parts)
+    are not looked up: the overview does not show them). A game whose ruleset this hexpost
+    does not have is counted from its packets alone: no parts of play, no steps."""
+    try:
+        face: Face[Any] | None = face_for(row.ruleset)
+    except VersionError:  # a plug-in uninstalled: the packets still count, not the parts
+        face = None
+    opening = set(face.landmarks().parts) if face is not None else set()
     steps: dict[int, str] = {}
     labels: dict[int, str] = {}
     for seq, event in replica.events(row.game_id):
@@ -178,8 +183,8 @@ def pace_report(replica: Replica, row: GameRow, *, titles: bool = True) -> PaceR
                 steps.get(seq, ""),
             )
         )  # fmt: skip
-    state = replica.state(row.game_id) if row.head_seq >= 0 else None
-    facts = _step_facts(face, state.rules) if state is not None and titles else {}
+    state = replica.state(row.game_id) if row.head_seq >= 0 and face is not None else None
+    facts = _step_facts(face, state.rules) if face is not None and state and titles else {}
     roster = tuple(seat.seat for seat in state.core.seats) if state is not None else ()
     return count(
         written,

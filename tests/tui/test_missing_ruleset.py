@@ -1,0 +1,88 @@
+"""A game whose ruleset this hexpost no longer has (a plug-in uninstalled, or broken by an
+upgrade): the home's other games go on, and nothing that arrives for the game is lost.
+
+The toy duel (`tests.engine.toy`) is played with its plug-in installed (`tests.toy_plugin`),
+then the plug-in is taken away, as uninstalling it would, while the home holds the duel and
+a game of F&E.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from saves import registry
+from tests.saves.conftest import Player, create_game, now
+from tests.toy_plugin import PLUGINS, toy_plugin  # noqa: F401  (a fixture)
+from tests.tui.test_toy_app import duel_homes
+from tui.services import games, pace
+
+GONE = "ruleset 'toy' is not part of this hexpost"
+
+
+class Homes:
+    def __init__(self, north: Player, south: Player, duel: bytes, wind: bytes) -> None:
+        self.north, self.south, self.duel, self.wind = north, south, duel, wind
+
+
+@pytest.fixture
+def homes(tmp_path: Path, toy_plugin: dict[str, str]) -> Iterator[Homes]:  # noqa: F811
+    """North and South in a joined duel, South also in a game of F&E it created; then the
+    toy plug-in is gone (put back for the fixture's own clean-up)."""
+    north, south, duel = duel_homes(tmp_path)
+    wind = create_game(south, "carol@example.org", name="wind")
+    north.replica.submit(duel, [{"type": "say", "text": "hello"}], now=now())
+    north.sync()  # sent: South takes it in with the plug-in gone
+    sys.path.remove(str(PLUGINS))
+    registry.reload()
+    try:
+        yield Homes(north, south, duel, wind)
+    finally:
+        sys.path.append(str(PLUGINS))
+        registry.reload()
+        north.close()
+        south.close()
+
+
+def test_the_games_list_names_the_missing_ruleset_and_lists_the_others(homes: Homes) -> None:
+    listed = {row.name: row for row in games.summaries(homes.south.replica)}
+    assert set(listed) == {"duel", "wind"}
+    duel = listed["duel"]
+    assert duel.turn is None and duel.step is None and duel.waiting_for == ()
+    assert any(GONE in note and "install it" in note for note in duel.notes), duel.notes
+    assert listed["wind"].step is not None  # F&E as ever
+    lines = {line.name: line for line in pace.pace_overview(homes.south.replica)}
+    held = homes.south.row(homes.duel).head_seq + 1
+    assert (lines["duel"].packets, lines["duel"].parts, lines["wind"].packets) == (held, 0, 1)
+
+
+def test_a_packet_for_it_is_kept_until_the_ruleset_is_back(homes: Homes) -> None:
+    head = homes.south.row(homes.duel).head_seq
+    report = homes.south.sync()
+    (outcome,) = [o for o in report.received if o.game_id == homes.duel]
+    assert outcome.status == "buffered", outcome
+    assert GONE in outcome.detail and outcome.attention
+    assert report.problems == []  # no automatic reply is owed there that it could write
+    assert homes.south.row(homes.duel).head_seq == head  # nothing applied, nothing refused
+    again = homes.south.sync()  # a sync with the ruleset still gone keeps it, says nothing new
+    assert homes.south.row(homes.duel).head_seq == head
+    assert not [o for o in again.received if o.status == "rejected"]
+
+    sys.path.append(str(PLUGINS))
+    registry.reload()
+    try:
+        homes.south.sync()  # the plug-in is back: the kept packet is applied
+        assert homes.south.row(homes.duel).head_seq == head + 1
+    finally:
+        sys.path.remove(str(PLUGINS))
+        registry.reload()
+
+
+def test_a_sync_goes_on_for_the_other_games(homes: Homes) -> None:
+    report = homes.south.sync()  # with the duel's ruleset gone, F&E's invitation still goes
+    assert report.failed == [] and len(report.sent) == 1
+    (wind,) = [row for row in games.summaries(homes.south.replica) if row.name == "wind"]
+    assert wind.unsent == 0
