@@ -281,7 +281,7 @@ async def ask_for_damaged(
         return []
     games = []
     requests: list[quarantine.ResendRequest] = []
-    for row in replica.games():
+    for row in replica.playable_games():
         if row.status != "active" or row.frozen:
             continue
         owed = replica.pending(row.game_id)

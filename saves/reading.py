@@ -28,7 +28,7 @@ from engine.core.ruleset import AnyRuleset, Decision, Event
 from engine.core.state import AnyState, decode_state
 from saves import ledger, store_games
 from saves.keys import Identity
-from saves.registry import ruleset_for
+from saves.registry import has_ruleset, ruleset_for
 from saves.store import Store
 from saves.store_games import GameRow
 
@@ -99,6 +99,11 @@ class Reader:
 
     def games(self) -> list[GameRow]:
         return store_games.games(self.store)
+
+    def playable_games(self) -> list[GameRow]:
+        """The games whose ruleset this hexpost has: what a look at every game's state reads
+        (a game of a plug-in uninstalled is listed, `games`, but never read)."""
+        return [row for row in self.games() if has_ruleset(row.ruleset)]
 
     def game(self, game_id: bytes) -> GameRow:
         row = store_games.game(self.store, game_id)

@@ -205,6 +205,16 @@ def ruleset_for(ruleset_id: str) -> Ruleset[Any]:
     return plugin_for(ruleset_id).rules
 
 
+def has_ruleset(ruleset_id: str) -> bool:
+    """Whether this hexpost has the ruleset (a plug-in may have been uninstalled since a game
+    of it began)."""
+    try:
+        plugin_for(ruleset_id)
+    except VersionError:
+        return False
+    return True
+
+
 def face_for(ruleset_id: str) -> Face[Any]:
     """What a client reads of games of ``ruleset_id``."""
     return plugin_for(ruleset_id).face

@@ -53,7 +53,7 @@ def due(replica: Reader, now: str) -> list[Reminder]:
     if current is None:
         return []
     found: list[Reminder] = []
-    for row in replica.games():
+    for row in replica.playable_games():
         if row.status != "active" or row.frozen:
             continue
         since = _parse(row.waiting_since)

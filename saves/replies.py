@@ -8,7 +8,7 @@ only be what they are, so writing them costs the other player no wait for a pers
 from __future__ import annotations
 
 from engine.core import author
-from engine.core.errors import HexpostError, VersionError
+from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn
 from engine.core.ruleset import DecisionKind
@@ -34,7 +34,7 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
     copied = store_backup.copy_taken_at(replica.store)  # (a copy signs nothing: `saves.behind`)
     written: list[tuple[bytes, int]] = []
     problems: list[str] = []
-    for row in replica.games():
+    for row in replica.playable_games():
         if row.status != "active" or row.frozen or replica.has_buffered_own(row):
             continue
         if behind.first_ahead(replica.store, row.game_id, row.head_seq) is not None:
@@ -48,8 +48,6 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
                     problems.append(f"{row.name}: no automatic reply written: {why}")
                 continue
             written.extend(_reply(replica, row, now))
-        except VersionError:
-            continue  # its ruleset is not installed: the games list and its packets say so
         except HexpostError as exc:
             problems.append(f"{row.name}: no automatic reply written: {exc}")
     return written, problems

@@ -8,17 +8,20 @@ a game of F&E.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from saves import registry
+from mail.sync import ask_for_damaged
+from saves import registry, reminders
 from tests.saves.conftest import Player, create_game, now
 from tests.toy_plugin import PLUGINS, toy_plugin  # noqa: F401  (a fixture)
 from tests.tui.test_toy_app import duel_homes
 from tui.services import games, pace
+from tui.services.sync import owes_automatic_reply
 
 GONE = "ruleset 'toy' is not part of this hexpost"
 
@@ -86,3 +89,24 @@ def test_a_sync_goes_on_for_the_other_games(homes: Homes) -> None:
     assert report.failed == [] and len(report.sent) == 1
     (wind,) = [row for row in games.summaries(homes.south.replica) if row.name == "wind"]
     assert wind.unsent == 0
+
+
+class _NoteSender:
+    """A transport that sends plain notes (as mail does): `ask_for_damaged` only asks such."""
+
+    def __init__(self) -> None:
+        self.sent: list[list[str]] = []
+
+    async def send_text(self, to: list[str], subject: str, body: str, refs: object) -> None:
+        self.sent.append(to)
+
+
+def test_every_look_over_the_games_passes_it_by(homes: Homes) -> None:
+    """What a sync or the app reads of every game (damaged copies to ask for, reminders,
+    automatic replies owed) reads the games it can, and passes the one it cannot."""
+    replica = homes.south.replica
+    assert asyncio.run(ask_for_damaged(replica, _NoteSender(), now)) == []  # type: ignore[arg-type]
+    assert reminders.due(replica, "2099-01-01T00:00:00Z") == []
+    assert owes_automatic_reply(replica) is False
+    assert [row.name for row in replica.playable_games()] == ["wind"]
+    assert {row.name for row in replica.games()} == {"duel", "wind"}

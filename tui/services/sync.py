@@ -281,7 +281,7 @@ def owes_automatic_reply(replica: Replica) -> bool:
     from engine.core.ruleset import DecisionKind
 
     automatic = (DecisionKind.ENTROPY, DecisionKind.REVEAL)
-    for row in replica.games():
+    for row in replica.playable_games():
         if row.status != "active" or row.frozen:
             continue
         owed = replica.pending(row.game_id)
