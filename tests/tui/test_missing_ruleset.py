@@ -14,12 +14,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable
 
 from mail.sync import ask_for_damaged
 from saves import registry, reminders
+from saves.home import Home
 from tests.saves.conftest import Player, create_game, now
 from tests.toy_plugin import PLUGINS, toy_plugin  # noqa: F401  (a fixture)
+from tests.tui.test_app import SIZE, settle, status_text, top
 from tests.tui.test_toy_app import duel_homes
+from tui.app import HexpostApp
+from tui.screens.games import GamesScreen
+from tui.screens.pace import PaceScreen
 from tui.services import games, pace
 from tui.services.sync import owes_automatic_reply
 
@@ -110,3 +116,21 @@ def test_every_look_over_the_games_passes_it_by(homes: Homes) -> None:
     assert owes_automatic_reply(replica) is False
     assert [row.name for row in replica.playable_games()] == ["wind"]
     assert {row.name for row in replica.games()} == {"duel", "wind"}
+
+
+async def test_the_app_lists_it_and_says_why_it_does_not_open(homes: Homes) -> None:
+    homes.south.close()  # the app opens the home itself
+    app = HexpostApp(Home(homes.south.home.path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        names = [str(table.get_row_at(index)[0]) for index in range(table.row_count)]
+        assert sorted(names) == ["duel", "wind"]
+        table.move_cursor(row=names.index("duel"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(top(app), GamesScreen)
+        assert GONE in status_text(app)
+        await pilot.press("w")  # its pace still counts its packets
+        await settle(pilot)
+        assert isinstance(top(app), PaceScreen)

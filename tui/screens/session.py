@@ -350,7 +350,7 @@ class Session:
 
         info = self.home.identity_info()
         replica = self.reader()
-        rulesets.preload_maps(replica.games())
+        rulesets.preload_maps(replica.playable_games())
         summaries = tuple(games.summaries(replica))
         return Overview(
             identity=f"{info.name} <{info.address}>" if info else None,
