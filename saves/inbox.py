@@ -509,6 +509,18 @@ def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) ->
         return Outcome("ignored", "an invitation addressed to someone else", body.game_id)
     try:
         result = apply_packet(ruleset_for(genesis.ruleset_id), None, packet)
+    except VersionError as exc:  # no damage: what it names to install, then the same bytes
+        creator = next((b for b in genesis.seats if b.seat == genesis.creator), None)
+        who = (creator.name if creator else "") or genesis.creator
+        address = f" <{creator.address}>" if creator else ""
+        reason = (
+            f"invitation from {who}{address} to play {genesis.scenario_id} refused: {exc}: "
+            f"install the ruleset or update hexpost, then ask {who} to run "
+            f"`hexpost resend {genesis.name}`"
+        )
+        quarantine.reject(replica.store, None, source, reason, packet.data, now)
+        return Outcome("rejected", reason, body.game_id, seat=body.seat, source=source,
+                       attention=True)  # fmt: skip
     except HexpostError as exc:
         reason = f"invitation refused: {exc}"
         quarantine.reject(replica.store, None, source, reason, packet.data, now)

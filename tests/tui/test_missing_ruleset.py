@@ -19,7 +19,8 @@ from textual.widgets import DataTable
 from mail.sync import ask_for_damaged
 from saves import registry, reminders
 from saves.home import Home
-from tests.saves.conftest import Player, create_game, now
+from tests.engine.toy import TOY
+from tests.saves.conftest import CHAIN_LENGTH, Player, create_game, now
 from tests.toy_plugin import PLUGINS, toy_plugin  # noqa: F401  (a fixture)
 from tests.tui.test_app import SIZE, settle, status_text, top
 from tests.tui.test_toy_app import duel_homes
@@ -28,6 +29,7 @@ from tui.screens.games import GamesScreen
 from tui.screens.pace import PaceScreen
 from tui.services import games, pace
 from tui.services.sync import owes_automatic_reply
+from tui.services.trust import resend
 
 GONE = "ruleset 'toy' is not part of this hexpost"
 
@@ -134,3 +136,35 @@ async def test_the_app_lists_it_and_says_why_it_does_not_open(homes: Homes) -> N
         await pilot.press("w")  # its pace still counts its packets
         await settle(pilot)
         assert isinstance(top(app), PaceScreen)
+
+
+def test_an_invitation_to_a_game_of_it_says_how_to_get_it_again(homes: Homes) -> None:
+    sys.path.append(str(PLUGINS))
+    registry.reload()
+    try:
+        homes.north.replica.create(
+            TOY, "duel", "north", homes.south.address, name="rematch", now=now(),
+            chain_length=CHAIN_LENGTH,
+        )  # fmt: skip
+        homes.north.sync()
+    finally:
+        sys.path.remove(str(PLUGINS))
+        registry.reload()
+    report = homes.south.sync()
+    (refused,) = [o for o in report.received if o.status == "rejected"]
+    assert GONE in refused.detail and refused.attention
+    assert "invitation from North <north@example.org> to play duel" in refused.detail
+    hint = "install the ruleset or update hexpost, then ask North to run `hexpost resend rematch`"
+    assert hint in refused.detail
+    sys.path.append(str(PLUGINS))  # South installs it; North does as it says
+    registry.reload()
+    try:
+        north = homes.north.replica
+        row = next(row for row in north.games() if row.name == "rematch")
+        assert resend(north, row, None, now) == [0]
+        homes.north.sync()
+        assert "invitation" in [o.status for o in homes.south.sync().received]
+        assert homes.south.row(row.game_id).status == "invited"
+    finally:
+        sys.path.remove(str(PLUGINS))
+        registry.reload()
