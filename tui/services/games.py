@@ -29,8 +29,10 @@ class TurnRecord(msgspec.Struct, frozen=True):
     tag: str
 
 
-class GameSummary(msgspec.Struct, frozen=True):
-    """One game of the home in a line: who owes what since when, and what needs looking at."""
+class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """One game of the home in a line: who owes what since when, and what needs looking at.
+    The fields with defaults are those the game's state tells (left so when this hexpost
+    cannot read it: its ruleset is not installed)."""
 
     game: str
     name: str
@@ -38,16 +40,16 @@ class GameSummary(msgspec.Struct, frozen=True):
     my_seat: str
     status: str
     seq: int
-    turn: TurnRecord | None
+    turn: TurnRecord | None = None
     """The turn as the ruleset names it, None before the start."""
-    step: str | None
-    waiting_for: tuple[str, ...]
+    step: str | None = None
+    waiting_for: tuple[str, ...] = ()
     since: str
     unread: int
     frozen: str | None
     unsent: int
-    claim: str | None
-    notes: tuple[str, ...]
+    claim: str | None = None
+    notes: tuple[str, ...] = ()
     waits: Waits | None = None
     """Who the game waits for (seat, player name, whether it is you) and for what, in words;
     None when it waits for nobody (`saves.news.waits`)."""
@@ -58,52 +60,35 @@ class GameSummary(msgspec.Struct, frozen=True):
 def summary(replica: Replica, row: GameRow) -> GameSummary:
     """``row`` as the games list shows it; a game whose ruleset this hexpost does not have
     (a plug-in uninstalled) as its row alone tells, with a note that says so."""
+    listed = GameSummary(
+        game=row.game_id.hex(),
+        name=row.name,
+        scenario=row.scenario,
+        my_seat=row.my_seat,
+        status=row.status,
+        seq=row.head_seq,
+        since=row.waiting_since,
+        unread=row.unread,
+        frozen=row.frozen,
+        unsent=len(outbox.waiting(replica.store, row.game_id)),
+    )
     try:
         ruleset = replica.ruleset(row.game_id)
     except VersionError as exc:
-        return _without_ruleset(replica, row, f"{exc}: install it to play this game")
+        return msgspec.structs.replace(listed, notes=(f"{exc}: install it to play this game",))
     state = replica.state(row.game_id)
     decisions = pending(ruleset, state)
     facts = face_for(row.ruleset).summary(state.rules) if state.rules is not None else None
     owed = waits(decisions, row.my_seat, seat_names(state))
-    return GameSummary(
-        game=row.game_id.hex(),
-        name=row.name,
-        scenario=row.scenario,
-        my_seat=row.my_seat,
-        status=row.status,
-        seq=row.head_seq,
+    return msgspec.structs.replace(
+        listed,
         turn=None if facts is None else TurnRecord(facts.turn, facts.turn_label, facts.turn_tag),
         step=decisions[0].step if decisions else None,
         waiting_for=tuple(decisions[0].seats) if decisions else (),
-        since=row.waiting_since,
-        unread=row.unread,
-        frozen=row.frozen,
-        unsent=len(outbox.waiting(replica.store, row.game_id)),
         claim=claims.open_claim_line(replica.store, row.game_id, state),
         notes=tuple(attention_notes(replica, row, state, decisions)),
         waits=owed,
         waits_text=waits_words(owed) if decisions else "",
-    )
-
-
-def _without_ruleset(replica: Replica, row: GameRow, note: str) -> GameSummary:
-    return GameSummary(
-        game=row.game_id.hex(),
-        name=row.name,
-        scenario=row.scenario,
-        my_seat=row.my_seat,
-        status=row.status,
-        seq=row.head_seq,
-        turn=None,
-        step=None,
-        waiting_for=(),
-        since=row.waiting_since,
-        unread=row.unread,
-        frozen=row.frozen,
-        unsent=len(outbox.waiting(replica.store, row.game_id)),
-        claim=None,
-        notes=(note,),
     )
 
 
