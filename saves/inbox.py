@@ -262,7 +262,9 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         held = _buffer(replica, packet, now, held=bool(frozen), judge=signed_by_seat is True)
         if ruleset is None and held.status == "buffered":
             name = replica.game(body.game_id).name
-            detail = f"packet {body.seq} of {name} held: {missing}: install it to go on"
+            detail = (
+                f"packet {body.seq} of {name} held until hexpost can load its ruleset: {missing}"
+            )
             return msgspec.structs.replace(held, detail=detail, attention=True)
         return held
     return _apply_chain(replica, ruleset, packet, source, now)

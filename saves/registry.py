@@ -228,6 +228,9 @@ def plugin_for(ruleset_id: str) -> Plugin:
     registry = installed()
     plugin = registry.get(ruleset_id)
     if plugin is None:
+        broken = [found.problem for found in registry.problems if found.name == ruleset_id]
+        if broken:  # installed, but an upgrade (say) left it unable to load: repair, not find
+            raise VersionError(f"ruleset {ruleset_id!r} is installed, but its plug-in {broken[0]}")
         known = ", ".join(registry.ids()) or "none"
         raise VersionError(f"ruleset {ruleset_id!r} is not part of this hexpost (it has {known})")
     return plugin

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from importlib import metadata
 
 import pytest
@@ -121,3 +122,21 @@ def test_what_the_quick_look_cannot_settle_goes_to_the_full_scan(
     assert registry.plugin_for("fe").id == "fe"  # found by the scan
     assert registry.installed.cache_info().currsize == 1
     registry.reload()
+
+
+def test_a_ruleset_whose_plugin_does_not_load_is_named_as_broken_not_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game's ruleset installed but broken (an upgrade left it unable to import): the
+    refusal says so, so the player repairs the plug-in rather than looks for it."""
+    found = registry.load([point("fe", "engine.fe:PLUGIN"), point("toy", "no_such_toy:PLUGIN")])
+    monkeypatch.setattr(registry, "installed", functools.cache(lambda: found))
+    monkeypatch.setattr(registry, "_quick", lambda ruleset_id: None)
+    with pytest.raises(VersionError) as refused:
+        registry.plugin_for("toy")
+    assert str(refused.value).startswith(
+        "ruleset 'toy' is installed, but its plug-in does not import: ModuleNotFoundError"
+    )
+    assert not registry.has_ruleset("toy") and registry.has_ruleset("fe")
+    with pytest.raises(VersionError, match=r"'chess' is not part of this hexpost \(it has fe\)"):
+        registry.plugin_for("chess")

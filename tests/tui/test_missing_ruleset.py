@@ -63,7 +63,7 @@ def test_the_games_list_names_the_missing_ruleset_and_lists_the_others(homes: Ho
     assert set(listed) == {"duel", "wind"}
     duel = listed["duel"]
     assert duel.turn is None and duel.step is None and duel.waiting_for == ()
-    assert any(GONE in note and "install it" in note for note in duel.notes), duel.notes
+    assert any(GONE in note and "waits until hexpost can load it" in note for note in duel.notes)
     assert listed["wind"].step is not None  # F&E as ever
     lines = {line.name: line for line in pace.pace_overview(homes.south.replica)}
     held = homes.south.row(homes.duel).head_seq + 1

@@ -75,7 +75,9 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
     try:
         ruleset = replica.ruleset(row.game_id)
     except VersionError as exc:
-        return msgspec.structs.replace(listed, notes=(f"{exc}: install it to play this game",))
+        return msgspec.structs.replace(
+            listed, notes=(f"{exc}: the game waits until hexpost can load it",)
+        )
     state = replica.state(row.game_id)
     decisions = pending(ruleset, state)
     facts = face_for(row.ruleset).summary(state.rules) if state.rules is not None else None
