@@ -168,3 +168,27 @@ def test_an_invitation_to_a_game_of_it_says_how_to_get_it_again(homes: Homes) ->
     finally:
         sys.path.remove(str(PLUGINS))
         registry.reload()
+
+
+def test_a_plugin_that_no_longer_loads_is_named_and_its_packets_held(
+    homes: Homes, tmp_path: Path
+) -> None:
+    """The toy's entry point still installed, but its module gone (an upgrade half done)."""
+    broken = tmp_path / "broken"
+    info = broken / "hexpost_toy-1.3.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hexpost-toy\nVersion: 1.3\n")
+    (info / "entry_points.txt").write_text("[hexpost.rulesets]\ntoy = no_such_toy_module:PLUGIN\n")
+    sys.path.append(str(broken))
+    registry.reload()
+    try:
+        (duel,) = [row for row in games.summaries(homes.south.replica) if row.name == "duel"]
+        (note,) = duel.notes
+        assert note.startswith("ruleset 'toy' is installed, but its plug-in does not import: ")
+        assert "no_such_toy_module" in note
+        report = homes.south.sync()
+        (held,) = [o for o in report.received if o.game_id == homes.duel]
+        assert held.status == "buffered" and "does not import" in held.detail
+    finally:
+        sys.path.remove(str(broken))
+        registry.reload()
