@@ -109,16 +109,16 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
     """What would have saved this home's player the waits at ``steps``: the standing order
     ``manual`` for bookkeeping, a standing order or a policy for the decisions taken in the
     other seat's turn, a policy for secret choices (a standing order never makes one), or
-    nothing more where the standing order signed since covers the step already."""
+    nothing more where the standing order or policy signed since answers the step already."""
     mine = [step for step in steps if step["seats"].get(me)]
     covered = [step["step"] for step in mine if me in step["standing"]]
-    manual = [s["step"] for s in mine if s["kind"] == "manual" and me not in s["standing"]]
+    answered = [s["step"] for s in mine if me in s["policy"] and s["step"] not in covered]
+    open_ = [s for s in mine if s["step"] not in covered and s["step"] not in answered]
+    manual = [s["step"] for s in open_ if s["kind"] == "manual"]
     decisions = [  # the phasing seat's own decisions (builds, movement) are its turn itself
-        s["step"]
-        for s in mine
-        if s["kind"] == "decision" and s["actor"] != "phasing" and me not in s["standing"]
+        s["step"] for s in open_ if s["kind"] == "decision" and s["actor"] != "phasing"
     ]
-    secret = [s["step"] for s in mine if s["kind"] == "secret"]
+    secret = [s["step"] for s in open_ if s["kind"] == "secret"]
     hints = []
     if manual:
         hints.append(
@@ -137,6 +137,8 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
         )
     if covered:
         hints.append(f"Your standing order covers {', '.join(covered)} now: those waits are past.")
+    if answered:
+        hints.append(f"Your policy answers {', '.join(answered)} now: those waits are past.")
     if not hints:
         hints.append("A standing order or policy signed in advance answers such steps at once.")
     return hints

@@ -213,15 +213,22 @@ def show_text(record: dict[str, Any]) -> str:
         lines.append(f"  {side['id']:<4}{side['seat']:<11}{facts}".rstrip())
     for roll in record["rolls"][-5:]:
         lines.append(f"  roll #{roll['seq']} {roll['seat']}: {roll['purpose']}: {roll['dice']}")
-    for item in record.get("checklist", []):
-        mark = {"done": "[x]", "current": "[>]", "skipped": "[-]"}.get(item["status"], "[ ]")
-        covered = item.get("standing") or []
-        lines.append(
-            f"{mark} {item['step']:<8}{item['title'][:47]:<48}"
-            f"{item['actor'][:11]:<12}{item['kind']}"
-            + (f"  (standing: {', '.join(covered)})" if covered else "")
-        )
+    lines.extend(checklist_line(item) for item in record.get("checklist", []))
     return "\n".join(lines)
+
+
+def checklist_line(item: dict[str, Any]) -> str:
+    """One step of ``show --checklist``: its status, id, title, who acts and its kind, then
+    the seats whose standing order covers it and whose signed policy answers it."""
+    mark = {"done": "[x]", "current": "[>]", "skipped": "[-]"}.get(item["status"], "[ ]")
+    covered = item.get("standing") or []
+    answered = item.get("policy") or []
+    return (
+        f"{mark} {item['step']:<8}{item['title'][:47]:<48}"
+        f"{item['actor'][:11]:<12}{item['kind']}"
+        + (f"  (standing: {', '.join(covered)})" if covered else "")
+        + (f"  (policy: {', '.join(answered)})" if answered else "")
+    )
 
 
 def chat_text(lines: list[dict[str, Any]]) -> str:

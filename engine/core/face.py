@@ -275,6 +275,9 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     may name one to cover its steps."""
     obsolete: bool = False
     """A step the rules no longer use (shown skipped): no standing order covers it."""
+    policy: tuple[str, ...] = ()
+    """The seats whose signed policy answers their part of this step as a rule when they owe
+    it (the board may still leave one to its seat: a retreat with no legal hex)."""
 
 
 class Landmarks(msgspec.Struct, frozen=True):

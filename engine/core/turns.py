@@ -18,7 +18,7 @@ sharing the machinery.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic
 
 import msgspec
@@ -461,9 +461,17 @@ class Turns(Generic[S]):
 
     # --- the checklist --------------------------------------------------------------------
 
-    def rows(self, state: S, steps: Sequence[Step], statuses: Sequence[str]) -> list[ChecklistItem]:
-        """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped) and
-        the seats whose standing order covers each."""
+    def rows(
+        self,
+        state: S,
+        steps: Sequence[Step],
+        statuses: Sequence[str],
+        policies: Mapping[str, tuple[Seat, ...]] | None = None,
+    ) -> list[ChecklistItem]:
+        """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped), the
+        seats whose standing order covers each and, from ``policies`` (step id -> seats: the
+        ruleset's reading of its own policies), the seats whose signed policy answers it."""
+        policies = policies or {}
         phases = [self.host.phase(state, step) for step in steps]
         sequence = self.host.sequence()
         return [
@@ -480,6 +488,7 @@ class Turns(Generic[S]):
                 tuple(seat for seat, ids in state.standing if step.id in ids),
                 tuple((h.id, h.title) for h in sequence.heading_chain(step)),
                 step.obsolete,
+                () if step.obsolete else policies.get(step.id, ()),
             )
             for step, status, phase in zip(steps, statuses, phases, strict=True)
         ]

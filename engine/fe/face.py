@@ -258,9 +258,14 @@ class FeFace:
         if flow.orion_on(state):
             parts.append((True, seq.part(ORION_PART)))
         items: list[ChecklistItem] = []
+        cover = None
+        if state.policies or state.reaction_policies:
+            from engine.fe.policy_cover import policy_cover
+
+            cover = policy_cover(state)
         for orion, steps in parts:
             statuses = [_status(state, orion, index) for index in range(len(steps))]
-            items += TURNS.rows(state, steps, statuses)
+            items += TURNS.rows(state, steps, statuses, cover)
         return tuple(items)
 
     def order_text(self, order: Any) -> str:

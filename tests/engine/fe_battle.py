@@ -111,13 +111,21 @@ def _hand_choice(state: FeState, seat: str, step: str, signed: PolicyOrder | Non
 
 
 def play_battle(
-    table: Table, policies: Mapping[str, PolicyOrder], *, rounds: int, by_hand: bool = False
+    table: Table,
+    policies: Mapping[str, PolicyOrder],
+    *,
+    rounds: int,
+    by_hand: bool = False,
+    hands: Mapping[str, PolicyOrder] | None = None,
 ) -> Played:
     """Walk to the battle in 1105 and fight it until ``rounds`` rounds are fought or it ends.
 
     Each seat's first packet signs a standing order for phase 5 and, unless ``by_hand``,
     its policy. By hand, the policy is only used to work out the choices it would make: the
-    seat commits and reveals them, and types its allocation."""
+    seat commits and reveals them, and types its allocation. ``hands`` gives the policy a
+    seat's choices by hand are worked out from, when it is not the one it signs (a seat that
+    signs none, or one covering only part of a round)."""
+    hands = {**policies, **(hands or {})}
     signed: set[str] = set()
     played = Played(-1, {})
     for _ in range(5000):
@@ -140,7 +148,7 @@ def play_battle(
             table.entropy_only(seat)
         elif kind == DecisionKind.SECRET:
             last = _last_to_commit(table)
-            choice = _hand_choice(state, seat, decision.step, policies.get(seat))
+            choice = _hand_choice(state, seat, decision.step, hands.get(seat))
             table.commit(seat, choice, reveal_now=last)
         elif kind == DecisionKind.REVEAL:
             table.reveal(seat)

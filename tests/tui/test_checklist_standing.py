@@ -1,5 +1,6 @@
-"""The checklist shows which steps a standing order covers: a field in each line (``show
---json``) and words in the app's tree, never colour alone."""
+"""The checklist shows which steps a standing order covers, and which a signed policy answers:
+a field in each line (``show --json``) and words in the app's tree and in ``show
+--checklist``, never colour alone."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import msgspec
 
 from engine.core.turn_orders import Standing
 from engine.fe.face import FACE
+from engine.fe.orders import PolicyOrder
 from tests.engine.fe.helpers import play, start
+from tui.render import checklist_line
 from tui.services.show import checklist_lines
-from tui.widgets.checklist import STANDING_MARK, _actor_texts, _step_label
+from tui.widgets.checklist import POLICY_MARK, STANDING_MARK, _actor_texts, _step_label
 
 
 def test_a_line_covered_by_a_standing_order_says_whose_it_is() -> None:
@@ -23,3 +26,19 @@ def test_a_line_covered_by_a_standing_order_says_whose_it_is() -> None:
     own, _ = _step_label(lines["2B3"], actors)
     assert covered.plain.endswith(f"{STANDING_MARK} coalition")
     assert STANDING_MARK not in own.plain
+
+
+def test_a_line_a_signed_policy_answers_says_whose_it_is() -> None:
+    state = play(start(), "coalition", PolicyOrder(bir=2, retreat=0))
+    lines = {line.step: line for line in checklist_lines(FACE, state) or ()}
+    assert lines["5-3X2"].policy == ("coalition",)
+    assert lines["5-3D"].policy == (), "the flagship is still the coalition's to choose"
+    assert msgspec.json.decode(msgspec.json.encode(lines["5-7A1"]))["policy"] == ["coalition"]
+    actors = _actor_texts(list(lines.values()), None)
+    answered, _ = _step_label(lines["5-3X2"], actors)
+    asked, _ = _step_label(lines["5-3D"], actors)
+    assert answered.plain.endswith(f"{POLICY_MARK} coalition")
+    assert POLICY_MARK not in asked.plain
+    printed = [checklist_line(msgspec.to_builtins(lines[step])) for step in ("5-3X2", "5-3D")]
+    assert printed[0].endswith("(policy: coalition)")
+    assert "policy" not in printed[1]

@@ -324,6 +324,30 @@ def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
     )
 
 
+def test_a_policy_signed_since_makes_those_waits_past_and_asks_for_none() -> None:
+    chain = [
+        written(0, "a", 0),
+        written(1, "b", HOUR, step="3B2"),
+        written(2, "a", 2 * HOUR, step="3B3"),  # a reacts in b's turn
+        written(3, "b", 3 * HOUR, step="3B2"),
+        written(4, "a", 4 * HOUR, step="5-3E"),  # a's secret choices
+        written(5, "b", 5 * HOUR, step="3B2"),
+        written(6, "a", 6 * HOUR, step="5-3X2"),
+    ]
+    facts = {  # a's reaction policy answers 3B3 now, its combat policy 5-3E; not 5-3X2
+        "3B3": StepFacts("Reaction", "decision", "non-phasing", policy=("a",)),
+        "3B2": StepFacts("Movement", "decision", "phasing"),
+        "5-3E": StepFacts("Secretly choose the battle force", "secret", "both", policy=("a",)),
+        "5-3X2": StepFacts("Secretly choose the BIR", "secret", "both", policy=("b",)),
+    }
+    report = pace.count(chain, {}, facts, name="g", me="a")
+    assert {s.step: s.policy for s in report.steps}["5-3E"] == ("a",)
+    flat = " ".join(pace_text(render.builtins(report)).split())
+    assert "always answer the same" not in flat  # 3B3 is answered by a's policy now
+    assert "Secret choices (5-3X2): no standing order makes them, but a policy" in flat
+    assert "Your policy answers 3B3, 5-3E now: those waits are past." in flat
+
+
 # --- the app's pace dialog (w) ----------------------------------------------------------------
 
 

@@ -80,6 +80,9 @@ class StepPace(msgspec.Struct, frozen=True):
     standing: tuple[str, ...] = ()
     """The seats whose standing order, as it stands at the head, completes the step for them:
     the waits there are past ones."""
+    policy: tuple[str, ...] = ()
+    """The seats whose signed policy, as it stands at the head, answers the step for them:
+    the waits there are past ones too."""
 
 
 class PaceReport(msgspec.Struct, frozen=True):
@@ -103,6 +106,7 @@ class StepFacts(NamedTuple):
     kind: str = ""
     actor: str = ""
     standing: tuple[str, ...] = ()
+    policy: tuple[str, ...] = ()
 
 
 class GamePace(msgspec.Struct, frozen=True):
@@ -315,18 +319,21 @@ def _steps(
                 kind=known.kind,
                 actor=known.actor,
                 standing=known.standing,
+                policy=known.policy,
             )
         )
     return tuple(result)
 
 
 def _step_facts(face: Face[Any], rules: object) -> dict[str, StepFacts]:
-    """Each step's title, kind and standing orders from the ruleset's checklist at the head
-    (empty before the ruleset's state exists)."""
+    """Each step's title, kind, standing orders and policies from the ruleset's checklist at
+    the head (empty before the ruleset's state exists)."""
     if rules is None:
         return {}
     return {
-        item.step: StepFacts(item.title, str(item.kind), str(item.actor), item.standing)
+        item.step: StepFacts(
+            item.title, str(item.kind), str(item.actor), item.standing, item.policy
+        )
         for item in face.checklist(rules)
     }
 

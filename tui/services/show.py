@@ -93,6 +93,8 @@ class ChecklistLine(msgspec.Struct, frozen=True):
     """The groups enclosing the step, outermost first, as (id, title)."""
     obsolete: bool = False
     """A step the rules no longer use (shown skipped), which no standing order covers."""
+    policy: tuple[str, ...] = ()
+    """The seats whose signed policy answers their part of this step as a rule (none: empty)."""
 
 
 class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -188,6 +190,7 @@ def checklist_lines(face: Face[Any], rules: Any) -> tuple[ChecklistLine, ...] | 
             standing=tuple(item.standing),
             headings=tuple(item.headings),
             obsolete=item.obsolete,
+            policy=tuple(item.policy),
         )
         for item in items
     )

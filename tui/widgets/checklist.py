@@ -44,6 +44,8 @@ KIND_MARKS: Mapping[str, str] = {"automatic": "A", "decision": "D", "secret": "S
 """Step kind -> one letter: letters survive any terminal, font and colour scheme."""
 STANDING_MARK = "(standing)"
 """Ends the line of a step a standing order covers, before the seats whose order it is."""
+POLICY_MARK = "(policy)"
+"""Ends the line of a step a signed policy answers, before the seats whose policy it is."""
 ACTOR_MARKS: Mapping[str, str] = {"phasing": "P", "non-phasing": "N", "both": "B", "nobody": "-"}
 """Who acts -> one letter, when no seat names are given."""
 LEGEND = (
@@ -335,9 +337,12 @@ def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
     status = item.status
     mark = STATUS_MARKS.get(status, "[?]")
     kind = KIND_MARKS.get(item.kind, "?")
-    # A step some seat's standing order completes is marked in words, not by colour alone.
+    # A step some seat's standing order completes, or its policy answers, is marked in words,
+    # not by colour alone.
     covered: tuple[str, ...] = tuple(getattr(item, "standing", ()))
+    answered: tuple[str, ...] = tuple(getattr(item, "policy", ()))
     standing = f"  {STANDING_MARK} {', '.join(covered)}" if covered else ""
+    standing += f"  {POLICY_MARK} {', '.join(answered)}" if answered else ""
     label = Text.assemble(
         mark,
         " ",

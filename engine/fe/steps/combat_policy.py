@@ -87,6 +87,20 @@ def _covers(policy: CombatPolicy, step_id: str) -> bool:
     return False
 
 
+def answered_steps(policy: CombatPolicy) -> tuple[str, ...]:
+    """The steps of a battle round at which ``policy`` answers its seat's part as a rule, for
+    the checklist (`engine.fe.policy_cover`): the board may still leave one to the seat (with
+    no legal retreat hex, 302.72, the seat is asked where to go)."""
+    steps = [step for step in POLICY_STEPS if _covers(policy, step)]
+    if policy.allocate == "suggested":
+        steps += ALLOCATION_STEPS
+    if policy.retreat >= 0:
+        steps += RETREAT_STEPS
+    if policy.pursue:
+        steps.append(combat_retreat.PURSUIT_STEP)
+    return tuple(steps)
+
+
 def _fixed_by_rules(state: FeState, step_id: str) -> bool:
     """A choice the rules make for every side: the BIR of a fighting retreat (302.772)."""
     if step_id != combat_round.BIR_STEP:

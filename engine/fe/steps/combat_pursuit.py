@@ -108,6 +108,18 @@ def _covers_setup(state: FeState, record: BattleRecord, seat: Seat) -> bool:
     return seat == pursuer or (policy.flagship == "auto" and policy.force == "auto")
 
 
+def answered_steps(policy: CombatPolicy) -> tuple[str, ...]:
+    """The pursuit steps ``policy`` answers as a rule, for the checklist
+    (`engine.fe.policy_cover`): the set-up when it makes it for either side, the pursued
+    side's allocation when it allocates. The pursuer's allocation is left out: a pursuer
+    that may direct damage is asked whatever its policy."""
+    whole = policy.flagship == "auto" and policy.force == "auto"
+    steps = [pr.SETUP_STEP] if whole and policy.bir >= 0 and policy.ew == "default" else []
+    if policy.allocate == "suggested":
+        steps.append(pr.PURSUED_STEP)
+    return tuple(steps)
+
+
 def decides(state: FeState, step: Step, seat: Seat) -> bool:
     """Whether ``seat``'s signed policy makes its set-up of the pursuit battle (5-8D)."""
     record = pr.battle(state)

@@ -50,6 +50,13 @@ def policy_of(state: FeState, seat: Seat) -> ReactionPolicy | None:
     return next((p for who, p in state.reaction_policies if who == seat), None)
 
 
+def answers(policy: ReactionPolicy) -> bool:
+    """Whether ``policy`` answers its seat's reaction windows as a rule, for the checklist
+    (`engine.fe.policy_cover`): "never", or "react" that lets an uncovered unit stay. A
+    window it cannot decide (two hexes a unit could go for) still asks the seat."""
+    return policy.mode == "never" or (policy.mode == "react" and policy.otherwise == "stay")
+
+
 def non_phasing(state: FeState) -> Seat:
     """The seat that owes the reaction window: the one after the phasing seat."""
     seats = state.seats
