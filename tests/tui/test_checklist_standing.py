@@ -11,6 +11,7 @@ from engine.fe.face import FACE
 from engine.fe.orders import PolicyOrder
 from tests.engine.fe.helpers import play, start
 from tui.render import checklist_line
+from tui.screens.game import step_text
 from tui.services.show import checklist_lines
 from tui.widgets.checklist import POLICY_MARK, STANDING_MARK, _actor_texts, _step_label
 
@@ -42,3 +43,19 @@ def test_a_line_a_signed_policy_answers_says_whose_it_is() -> None:
     printed = [checklist_line(msgspec.to_builtins(lines[step])) for step in ("5-3X2", "5-3D")]
     assert printed[0].endswith("(policy: coalition)")
     assert "policy" not in printed[1]
+
+
+def test_choosing_a_step_says_in_full_whose_standing_order_and_policy_answer_it() -> None:
+    """The tree's line is cut at the panel's edge; the status line, which Enter on a step
+    fills, names both in words, before the rules (the first thing its own end may lose)."""
+    state = play(start(), "coalition", Standing(["5"]))
+    state = play(state, "coalition", PolicyOrder(allocate="suggested"))
+    lines = {line.step: line for line in checklist_lines(FACE, state) or ()}
+    assert step_text(lines["5-6A"]) == (
+        "5-6A Defender allocates general damage: non-phasing, decision, todo; coalition's "
+        "standing order completes it; coalition's policy answers it (rules 302.6, 302.617)"
+    )
+    assert step_text(lines["5-3D"]) == (  # neither: as before
+        "5-3D Secretly choose flagships: both, secret, todo (rules 302.32, 302.33, 308.9, 321.31)"
+    )
+    assert "policy" not in step_text(lines["5-3A"]) and "standing order" in step_text(lines["5-3A"])

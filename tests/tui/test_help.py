@@ -207,7 +207,10 @@ def test_the_legends_fit_the_help_box() -> None:
         for detail in ("compact", "detailed"):
             lines = map_legend(sheet, None, detail)
             assert lines and all(len(line) <= 74 for line in lines)
-    assert [line.split()[0] for line in checklist_legend()] == ["[x]", "A", "P"]
+    assert all(len(line) <= 74 for line in checklist_legend())
+    wide = checklist_legend(200)  # one kind of mark per line
+    assert [line.split()[0] for line in wide] == ["[x]", "A", "P", "(standing)"]
+    assert wide[-1].endswith("(policy) SEAT its signed policy answers it")
 
 
 def test_the_map_legend_explains_battles_captures_and_the_plan() -> None:

@@ -585,6 +585,15 @@ def form_fields(ruleset: str) -> Callable[[str, Mapping[str, str]], Sequence[str
 
 
 def step_text(item: ChecklistLine) -> str:
-    """One checklist step in a line: id, title, who acts, its kind and rules."""
-    rules = f" (rules {', '.join(item.rules)})" if item.rules else ""
-    return f"{item.step} {item.title}: {item.actor}, {item.kind}, {item.status}{rules}"
+    """One checklist step in a line: id, title, who acts, its kind, whose standing order and
+    whose policy answer it (the tree's marks in full: a narrow panel cuts them), then its
+    rules, the first thing the line's end may lose."""
+    text = f"{item.step} {item.title}: {item.actor}, {item.kind}, {item.status}"
+    for seats, what in (
+        (item.standing, "standing order completes"),
+        (item.policy, "policy answers"),
+    ):
+        if seats:
+            whose = " and ".join(seat + "'s" for seat in seats)
+            text += f"; {whose} {what} it"
+    return text + (f" (rules {', '.join(item.rules)})" if item.rules else "")

@@ -51,7 +51,9 @@ ACTOR_MARKS: Mapping[str, str] = {"phasing": "P", "non-phasing": "N", "both": "B
 LEGEND = (
     "[x] done  [>] current  [ ] to do  [-] skipped   "
     "A automatic  D decision  S secret  M manual   "
-    "P phasing  N non-phasing  B both  - nobody"
+    "P phasing  N non-phasing  B both  - nobody   "
+    f"{STANDING_MARK} SEAT its standing order completes the step  "
+    f"{POLICY_MARK} SEAT its signed policy answers it"
 )
 """The key to the glyphs, for a help screen or a footer."""
 
