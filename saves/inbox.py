@@ -26,7 +26,6 @@ from engine.core.packets import (
     Genesis,
     Join,
     VerifiedPacket,
-    fingerprint,
     open_packet,
     peek_body,
     read_envelope,
@@ -37,6 +36,7 @@ from saves import (
     chat_messages,
     claims,
     copies,
+    invitations,
     joins,
     ledger,
     outbox,
@@ -287,6 +287,10 @@ def catch_up(replica: Reader, now: str) -> list[Outcome]:
         except Exception as exc:  # (never seen) said, kept held, and the other games go on
             reason = f"a held packet could not be taken in: {type(exc).__name__}: {exc}"
             outcomes.append(Outcome("rejected", reason, game_id, source="held", attention=True))
+    for packet_hash, data in invitations.ready(replica.store):  # (`saves.invitations`)
+        store_inbox.unpark(replica.store, packet_hash)
+        outcome = _take_one(replica, Received(data, "held"), now, [])
+        outcomes.append(outcome)
     return outcomes
 
 
@@ -509,49 +513,7 @@ def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) ->
     ]
     if not seats:
         return Outcome("ignored", "an invitation addressed to someone else", body.game_id)
-    try:
-        result = apply_packet(ruleset_for(genesis.ruleset_id), None, packet)
-    except VersionError as exc:  # no damage: what it names to install, then the same bytes
-        creator = next((b for b in genesis.seats if b.seat == genesis.creator), None)
-        who = (creator.name if creator else "") or genesis.creator
-        address = f" <{creator.address}>" if creator else ""
-        reason = (
-            f"invitation from {who}{address} to play {genesis.scenario_id} refused: {exc}: "
-            f"install the ruleset or update hexpost, then ask {who} to run "
-            f"`hexpost resend {genesis.name}`"
-        )
-        quarantine.reject(replica.store, None, source, reason, packet.data, now)
-        return Outcome("rejected", reason, body.game_id, seat=body.seat, source=source,
-                       attention=True)  # fmt: skip
-    except HexpostError as exc:
-        reason = f"invitation refused: {exc}"
-        quarantine.reject(replica.store, None, source, reason, packet.data, now)
-        return Outcome("rejected", reason, body.game_id, seat=body.seat, source=source)
-    store_games.insert_game(
-        replica.store,
-        body.game_id,
-        name=genesis.name,
-        ruleset=genesis.ruleset_id,
-        scenario=genesis.scenario_id,
-        my_seat=seats[0],
-        status="invited",
-        now=now,
-    )
-    ledger.store_applied(replica.store, packet, result, now, mine=False)
-    replica.remember_head(body.game_id, packet.packet_id, result.state)
-    creator = next(b for b in genesis.seats if b.seat == genesis.creator)
-    before = ledger.other_keys_of(replica.store, creator.address, packet.public_key)
-    detail = (
-        f"{creator.name or genesis.creator} <{creator.address}> invites you to play "
-        f"{genesis.scenario_id} as {seats[0]} (game {body.game_id.hex()[:8]}); "
-        f"their key's fingerprint is {fingerprint(packet.public_key)}: compare it with them"
-    )
-    if before:
-        detail += (
-            f". WARNING: {creator.address} used another key before ({before[-1]}): make sure "
-            "this invitation really comes from them"
-        )
-    return Outcome("invitation", detail, body.game_id, 0, [0])
+    return invitations.take(replica, packet, seats[0], source, now)
 
 
 def _park(replica: Reader, kid: bytes, data: bytes, source: str, now: str) -> Outcome:
@@ -573,7 +535,7 @@ def retry_parked(replica: Reader, now: str) -> list[Outcome]:
     """
     outcomes = []
     store = replica.store
-    for packet_hash, data in store_inbox.parked(store):
+    for packet_hash, data in store_inbox.parked(store, but=invitations.WAITING_FOR_RULESET):
         try:
             with store.savepoint():
                 store_inbox.unpark(store, packet_hash)

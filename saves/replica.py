@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import entropy
 from engine.core.packets import Chat, Resign
 from engine.core.ruleset import AnyRuleset, OptionValue, Seat
-from saves import ledger, replay, store_inbox, submitting
+from saves import invitations, ledger, replay, store_inbox, submitting
 from saves.keys import Identity
 from saves.outcome import Hint, Outcome
 from saves.reading import lookup_in
@@ -87,12 +87,13 @@ class Replica(Signer):
         return take_many(self, items, now)
 
     def catch_up(self, *, now: str) -> list[Outcome]:
-        """Apply, in one transaction, the packets held for a ruleset now installed again
+        """Apply, in one transaction, the packets held for a ruleset now installed again, and
+        take in the invitations held until this hexpost could play them
         (`saves.inbox.catch_up`)."""
         from saves.inbox import catch_up
 
-        if not store_inbox.held_next(self.store):  # (as ever: no transaction for nothing)
-            return []
+        if not store_inbox.held_next(self.store) and not invitations.ready(self.store):
+            return []  # (as ever: no transaction for nothing)
         with ledger.batch(self.store):
             return catch_up(self, now)
 

@@ -132,9 +132,22 @@ def park(store: Store, kid: bytes, digest: bytes, data: bytes, now: str) -> None
     )
 
 
-def parked(store: Store) -> list[tuple[bytes, bytes]]:
-    """``(hash, bytes)`` of every parked packet, oldest first."""
-    rows = store.all("SELECT packet_hash, data FROM parked ORDER BY received_at, rowid")
+def parked(store: Store, *, but: bytes) -> list[tuple[bytes, bytes]]:
+    """``(hash, bytes)`` of the parked packets not kept under the key id ``but``, oldest
+    first."""
+    rows = store.all(
+        "SELECT packet_hash, data FROM parked WHERE key_id != ? ORDER BY received_at, rowid",
+        (but,),
+    )
+    return [(bytes(digest), bytes(data)) for digest, data in rows]
+
+
+def parked_under(store: Store, kid: bytes) -> list[tuple[bytes, bytes]]:
+    """``(hash, bytes)`` of the packets parked under the key id ``kid``, oldest first."""
+    rows = store.all(
+        "SELECT packet_hash, data FROM parked WHERE key_id = ? ORDER BY received_at, rowid",
+        (kid,),
+    )
     return [(bytes(digest), bytes(data)) for digest, data in rows]
 
 

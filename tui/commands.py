@@ -185,7 +185,8 @@ def cmd_games(args: argparse.Namespace, home: Home) -> int:
     replica = home.replica()
     notes = games.home_notes(replica)
     if notes:  # above the list; with --json on stderr, so the list stays the same JSON
-        print("\n".join(notes), file=sys.stderr if args.json else sys.stdout)
+        text = safe_text("\n".join(notes), multiline=True)  # (an invitation's names: theirs)
+        print(text, file=sys.stderr if args.json else sys.stdout)
     render.emit(games.summaries(replica), args.json, render.games_text)
     return 0
 

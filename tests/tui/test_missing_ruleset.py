@@ -19,6 +19,7 @@ from textual.widgets import DataTable
 from mail.sync import ask_for_damaged
 from saves import registry, reminders
 from saves.home import Home
+from saves.outcome import Outcome
 from tests.engine.toy import TOY
 from tests.saves.conftest import CHAIN_LENGTH, Player, create_game, now
 from tests.toy_plugin import PLUGINS, toy_plugin  # noqa: F401  (a fixture)
@@ -29,7 +30,6 @@ from tui.screens.games import GamesScreen
 from tui.screens.pace import PaceScreen
 from tui.services import games, pace
 from tui.services.sync import owes_automatic_reply
-from tui.services.trust import resend
 
 GONE = "ruleset 'toy' is not part of this hexpost"
 
@@ -138,7 +138,11 @@ async def test_the_app_lists_it_and_says_why_it_does_not_open(homes: Homes) -> N
         assert isinstance(top(app), PaceScreen)
 
 
-def test_an_invitation_to_a_game_of_it_says_how_to_get_it_again(homes: Homes) -> None:
+def test_an_invitation_to_a_game_of_it_waits_for_the_ruleset_without_a_resend(
+    homes: Homes,
+) -> None:
+    """Held, not refused: the player installs the ruleset and syncs, and the invitation is
+    there, with no email asking North for it again (a hand-off saved)."""
     sys.path.append(str(PLUGINS))
     registry.reload()
     try:
@@ -151,20 +155,31 @@ def test_an_invitation_to_a_game_of_it_says_how_to_get_it_again(homes: Homes) ->
         sys.path.remove(str(PLUGINS))
         registry.reload()
     report = homes.south.sync()
-    (refused,) = [o for o in report.received if o.status == "rejected"]
-    assert GONE in refused.detail and refused.attention
-    assert "invitation from North <north@example.org> to play duel" in refused.detail
-    hint = "install the ruleset or update hexpost, then ask North to run `hexpost resend rematch`"
-    assert hint in refused.detail
-    sys.path.append(str(PLUGINS))  # South installs it; North does as it says
+    (held,) = [o for o in report.received if o.status == "parked"]
+    assert held.attention and GONE in held.detail
+    assert held.detail.startswith("invitation from North <north@example.org> to play duel held ")
+    assert "install the ruleset or update hexpost, and the next sync takes it in" in held.detail
+    south = homes.south.replica
+    assert [row.name for row in south.games()] == ["duel", "wind"]  # not a game yet
+    (note,) = games.home_notes(south)
+    assert note.startswith("invitation from North <north@example.org> to play duel waits")
+    assert GONE in note
+    rematch = held.game_id
+
+    def about_rematch() -> list[Outcome]:
+        return [o for o in homes.south.sync().received if o.game_id == rematch]
+
+    assert about_rematch() == []  # said once; still held, quietly
+    assert len(games.home_notes(south)) == 1
+    sys.path.append(str(PLUGINS))  # South installs the ruleset and syncs: nothing from North
     registry.reload()
     try:
-        north = homes.north.replica
-        row = next(row for row in north.games() if row.name == "rematch")
-        assert resend(north, row, None, now) == [0]
-        homes.north.sync()
-        assert "invitation" in [o.status for o in homes.south.sync().received]
-        assert homes.south.row(row.game_id).status == "invited"
+        taken = about_rematch()
+        assert [o.status for o in taken] == ["invitation"], taken
+        (row,) = [row for row in south.games() if row.name == "rematch"]
+        assert row.status == "invited"
+        assert games.home_notes(south) == ()
+        assert about_rematch() == []  # taken once
     finally:
         sys.path.remove(str(PLUGINS))
         registry.reload()

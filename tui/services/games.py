@@ -15,7 +15,7 @@ from engine.core.errors import VersionError
 from engine.core.owed import pending
 from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import AnyState
-from saves import behind, claims, joins, outbox, quarantine, store_backup
+from saves import behind, claims, invitations, joins, outbox, quarantine, store_backup
 from saves.news import Waits, seat_names, waits, waits_words
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
@@ -101,9 +101,11 @@ def summaries(replica: Replica) -> list[GameSummary]:
 
 def home_notes(replica: Replica) -> tuple[str, ...]:
     """What the whole home needs from its player, one line each, shown above its games (a
-    backup copy not yet confirmed: `saves.behind.copy_note`)."""
+    backup copy not yet confirmed: `saves.behind.copy_note`; an invitation held until this
+    hexpost can play it: `saves.invitations.waiting_notes`)."""
     taken_at = store_backup.copy_taken_at(replica.store)
-    return () if taken_at is None else (behind.copy_note(taken_at),)
+    copy = () if taken_at is None else (behind.copy_note(taken_at),)
+    return copy + invitations.waiting_notes(replica.store)
 
 
 def attention_notes(

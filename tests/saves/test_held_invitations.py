@@ -1,0 +1,103 @@
+"""Invitations to a game of a ruleset this hexpost lacks are held (`saves.invitations`), as a
+modified client or a stranger would attack that: a flood of them, the same one twice, one
+addressed to someone else, and the retries of packets parked for an unknown key. The one
+that comes back once its ruleset is installed is in `tests/tui/test_missing_ruleset.py`."""
+
+from __future__ import annotations
+
+import hashlib
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core.packets import (
+    PROTOCOL_VERSION,
+    Body,
+    Genesis,
+    SeatBinding,
+    raw_public_key,
+    sign_body,
+)
+from saves import invitations, store_inbox
+from saves.inbox import retry_parked
+from tests.saves.conftest import Player, now
+from tui.services import games
+
+MISSING = "ruleset 'nosuch' is not part of this hexpost"
+
+
+def invitation(n: int, to: str = "alice@example.org") -> bytes:
+    """A genesis of a game of ruleset ``nosuch`` by stranger ``n``, inviting ``to``."""
+    seed = hashlib.sha256(f"stranger {n}".encode()).digest()
+    key = Ed25519PrivateKey.from_private_bytes(seed)
+    genesis = Genesis(
+        protocol=PROTOCOL_VERSION,
+        ruleset_id="nosuch",
+        ruleset_version="1.0",
+        scenario_id="skirmish",
+        scenario_hash=bytes(32),
+        options=[],
+        seats=[
+            SeatBinding("red", f"Stranger {n}", f"s{n}@example.org", raw_public_key(key)),
+            SeatBinding("blue", "", to),
+        ],
+        creator="red",
+        anchor=hashlib.sha256(seed).digest(),
+        name=f"game{n}",
+    )
+    body = Body(
+        game_id=hashlib.sha256(b"game" + seed).digest()[:16],
+        seq=0,
+        prev=bytes(32),
+        seat="red",
+        ruleset="nosuch/1.0",
+        kind=genesis,
+        entropy=hashlib.sha256(b"entropy" + seed).digest(),
+    )
+    return sign_body(body, key, include_key=True)
+
+
+def held_count(player: Player) -> int:
+    return len(store_inbox.parked_under(player.replica.store, invitations.WAITING_FOR_RULESET))
+
+
+def test_a_flood_of_invitations_holds_a_bounded_number_and_refuses_the_rest(
+    alice: Player,
+) -> None:
+    limit = invitations.MAX_WAITING
+    for n in range(limit):
+        outcome = alice.replica.receive(invitation(n), source=f"mail {n}", now=now())
+        assert outcome.status == "parked" and outcome.attention, outcome
+        assert outcome.detail.startswith(f"invitation from Stranger {n} <s{n}@example.org> ")
+        assert MISSING in outcome.detail
+    refused = alice.replica.receive(invitation(limit), source="mail x", now=now())
+    assert refused.status == "rejected" and refused.attention
+    assert f"{limit} invitations wait for this hexpost already" in refused.detail
+    assert f"ask Stranger {limit} to run `hexpost resend game{limit}`" in refused.detail
+    assert held_count(alice) == limit
+    notes = games.home_notes(alice.replica)
+    assert len(notes) == invitations.NOTES_SHOWN + 1
+    assert notes[0].startswith("invitation from Stranger 0 <s0@example.org> to play skirmish waits")
+    assert notes[-1] == f"and {limit - invitations.NOTES_SHOWN} more invitations wait the same way"
+    assert alice.replica.catch_up(now=now()) == []  # nothing can be played yet: no work
+
+
+def test_the_same_invitation_twice_is_held_once(alice: Player) -> None:
+    for source in ("mail 1", "mail 2"):
+        assert alice.replica.receive(invitation(7), source=source, now=now()).status == "parked"
+    assert held_count(alice) == 1
+    assert len(games.home_notes(alice.replica)) == 1
+
+
+def test_an_invitation_for_someone_else_is_not_held(alice: Player) -> None:
+    outcome = alice.replica.receive(invitation(3, to="carol@example.org"), source="m", now=now())
+    assert outcome.status == "ignored"
+    assert held_count(alice) == 0 and games.home_notes(alice.replica) == ()
+
+
+def test_retrying_the_packets_parked_for_a_key_passes_held_invitations_by(
+    alice: Player,
+) -> None:
+    alice.replica.receive(invitation(1), source="mail", now=now())
+    with alice.replica.store.transaction():
+        assert retry_parked(alice.replica, now()) == []  # not offered again, nor said again
+    assert held_count(alice) == 1
