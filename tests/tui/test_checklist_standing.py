@@ -11,9 +11,14 @@ from engine.fe.face import FACE
 from engine.fe.orders import PolicyOrder
 from tests.engine.fe.helpers import play, start
 from tui.render import checklist_line
-from tui.screens.game import step_text
 from tui.services.show import checklist_lines
-from tui.widgets.checklist import POLICY_MARK, STANDING_MARK, _actor_texts, _step_label
+from tui.widgets.checklist import (
+    POLICY_MARK,
+    STANDING_MARK,
+    _actor_texts,
+    _step_label,
+    step_words,
+)
 
 
 def test_a_line_covered_by_a_standing_order_says_whose_it_is() -> None:
@@ -51,11 +56,13 @@ def test_choosing_a_step_says_in_full_whose_standing_order_and_policy_answer_it(
     state = play(start(), "coalition", Standing(["5"]))
     state = play(state, "coalition", PolicyOrder(allocate="suggested"))
     lines = {line.step: line for line in checklist_lines(FACE, state) or ()}
-    assert step_text(lines["5-6A"]) == (
+    assert step_words(lines["5-6A"]) == (
         "5-6A Defender allocates general damage: non-phasing, decision, todo; coalition's "
         "standing order completes it; coalition's policy answers it (rules 302.6, 302.617)"
     )
-    assert step_text(lines["5-3D"]) == (  # neither: as before
+    assert step_words(lines["5-3D"]) == (  # neither: as before
         "5-3D Secretly choose flagships: both, secret, todo (rules 302.32, 302.33, 308.9, 321.31)"
     )
-    assert "policy" not in step_text(lines["5-3A"]) and "standing order" in step_text(lines["5-3A"])
+    assert "policy" not in step_words(lines["5-3A"]) and "standing order" in step_words(
+        lines["5-3A"]
+    )

@@ -76,7 +76,6 @@ from tui.widgets.hexmap import HexMap
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from tui.services.show import ChecklistLine
     from tui.widgets.allocation_editor import AllocationEditor
     from tui.widgets.checklist import ChecklistTree
     from tui.widgets.order_flow import MapOrders
@@ -363,7 +362,9 @@ class GameScreen(SignedLinesScreen):
         items = (self.data.show.checklist or ()) if self.data else ()
         item = next((i for i in items if i.step == message.step_id), None)
         if item is not None:
-            self.status.say(step_text(item))
+            from tui.widgets.checklist import step_words
+
+            self.status.say(step_words(item))
 
     # --- orders --------------------------------------------------------------------------------
 
@@ -582,18 +583,3 @@ def form_fields(ruleset: str) -> Callable[[str, Mapping[str, str]], Sequence[str
         return client_for(ruleset).form_fields(order, values)
 
     return fields
-
-
-def step_text(item: ChecklistLine) -> str:
-    """One checklist step in a line: id, title, who acts, its kind, whose standing order and
-    whose policy answer it (the tree's marks in full: a narrow panel cuts them), then its
-    rules, the first thing the line's end may lose."""
-    text = f"{item.step} {item.title}: {item.actor}, {item.kind}, {item.status}"
-    for seats, what in (
-        (item.standing, "standing order completes"),
-        (item.policy, "policy answers"),
-    ):
-        if seats:
-            whose = " and ".join(seat + "'s" for seat in seats)
-            text += f"; {whose} {what} it"
-    return text + (f" (rules {', '.join(item.rules)})" if item.rules else "")

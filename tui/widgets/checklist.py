@@ -84,6 +84,17 @@ class Item(Protocol):
     def phase_title(self) -> str: ...
     @property
     def phase_rule(self) -> str: ...
+    @property
+    def rules(self) -> tuple[str, ...]: ...
+    @property
+    def standing(self) -> tuple[str, ...]:
+        """The seats whose standing order completes the step."""
+        ...
+
+    @property
+    def policy(self) -> tuple[str, ...]:
+        """The seats whose signed policy answers the step."""
+        ...
 
 
 class ChecklistTree(Tree[str]):
@@ -341,10 +352,8 @@ def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
     kind = KIND_MARKS.get(item.kind, "?")
     # A step some seat's standing order completes, or its policy answers, is marked in words,
     # not by colour alone.
-    covered: tuple[str, ...] = tuple(getattr(item, "standing", ()))
-    answered: tuple[str, ...] = tuple(getattr(item, "policy", ()))
-    standing = f"  {STANDING_MARK} {', '.join(covered)}" if covered else ""
-    standing += f"  {POLICY_MARK} {', '.join(answered)}" if answered else ""
+    standing = f"  {STANDING_MARK} {', '.join(item.standing)}" if item.standing else ""
+    standing += f"  {POLICY_MARK} {', '.join(item.policy)}" if item.policy else ""
     label = Text.assemble(
         mark,
         " ",
@@ -358,6 +367,21 @@ def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
         standing,
     )
     return label, _STATUS_STYLES.get(status, "")
+
+
+def step_words(item: Item) -> str:
+    """One step in a line, for the status line when it is chosen: id, title, who acts, its
+    kind, whose standing order and whose policy answer it (the tree's marks in full: a narrow
+    panel cuts them), then its rules, the first thing the line's end may lose."""
+    text = f"{item.step} {item.title}: {item.actor}, {item.kind}, {item.status}"
+    for seats, what in (
+        (item.standing, "standing order completes"),
+        (item.policy, "policy answers"),
+    ):
+        if seats:
+            whose = " and ".join(seat + "'s" for seat in seats)
+            text += f"; {whose} {what} it"
+    return text + (f" (rules {', '.join(item.rules)})" if item.rules else "")
 
 
 def _phase_label(
