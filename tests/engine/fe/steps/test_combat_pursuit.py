@@ -219,6 +219,9 @@ def test_a_policy_answered_pursuit_costs_no_packet_of_its_own(version: str) -> N
     table = _policy_game(version)
     record = rules(table).battles[0]
     assert record.retreated[0][0] == "coalition" and len(record.pursuers) > 6
+    rows = {row.step: row.policy for row in FACE.checklist(rules(table))}
+    both = ("coalition", "alliance")  # each set-up and allocation is its policy's, as played
+    assert (rows["5-8A"], rows["5-8D"], rows["5-8F"]) == (("alliance",), both, both)
     log = record.log[-1]
     assert log.pursuit and log.attacker.damage >= 0 and log.defender.damage >= 0
 

@@ -221,6 +221,18 @@ def test_without_a_policy_the_window_is_the_seat_s() -> None:
     assert _owed(state) == ("3B3", ("alliance",))
 
 
+def test_the_checklist_marks_the_window_the_policy_answers_and_play_agrees() -> None:
+    """The checklist's mark (`engine.fe.policy_cover`) against play: marked, the window
+    passes without the alliance; unmarked, it is the alliance's."""
+    for policy, marked in ((NEVER, ("alliance",)), (None, ())):
+        state = _at_movement(policy)
+        rows = {row.step: row for row in FACE.checklist(state)}
+        assert rows["3B3"].policy == marked
+        state = _play(state, "coalition", _move(STRIKE_FORCE, "1307", "1306"))
+        state = _play(state, "coalition", Batch())
+        assert (_owed(state) == ("3B3", ("alliance",))) is not bool(marked)
+
+
 def test_a_policy_signed_in_the_open_window_answers_it() -> None:
     state = _play(_at_movement(), "coalition", _move(STRIKE_FORCE, "1307", "1306"))
     state = _play(state, "coalition", Batch())
