@@ -52,17 +52,16 @@ def test_a_line_a_signed_policy_answers_says_whose_it_is() -> None:
 
 def test_choosing_a_step_says_in_full_whose_standing_order_and_policy_answer_it() -> None:
     """The tree's line is cut at the panel's edge; the status line, which Enter on a step
-    fills, names both in words, before the rules (the first thing its own end may lose)."""
+    fills, names both in words, right after the title (the line's end is what 80 columns
+    lose: who acts and the kind, which the tree's letters show)."""
     state = play(start(), "coalition", Standing(["5"]))
     state = play(state, "coalition", PolicyOrder(allocate="suggested"))
     lines = {line.step: line for line in checklist_lines(FACE, state) or ()}
     assert step_words(lines["5-6A"]) == (
-        "5-6A Defender allocates general damage: non-phasing, decision, todo; coalition's "
-        "standing order completes it; coalition's policy answers it (rules 302.6, 302.617)"
+        "5-6A Defender allocates general damage: coalition's standing order completes it; "
+        "coalition's policy answers it; rules 302.6, 302.617; non-phasing, decision, todo"
     )
-    assert step_words(lines["5-3D"]) == (  # neither: as before
-        "5-3D Secretly choose flagships: both, secret, todo (rules 302.32, 302.33, 308.9, 321.31)"
+    assert step_words(lines["5-3D"]) == (
+        "5-3D Secretly choose flagships: rules 302.32, 302.33, 308.9, 321.31; both, secret, todo"
     )
-    assert "policy" not in step_words(lines["5-3A"]) and "standing order" in step_words(
-        lines["5-3A"]
-    )
+    assert "policy" not in step_words(lines["5-3A"]) and "standing" in step_words(lines["5-3A"])

@@ -370,18 +370,22 @@ def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
 
 
 def step_words(item: Item) -> str:
-    """One step in a line, for the status line when it is chosen: id, title, who acts, its
-    kind, whose standing order and whose policy answer it (the tree's marks in full: a narrow
-    panel cuts them), then its rules, the first thing the line's end may lose."""
-    text = f"{item.step} {item.title}: {item.actor}, {item.kind}, {item.status}"
-    for seats, what in (
-        (item.standing, "standing order completes"),
-        (item.policy, "policy answers"),
-    ):
-        if seats:
-            whose = " and ".join(seat + "'s" for seat in seats)
-            text += f"; {whose} {what} it"
-    return text + (f" (rules {', '.join(item.rules)})" if item.rules else "")
+    """One step in a line, for the status line when it is chosen, in the order of what the
+    tree shows least: its id and whole title, whose standing order and whose policy answer
+    it (marks a narrow panel cuts), its rules, then who acts, its kind and status in words
+    (the tree's letters): at 80 columns the line's end is what is lost."""
+    parts = [
+        " and ".join(seat + "'s" for seat in seats) + f" {what} it"
+        for seats, what in (
+            (item.standing, "standing order completes"),
+            (item.policy, "policy answers"),
+        )
+        if seats
+    ]
+    if item.rules:
+        parts.append(f"rules {', '.join(item.rules)}")
+    parts.append(f"{item.actor}, {item.kind}, {item.status}")
+    return f"{item.step} {item.title}: {'; '.join(parts)}"
 
 
 def _phase_label(
