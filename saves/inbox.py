@@ -273,7 +273,8 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
 def catch_up(replica: Reader, now: str) -> list[Outcome]:
     """Apply the held packets that follow their game's head now: those that came while the
     game's ruleset was not installed (`place_packet`), once it is. Each game under its own
-    savepoint: one that fails is recorded and the others go on."""
+    savepoint: one that fails is recorded and the others go on. Then the held invitations
+    (`saves.invitations`): those held too long are dropped, those now playable taken in."""
     outcomes = []
     for game_id in store_inbox.held_next(replica.store):
         try:
@@ -287,6 +288,7 @@ def catch_up(replica: Reader, now: str) -> list[Outcome]:
         except Exception as exc:  # (never seen) said, kept held, and the other games go on
             reason = f"a held packet could not be taken in: {type(exc).__name__}: {exc}"
             outcomes.append(Outcome("rejected", reason, game_id, source="held", attention=True))
+    outcomes += invitations.expire(replica.store, now)
     for packet_hash, data in invitations.ready(replica.store):  # (`saves.invitations`)
         store_inbox.unpark(replica.store, packet_hash)
         outcome = _take_one(replica, Received(data, "held"), now, [])

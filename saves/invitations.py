@@ -6,15 +6,20 @@ when it does not apply. When this hexpost lacks the game's ruleset (a plug-in no
 yet, or an older hexpost), it is neither: it is kept, verified, among the parked packets under
 a key id of its own (`WAITING_FOR_RULESET`), and the first sync that finds the ruleset
 loadable takes it in (`ready`, called by `saves.inbox.catch_up`). The player only installs the
-ruleset: nobody has to send the invitation again, which would cost an email round trip.
+ruleset: nobody has to send the invitation again, which would cost an email round trip. One
+held `HELD_DAYS` days is dropped (`expire`), so a ruleset never installed leaves no note for
+ever.
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from engine.core.errors import HexpostError, VersionError
 from engine.core.game import apply_packet, check_genesis
 from engine.core.packets import Genesis, VerifiedPacket, fingerprint, peek_body
 from saves import ledger, quarantine, store_games, store_inbox
+from saves.outbox import parse_time
 from saves.outcome import Outcome
 from saves.reading import Reader
 from saves.registry import ruleset_for
@@ -31,6 +36,9 @@ MAX_WAITING = 20
 all; past this, one more is refused as before holding existed, saying to ask for it again."""
 NOTES_SHOWN = 3
 """Held invitations named one per line in the home's notes; the others are counted."""
+HELD_DAYS = 30
+"""Days an invitation is held at most: a player who never installs the ruleset is not shown
+its note for ever (`expire`), and its creator can send it again."""
 
 
 def take(replica: Reader, packet: VerifiedPacket, seat: str, source: str, now: str) -> Outcome:
@@ -90,19 +98,50 @@ def take(replica: Reader, packet: VerifiedPacket, seat: str, source: str, now: s
     return Outcome("invitation", detail, body.game_id, 0, [0])
 
 
+def held(store: Store) -> bool:
+    """Whether some invitation is held (a sync then looks at them: `saves.inbox.catch_up`)."""
+    return bool(store_inbox.parked_under(store, WAITING_FOR_RULESET))
+
+
 def ready(store: Store) -> list[tuple[bytes, bytes]]:
     """``(hash, bytes)`` of the held invitations this hexpost can play now."""
     return [
         (digest, data)
-        for digest, data in store_inbox.parked_under(store, WAITING_FOR_RULESET)
+        for digest, data, _at in store_inbox.parked_under(store, WAITING_FOR_RULESET)
         if (genesis := _genesis(data)) is None or not _missing(genesis)
     ]  # (one no longer readable is offered too: taking it in records why it was refused)
+
+
+def expire(store: Store, now: str) -> list[Outcome]:
+    """Drop the invitations held `HELD_DAYS` days that this hexpost still cannot play, each
+    kept among the refused items with the reason, which says what to ask for later."""
+    current = parse_time(now)
+    if current is None:
+        return []
+    outcomes = []
+    for digest, data, at in store_inbox.parked_under(store, WAITING_FOR_RULESET):
+        since = parse_time(at)
+        genesis = _genesis(data)
+        if since is None or current < since + timedelta(days=HELD_DAYS) or genesis is None:
+            continue
+        missing = _missing(genesis)
+        if not missing:
+            continue  # it is taken in instead (`ready`)
+        reason = (
+            f"{_from(genesis)} dropped: held {HELD_DAYS} days, and this hexpost still cannot "
+            f"play it: {missing}: once it can, ask {_creator(genesis)} to run "
+            f"`hexpost resend {genesis.name}`"
+        )
+        store_inbox.unpark(store, digest)
+        quarantine.reject(store, None, "held", reason, data, now)
+        outcomes.append(Outcome("rejected", reason, _game_of(data), source="held"))
+    return outcomes
 
 
 def waiting_notes(store: Store) -> tuple[str, ...]:
     """One line per held invitation, for the home's notes: who invites, and what is missing."""
     notes = []
-    for _digest, data in store_inbox.parked_under(store, WAITING_FOR_RULESET):
+    for _digest, data, _at in store_inbox.parked_under(store, WAITING_FOR_RULESET):
         genesis = _genesis(data)
         missing = _missing(genesis) if genesis is not None else ""
         if genesis is not None and missing:
@@ -123,6 +162,12 @@ def _missing(genesis: Genesis) -> str:
     except HexpostError:
         return ""
     return ""
+
+
+def _game_of(data: bytes) -> bytes | None:
+    """The game id a held invitation names."""
+    body = peek_body(data)
+    return body.game_id if body is not None else None
 
 
 def _genesis(data: bytes) -> Genesis | None:

@@ -88,11 +88,11 @@ class Replica(Signer):
 
     def catch_up(self, *, now: str) -> list[Outcome]:
         """Apply, in one transaction, the packets held for a ruleset now installed again, and
-        take in the invitations held until this hexpost could play them
-        (`saves.inbox.catch_up`)."""
+        take in the invitations held until this hexpost could play them, or drop those held
+        too long (`saves.inbox.catch_up`)."""
         from saves.inbox import catch_up
 
-        if not store_inbox.held_next(self.store) and not invitations.ready(self.store):
+        if not store_inbox.held_next(self.store) and not invitations.held(self.store):
             return []  # (as ever: no transaction for nothing)
         with ledger.batch(self.store):
             return catch_up(self, now)

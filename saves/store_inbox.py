@@ -142,13 +142,15 @@ def parked(store: Store, *, but: bytes) -> list[tuple[bytes, bytes]]:
     return [(bytes(digest), bytes(data)) for digest, data in rows]
 
 
-def parked_under(store: Store, kid: bytes) -> list[tuple[bytes, bytes]]:
-    """``(hash, bytes)`` of the packets parked under the key id ``kid``, oldest first."""
+def parked_under(store: Store, kid: bytes) -> list[tuple[bytes, bytes, str]]:
+    """``(hash, bytes, received at)`` of the packets parked under the key id ``kid``, oldest
+    first."""
     rows = store.all(
-        "SELECT packet_hash, data FROM parked WHERE key_id = ? ORDER BY received_at, rowid",
+        "SELECT packet_hash, data, received_at FROM parked WHERE key_id = ? "
+        "ORDER BY received_at, rowid",
         (kid,),
     )
-    return [(bytes(digest), bytes(data)) for digest, data in rows]
+    return [(bytes(digest), bytes(data), str(at)) for digest, data, at in rows]
 
 
 def unpark(store: Store, digest: bytes) -> None:

@@ -101,3 +101,20 @@ def test_retrying_the_packets_parked_for_a_key_passes_held_invitations_by(
     with alice.replica.store.transaction():
         assert retry_parked(alice.replica, now()) == []  # not offered again, nor said again
     assert held_count(alice) == 1
+
+
+def test_an_invitation_held_thirty_days_is_dropped_and_said_so(alice: Player) -> None:
+    """A player who never installs the ruleset is not shown the note for ever: after
+    `HELD_DAYS` days the invitation goes, kept among the refused items with the reason."""
+    alice.replica.receive(invitation(5), source="mail", now="2030-01-01T10:00:00Z")
+    assert alice.replica.catch_up(now="2030-01-31T09:59:59Z") == []  # not yet 30 days
+    assert held_count(alice) == 1
+    (dropped,) = alice.replica.catch_up(now="2030-01-31T10:00:00Z")
+    assert dropped.status == "rejected" and not dropped.attention
+    assert dropped.detail == (
+        "invitation from Stranger 5 <s5@example.org> to play skirmish dropped: held 30 days, "
+        f"and this hexpost still cannot play it: {MISSING} (it has fe): once it can, ask "
+        "Stranger 5 to run `hexpost resend game5`"
+    )
+    assert held_count(alice) == 0 and games.home_notes(alice.replica) == ()
+    assert alice.replica.catch_up(now="2030-03-01T00:00:00Z") == []
