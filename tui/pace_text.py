@@ -116,9 +116,9 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
     open_ = [s for s in mine if s["step"] not in covered and s["step"] not in answered]
     manual = [s["step"] for s in open_ if s["kind"] == "manual"]
     decisions = [  # the phasing seat's own decisions (builds, movement) are its turn itself
-        s["step"] for s in open_ if s["kind"] == "decision" and s["actor"] != "phasing"
+        s for s in open_ if s["kind"] == "decision" and s["actor"] != "phasing"
     ]
-    secret = [s["step"] for s in open_ if s["kind"] == "secret"]
+    secret = [s for s in open_ if s["kind"] == "secret"]
     hints = []
     if manual:
         hints.append(
@@ -126,14 +126,20 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
             "the standing order `manual` does it for you (in the app: O, then Enter)."
         )
     if decisions:
+        named = _signing(decisions)
         hints.append(
-            f"Where you always answer the same ({', '.join(decisions)}), a standing order "
-            "naming the step, or a policy where the rules have one, answers for you at once."
+            f"Where you always answer the same ({_ids(decisions)}), a standing order naming the "
+            "step answers for you at once" + (f", or a signed policy: {named}." if named else ".")
         )
     if secret:
+        named = _signing(secret)
         hints.append(
-            f"Secret choices ({', '.join(secret)}): no standing order makes them, but a policy "
-            "signed in advance (P in the app), where the rules have one, makes them for you."
+            f"Secret choices ({_ids(secret)}): no standing order makes them, "
+            + (
+                f"but a policy signed in advance does: {named}."
+                if named
+                else "and no policy of these rules does: each is yours to make."
+            )
         )
     if covered:
         hints.append(f"Your standing order covers {', '.join(covered)} now: those waits are past.")
@@ -142,6 +148,23 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
     if not hints:
         hints.append("A standing order or policy signed in advance answers such steps at once.")
     return hints
+
+
+def _ids(steps: list[dict[str, Any]]) -> str:
+    return ", ".join(step["step"] for step in steps)
+
+
+def _signing(steps: list[dict[str, Any]]) -> str:
+    """The orders that sign a policy able to answer ``steps``, each with its steps (`policy`,
+    the one key the app gives its own: P)."""
+    by_order: dict[str, list[str]] = {}
+    for step in steps:
+        if step["policy_order"]:
+            by_order.setdefault(step["policy_order"], []).append(step["step"])
+    return "; ".join(
+        f"`{order}` for {', '.join(ids)}" + (" (P in the app)" if order == "policy" else "")
+        for order, ids in by_order.items()
+    )
 
 
 def _cut(line: str, width: int) -> str:

@@ -278,6 +278,9 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     policy: tuple[str, ...] = ()
     """The seats whose signed policy answers their part of this step as a rule when they owe
     it (the board may still leave one to its seat: a retreat with no legal hex)."""
+    policy_order: str = ""
+    """The order that signs a policy able to answer this step ("" when none can): what a
+    player who is waited for there signs to be asked no more."""
 
 
 class Landmarks(msgspec.Struct, frozen=True):

@@ -467,11 +467,14 @@ class Turns(Generic[S]):
         steps: Sequence[Step],
         statuses: Sequence[str],
         policies: Mapping[str, tuple[Seat, ...]] | None = None,
+        policy_orders: Mapping[str, str] | None = None,
     ) -> list[ChecklistItem]:
         """Checklist rows for ``steps`` with their statuses (obsolete steps show skipped), the
         seats whose standing order covers each and, from ``policies`` (step id -> seats: the
-        ruleset's reading of its own policies), the seats whose signed policy answers it."""
+        ruleset's reading of its own policies), the seats whose signed policy answers it, and
+        from ``policy_orders`` (step id -> order) the order that signs a policy able to."""
         policies = policies or {}
+        policy_orders = policy_orders or {}
         phases = [self.host.phase(state, step) for step in steps]
         sequence = self.host.sequence()
         return [
@@ -489,6 +492,7 @@ class Turns(Generic[S]):
                 tuple((h.id, h.title) for h in sequence.heading_chain(step)),
                 step.obsolete,
                 () if step.obsolete else policies.get(step.id, ()),
+                "" if step.obsolete else policy_orders.get(step.id, ""),
             )
             for step, status, phase in zip(steps, statuses, phases, strict=True)
         ]

@@ -35,7 +35,7 @@ from engine.core.face import (
 )
 from engine.core.ruleset import Event, Seat, StepKind
 from engine.core.turn_orders import Back, Done, Note, Roll
-from engine.fe import face_board, flow, opening, orders, signed_choices
+from engine.fe import face_board, flow, opening, orders, policy_cover, signed_choices
 from engine.fe.flow import COMBAT_PHASE, TURNS
 from engine.fe.galaxy import NEUTRAL_ZONE
 from engine.fe.model import FeState
@@ -258,14 +258,11 @@ class FeFace:
         if flow.orion_on(state):
             parts.append((True, seq.part(ORION_PART)))
         items: list[ChecklistItem] = []
-        cover = None
-        if state.policies or state.reaction_policies:
-            from engine.fe.policy_cover import policy_cover
-
-            cover = policy_cover(state)
+        signed = state.policies or state.reaction_policies
+        cover = policy_cover.policy_cover(state) if signed else None
         for orion, steps in parts:
             statuses = [_status(state, orion, index) for index in range(len(steps))]
-            items += TURNS.rows(state, steps, statuses, cover)
+            items += TURNS.rows(state, steps, statuses, cover, policy_cover.POLICY_ORDERS)
         return tuple(items)
 
     def order_text(self, order: Any) -> str:

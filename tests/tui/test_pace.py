@@ -291,9 +291,11 @@ def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
         written(6, "a", 6 * HOUR, step="5-3E"),  # a's secret choice
     ]
     facts = {
-        "5-3E": StepFacts("Secretly choose the battle force", "secret", "both"),
+        "5-3E": StepFacts(
+            "Secretly choose the battle force", "secret", "both", policy_order="policy"
+        ),
         "1D": StepFacts("Remove reserve markers", "manual", "phasing", ("a",)),
-        "3B3": StepFacts("Reaction", "decision", "non-phasing"),
+        "3B3": StepFacts("Reaction", "decision", "non-phasing", policy_order="reaction"),
         "3B2": StepFacts("Movement", "decision", "phasing"),
     }
     report = pace.count(chain, {}, facts, name="g", me="b")
@@ -314,8 +316,20 @@ def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
     a_flat = " ".join(a_text.split())
     assert "`manual`" not in a_flat  # a's standing order covers 1D already
     assert "Your standing order covers 1D now: those waits are past." in a_flat
-    assert "Where you always answer the same (3B3), a standing order" in a_flat
-    assert "Secret choices (5-3E): no standing order makes them, but a policy" in a_flat
+    assert (
+        "Where you always answer the same (3B3), a standing order naming the step answers for "
+        "you at once, or a signed policy: `reaction` for 3B3." in a_flat
+    )
+    assert (
+        "Secret choices (5-3E): no standing order makes them, but a policy signed in advance "
+        "does: `policy` for 5-3E (P in the app)." in a_flat
+    )
+    bare = {step: fact._replace(policy_order="") for step, fact in facts.items()}  # none
+    bare_flat = " ".join(
+        pace_text(render.builtins(pace.count(chain, {}, bare, name="g", me="a"))).split()
+    )
+    assert "(3B3), a standing order naming the step answers for you at once." in bare_flat
+    assert "Secret choices (5-3E): no standing order makes them, and no policy" in bare_flat
     for text in (a_text, b_text):
         assert max(len(line) for line in text.splitlines()) <= 80
     plain = pace_text(render.builtins(pace.count(chain, {}, {}, name="g", me="a")))
@@ -338,13 +352,15 @@ def test_a_policy_signed_since_makes_those_waits_past_and_asks_for_none() -> Non
         "3B3": StepFacts("Reaction", "decision", "non-phasing", policy=("a",)),
         "3B2": StepFacts("Movement", "decision", "phasing"),
         "5-3E": StepFacts("Secretly choose the battle force", "secret", "both", policy=("a",)),
-        "5-3X2": StepFacts("Secretly choose the BIR", "secret", "both", policy=("b",)),
+        "5-3X2": StepFacts(
+            "Secretly choose the BIR", "secret", "both", policy=("b",), policy_order="policy"
+        ),
     }
     report = pace.count(chain, {}, facts, name="g", me="a")
     assert {s.step: s.policy for s in report.steps}["5-3E"] == ("a",)
     flat = " ".join(pace_text(render.builtins(report)).split())
     assert "always answer the same" not in flat  # 3B3 is answered by a's policy now
-    assert "Secret choices (5-3X2): no standing order makes them, but a policy" in flat
+    assert "Secret choices (5-3X2): no standing order makes them, but a policy signed" in flat
     assert "Your policy answers 3B3, 5-3E now: those waits are past." in flat
 
 

@@ -83,6 +83,8 @@ class StepPace(msgspec.Struct, frozen=True):
     policy: tuple[str, ...] = ()
     """The seats whose signed policy, as it stands at the head, answers the step for them:
     the waits there are past ones too."""
+    policy_order: str = ""
+    """The order that signs a policy able to answer the step ("" when none can)."""
 
 
 class PaceReport(msgspec.Struct, frozen=True):
@@ -107,6 +109,7 @@ class StepFacts(NamedTuple):
     actor: str = ""
     standing: tuple[str, ...] = ()
     policy: tuple[str, ...] = ()
+    policy_order: str = ""
 
 
 class GamePace(msgspec.Struct, frozen=True):
@@ -320,19 +323,25 @@ def _steps(
                 actor=known.actor,
                 standing=known.standing,
                 policy=known.policy,
+                policy_order=known.policy_order,
             )
         )
     return tuple(result)
 
 
 def _step_facts(face: Face[Any], rules: object) -> dict[str, StepFacts]:
-    """Each step's title, kind, standing orders and policies from the ruleset's checklist at
-    the head (empty before the ruleset's state exists)."""
+    """Each step's title, kind, standing orders, policies and policy order from the
+    ruleset's checklist at the head (empty before the ruleset's state exists)."""
     if rules is None:
         return {}
     return {
         item.step: StepFacts(
-            item.title, str(item.kind), str(item.actor), item.standing, item.policy
+            item.title,
+            str(item.kind),
+            str(item.actor),
+            item.standing,
+            item.policy,
+            item.policy_order,
         )
         for item in face.checklist(rules)
     }

@@ -10,10 +10,12 @@ import msgspec
 import pytest
 
 from engine.core.packets import VerifiedPacket
-from engine.fe import FE
+from engine.fe import FE, policy_cover
 from engine.fe.battle_model import CombatPolicy
 from engine.fe.model import FeState
 from engine.fe.orders import PolicyOrder, ReactionOrder
+from engine.fe.reaction import ReactionPolicy
+from engine.fe.steps import combat_policy, combat_pursuit, reaction_policy
 from tests.engine.fe.helpers import play, start
 from tests.engine.fe_battle import PlacedFe, play_battle, policy, rules
 from tests.engine.table import Table
@@ -118,3 +120,20 @@ def test_the_engine_never_asks_a_seat_where_the_checklist_says_its_policy_answer
     assert not answered & in_battle, (sorted(answered), in_battle)
     coalition = {step for seat, step in table.asked if seat == "coalition"}
     assert {"5-3D", "5-3X2"} <= coalition  # the coalition, with no policy, is asked
+
+
+def test_the_orders_named_for_each_step_are_the_rules_areas_own() -> None:
+    """`POLICY_ORDERS` is data, so the checklist need not import the rules areas: checked
+    here against what those areas answer for a policy with every field set."""
+    whole = CombatPolicy(
+        flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=0,
+        pursue="always",
+    )  # fmt: skip
+    combat = {*combat_policy.answered_steps(whole), *combat_pursuit.answered_steps(whole)}
+    assert set(policy_cover.COMBAT_POLICY_STEPS) == combat
+    assert policy_cover.REACTION_POLICY_STEPS == (reaction_policy.REACTION_STEP,)
+    assert reaction_policy.answers(ReactionPolicy(mode="never"))
+    rows = {row.step: row.policy_order for row in FE.checklist(start())}
+    assert {step for step, order in rows.items() if order == "policy"} == combat
+    assert {step for step, order in rows.items() if order == "reaction"} == {"3B3"}
+    assert rows["2B3"] == "" and rows["5-3F1"] == ""  # builds; a manual step
