@@ -2,8 +2,9 @@
 
 The creator signs the genesis (scenario, options, seats, its own key and anchor) and the game
 row is stored with it; an invited player signs a join that binds their key and anchor to the
-seat the invitation names (P10, P6). Each seat's entropy seed is drawn here from the operating
-system and kept sealed (`saves.vault`) in the same transaction as the packet that commits to it.
+seat the invitation names (P10, P6), or a join that declines the seat and ends the game. Each
+seat's entropy seed is drawn here from the operating system and kept sealed (`saves.vault`) in
+the same transaction as the packet that commits to it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from collections.abc import Mapping, Sequence
 
 from engine.core import author, entropy
 from engine.core.errors import HexpostError
-from engine.core.packets import MAX_REPLY_WINDOW_HOURS, PROTOCOL_VERSION, Genesis, Join, SeatBinding
+from engine.core.packets import (
+    MAX_CHAT,
+    MAX_REPLY_WINDOW_HOURS,
+    PROTOCOL_VERSION,
+    Genesis,
+    Join,
+    SeatBinding,
+)
 from engine.core.ruleset import AnyRuleset, OptionSpec, OptionValue, Seat
 from engine.core.text import MAX_NAME, text_problem
 from saves import store_games
@@ -110,6 +118,40 @@ def accept(
     signer: Signer, game_id: bytes, *, now: str, chain_length: int = entropy.DEFAULT_CHAIN_LENGTH
 ) -> None:
     """Join a game we were invited to: binds our key and entropy anchor (P10, P6)."""
+    _answer(signer, game_id, now=now, chain_length=chain_length)
+
+
+def decline(
+    signer: Signer,
+    game_id: bytes,
+    *,
+    now: str,
+    reason: str = "",
+    chain_length: int = entropy.DEFAULT_CHAIN_LENGTH,
+) -> None:
+    """Refuse a game we were invited to: a join that declines, which ends the game before it
+    began, so the creator hears no at once instead of waiting for a join that never comes.
+
+    It binds our key and an anchor like any join (the creator's log says whose key answered);
+    the seed is kept all the same, though no die will ever need it.
+    """
+    text = " ".join(reason.split())
+    problem = text_problem(text, "the reason", MAX_CHAT)
+    if problem is not None:
+        raise HexpostError(problem)
+    _answer(signer, game_id, now=now, chain_length=chain_length, declines=True, reason=text)
+
+
+def _answer(
+    signer: Signer,
+    game_id: bytes,
+    *,
+    now: str,
+    chain_length: int,
+    declines: bool = False,
+    reason: str = "",
+) -> None:
+    """Sign this home's join for the invitation ``game_id``, taking or declining its seat."""
     me = signer.me()
     _check_identity(me.name, me.address)
     row = signer.game(game_id)
@@ -119,7 +161,15 @@ def accept(
     state = signer.state(game_id)
     seed = os.urandom(32)
     chain = signer.new_chain(game_id, row.my_seat, seed, chain_length)
-    kind = Join(state.genesis_id, me.name, me.address, me.public_key, chain.anchor)
+    kind = Join(
+        state.genesis_id,
+        me.name,
+        me.address,
+        me.public_key,
+        chain.anchor,
+        declines=declines,
+        reason=reason,
+    )
     body = author.new_body(
         ruleset,
         state,

@@ -47,6 +47,8 @@ def _owed(replica: Signer, game_id: bytes) -> tuple[GameRow, AnyRuleset, AnyStat
     ruleset = replica.ruleset(game_id)
     state = replica.state(game_id)
     seats = awaiting(ruleset, state, row.my_seat)
+    if not seats and state.core.resigned:
+        raise HexpostError(f"game {row.name} is over: no joined key waits for your acceptance")
     if not seats:
         raise HexpostError(f"game {row.name}: no joined key waits for your acceptance")
     return row, ruleset, state, seats
@@ -96,10 +98,24 @@ def decline(replica: Signer, game_id: bytes, *, now: str, reason: str = "") -> S
 
 def join_notes(replica: Reader, state: AnyState, packet: VerifiedPacket, join: Join) -> list[str]:
     """What the creator must know about a join before accepting it (rule P10): who joined,
-    from which address, with which key, and loudly, anything that does not fit."""
+    from which address, with which key, and loudly, anything that does not fit; for a join
+    that declines, who said no and that the game is over."""
     row = replica.game(packet.body.game_id)
     invited = state.core.seat_state(packet.body.seat).address
     print_key = fingerprint(packet.public_key)
+    if join.declines:
+        reason = f" ({join.reason})" if join.reason else ""
+        notes = [
+            f"{join.name} <{join.address}> declined the invitation to {row.name}{reason}, "
+            f"key {print_key}: the game is over"
+        ]
+        if join.address.casefold() != invited.casefold():
+            notes.append(
+                f"WARNING: the invitation went to {invited}, but this answer comes from "
+                f"{join.address}: anyone who read the invitation can answer it; if {invited} "
+                "still wants to play, start a new game"
+            )
+        return notes
     notes = [
         f"{join.name} <{join.address}> joined {row.name} as {packet.body.seat} with key {print_key}"
     ]

@@ -217,14 +217,14 @@ def packet_subject(
 
 
 def packet_action(ruleset: AnyRuleset, before: AnyState | None, packet: VerifiedPacket) -> str:
-    """What a packet does, in a few words: ``invitation``, ``join``, ``orders 3B2``,
+    """What a packet does, in a few words: ``invitation``, ``join``, ``decline``, ``orders 3B2``,
     ``secret choice 5-3C``, ``die roll``, ``reveal``, ``chat``, ``resign``."""
     body = packet.body
     kind = body.kind
     if isinstance(kind, Genesis):
         return "invitation"
     if isinstance(kind, Join):
-        return "join"
+        return "decline" if kind.declines else "join"
     if isinstance(kind, Chat):
         return "chat"
     if isinstance(kind, Resign):

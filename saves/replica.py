@@ -138,6 +138,12 @@ class Replica(Signer):
 
         accept(self, game_id, now=now, chain_length=chain_length)
 
+    def decline_invitation(self, game_id: bytes, *, now: str, reason: str = "") -> None:
+        """Refuse a game we were invited to (`saves.creating.decline`)."""
+        from saves.creating import decline
+
+        decline(self, game_id, now=now, reason=reason)
+
     # --- submitting and automatic replies ------------------------------------------------------
 
     def submit(

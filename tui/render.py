@@ -169,7 +169,9 @@ def games_text(rows: list[dict[str, Any]]) -> str:
             (row["frozen"] and f"FROZEN: {row['frozen']}")
             or (row.get("notes") or [""])[0]
             or row.get("claim")
-            or ("invitation" if row["status"] == "invited" else owed)
+            or ("invitation" if row["status"] == "invited" else "")
+            or row.get("ended")
+            or owed
         )
         lines.append(
             f"{row['game'][:8]:<10}{row['name'][:15]:<16}{turn_text(row['turn']):<14}"

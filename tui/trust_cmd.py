@@ -139,9 +139,15 @@ def cmd_resend(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_decline(args: argparse.Namespace, home: Home) -> int:
-    """Refuse the key that joined a game this home created (`saves.joins.decline`)."""
+    """Refuse an invitation to this home (`saves.creating.decline`), or the key that joined a
+    game this home created (`saves.joins.decline`)."""
+    row = home.replica().find(args.game)
+    if row.status == "invited":
+        replica = signing_replica(args, home, "sign the join packet that declines")
+        done = start.decline_invitation(replica, row.game_id, now, reason=args.reason)
+        print(f"{safe_text(done)}; run `hexpost sync` to tell the creator")
+        return 0
     replica = signing_replica(args, home, "sign the resignation that declines the join")
-    row = replica.find(args.game)
     seq = start.decline_key(replica, row.game_id, now, reason=args.reason)
     print(
         f"declined the key that joined {safe_text(row.name)}: packet {seq} (a resignation) "

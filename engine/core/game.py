@@ -313,9 +313,13 @@ def _join(
         raise PacketError("the join packet names a different key than it is signed with")
     if body.commits or body.reveals:
         raise PacketError("a join packet may not commit or reveal")
+    if join.reason and not join.declines:
+        raise PacketError("only a join that declines carries a reason")
     core = _bind_seat(core, body.seat, packet.public_key, join.anchor, body.entropy)
     current = core.seat_state(body.seat)
     core = core.with_seat(msgspec.structs.replace(current, name=join.name, address=join.address))
+    if join.declines:
+        return _declined(state, core, body.seat, join)
     core = msgspec.structs.replace(core, unaccepted=(*core.unaccepted, body.seat))
     state = msgspec.structs.replace(state, core=core)
     invited = current.address
@@ -338,6 +342,22 @@ def _join(
         state = msgspec.structs.replace(state, rules=rules)
         events.append(Event("start", "every seat has joined: the game begins"))
     return state, events
+
+
+def _declined(
+    state: AnyState, core: CoreState, seat: Seat, join: Join
+) -> tuple[AnyState, list[Event]]:
+    """The invitee refused its seat: the game ends before it began. Its key stays bound, so
+    the log says whose key answered; there is nothing for the creator to accept."""
+    core = msgspec.structs.replace(core, resigned=seat)
+    reason = f": {join.reason}" if join.reason else ""
+    text = (
+        f"{join.name} <{join.address}> declined the invitation to the {seat} seat "
+        f"(key {fingerprint(join.public_key)}){reason}"
+    )
+    data = {"address": join.address, "fingerprint": fingerprint(join.public_key)}
+    event = Event("declined", text, seat, "join", data)
+    return msgspec.structs.replace(state, core=core), [event]
 
 
 def _turn(

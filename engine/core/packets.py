@@ -86,14 +86,24 @@ class Genesis(msgspec.Struct, frozen=True, tag="genesis"):
     name: Name = ""
 
 
-class Join(msgspec.Struct, frozen=True, tag="join"):
-    """An invitee takes its seat: binds its key and its entropy anchor (P10, P6)."""
+class Join(msgspec.Struct, frozen=True, tag="join", omit_defaults=True):
+    """An invitee answers the invitation: binds its key and its entropy anchor to its seat
+    (P10, P6) and takes the seat, or, with ``declines``, refuses it, which ends the game
+    before it began (the creator's game would otherwise wait for a join that never comes).
+
+    The last two fields came later; they are left out of the bytes at their defaults, so a
+    join signed before them keeps its bytes and its id, and a client that predates them
+    refuses a declining join as not canonical rather than take it for a join.
+    """
 
     genesis_id: Blob32
     name: Name
     address: Name
     public_key: Blob32
     anchor: Blob32
+    declines: bool = False
+    reason: ChatText = ""
+    """Why the invitee declines, in one line for the log (only with ``declines``)."""
 
 
 class Turn(msgspec.Struct, frozen=True, tag="turn"):

@@ -84,3 +84,45 @@ def test_decline_ends_the_game_before_it_began(alice: Player, bob: Player) -> No
     assert alice.replica.pending(game) == []
     exchange(alice, bob)
     assert bob.replica.state(game).core.resigned == "coalition"
+
+
+def test_a_decline_from_another_address_than_invited_is_flagged(alice: Player, bob: Player) -> None:
+    """Anyone who read the invitation can answer it, with no as well as yes: the creator's
+    sync says the game is over, and loudly that the answer did not come from the invitee."""
+    game = create_game(alice)
+    alice.sync()
+    bob.sync()
+    state = bob.replica.state(game)
+    fresh = EntropyChain(b"\x06" * 32, 512)
+    join = Join(
+        state.genesis_id, "Bob", "bob@evil.example", bob.public_key, fresh.anchor,
+        declines=True, reason="busy",
+    )  # fmt: skip
+    body = author.new_body(
+        RULESET, state, game_id=game, seat="alliance", kind=join, entropy_value=fresh.value(1)
+    )
+    packet, _ = author.write(RULESET, state, body, bob.key)
+    outcome = alice.replica.receive(packet.data, source="t", now=now())
+    assert outcome.status == "applied"
+    assert "Bob <bob@evil.example> declined the invitation to wind (busy)" in outcome.detail
+    assert "the game is over" in outcome.detail
+    assert "WARNING: the invitation went to bob@example.org" in outcome.detail
+    assert "hexpost accept" not in outcome.detail  # nothing to accept
+    assert alice.replica.pending(game) == []
+
+
+def test_a_declined_invitation_is_the_same_over_game_on_both_sides(
+    alice: Player, bob: Player
+) -> None:
+    """The decline is part of the chain: an answer is final, and both homes hold the same
+    over game, which the creator's `verify` replays from its genesis."""
+    game = create_game(alice)
+    alice.sync()
+    bob.sync()
+    bob.replica.decline_invitation(game, now=now(), reason="another time")
+    with pytest.raises(HexpostError, match="not an open invitation"):
+        bob.replica.accept(game, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    alice.replica.verify(game)
+    assert alice.replica.state(game).core.resigned == "alliance"
+    assert alice.snapshot(game) == bob.snapshot(game)

@@ -117,6 +117,35 @@ def test_a_stranger_who_answers_the_invitation_is_flagged_and_can_be_declined(
     assert "declined the key of Mallory" in log
 
 
+def test_an_unwanted_invitation_is_declined_and_its_creator_hears_at_once(
+    tmp_path: Path,
+) -> None:
+    """Before, an invitee could only ignore an invitation, and its creator's game waited for
+    a join that never came. Now one command answers no, and one sync tells the creator."""
+    folder = tmp_path / "shared"
+    alice, bob = _player(tmp_path, "Alice", folder), _player(tmp_path, "Bob", folder)
+    game = _invite(alice, bob, "unwanted")
+    assert "invitation" in bob.ok("games")
+    printed = bob.ok("decline", game[:10], "--reason", "no time this winter")
+    assert "declined the invitation to unwanted" in printed
+    assert "hexpost sync" in printed
+    for again in ("accept", "decline"):  # an answer is final
+        assert_refused(bob.run(again, game[:10]), "game unwanted is over")
+    bob.sync()
+    told = alice.sync()
+    assert (
+        "Bob <bob@example.org> declined the invitation to unwanted (no time this winter)" in told
+    ), told
+    assert "the game is over" in told
+    for player in (alice, bob):
+        assert "over: Bob declined the invitation" in player.ok("games")
+        assert player.show(game[:10])["over"]
+    log = json.dumps(alice.json("log", game[:10]))
+    assert "declined the invitation to the alliance seat" in log
+    assert "no time this winter" in log
+    alice.ok("verify", game[:10])  # the whole chain, the decline included, replays
+
+
 def test_a_failing_passphrase_command_never_echoes_what_it_printed(tmp_path: Path) -> None:
     folder = tmp_path / "shared"
     alice = _player(tmp_path, "Alice", folder, passphrase="a good long passphrase")

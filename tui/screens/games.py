@@ -49,6 +49,8 @@ class GamesScreen(HexpostScreen):
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         Binding("w", "pace", "Pace", show=False, tooltip="Where the game's time went: hand-offs"),
         Binding("n", "new_game", "New game", tooltip="Create a game and invite an opponent"),
+        # Shown only on an invitation's row.
+        Binding("d", "decline", "Decline", tooltip="Refuse the invitation: the game ends"),
         Binding("r", "reload", "Refresh"),
         Binding("comma", "settings", "Settings", key_display=",", tooltip="Identity and transport"),
         Binding("q", "app.quit", "Quit"),
@@ -140,6 +142,9 @@ class GamesScreen(HexpostScreen):
             return False  # nothing to show their outcome on before the list is built
         if action in ("open", "review"):
             return self.overview is not None and bool(self.overview.games)
+        if action == "decline":
+            key = None if self._bare else self._cursor_key()
+            return key is not None and self._is_invitation(key)
         return super().check_action(action, parameters)
 
     # --- loading -----------------------------------------------------------------------------
@@ -298,7 +303,7 @@ class GamesScreen(HexpostScreen):
             return
         from tui.widgets.confirm import ConfirmDialog
 
-        lines = invitation_lines(offer)
+        lines = [*invitation_lines(offer), *JOIN_WORDS]
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -307,12 +312,43 @@ class GamesScreen(HexpostScreen):
 
         self.app.push_screen(ConfirmDialog("Join this game?", lines), answered)
 
+    def on_data_table_row_highlighted(self) -> None:
+        self.refresh_bindings()  # ``d`` shows on an invitation's row only
+
+    def action_decline(self) -> None:
+        key = self._cursor_key()
+        if key is not None and self._is_invitation(key):
+            self.ask_decline(key)
+
     @work(exclusive=True, group="join")
-    async def join(self, game_id: str) -> None:
-        result = await self.session.join(game_id)
-        refused = "not joined: no passphrase given"
+    async def ask_decline(self, game_id: str) -> None:
+        """Show the invitation, then refuse it if the player says yes: a join that declines,
+        so the creator hears no with the next sync instead of waiting for ever."""
+        try:
+            offer = await self.session.invitation(game_id)
+        except HexpostError as exc:
+            self.post_message(self.Failed(str(exc)))
+            return
+        from tui.widgets.confirm import ConfirmDialog
+
+        lines = [*invitation_lines(offer), *DECLINE_WORDS]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.status.busy("declining...")
+                self.join(game_id, declines=True)
+
+        self.app.push_screen(ConfirmDialog("Decline this invitation?", lines), answered)
+
+    @work(exclusive=True, group="join")
+    async def join(self, game_id: str, *, declines: bool = False) -> None:
+        result = await self.session.join(game_id, declines=declines)
+        verb = "declined" if declines else "joined"
         if self.asked_passphrase(
-            result, "sign the join packet", lambda: self.join(game_id), refused
+            result,
+            "sign the join packet",
+            lambda: self.join(game_id, declines=declines),
+            f"not {verb}: no passphrase given",
         ):
             return
         self.status.say(result.text)
@@ -350,6 +386,8 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
         note = safe_text(game.claim)
     elif game.unsent:
         note = f"{game.unsent} to send"
+    elif game.ended:  # who declined or resigned (their name: escaped)
+        note = safe_text(game.ended)
     elif game.waits is not None:  # what it waits for, in the step's words
         note = safe_text(game.waits.what)
     else:
@@ -366,8 +404,8 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
 
 
 def invitation_lines(offer: Invitation) -> list[str]:
-    """What joining commits the player to, in the dialog's words (the inviter's texts are
-    theirs to choose: shown escaped)."""
+    """What the invitation offers, in the join and decline dialogs' words (the inviter's texts
+    are theirs to choose: shown escaped)."""
     lines = [
         f"{safe_text(offer.name, limit=40)} ({safe_text(offer.scenario)}), "
         f"you play {safe_text(offer.my_seat)}",
@@ -379,12 +417,20 @@ def invitation_lines(offer: Invitation) -> list[str]:
         lines.append(f"rules changed from the defaults: {changed}")
     else:
         lines.append("every optional rule at its default")
-    lines += [
-        "",
-        "Joining binds your key to the seat; the inviter compares its fingerprint",
-        "with you by another channel before the game starts. s sends the join packet.",
-    ]
     return lines
+
+
+JOIN_WORDS = (
+    "",
+    "Joining binds your key to the seat; the inviter compares its fingerprint",
+    "with you by another channel before the game starts. s sends the join packet.",
+    "(No leaves the invitation as it is; d on its row declines it.)",
+)
+DECLINE_WORDS = (
+    "",
+    "Declining ends the game before it began: the inviter hears no with your next",
+    "sync (s) instead of waiting for a join. It cannot be taken back.",
+)
 
 
 def empty_help(overview: Overview) -> str:

@@ -287,10 +287,11 @@ class Session:
 
         return await self.call(lambda: invitation(self.reader(), bytes.fromhex(game_id)))
 
-    async def join(self, game_id: str) -> Checked:
-        """Join an invitation (``hexpost accept``): the join packet is queued for the next
-        sync; ``locked`` when the passphrase is needed first."""
-        return await self.call(self._join, game_id)
+    async def join(self, game_id: str, *, declines: bool = False) -> Checked:
+        """Join an invitation (``hexpost accept``), or with ``declines`` refuse it (``hexpost
+        decline``): the join packet is queued for the next sync; ``locked`` when the
+        passphrase is needed first."""
+        return await self.call(self._join, game_id, declines)
 
     async def unlock(self, passphrase: str) -> str | None:
         """Open the signing key with ``passphrase``: None when it opened (later signing needs
@@ -477,14 +478,17 @@ class Session:
 
         return self._signing("not created", act)
 
-    def _join(self, game_id: str) -> Checked:
-        from tui.services.start import join
+    def _join(self, game_id: str, declines: bool) -> Checked:
+        from tui.services.start import decline_invitation, join
 
         def act(signer: Replica) -> Checked:
+            if declines:
+                text = decline_invitation(signer, bytes.fromhex(game_id), self._clock)
+                return Checked(True, f"{text}: s tells the creator", sent=True)
             done = join(signer, bytes.fromhex(game_id), self._clock)
             return Checked(True, f"{done.text}: s sends the join packet", sent=True)
 
-        return self._signing("not joined", act)
+        return self._signing("not declined" if declines else "not joined", act)
 
     def _unlock(self, passphrase: str) -> str | None:
         from tui.services.home import WrongPassphrase, unlock

@@ -55,6 +55,9 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     None when it waits for nobody (`saves.news.waits`)."""
     waits_text: str = ""
     """The same in one line: ``waits for you: 3B3 Reaction movement``."""
+    ended: str = ""
+    """How the game ended, in words (empty while it goes on): ``over: Bob declined the
+    invitation``, ``over: Ann resigned``, ``over`` for an end the rules reached."""
 
 
 def summary(replica: Replica, row: GameRow) -> GameSummary:
@@ -91,7 +94,19 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         notes=tuple(attention_notes(replica, row, state, decisions)),
         waits=owed,
         waits_text=waits_words(owed) if decisions else "",
+        ended=ended_words(state, over=facts is not None and facts.over),
     )
+
+
+def ended_words(state: AnyState, *, over: bool) -> str:
+    """How the game ended (`GameSummary.ended`): a seat that declined its invitation (the game
+    never began) or resigned, by its player's name; empty while the game goes on."""
+    seat = state.core.resigned
+    if seat:
+        who = seat_names(state).get(seat, seat)
+        what = "declined the invitation" if state.rules is None else "resigned"
+        return f"over: {who} {what}"
+    return "over" if over else ""
 
 
 def summaries(replica: Replica) -> list[GameSummary]:

@@ -227,6 +227,13 @@ def join(signer: Replica, game_id: bytes, clock: Clock) -> Joined:
     return Joined(True, f"joined {row.name} as {row.my_seat}")
 
 
+def decline_invitation(signer: Replica, game_id: bytes, clock: Clock, *, reason: str = "") -> str:
+    """Refuse an invitation: a join that declines, signed and queued; what was done."""
+    row = signer.game(game_id)
+    signer.decline_invitation(game_id, now=clock(), reason=reason)
+    return f"declined the invitation to {row.name}: the game ends before it began"
+
+
 def accept_key(signer: Replica, game_id: bytes, clock: Clock, *, expected: str = "") -> Joined:
     """As the game's creator, accept the key that joined (refused when ``expected``, a
     fingerprint the invited player gave, differs from it)."""
