@@ -15,11 +15,17 @@ It times in the same run:
 
   (a) the floor: for every stored packet, Ed25519 signature verification and msgspec
       decoding of its envelope and body (reading the rows from SQLite included);
-  (b) `Replica.verify`: the whole replay from genesis, checking every signature, link,
-      order and state hash, and the final snapshot.
+  (b) `Replica.verify`, as ``hexpost verify`` runs it: the whole replay from genesis,
+      checking every signature, link, order and state hash, and the final snapshot; on a
+      machine with two usable cores, with a helper process checking the signatures while
+      the replay applies the packets (`saves.signature_helper`; the bench says whether it
+      did). The floor (a) uses one core, so with the helper b/a is the wall time a player
+      waits over the least one core could do;
+  (b1) the same with the helper turned off (``HEXPOST_VERIFY_HELPER=0``): one process,
+      one core, as before 2026-12-05.
 
-It prints both and the ratio b/a (target: at most 1.5). To show where the rest goes it also
-times
+It prints them and the ratios b/a (target: at most 1.5) and b1/a. To show where the rest
+goes it also times
 
   (c) the engine alone: the packets, already opened, applied from genesis by
       `apply_packet` (each state hash computed and compared), with no signature, no
@@ -29,21 +35,24 @@ times
       them (`saves.replay.open_page`: signature, envelope and body checks, the canonical
       form, the packet id), with no engine;
 
-and prints (c)/a and b - c (what verifying adds to the engine, over the floor): when the
-engine alone costs more than half the floor, b/a cannot reach 1.5 however cheap the rest;
-e/a is what opening adds to the floor's checks, and b - c - e what the replay costs beyond
-its two halves timed alone (the final snapshot, and the two halves slowing each other).
-Runs of (a), (b), (c) and (e) alternate, ``--repeat`` times; the best of each counts, so a busy
+and prints (c)/a and b1 - c (what verifying adds to the engine, over the floor): when the
+engine alone costs more than half the floor, b1/a cannot reach 1.5 however cheap the rest;
+e/a is what opening adds to the floor's checks, and b1 - c - e what the replay costs beyond
+its two halves timed alone (the final snapshot, and the two halves slowing each other); with
+the helper, b - c is what the replay adds to the engine beyond it. Runs of (a), (b), (b1), (c)
+and (e) alternate, ``--repeat`` times; the best of each counts, so a busy
 moment on a shared machine does not land on one side only. Then the memory: the peak that
 Python allocates (tracemalloc) while verifying the first quarter, the first half and the
 whole game, each in a home of its own: a replay that streams its packets peaks at about the
-same figure (what it holds beyond one state are the engine's bounded caches).
+same figure (what it holds beyond one state are the engine's bounded caches). tracemalloc
+sees the replay's own process; a helper holds one page of packets at a time besides.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import sys
 import tempfile
@@ -72,7 +81,7 @@ from engine.core.state import state_hash  # noqa: E402
 from engine.core.turn_orders import Done, Note, Roll  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.steps.setup_stage import default_placements  # noqa: E402
-from saves import ledger, replay, store_games  # noqa: E402
+from saves import ledger, replay, signature_helper, store_games  # noqa: E402
 from saves.replica import Identity, Replica, lookup_in  # noqa: E402
 from saves.store import Store  # noqa: E402
 from tests.engine.table import Table  # noqa: E402
@@ -182,12 +191,18 @@ def floor(replica: Replica, game_id: bytes, keys: dict[bytes, bytes]) -> float:
     return time.perf_counter() - start
 
 
-def full_verify(replica: Replica, game_id: bytes) -> float:
+def full_verify(replica: Replica, game_id: bytes, *, helper: bool = True) -> float:
+    """(b), or with ``helper`` False (b1): the helper process turned off."""
     replica._heads.clear()  # measure from the store, as `hexpost verify` does
+    if not helper:
+        os.environ["HEXPOST_VERIFY_HELPER"] = "0"
     gc.collect()
-    start = time.perf_counter()
-    replica.verify(game_id)
-    return time.perf_counter() - start
+    try:
+        start = time.perf_counter()
+        replica.verify(game_id)
+        return time.perf_counter() - start
+    finally:
+        os.environ.pop("HEXPOST_VERIFY_HELPER", None)
 
 
 def opening_only(replica: Replica, game_id: bytes) -> float:
@@ -262,29 +277,36 @@ def main() -> None:
             (
                 floor(replica, game_id, keys),
                 full_verify(replica, game_id),
+                full_verify(replica, game_id, helper=False),
                 *engine_only(packets),
                 opening_only(replica, game_id),
             )
             for _ in range(args.repeat)
         ]
-        a, b, c, d, e = (min(run[i] for run in runs) for i in range(5))
+        a, b, b1, c, d, e = (min(run[i] for run in runs) for i in range(6))
         replica.store.close()
         per = 1e6 / len(sizes)
+        helped = signature_helper.wanted(len(sizes))
+        used = "with" if helped else "without (not wanted here)"
         print(f"(a) floor, signatures + decoding: {a * 1000:8.1f} ms ({a * per:.1f} us/packet)")
-        print(f"(b) verify, full replay:          {b * 1000:8.1f} ms ({b * per:.1f} us/packet)")
+        print(f"(b) verify, {used} the signature helper:")
+        print(f"                                  {b * 1000:8.1f} ms ({b * per:.1f} us/packet)")
         print(f"ratio b/a = {b / a:.2f} (target <= 1.5)")
+        print(f"(b1) verify in one process:       {b1 * 1000:8.1f} ms ({b1 * per:.1f} us/packet)")
+        print(f"ratio b1/a = {b1 / a:.2f}")
         print(
             f"(c) the engine alone (apply_packet): {c * 1000:8.1f} ms ({c * per:.1f} us/packet), "
             f"c/a = {c / a:.2f}"
         )
         print(f"(d) of which the state hash:         {d * 1000:8.1f} ms ({d * per:.1f} us/packet)")
         print(
-            f"b - c, what verifying adds to the engine: {(b - c) * per:.1f} us/packet, "
-            f"(b - c)/a = {(b - c) / a:.2f}"
+            f"b1 - c, what verifying adds to the engine: {(b1 - c) * per:.1f} us/packet, "
+            f"(b1 - c)/a = {(b1 - c) / a:.2f}; with the helper, b - c = {(b - c) * per:.1f} "
+            "us/packet"
         )
         print(
             f"(e) verify's opening alone:           {e * 1000:8.1f} ms ({e * per:.1f} us/packet), "
-            f"e/a = {e / a:.2f}; b - c - e = {(b - c - e) * per:.1f} us/packet"
+            f"e/a = {e / a:.2f}; b1 - c - e = {(b1 - c - e) * per:.1f} us/packet"
         )
         for share in (4, 2, 1):
             count = len(packets) // share

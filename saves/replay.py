@@ -21,13 +21,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.core.errors import ChainError, DesyncError, HexpostError
+from engine.core.errors import ChainError, DesyncError, HexpostError, PacketError
 from engine.core.game import apply_packet
-from engine.core.packets import VerifiedPacket, open_packet
+from engine.core.packets import BAD_SIGNATURE, VerifiedPacket, open_packet, open_signed_later
+from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, encode_state
-from saves import store_games
+from saves import signature_helper, store_games
 from saves.reading import Reader
 from saves.registry import ruleset_for
+from saves.signature_helper import Item, SignatureHelper
 
 
 class Opened(NamedTuple):
@@ -44,15 +46,26 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
 
     Returns the final state hash; raises the first error found, naming its packet. The
     packets are read and opened a page at a time, so memory does not grow with the game's
-    length.
+    length; where it pays, a helper process checks the signatures meanwhile
+    (`saves.signature_helper`), with the same verdicts.
     """
     row = replica.game(game_id)
-    ruleset = ruleset_for(row.ruleset)
+    helper = SignatureHelper() if signature_helper.wanted(row.head_seq + 1) else None
+    try:
+        return _replay(replica, game_id, ruleset_for(row.ruleset), helper)
+    finally:
+        if helper is not None:
+            helper.close()
+
+
+def _replay(
+    replica: Reader, game_id: bytes, ruleset: AnyRuleset, helper: SignatureHelper | None
+) -> bytes:
     state: AnyState | None = None
     digest = b""
     keys: dict[bytes, list[bytes]] = {}  # bound by Genesis and Join packets as they come
     for page in store_games.packet_pages(replica.store, game_id):
-        for seq, stored, packet, error in open_page(page, keys):
+        for seq, stored, packet, error in open_page(page, keys, helper):
             try:
                 if packet is None:
                     assert error is not None
@@ -60,13 +73,15 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
                 if packet.body.seq != seq:
                     raise ChainError(f"stored at {seq} but says it is packet {packet.body.seq}")
                 result = apply_packet(ruleset, state, packet)
-            except DesyncError:
+                if stored != result.state_hash:
+                    raise DesyncError(seq, stored, result.state_hash)
+            except Exception as exc:
+                _bad_signature_before(helper, seq)
+                if isinstance(exc, HexpostError) and not isinstance(exc, DesyncError):
+                    raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
                 raise
-            except HexpostError as exc:
-                raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
-            if stored != result.state_hash:
-                raise DesyncError(seq, stored, result.state_hash)
             state, digest = result.state, result.state_hash
+    _bad_signature_before(helper, None)
     if state is None:
         raise HexpostError("the game has no packets")
     if encode_state(state) != encode_state(replica.state(game_id)):
@@ -74,11 +89,23 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
     return digest
 
 
+def _bad_signature_before(helper: SignatureHelper | None, upto: int | None) -> None:
+    """Raise, as the replay that checks signatures itself would, the first packet up to
+    ``upto`` (None: all) whose signature the helper found bad."""
+    bad = None if helper is None else helper.first_bad(upto)
+    if bad is not None:
+        raise PacketError(f"packet {bad}: {BAD_SIGNATURE}")
+
+
 def open_page(
-    rows: Sequence[tuple[int, bytes, bytes]], keys: dict[bytes, list[bytes]]
+    rows: Sequence[tuple[int, bytes, bytes]],
+    keys: dict[bytes, list[bytes]],
+    helper: SignatureHelper | None = None,
 ) -> list[Opened]:
     """Each row's packet opened in chain order, under the keys bound so far and by the Genesis
-    and Join packets before it; ``keys`` learns those packets' keys.
+    and Join packets before it; ``keys`` learns those packets' keys. With ``helper``, the
+    signatures are sent to it to check instead (but for a packet whose key id names more than
+    one key, checked here), and the replay asks it for its verdict before its own.
 
     Opening stops at the first packet that does not open, whose error is kept for its turn
     (any exception: the packets before it are applied first, as if each were opened in its
@@ -87,13 +114,21 @@ def open_page(
     under a key its chain did not bind."""
     opened: list[Opened] = []
     lookup = keys.get
+    checks: list[Item] = []
     for seq, data, stored in rows:
         try:
-            packet = open_packet(data, lambda kid: lookup(kid, []))
+            deferred = None if helper is None else open_signed_later(data, lambda k: lookup(k, []))
+            if deferred is None:
+                packet = open_packet(data, lambda kid: lookup(kid, []))
+            else:
+                packet, message = deferred
+                checks.append((seq, packet.public_key, packet.envelope.signature, message))
         except Exception as exc:  # raised in its turn (`verify`)
             opened.append(Opened(seq, stored, None, exc))
             break
         if packet.envelope.public_key:
             keys[packet.envelope.key_id] = [packet.envelope.public_key]
         opened.append(Opened(seq, stored, packet, None))
+    if helper is not None and checks:
+        helper.send(checks)
     return opened

@@ -301,17 +301,43 @@ def open_packet(data: bytes, lookup: KeyLookup) -> VerifiedPacket:
     for a Genesis or Join packet, from the envelope itself; the caller checks that binding.
     """
     envelope = read_envelope(data)
+    candidates = _candidates(envelope, lookup)
+    message = SIGNATURE_DOMAIN + envelope.body
+    for public in candidates:
+        if signed_by(public, envelope.signature, message):
+            return _decode_verified(data, envelope, public)
+    raise PacketError(BAD_SIGNATURE)
+
+
+BAD_SIGNATURE = "bad signature: the packet was altered or not signed by its key"
+
+
+def open_signed_later(data: bytes, lookup: KeyLookup) -> tuple[VerifiedPacket, bytes] | None:
+    """`open_packet` but for the signature, which the caller has checked elsewhere before it
+    trusts anything the packet led to (`saves.signature_helper`: a replay's verdict waits for
+    it): the packet, and the bytes its signature must cover under ``packet.public_key``.
+
+    Every other check is made, and fails, as `open_packet` makes it. None when more than one
+    key is known under the packet's key id: which one signed it decides the packet, so it is
+    opened by `open_packet`.
+    """
+    envelope = read_envelope(data)
+    candidates = _candidates(envelope, lookup)
+    if len(candidates) != 1:
+        return None
+    return _decode_verified(data, envelope, candidates[0]), SIGNATURE_DOMAIN + envelope.body
+
+
+def _candidates(envelope: Envelope, lookup: KeyLookup) -> list[bytes]:
+    """The keys that may have signed ``envelope``: its own (a Genesis or Join), or those known
+    under its key id; refused when there are none."""
     candidates = [envelope.public_key] if envelope.public_key else list(lookup(envelope.key_id))
     if not candidates:
         raise PacketError(f"packet signed by an unknown key (id {envelope.key_id.hex()})")
-    message = SIGNATURE_DOMAIN + envelope.body
-    for public in candidates:
-        if _signed_by(public, envelope.signature, message):
-            return _decode_verified(data, envelope, public)
-    raise PacketError("bad signature: the packet was altered or not signed by its key")
+    return candidates
 
 
-def _signed_by(public: bytes, signature: bytes, message: bytes) -> bool:
+def signed_by(public: bytes, signature: bytes, message: bytes) -> bool:
     """Whether ``signature`` over ``message`` verifies against the raw key ``public``."""
     from cryptography.exceptions import InvalidSignature
 

@@ -17,10 +17,11 @@ from engine.core.packets import (
     KeyLookup,
     VerifiedPacket,
     open_packet,
+    open_signed_later,
     read_envelope,
     sign_body,
 )
-from saves import replay, store_games
+from saves import replay, signature_helper, store_games
 from saves.store import Store
 from tests.saves.conftest import Player, play_notes
 
@@ -46,12 +47,54 @@ def _bad_signature(store: Store, game: bytes, seq: int) -> None:
     assert isinstance(msgspec.msgpack.decode(_data(store, game, seq), type=Envelope), Envelope)
 
 
+@pytest.fixture(params=[False, True], ids=["in-process", "helper"])
+def helper(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Every attack twice: with the replay checking each signature itself, and with a helper
+    process checking them beside it (`saves.signature_helper`), used here whatever the game's
+    length or the machine: the verdicts must be the same."""
+    used: bool = request.param
+    monkeypatch.setattr(signature_helper, "wanted", lambda packets: used)
+    return used
+
+
 @pytest.fixture
-def played(alice: Player, bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch) -> Store:
+def played(
+    alice: Player, bob: Player, game: bytes, helper: bool, monkeypatch: pytest.MonkeyPatch
+) -> Store:
     """Alice's store of a game with some notes, all read (and opened) as one page."""
     play_notes({"coalition": alice, "alliance": bob}, game, 7)
     monkeypatch.setattr(store_games, "PAGE", 1000)
     return alice.replica.store
+
+
+@pytest.mark.parametrize("helper", [True], indirect=True, ids=["helper"])
+def test_the_helper_checks_the_signatures_instead_of_the_replay(
+    alice: Player, game: bytes, played: Store, helper: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the helper, the replay opens no packet with its own signature check (each page
+    goes to the helper); a bad signature is still found, by the helper alone."""
+    pages: list[int] = []
+    real_send = signature_helper.SignatureHelper.send
+
+    def send(self: signature_helper.SignatureHelper, items: list[signature_helper.Item]) -> None:
+        pages.append(len(items))
+        real_send(self, items)
+
+    def opening(data: bytes, lookup: KeyLookup) -> VerifiedPacket:
+        raise AssertionError("the replay checked a signature itself")
+
+    monkeypatch.setattr(signature_helper.SignatureHelper, "send", send)
+    monkeypatch.setattr(replay, "open_packet", opening)
+    monkeypatch.setattr(store_games, "PAGE", 4)
+    last = _last(played, game)
+    assert alice.replica.verify(game) == alice.row(game).state_hash
+    assert sum(pages) == last + 1 and len(pages) > 1
+    _bad_signature(played, game, 3)
+    with pytest.raises(PacketError) as caught:
+        alice.replica.verify(game)
+    assert str(caught.value) == (
+        "packet 3: bad signature: the packet was altered or not signed by its key"
+    )
 
 
 def _last(store: Store, game: bytes) -> int:
@@ -118,7 +161,13 @@ def test_any_error_opening_a_packet_waits_for_its_turn(
             raise RuntimeError("cannot open")
         return open_packet(data, lookup)
 
+    def opening_later(data: bytes, lookup: KeyLookup) -> tuple[VerifiedPacket, bytes] | None:
+        if data == broken:
+            raise RuntimeError("cannot open")
+        return open_signed_later(data, lookup)
+
     monkeypatch.setattr(replay, "open_packet", opening)
+    monkeypatch.setattr(replay, "open_signed_later", opening_later)
     with pytest.raises(RuntimeError, match="cannot open"):
         alice.replica.verify(game)
     _set(played, game, last - 1, "state_hash", bytes(32))

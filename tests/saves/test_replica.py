@@ -353,7 +353,7 @@ def test_state_at_any_packet_equals_the_replay(
         raise AssertionError("a kept packet's signature was checked again")
 
     # The packets a state is replayed with were checked when kept (`kept_packet`).
-    monkeypatch.setattr(packets, "_signed_by", refused)
+    monkeypatch.setattr(packets, "signed_by", refused)
     for player in (alice, bob):
         player.reopen()  # no cached head: every state comes from the store
         for seq in sorted(wanted):

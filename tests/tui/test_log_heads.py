@@ -92,7 +92,7 @@ def test_the_records_are_what_opening_every_packet_gives_without_a_second_check(
     def refused(*args: object) -> bool:
         raise AssertionError("a kept packet's signature was checked again")
 
-    monkeypatch.setattr(packets, "_signed_by", refused)
+    monkeypatch.setattr(packets, "signed_by", refused)
     records = [r for r in log_records(replica, row) if r.kind != "chat-message"]
     assert [(r.seq, r.seat, r.packet, r.written_at) for r in records] == opened
     assert all(r.bytes > 0 for r in records)

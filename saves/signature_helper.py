@@ -1,0 +1,126 @@
+"""Signatures checked beside a replay, in a helper process (issue 16: replay near its floor).
+
+Replaying a stored game (`saves.replay.verify`) costs two kinds of work of about the same
+size: checking each packet's Ed25519 signature and applying it with the engine. They do not
+depend on each other until the verdict: a packet's signature is over its exact bytes, which
+the replay has before it applies anything. But one process cannot do both at once, since the
+`cryptography` binding holds the interpreter lock while it verifies (measured: two threads
+take the sum of their times). So on a machine with a second core the replay forks a helper
+that checks the signatures of each page of packets while the replay applies that page, and
+the verdict waits for both.
+
+The helper changes no verdict. The replay asks it, before it reports any failure and before
+it succeeds, for the first packet whose signature failed up to that point: a packet whose
+signature fails is reported as the sequential replay reports it (its signature is checked
+before anything else about it), and a later packet's failure never hides an earlier bad
+signature. Packets applied before the verdict only ever reach a state that is thrown away
+with the failure; nothing is written until the whole replay is verified.
+
+The helper is used only where a fork is safe and pays: on Linux, from a process running a
+single thread (a fork copies only the calling thread, so a lock another thread held would
+stay held in the child), with two usable cores, for a game of at least `HELPER_FROM` packets.
+Elsewhere the replay checks the signatures itself, as before. ``HEXPOST_VERIFY_HELPER=0``
+turns the helper off.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from multiprocessing.connection import Connection
+from typing import Any
+
+import msgspec
+
+from engine.core import packets
+
+HELPER_FROM = 128
+"""Packets below which the replay checks signatures itself: forking and feeding the helper
+costs about as much as a hundred signature checks."""
+
+Item = tuple[int, bytes, bytes, bytes]
+"""One packet to check: its position, the raw public key, the signature, the signed bytes."""
+
+_ENCODER = msgspec.msgpack.Encoder()
+_ITEMS = msgspec.msgpack.Decoder(list[tuple[int, bytes, bytes, bytes]])
+_BAD = msgspec.msgpack.Decoder(list[int])
+
+
+def wanted(packets: int) -> bool:
+    """Whether a replay of ``packets`` packets should check signatures in a helper process."""
+    if os.environ.get("HEXPOST_VERIFY_HELPER", "") == "0" or packets < HELPER_FROM:
+        return False
+    if not sys.platform.startswith("linux") or threading.active_count() != 1:
+        return False
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    return len(os.sched_getaffinity(0)) >= 2
+
+
+class SignatureHelper:
+    """A forked process that checks the signatures of the pages it is sent, in order, and
+    answers each page with the positions whose signature failed."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("fork")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(
+            target=_serve, args=(child, self._conn), name="hexpost-signatures", daemon=True
+        )
+        self._process.start()
+        child.close()
+        self._pending = 0
+        """Pages sent and not answered yet."""
+        self._bad: list[int] = []
+
+    def send(self, items: Sequence[Item]) -> None:
+        """Queue a page of packets to check (the answers read so far are taken first, so
+        neither side ever waits on a full pipe)."""
+        self._drain(block=False)
+        self._conn.send_bytes(_ENCODER.encode(list(items)))
+        self._pending += 1
+
+    def first_bad(self, upto: int | None = None) -> int | None:
+        """The first position, up to ``upto`` (None: every page sent), whose signature failed;
+        waits for the pages sent so far."""
+        self._drain(block=True)
+        bad = [seq for seq in self._bad if upto is None or seq <= upto]
+        return min(bad) if bad else None
+
+    def close(self) -> None:
+        """End the helper (the pipe's end is the end of its input) and wait for it."""
+        self._conn.close()
+        self._process.join(timeout=5)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+
+    def _drain(self, *, block: bool) -> None:
+        while self._pending and (block or self._conn.poll()):
+            try:
+                answer = self._conn.recv_bytes()
+            except EOFError:
+                raise RuntimeError("the signature helper process ended early") from None
+            self._bad.extend(_BAD.decode(answer))
+            self._pending -= 1
+
+
+def _serve(conn: Connection, parent_end: Any) -> None:
+    """The helper's loop: each page in, its failed positions out, until the replay's end of
+    the pipe closes. Ctrl-C is the replay's to handle (it then closes the pipe), so the
+    helper ignores it rather than print a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent_end.close()
+    try:
+        while True:
+            items = _ITEMS.decode(conn.recv_bytes())
+            bad = [seq for seq, key, sig, msg in items if not packets.signed_by(key, sig, msg)]
+            conn.send_bytes(_ENCODER.encode(bad))
+    except (EOFError, OSError):
+        pass  # the replay ended (or was killed) first: nothing is waiting for an answer
+    finally:
+        conn.close()
