@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import threading
+from collections import deque
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
@@ -63,7 +64,14 @@ def wanted(packets: int) -> bool:
 
 class SignatureHelper:
     """A forked process that checks the signatures of the pages it is sent, in order, and
-    answers each page with the positions whose signature failed."""
+    answers each page with the positions whose signature failed.
+
+    Should the helper die (killed, out of memory), the pages it has not answered are checked
+    here instead, and so is every later page: a replay never fails, nor passes, for want of
+    its helper. Until answered, a page is kept for that (at most the page being applied and
+    the one before it: the replay asks for the verdict only at its end or at a failure, and
+    the answers are read as each page is sent).
+    """
 
     def __init__(self) -> None:
         context = multiprocessing.get_context("fork")
@@ -73,16 +81,23 @@ class SignatureHelper:
         )
         self._process.start()
         child.close()
-        self._pending = 0
-        """Pages sent and not answered yet."""
+        self._unanswered: deque[Sequence[Item]] = deque()
+        self._alive = True
         self._bad: list[int] = []
 
     def send(self, items: Sequence[Item]) -> None:
         """Queue a page of packets to check (the answers read so far are taken first, so
         neither side ever waits on a full pipe)."""
         self._drain(block=False)
-        self._conn.send_bytes(_ENCODER.encode(list(items)))
-        self._pending += 1
+        if self._alive:
+            try:
+                self._conn.send_bytes(_ENCODER.encode(list(items)))
+            except OSError:
+                self._helper_lost()
+        if self._alive:
+            self._unanswered.append(items)
+        else:
+            self._bad.extend(_failed(items))
 
     def first_bad(self, upto: int | None = None) -> int | None:
         """The first position, up to ``upto`` (None: every page sent), whose signature failed;
@@ -100,13 +115,27 @@ class SignatureHelper:
             self._process.join()
 
     def _drain(self, *, block: bool) -> None:
-        while self._pending and (block or self._conn.poll()):
+        while self._unanswered and self._alive:
             try:
+                if not (block or self._conn.poll()):
+                    return
                 answer = self._conn.recv_bytes()
-            except EOFError:
-                raise RuntimeError("the signature helper process ended early") from None
+            except (EOFError, OSError):
+                self._helper_lost()
+                return
             self._bad.extend(_BAD.decode(answer))
-            self._pending -= 1
+            self._unanswered.popleft()
+
+    def _helper_lost(self) -> None:
+        """The helper is gone: check here what it had not answered."""
+        self._alive = False
+        while self._unanswered:
+            self._bad.extend(_failed(self._unanswered.popleft()))
+
+
+def _failed(items: Sequence[Item]) -> list[int]:
+    """The positions among ``items`` whose signature does not verify."""
+    return [seq for seq, key, sig, msg in items if not packets.signed_by(key, sig, msg)]
 
 
 def _serve(conn: Connection, parent_end: Any) -> None:
@@ -117,9 +146,7 @@ def _serve(conn: Connection, parent_end: Any) -> None:
     parent_end.close()
     try:
         while True:
-            items = _ITEMS.decode(conn.recv_bytes())
-            bad = [seq for seq, key, sig, msg in items if not packets.signed_by(key, sig, msg)]
-            conn.send_bytes(_ENCODER.encode(bad))
+            conn.send_bytes(_ENCODER.encode(_failed(_ITEMS.decode(conn.recv_bytes()))))
     except (EOFError, OSError):
         pass  # the replay ended (or was killed) first: nothing is waiting for an answer
     finally:

@@ -73,3 +73,25 @@ def test_it_is_used_only_where_a_fork_is_safe_and_pays(monkeypatch: pytest.Monke
     assert not signature_helper.wanted(10 * HELPER_FROM)
     threads[0] = 1
     assert signature_helper.wanted(10 * HELPER_FROM)
+
+
+@pytest.mark.parametrize("when", ["before-sending", "after-sending"])
+def test_a_helper_that_dies_leaves_its_pages_to_the_replay(when: str) -> None:
+    """Killed (or out of memory), the helper answers nothing more: what it had not answered,
+    and every page after, is checked in the replay's process, with the same verdict."""
+    helper = SignatureHelper()
+    try:
+        items = _items(60, {5, 44})
+        if when == "before-sending":
+            helper._process.kill()
+            helper._process.join()
+        helper.send(items[:30])
+        if when == "after-sending":
+            helper._process.kill()
+            helper._process.join()
+        helper.send(items[30:])
+        assert helper.first_bad(40) == 5
+        assert helper.first_bad() == 5
+        assert sorted(helper._bad) == [5, 44]
+    finally:
+        helper.close()
