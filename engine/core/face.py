@@ -281,6 +281,9 @@ class ChecklistItem(msgspec.Struct, frozen=True):
     policy_order: str = ""
     """The order that signs a policy able to answer this step ("" when none can): what a
     player who is waited for there signs to be asked no more."""
+    orders: tuple[str, ...] = ()
+    """The order types the step takes besides ``done`` (`engine.core.sequence.Step.orders`):
+    what a player composes there."""
 
 
 class Landmarks(msgspec.Struct, frozen=True):

@@ -493,6 +493,7 @@ class Turns(Generic[S]):
                 step.obsolete,
                 () if step.obsolete else policies.get(step.id, ()),
                 "" if step.obsolete else policy_orders.get(step.id, ""),
+                () if step.obsolete else step.orders,
             )
             for step, status, phase in zip(steps, statuses, phases, strict=True)
         ]

@@ -357,14 +357,17 @@ class GameScreen(SignedLinesScreen):
         }
 
     def on_checklist_tree_step_selected(self, message: ChecklistTree.StepSelected) -> None:
-        """Say what the chosen step is about (its rules, who acts) on the status line. (By
-        its name, not ``@on``: the checklist's module is imported once the panel is built.)"""
+        """Show the chosen step in full (`StepDetail`: at 80 columns its line is cut), and say
+        it on the status line. (By its name, not ``@on``: the checklist's module is imported
+        once the panel is built.)"""
         items = (self.data.show.checklist or ()) if self.data else ()
         item = next((i for i in items if i.step == message.step_id), None)
         if item is not None:
             from tui.widgets.checklist import step_words
+            from tui.widgets.step_detail import StepDetail
 
             self.status.say(step_words(item))
+            self.app.push_screen(StepDetail(item))
 
     # --- orders --------------------------------------------------------------------------------
 

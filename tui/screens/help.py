@@ -55,7 +55,11 @@ KEY_WIDTH = 12
 WIDGET_GROUPS: tuple[tuple[type[Widget], str, str], ...] = (
     (HexMap, "map", "click a hex to move the cursor there, double click to choose it"),
     (OrdersPanel, "orders panel (o)", "no key here means anything on the map"),
-    (ChecklistTree, "checklist", "arrows move, space opens or closes a phase"),
+    (
+        ChecklistTree,
+        "checklist",
+        "arrows move, space opens or closes a phase, Enter shows a step in full",
+    ),
     (EventLog, "log", "arrows, page up/down, home and end scroll; end follows new events"),
     (DataTable, "list", "arrows move between the games"),
 )

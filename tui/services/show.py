@@ -95,6 +95,10 @@ class ChecklistLine(msgspec.Struct, frozen=True):
     """A step the rules no longer use (shown skipped), which no standing order covers."""
     policy: tuple[str, ...] = ()
     """The seats whose signed policy answers their part of this step as a rule (none: empty)."""
+    policy_order: str = ""
+    """The order that signs a policy able to answer this step ("" when none can)."""
+    orders: tuple[str, ...] = ()
+    """The order types the step takes besides ``done``."""
 
 
 class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -191,6 +195,8 @@ def checklist_lines(face: Face[Any], rules: Any) -> tuple[ChecklistLine, ...] | 
             headings=tuple(item.headings),
             obsolete=item.obsolete,
             policy=tuple(item.policy),
+            policy_order=item.policy_order,
+            orders=tuple(item.orders),
         )
         for item in items
     )
