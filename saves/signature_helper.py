@@ -25,19 +25,22 @@ turns the helper off.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 from collections import deque
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from engine.core import packets
+
+if TYPE_CHECKING:
+    # Imported where a helper starts: reading a game (the app's first paint) forks nothing,
+    # and the import costs 2.5 ms of it (issue 16).
+    from multiprocessing.connection import Connection
 
 HELPER_FROM = 128
 """Packets below which the replay checks signatures itself: forking and feeding the helper
@@ -57,6 +60,8 @@ def wanted(packets: int) -> bool:
         return False
     if not sys.platform.startswith("linux") or threading.active_count() != 1:
         return False
+    import multiprocessing
+
     if "fork" not in multiprocessing.get_all_start_methods():
         return False
     return len(os.sched_getaffinity(0)) >= 2
@@ -74,6 +79,8 @@ class SignatureHelper:
     """
 
     def __init__(self) -> None:
+        import multiprocessing
+
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
         self._process = context.Process(

@@ -97,7 +97,9 @@ def test_saves_imports_at_the_top_of_its_modules() -> None:
     and cryptography's cipher and key derivations, imported by `saves.keys` and `saves.vault`
     only to seal or open a key or a blob (issue 16: a game is read without them); and the
     TOML reader and writer, which `saves.home.Home` loads only where a config file exists or
-    is written (a start-up to the game screen has neither: about 8M instructions)."""
+    is written (a start-up to the game screen has neither: about 8M instructions); and
+    `multiprocessing`, which `saves.signature_helper` loads only to fork a helper for a long
+    replay (2.5 ms of a game screen's first paint otherwise)."""
     allowed = {
         ("saves/home.py", "saves.replica"),
         ("saves/home.py", "tomllib"),
@@ -111,6 +113,7 @@ def test_saves_imports_at_the_top_of_its_modules() -> None:
         ("saves/vault.py", "cryptography.hazmat.primitives"),
         ("saves/vault.py", "cryptography.hazmat.primitives.ciphers.aead"),
         ("saves/vault.py", "cryptography.hazmat.primitives.kdf.hkdf"),
+        ("saves/signature_helper.py", "multiprocessing"),
     }
     found = []
     for path in _sources("saves"):
