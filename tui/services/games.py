@@ -110,8 +110,19 @@ def ended_words(state: AnyState, *, over: bool) -> str:
 
 
 def summaries(replica: Replica) -> list[GameSummary]:
-    """Every game of the home, in the store's order."""
-    return [summary(replica, row) for row in replica.games()]
+    """Every game of the home: first those that need their player (`list_group`), then those
+    waiting for another player, then the ended ones; the oldest first within each, so that a
+    row moves only when whose move it is changes."""
+    return sorted((summary(replica, row) for row in replica.games()), key=list_group)
+
+
+def list_group(game: GameSummary) -> int:
+    """Where ``game`` goes in the list: 0 when its player is to act (their move, an invitation
+    to answer, a frozen game to look into), 1 while it waits for another player, 2 once it
+    has ended."""
+    if game.frozen or game.status == "invited" or (game.waits is not None and game.waits.mine):
+        return 0
+    return 2 if game.ended else 1
 
 
 def home_notes(replica: Replica) -> tuple[str, ...]:
