@@ -136,6 +136,11 @@ def kind_name(kind: Kind) -> str:
     return str(kind.__struct_config__.tag)
 
 
+def kind_word(kind: Kind) -> str:
+    """The kind as a log names it: its tag, but ``"decline"`` for a join that declines."""
+    return "decline" if isinstance(kind, Join) and kind.declines else kind_name(kind)
+
+
 class Commit(msgspec.Struct, frozen=True):
     """A commitment to a secret choice for the decision named ``key``."""
 

@@ -140,7 +140,9 @@ def test_an_unwanted_invitation_is_declined_and_its_creator_hears_at_once(
     for player in (alice, bob):
         assert "over: Bob declined the invitation" in player.ok("games")
         assert player.show(game[:10])["over"]
-    log = json.dumps(alice.json("log", game[:10]))
+    records = alice.json("log", game[:10])
+    assert [r["kind"] for r in records if r.get("seq") == 1] == ["decline"]
+    log = json.dumps(records)
     assert "declined the invitation to the alliance seat" in log
     assert "no time this winter" in log
     alice.ok("verify", game[:10])  # the whole chain, the decline included, replays

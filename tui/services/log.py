@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import msgspec
 
 from engine.core.chats import chat_id, read_chat
-from engine.core.packets import kept_body, kind_name
+from engine.core.packets import kept_body, kind_word
 from engine.core.ruleset import Event
 from saves import chat_messages, claims
 from saves.replica import GameRow, Replica
@@ -49,7 +49,7 @@ def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
             LogRecord(
                 seq=seq,
                 seat=body.seat,
-                kind=kind_name(body.kind),
+                kind=kind_word(body.kind),
                 packet=packet_id.hex(),
                 written_at=body.written_at,
                 bytes=len(data),
