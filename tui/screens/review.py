@@ -38,7 +38,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from tui.screens.base import HexpostScreen, StatusLine
@@ -48,6 +47,7 @@ from tui.screens.review_data import Opening, ReviewIndex, ReviewReader, next_mar
 from tui.screens.session import Session, SyncResult
 from tui.services.board import sheet_for
 from tui.widgets.checklist import ChecklistTree
+from tui.widgets.dialog import Dialog
 from tui.widgets.eventlog import EventLog
 from tui.widgets.footer import KeysFooter
 from tui.widgets.hexmap import HexMap
@@ -362,21 +362,14 @@ def _clip(text: str) -> str:
     return text if len(text) <= PANEL_WIDTH else text[: PANEL_WIDTH - 1] + "~"
 
 
-class PacketDialog(ModalScreen[int | None]):
+class PacketDialog(Dialog[int | None]):
     """Ask for a packet number from 0 to ``last``; dismisses with it, or None (Escape)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     DEFAULT_CSS = """
     PacketDialog {
-        align: center middle;
-        & > Vertical {
-            width: 40;
-            height: auto;
-            padding: 0 1;
-            border: round $accent;
-            background: $surface;
-        }
+        & > Vertical { width: 40; }
         & #packet-error { color: $text-error; height: auto; }
     }
     """

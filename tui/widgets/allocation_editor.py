@@ -32,11 +32,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.safe_text import safe_text
+from tui.widgets.dialog import Dialog
 from tui.widgets.order_forms import ChoiceData
 
 
@@ -88,7 +88,7 @@ def option_line(item: MenuItemData, width: int = 60) -> str:
     return f"{label[:room]:<{room}} {cost}".rstrip()
 
 
-class AllocationEditor(ModalScreen[dict[str, Any] | None]):
+class AllocationEditor(Dialog[dict[str, Any] | None]):
     """Builds order ``choice``'s ``param`` (a ``picks`` parameter) from the rules' menu;
     dismisses with the order (``{"type": ..., param: [picks]}``) or None."""
 
@@ -102,16 +102,7 @@ class AllocationEditor(ModalScreen[dict[str, Any] | None]):
 
     DEFAULT_CSS = """
     AllocationEditor {
-        align: center middle;
-        & > Vertical {
-            width: 76;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
-        }
+        & > Vertical { width: 76; }
         & Static { height: auto; }
         & #picks-heading { color: $text-muted; }
         & #picks-remaining { text-style: bold; }

@@ -25,10 +25,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static
 
 from tui.safe_text import safe_text
+from tui.widgets.dialog import Dialog
 
 
 class CalcFieldData(Protocol):
@@ -59,7 +59,7 @@ Work = Callable[[dict[str, str]], Outcome]
 """The values by field name to the calculator's outcome (the screen asks the service)."""
 
 
-class CalculatorDialog(ModalScreen[None]):
+class CalculatorDialog(Dialog[None]):
     """A calculator's fields with its result, or the reason it refuses, kept up to date."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -68,16 +68,7 @@ class CalculatorDialog(ModalScreen[None]):
 
     DEFAULT_CSS = """
     CalculatorDialog {
-        align: center middle;
-        & > Vertical {
-            width: 72;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
-        }
+        & > Vertical { width: 72; }
         & #calc-title { text-style: bold; }
         & .calc-row { height: 1; }
         & .calc-row Label { width: 12; color: $text-muted; }

@@ -14,11 +14,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from tui.widgets.dialog import Dialog
 
-class ConfirmDialog(ModalScreen[bool]):
+
+class ConfirmDialog(Dialog[bool]):
     """Ask ``question`` over ``lines`` (shown scrollable); True for yes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -28,16 +29,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
     DEFAULT_CSS = """
     ConfirmDialog {
-        align: center middle;
-        & > Vertical {
-            width: 60;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            padding: 0 1;
-            border: round $accent;
-            background: $surface;
-        }
+        & > Vertical { width: 60; }
         & VerticalScroll { height: auto; max-height: 12; }
         & Horizontal { height: auto; align-horizontal: right; }
         & Button { margin: 0 1; min-width: 8; }

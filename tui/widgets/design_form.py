@@ -31,7 +31,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.geometry import Region, Size
-from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
@@ -40,6 +39,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.safe_text import safe_text
+from tui.widgets.dialog import Dialog
 
 
 class FieldData(Protocol):
@@ -445,7 +445,7 @@ class DesignForm(Horizontal):
             line.update(text)
 
 
-class NameDialog(ModalScreen[str | None]):
+class NameDialog(Dialog[str | None]):
     """Ask the name to save a design under; dismisses with it (stripped), or None (Escape).
 
     It refuses a blank name in place; whether a name is allowed, or taken, is the store's
@@ -458,15 +458,7 @@ class NameDialog(ModalScreen[str | None]):
 
     DEFAULT_CSS = """
     NameDialog {
-        align: center middle;
-        & > Vertical {
-            width: 50;
-            max-width: 100%;
-            height: auto;
-            padding: 0 1;
-            border: round $accent;
-            background: $surface;
-        }
+        & > Vertical { width: 50; }
         & #name-problem { color: $text-error; height: auto; }
     }
     """
@@ -499,7 +491,7 @@ class NameDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PickDialog(ModalScreen[str | None]):
+class PickDialog(Dialog[str | None]):
     """Pick one of the saved designs (``names``); dismisses with its name, or None (Escape)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -508,16 +500,7 @@ class PickDialog(ModalScreen[str | None]):
 
     DEFAULT_CSS = """
     PickDialog {
-        align: center middle;
-        & > Vertical {
-            width: 50;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            padding: 0 1;
-            border: round $accent;
-            background: $surface;
-        }
+        & > Vertical { width: 50; }
         & OptionList { height: auto; max-height: 16; }
     }
     """

@@ -15,10 +15,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from tui.mapgeom import Grid, HexId, hex_col, hex_label, hex_row
+from tui.widgets.dialog import Dialog
 
 _HEX = re.compile(r"\d{3,4}")
 
@@ -38,7 +38,7 @@ def parse_hex(text: str, grid: Grid) -> HexId:
     return h
 
 
-class GotoDialog(ModalScreen[HexId | None]):
+class GotoDialog(Dialog[HexId | None]):
     """Ask for a hex of ``grid``; dismisses with its id, or None (Escape).
 
     ``current`` (the cursor's hex) is shown as the placeholder, so an empty Enter is not a
@@ -51,14 +51,7 @@ class GotoDialog(ModalScreen[HexId | None]):
 
     DEFAULT_CSS = """
     GotoDialog {
-        align: center middle;
-        & > Vertical {
-            width: 44;
-            height: auto;
-            padding: 0 1;
-            border: round $accent;
-            background: $surface;
-        }
+        & > Vertical { width: 44; }
         & Input {
             width: 100%;
         }

@@ -39,9 +39,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
+
+from tui.widgets.dialog import Dialog
 
 Values = dict[str, str]
 Make = Callable[[Values], "dict[str, Any] | str"]
@@ -133,7 +134,7 @@ class Field(NamedTuple):
     """A choice that may be left blank (an optional parameter with a menu)."""
 
 
-class OrderForm(ModalScreen["dict[str, Any] | None"]):
+class OrderForm(Dialog["dict[str, Any] | None"]):
     """A titled column of fields; dismisses with the order `make` builds from them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -143,16 +144,7 @@ class OrderForm(ModalScreen["dict[str, Any] | None"]):
 
     DEFAULT_CSS = """
     OrderForm {
-        align: center middle;
-        & > Vertical {
-            width: 60;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
-        }
+        & > Vertical { width: 60; }
         & Label { color: $text-muted; }
         & #form-error { color: $text-error; height: auto; }
         & Input, & Select { width: 100%; }
@@ -426,7 +418,7 @@ def choice_form(
     return OrderForm(title, fields, make, shown, order=choice.order)
 
 
-class ChoiceMenu(ModalScreen["str | None"]):
+class ChoiceMenu(Dialog["str | None"]):
     """Every order the seat may give now, one line each; Enter opens the chosen one's form
     (dismisses with its ``type``), Escape gives up."""
 
@@ -436,16 +428,7 @@ class ChoiceMenu(ModalScreen["str | None"]):
 
     DEFAULT_CSS = """
     ChoiceMenu {
-        align: center middle;
-        & > Vertical {
-            width: 60;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
-        }
+        & > Vertical { width: 60; }
         & OptionList { height: auto; max-height: 16; }
     }
     """

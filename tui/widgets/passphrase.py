@@ -14,11 +14,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from tui.widgets.dialog import Dialog
 
-class LineDialog(ModalScreen[str | None]):
+
+class LineDialog(Dialog[str | None]):
     """``question`` over one `Input`; Enter answers with its text, Escape with None.
 
     ``password`` hides what is typed. An empty answer is not sent back (Enter on an empty
@@ -31,15 +32,7 @@ class LineDialog(ModalScreen[str | None]):
 
     DEFAULT_CSS = """
     LineDialog {
-        align: center middle;
-        & > Vertical {
-            width: 64;
-            max-width: 100%;
-            height: auto;
-            padding: 0 1;
-            border: round $accent;
-            background: $surface;
-        }
+        & > Vertical { width: 64; }
         & #line-error { color: $error; }
         & #line-hint { color: $text-muted; }
     }

@@ -15,10 +15,10 @@ from typing import ClassVar, Protocol
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from tui.widgets.checklist import Item
+from tui.widgets.dialog import Dialog
 
 ACTOR_WORDS = {
     "phasing": "the phasing player",
@@ -77,7 +77,7 @@ def detail_lines(item: DetailItem) -> list[str]:
     return lines
 
 
-class StepDetail(ModalScreen[None]):
+class StepDetail(Dialog[None]):
     """The step's `detail_lines`, scrollable; any of Escape, Enter or ``q`` closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -86,16 +86,7 @@ class StepDetail(ModalScreen[None]):
 
     DEFAULT_CSS = """
     StepDetail {
-        align: center middle;
-        & > Vertical {
-            width: 72;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            padding: 0 1;
-            border: round $accent;
-            background: $surface;
-        }
+        & > Vertical { width: 72; }
         & VerticalScroll { height: auto; max-height: 18; }
         & #step-detail-keys { color: $text-muted; }
     }

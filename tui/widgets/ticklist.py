@@ -21,10 +21,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.widgets import OptionList, SelectionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
+
+from tui.widgets.dialog import Dialog
 
 TICKED, UNTICKED = "[x]", "[ ]"
 """The marks of a ticked and an unticked line."""
@@ -58,7 +59,7 @@ class TickList(SelectionList[str]):
         return [str(value) for value in values if value in chosen]
 
 
-class PickDialog(ModalScreen["list[str] | None"]):
+class PickDialog(Dialog["list[str] | None"]):
     """A titled list; dismisses with the values picked (one, or the ticked ones), or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -68,16 +69,7 @@ class PickDialog(ModalScreen["list[str] | None"]):
 
     DEFAULT_CSS = """
     PickDialog {
-        align: center middle;
-        & > Vertical {
-            width: 70;
-            max-width: 100%;
-            height: auto;
-            max-height: 100%;
-            border: round $accent;
-            padding: 0 1;
-            background: $surface;
-        }
+        & > Vertical { width: 70; }
         & OptionList, & TickList { height: auto; max-height: 16; }
         & Static { width: 100%; }
     }
