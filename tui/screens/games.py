@@ -49,8 +49,11 @@ class GamesScreen(HexpostScreen):
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         Binding("w", "pace", "Pace", show=False, tooltip="Where the game's time went: hand-offs"),
         Binding("n", "new_game", "New game", tooltip="Create a game and invite an opponent"),
-        # Shown only on an invitation's row.
-        Binding("d", "decline", "Decline", tooltip="Refuse the invitation: the game ends"),
+        # Active on an invitation's row only; out of the footer, which it would push past 80
+        # columns there (the join dialog and the help name it).
+        Binding(
+            "d", "decline", "Decline", show=False, tooltip="Refuse the invitation: the game ends"
+        ),
         Binding("r", "reload", "Refresh"),
         Binding("comma", "settings", "Settings", key_display=",", tooltip="Identity and transport"),
         Binding("q", "app.quit", "Quit"),
@@ -422,15 +425,20 @@ def invitation_lines(offer: Invitation) -> list[str]:
 
 JOIN_WORDS = (
     "",
-    "Joining binds your key to the seat; the inviter compares its fingerprint",
-    "with you by another channel before the game starts. s sends the join packet.",
-    "(No leaves the invitation as it is; d on its row declines it.)",
+    "Joining binds your key to the seat; the inviter",
+    "compares its fingerprint with you by another channel",
+    "before the game starts. s sends the join packet.",
+    "(No leaves the invitation as it is; d on its row",
+    "declines it.)",
 )
+"""What joining does, in lines that fit the dialog's 56 columns."""
 DECLINE_WORDS = (
     "",
-    "Declining ends the game before it began: the inviter hears no with your next",
-    "sync (s) instead of waiting for a join. It cannot be taken back.",
+    "Declining ends the game before it began: the inviter",
+    "hears no with your next sync (s) instead of waiting",
+    "for a join. It cannot be taken back.",
 )
+"""What declining does, in lines that fit the dialog's 56 columns."""
 
 
 def empty_help(overview: Overview) -> str:
