@@ -219,6 +219,15 @@ def create_game(alice: Player, opponent: str = "bob@example.org", name: str = "w
     )
 
 
+def invite_to_tutorial(alice: Player, bob: Player, name: str) -> bytes:
+    """Alice creates a tutorial game named ``name`` (coalition) and invites Bob; nothing is
+    sent yet."""
+    return alice.replica.create(
+        RULESET, "tutorial", "coalition", bob.address, name=name, now=now(),
+        chain_length=CHAIN_LENGTH,
+    )  # fmt: skip
+
+
 def start_game(alice: Player, bob: Player, *, setup: bool = True) -> bytes:
     """Alice creates a game and invites Bob; Bob accepts; both hold the started game, past
     its set-up stage unless ``setup`` is False (then coalition owes its first placement)."""

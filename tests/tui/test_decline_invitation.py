@@ -5,20 +5,12 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Static
 
-from engine.fe import RULESET
 from mail.sync import sync
-from tests.saves.conftest import CHAIN_LENGTH, Player, now
+from tests.saves.conftest import CHAIN_LENGTH, Player, invite_to_tutorial, now
 from tests.tui.test_app import SIZE, app_for, settle, status_text, top
 from tui.screens.games import GamesScreen, game_cells
 from tui.services import games
 from tui.widgets.confirm import ConfirmDialog
-
-
-def _invite(alice: Player, bob: Player, name: str) -> bytes:
-    return alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name=name, now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
 
 
 def _footer_keys(screen: GamesScreen) -> set[str]:
@@ -29,8 +21,8 @@ async def test_d_declines_the_highlighted_invitation_and_the_creator_hears_it(
     two_homes: tuple[Player, Player],
 ) -> None:
     alice, bob = two_homes
-    unwanted = _invite(alice, bob, "unwanted")
-    kept = _invite(alice, bob, "kept")
+    unwanted = invite_to_tutorial(alice, bob, "unwanted")
+    kept = invite_to_tutorial(alice, bob, "kept")
     await sync(alice.replica, alice.transport, now)
     await sync(bob.replica, bob.transport, now)
     bob.replica.accept(kept, now=now(), chain_length=CHAIN_LENGTH)  # a game, not an invitation

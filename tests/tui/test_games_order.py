@@ -4,26 +4,18 @@ the one to answer is at the top, and a row moves only when whose move it is chan
 
 from __future__ import annotations
 
-from engine.fe import RULESET
 from mail.sync import sync
-from tests.saves.conftest import CHAIN_LENGTH, Player, now
+from tests.saves.conftest import CHAIN_LENGTH, Player, invite_to_tutorial, now
 from tui.services import games
-
-
-def _invite(alice: Player, bob: Player, name: str) -> bytes:
-    return alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name=name, now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
 
 
 async def test_games_that_need_you_come_first_and_ended_ones_last(
     two_homes: tuple[Player, Player],
 ) -> None:
     alice, bob = two_homes
-    ended = _invite(alice, bob, "ended")
-    theirs = _invite(alice, bob, "theirs")
-    _invite(alice, bob, "invited")
+    ended = invite_to_tutorial(alice, bob, "ended")
+    theirs = invite_to_tutorial(alice, bob, "theirs")
+    invite_to_tutorial(alice, bob, "invited")
     await sync(alice.replica, alice.transport, now)
     await sync(bob.replica, bob.transport, now)
     bob.replica.decline_invitation(ended, now=now())

@@ -294,39 +294,25 @@ class GamesScreen(HexpostScreen):
         games = self.overview.games if self.overview is not None else ()
         return any(game.game == game_id and game.status == "invited" for game in games)
 
-    @work(exclusive=True, group="join")
-    async def ask_join(self, game_id: str) -> None:
+    def ask_join(self, game_id: str) -> None:
         """Show what the invitation offers and who sent it, then join if the player says
         yes: anyone who read the invitation could answer it, and the inviter compares this
         home's fingerprint before accepting."""
-        try:
-            offer = await self.session.invitation(game_id)
-        except HexpostError as exc:
-            self.post_message(self.Failed(str(exc)))
-            return
-        from tui.widgets.confirm import ConfirmDialog
-
-        lines = [*invitation_lines(offer), *JOIN_WORDS]
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.status.busy("joining...")
-                self.join(game_id)
-
-        self.app.push_screen(ConfirmDialog("Join this game?", lines), answered)
+        self.ask_answer(game_id, declines=False)
 
     def on_data_table_row_highlighted(self) -> None:
-        self.refresh_bindings()  # ``d`` shows on an invitation's row only
+        self.refresh_bindings()  # ``d`` is active on an invitation's row only
 
     def action_decline(self) -> None:
-        key = self._cursor_key()
-        if key is not None and self._is_invitation(key):
-            self.ask_decline(key)
-
-    @work(exclusive=True, group="join")
-    async def ask_decline(self, game_id: str) -> None:
         """Show the invitation, then refuse it if the player says yes: a join that declines,
         so the creator hears no with the next sync instead of waiting for ever."""
+        key = self._cursor_key()
+        if key is not None and self._is_invitation(key):
+            self.ask_answer(key, declines=True)
+
+    @work(exclusive=True, group="join")
+    async def ask_answer(self, game_id: str, *, declines: bool) -> None:
+        """The invitation's dialog, to join it or (``declines``) to decline it."""
         try:
             offer = await self.session.invitation(game_id)
         except HexpostError as exc:
@@ -334,14 +320,16 @@ class GamesScreen(HexpostScreen):
             return
         from tui.widgets.confirm import ConfirmDialog
 
-        lines = [*invitation_lines(offer), *DECLINE_WORDS]
+        words = DECLINE_WORDS if declines else JOIN_WORDS
+        question = "Decline this invitation?" if declines else "Join this game?"
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.status.busy("declining...")
-                self.join(game_id, declines=True)
+                self.status.busy("declining..." if declines else "joining...")
+                self.join(game_id, declines=declines)
 
-        self.app.push_screen(ConfirmDialog("Decline this invitation?", lines), answered)
+        dialog = ConfirmDialog(question, [*invitation_lines(offer), *words])
+        self.app.push_screen(dialog, answered)
 
     @work(exclusive=True, group="join")
     async def join(self, game_id: str, *, declines: bool = False) -> None:
