@@ -19,15 +19,27 @@ than take a sealed blob for a seed; seeds an older home still kept plain are exp
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 import msgspec
 
+from engine.core.chats import MAX_CHAT_SIZE
 from engine.core.errors import HexpostError, newer_version
 from engine.core.game import apply_packet
-from engine.core.packets import Genesis, open_packet
+from engine.core.packets import (
+    MAX_PACKET_SIZE,
+    MAX_SEQ,
+    DecisionKey,
+    Genesis,
+    SeatName,
+    SmallInt,
+    open_packet,
+)
 from engine.core.state import encode_state
+from engine.core.text import SAFE_PATTERN, Name
 from saves import chat_messages, claims, evidence, ledger, store_games, store_keys
 from saves.claims import ArchivedClaim
-from saves.evidence import ArchivedEvidence
+from saves.evidence import ArchivedEvidence, PacketBytes
 from saves.reading import Reader
 from saves.registry import ruleset_for
 from saves.store_games import GameRow
@@ -39,30 +51,49 @@ SEALED_VERSION = 2
 """The version of an archive whose seed or secret choices are `saves.vault` blobs."""
 
 
+MAX_ARCHIVE_SIZE = 256 << 20
+"""The largest archive file `tui.services.chain.import_game` reads (256 MiB): a game of fifty
+thousand packets is about 20 MiB."""
+MAX_SEED_LENGTH = 1 << 22
+"""The longest entropy chain an archive may give its seed (16 times the default): a plain
+seed's chain is hashed out again when its seat next signs, so the length bounds that work."""
+MAX_ITEMS = 100_000
+"""The most secrets, claims or chat messages an archive may carry."""
+
+SmallText = Annotated[str, msgspec.Meta(max_length=64, pattern=SAFE_PATTERN)]
+Blob = Annotated[bytes, msgspec.Meta(max_length=MAX_PACKET_SIZE)]
+ChatBytes = Annotated[bytes, msgspec.Meta(max_length=MAX_CHAT_SIZE)]
+
+
 class ArchivedSecret(msgspec.Struct, frozen=True):
-    key: str
-    seat: str
-    salt: bytes
+    key: DecisionKey
+    seat: SeatName
+    salt: Blob
     """The salt, or the sealed blob of salt and choice (then ``choice`` is empty)."""
-    choice: bytes
+    choice: Blob
 
 
 class Archive(msgspec.Struct, frozen=True):
-    format: str
-    version: int
-    name: str
-    my_seat: str
-    status: str
-    packets: list[bytes]
-    seed: bytes = b""
+    """A whole game as one file. An archive comes from elsewhere (a public one is made to be
+    shared), so every field is bounded as it is decoded, and a value out of bounds refuses the
+    file, naming the field, before anything is stored; the packets are checked by replaying
+    them, the rest as each is taken in."""
+
+    format: SmallText
+    version: SmallInt
+    name: Name
+    my_seat: SeatName
+    status: Literal["active", "invited"]
+    packets: Annotated[list[PacketBytes], msgspec.Meta(max_length=MAX_SEQ)]
+    seed: Blob = b""
     """The seed, or the sealed blob of seed and checkpoints."""
-    seed_length: int = 0
-    secrets: list[ArchivedSecret] = []
-    evidence: list[ArchivedEvidence] = []
+    seed_length: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEED_LENGTH)] = 0
+    secrets: Annotated[list[ArchivedSecret], msgspec.Meta(max_length=MAX_ITEMS)] = []
+    evidence: Annotated[list[ArchivedEvidence], msgspec.Meta(max_length=MAX_ITEMS)] = []
     """What froze the game (both packets of an equivocation): public, checked on import."""
-    claims: list[ArchivedClaim] = []
+    claims: Annotated[list[ArchivedClaim], msgspec.Meta(max_length=MAX_ITEMS)] = []
     """Late claims kept with the game: public, checked on import."""
-    chats: list[bytes] = []
+    chats: Annotated[list[ChatBytes], msgspec.Meta(max_length=MAX_ITEMS)] = []
     """The signed chat messages kept with the game (private archives only: they are words
     between the players, not part of the game record); each is checked on import."""
 
@@ -70,8 +101,9 @@ class Archive(msgspec.Struct, frozen=True):
 def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> bytes:
     row = replica.game(game_id)
     store = replica.store
+    status: Literal["active", "invited"] = "invited" if row.status == "invited" else "active"
     archive = Archive(
-        FORMAT, VERSION, row.name, row.my_seat, row.status, [d for _, d in replica.packets(game_id)]
+        FORMAT, VERSION, row.name, row.my_seat, status, [d for _, d in replica.packets(game_id)]
     )
     archive = msgspec.structs.replace(
         archive,
@@ -125,6 +157,11 @@ def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
         state = result.state
         results.append((packet, result))
     assert state is not None
+    seats = [seat.seat for seat in state.core.seats]
+    if archive.my_seat not in seats:
+        raise HexpostError(
+            f"the archive's seat {archive.my_seat!r} is not one of the game's ({', '.join(seats)})"
+        )
     game_id = state.core.game_id
     if any(row.game_id == game_id for row in replica.games()):
         raise HexpostError(f"game {game_id.hex()[:12]} is already in this home")

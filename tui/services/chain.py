@@ -50,10 +50,16 @@ def export_game(replica: Replica, row: GameRow, output: str, *, public: bool) ->
 
 
 def import_game(home: Home, source: str, clock: Clock) -> GameRow:
-    """Read the game file ``source`` into the home (opened only once the file was read);
-    the game as it is now listed."""
+    """Read the game file ``source`` into the home (opened only once the file was read, and
+    refused unread past `saves.archive.MAX_ARCHIVE_SIZE`); the game as it is now listed."""
+    limit = archive.MAX_ARCHIVE_SIZE
     try:
-        data = Path(source).read_bytes()
+        with Path(source).open("rb") as handle:
+            data = handle.read(limit + 1)  # no more than that, whatever the file says it holds
     except OSError as exc:
         raise HexpostError(f"cannot read {source}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise HexpostError(
+            f"{source} is larger than a game archive may be ({limit >> 20} MiB): not imported"
+        )
     return archive.import_game(home.replica(), data, now=clock())
