@@ -27,21 +27,33 @@ from engine.core.chats import MAX_CHAT_SIZE
 from engine.core.errors import HexpostError, newer_version
 from engine.core.game import apply_packet
 from engine.core.packets import (
+    BAD_SIGNATURE,
     MAX_PACKET_SIZE,
     MAX_SEQ,
     DecisionKey,
     Genesis,
     SeatName,
     SmallInt,
-    open_packet,
+    VerifiedPacket,
 )
-from engine.core.state import encode_state
+from engine.core.ruleset import AnyRuleset
+from engine.core.state import AnyState, encode_state
 from engine.core.text import SAFE_PATTERN, Name
-from saves import chat_messages, claims, evidence, ledger, store_games, store_keys
+from saves import (
+    chat_messages,
+    claims,
+    evidence,
+    ledger,
+    replay,
+    signature_helper,
+    store_games,
+    store_keys,
+)
 from saves.claims import ArchivedClaim
 from saves.evidence import ArchivedEvidence, PacketBytes
 from saves.reading import Reader
 from saves.registry import ruleset_for
+from saves.signature_helper import SignatureHelper
 from saves.store_games import GameRow
 from saves.vault import is_sealed
 
@@ -127,7 +139,8 @@ def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> byt
 
 
 def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
-    """Check an archive by replaying it, then store it as a game of this home."""
+    """Check an archive by replaying it, and store it as a game of this home: all of it, in
+    one transaction, or nothing."""
     try:
         archive = msgspec.msgpack.decode(data, type=Archive)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -139,64 +152,101 @@ def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
         )
     if not archive.packets:
         raise HexpostError("the archive holds no packets")
-    keys: dict[bytes, bytes] = {}
-    state = None
-    results = []
-    for index, packet_data in enumerate(archive.packets):
-        try:
-            packet = open_packet(packet_data, lambda kid: [keys[kid]] if kid in keys else [])
-            if index == 0:
-                if not isinstance(packet.body.kind, Genesis):
-                    raise HexpostError("the archive does not start with a genesis packet")
-                ruleset = ruleset_for(packet.body.kind.ruleset_id)
-            if packet.envelope.public_key:
-                keys[packet.envelope.key_id] = packet.envelope.public_key
-            result = apply_packet(ruleset, state, packet)
-        except HexpostError as exc:
-            raise HexpostError(f"archive packet {index}: {exc}") from None
-        state = result.state
-        results.append((packet, result))
-    assert state is not None
-    seats = [seat.seat for seat in state.core.seats]
+    helper = SignatureHelper() if signature_helper.wanted(len(archive.packets)) else None
+    try:
+        with replica.store.transaction():
+            state = _replay_into(replica, archive, helper, now)
+            game_id = state.core.game_id
+            evidence.restore(replica.store, game_id, archive.packets, archive.evidence)
+            claims.restore(replica, game_id, archive.claims)
+            if archive.seed:
+                store_keys.insert_seed(
+                    replica.store, game_id, archive.my_seat, archive.seed, archive.seed_length
+                )
+            for secret in archive.secrets:
+                store_keys.insert_secret(
+                    replica.store, game_id, secret.key, secret.seat, secret.salt, secret.choice
+                )
+            for index, chat in enumerate(archive.chats):
+                try:
+                    chat_messages.restore(replica, chat, now, my_seat=archive.my_seat)
+                except HexpostError as exc:
+                    raise HexpostError(f"archive chat message {index}: {exc}") from None
+    finally:
+        if helper is not None:
+            helper.close()
+    if encode_state(replica.state(game_id)) != encode_state(state):
+        raise HexpostError("internal error: imported state differs from its replay")
+    return replica.game(game_id)
+
+
+def _replay_into(
+    replica: Reader, archive: Archive, helper: SignatureHelper | None, now: str
+) -> AnyState:
+    """Replay the archive's packets, checked as `saves.replay` checks a stored game (a page
+    opened at a time, the signatures by ``helper`` when there is one), storing each packet
+    as it applies (in the caller's transaction: a later failure takes them all back), so
+    memory does not grow with the game's length; the final state."""
+    state: AnyState | None = None
+    ruleset: AnyRuleset | None = None
+    keys: dict[bytes, list[bytes]] = {}
+    packets = archive.packets
+    for start in range(0, len(packets), store_games.PAGE):
+        page = packets[start : start + store_games.PAGE]
+        rows = [(index, data, b"") for index, data in enumerate(page, start)]
+        for index, _, packet, error in replay.open_page(rows, keys, helper):
+            try:
+                if packet is None:
+                    assert error is not None
+                    raise error
+                if ruleset is None:
+                    ruleset = _genesis_ruleset(replica, archive, packet, now)
+                result = apply_packet(ruleset, state, packet)
+            except HexpostError as exc:
+                _bad_signature_before(helper, index)
+                raise HexpostError(f"archive packet {index}: {exc}") from None
+            ledger.store_applied(
+                replica.store, packet, result, now, mine=packet.body.seat == archive.my_seat
+            )
+            state = result.state
+    _bad_signature_before(helper, None)
+    assert state is not None  # the archive holds packets
+    return state
+
+
+def _genesis_ruleset(
+    replica: Reader, archive: Archive, packet: VerifiedPacket, now: str
+) -> AnyRuleset:
+    """The ruleset the archive's first packet, its genesis, names, once the game it creates
+    is one this home can take in: the game's row is stored with it."""
+    genesis = packet.body.kind
+    if not isinstance(genesis, Genesis):
+        raise HexpostError("the archive does not start with a genesis packet")
+    seats = [binding.seat for binding in genesis.seats]
     if archive.my_seat not in seats:
         raise HexpostError(
             f"the archive's seat {archive.my_seat!r} is not one of the game's ({', '.join(seats)})"
         )
-    game_id = state.core.game_id
-    if any(row.game_id == game_id for row in replica.games()):
+    game_id = packet.body.game_id
+    if store_games.game(replica.store, game_id) is not None:
         raise HexpostError(f"game {game_id.hex()[:12]} is already in this home")
-    genesis = results[0][0].body.kind
-    assert isinstance(genesis, Genesis)
-    with replica.store.transaction():
-        store_games.insert_game(
-            replica.store,
-            game_id,
-            name=archive.name,
-            ruleset=genesis.ruleset_id,
-            scenario=genesis.scenario_id,
-            my_seat=archive.my_seat,
-            status=archive.status,
-            now=now,
-        )
-        for packet, result in results:
-            ledger.store_applied(
-                replica.store, packet, result, now, mine=packet.body.seat == archive.my_seat
-            )
-        evidence.restore(replica.store, game_id, archive.packets, archive.evidence)
-        claims.restore(replica, game_id, archive.claims)
-        if archive.seed:
-            store_keys.insert_seed(
-                replica.store, game_id, archive.my_seat, archive.seed, archive.seed_length
-            )
-        for secret in archive.secrets:
-            store_keys.insert_secret(
-                replica.store, game_id, secret.key, secret.seat, secret.salt, secret.choice
-            )
-        for index, chat in enumerate(archive.chats):
-            try:
-                chat_messages.restore(replica, chat, now, my_seat=archive.my_seat)
-            except HexpostError as exc:
-                raise HexpostError(f"archive chat message {index}: {exc}") from None
-    if encode_state(replica.state(game_id)) != encode_state(state):
-        raise HexpostError("internal error: imported state differs from its replay")
-    return replica.game(game_id)
+    ruleset = ruleset_for(genesis.ruleset_id)
+    store_games.insert_game(
+        replica.store,
+        game_id,
+        name=archive.name,
+        ruleset=genesis.ruleset_id,
+        scenario=genesis.scenario_id,
+        my_seat=archive.my_seat,
+        status=archive.status,
+        now=now,
+    )
+    return ruleset
+
+
+def _bad_signature_before(helper: SignatureHelper | None, upto: int | None) -> None:
+    """Raise, as a replay that checks each signature itself would, the first archive packet
+    up to ``upto`` (None: all) whose signature the helper found bad."""
+    bad = None if helper is None else helper.first_bad(upto)
+    if bad is not None:
+        raise HexpostError(f"archive packet {bad}: {BAD_SIGNATURE}")

@@ -14,7 +14,7 @@ from engine.core.owed import pending
 from engine.core.state import encode_state
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
-from saves import chat_messages
+from saves import chat_messages, signature_helper
 from saves.archive import Archive, export_game, import_game
 from saves.home import Home
 from saves.vault import is_sealed
@@ -93,9 +93,18 @@ def test_export_import_into_another_home_verifies_the_same(
             home.close()
 
 
+@pytest.mark.parametrize("helper", [False, True], ids=["in-process", "helper"])
 def test_corrupted_archives_are_refused_with_a_clear_message(
-    tmp_path: Path, alice: Player, bob: Player, game: bytes
+    tmp_path: Path,
+    alice: Player,
+    bob: Player,
+    game: bytes,
+    helper: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The same refusals whether the signatures are checked by the import itself or by a
+    helper process beside it (`saves.signature_helper`)."""
+    monkeypatch.setattr(signature_helper, "wanted", lambda packets: helper)
     _play_a_little(alice, bob, game)
     data = export_game(bob.replica, game)
     archive = msgspec.msgpack.decode(data, type=Archive)
