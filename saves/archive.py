@@ -204,6 +204,8 @@ def _replay_into(
                 result = apply_packet(ruleset, state, packet)
             except HexpostError as exc:
                 _bad_signature_before(helper, index)
+                if isinstance(exc, _NotForThisHome):
+                    raise
                 raise HexpostError(f"archive packet {index}: {exc}") from None
             ledger.store_applied(
                 replica.store, packet, result, now, mine=packet.body.seat == archive.my_seat
@@ -224,12 +226,12 @@ def _genesis_ruleset(
         raise HexpostError("the archive does not start with a genesis packet")
     seats = [binding.seat for binding in genesis.seats]
     if archive.my_seat not in seats:
-        raise HexpostError(
+        raise _NotForThisHome(
             f"the archive's seat {archive.my_seat!r} is not one of the game's ({', '.join(seats)})"
         )
     game_id = packet.body.game_id
     if store_games.game(replica.store, game_id) is not None:
-        raise HexpostError(f"game {game_id.hex()[:12]} is already in this home")
+        raise _NotForThisHome(f"game {game_id.hex()[:12]} is already in this home")
     ruleset = ruleset_for(genesis.ruleset_id)
     store_games.insert_game(
         replica.store,
@@ -242,6 +244,11 @@ def _genesis_ruleset(
         now=now,
     )
     return ruleset
+
+
+class _NotForThisHome(HexpostError):
+    """A refusal of the archive as a whole (the game is here already, the seat is not the
+    game's), said as it is rather than as a fault of its first packet."""
 
 
 def _bad_signature_before(helper: SignatureHelper | None, upto: int | None) -> None:

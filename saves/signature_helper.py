@@ -21,6 +21,11 @@ single thread (a fork copies only the calling thread, so a lock another thread h
 stay held in the child), with two usable cores, for a game of at least `HELPER_FROM` packets.
 Elsewhere the replay checks the signatures itself, as before. ``HEXPOST_VERIFY_HELPER=0``
 turns the helper off.
+
+The child is a copy of the replaying process, open store included. SQLite forbids using a
+connection across a fork, and the helper never does: it reads and writes only its pipe, the
+store it inherits stays referenced by the copied call stack (so no collection closes it),
+and it ends with ``os._exit`` (multiprocessing's way), which finalizes nothing.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def exported(alice: Player, bob: Player, game: bytes) -> Archive:
         ({"seed_length": (1 << 64) - 1}, "seed_length"),
         ({"seed_length": -1}, "seed_length"),
         ({"status": "won"}, "status"),
-        ({"my_seat": "romulans"}, "seat 'romulans' is not one of the game's"),
+        ({"my_seat": "romulans"}, "^the archive's seat 'romulans' is not one of the game's"),
         ({"name": "x" * 10_000}, "name"),
         ({"name": "evil\x1b[2Jname"}, "name"),
     ],
