@@ -138,14 +138,45 @@ def expire(store: Store, now: str) -> list[Outcome]:
     return outcomes
 
 
+def drop(store: Store, name: str, now: str) -> str:
+    """Drop the held invitation ``name`` (its game's name or id, or a unique prefix of the id)
+    by its player's wish, kept among the refused items; what was done (the caller holds the
+    transaction). Its creator cannot be told: a decline is signed over the game's state,
+    which only the game's ruleset computes."""
+    held = []
+    for digest, data, _at in store_inbox.parked_under(store, WAITING_FOR_RULESET):
+        body = peek_body(data)
+        if body is not None and isinstance(body.kind, Genesis):
+            held.append((digest, data, body.kind, body.game_id))
+    exact = [item for item in held if name in (item[2].name, item[3].hex())]
+    matches = exact or [item for item in held if item[3].hex().startswith(name.lower())]
+    if len(matches) != 1:
+        several = "several held invitations match" if matches else "no held invitation matches"
+        raise HexpostError(f"{several} {name!r} (see `hexpost games`)")
+    digest, data, genesis, game_id = matches[0]
+    text = (
+        f"{_from(genesis)} dropped by hand; {_creator(genesis)} is not told (declining needs "
+        "the game's ruleset)"
+    )
+    store_inbox.unpark(store, digest)
+    quarantine.reject(store, game_id, "held", text, data, now)
+    return text
+
+
 def waiting_notes(store: Store) -> tuple[str, ...]:
-    """One line per held invitation, for the home's notes: who invites, and what is missing."""
+    """One line per held invitation, for the home's notes: who invites, what is missing, and
+    how to drop it (`drop`)."""
     notes = []
     for _digest, data, _at in store_inbox.parked_under(store, WAITING_FOR_RULESET):
+        body = peek_body(data)
         genesis = _genesis(data)
         missing = _missing(genesis) if genesis is not None else ""
-        if genesis is not None and missing:
-            notes.append(f"{_from(genesis)} waits until this hexpost can play it: {missing}")
+        if body is not None and genesis is not None and missing:
+            called = genesis.name or body.game_id.hex()[:8]
+            notes.append(
+                f"{_from(genesis)} waits until this hexpost can play it: {missing}; "
+                f"`hexpost decline {called}` drops it"
+            )
     if len(notes) > NOTES_SHOWN:
         more = len(notes) - NOTES_SHOWN
         notes[NOTES_SHOWN:] = [f"and {more} more invitations wait the same way"]

@@ -138,6 +138,12 @@ class Replica(Signer):
 
         accept(self, game_id, now=now, chain_length=chain_length)
 
+    def drop_held_invitation(self, name: str, *, now: str) -> str:
+        """Drop an invitation held for a ruleset this hexpost lacks (`saves.invitations.drop`);
+        what was done."""
+        with self.store.transaction():
+            return invitations.drop(self.store, name, now)
+
     def decline_invitation(self, game_id: bytes, *, now: str, reason: str = "") -> None:
         """Refuse a game we were invited to (`saves.creating.decline`)."""
         from saves.creating import decline

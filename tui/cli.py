@@ -404,9 +404,10 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="refuse an invitation, or the key that joined your game: the game ends before "
         "it began",
         description="For an invitation you do not want to play: signs a join that declines "
-        "it, so the creator hears no with the next sync instead of waiting. For a game you "
-        "created, when the key that joined is not the player you invited (their fingerprint "
-        "differs): signs a resignation that declines it.",
+        "it, so the creator hears no with the next sync instead of waiting (one held until "
+        "this hexpost can play its ruleset is dropped: its creator cannot be told). For a "
+        "game you created, when the key that joined is not the player you invited (their "
+        "fingerprint differs): signs a resignation that declines it.",
     )
     decline.add_argument("game", metavar="GAME")
     decline.add_argument("--reason", metavar="TEXT", default="", help="one line for the log")

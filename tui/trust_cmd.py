@@ -140,8 +140,18 @@ def cmd_resend(args: argparse.Namespace, home: Home) -> int:
 
 def cmd_decline(args: argparse.Namespace, home: Home) -> int:
     """Refuse an invitation to this home (`saves.creating.decline`), or the key that joined a
-    game this home created (`saves.joins.decline`)."""
-    row = home.replica().find(args.game)
+    game this home created (`saves.joins.decline`); or drop an invitation held for a ruleset
+    this hexpost lacks (`saves.invitations.drop`: its creator cannot be told)."""
+    replica = home.replica()
+    try:
+        row = replica.find(args.game)
+    except HexpostError as missing:
+        try:
+            done = replica.drop_held_invitation(args.game, now=now())
+        except HexpostError:
+            raise missing from None
+        print(safe_text(done))
+        return 0
     if row.status == "invited":
         replica = signing_replica(args, home, "sign the join packet that declines")
         done = start.decline_invitation(replica, row.game_id, now, reason=args.reason)

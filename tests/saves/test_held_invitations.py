@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.core.errors import HexpostError
 from engine.core.packets import (
     PROTOCOL_VERSION,
     Body,
@@ -118,3 +120,26 @@ def test_an_invitation_held_thirty_days_is_dropped_and_said_so(alice: Player) ->
     )
     assert held_count(alice) == 0 and games.home_notes(alice.replica) == ()
     assert alice.replica.catch_up(now="2030-03-01T00:00:00Z") == []
+
+
+def test_a_held_invitation_can_be_dropped_by_hand(alice: Player) -> None:
+    """A player who will not install the ruleset need not wait 30 days for the note to go:
+    `hexpost decline NAME` drops the held invitation (the creator cannot be told: a decline
+    is signed over the game's state, which needs the ruleset), kept among the refused items."""
+    alice.replica.receive(invitation(4), source="mail", now=now())
+    alice.replica.receive(invitation(6), source="mail", now=now())
+    notes = games.home_notes(alice.replica)
+    assert notes[0].endswith("`hexpost decline game4` drops it")
+    text = alice.replica.drop_held_invitation("game4", now=now())
+    assert text == (
+        "invitation from Stranger 4 <s4@example.org> to play skirmish dropped by hand; "
+        "Stranger 4 is not told (declining needs the game's ruleset)"
+    )
+    assert held_count(alice) == 1
+    (left,) = games.home_notes(alice.replica)
+    assert left.startswith("invitation from Stranger 6 ")
+    reasons = [row[0] for row in alice.replica.store.all("SELECT reason FROM rejected")]
+    assert text in reasons
+    with pytest.raises(HexpostError, match="no held invitation matches 'game4'"):
+        alice.replica.drop_held_invitation("game4", now=now())
+    assert held_count(alice) == 1

@@ -26,6 +26,7 @@ from tests.toy_plugin import PLUGINS, toy_plugin  # noqa: F401  (a fixture)
 from tests.tui.test_app import SIZE, settle, status_text, top
 from tests.tui.test_toy_app import duel_homes
 from tui.app import HexpostApp
+from tui.cli import main
 from tui.screens.games import GamesScreen
 from tui.screens.pace import PaceScreen
 from tui.services import games, pace
@@ -207,3 +208,30 @@ def test_a_plugin_that_no_longer_loads_is_named_and_its_packets_held(
     finally:
         sys.path.remove(str(broken))
         registry.reload()
+
+
+def test_decline_drops_an_invitation_held_for_the_ruleset(
+    homes: Homes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hexpost decline NAME` on an invitation held until this hexpost can play its ruleset:
+    dropped at once, said plainly that its creator is not told, and gone from the notes."""
+    sys.path.append(str(PLUGINS))
+    registry.reload()
+    try:
+        homes.north.replica.create(
+            TOY, "duel", "north", homes.south.address, name="unwanted", now=now(),
+            chain_length=CHAIN_LENGTH,
+        )  # fmt: skip
+        homes.north.sync()
+    finally:
+        sys.path.remove(str(PLUGINS))
+        registry.reload()
+    homes.south.sync()
+    (note,) = games.home_notes(homes.south.replica)
+    assert note.endswith("`hexpost decline unwanted` drops it")
+    home = ["--home", str(homes.south.home.path)]
+    assert main([*home, "decline", "unwanted"]) == 0
+    assert "dropped by hand; North is not told" in capsys.readouterr().out
+    assert games.home_notes(homes.south.replica) == ()
+    assert main([*home, "decline", "unwanted"]) == 1
+    assert "no game matches 'unwanted'" in capsys.readouterr().err
