@@ -139,22 +139,28 @@ async def test_the_app_lists_it_and_says_why_it_does_not_open(homes: Homes) -> N
         assert isinstance(top(app), PaceScreen)
 
 
-def test_an_invitation_to_a_game_of_it_waits_for_the_ruleset_without_a_resend(
-    homes: Homes,
-) -> None:
-    """Held, not refused: the player installs the ruleset and syncs, and the invitation is
-    there, with no email asking North for it again (a hand-off saved)."""
+def _north_invites(homes: Homes, name: str) -> None:
+    """North, who has the toy plug-in, invites South to a duel named ``name`` and sends it;
+    South's hexpost lacks the plug-in."""
     sys.path.append(str(PLUGINS))
     registry.reload()
     try:
         homes.north.replica.create(
-            TOY, "duel", "north", homes.south.address, name="rematch", now=now(),
+            TOY, "duel", "north", homes.south.address, name=name, now=now(),
             chain_length=CHAIN_LENGTH,
         )  # fmt: skip
         homes.north.sync()
     finally:
         sys.path.remove(str(PLUGINS))
         registry.reload()
+
+
+def test_an_invitation_to_a_game_of_it_waits_for_the_ruleset_without_a_resend(
+    homes: Homes,
+) -> None:
+    """Held, not refused: the player installs the ruleset and syncs, and the invitation is
+    there, with no email asking North for it again (a hand-off saved)."""
+    _north_invites(homes, "rematch")
     report = homes.south.sync()
     (held,) = [o for o in report.received if o.status == "parked"]
     assert held.attention and GONE in held.detail
@@ -215,17 +221,7 @@ def test_decline_drops_an_invitation_held_for_the_ruleset(
 ) -> None:
     """`hexpost decline NAME` on an invitation held until this hexpost can play its ruleset:
     dropped at once, said plainly that its creator is not told, and gone from the notes."""
-    sys.path.append(str(PLUGINS))
-    registry.reload()
-    try:
-        homes.north.replica.create(
-            TOY, "duel", "north", homes.south.address, name="unwanted", now=now(),
-            chain_length=CHAIN_LENGTH,
-        )  # fmt: skip
-        homes.north.sync()
-    finally:
-        sys.path.remove(str(PLUGINS))
-        registry.reload()
+    _north_invites(homes, "unwanted")
     homes.south.sync()
     (note,) = games.home_notes(homes.south.replica)
     assert note.endswith("`hexpost decline unwanted` drops it")
