@@ -27,7 +27,6 @@ from engine.core.chats import MAX_CHAT_SIZE
 from engine.core.errors import HexpostError, newer_version
 from engine.core.game import apply_packet
 from engine.core.packets import (
-    BAD_SIGNATURE,
     MAX_PACKET_SIZE,
     MAX_SEQ,
     DecisionKey,
@@ -69,6 +68,8 @@ thousand packets is about 20 MiB."""
 MAX_SEED_LENGTH = 1 << 22
 """The longest entropy chain an archive may give its seed (16 times the default): a plain
 seed's chain is hashed out again when its seat next signs, so the length bounds that work."""
+ARCHIVE_PACKET = "archive packet"
+"""How a refusal names the archive's packet at fault (its position in the archive)."""
 MAX_ITEMS = 100_000
 """The most secrets, claims or chat messages an archive may carry."""
 
@@ -152,29 +153,27 @@ def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
         )
     if not archive.packets:
         raise HexpostError("the archive holds no packets")
-    helper = SignatureHelper() if signature_helper.wanted(len(archive.packets)) else None
-    try:
-        with replica.store.transaction():
-            state = _replay_into(replica, archive, helper, now)
-            game_id = state.core.game_id
-            evidence.restore(replica.store, game_id, archive.packets, archive.evidence)
-            claims.restore(replica, game_id, archive.claims)
-            if archive.seed:
-                store_keys.insert_seed(
-                    replica.store, game_id, archive.my_seat, archive.seed, archive.seed_length
-                )
-            for secret in archive.secrets:
-                store_keys.insert_secret(
-                    replica.store, game_id, secret.key, secret.seat, secret.salt, secret.choice
-                )
-            for index, chat in enumerate(archive.chats):
-                try:
-                    chat_messages.restore(replica, chat, now, my_seat=archive.my_seat)
-                except HexpostError as exc:
-                    raise HexpostError(f"archive chat message {index}: {exc}") from None
-    finally:
-        if helper is not None:
-            helper.close()
+    with (
+        signature_helper.helper_for(len(archive.packets)) as helper,
+        replica.store.transaction(),
+    ):
+        state = _replay_into(replica, archive, helper, now)
+        game_id = state.core.game_id
+        evidence.restore(replica.store, game_id, archive.packets, archive.evidence)
+        claims.restore(replica, game_id, archive.claims)
+        if archive.seed:
+            store_keys.insert_seed(
+                replica.store, game_id, archive.my_seat, archive.seed, archive.seed_length
+            )
+        for secret in archive.secrets:
+            store_keys.insert_secret(
+                replica.store, game_id, secret.key, secret.seat, secret.salt, secret.choice
+            )
+        for index, chat in enumerate(archive.chats):
+            try:
+                chat_messages.restore(replica, chat, now, my_seat=archive.my_seat)
+            except HexpostError as exc:
+                raise HexpostError(f"archive chat message {index}: {exc}") from None
     if encode_state(replica.state(game_id)) != encode_state(state):
         raise HexpostError("internal error: imported state differs from its replay")
     return replica.game(game_id)
@@ -203,15 +202,15 @@ def _replay_into(
                     ruleset = _genesis_ruleset(replica, archive, packet, now)
                 result = apply_packet(ruleset, state, packet)
             except HexpostError as exc:
-                _bad_signature_before(helper, index)
+                replay.bad_signature_before(helper, index, label=ARCHIVE_PACKET)
                 if isinstance(exc, _NotForThisHome):
                     raise
-                raise HexpostError(f"archive packet {index}: {exc}") from None
+                raise HexpostError(f"{ARCHIVE_PACKET} {index}: {exc}") from None
             ledger.store_applied(
                 replica.store, packet, result, now, mine=packet.body.seat == archive.my_seat
             )
             state = result.state
-    _bad_signature_before(helper, None)
+    replay.bad_signature_before(helper, None, label=ARCHIVE_PACKET)
     assert state is not None  # the archive holds packets
     return state
 
@@ -249,11 +248,3 @@ def _genesis_ruleset(
 class _NotForThisHome(HexpostError):
     """A refusal of the archive as a whole (the game is here already, the seat is not the
     game's), said as it is rather than as a fault of its first packet."""
-
-
-def _bad_signature_before(helper: SignatureHelper | None, upto: int | None) -> None:
-    """Raise, as a replay that checks each signature itself would, the first archive packet
-    up to ``upto`` (None: all) whose signature the helper found bad."""
-    bad = None if helper is None else helper.first_bad(upto)
-    if bad is not None:
-        raise HexpostError(f"archive packet {bad}: {BAD_SIGNATURE}")

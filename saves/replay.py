@@ -50,12 +50,8 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
     (`saves.signature_helper`), with the same verdicts.
     """
     row = replica.game(game_id)
-    helper = SignatureHelper() if signature_helper.wanted(row.head_seq + 1) else None
-    try:
+    with signature_helper.helper_for(row.head_seq + 1) as helper:
         return _replay(replica, game_id, ruleset_for(row.ruleset), helper)
-    finally:
-        if helper is not None:
-            helper.close()
 
 
 def _replay(
@@ -76,12 +72,12 @@ def _replay(
                 if stored != result.state_hash:
                     raise DesyncError(seq, stored, result.state_hash)
             except Exception as exc:
-                _bad_signature_before(helper, seq)
+                bad_signature_before(helper, seq)
                 if isinstance(exc, HexpostError) and not isinstance(exc, DesyncError):
                     raise type(exc)(f"packet {seq}: {exc.message}", rule=exc.rule) from None
                 raise
             state, digest = result.state, result.state_hash
-    _bad_signature_before(helper, None)
+    bad_signature_before(helper, None)
     if state is None:
         raise HexpostError("the game has no packets")
     if encode_state(state) != encode_state(replica.state(game_id)):
@@ -89,12 +85,15 @@ def _replay(
     return digest
 
 
-def _bad_signature_before(helper: SignatureHelper | None, upto: int | None) -> None:
-    """Raise, as the replay that checks signatures itself would, the first packet up to
-    ``upto`` (None: all) whose signature the helper found bad."""
+def bad_signature_before(
+    helper: SignatureHelper | None, upto: int | None, *, label: str = "packet"
+) -> None:
+    """Raise, as a replay that checks signatures itself would, the first packet up to
+    ``upto`` (None: all) whose signature the helper found bad (``label``: how the message
+    names a packet, ``archive packet`` for an import)."""
     bad = None if helper is None else helper.first_bad(upto)
     if bad is not None:
-        raise PacketError(f"packet {bad}: {BAD_SIGNATURE}")
+        raise PacketError(f"{label} {bad}: {BAD_SIGNATURE}")
 
 
 def open_page(

@@ -35,7 +35,8 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -70,6 +71,18 @@ def wanted(packets: int) -> bool:
     if "fork" not in multiprocessing.get_all_start_methods():
         return False
     return len(os.sched_getaffinity(0)) >= 2
+
+
+@contextmanager
+def helper_for(packets: int) -> Iterator[SignatureHelper | None]:
+    """A helper for a replay of ``packets`` packets while the block runs (None where one is
+    not `wanted`), ended with the block whatever happens in it."""
+    helper = SignatureHelper() if wanted(packets) else None
+    try:
+        yield helper
+    finally:
+        if helper is not None:
+            helper.close()
 
 
 class SignatureHelper:
