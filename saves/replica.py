@@ -168,6 +168,10 @@ class Replica(Signer):
         """Sign and queue a packet without orders on our move (`saves.submitting.sign_kind`)."""
         return submitting.sign_kind(self, game_id, kind, now=now)
 
+    def resign(self, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
+        """Concede the game on our move (`saves.submitting.resign`)."""
+        return submitting.resign(self, game_id, now=now, reason=reason)
+
     def auto_replies(self, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
         """Answer at once what needs no decision (`saves.replies.auto_replies`)."""
         from saves.replies import auto_replies

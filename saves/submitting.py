@@ -3,7 +3,7 @@
 `submit` turns orders as read from JSON or TOML into a packet, checks it with the engine
 (a dry run stops there and shows what it would do), and otherwise signs and queues that very
 checked result (`saves.signing.Signer.sign_and_store`), so a sent packet is applied once.
-`sign_kind` writes the packets that carry no orders: a chat line, a resignation.
+`sign_kind` writes the packets that carry no orders: a chat line, a resignation (`resign`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from engine.core.packets import Chat, EntropyOnly, Kind, Resign, Turn
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.state import AnyState
 from saves import acceptance, vault
-from saves.chat import chat_line, check_chat_turn
+from saves.chat import CHAT_LATER, RESIGN_LATER, chat_line, check_chat_turn
 from saves.registry import ruleset_for
 from saves.secrets import add_commit, owed_reveals
 from saves.signing import Signer
@@ -125,6 +125,37 @@ def chat(signer: Signer, game_id: bytes, text: str, *, now: str) -> Submitted:
     return sign_kind(signer, game_id, Chat(chat_line(text)), now=now)
 
 
+def resign(signer: Signer, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
+    """Concede the game: a `Resign` packet, signed and queued, after which no seat may write
+    (the other side's next sync shows the game over, and why: ``reason``, one line).
+
+    Taken on this seat's move only, as every packet of the chain is (`saves.chat`): a
+    player whose opponent is to move resigns when the move comes back, and meanwhile a chat
+    message tells them. Before the creator accepted the key that joined, resigning declines
+    that key, as ``hexpost decline`` does. An invitation is declined, not resigned.
+    Nothing is stored when refused.
+    """
+    text = resign_check(signer, game_id, reason)
+    return sign_kind(signer, game_id, Resign(text), now=now)
+
+
+def resign_check(reader: Signer, game_id: bytes, reason: str = "") -> str:
+    """Why this seat cannot resign the game now (raised), else the reason as it would be
+    signed: what a command checks before asking the player to confirm."""
+    row = reader.game(game_id)
+    if row.status == "invited" and not row.frozen:
+        raise HexpostError(
+            f"game {row.name} is an invitation: `hexpost decline {row.name}` refuses it"
+        )
+    text = chat_line(reason, "the reason for resigning") if reason.strip() else ""
+    owed = pending(ruleset_for(row.ruleset), reader.state(game_id))
+    check_chat_turn(
+        row.name, row.my_seat, status=row.status, frozen=row.frozen, owed=owed,
+        act="resign", later=RESIGN_LATER,
+    )  # fmt: skip
+    return text
+
+
 def sign_kind(signer: Signer, game_id: bytes, kind: Chat | Resign, *, now: str) -> Submitted:
     """Sign and queue a packet without orders (a chat line, a resignation) on our move.
 
@@ -135,8 +166,17 @@ def sign_kind(signer: Signer, game_id: bytes, kind: Chat | Resign, *, now: str) 
     ruleset = ruleset_for(row.ruleset)
     state = signer.state(game_id)
     owed = pending(ruleset, state)
-    check_chat_turn(row.name, row.my_seat, status=row.status, frozen=row.frozen, owed=owed)
-    if not isinstance(kind, Resign):
+    resigning = isinstance(kind, Resign)
+    check_chat_turn(
+        row.name,
+        row.my_seat,
+        status=row.status,
+        frozen=row.frozen,
+        owed=owed,
+        act="resign" if resigning else "chat",
+        later=RESIGN_LATER if resigning else CHAT_LATER,
+    )
+    if not resigning:
         acceptance.check(signer, row, ruleset, state)
     if signer.has_buffered_own(row):
         raise HexpostError(f"game {row.name}: a packet of ours waits to be applied: sync first")

@@ -165,6 +165,7 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Every other command (the ones `tui.commands` runs)."""
     from tui.cli_setup import add_setup_parsers
     from tui.design_cmd import add_design_parser
+    from tui.trust_args import add_trust_parsers
 
     add_setup_parsers(sub)
 
@@ -373,44 +374,7 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     verify_evidence.add_argument("file", metavar="FILE")
     verify_evidence.add_argument("--json", action="store_true")
 
-    claim = sub.add_parser(
-        "claim",
-        help="sign a late claim: the other seat has let its reply window pass",
-        description="Once the game's reply window has passed since the other seat came to "
-        "owe the move, signs a claim saying so and queues it; `hexpost sync` sends it. Both "
-        "logs, `hexpost games` and the app show it; it changes nothing in the game.",
-    )
-    claim.add_argument("game", metavar="GAME")
-    claim.add_argument("--note", metavar="TEXT", help="one line to go with the claim")
-
-    resend = sub.add_parser(
-        "resend",
-        help="send this home's packets of a game again (the other side got a damaged copy)",
-        description="Queues your packets of GAME again, each as a new email or a new file in "
-        "the shared folder; `hexpost sync` sends them. Without --from: every packet of yours "
-        "after the other side's latest one (they hold all of yours before it).",
-    )
-    resend.add_argument("game", metavar="GAME")
-    resend.add_argument("--from", dest="from_seq", type=int, metavar="SEQ", default=None)
-    resend.add_argument(
-        "--every-seat",
-        action="store_true",
-        help="with --from: the other player's packets too (their home is behind the game, "
-        "restored from an older copy, and lacks some of its own)",
-    )
-
-    decline = sub.add_parser(
-        "decline",
-        help="refuse an invitation, or the key that joined your game: the game ends before "
-        "it began",
-        description="For an invitation you do not want to play: signs a join that declines "
-        "it, so the creator hears no with the next sync instead of waiting (one held until "
-        "this hexpost can play its ruleset is dropped: its creator cannot be told). For a "
-        "game you created, when the key that joined is not the player you invited (their "
-        "fingerprint differs): signs a resignation that declines it.",
-    )
-    decline.add_argument("game", metavar="GAME")
-    decline.add_argument("--reason", metavar="TEXT", default="", help="one line for the log")
+    add_trust_parsers(sub)
 
     log = sub.add_parser("log", help="list a game's packets and events")
     log.add_argument("game", metavar="GAME")

@@ -409,8 +409,8 @@ def cmd_find(args: argparse.Namespace, home: Home) -> int:
 
 
 def cmd_trust(args: argparse.Namespace, home: Home) -> int:
-    """``evidence``, ``verify-evidence``, ``claim``, ``resend`` and ``decline``
-    (`tui.trust_cmd` tells them apart)."""
+    """``evidence``, ``verify-evidence``, ``claim``, ``resend``, ``decline`` and
+    ``resign`` (`tui.trust_cmd` tells them apart)."""
     from tui import trust_cmd
 
     return trust_cmd.run(args, home)
@@ -440,6 +440,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "claim": cmd_trust,
     "resend": cmd_trust,
     "decline": cmd_trust,
+    "resign": cmd_trust,
     "log": cmd_log,
     "pace": cmd_pace,
     "export": cmd_export,

@@ -209,7 +209,7 @@ def show_text(record: dict[str, Any]) -> str:
             f"{decision['step']} {decision['title']}".rstrip()
         )
     if record["over"]:
-        lines.append("the game is over")
+        lines.append(f"the game is {record['ended'] or 'over'}")
     for side in (record.get("board") or {}).get("sides", []):
         facts = ", ".join(f"{fact['label']} {fact['value']}" for fact in side["facts"])
         lines.append(f"  {side['id']:<4}{side['seat']:<11}{facts}".rstrip())

@@ -1,9 +1,10 @@
-"""The trust commands: ``hexpost evidence``, ``verify-evidence``, ``claim``, ``resend`` and
-``decline``.
+"""The trust commands: ``hexpost evidence``, ``verify-evidence``, ``claim``, ``resend``,
+``decline`` and ``resign``.
 
 ``evidence`` shows what froze a game and writes it as a file; anyone can check such a file
 with ``verify-evidence``, which needs no home and no identity, only this program's engine.
-``claim`` signs a late claim when the other seat has let the reply window pass. The checking
+``claim`` signs a late claim when the other seat has let the reply window pass; ``resign``
+concedes a game, after a yes (it cannot be taken back). The checking
 and the storing are `tui.services.trust`'s (over ``saves``); this module only reads the
 arguments, prints and chooses the exit code.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 import msgspec
 
@@ -34,6 +36,7 @@ def run(args: argparse.Namespace, home: Home) -> int:
         "claim": cmd_claim,
         "resend": cmd_resend,
         "decline": cmd_decline,
+        "resign": cmd_resign,
     }
     return commands[args.command](args, home)
 
@@ -164,3 +167,37 @@ def cmd_decline(args: argparse.Namespace, home: Home) -> int:
         "signed and queued; run `hexpost sync` to send it"
     )
     return 0
+
+
+# --- hexpost resign ----------------------------------------------------------------------------
+
+
+def cmd_resign(args: argparse.Namespace, home: Home) -> int:
+    """Concede a game (`tui.services.start.resign`): checked first, then confirmed (a
+    terminal asks; otherwise ``--yes`` must say it), then signed and queued."""
+    reader = home.replica()
+    row = reader.find(args.game)
+    start.resign_check(reader, row.game_id, args.reason)
+    name = safe_text(row.name)
+    if not args.yes and not confirmed_resignation(name):
+        print(f"not resigned: {name} goes on")
+        return 0
+    replica = signing_replica(args, home, "sign the resignation")
+    done = start.resign(replica, row.game_id, now, reason=args.reason)
+    print(f"{safe_text(done)}; run `hexpost sync` to send it")
+    return 0
+
+
+def confirmed_resignation(name: str) -> bool:
+    """Whether the player said yes to resigning ``name`` on the terminal; without one (a
+    script) there is nobody to ask, so it is refused, naming ``--yes``."""
+    if not sys.stdin.isatty():
+        raise HexpostError(
+            f"resigning ends {name} for both players and cannot be taken back: add --yes "
+            "to confirm (there is no terminal to ask on)"
+        )
+    try:
+        answer = input(f"Resign {name}? It ends for both players, for good. [y/N] ")
+    except EOFError:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")

@@ -348,6 +348,29 @@ def test_resign_ends_the_game() -> None:
         table.orders("south", Say("too late"))
 
 
+def test_a_resignation_out_of_turn_is_refused_and_changes_nothing() -> None:
+    """A modified client cannot end the game while the other seat owes the move: the chain
+    takes a resignation, like any packet, only from the seat whose move it is."""
+    from engine.core.packets import Resign
+
+    table = new_table()
+    before = encode_state(table.state)  # type: ignore[arg-type]
+    with pytest.raises(OutOfTurn, match="north owes the next move"):
+        table.write("south", Resign("not my move"))
+    assert encode_state(table.state) == before  # type: ignore[arg-type]
+    assert pending(TOY, table.state)  # type: ignore[arg-type]
+
+
+def test_a_resignation_may_not_commit_or_reveal() -> None:
+    from engine.core.packets import Commit, Resign
+
+    table = new_table()
+    before = encode_state(table.state)  # type: ignore[arg-type]
+    with pytest.raises(PacketError, match="only a turn packet may commit or reveal"):
+        table.write("north", Resign("x"), commits=[Commit("k", b"\x01" * 32)])
+    assert encode_state(table.state) == before  # type: ignore[arg-type]
+
+
 def test_entropy_chain_restores_from_its_checkpoints() -> None:
     seed = b"\x06" * 32
     chain = entropy.EntropyChain(seed, 2048)

@@ -55,6 +55,7 @@ def a_show_record(**changes: Any) -> ShowRecord:
         pending=(),
         frozen=None,
         over=False,
+        ended="",
         rolls=(),
         unsent=(),
         claim=None,

@@ -156,3 +156,63 @@ def test_a_failing_passphrase_command_never_echoes_what_it_printed(tmp_path: Pat
     done = unlocked_by_command.run("--passphrase-command", command, "chat", "nosuch", "hello")
     line = assert_refused(done, "--passphrase-command failed with exit code 3", "by hand")
     assert "secret" not in done.stderr + done.stdout, line
+
+
+def test_a_player_resigns_on_their_move_and_both_homes_show_the_game_over(
+    tmp_path: Path,
+) -> None:
+    """Before, a player who wanted to concede had no command for it (only the engine knew
+    a resignation): the game stayed open on both sides for ever."""
+    folder = tmp_path / "shared"
+    alice, bob = _player(tmp_path, "Alice", folder), _player(tmp_path, "Bob", folder)
+    game = _invite(alice, bob, "conceded")
+    bob.ok("accept", game[:10])
+    bob.sync()
+    alice.sync()
+    alice.ok("accept", game[:10])  # the creator accepts Bob's key: Bob sets up first
+    alice.sync()
+    bob.sync()
+    assert_refused(
+        alice.run("resign", game[:10], "--yes"),
+        "not your move",
+        "resign when the move is yours",
+        "hexpost chat",
+    )
+    assert_refused(bob.run("resign", game[:10]), "cannot be taken back", "--yes")
+    assert_refused(
+        bob.run("resign", game[:10], "--yes", "--reason", "two\nlines"),
+        "the reason for resigning is one line of printable text",
+    )
+    assert not bob.show(game[:10])["over"]  # none of the refusals signed anything
+    printed = bob.ok("resign", game[:10], "--yes", "--reason", "outplayed in the set-up")
+    assert "resigned conceded" in printed and "the game is over" in printed, printed
+    assert "hexpost sync" in printed
+    bob.sync()
+    told = alice.sync()
+    assert "alliance resigned: outplayed in the set-up" in told, told
+    for player in (alice, bob):
+        assert "over: Bob resigned" in player.ok("games")
+        assert player.show(game[:10])["over"]
+        assert_refused(player.run("resign", game[:10], "--yes"), "game conceded is over")
+    records = alice.json("log", game[:10])
+    assert records[-1]["kind"] == "resign"
+    alice.ok("verify", game[:10])
+
+
+def test_resigning_asks_first_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui import trust_cmd
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdin", Terminal())
+    for typed, resigns in (("y", True), (" YES ", True), ("", False), ("n", False)):
+        monkeypatch.setattr("builtins.input", lambda question, typed=typed: typed)
+        assert trust_cmd.confirmed_resignation("wind") is resigns
+
+    def ended(question: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", ended)
+    assert trust_cmd.confirmed_resignation("wind") is False

@@ -115,6 +115,8 @@ class GameScreen(SignedLinesScreen):
         Binding(
             "X", "decline_key", "Decline key", tooltip="Refuse the key that joined: the game ends"
         ),
+        # Hidden: rare, and asks first; ? and the palette list it.
+        Binding("R", "resign", "Resign", show=False, tooltip="Concede the game, on your move"),
     ]
 
     class Loaded(Message):
@@ -516,6 +518,8 @@ class GameScreen(SignedLinesScreen):
             return self.data is not None and bool(self.data.show.checklist)
         if action in ("accept_key", "decline_key"):
             return self._joined_key() is not None
+        if action == "resign":
+            return self.can_resign()
         return super().check_action(action, parameters)
 
     def action_back(self) -> None:

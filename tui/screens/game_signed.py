@@ -1,5 +1,5 @@
 """What a player signs on the game screen besides orders: accepting the key that joined the
-game, and chat lines to the other players.
+game, chat lines to the other players, and a resignation.
 
 Both are answered in a dialog, signed on the store thread and sent with the next sync; a
 locked key asks for the passphrase and tries again. `GameScreen` is built on this screen so
@@ -18,12 +18,12 @@ from tui.screens.base import HexpostScreen
 
 if TYPE_CHECKING:
     from tui.screens.session import GameData
-    from tui.services.show import DecisionRecord
+    from tui.services.show import DecisionRecord, ShowRecord
 
 
 class SignedLinesScreen(HexpostScreen):
-    """The accept-key and talk actions of a game's screen (`GameScreen` sets ``game_id`` and
-    ``data``)."""
+    """The accept-key, talk and resign actions of a game's screen (`GameScreen` sets
+    ``game_id`` and ``data``)."""
 
     game_id: str
     data: GameData | None
@@ -96,7 +96,7 @@ class SignedLinesScreen(HexpostScreen):
 
     @work(exclusive=True, group="accept")
     async def send_decline(self) -> None:
-        result = await self.session.decline_key(self.game_id)
+        result = await self.session.end_game(self.game_id, key=True)
         refused = "not declined: no passphrase given"
         if self.asked_passphrase(result, "decline the joined key", self.send_decline, refused):
             return
@@ -129,6 +129,61 @@ class SignedLinesScreen(HexpostScreen):
         self.status.say(result.text)
         if result.sent:
             self.reload()
+
+    def can_resign(self) -> bool:
+        """Whether the resign key acts: a game going on (on whoever's move: off it, the key
+        says when it can be done, rather than doing nothing)."""
+        record = None if self.data is None else self.data.show
+        return record is not None and record.status == "active" and not record.over
+
+    def action_resign(self) -> None:
+        """Concede the game after a yes (`saves.submitting.resign`): on this seat's move, as
+        every packet of the chain; off it, the status line says so and how to tell them."""
+        if self.data is None:
+            return
+        record = self.data.show
+        refusal = resign_refusal(record)
+        if refusal:
+            self.status.say(refusal)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.status.busy("resigning...")
+                self.send_resignation()
+
+        from tui.widgets.confirm import ConfirmDialog
+
+        lines = [
+            "The game ends for both players, for good: nobody can sign",
+            "another packet in it. s sends the resignation.",
+            "",
+            "To say why, send a chat message first (t).",
+        ]
+        self.app.push_screen(ConfirmDialog(f"Resign {safe_text(record.name)}?", lines), answered)
+
+    @work(exclusive=True, group="resign")
+    async def send_resignation(self) -> None:
+        result = await self.session.end_game(self.game_id)
+        refused = "not resigned: no passphrase given"
+        if self.asked_passphrase(result, "sign the resignation", self.send_resignation, refused):
+            return
+        self.status.say(result.text)
+        self.reload()
+
+
+def resign_refusal(record: ShowRecord) -> str:
+    """Why this seat cannot resign now, in the status line's words, or "" when it can: on
+    its own move only (an orders or secret step), as every packet of the chain."""
+    owed = record.pending[0] if record.pending else None
+    if owed is None or owed.seats[0] != record.my_seat:
+        who = "nobody" if owed is None else safe_text(owed.seats[0])
+        return f"not your move ({who} to act): resign on your move; t tells them now"
+    if owed.kind == "accept":
+        return "the key that joined waits: X declines it, which ends the game"
+    if owed.kind not in ("orders", "secret"):  # a roll's entropy, a reveal
+        return "an automatic reply goes first: s syncs, then resign"
+    return ""
 
 
 def ask_passphrase(

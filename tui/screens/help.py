@@ -58,7 +58,7 @@ WIDGET_GROUPS: tuple[tuple[type[Widget], str, str], ...] = (
     (
         ChecklistTree,
         "checklist",
-        "arrows move, space opens or closes a phase, Enter shows a step in full",
+        "arrows move, space opens or closes a phase, Enter: a step in full",
     ),
     (EventLog, "log", "arrows, page up/down, home and end scroll; end follows new events"),
     (DataTable, "list", "arrows move between the games"),

@@ -201,7 +201,7 @@ def status_lines(record: ShowRecord) -> list[str]:
         lines.append(safe_text(f"step {record.step} {record.step_title or ''}".rstrip()))
     waiting = record.waiting_for
     if record.over:
-        lines.append("the game is over")
+        lines.append(safe_text(f"the game is {record.ended or 'over'}"))
     elif waiting == (record.my_seat,):
         lines.append(f"YOUR MOVE ({record.my_seat})")
     elif waiting:

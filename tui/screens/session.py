@@ -265,10 +265,11 @@ class Session:
         next packet carries the acceptance; ``locked`` when the passphrase is needed first."""
         return await self.call(self._accept_join, game_id)
 
-    async def decline_key(self, game_id: str) -> Checked:
-        """As the game's creator, refuse the key that joined (`saves.joins.decline`): a
-        resignation, queued; ``locked`` when the passphrase is needed first."""
-        return await self.call(self._decline_key, game_id)
+    async def end_game(self, game_id: str, *, key: bool = False) -> Checked:
+        """Resign on our move (`saves.submitting.resign`), or (``key``) as the creator refuse
+        the key that joined (`saves.joins.decline`, a resignation too): queued; ``locked``
+        when the passphrase is needed first."""
+        return await self.call(self._end_game, game_id, key)
 
     async def scenario_choices(self) -> list[ScenarioChoice]:
         """The scenarios a new game can start from, their optional rules explained."""
@@ -404,7 +405,8 @@ class Session:
         from tui.screens.order_data import planned_board
 
         plan = planned_board(replica, game_id, items, verdict.after)
-        text = "\n".join([f"legal: would be packet {verdict.seq}", *_texts(verdict)])
+        lines = [f"legal: would be packet {verdict.seq}", *(e.text for e in verdict.events)]
+        text = "\n".join(lines)
         return Checked(True, text, plan=plan, verdict=verdict)
 
     def _signing_or_why(self) -> Replica | Checked:
@@ -448,15 +450,18 @@ class Session:
 
         return self._signing("not accepted", act)
 
-    def _decline_key(self, game_id: str) -> Checked:
-        from tui.services.start import decline_key
+    def _end_game(self, game_id: str, key: bool) -> Checked:
+        from tui.services import start
 
         def act(signer: Replica) -> Checked:
-            seq = decline_key(signer, bytes.fromhex(game_id), self._clock)
-            text = f"packet {seq} declines the key: the game ends; s sends it"
-            return Checked(True, text, sent=True)
+            if key:
+                seq = start.decline_key(signer, bytes.fromhex(game_id), self._clock)
+                done = f"packet {seq} declines the key: the game ends"
+            else:
+                done = start.resign(signer, bytes.fromhex(game_id), self._clock)
+            return Checked(True, f"{done}; s sends it", sent=True)
 
-        return self._signing("not declined", act)
+        return self._signing("not declined" if key else "not resigned", act)
 
     def _new_game(self, request: NewGameRequest) -> Checked:
         from tui.services.start import new_game
@@ -573,10 +578,6 @@ class Session:
         if self._signer is None:
             self._signer = self.home.replica(self._passphrase, unlock=True)
         return self._signer
-
-
-def _texts(verdict: OrdersVerdict) -> list[str]:
-    return [event.text for event in verdict.events]
 
 
 def describe(

@@ -25,7 +25,7 @@ from saves import claims, outbox
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 from tui.services.board import QuickBoard
-from tui.services.games import TurnRecord, attention_notes
+from tui.services.games import TurnRecord, attention_notes, ended_words
 from tui.services.jsonform import json_form
 from tui.services.log import EventRow, event_rows
 
@@ -125,6 +125,8 @@ class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     pending: tuple[DecisionRecord, ...]
     frozen: str | None
     over: bool
+    ended: str
+    """How the game ended, as `hexpost games` words it (``over: Bob resigned``), or ""."""
     rolls: tuple[RollRecord, ...]
     unsent: tuple[UnsentRecord, ...]
     claim: str | None
@@ -260,6 +262,7 @@ def show(
         if event.kind == "roll" and seq <= core.seq
     )
     lines = checklist_lines(face, rules) if checklist else None
+    over = bool(core.resigned) or (summary is not None and summary.over)
     return ShowRecord(
         game=row.game_id.hex(),
         name=row.name,
@@ -287,7 +290,8 @@ def show(
         waiting_for=tuple(decisions[0].seats) if decisions else (),
         pending=tuple(decision_record(d) for d in decisions),
         frozen=row.frozen,
-        over=bool(core.resigned) or (summary is not None and summary.over),
+        over=over,
+        ended=ended_words(state, over=over),
         rolls=rolls,
         unsent=unsent_records(replica, row.game_id),
         claim=claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,

@@ -1,5 +1,5 @@
-"""Starting and joining games: the scenarios on offer, a new game, an invitation accepted,
-and the creator's acceptance (or refusal) of the key that joined.
+"""Starting, joining and ending games: the scenarios on offer, a new game, an invitation
+accepted, the creator's acceptance (or refusal) of the key that joined, and a resignation.
 
 The creator must accept the joined key by its fingerprint before signing anything else in
 the game (`saves.joins`); these are the only ways to do it, for the command line and the
@@ -14,7 +14,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from engine.core.ruleset import OptionSpec, OptionValue
-from saves import joins
+from saves import joins, submitting
 from saves.registry import rulesets
 from saves.replica import Replica
 from tui.services.ports import Clock
@@ -244,3 +244,18 @@ def accept_key(signer: Replica, game_id: bytes, clock: Clock, *, expected: str =
 def decline_key(signer: Replica, game_id: bytes, clock: Clock, *, reason: str = "") -> int:
     """As the creator, refuse the key that joined: a resignation, signed and queued; its seq."""
     return joins.decline(signer, game_id, now=clock(), reason=reason).seq
+
+
+def resign_check(reader: Replica, game_id: bytes, reason: str = "") -> None:
+    """Raise why this seat cannot resign now (`saves.submitting.resign_check`): asked before
+    the player confirms, so a refusal does not follow a yes."""
+    submitting.resign_check(reader, game_id, reason)
+
+
+def resign(signer: Replica, game_id: bytes, clock: Clock, *, reason: str = "") -> str:
+    """Concede the game on our move: a resignation, signed and queued; what was done."""
+    row = signer.game(game_id)
+    done = signer.resign(game_id, now=clock(), reason=reason)
+    declined = any(event.kind == "key-declined" for event in done.events)
+    what = "declined the key that joined and resigned" if declined else "resigned"
+    return f"{what} {row.name} (packet {done.seq}): the game is over"

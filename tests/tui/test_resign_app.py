@@ -1,0 +1,98 @@
+"""Resigning in the app: ``R`` on the game screen, after a yes, on one's own move (before,
+a player could not concede a game at all, and it stayed open on both sides for ever)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from engine.core.owed import pending
+from engine.fe import RULESET
+from mail.loopback import LoopbackNetwork
+from mail.sync import sync
+from saves import joins
+from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tests.tui.test_app import SIZE, app_for, settle, status_text
+from tui.screens.game import GameScreen
+from tui.services import games
+from tui.widgets.confirm import ConfirmDialog
+
+
+@pytest.fixture
+def border(tmp_path: Path) -> Iterator[tuple[Player, Player, bytes]]:
+    """Alice's tutorial game that Bob joined and she accepted: Bob's Kzinti set up first."""
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    game_id = alice.replica.create(
+        RULESET, "tutorial", "coalition", bob.address, name="border", now=now(),
+        chain_length=CHAIN_LENGTH,
+    )  # fmt: skip
+    alice.sync()
+    bob.sync()
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    joins.accept(alice.replica, game_id, now=now())
+    exchange(alice, bob)
+    yield alice, bob, game_id
+    alice.close()
+    bob.close()
+
+
+async def test_off_ones_move_the_resign_key_says_when_it_can_be_done(
+    border: tuple[Player, Player, bytes],
+) -> None:
+    alice, _bob, game_id = border
+    app = app_for(alice, game="border")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.check_action("resign", ()) is True  # listed: it says why not
+        await pilot.press("R")
+        await settle(pilot)
+        assert app.screen is screen  # nothing asked
+        assert status_text(app) == (
+            "not your move (alliance to act): resign on your move; t tells them now"
+        )
+    assert alice.row(game_id).head_seq == 2
+
+
+async def test_r_resigns_after_a_yes_and_the_other_side_sees_the_game_over(
+    border: tuple[Player, Player, bytes],
+) -> None:
+    alice, bob, game_id = border
+    app = app_for(bob, game="border")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("R")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        text = str(dialog.query_one("#confirm-lines", Static).content)
+        assert "The game ends for both players, for good" in text
+        assert "send a chat message first (t)" in text
+        await pilot.press("n")  # no: nothing signed
+        await settle(pilot)
+        assert app.screen is screen
+        assert bob.row(game_id).head_seq == 2
+        await pilot.press("R")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.screen is screen
+        assert status_text(app) == "resigned border (packet 3): the game is over; s sends it"
+        assert screen.check_action("resign", ()) is False  # over: nothing left to resign
+        panel = str(screen.query_one("#game-status", Static).content)
+        assert "the game is over: Bob resigned" in panel.splitlines(), panel
+    await sync(bob.replica, bob.transport, now)
+    await sync(alice.replica, alice.transport, now)
+    state = alice.replica.state(game_id)
+    assert state.core.resigned == "alliance" and pending(RULESET, state) == []
+    (summary,) = games.summaries(alice.replica)
+    assert summary.ended == "over: Bob resigned"
