@@ -131,6 +131,12 @@ class Reader:
         with self.store.transaction():
             store_games.mark_read(self.store, game_id)
 
+    def set_archived(self, game_id: bytes, when: str) -> None:
+        """Archive the game at ``when`` or (``""``) bring it back (`store_games.set_archived`):
+        filing of this home's list only, so a reader may do it; nothing is signed."""
+        with self.store.transaction():
+            store_games.set_archived(self.store, game_id, when)
+
     # --- states --------------------------------------------------------------------------------
 
     def state(self, game_id: bytes, at: int | None = None) -> AnyState:

@@ -21,7 +21,7 @@ from typing import Any
 Row = tuple[Any, ...]
 """A result row: SQLite's values (int, str, bytes, None) in column order."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS games (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     waiting_since TEXT NOT NULL,
-    unread INTEGER NOT NULL DEFAULT 0
+    unread INTEGER NOT NULL DEFAULT 0,
+    archived TEXT NOT NULL DEFAULT ''  -- when its player put it away ('' when not)
 );
 CREATE TABLE IF NOT EXISTS packets (
     game_id BLOB NOT NULL,
@@ -232,8 +233,9 @@ _ADDED_COLUMNS = {
     "parked": (("size", "INTEGER"),),
     "buffered": (("public_key", "BLOB"),),
     "rejected": (("seq", "INTEGER"), ("seat", "TEXT NOT NULL DEFAULT ''")),
+    "games": (("archived", "TEXT NOT NULL DEFAULT ''"),),
 }
-"""Columns later versions added to tables an older home already has (schema 1 to 3, and the
+"""Columns later versions added to tables an older home already has (schema 1 to 4, and the
 key a buffered packet verified under, which an older version leaves NULL and never reads)."""
 
 

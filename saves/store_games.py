@@ -31,6 +31,9 @@ class GameRow(msgspec.Struct, frozen=True):
     updated_at: str
     waiting_since: str
     unread: int
+    archived: str = ""
+    """When the player archived the game (`set_archived`), "" when not: the games list leaves
+    it out while it needs nothing from them."""
 
 
 class HeadMove(NamedTuple):
@@ -55,7 +58,7 @@ class Head(msgspec.Struct, frozen=True):
 
 _GAME_COLUMNS = (
     "game_id, name, ruleset, scenario, my_seat, status, frozen, head_seq, state_hash, "
-    "created_at, updated_at, waiting_since, unread"
+    "created_at, updated_at, waiting_since, unread, archived"
 )
 _NO_END = 1 << 62
 
@@ -160,6 +163,14 @@ def insert_game(
 def set_status(store: Store, game_id: bytes, status: str) -> None:
     settle(store, game_id)
     store.db.execute("UPDATE games SET status = ? WHERE game_id = ?", (status, game_id))
+    _forget(store, game_id)
+
+
+def set_archived(store: Store, game_id: bytes, when: str) -> None:
+    """Archive the game (``when``: the time) or bring it back (``""``): this home's own
+    filing, which nothing signs and nobody else sees."""
+    settle(store, game_id)
+    store.db.execute("UPDATE games SET archived = ? WHERE game_id = ?", (when, game_id))
     _forget(store, game_id)
 
 

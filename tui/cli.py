@@ -139,6 +139,9 @@ def _add_reading_commands(
     """The read-only commands a script runs most: ``games`` and ``show``."""
     games = sub.add_parser("games", help="list the games in this home", add_help=add_help)
     games.add_argument("--json", action="store_true")
+    games.add_argument(
+        "--all", action="store_true", help="the archived games that need nothing from you too"
+    )
 
     show = sub.add_parser(
         "show",
@@ -260,6 +263,15 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
 
     _add_reading_commands(sub)
+    archive = sub.add_parser(
+        "archive",
+        help="leave a game out of the games list while it needs nothing from you",
+        description="Files the game away in this home only (nothing is signed or sent): "
+        "`hexpost games` and the app leave it out until it needs you again (your move, a "
+        "key to accept, unread packets), and after. `games --all` lists it.",
+    )
+    archive.add_argument("game", metavar="GAME")
+    archive.add_argument("--undo", action="store_true", help="bring it back to the list")
 
     choices = sub.add_parser(
         "choices",

@@ -187,7 +187,20 @@ def cmd_games(args: argparse.Namespace, home: Home) -> int:
     if notes:  # above the list; with --json on stderr, so the list stays the same JSON
         text = safe_text("\n".join(notes), multiline=True)  # (an invitation's names: theirs)
         print(text, file=sys.stderr if args.json else sys.stdout)
-    render.emit(games.summaries(replica), args.json, render.games_text)
+    listed, hidden = games.shown(games.summaries(replica), every=args.all)
+    if listed or args.json or not hidden:  # not "no games yet" when all are archived
+        render.emit(listed, args.json, render.games_text)
+    if hidden:  # under the list; with --json on stderr, so the list stays the same JSON
+        line = games.hidden_line(hidden, "`hexpost games --all`")
+        print(line, file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def cmd_archive(args: argparse.Namespace, home: Home) -> int:
+    """File a game away in this home's list, or bring it back (`games.archive`)."""
+    replica = home.replica()
+    row = replica.find(args.game)
+    print(safe_text(games.archive(replica, row, now(), undo=args.undo)))
     return 0
 
 
@@ -428,6 +441,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Home], int]] = {
     "new": cmd_new,
     "accept": cmd_accept,
     "games": cmd_games,
+    "archive": cmd_archive,
     "show": cmd_show,
     "choices": cmd_choices,
     "find": cmd_find,

@@ -173,6 +173,8 @@ def games_text(rows: list[dict[str, Any]]) -> str:
             or row.get("ended")
             or owed
         )
+        if row.get("archived") and not row["frozen"]:
+            note = f"archived: {note}" if note else "archived"
         lines.append(
             f"{row['game'][:8]:<10}{row['name'][:15]:<16}{turn_text(row['turn']):<14}"
             f"{(row['step'] or '-'):<7}{waiting[:17]:<18}{note}"

@@ -27,7 +27,7 @@ from mail.loopback import LoopbackMessage
 from mail.transport import OutgoingPacket
 from saves import chat_messages, store_chat
 from saves.chat import MAX_CHAT
-from saves.store import Store
+from saves.store import SCHEMA_VERSION, Store
 from tests.saves.conftest import (
     CHAIN_LENGTH,
     Player,
@@ -246,7 +246,8 @@ def test_nothing_is_said_or_heard_before_the_creator_accepts_the_joined_key(
 
 
 def test_a_home_made_before_chat_messages_gets_their_table(tmp_path: Path) -> None:
-    """Schema 4 adds the ``chats`` table; a schema-3 home opened again has it and is marked 4."""
+    """Schema 4 adds the ``chats`` table; a schema-3 home opened again has it and is marked
+    with the current schema."""
     path = tmp_path / "old.sqlite"
     store = Store(path)
     store.db.execute("DROP TABLE chats")
@@ -254,7 +255,7 @@ def test_a_home_made_before_chat_messages_gets_their_table(tmp_path: Path) -> No
     store.close()
     store = Store(path)
     try:
-        assert store.one("SELECT value FROM meta WHERE key = 'schema'") == ("4",)
+        assert store.one("SELECT value FROM meta WHERE key = 'schema'") == (str(SCHEMA_VERSION),)
         assert store_chat.keep(
             store, bytes(16), "north", 1, bytes(32), 0, "t", b"x", "t", mine=False
         )

@@ -131,7 +131,7 @@ def test_the_games_list_is_typed_and_prints_the_documented_keys(table: Table) ->
     assert list(printed) == [
         "game", "name", "scenario", "my_seat", "status", "seq", "turn", "step",
         "waiting_for", "since", "unread", "frozen", "unsent", "claim", "notes", "waits",
-        "waits_text", "ended",
+        "waits_text", "ended", "archived",
     ]  # fmt: skip
     assert printed["waits"] == {
         "seat": "coalition", "who": "Alice", "mine": True, "step": "1A1", "kind": "orders",
@@ -139,7 +139,7 @@ def test_the_games_list_is_typed_and_prints_the_documented_keys(table: Table) ->
     }  # fmt: skip
     assert printed["waits"]["what"].startswith("1A1 ")
     assert printed["waits_text"] == f"waits for you: {printed['waits']['what']}"
-    assert printed["ended"] == ""
+    assert printed["ended"] == "" and printed["archived"] == ""
 
 
 def test_a_game_shown_through_the_services(table: Table) -> None:

@@ -26,7 +26,7 @@ from textual.widgets import Static
 from engine.core.errors import HexpostError
 from tui.safe_text import plain, safe_text
 from tui.screens.base import HexpostScreen, StatusLine
-from tui.screens.session import GameData, Overview, SyncResult
+from tui.screens.session import GameData, Overview, Session, SyncResult
 from tui.startup import release_collector
 from tui.when import age, turn_text
 
@@ -54,6 +54,9 @@ class GamesScreen(HexpostScreen):
         Binding(
             "d", "decline", "Decline", show=False, tooltip="Refuse the invitation: the game ends"
         ),
+        # Filing, out of the footer (? and the palette name them).
+        Binding("a", "archive", "Archive", show=False, tooltip="Archive the game, or unarchive"),
+        Binding("A", "every", "All games", show=False, tooltip="List the archived games too"),
         Binding("r", "reload", "Refresh"),
         Binding("comma", "settings", "Settings", key_display=",", tooltip="Identity and transport"),
         Binding("q", "app.quit", "Quit"),
@@ -86,6 +89,8 @@ class GamesScreen(HexpostScreen):
         self._bare = open_game is not None
         """No widgets yet: a named game opens first, and the list is composed when it is
         first shown (on coming back, or when the name matched no game)."""
+        self.every = False
+        """List the archived games that need nothing from the player too (``A``)."""
 
     def compose(self) -> ComposeResult:
         if self._bare:
@@ -143,8 +148,8 @@ class GamesScreen(HexpostScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self._bare and action in ("sync", "reload", "new_game"):
             return False  # nothing to show their outcome on before the list is built
-        if action in ("open", "review"):
-            return self.overview is not None and bool(self.overview.games)
+        if action in ("open", "review", "archive"):
+            return not self._bare and self._cursor_key() is not None
         if action == "decline":
             key = None if self._bare else self._cursor_key()
             return key is not None and self._is_invitation(key)
@@ -191,26 +196,32 @@ class GamesScreen(HexpostScreen):
         now = self._clock() if self._clock is not None else None
         # As `Text`, not strings: a cell string is Rich markup, and a game's name is the
         # inviter's to choose ("[link=...]", or "[/b]", which would not even render).
-        rows = [[plain(cell) for cell in game_cells(game, now)] for game in overview.games]
+        from tui.services.games import hidden_line, shown
+
+        listed, hidden = shown(list(overview.games), every=self.every)
+        rows = [[plain(cell) for cell in game_cells(game, now)] for game in listed]
         # Each column as wide as its widest cell, set here rather than measured by the table
         # when it is next idle: a frame drawn before that measurement stayed in the table's
         # line cache, cells cut to their headers' width (seen after Escape at 120x40).
         table.clear(columns=True)
         for i, label in enumerate(COLUMNS):
             table.add_column(label, width=max([len(label)] + [row[i].cell_len for row in rows]))
-        for game, row in zip(overview.games, rows, strict=True):
+        for game, row in zip(listed, rows, strict=True):
             table.add_row(*row, key=game.game)
-        table.display = bool(overview.games)
-        empty.display = not overview.games
+        table.display = bool(listed)
+        empty.display = not listed
+        notes = [*overview.notes, *([hidden_line(hidden, "A")] if hidden else [])]
         home_note = self.query_one("#home-note", Static)
-        home_note.update(safe_text("\n".join(overview.notes), multiline=True))
-        home_note.display = bool(overview.notes)
+        home_note.update(safe_text("\n".join(notes), multiline=True))
+        home_note.display = bool(notes)
         if not overview.games:
             empty.update(empty_help(overview))
-        elif keep is not None and keep in {game.game for game in overview.games}:
+        elif not listed:
+            empty.update("every game is archived and needs nothing from you")
+        elif keep is not None and keep in {game.game for game in listed}:
             table.move_cursor(row=table.get_row_index(keep))
         if self.status.text.startswith("reading"):
-            count = len(overview.games)
+            count = len(listed)
             self.status.say(f"{count} game{'s' if count != 1 else ''}")
         self.refresh_bindings()
         self.call_after_refresh(release_collector)  # the list is on the screen
@@ -345,6 +356,27 @@ class GamesScreen(HexpostScreen):
         self.status.say(result.text)
         self.reload()
 
+    def action_every(self) -> None:
+        """List the archived games too, or leave out again those that need nothing."""
+        self.every = not self.every
+        if self.overview is not None:
+            self.post_message(self.Loaded(self.overview))
+        self.status.say("every game listed" if self.every else "archived games left out")
+
+    def action_archive(self) -> None:
+        """Archive the highlighted game, or bring an archived one back (`games.archive`)."""
+        key = self._cursor_key()
+        games = self.overview.games if self.overview is not None else ()
+        game = next((game for game in games if game.game == key), None)
+        if game is not None:
+            self.file_game(game.game, undo=bool(game.archived))
+
+    @work(exclusive=True, group="archive")
+    async def file_game(self, game_id: str, *, undo: bool) -> None:
+        text = await self.session.call(_file_game, self.session, game_id, undo)
+        self.status.say(safe_text(text))
+        self.reload()
+
     def _cursor_key(self) -> str | None:
         table = self._table()
         if table.row_count == 0:
@@ -383,6 +415,8 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
         note = safe_text(game.waits.what)
     else:
         note = ""
+    if game.archived and not note.startswith("FROZEN"):
+        note = f"archived: {note}" if note else "archived"
     return (
         safe_text(game.name, limit=16),
         turn_text(game.turn),
@@ -392,6 +426,15 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
         note,
         safe_text(game.scenario),
     )
+
+
+def _file_game(session: Session, game_id: str, undo: bool) -> str:
+    """On the store thread: archive the game or bring it back; what was done."""
+    from tui.services.games import archive
+    from tui.when import now
+
+    replica = session.reader()
+    return archive(replica, replica.game(bytes.fromhex(game_id)), now(), undo=undo)
 
 
 def invitation_lines(offer: Invitation) -> list[str]:

@@ -250,11 +250,6 @@ class Session:
 
         return await self.call(lambda: destinations(self.reader(), game_id, order, pieces, path))
 
-    async def read(self, fn: Callable[..., T], game_id: str, *args: Any) -> T:
-        """``fn(replica, game_id, *args)`` on the store thread with the reading replica: the
-        readers of `tui.screens.review_data`."""
-        return await self.call(lambda: fn(self.reader(), game_id, *args))
-
     async def chat(self, game_id: str, text: str) -> Checked:
         """Sign and queue a chat message for ``game_id``, on our move or not
         (`saves.chat_messages.write`); ``locked`` when the passphrase is needed first."""

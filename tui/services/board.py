@@ -49,7 +49,7 @@ def sheet_for(ruleset: str, scenario: str) -> MapSheet | None:
 
 def map_sheet(replica: Replica, game_id: str | bytes) -> MapSheet | None:
     """The printed map of a game of this home (hex id or bytes), by its ruleset and
-    scenario; in the shape of `tui.screens.session.Session.read`'s readers."""
+    scenario; in the shape of the readers `tui.screens.session.Session.call` runs."""
     gid = bytes.fromhex(game_id) if isinstance(game_id, str) else game_id
     row = replica.game(gid)
     return sheet_for(row.ruleset, row.scenario)

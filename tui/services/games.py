@@ -58,6 +58,9 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     ended: str = ""
     """How the game ended, in words (empty while it goes on): ``over: Bob declined the
     invitation``, ``over: Ann resigned``, ``over`` for an end the rules reached."""
+    archived: str = ""
+    """When the player archived the game ("" when not): the list leaves it out while it
+    needs nothing from them (`tucked`)."""
 
 
 def summary(replica: Replica, row: GameRow) -> GameSummary:
@@ -74,6 +77,7 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         unread=row.unread,
         frozen=row.frozen,
         unsent=len(outbox.waiting(replica.store, row.game_id)),
+        archived=row.archived,
     )
     try:
         ruleset = replica.ruleset(row.game_id)
@@ -123,6 +127,46 @@ def list_group(game: GameSummary) -> int:
     if game.frozen or game.status == "invited" or (game.waits is not None and game.waits.mine):
         return 0
     return 2 if game.ended else 1
+
+
+def tucked(game: GameSummary) -> bool:
+    """Whether the games list leaves ``game`` out: archived, and needing nothing from its
+    player (not their move, no invitation to answer, not frozen, nothing unread). So an
+    archived game comes back by itself the moment it needs them, and goes again after."""
+    return bool(game.archived) and list_group(game) != 0 and not game.unread
+
+
+def shown(games: list[GameSummary], *, every: bool = False) -> tuple[list[GameSummary], int]:
+    """The games the list shows (every one with ``every``), and how many it leaves out."""
+    kept = games if every else [game for game in games if not tucked(game)]
+    return kept, len(games) - len(kept)
+
+
+def hidden_line(hidden: int, how: str) -> str:
+    """The line under a list that leaves archived games out; ``how`` names what shows them."""
+    games = "game" if hidden == 1 else "games"
+    return f"{hidden} archived {games} not listed: {how} lists them too"
+
+
+def archive(replica: Replica, row: GameRow, when: str, *, undo: bool = False) -> str:
+    """Archive the game at ``when`` (or, ``undo``, bring it back to the list): what was
+    done, in one line. Only this home's filing changes: nothing is signed or sent."""
+    name = row.name
+    if undo:
+        if not row.archived:
+            return f"{name} is not archived: nothing to do"
+        replica.set_archived(row.game_id, "")
+        return f"{name} is back in the games list"
+    if row.archived:
+        return f"{name} was archived already, at {row.archived}"
+    replica.set_archived(row.game_id, when)
+    listed = summary(replica, replica.game(row.game_id))
+    if tucked(listed):
+        return (
+            f"archived {name}: the games list leaves it out until it needs you "
+            f"(`hexpost games --all` lists it, `hexpost archive {name} --undo` brings it back)"
+        )
+    return f"archived {name}; it stays in the list while it needs you"
 
 
 def home_notes(replica: Replica) -> tuple[str, ...]:
