@@ -181,8 +181,8 @@ def wind_record(board: Board) -> GameData:
         game="00" * 32, name="the wind", ruleset="fe", scenario="the-wind", options={},
         my_seat="coalition", status="active", seq=1, state_hash="", seats=(), turn=None,
         part="", phasing=None, step=None, step_title=None, waiting_for=(), pending=(),
-        frozen=None, over=False, ended="", rolls=(), unsent=(), claim=None, notes=(), summary=None,
-        board=board, choices=(), extras={},
+        frozen=None, over=False, ended="", resign_asked="", rolls=(), unsent=(), claim=None,
+        notes=(), summary=None, board=board, choices=(), extras={},
     )  # fmt: skip
     return GameData(show=show, events=[])
 

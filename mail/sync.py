@@ -19,7 +19,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
-from saves import behind, outbox, quarantine, resend_asks
+from saves import behind, outbox, quarantine, resend_asks, resigning
 from saves.inbox import Received
 from saves.outcome import Outcome
 from saves.replica import Replica
@@ -42,6 +42,8 @@ class SyncReport(msgspec.Struct, frozen=True):
     """Automatic replies that could not be written, one line per game."""
     requests: list[str] = []
     """Requests sent to the other player for a packet whose copy came damaged (mail only)."""
+    resigned: list[str] = []
+    """The games this sync resigned, as their player asked earlier (`saves.resigning`)."""
 
 
 TAKE_BATCH = 100
@@ -260,10 +262,11 @@ async def sync(
     """Pull, apply and push once (``force``: see `push`). ``auto_replies`` False leaves the
     rolls and reveals this home owes for the player to answer (``--no-auto-replies``)."""
     received = replica.catch_up(now=now()) + await pull(replica, transport, now)
-    problems = replica.auto_replies(now())[1] if auto_replies else []
+    written, problems = replica.auto_replies(now()) if auto_replies else ([], [])
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
     sent, failed = await push(replica, transport, now, force=force)
-    return SyncReport(received, sent, failed, problems, requests)
+    resigned = resigning.resigned_in(replica, written)
+    return SyncReport(received, sent, failed, problems, requests, resigned)
 
 
 async def ask_for_damaged(

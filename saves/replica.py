@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import entropy
 from engine.core.packets import Chat, Resign
 from engine.core.ruleset import AnyRuleset, OptionValue, Seat
-from saves import invitations, ledger, replay, store_inbox, submitting
+from saves import invitations, ledger, replay, resigning, store_inbox, submitting
 from saves.keys import Identity
 from saves.outcome import Hint, Outcome
 from saves.reading import lookup_in
@@ -169,8 +169,8 @@ class Replica(Signer):
         return submitting.sign_kind(self, game_id, kind, now=now)
 
     def resign(self, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
-        """Concede the game on our move (`saves.submitting.resign`)."""
-        return submitting.resign(self, game_id, now=now, reason=reason)
+        """Concede the game on our move (`saves.resigning.resign`)."""
+        return resigning.resign(self, game_id, now=now, reason=reason)
 
     def auto_replies(self, now: str) -> tuple[list[tuple[bytes, int]], list[str]]:
         """Answer at once what needs no decision (`saves.replies.auto_replies`)."""

@@ -2,7 +2,9 @@
 
 What needs no decision is answered at once: this seat's entropy for a roll another seat
 armed, and the reveal of a choice this seat committed earlier (it is bound already). Both can
-only be what they are, so writing them costs the other player no wait for a person.
+only be what they are, so writing them costs the other player no wait for a person. So is a
+decision the player made before it was owed: a resignation asked for off their move
+(`saves.resigning`), signed as soon as the move is theirs.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn
 from engine.core.ruleset import DecisionKind
-from saves import behind, store_backup, store_keys, vault
+from saves import behind, resigning, store_backup, store_keys, vault
 from saves.registry import ruleset_for
 from saves.secrets import owed_reveals
 from saves.signing import Signer
@@ -55,6 +57,8 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
 
 def _owes_reply(replica: Signer, row: GameRow) -> bool:
     """Whether the game waits for an automatic packet of this home's seat now."""
+    if resigning.due(replica, row):
+        return True
     decisions = pending(ruleset_for(row.ruleset), replica.state(row.game_id))
     return (
         bool(decisions)
@@ -93,6 +97,9 @@ def _reply(replica: Signer, row: GameRow, now: str) -> list[tuple[bytes, int]]:
         )
         packet, _ = replica.sign_and_store(ruleset, state, body, automatic=True, now=now)
         written.append((row.game_id, packet.body.seq))
+    resigned = resigning.sign_due(replica, row, now)  # once any reply of ours went first
+    if resigned is not None:
+        written.append((row.game_id, resigned.seq))
     return written
 
 

@@ -40,7 +40,9 @@ CREATE TABLE IF NOT EXISTS games (
     updated_at TEXT NOT NULL,
     waiting_since TEXT NOT NULL,
     unread INTEGER NOT NULL DEFAULT 0,
-    archived TEXT NOT NULL DEFAULT ''  -- when its player put it away ('' when not)
+    archived TEXT NOT NULL DEFAULT '',  -- when its player put it away ('' when not)
+    resign_at TEXT NOT NULL DEFAULT '',  -- when its player asked to resign on their next move
+    resign_reason TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS packets (
     game_id BLOB NOT NULL,
@@ -233,7 +235,11 @@ _ADDED_COLUMNS = {
     "parked": (("size", "INTEGER"),),
     "buffered": (("public_key", "BLOB"),),
     "rejected": (("seq", "INTEGER"), ("seat", "TEXT NOT NULL DEFAULT ''")),
-    "games": (("archived", "TEXT NOT NULL DEFAULT ''"),),
+    "games": (
+        ("archived", "TEXT NOT NULL DEFAULT ''"),
+        ("resign_at", "TEXT NOT NULL DEFAULT ''"),
+        ("resign_reason", "TEXT NOT NULL DEFAULT ''"),
+    ),
 }
 """Columns later versions added to tables an older home already has (schema 1 to 4, and the
 key a buffered packet verified under, which an older version leaves NULL and never reads)."""

@@ -34,6 +34,11 @@ class GameRow(msgspec.Struct, frozen=True):
     archived: str = ""
     """When the player archived the game (`set_archived`), "" when not: the games list leaves
     it out while it needs nothing from them."""
+    resign_at: str = ""
+    """When the player asked to resign on their next move (`set_resigning`), "" when not:
+    the automatic replies sign the resignation once the move is theirs."""
+    resign_reason: str = ""
+    """The one line that resignation will carry."""
 
 
 class HeadMove(NamedTuple):
@@ -58,7 +63,7 @@ class Head(msgspec.Struct, frozen=True):
 
 _GAME_COLUMNS = (
     "game_id, name, ruleset, scenario, my_seat, status, frozen, head_seq, state_hash, "
-    "created_at, updated_at, waiting_since, unread, archived"
+    "created_at, updated_at, waiting_since, unread, archived, resign_at, resign_reason"
 )
 _NO_END = 1 << 62
 
@@ -171,6 +176,17 @@ def set_archived(store: Store, game_id: bytes, when: str) -> None:
     filing, which nothing signs and nobody else sees."""
     settle(store, game_id)
     store.db.execute("UPDATE games SET archived = ? WHERE game_id = ?", (when, game_id))
+    _forget(store, game_id)
+
+
+def set_resigning(store: Store, game_id: bytes, when: str, reason: str = "") -> None:
+    """Queue a resignation for this seat's next move (``when``: the time asked) or take it
+    back (``""``): kept in this home until `saves.replies` signs it."""
+    settle(store, game_id)
+    store.db.execute(
+        "UPDATE games SET resign_at = ?, resign_reason = ? WHERE game_id = ?",
+        (when, reason if when else "", game_id),
+    )
     _forget(store, game_id)
 
 

@@ -3,12 +3,13 @@
 `submit` turns orders as read from JSON or TOML into a packet, checks it with the engine
 (a dry run stops there and shows what it would do), and otherwise signs and queues that very
 checked result (`saves.signing.Signer.sign_and_store`), so a sent packet is applied once.
-`sign_kind` writes the packets that carry no orders: a chat line, a resignation (`resign`).
+`sign_kind` writes the packets that carry no orders: a chat line, a resignation
+(`saves.resigning`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -125,42 +126,21 @@ def chat(signer: Signer, game_id: bytes, text: str, *, now: str) -> Submitted:
     return sign_kind(signer, game_id, Chat(chat_line(text)), now=now)
 
 
-def resign(signer: Signer, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
-    """Concede the game: a `Resign` packet, signed and queued, after which no seat may write
-    (the other side's next sync shows the game over, and why: ``reason``, one line).
-
-    Taken on this seat's move only, as every packet of the chain is (`saves.chat`): a
-    player whose opponent is to move resigns when the move comes back, and meanwhile a chat
-    message tells them. Before the creator accepted the key that joined, resigning declines
-    that key, as ``hexpost decline`` does. An invitation is declined, not resigned.
-    Nothing is stored when refused.
-    """
-    text = resign_check(signer, game_id, reason)
-    return sign_kind(signer, game_id, Resign(text), now=now)
-
-
-def resign_check(reader: Signer, game_id: bytes, reason: str = "") -> str:
-    """Why this seat cannot resign the game now (raised), else the reason as it would be
-    signed: what a command checks before asking the player to confirm."""
-    row = reader.game(game_id)
-    if row.status == "invited" and not row.frozen:
-        raise HexpostError(
-            f"game {row.name} is an invitation: `hexpost decline {row.name}` refuses it"
-        )
-    text = chat_line(reason, "the reason for resigning") if reason.strip() else ""
-    owed = pending(ruleset_for(row.ruleset), reader.state(game_id))
-    check_chat_turn(
-        row.name, row.my_seat, status=row.status, frozen=row.frozen, owed=owed,
-        act="resign", later=RESIGN_LATER,
-    )  # fmt: skip
-    return text
-
-
-def sign_kind(signer: Signer, game_id: bytes, kind: Chat | Resign, *, now: str) -> Submitted:
+def sign_kind(
+    signer: Signer,
+    game_id: bytes,
+    kind: Chat | Resign,
+    *,
+    now: str,
+    automatic: bool = False,
+    extra: Callable[[], None] | None = None,
+) -> Submitted:
     """Sign and queue a packet without orders (a chat line, a resignation) on our move.
 
     A resignation may answer a join that waits for acceptance (it declines it, see
     `saves.joins`); anything else first needs the player's acceptance of the joined key.
+    ``automatic``: written with no player at hand (a resignation asked for earlier, which
+    `saves.replies` signs); ``extra`` runs in the transaction that stores the packet.
     """
     row = signer.game(game_id)
     ruleset = ruleset_for(row.ruleset)
@@ -189,5 +169,7 @@ def sign_kind(signer: Signer, game_id: bytes, kind: Chat | Resign, *, now: str) 
         entropy_value=signer.next_value(game_id, state, row.my_seat),
         written_at=now,
     )
-    packet, result = signer.sign_and_store(ruleset, state, body, automatic=False, now=now)
+    packet, result = signer.sign_and_store(
+        ruleset, state, body, automatic=automatic, now=now, extra=extra
+    )
     return Submitted(body.seq, result.state_hash, result.events, packet.packet_id)

@@ -52,14 +52,19 @@ def add_trust_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     resign = sub.add_parser(
         "resign",
-        help="concede a game on your move: it ends for both players",
-        description="Signs a resignation and queues it; `hexpost sync` sends it, and the "
-        "other player's sync shows the game over, with your reason. Taken only on your move, "
-        "as every packet of the game is (a chat message can tell them sooner); it cannot be "
-        "taken back, so it asks first on a terminal and otherwise needs --yes.",
+        help="concede a game: it ends for both players",
+        description="On your move: signs a resignation and queues it; `hexpost sync` sends "
+        "it, and the other player's sync shows the game over, with your reason. The game "
+        "takes a packet only from the player whose move it is, so off your move it is kept "
+        "for your next one, which your sync then signs by itself (--cancel takes it back "
+        "until then; a chat message can tell them now). It asks first on a terminal and "
+        "otherwise needs --yes.",
     )
     resign.add_argument("game", metavar="GAME")
     resign.add_argument("--reason", metavar="TEXT", default="", help="one line for both logs")
     resign.add_argument(
         "--yes", action="store_true", help="resign without asking (scripts, no terminal)"
+    )
+    resign.add_argument(
+        "--cancel", action="store_true", help="take back a resignation kept for your next move"
     )

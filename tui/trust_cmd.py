@@ -174,30 +174,46 @@ def cmd_decline(args: argparse.Namespace, home: Home) -> int:
 
 def cmd_resign(args: argparse.Namespace, home: Home) -> int:
     """Concede a game (`tui.services.start.resign`): checked first, then confirmed (a
-    terminal asks; otherwise ``--yes`` must say it), then signed and queued."""
+    terminal asks; otherwise ``--yes`` must say it), then signed and queued on our move, or
+    asked for on our next one (which needs no key yet); ``--cancel`` takes that back."""
     reader = home.replica()
     row = reader.find(args.game)
-    start.resign_check(reader, row.game_id, args.reason)
     name = safe_text(row.name)
-    if not args.yes and not confirmed_resignation(name):
+    if args.cancel:
+        print(safe_text(start.keep_playing(reader, row.game_id)))
+        return 0
+    at_once = start.resign_check(reader, row.game_id, args.reason)
+    question = (
+        f"Resign {name}? It ends for both players, for good. [y/N] "
+        if at_once
+        else f"It is not your move in {name}. Resign on your next move? [y/N] "
+    )
+    if not args.yes and not confirmed_resignation(name, question):
         print(f"not resigned: {name} goes on")
         return 0
-    replica = signing_replica(args, home, "sign the resignation")
-    done = start.resign(replica, row.game_id, now, reason=args.reason)
-    print(f"{safe_text(done)}; run `hexpost sync` to send it")
+    replica = signing_replica(args, home, "sign the resignation") if at_once else reader
+    done = safe_text(start.resign(replica, row.game_id, now, reason=args.reason))
+    if at_once:
+        print(f"{done}; run `hexpost sync` to send it")
+    else:
+        print(
+            f"{done}; `hexpost resign {name} --cancel` takes it back, and "
+            f"`hexpost chat {name} TEXT` tells them now"
+        )
     return 0
 
 
-def confirmed_resignation(name: str) -> bool:
-    """Whether the player said yes to resigning ``name`` on the terminal; without one (a
-    script) there is nobody to ask, so it is refused, naming ``--yes``."""
+def confirmed_resignation(name: str, question: str) -> bool:
+    """Whether the player said yes to ``question`` about resigning ``name`` on the
+    terminal; without one (a script) there is nobody to ask, so it is refused, naming
+    ``--yes``."""
     if not sys.stdin.isatty():
         raise HexpostError(
-            f"resigning ends {name} for both players and cannot be taken back: add --yes "
-            "to confirm (there is no terminal to ask on)"
+            f"resigning ends {name} for both players: add --yes to confirm (there is no "
+            "terminal to ask on)"
         )
     try:
-        answer = input(f"Resign {name}? It ends for both players, for good. [y/N] ")
+        answer = input(question)
     except EOFError:
         answer = ""
     return answer.strip().lower() in ("y", "yes")

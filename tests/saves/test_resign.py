@@ -1,13 +1,17 @@
-"""Resigning a game (`saves.submitting.resign`): on one's own move, final, the same over game
-on both sides; refused with the reason, storing nothing, everywhere else."""
+"""Resigning a game (`saves.resigning`): on one's own move, final, the same over game
+on both sides; asked for off one's move and signed on the next by itself; refused with the
+reason, storing nothing, everywhere else."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
 from engine.core.errors import GameFrozen, HexpostError
 from engine.core.ruleset import DecisionKind
-from saves import submitting
+from mail.sync import sync
+from saves import resigning
 from tests.saves.conftest import CHAIN_LENGTH, Player, create_game, exchange, now, owner
 
 
@@ -16,7 +20,7 @@ def test_resigning_on_ones_move_ends_the_game_the_same_on_both_sides(
 ) -> None:
     mover, waiting = owner(players, game)
     seat = mover.row(game).my_seat
-    sub = submitting.resign(mover.replica, game, now=now(), reason="  outgunned at the capital ")
+    sub = resigning.resign(mover.replica, game, now=now(), reason="  outgunned at the capital ")
     assert [e.kind for e in sub.events] == ["resign"]
     assert sub.events[0].text == f"{seat} resigned: outgunned at the capital"
     assert mover.replica.pending(game) == []
@@ -29,7 +33,7 @@ def test_resigning_on_ones_move_ends_the_game_the_same_on_both_sides(
     # Final: neither side can sign anything in the game after it.
     for player in (mover, waiting):
         with pytest.raises(HexpostError, match="is over"):
-            submitting.resign(player.replica, game, now=now())
+            resigning.resign(player.replica, game, now=now())
         with pytest.raises(HexpostError, match="over"):
             player.replica.submit(game, [{"type": "note", "text": "x"}], now=now())
 
@@ -40,7 +44,7 @@ def test_resigning_out_of_turn_is_refused_naming_whose_move_it_is(
     mover, waiting = owner(players, game)
     before = waiting.snapshot(game)
     with pytest.raises(HexpostError) as refused:
-        submitting.resign(waiting.replica, game, now=now())
+        resigning.resign(waiting.replica, game, now=now())
     text = str(refused.value)
     assert f"the chain takes the next packet from {mover.row(game).my_seat}" in text
     assert "resign when the move is yours" in text
@@ -62,7 +66,7 @@ def test_a_resignation_reason_is_one_short_line(
     mover, _ = owner(players, game)
     before = mover.snapshot(game)
     with pytest.raises(HexpostError, match=f"the reason for resigning is {wrong}"):
-        submitting.resign(mover.replica, game, now=now(), reason=reason)
+        resigning.resign(mover.replica, game, now=now(), reason=reason)
     assert mover.snapshot(game) == before
 
 
@@ -71,7 +75,7 @@ def test_an_invitation_is_declined_not_resigned(alice: Player, bob: Player) -> N
     alice.sync()
     bob.sync()
     with pytest.raises(HexpostError, match="an invitation: `hexpost decline wind` refuses it"):
-        submitting.resign(bob.replica, game, now=now())
+        resigning.resign(bob.replica, game, now=now())
     assert bob.row(game).status == "invited"
 
 
@@ -84,7 +88,7 @@ def test_resigning_while_the_joined_key_waits_declines_it(alice: Player, bob: Pl
     bob.replica.accept(game, now=now(), chain_length=CHAIN_LENGTH)
     exchange(bob, alice)
     assert alice.replica.pending(game)[0].kind == DecisionKind.ACCEPT
-    sub = submitting.resign(alice.replica, game, now=now())
+    sub = resigning.resign(alice.replica, game, now=now())
     assert [e.kind for e in sub.events] == ["key-declined", "resign"]
     exchange(alice, bob)
     assert bob.replica.state(game).core.resigned == "coalition"
@@ -96,4 +100,62 @@ def test_a_frozen_game_cannot_be_resigned(players: dict[str, Player], game: byte
         "UPDATE games SET frozen = 'a test freeze' WHERE game_id = ?", (game,)
     )
     with pytest.raises(GameFrozen, match="a test freeze"):
-        submitting.resign(mover.replica, game, now=now())
+        resigning.resign(mover.replica, game, now=now())
+
+
+def test_a_resignation_asked_off_ones_move_is_signed_when_the_move_comes(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """Before, the player had to come back when the move returned; now their next sync that
+    brings the move signs it, with no one at the keyboard, and the game is over for both."""
+    mover, waiting = owner(players, game)
+    seat = waiting.row(game).my_seat
+    assert resigning.check(waiting.replica, game).now is False
+    before = waiting.snapshot(game)
+    resigning.queue(waiting.replica, game, now=now(), reason="called away")
+    assert waiting.snapshot(game) == before  # nothing signed, nothing to send yet
+    assert waiting.row(game).resign_reason == "called away"
+    with pytest.raises(HexpostError, match="resign now instead"):
+        resigning.queue(mover.replica, game, now=now())
+    # The mover plays on through the end of its turn; the waiting seat's sync resigns.
+    mover.replica.submit(game, [{"type": "done", "through": "end"}], now=now())
+    mover.sync()
+    report = waiting.sync()
+    assert waiting.replica.state(game).core.resigned == seat
+    assert waiting.row(game).resign_at == ""  # asked no more: taken back with the signing
+    assert report.sent  # the resignation went out in the same sync
+    assert report.resigned == [waiting.row(game).name]
+    mover.sync()
+    assert mover.replica.state(game).core.resigned == seat
+    assert mover.row(game).state_hash == waiting.row(game).state_hash
+    (resign_event,) = [e for _, e in mover.replica.events(game, None) if e.kind == "resign"]
+    assert resign_event.text == f"{seat} resigned: called away"
+
+
+def test_a_resignation_asked_for_can_be_taken_back(players: dict[str, Player], game: bytes) -> None:
+    mover, waiting = owner(players, game)
+    assert resigning.cancel(waiting.replica, game) is False
+    resigning.queue(waiting.replica, game, now=now())
+    assert resigning.cancel(waiting.replica, game) is True
+    mover.replica.submit(game, [{"type": "done", "through": "end"}], now=now())
+    exchange(mover, waiting)
+    assert not waiting.replica.state(game).core.resigned
+    assert waiting.replica.pending(game)  # the game goes on
+
+
+def test_a_resignation_asked_for_waits_while_the_key_is_locked(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """No key, no signature: a sync without it receives the move and leaves the wish, due,
+    for a sync with the key (the app then asks for the passphrase)."""
+    mover, waiting = owner(players, game)
+    resigning.queue(waiting.replica, game, now=now())
+    mover.replica.submit(game, [{"type": "done", "through": "end"}], now=now())
+    mover.sync()
+    locked = waiting.home.replica()
+    asyncio.run(sync(locked, waiting.transport, now))
+    assert locked.auto_replies(now()) == ([], [])
+    assert not locked.state(game).core.resigned
+    assert resigning.due(locked, locked.game(game))
+    waiting.sync()  # with the key
+    assert waiting.replica.state(game).core.resigned == waiting.row(game).my_seat

@@ -56,6 +56,7 @@ def a_show_record(**changes: Any) -> ShowRecord:
         frozen=None,
         over=False,
         ended="",
+        resign_asked="",
         rolls=(),
         unsent=(),
         claim=None,

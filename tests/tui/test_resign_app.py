@@ -42,7 +42,7 @@ def border(tmp_path: Path) -> Iterator[tuple[Player, Player, bytes]]:
     bob.close()
 
 
-async def test_off_ones_move_the_resign_key_says_when_it_can_be_done(
+async def test_off_ones_move_r_asks_to_resign_on_the_next_and_r_takes_it_back(
     border: tuple[Player, Player, bytes],
 ) -> None:
     alice, _bob, game_id = border
@@ -51,14 +51,31 @@ async def test_off_ones_move_the_resign_key_says_when_it_can_be_done(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        assert screen.check_action("resign", ()) is True  # listed: it says why not
+        assert screen.check_action("resign", ()) is True
         await pilot.press("R")
         await settle(pilot)
-        assert app.screen is screen  # nothing asked
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert "It is not your move" in str(dialog.query_one("#confirm-lines", Static).content)
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.screen is screen
         assert status_text(app) == (
-            "not your move (alliance to act): resign on your move; t tells them now"
+            "you will resign border on your next move: the sync that brings it signs it"
         )
-    assert alice.row(game_id).head_seq == 2
+        assert alice.row(game_id).resign_at
+        status = str(screen.query_one("#game-status", Static).content)
+        assert "you asked to resign" in status, status
+        await pilot.press("R")  # asked already: R offers to take it back
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, ConfirmDialog)
+        assert "Take that back?" in str(again.query_one("#confirm-lines", Static).content)
+        await pilot.press("y")
+        await settle(pilot)
+        assert status_text(app) == "took back your resignation of border: it goes on"
+    assert alice.row(game_id).resign_at == ""
+    assert alice.row(game_id).head_seq == 2  # nothing was signed
 
 
 async def test_r_resigns_after_a_yes_and_the_other_side_sees_the_game_over(
@@ -96,3 +113,12 @@ async def test_r_resigns_after_a_yes_and_the_other_side_sees_the_game_over(
     assert state.core.resigned == "alliance" and pending(RULESET, state) == []
     (summary,) = games.summaries(alice.replica)
     assert summary.ended == "over: Bob resigned"
+
+
+def test_a_sync_that_resigns_as_asked_says_so() -> None:
+    from mail.sync import SyncReport
+    from tui.services.sync import describe
+
+    said = describe(SyncReport([], [9], [], resigned=["border"]), True)
+    assert said.summary == "synced: received 0, applied 0, sent 1, resigned border"
+    assert said.details == ("border: you resigned, as you asked: the game is over",)

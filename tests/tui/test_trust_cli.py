@@ -172,13 +172,17 @@ def test_a_player_resigns_on_their_move_and_both_homes_show_the_game_over(
     alice.ok("accept", game[:10])  # the creator accepts Bob's key: Bob sets up first
     alice.sync()
     bob.sync()
-    assert_refused(
-        alice.run("resign", game[:10], "--yes"),
-        "not your move",
-        "resign when the move is yours",
-        "hexpost chat",
-    )
-    assert_refused(bob.run("resign", game[:10]), "cannot be taken back", "--yes")
+    # Off her move Alice's resignation is kept for her next one, and can be taken back.
+    assert_refused(alice.run("resign", game[:10]), "add --yes to confirm")
+    printed = alice.ok("resign", game[:10], "--yes", "--reason", "moving house")
+    assert "you will resign conceded on your next move" in printed, printed
+    assert "hexpost resign conceded --cancel" in printed and "hexpost chat" in printed
+    assert "you asked to resign" in alice.ok("games")
+    assert alice.show(game[:10])["resign_asked"]
+    assert "took back your resignation of conceded" in alice.ok("resign", game[:10], "--cancel")
+    assert "nothing to take back" in alice.ok("resign", game[:10], "--cancel")
+    assert "you asked to resign" not in alice.ok("games")
+    alice.ok("resign", game[:10], "--yes")  # asked again: Bob's resignation comes first
     assert_refused(
         bob.run("resign", game[:10], "--yes", "--reason", "two\nlines"),
         "the reason for resigning is one line of printable text",
@@ -190,6 +194,7 @@ def test_a_player_resigns_on_their_move_and_both_homes_show_the_game_over(
     bob.sync()
     told = alice.sync()
     assert "alliance resigned: outplayed in the set-up" in told, told
+    assert alice.show(game[:10])["resign_asked"] == ""  # over: nothing left to resign
     for player in (alice, bob):
         assert "over: Bob resigned" in player.ok("games")
         assert player.show(game[:10])["over"]
@@ -209,10 +214,10 @@ def test_resigning_asks_first_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr("sys.stdin", Terminal())
     for typed, resigns in (("y", True), (" YES ", True), ("", False), ("n", False)):
         monkeypatch.setattr("builtins.input", lambda question, typed=typed: typed)
-        assert trust_cmd.confirmed_resignation("wind") is resigns
+        assert trust_cmd.confirmed_resignation("wind", "Resign wind?") is resigns
 
     def ended(question: str) -> str:
         raise EOFError
 
     monkeypatch.setattr("builtins.input", ended)
-    assert trust_cmd.confirmed_resignation("wind") is False
+    assert trust_cmd.confirmed_resignation("wind", "Resign wind?") is False

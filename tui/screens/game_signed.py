@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
+from engine.core.errors import HexpostError
 from tui.safe_text import safe_text
 from tui.screens.base import HexpostScreen
 
 if TYPE_CHECKING:
-    from tui.screens.session import GameData
+    from tui.screens.session import GameData, Session
     from tui.services.show import DecisionRecord, ShowRecord
 
 
@@ -72,18 +73,8 @@ class SignedLinesScreen(HexpostScreen):
         """Ask ``question`` over who joined with which key (the pending acceptance's words)
         and ``lines``; on yes say ``busy`` and run ``then``."""
         owed = self._joined_key()
-        if owed is None:
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.status.busy(busy)
-                then()
-
-        from tui.widgets.confirm import ConfirmDialog
-
-        shown = [safe_text(owed.title), "", *lines]
-        self.app.push_screen(ConfirmDialog(question, shown), answered)
+        if owed is not None:
+            self._ask_then(question, [safe_text(owed.title), "", *lines], busy, then)
 
     @work(exclusive=True, group="accept")
     async def send_acceptance(self) -> None:
@@ -131,36 +122,56 @@ class SignedLinesScreen(HexpostScreen):
             self.reload()
 
     def can_resign(self) -> bool:
-        """Whether the resign key acts: a game going on (on whoever's move: off it, the key
-        says when it can be done, rather than doing nothing)."""
+        """Whether the resign key acts: a game going on (off this seat's move it asks to
+        resign on the next one, `saves.resigning`)."""
         record = None if self.data is None else self.data.show
         return record is not None and record.status == "active" and not record.over
 
     def action_resign(self) -> None:
-        """Concede the game after a yes (`saves.submitting.resign`): on this seat's move, as
-        every packet of the chain; off it, the status line says so and how to tell them."""
+        """Concede the game after a yes: at once on this seat's move, else on its next one
+        (signed by the sync that brings it); where that was asked, take it back."""
         if self.data is None:
             return
         record = self.data.show
-        refusal = resign_refusal(record)
-        if refusal:
-            self.status.say(refusal)
+        name = safe_text(record.name)
+        if record.resign_asked:
+            lines = ["You asked to resign on your next move. Take that back?"]
+            self._ask_then("Keep playing?", lines, "taking it back...", self.keep_playing)
             return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.status.busy("resigning...")
-                self.send_resignation()
-
-        from tui.widgets.confirm import ConfirmDialog
-
+        if record.pending and record.pending[0].kind == "accept":
+            self.status.say("the key that joined waits: X declines it, which ends the game")
+            return
+        if not resigns_now(record):
+            lines = [
+                "It is not your move. Your sync that brings it signs the",
+                "resignation by itself (R takes it back until then).",
+                "",
+                "To tell them now, send a chat message (t).",
+            ]
+            question = f"Resign {name} on your next move?"
+            self._ask_then(question, lines, "asking...", self.ask_resignation)
+            return
         lines = [
             "The game ends for both players, for good: nobody can sign",
             "another packet in it. s sends the resignation.",
             "",
             "To say why, send a chat message first (t).",
         ]
-        self.app.push_screen(ConfirmDialog(f"Resign {safe_text(record.name)}?", lines), answered)
+        self._ask_then(f"Resign {name}?", lines, "resigning...", self.send_resignation)
+
+    def _ask_then(
+        self, question: str, lines: list[str], busy: str, then: Callable[[], object]
+    ) -> None:
+        """Ask ``question`` over ``lines``; on yes say ``busy`` and run ``then``."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.status.busy(busy)
+                then()
+
+        from tui.widgets.confirm import ConfirmDialog
+
+        self.app.push_screen(ConfirmDialog(question, lines), answered)
 
     @work(exclusive=True, group="resign")
     async def send_resignation(self) -> None:
@@ -171,19 +182,48 @@ class SignedLinesScreen(HexpostScreen):
         self.status.say(result.text)
         self.reload()
 
+    @work(exclusive=True, group="resign")
+    async def ask_resignation(self) -> None:
+        await self._file_resignation(_ask_resignation)
 
-def resign_refusal(record: ShowRecord) -> str:
-    """Why this seat cannot resign now, in the status line's words, or "" when it can: on
-    its own move only (an orders or secret step), as every packet of the chain."""
+    @work(exclusive=True, group="resign")
+    async def keep_playing(self) -> None:
+        await self._file_resignation(_keep_playing)
+
+    async def _file_resignation(self, fn: Callable[[Session, str], str]) -> None:
+        """``fn`` on the store thread (no key needed: nothing is signed yet), then say what
+        it did or why not."""
+        try:
+            text = await self.session.call(fn, self.session, self.game_id)
+        except HexpostError as exc:
+            text = f"not done: {exc}"
+        self.status.say(safe_text(text))
+        self.reload()
+
+
+def resigns_now(record: ShowRecord) -> bool:
+    """Whether a resignation would be signed at once: this seat owes a decision of its own
+    (orders or a secret choice); else it is kept for its next one (`saves.resigning`)."""
     owed = record.pending[0] if record.pending else None
-    if owed is None or owed.seats[0] != record.my_seat:
-        who = "nobody" if owed is None else safe_text(owed.seats[0])
-        return f"not your move ({who} to act): resign on your move; t tells them now"
-    if owed.kind == "accept":
-        return "the key that joined waits: X declines it, which ends the game"
-    if owed.kind not in ("orders", "secret"):  # a roll's entropy, a reveal
-        return "an automatic reply goes first: s syncs, then resign"
-    return ""
+    return owed is not None and owed.seats[0] == record.my_seat and owed.kind in PLAYER_KINDS
+
+
+PLAYER_KINDS = ("orders", "secret", "accept")
+"""The decisions on which a resignation is signed at once (on an acceptance it declines the
+joined key, which the X key does)."""
+
+
+def _ask_resignation(session: Session, game_id: str) -> str:
+    from tui.services.start import ask_resignation
+    from tui.when import now
+
+    return ask_resignation(session.reader(), bytes.fromhex(game_id), now)
+
+
+def _keep_playing(session: Session, game_id: str) -> str:
+    from tui.services.start import keep_playing
+
+    return keep_playing(session.reader(), bytes.fromhex(game_id))
 
 
 def ask_passphrase(

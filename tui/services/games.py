@@ -183,7 +183,8 @@ def attention_notes(
 ) -> list[str]:
     """What this game needs from the player beyond its next move, one line each: a joined key
     to accept (`saves.joins`), a packet whose last copy came damaged (`saves.quarantine`), a
-    home behind the game on its own move (`saves.behind`)."""
+    home behind the game on its own move (`saves.behind`), a resignation asked for and not
+    signed yet (`saves.resigning`)."""
     notes: list[str] = []
     damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
     if damage is not None:  # first: it says what to ask for, where "waiting" alone would not
@@ -195,6 +196,11 @@ def attention_notes(
     taken_at = store_backup.copy_taken_at(replica.store)
     if taken_at is not None and decisions and row.my_seat in decisions[0].seats:
         notes.append(behind.unconfirmed_text(taken_at))
+    if row.resign_at and decisions:
+        notes.append(
+            f"you asked to resign: signed on your next move (`hexpost resign {row.name} "
+            "--cancel`, or R, takes it back)"
+        )
     if decisions and decisions[0].kind == DecisionKind.ACCEPT:
         if row.my_seat in decisions[0].seats:
             who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))

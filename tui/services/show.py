@@ -127,6 +127,8 @@ class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     over: bool
     ended: str
     """How the game ended, as `hexpost games` words it (``over: Bob resigned``), or ""."""
+    resign_asked: str
+    """When this seat asked to resign on its next move (`saves.resigning.queue`), or ""."""
     rolls: tuple[RollRecord, ...]
     unsent: tuple[UnsentRecord, ...]
     claim: str | None
@@ -292,6 +294,7 @@ def show(
         frozen=row.frozen,
         over=over,
         ended=ended_words(state, over=over),
+        resign_asked=row.resign_at if at is None and not over else "",
         rolls=rolls,
         unsent=unsent_records(replica, row.game_id),
         claim=claims.open_claim_line(replica.store, row.game_id, state) if at is None else None,

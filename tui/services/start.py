@@ -14,7 +14,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from engine.core.ruleset import OptionSpec, OptionValue
-from saves import joins, submitting
+from saves import joins, resigning
 from saves.registry import rulesets
 from saves.replica import Replica
 from tui.services.ports import Clock
@@ -246,16 +246,36 @@ def decline_key(signer: Replica, game_id: bytes, clock: Clock, *, reason: str = 
     return joins.decline(signer, game_id, now=clock(), reason=reason).seq
 
 
-def resign_check(reader: Replica, game_id: bytes, reason: str = "") -> None:
-    """Raise why this seat cannot resign now (`saves.submitting.resign_check`): asked before
-    the player confirms, so a refusal does not follow a yes."""
-    submitting.resign_check(reader, game_id, reason)
+def resign_check(reader: Replica, game_id: bytes, reason: str = "") -> bool:
+    """Whether this seat can resign now (False: only on its next decision, `resign` then
+    asks for it); raises why it cannot resign at all (`saves.resigning.check`). Asked
+    before the player confirms, so a refusal does not follow a yes."""
+    return resigning.check(reader, game_id, reason).now
 
 
 def resign(signer: Replica, game_id: bytes, clock: Clock, *, reason: str = "") -> str:
-    """Concede the game on our move: a resignation, signed and queued; what was done."""
+    """Concede the game: on our move a resignation, signed and queued; off it, asked for on
+    our next decision (`saves.resigning.queue`). What was done."""
     row = signer.game(game_id)
+    if not resigning.check(signer, game_id, reason).now:
+        return ask_resignation(signer, game_id, clock, reason=reason)
     done = signer.resign(game_id, now=clock(), reason=reason)
     declined = any(event.kind == "key-declined" for event in done.events)
     what = "declined the key that joined and resigned" if declined else "resigned"
     return f"{what} {row.name} (packet {done.seq}): the game is over"
+
+
+def ask_resignation(reader: Replica, game_id: bytes, clock: Clock, *, reason: str = "") -> str:
+    """Off our move: resign on our next decision (`saves.resigning.queue`; no key needed
+    until then). What was done."""
+    resigning.queue(reader, game_id, now=clock(), reason=reason)
+    name = reader.game(game_id).name
+    return f"you will resign {name} on your next move: the sync that brings it signs it"
+
+
+def keep_playing(reader: Replica, game_id: bytes) -> str:
+    """Take back a resignation asked for off our move (`saves.resigning.cancel`)."""
+    row = reader.game(game_id)
+    if resigning.cancel(reader, game_id):
+        return f"took back your resignation of {row.name}: it goes on"
+    return f"no resignation of {row.name} waits: nothing to take back"

@@ -166,6 +166,7 @@ def sync_lines(report: SyncReport, names: Mapping[bytes, str], *, signing: bool)
     lines = received_lines(names, report.received)
     if report.sent:
         lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
+    lines += resigned_lines(report)
     lines += [SyncLine("warning", f"warning: {problem}") for problem in report.problems]
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
     lines += [SyncLine("request", line) for line in report.requests]
@@ -183,7 +184,15 @@ def needs_player(report: SyncReport, names: Mapping[bytes, str]) -> bool:
     )
 
 
-DETAIL_KINDS = frozenset({"received", "warning", "not-sent", "request"})
+def resigned_lines(report: SyncReport) -> list[SyncLine]:
+    """A line per game this sync resigned, as its player had asked (`saves.resigning`)."""
+    return [
+        SyncLine("resigned", f"{name}: you resigned, as you asked: the game is over")
+        for name in report.resigned
+    ]
+
+
+DETAIL_KINDS = frozenset({"received", "resigned", "warning", "not-sent", "request"})
 
 
 def describe(
@@ -205,6 +214,8 @@ def describe(
         parts.append(f"{len(report.failed)} NOT SENT")
     if report.problems:
         parts.append(f"{len(report.problems)} warning(s)")
+    if report.resigned:
+        parts.append(f"resigned {', '.join(report.resigned)}")
     if not signing:
         parts.append("no automatic replies (passphrase needed)")
     changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
@@ -221,6 +232,7 @@ def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
     lines = received_lines(names, report.received)
     if report.sent:
         lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
+    lines += resigned_lines(report)
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
     lines += [SyncLine("info", line) for line in [*report.problems, *report.requests]]
     lines += [SyncLine("info", line) for line in result.reminders]
@@ -276,9 +288,11 @@ def backup_after(home: Home, report: SyncReport, clock: Clock) -> list[SyncLine]
 
 
 def owes_automatic_reply(replica: Replica) -> bool:
-    """Whether some active game waits for an automatic reply (a roll's entropy, a reveal)
-    that only this home's key can sign: then a sync with the passphrase has work to do."""
+    """Whether some active game waits for an automatic reply (a roll's entropy, a reveal, a
+    resignation asked for earlier) that only this home's key can sign: then a sync with the
+    passphrase has work to do."""
     from engine.core.ruleset import DecisionKind
+    from saves import resigning
 
     automatic = (DecisionKind.ENTROPY, DecisionKind.REVEAL)
     for row in replica.playable_games():
@@ -286,5 +300,7 @@ def owes_automatic_reply(replica: Replica) -> bool:
             continue
         owed = replica.pending(row.game_id)
         if owed and owed[0].seats[0] == row.my_seat and owed[0].kind in automatic:
+            return True
+        if resigning.due(replica, row):
             return True
     return False
