@@ -11,6 +11,7 @@ transaction that takes the wish back. Until then ``hexpost resign GAME --cancel`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.core.errors import GameFrozen, HexpostError
@@ -77,7 +78,10 @@ def resign(signer: Signer, game_id: bytes, *, now: str, reason: str = "") -> Sub
             row.name, row.my_seat, status=row.status, frozen=row.frozen, owed=owed,
             act="resign", later=RESIGN_LATER,
         )  # fmt: skip
-    return sign_kind(signer, game_id, Resign(checked.reason), now=now)
+
+    # A wish kept for this move (automatic replies off) is answered by this packet.
+    wished = _clear_wish(signer, game_id)
+    return sign_kind(signer, game_id, Resign(checked.reason), now=now, extra=wished)
 
 
 def queue(reader: Signer, game_id: bytes, *, now: str, reason: str = "") -> None:
@@ -116,11 +120,15 @@ def sign_due(signer: Signer, row: GameRow, now: str) -> Submitted | None:
     if not due(signer, row):
         return None
 
-    def asked_no_more() -> None:
-        store_games.set_resigning(signer.store, row.game_id, "")
-
+    wished = _clear_wish(signer, row.game_id)
     resignation = Resign(row.resign_reason)
-    return sign_kind(signer, row.game_id, resignation, now=now, automatic=True, extra=asked_no_more)
+    return sign_kind(signer, row.game_id, resignation, now=now, automatic=True, extra=wished)
+
+
+def _clear_wish(signer: Signer, game_id: bytes) -> Callable[[], None]:
+    """What clears the game's kept wish, run in the transaction that stores the packet
+    answering it."""
+    return lambda: store_games.set_resigning(signer.store, game_id, "")
 
 
 def resigned_in(reader: Signer, written: list[tuple[bytes, int]]) -> list[str]:

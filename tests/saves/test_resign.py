@@ -132,6 +132,21 @@ def test_a_resignation_asked_off_ones_move_is_signed_when_the_move_comes(
     assert resign_event.text == f"{seat} resigned: called away"
 
 
+def test_resigning_by_hand_answers_a_wish_kept_for_that_move(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """With automatic replies off, the player resigns by hand when the move comes: that
+    packet answers the wish, which is cleared with it."""
+    mover, waiting = owner(players, game)
+    resigning.queue(waiting.replica, game, now=now())
+    mover.replica.submit(game, [{"type": "done", "through": "end"}], now=now())
+    mover.sync()
+    asyncio.run(sync(waiting.replica, waiting.transport, now, auto_replies=False))
+    assert resigning.due(waiting.replica, waiting.row(game))
+    resigning.resign(waiting.replica, game, now=now())
+    assert waiting.row(game).resign_at == ""
+
+
 def test_a_resignation_asked_for_can_be_taken_back(players: dict[str, Player], game: bytes) -> None:
     mover, waiting = owner(players, game)
     assert resigning.cancel(waiting.replica, game) is False
