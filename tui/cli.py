@@ -267,8 +267,8 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "archive",
         help="leave a game out of the games list while it needs nothing from you",
         description="Files the game away in this home only (nothing is signed or sent): "
-        "`hexpost games` and the app leave it out until it needs you again (your move, a "
-        "key to accept, unread packets), and after. `games --all` lists it.",
+        "`hexpost games` and the app leave it out except while it needs you (your move, a "
+        "key to accept, unread packets). `games --all` lists it.",
     )
     archive.add_argument("game", metavar="GAME")
     archive.add_argument("--undo", action="store_true", help="bring it back to the list")
