@@ -228,6 +228,19 @@ def invite_to_tutorial(alice: Player, bob: Player, name: str) -> bytes:
     )  # fmt: skip
 
 
+def join_tutorial(alice: Player, bob: Player, name: str, *, accept_key: bool = True) -> bytes:
+    """Alice's tutorial game named ``name`` that Bob has joined; with ``accept_key`` Alice
+    has accepted his key too, and Bob holds her acceptance (his alliance sets up first)."""
+    game_id = invite_to_tutorial(alice, bob, name)
+    alice.sync()
+    bob.sync()
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    if accept_key:
+        accept_join(alice, bob, game_id)
+    return game_id
+
+
 def start_game(alice: Player, bob: Player, *, setup: bool = True) -> bytes:
     """Alice creates a game and invites Bob; Bob accepts; both hold the started game, past
     its set-up stage unless ``setup`` is False (then coalition owes its first placement)."""

@@ -28,7 +28,7 @@ from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
-from tests.saves.conftest import CHAIN_LENGTH, Player, accept_join, exchange, now
+from tests.saves.conftest import Player, exchange, join_tutorial, now
 from tests.tui.pilots import after_each_repaint, settle_until
 from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
@@ -61,15 +61,7 @@ def tutorial_homes(tmp_path: Path) -> Tutorial:
     network = LoopbackNetwork()
     alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
     bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game_id = alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name=GAME, now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
-    alice.sync()
-    bob.sync()
-    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
-    exchange(bob, alice)
-    accept_join(alice, bob, game_id)
+    game_id = join_tutorial(alice, bob, GAME)
     players = {"coalition": alice, "alliance": bob}
     while (rules := alice.replica.state(game_id).rules) is not None and rules.setup:
         seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]

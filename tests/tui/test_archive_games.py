@@ -7,28 +7,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
-from saves import joins
-from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, first_setup, now
+from tests.saves.conftest import Player, exchange, first_setup, join_tutorial, now
 from tests.tui.test_app import SIZE, app_for, settle, status_text, top
 from tui.screens.games import GamesScreen, game_cells
 from tui.services import games
-
-
-def _tutorial(alice: Player, bob: Player, name: str) -> bytes:
-    """Alice's tutorial game that Bob joined and she accepted: Bob's Kzinti set up first."""
-    from engine.fe import RULESET
-
-    game_id = alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name=name, now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
-    alice.sync()
-    bob.sync()
-    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
-    exchange(bob, alice)
-    joins.accept(alice.replica, game_id, now=now())
-    exchange(alice, bob)
-    return game_id
 
 
 def _listed(player: Player, *, every: bool = False) -> tuple[list[str], int]:
@@ -40,7 +22,7 @@ def test_an_archived_game_comes_back_when_it_needs_its_player(
     two_homes: tuple[Player, Player],
 ) -> None:
     alice, bob = two_homes
-    game = _tutorial(alice, bob, "border")
+    game = join_tutorial(alice, bob, "border")
     alice.replica.mark_read(game)
     said = games.archive(alice.replica, alice.row(game), now())
     assert said.startswith("archived border: the games list leaves it out until it needs you")
@@ -74,7 +56,7 @@ def test_a_game_that_needs_its_player_stays_listed_when_archived(
     two_homes: tuple[Player, Player],
 ) -> None:
     alice, bob = two_homes
-    game = _tutorial(alice, bob, "border")
+    game = join_tutorial(alice, bob, "border")
     bob.replica.mark_read(game)
     said = games.archive(bob.replica, bob.row(game), now())
     assert said == "archived border; it stays in the list while it needs you"
@@ -85,8 +67,8 @@ def test_a_game_that_needs_its_player_stays_listed_when_archived(
 def two_games(two_homes: tuple[Player, Player]) -> tuple[Player, bytes]:
     """Alice's home with two tutorial games where Bob is to move, both read."""
     alice, bob = two_homes
-    game = _tutorial(alice, bob, "border")
-    other = _tutorial(alice, bob, "second")
+    game = join_tutorial(alice, bob, "border")
+    other = join_tutorial(alice, bob, "second")
     for gid in (game, other):
         alice.replica.mark_read(gid)
     return alice, game

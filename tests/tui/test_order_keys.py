@@ -26,7 +26,7 @@ from engine.fe import FE, RULESET
 from engine.fe.face import FACE
 from mail.loopback import LoopbackNetwork
 from tests.engine.fe.steps.tutorial_states import SEATS, after_setup
-from tests.saves.conftest import CHAIN_LENGTH, Player, accept_join, exchange, now
+from tests.saves.conftest import Player, exchange, join_tutorial
 from tests.tui.test_app import (
     GAME,
     SIZE,
@@ -111,15 +111,7 @@ def setup_homes(tmp_path: Path) -> Tutorial:
     network = LoopbackNetwork()
     alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
     bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game_id = alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name=GAME, now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
-    alice.sync()
-    bob.sync()
-    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
-    exchange(bob, alice)
-    accept_join(alice, bob, game_id)
+    game_id = join_tutorial(alice, bob, GAME)
     exchange(alice, bob)
     return Tutorial(alice, bob, network, game_id)
 

@@ -13,8 +13,7 @@ from engine.core.owed import pending
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import joins
-from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tests.saves.conftest import Player, join_tutorial, now
 from tests.tui.test_app import SIZE, app_for, settle, status_text
 from tui.screens.game import GameScreen
 from tui.services import games
@@ -27,16 +26,7 @@ def border(tmp_path: Path) -> Iterator[tuple[Player, Player, bytes]]:
     network = LoopbackNetwork()
     alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
     bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game_id = alice.replica.create(
-        RULESET, "tutorial", "coalition", bob.address, name="border", now=now(),
-        chain_length=CHAIN_LENGTH,
-    )  # fmt: skip
-    alice.sync()
-    bob.sync()
-    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
-    exchange(bob, alice)
-    joins.accept(alice.replica, game_id, now=now())
-    exchange(alice, bob)
+    game_id = join_tutorial(alice, bob, "border")
     yield alice, bob, game_id
     alice.close()
     bob.close()
