@@ -174,3 +174,23 @@ def test_a_resignation_asked_for_waits_while_the_key_is_locked(
     assert resigning.due(locked, locked.game(game))
     waiting.sync()  # with the key
     assert waiting.replica.state(game).core.resigned == waiting.row(game).my_seat
+
+
+def test_resigning_an_unanswered_invitation_withdraws_it(alice: Player, bob: Player) -> None:
+    """The creator of an invitation nobody answered cannot write to the game (the join is
+    owed), so the resignation is kept: if the invitee joins after all, the creator's next
+    sync declines the joined key at once, and the game ends for both."""
+    game = create_game(alice)
+    alice.sync()
+    assert resigning.check(alice.replica, game).now is False
+    resigning.queue(alice.replica, game, now=now(), reason="withdrawn")
+    bob.sync()
+    bob.replica.accept(game, now=now(), chain_length=CHAIN_LENGTH)
+    bob.sync()
+    report = alice.sync()
+    assert report.resigned == ["wind"]
+    kinds = [e.kind for _, e in alice.replica.events(game, None)]
+    assert kinds[-2:] == ["key-declined", "resign"]
+    bob.sync()
+    assert bob.replica.state(game).core.resigned == "coalition"
+    assert bob.replica.pending(game) == []
