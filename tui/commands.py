@@ -201,6 +201,9 @@ def cmd_archive(args: argparse.Namespace, home: Home) -> int:
     replica = home.replica()
     row = replica.find(args.game)
     print(safe_text(games.archive(replica, row, now(), undo=args.undo)))
+    if not args.undo:
+        name = safe_text(row.name)
+        print(f"`hexpost games --all` lists it; `hexpost archive {name} --undo` brings it back")
     return 0
 
 

@@ -135,7 +135,7 @@ class SignedLinesScreen(HexpostScreen):
         record = self.data.show
         name = safe_text(record.name)
         if record.resign_asked:
-            lines = ["You asked to resign on your next move. Take that back?"]
+            lines = ["You asked to resign on your next move.", "Take that back?"]
             self._ask_then("Keep playing?", lines, "taking it back...", self.keep_playing)
             return
         if record.pending and record.pending[0].kind == "accept":
@@ -143,8 +143,9 @@ class SignedLinesScreen(HexpostScreen):
             return
         if not resigns_now(record):
             lines = [
-                "It is not your move. Your sync that brings it signs the",
-                "resignation by itself (R takes it back until then).",
+                "It is not your move. The sync that brings it",
+                "signs the resignation by itself; R takes it",
+                "back until then.",
                 "",
                 "To tell them now, send a chat message (t).",
             ]
@@ -152,8 +153,9 @@ class SignedLinesScreen(HexpostScreen):
             self._ask_then(question, lines, "asking...", self.ask_resignation)
             return
         lines = [
-            "The game ends for both players, for good: nobody can sign",
-            "another packet in it. s sends the resignation.",
+            "The game ends for both players, for good:",
+            "nobody can sign another packet in it.",
+            "s sends the resignation.",
             "",
             "To say why, send a chat message first (t).",
         ]

@@ -162,10 +162,7 @@ def archive(replica: Replica, row: GameRow, when: str, *, undo: bool = False) ->
     replica.set_archived(row.game_id, when)
     listed = summary(replica, replica.game(row.game_id))
     if tucked(listed):
-        return (
-            f"archived {name}: the games list leaves it out until it needs you "
-            f"(`hexpost games --all` lists it, `hexpost archive {name} --undo` brings it back)"
-        )
+        return f"archived {name}: the games list leaves it out until it needs you"
     return f"archived {name}; it stays in the list while it needs you"
 
 
