@@ -112,3 +112,36 @@ def test_a_sync_that_resigns_as_asked_says_so() -> None:
     said = describe(SyncReport([], [9], [], resigned=["border"]), True)
     assert said.summary == "synced: received 0, applied 0, sent 1, resigned border"
     assert said.details == ("border: you resigned, as you asked: the game is over",)
+
+
+@pytest.fixture
+def unaccepted(tmp_path: Path) -> Iterator[tuple[Player, Player, bytes]]:
+    """Alice's tutorial game that Bob joined; she has not accepted his key yet."""
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    yield alice, bob, join_tutorial(alice, bob, "border", accept_key=False)
+    alice.close()
+    bob.close()
+
+
+async def test_before_the_acceptance_r_points_the_creator_to_x_and_asks_the_joiner(
+    unaccepted: tuple[Player, Player, bytes],
+) -> None:
+    """The creator owes the acceptance, which X answers; the joiner waits for it, so R keeps
+    the resignation for the joiner's next move, like any move of the other side's."""
+    alice, bob, _game = unaccepted
+    app = app_for(alice, game="border")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert status_text(app) == ("the key that joined waits: X declines it, which ends the game")
+    async with app_for(bob, game="border").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert "It is not your move" in str(dialog.query_one("#confirm-lines", Static).content)

@@ -138,7 +138,7 @@ class SignedLinesScreen(HexpostScreen):
             lines = ["You asked to resign on your next move.", "Take that back?"]
             self._ask_then("Keep playing?", lines, "taking it back...", self.keep_playing)
             return
-        if record.pending and record.pending[0].kind == "accept":
+        if self._joined_key() is not None:  # this seat owes the acceptance: X is the answer
             self.status.say("the key that joined waits: X declines it, which ends the game")
             return
         if not resigns_now(record):
@@ -210,9 +210,9 @@ def resigns_now(record: ShowRecord) -> bool:
     return owed is not None and owed.seats[0] == record.my_seat and owed.kind in PLAYER_KINDS
 
 
-PLAYER_KINDS = ("orders", "secret", "accept")
-"""The decisions on which a resignation is signed at once (on an acceptance it declines the
-joined key, which the X key does)."""
+PLAYER_KINDS = ("orders", "secret")
+"""The decisions on which a resignation is signed at once (an acceptance this seat owes is
+answered with X, `action_decline_key`)."""
 
 
 def _ask_resignation(session: Session, game_id: str) -> str:
