@@ -17,11 +17,9 @@ while the player writes orders: 80x24 has no room for both; it is mounted after 
 first paint, which does not show it (`tui.screens.game_orders`); ``i`` opens the ruleset's
 calculator over it (`tui.screens.calculator`; F&E's works combat damage, to plan intensities).
 Enter on the map (`HexMap.HexChosen`) tells it the chosen hex and the player's ships there,
-or adds the next hex of a move being built. Every change of the drafts is checked in a dry
-run on the store thread (worker group ``check``, exclusive: only the last check counts, and
-a verdict for drafts that changed meanwhile is dropped); sending asks `ConfirmDialog` first,
-then signs and queues on the store thread, clears the drafts and reloads the game. The review screen
-will be pushed from here with a key of its own.
+or adds the next hex of a move being built; that, and the drafts checked as they change and
+signed when the player says so, are `tui.screens.game_drafts`'s (`DraftsScreen`, which this
+screen is built on). ``v`` opens the review of the game's packets (`tui.screens.review`).
 
 Data: one async worker (group ``load``) reads `Session.game` on the store thread, which is
 `tui.services.show.game_view` (the typed record with the ruleset face's summary, board,
@@ -52,21 +50,20 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from engine.core.face import Board
-from tui.mapstacks import board_hex
 from tui.safe_text import safe_text
 from tui.screens.base import StatusLine
+from tui.screens.game_drafts import DraftsScreen
 from tui.screens.game_orders import OrdersSlot
 from tui.screens.game_panels import ROOMY, GamePanels
-from tui.screens.game_signed import SignedLinesScreen, ask_passphrase
+from tui.screens.game_signed import ask_passphrase
 from tui.screens.hexinfo import (
     BoardIndex,
     first_own_hex,
     hex_lines,
-    own_pieces,
     status_lines,
     waiting_pieces,
 )
-from tui.screens.session import Checked, GameData, SyncResult
+from tui.screens.session import GameData, SyncResult
 from tui.services.board import sheet_for
 from tui.startup import release_collector
 from tui.widgets.footer import KeysFooter
@@ -76,10 +73,7 @@ from tui.widgets.hexmap import HexMap
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from tui.widgets.allocation_editor import AllocationEditor
     from tui.widgets.checklist import ChecklistTree
-    from tui.widgets.order_flow import MapOrders
-    from tui.widgets.orders import OrdersPanel
 
 NEWS_WIDTH = 120
 """Characters of one line of the arrivals notification: a toast wraps, this only caps."""
@@ -90,7 +84,7 @@ NEWS_SECONDS = 12
 """How long the arrivals notification stays; the log (``e``) keeps every event."""
 
 
-class GameScreen(SignedLinesScreen):
+class GameScreen(DraftsScreen):
     """A game of this home, by its hex id."""
 
     STYLED_ONCE = True
@@ -134,24 +128,6 @@ class GameScreen(SignedLinesScreen):
             super().__init__()
             self.seq = seq
             self.board = board
-
-    class OrdersChecked(Message):
-        """A dry run or a send of ``items`` finished; ``result`` is what the engine said,
-        ``plan`` the board after legal drafts (the map's what-if), or None."""
-
-        def __init__(
-            self,
-            items: list[dict[str, Any]],
-            result: Checked,
-            *,
-            dry_run: bool,
-            plan: Board | None = None,
-        ) -> None:
-            super().__init__()
-            self.items = items
-            self.result = result
-            self.dry_run = dry_run
-            self.plan = plan
 
     def __init__(self, game_id: str, data: GameData | None = None) -> None:
         super().__init__()
@@ -342,22 +318,6 @@ class GameScreen(SignedLinesScreen):
             return
         info.show("\n".join(hex_lines(self.board, h)))
 
-    def _typed_board(self) -> Board | None:
-        """The board of the game as loaded (the face's), None before it has one."""
-        return self.data.show.board if self.data is not None else None
-
-    def my_ships(self, h: int) -> dict[str, str]:
-        """The player's pieces in hex ``h`` that can move (bases never do), with their kinds:
-        pieces of the board's sides whose seat is this player's."""
-        board = self._typed_board()
-        if board is None or self.data is None:
-            return {}
-        return {
-            piece.id: piece.kind
-            for piece in own_pieces(board, self.data.show.my_seat)
-            if piece.hex == f"{h:04d}"
-        }
-
     def on_checklist_tree_step_selected(self, message: ChecklistTree.StepSelected) -> None:
         """Show the chosen step in full (`StepDetail`: at 80 columns its line is cut), and say
         it on the status line. (By its name, not ``@on``: the checklist's module is imported
@@ -370,144 +330,6 @@ class GameScreen(SignedLinesScreen):
 
             self.status.say(step_words(item))
             self.app.push_screen(StepDetail(item))
-
-    # --- orders --------------------------------------------------------------------------------
-
-    @on(HexMap.HexChosen)
-    async def hex_chosen(self, message: HexMap.HexChosen) -> None:
-        panel = await self.orders.build()
-        if panel.building:
-            panel.add_path_hex(message.hex_id)
-            return
-        ships = self.my_ships(message.hex_id)
-        panel.choose_hex(message.hex_id, list(ships), ships)
-        if ships:
-            self.status.say(f"{message.hex_id:04d} chosen, {len(ships)} ships: o, then m moves")
-
-    # The orders panel's messages are handled by name, not with ``@on``: its module is
-    # imported when the panel is built, after the first paint.
-
-    def on_map_orders_move_started(self, message: MapOrders.MoveStarted) -> None:
-        hexmap = self.query_one(HexMap)
-        hexmap.focus()
-        if message.targets:  # a hex pick: the choice lists its hexes, no need to ask
-            targets = self._board_hexes(message.targets)
-            hexmap.show_targets(targets)
-            if targets and hexmap.cursor not in targets:
-                hexmap.goto(targets[0])  # (the face lists its own pick first)
-            listed = " ".join(message.targets)
-            self.status.say(f"{message.order} to {listed}: cursor to one, Enter; Escape gives up")
-            return
-        self.status.say("move: cursor to the next hex, Enter; Enter again or Escape ends")
-        if message.pieces:
-            self.read_destinations(message.order, message.pieces, message.path)
-
-    def on_map_orders_path_drawn(self, message: MapOrders.PathDrawn) -> None:
-        self.read_destinations(message.order, message.pieces, message.path)
-
-    def on_map_orders_move_ended(self) -> None:
-        self.workers.cancel_group(self, "destinations")
-        self.query_one(HexMap).show_targets(())
-        panel = self.orders.built()
-        if panel.display:
-            panel.focus()
-
-    @work(exclusive=True, group="destinations")
-    async def read_destinations(
-        self, order: str, pieces: tuple[str, ...], path: tuple[str, ...] = ()
-    ) -> None:
-        """Mark on the map the hexes the stack order may go to (for a path, those that may
-        end it one hex further), when the ruleset lists them
-        (`engine.core.face.Destinations`), and say how many on the status line."""
-        found = await self.session.destinations(self.game_id, order, pieces, path)
-        if found is None or not self.orders.built().building:
-            return
-        self.query_one(HexMap).show_targets(self._board_hexes(found.hexes))
-        from tui.screens.order_data import reach_words
-
-        status, note = reach_words(order, path, found)
-        self.orders.built().use_reach(found.fills, note)
-        self.status.say(status)
-
-    def _board_hexes(self, texts: Sequence[str]) -> list[int]:
-        """The map's hexes named ``texts`` (as the ruleset writes them), those it has."""
-        board = self._typed_board()
-        digits = board.grid.digits if board is not None and board.grid is not None else 2
-        return [h for text in texts if (h := board_hex(text, digits)) is not None]
-
-    def on_orders_panel_draft_changed(self, message: OrdersPanel.DraftChanged) -> None:
-        if message.items:
-            self.orders.built().show_check(True, "checking...")
-            self.check_orders(message.items)
-        else:
-            self.query_one(HexMap).show_plan(None)
-
-    def on_allocation_editor_menu_wanted(self, message: AllocationEditor.MenuWanted) -> None:
-        """The allocation editor's next menu, read from the rules on the store thread."""
-        self.read_menu(message.editor, message.order, message.chosen)
-
-    @work(exclusive=True, group="menu")
-    async def read_menu(
-        self, editor: AllocationEditor, order: str, chosen: tuple[str, ...]
-    ) -> None:
-        menu = await self.session.step_menu(self.game_id, order, chosen)
-        if editor.is_attached:
-            editor.show_menu(menu)
-
-    @work(exclusive=True, group="check")
-    async def check_orders(self, items: list[dict[str, Any]]) -> None:
-        result = await self.session.check_orders(self.game_id, items)
-        self.post_message(self.OrdersChecked(items, result, dry_run=True, plan=result.plan))
-
-    @on(OrdersChecked)
-    def orders_checked(self, message: OrdersChecked) -> None:
-        panel = self.orders.built()
-        if message.result.locked:  # the drafts stay; the passphrase, then the same send
-            panel.show_check(False, message.result.text)
-            ask_passphrase(self, "sign these orders", lambda: self.send_orders(message.items))
-            return
-        if message.result.sent:
-            panel.clear()
-            panel.show_check(True, message.result.text)
-            self.status.say(message.result.text)
-            self.reload()
-        elif message.items == panel.items:  # a verdict on older drafts is dropped
-            if message.dry_run:  # a send that could not sign blocks no later try
-                self._verdict = (message.items, message.result.ok)
-                self.query_one(HexMap).show_plan(message.plan)  # the what-if, before signing
-            panel.show_check(message.result.ok, message.result.text)
-
-    def on_orders_panel_send_requested(self, message: OrdersPanel.SendRequested) -> None:
-        items = message.items
-        if self._verdict == (items, False):
-            self.status.say("the engine refused these orders: fix them or undo (u) first")
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.orders.built().show_check(True, "signing...")
-                self.send_orders(items)
-
-        from tui.widgets.confirm import ConfirmDialog
-        from tui.widgets.order_text import describe
-
-        lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
-        if self.data is not None:
-            from tui.screens.order_data import policy_note, standing_note
-
-            show = self.data.show
-            notes = (
-                standing_note(show.checklist or (), show.my_seat, items),
-                policy_note(show.choices, items),
-            )
-            lines += ["", *(note for note in notes if note)] if any(notes) else []
-
-        self.app.push_screen(ConfirmDialog("Sign and queue these orders?", lines), answered)
-
-    @work(exclusive=True, group="send")
-    async def send_orders(self, items: list[dict[str, Any]]) -> None:
-        result = await self.session.submit_orders(self.game_id, items)
-        self.post_message(self.OrdersChecked(items, result, dry_run=False))
 
     # --- actions -------------------------------------------------------------------------------
 
