@@ -10,7 +10,7 @@ its seat. So a chat can be written only on one's own move, and never while a die
 for our entropy (the chat would resolve the roll as a side effect, moving the game on; the
 automatic reply a sync writes is the packet for that). Within those limits a chat changes
 nothing but the chain's head: the same decision is owed after it as before. A resignation
-(`saves.submitting.resign`) is taken on the same terms, and ends the game.
+(`saves.resigning`) is taken on the same terms, and ends the game.
 """
 
 from __future__ import annotations

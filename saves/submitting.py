@@ -146,17 +146,17 @@ def sign_kind(
     ruleset = ruleset_for(row.ruleset)
     state = signer.state(game_id)
     owed = pending(ruleset, state)
-    resigning = isinstance(kind, Resign)
+    is_resignation = isinstance(kind, Resign)
     check_chat_turn(
         row.name,
         row.my_seat,
         status=row.status,
         frozen=row.frozen,
         owed=owed,
-        act="resign" if resigning else "chat",
-        later=RESIGN_LATER if resigning else CHAT_LATER,
+        act="resign" if is_resignation else "chat",
+        later=RESIGN_LATER if is_resignation else CHAT_LATER,
     )
-    if not resigning:
+    if not is_resignation:
         acceptance.check(signer, row, ruleset, state)
     if signer.has_buffered_own(row):
         raise HexpostError(f"game {row.name}: a packet of ours waits to be applied: sync first")
