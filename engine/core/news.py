@@ -76,11 +76,14 @@ def without_rule(text: str) -> str:
 
 def plain_headline(event: Event) -> str | None:
     """The default line of an event: None for `ROUTINE_KINDS` and empty texts, a chat line
-    quoted, else its text without a trailing rule reference, shortened."""
+    quoted, a resignation without its seat (the heading names who), else its text without a
+    trailing rule reference, shortened."""
     if event.kind in ROUTINE_KINDS or not event.text.strip():
         return None
     if event.kind == "chat":  # the core's chat packet: the event's text is the player's line
         return shorten(f"says: {event.text}")
+    if event.kind == "resign" and event.seat:  # under its seat's heading: said once
+        return shorten(event.text.removeprefix(f"{event.seat} "))
     return shorten(without_rule(event.text))
 
 

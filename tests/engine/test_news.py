@@ -95,6 +95,9 @@ def test_hostile_text_is_kept_on_one_line_and_cut() -> None:
     assert line is not None and len(line) == MAX_LINE and line.endswith("...")
     assert "\n" not in shorten("one\ntwo\r\nthree") == "one two three"
     assert plain_headline(Event("commit", "x committed")) is None
+    # A resignation under its seat's heading: the seat is not said twice.
+    resigned = Event("resign", "alliance resigned: outplayed", "alliance")
+    assert plain_headline(resigned) == "resigned: outplayed"
     assert plain_headline(Event("note", "   ")) is None
 
 

@@ -193,7 +193,9 @@ def test_a_player_resigns_on_their_move_and_both_homes_show_the_game_over(
     assert "hexpost sync" in printed
     bob.sync()
     told = alice.sync()
-    assert "alliance resigned: outplayed in the set-up" in told, told
+    assert "conceded: 1 packet from Bob (alliance)\n  resigned: outplayed in the set-up" in told, (
+        told
+    )
     assert alice.show(game[:10])["resign_asked"] == ""  # over: nothing left to resign
     for player in (alice, bob):
         assert "over: Bob resigned" in player.ok("games")
