@@ -3,15 +3,11 @@ a player could not concede a game at all, and it stayed open on both sides for e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from textual.widgets import Static
 
 from engine.core.owed import pending
 from engine.fe import RULESET
-from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from tests.saves.conftest import Player, join_tutorial, now
 from tests.tui.test_app import SIZE, app_for, settle, status_text
@@ -21,15 +17,10 @@ from tui.widgets.confirm import ConfirmDialog
 
 
 @pytest.fixture
-def border(tmp_path: Path) -> Iterator[tuple[Player, Player, bytes]]:
+def border(two_homes: tuple[Player, Player]) -> tuple[Player, Player, bytes]:
     """Alice's tutorial game that Bob joined and she accepted: Bob's Kzinti set up first."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game_id = join_tutorial(alice, bob, "border")
-    yield alice, bob, game_id
-    alice.close()
-    bob.close()
+    alice, bob = two_homes
+    return alice, bob, join_tutorial(alice, bob, "border")
 
 
 async def test_off_ones_move_r_asks_to_resign_on_the_next_and_r_takes_it_back(
@@ -115,14 +106,10 @@ def test_a_sync_that_resigns_as_asked_says_so() -> None:
 
 
 @pytest.fixture
-def unaccepted(tmp_path: Path) -> Iterator[tuple[Player, Player, bytes]]:
+def unaccepted(two_homes: tuple[Player, Player]) -> tuple[Player, Player, bytes]:
     """Alice's tutorial game that Bob joined; she has not accepted his key yet."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    yield alice, bob, join_tutorial(alice, bob, "border", accept_key=False)
-    alice.close()
-    bob.close()
+    alice, bob = two_homes
+    return alice, bob, join_tutorial(alice, bob, "border", accept_key=False)
 
 
 async def test_before_the_acceptance_r_points_the_creator_to_x_and_asks_the_joiner(

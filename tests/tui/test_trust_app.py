@@ -4,9 +4,6 @@ and a damaged packet shows as a note in the games list and the game's status.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
@@ -15,7 +12,6 @@ from engine.core.owed import pending
 from engine.core.packets import fingerprint
 from engine.core.ruleset import DecisionKind
 from engine.fe import RULESET
-from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from saves import quarantine
 from tests.saves.conftest import Player, join_tutorial, now
@@ -26,15 +22,10 @@ from tui.widgets.confirm import ConfirmDialog
 
 
 @pytest.fixture
-def joined(tmp_path: Path) -> Iterator[tuple[Player, Player, bytes]]:
+def joined(two_homes: tuple[Player, Player]) -> tuple[Player, Player, bytes]:
     """Alice's tutorial game that Bob has joined; Alice has not accepted his key yet."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game_id = join_tutorial(alice, bob, "border", accept_key=False)
-    yield alice, bob, game_id
-    alice.close()
-    bob.close()
+    alice, bob = two_homes
+    return alice, bob, join_tutorial(alice, bob, "border", accept_key=False)
 
 
 async def test_the_creator_accepts_the_joined_key_after_seeing_its_fingerprint(
