@@ -98,8 +98,9 @@ def test_saves_imports_at_the_top_of_its_modules() -> None:
     only to seal or open a key or a blob (issue 16: a game is read without them); and the
     TOML reader and writer, which `saves.home.Home` loads only where a config file exists or
     is written (a start-up to the game screen has neither: about 8M instructions); and
-    `multiprocessing`, which `saves.signature_helper` loads only to fork a helper for a long
-    replay (2.5 ms of a game screen's first paint otherwise)."""
+    `subprocess`, `select` and `fcntl`, which `saves.signature_helper` loads only to start and
+    talk to a helper for a long replay (and `fcntl` is POSIX's only), and the `cryptography`
+    that `saves.signature_child` imports only once the replay has told it where to look."""
     allowed = {
         ("saves/home.py", "saves.replica"),
         ("saves/home.py", "tomllib"),
@@ -113,7 +114,11 @@ def test_saves_imports_at_the_top_of_its_modules() -> None:
         ("saves/vault.py", "cryptography.hazmat.primitives"),
         ("saves/vault.py", "cryptography.hazmat.primitives.ciphers.aead"),
         ("saves/vault.py", "cryptography.hazmat.primitives.kdf.hkdf"),
-        ("saves/signature_helper.py", "multiprocessing"),
+        ("saves/signature_helper.py", "subprocess"),
+        ("saves/signature_helper.py", "select"),
+        ("saves/signature_helper.py", "fcntl"),
+        ("saves/signature_child.py", "cryptography.exceptions"),
+        ("saves/signature_child.py", "cryptography.hazmat.primitives.asymmetric.ed25519"),
     }
     found = []
     for path in _sources("saves"):

@@ -41,8 +41,7 @@ else:
     assert main(["--home", home_path, *sys.argv[3:]]) == 0
 print(json.dumps({"name": name, "imported": sorted(
     n for n in sys.modules if n.split(".")[0] == "cryptography"),
-    "toml": sorted(n for n in ("tomllib", "tomli_w") if n in sys.modules),
-    "multiprocessing": "multiprocessing" in sys.modules}), file=sys.stderr)
+    "toml": sorted(n for n in ("tomllib", "tomli_w") if n in sys.modules)}), file=sys.stderr)
 """
 
 
@@ -65,16 +64,6 @@ def test_the_app_reads_a_named_game_without_cryptography(tutorial: Tutorial) -> 
     name, imported = run_fresh("app", str(tutorial.alice.home.path), GAME)
     assert name == GAME  # the game was read, so the check is on a real read
     assert imported == []
-
-
-def test_the_app_reads_a_game_without_multiprocessing(tutorial: Tutorial) -> None:
-    """`saves.signature_helper` forks a helper for a long replay; reading a game forks
-    nothing, so the module that forks (2.5 ms of imports) waits for a replay."""
-    done = run_child(CHILD, "app", str(tutorial.alice.home.path), GAME)
-    assert done.returncode == 0, done.stderr[-2000:]
-    report = child_report(done)
-    assert report["name"] == GAME
-    assert report["multiprocessing"] is False
 
 
 def test_the_app_reads_a_game_without_toml_where_no_config_exists(tutorial: Tutorial) -> None:
