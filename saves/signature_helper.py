@@ -82,8 +82,14 @@ def _cores() -> int:
 @contextmanager
 def helper_for(packets: int) -> Iterator[SignatureHelper | None]:
     """A helper for a replay of ``packets`` packets while the block runs (None where one is
-    not `wanted`), ended with the block whatever happens in it."""
-    helper = SignatureHelper() if wanted(packets) else None
+    not `wanted`, or where one cannot be started), ended with the block whatever happens in
+    it."""
+    helper = None
+    if wanted(packets):
+        try:
+            helper = SignatureHelper()
+        except OSError:  # no process to spare, or no interpreter where sys.executable says
+            helper = None
     try:
         yield helper
     finally:

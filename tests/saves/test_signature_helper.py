@@ -172,3 +172,13 @@ def test_a_helper_that_cannot_start_leaves_every_page_to_the_replay(
         assert not helper._alive
     finally:
         helper.close()
+
+
+def test_a_helper_that_cannot_be_started_is_done_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No interpreter where `sys.executable` says (or no process to spare): the replay checks
+    its signatures itself rather than fail."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python3")
+    assert signature_helper.wanted(10 * HELPER_FROM)
+    with signature_helper.helper_for(10 * HELPER_FROM) as helper:
+        assert helper is None
