@@ -103,9 +103,11 @@ class SignatureHelper:
 
     Should the helper die (killed, out of memory, unable to start), the pages it has not
     answered are checked here instead, and so is every later page: a replay never fails, nor
-    passes, for want of its helper. Until answered, a page is kept for that (the replay asks
-    for the verdict only at its end or at a failure, and the answers are read as each page
-    is sent).
+    passes, for want of its helper. Until answered, a page is kept for that: at most the
+    pages the pipe holds (`PIPE_SIZE`, or 64 KB where it cannot be widened) and the one the
+    helper is checking, since sending waits while the pipe is full, and the answers are read
+    as each page is sent. So memory stays bounded in a long game where the helper is the
+    slower side (packets that the engine applies in less time than a signature check).
     """
 
     def __init__(self) -> None:
