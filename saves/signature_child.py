@@ -13,7 +13,9 @@ The pipe protocol, little-endian, every message a frame (a u32 length, then that
   `cryptography` as the replay and gives the same verdicts;
 - in, then: pages of items, each a u64 position, the 32-byte raw public key, the 64-byte
   signature, a u32 message length and the signed message;
-- out, one per page: the positions whose signature failed, each a u64.
+- out, first: the file `cryptography` was imported from here, which the replay compares
+  with its own before it trusts any answer;
+- out, then, one per page: the positions whose signature failed, each a u64.
 
 The input ends when the replay closes its end of the pipe; then this process exits.
 """
@@ -89,6 +91,11 @@ def serve(stream: BinaryIO, answers: BinaryIO) -> None:
     if paths is None:
         return
     sys.path[:] = [os.fsdecode(path) for path in paths.split(b"\0")]
+    import cryptography
+
+    origin = os.fsencode(cryptography.__file__ or "")
+    answers.write(FRAME.pack(len(origin)) + origin)
+    answers.flush()
     keys: dict[bytes, Ed25519PublicKey] = {}
     while (page := read_frame(stream)) is not None:
         bad = failed(page, keys)

@@ -22,7 +22,8 @@ signature fails is reported as the sequential replay reports it (its signature i
 before anything else about it), and a later packet's failure never hides an earlier bad
 signature. Packets applied before the verdict only ever reach a state that is thrown away
 with the failure; nothing is written until the whole replay is verified. The helper imports
-the `cryptography` the replay imports (it is sent the replay's ``sys.path``) and decides as
+the `cryptography` the replay imports (it is sent the replay's ``sys.path``, and says which
+file it imported: another, and none of its answers is used) and decides as
 `engine.core.packets.signed_by` does.
 
 The helper is used where it pays: with two usable cores, for a game of at least
@@ -126,6 +127,9 @@ class SignatureHelper:
         _widen(self._to)
         self._unanswered: deque[Sequence[Item]] = deque()
         self._alive = True
+        self._origin: bytes | None = _cryptography_origin()
+        """The file the helper must import `cryptography` from (this process's), until the
+        helper has said it did (None after)."""
         self._bad: list[int] = []
         self._answers = bytearray()
         paths = b"\0".join(os.fsencode(path) for path in sys.path if isinstance(path, str))
@@ -194,7 +198,9 @@ class SignatureHelper:
                 self._answers += chunk
 
     def _take_answer(self) -> bool:
-        """Take one whole answer from what has been read, if there is one."""
+        """Take one whole answer from what has been read, if there is one. The first is the
+        helper's `cryptography` file: another than this process's (so perhaps another
+        verdict) and the helper is dropped, its pages checked here."""
         if len(self._answers) < FRAME.size:
             return False
         (size,) = FRAME.unpack_from(self._answers)
@@ -202,6 +208,11 @@ class SignatureHelper:
             return False
         answer = bytes(self._answers[FRAME.size : FRAME.size + size])
         del self._answers[: FRAME.size + size]
+        if self._origin is not None:
+            if answer != self._origin:
+                self._helper_lost()
+            self._origin = None
+            return True
         self._bad.extend(position for (position,) in POSITION.iter_unpack(answer))
         self._unanswered.popleft()
         return True
@@ -222,6 +233,19 @@ def _widen(fd: int) -> None:
     if setting is not None:
         with suppress(OSError):
             fcntl.fcntl(fd, setting, PIPE_SIZE)
+
+
+def _cryptography_origin() -> bytes:
+    """The file `cryptography` is (or would be) imported from in this process."""
+    module = sys.modules.get("cryptography")
+    if module is not None:
+        origin = module.__file__
+    else:
+        import importlib.util
+
+        spec = importlib.util.find_spec("cryptography")
+        origin = None if spec is None else spec.origin
+    return os.fsencode(origin or "")
 
 
 def _failed(items: Sequence[Item]) -> list[int]:

@@ -99,7 +99,8 @@ def test_saves_imports_at_the_top_of_its_modules() -> None:
     TOML reader and writer, which `saves.home.Home` loads only where a config file exists or
     is written (a start-up to the game screen has neither: about 8M instructions); and
     `subprocess`, `select` and `fcntl`, which `saves.signature_helper` loads only to start and
-    talk to a helper for a long replay (and `fcntl` is POSIX's only), and the `cryptography`
+    talk to a helper for a long replay (and `fcntl` is POSIX's only), with `importlib.util`
+    to find where this process would import `cryptography` from; and the `cryptography`
     that `saves.signature_child` imports only once the replay has told it where to look."""
     allowed = {
         ("saves/home.py", "saves.replica"),
@@ -117,6 +118,8 @@ def test_saves_imports_at_the_top_of_its_modules() -> None:
         ("saves/signature_helper.py", "subprocess"),
         ("saves/signature_helper.py", "select"),
         ("saves/signature_helper.py", "fcntl"),
+        ("saves/signature_helper.py", "importlib.util"),
+        ("saves/signature_child.py", "cryptography"),
         ("saves/signature_child.py", "cryptography.exceptions"),
         ("saves/signature_child.py", "cryptography.hazmat.primitives.asymmetric.ed25519"),
     }

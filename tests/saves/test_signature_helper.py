@@ -182,3 +182,32 @@ def test_a_helper_that_cannot_be_started_is_done_without(monkeypatch: pytest.Mon
     assert signature_helper.wanted(10 * HELPER_FROM)
     with signature_helper.helper_for(10 * HELPER_FROM) as helper:
         assert helper is None
+
+
+def test_a_helper_with_another_cryptography_is_not_trusted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The helper says which `cryptography` it imported; another file than this process's
+    (perhaps another verdict on an edge-case signature) and its answers are not used: every
+    page is checked here."""
+    monkeypatch.setattr(signature_helper, "_cryptography_origin", lambda: b"/elsewhere.py")
+    helper = SignatureHelper()
+    try:
+        helper.send(_items(30, {9}))
+        assert helper.first_bad() == 9
+        assert not helper._alive
+    finally:
+        helper.close()
+
+
+def test_the_helper_imports_this_process_s_cryptography() -> None:
+    import cryptography
+
+    assert signature_helper._cryptography_origin() == os.fsencode(cryptography.__file__ or "")
+    helper = SignatureHelper()
+    try:
+        helper.send(_items(3, set()))
+        assert helper.first_bad() is None
+        assert helper._alive and helper._origin is None  # greeted, and trusted
+    finally:
+        helper.close()
