@@ -146,8 +146,42 @@ def carry_presence(
                 gone.add((h, bits))
             if new_here and (bits := _hex_flags(after, empire, new_here.items(), at_war)):
                 came.add((h, bits))
-        kept = flags if gone == came else (flags - gone) | came
+        if gone == came:
+            caches.prime(presence_set, flags, galaxy, after, empire)
+            continue
+        kept = (flags - gone) | came
         caches.prime(presence_set, kept, galaxy, after, empire)
+        changed = {h for h, _ in gone} | {h for h, _ in came}
+        for purpose in _PURPOSES:
+            blocked = caches.peek(_blocked_by, galaxy, flags, purpose)
+            if blocked is not None:
+                carried = _blocked_near(galaxy, blocked, kept, changed, purpose)
+                caches.prime(_blocked_by, carried, galaxy, kept, purpose)
+
+
+_PURPOSES: tuple[Purpose, ...] = ("supply", "retrograde")
+
+
+def _blocked_near(
+    galaxy: Galaxy,
+    blocked: frozenset[HexId],
+    presence: frozenset[tuple[HexId, int]],
+    changed: set[HexId],
+    purpose: Purpose,
+) -> frozenset[HexId]:
+    """`_blocked_by` of ``presence``, given ``blocked``, its answer for flags that differ
+    only in the ``changed`` hexes (on the map or off it): a hex's answer reads its own flags
+    and its neighbours' (`_evaluate`, False for a hex `_blocked_by` does not ask about), so
+    only the changed hexes and their neighbours are asked again. A move changes two hexes'
+    flags; the whole set costs the enemy's hexes and all around them."""
+    flags = dict(presence)
+    adjacent = adjacency(galaxy)
+    near = set(changed)
+    for h in changed:
+        near.update(adjacent.get(h, ()))
+    retro = purpose == "retrograde"
+    now = [h for h in near if _evaluate(flags, adjacent, h, retro)]
+    return (blocked - near).union(now)
 
 
 class Blocking:

@@ -443,6 +443,38 @@ def test_remembered_answers_match_a_fresh_computation_after_every_change(seed: i
     assert disrupted_seen, "no province was ever disrupted: a weak test of incomes"
 
 
+@pytest.mark.parametrize("seed", [4, 5])
+def test_blocking_sets_carried_with_the_presence_flags_match_a_fresh_reading(seed: int) -> None:
+    """A board made from another by a change of units gets each empire's blocking sets from
+    the other's when they were asked about there (`blocking.carry_presence`): only the hexes
+    whose flags changed and their neighbours are read again. After every change the carried
+    sets (found before anything asks for them) are compared with the table evaluated hex by
+    hex on a presence index rebuilt unit by unit."""
+    rng = random.Random(seed)
+    galaxy = load_galaxy()  # the map the engine reads now (a test before may have cleared it)
+    state = _at_war(start())
+    empires = base.all_empires(state)
+    for empire in empires:
+        for purpose in PURPOSES:
+            blocking_hexes(galaxy, state.board, empire, purpose)
+    before = {e: blocking.presence_set(galaxy, state.board, e) for e in empires}
+    carried = 0
+    for number in range(CHANGES):
+        state, what = rng.choice(CHANGERS)(state, rng)
+        board = state.board
+        for empire in empires:
+            presence = blocking.presence_set(galaxy, board, empire)  # carries the index
+            changed, before[empire] = presence != before[empire], presence
+            for purpose in PURPOSES:
+                held = caches.peek(blocking._blocked_by, galaxy, presence, purpose)
+                carried += changed and held is not None
+                answer = blocking_hexes(galaxy, board, empire, purpose)
+                assert held is None or held is answer
+                expected = _blocking_hex_by_hex(board, empire, purpose)  # (on GALAXY, an equal map)
+                assert answer == expected, f"change {number} ({what}): {empire} {purpose}"
+    assert carried >= CHANGES, "the blocking sets of changed flags were hardly ever carried"
+
+
 def test_a_grid_is_reused_while_nothing_it_reads_changes_and_not_after() -> None:
     """A fleet released, or a ship moving in its own space far from any enemy, leaves the
     grid as it was (the same object comes back); the capital captured does not."""
