@@ -23,7 +23,7 @@ it stops: a player's ``done`` is cheap, a skipped legal order is not.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -71,13 +71,37 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
     empire = _build_empire(state, seat, order)
     if isinstance(empire, Violation):
         return [empire]
+    return _problems(state, empire, order, _Spent.empty())
+
+
+class _Spent(NamedTuple):
+    """What a run of build orders used before the order at hand, not yet in the state
+    (`apply_build_run` pays and counts at its end): halves of an EP per empire, and the
+    phase's tallies per (empire, what) (`yard.use`)."""
+
+    ep2: dict[str, int]
+    tally: dict[tuple[str, str], int]
+
+    @staticmethod
+    def empty() -> _Spent:
+        return _Spent({}, {})
+
+    def treasury2(self, state: FeState, empire: str) -> int:
+        return state.ep2(empire) - self.ep2.get(empire, 0)
+
+    def used(self, state: FeState, empire: str, what: str) -> int:
+        return yard.used(state, empire, what) + self.tally.get((empire, what), 0)
+
+
+def _problems(state: FeState, empire: str, order: BuildOrder, spent: _Spent) -> list[Violation]:
+    """`build_problems` for ``empire``, with ``spent`` used already on top of ``state``."""
     build = _as_build(order)
     schedule = yard.schedule(state, empire)
     options = yard.production_options(state)
     problems = yard.check(state, empire, production.ProductionOrders(builds=(build,)))
     slot = order.instead_of or order.cls
     slots = production.slots_of(schedule, state.turn)
-    filled = yard.used(state, empire, f"slot {slot}")
+    filled = spent.used(state, empire, f"slot {slot}")
     if slot in slots and filled + 1 > slots[slot]:
         text = (
             f"{empire}'s schedule for {turn_label(state.turn)} "
@@ -86,7 +110,7 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
         )
         problems.append(Violation(text, production.BUILD_RULE))
     limit = options.substitution_limit
-    made = yard.used(state, empire, "substitutions")
+    made = spent.used(state, empire, "substitutions")
     terms = _terms(empire, order, state.turn)
     if terms.counted and 0 < limit <= made:
         text = (
@@ -96,7 +120,8 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
         problems.append(Violation(text, production.SUBSTITUTION_RULE))
     cost2 = terms.cost2
     if isinstance(cost2, int):
-        problems += yard.money(order.cls, cost2, empire, state.ep2(empire), production.BUILD_RULE)
+        treasury2 = spent.treasury2(state, empire)
+        problems += yard.money(order.cls, cost2, empire, treasury2, production.BUILD_RULE)
     return problems
 
 
@@ -106,20 +131,25 @@ def apply_build(
     empire = _build_empire(state, seat, order)
     if isinstance(empire, Violation):
         raise ValueError(empire.message)  # build_problems refused it already
-    unit, cost2 = _built(state, empire, order)
-    return _paid(state.with_units((unit,)), seat, step, empire, order, unit.id, cost2, events)
+    before = state.ep2(empire)
+    unit, cost2 = _built(state, empire, order, before)
+    events.append(_build_event(seat, step, empire, order, unit.id, cost2, before))
+    state = state.with_units((unit,)).with_ep2(empire, before - cost2)
+    return yard.use(state, empire, *_uses(state, empire, order, unit.id))
 
 
-def _built(state: FeState, empire: str, order: BuildOrder, given: int = 0) -> tuple[Unit, int]:
+def _built(
+    state: FeState, empire: str, order: BuildOrder, treasury2: int, given: int = 0
+) -> tuple[Unit, int]:
     """The unit a checked build order makes on ``state`` and its cost (halves of an EP), by
-    the pure module; ``given``: ids of ``empire`` handed out since ``state``'s board
-    (`apply_build_run`)."""
+    the pure module, paid from ``treasury2``; ``given``: ids of ``empire`` handed out since
+    ``state``'s board (`apply_build_run`)."""
     units, cost2, _ = production.production_changes(
         base.galaxy(),
         state.board,
         empire,
         state.turn,
-        state.ep2(empire),
+        treasury2,
         yard.schedule(state, empire),
         production.ProductionOrders(builds=(_as_build(order),)),
         yard.production_options(state),
@@ -129,80 +159,96 @@ def _built(state: FeState, empire: str, order: BuildOrder, given: int = 0) -> tu
     return unit, cost2
 
 
-def _paid(
-    state: FeState,
+def _uses(state: FeState, empire: str, order: BuildOrder, new_id: str) -> list[tuple[str, int]]:
+    """What the build of ``new_id`` counts against the turn's limits (`yard.use`)."""
+    uses = [(f"slot {order.instead_of or order.cls}", 1), (f"built {new_id}", 1)]
+    if _terms(empire, order, state.turn).counted:
+        uses.append(("substitutions", 1))
+    return uses
+
+
+def _build_event(
     seat: Seat,
     step: Step,
     empire: str,
     order: BuildOrder,
     new_id: str,
     cost2: int,
-    events: list[Event],
-) -> FeState:
-    """``state`` with the build of ``new_id`` paid and counted against the turn's limits,
-    and its event."""
-    before = state.ep2(empire)
+    before: int,
+) -> Event:
+    """The event of the build of ``new_id``, paid ``cost2`` from a treasury of ``before``."""
     after = before - cost2
-    state = state.with_ep2(empire, after)
-    uses = [(f"slot {order.instead_of or order.cls}", 1), (f"built {new_id}", 1)]
-    if _terms(empire, order, state.turn).counted:
-        uses.append(("substitutions", 1))
-    state = yard.use(state, empire, *uses)
     instead = f" instead of {order.instead_of}" if order.instead_of else ""
-    events.append(
-        Event(
-            "build",
-            f"{empire} builds {order.cls} {new_id} at {order.hex}{instead} for "
-            f"{fmt_ep(cost2)} EP ({yard.treasury_text(before, after)})",
-            seat,
-            step.id,
-            {
-                "empire": empire,
-                "unit": new_id,
-                "cls": order.cls,
-                "hex": order.hex,
-                "instead_of": order.instead_of,
-                "cost2": cost2,
-                "treasury2": after,
-                "rule": production.BUILD_RULE,
-            },
-        )
+    return Event(
+        "build",
+        f"{empire} builds {order.cls} {new_id} at {order.hex}{instead} for "
+        f"{fmt_ep(cost2)} EP ({yard.treasury_text(before, after)})",
+        seat,
+        step.id,
+        {
+            "empire": empire,
+            "unit": new_id,
+            "cls": order.cls,
+            "hex": order.hex,
+            "instead_of": order.instead_of,
+            "cost2": cost2,
+            "treasury2": after,
+            "rule": production.BUILD_RULE,
+        },
     )
-    return state
 
 
 def apply_build_run(state: FeState, run: OrderRun) -> tuple[FeState, list[Event], int]:
-    """The build orders of the run's orders from its start on, checked by its ``validate``
-    and applied one after another as `apply_build` would, but with their units put on the
-    board at once: the state, the events and how many orders were taken.
+    """The build orders of the run's orders from its start on, checked and applied one
+    after another as `apply_build` would, but paid, counted and put on the board at once:
+    the state, the events and how many orders were taken.
 
     A turn's builds come in one packet, and each on its own made a board (a copy of every
-    unit, its indexes carried). Here each order is checked and paid against a state that
-    has the earlier orders' payments and tallies but not their units yet, which their check
-    does not read: where a unit may appear reads the captures, and the schedule, limits and
-    money are the state's. The one thing a build reads of the units, the empire's highest
-    id, is counted on (``given``). A class with a limit in service (whose check counts the
-    units there) ends the run, as does any order that is not a legal build: those are left
-    to the one-by-one path, from the state the taken orders made.
+    unit, its indexes carried) and a state. Here each order is checked against the state
+    with what the earlier orders of the run paid and counted on top (`_Spent`), which is
+    what it would have read after them one by one: where a unit may appear reads the
+    captures, and the schedule, limits and money are the state's. The one thing a build
+    reads of the units, the empire's highest id, is counted on (``given``). The first order
+    is checked by the run's ``validate`` (its step and seat); the orders after it change
+    neither, so the build's own check (`_problems`) is theirs. A class with a limit in
+    service (whose check counts the units there) ends the run, as does any order that is
+    not a legal build: those are left to the one-by-one path, from the state the taken
+    orders made.
     """
     seat, step, orders, start, validate = run
     events: list[Event] = []
     built: list[Unit] = []
     given: dict[str, int] = {}
-    paid = state  # the run's payments and tallies, and the units the run began with
+    spent = _Spent.empty()
     for index in range(start, len(orders)):  # (by index: the packet's list is not copied)
         order = orders[index]
         if not isinstance(order, BuildOrder):
             break
-        empire = _build_empire(paid, seat, order)
-        if isinstance(empire, Violation) or _limited(empire, order) or validate(paid, seat, order):
+        empire = _build_empire(state, seat, order)
+        if isinstance(empire, Violation) or _limited(empire, order):
             break
-        unit, cost2 = _built(paid, empire, order, given.get(empire, 0))
+        if (
+            validate(state, seat, order)
+            if index == start
+            else _problems(state, empire, order, spent)
+        ):
+            break
+        before = spent.treasury2(state, empire)
+        unit, cost2 = _built(state, empire, order, before, given.get(empire, 0))
         given[empire] = given.get(empire, 0) + 1
-        paid = _paid(paid, seat, step, empire, order, unit.id, cost2, events)
+        spent.ep2[empire] = spent.ep2.get(empire, 0) + cost2
+        for what, count in _uses(state, empire, order, unit.id):
+            spent.tally[empire, what] = spent.tally.get((empire, what), 0) + count
+        events.append(_build_event(seat, step, empire, order, unit.id, cost2, before))
         built.append(unit)
     if not built:
         return state, [], 0
+    paid = state
+    for empire in sorted(spent.ep2):
+        paid = paid.with_ep2(empire, paid.ep2(empire) - spent.ep2[empire])
+    for empire in sorted({empire for empire, _ in spent.tally}):
+        uses = [(what, n) for (owner, what), n in spent.tally.items() if owner == empire]
+        paid = yard.use(paid, empire, *uses)
     return paid.with_units(built), events, len(built)
 
 
