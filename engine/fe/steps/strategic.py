@@ -29,9 +29,9 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
-from engine.fe import reinforcements, strategic
+from engine.fe import board_update, reinforcements, strategic
 from engine.fe.economics import fmt_ep
-from engine.fe.forces import OFF_MAP
+from engine.fe.forces import OFF_MAP, Unit
 from engine.fe.model import FeState
 from engine.fe.orders import StrategicOrder, hex_id
 from engine.fe.sequence import Step
@@ -71,6 +71,15 @@ def order_cost(state: FeState, empire: str, count: int) -> int:
     return strategic.strategic_cost(before + count, free) - strategic.strategic_cost(before, free)
 
 
+def _like(unit: Unit, towed: bool) -> object:
+    """What the checks of a strategic move read of a unit besides its id: the unit with its
+    id blanked, and whether a tug of the order carries it. Two units alike so pass or fail
+    alike, but for the texts that name them and a strategic move made already (asked by id):
+    the order's check judges the first of them, and another only if that one was refused or
+    it moved already (`tests/engine/fe/test_strategic_orders.py` holds them to it)."""
+    return (msgspec.structs.replace(unit, id=""), towed)
+
+
 def _where(h: int) -> str:
     return "the off-map area" if h == OFF_MAP else base.hex_text(h)
 
@@ -105,20 +114,20 @@ class _Strategic(Area):
         out: list[Violation] = []
         setup = base.scenario_setup(state)
         towed = strategic.towed_bases(units)  # 509.1-C: tugs of the order carry mobile bases
+        passed: set[object] = set()
         for unit in units:
+            like = _like(unit, unit.id in towed)
+            if like in passed and unit.id not in state.moved_once:
+                continue  # a unit like one that passed passes too (a fleet arriving)
             move = strategic.StrategicMove(unit.id, to)
-            out.extend(
-                strategic.check_strategic(
-                    galaxy,
-                    board,
-                    grid,
-                    empire,
-                    move,
-                    already=state.moved_once,
-                    towed=unit.id in towed,
-                )
+            found = strategic.check_strategic(
+                galaxy, board, grid, empire, move, already=state.moved_once, towed=unit.id in towed
             )
-            out.extend(reinforcements.arrival_problems(setup, board, state.turn, unit, to))
+            found += reinforcements.arrival_problems(setup, board, state.turn, unit, to)
+            if found:
+                out += found
+            else:
+                passed.add(like)
         cost = order_cost(state, empire, len(units))
         treasury2 = state.ep2(empire)
         if 2 * cost > treasury2:
@@ -183,8 +192,12 @@ class _Strategic(Area):
                 },
             )
         )
+        # The units with their hex alone changed, given to the state as a move order gives
+        # its stack (`board_update.with_units`): no whole board is made in between.
         moved = [msgspec.structs.replace(u, hex=to) for u in units]
-        state = state.with_board(board.with_units(moved)).with_ep2(empire, before - 2 * cost)
+        priors = {u.id: u for u in units}
+        state = board_update.with_units(state, moved, moved=True, priors=priors)
+        state = state.with_ep2(empire, before - 2 * cost)
         return msgspec.structs.replace(
             state,
             moved_once=tuple(sorted({*state.moved_once, *order.units})),
