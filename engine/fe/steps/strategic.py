@@ -122,8 +122,7 @@ class _Strategic(Area):
             move = strategic.StrategicMove(unit.id, to)
             found = strategic.check_strategic(
                 galaxy, board, grid, empire, move, already=state.moved_once, towed=unit.id in towed
-            )
-            found += reinforcements.arrival_problems(setup, board, state.turn, unit, to)
+            ) + reinforcements.arrival_problems(setup, board, state.turn, unit, to)
             if found:
                 out += found
             else:
