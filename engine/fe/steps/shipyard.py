@@ -71,7 +71,9 @@ def build_problems(state: FeState, seat: Seat, order: BuildOrder) -> list[Violat
     empire = _build_empire(state, seat, order)
     if isinstance(empire, Violation):
         return [empire]
-    return _problems(state, empire, order, _Spent.empty())
+    return _site_problems(state, empire, order) + _limit_problems(
+        state, empire, order, _Spent.empty()
+    )
 
 
 class _Spent(NamedTuple):
@@ -93,12 +95,20 @@ class _Spent(NamedTuple):
         return yard.used(state, empire, what) + self.tally.get((empire, what), 0)
 
 
-def _problems(state: FeState, empire: str, order: BuildOrder, spent: _Spent) -> list[Violation]:
-    """`build_problems` for ``empire``, with ``spent`` used already on top of ``state``."""
+def _site_problems(state: FeState, empire: str, order: BuildOrder) -> list[Violation]:
+    """What the pure production check finds wrong with the build on ``state``'s board, its
+    schedule and options (the class, the site, the date), whatever the turn used so far."""
     build = _as_build(order)
+    return yard.check(state, empire, production.ProductionOrders(builds=(build,)))
+
+
+def _limit_problems(
+    state: FeState, empire: str, order: BuildOrder, spent: _Spent
+) -> list[Violation]:
+    """Why the build does not fit in what the turn left, with ``spent`` used already on top
+    of ``state``: its schedule slot, the substitution limit, the treasury."""
+    problems: list[Violation] = []
     schedule = yard.schedule(state, empire)
-    options = yard.production_options(state)
-    problems = yard.check(state, empire, production.ProductionOrders(builds=(build,)))
     slot = order.instead_of or order.cls
     slots = production.slots_of(schedule, state.turn)
     filled = spent.used(state, empire, f"slot {slot}")
@@ -109,7 +119,7 @@ def _problems(state: FeState, empire: str, order: BuildOrder, spent: _Spent) -> 
             f"slot{'' if slots[slot] == 1 else 's'}, {filled} already filled this turn"
         )
         problems.append(Violation(text, production.BUILD_RULE))
-    limit = options.substitution_limit
+    limit = yard.production_options(state).substitution_limit
     made = spent.used(state, empire, "substitutions")
     terms = _terms(empire, order, state.turn)
     if terms.counted and 0 < limit <= made:
@@ -210,35 +220,48 @@ def apply_build_run(state: FeState, run: OrderRun) -> tuple[FeState, list[Event]
     captures, and the schedule, limits and money are the state's. The one thing a build
     reads of the units, the empire's highest id, is counted on (``given``). The first order
     is checked by the run's ``validate`` (its step and seat); the orders after it change
-    neither, so the build's own check (`_problems`) is theirs. A class with a limit in
-    service (whose check counts the units there) ends the run, as does any order that is
-    not a legal build: those are left to the one-by-one path, from the state the taken
-    orders made.
+    neither, so the build's own check is theirs. What an order's check and its unit read of
+    the state but the turn's tallies and treasury stays as it was through the run, so an
+    order the run saw already (the same class at the same site) is judged and made from
+    what was found for it then (`_Made`): only its limits are checked again. A class with a
+    limit in service (whose check counts the units there) ends the run, as does any order
+    that is not a legal build: those are left to the one-by-one path, from the state the
+    taken orders made.
     """
     seat, step, orders, start, validate = run
     events: list[Event] = []
     built: list[Unit] = []
     given: dict[str, int] = {}
     spent = _Spent.empty()
+    made: dict[BuildOrder, _Made] = {}
     for index in range(start, len(orders)):  # (by index: the packet's list is not copied)
         order = orders[index]
         if not isinstance(order, BuildOrder):
             break
-        empire = _build_empire(state, seat, order)
-        if isinstance(empire, Violation) or _limited(empire, order):
+        found = made.get(order)
+        if found is None:
+            found = made[order] = _Made.of(state, seat, order)
+        empire = found.empire
+        if empire is None:
             break
-        if (
-            validate(state, seat, order)
-            if index == start
-            else _problems(state, empire, order, spent)
-        ):
+        if index == start:
+            problems = validate(state, seat, order)
+        else:
+            problems = found.site or _limit_problems(state, empire, order, spent)
+        if problems:
             break
         before = spent.treasury2(state, empire)
-        unit, cost2 = _built(state, empire, order, before, given.get(empire, 0))
-        given[empire] = given.get(empire, 0) + 1
+        count = given.get(empire, 0)
+        if found.unit is None or found.cost2 > before:
+            unit, cost2 = _built(state, empire, order, before, count)  # (raises as it did)
+            made[order] = found._replace(unit=unit, cost2=cost2)
+        else:
+            (new_id,) = production.next_ids(state.board, empire, 1, count)
+            unit, cost2 = msgspec.structs.replace(found.unit, id=new_id), found.cost2
+        given[empire] = count + 1
         spent.ep2[empire] = spent.ep2.get(empire, 0) + cost2
-        for what, count in _uses(state, empire, order, unit.id):
-            spent.tally[empire, what] = spent.tally.get((empire, what), 0) + count
+        for what, n in _uses(state, empire, order, unit.id):
+            spent.tally[empire, what] = spent.tally.get((empire, what), 0) + n
         events.append(_build_event(seat, step, empire, order, unit.id, cost2, before))
         built.append(unit)
     if not built:
@@ -250,6 +273,25 @@ def apply_build_run(state: FeState, run: OrderRun) -> tuple[FeState, list[Event]
         uses = [(what, n) for (owner, what), n in spent.tally.items() if owner == empire]
         paid = yard.use(paid, empire, *uses)
     return paid.with_units(built), events, len(built)
+
+
+class _Made(NamedTuple):
+    """What a run of builds found for one order value, which stays so through the run: its
+    empire (None: not the seat's to build, or of a class with a limit in service, which
+    ends the run), the pure check's problems (`_site_problems`), and once made, its unit
+    (whose id is the only thing that differs from one build of it to the next) and cost."""
+
+    empire: str | None
+    site: list[Violation]
+    unit: Unit | None = None
+    cost2: int = 0
+
+    @staticmethod
+    def of(state: FeState, seat: Seat, order: BuildOrder) -> _Made:
+        empire = _build_empire(state, seat, order)
+        if isinstance(empire, Violation) or _limited(empire, order):
+            return _Made(None, [])
+        return _Made(empire, _site_problems(state, empire, order))
 
 
 def _limited(empire: str, order: BuildOrder) -> bool:
