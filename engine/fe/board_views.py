@@ -30,6 +30,7 @@ random changes).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 from operator import attrgetter, itemgetter
@@ -506,8 +507,28 @@ def highest_number(board: Board, prefix: str) -> int:
 
     Kept per board (by identity) and prefix; a board made from another by a change of units
     gets it from the other's (`carry_highest`)."""
-    # ``isdecimal`` accepts exactly the digits ``\d`` matches (Unicode category Nd).
-    return max(_numbers(prefix, (u.id for u in board.with_id_prefix(prefix))), default=0)
+    units = board.with_id_prefix(prefix)
+    if not units:
+        return 0
+    cut = len(prefix)
+    # The usual ids (``KLI-0212``, ``KLI-P012`` for a PDU) on an id-sorted board: every one
+    # as long as the others, those whose rest starts with a character sorting above ``9``
+    # (a letter, another script's digit) together at the end, none of them a number. Then
+    # the last one before them, if its rest is ASCII digits, is the greatest number: any
+    # other number among the ids first differs from it, at the same place of as many
+    # characters, by a lower character, so by a lower ASCII digit. Its rest is read alone.
+    if board._id_sorted and len(set(map(len, map(_ID, units)))) == 1:
+        end = bisect_left(units, prefix + _AFTER_NINE, key=_ID)
+        last = units[end - 1].id[cut:] if end else ""
+        after = map(_ID, units[end:])
+        if last.isascii() and last.isdigit() and not any(i[cut:].isdecimal() for i in after):
+            return int(last)
+    # (``isdecimal`` accepts exactly the digits ``\d`` matches: Unicode category Nd.)
+    return max(_numbers(prefix, map(_ID, units)), default=0)
+
+
+_AFTER_NINE = chr(ord("9") + 1)
+"""The character that sorts just above ``9``."""
 
 
 def _numbers(prefix: str, ids: Iterable[str]) -> list[int]:
