@@ -381,8 +381,9 @@ def _turn(
     done = 0
     while done < len(orders):
         # The decision given holds for the state it was given with (the first order's, unless
-        # a reveal came first); each later order is asked about afresh.
-        known = owed if state is given else None
+        # a reveal came first); each later order is asked about afresh, once for both the
+        # ruleset's run and the order alone.
+        known = owed if state is given else owed_first(ruleset, state)
         if apply_run is not None and len(orders) - done > 1:
             ran = _run(apply_run, ruleset, state, seat, orders, done, events, known)
             if ran is not None:
