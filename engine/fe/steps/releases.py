@@ -393,10 +393,6 @@ def _read_hot(
         watched = {actor: frozenset(hexes) for actor, hexes in more.items()}
     found: set[HexId] = set()
     for units in parts:
-        # (a part of no empire a trigger watches is passed over: its classes are carried
-        # from board to board, its stands are read from every unit)
-        if watched.keys().isdisjoint([e for e, _, _ in board_views.unit_classes(units)]):
-            continue
         for empire, hexes in _placed(units).items():
             fired = watched.get(empire)
             if fired:
