@@ -133,18 +133,22 @@ def _exact_default(default: object) -> bool:
     return default in ((), "")
 
 
-_LARGE_FIELDS = ("options", "released")
-"""Large fields (about 0.8 of a form's 1.8 KB along the golden campaign) that keep their
-objects for a game's life, or nearly: the battle records and the forces' digests are
-large too, but change from packet to packet within a player turn, and remembering them
-cost more than it saved (measured on the turn bench: a miss for each move, and old records
-kept alive for the garbage collector to walk)."""
+_LARGE_FIELDS = ("moved", "options", "released")
+"""Large fields that keep their objects for a game's life, or nearly (the options and the
+fleets released: about 0.8 of a form's 1.8 KB along the golden campaign), or for the rest
+of a player turn once its movement is over (what each unit moved: 2 KB of the turn bench's
+3.1 KB form after its moves, read again by each of the turn's last seven packets: 0.7%
+fewer instructions for the warm turn, `bench/turn_instructions.py`). The battle records
+and the forces' digests are large too, but change from packet to packet within a player
+turn, and remembering them cost more than it saved (measured on the turn bench: a miss for
+each move, and old records kept alive for the garbage collector to walk)."""
 
 
-@caches.by_identity(maxsize=4)
+@caches.by_identity(maxsize=6)
 def _encoded(value: object) -> msgspec.Raw:
     """The canonical bytes of one immutable value of the form (a tuple of plain values),
-    remembered for the object: a field unchanged from state to state (two states' worth)."""
+    remembered for the object: a field unchanged from state to state (two states' worth of
+    the three `_LARGE_FIELDS`)."""
     return msgspec.Raw(_ENCODER.encode(value))
 
 
