@@ -158,6 +158,22 @@ def _id_and_value(args: tuple[Any, ...]) -> object:
     return (id(args[0]), args[1])
 
 
+def _id_and_two_values(args: tuple[Any, ...]) -> object:
+    return (id(args[0]), args[1], args[2])
+
+
+def _ids_of_pair_and_value(args: tuple[Any, ...]) -> object:
+    return (id(args[0]), id(args[1]), args[2])
+
+
+def _id_and_values(args: tuple[Any, ...]) -> object:
+    return (id(args[0]), *args[1:])
+
+
+def _ids_of_pair_and_values(args: tuple[Any, ...]) -> object:
+    return (id(args[0]), id(args[1]), *args[2:])
+
+
 def _ids_of_all(args: tuple[Any, ...]) -> object:
     return tuple(map(id, args))
 
@@ -165,7 +181,10 @@ def _ids_of_all(args: tuple[Any, ...]) -> object:
 def _key_maker(arity: int | None, by_id: int | None) -> Callable[[tuple[Any, ...]], object]:
     """How an identity cache makes the key of its arguments: the ids of the first ``by_id``
     (all when None), then the others by value. For one or two arguments, the key is made
-    without a loop: the id alone for one argument, a pair for two."""
+    without a loop: the id alone for one argument, a pair for two; so is it for three
+    arguments and for one or two ids first (a board's grid for an empire, its blocking
+    hexes: asked many times a packet), a slice of the values added, where the general key
+    reads the ids from a slice through ``map`` and costs twice as much."""
     if by_id is None or by_id == arity:
         if arity == 1:
             return _id_of_first
@@ -174,6 +193,14 @@ def _key_maker(arity: int | None, by_id: int | None) -> Callable[[tuple[Any, ...
         return _ids_of_all
     if (arity, by_id) == (2, 1):
         return _id_and_value
+    if (arity, by_id) == (3, 1):
+        return _id_and_two_values
+    if (arity, by_id) == (3, 2):
+        return _ids_of_pair_and_value
+    if by_id == 1:
+        return _id_and_values
+    if by_id == 2:
+        return _ids_of_pair_and_values
     return lambda args: (*map(id, args[:by_id]), *args[by_id:])
 
 

@@ -13,8 +13,10 @@ import ast
 import importlib
 import pkgutil
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -430,6 +432,49 @@ def test_an_identity_cache_keys_its_other_arguments_by_value() -> None:
     assert calls == [(3, "a"), (3, "b")]
     assert tagged(Box(3), "a") == "a3"  # an equal object is not the same one: a miss
     assert len(calls) == 3
+
+
+class Twin:
+    """Equal to any twin of the same number: a key that reads it by value, not by identity,
+    takes a twin for it."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Twin) and other.number == self.number
+
+    def __hash__(self) -> int:
+        return self.number
+
+
+@pytest.mark.parametrize(
+    ("arity", "by_id"), [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 2), (4, 3)]
+)
+def test_every_shape_of_key_tells_ids_and_values_apart(arity: int, by_id: int) -> None:
+    """Each shape of key (`_key_maker`: some made without a loop) keys the first ``by_id``
+    arguments by identity and every other one by value, each in its place: a key that drops
+    an argument, or reads one the wrong way, answers for the wrong call."""
+    calls: list[tuple[object, ...]] = []
+    names = [f"a{n}" for n in range(arity)]
+    source = f"def shaped({', '.join(names)}):\n    calls.append(({', '.join(names)},))\n"
+    source += f"    return ({', '.join(names)},)\n"
+    scope: dict[str, Any] = {"calls": calls}
+    exec(source, scope)  # a function of exactly ``arity`` positional parameters
+    remember = caches.by_identity(maxsize=64, identity=by_id, name=f"tests.caches.k{arity}{by_id}")
+    shaped: Callable[..., tuple[object, ...]] = remember(scope["shaped"])
+    boxes = [Twin(n) for n in range(by_id)]
+    values = ["".join(["v", str(n)]) for n in range(arity - by_id)]
+    shaped(*boxes, *values)
+    shaped(*boxes, *["".join(list(v)) for v in values])  # equal values, other objects: a hit
+    assert len(calls) == 1
+    for n in range(by_id):  # an equal object, not the same, in an identity place: a miss
+        shaped(*boxes[:n], Twin(n), *boxes[n + 1 :], *values)
+    for n in range(arity - by_id):  # another value in a value place: a miss
+        shaped(*boxes, *values[:n], "other", *values[n + 1 :])
+    assert len(calls) == 1 + by_id + (arity - by_id)
+    first = caches.peek(shaped, *boxes, *values)
+    assert first is not None and first[:by_id] == tuple(boxes)  # peek reads the same key
 
 
 def test_caches_stay_within_their_bounds_and_clear() -> None:
