@@ -104,6 +104,9 @@ def presence_set(galaxy: Galaxy, board: Board, empire: str) -> frozenset[tuple[H
     """`_presence` as the set `_blocked_by` is keyed by, per board (by identity) and empire;
     a board made from another by a change of units gets it from the other's, updated for the
     hexes that changed (`carry_presence`, when `board_index` is first asked)."""
+    shared: dict[str, frozenset[tuple[HexId, int]]] | None = board.__dict__.get(_SHARED_FLAGS)
+    if shared is not None and empire in shared:
+        return shared[empire]  # (the flags of a board of the same units: `share_presence`)
     if awaits_carry(board):
         board_index(galaxy, board)  # derives this board's flags from those it came from
         carried = caches.peek(presence_set, galaxy, board, empire)
@@ -160,6 +163,42 @@ def carry_presence(
 
 
 _PURPOSES: tuple[Purpose, ...] = ("supply", "retrograde")
+
+
+def share_presence(galaxy: Galaxy, before: Board, after: Board, empires: Iterable[str]) -> None:
+    """Leave ``after``, a board of the very units of ``before`` (a turn begun, a war
+    declared, a fleet released), the presence flags ``before`` holds for those of
+    ``empires`` whose enemies are the same on both boards, when the owners are the same
+    too: a hex's flags read its units, the owners' bases and whom the empire is at war with
+    (`_hex_flags`), nothing else. The same frozenset then finds the blocking sets kept for
+    it (`_blocked_by`) and the supply grids kept for those.
+
+    A war declared as a player turn begins changes two empires' flags; the others' were
+    worked out again for nothing (0.8% of the warm turn's instructions,
+    `bench/turn_instructions.py`). The flags are left on the board, not handed to the
+    cache, so they push out no entry of another board (`occupancy.share_index`); flags
+    ``before`` was left so and never asked for are passed on as they are."""
+    if after.owners != before.owners:
+        return
+    changed = set(before.at_war).symmetric_difference(after.at_war)
+    at_war_changed = {empire for pair in changed for empire in pair}
+    earlier: dict[str, frozenset[tuple[HexId, int]]] = before.__dict__.get(_SHARED_FLAGS, {})
+    kept: dict[str, frozenset[tuple[HexId, int]]] = {}
+    for empire in empires:
+        if empire in at_war_changed:
+            continue
+        flags = caches.peek(presence_set, galaxy, before, empire)
+        if flags is None:
+            flags = earlier.get(empire)
+        if flags is not None:
+            kept[empire] = flags
+    if kept:
+        after.__dict__[_SHARED_FLAGS] = kept
+
+
+_SHARED_FLAGS = "_presence_shared"
+"""The key, in a board's ``__dict__``, of what `share_presence` left: per empire, the
+presence flags of a board of the same units, owners and enemies."""
 
 
 def _blocked_near(

@@ -20,8 +20,9 @@ The occupancy index and blocking presence flags wait until a board is asked for 
 (`occupancy.defer_carry`, the flags carried by `blocking.carry_presence`). A state whose
 units are the very tuples of the last state's (a turn begun, a war declared, a fleet
 released) gets a board that shares what was read of them (`board_of`): the unit and hex
-indexes, the empires by hex, and the occupancy index when the owners are the same
-(`occupancy.share_index`).
+indexes, the empires by hex, and the occupancy index and the presence flags of the
+empires whose enemies are the same, when the owners are the same (`occupancy.share_index`,
+`blocking.share_presence`).
 
 Every answer here is what the full computation gives (``tests/engine/fe/
 test_board_update.py`` and ``test_board_links.py`` compare them after random changes).
@@ -73,7 +74,8 @@ def board_of(
     (hex index, occupancy) are then built from each empire's, which the per-empire views
     share, instead of from its units once more. A board of the same empires' tuples as the
     board before it (only owners, wars, released fleets or devastation changed) gets the
-    views of their units from it (`share_unit_views`, `occupancy.share_index`)."""
+    views of their units from it (`share_unit_views`, `occupancy.share_index`,
+    `blocking.share_presence`)."""
     board = Board(_joined(forces), owners, at_war, released, devastated)
     board.__dict__[PARTS] = tuple(f.units for f in forces)
     # (known at the cost of the empires: a move order's units are then found by search)
@@ -84,7 +86,9 @@ def board_of(
         # declared a war, released a fleet): what was read of its units serves this board.
         before = last[1]
         share_unit_views(before, board)
-        occupancy.share_index(load_galaxy(), before, board)
+        galaxy = load_galaxy()
+        occupancy.share_index(galaxy, before, board)
+        blocking.share_presence(galaxy, before, board, [f.empire for f in forces])
     return board
 
 

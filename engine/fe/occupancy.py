@@ -303,12 +303,13 @@ def share_index(galaxy: Galaxy, before: Board, after: Board) -> None:
     """Leave ``after``, a board of the very units of ``before`` (a turn begun, a war
     declared, a fleet released), ``before``'s `board_index` (or what `defer_carry` left it)
     when both boards have the same owners, which is all the index reads besides the units.
-    Each empire's presence flags are worked out again from it when asked, at the cost of
-    its kinds of hex (`engine.fe.blocking._alike`).
+    The presence flags of the empires whose enemies are the same are left too, by the
+    board's maker (`engine.fe.blocking.share_presence`); the others' are worked out again
+    from the index when asked, at the cost of its kinds of hex (`blocking._alike`).
 
     It is left on the board (`_SHARED`), not handed to the cache, so it pushes out no
-    entry of another board. (Sharing the flags of the empires whose enemies are the same
-    too measured 0.8M instructions dearer on the cold turn bench, for nothing warm.)"""
+    entry of another board. (Handing those flags to the cache measured 0.8M instructions
+    dearer on the cold turn bench, for nothing warm.)"""
     if after.owners != before.owners:
         return
     held = held_index(galaxy, before)

@@ -565,3 +565,45 @@ def test_units_by_supply_status_match_a_unit_by_unit_reading() -> None:
             assert list(found) == ["main", "partial", "none"]
             seen.update(status for status, listed in found.items() if listed)
     assert {"main", "none"} <= seen
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_flags_shared_across_a_war_change_are_those_of_the_empires_it_leaves_alone(
+    seed: int,
+) -> None:
+    """A state whose units are the last state's (a war declared, a fleet released) gets a
+    board that takes the last board's presence flags of every empire whose enemies stay the
+    same (`blocking.share_presence`): the same frozenset, equal to a reading unit by unit;
+    the two empires a war changes, and every empire when a hex changes hands, read theirs
+    again."""
+    rng = random.Random(seed)
+    galaxy = load_galaxy()
+    state = _at_war(start())
+    empires = base.all_empires(state)
+    shared = fresh = 0
+    for number in range(12):
+        before, forces = state.board, state.forces
+        held = {e: blocking.presence_set(galaxy, before, e) for e in empires}
+        # As the engine changes them: the state's own fields, its units tuples untouched.
+        if number % 4 == 3:
+            info = rng.choice([i for i in GALAXY.hexes if i.planets or i.bases])
+            owners = {**dict(state.owners), info.hex: rng.choice(empires)}
+            state = msgspec.structs.replace(state, owners=tuple(sorted(owners.items())))
+            what, touched = f"{info.hex} changed hands", set(empires)
+        else:
+            a, b = rng.sample(empires, 2)
+            pairs = set(state.at_war) ^ {(min(a, b), max(a, b))}  # declared, or ended
+            state = msgspec.structs.replace(state, at_war=war_pairs(tuple(pairs)))
+            what, touched = f"{a} and {b} at war or not", {a, b}
+        after = state.board
+        assert after is not before and state.forces is forces  # (the same units tuples)
+        for empire in empires:
+            flags = blocking.presence_set(galaxy, after, empire)
+            expected = _presence_unit_by_unit(after, empire)
+            assert dict(flags) == expected, f"change {number} ({what}): {empire}"
+            if empire in touched:
+                fresh += flags is not held[empire]
+            else:
+                assert flags is held[empire], f"change {number} ({what}): {empire} not shared"
+                shared += 1
+    assert shared and fresh, "no flags were shared, or none read again: a weak test"
