@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -545,3 +546,50 @@ def test_an_identity_cache_answers_threads_correctly() -> None:
     for thread in threads:
         thread.join()
     assert wrong == []
+
+
+def test_threads_storing_peeking_and_priming_at_once_keep_answers_right_and_bounded() -> None:
+    """The store is written without a lock (each step one dict operation): threads that
+    call, prime, peek and ask for the newest entry of one small cache at once raise nothing,
+    get only right answers, and once they are done the next store leaves it within bounds."""
+
+    @caches.by_identity(maxsize=3, identity=1, name="tests.caches.racing")
+    def scaled(box: Box, factor: int) -> int:
+        return box.value * factor
+
+    wrong: list[str] = []
+    failed: list[BaseException] = []
+
+    def work(offset: int) -> None:
+        try:
+            for i in range(3000):
+                box = Box(offset + i)
+                if scaled(box, 2) != box.value * 2:
+                    wrong.append(f"call {box.value}")
+                caches.prime(scaled, box.value * 3, box, 3)
+                held = caches.peek(scaled, box, 3)
+                if held is not None and held != box.value * 3:
+                    wrong.append(f"peek {box.value}")
+                newest = caches.newest(scaled)
+                if newest is not None:
+                    owner = newest[0][0]  # (the key objects: the box alone)
+                    assert isinstance(owner, Box)
+                    if newest[1] not in (owner.value * 2, owner.value * 3):
+                        wrong.append(f"newest {newest}")
+        except BaseException as error:  # (raised in a thread: kept for the assertion)
+            failed.append(error)
+
+    threads = [threading.Thread(target=work, args=(n * 100_000,)) for n in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the threads take turns as often as the interpreter can
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failed == [] and wrong == []
+    scaled(Box(-1), 2)
+    (info,) = [c for c in caches.describe() if c.name == "tests.caches.racing"]
+    assert info.size <= 3
