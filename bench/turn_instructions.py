@@ -120,7 +120,14 @@ def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         child(Path(sys.argv[2]), sys.argv[3])
         return
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    assert __doc__ is not None
+    first = __doc__.split("\n\n")[0]
+    parser = argparse.ArgumentParser(
+        description=" ".join(first.split()),
+        epilog="The ratio it prints is of instructions, not of time: under Valgrind the "
+        "signatures and hashes weigh differently than on the real processor, so it is not "
+        "the wall-clock ratio of bench/turn.py. Compare the counts of two versions.",
+    )
     parser.add_argument("--scale", type=int, default=1, help="every unit N times (default 1)")
     parser.add_argument(
         "--still", action="store_true", help="with --scale: only the original units move"
