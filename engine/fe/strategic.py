@@ -158,7 +158,8 @@ def strategic_route(
                 chain.append(previous[chain[-1]])
             return Route(tuple(reversed(chain)), length)
         reach = _leg_reach(galaxy, grid.empire, here, blocked)
-        for there in sorted(h for h in reach if h in links and h != here):
+        # (the nodes, a few dozen, tried against the leg's reach, a hundred hexes and more)
+        for there in sorted(h for h in links if h in reach and h != here):
             leg = reach[there][0]
             if not _linked(links[here], links[there], leg):
                 continue
