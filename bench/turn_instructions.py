@@ -41,30 +41,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import msgspec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import turn  # noqa: E402
 from bench.machine import describe  # noqa: E402
 from engine.core.game import apply_packet  # noqa: E402
-from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
 
 _COLLECTED = re.compile(rb"Collected : (\d+)")
-
-
-def _verify(keys: dict[bytes, bytes], data: bytes) -> None:
-    """One packet's share of the floor, as `bench.turn.floor` does it."""
-    envelope = msgspec.msgpack.decode(data, type=Envelope)
-    Ed25519PublicKey.from_public_bytes(keys[envelope.key_id]).verify(
-        envelope.signature, SIGNATURE_DOMAIN + envelope.body
-    )
-    msgspec.msgpack.decode(envelope.body, type=Body)
 
 
 def child(work: Path, mode: str) -> None:
@@ -74,8 +61,8 @@ def child(work: Path, mode: str) -> None:
     if mode == "floor":
         raw = [packet.data for packet in packets]
         for data in raw:  # (once untimed, as the applying child does)
-            _verify(keys, data)
-        functools.reduce(lambda _, data: _verify(keys, data), raw, None)
+            turn.verify_packet(keys, data)
+        functools.reduce(lambda _, data: turn.verify_packet(keys, data), raw, None)
         return
 
     def state_before() -> GameState[FeState]:
