@@ -4,16 +4,17 @@
 
 Builds, through the real protocol core, The Wind after its set-up (every empire's starting
 fleets on the map, about 690 units; with ``--scale N`` every unit is there N times, copies
-stacked with their original, so the board holds N times the units; with ``--still`` too, the
-copies stay where they are and only the originals move, so that turn differs from the
-scale-1 turn only by the units that did not move) played on to turn 2, and
-then the coalition's whole second player turn: income, supply checks, its builds (one
-packet of build orders, the golden campaign's choice: every schedule slot filled at the
-capitals), one movement batch in which every released coalition stack moves (the new units
-too), the reaction window, the combat phase (passed by itself when the moves made no battle
-hex), the arrivals of the off-map fleets due (a strategic order at 8A), and the rest of the
-sequence of play (with ``--still``, the copies neither move nor arrive). ``--no-production``
-leaves the builds and arrivals out (the turn this bench timed before 2026-12-04).
+stacked with their original and numbered on after the highest ids as the engine numbers new
+units, so the board holds N times the units; with ``--still`` too, the copies stay where
+they are and only the originals move, so that turn differs from the scale-1 turn only by
+the units that did not move) played on to turn 2, and then the coalition's whole second
+player turn: income, supply checks, its builds (one packet of build orders, the golden
+campaign's choice: every schedule slot filled at the capitals), one movement batch in which
+every released coalition stack moves (the new units too), the reaction window, the combat
+phase (passed by itself when the moves made no battle hex), the arrivals of the off-map
+fleets due (a strategic order at 8A), and the rest of the sequence of play (with
+``--still``, the copies neither move nor arrive). ``--no-production`` leaves the builds and
+arrivals out (the turn this bench timed before 2026-12-04).
 Then it times, in the same run and on the same packets:
 
   (a) the floor: Ed25519 signature verification and msgspec decoding of every packet of the
@@ -61,6 +62,7 @@ from engine.core.state import GameState, decode_state, encode_state  # noqa: E40
 from engine.core.turn_orders import Done  # noqa: E402
 from engine.fe import RULESET, flow  # noqa: E402
 from engine.fe.checklist import FeRuleset  # noqa: E402
+from engine.fe.forces import Unit  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
 from engine.fe.orders import Batch, MoveOrder, StrategicOrder  # noqa: E402
 from tests.engine.fe.helpers import start  # noqa: E402
@@ -73,22 +75,49 @@ NEIGHBOUR_STEPS = ((0, -1), (0, 1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (
 
 
 class ScaledWind(FeRuleset):
-    """F&E starting from The Wind after its set-up with every unit there ``scale`` times."""
+    """F&E starting from The Wind after its set-up with every unit there ``scale`` times.
+
+    The copies are numbered as the engine numbers new units (`engine.fe.production.next_ids`):
+    each after the highest id of its kind (``KLI-0212`` or ``LYR-P012``), as wide, so the
+    board reads as a real game's board of that many units."""
 
     def __init__(self, scale: int) -> None:
         self.scale = scale
+        self.copy_ids: frozenset[str] = frozenset()
 
     def initial_state(
         self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
     ) -> FeState:
         state = start(dict(options), scenario=scenario_id)
         board = state.board
-        copies = [
-            msgspec.structs.replace(unit, id=f"{unit.id}-{n}")
-            for unit in board.units
-            for n in range(2, self.scale + 1)
-        ]
+        copies = scaled_copies(board.units, self.scale)
+        self.copy_ids = frozenset(unit.id for unit in copies)
         return state.with_board(board.with_units(copies))
+
+
+def scaled_copies(units: Sequence[Unit], scale: int) -> list[Unit]:
+    """``scale - 1`` copies of each of ``units``, each with the next id after the highest of
+    its kind: its id with the digits at its end counted on, as many digits wide."""
+    highest: dict[str, int] = {}
+    for unit in units:
+        kind, number = _split_id(unit.id)
+        highest[kind] = max(highest.get(kind, 0), int(number))
+    copies = []
+    for _ in range(2, scale + 1):
+        for unit in units:
+            kind, number = _split_id(unit.id)
+            highest[kind] += 1
+            fresh = f"{kind}{highest[kind]:0{len(number)}d}"
+            copies.append(msgspec.structs.replace(unit, id=fresh))
+    return copies
+
+
+def _split_id(unit_id: str) -> tuple[str, str]:
+    """``KLI-0212`` as ``("KLI-", "0212")``, ``LYR-P012`` as ``("LYR-P", "012")``."""
+    digits = len(unit_id) - len(unit_id.rstrip("0123456789"))
+    if not digits:
+        raise ValueError(f"unit id {unit_id!r} does not end in a number")
+    return unit_id[:-digits], unit_id[-digits:]
 
 
 def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[Table, int]:
@@ -113,10 +142,10 @@ def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[
     walk_to(table, "3B2")
     state = rules(table)
     stacks: dict[tuple[str, str, int], list[str]] = {}
-    every_id = {unit.id for unit in state.board.units}
+    copy_ids = ruleset.copy_ids if isinstance(ruleset, ScaledWind) else frozenset()
     for unit in state.board.units:
         movable = unit.hex and unit.info().move > 0 and state.board.is_released(unit)
-        if still and _is_copy(unit.id, every_id, scale):
+        if still and unit.id in copy_ids:
             continue
         if unit.empire in ("LYR", "KLI") and movable:
             stacks.setdefault((unit.empire, unit.fleet, unit.hex), []).append(unit.id)
@@ -133,7 +162,7 @@ def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[
     if production:  # the off-map fleets due come on (strategic orders at 8A)
         walk_to(table, "8A")
         arrivals = [
-            StrategicOrder([i for i in order.units if not _is_copy(i, every_id, scale)], order.to)
+            StrategicOrder([i for i in order.units if i not in copy_ids], order.to)
             if still
             else order
             for order in arrive(table, "coalition")
@@ -146,15 +175,6 @@ def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[
     assert decision.seats == ("alliance",), decision
     print(f"moved {sum(len(m.units) for m in moves)} units in {len(moves)} stacks")
     return table, start
-
-
-def _is_copy(unit_id: str, ids: set[str], scale: int) -> bool:
-    """Whether ``unit_id`` names one of `ScaledWind`'s copies (``<original id>-<n>``)."""
-    for n in range(2, scale + 1):
-        suffix = f"-{n}"
-        if unit_id.endswith(suffix) and unit_id.removesuffix(suffix) in ids:
-            return True
-    return False
 
 
 def verify_packet(keys: Mapping[bytes, bytes], data: bytes) -> None:
