@@ -84,6 +84,9 @@ class ScaledWind(FeRuleset):
     def __init__(self, scale: int) -> None:
         self.scale = scale
         self.copy_ids: frozenset[str] = frozenset()
+        """The ids of the copies `initial_state` made (the same at every call: the scenario's
+        units are), for `build` to tell the copies from the originals. The one thing this
+        bench's ruleset keeps besides its scale; the real one keeps nothing."""
 
     def initial_state(
         self, scenario_id: str, seats: Sequence[Seat], options: Mapping[str, OptionValue]
@@ -98,14 +101,13 @@ class ScaledWind(FeRuleset):
 def scaled_copies(units: Sequence[Unit], scale: int) -> list[Unit]:
     """``scale - 1`` copies of each of ``units``, each with the next id after the highest of
     its kind: its id with the digits at its end counted on, as many digits wide."""
+    split = [_split_id(unit.id) for unit in units]
     highest: dict[str, int] = {}
-    for unit in units:
-        kind, number = _split_id(unit.id)
+    for kind, number in split:
         highest[kind] = max(highest.get(kind, 0), int(number))
-    copies = []
+    copies: list[Unit] = []
     for _ in range(2, scale + 1):
-        for unit in units:
-            kind, number = _split_id(unit.id)
+        for unit, (kind, number) in zip(units, split, strict=True):
             highest[kind] += 1
             fresh = f"{kind}{highest[kind]:0{len(number)}d}"
             copies.append(msgspec.structs.replace(unit, id=fresh))
