@@ -25,8 +25,9 @@ on the same packets (those written from the battle's first step to its end):
 It prints both and the ratio b/a, and per round fought: (b) divided by the rounds against (a)
 divided by the packets (a round's work against one packet's checks: a packet that fights
 twenty rounds costs twenty rounds). Runs alternate ``--repeat`` times and the best of each
-counts. No target is asserted: the figures go into the session notes (goals: b/a at most 2,
-at most 3 hand-offs a round with policies).
+counts; the engine's caches are emptied before each run of (b), the shipped data kept (as
+`bench/turn.py` does, and for the same reason). No target is asserted: the figures go into
+the session notes (goals: b/a at most 2, at most 3 hand-offs a round with policies).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
+from engine.core import caches  # noqa: E402
 from engine.core.game import apply_packet  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
@@ -72,6 +74,10 @@ def floor(raw: list[bytes], keys: dict[bytes, bytes]) -> float:
 
 
 def apply_all(ruleset: PlacedFe, table: Table, start: int, snapshot: bytes) -> float:
+    # As bench/turn.py: what an earlier run worked out about these states must not serve
+    # this one (the engine remembers some answers by value); the shipped data stays read.
+    caches.clear_all(keep_shipped=True)
+    gc.collect()
     state: GameState[FeState] = decode_state(snapshot, FeState)
     packets = table.packets[start:]
     started = time.perf_counter()
@@ -113,7 +119,6 @@ def measure(by_hand: bool, rounds: int, repeat: int, version: str | None = None)
     for _ in range(repeat):
         gc.collect()
         best_floor = min(best_floor, floor(raw, keys))
-        gc.collect()
         best_apply = min(best_apply, apply_all(ruleset, table, start, snapshot))
     print(f"  {len(raw)} packets from the battle's first step")
     print(f"  (a) floor, signatures + decoding: {best_floor * 1e3:8.2f} ms")

@@ -14,9 +14,11 @@ and arrivals) and counts, in a child under callgrind with collection on only ins
 with the collector off and one hash seed so that the count repeats:
 
   (a) the floor of `bench/turn.py`: verifying the signature of each packet and decoding it;
-  (w) applying the packets to the state the 5 packets before them leave, after applying the
-      same turn once from the same state untimed, as `bench/turn.py`'s best of its repeats
-      (w) does: what a replica that stays open pays for a turn.
+  (w) applying the packets to the state the 5 packets before them leave, as `bench/turn.py`'s
+      (w) does: what a replica that stays open pays for a turn. The same turn is applied
+      once before, uncounted, and then the engine's caches are emptied but for the shipped
+      data (`bench.turn.fresh_caches`), as `bench/turn.py` does before each of its runs: the
+      map and tables are read, and nothing is known yet about the turn's states.
 
 It prints both counts and their ratio. The ratio is of instructions, not of time: under
 Valgrind OpenSSL runs the code for the processor Valgrind shows it, the signatures and hashes
@@ -75,8 +77,9 @@ def child(work: Path, mode: str) -> None:
         return apply_packet(RULESET, state, packet).state
 
     state = state_before()
-    for packet in packets:  # untimed, as the first of bench/turn.py's repeats
+    for packet in packets:  # uncounted, as the first of bench/turn.py's repeats
         state = step(state, packet)
+    turn.fresh_caches()  # as bench/turn.py before each run: the shipped data alone kept
     functools.reduce(step, packets, state_before())
 
 

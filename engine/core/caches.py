@@ -13,6 +13,10 @@ The kinds:
 - `by_identity`: a function of immutable objects too big to hash, keyed by which objects they
   are, holding a reference to each key object, bounded.
 
+A `derived` or `by_identity` cache whose arguments are all shipped data or the code's own (a
+unit class, the map, a scenario) is declared ``shipped``: the benches empty every cache but
+those and the `static` loaders between two timings of the same packets (`clear_all`).
+
 No other module of the engine may use ``functools.cache``, ``functools.lru_cache`` or a
 module-level container as a cache (``tests/engine/test_caches.py`` reads the source to keep
 it so). The one declared exception is a per-object memo on an immutable object, which lives
@@ -60,6 +64,8 @@ class _Registered(NamedTuple):
     maxsize: int | None
     size: Callable[[], int]
     clear: Callable[[], None]
+    shipped: bool = False
+    """Its answers depend on the shipped data and the code alone (see `derived`)."""
 
 
 _REGISTRY: dict[str, _Registered] = {}
@@ -76,10 +82,16 @@ def _name_of(fn: Callable[..., Any]) -> str:
     return f"{fn.__module__}.{fn.__qualname__}"
 
 
-def clear_all() -> None:
-    """Empty every registered cache; the next call of each computes afresh."""
+def clear_all(*, keep_shipped: bool = False) -> None:
+    """Empty every registered cache; the next call of each computes afresh. With
+    ``keep_shipped`` the loaders of shipped data and the caches declared ``shipped`` keep
+    what they hold: a bench empties the rest between two timings of the same packets, so
+    that the second is not served what the first worked out about those very states (a
+    replica receiving a turn has seen none of them), while what any process that read the
+    map and tables once holds stays at hand."""
     for entry in list(_REGISTRY.values()):
-        entry.clear()
+        if not (keep_shipped and (entry.kind == "static" or entry.shipped)):
+            entry.clear()
 
 
 def describe() -> tuple[CacheInfo, ...]:
@@ -107,7 +119,9 @@ def static(fn: Callable[[], R]) -> Callable[[], R]:
     return wrapped
 
 
-def derived(maxsize: int, *, name: str = "") -> Callable[[Callable[P, R]], Callable[P, R]]:
+def derived(
+    maxsize: int, *, name: str = "", shipped: bool = False
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorate a pure function of hashable values with a bounded least-recently-used cache.
 
     Safe because the function reads nothing but its arguments and `static` data, so equal
@@ -119,6 +133,11 @@ def derived(maxsize: int, *, name: str = "") -> Callable[[Callable[P, R]], Calla
     from other players (public keys, unit classes named in orders) from growing memory
     without limit: eviction costs only the time to compute the value again. Results must
     not be mutated.
+
+    ``shipped`` declares that every argument is shipped data or the code's own (a unit
+    class and its tables, the map, a scenario's id, a constant), never something a game's
+    state or packets make: `clear_all` then keeps its entries when told to keep the shipped
+    data. It changes no answer, only what a bench's timing is charged with.
     """
     if maxsize < 1:
         raise ValueError(f"a derived cache needs a positive bound, not {maxsize}")
@@ -128,7 +147,11 @@ def derived(maxsize: int, *, name: str = "") -> Callable[[Callable[P, R]], Calla
         _register(
             name or _name_of(fn),
             _Registered(
-                "derived", maxsize, lambda: wrapped.cache_info().currsize, wrapped.cache_clear
+                "derived",
+                maxsize,
+                lambda: wrapped.cache_info().currsize,
+                wrapped.cache_clear,
+                shipped,
             ),
         )
         return cast("Callable[P, R]", wrapped)
@@ -423,7 +446,7 @@ def prime(fn: Callable[P, R], value: R, *args: P.args, **kwargs: P.kwargs) -> No
 
 
 def by_identity(
-    maxsize: int, *, identity: int | None = None, name: str = ""
+    maxsize: int, *, identity: int | None = None, name: str = "", shipped: bool = False
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorate a function of immutable objects, keyed by which objects it is given.
 
@@ -439,14 +462,15 @@ def by_identity(
     - the bound (oldest entry out first) keeps memory flat, and an evicted entry only
       costs the time to compute it again, as does an equal but distinct object.
 
-    Results must not be mutated (return tuples, not lists).
+    Results must not be mutated (return tuples, not lists). ``shipped``: as for `derived`
+    (the map, a scenario's set-ups, by identity).
     """
     if maxsize < 1:
         raise ValueError(f"an identity cache needs a positive bound, not {maxsize}")
 
     def decorate(fn: Callable[P, R]) -> Callable[P, R]:
         call, entry = _identity_memo(fn, maxsize, identity)
-        _register(name or _name_of(fn), entry)
+        _register(name or _name_of(fn), entry._replace(shipped=shipped))
         return cast("Callable[P, R]", call)
 
     return decorate

@@ -135,7 +135,7 @@ def _classes_have(classes: frozenset[tuple[str, str, bool]], kind: str) -> bool:
     return any(_class_is(empire, cls, kind) for empire, cls, _ in classes - listed)
 
 
-@caches.derived(maxsize=8)
+@caches.derived(maxsize=8, shipped=True)
 def _table_sides(
     kind: str,
 ) -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:
@@ -149,7 +149,7 @@ def _table_sides(
     return listed, frozenset(side for side in listed if _class_is(side[0], side[1], kind))
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def _class_is(empire: str, cls: str, kind: str) -> bool:
     """Whether a unit of this empire and class is of ``kind`` (a test of the class alone)."""
     return UNIT_KINDS[kind](Unit("", empire, cls))

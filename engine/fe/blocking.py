@@ -338,7 +338,7 @@ def blocks(galaxy: Galaxy, board: Board, empire: str, h: HexId, purpose: Purpose
     return Blocking(galaxy, board, empire, purpose)(h)
 
 
-@caches.derived(maxsize=8)
+@caches.derived(maxsize=8, shipped=True)
 def _table(width: int, height: int) -> dict[HexId, tuple[HexId, ...]]:
     return {
         c * 100 + r: hexgrid.neighbours(c * 100 + r, width, height)

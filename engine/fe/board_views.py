@@ -284,7 +284,7 @@ def _first_after(
     return found
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def class_can_move(empire: str, cls: str) -> bool:
     """Whether a unit of this class moves (`movement_points`, which reads only the class)."""
     return movement_points(Unit("", empire, cls)) > 0

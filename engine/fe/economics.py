@@ -370,7 +370,7 @@ def _given(
     return given, len(given) == len(own), hexes & with_planets, hexes
 
 
-@caches.by_identity(maxsize=4)
+@caches.by_identity(maxsize=4, shipped=True)
 def planet_hexes(galaxy: Galaxy) -> frozenset[HexId]:
     """The hexes of the map that hold planets (read once per map): income asks only these
     which of an empire's hexes pay for planets."""

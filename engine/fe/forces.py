@@ -292,7 +292,7 @@ def units_by_hex(units: tuple[Unit, ...]) -> dict[HexId, tuple[Unit, ...]]:
 _HEX = attrgetter("hex")
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def _class_info(empire: str, cls: str) -> UnitClass:
     """`Unit.info` of a unit of ``empire`` whose ``cls`` is this (a captured ship's names its
     builder): read from the tables once per pair. A class not in the tables raises KeyError,

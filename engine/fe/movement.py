@@ -121,7 +121,7 @@ def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
     return list(seen.values()), out
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def _steps_from(h: HexId, width: int, height: int) -> frozenset[HexId]:
     """The hexes one step from ``h`` on a ``width`` x ``height`` map (`hexgrid.neighbours`),
     none when ``h`` is off it (`hexgrid.valid`): each hex a path leaves is looked up once,

@@ -52,7 +52,7 @@ def zone_open(options: Mapping[str, OptionValue]) -> bool:
     return options.get(NEUTRAL_ZONE_OPTION, AT_WAR) == OPEN
 
 
-@caches.derived(maxsize=512)
+@caches.derived(maxsize=512, shipped=True)
 def _flanking(galaxy: Galaxy, h: HexId) -> tuple[str, ...]:
     found = {
         galaxy.hex(n).empire

@@ -376,7 +376,7 @@ def _map_bases(
     return tuple(found)
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def _side_bits(empire: str, cls: str, crippled: bool) -> int:
     """The `ANY`.. occupancy flags a unit of this side, class and crippled state gives its
     hex (from `_traits`), looked up once."""
@@ -387,14 +387,14 @@ def _side_bits(empire: str, cls: str, crippled: bool) -> int:
     return bits
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def _traits(empire: str, cls: str, crippled: bool) -> tuple[bool, bool, bool]:
     """(is a ship, carries fighters or PFs, is a base) for a class and side, looked up once."""
     unit = Unit("", empire, cls, crippled=crippled)
     return is_ship(unit), carries_attrition(class_of(unit), crippled), is_base(unit)
 
 
-@caches.by_identity(maxsize=4)
+@caches.by_identity(maxsize=4, shipped=True)
 def feature_hexes(galaxy: Galaxy) -> tuple[HexInfo, ...]:
     """The hexes of the map that hold planets or bases (looked up once per map)."""
     return tuple(info for info in galaxy.hexes if info.bases or info.planets)

@@ -120,7 +120,7 @@ def planet_battles(galaxy: Galaxy, board: Board) -> dict[HexId, str]:
     return found
 
 
-@caches.by_identity(maxsize=2)
+@caches.by_identity(maxsize=2, shipped=True)
 def planet_hexes(galaxy: Galaxy) -> frozenset[HexId]:
     """The hexes of the map with planets (of a capital system or not): a battle with a
     planet can only be in one of them (`planet_battles`)."""

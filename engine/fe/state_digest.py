@@ -107,7 +107,7 @@ class _FormLayout(NamedTuple):
     """The index of the forces, which stand in as their digests."""
 
 
-@caches.derived(maxsize=4)
+@caches.derived(maxsize=4, shipped=True)
 def _form_layout(state_type: type[FeState]) -> _FormLayout:
     defaults = dict(_field_defaults(state_type))
     names = list(defaults)
@@ -152,7 +152,7 @@ def _encoded(value: object) -> msgspec.Raw:
     return msgspec.Raw(_ENCODER.encode(value))
 
 
-@caches.derived(maxsize=4)
+@caches.derived(maxsize=4, shipped=True)
 def _field_defaults(state_type: type[FeState]) -> tuple[tuple[str, object], ...]:
     """Each field of the state type with its default value (``NODEFAULT`` when it has none)."""
     pairs: list[tuple[str, object]] = []

@@ -395,7 +395,7 @@ def _grids(
     )
 
 
-@caches.by_identity(maxsize=16, identity=1)
+@caches.by_identity(maxsize=16, identity=1, shipped=True)
 def _neighbour_table(galaxy: Galaxy, empire: str) -> dict[HexId, tuple[HexId, ...]]:
     """`neighbours_fn` as a table (the off-map area included), built once per map and
     empire: the searches look neighbours up in it directly. Callers must not mutate it."""

@@ -40,7 +40,7 @@ def is_ship(unit: Unit) -> bool:
     return _is_ship(unit.empire, unit.cls)
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def _is_ship(empire: str, cls: str) -> bool:
     """`is_ship` of a unit of ``empire`` and class ``cls``: it reads nothing else."""
     unit = Unit("", empire, cls)

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     """The area that checks and applies each engine-checked order type."""
 
 
-@caches.derived(maxsize=len(_MODULES))
+@caches.derived(maxsize=len(_MODULES), shipped=True)
 def area(name: str) -> Area:
     """The area ``name``, its module imported on first use. The flow asks for an area at
     every step it passes (skip, answering, automatic, finish): each is kept once found, so

@@ -86,7 +86,7 @@ def within_range(targets: list[HexId], reach: int) -> dict[HexId, list[HexId]]:
     return out
 
 
-@caches.derived(maxsize=16)
+@caches.derived(maxsize=16, shipped=True)
 def _offsets(reach: int, parity: int) -> tuple[tuple[int, int], ...]:
     """The (column, row) offsets from a hex of a column of this parity to the hexes at most
     ``reach`` from it, by column then row: the cube distance (`hexgrid.distance`) between

@@ -171,7 +171,7 @@ class _Plan(NamedTuple):
     watches: tuple[_Watch, ...]
 
 
-@caches.by_identity(maxsize=64)
+@caches.by_identity(maxsize=64, shipped=True)
 def _plan(setup: EmpireSetup, trigger: Trigger, setups: ScenarioSetup) -> _Plan:
     """``trigger`` of ``setup`` in the scenario's set-ups ``setups`` (which give the fleets'
     areas), all three by identity: the scenario's data, loaded once, so the trigger is read

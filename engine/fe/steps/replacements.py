@@ -87,7 +87,7 @@ def _carries(unit: Unit) -> tuple[int, int]:
     return _carried(unit.empire, unit.cls, unit.crippled)
 
 
-@caches.derived(maxsize=4096)
+@caches.derived(maxsize=4096, shipped=True)
 def _carried(empire: str, cls: str, crippled: bool) -> tuple[int, int]:
     """`_carries` of a unit of this side, class and state, read from the tables once: the
     6E and 2B4 readings try each class of each empire, every player turn."""
@@ -365,7 +365,7 @@ def _buyers(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     return _picked(units, classes, buying)
 
 
-@caches.derived(maxsize=2)
+@caches.derived(maxsize=2, shipped=True)
 def _table_buyers(
     f111_classes: tuple[str, ...],
 ) -> tuple[frozenset[tuple[str, str, bool]], frozenset[tuple[str, str, bool]]]:

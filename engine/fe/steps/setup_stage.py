@@ -34,7 +34,7 @@ from engine.fe.units import load_units
 SETUP_PHASE = Phase("0", "Set-up", placing.SETUP_RULE)
 
 
-@caches.derived(maxsize=32)
+@caches.derived(maxsize=32, shipped=True)
 def setup_steps(scenario_id: str) -> tuple[Step, ...]:
     """The set-up part of a scenario: one step per empire of its set-up order."""
     scenario = _scenario(scenario_id)

@@ -379,7 +379,7 @@ def apply_convert(
     return state
 
 
-@caches.derived(maxsize=32)
+@caches.derived(maxsize=32, shipped=True)
 def _conversion_targets(empire: str) -> dict[str, tuple[str, ...]]:
     """For each class of ``empire``, the classes it converts into, in table order."""
     targets: dict[str, list[str]] = {}

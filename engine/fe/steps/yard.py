@@ -106,7 +106,7 @@ def schedule(state: FeState, empire: str) -> tuple[Batch, ...]:
     return _schedule(state.scenario, empire)
 
 
-@caches.derived(maxsize=64)
+@caches.derived(maxsize=64, shipped=True)
 def _schedule(scenario_id: str, empire: str) -> tuple[Batch, ...]:
     """`schedule` by the scenario's id: read from the shipped scenario once per empire (a
     build order asks three times), the same tuple each time (`production._planned` keys on
