@@ -85,6 +85,7 @@ __all__ = [
     "grid_points",
     "neighbours_fn",
     "spread",
+    "spread_in_range",
     "supply_grid",
     "unit_supply",
 ]
@@ -355,11 +356,13 @@ def _grids(
         msgspec.structs.replace(p, grid=number[r], main=r in main_roots)
         for p, r in zip(points, roots, strict=True)
     ]
-    if all(p.main for p in points):
+    all_main = all(p.main for p in points)
+    if all_main:
         # Every point is in a main grid (as a rule): the search from the main grids' points
         # is the search just made, from the same hexes in the same order; only its labels
         # are grid numbers instead of points.
-        main_reach = {h: (d, points[i].grid) for h, (d, i) in reach.items()}
+        grid_of_point = [p.grid for p in points]
+        main_reach = {h: (d, grid_of_point[i]) for h, (d, i) in reach.items()}
     else:
         main_reach = _reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
 
@@ -379,9 +382,10 @@ def _grids(
 
     main_hexes = set(main_reach) | set(tug_main)
     partial: dict[HexId, int] = {}
-    for h, (_, label) in reach.items():
-        if h not in main_hexes:
-            partial[h] = points[label].grid
+    if not all_main:  # (else every hex the points reach is in a main grid)
+        for h, (_, label) in reach.items():
+            if h not in main_hexes:
+                partial[h] = points[label].grid
     for h, (_, grid) in tug_partial.items():
         if h not in main_hexes and h not in partial:
             partial[h] = grid
@@ -407,6 +411,15 @@ def _neighbour_table(galaxy: Galaxy, empire: str) -> dict[HexId, tuple[HexId, ..
         for h in entries:
             table[h] = (*table[h], OFF_MAP)
     return table
+
+
+def spread_in_range(
+    galaxy: Galaxy, empire: str, sources: Sequence[tuple[HexId, int]], blocked: frozenset[HexId]
+) -> dict[HexId, tuple[int, int]]:
+    """`spread` over `neighbours_fn` up to `SUPPLY_RANGE`, as the grids search (`_reach`,
+    on the neighbours as a table): the same answer, in the same order, at a fraction of the
+    cost (no call per hex)."""
+    return _reach(_neighbour_table(galaxy, empire), sources, blocked)
 
 
 def _reach(
@@ -462,17 +475,28 @@ def _components(
         return i
 
     near = (SUPPLY_RANGE - 1) // 2
+    # The only blocked hexes ``reach`` holds are points' own (a source reaches itself):
+    # they link nothing, nor does a neighbour link to them.
+    stuck = blocked.intersection(reach) if blocked else blocked
+    left = count - 1
+    """Unions still possible: none once every point is in one grid (as a rule, early in the
+    search: its first hexes are the points' own, then those next to them)."""
     for h, (distance, label) in reach.items():
-        if distance > near or h in blocked:
+        if distance > near or (stuck and h in stuck):
             continue
+        most = SUPPLY_RANGE - 1 - distance
         for n in table.get(h, ()):
             other = reach.get(n)
-            if other is None or other[1] == label or n in blocked:
+            if other is None or other[1] == label or other[0] > most:
                 continue
-            if distance + 1 + other[0] <= SUPPLY_RANGE:
-                a, b = find(label), find(other[1])
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
+            if stuck and n in stuck:
+                continue
+            a, b = find(label), find(other[1])
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+                left -= 1
+        if not left:
+            break
     return [find(i) for i in range(count)]
 
 
