@@ -57,7 +57,7 @@ from engine.fe.blocking import Blocking
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.pinning import enemy_present
-from engine.fe.supply import SUPPLY_RANGE, SupplyGrid, neighbours_fn, spread
+from engine.fe.supply import SUPPLY_RANGE, SupplyGrid, spread_in_range
 from engine.fe.unit_kinds import class_of, is_auxiliary, movement_points
 
 STRATEGIC_RULE = "204.0"
@@ -174,10 +174,11 @@ def strategic_route(
 def _leg_reach(
     galaxy: Galaxy, empire: str, here: HexId, blocked: frozenset[HexId]
 ) -> dict[HexId, tuple[int, int]]:
-    """The hexes a leg from node ``here`` reaches (`spread` within the supply range), by the
-    map (by identity) and the blocked hexes (by value): every strategic move of a phase
-    searches from the same nodes while the blocking stays as it was. Not to be mutated."""
-    return spread(neighbours_fn(galaxy, empire), [(here, 0)], blocked.__contains__, SUPPLY_RANGE)
+    """The hexes a leg from node ``here`` reaches (`spread` within the supply range, searched
+    as the grids are: `supply.spread_in_range`), by the map (by identity) and the blocked
+    hexes (by value): every strategic move of a phase searches from the same nodes while the
+    blocking stays as it was. Not to be mutated."""
+    return spread_in_range(galaxy, empire, [(here, 0)], blocked)
 
 
 def _linked(a: int, b: int, leg: int) -> bool:
