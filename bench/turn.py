@@ -34,8 +34,9 @@ run of (b) and (w) the engine's caches are emptied but for the shipped data (`fr
 every run applies the same packets to an equal state, and the engine remembers some answers
 by value (supply grids by what blocks them), so a run would otherwise find what the run
 before worked out about the turn's very states, which no replica receiving the turn has.
-(Before 2026-12-05 they were not emptied: (b) and (w) were each about a third lower than
-a replica pays.) No target is asserted: the figures go into the session notes.
+(Before 2026-12-05 they were not emptied: at scale 1, b/a read 2.50-2.57 where it is
+3.62-3.75, and w/a 2.11-2.12 where it is 2.73-2.80, in alternated runs of both benches.)
+No target is asserted: the figures go into the session notes.
 
 ``--per-packet`` then shows where (b) goes: each packet's best time over ``--repeat`` runs
 from the decoded state, its share of the turn, who wrote it and the steps it took the game
@@ -225,7 +226,8 @@ def fresh_caches() -> None:
     value too (a supply grid by the hexes that block it and its supply points): without
     this, a run would find the supply grids, views and plans of the turn's states worked out
     by the run before, which no replica receiving the turn has (it applies each packet
-    once). Measured 2026-12-05, scale 1: 5.9 ms a turn with them, 7.8 ms without."""
+    once). Measured 2026-12-05 at scale 1 (bench/turn_instructions.py, which empties them
+    too): the warm turn counted 42.8M instructions with them, 64.7M without."""
     caches.clear_all(keep_shipped=True)
     gc.collect()
 
