@@ -357,18 +357,20 @@ def _grids(
         for p, r in zip(points, roots, strict=True)
     ]
     all_main = all(p.main for p in points)
-    if all_main:
-        # Every point is in a main grid (as a rule): the search from the main grids' points
-        # is the search just made, from the same hexes in the same order; only its labels
-        # are grid numbers instead of points.
-        grid_of_point = [p.grid for p in points]
-        main_reach = {h: (d, grid_of_point[i]) for h, (d, i) in reach.items()}
-    else:
-        main_reach = _reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
+    # Every point in a main grid (as a rule): the search from the main grids' points is the
+    # search just made, from the same hexes in the same order, its labels points instead of
+    # grid numbers; it is read through them (``main_reach`` None), not made again.
+    main_reach = (
+        None if all_main else _reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
+    )
 
     tugs: list[SupplyPoint] = []
     for h, limit, name in tug_list:
-        to_main, to_any = main_reach.get(h), reach.get(h)
+        to_any = reach.get(h)
+        if main_reach is not None:
+            to_main = main_reach.get(h)
+        else:
+            to_main = None if to_any is None else (to_any[0], points[to_any[1]].grid)
         grid, main = -1, False
         if to_main is not None and to_main[0] <= limit:
             grid, main = to_main[1], True
@@ -380,7 +382,8 @@ def _grids(
         table, [(t.hex, t.grid) for t in tugs if t.grid >= 0 and not t.main], blocked
     )
 
-    main_hexes = set(main_reach) | set(tug_main)
+    main_hexes = set(reach if main_reach is None else main_reach)
+    main_hexes.update(tug_main)
     partial: dict[HexId, int] = {}
     if not all_main:  # (else every hex the points reach is in a main grid)
         for h, (_, label) in reach.items():
