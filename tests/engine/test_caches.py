@@ -518,44 +518,6 @@ def test_a_static_loader_runs_once_until_cleared() -> None:
     assert loader() == (1, 2, 3) and len(loads) == 2
 
 
-def test_clearing_all_but_the_shipped_data_keeps_the_loaders_and_the_caches_declared_so() -> None:
-    loads: list[int] = []
-
-    def load() -> tuple[int, ...]:
-        loads.append(1)
-        return (4, 5)
-
-    loader = caches.static(load)
-
-    @caches.derived(maxsize=4, name="tests.caches.double")
-    def double(x: int) -> int:
-        return 2 * x
-
-    @caches.derived(maxsize=4, name="tests.caches.triple", shipped=True)
-    def triple(x: int) -> int:
-        return 3 * x
-
-    @caches.by_identity(maxsize=2, name="tests.caches.kept")
-    def kept(box: Box) -> int:
-        return box.value
-
-    @caches.by_identity(maxsize=2, name="tests.caches.map_kept", shipped=True)
-    def map_kept(box: Box) -> int:
-        return box.value
-
-    box = Box(7)
-    assert (loader(), double(3), triple(3), kept(box), map_kept(box)) == ((4, 5), 6, 9, 7, 7)
-    caches.clear_all(keep_shipped=True)
-    sizes = {i.name: i.size for i in caches.describe()}
-    assert sizes["tests.caches.double"] == 0 and sizes["tests.caches.kept"] == 0
-    assert sizes["tests.caches.triple"] == 1 and sizes["tests.caches.map_kept"] == 1
-    assert loader() == (4, 5) and len(loads) == 1  # not loaded again
-    caches.clear_all()
-    sizes = {i.name: i.size for i in caches.describe()}
-    assert sizes["tests.caches.triple"] == 0 and sizes["tests.caches.map_kept"] == 0
-    assert loader() == (4, 5) and len(loads) == 2
-
-
 def test_an_unbounded_cache_is_refused() -> None:
     with pytest.raises(ValueError, match="positive bound"):
         caches.derived(maxsize=0)
