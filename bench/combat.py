@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
-from engine.core import caches  # noqa: E402
+from bench.runs import fresh_caches  # noqa: E402
 from engine.core.game import apply_packet  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
@@ -74,10 +74,7 @@ def floor(raw: list[bytes], keys: dict[bytes, bytes]) -> float:
 
 
 def apply_all(ruleset: PlacedFe, table: Table, start: int, snapshot: bytes) -> float:
-    # As bench/turn.py: what an earlier run worked out about these states must not serve
-    # this one (the engine remembers some answers by value); the shipped data stays read.
-    caches.clear_all(keep_shipped=True)
-    gc.collect()
+    fresh_caches()  # nothing the run before worked out about these states serves this one
     state: GameState[FeState] = decode_state(snapshot, FeState)
     packets = table.packets[start:]
     started = time.perf_counter()

@@ -72,7 +72,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
-from engine.core import caches  # noqa: E402
+from bench.runs import fresh_caches  # noqa: E402
 from engine.core.game import Result, apply_packet  # noqa: E402
 from engine.core.owed import pending  # noqa: E402
 from engine.core.packets import (  # noqa: E402
@@ -181,16 +181,6 @@ def store_game(
         for packet, result in zip(packets, results, strict=True):
             ledger.store_applied(store, packet, result, "2026-01-01T00:00:00Z", mine=False)
     return replica, game_id
-
-
-def fresh_caches() -> None:
-    """Empty the engine's caches but the shipped data and collect the garbage, before each
-    replay: `hexpost verify` replays a game once, in a process of its own, and the engine
-    remembers answers by value too (a supply grid by what blocks it and its supply points),
-    so a second replay in one process would be served what the first worked out about the
-    very same states."""
-    caches.clear_all(keep_shipped=True)
-    gc.collect()
 
 
 def floor(replica: Replica, game_id: bytes, keys: dict[bytes, bytes]) -> float:

@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 from imapclient import IMAPClient  # noqa: E402
 
 from bench.machine import describe  # noqa: E402
-from engine.core import caches  # noqa: E402
+from bench.runs import fresh_caches  # noqa: E402
 from engine.core.packets import open_packet  # noqa: E402
 from mail.loopback import LoopbackNetwork  # noqa: E402
 from mail.mailtransport import MailTransport  # noqa: E402
@@ -155,8 +155,8 @@ class Side:
 
 def timed_sync(home: Home, transport: MailTransport) -> tuple[float, int]:
     # A one-shot sync runs in a process of its own: nothing the engine worked out while an
-    # earlier run applied the same packets may serve this one (the shipped data stays read).
-    caches.clear_all(keep_shipped=True)
+    # earlier run applied the same packets may serve this one (`bench.runs`).
+    fresh_caches()
     replica = home.replica(unlock=True)
 
     async def once() -> int:

@@ -30,13 +30,14 @@ Then it times, in the same run and on the same packets:
 It prints them, the ratios b/a and w/a, and the state's size: its canonical bytes and the memory the
 decoded state holds (tracemalloc). Runs alternate ``--repeat`` times and the best of each
 counts, so a busy moment on a shared machine does not land on one side only. Before each
-run of (b) and (w) the engine's caches are emptied but for the shipped data (`fresh_caches`):
-every run applies the same packets to an equal state, and the engine remembers some answers
-by value (supply grids by what blocks them), so a run would otherwise find what the run
-before worked out about the turn's very states, which no replica receiving the turn has.
-(Before 2026-12-05 they were not emptied: at scale 1, b/a read 2.50-2.57 where it is
-3.62-3.75, and w/a 2.11-2.12 where it is 2.73-2.80, in alternated runs of both benches.)
-No target is asserted: the figures go into the session notes.
+run of (b) and (w) the engine's caches are emptied but for the shipped data
+(`bench.runs.fresh_caches`): every run applies the same packets to an equal state, and the
+engine remembers some answers by value (supply grids by what blocks them), so a run would
+otherwise find what the run before worked out about the turn's very states, which no
+replica receiving the turn has. (Before 2026-12-05 they were not emptied: at scale 1, b/a
+read 2.50-2.57 where the same code reads 3.62-3.75 with them emptied, and w/a 2.11-2.12
+where it reads 2.73-2.80, in alternated runs of both benches.) No target is asserted: the
+figures go into the session notes.
 
 ``--per-packet`` then shows where (b) goes: each packet's best time over ``--repeat`` runs
 from the decoded state, its share of the turn, who wrote it and the steps it took the game
@@ -60,7 +61,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
-from engine.core import caches  # noqa: E402
+from bench.runs import fresh_caches  # noqa: E402
 from engine.core.game import apply_packet  # noqa: E402
 from engine.core.owed import pending  # noqa: E402
 from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
@@ -217,19 +218,6 @@ def apply_all(table: Table, begin: int, snapshot: bytes, warm: int = 0) -> float
     for packet in packets:
         state = apply_packet(RULESET, state, packet).state
     return time.perf_counter() - started
-
-
-def fresh_caches() -> None:
-    """Empty the engine's caches but the shipped data (map, tables) and collect the garbage.
-
-    Every run applies the same packets to an equal state. The engine remembers answers by
-    value too (a supply grid by the hexes that block it and its supply points): without
-    this, a run would find the supply grids, views and plans of the turn's states worked out
-    by the run before, which no replica receiving the turn has (it applies each packet
-    once). Measured 2026-12-05 at scale 1 (bench/turn_instructions.py, which empties them
-    too): the warm turn counted 42.8M instructions with them, 64.7M without."""
-    caches.clear_all(keep_shipped=True)
-    gc.collect()
 
 
 _KEYS: dict[bytes, bytes] = {}

@@ -17,7 +17,7 @@ with the collector off and one hash seed so that the count repeats:
   (w) applying the packets to the state the 5 packets before them leave, as `bench/turn.py`'s
       (w) does: what a replica that stays open pays for a turn. The same turn is applied
       once before, uncounted, and then the engine's caches are emptied but for the shipped
-      data (`bench.turn.fresh_caches`), as `bench/turn.py` does before each of its runs: the
+      data (`bench.runs.fresh_caches`), as `bench/turn.py` does before each of its runs: the
       map and tables are read, and nothing is known yet about the turn's states.
 
 It prints both counts and their ratio. The ratio is of instructions, not of time: under
@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import turn  # noqa: E402
 from bench.machine import describe  # noqa: E402
+from bench.runs import fresh_caches  # noqa: E402
 from engine.core.game import apply_packet  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
@@ -79,7 +80,7 @@ def child(work: Path, mode: str) -> None:
     state = state_before()
     for packet in packets:  # uncounted, as the first of bench/turn.py's repeats
         state = step(state, packet)
-    turn.fresh_caches()  # as bench/turn.py before each run: the shipped data alone kept
+    fresh_caches()  # as bench/turn.py before each run: the shipped data alone kept
     functools.reduce(step, packets, state_before())
 
 
