@@ -15,6 +15,13 @@ phase (passed by itself when the moves made no battle hex), the arrivals of the 
 fleets due (a strategic order at 8A), and the rest of the sequence of play (with
 ``--still``, the copies neither move nor arrive). ``--no-production`` leaves the builds and
 arrivals out (the turn this bench timed before 2026-12-04).
+With ``--signed`` both seats sign in advance what `bench.handoffs` signs (its standing
+order but strategic movement, the combat policy, reactions "never"), as players who take
+the app's offers do: the engine plays every routine step and each seat's packet holds all it
+does until the other decides, so the same player turn comes in 4 packets, not 29. It is
+counted from the coalition's builds (its first decision: the engine plays the steps before
+them in the packet that ends the alliance's turn) to the alliance's. The rules do the same
+work; the floor is 4 packets' signatures, so the ratios come out several times higher.
 Then it times, in the same run and on the same packets:
 
   (a) the floor: Ed25519 signature verification and msgspec decoding of every packet of the
@@ -53,6 +60,7 @@ import time
 import tracemalloc
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -60,19 +68,20 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.handoffs import POLICIES, ROUTINE  # noqa: E402
 from bench.machine import describe  # noqa: E402
 from bench.runs import fresh_caches  # noqa: E402
 from engine.core.game import apply_packet  # noqa: E402
 from engine.core.owed import pending  # noqa: E402
-from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope  # noqa: E402
-from engine.core.ruleset import OptionValue, Seat  # noqa: E402
+from engine.core.packets import SIGNATURE_DOMAIN, Body, Envelope, VerifiedPacket  # noqa: E402
+from engine.core.ruleset import AnyRuleset, OptionValue, Seat  # noqa: E402
 from engine.core.state import GameState, decode_state, encode_state  # noqa: E402
-from engine.core.turn_orders import Done  # noqa: E402
+from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET, flow  # noqa: E402
 from engine.fe.checklist import FeRuleset  # noqa: E402
 from engine.fe.forces import Unit  # noqa: E402
 from engine.fe.model import FeState  # noqa: E402
-from engine.fe.orders import Batch, MoveOrder, StrategicOrder  # noqa: E402
+from engine.fe.orders import Batch, MoveOrder, ReactionOrder, StrategicOrder  # noqa: E402
 from tests.engine.fe.helpers import start  # noqa: E402
 from tests.engine.fe_campaign import arrive, builds  # noqa: E402
 from tests.engine.fe_play import set_up  # noqa: E402
@@ -130,19 +139,31 @@ def _split_id(unit_id: str) -> tuple[str, str]:
     return unit_id[:-digits], unit_id[-digits:]
 
 
-def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[Table, int]:
+def build(
+    scale: int, *, still: bool = False, production: bool = True, signed: bool = False
+) -> tuple[Table, int]:
     """The Wind set up and played to turn 2 (when the Klingons' fleets are released), then
     the coalition's second player turn; and the index of that turn's first packet. With
     ``still``, the copies of a scaled board stay where they are and only the originals move.
     With ``production`` (the default) the turn has the golden campaign's builds and
-    arrivals too (`tests.engine.fe_campaign`), as a real player turn has."""
+    arrivals too (`tests.engine.fe_campaign`), as a real player turn has. With ``signed``,
+    both seats sign at set-up what `bench.handoffs` signs (`SIGNED`), so the engine plays
+    every routine step and each seat's packet holds all it does until the other decides."""
     ruleset = RULESET if scale == 1 else ScaledWind(scale)
-    table = Table(ruleset, "the-wind", ["coalition", "alliance"], label="bench-turn")
+    seats = ["coalition", "alliance"]
+    if signed:
+        table: Table = SigningTable(ruleset, "the-wind", seats, label="bench-turn-signed")
+    else:
+        table = Table(ruleset, "the-wind", seats, label="bench-turn")
     set_up(table)
     for seat in ("coalition", "alliance"):
         walk_to(table, "3B2")
         table.orders(seat, Done())
-    walk_to(table, "1A1")
+    # Where a player turn begins for this bench: at its first step without standing orders;
+    # with them, at the builds, the phasing player's first decision (the engine plays the
+    # steps before it in the packet that ended the other player's turn).
+    first = "2B3" if signed else "1A1"
+    walk_to(table, first)
     start = len(table.packets)
     if production:  # the coalition's builds, one packet, as the golden campaign makes them
         walk_to(table, "2B3")
@@ -179,12 +200,40 @@ def build(scale: int, *, still: bool = False, production: bool = True) -> tuple[
         ]
         table.orders("coalition", *arrivals, Done())
         print(f"brought {sum(len(o.units) for o in arrivals)} units on from off the map")
-    walk_to(table, "1A1")  # the alliance's player turn begins
+    walk_to(table, first)  # the alliance's player turn begins
     assert table.state is not None
     decision = pending(RULESET, table.state)[0]
     assert decision.seats == ("alliance",), decision
     print(f"moved {sum(len(m.units) for m in moves)} units in {len(moves)} stacks")
     return table, start
+
+
+SIGNED = [step for step in ROUTINE if step != "8A"]
+"""The standing order of ``--signed``: `bench.handoffs.ROUTINE` but strategic movement (8A),
+where this turn's off-map fleets arrive."""
+
+
+class SigningTable(Table):
+    """A table whose seats sign, in their first packet of orders, what `bench.handoffs`
+    signs in advance: the standing order `SIGNED`, its combat policy and reactions "never".
+    On The Wind that is each seat's set-up packet; a scaled board has no set-up stage, so
+    a seat signs in a packet of its own when it first owes a step, in place of the ``done``
+    orders it was to send (counted without the standing order: `walk_to` counts again)."""
+
+    def __init__(self, ruleset: AnyRuleset, scenario: str, seats: list[str], label: str) -> None:
+        self.unsigned = set(seats)
+        super().__init__(ruleset, scenario, seats, label=label)
+
+    def orders(self, seat: str, *orders: Any) -> VerifiedPacket:
+        if seat in self.unsigned:
+            self.unsigned.discard(seat)
+            # The standing order last: the engine plays the steps it covers at once, and the
+            # next one may be the other seat's.
+            signed = (POLICIES[seat], ReactionOrder(mode="never"), Standing(list(SIGNED)))
+            if all(isinstance(order, Done) for order in orders):
+                return super().orders(seat, *signed)
+            orders = (*signed, *orders)
+        return super().orders(seat, *orders)
 
 
 def verify_packet(keys: Mapping[bytes, bytes], data: bytes) -> None:
@@ -250,11 +299,19 @@ def main() -> None:
         help=f"(w) applies the N packets before the turn first, untimed (default {WARM})",
     )
     parser.add_argument(
+        "--signed",
+        action="store_true",
+        help="both seats sign their standing order and policies at set-up, as the app offers: "
+        "the turn comes in the few packets a player sends",
+    )
+    parser.add_argument(
         "--per-packet", action="store_true", help="then each packet's time and the steps it took"
     )
     args = parser.parse_args()
     print(describe())
-    table, begin = build(args.scale, still=args.still, production=not args.no_production)
+    table, begin = build(
+        args.scale, still=args.still, production=not args.no_production, signed=args.signed
+    )
     for packet in table.packets:
         if packet.envelope.public_key:
             _KEYS[packet.envelope.key_id] = packet.envelope.public_key
