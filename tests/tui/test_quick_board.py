@@ -1,5 +1,5 @@
 """The game screen's first paint shows the face's quick board, and the whole board once it
-has been read on the store thread (asked for as the quick board is shown; issue 16, item 5):
+has been read on the store thread (asked for once the quick board is painted; issue 16, item 5):
 F&E's quick board is its board without the supply (`engine.fe.face_board`), which takes most
 of a board's time to work out.
 
@@ -166,19 +166,22 @@ async def test_a_whole_board_for_another_packet_is_left(tutorial: Tutorial) -> N
         assert screen.data.board_later and screen.data.show.board is before.show.board
 
 
-async def test_the_whole_board_is_asked_for_before_the_first_paint(
+async def test_the_whole_board_is_asked_for_once_the_first_paint_is_done(
     tutorial: Tutorial, paints: list[tuple[bool, bool, bool]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The store thread reads the whole board while the screen is laid out and painted: asked
-    once that paint was done, the read waited for the hidden panels built then too."""
-    asked: list[int] = []
+    """The store thread reads the whole board after the first paint, so that paint does not
+    share the CPU with it, and before the hidden panels are built then, so it does not wait
+    for them."""
+    asked: list[tuple[int, bool]] = []
     real = GameScreen.complete_board
 
     def noted(screen: GameScreen) -> Any:
-        asked.append(len(paints))  # the game screen's paints so far
+        # The game screen's paints so far, and whether its orders panel was built yet.
+        asked.append((len(paints), screen.orders.panel is not None))
         return real(screen)
 
     monkeypatch.setattr(GameScreen, "complete_board", noted)
     landed = await opened(tutorial)
-    assert asked == [0]
+    [(paints_before, panel_built)] = asked
+    assert paints_before >= 1 and not panel_built
     assert landed.drawn == landed.board and READING not in landed.panel  # and it landed

@@ -227,6 +227,14 @@ class GameScreen(DraftsScreen):
             self.board = BoardIndex(
                 record.board, sheet, later=data.board_later, printed=hexmap.printed
             )
+            if data.board_later:
+                # The quick board: the whole one is read once this paint is done, the first
+                # thing after it (before the collection and the hidden panels). Read while
+                # the screen was laid out, it took 6.5 ms of CPU from that paint on the
+                # store thread: `bench/tui.py` c/a 1.62-1.65 against 1.59-1.60 read after
+                # it. The supply marks come later for it: `bench/tui_keys.py` game open,
+                # the last repaint at 88 ms against 62, the first at 32 against 34.
+                self.call_after_refresh(self.complete_board)
             if first:
                 if start is not None:
                     hexmap.goto(start)  # centred now, as before the sheet was given it
@@ -271,12 +279,6 @@ class GameScreen(DraftsScreen):
         if data.news:  # what arrived since the player last looked (`tui.services.news`)
             self._show_news(data.news)
         self.refresh_bindings()
-        if data.board_later:
-            # The quick board: the whole one is read now, on the store thread, while this
-            # screen is laid out and painted. Asked once that paint was done, it waited for
-            # the hidden panels built then too, and the supply came 90-100 ms later; the
-            # paint is no slower for it (`bench/tui_keys.py` game open, `bench/tui.py`).
-            self.complete_board()
 
     def _show_news(self, news: Sequence[str]) -> None:
         """What arrived: a notification where the screen has room for it beside the panels;
