@@ -206,6 +206,10 @@ class GameScreen(DraftsScreen):
         panel = self.orders.panel
         if panel is not None and panel.items:
             self.check_orders(list(panel.items))  # the drafts' plan, over the whole board
+        # The hidden panels, left until the supply was on the screen (`show`); one opened
+        # meanwhile was built as it opened.
+        self.orders.build_later()
+        self.panels.fill_later()
 
     @on(Loaded)
     def show(self, message: Loaded) -> None:
@@ -228,18 +232,18 @@ class GameScreen(DraftsScreen):
                 record.board, sheet, later=data.board_later, printed=hexmap.printed
             )
             if data.board_later:
-                # The quick board: the whole one is read once this paint is done, the first
-                # thing after it (before the collection and the hidden panels). Read while
+                # The quick board: the whole one is read once this paint is done, and the
+                # hidden panels are built once it has landed (`board_completed`). Read while
                 # the screen was laid out, it took 6.5 ms of CPU from that paint on the
-                # store thread: `bench/tui.py` c/a 1.62-1.65 against 1.59-1.60 read after
-                # it. The supply marks come later for it: `bench/tui_keys.py` game open,
-                # the last repaint at 88 ms against 62, the first at 32 against 34.
+                # store thread (`bench/tui.py` c/a 1.62-1.65 against 1.59-1.60 read after
+                # it); read after the panels were built, the supply came 90-100 ms later.
                 self.call_after_refresh(self.complete_board)
             if first:
                 if start is not None:
                     hexmap.goto(start)  # centred now, as before the sheet was given it
                 self.call_after_refresh(release_collector)  # the game is on the screen
-                self.orders.build_later()  # the orders panel, left out of that paint
+                if not data.board_later:
+                    self.orders.build_later()  # the orders panel, left out of that paint
         finally:
             self._panel_held = False
         status = status_lines(record)
@@ -249,7 +253,7 @@ class GameScreen(DraftsScreen):
         status.extend(safe_text(note) for note in record.notes)
         self.query_one("#game-status", Static).update("\n".join(status))
         # Hidden (80x24): built and filled once the map and the side panel are on the screen.
-        self.panels.load(record.checklist or (), data.events)
+        self.panels.load(record.checklist or (), data.events, later=not data.board_later)
         self.show_hex(hexmap.cursor)
         owed = record.owed_step
         secret = owed is not None and record.pending[0].kind == "secret"

@@ -84,14 +84,21 @@ class GamePanels:
             await self._screen.mount(tree, log, before=self._screen.query_one(StatusLine))
         return self._tree, self._log
 
-    def load(self, items: Sequence[ChecklistLine], rows: list[EventRow]) -> None:
+    def load(
+        self, items: Sequence[ChecklistLine], rows: list[EventRow], *, later: bool = True
+    ) -> None:
         """A game was (re)loaded: fill the shown panels now, hidden ones after the repaint
-        (built then if need be)."""
+        (built then if need be), or when told (`fill_later`) if not ``later``; a panel
+        opened before that is built and filled as it opens."""
         self._items, self._rows, self._stale = items, rows, True
         if self.shown:
             self.fill()
-        else:
-            self._screen.call_after_refresh(self._fill_later)
+        elif later:
+            self.fill_later()
+
+    def fill_later(self) -> None:
+        """Build and fill the hidden panels after the next repaint."""
+        self._screen.call_after_refresh(self._fill_later)
 
     async def _fill_later(self) -> None:
         if not self._screen.is_attached:
