@@ -24,6 +24,7 @@ from engine.core.face import Board
 from engine.fe.face import FeFace
 from tests.tui.test_app import GAME, SIZE, Tutorial, app_for, settle
 from tui.screens.game import GameScreen
+from tui.screens.game_orders import OrdersSlot
 from tui.screens.hexinfo import READING, hex_lines
 from tui.screens.session import Session
 from tui.services import news, show
@@ -103,8 +104,9 @@ def board_after_a_paint(
     paints: list[tuple[bool, bool, bool]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The whole board's read held on the store thread until the game screen has painted:
-    it is asked for as the quick board is shown and runs while the screen is painted, so on
-    a quick enough machine it could land before that paint (one paint, the whole board)."""
+    it is asked for once the quick board has been painted, so this only guards against a
+    change that would ask for it earlier (on a quick enough machine it could land before
+    that paint: one paint, the whole board)."""
     real_board = Session._board
 
     def held(session: Session, game_id: str) -> Any:
@@ -180,8 +182,19 @@ async def test_the_whole_board_is_asked_for_once_the_first_paint_is_done(
         asked.append((len(paints), screen.orders.panel is not None))
         return real(screen)
 
+    built: list[bool] = []  # whether the whole board had landed when a panel was built
+    real_build = OrdersSlot.build
+
+    def noted_build(slot: OrdersSlot) -> Any:
+        screen = slot._screen
+        assert isinstance(screen, GameScreen) and screen.data is not None
+        built.append(not screen.data.board_later)
+        return real_build(slot)
+
     monkeypatch.setattr(GameScreen, "complete_board", noted)
+    monkeypatch.setattr(OrdersSlot, "build", noted_build)
     landed = await opened(tutorial)
     [(paints_before, panel_built)] = asked
     assert paints_before >= 1 and not panel_built
+    assert built and all(built)  # the hidden panels: built, once the whole board was shown
     assert landed.drawn == landed.board and READING not in landed.panel  # and it landed
