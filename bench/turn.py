@@ -325,7 +325,12 @@ def main() -> None:
     print(
         f"packets: the coalition's player turn 2 of The Wind ({len(before.rules.board.units)} "
         f"units, scale {args.scale}{', copies still' if args.still else ''}), "
-        f"packets {begin}-{len(table.packets) - 1} of the game"
+        f"packets {begin}-{len(table.packets) - 1} of the game, "
+        + (
+            "standing orders and policies signed in advance (--signed)"
+            if args.signed
+            else "nothing signed in advance (a packet each time a seat owes a step)"
+        )
     )
     print(
         f"player turn: {len(raw)} packets, mean {sum(sizes) // len(sizes)} bytes, max {max(sizes)}"
