@@ -50,7 +50,10 @@ emptied, and the best of the repeats was such a replay.) Then the memory: the pe
 Python allocates (tracemalloc) while verifying the first quarter, the first half and the
 whole game, each in a home of its own: a replay that streams its packets peaks at about the
 same figure (what it holds beyond one state are the engine's bounded caches). tracemalloc
-sees the replay's own process; a helper holds one page of packets at a time besides.
+sees the replay's own process; a helper holds one page of packets at a time besides. After
+each, it says what the engine's caches hold: entries, how many caches are at their bound,
+and any cache without a bound (none, as of 2026-12-05): the peak grows with the game's
+length only while caches fill toward their bounds.
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402
 from bench.runs import fresh_caches  # noqa: E402
+from engine.core import caches  # noqa: E402
 from engine.core.game import Result, apply_packet  # noqa: E402
 from engine.core.owed import pending  # noqa: E402
 from engine.core.packets import (  # noqa: E402
@@ -238,8 +242,11 @@ def engine_only(packets: list[VerifiedPacket]) -> tuple[float, float]:
     return engine, time.perf_counter() - start
 
 
-def peak_memory(packets: list[VerifiedPacket], results: list[Result], root: Path) -> int:
-    """The most Python allocated while verifying these packets in a home of their own."""
+def peak_memory(
+    packets: list[VerifiedPacket], results: list[Result], root: Path
+) -> tuple[int, str]:
+    """The most Python allocated while verifying these packets in a home of their own, and
+    what the engine's caches hold afterwards (`caches_held`)."""
     replica, game_id = store_game(packets, results, root / f"peak-{len(packets)}.sqlite3")
     replica._heads.clear()
     fresh_caches()
@@ -248,7 +255,20 @@ def peak_memory(packets: list[VerifiedPacket], results: list[Result], root: Path
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     replica.store.close()
-    return peak
+    return peak, caches_held()
+
+
+def caches_held() -> str:
+    """The engine's caches that hold something, in words: their entries, how many are at
+    their bound, and any without a bound (the part of the peak that may still grow with a
+    longer game, up to their bounds)."""
+    held = [c for c in caches.describe() if c.size and c.kind != "static"]
+    full = [c for c in held if c.maxsize is not None and c.size >= c.maxsize]
+    unbounded = [c.name for c in held if c.maxsize is None]
+    return (
+        f"{sum(c.size for c in held)} entries in {len(held)} caches, {len(full)} at their bound, "
+        + (f"unbounded: {', '.join(unbounded)}" if unbounded else "none unbounded")
+    )
 
 
 def main() -> None:
@@ -316,8 +336,9 @@ def main() -> None:
         )
         for share in (4, 2, 1):
             count = len(packets) // share
-            peak = peak_memory(packets[:count], results[:count], Path(root))
+            peak, held = peak_memory(packets[:count], results[:count], Path(root))
             print(f"peak memory verifying the first {count} packets: {peak / 2**20:.1f} MiB")
+            print(f"  the engine's caches then: {held}")
 
 
 if __name__ == "__main__":
