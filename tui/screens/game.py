@@ -252,7 +252,8 @@ class GameScreen(DraftsScreen):
         # A damaged packet to ask for again, a joined key to accept (`games.attention_notes`).
         status.extend(safe_text(note) for note in record.notes)
         self.query_one("#game-status", Static).update("\n".join(status))
-        # Hidden (80x24): built and filled once the map and the side panel are on the screen.
+        # Hidden (80x24): built and filled once the map and the side panel are on the screen
+        # (with the quick board, once the whole one is: `board_completed`).
         self.panels.load(record.checklist or (), data.events, later=not data.board_later)
         self.show_hex(hexmap.cursor)
         owed = record.owed_step
