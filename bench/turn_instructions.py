@@ -1,7 +1,7 @@
 """Instructions a player turn of The Wind costs, counted by Valgrind's callgrind: a figure that
 does not move between runs, for telling whether a change to the engine made it cheaper.
 
-    .venv/bin/python bench/turn_instructions.py [--scale 4] [--still]
+    .venv/bin/python bench/turn_instructions.py [--scale 4] [--still] [--signed]
 
 `bench/turn.py` times the same turn on the wall clock, and on this shared machine its figures
 move by several percent from run to run: as much as a change worth making saves. Counting
@@ -123,11 +123,16 @@ def main() -> None:
     parser.add_argument(
         "--still", action="store_true", help="with --scale: only the original units move"
     )
+    parser.add_argument(
+        "--signed",
+        action="store_true",
+        help="the turn as players who sign in advance send it (bench/turn.py --signed)",
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     print(describe())
-    table, begin = turn.build(args.scale, still=args.still)
+    table, begin = turn.build(args.scale, still=args.still, signed=args.signed)
     # (a packet carries its key once, in the first its author signs)
     keys = {
         p.envelope.key_id: p.envelope.public_key for p in table.packets if p.envelope.public_key
@@ -143,7 +148,8 @@ def main() -> None:
         warm_apply = _count(work, "apply")
     print(
         f"packets: the coalition's player turn 2 of The Wind (scale {args.scale}"
-        f"{', copies still' if args.still else ''}), {len(packets)} packets, "
+        f"{', copies still' if args.still else ''}"
+        f"{', signed in advance' if args.signed else ''}), {len(packets)} packets, "
         f"packets {begin}-{len(table.packets) - 1} of the game"
     )
     for label, count in (
