@@ -235,9 +235,12 @@ class GameScreen(DraftsScreen):
                 # The quick board: the whole one is read once this paint is done, and the
                 # hidden panels are built once it has landed (`board_completed`). Read while
                 # the screen was laid out, it took 6.5 ms of CPU from that paint on the
-                # store thread (`bench/tui.py` c/a 1.62-1.65 against 1.59-1.60 read after
-                # it); read after the panels were built, the supply came 90-100 ms later.
-                self.call_after_refresh(self.complete_board)
+                # store thread (`bench/tui.py` c/a 1.62-1.65 against 1.55-1.58 read after
+                # it). Asked with `call_later`, the read queues behind the layout the map
+                # just asked for, whose handler paints the screen; `call_after_refresh`
+                # waited for the next timed repaint too, some 25 ms more for the supply
+                # (`bench/tui_keys.py` game open: 59 ms to the supply against 75).
+                self.call_later(self.complete_board)
             if first:
                 if start is not None:
                     hexmap.goto(start)  # centred now, as before the sheet was given it
