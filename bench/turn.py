@@ -147,8 +147,9 @@ def build(
     ``still``, the copies of a scaled board stay where they are and only the originals move.
     With ``production`` (the default) the turn has the golden campaign's builds and
     arrivals too (`tests.engine.fe_campaign`), as a real player turn has. With ``signed``,
-    both seats sign at set-up what `bench.handoffs` signs (`SIGNED`), so the engine plays
-    every routine step and each seat's packet holds all it does until the other decides."""
+    both seats sign in their first orders what `bench.handoffs` signs (`SigningTable`), so
+    the engine plays every routine step and each seat's packet holds all it does until the
+    other decides."""
     ruleset = RULESET if scale == 1 else ScaledWind(scale)
     seats = ["coalition", "alliance"]
     if signed:
@@ -301,7 +302,7 @@ def main() -> None:
     parser.add_argument(
         "--signed",
         action="store_true",
-        help="both seats sign their standing order and policies at set-up, as the app offers: "
+        help="both seats sign their standing order and policies in advance, as the app offers: "
         "the turn comes in the few packets a player sends",
     )
     parser.add_argument(
