@@ -29,8 +29,10 @@ def collector_back() -> Iterator[None]:
 
 def test_release_without_hold_does_nothing() -> None:
     assert gc.isenabled() and not collector_held()
+    # Not 0: Python 3.12 starts with a few hundred objects in the permanent generation.
+    frozen = gc.get_freeze_count()
     release_collector()
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
 
 
 def test_hold_then_release_collects_freezes_and_runs_again() -> None:
