@@ -441,6 +441,20 @@ class Store:
         self.flush()
         self.db.close()
 
+    def data_version(self) -> int:
+        """SQLite's count of commits that *other* connections made to this database, as this
+        connection sees it (``PRAGMA data_version``): it moves when another process (``sync
+        --watch``, a command in a shell, a second app) changed the home, never for this
+        connection's own commits. Read from the write-ahead log's index, without touching the
+        tables: cheap enough to ask every second or two."""
+        row = self.db.execute("PRAGMA data_version").fetchone()
+        return int(row[0])
+
+    def own_changes(self) -> int:
+        """Rows this connection has inserted, changed or deleted since it opened (SQLite's
+        ``total_changes``): what `data_version` leaves out."""
+        return self.db.total_changes
+
     # --- small helpers used by several modules ----------------------------------------------
 
     def one(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:

@@ -53,3 +53,11 @@ def rows(store: Store, game_id: bytes) -> list[Row]:
         "ORDER BY written_at, seat, seq",
         (game_id,),
     )
+
+
+def counts(store: Store) -> dict[bytes, int]:
+    """How many messages each game keeps (games without any left out)."""
+    return {
+        bytes(game_id): int(count)
+        for game_id, count in store.all("SELECT game_id, COUNT(*) FROM chats GROUP BY game_id")
+    }

@@ -34,12 +34,18 @@ from tui.screens.session import Session
 from tui.startup import FALLBACK_SECONDS, IDLE_SECONDS, collect_if_idle, release_collector
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from mail.transport import Transport
     from saves.home import Home
+    from tui.screens.base import HexpostScreen
 
 
 WATCH_SECONDS = 20 * 60.0
 """How long one IMAP IDLE lasts before it is issued again (servers drop idlers after 30)."""
+
+HOME_SECONDS = 2.0
+"""How often the app asks whether another process changed the home (`check_home`)."""
 
 
 class SafeMonochrome(Monochrome):
@@ -80,7 +86,8 @@ class HexpostApp(App[None]):
     ``passphrase`` unlocks an encrypted identity so a sync can sign automatic replies;
     ``transport`` replaces the configured transport (tests use a loopback one); ``clock``
     is the time the games list measures how long a game has waited against (default: the
-    wall clock; the snapshot tests freeze it).
+    wall clock; the snapshot tests freeze it); ``home_seconds`` how often it looks for
+    changes another process made to the home (`check_home`).
     """
 
     CSS_PATH = "app.tcss"
@@ -102,11 +109,16 @@ class HexpostApp(App[None]):
         passphrase: bytes | None = None,
         transport: Callable[[Home], Transport] | None = None,
         clock: Callable[[], datetime] | None = None,
+        home_seconds: float = HOME_SECONDS,
     ) -> None:
         super().__init__()
         self.session = Session(home, passphrase=passphrase, transport=transport)
         self._game = game
         self._clock = clock
+        self._home_seconds = home_seconds
+        self._checking_home = False
+        """A `check_home` is under way (a tick meanwhile starts none)."""
+        self._home_timer: Timer | None = None
         self._monochrome = SafeMonochrome()
         self._last_input = time.monotonic()
         """When the player last pressed a key or used the mouse (`_collect_if_idle`)."""
@@ -124,6 +136,7 @@ class HexpostApp(App[None]):
 
     def on_mount(self) -> None:
         self.watch_mail()
+        self._home_timer = self.set_interval(self._home_seconds, self._tick_home)
         # The first screen lets the collector go once painted; this, whatever it does.
         self.set_timer(FALLBACK_SECONDS, release_collector)
         # The full collections wait for a pause in the player's keys (`tui.startup`).
@@ -169,15 +182,43 @@ class HexpostApp(App[None]):
 
     def sync_from_mail(self) -> None:
         """Start the sync of the topmost hexpost screen (under a dialog if one is open)."""
+        screen = self._hexpost_screen()
+        if screen is not None and not screen.syncing:
+            screen.action_sync()
+
+    def _hexpost_screen(self) -> HexpostScreen | None:
+        """The topmost hexpost screen (under a dialog or the help if one is open)."""
         from tui.screens.base import HexpostScreen
 
         for screen in reversed(self.screen_stack):
             if isinstance(screen, HexpostScreen):
-                if not screen.syncing:
-                    screen.action_sync()
-                return
+                return screen
+        return None
+
+    def _tick_home(self) -> None:
+        if not self._checking_home:  # (a check waiting behind a long sync is enough)
+            self._checking_home = True
+            self.check_home()
+
+    @work(group="home-watch")
+    async def check_home(self) -> None:
+        """Show what another process changed in the home: ``sync --watch`` running as a
+        service, ``hexpost orders`` in a shell, a second window (`tui.services.home_watch`).
+
+        The topmost hexpost screen is told which games changed and reads them again, as
+        after its own sync: a game screen keeps its drafts and checks them against the new
+        head. Nothing is read while nothing changed."""
+        try:
+            games = await self.session.home_changes()
+        finally:
+            self._checking_home = False
+        screen = self._hexpost_screen()
+        if games is not None and screen is not None:
+            screen.home_changed(games)
 
     def on_unmount(self) -> None:
+        if self._home_timer is not None:  # no look at the home once its store is closing
+            self._home_timer.stop()
         self.session.close()
 
     def action_help(self) -> None:

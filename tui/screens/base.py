@@ -247,6 +247,11 @@ class HexpostScreen(Screen[None]):
     def after_sync(self, result: SyncResult) -> None:
         """Reload what the sync may have changed (each screen decides what that is)."""
 
+    def home_changed(self, games: frozenset[str]) -> None:
+        """Another process changed the home: ``games`` (hex ids) changed, or, empty, something
+        that is no game's (`tui.app.HexpostApp.check_home`). Each screen decides what to read
+        again; by default nothing (a form keeps what the player types)."""
+
     def action_reload(self) -> None:
         self.reload()
 

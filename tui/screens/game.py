@@ -310,6 +310,12 @@ class GameScreen(DraftsScreen):
         if result.replies_owed and self.session.locked:
             ask_passphrase(self, "sign the automatic replies", self.action_sync)
 
+    def home_changed(self, games: frozenset[str]) -> None:
+        if self.game_id in games:
+            # (the news of what arrived, if any, takes the status line once it is read)
+            self.status.say("another hexpost on this home changed the game: read again")
+            self.reload()
+
     # --- the side panel ------------------------------------------------------------------------
 
     def cursor_moved(self, h: int) -> None:

@@ -234,6 +234,10 @@ class GamesScreen(HexpostScreen):
 
             ask_passphrase(self, "sign the automatic replies", self.action_sync)
 
+    def home_changed(self, games: frozenset[str]) -> None:
+        if games and not self._bare:  # (a bare list is read when the player comes back)
+            self.reload()
+
     def action_settings(self) -> None:
         from tui.screens.settings import SettingsScreen
 

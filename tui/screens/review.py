@@ -262,6 +262,10 @@ class ReviewScreen(HexpostScreen):
         if self.game_id in result.changed:
             self.reload()  # longer chain: the keys reach the new packets, the view stays put
 
+    def home_changed(self, games: frozenset[str]) -> None:
+        if self.game_id in games:  # (as after a sync of its own)
+            self.reload()
+
     # --- actions -------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

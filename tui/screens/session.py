@@ -148,6 +148,18 @@ class Session(SigningSession):
                 return None
         return bool(await self._waiter.wait(timeout))
 
+    async def home_changes(self) -> frozenset[str] | None:
+        """The games another process changed in this home since the last call (hex ids; empty:
+        something else changed), or None when nothing did (`tui.services.home_watch`)."""
+        return await self.call(self._home_changes)
+
+    def _home_changes(self) -> frozenset[str] | None:
+        if self._home_watch is None:
+            from tui.services.home_watch import HomeWatch
+
+            self._home_watch = HomeWatch()
+        return self._home_watch.changes(self.home.store())
+
     def _mail_waiter(self) -> Any:
         from tui.services.transport import configured_kind
 

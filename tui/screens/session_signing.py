@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mail.transport import Transport
     from saves.home import Home
     from saves.replica import Replica
+    from tui.services.home_watch import HomeWatch
     from tui.services.orders import OrdersVerdict
     from tui.services.start import NewGameRequest
 
@@ -90,6 +91,8 @@ class SessionBase:
         self._signer: Replica | None = None
         self._waiter: Any = None
         """The transport `wait_for_mail` idles on (kept between waits), or None."""
+        self._home_watch: HomeWatch | None = None
+        """What `home_changes` compares with (`tui.services.home_watch.HomeWatch`), once asked."""
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` on the store thread and wait for it without blocking the loop."""
