@@ -37,6 +37,13 @@ unread files are not marked seen). Keeps one sync short when someone fills the f
 MAX_BYTES_PER_FETCH = 16 * 1024 * 1024
 """Bytes read by one fetch at most (at least one file is always read)."""
 
+WATCH_POLL_SECONDS = 2.0
+"""How often `FolderTransport.wait` looks at the folder (one ``stat`` of the directory)."""
+SETTLE_SECONDS = 0.25
+SETTLE_LOOKS = 20
+"""Once the folder changed, `FolderTransport.wait` looks again every `SETTLE_SECONDS`, until
+it holds still or `SETTLE_LOOKS` looks have passed (a folder never still: some 5 s)."""
+
 MAX_DUPLICATE_SUFFIX = 1000
 """How many different files one (game, seq, packet id) name may hold before sending gives up."""
 
@@ -204,6 +211,10 @@ class FolderTransport:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
         self.name = f"folder:{self.path}"
+        self._watched = False
+        """`wait` has taken note of the folder."""
+        self._mtime: int | None = None
+        """The folder's modification time when `wait` last saw it change (None: missing)."""
 
     async def send(self, packet: OutgoingPacket) -> str:
         """Write the packet as one file; the same bytes again are a no-op, nothing is replaced.
@@ -219,6 +230,50 @@ class FolderTransport:
         and suffix order; the cursor is always ""."""
         packets = await asyncio.to_thread(self._fetch_sync, seen)
         return FetchResult(packets=packets, cursor="")
+
+    async def wait(self, timeout: float, poll: float | None = None) -> bool:
+        """Wait until the folder's files may have changed (True) or ``timeout`` seconds pass
+        (False): what the app waits on to sync by itself, as IMAP IDLE announces mail.
+
+        A directory's modification time moves whenever a name is added to it, renamed in or
+        removed: a packet linked into place here, a synced copy renamed over its temporary
+        file. So one ``stat`` of the folder every ``poll`` seconds tells, however many files
+        it holds; the files are listed only by the sync that follows. The first wait takes
+        note of the folder as it is (like IDLE, it announces what comes after); a folder
+        missing or unreadable counts as unchanged until it is back. This transport's own
+        sends move the time too: the sync after one finds nothing new. ``poll`` defaults to
+        `WATCH_POLL_SECONDS`."""
+        poll = WATCH_POLL_SECONDS if poll is None else poll
+        if not self._watched:
+            self._watched = True
+            self._mtime = await asyncio.to_thread(self._folder_mtime)
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            await asyncio.sleep(min(poll, left))
+            mtime = await asyncio.to_thread(self._folder_mtime)
+            if mtime is not None and mtime != self._mtime:
+                self._mtime = await self._settled(mtime, min(poll, SETTLE_SECONDS))
+                return True
+        return False
+
+    async def _settled(self, mtime: int | None, pause: float) -> int | None:
+        """The folder's modification time once it holds still for ``pause`` seconds (at most
+        `SETTLE_LOOKS` looks): one file written is several changes (its temporary file, the
+        link into place, the temporary file's removal), and a burst of packets more, which
+        should make one sync, not one each."""
+        for _ in range(SETTLE_LOOKS):
+            await asyncio.sleep(pause)
+            later = await asyncio.to_thread(self._folder_mtime)
+            if later == mtime:
+                break
+            mtime = later
+        return mtime
+
+    def _folder_mtime(self) -> int | None:
+        try:
+            return os.stat(self.path).st_mtime_ns
+        except OSError:
+            return None
 
     async def close(self) -> None:
         """Nothing to release: every call opens and closes its own files."""

@@ -152,11 +152,11 @@ class HexpostApp(App[None]):
 
     @work(group="mail-watch", exclusive=True, exit_on_error=False)
     async def watch_mail(self) -> None:
-        """Sync as soon as the mail server announces new mail, so packets appear by themselves.
-
-        Only with the mail transport (its IMAP IDLE); with a shared folder, ``s`` syncs. A
-        failed wait (the network is down) is tried again after a growing pause; the sync it
-        triggers is the screen's own, so the status line says what arrived.
+        """Sync as soon as new packets may be there, so they appear by themselves: the mail
+        server announces new mail (IMAP IDLE), or the shared folder changed (its modification
+        time, looked at every 2 s: `mail.folder.FolderTransport.wait`). A failed wait (the
+        network is down) is tried again after a growing pause; the sync it triggers is the
+        screen's own, so the status line says what arrived.
         """
         from engine.core.errors import HexpostError
 

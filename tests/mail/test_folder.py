@@ -529,3 +529,30 @@ def test_an_older_home_reads_its_files_once_more_as_duplicates(tmp_path: Path) -
     finally:
         alice.close()
         bob.close()
+
+
+# --- waiting for the folder to change (the app's own watch) -----------------------------------
+
+
+async def test_wait_announces_a_packet_written_by_the_other_side(tmp_path: Path) -> None:
+    import asyncio
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    mine, theirs = FolderTransport(folder), FolderTransport(folder)
+    assert await mine.wait(0.05, poll=0.01) is False  # nothing came: the timeout
+    waiting = asyncio.create_task(mine.wait(30.0, poll=0.01))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    await theirs.send(packet(b"from the other side"))
+    assert await asyncio.wait_for(waiting, 5.0) is True
+    assert await mine.wait(0.05, poll=0.01) is False  # announced once, not again
+    assert [p.data for p in (await fetch(mine)).packets] == [b"from the other side"]
+
+
+async def test_wait_on_a_missing_folder_announces_it_once_it_is_there(tmp_path: Path) -> None:
+    folder = tmp_path / "not yet"
+    transport = FolderTransport(folder)
+    assert await transport.wait(0.05, poll=0.01) is False
+    folder.mkdir()
+    assert await transport.wait(1.0, poll=0.01) is True

@@ -115,3 +115,20 @@ def screen_cells(screen: Screen[Any]) -> list[tuple[str, Style | None]]:
         for segment in strip
         for char in segment.text
     ]
+
+
+LIFELONG_GROUPS = frozenset({"mail-watch"})
+"""Worker groups that run as long as the app does (the watch for new mail or a changed shared
+folder): a test waiting for "every worker" waits for the others."""
+
+
+def passing_workers(app: Any) -> list[Any]:
+    """The app's workers but the lifelong ones (`LIFELONG_GROUPS`)."""
+    return [w for w in app.workers if w.group not in LIFELONG_GROUPS]
+
+
+async def workers_done(app: Any) -> None:
+    """Wait for the app's workers to finish, but the lifelong ones."""
+    passing = passing_workers(app)
+    if passing:  # (given none, Textual waits for every worker)
+        await app.workers.wait_for_complete(passing)

@@ -29,7 +29,7 @@ from mail.sync import sync
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves.conftest import Player, exchange, join_tutorial, now
-from tests.tui.pilots import after_each_repaint, settle_until
+from tests.tui.pilots import after_each_repaint, passing_workers, settle_until, workers_done
 from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
 from tui.screens.base import StatusLine
@@ -123,9 +123,9 @@ async def settle(pilot: Pilot[None]) -> None:
     workers and pausing, and more while a round's pause started another worker (a key's
     messages can take more than three short pauses to reach the one that starts it)."""
     for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot.app)
         await pilot.pause()
-    await settle_until(pilot, lambda: not len(pilot.app.workers), "every worker finished")
+    await settle_until(pilot, lambda: not passing_workers(pilot.app), "every worker finished")
 
 
 def top(app: HexpostApp) -> object:

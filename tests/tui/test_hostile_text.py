@@ -40,6 +40,7 @@ from saves.outcome import Outcome
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
 from tests.saves import conftest as saves_conftest
 from tests.saves.conftest import CHAIN_LENGTH, Player, exchange, now
+from tests.tui.pilots import workers_done
 from tests.tui.records import a_show_record, a_summary
 from tests.tui.test_eventlog_widget import LogApp, texts
 from tui import cli, commands, sync_cmd
@@ -152,7 +153,7 @@ async def test_the_app_shows_markup_names_and_chat_literally(hostile: Hostile) -
     app = HexpostApp(Home(hostile.bob.home.path))
     async with app.run_test(size=(120, 44)) as pilot:
         for _ in range(3):
-            await app.workers.wait_for_complete()
+            await workers_done(app)
             await pilot.pause()
         assert isinstance(app.screen, GamesScreen)
         table = app.screen.query_one(DataTable)
@@ -161,7 +162,7 @@ async def test_the_app_shows_markup_names_and_chat_literally(hostile: Hostile) -
         assert any(GAME_NAME in line for line in drawn), drawn
         await pilot.press("enter")
         for _ in range(3):
-            await app.workers.wait_for_complete()
+            await workers_done(app)
             await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)

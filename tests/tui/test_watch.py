@@ -1,19 +1,26 @@
-"""The app syncs by itself when the transport announces new mail (as IMAP IDLE does).
+"""The app syncs by itself when the transport announces new mail (as IMAP IDLE does), or
+when the shared folder changes.
 
-The transport here is the loopback one with a `wait` that the test controls, standing in for
-the mail transport's IDLE (which `tests/mail/test_mail_game.py` tests on the real servers).
+The mail transport here is the loopback one with a `wait` that the test controls, standing in
+for the mail transport's IDLE (which `tests/mail/test_mail_game.py` tests on the real
+servers); the folder is a real one (`mail.folder.FolderTransport.wait`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
+
+import mail.folder
+from mail.folder import FolderTransport
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves.home import Home
 from tests.saves.conftest import now
-from tests.tui.test_app import SIZE, Tutorial, status_text
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, status_text
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
 
@@ -76,3 +83,27 @@ async def test_no_watch_without_a_transport_that_announces(tutorial: Tutorial) -
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         assert not [w for w in app.workers if w.group == "mail-watch" and w.is_running]
+
+
+async def test_a_packet_in_the_shared_folder_is_synced_by_itself(
+    tutorial: Tutorial, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a shared folder the app syncs when the folder changes, as IMAP IDLE makes it
+    sync when mail comes (`mail.folder.FolderTransport.wait`)."""
+    monkeypatch.setattr(mail.folder, "WATCH_POLL_SECONDS", 0.05)
+    alice, bob, game = tutorial.alice, tutorial.bob, tutorial.game_id
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    app = app_for(bob, transport=lambda _home: FolderTransport(shared))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)  # (`settle` leaves the watch running)
+        assert screen.data is not None
+        before = screen.data.show.seq
+        alice.replica.submit(game, [{"type": "done"}], now=now())
+        await sync(alice.replica, FolderTransport(shared), now)  # Alice's side of the folder
+
+        def arrived() -> bool:
+            return screen.data is not None and screen.data.show.seq == before + 1
+
+        await _until(arrived)
+        assert "1 packet from Alice (coalition)" in status_text(app)

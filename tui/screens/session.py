@@ -136,11 +136,13 @@ class Session(SigningSession):
         return await self.call(self._sync)
 
     async def wait_for_mail(self, timeout: float) -> bool | None:
-        """Wait until the mail server announces new mail (True) or ``timeout`` passes (False).
+        """Wait until the mail server announces new mail, or the shared folder changes (True),
+        or ``timeout`` passes (False).
 
-        None when the home's transport cannot announce anything (a shared folder, or no
-        transport yet): then the app has nothing to watch. The wait holds its own connection
-        on its own thread, so syncs and reads on the store thread go on meanwhile.
+        None when the home's transport cannot announce anything (no transport yet): then the
+        app has nothing to watch. The wait holds its own connection on its own thread (a
+        folder: a ``stat`` now and then), so syncs and reads on the store thread go on
+        meanwhile.
         """
         if self._waiter is None:
             self._waiter = await self.call(self._mail_waiter)
@@ -164,8 +166,8 @@ class Session(SigningSession):
         from tui.services.transport import configured_kind
 
         configured = self._transport is home_transport
-        if configured and configured_kind(self.home) != "mail":
-            return None  # a shared folder announces nothing: no need to build it (start-up)
+        if configured and configured_kind(self.home) not in ("mail", "folder"):
+            return None  # no transport yet: nothing to build (start-up)
         try:
             transport = self._transport(self.home)
         except HexpostError:
