@@ -18,7 +18,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import msgspec
 
@@ -38,9 +38,15 @@ _log = logging.getLogger(__name__)
 
 
 class Waiting(Transport, Protocol):
-    """A transport the watch can wait on (the mail transport), and send reminders with."""
+    """A transport the watch can wait on: the mail transport (IMAP IDLE) or a shared folder
+    (`mail.folder.FolderTransport.wait`)."""
 
     async def wait(self, timeout: float) -> bool: ...
+
+
+@runtime_checkable
+class Reminding(Protocol):
+    """A transport that can send a plain email: the mail transport, which sends reminders."""
 
     async def send_text(
         self,
@@ -82,7 +88,10 @@ async def one_round(
 
 
 async def send_reminders(replica: Replica, transport: Waiting, now: Callable[[], str]) -> list[str]:
-    """Email each late player once per reply window; a failed reminder is tried next round."""
+    """Email each late player once per reply window; a failed reminder is tried next round.
+    A transport that sends no email (a shared folder) reminds no one."""
+    if not isinstance(transport, Reminding):
+        return []
     lines: list[str] = []
     for reminder in reminders.due(replica, now()):
         subject, body = reminders.text(reminder)

@@ -343,9 +343,10 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="receive and apply packets, then send the outbox",
         description="Receive and apply what arrived, write the automatic replies (entropy for "
         "a roll, a reveal) when this home owes nothing else, then send every packet waiting "
-        "in the outbox. With --watch (mail only) it stays connected: IMAP IDLE announces new "
-        "mail, packets are applied as they arrive, unsent packets are retried with backoff, "
-        "and a player who has let the reply window pass gets one reminder email per window.",
+        "in the outbox. With --watch it keeps going: IMAP IDLE announces new mail (with a "
+        "shared folder, a look at the folder every 2 seconds), packets are applied as they "
+        "arrive, unsent packets are retried with backoff, and by mail a player who has let "
+        "the reply window pass gets one reminder email per window.",
     )
     sync.add_argument("game", nargs="?", metavar="GAME", help="only report on this game")
     sync.add_argument("--watch", action="store_true", help="keep going until Ctrl-C")

@@ -58,7 +58,10 @@ def _watch(
     from mail.watch import Round, watch
 
     if not hasattr(transport, "wait"):
-        raise HexpostError("--watch needs the mail transport (`hexpost account add`)")
+        raise HexpostError(
+            "--watch needs a transport that tells when packets come: the mail account "
+            "(`hexpost account add`) or a shared folder (`hexpost transport folder PATH`)"
+        )
     if args.game:
         raise HexpostError("--watch follows every game of this home: leave out GAME")
     if not signing and auto_replies(args, home):
