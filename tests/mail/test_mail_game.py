@@ -12,7 +12,6 @@ import asyncio
 import email.policy
 import json
 import os
-import queue
 import random
 import re
 import shutil
@@ -20,7 +19,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -74,6 +72,7 @@ from tests.saves.conftest import (
     to_battle,
 )
 from tests.tui.conftest import clean_env, describe, hexpost
+from tests.watching import output_lines, read_until, stopped, watching
 from tui import render
 from tui.screens.hexinfo import status_lines
 from tui.services import show
@@ -779,33 +778,22 @@ def test_invitation_by_mail_through_the_commands(
     assert states[0] == states[1]
 
     # `sync --watch` on Bob's side shows what Alice sends as it arrives; Ctrl-C ends it.
-    watcher = _watching(bob, env)
+    watcher = watching(["--home", str(bob)], env)
     try:
-        lines: queue.Queue[str] = queue.Queue()
-
-        def forward() -> None:
-            for line in watcher.stdout or ():
-                lines.put(line)
-
-        threading.Thread(target=forward, daemon=True).start()
-        seen = _read_until(lines, "watching ")
+        lines = output_lines(watcher)
+        seen = read_until(lines, "watching ")
         run(alice, "chat", game, "hello by mail")  # a chat message: outside the chain
         run(alice, "sync")
-        seen += _read_until(lines, "hello by mail")
+        seen += read_until(lines, "hello by mail")
         assert "received: chat:" in seen and "not part of the game record" in seen, seen
         watcher.send_signal(signal.SIGINT)
         assert watcher.wait(timeout=30) == 0
-        seen += _read_until(lines, "stopped watching")
+        seen += read_until(lines, "stopped watching")
     finally:
-        if watcher.poll() is None:
-            watcher.kill()
-            watcher.wait()
-    assert "Traceback" not in (watcher.stderr.read() if watcher.stderr else "")
-    if watcher.stderr:
-        watcher.stderr.close()
+        stopped(watcher)
 
     # Run as a service (systemd, a container), it is stopped by SIGTERM: the same clean end.
-    watcher = _watching(bob, env)
+    watcher = watching(["--home", str(bob)], env)
     try:
         out = watcher.stdout
         assert out is not None
@@ -814,39 +802,7 @@ def test_invitation_by_mail_through_the_commands(
         assert watcher.wait(timeout=30) == 0
         assert "stopped watching" in out.read()
     finally:
-        if watcher.poll() is None:
-            watcher.kill()
-            watcher.wait()
-    assert "Traceback" not in (watcher.stderr.read() if watcher.stderr else "")
-    for stream in (watcher.stdout, watcher.stderr):
-        if stream:
-            stream.close()
-
-
-def _watching(home: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    """``hexpost sync --watch`` on ``home`` in a child process, its output piped."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "--home", str(home), "sync", "--watch"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def _read_until(lines: queue.Queue[str], needle: str, timeout: float = 60.0) -> str:
-    """Lines from a child's output up to the first one containing ``needle``."""
-    seen = ""
-    deadline = time.monotonic() + timeout
-    while needle not in seen:
-        remaining = deadline - time.monotonic()
-        assert remaining > 0, f"no {needle!r} in the output so far:\n{seen}"
-        try:
-            seen += lines.get(timeout=remaining)
-        except queue.Empty:
-            continue
-    return seen
+        stopped(watcher)
 
 
 # --- watching ----------------------------------------------------------------------------------
