@@ -166,7 +166,7 @@ class Session(SigningSession):
         from tui.services.transport import configured_kind
 
         configured = self._transport is home_transport
-        if configured and configured_kind(self.home) not in ("mail", "folder"):
+        if configured and configured_kind(self.home) is None:
             return None  # no transport yet: nothing to build (start-up)
         try:
             transport = self._transport(self.home)
