@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.widgets import DataTable
 
-from saves import outbox, store_games
+from saves import chat_messages, outbox, store_games
 from saves.home import Home
 from tests.saves.conftest import now
 from tests.tui.pilots import settle_until
@@ -50,7 +50,10 @@ def test_only_another_connections_changes_name_games(tutorial: Any) -> None:
         other.submit(game, NOTE, now=now())
         assert watch.changes(mine) == frozenset({game.hex()})
         assert watch.changes(mine) is None
-        other.chat(game, "a chat line from the shell", now=now())  # no row changes: a message
+        # A chat message beside the chain (`hexpost chat`): no row of the game changes.
+        row = store_games.game(mine, game)
+        chat_messages.write(other, game, "a chat line from the shell", now())
+        assert store_games.game(mine, game) == row
         assert watch.changes(mine) == frozenset({game.hex()})
         assert watch.changes(mine) is None
     finally:
