@@ -3,8 +3,9 @@
 A player's home is often used by more than the app: ``hexpost sync --watch`` as a service
 applies the opponent's packets and signs the automatic replies, and a shell runs ``hexpost
 orders`` or ``hexpost chat``. Each writes through its own connection, so the app would show a
-game as it was until the player pressed ``r``, and a send would then be refused as signed
-against an old head. The app asks `HomeWatch.changes` every couple of seconds instead.
+game as it was until the player pressed ``r``, while its checks of the drafts and its sends
+already read the new head: orders signed against a state the screen did not show. The app
+asks `HomeWatch.changes` every couple of seconds instead.
 
 SQLite says whether another connection committed anything (`saves.store.Store.data_version`),
 which costs next to nothing when nothing did: only then are the games' rows and chat counts
@@ -57,6 +58,6 @@ class HomeWatch:
             return None
         return frozenset(
             game_id.hex()
-            for game_id in sorted(self._marks.keys() | before.keys())
+            for game_id in self._marks.keys() | before.keys()
             if self._marks.get(game_id) != before.get(game_id)
         )
