@@ -28,6 +28,7 @@ from engine.core.errors import (
     NotPending,
     OutOfTurn,
     PacketError,
+    RulesError,
     VersionError,
 )
 from engine.core.owed import describe, owed_first
@@ -196,12 +197,25 @@ def apply_packet(
         if state is None:
             raise ChainError(f"packet {body.seq} arrived for a game whose genesis is unknown")
         new_state, events = _continue(ruleset, state, packet)
+    _refuse_if_owed_by_nobody(ruleset, new_state, body.seq)
     digest = state_hash(new_state)
     if check_hash and body.state_hash != digest:
         raise DesyncError(body.seq, body.state_hash, digest)
     genesis_id = packet.packet_id if isinstance(body.kind, Genesis) else new_state.genesis_id
     new_state = msgspec.structs.replace(new_state, head=packet.packet_id, genesis_id=genesis_id)
     return Result(new_state, digest, events)
+
+
+def _refuse_if_owed_by_nobody(ruleset: AnyRuleset, state: AnyState, seq: int) -> None:
+    """A state whose first decision names no seat cannot be played on, and every reader of
+    the game stumbles on it: no packet may leave the game so, whatever its ruleset's bug or a
+    modified client's orders (an F&E ``back`` to a step the policies answer once did)."""
+    owed = owed_first(ruleset, state)
+    if owed is not None and not owed.seats:
+        raise RulesError(
+            f"packet {seq} would leave the game waiting at {owed.step} for no seat "
+            f"({describe(owed)}): refused whole"
+        )
 
 
 def _continue(
@@ -227,6 +241,11 @@ def _continue(
     owed = owed_first(ruleset, state)
     if owed is None:
         raise OutOfTurn(f"packet {body.seq} from {body.seat}: the game is over")
+    if not owed.seats:  # left so by a packet an older hexpost accepted
+        raise ChainError(
+            f"packet {body.seq}: the game waits at {owed.step} for no seat, so no packet can "
+            "follow the one that left it so"
+        )
     if owed.seats[0] != body.seat:
         raise OutOfTurn(
             f"packet {body.seq} from {body.seat}: {owed.seats[0]} owes the next move "
@@ -404,6 +423,8 @@ def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decisi
     owed = owed_first(ruleset, state)
     if owed is None:
         raise OutOfTurn(f"{what}: the game is over")
+    if not owed.seats:  # an order before it in the packet led there
+        raise OutOfTurn(f"{what}: the game would wait at {owed.step} for no seat")
     if owed.seats[0] != seat:
         raise OutOfTurn(f"{what}: {owed.seats[0]} owes the next move ({describe(owed)})")
     return owed
@@ -426,7 +447,7 @@ def _run(
     otherwise cost the square of their number."""
     if owed is None:
         owed = owed_first(ruleset, state)
-    if owed is None or owed.seats[0] != seat or owed.kind != _ORDERS:
+    if owed is None or not owed.seats or owed.seats[0] != seat or owed.kind != _ORDERS:
         return None
     assert state.rules is not None
     ran = apply_run(state.rules, seat, orders, start)
@@ -455,7 +476,7 @@ def _order(
     """Check and apply one order; ``owed`` is `owed_first` of ``state`` if known already."""
     if owed is None:
         owed = owed_first(ruleset, state)
-    if owed is None or owed.seats[0] != seat or owed.kind != _ORDERS:
+    if owed is None or not owed.seats or owed.seats[0] != seat or owed.kind != _ORDERS:
         what = f"order {index}"  # worded only for a refusal: most orders are in turn
         owed = _owed(ruleset, state, seat, what)
         raise NotPending(f"{what}: {seat} owes {describe(owed)}, not orders")

@@ -140,7 +140,9 @@ def _secret_turn(secret: OpenSecret) -> Decision:
     for seat in decision.seats:
         if seat not in revealed:
             return msgspec.structs.replace(decision, seats=(seat,), kind=DecisionKind.REVEAL)
-    raise AssertionError("an open secret step with every reveal in is resolved at once")
+    # Every reveal in resolves the step at once, so this is a secret step owed by no seat (a
+    # ruleset's secret decision that names none): the core refuses a packet leaving one.
+    return msgspec.structs.replace(decision, seats=())
 
 
 def actor(ruleset: AnyRuleset, state: AnyState) -> Seat | None:

@@ -393,6 +393,14 @@ class Turns(Generic[S]):
             return [Violation(text, rule)]
         if target.obsolete:
             return [Violation(f"back {order.step}: step {target.id} is obsolete", rule)]
+        if not self.owing(_replace(state, step=span[0], answered=()), target):
+            # A secret step whose every seat's choice a policy or the rules make: going back
+            # lands on it without settling, so the game would wait there for no one.
+            text = (
+                f"back {order.step}: step {describe(target)} would wait for no seat (the "
+                "seats' policies or the rules make its choices); go back to a step before it"
+            )
+            return [Violation(text, rule)]
         return []
 
     def apply_back(

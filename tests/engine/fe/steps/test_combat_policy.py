@@ -17,7 +17,7 @@ import pytest
 
 from engine.core.errors import IllegalOrder, OutOfTurn, PacketError
 from engine.core.ruleset import DecisionKind
-from engine.core.turn_orders import Done, Standing
+from engine.core.turn_orders import Back, Done, Standing
 from engine.fe.orders import PolicyOrder
 from engine.fe.steps import combat
 from tests.engine.fe_battle import PlacedFe, large_board, play_battle, policy, rules
@@ -198,6 +198,36 @@ def test_a_seat_its_policy_answers_cannot_commit_a_choice_of_its_own() -> None:
     assert table.state is before
     table.reveal("coalition")
     assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3D")
+
+
+def test_back_to_a_secret_step_every_policy_answers_is_refused_and_the_game_goes_on() -> None:
+    """``back 5-3X2`` once both sides' policies choose the BIR: nobody would owe that step,
+    and the game would wait there for no one. The packet was signed and accepted, and every
+    reading of the game failed after it (found by a hostile-orders run at seed 105). It is
+    refused now, saying why, and going back to an earlier step of the round still works: the
+    policies answer 5-3X2 on the way."""
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-back")
+    signed: set[str] = set()
+    for _ in range(400):
+        seat, kind, step = table.owed()
+        if kind == DecisionKind.ORDERS and step.startswith("5-3X") and step > "5-3X2":
+            break
+        if kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+            continue
+        first = [EVERYTHING] if seat not in signed else []
+        signed.add(seat)
+        table.orders(seat, *first, Done())
+    else:
+        raise AssertionError("no orders step after the BIR step was reached")
+    before = table.state
+    with pytest.raises(IllegalOrder, match=r"back 5-3X2: step 5-3X2 .* would wait for no seat"):
+        table.orders(seat, Back("5-3X2"))
+    assert table.state is before
+    assert table.owed() == (seat, DecisionKind.ORDERS, step)
+    table.orders(seat, Back("5-3"))
+    assert table.owed()[2] != "5-3X2"
+    assert any(e.kind == "back" for e in table.events)
 
 
 def test_a_policy_outside_its_bounds_is_refused_when_decoded() -> None:
