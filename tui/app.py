@@ -178,10 +178,11 @@ class HexpostApp(App[None]):
                 return
             failures = 0
             if arrived:
-                self.sync_from_mail()
+                self.sync_arrivals()
 
-    def sync_from_mail(self) -> None:
-        """Start the sync of the topmost hexpost screen (under a dialog if one is open)."""
+    def sync_arrivals(self) -> None:
+        """Start the sync of the topmost hexpost screen (under a dialog if one is open), when
+        the watch says packets may have arrived, by mail or in the shared folder."""
         screen = self._hexpost_screen()
         if screen is not None and not screen.syncing:
             screen.action_sync()
