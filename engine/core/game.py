@@ -358,9 +358,18 @@ def _join(
         rules = ruleset.initial_state(
             core.scenario_id, [seat.seat for seat in core.seats], dict(core.options)
         )
-        state = msgspec.structs.replace(state, rules=rules)
+        state = msgspec.structs.replace(state, rules=_played_at(ruleset, rules, core))
         events.append(Event("start", "every seat has joined: the game begins"))
     return state, events
+
+
+def _played_at(ruleset: AnyRuleset, rules: Any, core: CoreState) -> Any:
+    """The first rules state of a game, told the ruleset version the game is played at by a
+    ruleset that changes rules in a minor version (its optional ``at_version(state,
+    version)``): the newer rules then apply to that version's games only, and older games
+    replay as recorded. A plug-in without it plays every version of its games alike."""
+    at_version = getattr(ruleset, "at_version", None)
+    return rules if at_version is None else at_version(rules, core.ruleset_version)
 
 
 def _declined(

@@ -197,7 +197,12 @@ class Ruleset(Protocol, Generic[S]):
     for a plug-in written before this attribute, which may lack it). Games begun at an
     earlier version keep arming them (`engine.core.rolls.follows_on`)."""
     state_type: type[S]
-    """The msgspec Struct type of the ruleset's state (for decoding snapshots)."""
+    """The msgspec Struct type of the ruleset's state (for decoding snapshots).
+
+    Optional, and so not declared here: ``at_version(state, version) -> S``, called once on a
+    game's first rules state with the version its genesis names, for a ruleset whose rules
+    change in a minor version to keep in its state what they must know
+    (`engine.core.game._played_at`)."""
 
     def scenarios(self) -> Sequence[ScenarioInfo]:
         """Every scenario this ruleset ships, in a stable order."""

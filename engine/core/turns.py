@@ -375,8 +375,11 @@ class Turns(Generic[S]):
 
     # --- back -----------------------------------------------------------------------------
 
-    def check_back(self, state: S, step: Step, order: Back, rule: str = "") -> list[Violation]:
-        """Why ``back`` is refused now; ``rule`` is the ruleset's rule for going back."""
+    def check_back(
+        self, state: S, step: Step, order: Back, rule: str = "", *, settles: bool = False
+    ) -> list[Violation]:
+        """Why ``back`` is refused now; ``rule`` is the ruleset's rule for going back, and
+        ``settles`` what `apply_back` is told."""
         rule = rule or self.rule
         steps = self.host.steps(state)
         span = self.host.sequence().span(order.step, steps)
@@ -393,7 +396,7 @@ class Turns(Generic[S]):
             return [Violation(text, rule)]
         if target.obsolete:
             return [Violation(f"back {order.step}: step {target.id} is obsolete", rule)]
-        if not self.owing(_replace(state, step=span[0], answered=()), target):
+        if not settles and not self.owing(_replace(state, step=span[0], answered=()), target):
             # A secret step whose every seat's choice a policy or the rules make: going back
             # lands on it without settling, so the game would wait there for no one.
             text = (
@@ -413,9 +416,13 @@ class Turns(Generic[S]):
         *,
         why: str = "",
         rule: str = "",
+        settles: bool = False,
     ) -> S:
         """Go back to the first step ``order.step`` covers; ``why`` ends the event's text and
-        ``rule`` is the ruleset's rule for going back (cited in the event)."""
+        ``rule`` is the ruleset's rule for going back (cited in the event). ``settles``: go
+        on from there as `settle` does when the sequence reaches a step (automatic steps
+        carried out, steps that do not apply or that policies answer passed); without it
+        (rulesets' earlier versions) the game waits at that step whatever its kind."""
         steps = self.host.steps(state)
         span = self.host.sequence().span(order.step, steps)
         if span is None:
@@ -426,6 +433,8 @@ class Turns(Generic[S]):
         data = {"from": step.id, "to": target.id, "rule": rule or self.rule}
         events.append(Event("back", text, seat, target.id, data))
         state = _replace(state, step=span[0], answered=(), backs=state.backs + 1)
+        if settles:
+            return self.resume(state, events)
         return self.run_standing(state, events)
 
     # --- standing orders ------------------------------------------------------------------

@@ -16,6 +16,9 @@ supply effects): a game begun under 2.x would replay differently, so it is refus
 Version 5.1 reads the dice of a battle's later rounds fought by policies from the values that
 rolled the round before (`engine.core.rolls.follows_on`): such a battle costs one packet, not
 one per round. A game begun under 5.0 keeps one packet per round, so it replays as recorded.
+Version 5.2 keeps the game's version in its state (`FeState.version`, `FeRuleset.at_version`),
+so that a rule can change for new games only; its first such change: ``back`` goes on from
+the step it names as the sequence would (`BACK_SETTLES_FROM`).
 
 The combat steps' modules and the battle report are imported by the methods that use them:
 a client that imports the ruleset to show a game does not pay for them.
@@ -57,7 +60,7 @@ from engine.core.turns import describe, standing_for
 from engine.fe import flow
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
-from engine.fe.model import FeState
+from engine.fe.model import FeState, version_numbers
 from engine.fe.offer import all_options, info
 from engine.fe.orders import (
     RULE_ORDERS,
@@ -80,11 +83,22 @@ _SECRET = StepKind.SECRET
 """Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
 
+VERSIONED_FROM = "5.2"
+"""The first version whose games keep their version in the state (`FeState.version`)."""
+
+BACK_SETTLES_FROM = "5.2"
+"""From this version a ``back`` order goes on from the step it names as the sequence does
+when it reaches a step: an automatic step is carried out, a step that does not apply or
+that every seat's policy answers is passed. Before, the game waited there for the phasing
+seat's ``done``, and an automatic step was not carried out (5-3X4 did not roll the variable
+BIR a round lacked); a secret step every policy answered is refused as waiting for no seat."""
+
+
 class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.1"
+    version = "5.2"
     follow_on_dice_from = "5.1"
     state_type = FeState
 
@@ -128,6 +142,14 @@ class FeRuleset:
         state = msgspec.structs.replace(state, treasury=tuple((e, 0) for e in empires))
         return flow.settle(state, None, [])
 
+    def at_version(self, state: FeState, version: str) -> FeState:
+        """The state of a game played at ``version``, as it begins (the core asks once):
+        from 5.2 on, the state keeps the version, for the rules that version changed to ask;
+        a game of 5.1 or before is left as it was, so it replays to its recorded hashes."""
+        if version_numbers(version) < version_numbers(VERSIONED_FROM):
+            return state
+        return msgspec.structs.replace(state, version=version)
+
     # --- orders on the wire and in files --------------------------------------------------
 
     def decode_orders(self, data: bytes) -> list[Any]:
@@ -163,7 +185,8 @@ class FeRuleset:
                 return [Violation("a roll needs a purpose, e.g. 'variable battle intensity'")]
             return []
         if isinstance(order, Back):
-            return TURNS.check_back(state, step, order, COMBAT_RULE)
+            settles = state.plays_at_least(BACK_SETTLES_FROM)
+            return TURNS.check_back(state, step, order, COMBAT_RULE, settles=settles)
         if isinstance(order, Standing):
             return TURNS.check_standing(order)
         if isinstance(order, PolicyOrder):
@@ -282,7 +305,10 @@ class FeRuleset:
             return Applied(state, [], [RollRequest(count, sides, order.purpose, step.id)])
         if isinstance(order, Back):
             why = "for the next combat round or battle hex"
-            state = TURNS.apply_back(state, seat, step, order, events, why=why, rule=COMBAT_RULE)
+            settles = state.plays_at_least(BACK_SETTLES_FROM)
+            state = TURNS.apply_back(
+                state, seat, step, order, events, why=why, rule=COMBAT_RULE, settles=settles
+            )
             return Applied(state, events)
         tag = _tag(order)
         if tag in RULE_ORDERS:

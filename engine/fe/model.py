@@ -134,6 +134,14 @@ class FeState(
     command_points: tuple[tuple[str, int], ...] = ()
     """Extra command points each empire bought at 2B3 and has not spent yet (308.9), by
     empire (`engine.fe.steps.command_points`)."""
+    version: str = ""
+    """The ruleset version the game is played at, from 5.2 on ("" in a game begun before,
+    which plays as 5.1 did, so its states keep their hashes): a rule a minor version changed
+    asks `plays_at_least` (`engine.fe.checklist.FeRuleset.at_version` sets it)."""
+
+    def plays_at_least(self, version: str) -> bool:
+        """Whether this game is played at ``version`` ("MAJOR.MINOR") or later."""
+        return bool(self.version) and version_numbers(self.version) >= version_numbers(version)
 
     def option(self, key: str) -> OptionValue | None:
         for name, value in self.options:
@@ -229,3 +237,8 @@ class FeState(
 
 def _unit_id(unit: Unit) -> str:
     return unit.id
+
+
+def version_numbers(version: str) -> tuple[int, ...]:
+    """``"5.2"`` as ``(5, 2)``, to compare versions."""
+    return tuple(int(part) for part in version.split("."))

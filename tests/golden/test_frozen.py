@@ -2,9 +2,9 @@
 
 A campaign lasts months, and a player may update hexpost in the middle of one. A newer
 minor version of a ruleset plays a game at the version its genesis names, so what a minor
-version adds is gated on the game's version (`engine.core.rolls.follows_on`). These files
-were written by the engine of fe 5.0 and are never regenerated: every later 5.x must replay
-them to the hashes they carry.
+version adds is gated on the game's version (`engine.core.rolls.follows_on`, and from fe
+5.2 `FeState.version`). These files were written by the engine of the version they name and
+are never regenerated: every later 5.x must replay them to the hashes they carry.
 
 - ``fe_5_0_signed_wind.msgpack``: The Wind with standing orders and both sides' combat and
   reaction policies signed at set-up (``bench/handoffs.py``'s signed mode), turn 1, with a
@@ -12,7 +12,10 @@ them to the hashes they carry.
   other seat's next packet;
 - ``fe_5_0_pursuit.msgpack``: the large test board of `tests.engine.fe_battle`, a retreat by
   policy after round 1 and a pursuit by policy, its die and the pursuit battle's dice armed
-  for the next packet.
+  for the next packet;
+- ``fe_5_1_back.msgpack``: The Wind, turn 1, a battle in 0701 whose second round goes back
+  to 5-3X4, an automatic step, where fe 5.1 waits for the phasing seat's ``done`` (from 5.2
+  the engine carries the step out: `engine.fe.checklist.BACK_SETTLES_FROM`).
 """
 
 from __future__ import annotations
@@ -32,22 +35,38 @@ FROZEN = Path(__file__).parent / "frozen"
 RULESETS: dict[str, AnyRuleset] = {
     "fe_5_0_signed_wind.msgpack": RULESET,
     "fe_5_0_pursuit.msgpack": PlacedFe(large_board),
+    "fe_5_1_back.msgpack": RULESET,
 }
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
-def test_a_game_of_fe_5_0_replays_to_its_recorded_hashes(name: str) -> None:
+def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name: str) -> None:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
-    assert golden.ruleset == "fe/5.0" and ruleset.version != "5.0"
+    version = golden.ruleset.removeprefix("fe/")
+    assert version in ("5.0", "5.1") and ruleset.version != version
+    assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
     entropy_packets = 0
     for seq, packet, result in replay_golden(golden, ruleset):
         if isinstance(packet.body.kind, Genesis):
             check_genesis(ruleset, packet.body.kind)
-        assert seq == 0 or packet.body.ruleset == "fe/5.0"
+        assert seq == 0 or packet.body.ruleset == golden.ruleset
         entropy_packets += isinstance(packet.body.kind, EntropyOnly)
         assert result.state_hash == golden.hashes[seq], f"{name}: state hash moved at {seq}"
         state = result.state
-    assert state is not None and state.core.ruleset_version == "5.0"
-    assert entropy_packets >= 2  # the dice the rules ran on to each waited for a packet
+    assert state is not None and state.core.ruleset_version == version
+    assert state.rules is not None and state.rules.version == ""  # as 5.1 and before made it
+    if version == "5.0":
+        assert entropy_packets >= 2  # the dice the rules ran on to each waited for a packet
+
+
+def test_the_5_1_game_waits_at_the_automatic_step_it_went_back_to() -> None:
+    """What the frozen 5.1 game pins: after ``back 5-3X4`` the next packet completes 5-3X4
+    with ``done`` (from 5.2 the engine would have carried it out and moved on)."""
+    golden = read_golden(FROZEN / "fe_5_1_back.msgpack")
+    texts = [
+        e.text for _seq, _packet, result in replay_golden(golden, RULESET) for e in result.events
+    ]
+    back = next(i for i, t in enumerate(texts) if "went back" in t and "to 5-3X4" in t)
+    assert texts[back + 1] == "coalition completed 5-3X4 Roll variable battle intensity"

@@ -259,6 +259,41 @@ def test_back_repeats_combat_with_fresh_keys() -> None:
     assert owed(state).key == "T1/alliance/1A1/1"
 
 
+@pytest.mark.parametrize("version", ["5.1", "5.2"])
+def test_back_to_an_automatic_step_carries_it_out_from_5_2(version: str) -> None:
+    """From fe 5.2 ``back`` goes on from the step it names as the sequence does: the engine
+    carries out 5-3X4 (it rolls the variable battle intensity, 304.3, when the round has
+    none yet), passes 5-3X5, and asks the seat the next step needs. In a game of 5.1 the
+    game waited at 5-3X4 for the phasing seat's ``done``, and the engine did not carry the
+    step out; such games replay as recorded (`tests/golden/frozen/fe_5_1_back.msgpack`)."""
+    state = run_until(battle_start(), at_step("5-7A2"))
+    state = RULESET.at_version(state, version)
+    assert not RULESET.validate(state, "coalition", Back("5-3X4"))
+    applied = RULESET.apply(state, "coalition", Back("5-3X4"))
+    after, events = applied.state, applied.events
+    assert events[0].kind == "back"
+    if version == "5.1":
+        assert owed(after).step == "5-3X4" and owed(after).seats == ("coalition",)
+        assert len(events) == 1 and not applied.rolls
+        return
+    assert [(e.kind, e.step) for e in events[1:3]] == [
+        ("step-auto", "5-3X4"),
+        ("step-passed", "5-3X5"),
+    ]
+    assert owed(after).step == "5-4A1"
+
+
+def test_a_game_keeps_its_version_in_its_state_from_5_2_only() -> None:
+    """The state of a game of 5.1 or before is the one those versions made (its hashes stay
+    as recorded); from 5.2 on it names the version its rules are played at."""
+    state = start()
+    assert RULESET.at_version(state, "5.1") is state and state.version == ""
+    assert RULESET.at_version(state, "5.0") is state
+    assert RULESET.at_version(state, "5.2").version == "5.2"
+    assert RULESET.at_version(state, "5.10").plays_at_least("5.2")
+    assert not RULESET.at_version(state, "5.2").plays_at_least("5.10")
+
+
 def _play_game(options: dict[str, Any], events: list[Event]) -> tuple[FeState, list[str]]:
     state = start(options)
     keys: list[str] = []

@@ -23,6 +23,8 @@ from engine.fe.steps import combat
 from tests.engine.fe_battle import PlacedFe, large_board, play_battle, policy, rules
 from tests.engine.table import Table
 
+SEATS = ["coalition", "alliance"]
+
 EVERYTHING = PolicyOrder(
     flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=0
 )
@@ -200,26 +202,31 @@ def test_a_seat_its_policy_answers_cannot_commit_a_choice_of_its_own() -> None:
     assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3D")
 
 
-def test_back_to_a_secret_step_every_policy_answers_is_refused_and_the_game_goes_on() -> None:
-    """``back 5-3X2`` once both sides' policies choose the BIR: nobody would owe that step,
-    and the game would wait there for no one. The packet was signed and accepted, and every
-    reading of the game failed after it (found by a hostile-orders run at seed 105). It is
-    refused now, saying why, and going back to an earlier step of the round still works: the
-    policies answer 5-3X2 on the way."""
-    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-back")
+def _at_an_orders_step_after_the_bir(table: Table) -> tuple[str, str]:
+    """Walk, both sides signing `EVERYTHING` in their first packet, to the first step after
+    the BIR step (5-3X2) that a seat owes orders at; returns (seat, step)."""
     signed: set[str] = set()
     for _ in range(400):
         seat, kind, step = table.owed()
         if kind == DecisionKind.ORDERS and step.startswith("5-3X") and step > "5-3X2":
-            break
+            return seat, step
         if kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
             continue
         first = [EVERYTHING] if seat not in signed else []
         signed.add(seat)
         table.orders(seat, *first, Done())
-    else:
-        raise AssertionError("no orders step after the BIR step was reached")
+    raise AssertionError("no orders step after the BIR step was reached")
+
+
+def test_back_to_a_secret_step_every_policy_answers_is_refused_in_a_5_1_game() -> None:
+    """``back 5-3X2`` once both sides' policies choose the BIR, in a game of fe 5.1, where
+    ``back`` stops at the step it names: nobody would owe that step. The packet was signed
+    and accepted, and every reading of the game failed after it (found by a hostile-orders
+    run at seed 105). It is refused now, saying why, and going back to an earlier step of the
+    round still works: the policies answer 5-3X2 on the way."""
+    table = Table(PlacedFe(version="5.1"), "tutorial", SEATS, label="policy-back-5.1")
+    seat, step = _at_an_orders_step_after_the_bir(table)
     before = table.state
     with pytest.raises(IllegalOrder, match=r"back 5-3X2: step 5-3X2 .* would wait for no seat"):
         table.orders(seat, Back("5-3X2"))
@@ -228,6 +235,19 @@ def test_back_to_a_secret_step_every_policy_answers_is_refused_and_the_game_goes
     table.orders(seat, Back("5-3"))
     assert table.owed()[2] != "5-3X2"
     assert any(e.kind == "back" for e in table.events)
+
+
+def test_back_to_a_secret_step_every_policy_answers_goes_on_from_5_2() -> None:
+    """From fe 5.2 ``back`` goes on from the step it names as the sequence does: the
+    policies answer 5-3X2 and the round's dice are rolled (or armed), as in any round."""
+    table = Table(PlacedFe(), "tutorial", SEATS, label="policy-back")
+    seat, _step = _at_an_orders_step_after_the_bir(table)
+    seen = len(table.events)
+    table.orders(seat, Back("5-3X2"))
+    texts = [e.text for e in table.events[seen:]]
+    assert texts[0].startswith(f"{seat} went back from 5-3X")
+    assert any(t.startswith("5-3X2") and "answered for the seats" in t for t in texts), texts
+    assert table.owed()[1] == DecisionKind.ENTROPY  # the round's dice, as after any 5-3X2
 
 
 def test_a_policy_outside_its_bounds_is_refused_when_decoded() -> None:
