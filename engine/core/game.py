@@ -45,7 +45,15 @@ from engine.core.packets import (
     VerifiedPacket,
     fingerprint,
 )
-from engine.core.ruleset import AnyRuleset, ApplyRun, Decision, DecisionKind, Event, Seat
+from engine.core.ruleset import (
+    AnyRuleset,
+    ApplyRun,
+    Decision,
+    DecisionKind,
+    Event,
+    Seat,
+    version_numbers,
+)
 from engine.core.state import AnyState, CoreState, GameState, OpenSecret, SeatState, state_hash
 
 _JOIN, _ACCEPT = DecisionKind.JOIN, DecisionKind.ACCEPT
@@ -78,8 +86,8 @@ def check_genesis(ruleset: AnyRuleset, genesis: Genesis) -> None:
         raise VersionError(f"game needs protocol version {genesis.protocol}")
     if genesis.ruleset_id != ruleset.id:
         raise VersionError(f"game needs ruleset {genesis.ruleset_id!r}")
-    theirs = _version_tuple(genesis.ruleset_version)
-    ours = _version_tuple(ruleset.version)
+    theirs = version_numbers(genesis.ruleset_version)
+    ours = version_numbers(ruleset.version)
     if theirs[0] != ours[0] or theirs[1] > ours[1]:
         raise VersionError(
             f"game needs ruleset {genesis.ruleset_id} {genesis.ruleset_version}; "
@@ -103,14 +111,6 @@ def check_genesis(ruleset: AnyRuleset, genesis: Genesis) -> None:
         raise PacketError(f"genesis seats {named} do not match the scenario's seats {wanted}")
     if genesis.creator not in named:
         raise PacketError(f"genesis creator {genesis.creator!r} is not one of its seats")
-
-
-def _version_tuple(version: str) -> tuple[int, int]:
-    try:
-        major, minor = version.split(".")
-        return int(major), int(minor)
-    except ValueError:
-        raise VersionError(f"unreadable ruleset version {version!r}") from None
 
 
 def _start(ruleset: AnyRuleset, packet: VerifiedPacket) -> tuple[AnyState, list[Event]]:

@@ -19,7 +19,7 @@ import msgspec
 
 from engine.core import entropy
 from engine.core.errors import IllegalOrder
-from engine.core.ruleset import Event, RollRequest, Ruleset, Seat
+from engine.core.ruleset import Event, RollRequest, Ruleset, Seat, version_numbers
 from engine.core.state import ArmedRoll, CoreState, GameState, OpenSecret
 
 AnyState = GameState[Any]
@@ -152,11 +152,7 @@ def follows_on(ruleset: Ruleset[Any], version: str) -> bool:
     once (`Ruleset.follow_on_dice_from`). A game begun before keeps arming them, so that its
     recorded packets replay to the same states."""
     since = getattr(ruleset, "follow_on_dice_from", "")  # a plug-in written before: never
-    return bool(since) and _version(version) >= _version(since)
-
-
-def _version(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split("."))
+    return bool(since) and version_numbers(version) >= version_numbers(since)
 
 
 def _follow_on(

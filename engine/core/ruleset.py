@@ -20,6 +20,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
+from engine.core.errors import VersionError
+
 Seat = str
 """A seat's name in a game, e.g. ``"coalition"``; stable for the whole game."""
 
@@ -281,3 +283,13 @@ class ApplyRun(Protocol):
 
 AnyRuleset = Ruleset[Any]
 """A ruleset of any game: what the core and the layers above hold without knowing which."""
+
+
+def version_numbers(version: str) -> tuple[int, int]:
+    """A ruleset version ``"MAJOR.MINOR"`` as ``(MAJOR, MINOR)``, to compare versions;
+    ``VersionError`` for any other text (a genesis may name anything)."""
+    try:
+        major, minor = version.split(".")
+        return int(major), int(minor)
+    except ValueError:
+        raise VersionError(f"unreadable ruleset version {version!r}") from None

@@ -44,6 +44,7 @@ from engine.core.ruleset import (
     Seat,
     StepKind,
     Violation,
+    version_numbers,
 )
 from engine.core.text import text_problem
 from engine.core.turn_orders import (
@@ -60,7 +61,7 @@ from engine.core.turns import describe, standing_for
 from engine.fe import flow
 from engine.fe.face import FACE
 from engine.fe.flow import COMBAT_RULE, TURNS
-from engine.fe.model import FeState, version_numbers
+from engine.fe.model import FeState
 from engine.fe.offer import all_options, info
 from engine.fe.orders import (
     RULE_ORDERS,

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from engine.core.ruleset import OptionValue, RollRequest, Seat
+from engine.core.ruleset import OptionValue, RollRequest, Seat, version_numbers
 from engine.fe import board_update, state_digest
 from engine.fe.battle_model import BattleRecord, CombatPolicy
 from engine.fe.forces import Board, Forces, Unit
@@ -237,8 +237,3 @@ class FeState(
 
 def _unit_id(unit: Unit) -> str:
     return unit.id
-
-
-def version_numbers(version: str) -> tuple[int, ...]:
-    """``"5.2"`` as ``(5, 2)``, to compare versions."""
-    return tuple(int(part) for part in version.split("."))
