@@ -18,7 +18,7 @@ rolled the round before (`engine.core.rolls.follows_on`): such a battle costs on
 one per round. A game begun under 5.0 keeps one packet per round, so it replays as recorded.
 Version 5.2 keeps the game's version in its state (`FeState.version`, `FeRuleset.at_version`),
 so that a rule can change for new games only; its first such change: ``back`` goes on from
-the step it names as the sequence would (`BACK_SETTLES_FROM`).
+the step it names as the sequence would (`engine.fe.flow.BACK_SETTLES_FROM`).
 
 The combat steps' modules and the battle report are imported by the methods that use them:
 a client that imports the ruleset to show a game does not pay for them.
@@ -86,13 +86,6 @@ _SECRET = StepKind.SECRET
 
 VERSIONED_FROM = "5.2"
 """The first version whose games keep their version in the state (`FeState.version`)."""
-
-BACK_SETTLES_FROM = "5.2"
-"""From this version a ``back`` order goes on from the step it names as the sequence does
-when it reaches a step: an automatic step is carried out, a step that does not apply or
-that every seat's policy answers is passed. Before, the game waited there for the phasing
-seat's ``done``, and an automatic step was not carried out (5-3X4 did not roll the variable
-BIR a round lacked); a secret step every policy answered is refused as waiting for no seat."""
 
 
 class FeRuleset:
@@ -186,8 +179,7 @@ class FeRuleset:
                 return [Violation("a roll needs a purpose, e.g. 'variable battle intensity'")]
             return []
         if isinstance(order, Back):
-            settles = state.plays_at_least(BACK_SETTLES_FROM)
-            return TURNS.check_back(state, step, order, COMBAT_RULE, settles=settles)
+            return flow.check_back(state, step, order)
         if isinstance(order, Standing):
             return TURNS.check_standing(order)
         if isinstance(order, PolicyOrder):
@@ -306,7 +298,7 @@ class FeRuleset:
             return Applied(state, [], [RollRequest(count, sides, order.purpose, step.id)])
         if isinstance(order, Back):
             why = "for the next combat round or battle hex"
-            settles = state.plays_at_least(BACK_SETTLES_FROM)
+            settles = flow.back_settles(state)
             state = TURNS.apply_back(
                 state, seat, step, order, events, why=why, rule=COMBAT_RULE, settles=settles
             )

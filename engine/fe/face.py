@@ -198,7 +198,7 @@ class FeFace:
         out += [_choice("note", Note, step), _choice("roll", Roll, step)]
         out.append(signed_choices.standing_choice(TURNS, TITLES["standing"]))
         if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
-            out.append(_choice("back", Back, step, rule=flow.COMBAT_RULE))
+            out.append(_back_choice(state, step))
         out.append(_adjust_choice())
         if not state.orion and not state.setup:
             # Taken at any step: signed before the combat phase, it lets the battle run
@@ -376,6 +376,17 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         )
         return msgspec.structs.replace(choice, params=params)
     return choice
+
+
+def _back_choice(state: FeState, step: Step) -> Choice:
+    """``back``, with the steps it may name now as the menu of its ``step``."""
+    choice = _choice("back", Back, step, rule=flow.COMBAT_RULE)
+    targets = flow.back_targets(state, step)
+    params = tuple(
+        msgspec.structs.replace(p, options=targets) if p.name == "step" and targets else p
+        for p in choice.params
+    )
+    return msgspec.structs.replace(choice, params=params)
 
 
 def _choice(tag: str, order_type: type[msgspec.Struct], step: Step, rule: str = "") -> Choice:

@@ -17,6 +17,7 @@ import msgspec
 
 from engine.core import caches
 from engine.core.ruleset import Actor, Event, Seat, Violation
+from engine.core.turn_orders import Back
 from engine.core.turns import Turns, describe
 from engine.fe import applies
 from engine.fe import steps as areas
@@ -33,6 +34,12 @@ ORION = "orion"
 """Stands for the phasing seat in decision keys during the Orion phase."""
 COMBAT_RULE = "302.9"
 COMBAT_PHASE = "5"
+BACK_SETTLES_FROM = "5.2"
+"""From this version a ``back`` order goes on from the step it names as the sequence does
+when it reaches a step: an automatic step is carried out, a step that does not apply or
+that every seat's policy answers is passed. Before, the game waited there for the phasing
+seat's ``done``, and an automatic step was not carried out (5-3X4 did not roll the variable
+BIR a round lacked); a secret step every policy answered is refused as waiting for no seat."""
 _PHASING = Actor.PHASING
 """Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
@@ -290,4 +297,26 @@ def _player_turn_event(state: FeState) -> Event:
         f"{turn_text(state.turn)}: {seat} player turn begins",
         seat=seat,
         data={"turn": state.turn, "phasing": seat},
+    )
+
+
+def back_settles(state: FeState) -> bool:
+    """Whether a ``back`` in this game goes on from the step it names (`BACK_SETTLES_FROM`)."""
+    return state.plays_at_least(BACK_SETTLES_FROM)
+
+
+def check_back(state: FeState, step: Step, order: Back) -> list[Violation]:
+    """Why ``back`` is refused at ``step`` now (302.9: in the combat phase, to an earlier
+    combat step)."""
+    return TURNS.check_back(state, step, order, COMBAT_RULE, settles=back_settles(state))
+
+
+def back_targets(state: FeState, step: Step) -> tuple[str, ...]:
+    """The steps a ``back`` at ``step`` may name now, in the order of the sequence: the
+    combat phase's steps before it that `check_back` takes (the menu of the order)."""
+    if step.phase != COMBAT_PHASE:
+        return ()
+    before = part(state)[: state.step]
+    return tuple(
+        s.id for s in before if s.phase == COMBAT_PHASE and not check_back(state, step, Back(s.id))
     )

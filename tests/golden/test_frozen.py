@@ -15,7 +15,7 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
   for the next packet;
 - ``fe_5_1_back.msgpack``: The Wind, turn 1, a battle in 0701 whose second round goes back
   to 5-3X4, an automatic step, where fe 5.1 waits for the phasing seat's ``done`` (from 5.2
-  the engine carries the step out: `engine.fe.checklist.BACK_SETTLES_FROM`).
+  the engine carries the step out: `engine.fe.flow.BACK_SETTLES_FROM`).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import pytest
 
 from engine.core.ruleset import DecisionKind, Event, RollRequest
 from engine.core.turn_orders import Back, Done, Note, Roll
+from engine.fe import FACE
 from engine.fe import FE as RULESET
 from engine.fe.flow import sequence
 from engine.fe.model import FeState
@@ -281,6 +282,18 @@ def test_back_to_an_automatic_step_carries_it_out_from_5_2(version: str) -> None
         ("step-passed", "5-3X5"),
     ]
     assert owed(after).step == "5-4A1"
+
+
+def test_the_back_form_offers_the_steps_back_may_name_now() -> None:
+    """The ``back`` choice's ``step`` is a menu of the earlier combat steps the engine would
+    take, in the order of the sequence, rather than a step id to type."""
+    state = RULESET.at_version(run_until(battle_start(), at_step("5-7A2")), "5.2")
+    (choice,) = [c for c in FACE.choices(state, "coalition") if c.order == "back"]
+    (param,) = choice.params
+    combat = [s.id for s in sequence().main if s.phase == "5"]
+    taken = [i for i in combat if not RULESET.validate(state, "coalition", Back(i))]
+    assert param.options == tuple(taken)
+    assert "5-3X4" in taken and "5-1A" in taken and "5-7A2" not in taken and "5-8A" not in taken
 
 
 def test_a_game_keeps_its_version_in_its_state_from_5_2_only() -> None:
