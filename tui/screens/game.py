@@ -69,6 +69,7 @@ from tui.startup import release_collector
 from tui.widgets.footer import KeysFooter
 from tui.widgets.hexdetails import HexDetails
 from tui.widgets.hexmap import HexMap
+from tui.widgets.step_offer import StepOffer
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -268,7 +269,7 @@ class GameScreen(DraftsScreen):
             if record.board is not None
             else []
         )
-        self.orders.set_step(
+        offer = StepOffer(
             owed,
             record.choices,
             own=data.step_orders,
@@ -279,6 +280,7 @@ class GameScreen(DraftsScreen):
             waiting=waiting_pieces(record.board, record.my_seat),
             seat=record.my_seat,
         )
+        self.orders.set_step(offer)
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again

@@ -13,16 +13,14 @@ handed over when it is built, so the player finds the same panel either way.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
+from tui.widgets.step_offer import StepOffer
+
 if TYPE_CHECKING:
-    from tui.widgets.order_flow import Waiting
-    from tui.widgets.order_forms import ChoiceData, FieldsFor
     from tui.widgets.orders import OrdersPanel
-    from tui.widgets.step_picks import StepData
 
 SIDE = "#side"
 """The side column the panel goes into, after the hex details."""
@@ -36,8 +34,8 @@ class OrdersSlot:
         self._panel: OrdersPanel | None = None
         self._ready = asyncio.Event()
         """Set once the panel is mounted, composed and told the step."""
-        self._step: dict[str, Any] | None = None
-        """The last `set_step` arguments, kept for a panel not built yet."""
+        self._offer: StepOffer | None = None
+        """The last `set_step` offer, kept for a panel not built yet."""
 
     @property
     def panel(self) -> OrdersPanel | None:
@@ -50,35 +48,12 @@ class OrdersSlot:
             raise RuntimeError("the orders panel has not been built yet")
         return self._panel
 
-    def set_step(
-        self,
-        step: str | None,
-        choices: Sequence[ChoiceData] = (),
-        *,
-        own: Sequence[str] = (),
-        secret: bool = False,
-        fields: FieldsFor | None = None,
-        steps: Sequence[StepData] = (),
-        sides: Sequence[str] = (),
-        waiting: Sequence[Waiting] = (),
-        seat: str = "",
-    ) -> None:
+    def set_step(self, offer: StepOffer) -> None:
         """`OrdersPanel.set_step` now, or when the panel is built."""
-        told: dict[str, Any] = {
-            "step": step,
-            "choices": choices,
-            "own": own,
-            "secret": secret,
-            "fields": fields,
-            "steps": steps,
-            "sides": sides,
-            "waiting": waiting,
-            "seat": seat,
-        }
         if self._panel is not None and self._ready.is_set():
-            self._panel.set_step(**told)
+            self._panel.set_step(offer)
         else:
-            self._step = told
+            self._offer = offer
 
     def build_later(self) -> None:
         """Build the panel after the screen's next repaint (the first one with the game)."""
@@ -99,9 +74,9 @@ class OrdersSlot:
             panel = self._panel = OrdersPanel(id="orders")
             panel.display = False
             await self._screen.query_one(SIDE).mount(panel)
-            if self._step is not None:
-                step, self._step = self._step, None
-                panel.set_step(**step)
+            if self._offer is not None:
+                offer, self._offer = self._offer, None
+                panel.set_step(offer)
             panel.build_fields()
             self._ready.set()
         await self._ready.wait()

@@ -43,7 +43,7 @@ from textual.widgets import Input, Static
 
 from tui.safe_text import safe_text
 from tui.widgets.allocation_editor import AllocationEditor
-from tui.widgets.order_flow import MapOrders, Waiting
+from tui.widgets.order_flow import MapOrders
 from tui.widgets.order_forms import (
     ChoiceData,
     ChoiceMenu,
@@ -61,6 +61,7 @@ from tui.widgets.order_text import (
     path_text,
     with_options,
 )
+from tui.widgets.step_offer import StepOffer
 from tui.widgets.step_picks import THROUGH_END, StepData, standing_items, step_items
 from tui.widgets.ticklist import PickDialog, PickItem
 from tui.widgets.unitpick import UnitPick
@@ -199,42 +200,23 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     # --- what the screen tells the panel ---------------------------------------------------
 
-    def set_step(
-        self,
-        step: str | None,
-        choices: Sequence[ChoiceData] = (),
-        *,
-        own: Sequence[str] = (),
-        secret: bool = False,
-        fields: FieldsFor | None = None,
-        steps: Sequence[StepData] = (),
-        sides: Sequence[str] = (),
-        waiting: Sequence[Waiting] = (),
-        seat: str = "",
-    ) -> None:
-        """The step the player owes (None: nothing owed) and the orders they may give there
-        (``choices``, the face's); ``own`` names those that are the step's own rather than
-        offered at every step (``1`` to ``4`` reach them); ``secret`` when it is a secret
-        step (``p`` writes its choice); ``fields`` narrows a form's fields (the ruleset
-        client's choice, `FieldsFor`). ``steps`` is the sequence of play (the checklist's
-        rows), from which standing orders and ``done through`` pick; ``sides`` the board's
-        sides the player plays (a ``side`` parameter's menu); ``waiting`` the player's
-        pieces off the board, which a placement puts on it; ``seat`` the player's seat
-        (whose standing order the steps' ``standing`` names)."""
+    def set_step(self, offer: StepOffer) -> None:
+        """The step the player owes and the orders they may give there (`StepOffer`)."""
+        step = offer.step
         self._step = step or ""
-        self._choices = tuple(choices) if step else ()
+        self._choices = tuple(offer.choices) if step else ()
         named = set(NAMED_KEYS.values())  # a policy offered everywhere keeps its P, not a 1-4
         self._own = tuple(
             c
             for c in self._choices
-            if c.order in own and c.order not in named and c is not self.stack
+            if c.order in offer.own and c.order not in named and c is not self.stack
         )
-        self._fields = fields
-        self._secret = secret and bool(step)
-        self._steps = tuple(steps)
-        self._sides = tuple(sides)
-        self._seat = seat
-        self.waiting = tuple(waiting)
+        self._fields = offer.fields
+        self._secret = offer.secret and bool(step)
+        self._steps = tuple(offer.steps)
+        self._sides = tuple(offer.sides)
+        self._seat = offer.seat
+        self.waiting = tuple(offer.waiting)
         self._show_hint()
         self.refresh_bindings()
 
