@@ -58,6 +58,9 @@ PACKETS_PER_STATE = 40
 
 ORDER_TYPES: tuple[type[Any], ...] = fe_orders.Order.__args__
 STEPS = ("1A1", "2B3", "3B2", "3B3", "4A", "5-1A", "5-3X2", "5-7A1", "6B", "8A", "10D", "", "z")
+COMBAT_STEPS = tuple(s.id for s in load_sequence().main if s.phase == "5")
+"""Every step of the combat phase, half the steps a ``back`` names: going back to one the
+policies answer once left the game waiting for no seat."""
 CLASSES = ("CA", "FF", "SB", "DN", "F5", "D7", "KZI:CL", "FRD", "PDU", "", "X" * 40)
 COUNTS = (0, 1, 2, -1, 20, 100, 10**6, 2**31, 2**63)
 AMOUNTS = ("0", "1", "0.5", "-1", "999999", "1.25", "abc", "")
@@ -115,7 +118,9 @@ class HostileClient:
             return rng.choice(COUNTS)
         if field in ("fighters", "ep"):
             return rng.choice(AMOUNTS)
-        if field in ("step", "through"):
+        if field == "step":
+            return rng.choice(COMBAT_STEPS if rng.random() < 0.5 else STEPS)
+        if field == "through":
             return rng.choice(STEPS)
         if field == "fleet":
             return rng.choice(("", "Red Claw Fleet", "Count's Fleet", "Home Fleet", "x"))
