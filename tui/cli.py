@@ -116,7 +116,8 @@ def _add_app_commands(
         description="The games list, the map with your stacks, the checklist and the log, "
         "in the terminal (80x24 is enough). s syncs; the footer shows the other keys and "
         "ctrl+p searches every action. --passphrase-env or --passphrase-command lets a sync "
-        "sign automatic replies with an encrypted key.",
+        "sign automatic replies with an encrypted key. Needs a terminal: without one it "
+        "says so and exits 1.",
         add_help=add_help,
     )
     play.add_argument("game", nargs="?", metavar="GAME", help="open this game at once")
@@ -471,15 +472,31 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
 
 
+def on_terminal() -> bool:
+    """Whether standard input and output are a terminal, which the app needs."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
-    if args.command is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    terminal = on_terminal()
+    if args.command is None and not terminal:
         build_parser().print_help()
         return EXIT_OK
+    if args.command in APP_COMMANDS and not terminal:
+        # Without a terminal the app reads no keys and draws into a pipe: it would wait for
+        # ever (a script, a cron job, ssh without -t).
+        print(
+            f"hexpost: {args.command} opens the full-screen app, which needs a terminal "
+            "(standard input and output here are not one); 'hexpost games', 'show' and "
+            "'log' print a game as text",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
     try:
         if args.command in APP_COMMANDS:
             return play(args)
-        if args.command == "demo" and not args.text and sys.stdin.isatty() and sys.stdout.isatty():
+        if args.command == "demo" and not args.text and terminal:
             return demo_app(args)
         from tui import commands
         from tui.safe_text import safe_output

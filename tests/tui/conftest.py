@@ -40,6 +40,14 @@ def quick_pilot() -> Iterator[None]:
         yield
 
 
+@pytest.fixture
+def on_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tui.cli` is run on a terminal, as it asks before it opens the app."""
+    from tui import cli
+
+    monkeypatch.setattr(cli, "on_terminal", lambda: True)
+
+
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment for a child: no stray hexpost settings from the caller's shell.
 

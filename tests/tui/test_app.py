@@ -10,8 +10,6 @@ the wrong thing, or nothing, fails.
 
 from __future__ import annotations
 
-import io
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -437,7 +435,10 @@ async def test_quitting_closes_the_store(tutorial: Tutorial) -> None:
 
 
 def test_play_and_no_command_open_the_app(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
 ) -> None:
     from tui import cli
 
@@ -448,23 +449,22 @@ def test_play_and_no_command_open_the_app(
 
     monkeypatch.setattr(HexpostApp, "run", fake_run)
     home = tmp_path / "home"
-    assert cli.main(["--home", str(home), "play", GAME]) == 0
-    assert cli.main(["--home", str(home), "play"]) == 0
-    assert opened == [(home, GAME), (home, None)]
-    # Not on a terminal, `hexpost` alone still prints the help (scripts rely on it).
+    # Not on a terminal, `hexpost` alone still prints the help (scripts rely on it), and
+    # `play` and `review` say they need one rather than wait for keys that never come.
     assert cli.main(["--home", str(home)]) == 0
     assert "play" in capsys.readouterr().out
-    assert len(opened) == 2
-    # On a terminal it opens the app.
-    monkeypatch.setattr(sys, "stdin", _Terminal())  # the module `tui.cli` reads
-    monkeypatch.setattr(sys, "stdout", _Terminal())
+    for command in (["play"], ["play", GAME], ["review", GAME]):
+        assert cli.main(["--home", str(home), *command]) == 1
+        said = capsys.readouterr().err
+        assert said.startswith(f"hexpost: {command[0]} opens the full-screen app, which needs a")
+        assert said.count("\n") == 1
+    assert opened == []
+    # On a terminal they open the app.
+    request.getfixturevalue("on_terminal")
+    assert cli.main(["--home", str(home), "play", GAME]) == 0
+    assert cli.main(["--home", str(home), "play"]) == 0
     assert cli.main(["--home", str(home)]) == 0
-    assert opened[-1] == (home, None)
-
-
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
+    assert opened == [(home, GAME), (home, None), (home, None)]
 
 
 async def test_v_on_the_game_screen_opens_its_review(tutorial: Tutorial) -> None:

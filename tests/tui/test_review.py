@@ -243,6 +243,7 @@ async def test_review_app_opens_straight_into_the_review(moved: Tutorial) -> Non
         assert isinstance(app.screen, GamesScreen)
 
 
+@pytest.mark.usefixtures("on_terminal")
 def test_hexpost_review_opens_the_app_on_the_review(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -47,6 +47,7 @@ def test_hold_then_release_collects_freezes_and_runs_again() -> None:
     assert gc.get_freeze_count() == 0
 
 
+@pytest.mark.usefixtures("on_terminal")
 def test_play_holds_the_collector_until_the_app_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
