@@ -11,6 +11,7 @@ the app must still be running after the last key (``q``, which quits, is never p
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -33,7 +34,12 @@ SETTLE = 0.15
 
 
 @pytest.mark.parametrize("seed", [10, 13])
-async def test_random_keys_never_crash_the_app(wind: Player, seed: int) -> None:
+async def test_random_keys_never_crash_the_app(
+    wind: Player, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder typed at random in the settings (a shared folder, a backup) is made where it
+    # says, a relative one in the working folder: here, not in the checkout.
+    monkeypatch.chdir(tmp_path)
     rng = random.Random(seed)
     app = HexpostApp(Home(wind.home.path))
     screens: set[str] = set()
