@@ -189,7 +189,36 @@ def test_hostile_orders_are_applied_or_refused_with_a_clear_error(
     played: str, request: pytest.FixtureRequest
 ) -> None:
     game: Table = request.getfixturevalue(played)
-    rng = random.Random(SEED)
+    sent, refused, kinds = _attack(game, SEED)
+    assert sent >= 40 * PACKETS_PER_STATE
+    assert 0 < refused < sent
+    assert len(kinds) == len(ORDER_TYPES), {t.__name__ for t in ORDER_TYPES} - kinds
+
+
+FULL_SEEDS = range(100, 140)
+"""The campaigns attacked under ``--full`` as well (`make test-full`, for a nightly run). Such
+a run over seeds 100 to 159, when a back named one of `STEPS` only, found the ``back`` that
+left a game waiting for no seat (105, wandering); that case is rare in these draws (with the
+fix undone, these 80 campaigns do not meet it), so it has tests of its own
+(`tests/engine/fe/steps/test_combat_policy.py`). This run looks for what no one foresaw."""
+
+
+@pytest.mark.slow
+def test_hostile_orders_over_many_campaigns(full_run: bool) -> None:
+    """The same attack on 80 more campaigns, wandering and not (about 2.5 minutes)."""
+    if not full_run:
+        pytest.skip("runs under --full (make test-full)")
+    for seed in FULL_SEEDS:
+        for wander in (False, True):
+            sent, refused, _kinds = _attack(play_random_campaign(seed, 2, wander=wander), seed)
+            assert 0 < refused < sent, (seed, wander)
+
+
+def _attack(game: Table, seed: int) -> tuple[int, int, set[str]]:
+    """Hostile packets at the states of ``game`` (`_states_by_step`): each must be applied or
+    refused with one of the project's errors in one line. Returns how many were sent, how
+    many refused, and the order types sent."""
+    rng = random.Random(seed)
     sent = refused = 0
     kinds: set[str] = set()
     for state in _states_by_step(game):
@@ -215,9 +244,7 @@ def test_hostile_orders_are_applied_or_refused_with_a_clear_error(
                 assert message and "\n" not in message, message
                 if isinstance(refusal, IllegalOrder):
                     assert message.startswith("order "), message
-    assert sent >= 40 * PACKETS_PER_STATE
-    assert 0 < refused < sent
-    assert len(kinds) == len(ORDER_TYPES), {t.__name__ for t in ORDER_TYPES} - kinds
+    return sent, refused, kinds
 
 
 # --- the work a packet costs ------------------------------------------------------------------
