@@ -38,8 +38,9 @@ BACK_SETTLES_FROM = "5.2"
 """From this version a ``back`` order goes on from the step it names as the sequence does
 when it reaches a step: an automatic step is carried out, a step that does not apply or
 that every seat's policy answers is passed. Before, the game waited there for the phasing
-seat's ``done``, and an automatic step was not carried out (5-3X4 did not roll the variable
-BIR a round lacked); a secret step every policy answered is refused as waiting for no seat."""
+seat's ``done``, which marked an automatic step done without carrying it out (5-3X4, the
+variable BIR roll); there a secret step every policy answers is refused, as nobody would owe
+it."""
 _PHASING = Actor.PHASING
 """Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
