@@ -284,9 +284,7 @@ async def ask_for_damaged(
         return []
     games = []
     requests: list[quarantine.ResendRequest] = []
-    for row in replica.playable_games():
-        if row.status != "active" or row.frozen:
-            continue
+    for row in replica.active_games():
         owed = replica.pending(row.game_id)
         if not owed:
             continue

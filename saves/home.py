@@ -141,6 +141,11 @@ class Home:
 
         return Replica(self.store(), self.identity(passphrase, unlock=unlock))
 
+    def repairs(self) -> list[str]:
+        """What reading found damaged in this home's store and rebuilt since it was opened
+        (`saves.store.Store.repairs`), one line each."""
+        return [] if self._store is None else list(self._store.repairs)
+
     def close(self) -> None:
         if self._store is not None:
             self._store.close()

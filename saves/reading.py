@@ -9,7 +9,8 @@ asked for, and a head another process moved on is never served stale.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import HexpostError
@@ -25,7 +26,7 @@ from engine.core.packets import (
     read_envelope,
 )
 from engine.core.ruleset import AnyRuleset, Decision, Event
-from engine.core.state import AnyState, decode_state
+from engine.core.state import AnyState, decode_state, encode_state, state_hash
 from saves import ledger, store_games
 from saves.keys import Identity
 from saves.registry import has_ruleset, ruleset_for
@@ -81,6 +82,20 @@ def kept_packet(data: bytes, state: AnyState | None) -> VerifiedPacket:
     return packet if packet is not None else open_packet(data, lookup)
 
 
+def checked_state(kept: store_games.Kept, state_type: type[Any]) -> AnyState | None:
+    """The state a kept snapshot holds, if it decodes and hashes to the hash stored with it;
+    else None (the snapshot is only a cache of what the packets determine: `Reader` then
+    rebuilds it from them). Whatever decoding or hashing damaged bytes raises means the same."""
+    try:
+        state: AnyState = decode_state(kept.state, state_type)
+        good = state_hash(state) == kept.state_hash
+    except Exception:  # any failure: the kept bytes are not a state
+        return None
+    return state if good else None
+
+
+_NOTHING: Mapping[int, str] = MappingProxyType({})
+
 PAST_HEADS = 3
 """Head states a `Reader` keeps per game after newer heads replaced them (`remember_head`)."""
 
@@ -104,6 +119,22 @@ class Reader:
         """The games whose ruleset this hexpost has: what a look at every game's state reads
         (a game of a plug-in uninstalled is listed, `games`, but never read)."""
         return [row for row in self.games() if has_ruleset(row.ruleset)]
+
+    def active_games(self) -> list[GameRow]:
+        """The playable games going on (active, not frozen) whose state can be read: what
+        the passes over every game's next move read (the reminders, the asks for damaged
+        packets, whether an automatic reply is owed), so that a game whose stored packets no
+        longer replay stops none of the others (the games list says why it cannot be read)."""
+        rows: list[GameRow] = []
+        for row in self.playable_games():
+            if row.status != "active" or row.frozen:
+                continue
+            try:
+                self.state(row.game_id)
+            except HexpostError:
+                continue
+            rows.append(row)
+        return rows
 
     def game(self, game_id: bytes) -> GameRow:
         row = store_games.game(self.store, game_id)
@@ -144,7 +175,7 @@ class Reader:
         if at is not None:
             return self.states(game_id, [at])[at]
         head, ruleset = self._head_row(game_id)
-        return self._head(game_id, head.packet_id, ruleset)
+        return self._head(game_id, head, ruleset)
 
     def states(self, game_id: bytes, seqs: Sequence[int]) -> dict[int, AnyState]:
         """The game's states after each packet of ``seqs`` (the head's for one at or past
@@ -157,7 +188,7 @@ class Reader:
             raise HexpostError("--at needs a packet number of 0 or more")
         found: dict[int, AnyState] = {}
         if wanted and wanted[-1] >= head.seq:
-            at_head = self._head(game_id, head.packet_id, ruleset)
+            at_head = self._head(game_id, head, ruleset)
             found.update((seq, at_head) for seq in wanted if seq >= head.seq)
         below = [seq for seq in wanted if seq < head.seq]
         if below:
@@ -171,30 +202,80 @@ class Reader:
         return head, ruleset_for(head.ruleset)
 
     def _replayed(
-        self, game_id: bytes, ruleset: AnyRuleset, seqs: list[int]
+        self,
+        game_id: bytes,
+        ruleset: AnyRuleset,
+        seqs: list[int],
+        rewrite: Mapping[int, str] = _NOTHING,
     ) -> dict[int, AnyState]:
-        """The states after the packets ``seqs`` (ascending, before the head), replayed once
-        from the latest snapshot or past head (`remember_head`) at or before the first."""
+        """The states after the packets ``seqs`` (ascending), replayed once from the latest
+        past head (`remember_head`) or kept snapshot that checks (`_kept_before`) at or before
+        the first. The kept snapshots found damaged on the way, and those ``rewrite`` names
+        (position -> what was wrong), are written again from the replay (`_write_back`)."""
         asked = set(seqs)
         found: dict[int, AnyState] = {}
-        snap = store_games.snapshot_before(self.store, game_id, seqs[0])
         past = self._past_before(game_id, seqs[0])
-        state: AnyState | None = None
-        start = 0
-        if past is not None and (snap is None or snap[0] <= past.core.seq):
-            state, start = past, past.core.seq + 1
-        elif snap is not None:
-            state, start = decode_state(snap[1], ruleset.state_type), snap[0] + 1
+        after = -1 if past is None else past.core.seq
+        kept, damaged = self._kept_before(game_id, ruleset, seqs[0], after)
+        damaged.update(rewrite)
+        state: AnyState | None = kept if kept is not None else past
+        start = 0 if state is None else state.core.seq + 1
         if state is not None and state.core.seq in asked:
             found[state.core.seq] = state
-        for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
-            state = apply_packet(ruleset, state, kept_packet(data, state)).state
-            if seq in asked:
-                found[seq] = state
+        try:
+            for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
+                result = apply_packet(ruleset, state, kept_packet(data, state))
+                state = result.state
+                if seq in damaged:
+                    self._write_back(game_id, seq, result.state, result.state_hash, damaged[seq])
+                if seq in asked:
+                    found[seq] = state
+        except HexpostError as exc:
+            if not damaged:
+                raise
+            first = min(damaged)
+            raise HexpostError(
+                f"the kept state at packet {first} was {damaged[first]}, and the stored "
+                f"packets do not rebuild it: {exc}"
+            ) from None
         missing = asked - found.keys()
         if missing:
             raise HexpostError(f"packet {min(missing)} of game {game_id.hex()} is not stored")
         return found
+
+    def _kept_before(
+        self, game_id: bytes, ruleset: AnyRuleset, at: int, after: int
+    ) -> tuple[AnyState | None, dict[int, str]]:
+        """The state of the latest kept snapshot at or before packet ``at`` and after packet
+        ``after`` (a past head the replay may start from instead) that checks
+        (`checked_state`), if any, and the later ones passed over as damaged."""
+        damaged: dict[int, str] = {}
+        while at > after:
+            kept = store_games.snapshot_before(self.store, game_id, at)
+            if kept is None or kept.seq <= after:
+                break
+            state = checked_state(kept, ruleset.state_type)
+            if state is not None:
+                return state, damaged
+            damaged[kept.seq] = "damaged"
+            at = kept.seq - 1
+        return None, damaged
+
+    def _write_back(
+        self, game_id: bytes, seq: int, state: AnyState, digest: bytes, what: str
+    ) -> None:
+        """Keep ``state`` (rebuilt from the packets) as the snapshot at ``seq``, in place of
+        one found ``what`` (damaged, missing), and say so once in `Store.repairs`."""
+        with self.store.transaction():
+            store_games.replace_snapshot(self.store, game_id, seq, encode_state(state), digest)
+        row = store_games.game(self.store, game_id)
+        name = game_id.hex() if row is None else row.name
+        line = (
+            f"game {name}: the kept state at packet {seq} was {what}; "
+            "rebuilt it from the packets (nothing was lost)"
+        )
+        if line not in self.store.repairs:
+            self.store.repairs.append(line)
 
     def _past_before(self, game_id: bytes, at: int) -> AnyState | None:
         """The latest past head state at or before packet ``at`` (`PAST_HEADS`), if its
@@ -207,21 +288,22 @@ class Reader:
         stored = store_games.packet_at(self.store, game_id, state.core.seq)
         return state if stored is not None and stored[0] == state.head else None
 
-    def _head(self, game_id: bytes, head_id: bytes, ruleset: AnyRuleset) -> AnyState:
+    def _head(self, game_id: bytes, head: store_games.Head, ruleset: AnyRuleset) -> AnyState:
         cached = self._heads.get(game_id)
-        if cached is not None and cached[0] == head_id:
+        if cached is not None and cached[0] == head.packet_id:
             return cached[1]
         deferred = None if self.store.deferred is None else self.store.deferred.get(game_id)
-        if deferred is not None and deferred.packet_id == head_id:  # a batch writes it later
+        if deferred is not None and deferred.packet_id == head.packet_id:  # a batch writes it
             state: AnyState = deferred.state
-            self.remember_head(game_id, head_id, state)
+            self.remember_head(game_id, head.packet_id, state)
             return state
-        snap = store_games.head_snapshot(self.store, game_id)
-        if snap is None:
-            raise HexpostError(f"game {game_id.hex()} has no snapshot at its head")
-        state = decode_state(snap, ruleset.state_type)
-        self.remember_head(game_id, head_id, state)
-        return state
+        kept = store_games.head_snapshot(self.store, game_id)
+        found = None if kept is None else checked_state(kept, ruleset.state_type)
+        if found is None:  # rebuilt from the packets, and kept again
+            what = "missing" if kept is None else "damaged"
+            found = self._replayed(game_id, ruleset, [head.seq], {head.seq: what})[head.seq]
+        self.remember_head(game_id, head.packet_id, found)
+        return found
 
     def remember_head(self, game_id: bytes, head_id: bytes, state: AnyState) -> None:
         """Cache a head state just stored or read (keyed by its packet id, so never stale).

@@ -53,9 +53,7 @@ def due(replica: Reader, now: str) -> list[Reminder]:
     if current is None:
         return []
     found: list[Reminder] = []
-    for row in replica.playable_games():
-        if row.status != "active" or row.frozen:
-            continue
+    for row in replica.active_games():
         since = _parse(row.waiting_since)
         if since is None:
             continue

@@ -343,6 +343,10 @@ class Store:
         """While a batch runs: each game's head move (game id -> `saves.store_games.HeadMove`),
         written to the ``games`` row once, before anything reads or changes that row by SQL,
         and at the batch's end, instead of once per packet."""
+        self.repairs: list[str] = []
+        """What reading found damaged in this store and rebuilt since it was opened, one line
+        each (`saves.reading`: a kept state rebuilt from the packets), for the command line
+        and the app to tell the player."""
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
         mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()
         self.wal = mode is not None and str(mode[0]).lower() == "wal"

@@ -394,24 +394,44 @@ def events_between(store: Store, game_id: bytes, first: int, last: int) -> list[
     return [(int(seq), bytes(data)) for seq, data in rows]
 
 
-def snapshot_before(store: Store, game_id: bytes, at: int) -> tuple[int, bytes] | None:
-    """``(seq, encoded state)`` of the latest snapshot at or before packet ``at``."""
+class Kept(NamedTuple):
+    """A kept snapshot as stored: its position, the encoded state and the hash stored with it
+    (what `saves.reading` checks the decoded state against: the store is not trusted)."""
+
+    seq: int
+    state: bytes
+    state_hash: bytes
+
+
+def snapshot_before(store: Store, game_id: bytes, at: int) -> Kept | None:
+    """The latest snapshot at or before packet ``at``."""
     row = store.one(
-        "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+        "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ? AND seq <= ? "
+        "ORDER BY seq DESC LIMIT 1",
         (game_id, at),
     )
-    return None if row is None else (int(row[0]), bytes(row[1]))
+    return None if row is None else Kept(int(row[0]), bytes(row[1]), bytes(row[2]))
 
 
-def head_snapshot(store: Store, game_id: bytes) -> bytes | None:
-    """The encoded state at the game's head, if its snapshot is kept (it always should be)."""
+def head_snapshot(store: Store, game_id: bytes) -> Kept | None:
+    """The snapshot at the game's head, if it is kept (it always should be)."""
     settle(store, game_id)
     row = store.one(
-        "SELECT s.state FROM snapshots s JOIN games g ON g.game_id = s.game_id "
-        "AND g.head_seq = s.seq WHERE s.game_id = ?",
+        "SELECT s.seq, s.state, s.state_hash FROM snapshots s JOIN games g "
+        "ON g.game_id = s.game_id AND g.head_seq = s.seq WHERE s.game_id = ?",
         (game_id,),
     )
-    return None if row is None else bytes(row[0])
+    return None if row is None else Kept(int(row[0]), bytes(row[1]), bytes(row[2]))
+
+
+def replace_snapshot(
+    store: Store, game_id: bytes, seq: int, state: bytes, state_hash: bytes
+) -> None:
+    """Write the snapshot at ``seq`` again (one found damaged, rebuilt from the packets)."""
+    store.db.execute(
+        "INSERT OR REPLACE INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
+        (game_id, seq, state, state_hash),
+    )
 
 
 def move_head_snapshot(

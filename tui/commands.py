@@ -473,4 +473,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         return COMMANDS[args.command](args, home)
     finally:
+        for line in home.repairs():  # what reading rebuilt on the way (`Store.repairs`)
+            print(f"hexpost: {line}", file=sys.stderr)
         home.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core.errors import VersionError
+from engine.core.errors import HexpostError, VersionError
 from engine.core.owed import pending
 from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import AnyState
@@ -85,8 +85,14 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         return msgspec.structs.replace(
             listed, notes=(f"{exc}: the game waits until hexpost can load it",)
         )
-    state = replica.state(row.game_id)
-    decisions = pending(ruleset, state)
+    try:
+        state = replica.state(row.game_id)
+        decisions = pending(ruleset, state)
+    except HexpostError as exc:  # this game alone: the list goes on
+        return msgspec.structs.replace(
+            listed,
+            notes=(f"cannot be read: {exc} (`hexpost verify {row.name}` checks the whole game)",),
+        )
     facts = face_for(row.ruleset).summary(state.rules) if state.rules is not None else None
     owed = waits(decisions, row.my_seat, seat_names(state))
     return msgspec.structs.replace(
@@ -167,12 +173,13 @@ def archive(replica: Replica, row: GameRow, when: str, *, undo: bool = False) ->
 
 
 def home_notes(replica: Replica) -> tuple[str, ...]:
-    """What the whole home needs from its player, one line each, shown above its games (a
-    backup copy not yet confirmed: `saves.behind.copy_note`; an invitation held until this
+    """What the whole home needs from its player, one line each, shown above its games (what
+    reading found damaged and rebuilt since the home was opened: `saves.store.Store.repairs`;
+    a backup copy not yet confirmed: `saves.behind.copy_note`; an invitation held until this
     hexpost can play it: `saves.invitations.waiting_notes`)."""
     taken_at = store_backup.copy_taken_at(replica.store)
     copy = () if taken_at is None else (behind.copy_note(taken_at),)
-    return copy + invitations.waiting_notes(replica.store)
+    return tuple(replica.store.repairs) + copy + invitations.waiting_notes(replica.store)
 
 
 def attention_notes(

@@ -295,9 +295,7 @@ def owes_automatic_reply(replica: Replica) -> bool:
     from saves import resigning
 
     automatic = (DecisionKind.ENTROPY, DecisionKind.REVEAL)
-    for row in replica.playable_games():
-        if row.status != "active" or row.frozen:
-            continue
+    for row in replica.active_games():
         owed = replica.pending(row.game_id)
         if owed and owed[0].seats[0] == row.my_seat and owed[0].kind in automatic:
             return True

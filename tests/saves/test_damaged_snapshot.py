@@ -1,0 +1,222 @@
+"""A stored state is a cache of what the packets determine: damaged, it is rebuilt from them.
+
+A home keeps each game's state at its head (and every `SNAPSHOT_EVERY` packets) so that it
+need not replay the game to show it. Should a kept state be damaged on disk (a bit flipped,
+a row lost, a file patched by hand), reading it must not crash every command that lists the
+games, nor serve a wrong state (whose next packet from the other side would then look like a
+desync and freeze the game). Each kept state is checked against the state hash stored with
+it; one that does not decode, does not match or is missing is rebuilt from the packets, from
+the latest kept state that checks (or the genesis), written back, and the home says so once.
+If the packets themselves no longer replay, the game alone says it cannot be read, in one line
+that names the packet; the other games list as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from engine.core.errors import HexpostError
+from engine.core.state import encode_state
+from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.sync import ask_for_damaged
+from saves import reminders
+from saves.ledger import SNAPSHOT_EVERY
+from tests.saves.conftest import Player, create_game, now, play_notes
+from tui.services import games as listing
+from tui.services.sync import owes_automatic_reply
+
+
+def _kept(player: Player, game: bytes) -> list[int]:
+    rows = player.replica.store.all(
+        "SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq", (game,)
+    )
+    return [int(row[0]) for row in rows]
+
+
+def _patch(player: Player, game: bytes, seq: int, state: bytes | None) -> None:
+    """Write ``state`` as the kept state at ``seq`` behind the home's back (None: delete)."""
+    with player.replica.store.transaction() as db:
+        if state is None:
+            db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game, seq))
+        else:
+            db.execute(
+                "UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = ?", (state, game, seq)
+            )
+
+
+def _stored(player: Player, game: bytes, seq: int) -> bytes:
+    row = player.replica.store.one(
+        "SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game, seq)
+    )
+    assert row is not None
+    return bytes(row[0])
+
+
+def _break_packets(player: Player, game: bytes) -> int:
+    """Lose the game's head state and alter a packet after its last good kept state, so that
+    the packets no longer rebuild it; the position of the packet altered."""
+    head = player.row(game).head_seq
+    _patch(player, game, head, None)
+    seq = head - 2
+    with player.replica.store.transaction() as db:
+        row = db.execute(
+            "SELECT data FROM packets WHERE game_id = ? AND seq = ?", (game, seq)
+        ).fetchone()
+        data = bytearray(row[0])
+        data[-5] ^= 0x40
+        db.execute(
+            "UPDATE packets SET data = ? WHERE game_id = ? AND seq = ?", (bytes(data), game, seq)
+        )
+    player.reopen()
+    return seq
+
+
+def _garbled(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+@pytest.fixture
+def long_game(players: dict[str, Player], game: bytes) -> bytes:
+    """A game past its first kept state: its head's is not the only one."""
+    play_notes(players, game, SNAPSHOT_EVERY + 5 - players["alliance"].row(game).head_seq)
+    return game
+
+
+@pytest.mark.parametrize("damage", ["garbled", "another state", "missing"])
+def test_a_damaged_head_state_is_rebuilt_from_the_packets_and_written_back(
+    alice: Player, bob: Player, long_game: bytes, damage: str
+) -> None:
+    game = long_game
+    head = bob.row(game).head_seq
+    good = _stored(bob, game, head)
+    kept = _kept(bob, game)
+    assert kept[-1] == head and len(kept) >= 2
+    older = _stored(bob, game, kept[-2])
+    _patch(bob, game, head, {"garbled": _garbled(good), "another state": older}.get(damage))
+    bob.reopen()  # nothing held in memory: the state is read from the store
+
+    state = bob.replica.state(game)
+    assert state.core.seq == head
+    assert encode_state(state) == good
+    assert _stored(bob, game, head) == good  # written back
+    what = "missing" if damage == "missing" else "damaged"
+    assert bob.replica.store.repairs == [
+        f"game {bob.row(game).name}: the kept state at packet {head} was {what}; "
+        f"rebuilt it from the packets (nothing was lost)"
+    ]
+    bob.reopen()
+    assert encode_state(bob.replica.state(game)) == good
+    assert bob.replica.store.repairs == []
+    assert bob.replica.verify(game) == bob.row(game).state_hash
+
+
+def test_a_damaged_older_state_is_passed_over_and_rebuilt_when_replayed_through(
+    bob: Player, long_game: bytes
+) -> None:
+    game = long_game
+    kept = _kept(bob, game)
+    at = kept[-2]  # a kept state before the head
+    assert at > 0
+    good = _stored(bob, game, at)
+    _patch(bob, game, at, _garbled(good))
+    bob.reopen()
+
+    assert bob.replica.state(game, at=at + 2).core.seq == at + 2
+    assert encode_state(bob.replica.state(game, at=at)) == good
+    assert _stored(bob, game, at) == good
+    assert len(bob.replica.store.repairs) == 1
+
+
+def test_every_kept_state_damaged_rebuilds_from_the_genesis(bob: Player, long_game: bytes) -> None:
+    game = long_game
+    head = bob.row(game).head_seq
+    good = _stored(bob, game, head)
+    for seq in _kept(bob, game):
+        _patch(bob, game, seq, b"\xc1")
+    bob.reopen()
+    assert encode_state(bob.replica.state(game)) == good
+
+
+def test_packets_that_no_longer_replay_make_that_game_alone_unreadable(
+    alice: Player, bob: Player, long_game: bytes
+) -> None:
+    """The games list goes on: the damaged game is listed with a note naming the packet."""
+    other = create_game(bob, opponent="carol@example.org", name="other")
+    game = long_game
+    seq = _break_packets(bob, game)
+
+    with pytest.raises(HexpostError, match=f"packet {seq}"):
+        bob.replica.state(game)
+    listed = {summary.game: summary for summary in listing.summaries(bob.replica)}
+    broken = listed[game.hex()]
+    assert len(broken.notes) == 1
+    assert broken.notes[0].startswith("cannot be read: ")
+    assert f"packet {seq}" in broken.notes[0]
+    assert "hexpost verify" in broken.notes[0]
+    assert listed[other.hex()].notes == ()
+
+
+def test_the_command_line_says_what_it_rebuilt_and_goes_on(
+    bob: Player, long_game: bytes, tmp_path: Path
+) -> None:
+    game = long_game
+    head = bob.row(game).head_seq
+    _patch(bob, game, head, _garbled(_stored(bob, game, head)))
+    name = bob.row(game).name
+    bob.close()
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "--home", str(bob.home.path), "games"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert name in done.stdout
+    assert done.stderr == (
+        f"hexpost: game {name}: the kept state at packet {head} was damaged; "
+        "rebuilt it from the packets (nothing was lost)\n"
+    )
+    bob.reopen()
+    assert bob.replica.store.repairs == []  # written back: read clean now
+    bob.replica.state(game)
+    assert bob.replica.store.repairs == []
+
+
+def test_a_sync_and_its_reminders_go_on_past_a_game_that_cannot_be_read(
+    alice: Player, bob: Player, long_game: bytes
+) -> None:
+    """The pull, the automatic replies, the asks for damaged packets and the reminders read
+    every game: one that cannot be read is passed over, and the others are served."""
+    other = create_game(alice, name="other")
+    alice.sync()
+    _break_packets(bob, long_game)
+    report = bob.sync()
+    assert not report.failed
+    assert other in {outcome.game_id for outcome in report.received}
+    with bob.replica.store.transaction() as db:  # (the tests' clock is not the reminders')
+        db.execute(
+            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?",
+            (long_game,),
+        )
+    assert reminders.due(bob.replica, "2099-01-01T00:00:00Z") == []
+    assert not owes_automatic_reply(bob.replica)
+    assert (
+        asyncio.run(ask_for_damaged(bob.replica, _Notes(LoopbackNetwork(), "loopback:notes"), now))
+        == []
+    )
+
+
+class _Notes(LoopbackTransport):
+    """A transport that sends plain notes, as mail does (`ask_for_damaged` writes some)."""
+
+    async def send_text(
+        self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
+    ) -> str:
+        raise AssertionError(f"nothing to ask for: {subject}")
