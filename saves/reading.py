@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from engine.core.errors import HexpostError
+import msgspec
+
+from engine.core.errors import HexpostError, PacketError
 from engine.core.game import apply_packet
 from engine.core.owed import pending
 from engine.core.packets import (
@@ -224,7 +226,7 @@ class Reader:
             found[state.core.seq] = state
         try:
             for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
-                result = apply_packet(ruleset, state, kept_packet(data, state))
+                result = apply_packet(ruleset, state, self._kept(seq, data, state))
                 state = result.state
                 if seq in damaged:
                     self._write_back(game_id, seq, result.state, result.state_hash, damaged[seq])
@@ -268,14 +270,23 @@ class Reader:
         one found ``what`` (damaged, missing), and say so once in `Store.repairs`."""
         with self.store.transaction():
             store_games.replace_snapshot(self.store, game_id, seq, encode_state(state), digest)
+        self._note(game_id, f"the kept state at packet {seq} was {what}; rebuilt it")
+
+    def _note(self, game_id: bytes, what: str) -> None:
+        """Say once in `Store.repairs` what was rebuilt from the game's packets."""
         row = store_games.game(self.store, game_id)
         name = game_id.hex() if row is None else row.name
-        line = (
-            f"game {name}: the kept state at packet {seq} was {what}; "
-            "rebuilt it from the packets (nothing was lost)"
-        )
+        line = f"game {name}: {what} from the packets (nothing was lost)"
         if line not in self.store.repairs:
             self.store.repairs.append(line)
+
+    @staticmethod
+    def _kept(seq: int, data: bytes, state: AnyState | None) -> VerifiedPacket:
+        """`kept_packet`, with the position of a stored packet that no longer opens named."""
+        try:
+            return kept_packet(data, state)
+        except PacketError as exc:
+            raise PacketError(f"stored packet {seq}: {exc.message}", rule=exc.rule) from None
 
     def _past_before(self, game_id: bytes, at: int) -> AnyState | None:
         """The latest past head state at or before packet ``at`` (`PAST_HEADS`), if its
@@ -334,8 +345,39 @@ class Reader:
         return store_games.packet_heads(self.store, game_id)
 
     def events(self, game_id: bytes, upto: int | None = None) -> list[tuple[int, Event]]:
+        """The kept events of the game's packets up to ``upto`` (all when None), in order. A
+        packet's events that no longer decode are made again from the packets
+        (`_events_rebuilt`): they are only what the engine said when it applied them."""
         rows = store_games.events_upto(self.store, game_id, upto)
-        return [(seq, ledger.EVENT_DECODER.decode(data)) for seq, data in rows]
+        try:
+            return [(seq, ledger.EVENT_DECODER.decode(data)) for seq, data in rows]
+        except msgspec.DecodeError:
+            pass
+        by_packet: dict[int, list[Event]] = {}
+        damaged: list[int] = []
+        for seq, data in rows:
+            try:
+                by_packet.setdefault(seq, []).append(ledger.EVENT_DECODER.decode(data))
+            except msgspec.DecodeError:
+                damaged += [] if damaged and damaged[-1] == seq else [seq]
+        for seq in damaged:
+            by_packet[seq] = self._events_rebuilt(game_id, seq)
+        return [(seq, event) for seq, events in by_packet.items() for event in events]
+
+    def _events_rebuilt(self, game_id: bytes, seq: int) -> list[Event]:
+        """The events of packet ``seq``, made again by applying it to the state before it
+        (which checks its state hash), and kept again in place of the damaged ones."""
+        ruleset = self.ruleset(game_id)
+        before = None if seq == 0 else self.states(game_id, [seq - 1])[seq - 1]
+        rows = store_games.packets_between(self.store, game_id, seq, seq)
+        if not rows:
+            raise HexpostError(f"packet {seq} of game {game_id.hex()} is not stored")
+        result = apply_packet(ruleset, before, self._kept(seq, rows[0][1], before))
+        encoded = [ledger.EVENT_ENCODER.encode(event) for event in result.events]
+        with self.store.transaction():
+            store_games.replace_events(self.store, game_id, seq, encoded)
+        self._note(game_id, f"the kept events of packet {seq} were damaged; rebuilt them")
+        return [ledger.EVENT_DECODER.decode(data) for data in encoded]
 
     # --- who this home is ----------------------------------------------------------------------
 

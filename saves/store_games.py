@@ -357,6 +357,12 @@ def insert_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -
     )
 
 
+def replace_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -> None:
+    """Keep ``events`` as packet ``seq``'s in place of those kept (found damaged, made again)."""
+    store.db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, seq))
+    insert_events(store, game_id, seq, events)
+
+
 def events_upto(store: Store, game_id: bytes, upto: int | None) -> list[tuple[int, bytes]]:
     """``(seq, encoded event)`` of every event up to packet ``upto`` (all when None), in order."""
     rows = store.all(

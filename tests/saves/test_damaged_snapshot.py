@@ -8,7 +8,9 @@ desync and freeze the game). Each kept state is checked against the state hash s
 it; one that does not decode, does not match or is missing is rebuilt from the packets, from
 the latest kept state that checks (or the genesis), written back, and the home says so once.
 If the packets themselves no longer replay, the game alone says it cannot be read, in one line
-that names the packet; the other games list as before.
+that names the packet; the other games list as before. A packet's kept events (the engine's
+words for what it did) are made again the same way, and the log names a stored packet that
+no longer decodes and goes on past it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from saves import reminders
 from saves.ledger import SNAPSHOT_EVERY
 from tests.saves.conftest import Player, create_game, now, play_notes
 from tui.services import games as listing
+from tui.services.log import log_records
 from tui.services.sync import owes_automatic_reply
 
 
@@ -220,3 +223,63 @@ class _Notes(LoopbackTransport):
         self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
     ) -> str:
         raise AssertionError(f"nothing to ask for: {subject}")
+
+
+def test_damaged_events_are_rebuilt_from_their_packet_and_written_back(
+    bob: Player, long_game: bytes
+) -> None:
+    """A packet's events (what the log and the review show) are the engine's output for that
+    packet: events that no longer decode are made again by applying it to the state before."""
+    game = long_game
+    good = bob.replica.events(game)
+    seqs = sorted({seq for seq, _ in good})
+    hit = [seqs[1], seqs[len(seqs) // 2], seqs[-1]]
+    with bob.replica.store.transaction() as db:
+        for seq in hit:
+            db.execute(
+                "UPDATE events SET event = x'c1' WHERE game_id = ? AND seq = ? AND idx = 0",
+                (game, seq),
+            )
+    bob.reopen()
+
+    assert bob.replica.events(game) == good
+    assert bob.replica.events(game, hit[1]) == [(s, e) for s, e in good if s <= hit[1]]
+    name = bob.row(game).name
+    assert bob.replica.store.repairs == [
+        f"game {name}: the kept events of packet {seq} were damaged; "
+        "rebuilt them from the packets (nothing was lost)"
+        for seq in hit
+    ]
+    bob.reopen()
+    assert bob.replica.events(game) == good
+    assert bob.replica.store.repairs == []
+
+
+def test_a_stored_packet_that_no_longer_opens_is_named_in_a_review(
+    bob: Player, long_game: bytes
+) -> None:
+    game = long_game
+    seq = bob.row(game).head_seq - 3
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, seq))
+    bob.reopen()
+    with pytest.raises(HexpostError, match=f"^stored packet {seq}: not a hexpost packet"):
+        bob.replica.states(game, [seq + 1])
+
+
+def test_the_log_goes_on_past_a_stored_packet_that_no_longer_decodes(
+    bob: Player, long_game: bytes
+) -> None:
+    game = long_game
+    row = bob.row(game)
+    before = log_records(bob.replica, row)
+    seq = row.head_seq - 3
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, seq))
+    bob.reopen()
+    after = log_records(bob.replica, row)
+    assert len(after) == len(before)
+    damaged = [record for record in after if record.kind == "damaged"]
+    assert [record.seq for record in damaged] == [seq]
+    assert damaged[0].events[0].startswith(f"stored packet {seq} no longer decodes (")
+    assert [r for r in after if r.seq != seq] == [r for r in before if r.seq != seq]

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import msgspec
 
 from engine.core.chats import chat_id, read_chat
+from engine.core.errors import PacketError
 from engine.core.packets import kept_body, kind_word
 from engine.core.ruleset import Event
 from saves import chat_messages, claims
@@ -34,6 +35,23 @@ class LogRecord(msgspec.Struct, frozen=True):
     events: tuple[str, ...]
 
 
+def _damaged(row: GameRow, seq: int, data: bytes, exc: PacketError) -> LogRecord:
+    """The log's record of a stored packet that no longer decodes: its position and size,
+    and what is wrong."""
+    return LogRecord(
+        seq=seq,
+        seat="?",
+        kind="damaged",
+        packet="",
+        written_at="",
+        bytes=len(data),
+        events=(
+            f"stored packet {seq} no longer decodes ({exc.message}): "
+            f"`hexpost verify {row.name}` checks the whole game",
+        ),
+    )
+
+
 def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
     """Every packet of the game, then its late claims and chat messages, as records in chain
     order. The packets are read as the store kept them (`kept_body`): each signature was
@@ -44,7 +62,11 @@ def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
         events.setdefault(seq, []).append(event.text)
     records = []
     for seq, data in replica.packets(row.game_id):
-        packet_id, body = kept_body(data)
+        try:
+            packet_id, body = kept_body(data)
+        except PacketError as exc:  # a store damaged since: the log goes on past it
+            records.append(_damaged(row, seq, data, exc))
+            continue
         records.append(
             LogRecord(
                 seq=seq,
