@@ -50,7 +50,7 @@ from saves import (
 from saves.outcome import Hint, Outcome
 from saves.reading import Reader, rebuild
 from saves.registry import ruleset_for
-from saves.store import Store
+from saves.store import Store, TransactionLost
 
 
 def verdict(store: Store, data: bytes) -> str:
@@ -170,6 +170,8 @@ def _take_one(
                 outcome = receive(replica, data, source, now, item.hint)
             if outcome.status == "invitation" or store_keys.bound_count(store) != bound:
                 retry_parked(replica, now)
+    except TransactionLost:  # the whole batch is undone: not this item's
+        raise
     except Exception as exc:  # hostile input must never stop a sync: record, go on
         if index is not None:
             raise _ItemFailed(index, data, exc) from exc
@@ -285,6 +287,8 @@ def catch_up(replica: Reader, now: str) -> list[Outcome]:
                     outcomes.append(_apply_chain(replica, ruleset, packet, "held", now))
         except VersionError:
             continue  # still not installed: the packet stays held, as it said when it came
+        except TransactionLost:  # the whole batch is undone: not this item's
+            raise
         except Exception as exc:  # (never seen) said, kept held, and the other games go on
             reason = f"a held packet could not be taken in: {type(exc).__name__}: {exc}"
             outcomes.append(Outcome("rejected", reason, game_id, source="held", attention=True))
@@ -542,6 +546,8 @@ def retry_parked(replica: Reader, now: str) -> list[Outcome]:
             with store.savepoint():
                 store_inbox.unpark(store, packet_hash)
                 outcomes.append(receive(replica, data, "parked", now))
+        except TransactionLost:  # the whole batch is undone: not this item's
+            raise
         except Exception as exc:  # hostile input must never stop the others
             store_inbox.unpark(store, packet_hash)
             reason = f"could not be taken in: {type(exc).__name__}: {exc}"

@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import HexpostError
+
 Row = tuple[Any, ...]
 """A result row: SQLite's values (int, str, bytes, None) in column order."""
 
@@ -321,6 +323,37 @@ class Memo:
         self.keys.clear()
 
 
+class StoreError(HexpostError):
+    """The home's database could not be opened or written (`database_trouble` says why)."""
+
+
+class TransactionLost(StoreError):
+    """SQLite ended the transaction a savepoint was part of (a full disk, an I/O error): the
+    whole change is undone, so what called for the savepoint (one item of a batch) must not
+    carry on in the batch as if only its own part were; the places that take items in one by
+    one let it through (`saves.inbox`)."""
+
+
+def database_trouble(path: Path, exc: sqlite3.Error) -> str:
+    """One line for the player whose home's database at ``path`` failed with ``exc``: SQLite's
+    words, and what to do about them."""
+    text = str(exc)
+    if "malformed" in text or "not a database" in text:
+        advice = (
+            "it is damaged: put back the folder of a backup of this home (`hexpost backup` "
+            "makes one), or start a new home and ask the other players to send the games again"
+        )
+    elif "full" in text:
+        advice = "free some space and run it again (the change under way was undone whole)"
+    elif "locked" in text or "busy" in text:
+        advice = "another program holds it: run it again when that is done"
+    elif "unable to open" in text:
+        advice = "see that it is a file this user may read and write"
+    else:
+        advice = "the change under way was undone whole"
+    return f"the home's database {path}: {text}; {advice}"
+
+
 class Store:
     """A connection to one home's database.
 
@@ -347,6 +380,13 @@ class Store:
         """What reading found damaged in this store and rebuilt since it was opened, one line
         each (`saves.reading`: a kept state rebuilt from the packets), for the command line
         and the app to tell the player."""
+        try:
+            self._open(path)
+        except sqlite3.Error as exc:
+            raise StoreError(database_trouble(path, exc)) from None
+
+    def _open(self, path: Path) -> None:
+        """Connect, and make the schema this version reads (SQLite's errors pass through)."""
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30.0)
         mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()
         self.wal = mode is not None and str(mode[0]).lower() == "wal"
@@ -374,10 +414,13 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
+            self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            # SQLite may have ended the transaction itself (a full disk, an I/O error): a
+            # ROLLBACK then would fail in its turn and hide why.
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
 
     @contextmanager
     def savepoint(self, name: str = "item") -> Iterator[None]:
@@ -389,7 +432,9 @@ class Store:
         moves = None if self.moves is None else dict(self.moves)
         try:
             yield
-        except BaseException:
+        except BaseException as exc:
+            if not self.db.in_transaction:  # SQLite ended the whole transaction (a full disk)
+                raise self._lost(exc) from exc
             self.db.execute(f"ROLLBACK TO {name}")
             self.db.execute(f"RELEASE {name}")
             if self.memo is not None:
@@ -403,6 +448,13 @@ class Store:
                 self.moves.update(moves)
             raise
         self.db.execute(f"RELEASE {name}")
+
+    def _lost(self, exc: BaseException) -> TransactionLost:
+        """The error that says the transaction around a savepoint is gone, and why."""
+        cause = exc if isinstance(exc, sqlite3.Error) else exc.__cause__
+        if isinstance(cause, sqlite3.Error):
+            return TransactionLost(database_trouble(self.path, cause))
+        return TransactionLost(f"the home's database {self.path}: the change was undone: {exc}")
 
     @contextmanager
     def unflushed(self) -> Iterator[None]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 from engine.core.errors import HexpostError
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
+from saves.store import StoreError, database_trouble
 from tui import render
 from tui.safe_text import safe_text
 from tui.services import games, log, show
@@ -472,6 +474,8 @@ def run(args: argparse.Namespace) -> int:
     home = home_of(args)
     try:
         return COMMANDS[args.command](args, home)
+    except sqlite3.Error as exc:  # (a full disk, a file damaged while the command ran)
+        raise StoreError(database_trouble(home.db_path, exc)) from None
     finally:
         for line in home.repairs():  # what reading rebuilt on the way (`Store.repairs`)
             print(f"hexpost: {line}", file=sys.stderr)
