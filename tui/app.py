@@ -122,6 +122,14 @@ class HexpostApp(App[None]):
         self._monochrome = SafeMonochrome()
         self._last_input = time.monotonic()
         """When the player last pressed a key or used the mouse (`_collect_if_idle`)."""
+        self.failure: str | None = None
+        """Why the app stopped by itself (`stop`): `tui.cli` says it once the screen is back."""
+
+    def stop(self, why: str) -> None:
+        """End the app because it can do nothing (the home's database cannot be read): the
+        command line prints ``why`` and exits 1."""
+        self.failure = why
+        self.exit(return_code=1)
 
     def get_default_screen(self) -> Screen[None]:
         # The games list is the bottom of the stack: escape from a game always lands there.

@@ -551,9 +551,12 @@ def _play(args: argparse.Namespace) -> int:
         secret = passphrase(args, purpose="sign automatic replies")
     game = getattr(args, "game", None)
     if args.command == "review":
-        review_app(home, str(game), passphrase=secret).run()
+        app = review_app(home, str(game), passphrase=secret)
     else:
-        HexpostApp(home, game, passphrase=secret).run()
+        app = HexpostApp(home, game, passphrase=secret)
+    app.run()
+    if app.failure is not None:  # it stopped by itself (`HexpostApp.stop`): say why
+        raise HexpostError(app.failure)
     return EXIT_OK
 
 

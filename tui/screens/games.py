@@ -174,7 +174,7 @@ class GamesScreen(HexpostScreen):
                 # The quick board: the game screen reads the whole one after its first paint.
                 data = None if self._review else await self.session.game(game_id, quick=True)
             except HexpostError as exc:
-                self.post_message(self.Failed(str(exc)))
+                self._failed_to_load(exc)
             else:
                 self._overview_deferred = True
                 if self._review:
@@ -182,8 +182,23 @@ class GamesScreen(HexpostScreen):
                 else:
                     self.open(game_id, data)
                 return
-        overview = await self.session.overview()
+        try:
+            overview = await self.session.overview()
+        except HexpostError as exc:
+            self._failed_to_load(exc)
+            return
         self.post_message(self.Loaded(overview))
+
+    def _failed_to_load(self, exc: HexpostError) -> None:
+        """Say why the home could not be read: in the status line, or, when its database
+        itself cannot be used, by ending the app with the reason (`HexpostApp.stop`)."""
+        from saves.store import StoreError  # (loaded already: the session opened it)
+
+        stop = getattr(self.app, "stop", None)
+        if isinstance(exc, StoreError) and stop is not None:
+            stop(str(exc))
+        else:
+            self.post_message(self.Failed(str(exc)))
 
     @on(Loaded)
     def show(self, message: Loaded) -> None:
