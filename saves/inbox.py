@@ -282,7 +282,7 @@ def catch_up(replica: Reader, now: str) -> list[Outcome]:
         try:
             with replica.store.savepoint():
                 ruleset = ruleset_for(replica.game(game_id).ruleset)
-                packet = _next_buffered(replica, game_id, replica.state(game_id))
+                packet = _next_buffered(replica, game_id, replica.state(game_id), [])
                 if packet is not None:
                     outcomes.append(_apply_chain(replica, ruleset, packet, "held", now))
         except VersionError:
@@ -432,21 +432,31 @@ def _apply_chain(
         ledger.store_applied(store, current, result, now, mine=current.body.seat == mine)
         replica.remember_head(game_id, current.packet_id, result.state)
         applied.append(seq)
-        current = _next_buffered(replica, game_id, result.state)
+        current = _next_buffered(replica, game_id, result.state, warnings)
     listed = ", ".join(str(seq) for seq in applied)
     detail = "; ".join([f"applied packet(s) {listed}", *warnings])
     return Outcome("applied", detail, game_id, packet.body.seq, applied, packet.body.seat, source)
 
 
-def _next_buffered(replica: Reader, game_id: bytes, state: AnyState) -> VerifiedPacket | None:
+def _next_buffered(
+    replica: Reader, game_id: bytes, state: AnyState, dropped: list[str]
+) -> VerifiedPacket | None:
     """The held packet that follows ``state``, if any. It was verified when it was held, under
-    the key kept with it, so it is not checked again (one an older version held is)."""
+    the key kept with it, so it is not checked again (one an older version held is). A held
+    copy whose kept bytes no longer open (a store damaged since) is dropped, and said in
+    ``dropped``: it must not undo the packet before it, and the packet can come again."""
     store = replica.store
-    for data, public in store_inbox.buffered_at(store, game_id, state.core.seq + 1):
-        envelope = read_envelope(data)
-        packet = None if public is None else rebuild(data, envelope, public)
-        if packet is None:
-            packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
+    seq = state.core.seq + 1
+    for held_id, data, public in store_inbox.buffered_at(store, game_id, seq):
+        try:
+            envelope = read_envelope(data)
+            packet = None if public is None else rebuild(data, envelope, public)
+            if packet is None:
+                packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
+        except PacketError as exc:
+            store_inbox.unbuffer(store, game_id, held_id)
+            dropped.append(f"the held packet {seq} was damaged in this home ({exc}): dropped")
+            continue
         if packet.body.prev == state.head:
             return packet
     return None

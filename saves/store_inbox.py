@@ -68,16 +68,20 @@ def held_next(store: Store) -> list[bytes]:
     return [bytes(game_id) for (game_id,) in rows]
 
 
-def buffered_at(store: Store, game_id: bytes, seq: int) -> list[tuple[bytes, bytes | None]]:
-    """``(bytes, key)`` of the held packets for one position, in a fixed order; the key they
-    verified under is None for a packet an older version held."""
+def buffered_at(store: Store, game_id: bytes, seq: int) -> list[tuple[bytes, bytes, bytes | None]]:
+    """``(packet id, bytes, key)`` of the held packets for one position, in a fixed order;
+    the key they verified under is None for a packet an older version held."""
     if _none_held(store, game_id):
         return []
     rows = store.all(
-        "SELECT data, public_key FROM buffered WHERE game_id = ? AND seq = ? ORDER BY packet_id",
+        "SELECT packet_id, data, public_key FROM buffered WHERE game_id = ? AND seq = ? "
+        "ORDER BY packet_id",
         (game_id, seq),
     )
-    return [(bytes(data), None if key is None else bytes(key)) for data, key in rows]
+    return [
+        (bytes(packet_id), bytes(data), None if key is None else bytes(key))
+        for packet_id, data, key in rows
+    ]
 
 
 def buffered_rival(

@@ -160,3 +160,28 @@ def test_the_chain_backwards_one_item_at_a_time_waits_then_applies_at_its_first_
         assert behind.snapshot(game).buffered == 0
     finally:
         behind.close()
+
+
+def test_a_held_packet_damaged_in_the_store_is_dropped_and_stops_nothing(
+    played: Played, tmp_path: Path
+) -> None:
+    """Packet N+1 came first and is held; its kept bytes are then damaged on disk. Packet N,
+    when it comes, is applied, and the damaged copy is dropped and said, not a reason to undo
+    N (which was then refused for good: marked read, its resend refused the same way); N+1,
+    sent again, is applied in its turn."""
+    behind = _copy_behind(played, tmp_path / "behind")
+    try:
+        game, bob = played.game, played.bob
+        gap = behind.row(game).head_seq + 1
+        held = behind.replica.receive(bob.packet(game, gap + 1), source="early", now=now())
+        assert held.status == "buffered"
+        with behind.replica.store.transaction() as db:
+            db.execute("UPDATE buffered SET data = x'c1' WHERE game_id = ?", (game,))
+        first = behind.replica.receive(bob.packet(game, gap), source="late", now=now())
+        assert (first.status, first.applied) == ("applied", [gap])
+        assert f"held packet {gap + 1} was damaged" in first.detail
+        assert behind.snapshot(game).buffered == 0
+        again = behind.replica.receive(bob.packet(game, gap + 1), source="again", now=now())
+        assert again.applied == [gap + 1]
+    finally:
+        behind.close()
