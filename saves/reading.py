@@ -269,7 +269,9 @@ class Reader:
         """Keep ``state`` (rebuilt from the packets) as the snapshot at ``seq``, in place of
         one found ``what`` (damaged, missing), and say so once in `Store.repairs`."""
         with self.store.transaction():
-            store_games.replace_snapshot(self.store, game_id, seq, encode_state(state), digest)
+            store_games.insert_snapshot(
+                self.store, game_id, seq, encode_state(state), digest, replace=True
+            )
         self._note(game_id, f"the kept state at packet {seq} was {what}; rebuilt it")
 
     def _note(self, game_id: bytes, what: str) -> None:

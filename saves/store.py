@@ -341,7 +341,7 @@ def database_trouble(path: Path, exc: sqlite3.Error) -> str:
     if "malformed" in text or "not a database" in text:
         advice = (
             "it is damaged: put back the folder of a backup of this home (`hexpost backup` "
-            "makes one), or start a new home and ask the other players to send the games again"
+            "makes one), and keep the damaged file aside until the games go on"
         )
     elif "full" in text:
         advice = "free some space and run it again (the change under way was undone whole)"

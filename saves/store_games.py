@@ -430,16 +430,6 @@ def head_snapshot(store: Store, game_id: bytes) -> Kept | None:
     return None if row is None else Kept(int(row[0]), bytes(row[1]), bytes(row[2]))
 
 
-def replace_snapshot(
-    store: Store, game_id: bytes, seq: int, state: bytes, state_hash: bytes
-) -> None:
-    """Write the snapshot at ``seq`` again (one found damaged, rebuilt from the packets)."""
-    store.db.execute(
-        "INSERT OR REPLACE INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
-        (game_id, seq, state, state_hash),
-    )
-
-
 def move_head_snapshot(
     store: Store,
     game_id: bytes,
@@ -466,9 +456,18 @@ def drop_head_snapshot(store: Store, game_id: bytes, *, keep_every: int) -> None
 
 
 def insert_snapshot(
-    store: Store, game_id: bytes, seq: int, state: bytes, state_hash: bytes
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    state: bytes,
+    state_hash: bytes,
+    *,
+    replace: bool = False,
 ) -> None:
+    """Keep the snapshot at ``seq``; with ``replace``, in place of one kept there (found
+    damaged and rebuilt from the packets: `saves.reading`)."""
+    verb = "INSERT OR REPLACE" if replace else "INSERT"
     store.db.execute(
-        "INSERT INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
+        f"{verb} INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
         (game_id, seq, state, state_hash),
     )
