@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from mail.loopback import LoopbackNetwork
 from saves.home import Home
@@ -74,3 +74,31 @@ def test_play_on_a_database_that_cannot_be_opened_says_so_in_one_line(
     _, err = capsys.readouterr()
     assert err.startswith(f"hexpost: the home's database {home.db_path}: file is not a database")
     assert err.count("\n") == 1
+
+
+@pytest.fixture
+def head_damaged(tmp_path: Path) -> Damaged:
+    """Bob's home with its game's head state damaged (at packet ``seq``); the packets whole."""
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    try:
+        game = start_game(alice, bob)
+        head = bob.row(game).head_seq
+        with bob.replica.store.transaction() as db:
+            db.execute(
+                "UPDATE snapshots SET state = x'c1' WHERE game_id = ? AND seq = ?", (game, head)
+            )
+        return Damaged(bob.home.path, bob.row(game).name, head)
+    finally:
+        alice.close()
+        bob.close()
+
+
+async def test_the_app_says_what_it_rebuilt_above_the_games(head_damaged: Damaged) -> None:
+    app = HexpostApp(Home(head_damaged.home))
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(pilot)
+        note = str(app.screen.query_one("#home-note", Static).content)
+        name, seq = head_damaged.name, head_damaged.seq
+        assert f"game {name}: the kept state at packet {seq} was damaged" in note
