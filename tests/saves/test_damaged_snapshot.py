@@ -16,20 +16,35 @@ no longer decodes and goes on past it.
 from __future__ import annotations
 
 import asyncio
+import random
+import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from engine.core.errors import HexpostError
+from engine.core.ruleset import Event
 from engine.core.state import encode_state
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import ask_for_damaged
 from saves import reminders
 from saves.ledger import SNAPSHOT_EVERY
-from tests.saves.conftest import Player, create_game, now, play_notes
+from tests.saves.conftest import (
+    GROUPS,
+    NO_GROUPS,
+    Player,
+    create_game,
+    exchange,
+    now,
+    play_notes,
+    start_game,
+    to_battle,
+)
 from tui.services import games as listing
 from tui.services.log import log_records
 from tui.services.sync import owes_automatic_reply
@@ -283,3 +298,113 @@ def test_the_log_goes_on_past_a_stored_packet_that_no_longer_decodes(
     assert [record.seq for record in damaged] == [seq]
     assert damaged[0].events[0].startswith(f"stored packet {seq} no longer decodes (")
     assert [r for r in after if r.seq != seq] == [r for r in before if r.seq != seq]
+
+
+class KeptGame(NamedTuple):
+    """A home (closed) holding a game of several kept states, a battle's secrets among its
+    packets, and what reading it gave before any damage."""
+
+    home: Path
+    game: bytes
+    head: bytes
+    states: dict[int, bytes]
+    events: list[tuple[int, Event]]
+
+
+@pytest.fixture(scope="module")
+def kept_game(tmp_path_factory: pytest.TempPathFactory) -> KeptGame:
+    root = tmp_path_factory.mktemp("kept")
+    network = LoopbackNetwork()
+    alice = Player(root / "alice", "Alice", "alice@example.org", network)
+    bob = Player(root / "bob", "Bob", "bob@example.org", network)
+    try:
+        game = start_game(alice, bob)
+        players = {"coalition": alice, "alliance": bob}
+        play_notes(players, game, 2 * SNAPSHOT_EVERY + 10 - bob.row(game).head_seq)
+        to_battle(players, game)
+        bob.replica.submit(game, [{"type": "secret", "choice": GROUPS}], now=now())
+        exchange(bob, alice)
+        alice.replica.submit(game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
+        exchange(alice, bob)
+        head = bob.row(game).head_seq
+        states = {seq: encode_state(bob.replica.state(game, at=seq)) for seq in range(0, head, 9)}
+        return KeptGame(
+            bob.home.path,
+            game,
+            encode_state(bob.replica.state(game)),
+            states,
+            bob.replica.events(game),
+        )
+    finally:
+        alice.close()
+        bob.close()
+
+
+def _damage_at_random(path: Path, game: bytes, rng: random.Random) -> None:
+    """Damage kept states (a bit flipped, cut short, lost, or another's bytes) and cut kept
+    events short, as a failing disk might; the packets stay whole."""
+    db = sqlite3.connect(path)
+    try:
+        kept = [
+            int(row[0])
+            for row in db.execute("SELECT seq FROM snapshots WHERE game_id = ?", (game,))
+        ]
+        events = [
+            int(row[0]) for row in db.execute("SELECT rowid FROM events WHERE game_id = ?", (game,))
+        ]
+        for _ in range(rng.randint(1, 6)):
+            if rng.random() < 0.3:
+                rowid = rng.choice(events)
+                (data,) = db.execute(
+                    "SELECT event FROM events WHERE rowid = ?", (rowid,)
+                ).fetchone()
+                cut = bytes(data)[: rng.randrange(len(data))]
+                db.execute("UPDATE events SET event = ? WHERE rowid = ?", (cut, rowid))
+                continue
+            seq = rng.choice(kept)
+            (data,) = db.execute(
+                "SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game, seq)
+            ).fetchone()
+            state = bytearray(data)
+            how = rng.choice(("flip", "cut", "lose", "another's"))
+            if how == "lose":
+                db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game, seq))
+                kept.remove(seq)
+                continue
+            if how == "flip":
+                state[rng.randrange(len(state))] ^= 1 << rng.randrange(8)
+            elif how == "cut":
+                del state[rng.randrange(len(state)) :]
+            else:
+                (state,) = db.execute(
+                    "SELECT state FROM snapshots WHERE game_id = ? AND seq = ?",
+                    (game, rng.choice(kept)),
+                ).fetchone()
+            db.execute(
+                "UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = ?",
+                (bytes(state), game, seq),
+            )
+        db.commit()
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_damage_to_kept_states_and_events_reads_as_before(
+    kept_game: KeptGame, tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(seed)
+    home = tmp_path / "home"
+    shutil.copytree(kept_game.home, home)
+    _damage_at_random(home / "hexpost.sqlite3", kept_game.game, rng)
+    player = Player(home, "Bob", "bob@example.org", LoopbackNetwork())
+    try:
+        game = kept_game.game
+        listing.summaries(player.replica)
+        assert encode_state(player.replica.state(game)) == kept_game.head
+        for seq in rng.sample(sorted(kept_game.states), 6):
+            assert encode_state(player.replica.state(game, at=seq)) == kept_game.states[seq]
+        assert player.replica.events(game) == kept_game.events
+        assert player.replica.verify(game) == player.row(game).state_hash
+    finally:
+        player.close()
