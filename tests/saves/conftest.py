@@ -346,6 +346,17 @@ def to_battle(players: dict[str, Player], game_id: bytes) -> None:
     assert owner(players, game_id)[0] is alliance
 
 
+def play_secrets(players: dict[str, Player], game_id: bytes) -> None:
+    """From `to_battle`: both secret choices of 5-3C (the alliance's carrier group first, as
+    the attacker, then the coalition's none), each revealed by the automatic replies."""
+    players["alliance"].replica.submit(game_id, [{"type": "secret", "choice": GROUPS}], now=now())
+    exchange(players["alliance"], players["coalition"])
+    players["coalition"].replica.submit(
+        game_id, [{"type": "secret", "choice": NO_GROUPS}], now=now()
+    )
+    exchange(players["coalition"], players["alliance"])
+
+
 def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChain:
     """The seat's entropy chain, rebuilt from the seed its home keeps (sealed: `saves.vault`)."""
     found = vault.read_seed(player.replica.store, player.key, game_id, seat)

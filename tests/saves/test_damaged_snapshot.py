@@ -35,13 +35,11 @@ from mail.sync import ask_for_damaged
 from saves import reminders
 from saves.ledger import SNAPSHOT_EVERY
 from tests.saves.conftest import (
-    GROUPS,
-    NO_GROUPS,
     Player,
     create_game,
-    exchange,
     now,
     play_notes,
+    play_secrets,
     start_game,
     to_battle,
 )
@@ -322,10 +320,7 @@ def kept_game(tmp_path_factory: pytest.TempPathFactory) -> KeptGame:
         players = {"coalition": alice, "alliance": bob}
         play_notes(players, game, 2 * SNAPSHOT_EVERY + 10 - bob.row(game).head_seq)
         to_battle(players, game)
-        bob.replica.submit(game, [{"type": "secret", "choice": GROUPS}], now=now())
-        exchange(bob, alice)
-        alice.replica.submit(game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
-        exchange(alice, bob)
+        play_secrets(players, game)
         head = bob.row(game).head_seq
         states = {seq: encode_state(bob.replica.state(game, at=seq)) for seq in range(0, head, 9)}
         return KeptGame(

@@ -23,12 +23,10 @@ import pytest
 from mail.loopback import LoopbackNetwork
 from saves.inbox import Received
 from tests.saves.conftest import (
-    GROUPS,
-    NO_GROUPS,
     Player,
     create_game,
-    exchange,
     now,
+    play_secrets,
     play_setup,
     start_game,
     to_battle,
@@ -53,11 +51,8 @@ class Played:
         self.bob.copy_home(self.behind, "Behind", network).close()
         players = {"coalition": self.alice, "alliance": self.bob}
         play_setup(players, self.game)
-        to_battle(players, self.game)  # then both secret choices of 5-3C, each with its reveal
-        self.bob.replica.submit(self.game, [{"type": "secret", "choice": GROUPS}], now=now())
-        exchange(self.bob, self.alice)
-        self.alice.replica.submit(self.game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
-        exchange(self.alice, self.bob)
+        to_battle(players, self.game)
+        play_secrets(players, self.game)
         self.other = create_game(self.alice, name="other")
 
     def close(self) -> None:
