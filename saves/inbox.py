@@ -244,6 +244,8 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     )
     if placement == Placement.DUPLICATE:
         detail = f"packet {body.seq} is already in the chain"
+        if _mended(store, packet):
+            detail += "; its kept copy here was damaged, and this one takes its place"
         return Outcome("duplicate", detail, body.game_id, body.seq, seat=body.seat, source=source)
     signed_by_seat = _signed_by_seat(replica, packet)
     if placement in (Placement.EQUIVOCATION, Placement.FUTURE) and signed_by_seat is False:
@@ -270,6 +272,25 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
             return msgspec.structs.replace(held, detail=detail, attention=True)
         return held
     return _apply_chain(replica, ruleset, packet, source, now)
+
+
+def _mended(store: Store, packet: VerifiedPacket) -> bool:
+    """Keep ``packet`` (verified) in place of the stored copy of the same packet if that copy
+    no longer opens under the same key (a store damaged since: the other side's `hexpost
+    resend` is how a player puts it right). Only bytes that differ are checked, so a copy
+    read back as it was costs one row read."""
+    body = packet.body
+    stored = store_games.packet_data(store, body.game_id, body.seq)
+    if stored is None or stored == packet.data:
+        return False
+    try:
+        kept = open_packet(stored, lambda _: [packet.public_key])
+        if kept.packet_id == packet.packet_id:
+            return False  # (another good copy: nothing to mend)
+    except PacketError:
+        pass
+    store_games.replace_packet_data(store, body.game_id, body.seq, packet.packet_id, packet.data)
+    return True
 
 
 def catch_up(replica: Reader, now: str) -> list[Outcome]:

@@ -18,10 +18,17 @@ named, with the same message, whether it fails opening, linking, applying or its
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.core.errors import ChainError, DesyncError, HexpostError, PacketError
+from engine.core.errors import (
+    ChainError,
+    DesyncError,
+    HexpostError,
+    PacketError,
+    VersionError,
+)
 from engine.core.game import apply_packet
 from engine.core.packets import BAD_SIGNATURE, VerifiedPacket, open_packet, open_signed_later
 from engine.core.ruleset import AnyRuleset
@@ -50,8 +57,24 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
     (`saves.signature_helper`), with the same verdicts.
     """
     row = replica.game(game_id)
-    with signature_helper.helper_for(row.head_seq + 1) as helper:
-        return _replay(replica, game_id, ruleset_for(row.ruleset), helper)
+    try:
+        with signature_helper.helper_for(row.head_seq + 1) as helper:
+            return _replay(replica, game_id, ruleset_for(row.ruleset), helper)
+    except PacketError as exc:
+        at = _AT.match(exc.message)
+        if at is None or isinstance(exc, VersionError):
+            raise
+        # A stored packet that no longer opens: it was checked when it came, so the bytes
+        # kept here were damaged since; a copy from the other side takes their place.
+        advice = (
+            f"ask the other player to run `hexpost resend {row.name} --from {at[1]} "
+            "--every-seat`: their copy takes the place of the one kept here"
+        )
+        raise PacketError(f"{exc.message}; {advice}", rule=exc.rule) from None
+
+
+_AT = re.compile(r"packet ([0-9]+): ")
+"""How `_replay` names the packet an error is about."""
 
 
 def _replay(

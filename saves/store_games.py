@@ -324,6 +324,17 @@ def packet_data(store: Store, game_id: bytes, seq: int) -> bytes | None:
     return None if row is None else bytes(row[0])
 
 
+def replace_packet_data(
+    store: Store, game_id: bytes, seq: int, packet_id: bytes, data: bytes
+) -> None:
+    """Keep ``data`` as the bytes of the stored packet ``packet_id`` at ``seq`` (a verified
+    copy in place of one damaged since: `saves.inbox`)."""
+    store.db.execute(
+        "UPDATE packets SET data = ? WHERE game_id = ? AND seq = ? AND packet_id = ?",
+        (data, game_id, seq, packet_id),
+    )
+
+
 def packet_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:
     """The id and seat of the packet at a chain position, if any."""
     row = store.one(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -46,6 +47,7 @@ from tests.saves.conftest import (
 from tui.services import games as listing
 from tui.services.log import log_records
 from tui.services.sync import owes_automatic_reply
+from tui.services.trust import resend
 
 
 def _kept(player: Player, game: bytes) -> list[int]:
@@ -209,13 +211,11 @@ def test_a_sync_and_its_reminders_go_on_past_a_game_that_cannot_be_read(
     alice: Player, bob: Player, long_game: bytes
 ) -> None:
     """The pull, the automatic replies, the asks for damaged packets and the reminders read
-    every game: one that cannot be read is passed over, and the others are served."""
+    every game: one that cannot be read is passed over, and the others are served. (The sync
+    comes last: the copies of the game's packets it reads again may put the game right.)"""
     other = create_game(alice, name="other")
     alice.sync()
     _break_packets(bob, long_game)
-    report = bob.sync()
-    assert not report.failed
-    assert other in {outcome.game_id for outcome in report.received}
     with bob.replica.store.transaction() as db:  # (the tests' clock is not the reminders')
         db.execute(
             "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?",
@@ -227,6 +227,9 @@ def test_a_sync_and_its_reminders_go_on_past_a_game_that_cannot_be_read(
         asyncio.run(ask_for_damaged(bob.replica, _Notes(LoopbackNetwork(), "loopback:notes"), now))
         == []
     )
+    report = bob.sync()
+    assert not report.failed
+    assert other in {outcome.game_id for outcome in report.received}
 
 
 class _Notes(LoopbackTransport):
@@ -403,3 +406,28 @@ def test_random_damage_to_kept_states_and_events_reads_as_before(
         assert player.replica.verify(game) == player.row(game).state_hash
     finally:
         player.close()
+
+
+def test_a_damaged_stored_packet_is_put_right_by_the_other_side_sending_it_again(
+    alice: Player, bob: Player, long_game: bytes
+) -> None:
+    """A stored packet's bytes damaged on disk: `verify` names it and says what to ask for;
+    the other player's `resend --every-seat` brings a copy that is no longer ignored as a
+    duplicate but takes the damaged one's place; then the game verifies."""
+    game = long_game
+    seq = bob.row(game).head_seq - 4
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, seq))
+    bob.reopen()
+    wanted = f"ask the other player to run `hexpost resend {bob.row(game).name} --from {seq}"
+    with pytest.raises(HexpostError, match=f"^packet {seq}: .*{re.escape(wanted)}"):
+        bob.replica.verify(game)
+
+    assert resend(alice.replica, alice.row(game), seq, now, every_seat=True)
+    alice.sync()
+    report = bob.sync()
+    mended = [o for o in report.received if o.seq == seq]
+    assert [o.status for o in mended] == ["duplicate"]
+    assert "its kept copy here was damaged" in mended[0].detail
+    assert bob.packet(game, seq) == alice.packet(game, seq)
+    assert bob.replica.verify(game) == bob.row(game).state_hash

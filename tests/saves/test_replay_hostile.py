@@ -93,7 +93,16 @@ def test_the_helper_checks_the_signatures_instead_of_the_replay(
     with pytest.raises(PacketError) as caught:
         alice.replica.verify(game)
     assert str(caught.value) == (
-        "packet 3: bad signature: the packet was altered or not signed by its key"
+        "packet 3: bad signature: the packet was altered or not signed by its key; "
+        + _resend_advice(alice, game, 3)
+    )
+
+
+def _resend_advice(player: Player, game: bytes, seq: int) -> str:
+    """What `verify` adds to a stored packet that no longer opens (a copy puts it right)."""
+    return (
+        f"ask the other player to run `hexpost resend {player.row(game).name} --from {seq} "
+        "--every-seat`: their copy takes the place of the one kept here"
     )
 
 
@@ -111,7 +120,8 @@ def test_a_bad_signature_is_named_with_its_packet(
     with pytest.raises(PacketError) as caught:
         alice.replica.verify(game)
     assert str(caught.value) == (
-        f"packet {seq}: bad signature: the packet was altered or not signed by its key"
+        f"packet {seq}: bad signature: the packet was altered or not signed by its key; "
+        + _resend_advice(alice, game, seq)
     )
 
 
