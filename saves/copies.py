@@ -143,6 +143,16 @@ def verified_before(store: Store, data: bytes, envelope: Envelope) -> VerifiedPa
     return None if public is None else rebuild(data, envelope, public)
 
 
+def named_game(store: Store, data: bytes) -> bytes | None:
+    """The game a packet (unverified) names, if this home holds it; None for bytes that are
+    no packet envelope or name another game."""
+    try:
+        where = _POSITION.decode(read_envelope(data).body)
+    except (PacketError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return where.game_id if store_games.head(store, where.game_id) is not None else None
+
+
 class _Position(msgspec.Struct):
     """The game and position a packet body names (its other fields skipped unread)."""
 

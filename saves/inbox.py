@@ -214,6 +214,8 @@ def take_checked(
     replica: Reader, checked: copies.Checked, source: str, now: str, hint: Hint
 ) -> Outcome:
     """Take in a copy `saves.copies.check` looked at (the caller holds the transaction)."""
+    if checked.verdict != copies.VERIFIED and _keys_mended(replica, checked):
+        checked = copies.check(replica.store, checked.data)
     if checked.packet is not None:
         return place_packet(replica, checked.packet, source, now)
     if claims.is_claim(checked.data):
@@ -225,6 +227,15 @@ def take_checked(
     if checked.verdict == copies.UNKNOWN_KEY:
         return _park(replica, checked.key_id, checked.data, source, now)
     return refuse(replica, checked.data, source, now, checked.problem, hint, newer=checked.newer)
+
+
+def _keys_mended(replica: Reader, checked: copies.Checked) -> bool:
+    """Whether a copy that failed its check names a game of this home whose kept keys were
+    damaged, and are now rebuilt (`Reader.check_keys`): then it is checked again."""
+    if checked.newer or checked.claim is not None or checked.chat is not None:
+        return False
+    game_id = copies.named_game(replica.store, checked.data)
+    return game_id is not None and replica.check_keys(game_id)
 
 
 def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:

@@ -29,7 +29,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, Decision, Event
 from engine.core.state import AnyState, decode_state, encode_state, state_hash
-from saves import ledger, store_games
+from saves import ledger, store_games, store_keys
 from saves.keys import Identity
 from saves.registry import has_ruleset, ruleset_for
 from saves.store import Store
@@ -111,6 +111,8 @@ class Reader:
         self._heads: dict[bytes, tuple[bytes, AnyState]] = {}
         self._past: dict[bytes, list[AnyState]] = {}
         """Per game, the last `PAST_HEADS` head states a newer head replaced, oldest first."""
+        self._keys_good: set[bytes] = set()
+        """Games whose kept keys `check_keys` found as their state binds them."""
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -281,6 +283,28 @@ class Reader:
         line = f"game {name}: {what} from the packets (nothing was lost)"
         if line not in self.store.repairs:
             self.store.repairs.append(line)
+
+    def check_keys(self, game_id: bytes) -> bool:
+        """Whether the keys this home keeps for the game's seats (what received packets are
+        verified with, `saves.store_keys`) were damaged and are now rebuilt from its state,
+        which the genesis and joins determine: a damaged row would otherwise have every
+        packet of that seat refused for good. Done once a game and process when they are
+        found good, so that a stream of forged packets costs one look; a game whose state
+        cannot be read is left as it is (its own note says why)."""
+        if game_id in self._keys_good:
+            return False
+        try:
+            seats = self.state(game_id).core.seats
+        except HexpostError:
+            return False
+        bound = {s.seat: (key_id(s.public_key), s.public_key) for s in seats if s.joined}
+        if store_keys.seat_keys(self.store, game_id) == bound:
+            self._keys_good.add(game_id)
+            return False
+        with self.store.transaction():
+            store_keys.rebind_keys(self.store, game_id, bound)
+        self._note(game_id, "the kept keys of its seats were damaged; rebuilt them")
+        return True
 
     @staticmethod
     def _kept(seq: int, data: bytes, state: AnyState | None) -> VerifiedPacket:

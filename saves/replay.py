@@ -2,7 +2,9 @@
 
 Every stored packet is verified again with only the keys the chain itself binds (its genesis
 and joins), linked, applied by the engine, and its state hash compared with the stored one;
-last, the replayed state must equal the snapshot the home keeps. The log is the truth, and
+last, the replayed state must equal the snapshot the home keeps, and the keys the home keeps
+for the seats (what it verifies received packets with) those the state binds: damaged ones
+are rebuilt from it, and the home says so. The log is the truth, and
 this is how a player checks that the home's caches still agree with it.
 
 The packets are read a page at a time (`saves.store_games.packet_pages`), and each page is
@@ -105,6 +107,7 @@ def _replay(
         raise HexpostError("the game has no packets")
     if encode_state(state) != encode_state(replica.state(game_id)):
         raise HexpostError("the stored snapshot differs from the replayed state")
+    replica.check_keys(game_id)  # the kept keys, rebuilt from that state if damaged
     return digest
 
 

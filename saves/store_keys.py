@@ -25,6 +25,24 @@ def bind_key(store: Store, game_id: bytes, seat: str, kid: bytes, public_key: by
         store.memo.keys.clear()
 
 
+def seat_keys(store: Store, game_id: bytes) -> dict[str, tuple[bytes, bytes]]:
+    """Every key a game binds, as stored: ``{seat: (key id, public key)}``."""
+    rows = store.all("SELECT seat, key_id, public_key FROM game_keys WHERE game_id = ?", (game_id,))
+    return {str(seat): (bytes(kid), bytes(public)) for seat, kid, public in rows}
+
+
+def rebind_keys(store: Store, game_id: bytes, keys: dict[str, tuple[bytes, bytes]]) -> None:
+    """Keep ``keys`` (``{seat: (key id, public key)}``) as the keys a game binds, in place of
+    those stored (found damaged: `saves.reading.Reader.check_keys`)."""
+    store.db.execute("DELETE FROM game_keys WHERE game_id = ?", (game_id,))
+    store.db.executemany(
+        "INSERT INTO game_keys (game_id, seat, key_id, public_key) VALUES (?, ?, ?, ?)",
+        [(game_id, seat, kid, public) for seat, (kid, public) in sorted(keys.items())],
+    )
+    if store.memo is not None:
+        store.memo.keys.clear()
+
+
 def seen_key(
     store: Store, public_key: bytes, fingerprint: str, name: str, address: str, now: str
 ) -> None:
