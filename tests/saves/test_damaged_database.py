@@ -14,11 +14,14 @@ from typing import Any
 
 import pytest
 
+from engine.core.packets import VerifiedPacket
+from saves import ledger, quarantine, store_inbox
 from saves import store as store_module
 from saves.archive import export_game
 from saves.home import Home
+from saves.inbox import retry_parked
 from saves.store import Store, StoreError, TransactionLost
-from tests.saves.conftest import Player, create_game, now
+from tests.saves.conftest import Player, create_game, now, owner
 from tui.cli import main
 
 
@@ -183,5 +186,67 @@ def test_a_batch_of_mail_into_a_full_database_keeps_nothing_and_marks_nothing_re
     try:
         report = again.sync()
         assert again.row(game).head_seq == head + 3
+    finally:
+        again.close()
+
+
+def _unsent(author: Player, game: bytes) -> tuple[bytes, VerifiedPacket]:
+    """A packet the author writes (a note too long for the other's database to grow by
+    nothing) and does not send: its bytes, opened."""
+    notes = [{"type": "note", "text": f"{index} " + "y" * 1900} for index in range(4)]
+    sub = author.replica.submit(game, notes, now=now())
+    return author.packet(game, sub.seq), author.opened(game, sub.seq)
+
+
+@pytest.mark.parametrize("where", ["parked", "held"])
+def test_a_full_disk_while_taking_in_a_kept_packet_undoes_the_whole_batch(
+    players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A packet kept aside (parked for its key, or held for its ruleset) that the disk has no
+    room for when it is taken in again: SQLite ends the whole transaction, so the batch fails
+    whole (nothing refused, nothing written outside it) instead of going on item by item."""
+    author, other = owner(players, game)
+    data, packet = _unsent(author, game)
+    with other.replica.store.transaction():
+        if where == "parked":
+            quarantine.park(
+                other.replica.store, packet.envelope.key_id, ledger.digest(data), data, now()
+            )
+        else:
+            body = packet.body
+            store_inbox.buffer(
+                other.replica.store,
+                game,
+                body.seq,
+                packet.packet_id,
+                body.seat,
+                data,
+                now(),
+                packet.public_key,
+            )
+    head = other.row(game).head_seq
+    other.close()
+    _full(monkeypatch)
+    full = Player(other.home.path, "other", other.address, author.transport.network)
+    try:
+        with pytest.raises(TransactionLost, match="database or disk is full"):
+            if where == "parked":
+                with full.replica.store.transaction():
+                    retry_parked(full.replica, now())
+            else:
+                full.replica.catch_up(now=now())
+        assert full.row(game).head_seq == head
+        assert full.count("rejected") == 0
+    finally:
+        full.close()
+    monkeypatch.undo()
+    again = Player(other.home.path, "other", other.address, author.transport.network)
+    try:  # with room again, the kept packet goes in
+        with again.replica.store.transaction():
+            if where == "parked":
+                retry_parked(again.replica, now())
+        if where == "held":
+            again.replica.catch_up(now=now())
+        assert again.row(game).head_seq == head + 1
     finally:
         again.close()
