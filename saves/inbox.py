@@ -39,6 +39,7 @@ from saves import (
     invitations,
     joins,
     ledger,
+    mending,
     outbox,
     quarantine,
     resend_asks,
@@ -214,7 +215,7 @@ def take_checked(
     replica: Reader, checked: copies.Checked, source: str, now: str, hint: Hint
 ) -> Outcome:
     """Take in a copy `saves.copies.check` looked at (the caller holds the transaction)."""
-    if checked.verdict != copies.VERIFIED and _keys_mended(replica, checked):
+    if checked.verdict != copies.VERIFIED and mending.keys_mended(replica, checked):
         checked = copies.check(replica.store, checked.data)
     if checked.packet is not None:
         return place_packet(replica, checked.packet, source, now)
@@ -227,15 +228,6 @@ def take_checked(
     if checked.verdict == copies.UNKNOWN_KEY:
         return _park(replica, checked.key_id, checked.data, source, now)
     return refuse(replica, checked.data, source, now, checked.problem, hint, newer=checked.newer)
-
-
-def _keys_mended(replica: Reader, checked: copies.Checked) -> bool:
-    """Whether a copy that failed its check names a game of this home whose kept keys were
-    damaged, and are now rebuilt (`Reader.check_keys`): then it is checked again."""
-    if checked.newer or checked.claim is not None or checked.chat is not None:
-        return False
-    game_id = copies.named_game(replica.store, checked.data)
-    return game_id is not None and replica.check_keys(game_id)
 
 
 def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:
@@ -255,7 +247,7 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     )
     if placement == Placement.DUPLICATE:
         detail = f"packet {body.seq} is already in the chain"
-        if _mended(store, packet):
+        if mending.mended(store, packet):
             detail += "; its kept copy here was damaged, and this one takes its place"
         return Outcome("duplicate", detail, body.game_id, body.seq, seat=body.seat, source=source)
     signed_by_seat = _signed_by_seat(replica, packet)
@@ -283,25 +275,6 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
             return msgspec.structs.replace(held, detail=detail, attention=True)
         return held
     return _apply_chain(replica, ruleset, packet, source, now)
-
-
-def _mended(store: Store, packet: VerifiedPacket) -> bool:
-    """Keep ``packet`` (verified) in place of the stored copy of the same packet if that copy
-    no longer opens under the same key (a store damaged since: the other side's `hexpost
-    resend` is how a player puts it right). Only bytes that differ are checked, so a copy
-    read back as it was costs one row read."""
-    body = packet.body
-    stored = store_games.packet_data(store, body.game_id, body.seq)
-    if stored is None or stored == packet.data:
-        return False
-    try:
-        kept = open_packet(stored, lambda _: [packet.public_key])
-        if kept.packet_id == packet.packet_id:
-            return False  # (another good copy: nothing to mend)
-    except PacketError:
-        pass
-    store_games.replace_packet_data(store, body.game_id, body.seq, packet.packet_id, packet.data)
-    return True
 
 
 def catch_up(replica: Reader, now: str) -> list[Outcome]:
