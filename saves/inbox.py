@@ -234,6 +234,7 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     """Place a verified packet in its game's chain: apply, buffer, ignore, refuse or freeze."""
     store = replica.store
     body = packet.body
+    replica.check_head(body.game_id)
     head = store_games.head(store, body.game_id)
     if head is None:
         return _new_game(replica, packet, source, now)

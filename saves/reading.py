@@ -113,10 +113,13 @@ class Reader:
         """Per game, the last `PAST_HEADS` head states a newer head replaced, oldest first."""
         self._keys_good: set[bytes] = set()
         """Games whose kept keys `check_keys` found as their state binds them."""
+        self._heads_good: set[bytes] = set()
+        """Games whose row `check_head` found ending where their stored packets do."""
 
     # --- games ---------------------------------------------------------------------------------
 
     def games(self) -> list[GameRow]:
+        self._mend_heads(None)
         return store_games.games(self.store)
 
     def playable_games(self) -> list[GameRow]:
@@ -141,6 +144,7 @@ class Reader:
         return rows
 
     def game(self, game_id: bytes) -> GameRow:
+        self.check_head(game_id)
         row = store_games.game(self.store, game_id)
         if row is None:
             raise HexpostError(f"no game {game_id.hex()} in this home")
@@ -200,6 +204,7 @@ class Reader:
         return {seq: found[seq] for seq in wanted}
 
     def _head_row(self, game_id: bytes) -> tuple[store_games.Head, AnyRuleset]:
+        self.check_head(game_id)
         head = store_games.head(self.store, game_id)
         if head is None:
             raise HexpostError(f"no game {game_id.hex()} in this home")
@@ -283,6 +288,27 @@ class Reader:
         line = f"game {name}: {what} from the packets (nothing was lost)"
         if line not in self.store.repairs:
             self.store.repairs.append(line)
+
+    def check_head(self, game_id: bytes) -> None:
+        """Put the game's row right if it does not end where its stored packets do (a row
+        damaged on disk: a head behind its packets would serve an older state, and every
+        packet from the other side would then not fit the chain). Looked at once a game and
+        process while it is good; what reads a game's row or its head state calls it."""
+        if game_id not in self._heads_good and not self._mend_heads(game_id):
+            self._heads_good.add(game_id)
+
+    def _mend_heads(self, game_id: bytes | None) -> bool:
+        """Whether any game's row (all, or ``game_id``'s) was damaged, and is now put right."""
+        fixes = store_games.damaged_heads(self.store, game_id)
+        if fixes:
+            with self.store.transaction():
+                for fix in fixes:
+                    store_games.mend_head(self.store, fix)
+            for fix in fixes:
+                self._note(
+                    fix.game_id, "the kept position of its last packet was damaged; rebuilt it"
+                )
+        return bool(fixes)
 
     def check_keys(self, game_id: bytes) -> bool:
         """Whether the keys this home keeps for the game's seats (what received packets are

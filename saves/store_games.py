@@ -132,6 +132,42 @@ def head(store: Store, game_id: bytes) -> Head | None:
     return found
 
 
+class HeadFix(NamedTuple):
+    """A game whose row does not end where its stored packets do, and where they end."""
+
+    game_id: bytes
+    name: str
+    seq: int
+    packet_id: bytes
+    state_hash: bytes
+
+
+def damaged_heads(store: Store, game_id: bytes | None = None) -> list[HeadFix]:
+    """The games (all, or ``game_id``) whose row's head (position, packet id, state hash) is
+    not their last stored packet's, which every write moves together (`advance_head`): only a
+    damaged row differs. A game with no packet yet is never listed."""
+    settle(store, game_id)
+    one = "" if game_id is None else " AND g.game_id = ?"
+    rows = store.all(
+        "SELECT g.game_id, g.name, p.seq, p.packet_id, p.state_hash FROM games g "
+        "JOIN packets p ON p.game_id = g.game_id "
+        "AND p.seq = (SELECT MAX(seq) FROM packets WHERE game_id = g.game_id) "
+        "WHERE (g.head_seq != p.seq OR g.head_id != p.packet_id OR g.state_hash != p.state_hash)"
+        + one,
+        () if game_id is None else (game_id,),
+    )
+    return [HeadFix(bytes(g), str(n), int(q), bytes(i), bytes(h)) for g, n, q, i, h in rows]
+
+
+def mend_head(store: Store, fix: HeadFix) -> None:
+    """Put a damaged row's head back where its stored packets end (`damaged_heads`)."""
+    store.db.execute(
+        "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ? WHERE game_id = ?",
+        (fix.seq, fix.packet_id, fix.state_hash, fix.game_id),
+    )
+    _forget(store, fix.game_id)
+
+
 def _forget(store: Store, game_id: bytes) -> None:
     """Drop what a batch kept of a game's row, which the caller changes."""
     memo = store.memo

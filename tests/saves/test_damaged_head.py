@@ -1,0 +1,110 @@
+"""Where a game's chain ends, as the home's games table says, is a cache of its packets.
+
+A home keeps, in each game's row, the position, id and state hash of its last packet, so that
+listing the games and placing a received packet need not look at the packets. Should that row
+be damaged on disk, the game stalled for good: a head one behind its packets served an older
+state, and every packet from the other side was refused as not fitting the chain (or as a
+position already taken), while `hexpost verify` either failed with no advice or found nothing
+wrong. The row is now checked against the last stored packet when the game is first read (once
+per game and process while it is good, and for every game when they are listed), put right
+from it, and the home says so.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from saves import store_games
+from tests.saves.conftest import Player, play_notes
+from tui.services import games as listing
+
+
+def _damage(player: Player, game: bytes, how: str) -> None:
+    """Damage the game's row behind the home's back."""
+    with player.replica.store.transaction() as db:
+        if how == "seq behind":
+            db.execute("UPDATE games SET head_seq = head_seq - 1 WHERE game_id = ?", (game,))
+        elif how == "seq ahead":
+            db.execute("UPDATE games SET head_seq = head_seq + 2 WHERE game_id = ?", (game,))
+        else:
+            column = {"id flipped": "head_id", "hash flipped": "state_hash"}[how]
+            row = db.execute(f"SELECT {column} FROM games WHERE game_id = ?", (game,)).fetchone()
+            value = bytearray(row[0])
+            value[0] ^= 0x01
+            db.execute(f"UPDATE games SET {column} = ? WHERE game_id = ?", (bytes(value), game))
+    player.reopen()
+
+
+HOW = ["seq behind", "seq ahead", "id flipped", "hash flipped"]
+
+NOTE = "the kept position of its last packet was damaged; rebuilt it"
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_damaged_head_row_is_put_right_and_the_game_goes_on(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, how: str
+) -> None:
+    play_notes(players, game, 4)
+    good = bob.row(game)
+    _damage(bob, game, how)
+
+    state = bob.replica.state(game)
+    assert state.core.seq == good.head_seq
+    assert bob.row(game).head_seq == good.head_seq
+    assert bob.row(game).state_hash == good.state_hash
+    assert bob.replica.store.repairs == [
+        f"game {good.name}: {NOTE} from the packets (nothing was lost)"
+    ]
+
+    play_notes(players, game, 3)
+    assert bob.row(game).head_seq == alice.row(game).head_seq == good.head_seq + 3
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("rejected") == 0
+    assert bob.replica.verify(game) == bob.row(game).state_hash
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_packet_received_first_finds_the_head_put_right(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, how: str
+) -> None:
+    """No read of the game before the other side's packet arrives: placing it checks too."""
+    play_notes(players, game, 4)
+    _damage(bob, game, how)
+    play_notes(players, game, 2)
+    assert bob.row(game).head_seq == alice.row(game).head_seq
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("rejected") == 0
+    assert len(bob.replica.store.repairs) == 1
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_the_games_list_shows_the_head_put_right(
+    players: dict[str, Player], bob: Player, game: bytes, how: str
+) -> None:
+    play_notes(players, game, 4)
+    good = bob.row(game)
+    _damage(bob, game, how)
+    listed = {summary.game: summary for summary in listing.summaries(bob.replica)}
+    assert listed[game.hex()].seq == good.head_seq
+    assert listed[game.hex()].notes == ()
+    assert len(bob.replica.store.repairs) == 1
+
+
+def test_a_good_head_is_looked_at_once(
+    players: dict[str, Player], bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play_notes(players, game, 2)
+    bob.reopen()
+    looked: list[bytes | None] = []
+    kept = store_games.damaged_heads
+
+    def counted(store: object, game_id: bytes | None = None) -> list[store_games.HeadFix]:
+        looked.append(game_id)
+        return kept(bob.replica.store, game_id)
+
+    monkeypatch.setattr(store_games, "damaged_heads", counted)
+    for _ in range(3):
+        bob.replica.state(game)
+        bob.replica.game(game)
+    assert looked == [game]
+    assert bob.replica.store.repairs == []
