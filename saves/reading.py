@@ -85,12 +85,14 @@ def kept_packet(data: bytes, state: AnyState | None) -> VerifiedPacket:
 
 
 def checked_state(kept: store_games.Kept, state_type: type[Any]) -> AnyState | None:
-    """The state a kept snapshot holds, if it decodes and hashes to the hash stored with it;
-    else None (the snapshot is only a cache of what the packets determine: `Reader` then
-    rebuilds it from them). Whatever decoding or hashing damaged bytes raises means the same."""
+    """The state a kept snapshot holds, if it decodes, hashes to the hash stored with it and
+    is the state after the packet it is kept for; else None (the snapshot is only a cache of
+    what the packets determine: `Reader` then rebuilds it from them). Whatever decoding or
+    hashing damaged bytes raises means the same; a whole row filed under another position
+    (its own state and hash) is the last case."""
     try:
         state: AnyState = decode_state(kept.state, state_type)
-        good = state_hash(state) == kept.state_hash
+        good = state.core.seq == kept.seq and state_hash(state) == kept.state_hash
     except Exception:  # any failure: the kept bytes are not a state
         return None
     return state if good else None
@@ -276,12 +278,10 @@ class Reader:
         """Keep ``state`` (rebuilt from the packets) as the snapshot at ``seq``, in place of
         one found ``what`` (damaged, missing), and say so once in `Store.repairs`."""
         with self.store.transaction():
-            store_games.insert_snapshot(
-                self.store, game_id, seq, encode_state(state), digest, replace=True
-            )
-        self._note(game_id, f"the kept state at packet {seq} was {what}; rebuilt it")
+            store_games.insert_snapshot(self.store, game_id, seq, encode_state(state), digest)
+        self.note_repair(game_id, f"the kept state at packet {seq} was {what}; rebuilt it")
 
-    def _note(self, game_id: bytes, what: str) -> None:
+    def note_repair(self, game_id: bytes, what: str) -> None:
         """Say once in `Store.repairs` what was rebuilt from the game's packets."""
         row = store_games.game(self.store, game_id)
         name = game_id.hex() if row is None else row.name
@@ -299,16 +299,32 @@ class Reader:
 
     def _mend_heads(self, game_id: bytes | None) -> bool:
         """Whether any game's row (all, or ``game_id``'s) was damaged, and is now put right."""
-        fixes = store_games.damaged_heads(self.store, game_id)
+        fixes = [fix for fix in store_games.damaged_heads(self.store, game_id) if self._ends(fix)]
         if fixes:
             with self.store.transaction():
                 for fix in fixes:
                     store_games.mend_head(self.store, fix)
             for fix in fixes:
-                self._note(
+                self.note_repair(
                     fix.game_id, "the kept position of its last packet was damaged; rebuilt it"
                 )
         return bool(fixes)
+
+    def _ends(self, fix: store_games.HeadFix) -> bool:
+        """Whether the last stored packet ``fix`` names is what its row says: the packet its
+        bytes hold, at that position. A row whose own position or id was damaged (the chain
+        itself broken, which `hexpost verify` names) is no head to move the game to."""
+        data = store_games.packet_data(self.store, fix.game_id, fix.seq)
+        body = None if data is None else peek_body(data)
+        if data is None or body is None:
+            return False
+        return (
+            body is not None
+            and body.seq == fix.seq
+            and body.game_id == fix.game_id
+            and body.state_hash == fix.state_hash
+            and packet_id(read_envelope(data).body) == fix.packet_id
+        )
 
     def check_keys(self, game_id: bytes) -> bool:
         """Whether the keys this home keeps for the game's seats (what received packets are
@@ -329,7 +345,7 @@ class Reader:
             return False
         with self.store.transaction():
             store_keys.rebind_keys(self.store, game_id, bound)
-        self._note(game_id, "the kept keys of its seats were damaged; rebuilt them")
+        self.note_repair(game_id, "the kept keys of its seats were damaged; rebuilt them")
         return True
 
     @staticmethod
@@ -428,7 +444,7 @@ class Reader:
         encoded = [ledger.EVENT_ENCODER.encode(event) for event in result.events]
         with self.store.transaction():
             store_games.replace_events(self.store, game_id, seq, encoded)
-        self._note(game_id, f"the kept events of packet {seq} were damaged; rebuilt them")
+        self.note_repair(game_id, f"the kept events of packet {seq} were damaged; rebuilt them")
         return [ledger.EVENT_DECODER.decode(data) for data in encoded]
 
     # --- who this home is ----------------------------------------------------------------------

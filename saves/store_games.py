@@ -371,6 +371,15 @@ def replace_packet_data(
     )
 
 
+def set_packet_hash(store: Store, game_id: bytes, seq: int, state_hash: bytes) -> None:
+    """Keep ``state_hash`` as the state hash of the stored packet at ``seq`` (the one its
+    body carries and its replay gives, in place of a kept copy damaged since: `saves.replay`)."""
+    store.db.execute(
+        "UPDATE packets SET state_hash = ? WHERE game_id = ? AND seq = ?",
+        (state_hash, game_id, seq),
+    )
+
+
 def packet_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:
     """The id and seat of the packet at a chain position, if any."""
     row = store.one(
@@ -503,18 +512,12 @@ def drop_head_snapshot(store: Store, game_id: bytes, *, keep_every: int) -> None
 
 
 def insert_snapshot(
-    store: Store,
-    game_id: bytes,
-    seq: int,
-    state: bytes,
-    state_hash: bytes,
-    *,
-    replace: bool = False,
+    store: Store, game_id: bytes, seq: int, state: bytes, state_hash: bytes
 ) -> None:
-    """Keep the snapshot at ``seq``; with ``replace``, in place of one kept there (found
-    damaged and rebuilt from the packets: `saves.reading`)."""
-    verb = "INSERT OR REPLACE" if replace else "INSERT"
+    """Keep the snapshot at ``seq``, in place of any row kept there: the state after a packet
+    is one, so a row already there is a stale or damaged copy (a rebuilt state written back by
+    `saves.reading`, or a row whose position was damaged into the new head's)."""
     store.db.execute(
-        f"{verb} INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO snapshots (game_id, seq, state, state_hash) VALUES (?, ?, ?, ?)",
         (game_id, seq, state, state_hash),
     )

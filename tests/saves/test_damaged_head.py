@@ -108,3 +108,37 @@ def test_a_good_head_is_looked_at_once(
         bob.replica.game(game)
     assert looked == [game]
     assert bob.replica.store.repairs == []
+
+
+@pytest.mark.parametrize("where", ["last", "middle"])
+def test_a_damaged_kept_state_hash_of_a_packet_is_no_desync(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, where: str
+) -> None:
+    """The state hash kept beside a stored packet (its body carries its own, which applying
+    it checks): damaged, it neither moves the head nor makes `verify` call it a desync of the
+    other side's; verify puts it right and says so."""
+    play_notes(players, game, 4)
+    good = bob.row(game)
+    seq = good.head_seq if where == "last" else good.head_seq - 2
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE packets SET state_hash = ? WHERE game_id = ? AND seq = ?",
+            (bytes(32), game, seq),
+        )
+    bob.reopen()
+    assert bob.row(game).state_hash == good.state_hash
+    assert bob.replica.store.repairs == []
+    assert bob.replica.verify(game) == good.state_hash
+    assert bob.replica.store.repairs == [
+        f"game {good.name}: the state hash kept with packet {seq} was damaged; rebuilt it "
+        "from the packets (nothing was lost)"
+    ]
+    row = bob.replica.store.one(
+        "SELECT state_hash FROM packets WHERE game_id = ? AND seq = ?", (game, seq)
+    )
+    assert row is not None and bytes(row[0]) != bytes(32)
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    bob.reopen()
+    bob.replica.verify(game)
+    assert bob.replica.store.repairs == []

@@ -151,6 +151,58 @@ def test_a_damaged_older_state_is_passed_over_and_rebuilt_when_replayed_through(
     assert len(bob.replica.store.repairs) == 1
 
 
+def test_a_kept_state_filed_under_another_position_is_not_served_for_it(
+    alice: Player, bob: Player, long_game: bytes
+) -> None:
+    """A kept state whose position was damaged (the state of packet K kept as K + 1's)
+    decodes and hashes to the hash kept with it: it is still the wrong state for K + 1."""
+    game = long_game
+    at = _kept(bob, game)[-2]
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE snapshots SET seq = ? WHERE game_id = ? AND seq = ?", (at + 1, game, at))
+    bob.reopen()
+    assert encode_state(bob.replica.state(game, at=at + 1)) == encode_state(
+        alice.replica.state(game, at=at + 1)
+    )
+    assert encode_state(bob.replica.state(game, at=at)) == encode_state(
+        alice.replica.state(game, at=at)
+    )
+    head = bob.row(game).head_seq  # and an older state filed as the head's
+    with bob.replica.store.transaction() as db:
+        db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq = ?", (game, head))
+        moved = db.execute(
+            "UPDATE snapshots SET seq = ? WHERE game_id = ? AND seq = ?", (head, game, at + 1)
+        )
+        assert moved.rowcount == 1
+    bob.reopen()
+    assert bob.replica.state(game).core.seq == head
+    assert encode_state(bob.replica.state(game)) == encode_state(alice.replica.state(game))
+
+
+def test_a_stray_kept_state_past_the_head_is_replaced_as_the_game_goes_on(
+    players: dict[str, Player], alice: Player, bob: Player, long_game: bytes
+) -> None:
+    """The head's kept state filed one packet on (its position damaged): the head's is
+    rebuilt, and the next packet's state takes the stray row's place, instead of failing
+    on a row already there."""
+    game = long_game
+    head = bob.row(game).head_seq
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE snapshots SET seq = ? WHERE game_id = ? AND seq = ?", (head + 1, game, head)
+        )
+    bob.reopen()
+    play_notes(players, game, 3)
+    assert bob.row(game).head_seq == alice.row(game).head_seq == head + 3
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("rejected") == 0
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+    for seq in (head + 1, head + 2):
+        assert encode_state(bob.replica.state(game, at=seq)) == encode_state(
+            alice.replica.state(game, at=seq)
+        )
+
+
 def test_every_kept_state_damaged_rebuilds_from_the_genesis(bob: Player, long_game: bytes) -> None:
     game = long_game
     head = bob.row(game).head_seq

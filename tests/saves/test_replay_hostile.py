@@ -6,11 +6,14 @@ earlier failure hide behind a later one."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.errors import ChainError, DesyncError, PacketError
+from engine.core.game import apply_packet
 from engine.core.packets import (
     Body,
     Envelope,
@@ -45,6 +48,22 @@ def _bad_signature(store: Store, game: bytes, seq: int) -> None:
     forged = msgspec.structs.replace(envelope, signature=signature)
     _set(store, game, seq, "data", msgspec.msgpack.encode(forged))
     assert isinstance(msgspec.msgpack.decode(_data(store, game, seq), type=Envelope), Envelope)
+
+
+def _desync_at(monkeypatch: pytest.MonkeyPatch, seq: int) -> None:
+    """Packet ``seq`` replays to another state than it says (what the engine's own check of a
+    packet's state hash raises). A damaged copy of that hash kept beside the packet is no
+    desync (`saves.replay` puts it right), and a packet whose state hash was changed no longer
+    verifies: so the replay's engine is made to disagree with the packet instead."""
+    applying = apply_packet
+
+    def disagreeing(ruleset: Any, state: Any, packet: VerifiedPacket) -> Any:
+        result = applying(ruleset, state, packet)
+        if packet.body.seq == seq:
+            raise DesyncError(seq, packet.body.state_hash, bytes(32))
+        return result
+
+    monkeypatch.setattr(replay, "apply_packet", disagreeing)
 
 
 @pytest.fixture(params=[False, True], ids=["in-process", "helper"])
@@ -126,11 +145,11 @@ def test_a_bad_signature_is_named_with_its_packet(
 
 
 def test_an_earlier_desync_wins_over_a_later_bad_signature_on_its_page(
-    alice: Player, game: bytes, played: Store
+    alice: Player, game: bytes, played: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     last = _last(played, game)
     first = last - 2
-    _set(played, game, first, "state_hash", bytes(32))
+    _desync_at(monkeypatch, first)
     _bad_signature(played, game, last)
     with pytest.raises(DesyncError) as caught:
         alice.replica.verify(game)
@@ -138,11 +157,11 @@ def test_an_earlier_desync_wins_over_a_later_bad_signature_on_its_page(
 
 
 def test_an_earlier_bad_signature_wins_over_a_later_desync(
-    alice: Player, game: bytes, played: Store
+    alice: Player, game: bytes, played: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     last = _last(played, game)
     _bad_signature(played, game, last - 1)
-    _set(played, game, last, "state_hash", bytes(32))
+    _desync_at(monkeypatch, last)
     with pytest.raises(PacketError) as caught:
         alice.replica.verify(game)
     assert str(caught.value).startswith(f"packet {last - 1}: bad signature")
@@ -180,7 +199,7 @@ def test_any_error_opening_a_packet_waits_for_its_turn(
     monkeypatch.setattr(replay, "open_signed_later", opening_later)
     with pytest.raises(RuntimeError, match="cannot open"):
         alice.replica.verify(game)
-    _set(played, game, last - 1, "state_hash", bytes(32))
+    _desync_at(monkeypatch, last - 1)
     with pytest.raises(DesyncError) as caught:
         alice.replica.verify(game)
     assert caught.value.seq == last - 1
