@@ -27,6 +27,7 @@ import textual._wait
 from rich.style import Style
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.worker import WorkerCancelled
 
 PRODUCTION_WINDOW = 1 / 50
 """Textual's own `SLEEP_GRANULARITY` (seconds), given back after the session
@@ -128,7 +129,13 @@ def passing_workers(app: Any) -> list[Any]:
 
 
 async def workers_done(app: Any) -> None:
-    """Wait for the app's workers to finish, but the lifelong ones."""
-    passing = passing_workers(app)
-    if passing:  # (given none, Textual waits for every worker)
-        await app.workers.wait_for_complete(passing)
+    """Wait for the app's workers to finish, but the lifelong ones. A worker cancelled on the
+    way is finished too: an exclusive worker is cancelled when the app starts another of its
+    group (the games list read again while a read is under way, on a slow machine), and
+    Textual's own wait would raise `WorkerCancelled` for it. A worker that failed still
+    raises."""
+    for worker in passing_workers(app):
+        try:
+            await worker.wait()
+        except WorkerCancelled:
+            continue
