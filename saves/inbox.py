@@ -236,6 +236,8 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     body = packet.body
     replica.check_head(body.game_id)
     head = store_games.head(store, body.game_id)
+    if head is None and replica.mend_lost_games():
+        head = store_games.head(store, body.game_id)
     if head is None:
         return _new_game(replica, packet, source, now)
     frozen, ruleset, missing = head.frozen, None, ""

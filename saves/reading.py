@@ -29,7 +29,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, Decision, Event
 from engine.core.state import AnyState, decode_state, encode_state, state_hash
-from saves import ledger, store_games, store_keys
+from saves import ledger, lost_games, store_evidence, store_games, store_keys
 from saves.keys import Identity
 from saves.registry import has_ruleset, ruleset_for
 from saves.store import Store
@@ -121,6 +121,7 @@ class Reader:
     # --- games ---------------------------------------------------------------------------------
 
     def games(self) -> list[GameRow]:
+        self.mend_lost_games()
         self._mend_heads(None)
         return store_games.games(self.store)
 
@@ -148,6 +149,8 @@ class Reader:
     def game(self, game_id: bytes) -> GameRow:
         self.check_head(game_id)
         row = store_games.game(self.store, game_id)
+        if row is None and self.mend_lost_games():
+            row = store_games.game(self.store, game_id)
         if row is None:
             raise HexpostError(f"no game {game_id.hex()} in this home")
         return row
@@ -288,6 +291,52 @@ class Reader:
         line = f"game {name}: {what} from the packets (nothing was lost)"
         if line not in self.store.repairs:
             self.store.repairs.append(line)
+
+    def mend_lost_games(self) -> bool:
+        """Whether a game's row was lost (its packets stored, its row gone or its id
+        damaged) and is now rebuilt from its genesis and chain (`saves.lost_games`); a row
+        left with no packets under its id is dropped. Listing the games, looking one up and
+        placing a packet of a game not held call it; it costs one look-up when nothing is
+        lost."""
+        lost = store_games.lost_games(self.store)
+        stray = store_games.rows_without_packets(self.store)
+        if not lost and not stray:
+            return False
+        found = {game_id: lost_games.from_genesis(self.store, game_id, self.identity)
+                 for game_id in lost}  # fmt: skip
+        with self.store.transaction():
+            for game_id in stray:
+                store_games.delete_game_row(self.store, game_id)
+            for game_id, row in found.items():
+                if row is not None:
+                    self._insert_lost(game_id, row)
+        for game_id in stray:
+            self.note_repair(game_id, "a row in the games table had no packets; dropped it")
+        rebuilt = [game_id for game_id, row in found.items() if row is not None]
+        for game_id in rebuilt:
+            self.note_repair(game_id, "its row in the games table was lost; rebuilt it")
+        return bool(rebuilt)
+
+    def _insert_lost(self, game_id: bytes, row: lost_games.LostRow) -> None:
+        """Write a lost game's row as its genesis tells it; active if this home's seat has
+        joined by the last stored packet (its state read from the kept head state, checked
+        as ever), and stopped again if evidence against the game is kept."""
+        store = self.store
+        store_games.insert_game(store, game_id, name=row.name, ruleset=row.ruleset,
+                                scenario=row.scenario, my_seat=row.my_seat, status="invited",
+                                now=row.created_at)  # fmt: skip
+        for fix in store_games.damaged_heads(store, game_id):  # its head: the last packet
+            if self._ends(fix):
+                store_games.mend_head(store, fix)
+        try:
+            seats = self.state(game_id).core.seats
+        except HexpostError:
+            seats = ()
+        if any(seat.seat == row.my_seat and seat.joined for seat in seats):
+            store_games.set_status(store, game_id, "active")
+        for _, kind, _, detail, found_at, _, _ in store_evidence.evidence_rows(store, game_id):
+            store_games.freeze(store, game_id, f"{kind}: {detail}", str(found_at))
+            break
 
     def check_head(self, game_id: bytes) -> None:
         """Put the game's row right if it does not end where its stored packets do (a row
