@@ -340,11 +340,13 @@ def blocks(galaxy: Galaxy, board: Board, empire: str, h: HexId, purpose: Purpose
 
 @caches.derived(maxsize=8, shipped=True)
 def _table(width: int, height: int) -> dict[HexId, tuple[HexId, ...]]:
-    return {
-        c * 100 + r: hexgrid.neighbours(c * 100 + r, width, height)
-        for c in range(1, width + 1)
-        for r in range(1, height + 1)
-    }
+    """Each hex's neighbours, every hex one int object: a neighbour in the table is the very
+    object of its own key. A search keyed by the hexes it reads from here (`supply._reach`,
+    a ring of thousands of hexes) then finds a hex it met already by identity: an int
+    object made for each neighbour tuple, equal but not the same, made each such hit a
+    comparison by value as well."""
+    one = {h: h for h in (c * 100 + r for c in range(1, width + 1) for r in range(1, height + 1))}
+    return {h: tuple(map(one.__getitem__, hexgrid.neighbours(h, width, height))) for h in one}
 
 
 def adjacency(galaxy: Galaxy) -> dict[HexId, tuple[HexId, ...]]:

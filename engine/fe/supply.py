@@ -410,6 +410,8 @@ def _neighbour_table(galaxy: Galaxy, empire: str) -> dict[HexId, tuple[HexId, ..
     area = galaxy.offmap_of(empire)
     entries = area.adjacent if area is not None else ()
     if entries:
+        own = {h: h for h in table}  # (the map's objects for its hexes: found by identity)
+        entries = tuple(own.get(h, h) for h in entries)
         table[OFF_MAP] = entries
         for h in entries:
             table[h] = (*table[h], OFF_MAP)
