@@ -44,7 +44,7 @@ should become a game option):
 Deterministic and fast: one breadth-first search from all supply points at once (capped at six
 hexes) labels every hex with its nearest point; two points are linked exactly when two
 neighbouring labelled hexes join them within six hexes, so the grids come from one pass over
-the map. Lists are kept sorted; no set is iterated.
+the map. Lists are kept sorted; a set is iterated only to make another set.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import groupby
+from itertools import chain, groupby, repeat
 from operator import attrgetter
 from typing import Literal
 
@@ -340,7 +340,9 @@ def _grids(
     """`supply_grid` from the values it reads (the map by identity, the rest by value)."""
     table = _neighbour_table(galaxy, empire)
     points = list(grid_points)
-    reach = _reach(table, [(p.hex, i) for i, p in enumerate(points)], blocked)
+    # (labelled as far as the grids are told from it; the rest only where labels are read)
+    reach, ring = _start([(p.hex, i) for i, p in enumerate(points)])
+    ring = _rings(table, reach, ring, blocked, 1, _LINKS)
     roots = _components(table, reach, blocked, len(points))
     has_capital = any(p.kind == "capital" for p in points)
     main_roots = sorted(
@@ -357,6 +359,10 @@ def _grids(
         for p, r in zip(points, roots, strict=True)
     ]
     all_main = all(p.main for p in points)
+    if all_main and not tug_list:  # (the usual grid: every hex reached is in a main grid)
+        reached = _outer_rings(table, reach, ring, blocked, _LINKS + 1)
+        return SupplyGrid(empire=empire, points=tuple(points), main=tuple(sorted(reached)))
+    _rings(table, reach, ring, blocked, _LINKS + 1, SUPPLY_RANGE)
     # Every point in a main grid (as a rule): the search from the main grids' points is the
     # search just made, from the same hexes in the same order, its labels points instead of
     # grid numbers; it is read through them (``main_reach`` None), not made again.
@@ -434,15 +440,38 @@ def _reach(
 ) -> dict[HexId, tuple[int, int]]:
     """`spread` up to `SUPPLY_RANGE` with the neighbours and blocking hexes as a table and a
     set: the same search, without a function call per hex."""
+    seen, frontier = _start(sources)
+    _rings(table, seen, frontier, blocked, 1, SUPPLY_RANGE)
+    return seen
+
+
+def _start(
+    sources: Sequence[tuple[HexId, int]],
+) -> tuple[dict[HexId, tuple[int, int]], list[HexId]]:
+    """The search's ring 0: each source's hex with its label (the first listed for a hex)."""
     seen: dict[HexId, tuple[int, int]] = {}
     frontier: list[HexId] = []
     for h, label in sources:
         if h not in seen:
             seen[h] = (0, label)
             frontier.append(h)
+    return seen, frontier
+
+
+def _rings(
+    table: dict[HexId, tuple[HexId, ...]],
+    seen: dict[HexId, tuple[int, int]],
+    frontier: list[HexId],
+    blocked: frozenset[HexId],
+    first: int,
+    last: int,
+) -> list[HexId]:
+    """`_reach`'s search from ring ``first`` to ring ``last``, ``frontier`` being the ring
+    before ``first``: the hexes reached are added to ``seen`` (with their distance and
+    label); the last ring made is returned, empty when the search ended before ``last``."""
     # Ring by ring: the order a queue would take (sources first, then each ring in the order
     # its hexes were reached), so the first listed source wins ties as in `spread`.
-    for distance in range(1, SUPPLY_RANGE + 1):
+    for distance in range(first, last + 1):
         ring: list[HexId] = []
         for h in frontier:
             if h in blocked:
@@ -454,9 +483,40 @@ def _reach(
                     seen[n] = step
                     ring.append(n)
         if not ring:
-            break
+            return ring
         frontier = ring
-    return seen
+    return frontier
+
+
+_LINKS = (SUPPLY_RANGE - 1) // 2 + 1
+"""The rings that tell the grids (`_components`: two neighbouring hexes link their points
+only when one is at most half the range away, the other a ring further); the labels beyond
+are read only for a partial grid or a transport."""
+
+
+def _outer_rings(
+    table: dict[HexId, tuple[HexId, ...]],
+    seen: dict[HexId, tuple[int, int]],
+    frontier: list[HexId],
+    blocked: frozenset[HexId],
+    first: int,
+) -> set[HexId]:
+    """Every hex the search reaches: ``seen`` and the rings from ``first`` on that `_rings`
+    would add (``frontier`` the ring before), found in C as sets, without labels: a ring is
+    the neighbours of the one before, less the hexes reached and the blocked ones (past
+    the sources none is reached, so each leads on). The answer is a set: no order is read."""
+    reached = set(seen)
+    get = table.get
+    ring: set[HexId] | list[HexId] = frontier
+    for _ in range(first, SUPPLY_RANGE + 1):
+        around = set(chain.from_iterable(map(get, ring, repeat(()))))
+        around -= reached
+        around -= blocked
+        if not around:
+            break
+        reached |= around
+        ring = around
+    return reached
 
 
 def _components(
