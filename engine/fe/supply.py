@@ -52,13 +52,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import chain, groupby, repeat
+from itertools import groupby
 from operator import attrgetter
 from typing import Literal
 
 import msgspec
 
 from engine.core import caches, hexgrid
+from engine.fe import supply_search
 from engine.fe.blocking import (
     Blocking,
     Purpose,
@@ -69,6 +70,7 @@ from engine.fe.blocking import (
 from engine.fe.forces import OFF_MAP, Board, Unit
 from engine.fe.galaxy import Galaxy, HexId
 from engine.fe.occupancy import bases_on, feature_hexes
+from engine.fe.supply_search import SUPPLY_RANGE
 from engine.fe.unit_kinds import can_supply, is_ltt
 
 __all__ = [
@@ -92,8 +94,12 @@ __all__ = [
 
 Status = Literal["main", "partial", "none"]
 
-SUPPLY_RANGE = 6
-"""Longest supply path in hexes (411.0), and the link between two supply points (413.0)."""
+# The searches (`engine.fe.supply_search`), under the names the grids and tests call them.
+_reach = supply_search.reach
+_components = supply_search.components
+_start, _rings, _outer_rings = supply_search.start, supply_search.rings, supply_search.outer_rings
+_LINKS = supply_search.LINKS
+
 TUG_REACH = 6
 """A tug or convoy on supply mission must be this close to a grid supply point (412.2)."""
 LTT_REACH = 3
@@ -431,138 +437,6 @@ def spread_in_range(
     on the neighbours as a table): the same answer, in the same order, at a fraction of the
     cost (no call per hex)."""
     return _reach(_neighbour_table(galaxy, empire), sources, blocked)
-
-
-def _reach(
-    table: dict[HexId, tuple[HexId, ...]],
-    sources: Sequence[tuple[HexId, int]],
-    blocked: frozenset[HexId],
-) -> dict[HexId, tuple[int, int]]:
-    """`spread` up to `SUPPLY_RANGE` with the neighbours and blocking hexes as a table and a
-    set: the same search, without a function call per hex."""
-    seen, frontier = _start(sources)
-    _rings(table, seen, frontier, blocked, 1, SUPPLY_RANGE)
-    return seen
-
-
-def _start(
-    sources: Sequence[tuple[HexId, int]],
-) -> tuple[dict[HexId, tuple[int, int]], list[HexId]]:
-    """The search's ring 0: each source's hex with its label (the first listed for a hex)."""
-    seen: dict[HexId, tuple[int, int]] = {}
-    frontier: list[HexId] = []
-    for h, label in sources:
-        if h not in seen:
-            seen[h] = (0, label)
-            frontier.append(h)
-    return seen, frontier
-
-
-def _rings(
-    table: dict[HexId, tuple[HexId, ...]],
-    seen: dict[HexId, tuple[int, int]],
-    frontier: list[HexId],
-    blocked: frozenset[HexId],
-    first: int,
-    last: int,
-) -> list[HexId]:
-    """`_reach`'s search from ring ``first`` to ring ``last``, ``frontier`` being the ring
-    before ``first``: the hexes reached are added to ``seen`` (with their distance and
-    label); the last ring made is returned, empty when the search ended before ``last``."""
-    # Ring by ring: the order a queue would take (sources first, then each ring in the order
-    # its hexes were reached), so the first listed source wins ties as in `spread`.
-    for distance in range(first, last + 1):
-        ring: list[HexId] = []
-        for h in frontier:
-            if h in blocked:
-                continue
-            label = seen[h][1]
-            step = (distance, label)
-            for n in table.get(h, ()):
-                if n not in seen and n not in blocked:
-                    seen[n] = step
-                    ring.append(n)
-        if not ring:
-            return ring
-        frontier = ring
-    return frontier
-
-
-_LINKS = (SUPPLY_RANGE - 1) // 2 + 1
-"""The rings that tell the grids (`_components`: two neighbouring hexes link their points
-only when one is at most half the range away, the other a ring further); the labels beyond
-are read only for a partial grid or a transport."""
-
-
-def _outer_rings(
-    table: dict[HexId, tuple[HexId, ...]],
-    seen: dict[HexId, tuple[int, int]],
-    frontier: list[HexId],
-    blocked: frozenset[HexId],
-    first: int,
-) -> set[HexId]:
-    """Every hex the search reaches: ``seen`` and the rings from ``first`` on that `_rings`
-    would add (``frontier`` the ring before), found in C as sets, without labels: a ring is
-    the neighbours of the one before, less the hexes reached and the blocked ones (past
-    the sources none is reached, so each leads on). The answer is a set: no order is read."""
-    reached = set(seen)
-    get = table.get
-    ring: set[HexId] | list[HexId] = frontier
-    for _ in range(first, SUPPLY_RANGE + 1):
-        around = set(chain.from_iterable(map(get, ring, repeat(()))))
-        around -= reached
-        around -= blocked
-        if not around:
-            break
-        reached |= around
-        ring = around
-    return reached
-
-
-def _components(
-    table: dict[HexId, tuple[HexId, ...]],
-    reach: dict[HexId, tuple[int, int]],
-    blocked: frozenset[HexId],
-    count: int,
-) -> list[int]:
-    """Union-find over the points: the root (smallest index) of each point's grid.
-
-    Two neighbouring hexes link their points when their distances add up to less than the
-    range, so one of the two is at most half the range from its point: only those hexes
-    are read, each with all its neighbours (every such pair is met from its nearer end).
-    A grid's root is its smallest point whatever the order of the unions."""
-    parent = list(range(count))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    near = (SUPPLY_RANGE - 1) // 2
-    # The only blocked hexes ``reach`` holds are points' own (a source reaches itself):
-    # they link nothing, nor does a neighbour link to them.
-    stuck = blocked.intersection(reach) if blocked else blocked
-    left = count - 1
-    """Unions still possible: none once every point is in one grid (as a rule, early in the
-    search: its first hexes are the points' own, then those next to them)."""
-    for h, (distance, label) in reach.items():
-        if distance > near or (stuck and h in stuck):
-            continue
-        most = SUPPLY_RANGE - 1 - distance
-        for n in table.get(h, ()):
-            other = reach.get(n)
-            if other is None or other[1] == label or other[0] > most:
-                continue
-            if stuck and n in stuck:
-                continue
-            a, b = find(label), find(other[1])
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-                left -= 1
-        if not left:
-            break
-    return [find(i) for i in range(count)]
 
 
 def _tugs(board: Board, empire: str, ids: Sequence[str]) -> list[Unit]:
