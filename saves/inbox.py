@@ -50,7 +50,7 @@ from saves import (
 )
 from saves.outcome import Hint, Outcome
 from saves.reading import Reader, rebuild
-from saves.registry import ruleset_for
+from saves.registry import has_ruleset, ruleset_for
 from saves.store import Store, TransactionLost
 
 
@@ -240,6 +240,8 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         head = store_games.head(store, body.game_id)
     if head is None:
         return _new_game(replica, packet, source, now)
+    if not has_ruleset(head.ruleset) and replica.mend_ruleset(replica.game(body.game_id)):
+        head = replica.head(body.game_id)
     frozen, ruleset, missing = head.frozen, None, ""
     try:
         ruleset = ruleset_for(head.ruleset)

@@ -30,12 +30,11 @@ class LostRow(NamedTuple):
     created_at: str
 
 
-def from_genesis(store: Store, game_id: bytes, identity: Identity | None) -> LostRow | None:
-    """The row of ``game_id`` as its stored genesis tells it; None when there is no genesis
-    that opens (under the key it carries) or no seat of it is this home's."""
+def genesis_of(store: Store, game_id: bytes) -> tuple[Genesis, bytes] | None:
+    """The game's stored genesis and the key that signed it, if it opens (under the key it
+    carries) and is the genesis of ``game_id``."""
     data = store_games.packet_data(store, game_id, 0)
-    stored_at = store_games.packet_stored_at(store, game_id, 0)
-    if data is None or stored_at is None or identity is None:
+    if data is None:
         return None
     try:
         packet = open_packet(data, lambda _: [])  # a genesis carries its key
@@ -44,7 +43,18 @@ def from_genesis(store: Store, game_id: bytes, identity: Identity | None) -> Los
     genesis = packet.body.kind
     if not isinstance(genesis, Genesis) or packet.body.game_id != game_id:
         return None
-    if packet.public_key == identity.public_key:
+    return genesis, packet.public_key
+
+
+def from_genesis(store: Store, game_id: bytes, identity: Identity | None) -> LostRow | None:
+    """The row of ``game_id`` as its stored genesis tells it; None when there is no genesis
+    that opens or no seat of it is this home's."""
+    opened = genesis_of(store, game_id)
+    stored_at = store_games.packet_stored_at(store, game_id, 0)
+    if opened is None or stored_at is None or identity is None:
+        return None
+    genesis, creator_key = opened
+    if creator_key == identity.public_key:
         seat = genesis.creator
     else:
         addressed = [

@@ -123,7 +123,10 @@ class Reader:
     def games(self) -> list[GameRow]:
         self.mend_lost_games()
         self._mend_heads(None)
-        return store_games.games(self.store)
+        rows = store_games.games(self.store)
+        if any(self.mend_ruleset(row) for row in rows if not has_ruleset(row.ruleset)):
+            rows = store_games.games(self.store)
+        return rows
 
     def playable_games(self) -> list[GameRow]:
         """The games whose ruleset this hexpost has: what a look at every game's state reads
@@ -208,12 +211,33 @@ class Reader:
             found.update(self._replayed(game_id, ruleset, below))
         return {seq: found[seq] for seq in wanted}
 
-    def _head_row(self, game_id: bytes) -> tuple[store_games.Head, AnyRuleset]:
+    def head(self, game_id: bytes) -> store_games.Head:
+        """Where the game's chain ends (its row checked against its packets: `check_head`)."""
         self.check_head(game_id)
         head = store_games.head(self.store, game_id)
         if head is None:
             raise HexpostError(f"no game {game_id.hex()} in this home")
+        return head
+
+    def _head_row(self, game_id: bytes) -> tuple[store_games.Head, AnyRuleset]:
+        head = self.head(game_id)
+        if not has_ruleset(head.ruleset) and self.mend_ruleset(self.game(game_id)):
+            head = self.head(game_id)
         return head, ruleset_for(head.ruleset)
+
+    def mend_ruleset(self, row: GameRow) -> bool:
+        """Whether the game's row names a ruleset its genesis does not (this hexpost lacks
+        the one the row names: a plug-in uninstalled leaves the genesis naming it too, a
+        damaged row does not), and now names the genesis's."""
+        opened = lost_games.genesis_of(self.store, row.game_id)
+        if opened is None or opened[0].ruleset_id == row.ruleset:
+            return False
+        with self.store.transaction():
+            store_games.set_ruleset(self.store, row.game_id, opened[0].ruleset_id)
+        self.note_repair(
+            row.game_id, "the name of its ruleset in the games table was damaged; rebuilt it"
+        )
+        return True
 
     def _replayed(
         self,

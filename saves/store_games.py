@@ -238,6 +238,13 @@ def set_status(store: Store, game_id: bytes, status: str) -> None:
     _forget(store, game_id)
 
 
+def set_ruleset(store: Store, game_id: bytes, ruleset: str) -> None:
+    """Name the game's ruleset again (as its genesis does: a damaged row, `saves.reading`)."""
+    settle(store, game_id)
+    store.db.execute("UPDATE games SET ruleset = ? WHERE game_id = ?", (ruleset, game_id))
+    _forget(store, game_id)
+
+
 def set_archived(store: Store, game_id: bytes, when: str) -> None:
     """Archive the game (``when``: the time) or bring it back (``""``): this home's own
     filing, which nothing signs and nobody else sees."""

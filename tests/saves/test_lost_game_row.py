@@ -127,3 +127,48 @@ def test_nothing_is_looked_for_in_a_home_without_damage(
     bob.reopen()
     bob.replica.games()
     assert bob.replica.store.repairs == []
+
+
+def test_a_damaged_ruleset_name_is_read_again_from_the_genesis(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """A row naming a ruleset this hexpost lacks, where the genesis names one it has: the
+    row was damaged (a plug-in uninstalled leaves the genesis naming it too), and the game
+    would otherwise wait for a plug-in that does not exist."""
+    play_notes(players, game, 2)
+    good = bob.row(game)
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE games SET ruleset = 'fd' WHERE game_id = ?", (game,))
+    bob.reopen()
+    assert [row.ruleset for row in bob.replica.games()] == [good.ruleset]
+    assert _said(bob, good.name) == [
+        f"game {good.name}: the name of its ruleset in the games table was damaged; "
+        "rebuilt it from the packets (nothing was lost)"
+    ]
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+
+
+def test_a_damaged_ruleset_name_found_when_the_game_is_read(
+    players: dict[str, Player], bob: Player, game: bytes
+) -> None:
+    play_notes(players, game, 2)
+    good = bob.row(game)
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE games SET ruleset = 'fd' WHERE game_id = ?", (game,))
+    bob.reopen()
+    assert bob.replica.state(game).core.seq == good.head_seq
+    assert bob.row(game).ruleset == good.ruleset
+
+
+def test_a_packet_arriving_first_finds_the_ruleset_name_put_right(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """Not held for a plug-in: placed in its game."""
+    play_notes(players, game, 2)
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE games SET ruleset = 'fd' WHERE game_id = ?", (game,))
+    bob.reopen()
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("buffered") == 0
