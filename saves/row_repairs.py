@@ -1,0 +1,159 @@
+"""The rows a home derives from its packets, checked against them and put right.
+
+A home keeps, beside each game's packets, rows that say what the packets determine: the
+game's row (its ruleset, where its chain ends), the keys its seats bind. Read on every
+command, they are trusted as they are, so a row damaged on disk (a bit flipped, a row lost)
+would stop the game for good or hide it. `RowRepairs` is the part of `saves.reading.Reader`
+that checks each against the packets where it is read, puts it right from them, and says so
+once in `Store.repairs` (the command line prints it; the app shows it above the games).
+The kept states and events, which `Reader` rebuilds by replay, are its own business.
+"""
+
+from __future__ import annotations
+
+from engine.core.errors import HexpostError
+from engine.core.packets import key_id, packet_id, peek_body, read_envelope
+from engine.core.state import AnyState
+from saves import lost_games, store_evidence, store_games, store_keys
+from saves.keys import Identity
+from saves.store import Store
+from saves.store_games import GameRow
+
+
+class RowRepairs:
+    """Checks of a home's derived rows against its packets (mixed into `Reader`, whose
+    state reading they use)."""
+
+    store: Store
+    identity: Identity | None
+    _keys_good: set[bytes]
+    _heads_good: set[bytes]
+
+    def state(self, game_id: bytes, at: int | None = None) -> AnyState:
+        raise NotImplementedError  # (`Reader.state`)
+
+    def mend_ruleset(self, row: GameRow) -> bool:
+        """Whether the game's row names a ruleset its genesis does not (this hexpost lacks
+        the one the row names: a plug-in uninstalled leaves the genesis naming it too, a
+        damaged row does not), and now names the genesis's."""
+        opened = lost_games.genesis_of(self.store, row.game_id)
+        if opened is None or opened[0].ruleset_id == row.ruleset:
+            return False
+        with self.store.transaction():
+            store_games.set_ruleset(self.store, row.game_id, opened[0].ruleset_id)
+        self.note_repair(
+            row.game_id, "the name of its ruleset in the games table was damaged; rebuilt it"
+        )
+        return True
+
+    def note_repair(self, game_id: bytes, what: str) -> None:
+        """Say once in `Store.repairs` what was rebuilt from the game's packets."""
+        row = store_games.game(self.store, game_id)
+        name = game_id.hex() if row is None else row.name
+        line = f"game {name}: {what} from the packets (nothing was lost)"
+        if line not in self.store.repairs:
+            self.store.repairs.append(line)
+
+    def mend_lost_games(self) -> bool:
+        """Whether a game's row was lost (its packets stored, its row gone or its id
+        damaged) and is now rebuilt from its genesis and chain (`saves.lost_games`); a row
+        left with no packets under its id is dropped. Listing the games, looking one up and
+        placing a packet of a game not held call it; it costs one look-up when nothing is
+        lost."""
+        lost = store_games.lost_games(self.store)
+        stray = store_games.rows_without_packets(self.store)
+        if not lost and not stray:
+            return False
+        found = {game_id: lost_games.from_genesis(self.store, game_id, self.identity)
+                 for game_id in lost}  # fmt: skip
+        with self.store.transaction():
+            for game_id in stray:
+                store_games.delete_game_row(self.store, game_id)
+            for game_id, row in found.items():
+                if row is not None:
+                    self._insert_lost(game_id, row)
+        for game_id in stray:
+            self.note_repair(game_id, "a row in the games table had no packets; dropped it")
+        rebuilt = [game_id for game_id, row in found.items() if row is not None]
+        for game_id in rebuilt:
+            self.note_repair(game_id, "its row in the games table was lost; rebuilt it")
+        return bool(rebuilt)
+
+    def _insert_lost(self, game_id: bytes, row: lost_games.LostRow) -> None:
+        """Write a lost game's row as its genesis tells it; active if this home's seat has
+        joined by the last stored packet (its state read from the kept head state, checked
+        as ever), and stopped again if evidence against the game is kept."""
+        store = self.store
+        store_games.insert_game(store, game_id, name=row.name, ruleset=row.ruleset,
+                                scenario=row.scenario, my_seat=row.my_seat, status="invited",
+                                now=row.created_at)  # fmt: skip
+        for fix in store_games.damaged_heads(store, game_id):  # its head: the last packet
+            if self._ends(fix):
+                store_games.mend_head(store, fix)
+        try:
+            seats = self.state(game_id).core.seats
+        except HexpostError:
+            seats = ()
+        if any(seat.seat == row.my_seat and seat.joined for seat in seats):
+            store_games.set_status(store, game_id, "active")
+        for _, kind, _, detail, found_at, _, _ in store_evidence.evidence_rows(store, game_id):
+            store_games.freeze(store, game_id, f"{kind}: {detail}", str(found_at))
+            break
+
+    def check_head(self, game_id: bytes) -> None:
+        """Put the game's row right if it does not end where its stored packets do (a row
+        damaged on disk: a head behind its packets would serve an older state, and every
+        packet from the other side would then not fit the chain). Looked at once a game and
+        process while it is good; what reads a game's row or its head state calls it."""
+        if game_id not in self._heads_good and not self._mend_heads(game_id):
+            self._heads_good.add(game_id)
+
+    def _mend_heads(self, game_id: bytes | None) -> bool:
+        """Whether any game's row (all, or ``game_id``'s) was damaged, and is now put right."""
+        fixes = [fix for fix in store_games.damaged_heads(self.store, game_id) if self._ends(fix)]
+        if fixes:
+            with self.store.transaction():
+                for fix in fixes:
+                    store_games.mend_head(self.store, fix)
+            for fix in fixes:
+                self.note_repair(
+                    fix.game_id, "the kept position of its last packet was damaged; rebuilt it"
+                )
+        return bool(fixes)
+
+    def _ends(self, fix: store_games.HeadFix) -> bool:
+        """Whether the last stored packet ``fix`` names is what its row says: the packet its
+        bytes hold, at that position. A row whose own position or id was damaged (the chain
+        itself broken, which `hexpost verify` names) is no head to move the game to."""
+        data = store_games.packet_data(self.store, fix.game_id, fix.seq)
+        body = None if data is None else peek_body(data)
+        if data is None or body is None:
+            return False
+        return (
+            body.seq == fix.seq
+            and body.game_id == fix.game_id
+            and body.state_hash == fix.state_hash
+            and packet_id(read_envelope(data).body) == fix.packet_id
+        )
+
+    def check_keys(self, game_id: bytes) -> bool:
+        """Whether the keys this home keeps for the game's seats (what received packets are
+        verified with, `saves.store_keys`) were damaged and are now rebuilt from its state,
+        which the genesis and joins determine: a damaged row would otherwise have every
+        packet of that seat refused for good. Done once a game and process when they are
+        found good, so that a stream of forged packets costs one look; a game whose state
+        cannot be read is left as it is (its own note says why)."""
+        if game_id in self._keys_good:
+            return False
+        try:
+            seats = self.state(game_id).core.seats
+        except HexpostError:
+            return False
+        bound = {s.seat: (key_id(s.public_key), s.public_key) for s in seats if s.joined}
+        if store_keys.seat_keys(self.store, game_id) == bound:
+            self._keys_good.add(game_id)
+            return False
+        with self.store.transaction():
+            store_keys.rebind_keys(self.store, game_id, bound)
+        self.note_repair(game_id, "the kept keys of its seats were damaged; rebuilt them")
+        return True
