@@ -118,12 +118,18 @@ class Reader(RowRepairs):
         """Games whose kept keys `check_keys` found as their state binds them."""
         self._heads_good: set[bytes] = set()
         """Games whose row `check_head` found ending where their stored packets do."""
+        self._mending = False
+        """Set while `mend_lost_games` rebuilds rows (their reading checks again)."""
+        self._lost_looked = False
+        """Whether `check_head` looked for lost rows yet (once a process; a look-up by id
+        that finds no row, and a packet of a game not held, look each time)."""
 
     # --- games ---------------------------------------------------------------------------------
 
     def games(self) -> list[GameRow]:
         self.mend_lost_games()
-        self._mend_heads(None)
+        for row in store_games.games(self.store):
+            self.check_head(row.game_id)
         rows = store_games.games(self.store)
         if any(self.mend_ruleset(row) for row in rows if not has_ruleset(row.ruleset)):
             rows = store_games.games(self.store)

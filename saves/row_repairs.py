@@ -28,6 +28,8 @@ class RowRepairs:
     identity: Identity | None
     _keys_good: set[bytes]
     _heads_good: set[bytes]
+    _mending: bool
+    _lost_looked: bool
 
     def state(self, game_id: bytes, at: int | None = None) -> AnyState:
         raise NotImplementedError  # (`Reader.state`)
@@ -60,24 +62,60 @@ class RowRepairs:
         left with no packets under its id is dropped. Listing the games, looking one up and
         placing a packet of a game not held call it; it costs one look-up when nothing is
         lost."""
+        if self._mending:  # (rebuilding a row reads its game, which checks again)
+            return False
         lost = store_games.lost_games(self.store)
         stray = store_games.rows_without_packets(self.store)
         if not lost and not stray:
             return False
         found = {game_id: lost_games.from_genesis(self.store, game_id, self.identity)
                  for game_id in lost}  # fmt: skip
-        with self.store.transaction():
-            for game_id in stray:
-                store_games.delete_game_row(self.store, game_id)
-            for game_id, row in found.items():
-                if row is not None:
-                    self._insert_lost(game_id, row)
+        self._mending = True
+        try:
+            with self.store.transaction():
+                # Packets whose game id alone was damaged go back to their game first.
+                refiled = [moved for game_id, row in found.items() if row is None
+                           for moved in self._refile(game_id, store_games.strays(
+                               self.store, game_id, -1))]  # fmt: skip
+                for game_id in stray:
+                    store_games.delete_game_row(self.store, game_id)
+                for game_id, row in found.items():
+                    if row is not None:
+                        self._insert_lost(game_id, row)
+        finally:
+            self._mending = False
         for game_id in stray:
             self.note_repair(game_id, "a row in the games table had no packets; dropped it")
         rebuilt = [game_id for game_id, row in found.items() if row is not None]
         for game_id in rebuilt:
             self.note_repair(game_id, "its row in the games table was lost; rebuilt it")
-        return bool(rebuilt)
+        self._note_refiled(refiled)
+        return bool(rebuilt or refiled)
+
+    def _refile(
+        self, game_id: bytes, strays: list[tuple[int, bytes, bytes]]
+    ) -> list[tuple[bytes, int]]:
+        """Put back where their bytes say the packets ``strays`` filed under ``game_id``
+        (`store_games.strays`), each whose place is free and whose bytes are the packet its
+        row names; the places filled (inside the caller's transaction)."""
+        moved: list[tuple[bytes, int]] = []
+        for seq, pid, data in strays:
+            body = peek_body(data)
+            if body is None or (body.game_id, body.seq) == (game_id, seq):
+                continue
+            if packet_id(read_envelope(data).body) != pid:
+                continue
+            if store_games.head(self.store, body.game_id) is None:
+                continue
+            if store_games.packet_at(self.store, body.game_id, body.seq) is not None:
+                continue
+            store_games.refile_packet(self.store, game_id, seq, body.game_id, body.seq)
+            moved.append((body.game_id, body.seq))
+        return moved
+
+    def _note_refiled(self, moved: list[tuple[bytes, int]]) -> None:
+        for game_id, seq in moved:
+            self.note_repair(game_id, f"packet {seq} was kept under another position; put it back")
 
     def _insert_lost(self, game_id: bytes, row: lost_games.LostRow) -> None:
         """Write a lost game's row as its genesis tells it; active if this home's seat has
@@ -105,11 +143,22 @@ class RowRepairs:
         damaged on disk: a head behind its packets would serve an older state, and every
         packet from the other side would then not fit the chain). Looked at once a game and
         process while it is good; what reads a game's row or its head state calls it."""
-        if game_id not in self._heads_good and not self._mend_heads(game_id):
+        if game_id in self._heads_good:
+            return
+        if not self._lost_looked:  # (a packet of it under another game's id comes back first)
+            self._lost_looked = True
+            self.mend_lost_games()
+        head = store_games.head(self.store, game_id)
+        strays = [] if head is None else store_games.strays(self.store, game_id, head.seq)
+        if strays:  # (no write transaction for nothing: a listing must not wait on a sync)
+            with self.store.transaction():
+                moved = self._refile(game_id, strays)
+            self._note_refiled(moved)
+        if not self._mend_heads(game_id):
             self._heads_good.add(game_id)
 
-    def _mend_heads(self, game_id: bytes | None) -> bool:
-        """Whether any game's row (all, or ``game_id``'s) was damaged, and is now put right."""
+    def _mend_heads(self, game_id: bytes) -> bool:
+        """Whether the game's row was damaged (`check_head`), and is now put right."""
         fixes = [fix for fix in store_games.damaged_heads(self.store, game_id) if self._ends(fix)]
         if fixes:
             with self.store.transaction():

@@ -142,19 +142,18 @@ class HeadFix(NamedTuple):
     state_hash: bytes
 
 
-def damaged_heads(store: Store, game_id: bytes | None = None) -> list[HeadFix]:
-    """The games (all, or ``game_id``) whose row's head (position, packet id, state hash) is
-    not their last stored packet's, which every write moves together (`advance_head`): only a
-    damaged row differs. A game with no packet yet is never listed."""
+def damaged_heads(store: Store, game_id: bytes) -> list[HeadFix]:
+    """The game's row, with where its stored packets end, if its head (position, packet
+    id, state hash) is not its last stored packet's, which every write moves together
+    (`advance_head`): only a damaged row differs. Nothing for a game with no packet yet."""
     settle(store, game_id)
-    one = "" if game_id is None else " AND g.game_id = ?"
     rows = store.all(
         "SELECT g.game_id, g.name, p.seq, p.packet_id, p.state_hash FROM games g "
         "JOIN packets p ON p.game_id = g.game_id "
         "AND p.seq = (SELECT MAX(seq) FROM packets WHERE game_id = g.game_id) "
         "WHERE (g.head_seq != p.seq OR g.head_id != p.packet_id OR g.state_hash != p.state_hash)"
-        + one,
-        () if game_id is None else (game_id,),
+        " AND g.game_id = ?",
+        (game_id,),
     )
     return [HeadFix(bytes(g), str(n), int(q), bytes(i), bytes(h)) for g, n, q, i, h in rows]
 
@@ -422,6 +421,27 @@ def set_packet_hash(store: Store, game_id: bytes, seq: int, state_hash: bytes) -
         "UPDATE packets SET state_hash = ? WHERE game_id = ? AND seq = ?",
         (state_hash, game_id, seq),
     )
+
+
+def strays(store: Store, game_id: bytes, head_seq: int) -> list[tuple[int, bytes, bytes]]:
+    """``(seq, packet id, bytes)`` of the rows filed under ``game_id`` before the first
+    position or past ``head_seq`` (all of them when it is -1): where a packet whose row's
+    position was damaged lands, as the chain's own positions are taken."""
+    rows = store.all(
+        "SELECT seq, packet_id, data FROM packets WHERE game_id = ? AND (seq < 0 OR seq > ?) "
+        "ORDER BY seq",
+        (game_id, head_seq),
+    )
+    return [(int(seq), bytes(pid), bytes(data)) for seq, pid, data in rows]
+
+
+def refile_packet(store: Store, game_id: bytes, seq: int, to_game: bytes, to_seq: int) -> None:
+    """File the row at ``(game_id, seq)`` at ``(to_game, to_seq)`` (where its bytes say)."""
+    store.db.execute(
+        "UPDATE packets SET game_id = ?, seq = ? WHERE game_id = ? AND seq = ?",
+        (to_game, to_seq, game_id, seq),
+    )
+    _forget(store, to_game)
 
 
 def packet_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:

@@ -95,10 +95,10 @@ def test_a_good_head_is_looked_at_once(
 ) -> None:
     play_notes(players, game, 2)
     bob.reopen()
-    looked: list[bytes | None] = []
+    looked: list[bytes] = []
     kept = store_games.damaged_heads
 
-    def counted(store: object, game_id: bytes | None = None) -> list[store_games.HeadFix]:
+    def counted(store: object, game_id: bytes) -> list[store_games.HeadFix]:
         looked.append(game_id)
         return kept(bob.replica.store, game_id)
 
