@@ -341,7 +341,7 @@ def blocks(galaxy: Galaxy, board: Board, empire: str, h: HexId, purpose: Purpose
 @caches.derived(maxsize=8, shipped=True)
 def _table(width: int, height: int) -> dict[HexId, tuple[HexId, ...]]:
     """Each hex's neighbours, every hex one int object: a neighbour in the table is the very
-    object of its own key. A search keyed by the hexes it reads from here (`supply._reach`,
+    object of its own key. A search keyed by the hexes it reads from here (`supply_search.reach`,
     a ring of thousands of hexes) then finds a hex it met already by identity: an int
     object made for each neighbour tuple, equal but not the same, made each such hit a
     comparison by value as well."""

@@ -94,12 +94,6 @@ __all__ = [
 
 Status = Literal["main", "partial", "none"]
 
-# The searches (`engine.fe.supply_search`), under the names the grids and tests call them.
-_reach = supply_search.reach
-_components = supply_search.components
-_start, _rings, _outer_rings = supply_search.start, supply_search.rings, supply_search.outer_rings
-_LINKS = supply_search.LINKS
-
 TUG_REACH = 6
 """A tug or convoy on supply mission must be this close to a grid supply point (412.2)."""
 LTT_REACH = 3
@@ -347,9 +341,9 @@ def _grids(
     table = _neighbour_table(galaxy, empire)
     points = list(grid_points)
     # (labelled as far as the grids are told from it; the rest only where labels are read)
-    reach, ring = _start([(p.hex, i) for i, p in enumerate(points)])
-    ring = _rings(table, reach, ring, blocked, 1, _LINKS)
-    roots = _components(table, reach, blocked, len(points))
+    reach, ring = supply_search.start([(p.hex, i) for i, p in enumerate(points)])
+    ring = supply_search.rings(table, reach, ring, blocked, 1, supply_search.LINKS)
+    roots = supply_search.components(table, reach, blocked, len(points))
     has_capital = any(p.kind == "capital" for p in points)
     main_roots = sorted(
         {
@@ -366,14 +360,16 @@ def _grids(
     ]
     all_main = all(p.main for p in points)
     if all_main and not tug_list:  # (the usual grid: every hex reached is in a main grid)
-        reached = _outer_rings(table, reach, ring, blocked, _LINKS + 1)
+        reached = supply_search.outer_rings(table, reach, ring, blocked, supply_search.LINKS + 1)
         return SupplyGrid(empire=empire, points=tuple(points), main=tuple(sorted(reached)))
-    _rings(table, reach, ring, blocked, _LINKS + 1, SUPPLY_RANGE)
+    supply_search.rings(table, reach, ring, blocked, supply_search.LINKS + 1, SUPPLY_RANGE)
     # Every point in a main grid (as a rule): the search from the main grids' points is the
     # search just made, from the same hexes in the same order, its labels points instead of
     # grid numbers; it is read through them (``main_reach`` None), not made again.
     main_reach = (
-        None if all_main else _reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
+        None
+        if all_main
+        else supply_search.reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
     )
 
     tugs: list[SupplyPoint] = []
@@ -389,8 +385,8 @@ def _grids(
         elif to_any is not None and to_any[0] <= limit:
             grid = points[to_any[1]].grid
         tugs.append(SupplyPoint(h, "tug", name, grid, main, limit))
-    tug_main = _reach(table, [(t.hex, t.grid) for t in tugs if t.main], blocked)
-    tug_partial = _reach(
+    tug_main = supply_search.reach(table, [(t.hex, t.grid) for t in tugs if t.main], blocked)
+    tug_partial = supply_search.reach(
         table, [(t.hex, t.grid) for t in tugs if t.grid >= 0 and not t.main], blocked
     )
 
@@ -433,10 +429,10 @@ def _neighbour_table(galaxy: Galaxy, empire: str) -> dict[HexId, tuple[HexId, ..
 def spread_in_range(
     galaxy: Galaxy, empire: str, sources: Sequence[tuple[HexId, int]], blocked: frozenset[HexId]
 ) -> dict[HexId, tuple[int, int]]:
-    """`spread` over `neighbours_fn` up to `SUPPLY_RANGE`, as the grids search (`_reach`,
-    on the neighbours as a table): the same answer, in the same order, at a fraction of the
-    cost (no call per hex)."""
-    return _reach(_neighbour_table(galaxy, empire), sources, blocked)
+    """`spread` over `neighbours_fn` up to `SUPPLY_RANGE`, as the grids search
+    (`supply_search.reach`, on the neighbours as a table): the same answer, in the same
+    order, at a fraction of the cost (no call per hex)."""
+    return supply_search.reach(_neighbour_table(galaxy, empire), sources, blocked)
 
 
 def _tugs(board: Board, empire: str, ids: Sequence[str]) -> list[Unit]:

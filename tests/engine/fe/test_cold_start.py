@@ -18,7 +18,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import blocking, economics, occupancy, provinces, supply, unit_kinds
+from engine.fe import blocking, economics, occupancy, provinces, supply, supply_search, unit_kinds
 from engine.fe.board_indexes import own_unit_index
 from engine.fe.economics import MAJOR_PLANET_EP2, MINOR_PLANET_EP2
 from engine.fe.forces import OFF_MAP, Board, Unit
@@ -331,7 +331,7 @@ def _components_every_hex(
 
 @pytest.mark.parametrize("seed", [25, 26])
 def test_grids_link_and_reach_as_a_search_of_every_hex_does(seed: int) -> None:
-    """`supply._components` reads only the hexes within half the range of their point, and
+    """`supply_search.components` reads only the hexes within half the range of their point, and
     `supply._grids` takes the main grid's reach from its first search when every point is
     in a main grid: on random boards (every empire's grids, partial grids among them) the
     links are those of every pair of neighbouring hexes, and the main reach is what a search
@@ -348,17 +348,17 @@ def test_grids_link_and_reach_as_a_search_of_every_hex_does(seed: int) -> None:
             table = supply._neighbour_table(GALAXY, empire)
             blocked = blocking.blocking_hexes(GALAXY, board, empire, "supply")
             points = supply._points_on(GALAXY, board, empire)
-            reach = supply._reach(table, [(p.hex, i) for i, p in enumerate(points)], blocked)
-            found = supply._components(table, reach, blocked, len(points))
+            reach = supply_search.reach(table, [(p.hex, i) for i, p in enumerate(points)], blocked)
+            found = supply_search.components(table, reach, blocked, len(points))
             assert found == _components_every_hex(table, reach, blocked, len(points)), (
                 f"change {number} ({what}): {empire}"
             )
             tugs = missions_on(board, state.supply_tugs, empire)
             grid = supply.supply_grid(GALAXY, board, empire, tugs)
             sources = [(p.hex, p.grid) for p in grid.points if p.main and p.kind != "tug"]
-            main_reach = supply._reach(table, sources, blocked)
+            main_reach = supply_search.reach(table, sources, blocked)
             tug_sources = [(p.hex, p.grid) for p in grid.points if p.main and p.kind == "tug"]
-            expected = {*main_reach, *supply._reach(table, tug_sources, blocked)}
+            expected = {*main_reach, *supply_search.reach(table, tug_sources, blocked)}
             assert grid.main == tuple(sorted(expected)), f"change {number} ({what}): {empire}"
             for tug in (p for p in grid.points if p.kind == "tug"):
                 to_main = main_reach.get(tug.hex)

@@ -1,6 +1,6 @@
 """The map's adjacency table holds one int object per hex (`engine.fe.blocking._table`).
 
-The searches over it (`supply._reach`, `blocking._blocked_by`) find hexes they met already by
+The searches over it (`supply_search.reach`, `blocking._blocked_by`) find hexes they met already by
 identity when every neighbour is the very object of its own key: the table must still list,
 hex by hex, what `hexgrid.neighbours` gives, in its order."""
 

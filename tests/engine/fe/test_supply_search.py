@@ -1,7 +1,7 @@
 """The supply searches against plain versions of themselves, on random points and blockades.
 
 `supply.spread_in_range` (the strategic legs' search) must give what `supply.spread` over
-`supply.neighbours_fn` gives, in the same order; `supply._components` (which stops once every
+`supply.neighbours_fn` gives, in the same order; `supply_search.components` (which stops once every
 point is joined) must group the points as a plain pass over every pair of neighbouring hexes
 does. The random boards reach both ends: one grid for every point, and many small ones.
 """
@@ -13,7 +13,7 @@ import random
 import msgspec
 import pytest
 
-from engine.fe import supply
+from engine.fe import supply, supply_search
 from engine.fe.galaxy import HexId, load_galaxy
 
 EMPIRES = ("KLI", "FED", "KZI", "LYR", "HYD", "ROM", "GOR", "THO")
@@ -90,8 +90,8 @@ def test_the_grids_are_the_points_linked_within_range(seed: int) -> None:
         sources = [(rng.choice(pool), i) for i in range(count)]
         if blocked and rng.random() < 0.3:
             sources[-1] = (rng.choice(sorted(blocked)), count - 1)
-        reach = supply._reach(table, sources, blocked)
-        roots = supply._components(table, reach, blocked, count)
+        reach = supply_search.reach(table, sources, blocked)
+        roots = supply_search.components(table, reach, blocked, count)
         assert roots == _plain_components(table, reach, blocked, count)
         sizes.add(len(set(roots)))
     assert 1 in sizes and max(sizes) > 5  # both ends were reached
@@ -106,7 +106,7 @@ def _plain_grids(
     """`supply._grids` as it was made before its outer rings were found as sets: the whole
     search labelled, every label read where the grid is told from it."""
     table = supply._neighbour_table(load_galaxy(), empire)
-    reach = supply._reach(table, [(p.hex, i) for i, p in enumerate(points)], blocked)
+    reach = supply_search.reach(table, [(p.hex, i) for i, p in enumerate(points)], blocked)
     roots = _plain_components(table, reach, blocked, len(points))
     capital = any(p.kind == "capital" for p in points)
     main_roots = sorted(
@@ -121,7 +121,7 @@ def _plain_grids(
         msgspec.structs.replace(p, grid=number[r], main=r in main_roots)
         for p, r in zip(points, roots, strict=True)
     ]
-    main_reach = supply._reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
+    main_reach = supply_search.reach(table, [(p.hex, p.grid) for p in points if p.main], blocked)
     tugs = []
     for h, limit, name in tug_list:
         to_main, to_any = main_reach.get(h), reach.get(h)
@@ -131,8 +131,8 @@ def _plain_grids(
         elif to_any is not None and to_any[0] <= limit:
             grid = points[to_any[1]].grid
         tugs.append(supply.SupplyPoint(h, "tug", name, grid, main, limit))
-    tug_main = supply._reach(table, [(t.hex, t.grid) for t in tugs if t.main], blocked)
-    tug_partial = supply._reach(
+    tug_main = supply_search.reach(table, [(t.hex, t.grid) for t in tugs if t.main], blocked)
+    tug_partial = supply_search.reach(
         table, [(t.hex, t.grid) for t in tugs if t.grid >= 0 and not t.main], blocked
     )
     main_hexes = set(main_reach) | set(tug_main)
