@@ -42,6 +42,7 @@ from saves import (
     chat_messages,
     claims,
     evidence,
+    holes,
     ledger,
     replay,
     signature_helper,
@@ -115,9 +116,11 @@ def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> byt
     row = replica.game(game_id)
     store = replica.store
     status: Literal["active", "invited"] = "invited" if row.status == "invited" else "active"
-    archive = Archive(
-        FORMAT, VERSION, row.name, row.my_seat, status, [d for _, d in replica.packets(game_id)]
-    )
+    packets = replica.packets(game_id)
+    for index, (seq, _) in enumerate(packets):
+        if seq != index:  # an archive with a gap would not import (`saves.holes`)
+            raise holes.lost_with_advice(row.name, index)
+    archive = Archive(FORMAT, VERSION, row.name, row.my_seat, status, [d for _, d in packets])
     archive = msgspec.structs.replace(
         archive,
         evidence=evidence.for_archive(store, game_id),

@@ -263,7 +263,17 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         stored = store_games.packet_data(store, body.game_id, body.seq)
         assert stored is not None
         return _equivocation(replica, packet, stored, now)
-    if placement == Placement.CONFLICT:
+    if placement == Placement.LOST and signed_by_seat is True:  # `saves.mending.fill`
+        filled = mending.fill(replica, packet, source, now)
+        if filled is not None:
+            return filled
+        if mending.next_lost(store, body.game_id, body.seq):
+            held = _buffer(replica, packet, now, held=False, judge=True)
+            detail = f"packet {body.seq} held: the packet after it was lost here too"
+            return (
+                held if held.status != "buffered" else msgspec.structs.replace(held, detail=detail)
+            )
+    if placement in (Placement.CONFLICT, Placement.LOST):
         reason = f"packet {body.seq} from {body.seat} does not fit this game's chain"
         return _refused(replica, packet, source, now, reason)
     if frozen and signed_by_seat is True:

@@ -4,13 +4,23 @@ A home keeps derived copies of what its chains hold (`saves.reading` rebuilds ke
 events from the packets). Two things it keeps are checked only when a packet comes in: the
 stored bytes of each packet, and the keys each game binds to its seats. When either was
 damaged on disk, a received copy is what finds it out, and what puts it right.
+
+A stored packet can also be lost outright, its row gone from the middle of a chain (`saves.
+holes`). A copy for that position is kept only when the chain itself names it: the packet
+stored after it carries its id as ``prev``, and that packet was verified when it was kept, so
+no other packet can take the place (a different one signed by the same seat is refused as not
+fitting the chain, `saves.inbox`). Where the packet after it is lost too, the copy waits among
+the held packets until that one is filled; they fill from the top down (`fill`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core.errors import PacketError
-from engine.core.packets import VerifiedPacket, open_packet
-from saves import copies, store_games
+from engine.core.packets import VerifiedPacket, kind_name, open_packet, peek_body
+from saves import copies, ledger, store_games, store_inbox
+from saves.outcome import Outcome
 from saves.reading import Reader
 from saves.store import Store
 
@@ -41,3 +51,101 @@ def keys_mended(replica: Reader, checked: copies.Checked) -> bool:
         return False
     game_id = copies.named_game(replica.store, checked.data)
     return game_id is not None and replica.check_keys(game_id)
+
+
+def next_lost(store: Store, game_id: bytes, seq: int) -> bool:
+    """Whether the packet after ``seq`` is lost too (so a copy for ``seq`` cannot be checked
+    yet, and waits for it)."""
+    head = store_games.head(store, game_id)
+    return (
+        head is not None
+        and seq + 1 <= head.seq
+        and store_games.packet_at(store, game_id, seq + 1) is None
+    )
+
+
+def fill(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome | None:
+    """Keep ``packet`` (verified, for a lost position of its game) if the packet stored after
+    it names it, then every held copy for the positions below that the one just kept names in
+    turn; what that did, or None when the chain does not name it (inside the caller's
+    transaction)."""
+    store = replica.store
+    body = packet.body
+    if _named_by_next(store, body.game_id, body.seq) != packet.packet_id:
+        return None
+    filled = [body.seq]
+    _keep(store, packet, now)
+    below: VerifiedPacket | None = packet
+    while below is not None:
+        below = _held_below(replica, below)
+        if below is not None:
+            _keep(store, below, now)
+            store_inbox.unbuffer(store, body.game_id, below.packet_id)
+            filled.insert(0, below.body.seq)
+    listed = ", ".join(str(seq) for seq in filled)
+    replica.note_repair(
+        body.game_id,
+        f"packet(s) {listed} were lost from this home's store; "
+        "the other side's copies fill their place",
+        from_packets=False,
+    )
+    detail = (
+        f"packet(s) {listed} were lost from this home's store, and the chain names these "
+        "copies there: kept again"
+    )
+    return Outcome("duplicate", detail, body.game_id, body.seq, seat=body.seat, source=source)
+
+
+def _named_by_next(store: Store, game_id: bytes, seq: int) -> bytes | None:
+    """The id the packet stored after ``seq`` names as the one before it, if it is stored
+    and reads (it was verified when it was kept)."""
+    data = store_games.packet_data(store, game_id, seq + 1)
+    body = None if data is None else peek_body(data)
+    if body is None or body.game_id != game_id or body.seq != seq + 1:
+        return None
+    return body.prev
+
+
+def _held_below(replica: Reader, packet: VerifiedPacket) -> VerifiedPacket | None:
+    """The held copy of the packet ``packet`` names as the one before it, if that position
+    is lost and the copy still opens under the key it was verified with."""
+    store = replica.store
+    body = packet.body
+    seq = body.seq - 1
+    if seq < 0 or store_games.packet_at(store, body.game_id, seq) is not None:
+        return None
+    for held_id, data, public in store_inbox.buffered_at(store, body.game_id, seq):
+        if held_id != body.prev:
+            continue
+        try:  # (checked again, as it is rare)
+            found = open_packet(data, _lookup(store, public))
+        except PacketError:
+            continue
+        if found.packet_id == body.prev and found.body.seq == seq:
+            return found
+    return None
+
+
+def _lookup(store: Store, public: bytes | None) -> Callable[[bytes], list[bytes]]:
+    """The keys to open a held copy with: the one it verified under when it was held, or
+    (held by an older version, which did not keep it) any this home binds to its key id."""
+    if public is not None:
+        return lambda _: [public]
+    return lambda kid: ledger.keys_with_id(store, kid)
+
+
+def _keep(store: Store, packet: VerifiedPacket, now: str) -> None:
+    """Store ``packet`` at its lost position, with the state hash its body carries (the one
+    its replay gives: `hexpost verify` checks it again)."""
+    body = packet.body
+    store_games.insert_packet(
+        store,
+        body.game_id,
+        body.seq,
+        packet.packet_id,
+        body.seat,
+        kind_name(body.kind),
+        packet.data,
+        body.state_hash,
+        now,
+    )

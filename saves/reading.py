@@ -29,7 +29,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, Decision, Event
 from engine.core.state import AnyState, decode_state, encode_state, state_hash
-from saves import ledger, store_games
+from saves import holes, ledger, store_games
 from saves.keys import Identity
 from saves.registry import has_ruleset, ruleset_for
 from saves.row_repairs import RowRepairs
@@ -253,8 +253,12 @@ class Reader(RowRepairs):
         start = 0 if state is None else state.core.seq + 1
         if state is not None and state.core.seq in asked:
             found[state.core.seq] = state
+        expected = start
         try:
             for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
+                if seq != expected:  # a row lost from the middle of the chain
+                    raise holes.lost_with_advice(self.game(game_id).name, expected)
+                expected += 1
                 result = apply_packet(ruleset, state, self._kept(seq, data, state))
                 state = result.state
                 if seq in damaged:
@@ -270,6 +274,9 @@ class Reader(RowRepairs):
                 f"packets do not rebuild it: {exc}"
             ) from None
         missing = asked - found.keys()
+        head = store_games.head(self.store, game_id)
+        if missing and head is not None and expected <= head.seq:  # lost at the end asked
+            raise holes.lost_with_advice(self.game(game_id).name, expected)
         if missing:
             raise HexpostError(f"packet {min(missing)} of game {game_id.hex()} is not stored")
         return found

@@ -35,7 +35,7 @@ from engine.core.game import apply_packet
 from engine.core.packets import BAD_SIGNATURE, VerifiedPacket, open_packet, open_signed_later
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, encode_state
-from saves import signature_helper, store_games
+from saves import holes, signature_helper, store_games
 from saves.reading import Reader
 from saves.registry import ruleset_for
 from saves.signature_helper import Item, SignatureHelper
@@ -62,6 +62,10 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
     try:
         with signature_helper.helper_for(row.head_seq + 1) as helper:
             return _replay(replica, game_id, ruleset_for(row.ruleset), helper)
+    except holes.LostPacket as exc:  # a row lost since: the other side's copy fills it
+        at = _AT.match(exc.message)
+        assert at is not None
+        raise holes.LostPacket(f"{exc.message}; {holes.advice(row.name, int(at[1]))}") from None
     except PacketError as exc:
         at = _AT.match(exc.message)
         if at is None or isinstance(exc, VersionError):
@@ -86,8 +90,13 @@ def _replay(
     digest = b""
     keys: dict[bytes, list[bytes]] = {}  # bound by Genesis and Join packets as they come
     mended: list[tuple[int, bytes]] = []  # kept state hashes found damaged, and the right ones
+    expected = 0
     for page in store_games.packet_pages(replica.store, game_id):
         for seq, stored, packet, error in open_page(page, keys, helper):
+            if seq != expected:  # a row lost from the middle (the last one moves the head)
+                bad_signature_before(helper, expected - 1)
+                raise holes.lost(expected)
+            expected += 1
             try:
                 if packet is None:
                     assert error is not None

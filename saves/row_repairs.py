@@ -48,11 +48,14 @@ class RowRepairs:
         )
         return True
 
-    def note_repair(self, game_id: bytes, what: str) -> None:
-        """Say once in `Store.repairs` what was rebuilt from the game's packets."""
+    def note_repair(self, game_id: bytes, what: str, *, from_packets: bool = True) -> None:
+        """Say once in `Store.repairs` what was rebuilt from the game's packets (or, not
+        ``from_packets``, how else: a lost packet filled by the other side's copy)."""
         row = store_games.game(self.store, game_id)
         name = game_id.hex() if row is None else row.name
-        line = f"game {name}: {what} from the packets (nothing was lost)"
+        line = f"game {name}: {what}"
+        if from_packets:
+            line += " from the packets (nothing was lost)"
         if line not in self.store.repairs:
             self.store.repairs.append(line)
 

@@ -6,7 +6,9 @@ a position already taken is a harmless duplicate when its bytes are the same pac
 *equivocation* when it is a different packet signed by the same seat: proof that the seat
 tried to show the players two different games. The store keeps such proof and freezes the
 game. A different seat's packet for a taken position is refused: honest clients never write
-one, because only one seat may act at a time.
+one, because only one seat may act at a time. A position below the head with nothing stored is
+a packet the store lost since it kept it: only the chain can say whether a copy is that packet
+(the packet after it names its id), which the caller, holding the store, checks.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ class Placement(enum.StrEnum):
     """Keep both packets as evidence and freeze the game."""
     CONFLICT = "conflict"
     """Refuse it: another seat's packet holds this position, or it names the wrong parent."""
+    LOST = "lost"
+    """Nothing is stored at this position below the head: fill it if the chain names this
+    packet there, else refuse it."""
 
 
 StoredAt = Callable[[int], tuple[bytes, Seat] | None]
@@ -46,7 +51,7 @@ def place(head_seq: int, head_id: bytes, packet: VerifiedPacket, stored_at: Stor
         return Placement.FUTURE
     stored = stored_at(body.seq)
     if stored is None:
-        return Placement.CONFLICT
+        return Placement.LOST
     stored_id, stored_seat = stored
     if stored_id == packet.packet_id:
         return Placement.DUPLICATE

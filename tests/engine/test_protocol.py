@@ -319,6 +319,9 @@ def test_chain_placement() -> None:
     assert place(head.body.seq, head.packet_id, twin.packets[-1], at) == Placement.EQUIVOCATION
     # The next position but naming the wrong parent.
     assert place(head.body.seq - 1, b"\x09" * 32, head, at) == Placement.CONFLICT
+    # Below the head, where the store holds nothing: a lost packet, for the caller to check.
+    lost = {seq: found for seq, found in stored.items() if seq != head.body.seq}
+    assert place(head.body.seq, head.packet_id, head, lost.get) == Placement.LOST
 
 
 def test_entropy_chain_values_link_and_run_out() -> None:

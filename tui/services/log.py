@@ -15,7 +15,7 @@ from engine.core.chats import chat_id, read_chat
 from engine.core.errors import PacketError
 from engine.core.packets import kept_body, kind_word
 from engine.core.ruleset import Event
-from saves import chat_messages, claims
+from saves import chat_messages, claims, holes
 from saves.replica import GameRow, Replica
 
 EventRow = tuple[int, str, str, str]
@@ -52,6 +52,19 @@ def _damaged(row: GameRow, seq: int, data: bytes, exc: PacketError) -> LogRecord
     )
 
 
+def _lost(row: GameRow, seq: int) -> LogRecord:
+    """The log's record of a position whose stored packet was lost (`saves.holes`)."""
+    return LogRecord(
+        seq=seq,
+        seat="?",
+        kind="lost",
+        packet="",
+        written_at="",
+        bytes=0,
+        events=(f"packet {seq} is not in this home's store: {holes.advice(row.name, seq)}",),
+    )
+
+
 def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
     """Every packet of the game, then its late claims and chat messages, as records in chain
     order. The packets are read as the store kept them (`kept_body`): each signature was
@@ -60,8 +73,11 @@ def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
     events: dict[int, list[str]] = {}
     for seq, event in replica.events(row.game_id):
         events.setdefault(seq, []).append(event.text)
-    records = []
+    records: list[LogRecord] = []
+    expected = 0
     for seq, data in replica.packets(row.game_id):
+        records.extend(_lost(row, lost) for lost in range(expected, seq))  # rows lost since
+        expected = seq + 1
         try:
             packet_id, body = kept_body(data)
         except PacketError as exc:  # a store damaged since: the log goes on past it

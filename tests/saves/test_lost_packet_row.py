@@ -1,0 +1,165 @@
+"""A stored packet lost from the middle of a chain is named, asked for, and filled again.
+
+A home keeps every packet of a game; the state at its head is kept beside them, so a row lost
+from the middle of the chain (deleted on a damaged disk) does not stop play. It stops what
+replays through that position: ``hexpost verify``, a review of that turn, an archive. Before,
+they said only that the next packet "does not follow" the one before the gap, and the copy the
+other side then sent again was refused as not fitting the chain. Now the gap is named with what
+to ask for, and a copy the chain itself names (the packet after it carries its id) fills it,
+several in a row from the top down.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+import pytest
+
+from engine.core.errors import HexpostError
+from engine.core.packets import peek_body, read_envelope, sign_body
+from saves.archive import export_game
+from tests.saves.conftest import Player, now, play_notes
+from tui.services.log import log_records
+from tui.services.trust import resend
+
+
+def _lose(player: Player, game: bytes, *seqs: int) -> None:
+    with player.replica.store.transaction() as db:
+        for seq in seqs:
+            lost = db.execute("DELETE FROM packets WHERE game_id = ? AND seq = ?", (game, seq))
+            assert lost.rowcount == 1
+    player.reopen()
+
+
+def _advice(name: str, seq: int) -> str:
+    return f"ask the other player to run `hexpost resend {name} --from {seq} --every-seat`"
+
+
+def test_verify_names_a_lost_packet_and_what_to_ask_for(
+    players: dict[str, Player], bob: Player, game: bytes
+) -> None:
+    play_notes(players, game, 6)
+    row = bob.row(game)
+    seq = row.head_seq - 3
+    _lose(bob, game, seq)
+    assert bob.replica.state(game).core.seq == row.head_seq  # play goes on from the kept head
+    wanted = f"^packet {seq}: not in this home's store.*{re.escape(_advice(row.name, seq))}"
+    with pytest.raises(HexpostError, match=wanted):
+        bob.replica.verify(game)
+
+
+def test_reading_a_state_past_a_lost_packet_names_it(
+    players: dict[str, Player], bob: Player, game: bytes
+) -> None:
+    play_notes(players, game, 6)
+    row = bob.row(game)
+    seq = row.head_seq - 3
+    _lose(bob, game, seq)
+    with pytest.raises(HexpostError, match=f"^packet {seq}: not in this home's store") as raised:
+        bob.replica.state(game, at=seq + 1)
+    assert _advice(row.name, seq) in str(raised.value)
+
+
+def test_an_archive_is_not_written_with_a_gap(
+    players: dict[str, Player], bob: Player, game: bytes
+) -> None:
+    """It would not import (its replay stops at the gap): the export names it instead."""
+    play_notes(players, game, 6)
+    row = bob.row(game)
+    seq = row.head_seq - 3
+    _lose(bob, game, seq)
+    with pytest.raises(HexpostError, match=f"^packet {seq}: not in this home's store") as raised:
+        export_game(bob.replica, game)
+    assert _advice(row.name, seq) in str(raised.value)
+
+
+def test_the_log_shows_a_lost_packet_in_its_place(
+    players: dict[str, Player], bob: Player, game: bytes
+) -> None:
+    play_notes(players, game, 6)
+    row = bob.row(game)
+    before = log_records(bob.replica, row)
+    seq = row.head_seq - 3
+    _lose(bob, game, seq)
+    after = log_records(bob.replica, row)
+    assert [record.seq for record in after] == [record.seq for record in before]
+    lost = [record for record in after if record.seq == seq]
+    assert [record.kind for record in lost] == ["lost"]
+    assert lost[0].events[0].startswith(f"packet {seq} is not in this home's store")
+    assert [r for r in after if r.seq != seq] == [r for r in before if r.seq != seq]
+
+
+@pytest.mark.parametrize("lost", [(-3,), (-4, -3), (-5, -4, -3), (-1,)], ids=str)
+def test_a_resent_copy_fills_a_lost_packet_and_the_game_verifies(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, lost: tuple[int, ...]
+) -> None:
+    """Lost rows in the middle (one, or several in a row, filled from the top down as the
+    packet after each arrives), or the one before the head: the other side's resend fills
+    them and nothing is refused."""
+    play_notes(players, game, 6)
+    head = bob.row(game).head_seq
+    seqs = [head + offset for offset in lost]
+    _lose(bob, game, *seqs)
+    play_notes(players, game, 2)  # the game goes on meanwhile
+
+    assert resend(alice.replica, alice.row(game), seqs[0], now, every_seat=True)
+    alice.sync()
+    report = bob.sync()
+    filled = [o for o in report.received if o.seq == seqs[-1]]
+    assert [o.status for o in filled] == ["duplicate"]
+    listed = ", ".join(str(seq) for seq in seqs)
+    assert f"packet(s) {listed} were lost from this home's store" in filled[0].detail
+    assert not [o for o in report.received if o.status == "rejected"]
+    assert bob.count("rejected") == 0
+    for seq in seqs:
+        assert bob.packet(game, seq) == alice.packet(game, seq)
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+    assert [line for line in bob.replica.store.repairs if "lost from" in line] == [
+        f"game {bob.row(game).name}: packet(s) {listed} were lost from this home's store; "
+        "the other side's copies fill their place"
+    ]
+
+
+def test_a_copy_the_chain_does_not_name_is_refused_and_the_real_one_still_fills(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """A packet signed for a lost position by its seat, but not the one the next packet names
+    (a modified client trying to rewrite history through the gap): refused as not fitting."""
+    play_notes(players, game, 6)
+    head = bob.row(game).head_seq
+    seq = head - 3
+    real = alice.packet(game, seq)
+    body = peek_body(real)
+    assert body is not None
+    _lose(bob, game, seq)
+    author = players[body.seat]
+    forged = sign_body(msgspec.structs.replace(body, written_at="forged"), author.key)
+    assert read_envelope(forged).body != read_envelope(real).body
+    outcome = bob.replica.receive(forged, source="mail", now=now())
+    assert outcome.status == "rejected"
+    assert f"packet {seq} from {body.seat} does not fit this game's chain" in outcome.detail
+
+    outcome = bob.replica.receive(real, source="mail", now=now())
+    assert outcome.status == "duplicate", outcome
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_two_different_copies_for_lost_positions_in_a_row_are_evidence(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """Where the packet after a lost one is lost too, a copy waits for it; a second, different
+    packet from the same seat for that position is two signed packets for one place."""
+    play_notes(players, game, 6)
+    head = bob.row(game).head_seq
+    seq = head - 4
+    real = alice.packet(game, seq)
+    body = peek_body(real)
+    assert body is not None
+    _lose(bob, game, seq, seq + 1)
+    held = bob.replica.receive(real, source="mail", now=now())
+    assert held.status == "buffered", held
+    author = players[body.seat]
+    forged = sign_body(msgspec.structs.replace(body, written_at="forged"), author.key)
+    outcome = bob.replica.receive(forged, source="mail", now=now())
+    assert outcome.status == "equivocation", outcome
