@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from engine.core.errors import PacketError
 from engine.core.packets import VerifiedPacket, kind_name, open_packet, peek_body
-from saves import copies, ledger, store_games, store_inbox
+from saves import copies, ledger, store_games, store_inbox, store_repairs
 from saves.outcome import Outcome
 from saves.reading import Reader
 from saves.store import Store
@@ -40,7 +40,7 @@ def mended(store: Store, packet: VerifiedPacket) -> bool:
             return False  # (another good copy: nothing to mend)
     except PacketError:
         pass
-    store_games.replace_packet_data(store, body.game_id, body.seq, packet.packet_id, packet.data)
+    store_repairs.replace_packet_data(store, body.game_id, body.seq, packet.packet_id, packet.data)
     return True
 
 

@@ -35,7 +35,7 @@ from engine.core.game import apply_packet
 from engine.core.packets import BAD_SIGNATURE, VerifiedPacket, open_packet, open_signed_later
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, encode_state
-from saves import holes, signature_helper, store_games
+from saves import holes, signature_helper, store_games, store_repairs
 from saves.reading import Reader
 from saves.registry import ruleset_for
 from saves.signature_helper import Item, SignatureHelper
@@ -120,7 +120,7 @@ def _replay(
     if mended:
         with replica.store.transaction():
             for seq, right in mended:
-                store_games.set_packet_hash(replica.store, game_id, seq, right)
+                store_repairs.set_packet_hash(replica.store, game_id, seq, right)
         for seq, _ in mended:
             replica.note_repair(
                 game_id, f"the state hash kept with packet {seq} was damaged; rebuilt it"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.core.errors import HexpostError
 from engine.core.packets import key_id, packet_id, peek_body, read_envelope
 from engine.core.state import AnyState
-from saves import lost_games, store_evidence, store_games, store_keys
+from saves import lost_games, store_evidence, store_games, store_keys, store_repairs
 from saves.keys import Identity
 from saves.store import Store
 from saves.store_games import GameRow
@@ -42,7 +42,7 @@ class RowRepairs:
         if opened is None or opened[0].ruleset_id == row.ruleset:
             return False
         with self.store.transaction():
-            store_games.set_ruleset(self.store, row.game_id, opened[0].ruleset_id)
+            store_repairs.set_ruleset(self.store, row.game_id, opened[0].ruleset_id)
         self.note_repair(
             row.game_id, "the name of its ruleset in the games table was damaged; rebuilt it"
         )
@@ -67,8 +67,8 @@ class RowRepairs:
         lost."""
         if self._mending:  # (rebuilding a row reads its game, which checks again)
             return False
-        lost = store_games.lost_games(self.store)
-        stray = store_games.rows_without_packets(self.store)
+        lost = store_repairs.lost_games(self.store)
+        stray = store_repairs.rows_without_packets(self.store)
         if not lost and not stray:
             return False
         found = {game_id: lost_games.from_genesis(self.store, game_id, self.identity)
@@ -78,10 +78,10 @@ class RowRepairs:
             with self.store.transaction():
                 # Packets whose game id alone was damaged go back to their game first.
                 refiled = [moved for game_id, row in found.items() if row is None
-                           for moved in self._refile(game_id, store_games.strays(
+                           for moved in self._refile(game_id, store_repairs.strays(
                                self.store, game_id, -1))]  # fmt: skip
                 for game_id in stray:
-                    store_games.delete_game_row(self.store, game_id)
+                    store_repairs.delete_game_row(self.store, game_id)
                 for game_id, row in found.items():
                     if row is not None:
                         self._insert_lost(game_id, row)
@@ -99,7 +99,7 @@ class RowRepairs:
         self, game_id: bytes, strays: list[tuple[int, bytes, bytes]]
     ) -> list[tuple[bytes, int]]:
         """Put back where their bytes say the packets ``strays`` filed under ``game_id``
-        (`store_games.strays`), each whose place is free and whose bytes are the packet its
+        (`store_repairs.strays`), each whose place is free and whose bytes are the packet its
         row names; the places filled (inside the caller's transaction)."""
         moved: list[tuple[bytes, int]] = []
         for seq, pid, data in strays:
@@ -112,7 +112,7 @@ class RowRepairs:
                 continue
             if store_games.packet_at(self.store, body.game_id, body.seq) is not None:
                 continue
-            store_games.refile_packet(self.store, game_id, seq, body.game_id, body.seq)
+            store_repairs.refile_packet(self.store, game_id, seq, body.game_id, body.seq)
             moved.append((body.game_id, body.seq))
         return moved
 
@@ -128,9 +128,9 @@ class RowRepairs:
         store_games.insert_game(store, game_id, name=row.name, ruleset=row.ruleset,
                                 scenario=row.scenario, my_seat=row.my_seat, status="invited",
                                 now=row.created_at)  # fmt: skip
-        for fix in store_games.damaged_heads(store, game_id):  # its head: the last packet
+        for fix in store_repairs.damaged_heads(store, game_id):  # its head: the last packet
             if self._ends(fix):
-                store_games.mend_head(store, fix)
+                store_repairs.mend_head(store, fix)
         try:
             seats = self.state(game_id).core.seats
         except HexpostError:
@@ -152,7 +152,7 @@ class RowRepairs:
             self._lost_looked = True
             self.mend_lost_games()
         head = store_games.head(self.store, game_id)
-        strays = [] if head is None else store_games.strays(self.store, game_id, head.seq)
+        strays = [] if head is None else store_repairs.strays(self.store, game_id, head.seq)
         if strays:  # (no write transaction for nothing: a listing must not wait on a sync)
             with self.store.transaction():
                 moved = self._refile(game_id, strays)
@@ -162,18 +162,18 @@ class RowRepairs:
 
     def _mend_heads(self, game_id: bytes) -> bool:
         """Whether the game's row was damaged (`check_head`), and is now put right."""
-        fixes = [fix for fix in store_games.damaged_heads(self.store, game_id) if self._ends(fix)]
+        fixes = [fix for fix in store_repairs.damaged_heads(self.store, game_id) if self._ends(fix)]
         if fixes:
             with self.store.transaction():
                 for fix in fixes:
-                    store_games.mend_head(self.store, fix)
+                    store_repairs.mend_head(self.store, fix)
             for fix in fixes:
                 self.note_repair(
                     fix.game_id, "the kept position of its last packet was damaged; rebuilt it"
                 )
         return bool(fixes)
 
-    def _ends(self, fix: store_games.HeadFix) -> bool:
+    def _ends(self, fix: store_repairs.HeadFix) -> bool:
         """Whether the last stored packet ``fix`` names is what its row says: the packet its
         bytes hold, at that position. A row whose own position or id was damaged (the chain
         itself broken, which `hexpost verify` names) is no head to move the game to."""

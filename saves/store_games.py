@@ -132,73 +132,7 @@ def head(store: Store, game_id: bytes) -> Head | None:
     return found
 
 
-class HeadFix(NamedTuple):
-    """A game whose row does not end where its stored packets do, and where they end."""
-
-    game_id: bytes
-    name: str
-    seq: int
-    packet_id: bytes
-    state_hash: bytes
-
-
-def damaged_heads(store: Store, game_id: bytes) -> list[HeadFix]:
-    """The game's row, with where its stored packets end, if its head (position, packet
-    id, state hash) is not its last stored packet's, which every write moves together
-    (`advance_head`): only a damaged row differs. Nothing for a game with no packet yet."""
-    settle(store, game_id)
-    rows = store.all(
-        "SELECT g.game_id, g.name, p.seq, p.packet_id, p.state_hash FROM games g "
-        "JOIN packets p ON p.game_id = g.game_id "
-        "AND p.seq = (SELECT MAX(seq) FROM packets WHERE game_id = g.game_id) "
-        "WHERE (g.head_seq != p.seq OR g.head_id != p.packet_id OR g.state_hash != p.state_hash)"
-        " AND g.game_id = ?",
-        (game_id,),
-    )
-    return [HeadFix(bytes(g), str(n), int(q), bytes(i), bytes(h)) for g, n, q, i, h in rows]
-
-
-def mend_head(store: Store, fix: HeadFix) -> None:
-    """Put a damaged row's head back where its stored packets end (`damaged_heads`)."""
-    store.db.execute(
-        "UPDATE games SET head_seq = ?, head_id = ?, state_hash = ? WHERE game_id = ?",
-        (fix.seq, fix.packet_id, fix.state_hash, fix.game_id),
-    )
-    _forget(store, fix.game_id)
-
-
-def lost_games(store: Store) -> list[bytes]:
-    """The games that have stored packets but no row (a row lost or its id damaged on disk).
-    Each game's id is found by one look-up in the packets' index, not by reading every
-    packet: a few dozen microseconds however long the games."""
-    rows = store.all(
-        "WITH RECURSIVE ids(g) AS (SELECT MIN(game_id) FROM packets UNION ALL "
-        "SELECT (SELECT MIN(game_id) FROM packets WHERE game_id > ids.g) FROM ids "
-        "WHERE ids.g IS NOT NULL) "
-        "SELECT g FROM ids WHERE g IS NOT NULL AND g NOT IN (SELECT game_id FROM games)"
-    )
-    return [bytes(game_id) for (game_id,) in rows]
-
-
-def rows_without_packets(store: Store) -> list[bytes]:
-    """The rows that say their game has packets (a head at 0 or past it) where none is stored
-    under their id: only damage leaves one (a row is written with its genesis, in one
-    transaction)."""
-    rows = store.all(
-        "SELECT game_id FROM games g WHERE head_seq >= 0 "
-        "AND NOT EXISTS (SELECT 1 FROM packets p WHERE p.game_id = g.game_id)"
-    )
-    return [bytes(game_id) for (game_id,) in rows]
-
-
-def delete_game_row(store: Store, game_id: bytes) -> None:
-    """Drop a game's row (one with no packets: `rows_without_packets`)."""
-    settle(store, game_id)
-    store.db.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
-    _forget(store, game_id)
-
-
-def _forget(store: Store, game_id: bytes) -> None:
+def forget(store: Store, game_id: bytes) -> None:
     """Drop what a batch kept of a game's row, which the caller changes."""
     memo = store.memo
     if memo is not None:
@@ -228,20 +162,13 @@ def insert_game(
         "VALUES (?, ?, ?, ?, ?, ?, -1, ?, ?, ?, ?, ?, 0)",
         (game_id, name, ruleset, scenario, my_seat, status, bytes(32), b"", now, now, now),
     )
-    _forget(store, game_id)
+    forget(store, game_id)
 
 
 def set_status(store: Store, game_id: bytes, status: str) -> None:
     settle(store, game_id)
     store.db.execute("UPDATE games SET status = ? WHERE game_id = ?", (status, game_id))
-    _forget(store, game_id)
-
-
-def set_ruleset(store: Store, game_id: bytes, ruleset: str) -> None:
-    """Name the game's ruleset again (as its genesis does: a damaged row, `saves.reading`)."""
-    settle(store, game_id)
-    store.db.execute("UPDATE games SET ruleset = ? WHERE game_id = ?", (ruleset, game_id))
-    _forget(store, game_id)
+    forget(store, game_id)
 
 
 def set_archived(store: Store, game_id: bytes, when: str) -> None:
@@ -249,7 +176,7 @@ def set_archived(store: Store, game_id: bytes, when: str) -> None:
     filing, which nothing signs and nobody else sees."""
     settle(store, game_id)
     store.db.execute("UPDATE games SET archived = ? WHERE game_id = ?", (when, game_id))
-    _forget(store, game_id)
+    forget(store, game_id)
 
 
 def set_resigning(store: Store, game_id: bytes, when: str, reason: str = "") -> None:
@@ -260,13 +187,13 @@ def set_resigning(store: Store, game_id: bytes, when: str, reason: str = "") -> 
         "UPDATE games SET resign_at = ?, resign_reason = ? WHERE game_id = ?",
         (when, reason if when else "", game_id),
     )
-    _forget(store, game_id)
+    forget(store, game_id)
 
 
 def mark_read(store: Store, game_id: bytes) -> None:
     settle(store, game_id)
     store.db.execute("UPDATE games SET unread = 0 WHERE game_id = ?", (game_id,))
-    _forget(store, game_id)
+    forget(store, game_id)
 
 
 def advance_head(
@@ -314,7 +241,7 @@ def freeze(store: Store, game_id: bytes, reason: str, now: str) -> None:
         "UPDATE games SET frozen = COALESCE(frozen, ?), updated_at = ? WHERE game_id = ?",
         (reason, now, game_id),
     )
-    _forget(store, game_id)
+    forget(store, game_id)
 
 
 # --- packets -----------------------------------------------------------------------------------
@@ -397,51 +324,10 @@ def packet_data(store: Store, game_id: bytes, seq: int) -> bytes | None:
     return None if row is None else bytes(row[0])
 
 
-def replace_packet_data(
-    store: Store, game_id: bytes, seq: int, packet_id: bytes, data: bytes
-) -> None:
-    """Keep ``data`` as the bytes of the stored packet ``packet_id`` at ``seq`` (a verified
-    copy in place of one damaged since: `saves.inbox`)."""
-    store.db.execute(
-        "UPDATE packets SET data = ? WHERE game_id = ? AND seq = ? AND packet_id = ?",
-        (data, game_id, seq, packet_id),
-    )
-
-
 def packet_stored_at(store: Store, game_id: bytes, seq: int) -> str | None:
     """When the packet at ``seq`` was stored here, if it is."""
     row = store.one("SELECT stored_at FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq))
     return None if row is None else str(row[0])
-
-
-def set_packet_hash(store: Store, game_id: bytes, seq: int, state_hash: bytes) -> None:
-    """Keep ``state_hash`` as the state hash of the stored packet at ``seq`` (the one its
-    body carries and its replay gives, in place of a kept copy damaged since: `saves.replay`)."""
-    store.db.execute(
-        "UPDATE packets SET state_hash = ? WHERE game_id = ? AND seq = ?",
-        (state_hash, game_id, seq),
-    )
-
-
-def strays(store: Store, game_id: bytes, head_seq: int) -> list[tuple[int, bytes, bytes]]:
-    """``(seq, packet id, bytes)`` of the rows filed under ``game_id`` before the first
-    position or past ``head_seq`` (all of them when it is -1): where a packet whose row's
-    position was damaged lands, as the chain's own positions are taken."""
-    rows = store.all(
-        "SELECT seq, packet_id, data FROM packets WHERE game_id = ? AND (seq < 0 OR seq > ?) "
-        "ORDER BY seq",
-        (game_id, head_seq),
-    )
-    return [(int(seq), bytes(pid), bytes(data)) for seq, pid, data in rows]
-
-
-def refile_packet(store: Store, game_id: bytes, seq: int, to_game: bytes, to_seq: int) -> None:
-    """File the row at ``(game_id, seq)`` at ``(to_game, to_seq)`` (where its bytes say)."""
-    store.db.execute(
-        "UPDATE packets SET game_id = ?, seq = ? WHERE game_id = ? AND seq = ?",
-        (to_game, to_seq, game_id, seq),
-    )
-    _forget(store, to_game)
 
 
 def packet_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from saves import store_games
+from saves import store_repairs
 from tests.saves.conftest import Player, play_notes
 from tui.services import games as listing
 
@@ -96,13 +96,13 @@ def test_a_good_head_is_looked_at_once(
     play_notes(players, game, 2)
     bob.reopen()
     looked: list[bytes] = []
-    kept = store_games.damaged_heads
+    kept = store_repairs.damaged_heads
 
-    def counted(store: object, game_id: bytes) -> list[store_games.HeadFix]:
+    def counted(store: object, game_id: bytes) -> list[store_repairs.HeadFix]:
         looked.append(game_id)
         return kept(bob.replica.store, game_id)
 
-    monkeypatch.setattr(store_games, "damaged_heads", counted)
+    monkeypatch.setattr(store_repairs, "damaged_heads", counted)
     for _ in range(3):
         bob.replica.state(game)
         bob.replica.game(game)
