@@ -275,7 +275,8 @@ async def ask_for_damaged(
     """Email the author of each packet whose only copy came damaged, once per position, so
     that neither player waits silently (`saves.quarantine.resend_requests`): the author's
     `hexpost resend` sends it again. Likewise, for a game this home is behind on its own
-    move (`saves.behind`), ask the other player to send the chain again from the gap. Beside
+    move (`saves.behind`), or that lost a packet from its store (`saves.holes`), ask the other
+    player to send the chain again from the gap. Beside
     each note a signed ask goes in the outbox (`saves.resend_asks`), which the other home
     answers by itself. A transport that sends no plain notes (a shared folder, which its
     author reads too, so sees the damage itself, and the packets a home lacks) asks nothing."""
@@ -285,6 +286,13 @@ async def ask_for_damaged(
     games = []
     requests: list[quarantine.ResendRequest] = []
     for row in replica.active_games():
+        lost = replica.first_lost(row.game_id)  # a packet lost from this home's store
+        if lost is not None:
+            seats = replica.state(row.game_id).core.seats
+            request = behind.lost_request(
+                replica.store, row.game_id, row.name, lost, row.my_seat, seats
+            )
+            requests += [] if request is None else [request]
         owed = replica.pending(row.game_id)
         if not owed:
             continue
@@ -310,11 +318,5 @@ async def ask_for_damaged(
             continue
         quarantine.record_request(replica.store, request, now())
         resend_asks.queue_ask(replica, request, now())
-        lines.append(
-            f"asked {request.address} to send {request.name} again from packet {request.seq} "
-            "(this home is behind the game)"
-            if request.every_seat
-            else f"asked {request.address} to resend packet {request.seq} of {request.name} "
-            "(its copy came damaged)"
-        )
+        lines.append(quarantine.request_line(request))
     return lines

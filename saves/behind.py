@@ -28,7 +28,7 @@ from typing import NamedTuple
 from engine.core.errors import HexpostError
 from engine.core.state import SeatState
 from saves import store_backup, store_inbox
-from saves.quarantine import ResendRequest
+from saves.quarantine import LOST, ResendRequest
 from saves.store import Store
 
 
@@ -89,6 +89,20 @@ def resend_request(
     return ResendRequest(
         game_id, name, head_seq + 1, other.seat, other.address, "behind", every_seat=True
     )
+
+
+def lost_request(
+    store: Store, game_id: bytes, name: str, seq: int, me: str, seats: Sequence[SeatState]
+) -> ResendRequest | None:
+    """The note that asks the other player to send the game again from a packet this home
+    lost from its store (`saves.holes`), once for that position; the copy the chain names
+    there fills it (`saves.mending.fill`)."""
+    if store_inbox.resend_asked(store, game_id, seq):
+        return None
+    other = next((s for s in seats if s.seat != me and s.address), None)
+    if other is None:
+        return None
+    return ResendRequest(game_id, name, seq, other.seat, other.address, LOST, every_seat=True)
 
 
 def unconfirmed_text(taken_at: str) -> str:

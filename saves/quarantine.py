@@ -121,9 +121,14 @@ for up to `MAX_AUTO_RESEND` packets, would have this home mail it thousands of t
 its mail provider might take that for spam); past this many, each ask waits for the player."""
 
 
+LOST = "lost from this home's store"
+"""The reason of a `ResendRequest` for a packet lost from the middle of a chain (`saves.holes`)."""
+
+
 class ResendRequest(msgspec.Struct, frozen=True):
     """A note to the author of a packet whose only copy so far came damaged; or, with
-    ``every_seat``, to the other player of a game this home is behind (`saves.behind`)."""
+    ``every_seat``, to the other player of a game this home is behind (`saves.behind`), or
+    of one a packet of which it lost (reason `LOST`)."""
 
     game_id: bytes
     name: str
@@ -157,6 +162,8 @@ def record_request(store: Store, request: ResendRequest, now: str) -> None:
 
 def request_text(request: ResendRequest) -> tuple[str, list[str]]:
     """The subject and body lines of the email that asks for a packet again."""
+    if request.reason == LOST:
+        return _lost_text(request)
     if request.every_seat:
         return _behind_text(request)
     subject = f"[hexpost] {request.name}: packet {request.seq} came damaged, please resend"
@@ -191,3 +198,37 @@ def _behind_text(request: ResendRequest) -> tuple[str, list[str]]:
         "note was written by hexpost; it carries no packet.",
     ]
     return subject, lines
+
+
+def _lost_text(request: ResendRequest) -> tuple[str, list[str]]:
+    seq, name = request.seq, request.name
+    subject = f"[hexpost] {name}: please send packet {seq} again (lost here)"
+    lines = [
+        f"The other player's hexpost lost packet {seq} of the game {name} from its store",
+        "(a damaged disk?). Play goes on, but it cannot check the game or show that turn",
+        "until a copy comes back; the chain itself says which packet fits there.",
+        "",
+        "A signed ask went with this note: your hexpost sends the game again from that",
+        f"packet by itself on its next sync (up to {MAX_AUTO_RESEND} packets). If it does not,",
+        f"please run `hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`.",
+        "This note was written by hexpost; it carries no packet.",
+    ]
+    return subject, lines
+
+
+def request_line(request: ResendRequest) -> str:
+    """What a sync says it asked for."""
+    if request.reason == LOST:
+        return (
+            f"asked {request.address} to send packet {request.seq} of {request.name} again "
+            "(it was lost from this home's store)"
+        )
+    if request.every_seat:
+        return (
+            f"asked {request.address} to send {request.name} again from packet {request.seq} "
+            "(this home is behind the game)"
+        )
+    return (
+        f"asked {request.address} to resend packet {request.seq} of {request.name} "
+        "(its copy came damaged)"
+    )

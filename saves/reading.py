@@ -117,6 +117,7 @@ class Reader(RowRepairs):
         self._keys_good: set[bytes] = set()
         """Games whose kept keys `check_keys` found as their state binds them."""
         self._heads_good: set[bytes] = set()
+        self._chains_whole: set[bytes] = set()
         """Games whose row `check_head` found ending where their stored packets do."""
         self._mending = False
         """Set while `mend_lost_games` rebuilds rows (their reading checks again)."""

@@ -28,6 +28,7 @@ class RowRepairs:
     identity: Identity | None
     _keys_good: set[bytes]
     _heads_good: set[bytes]
+    _chains_whole: set[bytes]
     _mending: bool
     _lost_looked: bool
 
@@ -187,6 +188,18 @@ class RowRepairs:
             and body.state_hash == fix.state_hash
             and packet_id(read_envelope(data).body) == fix.packet_id
         )
+
+    def first_lost(self, game_id: bytes) -> int | None:
+        """The first packet of the game lost from this home's store (`saves.holes`), if any,
+        for a sync to ask the other side for. Looked at once a game and process while its
+        chain is whole; a replay that meets a gap names it meanwhile."""
+        if game_id in self._chains_whole:
+            return None
+        head = store_games.head(self.store, game_id)
+        found = None if head is None else store_repairs.first_lost(self.store, game_id, head.seq)
+        if found is None:
+            self._chains_whole.add(game_id)
+        return found
 
     def check_keys(self, game_id: bytes) -> bool:
         """Whether the keys this home keeps for the game's seats (what received packets are

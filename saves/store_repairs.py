@@ -124,3 +124,25 @@ def replace_packet_data(
         "UPDATE packets SET data = ? WHERE game_id = ? AND seq = ? AND packet_id = ?",
         (data, game_id, seq, packet_id),
     )
+
+
+def first_lost(store: Store, game_id: bytes, head_seq: int) -> int | None:
+    """The first position from 0 to ``head_seq`` with no packet stored (a row lost on disk,
+    `saves.holes`), if any. Counting the chain's rows is one pass over the packets' index
+    (tens of microseconds for a campaign's few thousand packets); only a chain found short is
+    searched for where."""
+    found = store.one(
+        "SELECT COUNT(*) FROM packets WHERE game_id = ? AND seq BETWEEN 0 AND ?",
+        (game_id, head_seq),
+    )
+    if found is None or int(found[0]) == head_seq + 1:
+        return None
+    row = store.one(
+        "SELECT MIN(s) FROM (SELECT 0 AS s WHERE NOT EXISTS "
+        "(SELECT 1 FROM packets WHERE game_id = ?1 AND seq = 0) "
+        "UNION ALL SELECT p.seq + 1 FROM packets p WHERE p.game_id = ?1 "
+        "AND p.seq BETWEEN 0 AND ?2 - 1 AND NOT EXISTS "
+        "(SELECT 1 FROM packets q WHERE q.game_id = ?1 AND q.seq = p.seq + 1))",
+        (game_id, head_seq),
+    )
+    return None if row is None or row[0] is None else int(row[0])

@@ -11,14 +11,20 @@ several in a row from the top down.
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Sequence
 
 import msgspec
 import pytest
 
 from engine.core.errors import HexpostError
 from engine.core.packets import peek_body, read_envelope, sign_body
+from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.sync import sync
+from saves import outbox, store_repairs
 from saves.archive import export_game
+from saves.store import Store
 from tests.saves.conftest import Player, now, play_notes
 from tui.services.log import log_records
 from tui.services.trust import resend
@@ -163,3 +169,81 @@ def test_two_different_copies_for_lost_positions_in_a_row_are_evidence(
     forged = sign_body(msgspec.structs.replace(body, written_at="forged"), author.key)
     outcome = bob.replica.receive(forged, source="mail", now=now())
     assert outcome.status == "equivocation", outcome
+
+
+class _Notes(LoopbackTransport):
+    """A transport that sends plain notes, as mail does, and keeps them."""
+
+    def __init__(self, network: LoopbackNetwork, name: str) -> None:
+        super().__init__(network, name)
+        self.notes: list[tuple[list[str], str, list[str]]] = []
+
+    async def send_text(
+        self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
+    ) -> str:
+        self.notes.append((list(to), subject, list(lines)))
+        return f"note {len(self.notes)}"
+
+
+def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    """Nobody runs anything: Bob's sync finds the gap, asks once (a note and a signed ask),
+    Alice's sync answers the ask, and Bob's next sync fills the gap from her copies."""
+    play_notes(players, game, 6)
+    for entry in outbox.unsent(alice.replica.store, game):  # (handed over by play_notes)
+        outbox.mark_sent(alice.replica.store, entry.id, now())
+    row = bob.row(game)
+    seq = row.head_seq - 3
+    _lose(bob, game, seq)
+    notes = _Notes(network, bob.transport.name)
+    report = asyncio.run(sync(bob.replica, notes, now))
+    assert report.requests == [
+        f"asked {alice.address} to send packet {seq} of {row.name} again "
+        "(it was lost from this home's store)"
+    ]
+    ((to, subject, lines),) = notes.notes
+    assert to == [alice.address]
+    assert subject == f"[hexpost] {row.name}: please send packet {seq} again (lost here)"
+    assert f"`hexpost resend {row.name} --from {seq} --every-seat`" in " ".join(lines)
+    assert asyncio.run(sync(bob.replica, notes, now)).requests == []  # asked once
+
+    answered = alice.sync()
+    assert [o.status for o in answered.received] == ["resend"]
+    filled = bob.sync()
+    assert [o.detail for o in filled.received if o.seq == seq] == [
+        f"packet(s) {seq} were lost from this home's store, and the chain names these copies "
+        "there: kept again"
+    ]
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+    bob.reopen()
+    assert bob.replica.first_lost(game) is None
+
+
+def test_a_whole_chain_is_counted_once_a_process(
+    players: dict[str, Player], bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play_notes(players, game, 4)
+    bob.reopen()
+    looked: list[bytes] = []
+    kept = store_repairs.first_lost
+
+    def counted(store: Store, game_id: bytes, head_seq: int) -> int | None:
+        looked.append(game_id)
+        return kept(store, game_id, head_seq)
+
+    monkeypatch.setattr(store_repairs, "first_lost", counted)
+    for _ in range(3):
+        assert bob.replica.first_lost(game) is None
+    assert looked == [game]
+
+
+@pytest.mark.parametrize("lost", [(0,), (1,), (4, 5), (2, 4), (-1,)], ids=str)
+def test_the_first_lost_position_is_found(
+    players: dict[str, Player], bob: Player, game: bytes, lost: tuple[int, ...]
+) -> None:
+    play_notes(players, game, 4)
+    head = bob.row(game).head_seq
+    seqs = [seq if seq >= 0 else head + seq for seq in lost]
+    _lose(bob, game, *seqs)
+    assert store_repairs.first_lost(bob.replica.store, game, head) == seqs[0]
