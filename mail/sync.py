@@ -275,8 +275,10 @@ async def ask_for_damaged(
     """Email the author of each packet whose only copy came damaged, once per position, so
     that neither player waits silently (`saves.quarantine.resend_requests`): the author's
     `hexpost resend` sends it again. Likewise, for a game this home is behind on its own
-    move (`saves.behind`), or that lost a packet from its store (`saves.holes`), ask the other
-    player to send the chain again from the gap. Beside
+    move (`saves.behind`), or that lost a packet from its store (`saves.holes`), or whose
+    wait for the other seat's move sits behind a gap that has lasted an hour
+    (`saves.behind.gap_request`), ask the other player to send the chain again from the
+    gap. Beside
     each note a signed ask goes in the outbox (`saves.resend_asks`), which the other home
     answers by itself. A transport that sends no plain notes (a shared folder, which its
     author reads too, so sees the damage itself, and the packets a home lacks) asks nothing."""
@@ -285,6 +287,7 @@ async def ask_for_damaged(
         return []
     games = []
     requests: list[quarantine.ResendRequest] = []
+    gaps: list[quarantine.ResendRequest] = []
     for row in replica.active_games():
         lost = replica.first_lost(row.game_id)  # a packet lost from this home's store
         if lost is not None:
@@ -305,7 +308,13 @@ async def ask_for_damaged(
             continue
         address = state.core.seat_state(owed[0].seats[0]).address
         games.append((row.game_id, row.name, row.head_seq, owed[0].seats[0], address))
+        gap = behind.gap_request(
+            replica.store, row.game_id, row.name, row.head_seq, state.core.seats, now()
+        )
+        gaps += [] if gap is None else [gap]
     requests += quarantine.resend_requests(replica.store, games)
+    asked = {(request.game_id, request.seq) for request in requests}
+    requests += [gap for gap in gaps if (gap.game_id, gap.seq) not in asked]
     lines: list[str] = []
     for request in requests:
         subject, body = quarantine.request_text(request)

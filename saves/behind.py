@@ -23,12 +23,13 @@ chain first where that may be so.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import NamedTuple
 
 from engine.core.errors import HexpostError
 from engine.core.state import SeatState
 from saves import store_backup, store_inbox
-from saves.quarantine import LOST, ResendRequest
+from saves.quarantine import GAP, LOST, ResendRequest
 from saves.store import Store
 
 
@@ -37,6 +38,7 @@ class Ahead(NamedTuple):
 
     seq: int
     seat: str
+    received_at: str
 
 
 def first_ahead(store: Store, game_id: bytes, head_seq: int) -> Ahead | None:
@@ -103,6 +105,51 @@ def lost_request(
     if other is None:
         return None
     return ResendRequest(game_id, name, seq, other.seat, other.address, LOST, every_seat=True)
+
+
+GAP_PATIENCE = 3600
+"""Seconds a held packet waits beyond a gap on the other seat's move before this home asks for
+the gap (`gap_request`). Mail arrives out of order by minutes (a greylisting server holds a
+message for up to half an hour); a gap that outlasts this was lost in the mail, or from this
+home's store."""
+
+
+def gap_request(
+    store: Store,
+    game_id: bytes,
+    name: str,
+    head_seq: int,
+    seats: Sequence[SeatState],
+    now: str,
+) -> ResendRequest | None:
+    """The note that asks the other player to send the chain again from a gap the other
+    seat's move waits behind, once the packet held beyond it has waited `GAP_PATIENCE`, once
+    for that position. (On this home's own move `resend_request` asks at once: it is behind.)"""
+    ahead = first_ahead(store, game_id, head_seq)
+    if ahead is None or ahead.seq <= head_seq + 1:  # (one that does not follow: a fork)
+        return None
+    waited = _seconds_between(ahead.received_at, now)
+    if waited is None or waited < GAP_PATIENCE:
+        return None
+    if store_inbox.resend_asked(store, game_id, head_seq + 1):
+        return None
+    author = next((s for s in seats if s.seat == ahead.seat and s.address), None)
+    if author is None:
+        return None
+    return ResendRequest(
+        game_id, name, head_seq + 1, author.seat, author.address, GAP, every_seat=True
+    )
+
+
+def _seconds_between(earlier: str, later: str) -> int | None:
+    """Whole seconds from one stored time to another (None if either does not read as one:
+    the tests' clock adds fractions, which are not needed here)."""
+    try:
+        first = datetime.strptime(earlier[:19], "%Y-%m-%dT%H:%M:%S")
+        second = datetime.strptime(later[:19], "%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return None
+    return int((second - first).total_seconds())
 
 
 def unconfirmed_text(taken_at: str) -> str:

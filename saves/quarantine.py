@@ -122,7 +122,9 @@ its mail provider might take that for spam); past this many, each ask waits for 
 
 
 LOST = "lost from this home's store"
-"""The reason of a `ResendRequest` for a packet lost from the middle of a chain (`saves.holes`)."""
+GAP = "a gap the other seat's move waits behind"
+"""The reason of a `ResendRequest` for a packet lost from the middle of a chain (`saves.holes`);
+`GAP`, for one that never came, though later ones did (`saves.behind.gap_request`)."""
 
 
 class ResendRequest(msgspec.Struct, frozen=True):
@@ -164,6 +166,8 @@ def request_text(request: ResendRequest) -> tuple[str, list[str]]:
     """The subject and body lines of the email that asks for a packet again."""
     if request.reason == LOST:
         return _lost_text(request)
+    if request.reason == GAP:
+        return _gap_text(request)
     if request.every_seat:
         return _behind_text(request)
     subject = f"[hexpost] {request.name}: packet {request.seq} came damaged, please resend"
@@ -216,8 +220,29 @@ def _lost_text(request: ResendRequest) -> tuple[str, list[str]]:
     return subject, lines
 
 
+def _gap_text(request: ResendRequest) -> tuple[str, list[str]]:
+    seq, name = request.seq, request.name
+    subject = f"[hexpost] {name}: please send the game again from packet {seq}"
+    lines = [
+        f"Later packets of the game {name} reached the other player's hexpost, but packet {seq}",
+        "has not, for more than an hour: it was lost in the mail (or from that home's store).",
+        "Until it comes, each of you waits for the other.",
+        "",
+        "A signed ask went with this note: your hexpost sends the game again from that",
+        f"packet by itself on its next sync (up to {MAX_AUTO_RESEND} packets). If it does not,",
+        f"please run `hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`.",
+        "This note was written by hexpost; it carries no packet.",
+    ]
+    return subject, lines
+
+
 def request_line(request: ResendRequest) -> str:
     """What a sync says it asked for."""
+    if request.reason == GAP:
+        return (
+            f"asked {request.address} to send {request.name} again from packet {request.seq} "
+            "(it has not come, though later ones have)"
+        )
     if request.reason == LOST:
         return (
             f"asked {request.address} to send packet {request.seq} of {request.name} again "

@@ -168,6 +168,7 @@ class RowRepairs:
             with self.store.transaction():
                 for fix in fixes:
                     store_repairs.mend_head(self.store, fix)
+                    store_repairs.drop_events_after(self.store, fix.game_id, fix.seq)
             for fix in fixes:
                 self.note_repair(
                     fix.game_id, "the kept position of its last packet was damaged; rebuilt it"

@@ -108,13 +108,15 @@ def buffered_copy(store: Store, packet_id: bytes) -> tuple[bytes, bytes | None] 
     return bytes(row[0]), None if row[1] is None else bytes(row[1])
 
 
-def first_buffered_after(store: Store, game_id: bytes, seq: int) -> tuple[int, str] | None:
-    """``(position, seat)`` of the game's held packet with the lowest position after ``seq``."""
+def first_buffered_after(store: Store, game_id: bytes, seq: int) -> tuple[int, str, str] | None:
+    """``(position, seat, when it came)`` of the game's held packet with the lowest position
+    after ``seq``."""
     row = store.one(
-        "SELECT seq, seat FROM buffered WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT 1",
+        "SELECT seq, seat, received_at FROM buffered WHERE game_id = ? AND seq > ? "
+        "ORDER BY seq, received_at LIMIT 1",
         (game_id, seq),
     )
-    return None if row is None else (int(row[0]), str(row[1]))
+    return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
 
 
 def has_buffered(store: Store, game_id: bytes, seat: str) -> bool:

@@ -47,6 +47,13 @@ def mend_head(store: Store, fix: HeadFix) -> None:
     forget(store, fix.game_id)
 
 
+def drop_events_after(store: Store, game_id: bytes, seq: int) -> None:
+    """Drop the kept events of positions past ``seq`` (those of a last packet whose row was
+    lost, when the game's head moves back to ``seq``: its copy applies again and keeps its
+    events anew)."""
+    store.db.execute("DELETE FROM events WHERE game_id = ? AND seq > ?", (game_id, seq))
+
+
 def lost_games(store: Store) -> list[bytes]:
     """The games that have stored packets but no row (a row lost or its id damaged on disk).
     Each game's id is found by one look-up in the packets' index, not by reading every

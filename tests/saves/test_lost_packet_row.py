@@ -25,7 +25,7 @@ from mail.sync import sync
 from saves import outbox, store_repairs
 from saves.archive import export_game
 from saves.store import Store
-from tests.saves.conftest import Player, now, play_notes
+from tests.saves.conftest import Player, now, owner, play_notes
 from tui.services.log import log_records
 from tui.services.trust import resend
 
@@ -247,3 +247,25 @@ def test_the_first_lost_position_is_found(
     seqs = [seq if seq >= 0 else head + seq for seq in lost]
     _lose(bob, game, *seqs)
     assert store_repairs.first_lost(bob.replica.store, game, head) == seqs[0]
+
+
+@pytest.mark.parametrize("whose", ["the other seat's", "its own"])
+def test_a_lost_last_packet_applies_again_over_what_was_kept_of_it(
+    players: dict[str, Player], game: bytes, whose: str
+) -> None:
+    """The last stored packet lost (the game's head moves back to the one before it): what
+    was kept of it (its events, its state, its outbox entry) must not stop its copy from
+    applying again."""
+    play_notes(players, game, 4)
+    author, other = owner(players, game)
+    author.replica.submit(game, [{"type": "note", "text": "last"}], now=now())
+    other.replica.receive(author.packet(game, author.row(game).head_seq), source="t", now=now())
+    loser, keeper = (other, author) if whose == "the other seat's" else (author, other)
+    head = keeper.row(game).head_seq
+    _lose(loser, game, head)
+    assert loser.replica.state(game).core.seq == head - 1
+    outcome = loser.replica.receive(keeper.packet(game, head), source="mail", now=now())
+    assert outcome.status == "applied", outcome
+    assert loser.row(game).state_hash == keeper.row(game).state_hash
+    assert loser.replica.events(game) == keeper.replica.events(game)
+    assert loser.replica.verify(game) == keeper.row(game).state_hash
