@@ -25,7 +25,7 @@ import msgspec
 from mail.accounts import DEFAULT_IDLE_TIMEOUT
 from mail.sync import SyncReport, sync
 from mail.transport import Transport, TransportError
-from saves import outbox, reminders
+from saves import outbox, reminders, resend_asks
 from saves.replica import Replica
 
 MAX_IDLE_SECONDS = 29 * 60.0
@@ -102,6 +102,7 @@ async def send_reminders(replica: Replica, transport: Waiting, now: Callable[[],
             lines.append(f"reminder to {reminder.address} ({reminder.name}) not sent: {exc}")
             continue
         reminders.record(replica.store, reminder, now())
+        resend_asks.queue_ask(replica, reminders.ask(reminder), now())  # (pushed next round)
         lines.append(
             f"reminded {reminder.address}: {reminder.name} has waited on {reminder.seat} "
             f"since {reminder.since}"

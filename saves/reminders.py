@@ -14,6 +14,7 @@ from datetime import datetime
 import msgspec
 
 from saves import store_outbox
+from saves.quarantine import ResendRequest
 from saves.reading import Reader
 from saves.store import Store
 
@@ -99,6 +100,21 @@ def record(store: Store, reminder: Reminder, now: str) -> None:
         )
 
 
+def ask(reminder: Reminder) -> ResendRequest:
+    """The signed ask that goes with a reminder (`saves.resend_asks`): for the packet this
+    home waits for, in case it was written and its email lost. The other home sends it again
+    by itself if it holds it, and says nothing is written yet if not, which costs it nothing
+    (only an ask that sends counts toward `MAX_AUTO_ASKS`)."""
+    return ResendRequest(
+        reminder.game_id,
+        reminder.name,
+        reminder.head_seq + 1,
+        reminder.seat,
+        reminder.address,
+        "reminder",
+    )
+
+
 def text(reminder: Reminder) -> tuple[str, list[str]]:
     """The subject and body lines of a reminder email."""
     days = reminder.hours * reminder.window / 24
@@ -109,6 +125,8 @@ def text(reminder: Reminder) -> tuple[str, list[str]]:
         f"Its reply window is {reminder.hours} hours.",
         "",
         "Open hexpost to see the position and send your orders, or reply to say when",
-        "you can. This reminder was written by hexpost; it carries no packet.",
+        "you can. If you have moved, your move's email was lost: a signed ask went with",
+        "this reminder, and your hexpost sends that move again by itself on its next sync.",
+        "This reminder was written by hexpost; it carries no packet.",
     ]
     return subject, lines

@@ -157,6 +157,12 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
     """Queue what the ask asks for, within `MAX_AUTO_RESEND`, and remember it is answered."""
     store = replica.store
     row = replica.game(body.game_id)
+    if body.seq == row.head_seq + 1:  # (a reminder's ask, and the move not made yet)
+        detail = (
+            f"{body.seat} waits for packet {body.seq} of {row.name}, which nobody has "
+            "written yet: nothing to send"
+        )
+        return Outcome("ignored", detail, body.game_id, source=source)
     if body.seq > row.head_seq:
         detail = (
             f"{body.seat} asks for packet {body.seq} on of {row.name}, which this home does "

@@ -919,6 +919,48 @@ def test_a_late_player_gets_one_reminder_per_reply_window(
     assert report.received == [], "the reminders are not packets"
 
 
+def test_a_move_lost_in_the_mail_is_sent_again_by_the_reminder_s_ask(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    """``first`` moves, but the email is lost; both wait. The reminder ``second``'s watch
+    sends after a reply window goes with a signed ask for that packet, which ``first``'s
+    next sync answers by itself: the game goes on with nobody running ``resend``."""
+    game_id, first, second = played
+    seq = chat(first, game_id, "lost in the mail")
+    mark_all_sent(first)
+    with second.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?", (game_id,)
+        )
+    transport = second.transport
+    assert isinstance(transport, MailTransport)
+    lines = asyncio.run(send_reminders(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+    assert len(lines) == 1
+    second.sync()  # (pushes the ask)
+    answered = first.sync()
+    assert statuses(answered) == ["resend"] and answered.sent == [seq]
+    assert statuses(second.sync()) == ["applied"]
+    same_game(first, second, game_id)
+
+
+def test_a_reminder_s_ask_for_a_move_not_made_sends_nothing(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    game_id, first, second = played
+    with second.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?", (game_id,)
+        )
+    transport = second.transport
+    assert isinstance(transport, MailTransport)
+    asyncio.run(send_reminders(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+    second.sync()
+    report = first.sync()
+    assert statuses(report) == ["ignored"] and report.sent == []
+    assert "nobody has written yet" in report.received[0].detail
+    assert not report.received[0].attention
+
+
 def test_processed_packet_mail_moves_to_the_named_folder(
     mail_alice: Player,
     mail_stack: MailStack,
