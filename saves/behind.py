@@ -11,7 +11,9 @@ whole chain from the gap on again (``hexpost resend GAME --from N --every-seat``
 packets fill the gap as any others do.
 
 An ordinary gap (the other seat's packets arriving out of order) blocks nothing new: the
-move is theirs then, and this home could not sign anyway.
+move is theirs then, and this home could not sign anyway. But one that lasts an hour was lost
+in the mail (or from this home's store), and both sides would wait for good: a sync then asks
+for the chain from the gap in the same way (`gap_request`).
 
 A copy cannot always tell that it is behind: when its seat signed after the copy was taken
 and the move stayed its own, the other player has nothing to answer yet. So a copy made by

@@ -1,7 +1,9 @@
 """Resend asks in the store: signing one beside the plain note, and answering one by itself.
 
-A home whose next packet came only damaged, or that is behind its game (`saves.behind`),
-emails the other player a note asking for ``hexpost resend`` (`mail.sync.ask_for_damaged`).
+A home whose next packet came only damaged, that is behind its game or has waited an hour
+behind a gap in it (`saves.behind`), or that lost a packet from its store (`saves.holes`),
+emails the other player a note asking for ``hexpost resend`` (`mail.sync.ask_for_damaged`);
+a reminder goes with an ask for the packet awaited (`saves.reminders.ask`).
 Beside the note it now queues a signed ask (`engine.core.resend_asks`), and the other home,
 on its next sync, answers it without its player: it queues its own packets from the asked
 position again (a damaged copy), or every stored packet from there (a home behind), to the
