@@ -14,6 +14,7 @@ becomes known, so reordering by a transport never loses a packet.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Sequence
 
 import msgspec
@@ -263,16 +264,11 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         stored = store_games.packet_data(store, body.game_id, body.seq)
         assert stored is not None
         return _equivocation(replica, packet, stored, now)
-    if placement == Placement.LOST and signed_by_seat is True:  # `saves.mending.fill`
-        filled = mending.fill(replica, packet, source, now)
+    if placement == Placement.LOST:  # a packet this home lost: the chain says if this is it
+        hold = functools.partial(_buffer, replica, packet, now, held=False, judge=True)
+        filled = mending.place_lost(replica, packet, source, now, hold)
         if filled is not None:
             return filled
-        if mending.next_lost(store, body.game_id, body.seq):
-            held = _buffer(replica, packet, now, held=False, judge=True)
-            detail = f"packet {body.seq} held: the packet after it was lost here too"
-            return (
-                held if held.status != "buffered" else msgspec.structs.replace(held, detail=detail)
-            )
     if placement in (Placement.CONFLICT, Placement.LOST):
         reason = f"packet {body.seq} from {body.seat} does not fit this game's chain"
         return _refused(replica, packet, source, now, reason)

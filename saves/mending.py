@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
+
 from engine.core.errors import PacketError
 from engine.core.packets import VerifiedPacket, kind_name, open_packet, peek_body
-from saves import copies, ledger, store_games, store_inbox, store_repairs
+from saves import copies, ledger, store_games, store_inbox, store_keys, store_repairs
 from saves.outcome import Outcome
 from saves.reading import Reader
 from saves.store import Store
@@ -51,6 +53,36 @@ def keys_mended(replica: Reader, checked: copies.Checked) -> bool:
         return False
     game_id = copies.named_game(replica.store, checked.data)
     return game_id is not None and replica.check_keys(game_id)
+
+
+def place_lost(
+    replica: Reader,
+    packet: VerifiedPacket,
+    source: str,
+    now: str,
+    hold: Callable[[], Outcome],
+) -> Outcome | None:
+    """Fill a lost position with ``packet`` if the chain names it there (`fill`), or ``hold``
+    it while the packet after it is lost too; None: it does not fit the chain. Only a packet
+    signed by its seat's key counts, the kept keys rebuilt first if they were damaged."""
+    body = packet.body
+    if not _signed_by_seat(replica.store, packet) and not (
+        replica.check_keys(body.game_id) and _signed_by_seat(replica.store, packet)
+    ):
+        return None
+    filled = fill(replica, packet, source, now)
+    if filled is not None or not next_lost(replica.store, body.game_id, body.seq):
+        return filled
+    held = hold()
+    if held.status != "buffered":
+        return held
+    detail = f"packet {body.seq} held: the packet after it was lost here too"
+    return msgspec.structs.replace(held, detail=detail)
+
+
+def _signed_by_seat(store: Store, packet: VerifiedPacket) -> bool:
+    body = packet.body
+    return store_keys.seat_key(store, body.game_id, body.seat) == packet.public_key
 
 
 def next_lost(store: Store, game_id: bytes, seq: int) -> bool:

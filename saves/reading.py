@@ -87,13 +87,20 @@ def kept_packet(data: bytes, state: AnyState | None) -> VerifiedPacket:
 
 def checked_state(kept: store_games.Kept, state_type: type[Any]) -> AnyState | None:
     """The state a kept snapshot holds, if it decodes, hashes to the hash stored with it and
-    is the state after the packet it is kept for; else None (the snapshot is only a cache of
-    what the packets determine: `Reader` then rebuilds it from them). Whatever decoding or
-    hashing damaged bytes raises means the same; a whole row filed under another position
-    (its own state and hash) is the last case."""
+    is the state after the packet it is kept for, in the chain stored; else None (the
+    snapshot is only a cache of what the packets determine: `Reader` then rebuilds it from
+    them). Whatever decoding or hashing damaged bytes raises means the same; a whole row
+    filed under another position (its own state and hash) is one case, and chain ids damaged
+    (the last packet's, the genesis's: kept out of the hash, as a packet's id depends on it)
+    another."""
     try:
         state: AnyState = decode_state(kept.state, state_type)
-        good = state.core.seq == kept.seq and state_hash(state) == kept.state_hash
+        good = (
+            state.core.seq == kept.seq
+            and state.head == kept.packet_id
+            and state.genesis_id == kept.genesis_id
+            and state_hash(state) == kept.state_hash
+        )
     except Exception:  # any failure: the kept bytes are not a state
         return None
     return state if good else None

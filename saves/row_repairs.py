@@ -72,15 +72,18 @@ class RowRepairs:
         stray = store_repairs.rows_without_packets(self.store)
         if not lost and not stray:
             return False
-        found = {game_id: lost_games.from_genesis(self.store, game_id, self.identity)
-                 for game_id in lost}  # fmt: skip
         self._mending = True
         try:
             with self.store.transaction():
-                # Packets whose game id alone was damaged go back to their game first.
-                refiled = [moved for game_id, row in found.items() if row is None
-                           for moved in self._refile(game_id, store_repairs.strays(
-                               self.store, game_id, -1))]  # fmt: skip
+                # Packets whose game id alone was damaged go back to their game first, a lost
+                # one's too: its row is then rebuilt from its genesis, to its last packet.
+                refiled = [moved for game_id in lost for moved in self._refile(
+                    game_id, store_repairs.strays(self.store, game_id, -1), set(lost))]  # fmt: skip
+                if refiled:
+                    lost = store_repairs.lost_games(self.store)
+                    stray = store_repairs.rows_without_packets(self.store)
+                found = {game_id: lost_games.from_genesis(self.store, game_id, self.identity)
+                         for game_id in lost}  # fmt: skip
                 for game_id in stray:
                     store_repairs.delete_game_row(self.store, game_id)
                 for game_id, row in found.items():
@@ -97,11 +100,15 @@ class RowRepairs:
         return bool(rebuilt or refiled)
 
     def _refile(
-        self, game_id: bytes, strays: list[tuple[int, bytes, bytes]]
+        self,
+        game_id: bytes,
+        strays: list[tuple[int, bytes, bytes]],
+        lost: set[bytes] | frozenset[bytes] = frozenset(),
     ) -> list[tuple[bytes, int]]:
         """Put back where their bytes say the packets ``strays`` filed under ``game_id``
-        (`store_repairs.strays`), each whose place is free and whose bytes are the packet its
-        row names; the places filled (inside the caller's transaction)."""
+        (`store_repairs.strays`), each whose place is free, in a game with a row or one of the
+        ``lost`` (packets, but no row yet), and whose bytes are the packet its row names; the
+        places filled (inside the caller's transaction)."""
         moved: list[tuple[bytes, int]] = []
         for seq, pid, data in strays:
             body = peek_body(data)
@@ -109,7 +116,7 @@ class RowRepairs:
                 continue
             if packet_id(read_envelope(data).body) != pid:
                 continue
-            if store_games.head(self.store, body.game_id) is None:
+            if body.game_id not in lost and store_games.head(self.store, body.game_id) is None:
                 continue
             if store_games.packet_at(self.store, body.game_id, body.seq) is not None:
                 continue

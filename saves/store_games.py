@@ -7,12 +7,13 @@ run inside the caller's transaction (`saves.store.Store.transaction`); they deci
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from typing import NamedTuple
 
 import msgspec
 
-from saves.store import Store
+from saves.store import Row, Store
 
 
 class GameRow(msgspec.Struct, frozen=True):
@@ -356,11 +357,17 @@ def last_seq_not_by(store: Store, game_id: bytes, seat: str) -> int | None:
 
 
 def insert_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -> None:
-    """The encoded events one packet produced, in order (one statement run for each)."""
-    store.db.executemany(
-        "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)",
-        [(game_id, seq, index, event) for index, event in enumerate(events)],
-    )
+    """The encoded events one packet produced, in order (one statement run for each). Rows
+    already at its position can only be damage (an event row whose position was changed on
+    disk, or the events of a last packet whose row was lost): they give way, at no cost to
+    the usual case."""
+    rows = [(game_id, seq, index, event) for index, event in enumerate(events)]
+    sql = "INSERT INTO events (game_id, seq, idx, event) VALUES (?, ?, ?, ?)"
+    try:
+        store.db.executemany(sql, rows)
+    except sqlite3.IntegrityError:  # (the failed statement is undone; the transaction goes on)
+        store.db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, seq))
+        store.db.executemany(sql, rows)
 
 
 def replace_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -> None:
@@ -407,33 +414,52 @@ def events_between(store: Store, game_id: bytes, first: int, last: int) -> list[
 
 
 class Kept(NamedTuple):
-    """A kept snapshot as stored: its position, the encoded state and the hash stored with it
-    (what `saves.reading` checks the decoded state against: the store is not trusted)."""
+    """A kept snapshot as stored: its position, the encoded state and the hash stored with it,
+    and the ids of the stored packets at its position and at 0 (what `saves.reading` checks
+    the decoded state against: the store is not trusted; empty where none is stored)."""
 
     seq: int
     state: bytes
     state_hash: bytes
+    packet_id: bytes
+    genesis_id: bytes
+
+
+_KEPT = (
+    "SELECT s.seq, s.state, s.state_hash, p.packet_id, g0.packet_id FROM snapshots s "
+    "LEFT JOIN packets p ON p.game_id = s.game_id AND p.seq = s.seq "
+    "LEFT JOIN packets g0 ON g0.game_id = s.game_id AND g0.seq = 0 "
+)
+
+
+def _kept(row: Row | None) -> Kept | None:
+    if row is None:
+        return None
+    seq, state, digest, packet_id, genesis_id = row
+    return Kept(int(seq), bytes(state), bytes(digest), bytes(packet_id or b""),
+                bytes(genesis_id or b""))  # fmt: skip
 
 
 def snapshot_before(store: Store, game_id: bytes, at: int) -> Kept | None:
     """The latest snapshot at or before packet ``at``."""
-    row = store.one(
-        "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ? AND seq <= ? "
-        "ORDER BY seq DESC LIMIT 1",
-        (game_id, at),
+    return _kept(
+        store.one(
+            _KEPT + "WHERE s.game_id = ? AND s.seq <= ? ORDER BY s.seq DESC LIMIT 1",
+            (game_id, at),
+        )
     )
-    return None if row is None else Kept(int(row[0]), bytes(row[1]), bytes(row[2]))
 
 
 def head_snapshot(store: Store, game_id: bytes) -> Kept | None:
     """The snapshot at the game's head, if it is kept (it always should be)."""
     settle(store, game_id)
-    row = store.one(
-        "SELECT s.seq, s.state, s.state_hash FROM snapshots s JOIN games g "
-        "ON g.game_id = s.game_id AND g.head_seq = s.seq WHERE s.game_id = ?",
-        (game_id,),
+    return _kept(
+        store.one(
+            _KEPT + "JOIN games g ON g.game_id = s.game_id AND g.head_seq = s.seq "
+            "WHERE s.game_id = ?",
+            (game_id,),
+        )
     )
-    return None if row is None else Kept(int(row[0]), bytes(row[1]), bytes(row[2]))
 
 
 def move_head_snapshot(

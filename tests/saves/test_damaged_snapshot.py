@@ -26,11 +26,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+import msgspec
 import pytest
 
 from engine.core.errors import HexpostError
 from engine.core.ruleset import Event
-from engine.core.state import encode_state
+from engine.core.state import decode_state, encode_state
+from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import ask_for_damaged
 from saves import reminders
@@ -132,6 +134,36 @@ def test_a_damaged_head_state_is_rebuilt_from_the_packets_and_written_back(
     assert encode_state(bob.replica.state(game)) == good
     assert bob.replica.store.repairs == []
     assert bob.replica.verify(game) == bob.row(game).state_hash
+
+
+@pytest.mark.parametrize("field", ["head", "genesis_id"])
+@pytest.mark.parametrize("which", ["head", "older"])
+def test_a_kept_state_whose_chain_ids_were_damaged_is_rebuilt(
+    players: dict[str, Player],
+    alice: Player,
+    bob: Player,
+    long_game: bytes,
+    field: str,
+    which: str,
+) -> None:
+    """A kept state's chain ids (the last packet's id, the genesis's) are kept out of its
+    hash, which packets vouch for: damaged, the hash still checked, and the next packet did
+    not follow the state (refused as damaged, for good). They are checked against the
+    stored packets now."""
+    game = long_game
+    kept = _kept(bob, game)
+    seq = kept[-1] if which == "head" else kept[-2]
+    good = _stored(bob, game, seq)
+    state = decode_state(good, RULESET.state_type)
+    flipped = bytes([getattr(state, field)[0] ^ 0x10]) + getattr(state, field)[1:]
+    _patch(bob, game, seq, encode_state(msgspec.structs.replace(state, **{field: flipped})))
+    bob.reopen()
+
+    assert encode_state(bob.replica.state(game, at=seq)) == good
+    assert _stored(bob, game, seq) == good  # written back
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("rejected") == 0
 
 
 def test_a_damaged_older_state_is_passed_over_and_rebuilt_when_replayed_through(

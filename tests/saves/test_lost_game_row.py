@@ -172,3 +172,29 @@ def test_a_packet_arriving_first_finds_the_ruleset_name_put_right(
     play_notes(players, game, 2)
     assert bob.row(game).state_hash == alice.row(game).state_hash
     assert bob.count("buffered") == 0
+
+
+@pytest.mark.parametrize("which", ["genesis", "last"])
+def test_a_lost_row_is_rebuilt_when_a_packet_of_it_was_misfiled_too(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, which: str
+) -> None:
+    """Two damages at once: the game's row lost and one of its packets filed under another
+    game id. The packet goes back first, so the row is rebuilt from the genesis (before, it
+    could not be: the game was gone) and ends at the real last packet (before, one short,
+    and the copy sent again was refused as a duplicate id)."""
+    play_notes(players, game, 4)
+    good = bob.row(game)
+    seq = 0 if which == "genesis" else good.head_seq
+    elsewhere = bytes([game[0] ^ 0x02]) + game[1:]
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE packets SET game_id = ? WHERE game_id = ? AND seq = ?", (elsewhere, game, seq)
+        )
+    _lose(bob, game, "id damaged")
+
+    row = bob.row(game)
+    assert (row.head_seq, row.state_hash, row.name) == (good.head_seq, good.state_hash, good.name)
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("parked") == 0 and bob.count("rejected") == 0
+    assert bob.replica.verify(game) == alice.row(game).state_hash

@@ -269,3 +269,47 @@ def test_a_lost_last_packet_applies_again_over_what_was_kept_of_it(
     assert loser.row(game).state_hash == keeper.row(game).state_hash
     assert loser.replica.events(game) == keeper.replica.events(game)
     assert loser.replica.verify(game) == keeper.row(game).state_hash
+
+
+def test_a_lost_packet_whose_seat_s_kept_key_was_damaged_too_is_filled(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """The seat's kept key is rebuilt (`Reader.check_keys`) before the copy is judged: a
+    damaged key row must not make the real packet "not fit"."""
+    play_notes(players, game, 6)
+    seq = bob.row(game).head_seq - 3
+    real = alice.packet(game, seq)
+    body = peek_body(real)
+    assert body is not None
+    _lose(bob, game, seq)
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE game_keys SET seat = 'nobody' WHERE game_id = ? AND seat = ?",
+            (game, body.seat),
+        )
+    bob.reopen()
+    outcome = bob.replica.receive(real, source="mail", now=now())
+    assert outcome.status == "duplicate", outcome
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_events_filed_under_the_next_position_do_not_stop_its_packet(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """An event row whose position was damaged onto the next one: that packet's own events
+    take the place when it comes (before, it was refused with an IntegrityError)."""
+    play_notes(players, game, 4)
+    head = bob.row(game).head_seq
+    with bob.replica.store.transaction() as db:
+        moved = db.execute(
+            "UPDATE events SET seq = ? WHERE game_id = ? AND seq = ? AND idx = 0",
+            (head + 1, game, head),
+        )
+        assert moved.rowcount == 1
+    bob.reopen()
+    play_notes(players, game, 1)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("rejected") == 0
+    assert [e for s, e in bob.replica.events(game) if s == head + 1] == [
+        e for s, e in alice.replica.events(game) if s == head + 1
+    ]
