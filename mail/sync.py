@@ -288,14 +288,14 @@ async def ask_for_damaged(
     games = []
     requests: list[quarantine.ResendRequest] = []
     gaps: list[quarantine.ResendRequest] = []
-    for row in replica.active_games():
-        lost = replica.first_lost(row.game_id)  # a packet lost from this home's store
-        if lost is not None:
-            seats = replica.state(row.game_id).core.seats
-            request = behind.lost_request(
-                replica.store, row.game_id, row.name, lost, row.my_seat, seats
-            )
+    for row in replica.playable_games():  # a packet lost or damaged in this home's store,
+        if row.status == "active" and not row.frozen:  # even where that stops all reading
+            lost = replica.first_lost(row.game_id)
+            request = None if lost is None else behind.lost_request(
+                replica.store, row.game_id, row.name, lost, row.my_seat
+            )  # fmt: skip
             requests += [] if request is None else [request]
+    for row in replica.active_games():
         owed = replica.pending(row.game_id)
         if not owed:
             continue

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from engine.core.errors import HexpostError
 from engine.core.state import SeatState
-from saves import store_backup, store_inbox
+from saves import lost_games, store_backup, store_inbox
 from saves.quarantine import GAP, LOST, ResendRequest
 from saves.store import Store
 
@@ -96,13 +96,16 @@ def resend_request(
 
 
 def lost_request(
-    store: Store, game_id: bytes, name: str, seq: int, me: str, seats: Sequence[SeatState]
+    store: Store, game_id: bytes, name: str, seq: int, me: str
 ) -> ResendRequest | None:
     """The note that asks the other player to send the game again from a packet this home
-    lost from its store (`saves.holes`), once for that position; the copy the chain names
-    there fills it (`saves.mending.fill`)."""
+    lost from its store (`saves.holes`) or holds damaged, once for that position; the copy
+    the chain names there fills it (`saves.mending`). Whom to ask is read from the genesis,
+    as the game's state may be what cannot be read."""
     if store_inbox.resend_asked(store, game_id, seq):
         return None
+    genesis = lost_games.genesis_of(store, game_id)
+    seats = [] if genesis is None else genesis[0].seats
     other = next((s for s in seats if s.seat != me and s.address), None)
     if other is None:
         return None

@@ -206,11 +206,11 @@ def _behind_text(request: ResendRequest) -> tuple[str, list[str]]:
 
 def _lost_text(request: ResendRequest) -> tuple[str, list[str]]:
     seq, name = request.seq, request.name
-    subject = f"[hexpost] {name}: please send packet {seq} again (lost here)"
+    subject = f"[hexpost] {name}: please send packet {seq} again (lost or damaged here)"
     lines = [
-        f"The other player's hexpost lost packet {seq} of the game {name} from its store",
-        "(a damaged disk?). Play goes on, but it cannot check the game or show that turn",
-        "until a copy comes back; the chain itself says which packet fits there.",
+        f"The other player's hexpost lost packet {seq} of the game {name} from its store, or",
+        "holds it damaged (a damaged disk?). It cannot check the game, show that turn, or",
+        "perhaps go on at all, until a copy comes back; the chain says which packet fits.",
         "",
         "A signed ask went with this note: your hexpost sends the game again from that",
         f"packet by itself on its next sync (up to {MAX_AUTO_RESEND} packets). If it does not,",
@@ -246,7 +246,7 @@ def request_line(request: ResendRequest) -> str:
     if request.reason == LOST:
         return (
             f"asked {request.address} to send packet {request.seq} of {request.name} again "
-            "(it was lost from this home's store)"
+            "(it was lost from this home's store, or damaged there)"
         )
     if request.every_seat:
         return (

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from engine.core.errors import HexpostError, PacketError
+from engine.core.errors import ChainError, HexpostError, PacketError
 from engine.core.game import apply_packet
 from engine.core.owed import pending
 from engine.core.packets import (
@@ -125,6 +125,9 @@ class Reader(RowRepairs):
         """Games whose kept keys `check_keys` found as their state binds them."""
         self._heads_good: set[bytes] = set()
         self._chains_whole: set[bytes] = set()
+        self._unreplayable: dict[bytes, int] = {}
+        """Per game, the first stored packet a replay found lost or no longer opening: what a
+        sync asks the other side for (`first_lost`)."""
         """Games whose row `check_head` found ending where their stored packets do."""
         self._mending = False
         """Set while `mend_lost_games` rebuilds rows (their reading checks again)."""
@@ -265,9 +268,14 @@ class Reader(RowRepairs):
         try:
             for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
                 if seq != expected:  # a row lost from the middle of the chain
+                    self._cannot_replay(game_id, expected)
                     raise holes.lost_with_advice(self.game(game_id).name, expected)
                 expected += 1
-                result = apply_packet(ruleset, state, self._kept(seq, data, state))
+                try:  # (it opened and applied when it was stored: failing now, it was damaged)
+                    result = apply_packet(ruleset, state, self._kept(seq, data, state))
+                except HexpostError as exc:  # (not following: the one before it was altered)
+                    self._cannot_replay(game_id, seq - isinstance(exc, ChainError))
+                    raise
                 state = result.state
                 if seq in damaged:
                     self._write_back(game_id, seq, result.state, result.state_hash, damaged[seq])
@@ -284,10 +292,15 @@ class Reader(RowRepairs):
         missing = asked - found.keys()
         head = store_games.head(self.store, game_id)
         if missing and head is not None and expected <= head.seq:  # lost at the end asked
+            self._cannot_replay(game_id, expected)
             raise holes.lost_with_advice(self.game(game_id).name, expected)
         if missing:
             raise HexpostError(f"packet {min(missing)} of game {game_id.hex()} is not stored")
         return found
+
+    def _cannot_replay(self, game_id: bytes, seq: int) -> None:
+        known = self._unreplayable.get(game_id)
+        self._unreplayable[game_id] = seq if known is None else min(known, seq)
 
     def _kept_before(
         self, game_id: bytes, ruleset: AnyRuleset, at: int, after: int

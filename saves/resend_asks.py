@@ -52,14 +52,14 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
     if identity is None or identity.key is None:
         return False
     row = replica.game(request.game_id)
-    state = replica.state(request.game_id)
-    if state.core.seat_state(row.my_seat).public_key != identity.public_key:
+    head = replica.head(request.game_id)  # (not the state: it may be what cannot be read)
+    if store_keys.seat_key(replica.store, request.game_id, row.my_seat) != identity.public_key:
         return False
     body = AskBody(
         game_id=request.game_id,
         seat=row.my_seat,
-        head_seq=state.core.seq,
-        head_id=state.head,
+        head_seq=head.seq,
+        head_id=head.packet_id,
         seq=request.seq,
         every_seat=request.every_seat,
         written_at=now,

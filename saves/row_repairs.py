@@ -11,6 +11,8 @@ The kept states and events, which `Reader` rebuilds by replay, are its own busin
 
 from __future__ import annotations
 
+import contextlib
+
 from engine.core.errors import HexpostError
 from engine.core.packets import key_id, packet_id, peek_body, read_envelope
 from engine.core.state import AnyState
@@ -29,6 +31,7 @@ class RowRepairs:
     _keys_good: set[bytes]
     _heads_good: set[bytes]
     _chains_whole: set[bytes]
+    _unreplayable: dict[bytes, int]
     _mending: bool
     _lost_looked: bool
 
@@ -198,16 +201,21 @@ class RowRepairs:
         )
 
     def first_lost(self, game_id: bytes) -> int | None:
-        """The first packet of the game lost from this home's store (`saves.holes`), if any,
-        for a sync to ask the other side for. Looked at once a game and process while its
-        chain is whole; a replay that meets a gap names it meanwhile."""
-        if game_id in self._chains_whole:
-            return None
-        head = store_games.head(self.store, game_id)
-        found = None if head is None else store_repairs.first_lost(self.store, game_id, head.seq)
-        if found is None:
-            self._chains_whole.add(game_id)
-        return found
+        """The first packet of the game lost from this home's store (`saves.holes`), or found
+        no longer opening there by a replay (the head state's is read first), if any: what a
+        sync asks the other side for. The rows are counted once a game and process while
+        the chain is whole."""
+        with contextlib.suppress(HexpostError):  # (a replay that fails notes where)
+            self.state(game_id)
+        found = [] if game_id not in self._unreplayable else [self._unreplayable[game_id]]
+        if game_id not in self._chains_whole:
+            head = store_games.head(self.store, game_id)
+            gap = None if head is None else store_repairs.first_lost(self.store, game_id, head.seq)
+            if gap is None:
+                self._chains_whole.add(game_id)
+            else:
+                found.append(gap)
+        return min(found, default=None)
 
     def check_keys(self, game_id: bytes) -> bool:
         """Whether the keys this home keeps for the game's seats (what received packets are

@@ -299,7 +299,7 @@ def test_a_sync_and_its_reminders_go_on_past_a_game_that_cannot_be_read(
     comes last: the copies of the game's packets it reads again may put the game right.)"""
     other = create_game(alice, name="other")
     alice.sync()
-    _break_packets(bob, long_game)
+    seq = _break_packets(bob, long_game)
     with bob.replica.store.transaction() as db:  # (the tests' clock is not the reminders')
         db.execute(
             "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?",
@@ -307,22 +307,33 @@ def test_a_sync_and_its_reminders_go_on_past_a_game_that_cannot_be_read(
         )
     assert reminders.due(bob.replica, "2099-01-01T00:00:00Z") == []
     assert not owes_automatic_reply(bob.replica)
-    assert (
-        asyncio.run(ask_for_damaged(bob.replica, _Notes(LoopbackNetwork(), "loopback:notes"), now))
-        == []
-    )
+    notes = _Notes(LoopbackNetwork(), "loopback:notes")
+    asked = asyncio.run(ask_for_damaged(bob.replica, notes, now))
+    assert [line.split(" (")[0] for line in asked] == [  # only that game, for its broken packet
+        f"asked {alice.address} to send packet {seq} of {bob.row(long_game).name} again"
+    ]
+    assert [subject for _, subject, _ in notes.sent] == [
+        f"[hexpost] {bob.row(long_game).name}: please send packet {seq} again (lost or damaged "
+        "here)"
+    ]
     report = bob.sync()
     assert not report.failed
     assert other in {outcome.game_id for outcome in report.received}
 
 
 class _Notes(LoopbackTransport):
-    """A transport that sends plain notes, as mail does (`ask_for_damaged` writes some)."""
+    """A transport that sends plain notes, as mail does (`ask_for_damaged` writes some), and
+    keeps them."""
+
+    def __init__(self, network: LoopbackNetwork, name: str) -> None:
+        super().__init__(network, name)
+        self.sent: list[tuple[list[str], str, list[str]]] = []
 
     async def send_text(
         self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
     ) -> str:
-        raise AssertionError(f"nothing to ask for: {subject}")
+        self.sent.append((list(to), subject, list(lines)))
+        return "note"
 
 
 def test_damaged_events_are_rebuilt_from_their_packet_and_written_back(

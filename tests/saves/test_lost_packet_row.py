@@ -200,11 +200,11 @@ def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     report = asyncio.run(sync(bob.replica, notes, now))
     assert report.requests == [
         f"asked {alice.address} to send packet {seq} of {row.name} again "
-        "(it was lost from this home's store)"
+        "(it was lost from this home's store, or damaged there)"
     ]
     ((to, subject, lines),) = notes.notes
     assert to == [alice.address]
-    assert subject == f"[hexpost] {row.name}: please send packet {seq} again (lost here)"
+    assert subject == f"[hexpost] {row.name}: please send packet {seq} again (lost or damaged here)"
     assert f"`hexpost resend {row.name} --from {seq} --every-seat`" in " ".join(lines)
     assert asyncio.run(sync(bob.replica, notes, now)).requests == []  # asked once
 
@@ -313,3 +313,33 @@ def test_events_filed_under_the_next_position_do_not_stop_its_packet(
     assert [e for s, e in bob.replica.events(game) if s == head + 1] == [
         e for s, e in alice.replica.events(game) if s == head + 1
     ]
+
+
+def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    """Two damages: a stored packet no longer opens and the kept head state is lost, so the
+    game cannot be read at all. Bob's sync asks for the chain from that packet (the game's
+    seats and head read from the genesis and the stored rows), Alice's answers, and the
+    game is readable again, with nobody running anything."""
+    play_notes(players, game, 6)
+    for entry in outbox.unsent(alice.replica.store, game):
+        outbox.mark_sent(alice.replica.store, entry.id, now())
+    row = bob.row(game)
+    seq = row.head_seq - 3
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, seq))
+        db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > 0", (game,))
+    bob.reopen()
+    with pytest.raises(HexpostError, match=f"stored packet {seq}: "):
+        bob.replica.state(game)
+    notes = _Notes(network, bob.transport.name)
+    report = asyncio.run(sync(bob.replica, notes, now))
+    assert report.requests == [
+        f"asked {alice.address} to send packet {seq} of {row.name} again "
+        "(it was lost from this home's store, or damaged there)"
+    ]
+    alice.sync()
+    bob.sync()
+    assert bob.replica.state(game).core.seq == row.head_seq
+    assert bob.replica.verify(game) == alice.row(game).state_hash
