@@ -298,7 +298,11 @@ def catch_up(replica: Reader, now: str) -> list[Outcome]:
         try:
             with replica.store.savepoint():
                 ruleset = ruleset_for(replica.game(game_id).ruleset)
-                packet = _next_buffered(replica, game_id, replica.state(game_id), [])
+                try:
+                    state = replica.state(game_id)
+                except HexpostError:  # (still cannot be read: held, as it said when it came)
+                    continue
+                packet = _next_buffered(replica, game_id, state, [])
                 if packet is not None:
                     outcomes.append(_apply_chain(replica, ruleset, packet, "held", now))
         except VersionError:
@@ -429,7 +433,12 @@ def _apply_chain(
     mine = replica.game(game_id).my_seat
     current: VerifiedPacket | None = packet
     while current is not None:
-        state = replica.state(game_id)
+        try:
+            state = replica.state(game_id)
+        except HexpostError as exc:  # its stored packets damaged: copies of them may mend it
+            held = _buffer(replica, current, now, held=False, judge=False)
+            detail = f"packet {current.body.seq} held: the game cannot be read here ({exc})"
+            return msgspec.structs.replace(held, detail=detail, attention=True)
         seq = current.body.seq
         store_inbox.unbuffer(store, game_id, current.packet_id)
         try:

@@ -343,3 +343,29 @@ def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
     bob.sync()
     assert bob.replica.state(game).core.seq == row.head_seq
     assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_a_packet_that_comes_while_its_game_cannot_be_read_is_held_then_applied(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """Not refused: the game may be mended by the next copies (before, it was refused as
+    "could not be taken in", and only a second ask brought it again)."""
+    play_notes(players, game, 6)
+    author, other = owner(players, game)
+    seq = other.row(game).head_seq - 3
+    with other.replica.store.transaction() as db:
+        db.execute("UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, seq))
+        db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > 0", (game,))
+    other.reopen()
+    sub = author.replica.submit(game, [{"type": "note", "text": "later"}], now=now())
+    outcome = other.replica.receive(author.packet(game, sub.seq), source="mail", now=now())
+    assert outcome.status == "buffered", outcome
+    assert "cannot be read here" in outcome.detail and outcome.attention
+    for entry in outbox.unsent(author.replica.store, game):
+        outbox.mark_sent(author.replica.store, entry.id, now())
+    assert resend(author.replica, author.row(game), seq, now, every_seat=True)
+    author.sync()
+    other.sync()  # mends the damaged packet
+    other.sync()  # applies the held one
+    assert other.row(game).state_hash == author.row(game).state_hash
+    assert other.count("rejected") == 0
