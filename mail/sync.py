@@ -18,11 +18,12 @@ from contextlib import contextmanager
 import msgspec
 
 from engine.core.errors import HexpostError
+from engine.core.state import SeatState
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
 from saves import behind, outbox, quarantine, resend_asks, resigning
 from saves.inbox import Received
 from saves.outcome import Outcome
-from saves.replica import Replica
+from saves.replica import GameRow, Replica
 
 _log = logging.getLogger(__name__)
 
@@ -269,6 +270,14 @@ async def sync(
     return SyncReport(received, sent, failed, problems, requests, resigned)
 
 
+def _seats(replica: Replica, row: GameRow) -> Sequence[SeatState]:
+    """The game's seats as its state has them; none where the state cannot be read."""
+    try:
+        return replica.state(row.game_id).core.seats
+    except HexpostError:
+        return ()
+
+
 async def ask_for_damaged(
     replica: Replica, transport: Transport, now: Callable[[], str]
 ) -> list[str]:
@@ -292,7 +301,7 @@ async def ask_for_damaged(
         if row.status == "active" and not row.frozen:  # even where that stops all reading
             lost = replica.first_lost(row.game_id)
             request = None if lost is None else behind.lost_request(
-                replica.store, row.game_id, row.name, lost, row.my_seat
+                replica.store, row.game_id, row.name, lost, row.my_seat, _seats(replica, row)
             )  # fmt: skip
             requests += [] if request is None else [request]
     for row in replica.active_games():

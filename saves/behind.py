@@ -96,20 +96,27 @@ def resend_request(
 
 
 def lost_request(
-    store: Store, game_id: bytes, name: str, seq: int, me: str
+    store: Store,
+    game_id: bytes,
+    name: str,
+    seq: int,
+    me: str,
+    seats: Sequence[SeatState] = (),
 ) -> ResendRequest | None:
     """The note that asks the other player to send the game again from a packet this home
     lost from its store (`saves.holes`) or holds damaged, once for that position; the copy
-    the chain names there fills it (`saves.mending`). Whom to ask is read from the genesis,
-    as the game's state may be what cannot be read."""
+    the chain names there fills it (`saves.mending`). Whom to ask: from ``seats`` (the
+    game's state), or, where that is what cannot be read, from the genesis."""
     if store_inbox.resend_asked(store, game_id, seq):
         return None
-    genesis = lost_games.genesis_of(store, game_id)
-    seats = [] if genesis is None else genesis[0].seats
-    other = next((s for s in seats if s.seat != me and s.address), None)
+    pairs = [(s.seat, s.address) for s in seats]
+    if not pairs:
+        genesis = lost_games.genesis_of(store, game_id)
+        pairs = [] if genesis is None else [(s.seat, s.address) for s in genesis[0].seats]
+    other = next(((seat, address) for seat, address in pairs if seat != me and address), None)
     if other is None:
         return None
-    return ResendRequest(game_id, name, seq, other.seat, other.address, LOST, every_seat=True)
+    return ResendRequest(game_id, name, seq, other[0], other[1], LOST, every_seat=True)
 
 
 GAP_PATIENCE = 3600

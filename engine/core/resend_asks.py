@@ -73,8 +73,7 @@ class VerifiedAsk(msgspec.Struct, frozen=True):
 
 
 def _check_positions(body: AskBody) -> None:
-    if body.seq < 1:
-        raise PacketError("a resend ask names no packet (its first packet is 0)")
+    # (From 0, every seat's: the whole chain, for a home that lost its stored genesis.)
     if not body.every_seat and body.seq != body.head_seq + 1:
         raise PacketError(
             f"a resend ask for a damaged copy asks for the packet after its head "

@@ -30,7 +30,7 @@ def test_an_ask_reads_back_under_its_seat_s_key_only() -> None:
 @pytest.mark.parametrize(
     ("changes", "why"),
     [
-        ({"seq": 0}, "names no packet"),
+        ({"seq": 0}, "asks for the packet after its head"),
         ({"seq": 29}, "asks for the packet after its head"),
         ({"seq": 32}, "asks for the packet after its head"),
         ({"seq": 32, "every_seat": True}, "at most packet 31"),
@@ -43,6 +43,12 @@ def test_an_ask_that_says_something_impossible_is_refused(
     data = sign_ask(msgspec.structs.replace(BODY, **changes), KEY)
     with pytest.raises(PacketError, match=why):
         peek(data)
+
+
+def test_an_ask_for_the_whole_chain_from_its_genesis_reads() -> None:
+    """What a home that lost its stored genesis asks for (`saves.holes`)."""
+    body = msgspec.structs.replace(BODY, seq=0, every_seat=True)
+    assert open_ask(sign_ask(body, KEY), raw_public_key(KEY)).body == body
 
 
 def test_an_ask_too_big_is_refused_before_it_is_decoded() -> None:

@@ -220,6 +220,23 @@ def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     assert bob.replica.first_lost(game) is None
 
 
+def test_a_lost_genesis_is_asked_for_from_the_seats_the_state_names(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    play_notes(players, game, 4)
+    for entry in outbox.unsent(alice.replica.store, game):
+        outbox.mark_sent(alice.replica.store, entry.id, now())
+    _lose(bob, game, 0)
+    notes = _Notes(network, bob.transport.name)
+    report = asyncio.run(sync(bob.replica, notes, now))
+    assert [line.split(" (")[0] for line in report.requests] == [
+        f"asked {alice.address} to send packet 0 of {bob.row(game).name} again"
+    ]
+    alice.sync()
+    bob.sync()
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
 def test_a_whole_chain_is_counted_once_a_process(
     players: dict[str, Player], bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
