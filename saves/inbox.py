@@ -23,12 +23,10 @@ from engine.core.chain import Placement, place
 from engine.core.errors import DesyncError, HexpostError, PacketError, VersionError
 from engine.core.game import apply_packet
 from engine.core.packets import (
-    MAX_SEQ,
     Genesis,
     Join,
     VerifiedPacket,
     open_packet,
-    peek_body,
     read_envelope,
 )
 from engine.core.ruleset import AnyRuleset
@@ -43,6 +41,7 @@ from saves import (
     mending,
     outbox,
     quarantine,
+    refusals,
     resend_asks,
     store_evidence,
     store_games,
@@ -228,7 +227,9 @@ def take_checked(
         return resend_asks.receive(replica, checked.data, source, now, checked.ask)
     if checked.verdict == copies.UNKNOWN_KEY:
         return _park(replica, checked.key_id, checked.data, source, now)
-    return refuse(replica, checked.data, source, now, checked.problem, hint, newer=checked.newer)
+    return refusals.refuse(
+        replica, checked.data, source, now, checked.problem, hint, newer=checked.newer
+    )
 
 
 def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:
@@ -259,7 +260,7 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     signed_by_seat = _signed_by_seat(replica, packet)
     if placement in (Placement.EQUIVOCATION, Placement.FUTURE) and signed_by_seat is False:
         reason = f"packet {body.seq} claims seat {body.seat} but is not signed by its key"
-        return _refused(replica, packet, source, now, reason)
+        return refusals.refused(replica, packet, source, now, reason)
     if placement == Placement.EQUIVOCATION:
         stored = store_games.packet_data(store, body.game_id, body.seq)
         assert stored is not None
@@ -271,7 +272,7 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
             return filled
     if placement in (Placement.CONFLICT, Placement.LOST):
         reason = f"packet {body.seq} from {body.seat} does not fit this game's chain"
-        return _refused(replica, packet, source, now, reason)
+        return refusals.refused(replica, packet, source, now, reason)
     if frozen and signed_by_seat is True:
         disputed = _disputed_rival(replica, packet)
         if disputed is not None:  # a different packet for the position a desync stopped at
@@ -320,93 +321,6 @@ def catch_up(replica: Reader, now: str) -> list[Outcome]:
     return outcomes
 
 
-def refuse(
-    replica: Reader,
-    data: bytes,
-    source: str,
-    now: str,
-    reason: str,
-    hint: Hint = (None, None),
-    *,
-    newer: bool = False,
-) -> Outcome:
-    """Record an item that could not be verified, and say what it was for, if anything knows.
-
-    Its own unverified body, else the transport's hint, may name a game this home holds and
-    a position: a damaged copy of a packet still to come is then worth the player's attention
-    (and the games list's "last copy was damaged" note); a damaged copy of our own packet
-    means the other side could not read it either; a damaged copy of a packet already held
-    is harmless. Anything else is a stranger's business, recorded and otherwise ignored.
-    A copy ``newer`` than this hexpost reads is no damage: it is recorded without its position,
-    so no resend is asked for (the same bytes would come back), and the player is told to
-    update first.
-    """
-    store = replica.store
-    body = peek_body(data)
-    game_id, seq, seat = (body.game_id, body.seq, body.seat) if body else (*hint, "")
-    if seq is not None and not 0 <= seq <= MAX_SEQ:
-        seq = None  # a hint, not a packet: nothing unbounded reaches the store
-    row = None if game_id is None else store_games.game(store, game_id)
-    if row is None or seq is None:
-        dropped = quarantine.reject(store, None, source, reason, data, now)
-        return Outcome("rejected", f"{reason}{_dropped(dropped, 'refused items')}", source=source)
-    assert game_id is not None
-    name, my_seat, head_seq = row.name, row.my_seat, row.head_seq
-    held = ledger.stored_at(store, game_id, seq) if seq <= head_seq else None
-    seat = seat or (held[1] if held else "")
-    if held is not None and held[1] != my_seat:
-        detail = f"a damaged copy of packet {seq} of {name}, which this home holds: ignored"
-        return Outcome("ignored", detail, game_id, seq, seat=seat, source=source)
-    if newer:  # no damage: no position recorded, so no resend is asked for
-        dropped = quarantine.reject(store, game_id, source, reason, data, now, seat=seat)
-        who = seat or "the other player"
-        detail = (
-            f"packet {seq} of {name} from {who} needs a newer hexpost: update hexpost "
-            f"({reason}), then ask {who} to run `hexpost resend {name} --from {seq}`"
-        ) + _dropped(dropped, "refused items")
-        return Outcome("rejected", detail, game_id, seq, seat=seat, source=source, attention=True)
-    dropped = quarantine.reject(store, game_id, source, reason, data, now, seq=seq, seat=seat)
-    if held is not None:
-        detail = (
-            f"a damaged copy of our own packet {seq} of {name} ({reason}): the other side "
-            f"cannot read it either; `hexpost resend {name} --from {seq}` sends it again"
-        )
-    else:
-        who = seat or "the other player"
-        detail = (
-            f"packet {seq} of {name} from {who} arrived damaged ({reason}); ask {who} to run "
-            f"`hexpost resend {name} --from {seq}`"
-        )
-    detail += _dropped(dropped, "refused items")
-    return Outcome("rejected", detail, game_id, seq, seat=seat, source=source, attention=True)
-
-
-def _refused(
-    replica: Reader, packet: VerifiedPacket, source: str, now: str, reason: str
-) -> Outcome:
-    """Record a verified packet the chain or the engine refused (a game this home holds)."""
-    body = packet.body
-    dropped = quarantine.reject(
-        replica.store, body.game_id, source, reason, packet.data, now, seq=body.seq, seat=body.seat
-    )
-    detail = f"{reason}{_dropped(dropped, 'refused items')}"
-    return Outcome(
-        "rejected",
-        detail,
-        body.game_id,
-        body.seq,
-        seat=body.seat,
-        source=source,
-        attention=True,
-    )
-
-
-def _dropped(count: int, what: str) -> str:
-    if not count:
-        return ""
-    return f" (the store's quota for {what} is full: dropped the {count} oldest)"
-
-
 def _disputed_rival(replica: Reader, packet: VerifiedPacket) -> bytes | None:
     """The packet a desync froze the game at, when ``packet`` is a different one from the same
     seat's key for that position: two signed packets for one position, so equivocation."""
@@ -449,7 +363,7 @@ def _apply_chain(
                 "desync", str(exc), game_id, seq, applied, current.body.seat, source, True
             )
         except HexpostError as exc:
-            refused = _refused(replica, current, source, now, f"packet {seq}: {exc}")
+            refused = refusals.refused(replica, current, source, now, f"packet {seq}: {exc}")
             return msgspec.structs.replace(refused, applied=applied)
         join = current.body.kind
         if isinstance(join, Join):
@@ -561,7 +475,7 @@ def _park(replica: Reader, kid: bytes, data: bytes, source: str, now: str) -> Ou
     """Keep a packet that cannot be placed yet (unknown signer, or a game not held yet), within
     the store's quota for them (`saves.quarantine`)."""
     dropped = quarantine.park(replica.store, kid, ledger.digest(data), data, now)
-    detail = f"signed by a key not known yet (id {kid.hex()}): kept aside" + _dropped(
+    detail = f"signed by a key not known yet (id {kid.hex()}): kept aside" + refusals.quota_note(
         dropped, "packets kept aside"
     )
     return Outcome("parked", detail, source=source)
