@@ -170,6 +170,7 @@ def _keep(store: Store, packet: VerifiedPacket, now: str) -> None:
     """Store ``packet`` at its lost position, with the state hash its body carries (the one
     its replay gives: `hexpost verify` checks it again)."""
     body = packet.body
+    store_repairs.drop_misfiled(store, packet.packet_id, body.game_id, body.seq)
     store_games.insert_packet(
         store,
         body.game_id,

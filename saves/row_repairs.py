@@ -188,11 +188,13 @@ class RowRepairs:
     def _ends(self, fix: store_repairs.HeadFix) -> bool:
         """Whether the last stored packet ``fix`` names is what its row says: the packet its
         bytes hold, at that position. A row whose own position or id was damaged (the chain
-        itself broken, which `hexpost verify` names) is no head to move the game to."""
+        itself broken, which `hexpost verify` names) is no head to move the game to. Where
+        those bytes no longer read, the game's row must name that packet's id and hash itself
+        (its position alone damaged): two copies agreeing."""
         data = store_games.packet_data(self.store, fix.game_id, fix.seq)
         body = None if data is None else peek_body(data)
         if data is None or body is None:
-            return False
+            return data is not None and fix.row_agrees
         return (
             body.seq == fix.seq
             and body.game_id == fix.game_id

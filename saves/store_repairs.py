@@ -20,6 +20,9 @@ class HeadFix(NamedTuple):
     seq: int
     packet_id: bytes
     state_hash: bytes
+    row_agrees: bool = False
+    """Whether the row's own packet id and state hash are that packet's (its position alone
+    was damaged)."""
 
 
 def damaged_heads(store: Store, game_id: bytes) -> list[HeadFix]:
@@ -28,14 +31,18 @@ def damaged_heads(store: Store, game_id: bytes) -> list[HeadFix]:
     (`advance_head`): only a damaged row differs. Nothing for a game with no packet yet."""
     settle(store, game_id)
     rows = store.all(
-        "SELECT g.game_id, g.name, p.seq, p.packet_id, p.state_hash FROM games g "
+        "SELECT g.game_id, g.name, p.seq, p.packet_id, p.state_hash, "
+        "g.head_id = p.packet_id AND g.state_hash = p.state_hash FROM games g "
         "JOIN packets p ON p.game_id = g.game_id "
         "AND p.seq = (SELECT MAX(seq) FROM packets WHERE game_id = g.game_id) "
         "WHERE (g.head_seq != p.seq OR g.head_id != p.packet_id OR g.state_hash != p.state_hash)"
         " AND g.game_id = ?",
         (game_id,),
     )
-    return [HeadFix(bytes(g), str(n), int(q), bytes(i), bytes(h)) for g, n, q, i, h in rows]
+    return [
+        HeadFix(bytes(g), str(n), int(q), bytes(i), bytes(h), bool(agree))
+        for g, n, q, i, h, agree in rows
+    ]
 
 
 def mend_head(store: Store, fix: HeadFix) -> None:
@@ -153,3 +160,14 @@ def first_lost(store: Store, game_id: bytes, head_seq: int) -> int | None:
         (game_id, head_seq),
     )
     return None if row is None or row[0] is None else int(row[0])
+
+
+def drop_misfiled(store: Store, packet_id: bytes, game_id: bytes, seq: int) -> None:
+    """Drop a row holding ``packet_id`` anywhere but at ``(game_id, seq)``, where a verified
+    copy of that packet is about to be kept (`saves.mending.fill`): a row filed elsewhere
+    whose bytes were damaged too, so that it could not be put back (packet ids are unique:
+    it would stop the copy)."""
+    store.db.execute(
+        "DELETE FROM packets WHERE packet_id = ? AND NOT (game_id = ? AND seq = ?)",
+        (packet_id, game_id, seq),
+    )

@@ -142,3 +142,23 @@ def test_a_damaged_kept_state_hash_of_a_packet_is_no_desync(
     bob.reopen()
     bob.replica.verify(game)
     assert bob.replica.store.repairs == []
+
+
+def test_a_head_position_damaged_past_a_last_packet_whose_bytes_were_damaged_too(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """The row's position says one more than the packets, and the last packet no longer
+    reads, so its bytes cannot vouch for it; the row's own id and hash still agree with that
+    packet's columns, which is enough to move the head back (before, the row kept naming a
+    packet that does not exist, and the game stopped)."""
+    play_notes(players, game, 4)
+    good = bob.row(game)
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE games SET head_seq = head_seq + 1 WHERE game_id = ?", (game,))
+        db.execute(
+            "UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, good.head_seq)
+        )
+    bob.reopen()
+    assert bob.row(game).head_seq == good.head_seq
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash

@@ -386,3 +386,23 @@ def test_a_packet_that_comes_while_its_game_cannot_be_read_is_held_then_applied(
     other.sync()  # applies the held one
     assert other.row(game).state_hash == author.row(game).state_hash
     assert other.count("rejected") == 0
+
+
+def test_a_packet_misfiled_and_damaged_is_filled_from_the_other_side_s_copy(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """Its row filed under a game id of nothing, its bytes no longer readable: it cannot go
+    back by itself, so its place is a gap; the copy sent again takes the place, and the
+    useless row holding its id gives way (before, the copy failed on that id)."""
+    play_notes(players, game, 6)
+    seq = bob.row(game).head_seq - 3
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE packets SET game_id = x'0102', data = x'c1' WHERE game_id = ? AND seq = ?",
+            (game, seq),
+        )
+    bob.reopen()
+    outcome = bob.replica.receive(alice.packet(game, seq), source="mail", now=now())
+    assert outcome.status == "duplicate", outcome
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+    assert bob.count("packets", bytes([1, 2])) == 0
