@@ -257,7 +257,7 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         if mending.mended(store, packet):
             detail += "; its kept copy here was damaged, and this one takes its place"
         return Outcome("duplicate", detail, body.game_id, body.seq, seat=body.seat, source=source)
-    signed_by_seat = _signed_by_seat(replica, packet)
+    signed_by_seat = ledger.signed_by_seat(store, packet)
     if placement in (Placement.EQUIVOCATION, Placement.FUTURE) and signed_by_seat is False:
         reason = f"packet {body.seq} claims seat {body.seat} but is not signed by its key"
         return refusals.refused(replica, packet, source, now, reason)
@@ -399,18 +399,6 @@ def _next_buffered(
         if packet.body.prev == state.head:
             return packet
     return None
-
-
-def _signed_by_seat(replica: Reader, packet: VerifiedPacket) -> bool | None:
-    """Whether the packet is signed by the key bound to the seat it claims (None: not bound yet).
-
-    Only then can two packets for one position be evidence against that seat; anyone else's
-    packet is a forgery, to be refused, not a reason to freeze the game. A seat whose Join has
-    not arrived yet cannot be checked here; applying the packet will check it.
-    """
-    body = packet.body
-    key = store_keys.seat_key(replica.store, body.game_id, body.seat)
-    return None if key is None else key == packet.public_key
 
 
 def _buffer(

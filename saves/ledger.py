@@ -341,3 +341,15 @@ def other_keys_of(store: Store, address: str, public_key: bytes) -> list[str]:
     warning, since it is either a new machine of the same player or someone else.
     """
     return store_keys.other_fingerprints(store, address, public_key)
+
+
+def signed_by_seat(store: Store, packet: VerifiedPacket) -> bool | None:
+    """Whether the packet is signed by the key bound to the seat it claims (None: not bound yet).
+
+    Only then can two packets for one position be evidence against that seat; anyone else's
+    packet is a forgery, to be refused, not a reason to freeze the game. A seat whose Join has
+    not arrived yet cannot be checked here; applying the packet will check it.
+    """
+    body = packet.body
+    key = store_keys.seat_key(store, body.game_id, body.seat)
+    return None if key is None else key == packet.public_key

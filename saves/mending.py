@@ -21,7 +21,7 @@ import msgspec
 
 from engine.core.errors import PacketError
 from engine.core.packets import VerifiedPacket, kind_name, open_packet, peek_body
-from saves import copies, ledger, store_games, store_inbox, store_keys, store_repairs
+from saves import copies, ledger, store_games, store_inbox, store_repairs
 from saves.outcome import Outcome
 from saves.reading import Reader
 from saves.store import Store
@@ -66,8 +66,9 @@ def place_lost(
     it while the packet after it is lost too; None: it does not fit the chain. Only a packet
     signed by its seat's key counts, the kept keys rebuilt first if they were damaged."""
     body = packet.body
-    if not _signed_by_seat(replica.store, packet) and not (
-        replica.check_keys(body.game_id) and _signed_by_seat(replica.store, packet)
+    store = replica.store
+    if not ledger.signed_by_seat(store, packet) and not (
+        replica.check_keys(body.game_id) and ledger.signed_by_seat(store, packet)
     ):
         return None
     filled = fill(replica, packet, source, now)
@@ -78,11 +79,6 @@ def place_lost(
         return held
     detail = f"packet {body.seq} held: the packet after it was lost here too"
     return msgspec.structs.replace(held, detail=detail)
-
-
-def _signed_by_seat(store: Store, packet: VerifiedPacket) -> bool:
-    body = packet.body
-    return store_keys.seat_key(store, body.game_id, body.seat) == packet.public_key
 
 
 def next_lost(store: Store, game_id: bytes, seq: int) -> bool:

@@ -211,11 +211,7 @@ def _lost_text(request: ResendRequest) -> tuple[str, list[str]]:
         f"The other player's hexpost lost packet {seq} of the game {name} from its store, or",
         "holds it damaged (a damaged disk?). It cannot check the game, show that turn, or",
         "perhaps go on at all, until a copy comes back; the chain says which packet fits.",
-        "",
-        "A signed ask went with this note: your hexpost sends the game again from that",
-        f"packet by itself on its next sync (up to {MAX_AUTO_RESEND} packets). If it does not,",
-        f"please run `hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`.",
-        "This note was written by hexpost; it carries no packet.",
+        *_whole_chain_ask(name, seq),
     ]
     return subject, lines
 
@@ -227,13 +223,20 @@ def _gap_text(request: ResendRequest) -> tuple[str, list[str]]:
         f"Later packets of the game {name} reached the other player's hexpost, but packet {seq}",
         "has not, for more than an hour: it was lost in the mail (or from that home's store).",
         "Until it comes, each of you waits for the other.",
+        *_whole_chain_ask(name, seq),
+    ]
+    return subject, lines
+
+
+def _whole_chain_ask(name: str, seq: int) -> list[str]:
+    """The end of a note that asks for every seat's packets from ``seq`` on."""
+    return [
         "",
         "A signed ask went with this note: your hexpost sends the game again from that",
         f"packet by itself on its next sync (up to {MAX_AUTO_RESEND} packets). If it does not,",
         f"please run `hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`.",
         "This note was written by hexpost; it carries no packet.",
     ]
-    return subject, lines
 
 
 def request_line(request: ResendRequest) -> str:

@@ -887,15 +887,20 @@ async def _until(condition: Any, timeout: float = 60.0) -> None:
         await asyncio.sleep(0.05)
 
 
+def _waiting_since_2030(player: Player, game_id: bytes) -> None:
+    """Make the game look as if it has waited on the other side since 2030-01-01."""
+    with player.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?", (game_id,)
+        )
+
+
 def test_a_late_player_gets_one_reminder_per_reply_window(
     played: tuple[bytes, Player, Player], mail_stack: MailStack
 ) -> None:
     game_id, first, second = played
     # ``second`` waits on ``first``; make the wait look four days long (window: 72 hours).
-    with second.replica.store.transaction() as db:
-        db.execute(
-            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?", (game_id,)
-        )
+    _waiting_since_2030(second, game_id)
     transport = second.transport
     assert isinstance(transport, MailTransport)
 
@@ -928,10 +933,7 @@ def test_a_move_lost_in_the_mail_is_sent_again_by_the_reminder_s_ask(
     game_id, first, second = played
     seq = chat(first, game_id, "lost in the mail")
     mark_all_sent(first)
-    with second.replica.store.transaction() as db:
-        db.execute(
-            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?", (game_id,)
-        )
+    _waiting_since_2030(second, game_id)
     transport = second.transport
     assert isinstance(transport, MailTransport)
     lines = asyncio.run(send_reminders(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))
@@ -947,10 +949,7 @@ def test_a_reminder_s_ask_for_a_move_not_made_sends_nothing(
     played: tuple[bytes, Player, Player], mail_stack: MailStack
 ) -> None:
     game_id, first, second = played
-    with second.replica.store.transaction() as db:
-        db.execute(
-            "UPDATE games SET waiting_since = '2030-01-01T00:00:00Z' WHERE game_id = ?", (game_id,)
-        )
+    _waiting_since_2030(second, game_id)
     transport = second.transport
     assert isinstance(transport, MailTransport)
     asyncio.run(send_reminders(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import shutil
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -54,6 +54,21 @@ class Handed:
 
     async def close(self) -> None:
         pass
+
+
+class NotesTransport(LoopbackTransport):
+    """A loopback transport that also sends plain notes, as mail does (what
+    `mail.sync.ask_for_damaged` writes), and keeps them: ``(to, subject, lines)``."""
+
+    def __init__(self, network: LoopbackNetwork, name: str) -> None:
+        super().__init__(network, name)
+        self.notes: list[tuple[list[str], str, list[str]]] = []
+
+    async def send_text(
+        self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
+    ) -> str:
+        self.notes.append((list(to), subject, list(lines)))
+        return f"note {len(self.notes)}"
 
 
 def now() -> str:

@@ -22,7 +22,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -33,11 +32,12 @@ from engine.core.errors import HexpostError
 from engine.core.ruleset import Event
 from engine.core.state import decode_state, encode_state
 from engine.fe import RULESET
-from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.loopback import LoopbackNetwork
 from mail.sync import ask_for_damaged
 from saves import reminders
 from saves.ledger import SNAPSHOT_EVERY
 from tests.saves.conftest import (
+    NotesTransport,
     Player,
     create_game,
     now,
@@ -307,33 +307,18 @@ def test_a_sync_and_its_reminders_go_on_past_a_game_that_cannot_be_read(
         )
     assert reminders.due(bob.replica, "2099-01-01T00:00:00Z") == []
     assert not owes_automatic_reply(bob.replica)
-    notes = _Notes(LoopbackNetwork(), "loopback:notes")
+    notes = NotesTransport(LoopbackNetwork(), "loopback:notes")
     asked = asyncio.run(ask_for_damaged(bob.replica, notes, now))
     assert [line.split(" (")[0] for line in asked] == [  # only that game, for its broken packet
         f"asked {alice.address} to send packet {seq} of {bob.row(long_game).name} again"
     ]
-    assert [subject for _, subject, _ in notes.sent] == [
+    assert [subject for _, subject, _ in notes.notes] == [
         f"[hexpost] {bob.row(long_game).name}: please send packet {seq} again (lost or damaged "
         "here)"
     ]
     report = bob.sync()
     assert not report.failed
     assert other in {outcome.game_id for outcome in report.received}
-
-
-class _Notes(LoopbackTransport):
-    """A transport that sends plain notes, as mail does (`ask_for_damaged` writes some), and
-    keeps them."""
-
-    def __init__(self, network: LoopbackNetwork, name: str) -> None:
-        super().__init__(network, name)
-        self.sent: list[tuple[list[str], str, list[str]]] = []
-
-    async def send_text(
-        self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
-    ) -> str:
-        self.sent.append((list(to), subject, list(lines)))
-        return "note"
 
 
 def test_damaged_events_are_rebuilt_from_their_packet_and_written_back(

@@ -12,26 +12,11 @@ when the held packet has waited `behind.GAP_PATIENCE` seconds, and the answer fi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 
-from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from saves import behind, outbox
-from tests.saves.conftest import Player, now, owner, play_notes
-
-
-class _Notes(LoopbackTransport):
-    """A transport that sends plain notes, as mail does, and keeps them."""
-
-    def __init__(self, network: LoopbackNetwork, name: str) -> None:
-        super().__init__(network, name)
-        self.notes: list[tuple[list[str], str, list[str]]] = []
-
-    async def send_text(
-        self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
-    ) -> str:
-        self.notes.append((list(to), subject, list(lines)))
-        return f"note {len(self.notes)}"
+from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
 
 
 def _at(hour: int) -> str:
@@ -56,7 +41,7 @@ def test_a_gap_is_asked_for_after_an_hour_and_filled(
 ) -> None:
     play_notes(players, game, 3)
     author, other, seq = _two_notes_one_lost(players, game)
-    notes = _Notes(network, other.transport.name)
+    notes = NotesTransport(network, other.transport.name)
     early = asyncio.run(sync(other.replica, notes, lambda: _at(0)))
     assert early.requests == [] and notes.notes == []  # (it may still come)
 
@@ -95,7 +80,7 @@ def test_a_lost_last_row_behind_held_packets_is_asked_for(
     assert held.status == "buffered"
     for entry in outbox.unsent(author.replica.store, game):
         outbox.mark_sent(author.replica.store, entry.id, now())
-    notes = _Notes(network, other.transport.name)
+    notes = NotesTransport(network, other.transport.name)
     late = asyncio.run(sync(other.replica, notes, lambda: _at(2)))
     assert len(late.requests) == 1 and f"from packet {first.seq}" in late.requests[0]
     author.sync()

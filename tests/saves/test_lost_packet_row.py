@@ -13,19 +13,19 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
 
 import msgspec
 import pytest
 
 from engine.core.errors import HexpostError
 from engine.core.packets import peek_body, read_envelope, sign_body
-from mail.loopback import LoopbackNetwork, LoopbackTransport
+from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from saves import outbox, store_repairs
 from saves.archive import export_game
+from saves.replica import GameRow
 from saves.store import Store
-from tests.saves.conftest import Player, now, owner, play_notes
+from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
 from tui.services.log import log_records
 from tui.services.trust import resend
 
@@ -38,6 +38,16 @@ def _lose(player: Player, game: bytes, *seqs: int) -> None:
     player.reopen()
 
 
+def _middle_lost(players: dict[str, Player], bob: Player, game: bytes) -> tuple[GameRow, int]:
+    """Six packets played, then Bob's packet three before the head lost: his row (before the
+    loss) and that position."""
+    play_notes(players, game, 6)
+    row = bob.row(game)
+    seq = row.head_seq - 3
+    _lose(bob, game, seq)
+    return row, seq
+
+
 def _advice(name: str, seq: int) -> str:
     return f"ask the other player to run `hexpost resend {name} --from {seq} --every-seat`"
 
@@ -45,10 +55,7 @@ def _advice(name: str, seq: int) -> str:
 def test_verify_names_a_lost_packet_and_what_to_ask_for(
     players: dict[str, Player], bob: Player, game: bytes
 ) -> None:
-    play_notes(players, game, 6)
-    row = bob.row(game)
-    seq = row.head_seq - 3
-    _lose(bob, game, seq)
+    row, seq = _middle_lost(players, bob, game)
     assert bob.replica.state(game).core.seq == row.head_seq  # play goes on from the kept head
     wanted = f"^packet {seq}: not in this home's store.*{re.escape(_advice(row.name, seq))}"
     with pytest.raises(HexpostError, match=wanted):
@@ -58,10 +65,7 @@ def test_verify_names_a_lost_packet_and_what_to_ask_for(
 def test_reading_a_state_past_a_lost_packet_names_it(
     players: dict[str, Player], bob: Player, game: bytes
 ) -> None:
-    play_notes(players, game, 6)
-    row = bob.row(game)
-    seq = row.head_seq - 3
-    _lose(bob, game, seq)
+    row, seq = _middle_lost(players, bob, game)
     with pytest.raises(HexpostError, match=f"^packet {seq}: not in this home's store") as raised:
         bob.replica.state(game, at=seq + 1)
     assert _advice(row.name, seq) in str(raised.value)
@@ -71,10 +75,7 @@ def test_an_archive_is_not_written_with_a_gap(
     players: dict[str, Player], bob: Player, game: bytes
 ) -> None:
     """It would not import (its replay stops at the gap): the export names it instead."""
-    play_notes(players, game, 6)
-    row = bob.row(game)
-    seq = row.head_seq - 3
-    _lose(bob, game, seq)
+    row, seq = _middle_lost(players, bob, game)
     with pytest.raises(HexpostError, match=f"^packet {seq}: not in this home's store") as raised:
         export_game(bob.replica, game)
     assert _advice(row.name, seq) in str(raised.value)
@@ -171,20 +172,6 @@ def test_two_different_copies_for_lost_positions_in_a_row_are_evidence(
     assert outcome.status == "equivocation", outcome
 
 
-class _Notes(LoopbackTransport):
-    """A transport that sends plain notes, as mail does, and keeps them."""
-
-    def __init__(self, network: LoopbackNetwork, name: str) -> None:
-        super().__init__(network, name)
-        self.notes: list[tuple[list[str], str, list[str]]] = []
-
-    async def send_text(
-        self, to: Sequence[str], subject: str, lines: Sequence[str], references: Sequence[str]
-    ) -> str:
-        self.notes.append((list(to), subject, list(lines)))
-        return f"note {len(self.notes)}"
-
-
 def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
 ) -> None:
@@ -196,7 +183,7 @@ def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     row = bob.row(game)
     seq = row.head_seq - 3
     _lose(bob, game, seq)
-    notes = _Notes(network, bob.transport.name)
+    notes = NotesTransport(network, bob.transport.name)
     report = asyncio.run(sync(bob.replica, notes, now))
     assert report.requests == [
         f"asked {alice.address} to send packet {seq} of {row.name} again "
@@ -227,7 +214,7 @@ def test_a_lost_genesis_is_asked_for_from_the_seats_the_state_names(
     for entry in outbox.unsent(alice.replica.store, game):
         outbox.mark_sent(alice.replica.store, entry.id, now())
     _lose(bob, game, 0)
-    notes = _Notes(network, bob.transport.name)
+    notes = NotesTransport(network, bob.transport.name)
     report = asyncio.run(sync(bob.replica, notes, now))
     assert [line.split(" (")[0] for line in report.requests] == [
         f"asked {alice.address} to send packet 0 of {bob.row(game).name} again"
@@ -350,7 +337,7 @@ def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
     bob.reopen()
     with pytest.raises(HexpostError, match=f"stored packet {seq}: "):
         bob.replica.state(game)
-    notes = _Notes(network, bob.transport.name)
+    notes = NotesTransport(network, bob.transport.name)
     report = asyncio.run(sync(bob.replica, notes, now))
     assert report.requests == [
         f"asked {alice.address} to send packet {seq} of {row.name} again "
