@@ -11,8 +11,9 @@ Alice's game, checked by ``hexpost verify``, in one of three ways:
 - by following what ``verify`` says: where a stored packet no longer opens but the game
   reads on, it names the command, and the copy that command sends puts it right.
 
-The seeds are some of those with which a longer run of this soak (thousands of seeds, kept
-out of the suite for time) found the faults mended since; the rest are plain ones.
+A longer run of this soak (thousands of seeds, kept out of the suite for time) found the
+faults each mended with a test of its own; this is the net under them. The last seeds are
+the numbers of that run's findings, though on this base game they damage other rows.
 """
 
 from __future__ import annotations
