@@ -26,7 +26,7 @@ from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import SyncReport, sync
 from mail.transport import FetchResult, IncomingPacket
-from saves import joins, vault
+from saves import joins, outbox, vault
 from saves.home import Home
 from saves.replica import GameRow, Replica, lookup_in
 from tests.engine.fe.helpers import setup_items
@@ -132,6 +132,12 @@ class Player:
 
     def close(self) -> None:
         self.home.close()
+
+    def handed_over(self, game_id: bytes) -> None:
+        """Mark what this home's outbox holds for the game as sent: the test handed those
+        packets over itself (`play_notes`), or means them lost in the mail."""
+        for entry in outbox.unsent(self.replica.store, game_id):
+            outbox.mark_sent(self.replica.store, entry.id, now())
 
     # --- reading the store -----------------------------------------------------------------
 

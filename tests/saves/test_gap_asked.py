@@ -15,7 +15,7 @@ import asyncio
 
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import behind, outbox
+from saves import behind
 from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
 
 
@@ -31,8 +31,7 @@ def _two_notes_one_lost(players: dict[str, Player], game: bytes) -> tuple[Player
     second = author.replica.submit(game, [{"type": "note", "text": "two"}], now=now())
     held = other.replica.receive(author.packet(game, second.seq), source="mail", now=_at(0))
     assert held.status == "buffered"
-    for entry in outbox.unsent(author.replica.store, game):  # (the mail that was lost)
-        outbox.mark_sent(author.replica.store, entry.id, now())
+    author.handed_over(game)  # (the mail that was lost)
     return author, other, first.seq
 
 
@@ -78,8 +77,7 @@ def test_a_lost_last_row_behind_held_packets_is_asked_for(
     other.reopen()
     held = other.replica.receive(author.packet(game, second.seq), source="mail", now=_at(0))
     assert held.status == "buffered"
-    for entry in outbox.unsent(author.replica.store, game):
-        outbox.mark_sent(author.replica.store, entry.id, now())
+    author.handed_over(game)
     notes = NotesTransport(network, other.transport.name)
     late = asyncio.run(sync(other.replica, notes, lambda: _at(2)))
     assert len(late.requests) == 1 and f"from packet {first.seq}" in late.requests[0]

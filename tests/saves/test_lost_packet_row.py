@@ -21,7 +21,7 @@ from engine.core.errors import HexpostError
 from engine.core.packets import peek_body, read_envelope, sign_body
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import outbox, store_repairs
+from saves import store_repairs
 from saves.archive import export_game
 from saves.replica import GameRow
 from saves.store import Store
@@ -178,8 +178,7 @@ def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     """Nobody runs anything: Bob's sync finds the gap, asks once (a note and a signed ask),
     Alice's sync answers the ask, and Bob's next sync fills the gap from her copies."""
     play_notes(players, game, 6)
-    for entry in outbox.unsent(alice.replica.store, game):  # (handed over by play_notes)
-        outbox.mark_sent(alice.replica.store, entry.id, now())
+    alice.handed_over(game)  # (handed over by play_notes)
     row = bob.row(game)
     seq = row.head_seq - 3
     _lose(bob, game, seq)
@@ -211,8 +210,7 @@ def test_a_lost_genesis_is_asked_for_from_the_seats_the_state_names(
     players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
 ) -> None:
     play_notes(players, game, 4)
-    for entry in outbox.unsent(alice.replica.store, game):
-        outbox.mark_sent(alice.replica.store, entry.id, now())
+    alice.handed_over(game)
     _lose(bob, game, 0)
     notes = NotesTransport(network, bob.transport.name)
     report = asyncio.run(sync(bob.replica, notes, now))
@@ -327,8 +325,7 @@ def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
     seats and head read from the genesis and the stored rows), Alice's answers, and the
     game is readable again, with nobody running anything."""
     play_notes(players, game, 6)
-    for entry in outbox.unsent(alice.replica.store, game):
-        outbox.mark_sent(alice.replica.store, entry.id, now())
+    alice.handed_over(game)
     row = bob.row(game)
     seq = row.head_seq - 3
     with bob.replica.store.transaction() as db:
@@ -365,8 +362,7 @@ def test_a_packet_that_comes_while_its_game_cannot_be_read_is_held_then_applied(
     outcome = other.replica.receive(author.packet(game, sub.seq), source="mail", now=now())
     assert outcome.status == "buffered", outcome
     assert "cannot be read here" in outcome.detail and outcome.attention
-    for entry in outbox.unsent(author.replica.store, game):
-        outbox.mark_sent(author.replica.store, entry.id, now())
+    author.handed_over(game)
     assert resend(author.replica, author.row(game), seq, now, every_seat=True)
     author.sync()
     other.sync()  # mends the damaged packet

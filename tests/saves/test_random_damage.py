@@ -31,7 +31,6 @@ import pytest
 from engine.core.errors import HexpostError
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import outbox
 from tests.saves.conftest import NotesTransport, Player, now, play_notes, start_game
 from tui.services import games as listing
 from tui.services.trust import resend
@@ -147,8 +146,7 @@ def test_random_damage_is_mended_by_the_home_by_mail_or_by_what_verify_says(
     try:
         listing.summaries(bob.replica)
         play_notes({"coalition": alice, "alliance": bob}, game, 4)
-        for entry in outbox.unsent(alice.replica.store, game):  # (handed over by play_notes)
-            outbox.mark_sent(alice.replica.store, entry.id, now())
+        alice.handed_over(game)  # (handed over by play_notes)
         if bob.row(game).state_hash != alice.row(game).state_hash:
             _mail_sync(bob, network, "2099-01-01T00:00:00Z")  # (gaps have waited long)
             alice.sync()

@@ -71,8 +71,7 @@ def test_a_home_behind_gets_every_seat_s_packets_from_its_gap_at_its_own_address
     alice: Player, bob: Player, game: bytes
 ) -> None:
     head = alice.row(game).head_seq
-    for entry in outbox.unsent(alice.replica.store, game):
-        outbox.mark_sent(alice.replica.store, entry.id, now())
+    alice.handed_over(game)
     request = ResendRequest(game, "wind", head - 3, "coalition", alice.address, "behind", True)
     assert resend_asks.queue_ask(bob.replica, request, now())
     outcome = hand(alice, "behind", queued_asks(bob, game)[0])
@@ -97,8 +96,7 @@ def test_forged_altered_and_misplaced_asks_send_nothing(
     alice: Player, bob: Player, game: bytes
 ) -> None:
     seq = damaged(alice, bob, game)
-    for entry in outbox.unsent(alice.replica.store, game):
-        outbox.mark_sent(alice.replica.store, entry.id, now())
+    alice.handed_over(game)
     head = bob.row(game).head_seq
     assert seq == head + 1
     refused = {
@@ -130,8 +128,7 @@ def test_an_ask_for_more_than_a_home_sends_by_itself_waits_for_its_player(
     alice: Player, bob: Player, game: bytes, players: dict[str, Player]
 ) -> None:
     play_notes(players, game, resend_asks.MAX_AUTO_RESEND + 5)
-    for entry in outbox.unsent(alice.replica.store, game):
-        outbox.mark_sent(alice.replica.store, entry.id, now())
+    alice.handed_over(game)
     ask = _forged(bob, game, seq=1, every_seat=True)
     outcome = hand(alice, "everything", ask)
     assert outcome.status == "ignored" and outcome.attention
