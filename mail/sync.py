@@ -299,9 +299,10 @@ async def ask_for_damaged(
     gaps: list[quarantine.ResendRequest] = []
     for row in replica.playable_games():  # a packet lost or damaged in this home's store,
         if row.status == "active" and not row.frozen:  # even where that stops all reading
-            lost = replica.first_lost(row.game_id)
+            lost = replica.lost_range(row.game_id)
             request = None if lost is None else behind.lost_request(
-                replica.store, row.game_id, row.name, lost, row.my_seat, _seats(replica, row)
+                replica.store, row.game_id, row.name, lost[0], row.my_seat,
+                _seats(replica, row), upto=lost[1],
             )  # fmt: skip
             requests += [] if request is None else [request]
     for row in replica.active_games():

@@ -119,7 +119,7 @@ def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> byt
     packets = replica.packets(game_id)
     for index, (seq, _) in enumerate(packets):
         if seq != index:  # an archive with a gap would not import (`saves.holes`)
-            raise holes.lost_with_advice(row.name, index)
+            raise holes.lost_with_advice(row.name, index, seq - 1)
     archive = Archive(FORMAT, VERSION, row.name, row.my_seat, status, [d for _, d in packets])
     archive = msgspec.structs.replace(
         archive,

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from engine.core.errors import HexpostError
 from engine.core.state import SeatState
-from saves import lost_games, store_backup, store_inbox
+from saves import holes, lost_games, store_backup, store_inbox
 from saves.quarantine import GAP, LOST, ResendRequest
 from saves.store import Store
 
@@ -63,10 +63,11 @@ def behind_text(name: str, head_seq: int, ahead: Ahead, me: str) -> str:
         else f"packet {ahead.seq} from {ahead.seat} is here but not {missing} before it"
     )
     who = "the other player" if ahead.seat == me else ahead.seat
+    last = ahead.seq - 1 if ahead.seq > head_seq + 1 else None
     return (
         f"{name}: {held}: this home is behind the game (restored from an older copy?) and "
         f"signs nothing in it until the chain arrives: ask {who} to run "
-        f"`hexpost resend {name} --from {head_seq + 1} --every-seat`, then sync"
+        f"`{holes.resend_command(name, head_seq + 1, last)}`, then sync"
     )
 
 
@@ -91,7 +92,14 @@ def resend_request(
         return None
     other = next((s for s in others if s.seat == ahead.seat), others[0])
     return ResendRequest(
-        game_id, name, head_seq + 1, other.seat, other.address, "behind", every_seat=True
+        game_id,
+        name,
+        head_seq + 1,
+        other.seat,
+        other.address,
+        "behind",
+        every_seat=True,
+        upto=ahead.seq - 1 if ahead.seq > head_seq + 1 else None,
     )
 
 
@@ -102,11 +110,13 @@ def lost_request(
     seq: int,
     me: str,
     seats: Sequence[SeatState] = (),
+    upto: int | None = None,
 ) -> ResendRequest | None:
     """The note that asks the other player to send the game again from a packet this home
-    lost from its store (`saves.holes`) or holds damaged, once for that position; the copy
-    the chain names there fills it (`saves.mending`). Whom to ask: from ``seats`` (the
-    game's state), or, where that is what cannot be read, from the genesis."""
+    lost from its store (`saves.holes`) or holds damaged, once for that position, up to
+    ``upto`` where it knows the lost run's end; the copy the chain names there fills it
+    (`saves.mending`). Whom to ask: from ``seats`` (the game's state), or, where that is what
+    cannot be read, from the genesis."""
     if store_inbox.resend_asked(store, game_id, seq):
         return None
     pairs = [(s.seat, s.address) for s in seats]
@@ -116,7 +126,7 @@ def lost_request(
     other = next(((seat, address) for seat, address in pairs if seat != me and address), None)
     if other is None:
         return None
-    return ResendRequest(game_id, name, seq, other[0], other[1], LOST, every_seat=True)
+    return ResendRequest(game_id, name, seq, other[0], other[1], LOST, every_seat=True, upto=upto)
 
 
 GAP_PATIENCE = 3600
@@ -149,7 +159,14 @@ def gap_request(
     if author is None:
         return None
     return ResendRequest(
-        game_id, name, head_seq + 1, author.seat, author.address, GAP, every_seat=True
+        game_id,
+        name,
+        head_seq + 1,
+        author.seat,
+        author.address,
+        GAP,
+        every_seat=True,
+        upto=ahead.seq - 1,
     )
 
 

@@ -130,8 +130,11 @@ def due(entry: OutboxEntry, now: str) -> bool:
     return wait_until is None or at is None or at >= wait_until
 
 
-def requeue(store: Store, game_id: bytes, seat: str, first: int | None) -> list[int]:
-    """Queue this home's packets of a game again, from position ``first`` on (`hexpost resend`).
+def requeue(
+    store: Store, game_id: bytes, seat: str, first: int | None, last: int | None = None
+) -> list[int]:
+    """Queue this home's packets of a game again, from position ``first`` on, to ``last`` when
+    given (`hexpost resend`).
 
     Without ``first``: every packet of ours after the other seats' latest packet in the
     chain, since whoever wrote that packet held all of ours before it. Each goes out as a new
@@ -141,7 +144,7 @@ def requeue(store: Store, game_id: bytes, seat: str, first: int | None) -> list[
         theirs = store_games.last_seq_not_by(store, game_id, seat)
         first = 0 if theirs is None else theirs + 1
     with store.transaction():
-        return store_outbox.requeue_from(store, game_id, first, seat)
+        return store_outbox.requeue_from(store, game_id, first, seat, last)
 
 
 def relay(
@@ -153,15 +156,17 @@ def relay(
     recipients: Sequence[str],
     name: str,
     now: str,
+    last: int | None = None,
 ) -> list[int]:
-    """Queue every packet of a game from position ``first`` on again, the other seats' too
-    (`hexpost resend --every-seat`): for a player whose home lacks part of the chain, its own
-    packets among them, because it was restored from an older copy (`saves.behind`). Returns
-    the positions queued."""
+    """Queue every packet of a game from position ``first`` on again (to ``last`` when
+    given), the other seats' too (`hexpost resend --every-seat`): for a player whose home
+    lacks part of the chain, its own packets among them, because it was restored from an
+    older copy (`saves.behind`) or lost them from its store (`saves.holes`). Returns the
+    positions queued."""
     with store.transaction():
-        mine = store_outbox.requeue_from(store, game_id, first, seat)
+        mine = store_outbox.requeue_from(store, game_id, first, seat, last)
         theirs = store_outbox.queue_relays(
-            store, game_id, first, seat, "\n".join(recipients), name, now
+            store, game_id, first, seat, "\n".join(recipients), name, now, last
         )
     return sorted(mine + theirs)
 

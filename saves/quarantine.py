@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import msgspec
 
-from saves import store_inbox
+from saves import holes, store_inbox
 from saves.store import Store
 
 MAX_PARKED = 10_000
@@ -130,7 +130,8 @@ GAP = "a gap the other seat's move waits behind"
 class ResendRequest(msgspec.Struct, frozen=True):
     """A note to the author of a packet whose only copy so far came damaged; or, with
     ``every_seat``, to the other player of a game this home is behind (`saves.behind`), or
-    of one a packet of which it lost (reason `LOST`)."""
+    of one a packet of which it lost (reason `LOST`). ``upto``: the last packet it asks
+    for, where it knows (the positions before a packet it holds); None asks for all."""
 
     game_id: bytes
     name: str
@@ -139,6 +140,34 @@ class ResendRequest(msgspec.Struct, frozen=True):
     address: str
     reason: str
     every_seat: bool = False
+    upto: int | None = None
+
+    @property
+    def positions(self) -> str:
+        """What it asks for, in words: "packet 12", "packets 12 to 14", or "the game from
+        packet 12 on"."""
+        if self.upto is None:
+            return (
+                f"the game from packet {self.seq} on" if self.every_seat else f"packet {self.seq}"
+            )
+        if self.upto == self.seq:
+            return f"packet {self.seq}"
+        return f"packets {self.seq} to {self.upto}"
+
+    @property
+    def of_game(self) -> str:
+        """`positions`, naming the game: "packets 12 to 14 of wind", "wind from packet 12
+        on"."""
+        if self.upto is None and self.every_seat:
+            return f"{self.name} from packet {self.seq} on"
+        return f"{self.positions} of {self.name}"
+
+    @property
+    def command(self) -> str:
+        """The ``hexpost resend`` that answers it by hand."""
+        if not self.every_seat:
+            return f"hexpost resend {self.name} --from {self.seq}"
+        return holes.resend_command(self.name, self.seq, self.upto)
 
 
 def resend_requests(
@@ -187,75 +216,70 @@ def request_text(request: ResendRequest) -> tuple[str, list[str]]:
 
 
 def _behind_text(request: ResendRequest) -> tuple[str, list[str]]:
-    seq, name = request.seq, request.name
-    subject = f"[hexpost] {name}: please send the game again from packet {seq}"
+    name, what = request.name, request.positions
+    missing = what if request.upto is not None else f"from packet {request.seq} on"
+    subject = f"[hexpost] {name}: please send {what} again"
     lines = [
         f"The other player's hexpost holds a packet of the game {name} that follows packets",
-        f"it does not have, from packet {seq} on: its home is behind the game (restored from",
-        "an older copy?). It signs nothing in that game until it has them, so that it never",
+        f"it does not have ({missing}): its home is behind the game (restored from an older",
+        "copy?). It signs nothing in that game until it has them, so that it never",
         "contradicts a packet its seat signed already.",
-        "",
-        "A signed ask went with this note: your hexpost sends them by itself on its next sync",
-        f"(up to {MAX_AUTO_RESEND} packets). If it does not, please run",
-        f"`hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`: it sends every",
-        "packet from there on again, yours and theirs, each checked by its signature. This",
-        "note was written by hexpost; it carries no packet.",
+        *_whole_chain_ask(request),
     ]
     return subject, lines
 
 
 def _lost_text(request: ResendRequest) -> tuple[str, list[str]]:
-    seq, name = request.seq, request.name
-    subject = f"[hexpost] {name}: please send packet {seq} again (lost or damaged here)"
+    name = request.name
+    what = request.positions if request.upto is not None else f"packet {request.seq}"
+    subject = f"[hexpost] {name}: please send {what} again (lost or damaged here)"
     lines = [
-        f"The other player's hexpost lost packet {seq} of the game {name} from its store, or",
+        f"The other player's hexpost lost {what} of the game {name} from its store, or",
         "holds it damaged (a damaged disk?). It cannot check the game, show that turn, or",
         "perhaps go on at all, until a copy comes back; the chain says which packet fits.",
-        *_whole_chain_ask(name, seq),
+        *_whole_chain_ask(request),
     ]
     return subject, lines
 
 
 def _gap_text(request: ResendRequest) -> tuple[str, list[str]]:
-    seq, name = request.seq, request.name
-    subject = f"[hexpost] {name}: please send the game again from packet {seq}"
+    name, what = request.name, request.positions
+    subject = f"[hexpost] {name}: please send {what} again"
     lines = [
-        f"Later packets of the game {name} reached the other player's hexpost, but packet {seq}",
-        "has not, for more than an hour: it was lost in the mail (or from that home's store).",
-        "Until it comes, each of you waits for the other.",
-        *_whole_chain_ask(name, seq),
+        f"Later packets of the game {name} reached the other player's hexpost, but not",
+        f"{what}, for more than an hour: lost in the mail (or from that home's store).",
+        "Until they come, each of you waits for the other.",
+        *_whole_chain_ask(request),
     ]
     return subject, lines
 
 
-def _whole_chain_ask(name: str, seq: int) -> list[str]:
-    """The end of a note that asks for every seat's packets from ``seq`` on."""
+def _whole_chain_ask(request: ResendRequest) -> list[str]:
+    """The end of a note that asks for every seat's packets in a range."""
     return [
         "",
-        "A signed ask went with this note: your hexpost sends the game again from that",
-        f"packet by itself on its next sync (up to {MAX_AUTO_RESEND} packets). If it does not,",
-        f"please run `hexpost resend {name} --from {seq} --every-seat`, then `hexpost sync`.",
-        "This note was written by hexpost; it carries no packet.",
+        f"A signed ask went with this note: your hexpost sends {request.positions} by itself",
+        f"on its next sync (up to {MAX_AUTO_RESEND} packets), yours and theirs, each checked by",
+        f"its signature. If it does not, please run `{request.command}`,",
+        "then `hexpost sync`. This note was written by hexpost; it carries no packet.",
     ]
 
 
 def request_line(request: ResendRequest) -> str:
     """What a sync says it asked for."""
+    what = request.of_game
     if request.reason == GAP:
         return (
-            f"asked {request.address} to send {request.name} again from packet {request.seq} "
+            f"asked {request.address} to send {what} again "
             "(it has not come, though later ones have)"
         )
     if request.reason == LOST:
         return (
-            f"asked {request.address} to send packet {request.seq} of {request.name} again "
+            f"asked {request.address} to send {what} again "
             "(it was lost from this home's store, or damaged there)"
         )
     if request.every_seat:
-        return (
-            f"asked {request.address} to send {request.name} again from packet {request.seq} "
-            "(this home is behind the game)"
-        )
+        return f"asked {request.address} to send {what} again (this home is behind the game)"
     return (
         f"asked {request.address} to resend packet {request.seq} of {request.name} "
         "(its copy came damaged)"

@@ -269,7 +269,7 @@ class Reader(RowRepairs):
             for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
                 if seq != expected:  # a row lost from the middle of the chain
                     self._cannot_replay(game_id, expected)
-                    raise holes.lost_with_advice(self.game(game_id).name, expected)
+                    raise holes.lost_with_advice(self.game(game_id).name, expected, seq - 1)
                 expected += 1
                 try:  # (it opened and applied when it was stored: failing now, it was damaged)
                     result = apply_packet(ruleset, state, self._kept(seq, data, state))

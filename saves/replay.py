@@ -63,18 +63,17 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
         with signature_helper.helper_for(row.head_seq + 1) as helper:
             return _replay(replica, game_id, ruleset_for(row.ruleset), helper)
     except holes.LostPacket as exc:  # a row lost since: the other side's copy fills it
-        at = _AT.match(exc.message)
-        assert at is not None
-        raise holes.LostPacket(f"{exc.message}; {holes.advice(row.name, int(at[1]))}") from None
+        raise holes.with_advice(exc, row.name) from None
     except PacketError as exc:
         at = _AT.match(exc.message)
         if at is None or isinstance(exc, VersionError):
             raise
         # A stored packet that no longer opens: it was checked when it came, so the bytes
         # kept here were damaged since; a copy from the other side takes their place.
+        seq = int(at[1])
         advice = (
-            f"ask the other player to run `hexpost resend {row.name} --from {at[1]} "
-            "--every-seat`: their copy takes the place of the one kept here"
+            f"ask the other player to run `{holes.resend_command(row.name, seq, seq)}`: their "
+            "copy takes the place of the one kept here"
         )
         raise PacketError(f"{exc.message}; {advice}", rule=exc.rule) from None
 
@@ -95,7 +94,7 @@ def _replay(
         for seq, stored, packet, error in open_page(page, keys, helper):
             if seq != expected:  # a row lost from the middle (the last one moves the head)
                 bad_signature_before(helper, expected - 1)
-                raise holes.lost(expected)
+                raise holes.lost(expected, seq - 1)
             expected += 1
             try:
                 if packet is None:

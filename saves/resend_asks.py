@@ -63,12 +63,13 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
         seq=request.seq,
         every_seat=request.every_seat,
         written_at=now,
+        upto=request.upto,
     )
     try:  # read back exactly as the other side will, so nothing unreadable is ever sent
         ask = open_ask(sign_ask(body, identity.key), identity.public_key)
     except PacketError:
         return False
-    what = "from packet" if request.every_seat else "packet"
+    what = request.positions
     with replica.store.transaction():
         store_outbox.queue(
             replica.store,
@@ -77,10 +78,10 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
             ask.ask_id,
             ask.data,
             recipients=request.address,
-            subject=f"[hexpost] {row.name} {row.my_seat}: please send {what} {request.seq} again",
+            subject=f"[hexpost] {row.name} {row.my_seat}: please send {what} again",
             automatic=True,
             now=now,
-            summary=f"{row.my_seat} asks for {what} {request.seq} again; hexpost answers it.",
+            summary=f"{row.my_seat} asks for {what} again; hexpost answers it.",
         )
     return True
 
@@ -171,31 +172,35 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
             f"not hold yet (it holds up to {row.head_seq}): nothing to send"
         )
         return Outcome("ignored", detail, body.game_id, source=source)
-    count = row.head_seq - body.seq + 1
+    last = row.head_seq if body.upto is None else min(body.upto, row.head_seq)
+    request = ResendRequest(  # (for its words and its command only)
+        body.game_id, row.name, body.seq, body.seat, "", "", body.every_seat, body.upto
+    )
+    what = request.of_game
+    count = last - body.seq + 1
     why = ""
     if store_inbox.asks_answered(store, body.game_id) >= MAX_AUTO_ASKS:
         why = f"hexpost answered {MAX_AUTO_ASKS} asks of this game by itself already"
     elif count > MAX_AUTO_RESEND:
         why = f"that is {count} packets, more than hexpost sends by itself ({MAX_AUTO_RESEND})"
     if why:
-        flag = " --every-seat" if body.every_seat else ""
         detail = (
-            f"{body.seat} asks for packet {body.seq} on of {row.name} again; {why}, so this "
-            f"ask waits for you: run `hexpost resend {row.name} --from {body.seq}{flag}`"
+            f"{body.seat} asks for {what} again; {why}, so this ask waits for you: run "
+            f"`{request.command}`"
         )
         return Outcome("ignored", detail, body.game_id, source=source, attention=True)
-    sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat)
+    sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat, last)
     if body.every_seat:
         address = replica.state(body.game_id).core.seat_state(body.seat).address
         sent += store_outbox.queue_relays(
-            store, body.game_id, body.seq, row.my_seat, address, row.name, now
+            store, body.game_id, body.seq, row.my_seat, address, row.name, now, last
         )
     store_inbox.record_ask_answered(store, body.game_id, body.seq, body.every_seat, now)
     if not sent:
-        detail = f"{body.seat} asked for packet {body.seq} on of {row.name}: none of ours to send"
+        detail = f"{body.seat} asked for {what}: none of ours to send"
         return Outcome("ignored", detail, body.game_id, source=source)
     detail = (
-        f"{body.seat} asked for packet {body.seq} on of {row.name} again: sending "
+        f"{body.seat} asked for {what} again: sending "
         f"{len(sent)} packet{'s' * (len(sent) != 1)} ({min(sent)}-{max(sent)})"
     )
     return Outcome("resend", detail, body.game_id, seat=body.seat, source=source)

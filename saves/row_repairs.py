@@ -219,6 +219,14 @@ class RowRepairs:
                 found.append(gap)
         return min(found, default=None)
 
+    def lost_range(self, game_id: bytes) -> tuple[int, int | None] | None:
+        """`first_lost`, and the last of the lost rows that begin there (None where that
+        row is held damaged, not lost: everything from it on is asked for)."""
+        first = self.first_lost(game_id)
+        if first is None:
+            return None
+        return first, store_repairs.lost_until(self.store, game_id, first)
+
     def check_keys(self, game_id: bytes) -> bool:
         """Whether the keys this home keeps for the game's seats (what received packets are
         verified with, `saves.store_keys`) were damaged and are now rebuilt from its state,

@@ -49,14 +49,20 @@ def unsent(store: Store, game_id: bytes | None = None) -> list[Row]:
     )
 
 
-def requeue_from(store: Store, game_id: bytes, first: int, seat: str) -> list[int]:
-    """Mark ``seat``'s queued packets of a game from position ``first`` on as unsent again,
-    with a fresh count of attempts; returns their positions."""
+_UNBOUNDED = 2**62
+"""The last position of a range with no end (SQLite's integers are 64-bit)."""
+
+
+def requeue_from(
+    store: Store, game_id: bytes, first: int, seat: str, last: int | None = None
+) -> list[int]:
+    """Mark ``seat``'s queued packets of a game from position ``first`` on (to ``last``, when
+    given) as unsent again, with a fresh count of attempts; returns their positions."""
     rows = store.all(
         "SELECT o.id, o.seq FROM outbox o JOIN packets p ON p.game_id = o.game_id "
-        "AND p.seq = o.seq AND p.packet_id = o.packet_id WHERE o.game_id = ? AND o.seq >= ? "
-        "AND p.seat = ? ORDER BY o.seq",
-        (game_id, first, seat),
+        "AND p.seq = o.seq AND p.packet_id = o.packet_id WHERE o.game_id = ? "
+        "AND o.seq BETWEEN ? AND ? AND p.seat = ? ORDER BY o.seq",
+        (game_id, first, _UNBOUNDED if last is None else last, seat),
     )
     for entry_id, _ in rows:
         store.db.execute(
@@ -68,16 +74,24 @@ def requeue_from(store: Store, game_id: bytes, first: int, seat: str) -> list[in
 
 
 def queue_relays(
-    store: Store, game_id: bytes, first: int, seat: str, recipients: str, name: str, now: str
+    store: Store,
+    game_id: bytes,
+    first: int,
+    seat: str,
+    recipients: str,
+    name: str,
+    now: str,
+    last: int | None = None,
 ) -> list[int]:
-    """Queue the other seats' stored packets of a game from position ``first`` on, to send to
-    ``recipients`` (a home that lacks them: `saves.behind`), or mark those queued before as
-    unsent again; returns their positions. Each keeps its author's signature: the receiver
-    checks it as it checks any packet, so who forwards it does not matter."""
+    """Queue the other seats' stored packets of a game from position ``first`` on (to
+    ``last``, when given), to send to ``recipients`` (a home that lacks them: `saves.behind`,
+    `saves.holes`), or mark those queued before as unsent again; returns their positions.
+    Each keeps its author's signature: the receiver checks it as it checks any packet, so who
+    forwards it does not matter."""
     rows = store.all(
-        "SELECT seq, packet_id, data, seat FROM packets WHERE game_id = ? AND seq >= ? "
-        "AND seat != ? ORDER BY seq",
-        (game_id, first, seat),
+        "SELECT seq, packet_id, data, seat FROM packets WHERE game_id = ? "
+        "AND seq BETWEEN ? AND ? AND seat != ? ORDER BY seq",
+        (game_id, first, _UNBOUNDED if last is None else last, seat),
     )
     for seq, packet_id, data, author in rows:
         subject = f"[hexpost] {name}: {author}'s packet {seq}, sent again"

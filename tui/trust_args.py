@@ -31,6 +31,14 @@ def add_trust_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     resend.add_argument("game", metavar="GAME")
     resend.add_argument("--from", dest="from_seq", type=int, metavar="SEQ", default=None)
     resend.add_argument(
+        "--to",
+        dest="to_seq",
+        type=int,
+        metavar="SEQ",
+        default=None,
+        help="the last packet to send (without it: up to the game's latest)",
+    )
+    resend.add_argument(
         "--every-seat",
         action="store_true",
         help="with --from: the other player's packets too (their home is behind the game, "

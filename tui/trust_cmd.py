@@ -124,7 +124,9 @@ def cmd_resend(args: argparse.Namespace, home: Home) -> int:
     """Queue this home's packets of a game again (`tui.services.trust.resend`)."""
     replica = home.replica()
     row = replica.find(args.game)
-    queued = trust.resend(replica, row, args.from_seq, now, every_seat=args.every_seat)
+    queued = trust.resend(
+        replica, row, args.from_seq, now, every_seat=args.every_seat, to_seq=args.to_seq
+    )
     name = safe_text(row.name)
     if not queued:
         print(
@@ -134,6 +136,7 @@ def cmd_resend(args: argparse.Namespace, home: Home) -> int:
                 if args.from_seq is not None
                 else "after the other side's last one"
             )
+            + ("" if args.to_seq is None else f" up to {args.to_seq}")
         )
         return 0
     listed = ", ".join(str(seq) for seq in queued)

@@ -18,7 +18,11 @@ where ``body`` is the canonical msgpack of `AskBody` and the signature covers
 ``head_id`` name the last packet of the chain the asker holds, ``seq`` the first packet it
 asks for (its head + 1 for a damaged copy; for a home behind, the first of the gap), and
 ``every_seat`` whether it asks for every seat's packets from there (behind) or for the other
-seat's own (damaged). ``written_at`` is the asker's clock: shown, never trusted.
+seat's own (damaged). ``upto``, when set, is the last packet it asks for: a home that lost
+packets 12 to 14 of a chain of 900 asks for those three, not for 889 it holds. An ask without
+one (every ask before it existed) asks for everything from ``seq`` on; the field is left out of
+such an ask's bytes, so they are what they were. ``written_at`` is the asker's clock: shown,
+never trusted.
 """
 
 from typing import TYPE_CHECKING, Annotated
@@ -43,7 +47,7 @@ _TAG = b"\xa6resend"
 Stamp = Annotated[str, msgspec.Meta(max_length=64, pattern=SAFE_PATTERN)]
 
 
-class AskBody(msgspec.Struct, frozen=True):
+class AskBody(msgspec.Struct, frozen=True, omit_defaults=True):
     """What the asking seat signs (see the module's notes for each field's meaning)."""
 
     game_id: Blob32
@@ -53,6 +57,7 @@ class AskBody(msgspec.Struct, frozen=True):
     seq: SeqNumber
     every_seat: bool
     written_at: Stamp
+    upto: SeqNumber | None = None
 
 
 class AskEnvelope(msgspec.Struct, frozen=True, array_like=True, tag="resend"):
@@ -83,6 +88,10 @@ def _check_positions(body: AskBody) -> None:
         raise PacketError(
             f"a resend ask from a home behind asks from its gap, at most packet "
             f"{body.head_seq + 1}, not {body.seq}"
+        )
+    if body.upto is not None and body.upto < body.seq:
+        raise PacketError(
+            f"a resend ask up to packet {body.upto} ends before it begins (packet {body.seq})"
         )
 
 

@@ -453,7 +453,7 @@ def test_a_home_restored_from_an_older_backup_asks_for_the_chain_and_catches_up(
         report = restored.sync()
         assert "buffered" in statuses(report)
         assert restored.row(game_id).head_seq == gap - 1
-        asked = f"asked {bob.address} to send wind again from packet {gap}"
+        asked = f"asked {bob.address} to send packets {gap} to {theirs.seq - 1} of wind again"
         assert report.requests == [f"{asked} (this home is behind the game)"]
         assert restored.sync().requests == []  # asked once
         bob_box = Mailbox(mail_stack, "bob", box)
@@ -461,11 +461,11 @@ def test_a_home_restored_from_an_older_backup_asks_for_the_chain_and_catches_up(
             subjects = [str(m["Subject"]) for m in bob_box.messages()]
         finally:
             bob_box.close()
-        assert f"[hexpost] wind: please send the game again from packet {gap}" in subjects
+        assert f"[hexpost] wind: please send packets {gap} to {theirs.seq - 1} again" in subjects
 
         answered = bob.sync()
         assert statuses(answered) == ["resend"]
-        assert sorted(answered.sent) == list(range(gap, theirs.seq + 1))
+        assert sorted(answered.sent) == list(range(gap, theirs.seq))  # (it holds Bob's last)
         restored.sync()
         same_game(restored, bob, game_id)
         together = {"coalition": restored, "alliance": bob}

@@ -188,7 +188,10 @@ def test_a_copy_behind_the_game_signs_nothing_until_the_chain_is_sent_again(
         assert [o.status for o in report.received] == ["buffered"]
         before = restored.snapshot(game)
         assert before.head_seq == gap - 1
-        wanted = f"ask alliance to run `hexpost resend wind --from {gap} --every-seat`"
+        wanted = (  # (to the packet before Bob's, which it holds)
+            f"ask alliance to run `hexpost resend wind --from {gap} --to {theirs.seq - 1} "
+            "--every-seat`"
+        )
         with pytest.raises(HexpostError, match=re.escape(wanted)):
             restored.replica.submit(game, [{"type": "note", "text": "fork"}], now=now())
         assert restored.snapshot(game) == before  # nothing signed, stored or queued

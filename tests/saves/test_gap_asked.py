@@ -47,16 +47,18 @@ def test_a_gap_is_asked_for_after_an_hour_and_filled(
     late = asyncio.run(sync(other.replica, notes, lambda: _at(behind.GAP_PATIENCE // 3600 + 1)))
     name = other.row(game).name
     assert late.requests == [
-        f"asked {author.address} to send {name} again from packet {seq} "
+        f"asked {author.address} to send packet {seq} of {name} again "
         "(it has not come, though later ones have)"
     ]
     ((to, subject, lines),) = notes.notes
     assert to == [author.address]
-    assert subject == f"[hexpost] {name}: please send the game again from packet {seq}"
-    assert f"`hexpost resend {name} --from {seq} --every-seat`" in " ".join(lines)
+    assert subject == f"[hexpost] {name}: please send packet {seq} again"
+    assert f"`hexpost resend {name} --from {seq} --to {seq} --every-seat`" in " ".join(lines)
     assert asyncio.run(sync(other.replica, notes, lambda: _at(5))).requests == []  # once
 
-    author.sync()  # answers the ask by itself
+    answered = author.sync()  # answers the ask by itself, with that packet only
+    assert [o.status for o in answered.received] == ["resend"]
+    assert answered.sent == [seq]
     report = other.sync()
     assert seq in {applied for o in report.received for applied in o.applied}
     assert other.row(game).state_hash == author.row(game).state_hash
@@ -80,7 +82,10 @@ def test_a_lost_last_row_behind_held_packets_is_asked_for(
     author.handed_over(game)
     notes = NotesTransport(network, other.transport.name)
     late = asyncio.run(sync(other.replica, notes, lambda: _at(2)))
-    assert len(late.requests) == 1 and f"from packet {first.seq}" in late.requests[0]
+    assert late.requests == [
+        f"asked {author.address} to send packet {first.seq} of {other.row(game).name} again "
+        "(it has not come, though later ones have)"
+    ]
     author.sync()
     other.sync()
     assert other.row(game).state_hash == author.row(game).state_hash

@@ -21,7 +21,7 @@ from engine.core.errors import HexpostError
 from engine.core.packets import peek_body, read_envelope, sign_body
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import store_repairs
+from saves import resend_asks, store_repairs
 from saves.archive import export_game
 from saves.replica import GameRow
 from saves.store import Store
@@ -48,8 +48,11 @@ def _middle_lost(players: dict[str, Player], bob: Player, game: bytes) -> tuple[
     return row, seq
 
 
-def _advice(name: str, seq: int) -> str:
-    return f"ask the other player to run `hexpost resend {name} --from {seq} --every-seat`"
+def _advice(name: str, seq: int, last: int | None = None) -> str:
+    upto = seq if last is None else last
+    return (
+        f"ask the other player to run `hexpost resend {name} --from {seq} --to {upto} --every-seat`"
+    )
 
 
 def test_verify_names_a_lost_packet_and_what_to_ask_for(
@@ -191,7 +194,7 @@ def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     ((to, subject, lines),) = notes.notes
     assert to == [alice.address]
     assert subject == f"[hexpost] {row.name}: please send packet {seq} again (lost or damaged here)"
-    assert f"`hexpost resend {row.name} --from {seq} --every-seat`" in " ".join(lines)
+    assert f"`hexpost resend {row.name} --from {seq} --to {seq} --every-seat`" in " ".join(lines)
     assert asyncio.run(sync(bob.replica, notes, now)).requests == []  # asked once
 
     answered = alice.sync()
@@ -204,6 +207,61 @@ def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     assert bob.replica.verify(game) == alice.row(game).state_hash
     bob.reopen()
     assert bob.replica.first_lost(game) is None
+
+
+def test_verify_names_a_run_of_lost_packets_and_asks_for_those_only(
+    players: dict[str, Player], bob: Player, game: bytes
+) -> None:
+    play_notes(players, game, 6)
+    row = bob.row(game)
+    seq = row.head_seq - 4
+    _lose(bob, game, seq, seq + 1)
+    wanted = f"^packets {seq} to {seq + 1}: not in this home's store, though the packets after them"
+    with pytest.raises(HexpostError, match=wanted) as raised:
+        bob.replica.verify(game)
+    assert _advice(row.name, seq, seq + 1) in str(raised.value)
+    lost = [record for record in log_records(bob.replica, row) if record.kind == "lost"]
+    assert [record.seq for record in lost] == [seq, seq + 1]
+    assert all(_advice(row.name, seq, seq + 1) in record.events[0] for record in lost)
+
+
+def test_lost_packets_far_back_are_asked_for_alone_and_sent_by_themselves(
+    players: dict[str, Player],
+    alice: Player,
+    bob: Player,
+    game: bytes,
+    network: LoopbackNetwork,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run of lost rows with more of the chain after it than hexpost sends by itself (here
+    made 3): the ask names its end, so Alice's home sends those two and not the rest, by
+    itself. (Before, the ask asked for everything from the gap on, and waited for her.)"""
+    monkeypatch.setattr(resend_asks, "MAX_AUTO_RESEND", 3)
+    play_notes(players, game, 6)
+    alice.handed_over(game)
+    row = bob.row(game)
+    seq = row.head_seq - 5
+    _lose(bob, game, seq, seq + 1)
+    notes = NotesTransport(network, bob.transport.name)
+    report = asyncio.run(sync(bob.replica, notes, now))
+    assert report.requests == [
+        f"asked {alice.address} to send packets {seq} to {seq + 1} of {row.name} again "
+        "(it was lost from this home's store, or damaged there)"
+    ]
+    ((_, subject, lines),) = notes.notes
+    assert subject == (
+        f"[hexpost] {row.name}: please send packets {seq} to {seq + 1} again (lost or damaged here)"
+    )
+    command = f"`hexpost resend {row.name} --from {seq} --to {seq + 1} --every-seat`"
+    assert command in " ".join(lines)
+
+    answered = alice.sync()
+    assert [o.detail for o in answered.received] == [
+        f"{bob.row(game).my_seat} asked for packets {seq} to {seq + 1} of {row.name} again: "
+        f"sending 2 packets ({seq}-{seq + 1})"
+    ]
+    bob.sync()
+    assert bob.replica.verify(game) == alice.row(game).state_hash
 
 
 def test_a_lost_genesis_is_asked_for_from_the_seats_the_state_names(
@@ -336,8 +394,8 @@ def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
         bob.replica.state(game)
     notes = NotesTransport(network, bob.transport.name)
     report = asyncio.run(sync(bob.replica, notes, now))
-    assert report.requests == [
-        f"asked {alice.address} to send packet {seq} of {row.name} again "
+    assert report.requests == [  # (damaged, not lost: every packet from it on)
+        f"asked {alice.address} to send {row.name} from packet {seq} on again "
         "(it was lost from this home's store, or damaged there)"
     ]
     alice.sync()

@@ -155,9 +155,16 @@ def test_random_damage_is_mended_by_the_home_by_mail_or_by_what_verify_says(
         try:
             bob.replica.verify(game)
         except HexpostError as exc:
-            asked = re.search(r"`hexpost resend \S+ --from (\d+) --every-seat`", str(exc))
+            asked = re.search(
+                r"`hexpost resend \S+ --from (\d+)(?: --to (\d+))? --every-seat`", str(exc)
+            )
             assert asked is not None, f"{done}: {exc}"
-            assert resend(alice.replica, alice.row(game), int(asked[1]), now, every_seat=True)
+            to_seq = None if asked[2] is None else int(asked[2])
+            queued = resend(
+                alice.replica, alice.row(game), int(asked[1]), now, every_seat=True, to_seq=to_seq
+            )
+            assert queued
+            assert to_seq is None or max(queued) <= to_seq
             alice.sync()
             bob.sync()
         assert bob.row(game).state_hash == alice.row(game).state_hash, done

@@ -121,7 +121,7 @@ def _resend_advice(player: Player, game: bytes, seq: int) -> str:
     """What `verify` adds to a stored packet that no longer opens (a copy puts it right)."""
     return (
         f"ask the other player to run `hexpost resend {player.row(game).name} --from {seq} "
-        "--every-seat`: their copy takes the place of the one kept here"
+        f"--to {seq} --every-seat`: their copy takes the place of the one kept here"
     )
 
 

@@ -109,6 +109,11 @@ def test_forged_altered_and_misplaced_asks_send_nothing(
             _forged(bob, game, head_seq=head, head_id=b"\x07" * 32, seq=head + 1),
             "not this game's",
         ),
+        # A range that ends before it begins.
+        "backwards": (
+            _forged(bob, game, head_seq=head, seq=2, every_seat=True, upto=1),
+            "ends before it begins",
+        ),
     }
     for ref, (data, why) in refused.items():
         outcome = hand(alice, ref, data)
@@ -133,6 +138,45 @@ def test_an_ask_for_more_than_a_home_sends_by_itself_waits_for_its_player(
     outcome = hand(alice, "everything", ask)
     assert outcome.status == "ignored" and outcome.attention
     assert "hexpost resend wind --from 1 --every-seat" in outcome.detail
+    assert not outbox.unsent(alice.replica.store, game)
+
+
+def test_an_ask_that_names_its_end_is_sent_that_far_only(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """What a home that lost packets 3 to 5 of a chain longer than `MAX_AUTO_RESEND` asks
+    for: those three are sent, by themselves; the rest of the chain is not."""
+    play_notes(players, game, resend_asks.MAX_AUTO_RESEND + 5)
+    alice.handed_over(game)
+    outcome = hand(alice, "three", _forged(bob, game, seq=3, every_seat=True, upto=5))
+    assert outcome.status == "resend", outcome.detail
+    assert outcome.detail.endswith(
+        "asked for packets 3 to 5 of wind again: sending 3 packets (3-5)"
+    )
+    assert sorted(e.seq for e in outbox.unsent(alice.replica.store, game)) == [3, 4, 5]
+
+
+def test_an_ask_whose_end_is_past_the_head_sends_to_the_head_and_no_further(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    play_notes(players, game, 4)
+    alice.handed_over(game)
+    head = alice.row(game).head_seq
+    ask = _forged(bob, game, seq=head - 1, every_seat=True, upto=head + 10_000)
+    assert hand(alice, "past", ask).status == "resend"
+    assert sorted(e.seq for e in outbox.unsent(alice.replica.store, game)) == [head - 1, head]
+
+
+def test_a_named_end_too_far_from_its_start_waits_for_the_player_with_its_command(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    play_notes(players, game, resend_asks.MAX_AUTO_RESEND + 5)
+    alice.handed_over(game)
+    last = resend_asks.MAX_AUTO_RESEND + 1
+    outcome = hand(alice, "many", _forged(bob, game, seq=1, every_seat=True, upto=last))
+    assert outcome.status == "ignored" and outcome.attention
+    assert f"that is {last} packets, more than hexpost sends" in outcome.detail
+    assert f"hexpost resend wind --from 1 --to {last} --every-seat" in outcome.detail
     assert not outbox.unsent(alice.replica.store, game)
 
 

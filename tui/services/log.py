@@ -52,8 +52,9 @@ def _damaged(row: GameRow, seq: int, data: bytes, exc: PacketError) -> LogRecord
     )
 
 
-def _lost(row: GameRow, seq: int) -> LogRecord:
-    """The log's record of a position whose stored packet was lost (`saves.holes`)."""
+def _lost(row: GameRow, seq: int, first: int, last: int) -> LogRecord:
+    """The log's record of a position whose stored packet was lost (`saves.holes`), one of
+    ``first`` to ``last``, which the advice asks for together."""
     return LogRecord(
         seq=seq,
         seat="?",
@@ -61,7 +62,9 @@ def _lost(row: GameRow, seq: int) -> LogRecord:
         packet="",
         written_at="",
         bytes=0,
-        events=(f"packet {seq} is not in this home's store: {holes.advice(row.name, seq)}",),
+        events=(
+            f"packet {seq} is not in this home's store: {holes.advice(row.name, first, last)}",
+        ),
     )
 
 
@@ -76,7 +79,9 @@ def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
     records: list[LogRecord] = []
     expected = 0
     for seq, data in replica.packets(row.game_id):
-        records.extend(_lost(row, lost) for lost in range(expected, seq))  # rows lost since
+        records.extend(  # rows lost since
+            _lost(row, lost, expected, seq - 1) for lost in range(expected, seq)
+        )
         expected = seq + 1
         try:
             packet_id, body = kept_body(data)

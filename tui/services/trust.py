@@ -197,15 +197,21 @@ def resend(
     clock: Clock,
     *,
     every_seat: bool = False,
+    to_seq: int | None = None,
 ) -> list[int]:
     """Queue this home's packets of a game again (`saves.outbox.requeue`): those from
-    ``from_seq`` on, or those after the other side's last packet; the seqs queued. With
-    ``every_seat``, the other seats' packets from ``from_seq`` on too, for a player whose
-    home is behind (`saves.behind`, `saves.outbox.relay`)."""
+    ``from_seq`` on, or those after the other side's last packet, up to ``to_seq`` when
+    given; the seqs queued. With ``every_seat``, the other seats' packets in that range too,
+    for a player whose home is behind or lost some (`saves.behind`, `saves.holes`,
+    `saves.outbox.relay`)."""
     if from_seq is not None and not 0 <= from_seq <= row.head_seq:
         raise HexpostError(f"--from {from_seq}: game {row.name} has packets 0 to {row.head_seq}")
+    if to_seq is not None and not 0 <= to_seq <= row.head_seq:
+        raise HexpostError(f"--to {to_seq}: game {row.name} has packets 0 to {row.head_seq}")
+    if to_seq is not None and from_seq is not None and to_seq < from_seq:
+        raise HexpostError(f"--to {to_seq} is before --from {from_seq}")
     if not every_seat:
-        return outbox.requeue(replica.store, row.game_id, row.my_seat, from_seq)
+        return outbox.requeue(replica.store, row.game_id, row.my_seat, from_seq, to_seq)
     if from_seq is None:
         raise HexpostError(
             "--every-seat needs --from SEQ: the first packet the other home lacks "
@@ -221,4 +227,5 @@ def resend(
         recipients=recipients,
         name=row.name,
         now=clock(),
+        last=to_seq,
     )
