@@ -16,7 +16,9 @@ a key still waiting for our acceptance is not heard, P10), and name as its head 
 this game. It then only makes this home send what the chain already holds, signed by their
 authors, to the asking seat's own address, never to an address from the ask. Each position
 is answered once; an ask that would send more than `MAX_AUTO_RESEND` packets, or any ask past
-the `MAX_AUTO_ASKS` a game's life allows, is left to the player (the note says how).
+the `MAX_AUTO_ASKS` a game's life allows, is left to the player (the note says how). An ask
+that names a head past this home's has nothing to be sent, but says this home lacks packets
+(the asker's move was lost on its way here): this home asks for those in its turn, once.
 Anything refused is recorded with the other refused input and never stops the items after
 it.
 """
@@ -160,16 +162,12 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
     """Queue what the ask asks for, within `MAX_AUTO_RESEND`, and remember it is answered."""
     store = replica.store
     row = replica.game(body.game_id)
+    if body.head_seq > row.head_seq and body.seq > row.head_seq:
+        return _ask_back(replica, body, source, now)
     if body.seq == row.head_seq + 1:  # (a reminder's ask, and the move not made yet)
         detail = (
             f"{body.seat} waits for packet {body.seq} of {row.name}, which nobody has "
             "written yet: nothing to send"
-        )
-        return Outcome("ignored", detail, body.game_id, source=source)
-    if body.seq > row.head_seq:
-        detail = (
-            f"{body.seat} asks for packet {body.seq} on of {row.name}, which this home does "
-            f"not hold yet (it holds up to {row.head_seq}): nothing to send"
         )
         return Outcome("ignored", detail, body.game_id, source=source)
     last = row.head_seq if body.upto is None else min(body.upto, row.head_seq)
@@ -204,3 +202,30 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
         f"{len(sent)} packet{'s' * (len(sent) != 1)} ({min(sent)}-{max(sent)})"
     )
     return Outcome("resend", detail, body.game_id, seat=body.seat, source=source)
+
+
+def _ask_back(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
+    """An ask whose writer holds packets past this home's head: a reminder's, whose move
+    was written and whose email never came here. There is nothing to send; this home asks
+    for what it lacks in its turn (every seat's packets from its head to the asker's), once
+    for its head's next position, as a sync asks for a gap (`saves.behind`). A head claimed
+    falsely costs one ask, which the other home answers within its own bounds."""
+    store = replica.store
+    row = replica.game(body.game_id)
+    first = row.head_seq + 1
+    detail = (
+        f"{body.seat} holds {row.name} up to packet {body.head_seq}, past this home's "
+        f"{row.head_seq}"
+    )
+    if store_inbox.resend_asked(store, body.game_id, first):
+        return Outcome("ignored", f"{detail}: asked already", body.game_id, source=source)
+    address = replica.state(body.game_id).core.seat_state(body.seat).address
+    request = ResendRequest(
+        body.game_id, row.name, first, body.seat, address, "behind", True, body.head_seq
+    )
+    if not address or not queue_ask(replica, request, now):
+        return Outcome("ignored", f"{detail}: nothing asked", body.game_id, source=source)
+    store_inbox.record_resend_request(store, body.game_id, first, now)
+    return Outcome(
+        "ignored", f"{detail}: asked for {request.positions} again", body.game_id, source=source
+    )

@@ -945,6 +945,36 @@ def test_a_move_lost_in_the_mail_is_sent_again_by_the_reminder_s_ask(
     same_game(first, second, game_id)
 
 
+def test_a_move_lost_in_the_mail_is_asked_for_by_the_home_its_author_s_reminder_reaches(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    """The other way round: ``first``'s move passes the game to ``second``, but its email is
+    lost, and only ``first``'s watch sends reminders. The reminder's ask names ``first``'s
+    head, past ``second``'s: ``second``'s sync asks for the packet it lacks, ``first``'s sends
+    it by itself, and the game goes on with nobody running ``resend``."""
+    game_id, first, second = played
+    me = first.row(game_id).my_seat
+    while True:
+        seq = first.replica.submit(game_id, [{"type": "done"}], now=now()).seq
+        if pending(RULESET, first.replica.state(game_id))[0].seats[0] != me:
+            break
+        first.sync()
+        second.sync()
+    mark_all_sent(first)  # (the email of the move that passed the game on: lost)
+    _waiting_since_2030(first, game_id)
+    transport = first.transport
+    assert isinstance(transport, MailTransport)
+    lines = asyncio.run(send_reminders(first.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+    assert len(lines) == 1 and second.address in lines[0]
+    first.sync()  # (pushes the ask)
+    asked = second.sync()
+    assert [o.detail.split(": ")[-1] for o in asked.received] == [f"asked for packet {seq} again"]
+    answered = first.sync()
+    assert statuses(answered) == ["resend"] and answered.sent == [seq]
+    assert statuses(second.sync()) == ["applied"]
+    same_game(first, second, game_id)
+
+
 def test_a_reminder_s_ask_for_a_move_not_made_sends_nothing(
     played: tuple[bytes, Player, Player], mail_stack: MailStack
 ) -> None:

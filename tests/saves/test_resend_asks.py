@@ -13,13 +13,15 @@ import asyncio
 
 import msgspec
 
-from engine.core.resend_asks import AskBody, is_ask, sign_ask
+from engine.core.owed import pending
+from engine.core.resend_asks import AskBody, is_ask, peek, sign_ask
+from engine.fe import RULESET
 from mail.sync import pull
 from mail.transport import IncomingPacket
 from saves import outbox, quarantine, resend_asks
 from saves.outcome import Outcome
 from saves.quarantine import ResendRequest
-from tests.saves.conftest import Handed, Player, now, play_notes
+from tests.saves.conftest import Handed, Player, now, owner, play_notes
 
 
 def hand(player: Player, ref: str, data: bytes) -> Outcome:
@@ -122,11 +124,14 @@ def test_forged_altered_and_misplaced_asks_send_nothing(
     # Alice's own ask, as a shared folder hands it back: nothing to answer.
     mine = _forged(alice, game, seat="coalition")
     assert hand(alice, "mine", mine).status == "ignored"
-    # An ask for packets this home does not hold yet: nothing to send.
+    # An ask for packets this home does not hold yet: nothing to send, but its writer holds
+    # packets past this home's head, which it asks for in its turn.
     beyond = _forged(bob, game, head_seq=head + 50, seq=head + 51)
     outcome = hand(alice, "beyond", beyond)
-    assert outcome.status == "ignored" and "does not hold yet" in outcome.detail
-    assert not outbox.unsent(alice.replica.store, game)
+    ours = alice.row(game).head_seq
+    assert outcome.status == "ignored"
+    assert outcome.detail.endswith(f"asked for packets {ours + 1} to {head + 50} again")
+    assert [is_ask(e.data) for e in outbox.unsent(alice.replica.store, game)] == [True]
 
 
 def test_an_ask_for_more_than_a_home_sends_by_itself_waits_for_its_player(
@@ -197,3 +202,59 @@ def test_a_seat_that_asks_again_and_again_is_answered_a_bounded_number_of_times(
     outcome = hand(alice, "one more", _forged(bob, game, seq=1, every_seat=True))
     assert outcome.status == "ignored" and outcome.attention
     assert f"answered {quarantine.MAX_AUTO_ASKS} asks of this game" in outcome.detail
+
+
+def test_an_ask_from_a_home_ahead_makes_this_one_ask_for_what_it_lacks(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """A move lost in the mail, where only its author's hexpost sends reminders: the
+    reminder's ask names the author's head, past this home's, so this home learns it lost
+    those packets and asks for them (before, it answered that it held nothing to send, and
+    both waited). The author's home sends them by itself, and both hold one game again."""
+    author, other = owner(players, game)
+    lost = []
+    while pending(RULESET, author.replica.state(game))[0].seats[0] == author.row(game).my_seat:
+        lost.append(author.replica.submit(game, [{"type": "done"}], now=now()).seq)
+    for seq in lost[:-1]:
+        assert hand(other, f"move-{seq}", author.packet(game, seq)).status == "applied"
+    author.handed_over(game)  # (the last one's email lost)
+    head = author.row(game).head_seq
+    assert other.row(game).head_seq == head - 1
+    reminder = ResendRequest(
+        game, "wind", head + 1, other.row(game).my_seat, other.address, "reminder"
+    )  # (what `reminders.ask` makes)
+    assert resend_asks.queue_ask(author.replica, reminder, now())
+    (theirs,) = queued_asks(author, game)
+    author.handed_over(game)
+
+    outcome = hand(other, "reminder", theirs)
+    assert outcome.status == "ignored"
+    assert outcome.detail == (
+        f"{author.row(game).my_seat} holds wind up to packet {head}, past this home's "
+        f"{head - 1}: asked for packet {head} again"
+    )
+    (ours,) = queued_asks(other, game)
+    twice = hand(other, "reminder again", theirs + b"")
+    assert twice.status == "ignored" and twice.detail.endswith("asked already")
+    assert queued_asks(other, game) == [ours]  # asked once
+    answered = hand(author, "ask back", ours)
+    assert answered.status == "resend", answered.detail
+    (again,) = outbox.unsent(author.replica.store, game)
+    assert again.seq == head
+    assert hand(other, "again", again.data).applied == [head]
+    assert other.row(game).state_hash == author.row(game).state_hash
+
+
+def test_a_head_claimed_far_ahead_costs_one_ask(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """Attack: Alice's modified client names heads far past the game's in ask after ask.
+    Bob's home asks back once for its head's next position, and no more."""
+    play_notes(players, game, 2)
+    head = bob.row(game).head_seq
+    for claimed in (head + 1_000_000, head + 5, head + 2):
+        ask = _forged(alice, game, seat="coalition", head_seq=claimed, seq=claimed + 1)
+        assert hand(bob, f"ahead-{claimed}", ask).status in {"ignored", "duplicate"}
+    (ours,) = queued_asks(bob, game)
+    body = peek(ours)
+    assert (body.seq, body.upto, body.every_seat) == (head + 1, head + 1_000_000, True)
