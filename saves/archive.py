@@ -42,6 +42,7 @@ from saves import (
     chat_messages,
     claims,
     evidence,
+    faults,
     holes,
     ledger,
     replay,
@@ -119,7 +120,8 @@ def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> byt
     packets = replica.packets(game_id)
     for index, (seq, _) in enumerate(packets):
         if seq != index:  # an archive with a gap would not import (`saves.holes`)
-            raise holes.lost_with_advice(row.name, index, seq - 1)
+            upto = faults.last_fault(store, game_id, index)
+            raise holes.lost_with_advice(row.name, index, seq - 1, upto)
     archive = Archive(FORMAT, VERSION, row.name, row.my_seat, status, [d for _, d in packets])
     archive = msgspec.structs.replace(
         archive,

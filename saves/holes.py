@@ -57,11 +57,13 @@ def advice(name: str, first: int, last: int | None = None) -> str:
     )
 
 
-def with_advice(exc: LostPacket, name: str) -> LostPacket:
-    """``exc``, saying what mends it."""
-    return LostPacket(f"{exc.message}; {advice(name, exc.first, exc.last)}", exc.first, exc.last)
+def with_advice(exc: LostPacket, name: str, upto: int | None = None) -> LostPacket:
+    """``exc``, saying what mends it: a resend of its packets, on to ``upto`` where that is
+    further (the last fault after it, `saves.faults`)."""
+    last = exc.last if upto is None or (exc.last is not None and exc.last >= upto) else upto
+    return LostPacket(f"{exc.message}; {advice(name, exc.first, last)}", exc.first, exc.last)
 
 
-def lost_with_advice(name: str, first: int, last: int | None = None) -> LostPacket:
-    """`lost`, saying what mends it."""
-    return with_advice(lost(first, last), name)
+def lost_with_advice(name: str, first: int, last: int | None, upto: int | None) -> LostPacket:
+    """`lost`, saying what mends it (`with_advice`)."""
+    return with_advice(lost(first, last), name, upto)

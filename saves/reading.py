@@ -29,7 +29,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, Decision, Event
 from engine.core.state import AnyState, decode_state, encode_state, state_hash
-from saves import holes, ledger, store_games
+from saves import faults, holes, ledger, store_games
 from saves.keys import Identity
 from saves.registry import has_ruleset, ruleset_for
 from saves.row_repairs import RowRepairs
@@ -269,7 +269,7 @@ class Reader(RowRepairs):
             for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
                 if seq != expected:  # a row lost from the middle of the chain
                     self._cannot_replay(game_id, expected)
-                    raise holes.lost_with_advice(self.game(game_id).name, expected, seq - 1)
+                    raise self._lost(game_id, expected, seq - 1)
                 expected += 1
                 try:  # (it opened and applied when it was stored: failing now, it was damaged)
                     result = apply_packet(ruleset, state, self._kept(seq, data, state))
@@ -293,10 +293,16 @@ class Reader(RowRepairs):
         head = store_games.head(self.store, game_id)
         if missing and head is not None and expected <= head.seq:  # lost at the end asked
             self._cannot_replay(game_id, expected)
-            raise holes.lost_with_advice(self.game(game_id).name, expected)
+            raise self._lost(game_id, expected, None)
         if missing:
             raise HexpostError(f"packet {min(missing)} of game {game_id.hex()} is not stored")
         return found
+
+    def _lost(self, game_id: bytes, first: int, last: int | None) -> holes.LostPacket:
+        """The error for packets ``first`` to ``last`` lost from the store, with the resend
+        that mends them and any fault after them (`saves.faults`)."""
+        upto = faults.last_fault(self.store, game_id, first)
+        return holes.lost_with_advice(self.game(game_id).name, first, last, upto)
 
     def _cannot_replay(self, game_id: bytes, seq: int) -> None:
         known = self._unreplayable.get(game_id)

@@ -35,7 +35,7 @@ from engine.core.game import apply_packet
 from engine.core.packets import BAD_SIGNATURE, VerifiedPacket, open_packet, open_signed_later
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, encode_state
-from saves import holes, signature_helper, store_games, store_repairs
+from saves import faults, holes, signature_helper, store_games, store_repairs
 from saves.reading import Reader
 from saves.registry import ruleset_for
 from saves.signature_helper import Item, SignatureHelper
@@ -63,7 +63,8 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
         with signature_helper.helper_for(row.head_seq + 1) as helper:
             return _replay(replica, game_id, ruleset_for(row.ruleset), helper)
     except holes.LostPacket as exc:  # a row lost since: the other side's copy fills it
-        raise holes.with_advice(exc, row.name) from None
+        upto = faults.last_fault(replica.store, game_id, exc.first)
+        raise holes.with_advice(exc, row.name, upto) from None
     except PacketError as exc:
         at = _AT.match(exc.message)
         if at is None or isinstance(exc, VersionError):
@@ -71,8 +72,9 @@ def verify(replica: Reader, game_id: bytes) -> bytes:
         # A stored packet that no longer opens: it was checked when it came, so the bytes
         # kept here were damaged since; a copy from the other side takes their place.
         seq = int(at[1])
+        upto = faults.last_fault(replica.store, game_id, seq)
         advice = (
-            f"ask the other player to run `{holes.resend_command(row.name, seq, seq)}`: their "
+            f"ask the other player to run `{holes.resend_command(row.name, seq, upto)}`: their "
             "copy takes the place of the one kept here"
         )
         raise PacketError(f"{exc.message}; {advice}", rule=exc.rule) from None

@@ -16,7 +16,15 @@ import contextlib
 from engine.core.errors import HexpostError
 from engine.core.packets import key_id, packet_id, peek_body, read_envelope
 from engine.core.state import AnyState
-from saves import lost_games, store_evidence, store_games, store_keys, store_repairs
+from saves import (
+    faults,
+    lost_games,
+    store_evidence,
+    store_games,
+    store_inbox,
+    store_keys,
+    store_repairs,
+)
 from saves.keys import Identity
 from saves.store import Store
 from saves.store_games import GameRow
@@ -220,12 +228,14 @@ class RowRepairs:
         return min(found, default=None)
 
     def lost_range(self, game_id: bytes) -> tuple[int, int | None] | None:
-        """`first_lost`, and the last of the lost rows that begin there (None where that
-        row is held damaged, not lost: everything from it on is asked for)."""
+        """`first_lost`, and the last fault from there on (`saves.faults`): what one ask
+        covers. (Looked for only until it has been asked for: the ask goes once.)"""
         first = self.first_lost(game_id)
         if first is None:
             return None
-        return first, store_repairs.lost_until(self.store, game_id, first)
+        if store_inbox.resend_asked(self.store, game_id, first):
+            return first, None
+        return first, faults.last_fault(self.store, game_id, first)
 
     def check_keys(self, game_id: bytes) -> bool:
         """Whether the keys this home keeps for the game's seats (what received packets are

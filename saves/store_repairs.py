@@ -162,18 +162,6 @@ def first_lost(store: Store, game_id: bytes, head_seq: int) -> int | None:
     return None if row is None or row[0] is None else int(row[0])
 
 
-def lost_until(store: Store, game_id: bytes, first: int) -> int | None:
-    """The last position of the run of lost rows that begins at ``first``: the one before the
-    next packet stored. None where ``first`` holds a row (damaged, not lost) or nothing is
-    stored after it."""
-    row = store.one(
-        "SELECT MIN(seq) FROM packets WHERE game_id = ?1 AND seq >= ?2 "
-        "AND NOT EXISTS (SELECT 1 FROM packets WHERE game_id = ?1 AND seq = ?2)",
-        (game_id, first),
-    )
-    return None if row is None or row[0] is None else int(row[0]) - 1
-
-
 def drop_misfiled(store: Store, packet_id: bytes, game_id: bytes, seq: int) -> None:
     """Drop a row holding ``packet_id`` anywhere but at ``(game_id, seq)``, where a verified
     copy of that packet is about to be kept (`saves.mending.fill`): a row filed elsewhere

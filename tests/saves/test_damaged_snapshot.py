@@ -310,7 +310,7 @@ def test_a_sync_and_its_reminders_go_on_past_a_game_that_cannot_be_read(
     notes = NotesTransport(LoopbackNetwork(), "loopback:notes")
     asked = asyncio.run(ask_for_damaged(bob.replica, notes, now))
     assert [line.split(" (")[0] for line in asked] == [  # only that game, for its broken packet
-        f"asked {alice.address} to send {bob.row(long_game).name} from packet {seq} on again"
+        f"asked {alice.address} to send packet {seq} of {bob.row(long_game).name} again"
     ]
     assert [subject for _, subject, _ in notes.notes] == [
         f"[hexpost] {bob.row(long_game).name}: please send packet {seq} again (lost or damaged "

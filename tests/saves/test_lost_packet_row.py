@@ -225,6 +225,35 @@ def test_verify_names_a_run_of_lost_packets_and_asks_for_those_only(
     assert all(_advice(row.name, seq, seq + 1) in record.events[0] for record in lost)
 
 
+@pytest.mark.parametrize("second", ["lost", "damaged"])
+def test_faults_apart_are_named_in_one_advice_and_mended_by_one_resend(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, second: str
+) -> None:
+    """A lost row, and three packets on another lost or damaged one: `verify` stops at the
+    first, but its advice reaches the second (`saves.faults`), so one resend by the other
+    player mends both: one email round trip, not two."""
+    play_notes(players, game, 8)
+    row = bob.row(game)
+    seq = row.head_seq - 6
+    _lose(bob, game, seq)
+    if second == "lost":
+        _lose(bob, game, seq + 3)
+    else:
+        with bob.replica.store.transaction() as db:
+            db.execute(
+                "UPDATE packets SET data = substr(data, 1, 40) WHERE game_id = ? AND seq = ?",
+                (game, seq + 3),
+            )
+        bob.reopen()
+    with pytest.raises(HexpostError, match=f"^packet {seq}: not in this home's store") as raised:
+        bob.replica.verify(game)
+    assert _advice(row.name, seq, seq + 3) in str(raised.value)
+    assert resend(alice.replica, alice.row(game), seq, now, every_seat=True, to_seq=seq + 3)
+    alice.sync()
+    bob.sync()
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
 def test_lost_packets_far_back_are_asked_for_alone_and_sent_by_themselves(
     players: dict[str, Player],
     alice: Player,
@@ -394,8 +423,8 @@ def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
         bob.replica.state(game)
     notes = NotesTransport(network, bob.transport.name)
     report = asyncio.run(sync(bob.replica, notes, now))
-    assert report.requests == [  # (damaged, not lost: every packet from it on)
-        f"asked {alice.address} to send {row.name} from packet {seq} on again "
+    assert report.requests == [  # (no fault after it: that packet alone)
+        f"asked {alice.address} to send packet {seq} of {row.name} again "
         "(it was lost from this home's store, or damaged there)"
     ]
     alice.sync()
