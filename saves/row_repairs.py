@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 
 from engine.core.errors import HexpostError
-from engine.core.packets import key_id, packet_id, peek_body, read_envelope
+from engine.core.packets import Body, key_id, packet_id, peek_body, read_envelope
 from engine.core.state import AnyState
 from saves import (
     faults,
@@ -147,7 +147,10 @@ class RowRepairs:
         store_games.insert_game(store, game_id, name=row.name, ruleset=row.ruleset,
                                 scenario=row.scenario, my_seat=row.my_seat, status="invited",
                                 now=row.created_at)  # fmt: skip
-        for fix in store_repairs.damaged_heads(store, game_id):  # its head: the last packet
+        damaged = store_repairs.damaged_heads(store, game_id)
+        if self._mend_kept_hashes(damaged):
+            damaged = store_repairs.damaged_heads(store, game_id)
+        for fix in damaged:  # its head: the last packet
             if self._ends(fix):
                 store_repairs.mend_head(store, fix)
         try:
@@ -176,12 +179,33 @@ class RowRepairs:
             with self.store.transaction():
                 moved = self._refile(game_id, strays)
             self._note_refiled(moved)
-        if not self._mend_heads(game_id):
+        mended_seat = self._mend_seat(game_id)
+        if not self._mend_heads(game_id) and not mended_seat:
             self._heads_good.add(game_id)
+
+    def _mend_seat(self, game_id: bytes) -> bool:
+        """Whether the game's row names as this home's a seat the game binds no key to, where
+        its genesis says another (`lost_games.from_genesis`: the seat whose key is this
+        home's, or the one invited at its address), and now names that one. Every look at
+        the game's next move reads that seat's state: a damaged name stopped them all.
+        (A seat not yet joined has no key: its genesis is opened, once a process.)"""
+        row = store_games.game(self.store, game_id)
+        if row is None or row.my_seat in store_keys.seat_keys(self.store, game_id):
+            return False
+        found = lost_games.from_genesis(self.store, game_id, self.identity)
+        if found is None or found.my_seat == row.my_seat:
+            return False
+        with self.store.transaction():
+            store_repairs.set_my_seat(self.store, game_id, found.my_seat)
+        self.note_repair(game_id, "this home's seat in the games table was damaged; rebuilt it")
+        return True
 
     def _mend_heads(self, game_id: bytes) -> bool:
         """Whether the game's row was damaged (`check_head`), and is now put right."""
-        fixes = [fix for fix in store_repairs.damaged_heads(self.store, game_id) if self._ends(fix)]
+        damaged = store_repairs.damaged_heads(self.store, game_id)
+        if self._mend_kept_hashes(damaged):
+            damaged = store_repairs.damaged_heads(self.store, game_id)
+        fixes = [fix for fix in damaged if self._ends(fix)]
         if fixes:
             with self.store.transaction():
                 for fix in fixes:
@@ -199,16 +223,42 @@ class RowRepairs:
         itself broken, which `hexpost verify` names) is no head to move the game to. Where
         those bytes no longer read, the game's row must name that packet's id and hash itself
         (its position alone damaged): two copies agreeing."""
+        body = self._intact(fix)
+        if body is None:
+            return (
+                fix.row_agrees
+                and store_games.packet_data(self.store, fix.game_id, fix.seq) is not None
+            )
+        return body.state_hash == fix.state_hash
+
+    def _intact(self, fix: store_repairs.HeadFix) -> Body | None:
+        """The body of the last stored packet ``fix`` names, if its bytes read as that
+        packet (its id the row's, at its position, of its game)."""
         data = store_games.packet_data(self.store, fix.game_id, fix.seq)
         body = None if data is None else peek_body(data)
         if data is None or body is None:
-            return data is not None and fix.row_agrees
-        return (
-            body.seq == fix.seq
-            and body.game_id == fix.game_id
-            and body.state_hash == fix.state_hash
-            and packet_id(read_envelope(data).body) == fix.packet_id
-        )
+            return None
+        if (body.seq, body.game_id) != (fix.seq, fix.game_id):
+            return None
+        return body if packet_id(read_envelope(data).body) == fix.packet_id else None
+
+    def _mend_kept_hashes(self, damaged: list[store_repairs.HeadFix]) -> bool:
+        """Whether the state hash kept beside a game's last packet (of ``damaged``, rows that
+        do not end where their packets do) differs from the one that packet's intact bytes
+        carry (which applying it checked), and is now put right: a damaged copy that made
+        the game's row look damaged, or kept a lost row's head from being found."""
+        mended = False
+        for fix in damaged:
+            body = self._intact(fix)
+            if body is None or body.state_hash == fix.state_hash:
+                continue
+            with self.store.transaction():
+                store_repairs.set_packet_hash(self.store, fix.game_id, fix.seq, body.state_hash)
+            self.note_repair(
+                fix.game_id, f"the state hash kept with packet {fix.seq} was damaged; rebuilt it"
+            )
+            mended = True
+        return mended
 
     def first_lost(self, game_id: bytes) -> int | None:
         """The first packet of the game lost from this home's store (`saves.holes`), or found

@@ -99,6 +99,13 @@ def set_ruleset(store: Store, game_id: bytes, ruleset: str) -> None:
     forget(store, game_id)
 
 
+def set_my_seat(store: Store, game_id: bytes, seat: str) -> None:
+    """Name this home's seat in the game again (as its genesis does: a damaged row)."""
+    settle(store, game_id)
+    store.db.execute("UPDATE games SET my_seat = ? WHERE game_id = ?", (seat, game_id))
+    forget(store, game_id)
+
+
 def set_packet_hash(store: Store, game_id: bytes, seq: int, state_hash: bytes) -> None:
     """Keep ``state_hash`` as the state hash of the stored packet at ``seq`` (the one its
     body carries and its replay gives, in place of a kept copy damaged since: `saves.replay`)."""

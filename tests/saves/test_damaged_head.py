@@ -116,7 +116,8 @@ def test_a_damaged_kept_state_hash_of_a_packet_is_no_desync(
 ) -> None:
     """The state hash kept beside a stored packet (its body carries its own, which applying
     it checks): damaged, it neither moves the head nor makes `verify` call it a desync of the
-    other side's; verify puts it right and says so."""
+    other side's; verify puts it right and says so (the last packet's, reading the game's
+    row does: it no longer agrees with the row)."""
     play_notes(players, game, 4)
     good = bob.row(game)
     seq = good.head_seq if where == "last" else good.head_seq - 2
@@ -126,13 +127,14 @@ def test_a_damaged_kept_state_hash_of_a_packet_is_no_desync(
             (bytes(32), game, seq),
         )
     bob.reopen()
-    assert bob.row(game).state_hash == good.state_hash
-    assert bob.replica.store.repairs == []
-    assert bob.replica.verify(game) == good.state_hash
-    assert bob.replica.store.repairs == [
+    note = (
         f"game {good.name}: the state hash kept with packet {seq} was damaged; rebuilt it "
         "from the packets (nothing was lost)"
-    ]
+    )
+    assert bob.row(game).state_hash == good.state_hash
+    assert bob.replica.store.repairs == ([note] if where == "last" else [])
+    assert bob.replica.verify(game) == good.state_hash
+    assert bob.replica.store.repairs == [note]
     row = bob.replica.store.one(
         "SELECT state_hash FROM packets WHERE game_id = ? AND seq = ?", (game, seq)
     )
@@ -162,3 +164,60 @@ def test_a_head_position_damaged_past_a_last_packet_whose_bytes_were_damaged_too
     assert bob.row(game).head_seq == good.head_seq
     play_notes(players, game, 2)
     assert bob.row(game).state_hash == alice.row(game).state_hash
+
+
+@pytest.mark.parametrize("seat", ["coalition", "alliance"])
+@pytest.mark.parametrize("key", ["kept", "damaged too"])
+def test_a_damaged_seat_of_this_home_is_put_right_from_the_genesis(
+    players: dict[str, Player], game: bytes, seat: str, key: str
+) -> None:
+    """The row's name of this home's seat damaged (one bit): every look at the game's next
+    move, an automatic reply's first, raised a KeyError. It is put right from the genesis
+    (the seat whose key is this home's, or, with that key's stored copy damaged too, the one
+    invited at this home's address), and the game goes on."""
+    player = players[seat]
+    assert player.row(game).my_seat == seat
+    play_notes(players, game, 2)
+    with player.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE games SET my_seat = '`' || substr(my_seat, 2) WHERE game_id = ?", (game,)
+        )
+        if key == "damaged too":
+            db.execute("UPDATE identities SET public_key = zeroblob(32)")
+    player.reopen()
+    assert player.row(game).my_seat == seat
+    assert player.replica.auto_replies("2099-01-01T00:00:00Z") is not None
+    assert [line.split(": ", 1)[1] for line in player.replica.store.repairs] == [
+        "this home's seat in the games table was damaged; rebuilt it from the packets "
+        "(nothing was lost)"
+    ]
+    play_notes(players, game, 2)
+    assert player.count("rejected") == 0
+
+
+@pytest.mark.parametrize("row", ["seq behind", "lost"])
+def test_a_damaged_head_whose_last_packet_s_kept_hash_was_damaged_too_is_put_right(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, row: str
+) -> None:
+    """The game's row damaged (or lost), and the state hash kept beside its last packet too:
+    the packet's own bytes, whose id is the row's, carry the right hash. Before, the head was
+    left where it was (a lost row came back at no packet at all) and the game stopped."""
+    play_notes(players, game, 4)
+    good = bob.row(game)
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE packets SET state_hash = zeroblob(32) WHERE game_id = ? AND seq = ?",
+            (game, good.head_seq),
+        )
+        if row == "lost":
+            db.execute("DELETE FROM games WHERE game_id = ?", (game,))
+        else:
+            db.execute("UPDATE games SET head_seq = head_seq - 1 WHERE game_id = ?", (game,))
+    bob.reopen()
+    listing.summaries(bob.replica)
+    assert bob.row(game).head_seq == good.head_seq
+    assert bob.row(game).state_hash == good.state_hash
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("rejected") == 0
+    assert bob.replica.verify(game) == alice.row(game).state_hash
