@@ -14,7 +14,14 @@ from __future__ import annotations
 import contextlib
 
 from engine.core.errors import HexpostError
-from engine.core.packets import Body, key_id, packet_id, peek_body, read_envelope
+from engine.core.packets import (
+    Body,
+    key_id,
+    open_packet,
+    packet_id,
+    peek_body,
+    read_envelope,
+)
 from engine.core.state import AnyState
 from saves import (
     faults,
@@ -148,7 +155,7 @@ class RowRepairs:
                                 scenario=row.scenario, my_seat=row.my_seat, status="invited",
                                 now=row.created_at)  # fmt: skip
         damaged = store_repairs.damaged_heads(store, game_id)
-        if self._mend_kept_hashes(damaged):
+        if self._mend_kept_columns(damaged):
             damaged = store_repairs.damaged_heads(store, game_id)
         for fix in damaged:  # its head: the last packet
             if self._ends(fix):
@@ -203,7 +210,7 @@ class RowRepairs:
     def _mend_heads(self, game_id: bytes) -> bool:
         """Whether the game's row was damaged (`check_head`), and is now put right."""
         damaged = store_repairs.damaged_heads(self.store, game_id)
-        if self._mend_kept_hashes(damaged):
+        if self._mend_kept_columns(damaged):
             damaged = store_repairs.damaged_heads(self.store, game_id)
         fixes = [fix for fix in damaged if self._ends(fix)]
         if fixes:
@@ -242,23 +249,45 @@ class RowRepairs:
             return None
         return body if packet_id(read_envelope(data).body) == fix.packet_id else None
 
-    def _mend_kept_hashes(self, damaged: list[store_repairs.HeadFix]) -> bool:
-        """Whether the state hash kept beside a game's last packet (of ``damaged``, rows that
-        do not end where their packets do) differs from the one that packet's intact bytes
-        carry (which applying it checked), and is now put right: a damaged copy that made
-        the game's row look damaged, or kept a lost row's head from being found."""
+    def _mend_kept_columns(self, damaged: list[store_repairs.HeadFix]) -> bool:
+        """Whether the id or state hash kept beside a game's last packet (of ``damaged``, rows
+        that do not end where their packets do) differs from what that packet's intact bytes
+        give, and is now put right: a damaged copy that made the game's row look damaged, or
+        kept a lost row's head from being found. The bytes are intact if their id is the kept
+        one (only the hash differs), or else if their signature is good under the key the
+        game binds their seat (the kept id was damaged)."""
         mended = False
         for fix in damaged:
-            body = self._intact(fix)
-            if body is None or body.state_hash == fix.state_hash:
+            data = store_games.packet_data(self.store, fix.game_id, fix.seq)
+            body = None if data is None else peek_body(data)
+            if data is None or body is None or (body.seq, body.game_id) != (fix.seq, fix.game_id):
+                continue
+            pid = packet_id(read_envelope(data).body)
+            if pid == fix.packet_id and body.state_hash == fix.state_hash:
+                continue
+            if pid != fix.packet_id and not self._signed(fix.game_id, data):
                 continue
             with self.store.transaction():
-                store_repairs.set_packet_hash(self.store, fix.game_id, fix.seq, body.state_hash)
+                store_repairs.set_packet_columns(
+                    self.store, fix.game_id, fix.seq, pid, body.state_hash
+                )
+            what = "state hash" if pid == fix.packet_id else "id"
             self.note_repair(
-                fix.game_id, f"the state hash kept with packet {fix.seq} was damaged; rebuilt it"
+                fix.game_id, f"the {what} kept with packet {fix.seq} was damaged; rebuilt it"
             )
             mended = True
         return mended
+
+    def _signed(self, game_id: bytes, data: bytes) -> bool:
+        """Whether a stored packet's signature is good under the keys the game binds."""
+        keys: dict[bytes, list[bytes]] = {}
+        for kid, public in store_keys.seat_keys(self.store, game_id).values():
+            keys.setdefault(kid, []).append(public)
+        try:
+            open_packet(data, lambda kid: keys.get(kid, []))
+        except HexpostError:
+            return False
+        return True
 
     def first_lost(self, game_id: bytes) -> int | None:
         """The first packet of the game lost from this home's store (`saves.holes`), or found

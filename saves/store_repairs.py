@@ -115,6 +115,20 @@ def set_packet_hash(store: Store, game_id: bytes, seq: int, state_hash: bytes) -
     )
 
 
+def set_packet_columns(
+    store: Store, game_id: bytes, seq: int, packet_id: bytes, state_hash: bytes
+) -> None:
+    """Keep ``packet_id`` and ``state_hash`` as the id and state hash of the stored packet at
+    ``seq`` (what its intact bytes give, in place of kept copies damaged since). A row
+    elsewhere holding that id (misfiled, its bytes damaged: it could not be put back) gives
+    way, as it does to a copy (`drop_misfiled`)."""
+    drop_misfiled(store, packet_id, game_id, seq)
+    store.db.execute(
+        "UPDATE packets SET packet_id = ?, state_hash = ? WHERE game_id = ? AND seq = ?",
+        (packet_id, state_hash, game_id, seq),
+    )
+
+
 def strays(store: Store, game_id: bytes, head_seq: int) -> list[tuple[int, bytes, bytes]]:
     """``(seq, packet id, bytes)`` of the rows filed under ``game_id`` before the first
     position or past ``head_seq`` (all of them when it is -1): where a packet whose row's

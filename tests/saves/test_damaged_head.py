@@ -195,18 +195,20 @@ def test_a_damaged_seat_of_this_home_is_put_right_from_the_genesis(
     assert player.count("rejected") == 0
 
 
+@pytest.mark.parametrize("column", ["state_hash", "packet_id"])
 @pytest.mark.parametrize("row", ["seq behind", "lost"])
-def test_a_damaged_head_whose_last_packet_s_kept_hash_was_damaged_too_is_put_right(
-    players: dict[str, Player], alice: Player, bob: Player, game: bytes, row: str
+def test_a_damaged_head_whose_last_packet_s_kept_columns_were_damaged_too_is_put_right(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, row: str, column: str
 ) -> None:
-    """The game's row damaged (or lost), and the state hash kept beside its last packet too:
-    the packet's own bytes, whose id is the row's, carry the right hash. Before, the head was
-    left where it was (a lost row came back at no packet at all) and the game stopped."""
+    """The game's row damaged (or lost), and the state hash or id kept beside its last packet
+    too: the packet's own bytes carry the right ones (intact: their id is the kept one, or
+    their signature is good). Before, the head was left where it was (a lost row came back at
+    no packet at all) and the game stopped."""
     play_notes(players, game, 4)
     good = bob.row(game)
     with bob.replica.store.transaction() as db:
         db.execute(
-            "UPDATE packets SET state_hash = zeroblob(32) WHERE game_id = ? AND seq = ?",
+            f"UPDATE packets SET {column} = zeroblob(32) WHERE game_id = ? AND seq = ?",
             (game, good.head_seq),
         )
         if row == "lost":
