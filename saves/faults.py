@@ -24,9 +24,7 @@ def last_fault(store: Store, game_id: bytes, first: int) -> int:
     """The last position of the game's chain, from ``first`` on, whose stored packet is lost,
     does not open, is filed at another position, or does not follow the stored packet before
     it; ``first`` where there is none after it."""
-    keys: dict[bytes, list[bytes]] = {}
-    for kid, public in store_keys.seat_keys(store, game_id).values():
-        keys.setdefault(kid, []).append(public)
+    keys = bound_keys(store, game_id)
     last = first
     expected = -1
     before: bytes | None = None
@@ -52,3 +50,12 @@ def last_fault(store: Store, game_id: bytes, first: int) -> int:
                 last = seq
             before = None if packet is None else packet.packet_id
     return last
+
+
+def bound_keys(store: Store, game_id: bytes) -> dict[bytes, list[bytes]]:
+    """The public keys the game binds, as kept, by key id: what a stored packet's signature
+    is checked under outside a replay (which binds them from the chain as it goes)."""
+    keys: dict[bytes, list[bytes]] = {}
+    for kid, public in store_keys.seat_keys(store, game_id).values():
+        keys.setdefault(kid, []).append(public)
+    return keys

@@ -230,24 +230,22 @@ class RowRepairs:
         itself broken, which `hexpost verify` names) is no head to move the game to. Where
         those bytes no longer read, the game's row must name that packet's id and hash itself
         (its position alone damaged): two copies agreeing."""
-        body = self._intact(fix)
-        if body is None:
-            return (
-                fix.row_agrees
-                and store_games.packet_data(self.store, fix.game_id, fix.seq) is not None
-            )
-        return body.state_hash == fix.state_hash
+        data, read = self._last_packet(fix)
+        if read is None:
+            return data is not None and fix.row_agrees
+        body, pid = read
+        return pid == fix.packet_id and body.state_hash == fix.state_hash
 
-    def _intact(self, fix: store_repairs.HeadFix) -> Body | None:
-        """The body of the last stored packet ``fix`` names, if its bytes read as that
-        packet (its id the row's, at its position, of its game)."""
+    def _last_packet(
+        self, fix: store_repairs.HeadFix
+    ) -> tuple[bytes | None, tuple[Body, bytes] | None]:
+        """The stored bytes of the last packet ``fix`` names, and, if they read as a packet
+        of its game at its position, their body and id (nothing verified)."""
         data = store_games.packet_data(self.store, fix.game_id, fix.seq)
         body = None if data is None else peek_body(data)
-        if data is None or body is None:
-            return None
-        if (body.seq, body.game_id) != (fix.seq, fix.game_id):
-            return None
-        return body if packet_id(read_envelope(data).body) == fix.packet_id else None
+        if data is None or body is None or (body.seq, body.game_id) != (fix.seq, fix.game_id):
+            return data, None
+        return data, (body, packet_id(read_envelope(data).body))
 
     def _mend_kept_columns(self, damaged: list[store_repairs.HeadFix]) -> bool:
         """Whether the id or state hash kept beside a game's last packet (of ``damaged``, rows
@@ -258,11 +256,10 @@ class RowRepairs:
         game binds their seat (the kept id was damaged)."""
         mended = False
         for fix in damaged:
-            data = store_games.packet_data(self.store, fix.game_id, fix.seq)
-            body = None if data is None else peek_body(data)
-            if data is None or body is None or (body.seq, body.game_id) != (fix.seq, fix.game_id):
+            data, read = self._last_packet(fix)
+            if data is None or read is None:
                 continue
-            pid = packet_id(read_envelope(data).body)
+            body, pid = read
             if pid == fix.packet_id and body.state_hash == fix.state_hash:
                 continue
             if pid != fix.packet_id and not self._signed(fix.game_id, data):
@@ -280,9 +277,7 @@ class RowRepairs:
 
     def _signed(self, game_id: bytes, data: bytes) -> bool:
         """Whether a stored packet's signature is good under the keys the game binds."""
-        keys: dict[bytes, list[bytes]] = {}
-        for kid, public in store_keys.seat_keys(self.store, game_id).values():
-            keys.setdefault(kid, []).append(public)
+        keys = faults.bound_keys(self.store, game_id)
         try:
             open_packet(data, lambda kid: keys.get(kid, []))
         except HexpostError:
