@@ -29,15 +29,18 @@ from saves.store import Store
 
 def mended(store: Store, packet: VerifiedPacket) -> bool:
     """Keep ``packet`` (verified) in place of the stored copy of the same packet if that copy
-    no longer opens under the same key (a store damaged since: the other side's `hexpost
-    resend` is how a player puts it right). Only bytes that differ are checked, so a copy
-    read back as it was costs one row read."""
+    no longer opens under the same key, named by the same key id (a store damaged since: the
+    other side's `hexpost resend` is how a player puts it right; the key id is outside what
+    is signed, so a damaged one still verifies under the key, but a replay finds no key by
+    it). Only bytes that differ are checked, so a copy read back as it was costs one row
+    read."""
     body = packet.body
     stored = store_games.packet_data(store, body.game_id, body.seq)
     if stored is None or stored == packet.data:
         return False
+    key_id = packet.envelope.key_id
     try:
-        kept = open_packet(stored, lambda _: [packet.public_key])
+        kept = open_packet(stored, lambda kid: [packet.public_key] if kid == key_id else [])
         if kept.packet_id == packet.packet_id:
             return False  # (another good copy: nothing to mend)
     except PacketError:

@@ -55,7 +55,7 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
         return False
     row = replica.game(request.game_id)
     head = replica.head(request.game_id)  # (not the state: it may be what cannot be read)
-    if store_keys.seat_key(replica.store, request.game_id, row.my_seat) != identity.public_key:
+    if not _binds(replica, request.game_id, row.my_seat, identity.public_key):
         return False
     body = AskBody(
         game_id=request.game_id,
@@ -88,6 +88,20 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
     return True
 
 
+def _binds(replica: Reader, game_id: bytes, seat: str, public_key: bytes) -> bool:
+    """Whether the game binds ``public_key`` to ``seat``, as far as this home can tell: its
+    kept key says so, or, where that differs (a kept row damaged), the game's state, once its
+    kept keys are rebuilt from it. Where the state cannot be read either, the ask goes: the
+    other home checks it against the chain it holds, and an ask it refuses costs one email."""
+    if store_keys.seat_key(replica.store, game_id, seat) == public_key:
+        return True
+    replica.check_keys(game_id)
+    try:
+        return replica.state(game_id).core.seat_state(seat).public_key == public_key
+    except (HexpostError, KeyError):
+        return True
+
+
 # --- answering ----------------------------------------------------------------------------------
 
 
@@ -116,6 +130,8 @@ def receive(
         )
         ledger.record_rejected(store, None, source, reason, data[:4096], now)
         return Outcome("rejected", reason, source=source)
+    if body.seat == row.my_seat and _ours(replica, data):  # read back from a folder or a copy
+        return Outcome("ignored", "our own resend ask", body.game_id, source=source)
     try:
         _check(replica, data, body, verified)
     except HexpostError as exc:
@@ -128,6 +144,19 @@ def receive(
         detail = f"{body.seat}'s ask for packet {body.seq} on was answered already"
         return Outcome("duplicate", detail, body.game_id, source=source)
     return _answer(replica, body, source, now)
+
+
+def _ours(replica: Reader, data: bytes) -> bool:
+    """Whether an ask is signed by this home's own identity key (so its own, whatever the
+    key kept for its seat says: that row may be damaged)."""
+    identity = replica.identity
+    if identity is None:
+        return False
+    try:
+        open_ask(data, identity.public_key)
+    except PacketError:
+        return False
+    return True
 
 
 def _check(replica: Reader, data: bytes, body: AskBody, verified: VerifiedAsk | None) -> None:

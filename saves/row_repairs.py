@@ -149,7 +149,8 @@ class RowRepairs:
     def _insert_lost(self, game_id: bytes, row: lost_games.LostRow) -> None:
         """Write a lost game's row as its genesis tells it; active if this home's seat has
         joined by the last stored packet (its state read from the kept head state, checked
-        as ever), and stopped again if evidence against the game is kept."""
+        as ever; where that cannot be read, a key the game binds to the seat says so), and
+        stopped again if evidence against the game is kept."""
         store = self.store
         store_games.insert_game(store, game_id, name=row.name, ruleset=row.ruleset,
                                 scenario=row.scenario, my_seat=row.my_seat, status="invited",
@@ -161,10 +162,10 @@ class RowRepairs:
             if self._ends(fix):
                 store_repairs.mend_head(store, fix)
         try:
-            seats = self.state(game_id).core.seats
-        except HexpostError:
-            seats = ()
-        if any(seat.seat == row.my_seat and seat.joined for seat in seats):
+            joined = any(s.seat == row.my_seat and s.joined for s in self.state(game_id).core.seats)
+        except HexpostError:  # (a packet lost or damaged too: the sync asks for it)
+            joined = store_keys.seat_key(store, game_id, row.my_seat) is not None
+        if joined:
             store_games.set_status(store, game_id, "active")
         for _, kind, _, detail, found_at, _, _ in store_evidence.evidence_rows(store, game_id):
             store_games.freeze(store, game_id, f"{kind}: {detail}", str(found_at))

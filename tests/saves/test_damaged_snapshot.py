@@ -488,16 +488,24 @@ def test_random_damage_to_kept_states_and_events_reads_as_before(
         player.close()
 
 
+@pytest.mark.parametrize("damage", ["bytes", "key id"])
 def test_a_damaged_stored_packet_is_put_right_by_the_other_side_sending_it_again(
-    alice: Player, bob: Player, long_game: bytes
+    alice: Player, bob: Player, long_game: bytes, damage: str
 ) -> None:
     """A stored packet's bytes damaged on disk: `verify` names it and says what to ask for;
     the other player's `resend --every-seat` brings a copy that is no longer ignored as a
-    duplicate but takes the damaged one's place; then the game verifies."""
+    duplicate but takes the damaged one's place; then the game verifies. (A bit of the key
+    id its envelope names, outside what is signed, is damage too: its signature still
+    verified under the sender's key, so the copy was taken for another good one.)"""
     game = long_game
     seq = bob.row(game).head_seq - 4
+    data = bytearray(bob.packet(game, seq))
+    assert data[:4] == b"\x95\x02\xc4\x08"  # (a version, then the key id's 8 bytes)
+    damaged = b"\xc1" if damage == "bytes" else bytes(data[:7] + bytes([data[7] ^ 0x40]) + data[8:])
     with bob.replica.store.transaction() as db:
-        db.execute("UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, seq))
+        db.execute(
+            "UPDATE packets SET data = ? WHERE game_id = ? AND seq = ?", (damaged, game, seq)
+        )
     bob.reopen()
     wanted = f"ask the other player to run `hexpost resend {bob.row(game).name} --from {seq}"
     with pytest.raises(HexpostError, match=f"^packet {seq}: .*{re.escape(wanted)}"):

@@ -11,10 +11,14 @@ games, when it looks one up, and when a packet of it arrives; it rebuilds the ro
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from mail.loopback import LoopbackNetwork
+from mail.sync import sync
 from saves import ledger
-from tests.saves.conftest import Player, create_game, now, play_notes
+from tests.saves.conftest import NotesTransport, Player, create_game, now, play_notes
 from tui.services import games as listing
 
 
@@ -197,4 +201,32 @@ def test_a_lost_row_is_rebuilt_when_a_packet_of_it_was_misfiled_too(
     play_notes(players, game, 2)
     assert bob.row(game).state_hash == alice.row(game).state_hash
     assert bob.count("parked") == 0 and bob.count("rejected") == 0
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_a_lost_row_of_a_game_that_cannot_be_read_comes_back_active_and_asks_for_its_packet(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    """The game's row lost, and a packet in the middle of its chain with every kept state
+    after it: the state cannot be read to see that Bob's seat joined, so the row came back
+    as an invitation, and nothing asked for the packet. That the game binds a key to his
+    seat says he joined: the row comes back active, and his sync asks for the packet."""
+    play_notes(players, game, 6)
+    alice.handed_over(game)
+    good = bob.row(game)
+    seq = good.head_seq - 3
+    with bob.replica.store.transaction() as db:
+        db.execute("DELETE FROM packets WHERE game_id = ? AND seq = ?", (game, seq))
+        db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > 0", (game,))
+        db.execute("DELETE FROM games WHERE game_id = ?", (game,))
+    bob.reopen()
+    (row,) = bob.replica.games()
+    assert (row.status, row.head_seq) == ("active", good.head_seq)
+    notes = NotesTransport(network, bob.transport.name)
+    report = asyncio.run(sync(bob.replica, notes, now))
+    assert [line.split(" (")[0] for line in report.requests] == [
+        f"asked {alice.address} to send packet {seq} of {good.name} again"
+    ]
+    alice.sync()
+    bob.sync()
     assert bob.replica.verify(game) == alice.row(game).state_hash

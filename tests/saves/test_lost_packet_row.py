@@ -404,13 +404,21 @@ def test_events_filed_under_the_next_position_do_not_stop_its_packet(
     ]
 
 
+@pytest.mark.parametrize("own_key", ["kept", "damaged too"])
 def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
-    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+    players: dict[str, Player],
+    alice: Player,
+    bob: Player,
+    game: bytes,
+    network: LoopbackNetwork,
+    own_key: str,
 ) -> None:
     """Two damages: a stored packet no longer opens and the kept head state is lost, so the
     game cannot be read at all. Bob's sync asks for the chain from that packet (the game's
     seats and head read from the genesis and the stored rows), Alice's answers, and the
-    game is readable again, with nobody running anything."""
+    game is readable again, with nobody running anything. A third, the key kept for Bob's
+    own seat, must not keep his ask from being signed: the state it would be checked
+    against is what cannot be read, and Alice's home checks the ask anyway."""
     play_notes(players, game, 6)
     alice.handed_over(game)
     row = bob.row(game)
@@ -418,6 +426,11 @@ def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
     with bob.replica.store.transaction() as db:
         db.execute("UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (game, seq))
         db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > 0", (game,))
+        if own_key == "damaged too":
+            db.execute(
+                "UPDATE game_keys SET public_key = zeroblob(32) WHERE game_id = ? AND seat = ?",
+                (game, row.my_seat),
+            )
     bob.reopen()
     with pytest.raises(HexpostError, match=f"stored packet {seq}: "):
         bob.replica.state(game)
@@ -427,7 +440,8 @@ def test_a_game_whose_head_no_longer_replays_is_asked_for_by_itself(
         f"asked {alice.address} to send packet {seq} of {row.name} again "
         "(it was lost from this home's store, or damaged there)"
     ]
-    alice.sync()
+    answered = alice.sync()
+    assert [o.status for o in answered.received] == ["resend"]
     bob.sync()
     assert bob.replica.state(game).core.seq == row.head_seq
     assert bob.replica.verify(game) == alice.row(game).state_hash

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.owed import pending
+from engine.core.packets import raw_public_key
 from engine.core.resend_asks import AskBody, is_ask, peek, sign_ask
 from engine.fe import RULESET
 from mail.sync import pull
@@ -258,3 +260,39 @@ def test_a_head_claimed_far_ahead_costs_one_ask(
     (ours,) = queued_asks(bob, game)
     body = peek(ours)
     assert (body.seq, body.upto, body.every_seat) == (head + 1, head + 1_000_000, True)
+
+
+def test_no_ask_is_signed_by_a_key_the_game_does_not_bind_to_this_home_s_seat(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    """A home playing under another key than the one its game binds to its seat (its state
+    readable, so this is no damaged row): an ask signed by it would be refused, so only the
+    plain note goes."""
+    other = Ed25519PrivateKey.from_private_bytes(b"\x09" * 32)
+    identity = bob.replica.identity
+    assert identity is not None
+    bob.replica.identity = msgspec.structs.replace(
+        identity, public_key=raw_public_key(other), key=other
+    )
+    request = ResendRequest(game, "wind", 1, "coalition", alice.address, "behind", True)
+    assert not resend_asks.queue_ask(bob.replica, request, now())
+    assert queued_asks(bob, game) == []
+
+
+def test_this_home_s_own_ask_read_back_is_its_own_even_with_its_kept_key_damaged(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    """A shared folder or a copy hands a home its own ask back: it is signed by this home's
+    identity, so it is ignored as its own, not refused because the key kept for its seat was
+    damaged. An ask in its seat's name that another key signed is still refused."""
+    mine = _forged(alice, game, seat="coalition")
+    with alice.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE game_keys SET public_key = zeroblob(32) WHERE game_id = ? AND seat = ?",
+            (game, "coalition"),
+        )
+    alice.reopen()
+    outcome = hand(alice, "mine", mine)
+    assert (outcome.status, outcome.detail) == ("ignored", "our own resend ask")
+    forged = hand(alice, "forged", _forged(bob, game, seat="coalition"))
+    assert forged.status == "rejected"
