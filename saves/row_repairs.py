@@ -16,6 +16,7 @@ import contextlib
 from engine.core.errors import HexpostError
 from engine.core.packets import (
     Body,
+    Join,
     key_id,
     open_packet,
     packet_id,
@@ -317,19 +318,46 @@ class RowRepairs:
         verified with, `saves.store_keys`) were damaged and are now rebuilt from its state,
         which the genesis and joins determine: a damaged row would otherwise have every
         packet of that seat refused for good. Done once a game and process when they are
-        found good, so that a stream of forged packets costs one look; a game whose state
-        cannot be read is left as it is (its own note says why)."""
+        found good, so that a stream of forged packets costs one look. Where the state cannot
+        be read (a packet lost too, which the copy being judged may be), they come from the
+        stored genesis and joins instead (`_keys_from_chain`), looked at each time."""
         if game_id in self._keys_good:
             return False
         try:
             seats = self.state(game_id).core.seats
         except HexpostError:
-            return False
-        bound = {s.seat: (key_id(s.public_key), s.public_key) for s in seats if s.joined}
-        if store_keys.seat_keys(self.store, game_id) == bound:
-            self._keys_good.add(game_id)
-            return False
+            chain = self._keys_from_chain(game_id)
+            if chain is None or store_keys.seat_keys(self.store, game_id) == chain:
+                return False
+            bound = chain
+        else:
+            bound = {s.seat: (key_id(s.public_key), s.public_key) for s in seats if s.joined}
+            if store_keys.seat_keys(self.store, game_id) == bound:
+                self._keys_good.add(game_id)
+                return False
         with self.store.transaction():
             store_keys.rebind_keys(self.store, game_id, bound)
         self.note_repair(game_id, "the kept keys of its seats were damaged; rebuilt them")
         return True
+
+    def _keys_from_chain(self, game_id: bytes) -> dict[str, tuple[bytes, bytes]] | None:
+        """The keys the game's stored genesis and joins bind to its seats (each opened under
+        the key it carries), where its state cannot be read to say; None without a genesis
+        that opens. Every stored packet is peeked at: only a damaged home comes here."""
+        opened = lost_games.genesis_of(self.store, game_id)
+        if opened is None:
+            return None
+        genesis, creator_key = opened
+        bound = {genesis.creator: (key_id(creator_key), creator_key)}
+        for page in store_games.packet_pages(self.store, game_id):
+            for _, data, _ in page:
+                body = peek_body(data)
+                if body is None or not isinstance(body.kind, Join) or body.kind.declines:
+                    continue
+                try:
+                    packet = open_packet(data, lambda _: [])  # (a join carries its key)
+                except HexpostError:
+                    continue
+                if packet.body.game_id == game_id:
+                    bound[body.seat] = (key_id(packet.public_key), packet.public_key)
+        return bound

@@ -360,11 +360,14 @@ def test_a_lost_last_packet_applies_again_over_what_was_kept_of_it(
     assert loser.replica.verify(game) == keeper.row(game).state_hash
 
 
+@pytest.mark.parametrize("state", ["readable", "unreadable"])
 def test_a_lost_packet_whose_seat_s_kept_key_was_damaged_too_is_filled(
-    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, state: str
 ) -> None:
     """The seat's kept key is rebuilt (`Reader.check_keys`) before the copy is judged: a
-    damaged key row must not make the real packet "not fit"."""
+    damaged key row must not make the real packet "not fit". Where the game's state cannot
+    be read either (its kept states after the gap lost too), the keys come from the chain's
+    genesis and joins."""
     play_notes(players, game, 6)
     seq = bob.row(game).head_seq - 3
     real = alice.packet(game, seq)
@@ -376,7 +379,12 @@ def test_a_lost_packet_whose_seat_s_kept_key_was_damaged_too_is_filled(
             "UPDATE game_keys SET seat = 'nobody' WHERE game_id = ? AND seat = ?",
             (game, body.seat),
         )
+        if state == "unreadable":
+            db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > 0", (game,))
     bob.reopen()
+    if state == "unreadable":
+        with pytest.raises(HexpostError, match="not in this home's store"):
+            bob.replica.state(game)
     outcome = bob.replica.receive(real, source="mail", now=now())
     assert outcome.status == "duplicate", outcome
     assert bob.replica.verify(game) == alice.row(game).state_hash
