@@ -252,6 +252,12 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     placement = place(
         head.seq, head.packet_id, packet, lambda seq: ledger.stored_at(store, body.game_id, seq)
     )
+    if placement in (Placement.EQUIVOCATION, Placement.CONFLICT) and replica.refile_at(
+        body.game_id, body.seq
+    ):  # (what held its place was another packet, filed there since: put back where it says)
+        placement = place(
+            head.seq, head.packet_id, packet, lambda seq: ledger.stored_at(store, body.game_id, seq)
+        )
     if placement == Placement.DUPLICATE:
         detail = f"packet {body.seq} is already in the chain"
         if mending.mended(store, packet):

@@ -143,6 +143,19 @@ class RowRepairs:
             moved.append((body.game_id, body.seq))
         return moved
 
+    def refile_at(self, game_id: bytes, seq: int) -> bool:
+        """Whether the row at ``seq`` of the game held another position's packet (its own
+        position damaged on disk) and is now put back where its bytes say (`_refile`: if that
+        place is free; inside the caller's transaction). A copy for ``seq`` would otherwise
+        meet a packet that is not its own there: a conflict, or, by the same seat, what looks
+        like two packets signed for one position, which freezes the game."""
+        row = store_repairs.row_at(self.store, game_id, seq)
+        if row is None:
+            return False
+        moved = self._refile(game_id, [row])
+        self._note_refiled(moved)
+        return bool(moved)
+
     def _note_refiled(self, moved: list[tuple[bytes, int]]) -> None:
         for game_id, seq in moved:
             self.note_repair(game_id, f"packet {seq} was kept under another position; put it back")

@@ -141,6 +141,15 @@ def strays(store: Store, game_id: bytes, head_seq: int) -> list[tuple[int, bytes
     return [(int(seq), bytes(pid), bytes(data)) for seq, pid, data in rows]
 
 
+def row_at(store: Store, game_id: bytes, seq: int) -> tuple[int, bytes, bytes] | None:
+    """``(seq, packet id, bytes)`` of the row filed at ``(game_id, seq)``, as `strays` gives
+    them, if any."""
+    row = store.one(
+        "SELECT seq, packet_id, data FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq)
+    )
+    return None if row is None else (int(row[0]), bytes(row[1]), bytes(row[2]))
+
+
 def refile_packet(store: Store, game_id: bytes, seq: int, to_game: bytes, to_seq: int) -> None:
     """File the row at ``(game_id, seq)`` at ``(to_game, to_seq)`` (where its bytes say)."""
     store.db.execute(

@@ -498,3 +498,28 @@ def test_a_packet_misfiled_and_damaged_is_filled_from_the_other_side_s_copy(
     assert outcome.status == "duplicate", outcome
     assert bob.replica.verify(game) == alice.row(game).state_hash
     assert bob.count("packets", bytes([1, 2])) == 0
+
+
+def test_a_packet_filed_at_another_s_position_gives_way_to_that_one_s_copy(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """Two rows' positions damaged: packet B's row moved out of the chain (a stray), and
+    packet A's row onto B's position. The copy of B that the other side sends then met a
+    different packet of its own seat at its place, and was taken for a second packet signed
+    for one position: evidence, the game frozen. A stored row whose bytes say another
+    position is put back where they say first, and the copy fills B's place."""
+    play_notes(players, game, 6)
+    head = bob.row(game).head_seq
+    first, second = head - 4, head - 2
+    with bob.replica.store.transaction() as db:
+        db.execute("UPDATE packets SET seq = -92 WHERE game_id = ? AND seq = ?", (game, second))
+        db.execute(
+            "UPDATE packets SET seq = ? WHERE game_id = ? AND seq = ?", (second, game, first)
+        )
+    bob.reopen()
+    outcome = bob.replica.receive(alice.packet(game, second), source="mail", now=now())
+    assert outcome.status in ("duplicate", "applied"), outcome
+    assert not bob.row(game).frozen
+    assert bob.packet(game, first) == alice.packet(game, first)
+    assert bob.packet(game, second) == alice.packet(game, second)
+    assert bob.replica.verify(game) == alice.row(game).state_hash
