@@ -265,6 +265,7 @@ class Reader(RowRepairs):
         if state is not None and state.core.seq in asked:
             found[state.core.seq] = state
         expected = start
+        last = store_games.packet_at(self.store, game_id, seqs[-1])
         try:
             for seq, data in store_games.packets_between(self.store, game_id, start, seqs[-1]):
                 if seq != expected:  # a row lost from the middle of the chain
@@ -272,7 +273,10 @@ class Reader(RowRepairs):
                     raise self._lost(game_id, expected, seq - 1)
                 expected += 1
                 try:  # (it opened and applied when it was stored: failing now, it was damaged)
-                    result = apply_packet(ruleset, state, self._kept(seq, data, state))
+                    packet = self._kept(seq, data, state)
+                    if seq == seqs[-1] and last is not None and packet.packet_id != last[0]:
+                        self._check_last(game_id, seq, data)
+                    result = apply_packet(ruleset, state, packet)
                 except HexpostError as exc:  # (not following: the one before it was altered)
                     self._cannot_replay(game_id, seq - isinstance(exc, ChainError))
                     raise
@@ -297,6 +301,20 @@ class Reader(RowRepairs):
         if missing:
             raise HexpostError(f"packet {min(missing)} of game {game_id.hex()} is not stored")
         return found
+
+    def _check_last(self, game_id: bytes, seq: int, data: bytes) -> None:
+        """Raise `PacketError` if the stored bytes of the last packet a replay reaches, whose
+        id is not the one kept beside them, no longer open under the keys the game binds:
+        damaged since, they would rebuild a state whose head no packet follows (nothing after
+        it checks its id, as each next packet checks the one before). Bytes that open are
+        right, and the kept id is what was damaged (`check_head` mends the head's)."""
+        keys = faults.bound_keys(self.store, game_id)
+        try:
+            open_packet(data, lambda kid: keys.get(kid, []))
+        except PacketError as exc:
+            raise PacketError(
+                f"stored packet {seq}: {exc.message} (its bytes are not those kept)", rule=exc.rule
+            ) from None
 
     def _lost(self, game_id: bytes, first: int, last: int | None) -> holes.LostPacket:
         """The error for packets ``first`` to ``last`` lost from the store, with the resend

@@ -519,3 +519,31 @@ def test_a_damaged_stored_packet_is_put_right_by_the_other_side_sending_it_again
     assert "its kept copy here was damaged" in mended[0].detail
     assert bob.packet(game, seq) == alice.packet(game, seq)
     assert bob.replica.verify(game) == bob.row(game).state_hash
+
+
+def test_a_last_packet_damaged_where_it_still_applies_is_not_replayed_into_the_state(
+    alice: Player, bob: Player, long_game: bytes
+) -> None:
+    """The bytes of the last stored packet damaged in its writer's time stamp (it still
+    decodes and applies) and the kept head state lost: rebuilt from those bytes, the state's
+    head was a packet id nobody signed, and every packet after it "did not follow" for good.
+    The replay now finds those bytes are not the ones kept, names the packet, and the other
+    side's copy puts them right."""
+    game = long_game
+    head = bob.row(game).head_seq
+    data = bob.packet(game, head)
+    at = data.index(b"2030-01-01T")
+    damaged = data[: at + 3] + bytes([data[at + 3] ^ 0x01]) + data[at + 4 :]
+    _patch(bob, game, head, None)
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE packets SET data = ? WHERE game_id = ? AND seq = ?", (damaged, game, head)
+        )
+    bob.reopen()
+    with pytest.raises(HexpostError, match=f"stored packet {head}: "):
+        bob.replica.state(game)
+    assert resend(alice.replica, alice.row(game), head, now, every_seat=True)
+    alice.sync()
+    bob.sync()
+    assert bob.replica.state(game).head == alice.replica.state(game).head
+    assert bob.replica.verify(game) == alice.row(game).state_hash
