@@ -29,7 +29,14 @@ def add_trust_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "after the other side's latest one (they hold all of yours before it).",
     )
     resend.add_argument("game", metavar="GAME")
-    resend.add_argument("--from", dest="from_seq", type=int, metavar="SEQ", default=None)
+    resend.add_argument(
+        "--from",
+        dest="from_seq",
+        type=int,
+        metavar="SEQ",
+        default=None,
+        help="the first packet to send (the other side's refusal or `verify` names it)",
+    )
     resend.add_argument(
         "--to",
         dest="to_seq",
@@ -42,7 +49,7 @@ def add_trust_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--every-seat",
         action="store_true",
         help="with --from: the other player's packets too (their home is behind the game, "
-        "restored from an older copy, and lacks some of its own)",
+        "restored from an older copy, and lacks some of its own, or lost some from its store)",
     )
 
     decline = sub.add_parser(
