@@ -124,11 +124,15 @@ class Reader(RowRepairs):
         self._keys_good: set[bytes] = set()
         """Games whose kept keys `check_keys` found as their state binds them."""
         self._heads_good: set[bytes] = set()
+        """Games whose row `check_head` found ending where their stored packets do."""
         self._chains_whole: set[bytes] = set()
         self._unreplayable: dict[bytes, int] = {}
         """Per game, the first stored packet a replay found lost or no longer opening: what a
         sync asks the other side for (`first_lost`)."""
-        """Games whose row `check_head` found ending where their stored packets do."""
+        self._fault_ends: dict[tuple[bytes, int], int] = {}
+        """Per game and lost position, the last fault after it (`_lost`): worked out once a
+        process (a fill that mends part of the range leaves it wider than needed, which costs
+        only packets sent again)."""
         self._mending = False
         """Set while `mend_lost_games` rebuilds rows (their reading checks again)."""
         self._lost_looked = False
@@ -319,7 +323,9 @@ class Reader(RowRepairs):
     def _lost(self, game_id: bytes, first: int, last: int | None) -> holes.LostPacket:
         """The error for packets ``first`` to ``last`` lost from the store, with the resend
         that mends them and any fault after them (`saves.faults`)."""
-        upto = faults.last_fault(self.store, game_id, first)
+        upto = self._fault_ends.get((game_id, first))
+        if upto is None:
+            upto = self._fault_ends[game_id, first] = faults.last_fault(self.store, game_id, first)
         return holes.lost_with_advice(self.game(game_id).name, first, last, upto)
 
     def _cannot_replay(self, game_id: bytes, seq: int) -> None:

@@ -21,7 +21,7 @@ from engine.core.errors import HexpostError
 from engine.core.packets import peek_body, read_envelope, sign_body
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import resend_asks, store_repairs
+from saves import faults, resend_asks, store_repairs
 from saves.archive import export_game
 from saves.replica import GameRow
 from saves.store import Store
@@ -523,3 +523,26 @@ def test_a_packet_filed_at_another_s_position_gives_way_to_that_one_s_copy(
     assert bob.packet(game, first) == alice.packet(game, first)
     assert bob.packet(game, second) == alice.packet(game, second)
     assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_the_look_for_faults_after_a_gap_is_made_once_a_process(
+    players: dict[str, Player], bob: Player, game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each read of a state past a gap names it with the range to ask for, which opens every
+    stored packet after it (`saves.faults`): a sync and the app read such a state many times,
+    so the range is worked out once a gap and process."""
+    play_notes(players, game, 6)
+    seq = bob.row(game).head_seq - 3
+    _lose(bob, game, seq)
+    looked: list[int] = []
+    kept = faults.last_fault
+
+    def counted(store: Store, game_id: bytes, first: int) -> int:
+        looked.append(first)
+        return kept(store, game_id, first)
+
+    monkeypatch.setattr(faults, "last_fault", counted)
+    for _ in range(3):
+        with pytest.raises(HexpostError, match=f"^packet {seq}: not in this home's store"):
+            bob.replica.state(game, at=seq + 1)
+    assert looked == [seq]
