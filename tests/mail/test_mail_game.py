@@ -895,6 +895,15 @@ def _waiting_since_2030(player: Player, game_id: bytes) -> None:
         )
 
 
+def _remind_after_a_window(player: Player, game_id: bytes) -> list[str]:
+    """``player``'s watch sends its reminders a little over one reply window (72 hours) into
+    a wait for the other side that began on 2030-01-01; what it says it sent."""
+    _waiting_since_2030(player, game_id)
+    transport = player.transport
+    assert isinstance(transport, MailTransport)
+    return asyncio.run(send_reminders(player.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+
+
 def test_a_late_player_gets_one_reminder_per_reply_window(
     played: tuple[bytes, Player, Player], mail_stack: MailStack
 ) -> None:
@@ -933,10 +942,7 @@ def test_a_move_lost_in_the_mail_is_sent_again_by_the_reminder_s_ask(
     game_id, first, second = played
     seq = chat(first, game_id, "lost in the mail")
     mark_all_sent(first)
-    _waiting_since_2030(second, game_id)
-    transport = second.transport
-    assert isinstance(transport, MailTransport)
-    lines = asyncio.run(send_reminders(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+    lines = _remind_after_a_window(second, game_id)
     assert len(lines) == 1
     second.sync()  # (pushes the ask)
     answered = first.sync()
@@ -961,10 +967,7 @@ def test_a_move_lost_in_the_mail_is_asked_for_by_the_home_its_author_s_reminder_
         first.sync()
         second.sync()
     mark_all_sent(first)  # (the email of the move that passed the game on: lost)
-    _waiting_since_2030(first, game_id)
-    transport = first.transport
-    assert isinstance(transport, MailTransport)
-    lines = asyncio.run(send_reminders(first.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+    lines = _remind_after_a_window(first, game_id)
     assert len(lines) == 1 and second.address in lines[0]
     first.sync()  # (pushes the ask)
     asked = second.sync()
@@ -979,10 +982,7 @@ def test_a_reminder_s_ask_for_a_move_not_made_sends_nothing(
     played: tuple[bytes, Player, Player], mail_stack: MailStack
 ) -> None:
     game_id, first, second = played
-    _waiting_since_2030(second, game_id)
-    transport = second.transport
-    assert isinstance(transport, MailTransport)
-    asyncio.run(send_reminders(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+    _remind_after_a_window(second, game_id)
     second.sync()
     report = first.sync()
     assert statuses(report) == ["ignored"] and report.sent == []
