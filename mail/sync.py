@@ -1,4 +1,4 @@
-"""Sync: pull what arrived, apply it, then push the outbox.
+"""Sync: pull what arrived, apply it, remind late players, then push the outbox.
 
 Pulling comes first so automatic replies (entropy for a roll, a reveal) that the received
 packets call for are already in the outbox when it is pushed. Received packets are taken in
@@ -19,6 +19,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from engine.core.state import SeatState
+from mail.reminding import send_reminders
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
 from saves import behind, outbox, quarantine, resend_asks, resigning
 from saves.inbox import Received
@@ -45,6 +46,8 @@ class SyncReport(msgspec.Struct, frozen=True):
     """Requests sent to the other player for a packet whose copy came damaged (mail only)."""
     resigned: list[str] = []
     """The games this sync resigned, as their player asked earlier (`saves.resigning`)."""
+    reminders: list[str] = []
+    """Reminders emailed to late players (or not, with the reason): `mail.reminding`."""
 
 
 TAKE_BATCH = 100
@@ -260,14 +263,16 @@ async def sync(
     force: bool = True,
     auto_replies: bool = True,
 ) -> SyncReport:
-    """Pull, apply and push once (``force``: see `push`). ``auto_replies`` False leaves the
-    rolls and reveals this home owes for the player to answer (``--no-auto-replies``)."""
+    """Pull, apply, remind late players (`mail.reminding`) and push once (``force``: see
+    `push`). ``auto_replies`` False leaves the rolls and reveals this home owes for the player
+    to answer (``--no-auto-replies``)."""
     received = replica.catch_up(now=now()) + await pull(replica, transport, now)
     written, problems = replica.auto_replies(now()) if auto_replies else ([], [])
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
+    reminded = await send_reminders(replica, transport, now)  # (theirs too)
     sent, failed = await push(replica, transport, now, force=force)
     resigned = resigning.resigned_in(replica, written)
-    return SyncReport(received, sent, failed, problems, requests, resigned)
+    return SyncReport(received, sent, failed, problems, requests, resigned, reminded)
 
 
 def _seats(replica: Replica, row: GameRow) -> Sequence[SeatState]:

@@ -1,9 +1,9 @@
 """`hexpost sync --watch`: stay connected, apply packets as they arrive, answer what is automatic.
 
-One round is a sync (pull, automatic replies, push of what is due) followed by the reminders
-that are due; then the loop waits on the IMAP folder with IDLE until the server announces
-mail, the next outbox retry is due, or the IDLE period ends (re-issued well before the 29
-minutes after which servers may drop an idle client). A server without IDLE is polled.
+One round is a sync (pull, automatic replies, the reminders due, push of what is due); then
+the loop waits on the IMAP folder with IDLE until the server announces mail, the next outbox
+retry is due, or the IDLE period ends (re-issued well before the 29 minutes after which
+servers may drop an idle client). A server without IDLE is polled.
 
 Network trouble never ends the watch: a failed round is reported and tried again after a
 growing pause (capped), and unsent packets stay in the outbox with their backoff. Only a
@@ -18,14 +18,14 @@ import contextlib
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 import msgspec
 
 from mail.accounts import DEFAULT_IDLE_TIMEOUT
 from mail.sync import SyncReport, sync
 from mail.transport import Transport, TransportError
-from saves import outbox, reminders, resend_asks
+from saves import outbox, reminders
 from saves.replica import Replica
 
 MAX_IDLE_SECONDS = 29 * 60.0
@@ -44,25 +44,10 @@ class Waiting(Transport, Protocol):
     async def wait(self, timeout: float) -> bool: ...
 
 
-@runtime_checkable
-class Reminding(Protocol):
-    """A transport that can send a plain email: the mail transport, which sends reminders."""
-
-    async def send_text(
-        self,
-        to: tuple[str, ...] | list[str],
-        subject: str,
-        lines: list[str],
-        references: tuple[str, ...] | list[str],
-    ) -> str: ...
-
-
 class Round(msgspec.Struct, frozen=True):
     """What one round of the watch did (for the terminal or the app to show)."""
 
     report: SyncReport | None
-    reminders: list[str] = []
-    """One line per reminder sent (or not sent, with the reason)."""
     error: str | None = None
     """Why the round failed; the watch goes on after a pause."""
     retry_in: float | None = None
@@ -82,32 +67,9 @@ def _seconds_until(when: str | None, now: str) -> float | None:
 async def one_round(
     replica: Replica, transport: Waiting, now: Callable[[], str], *, auto_replies: bool
 ) -> Round:
-    """Pull, answer, push what is due, send due reminders."""
+    """Pull, answer, remind, push what is due (`mail.sync.sync`)."""
     report = await sync(replica, transport, now, force=False, auto_replies=auto_replies)
-    return Round(report, await send_reminders(replica, transport, now))
-
-
-async def send_reminders(replica: Replica, transport: Waiting, now: Callable[[], str]) -> list[str]:
-    """Email each late player once per reply window; a failed reminder is tried next round.
-    A transport that sends no email (a shared folder) reminds no one."""
-    if not isinstance(transport, Reminding):
-        return []
-    lines: list[str] = []
-    for reminder in reminders.due(replica, now()):
-        subject, body = reminders.text(reminder)
-        threads = outbox.references(replica.store, reminder.game_id)
-        try:
-            await transport.send_text([reminder.address], subject, body, threads)
-        except TransportError as exc:
-            lines.append(f"reminder to {reminder.address} ({reminder.name}) not sent: {exc}")
-            continue
-        reminders.record(replica.store, reminder, now())
-        resend_asks.queue_ask(replica, reminders.ask(reminder), now())  # (pushed next round)
-        lines.append(
-            f"reminded {reminder.address}: {reminder.name} has waited on {reminder.seat} "
-            f"since {reminder.since}"
-        )
-    return lines
+    return Round(report)
 
 
 def _next_due(replica: Replica, now: str) -> float | None:

@@ -1,9 +1,10 @@
 """Reminders: which games have waited on the other side for longer than their reply window.
 
 Each game's genesis sets a reply window (72 hours unless chosen otherwise). When the seat that
-owes the next packet is not ours and the game has waited that long since its last packet, the
-watch loop emails that player a short reminder. It sends at most one per window: after one
-window, after two, and so on, counted from the last packet, and a new packet starts again.
+owes the next packet is not ours and the game has waited that long since its last packet, a
+sync by email (`mail.reminding`) emails that player a short reminder. At most one per window:
+after one window, after two, and so on, counted from the last packet, and a new packet starts
+again.
 Only the time a packet was stored here counts; nothing about this enters the game's chain.
 """
 

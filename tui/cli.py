@@ -343,11 +343,11 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "sync",
         help="receive and apply packets, then send the outbox",
         description="Receive and apply what arrived, write the automatic replies (entropy for "
-        "a roll, a reveal) when this home owes nothing else, then send every packet waiting "
-        "in the outbox. With --watch it keeps going: IMAP IDLE announces new mail (with a "
-        "shared folder, a look at the folder every 2 seconds), packets are applied as they "
-        "arrive, unsent packets are retried with backoff, and by mail a player who has let "
-        "the reply window pass gets one reminder email per window.",
+        "a roll, a reveal) when this home owes nothing else, email a player who has let the "
+        "reply window pass (one reminder per window, with an ask for the move awaited), then "
+        "send every packet waiting in the outbox. With --watch it keeps going: IMAP IDLE "
+        "announces new mail (with a shared folder, a look at the folder every 2 seconds), "
+        "packets are applied as they arrive, and unsent packets are retried with backoff.",
     )
     sync.add_argument("game", nargs="?", metavar="GAME", help="only report on this game")
     sync.add_argument("--watch", action="store_true", help="keep going until Ctrl-C")

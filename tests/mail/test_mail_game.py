@@ -39,10 +39,11 @@ from mail.imap import FetchError, ImapFolder
 from mail.loopback import LoopbackNetwork
 from mail.mailtransport import FIRST_BATCH, MailTransport
 from mail.mime import HEADER, armor, read_message
+from mail.reminding import send_reminders
 from mail.smtp import SendError
 from mail.sync import sync
 from mail.transport import OutgoingPacket
-from mail.watch import Round, send_reminders, watch
+from mail.watch import Round, watch
 from saves.backup import back_up, confirm
 from saves.home import Home
 from tests.mail.mailgame import (
@@ -976,6 +977,33 @@ def test_a_move_lost_in_the_mail_is_asked_for_by_the_home_its_author_s_reminder_
     assert statuses(answered) == ["resend"] and answered.sent == [seq]
     assert statuses(second.sync()) == ["applied"]
     same_game(first, second, game_id)
+
+
+def test_a_move_lost_between_homes_that_never_watch_is_asked_for_by_a_one_shot_sync(
+    played: tuple[bytes, Player, Player], mail_stack: MailStack
+) -> None:
+    """Neither player runs ``sync --watch`` (a sync now and then, by hand or from cron), and
+    ``first``'s move is lost in the mail. ``second``'s one-shot sync a reply window into the
+    wait sends the reminder, and its ask goes out in the same sync; ``first``'s next sync
+    answers by itself, and a later one-shot sync does not remind again in that window."""
+    game_id, first, second = played
+    seq = chat(first, game_id, "lost in the mail")
+    mark_all_sent(first)
+    _waiting_since_2030(second, game_id)
+    transport = second.transport
+    assert isinstance(transport, MailTransport)
+    report = asyncio.run(sync(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))
+    assert len(report.reminders) == 1 and first.address in report.reminders[0]
+    answered = first.sync()
+    assert statuses(answered) == ["resend"] and answered.sent == [seq]
+    again = asyncio.run(sync(second.replica, transport, lambda: "2030-01-04T02:00:00Z"))
+    assert statuses(again) == ["applied"] and again.reminders == []
+    same_game(first, second, game_id)
+    box = inbox_of(mail_stack, first)
+    try:
+        assert len([m for m in box.messages() if "reminder" in m["Subject"]]) == 1
+    finally:
+        box.close()
 
 
 def test_a_reminder_s_ask_for_a_move_not_made_sends_nothing(

@@ -11,7 +11,7 @@ import signal
 from typing import Any
 
 from mail.folder import FolderTransport
-from mail.watch import send_reminders
+from mail.reminding import send_reminders
 from saves import reminders
 from tests.tui.conftest import Player, start_game
 from tests.watching import output_lines, read_until, stopped, watching

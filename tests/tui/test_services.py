@@ -297,6 +297,17 @@ def test_a_packet_not_sent_needs_the_player(table: Table) -> None:
     table.bob.sync()
 
 
+def test_a_reminder_a_one_shot_sync_sent_is_said_in_its_lines_and_summary() -> None:
+    line = "reminded bob@example.org: tut has waited on alliance since 2030-01-01T00:00:00Z"
+    report = SyncReport([], [], [], reminders=[line])
+    assert [(x.kind, x.text) for x in syncing.sync_lines(report, {}, signing=True)] == [
+        ("request", line)
+    ]
+    outcome = syncing.describe(report, signing=True)
+    assert outcome.summary.endswith(", 1 reminder(s)") and outcome.details == (line,)
+    assert not syncing.needs_player(report, {})
+
+
 def test_only_trouble_in_a_game_of_this_home_needs_the_player() -> None:
     ours, stranger = b"\x01" * 16, b"\x02" * 16
     names = {ours: "ours"}

@@ -169,7 +169,7 @@ def sync_lines(report: SyncReport, names: Mapping[bytes, str], *, signing: bool)
     lines += resigned_lines(report)
     lines += [SyncLine("warning", f"warning: {problem}") for problem in report.problems]
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
-    lines += [SyncLine("request", line) for line in report.requests]
+    lines += [SyncLine("request", line) for line in [*report.requests, *report.reminders]]
     if not signing:
         lines.append(SyncLine("note", NO_REPLIES_NOTE))
     return lines
@@ -216,6 +216,8 @@ def describe(
         parts.append(f"{len(report.problems)} warning(s)")
     if report.resigned:
         parts.append(f"resigned {', '.join(report.resigned)}")
+    if report.reminders:
+        parts.append(f"{len(report.reminders)} reminder(s)")
     if not signing:
         parts.append("no automatic replies (passphrase needed)")
     changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
@@ -235,7 +237,7 @@ def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
     lines += resigned_lines(report)
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
     lines += [SyncLine("info", line) for line in [*report.problems, *report.requests]]
-    lines += [SyncLine("info", line) for line in result.reminders]
+    lines += [SyncLine("info", line) for line in report.reminders]
     return lines
 
 
