@@ -15,6 +15,8 @@ damaged)" instead of waiting silently for a packet that already came, unusable.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import msgspec
 
 from saves import holes, store_inbox
@@ -115,10 +117,22 @@ restored from a recent backup for a few turns. An ask for more (an old backup, o
 asker) waits for the player's ``hexpost resend``, which the note names."""
 
 MAX_AUTO_ASKS = 10
-"""Signed resend asks of one game a home answers by itself, over the game's life: a game sees
-one now and then (a mangled email, a restore). A seat that asks again and again, each time
+"""Signed resend asks of one game a home answers by itself in any `ANSWER_DAY`, and with them
+at most `MAX_AUTO_RESEND` packets in all: a game sees an ask now and then (an email lost or
+mangled, a restore), each worth a few packets. A seat that asks again and again, each time
 for up to `MAX_AUTO_RESEND` packets, would have this home mail it thousands of times (and
-its mail provider might take that for spam); past this many, each ask waits for the player."""
+its mail provider might take that for spam); past the bound, each ask waits for the player,
+and the day after, asks are answered again. (Until 2026-12-06 the ten were for the game's
+whole life: a months-long campaign over lossy mail could use them up.)"""
+
+ANSWER_DAY = timedelta(hours=24)
+"""The span over which `MAX_AUTO_ASKS` and `MAX_AUTO_RESEND` bound a game's answers."""
+
+ANSWER_AGAIN_AFTER = timedelta(hours=1)
+"""A position answered this long ago is answered again when asked again: the answer's emails
+may have been lost in their turn, and an honest home asks again no sooner (a gap waits
+`saves.behind.GAP_PATIENCE`, a reminder a reply window of at least an hour). Sooner, the ask
+is taken for a second copy of the same one."""
 
 
 LOST = "lost from this home's store"

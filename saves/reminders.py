@@ -105,7 +105,7 @@ def ask(reminder: Reminder) -> ResendRequest:
     """The signed ask that goes with a reminder (`saves.resend_asks`): for the packet this
     home waits for, in case it was written and its email lost. The other home sends it again
     by itself if it holds it, and says nothing is written yet if not, which costs it nothing
-    (only an ask that sends counts toward `MAX_AUTO_ASKS`)."""
+    (only an ask that sends counts toward the day's `MAX_AUTO_ASKS`)."""
     return ResendRequest(
         reminder.game_id,
         reminder.name,

@@ -14,9 +14,11 @@ An ask is hostile until checked, like any received item. It must be for a game t
 holds and plays, signed by the key the game binds to another seat (never a key from the ask;
 a key still waiting for our acceptance is not heard, P10), and name as its head a packet of
 this game. It then only makes this home send what the chain already holds, signed by their
-authors, to the asking seat's own address, never to an address from the ask. Each position
-is answered once; an ask that would send more than `MAX_AUTO_RESEND` packets, or any ask past
-the `MAX_AUTO_ASKS` a game's life allows, is left to the player (the note says how). An ask
+authors, to the asking seat's own address, never to an address from the ask. A position is
+answered once, and again only an hour later (`ANSWER_AGAIN_AFTER`: the answer may have been
+lost in the mail too); an ask that would send more than `MAX_AUTO_RESEND` packets, or pass
+what a game's answers may send in a day (`MAX_AUTO_ASKS` asks, `MAX_AUTO_RESEND` packets),
+is left to the player (the note says how). An ask
 that names a head past this home's has nothing to be sent, but says this home lacks packets
 (the asker's move was lost on its way here): this home asks for those in its turn, once.
 Anything refused is recorded with the other refused input and never stops the items after
@@ -36,8 +38,15 @@ from saves import (
     store_keys,
     store_outbox,
 )
+from saves.outbox import format_time, parse_time
 from saves.outcome import Outcome
-from saves.quarantine import MAX_AUTO_ASKS, MAX_AUTO_RESEND, ResendRequest
+from saves.quarantine import (
+    ANSWER_AGAIN_AFTER,
+    ANSWER_DAY,
+    MAX_AUTO_ASKS,
+    MAX_AUTO_RESEND,
+    ResendRequest,
+)
 from saves.reading import Reader
 from saves.store import Store
 
@@ -140,10 +149,25 @@ def receive(
         return Outcome("rejected", reason, body.game_id, source=source)
     if body.seat == row.my_seat:  # our own ask, read back from a shared folder or a copy
         return Outcome("ignored", "our own resend ask", body.game_id, source=source)
-    if store_inbox.ask_answered(store, body.game_id, body.seq, body.every_seat):
+    answered = store_inbox.ask_answered_at(store, body.game_id, body.seq, body.every_seat)
+    if answered is not None and not _long_ago(answered, now):
         detail = f"{body.seat}'s ask for packet {body.seq} on was answered already"
         return Outcome("duplicate", detail, body.game_id, source=source)
     return _answer(replica, body, source, now)
+
+
+def _long_ago(answered: str, now: str) -> bool:
+    """Whether a position answered at ``answered`` may be answered again at ``now``
+    (`ANSWER_AGAIN_AFTER`); not when either time cannot be read."""
+    then, current = parse_time(answered), parse_time(now)
+    return then is not None and current is not None and current - then >= ANSWER_AGAIN_AFTER
+
+
+def _day_before(now: str) -> str | None:
+    """The start of the `ANSWER_DAY` that ends at ``now``; None (count every answer ever)
+    when ``now`` cannot be read."""
+    current = parse_time(now)
+    return None if current is None else format_time(current - ANSWER_DAY)
 
 
 def _ours(replica: Reader, data: bytes) -> bool:
@@ -206,10 +230,17 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
     what = request.of_game
     count = last - body.seq + 1
     why = ""
-    if store_inbox.asks_answered(store, body.game_id) >= MAX_AUTO_ASKS:
-        why = f"hexpost answered {MAX_AUTO_ASKS} asks of this game by itself already"
+    since = _day_before(now)
+    asks, resent = store_inbox.answered_since(store, body.game_id, since)
+    if asks >= MAX_AUTO_ASKS:
+        why = f"hexpost answered {MAX_AUTO_ASKS} asks of this game by itself in the last 24 hours"
     elif count > MAX_AUTO_RESEND:
         why = f"that is {count} packets, more than hexpost sends by itself ({MAX_AUTO_RESEND})"
+    elif resent + count > MAX_AUTO_RESEND:
+        why = (
+            f"that is {count} packets, and hexpost sent {resent} of this game by itself in the "
+            f"last 24 hours (it sends at most {MAX_AUTO_RESEND} a day)"
+        )
     if why:
         detail = (
             f"{body.seat} asks for {what} again; {why}, so this ask waits for you: run "
@@ -222,7 +253,9 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
         sent += store_outbox.queue_relays(
             store, body.game_id, body.seq, row.my_seat, address, row.name, now, last
         )
-    store_inbox.record_ask_answered(store, body.game_id, body.seq, body.every_seat, now)
+    store_inbox.record_ask_answered(
+        store, body.game_id, body.seq, body.every_seat, now, len(sent), since
+    )
     if not sent:
         detail = f"{body.seat} asked for {what}: none of ours to send"
         return Outcome("ignored", detail, body.game_id, source=source)

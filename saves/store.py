@@ -187,13 +187,19 @@ CREATE TABLE IF NOT EXISTS resend_requests (  -- "your packet N came damaged", a
     sent_at TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
-CREATE TABLE IF NOT EXISTS resend_answers (  -- signed resend asks answered by themselves, once each
-    game_id BLOB NOT NULL,
+CREATE TABLE IF NOT EXISTS resend_answers (  -- signed resend asks answered by themselves: the
+    game_id BLOB NOT NULL,                      -- last time each position was
     seq INTEGER NOT NULL,
     every_seat INTEGER NOT NULL,
     answered_at TEXT NOT NULL,
     PRIMARY KEY (game_id, seq, every_seat)
 );
+CREATE TABLE IF NOT EXISTS resend_log (  -- each answer of the last day: what bounds a day's
+    game_id BLOB NOT NULL,                -- answers (saves.resend_asks)
+    answered_at TEXT NOT NULL,
+    sent INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS resend_log_by_game ON resend_log (game_id, answered_at);
 CREATE TABLE IF NOT EXISTS rejected (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id BLOB,

@@ -231,27 +231,49 @@ def record_resend_request(store: Store, game_id: bytes, seq: int, now: str) -> N
     )
 
 
-def ask_answered(store: Store, game_id: bytes, seq: int, every_seat: bool) -> bool:
-    """Whether a signed resend ask for packets ``seq`` on was answered already
-    (`saves.resend_asks`)."""
+def ask_answered_at(store: Store, game_id: bytes, seq: int, every_seat: bool) -> str | None:
+    """When a signed resend ask for packets ``seq`` on was last answered (`saves.resend_asks`),
+    or None."""
     row = store.one(
-        "SELECT 1 FROM resend_answers WHERE game_id = ? AND seq = ? AND every_seat = ?",
+        "SELECT answered_at FROM resend_answers WHERE game_id = ? AND seq = ? AND every_seat = ?",
         (game_id, seq, int(every_seat)),
     )
-    return row is not None
+    return None if row is None else str(row[0])
 
 
-def asks_answered(store: Store, game_id: bytes) -> int:
-    """How many signed resend asks of a game this home answered by itself."""
-    row = store.one("SELECT COUNT(*) FROM resend_answers WHERE game_id = ?", (game_id,))
-    return 0 if row is None else int(row[0])
+def answered_since(store: Store, game_id: bytes, since: str | None) -> tuple[int, int]:
+    """The signed resend asks of a game this home answered by itself after ``since`` (ever,
+    when None), and the packets those answers sent."""
+    where, args = ("", (game_id,)) if since is None else (" AND answered_at > ?", (game_id, since))
+    row = store.one(
+        f"SELECT COUNT(*), COALESCE(SUM(sent), 0) FROM resend_log WHERE game_id = ?{where}", args
+    )
+    return (0, 0) if row is None else (int(row[0]), int(row[1]))
 
 
-def record_ask_answered(store: Store, game_id: bytes, seq: int, every_seat: bool, now: str) -> None:
+def record_ask_answered(
+    store: Store,
+    game_id: bytes,
+    seq: int,
+    every_seat: bool,
+    now: str,
+    sent: int,
+    forget_before: str | None,
+) -> None:
+    """Remember an answer: when its position was answered, and in the log of the last day's
+    answers (whose rows older than ``forget_before`` go)."""
     store.db.execute(
-        "INSERT OR IGNORE INTO resend_answers (game_id, seq, every_seat, answered_at) "
-        "VALUES (?, ?, ?, ?)",
+        "INSERT INTO resend_answers (game_id, seq, every_seat, answered_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (game_id, seq, every_seat) DO UPDATE SET answered_at = excluded.answered_at",
         (game_id, seq, int(every_seat), now),
+    )
+    if forget_before is not None:
+        store.db.execute(
+            "DELETE FROM resend_log WHERE game_id = ? AND answered_at < ?", (game_id, forget_before)
+        )
+    store.db.execute(
+        "INSERT INTO resend_log (game_id, answered_at, sent) VALUES (?, ?, ?)",
+        (game_id, now, sent),
     )
 
 

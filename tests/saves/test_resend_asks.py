@@ -187,23 +187,77 @@ def test_a_named_end_too_far_from_its_start_waits_for_the_player_with_its_comman
     assert not outbox.unsent(alice.replica.store, game)
 
 
-def test_a_seat_that_asks_again_and_again_is_answered_a_bounded_number_of_times(
+def _hand_at(player: Player, ref: str, data: bytes, when: str) -> Outcome:
+    """``hand``, on a clock of whole seconds set to ``when`` (the bounds count hours)."""
+    handed = Handed([IncomingPacket(ref=ref, data=data)])
+    return asyncio.run(pull(player.replica, handed, lambda: when))[0]
+
+
+def _day(hour: int) -> str:
+    return f"2031-01-{1 + hour // 24:02d}T{hour % 24:02d}:00:00Z"
+
+
+def test_an_answer_that_may_have_been_lost_is_sent_again_an_hour_on(
     alice: Player, bob: Player, game: bytes, players: dict[str, Player]
 ) -> None:
-    """Attack: Bob's modified client asks for the last packets again at every position it
-    can name; Alice's home answers `MAX_AUTO_ASKS` of them, then leaves the rest to Alice."""
+    """Bob asks for packets its home lacks; Alice's answers, but that email is lost too.
+    Bob's next ask for the same position (its reminder's, a reply window on) is answered
+    again: before, the position counted as answered for good and both homes waited until a
+    person ran ``hexpost resend``. A copy of an ask within the hour is a duplicate."""
+    play_notes(players, game, 3)
+    alice.handed_over(game)
+    head = alice.row(game).head_seq
+    first = _forged(bob, game, seq=head - 1, every_seat=True, written_at=_day(0))
+    assert _hand_at(alice, "first", first, _day(0)).status == "resend"
+    alice.handed_over(game)  # (the answer's emails: lost)
+    again = _forged(bob, game, seq=head - 1, every_seat=True, written_at=_day(1))
+    soon = _hand_at(alice, "soon", again, "2031-01-01T00:30:00Z")
+    assert soon.status == "duplicate" and not outbox.unsent(alice.replica.store, game)
+    later = _hand_at(alice, "later", again + b"", _day(72))
+    assert later.status == "resend", later.detail
+    assert sorted(e.seq for e in outbox.unsent(alice.replica.store, game)) == [head - 1, head]
+
+
+def test_a_seat_that_asks_again_and_again_is_answered_a_bounded_number_of_times_a_day(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """Attack: Bob's modified client asks for a packet again at every position it can name,
+    hour after hour. Alice's home answers `MAX_AUTO_ASKS` of them in a day, then leaves the
+    rest to Alice; a day after the first, it answers again, within the bound."""
     play_notes(players, game, 2 * quarantine.MAX_AUTO_ASKS)
     head = alice.row(game).head_seq
     assert head > quarantine.MAX_AUTO_ASKS + 2
     answered = []
-    for first in range(2, head + 1):
-        data = _forged(bob, game, seq=first, every_seat=True)
-        answered.append(hand(alice, f"again-{first}", data).status)
+    for hour, first in enumerate(range(2, 2 + 2 * quarantine.MAX_AUTO_ASKS)):
+        data = _forged(bob, game, seq=first, every_seat=True, upto=first)
+        answered.append(_hand_at(alice, f"again-{first}", data, _day(hour)).status)
     assert answered.count("resend") == quarantine.MAX_AUTO_ASKS
     assert set(answered[quarantine.MAX_AUTO_ASKS :]) == {"ignored"}
-    outcome = hand(alice, "one more", _forged(bob, game, seq=1, every_seat=True))
+    one_more = _forged(bob, game, seq=1, every_seat=True)
+    outcome = _hand_at(alice, "one more", one_more, _day(23))
     assert outcome.status == "ignored" and outcome.attention
-    assert f"answered {quarantine.MAX_AUTO_ASKS} asks of this game" in outcome.detail
+    assert f"answered {quarantine.MAX_AUTO_ASKS} asks of this game by itself in the last" in (
+        outcome.detail
+    )
+    assert _hand_at(alice, "next day", one_more + b"", _day(24)).status == "resend"
+
+
+def test_asks_that_add_up_to_more_than_a_day_s_packets_wait_for_the_player(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """Attack: each ask within `MAX_AUTO_RESEND` packets, but together far more. Alice's
+    home sends at most that many packets a day by itself for one game."""
+    play_notes(players, game, resend_asks.MAX_AUTO_RESEND)
+    alice.handed_over(game)
+    big = resend_asks.MAX_AUTO_RESEND * 3 // 4
+    first = _forged(bob, game, seq=1, every_seat=True, upto=big)
+    assert _hand_at(alice, "big", first, _day(0)).status == "resend"
+    second = _forged(bob, game, seq=2, every_seat=True, upto=big)
+    outcome = _hand_at(alice, "big again", second, _day(2))
+    assert outcome.status == "ignored" and outcome.attention
+    assert "in the last 24 hours" in outcome.detail
+    assert f"hexpost resend wind --from 2 --to {big} --every-seat" in outcome.detail
+    assert _hand_at(alice, "big later", second + b"", _day(25)).status == "resend"
 
 
 def test_an_ask_from_a_home_ahead_makes_this_one_ask_for_what_it_lacks(
