@@ -158,9 +158,12 @@ def receive(
 
 def _long_ago(answered: str, now: str) -> bool:
     """Whether a position answered at ``answered`` may be answered again at ``now``
-    (`ANSWER_AGAIN_AFTER`); not when either time cannot be read."""
+    (`ANSWER_AGAIN_AFTER`): not when ``now`` cannot be read, nor before ``answered``; yes
+    when ``answered`` cannot be (a damaged record must not stop answers for good)."""
     then, current = parse_time(answered), parse_time(now)
-    return then is not None and current is not None and current - then >= ANSWER_AGAIN_AFTER
+    if current is None:
+        return False
+    return then is None or current - then >= ANSWER_AGAIN_AFTER
 
 
 def _day_before(now: str) -> str | None:
@@ -231,7 +234,7 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
     count = last - body.seq + 1
     why = ""
     since = _day_before(now)
-    asks, resent = store_inbox.answered_since(store, body.game_id, since)
+    asks, resent = store_inbox.answered_since(store, body.game_id, since, now, MAX_AUTO_RESEND)
     if asks >= MAX_AUTO_ASKS:
         why = f"hexpost answered {MAX_AUTO_ASKS} asks of this game by itself in the last 24 hours"
     elif count > MAX_AUTO_RESEND:
@@ -255,7 +258,7 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
         )
     store_inbox.record_ask_answered(
         store, body.game_id, body.seq, body.every_seat, now, len(sent), since
-    )
+    )  # (and forgets the log's rows from outside the day that ends now)
     if not sent:
         detail = f"{body.seat} asked for {what}: none of ours to send"
         return Outcome("ignored", detail, body.game_id, source=source)

@@ -241,12 +241,19 @@ def ask_answered_at(store: Store, game_id: bytes, seq: int, every_seat: bool) ->
     return None if row is None else str(row[0])
 
 
-def answered_since(store: Store, game_id: bytes, since: str | None) -> tuple[int, int]:
+def answered_since(
+    store: Store, game_id: bytes, since: str | None, now: str, most: int
+) -> tuple[int, int]:
     """The signed resend asks of a game this home answered by itself after ``since`` (ever,
-    when None), and the packets those answers sent."""
-    where, args = ("", (game_id,)) if since is None else (" AND answered_at > ?", (game_id, since))
+    when None) and by ``now``, and the packets those answers sent, each counted as at most
+    ``most`` (a damaged count is not believed past what one answer may send)."""
+    where, args = ("", (game_id, now)) if since is None else (
+        " AND answered_at > ?", (game_id, now, since)
+    )  # fmt: skip
     row = store.one(
-        f"SELECT COUNT(*), COALESCE(SUM(sent), 0) FROM resend_log WHERE game_id = ?{where}", args
+        "SELECT COUNT(*), COALESCE(SUM(MIN(MAX(sent, 0), ?)), 0) FROM resend_log "
+        f"WHERE game_id = ? AND answered_at <= ?{where}",
+        (most, *args),
     )
     return (0, 0) if row is None else (int(row[0]), int(row[1]))
 
@@ -261,7 +268,8 @@ def record_ask_answered(
     forget_before: str | None,
 ) -> None:
     """Remember an answer: when its position was answered, and in the log of the last day's
-    answers (whose rows older than ``forget_before`` go)."""
+    answers, whose rows from before ``forget_before`` or after ``now`` (a clock set back, a
+    damaged row) go."""
     store.db.execute(
         "INSERT INTO resend_answers (game_id, seq, every_seat, answered_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (game_id, seq, every_seat) DO UPDATE SET answered_at = excluded.answered_at",
@@ -269,7 +277,8 @@ def record_ask_answered(
     )
     if forget_before is not None:
         store.db.execute(
-            "DELETE FROM resend_log WHERE game_id = ? AND answered_at < ?", (game_id, forget_before)
+            "DELETE FROM resend_log WHERE game_id = ? AND (answered_at < ? OR answered_at > ?)",
+            (game_id, forget_before, now),
         )
     store.db.execute(
         "INSERT INTO resend_log (game_id, answered_at, sent) VALUES (?, ?, ?)",

@@ -242,6 +242,36 @@ def test_a_seat_that_asks_again_and_again_is_answered_a_bounded_number_of_times_
     assert _hand_at(alice, "next day", one_more + b"", _day(24)).status == "resend"
 
 
+def test_damaged_records_of_answers_stop_no_answer_for_long(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """A damaged disk: the time a position was answered reads as nothing, a day's log holds
+    a row from no time at all and one with a huge count. Alice's home believes no answer
+    sent more than `MAX_AUTO_RESEND` packets, so that row holds answers back for the rest of
+    its day only; then it answers the position again, and forgets the row from no time."""
+    play_notes(players, game, 3)
+    alice.handed_over(game)
+    head = alice.row(game).head_seq
+    ask = _forged(bob, game, seq=head, every_seat=True)
+    assert _hand_at(alice, "first", ask, _day(0)).status == "resend"
+    alice.handed_over(game)
+    with alice.replica.store.transaction() as db:
+        db.execute("UPDATE resend_answers SET answered_at = 'x\x01' WHERE game_id = ?", (game,))
+        db.execute("UPDATE resend_log SET sent = 1000000000000 WHERE game_id = ?", (game,))
+        db.execute(
+            "INSERT INTO resend_log (game_id, answered_at, sent) VALUES (?, 'zzzz', 7)", (game,)
+        )
+    held = _hand_at(alice, "held", ask, _day(2))
+    assert held.status == "ignored" and held.attention
+    assert f"hexpost sent {resend_asks.MAX_AUTO_RESEND} of this game" in held.detail
+    again = _hand_at(alice, "again", ask, _day(25))
+    assert again.status == "resend", again.detail
+    assert _hand_at(alice, "copy", ask, _day(25)).status == "duplicate"
+    with alice.replica.store.transaction() as db:
+        (left,) = db.execute("SELECT COUNT(*) FROM resend_log WHERE answered_at = 'zzzz'")
+    assert left == (0,), "a row from no time is forgotten"
+
+
 def test_asks_that_add_up_to_more_than_a_day_s_packets_wait_for_the_player(
     alice: Player, bob: Player, game: bytes, players: dict[str, Player]
 ) -> None:
