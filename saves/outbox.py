@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 import msgspec
 
-from saves import store_games, store_inbox, store_outbox
+from saves import sound_copies, store_games, store_inbox, store_outbox
 from saves.store import Row, Store
 
 BACKOFF_CAP_MINUTES = 60
@@ -144,7 +144,9 @@ def requeue(
         theirs = store_games.last_seq_not_by(store, game_id, seat)
         first = 0 if theirs is None else theirs + 1
     with store.transaction():
-        return store_outbox.requeue_from(store, game_id, first, seat, last)
+        return store_outbox.requeue_from(
+            store, game_id, first, seat, last, sound_copies.picker(store, game_id)
+        )
 
 
 def relay(
@@ -163,10 +165,11 @@ def relay(
     lacks part of the chain, its own packets among them, because it was restored from an
     older copy (`saves.behind`) or lost them from its store (`saves.holes`). Returns the
     positions queued."""
+    pick = sound_copies.picker(store, game_id)
     with store.transaction():
-        mine = store_outbox.requeue_from(store, game_id, first, seat, last)
+        mine = store_outbox.requeue_from(store, game_id, first, seat, last, pick)
         theirs = store_outbox.queue_relays(
-            store, game_id, first, seat, "\n".join(recipients), name, now, last
+            store, game_id, first, seat, "\n".join(recipients), name, now, last, pick
         )
     return sorted(mine + theirs)
 

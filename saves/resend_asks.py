@@ -33,6 +33,7 @@ from saves import (
     acceptance,
     ledger,
     side_verdicts,
+    sound_copies,
     store_games,
     store_inbox,
     store_keys,
@@ -250,11 +251,12 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
             f"`{request.command}`"
         )
         return Outcome("ignored", detail, body.game_id, source=source, attention=True)
-    sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat, last)
+    pick = sound_copies.picker(store, body.game_id)
+    sent = store_outbox.requeue_from(store, body.game_id, body.seq, row.my_seat, last, pick)
     if body.every_seat:
         address = replica.state(body.game_id).core.seat_state(body.seat).address
         sent += store_outbox.queue_relays(
-            store, body.game_id, body.seq, row.my_seat, address, row.name, now, last
+            store, body.game_id, body.seq, row.my_seat, address, row.name, now, last, pick
         )
     store_inbox.record_ask_answered(
         store, body.game_id, body.seq, body.every_seat, now, len(sent), since

@@ -7,7 +7,7 @@ when and what.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from saves.store import Row, Store
 
@@ -53,24 +53,36 @@ _UNBOUNDED = 2**62
 """The last position of a range with no end (SQLite's integers are 64-bit)."""
 
 
+Pick = Callable[[int, Sequence[bytes]], bytes | None]
+"""Which of a packet's stored copies (its queued bytes, then the chain's) goes out again:
+`saves.sound_copies.picker`; None sends none of them."""
+
+
 def requeue_from(
-    store: Store, game_id: bytes, first: int, seat: str, last: int | None = None
+    store: Store, game_id: bytes, first: int, seat: str, last: int | None, pick: Pick
 ) -> list[int]:
     """Mark ``seat``'s queued packets of a game from position ``first`` on (to ``last``, when
-    given) as unsent again, with a fresh count of attempts; returns their positions."""
+    given) as unsent again, with a fresh count of attempts, each with the bytes ``pick``
+    takes of its queued copy and the chain's (none where it takes none); returns their
+    positions."""
     rows = store.all(
-        "SELECT o.id, o.seq FROM outbox o JOIN packets p ON p.game_id = o.game_id "
-        "AND p.seq = o.seq AND p.packet_id = o.packet_id WHERE o.game_id = ? "
-        "AND o.seq BETWEEN ? AND ? AND p.seat = ? ORDER BY o.seq",
+        "SELECT o.id, o.seq, o.data, p.data FROM outbox o JOIN packets p "
+        "ON p.game_id = o.game_id AND p.seq = o.seq AND p.packet_id = o.packet_id "
+        "WHERE o.game_id = ? AND o.seq BETWEEN ? AND ? AND p.seat = ? ORDER BY o.seq",
         (game_id, first, _UNBOUNDED if last is None else last, seat),
     )
-    for entry_id, _ in rows:
+    queued = []
+    for entry_id, seq, data, stored in rows:
+        chosen = pick(int(seq), (bytes(data), bytes(stored)))
+        if chosen is None:
+            continue
         store.db.execute(
-            "UPDATE outbox SET sent_at = NULL, attempts = 0, last_error = NULL, "
+            "UPDATE outbox SET data = ?, sent_at = NULL, attempts = 0, last_error = NULL, "
             "next_attempt = NULL, resends = resends + 1 WHERE id = ?",
-            (entry_id,),
+            (chosen, entry_id),
         )
-    return [int(seq) for _, seq in rows]
+        queued.append(int(seq))
+    return queued
 
 
 def queue_relays(
@@ -81,26 +93,34 @@ def queue_relays(
     recipients: str,
     name: str,
     now: str,
-    last: int | None = None,
+    last: int | None,
+    pick: Pick,
 ) -> list[int]:
     """Queue the other seats' stored packets of a game from position ``first`` on (to
     ``last``, when given), to send to ``recipients`` (a home that lacks them: `saves.behind`,
-    `saves.holes`), or mark those queued before as unsent again; returns their positions.
+    `saves.holes`), or mark those queued before as unsent again, each with the bytes
+    ``pick`` takes of its copy queued before and the chain's; returns their positions.
     Each keeps its author's signature: the receiver checks it as it checks any packet, so who
     forwards it does not matter."""
     rows = store.all(
-        "SELECT seq, packet_id, data, seat FROM packets WHERE game_id = ? "
-        "AND seq BETWEEN ? AND ? AND seat != ? ORDER BY seq",
+        "SELECT p.seq, p.packet_id, p.data, p.seat, o.data FROM packets p "
+        "LEFT JOIN outbox o ON o.packet_id = p.packet_id "
+        "WHERE p.game_id = ? AND p.seq BETWEEN ? AND ? AND p.seat != ? ORDER BY p.seq",
         (game_id, first, _UNBOUNDED if last is None else last, seat),
     )
-    for seq, packet_id, data, author in rows:
+    queued = []
+    for seq, packet_id, stored, author, data in rows:
+        copies = (bytes(stored),) if data is None else (bytes(data), bytes(stored))
+        chosen = pick(int(seq), copies)
+        if chosen is None:
+            continue
         subject = f"[hexpost] {name}: {author}'s packet {seq}, sent again"
         queue(
             store,
             game_id,
             seq,
             bytes(packet_id),
-            bytes(data),
+            chosen,
             recipients=recipients,
             subject=subject,
             automatic=False,
@@ -108,11 +128,12 @@ def queue_relays(
             summary="",
         )
         store.db.execute(
-            "UPDATE outbox SET sent_at = NULL, attempts = 0, last_error = NULL, "
+            "UPDATE outbox SET data = ?, sent_at = NULL, attempts = 0, last_error = NULL, "
             "next_attempt = NULL, resends = resends + 1 WHERE packet_id = ?",
-            (bytes(packet_id),),
+            (chosen, bytes(packet_id)),
         )
-    return [int(row[0]) for row in rows]
+        queued.append(int(seq))
+    return queued
 
 
 def mark_sent(store: Store, entry_id: int, now: str) -> tuple[bytes, int] | None:

@@ -272,6 +272,38 @@ def test_damaged_records_of_answers_stop_no_answer_for_long(
     assert left == (0,), "a row from no time is forgotten"
 
 
+def _damage_queued(player: Player, game: bytes, seq: int) -> None:
+    """Flip a byte in the middle of the queued copy of packet ``seq`` (a damaged disk)."""
+    with player.replica.store.transaction() as db:
+        query = "SELECT id, data FROM outbox WHERE game_id = ? AND seq = ?"
+        entry, data = db.execute(query, (game, seq)).fetchone()
+        bent = bytearray(data)
+        bent[len(bent) // 2] ^= 0x01
+        db.execute("UPDATE outbox SET data = ? WHERE id = ?", (bytes(bent), entry))
+
+
+def test_a_damaged_queued_copy_is_not_what_an_answer_sends(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """Alice's move was lost in the mail and her disk damaged the copy her outbox keeps to
+    send again. Before, every answer to Bob's asks sent those damaged bytes, Bob refused
+    them, and the game waited for good. Now the chain's copy goes (it opens; the queued one
+    does not), and becomes the queued one."""
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    lost = author.replica.submit(game, [{"type": "note", "text": "lost"}], now=now())
+    author.handed_over(game)
+    _damage_queued(author, game, lost.seq)
+    before = other.row(game).head_seq
+    ours = other.replica.game(game).my_seat
+    ask = _forged(other, game, seat=ours, seq=before, every_seat=True)
+    assert hand(author, "ask", ask).status == "resend"
+    queued = {e.seq: e.data for e in outbox.unsent(author.replica.store, game)}
+    assert queued == {before: other.packet(game, before), lost.seq: author.packet(game, lost.seq)}
+    assert hand(other, "again", queued[lost.seq]).applied == [lost.seq]
+    assert other.row(game).state_hash == author.row(game).state_hash
+
+
 def test_asks_that_add_up_to_more_than_a_day_s_packets_wait_for_the_player(
     alice: Player, bob: Player, game: bytes, players: dict[str, Player]
 ) -> None:
