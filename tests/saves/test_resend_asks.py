@@ -304,6 +304,24 @@ def test_a_damaged_queued_copy_is_not_what_an_answer_sends(
     assert other.row(game).state_hash == author.row(game).state_hash
 
 
+def test_a_damaged_copy_of_a_relay_sent_before_is_not_sent_again(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """Alice's home relayed Bob's own packets to him once (he lost them); her disk then
+    damaged the queued copy of one of them. Asked again a day later, it sends the chain's
+    copy, which opens."""
+    play_notes(players, game, 2)
+    head = alice.row(game).head_seq
+    theirs = next(s for s in range(head, 0, -1) if alice.opened(game, s).body.seat == "alliance")
+    ask = _forged(bob, game, seq=theirs, every_seat=True, upto=theirs)
+    assert _hand_at(alice, "first", ask, _day(0)).status == "resend"
+    alice.handed_over(game)
+    _damage_queued(alice, game, theirs)
+    assert _hand_at(alice, "again", ask, _day(25)).status == "resend"
+    (again,) = outbox.unsent(alice.replica.store, game)
+    assert again.seq == theirs and again.data == alice.packet(game, theirs)
+
+
 def test_asks_that_add_up_to_more_than_a_day_s_packets_wait_for_the_player(
     alice: Player, bob: Player, game: bytes, players: dict[str, Player]
 ) -> None:
