@@ -136,6 +136,15 @@ message for up to half an hour); a gap that outlasts this was lost in the mail, 
 home's store."""
 
 
+GAP_RETRY = 12 * 3600
+"""Seconds after which a gap still open is asked for again: its ask, or the answer, may have
+been lost in the mail too. Each later ask waits as long as the gap had lasted when it was last
+asked (at 1, 13, 26, 52... hours), so a player away for two weeks gets six asks, not one a
+reply window (the reminders: every 72 hours by default). Measured with `bench/lossy_mail.py
+--seeds 100` at 25% loss: median days 25.5 to 21.0, worst 48.0 to 40.0, and packet emails
+per move 2.06 to 1.95 (the packet comes back before the reminders start)."""
+
+
 def gap_request(
     store: Store,
     game_id: bytes,
@@ -145,16 +154,21 @@ def gap_request(
     now: str,
 ) -> ResendRequest | None:
     """The note that asks the other player to send the chain again from a gap the other
-    seat's move waits behind, once the packet held beyond it has waited `GAP_PATIENCE`, once
-    for that position. (On this home's own move `resend_request` asks at once: it is behind.)"""
+    seat's move waits behind, once the packet held beyond it has waited `GAP_PATIENCE`, and
+    again while the gap stays open, less and less often (`GAP_RETRY`). (On this home's own
+    move `resend_request` asks at once: it is behind.)"""
     ahead = first_ahead(store, game_id, head_seq)
     if ahead is None or ahead.seq <= head_seq + 1:  # (one that does not follow: a fork)
         return None
     waited = _seconds_between(ahead.received_at, now)
     if waited is None or waited < GAP_PATIENCE:
         return None
-    if store_inbox.resend_asked(store, game_id, head_seq + 1):
-        return None
+    asked = store_inbox.resend_asked_at(store, game_id, head_seq + 1)
+    if asked is not None:
+        since = _seconds_between(asked, now)
+        before = _seconds_between(ahead.received_at, asked)
+        if since is not None and before is not None and since < max(GAP_RETRY, before):
+            return None  # (an ask time that cannot be read does not stop the next ask)
     author = next((s for s in seats if s.seat == ahead.seat and s.address), None)
     if author is None:
         return None

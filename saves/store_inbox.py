@@ -224,9 +224,19 @@ def resend_asked(store: Store, game_id: bytes, seq: int) -> bool:
     return row is not None
 
 
+def resend_asked_at(store: Store, game_id: bytes, seq: int) -> str | None:
+    """When this home last asked the other player to send packets ``seq`` on again, or None."""
+    row = store.one(
+        "SELECT sent_at FROM resend_requests WHERE game_id = ? AND seq = ?", (game_id, seq)
+    )
+    return None if row is None else str(row[0])
+
+
 def record_resend_request(store: Store, game_id: bytes, seq: int, now: str) -> None:
+    """Remember that this home asked for packets ``seq`` on again, and when (last)."""
     store.db.execute(
-        "INSERT OR IGNORE INTO resend_requests (game_id, seq, sent_at) VALUES (?, ?, ?)",
+        "INSERT INTO resend_requests (game_id, seq, sent_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (game_id, seq) DO UPDATE SET sent_at = excluded.sent_at",
         (game_id, seq, now),
     )
 

@@ -12,6 +12,7 @@ when the held packet has waited `behind.GAP_PATIENCE` seconds, and the answer fi
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
@@ -90,3 +91,30 @@ def test_a_lost_last_row_behind_held_packets_is_asked_for(
     other.sync()
     assert other.row(game).state_hash == author.row(game).state_hash
     assert other.replica.verify(game) == author.row(game).state_hash
+
+
+def test_a_gap_that_stays_open_is_asked_for_again_less_and_less_often(
+    players: dict[str, Player], game: bytes, network: LoopbackNetwork
+) -> None:
+    """The ask for the gap, or the answer to it, was lost in the mail too. Before, the gap
+    was asked for once, and then only a reminder's ask a reply window (72 hours) on could
+    bring the packet. Now it is asked for again 12 hours after, then each time after as long
+    as the gap had lasted when last asked: a player away for two weeks gets six asks."""
+    play_notes(players, game, 3)
+    author, other, seq = _two_notes_one_lost(players, game)
+    notes = NotesTransport(network, other.transport.name)
+
+    def asked_at(hours: int) -> list[str]:
+        when = (datetime(2031, 1, 1, tzinfo=UTC) + timedelta(hours=hours)).strftime(
+            "%Y-%m-%dT%H:%M:%SZ"
+        )
+        return asyncio.run(sync(other.replica, notes, lambda: when)).requests
+
+    asks = {hours: asked for hours in range(0, 14 * 24) if (asked := asked_at(hours))}
+    assert list(asks) == [1, 13, 26, 52, 104, 208]
+    assert all(f"to send packet {seq} of" in line for (line,) in asks.values())
+    assert len(notes.notes) == 6  # (a note beside each ask)
+    answered = author.sync()  # six asks at once, as a player back from two weeks away reads
+    assert answered.sent == [seq], "answered once: the others are copies within the hour"
+    other.sync()
+    assert other.row(game).state_hash == author.row(game).state_hash
