@@ -220,8 +220,8 @@ def first_damaged_after(store: Store, game_id: bytes, head_seq: int) -> Row | No
 
 
 def resend_asked(store: Store, game_id: bytes, seq: int) -> bool:
-    row = store.one("SELECT 1 FROM resend_requests WHERE game_id = ? AND seq = ?", (game_id, seq))
-    return row is not None
+    """Whether this home asked the other player to send packets ``seq`` on again."""
+    return resend_asked_at(store, game_id, seq) is not None
 
 
 def resend_asked_at(store: Store, game_id: bytes, seq: int) -> str | None:
