@@ -20,7 +20,8 @@ lost in the mail too); an ask that would send more than `MAX_AUTO_RESEND` packet
 what a game's answers may send in a day (`MAX_AUTO_ASKS` asks, `MAX_AUTO_RESEND` packets),
 is left to the player (the note says how). An ask
 that names a head past this home's has nothing to be sent, but says this home lacks packets
-(the asker's move was lost on its way here): this home asks for those in its turn, once.
+(the asker's move was lost on its way here): this home asks for those in its turn, and
+again an hour or more on, if asked again (its ask may have been lost too).
 Anything refused is recorded with the other refused input and never stops the items after
 it.
 """
@@ -274,9 +275,12 @@ def _answer(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
 def _ask_back(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
     """An ask whose writer holds packets past this home's head: a reminder's, whose move
     was written and whose email never came here. There is nothing to send; this home asks
-    for what it lacks in its turn (every seat's packets from its head to the asker's), once
-    for its head's next position, as a sync asks for a gap (`saves.behind`). A head claimed
-    falsely costs one ask, which the other home answers within its own bounds."""
+    for what it lacks in its turn (every seat's packets from its head to the asker's), as a
+    sync asks for a gap (`saves.behind`). Its head's next position is asked for again only
+    `ANSWER_AGAIN_AFTER` after the last ask there: that ask may have been lost in the mail,
+    and the asker's next reminder (a reply window on) comes with an ask that brings this
+    here again. A head claimed falsely costs one ask an hour at most, to the claimer's own
+    bound address, which the other home answers within its own bounds."""
     store = replica.store
     row = replica.game(body.game_id)
     first = row.head_seq + 1
@@ -284,7 +288,8 @@ def _ask_back(replica: Reader, body: AskBody, source: str, now: str) -> Outcome:
         f"{body.seat} holds {row.name} up to packet {body.head_seq}, past this home's "
         f"{row.head_seq}"
     )
-    if store_inbox.resend_asked(store, body.game_id, first):
+    asked = store_inbox.resend_asked_at(store, body.game_id, first)
+    if asked is not None and not _long_ago(asked, now):
         return Outcome("ignored", f"{detail}: asked already", body.game_id, source=source)
     address = replica.state(body.game_id).core.seat_state(body.seat).address
     request = ResendRequest(

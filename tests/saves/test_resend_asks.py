@@ -385,7 +385,8 @@ def test_a_head_claimed_far_ahead_costs_one_ask(
     alice: Player, bob: Player, game: bytes, players: dict[str, Player]
 ) -> None:
     """Attack: Alice's modified client names heads far past the game's in ask after ask.
-    Bob's home asks back once for its head's next position, and no more."""
+    Bob's home asks back once for its head's next position within the hour, and no
+    more."""
     play_notes(players, game, 2)
     head = bob.row(game).head_seq
     for claimed in (head + 1_000_000, head + 5, head + 2):
@@ -394,6 +395,30 @@ def test_a_head_claimed_far_ahead_costs_one_ask(
     (ours,) = queued_asks(bob, game)
     body = peek(ours)
     assert (body.seq, body.upto, body.every_seat) == (head + 1, head + 1_000_000, True)
+
+
+def test_an_ask_back_that_may_have_been_lost_is_made_again_an_hour_on(
+    alice: Player, bob: Player, game: bytes, players: dict[str, Player]
+) -> None:
+    """Bob's home learns from Alice's reminder that it lacks her last packets, and asks for
+    them; that ask is lost in the mail. Alice's next reminder, a reply window on, makes Bob's
+    home ask again: before, it had asked for that position once for good, and both homes
+    waited for a person. Attack: a seat that sends such asks every few minutes gets one ask
+    back an hour at most, each to its own bound address."""
+    play_notes(players, game, 2)
+    head = bob.row(game).head_seq
+    for minutes, expected in ((0, "asked for"), (10, "asked already"), (50, "asked already")):
+        ask = _forged(alice, game, seat="coalition", head_seq=head + 2, seq=head + 3)
+        when = f"2031-01-01T00:{minutes:02d}:00Z"
+        outcome = _hand_at(bob, f"ahead-{minutes}", ask, when)
+        assert outcome.status == "ignored" and expected in outcome.detail, outcome.detail
+    assert len(queued_asks(bob, game)) == 1
+    bob.handed_over(game)  # (and lost on its way)
+    reminder = _forged(alice, game, seat="coalition", head_seq=head + 2, seq=head + 3)
+    outcome = _hand_at(bob, "next reminder", reminder, _day(72))
+    assert outcome.detail.endswith(f"asked for packets {head + 1} to {head + 2} again")
+    (again,) = queued_asks(bob, game)
+    assert (peek(again).seq, peek(again).upto) == (head + 1, head + 2)
 
 
 def test_no_ask_is_signed_by_a_key_the_game_does_not_bind_to_this_home_s_seat(
