@@ -240,6 +240,8 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     head = store_games.head(store, body.game_id)
     if head is None and replica.mend_lost_games():
         head = store_games.head(store, body.game_id)
+    if head is None and body.seq == 0 and store_games.first_stored_at(store, body.game_id):
+        return _lost_genesis(replica, packet, source, now)
     if head is None:
         return _new_game(replica, packet, source, now)
     if not has_ruleset(head.ruleset) and replica.mend_ruleset(replica.game(body.game_id)):
@@ -293,6 +295,20 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
             return msgspec.structs.replace(held, detail=detail, attention=True)
         return held
     return _apply_chain(replica, ruleset, packet, source, now)
+
+
+def _lost_genesis(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:
+    """The genesis of a game whose later packets this home holds, but neither its row nor
+    its genesis nor a kept state to rebuild the row from (`Reader.mend_lost_games` said so):
+    kept where the packet stored after it names it (`mending.fill`), and the row rebuilt from
+    it. A genesis the chain does not name is not this game's, whoever signed it, and must not
+    start another game under its id: refused."""
+    filled = mending.fill(replica, packet, source, now)
+    if filled is None:
+        reason = "a genesis for a game whose later packets this home holds, which they do not name"
+        return refusals.refused(replica, packet, source, now, reason)
+    replica.mend_lost_games()
+    return filled
 
 
 def catch_up(replica: Reader, now: str) -> list[Outcome]:

@@ -1,4 +1,5 @@
-"""What a game's lost row held, read again from the game's genesis packet.
+"""What a game's lost row held, read again from the game's genesis packet, or from its
+kept state.
 
 A game's row in the games table (`saves.store_games`) is written with its genesis and kept
 beside its packets; should it be lost, everything it says about the game but this home's own
@@ -7,6 +8,11 @@ scenario and its seats, and this home's seat is the one it created (the genesis 
 this home's key) or the one addressed to it. `saves.reading.Reader.mend_lost_games` writes
 the row and works out the rest (where the chain ends, whether this seat joined) from the
 chain as it reads any game.
+
+Where the genesis was lost with the row, the newest state kept beside the packets that checks
+(`saves.kept_states`) names the same: the game, its ruleset, its scenario, its seats with
+their keys and addresses (`from_kept_state`). The game then plays on from that state, and the
+next sync asks the other player for the genesis (`saves.holes`), which fills its place.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from typing import NamedTuple
 
 from engine.core.errors import PacketError
 from engine.core.packets import Genesis, open_packet
-from saves import store_games
+from engine.core.state import SeatState
+from saves import kept_states, store_games
 from saves.keys import Identity
 from saves.store import Store
 
@@ -72,3 +79,38 @@ def from_genesis(store: Store, game_id: bytes, identity: Identity | None) -> Los
         my_seat=seat,
         created_at=stored_at,
     )
+
+
+def from_kept_state(
+    store: Store, game_id: bytes, identity: Identity | None
+) -> tuple[LostRow, int] | None:
+    """The row of ``game_id`` as its newest kept state that checks tells it, and that
+    state's position; None when no kept state checks or no seat of it is this home's (the
+    seat bound to this home's key, or one not yet joined that is addressed to it)."""
+    state = kept_states.newest_checked(store, game_id)
+    created_at = store_games.first_stored_at(store, game_id)
+    if state is None or created_at is None or identity is None:
+        return None
+    core = state.core
+    seat = _seat_of(core.seats, core.creator, identity)
+    if seat is None:
+        return None
+    row = LostRow(
+        name=core.name,
+        ruleset=core.ruleset_id,
+        scenario=core.scenario_id,
+        my_seat=seat,
+        created_at=created_at,
+    )
+    return row, core.seq
+
+
+def _seat_of(seats: tuple[SeatState, ...], creator: str, identity: Identity) -> str | None:
+    """This home's seat among ``seats``, as `from_genesis` tells it from a genesis."""
+    for s in seats:
+        if s.public_key and s.public_key == identity.public_key:
+            return s.seat
+    for s in seats:
+        if not s.joined and s.seat != creator and s.address == identity.address:
+            return s.seat
+    return None

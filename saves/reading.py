@@ -28,8 +28,9 @@ from engine.core.packets import (
     read_envelope,
 )
 from engine.core.ruleset import AnyRuleset, Decision, Event
-from engine.core.state import AnyState, decode_state, encode_state, state_hash
+from engine.core.state import AnyState, encode_state
 from saves import faults, holes, ledger, store_games
+from saves.kept_states import checked_state
 from saves.keys import Identity
 from saves.registry import has_ruleset, ruleset_for
 from saves.row_repairs import RowRepairs
@@ -83,27 +84,6 @@ def kept_packet(data: bytes, state: AnyState | None) -> VerifiedPacket:
     keys = [envelope.public_key] if envelope.public_key else lookup(envelope.key_id)
     packet = rebuild(data, envelope, keys[0]) if len(keys) == 1 else None
     return packet if packet is not None else open_packet(data, lookup)
-
-
-def checked_state(kept: store_games.Kept, state_type: type[Any]) -> AnyState | None:
-    """The state a kept snapshot holds, if it decodes, hashes to the hash stored with it and
-    is the state after the packet it is kept for, in the chain stored; else None (the
-    snapshot is only a cache of what the packets determine: `Reader` then rebuilds it from
-    them). Whatever decoding or hashing damaged bytes raises means the same; a whole row
-    filed under another position (its own state and hash) is one case, and chain ids damaged
-    (the last packet's, the genesis's: kept out of the hash, as a packet's id depends on it)
-    another."""
-    try:
-        state: AnyState = decode_state(kept.state, state_type)
-        good = (
-            state.core.seq == kept.seq
-            and state.head == (kept.packet_id or state.head)  # (a packet row lost: no say)
-            and state.genesis_id == (kept.genesis_id or state.genesis_id)
-            and state_hash(state) == kept.state_hash
-        )
-    except Exception:  # any failure: the kept bytes are not a state
-        return None
-    return state if good else None
 
 
 _NOTHING: Mapping[int, str] = MappingProxyType({})

@@ -81,10 +81,12 @@ class RowRepairs:
 
     def mend_lost_games(self) -> bool:
         """Whether a game's row was lost (its packets stored, its row gone or its id
-        damaged) and is now rebuilt from its genesis and chain (`saves.lost_games`); a row
-        left with no packets under its id is dropped. Listing the games, looking one up and
-        placing a packet of a game not held call it; it costs one look-up when nothing is
-        lost."""
+        damaged) and is now rebuilt from its genesis and chain (`saves.lost_games`), or,
+        its genesis lost too, from its newest kept state that checks (the next sync asks
+        for the genesis); a row left with no packets under its id is dropped, and a game
+        that nothing left names is said to be lost, with what brings it back. Listing the
+        games, looking one up and placing a packet of a game not held call it; it costs one
+        look-up when nothing is lost."""
         if self._mending:  # (rebuilding a row reads its game, which checks again)
             return False
         lost = store_repairs.lost_games(self.store)
@@ -101,8 +103,7 @@ class RowRepairs:
                 if refiled:
                     lost = store_repairs.lost_games(self.store)
                     stray = store_repairs.rows_without_packets(self.store)
-                found = {game_id: lost_games.from_genesis(self.store, game_id, self.identity)
-                         for game_id in lost}  # fmt: skip
+                found, kept = self._lost_rows(lost)
                 for game_id in stray:
                     store_repairs.delete_game_row(self.store, game_id)
                 for game_id, row in found.items():
@@ -114,9 +115,35 @@ class RowRepairs:
             self.note_repair(game_id, "a row in the games table had no packets; dropped it")
         rebuilt = [game_id for game_id, row in found.items() if row is not None]
         for game_id in rebuilt:
-            self.note_repair(game_id, "its row in the games table was lost; rebuilt it")
+            from_state = kept.get(game_id)
+            if from_state is None:
+                self.note_repair(game_id, "its row in the games table was lost; rebuilt it")
+            else:
+                self.note_repair(game_id, _rebuilt_from_state(from_state[1]), from_packets=False)
+        for game_id, from_state in kept.items():
+            if from_state is None:
+                self.note_repair(game_id, _not_rebuilt(game_id), from_packets=False)
         self._note_refiled(refiled)
         return bool(rebuilt or refiled)
+
+    def _lost_rows(
+        self, lost: list[bytes]
+    ) -> tuple[
+        dict[bytes, lost_games.LostRow | None], dict[bytes, tuple[lost_games.LostRow, int] | None]
+    ]:
+        """Per lost game, its row as its genesis tells it (`lost_games.from_genesis`), or
+        where the genesis was lost too, as its newest kept state that checks tells it
+        (`lost_games.from_kept_state`); and, for the latter games, that row and the state's
+        position (None where no kept state checks either)."""
+        found: dict[bytes, lost_games.LostRow | None] = {}
+        kept: dict[bytes, tuple[lost_games.LostRow, int] | None] = {}
+        for game_id in lost:
+            found[game_id] = lost_games.from_genesis(self.store, game_id, self.identity)
+            if found[game_id] is None and lost_games.genesis_of(self.store, game_id) is None:
+                from_state = lost_games.from_kept_state(self.store, game_id, self.identity)
+                kept[game_id] = from_state
+                found[game_id] = None if from_state is None else from_state[0]
+        return found, kept
 
     def _refile(
         self,
@@ -161,10 +188,10 @@ class RowRepairs:
             self.note_repair(game_id, f"packet {seq} was kept under another position; put it back")
 
     def _insert_lost(self, game_id: bytes, row: lost_games.LostRow) -> None:
-        """Write a lost game's row as its genesis tells it; active if this home's seat has
-        joined by the last stored packet (its state read from the kept head state, checked
-        as ever; where that cannot be read, a key the game binds to the seat says so), and
-        stopped again if evidence against the game is kept."""
+        """Write a lost game's row as its genesis (or kept state) tells it; active if this
+        home's seat has joined by the last stored packet (its state read from the kept head
+        state, checked as ever; where that cannot be read, a key the game binds to the seat
+        says so), and stopped again if evidence against the game is kept."""
         store = self.store
         store_games.insert_game(store, game_id, name=row.name, ruleset=row.ruleset,
                                 scenario=row.scenario, my_seat=row.my_seat, status="invited",
@@ -374,3 +401,21 @@ class RowRepairs:
                 if packet.body.game_id == game_id:
                     bound[body.seat] = (key_id(packet.public_key), packet.public_key)
         return bound
+
+
+def _rebuilt_from_state(seq: int) -> str:
+    """What `RowRepairs.mend_lost_games` says of a row rebuilt from a kept state."""
+    return (
+        "its row in the games table was lost, and its genesis too; rebuilt it from the state "
+        f"kept at packet {seq} (the next sync asks the other player for the genesis)"
+    )
+
+
+def _not_rebuilt(game_id: bytes) -> str:
+    """What `RowRepairs.mend_lost_games` says of a game whose row, genesis and every kept
+    state that checks are lost: its packets stay, and what would bring it back."""
+    return (
+        "its row in the games table was lost, and its genesis and every state kept of it "
+        "too, so the game cannot be rebuilt from the packets this home still holds; ask the "
+        f"other player to run `hexpost resend {game_id.hex()} --from 0 --every-seat`, then sync"
+    )

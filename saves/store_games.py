@@ -331,6 +331,14 @@ def packet_stored_at(store: Store, game_id: bytes, seq: int) -> str | None:
     return None if row is None else str(row[0])
 
 
+def first_stored_at(store: Store, game_id: bytes) -> str | None:
+    """When the game's first packet still stored here was stored, if any is."""
+    row = store.one(
+        "SELECT stored_at FROM packets WHERE game_id = ? ORDER BY seq LIMIT 1", (game_id,)
+    )
+    return None if row is None else str(row[0])
+
+
 def packet_at(store: Store, game_id: bytes, seq: int) -> tuple[bytes, str] | None:
     """The id and seat of the packet at a chain position, if any."""
     row = store.one(

@@ -13,17 +13,23 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.core.packets import Genesis, peek_body, raw_public_key, sign_body
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from saves import ledger
 from tests.saves.conftest import NotesTransport, Player, create_game, now, play_notes
 from tui.services import games as listing
+from tui.services import trust
 
 
-def _lose(player: Player, game: bytes, how: str) -> None:
+def _lose(player: Player, game: bytes, how: str, *, genesis: bool = False) -> None:
     with player.replica.store.transaction() as db:
+        if genesis:  # (its packet row too)
+            db.execute("DELETE FROM packets WHERE game_id = ? AND seq = 0", (game,))
         if how == "deleted":
             db.execute("DELETE FROM games WHERE game_id = ?", (game,))
         else:  # "id damaged"
@@ -230,3 +236,103 @@ def test_a_lost_row_of_a_game_that_cannot_be_read_comes_back_active_and_asks_for
     alice.sync()
     bob.sync()
     assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+@pytest.mark.parametrize("who", ["creator", "joiner"])
+def test_a_lost_row_whose_genesis_is_lost_too_comes_back_from_the_kept_state(
+    players: dict[str, Player], game: bytes, network: LoopbackNetwork, who: str
+) -> None:
+    """Row and genesis lost together (a damaged disk): nothing in the packets after the
+    genesis names the game, so before, the game vanished from the list, and every packet of
+    it was parked as a stranger's. The state kept at its head names it all (its name, ruleset,
+    scenario and seats, each seat's key): the row is rebuilt from it, and the next sync asks
+    the other player for the genesis, whose copy fills its place."""
+    play_notes(players, game, 4)
+    home, other = (players["coalition"], players["alliance"])[:: 1 if who == "creator" else -1]
+    other.handed_over(game)
+    good = home.row(game)
+    _lose(home, game, "deleted", genesis=True)
+
+    rows = {row.game_id: row for row in home.replica.games()}
+    assert set(rows) == {game}
+    row = rows[game]
+    assert (row.name, row.ruleset, row.scenario, row.my_seat, row.status) == (
+        good.name, good.ruleset, good.scenario, good.my_seat, good.status
+    )  # fmt: skip
+    assert (row.head_seq, row.state_hash) == (good.head_seq, good.state_hash)
+    assert _said(home, good.name) == [
+        f"game {good.name}: its row in the games table was lost, and its genesis too; rebuilt "
+        f"it from the state kept at packet {good.head_seq} (the next sync asks the other "
+        "player for the genesis)"
+    ]
+
+    notes = NotesTransport(network, home.transport.name)
+    report = asyncio.run(sync(home.replica, notes, now))
+    assert [line.split(" (")[0] for line in report.requests] == [
+        f"asked {other.address} to send packet 0 of {good.name} again"
+    ]
+    other.sync()
+    home.sync()
+    assert home.replica.verify(game) == other.row(game).state_hash
+    play_notes(players, game, 2)
+    assert home.row(game).state_hash == other.row(game).state_hash
+    assert home.count("parked") == 0 and home.count("rejected") == 0
+
+
+@pytest.mark.parametrize("states", ["deleted", "damaged"])
+def test_a_lost_row_with_its_genesis_and_every_kept_state_comes_back_with_the_genesis(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, states: str
+) -> None:
+    """Nothing left that names the game: no row can be rebuilt, but the home says what it
+    holds and what brings it back, rather than dropping it from sight in silence. The
+    genesis that the other player's ``hexpost resend`` sends is kept where the chain names it,
+    and the row is rebuilt from it (before, it was taken as a new invitation at packet 0,
+    and the next copy failed on the packets already stored). Attack: a genesis under the
+    game's id that the chain does not name, signed by a stranger, starts no game there."""
+    play_notes(players, game, 2)
+    with bob.replica.store.transaction() as db:
+        if states == "deleted":
+            db.execute("DELETE FROM snapshots WHERE game_id = ?", (game,))
+        else:  # a byte of each changed: none checks against its hash
+            kept = db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?", (game,))
+            for seq, state in kept.fetchall():
+                bent = state[:40] + bytes([state[40] ^ 0x01]) + state[41:]
+                db.execute(
+                    "UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = ?",
+                    (bent, game, seq),
+                )
+    _lose(bob, game, "deleted", genesis=True)
+    assert bob.replica.games() == []
+    assert bob.replica.store.repairs == [
+        f"game {game.hex()}: its row in the games table was lost, and its genesis and every "
+        "state kept of it too, so the game cannot be rebuilt from the packets this home still "
+        f"holds; ask the other player to run `hexpost resend {game.hex()} --from 0 "
+        "--every-seat`, then sync"
+    ]
+
+    real = alice.packet(game, 0)
+    body = peek_body(real)
+    assert body is not None and isinstance(body.kind, Genesis)
+    stranger = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+    first, *others = body.kind.seats
+    seats = [msgspec.structs.replace(first, public_key=raw_public_key(stranger)), *others]
+    kind = msgspec.structs.replace(body.kind, seats=seats, name="mine now")
+    forged = sign_body(msgspec.structs.replace(body, kind=kind), stranger, include_key=True)
+    refused = bob.replica.receive(forged, source="forged", now=now())
+    assert refused.status == "rejected", refused
+    assert "a genesis for a game whose later packets this home holds" in refused.detail
+    assert bob.replica.games() == []
+
+    assert trust.resend(alice.replica, alice.row(game), 0, now, every_seat=True)
+    alice.sync()
+    report = bob.sync()
+    assert report.received[0].detail == (
+        "packet(s) 0 were lost from this home's store, and the chain names these copies "
+        "there: kept again"
+    )
+    assert {o.status for o in report.received[1:]} == {"duplicate"}
+    assert bob.row(game).name == "wind" and bob.row(game).status == "active"
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("parked") == 0

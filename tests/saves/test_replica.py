@@ -23,7 +23,7 @@ from engine.core.state import decode_state, encode_state
 from engine.fe import RULESET
 from engine.fe.orders import ORDER_TYPES
 from mail.loopback import LoopbackNetwork
-from saves import outbox, reading
+from saves import kept_states, outbox
 from saves.ledger import SNAPSHOT_EVERY
 from saves.reading import kept_packet
 from saves.replica import Replica, lookup_in
@@ -406,7 +406,7 @@ def test_the_packets_since_a_head_read_replay_from_that_head(
         decodes.append(args)
         return decode_state(*args)
 
-    monkeypatch.setattr(reading, "decode_state", decoded)
+    monkeypatch.setattr(kept_states, "decode_state", decoded)
     states = reader.states(game, [seen, seen + 1, seen + 2])
     assert states[seen] is read
     assert {seq: encode_state(state) for seq, state in states.items()} == {
