@@ -8,7 +8,7 @@ together. Nothing here decides anything: the engine already did.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -43,6 +43,26 @@ SNAPSHOT_EVERY = 64
 
 EVENT_ENCODER = msgspec.msgpack.Encoder()
 EVENT_DECODER = msgspec.msgpack.Decoder(Event)
+_LIST_ENCODER = msgspec.msgpack.Encoder()
+
+
+def events_digest(events: list[bytes]) -> bytes:
+    """What is kept with a packet of the events it produced (encoded, in order), so that a
+    read finds events changed or lost on disk even where they still decode: SHA-256 of the
+    list as msgpack (each event's length with its bytes), cut to 16 bytes (damage, not an
+    attacker, is what it is for)."""
+    return hashlib.sha256(_LIST_ENCODER.encode(events)).digest()[:16]
+
+
+def unlike_their_digests(rows: list[tuple[int, bytes]], digests: Mapping[int, bytes]) -> list[int]:
+    """The positions, of those with a kept digest, whose kept events (``rows``: position and
+    encoded event, in order) are not the ones it names, in order."""
+    kept: dict[int, list[bytes]] = {seq: [] for seq in digests}
+    for seq, data in rows:
+        found = kept.get(seq)
+        if found is not None:
+            found.append(data)
+    return sorted(seq for seq, digest in digests.items() if events_digest(kept[seq]) != digest)
 
 
 class DeferredHead(NamedTuple):
@@ -97,6 +117,7 @@ def store_applied(
     """Record a packet the engine applied, with the state and events it produced."""
     body = packet.body
     game_id = body.game_id
+    events = [EVENT_ENCODER.encode(event) for event in result.events]
     store_games.insert_packet(
         store,
         game_id,
@@ -107,10 +128,9 @@ def store_applied(
         packet.data,
         result.state_hash,
         now,
+        events_digest(events),
     )
-    store_games.insert_events(
-        store, game_id, body.seq, [EVENT_ENCODER.encode(event) for event in result.events]
-    )
+    store_games.insert_events(store, game_id, body.seq, events)
     deferred = store.deferred
     if deferred is not None and body.seq % SNAPSHOT_EVERY:
         # In a batch the head's snapshot is written once, at its end (`batch`). The head this

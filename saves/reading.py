@@ -405,23 +405,31 @@ class Reader(RowRepairs):
 
     def events(self, game_id: bytes, upto: int | None = None) -> list[tuple[int, Event]]:
         """The kept events of the game's packets up to ``upto`` (all when None), in order. A
-        packet's events that no longer decode are made again from the packets
-        (`_events_rebuilt`): they are only what the engine said when it applied them."""
+        packet's events that no longer decode, or are not those the digest kept with the
+        packet names (changed or lost on disk, `ledger.events_digest`), are made again from
+        the packets (`_events_rebuilt`): they are only what the engine said when it applied
+        them."""
         rows = store_games.events_upto(self.store, game_id, upto)
-        try:
-            return [(seq, ledger.EVENT_DECODER.decode(data)) for seq, data in rows]
-        except msgspec.DecodeError:
-            pass
-        by_packet: dict[int, list[Event]] = {}
-        damaged: list[int] = []
+        unlike = ledger.unlike_their_digests(
+            rows, store_games.events_digests(self.store, game_id, upto)
+        )
+        if not unlike:
+            try:
+                return [(seq, ledger.EVENT_DECODER.decode(data)) for seq, data in rows]
+            except msgspec.DecodeError:
+                pass
+        by_packet: dict[int, list[Event]] = {seq: [] for seq in unlike}
+        damaged = set(unlike)
         for seq, data in rows:
+            if seq in damaged:
+                continue
             try:
                 by_packet.setdefault(seq, []).append(ledger.EVENT_DECODER.decode(data))
             except msgspec.DecodeError:
-                damaged += [] if damaged and damaged[-1] == seq else [seq]
-        for seq in damaged:
+                damaged.add(seq)
+        for seq in sorted(damaged):
             by_packet[seq] = self._events_rebuilt(game_id, seq)
-        return [(seq, event) for seq, events in by_packet.items() for event in events]
+        return [(seq, event) for seq in sorted(by_packet) for event in by_packet[seq]]
 
     def _events_rebuilt(self, game_id: bytes, seq: int) -> list[Event]:
         """The events of packet ``seq``, made again by applying it to the state before it
@@ -434,7 +442,9 @@ class Reader(RowRepairs):
         result = apply_packet(ruleset, before, self._kept(seq, rows[0][1], before))
         encoded = [ledger.EVENT_ENCODER.encode(event) for event in result.events]
         with self.store.transaction():
-            store_games.replace_events(self.store, game_id, seq, encoded)
+            store_games.replace_events(
+                self.store, game_id, seq, encoded, ledger.events_digest(encoded)
+            )
         self.note_repair(game_id, f"the kept events of packet {seq} were damaged; rebuilt them")
         return [ledger.EVENT_DECODER.decode(data) for data in encoded]
 

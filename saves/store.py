@@ -23,7 +23,7 @@ from engine.core.errors import HexpostError
 Row = tuple[Any, ...]
 """A result row: SQLite's values (int, str, bytes, None) in column order."""
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -55,6 +55,8 @@ CREATE TABLE IF NOT EXISTS packets (
     data BLOB NOT NULL,
     state_hash BLOB NOT NULL,
     stored_at TEXT NOT NULL,
+    events_digest BLOB,                -- of the events kept for it (saves.ledger.events_digest);
+                                       -- NULL: kept by a hexpost before schema 6, unchecked
     PRIMARY KEY (game_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS packets_by_id ON packets (packet_id);
@@ -240,6 +242,7 @@ _ADDED_COLUMNS = {
         ("summary", "TEXT NOT NULL DEFAULT ''"),
         ("resends", "INTEGER NOT NULL DEFAULT 0"),
     ),
+    "packets": (("events_digest", "BLOB"),),
     "parked": (("size", "INTEGER"),),
     "buffered": (("public_key", "BLOB"),),
     "rejected": (("seq", "INTEGER"), ("seat", "TEXT NOT NULL DEFAULT ''")),
@@ -249,7 +252,7 @@ _ADDED_COLUMNS = {
         ("resign_reason", "TEXT NOT NULL DEFAULT ''"),
     ),
 }
-"""Columns later versions added to tables an older home already has (schema 1 to 4, and the
+"""Columns later versions added to tables an older home already has (schema 1 to 6, and the
 key a buffered packet verified under, which an older version leaves NULL and never reads)."""
 
 

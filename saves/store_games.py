@@ -258,11 +258,14 @@ def insert_packet(
     data: bytes,
     state_hash: bytes,
     now: str,
+    events_digest: bytes | None = None,
 ) -> None:
+    """Store a packet (``events_digest``: of the events kept for it, None where its events
+    are not written with it)."""
     store.db.execute(
-        "INSERT INTO packets (game_id, seq, packet_id, seat, kind, data, state_hash, stored_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, seq, packet_id, seat, kind, data, state_hash, now),
+        "INSERT INTO packets (game_id, seq, packet_id, seat, kind, data, state_hash, stored_at, "
+        "events_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, packet_id, seat, kind, data, state_hash, now, events_digest),
     )
 
 
@@ -378,10 +381,28 @@ def insert_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -
         store.db.executemany(sql, rows)
 
 
-def replace_events(store: Store, game_id: bytes, seq: int, events: list[bytes]) -> None:
-    """Keep ``events`` as packet ``seq``'s in place of those kept (found damaged, made again)."""
+def replace_events(
+    store: Store, game_id: bytes, seq: int, events: list[bytes], digest: bytes
+) -> None:
+    """Keep ``events`` as packet ``seq``'s in place of those kept (found damaged, made again),
+    and ``digest`` as theirs."""
     store.db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, seq))
     insert_events(store, game_id, seq, events)
+    store.db.execute(
+        "UPDATE packets SET events_digest = ? WHERE game_id = ? AND seq = ?",
+        (digest, game_id, seq),
+    )
+
+
+def events_digests(store: Store, game_id: bytes, upto: int | None) -> dict[int, bytes]:
+    """The digest kept with each stored packet up to ``upto`` (all when None) of its events,
+    by position (packets stored before schema 6 have none)."""
+    rows = store.all(
+        "SELECT seq, events_digest FROM packets WHERE game_id = ? AND seq <= ? "
+        "AND events_digest IS NOT NULL",
+        (game_id, _NO_END if upto is None else upto),
+    )
+    return {int(seq): bytes(digest) for seq, digest in rows}
 
 
 def events_upto(store: Store, game_id: bytes, upto: int | None) -> list[tuple[int, bytes]]:

@@ -351,6 +351,73 @@ def test_damaged_events_are_rebuilt_from_their_packet_and_written_back(
     assert bob.replica.store.repairs == []
 
 
+def test_events_that_still_decode_but_were_changed_or_lost_are_rebuilt(
+    bob: Player, long_game: bytes
+) -> None:
+    """Damage that leaves events readable: one packet's first event swapped for another
+    packet's (it decodes, and says what that packet did), one packet's event row deleted.
+    Before, the log showed the wrong event and left the other out, with nothing said: a
+    digest of each packet's events is now kept with the packet, and events unlike it are
+    made again from the packet."""
+    game = long_game
+    good = bob.replica.events(game)
+    seqs = sorted({seq for seq, _ in good})
+    swapped, lost, donor = seqs[2], seqs[len(seqs) // 2], seqs[-1]
+    with bob.replica.store.transaction() as db:
+        ((other,),) = db.execute(
+            "SELECT event FROM events WHERE game_id = ? AND seq = ? AND idx = 0", (game, donor)
+        ).fetchall()
+        db.execute(
+            "UPDATE events SET event = ? WHERE game_id = ? AND seq = ? AND idx = 0",
+            (other, game, swapped),
+        )
+        gone = db.execute(
+            "DELETE FROM events WHERE game_id = ? AND seq = ? AND idx = 0", (game, lost)
+        )
+        assert gone.rowcount == 1
+    bob.reopen()
+
+    assert bob.replica.events(game) == good
+    name = bob.row(game).name
+    assert bob.replica.store.repairs == [
+        f"game {name}: the kept events of packet {seq} were damaged; "
+        "rebuilt them from the packets (nothing was lost)"
+        for seq in (swapped, lost)
+    ]
+    bob.reopen()
+    assert bob.replica.events(game) == good
+    assert bob.replica.store.repairs == []
+
+
+def test_a_home_from_before_event_digests_reads_its_events_and_keeps_digests_from_then_on(
+    players: dict[str, Player], bob: Player, long_game: bytes
+) -> None:
+    """A home made before schema 6 has no digest column: opening it adds one, its packets
+    then have none (their events are read unchecked, as before), and every packet stored
+    from then on has its events' digest kept with it."""
+    game = long_game
+    good = bob.replica.events(game)
+    path = bob.replica.store.path
+    bob.close()
+    old = sqlite3.connect(path, isolation_level=None)
+    old.execute("ALTER TABLE packets DROP COLUMN events_digest")
+    old.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
+    old.close()
+    bob.reopen()
+    store = bob.replica.store
+    assert store.one("SELECT value FROM meta WHERE key = 'schema'") == ("6",)
+    assert store.one("SELECT COUNT(*) FROM packets WHERE events_digest IS NOT NULL") == (0,)
+    assert bob.replica.events(game) == good
+    head = bob.row(game).head_seq
+    play_notes(players, game, 2)
+    digested = store.all(
+        "SELECT seq FROM packets WHERE game_id = ? AND events_digest IS NOT NULL", (game,)
+    )
+    assert [seq for (seq,) in digested] == [head + 1, head + 2]
+    assert bob.replica.events(game)[: len(good)] == good
+    assert bob.replica.store.repairs == []
+
+
 def test_a_stored_packet_that_no_longer_opens_is_named_in_a_review(
     bob: Player, long_game: bytes
 ) -> None:

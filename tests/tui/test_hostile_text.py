@@ -198,6 +198,10 @@ def tampered(hostile: Hostile, tmp_path: Path) -> Path:
                         "UPDATE events SET event = ? WHERE game_id = ? AND seq = ? AND idx = ?",
                         (msgspec.msgpack.encode(forged), game_id, seq, idx),
                     )
+                    db.execute(  # (as a hexpost before event digests kept it: unchecked)
+                        "UPDATE packets SET events_digest = NULL WHERE game_id = ? AND seq = ?",
+                        (game_id, seq),
+                    )
     finally:
         home.close()
     return copy
