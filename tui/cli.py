@@ -358,8 +358,21 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "in config.toml)",
     )
 
-    verify = sub.add_parser("verify", help="replay a game from genesis and check everything")
-    verify.add_argument("game", metavar="GAME")
+    verify = sub.add_parser(
+        "verify",
+        help="replay a game (or every game) from genesis and check everything",
+        description="Replay a game's stored packets from its genesis, checking every signature, "
+        "link and state hash anew: the check of a home's disk. Without GAME, every game of "
+        "this home, one line each, going on past a game that fails (for a weekly cron job: a "
+        "damaged disk is found while the other player still holds the packets), and exit 1 "
+        "if any did not verify or is frozen.",
+    )
+    verify.add_argument(
+        "game",
+        metavar="GAME",
+        nargs="?",
+        help="name, id or the start of its id (default: every game)",
+    )
 
     evidence_cmd = sub.add_parser(
         "evidence",

@@ -298,6 +298,8 @@ def cmd_verify(args: argparse.Namespace, home: Home) -> int:
     from tui.services import chain
 
     replica = home.replica()
+    if args.game is None:
+        return _verify_every_game(replica)
     row = replica.find(args.game)
     done = chain.verify(replica, row)
     name, count = safe_text(row.name), done.packets
@@ -310,6 +312,44 @@ def cmd_verify(args: argparse.Namespace, home: Home) -> int:
         )
     print(f"verified {count} packets of {name}: every signature, link and state hash holds")
     print(f"state hash {done.state_hash}")
+    return 0
+
+
+def _verify_every_game(replica: Replica) -> int:
+    """`cmd_verify` of every game of the home, one line each, on past a game that fails: exit 1
+    naming those that did not verify or are frozen (a cron job's mail then says which)."""
+    from tui import trust_cmd
+    from tui.services import chain
+
+    rows = replica.games()
+    if not rows:
+        print("no games in this home")
+        return 0
+    failed: list[str] = []
+    for row in rows:
+        label = f"{safe_text(row.name)} ({row.game_id.hex()[:8]})"
+        try:
+            done = chain.verify(replica, row)
+        except HexpostError as exc:
+            failed.append(label)
+            print(f"NOT VERIFIED {label}: {safe_text(str(exc))}")
+            continue
+        if done.frozen:
+            failed.append(label)
+            print(
+                f"FROZEN {label}: its {done.packets} stored packets replay, but the game is "
+                f"frozen ({safe_text(done.frozen)}): see `hexpost evidence "
+                f"{trust_cmd.game_arg(row)}`"
+            )
+            continue
+        print(
+            f"verified {done.packets} packets of {label}: every signature, link and state "
+            "hash holds"
+        )
+    if failed:
+        raise HexpostError(
+            f"{len(failed)} of {len(rows)} games did not verify: {', '.join(failed)}"
+        )
     return 0
 
 

@@ -138,6 +138,37 @@ def test_evidence_is_shown_written_and_verified_by_anyone(homes: Homes) -> None:
     assert_refused(hexpost("verify-evidence", homes.tmp / "missing"), "cannot read")
 
 
+def test_verify_without_a_game_checks_every_game_and_goes_on_past_a_damaged_one(
+    homes: Homes,
+) -> None:
+    """What a weekly cron job runs: every game of the home, one line each. A packet damaged
+    on disk in one game is named with what mends it, the other games are still checked, and
+    the exit status and the one error line say which did not verify."""
+    second = start_game(homes.alice, homes.bob)
+    seq = homes.bob.row(homes.game).head_seq - 1
+    with homes.bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE packets SET data = x'c1' WHERE game_id = ? AND seq = ?", (homes.game, seq)
+        )
+    homes.bob.close()
+    done = run(homes.bob, "verify")
+    damaged = f"wind ({homes.game.hex()[:8]})"
+    line = assert_refused(done, f"1 of 2 games did not verify: {damaged}")
+    assert line.endswith(damaged)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2
+    (bad,) = [text for text in lines if text.startswith("NOT VERIFIED ")]
+    assert bad.startswith(f"NOT VERIFIED {damaged}: packet {seq}: ")
+    assert "ask the other player to run `hexpost resend" in bad
+    (good,) = [text for text in lines if text.startswith("verified ")]
+    count = homes.alice.row(second).head_seq + 1
+    assert good == (
+        f"verified {count} packets of wind ({second.hex()[:8]}): every signature, link and "
+        "state hash holds"
+    )
+    homes.bob.reopen()
+
+
 def test_verify_says_the_game_is_frozen_and_export_import_keep_it(homes: Homes) -> None:
     _freeze_by_equivocation(homes)
     game = homes.game.hex()
@@ -146,6 +177,11 @@ def test_verify_says_the_game_is_frozen_and_export_import_keep_it(homes: Homes) 
     assert_refused(
         done, "game wind is FROZEN (equivocation: coalition signed", "hexpost evidence wind"
     )
+    every = run(homes.bob, "verify")  # (every game: the one, frozen)
+    assert_refused(every, "1 of 1 games did not verify: wind")
+    assert every.stdout.startswith(f"FROZEN wind ({game[:8]}): its ")
+    assert "(equivocation: coalition signed" in every.stdout
+    assert every.stdout.rstrip().endswith("see `hexpost evidence wind`")
 
     archive = homes.tmp / "wind.hexpost"
     ok(homes.bob, "export", game[:10], "--public", "-o", archive)
