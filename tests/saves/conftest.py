@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import shutil
+import sqlite3
 from collections.abc import Container, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -407,3 +408,14 @@ def replace_choice(player: Player, game_id: bytes, choice: bytes) -> None:
 
 def _dones(seat: str, state: Any, target: str) -> int:
     return len(FE.own_run(state.rules, seat, target))
+
+
+def make_older(path: Path, table: str, column: str, schema: int) -> None:
+    """Turn the closed home database at ``path`` back into one an older hexpost made: without
+    ``column`` of ``table`` (added at schema ``schema`` + 1), its schema noted as ``schema``."""
+    old = sqlite3.connect(path, isolation_level=None)
+    try:
+        old.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        old.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(schema),))
+    finally:
+        old.close()

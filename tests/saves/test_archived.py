@@ -3,10 +3,8 @@ reopen, never signed or sent, and added to a home made before it existed."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from saves.store import SCHEMA_VERSION, Store
-from tests.saves.conftest import Player, create_game, now
+from tests.saves.conftest import Player, create_game, make_older, now
 
 
 def test_archiving_is_kept_and_changes_nothing_of_the_game(alice: Player) -> None:
@@ -27,10 +25,7 @@ def test_a_home_made_before_archiving_gets_the_column_and_keeps_its_games(
     game = create_game(alice, name="older")
     path = alice.replica.store.path
     alice.close()
-    old = sqlite3.connect(path, isolation_level=None)
-    old.execute("ALTER TABLE games DROP COLUMN archived")
-    old.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
-    old.close()
+    make_older(path, "games", "archived", 4)
     store = Store(path)
     assert "archived" in {row[1] for row in store.all("PRAGMA table_info(games)")}
     assert store.one("SELECT value FROM meta WHERE key = 'schema'") == (str(SCHEMA_VERSION),)

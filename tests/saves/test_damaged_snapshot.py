@@ -40,6 +40,7 @@ from tests.saves.conftest import (
     NotesTransport,
     Player,
     create_game,
+    make_older,
     now,
     play_notes,
     play_secrets,
@@ -399,10 +400,7 @@ def test_a_home_from_before_event_digests_reads_its_events_and_keeps_digests_fro
     good = bob.replica.events(game)
     path = bob.replica.store.path
     bob.close()
-    old = sqlite3.connect(path, isolation_level=None)
-    old.execute("ALTER TABLE packets DROP COLUMN events_digest")
-    old.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
-    old.close()
+    make_older(path, "packets", "events_digest", 5)
     bob.reopen()
     store = bob.replica.store
     assert store.one("SELECT value FROM meta WHERE key = 'schema'") == ("6",)

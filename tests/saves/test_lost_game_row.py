@@ -42,6 +42,21 @@ def _said(player: Player, name: str) -> list[str]:
     return [line for line in player.replica.store.repairs if line.startswith(f"game {name}:")]
 
 
+def _asks_and_is_sent(
+    home: Player, other: Player, network: LoopbackNetwork, game: bytes, seq: int
+) -> None:
+    """``home``'s sync by mail asks ``other`` for packet ``seq``, which ``other``'s next sync
+    sends by itself; then ``home``'s game verifies, at ``other``'s state."""
+    notes = NotesTransport(network, home.transport.name)
+    report = asyncio.run(sync(home.replica, notes, now))
+    assert [line.split(" (")[0] for line in report.requests] == [
+        f"asked {other.address} to send packet {seq} of {home.row(game).name} again"
+    ]
+    other.sync()
+    home.sync()
+    assert home.replica.verify(game) == other.row(game).state_hash
+
+
 @pytest.mark.parametrize("how", ["deleted", "id damaged"])
 def test_a_lost_row_is_rebuilt_when_the_games_are_listed(
     players: dict[str, Player], alice: Player, bob: Player, game: bytes, how: str
@@ -228,14 +243,7 @@ def test_a_lost_row_of_a_game_that_cannot_be_read_comes_back_active_and_asks_for
     bob.reopen()
     (row,) = bob.replica.games()
     assert (row.status, row.head_seq) == ("active", good.head_seq)
-    notes = NotesTransport(network, bob.transport.name)
-    report = asyncio.run(sync(bob.replica, notes, now))
-    assert [line.split(" (")[0] for line in report.requests] == [
-        f"asked {alice.address} to send packet {seq} of {good.name} again"
-    ]
-    alice.sync()
-    bob.sync()
-    assert bob.replica.verify(game) == alice.row(game).state_hash
+    _asks_and_is_sent(bob, alice, network, game, seq)
 
 
 @pytest.mark.parametrize("who", ["creator", "joiner"])
@@ -266,14 +274,7 @@ def test_a_lost_row_whose_genesis_is_lost_too_comes_back_from_the_kept_state(
         "player for the genesis)"
     ]
 
-    notes = NotesTransport(network, home.transport.name)
-    report = asyncio.run(sync(home.replica, notes, now))
-    assert [line.split(" (")[0] for line in report.requests] == [
-        f"asked {other.address} to send packet 0 of {good.name} again"
-    ]
-    other.sync()
-    home.sync()
-    assert home.replica.verify(game) == other.row(game).state_hash
+    _asks_and_is_sent(home, other, network, game, 0)
     play_notes(players, game, 2)
     assert home.row(game).state_hash == other.row(game).state_hash
     assert home.count("parked") == 0 and home.count("rejected") == 0
