@@ -419,3 +419,19 @@ def make_older(path: Path, table: str, column: str, schema: int) -> None:
         old.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(schema),))
     finally:
         old.close()
+
+
+def asks_and_is_sent(
+    home: Player, other: Player, network: LoopbackNetwork, game: bytes, seq: int
+) -> None:
+    """``home``'s sync by mail asks ``other`` for packet ``seq`` (a lost packet: its note and
+    signed ask), which ``other``'s next sync sends by itself; then ``home``'s game verifies,
+    at ``other``'s state."""
+    notes = NotesTransport(network, home.transport.name)
+    report = asyncio.run(sync(home.replica, notes, now))
+    assert [line.split(" (")[0] for line in report.requests] == [
+        f"asked {other.address} to send packet {seq} of {home.row(game).name} again"
+    ]
+    other.sync()
+    home.sync()
+    assert home.replica.verify(game) == other.row(game).state_hash

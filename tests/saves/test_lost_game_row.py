@@ -11,17 +11,14 @@ games, when it looks one up, and when a packet of it arrives; it rebuilds the ro
 
 from __future__ import annotations
 
-import asyncio
-
 import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.packets import Genesis, peek_body, raw_public_key, sign_body
 from mail.loopback import LoopbackNetwork
-from mail.sync import sync
 from saves import ledger
-from tests.saves.conftest import NotesTransport, Player, create_game, now, play_notes
+from tests.saves.conftest import Player, asks_and_is_sent, create_game, now, play_notes
 from tui.services import games as listing
 from tui.services import trust
 
@@ -40,21 +37,6 @@ def _lose(player: Player, game: bytes, how: str, *, genesis: bool = False) -> No
 
 def _said(player: Player, name: str) -> list[str]:
     return [line for line in player.replica.store.repairs if line.startswith(f"game {name}:")]
-
-
-def _asks_and_is_sent(
-    home: Player, other: Player, network: LoopbackNetwork, game: bytes, seq: int
-) -> None:
-    """``home``'s sync by mail asks ``other`` for packet ``seq``, which ``other``'s next sync
-    sends by itself; then ``home``'s game verifies, at ``other``'s state."""
-    notes = NotesTransport(network, home.transport.name)
-    report = asyncio.run(sync(home.replica, notes, now))
-    assert [line.split(" (")[0] for line in report.requests] == [
-        f"asked {other.address} to send packet {seq} of {home.row(game).name} again"
-    ]
-    other.sync()
-    home.sync()
-    assert home.replica.verify(game) == other.row(game).state_hash
 
 
 @pytest.mark.parametrize("how", ["deleted", "id damaged"])
@@ -243,7 +225,7 @@ def test_a_lost_row_of_a_game_that_cannot_be_read_comes_back_active_and_asks_for
     bob.reopen()
     (row,) = bob.replica.games()
     assert (row.status, row.head_seq) == ("active", good.head_seq)
-    _asks_and_is_sent(bob, alice, network, game, seq)
+    asks_and_is_sent(bob, alice, network, game, seq)
 
 
 @pytest.mark.parametrize("who", ["creator", "joiner"])
@@ -274,7 +256,7 @@ def test_a_lost_row_whose_genesis_is_lost_too_comes_back_from_the_kept_state(
         "player for the genesis)"
     ]
 
-    _asks_and_is_sent(home, other, network, game, 0)
+    asks_and_is_sent(home, other, network, game, 0)
     play_notes(players, game, 2)
     assert home.row(game).state_hash == other.row(game).state_hash
     assert home.count("parked") == 0 and home.count("rejected") == 0

@@ -25,7 +25,7 @@ from saves import faults, resend_asks, store_repairs
 from saves.archive import export_game
 from saves.replica import GameRow
 from saves.store import Store
-from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
+from tests.saves.conftest import NotesTransport, Player, asks_and_is_sent, now, owner, play_notes
 from tui.services.log import log_records
 from tui.services.trust import resend
 
@@ -299,14 +299,7 @@ def test_a_lost_genesis_is_asked_for_from_the_seats_the_state_names(
     play_notes(players, game, 4)
     alice.handed_over(game)
     _lose(bob, game, 0)
-    notes = NotesTransport(network, bob.transport.name)
-    report = asyncio.run(sync(bob.replica, notes, now))
-    assert [line.split(" (")[0] for line in report.requests] == [
-        f"asked {alice.address} to send packet 0 of {bob.row(game).name} again"
-    ]
-    alice.sync()
-    bob.sync()
-    assert bob.replica.verify(game) == alice.row(game).state_hash
+    asks_and_is_sent(bob, alice, network, game, 0)
 
 
 def test_a_whole_chain_is_counted_once_a_process(
