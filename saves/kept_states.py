@@ -19,9 +19,9 @@ from saves.registry import has_ruleset, ruleset_for
 from saves.store import Store
 
 NEWEST_LOOKS = 64
-"""Kept states `newest_checked` reads at most, newest first: a home keeps one every few dozen
-packets, so a long campaign's would take it back a few thousand packets; older ones name the
-game no better."""
+"""Kept states `newest_checked` reads at most, newest first: besides the head's, a home keeps
+one every `saves.ledger.SNAPSHOT_EVERY` (64) packets, so the look reaches about 4,000 packets
+back; older ones name the game no better."""
 
 
 def checked_state(kept: store_games.Kept, state_type: type[Any]) -> AnyState | None:
