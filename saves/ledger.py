@@ -54,6 +54,12 @@ def events_digest(events: list[bytes]) -> bytes:
     return hashlib.sha256(_LIST_ENCODER.encode(events)).digest()[:16]
 
 
+EVENTS_TO_MAKE = b""
+"""The digest kept with a packet stored without its events (a copy that filled a lost
+position, `saves.mending`): no events list has it, so the first read makes them again from
+the packet (`saves.reading.Reader.events`) and keeps their real digest in its place."""
+
+
 def unlike_their_digests(rows: list[tuple[int, bytes]], digests: Mapping[int, bytes]) -> list[int]:
     """The positions, of those with a kept digest, whose kept events (``rows``: position and
     encoded event, in order) are not the ones it names, in order."""

@@ -167,7 +167,8 @@ def _lookup(store: Store, public: bytes | None) -> Callable[[bytes], list[bytes]
 
 def _keep(store: Store, packet: VerifiedPacket, now: str) -> None:
     """Store ``packet`` at its lost position, with the state hash its body carries (the one
-    its replay gives: `hexpost verify` checks it again)."""
+    its replay gives: `hexpost verify` checks it again). Whatever the disk left of its events
+    is not trusted: they are made again from it when first read (`ledger.EVENTS_TO_MAKE`)."""
     body = packet.body
     store_repairs.drop_misfiled(store, packet.packet_id, body.game_id, body.seq)
     store_games.insert_packet(
@@ -180,4 +181,5 @@ def _keep(store: Store, packet: VerifiedPacket, now: str) -> None:
         packet.data,
         body.state_hash,
         now,
+        events_digest=ledger.EVENTS_TO_MAKE,
     )

@@ -410,9 +410,8 @@ class Reader(RowRepairs):
         the packets (`_events_rebuilt`): they are only what the engine said when it applied
         them."""
         rows = store_games.events_upto(self.store, game_id, upto)
-        unlike = ledger.unlike_their_digests(
-            rows, store_games.events_digests(self.store, game_id, upto)
-        )
+        digests = store_games.events_digests(self.store, game_id, upto)
+        unlike = ledger.unlike_their_digests(rows, digests)
         if not unlike:
             try:
                 return [(seq, ledger.EVENT_DECODER.decode(data)) for seq, data in rows]
@@ -428,12 +427,15 @@ class Reader(RowRepairs):
             except msgspec.DecodeError:
                 damaged.add(seq)
         for seq in sorted(damaged):
-            by_packet[seq] = self._events_rebuilt(game_id, seq)
+            # (a filled packet's are made for the first time: its loss was reported then)
+            damage = digests.get(seq) != ledger.EVENTS_TO_MAKE
+            by_packet[seq] = self._events_rebuilt(game_id, seq, damage)
         return [(seq, event) for seq in sorted(by_packet) for event in by_packet[seq]]
 
-    def _events_rebuilt(self, game_id: bytes, seq: int) -> list[Event]:
+    def _events_rebuilt(self, game_id: bytes, seq: int, damage: bool = True) -> list[Event]:
         """The events of packet ``seq``, made again by applying it to the state before it
-        (which checks its state hash), and kept again in place of the damaged ones."""
+        (which checks its state hash), and kept again in place of those kept (``damage``:
+        and the player told they were damaged)."""
         ruleset = self.ruleset(game_id)
         before = None if seq == 0 else self.states(game_id, [seq - 1])[seq - 1]
         rows = store_games.packets_between(self.store, game_id, seq, seq)
@@ -445,7 +447,8 @@ class Reader(RowRepairs):
             store_games.replace_events(
                 self.store, game_id, seq, encoded, ledger.events_digest(encoded)
             )
-        self.note_repair(game_id, f"the kept events of packet {seq} were damaged; rebuilt them")
+        if damage:
+            self.note_repair(game_id, f"the kept events of packet {seq} were damaged; rebuilt them")
         return [ledger.EVENT_DECODER.decode(data) for data in encoded]
 
     # --- who this home is ----------------------------------------------------------------------

@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS packets (
     state_hash BLOB NOT NULL,
     stored_at TEXT NOT NULL,
     events_digest BLOB,                -- of the events kept for it (saves.ledger.events_digest);
-                                       -- NULL: kept by a hexpost before schema 6, unchecked
+                                       -- NULL: kept by a hexpost before schema 6, unchecked;
+                                       -- empty: a filled copy's, made again when first read
     PRIMARY KEY (game_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS packets_by_id ON packets (packet_id);

@@ -539,3 +539,40 @@ def test_the_look_for_faults_after_a_gap_is_made_once_a_process(
         with pytest.raises(HexpostError, match=f"^packet {seq}: not in this home's store"):
             bob.replica.state(game, at=seq + 1)
     assert looked == [seq]
+
+
+@pytest.mark.parametrize("damage", ["events lost too", "events changed too"])
+def test_a_filled_packet_s_events_are_made_again_from_it(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, damage: str
+) -> None:
+    """Whatever the disk left of a lost packet's events is not trusted once the packet is
+    filled: they are made again from it when first read, then kept with their digest (before,
+    the filled packet had no digest, and its events read as the disk left them)."""
+    play_notes(players, game, 6)
+    seq = bob.row(game).head_seq - 3
+    with bob.replica.store.transaction() as db:
+        if damage == "events lost too":
+            db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game, seq))
+        else:  # another packet's events, which still decode
+            db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game, seq))
+            db.execute(
+                "INSERT INTO events (game_id, seq, idx, event) SELECT game_id, ?, idx, event "
+                "FROM events WHERE game_id = ? AND seq = ?",
+                (seq, game, seq - 1),
+            )
+    _lose(bob, game, seq)
+    assert resend(alice.replica, alice.row(game), seq, now, every_seat=True)
+    alice.sync()
+    bob.sync()
+    assert bob.packet(game, seq) == alice.packet(game, seq)
+
+    theirs = [e for s, e in alice.replica.events(game) if s == seq]
+    assert theirs
+    assert [e for s, e in bob.replica.events(game) if s == seq] == theirs
+    bob.reopen()  # kept as made again, with a digest a later read checks
+    assert [e for s, e in bob.replica.events(game) if s == seq] == theirs
+    assert not [line for line in bob.replica.store.repairs if "events" in line]
+    digest = bob.replica.store.db.execute(
+        "SELECT events_digest FROM packets WHERE game_id = ? AND seq = ?", (game, seq)
+    ).fetchone()[0]
+    assert digest is not None and len(digest) == 16
