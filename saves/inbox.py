@@ -240,8 +240,10 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     head = store_games.head(store, body.game_id)
     if head is None and replica.mend_lost_games():
         head = store_games.head(store, body.game_id)
-    if head is None and body.seq == 0 and store_games.first_stored_at(store, body.game_id):
-        return _lost_genesis(replica, packet, source, now)
+    if head is None and store_games.first_stored_at(store, body.game_id):
+        lost = _of_lost_game(replica, packet, source, now)
+        if lost is not None:
+            return lost
     if head is None:
         return _new_game(replica, packet, source, now)
     if not has_ruleset(head.ruleset) and replica.mend_ruleset(replica.game(body.game_id)):
@@ -297,18 +299,40 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     return _apply_chain(replica, ruleset, packet, source, now)
 
 
-def _lost_genesis(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:
-    """The genesis of a game whose later packets this home holds, but neither its row nor
-    its genesis nor a kept state to rebuild the row from (`Reader.mend_lost_games` said so):
-    kept where the packet stored after it names it (`mending.fill`), and the row rebuilt from
-    it. A genesis the chain does not name is not this game's, whoever signed it, and must not
-    start another game under its id: refused."""
+HELD_FOR_A_LOST_GAME = 32
+"""At most this many packets are held for lost positions of a game that nothing here names
+(`_of_lost_game`): the copies a resend brings for the lost positions at the chain's start,
+and no more, whoever sends them."""
+
+
+def _of_lost_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome | None:
+    """A packet for a lost position of a game whose later packets this home holds, but
+    neither its row nor its genesis nor a kept state to rebuild the row from
+    (`Reader.mend_lost_games` said so): kept where the packet stored after it names it
+    (`mending.fill`, with the held copies below that it names in turn), and the row rebuilt
+    once the genesis is back; held while the packet after it is lost too (a genesis waits
+    for packet 1, which alone can name it). A packet the chain does not name is not this
+    game's, whoever signed it, and must not start another game under its id: refused, as
+    is one past `HELD_FOR_A_LOST_GAME` (no seat's key can be read to judge who sent what).
+    None: its position is stored (the caller goes on as before)."""
+    body = packet.body
+    store = replica.store
+    if store_games.packet_at(store, body.game_id, body.seq) is not None:
+        return None
     filled = mending.fill(replica, packet, source, now)
-    if filled is None:
-        reason = "a genesis for a game whose later packets this home holds, which they do not name"
-        return refusals.refused(replica, packet, source, now, reason)
-    replica.mend_lost_games()
-    return filled
+    if filled is not None:
+        store_inbox.drop_held_of_stored(store, body.game_id)
+        replica.mend_lost_games()
+        return filled
+    if store_games.packet_at(store, body.game_id, body.seq + 1) is None and (
+        store_inbox.held_count(store, body.game_id) < HELD_FOR_A_LOST_GAME
+    ):
+        held = _buffer(replica, packet, now, held=False, judge=False)
+        detail = f"packet {body.seq} held: the packet after it was lost here too"
+        return msgspec.structs.replace(held, detail=detail)
+    what = "a genesis" if body.seq == 0 else f"packet {body.seq}"
+    reason = f"{what} for a game whose later packets this home holds, which they do not name"
+    return refusals.refused(replica, packet, source, now, reason)
 
 
 def catch_up(replica: Reader, now: str) -> list[Outcome]:

@@ -119,6 +119,22 @@ def first_buffered_after(store: Store, game_id: bytes, seq: int) -> tuple[int, s
     return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
 
 
+def drop_held_of_stored(store: Store, game_id: bytes) -> None:
+    """Let go of the game's held packets for positions whose packet is stored now (other
+    copies that came for them, which the chain did not name)."""
+    store.db.execute(
+        "DELETE FROM buffered WHERE game_id = ? AND seq IN "
+        "(SELECT seq FROM packets WHERE game_id = ?)",
+        (game_id, game_id),
+    )
+
+
+def held_count(store: Store, game_id: bytes) -> int:
+    """How many packets are held for the game."""
+    row = store.one("SELECT COUNT(*) FROM buffered WHERE game_id = ?", (game_id,))
+    return 0 if row is None else int(row[0])
+
+
 def has_buffered(store: Store, game_id: bytes, seat: str) -> bool:
     """Whether a packet from ``seat`` is held for the game."""
     row = store.one(

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.packets import Genesis, peek_body, raw_public_key, sign_body
 from mail.loopback import LoopbackNetwork
-from saves import ledger
+from saves import inbox, ledger, store_inbox
 from tests.saves.conftest import Player, asks_and_is_sent, create_game, now, play_notes
 from tui.services import games as listing
 from tui.services import trust
@@ -319,3 +319,87 @@ def test_a_lost_row_with_its_genesis_and_every_kept_state_comes_back_with_the_ge
     play_notes(players, game, 2)
     assert bob.row(game).state_hash == alice.row(game).state_hash
     assert bob.count("parked") == 0
+
+
+def _forged_packet_1(alice: Player, game: bytes) -> bytes:
+    """Packet 1 with another body, signed by a stranger who puts their key in it."""
+    body = peek_body(alice.packet(game, 1))
+    assert body is not None
+    stranger = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+    other = msgspec.structs.replace(body, written_at="forged")
+    return sign_body(other, stranger, include_key=True)
+
+
+@pytest.mark.parametrize("order", ["genesis first", "packet 1 first"])
+def test_a_lost_game_whose_packet_1_is_lost_too_comes_back_with_both(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, order: str
+) -> None:
+    """Row, genesis, packet 1 and every kept state lost: the genesis cannot be checked until
+    packet 1, which names it, is back, and packet 1 only against packet 2. Before, the
+    genesis was refused as one the chain does not name, and packet 1 was kept aside as a
+    stranger's game. Now whichever comes first waits for or fills the other, and the row is
+    rebuilt once the genesis is in place. Attack: a packet 1 the chain does not name is
+    refused."""
+    play_notes(players, game, 2)
+    with bob.replica.store.transaction() as db:
+        db.execute("DELETE FROM snapshots WHERE game_id = ?", (game,))
+        db.execute("DELETE FROM packets WHERE game_id = ? AND seq = 1", (game,))
+    _lose(bob, game, "deleted", genesis=True)
+    assert bob.replica.games() == []
+
+    forged = bob.replica.receive(_forged_packet_1(alice, game), source="forged", now=now())
+    assert forged.status in ("rejected", "parked"), forged
+    assert bob.replica.games() == []
+
+    genesis, first = alice.packet(game, 0), alice.packet(game, 1)
+    sent = [genesis, first] if order == "genesis first" else [first, genesis]
+    outcomes = [bob.replica.receive(data, source="resend", now=now()) for data in sent]
+    if order == "genesis first":
+        assert outcomes[0].status == "buffered", outcomes[0]
+        assert "the packet after it was lost here too" in outcomes[0].detail
+        assert outcomes[1].detail == (
+            "packet(s) 0, 1 were lost from this home's store, and the chain names these "
+            "copies there: kept again"
+        )
+    else:
+        assert [o.status for o in outcomes] == ["duplicate", "duplicate"], outcomes
+    assert bob.row(game).name == "wind" and bob.row(game).status == "active"
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+    play_notes(players, game, 2)
+    assert bob.row(game).state_hash == alice.row(game).state_hash
+    assert bob.count("parked") == (1 if forged.status == "parked" else 0)
+
+
+def test_copies_held_for_a_lost_game_are_bounded_and_let_go_once_it_is_back(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes
+) -> None:
+    """Attack: genesis copies under a lost game's id, each signed by a stranger, while its
+    packet 1 is lost too, so none can be checked yet. At most `HELD_FOR_A_LOST_GAME` are held
+    and the rest refused, the real one with them once the bound is reached; packet 1 still
+    fills its place, the next resend's genesis fills its own, and the strangers' copies held
+    for it are let go."""
+    play_notes(players, game, 2)
+    with bob.replica.store.transaction() as db:
+        db.execute("DELETE FROM snapshots WHERE game_id = ?", (game,))
+        db.execute("DELETE FROM packets WHERE game_id = ? AND seq = 1", (game,))
+    _lose(bob, game, "deleted", genesis=True)
+    real = alice.packet(game, 0)
+    body = peek_body(real)
+    assert body is not None and isinstance(body.kind, Genesis)
+    statuses = []
+    for n in range(inbox.HELD_FOR_A_LOST_GAME + 3):
+        stranger = Ed25519PrivateKey.from_private_bytes(bytes([n + 1]) * 32)
+        first, *others = body.kind.seats
+        seats = [msgspec.structs.replace(first, public_key=raw_public_key(stranger)), *others]
+        kind = msgspec.structs.replace(body.kind, seats=seats, name=f"mine {n}")
+        forged = sign_body(msgspec.structs.replace(body, kind=kind), stranger, include_key=True)
+        statuses.append(bob.replica.receive(forged, source="forged", now=now()).status)
+    assert statuses == ["buffered"] * inbox.HELD_FOR_A_LOST_GAME + ["rejected"] * 3
+    assert bob.replica.receive(real, source="resend", now=now()).status == "rejected"
+
+    first_copy = bob.replica.receive(alice.packet(game, 1), source="resend", now=now())
+    assert first_copy.status == "duplicate", first_copy
+    assert bob.replica.games() == []  # (its genesis is still to come)
+    assert bob.replica.receive(real, source="resend", now=now()).status == "duplicate"
+    assert store_inbox.held_count(bob.replica.store, game) == 0
+    assert bob.replica.verify(game) == alice.row(game).state_hash
