@@ -21,7 +21,7 @@ from engine.core.errors import HexpostError
 from engine.core.state import SeatState
 from mail.reminding import send_reminders
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
-from saves import behind, outbox, quarantine, resend_asks, resigning
+from saves import behind, outbox, quarantine, resend_asks, resigning, scrub
 from saves.inbox import Received
 from saves.outcome import Outcome
 from saves.replica import GameRow, Replica
@@ -268,6 +268,7 @@ async def sync(
     to answer (``--no-auto-replies``)."""
     received = replica.catch_up(now=now()) + await pull(replica, transport, now)
     written, problems = replica.auto_replies(now()) if auto_replies else ([], [])
+    scrub.look(replica, now())  # (damage nothing reads yet: asked for next, as a lost packet)
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
     reminded = await send_reminders(replica, transport, now)  # (theirs too)
     sent, failed = await push(replica, transport, now, force=force)

@@ -27,6 +27,7 @@ from engine.core.state import AnyState
 from saves import (
     faults,
     lost_games,
+    scrub,
     store_evidence,
     store_games,
     store_inbox,
@@ -328,12 +329,15 @@ class RowRepairs:
 
     def first_lost(self, game_id: bytes) -> int | None:
         """The first packet of the game lost from this home's store (`saves.holes`), or found
-        no longer opening there by a replay (the head state's is read first), if any: what a
-        sync asks the other side for. The rows are counted once a game and process while
-        the chain is whole."""
+        no longer opening there by a replay (the head state's is read first) or by a look
+        over the stored packets (`saves.scrub`), if any: what a sync asks the other side for.
+        The rows are counted once a game and process while the chain is whole."""
         with contextlib.suppress(HexpostError):  # (a replay that fails notes where)
             self.state(game_id)
         found = [] if game_id not in self._unreplayable else [self._unreplayable[game_id]]
+        damaged = scrub.damaged_at(self.store, game_id)  # (found by a look over the packets)
+        if damaged is not None:
+            found.append(damaged)
         if game_id not in self._chains_whole:
             head = store_games.head(self.store, game_id)
             gap = None if head is None else store_repairs.first_lost(self.store, game_id, head.seq)
