@@ -268,7 +268,10 @@ async def sync(
     to answer (``--no-auto-replies``)."""
     received = replica.catch_up(now=now()) + await pull(replica, transport, now)
     written, problems = replica.auto_replies(now()) if auto_replies else ([], [])
-    scrub.look(replica, now())  # (damage nothing reads yet: asked for next, as a lost packet)
+    try:  # (damage nothing reads yet: asked for next, as a lost packet)
+        scrub.look(replica, now())
+    except Exception as exc:  # (never seen) the sync goes on, and says so
+        problems = [*problems, f"the look over the stored packets failed: {exc}"]
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
     reminded = await send_reminders(replica, transport, now)  # (theirs too)
     sent, failed = await push(replica, transport, now, force=force)

@@ -10,7 +10,8 @@ under the keys the game binds, its game and position), nothing is replayed, abou
 packet. A packet that fails is recorded (`damaged_at`, looked at again each time it is
 asked, so a copy that mended it clears it), said once in `Store.repairs`, and asked for by the
 sync like a lost one (`saves.reading.Reader.first_lost`). A packet whose bytes open but whose
-kept id is unlike theirs has its id put right from them.
+kept id is unlike theirs has its id put right from them (unless another row holds that id: a
+copy filed twice, which `saves.inbox` puts back where it belongs when one comes).
 
 The look's place and findings are kept in the store's ``meta`` rows, so a process that syncs
 once and exits goes on where the last one stopped.
@@ -74,7 +75,7 @@ def look(replica: Home, now: str) -> list[tuple[bytes, int]]:
                 opened = _opened(bound, game, position, data)
             if opened is None:
                 found.append((game, position))
-            elif opened != stored_id:
+            elif opened != stored_id and store_games.packet_by_id(store, opened) is None:
                 store_scrub.set_packet_id(store, game, position, opened)
                 replica.note_repair(
                     game, f"the kept id of packet {position} was damaged; rebuilt it"

@@ -167,3 +167,45 @@ def test_damaged_kept_keys_are_rebuilt_not_taken_for_damaged_packets(
     assert scrub.look(bob.replica, "2030-06-01T00:00:00Z") == []
     assert scrub.damaged_at(bob.replica.store, game) is None
     assert any("kept keys of its seats were damaged" in line for line in bob.replica.store.repairs)
+
+
+def test_two_kept_ids_swapped_by_damage_are_both_put_right_without_a_clash(
+    players: dict[str, Player], bob: Player, game: bytes
+) -> None:
+    """Packet ids are unique in the store: an id that another row holds (damaged into it)
+    waits for the look that frees it, rather than failing the look."""
+    play_notes(players, game, 4)
+    p, q = bob.row(game).head_seq - 2, bob.row(game).head_seq - 1
+    ids = {seq: bob.opened(game, seq).packet_id for seq in (p, q)}
+    with bob.replica.store.transaction() as db:
+        db.execute(
+            "UPDATE packets SET packet_id = zeroblob(32) WHERE game_id = ? AND seq = ?", (game, p)
+        )
+        db.execute(
+            "UPDATE packets SET packet_id = ? WHERE game_id = ? AND seq = ?", (ids[p], game, q)
+        )
+    bob.reopen()
+    for when in ("2030-06-01T00:00:00Z", "2030-06-02T00:00:00Z"):
+        _look_due(bob)
+        assert scrub.look(bob.replica, when) == []
+    for seq in (p, q):
+        (kept,) = bob.replica.store.one(
+            "SELECT packet_id FROM packets WHERE game_id = ? AND seq = ?", (game, seq)
+        ) or (None,)
+        assert kept == ids[seq]
+
+
+def test_a_look_that_fails_does_not_stop_the_sync(
+    players: dict[str, Player],
+    bob: Player,
+    game: bytes,
+    network: LoopbackNetwork,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*_: object) -> list[tuple[bytes, int]]:
+        raise RuntimeError("disk I/O error")
+
+    monkeypatch.setattr(scrub, "look", broken)
+    play_notes(players, game, 1)
+    report = asyncio.run(sync(bob.replica, NotesTransport(network, bob.transport.name), now))
+    assert "the look over the stored packets failed: disk I/O error" in report.problems
