@@ -268,8 +268,9 @@ async def sync(
     to answer (``--no-auto-replies``)."""
     received = replica.catch_up(now=now()) + await pull(replica, transport, now)
     written, problems = replica.auto_replies(now()) if auto_replies else ([], [])
-    try:  # (damage nothing reads yet: asked for next, as a lost packet)
-        scrub.look(replica, now())
+    try:  # (damage nothing reads yet, looked for in a quiet sync: asked for next)
+        if not received:
+            scrub.look(replica, now())
     except Exception as exc:  # (never seen) the sync goes on, and says so
         problems = [*problems, f"the look over the stored packets failed: {exc}"]
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)

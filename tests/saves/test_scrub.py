@@ -17,7 +17,7 @@ from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from saves import scrub, store_scrub
 from saves.outbox import format_time
-from tests.saves.conftest import NotesTransport, Player, now, play_notes
+from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
 
 
 def _damage(player: Player, game: bytes, seq: int) -> None:
@@ -209,3 +209,22 @@ def test_a_look_that_fails_does_not_stop_the_sync(
     play_notes(players, game, 1)
     report = asyncio.run(sync(bob.replica, NotesTransport(network, bob.transport.name), now))
     assert "the look over the stored packets failed: disk I/O error" in report.problems
+
+
+def test_a_sync_that_brings_packets_leaves_the_look_to_a_quiet_one(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    """The look is kept off the syncs a player waits on: one that applies the other side's
+    move looks at nothing; the next, with nothing new, looks."""
+    play_notes(players, game, 2)
+    author, reader = owner(players, game)
+    author.replica.submit(game, [{"type": "note", "text": "new"}], now=now())
+    author.sync()
+    _look_due(reader)
+    notes = NotesTransport(network, reader.transport.name)
+    report = asyncio.run(sync(reader.replica, notes, now))
+    assert report.received
+    assert store_scrub.read_meta(reader.replica.store, "scrub_at") == "2029-01-01T00:00:00Z"
+    report = asyncio.run(sync(reader.replica, notes, now))
+    assert not report.received
+    assert store_scrub.read_meta(reader.replica.store, "scrub_at") != "2029-01-01T00:00:00Z"
