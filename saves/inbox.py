@@ -276,7 +276,7 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         assert stored is not None
         return _equivocation(replica, packet, stored, now)
     if placement == Placement.LOST:  # a packet this home lost: the chain says if this is it
-        hold = functools.partial(_buffer, replica, packet, now, held=False, judge=True)
+        hold = functools.partial(_buffer, replica, packet, source, now, held=False, judge=True)
         filled = mending.place_lost(replica, packet, source, now, hold)
         if filled is not None:
             return filled
@@ -288,7 +288,9 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         if disputed is not None:  # a different packet for the position a desync stopped at
             return _equivocation(replica, packet, disputed, now)
     if placement == Placement.FUTURE or frozen or ruleset is None:
-        held = _buffer(replica, packet, now, held=bool(frozen), judge=signed_by_seat is True)
+        held = _buffer(
+            replica, packet, source, now, held=bool(frozen), judge=signed_by_seat is True
+        )
         if ruleset is None and held.status == "buffered":
             name = replica.game(body.game_id).name
             detail = (
@@ -298,6 +300,13 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         return held
     return _apply_chain(replica, ruleset, packet, source, now)
 
+
+HELD_PER_GAME = 4096
+"""At most this many packets are held for one game, waiting for the ones before them: more
+than a game's mail brings out of order, so what comes past it is a modified client's flood
+(every position up to 2^31 can be signed once), refused rather than stored."""
+HELD_BYTES_PER_GAME = 32 << 20
+"""At most this many bytes of packets held for one game (a packet may be up to 1 MiB)."""
 
 HELD_FOR_A_LOST_GAME = 32
 """At most this many packets are held for lost positions of a game that nothing here names
@@ -327,7 +336,9 @@ def _of_lost_game(replica: Reader, packet: VerifiedPacket, source: str, now: str
     if store_games.packet_at(store, body.game_id, body.seq + 1) is None and (
         store_inbox.held_count(store, body.game_id) < HELD_FOR_A_LOST_GAME
     ):
-        held = _buffer(replica, packet, now, held=False, judge=False)
+        held = _buffer(replica, packet, source, now, held=False, judge=False)
+        if held.status != "buffered":
+            return held
         detail = f"packet {body.seq} held: the packet after it was lost here too"
         return msgspec.structs.replace(held, detail=detail)
     what = "a genesis" if body.seq == 0 else f"packet {body.seq}"
@@ -396,7 +407,9 @@ def _apply_chain(
         try:
             state = replica.state(game_id)
         except HexpostError as exc:  # its stored packets damaged: copies of them may mend it
-            held = _buffer(replica, current, now, held=False, judge=False)
+            held = _buffer(replica, current, source, now, held=False, judge=False)
+            if held.status != "buffered":
+                return held
             detail = f"packet {current.body.seq} held: the game cannot be read here ({exc})"
             return msgspec.structs.replace(held, detail=detail, attention=True)
         seq = current.body.seq
@@ -448,14 +461,24 @@ def _next_buffered(
 
 
 def _buffer(
-    replica: Reader, packet: VerifiedPacket, now: str, *, held: bool, judge: bool
+    replica: Reader, packet: VerifiedPacket, source: str, now: str, *, held: bool, judge: bool
 ) -> Outcome:
-    """Hold an early packet; a rival from the same seat's key for its position is evidence."""
+    """Hold an early packet; a rival from the same seat's key for its position is evidence.
+    Past `HELD_PER_GAME` packets or `HELD_BYTES_PER_GAME` bytes held for the game, refused."""
     body = packet.body
     store = replica.store
     rival = store_inbox.buffered_rival(store, body.game_id, body.seq, body.seat, packet.packet_id)
     if rival is not None and judge and _same_signer(rival, packet):
         return _equivocation(replica, packet, rival, now)
+    count, size = store_inbox.held_size(store, body.game_id)
+    full = count >= HELD_PER_GAME or size + len(packet.data) > HELD_BYTES_PER_GAME
+    if full and store_inbox.buffered_copy(store, packet.packet_id) is None:
+        reason = (
+            f"packet {body.seq} not held: this game holds {count} packets waiting for the ones "
+            f"before them already ({size // 1024} KiB), as many as it keeps; a resend brings it "
+            "again once those are in"
+        )
+        return refusals.refused(replica, packet, source, now, reason)
     store_inbox.buffer(
         store,
         body.game_id,

@@ -131,8 +131,18 @@ def drop_held_of_stored(store: Store, game_id: bytes) -> None:
 
 def held_count(store: Store, game_id: bytes) -> int:
     """How many packets are held for the game."""
-    row = store.one("SELECT COUNT(*) FROM buffered WHERE game_id = ?", (game_id,))
-    return 0 if row is None else int(row[0])
+    return held_size(store, game_id)[0]
+
+
+def held_size(store: Store, game_id: bytes) -> tuple[int, int]:
+    """``(packets, bytes)`` held for the game (one pass over its held rows' headers)."""
+    if _none_held(store, game_id):
+        return 0, 0
+    row = store.one(
+        "SELECT COUNT(*), COALESCE(SUM(length(data)), 0) FROM buffered WHERE game_id = ?",
+        (game_id,),
+    )
+    return (0, 0) if row is None else (int(row[0]), int(row[1]))
 
 
 def has_buffered(store: Store, game_id: bytes, seat: str) -> bool:

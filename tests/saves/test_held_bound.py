@@ -1,0 +1,74 @@
+"""The packets a home holds for a game, waiting for the ones before them, are bounded.
+
+A packet for a position past the next is held until the gap fills (`saves.inbox`): mail comes
+out of order. Before, nothing bounded how many: a seat's modified client could sign a packet
+for every position up to 2^31 (one per position, as two would be evidence against it), each
+up to a megabyte, and the other home kept them all. Now a game holds at most
+`inbox.HELD_PER_GAME` packets and `inbox.HELD_BYTES_PER_GAME` bytes; past that a packet is
+refused, saying why, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from engine.core.packets import Turn, peek_body, sign_body
+from saves import inbox, store_inbox
+from tests.saves.conftest import Player, owner, play_notes
+
+
+def _far_ahead(author: Player, game: bytes, count: int, pad: int = 0) -> list[bytes]:
+    """``count`` packets signed by ``author``'s key for its own seat, for positions ten and
+    more past the head (their links made up: none can ever be applied)."""
+    head = author.row(game).head_seq
+    own = next(
+        body
+        for seq in range(head, -1, -1)
+        if (body := peek_body(author.packet(game, seq))) is not None
+        and body.seat == author.row(game).my_seat
+    )
+    key = author.replica.signing_key()
+    return [
+        sign_body(
+            msgspec.structs.replace(
+                own,
+                seq=head + 10 + n,
+                prev=bytes([n % 256]) * 32,
+                kind=Turn(orders=bytes(pad)) if pad else own.kind,
+            ),
+            key,
+        )
+        for n in range(count)
+    ]
+
+
+def test_a_flood_of_packets_far_ahead_is_held_up_to_the_bound(
+    players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(inbox, "HELD_PER_GAME", 5)
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    outcomes = [other.replica.receive(data, source="flood", now="2030-01-02T00:00:00Z")
+                for data in _far_ahead(author, game, 8)]  # fmt: skip
+    assert [o.status for o in outcomes] == ["buffered"] * 5 + ["rejected"] * 3
+    assert outcomes[-1].detail.startswith(
+        f"packet {outcomes[-1].seq} not held: this game holds 5 packets waiting for the ones "
+        "before them already"
+    )
+    assert store_inbox.held_count(other.replica.store, game) == 5
+    play_notes(players, game, 2)  # the game goes on
+    assert author.row(game).state_hash == other.row(game).state_hash
+
+
+def test_held_packets_are_bounded_in_bytes_too(
+    players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(inbox, "HELD_BYTES_PER_GAME", 20_000)
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    flood = _far_ahead(author, game, 6, pad=6_000)
+    assert all(len(data) > 6_000 for data in flood)
+    statuses = [other.replica.receive(d, source="flood", now="2030-01-02T00:00:00Z").status
+                for d in flood]  # fmt: skip
+    assert statuses == ["buffered"] * 3 + ["rejected"] * 3
