@@ -287,6 +287,12 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
         disputed = _disputed_rival(replica, packet)
         if disputed is not None:  # a different packet for the position a desync stopped at
             return _equivocation(replica, packet, disputed, now)
+    if placement == Placement.FUTURE and body.seq - head.seq > HELD_AHEAD:
+        reason = (
+            f"packet {body.seq} not held: it is more than {HELD_AHEAD} positions past this "
+            f"game's head ({head.seq}); a resend brings it again once the chain is nearer"
+        )
+        return refusals.refused(replica, packet, source, now, reason)
     if placement == Placement.FUTURE or frozen or ruleset is None:
         held = _buffer(
             replica, packet, source, now, held=bool(frozen), judge=signed_by_seat is True
@@ -305,6 +311,9 @@ HELD_PER_GAME = 4096
 """At most this many packets are held for one game, waiting for the ones before them: more
 than a game's mail brings out of order, so what comes past it is a modified client's flood
 (every position up to 2^31 can be signed once), refused rather than stored."""
+HELD_AHEAD = 4096
+"""Only packets at most this many positions past a game's head are held: a flood cannot take
+positions the chain will never reach (a home further behind gets the rest by a later resend)."""
 HELD_BYTES_PER_GAME = 32 << 20
 """At most this many bytes of packets held for one game (a packet may be up to 1 MiB)."""
 

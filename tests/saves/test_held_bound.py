@@ -72,3 +72,22 @@ def test_held_packets_are_bounded_in_bytes_too(
     statuses = [other.replica.receive(d, source="flood", now="2030-01-02T00:00:00Z").status
                 for d in flood]  # fmt: skip
     assert statuses == ["buffered"] * 3 + ["rejected"] * 3
+
+
+def test_a_packet_too_far_ahead_is_not_held(
+    players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the `HELD_AHEAD` positions past the head are held: a flood cannot pick
+    positions the chain will never reach, and what it holds is passed by the chain."""
+    monkeypatch.setattr(inbox, "HELD_AHEAD", 12)
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    head = other.row(game).head_seq
+    outcomes = [other.replica.receive(data, source="flood", now="2030-01-02T00:00:00Z")
+                for data in _far_ahead(author, game, 5)]  # fmt: skip
+    assert [o.seq for o in outcomes] == [head + n for n in (10, 11, 12, 13, 14)]
+    assert [o.status for o in outcomes] == ["buffered"] * 3 + ["rejected"] * 2
+    assert outcomes[-1].detail == (
+        f"packet {head + 14} not held: it is more than 12 positions past this game's head "
+        f"({head}); a resend brings it again once the chain is nearer"
+    )
