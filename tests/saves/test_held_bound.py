@@ -15,6 +15,7 @@ import pytest
 
 from engine.core.packets import Turn, peek_body, sign_body
 from saves import inbox, store_inbox
+from saves.outcome import Outcome
 from tests.saves.conftest import Player, owner, play_notes
 
 
@@ -43,19 +44,31 @@ def _far_ahead(author: Player, game: bytes, count: int, pad: int = 0) -> list[by
     ]
 
 
+def _flood(
+    players: dict[str, Player], game: bytes, count: int, pad: int = 0
+) -> tuple[list[Outcome], int]:
+    """Two moves played, then ``count`` packets far ahead (`_far_ahead`) from the seat that
+    owes the move to the other home: what that home made of each, and its head before."""
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    head = other.row(game).head_seq
+    flood = _far_ahead(author, game, count, pad)
+    assert all(len(data) > pad for data in flood)
+    now = "2030-01-02T00:00:00Z"
+    return [other.replica.receive(data, source="flood", now=now) for data in flood], head
+
+
 def test_a_flood_of_packets_far_ahead_is_held_up_to_the_bound(
     players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(inbox, "HELD_PER_GAME", 5)
-    play_notes(players, game, 2)
-    author, other = owner(players, game)
-    outcomes = [other.replica.receive(data, source="flood", now="2030-01-02T00:00:00Z")
-                for data in _far_ahead(author, game, 8)]  # fmt: skip
+    outcomes, _ = _flood(players, game, 8)
     assert [o.status for o in outcomes] == ["buffered"] * 5 + ["rejected"] * 3
     assert outcomes[-1].detail.startswith(
         f"packet {outcomes[-1].seq} not held: this game holds 5 packets waiting for the ones "
         "before them already"
     )
+    author, other = owner(players, game)
     assert store_inbox.held_count(other.replica.store, game) == 5
     play_notes(players, game, 2)  # the game goes on
     assert author.row(game).state_hash == other.row(game).state_hash
@@ -65,26 +78,17 @@ def test_held_packets_are_bounded_in_bytes_too(
     players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(inbox, "HELD_BYTES_PER_GAME", 20_000)
-    play_notes(players, game, 2)
-    author, other = owner(players, game)
-    flood = _far_ahead(author, game, 6, pad=6_000)
-    assert all(len(data) > 6_000 for data in flood)
-    statuses = [other.replica.receive(d, source="flood", now="2030-01-02T00:00:00Z").status
-                for d in flood]  # fmt: skip
-    assert statuses == ["buffered"] * 3 + ["rejected"] * 3
+    outcomes, _ = _flood(players, game, 6, pad=6_000)
+    assert [o.status for o in outcomes] == ["buffered"] * 3 + ["rejected"] * 3
 
 
 def test_a_packet_too_far_ahead_is_not_held(
     players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Only the `HELD_AHEAD` positions past the head are held: a flood cannot pick
-    positions the chain will never reach, and what it holds is passed by the chain."""
+    positions the chain will never reach."""
     monkeypatch.setattr(inbox, "HELD_AHEAD", 12)
-    play_notes(players, game, 2)
-    author, other = owner(players, game)
-    head = other.row(game).head_seq
-    outcomes = [other.replica.receive(data, source="flood", now="2030-01-02T00:00:00Z")
-                for data in _far_ahead(author, game, 5)]  # fmt: skip
+    outcomes, head = _flood(players, game, 5)
     assert [o.seq for o in outcomes] == [head + n for n in (10, 11, 12, 13, 14)]
     assert [o.status for o in outcomes] == ["buffered"] * 3 + ["rejected"] * 2
     assert outcomes[-1].detail == (
