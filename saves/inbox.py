@@ -422,6 +422,17 @@ def _apply_chain(
             detail = f"packet {current.body.seq} held: the game cannot be read here ({exc})"
             return msgspec.structs.replace(held, detail=detail, attention=True)
         seq = current.body.seq
+        rival = store_inbox.buffered_rival(
+            store, game_id, seq, current.body.seat, current.packet_id
+        )
+        if (  # (one held first for this position, signed by the same seat's key: evidence)
+            rival is not None
+            and _same_signer(rival, current)
+            and ledger.signed_by_seat(store, current) is True
+        ):
+            return msgspec.structs.replace(
+                _equivocation(replica, current, rival, now), applied=applied
+            )
         store_inbox.unbuffer(store, game_id, current.packet_id)
         try:
             result = apply_packet(ruleset, state, current)

@@ -88,6 +88,8 @@ def buffered_rival(
     store: Store, game_id: bytes, seq: int, seat: str, packet_id: bytes
 ) -> bytes | None:
     """Another held packet from the same seat for the same position, if any."""
+    if _none_held(store, game_id):
+        return None
     row = store.one(
         "SELECT data FROM buffered WHERE game_id = ? AND seq = ? AND seat = ? AND packet_id != ?",
         (game_id, seq, seat, packet_id),

@@ -95,3 +95,27 @@ def test_a_packet_too_far_ahead_is_not_held(
         f"packet {head + 14} not held: it is more than 12 positions past this game's head "
         f"({head}); a resend brings it again once the chain is nearer"
     )
+
+
+def test_a_held_packet_then_another_for_its_position_in_order_is_equivocation(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """Attack: a seat's modified client sends a packet for a position ahead (held), then a
+    different one for the same position, which arrives when the chain reaches it. Both are
+    signed by the seat's key for one position: evidence, and the game is frozen (before, the
+    second was applied, and the first lay held with nothing said)."""
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    head = other.row(game).head_seq
+    (early,) = _far_ahead(author, game, 1)  # for position head + 10
+    assert other.replica.receive(early, source="early", now="2030-01-02T00:00:00Z").status == (
+        "buffered"
+    )
+    for n in range(10):
+        assert owner(players, game)[0] is author  # (notes leave the move with the same seat)
+        author.replica.submit(game, [{"type": "note", "text": f"n{n}"}], now="2030-01-02T01:00:00Z")
+    report = author.sync() and other.sync()
+    statuses = [o.status for o in report.received]
+    assert statuses[-1] == "equivocation", report.received
+    assert other.row(game).head_seq == head + 9
+    assert other.row(game).frozen
