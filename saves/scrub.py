@@ -114,9 +114,9 @@ def damaged_at(store: Store, game_id: bytes) -> int | None:
 
 
 def _still_damaged(store: Store, game_id: bytes, seq: int) -> bool:
-    row = store_scrub.packet_row(store, game_id, seq)
+    data = store_games.packet_data(store, game_id, seq)
     return (
-        row is not None and _opened(faults.bound_keys(store, game_id), game_id, seq, row[1]) is None
+        data is not None and _opened(faults.bound_keys(store, game_id), game_id, seq, data) is None
     )
 
 

@@ -19,14 +19,6 @@ def packets_after(
     return [(bytes(g), int(s), bytes(pid), bytes(data)) for g, s, pid, data in rows]
 
 
-def packet_row(store: Store, game_id: bytes, seq: int) -> tuple[bytes, bytes] | None:
-    """``(packet id, bytes)`` of the stored packet at a position, if any."""
-    row = store.one(
-        "SELECT packet_id, data FROM packets WHERE game_id = ? AND seq = ?", (game_id, seq)
-    )
-    return None if row is None else (bytes(row[0]), bytes(row[1]))
-
-
 def read_meta(store: Store, key: str) -> str | None:
     row = store.one("SELECT value FROM meta WHERE key = ?", (key,))
     return None if row is None else str(row[0])
