@@ -492,6 +492,10 @@ def _buffer(
         return _equivocation(replica, packet, rival, now)
     count, size = store_inbox.held_size(store, body.game_id)
     full = count >= HELD_PER_GAME or size + len(packet.data) > HELD_BYTES_PER_GAME
+    if full:  # (an older version let held packets of filled positions stay: room first)
+        store_inbox.drop_held_of_stored(store, body.game_id)
+        count, size = store_inbox.held_size(store, body.game_id)
+        full = count >= HELD_PER_GAME or size + len(packet.data) > HELD_BYTES_PER_GAME
     if full and store_inbox.buffered_copy(store, packet.packet_id) is None:
         reason = (
             f"packet {body.seq} not held: this game holds {count} packets waiting for the ones "

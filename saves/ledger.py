@@ -30,7 +30,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, DecisionKind, Event
 from engine.core.state import AnyState, encode_state
-from saves import quarantine, store_evidence, store_games, store_keys, store_outbox
+from saves import quarantine, store_evidence, store_games, store_inbox, store_keys, store_outbox
 from saves.registry import face_for
 from saves.store import Memo, Store
 from saves.subject import Subject, format_subject
@@ -137,6 +137,7 @@ def store_applied(
         events_digest(events),
     )
     store_games.insert_events(store, game_id, body.seq, events)
+    store_inbox.drop_held_at(store, game_id, body.seq)
     deferred = store.deferred
     if deferred is not None and body.seq % SNAPSHOT_EVERY:
         # In a batch the head's snapshot is written once, at its end (`batch`). The head this

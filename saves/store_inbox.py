@@ -131,6 +131,14 @@ def drop_held_of_stored(store: Store, game_id: bytes) -> None:
     )
 
 
+def drop_held_at(store: Store, game_id: bytes, seq: int) -> None:
+    """Let go of the game's held packets for ``seq``, a position the chain has just filled:
+    none of them can be applied now (one from the same seat's key was judged first)."""
+    if _none_held(store, game_id):
+        return
+    store.db.execute("DELETE FROM buffered WHERE game_id = ? AND seq = ?", (game_id, seq))
+
+
 def held_count(store: Store, game_id: bytes) -> int:
     """How many packets are held for the game."""
     return held_size(store, game_id)[0]

@@ -119,3 +119,44 @@ def test_a_held_packet_then_another_for_its_position_in_order_is_equivocation(
     assert statuses[-1] == "equivocation", report.received
     assert other.row(game).head_seq == head + 9
     assert other.row(game).frozen
+
+
+def test_a_held_packet_for_a_position_the_chain_fills_is_let_go(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """A packet held for a position that the chain then fills with another seat's packet can
+    never be applied, so it is let go (before, it stayed held for good, filling the bound).
+    Here: a packet of the seat not on the move, signed by its key for a position ahead, in
+    its own home (a modified client's copy, say), then the other seat's moves by mail."""
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    (early,) = _far_ahead(other, game, 1)  # for position head + 10
+    now = "2030-01-02T00:00:00Z"
+    assert other.replica.receive(early, source="early", now=now).status == "buffered"
+    for n in range(10):
+        author.replica.submit(game, [{"type": "note", "text": f"n{n}"}], now=now)
+    author.sync()
+    other.sync()
+    assert other.row(game).head_seq == peek_body(early).seq  # type: ignore[union-attr]
+    assert store_inbox.held_count(other.replica.store, game) == 0
+    assert author.row(game).state_hash == other.row(game).state_hash
+
+
+def test_packets_held_for_filled_positions_make_room_when_the_bound_is_reached(
+    players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Packets an older version left held for positions the chain has filled since are let go
+    when the game's bound is reached, before anything new is refused."""
+    monkeypatch.setattr(inbox, "HELD_PER_GAME", 3)
+    play_notes(players, game, 2)
+    author, other = owner(players, game)
+    store = other.replica.store
+    for seq in (1, 2, 3):  # (as an older version left them: positions stored since)
+        data = author.packet(game, seq)
+        store_inbox.buffer(store, game, seq, bytes([seq]) * 32, "x", data, "2030", b"")
+    assert store_inbox.held_count(store, game) == 3
+    flood = _far_ahead(author, game, 4)
+    now = "2030-01-02T00:00:00Z"
+    outcomes = [other.replica.receive(data, source="flood", now=now) for data in flood]
+    assert [o.status for o in outcomes] == ["buffered"] * 3 + ["rejected"]
+    assert store_inbox.held_count(store, game) == 3
