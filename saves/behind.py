@@ -64,9 +64,16 @@ def behind_text(name: str, head_seq: int, ahead: Ahead, me: str) -> str:
     )
     who = "the other player" if ahead.seat == me else ahead.seat
     last = ahead.seq - 1 if ahead.seq > head_seq + 1 else None
+    behind = "this home is behind the game (restored from an older copy?) and signs"
+    if ahead.seat != me:  # (a seat's modified client can sign any position: say so)
+        where = "after a packet the game does not have" if last is None else "ahead of the game"
+        behind = (
+            f"either this home is behind the game (restored from an older copy?) or "
+            f"{ahead.seat}'s client signed packet {ahead.seq} {where}, and then the resend "
+            "brings nothing; this home signs"
+        )
     return (
-        f"{name}: {held}: this home is behind the game (restored from an older copy?) and "
-        f"signs nothing in it until the chain arrives: ask {who} to run "
+        f"{name}: {held}: {behind} nothing in it until the chain arrives: ask {who} to run "
         f"`{holes.resend_command(name, head_seq + 1, last)}`, then sync"
     )
 

@@ -52,4 +52,11 @@ def test_a_packet_of_the_other_seat_beyond_a_gap_holds_the_home_back(
         alice.replica.submit(game, [{"type": "note", "text": "mine?"}], now=now())
     refusal = str(refused.value)
     assert f"packet {head + 5} from alliance is here but not packets {head + 1} to" in refusal
+    # Neither cause is taken for the only one: the player reads that the other seat's client
+    # may have signed a position the game has not reached (and then nothing comes).
+    assert (
+        "either this home is behind the game (restored from an older copy?) or alliance's "
+        f"client signed packet {head + 5} ahead of the game, and then the resend brings "
+        "nothing" in refusal
+    ), refusal
     assert alice.snapshot(game) == before
