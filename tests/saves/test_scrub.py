@@ -15,7 +15,7 @@ import pytest
 
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import scrub, store_scrub
+from saves import resigning, scrub, store_scrub
 from saves.outbox import format_time
 from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
 
@@ -67,6 +67,36 @@ def test_a_damaged_packet_nothing_reads_is_found_asked_for_and_mended(
 
     answered = alice.sync()
     assert [o.status for o in answered.received] == ["resend"]
+    bob.sync()
+    assert scrub.damaged_at(bob.replica.store, game) is None
+    assert bob.packet(game, seq) == alice.packet(game, seq)
+    assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_a_finished_game_is_mended_too(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    """An archive is worth mending: the look asks for a game that is over (here resigned, so
+    nothing more will ever be read in play), and the other home answers."""
+    play_notes(players, game, 6)
+    for player in (alice, bob):
+        player.handed_over(game)
+    mover, waiting = owner(players, game)
+    resigning.resign(mover.replica, game, now=now())
+    mover.sync()
+    waiting.sync()
+    assert bob.replica.pending(game) == [] and alice.replica.pending(game) == []
+    row = bob.row(game)
+    seq = row.head_seq - 3
+    _damage(bob, game, seq)
+    _look_due(bob)
+    notes = NotesTransport(network, bob.transport.name)
+    report = asyncio.run(sync(bob.replica, notes, now))
+    assert report.requests == [
+        f"asked {alice.address} to send packet {seq} of {row.name} again "
+        "(it was lost from this home's store, or damaged there)"
+    ]
+    assert "resend" in [o.status for o in alice.sync().received]
     bob.sync()
     assert scrub.damaged_at(bob.replica.store, game) is None
     assert bob.packet(game, seq) == alice.packet(game, seq)
