@@ -60,10 +60,10 @@ def look(replica: Home, now: str) -> list[tuple[bytes, int]]:
     """Look over the next stored packets if `LOOK_EVERY` has passed since the last look (or
     it cannot be read); the damaged positions found, by game. In a transaction of its own."""
     store = replica.store
-    last = store_scrub.read_meta(store, _LAST)
+    last = store.meta(_LAST)
     if last is not None and not _due(last, now):
         return []
-    game_id, seq = _place(store_scrub.read_meta(store, _PLACE))
+    game_id, seq = _place(store.meta(_PLACE))
     rows = store_scrub.packets_after(store, game_id, seq, PACKETS_A_LOOK)
     keys: dict[bytes, dict[bytes, list[bytes]]] = {}
     found: list[tuple[bytes, int]] = []
@@ -85,13 +85,13 @@ def look(replica: Home, now: str) -> list[tuple[bytes, int]]:
                 )
         ended = len(rows) < PACKETS_A_LOOK
         place = "" if ended or not rows else f"{rows[-1][0].hex()}:{rows[-1][1]}"
-        store_scrub.write_meta(store, _PLACE, place)
-        store_scrub.write_meta(store, _LAST, now)
+        store.set_meta(_PLACE, place)
+        store.set_meta(_LAST, now)
         still = [
             (g, s) for g, s in _found(store) if (g, s) not in found and _still_damaged(store, g, s)
         ]
         kept = (still + found)[:MAX_FOUND]
-        store_scrub.write_meta(store, _FOUND, ",".join(f"{g.hex()}:{s}" for g, s in kept))
+        store.set_meta(_FOUND, ",".join(f"{g.hex()}:{s}" for g, s in kept))
     for game, position in found:
         row = store_games.game(store, game)
         row_name = game.hex() if row is None else row.name
@@ -133,7 +133,7 @@ def _opened(keys: dict[bytes, list[bytes]], game_id: bytes, seq: int, data: byte
 
 def _found(store: Store) -> list[tuple[bytes, int]]:
     """The damaged positions the looks recorded (what does not read is dropped)."""
-    text = store_scrub.read_meta(store, _FOUND) or ""
+    text = store.meta(_FOUND) or ""
     out = []
     for item in text.split(",")[:MAX_FOUND]:
         place = _place(item)

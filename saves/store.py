@@ -409,11 +409,7 @@ class Store:
         self.db.executescript(_SCHEMA)  # idempotent; executescript manages its own commit
         with self.transaction():
             _upgrade(self.db)
-            self.db.execute(
-                "INSERT INTO meta (key, value) VALUES ('schema', ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (str(SCHEMA_VERSION),),
-            )
+            self.set_meta("schema", str(SCHEMA_VERSION))
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -530,3 +526,19 @@ class Store:
     def all(self, sql: str, params: tuple[object, ...] = ()) -> list[Row]:
         rows: list[Row] = self.db.execute(sql, params).fetchall()
         return rows
+
+    def meta(self, key: str) -> str | None:
+        """The value of one ``meta`` row: the store's own small facts (its schema, a backup
+        copy's mark, where the look over its packets stopped)."""
+        row = self.one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def drop_meta(self, key: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE key = ?", (key,))

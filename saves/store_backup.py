@@ -41,14 +41,13 @@ def copy_database(store: Store, copy: Path, key_file: Path, taken_at: str) -> tu
 
 def copy_taken_at(store: Store) -> str | None:
     """When this store was copied, if it is a backup copy not yet confirmed as restored."""
-    row = store.one("SELECT value FROM meta WHERE key = ?", (COPY_MARK,))
-    return None if row is None else str(row[0])
+    return store.meta(COPY_MARK)
 
 
 def forget_copy_mark(store: Store) -> None:
     """The player confirmed this copy as the home played from (`saves.backup.confirm`)."""
     with store.transaction():
-        store.db.execute("DELETE FROM meta WHERE key = ?", (COPY_MARK,))
+        store.drop_meta(COPY_MARK)
 
 
 def is_marked_copy(path: Path) -> bool:

@@ -19,19 +19,6 @@ def packets_after(
     return [(bytes(g), int(s), bytes(pid), bytes(data)) for g, s, pid, data in rows]
 
 
-def read_meta(store: Store, key: str) -> str | None:
-    row = store.one("SELECT value FROM meta WHERE key = ?", (key,))
-    return None if row is None else str(row[0])
-
-
-def write_meta(store: Store, key: str, value: str) -> None:
-    store.db.execute(
-        "INSERT INTO meta (key, value) VALUES (?, ?) "
-        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
-
-
 def set_packet_id(store: Store, game_id: bytes, seq: int, packet_id: bytes) -> None:
     """Keep ``packet_id`` as the id of the stored packet at a position (the id its bytes give,
     where the kept one was damaged)."""

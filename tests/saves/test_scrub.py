@@ -15,7 +15,7 @@ import pytest
 
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import resigning, scrub, store_scrub
+from saves import resigning, scrub
 from saves.outbox import format_time
 from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
 
@@ -34,8 +34,8 @@ def _damage(player: Player, game: bytes, seq: int) -> None:
 def _look_due(player: Player, place: str = "") -> None:
     """As if the last look was long ago (and stopped at ``place``: the start by default)."""
     with player.replica.store.transaction():
-        store_scrub.write_meta(player.replica.store, "scrub_at", "2029-01-01T00:00:00Z")
-        store_scrub.write_meta(player.replica.store, "scrub_place", place)
+        player.replica.store.set_meta("scrub_at", "2029-01-01T00:00:00Z")
+        player.replica.store.set_meta("scrub_place", place)
 
 
 def test_a_damaged_packet_nothing_reads_is_found_asked_for_and_mended(
@@ -130,11 +130,11 @@ def test_looks_are_spaced_and_go_on_where_the_last_stopped(
     looked = [found for found in seen if found]
     assert looked and seen.index(looked[0]) == (head - 1) // 3
     # Within `LOOK_EVERY` of the last look, nothing is looked at.
-    assert store_scrub.read_meta(bob.replica.store, "scrub_at") is not None
-    before = store_scrub.read_meta(bob.replica.store, "scrub_place")
+    assert bob.replica.store.meta("scrub_at") is not None
+    before = bob.replica.store.meta("scrub_place")
     assert scrub.look(bob.replica, "2030-02-28T00:00:00Z") == []
     assert scrub.look(bob.replica, "2030-02-28T01:00:00Z") == []
-    assert store_scrub.read_meta(bob.replica.store, "scrub_place") != before  # (one look)
+    assert bob.replica.store.meta("scrub_place") != before  # (one look)
 
 
 def test_a_damaged_kept_id_is_put_right_from_the_packet_s_bytes(
@@ -179,7 +179,7 @@ def test_damaged_look_records_start_the_looks_again(
     _damage(bob, game, seq)
     _look_due(bob)
     with bob.replica.store.transaction():
-        store_scrub.write_meta(bob.replica.store, key, value)
+        bob.replica.store.set_meta(key, value)
     assert scrub.look(bob.replica, "2030-06-01T00:00:00Z") == [(game, seq)]
     assert scrub.damaged_at(bob.replica.store, game) == seq
 
@@ -254,7 +254,7 @@ def test_a_sync_that_brings_packets_leaves_the_look_to_a_quiet_one(
     notes = NotesTransport(network, reader.transport.name)
     report = asyncio.run(sync(reader.replica, notes, now))
     assert report.received
-    assert store_scrub.read_meta(reader.replica.store, "scrub_at") == "2029-01-01T00:00:00Z"
+    assert reader.replica.store.meta("scrub_at") == "2029-01-01T00:00:00Z"
     report = asyncio.run(sync(reader.replica, notes, now))
     assert not report.received
-    assert store_scrub.read_meta(reader.replica.store, "scrub_at") != "2029-01-01T00:00:00Z"
+    assert reader.replica.store.meta("scrub_at") != "2029-01-01T00:00:00Z"
