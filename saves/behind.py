@@ -78,6 +78,26 @@ def behind_text(name: str, head_seq: int, ahead: Ahead, me: str) -> str:
     )
 
 
+def held_back_text(store: Store, game_id: bytes, head_seq: int, seat: str) -> str | None:
+    """What a late claim by ``seat`` at this home's head (``head_seq``) leaves out, when this
+    home signs nothing because it holds that very seat's packet beyond a gap: the claim holds
+    (this home owes the move), but that seat's client may be what stopped it."""
+    ahead = first_ahead(store, game_id, head_seq)
+    if ahead is None or ahead.seat != seat:
+        return None
+    if ahead.seq == head_seq + 1:
+        follows = f"which does not follow this home's packet {head_seq}"
+    elif ahead.seq == head_seq + 2:
+        follows = f"which follows a packet {head_seq + 1} it never received"
+    else:
+        follows = f"which follows packets {head_seq + 1} to {ahead.seq - 1} it never received"
+    return (
+        f"but this home signs nothing in the game while it holds {seat}'s packet {ahead.seq}, "
+        f"{follows}: if {seat}'s home has none of them either, its client signed that packet "
+        "ahead of the game"
+    )
+
+
 def refuse_if_behind(store: Store, name: str, game_id: bytes, head_seq: int, me: str) -> None:
     """Raise `HexpostError` (saying what to ask for) if the game holds a packet beyond a gap."""
     ahead = first_ahead(store, game_id, head_seq)

@@ -36,7 +36,15 @@ from engine.core.owed import pending
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState
 from engine.core.text import SAFE_PATTERN, text_problem
-from saves import ledger, side_verdicts, store_evidence, store_games, store_keys, store_outbox
+from saves import (
+    behind,
+    ledger,
+    side_verdicts,
+    store_evidence,
+    store_games,
+    store_keys,
+    store_outbox,
+)
 from saves.outbox import format_time, parse_time
 from saves.outcome import Outcome
 from saves.reading import Reader
@@ -265,7 +273,14 @@ def receive(
         )
     elif body.head_seq < head:
         detail += f" ({body.late} has moved since)"
-    return Outcome("claim", detail, body.game_id, body.head_seq)
+    held_back = (
+        behind.held_back_text(store, body.game_id, head, body.seat)
+        if body.head_seq == head
+        else None
+    )
+    if held_back is not None:
+        detail += f" ({held_back})"
+    return Outcome("claim", detail, body.game_id, body.head_seq, attention=held_back is not None)
 
 
 def _is_my_seat(store: Store, body: ClaimBody) -> bool:

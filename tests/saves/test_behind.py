@@ -1,6 +1,7 @@
 """`saves.behind` attacked: a home that holds a packet beyond a gap signs nothing in that game,
 so who can make it hold one decides who can stop it. Only a seat of the game can (a packet
-signed by any other key is never held), and that seat could stop the game by not playing."""
+signed by any other key is never held), and that seat could stop the game by not playing; a late
+claim it then signs against the home it held back is shown with what held it back."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.errors import HexpostError
 from engine.core.packets import Body, Turn, sign_body
+from saves import claims
 from tests.saves.conftest import Player, now
 
 
@@ -60,3 +62,23 @@ def test_a_packet_of_the_other_seat_beyond_a_gap_holds_the_home_back(
         "nothing" in refusal
     ), refusal
     assert alice.snapshot(game) == before
+
+
+def test_a_late_claim_from_the_seat_whose_packet_holds_the_home_back_says_so(
+    alice: Player, bob: Player, game: bytes
+) -> None:
+    """Attack: the seat not on the move sends a packet far ahead, so the home on the move
+    signs nothing; a reply window on, it claims that home late. The claim is kept (it holds:
+    that seat owes the move), and what the home shows with it says what held it back."""
+    head = alice.row(game).head_seq
+    ahead = sign_body(_far_ahead(alice, game), bob.key)
+    assert alice.replica.receive(ahead, source="bob", now=now()).status == "buffered"
+    made = claims.make_claim(bob.replica, game, "2030-01-05T00:00:00Z")
+    outcome = alice.replica.receive(made.data, source="bob", now=now())
+    assert outcome.status == "claim", outcome
+    assert outcome.detail.endswith(
+        f" (but this home signs nothing in the game while it holds alliance's packet {head + 5}, "
+        f"which follows packets {head + 1} to {head + 4} it never received: if alliance's "
+        "home has none of them either, its client signed that packet ahead of the game)"
+    ), outcome.detail
+    assert outcome.attention
