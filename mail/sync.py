@@ -294,7 +294,8 @@ async def ask_for_damaged(
     """Email the author of each packet whose only copy came damaged, once per position, so
     that neither player waits silently (`saves.quarantine.resend_requests`): the author's
     `hexpost resend` sends it again. Likewise, for a game this home is behind on its own
-    move (`saves.behind`), or that lost a packet from its store (`saves.holes`), or whose
+    move (`saves.behind`), or that lost a packet from its store (`saves.holes`; a frozen
+    game too, whose evidence carries its chain), or whose
     wait for the other seat's move sits behind a gap that has lasted an hour
     (`saves.behind.gap_request`), ask the other player to send the chain again from the
     gap. Beside
@@ -307,8 +308,10 @@ async def ask_for_damaged(
     games = []
     requests: list[quarantine.ResendRequest] = []
     gaps: list[quarantine.ResendRequest] = []
-    for row in replica.playable_games():  # a packet lost or damaged in this home's store,
-        if row.status == "active" and not row.frozen:  # even where that stops all reading
+    # A packet lost or damaged in this home's store, even where that stops all reading, and in
+    # a frozen game too (its evidence carries the chain).
+    for row in replica.playable_games():
+        if row.status == "active":
             lost = replica.lost_range(row.game_id)
             request = None if lost is None else behind.lost_request(
                 replica.store, row.game_id, row.name, lost[0], row.my_seat,

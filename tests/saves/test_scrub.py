@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 import pytest
 
+from engine.core.packets import peek_body, sign_body
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
 from saves import resigning, scrub
@@ -101,6 +103,41 @@ def test_a_finished_game_is_mended_too(
     assert scrub.damaged_at(bob.replica.store, game) is None
     assert bob.packet(game, seq) == alice.packet(game, seq)
     assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_a_frozen_game_is_mended_too(
+    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    """A frozen game's chain is what its evidence file carries (`saves.evidence`), and a
+    damaged packet in it makes that file fail to check: the look asks for it too."""
+    play_notes(players, game, 6)
+    for player in (alice, bob):
+        player.handed_over(game)
+    mover, waiting = owner(players, game)
+    honest = mover.replica.submit(game, [{"type": "note", "text": "trust me"}], now=now())
+    body = peek_body(mover.packet(game, honest.seq))
+    assert body is not None
+    lie = sign_body(
+        msgspec.structs.replace(body, state_hash=b"\x07" * 32), mover.replica.signing_key()
+    )
+    assert waiting.replica.receive(lie, source="t", now=now()).status == "desync"
+    mover.handed_over(game)
+    row = waiting.row(game)
+    assert row.frozen
+    seq = row.head_seq - 3
+    _damage(waiting, game, seq)
+    _look_due(waiting)
+    notes = NotesTransport(network, waiting.transport.name)
+    report = asyncio.run(sync(waiting.replica, notes, now))
+    assert report.requests == [
+        f"asked {mover.address} to send packet {seq} of {row.name} again "
+        "(it was lost from this home's store, or damaged there)"
+    ]
+    assert "resend" in [o.status for o in mover.sync().received]
+    waiting.sync()
+    assert scrub.damaged_at(waiting.replica.store, game) is None
+    assert waiting.packet(game, seq) == mover.packet(game, seq)
+    assert waiting.row(game).frozen
 
 
 def test_a_whole_home_looks_sound(players: dict[str, Player], bob: Player, game: bytes) -> None:
