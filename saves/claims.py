@@ -280,7 +280,7 @@ def receive(
     )
     if held_back is not None:
         detail += f" ({held_back})"
-    return Outcome("claim", detail, body.game_id, body.head_seq, attention=held_back is not None)
+    return Outcome("claim", detail, body.game_id, body.head_seq)
 
 
 def _is_my_seat(store: Store, body: ClaimBody) -> bool:

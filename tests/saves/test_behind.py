@@ -81,4 +81,4 @@ def test_a_late_claim_from_the_seat_whose_packet_holds_the_home_back_says_so(
         f"which follows packets {head + 1} to {head + 4} it never received: if alliance's "
         "home has none of them either, its client signed that packet ahead of the game)"
     ), outcome.detail
-    assert outcome.attention
+    assert not outcome.attention  # (nothing was refused or damaged: the app counts those)
