@@ -75,6 +75,27 @@ def test_a_damaged_packet_nothing_reads_is_found_asked_for_and_mended(
     assert bob.replica.verify(game) == alice.row(game).state_hash
 
 
+def _found_asked_for_and_mended(
+    home: Player, other: Player, game: bytes, network: LoopbackNetwork
+) -> None:
+    """A stored packet of ``home`` damaged, a look due: its sync by mail asks ``other`` for
+    it, ``other``'s sync answers, and ``home``'s next sync mends it."""
+    row = home.row(game)
+    seq = row.head_seq - 3
+    _damage(home, game, seq)
+    _look_due(home)
+    notes = NotesTransport(network, home.transport.name)
+    report = asyncio.run(sync(home.replica, notes, now))
+    assert report.requests == [
+        f"asked {other.address} to send packet {seq} of {row.name} again "
+        "(it was lost from this home's store, or damaged there)"
+    ]
+    assert "resend" in [o.status for o in other.sync().received]
+    home.sync()
+    assert scrub.damaged_at(home.replica.store, game) is None
+    assert home.packet(game, seq) == other.packet(game, seq)
+
+
 def test_a_finished_game_is_mended_too(
     players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
 ) -> None:
@@ -88,20 +109,7 @@ def test_a_finished_game_is_mended_too(
     mover.sync()
     waiting.sync()
     assert bob.replica.pending(game) == [] and alice.replica.pending(game) == []
-    row = bob.row(game)
-    seq = row.head_seq - 3
-    _damage(bob, game, seq)
-    _look_due(bob)
-    notes = NotesTransport(network, bob.transport.name)
-    report = asyncio.run(sync(bob.replica, notes, now))
-    assert report.requests == [
-        f"asked {alice.address} to send packet {seq} of {row.name} again "
-        "(it was lost from this home's store, or damaged there)"
-    ]
-    assert "resend" in [o.status for o in alice.sync().received]
-    bob.sync()
-    assert scrub.damaged_at(bob.replica.store, game) is None
-    assert bob.packet(game, seq) == alice.packet(game, seq)
+    _found_asked_for_and_mended(bob, alice, game, network)
     assert bob.replica.verify(game) == alice.row(game).state_hash
 
 
@@ -122,21 +130,8 @@ def test_a_frozen_game_is_mended_too(
     )
     assert waiting.replica.receive(lie, source="t", now=now()).status == "desync"
     mover.handed_over(game)
-    row = waiting.row(game)
-    assert row.frozen
-    seq = row.head_seq - 3
-    _damage(waiting, game, seq)
-    _look_due(waiting)
-    notes = NotesTransport(network, waiting.transport.name)
-    report = asyncio.run(sync(waiting.replica, notes, now))
-    assert report.requests == [
-        f"asked {mover.address} to send packet {seq} of {row.name} again "
-        "(it was lost from this home's store, or damaged there)"
-    ]
-    assert "resend" in [o.status for o in mover.sync().received]
-    waiting.sync()
-    assert scrub.damaged_at(waiting.replica.store, game) is None
-    assert waiting.packet(game, seq) == mover.packet(game, seq)
+    assert waiting.row(game).frozen
+    _found_asked_for_and_mended(waiting, mover, game, network)
     assert waiting.row(game).frozen
 
 
