@@ -17,7 +17,7 @@ import pytest
 from engine.core.packets import peek_body, sign_body
 from mail.loopback import LoopbackNetwork
 from mail.sync import sync
-from saves import resigning, scrub
+from saves import ledger, resigning, scrub
 from saves.outbox import format_time
 from tests.saves.conftest import NotesTransport, Player, now, owner, play_notes
 
@@ -113,11 +113,18 @@ def test_a_finished_game_is_mended_too(
     assert bob.replica.verify(game) == alice.row(game).state_hash
 
 
+@pytest.mark.parametrize("both", [False, True], ids=["one-home-frozen", "both-frozen"])
 def test_a_frozen_game_is_mended_too(
-    players: dict[str, Player], alice: Player, bob: Player, game: bytes, network: LoopbackNetwork
+    players: dict[str, Player],
+    alice: Player,
+    bob: Player,
+    game: bytes,
+    network: LoopbackNetwork,
+    both: bool,
 ) -> None:
     """A frozen game's chain is what its evidence file carries (`saves.evidence`), and a
-    damaged packet in it makes that file fail to check: the look asks for it too."""
+    damaged packet in it makes that file fail to check: the look asks for it too, and the
+    other home answers whether or not its game is frozen as well."""
     play_notes(players, game, 6)
     for player in (alice, bob):
         player.handed_over(game)
@@ -130,6 +137,10 @@ def test_a_frozen_game_is_mended_too(
     )
     assert waiting.replica.receive(lie, source="t", now=now()).status == "desync"
     mover.handed_over(game)
+    if both:  # (as if the evidence reached the other home too, and it froze the game)
+        with mover.replica.store.transaction():
+            ledger.freeze(mover.replica.store, game, honest.seq, "desync", "t", lie, None, now())
+        assert mover.row(game).frozen
     assert waiting.row(game).frozen
     _found_asked_for_and_mended(waiting, mover, game, network)
     assert waiting.row(game).frozen
