@@ -137,6 +137,15 @@ def file_ref(name: str, size: int, mtime_ns: int) -> str:
     return f"{name}@{size}:{mtime_ns}"
 
 
+def _ref_of(path: Path) -> str | None:
+    """The `file_ref` of the file at ``path`` as it is now (None: gone or unreadable)."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    return file_ref(path.name, info.st_size, info.st_mtime_ns)
+
+
 def _routing(name: str) -> dict[str, Any]:
     """The game and position a packet file's name gives: unverified hints that only say what a
     damaged file was meant to be (`IncomingPacket.game_hint`)."""
@@ -215,14 +224,26 @@ class FolderTransport:
         """`wait` has taken note of the folder."""
         self._mtime: int | None = None
         """The folder's modification time when `wait` last saw it change (None: missing)."""
+        self._written: tuple[bytes, str] | None = None
+        """The packet id and `file_ref` of the file the last send wrote (`written_ref`)."""
 
     async def send(self, packet: OutgoingPacket) -> str:
         """Write the packet as one file; the same bytes again are a no-op, nothing is replaced.
 
         Returns "": a file has no Message-ID to thread by."""
         _check_packet(packet)
-        await asyncio.to_thread(self._send_sync, packet)
+        ref = await asyncio.to_thread(self._send_sync, packet)
+        self._written = None if ref is None else (packet.packet_id, ref)
         return ""
+
+    def written_ref(self, packet: OutgoingPacket) -> str | None:
+        """The `file_ref` of the file the last `send` of ``packet`` wrote (or found holding
+        its bytes), None when unknown. The sender marks it read (`mail.sync.push`): both
+        homes list the one folder, and each would otherwise read its own packets back on
+        its next sync, verify them again and report them as duplicates. A file changed
+        since gets another ref, and is read."""
+        written = self._written
+        return written[1] if written is not None and written[0] == packet.packet_id else None
 
     async def fetch(self, cursor: str, seen: Container[str]) -> FetchResult:
         """Read the packet files whose `file_ref` is not in `seen`, at most
@@ -278,7 +299,8 @@ class FolderTransport:
     async def close(self) -> None:
         """Nothing to release: every call opens and closes its own files."""
 
-    def _send_sync(self, packet: OutgoingPacket) -> None:
+    def _send_sync(self, packet: OutgoingPacket) -> str | None:
+        """Write the packet's file; its `file_ref` (None if it cannot be read back)."""
         temp: Path | None = None
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -287,7 +309,7 @@ class FolderTransport:
                 target = self.path / _file_name(packet, dup)
                 held = _holds(target, packet.data)
                 if held and not packet.resend:
-                    return
+                    return _ref_of(target)
                 if held is not None:  # different bytes, or the same bytes asked for anew
                     dup += 1
                     continue
@@ -295,7 +317,7 @@ class FolderTransport:
                     temp = _write_temp(self.path, packet.data)
                 if _publish(temp, target):
                     fsync_directory(self.path)
-                    return
+                    return _ref_of(target)
                 # Another writer took this name meanwhile: look at what it wrote.
             raise TransportError(
                 f"cannot send packet {packet.seq} to {self.path}: "

@@ -236,21 +236,27 @@ async def push(
     loop) a packet still waiting out its backoff after a failure is skipped. A failure records
     the error and the next attempt's time (`saves.outbox.mark_failed`: 1, 2, 4... minutes, at
     most an hour; an hour at once when the error says a retry cannot help, ``retryable`` False).
-    A success records the Message-ID the transport returns, for threading.
+    A success records the Message-ID the transport returns, for threading, and marks read
+    the item the send wrote where the transport names one (`mail.folder.FolderTransport.
+    written_ref`: a folder this home reads too), so the next fetch does not bring it back.
     """
     sent: list[int] = []
     failed: list[SendFailure] = []
     for entry in outbox.unsent(replica.store, game_id):
         if not force and not outbox.due(entry, now()):
             continue
+        packet = outgoing(replica, entry)
         try:
-            reference = await transport.send(outgoing(replica, entry))
+            reference = await transport.send(packet)
         except TransportError as exc:
             retryable = bool(getattr(exc, "retryable", True))
             outbox.mark_failed(replica.store, entry.id, str(exc), now(), retryable=retryable)
             failed.append(SendFailure(entry.seq, str(exc)))
             continue
-        outbox.mark_sent(replica.store, entry.id, now(), reference or "")
+        written = getattr(transport, "written_ref", None)  # (a folder both homes read)
+        own = written(packet) if written is not None else None
+        seen = (transport.name, own) if own else None
+        outbox.mark_sent(replica.store, entry.id, now(), reference or "", seen=seen)
         sent.append(entry.seq)
     return sent, failed
 

@@ -174,12 +174,23 @@ def relay(
     return sorted(mine + theirs)
 
 
-def mark_sent(store: Store, entry_id: int, now: str, message_id: str = "") -> None:
-    """Record a successful send; ``message_id`` (when not empty) is kept for threading."""
+def mark_sent(
+    store: Store,
+    entry_id: int,
+    now: str,
+    message_id: str = "",
+    *,
+    seen: tuple[str, str] | None = None,
+) -> None:
+    """Record a successful send; ``message_id`` (when not empty) is kept for threading, and
+    ``seen`` (a transport and the ref of what the send wrote where this home reads too) is
+    marked read, in the same transaction."""
     with store.transaction():
         sent = store_outbox.mark_sent(store, entry_id, now)
         if message_id and sent is not None:
             record_mail_id(store, *sent, message_id)
+        if seen is not None:
+            store_inbox.mark_seen(store, *seen)
 
 
 def mark_failed(

@@ -16,7 +16,8 @@ import mail.folder
 from mail.folder import MAX_PACKET_BYTES, FolderTransport, file_ref
 from mail.loopback import LoopbackNetwork
 from mail.transport import FetchResult, OutgoingPacket, Transport, TransportError
-from tests.saves.conftest import Player, create_game, start_game
+from saves import outbox
+from tests.saves.conftest import Player, create_game, now, owner, start_game
 
 GAME_A = bytes(range(16))
 GAME_B = bytes(range(16, 32))
@@ -476,6 +477,46 @@ def test_sync_takes_in_a_damaged_packet_once_its_true_bytes_are_back(
         _set_mtime(path, written + 2_000_000_000)
         taken = bob.sync()
         assert [(o.status, o.game_id) for o in taken.received] == [("invitation", game_id)]
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_a_home_never_reads_back_the_files_it_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both homes list the one folder, so each would find its own packets there on its next
+    sync: verified again for nothing and reported as a received duplicate ("received 1" in
+    the app for a sync that brought nothing). The file a send writes is marked read as the
+    send is recorded, so only the other side reads it; a resend writes a new file, for the
+    other side again."""
+    alice, bob, folder = _folder_players(tmp_path)
+    try:
+        game_id = start_game(alice, bob, setup=False)
+        players = {"coalition": alice, "alliance": bob}
+        opened: list[str] = []
+        real_read = mail.folder._read_packet_file
+
+        def spy(path: Path) -> tuple[str, bytes] | None:
+            opened.append(path.name)
+            return real_read(path)
+
+        monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+        author, other = owner(players, game_id)
+        move = author.replica.submit(game_id, [{"type": "note", "text": "n"}], now=now())
+        assert author.sync().sent == [move.seq]
+        assert author.sync().received == [], "its own file is not read back"
+        assert opened == []
+        assert [o.status for o in other.sync().received] == ["applied"]
+        assert len(opened) == 1
+
+        seat = author.row(game_id).my_seat
+        assert outbox.requeue(author.replica.store, game_id, seat, move.seq) == [move.seq]
+        assert author.sync().sent == [move.seq]
+        assert len([p for p in folder.iterdir() if f"-{move.seq:08d}-" in p.name]) == 2
+        assert author.sync().received == []
+        assert [o.status for o in other.sync().received] == ["duplicate"]
+        assert len(opened) == 2
     finally:
         alice.close()
         bob.close()
