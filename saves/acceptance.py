@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import fingerprint
-from engine.core.ruleset import AnyRuleset, DecisionKind
+from engine.core.ruleset import AnyRuleset, Decision, DecisionKind
 from engine.core.state import AnyState, SeatState
 from saves import store_keys
 from saves.reading import Reader
@@ -43,6 +43,19 @@ def describe(seat: SeatState) -> str:
 def accepted(reader: Reader, game_id: bytes, seat: SeatState) -> bool:
     """Whether the player accepted exactly the key this seat joined with."""
     return store_keys.accepted_key(reader.store, game_id, seat.seat) == seat.public_key
+
+
+def carried_next(reader: Reader, row: GameRow, state: AnyState, decisions: list[Decision]) -> bool:
+    """Whether the acceptance owed first (``decisions``, the game's pending ones) is this
+    home's, its player accepted every joined key, and the decision after it is this seat's
+    too: then nothing was signed for it (`saves.joins.accept`), the seat's next packet
+    carries it, and what the player does next is that following decision."""
+    if len(decisions) < 2 or decisions[0].kind != DecisionKind.ACCEPT:
+        return False
+    if decisions[0].seats[0] != row.my_seat or decisions[1].seats[:1] != (row.my_seat,):
+        return False
+    seats = awaiting_any(state)
+    return bool(seats) and all(accepted(reader, row.game_id, s) for s in seats)
 
 
 def check(reader: Reader, row: GameRow, ruleset: AnyRuleset, state: AnyState) -> None:

@@ -23,13 +23,22 @@ from engine.core.packets import Join, Resign, VerifiedPacket, fingerprint
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, SeatState
 from saves import ledger, store_keys, submitting
-from saves.acceptance import awaiting, awaiting_any, check, describe
+from saves.acceptance import awaiting, awaiting_any, carried_next, check, describe
 from saves.reading import Reader
 from saves.signing import Signer
 from saves.store_games import GameRow
 from saves.submitting import Submitted
 
-__all__ = ["Accepted", "accept", "awaiting", "awaiting_any", "check", "decline", "describe"]
+__all__ = [
+    "Accepted",
+    "accept",
+    "awaiting",
+    "awaiting_any",
+    "carried_next",
+    "check",
+    "decline",
+    "describe",
+]
 
 
 class Accepted(msgspec.Struct, frozen=True):

@@ -142,6 +142,54 @@ def test_the_games_list_is_typed_and_prints_the_documented_keys(table: Table) ->
     assert printed["ended"] == "" and printed["archived"] == ""
 
 
+def test_a_key_accepted_for_the_next_packet_leaves_the_list_on_that_move(
+    tmp_path: Path,
+) -> None:
+    """In The Wind the creator's seat sets up first, so accepting the joined key signs
+    nothing: the set-up orders carry the acceptance. Until they are signed, the games list
+    and a game's page show the set-up step as the player's next move and say the acceptance
+    goes with it; they do not send the player to `hexpost accept` again."""
+    network = LoopbackNetwork()
+    alice = make_seat(tmp_path, "Alice", network, 3)
+    bob = make_seat(tmp_path, "Bob", network, 4)
+    try:
+        made = start.new_game(
+            alice.signer, "the-wind", "coalition", "bob@example.org", clock=alice.clock, name="w"
+        )
+        game_id = bytes.fromhex(made.game)
+        alice.sync()
+        bob.sync()
+        assert start.join(bob.signer, game_id, bob.clock).joined
+        bob.sync()
+        alice.sync()
+        (before,) = games.summaries(alice.signer)
+        assert before.step == "join" and "then `hexpost accept w`" in before.notes[0]
+
+        accepted = start.accept_key(alice.signer, game_id, alice.clock)
+        assert accepted.packet is None, "the set-up orders carry the acceptance"
+
+        (after,) = games.summaries(alice.signer)
+        assert after.step == "0-LYR" and after.waiting_for == ("coalition",)
+        assert after.waits is not None and after.waits.step == "0-LYR" and after.waits.mine
+        bob_key = home.identity_record(bob.home)
+        assert bob_key is not None
+        assert after.notes == (
+            f"you accepted Bob <bob@example.org> as alliance, key {bob_key.fingerprint}: "
+            "your next packet (0-LYR) carries the acceptance",
+        )
+        row = alice.signer.find("w")
+        page = show.show(alice.signer, row, at=None, checklist=False)
+        assert page.notes == after.notes
+        assert page.owed_step == "0-LYR" and page.pending[0].kind == "orders"
+        history = show.show(alice.signer, row, at=row.head_seq, checklist=False)
+        assert history.pending[0].kind == "accept", "a past position shows what it owed"
+        (bobs,) = games.summaries(bob.signer)
+        assert bobs.notes == ("waiting for coalition to accept your key",)
+    finally:
+        alice.home.close()
+        bob.home.close()
+
+
 def test_a_game_shown_through_the_services(table: Table) -> None:
     row = table.bob.signer.find("tut")
     record = show.show(table.bob.signer, row, at=None, checklist=True)

@@ -78,8 +78,9 @@ async def play_in_the_app(home: Path, before: int) -> None:
         assert isinstance(games, GamesScreen)
         table = games.query_one(DataTable)
         cells = [str(cell) for cell in table.get_row_at(0)]
-        # North owes the acceptance of South's key first; its next packet (the say) carries it.
-        assert cells[:3] == ["duel", "R1", "join"]
+        # North owes the acceptance of South's key first, and accepted it: its next packet (the
+        # say) carries it, so the list shows that move.
+        assert cells[:3] == ["duel", "R1", "talk"]
 
         await pilot.press("enter")
         await settle(pilot)

@@ -94,6 +94,9 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
             notes=(f"cannot be read: {exc} (`hexpost verify {row.name}` checks the whole game)",),
         )
     facts = face_for(row.ruleset).summary(state.rules) if state.rules is not None else None
+    notes = tuple(attention_notes(replica, row, state, decisions))
+    if joins.carried_next(replica, row, state, decisions):
+        decisions = decisions[1:]  # (the player's next move: its packet carries the acceptance)
     owed = waits(decisions, row.my_seat, seat_names(state))
     return msgspec.structs.replace(
         listed,
@@ -101,7 +104,7 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         step=decisions[0].step if decisions else None,
         waiting_for=tuple(decisions[0].seats) if decisions else (),
         claim=claims.open_claim_line(replica.store, row.game_id, state),
-        notes=tuple(attention_notes(replica, row, state, decisions)),
+        notes=notes,
         waits=owed,
         waits_text=waits_words(owed) if decisions else "",
         ended=ended_words(state, over=facts is not None and facts.over),
@@ -206,8 +209,12 @@ def attention_notes(
             "--cancel`, or R, takes it back)"
         )
     if decisions and decisions[0].kind == DecisionKind.ACCEPT:
-        if row.my_seat in decisions[0].seats:
-            who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))
+        who = "; ".join(joins.describe(s) for s in joins.awaiting_any(state))
+        if joins.carried_next(replica, row, state, decisions):
+            notes.append(
+                f"you accepted {who}: your next packet ({decisions[1].step}) carries the acceptance"
+            )
+        elif row.my_seat in decisions[0].seats:
             notes.append(
                 f"{who} joined: compare the fingerprint with them, then "
                 f"`hexpost accept {row.name}` (or `hexpost decline {row.name}`)"

@@ -21,7 +21,7 @@ from engine.core.packets import fingerprint
 from engine.core.ruleset import Decision, Event, OptionValue
 from engine.core.state import AnyState, state_hash
 from engine.core.turn_orders import TURN_ORDER_TYPES
-from saves import claims, outbox
+from saves import claims, joins, outbox
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 from tui.services.board import QuickBoard
@@ -255,6 +255,9 @@ def show(
         state = replica.state(row.game_id, at)
     core = state.core
     decisions = pending(ruleset, state)
+    owed = decisions
+    if at is None and joins.carried_next(replica, row, state, decisions):
+        owed = decisions[1:]  # (the player's next move: its packet carries the acceptance)
     face = face_for(row.ruleset)
     rules = state.rules
     summary = face.summary(rules) if rules is not None else None
@@ -289,8 +292,8 @@ def show(
         phasing=summary.phasing if summary is not None else None,
         step=summary.step if summary is not None else None,
         step_title=summary.step_title if summary is not None else None,
-        waiting_for=tuple(decisions[0].seats) if decisions else (),
-        pending=tuple(decision_record(d) for d in decisions),
+        waiting_for=tuple(owed[0].seats) if owed else (),
+        pending=tuple(decision_record(d) for d in owed),
         frozen=row.frozen,
         over=over,
         ended=ended_words(state, over=over),
