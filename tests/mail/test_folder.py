@@ -42,6 +42,19 @@ def named(refs: list[str]) -> list[str]:
     return [ref.partition("@")[0] for ref in refs]
 
 
+def spy_on_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the files the folder transport opens from now on, in order."""
+    opened: list[str] = []
+    real_read = mail.folder._read_packet_file
+
+    def spy(path: Path) -> tuple[str, bytes] | None:
+        opened.append(path.name)
+        return real_read(path)
+
+    monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+    return opened
+
+
 async def fetch(transport: Transport, seen: Container[str] = frozenset()) -> FetchResult:
     return await transport.fetch("", seen)
 
@@ -132,14 +145,7 @@ async def test_seen_files_are_never_opened(tmp_path: Path, monkeypatch: pytest.M
     old, new = packet(b"old", seq=0), packet(b"new", seq=1)
     await transport.send(old)
     await transport.send(new)
-    opened: list[str] = []
-    real_read = mail.folder._read_packet_file
-
-    def spy(path: Path) -> tuple[str, bytes] | None:
-        opened.append(path.name)
-        return real_read(path)
-
-    monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+    opened = spy_on_reads(monkeypatch)
 
     result = await fetch(transport, seen={ref_of(tmp_path / name_of(old))})
 
@@ -317,14 +323,7 @@ async def test_garbage_file_is_read_once_then_never_opened_again(
     junk = tmp_path / name_of(packet(b"whatever"))
     junk.write_bytes(b"not a packet at all")
     transport = FolderTransport(tmp_path)
-    opened: list[str] = []
-    real_read = mail.folder._read_packet_file
-
-    def spy(path: Path) -> tuple[str, bytes] | None:
-        opened.append(path.name)
-        return real_read(path)
-
-    monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+    opened = spy_on_reads(monkeypatch)
 
     first = (await fetch(transport)).packets
     assert [(p.ref, p.data) for p in first] == [(ref_of(junk), b"not a packet at all")]
@@ -387,14 +386,7 @@ async def test_one_fetch_reads_a_bounded_number_of_files_in_order(
     sent = [packet(f"p{seq}".encode(), seq=seq) for seq in range(10)]
     for p in reversed(sent):
         await transport.send(p)
-    opened: list[str] = []
-    real_read = mail.folder._read_packet_file
-
-    def spy(path: Path) -> tuple[str, bytes] | None:
-        opened.append(path.name)
-        return real_read(path)
-
-    monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+    opened = spy_on_reads(monkeypatch)
     seen: set[str] = set()
     batches = []
     for _ in range(4):
@@ -494,14 +486,7 @@ def test_a_home_never_reads_back_the_files_it_wrote(
     try:
         game_id = start_game(alice, bob, setup=False)
         players = {"coalition": alice, "alliance": bob}
-        opened: list[str] = []
-        real_read = mail.folder._read_packet_file
-
-        def spy(path: Path) -> tuple[str, bytes] | None:
-            opened.append(path.name)
-            return real_read(path)
-
-        monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+        opened = spy_on_reads(monkeypatch)
         author, other = owner(players, game_id)
         move = author.replica.submit(game_id, [{"type": "note", "text": "n"}], now=now())
         assert author.sync().sent == [move.seq]
@@ -529,14 +514,7 @@ def test_sync_reads_a_garbage_file_only_once(
     try:
         junk = folder / name_of(packet(b"junk"))
         junk.write_bytes(b"\x00garbage that no decoder accepts")
-        opened: list[str] = []
-        real_read = mail.folder._read_packet_file
-
-        def spy(path: Path) -> tuple[str, bytes] | None:
-            opened.append(path.name)
-            return real_read(path)
-
-        monkeypatch.setattr(mail.folder, "_read_packet_file", spy)
+        opened = spy_on_reads(monkeypatch)
         first = bob.sync()
         assert [o.status for o in first.received] == ["rejected"]
         for _ in range(3):
