@@ -76,12 +76,13 @@ def choices_text(record: dict[str, Any]) -> str:
         if kind.get("now"):  # (a new order of this type replaces it whole)
             now = " ".join(f"{name}={value}" for name, value in kind["now"])
             lines.append(f"    in force now: {now}")
+        if kind["order"] in listed_orders:
+            continue  # (a list below shows its values and menu lines, with their facts)
         for name, values in kind.get("options", ()):  # ("": the field left out)
             lines.append(f"    {name}: {', '.join(v or '(none)' for v in values)}")
-        if kind["order"] not in listed_orders:  # (a list below shows those lines with facts)
-            for item in kind.get("menu", ()):
-                fills = " ".join(f"{k}={v}" for k, v in item["values"])
-                lines.append(f"    - {item['label']}" + (f"   [{fills}]" if fills else ""))
+        for item in kind.get("menu", ()):
+            fills = " ".join(f"{k}={v}" for k, v in item["values"])
+            lines.append(f"    - {item['label']}" + (f"   [{fills}]" if fills else ""))
     for listed in record["lists"]:
         rule = f", {listed['rule']}" if listed["rule"] else ""
         lines += ["", f"{listed['title']} ({listed['order']}{rule}):"]

@@ -32,6 +32,7 @@ from engine.fe.forces import OFF_MAP, Unit, allowance
 from engine.fe.galaxy import HexId
 from engine.fe.model import FeState
 from engine.fe.movement import remaining
+from engine.fe.oob import Fleet
 from engine.fe.orders import BuildOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, movement, reactors, shipyard, yard
@@ -61,26 +62,43 @@ def _hexes(hexes: tuple[int, ...]) -> str:
     return " ".join(base.hex_text(h) for h in hexes)
 
 
-def setup_list(state: FeState) -> OptionList:
-    """Each fleet still waiting to set up, with where it may go (600.0)."""
+def _waiting(state: FeState) -> tuple[str, list[tuple[Fleet, list[Unit]]]]:
+    """The empire setting up now, and each of its fleets that still waits to set up, with
+    its waiting units (600.0)."""
     empire = base.setup_empire(state)
     setup = base.empire_setup(state, empire)
+    if setup is None:
+        return empire, []
+    left = placing.to_place(state.board, setup)
+    fleets = [(fleet, [u for u in left if u.fleet == fleet.name]) for fleet in setup.fleets]
+    return empire, [(fleet, units) for fleet, units in fleets if units]
+
+
+def place_options(state: FeState) -> dict[str, tuple[str, ...]]:
+    """What a set-up ``place`` may name now, field by field: the fleets (``fleet``) and the
+    units (``unit``) still waiting of the empire setting up. A seat plays several empires,
+    whose fleet names repeat (Home Fleet), so the seat's pieces off the board say less."""
+    _, waiting = _waiting(state)
+    return {
+        "fleet": tuple(fleet.name for fleet, _ in waiting),
+        "unit": tuple(u.id for _, units in waiting for u in units),
+    }
+
+
+def setup_list(state: FeState) -> OptionList:
+    """Each fleet still waiting to set up, with where it may go (600.0)."""
+    empire, waiting = _waiting(state)
     items: list[Option] = []
-    if setup is not None:
-        left = placing.to_place(state.board, setup)
-        for fleet in setup.fleets:
-            units = [u for u in left if u.fleet == fleet.name]
-            if not units:
-                continue
-            facts = [
-                Fact("set-up hexes", _hexes(fleet.hexes)),
-                Fact("units", " ".join(f"{u.id} {u.cls}" for u in units)),
-            ]
-            if fleet.hex_limits:
-                limits = ", ".join(f"{x.max_units} in {x.hex:04d}" for x in fleet.hex_limits)
-                facts.append(Fact("at most", limits))
-            label = f"{empire} {fleet.name} ({len(units)} unit{'' if len(units) == 1 else 's'})"
-            items.append(Option(label, (("fleet", fleet.name),), tuple(facts)))
+    for fleet, units in waiting:
+        facts = [
+            Fact("set-up hexes", _hexes(fleet.hexes)),
+            Fact("units", " ".join(f"{u.id} {u.cls}" for u in units)),
+        ]
+        if fleet.hex_limits:
+            limits = ", ".join(f"{x.max_units} in {x.hex:04d}" for x in fleet.hex_limits)
+            facts.append(Fact("at most", limits))
+        label = f"{empire} {fleet.name} ({len(units)} unit{'' if len(units) == 1 else 's'})"
+        items.append(Option(label, (("fleet", fleet.name),), tuple(facts)))
     notes = (f"{empire} places its fleets; write a hex from the fleet's set-up hexes",)
     rule = placing.SETUP_RULE
     return OptionList("setup", "Fleets waiting to set up", "place", rule, tuple(items), notes)

@@ -329,7 +329,17 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         from engine.fe import menus  # its tables and lists only at the steps that use them
 
         if choice.order == "place":  # each fleet still waiting, its hexes in the label (600.0)
-            return msgspec.structs.replace(choice, presets=menus.place_presets(state, seat))
+            # The fields list what the empire setting up may place: the board's waiting
+            # pieces are every empire's of the seat, and fleet names repeat across empires.
+            from engine.fe.choice_lists import place_options
+
+            waiting = place_options(state)
+            params = tuple(
+                msgspec.structs.replace(p, options=waiting[p.name]) if waiting.get(p.name) else p
+                for p in choice.params
+            )
+            presets = menus.place_presets(state, seat)
+            return msgspec.structs.replace(choice, params=params, presets=presets)
         presets = {
             "build": menus.build_presets,
             "convert": menus.convert_presets,

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -25,6 +26,7 @@ from engine.core.through import THROUGH_END
 from engine.fe import FE, RULESET
 from engine.fe.face import FACE
 from mail.loopback import LoopbackNetwork
+from tests.engine.fe.helpers import at_step, fresh, run_until
 from tests.engine.fe.steps.tutorial_states import SEATS, after_setup
 from tests.saves.conftest import Player, exchange, join_tutorial
 from tests.tui.test_app import (
@@ -44,6 +46,7 @@ from tests.tui.test_panel_text import shown
 from tui.screens.base import HexpostScreen
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
+from tui.screens.hexinfo import waiting_pieces
 from tui.widgets import step_picks
 from tui.widgets.hexmap import HexMap
 from tui.widgets.order_forms import (
@@ -53,7 +56,7 @@ from tui.widgets.order_forms import (
     choice_form,
     order_values,
 )
-from tui.widgets.order_text import describe, hex_pick, with_options
+from tui.widgets.order_text import describe, hex_pick, placement_items, with_options
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.ticklist import TICKED, UNTICKED, PickDialog
 from tui.widgets.unitpick import UnitPick
@@ -162,6 +165,29 @@ async def test_set_up_placement_picks_the_fleet_then_its_hex_on_the_map(
         assert panel.check_text.startswith("legal"), panel.check_text
         assert not panel.building and panel.has_focus
         assert screen.query_one(HexMap).targets == frozenset()  # the marks go with the hex
+
+
+def test_a_placement_offers_only_what_the_empire_setting_up_may_place() -> None:
+    """The alliance plays KZI, HYD and FED, every one of their fleets waits off the board at
+    the Kzinti set-up, and fleet names repeat across empires: the placement menu offers the
+    fleets and units the place form names (the Kzinti's), each fleet with its own units, not
+    every waiting piece of the seat grouped by name."""
+    state = run_until(fresh(), at_step("0-KZI"))
+    (place,) = [c for c in FACE.choices(state, "alliance") if c.order == "place"]
+    waiting = waiting_pieces(FACE.board(state), "alliance")
+    assert {i.partition("-")[0] for i, _, _ in waiting} == {"KZI", "HYD", "FED"}
+    items = placement_items(place, waiting)
+    values = [value for _, value, _ in items]
+    fleets = next(p.options for p in place.params if p.name == "fleet")
+    units = next(p.options for p in place.params if p.name == "unit")
+    assert values == [f"g:{f}" for f in fleets] + [f"p:{u}" for u in units]
+    home = next(label for label, value, _ in items if value == "g:Home Fleet")
+    assert "KZI-" in home and "HYD-" not in home and "FED-" not in home
+    # A choice whose fields list nothing offers every waiting piece (a ruleset without lists).
+    bare = msgspec.structs.replace(
+        place, params=tuple(msgspec.structs.replace(p, options=()) for p in place.params)
+    )
+    assert len(placement_items(bare, waiting)) > len(items)
 
 
 async def test_a_placement_given_up_with_escape_drafts_nothing(in_setup: Tutorial) -> None:

@@ -36,8 +36,8 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from tui.widgets.order_forms import ChoiceData, order_values
-from tui.widgets.order_text import hex_pick, param_named
-from tui.widgets.ticklist import PickDialog, PickItem
+from tui.widgets.order_text import hex_pick, param_named, placement_items
+from tui.widgets.ticklist import PickDialog
 from tui.widgets.unitpick import UnitPick
 
 Waiting = tuple[str, str, str]
@@ -256,24 +256,8 @@ class MapOrders(Vertical):
 
     # --- the placement --------------------------------------------------------------------------
 
-    def placement_items(self, choice: ChoiceData) -> list[PickItem]:
-        """What a placement may put on the board: each group of waiting pieces (when the
-        choice names groups), then each waiting piece (when it names pieces)."""
-        group, piece = param_named(choice, "group"), param_named(choice, "piece")
-        items: list[PickItem] = []
-        if group is not None:
-            groups: dict[str, list[str]] = {}
-            for ident, kind, name in self.waiting:
-                if name:
-                    groups.setdefault(name, []).append(f"{ident} {kind}".strip())
-            for name, members in groups.items():
-                items.append((f"{name}: {len(members)}, {', '.join(members)}", f"g:{name}", False))
-        if piece is not None:
-            items += [(f"{i} {k}".strip(), f"p:{i}", False) for i, k, _ in self.waiting]
-        return items
-
     def _start_placement(self, choice: ChoiceData) -> None:
-        items = self.placement_items(choice)
+        items = placement_items(choice, self.waiting)
         if not items:
             self.show_check(False, f"nothing waits to be placed: f opens the {choice.order} form")
             return

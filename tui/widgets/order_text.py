@@ -75,6 +75,32 @@ def param_named(choice: ChoiceData, kind: str, *, required: bool = False) -> str
     )
 
 
+def placement_items(
+    choice: ChoiceData, waiting: Sequence[tuple[str, str, str]]
+) -> list[tuple[str, str, bool]]:
+    """What a placement may put on the board, as menu lines (label, value, ticked): each
+    group of waiting pieces (when the choice names groups, value ``g:NAME``), then each
+    waiting piece (when it names pieces, ``p:ID``). ``waiting`` are the seat's pieces off the
+    board as (id, kind, group). Where the choice's fields list the values they take, only
+    those are offered: a seat may play several sides, and only one of them places now, its
+    groups named as another side's may be (F&E's Home Fleet)."""
+    group, piece = param_named(choice, "group"), param_named(choice, "piece")
+    allowed = {p.name: set(p.options) for p in choice.params if p.options}
+    if piece is not None and piece in allowed:
+        waiting = [w for w in waiting if w[0] in allowed[piece]]
+    items: list[tuple[str, str, bool]] = []
+    if group is not None:
+        groups: dict[str, list[str]] = {}
+        for ident, kind, name in waiting:
+            if name and (group not in allowed or name in allowed[group]):
+                groups.setdefault(name, []).append(f"{ident} {kind}".strip())
+        for name, members in groups.items():
+            items.append((f"{name}: {len(members)}, {', '.join(members)}", f"g:{name}", False))
+    if piece is not None:
+        items += [(f"{i} {k}".strip(), f"p:{i}", False) for i, k, _ in waiting]
+    return items
+
+
 def is_placement(choice: ChoiceData) -> bool:
     """A choice that puts waiting pieces on the board: one required hex, and the pieces named
     by a group (a fleet) or a piece, neither of them required, and no list of pieces. Its

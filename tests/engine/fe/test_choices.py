@@ -15,6 +15,7 @@ from engine.fe.model import FeState
 from engine.fe.orders import BuildOrder, MoveOrder, decode_orders, encode_orders
 from engine.fe.signed_choices import ENGINE_PICKS
 from engine.fe.stacks import expand
+from tests.engine.fe.helpers import at_step, fresh, run_until
 from tests.engine.fe.steps.tutorial_states import (
     after_setup,
     orders,
@@ -68,6 +69,28 @@ def test_set_up_lists_each_waiting_fleet_with_its_hexes() -> None:
                                                "hex": "1105"})  # fmt: skip
     left = one_list(placed_one, "alliance", "setup")
     assert [dict(i.values)["fleet"] for i in left.items] == ["Starbase Squadron"]
+
+
+def test_the_place_form_names_only_what_the_empire_setting_up_may_place() -> None:
+    """A seat plays several empires (the alliance: KZI, HYD, FED), and fleets of different
+    empires share names (Home Fleet, First Fleet), so the board's waiting pieces do not tell
+    a client what the step takes: the form's fleet and unit fields list exactly the fleets
+    and units of the empire setting up now, which a placement menu offers and nothing else."""
+    state = run_until(fresh(), at_step("0-KZI"))
+    place = next(c for c in FACE.choices(state, "alliance") if c.order == "place")
+    params = {p.name: p for p in place.params}
+    listed = one_list(state, "alliance", "setup")
+    fleets = tuple(dict(i.values)["fleet"] for i in listed.items)
+    assert params["fleet"].options == fleets and "Home Fleet" in fleets
+    units = tuple(uid for i in listed.items for uid in facts(i)["units"].split()[::2])
+    assert params["unit"].options == units and all(u.startswith("KZI-") for u in units)
+    waiting = {p.id: p.group for p in FACE.board(state).pieces if not p.hex}
+    others = [i for i, group in waiting.items() if i not in units]
+    assert others and any(waiting[i] in fleets for i in others), "names other empires share"
+    first = listed.items[0]
+    hex_id = facts(first)["set-up hexes"].split()[0]
+    order = {"type": "place", "unit": facts(first)["units"].split()[0], "hex": hex_id}
+    assert not refusals(state, "alliance", order)
 
 
 def test_the_place_form_offers_each_waiting_fleet() -> None:
