@@ -171,6 +171,8 @@ def parse_design(path: Path, data: bytes, name: str | None = None) -> SavedDesig
         raise DesignFileError(path, "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise DesignFileError(path, f"is not valid TOML: {exc}") from None
+    except RecursionError:  # (the parser recurses per level: a file made to crash us)
+        raise DesignFileError(path, "is not valid TOML: nested too deeply") from None
     notes = table.pop("notes", "")
     if not isinstance(notes, str):
         raise DesignFileError(path, "notes: must be a text in quotes", field="notes")

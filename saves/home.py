@@ -69,6 +69,10 @@ class Home:
                 return tomllib.load(handle)
         except tomllib.TOMLDecodeError as exc:
             raise HexpostError(f"{self.config_path}: {exc}") from None
+        except UnicodeDecodeError:  # (it is edited by hand: saved in another encoding)
+            raise HexpostError(f"{self.config_path}: not UTF-8 text") from None
+        except RecursionError:  # (the parser recurses per level of nesting)
+            raise HexpostError(f"{self.config_path}: nested too deeply") from None
 
     def save_config(self, config: dict[str, Any]) -> None:
         """Write the config atomically (a crash leaves the old file or the new one)."""

@@ -141,6 +141,10 @@ def test_broken_toml_and_bad_bytes_name_the_file(tmp_path: Path) -> None:
     file_of(tmp_path, "binary").write_bytes(b"size = 2\n\xff\xfe")
     with pytest.raises(DesignFileError, match="not UTF-8"):
         load_design(tmp_path, "binary")
+    # A design file may come from anyone: nested past the parser's stack, it is refused too.
+    file_of(tmp_path, "deep").write_text("size = " + "[" * 5_000)
+    with pytest.raises(DesignFileError, match=r"deep\.toml: is not valid TOML: nested too deeply"):
+        load_design(tmp_path, "deep")
 
 
 def test_oversized_file_is_refused_without_reading_it_whole(

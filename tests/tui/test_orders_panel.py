@@ -16,6 +16,7 @@ import msgspec
 import pytest
 from textual.pilot import Pilot
 
+from engine.core.face import Param, ParamKind
 from engine.core.owed import pending
 from engine.fe import RULESET
 from tests.saves.conftest import now
@@ -33,6 +34,7 @@ from tests.tui.test_app import (
 from tui.screens.game import GameScreen
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.hexmap import HexMap
+from tui.widgets.order_forms import typed_value
 from tui.widgets.orders import OrdersPanel, describe, parse_items
 from tui.widgets.passphrase import PassphraseDialog
 from tui.widgets.unitpick import UnitPick
@@ -193,6 +195,13 @@ def test_drafts_read_in_plain_words() -> None:
     ]
     with pytest.raises(ValueError, match="a JSON object with a"):
         parse_items('{"unit": "KLI-0001"}')
+    # Pasted text nested past the JSON parser's stack is a mistake said in words, not a crash
+    # of the app; so is such a record typed into a form's field.
+    with pytest.raises(ValueError, match="not JSON: nested too deeply"):
+        parse_items("[" * 100_000)
+    record = Param("policy", ParamKind.RECORD)
+    with pytest.raises(ValueError, match="policy: not a JSON object: nested too deeply"):
+        typed_value(record, '{"a":' * 100_000)
 
 
 async def test_a_locked_key_says_so_and_keeps_the_drafts(

@@ -307,6 +307,24 @@ def test_orders_documents_are_json_or_toml_and_errors_say_where() -> None:
         orders.parse_orders('{"orders": {"type": "done"}}', "stdin")
 
 
+@pytest.mark.parametrize(
+    ("text", "suffix"),
+    [
+        ("[" * 100_000, ".json"),
+        ('{"orders": ' + "[" * 100_000, ""),
+        ("x = " + "[" * 100_000, ".toml"),
+    ],
+    ids=["json", "sniffed-json", "toml"],
+)
+def test_an_orders_document_nested_past_any_reader_is_refused_with_where(
+    text: str, suffix: str
+) -> None:
+    """A document nested deeper than the parser's stack (a mistake, or a file made to crash
+    the command) is refused with its name, not a traceback."""
+    with pytest.raises(HexpostError, match=r"turn: .*nested too deeply"):
+        orders.parse_orders(text, "turn", suffix)
+
+
 # --- sync --------------------------------------------------------------------------------------
 
 

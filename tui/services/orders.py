@@ -123,16 +123,15 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
     suffix = suffix.lower()
     is_json = suffix == ".json" or (suffix != ".toml" and text.lstrip().startswith("{"))
     document: Any
-    if is_json:
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise HexpostError(f"{where}: not valid JSON at line {exc.lineno}: {exc.msg}") from None
-    else:
-        try:
-            document = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise HexpostError(f"{where}: not valid TOML: {exc}") from None
+    kind = "JSON" if is_json else "TOML"
+    try:
+        document = json.loads(text) if is_json else tomllib.loads(text)
+    except json.JSONDecodeError as exc:
+        raise HexpostError(f"{where}: not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise HexpostError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:  # (both parsers recurse per level: a file made to crash us)
+        raise HexpostError(f"{where}: not valid {kind}: nested too deeply") from None
     orders = document.get("orders") if isinstance(document, dict) else None
     if not isinstance(orders, list) or not all(isinstance(item, dict) for item in orders):
         raise HexpostError(f'{where}: expected {{"orders": [{{"type": ...}}, ...]}}')

@@ -335,6 +335,8 @@ def typed_value(param: ParamData, text: str) -> Any:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{param.name}: not a JSON object ({exc.msg})") from None
+        except RecursionError:  # (the parser recurses per level: pasted nonsense)
+            raise ValueError(f"{param.name}: not a JSON object: nested too deeply") from None
         if not isinstance(value, dict):
             raise ValueError(f"{param.name}: not a JSON object")
         return value

@@ -61,6 +61,8 @@ def parse_items(text: str) -> list[dict[str, Any]]:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:  # (the parser recurses per level: pasted nonsense)
+        raise ValueError("not JSON: nested too deeply") from None
     items = value if isinstance(value, list) else [value]
     if not items or not all(isinstance(i, dict) and "type" in i for i in items):
         raise ValueError('an order is a JSON object with a "type", e.g. {"type": "done"}')
