@@ -55,6 +55,8 @@ class Home:
 
     def ensure(self) -> None:
         """Create the home folder, readable by its owner only."""
+        if self.path.is_file():  # (``--home`` naming a file: mkdir would say "File exists")
+            raise HexpostError(f"{self.path}: a home is a folder, and this is a file")
         self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
 
     # --- config --------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""A home's config.toml, which players edit by hand: a broken one is named, never a crash."""
+"""A home's folder and its config.toml, which players edit by hand: a wrong one is named with
+what is wrong, never a crash."""
 
 from __future__ import annotations
 
@@ -28,3 +29,11 @@ def test_a_broken_config_is_named_with_what_is_wrong(
     with pytest.raises(HexpostError) as raised:
         home.config()
     assert said in str(raised.value)
+
+
+def test_a_home_that_is_a_file_says_so(tmp_path: Path) -> None:
+    """``--home`` naming a file (a typo for its folder): said in words, not "File exists"."""
+    where = tmp_path / "notes.txt"
+    where.write_text("x")
+    with pytest.raises(HexpostError, match=r"notes\.txt: a home is a folder, and this is a file"):
+        Home(where).store()
