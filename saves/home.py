@@ -76,6 +76,18 @@ class Home:
         except RecursionError:  # (the parser recurses per level of nesting)
             raise HexpostError(f"{self.config_path}: nested too deeply") from None
 
+    def table(self, name: str) -> dict[str, Any]:
+        """The config's table ``name`` (``[sync]``), empty when it has none; a value of another
+        kind there (``sync = 5``, written by hand) is named, not tripped over later."""
+        value = self.config().get(name)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise HexpostError(
+                f"{self.config_path}: {name} must be a table ([{name}] and its keys), not {value!r}"
+            )
+        return value
+
     def save_config(self, config: dict[str, Any]) -> None:
         """Write the config atomically (a crash leaves the old file or the new one)."""
         import tomli_w  # only to write one, which a start-up never does (issue 16)

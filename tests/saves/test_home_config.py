@@ -37,3 +37,13 @@ def test_a_home_that_is_a_file_says_so(tmp_path: Path) -> None:
     where.write_text("x")
     with pytest.raises(HexpostError, match=r"notes\.txt: a home is a folder, and this is a file"):
         Home(where).store()
+
+
+def test_a_table_written_as_a_value_is_named(tmp_path: Path) -> None:
+    home = Home(tmp_path)
+    home.ensure()
+    home.config_path.write_text('sync = 5\n[transport]\nkind = "folder"\n', encoding="utf-8")
+    assert home.table("transport") == {"kind": "folder"}
+    assert home.table("backup") == {}
+    with pytest.raises(HexpostError, match=r"config\.toml: sync must be a table \(\[sync\]"):
+        home.table("sync")

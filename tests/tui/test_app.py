@@ -170,6 +170,27 @@ async def test_games_list_shows_the_game(tutorial: Tutorial) -> None:
         assert "Alice <alice@example.org>" in str(app.screen.sub_title)
 
 
+async def test_a_config_broken_by_hand_still_lists_the_games(tutorial: Tutorial) -> None:
+    """config.toml is edited by hand: a table written as a value (``transport = 5``) is
+    named in the header and by a sync, and the games still list (the app once stopped on it
+    before its first screen)."""
+    home = Home(tutorial.alice.home.path)
+    kept = home.config_path.read_bytes() if home.config_path.exists() else None
+    home.config_path.write_text("transport = 5\n", encoding="utf-8")
+    try:
+        app = app_for(tutorial.alice)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, GamesScreen)
+            assert app.screen.query_one(DataTable).row_count == 1
+            assert "transport must be a table" in str(app.screen.sub_title)
+    finally:
+        if kept is None:
+            home.config_path.unlink()
+        else:
+            home.config_path.write_bytes(kept)
+
+
 async def test_games_list_is_drawn_whole_before_the_table_measures_it(tutorial: Tutorial) -> None:
     """A frame can be drawn between the rows landing and the table's idle, where Textual's
     `DataTable` measures auto-width columns; its line cache then kept the cells cut to their

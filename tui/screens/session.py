@@ -166,11 +166,11 @@ class Session(SigningSession):
         from tui.services.transport import configured_kind
 
         configured = self._transport is home_transport
-        if configured and configured_kind(self.home) is None:
-            return None  # no transport yet: nothing to build (start-up)
         try:
+            if configured and configured_kind(self.home) is None:
+                return None  # no transport yet: nothing to build (start-up)
             transport = self._transport(self.home)
-        except HexpostError:
+        except HexpostError:  # (a sync says why: config.toml broken, the account unset...)
             return None
         return transport if hasattr(transport, "wait") else None
 
@@ -256,9 +256,13 @@ class Session(SigningSession):
         replica = self.reader()
         rulesets.preload_maps(replica.playable_games())
         summaries = tuple(games.summaries(replica))
+        try:
+            transport = transport_words(self.home)
+        except HexpostError as exc:  # (config.toml broken by hand: the games still list)
+            transport = str(exc)
         return Overview(
             identity=f"{info.name} <{info.address}>" if info else None,
-            transport=transport_words(self.home),
+            transport=transport,
             games=summaries,
             notes=games.home_notes(replica),
         )

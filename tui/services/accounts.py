@@ -299,7 +299,7 @@ class AccountRecord(msgspec.Struct, frozen=True):
 def account_record(home: Home, config: MailConfig) -> AccountRecord:
     return AccountRecord(
         config_file=str(home.config_path),
-        transport=(home.config().get("transport") or {}).get("kind"),
+        transport=home.table("transport").get("kind"),
         mail=to_table(config),
         secrets=SecretSources(imap=secret_text(config.imap), smtp=secret_text(config.smtp)),
     )

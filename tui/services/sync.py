@@ -76,8 +76,7 @@ def auto_replies(home: Home, *, refused: bool = False) -> bool:
     (``--no-auto-replies``) or ``[sync] auto_replies = false`` in config.toml says no."""
     if refused:
         return False
-    table = home.config().get("sync") or {}
-    value = table.get("auto_replies", True) if isinstance(table, dict) else True
+    value = home.table("sync").get("auto_replies", True)
     if not isinstance(value, bool):
         raise HexpostError(f"config.toml: sync.auto_replies must be true or false, not {value!r}")
     return value

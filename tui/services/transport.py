@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core.errors import HexpostError
 from saves.home import Home
@@ -26,7 +26,7 @@ NO_TRANSPORT = (
 
 def configured_transport(home: Home) -> Transport:
     """The transport config.toml names: a shared folder, or the mail account."""
-    config = home.config().get("transport", {})
+    config = home.table("transport")
     if config.get("kind") == "folder" and config.get("path"):
         # Imported here too: the app asks `configured_kind` as it starts (is there mail to
         # watch?), and that answer needs no transport module (issue 16).
@@ -46,12 +46,22 @@ def configured_transport(home: Home) -> Transport:
                 "run `hexpost account add`"
             )
         return MailTransport(account)
+    kind = config.get("kind")
+    if kind == "folder":
+        raise HexpostError(
+            "the transport is a shared folder but config.toml names none: "
+            "run `hexpost transport folder PATH`"
+        )
+    if kind is not None:
+        raise HexpostError(
+            f'{home.config_path}: transport.kind must be "folder" or "mail", not {kind!r}'
+        )
     raise HexpostError(NO_TRANSPORT)
 
 
 def configured_kind(home: Home) -> str | None:
     """``folder``, ``mail`` or None: what config.toml says without building anything."""
-    kind = (home.config().get("transport") or {}).get("kind")
+    kind = home.table("transport").get("kind")
     return str(kind) if kind else None
 
 
@@ -78,8 +88,8 @@ def use_folder(home: Home, path_text: str) -> Path:
 def transport_text(home: Home) -> str:
     """The configured transport in a few words (``folder /path``, the mail account and its
     servers), or ``none``: what ``hexpost transport show`` and the settings screen say."""
-    current = home.config().get("transport")
-    if not current or not current.get("kind"):
+    current = home.table("transport")
+    if not current.get("kind"):
         return "none"
     if current["kind"] == "mail":
         from tui.services.accounts import mail_transport_text
@@ -91,9 +101,8 @@ def transport_text(home: Home) -> str:
 def transport_words(home: Home) -> str | None:
     """``folder PATH`` or ``mail ADDRESS`` for a header line, None if none is set (reads the
     config only: no account is parsed, nothing is built)."""
-    config = home.config()
-    transport: dict[str, Any] = config.get("transport") or {}
-    mail = config.get("mail")
+    transport = home.table("transport")
+    mail = home.config().get("mail")
     kind = transport.get("kind")
     if not kind:
         return None
