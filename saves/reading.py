@@ -29,7 +29,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset, Decision, Event
 from engine.core.state import AnyState, encode_state
-from saves import faults, holes, ledger, store_games
+from saves import faults, holes, ledger, seat_key, store_games
 from saves.kept_states import checked_state
 from saves.keys import Identity
 from saves.registry import has_ruleset, ruleset_for
@@ -139,15 +139,19 @@ class Reader(RowRepairs):
         """The playable games going on (active, not frozen) whose state can be read: what
         the passes over every game's next move read (the reminders, the asks for damaged
         packets, whether an automatic reply is owed), so that a game whose stored packets no
-        longer replay stops none of the others (the games list says why it cannot be read)."""
+        longer replay stops none of the others (the games list says why it cannot be read).
+        Not an imported copy of a seat this home does not play (`saves.seat_key`): nothing
+        there is its to sign or to ask."""
         rows: list[GameRow] = []
         for row in self.playable_games():
             if row.status != "active" or row.frozen:
                 continue
             try:
-                self.state(row.game_id)
+                state = self.state(row.game_id)
             except HexpostError:
                 continue
+            if seat_key.foreign_seat(self.identity, row, state) is not None:
+                continue  # (an imported copy: this home plays no seat in it)
             rows.append(row)
         return rows
 

@@ -34,6 +34,7 @@ from engine.core.state import AnyState
 from saves import behind, ledger, store_games, store_inbox, vault
 from saves.keys import Identity
 from saves.reading import Reader
+from saves.seat_key import foreign_seat
 from saves.store import Store
 from saves.store_games import GameRow
 
@@ -76,7 +77,9 @@ class Signer(Reader):
                 vault.seal_plain_rows(self.store, key)  # rows an older version kept plain
             kept = vault.read_seed(self.store, key, game_id, seat)
             if kept is None:
-                raise HexpostError(f"this home holds no entropy seed for seat {seat}")
+                row = self.game(game_id)
+                foreign = foreign_seat(self.identity, row, self.state(game_id))
+                raise HexpostError(foreign or f"this home holds no entropy seed for seat {seat}")
             cached = entropy.EntropyChain.restore(*kept)
             self._chains[(game_id, seat)] = cached
         return cached

@@ -157,7 +157,7 @@ def games_text(rows: list[dict[str, Any]]) -> str:
     for row in rows:
         waits = row.get("waits") or {}
         waiting = ",".join(row["waiting_for"]) or "-"
-        if waiting == row["my_seat"]:
+        if waiting == row["my_seat"] and waits.get("mine"):  # (`saves.seat_key`: a copy may not)
             waiting = "you"
         elif waits.get("who"):  # the player's name, as the game binds it
             waiting = waits["who"]

@@ -190,6 +190,45 @@ def test_a_key_accepted_for_the_next_packet_leaves_the_list_on_that_move(
         bob.home.close()
 
 
+def test_an_imported_copy_of_another_seat_shows_the_game_and_cannot_play(
+    table: Table, tmp_path: Path
+) -> None:
+    """Anyone may import a public export (to read it, or check a frozen game's evidence):
+    that home holds the game under the archive's seat without its key. It lists and shows
+    the game but never says it is its move, and it refuses to sign, saying whose key the
+    seat plays with, instead of "no entropy seed"."""
+    from saves.archive import export_game, import_game
+
+    data = export_game(table.alice.signer, table.game_id, public=True)
+    reader = make_seat(tmp_path, "Carol", LoopbackNetwork(), 5)
+    try:
+        row = import_game(reader.signer, data, now=reader.clock())
+        assert row.my_seat == "coalition"
+        (summary,) = games.summaries(reader.signer)
+        assert summary.waits is not None and not summary.waits.mine
+        assert summary.waits_text.startswith("waits for Alice (coalition)")
+        (note,) = summary.notes
+        alice = home.identity_record(table.alice.home)
+        carol = home.identity_record(reader.home)
+        assert alice is not None and carol is not None
+        assert (
+            f"coalition plays with the key of Alice <alice@example.org>, {alice.fingerprint}"
+            in note
+        )
+        assert f"this home's is {carol.fingerprint}: this copy shows the game" in note
+        verdict = orders.sign(reader.signer, table.game_id, [{"type": "done"}], reader.clock)
+        assert (
+            not verdict.legal
+            and "this copy shows the game, it cannot play in it" in verdict.refusal
+        )
+        assert games.summaries(table.alice.signer)[0].waits.mine  # type: ignore[union-attr]
+        # No reminder, ask or automatic reply is written for it: not among the active games.
+        assert reader.signer.active_games() == []
+        assert [r.game_id for r in table.alice.signer.active_games()] == [table.game_id]
+    finally:
+        reader.home.close()
+
+
 def test_a_game_shown_through_the_services(table: Table) -> None:
     row = table.bob.signer.find("tut")
     record = show.show(table.bob.signer, row, at=None, checklist=True)

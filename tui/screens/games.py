@@ -412,7 +412,8 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
     text (the name, the scenario and a frozen game's reason come from the other player or
     the mail: their control characters are shown escaped)."""
     waiting = ",".join(game.waiting_for) or "-"
-    if game.waiting_for == (game.my_seat,):
+    mine = game.waits is not None and game.waits.mine  # (`saves.seat_key`: a copy may not play)
+    if game.waiting_for == (game.my_seat,) and mine:
         waiting = "YOU"
     elif game.waits is not None:  # the player's name, as the game binds it
         waiting = safe_text(game.waits.who, limit=12)

@@ -15,7 +15,16 @@ from engine.core.errors import HexpostError, VersionError
 from engine.core.owed import pending
 from engine.core.ruleset import Decision, DecisionKind
 from engine.core.state import AnyState
-from saves import behind, claims, invitations, joins, outbox, quarantine, store_backup
+from saves import (
+    behind,
+    claims,
+    invitations,
+    joins,
+    outbox,
+    quarantine,
+    seat_key,
+    store_backup,
+)
 from saves.news import Waits, seat_names, waits, waits_words
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
@@ -97,7 +106,10 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
     notes = tuple(attention_notes(replica, row, state, decisions))
     if joins.carried_next(replica, row, state, decisions):
         decisions = decisions[1:]  # (the player's next move: its packet carries the acceptance)
-    owed = waits(decisions, row.my_seat, seat_names(state))
+    me = (
+        "" if seat_key.foreign_seat(replica.identity, row, state) else row.my_seat
+    )  # (not its move)
+    owed = waits(decisions, me, seat_names(state))
     return msgspec.structs.replace(
         listed,
         turn=None if facts is None else TurnRecord(facts.turn, facts.turn_label, facts.turn_tag),
@@ -193,6 +205,9 @@ def attention_notes(
     home behind the game on its own move (`saves.behind`), a resignation asked for and not
     signed yet (`saves.resigning`)."""
     notes: list[str] = []
+    foreign = seat_key.foreign_seat(replica.identity, row, state)
+    if foreign is not None:  # (an imported copy: nothing below is the player's to do)
+        return [foreign]
     damage = quarantine.damage_ahead(replica.store, row.game_id, row.head_seq)
     if damage is not None:  # first: it says what to ask for, where "waiting" alone would not
         owing = decisions[0].seats[0] if decisions and damage.seq == row.head_seq + 1 else ""
