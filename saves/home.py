@@ -76,10 +76,11 @@ class Home:
         except RecursionError:  # (the parser recurses per level of nesting)
             raise HexpostError(f"{self.config_path}: nested too deeply") from None
 
-    def table(self, name: str) -> dict[str, Any]:
+    def table(self, name: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
         """The config's table ``name`` (``[sync]``), empty when it has none; a value of another
-        kind there (``sync = 5``, written by hand) is named, not tripped over later."""
-        value = self.config().get(name)
+        kind there (``sync = 5``, written by hand) is named, not tripped over later. From
+        ``config`` when the caller read it already."""
+        value = (self.config() if config is None else config).get(name)
         if value is None:
             return {}
         if not isinstance(value, dict):

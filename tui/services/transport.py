@@ -101,8 +101,9 @@ def transport_text(home: Home) -> str:
 def transport_words(home: Home) -> str | None:
     """``folder PATH`` or ``mail ADDRESS`` for a header line, None if none is set (reads the
     config only: no account is parsed, nothing is built)."""
-    transport = home.table("transport")
-    mail = home.config().get("mail")
+    config = home.config()
+    transport = home.table("transport", config)
+    mail = config.get("mail")
     kind = transport.get("kind")
     if not kind:
         return None
