@@ -17,21 +17,18 @@ from saves.store_games import GameRow
 
 def foreign_seat(identity: Identity | None, row: GameRow, state: AnyState) -> str | None:
     """Why this home, of ``identity``, cannot play its seat of the game (another key is bound
-    to it), or None when it holds that key or the seat has no key yet (an invitation not
-    answered)."""
+    to it), or None when it holds that key, or the seat has no key yet (an invitation not
+    answered), or the home has no identity yet (it reads the game as its seat, and
+    everything that signs asks for an identity first)."""
     try:
         seat = state.core.seat_state(row.my_seat)
     except KeyError:
         return None
     if not seat.joined:
         return None
-    if identity is not None and identity.public_key == seat.public_key:
+    if identity is None or identity.public_key == seat.public_key:
         return None
-    held = (
-        "this home has no identity"
-        if identity is None
-        else f"this home's is {fingerprint(identity.public_key)}"
-    )
+    held = f"this home's is {fingerprint(identity.public_key)}"
     who = f"{seat.name} <{seat.address}>" if seat.name else seat.address
     return (
         f"{row.name}: {row.my_seat} plays with the key of {who}, "

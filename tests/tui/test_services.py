@@ -28,6 +28,7 @@ from saves.home import Home
 from saves.outcome import Outcome
 from saves.replica import Replica
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
+from tui.screens.hexinfo import status_lines
 from tui.services import games, home, log, orders, review, show, start
 from tui.services import sync as syncing
 from tui.services.jsonform import json_form
@@ -216,6 +217,15 @@ def test_an_imported_copy_of_another_seat_shows_the_game_and_cannot_play(
             in note
         )
         assert f"this home's is {carol.fingerprint}: this copy shows the game" in note
+        page = show.show(reader.signer, reader.signer.find("tut"), at=None, checklist=False)
+        assert page.notes == summary.notes and not page.plays and page.owed_step is None
+        assert show.show_builtins(page)["plays"] is False
+        assert "waiting for coalition" in status_lines(page)
+        assert not any("YOUR MOVE" in line for line in status_lines(page))
+        mine = show.show(
+            table.alice.signer, table.alice.signer.find("tut"), at=None, checklist=False
+        )
+        assert mine.plays and "plays" not in show.show_builtins(mine), "the JSON is as it was"
         verdict = orders.sign(reader.signer, table.game_id, [{"type": "done"}], reader.clock)
         assert (
             not verdict.legal

@@ -202,7 +202,7 @@ def status_lines(record: ShowRecord) -> list[str]:
     waiting = record.waiting_for
     if record.over:
         lines.append(safe_text(f"the game is {record.ended or 'over'}"))
-    elif waiting == (record.my_seat,):
+    elif waiting == (record.my_seat,) and record.plays:
         lines.append(f"YOUR MOVE ({record.my_seat})")
     elif waiting:
         lines.append(f"waiting for {', '.join(waiting)}")

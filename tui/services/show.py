@@ -21,7 +21,7 @@ from engine.core.packets import fingerprint
 from engine.core.ruleset import Decision, Event, OptionValue
 from engine.core.state import AnyState, state_hash
 from engine.core.turn_orders import TURN_ORDER_TYPES
-from saves import claims, joins, outbox
+from saves import claims, joins, outbox, seat_key
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 from tui.services.board import QuickBoard
@@ -142,11 +142,15 @@ class ShowRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     extras: dict[str, Any]
     """What the ruleset's client code adds to the JSON (`tui.rulesets`)."""
     checklist: tuple[ChecklistLine, ...] | None = None
+    plays: bool = True
+    """False in an imported copy of a seat this home does not hold the key of
+    (`saves.seat_key`): it shows the game and cannot play in it (in the JSON only then)."""
 
     @property
     def owed_step(self) -> str | None:
-        """The step this home's seat owes now, if the first pending decision is its own."""
-        if self.pending and self.my_seat in self.pending[0].seats:
+        """The step this home's seat owes now, if the first pending decision is its own (never
+        in a copy that cannot play, `plays`)."""
+        if self.plays and self.pending and self.my_seat in self.pending[0].seats:
             return self.pending[0].step
         return None
 
@@ -307,6 +311,7 @@ def show(
         choices=face.choices(rules, row.my_seat) if rules is not None and choices else (),
         extras=_extras(row.ruleset, rules) if extras else {},
         checklist=lines,
+        plays=seat_key.foreign_seat(replica.identity, row, state) is None,
     )
 
 
