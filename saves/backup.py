@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import HexpostError
+from engine.core.text import counted
 from saves import store_backup
 from saves.designs import designs_folder
 from saves.home import Home
@@ -42,10 +43,10 @@ class BackupReport:
 
     def summary(self) -> str:
         """``backed up the identity key, 2 games (61 packets) to FOLDER``."""
-        games = f"{self.games} game{'' if self.games == 1 else 's'} ({self.packets} packets)"
+        games = f"{counted(self.games, 'game')} ({counted(self.packets, 'packet')})"
         held = ["the identity key", games] if self.identity else [games]
         if self.designs:
-            held.append(f"{self.designs} design{'' if self.designs == 1 else 's'}")
+            held.append(counted(self.designs, "design"))
         return f"backed up {', '.join(held)} to {self.destination}"
 
 

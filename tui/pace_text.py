@@ -7,6 +7,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from engine.core.text import counted
 from tui.when import span
 
 WATCH_HINT_AFTER = 15 * 60
@@ -23,7 +24,8 @@ def pace_text(record: dict[str, Any], width: int = 80) -> str:
     (at least 60): a part's label and a step's line are cut to fit, marked ``~``."""
     human, machine = record["human"], record["machine"]
     lines = [
-        f"{record['name']}: {record['packets']} packets, {human + machine} hand-offs",
+        f"{record['name']}: {counted(record['packets'], 'packet')}, "
+        f"{counted(human + machine, 'hand-off')}",
         f"{human} waited for a player, {machine} only for a hexpost",
         "",
         f"{'SEAT':<16}{'PLAYER':>7}{'MEDIAN':>9}{'TOTAL':>9}{'HEXPOST':>9}{'MEDIAN':>9}",

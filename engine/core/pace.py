@@ -16,6 +16,7 @@ from itertools import groupby, takewhile
 from typing import NamedTuple
 
 from engine.core.packets import Body, EntropyOnly, Turn
+from engine.core.text import counted
 
 NO_ORDERS = b"\x90"
 """A turn's orders when it carries none: the canonical empty MessagePack array."""
@@ -47,7 +48,7 @@ class HandOffs(NamedTuple):
 
     def __str__(self) -> str:
         return (
-            f"{self.packets} packets, {self.total} hand-offs "
+            f"{counted(self.packets, 'packet')}, {counted(self.total, 'hand-off')} "
             f"({self.human} human, {self.machine} machine)"
         )
 

@@ -69,3 +69,11 @@ def worded(message: str, words: Mapping[str, str] = PATTERN_WORDS) -> str:
             f"Expected `str` matching regex {pattern!r}", f"Expected {wanted}"
         )
     return message
+
+
+def counted(count: int, word: str) -> str:
+    """``1 packet``, ``2 packets``, ``6 hexes``: a count with its noun, singular for one."""
+    if count == 1:
+        return f"{count} {word}"
+    ending = "es" if word.endswith(("s", "x", "ch", "sh")) else "s"
+    return f"{count} {word}{ending}"

@@ -8,6 +8,7 @@ import pytest
 
 from engine.core import pace
 from engine.core.packets import Body, Chat, Commit, EntropyOnly, Kind, Reveal, Turn
+from engine.core.text import counted
 
 KEY = "T1/coalition/5-3C/1"
 REVEAL = Reveal(key=KEY, salt=bytes(32), choice=msgspec.msgpack.encode([]))
@@ -50,6 +51,13 @@ def test_a_run_of_one_seat_is_one_hand_off_machine_only_when_every_packet_is_aut
     ]
     assert pace.count(packets, before="a") == pace.HandOffs(6, human=2, machine=1)
     assert str(pace.count(packets, before="a")) == "6 packets, 3 hand-offs (2 human, 1 machine)"
+    assert str(pace.HandOffs(1, human=1, machine=0)) == "1 packet, 1 hand-off (1 human, 0 machine)"
+
+
+def test_counted_words_are_singular_for_one() -> None:
+    assert [counted(n, "packet") for n in (0, 1, 2)] == ["0 packets", "1 packet", "2 packets"]
+    assert [counted(n, "hex") for n in (1, 6)] == ["1 hex", "6 hexes"]
+    assert counted(1, "hand-off") == "1 hand-off"
 
 
 def test_the_first_run_is_a_hand_off_only_after_another_seat() -> None:

@@ -732,7 +732,7 @@ def test_a_backup_after_each_sync_is_set_made_and_stopped(tmp_path: Path) -> Non
     erin.ok("new", "--scenario", SCENARIO, "--seat", "alliance", "--opponent", "x@example.org")
     out = erin.sync()
     assert "sent 1 packet(s)" in out
-    assert f"backed up the identity key, 1 game (1 packets) to {kept}" in out
+    assert f"backed up the identity key, 1 game (1 packet) to {kept}" in out
     assert "backed up" not in erin.sync()  # nothing received or sent
     assert f"any more (into {kept})" in erin.ok("backup", "--no-after-each-sync")
     assert "[backup]" not in (erin.home / "config.toml").read_text()

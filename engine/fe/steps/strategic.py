@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
+from engine.core.text import counted
 from engine.fe import board_update, reinforcements, strategic
 from engine.fe.economics import fmt_ep
 from engine.fe.forces import OFF_MAP, Unit
@@ -84,11 +85,6 @@ def _where(h: int) -> str:
     return "the off-map area" if h == OFF_MAP else base.hex_text(h)
 
 
-def _plural(count: int, word: str) -> str:
-    ending = "" if count == 1 else "es" if word.endswith("x") else "s"
-    return f"{count} {word}{ending}"
-
-
 class _Strategic(Area):
     name = "strategic"
     orders = ("strategic",)
@@ -131,8 +127,8 @@ class _Strategic(Area):
         treasury2 = state.ep2(empire)
         if 2 * cost > treasury2:
             text = (
-                f"{empire} has {_plural(free_left(state, empire), 'free strategic move')} left "
-                f"and {fmt_ep(treasury2)} EP; moving {_plural(len(units), 'unit')} costs "
+                f"{empire} has {counted(free_left(state, empire), 'free strategic move')} left "
+                f"and {fmt_ep(treasury2)} EP; moving {counted(len(units), 'unit')} costs "
                 f"{cost} EP ({strategic.EXTRA_MOVE_EP} EP a move beyond the free ones)"
             )
             out.append(Violation(text, STRATEGIC_RULE))
@@ -159,7 +155,7 @@ class _Strategic(Area):
             groups.setdefault((unit.hex, length), []).append(f"{unit.cls} {unit.id}")
             routes[unit.id] = [base.hex_text(h) for h in route.nodes] if route else []
         legs = [
-            f"{', '.join(names)} from {_where(start)} ({_plural(length, 'hex')})"
+            f"{', '.join(names)} from {_where(start)} ({counted(length, 'hex')})"
             for (start, length), names in groups.items()
         ]
         first = moves_made(state, empire) + 1
