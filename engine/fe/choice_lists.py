@@ -25,6 +25,7 @@ from typing import NamedTuple
 from engine.core.choices import Option, OptionList
 from engine.core.face import Fact
 from engine.core.ruleset import Seat
+from engine.core.text import counted
 from engine.fe import flow, production
 from engine.fe import setup as placing
 from engine.fe.economics import fmt_ep
@@ -97,7 +98,7 @@ def setup_list(state: FeState) -> OptionList:
         if fleet.hex_limits:
             limits = ", ".join(f"{x.max_units} in {x.hex:04d}" for x in fleet.hex_limits)
             facts.append(Fact("at most", limits))
-        label = f"{empire} {fleet.name} ({len(units)} unit{'' if len(units) == 1 else 's'})"
+        label = f"{empire} {fleet.name} ({counted(len(units), 'unit')})"
         items.append(Option(label, (("fleet", fleet.name),), tuple(facts)))
     notes = (f"{empire} places its fleets; write a hex from the fleet's set-up hexes",)
     rule = placing.SETUP_RULE

@@ -321,6 +321,16 @@ OPTION_ORDERS = ("retreat", "repair", "mission")
 """The orders whose choice lists the values a parameter may take now (`engine.fe.menus`)."""
 
 
+def _with_options(
+    params: tuple[Param, ...], options: dict[str, tuple[str, ...]]
+) -> tuple[Param, ...]:
+    """``params`` with the values each may take now, where ``options`` lists any."""
+    return tuple(
+        msgspec.structs.replace(p, options=options[p.name]) if options.get(p.name) else p
+        for p in params
+    )
+
+
 def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
     """Menus of what the engine accepts now: builds, conversions, set-up fleets, captures
     and declarations of war ready to pick; the hexes a retreat may enter, the units that
@@ -333,11 +343,7 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
             # pieces are every empire's of the seat, and fleet names repeat across empires.
             from engine.fe.choice_lists import place_options
 
-            waiting = place_options(state)
-            params = tuple(
-                msgspec.structs.replace(p, options=waiting[p.name]) if waiting.get(p.name) else p
-                for p in choice.params
-            )
+            params = _with_options(choice.params, place_options(state))
             presets = menus.place_presets(state, seat)
             return msgspec.structs.replace(choice, params=params, presets=presets)
         presets = {
@@ -357,10 +363,7 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
             options = {"unit": menus.repair_units(state, seat)}
         else:
             options = {"unit": menus.mission_units(state, seat), "mission": ("supply", "none")}
-        params = tuple(
-            msgspec.structs.replace(p, options=options[p.name]) if options.get(p.name) else p
-            for p in choice.params
-        )
+        params = _with_options(choice.params, options)
         if choice.order == "retreat" and options["to"]:  # the first is the priorities' pick
             said = f"if none is named: {options['to'][0]}, the retreat priorities' pick (302.72)"
             params = tuple(msgspec.structs.replace(p, help=said) for p in params)
