@@ -165,6 +165,7 @@ async def test_set_up_placement_picks_the_fleet_then_its_hex_on_the_map(
         assert panel.check_text.startswith("legal"), panel.check_text
         assert not panel.building and panel.has_focus
         assert screen.query_one(HexMap).targets == frozenset()  # the marks go with the hex
+        assert "Enter on" not in screen.status.text  # and the line that told of them
 
 
 def test_a_placement_offers_only_what_the_empire_setting_up_may_place() -> None:
@@ -188,6 +189,47 @@ def test_a_placement_offers_only_what_the_empire_setting_up_may_place() -> None:
         place, params=tuple(msgspec.structs.replace(p, options=()) for p in place.params)
     )
     assert len(placement_items(bare, waiting)) > len(items)
+
+
+async def test_a_fleet_placed_in_the_drafts_leaves_the_placement_menu(in_setup: Tutorial) -> None:
+    """Once a draft places a fleet, ``m`` no longer offers it or its units (placing it again
+    could only be refused); undoing the draft offers it again."""
+    game = in_setup
+    app = app_for(game.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "m")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog)
+        await pick(pilot, "g:Border Guard")
+        await settle(pilot)
+        await pilot.press("g", *"1105", "enter")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.check_text.startswith("legal"), panel.check_text
+        rules = game.bob.replica.state(game.game_id).rules
+        assert rules is not None
+        placed = [
+            p.id for p in FACE.board(rules).pieces if p.group == "Border Guard" and p.side == "KZI"
+        ]
+        assert placed
+        await pilot.press("m")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog)
+        assert "g:Border Guard" not in dialog.values
+        assert not {f"p:{p}" for p in placed} & set(dialog.values)
+        await pilot.press("escape")
+        await pilot.press("u")
+        await settle(pilot)
+        assert panel.items == []
+        await pilot.press("m")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog)
+        assert "g:Border Guard" in dialog.values
 
 
 async def test_a_placement_given_up_with_escape_drafts_nothing(in_setup: Tutorial) -> None:

@@ -132,7 +132,7 @@ async def open_panel(pilot: Pilot[None]) -> tuple[GameScreen, OrdersPanel]:
 async def test_the_panel_offers_exactly_the_faces_forms(tmp_path: Path) -> None:
     app = DuelApp(Home(tmp_path / "home"))
     async with app.run_test(size=SIZE) as pilot:
-        _screen, panel = await open_panel(pilot)
+        screen, panel = await open_panel(pilot)
         assert panel.orders == ["say", "roll"]
         assert panel.hint_text.startswith("talk takes: say, roll\nb: say, x: roll, f: forms")
         # No done and no stack order at this step: their keys are not offered.
@@ -168,7 +168,10 @@ async def test_the_panel_offers_exactly_the_faces_forms(tmp_path: Path) -> None:
         assert panel.items == [roll, {"type": "say", "text": "well met"}]
         await pilot.press("A")  # no adjust in this game: said, no form
         assert not isinstance(app.screen, OrderForm)
-        assert panel.check_text == "REFUSED: talk takes no adjust order: f lists what it takes"
+        await pilot.pause()
+        # Said on the status line: the drafts are as legal as before, and the panel says so.
+        assert panel.check_text == "legal: would be packet 4 (2 orders)"
+        assert screen.status.text == "talk takes no adjust order: f lists what it takes"
 
 
 @pytest.mark.usefixtures("toy_plugin")

@@ -152,7 +152,8 @@ async def test_the_move_builder_follows_the_map_cursor(at_3b2: Tutorial) -> None
         panel = screen.query_one(OrdersPanel)
         assert hexmap.cursor == 1307
         await pilot.press("o", "m")  # no hex chosen yet: said, nothing started
-        assert not panel.building and "choose a hex" in panel.check_text
+        await pilot.pause()
+        assert not panel.building and "choose a hex" in screen.status.text
         await pilot.press("o")  # back to the map
         assert hexmap.has_focus
         await pilot.press("enter")  # choose 1307 and its four ships

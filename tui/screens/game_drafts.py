@@ -20,8 +20,9 @@ from textual.message import Message
 
 from engine.core.face import Board
 from tui.mapstacks import board_hex
+from tui.safe_text import safe_text
 from tui.screens.game_signed import SignedLinesScreen, ask_passphrase
-from tui.screens.hexinfo import own_pieces
+from tui.screens.hexinfo import own_pieces, waiting_pieces
 from tui.screens.session import Checked
 from tui.widgets.hexmap import HexMap
 
@@ -38,6 +39,8 @@ class DraftsScreen(SignedLinesScreen):
 
     orders: OrdersSlot
     _verdict: tuple[list[dict[str, Any]], bool] | None
+    _move_prompt: str = ""
+    """The status line's words on the move being drawn (`_prompt`)."""
 
     class OrdersChecked(Message):
         """A dry run or a send of ``items`` finished; ``result`` is what the engine said,
@@ -96,9 +99,9 @@ class DraftsScreen(SignedLinesScreen):
             if targets and hexmap.cursor not in targets:
                 hexmap.goto(targets[0])  # (the face lists its own pick first)
             listed = " ".join(message.targets)
-            self.status.say(f"{message.order} to {listed}: cursor to one, Enter; Escape gives up")
+            self._prompt(f"{message.order} to {listed}: cursor to one, Enter; Escape gives up")
             return
-        self.status.say("move: cursor to the next hex, Enter; Enter again or Escape ends")
+        self._prompt("move: cursor to the next hex, Enter; Enter again or Escape ends")
         if message.pieces:
             self.read_destinations(message.order, message.pieces, message.path)
 
@@ -108,9 +111,20 @@ class DraftsScreen(SignedLinesScreen):
     def on_map_orders_move_ended(self) -> None:
         self.workers.cancel_group(self, "destinations")
         self.query_one(HexMap).show_targets(())
+        if self.status.text == self._move_prompt:  # it told how to end what just ended
+            self.status.say("")
         panel = self.orders.built()
         if panel.display:
             panel.focus()
+
+    def on_map_orders_notice(self, message: MapOrders.Notice) -> None:
+        self.status.say(message.text)
+
+    def _prompt(self, text: str) -> None:
+        """Say on the status line how to go on with the move or pick being drawn; the move's
+        end takes the line away again (unless something else was said meanwhile)."""
+        self._move_prompt = safe_text(text)
+        self.status.say(text)
 
     @work(exclusive=True, group="destinations")
     async def read_destinations(
@@ -127,7 +141,7 @@ class DraftsScreen(SignedLinesScreen):
 
         status, note = reach_words(order, path, found)
         self.orders.built().use_reach(found.fills, note)
-        self.status.say(status)
+        self._prompt(status)
 
     def _board_hexes(self, texts: Sequence[str]) -> list[int]:
         """The map's hexes named ``texts`` (as the ruleset writes them), those it has."""
@@ -141,6 +155,7 @@ class DraftsScreen(SignedLinesScreen):
             self.check_orders(message.items)
         else:
             self.query_one(HexMap).show_plan(None)
+            self.orders.built().after_drafts(None)
 
     def on_allocation_editor_menu_wanted(self, message: AllocationEditor.MenuWanted) -> None:
         """The allocation editor's next menu, read from the rules on the store thread."""
@@ -175,7 +190,15 @@ class DraftsScreen(SignedLinesScreen):
             if message.dry_run:  # a send that could not sign blocks no later try
                 self._verdict = (message.items, message.result.ok)
                 self.query_one(HexMap).show_plan(message.plan)  # the what-if, before signing
+                panel.after_drafts(self._waiting_after(message.plan))
             panel.show_check(message.result.ok, message.result.text)
+
+    def _waiting_after(self, plan: Board | None) -> list[tuple[str, str, str]] | None:
+        """The player's pieces still off the board on ``plan`` (legal drafts' board), or
+        None when the drafts change no board."""
+        if plan is None or self.data is None:
+            return None
+        return waiting_pieces(plan, self.data.show.my_seat)
 
     def on_orders_panel_send_requested(self, message: OrdersPanel.SendRequested) -> None:
         items = message.items

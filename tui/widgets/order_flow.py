@@ -81,6 +81,15 @@ class MapOrders(Vertical):
     class MoveEnded(Message):
         """The move's path is complete (or abandoned): the keys can come back here."""
 
+    class Notice(Message):
+        """A key found nothing to do here (nothing owed, no such order, nothing left to
+        place): ``text`` says why, for the status line. It is no verdict on the drafts,
+        so the engine's last one stays in the panel."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.chosen: tuple[int, list[str]] | None = None
@@ -88,7 +97,10 @@ class MapOrders(Vertical):
         self.path: list[int] | None = None
         """The stack order's hexes so far while they are chosen on the map, or None."""
         self.waiting: tuple[Waiting, ...] = ()
-        """The player's pieces off the board, which a placement puts on it."""
+        """The player's pieces off the board, which a placement puts on it: as the game
+        stands, or after the drafts when the engine took them (`after_drafts`)."""
+        self._waiting_now: tuple[Waiting, ...] = ()
+        """The same as the game stands, whatever the drafts place."""
         self._units: list[str] = []
         self._names: dict[str, str] = {}
         self._stack: ChoiceData | None = None
@@ -199,7 +211,7 @@ class MapOrders(Vertical):
             self._not_offered("stack")
             return
         if self.chosen is None or not self.chosen[1]:
-            self.show_check(False, "choose a hex with your ships first: Enter on the map")
+            self.notice("choose a hex with your ships first: Enter on the map")
             return
         self._stack = stack
         self._fills, self._reach_note = {}, ""
@@ -213,7 +225,7 @@ class MapOrders(Vertical):
     def _units_picked(self, event: UnitPick.Picked) -> None:
         event.stop()
         if not event.units:
-            self.show_check(False, "no unit ticked: space ticks one, Escape gives up")
+            self.notice("no unit ticked: space ticks one, Escape gives up")
             return
         self._close_pick()
         assert self.chosen is not None and self._stack is not None
@@ -254,12 +266,26 @@ class MapOrders(Vertical):
         else:
             self._add(order)
 
+    def notice(self, text: str) -> None:
+        """Tell the player why a key did nothing (`Notice`)."""
+        self.post_message(self.Notice(text))
+
     # --- the placement --------------------------------------------------------------------------
+
+    def stand_waiting(self, waiting: Sequence[Waiting]) -> None:
+        """The pieces off the board as the game stands (the step was read again)."""
+        self.waiting = self._waiting_now = tuple(waiting)
+
+    def after_drafts(self, waiting: Sequence[Waiting] | None) -> None:
+        """The pieces still off the board once the drafts are applied, or None for the game
+        as it stands (no drafts, or drafts the engine refused): a fleet a draft places is
+        not offered again, since placing it twice could only be refused."""
+        self.waiting = self._waiting_now if waiting is None else tuple(waiting)
 
     def _start_placement(self, choice: ChoiceData) -> None:
         items = placement_items(choice, self.waiting)
         if not items:
-            self.show_check(False, f"nothing waits to be placed: f opens the {choice.order} form")
+            self.notice(f"nothing waits to be placed: f opens the {choice.order} form")
             return
 
         def picked(values: list[str] | None) -> None:

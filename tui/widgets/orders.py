@@ -216,7 +216,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._steps = tuple(offer.steps)
         self._sides = tuple(offer.sides)
         self._seat = offer.seat
-        self.waiting = tuple(offer.waiting)
+        self.stand_waiting(offer.waiting)
         self._show_hint()
         self.refresh_bindings()
 
@@ -323,7 +323,7 @@ class OrdersPanel(MapOrders, can_focus=True):
             return
         items = self.step_items(later=True)
         if not items:
-            self.show_check(False, "no later step to complete through")
+            self.notice("no later step to complete through")
             return
         end = ("end: on until the other side decides (the turn's end at most)", THROUGH_END, False)
         self._pick_steps(choice, through, [end, *items], multiple=False)
@@ -356,15 +356,15 @@ class OrdersPanel(MapOrders, can_focus=True):
         if index < len(self._own):
             self._open(self._own[index])
         elif not self._step:
-            self.show_check(False, "nothing owed now")
+            self.notice("nothing owed now")
         else:
             has = ", ".join(c.order for c in self._own) or "no order of its own"
-            self.show_check(False, f"{self._step} has {has}: f lists every order it takes")
+            self.notice(f"{self._step} has {has}: f lists every order it takes")
 
     def action_forms(self) -> None:
         """Every order of the step in a list; the one picked opens its form."""
         if not self._choices:
-            self.show_check(False, "nothing owed now" if not self._step else "no orders here")
+            self.notice("nothing owed now" if not self._step else "no orders here")
             return
 
         def picked(order: str | None) -> None:
@@ -382,9 +382,9 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     def _not_offered(self, what: str) -> None:
         if not self._step:
-            self.show_check(False, "nothing owed now")
+            self.notice("nothing owed now")
         else:
-            self.show_check(False, f"{self._step} takes no {what} order: f lists what it takes")
+            self.notice(f"{self._step} takes no {what} order: f lists what it takes")
 
     def _prefill(self) -> dict[str, str]:
         """Starting values from what the player pointed at: the chosen hex, its units."""
