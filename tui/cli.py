@@ -169,6 +169,7 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Every other command (the ones `tui.commands` runs)."""
     from tui.cli_setup import add_setup_parsers
     from tui.design_cmd import add_design_parser
+    from tui.start_args import add_start_parsers
     from tui.trust_args import add_trust_parsers
 
     add_setup_parsers(sub)
@@ -232,36 +233,7 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
     add_design_parser(sub)
 
-    new = sub.add_parser("new", help="create a game and invite an opponent")
-    new.add_argument("--scenario", required=True, metavar="ID")
-    new.add_argument("--seat", required=True, help="your seat, e.g. coalition")
-    new.add_argument("--opponent", required=True, metavar="ADDR", help="opponent's address")
-    new.add_argument("--opponent-seat", metavar="SEAT")
-    new.add_argument("--name", help="a short name for the game")
-    new.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="ID=VALUE",
-        help="set an optional rule (repeatable), e.g. --option orion=true; "
-        "hexpost scenario rules ID lists them and the values each takes",
-    )
-    new.add_argument("--reply-window", type=int, default=72, metavar="HOURS")
-
-    accept = sub.add_parser(
-        "accept",
-        help="join a game you were invited to, or accept the key that joined your game",
-        description="For an invitation: join it (your key and entropy anchor are bound to "
-        "your seat). For a game you created: accept the key that joined it, after comparing "
-        "its fingerprint with the player you invited by another channel; your next packet "
-        "carries the acceptance. Anyone who read the invitation could have answered it.",
-    )
-    accept.add_argument("game", metavar="GAME")
-    accept.add_argument(
-        "--fingerprint",
-        metavar="FP",
-        help="the fingerprint the invited player told you; refused if the joined key differs",
-    )
+    add_start_parsers(sub)
 
     _add_reading_commands(sub)
     archive = sub.add_parser(

@@ -159,9 +159,12 @@ def cmd_new(args: argparse.Namespace, home: Home) -> int:
         options=start.parse_options(args.option, args.scenario),
         reply_window_hours=args.reply_window,
     )
-    print(made.game)
+    print(made.game)  # alone on stdout: a script reads the id
     for line in render.option_lines(made.options, " (change with --option id=value)"):
         print(line, file=sys.stderr)
+    called = safe_text(args.name) if args.name else made.game[:8]
+    invited = safe_text(args.opponent)
+    print(f"created {called}: `hexpost sync` sends the invitation to {invited}", file=sys.stderr)
     return 0
 
 

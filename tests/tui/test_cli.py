@@ -294,6 +294,20 @@ def test_scenario_rules_lists_each_option_with_what_it_takes(tmp_path: Path) -> 
     )
 
 
+def test_new_prints_the_id_alone_and_names_the_next_command(tmp_path: Path) -> None:
+    """stdout is the game's id (a script reads it); stderr tells the player that nothing
+    left yet: the next sync sends the invitation."""
+    erin = Player("Erin", "erin@example.org", tmp_path / "erin")
+    erin.create_identity()
+    done = erin.run(
+        "new", "--scenario", SCENARIO, "--seat", "coalition", "--opponent", "x@example.org",
+        "--name", "first",
+    )  # fmt: skip
+    assert done.returncode == 0, describe(done)
+    assert re.fullmatch(r"[0-9a-f]{32}\n", done.stdout)
+    assert "created first: `hexpost sync` sends the invitation to x@example.org" in done.stderr
+
+
 def test_new_refuses_a_value_its_rule_does_not_take(alice: Player) -> None:
     done = alice.run(
         "new", "--scenario", SCENARIO, "--seat", "coalition", "--opponent", "x@example.org",
