@@ -31,6 +31,7 @@ from engine.core.packets import (
 )
 from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState
+from engine.core.text import numbered
 from saves import (
     chat_messages,
     claims,
@@ -451,8 +452,7 @@ def _apply_chain(
         replica.remember_head(game_id, current.packet_id, result.state)
         applied.append(seq)
         current = _next_buffered(replica, game_id, result.state, warnings)
-    listed = ", ".join(str(seq) for seq in applied)
-    detail = "; ".join([f"applied packet(s) {listed}", *warnings])
+    detail = "; ".join([f"applied {numbered('packet', applied)}", *warnings])
     return Outcome("applied", detail, game_id, packet.body.seq, applied, packet.body.seat, source)
 
 

@@ -21,6 +21,7 @@ import msgspec
 
 from engine.core.errors import PacketError
 from engine.core.packets import VerifiedPacket, kind_name, open_packet, peek_body
+from engine.core.text import numbered
 from saves import copies, ledger, store_games, store_inbox, store_repairs
 from saves.outcome import Outcome
 from saves.reading import Reader
@@ -113,17 +114,13 @@ def fill(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outc
             _keep(store, below, now)
             store_inbox.unbuffer(store, body.game_id, below.packet_id)
             filled.insert(0, below.body.seq)
-    listed = ", ".join(str(seq) for seq in filled)
+    lost = f"{numbered('packet', filled)} {'was' if len(filled) == 1 else 'were'} lost"
     replica.note_repair(
         body.game_id,
-        f"packet(s) {listed} were lost from this home's store; "
-        "the other side's copies fill their place",
+        f"{lost} from this home's store; the other side's copies fill their place",
         from_packets=False,
     )
-    detail = (
-        f"packet(s) {listed} were lost from this home's store, and the chain names these "
-        "copies there: kept again"
-    )
+    detail = f"{lost} from this home's store, and the chain names these copies there: kept again"
     return Outcome("duplicate", detail, body.game_id, body.seq, seat=body.seat, source=source)
 
 

@@ -18,6 +18,7 @@ import sys
 import msgspec
 
 from engine.core.errors import HexpostError
+from engine.core.text import numbered
 from saves.home import Home
 from tui.askpass import signing_replica
 from tui.safe_text import safe_text
@@ -139,8 +140,8 @@ def cmd_resend(args: argparse.Namespace, home: Home) -> int:
             + ("" if args.to_seq is None else f" up to {args.to_seq}")
         )
         return 0
-    listed = ", ".join(str(seq) for seq in queued)
-    print(f"packet(s) {listed} of {name} queued again: run `hexpost sync` to send them")
+    again = numbered("packet", queued)
+    print(f"{again} of {name} queued again: run `hexpost sync` to send them")
     return 0
 
 

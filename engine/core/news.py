@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from engine.core.ruleset import Event, Seat
+from engine.core.text import counted
 
 PER_KIND = 2
 """Lines kept of one kind of event per seat; the others are counted (``more: 32 place``)."""
@@ -166,4 +167,4 @@ def news_words(news: SeatNews) -> str:
     """One seat's news as one line of words, e.g. ``LYR built FF at 0408 (2.5 EP); LYR moved
     6 units 0303->0701; more: 32 place; 12 routine steps``."""
     parts = [*news.lines, left_off(news)] if left_off(news) else list(news.lines)
-    return "; ".join(parts) or f"{news.packets} packet(s), nothing to show"
+    return "; ".join(parts) or f"{counted(news.packets, 'packet')}, nothing to show"

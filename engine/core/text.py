@@ -11,7 +11,7 @@ escapes text again at its edge in any case (defence in depth).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated
 
 import msgspec
@@ -77,3 +77,9 @@ def counted(count: int, word: str) -> str:
         return f"{count} {word}"
     ending = "es" if word.endswith(("s", "x", "ch", "sh")) else "s"
     return f"{count} {word}{ending}"
+
+
+def numbered(word: str, numbers: Sequence[int]) -> str:
+    """``packet 3``, ``packets 3, 4``: a noun with the numbers it names, singular for one."""
+    noun = word if len(numbers) == 1 else counted(2, word).partition(" ")[2]
+    return f"{noun} {', '.join(str(n) for n in numbers)}"

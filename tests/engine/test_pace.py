@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import pace
 from engine.core.packets import Body, Chat, Commit, EntropyOnly, Kind, Reveal, Turn
-from engine.core.text import counted
+from engine.core.text import counted, numbered
 
 KEY = "T1/coalition/5-3C/1"
 REVEAL = Reveal(key=KEY, salt=bytes(32), choice=msgspec.msgpack.encode([]))
@@ -58,6 +58,8 @@ def test_counted_words_are_singular_for_one() -> None:
     assert [counted(n, "packet") for n in (0, 1, 2)] == ["0 packets", "1 packet", "2 packets"]
     assert [counted(n, "hex") for n in (1, 6)] == ["1 hex", "6 hexes"]
     assert counted(1, "hand-off") == "1 hand-off"
+    assert numbered("packet", [3]) == "packet 3"
+    assert numbered("packet", [0, 1]) == "packets 0, 1"
 
 
 def test_the_first_run_is_a_hand_off_only_after_another_seat() -> None:

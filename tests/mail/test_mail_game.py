@@ -550,7 +550,7 @@ def test_smtp_down_keeps_the_packet_in_the_outbox_and_a_later_sync_sends_it(
     record = show.show(first.replica, first.row(game_id), at=None, checklist=False)
     assert [u.seq for u in record.unsent] == [seq]
     assert str(closed) in render.show_text(render.builtins(record))
-    assert "NOT SENT: 1 packet(s)" in status_lines(record)
+    assert "NOT SENT: 1 packet" in status_lines(record)
     assert render.game_summary(first.replica, first.row(game_id))["unsent"] == 1
     asyncio.run(first.transport.close())
     first.transport = working
@@ -763,12 +763,12 @@ def test_invitation_by_mail_through_the_commands(
     game = run(
         alice, "new", "--scenario", "the-wind", "--seat", "coalition", "--opponent", bob_address
     ).strip()
-    assert "sent 1 packet(s)" in run(alice, "sync")
+    assert "sent 1 packet" in run(alice, "sync")
     shown = run(bob, "sync")
     fingerprint = json.loads(run(alice, "identity", "show", "--json"))["fingerprint"]
     assert "received: invitation:" in shown and fingerprint in shown
     run(bob, "accept", game)
-    assert "sent 1 packet(s)" in run(bob, "sync")
+    assert "sent 1 packet" in run(bob, "sync")
     joined = run(alice, "sync")
     assert "received: applied" in joined and "joined" in joined
     assert "hexpost accept" in joined  # the creator is told to accept the key explicitly

@@ -310,7 +310,7 @@ def test_a_lost_row_with_its_genesis_and_every_kept_state_comes_back_with_the_ge
     alice.sync()
     report = bob.sync()
     assert report.received[0].detail == (
-        "packet(s) 0 were lost from this home's store, and the chain names these copies "
+        "packet 0 was lost from this home's store, and the chain names these copies "
         "there: kept again"
     )
     assert {o.status for o in report.received[1:]} == {"duplicate"}
@@ -361,7 +361,7 @@ def test_a_lost_game_whose_packet_1_is_lost_too_comes_back_with_both(
         assert outcomes[0].status == "buffered", outcomes[0]
         assert "the packet after it was lost here too" in outcomes[0].detail
         assert outcomes[1].detail == (
-            "packet(s) 0, 1 were lost from this home's store, and the chain names these "
+            "packets 0, 1 were lost from this home's store, and the chain names these "
             "copies there: kept again"
         )
     else:

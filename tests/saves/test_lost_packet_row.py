@@ -119,14 +119,15 @@ def test_a_resent_copy_fills_a_lost_packet_and_the_game_verifies(
     filled = [o for o in report.received if o.seq == seqs[-1]]
     assert [o.status for o in filled] == ["duplicate"]
     listed = ", ".join(str(seq) for seq in seqs)
-    assert f"packet(s) {listed} were lost from this home's store" in filled[0].detail
+    gone = f"packets {listed} were lost" if len(seqs) > 1 else f"packet {listed} was lost"
+    assert f"{gone} from this home's store" in filled[0].detail
     assert not [o for o in report.received if o.status == "rejected"]
     assert bob.count("rejected") == 0
     for seq in seqs:
         assert bob.packet(game, seq) == alice.packet(game, seq)
     assert bob.replica.verify(game) == alice.row(game).state_hash
     assert [line for line in bob.replica.store.repairs if "lost from" in line] == [
-        f"game {bob.row(game).name}: packet(s) {listed} were lost from this home's store; "
+        f"game {bob.row(game).name}: {gone} from this home's store; "
         "the other side's copies fill their place"
     ]
 
@@ -201,7 +202,7 @@ def test_a_sync_asks_for_a_lost_packet_and_the_other_home_sends_it_by_itself(
     assert [o.status for o in answered.received] == ["resend"]
     filled = bob.sync()
     assert [o.detail for o in filled.received if o.seq == seq] == [
-        f"packet(s) {seq} were lost from this home's store, and the chain names these copies "
+        f"packet {seq} was lost from this home's store, and the chain names these copies "
         "there: kept again"
     ]
     assert bob.replica.verify(game) == alice.row(game).state_hash

@@ -732,7 +732,7 @@ def test_sync_of_an_unknown_game_sends_nothing(tmp_path: Path) -> None:
     erin.ok("new", "--scenario", SCENARIO, "--seat", "alliance", "--opponent", "x@example.org")
     assert_refused(erin.run("sync", "no-such-game"), "no-such-game")
     assert list(folder.iterdir()) == []
-    assert "sent 1 packet(s)" in erin.sync()
+    assert "sent 1 packet" in erin.sync()
     assert len(list(folder.glob("*.hxp"))) == 1
 
 
@@ -745,7 +745,7 @@ def test_a_backup_after_each_sync_is_set_made_and_stopped(tmp_path: Path) -> Non
     assert "and again after each sync that receives or sends a packet" in out
     erin.ok("new", "--scenario", SCENARIO, "--seat", "alliance", "--opponent", "x@example.org")
     out = erin.sync()
-    assert "sent 1 packet(s)" in out
+    assert "sent 1 packet" in out
     assert f"backed up the identity key, 1 game (1 packet) to {kept}" in out
     assert "backed up" not in erin.sync()  # nothing received or sent
     assert f"any more (into {kept})" in erin.ok("backup", "--no-after-each-sync")

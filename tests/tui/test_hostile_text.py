@@ -324,7 +324,7 @@ def test_the_apps_formatters_escape_control_characters() -> None:
     for line in lines:
         assert_clean(line)
         assert "\n" not in line
-    assert lines[-2:] == ["NOT SENT: 1 packet(s)", f"550 {SHOWN}"[:27] + "~"]
+    assert lines[-2:] == ["NOT SENT: 1 packet", f"550 {SHOWN}"[:27] + "~"]
     assert f"FROZEN: desync: {SHOWN}\\nFAKE" in lines
 
 

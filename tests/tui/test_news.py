@@ -106,7 +106,7 @@ def test_a_flood_of_received_items_is_listed_in_a_few_lines() -> None:
     game = b"\x01" * 32
     names = {game: "wind"}
     flood = [
-        Outcome("applied", f"applied packet(s) {n}", game, n, [n], "coalition") for n in range(1000)
+        Outcome("applied", f"applied packet {n}", game, n, [n], "coalition") for n in range(1000)
     ]
     junk = [Outcome("rejected", "bad signature", bytes([2 + n % 200]) * 32) for n in range(500)]
     lines = received_lines(names, [*flood, *junk])

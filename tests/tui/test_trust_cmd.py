@@ -231,7 +231,7 @@ def test_a_late_claim_travels_through_a_shared_folder_and_both_homes_show_it(
     assert said.startswith(f"late claim signed and queued: {seat_of(late, players)} has owed")
     assert "note: still there?" in said
 
-    assert "sent 1 packet(s)" in ok(claimant, "sync")
+    assert "sent 1 packet" in ok(claimant, "sync")
     received = ok(late, "sync")
     assert (
         f"received: claim: in game wind ({homes.game.hex()[:8]}): "

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.core.face import Board, MapCell, MapSheet, Piece, Place
+from engine.core.text import counted
 from tui.mapgeom import HexId, hex_label
 from tui.mapstacks import (
     BASE_MARK,
@@ -213,7 +214,9 @@ def status_lines(record: ShowRecord) -> list[str]:
     unsent = record.unsent
     if unsent:
         tried = [entry for entry in unsent if entry.attempts]
-        lines.append(f"NOT SENT: {len(unsent)} packet(s)" if tried else f"{len(unsent)} to send")
+        lines.append(
+            f"NOT SENT: {counted(len(unsent), 'packet')}" if tried else f"{len(unsent)} to send"
+        )
         if tried and tried[-1].last_error:
             lines.append(_clip(safe_text(tried[-1].last_error)))
     return lines

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from engine.core.errors import HexpostError
+from engine.core.text import counted
 
 if TYPE_CHECKING:
     # The app imports this module (for `SyncOutcome`) before its first paint; the mail stack,
@@ -164,7 +165,7 @@ def sync_lines(report: SyncReport, names: Mapping[bytes, str], *, signing: bool)
     """Everything a sync did, in the order ``hexpost sync`` prints it."""
     lines = received_lines(names, report.received)
     if report.sent:
-        lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
+        lines.append(SyncLine("sent", f"sent {counted(len(report.sent), 'packet')}"))
     lines += resigned_lines(report)
     lines += [SyncLine("warning", f"warning: {problem}") for problem in report.problems]
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
@@ -232,7 +233,7 @@ def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
     assert report is not None
     lines = received_lines(names, report.received)
     if report.sent:
-        lines.append(SyncLine("sent", f"sent {len(report.sent)} packet(s)"))
+        lines.append(SyncLine("sent", f"sent {counted(len(report.sent), 'packet')}"))
     lines += resigned_lines(report)
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
     lines += [SyncLine("info", line) for line in [*report.problems, *report.requests]]
