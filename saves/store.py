@@ -138,6 +138,10 @@ CREATE TABLE IF NOT EXISTS mail_ids (  -- Message-IDs of a game's packet emails,
     PRIMARY KEY (game_id, message_id)
 );
 CREATE TABLE IF NOT EXISTS cursors (transport TEXT PRIMARY KEY, cursor TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS drafts (   -- the app's unsigned draft orders per game (saves.drafts)
+    game_id BLOB PRIMARY KEY,
+    items BLOB NOT NULL                -- a JSON list of orders, as the orders panel holds it
+);
 CREATE TABLE IF NOT EXISTS transport_seen (
     transport TEXT NOT NULL,
     ref TEXT NOT NULL,

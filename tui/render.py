@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from engine.core.text import counted
 from saves.replica import GameRow, Replica
 from tui.safe_text import safe_record
 from tui.services import games, log, show
@@ -169,6 +170,7 @@ def games_text(rows: list[dict[str, Any]]) -> str:
             (row["frozen"] and f"FROZEN: {row['frozen']}")
             or (row.get("notes") or [""])[0]
             or row.get("claim")
+            or (row.get("drafts") and f"{counted(row['drafts'], 'draft order')} not signed (app)")
             or ("invitation" if row["status"] == "invited" else "")
             or row.get("ended")
             or owed

@@ -127,11 +127,12 @@ def test_the_games_list_is_typed_and_prints_the_documented_keys(table: Table) ->
     assert summary.turn is not None
     assert (summary.turn.number, summary.turn.tag) == (1, "T1 Fall Y168")
     assert summary.unsent == 0 and summary.notes == () and summary.frozen is None
+    assert summary.drafts == 0
     printed = json_form(summary)
     assert printed["waiting_for"] == ["coalition"]  # as the JSON says it: a list
     assert list(printed) == [
         "game", "name", "scenario", "my_seat", "status", "seq", "turn", "step",
-        "waiting_for", "since", "unread", "frozen", "unsent", "claim", "notes", "waits",
+        "waiting_for", "since", "unread", "frozen", "unsent", "drafts", "claim", "notes", "waits",
         "waits_text", "ended", "archived",
     ]  # fmt: skip
     assert printed["waits"] == {

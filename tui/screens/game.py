@@ -50,6 +50,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from engine.core.face import Board
+from engine.core.text import counted
 from tui.safe_text import safe_text
 from tui.screens.base import StatusLine
 from tui.screens.game_drafts import DraftsScreen
@@ -284,6 +285,10 @@ class GameScreen(DraftsScreen):
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
+        if first and data.drafts:  # left unsigned last time (`saves.drafts`): checked anew
+            self.orders.restore(list(data.drafts))
+            kept = counted(len(data.drafts), "draft order")
+            self.status.say(f"{kept} kept from your last visit: o shows them")
         if not self.status.text or self.status.text.startswith("reading"):
             self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
         if data.news:  # what arrived since the player last looked (`tui.services.news`)

@@ -156,6 +156,13 @@ class DraftsScreen(SignedLinesScreen):
         else:
             self.query_one(HexMap).show_plan(None)
             self.orders.built().after_drafts(None)
+        self.keep_drafts(message.items)
+
+    @work(exclusive=True, group="drafts")
+    async def keep_drafts(self, items: list[dict[str, Any]]) -> None:
+        """Keep the drafts in the home, so that leaving the game loses none (`saves.drafts`)."""
+        if not await self.session.keep_drafts(self.game_id, items):
+            self.status.say("these drafts are too large to keep if you leave the game: send them")
 
     def on_allocation_editor_menu_wanted(self, message: AllocationEditor.MenuWanted) -> None:
         """The allocation editor's next menu, read from the rules on the store thread."""

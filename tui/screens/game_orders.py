@@ -13,7 +13,7 @@ handed over when it is built, so the player finds the same panel either way.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
@@ -36,6 +36,8 @@ class OrdersSlot:
         """Set once the panel is mounted, composed and told the step."""
         self._offer: StepOffer | None = None
         """The last `set_step` offer, kept for a panel not built yet."""
+        self._drafts: list[dict[str, Any]] = []
+        """Drafts kept from an earlier visit (`restore`), for a panel not built yet."""
 
     @property
     def panel(self) -> OrdersPanel | None:
@@ -54,6 +56,13 @@ class OrdersSlot:
             self._panel.set_step(offer)
         else:
             self._offer = offer
+
+    def restore(self, items: list[dict[str, Any]]) -> None:
+        """`OrdersPanel.restore` now, or when the panel is built."""
+        if self._panel is not None and self._ready.is_set():
+            self._panel.restore(items)
+        else:
+            self._drafts = items
 
     def build_later(self) -> None:
         """Build the panel after the screen's next repaint (the first one with the game)."""
@@ -78,6 +87,9 @@ class OrdersSlot:
                 offer, self._offer = self._offer, None
                 panel.set_step(offer)
             panel.build_fields()
+            if self._drafts:
+                drafts, self._drafts = self._drafts, []
+                panel.restore(drafts)
             self._ready.set()
         await self._ready.wait()
         return self._panel

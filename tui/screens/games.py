@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from engine.core.errors import HexpostError
+from engine.core.text import counted
 from tui.safe_text import plain, safe_text
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.session import GameData, Overview, Session, SyncResult
@@ -429,6 +430,8 @@ def game_cells(game: GameSummary, now: datetime | None = None) -> tuple[str, ...
         note = safe_text(game.claim)
     elif game.unsent:
         note = f"{game.unsent} to send"
+    elif game.drafts:  # written in the app, not signed (`saves.drafts`)
+        note = f"{counted(game.drafts, 'draft order')} not signed"
     elif game.ended:  # who declined or resigned (their name: escaped)
         note = safe_text(game.ended)
     elif game.waits is not None:  # what it waits for, in the step's words

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from engine.core.errors import HexpostError
+from saves import drafts
 from tui.safe_text import safe_text
 from tui.screens.session_signing import (
     NO_IDENTITY,
@@ -106,6 +107,8 @@ class GameData(msgspec.Struct, frozen=True):
     board_later: bool = False
     """``show.board`` is the face's quick board (a first paint): the screen reads the whole
     board next (`Session.board`) and shows it in its place."""
+    drafts: list[dict[str, Any]] = []
+    """The draft orders kept from the player's last visit (`saves.drafts`)."""
 
 
 class Session(SigningSession):
@@ -279,14 +282,22 @@ class Session(SigningSession):
         from tui.services.show import game_view
 
         gid = bytes.fromhex(game_id)
-        view = game_view(self.reader(), gid, mark_read=mark_read, quick=quick)
+        replica = self.reader()
+        view = game_view(replica, gid, mark_read=mark_read, quick=quick)
         return GameData(
             view.show,
             list(view.events),
             step_orders=view.step_orders,
             news=view.news,
             board_later=view.board_later,
+            drafts=drafts.kept(replica.store, gid),
         )
+
+    async def keep_drafts(self, game_id: str, items: list[dict[str, Any]]) -> bool:
+        """Keep the game's draft orders for the next visit (`saves.drafts.keep`: False when
+        they are too large to keep)."""
+        gid = bytes.fromhex(game_id)
+        return await self.call(lambda: drafts.keep(self.reader().store, gid, items))
 
     def _orders(self, game_id: str, items: list[dict[str, Any]], dry_run: bool) -> Checked:
         """A dry run on the reading replica (it holds the public key, all a draft needs), or
@@ -306,6 +317,7 @@ class Session(SigningSession):
         if not verdict.legal:
             return Checked(False, verdict.refusal, verdict=verdict)
         if verdict.signed:
+            drafts.forget(self.reader().store, gid)  # signed: nothing left to come back
             text = f"packet {verdict.seq} signed and queued: s sends it"
             return Checked(True, text, sent=True, verdict=verdict)
         from tui.screens.order_data import planned_board

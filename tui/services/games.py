@@ -18,6 +18,7 @@ from engine.core.state import AnyState
 from saves import (
     behind,
     claims,
+    drafts,
     invitations,
     joins,
     outbox,
@@ -57,6 +58,8 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     unread: int
     frozen: str | None
     unsent: int
+    drafts: int = 0
+    """Draft orders the app keeps for the game, not signed yet (`saves.drafts`)."""
     claim: str | None = None
     notes: tuple[str, ...] = ()
     waits: Waits | None = None
@@ -86,6 +89,7 @@ def summary(replica: Replica, row: GameRow) -> GameSummary:
         unread=row.unread,
         frozen=row.frozen,
         unsent=len(outbox.waiting(replica.store, row.game_id)),
+        drafts=len(drafts.kept(replica.store, row.game_id)),
         archived=row.archived,
     )
     try:

@@ -274,6 +274,12 @@ class OrdersPanel(MapOrders, can_focus=True):
         self.items = []
         self._changed()
 
+    def restore(self, items: Sequence[dict[str, Any]]) -> None:
+        """Take up the drafts kept from an earlier visit; posts `DraftChanged`, so they are
+        checked against the game as it stands now."""
+        self.items = list(items)
+        self._changed()
+
     # --- keys --------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
