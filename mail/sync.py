@@ -32,6 +32,8 @@ _log = logging.getLogger(__name__)
 class SendFailure(msgspec.Struct, frozen=True):
     seq: int
     error: str
+    game_id: bytes = b""
+    """The game of the packet that could not be sent."""
 
 
 class SyncReport(msgspec.Struct, frozen=True):
@@ -48,6 +50,9 @@ class SyncReport(msgspec.Struct, frozen=True):
     """The games this sync resigned, as their player asked earlier (`saves.resigning`)."""
     reminders: list[str] = []
     """Reminders emailed to late players (or not, with the reason): `mail.reminding`."""
+    pushed: list[bytes] = []
+    """The games whose outbox this sync changed (a packet sent, or a failed attempt noted):
+    what they show of it (``1 to send``) changed too, though no packet arrived."""
 
 
 TAKE_BATCH = 100
@@ -229,8 +234,9 @@ async def push(
     game_id: bytes | None = None,
     *,
     force: bool = True,
-) -> tuple[list[int], list[SendFailure]]:
-    """Offer the unsent packets to the transport, oldest first; record each attempt.
+) -> tuple[list[int], list[SendFailure], list[bytes]]:
+    """Offer the unsent packets to the transport, oldest first; record each attempt. Gives
+    the packets sent, those that failed, and the games of either (`SyncReport.pushed`).
 
     ``force`` (a sync the user asked for) tries every unsent packet; without it (the watch
     loop) a packet still waiting out its backoff after a failure is skipped. A failure records
@@ -242,6 +248,7 @@ async def push(
     """
     sent: list[int] = []
     failed: list[SendFailure] = []
+    pushed: list[bytes] = []
     for entry in outbox.unsent(replica.store, game_id):
         if not force and not outbox.due(entry, now()):
             continue
@@ -251,14 +258,15 @@ async def push(
         except TransportError as exc:
             retryable = bool(getattr(exc, "retryable", True))
             outbox.mark_failed(replica.store, entry.id, str(exc), now(), retryable=retryable)
-            failed.append(SendFailure(entry.seq, str(exc)))
+            failed.append(SendFailure(entry.seq, str(exc), entry.game_id))
             continue
         written = getattr(transport, "written_ref", None)  # (a folder both homes read)
         own = written(packet) if written is not None else None
         seen = (transport.name, own) if own else None
         outbox.mark_sent(replica.store, entry.id, now(), reference or "", seen=seen)
         sent.append(entry.seq)
-    return sent, failed
+        pushed.append(entry.game_id)
+    return sent, failed, list(dict.fromkeys([*pushed, *(f.game_id for f in failed)]))
 
 
 async def sync(
@@ -281,9 +289,9 @@ async def sync(
         problems = [*problems, f"the look over the stored packets failed: {exc}"]
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
     reminded = await send_reminders(replica, transport, now)  # (theirs too)
-    sent, failed = await push(replica, transport, now, force=force)
+    sent, failed, pushed = await push(replica, transport, now, force=force)
     resigned = resigning.resigned_in(replica, written)
-    return SyncReport(received, sent, failed, problems, requests, resigned, reminded)
+    return SyncReport(received, sent, failed, problems, requests, resigned, reminded, pushed)
 
 
 def _seats(replica: Replica, row: GameRow) -> Sequence[SeatState]:

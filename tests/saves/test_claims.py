@@ -282,7 +282,7 @@ def test_push_and_the_mail_transport_send_a_claim_unchanged(
     assert [p.get_payload(decode=True) for p in parts] == [made.data]
     assert "late claim" in str(parsed["Subject"])
 
-    sent, failed = asyncio.run(push(claimant.replica, FolderTransport(tmp_path / "out"), now))
+    sent, failed, _ = asyncio.run(push(claimant.replica, FolderTransport(tmp_path / "out"), now))
     assert failed == [] and made.body.head_seq in sent
     assert made.data in [p.read_bytes() for p in (tmp_path / "out").iterdir()]
     assert outbox.unsent(claimant.replica.store, game) == []

@@ -117,7 +117,7 @@ def flipped(data: bytes, index: int = 40) -> bytes:
 
 
 def push_at(player: Player, transport: object, stamp: str, *, force: bool) -> list[int]:
-    sent, _ = asyncio.run(push(player.replica, transport, clock(stamp), force=force))  # type: ignore[arg-type]
+    sent, _, _ = asyncio.run(push(player.replica, transport, clock(stamp), force=force))  # type: ignore[arg-type]
     return sent
 
 

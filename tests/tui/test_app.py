@@ -413,6 +413,24 @@ async def test_sync_brings_in_the_opponents_packet(tutorial: Tutorial) -> None:
         assert len(screen.query_one(EventLog).rows) > len(before.events)
 
 
+async def test_a_sync_that_only_sends_updates_what_the_game_has_left_to_send(
+    tutorial: Tutorial,
+) -> None:
+    """Nothing arrives, the queued packet leaves: the side panel's ``1 to send`` goes (it
+    stayed until something else reloaded the game)."""
+    alice = tutorial.alice
+    alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
+    transport = LoopbackTransport(tutorial.network, "loopback:alice")
+    app = app_for(alice, transport=lambda _home: transport)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        assert "1 to send" in str(screen.query_one("#game-status", Static).content)
+        await pilot.press("s")
+        await settle(pilot)
+        assert "sent 1" in status_text(app)
+        assert "to send" not in str(screen.query_one("#game-status", Static).content)
+
+
 async def test_a_sync_that_brings_a_packet_backs_the_home_up_when_asked_to(
     tutorial: Tutorial, tmp_path: Path
 ) -> None:

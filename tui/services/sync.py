@@ -220,7 +220,12 @@ def describe(
         parts.append(f"{len(report.reminders)} reminder(s)")
     if not signing:
         parts.append("no automatic replies (passphrase needed)")
-    changed = frozenset(o.game_id.hex() for o in report.received if o.game_id is not None)
+    changed = frozenset(
+        [
+            *(o.game_id.hex() for o in report.received if o.game_id is not None),
+            *(game_id.hex() for game_id in report.pushed),  # (what is left to send)
+        ]
+    )
     ok = not report.failed and not attention
     return SyncOutcome("synced: " + ", ".join(parts), changed, details, ok=ok)
 
