@@ -296,7 +296,9 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "(typed changes at any step you owe). docs/orders.md has an example of each.",
     )
     orders.add_argument("game", metavar="GAME")
-    orders.add_argument("file", metavar="FILE|-", help='JSON or TOML {"orders": [...]}')
+    orders.add_argument(
+        "file", metavar="FILE|-", help='JSON [...] or {"orders": [...]}, or TOML [[orders]]'
+    )
     orders.add_argument("--dry-run", action="store_true", help="only check the orders")
 
     chat = sub.add_parser(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import itertools
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -353,8 +354,22 @@ def test_orders_documents_are_json_or_toml_and_errors_say_where() -> None:
     assert orders.parse_orders('{"orders": [{"type": "note"}]}', "x") == [{"type": "note"}]
     with pytest.raises(HexpostError, match=r"turn\.json: not valid JSON at line 1"):
         orders.parse_orders("{", "turn.json", ".json")
-    with pytest.raises(HexpostError, match=r"stdin: expected \{"):
+    with pytest.raises(HexpostError, match=r"stdin: expected a list of orders"):
         orders.parse_orders('{"orders": {"type": "done"}}', "stdin")
+
+
+def test_a_bare_json_list_of_orders_is_an_orders_document() -> None:
+    """A player writes a list of orders, as the app's orders box takes them; from a file
+    named .json or sniffed on stdin ("[{" or "[]" starts no TOML document)."""
+    placed = [{"type": "place", "fleet": "Home Fleet", "hex": "0408"}, {"type": "done"}]
+    text = json.dumps(placed, indent=1)
+    assert orders.parse_orders(text, "kzi.json", ".json") == placed
+    assert orders.parse_orders(text, "stdin") == placed
+    assert orders.parse_orders(" [ ]", "stdin") == []
+    with pytest.raises(HexpostError, match=r"stdin: expected a list of orders"):
+        orders.parse_orders('[{"type": "done"}, 3]', "stdin")
+    with pytest.raises(HexpostError, match=r"kzi\.json: expected a list of orders"):
+        orders.parse_orders('"done"', "kzi.json", ".json")
 
 
 @pytest.mark.parametrize(

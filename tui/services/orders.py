@@ -27,6 +27,10 @@ Orders = list[dict[str, Any]]
 """Orders as written in a JSON or TOML file: one table per order, ``type`` first."""
 Items = Sequence[Mapping[str, Any]]
 
+JSON_START = re.compile(r"\s*(\{|\[\s*[{\]])")
+"""How a JSON orders document starts (an object, or a list of objects), where no TOML one
+does."""
+
 _WHERE = re.compile(r"\border (\d+)(?: at step (\S+?))?:")
 """How the engine and the replica name the order a refusal is about (``order 2 at step
 3B2: ...``, ``order 1: ...``): `engine.core.game` and `saves.replica` word it so."""
@@ -118,10 +122,11 @@ def _submit(
 def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
     """Orders from the text of a JSON or TOML document; ``where`` names it in errors and
     ``suffix`` (``.json``, ``.toml`` or empty) says which it is, else it is sniffed."""
-    # A TOML file may well start with "[" (a table header such as [[orders]]), and a JSON
-    # orders document is always an object: "{" decides when the suffix does not.
+    # A TOML file may well start with "[" (a table header such as [[orders]]); a JSON orders
+    # document is an object, or a list of objects ("[{", or "[]"), which no TOML file starts
+    # with: that decides when the suffix does not.
     suffix = suffix.lower()
-    is_json = suffix == ".json" or (suffix != ".toml" and text.lstrip().startswith("{"))
+    is_json = suffix == ".json" or (suffix != ".toml" and JSON_START.match(text) is not None)
     document: Any
     kind = "JSON" if is_json else "TOML"
     try:
@@ -132,7 +137,10 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
         raise HexpostError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:  # (both parsers recurse per level: a file made to crash us)
         raise HexpostError(f"{where}: not valid {kind}: nested too deeply") from None
-    orders = document.get("orders") if isinstance(document, dict) else None
+    orders = document.get("orders") if isinstance(document, dict) else document
     if not isinstance(orders, list) or not all(isinstance(item, dict) for item in orders):
-        raise HexpostError(f'{where}: expected {{"orders": [{{"type": ...}}, ...]}}')
+        raise HexpostError(
+            f'{where}: expected a list of orders [{{"type": ...}}, ...], or '
+            f'{{"orders": [{{"type": ...}}, ...]}}'
+        )
     return orders
