@@ -431,6 +431,27 @@ async def test_a_sync_that_only_sends_updates_what_the_game_has_left_to_send(
         assert "to send" not in str(screen.query_one("#game-status", Static).content)
 
 
+async def test_the_panel_says_a_packet_is_queued_until_it_has_left(tutorial: Tutorial) -> None:
+    from tui.widgets.orders import OrdersPanel
+
+    transport = LoopbackTransport(tutorial.network, "loopback:alice")
+    app = app_for(tutorial.alice, transport=lambda _home: transport)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "d")
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert panel.check_text.endswith("signed and queued: s sends it")
+        await pilot.press("s")
+        await settle(pilot)
+        assert "sent 1" in status_text(app)
+        assert panel.check_text == ""  # it was sent: no longer queued
+
+
 async def test_a_sync_that_brings_a_packet_backs_the_home_up_when_asked_to(
     tutorial: Tutorial, tmp_path: Path
 ) -> None:

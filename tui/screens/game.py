@@ -285,6 +285,8 @@ class GameScreen(DraftsScreen):
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
+        if panel is not None and not record.unsent:
+            panel.queued_sent()  # ("packet 5 signed and queued" no longer holds)
         if first and data.drafts:  # left unsigned last time (`saves.drafts`): checked anew
             self.orders.restore(list(data.drafts))
             kept = counted(len(data.drafts), "draft order")

@@ -189,8 +189,7 @@ class DraftsScreen(SignedLinesScreen):
             ask_passphrase(self, "sign these orders", lambda: self.send_orders(message.items))
             return
         if message.result.sent:
-            panel.clear()
-            panel.show_check(True, message.result.text)
+            panel.show_queued(message.result.text)
             self.status.say(message.result.text)
             self.reload()
         elif message.items == panel.items:  # a verdict on older drafts is dropped

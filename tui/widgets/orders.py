@@ -160,6 +160,8 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._steps: tuple[StepData, ...] = ()
         self._sides: tuple[str, ...] = ()
         self._seat = ""
+        self._queued = False
+        """The verdict line says the last drafts were signed and queued (`show_queued`)."""
 
     def compose(self) -> ComposeResult:
         # The drafts and the engine's verdict first, the hint under them: at 80x24 the side
@@ -273,6 +275,19 @@ class OrdersPanel(MapOrders, can_focus=True):
         """Forget every draft (after they were sent); posts `DraftChanged` with none."""
         self.items = []
         self._changed()
+
+    def show_queued(self, text: str) -> None:
+        """The drafts were signed and queued (``text`` says as which packet): cleared, and
+        that said until the packet has left (`queued_sent`) or new drafts come."""
+        self.clear()
+        self.show_check(True, text)
+        self._queued = True
+
+    def queued_sent(self) -> None:
+        """Nothing is left to send: the line about the queued packet goes."""
+        if self._queued:
+            self._queued = False
+            self.show_check(True, "")
 
     def restore(self, items: Sequence[dict[str, Any]]) -> None:
         """Take up the drafts kept from an earlier visit; posts `DraftChanged`, so they are
@@ -488,6 +503,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._changed()
 
     def _changed(self) -> None:
+        self._queued = False
         lines = [f"{n}. {describe(item)}" for n, item in enumerate(self.items, 1)]
         self.query_one("#orders-drafts", Static).update("\n".join(lines) or "no draft orders")
         if not self.items:
