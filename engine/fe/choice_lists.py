@@ -147,6 +147,18 @@ def buildable(state: FeState, seat: Seat) -> Iterator[Buildable]:
                     yield Buildable(empire, cls, instead, slot, left, count, sites)
 
 
+def build_values(b: Buildable) -> tuple[tuple[str, str], ...]:
+    """A build's fields as a menu fills them: the empire and class, the slot's class it
+    stands in for, and the hex when the empire has one site only (The Wind's turn 1: every
+    empire builds at its capital), so that the form is complete as picked."""
+    values = [("empire", b.empire), ("cls", b.cls)]
+    if b.instead:
+        values.append(("instead_of", b.instead))
+    if len(b.sites) == 1:
+        values.append(("hex", base.hex_text(b.sites[0])))
+    return tuple(values)
+
+
 def production_list(state: FeState, seat: Seat) -> OptionList:
     """Each class ``seat``'s empires may build now, in a slot or instead of one (431.0,
     450.4), with price and sites (`buildable`); the notes give each empire's treasury,
@@ -170,9 +182,7 @@ def production_list(state: FeState, seat: Seat) -> OptionList:
         cost2 = production.build_cost2(b.empire, build, state.turn)
         price = fmt_ep(cost2) if isinstance(cost2, int) else "?"
         label = f"{b.empire} {b.cls}" + (f" instead of {b.instead}" if b.instead else "")
-        values = [("empire", b.empire), ("cls", b.cls)]
-        if b.instead:
-            values.append(("instead_of", b.instead))
+        values = build_values(b)
         facts = [
             Fact("cost", f"{price} EP"),
             Fact("slot", f"{b.slot} ({b.left} of {b.given} left)"),
@@ -181,7 +191,7 @@ def production_list(state: FeState, seat: Seat) -> OptionList:
         if b.instead:
             limited = production.counts_as_substitution(b.empire, build, state.turn)
             facts.append(Fact("substitution", "limited" if limited else "not counted"))
-        items.append(Option(label, tuple(values), tuple(facts)))
+        items.append(Option(label, values, tuple(facts)))
     rule = production.BUILD_RULE
     return OptionList("production", "Classes to build", "build", rule, tuple(items), tuple(notes))
 

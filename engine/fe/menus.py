@@ -19,6 +19,7 @@ from typing import Any
 from engine.core import hexgrid
 from engine.core.face import Preset
 from engine.core.ruleset import Seat, Violation
+from engine.core.text import counted
 from engine.fe import choice_lists, flow
 from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
@@ -47,17 +48,14 @@ def build_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
     """The classes ``seat``'s empires may build now: each open slot of the schedule, then
     the classes that may be built instead of it (431.0, 450.0), each accepted by the build
     check at the empire's first site (`choice_lists.buildable`, as ``hexpost choices``
-    lists them); the form asks for the hex."""
+    lists them); the form asks for the hex where the empire has several sites."""
     out: list[Preset] = []
     for b in choice_lists.buildable(state, seat):
-        values: tuple[tuple[str, str], ...]
         if b.instead:
             label = f"{b.empire} {b.cls} instead of {b.slot}"
-            values = (("empire", b.empire), ("cls", b.cls), ("instead_of", b.instead))
         else:
-            label = f"{b.empire} {b.slot} ({b.left} slot{'' if b.left == 1 else 's'})"
-            values = (("empire", b.empire), ("cls", b.cls))
-        out.append(Preset(label, values))
+            label = f"{b.empire} {b.slot} ({counted(b.left, 'slot')})"
+        out.append(Preset(label, choice_lists.build_values(b)))
     return tuple(out)
 
 

@@ -123,6 +123,7 @@ async def test_an_adjustment_asks_only_its_fields_and_needs_a_reason(at_3b2: Tut
         assert isinstance(form, OrderForm)
         # F&E's client code (tui/rulesets/fe) narrows the fields to those the change needs.
         assert list(form.values) == ["change", "ep", "empire", "reason"]  # a treasury change
+        assert form.hint_text.startswith("Enter on the last field")  # the reason: a text
         await select_option(pilot, form, "change", "cripple")
         assert list(form.values) == ["change", "unit", "empire", "reason"]
         assert form.values["unit"] == "KLI-0001"  # the chosen stack's first unit
@@ -274,9 +275,10 @@ async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) ->
         assert "LYR BCH instead of BC" not in labels  # not in service before turn 24
         assert "KLI F5L (2 slots)" in labels
         assert menu.value == "0"  # the first line of the schedule
-        assert list(form.values) == [PRESET_FIELD, "hex"]  # the preset gives the rest
-        form.query_one("#field-hex").focus()
-        await pilot.press(*"0408", "enter")
+        # The preset gives the rest: the Lyrans build at one site, their capital.
+        assert list(form.values) == [PRESET_FIELD]
+        assert form.hint_text.startswith("ctrl+s adds it")  # Enter would open the menu
+        await pilot.press("ctrl+s")
         await settle(pilot)
         build = {"type": "build", "cls": "BC", "hex": "0408", "empire": "LYR"}
         assert panel.items == [build]
@@ -286,8 +288,11 @@ async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) ->
         await settle(pilot)
         form = app.screen
         assert isinstance(form, OrderForm)
-        form.query_one("#field-hex").focus()
-        await pilot.press(*"1307", "enter")
+        await select_option(pilot, form, PRESET_FIELD, TYPE_IT)  # typed by hand
+        for name, text in (("cls", "BC"), ("hex", "1307"), ("empire", "LYR")):
+            form.query_one(f"#field-{name}").focus()
+            await pilot.press(*text)
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert panel.check_text.startswith("REFUSED"), panel.check_text
         assert "(431.0)" in panel.check_text

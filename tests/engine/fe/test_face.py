@@ -125,6 +125,25 @@ def test_build_and_convert_menus_come_as_presets(wind_at_2b3: FeState) -> None:
     assert converts.presets == menus.convert_presets(state, seat) != ()
 
 
+def test_a_build_menu_line_names_the_hex_of_an_empire_with_one_site(wind_at_2b3: FeState) -> None:
+    """The Wind's turn 1: each coalition empire builds at its capital alone, so picking the
+    line completes the order (the form asks for no hex); with several sites it asks."""
+    from engine.fe import choice_lists, menus
+
+    state, seat = wind_at_2b3, "coalition"
+    lines = choice_lists.buildable(state, seat)
+    presets = menus.build_presets(state, seat)
+    for b, preset in zip(lines, presets, strict=True):
+        values = dict(preset.values)
+        if len(b.sites) == 1:
+            assert values["hex"] == f"{b.sites[0]:04d}", preset
+        else:
+            assert "hex" not in values, preset
+    assert dict(presets[0].values) == {"empire": "LYR", "cls": "BC", "hex": "0408"}
+    several = b._replace(sites=(408, 1411))
+    assert "hex" not in dict(choice_lists.build_values(several))
+
+
 def test_the_build_menu_offers_every_class_the_capital_takes_and_no_other(
     wind_at_2b3: FeState,
 ) -> None:
