@@ -134,6 +134,10 @@ class Field(NamedTuple):
     """A choice that may be left blank (an optional parameter with a menu)."""
 
 
+ENTER_ADDS = "Enter on the last field (or ctrl+s) adds it, Esc cancels"
+CTRL_S_ADDS = "ctrl+s adds it (Enter opens the menu), Esc cancels"
+
+
 class OrderForm(Dialog["dict[str, Any] | None"]):
     """A titled column of fields; dismisses with the order `make` builds from them."""
 
@@ -189,7 +193,7 @@ class OrderForm(Dialog["dict[str, Any] | None"]):
                         id=f"field-{field.name}",
                     )
             yield Static("", id="form-error", markup=False)
-            yield Static("Enter on the last field adds it, Esc cancels", markup=False)
+            yield Static(ENTER_ADDS, id="form-hint", markup=False)
 
     def on_mount(self) -> None:
         self._show_fields()
@@ -231,6 +235,15 @@ class OrderForm(Dialog["dict[str, Any] | None"]):
         for field in self.fields:
             for prefix in ("label", "field"):
                 self.query_one(f"#{prefix}-{field.name}").display = field.name in visible
+        # Enter on a menu opens it: a form that ends with one is added with ctrl+s.
+        last = self.query_one(f"#field-{visible[-1]}") if visible else None
+        hint = CTRL_S_ADDS if isinstance(last, Select) else ENTER_ADDS
+        self.query_one("#form-hint", Static).update(hint)
+
+    @property
+    def hint_text(self) -> str:
+        """The line under the fields: how to add the order."""
+        return str(self.query_one("#form-hint", Static).content)
 
     @on(Select.Changed)
     def _choice_changed(self) -> None:
