@@ -242,6 +242,15 @@ class Frame(msgspec.Struct, frozen=True):
             if self.high(c) == (offset < h)
         ]
 
+    def cut_at(self, y: int, x: int) -> int:
+        """How many characters from ``x`` on line ``y`` belong to a box that starts left of
+        ``x`` (0 when none does): what a view starting at ``x`` shows of a box cut in two."""
+        width = self.shape.width
+        for placed in self.on_line(y, (x, x + 1)):
+            if placed.x < x < placed.x + width:
+                return placed.x + width - x
+        return 0
+
     def columns_reaching(self, start: int, end: int) -> range:
         """The columns whose boxes, with a bracket either side, reach into characters
         ``start..end`` (exclusive): box ``x..x + width - 1`` with brackets at ``x - 1`` and
@@ -314,3 +323,38 @@ def band_frames(frame: Frame, width: int) -> list[Frame]:
         frames.append(Frame(start, start + size - 1, frame.row0, frame.row1, shape, frame.odd_high))
         start += size
     return frames
+
+
+# --- scrolling ------------------------------------------------------------------------------
+
+
+def follow(scroll: int, window: int, pinned: int, lo: int, hi: int, *, center: bool) -> int:
+    """The scroll offset along one axis that shows map characters (or lines) ``lo..hi``
+    (``hi`` exclusive) in a window of ``window`` cells whose first ``pinned`` cells show the
+    pinned labels: map position ``p`` is on screen when ``scroll + pinned <= p < scroll +
+    window``. Moves as little as possible unless ``center``; too small a window shows
+    ``lo``. The caller's scroll validation clamps the far end."""
+    if hi - lo > window - pinned:
+        target = lo - pinned
+    elif center:
+        target = (lo + hi - pinned - window) // 2
+    elif lo < scroll + pinned:
+        target = lo - pinned
+    elif hi > scroll + window:
+        target = hi - window
+    else:
+        target = scroll
+    return max(0, target)
+
+
+def whole_columns(scroll: int, pitch: int, window: int, lo: int, hi: int) -> int:
+    """``scroll`` moved to a whole pair of columns (``2 * pitch`` characters), as the map
+    lies unscrolled: scrolled by part of one, the boxes cut at the left edge show their
+    last characters beside the row numbers ("11 18 Y" for a Y18 in 0111). Down if the
+    cursor box and its brackets (``lo..hi``) stay in view, else up, else as it was."""
+    step = 2 * pitch
+    down = scroll - scroll % step
+    for target in (down, down + step):
+        if target + LABEL_WIDTH <= lo and hi <= target + window:
+            return target
+    return scroll

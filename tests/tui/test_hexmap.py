@@ -24,12 +24,12 @@ from engine.core.face import Board, MapSheet
 from engine.fe.face import FACE
 from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.tui.pilots import after_each_repaint, refreshed, settle_until
-from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Grid
+from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Grid, follow, whole_columns
 from tui.mapsheet import SheetIndex, board_cells
 from tui.maptext import render_line
 from tui.widgets import hexmap as hexmap_module
 from tui.widgets.goto import GotoDialog, parse_hex
-from tui.widgets.hexmap import HexMap, follow, stepped
+from tui.widgets.hexmap import HexMap, stepped
 
 SIZE = (80, 24)
 FE_SHEET = FACE.map_sheet("tutorial")
@@ -128,6 +128,14 @@ def test_follow_scrolls_the_least_and_respects_the_pinned_labels() -> None:
     assert follow(10, 20, 3, 1, 4, center=False) == 0  # never below zero
     assert follow(0, 20, 3, 40, 44, center=True) == 30  # 42, mid-box, at mid-window
     assert follow(0, 10, 3, 40, 50, center=True) == 37  # too big to centre: show its start
+
+
+def test_a_scroll_moves_to_whole_column_pairs_keeping_the_cursor_in_view() -> None:
+    # pitch 2 (compact): pairs of 4 characters; the cursor box with brackets at 20..24
+    assert whole_columns(10, 2, 40, 20, 24) == 8  # down: still in view
+    assert whole_columns(8, 2, 40, 20, 24) == 8
+    assert whole_columns(11, 2, 20, 16, 30) == 12  # down would lose its right edge
+    assert whole_columns(11, 2, 10, 13, 22) == 11  # neither fits: as it was
 
 
 def test_parse_hex_names_what_is_wrong() -> None:
@@ -370,6 +378,9 @@ async def test_the_map_scrolls_to_keep_the_cursor_visible_at_80x24() -> None:
             await pilot.press("l")
             y, x = cursor_spot(hexmap)
             assert x >= LABEL_WIDTH - 1 and y >= HEADER_LINES
+            # by whole pairs of columns: no box cut beside the row numbers
+            scroll = hexmap.scroll_offset.x
+            assert scroll % 4 == 0 or scroll == hexmap.max_scroll_x, scroll
         assert hexmap.cursor == 6111
         assert hexmap.scroll_offset.x > 0
         for _ in range(8):
@@ -409,6 +420,28 @@ async def test_pinned_column_numbers_show_in_full_at_any_scroll() -> None:
         await scrolled(pilot, hexmap, 1)
         header = widget_lines(hexmap)[:HEADER_LINES]
         assert header[0].startswith("   01 03  05") and header[1].startswith("    02  04")
+
+
+async def test_a_box_cut_by_the_left_edge_shows_blank_beside_the_row_numbers() -> None:
+    """Scrolled by part of a column (a drag of the scrollbar), the end of a box that starts
+    left of the view ("4" of a Y44) read as a count beside the row numbers: it is blank."""
+    app = MapApp(tutorial(), cursor=3010)
+    async with app.run_test(size=SIZE) as pilot:
+        hexmap = app.query_one(HexMap)
+        for detail in ("compact", "detailed"):
+            hexmap.detail = detail
+            await recentred(pilot)
+            frame = hexmap.frame
+            seen = 0
+            for x in range(9):
+                await scrolled(pilot, hexmap, x)
+                lines = widget_lines(hexmap)
+                for y in range(HEADER_LINES, len(lines)):
+                    cut = frame.cut_at(y + hexmap.scroll_offset.y, LABEL_WIDTH + x)
+                    seen += cut > 0
+                    assert not lines[y][LABEL_WIDTH : LABEL_WIDTH + cut].strip(), (x, lines[y])
+                    assert len(lines[y]) == len(lines[0]), (x, lines[y])  # the rest stays
+            assert seen, detail  # some scroll cut boxes
 
 
 def marked(board: Board, h: str, mark: str, owner: str | None = None) -> Board:

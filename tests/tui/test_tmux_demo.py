@@ -269,7 +269,7 @@ def test_demo_in_an_80x24_tmux_pane(
     assert "step 1A1 Bases and PDUs" in screen
     assert "[K4 ]" in screen  # the cursor on the Strike Force's hex
     assert "Hex 1307" in screen and "KLI-0001 D7C  Strike Force" in screen
-    assert any(line.startswith("03  ") for line in lines[2:4]), screen  # pinned row numbers
+    assert any(line.startswith("03 ") for line in lines[2:4]), screen  # pinned row numbers
     assert "o Orders" in lines[-1] and lines[-1].rstrip().endswith(MAP_FOOTER_ENDS), lines[-1]
 
     # Colours as the terminal can show them.

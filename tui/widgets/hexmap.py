@@ -42,7 +42,18 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.mapgeom import HEADER_LINES, LABEL_WIDTH, Detail, Frame, Grid, HexId, hex_col, hex_row
+from tui.mapgeom import (
+    HEADER_LINES,
+    LABEL_WIDTH,
+    Detail,
+    Frame,
+    Grid,
+    HexId,
+    follow,
+    hex_col,
+    hex_row,
+    whole_columns,
+)
 from tui.mapsheet import (
     BoardMarks,
     SheetIndex,
@@ -97,25 +108,6 @@ def stepped(h: HexId, dcol: int, drow: int, grid: Grid) -> HexId:
     """The hex ``dcol`` columns and ``drow`` rows away from ``h``, held inside ``grid``: a
     cursor pushed against an edge stays on it."""
     return grid.clamp(hex_col(h) + dcol, hex_row(h) + drow)
-
-
-def follow(scroll: int, window: int, pinned: int, lo: int, hi: int, *, center: bool) -> int:
-    """The scroll offset along one axis that shows map characters (or lines) ``lo..hi``
-    (``hi`` exclusive) in a window of ``window`` cells whose first ``pinned`` cells show the
-    pinned labels: map position ``p`` is on screen when ``scroll + pinned <= p < scroll +
-    window``. Moves as little as possible unless ``center``; too small a window shows
-    ``lo``. The caller's scroll validation clamps the far end."""
-    if hi - lo > window - pinned:
-        target = lo - pinned
-    elif center:
-        target = (lo + hi - pinned - window) // 2
-    elif lo < scroll + pinned:
-        target = lo - pinned
-    elif hi > scroll + window:
-        target = hi - window
-    else:
-        target = scroll
-    return max(0, target)
 
 
 class HexMap(ScrollView, can_focus=True):
@@ -459,6 +451,12 @@ class HexMap(ScrollView, can_focus=True):
         end = start + max(0, width - LABEL_WIDTH)
         strip = self._map_strip(y + scroll_y, start, end)
         body = strip.crop(start, end)
+        cut = self.frame.cut_at(y + scroll_y, start)
+        if cut:
+            # The end of a box that starts left of the view ("4" of a Y44 beside the row
+            # numbers, read as a count of the hex next to it): shown blank, in its colours.
+            blank = [Segment(" " * len(s.text), s.style) for s in body.crop(0, cut)]
+            body = Strip.join([Strip(blank, cut), body.crop(cut, body.cell_length)])
         return Strip.join([strip.crop(0, LABEL_WIDTH), body])
 
     def notify_style_update(self) -> None:
@@ -498,8 +496,9 @@ class HexMap(ScrollView, can_focus=True):
         if bottom - top > window.height - HEADER_LINES:
             top, bottom = line, line + shape.height
         scroll_x, scroll_y = self.scroll_offset
+        across = follow(scroll_x, window.width, LABEL_WIDTH, left, right, center=center)
         self.scroll_to(
-            follow(scroll_x, window.width, LABEL_WIDTH, left, right, center=center),
+            whole_columns(across, shape.pitch, window.width, x - 1, x + shape.width + 1),
             follow(scroll_y, window.height, HEADER_LINES, top, bottom, center=center),
             animate=False,
         )
