@@ -274,6 +274,11 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
         print(f"orders are legal: packet {verdict.seq} would give state {state}")
     for event in verdict.events:
         print(f"  {safe_text(event.text)}")
+    if verdict.signed:  # (on stderr: stdout stays what the orders did)
+        from tui.services.pace_tips import cli_tips
+
+        for tip in cli_tips(replica, replica.find(args.game).game_id, items):
+            print(safe_text(tip), file=sys.stderr)
     return 0
 
 

@@ -20,6 +20,7 @@ from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
 from saves.replica import Replica
+from tui.services.pace_tips import lacks_standing, ready_policy
 from tui.widgets.step_picks import StepData
 
 WHAT_IF_SKIPS = frozenset({*TURN_ORDER_TYPES, "secret"})
@@ -102,14 +103,12 @@ def policy_note(choices: Sequence[Choice], items: Sequence[Mapping[str, Any]]) -
     rules keep in force until replaced), has none in force and is not signing one, and the
     face offers a ready one: each choice a policy would make waits for an email of theirs.
     The face offers its preset only while nothing is in force (F&E: the engine's picks)."""
-    choice = next((c for c in choices if c.order == "policy"), None)
-    if choice is None or not choice.presets or any(p.value for p in choice.params):
-        return None
-    if any(item.get("type") == "policy" for item in items):
+    preset = ready_policy(choices, items)
+    if preset is None:
         return None
     return (
         "You have no policy: each choice it would make waits for an email from you. "
-        f"P, then ctrl+s, signs {choice.presets[0].label}."
+        f"P, then ctrl+s, signs {preset.label}."
     )
 
 
@@ -119,9 +118,7 @@ def standing_note(
     """A line for the send confirmation when ``seat`` has no standing order and is not
     signing one: every step the engine does not play then waits for an email of theirs
     (pace.md). None when there is one, or no checklist to tell."""
-    if not checklist or not seat or any(item.get("type") == "standing" for item in items):
-        return None
-    if any(seat in row.standing for row in checklist):
+    if not lacks_standing(checklist, seat, items):
         return None
     return (
         "You have no standing order: each step the engine does not play waits for an "

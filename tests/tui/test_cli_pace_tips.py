@@ -1,0 +1,40 @@
+"""`hexpost orders` reminds a player who has no standing order (pace.md): a seat signs only
+on its own move, so the command line says it where the app's send confirmation does, with
+the JSON that signs one."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
+from tests.tui.conftest import Player, describe, exchange, joined_tutorial
+
+MANUAL: dict[str, Any] = {"type": "standing", "steps": ["manual"]}
+
+
+@pytest.fixture(scope="module")
+def game(alice: Player, bob: Player) -> str:
+    return joined_tutorial(alice, bob, "tips")
+
+
+def signed(player: Player, game: str, orders: list[dict[str, Any]]) -> str:
+    done = player.run("orders", game, "-", stdin=json.dumps(orders))
+    assert done.returncode == 0, describe(done)
+    assert "signed and queued" in done.stdout
+    return done.stderr
+
+
+def test_orders_without_a_standing_order_say_how_to_sign_one(
+    game: str, alice: Player, bob: Player
+) -> None:
+    tip = signed(bob, game, SETUP["alliance"])
+    assert "tip: you have no standing order" in tip
+    assert json.dumps(MANUAL) in tip  # the order to write, as written
+    exchange(bob, alice)
+    # With it, in the same packet: no reminder; the dry run never reminds.
+    dry = alice.run("orders", game, "-", "--dry-run", stdin=json.dumps(SETUP["coalition"]))
+    assert dry.returncode == 0 and "tip:" not in dry.stderr, describe(dry)
+    assert "standing order" not in signed(alice, game, [*SETUP["coalition"], MANUAL])
