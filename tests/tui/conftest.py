@@ -282,6 +282,20 @@ def accept_join(creator: Player, joiner: Player, game: str) -> str:
     return printed
 
 
+def joined_tutorial(alice: Player, bob: Player, name: str) -> str:
+    """A tutorial game Alice (coalition) created and Bob (alliance) joined, his key accepted,
+    at its first set-up step (the alliance's KZI): its id's first ten digits."""
+    game = alice.ok(
+        "new", "--scenario", "tutorial", "--seat", "coalition", "--opponent", bob.address,
+        "--opponent-seat", "alliance", "--name", name,
+    ).strip()  # fmt: skip
+    exchange(alice, bob)
+    bob.ok("accept", game[:10])
+    exchange(bob, alice)
+    accept_join(alice, bob, game)
+    return game[:10]
+
+
 def rules_of(home: Path, game: str) -> Any:
     """The ruleset state of ``game`` as ``home`` holds it now (None before it begins), read
     in-process: scaffolding for tests that plan what the command line then carries out."""

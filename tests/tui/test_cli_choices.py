@@ -8,22 +8,20 @@ import json
 import pytest
 
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
-from tests.tui.conftest import Player, accept_join, assert_refused, assert_usage_error, exchange
+from tests.tui.conftest import (
+    Player,
+    assert_refused,
+    assert_usage_error,
+    exchange,
+    joined_tutorial,
+)
 from tests.tui.test_cli import plan_walk
 
 
 @pytest.fixture(scope="module")
 def game(alice: Player, bob: Player) -> str:
     """A tutorial game both players joined, at its first set-up step (the alliance's KZI)."""
-    game = alice.ok(
-        "new", "--scenario", "tutorial", "--seat", "coalition", "--opponent", bob.address,
-        "--opponent-seat", "alliance", "--name", "choices",
-    ).strip()  # fmt: skip
-    exchange(alice, bob)
-    bob.ok("accept", game[:10])
-    exchange(bob, alice)
-    accept_join(alice, bob, game)
-    return game[:10]
+    return joined_tutorial(alice, bob, "choices")
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,10 @@ signing them forgets them."""
 
 from __future__ import annotations
 
-from textual.pilot import Pilot
-
 from saves import drafts
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
-from tests.tui.test_order_keys import in_setup, pick
+from tests.tui.test_order_keys import PLACED, in_setup, place_border_guard
 from tui import render
-from tui.screens.game import GameScreen
 from tui.screens.games import COLUMNS, GamesScreen, game_cells
 from tui.services import games
 from tui.services.jsonform import json_form
@@ -18,22 +15,6 @@ from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.orders import OrdersPanel
 
 __all__ = ["in_setup"]  # the fixture, used by name
-
-PLACED = {"type": "place", "fleet": "Border Guard", "hex": "1105"}
-
-
-async def place_border_guard(pilot: Pilot[None], screen: GameScreen) -> OrdersPanel:
-    """Draft the Kzinti Border Guard's placement at 1105 with ``m`` and the map."""
-    panel = screen.query_one(OrdersPanel)
-    await pilot.press("o", "m")
-    await pilot.pause()
-    await pick(pilot, "g:Border Guard")
-    await settle(pilot)
-    await pilot.press("g", *"1105", "enter")
-    await pilot.press("enter")
-    await settle(pilot)
-    assert panel.items == [PLACED]
-    return panel
 
 
 async def test_drafts_come_back_after_leaving_the_game_and_the_app(in_setup: Tutorial) -> None:

@@ -191,6 +191,23 @@ def test_a_placement_offers_only_what_the_empire_setting_up_may_place() -> None:
     assert len(placement_items(bare, waiting)) > len(items)
 
 
+PLACED = {"type": "place", "fleet": "Border Guard", "hex": "1105"}
+
+
+async def place_border_guard(pilot: Pilot[None], screen: GameScreen) -> OrdersPanel:
+    """Draft the Kzinti Border Guard's placement at 1105 with ``m`` and the map."""
+    panel = screen.query_one(OrdersPanel)
+    await pilot.press("o", "m")
+    await pilot.pause()
+    await pick(pilot, "g:Border Guard")
+    await settle(pilot)
+    await pilot.press("g", *"1105", "enter")
+    await pilot.press("enter")
+    await settle(pilot)
+    assert panel.items == [PLACED]
+    return panel
+
+
 async def test_a_fleet_placed_in_the_drafts_leaves_the_placement_menu(in_setup: Tutorial) -> None:
     """Once a draft places a fleet, ``m`` no longer offers it or its units (placing it again
     could only be refused); undoing the draft offers it again."""
@@ -198,16 +215,7 @@ async def test_a_fleet_placed_in_the_drafts_leaves_the_placement_menu(in_setup: 
     app = app_for(game.bob)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
-        panel = screen.query_one(OrdersPanel)
-        await pilot.press("o", "m")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, PickDialog)
-        await pick(pilot, "g:Border Guard")
-        await settle(pilot)
-        await pilot.press("g", *"1105", "enter")
-        await pilot.press("enter")
-        await settle(pilot)
+        panel = await place_border_guard(pilot, screen)
         assert panel.check_text.startswith("legal"), panel.check_text
         rules = game.bob.replica.state(game.game_id).rules
         assert rules is not None
