@@ -261,10 +261,12 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
     items = read_orders(args.file)
     if args.dry_run:
         replica = home.replica()
-        verdict = orders.check(replica, replica.find(args.game).game_id, items, now)
+        game_id = replica.find(args.game).game_id
+        verdict = orders.check(replica, game_id, items, now)
     else:
         replica = signing_replica(args, home, "sign the orders")
-        verdict = orders.sign(replica, replica.find(args.game).game_id, items, now)
+        game_id = replica.find(args.game).game_id
+        verdict = orders.sign(replica, game_id, items, now)
     if not verdict.legal:
         raise HexpostError(verdict.refusal)
     if verdict.signed:
@@ -277,7 +279,7 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
     if verdict.signed:  # (on stderr: stdout stays what the orders did)
         from tui.services.pace_tips import cli_tips
 
-        for tip in cli_tips(replica, replica.find(args.game).game_id, items):
+        for tip in cli_tips(replica, game_id, items):
             print(safe_text(tip), file=sys.stderr)
     return 0
 

@@ -108,7 +108,8 @@ class GameData(msgspec.Struct, frozen=True):
     """``show.board`` is the face's quick board (a first paint): the screen reads the whole
     board next (`Session.board`) and shows it in its place."""
     drafts: list[dict[str, Any]] = []
-    """The draft orders kept from the player's last visit (`saves.drafts`)."""
+    """The draft orders kept from the player's last visit (`saves.drafts`), read for a first
+    paint only: once open, the screen's orders panel holds them."""
 
 
 class Session(SigningSession):
@@ -290,7 +291,7 @@ class Session(SigningSession):
             step_orders=view.step_orders,
             news=view.news,
             board_later=view.board_later,
-            drafts=drafts.kept(replica.store, gid),
+            drafts=drafts.kept(replica.store, gid) if quick else [],
         )
 
     async def keep_drafts(self, game_id: str, items: list[dict[str, Any]]) -> bool:
