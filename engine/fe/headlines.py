@@ -31,7 +31,7 @@ another event of the same packet already sums up."""
 
 def headline(event: Event) -> str | None:
     """``event`` in a few words, or None when it is routine (see `ROUTINE`)."""
-    if event.kind in ROUTINE:
+    if event.kind in ROUTINE or _no_battle(event):
         return None
     worder = _WORDERS.get(event.kind)
     if worder is not None:
@@ -40,6 +40,12 @@ def headline(event: Event) -> str | None:
         except (KeyError, TypeError, IndexError, ValueError):
             pass  # data of another shape (an older event): the text still says it
     return plain_headline(event)
+
+
+def _no_battle(event: Event) -> bool:
+    """The combat loop passing a phase with no battle hex: the battle-hex list of the same
+    phase already said so."""
+    return event.kind == "battle" and isinstance(event.data, dict) and event.data == {"hexes": []}
 
 
 def _units(units: Any) -> str:

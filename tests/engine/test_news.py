@@ -170,3 +170,14 @@ def test_a_rare_kind_after_many_common_ones_still_shows() -> None:
     [crowded] = summarize([("alliance", many)]).seats
     assert crowded.lines == tuple(f"line {n}" for n in range(PER_SEAT))
     assert crowded.more == tuple((f"kind-{n}", 1) for n in range(PER_SEAT, PER_SEAT + 3))
+
+
+def test_a_combat_phase_without_battles_is_said_once() -> None:
+    """Two areas say a combat phase has no battle: the battle-hex list (a line) and the
+    combat loop passing the phase (routine, since it says nothing more)."""
+    listed = Event("battle-hexes", "No battle hexes: nobody fights (302.0)", "coalition")
+    passed = Event("battle", "no battle hexes: the phase passes", "coalition", "5-1", {"hexes": []})
+    fought = Event("battle", "battle hexes in order: 0701", "coalition", "5-1", {"hexes": ["0701"]})
+    assert headlines.headline(listed) == "No battle hexes: nobody fights"
+    assert headlines.headline(passed) is None
+    assert headlines.headline(fought) == "battle hexes in order: 0701"

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 
+import msgspec
+
 from engine.core.news import PER_KIND, summarize
 from engine.core.ruleset import Event
+from mail.loopback import LoopbackNetwork, LoopbackTransport
 from saves.news import GameNews, Waits
 from saves.outcome import Outcome
 from tests.tui.conftest import Player, start_game
@@ -14,7 +17,7 @@ from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.safe_text import safe_text
 from tui.screens.game_panels import ROOMY
 from tui.screens.games import game_cells
-from tui.services.news import news_lines
+from tui.services.news import news_line, news_lines
 from tui.services.sync import LISTED_PER_GROUP, received_lines
 
 BUILDS = [
@@ -34,7 +37,30 @@ async def test_at_80x24_the_status_line_says_what_arrived_and_who_owes(
         await settle(pilot)
         assert not [n for n in app._notifications if n.title == "What arrived"]
         said = app.screen.status.text  # type: ignore[attr-defined]
-        assert "from Bob (alliance); waits for you: 1A1" in said, said
+        assert said.startswith("your move: 1A1; Bob: KZI sets up Starbase Squadron in 1704"), said
+
+
+async def test_a_sync_that_brings_nothing_keeps_the_news_in_view(tutorial: Tutorial) -> None:
+    """At 80x24 the news of what arrived is on the status line: a sync with nothing new
+    says so beside it rather than in its place, as often as it is pressed; once anything
+    else is said the line is no longer news, and the sync says its counts."""
+    network = LoopbackNetwork()
+    app = app_for(tutorial.alice, transport=lambda _home: LoopbackTransport(network, "lo:a"))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_game(pilot)
+        await settle(pilot)
+        news = app.screen.status.text  # type: ignore[attr-defined]
+        assert news.startswith("your move: 1A1; Bob: "), news
+        for _ in range(2):
+            await pilot.press("s")
+            await settle(pilot)
+            said = app.screen.status.text  # type: ignore[attr-defined]
+            assert said == f"synced: nothing new; {news}", said
+        app.screen.status.say("something else")  # type: ignore[attr-defined]
+        await pilot.press("s")
+        await settle(pilot)
+        said = app.screen.status.text  # type: ignore[attr-defined]
+        assert said == "synced: received 0, applied 0, sent 0", said
 
 
 async def test_opening_a_game_shows_what_arrived_and_that_it_waits_for_you(
@@ -129,5 +155,28 @@ def test_news_from_hostile_words_stays_on_its_lines_when_shown() -> None:
     )
     lines = news_lines(item)
     assert len(lines) == 1 + PER_KIND + 2  # heading, two chat lines, the count, the wait
-    for line in map(safe_text, lines):
+    for line in map(safe_text, [*lines, news_line(item)]):
         assert not any(ch in line for ch in "\x1b\x07\n")
+
+
+def test_the_news_in_one_line_leads_with_what_was_done() -> None:
+    """The game's status line at 80x24: whose move it is and at which step, then per seat
+    its player, the last thing listed (the latest) and how many more the log has; the
+    game's name, shown above it, is left out."""
+    done = [
+        Event("declare", "KZI declares war on KLI"),
+        Event("move", "KZI moved 18 units 1105->1107"),
+        Event("step-done", "alliance completed 1B"),
+    ]
+    waits = Waits("coalition", "Alice", True, "5-2A3", "orders", "5-2A3 Defender accepts")
+    item = GameNews("00" * 32, "w", "coalition", summarize([("alliance", done)]), {}, waits)
+    names = {"alliance": "Bob"}
+    line = news_line(msgspec.structs.replace(item, names=names))
+    assert line == "your move: 5-2A3; Bob: KZI moved 18 units 1105->1107 (+2 more: e)"
+    assert "; alliance: KZI moved" in news_line(item)  # a seat with no name
+    quiet = summarize([("alliance", done[2:])])
+    line = news_line(msgspec.structs.replace(item, names=names, news=quiet))
+    assert line == "your move: 5-2A3; Bob: 1 packet (1 routine step)"
+    theirs = msgspec.structs.replace(waits, seat="alliance", who="Bob", mine=False)
+    line = news_line(msgspec.structs.replace(item, names=names, news=quiet, waits=theirs))
+    assert line == "Bob's move: 5-2A3; Bob: 1 packet (1 routine step)"

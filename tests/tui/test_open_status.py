@@ -40,7 +40,7 @@ async def test_a_named_game_says_its_status_without_starting_the_busy_bar(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.data is not None
-        assert status_text(app).startswith(f"{GAME}: ")  # what arrived (news), not "reading"
+        assert status_text(app).startswith("your move: ")  # what arrived (news), not "reading"
         assert not screen.query_one(BusyBar).display
     assert "GameScreen" not in bars
 
@@ -71,7 +71,7 @@ async def test_a_game_opened_from_the_list_is_read_first_with_the_bar_on_the_lis
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.data is not None
-        assert status_text(app).startswith(f"{GAME}: ")
+        assert status_text(app).startswith("your move: ")
         assert not screen.query_one(BusyBar).display
         assert not games.query_one(BusyBar).display
     assert "GameScreen" not in bars

@@ -451,6 +451,20 @@ def test_only_trouble_in_a_game_of_this_home_needs_the_player() -> None:
     assert line == "rejected: ours packet 4: bad signature"
 
 
+def test_an_applied_packet_s_line_does_not_say_so_twice() -> None:
+    """``applied: ours packet 4 from coalition``, not ``...: applied packet 4``; what the
+    detail adds (packets buffered before it, a warning) is still said."""
+    ours = b"\x01" * 16
+    names = {ours: "ours"}
+    alone = Outcome("applied", "applied packet 4", ours, 4, [4], "coalition")
+    assert syncing.outcome_line(names, alone) == "applied: ours packet 4 from coalition"
+    more = Outcome("applied", "applied packets 4, 5", ours, 4, [4, 5], "coalition")
+    line = syncing.outcome_line(names, more)
+    assert line == "applied: ours packet 4 from coalition: applied packets 4, 5"
+    warned = Outcome("applied", "applied packet 4; a warning", ours, 4, [4], "coalition")
+    assert syncing.outcome_line(names, warned).endswith("coalition: applied packet 4; a warning")
+
+
 def test_auto_replies_follow_the_config_and_the_flag(tmp_path: Path) -> None:
     where = Home(tmp_path / "h")
     assert syncing.auto_replies(where)

@@ -81,6 +81,11 @@ class StatusLine(Horizontal):
     moving bar is enough to tell the player the app has not hung.
     """
 
+    news: str | None = None
+    """The news of what arrived, while the line tells it (`say` with ``news``): a
+    sync that brings nothing keeps it in view rather than hide it (`HexpostScreen.synced`).
+    Anything else said since forgets it."""
+
     def compose(self) -> ComposeResult:
         yield Static("", id="status-text", markup=False)
         yield BusyBar(id="status-bar")
@@ -92,9 +97,11 @@ class StatusLine(Horizontal):
         self.query_one("#status-text", Static).update(safe_text(text))
         self.query_one(BusyBar).start()
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, *, news: str | None = None) -> None:
         """Show ``text`` as one line; it may quote a game's name or a refusal reason, so its
-        control characters are shown escaped (`tui.safe_text`)."""
+        control characters are shown escaped (`tui.safe_text`). ``news``: the news of what
+        arrived that ``text`` tells (`news`)."""
+        self.news = news
         self.query_one("#status-text", Static).update(safe_text(text))
         self.query_one(BusyBar).stop()
 
@@ -182,6 +189,7 @@ class HexpostScreen(Screen[None]):
         there (`Failed`); the screen is not pushed over one the player went to meanwhile."""
         status = next(iter(self.query(StatusLine)), None)  # (none on a list not built yet)
         said = status.text if status is not None else ""
+        news = status.news if status is not None else None
         told: list[bool] = []
 
         def tell() -> None:
@@ -198,7 +206,7 @@ class HexpostScreen(Screen[None]):
         finally:
             slow.stop()
         if status is not None and told:
-            status.say(said)
+            status.say(said, news=news)
         if self.app.screen is self:  # (not under a dialog or the help either)
             self.app.push_screen(screen)
 
@@ -237,7 +245,11 @@ class HexpostScreen(Screen[None]):
     @on(Synced)
     def synced(self, message: Synced) -> None:
         self.syncing = False
-        self.status.say(message.result.summary)
+        news = self.status.news
+        if message.result.quiet and news is not None:
+            self.status.say(f"synced: nothing new; {news}", news=news)
+        else:
+            self.status.say(message.result.summary)
         self.after_sync(message.result)
 
     @on(Failed)

@@ -294,17 +294,16 @@ class GameScreen(DraftsScreen):
         if not self.status.text or self.status.text.startswith("reading"):
             self.status.say(f"{record.name}: packet {record.seq}, {len(data.events)} events")
         if data.news:  # what arrived since the player last looked (`tui.services.news`)
-            self._show_news(data.news)
+            self._show_news(data.news, data.news_line)
         self.refresh_bindings()
 
-    def _show_news(self, news: Sequence[str]) -> None:
+    def _show_news(self, news: Sequence[str], line: str) -> None:
         """What arrived: a notification where the screen has room for it beside the panels;
-        at 80x24 a toast would cover the hex panel, so the status line says who sent what and
-        what the game waits for (the log, ``e``, has every event)."""
+        at 80x24 a toast would cover the hex panel, so the status line says who sent what, the
+        first thing it did and what the game waits for (the log, ``e``, has every event)."""
         width, height = self.app.size
         if width < ROOMY[0] or height < ROOMY[1]:
-            first, last = news[0].strip(), news[-1].strip()
-            self.status.say(first if first == last else f"{first}; {last}")
+            self.status.say(line, news=line)
             return
         shown = news[:NEWS_LINES]
         if len(news) > NEWS_LINES:

@@ -104,6 +104,8 @@ class GameData(msgspec.Struct, frozen=True):
     pending."""
     news: tuple[str, ...] = ()
     """What arrived since the player last looked, in words (`tui.services.show.GameView`)."""
+    news_line: str = ""
+    """The same in one line, for a status line."""
     board_later: bool = False
     """``show.board`` is the face's quick board (a first paint): the screen reads the whole
     board next (`Session.board`) and shows it in its place."""
@@ -290,6 +292,7 @@ class Session(SigningSession):
             list(view.events),
             step_orders=view.step_orders,
             news=view.news,
+            news_line=view.news_line,
             board_later=view.board_later,
             drafts=drafts.kept(replica.store, gid) if quick else [],
         )

@@ -51,3 +51,31 @@ def news_lines(item: GameNews, *, waits: bool = True) -> list[str]:
         owed = waits_words(item.waits)
         lines.append(f"  {owed}" if lines else f"{item.name}: {owed}")
     return lines
+
+
+def news_line(item: GameNews) -> str:
+    """``item`` in one line, for the game's own status line when it has no room for
+    `news_lines`: whose move it is, at which step (its title is in the side panel), then
+    per seat its player's name, the last thing listed (the latest, nearest to what is owed
+    now) and how many more the log (``e``) has; no game name (the screen's title has it):
+    ``your move: 5-2A3; Bob: Battle hexes: 1107 (+4 more: e)``. What a narrow line cuts
+    is the end, the least needed."""
+    from engine.core.news import left_off
+    from saves.news import waits_words
+
+    parts = []
+    for news in item.news.seats:
+        said = [*news.lines, left_off(news)]
+        who = "you" if news.seat == item.my_seat else item.names.get(news.seat, news.seat)
+        if news.lines:
+            more = len(news.lines) - 1 + (1 if said[-1] else 0)
+            parts.append(f"{who}: {news.lines[-1]}" + (f" (+{more} more: e)" if more else ""))
+        else:  # routine steps alone, or nothing at all
+            sent = _plural(news.packets, "packet")
+            parts.append(f"{who}: {sent} ({said[-1]})" if said[-1] else f"{who}: {sent}")
+    owed = item.waits
+    if owed is not None and owed.step:  # the step's title is in the side panel already
+        wait = f"{'your' if owed.mine else owed.who + chr(39) + 's'} move: {owed.step}"
+    else:
+        wait = waits_words(owed)
+    return "; ".join([wait, *parts])

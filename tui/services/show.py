@@ -357,6 +357,8 @@ class GameView(msgspec.Struct, frozen=True):
     news: tuple[str, ...] = ()
     """What the other seats did since the player last looked, in words, and what the game
     waits for (`tui.services.news`); empty when nothing new arrived."""
+    news_line: str = ""
+    """The same in one line, for a status line (`tui.services.news.news_line`)."""
     board_later: bool = False
     """The record's board is the face's quick board: the whole one is still to be read
     (`tui.services.board.current_board`)."""
@@ -369,7 +371,7 @@ def game_view(
     (their summary is read first, into ``news``); ``quick``: with the face's quick board,
     where it has one (a first paint; the whole board is read after it)."""
     from saves.news import unread_news
-    from tui.services.news import news_lines
+    from tui.services.news import news_line, news_lines
 
     row = replica.game(game_id)
     # The events read once, for the record's rolls and the log; the screen shows no state
@@ -380,14 +382,12 @@ def game_view(
     )
     later = quick and quick_board_of(face_for(row.ruleset)) is not None and record.board is not None
     events = tuple(event_rows(replica, row.game_id, read))
-    news = (
-        tuple(news_lines(unread_news(replica, row)))
-        if row.unread and row.status == "active"
-        else ()
-    )
+    unread = unread_news(replica, row) if row.unread and row.status == "active" else None
+    news = tuple(news_lines(unread)) if unread is not None else ()
+    line = news_line(unread) if unread is not None and news else ""
     if mark_read:
         replica.mark_read(row.game_id)
-    return GameView(record, events, step_orders(record.choices), news, board_later=later)
+    return GameView(record, events, step_orders(record.choices), news, line, board_later=later)
 
 
 EVERY_STEP_ORDERS = frozenset({*TURN_ORDER_TYPES, "adjust", "secret"})

@@ -58,6 +58,9 @@ class SyncOutcome(msgspec.Struct, frozen=True):
     replies_owed: bool = False
     """The sync could not sign (no passphrase) and a game waits for an automatic reply from
     this home (a die roll's entropy, a reveal): with the passphrase a second sync writes it."""
+    quiet: bool = False
+    """Nothing came, nothing left and there is nothing to tell: the app then keeps the news
+    of what arrived earlier on the status line (`tui.screens.base.HexpostScreen.synced`)."""
 
 
 async def sync_once(
@@ -110,6 +113,8 @@ def outcome_line(names: Mapping[bytes, str], outcome: Outcome) -> str:
     where = "" if outcome.status == "claim" else " ".join(parts)  # a claim names its game
     source = f" [{outcome.source}]" if outcome.source and outcome.status != "applied" else ""
     head = f"{outcome.status}: {where}{source}" if where or source else outcome.status
+    if outcome.status == "applied" and outcome.detail == f"applied packet {outcome.seq}":
+        return head  # (the head says it already)
     return f"{head}: {outcome.detail}"
 
 
@@ -227,7 +232,8 @@ def describe(
         ]
     )
     ok = not report.failed and not attention
-    return SyncOutcome("synced: " + ", ".join(parts), changed, details, ok=ok)
+    quiet = ok and len(parts) == 3 and not report.received and not report.sent and not details
+    return SyncOutcome("synced: " + ", ".join(parts), changed, details, ok=ok, quiet=quiet)
 
 
 def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
