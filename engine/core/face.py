@@ -135,7 +135,9 @@ class Piece(msgspec.Struct, frozen=True):
     hex: str | None
     marks: tuple[str, ...] = ()
     """Its states in a word each (``"crippled"``, ``"out-of-supply"``, ``"reserve"``);
-    ``"base"`` marks a piece that never moves (a starbase, a fortress)."""
+    ``"base"`` marks a piece that never moves (a starbase, a fortress), ``"immobile"`` one
+    that moves only where another carries it, ``"not-released"`` one its group may not move
+    yet: a client offers neither first among the pieces to move."""
     group: str = ""
     """The formation it belongs to, if any (a fleet, a squadron)."""
 

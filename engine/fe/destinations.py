@@ -109,7 +109,8 @@ def _one_hex_on(
 def _movement_note(state: FeState, units: tuple[str, ...], drawn: list[str]) -> str:
     """``4 hexes of movement left past 1305``: the least any unit of the stack has left
     (halved out of supply, 410.31), as the move's own allowance check counts it (203.1);
-    blocking and pins may stop it sooner, which the marks show."""
+    blocking and pins may stop it sooner, which the marks show. When the stack's units
+    differ, the note names the slowest, the one to leave behind to go further."""
     try:
         stack = [state.board.unit(uid) for uid in units]
     except KeyError:
@@ -117,9 +118,15 @@ def _movement_note(state: FeState, units: tuple[str, ...], drawn: list[str]) -> 
     step = flow.current(state)
     reserve = step is not None and step.id == movement_step.RESERVE_STEP
     slow = movement_step.halved(state, stack, reserve)
-    points = min(remaining(u, dict(state.moved), slow) for u in stack)
+    moved = dict(state.moved)
+    each = [remaining(u, moved, slow) for u in stack]
+    points = min(each)
     left = max(0, points // hex_cost(dict(state.options)) - (len(drawn) - 1))
-    return f"{left} hex{'' if left == 1 else 'es'} of movement left past {drawn[-1]}"
+    note = f"{left} hex{'' if left == 1 else 'es'} of movement left past {drawn[-1]}"
+    if points < max(each):  # the first of the slowest, in the order the player named them
+        slowest = stack[each.index(points)]
+        note += f" ({slowest.id} {slowest.cls} is the slowest)"
+    return note
 
 
 def _withdrawal(state: FeState, seat: Seat, ids: list[str], empire: str) -> Reach:

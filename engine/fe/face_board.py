@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.face import Board, Fact, HexGrid, Piece, Place, Side
+from engine.fe.forces import class_allowance
 from engine.fe.model import FeState
 from engine.fe.steps import base
 
@@ -83,7 +84,7 @@ def _board(record: Mapping[str, Any]) -> Board:
             u["class"],
             u["empire"],
             u["hex"],
-            _unit_marks(u) + (("base",) if u["id"] in bases else ()),
+            _unit_marks(u) + (("base",) if u["id"] in bases else _no_movement(u)),
             u["fleet"] or "",
         )
         for u in record["units"]
@@ -105,6 +106,12 @@ def _side_facts(empire: dict[str, Any]) -> tuple[Fact, ...]:
     if cut_off:
         facts.append(Fact("out of supply", str(cut_off)))
     return tuple(facts)
+
+
+def _no_movement(unit: dict[str, Any]) -> tuple[str, ...]:
+    """``immobile`` for a unit that is no base and has no movement of its own (a PDU,
+    203.1): it goes only where something carries it (`engine.core.face.Piece`)."""
+    return ("immobile",) if class_allowance(unit["empire"], unit["class"]) == 0 else ()
 
 
 def _unit_marks(unit: dict[str, Any]) -> tuple[str, ...]:

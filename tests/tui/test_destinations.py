@@ -162,6 +162,43 @@ async def test_a_move_s_path_is_marked_one_hex_ahead(at_3b2: Tutorial) -> None:
         assert hexmap.targets == frozenset()
 
 
+async def test_a_path_takes_only_a_marked_hex_and_backspace_takes_one_back(
+    at_3b2: Tutorial,
+) -> None:
+    """Once the map marks where the path may go next, Enter on another hex (two hexes away,
+    say: the arrows move by columns and rows, not along hex sides) adds nothing and says
+    why (the ruleset's reason); Backspace takes back the last hex, and the marks follow the
+    shorter path."""
+    state = at_3b2.alice.replica.state(at_3b2.game_id).rules
+    assert state is not None
+    found = FACE.destinations(state, "coalition", "move", STRIKE_FORCE, ("1307",))
+    assert found is not None
+    first = {int(h) for h in found.hexes}
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, panel, hexmap = await _ticked(pilot)
+        assert hexmap.targets == first and 1305 not in first
+        hexmap.cursor = 1305
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.path == [1307]
+        said = screen.status.text
+        assert said.startswith("1305 is not marked { }: "), said  # and why, in the rules' words
+        assert "adjacent" in said and said.endswith("(203.1)"), said
+        hexmap.cursor = 1306
+        await pilot.press("enter")
+        await settle(pilot)
+        assert panel.path == [1307, 1306] and hexmap.targets != first
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert panel.path == [1307] and hexmap.targets == first
+        assert hexmap.cursor == 1307
+        await pilot.press("backspace")  # the first hex stays: Escape gives the move up
+        await settle(pilot)
+        assert panel.path == [1307]
+        assert screen.status.text.startswith("the path is only its first hex"), said
+
+
 @pytest.fixture(scope="module")
 def wander() -> Played:
     """The wandering game of `tests.tui.test_random_views`, packets and states."""

@@ -191,6 +191,21 @@ async def test_question_mark_in_the_go_to_dialog_opens_no_help(tutorial: Tutoria
         assert app.screen.query_one(Input).value == "14"
 
 
+async def test_go_to_works_from_the_orders_panel_too(tutorial: Tutorial) -> None:
+    """g from the orders panel goes to the map's hex, as from the map: not a silent key (the
+    digits typed next would be order keys in the panel: 1 drafts the step's first order)."""
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("o", "g")
+        await pilot.pause()
+        assert isinstance(app.screen, GotoDialog)
+        await pilot.press(*"1411", "enter")
+        await settle(pilot)
+        hexmap = screen.query_one(HexMap)
+        assert hexmap.cursor == 1411 and hexmap.has_focus
+
+
 async def test_help_is_in_the_command_palette(tutorial: Tutorial) -> None:
     app = app_for(tutorial.alice)
     async with app.run_test(size=SIZE) as pilot:

@@ -492,3 +492,28 @@ async def test_the_combat_policy_is_offered_before_the_combat_phase(game: Tutori
         await pilot.press("o", "P")
         await pilot.pause()
         assert not isinstance(app.screen, type(screen)), "P opens the policy form at 1A1"
+
+
+async def test_a_key_the_step_has_no_use_for_says_why(game: Tutorial) -> None:
+    """The footer hides the keys the step cannot use, but pressed (as ? lists them) each says
+    why it did nothing rather than nothing at all; the drafts stay as they were."""
+    app = app_for(game.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o")
+        said: dict[str, str] = {}
+        for key in ("m", "u", "S", "p"):
+            screen.status.say("")
+            await pilot.press(key)
+            await settle(pilot)
+            said[key] = screen.status.text
+        assert said["m"] == "1A1 has nothing for m to move or place: f lists what it takes"
+        assert said["u"] == said["S"] == "no draft orders yet"
+        assert said["p"] == "1A1 has no hidden choice: f lists what it takes"
+        assert panel.items == []
+    async with app_for(game.bob).run_test(size=SIZE) as pilot:  # Alice's move
+        screen = await open_game(pilot)
+        await pilot.press("o", "d")
+        await settle(pilot)
+        assert screen.status.text == "nothing owed now"

@@ -29,6 +29,7 @@ from tests.tui.test_app import (
     tutorial_at,
     walk_to,
 )  # fmt: skip
+from tests.tui.test_orders_panel import TOO_FAR
 from tui.screens.game import GameScreen
 from tui.widgets.hexmap import HexMap
 from tui.widgets.order_forms import PRESET_FIELD, TYPE_IT, OrderForm, choice_form, order_values
@@ -91,8 +92,9 @@ async def test_an_illegal_move_shows_no_plan(at_3b2: Tutorial) -> None:
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
         _screen, panel, hexmap = await chosen_and_open(pilot)
-        await pilot.press("m", "enter")
-        await pilot.press(*["down"] * 7, "enter", "enter")  # 1314: seven hexes, too far
+        # Typed: the map takes no hex past the six the allowance reaches (203.1).
+        await pilot.press("{")
+        await pilot.press(*json.dumps(TOO_FAR), "enter")
         await settle(pilot)
         assert panel.check_text.startswith("REFUSED"), panel.check_text
         assert "(203.1)" in panel.check_text

@@ -106,6 +106,10 @@ class GameScreen(DraftsScreen):
         # Hidden too; ? and the palette list it. i: players plan intensities with it (F&E's).
         Binding("i", "calculator", "Calculator", show=False, tooltip="Work out combat damage"),
         Binding("w", "pace", "Pace", show=False, tooltip="Where the game's time went: hand-offs"),
+        # The map's own g, from any panel (no description: ? lists the map's). Backspace
+        # takes back a hex of the path being drawn: the panel's hint says so while one is.
+        Binding("g", "goto", show=False),
+        Binding("backspace", "path_back", show=False),
         # Shown only while a key that joined this player's game waits for acceptance.
         Binding("a", "accept_key", "Accept key", tooltip="Accept the key that joined the game"),
         Binding(
@@ -421,6 +425,13 @@ class GameScreen(DraftsScreen):
         """Closed: open it at the current step and focus it. Open but not focused: focus it.
         Focused: close it and give the keys back to the map."""
         await self.panels.toggle_checklist()
+
+    def action_goto(self) -> None:
+        """g where the map has not the focus: the map takes the keys back and asks for the
+        hex, as its own g does."""
+        hexmap = self.query_one(HexMap)
+        hexmap.focus()
+        hexmap.action_goto()
 
     async def action_log(self) -> None:
         await self.panels.toggle_log()

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from textual import on, work
 from textual.message import Message
 
-from engine.core.face import Board
+from engine.core.face import Board, Piece
 from tui.mapstacks import board_hex
 from tui.safe_text import safe_text
 from tui.screens.game_signed import SignedLinesScreen, ask_passphrase
-from tui.screens.hexinfo import own_pieces, waiting_pieces
+from tui.screens.hexinfo import STAY_MARKS, own_pieces, waiting_pieces
 from tui.screens.session import Checked
 from tui.widgets.hexmap import HexMap
 
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from tui.widgets.orders import OrdersPanel
 
 
+Drawing = tuple[str, tuple[str, ...], tuple[str, ...]]
+"""A stack order being drawn on the map: its order, its pieces and its path so far."""
+
+
 class DraftsScreen(SignedLinesScreen):
     """The orders handlers of a game's screen (`GameScreen` sets ``orders``, the panel's
     slot, and ``_verdict``, the last dry run's drafts and whether the engine took them)."""
@@ -41,6 +45,8 @@ class DraftsScreen(SignedLinesScreen):
     _verdict: tuple[list[dict[str, Any]], bool] | None
     _move_prompt: str = ""
     """The status line's words on the move being drawn (`_prompt`)."""
+    _marked_for: Drawing | None = None
+    """The stack order being drawn whose next hexes the map marks now, once they are read."""
 
     class OrdersChecked(Message):
         """A dry run or a send of ``items`` finished; ``result`` is what the engine said,
@@ -64,28 +70,34 @@ class DraftsScreen(SignedLinesScreen):
         """The board of the game as loaded (the face's), None before it has one."""
         return self.data.show.board if self.data is not None else None
 
-    def my_ships(self, h: int) -> dict[str, str]:
-        """The player's pieces in hex ``h`` that can move (bases never do), with their kinds:
-        pieces of the board's sides whose seat is this player's."""
+    def my_pieces(self, h: int) -> list[Piece]:
+        """The player's pieces in hex ``h`` that can move (bases never do): pieces of the
+        board's sides whose seat is this player's."""
         board = self._typed_board()
         if board is None or self.data is None:
-            return {}
-        return {
-            piece.id: piece.kind
-            for piece in own_pieces(board, self.data.show.my_seat)
-            if piece.hex == f"{h:04d}"
-        }
+            return []
+        where = f"{h:04d}"
+        return [p for p in own_pieces(board, self.data.show.my_seat) if p.hex == where]
 
     @on(HexMap.HexChosen)
     async def hex_chosen(self, message: HexMap.HexChosen) -> None:
         panel = await self.orders.build()
         if panel.building:
-            panel.add_path_hex(message.hex_id)
+            drawing = self._unmarked(panel.path, message.hex_id)
+            if drawing is not None:
+                self.pass_or_refuse(drawing, message.hex_id)
+            else:
+                panel.add_path_hex(message.hex_id)
             return
-        ships = self.my_ships(message.hex_id)
-        panel.choose_hex(message.hex_id, list(ships), ships)
+        pieces = self.my_pieces(message.hex_id)
+        ships = {p.id: p.kind for p in pieces}
+        stay = [p.id for p in pieces if STAY_MARKS.intersection(p.marks)]
+        panel.choose_hex(message.hex_id, list(ships), ships, stay)
         if ships:
-            self.status.say(f"{message.hex_id:04d} chosen, {len(ships)} ships: o, then m moves")
+            where = f"{message.hex_id:04d} chosen"
+            free = len(ships) - len(stay)
+            some = f"{free} of your {len(ships)} pieces may move" if stay else f"{free} pieces"
+            self.status.say(f"{where}, {some}: o, then m moves them")
 
     # The orders panel's messages are handled by name, not with ``@on``: its module is
     # imported when the panel is built, after the first paint.
@@ -106,9 +118,51 @@ class DraftsScreen(SignedLinesScreen):
             self.read_destinations(message.order, message.pieces, message.path)
 
     def on_map_orders_path_drawn(self, message: MapOrders.PathDrawn) -> None:
+        self._marked_for = None  # (until the marks of the path as it is now are read)
         self.read_destinations(message.order, message.pieces, message.path)
 
+    def _unmarked(self, path: Sequence[int] | None, h: int) -> Drawing | None:
+        """The path being drawn, when the map marks where it may go on (`read_destinations`)
+        and ``h`` is neither marked nor the path's end (which ends it); else None. A
+        placement's or a destination's hex is drafted whatever it is (the engine says why
+        if it is wrong, and one key undoes the draft); a wrong hex in a path would leave
+        every hex after it refused."""
+        marked = self._marked_for
+        if path is None or h == path[-1] or marked is None:
+            return None
+        if marked[2] != tuple(f"{p:04d}" for p in path):
+            return None
+        return None if h in self.query_one(HexMap).targets else marked
+
+    @work(exclusive=True, group="unmarked")
+    async def pass_or_refuse(self, drawing: Drawing, h: int) -> None:
+        """Enter on an unmarked hex: the path may not end there, but it may still pass
+        through it (then the ruleset lists hexes beyond it), and it goes on; else the status
+        line says why, in the ruleset's words, and the path stays as it was."""
+        order, pieces, path = drawing
+        found = await self.session.destinations(self.game_id, order, pieces, (*path, f"{h:04d}"))
+        panel = self.orders.panel
+        if panel is None or panel.path is None or self._marked_for != drawing:
+            return  # the path changed meanwhile
+        if found is not None and found.hexes:
+            panel.add_path_hex(h)
+            return
+        why = found.why if found is not None and found.why else "not a hex the path may take"
+        self._prompt(f"{h:04d} is not marked {{ }}: {why}")  # (gone when the move ends)
+
+    def action_path_back(self) -> None:
+        """Backspace: take back the last hex of the path being drawn; the cursor goes back
+        to the path's end and the marks follow."""
+        panel = self.orders.panel
+        if panel is None or panel.path is None:
+            self.status.say("no path is being drawn: Backspace takes back a hex of one")
+        elif panel.back_path():
+            self.query_one(HexMap).cursor = panel.path[-1]
+        else:
+            self.status.say("the path is only its first hex: Escape gives the move up")
+
     def on_map_orders_move_ended(self) -> None:
+        self._marked_for = None
         self.workers.cancel_group(self, "destinations")
         self.query_one(HexMap).show_targets(())
         if self.status.text == self._move_prompt:  # it told how to end what just ended
@@ -137,6 +191,7 @@ class DraftsScreen(SignedLinesScreen):
         if found is None or not self.orders.built().building:
             return
         self.query_one(HexMap).show_targets(self._board_hexes(found.hexes))
+        self._marked_for = (order, pieces, path) if self.orders.built().path is not None else None
         from tui.screens.order_data import reach_words
 
         status, note = reach_words(order, path, found)

@@ -55,6 +55,9 @@ IN_SUPPLY = f"{SUPPLY_PREFIX}main"
 """The supply mark of a piece in full supply: nothing to say about it."""
 HELD = "not-released"
 """The mark of a piece its group may not move yet: the group is then said ``(held)``."""
+STAY_MARKS = frozenset({HELD, "immobile"})
+"""Marks of a piece that may not move now by itself (`engine.core.face.Piece`): ``m`` offers
+it unticked."""
 QUIET_MARKS = frozenset({CRIPPLED_MARK, BASE_MARK, IN_SUPPLY, HELD, *OUT_OF_SUPPLY_MARKS})
 """Piece marks the panel says otherwise (a flag after the kind, the group's ``(held)``) or
 not at all."""

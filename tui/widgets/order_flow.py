@@ -28,7 +28,7 @@ keys back. Whatever is still required and blank then is asked in the order's for
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from textual import on
@@ -103,6 +103,7 @@ class MapOrders(Vertical):
         """The same as the game stands, whatever the drafts place."""
         self._units: list[str] = []
         self._names: dict[str, str] = {}
+        self._stay: frozenset[str] = frozenset()
         self._stack: ChoiceData | None = None
         """The stack order (or placement) being written."""
         self._placing: tuple[str, str] | None = None
@@ -118,12 +119,18 @@ class MapOrders(Vertical):
     # --- what the screen tells ----------------------------------------------------------------
 
     def choose_hex(
-        self, h: int, units: Sequence[str], names: Mapping[str, str] | None = None
+        self,
+        h: int,
+        units: Sequence[str],
+        names: Mapping[str, str] | None = None,
+        stay: Collection[str] = (),
     ) -> None:
         """The hex chosen on the map and the player's units in it (the stack ``m`` orders);
-        ``names`` gives their classes for the unit list."""
+        ``names`` gives their classes for the unit list, ``stay`` those that may not move
+        now (offered unticked)."""
         self.chosen = (h, list(units))
         self._names = dict(names or {})
+        self._stay = frozenset(stay)
         self._show_hint()
 
     def add_path_hex(self, h: int) -> None:
@@ -147,6 +154,17 @@ class MapOrders(Vertical):
             return
         self._show_hint()
         self._path_drawn()
+
+    def back_path(self) -> bool:
+        """Take back the last hex of the path being drawn (never its first, the units'
+        hex); False when there is none to take back."""
+        if self.path is None or len(self.path) < 2:
+            return False
+        self.path.pop()
+        self._reach_note = ""
+        self._show_hint()
+        self._path_drawn()
+        return True
 
     def use_reach(self, fills: Sequence[tuple[str, str]], note: str = "") -> None:
         """What came with the destinations of the stack order being built: parameters the
@@ -216,10 +234,12 @@ class MapOrders(Vertical):
         self._stack = stack
         self._fills, self._reach_note = {}, ""
         pick = self.units_list()
-        pick.offer(self.chosen[1], self._names)
+        pick.offer(self.chosen[1], self._names, self._stay)
         pick.display = True
         pick.focus()
         self._show_hint()
+        if not pick.picked:
+            self.notice("none of these may move now (held, or moved only by another): space ticks")
 
     @on(UnitPick.Picked)
     def _units_picked(self, event: UnitPick.Picked) -> None:

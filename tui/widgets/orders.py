@@ -116,6 +116,13 @@ class OrdersPanel(MapOrders, can_focus=True):
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
         Binding("S,ctrl+s", "send", "Send", key_display="S", tooltip="Sign and queue the drafts"),
         Binding("escape", "cancel", "Cancel", show=False),
+        # The keys above that `check_action` hides when the step has no use for them, once
+        # more: a hidden binding passes its key on, and these say why it did nothing.
+        # (No description: neither the footer nor ? lists them.)
+        Binding("d", "why_not('done')", show=False),
+        Binding("m", "why_not('move')", show=False),
+        Binding("u,S,ctrl+s", "why_not('drafts')", show=False),
+        Binding("p", "why_not('secret')", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -401,6 +408,19 @@ class OrdersPanel(MapOrders, can_focus=True):
         choice = self.choice("secret")
         self._form(choice_form(choice) if choice is not None else secret_form())
 
+    def action_why_not(self, what: str) -> None:
+        """Why a key hidden from the footer did nothing: ``what`` it would have acted on is
+        not there (`check_action`)."""
+        if what == "drafts":
+            self.notice("no draft orders yet")
+        elif not self._step:
+            self.notice("nothing owed now")
+        else:
+            lacks = {"done": "is not ended by done", "move": "has nothing for m to move or place"}
+            self.notice(
+                f"{self._step} {lacks.get(what, 'has no hidden choice')}: f lists what it takes"
+            )
+
     def _not_offered(self, what: str) -> None:
         if not self._step:
             self.notice("nothing owed now")
@@ -561,7 +581,7 @@ class OrdersPanel(MapOrders, can_focus=True):
             text = (
                 f"{kind} {len(self._units)} from {self.path[0]:04d}: "
                 f"{path_text(f'{h:04d}' for h in self.path)}\n"
-                "cursor+Enter adds a hex; Enter on it again or Esc ends"
+                "cursor+Enter adds a hex, Backspace takes one back; Enter on the end or Esc ends"
             )
             text += f"\n{self._reach_note}" if self._reach_note else ""
         elif not self._step:

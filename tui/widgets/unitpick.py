@@ -1,9 +1,10 @@
-"""Which units of a stack an order takes: a checklist of the stack, all ticked at first.
+"""Which units of a stack an order takes: a checklist of the stack, ticked at first.
 
 A move, a reaction, a retrograde, a strategic move and a reserve fleet each name their units,
 and a player often leaves part of a stack behind (a pinning force, a crippled ship). The
 orders panel shows this list when such an order starts; the player unticks what stays and
-confirms. Ticking everything by default keeps the usual case, the whole stack, to one key.
+confirms. Ticking everything by default keeps the usual case, the whole stack, to one key;
+pieces the board says may not move now (`tui.screens.hexinfo.STAY_MARKS`) come unticked.
 
 Keys: up/down move, space ticks or unticks, ``*`` ticks all or none, Enter confirms (posts
 `UnitPick.Picked`), Escape gives up (posts `UnitPick.Abandoned`). The widget only reports:
@@ -12,7 +13,7 @@ the panel decides what the chosen units are for.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -56,11 +57,19 @@ class UnitPick(TickList):
     class Abandoned(Message):
         """The player gave up choosing (Escape)."""
 
-    def offer(self, units: Sequence[str], names: Mapping[str, str] | None = None) -> None:
-        """Show ``units`` (ids), each with its class from ``names`` when known, all ticked."""
+    def offer(
+        self,
+        units: Sequence[str],
+        names: Mapping[str, str] | None = None,
+        stay: Collection[str] = (),
+    ) -> None:
+        """Show ``units`` (ids), each with its class from ``names`` when known, all ticked
+        but those that ``stay`` (pieces the board says may not move now)."""
         names = names or {}
         self.clear_options()
-        self.add_options([(f"{u} {names[u]}" if names.get(u) else u, u, True) for u in units])
+        self.add_options(
+            [(f"{u} {names[u]}" if names.get(u) else u, u, u not in stay) for u in units]
+        )
         self.highlighted = 0 if units else None
 
     def action_confirm(self) -> None:

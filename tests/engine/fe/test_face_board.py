@@ -15,6 +15,7 @@ import pytest
 from engine.core.face import Board, Piece, Side
 from engine.fe import FACE
 from engine.fe.face_board import board, quick_board
+from engine.fe.forces import allowance
 from engine.fe.model import FeState
 from tests.engine.fe.helpers import start
 from tests.engine.fe.test_supply_cache import CHANGERS, _at_war, _copy
@@ -84,3 +85,15 @@ def test_reserve_units_are_marked_on_both_boards() -> None:
     check(state, "reserves")
     marked = {p.id for p in quick_board(state).pieces if "reserve" in p.marks}
     assert marked == set(on_map + off_map)
+
+
+def test_pieces_without_movement_of_their_own_are_marked_immobile() -> None:
+    """A PDU moves only where something carries it (203.1): the face marks it ``immobile``,
+    on both boards, so a client does not offer it first among the pieces to move; a base is
+    marked ``base`` instead, and every other piece neither."""
+    state = start()
+    bases = {p.id for p in board(state).pieces if "base" in p.marks}
+    fixed = {u.id for u in state.board.units if allowance(u) == 0} - bases
+    assert {u.cls for u in state.board.units if u.id in fixed} >= {"PDU"}
+    for shown in (board(state), quick_board(state)):
+        assert {p.id for p in shown.pieces if "immobile" in p.marks} == fixed

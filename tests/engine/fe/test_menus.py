@@ -47,6 +47,7 @@ from engine.fe.steps import base, combat, combat_approach
 from engine.fe.steps import strategic as strategic_step
 from engine.fe.steps.retrograde import could_retrograde
 from engine.fe.unit_kinds import movement_points
+from tests.engine.fe.helpers import at_step, run_until, start
 from tests.engine.fe_random_campaign import play_random_campaign
 
 MOVES = tuple(o for o in DESTINATION_ORDERS if o not in ("place", "move", "react"))
@@ -248,7 +249,8 @@ def _movement_left_agrees(reach: Reach, path: tuple[str, ...]) -> None:
     count, _, rest = reach.note.partition(" ")
     left = int(count)
     hexes = "hex" if left == 1 else "hexes"
-    assert rest == f"{hexes} of movement left past {path[-1]}", reach.note
+    said = f"{hexes} of movement left past {path[-1]}"
+    assert rest == said or (rest.startswith(f"{said} (") and rest.endswith(" is the slowest)"))
     assert left > 0 or not reach.hexes, (reach, path)
     assert "allowance" not in reach.why or left == 0, (reach, path)
 
@@ -374,3 +376,14 @@ def test_a_fleet_s_set_up_hexes_are_those_the_engine_takes() -> None:
                 assert offered == legal, (empire, placed)
                 compared += bool(legal)
     assert len(seen) > 3 and compared > 10
+
+
+def test_a_stack_s_movement_note_names_its_slowest_unit() -> None:
+    """The Lyran Home Fleet's FRD moves one hex (203.1): drawn with the DN, the note says
+    which unit holds the stack to one hex, so the player knows whom to leave behind."""
+    state = run_until(start(), at_step("3B2"))
+    found = destinations(state, "coalition", "move", ("LYR-0043", "LYR-0074"), ("0408",))
+    assert found is not None
+    assert found.note == "1 hex of movement left past 0408 (LYR-0074 FRD is the slowest)"
+    alone = destinations(state, "coalition", "move", ("LYR-0043",), ("0408",))
+    assert alone is not None and alone.note == "6 hexes of movement left past 0408"
