@@ -16,9 +16,9 @@ import msgspec
 
 from engine.core import author
 from engine.core.errors import GameFrozen, HexpostError
-from engine.core.owed import pending
+from engine.core.owed import owed_first, pending
 from engine.core.packets import Chat, EntropyOnly, Kind, Resign, Turn
-from engine.core.ruleset import DecisionKind, Event
+from engine.core.ruleset import AnyRuleset, Decision, DecisionKind, Event, Seat
 from engine.core.state import AnyState
 from saves import acceptance, vault
 from saves.chat import CHAT_LATER, RESIGN_LATER, chat_line, check_chat_turn
@@ -36,6 +36,9 @@ class Submitted(msgspec.Struct, frozen=True):
     packet_id: bytes | None = None
     state: AnyState | None = None
     """For a dry run, the state the packet would produce (what a what-if view draws)."""
+    left_open: Decision | None = None
+    """The decision its seat owed before the orders, when they leave that very one owed
+    by it (`left_open`): sent as they are, the packet hands the other player nothing."""
 
 
 def submit(
@@ -60,6 +63,7 @@ def submit(
     ruleset = ruleset_for(row.ruleset)
     state = signer.state(game_id)
     seat = row.my_seat
+    owed_before = owed_first(ruleset, state)
     if not dry_run:
         acceptance.check(signer, row, ruleset, state)
     secret_at = [i for i, item in enumerate(items) if item.get("type") == "secret"]
@@ -102,8 +106,11 @@ def submit(
     if secret_at:  # the secret decision owed is known only after the orders: draft again
         body, held = add_commit(ruleset, result.state, seat, items[-1], body, len(items))
         result = author.draft(ruleset, state, body, public)
+    still = left_open(ruleset, owed_before, result.state, seat)
     if dry_run:
-        return Submitted(body.seq, result.state_hash, result.events, state=result.state)
+        return Submitted(
+            body.seq, result.state_hash, result.events, state=result.state, left_open=still
+        )
 
     def keep_secret() -> None:
         if held is not None:
@@ -114,7 +121,21 @@ def submit(
     packet, result = signer.sign_and_store(
         ruleset, state, body, automatic=False, now=now, extra=keep_secret, drafted=result
     )
-    return Submitted(body.seq, result.state_hash, result.events, packet.packet_id)
+    return Submitted(body.seq, result.state_hash, result.events, packet.packet_id, left_open=still)
+
+
+def left_open(
+    ruleset: AnyRuleset, before: Decision | None, after: AnyState, seat: Seat
+) -> Decision | None:
+    """``before``, the orders decision ``seat`` owed, when the state ``after`` its orders
+    still owes that same occurrence of the step (its ``key``) from ``seat``: orders that
+    answered part of it (a note, an approach battle refused) but did not end it."""
+    if before is None or before.kind != DecisionKind.ORDERS or seat not in before.seats:
+        return None
+    now_owed = owed_first(ruleset, after)
+    if now_owed is None or now_owed.key != before.key or seat not in now_owed.seats:
+        return None
+    return now_owed
 
 
 def chat(signer: Signer, game_id: bytes, text: str, *, now: str) -> Submitted:

@@ -276,6 +276,9 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
         print(f"orders are legal: packet {verdict.seq} would give state {state}")
     for event in verdict.events:
         print(f"  {safe_text(event.text)}")
+    sys.stdout.flush()  # (what follows goes to stderr: after, in a log of both)
+    if verdict.left_open:  # (on stderr, as the tips: stdout stays what the orders did)
+        print(safe_text(orders.left_open_note(verdict)), file=sys.stderr)
     if verdict.signed:  # (on stderr: stdout stays what the orders did)
         from tui.services.pace_tips import cli_tips
 

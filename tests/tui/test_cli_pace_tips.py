@@ -38,3 +38,17 @@ def test_orders_without_a_standing_order_say_how_to_sign_one(
     dry = alice.run("orders", game, "-", "--dry-run", stdin=json.dumps(SETUP["coalition"]))
     assert dry.returncode == 0 and "tip:" not in dry.stderr, describe(dry)
     assert "standing order" not in signed(alice, game, [*SETUP["coalition"], MANUAL])
+
+
+def test_orders_that_leave_the_step_owed_say_so(alice: Player, bob: Player) -> None:
+    """A note alone leaves the set-up step Bob's: the packet would reach Alice with nothing
+    for her to do. The command line says so, dry run or not; orders that end it do not."""
+    game = joined_tutorial(alice, bob, "open")
+    note = json.dumps([{"type": "note", "text": "setting up tomorrow"}])
+    dry = bob.run("orders", game, "-", "--dry-run", stdin=note)
+    assert dry.returncode == 0, describe(dry)
+    assert "the game still waits for you at " in dry.stderr, describe(dry)
+    assert '{"type": "done"}' in dry.stderr
+    placed = bob.run("orders", game, "-", "--dry-run", stdin=json.dumps(SETUP["alliance"]))
+    assert placed.returncode == 0 and "still waits for you" not in placed.stderr
+    assert "still waits for you" in signed(bob, game, [{"type": "note", "text": "later"}])

@@ -387,7 +387,9 @@ def test_a_hex_pick_is_a_listed_hex_asking_for_no_pieces() -> None:
     grouped = (Param("fleet", ParamKind.GROUP), Param("hex", ParamKind.HEX, options=hexes))
     assert hex_pick(Choice("place", "Place", grouped)) is None
     assert describe({"type": "retreat", "to": "0601"}) == "retreat to 0601"
-    assert describe({"type": "adjust", "to": 3}) == 'adjust {"to":3}'
+    assert describe({"type": "adjust", "to": 3}) == "adjust to 3"
+    assert describe({"type": "approach", "accept": False}) == "approach accept no"
+    assert describe({"type": "adjust", "units": []}) == 'adjust {"units":[]}'
     assert describe({"type": "standing", "steps": ["manual", "2B3"]}) == "standing: manual, 2B3"
     assert describe({"type": "standing", "steps": []}) == "standing: none (cancels it)"
 

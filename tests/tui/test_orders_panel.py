@@ -189,7 +189,7 @@ def test_drafts_read_in_plain_words() -> None:
     assert describe({"type": "note", "text": "hi"}) == "note: hi"
     assert describe(TOO_FAR) == "move KLI-0005 1607> 1608> 1609> 1610> 1611> 1612> 1613> 1614"
     assert describe({"type": "batch"}) == "batch"
-    assert describe({"type": "repair", "unit": "KZI-0006"}) == 'repair {"unit":"KZI-0006"}'
+    assert describe({"type": "repair", "unit": "KZI-0006"}) == "repair unit KZI-0006"
     assert parse_items('[{"type": "done"}, {"type": "batch"}]') == [
         {"type": "done"},
         {"type": "batch"},

@@ -45,6 +45,8 @@ class DraftsScreen(SignedLinesScreen):
     _verdict: tuple[list[dict[str, Any]], bool] | None
     _move_prompt: str = ""
     """The status line's words on the move being drawn (`_prompt`)."""
+    _left_open: str = ""
+    """The step the last legal dry run leaves the player's (`OrdersVerdict.left_open`)."""
     _marked_for: Drawing | None = None
     """The stack order being drawn whose next hexes the map marks now, once they are read."""
 
@@ -245,11 +247,13 @@ class DraftsScreen(SignedLinesScreen):
             return
         if message.result.sent:
             panel.show_queued(message.result.text)
-            self.status.say(message.result.text)
+            self.status.say(message.result.text.replace("\n", "; "))  # (one line)
             self.reload()
         elif message.items == panel.items:  # a verdict on older drafts is dropped
             if message.dry_run:  # a send that could not sign blocks no later try
                 self._verdict = (message.items, message.result.ok)
+                verdict = message.result.verdict
+                self._left_open = verdict.left_open if verdict is not None else ""
                 self.query_one(HexMap).show_plan(message.plan)  # the what-if, before signing
                 panel.after_drafts(self._waiting_after(message.plan))
             panel.show_check(message.result.ok, message.result.text)
@@ -276,6 +280,10 @@ class DraftsScreen(SignedLinesScreen):
         from tui.widgets.order_text import describe
 
         lines = [f"{n}. {describe(item)}" for n, item in enumerate(items, 1)]
+        if self._left_open and self._verdict == (items, True):
+            lines += ["", f"These orders do not end it: the game still waits for you at "
+                      f"{self._left_open}. Sent alone, they give the other player nothing "
+                      "to do (d adds done, which ends most steps)."]  # fmt: skip
         if self.data is not None:
             from tui.screens.order_data import policy_note, standing_note
 

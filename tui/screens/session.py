@@ -320,14 +320,16 @@ class Session(SigningSession):
             verdict = orders.sign(signer, gid, items, self._clock)
         if not verdict.legal:
             return Checked(False, verdict.refusal, verdict=verdict)
+        step = verdict.left_open.partition(" ")[0]  # (its title is in the side panel)
+        stays = f"\n{step} stays your move: d ends it" if step else ""
         if verdict.signed:
             drafts.forget(self.reader().store, gid)  # signed: nothing left to come back
-            text = f"packet {verdict.seq} signed and queued: s sends it"
+            text = f"packet {verdict.seq} signed and queued: s sends it{stays}"
             return Checked(True, text, sent=True, verdict=verdict)
         from tui.screens.order_data import planned_board
 
         plan = planned_board(replica, game_id, items, verdict.after)
-        lines = [f"legal: would be packet {verdict.seq}", *(e.text for e in verdict.events)]
+        lines = [f"legal: would be packet {verdict.seq}{stays}", *(e.text for e in verdict.events)]
         text = "\n".join(lines)
         return Checked(True, text, plan=plan, verdict=verdict)
 

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from engine.core.errors import HexpostError
-from engine.core.ruleset import Event
+from engine.core.ruleset import Decision, Event
 from saves.replica import Replica
 from tui.services.ports import Clock
 
@@ -64,6 +64,9 @@ class OrdersVerdict(msgspec.Struct, frozen=True):
     events: tuple[Event, ...] = ()
     violations: tuple[Violation, ...] = ()
     after: Any = None
+    left_open: str = ""
+    """The step (id and title) the orders leave owed by their own seat, as it was before
+    them: sent alone they hand the other player nothing (`saves.submitting.left_open`)."""
 
     @property
     def refusal(self) -> str:
@@ -116,6 +119,25 @@ def _submit(
         state_hash=result.state_hash.hex(),
         events=tuple(result.events),
         after=result.state if dry_run else None,
+        left_open=step_words(result.left_open) if result.left_open is not None else "",
+    )
+
+
+def step_words(decision: Decision) -> str:
+    """``5-2A3 Defender accepts or refuses the approach battle``: a step by id and title."""
+    return f"{decision.step} {decision.title}".strip()
+
+
+def left_open_note(verdict: OrdersVerdict) -> str:
+    """For the command line: the orders do not end the step their seat owes, so the game
+    still waits for this player, and the packet alone would hand the other nothing."""
+    if not verdict.left_open:
+        return ""
+    done = json.dumps({"type": "done"})
+    return (
+        f"note: after these orders the game still waits for you at {verdict.left_open}: "
+        f"they do not end that step ({done} ends most), so sent alone this packet gives "
+        "the other player nothing to do"
     )
 
 

@@ -24,8 +24,8 @@ def path_text(hexes: Iterable[object]) -> str:
 def describe(item: Mapping[str, Any]) -> str:
     """One draft order in plain words, short enough for the side column: ``done`` and
     ``note`` in words, an order naming ``units`` by them (and its ``path`` or ``to``, and
-    any other text it names: ``withdraw 3 units to 1103, flagship KZI-0001``), anything else
-    as its type and JSON."""
+    any other text it names: ``withdraw 3 units to 1103, flagship KZI-0001``), an order of
+    plain values by them (``approach accept no``), anything else as its type and JSON."""
     kind = str(item.get("type", "?"))
     if kind == "done":
         through = f" through {item['through']}" if item.get("through") else ""
@@ -52,7 +52,16 @@ def describe(item: Mapping[str, Any]) -> str:
     if list(item) == ["type", "to"] and isinstance(item["to"], str):
         return f"{kind} to {item['to']}"  # (a retreat: the side's ships, to one hex)
     rest = {key: value for key, value in item.items() if key != "type"}
+    if rest and all(isinstance(value, str | int) for value in rest.values()):
+        return f"{kind} " + ", ".join(f"{key} {_word(value)}" for key, value in rest.items())
     return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
+
+
+def _word(value: str | int) -> str:
+    """A scalar as the panel says it: a flag as yes or no (``approach accept no``)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def parse_items(text: str) -> list[dict[str, Any]]:
