@@ -32,9 +32,19 @@ MAX_LINE = 96
 """Characters of one line; a longer text is cut with ``...``."""
 
 ROUTINE_KINDS = frozenset(
-    {"step-auto", "step-passed", "step-done", "step-part", "step-skipped", "commit", "roll"}
+    {
+        "step-auto",
+        "step-passed",
+        "step-done",
+        "step-part",
+        "step-skipped",
+        "commit",
+        "roll",
+        "roll-armed",
+    }
 )
-"""The protocol core's and the turn machinery's bookkeeping: counted, never listed."""
+"""The protocol core's and the turn machinery's bookkeeping: counted, never listed (a die
+asked for, as the die rolled: what they decide is the ruleset's own event)."""
 
 Headline = Callable[[Event], "str | None"]
 """An event's line, or None when the event is routine (counted, not listed)."""

@@ -181,3 +181,11 @@ def test_a_combat_phase_without_battles_is_said_once() -> None:
     assert headlines.headline(listed) == "No battle hexes: nobody fights"
     assert headlines.headline(passed) is None
     assert headlines.headline(fought) == "battle hexes in order: 0701"
+
+
+def test_a_die_asked_for_is_routine_as_the_die_rolled() -> None:
+    """What the die decides is the ruleset's own event (the damage of a round): the request
+    that armed it, like the roll, is bookkeeping."""
+    asked = Event("roll-armed", "alliance asked for 1d6 for combat die, 1107 round 1")
+    news = summarize([("alliance", [asked])], headlines.headline)
+    assert news.seats[0].lines == () and news.seats[0].routine == 1

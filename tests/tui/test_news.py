@@ -177,6 +177,9 @@ def test_the_news_in_one_line_leads_with_what_was_done() -> None:
     quiet = summarize([("alliance", done[2:])])
     line = news_line(msgspec.structs.replace(item, names=names, news=quiet))
     assert line == "your move: 5-2A3; Bob: 1 packet (1 routine step)"
+    both = summarize([("alliance", done[2:]), ("coalition", done[:1])])
+    line = news_line(msgspec.structs.replace(item, names=names, news=both))
+    assert line == "your move: 5-2A3; you: KZI declares war on KLI"  # Bob's: routine only
     theirs = msgspec.structs.replace(waits, seat="alliance", who="Bob", mine=False)
     line = news_line(msgspec.structs.replace(item, names=names, news=quiet, waits=theirs))
     assert line == "Bob's move: 5-2A3; Bob: 1 packet (1 routine step)"

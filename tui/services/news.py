@@ -64,7 +64,8 @@ def news_line(item: GameNews) -> str:
     from saves.news import waits_words
 
     parts = []
-    for news in item.news.seats:
+    listed = [news for news in item.news.seats if news.lines]
+    for news in listed or item.news.seats:  # (a seat of routine steps only, when one has more)
         said = [*news.lines, left_off(news)]
         who = "you" if news.seat == item.my_seat else item.names.get(news.seat, news.seat)
         if news.lines:
