@@ -92,7 +92,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.2"
+    version = "5.3"
     follow_on_dice_from = "5.1"
     state_type = FeState
 

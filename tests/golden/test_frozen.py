@@ -15,7 +15,11 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
   for the next packet;
 - ``fe_5_1_back.msgpack``: The Wind, turn 1, a battle in 0701 whose second round goes back
   to 5-3X4, an automatic step, where fe 5.1 waits for the phasing seat's ``done`` (from 5.2
-  the engine carries the step out: `engine.fe.flow.BACK_SETTLES_FROM`).
+  the engine carries the step out: `engine.fe.flow.BACK_SETTLES_FROM`);
+- ``fe_5_2_wind.msgpack``: the golden ``fe_wind`` as 5.2 wrote it (The Wind, turn 1, both
+  player turns), where the alliance's base in 0701, which may not retreat, is asked at its
+  retreat options 5-7A1 and 5-7A3 (from 5.3 they pass:
+  `engine.fe.steps.combat_retreat.UNASKED_FROM`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_0_signed_wind.msgpack": RULESET,
     "fe_5_0_pursuit.msgpack": PlacedFe(large_board),
     "fe_5_1_back.msgpack": RULESET,
+    "fe_5_2_wind.msgpack": RULESET,
 }
 
 
@@ -44,7 +49,7 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1") and ruleset.version != version
+    assert version in ("5.0", "5.1", "5.2") and ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
     entropy_packets = 0
@@ -56,7 +61,8 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
         assert result.state_hash == golden.hashes[seq], f"{name}: state hash moved at {seq}"
         state = result.state
     assert state is not None and state.core.ruleset_version == version
-    assert state.rules is not None and state.rules.version == ""  # as 5.1 and before made it
+    assert state.rules is not None  # (5.1 and before kept no version in the rules state)
+    assert state.rules.version == ("" if version in ("5.0", "5.1") else version)
     if version == "5.0":
         assert entropy_packets >= 2  # the dice the rules ran on to each waited for a packet
 
@@ -70,3 +76,15 @@ def test_the_5_1_game_waits_at_the_automatic_step_it_went_back_to() -> None:
     ]
     back = next(i for i, t in enumerate(texts) if "went back" in t and "to 5-3X4" in t)
     assert texts[back + 1] == "coalition completed 5-3X4 Roll variable battle intensity"
+
+
+def test_the_5_2_game_asks_a_base_that_may_not_retreat() -> None:
+    """What the frozen 5.2 game pins: the alliance, with nothing in 0701 that can retreat,
+    completes its retreat options by hand (from 5.3 the engine passes them)."""
+    golden = read_golden(FROZEN / "fe_5_2_wind.msgpack")
+    texts = [
+        e.text for _seq, _packet, result in replay_golden(golden, RULESET) for e in result.events
+    ]
+    assert "alliance completed 5-7A1 Defender's first retreat option" in texts
+    assert "alliance completed 5-7A3 Defender's last retreat option" in texts
+    assert not any("nothing of alliance's in 0701 can retreat" in t for t in texts)

@@ -92,6 +92,11 @@ BASE_STEP = "5-7A5"
 PURSUIT_STEP = "5-8A"
 MOVE_RULE = rules.PRIORITY_RULE
 BASE_RULE = "302.741"
+ATTACKER_OPTION_STEP = "5-7A2"
+UNASKED_FROM = "5.3"
+"""From this version a retreat option passes when its seat could announce no retreat (a
+side gone from the hex, or with nothing there that moves or no hex to go to): the only
+answer it had was ``done``, a hand-off for nothing. Games of 5.2 and before still ask."""
 
 
 def _record(state: FeState) -> BattleRecord | None:
@@ -377,6 +382,20 @@ def _base_stays(state: FeState, step: Step, events: list[Event]) -> FeState:
     )
 
 
+def _no_retreat(state: FeState, step: Step, record: BattleRecord) -> str:
+    """Why the seat of retreat option ``step`` could announce no retreat, or "" when it
+    could: the battle is over (a side has nothing left, 5-7A4 ends it), or the seat has
+    nothing there that moves or no hex to go to (`retreat_problems`)."""
+    where = base.hex_text(record.hex)
+    phasing, others = combat.sides_present(state, record.hex)
+    if not (phasing and others):
+        gone = "the attacker" if not phasing else "the defender"
+        return f"the battle in {where} is over: {gone} has nothing left there"
+    seat = base.phasing(state) if step.id == ATTACKER_OPTION_STEP else _defender(state)
+    problems = retreat_problems(state, seat, None)
+    return f"{problems[0].message} ({problems[0].rule})" if problems else ""
+
+
 # --- the area -----------------------------------------------------------------------------------
 
 
@@ -435,6 +454,8 @@ class _Retreat(Area):
         record = _record(state)
         if step.id == LAST_OPTION_STEP and record and _defender(state) in record.retreats:
             return f"the defender announced its retreat at its first option ({rules.ANNOUNCE_RULE})"
+        if step.id in ANNOUNCING_STEPS and record and state.plays_at_least(UNASKED_FROM):
+            return _no_retreat(state, step, record)
         if step.id == PURSUIT_STEP:
             who, why = pursuer(state)
             return "" if who else f"{why}: no pursuit"

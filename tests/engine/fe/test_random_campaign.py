@@ -33,14 +33,16 @@ from tests.engine.table import Table
 
 ROOT = Path(__file__).resolve().parents[3]
 
-SEEDS = ((7, False), (9, True), (17, True))
+SEEDS = ((8, False), (9, True), (17, True))
 """Each game's seed, and whether it wanders (`play_random_campaign`: orders of each step's
 own types drawn from the board as well, `tests.engine.fe_random_orders`)."""
 TURNS = 3
-"""Each seed's game: the set-up and three turns (about 900 packets: 30 moves, 6 reactions,
-24 battles; the wandering games 560-720 packets, with capture attempts (a ship captured in
-seed 9's), conversions, supply missions, withdrawals before combat and approach battles,
-and in seed 17's a pursuit and a repair)."""
+"""Each seed's game: the set-up and three turns (about 800 packets: 31 moves, 5 reactions,
+6 combat phases with battles; the wandering games 560-680 packets, with capture attempts (a
+ship captured in seed 9's), conversions, supply missions, withdrawals before combat and
+approach battles, and in seed 17's a pursuit and a repair). Seed 7 played the scripts' part
+until fe 5.3, whose retreat options pass unasked where nothing can retreat: its game then
+took other dice and made no reaction."""
 WANDERING = ("capture", "convert", "mission", "withdrawal", "approach")
 """What a wandering game must reach besides the others' events."""
 CLEAR_EVERY = 3

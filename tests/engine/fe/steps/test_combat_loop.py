@@ -16,7 +16,7 @@ from engine.fe.face import FACE
 from engine.fe.model import FeState
 from engine.fe.steps import combat
 from engine.fe.steps.battles import battle_list
-from tests.engine.fe.helpers import owed
+from tests.engine.fe.helpers import owed, run_until
 from tests.engine.fe.steps.tutorial_states import (
     after_setup,
     orders,
@@ -176,3 +176,39 @@ def test_the_bir_pick_is_a_typed_secret_and_the_variable_die_sets_the_total() ->
     assert rolled.events[0].text == (
         "1105 round 2: BIR 3 + 2, variable die 5 (+1): total 6 (304.3)"
     )
+
+
+def test_from_5_3_a_side_with_nothing_left_is_not_asked_about_retreats() -> None:
+    """As above, the attacker's D6 destroyed at its own option (5-7A2): from fe 5.3 the
+    defender's last option (5-7A3) passes, since the battle is over, and the next hex begins
+    in the same packet; in a 5.2 game the defender is still asked (a hand-off for nothing)."""
+    item = {"type": "adjust", "change": "destroy", "unit": "KLI-0005", "reason": "round 1"}
+    for version, asked in (("5.2", True), ("5.3", False)):
+        state = RULESET.at_version(at_first_retreat_option(), version)
+        state, _ = orders(state, "alliance", {"type": "done"})
+        state, events = orders(state, "coalition", item, {"type": "done"})
+        assert (step(state) == "5-7A3") is asked, (version, step(state))
+        if not asked:
+            assert state.battles[0].resolved == "the attacker has nothing left in 1105"
+            assert step(state) == "5-1A" and combat.current(state) == state.battles[1]
+            (passed,) = [e for e in events if e.step == "5-7A3"]
+            assert "the battle in 1105 is over: the attacker has nothing left" in passed.text
+
+
+def test_from_5_3_a_base_alone_is_not_asked_whether_it_retreats() -> None:
+    """1704: the Kzinti ships retreat in round 1 and the starbase fights on (302.741). In
+    round 2 (the D6 joins the F5, so the attacker is not destroyed) the starbase alone may
+    not retreat, so from fe 5.3 its option 5-7A1 passes with the reason, and the attacker
+    is asked (5-7A2)."""
+    state = RULESET.at_version(run_to(two_battles(), "3B2"), "5.3")
+    state, _ = orders(state, "coalition", {"type": "battles", "hexes": ["1704"]})
+    state = run_to(state, "5-7A1")
+    state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
+    state, _ = orders(state, "coalition", {"type": "done"})
+    assert step(state) == "5-2A2"  # round 2 against the starbase
+    state = placed(state, {"KLI-0005": 1704})  # with the D6 too: the attacker outlasts it
+    events: list[Event] = []
+    state = run_until(state, lambda s: step(s).startswith("5-7"), events)
+    assert step(state) == "5-7A2" and owed(state).seats == ("coalition",)
+    (passed,) = [e for e in events if e.step == "5-7A1"]
+    assert "nothing of alliance's in 1704 can retreat" in passed.text
