@@ -152,9 +152,12 @@ def rules_text(rows: list[dict[str, Any]]) -> str:
 
 
 def games_text(rows: list[dict[str, Any]]) -> str:
+    """The games as a table: each column as wide as its widest cell (a name cut at 15
+    characters, a wait at 17), two spaces between, so a long turn tag or step id never runs
+    into the next column."""
     if not rows:
         return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"
-    lines = [f"{'GAME':<10}{'NAME':<16}{'TURN':<14}{'STEP':<7}{'WAITING FOR':<18}NOTE"]
+    table = [("GAME", "NAME", "TURN", "STEP", "WAITING FOR", "NOTE")]
     for row in rows:
         waits = row.get("waits") or {}
         waiting = ",".join(row["waiting_for"]) or "-"
@@ -177,11 +180,21 @@ def games_text(rows: list[dict[str, Any]]) -> str:
         )
         if row.get("archived") and not row["frozen"]:
             note = f"archived: {note}" if note else "archived"
-        lines.append(
-            f"{row['game'][:8]:<10}{row['name'][:15]:<16}{turn_text(row['turn']):<14}"
-            f"{(row['step'] or '-'):<7}{waiting[:17]:<18}{note}"
+        table.append(
+            (
+                row["game"][:8],
+                row["name"][:15],
+                turn_text(row["turn"]),
+                row["step"] or "-",
+                waiting.strip()[:17],
+                str(note),
+            )
         )
-    return "\n".join(lines)
+    widths = [max(len(cells[i]) for cells in table) for i in range(len(table[0]) - 1)]
+    return "\n".join(
+        "  ".join([*(c.ljust(w) for c, w in zip(cells, widths, strict=False)), cells[-1]]).rstrip()
+        for cells in table
+    )
 
 
 def show_text(record: dict[str, Any]) -> str:
