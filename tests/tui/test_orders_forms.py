@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Input, Label, Select
 
 from engine.core.face import Choice, Param, ParamKind, Preset
 from mail.loopback import LoopbackNetwork
@@ -32,7 +33,14 @@ from tests.tui.test_app import (
 from tests.tui.test_orders_panel import TOO_FAR
 from tui.screens.game import GameScreen
 from tui.widgets.hexmap import HexMap
-from tui.widgets.order_forms import PRESET_FIELD, TYPE_IT, OrderForm, choice_form, order_values
+from tui.widgets.order_forms import (
+    PRESET_FIELD,
+    TYPE_IT,
+    Field,
+    OrderForm,
+    choice_form,
+    order_values,
+)
 from tui.widgets.orders import OrdersPanel, describe
 from tui.widgets.unitpick import UnitPick
 
@@ -400,3 +408,17 @@ def test_a_face_choice_with_presets_becomes_an_order() -> None:
         "type": "move", "units": ["KLI-0001", "KLI-0002"], "path": ["1307", "1306"]
     }  # fmt: skip
     assert order_values(move, {"units": "", "path": ""}) == "fill in: units, path"
+
+
+async def test_a_long_field_label_wraps_in_the_form() -> None:
+    """A field's label says what the value is for (a secret BIR pick's); cut at the form's
+    width, its end was lost: it wraps onto more lines instead."""
+    label = "choice (the battle intensity rating you pick for this round, from 1 to 4: 304.1)"
+    form = OrderForm("Secret BIR pick (304.1)", [Field("choice", label)], dict)
+    app = App[None]()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(form)
+        await pilot.pause()
+        shown = form.query_one("#label-choice", Label)
+        assert shown.size.height >= 2, shown.size
+        assert shown.size.width <= 60

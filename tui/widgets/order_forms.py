@@ -149,7 +149,8 @@ class OrderForm(Dialog["dict[str, Any] | None"]):
     DEFAULT_CSS = """
     OrderForm {
         & > Vertical { width: 60; }
-        & Label { color: $text-muted; }
+        /* A long label (what the value is for) wraps in the column rather than run out. */
+        & Label { color: $text-muted; width: 100%; }
         & #form-error { color: $text-error; height: auto; }
         & Input, & Select { width: 100%; }
     }
