@@ -446,6 +446,11 @@ async def test_the_panel_says_a_packet_is_queued_until_it_has_left(tutorial: Tut
         await pilot.press("y")
         await settle(pilot)
         assert panel.check_text.endswith("signed and queued: s sends it")
+        # The map has the keys back, the panel still in view: o focuses it (it hid it, when
+        # the panel kept the focus: a player pressing o for the orders lost them).
+        assert screen.query_one(HexMap).has_focus and panel.display
+        await pilot.press("o")
+        assert panel.has_focus and panel.display
         await pilot.press("s")
         await settle(pilot)
         assert "sent 1" in status_text(app)

@@ -247,6 +247,9 @@ class DraftsScreen(SignedLinesScreen):
             return
         if message.result.sent:
             panel.show_queued(message.result.text)
+            # The keys go back to the map, the panel stays in view: o then focuses it (with
+            # the focus kept, the o of a player wanting the orders hid them).
+            self.query_one(HexMap).focus()
             self.status.say(message.result.text.replace("\n", "; "))  # (one line)
             self.reload()
         elif message.items == panel.items:  # a verdict on older drafts is dropped

@@ -324,6 +324,7 @@ class Session(SigningSession):
         stays = f"\n{step} stays your move: d ends it" if step else ""
         if verdict.signed:
             drafts.forget(self.reader().store, gid)  # signed: nothing left to come back
+            stays = stays.replace(": d ends", ": o, then d ends")  # (the map has the keys)
             text = f"packet {verdict.seq} signed and queued: s sends it{stays}"
             return Checked(True, text, sent=True, verdict=verdict)
         from tui.screens.order_data import planned_board
