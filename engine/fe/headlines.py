@@ -43,9 +43,10 @@ def headline(event: Event) -> str | None:
 
 
 def _no_battle(event: Event) -> bool:
-    """The combat loop passing a phase with no battle hex: the battle-hex list of the same
-    phase already said so."""
-    return event.kind == "battle" and isinstance(event.data, dict) and event.data == {"hexes": []}
+    """The combat loop's order of the battle hexes when there are none (the phase passes)
+    or one: the battle-hex list of the same phase already said as much."""
+    hexes = event.data.get("hexes") if list(event.data) == ["hexes"] else None
+    return event.kind == "battle" and isinstance(hexes, list) and len(hexes) <= 1
 
 
 def _units(units: Any) -> str:

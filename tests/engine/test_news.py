@@ -173,14 +173,16 @@ def test_a_rare_kind_after_many_common_ones_still_shows() -> None:
 
 
 def test_a_combat_phase_without_battles_is_said_once() -> None:
-    """Two areas say a combat phase has no battle: the battle-hex list (a line) and the
-    combat loop passing the phase (routine, since it says nothing more)."""
+    """Two areas say which hexes a combat phase fights: the battle-hex list (a line) and the
+    combat loop's order of them, routine unless there are two hexes or more to order."""
     listed = Event("battle-hexes", "No battle hexes: nobody fights (302.0)", "coalition")
     passed = Event("battle", "no battle hexes: the phase passes", "coalition", "5-1", {"hexes": []})
-    fought = Event("battle", "battle hexes in order: 0701", "coalition", "5-1", {"hexes": ["0701"]})
+    one = Event("battle", "battle hexes in order: 0701", "coalition", "5-1", {"hexes": ["0701"]})
+    two = Event("battle", "in order: 0701, 1105", "coalition", "5-1", {"hexes": ["0701", "1105"]})
     assert headlines.headline(listed) == "No battle hexes: nobody fights"
     assert headlines.headline(passed) is None
-    assert headlines.headline(fought) == "battle hexes in order: 0701"
+    assert headlines.headline(one) is None  # one hex: no order to tell
+    assert headlines.headline(two) == "in order: 0701, 1105"
 
 
 def test_a_die_asked_for_is_routine_as_the_die_rolled() -> None:
