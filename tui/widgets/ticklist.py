@@ -6,9 +6,10 @@ tick itself: ``[x]`` ticked, ``[ ]`` not, in the same four columns, colour only 
 
 `PickDialog` asks for one line of a list (Enter takes the highlighted one) or, with
 ``multiple``, for any number of them (space ticks, Enter takes the ticked ones); Escape gives
-up. The orders panel uses it for the steps of a standing order or a ``done through``, and
-for the group or piece a set-up placement puts on the map: the lines come from the ruleset's
-data, the dialog only shows them and returns the values picked.
+up; typing goes to the first line whose value starts with what was typed. The orders panel
+uses it for the steps of a standing order or a ``done through``, and for the group or piece
+a set-up placement puts on the map: the lines come from the ruleset's data, the dialog only
+shows them and returns the values picked.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -94,8 +95,28 @@ class PickDialog(Dialog["list[str] | None"]):
                     compact=True,
                 )
 
+    typed = ""
+    """What was typed to go to a line (`on_key`)."""
+
     def on_mount(self) -> None:
         self.query_one("#pick-list").focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter, digit or dash goes to the first line whose value starts with what was
+        typed (``3B1`` among a hundred steps); one that extends no value starts the typing
+        over from it, and one that starts none moves nothing."""
+        char = event.character or ""
+        if len(char) != 1 or not (char.isalnum() or char == "-"):
+            return
+        event.stop()
+        values = [value.casefold() for value in self.values]
+        for typed in (self.typed + char, char):
+            found = next((i for i, v in enumerate(values) if v.startswith(typed.casefold())), None)
+            if found is not None:
+                self.typed = typed
+                pick = self.query_one("#pick-list", OptionList)
+                pick.highlighted = found
+                return
 
     @property
     def values(self) -> list[str]:
