@@ -257,6 +257,7 @@ class DraftsScreen(SignedLinesScreen):
                 self._verdict = (message.items, message.result.ok)
                 verdict = message.result.verdict
                 self._left_open = verdict.left_open if verdict is not None else ""
+                panel.ends_step = message.result.ok and verdict is not None and not self._left_open
                 self.query_one(HexMap).show_plan(message.plan)  # the what-if, before signing
                 panel.after_drafts(self._waiting_after(message.plan))
             panel.show_check(message.result.ok, message.result.text)

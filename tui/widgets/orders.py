@@ -15,13 +15,12 @@ and opens the one picked. Quick keys reach the usual ones, each only when the st
 - ``1`` to ``4`` (``b`` too, for the first) the step's own orders (those not offered at
   every step), in the order offered: a build and a conversion at F&E's 2B3, the end of a
   movement batch at 3B2 (an order that asks nothing is drafted at once);
-- ``m`` the step's stack order, its placement, or its hex pick (a retreat's hex)
-  (`tui.widgets.order_flow.MapOrders`);
+- ``m`` the step's stack order, placement or hex pick (`tui.widgets.order_flow.MapOrders`);
 - ``p`` the hidden choice of a secret step, ``{`` any order typed as JSON (`docs/orders.md`).
 
 ``u`` takes back the last draft, ``S`` (or ctrl+s) asks to send them all. No key here means
-anything on the map (its ``h j k l g z`` and Enter) or on the game screen (``a c e i o r s t
-v``), so a key does the same wherever the focus is; ``?`` lists them.
+anything on the map (its ``h j k l g z`` and Enter) or on the game screen (``a c e g i o r s
+t v``), so a key does the same wherever the focus is; ``?`` lists them.
 
 Data down, intent up, as for the map: the panel never calls the engine, the store or a
 ruleset's client code. Every change of the drafts posts `OrdersPanel.DraftChanged` (the
@@ -82,6 +81,9 @@ OWN_KEYS = ("1", "2", "3", "4")
 """Quick keys for the step's own orders (not offered at every step), in the order offered."""
 
 
+F_LISTS = ": f lists what it takes"
+
+
 class OrdersPanel(MapOrders, can_focus=True):
     """Draft orders, one line each, with the check result under them and a one-line input.
 
@@ -116,9 +118,8 @@ class OrdersPanel(MapOrders, can_focus=True):
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
         Binding("S,ctrl+s", "send", "Send", key_display="S", tooltip="Sign and queue the drafts"),
         Binding("escape", "cancel", "Cancel", show=False),
-        # The keys above that `check_action` hides when the step has no use for them, once
-        # more: a hidden binding passes its key on, and these say why it did nothing.
-        # (No description: neither the footer nor ? lists them.)
+        # Keys `check_action` hides when the step has no use for them, again: hidden, a key
+        # passes on and does nothing; these say why (no description: ? lists them not).
         Binding("d", "why_not('done')", show=False),
         Binding("m", "why_not('move')", show=False),
         Binding("u,S,ctrl+s", "why_not('drafts')", show=False),
@@ -169,6 +170,8 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._seat = ""
         self._queued = False
         """The verdict line says the last drafts were signed and queued (`show_queued`)."""
+        self.ends_step = False
+        """The engine's dry run found the drafts end the step owed (the screen tells)."""
 
     def compose(self) -> ComposeResult:
         # The drafts and the engine's verdict first, the hint under them: at 80x24 the side
@@ -409,34 +412,29 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._form(choice_form(choice) if choice is not None else secret_form())
 
     def action_why_not(self, what: str) -> None:
-        """Why a key hidden from the footer did nothing: ``what`` it would have acted on is
-        not there (`check_action`)."""
-        if what == "drafts":
-            self.notice("no draft orders yet")
-        elif not self._step:
-            self.notice("nothing owed now")
+        """Why a key the footer hides for the step (`check_action`) did nothing."""
+        lacks = {"done": "is not ended by done", "move": "has nothing for m to move or place"}
+        if what == "drafts" or not self._step:
+            self.notice("no draft orders yet" if what == "drafts" else "nothing owed now")
         else:
-            lacks = {"done": "is not ended by done", "move": "has nothing for m to move or place"}
-            self.notice(
-                f"{self._step} {lacks.get(what, 'has no hidden choice')}: f lists what it takes"
-            )
+            self.notice(f"{self._step} {lacks.get(what, 'has no hidden choice')}{self._then}")
 
     def _not_offered(self, what: str) -> None:
-        if not self._step:
-            self.notice("nothing owed now")
-        else:
-            self.notice(f"{self._step} takes no {what} order: f lists what it takes")
+        self.notice(
+            f"{self._step} takes no {what} order{self._then}" if self._step else "nothing owed now"
+        )
+
+    @property
+    def _then(self) -> str:
+        """The keys offer the step owed now: signed, drafts that end it bring the next's."""
+        return ": S signs your drafts, then the next step's" if self.ends_step else F_LISTS
 
     def _prefill(self) -> dict[str, str]:
         """Starting values from what the player pointed at: the chosen hex, its units."""
         if self.chosen is None:
             return {}
-        units = self.chosen[1]
-        return {
-            "hex": f"{self.chosen[0]:04d}",
-            "piece": units[0] if units else "",
-            "pieces": " ".join(units),
-        }
+        h, units = self.chosen
+        return {"hex": f"{h:04d}", "piece": units[0] if units else "", "pieces": " ".join(units)}
 
     def _open(self, choice: ChoiceData, values: Mapping[str, str] | None = None) -> None:
         """The form of ``choice``, or the order at once when it asks for nothing; a list
@@ -523,7 +521,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._changed()
 
     def _changed(self) -> None:
-        self._queued = False
+        self._queued = self.ends_step = False  # (until the screen's dry run says)
         lines = [f"{n}. {describe(item)}" for n, item in enumerate(self.items, 1)]
         self.query_one("#orders-drafts", Static).update("\n".join(lines) or "no draft orders")
         if not self.items:
