@@ -26,7 +26,7 @@ from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves.home import Home
 from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
-from tests.saves.conftest import Player, exchange, join_tutorial, now
+from tests.saves.conftest import Player, exchange, join_tutorial, now, start_game
 from tests.tui.pilots import after_each_repaint, passing_workers, settle_until, workers_done
 from tests.tui.test_cli import plan_walk
 from tui.app import HexpostApp
@@ -109,6 +109,22 @@ def tutorial_at(
     finally:
         game.alice.close()
         game.bob.close()
+
+
+@contextmanager
+def wind_at(tmp_path: Path, step: str) -> Iterator[Tutorial]:
+    """The Wind set up by two homes (`tests.saves.conftest.start_game`) and walked to
+    ``step``, closed afterwards."""
+    network = LoopbackNetwork()
+    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
+    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
+    game = Tutorial(alice, bob, network, start_game(alice, bob))
+    walk_to(game, step)
+    try:
+        yield game
+    finally:
+        alice.close()
+        bob.close()
 
 
 def app_for(player: Player, **kwargs: Any) -> HexpostApp:

@@ -18,8 +18,6 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select
 
 from engine.core.face import Choice, Param, ParamKind, Preset
-from mail.loopback import LoopbackNetwork
-from tests.saves.conftest import Player, start_game
 from tests.tui.test_app import (
     SIZE,
     TUTORIAL_ATTACK,
@@ -28,7 +26,7 @@ from tests.tui.test_app import (
     open_game,
     settle,
     tutorial_at,
-    walk_to,
+    wind_at,
 )  # fmt: skip
 from tests.tui.test_orders_panel import TOO_FAR
 from tui.screens.game import GameScreen
@@ -253,14 +251,8 @@ async def test_a_secret_step_takes_a_hidden_choice(at_5_3c: Tutorial) -> None:
 @pytest.fixture
 def wind_2b3(tmp_path: Path) -> Iterator[Tutorial]:
     """The Wind set up and walked to 2B3: the coalition (Lyrans and Klingons) builds."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game = Tutorial(alice, bob, network, start_game(alice, bob))
-    walk_to(game, "2B3")
-    yield game
-    alice.close()
-    bob.close()
+    with wind_at(tmp_path, "2B3") as game:
+        yield game
 
 
 async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) -> None:

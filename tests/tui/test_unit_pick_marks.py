@@ -10,9 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mail.loopback import LoopbackNetwork
-from tests.saves.conftest import Player, start_game
-from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, walk_to
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, wind_at
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.unitpick import UnitPick
 
@@ -20,14 +18,8 @@ from tui.widgets.unitpick import UnitPick
 @pytest.fixture
 def wind_3b2(tmp_path: Path) -> Iterator[Tutorial]:
     """The Wind set up and walked to 3B2: the coalition's operational movement."""
-    network = LoopbackNetwork()
-    alice = Player(tmp_path / "alice", "Alice", "alice@example.org", network)
-    bob = Player(tmp_path / "bob", "Bob", "bob@example.org", network)
-    game = Tutorial(alice, bob, network, start_game(alice, bob))
-    walk_to(game, "3B2")
-    yield game
-    alice.close()
-    bob.close()
+    with wind_at(tmp_path, "3B2") as game:
+        yield game
 
 
 async def test_pieces_that_may_not_move_come_unticked(wind_3b2: Tutorial) -> None:

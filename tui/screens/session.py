@@ -321,10 +321,11 @@ class Session(SigningSession):
         if not verdict.legal:
             return Checked(False, verdict.refusal, verdict=verdict)
         step = verdict.left_open.partition(" ")[0]  # (its title is in the side panel)
-        stays = f"\n{step} stays your move: d ends it" if step else ""
+        # The keys: the panel's while drafting, the map's once they are signed.
+        keys = "o, then d" if verdict.signed else "d"
+        stays = f"\n{step} stays your move: {keys} ends it" if step else ""
         if verdict.signed:
             drafts.forget(self.reader().store, gid)  # signed: nothing left to come back
-            stays = stays.replace(": d ends", ": o, then d ends")  # (the map has the keys)
             text = f"packet {verdict.seq} signed and queued: s sends it{stays}"
             return Checked(True, text, sent=True, verdict=verdict)
         from tui.screens.order_data import planned_board

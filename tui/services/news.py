@@ -76,7 +76,8 @@ def news_line(item: GameNews) -> str:
             parts.append(f"{who}: {sent} ({said[-1]})" if said[-1] else f"{who}: {sent}")
     owed = item.waits
     if owed is not None and owed.step:  # the step's title is in the side panel already
-        wait = f"{'your' if owed.mine else owed.who + chr(39) + 's'} move: {owed.step}"
+        whose = "your" if owed.mine else f"{owed.who}'s"
+        wait = f"{whose} move: {owed.step}"
     else:
         wait = waits_words(owed)
     return "; ".join([wait, *parts])

@@ -119,13 +119,15 @@ def _submit(
         state_hash=result.state_hash.hex(),
         events=tuple(result.events),
         after=result.state if dry_run else None,
-        left_open=step_words(result.left_open) if result.left_open is not None else "",
+        left_open=_owed_words(result.left_open),
     )
 
 
-def step_words(decision: Decision) -> str:
-    """``5-2A3 Defender accepts or refuses the approach battle``: a step by id and title."""
-    return f"{decision.step} {decision.title}".strip()
+def _owed_words(decision: Decision | None) -> str:
+    """The decision in a player's words (`saves.news.what_is_owed`), "" for none."""
+    from saves.news import what_is_owed  # (only when orders are checked)
+
+    return what_is_owed(decision) if decision is not None else ""
 
 
 def left_open_note(verdict: OrdersVerdict) -> str:
