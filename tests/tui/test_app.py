@@ -127,6 +127,14 @@ def wind_at(tmp_path: Path, step: str) -> Iterator[Tutorial]:
         bob.close()
 
 
+async def sign_a_done(pilot: Pilot[None]) -> None:
+    """Draft a done in the orders panel (o, d), ask to send it (S) and say yes (y), each
+    key's work finished before the next."""
+    for keys in (("o", "d"), ("S",), ("y",)):
+        await pilot.press(*keys)
+        await settle(pilot)
+
+
 def app_for(player: Player, **kwargs: Any) -> HexpostApp:
     """The app on a second connection to the player's home (as a separate process would)."""
     return HexpostApp(Home(player.home.path), **kwargs)
@@ -455,12 +463,7 @@ async def test_the_panel_says_a_packet_is_queued_until_it_has_left(tutorial: Tut
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
         panel = screen.query_one(OrdersPanel)
-        await pilot.press("o", "d")
-        await settle(pilot)
-        await pilot.press("S")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot)
+        await sign_a_done(pilot)
         assert panel.check_text.endswith("signed and queued: s sends it")
         # The map has the keys back, the panel still in view: o focuses it (it hid it, when
         # the panel kept the focus: a player pressing o for the orders lost them).

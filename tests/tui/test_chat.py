@@ -28,6 +28,7 @@ from tests.tui.test_app import (
     app_for,
     open_game,
     settle,
+    sign_a_done,
     status_text,
     top,
 )
@@ -235,12 +236,7 @@ async def test_orders_ask_for_the_passphrase_and_keep_the_drafts_on_cancel(
         app.session._clock = now
         screen = await open_game(pilot)
         panel = screen.query_one(OrdersPanel)
-        await pilot.press("o", "d")
-        await settle(pilot)
-        await pilot.press("S")
-        await settle(pilot)
-        await pilot.press("y")
-        await settle(pilot)
+        await sign_a_done(pilot)
         assert isinstance(app.screen, PassphraseDialog)
         await pilot.press("escape")
         await settle(pilot)
