@@ -38,13 +38,15 @@ ROUTINE_KINDS = frozenset(
         "step-done",
         "step-part",
         "step-skipped",
+        "step-policy",
         "commit",
         "roll",
         "roll-armed",
     }
 )
 """The protocol core's and the turn machinery's bookkeeping: counted, never listed (a die
-asked for, as the die rolled: what they decide is the ruleset's own event)."""
+asked for, as the die rolled, and a step the seats' policies answered: what they decide is
+the ruleset's own event)."""
 
 Headline = Callable[[Event], "str | None"]
 """An event's line, or None when the event is routine (counted, not listed)."""

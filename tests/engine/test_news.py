@@ -191,3 +191,14 @@ def test_a_die_asked_for_is_routine_as_the_die_rolled() -> None:
     asked = Event("roll-armed", "alliance asked for 1d6 for combat die, 1107 round 1")
     news = summarize([("alliance", [asked])], headlines.headline)
     assert news.seats[0].lines == () and news.seats[0].routine == 1
+
+
+def test_a_step_answered_by_a_policy_is_routine() -> None:
+    """A step the seats' signed policies answered is bookkeeping: what the policy chose raises
+    its own events (a secret committed, a flagship named), and the line "5-3D ...: answered
+    for the seats" in the news said nothing a player acts on."""
+    answered = Event("step-policy", "5-3D Secretly choose flagships: answered for the seats")
+    moved = Event("move", "moved A")
+    for headline in (None, headlines.headline):
+        news = summarize([("alliance", [moved, answered])], headline)
+        assert news.seats[0].lines == ("moved A",) and news.seats[0].routine == 1

@@ -36,7 +36,7 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from tui.widgets.order_forms import ChoiceData, order_values
-from tui.widgets.order_text import hex_pick, param_named, placement_items
+from tui.widgets.order_text import hex_pick, param_named, path_text, placement_items
 from tui.widgets.ticklist import PickDialog
 from tui.widgets.unitpick import UnitPick
 
@@ -347,6 +347,38 @@ class MapOrders(Vertical):
         name, self._picking = self._picking, None
         self._stack_order({name: f"{h:04d}"})
         self.post_message(self.MoveEnded())
+
+    def map_hint(self, *, picking_units: bool) -> str | None:
+        """The hint line while an order is built on the map (``picking_units``: its unit
+        list is shown): what to do next and how to give up; None when none is."""
+        kind = self._stack.order if self._stack is not None else ""
+        if picking_units:
+            return f"{kind}: which units? space ticks, * all/none, Enter takes, Esc"
+        if self._placing is not None:
+            return f"{kind} {self._placing[1]}: cursor to its hex, Enter; Esc gives up"
+        if self._picking is not None:
+            params = self._stack.params if self._stack is not None else ()
+            param = next(p for p in params if p.name == self._picking)
+            text = f"{kind}: cursor to a marked hex, Enter; Esc gives up\n"
+            return (
+                text
+                + f"marked: {' '.join(param.options)}"
+                + (f"\n{param.help}" if param.help else "")
+            )
+        if self.path is None:
+            return None
+        if self._takes_path:
+            text = (
+                f"{kind} {len(self._units)} from {self.path[0]:04d}: "
+                f"{path_text(f'{h:04d}' for h in self.path)}\n"
+                "cursor+Enter adds a hex, Backspace takes one back; Enter on the end or Esc ends"
+            )
+        else:
+            text = (
+                f"{kind} {len(self._units)} from {self.path[0]:04d}: "
+                "cursor to the destination, Enter; Esc gives up"
+            )
+        return text + (f"\n{self._reach_note}" if self._reach_note else "")
 
     # --- supplied by the panel ----------------------------------------------------------------
 

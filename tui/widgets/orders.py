@@ -559,40 +559,22 @@ class OrdersPanel(MapOrders, can_focus=True):
         return ", ".join([*keys, "f: forms"])
 
     def _show_hint(self) -> None:
-        kind = self._stack.order if self._stack is not None else ""
-        if self._shown(UnitPick):
-            text = f"{kind}: which units? space ticks, * all/none, Enter takes, Esc"
-        elif self._placing is not None:
-            text = f"{kind} {self._placing[1]}: cursor to its hex, Enter; Esc gives up"
-        elif self._picking is not None:
-            params = self._stack.params if self._stack is not None else ()
-            param = next(p for p in params if p.name == self._picking)
-            text = f"{kind}: cursor to a marked hex, Enter; Esc gives up\n"
-            text += f"marked: {' '.join(param.options)}" + (f"\n{param.help}" if param.help else "")
-        elif self.path is not None and not self._takes_path:
-            text = (
-                f"{kind} {len(self._units)} from {self.path[0]:04d}: "
-                "cursor to the destination, Enter; Esc gives up"
-            )
-            text += f"\n{self._reach_note}" if self._reach_note else ""
-        elif self.path is not None:
-            text = (
-                f"{kind} {len(self._units)} from {self.path[0]:04d}: "
-                f"{path_text(f'{h:04d}' for h in self.path)}\n"
-                "cursor+Enter adds a hex, Backspace takes one back; Enter on the end or Esc ends"
-            )
-            text += f"\n{self._reach_note}" if self._reach_note else ""
-        elif not self._step:
-            text = "nothing owed now"
-        elif self._secret:
-            text = f"{self._step} is secret: p writes your hidden choice"
-        else:
-            takes = ", ".join(dict.fromkeys(self.orders)) or "nothing you can write here"
-            text = f"{self._step} takes: {takes}\n{self.key_text()}"
-            if self.chosen is not None and self.chosen[1] and self.stack is not None:
-                text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
-            elif self.stack is None and self.placement is not None:
-                text += f"\nm: {self.placement.order}, then its hex on the map"
-            elif self.stack is None and self.pick is not None:
-                text += f"\nm: {self.pick.order}, its hex on the map"
-        self.query_one("#orders-hint", Static).update(text)
+        """The hint line: the order being built on the map (`MapOrders.map_hint`), else
+        what the step takes and the keys that write it."""
+        text = self.map_hint(picking_units=self._shown(UnitPick))
+        self.query_one("#orders-hint", Static).update(text or self._step_hint())
+
+    def _step_hint(self) -> str:
+        if not self._step:
+            return "nothing owed now"
+        if self._secret:
+            return f"{self._step} is secret: p writes your hidden choice"
+        takes = ", ".join(dict.fromkeys(self.orders)) or "nothing you can write here"
+        text = f"{self._step} takes: {takes}\n{self.key_text()}"
+        if self.chosen is not None and self.chosen[1] and self.stack is not None:
+            text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
+        elif self.stack is None and self.placement is not None:
+            text += f"\nm: {self.placement.order}, then its hex on the map"
+        elif self.stack is None and self.pick is not None:
+            text += f"\nm: {self.pick.order}, its hex on the map"
+        return text
