@@ -24,7 +24,11 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     ``allocate`` "suggested": the engine's legal allocation of the damage taken;
     ``retreat``: 0 never retreat, N retreat once N rounds are fought, -1 ask; ``pursue``
     "always": every ship the side has in the hex pursues an enemy that retreated, "never":
-    none does."""
+    none does. From F&E 5.4, at a base (302.22, 302.23): ``offer`` "always"/"never", the
+    attacker offers an approach battle every round from the second, or never; ``approach``
+    "accept"/"refuse", the defender's answer to every approach battle offered; and
+    ``retreat`` answers the attacker's retreat before a base battle too (it stays unless
+    the policy's rounds are fought)."""
 
     flagship: Literal["", "auto"] = ""
     force: Literal["", "auto"] = ""
@@ -33,6 +37,8 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     allocate: Literal["", "suggested"] = ""
     retreat: Annotated[int, msgspec.Meta(ge=-1, le=99)] = -1
     pursue: Literal["", "always", "never"] = ""
+    offer: Literal["", "always", "never"] = ""
+    approach: Literal["", "accept", "refuse"] = ""
 
 
 class SideRound(msgspec.Struct, frozen=True, omit_defaults=True):

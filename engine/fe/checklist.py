@@ -92,7 +92,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.3"
+    version = "5.4"
     follow_on_dice_from = "5.1"
     state_type = FeState
 
@@ -185,7 +185,7 @@ class FeRuleset:
         if isinstance(order, PolicyOrder):
             from engine.fe.steps import combat_policy
 
-            return combat_policy.check(order)
+            return combat_policy.check(state, order)
         if isinstance(order, ReactionOrder):
             from engine.fe.steps import reaction_policy
 

@@ -21,6 +21,10 @@ from engine.core.ruleset import OptionSpec
 POLICY_RULE = "302.0"
 """The rule a combat policy cites (the face offers the policy at every step, so it reads the
 number here rather than import the policy's module, which brings the combat sequence)."""
+POLICY_OPENING_FROM = "5.4"
+"""The version from which a combat policy answers a base battle's opening steps and may say
+``offer`` and ``approach`` (`engine.fe.steps.combat_policy.OPENING_FROM`); here for the face's
+policy form, as the rule number above."""
 
 # --- the pursuit battle (`engine.fe.steps.pursuit_round`) ------------------------------------
 

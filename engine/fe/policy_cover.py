@@ -19,8 +19,8 @@ from engine.core.ruleset import Seat
 from engine.fe.model import FeState
 
 COMBAT_POLICY_STEPS = (
-    "5-3C", "5-3D", "5-3E", "5-3X2", "5-4A2", "5-6A", "5-6B", "5-7A1", "5-7A2", "5-7A3",
-    "5-8A", "5-8D", "5-8F",
+    "5-2A2", "5-2A3", "5-2B1", "5-3C", "5-3D", "5-3E", "5-3X2", "5-4A2", "5-6A", "5-6B",
+    "5-7A1", "5-7A2", "5-7A3", "5-8A", "5-8D", "5-8F",
 )  # fmt: skip
 """The steps a combat policy (``policy``) with every field set answers."""
 REACTION_POLICY_STEPS = ("3B3",)
@@ -37,8 +37,12 @@ def policy_cover(state: FeState) -> dict[str, tuple[Seat, ...]]:
     from engine.fe.steps import combat_policy, combat_pursuit, reaction_policy
 
     covering: dict[str, set[Seat]] = {}
+    opening = state.plays_at_least(combat_policy.OPENING_FROM)
     for seat, policy in state.policies:
-        steps = (*combat_policy.answered_steps(policy), *combat_pursuit.answered_steps(policy))
+        steps = (
+            *combat_policy.answered_steps(policy, opening=opening),
+            *combat_pursuit.answered_steps(policy),
+        )
         for step in steps:
             covering.setdefault(step, set()).add(seat)
     for seat, reaction in state.reaction_policies:

@@ -22,7 +22,7 @@ from engine.core.state import state_hash
 from tests.engine.fe_battle_golden import play_battle_golden
 from tests.engine.fe_campaign import play_campaign
 from tests.engine.fe_play import play_sample_fe_game
-from tests.engine.fe_policy_golden import play_policy_golden
+from tests.engine.fe_policy_golden import play_base_policy_golden, play_policy_golden
 from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.fe_wind import play_wind_turns
 from tests.engine.table import Table
@@ -88,6 +88,17 @@ def fe_policies() -> GoldenGame:
     )
 
 
+def fe_base_policies() -> GoldenGame:
+    table, _asked = play_base_policy_golden()
+    return _record(
+        table,
+        "The Wind, turn 1: six Lyran ships attack the Kzinti Count's Fleet and its battle "
+        "station in 0701, both seats with the standing order manual and combat policies that "
+        "answer the base battle's opening (fe 5.4): the Kzinti refuse the approach battle, the Lyrans stay for the base battle, "
+        "offer an approach battle in round 2 and retreat after it",
+    )
+
+
 WANDER_GAME = (17, 3)
 """The wandering random campaign kept as a golden game (seed, turns): the rules areas the
 scripted games never reach, pinned packet by packet."""
@@ -110,6 +121,7 @@ def _record(table: Table, description: str) -> GoldenGame:
 
 
 GOLDEN = {
+    "fe_base_policies.msgpack": fe_base_policies,
     "fe_battle.msgpack": fe_battle,
     "fe_campaign.msgpack": fe_campaign,
     "fe_checklist.msgpack": fe_checklist,

@@ -19,7 +19,11 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
 - ``fe_5_2_wind.msgpack``: the golden ``fe_wind`` as 5.2 wrote it (The Wind, turn 1, both
   player turns), where the alliance's base in 0701, which may not retreat, is asked at its
   retreat options 5-7A1 and 5-7A3 (from 5.3 they pass:
-  `engine.fe.steps.combat_retreat.UNASKED_FROM`).
+  `engine.fe.steps.combat_retreat.UNASKED_FROM`);
+- ``fe_5_3_base.msgpack``: The Wind, turn 1, the Lyrans' attack on the Kzinti battle station
+  in 0701 with both seats' standing order ``manual`` and combat policies (the Lyrans retreat
+  once two rounds are fought): the Kzinti are asked at 5-2A3 and the Lyrans at 5-2B1 and
+  5-2A2 (from 5.4 a policy answers them: `engine.fe.steps.combat_policy.OPENING_FROM`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_0_pursuit.msgpack": PlacedFe(large_board),
     "fe_5_1_back.msgpack": RULESET,
     "fe_5_2_wind.msgpack": RULESET,
+    "fe_5_3_base.msgpack": RULESET,
 }
 
 
@@ -49,7 +54,7 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1", "5.2") and ruleset.version != version
+    assert version in ("5.0", "5.1", "5.2", "5.3") and ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
     entropy_packets = 0
@@ -88,3 +93,16 @@ def test_the_5_2_game_asks_a_base_that_may_not_retreat() -> None:
     assert "alliance completed 5-7A1 Defender's first retreat option" in texts
     assert "alliance completed 5-7A3 Defender's last retreat option" in texts
     assert not any("nothing of alliance's in 0701 can retreat" in t for t in texts)
+
+
+def test_the_5_3_game_asks_the_base_battle_s_opening_its_policies_could_answer() -> None:
+    """What the frozen 5.3 game pins: the Lyran policy (retreat once two rounds are fought)
+    does not answer the retreat before the base battle, and the Kzinti answer the approach
+    battle by hand (from 5.4 the policies answer both)."""
+    golden = read_golden(FROZEN / "fe_5_3_base.msgpack")
+    texts = [
+        e.text for _seq, _packet, result in replay_golden(golden, RULESET) for e in result.events
+    ]
+    assert "alliance completed 5-2A3 Defender accepts or refuses the approach battle" in texts
+    assert "coalition completed 5-2B1 Attacker may retreat before the base battle" in texts
+    assert not any(t.startswith("5-2") and "answered for the seats" in t for t in texts)

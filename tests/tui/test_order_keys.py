@@ -347,9 +347,14 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
         await select_option(pilot, form, PRESET_FIELD, TYPE_IT)
         await select_option(pilot, form, "bir", "3")
         await select_option(pilot, form, "allocate", "suggested")
+        approach = next(f for f in form.fields if f.name == "approach")  # from fe 5.4
+        assert approach.choices == (("(none)", ""), ("accept", "accept"), ("refuse", "refuse"))
+        await select_option(pilot, form, "approach", "refuse")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert panel.items == [{"type": "policy", "bir": 3, "allocate": "suggested"}]
+        assert panel.items == [
+            {"type": "policy", "bir": 3, "allocate": "suggested", "approach": "refuse"}
+        ]
         assert panel.check_text.startswith("legal"), panel.check_text
 
 

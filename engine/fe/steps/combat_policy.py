@@ -14,7 +14,12 @@ sign once what it does in every round, and the engine answers for it:
   construction) when the seat's policy says ``allocate: "suggested"``;
 - 5-8A: pursue with every ship there, or not (the die waits for the other seat's packet);
 - 5-7A1 to 5-7A3: stay, or retreat (to the engine's pick of hex, 302.72) once the policy's
-  number of rounds is fought.
+  number of rounds is fought;
+- from F&E 5.4 (`OPENING_FROM`), a base battle's opening: the attacker's offer of an
+  approach battle from round 2 (5-2A2, ``offer``), the defender's answer (5-2A3,
+  ``approach``) and the attacker's retreat before the base battle (5-2B1, read from
+  ``retreat`` as at 5-7A: it stays until the policy's rounds are fought). Each of them
+  asks one seat, a hand-off by email every round of every battle at a base.
 
 A policy only ever answers its own seat's steps: nothing the rules give the other side is
 decided by it. Dice are never known earlier because of a policy: when a seat was not asked
@@ -43,6 +48,7 @@ from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
 from engine.fe.combat import forces, results
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
+from engine.fe.opening import ApproachOrder
 from engine.fe.orders import AllocateOrder, PolicyOrder, PursueOrder, RetreatOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import (
@@ -62,6 +68,10 @@ from engine.fe.unit_kinds import class_of
 POLICY_RULE = specs.POLICY_RULE
 ALLOCATION_STEPS = ("5-6A", "5-6B")
 RETREAT_STEPS = ("5-7A1", "5-7A2", "5-7A3")
+OPENING_FROM = specs.POLICY_OPENING_FROM
+"""From this version a policy answers the opening steps of a battle at a base (`OPENING`)
+and may say ``offer`` and ``approach``; games of 5.3 and before still ask there."""
+OPENING = (combat_approach.OFFER_STEP, combat_approach.ANSWER_STEP, combat.BASE_RETREAT_STEP)
 
 
 def policy_of(state: FeState, seat: Seat) -> CombatPolicy | None:
@@ -87,11 +97,18 @@ def _covers(policy: CombatPolicy, step_id: str) -> bool:
     return False
 
 
-def answered_steps(policy: CombatPolicy) -> tuple[str, ...]:
+def answered_steps(policy: CombatPolicy, *, opening: bool = True) -> tuple[str, ...]:
     """The steps of a battle round at which ``policy`` answers its seat's part as a rule, for
     the checklist (`engine.fe.policy_cover`): the board may still leave one to the seat (with
-    no legal retreat hex, 302.72, the seat is asked where to go)."""
+    no legal retreat hex, 302.72, the seat is asked where to go). ``opening``: the game
+    plays `OPENING_FROM` or later, where a policy answers a base battle's opening too."""
     steps = [step for step in POLICY_STEPS if _covers(policy, step)]
+    if opening and policy.offer:
+        steps.append(combat_approach.OFFER_STEP)
+    if opening and policy.approach:
+        steps.append(combat_approach.ANSWER_STEP)
+    if opening and policy.retreat >= 0:
+        steps.append(combat.BASE_RETREAT_STEP)
     if policy.allocate == "suggested":
         steps += ALLOCATION_STEPS
     if policy.retreat >= 0:
@@ -141,10 +158,18 @@ def describe(policy: CombatPolicy) -> str:
         parts.append(f"retreat after round {policy.retreat}")
     if policy.pursue:
         parts.append(f"pursue {policy.pursue}")
+    if policy.offer:
+        parts.append(f"offer approach battles {policy.offer}")
+    if policy.approach:
+        parts.append(f"{policy.approach} approach battles")
     return ", ".join(parts)
 
 
-def check(order: PolicyOrder) -> list[Violation]:
+def check(state: FeState, order: PolicyOrder) -> list[Violation]:
+    if (order.offer or order.approach) and not state.plays_at_least(OPENING_FROM):
+        plays = f"this game plays {state.version}" if state.version else "this game is older"
+        text = f"a policy's offer and approach answers take F&E {OPENING_FROM}; {plays}"
+        return [Violation(text, combat_approach.APPROACH_RULE)]
     if 0 <= order.bir < results.BIR_PICK_MIN:
         low, high = results.BIR_PICK_MIN, results.BIR_PICK_MAX
         text = f"a policy's BIR is a pick from {low} to {high} (or -1 to be asked), not {order.bir}"
@@ -279,6 +304,8 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
         return _retreat(state, step, events)
     if step.id == combat_retreat.PURSUIT_STEP:
         return _pursue(state, step, events)
+    if step.id in OPENING and state.plays_at_least(OPENING_FROM):
+        return _opening(state, step, events)
     return None
 
 
@@ -329,17 +356,43 @@ def _allocate(state: FeState, step: Step, events: list[Event]) -> FeState | None
 
 
 def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    """Stay, or retreat once the policy's rounds are fought: at 5-7A after the round, or
+    before the base battle of the round after them (5-2B1)."""
     seat = _owner(state, step)
     policy = policy_of(state, seat)
     record = combat.current(state)
     if policy is None or policy.retreat < 0 or record is None:
         return None
-    fought = record.rounds + 1
+    fought = record.rounds + (0 if step.id == combat.BASE_RETREAT_STEP else 1)
     if policy.retreat == 0 or fought < policy.retreat or seat in record.retreats:
         return state
     if combat_retreat.AREA.check(state, seat, step, RetreatOrder()):
         return None  # no legal retreat hex (302.72): the seat is asked
     return combat_retreat.AREA.apply(state, seat, step, RetreatOrder(), events)
+
+
+def _opening(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    """A base battle's opening step (`OPENING`) as the owner's policy answers it: an offer
+    made or not (5-2A2), an offer accepted or refused (5-2A3), the retreat before the base
+    battle (5-2B1, `_retreat`); None (the seat is asked) where the policy is silent or its
+    answer is not legal."""
+    if step.id == combat.BASE_RETREAT_STEP:
+        return _retreat(state, step, events)
+    seat = _owner(state, step)
+    policy = policy_of(state, seat)
+    if step.id == combat_approach.OFFER_STEP:
+        offer = policy.offer if policy is not None else ""
+        if offer == "never":
+            return state
+        order = ApproachOrder(accept=True) if offer == "always" else None
+    else:
+        answer = policy.approach if policy is not None else ""
+        order = ApproachOrder(accept=answer == "accept") if answer else None
+    if order is None:
+        return None
+    if combat_approach.check_approach(state, seat, step, order):
+        return None  # cannot happen when the step is asked; the seat is asked instead
+    return combat_approach.apply_approach(state, seat, step, order, events)
 
 
 def _pursue(state: FeState, step: Step, events: list[Event]) -> FeState | None:

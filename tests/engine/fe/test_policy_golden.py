@@ -1,4 +1,5 @@
-"""The golden policy battle (`tests/golden/fe_policies.msgpack`) read back from its packets.
+"""The golden policy battles (`tests/golden/fe_policies.msgpack`,
+`tests/golden/fe_base_policies.msgpack`) read back from their packets.
 
 Both sides signed standing orders for the combat phase and combat policies with their moves
 (`tests.engine.fe_policy_golden`): from fe 5.1 the battle's later dice are follow-on dice,
@@ -14,6 +15,7 @@ from engine.fe.battle_report import REPORT_KIND
 from engine.fe.model import FeState
 from saves.registry import ruleset_for
 from tests.engine.fe_battle_golden import ATTACKER, DEFENDER, TARGET
+from tests.engine.fe_policy_golden import OPENING_STEPS, play_base_policy_golden
 from tests.golden.companion import read_golden, replay_golden
 from tests.golden.regen import HERE
 
@@ -44,3 +46,29 @@ def test_one_packet_fights_the_whole_battle_from_the_values_of_its_first_dice() 
     record = state.rules.battles[0]
     assert record.hex == TARGET and record.rounds == 2
     assert record.retreated[0][0] == DEFENDER and record.pursuit == "fought"
+
+
+def test_a_base_battle_s_opening_is_answered_by_the_policies_from_5_4() -> None:
+    """Nobody is asked at 5-2A2, 5-2A3 or 5-2B1: the Kzinti policy refuses both approach
+    battles (the Lyrans' offer of round 2 too), the Lyran policy stays for both base battles
+    and retreats after round 2, as `tests.engine.fe_policy_golden.BASE_POLICIES` say."""
+    golden = read_golden(HERE / "fe_base_policies.msgpack")
+    ruleset = ruleset_for("fe")
+    assert golden.ruleset == f"fe/{ruleset.version}"
+    fought = []
+    approach: list[str] = []
+    for _seq, _packet, result in replay_golden(golden, ruleset):
+        rules = result.state.rules
+        if isinstance(rules, FeState):  # (kept until the next player turn's economics)
+            fought += rules.battles[:1]
+        approach += [e.text for e in result.events if e.kind == "approach"]
+    record = fought[-1]
+    assert record.hex == 701 and record.rounds == 2 and record.retreats == ("coalition",)
+    assert (record.opening.kind, record.opening.offered, record.opening.declined) == ("base", 2, 2)
+    assert [text.split(":")[0] for text in approach] == [
+        "alliance refuses the approach battle in 0701, round 1",
+        "coalition offers an approach battle in 0701, round 2 (302.22)",
+        "alliance refuses the approach battle in 0701, round 2",
+    ]
+    _table, asked = play_base_policy_golden()
+    assert asked and not set(asked) & set(OPENING_STEPS), asked
