@@ -11,6 +11,7 @@ the retreat, the pursuit die and the pursuit round.
 from __future__ import annotations
 
 from engine.core.packets import EntropyOnly
+from engine.fe.battle_model import BattleRecord
 from engine.fe.battle_report import REPORT_KIND
 from engine.fe.model import FeState
 from saves.registry import ruleset_for
@@ -55,7 +56,7 @@ def test_a_base_battle_s_opening_is_answered_by_the_policies_from_5_4() -> None:
     golden = read_golden(HERE / "fe_base_policies.msgpack")
     ruleset = ruleset_for("fe")
     assert golden.ruleset == f"fe/{ruleset.version}"
-    fought = []
+    fought: list[BattleRecord] = []
     approach: list[str] = []
     for _seq, _packet, result in replay_golden(golden, ruleset):
         rules = result.state.rules
