@@ -387,7 +387,9 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
             msgspec.structs.replace(p, options=targets) if p.name == "unit" else p
             for p in choice.params
         )
-        return msgspec.structs.replace(choice, params=params)
+        from engine.fe.menus import direct_presets  # each order the points buy, priced
+
+        return msgspec.structs.replace(choice, params=params, presets=direct_presets(state, seat))
     return choice
 
 

@@ -28,6 +28,7 @@ from engine.fe.orders import (
     CaptureOrder,
     ConvertOrder,
     DeclareWar,
+    DirectOrder,
     MissionOrder,
     RepairOrder,
     RetreatOrder,
@@ -139,6 +140,39 @@ def capture_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
         )
         for o in _accepted(state, seat, tries)
     )
+
+
+_DIRECTED_WORDS = {"crippled": "cripple", "destroyed": "destroy", "sids": "a SIDS step"}
+
+
+def direct_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
+    """Each directed damage order the seat's points buy now (302.5; a pursuit's at 5-8E,
+    307.4), with its price: ``KZI-0002 BC: cripple for 16 of your 17 points``."""
+    from engine.fe.combat.targets import points_text
+    from engine.fe.steps import combat_directed, combat_pursuit, pursuit_round
+
+    step = flow.current(state)
+    in_pursuit = step is not None and step.id == pursuit_round.PURSUER_STEP
+    rules_of = combat_pursuit if in_pursuit else combat_directed
+    tries = (
+        DirectOrder(uid, destroy)
+        for uid in rules_of.target_ids(state, seat)
+        for destroy in (False, True)
+    )
+    presets = []
+    for order in _accepted(state, seat, tries):
+        quoted = rules_of.quote(state, seat, order)
+        if quoted is None:  # (the step's check and the rules module's agree)
+            continue
+        cost2, have2, outcome = quoted
+        what = _DIRECTED_WORDS.get(outcome, outcome)
+        label = (
+            f"{order.unit} {state.board.unit(order.unit).cls}: {what} for "
+            f"{points_text(cost2)} of your {points_text(have2)} points"
+        )
+        destroy = "yes" if order.destroy else "no"
+        presets.append(Preset(label, (("unit", order.unit), ("destroy", destroy))))
+    return tuple(presets)
 
 
 def declare_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:

@@ -129,6 +129,20 @@ def check(state: FeState, seat: Seat, order: DirectOrder) -> list[Violation]:
     return []
 
 
+def quote(state: FeState, seat: Seat, order: DirectOrder) -> tuple[int, int, str] | None:
+    """What a legal ``order`` costs and the points the side has to direct (both doubled),
+    and what it does (``crippled``, ``destroyed``, ``sids``); None when it is not legal now
+    (the face's ready lines, `engine.fe.menus.direct_presets`)."""
+    if check(state, seat, order):
+        return None
+    found = _round(state, seat)
+    assert found is not None
+    have2 = points2(found)
+    wanted = directed.Directed(order.unit, order.destroy)
+    result = directed.direct(have2, wanted, enemy_targets(state, found))
+    return result.cost2, have2, result.outcome
+
+
 def _outcome_text(result: directed.DirectedResult) -> str:
     after = result.target
     assert after is not None

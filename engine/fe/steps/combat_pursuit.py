@@ -290,6 +290,19 @@ def check_direct(state: FeState, seat: Seat, order: DirectOrder) -> list[Violati
     return []
 
 
+def quote(state: FeState, seat: Seat, order: DirectOrder) -> tuple[int, int, str] | None:
+    """As `engine.fe.steps.combat_directed.quote`, for the pursuer at 5-8E."""
+    found = None if check_direct(state, seat, order) else _directing(state, seat)
+    if found is None:
+        return None
+    record, log = found
+    target = next(t for t in _targets(state, record, log) if t.id == order.unit)
+    price = _cost2(state, directed.Directed(order.unit, order.destroy), target)
+    assert price is not None  # (check_direct refuses an order without one)
+    outcome = "destroyed" if order.destroy else "crippled"
+    return price, _points2(state, record, log, seat), outcome
+
+
 def apply_direct(
     state: FeState, seat: Seat, step: Step, order: DirectOrder, events: list[Event]
 ) -> FeState:

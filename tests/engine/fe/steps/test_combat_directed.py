@@ -299,3 +299,39 @@ def test_no_damage_points_pass_the_step() -> None:
 
 def _step(step_id: str) -> Step:
     return next(s for s in flow.sequence().main if s.id == step_id)
+
+
+def _direct_presets(state: FeState, seat: str) -> dict[tuple[str, bool], str]:
+    """The face's ready lines for ``direct``: (unit, destroy) -> the line's label."""
+    choices = [c for c in FACE.choices(state, seat) if c.order == "direct"]
+    return {
+        (dict(p.values)["unit"], dict(p.values)["destroy"] == "yes"): p.label
+        for c in choices
+        for p in c.presets
+    }
+
+
+def test_the_form_lists_every_directed_order_the_points_buy_with_its_price() -> None:
+    """A player at 5-5B picks from the orders the engine takes, each with what it costs of
+    the points scored, instead of unit ids alone and a refusal for the ones too dear."""
+    state = border_battle()
+    offered = _direct_presets(state, "coalition")
+    legal = {
+        (uid, destroy)
+        for uid in GUARD + STRIKE
+        for destroy in (False, True)
+        if not refusals(state, "coalition", {"type": "direct", "unit": uid, "destroy": destroy})
+    }
+    assert set(offered) == legal and legal
+    assert offered[("KZI-0002", False)] == "KZI-0002 BC: cripple for 16 of your 17 points"
+    assert ("KZI-0002", True) not in offered  # 24 points: more than the 17 scored
+    assert offered[("KZI-0004", True)].startswith("KZI-0004 FF: destroy for 12 of your 17")
+    assert _direct_presets(state, "alliance") == {}  # not the defender's step yet
+
+
+def test_a_base_s_line_says_it_takes_a_sids_step() -> None:
+    attackers = [*STRIKE, "KLI-0006"]
+    state = fought(1704, attackers, ["KZI-B004", "KZI-0006", "KZI-0007"], "KZI-B004")
+    offered = _direct_presets(state, "coalition")
+    assert offered[("KZI-B004", False)] == "KZI-B004 SB: a SIDS step for 18 of your 20 points"
+    assert ("KZI-B004", True) not in offered

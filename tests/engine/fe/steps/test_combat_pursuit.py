@@ -288,6 +288,11 @@ def test_the_app_offers_the_pursuers_targets_and_the_allocation_editor() -> None
     state = reveal(pursued_at_setup(), {"coalition": 4, "alliance": PURSUED}, dice=(4, 3, 6))
     (direct,) = [c for c in FACE.choices(state, "coalition") if c.order == "direct"]
     assert [p.options for p in direct.params if p.name == "unit"] == [("KZI-0003",)]
+    # 9 points at the normal cost: the CL crippled for its defence 6, or destroyed for 6 + 3
+    assert [(p.label, p.values) for p in direct.presets] == [
+        ("KZI-0003 CL: cripple for 6 of your 9 points", (("unit", "KZI-0003"), ("destroy", "no"))),
+        ("KZI-0003 CL: destroy for 9 of your 9 points", (("unit", "KZI-0003"), ("destroy", "yes"))),
+    ]
     menu = FACE.menu(state, "coalition", "allocate", ())
     assert menu is not None and not menu.can_stop
     assert menu.suggested == ("cripple KLI-0002",)
