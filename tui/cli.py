@@ -289,11 +289,9 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     orders = sub.add_parser(
         "orders",
         help="check, sign and queue orders from a file",
-        epilog='Order types: done (through a step or "end"), note, roll, secret, back, '
-        "standing (the checklist); place "
-        "(set-up); repair, build, convert, replace, mission (phase 2); move, batch, react "
-        "(phase 3, and move in 4B); retrograde, strategic, reserve (6D2, 8A, 9A); adjust "
-        "(typed changes at any step you owe). docs/orders.md has an example of each.",
+        epilog="The orders a game takes are its ruleset's: `hexpost choices GAME` lists those "
+        "the step you owe takes, each with its JSON and ready-made lines (a build, a directed "
+        "attack with its price); docs/orders.md has an example of each order of F&E.",
     )
     orders.add_argument("game", metavar="GAME")
     orders.add_argument(

@@ -110,3 +110,15 @@ def test_everything_else_goes_to_the_whole_parser(
     monkeypatch.setattr(cli, "build_parser", counted)
     outcome(cli.parse_arguments, argv)
     assert built == [True]
+
+
+def test_the_orders_help_lists_no_ruleset_s_orders_and_points_at_choices() -> None:
+    """The command line is every ruleset's (nothing above engine/ assumes F&E): its help for
+    ``orders`` sends the player to ``choices``, which lists the orders of the game's own
+    ruleset, instead of a list of F&E orders that left out the combat phase's."""
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    text = " ".join(sub.choices["orders"].format_help().split())
+    assert "hexpost choices GAME" in text
+    for fe_order in ("retrograde", "strategic", "convert", "mission"):
+        assert fe_order not in text
