@@ -62,6 +62,11 @@ class SeatNews(msgspec.Struct, frozen=True):
     """``(kind, count)`` of meaningful events left off, in the order each kind first came."""
     routine: int = 0
     """Bookkeeping events counted and not listed (steps passed or done by the engine)."""
+    lead: str = ""
+    """The one of ``lines`` to lead a one-line summary with: among the events that name the
+    seat itself (else among all), those of its latest packet, and of them the line of the
+    kind the seat's events had least often, the latest among equals (a unit destroyed among
+    a round's allocations run on by standing orders); "" when nothing is listed."""
 
 
 class News(msgspec.Struct, frozen=True):
@@ -107,41 +112,45 @@ class _Seat:
     def __init__(self, seat: Seat) -> None:
         self.seat = seat
         self.packets = 0
-        self.kept: dict[str, list[tuple[int, str]]] = {}
+        self.kept: dict[str, list[tuple[int, str, tuple[bool, int]]]] = {}
         self.counts: dict[str, int] = {}
         self.seen = 0
         self.routine = 0
 
-    def add(self, kind: str, line: str | None) -> None:
+    def add(self, kind: str, line: str | None, own: bool = False) -> None:
+        """One event: its kind, its line (None: routine), whether the seat itself made it
+        (the event names the seat, not another or none)."""
         if line is None:
             self.routine += 1
             return
         self.counts[kind] = self.counts.get(kind, 0) + 1
         kept = self.kept.setdefault(kind, [])
         if len(kept) < PER_KIND:
-            kept.append((self.seen, shorten(line)))
+            kept.append((self.seen, shorten(line), (own, self.packets)))
         self.seen += 1
 
     def news(self) -> SeatNews:
         """The kept lines, chosen a kind at a time (each kind's first line before any kind's
         second), so a war declared after a dozen set-ups still shows; then in the order they
         came. What was not chosen is counted per kind."""
-        chosen: list[tuple[int, str, str]] = []
+        chosen: list[tuple[int, str, str, tuple[bool, int]]] = []
         for rank in range(PER_KIND):
             for kind, kept in self.kept.items():
                 if rank < len(kept) and len(chosen) < PER_SEAT:
-                    chosen.append((kept[rank][0], kind, kept[rank][1]))
+                    seen, line, whose = kept[rank]
+                    chosen.append((seen, kind, line, whose))
         chosen.sort()
         shown: dict[str, int] = {}
-        for _, kind, _ in chosen:
+        for _, kind, _, _ in chosen:
             shown[kind] = shown.get(kind, 0) + 1
         more = tuple(
             (kind, count - shown.get(kind, 0))
             for kind, count in self.counts.items()
             if count > shown.get(kind, 0)
         )
-        lines = tuple(line for _, _, line in chosen)
-        return SeatNews(self.seat, self.packets, lines, more, self.routine)
+        lines = tuple(line for _, _, line, _ in chosen)
+        lead = max(chosen, key=lambda c: (*c[3], -self.counts[c[1]], c[0]), default=None)
+        return SeatNews(self.seat, self.packets, lines, more, self.routine, lead[2] if lead else "")
 
 
 def summarize(
@@ -160,7 +169,7 @@ def summarize(
             tally = seats[seat] = _Seat(seat)
         tally.packets += 1
         for event in events:
-            tally.add(event.kind, line_of(event))
+            tally.add(event.kind, line_of(event), event.seat == seat)
     return News(len(packets), tuple(tally.news() for tally in seats.values()))
 
 

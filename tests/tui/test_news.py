@@ -183,3 +183,22 @@ def test_the_news_in_one_line_leads_with_what_was_done() -> None:
     theirs = msgspec.structs.replace(waits, seat="alliance", who="Bob", mine=False)
     line = news_line(msgspec.structs.replace(item, names=names, news=quiet, waits=theirs))
     assert line == "Bob's move: 5-2A3; Bob: 1 packet (1 routine step)"
+
+
+def test_the_one_line_news_leads_with_the_rarest_kind_of_line() -> None:
+    """Found in the game by mail: Bob destroyed a D7, and his packet ran on through the
+    round's allocations on standing orders; the status line showed the last of them
+    ("coalition resolves 1 damage points", the engine allocating for Alice). It leads with
+    a line of Bob's own seat from his latest packet, of the kind that came least often (the
+    latest among equals): the one thing among the routine many (`SeatNews.lead`)."""
+    done = [
+        Event("directed", "alliance directs damage in 1107: KLI-0083 destroyed", "alliance"),
+        Event("allocate", "alliance resolves 24 damage points", "alliance", "5-6A"),
+        Event("allocate", "coalition resolves 1 damage points", "coalition", "5-6B"),
+    ]
+    waits = Waits("alliance", "Bob", False, "5-7A1", "orders", "5-7A1 Defender's retreat")
+    news = summarize([("alliance", done)])
+    lead = "alliance directs damage in 1107: KLI-0083 destroyed"
+    assert news.seats[0].lead == lead
+    item = GameNews("00" * 32, "w", "coalition", news, {"alliance": "Bob"}, waits)
+    assert news_line(item) == f"Bob's move: 5-7A1; Bob: {lead} (+2 more: e)"

@@ -56,8 +56,9 @@ def news_lines(item: GameNews, *, waits: bool = True) -> list[str]:
 def news_line(item: GameNews) -> str:
     """``item`` in one line, for the game's own status line when it has no room for
     `news_lines`: whose move it is, at which step (its title is in the side panel), then
-    per seat its player's name, the last thing listed (the latest, nearest to what is owed
-    now) and how many more the log (``e``) has; no game name (the screen's title has it):
+    per seat its player's name, the line its news leads with (`SeatNews.lead`: the rarest
+    kind of thing it did, the latest among equals) and how many more the log (``e``) has;
+    no game name (the screen's title has it):
     ``your move: 5-2A3; Bob: Battle hexes: 1107 (+4 more: e)``. What a narrow line cuts
     is the end, the least needed."""
     from engine.core.news import left_off
@@ -70,7 +71,8 @@ def news_line(item: GameNews) -> str:
         who = "you" if news.seat == item.my_seat else item.names.get(news.seat, news.seat)
         if news.lines:
             more = len(news.lines) - 1 + (1 if said[-1] else 0)
-            parts.append(f"{who}: {news.lines[-1]}" + (f" (+{more} more: e)" if more else ""))
+            first = news.lead or news.lines[-1]
+            parts.append(f"{who}: {first}" + (f" (+{more} more: e)" if more else ""))
         else:  # routine steps alone, or nothing at all
             sent = _plural(news.packets, "packet")
             parts.append(f"{who}: {sent} ({said[-1]})" if said[-1] else f"{who}: {sent}")
