@@ -202,3 +202,17 @@ def test_the_one_line_news_leads_with_the_rarest_kind_of_line() -> None:
     assert news.seats[0].lead == lead
     item = GameNews("00" * 32, "w", "coalition", news, {"alliance": "Bob"}, waits)
     assert news_line(item) == f"Bob's move: 5-7A1; Bob: {lead} (+2 more: e)"
+
+
+def test_the_one_line_news_says_dice_owed_are_an_automatic_reply() -> None:
+    """Found in the game by mail: the round's dice waited for Bob's entropy, armed at
+    5-4A2 while the sequence stood at 5-5B; the status line said "Bob's move: 5-4A2", a
+    step already played. Only orders and secret choices are a move: anything else owed is
+    said in the words of the games list."""
+    dice = Waits(
+        "alliance", "Bob", False, "5-4A2", "entropy", "dice for 5-4A2 (an automatic reply)"
+    )
+    item = GameNews("00" * 32, "w", "coalition", summarize([]), {"alliance": "Bob"}, dice)
+    assert news_line(item) == "waits for Bob (alliance): dice for 5-4A2 (an automatic reply)"
+    secret = msgspec.structs.replace(dice, kind="secret", step="5-3X2", what="secret choice")
+    assert news_line(msgspec.structs.replace(item, waits=secret)) == "Bob's move: 5-3X2"

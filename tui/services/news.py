@@ -53,6 +53,12 @@ def news_lines(item: GameNews, *, waits: bool = True) -> list[str]:
     return lines
 
 
+MOVES = ("orders", "secret")
+"""What a player decides (`engine.core.ruleset.DecisionKind`): said as a seat's move. A
+join, a reveal or dice are said as the games list says them: a reply the protocol asks for,
+most of them sent by the player's client by itself."""
+
+
 def news_line(item: GameNews) -> str:
     """``item`` in one line, for the game's own status line when it has no room for
     `news_lines`: whose move it is, at which step (its title is in the side panel), then
@@ -77,7 +83,7 @@ def news_line(item: GameNews) -> str:
             sent = _plural(news.packets, "packet")
             parts.append(f"{who}: {sent} ({said[-1]})" if said[-1] else f"{who}: {sent}")
     owed = item.waits
-    if owed is not None and owed.step:  # the step's title is in the side panel already
+    if owed is not None and owed.step and owed.kind in MOVES:  # (its title: the side panel)
         whose = "your" if owed.mine else f"{owed.who}'s"
         wait = f"{whose} move: {owed.step}"
     else:
