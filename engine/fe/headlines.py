@@ -13,11 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.news import ROUTINE_KINDS, plain_headline
+from engine.core.news import ROUTINE_KINDS, plain_headline, shorten, without_rule
 from engine.core.ruleset import Event
 from engine.fe.economics import fmt_ep
 
-ROUTINE = ROUTINE_KINDS | {
+ENGINE_DICE = ("variable BIR", "combat die", "capture", "pursuit")
+"""How the purposes of the dice the engine asks for itself begin (`engine.fe.steps.combat_round`,
+`pursuit_round`, `combat_capture`, `pursuit_die`; the news test checks them against those
+modules, which this module does not import): the events they decide are listed instead. Any
+other roll is a player's own ``roll`` order, whose dice no rule reads: its result is news."""
+
+ROUTINE = (ROUTINE_KINDS - {"roll"}) | {
     "phase",
     "supply",
     "fighters",
@@ -31,8 +37,10 @@ another event of the same packet already sums up."""
 
 def headline(event: Event) -> str | None:
     """``event`` in a few words, or None when it is routine (see `ROUTINE`)."""
-    if event.kind in ROUTINE or _no_battle(event):
+    if event.kind in ROUTINE or _no_battle(event) or _engine_dice(event):
         return None
+    if event.kind == "roll":  # a player's own dice (the plain wording counts every roll)
+        return shorten(without_rule(event.text))
     worder = _WORDERS.get(event.kind)
     if worder is not None:
         try:
@@ -40,6 +48,14 @@ def headline(event: Event) -> str | None:
         except (KeyError, TypeError, IndexError, ValueError):
             pass  # data of another shape (an older event): the text still says it
     return plain_headline(event)
+
+
+def _engine_dice(event: Event) -> bool:
+    """A roll of the engine's own dice (`ENGINE_DICE`), or one whose purpose is not told."""
+    if event.kind != "roll":
+        return False
+    purpose = event.data.get("purpose")
+    return not isinstance(purpose, str) or purpose.startswith(ENGINE_DICE)
 
 
 def _no_battle(event: Event) -> bool:

@@ -202,3 +202,30 @@ def test_a_step_answered_by_a_policy_is_routine() -> None:
     for headline in (None, headlines.headline):
         news = summarize([("alliance", [moved, answered])], headline)
         assert news.seats[0].lines == ("moved A",) and news.seats[0].routine == 1
+
+
+def test_a_player_s_own_dice_are_news_and_the_engine_s_are_routine() -> None:
+    """A ``roll`` order's dice are kept nowhere but in the core's roll event (no rule of the
+    engine reads them): counted as routine, a player who rolled for a rule played by hand
+    never read the result in the news. The engine's own dice (combat, variable BIR, pursuit,
+    capture) stay routine: the damage and the other events they decide are listed."""
+    from engine.fe.steps import combat_capture, combat_round, pursuit_die, pursuit_round
+
+    def rolled(purpose: str) -> Event:
+        text = f"coalition rolled 2d6 for {purpose}: 3, 4"
+        return Event("roll", text, "coalition", "4A", {"purpose": purpose, "dice": [3, 4]})
+
+    assert headlines.headline(rolled("planetary assault")) == (
+        "coalition rolled 2d6 for planetary assault: 3, 4"
+    )
+    engine_purposes = (
+        combat_round.VBIR_PURPOSE,
+        combat_round.DAMAGE_PURPOSE,
+        pursuit_round.VBIR_PURPOSE,
+        pursuit_round.DAMAGE_PURPOSE,
+        combat_capture.CAPTURE_PURPOSE,
+        pursuit_die.PURSUIT_PURPOSE,
+    )
+    for purpose in engine_purposes:
+        assert headlines.headline(rolled(f"{purpose}, 1107 round 2, coalition")) is None
+    assert headlines.headline(Event("roll", "no data", "coalition")) is None  # (an older event)
