@@ -53,6 +53,9 @@ class SyncReport(msgspec.Struct, frozen=True):
     pushed: list[bytes] = []
     """The games whose outbox this sync changed (a packet sent, or a failed attempt noted):
     what they show of it (``1 to send``) changed too, though no packet arrived."""
+    written: list[tuple[bytes, int]] = []
+    """The automatic replies this sync wrote (game, sequence number): what they did (the
+    dice of a battle round and the round they fought) is news to their own player too."""
 
 
 TAKE_BATCH = 100
@@ -291,7 +294,9 @@ async def sync(
     reminded = await send_reminders(replica, transport, now)  # (theirs too)
     sent, failed, pushed = await push(replica, transport, now, force=force)
     resigned = resigning.resigned_in(replica, written)
-    return SyncReport(received, sent, failed, problems, requests, resigned, reminded, pushed)
+    return SyncReport(
+        received, sent, failed, problems, requests, resigned, reminded, pushed, written
+    )
 
 
 def _seats(replica: Replica, row: GameRow) -> Sequence[SeatState]:

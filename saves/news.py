@@ -123,14 +123,19 @@ def game_news(reader: Reader, row: GameRow, packets: list[tuple[int, str]]) -> G
     return GameNews(row.game_id.hex(), row.name, row.my_seat, news, names, owed)
 
 
-def arrivals(reader: Reader, outcomes: Iterable[Outcome]) -> list[GameNews]:
+def arrivals(
+    reader: Reader, outcomes: Iterable[Outcome], replies: Iterable[tuple[bytes, int]] = ()
+) -> list[GameNews]:
     """What a sync's received packets did, one `GameNews` per game they advanced, in the
     order the games first came: the packets each outcome applied (a packet and the buffered
-    ones it released), with their authors as the store records them."""
+    ones it released), with their authors as the store records them; and the automatic
+    replies the sync wrote (``replies``: game, sequence number), under this home's seat."""
     applied: dict[bytes, set[int]] = {}
     for outcome in outcomes:
         if outcome.game_id is not None and outcome.applied:
             applied.setdefault(outcome.game_id, set()).update(outcome.applied)
+    for game_id, seq in replies:
+        applied.setdefault(game_id, set()).add(seq)
     found: list[GameNews] = []
     for game_id, seqs in applied.items():
         row = reader.game(game_id)

@@ -69,3 +69,24 @@ def test_unread_news_covers_only_what_the_other_seats_sent_since_the_last_look(
     coalition = unread.news.seats[0]
     assert "LYR built FF at 0408 (2.5 EP)" in coalition.lines
     assert len(coalition.lines) <= PER_SEAT
+
+
+def test_a_sync_says_what_its_own_automatic_replies_did(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """Found in the game by mail: Bob's sync answered Alice's packet with the dice the round
+    waited for, and his reply's packet fought the round; his sync said only "waits for
+    Alice: 5-5B". The replies a sync wrote are news too, under "you"."""
+    alice, bob = players["coalition"], players["alliance"]
+    owed, _ = owner(players, game)
+    roll = [{"type": "roll", "dice": "2d6", "purpose": "planetary assault"}]
+    owed.replica.submit(game, roll, now=now())
+    owed.sync()
+    other = bob if owed is alice else alice
+    report = other.sync()
+    assert report.written and report.written[0][0] == game
+    lines = arrival_lines(other.replica, report)
+    mine = lines.index("wind: 1 packet from you")
+    rolled = lines[mine + 1]
+    assert rolled.startswith(f"  {owed.row(game).my_seat} rolled 2d6 for planetary assault: ")
+    assert lines[-1].startswith("  waits for ")

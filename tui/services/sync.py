@@ -154,13 +154,14 @@ def received_lines(names: Mapping[bytes, str], outcomes: Sequence[Outcome]) -> l
 
 
 def arrival_lines(replica: Replica, report: SyncReport, game: str | None = None) -> list[str]:
-    """What the packets this sync applied did, in words, per game (`tui.services.news`), and
-    what each of those games waits for now; only game ``game`` (hex id) when given."""
+    """What the packets this sync applied did, in words, per game (`tui.services.news`),
+    its own automatic replies included, and what each of those games waits for now; only
+    game ``game`` (hex id) when given."""
     from saves.news import arrivals
     from tui.services.news import news_lines
 
     lines: list[str] = []
-    for item in arrivals(replica, report.received):
+    for item in arrivals(replica, report.received, report.written):
         if game is None or item.game == game:
             lines += news_lines(item)
     return lines
