@@ -39,6 +39,7 @@ ROUTINE_KINDS = frozenset(
         "step-part",
         "step-skipped",
         "step-policy",
+        "through-stopped",
         "commit",
         "roll",
         "roll-armed",
@@ -46,7 +47,8 @@ ROUTINE_KINDS = frozenset(
 )
 """The protocol core's and the turn machinery's bookkeeping: counted, never listed (a die
 asked for, as the die rolled, and a step the seats' policies answered: what they decide is
-the ruleset's own event)."""
+the ruleset's own event; where a ``done`` through a step stopped: what the game waits for
+says it)."""
 
 Headline = Callable[[Event], "str | None"]
 """An event's line, or None when the event is routine (counted, not listed)."""

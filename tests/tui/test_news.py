@@ -216,3 +216,20 @@ def test_the_one_line_news_says_dice_owed_are_an_automatic_reply() -> None:
     assert news_line(item) == "waits for Bob (alliance): dice for 5-4A2 (an automatic reply)"
     secret = msgspec.structs.replace(dice, kind="secret", step="5-3X2", what="secret choice")
     assert news_line(msgspec.structs.replace(item, waits=secret)) == "Bob's move: 5-3X2"
+
+
+def test_a_done_through_the_end_is_bookkeeping_and_a_war_leads_the_line() -> None:
+    """Found in the game by mail: Bob's done through the end played his whole turn, and the
+    scenario's next turn had the Hydrans declare war; Alice's status line led with "alliance's
+    done through the end completed its steps to the end of the part". Where the walk stopped
+    is what the game waits for (said first); the walk's own event is counted as routine."""
+    done = [
+        Event("through-stopped", "alliance's done through the end completed its steps to the "
+              "end of the part", "alliance"),
+        Event("war", "HYD declares war on KLI", "alliance"),
+        Event("war", "HYD declares war on LYR", "alliance"),
+        *[Event("release", f"HYD fleet {n} is released", "alliance") for n in range(4)],
+    ]  # fmt: skip
+    news = summarize([("alliance", done)])
+    assert news.seats[0].routine == 1
+    assert news.seats[0].lead == "HYD declares war on LYR"
