@@ -148,10 +148,35 @@ def arrivals(
 
 def unread_news(reader: Reader, row: GameRow) -> GameNews:
     """What the other seats did that this home has not looked at yet (the games list's
-    unread packets), and what the game waits for."""
+    unread packets), with the automatic replies this home wrote since the first of them
+    (`own_replies`: a round fought in its own reveal or dice is news to its player too),
+    and what the game waits for."""
     packets = (
         store_games.latest_not_by(reader.store, row.game_id, row.my_seat, row.unread)
         if row.unread > 0
         else []
     )
+    if packets:
+        packets = sorted([*packets, *own_replies(reader, row, packets[0][0])])
     return game_news(reader, row, packets)
+
+
+REPLIES_READ = 50
+"""Own packets read for `own_replies` at most (the latest): a bound on the work of a news
+line, however long a game went on unlooked at."""
+
+
+def own_replies(reader: Reader, row: GameRow, after: int) -> list[tuple[int, str]]:
+    """``(seq, seat)`` of the automatic replies (`engine.core.pace.automatic`: an entropy
+    value, reveals alone) this home wrote after packet ``after``."""
+    from engine.core import pace
+    from engine.core.packets import kept_body
+
+    since = store_games.packet_seats(reader.store, row.game_id, after + 1, row.head_seq)
+    mine = [(seq, seat) for seq, seat in since if seat == row.my_seat][-REPLIES_READ:]
+    found = []
+    for seq, seat in mine:
+        data = store_games.packet_data(reader.store, row.game_id, seq)
+        if data is not None and pace.automatic(kept_body(data)[1]):
+            found.append((seq, seat))
+    return found

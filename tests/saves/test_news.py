@@ -90,3 +90,28 @@ def test_a_sync_says_what_its_own_automatic_replies_did(
     rolled = lines[mine + 1]
     assert rolled.startswith(f"  {owed.row(game).my_seat} rolled 2d6 for planetary assault: ")
     assert lines[-1].startswith("  waits for ")
+
+
+def test_unread_news_has_the_automatic_replies_written_since(
+    players: dict[str, Player], game: bytes
+) -> None:
+    """The app's status line reads the unread news: a round fought in this home's own
+    automatic reply (its reveal, its dice) was news to nobody there. The replies written
+    after the first unread packet are read with it, under this home's seat; its other
+    packets (orders the player wrote, read when written) are not."""
+    owed, other = owner(players, game)
+    roll = [{"type": "roll", "dice": "2d6", "purpose": "planetary assault"}]
+    owed.replica.submit(game, roll, now=now())
+    owed.sync()
+    report = other.sync()
+    assert report.written
+    row = other.row(game)
+    unread = news.unread_news(other.replica, row)
+    seats = [seat.seat for seat in unread.news.seats]
+    assert seats == [owed.row(game).my_seat, row.my_seat]
+    (mine,) = [seat for seat in unread.news.seats if seat.seat == row.my_seat]
+    assert mine.packets == 1 and mine.lines[0].startswith(f"{owed.row(game).my_seat} rolled 2d6")
+    owed.sync()  # the reply arrives; the roller's own orders after it are no news to it
+    owed.replica.submit(game, [{"type": "note", "text": "my own words"}], now=now())
+    theirs = news.unread_news(owed.replica, owed.row(game)).news.seats
+    assert [seat.seat for seat in theirs] == [row.my_seat]  # not its own note
