@@ -16,9 +16,11 @@ from typing import Any
 
 import msgspec
 
+from engine.core import pace
 from engine.core.errors import VersionError
 from engine.core.face import headline_of
 from engine.core.news import Headline, News, summarize
+from engine.core.packets import kept_body
 from engine.core.ruleset import Decision, DecisionKind, Event, Seat
 from saves import ledger, store_games
 from saves.outcome import Outcome
@@ -169,9 +171,6 @@ line, however long a game went on unlooked at."""
 def own_replies(reader: Reader, row: GameRow, after: int) -> list[tuple[int, str]]:
     """``(seq, seat)`` of the automatic replies (`engine.core.pace.automatic`: an entropy
     value, reveals alone) this home wrote after packet ``after``."""
-    from engine.core import pace
-    from engine.core.packets import kept_body
-
     since = store_games.packet_seats(reader.store, row.game_id, after + 1, row.head_seq)
     mine = [(seq, seat) for seq, seat in since if seat == row.my_seat][-REPLIES_READ:]
     found = []

@@ -39,6 +39,9 @@ class Submitted(msgspec.Struct, frozen=True):
     left_open: Decision | None = None
     """The decision its seat owed before the orders, when they leave that very one owed
     by it (`left_open`): sent as they are, the packet hands the other player nothing."""
+    then_owed: Decision | None = None
+    """Another decision of the same seat's the orders run into (`then_owed`): the player
+    goes on there (a ``done`` that played on to the builds), the other player is not asked."""
 
 
 def submit(
@@ -107,9 +110,15 @@ def submit(
         body, held = add_commit(ruleset, result.state, seat, items[-1], body, len(items))
         result = author.draft(ruleset, state, body, public)
     still = left_open(ruleset, owed_before, result.state, seat)
+    then = None if still is not None else then_owed(ruleset, result.state, seat)
     if dry_run:
         return Submitted(
-            body.seq, result.state_hash, result.events, state=result.state, left_open=still
+            body.seq,
+            result.state_hash,
+            result.events,
+            state=result.state,
+            left_open=still,
+            then_owed=then,
         )
 
     def keep_secret() -> None:
@@ -121,7 +130,14 @@ def submit(
     packet, result = signer.sign_and_store(
         ruleset, state, body, automatic=False, now=now, extra=keep_secret, drafted=result
     )
-    return Submitted(body.seq, result.state_hash, result.events, packet.packet_id, left_open=still)
+    return Submitted(
+        body.seq,
+        result.state_hash,
+        result.events,
+        packet.packet_id,
+        left_open=still,
+        then_owed=then,
+    )
 
 
 def left_open(
@@ -136,6 +152,15 @@ def left_open(
     if now_owed is None or now_owed.key != before.key or seat not in now_owed.seats:
         return None
     return now_owed
+
+
+def then_owed(ruleset: AnyRuleset, after: AnyState, seat: Seat) -> Decision | None:
+    """The decision the state ``after`` the orders owes from ``seat`` first, when it is one
+    the player makes (orders, a secret choice): the step it goes on at."""
+    now_owed = owed_first(ruleset, after)
+    if now_owed is None or seat not in now_owed.seats:
+        return None
+    return now_owed if now_owed.kind in (DecisionKind.ORDERS, DecisionKind.SECRET) else None
 
 
 def chat(signer: Signer, game_id: bytes, text: str, *, now: str) -> Submitted:

@@ -284,6 +284,9 @@ async def test_a_standing_order_is_ticked_in_the_sequence_with_titles(game: Tuto
 
 
 async def test_done_through_a_step_picked_from_the_rest_of_the_turn(game: Tutorial) -> None:
+    """D plays on to the step picked, which stays the player's: found in the game by mail,
+    picking 2B3 to build there drafted a done through 2B3, which completed the builds
+    unbuilt. The draft runs through the step before the one picked."""
     app = app_for(game.alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
@@ -294,10 +297,17 @@ async def test_done_through_a_step_picked_from_the_rest_of_the_turn(game: Tutori
         assert isinstance(dialog, PickDialog) and not dialog.multiple
         assert "1A1" not in dialog.values  # the step owed now is a plain d
         assert dialog.values[0] == "end"  # on until the other side decides
+        assert "stays yours" in dialog.title_text
         await pick(pilot, "1B")
         await settle(pilot)
-        assert panel.items == [{"type": "done", "through": "1B"}]
+        assert panel.items == [{"type": "done", "through": "1A3D"}]  # the step before 1B
         assert panel.check_text.startswith("legal"), panel.check_text
+        assert panel.check_text.splitlines()[1] == "then 1B is yours too"
+        await pilot.press("u", "D")
+        await pilot.pause()
+        await pick(pilot, "1A2")  # the next step: a plain done
+        await settle(pilot)
+        assert panel.items == [{"type": "done"}]
         await pilot.press("D")
         await pilot.pause()
         await pick(pilot, "end")

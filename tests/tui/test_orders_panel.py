@@ -105,7 +105,9 @@ async def test_a_done_checks_legal_and_is_sent_after_confirmation(game: Tutorial
         assert top(app) is screen
         assert seq(game) == before + 1
         assert panel.items == []
-        assert panel.check_text == f"packet {before + 1} signed and queued: s sends it"
+        queued, then = panel.check_text.splitlines()
+        assert queued == f"packet {before + 1} signed and queued: s sends it"
+        assert then.startswith("then ") and then.endswith(" is yours too")  # 1A1 done: 1A2 on
         assert screen.data is not None and screen.data.show.seq == before + 1
         assert panel.hint_text.startswith("1A3A takes:")  # the hint follows the game
 

@@ -324,6 +324,8 @@ class Session(SigningSession):
         # The keys: the panel's while drafting, the map's once they are signed.
         keys = "o, then d" if verdict.signed else "d"
         stays = f"\n{step} stays your move: {keys} ends it" if step else ""
+        if verdict.then:  # the player goes on there (its title: the side panel, once signed)
+            stays = f"\nthen {verdict.then} is yours too"
         if verdict.signed:
             drafts.forget(self.reader().store, gid)  # signed: nothing left to come back
             text = f"packet {verdict.seq} signed and queued: s sends it{stays}"

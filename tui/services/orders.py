@@ -67,6 +67,9 @@ class OrdersVerdict(msgspec.Struct, frozen=True):
     left_open: str = ""
     """The step (id and title) the orders leave owed by their own seat, as it was before
     them: sent alone they hand the other player nothing (`saves.submitting.left_open`)."""
+    then: str = ""
+    """The id of the seat's own next step the orders run into (`saves.submitting.then_owed`):
+    the player goes on there."""
 
     @property
     def refusal(self) -> str:
@@ -120,6 +123,7 @@ def _submit(
         events=tuple(result.events),
         after=result.state if dry_run else None,
         left_open=_owed_words(result.left_open),
+        then=result.then_owed.step if result.then_owed is not None else "",
     )
 
 

@@ -7,7 +7,7 @@ pending step (`set_step`: each order type with its parameters and presets, see
 and every choice gets a form built from its parameters (`choice_form`). ``f`` lists them all
 and opens the one picked. Quick keys reach the usual ones, each only when the step offers it:
 
-- ``d`` a ``done`` at once, ``D`` a ``done`` through a step picked from the sequence,
+- ``d`` a ``done`` at once, ``D`` a ``done`` that plays on to a step picked from the sequence,
   ``n`` a ``note`` (asks for its text on the panel's own line), ``x`` a ``roll``, ``A`` an
   ``adjust``, ``O`` a ``standing`` order (its steps and phases ticked in a list, with their
   titles), ``P`` a ``policy``: the names the sequence-of-play machinery and most rulesets
@@ -61,7 +61,7 @@ from tui.widgets.order_text import (
     with_options,
 )
 from tui.widgets.step_offer import StepOffer
-from tui.widgets.step_picks import THROUGH_END, StepData, standing_items, step_items
+from tui.widgets.step_picks import THROUGH_END, StepData, standing_items, step_items, stops
 from tui.widgets.ticklist import PickDialog, PickItem
 from tui.widgets.unitpick import UnitPick
 
@@ -95,7 +95,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         Binding("m", "move", "Move", tooltip="The step's stack order, placement or hex"),
         # Not in the footer, which 80 columns already fill: the hint line names them at the
         # steps that take them, and ? lists them all.
-        Binding("D", "through", "Done through", show=False, tooltip="Done up to a chosen step"),
+        Binding("D", "through", "Done through", show=False, tooltip="On to a step, left yours"),
         Binding("n", "note", "Note", show=False, tooltip="Draft a note (asks for its text)"),
         Binding("f", "forms", "Forms", show=False, tooltip="Any order of the step, by its form"),
         Binding("b,1", "own(0)", "Own order", show=False, tooltip="The step's first own order"),
@@ -344,20 +344,30 @@ class OrdersPanel(MapOrders, can_focus=True):
             self._open(choice)
 
     def action_through(self) -> None:
-        """A ``done`` through a step picked from the rest of the sequence (its ``step``
-        parameter), instead of typing the step's id; first in the list, ``end``: on until
-        the other side has a decision to make."""
+        """A ``done`` that plays on to a step picked from the rest of the sequence, which
+        stays the player's (the draft runs through the step before it: `step_picks.stops`),
+        instead of typing a step's id; first in the list, ``end``: on until the other side
+        has a decision to make."""
         choice = self.choice("done")
         through = param_named(choice, "step") if choice is not None else None
         if choice is None or through is None:
             self._not_offered("done through")
             return
-        items = self.step_items(later=True)
+        before = stops(self._steps)
+        items = [item for item in self.step_items(later=True) if item[1] in before]
         if not items:
-            self.notice("no later step to complete through")
+            self.notice("no later step to play on to")
             return
         end = ("end: on until the other side decides (the turn's end at most)", THROUGH_END, False)
-        self._pick_steps(choice, through, [end, *items], multiple=False)
+
+        def picked(values: list[str] | None) -> None:
+            self.focus()
+            if values:
+                stop = before.get(values[0], values[0])  # (end: as it is)
+                self._add({"type": "done", through: stop} if stop else {"type": "done"})
+
+        title = "Play on to which step? It stays yours"
+        self.app.push_screen(PickDialog(title, [end, *items]), picked)
 
     def step_items(self, *, later: bool = False, phases: bool = False) -> list[PickItem]:
         """The sequence's steps as lines to pick (`tui.widgets.step_picks.step_items`)."""

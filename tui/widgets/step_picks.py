@@ -73,6 +73,22 @@ def step_items(
     return items
 
 
+def stops(steps: Sequence[StepData]) -> dict[str, str]:
+    """For each step after the current one, the step a ``done`` runs through to stop there,
+    the step left the player's: the one before it ("" for the next step: a plain ``done``).
+    A step after a secret one is left out (nothing completes a secret step for a player: the
+    walk stops at it anyway)."""
+    rows = list(steps)
+    current = next((n for n, r in enumerate(rows) if r.status == "current"), None)
+    if current is None:
+        return {}
+    found: dict[str, str] = {}
+    for before, row in zip(rows[current:], rows[current + 1 :], strict=False):
+        if before.kind != "secret":
+            found[row.step] = "" if before is rows[current] else before.step
+    return found
+
+
 def standing_items(
     steps: Sequence[StepData], offered: Sequence[tuple[str, str]], seat: str
 ) -> list[PickItem]:
