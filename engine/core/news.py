@@ -115,6 +115,8 @@ class _Seat:
         self.seat = seat
         self.packets = 0
         self.kept: dict[str, list[tuple[int, str, tuple[bool, int]]]] = {}
+        """Per kind, its first `PER_KIND` lines: (place in the order they came, line, what
+        ranks it to lead: whether the seat itself made it, and in which of its packets)."""
         self.counts: dict[str, int] = {}
         self.seen = 0
         self.routine = 0
@@ -139,8 +141,8 @@ class _Seat:
         for rank in range(PER_KIND):
             for kind, kept in self.kept.items():
                 if rank < len(kept) and len(chosen) < PER_SEAT:
-                    seen, line, whose = kept[rank]
-                    chosen.append((seen, kind, line, whose))
+                    seen, line, ranks = kept[rank]
+                    chosen.append((seen, kind, line, ranks))
         chosen.sort()
         shown: dict[str, int] = {}
         for _, kind, _, _ in chosen:

@@ -54,7 +54,8 @@ def news_lines(item: GameNews, *, waits: bool = True) -> list[str]:
 
 
 MOVES = ("orders", "secret")
-"""What a player decides (`engine.core.ruleset.DecisionKind`): said as a seat's move. A
+"""What a player decides (`engine.core.ruleset.DecisionKind`'s values, as `saves.news.Waits`
+keeps them): said as a seat's move. A
 join, a reveal or dice are said as the games list says them: a reply the protocol asks for,
 most of them sent by the player's client by itself."""
 
@@ -62,8 +63,8 @@ most of them sent by the player's client by itself."""
 def news_line(item: GameNews) -> str:
     """``item`` in one line, for the game's own status line when it has no room for
     `news_lines`: whose move it is, at which step (its title is in the side panel), then
-    per seat its player's name, the line its news leads with (`SeatNews.lead`: the rarest
-    kind of thing it did, the latest among equals) and how many more the log (``e``) has;
+    per seat its player's name, the line its news leads with (`SeatNews.lead`) and how many
+    more the log (``e``) has;
     no game name (the screen's title has it):
     ``your move: 5-2A3; Bob: Battle hexes: 1107 (+4 more: e)``. What a narrow line cuts
     is the end, the least needed."""
