@@ -18,7 +18,7 @@ from engine.core import author
 from engine.core.errors import GameFrozen, HexpostError
 from engine.core.owed import owed_first, pending
 from engine.core.packets import Chat, EntropyOnly, Kind, Resign, Turn
-from engine.core.ruleset import AnyRuleset, Decision, DecisionKind, Event, Seat
+from engine.core.ruleset import Decision, DecisionKind, Event, Seat
 from engine.core.state import AnyState
 from saves import acceptance, vault
 from saves.chat import CHAT_LATER, RESIGN_LATER, chat_line, check_chat_turn
@@ -109,8 +109,9 @@ def submit(
     if secret_at:  # the secret decision owed is known only after the orders: draft again
         body, held = add_commit(ruleset, result.state, seat, items[-1], body, len(items))
         result = author.draft(ruleset, state, body, public)
-    still = left_open(ruleset, owed_before, result.state, seat)
-    then = None if still is not None else then_owed(ruleset, result.state, seat)
+    owed_after = owed_first(ruleset, result.state)
+    still = left_open(owed_before, owed_after, seat)
+    then = None if still is not None else then_owed(owed_after, seat)
     if dry_run:
         return Submitted(
             body.seq,
@@ -140,27 +141,23 @@ def submit(
     )
 
 
-def left_open(
-    ruleset: AnyRuleset, before: Decision | None, after: AnyState, seat: Seat
-) -> Decision | None:
-    """``before``, the orders decision ``seat`` owed, when the state ``after`` its orders
-    still owes that same occurrence of the step (its ``key``) from ``seat``: orders that
-    answered part of it (a note, an approach battle refused) but did not end it."""
+def left_open(before: Decision | None, after: Decision | None, seat: Seat) -> Decision | None:
+    """``before``, the orders decision ``seat`` owed, when ``after``, the decision owed first
+    after its orders, is that same occurrence of the step (its ``key``) from ``seat``: orders
+    that answered part of it (a note, an approach battle refused) but did not end it."""
     if before is None or before.kind != DecisionKind.ORDERS or seat not in before.seats:
         return None
-    now_owed = owed_first(ruleset, after)
-    if now_owed is None or now_owed.key != before.key or seat not in now_owed.seats:
+    if after is None or after.key != before.key or seat not in after.seats:
         return None
-    return now_owed
+    return after
 
 
-def then_owed(ruleset: AnyRuleset, after: AnyState, seat: Seat) -> Decision | None:
-    """The decision the state ``after`` the orders owes from ``seat`` first, when it is one
-    the player makes (orders, a secret choice): the step it goes on at."""
-    now_owed = owed_first(ruleset, after)
-    if now_owed is None or seat not in now_owed.seats:
+def then_owed(after: Decision | None, seat: Seat) -> Decision | None:
+    """``after``, the decision owed first after the orders, when it is ``seat``'s and one
+    its player makes (orders, a secret choice): the step the player goes on at."""
+    if after is None or seat not in after.seats:
         return None
-    return now_owed if now_owed.kind in (DecisionKind.ORDERS, DecisionKind.SECRET) else None
+    return after if after.kind in (DecisionKind.ORDERS, DecisionKind.SECRET) else None
 
 
 def chat(signer: Signer, game_id: bytes, text: str, *, now: str) -> Submitted:
