@@ -80,7 +80,8 @@ def test_no_key_means_one_thing_on_the_map_and_another_in_the_orders_panel() -> 
     # Escape is the panel's only while a move or a typed line is open (check_action), and
     # there it ends that move as the screen's escape would first.
     assert panel & keys_of(HexMap) == set()
-    assert panel & keys_of(GameScreen, HexpostScreen) == {"escape"}
+    # m on the map is the panel's m for the hex under the cursor (chosen first): one meaning.
+    assert panel & keys_of(GameScreen, HexpostScreen) == {"escape", "m"}
     assert {"A", "O", "P", "D", "left_curly_bracket", "1", "2"} <= panel
     assert not panel & {"a", "j", "k"}  # the old collisions: accept key, map south/north
     # The unit list inside the panel: Enter takes the units as it chooses a hex on the map.
@@ -329,6 +330,24 @@ async def test_one_key_ends_a_movement_batch(at_3b2: Tutorial) -> None:
         await settle(pilot)
         assert panel.items[1:] == [{"type": "batch"}]
         assert panel.check_text.startswith("legal"), panel.check_text
+
+
+async def test_m_on_the_map_moves_the_stack_under_the_cursor(at_3b2: Tutorial) -> None:
+    """Found in the game by mail: g to a hex, then m, did nothing (m was the orders
+    panel's, and the hex was not chosen); it took Enter, o, m. From the map, m chooses the
+    hex under the cursor, shows the panel and starts the step's stack order there."""
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        hexmap = screen.query_one(HexMap)
+        assert hexmap.has_focus and hexmap.cursor == 1307  # the Strike Force's hex
+        await pilot.press("m")
+        await settle(pilot)
+        panel = screen.query_one(OrdersPanel)
+        assert panel.display and panel.chosen is not None and panel.chosen[0] == 1307
+        await pilot.press("enter", "up", "enter", "enter")  # every unit, one hex north
+        await settle(pilot)
+        assert panel.items == [{"type": "move", "units": STRIKE_FORCE, "path": ["1307", "1306"]}]
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ async def test_pieces_that_may_not_move_come_unticked(wind_3b2: Tutorial) -> Non
         await pilot.press("g", *"0408", "enter", "enter")
         await settle(pilot)
         said = screen.status.text
-        assert said == "0408 chosen, 32 of your 42 pieces may move: o, then m moves them", said
+        assert said == "0408 chosen, 32 of your 42 pieces may move: m moves them", said
         await pilot.press("o", "m")
         await settle(pilot)
         pick = screen.query_one(UnitPick)

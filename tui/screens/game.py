@@ -109,6 +109,8 @@ class GameScreen(DraftsScreen):
         # The map's own g, from any panel (no description: ? lists the map's). Backspace
         # takes back a hex of the path being drawn: the panel's hint says so while one is.
         Binding("g", "goto", show=False),
+        # m where the map has the keys: Enter, o and m in one (the panel's own m wins there).
+        Binding("m", "move_here", show=False),
         Binding("backspace", "path_back", show=False),
         # Shown only while a key that joined this player's game waits for acceptance.
         Binding("a", "accept_key", "Accept key", tooltip="Accept the key that joined the game"),
@@ -432,6 +434,22 @@ class GameScreen(DraftsScreen):
         hexmap = self.query_one(HexMap)
         hexmap.focus()
         hexmap.action_goto()
+
+    async def action_move_here(self) -> None:
+        """m while the map has the keys: the hex under its cursor is chosen (as Enter does),
+        the orders panel is shown and starts the step's stack order there (its placement or
+        hex pick where the step has one instead: `MapOrders.action_move`)."""
+        panel = await self.orders.build()
+        if panel.building:
+            return  # (a path is being drawn: the map's Enter adds its hexes)
+        hexmap = self.query_one(HexMap)
+        await self.hex_chosen(HexMap.HexChosen(hexmap.cursor, hexmap))
+        if panel.stack is not None and not (panel.chosen and panel.chosen[1]):
+            self.status.say(f"{hexmap.cursor:04d}: none of your pieces here to move")
+            return
+        if not panel.display:
+            await self.action_orders()
+        panel.action_move()
 
     async def action_log(self) -> None:
         await self.panels.toggle_log()

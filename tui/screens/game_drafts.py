@@ -99,7 +99,7 @@ class DraftsScreen(SignedLinesScreen):
             where = f"{message.hex_id:04d} chosen"
             free = len(ships) - len(stay)
             some = f"{free} of your {len(ships)} pieces may move" if stay else f"{free} pieces"
-            self.status.say(f"{where}, {some}: o, then m moves them")
+            self.status.say(f"{where}, {some}: m moves them")
 
     # The orders panel's messages are handled by name, not with ``@on``: its module is
     # imported when the panel is built, after the first paint.
