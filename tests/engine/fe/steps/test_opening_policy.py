@@ -15,14 +15,18 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from engine.core.errors import IllegalOrder, PacketError
 from engine.fe import FE as RULESET
 from engine.fe.battle_model import CombatPolicy
 from engine.fe.model import FeState
+from engine.fe.orders import PolicyOrder
 from engine.fe.policy_cover import COMBAT_POLICY_STEPS, policy_cover
 from engine.fe.steps import combat, combat_policy
 from tests.engine.fe.helpers import owed, run_until
 from tests.engine.fe.steps.test_combat_withdrawal import GUARD, battle_in, record
 from tests.engine.fe.steps.tutorial_states import orders, placed, refusals, run_to, texts
+from tests.engine.fe_battle import PlacedFe
+from tests.engine.table import Table
 
 DONE = {"type": "done"}
 OPENING_STEPS = ("5-2A2", "5-2A3", "5-2B1")
@@ -134,3 +138,23 @@ def test_the_policy_s_answer_is_an_event_of_its_own(approach: str) -> None:
     word = "accepts" if approach == "accept" else "refuses"
     assert said and said[0].startswith(f"alliance {word} the approach battle in 1205, round 1")
     assert GUARD[0] in [u.id for u in state.board.at(1205)]
+
+
+@pytest.mark.parametrize(
+    ("version", "wild"),
+    [
+        ("5.4", PolicyOrder(approach="maybe")),  # type: ignore[arg-type]
+        ("5.4", PolicyOrder(offer="sometimes")),  # type: ignore[arg-type]
+        ("5.3", PolicyOrder(offer="always")),
+        ("5.3", PolicyOrder(approach="refuse", retreat=0)),
+    ],
+)
+def test_a_wild_opening_policy_is_refused_whole(version: str, wild: PolicyOrder) -> None:
+    """Through the protocol core, as another player's client would send it: a value outside
+    the fields' words cannot be decoded, and the new fields in a game of 5.3 are refused by
+    the rules; either way the packet is refused whole and the game is as it was."""
+    table = Table(PlacedFe(version=version), "tutorial", ["coalition", "alliance"], label="wild")
+    before = table.state
+    with pytest.raises((PacketError, IllegalOrder)):
+        table.orders("coalition", wild)
+    assert table.state is before
