@@ -44,7 +44,7 @@ from tests.tui.test_orders_forms import select_option
 from tests.tui.test_orders_panel import STRIKE_FORCE, TOO_FAR
 from tests.tui.test_panel_text import shown
 from tui.screens.base import HexpostScreen
-from tui.screens.game import GameScreen
+from tui.screens.game import PANEL_KEYS, GameScreen
 from tui.screens.help import HelpScreen
 from tui.screens.hexinfo import waiting_pieces
 from tui.widgets import step_picks
@@ -80,8 +80,10 @@ def test_no_key_means_one_thing_on_the_map_and_another_in_the_orders_panel() -> 
     # Escape is the panel's only while a move or a typed line is open (check_action), and
     # there it ends that move as the screen's escape would first.
     assert panel & keys_of(HexMap) == set()
-    # m on the map is the panel's m for the hex under the cursor (chosen first): one meaning.
-    assert panel & keys_of(GameScreen, HexpostScreen) == {"escape", "m"}
+    # Where the map has the keys the screen hands the panel its keys (m for the hex under
+    # the cursor, chosen first): each still means one thing, wherever the focus is.
+    assert panel - {"escape", "m"} == set(PANEL_KEYS)
+    assert panel & keys_of(GameScreen, HexpostScreen) == {"escape", "m", *PANEL_KEYS}
     assert {"A", "O", "P", "D", "left_curly_bracket", "1", "2"} <= panel
     assert not panel & {"a", "j", "k"}  # the old collisions: accept key, map south/north
     # The unit list inside the panel: Enter takes the units as it chooses a hex on the map.
@@ -348,6 +350,30 @@ async def test_m_on_the_map_moves_the_stack_under_the_cursor(at_3b2: Tutorial) -
         await pilot.press("enter", "up", "enter", "enter")  # every unit, one hex north
         await settle(pilot)
         assert panel.items == [{"type": "move", "units": STRIKE_FORCE, "path": ["1307", "1306"]}]
+
+
+async def test_the_panel_s_keys_do_the_same_where_the_map_has_the_keys(at_3b2: Tutorial) -> None:
+    """Found in the game by mail: with a move drafted, o (meant to show the panel, which had
+    the keys) hid it; b and S then did nothing at all, and the move was never signed. The
+    orders panel's keys pressed where the map has the keys show the panel and act there."""
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        hexmap = screen.query_one(HexMap)
+        assert hexmap.has_focus
+        await pilot.press("d")
+        await settle(pilot)
+        panel = screen.query_one(OrdersPanel)
+        assert panel.display and panel.has_focus and panel.items == [{"type": "done"}]
+        await pilot.press("o")  # the panel had the keys: o gives them back to the map
+        await settle(pilot)
+        assert hexmap.has_focus and not panel.display
+        await pilot.press("u")
+        await settle(pilot)
+        assert panel.display and panel.items == []
+        await pilot.press("o", "S")  # nothing to send: said, not silent
+        await settle(pilot)
+        assert "no draft orders" in screen.status.text
 
 
 @pytest.fixture

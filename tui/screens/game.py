@@ -86,6 +86,16 @@ NEWS_SECONDS = 12
 """How long the arrivals notification stays; the log (``e``) keeps every event."""
 
 
+PANEL_KEYS = (
+    "d", "D", "n", "f", "b", "1", "2", "3", "4", "A", "x", "O", "P", "p",
+    "left_curly_bracket", "u", "S", "ctrl+s",
+)  # fmt: skip
+"""The orders panel's keys (`tui.widgets.orders.OrdersPanel`; ``m`` has its own action
+here) that the screen hands to the panel when the map has the keys: a key does the same
+wherever the focus is, and ``o`` first is not needed. A test checks them against the
+panel's bindings."""
+
+
 class GameScreen(DraftsScreen):
     """A game of this home, by its hex id."""
 
@@ -111,6 +121,8 @@ class GameScreen(DraftsScreen):
         Binding("g", "goto", show=False),
         # m where the map has the keys: Enter, o and m in one (the panel's own m wins there).
         Binding("m", "move_here", show=False),
+        # The orders panel's other keys where the map has the keys: the panel acts on them.
+        *(Binding(key, f"panel_key({key!r})", show=False) for key in PANEL_KEYS),
         Binding("backspace", "path_back", show=False),
         # Shown only while a key that joined this player's game waits for acceptance.
         Binding("a", "accept_key", "Accept key", tooltip="Accept the key that joined the game"),
@@ -450,6 +462,19 @@ class GameScreen(DraftsScreen):
         if not panel.display:
             await self.action_orders()
         panel.action_move()
+
+    async def action_panel_key(self, key: str) -> None:
+        """One of the orders panel's keys where the panel has not the keys: the panel is
+        shown, takes the keys and gets ``key`` again. Nothing when the panel had the keys
+        and let the key pass (it then said why, or the step has no use for it)."""
+        panel = await self.orders.build()
+        if panel.has_focus_within:
+            return
+        if not panel.display:
+            await self.action_orders()
+        else:
+            panel.focus()
+        self.app.simulate_key(key)
 
     async def action_log(self) -> None:
         await self.panels.toggle_log()
