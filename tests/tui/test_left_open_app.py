@@ -40,8 +40,8 @@ async def test_a_note_alone_says_the_step_stays_yours(game: Tutorial) -> None:
         assert any("the game still waits for you at 1A1" in line for line in dialog.lines)
         await pilot.press("y")  # sent as it is: the panel and the status line still say it
         await settle(pilot)
-        said = "1A1 stays your move: o, then d ends it"  # (the map has the keys back)
+        said = "1A1 stays your move: d ends it"  # (the map has the keys back, and hands d on)
         assert screen.status.text == f"packet 5 signed and queued: s sends it; {said}"
-        await pilot.press("o", "d")  # the done: the step ends, nothing to say
+        await pilot.press("d")  # the done, from the map: the step ends, nothing to say
         await settle(pilot)
         assert panel.check_text.startswith("legal") and STAYS not in panel.check_text

@@ -321,9 +321,9 @@ class Session(SigningSession):
         if not verdict.legal:
             return Checked(False, verdict.refusal, verdict=verdict)
         step = verdict.left_open.partition(" ")[0]  # (its title is in the side panel)
-        # The keys: the panel's while drafting, the map's once they are signed.
-        keys = "o, then d" if verdict.signed else "d"
-        stays = f"\n{step} stays your move: {keys} ends it" if step else ""
+        # d: the panel's while drafting, and the map hands it to the panel once they are
+        # signed (`tui.screens.game.PANEL_KEYS`).
+        stays = f"\n{step} stays your move: d ends it" if step else ""
         if verdict.then:  # the player goes on there (its title: the side panel, once signed)
             stays = f"\nthen {verdict.then} is yours too"
         if verdict.signed:
