@@ -160,9 +160,9 @@ def direct_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
         for destroy in (False, True)
     )
     presets = []
-    for order in _accepted(state, seat, tries):
-        quoted = rules_of.quote(state, seat, order)
-        if quoted is None:  # (the step's check and the rules module's agree)
+    for order in tries:
+        quoted = rules_of.quote(state, seat, order)  # None unless the step's own check passes
+        if quoted is None:
             continue
         cost2, have2, outcome = quoted
         what = _DIRECTED_WORDS.get(outcome, outcome)
