@@ -1,4 +1,5 @@
-"""Reminders by email: the late players a sync reminds, each once per reply window.
+"""Reminders by email: the late players a sync reminds, each once per reply window, and the
+silent check half a day into a wait (`saves.reminders.checks_due`).
 
 Every sync sends them, the one-shot ``hexpost sync`` (by hand, from cron, or the app's) as
 much as ``sync --watch``: two players who never watch still learn that a move is late or
@@ -33,7 +34,9 @@ class Reminding(Protocol):
 
 async def send_reminders(replica: Replica, transport: object, now: Callable[[], str]) -> list[str]:
     """Email each late player once per reply window, and queue the ask that goes with it;
-    a reminder that could not be sent is tried at the next sync. One line per reminder."""
+    a reminder that could not be sent is tried at the next sync. Then queue the silent checks
+    due (an ask alone; one not queued, its key locked, is tried at the next sync). One line
+    per reminder and check."""
     if not isinstance(transport, Reminding):
         return []
     lines: list[str] = []
@@ -51,4 +54,12 @@ async def send_reminders(replica: Replica, transport: object, now: Callable[[], 
             f"reminded {reminder.address}: {reminder.name} has waited on {reminder.seat} "
             f"since {reminder.since}"
         )
+    for check in reminders.checks_due(replica, now()):
+        if resend_asks.queue_ask(replica, reminders.ask(check), now()):
+            reminders.record(replica.store, check, now())
+            lines.append(
+                f"{check.name} has waited on {check.seat} since {check.since}: asked "
+                f"{check.seat}'s hexpost for packet {check.head_seq + 1}, in case its email "
+                "was lost (no email to the player)"
+            )
     return lines

@@ -139,6 +139,10 @@ LOST = "lost from this home's store"
 GAP = "a gap the other seat's move waits behind"
 """The reason of a `ResendRequest` for a packet lost from the middle of a chain (`saves.holes`);
 `GAP`, for one that never came, though later ones did (`saves.behind.gap_request`)."""
+REMINDER = "reminder"
+CHECKED = "check"
+"""The reasons of the ask that goes with a reminder and of a silent check's ask
+(`saves.reminders`): both for the packet this home waits for, which may not be written yet."""
 
 
 class ResendRequest(msgspec.Struct, frozen=True):

@@ -45,8 +45,10 @@ from saves.outcome import Outcome
 from saves.quarantine import (
     ANSWER_AGAIN_AFTER,
     ANSWER_DAY,
+    CHECKED,
     MAX_AUTO_ASKS,
     MAX_AUTO_RESEND,
+    REMINDER,
     ResendRequest,
 )
 from saves.reading import Reader
@@ -83,6 +85,14 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
     except PacketError:
         return False
     what = request.positions
+    subject = f"please send {what} again"
+    summary = f"{row.my_seat} asks for {what} again; hexpost answers it."
+    if request.reason in (REMINDER, CHECKED):  # (the packet awaited: maybe not written yet)
+        subject = f"waiting for {what}"
+        summary = (
+            f"{row.my_seat} waits for {what}; if it was sent and its email lost, hexpost "
+            "sends it again, and if not, there is nothing to do."
+        )
     with replica.store.transaction():
         store_outbox.queue(
             replica.store,
@@ -91,10 +101,10 @@ def queue_ask(replica: Reader, request: ResendRequest, now: str) -> bool:
             ask.ask_id,
             ask.data,
             recipients=request.address,
-            subject=f"[hexpost] {row.name} {row.my_seat}: please send {what} again",
+            subject=f"[hexpost] {row.name} {row.my_seat}: {subject}",
             automatic=True,
             now=now,
-            summary=f"{row.my_seat} asks for {what} again; hexpost answers it.",
+            summary=summary,
         )
     return True
 
