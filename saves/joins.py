@@ -41,6 +41,11 @@ __all__ = [
 ]
 
 
+TO_SEND = "run `hexpost sync` to send it"
+"""How `accept` ends the line of an acceptance packet it signed (the app, which sends it at
+once, says so in its place)."""
+
+
 class Accepted(msgspec.Struct, frozen=True):
     """What `accept` did: the seats accepted, and the acceptance packet if one was signed."""
 
@@ -92,8 +97,7 @@ def accept(replica: Signer, game_id: bytes, *, now: str, expected: str = "") -> 
     submitted = submitting.submit(replica, game_id, [], now=now)
     return Accepted(
         [s.seat for s in seats],
-        f"accepted {who}; packet {submitted.seq} (the acceptance) signed and queued: "
-        "run `hexpost sync` to send it",
+        f"accepted {who}; packet {submitted.seq} (the acceptance) signed and queued: {TO_SEND}",
         submitted.seq,
     )
 

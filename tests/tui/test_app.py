@@ -455,25 +455,48 @@ async def test_a_sync_that_only_sends_updates_what_the_game_has_left_to_send(
         assert "to send" not in str(screen.query_one("#game-status", Static).content)
 
 
-async def test_the_panel_says_a_packet_is_queued_until_it_has_left(tutorial: Tutorial) -> None:
+async def test_a_signed_packet_is_sent_at_once(tutorial: Tutorial) -> None:
+    """S signs and sends: the key says Send, and a move left in the outbox for a key the
+    player did not know to press leaves the other player waiting for nothing."""
     from tui.widgets.orders import OrdersPanel
 
     transport = LoopbackTransport(tutorial.network, "loopback:alice")
+    app = app_for(tutorial.alice, transport=lambda _home: transport)
+    before = tutorial.alice.row(tutorial.game_id).head_seq
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await sign_a_done(pilot)
+        assert "sent 1" in status_text(app)
+        assert panel.check_text == ""  # it was sent: no longer queued
+        assert "to send" not in str(screen.query_one("#game-status", Static).content)
+        # The map has the keys back, the panel still in view: o focuses it (it hid it, when
+        # the panel kept the focus: a player pressing o for the orders lost them).
+        assert screen.query_one(HexMap).has_focus and panel.display
+        await pilot.press("o")
+        assert panel.has_focus and panel.display
+    sent = [m.packet.seq for m in tutorial.network.messages if m.sender == "loopback:alice"]
+    assert sent[-1] == before + 1
+
+
+async def test_a_packet_the_network_did_not_take_waits_for_s(tutorial: Tutorial) -> None:
+    """The sync after S could not send (the network is down): the panel says the packet is
+    queued and s sends it, and s does once the network is back."""
+    from tui.widgets.orders import OrdersPanel
+
+    transport = LoopbackTransport(tutorial.network, "loopback:alice")
+    tutorial.network.fail_next_sends = 1
     app = app_for(tutorial.alice, transport=lambda _home: transport)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
         panel = screen.query_one(OrdersPanel)
         await sign_a_done(pilot)
         assert panel.check_text.splitlines()[0].endswith("signed and queued: s sends it")
-        # The map has the keys back, the panel still in view: o focuses it (it hid it, when
-        # the panel kept the focus: a player pressing o for the orders lost them).
-        assert screen.query_one(HexMap).has_focus and panel.display
-        await pilot.press("o")
-        assert panel.has_focus and panel.display
+        assert "NOT SENT: 1 packet" in str(screen.query_one("#game-status", Static).content)
         await pilot.press("s")
         await settle(pilot)
         assert "sent 1" in status_text(app)
-        assert panel.check_text == ""  # it was sent: no longer queued
+        assert panel.check_text == ""
 
 
 async def test_a_sync_that_brings_a_packet_backs_the_home_up_when_asked_to(

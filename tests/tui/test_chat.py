@@ -127,7 +127,9 @@ def chat_count(player: HomePlayer, game_id: bytes) -> int:
 
 
 async def test_a_chat_line_is_sent_and_shows_in_both_logs(tutorial: Tutorial) -> None:
-    app = app_for(tutorial.alice)
+    """Signed and sent at once (the app syncs): Bob's next sync has it."""
+    transport = LoopbackTransport(tutorial.network, "loopback:alice")
+    app = app_for(tutorial.alice, transport=lambda _home: transport)
     before = head(tutorial)
     async with app.run_test(size=SIZE) as pilot:
         app.session._clock = now
@@ -138,14 +140,14 @@ async def test_a_chat_line_is_sent_and_shows_in_both_logs(tutorial: Tutorial) ->
         assert app.screen.query_one(Input).password is False
         await type_line(pilot, "Shall we play on?")
         assert top(app) is screen
-        assert "chat message 1 signed and queued" in status_text(app)
         await settle(pilot)
+        assert "sent 1" in status_text(app)
         rows = screen.query_one(EventLog).rows
         said = "chat message (not part of the game record): Shall we play on?"
         assert rows[-1] == (before, "coalition", "chat-message", said)
     assert head(tutorial) == before  # beside the chain: no packet
-    await exchange_homes(tutorial)
     bob = tutorial.bob
+    await sync(bob.replica, bob.transport, now)  # (Alice's app sent it: no sync of hers)
     assert [
         m.body.text for m in chat_messages.messages_of(bob.replica.store, tutorial.game_id)
     ] == ["Shall we play on?"]

@@ -245,6 +245,7 @@ async def test_a_secret_step_takes_a_hidden_choice(at_5_3c: Tutorial) -> None:
         await settle(pilot)
         assert panel.items == [{"type": "secret", "choice": "none"}]
         assert panel.check_text.startswith("legal"), panel.check_text
+        assert "S sends your hidden choice" in panel.hint_text, "the choice is written"
         assert screen.query_one(HexMap).planned == {}  # a hidden choice moves nothing
 
 

@@ -302,11 +302,11 @@ def test_demo_in_an_80x24_tmux_pane(
     pane.keys("d")
     pane.game("1. done", "legal: would be packet 5", footer=ORDERS_KEYS)
 
-    # S, y: signed and queued as packet 5; the map has the keys back.
+    # S, y: signed as packet 5 and sent at once (a sync); the map has the keys back.
     pane.keys("S")
-    pane.wait_for("Sign and queue these orders?", "Yes (y)")
+    pane.wait_for("Sign and send these orders?", "Yes (y)")
     pane.keys("y")
-    pane.game("packet 5 signed and queued", "│ demo-tutorial  #5", footer=MAP_KEYS)
+    pane.game("synced: received 0, applied 0, sent 1", "│ demo-tutorial  #5", footer=MAP_KEYS)
 
     # ctrl+t: synced, then Bob's seat, which has received Alice's packet.
     pane.keys("C-t")

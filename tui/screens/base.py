@@ -130,6 +130,9 @@ class HexpostScreen(Screen[None]):
     _resumed = False
     """The screen has been shown once (`_styled_once`)."""
 
+    _sync_again = False
+    """Something was signed while a sync ran (`send_signed`): one more sync follows it."""
+
     class Synced(Message):
         """A sync finished (or could not start); ``result`` says what it did."""
 
@@ -242,6 +245,18 @@ class HexpostScreen(Screen[None]):
     async def run_sync(self) -> None:
         self.post_message(self.Synced(await self.session.sync()))
 
+    def send_signed(self) -> None:
+        """Something was just signed and queued (orders, a chat line, an answer to a joined
+        key, a join, a new game's invitation): send it now, with a sync. A move must not wait
+        in the outbox for a key the player did not know to press, an hour or a day, while
+        the other player waits for it; and the key that signs says Send. A sync that was
+        already running may have pushed the outbox before this was queued: one more follows
+        it."""
+        if self.syncing:
+            self._sync_again = True
+        else:
+            self.action_sync()
+
     @on(Synced)
     def synced(self, message: Synced) -> None:
         self.syncing = False
@@ -251,6 +266,9 @@ class HexpostScreen(Screen[None]):
         else:
             self.status.say(message.result.summary)
         self.after_sync(message.result)
+        if self._sync_again:
+            self._sync_again = False
+            self.action_sync()
 
     @on(Failed)
     def failed(self, message: Failed) -> None:

@@ -303,8 +303,8 @@ class GameScreen(DraftsScreen):
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again
-        if panel is not None and not record.unsent:
-            panel.queued_sent()  # ("packet 5 signed and queued" no longer holds)
+        if panel is not None and not (record.unsent and self.syncing):
+            panel.read_again(bool(record.unsent))  # (once sent: "packet 5 queued" goes)
         if first and data.drafts:  # left unsigned last time (`saves.drafts`): checked anew
             self.orders.restore(list(data.drafts))
             kept = counted(len(data.drafts), "draft order")
@@ -331,8 +331,9 @@ class GameScreen(DraftsScreen):
         self.notify(text, title="What arrived", timeout=NEWS_SECONDS, markup=False)
 
     def after_sync(self, result: SyncResult) -> None:
-        if self.game_id in result.changed:
-            self.reload()
+        panel = self.orders.panel
+        if self.game_id in result.changed or (panel is not None and panel.queued):
+            self.reload()  # (a packet queued here: sent, or the panel says s sends it)
         if result.replies_owed and self.session.locked:
             ask_passphrase(self, "sign the automatic replies", self.action_sync)
 

@@ -252,6 +252,8 @@ class DraftsScreen(SignedLinesScreen):
             self.query_one(HexMap).focus()
             self.status.say(message.result.text.replace("\n", "; "))  # (one line)
             self.reload()
+            if message.result.sending:
+                self.send_signed()
         elif message.items == panel.items:  # a verdict on older drafts is dropped
             if message.dry_run:  # a send that could not sign blocks no later try
                 self._verdict = (message.items, message.result.ok)
@@ -298,7 +300,7 @@ class DraftsScreen(SignedLinesScreen):
             )
             lines += ["", *(note for note in notes if note)] if any(notes) else []
 
-        self.app.push_screen(ConfirmDialog("Sign and queue these orders?", lines), answered)
+        self.app.push_screen(ConfirmDialog("Sign and send these orders?", lines), answered)
 
     @work(exclusive=True, group="send")
     async def send_orders(self, items: list[dict[str, Any]]) -> None:

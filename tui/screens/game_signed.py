@@ -61,7 +61,7 @@ class SignedLinesScreen(HexpostScreen):
             [
                 "Only if this is not the player you invited (compare the fingerprint by",
                 "another channel): your next packet resigns, and the game ends before it",
-                "began. s sends it. To play with them after all, start a new game.",
+                "began. To play with them after all, start a new game.",
             ],
             "declining the key...",
             self.send_decline,
@@ -84,6 +84,8 @@ class SignedLinesScreen(HexpostScreen):
             return
         self.status.say(result.text)
         self.reload()
+        if result.sending:
+            self.send_signed()
 
     @work(exclusive=True, group="accept")
     async def send_decline(self) -> None:
@@ -93,17 +95,19 @@ class SignedLinesScreen(HexpostScreen):
             return
         self.status.say(result.text)
         self.reload()
+        if result.sending:
+            self.send_signed()
 
     def action_talk(self) -> None:
         """One line to the other players at any time (on our move or not): signed beside the
-        game's chain, queued for the next sync, shown in both logs."""
+        game's chain, sent at once (`send_signed`), shown in both logs."""
 
         def answered(text: str | None) -> None:
             if text is not None:
                 self.status.busy("signing the chat line...")
                 self.send_chat(text)
 
-        question = "Say to the other players (signed, any time; s sends it):"
+        question = "Say to the other players (signed, any time; sent at once):"
         from saves.chat import MAX_CHAT
         from tui.widgets.passphrase import LineDialog
 
@@ -120,6 +124,8 @@ class SignedLinesScreen(HexpostScreen):
         self.status.say(result.text)
         if result.sent:
             self.reload()
+        if result.sending:
+            self.send_signed()
 
     def can_resign(self) -> bool:
         """Whether the resign key acts: a game going on (off this seat's move it asks to
@@ -155,7 +161,7 @@ class SignedLinesScreen(HexpostScreen):
         lines = [
             "The game ends for both players, for good:",
             "nobody can sign another packet in it.",
-            "s sends the resignation.",
+            "It is sent at once.",
             "",
             "To say why, send a chat message first (t).",
         ]
@@ -183,6 +189,8 @@ class SignedLinesScreen(HexpostScreen):
             return
         self.status.say(result.text)
         self.reload()
+        if result.sending:
+            self.send_signed()
 
     @work(exclusive=True, group="resign")
     async def ask_resignation(self) -> None:

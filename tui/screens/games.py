@@ -375,6 +375,8 @@ class GamesScreen(HexpostScreen):
             return
         self.status.say(result.text)
         self.reload()
+        if result.sending:
+            self.send_signed()
 
     def action_every(self) -> None:
         """List the archived games too, or leave out again those that need nothing."""

@@ -10,7 +10,7 @@ number with its bounds, or a switch.
 
 Only the rules changed from their defaults are sent; the game is refused, with the reason on
 the status line and nothing stored, when a value is not one its rule takes. The invitation
-then waits in the outbox for the next sync (``s``), as after ``hexpost new``.
+then goes out at once: the games list syncs (`HexpostScreen.send_signed`).
 """
 
 from __future__ import annotations
@@ -308,7 +308,7 @@ class NewGameScreen(HexpostScreen):
     def on_mount(self) -> None:
         self.title = "hexpost"
         self.sub_title = "new game"
-        self.status.say("the invitation goes out with the next sync (s); escape goes back")
+        self.status.say("the invitation goes out once the game is created; escape goes back")
         self.query_one("#opponent", Input).focus()
 
     def reload(self) -> None:
@@ -345,6 +345,8 @@ class NewGameScreen(HexpostScreen):
         self.dismiss()
         if isinstance(below, HexpostScreen):  # (the games list: it reads its games again)
             below.status.say(result.text)
+            if result.sending:
+                below.send_signed()
 
 
 async def open_new_game(session: Session) -> NewGameScreen:

@@ -328,8 +328,9 @@ class Session(SigningSession):
             stays = f"\nthen {verdict.then} is yours too"
         if verdict.signed:
             drafts.forget(self.reader().store, gid)  # signed: nothing left to come back
-            text = f"packet {verdict.seq} signed and queued: s sends it{stays}"
-            return Checked(True, text, sent=True, verdict=verdict)
+            words, sending = self._send_words("sending it", "s sends it")
+            text = f"packet {verdict.seq} signed and queued: {words}{stays}"
+            return Checked(True, text, sent=True, verdict=verdict, sending=sending)
         from tui.screens.order_data import planned_board
 
         plan = planned_board(replica, game_id, items, verdict.after)

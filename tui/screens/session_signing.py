@@ -62,6 +62,9 @@ class Checked(msgspec.Struct, frozen=True):
     """For a legal dry run that moves something: the board after it, for the map."""
     verdict: OrdersVerdict | None = None
     """The service's verdict on orders (None for a chat line or an acceptance)."""
+    sending: bool = False
+    """Signed and queued (``sent``) in a home with a transport: the screen sends it now
+    (`tui.screens.base.HexpostScreen.send_signed`), and ``text`` says so."""
 
 
 class SessionBase:
@@ -93,6 +96,15 @@ class SessionBase:
         """The transport `wait_for_mail` idles on (kept between waits), or None."""
         self._home_watch: HomeWatch | None = None
         """What `home_changes` compares with (`tui.services.home_watch.HomeWatch`), once asked."""
+
+    def _send_words(self, sending: str, waiting: str) -> tuple[str, bool]:
+        """What the line about something just signed and queued says of its sending, and
+        whether the screen sends it now: ``sending`` in a home with a transport; ``waiting``
+        (a sync, once a transport is set) in one without, where a sync could not send it."""
+        from tui.services.transport import configured_kind
+
+        can = self._transport is not home_transport or configured_kind(self.home) is not None
+        return (sending if can else waiting), can
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` on the store thread and wait for it without blocking the loop."""
@@ -187,9 +199,9 @@ class SigningSession(SessionBase):
 
         def act(signer: Replica) -> Checked:
             sent = send_chat(signer, bytes.fromhex(game_id), text, self._clock)
-            return Checked(
-                True, f"chat message {sent.body.seq} signed and queued: s sends it", sent=True
-            )
+            words, sending = self._send_words("sending it", "s sends it")
+            said = f"chat message {sent.body.seq} signed and queued: {words}"
+            return Checked(True, said, sent=True, sending=sending)
 
         return self._signing("not sent", act)
 
@@ -198,7 +210,12 @@ class SigningSession(SessionBase):
 
         def act(signer: Replica) -> Checked:
             done = accept_key(signer, bytes.fromhex(game_id), self._clock)
-            return Checked(True, done.text, sent=done.packet is not None)
+            from saves.joins import TO_SEND
+
+            queued = done.packet is not None
+            words, sending = self._send_words("sending it", "s sends it")
+            said = done.text.replace(TO_SEND, words)
+            return Checked(True, said, sent=queued, sending=queued and sending)
 
         return self._signing("not accepted", act)
 
@@ -211,7 +228,8 @@ class SigningSession(SessionBase):
                 done = f"packet {seq} declines the key: the game ends"
             else:
                 done = start.resign(signer, bytes.fromhex(game_id), self._clock)
-            return Checked(True, f"{done}; s sends it", sent=True)
+            words, sending = self._send_words("sending it", "s sends it")
+            return Checked(True, f"{done}; {words}", sent=True, sending=sending)
 
         return self._signing("not declined" if key else "not resigned", act)
 
@@ -230,8 +248,9 @@ class SigningSession(SessionBase):
                 reply_window_hours=request.reply_window_hours,
             )
             name = signer.game(bytes.fromhex(made.game)).name
-            text = f"game {name} created: s sends the invitation to {request.opponent}"
-            return Checked(True, text, sent=True)
+            words, sending = self._send_words("sending", "s sends")
+            text = f"game {name} created: {words} the invitation to {request.opponent}"
+            return Checked(True, text, sent=True, sending=sending)
 
         return self._signing("not created", act)
 
@@ -241,9 +260,12 @@ class SigningSession(SessionBase):
         def act(signer: Replica) -> Checked:
             if declines:
                 text = decline_invitation(signer, bytes.fromhex(game_id), self._clock)
-                return Checked(True, f"{text}: s tells the creator", sent=True)
+                words, sending = self._send_words("telling", "s tells")
+                return Checked(True, f"{text}: {words} the creator", sent=True, sending=sending)
             done = join(signer, bytes.fromhex(game_id), self._clock)
-            return Checked(True, f"{done.text}: s sends the join packet", sent=True)
+            words, sending = self._send_words("sending", "s sends")
+            said = f"{done.text}: {words} the join packet"
+            return Checked(True, said, sent=True, sending=sending)
 
         return self._signing("not declined" if declines else "not joined", act)
 

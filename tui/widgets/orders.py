@@ -116,7 +116,7 @@ class OrdersPanel(MapOrders, can_focus=True):
             tooltip="Type one order as JSON",
         ),
         Binding("u", "undo", "Undo", tooltip="Take back the last draft"),
-        Binding("S,ctrl+s", "send", "Send", key_display="S", tooltip="Sign and queue the drafts"),
+        Binding("S,ctrl+s", "send", "Send", key_display="S", tooltip="Sign and send the drafts"),
         Binding("escape", "cancel", "Cancel", show=False),
         # Keys `check_action` hides when the step has no use for them, again: hidden, a key
         # passes on and does nothing; these say why (no description: ? lists them not).
@@ -168,8 +168,7 @@ class OrdersPanel(MapOrders, can_focus=True):
         self._steps: tuple[StepData, ...] = ()
         self._sides: tuple[str, ...] = ()
         self._seat = ""
-        self._queued = False
-        """The verdict line says the last drafts were signed and queued (`show_queued`)."""
+        self._queued = False  # (`queued`)
         self.ends_step = False
         """The engine's dry run found the drafts end the step owed (the screen tells)."""
 
@@ -288,16 +287,25 @@ class OrdersPanel(MapOrders, can_focus=True):
 
     def show_queued(self, text: str) -> None:
         """The drafts were signed and queued (``text`` says as which packet): cleared, and
-        that said until the packet has left (`queued_sent`) or new drafts come."""
+        that said until the packet has left (`read_again`) or new drafts come."""
         self.clear()
         self.show_check(True, text)
         self._queued = True
 
-    def queued_sent(self) -> None:
-        """Nothing is left to send: the line about the queued packet goes."""
-        if self._queued:
+    def read_again(self, unsent: bool) -> None:
+        """The game was read again after a packet was queued here: once nothing is
+        ``unsent`` the line about it goes; else (the sync that was to send it is over: the
+        network is down) it says how to try again."""
+        if self._queued and unsent:
+            self.show_check(True, self.check_text.replace(": sending it", ": s sends it", 1))
+        elif self._queued:
             self._queued = False
             self.show_check(True, "")
+
+    @property
+    def queued(self) -> bool:
+        """The verdict line says the last drafts were signed and queued (`show_queued`)."""
+        return self._queued
 
     def restore(self, items: Sequence[dict[str, Any]]) -> None:
         """Take up the drafts kept from an earlier visit; posts `DraftChanged`, so they are
@@ -577,6 +585,8 @@ class OrdersPanel(MapOrders, can_focus=True):
     def _step_hint(self) -> str:
         if not self._step:
             return "nothing owed now"
+        if self._secret and any(item.get("type") == "secret" for item in self.items):
+            return f"{self._step} is secret: S sends your hidden choice (u takes it back)"
         if self._secret:
             return f"{self._step} is secret: p writes your hidden choice"
         takes = ", ".join(dict.fromkeys(self.orders)) or "nothing you can write here"
