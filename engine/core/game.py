@@ -46,6 +46,7 @@ from engine.core.packets import (
     fingerprint,
 )
 from engine.core.ruleset import (
+    AfterOrders,
     AnyRuleset,
     ApplyRun,
     Decision,
@@ -420,12 +421,33 @@ def _turn(
                 continue
         done += 1
         state = _order(ruleset, state, seat, done, orders[done - 1], events, known)
+    if orders:
+        state = _after_orders(ruleset, state, seat, events)
     for commit in body.commits:
         state = _commit(ruleset, state, seat, commit, events)
     for reveal in body.reveals:  # of commitments made in this packet
         if reveal.key in committed:
             state = _reveal(ruleset, state, seat, reveal, events)
     return state
+
+
+def _after_orders(
+    ruleset: AnyRuleset, state: AnyState, seat: Seat, events: list[Event]
+) -> AnyState:
+    """The ruleset's word on the packet's orders (`AfterOrders`), where it has one and the
+    seat still owes orders: a step they left with nothing to decide may end here."""
+    after: AfterOrders | None = getattr(ruleset, "after_orders", None)
+    if after is None or state.rules is None:
+        return state
+    owed = owed_first(ruleset, state)
+    if owed is None or not owed.seats or owed.seats[0] != seat or owed.kind != _ORDERS:
+        return state
+    applied = after(state.rules, seat)
+    if applied is None:
+        return state
+    events.extend(applied.events)
+    state = msgspec.structs.replace(state, rules=applied.state)
+    return rolls.arm(state, seat, applied.rolls, events, owed.key)
 
 
 def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decision:

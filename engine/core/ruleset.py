@@ -281,6 +281,21 @@ class ApplyRun(Protocol):
     ) -> tuple[Applied[Any], int] | None: ...
 
 
+class AfterOrders(Protocol):
+    """What a ruleset may have besides `Ruleset`: ``after_orders``, its word on a packet's
+    orders once they are all applied.
+
+    The seat's orders may leave the step it owes with nothing left to decide (F&E: a side's
+    one directed attack of a combat round made), which only a ``done`` in the next packet
+    would end: one packet more for nothing, and a step left waiting when the player did not
+    know to send it. The ruleset may then end the seat's part itself and answer what that
+    did (or None: the step stays the seat's). Asked only after a packet with orders, when
+    the seat still owes orders; the same answer for the same state, like every rule.
+    """
+
+    def __call__(self, state: Any, seat: Seat) -> Applied[Any] | None: ...
+
+
 AnyRuleset = Ruleset[Any]
 """A ruleset of any game: what the core and the layers above hold without knowing which."""
 

@@ -81,6 +81,7 @@ from engine.fe.steps.base import OrderRun
 
 SEQUENCE_RULE = "105.0"
 _SECRET = StepKind.SECRET
+_DECISION = StepKind.DECISION
 """Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
 
@@ -92,7 +93,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.4"
+    version = "5.5"
     follow_on_dice_from = "5.1"
     state_type = FeState
 
@@ -312,6 +313,18 @@ class FeRuleset:
                 after = TURNS.settle(after, step, events)  # seat's policy may answer it
             return Applied(TURNS.run_standing(after, events), events, rolls)
         raise NotPending(f"not an F&E order: {type(order).__name__}")
+
+    def after_orders(self, state: FeState, seat: Seat) -> Applied[FeState] | None:
+        """`engine.core.ruleset.AfterOrders`: a decision step the seat's packet left with
+        nothing to decide (`flow.settled`; from 5.5 a directed attack made, `engine.fe.steps.
+        combat_directed.ENDS_WITH_ORDER_FROM`) ends for it as its ``done`` would, and the
+        standing orders play on. None: the step stays the seat's."""
+        step = None if state.over else flow.current(state)
+        if step is None or step.kind != _DECISION or not flow.settled(state, seat, step):
+            return None
+        events: list[Event] = []
+        after = TURNS.run_standing(TURNS.complete(state, seat, "", (), events), events)
+        return _with_reports(state, _with_queued(Applied(after, events)))
 
     def apply_roll(
         self, state: FeState, request: RollRequest, dice: tuple[int, ...]

@@ -205,6 +205,12 @@ def current(state: FeState) -> Step | None:
     return TURNS.current(state)
 
 
+def settled(state: FeState, seat: Seat, step: Step) -> str:
+    """Why ``seat``'s orders left it nothing to decide at ``step`` (`engine.fe.steps.base.
+    Area.settled`), or ""."""
+    return areas.area(step.area).settled(state, seat, step) if step.area else ""
+
+
 def phase_of(step: Step) -> Phase:
     return SETUP_PHASE if step.phase == SETUP_PHASE.id else sequence().phases[step.phase]
 

@@ -17,7 +17,11 @@ Phase 5, round 1 by hand: every step is answered by a packet of plain ``done``s 
 the seat may go, each secret choice (5-3C groups, 5-3D flagship, 5-3E battle force, 5-3X2
 BIR, 5-4A2 EW) is committed and revealed (the seat asked last commits and reveals in one
 packet; the dice roll at the reveals), and each side types the allocation of the damage it
-took (the engine's suggestion, 302.6). In its next packet each seat signs its combat policy
+took (the engine's suggestion, 302.6); at 5-5B and 5-5C each side directs damage at one
+enemy unit where its points buy it (the cheapest such order, 302.5) in a packet of that
+order alone: from F&E 5.5 the step ends with it (the side has nothing left to direct), and
+the frozen 5.4 game shows the ``done`` that cost before (`DIRECTED`). In its next packet
+each seat signs its combat policy
 (`POLICIES`) and standing orders for the combat steps (`STANDING`; the pursuer keeps 5-8
 for itself). Round 2 is then the engine's: the policies choose, the dice are armed for the
 next packet, the policies allocate; the defender's policy announces its retreat at 5-7A1
@@ -49,8 +53,9 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET
 from engine.fe.galaxy import HexId
-from engine.fe.orders import PolicyOrder, PursueOrder
-from engine.fe.steps import combat, combat_damage, combat_policy, combat_retreat
+from engine.fe.model import FeState
+from engine.fe.orders import DirectOrder, PolicyOrder, PursueOrder
+from engine.fe.steps import combat, combat_damage, combat_directed, combat_policy, combat_retreat
 from engine.fe.unit_kinds import is_ship
 from tests.engine.fe_play import plain_run, set_up
 from tests.engine.fe_wind import SEATS, march, owed_step, rules, units_at, walk_to
@@ -87,7 +92,9 @@ ALLOCATED, SIGNED = 1, 2
 """How far a seat is: it typed its round-1 allocation; it signed its policy."""
 
 
-def play_battle_golden(label: str = LABEL) -> Table:
+def play_battle_golden(label: str = LABEL, *, check: bool = True) -> Table:
+    """The battle of the module notes; ``check`` asserts it was that battle (`check_battle`),
+    which only the current version's dice make (the frozen 5.4 game's differ: no pursuit)."""
     table = Table(RULESET, "the-wind", SEATS, label=label)
     set_up(table)
     walk_to(table, "3B2")  # turn 1, coalition
@@ -102,7 +109,8 @@ def play_battle_golden(label: str = LABEL) -> Table:
     assert raid.path[-1] == f"{TARGET:04d}", raid
     table.orders(ATTACKER, raid, Done())
     fight(table)
-    check_battle(table, [u.id for u in lyrans])
+    if check:
+        check_battle(table, [u.id for u in lyrans])
     return table
 
 
@@ -161,7 +169,14 @@ def _combat_orders(table: Table, seat: str, step: str, signed: dict[str, int]) -
     state = rules(table)
     record = combat.current(state)
     stage = signed.get(seat, 0)
+    if stage < ALLOCATED and step[:3] in ("5-6", "5-7") and step not in ALLOCATION:
+        # Round 1's allocations are behind and none of its damage was the seat's to
+        # allocate (the enemy directed it all): it signs now all the same.
+        stage = signed[seat] = ALLOCATED
     orders: list[Any] = []
+    direct = _cheapest_direct(state, seat) if step in DIRECTED and stage < ALLOCATED else None
+    if direct is not None:
+        return [direct]  # (alone: see the module notes)
     if step in combat_damage.ALLOCATION_STEPS and combat_damage.finish(state, seat):
         order = combat_damage.suggested(state, seat)
         assert order is not None
@@ -180,6 +195,23 @@ def _combat_orders(table: Table, seat: str, step: str, signed: dict[str, int]) -
     if _still_owed(table, seat, orders):
         orders.append(Done())
     return orders
+
+
+DIRECTED = combat_directed.DIRECTED_STEPS
+ALLOCATION = combat_damage.ALLOCATION_STEPS
+
+
+def _cheapest_direct(state: FeState, seat: str) -> DirectOrder | None:
+    """The cheapest directed attack ``seat``'s points buy now, if any (the unit first in the
+    enemy's order among equals); None once it made its one attack of the round."""
+    best: tuple[int, DirectOrder] | None = None
+    for unit in combat_directed.target_ids(state, seat):
+        for destroy in (False, True):
+            order = DirectOrder(unit=unit, destroy=destroy)
+            quoted = combat_directed.quote(state, seat, order)
+            if quoted is not None and (best is None or quoted[0] < best[0]):
+                best = (quoted[0], order)
+    return None if best is None else best[1]
 
 
 def _still_owed(table: Table, seat: str, orders: list[Any]) -> bool:

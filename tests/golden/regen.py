@@ -62,8 +62,9 @@ def fe_battle() -> GoldenGame:
     return _record(
         play_battle_golden(),
         "The Wind, turn 1: the Kzinti attack six Lyran ships in 0601; round 1 by hand (secret "
-        "choices committed and revealed, allocations typed), round 2 by both sides' signed "
-        "combat policies; the Lyrans retreat after round 2 and the Kzinti pursue",
+        "choices committed and revealed, the Lyrans' directed damage in a packet that ends "
+        "their step (fe 5.5), allocations typed), round 2 by both sides' signed combat "
+        "policies; the Lyrans retreat after round 2 and the Kzinti pursue",
     )
 
 

@@ -23,7 +23,11 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
 - ``fe_5_3_base.msgpack``: The Wind, turn 1, the Lyrans' attack on the Kzinti battle station
   in 0701 with both seats' standing order ``manual`` and combat policies (the Lyrans retreat
   once two rounds are fought): the Kzinti are asked at 5-2A3 and the Lyrans at 5-2B1 and
-  5-2A2 (from 5.4 a policy answers them: `engine.fe.steps.combat_policy.OPENING_FROM`).
+  5-2A2 (from 5.4 a policy answers them: `engine.fe.steps.combat_policy.OPENING_FROM`);
+- ``fe_5_4_directed.msgpack``: the golden ``fe_battle`` as 5.4 played its script (The Wind,
+  turn 1, the Kzinti attack in 0601), where the Lyrans' directed attack at 5-5C leaves the
+  step theirs until a packet of ``done`` (from 5.5 the attack's packet ends it:
+  `engine.fe.steps.combat_directed.ENDS_WITH_ORDER_FROM`).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_1_back.msgpack": RULESET,
     "fe_5_2_wind.msgpack": RULESET,
     "fe_5_3_base.msgpack": RULESET,
+    "fe_5_4_directed.msgpack": RULESET,
 }
 
 
@@ -54,7 +59,7 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1", "5.2", "5.3") and ruleset.version != version
+    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4") and ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
     entropy_packets = 0
@@ -106,3 +111,21 @@ def test_the_5_3_game_asks_the_base_battle_s_opening_its_policies_could_answer()
     assert "alliance completed 5-2A3 Defender accepts or refuses the approach battle" in texts
     assert "coalition completed 5-2B1 Attacker may retreat before the base battle" in texts
     assert not any(t.startswith("5-2") and "answered for the seats" in t for t in texts)
+
+
+def test_the_5_4_game_ends_a_directed_step_with_a_packet_of_done() -> None:
+    """What the frozen 5.4 game pins: the packet of the Lyrans' directed attack leaves 5-5C
+    theirs, and their next packet, a ``done``, ends it (from 5.5 the attack's packet does)."""
+    golden = read_golden(FROZEN / "fe_5_4_directed.msgpack")
+    seen = [
+        (packet.body.seat, [e.text for e in result.events])
+        for _seq, packet, result in replay_golden(golden, RULESET)
+    ]
+    ended = "coalition completed 5-5C Defender's directed damage on one enemy unit"
+    directs = next(
+        i
+        for i, (_, texts) in enumerate(seen)
+        if any("coalition directs damage" in t for t in texts)
+    )
+    assert ended not in seen[directs][1]
+    assert seen[directs + 1][0] == "coalition" and seen[directs + 1][1][0] == ended

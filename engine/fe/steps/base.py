@@ -72,6 +72,12 @@ class Area:
         """Why the flow may pass this decision step without its seat ("" to stop there)."""
         return ""
 
+    def settled(self, state: FeState, seat: Seat, step: Step) -> str:
+        """Why ``seat``'s orders left it nothing to decide at this decision step, so that
+        its part ends with its packet (`engine.fe.checklist.FeRuleset.after_orders`); ""
+        while it may still decide something there."""
+        return ""
+
     def answering(self, state: FeState, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
         """The seats that answer a "both" step (``seats``, in answer order) when the rules
         give only some of them a part in it (the pursuer at 5-8A)."""

@@ -19,7 +19,8 @@ Readings (S sourced, I inferred):
   enemy go to general allocation only.
 - I: with nothing to direct (no damage points, no enemy unit left in the force or the
   support echelon, or too few points for the cheapest directed order) the step passes by
-  itself, costing no hand-off; otherwise ``done`` alone directs nothing.
+  itself, costing no hand-off; otherwise ``done`` alone directs nothing, and from 5.5 the
+  packet that directs ends the side's step (`ENDS_WITH_ORDER_FROM`).
 - I: a SIDS step directed at a base is counted against the steps of this round only: the
   board keeps no count of SIDS steps between rounds yet (general allocation does the same),
   so a base is crippled by SIDS only when one round's steps fill its track.
@@ -46,6 +47,12 @@ from engine.fe.steps.base import Area
 
 DIRECTED_STEPS = ("5-5B", "5-5C")
 """The attacker's step, then the defender's (302.5)."""
+
+ENDS_WITH_ORDER_FROM = "5.5"
+"""From F&E 5.5 a side's directed attack ends its step with the packet that makes it: a side
+makes one a round (302.5), so it has nothing left to direct, and a ``done`` only cost one
+packet more (and a stalled step when the player did not know to send it). Before, the step
+waited for that ``done``."""
 
 
 class _Round(msgspec.Struct, frozen=True):
@@ -230,6 +237,15 @@ class _Directed(Area):
         if isinstance(order, DirectOrder):
             return apply(state, seat, step, order, events)
         return super().apply(state, seat, step, order, events)
+
+    def settled(self, state: FeState, seat: Seat, step: Step) -> str:
+        """From `ENDS_WITH_ORDER_FROM`, once the side made its one directed attack."""
+        if not state.plays_at_least(ENDS_WITH_ORDER_FROM):
+            return ""
+        found = _round(state, seat)
+        if found is None or not found.own.directed:
+            return ""
+        return f"its one directed attack of the round is made ({directed.DIRECTED_RULE})"
 
     def finish(self, state: FeState, seat: Seat, step: Step) -> list[Violation]:
         """A standing order's ``done`` waits for dice the round still waits for."""
