@@ -28,7 +28,8 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     attacker offers an approach battle every round from the second, or never; ``approach``
     "accept"/"refuse", the defender's answer to every approach battle offered; and
     ``retreat`` answers the attacker's retreat before a base battle too (it stays unless
-    the policy's rounds are fought)."""
+    the policy's rounds are fought). From F&E 5.5, ``capture`` "never": the side tries no
+    capture of a crippled enemy ship (305.1, 5-6X1), and is not asked each round."""
 
     flagship: Literal["", "auto"] = ""
     force: Literal["", "auto"] = ""
@@ -39,6 +40,7 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     pursue: Literal["", "always", "never"] = ""
     offer: Literal["", "always", "never"] = ""
     approach: Literal["", "accept", "refuse"] = ""
+    capture: Literal["", "never"] = ""
 
 
 class SideRound(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -25,6 +25,9 @@ POLICY_OPENING_FROM = "5.4"
 """The version from which a combat policy answers a base battle's opening steps and may say
 ``offer`` and ``approach`` (`engine.fe.steps.combat_policy.OPENING_FROM`); here for the face's
 policy form, as the rule number above."""
+POLICY_CAPTURE_FROM = "5.5"
+"""The version from which a combat policy may say ``capture`` "never" (its seat is not asked
+at 5-6X1, `engine.fe.steps.combat_capture`); here for the face's policy form."""
 
 # --- the pursuit battle (`engine.fe.steps.pursuit_round`) ------------------------------------
 

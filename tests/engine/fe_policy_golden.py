@@ -17,7 +17,7 @@ offering an approach battle every round from the second and retreating once two 
 fought, the alliance's refusing every approach battle and never retreating. Each seat's
 standing order is the app's offer, ``manual`` (every manual step), which leaves those
 decisions to the seat: the policies answer them, and no seat is asked at 5-2A2, 5-2A3 or
-5-2B1.
+5-2B1; nor, from fe 5.5, at 5-6X1 (both policies say ``capture`` "never").
 """
 
 from __future__ import annotations
@@ -83,15 +83,17 @@ def battle_packets(table: Table) -> list[int]:
 BASE_POLICIES = {
     "coalition": PolicyOrder(
         flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=2,
-        pursue="never", offer="always",
+        pursue="never", offer="always", capture="never",
     ),
     "alliance": PolicyOrder(
         flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=0,
-        pursue="never", approach="refuse",
+        pursue="never", approach="refuse", capture="never",
     ),
 }  # fmt: skip
 """Both sides' tactics at a base signed: the Lyrans offer an approach battle from round 2 and
-leave after two rounds; the Kzinti refuse every approach battle (their base fights)."""
+leave after two rounds; the Kzinti refuse every approach battle (their base fights); neither
+tries to capture a crippled ship (fe 5.5: nobody is asked at 5-6X1; the frozen 5.4 game of
+this script, without the field, asks each side there)."""
 BASE_LABEL = "fe-base-policies-1"
 OPENING_STEPS = ("5-2A2", "5-2A3", "5-2B1")
 

@@ -27,7 +27,10 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
 - ``fe_5_4_directed.msgpack``: the golden ``fe_battle`` as 5.4 played its script (The Wind,
   turn 1, the Kzinti attack in 0601), where the Lyrans' directed attack at 5-5C leaves the
   step theirs until a packet of ``done`` (from 5.5 the attack's packet ends it:
-  `engine.fe.steps.combat_directed.ENDS_WITH_ORDER_FROM`).
+  `engine.fe.steps.combat_directed.ENDS_WITH_ORDER_FROM`);
+- ``fe_5_4_base.msgpack``: the golden ``fe_base_policies`` as 5.4 played its script, whose
+  policies had no ``capture`` field yet: each side is asked at 5-6X1 (from 5.5 a policy's
+  ``capture`` "never" answers it: `engine.fe.steps.combat_capture.declines`).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_1_back.msgpack": RULESET,
     "fe_5_2_wind.msgpack": RULESET,
     "fe_5_3_base.msgpack": RULESET,
+    "fe_5_4_base.msgpack": RULESET,
     "fe_5_4_directed.msgpack": RULESET,
 }
 
@@ -129,3 +133,14 @@ def test_the_5_4_game_ends_a_directed_step_with_a_packet_of_done() -> None:
     )
     assert ended not in seen[directs][1]
     assert seen[directs + 1][0] == "coalition" and seen[directs + 1][1][0] == ended
+
+
+def test_the_5_4_base_battle_asks_each_side_at_its_captures() -> None:
+    """What the frozen 5.4 base battle pins: each side completes 5-6X1 by hand (from 5.5 the
+    golden's policies say ``capture`` "never" and the step passes)."""
+    golden = read_golden(FROZEN / "fe_5_4_base.msgpack")
+    texts = [
+        e.text for _seq, _packet, result in replay_golden(golden, RULESET) for e in result.events
+    ]
+    for seat in ("alliance", "coalition"):
+        assert f"{seat} completed 5-6X1 Either side resolves its ship captures" in texts

@@ -405,10 +405,24 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
         approach = next(f for f in form.fields if f.name == "approach")  # from fe 5.4
         assert approach.choices == (("(none)", ""), ("accept", "accept"), ("refuse", "refuse"))
         await select_option(pilot, form, "approach", "refuse")
+        capture = next(f for f in form.fields if f.name == "capture")  # from fe 5.5
+        assert capture.choices == (("(none)", ""), ("never", "never"))
+        # Ten fields are taller than 24 lines: the box scrolls to the one focused.
+        last = form.query_one("#field-capture")
+        last.focus()
+        await settle(pilot)
+        assert last.region.height and last.region.bottom <= app.size.height - 1, last.region
+        await select_option(pilot, form, "capture", "never")
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert panel.items == [
-            {"type": "policy", "bir": 3, "allocate": "suggested", "approach": "refuse"}
+            {
+                "type": "policy",
+                "bir": 3,
+                "allocate": "suggested",
+                "approach": "refuse",
+                "capture": "never",
+            }
         ]
         assert panel.check_text.startswith("legal"), panel.check_text
 

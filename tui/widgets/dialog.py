@@ -1,5 +1,6 @@
 """The frame every hexpost dialog shares: a box in the middle of the screen, as wide as its
-subclass says and never wider or taller than the screen, drawn over what it covers.
+subclass says and never wider or taller than the screen (a taller one scrolls, and Tab
+brings the focused field into view), drawn over what it covers.
 
 Each dialog (`ConfirmDialog`, `LineDialog`, the order forms, the calculator...) composes a
 `Vertical` holding its content and sets only that box's width and its own parts: Textual's
@@ -25,6 +26,7 @@ class Dialog(ModalScreen[ResultType]):
             max-width: 100%;
             height: auto;
             max-height: 100%;
+            overflow-y: auto;  /* taller than the screen (a form of many fields at 80x24) */
             padding: 0 1;
             border: round $accent;
             background: $surface;

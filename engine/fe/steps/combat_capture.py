@@ -30,6 +30,9 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
   unmodified.
 - I: a captured ship is the captor's from then on; whether it may fight for its captor in
   the same battle (305.2) is left to the players.
+- C: from F&E 5.5 a side whose combat policy says ``capture`` "never" has no part in the
+  step either (`declines`): the step asks only a side that may try and has not said never,
+  and passes by itself when none is left (one hand-off less a round for each such side).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from engine.fe.battle_model import BattleRecord, CaptureAttempt
 from engine.fe.combat import retreat as rules
 from engine.fe.forces import CAPTURED_SEP, Unit
 from engine.fe.model import FeState
+from engine.fe.option_specs import POLICY_CAPTURE_FROM
 from engine.fe.orders import CaptureOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
@@ -115,6 +119,19 @@ def may_try(state: FeState, seat: Seat) -> bool:
     if record is None:
         return False
     return bool(targets(state, seat, record)) and bool(captors(state, seat, record))
+
+
+def declines(state: FeState, seat: Seat) -> bool:
+    """Whether ``seat``'s combat policy says it never tries a capture (from
+    `POLICY_CAPTURE_FROM`; a game before it keeps asking)."""
+    if not state.plays_at_least(POLICY_CAPTURE_FROM):
+        return False
+    policy = next((p for who, p in state.policies if who == seat), None)
+    return policy is not None and policy.capture == "never"
+
+
+def _asked(state: FeState, seat: Seat) -> bool:
+    return may_try(state, seat) and not declines(state, seat)
 
 
 def check_capture(state: FeState, seat: Seat, order: CaptureOrder) -> list[Violation]:
@@ -295,12 +312,15 @@ class _Capture(Area):
             return ""  # outside a battle the step stays the players' to walk, as all of phase 5
         if not any(may_try(state, s) for s in state.seats):
             return f"no crippled enemy ship to capture, or no ship to capture with ({CAPTURE_RULE})"
+        if not any(_asked(state, s) for s in state.seats):
+            never = " and ".join(s for s in state.seats if declines(state, s))
+            return f"{never} never capture, as signed in the combat policy ({CAPTURE_RULE})"
         return ""
 
     def answering(self, state: FeState, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
         record = combat.current(state)
         tried = {a.seat for a in _this_round(record)} if record else set()
-        able = tuple(s for s in seats if s in tried or may_try(state, s))  # stable once tried
+        able = tuple(s for s in seats if s in tried or _asked(state, s))  # stable once tried
         return able or seats
 
     def finish(self, state: FeState, seat: Seat, step: Step) -> list[Violation]:

@@ -55,6 +55,7 @@ from engine.fe.steps import (
     base,
     combat,
     combat_approach,
+    combat_capture,
     combat_damage,
     combat_groups,
     combat_retreat,
@@ -72,6 +73,8 @@ OPENING_FROM = specs.POLICY_OPENING_FROM
 """From this version a policy answers the opening steps of a battle at a base (`OPENING`)
 and may say ``offer`` and ``approach``; games of 5.3 and before still ask there."""
 OPENING = (combat_approach.OFFER_STEP, combat_approach.ANSWER_STEP, combat.BASE_RETREAT_STEP)
+CAPTURE_FROM = specs.POLICY_CAPTURE_FROM
+"""From this version a policy may say ``capture`` "never" (`combat_capture.declines`)."""
 
 
 def policy_of(state: FeState, seat: Seat) -> CombatPolicy | None:
@@ -97,12 +100,17 @@ def _covers(policy: CombatPolicy, step_id: str) -> bool:
     return False
 
 
-def answered_steps(policy: CombatPolicy, *, opening: bool = True) -> tuple[str, ...]:
+def answered_steps(
+    policy: CombatPolicy, *, opening: bool = True, capture: bool = True
+) -> tuple[str, ...]:
     """The steps of a battle round at which ``policy`` answers its seat's part as a rule, for
     the checklist (`engine.fe.policy_cover`): the board may still leave one to the seat (with
     no legal retreat hex, 302.72, the seat is asked where to go). ``opening``: the game
-    plays `OPENING_FROM` or later, where a policy answers a base battle's opening too."""
+    plays `OPENING_FROM` or later, where a policy answers a base battle's opening too;
+    ``capture``: it plays `CAPTURE_FROM` or later, where ``capture`` answers 5-6X1."""
     steps = [step for step in POLICY_STEPS if _covers(policy, step)]
+    if capture and policy.capture:
+        steps.append(combat_capture.CAPTURE_STEP)
     if opening and policy.offer:
         steps.append(combat_approach.OFFER_STEP)
     if opening and policy.approach:
@@ -162,6 +170,8 @@ def describe(policy: CombatPolicy) -> str:
         parts.append(f"offer approach battles {policy.offer}")
     if policy.approach:
         parts.append(f"{policy.approach} approach battles")
+    if policy.capture:
+        parts.append(f"{policy.capture} capture")
     return ", ".join(parts)
 
 
@@ -170,6 +180,10 @@ def check(state: FeState, order: PolicyOrder) -> list[Violation]:
         plays = f"this game plays {state.version}" if state.version else "this game is older"
         text = f"a policy's offer and approach answers take F&E {OPENING_FROM}; {plays}"
         return [Violation(text, combat_approach.APPROACH_RULE)]
+    if order.capture and not state.plays_at_least(CAPTURE_FROM):
+        plays = f"this game plays {state.version}" if state.version else "this game is older"
+        text = f"a policy's capture answer takes F&E {CAPTURE_FROM}; {plays}"
+        return [Violation(text, combat_capture.CAPTURE_RULE)]
     if 0 <= order.bir < results.BIR_PICK_MIN:
         low, high = results.BIR_PICK_MIN, results.BIR_PICK_MAX
         text = f"a policy's BIR is a pick from {low} to {high} (or -1 to be asked), not {order.bir}"
