@@ -38,6 +38,31 @@ def _sends_at(player: Player, when: str) -> list[str]:
     return asyncio.run(send_reminders(player.replica, transport, lambda: when))
 
 
+def _pass_the_move_and_lose_it(first: Player, second: Player, game_id: bytes) -> int:
+    """``first`` plays on until its move passes the game to ``second``, and the email of that
+    packet is lost; its position."""
+    me = first.row(game_id).my_seat
+    while True:
+        seq = first.replica.submit(game_id, [{"type": "done"}], now=now()).seq
+        if pending(RULESET, first.replica.state(game_id))[0].seats[0] != me:
+            break
+        first.sync()
+        second.sync()
+    mark_all_sent(first)
+    return seq
+
+
+def _asked_back_and_answered(first: Player, second: Player, game_id: bytes, seq: int) -> None:
+    """``first``'s ask (pushed already) names a head past ``second``'s: ``second``'s sync asks
+    for packet ``seq``, ``first``'s sends it, and ``second`` applies it."""
+    asked = second.sync()
+    assert [o.detail.split(": ")[-1] for o in asked.received] == [f"asked for packet {seq} again"]
+    answered = first.sync()
+    assert statuses(answered) == ["resend"] and answered.sent == [seq]
+    assert statuses(second.sync()) == ["applied"]
+    same_game(first, second, game_id)
+
+
 def _waiting_since_2030(player: Player, game_id: bytes) -> None:
     """Make the game look as if it has waited on the other side since 2030-01-01."""
     with player.replica.store.transaction() as db:
@@ -110,23 +135,11 @@ def test_a_move_lost_in_the_mail_is_asked_for_by_the_home_its_author_s_reminder_
     head, past ``second``'s: ``second``'s sync asks for the packet it lacks, ``first``'s sends
     it by itself, and the game goes on with nobody running ``resend``."""
     game_id, first, second = played
-    me = first.row(game_id).my_seat
-    while True:
-        seq = first.replica.submit(game_id, [{"type": "done"}], now=now()).seq
-        if pending(RULESET, first.replica.state(game_id))[0].seats[0] != me:
-            break
-        first.sync()
-        second.sync()
-    mark_all_sent(first)  # (the email of the move that passed the game on: lost)
+    seq = _pass_the_move_and_lose_it(first, second, game_id)
     lines = _remind_after_a_window(first, game_id)
     assert len(lines) == 1 and second.address in lines[0]
     first.sync()  # (pushes the ask)
-    asked = second.sync()
-    assert [o.detail.split(": ")[-1] for o in asked.received] == [f"asked for packet {seq} again"]
-    answered = first.sync()
-    assert statuses(answered) == ["resend"] and answered.sent == [seq]
-    assert statuses(second.sync()) == ["applied"]
-    same_game(first, second, game_id)
+    _asked_back_and_answered(first, second, game_id, seq)
 
 
 def test_a_move_lost_between_homes_that_never_watch_is_asked_for_by_a_one_shot_sync(
@@ -223,23 +236,11 @@ def test_the_author_s_check_brings_its_lost_move_to_the_other_home(
     and only ``first``'s home checks. Its ask names a head past ``second``'s, whose sync
     asks for what it lacks; ``first``'s sends it."""
     game_id, first, second = played
-    me = first.row(game_id).my_seat
-    while True:
-        seq = first.replica.submit(game_id, [{"type": "done"}], now=now()).seq
-        if pending(RULESET, first.replica.state(game_id))[0].seats[0] != me:
-            break
-        first.sync()
-        second.sync()
-    mark_all_sent(first)
+    seq = _pass_the_move_and_lose_it(first, second, game_id)
     _waiting_since_2030(first, game_id)
     assert len(_sends_at(first, "2030-01-01T12:30:00Z")) == 1
     first.sync()
-    asked = second.sync()
-    assert [o.detail.split(": ")[-1] for o in asked.received] == [f"asked for packet {seq} again"]
-    answered = first.sync()
-    assert statuses(answered) == ["resend"] and answered.sent == [seq]
-    assert statuses(second.sync()) == ["applied"]
-    same_game(first, second, game_id)
+    _asked_back_and_answered(first, second, game_id, seq)
 
 
 def test_a_one_shot_sync_sends_the_check(

@@ -176,14 +176,15 @@ def describe(policy: CombatPolicy) -> str:
 
 
 def check(state: FeState, order: PolicyOrder) -> list[Violation]:
-    if (order.offer or order.approach) and not state.plays_at_least(OPENING_FROM):
-        plays = f"this game plays {state.version}" if state.version else "this game is older"
-        text = f"a policy's offer and approach answers take F&E {OPENING_FROM}; {plays}"
-        return [Violation(text, combat_approach.APPROACH_RULE)]
-    if order.capture and not state.plays_at_least(CAPTURE_FROM):
-        plays = f"this game plays {state.version}" if state.version else "this game is older"
-        text = f"a policy's capture answer takes F&E {CAPTURE_FROM}; {plays}"
-        return [Violation(text, combat_capture.CAPTURE_RULE)]
+    later = (
+        (order.offer or order.approach, "offer and approach answers take", OPENING_FROM,
+         combat_approach.APPROACH_RULE),
+        (order.capture, "capture answer takes", CAPTURE_FROM, combat_capture.CAPTURE_RULE),
+    )  # fmt: skip
+    for given, what, version, rule in later:  # fields a later version added
+        if given and not state.plays_at_least(version):
+            plays = f"this game plays {state.version}" if state.version else "this game is older"
+            return [Violation(f"a policy's {what} F&E {version}; {plays}", rule)]
     if 0 <= order.bir < results.BIR_PICK_MIN:
         low, high = results.BIR_PICK_MIN, results.BIR_PICK_MAX
         text = f"a policy's BIR is a pick from {low} to {high} (or -1 to be asked), not {order.bir}"

@@ -22,9 +22,8 @@ from engine.fe.orders import PolicyOrder
 from engine.fe.policy_cover import COMBAT_POLICY_STEPS, policy_cover
 from engine.fe.steps import combat_capture, combat_policy
 from tests.engine.fe.helpers import owed
-from tests.engine.fe.steps.test_combat_capture import KLINGONS
-from tests.engine.fe.steps.test_combat_round import reveal
-from tests.engine.fe.steps.tutorial_states import after_setup, placed, refusals, run_to, texts
+from tests.engine.fe.steps.test_combat_capture import battle as capture_battle
+from tests.engine.fe.steps.tutorial_states import after_setup, refusals, texts
 from tests.engine.fe_battle import PlacedFe
 from tests.engine.table import Table
 
@@ -36,25 +35,7 @@ def battle(
 ) -> tuple[FeState, list[Event]]:
     """`test_combat_capture.battle` in a game played at ``version`` with ``policies`` signed
     before it, run to step ``to`` (each step before it answered ``done``)."""
-    state = placed(
-        after_setup(), {"KZI-0003": 1104, "KZI-0004": 1104, **dict.fromkeys(KLINGONS, 1104)}
-    )
-    board = state.board
-    state = state.with_board(
-        board.with_units([msgspec.structs.replace(board.unit("KZI-0003"), crippled=True)])
-    )
-    state = RULESET.at_version(state, version)
-    state = msgspec.structs.replace(state, policies=tuple(sorted(policies.items())))
-    events: list[Event] = []
-    state = reveal(run_to(state, "5-3D", events), {"coalition": "KLI-0001", "alliance": "KZI-0004"})
-    state = reveal(
-        run_to(state, "5-3E", events), {"coalition": ["KLI-0001"], "alliance": ["KZI-0004"]}
-    )
-    state = reveal(run_to(state, "5-3X2", events), {"coalition": 1, "alliance": 1}, dice=(1,))
-    state = reveal(
-        run_to(state, "5-4A2", events), {"coalition": "default", "alliance": "default"}, dice=(1, 1)
-    )
-    return run_to(state, to, events), events
+    return capture_battle(version=version, to=to, policies=policies)
 
 
 def test_a_side_that_never_captures_is_not_asked() -> None:

@@ -9,6 +9,7 @@ capture and no part in the step.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -16,7 +17,8 @@ import pytest
 
 from engine.core.ruleset import Event, RollRequest
 from engine.core.turn_orders import Done
-from engine.fe import RULESET
+from engine.fe import FE, RULESET
+from engine.fe.battle_model import CombatPolicy
 from engine.fe.face import FACE
 from engine.fe.model import FeState
 from engine.fe.orders import CaptureOrder, parse_orders
@@ -34,7 +36,16 @@ from tests.engine.fe.steps.tutorial_states import (
 KLINGONS = ("KLI-0001", "KLI-0002", "KLI-0003")
 
 
-def battle(cripple: bool = True) -> tuple[FeState, list[Event]]:
+def battle(
+    cripple: bool = True,
+    *,
+    version: str = "",
+    to: str = "",
+    policies: Mapping[str, CombatPolicy] | None = None,
+) -> tuple[FeState, list[Event]]:
+    """The Klingons and the Kzinti CL and FF in 1104 after a quiet round 1, at the capture
+    step (with ``cripple``, the CL crippled) or else at 5-7A1, or at step ``to``; in a game
+    played at ``version`` (default: this one) with ``policies`` signed before the battle."""
     state = placed(
         after_setup(), {"KZI-0003": 1104, "KZI-0004": 1104, **dict.fromkeys(KLINGONS, 1104)}
     )
@@ -42,6 +53,9 @@ def battle(cripple: bool = True) -> tuple[FeState, list[Event]]:
         board = state.board
         cl = msgspec.structs.replace(board.unit("KZI-0003"), crippled=True)
         state = state.with_board(board.with_units([cl]))
+    if version:
+        state = FE.at_version(state, version)
+    state = msgspec.structs.replace(state, policies=tuple(sorted((policies or {}).items())))
     events: list[Event] = []
     # A quiet round 1 (BIRs 1 + 1, every die 1: 10%): the D7C alone scores 1 point on the
     # Kzinti FF and the FF none, so nothing is lost and the crippled CL waits in reserve.
@@ -53,7 +67,7 @@ def battle(cripple: bool = True) -> tuple[FeState, list[Event]]:
     state = reveal(
         run_to(state, "5-4A2", events), {"coalition": "default", "alliance": "default"}, dice=(1, 1)
     )
-    return run_to(state, "5-6X1" if cripple else "5-7A1", events), events
+    return run_to(state, to or ("5-6X1" if cripple else "5-7A1"), events), events
 
 
 def capture(unit: str = "KZI-0003", by: str = "KLI-0002") -> dict[str, Any]:
