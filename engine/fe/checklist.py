@@ -316,11 +316,13 @@ class FeRuleset:
 
     def after_orders(self, state: FeState, seat: Seat) -> Applied[FeState] | None:
         """`engine.core.ruleset.AfterOrders`: a decision step the seat's packet left with
-        nothing to decide (`flow.settled`; from 5.5 a directed attack made, `engine.fe.steps.
-        combat_directed.ENDS_WITH_ORDER_FROM`) ends for it as its ``done`` would, and the
-        standing orders play on. None: the step stays the seat's."""
+        nothing to decide (`flow.settled`; from 5.5 its one answer given, `engine.fe.steps.
+        base.ORDER_ENDS_STEP_FROM`) ends for it as its ``done`` would, where that ``done``
+        would be taken, and the standing orders play on. None: the step stays the seat's."""
         step = None if state.over else flow.current(state)
         if step is None or step.kind != _DECISION or not flow.settled(state, seat, step):
+            return None
+        if TURNS.finish_problems(state, seat, step):  # (what its ``done`` would wait for)
             return None
         events: list[Event] = []
         after = TURNS.run_standing(TURNS.complete(state, seat, "", (), events), events)

@@ -30,7 +30,11 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
   `engine.fe.steps.combat_directed.ENDS_WITH_ORDER_FROM`);
 - ``fe_5_4_base.msgpack``: the golden ``fe_base_policies`` as 5.4 played its script, whose
   policies had no ``capture`` field yet: each side is asked at 5-6X1 (from 5.5 a policy's
-  ``capture`` "never" answers it: `engine.fe.steps.combat_capture.declines`).
+  ``capture`` "never" answers it: `engine.fe.steps.combat_capture.declines`);
+- ``fe_5_4_checklist.msgpack``: the golden ``fe_checklist`` as 5.4 wrote it (its committed
+  file then), where after the alliance's ``back`` to 5-2A1 the approach battle of the round,
+  answered already, leaves 5-2A3 the alliance's until a packet of ``done`` (from 5.5 the
+  packet of the ``back`` ends it: `engine.fe.steps.base.ORDER_ENDS_STEP_FROM`).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_2_wind.msgpack": RULESET,
     "fe_5_3_base.msgpack": RULESET,
     "fe_5_4_base.msgpack": RULESET,
+    "fe_5_4_checklist.msgpack": RULESET,
     "fe_5_4_directed.msgpack": RULESET,
 }
 
@@ -144,3 +149,17 @@ def test_the_5_4_base_battle_asks_each_side_at_its_captures() -> None:
     ]
     for seat in ("alliance", "coalition"):
         assert f"{seat} completed 5-6X1 Either side resolves its ship captures" in texts
+
+
+def test_the_5_4_checklist_game_ends_an_answered_approach_with_a_packet_of_done() -> None:
+    """What the frozen 5.4 checklist game pins: the packet after the alliance's ``back`` is
+    its own ``done`` for 5-2A3 (from 5.5 the ``back``'s packet ends the step)."""
+    golden = read_golden(FROZEN / "fe_5_4_checklist.msgpack")
+    seen = [
+        (packet.body.seat, [e.text for e in result.events])
+        for _seq, packet, result in replay_golden(golden, RULESET)
+    ]
+    back = next(i for i, (_, said) in enumerate(seen) if any("went back" in t for t in said))
+    ended = "alliance completed 5-2A3 Defender accepts or refuses the approach battle"
+    assert ended not in seen[back][1]
+    assert seen[back + 1][0] == "alliance" and seen[back + 1][1][0] == ended

@@ -40,6 +40,12 @@ class OrderRun(NamedTuple):
     validate: Callable[[FeState, Seat, Any], list[Violation]]
 
 
+ORDER_ENDS_STEP_FROM = "5.5"
+"""From F&E 5.5 a decision step that takes one answer of its seat (a directed attack, a
+retreat announced, an approach battle offered or answered, a withdrawal opposed) ends with
+the packet that gives it (`Area.settled`); before, the step waited for a ``done``."""
+
+
 class Area:
     """A rules area: by default it takes no orders and does nothing."""
 

@@ -48,7 +48,7 @@ from engine.fe.steps.base import Area
 DIRECTED_STEPS = ("5-5B", "5-5C")
 """The attacker's step, then the defender's (302.5)."""
 
-ENDS_WITH_ORDER_FROM = "5.5"
+ENDS_WITH_ORDER_FROM = base.ORDER_ENDS_STEP_FROM
 """From F&E 5.5 a side's directed attack ends its step with the packet that makes it: a side
 makes one a round (302.5), so it has nothing left to direct, and a ``done`` only cost one
 packet more (and a stalled step when the player did not know to send it). Before, the step

@@ -461,6 +461,18 @@ class _Retreat(Area):
             return "" if who else f"{why}: no pursuit"
         return ""
 
+    def settled(self, state: FeState, seat: Seat, step: Step) -> str:
+        """From 5.5 (`base.ORDER_ENDS_STEP_FROM`), once the seat announced its retreat at one
+        of its options or before the base battle: one announcement a battle (302.71)."""
+        if step.id not in (*ANNOUNCING_STEPS, combat.BASE_RETREAT_STEP):
+            return ""
+        record = _record(state)
+        if record is None or seat not in record.retreats:
+            return ""
+        if not state.plays_at_least(base.ORDER_ENDS_STEP_FROM):
+            return ""
+        return f"its retreat is announced ({rules.ANNOUNCE_RULE})"
+
     def answering(self, state: FeState, step: Step, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
         if step.id == PURSUIT_STEP:
             who, _ = pursuer(state)

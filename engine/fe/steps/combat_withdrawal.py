@@ -67,12 +67,14 @@ from engine.fe.steps import supply as supply_area
 from engine.fe.steps.base import Area
 from engine.fe.steps.combat_approach import (
     ANSWER_STEP,
+    APPROACH_RULE,
     APPROACH_STEP,
     BASE_BATTLE_STEP,
     CLOAK_STEP,
     EVADE_STEP,
     EVASION_RULE,
     FORCES_STEP,
+    OFFER_STEP,
     answered,
     apply_approach,
     apply_cloak,
@@ -377,6 +379,20 @@ class _Withdrawal(Area):
         if step.id in (ANNOUNCE_STEP, OPPOSE_STEP, EVADE_STEP):
             return _skip_withdrawal(state, record, step)
         return skip_bases(state, record, step)
+
+    def settled(self, state: FeState, seat: Seat, step: Step) -> str:
+        """From 5.5 (`base.ORDER_ENDS_STEP_FROM`), once the step's one answer is given: the
+        withdrawal opposed (5-1B), the approach battle offered (5-2A2) or answered (5-2A3)."""
+        record = combat.current(state)
+        if record is None or not state.plays_at_least(base.ORDER_ENDS_STEP_FROM):
+            return ""
+        if step.id == OPPOSE_STEP and record.opening.opposed:
+            return f"the withdrawal is opposed ({OPPOSED_RULE})"
+        if step.id == OFFER_STEP and record.opening.offered == round_of(record):
+            return f"the approach battle is offered ({APPROACH_RULE})"
+        if step.id == ANSWER_STEP and answered(record):
+            return f"the approach battle is answered ({APPROACH_RULE})"
+        return ""
 
     def on_done(self, state: FeState, seat: Seat, step: Step, events: list[Event]) -> FeState:
         record = combat.current(state)
