@@ -69,6 +69,9 @@ class SeatNews(msgspec.Struct, frozen=True):
     seat itself (else among all), those of its latest packet, and of them the line of the
     kind the seat's events had least often, the latest among equals (a unit destroyed among
     a round's allocations run on by standing orders); "" when nothing is listed."""
+    done_at: tuple[str, ...] = ()
+    """The steps the seat ended with a ``done`` of its own (not its standing order's), the
+    latest `DONE_AT` in order: what a packet of plain dones did (a retreat option passed)."""
 
 
 class News(msgspec.Struct, frozen=True):
@@ -107,6 +110,18 @@ def plain_headline(event: Event) -> str | None:
     return shorten(without_rule(event.text))
 
 
+DONE_AT = 3
+"""How many of the steps a seat ended by hand `SeatNews.done_at` keeps (the latest)."""
+_ENDED = frozenset({"step-done", "step-part"})
+
+
+def _ended_by_hand(event: Event, seat: Seat) -> str:
+    """The step ``event`` says ``seat`` ended with its own ``done``, or ""."""
+    if event.kind not in _ENDED or event.seat != seat or event.data.get("standing"):
+        return ""
+    return event.step
+
+
 class _Seat:
     """The running tally of one seat while `summarize` reads its events: per kind, its count
     and its first `PER_KIND` lines (with their place in the order they came)."""
@@ -120,6 +135,7 @@ class _Seat:
         self.counts: dict[str, int] = {}
         self.seen = 0
         self.routine = 0
+        self.done_at: list[str] = []
 
     def add(self, kind: str, line: str | None, own: bool = False) -> None:
         """One event: its kind, its line (None: routine), whether the seat itself made it
@@ -154,7 +170,15 @@ class _Seat:
         )
         lines = tuple(line for _, _, line, _ in chosen)
         lead = max(chosen, key=lambda c: (*c[3], -self.counts[c[1]], c[0]), default=None)
-        return SeatNews(self.seat, self.packets, lines, more, self.routine, lead[2] if lead else "")
+        return SeatNews(
+            self.seat,
+            self.packets,
+            lines,
+            more,
+            self.routine,
+            lead[2] if lead else "",
+            tuple(self.done_at[-DONE_AT:]),
+        )
 
 
 def summarize(
@@ -174,6 +198,9 @@ def summarize(
         tally.packets += 1
         for event in events:
             tally.add(event.kind, line_of(event), event.seat == seat)
+            ended = _ended_by_hand(event, seat)
+            if ended:
+                tally.done_at.append(ended)
     return News(len(packets), tuple(tally.news() for tally in seats.values()))
 
 

@@ -429,7 +429,7 @@ async def test_sync_brings_in_the_opponents_packet(tutorial: Tutorial) -> None:
         await sync(alice.replica, alice.transport, now)
         await pilot.press("s")
         await settle(pilot)
-        assert "; Alice: 1 packet" in status_text(app)  # what arrived, in words
+        assert "; Alice: done at 1A1" in status_text(app)  # what arrived, in words
         after = screen.data
         assert after is not None and after is not before
         assert after.show.seq == 5

@@ -185,6 +185,41 @@ def test_the_news_in_one_line_leads_with_what_was_done() -> None:
     assert line == "Bob's move: 5-2A3; Bob: 1 packet (1 routine step)"
 
 
+def test_a_packet_of_dones_names_the_steps_its_player_ended() -> None:
+    """Found in the game by mail: Bob stayed at his retreat option with a ``done``, and
+    Alice's status line said "Bob: 1 packet (1 routine step)", which does not say where he
+    stayed. The steps a player ended with a ``done`` of its own are named (not those its
+    standing order ended, nor another seat's)."""
+    done = [
+        Event(
+            "step-done",
+            "alliance completed 5-7A1 Defender's first retreat option",
+            "alliance",
+            "5-7A1",
+            {"note": "", "adjustments": []},
+        ),
+        Event(
+            "step-done",
+            "alliance completed 5-7A2 Attacker's retreat option (standing order)",
+            "alliance",
+            "5-7A2",
+            {"standing": True},
+        ),
+        Event("step-part", "coalition completed its part of 5-6X1", "coalition", "5-6X1"),
+    ]
+    waits = Waits("coalition", "Alice", True, "5-7A3", "orders", "5-7A3 Defender's last")
+    news = summarize([("alliance", done)])
+    assert news.seats[0].done_at == ("5-7A1",)
+    item = GameNews("00" * 32, "w", "coalition", news, {"alliance": "Bob"}, waits)
+    assert news_line(item) == "your move: 5-7A3; Bob: done at 5-7A1 (3 routine steps)"
+    assert news_lines(item) == [
+        "w: 1 packet from Bob (alliance)",
+        "  done at 5-7A1",
+        "  3 routine steps",
+        "  waits for you: 5-7A3 Defender's last",
+    ]
+
+
 def test_the_one_line_news_leads_with_the_rarest_kind_of_line() -> None:
     """Found in the game by mail: Bob destroyed a D7, and his packet ran on through the
     round's allocations on standing orders; the status line showed the last of them

@@ -70,7 +70,7 @@ async def test_new_mail_is_synced_and_shown_without_a_key(tutorial: Tutorial) ->
         await sync(tutorial.alice.replica, tutorial.alice.transport, now)
         bell.set()
         await _until(lambda: screen.data is not None and screen.data.show.seq == 5)
-        assert "; Alice: 1 packet" in status_text(app)  # what arrived, in words
+        assert "; Alice: done at 1A1" in status_text(app)  # what arrived, in words
         await pilot.pause()
 
 
@@ -106,4 +106,4 @@ async def test_a_packet_in_the_shared_folder_is_synced_by_itself(
             return screen.data is not None and screen.data.show.seq == before + 1
 
         await _until(arrived)
-        assert "; Alice: 1 packet" in status_text(app)
+        assert "; Alice: done at 1A1" in status_text(app)

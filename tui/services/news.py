@@ -44,6 +44,8 @@ def news_lines(item: GameNews, *, waits: bool = True) -> list[str]:
         sent = _plural(news.packets, "packet")
         lines.append(f"{item.name}: {sent} from {_who(item, news.seat)}")
         lines += [f"  {line}" for line in news.lines]
+        if not news.lines and news.done_at:  # (a packet of dones: where it ended steps)
+            lines.append(f"  done at {', '.join(news.done_at)}")
         tail = left_off(news)
         if tail:
             lines.append(f"  {tail}")
@@ -80,8 +82,9 @@ def news_line(item: GameNews) -> str:
             more = len(news.lines) - 1 + (1 if said[-1] else 0)
             first = news.lead or news.lines[-1]
             parts.append(f"{who}: {first}" + (f" (+{more} more: e)" if more else ""))
-        else:  # routine steps alone, or nothing at all
-            sent = _plural(news.packets, "packet")
+        else:  # routine steps alone (say which it ended with its own done), or nothing
+            sent = f"done at {', '.join(news.done_at)}" if news.done_at else None
+            sent = sent or _plural(news.packets, "packet")
             parts.append(f"{who}: {sent} ({said[-1]})" if said[-1] else f"{who}: {sent}")
     owed = item.waits
     if owed is not None and owed.step and owed.kind in MOVES:  # (its title: the side panel)
