@@ -34,9 +34,7 @@ class Reminding(Protocol):
 
 async def send_reminders(replica: Replica, transport: object, now: Callable[[], str]) -> list[str]:
     """Email each late player once per reply window, and queue the ask that goes with it;
-    a reminder that could not be sent is tried at the next sync. Then queue the silent checks
-    due (an ask alone; one not queued, its key locked, is tried at the next sync). One line
-    per reminder and check."""
+    a reminder that could not be sent is tried at the next sync. One line per reminder."""
     if not isinstance(transport, Reminding):
         return []
     lines: list[str] = []
@@ -54,6 +52,16 @@ async def send_reminders(replica: Replica, transport: object, now: Callable[[], 
             f"reminded {reminder.address}: {reminder.name} has waited on {reminder.seat} "
             f"since {reminder.since}"
         )
+    return lines
+
+
+async def send_checks(replica: Replica, transport: object, now: Callable[[], str]) -> list[str]:
+    """Queue the silent checks due (`saves.reminders.checks_due`): the ask alone, no email
+    to the player; one not queued (the key locked) is tried at the next sync. Only over mail
+    (a `Reminding` transport): a shared folder loses nothing. One line per check."""
+    if not isinstance(transport, Reminding):
+        return []
+    lines: list[str] = []
     for check in reminders.checks_due(replica, now()):
         if resend_asks.queue_ask(replica, reminders.ask(check), now()):
             reminders.record(replica.store, check, now())

@@ -19,7 +19,7 @@ import msgspec
 
 from engine.core.errors import HexpostError
 from engine.core.state import SeatState
-from mail.reminding import send_reminders
+from mail.reminding import send_checks, send_reminders
 from mail.transport import IncomingPacket, OutgoingPacket, Transport, TransportError
 from saves import behind, outbox, quarantine, resend_asks, resigning, scrub
 from saves.inbox import Received
@@ -56,6 +56,8 @@ class SyncReport(msgspec.Struct, frozen=True):
     written: list[tuple[bytes, int]] = []
     """The automatic replies this sync wrote (game, sequence number): what they did (the
     dice of a battle round and the round they fought) is news to their own player too."""
+    checks: list[str] = []
+    """Silent checks sent for a move that may have been lost in the mail (`mail.reminding`)."""
 
 
 TAKE_BATCH = 100
@@ -292,10 +294,11 @@ async def sync(
         problems = [*problems, f"the look over the stored packets failed: {exc}"]
     requests = await ask_for_damaged(replica, transport, now)  # (its signed asks: pushed next)
     reminded = await send_reminders(replica, transport, now)  # (theirs too)
+    checked = await send_checks(replica, transport, now)  # (their asks too)
     sent, failed, pushed = await push(replica, transport, now, force=force)
     resigned = resigning.resigned_in(replica, written)
     return SyncReport(
-        received, sent, failed, problems, requests, resigned, reminded, pushed, written
+        received, sent, failed, problems, requests, resigned, reminded, pushed, written, checked
     )
 
 

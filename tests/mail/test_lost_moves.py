@@ -16,7 +16,7 @@ from engine.core.owed import pending
 from engine.fe import RULESET
 from mail.mailtransport import MailTransport
 from mail.mime import HEADER
-from mail.reminding import send_reminders
+from mail.reminding import send_checks, send_reminders
 from mail.sync import sync
 from tests.mail import test_mail_game
 from tests.mail.mailgame import mark_all_sent
@@ -35,7 +35,17 @@ def _sends_at(player: Player, when: str) -> list[str]:
     """What ``player``'s reminders and checks say they sent at ``when``."""
     transport = player.transport
     assert isinstance(transport, MailTransport)
-    return asyncio.run(send_reminders(player.replica, transport, lambda: when))
+
+    def at() -> str:
+        return when
+
+    async def both() -> list[str]:
+        return [
+            *await send_reminders(player.replica, transport, at),
+            *await send_checks(player.replica, transport, at),
+        ]
+
+    return asyncio.run(both())
 
 
 def _pass_the_move_and_lose_it(first: Player, second: Player, game_id: bytes) -> int:
@@ -255,6 +265,7 @@ def test_a_one_shot_sync_sends_the_check(
     transport = second.transport
     assert isinstance(transport, MailTransport)
     report = asyncio.run(sync(second.replica, transport, lambda: "2030-01-01T14:00:00Z"))
-    assert len(report.reminders) == 1 and f"packet {seq}" in report.reminders[0]
+    assert len(report.checks) == 1 and f"packet {seq}" in report.checks[0]
+    assert report.reminders == [], "no player is reminded"
     answered = first.sync()
     assert statuses(answered) == ["resend"] and answered.sent == [seq]

@@ -439,6 +439,18 @@ def test_a_reminder_a_one_shot_sync_sent_is_said_in_its_lines_and_summary() -> N
     assert not syncing.needs_player(report, {})
 
 
+def test_a_silent_check_is_said_as_one_not_as_a_reminder() -> None:
+    """Nobody was reminded: the app's summary counts the check as what it is."""
+    line = "tut has waited on alliance since 2030-01-01T00:00:00Z: asked alliance's hexpost"
+    report = SyncReport([], [], [], checks=[line])
+    assert [(x.kind, x.text) for x in syncing.sync_lines(report, {}, signing=True)] == [
+        ("request", line)
+    ]
+    outcome = syncing.describe(report, signing=True)
+    assert outcome.summary.endswith(", 1 lost-move check(s)") and outcome.details == (line,)
+    assert "reminder" not in outcome.summary
+
+
 def test_only_trouble_in_a_game_of_this_home_needs_the_player() -> None:
     ours, stranger = b"\x01" * 16, b"\x02" * 16
     names = {ours: "ours"}

@@ -175,7 +175,8 @@ def sync_lines(report: SyncReport, names: Mapping[bytes, str], *, signing: bool)
     lines += resigned_lines(report)
     lines += [SyncLine("warning", f"warning: {problem}") for problem in report.problems]
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
-    lines += [SyncLine("request", line) for line in [*report.requests, *report.reminders]]
+    asked = [*report.requests, *report.reminders, *report.checks]
+    lines += [SyncLine("request", line) for line in asked]
     if not signing:
         lines.append(SyncLine("note", NO_REPLIES_NOTE))
     return lines
@@ -224,6 +225,8 @@ def describe(
         parts.append(f"resigned {', '.join(report.resigned)}")
     if report.reminders:
         parts.append(f"{len(report.reminders)} reminder(s)")
+    if report.checks:
+        parts.append(f"{len(report.checks)} lost-move check(s)")
     if not signing:
         parts.append("no automatic replies (passphrase needed)")
     changed = frozenset(
@@ -249,7 +252,7 @@ def round_lines(result: Round, names: Mapping[bytes, str]) -> list[SyncLine]:
     lines += resigned_lines(report)
     lines += [SyncLine("not-sent", f"not sent: packet {f.seq}: {f.error}") for f in report.failed]
     lines += [SyncLine("info", line) for line in [*report.problems, *report.requests]]
-    lines += [SyncLine("info", line) for line in report.reminders]
+    lines += [SyncLine("info", line) for line in [*report.reminders, *report.checks]]
     return lines
 
 
