@@ -15,8 +15,13 @@ the bound of 400 days), the days they took (median, 90th percentile, worst), and
 the packet emails and the plain emails (reminders, notes beside asks) sent. The floor is the
 same games over mail that loses nothing (loss 0, measured in the same run), and the ratio is
 each median against the floor's. Lost moves that no later packet reveals wait for the
-reminder a reply window (72 hours) into the wait, so the days grow with the loss; what the
-sync does to recover shows in the days' tail and the emails per move.
+silent check half a day into the wait (`saves.reminders.CHECK_AFTER_HOURS`; before
+2026-12-06, for the reminder a reply window, 72 hours, into it), so the days grow with the
+loss; what the sync does to recover shows in the days' tail and the emails per move. With
+``--slow`` a check also finds moves that are only late (mail up to 30 hours late), and the
+move is sent again: measured on 2026-12-06 (30 seeds), the packet emails per move at no loss
+went from 1.00 to 1.72 with the check, the days unchanged; at 25% loss the median went from
+25.8 days to 18.0.
 """
 
 from __future__ import annotations
