@@ -17,7 +17,7 @@ from engine.fe import RULESET
 from mail.mailtransport import MailTransport
 from mail.mime import HEADER
 from mail.reminding import send_checks, send_reminders
-from mail.sync import sync
+from mail.sync import SyncReport, sync
 from tests.mail import test_mail_game
 from tests.mail.mailgame import mark_all_sent
 from tests.mail.servers import MailStack
@@ -71,6 +71,19 @@ def _asked_back_and_answered(first: Player, second: Player, game_id: bytes, seq:
     assert statuses(answered) == ["resend"] and answered.sent == [seq]
     assert statuses(second.sync()) == ["applied"]
     same_game(first, second, game_id)
+
+
+def _lost_then_one_shot_sync(
+    first: Player, second: Player, game_id: bytes, when: str
+) -> tuple[int, SyncReport]:
+    """``first`` chats and the email is lost; ``second``, waiting since 2030-01-01, runs a
+    one-shot sync at ``when``: the chat's position and what the sync did."""
+    seq = chat(first, game_id, "lost in the mail")
+    mark_all_sent(first)
+    _waiting_since_2030(second, game_id)
+    transport = second.transport
+    assert isinstance(transport, MailTransport)
+    return seq, asyncio.run(sync(second.replica, transport, lambda: when))
 
 
 def _waiting_since_2030(player: Player, game_id: bytes) -> None:
@@ -160,12 +173,8 @@ def test_a_move_lost_between_homes_that_never_watch_is_asked_for_by_a_one_shot_s
     wait sends the reminder, and its ask goes out in the same sync; ``first``'s next sync
     answers by itself, and a later one-shot sync does not remind again in that window."""
     game_id, first, second = played
-    seq = chat(first, game_id, "lost in the mail")
-    mark_all_sent(first)
-    _waiting_since_2030(second, game_id)
+    seq, report = _lost_then_one_shot_sync(first, second, game_id, "2030-01-04T01:00:00Z")
     transport = second.transport
-    assert isinstance(transport, MailTransport)
-    report = asyncio.run(sync(second.replica, transport, lambda: "2030-01-04T01:00:00Z"))
     assert len(report.reminders) == 1 and first.address in report.reminders[0]
     answered = first.sync()
     assert statuses(answered) == ["resend"] and answered.sent == [seq]
@@ -259,12 +268,7 @@ def test_a_one_shot_sync_sends_the_check(
     """`mail.sync.sync` (what ``hexpost sync`` and the app run) sends the check and lists it
     with the reminders."""
     game_id, first, second = played
-    seq = chat(first, game_id, "lost in the mail")
-    mark_all_sent(first)
-    _waiting_since_2030(second, game_id)
-    transport = second.transport
-    assert isinstance(transport, MailTransport)
-    report = asyncio.run(sync(second.replica, transport, lambda: "2030-01-01T14:00:00Z"))
+    seq, report = _lost_then_one_shot_sync(first, second, game_id, "2030-01-01T14:00:00Z")
     assert len(report.checks) == 1 and f"packet {seq}" in report.checks[0]
     assert report.reminders == [], "no player is reminded"
     answered = first.sync()
