@@ -450,14 +450,16 @@ def _after_orders(
     return rolls.arm(state, seat, applied.rolls, events, owed.key)
 
 
-def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str) -> Decision:
+def _owed(ruleset: AnyRuleset, state: AnyState, seat: Seat, what: str, later: bool) -> Decision:
+    """``later``: orders of the same packet came before (and ended the seat's part)."""
     owed = owed_first(ruleset, state)
     if owed is None:
         raise OutOfTurn(f"{what}: the game is over")
     if not owed.seats:  # an order before it in the packet led there
         raise OutOfTurn(f"{what}: the game would wait at {owed.step} for no seat")
     if owed.seats[0] != seat:
-        raise OutOfTurn(f"{what}: {owed.seats[0]} owes the next move ({describe(owed)})")
+        ended = f"; the orders before it ended {seat}'s part: leave it out" if later else ""
+        raise OutOfTurn(f"{what}: {owed.seats[0]} owes the next move ({describe(owed)}){ended}")
     return owed
 
 
@@ -509,7 +511,7 @@ def _order(
         owed = owed_first(ruleset, state)
     if owed is None or not owed.seats or owed.seats[0] != seat or owed.kind != _ORDERS:
         what = f"order {index}"  # worded only for a refusal: most orders are in turn
-        owed = _owed(ruleset, state, seat, what)
+        owed = _owed(ruleset, state, seat, what, index > 1)
         raise NotPending(f"{what}: {seat} owes {describe(owed)}, not orders")
     assert state.rules is not None
     violations = ruleset.validate(state.rules, seat, order)
@@ -526,7 +528,7 @@ def _commit(
     ruleset: AnyRuleset, state: AnyState, seat: Seat, commit: Commit, events: list[Event]
 ) -> AnyState:
     what = f"commitment for {commit.key}"
-    owed = _owed(ruleset, state, seat, what)
+    owed = _owed(ruleset, state, seat, what, False)
     if owed.kind != DecisionKind.SECRET or owed.key != commit.key:
         raise NotPending(f"{what}: {seat} owes {describe(owed)}")
     if len(commit.digest) != 32:
