@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, Select
+from textual.widgets import Input, Label, OptionList, Select
 
+import tui.app
 from engine.core.face import Choice, Param, ParamKind, Preset
 from tests.tui.test_app import (
     SIZE,
@@ -415,3 +416,23 @@ async def test_a_long_field_label_wraps_in_the_form() -> None:
         shown = form.query_one("#label-choice", Label)
         assert shown.size.height >= 2, shown.size
         assert shown.size.width <= 60
+
+
+async def test_an_open_choice_list_has_a_frame_of_its_own() -> None:
+    """A form's choice, opened, lists its values over what lies below the field, past the
+    dialog's frame at the foot of a short form. Compact fields draw no border, so the list
+    ran into the map behind it: the open list keeps a frame of its own."""
+    field = Field("choice", "choice", choices=tuple((str(n), str(n)) for n in range(1, 7)))
+    form = OrderForm("Secret BIR pick (304.1)", [field], dict)
+    app = App[None](css_path=Path(tui.app.__file__).with_name("app.tcss"))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(form)
+        await pilot.pause()
+        form.query_one("#field-choice", Select).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        overlay = form.query_one("#field-choice", Select).query_one(OptionList)
+        assert overlay.display and overlay.region.height > 0
+        # The four sides each draw a line: the list's edge shows against the map.
+        assert all(edge[0] not in ("", "none", "hidden") for edge in overlay.styles.border)
+        assert overlay.region.height == 6 + 2, overlay.region
