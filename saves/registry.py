@@ -117,13 +117,21 @@ def _checked(loaded: Any) -> tuple[Plugin | None, str]:
         return None, f"has no usable ruleset id (got {ruleset_id!r})"
     if not isinstance(version, str) or not _VERSION.fullmatch(version):
         return None, f"ruleset {ruleset_id!r} has no MAJOR.MINOR version (got {version!r})"
-    since = getattr(loaded.rules, "follow_on_dice_from", "")  # (a plug-in without it: never)
-    if not isinstance(since, str) or not (since == "" or _VERSION.fullmatch(since)):
-        return None, (
-            f'ruleset {ruleset_id!r} names no MAJOR.MINOR version (or "") as the one its '
-            f"games read follow-on dice from (follow_on_dice_from: got {since!r})"
-        )
+    for attribute, what in _SINCE.items():
+        since = getattr(loaded.rules, attribute, "")  # (a plug-in without it: never)
+        if not isinstance(since, str) or not (since == "" or _VERSION.fullmatch(since)):
+            return None, (
+                f'ruleset {ruleset_id!r} names no MAJOR.MINOR version (or "") as the one its '
+                f"games {what} from ({attribute}: got {since!r})"
+            )
     return loaded, ""
+
+
+_SINCE = {
+    "follow_on_dice_from": "read follow-on dice",
+    "reveal_dice_in_order_from": "roll a reveal's waiting dice in the order asked",
+}
+"""The versions a ruleset names for the core's behaviours that changed (`engine.core.rolls`)."""
 
 
 @functools.cache

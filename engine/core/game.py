@@ -587,13 +587,7 @@ def _reveal(
     applied = ruleset.apply_secret(state.rules, secret.decision, ordered)
     events.extend(applied.events)
     state = msgspec.structs.replace(state, rules=applied.state)
-    now = [request for request in applied.rolls if request.at_reveal]
-    later = [request for request in applied.rolls if not request.at_reveal]
-    if {s for s, _ in secret.entropies} != {s.seat for s in core.seats}:
-        # A seat was not asked (its signed policy chose for it): its value is not among the
-        # reveals, and the last revealer knows the others, so these dice wait, like an
-        # order's roll, for the values the other seats send next.
-        later = [*later, *(msgspec.structs.replace(r, at_reveal=False) for r in now)]
-        now = []
+    everyone = {s for s, _ in secret.entropies} == {s.seat for s in core.seats}
+    now, later = rolls.reveal_dice(ruleset, core.ruleset_version, applied.rolls, everyone)
     state = rolls.roll_at_reveal(ruleset, state, seat, secret, now, events)
     return rolls.arm(state, seat, later, events, secret.decision.key)

@@ -151,8 +151,41 @@ def follows_on(ruleset: Ruleset[Any], version: str) -> bool:
     """Whether a game of ``ruleset`` at ``version`` (its genesis's) reads follow-on dice at
     once (`Ruleset.follow_on_dice_from`). A game begun before keeps arming them, so that its
     recorded packets replay to the same states."""
-    since = getattr(ruleset, "follow_on_dice_from", "")  # a plug-in written before: never
+    return _from(ruleset, "follow_on_dice_from", version)
+
+
+def in_asked_order(ruleset: Ruleset[Any], version: str) -> bool:
+    """Whether a game of ``ruleset`` at ``version`` arms a reveal's waiting dice in the order
+    the ruleset asked for them (`Ruleset.reveal_dice_in_order_from`, `reveal_dice`)."""
+    return _from(ruleset, "reveal_dice_in_order_from", version)
+
+
+def _from(ruleset: Ruleset[Any], attribute: str, version: str) -> bool:
+    since = getattr(ruleset, attribute, "")  # a plug-in written before the attribute: never
     return bool(since) and version_numbers(version) >= version_numbers(since)
+
+
+def reveal_dice(
+    ruleset: Ruleset[Any], version: str, asked: Sequence[RollRequest], everyone: bool
+) -> tuple[list[RollRequest], list[RollRequest]]:
+    """The dice a secret step's choices asked for, as (those read now from the reveals'
+    values, those armed for the other seats' next values).
+
+    The ruleset marks those it would read at the reveal (`RollRequest.at_reveal`); they are
+    read there only when ``everyone`` (every seat) revealed. When a seat was not asked (its
+    signed policy chose for it), its value is not among the reveals and the last revealer
+    knows the others, so they wait, like an order's roll, with the rest. They wait in the
+    order asked: a ruleset asks first for the dice the later ones need (F&E's variable BIR
+    die before the combat dice whose damage it sets). Games begun before the ruleset's
+    `Ruleset.reveal_dice_in_order_from` put them after the rest, as they were recorded.
+    """
+    now = [request for request in asked if request.at_reveal]
+    later = [request for request in asked if not request.at_reveal]
+    if everyone:
+        return now, later
+    if in_asked_order(ruleset, version):
+        return [], [msgspec.structs.replace(r, at_reveal=False) for r in asked]
+    return [], [*later, *(msgspec.structs.replace(r, at_reveal=False) for r in now)]
 
 
 def _follow_on(

@@ -198,6 +198,12 @@ class Ruleset(Protocol, Generic[S]):
     that completed that roll, instead of arming them for the next packets ("": never, as
     for a plug-in written before this attribute, which may lack it). Games begun at an
     earlier version keep arming them (`engine.core.rolls.follows_on`)."""
+    reveal_dice_in_order_from: str
+    """The first version of this ruleset whose games roll the dice a secret step's reveal
+    asked for, when a seat was not asked and they must wait, in the order the ruleset asked
+    for them ("": never, as for a plug-in written before this attribute, which may lack it).
+    Before, those it would have read at the reveal were rolled after the rest
+    (`engine.core.rolls.reveal_dice`)."""
     state_type: type[S]
     """The msgspec Struct type of the ruleset's state (for decoding snapshots).
 

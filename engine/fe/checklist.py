@@ -93,8 +93,12 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.5"
+    version = "5.6"
     follow_on_dice_from = "5.1"
+    reveal_dice_in_order_from = "5.6"
+    """From 5.6 a round whose BIR one side's policy chose, and the other side picked, rolls
+    its variable BIR die before the combat dice that need its total; before, the core rolled
+    them the other way round and the round scored nothing (`combat_round.dice_wait_text`)."""
     state_type = FeState
 
     # --- scenarios and the start ----------------------------------------------------------

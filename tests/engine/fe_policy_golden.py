@@ -82,7 +82,7 @@ def battle_packets(table: Table) -> list[int]:
 
 BASE_POLICIES = {
     "coalition": PolicyOrder(
-        flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=2,
+        flagship="auto", force="auto", ew="default", allocate="suggested", retreat=2,
         pursue="never", offer="always", capture="never",
     ),
     "alliance": PolicyOrder(
@@ -93,7 +93,11 @@ BASE_POLICIES = {
 """Both sides' tactics at a base signed: the Lyrans offer an approach battle from round 2 and
 leave after two rounds; the Kzinti refuse every approach battle (their base fights); neither
 tries to capture a crippled ship (fe 5.5: nobody is asked at 5-6X1; the frozen 5.4 game of
-this script, without the field, asks each side there)."""
+this script, without the field, asks each side there). The Lyran policy leaves the BIR to
+the player, as the app's recommended policy does, and the Kzinti's picks it: each round the
+coalition alone is asked at 5-3X2 (`LYRAN_BIR`), and from fe 5.6 the round's dice are rolled
+in the order that scores its damage (`tests/engine/fe/steps/test_policy_bir_dice.py`)."""
+LYRAN_BIR = 2
 BASE_LABEL = "fe-base-policies-1"
 OPENING_STEPS = ("5-2A2", "5-2A3", "5-2B1")
 
@@ -119,6 +123,8 @@ def play_base_policy_golden(label: str = BASE_LABEL) -> tuple[Table, list[str]]:
             asked.append(step)
         if kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
+        elif kind == DecisionKind.SECRET:  # the Lyran BIR, the one choice not signed
+            table.commit(seat, LYRAN_BIR, reveal_now=True)
         elif seat == "alliance" and not signed:  # its reaction window or the withdrawal
             signed = True
             table.orders(seat, Standing([MANUAL_NAME]), BASE_POLICIES[seat], Done())

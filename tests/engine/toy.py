@@ -72,6 +72,7 @@ class Toy:
     id = "toy"
     version = "1.2"
     follow_on_dice_from = ""  # (its rolls ask for none: `tests/engine/test_follow_on_dice.py`)
+    reveal_dice_in_order_from = ""  # (it asks every seat: `tests/engine/test_reveal_dice_order.py`)
     state_type = ToyState
 
     def scenarios(self) -> Sequence[ScenarioInfo]:

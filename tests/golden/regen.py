@@ -95,7 +95,8 @@ def fe_base_policies() -> GoldenGame:
         table,
         "The Wind, turn 1: six Lyran ships attack the Kzinti Count's Fleet and its battle "
         "station in 0701, both seats with the standing order manual and combat policies that "
-        "answer the base battle's opening (fe 5.4) and never capture (fe 5.5): the Kzinti "
+        "answer the base battle's opening (fe 5.4) and never capture (fe 5.5), the Lyran "
+        "policy leaving the BIR to the player (fe 5.6: the round's dice in order): the Kzinti "
         "refuse the approach battle, the Lyrans stay for the base battle, offer an approach "
         "battle in round 2 and retreat after it",
     )

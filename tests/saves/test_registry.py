@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.errors import VersionError
 from engine.core.face import Summary
-from engine.core.rolls import follows_on
+from engine.core.rolls import follows_on, in_asked_order
 from saves import registry
 from tests.engine.toy import TOY, ToyState
 from tests.toy_plugin import toy_plugin  # noqa: F401  (a fixture)
@@ -59,23 +59,25 @@ def test_a_plugin_without_a_version_is_refused(monkeypatch: pytest.MonkeyPatch) 
     assert "no MAJOR.MINOR version" in found.problems[0].problem
 
 
+@pytest.mark.parametrize("attribute", ["follow_on_dice_from", "reveal_dice_in_order_from"])
 @pytest.mark.parametrize("since", ["soon", "5", 51, None])
-def test_a_plugin_with_an_unreadable_follow_on_version_is_refused(
-    monkeypatch: pytest.MonkeyPatch, since: object
+def test_a_plugin_with_an_unreadable_version_of_a_core_change_is_refused(
+    monkeypatch: pytest.MonkeyPatch, since: object, attribute: str
 ) -> None:
-    monkeypatch.setattr(type(TOY), "follow_on_dice_from", since)
+    monkeypatch.setattr(type(TOY), attribute, since)
     found = registry.load([point("toy", "tests.engine.toy:PLUGIN")])
     assert found.ids() == ()
-    assert "follow_on_dice_from: got" in found.problems[0].problem
+    assert f"{attribute}: got" in found.problems[0].problem
 
 
-def test_a_plugin_written_before_follow_on_dice_is_loaded_and_never_reads_them(
+def test_a_plugin_written_before_the_core_changes_is_loaded_and_keeps_the_old_ways(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delattr(type(TOY), "follow_on_dice_from")
+    monkeypatch.delattr(type(TOY), "reveal_dice_in_order_from")
     found = registry.load([point("toy", "tests.engine.toy:PLUGIN")])
     assert found.ids() == ("toy",) and not found.problems
-    assert not follows_on(TOY, "1.2")
+    assert not follows_on(TOY, "1.2") and not in_asked_order(TOY, "1.2")
 
 
 def test_the_toy_is_found_through_its_dist_info_entry_point(toy_plugin: dict[str, str]) -> None:  # noqa: F811

@@ -210,8 +210,7 @@ def finish(state: FeState, seat: Seat) -> list[Violation]:
     """``done`` at 5-6A/5-6B waits for the round's dice, then for the allocation while
     damage is owed."""
     if combat_round.waiting_for_dice(state):
-        text = "the round's damage dice are not rolled yet: they come with the next packet"
-        return [Violation(text, allocation.ALLOCATION_RULE)]
+        return [Violation(combat_round.dice_wait_text(state), allocation.ALLOCATION_RULE)]
     owed = owed2(state, seat)
     if owed is None or owed[2] == 0:
         return []

@@ -250,8 +250,7 @@ class _Directed(Area):
     def finish(self, state: FeState, seat: Seat, step: Step) -> list[Violation]:
         """A standing order's ``done`` waits for dice the round still waits for."""
         if combat_round.waiting_for_dice(state):
-            text = "the round's damage dice are not rolled yet: they come with the next packet"
-            return [Violation(text, directed.DIRECTED_RULE)]
+            return [Violation(combat_round.dice_wait_text(state), directed.DIRECTED_RULE)]
         return []
 
     def skip(self, state: FeState, step: Step) -> str:

@@ -396,6 +396,34 @@ def waiting_for_dice(state: FeState) -> bool:
     return log.bir < 0 or log.attacker.damage < 0 or log.defender.damage < 0
 
 
+DICE_IN_ORDER_FROM = "5.6"
+"""`engine.fe.checklist.FeRuleset.reveal_dice_in_order_from`: from this version the core
+rolls a round's waiting dice in the order asked, the variable BIR die first."""
+
+WAITING_FOR_DICE = "the round's damage dice are not rolled yet: they come with the next packet"
+
+
+def dice_wait_text(state: FeState) -> str:
+    """Why a step waits for the round's dice (`waiting_for_dice`). In a game begun before
+    `DICE_IN_ORDER_FROM`, a round whose BIR a policy chose for one side only had its combat
+    dice rolled before the BIR die, scoring nothing: its BIR total is then known while the
+    damage is not, and nothing will roll them again. Such a game is told how to fight the
+    round again (the way `tests/engine/fe/steps/test_policy_bir_dice.py` plays): when every
+    side's BIR is chosen by policy, the dice are asked in order."""
+    record = combat.current(state)
+    if state.plays_at_least(DICE_IN_ORDER_FROM) or record is None or not record.log:
+        return WAITING_FOR_DICE
+    log = record.log[-1]
+    if log.bir < 0 or (log.attacker.damage >= 0 and log.defender.damage >= 0):
+        return WAITING_FOR_DICE
+    return (
+        f"{WAITING_FOR_DICE}; if the other side's packet came and did not roll them, they were "
+        f"lost (hexpost before F&E {DICE_IN_ORDER_FROM} rolled them before the variable BIR "
+        "die when a signed policy chose one side's BIR): fight the round again with a policy "
+        f"that picks your BIR and a back to {BIR_STEP}, in one packet"
+    )
+
+
 def defer_dice(state: FeState) -> FeState:
     """Mark the round being fought as waiting for its dice (`waiting_for_dice`)."""
     record = combat.current(state)

@@ -14,9 +14,10 @@ from engine.core.packets import EntropyOnly
 from engine.fe.battle_model import BattleRecord
 from engine.fe.battle_report import REPORT_KIND
 from engine.fe.model import FeState
+from engine.fe.steps.combat_round import BIR_STEP
 from saves.registry import ruleset_for
 from tests.engine.fe_battle_golden import ATTACKER, DEFENDER, TARGET
-from tests.engine.fe_policy_golden import OPENING_STEPS, play_base_policy_golden
+from tests.engine.fe_policy_golden import LYRAN_BIR, OPENING_STEPS, play_base_policy_golden
 from tests.golden.companion import read_golden, replay_golden
 from tests.golden.regen import HERE
 
@@ -73,3 +74,23 @@ def test_a_base_battle_s_opening_is_answered_by_the_policies_from_5_4() -> None:
     ]
     _table, asked = play_base_policy_golden()
     assert asked and not set(asked) & set(OPENING_STEPS), asked
+
+
+def test_a_round_whose_bir_one_policy_chose_scores_its_damage_from_5_6() -> None:
+    """The Lyrans pick their BIR each round, the Kzinti policy picks theirs: every round of
+    the golden scores both sides' damage (before 5.6 its combat dice were rolled before the
+    BIR die and scored nothing, `tests/engine/fe/steps/test_policy_bir_dice.py`)."""
+    golden = read_golden(HERE / "fe_base_policies.msgpack")
+    logs = {}
+    revealed = []
+    for _seq, _packet, result in replay_golden(golden, ruleset_for("fe")):
+        rules = result.state.rules
+        if isinstance(rules, FeState) and rules.battles:
+            logs = {log.round: log for log in rules.battles[0].log}
+        revealed += [e.text for e in result.events if e.kind == "secret" and e.step == BIR_STEP]
+    assert sorted(logs) == [1, 2]
+    for log in logs.values():
+        assert log.attacker.bir == LYRAN_BIR and log.defender.bir == 1
+        assert log.attacker.damage >= 0 and log.defender.damage >= 0, log
+    picked = f"revealed: coalition: {LYRAN_BIR}"
+    assert sum(text.endswith(picked) for text in revealed) == 2, revealed  # once a round
