@@ -62,7 +62,13 @@ def policy_choice(state: FeState, seat: Seat, title: str) -> Choice:
     params: tuple[Param, ...] = (
         Param("flagship", ParamKind.TEXT, False, ("", "auto"), "auto: best command rating"),
         Param("force", ParamKind.TEXT, False, ("", "auto"), "auto: strongest legal force"),
-        Param("bir", ParamKind.INTEGER, False, ("-1", "1", "2", "3", "4"), "your BIR pick"),
+        Param(
+            "bir",
+            ParamKind.INTEGER,
+            False,
+            ("-1", "1", "2", "3", "4"),
+            "your BIR pick; -1 asks each round",
+        ),
         Param("ew", ParamKind.TEXT, False, ("", "default"), "default: most attack"),
         Param("allocate", ParamKind.TEXT, False, ("", "suggested"), "the engine's allocation"),
         Param("retreat", ParamKind.INTEGER, False, (), "0 never, N after round N, -1 ask"),
