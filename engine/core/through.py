@@ -12,6 +12,7 @@ driver stays short.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.core import caches
@@ -122,12 +123,16 @@ def walked(turns: Turns[S], state: S, order: Done, seat: Seat) -> tuple[S, tuple
     return after, tuple(events), blocker
 
 
-def own_run(turns: Turns[S], state: S, seat: Seat, stop: str = "") -> list[str]:
+def own_run(
+    turns: Turns[S], state: S, seat: Seat, stop: str = "", halt: Callable[[S], bool] | None = None
+) -> list[str]:
     """The steps ``seat`` can complete now, one plain ``done`` each, in a row.
 
     The run ends at the first step another seat owes, a secret step, a step that needs
-    more than ``done``, or step ``stop``. Clients offer it as "complete all my steps up
-    to here" in one packet.
+    more than ``done``, or step ``stop``; and after a ``done`` whose state ``halt`` says
+    asked for dice (the core arms them with that order, and the other seats owe their
+    values before any order after it). Clients offer it as "complete all my steps up to
+    here" in one packet.
     """
     steps: list[str] = []
     while not state.over and len(steps) < MAX_STEPS_PER_ORDER:
@@ -139,4 +144,6 @@ def own_run(turns: Turns[S], state: S, seat: Seat, stop: str = "") -> list[str]:
             break
         steps.append(step.id)
         state = turns.apply_done(state, seat, Done(), [])
+        if halt is not None and halt(state):
+            break
     return steps

@@ -114,6 +114,12 @@ class TurnHost(Protocol[S]):
         the seat is then not asked (its opponents knew the policy before choosing)."""
         ...
 
+    def asks_seat(self, state: S, step: Step, seat: Seat) -> bool:
+        """Whether the rules want ``seat`` to answer the decision ``step`` itself now, though
+        its standing order covers it: a standing order stops there (F&E: a battle whose last
+        rounds changed nothing, which a standing order would fight on for ever)."""
+        ...
+
     def by_policy(self, state: S, step: Step, events: list[Event]) -> S | None:
         """Answer a decision step for its seat, or a secret step no seat is asked, from the
         policies the seats signed earlier: the state after the answer (the driver then ends

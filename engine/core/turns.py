@@ -18,7 +18,7 @@ sharing the machinery.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic
 
 import msgspec
@@ -370,8 +370,10 @@ class Turns(Generic[S]):
     def walk_through(self, state: S, seat: Seat, order: Done, events: list[Event]) -> tuple[S, str]:
         return through_mod.walk_through(self, state, seat, order, events)
 
-    def own_run(self, state: S, seat: Seat, stop: str = "") -> list[str]:
-        return through_mod.own_run(self, state, seat, stop)
+    def own_run(
+        self, state: S, seat: Seat, stop: str = "", halt: Callable[[S], bool] | None = None
+    ) -> list[str]:
+        return through_mod.own_run(self, state, seat, stop, halt)
 
     # --- back -----------------------------------------------------------------------------
 
@@ -473,6 +475,8 @@ class Turns(Generic[S]):
                 return state
             if self.finish_problems(state, owing[0], step):
                 return state  # e.g. something still to place: the seat must act itself
+            if step.kind == _DECISION and self.host.asks_seat(state, step, owing[0]):
+                return state
             state = self.complete(state, owing[0], "", [], events, automatic=True)
         return state
 

@@ -421,8 +421,9 @@ class FeRuleset:
 
     def own_run(self, state: FeState, seat: Seat, stop: str = "") -> list[str]:
         """The steps ``seat`` can complete now, one plain ``done`` each, in a row
-        (`engine.core.turns.Turns.own_run`)."""
-        return TURNS.own_run(state, seat, stop)
+        (`engine.core.turns.Turns.own_run`): up to the one whose ``done`` runs, through the
+        signed policies, into dice (``queued_rolls``, armed by the core with that order)."""
+        return TURNS.own_run(state, seat, stop, halt=lambda after: bool(after.queued_rolls))
 
     # --- showing the game -----------------------------------------------------------------
 

@@ -148,6 +148,13 @@ class FeTurns:
             return combat_pursuit.decides(state, step, seat)
         return combat_policy.decides(state, step, seat)
 
+    def asks_seat(self, state: FeState, step: Step, seat: Seat) -> bool:
+        """A retreat option of a stalled battle (`engine.fe.steps.combat_policy.stalled`):
+        a standing order for phase 5 would stay there for ever, as a policy would."""
+        from engine.fe.steps import combat_policy
+
+        return step.id in combat_policy.RETREAT_STEPS and bool(combat_policy.stalled(state))
+
     def by_policy(self, state: FeState, step: Step, events: list[Event]) -> FeState | None:
         from engine.fe.steps import combat_policy, combat_pursuit, reaction_policy
 

@@ -6,6 +6,9 @@ game file `tests/golden/fe_checklist.msgpack`.
 
 from __future__ import annotations
 
+from typing import Any
+
+from engine.core.errors import NotPending, OutOfTurn
 from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
@@ -57,12 +60,22 @@ def battle_step(table: Table, seat: str, step: str) -> bool:
     if step in combat_damage.ALLOCATION_STEPS and combat_damage.finish(rules, seat):
         order = combat_damage.suggested(rules, seat)
         assert order is not None
-        table.orders(seat, order, Done())
+        then_done(table, seat, order)
         return True
     if not scripted_retreat(rules, seat, step):
         return False  # no battle, or no retreat for this side: the step is walked with done
-    table.orders(seat, RetreatOrder(), Done())
+    then_done(table, seat, RetreatOrder())
     return True
+
+
+def then_done(table: Table, seat: str, order: Any) -> None:
+    """``order`` and ``done``; or ``order`` alone where it ends the seat's part by itself (a
+    standing order for the step completes it at once, or from fe 5.5 an answer ends its
+    step), so that a ``done`` after it would fall on a step that is not the seat's."""
+    try:
+        table.orders(seat, order, Done())
+    except (OutOfTurn, NotPending):
+        table.orders(seat, order)
 
 
 SCRIPT_BIR = {"coalition": 3, "alliance": 2}

@@ -19,7 +19,11 @@ of a seed's game:
   game (``wander``), step by step, with orders of each step's own types drawn from the board
   half the time (`tests.engine.fe_random_orders`: repairs, conversions, supply missions,
   withdrawals, approach battles, captures, pursuits...), and a pursuit battle's damage
-  allocated as the engine suggests.
+  allocated as the engine suggests;
+- in a game with ``policies``, now and then a seat signs a combat policy of random fields
+  (`random_policy`: each one set or left to ask), and sometimes a standing order for the
+  combat phase, with its run of ``done``: rounds where the policies answer for one side and
+  the other is asked, as players mix them.
 
 Everything is drawn from `random.Random(seed)`, so a seed's game is the same packets each
 time it is played.
@@ -35,12 +39,12 @@ from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import Turn
 from engine.core.ruleset import Decision, DecisionKind
-from engine.core.turn_orders import Done
+from engine.core.turn_orders import Done, Standing
 from engine.fe import FE, RULESET
 from engine.fe.forces import OFF_MAP
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
-from engine.fe.orders import Batch, MoveOrder, React
+from engine.fe.orders import Batch, MoveOrder, PolicyOrder, React
 from engine.fe.steps import base, combat, combat_damage, combat_round, pursuit_round
 from engine.fe.steps.reactors import reactors
 from tests.engine.fe_campaign import arrive, builds
@@ -51,6 +55,7 @@ from tests.engine.fe_play import (
     plain_run,
     secret_choice,
     set_up,
+    then_done,
 )
 from tests.engine.fe_random_orders import WANDER_STEPS, accepted, plausible_orders
 from tests.engine.fe_wind import SEATS, hexes, owed_step, rules
@@ -66,6 +71,30 @@ PURSUIT_STEPS = (pursuit_round.PURSUER_STEP, pursuit_round.PURSUED_STEP)
 """Where the sides allocate a pursuit battle's damage (a random campaign's pursuits only)."""
 LONGEST_PATH = 8
 """Hexes of a tried path, at most (the start included): longer paths are cut back anyway."""
+COMBAT_PHASE = "5"
+SIGNING = 0.15
+"""How often a seat of a game with ``policies`` signs a new combat policy with a run of
+``done`` (a policy with every field left to ask cancels the one in force)."""
+
+
+def random_policy(rng: random.Random) -> PolicyOrder:
+    """A combat policy whose fields are each set, at random, or left to ask (half the time)."""
+
+    def pick(default: Any, *values: Any) -> Any:
+        return rng.choice(values) if rng.random() < 0.5 else default
+
+    return PolicyOrder(
+        flagship=pick("", "auto"),
+        force=pick("", "auto"),
+        bir=pick(-1, 1, 2, 3, 4),
+        ew=pick("", "default"),
+        allocate=pick("", "suggested"),
+        retreat=pick(-1, 0, 1, 2, 3),
+        pursue=pick("", "always", "never"),
+        offer=pick("", "always", "never"),
+        approach=pick("", "accept", "refuse"),
+        capture=pick("", "never"),
+    )
 
 
 def random_moves(rng: random.Random, state: FeState, seat: str) -> list[MoveOrder]:
@@ -177,6 +206,22 @@ def _takes(table: Table, seat: str, orders: list[Any]) -> bool:
     return True
 
 
+def _signing(table: Table, seat: str, rng: random.Random, orders: list[Any]) -> list[Any]:
+    """``orders`` after a new random combat policy, now and then (`SIGNING`), half the time
+    with a standing order for the combat phase's routine steps (or one cancelling it): with
+    them if the engine takes all in one packet, else alone (the policy may answer the step
+    at once, and a ``done`` after it would fall on the next one)."""
+    if rng.random() >= SIGNING:
+        return orders
+    signed: list[Any] = [random_policy(rng)]
+    if rng.random() < 0.5:  # the combat phase's routine steps too, or none of them
+        signed.append(Standing([COMBAT_PHASE] if rng.random() < 0.7 else []))
+    for candidate in ([*signed, *orders], signed):
+        if _takes(table, seat, candidate):
+            return candidate
+    return orders
+
+
 def _decision(table: Table) -> Decision:
     """The decision the game waits for."""
     assert table.state is not None
@@ -191,11 +236,14 @@ def _wander_run(state: FeState, seat: str, target: str) -> int:
     return later[0] if later else len(run)
 
 
-def walk_to(table: Table, target: str, rng: random.Random, wander: bool = False) -> None:
+def walk_to(
+    table: Table, target: str, rng: random.Random, wander: bool = False, policies: bool = False
+) -> None:
     """Every seat completes its steps until ``target`` is owed, with random choices where
     the scripts always do the same: reactions at a reaction window, a retreat taken or the
     battle fought on, and the intensity of each battle round; ``wander``: step by step, with
-    orders of each step's own types drawn from the board (`_wander`)."""
+    orders of each step's own types drawn from the board (`_wander`); ``policies``: now and
+    then a random combat policy signed with a run of ``done`` (`_signing`)."""
     for _ in range(20_000):
         seat, step, kind = owed_step(table)
         if step == target and kind in (DecisionKind.ORDERS, DecisionKind.SECRET):
@@ -220,29 +268,33 @@ def walk_to(table: Table, target: str, rng: random.Random, wander: bool = False)
         elif wander and not _allocation_owed(state, seat, step) and _wander(table, seat, rng):
             pass  # orders of the step's own types, drawn from the board
         elif step in PURSUIT_STEPS and (allocation := combat_damage.suggested(state, seat)):
-            table.orders(seat, allocation, Done())  # a pursuit battle's damage (307.4)
+            then_done(table, seat, allocation)  # a pursuit battle's damage (307.4)
         elif not battle_step(table, seat, step):
             count = plain_run(state, seat, target)
             if wander:  # each step that takes orders drawn from the board is reached alone
                 count = min(count, _wander_run(state, seat, target))
             assert count, f"{seat} is stuck at {step} on the way to {target}"
-            table.orders(seat, *[Done() for _ in range(count)])
+            dones: list[Any] = [Done() for _ in range(count)]
+            table.orders(seat, *(_signing(table, seat, rng, dones) if policies else dones))
     raise AssertionError(f"never reached {target}")
 
 
-def player_turn(table: Table, seat: str, rng: random.Random, wander: bool = False) -> None:
+def player_turn(
+    table: Table, seat: str, rng: random.Random, wander: bool = False, policies: bool = False
+) -> None:
     """One player turn of ``seat``: random builds, batches of random moves, the arrivals."""
-    walk_to(table, "2B3", rng, wander)
+    walk_to(table, "2B3", rng, wander, policies)
     scheduled = builds(table, seat)
     chosen = scheduled[: rng.randint(1, len(scheduled))] if scheduled and rng.random() < 0.8 else []
     if wander:  # conversions and command points at 2B3 too
         table.orders(seat, *_wandering(table, seat, rng, [*chosen, Done()]))
     else:
         table.orders(seat, *chosen, Done())
-    walk_to(table, MOVE_STEP, rng, wander)
+    walk_to(table, MOVE_STEP, rng, wander, policies)
     for batch in range(rng.randint(1, 3)):
         if batch:
-            walk_to(table, MOVE_STEP, rng, wander)  # past the other side's reaction window
+            # past the other side's reaction window
+            walk_to(table, MOVE_STEP, rng, wander, policies)
             owed_seat, step, _ = owed_step(table)
             if (owed_seat, step) != (seat, MOVE_STEP):
                 break
@@ -251,21 +303,24 @@ def player_turn(table: Table, seat: str, rng: random.Random, wander: bool = Fals
         table.orders(seat, *moves, Done() if last else Batch())
         if last:
             break
-    walk_to(table, "8A", rng, wander)
+    walk_to(table, "8A", rng, wander, policies)
     if wander:  # strategic movement of the units on the map too
         table.orders(seat, *_wandering(table, seat, rng, [*arrive(table, seat), Done()]))
     else:
         table.orders(seat, *arrive(table, seat), Done())
 
 
-def play_random_campaign(seed: int, turns: int, *, wander: bool = False) -> Table:
+def play_random_campaign(
+    seed: int, turns: int, *, wander: bool = False, policies: bool = False
+) -> Table:
     """The Wind set up and played for ``turns`` turns (both player turns) with ``seed``;
     ``wander``: at many steps, orders of the step's own types drawn from the board
-    (`tests.engine.fe_random_orders`) as well."""
+    (`tests.engine.fe_random_orders`) as well; ``policies``: random combat policies signed
+    now and then (`random_policy`)."""
     rng = random.Random(seed)
     table = Table(RULESET, "the-wind", SEATS, label=f"random-campaign-{seed}")
     set_up(table)
     for _ in range(turns):
         for seat in SEATS:
-            player_turn(table, seat, rng, wander)
+            player_turn(table, seat, rng, wander, policies)
     return table

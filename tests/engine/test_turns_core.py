@@ -115,6 +115,9 @@ class ToyHost:
     def decides(self, state: ToyState, step: Step, seat: Seat) -> bool:
         return False
 
+    def asks_seat(self, state: ToyState, step: Step, seat: Seat) -> bool:
+        return False
+
     def by_policy(self, state: ToyState, step: Step, events: list[Event]) -> ToyState | None:
         return None
 

@@ -14,7 +14,8 @@ sign once what it does in every round, and the engine answers for it:
   construction) when the seat's policy says ``allocate: "suggested"``;
 - 5-8A: pursue with every ship there, or not (the die waits for the other seat's packet);
 - 5-7A1 to 5-7A3: stay, or retreat (to the engine's pick of hex, 302.72) once the policy's
-  number of rounds is fought;
+  number of rounds is fought; from F&E 5.6 it does not answer "stay" after `STALLED_ROUNDS`
+  rounds in a row in which nothing was lost (`stalled`): the seat is asked;
 - from F&E 5.4 (`OPENING_FROM`), a base battle's opening: the attacker's offer of an
   approach battle from round 2 (5-2A2, ``offer``), the defender's answer (5-2A3,
   ``approach``) and the attacker's retreat before the base battle (5-2B1, read from
@@ -44,6 +45,7 @@ import msgspec
 
 from engine.core.ruleset import Actor, Event, RollRequest, Seat, Violation
 from engine.fe import option_specs as specs
+from engine.fe import planets
 from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
 from engine.fe.combat import forces, results
 from engine.fe.forces import Unit
@@ -84,6 +86,16 @@ def policy_of(state: FeState, seat: Seat) -> CombatPolicy | None:
 GROUPS_STEP = combat_round.GROUPS_STEP
 """Carrier and escort groups: an "auto" force forms none, then keeps them (515.15)."""
 POLICY_STEPS = combat_round.TYPED_STEPS
+STALLED_FROM = "5.6"
+STALLED_ROUNDS = 3
+"""Rounds in a row without a loss on either side after which a policy no longer answers
+"stay" at a retreat option, from F&E 5.6 (`stalled`). A planet without defence units fights
+for its owner and takes no damage (508.0), and two ships may be unable to hurt each other: a
+battle the rules end only by a retreat, fought by policies that never retreat, went on with
+no one asked, each home answering the other's packet by itself, until a seat's entropy
+chain ran out and the game stopped for good. A round that changes nothing is common early in
+a battle (damage too low to cripple anything), so it takes three; the seat is then asked
+each round until something is lost again."""
 
 
 def _covers(policy: CombatPolicy, step_id: str) -> bool:
@@ -311,6 +323,12 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
         return None
     if step.id in POLICY_STEPS and (state.policies or _fixed_by_rules(state, step.id)):
         return _secret(state, step, events)
+    if step.id in RETREAT_STEPS and (why := stalled(state)):
+        # Neither a policy nor a standing order stays here (`STALLED_ROUNDS`): said once,
+        # as the sequence reaches the step.
+        text = f"{step.id} is left to {_owner(state, step)}: {why} ({combat.LOOP_RULE})"
+        events.append(Event("battle", text, _owner(state, step), step.id, {"stalled": True}))
+        return None
     if not state.policies:
         return None
     if step.id in ALLOCATION_STEPS:
@@ -384,6 +402,35 @@ def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     if combat_retreat.AREA.check(state, seat, step, RetreatOrder()):
         return None  # no legal retreat hex (302.72): the seat is asked
     return combat_retreat.AREA.apply(state, seat, step, RetreatOrder(), events)
+
+
+def stalled(state: FeState) -> str:
+    """Why the battle being fought could go on for ever with no one deciding, in a game of
+    `STALLED_FROM` or later ("" when it could not): the defender has nothing left in the hex
+    but its planet, which takes no damage (508.0), or `STALLED_ROUNDS` rounds in a row, this
+    one the last, cost neither side anything. A policy or a standing order then leaves
+    "stay" at a retreat option to its seat (`_retreat`, `engine.fe.flow.FeTurns.asks_seat`)."""
+    record = combat.current(state)
+    if record is None or not record.log or not state.plays_at_least(STALLED_FROM):
+        return ""
+    where = base.hex_text(record.hex)
+    defender = record.log[-1].defender.seat
+    theirs = set(base.empires_of(state, defender))
+    if not any(u.empire in theirs for u in state.board.at(record.hex)):
+        return (
+            f"{defender} has nothing left in {where} but its planet, which takes no damage: "
+            f"capture or devastate it with an adjustment ({planets.CAPTURE_RULE}), retreat, or "
+            "stay for another round"
+        )
+    last = record.log[-STALLED_ROUNDS:]
+    if len(last) < STALLED_ROUNDS or any(
+        side.losses or side.directed for log in last for side in (log.attacker, log.defender)
+    ):
+        return ""
+    return (
+        f"{STALLED_ROUNDS} rounds in a row in {where} without a loss on either side: retreat, "
+        "or stay for another round"
+    )
 
 
 def _opening(state: FeState, step: Step, events: list[Event]) -> FeState | None:

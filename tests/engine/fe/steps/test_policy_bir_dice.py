@@ -21,6 +21,7 @@ import pytest
 from engine.core.errors import IllegalOrder
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Standing
+from engine.fe import FE
 from engine.fe.orders import PolicyOrder
 from engine.fe.steps import combat_round
 from tests.engine.fe_battle import PlacedFe, policy, rules
@@ -102,3 +103,26 @@ def test_a_round_whose_dice_only_wait_says_nothing_was_lost() -> None:
     table.commit("coalition", 2, reveal_now=True)
     waiting = combat_round.dice_wait_text(rules(table))
     assert waiting == "the round's damage dice are not rolled yet: they come with the next packet"
+
+
+def test_a_run_of_done_stops_where_the_policies_ask_for_dice() -> None:
+    """`FeRuleset.own_run` (the steps a seat can complete with a packet of plain ``done``)
+    stopped only at a secret step. Where both policies choose a round's BIR, the ``done``
+    before 5-3X2 runs into dice, which the core arms at once: the other seat owes its value
+    before anything else, and the run's next ``done`` was refused. Found by the random
+    campaigns with policies (`tests.engine.fe_random_campaign`)."""
+    table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="bir-run")
+    signed: set[str] = set()
+    for _ in range(500):
+        seat, kind, step = table.owed()
+        if kind == DecisionKind.ORDERS and step == "5-3X1":
+            break
+        orders: list[Any] = [] if seat in signed else [policy(1)]
+        signed.add(seat)
+        table.orders(seat, *orders, Done())
+    else:
+        raise AssertionError("5-3X1 was not reached")
+    run = FE.own_run(rules(table), seat)
+    assert run == ["5-3X1"], run  # its done brings the round to the dice
+    table.orders(seat, *[Done() for _ in run])
+    assert table.owed()[1] == DecisionKind.ENTROPY

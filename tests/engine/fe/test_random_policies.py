@@ -1,0 +1,59 @@
+"""Random campaigns of The Wind in which the seats sign random combat policies now and then.
+
+Players mix what they sign: one leaves its BIR to itself and the other's policy picks it,
+one never retreats, a standing order for the combat phase beside a policy or not. The
+scripted games each sign one pair of policies; these games (`tests.engine.fe_random_campaign`
+with ``policies``) sign dozens, with standing orders for phase 5 half the time, and must
+play three turns without a seat stuck, replaying cold to the same hashes.
+
+The two seeds are the first whose games found a fault: seed 3's stopped at 5-5B with its
+round's combat dice rolled before the BIR die (F&E 5.6's dice order,
+`tests/engine/fe/steps/test_policy_bir_dice.py`), seed 6's fought a planet with no defences
+by policies and standing orders alone until a seat's entropy chain ran out (the stalled
+battle of 5.6, `tests/engine/fe/steps/test_stalled_battle.py`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.fe.steps import combat_round
+from tests.engine.fe.test_random_campaign import _cold_replay_hashes
+from tests.engine.fe_random_campaign import play_random_campaign
+from tests.engine.table import Table
+
+SEEDS = (3, 6)
+TURNS = 3
+
+
+@pytest.fixture(scope="module", params=SEEDS, ids=lambda seed: f"seed{seed}")
+def played(request: pytest.FixtureRequest) -> tuple[int, Table]:
+    return request.param, play_random_campaign(request.param, TURNS, policies=True)
+
+
+@pytest.fixture(scope="module")
+def game(played: tuple[int, Table]) -> Table:
+    return played[1]
+
+
+def test_a_campaign_of_random_policies_plays_its_turns(played: tuple[int, Table]) -> None:
+    seed, game = played
+    texts = [e.text for e in game.events]
+    assert sum("signs its combat policy" in text for text in texts) >= 15
+    one_side = [
+        text
+        for e in game.events
+        if e.kind == "secret" and e.step == combat_round.BIR_STEP
+        for text in [e.text]
+        if "chosen by the signed policies" in text and ";" not in text.split("policies:")[1]
+    ]
+    assert one_side, "no round whose BIR a policy chose for one side only"
+    rounds = [e for e in game.events if e.kind == "damage"]
+    assert len(rounds) >= 20
+    if seed == 6:  # its battle that could not end is left to a seat (F&E 5.6)
+        stalled = [e.text for e in game.events if e.data.get("stalled")]
+        assert stalled and " is left to " in stalled[0], stalled
+
+
+def test_a_campaign_of_random_policies_replays_cold_to_the_same_hashes(game: Table) -> None:
+    assert _cold_replay_hashes(game) == [result.state_hash for result in game.results]
