@@ -24,7 +24,7 @@ from engine.core.turn_orders import Done, Standing
 from engine.fe import FE
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
-from engine.fe.orders import PolicyOrder
+from engine.fe.orders import Adjust, PolicyOrder
 from engine.fe.steps import base, combat, combat_policy
 from tests.engine.fe.steps.tutorial_states import after_setup, placed
 from tests.engine.fe_battle import PlacedFe, rules, small_board
@@ -150,3 +150,15 @@ def test_three_rounds_in_a_row_without_a_loss_leave_the_retreat_options_to_the_s
     assert combat_policy.stalled(with_rounds(state, nothing, ("KZI-0001 crippled",), nothing)) == ""
     old = msgspec.structs.replace(quiet, version="5.5")
     assert combat_policy.stalled(old) == ""
+
+
+def test_capturing_the_planet_where_the_seat_is_asked_ends_the_battle() -> None:
+    """The way the event names: the ships' seat captures the planet with an adjustment at
+    its retreat option (508.2), and nothing of the defender's is left to fight."""
+    table = fought("5.6", 120)
+    assert table.owed() == ("alliance", DecisionKind.ORDERS, "5-7A2")
+    taken = Adjust(change="capture", hex=f"{PLANET_HEX:04d}", empire="KZI", reason="undefended")
+    table.orders("alliance", taken, Done())
+    record = rules(table).battles[0]
+    assert record.resolved == "the defender has nothing left in 1407", record.resolved
+    assert rules(table).board.owner(base.galaxy(), PLANET_HEX) == "KZI"
