@@ -207,19 +207,16 @@ def _takes(table: Table, seat: str, orders: list[Any]) -> bool:
 
 
 def _signing(table: Table, seat: str, rng: random.Random, orders: list[Any]) -> list[Any]:
-    """``orders`` after a new random combat policy, now and then (`SIGNING`), half the time
-    with a standing order for the combat phase's routine steps (or one cancelling it): with
-    them if the engine takes all in one packet, else alone (the policy may answer the step
-    at once, and a ``done`` after it would fall on the next one)."""
+    """Now and then (`SIGNING`) a new random combat policy, half the time with a standing
+    order for the combat phase's routine steps (or one cancelling it), in a packet of its
+    own instead of ``orders`` (the ``done`` run was counted without it: a policy answering
+    steps on the way would carry the run past where it was meant to stop); else ``orders``."""
     if rng.random() >= SIGNING:
         return orders
     signed: list[Any] = [random_policy(rng)]
     if rng.random() < 0.5:  # the combat phase's routine steps too, or none of them
         signed.append(Standing([COMBAT_PHASE] if rng.random() < 0.7 else []))
-    for candidate in ([*signed, *orders], signed):
-        if _takes(table, seat, candidate):
-            return candidate
-    return orders
+    return signed if _takes(table, seat, signed) else orders
 
 
 def _decision(table: Table) -> Decision:

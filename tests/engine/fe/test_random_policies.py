@@ -6,10 +6,10 @@ scripted games each sign one pair of policies; these games (`tests.engine.fe_ran
 with ``policies``) sign dozens, with standing orders for phase 5 half the time, and must
 play three turns without a seat stuck, replaying cold to the same hashes.
 
-The two seeds are the first whose games found a fault: seed 3's stopped at 5-5B with its
+The two seeds are the first whose games found a fault: seed 6's stopped at 5-5B with its
 round's combat dice rolled before the BIR die (F&E 5.6's dice order,
-`tests/engine/fe/steps/test_policy_bir_dice.py`), seed 6's fought a planet with no defences
-by policies and standing orders alone until a seat's entropy chain ran out (the stalled
+`tests/engine/fe/steps/test_policy_bir_dice.py`), seed 11's fought a battle that could not
+end by policies and standing orders alone until a seat's entropy chain ran out (the stalled
 battle of 5.6, `tests/engine/fe/steps/test_stalled_battle.py`).
 """
 
@@ -22,7 +22,7 @@ from tests.engine.fe.test_random_campaign import _cold_replay_hashes
 from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.table import Table
 
-SEEDS = (3, 6)
+SEEDS = (6, 11)
 TURNS = 3
 
 
@@ -49,8 +49,8 @@ def test_a_campaign_of_random_policies_plays_its_turns(played: tuple[int, Table]
     ]
     assert one_side, "no round whose BIR a policy chose for one side only"
     rounds = [e for e in game.events if e.kind == "damage"]
-    assert len(rounds) >= 20
-    if seed == 6:  # its battle that could not end is left to a seat (F&E 5.6)
+    assert len(rounds) >= 10
+    if seed == 11:  # its battle that could not end is left to a seat (F&E 5.6)
         stalled = [e.text for e in game.events if e.data.get("stalled")]
         assert stalled and " is left to " in stalled[0], stalled
 
