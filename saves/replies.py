@@ -9,12 +9,12 @@ decision the player made before it was owed: a resignation asked for off their m
 
 from __future__ import annotations
 
-from engine.core import author
-from engine.core.errors import HexpostError
+from engine.core import author, pace
+from engine.core.errors import HexpostError, RulesError
 from engine.core.owed import pending
-from engine.core.packets import EntropyOnly, Turn
+from engine.core.packets import EntropyOnly, Turn, kept_body
 from engine.core.ruleset import DecisionKind
-from saves import behind, resigning, store_backup, store_keys, vault
+from saves import behind, resigning, store_backup, store_games, store_keys, vault
 from saves.registry import ruleset_for
 from saves.secrets import owed_reveals
 from saves.signing import Signer
@@ -55,6 +55,37 @@ def auto_replies(replica: Signer, now: str) -> tuple[list[tuple[bytes, int]], li
     return written, problems
 
 
+MAX_AUTOMATIC_RUN = 100
+"""Automatic replies in a row, from both homes, after which this home writes no more: the
+game's rules have run that long with nobody deciding anything. A battle fought by both
+sides' policies takes one of them per twenty rounds or so (`engine.core.rolls`), so a run
+this long is a loop the rules never end (F&E before 5.6 had one: a battle at an undefended
+planet, `engine.fe.steps.combat_policy.STALLED_ROUNDS`); left to itself, the two homes would
+mail each other until a seat's entropy chain ran out and the game could never go on."""
+
+
+def _runaway_text() -> str:
+    return (
+        f"the game's last {MAX_AUTOMATIC_RUN} packets were all automatic replies (dice, "
+        "reveals), with nobody deciding anything: its rules seem caught in a loop that never "
+        "asks a player. This home writes no more of them: report it, with the game from "
+        "`hexpost export GAME -o FILE --public`"
+    )
+
+
+def _runaway(replica: Signer, game_id: bytes, head: int) -> bool:
+    """Whether the game's last `MAX_AUTOMATIC_RUN` packets up to ``head`` are all automatic
+    replies (read newest first: an ordinary game stops at its first packet)."""
+    first = head - MAX_AUTOMATIC_RUN + 1
+    if first < 1:
+        return False
+    for seq in range(head, first - 1, -1):
+        data = store_games.packet_data(replica.store, game_id, seq)
+        if data is None or not pace.automatic(kept_body(data)[1]):
+            return False
+    return True
+
+
 def _owes_reply(replica: Signer, row: GameRow) -> bool:
     """Whether the game waits for an automatic packet of this home's seat now."""
     if resigning.due(replica, row):
@@ -82,6 +113,8 @@ def _reply(replica: Signer, row: GameRow, now: str) -> list[tuple[bytes, int]]:
             break
         if decisions[0].kind not in (DecisionKind.ENTROPY, DecisionKind.REVEAL):
             break
+        if _runaway(replica, row.game_id, state.core.seq):
+            raise RulesError(_runaway_text())  # (reported, as any reply that cannot be written)
         reveals = owed_reveals(
             replica.store, row.game_id, ruleset, state, row.my_seat, replica.signing_key()
         )
