@@ -26,6 +26,7 @@ from engine.core.face import (
     MapSheet,
     Param,
     ParamKind,
+    Preset,
     Reach,
     SideStyle,
     StepMenu,
@@ -390,6 +391,21 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
         from engine.fe.menus import direct_presets  # each order the points buy, priced
 
         return msgspec.structs.replace(choice, params=params, presets=direct_presets(state, seat))
+    if choice.order == "pursue":  # the ships that may pursue now, and all of them (302.742)
+        from engine.fe.steps import combat, pursuit_die
+
+        record = combat.current(state)
+        if record is None or pursuit_die.pursuer(state)[0] != seat:
+            return choice
+        ships = tuple(u.id for u in pursuit_die.pursuit_ships(state, seat, record.hex))
+        if not ships:
+            return choice
+        label = f"every ship that may pursue ({len(ships)})"
+        return msgspec.structs.replace(
+            choice,
+            params=_with_options(choice.params, {"units": ships}),
+            presets=(Preset(label, (("units", " ".join(ships)),)),),
+        )
     return choice
 
 

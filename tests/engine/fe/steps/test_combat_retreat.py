@@ -379,6 +379,14 @@ def test_the_face_offers_the_retreat_hex_and_the_pursuit() -> None:
     (chase,) = [c for c in FACE.choices(state, "coalition") if c.order == "pursue"]
     assert chase.title == "Pursue the retreating enemy"
     assert [p.name for p in chase.params] == ["units"]
+    # The ships that may pursue, listed; every one of them offered as one ready line (as a
+    # policy's pursue "always" sends them), which the engine takes.
+    ships = tuple(u.id for u in pursuit_die.pursuit_ships(state, "coalition", 1104))
+    assert ships and chase.params[0].options == ships
+    (everyone,) = chase.presets
+    assert everyone.label == f"every ship that may pursue ({len(ships)})"
+    assert dict(everyone.values) == {"units": " ".join(ships)}
+    pursue(state, "coalition", list(ships))
 
 
 def test_with_no_hex_open_the_retreat_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
