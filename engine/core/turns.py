@@ -110,6 +110,13 @@ class Turns(Generic[S]):
         bookkeeping; where a rule orders the players' acts, the step's own orders say so.
         Secret steps keep the phasing seat first: both commit before anything is revealed.
         """
+        order = self._plain_order(state, step)
+        if step.actor != _BOTH or step.kind == _SECRET:
+            return order
+        return self.host.answering(state, step, order) or order
+
+    def _plain_order(self, state: S, step: Step) -> tuple[Seat, ...]:
+        """`answer_order` before the host narrows a "both" step to the seats it asks."""
         first = self.host.phasing(state)
         actor = step.actor
         if actor not in _ROTATED:  # the phasing seat's step, or nobody's: it answers
@@ -117,12 +124,10 @@ class Turns(Generic[S]):
         index = state.seats.index(first)
         rotated = state.seats[index:] + state.seats[:index]
         if actor == _BOTH:
-            if step.kind == _SECRET:
-                return rotated
-            if state.last_actor in rotated:
+            if step.kind != _SECRET and state.last_actor in rotated:
                 index = rotated.index(state.last_actor)
                 rotated = rotated[index:] + rotated[:index]
-            return self.host.answering(state, step, rotated) or rotated
+            return rotated
         return (rotated[1],)
 
     def position(self, state: S) -> tuple[Step | None, tuple[Seat, ...]]:
@@ -141,6 +146,12 @@ class Turns(Generic[S]):
             return tuple(s for s in seats if not self.host.decides(state, step, s))
         answered = state.answered
         for seat in seats:  # the first seat still to answer (a loop: asked at every order)
+            if seat not in answered:
+                return (seat,)
+        # Every seat the host still asks has answered, yet the step goes on: an order since
+        # the last part (a policy that now declines, say) excused the seat that was to go.
+        # That seat still owes the step, as it did before: its ``done`` ends it.
+        for seat in self._plain_order(state, step):
             if seat not in answered:
                 return (seat,)
         return ()
