@@ -137,6 +137,10 @@ class BattleRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     every round (`engine.fe.combat.small_scale`)."""
     captures: tuple[CaptureAttempt, ...] = ()
     """The capture attempts made at 5-6X1 (305.1), in order."""
+    fighters_lost: tuple[tuple[str, int], ...] = ()
+    """From F&E 5.7, per unit (in id order), the doubled fighter factors it lost in this
+    battle's allocations: they are replaced at the end of the combat phase (530.12), not
+    between rounds (`engine.fe.steps.combat.fighters_lost`)."""
     fighting_retreat: Seat = ""
     """The seat whose ships retreated into this hex's enemy units (302.77): its rolls use
     BIR 0 and the blocking side's 10 in every round here (302.772)."""

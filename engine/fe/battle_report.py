@@ -290,7 +290,7 @@ def fire_line(record: BattleRecord, log: RoundLog) -> str:
 def _allocation(side: SideRound, owed: _Owed) -> str:
     losses = ", ".join(side.losses) or "no loss"
     text = f"{side.seat} owed {_points(owed.owed2)}"
-    if side.resolved2 >= 0:
+    if side.resolved2 > 0 or (side.resolved2 == 0 and owed.owed2 > 0):
         text += f", allocated {points_text(side.resolved2)}: {losses}"
     else:
         text += ": nothing to allocate"

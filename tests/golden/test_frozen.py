@@ -60,6 +60,8 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_4_base.msgpack": RULESET,
     "fe_5_4_checklist.msgpack": RULESET,
     "fe_5_4_directed.msgpack": RULESET,
+    "fe_5_6_checklist.msgpack": RULESET,
+    "fe_5_6_policies.msgpack": RULESET,
 }
 
 
@@ -68,7 +70,7 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4") and ruleset.version != version
+    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6") and ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
     entropy_packets = 0
@@ -163,3 +165,35 @@ def test_the_5_4_checklist_game_ends_an_answered_approach_with_a_packet_of_done(
     ended = "alliance completed 5-2A3 Defender accepts or refuses the approach battle"
     assert ended not in seen[back][1]
     assert seen[back + 1][0] == "alliance" and seen[back + 1][1][0] == ended
+
+
+def _texts(name: str) -> list[str]:
+    golden = read_golden(FROZEN / name)
+    return [
+        e.text for _seq, _packet, result in replay_golden(golden, RULESET) for e in result.events
+    ]
+
+
+def test_the_5_6_checklist_game_offers_an_approach_battle_to_a_base_alone() -> None:
+    """What the frozen 5.6 checklist game pins: the Lyrans complete 5-2A2 in round 2 at the
+    Kzinti battle station left alone, and the round the Kzinti went back to is fought with
+    their potential whole (16; from 5.7 the 3 fighter factors KZI-0016 lost are gone: 13)."""
+    texts = _texts("fe_5_6_checklist.msgpack")
+    assert "coalition completed 5-2A2 Attacker offers the approach battle" in texts
+    fired = [t for t in texts if t.startswith("0701 round 1, alliance: potential")]
+    assert [t.split(" x ")[0] for t in fired] == ["0701 round 1, alliance: potential 16"] * 2
+
+
+def test_the_5_6_policies_game_loses_the_same_fighters_twice() -> None:
+    """What the frozen 5.6 policies game pins: KZI-0016 loses 6 fighter factors in round 1
+    and 6 again in the pursuit round (from 5.7 it has none left to lose there)."""
+    texts = _texts("fe_5_6_policies.msgpack")
+    lost = [
+        t.split(": ")[0]
+        for t in texts
+        if t.startswith("alliance resolves") and "KZI-0016 lost 6 fighter factors" in t
+    ]
+    assert lost == [
+        "alliance resolves 6 damage points in 0601 round 1",
+        "alliance resolves 6 damage points in 0601 round 3",  # the pursuit round
+    ]

@@ -28,7 +28,7 @@ from engine.fe.face import FACE
 from mail.loopback import LoopbackNetwork
 from tests.engine.fe.helpers import at_step, fresh, run_until
 from tests.engine.fe.steps.tutorial_states import SEATS, after_setup
-from tests.saves.conftest import Player, exchange, join_tutorial
+from tests.saves.conftest import Player, exchange, join_tutorial, now
 from tests.tui.test_app import (
     GAME,
     SIZE,
@@ -378,7 +378,14 @@ async def test_the_panel_s_keys_do_the_same_where_the_map_has_the_keys(at_3b2: T
 
 @pytest.fixture
 def in_battle(game: Tutorial) -> Tutorial:
+    """The battle at the Kzinti battle station in 1205 at 5-3B, the coalition's (Alice's)
+    part owed: from F&E 5.7 the approach steps pass with the station alone there, and the
+    alliance, which ended the step before, answers 5-3B first."""
     walk_to(game, "5-3B", TUTORIAL_ATTACK)
+    if pending(RULESET, game.alice.replica.state(game.game_id))[0].seats == ("alliance",):
+        game.bob.replica.submit(game.game_id, [{"type": "done"}], now=now())
+        exchange(game.bob, game.alice)
+    assert pending(RULESET, game.alice.replica.state(game.game_id))[0].seats == ("coalition",)
     return game
 
 

@@ -38,7 +38,7 @@ Readings, marked as in ``fe-rules-notes.md`` (S sourced, I inferred, C a choice)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -167,9 +167,11 @@ def force_problems(
     admiral: int = 0,
     command_points: int = 0,
     fixed_flagship: str = "",
+    lost_fighters2: Mapping[str, int] | None = None,
 ) -> list[Violation]:
     """Why ``force`` is not a legal battle force of the side whose units in the battle hex
-    are ``available``; empty when it is."""
+    are ``available``; empty when it is. ``lost_fighters2``: the doubled fighter factors
+    each unit lost earlier in the battle, which its support echelon cannot send forward."""
     by_id = {u.id: u for u in available}
     out: list[Violation] = []
     seen: set[str] = set()
@@ -181,7 +183,7 @@ def force_problems(
             out.append(Violation(f"{unit_id} is named twice in the battle force", FORCE_RULE))
         seen.add(unit_id)
     out.extend(_flagship_problems(force, by_id, available, fixed_flagship))
-    out.extend(_support_problems(force, by_id))
+    out.extend(_support_problems(force, by_id, lost_fighters2 or {}))
     out.extend(_group_problems(force, by_id, groups))
     count = count_force(
         force,
@@ -252,7 +254,9 @@ def _flagship_problems(
     return []
 
 
-def _support_problems(force: BattleForce, by_id: dict[str, Unit]) -> list[Violation]:
+def _support_problems(
+    force: BattleForce, by_id: dict[str, Unit], lost_fighters2: Mapping[str, int]
+) -> list[Violation]:
     out: list[Violation] = []
     seen: set[str] = set()
     for sent in force.forward:
@@ -275,6 +279,7 @@ def _support_problems(force: BattleForce, by_id: dict[str, Unit]) -> list[Violat
         if info is not None:
             side = info.shown(unit.crippled)
         has2, has_pfs = (side.fighters2, side.pfs) if side is not None else (0, 0)
+        has2 = max(0, has2 - lost_fighters2.get(sent.unit, 0))
         if sent.fighters2 < 0 or sent.pfs < 0 or sent.fighters2 > has2 or sent.pfs > has_pfs:
             text = (
                 f"{sent.unit} sends {sent.fighters2 // 2} fighter factors and {sent.pfs} PFs "

@@ -110,6 +110,19 @@ def _side(unit: Unit) -> Side:
     return info.shown(unit.crippled)
 
 
+def lost_within(units: Sequence[Unit], lost_fighters2: Mapping[str, int]) -> dict[str, int]:
+    """``lost_fighters2`` for the units of ``units`` only, each at most the fighter factors
+    the side of its counter in use carries (a carrier crippled after its losses carries
+    fewer): what `side_potential` takes as ``lost_fighters2``."""
+    out: dict[str, int] = {}
+    for unit in units:
+        lost = lost_fighters2.get(unit.id, 0)
+        if lost > 0:
+            side = _side(unit)
+            out[unit.id] = min(lost, side.fighters2 + side.heavy2)
+    return out
+
+
 def side_potential(
     units: Sequence[Unit],
     *,

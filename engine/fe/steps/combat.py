@@ -38,7 +38,7 @@ import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import battles as battle_rules
-from engine.fe.battle_model import BattleRecord
+from engine.fe.battle_model import BattleRecord, SideRound
 from engine.fe.model import FeState
 from engine.fe.orders import BattlesOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step, load_sequence
@@ -52,6 +52,12 @@ RETREAT_RULE = "302.71"
 FIRST_STEP = "5-1A"
 ROUND_STEP = "5-2A1"
 DECIDING_STEP = "5-7A4"
+FIGHTERS_LOST_FROM = "5.7"
+"""From this version fighter factors lost in a battle's allocations stay lost for its later
+rounds and its pursuit round (`fighters_lost`)."""
+UNOWED_SPENT_FROM = "5.7"
+"""From this version a side that owed nothing in a round (`unowed_spent`) spends the minus
+points it carried in, as an allocation spends them."""
 ANNOUNCING_STEPS = ("5-7A1", "5-7A2", "5-7A3")
 BASE_RETREAT_STEP = "5-2B1"
 BASE_RETREAT_RULE = "302.23"
@@ -129,6 +135,57 @@ def apply_plan(
     text = f"{seat} will fight its battles in the order {', '.join(order.hexes)}"
     events.append(_step_event(state, text, step.id, {"hexes": list(order.hexes)}))
     return msgspec.structs.replace(state, battle_plan=plan)
+
+
+def fighters_lost(state: FeState, record: BattleRecord) -> dict[str, int]:
+    """The doubled fighter factors each unit has lost in the battle so far, which it does
+    not have again before the end of the combat phase (530.12: losses are replaced then, for
+    free, as at 6E). Before `FIGHTERS_LOST_FROM` nothing was counted and every round began
+    with every carrier's fighters whole: two carriers whose fighters absorbed all the damage
+    the other scored fought for ever (found by the random campaigns: 440 rounds)."""
+    if not state.plays_at_least(FIGHTERS_LOST_FROM):
+        return {}
+    return dict(record.fighters_lost)
+
+
+def with_fighters_lost(record: BattleRecord, lost: list[tuple[str, int]]) -> BattleRecord:
+    """``record`` counting ``lost`` (unit, doubled factors) among the battle's losses."""
+    total = dict(record.fighters_lost)
+    for unit, factors2 in lost:
+        total[unit] = total.get(unit, 0) + factors2
+    return msgspec.structs.replace(record, fighters_lost=tuple(sorted(total.items())))
+
+
+def unowed_spent(record: BattleRecord) -> BattleRecord:
+    """The round just fought with each side that owed nothing in it (the minus points it
+    carried in cancelled the enemy's damage, so its allocation step passed) recorded as
+    having resolved nothing, its carry 0: minus points count against one round's damage
+    (308.2), as an allocation spends what was carried in and carries afresh what it leaves.
+    Before `UNOWED_SPENT_FROM` the same minus points were carried on round after round: a
+    side that had once over-resolved by more than the enemy scored a round was never hit
+    again (found by the random campaigns: 400 rounds at a base)."""
+    log = record.log[-1] if record.log else None
+    if log is None or log.round != record.rounds + 1:
+        return record
+    carry = dict(record.carry)
+    sides: dict[Seat, SideRound] = {}
+    for own, enemy in ((log.attacker, log.defender), (log.defender, log.attacker)):
+        if enemy.damage < 0 or own.resolved2 >= 0:
+            continue
+        if 2 * enemy.damage - enemy.directed2 + carry.get(own.seat, 0) > 0:
+            continue  # owed and not resolved: the allocation step is not passed yet
+        sides[own.seat] = msgspec.structs.replace(own, resolved2=0)
+        carry[own.seat] = 0
+    if not sides:
+        return record
+    log = msgspec.structs.replace(
+        log,
+        attacker=sides.get(log.attacker.seat, log.attacker),
+        defender=sides.get(log.defender.seat, log.defender),
+    )
+    return msgspec.structs.replace(
+        record, log=(*record.log[:-1], log), carry=tuple(sorted(carry.items()))
+    )
 
 
 class _Combat(Area):
@@ -209,6 +266,8 @@ class _Combat(Area):
         record = current(state)
         if record is None:
             return state
+        if state.plays_at_least(UNOWED_SPENT_FROM):
+            record = unowed_spent(record)
         where = base.hex_text(record.hex)
         phasing, others = sides_present(state, record.hex)
         rounds = record.rounds + 1

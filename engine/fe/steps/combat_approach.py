@@ -24,7 +24,7 @@ from engine.fe.model import FeState
 from engine.fe.opening import ApproachOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat
-from engine.fe.unit_kinds import class_of, is_base
+from engine.fe.unit_kinds import class_of, is_base, movement_points
 
 BASE_LIKE_RULE = "302.211"
 APPROACH_RULE = "302.22"
@@ -39,6 +39,12 @@ APPROACH_STEP = "5-2A4"
 BASE_BATTLE_STEP = "5-2B2"
 FORCES_STEP = "5-3A"
 CLOAKING_EMPIRES = ("ORI", "ROM")
+APPROACH_NEEDS_SHIPS_FROM = "5.7"
+"""From this version an approach battle needs something of the defender's that moves by
+itself (`no_approach`). Before, a base left alone could accept one and sit the round out with
+no battle force: nothing fired, nothing was hit, and the attacker was asked every round
+whether to offer another (found by the random campaigns with policies; an I reading of
+302.22: the approach battle is the defending ships' choice to fight away from the base)."""
 
 
 # --- who and what is in the hex ------------------------------------------------------------
@@ -68,6 +74,20 @@ def base_like(state: FeState, record: BattleRecord) -> str:
     if found is not None and found.planet in base.empires_of(state, defender(state)):
         return f"the {found.planet} planet"
     return ""
+
+
+def no_approach(state: FeState, record: BattleRecord) -> str:
+    """Why no approach battle can be fought in the battle hex (302.22), or "" when one can:
+    from `APPROACH_NEEDS_SHIPS_FROM`, when nothing of the defender's there moves by itself."""
+    if not state.plays_at_least(APPROACH_NEEDS_SHIPS_FROM):
+        return ""
+    seat = defender(state)
+    if any(movement_points(u) > 0 for u in units_of(state, seat, record.hex)):
+        return ""
+    return (
+        f"nothing of {seat}'s in {base.hex_text(record.hex)} moves by itself (bases, PDUs "
+        "and planets only): no approach battle, the base battle is fought"
+    )
 
 
 def cloaks(units: list[Unit]) -> bool:
@@ -123,6 +143,8 @@ def check_approach(state: FeState, seat: Seat, step: Step, order: ApproachOrder)
     if not base_like(state, record):
         text = f"no base or base-like unit of the defender in {where}: no approach battle"
         return [Violation(text, BASE_LIKE_RULE)]
+    if why := no_approach(state, record):
+        return [Violation(why, APPROACH_RULE)]
     r = round_of(record)
     if step.id == OFFER_STEP:
         if seat != base.phasing(state):
@@ -214,6 +236,8 @@ def check_cloak(state: FeState, seat: Seat, step: Step) -> list[Violation]:
         if not base_like(state, record):
             text = f"no base or base-like unit of the defender in {where}: no approach battle"
             return [Violation(text, BASE_LIKE_RULE)]
+        if why := no_approach(state, record):
+            return [Violation(why, APPROACH_RULE)]
         if record.opening.cloaked == round_of(record):
             return [Violation(f"{seat} cloaked already this round", rule)]
     return []
@@ -245,6 +269,8 @@ def skip_bases(state: FeState, record: BattleRecord, step: Step) -> str:
     if not base_like(state, record):
         where = base.hex_text(record.hex)
         return f"no base or base-like unit of the defender in {where} ({BASE_LIKE_RULE})"
+    if step.id in (CLOAK_STEP, OFFER_STEP, ANSWER_STEP) and (why := no_approach(state, record)):
+        return f"{why} ({APPROACH_RULE})"
     r = round_of(record)
     if step.id == CLOAK_STEP and not cloaks(units_of(state, base.phasing(state), record.hex)):
         return f"the attacker has no cloaking ships ({CLOAK_APPROACH_RULE})"

@@ -71,7 +71,10 @@ def _targets(state: FeState, record: BattleRecord, own: SideRound) -> list[Targe
     (302.563: their hulls are reached by directed damage alone). The units are found by id
     wherever they stand: in a pursuit battle the pursued fight from their retreat hex."""
     by_id = base.units_by_id(state, (*own.force, *(unit for unit, _ in own.forward)))
-    found = sids.with_scored(state, [target_of(by_id[i]) for i in own.force if i in by_id])
+    lost = combat.fighters_lost(state, record)
+    found = sids.with_scored(
+        state, [_target(by_id[i], lost.get(i, 0)) for i in own.force if i in by_id]
+    )
     if record.small_scale:
         return small_scale.step_targets(found)  # 310.0: casualties, not points
     inside = set(own.force)
@@ -81,6 +84,14 @@ def _targets(state: FeState, record: BattleRecord, own: SideRound) -> list[Targe
         if unit in by_id and unit not in inside and fighters2 > 0
     ]
     return [*found, *sent]
+
+
+def _target(unit: Unit, lost2: int) -> Target:
+    """The unit's `Target` with the fighter factors it lost earlier in the battle gone."""
+    target = target_of(unit)
+    if lost2 <= 0:
+        return target
+    return msgspec.structs.replace(target, fighters2=max(0, target.fighters2 - lost2))
 
 
 def targets_of(state: FeState, seat: Seat) -> list[Target]:
@@ -189,6 +200,8 @@ def apply(
     )
     carry = tuple(sorted((*((w, p) for w, p in record.carry if w != seat), (seat, carry2))))
     record = msgspec.structs.replace(record, log=(*record.log[:-1], log), carry=carry)
+    if result.fighters_lost and state.plays_at_least(combat.FIGHTERS_LOST_FROM):
+        record = combat.with_fighters_lost(record, list(result.fighters_lost))
     state = combat.replace_current(state, record)
     where = base.hex_text(record.hex)
     said = "; ".join(losses) or "nothing"

@@ -242,9 +242,11 @@ def _force_problems(
             )
         ]
     force = forces.BattleForce(side.flagship, chosen.units, chosen.forward)
+    record = combat.current(state)
     return forces.force_problems(
         force,
         available,
+        lost_fighters2=combat.fighters_lost(state, record) if record is not None else None,
         groups=combat_groups.of_record(side.groups),
         flagship_counts=reserves.flagship_counts(state),
         command_points=side.command_points,
@@ -312,6 +314,7 @@ def _potential(
     return potential.side_potential(
         members,
         ew_choices=chosen,
+        lost_fighters2=potential.lost_within(members, combat.fighters_lost(state, record)),
         enemies=_enemies(state, seat, record),
         order=order,
         forward_fighters2=fighters2,

@@ -246,6 +246,7 @@ def _potential(
     return potential.side_potential(
         members,
         ew_choices=dict(side.ew_choices),
+        lost_fighters2=potential.lost_within(members, combat.fighters_lost(state, record)),
         enemies=tuple(sorted(enemies - mine)),
         order=order,
     )
