@@ -30,7 +30,7 @@ losses in allocation (5-6 offers the force's own units), groups other than carri
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -151,14 +151,17 @@ def groups_problems(
     return []
 
 
-def _sent(unit_id: str, value: object, by_id: dict[str, Unit]) -> forces.Forward | None:
+def _sent(
+    unit_id: str, value: object, by_id: dict[str, Unit], lost_fighters2: Mapping[str, int]
+) -> forces.Forward | None:
     if value == "all":
         unit = by_id.get(unit_id)
         info = class_of(unit) if unit is not None else None
         if unit is None or info is None:
             return forces.Forward(unit_id)
         side = info.shown(unit.crippled)
-        return forces.Forward(unit_id, side.fighters2, side.pfs)
+        left2 = max(0, side.fighters2 - lost_fighters2.get(unit_id, 0))
+        return forces.Forward(unit_id, left2, side.pfs)
     if isinstance(value, int) and not isinstance(value, bool):
         return forces.Forward(unit_id, 2 * value) if 0 <= value <= MAX_FACTORS else None
     if not isinstance(value, dict) or not value or set(value) - {"fighters", "pfs"}:
@@ -172,9 +175,15 @@ def _sent(unit_id: str, value: object, by_id: dict[str, Unit]) -> forces.Forward
     return forces.Forward(unit_id, 2 * fighters, pfs)
 
 
-def parse_force(choice: object, available: Sequence[Unit], most: int) -> ForceChoice | None:
+def parse_force(
+    choice: object,
+    available: Sequence[Unit],
+    most: int,
+    lost_fighters2: Mapping[str, int] | None = None,
+) -> ForceChoice | None:
     """The battle force typed at 5-3E (a list of ids, or ``{"units", "forward"}``), or None
-    when the choice has not that shape."""
+    when the choice has not that shape. ``"all"`` sends what a unit has left of its fighters
+    after ``lost_fighters2`` (lost earlier in the battle)."""
     if isinstance(choice, list):
         units = _ids(choice, most)
         return ForceChoice(units) if units is not None else None
@@ -188,7 +197,7 @@ def parse_force(choice: object, available: Sequence[Unit], most: int) -> ForceCh
     forward: list[forces.Forward] = []
     for unit_id, value in sending.items():
         checked = _unit_id(unit_id)
-        sent = _sent(checked, value, by_id) if checked is not None else None
+        sent = _sent(checked, value, by_id, lost_fighters2 or {}) if checked is not None else None
         if sent is None:
             return None
         forward.append(sent)

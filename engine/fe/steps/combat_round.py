@@ -227,7 +227,9 @@ def side_now(state: FeState, seat: Seat) -> SideRound | None:
 def _force_problems(
     state: FeState, choice: object, side: SideRound, available: list[Unit]
 ) -> list[Violation]:
-    chosen = combat_groups.parse_force(choice, available, MAX_UNITS)
+    record = combat.current(state)
+    lost = combat.fighters_lost(state, record) if record is not None else {}
+    chosen = combat_groups.parse_force(choice, available, MAX_UNITS, lost)
     if chosen is None:
         return [Violation(combat_groups.force_shape_text(FORCE_STEP), forces.FORCE_RULE)]
     if not side.flagship:
@@ -242,11 +244,10 @@ def _force_problems(
             )
         ]
     force = forces.BattleForce(side.flagship, chosen.units, chosen.forward)
-    record = combat.current(state)
     return forces.force_problems(
         force,
         available,
-        lost_fighters2=combat.fighters_lost(state, record) if record is not None else None,
+        lost_fighters2=lost,
         groups=combat_groups.of_record(side.groups),
         flagship_counts=reserves.flagship_counts(state),
         command_points=side.command_points,
@@ -349,7 +350,12 @@ def apply_choices(
             at = f"{where} round {log.round}"
             state = command_points.spend(state, empire, named.points, at, seat, step_id, events)
         elif step_id == FORCE_STEP:
-            chosen = combat_groups.parse_force(choice, _available(state, seat, record), MAX_UNITS)
+            chosen = combat_groups.parse_force(
+                choice,
+                _available(state, seat, record),
+                MAX_UNITS,
+                combat.fighters_lost(state, record),
+            )
             if chosen is not None:
                 side = msgspec.structs.replace(side, force=chosen.units)
                 side = combat_groups.with_forward(side, chosen.forward)

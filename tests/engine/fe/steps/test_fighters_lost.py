@@ -23,7 +23,7 @@ import msgspec
 from engine.fe.battle_model import BattleRecord, CombatPolicy
 from engine.fe.combat import forces
 from engine.fe.model import FeState
-from engine.fe.steps import combat, combat_damage
+from engine.fe.steps import combat, combat_damage, combat_groups
 from tests.engine.fe.helpers import run_until
 from tests.engine.fe.steps.test_approach_needs_ships import the_base_alone
 from tests.engine.fe.steps.tutorial_states import after_setup
@@ -91,3 +91,14 @@ def test_a_support_echelon_cannot_send_forward_the_fighters_it_lost() -> None:
     problems = forces.force_problems(force, units, lost_fighters2={carrier.id: 8})
     texts = [v.message for v in problems if v.rule == forces.SUPPORT_RULE]
     assert texts == [f"{carrier.id} sends 5 fighter factors and 0 PFs forward; it has 2 and 0"]
+
+
+def test_all_sends_forward_what_a_unit_has_left() -> None:
+    state = after_setup()
+    carrier = next(u for u in state.board.units if u.cls == "BATS")
+    choice = {"units": ["X"], "forward": {carrier.id: "all"}}
+    whole = combat_groups.parse_force(choice, [carrier], 10)
+    after = combat_groups.parse_force(choice, [carrier], 10, {carrier.id: 8})
+    assert whole is not None and after is not None
+    assert whole.forward == (forces.Forward(carrier.id, WHOLE2, 0),)
+    assert after.forward == (forces.Forward(carrier.id, WHOLE2 - 8, 0),)
