@@ -44,8 +44,15 @@ from engine.fe import FE, RULESET
 from engine.fe.forces import OFF_MAP
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
-from engine.fe.orders import Batch, MoveOrder, PolicyOrder, React
-from engine.fe.steps import base, combat, combat_damage, combat_round, pursuit_round
+from engine.fe.orders import Adjust, Batch, MoveOrder, PolicyOrder, React
+from engine.fe.steps import (
+    base,
+    combat,
+    combat_damage,
+    combat_policy,
+    combat_round,
+    pursuit_round,
+)
 from engine.fe.steps.reactors import reactors
 from tests.engine.fe_campaign import arrive, builds
 from tests.engine.fe_play import (
@@ -219,6 +226,41 @@ def _signing(table: Table, seat: str, rng: random.Random, orders: list[Any]) -> 
     return signed if _takes(table, seat, signed) else orders
 
 
+def _allocate(table: Table, seat: str, state: FeState) -> None:
+    """The engine's suggested allocation, with ``done`` only if the seat still owes the same
+    step after it. With standing orders the allocation's packet plays on until the rules want
+    the seat again, and a ``done`` then answers that step: a retreat option left to the seat
+    by a stalled battle (`combat_policy.stalled`) was so answered "stay" round after round
+    without the walker ever seeing it."""
+    order = combat_damage.suggested(state, seat)
+    assert order is not None
+    body = table.body(seat, Turn(RULESET.encode_orders([order])))
+    after = author.draft(RULESET, table.state, body, table.players[seat].public).state
+    owed = pending(RULESET, after) if after is not None else []
+    if owed and (owed[0].seats[0], owed[0].step) == (seat, _decision(table).step):
+        then_done(table, seat, order)
+    else:
+        table.orders(seat, order)
+
+
+def _takes_planet(table: Table, seat: str) -> bool:
+    """Where a battle is left to ``seat`` because the enemy has nothing left but its planet
+    (`combat_policy.stalled`), the seat captures it with an adjustment (508.2), as the
+    event suggests, and ends its step: a player does not stay there round after round. (Before,
+    a walker that could not retreat stayed until a seat's entropy chain ran out.)"""
+    state = rules(table)
+    record = combat.current(state)
+    if record is None or "but its planet" not in combat_policy.stalled(state):
+        return False
+    mine = set(base.empires_of(state, seat))
+    empire = next(u.empire for u in state.board.at(record.hex) if u.empire in mine)
+    taken = Adjust(change="capture", hex=f"{record.hex:04d}", empire=empire, reason="undefended")
+    if not _takes(table, seat, [taken, Done()]):
+        return False
+    table.orders(seat, taken, Done())
+    return True
+
+
 def _decision(table: Table) -> Decision:
     """The decision the game waits for."""
     assert table.state is not None
@@ -258,6 +300,12 @@ def walk_to(
             table.reveal(seat)
         elif kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
+        elif (
+            in_battle
+            and step in (RETREAT_STEP, ATTACKER_RETREAT_STEP)
+            and _takes_planet(table, seat)
+        ):
+            pass  # a stalled battle at a planet: taken (508.2), as the engine's event says
         elif in_battle and step in (RETREAT_STEP, ATTACKER_RETREAT_STEP) and rng.random() < 0.6:
             table.orders(seat, Done())  # no retreat: the battle goes on
         elif step == REACTION_STEP and rng.random() < 0.8:
@@ -266,6 +314,8 @@ def walk_to(
             pass  # orders of the step's own types, drawn from the board
         elif step in PURSUIT_STEPS and (allocation := combat_damage.suggested(state, seat)):
             then_done(table, seat, allocation)  # a pursuit battle's damage (307.4)
+        elif policies and _allocation_owed(state, seat, step):
+            _allocate(table, seat, state)
         elif not battle_step(table, seat, step):
             count = plain_run(state, seat, target)
             if wander:  # each step that takes orders drawn from the board is reached alone
