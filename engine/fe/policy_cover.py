@@ -46,6 +46,9 @@ def policy_cover(state: FeState) -> dict[str, tuple[Seat, ...]]:
         )
         for step in steps:
             covering.setdefault(step, set()).add(seat)
+    if combat_policy.stalled(state):  # the retreat options are left to the seats (5.6)
+        for step in combat_policy.RETREAT_STEPS:
+            covering.pop(step, None)
     for seat, reaction in state.reaction_policies:
         if reaction_policy.answers(reaction):
             covering.setdefault(reaction_policy.REACTION_STEP, set()).add(seat)

@@ -25,6 +25,7 @@ from engine.fe import FE
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.orders import Adjust, PolicyOrder
+from engine.fe.policy_cover import policy_cover
 from engine.fe.steps import base, combat, combat_policy
 from tests.engine.fe.steps.tutorial_states import after_setup, placed
 from tests.engine.fe_battle import PlacedFe, rules, small_board
@@ -162,3 +163,13 @@ def test_capturing_the_planet_where_the_seat_is_asked_ends_the_battle() -> None:
     record = rules(table).battles[0]
     assert record.resolved == "the defender has nothing left in 1407", record.resolved
     assert rules(table).board.owner(base.galaxy(), PLANET_HEX) == "KZI"
+
+
+def test_the_checklist_does_not_mark_the_retreat_options_as_the_policy_s() -> None:
+    """The checklist marks the steps a signed policy answers; in a stalled battle the
+    retreat options are the seat's again, so they are not marked."""
+    state = rules(fought("5.6", 120))
+    assert combat_policy.stalled(state)
+    cover = policy_cover(state)
+    assert not set(combat_policy.RETREAT_STEPS) & set(cover), cover
+    assert "5-6A" in cover  # the rest of the round stays the policies'
