@@ -55,7 +55,7 @@ async def test_a_sync_that_brings_nothing_keeps_the_news_in_view(tutorial: Tutor
             await pilot.press("s")
             await settle(pilot)
             said = app.screen.status.text  # type: ignore[attr-defined]
-            assert said == f"synced: nothing new; {news}", said
+            assert said == f"synced, nothing since: {news}", said
         app.screen.status.say("something else")  # type: ignore[attr-defined]
         await pilot.press("s")
         await settle(pilot)

@@ -262,7 +262,7 @@ class HexpostScreen(Screen[None]):
         self.syncing = False
         news = self.status.news
         if message.result.quiet and news is not None:
-            self.status.say(f"synced: nothing new; {news}", news=news)
+            self.status.say(f"synced, nothing since: {news}", news=news)
         else:
             self.status.say(message.result.summary)
         self.after_sync(message.result)
