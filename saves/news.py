@@ -23,6 +23,7 @@ from engine.core.news import Headline, News, summarize
 from engine.core.packets import kept_body
 from engine.core.ruleset import Decision, DecisionKind, Event, Seat
 from saves import ledger, store_games
+from saves.acceptance import carried_next
 from saves.outcome import Outcome
 from saves.reading import Reader
 from saves.registry import face_for
@@ -121,7 +122,10 @@ def game_news(reader: Reader, row: GameRow, packets: list[tuple[int, str]]) -> G
                 by_seq[seq].append(ledger.EVENT_DECODER.decode(data))
         grouped = [(seat, by_seq[seq]) for seq, seat in packets]
     news = summarize(grouped, headline_for(row.ruleset))
-    owed = waits(reader.pending(row.game_id), row.my_seat, names)
+    decisions = reader.pending(row.game_id)
+    if carried_next(reader, row, state, decisions):
+        decisions = decisions[1:]  # (the player's next move: its packet carries the acceptance)
+    owed = waits(decisions, row.my_seat, names)
     return GameNews(row.game_id.hex(), row.name, row.my_seat, news, names, owed)
 
 

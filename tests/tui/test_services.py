@@ -184,6 +184,10 @@ def test_a_key_accepted_for_the_next_packet_leaves_the_list_on_that_move(
         page = show.show(alice.signer, row, at=None, checklist=False)
         assert page.notes == after.notes
         assert page.owed_step == "0-LYR" and page.pending[0].kind == "orders"
+        # the news of Bob's join, as the app opens the game with it: the same next move
+        view = show.game_view(alice.signer, game_id, mark_read=False)
+        assert view.news and view.news[-1].startswith("  waits for you: 0-LYR"), view.news
+        assert view.news_line.startswith("your move: 0-LYR"), view.news_line
         history = show.show(alice.signer, row, at=row.head_seq, checklist=False)
         assert history.pending[0].kind == "accept", "a past position shows what it owed"
         (bobs,) = games.summaries(bob.signer)
