@@ -20,11 +20,19 @@ from tui.widgets.dialog import Dialog
 
 
 class ConfirmDialog(Dialog[bool]):
-    """Ask ``question`` over ``lines`` (shown scrollable); True for yes."""
+    """Ask ``question`` over ``lines`` (shown scrollable, by the arrow and page keys while
+    Yes has the focus); True for yes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
+        # Yes keeps the focus; these scroll the lines (at 80x24 a long packet overflows).
+        Binding("down", "lines('down')", show=False),
+        Binding("up", "lines('up')", show=False),
+        Binding("pagedown", "lines('page_down')", show=False),
+        Binding("pageup", "lines('page_up')", show=False),
+        Binding("home", "lines('home')", show=False),
+        Binding("end", "lines('end')", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -52,6 +60,28 @@ class ConfirmDialog(Dialog[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
+        self.watch(self.query_one(VerticalScroll), "virtual_size", self._say_length)
+
+    def _say_length(self) -> None:
+        """Past the box's height, the question says how long the list is and how to see it
+        all: nothing else shows that lines lie below the edge. Asked again each time the
+        list's size changes (its first sizes come before the box has its height)."""
+        scroll = self.query_one(VerticalScroll)
+        over = scroll.container_size.height > 0 and scroll.max_scroll_y > 0
+        said = f"{self.question} ({len(self.lines)} lines: ↑ ↓ PgUp PgDn scroll)"
+        self.query_one(Label).update(said if over else self.question)
+
+    def action_lines(self, how: str) -> None:
+        scroll = self.query_one(VerticalScroll)
+        moves = {
+            "down": scroll.scroll_down,
+            "up": scroll.scroll_up,
+            "page_down": scroll.scroll_page_down,
+            "page_up": scroll.scroll_page_up,
+            "home": scroll.scroll_home,
+            "end": scroll.scroll_end,
+        }
+        moves[how](animate=False)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
