@@ -200,7 +200,7 @@ class FeFace:
         out.append(signed_choices.standing_choice(TURNS, TITLES["standing"]))
         if step.phase == COMBAT_PHASE and not state.orion and not state.setup:
             out.append(_back_choice(state, step))
-        out.append(_adjust_choice())
+        out.append(_adjust_choice(state, seat))
         if not state.orion and not state.setup:
             # Taken at any step: signed before the combat phase, it lets the battle run
             # without a hand-off (pace.md), so it is offered at every step, not only in 5.
@@ -539,13 +539,20 @@ def _rule(step: Step) -> str:
     return step.rules[0] if step.rules else ""
 
 
-def _adjust_choice() -> Choice:
+def _adjust_choice(state: FeState, seat: Seat) -> Choice:
+    """``adjust``; in a battle left going by a planet alone, its capture and devastation
+    ready (`engine.fe.menus.planet_presets`)."""
     params = list(params_of(Adjust, KINDS))
     changes = tuple(ADJUST_FIELDS)
     params = [
         Param(p.name, p.kind, p.required, changes) if p.name == "change" else p for p in params
     ]
-    return Choice("adjust", TITLES["adjust"], tuple(params))
+    presets: tuple[Preset, ...] = ()
+    if state.battles:  # (the lists are worked out only where a battle is on record)
+        from engine.fe import menus
+
+        presets = menus.planet_presets(state, seat)
+    return Choice("adjust", TITLES["adjust"], tuple(params), presets=presets)
 
 
 def _status(state: FeState, orion: bool | None, index: int) -> str:

@@ -20,11 +20,12 @@ from engine.core import hexgrid
 from engine.core.face import Preset
 from engine.core.ruleset import Seat, Violation
 from engine.core.text import counted
-from engine.fe import choice_lists, flow
+from engine.fe import choice_lists, flow, planets
 from engine.fe.conversions import conversion_capacity
 from engine.fe.forces import OFF_MAP
 from engine.fe.model import FeState
 from engine.fe.orders import (
+    Adjust,
     CaptureOrder,
     ConvertOrder,
     DeclareWar,
@@ -34,9 +35,11 @@ from engine.fe.orders import (
     RetreatOrder,
 )
 from engine.fe.steps import (
+    adjust,
     base,
     combat,
     combat_capture,
+    combat_policy,
     combat_retreat,
     order_area,
 )
@@ -140,6 +143,40 @@ def capture_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
         )
         for o in _accepted(state, seat, tries)
     )
+
+
+def planet_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
+    """Where a battle goes on only because the enemy's planet is left alone in the hex
+    (`combat_policy.planet_alone`, a stalled battle from F&E 5.6), the two adjustments the
+    engine's event names to end it (508.2): the planet captured by the seat's empire there,
+    and devastated; each only if the engine accepts it now."""
+    record = combat.current(state)
+    if record is None or not combat_policy.planet_alone(state):
+        return ()
+    mine = set(base.empires_of(state, seat))
+    empire = next((u.empire for u in state.board.at(record.hex) if u.empire in mine), "")
+    where, why = f"{record.hex:04d}", f"nothing defends it ({planets.CAPTURE_RULE})"
+    offered = (
+        (
+            f"capture the planet in {where} (nothing defends it, {planets.CAPTURE_RULE})",
+            Adjust(change="capture", hex=where, empire=empire, reason=why),
+        ),
+        (
+            f"devastate the planet in {where} ({planets.CAPTURE_RULE})",
+            Adjust(change="devastate", hex=where, reason=why),
+        ),
+    )
+    step = flow.current(state)
+    return tuple(
+        Preset(label, _adjust_values(order))
+        for label, order in offered
+        if step is not None and not adjust.AREA.check(state, seat, step, order)
+    )
+
+
+def _adjust_values(order: Adjust) -> tuple[tuple[str, str], ...]:
+    named = (("change", order.change), ("hex", order.hex), ("empire", order.empire))
+    return (*((k, v) for k, v in named if v), ("reason", order.reason))
 
 
 _DIRECTED_WORDS = {"crippled": "cripple", "destroyed": "destroy", "sids": "a SIDS step"}

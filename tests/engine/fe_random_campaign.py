@@ -250,7 +250,7 @@ def _takes_planet(table: Table, seat: str) -> bool:
     a walker that could not retreat stayed until a seat's entropy chain ran out.)"""
     state = rules(table)
     record = combat.current(state)
-    if record is None or "but its planet" not in combat_policy.stalled(state):
+    if record is None or not combat_policy.stalled(state) or not combat_policy.planet_alone(state):
         return False
     mine = set(base.empires_of(state, seat))
     empire = next(u.empire for u in state.board.at(record.hex) if u.empire in mine)

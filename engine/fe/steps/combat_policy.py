@@ -404,6 +404,16 @@ def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     return combat_retreat.AREA.apply(state, seat, step, RetreatOrder(), events)
 
 
+def planet_alone(state: FeState) -> bool:
+    """Whether the defender of the battle being fought has nothing left in its hex but its
+    planet (a battle there goes on only while the attacker stays: `stalled`)."""
+    record = combat.current(state)
+    if record is None or not record.log:
+        return False
+    theirs = set(base.empires_of(state, record.log[-1].defender.seat))
+    return not any(u.empire in theirs for u in state.board.at(record.hex))
+
+
 def stalled(state: FeState) -> str:
     """Why the battle being fought could go on for ever with no one deciding, in a game of
     `STALLED_FROM` or later ("" when it could not): the defender has nothing left in the hex
@@ -415,8 +425,7 @@ def stalled(state: FeState) -> str:
         return ""
     where = base.hex_text(record.hex)
     defender = record.log[-1].defender.seat
-    theirs = set(base.empires_of(state, defender))
-    if not any(u.empire in theirs for u in state.board.at(record.hex)):
+    if planet_alone(state):
         return (
             f"{defender} has nothing left in {where} but its planet, which takes no damage: "
             f"capture or devastate it with an adjustment ({planets.CAPTURE_RULE}), retreat, or "

@@ -22,6 +22,7 @@ import msgspec
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
 from engine.fe import FE
+from engine.fe.face import FACE
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.orders import Adjust, PolicyOrder
@@ -173,3 +174,27 @@ def test_the_checklist_does_not_mark_the_retreat_options_as_the_policy_s() -> No
     cover = policy_cover(state)
     assert not set(combat_policy.RETREAT_STEPS) & set(cover), cover
     assert "5-6A" in cover  # the rest of the round stays the policies'
+
+
+def test_the_adjust_order_offers_the_planet_s_capture_and_devastation_ready() -> None:
+    """The event says to capture or devastate the planet with an adjustment; the order's
+    menu has both ready for the seat asked, each one the engine accepts as it stands."""
+    table = fought("5.6", 120)
+    state = rules(table)
+    assert table.owed() == ("alliance", DecisionKind.ORDERS, "5-7A2")
+    (adjust,) = [c for c in FACE.choices(state, "alliance") if c.order == "adjust"]
+    offered = {p.label: dict(p.values) for p in adjust.presets}
+    assert offered == {
+        f"capture the planet in {PLANET_HEX} (nothing defends it, 508.2)": {
+            "change": "capture", "hex": str(PLANET_HEX), "empire": "KZI",
+            "reason": "nothing defends it (508.2)",
+        },
+        f"devastate the planet in {PLANET_HEX} (508.2)": {
+            "change": "devastate", "hex": str(PLANET_HEX), "reason": "nothing defends it (508.2)",
+        },
+    }  # fmt: skip
+    for values in offered.values():
+        assert not FE.validate(state, "alliance", Adjust(**values))
+    for seat in ("coalition", "alliance"):  # before the battle: nothing ready
+        before = FACE.choices(rules(fought("5.6", 1)), seat)
+        assert all(c.presets == () for c in before if c.order == "adjust")
