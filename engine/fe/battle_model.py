@@ -29,7 +29,9 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     "accept"/"refuse", the defender's answer to every approach battle offered; and
     ``retreat`` answers the attacker's retreat before a base battle too (it stays unless
     the policy's rounds are fought). From F&E 5.5, ``capture`` "never": the side tries no
-    capture of a crippled enemy ship (305.1, 5-6X1), and is not asked each round."""
+    capture of a crippled enemy ship (305.1, 5-6X1), and is not asked each round. From F&E
+    5.7, ``direct`` "never": the side makes no directed attack (302.5, 5-5B or 5-5C), and is
+    not asked each round whether to."""
 
     flagship: Literal["", "auto"] = ""
     force: Literal["", "auto"] = ""
@@ -41,6 +43,7 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     offer: Literal["", "always", "never"] = ""
     approach: Literal["", "accept", "refuse"] = ""
     capture: Literal["", "never"] = ""
+    direct: Literal["", "never"] = ""
 
 
 class SideRound(msgspec.Struct, frozen=True, omit_defaults=True):

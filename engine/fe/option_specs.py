@@ -29,6 +29,11 @@ POLICY_CAPTURE_FROM = "5.5"
 """The version from which a combat policy may say ``capture`` "never" (its seat is not asked
 at 5-6X1, `engine.fe.steps.combat_capture`); here for the face's policy form."""
 
+POLICY_DIRECT_FROM = "5.7"
+"""The version from which a combat policy may say ``direct`` "never" (its seat is not asked
+at its directed-damage step, `engine.fe.steps.combat_directed`); here for the face's policy
+form."""
+
 # --- the pursuit battle (`engine.fe.steps.pursuit_round`) ------------------------------------
 
 PURSUIT_BATTLE_RULE = "307.4"

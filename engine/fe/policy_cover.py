@@ -19,8 +19,8 @@ from engine.core.ruleset import Seat
 from engine.fe.model import FeState
 
 COMBAT_POLICY_STEPS = (
-    "5-2A2", "5-2A3", "5-2B1", "5-3C", "5-3D", "5-3E", "5-3X2", "5-4A2", "5-6A", "5-6B",
-    "5-6X1", "5-7A1", "5-7A2", "5-7A3", "5-8A", "5-8D", "5-8F",
+    "5-2A2", "5-2A3", "5-2B1", "5-3C", "5-3D", "5-3E", "5-3X2", "5-4A2", "5-5B", "5-5C",
+    "5-6A", "5-6B", "5-6X1", "5-7A1", "5-7A2", "5-7A3", "5-8A", "5-8D", "5-8F",
 )  # fmt: skip
 """The steps a combat policy (``policy``) with every field set answers."""
 REACTION_POLICY_STEPS = ("3B3",)
@@ -39,9 +39,10 @@ def policy_cover(state: FeState) -> dict[str, tuple[Seat, ...]]:
     covering: dict[str, set[Seat]] = {}
     opening = state.plays_at_least(combat_policy.OPENING_FROM)
     capture = state.plays_at_least(combat_policy.CAPTURE_FROM)
+    direct = state.plays_at_least(combat_policy.DIRECT_FROM)
     for seat, policy in state.policies:
         steps = (
-            *combat_policy.answered_steps(policy, opening=opening, capture=capture),
+            *combat_policy.answered_steps(policy, opening=opening, capture=capture, direct=direct),
             *combat_pursuit.answered_steps(policy),
         )
         for step in steps:

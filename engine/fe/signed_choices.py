@@ -57,7 +57,12 @@ def policy_choice(state: FeState, seat: Seat, title: str) -> Choice:
     none in force, `ENGINE_PICKS` first. Its rule number comes from `engine.fe.option_specs`:
     the policy's module brings the whole combat sequence, and this choice is offered at
     every step, first paint included (issue 16)."""
-    from engine.fe.option_specs import POLICY_CAPTURE_FROM, POLICY_OPENING_FROM, POLICY_RULE
+    from engine.fe.option_specs import (
+        POLICY_CAPTURE_FROM,
+        POLICY_DIRECT_FROM,
+        POLICY_OPENING_FROM,
+        POLICY_RULE,
+    )
 
     params: tuple[Param, ...] = (
         Param("flagship", ParamKind.TEXT, False, ("", "auto"), "auto: best command rating"),
@@ -81,6 +86,8 @@ def policy_choice(state: FeState, seat: Seat, title: str) -> Choice:
         )
     if state.plays_at_least(POLICY_CAPTURE_FROM):  # captures of crippled ships (305.1)
         params += (Param("capture", ParamKind.TEXT, False, ("", "never"), "never: not asked"),)
+    if state.plays_at_least(POLICY_DIRECT_FROM):  # directed damage (302.5)
+        params += (Param("direct", ParamKind.TEXT, False, ("", "never"), "never: not asked"),)
     signed = next((policy for owner, policy in state.policies if owner == seat), None)
     if signed is None:  # the engine's picks, offered first
         return Choice("policy", title, params, POLICY_RULE, (ENGINE_PICKS,))

@@ -101,6 +101,7 @@ def random_policy(rng: random.Random) -> PolicyOrder:
         offer=pick("", "always", "never"),
         approach=pick("", "accept", "refuse"),
         capture=pick("", "never"),
+        direct=pick("", "never"),
     )
 
 

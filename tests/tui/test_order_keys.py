@@ -414,12 +414,16 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
         await select_option(pilot, form, "approach", "refuse")
         capture = next(f for f in form.fields if f.name == "capture")  # from fe 5.5
         assert capture.choices == (("(none)", ""), ("never", "never"))
-        # Ten fields are taller than 24 lines: the box scrolls to the one focused.
-        last = form.query_one("#field-capture")
+        direct = next(f for f in form.fields if f.name == "direct")  # from fe 5.7
+        assert direct.choices == (("(none)", ""), ("never", "never"))
+        # Eleven fields are taller than 24 lines: the box scrolls to the one focused.
+        last = form.query_one("#field-direct")
         last.focus()
         await settle(pilot)
+        await pilot.wait_for_scheduled_animations()  # (focus scrolls the box smoothly)
         assert last.region.height and last.region.bottom <= app.size.height - 1, last.region
         await select_option(pilot, form, "capture", "never")
+        await select_option(pilot, form, "direct", "never")
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert panel.items == [
@@ -429,6 +433,7 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
                 "allocate": "suggested",
                 "approach": "refuse",
                 "capture": "never",
+                "direct": "never",
             }
         ]
         assert panel.check_text.startswith("legal"), panel.check_text

@@ -39,6 +39,7 @@ from engine.fe.battle_model import BattleRecord, RoundLog, SideRound
 from engine.fe.combat import directed, forces
 from engine.fe.combat.targets import Target, points_text
 from engine.fe.model import FeState
+from engine.fe.option_specs import POLICY_DIRECT_FROM
 from engine.fe.orders import DirectOrder
 from engine.fe.sequence import Step
 from engine.fe.steps import base, combat, combat_round, sids
@@ -213,6 +214,15 @@ def apply(
     return state
 
 
+def declines(state: FeState, seat: Seat) -> bool:
+    """Whether ``seat``'s combat policy says it never makes a directed attack (from
+    `POLICY_DIRECT_FROM`; a game before it keeps asking)."""
+    if not state.plays_at_least(POLICY_DIRECT_FROM):
+        return False
+    policy = next((p for who, p in state.policies if who == seat), None)
+    return policy is not None and policy.direct == "never"
+
+
 def _seat(state: FeState, step: Step) -> Seat:
     phasing = base.phasing(state)
     if step.id == DIRECTED_STEPS[0]:
@@ -256,7 +266,11 @@ class _Directed(Area):
     def skip(self, state: FeState, step: Step) -> str:
         if combat_round.waiting_for_dice(state):
             return ""  # the damage is not rolled yet (dice armed for the next packet)
-        found = _round(state, _seat(state, step))
+        seat = _seat(state, step)
+        if declines(state, seat):
+            text = f"{seat} never directs damage, as signed in the combat policy"
+            return f"{text} ({directed.DIRECTED_RULE})"
+        found = _round(state, seat)
         if found is None:
             return "no damage scored by the engine to direct"
         if points2(found) == 0:

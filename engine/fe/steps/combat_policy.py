@@ -47,7 +47,7 @@ from engine.core.ruleset import Actor, Event, RollRequest, Seat, Violation
 from engine.fe import option_specs as specs
 from engine.fe import planets
 from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
-from engine.fe.combat import forces, results
+from engine.fe.combat import directed, forces, results
 from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.opening import ApproachOrder
@@ -59,6 +59,7 @@ from engine.fe.steps import (
     combat_approach,
     combat_capture,
     combat_damage,
+    combat_directed,
     combat_groups,
     combat_retreat,
     combat_round,
@@ -76,6 +77,9 @@ OPENING_FROM = specs.POLICY_OPENING_FROM
 and may say ``offer`` and ``approach``; games of 5.3 and before still ask there."""
 OPENING = (combat_approach.OFFER_STEP, combat_approach.ANSWER_STEP, combat.BASE_RETREAT_STEP)
 CAPTURE_FROM = specs.POLICY_CAPTURE_FROM
+DIRECT_FROM = specs.POLICY_DIRECT_FROM
+"""From this version a policy's ``direct`` "never" answers its side's directed-damage step
+(`engine.fe.steps.combat_directed.declines`)."""
 """From this version a policy may say ``capture`` "never" (`combat_capture.declines`)."""
 
 
@@ -113,16 +117,19 @@ def _covers(policy: CombatPolicy, step_id: str) -> bool:
 
 
 def answered_steps(
-    policy: CombatPolicy, *, opening: bool = True, capture: bool = True
+    policy: CombatPolicy, *, opening: bool = True, capture: bool = True, direct: bool = True
 ) -> tuple[str, ...]:
     """The steps of a battle round at which ``policy`` answers its seat's part as a rule, for
     the checklist (`engine.fe.policy_cover`): the board may still leave one to the seat (with
     no legal retreat hex, 302.72, the seat is asked where to go). ``opening``: the game
     plays `OPENING_FROM` or later, where a policy answers a base battle's opening too;
-    ``capture``: it plays `CAPTURE_FROM` or later, where ``capture`` answers 5-6X1."""
+    ``capture``: it plays `CAPTURE_FROM` or later, where ``capture`` answers 5-6X1;
+    ``direct``: it plays `DIRECT_FROM` or later, where ``direct`` answers 5-5B and 5-5C."""
     steps = [step for step in POLICY_STEPS if _covers(policy, step)]
     if capture and policy.capture:
         steps.append(combat_capture.CAPTURE_STEP)
+    if direct and policy.direct:
+        steps += combat_directed.DIRECTED_STEPS
     if opening and policy.offer:
         steps.append(combat_approach.OFFER_STEP)
     if opening and policy.approach:
@@ -184,6 +191,8 @@ def describe(policy: CombatPolicy) -> str:
         parts.append(f"{policy.approach} approach battles")
     if policy.capture:
         parts.append(f"{policy.capture} capture")
+    if policy.direct:
+        parts.append(f"{policy.direct} direct damage")
     return ", ".join(parts)
 
 
@@ -192,6 +201,7 @@ def check(state: FeState, order: PolicyOrder) -> list[Violation]:
         (order.offer or order.approach, "offer and approach answers take", OPENING_FROM,
          combat_approach.APPROACH_RULE),
         (order.capture, "capture answer takes", CAPTURE_FROM, combat_capture.CAPTURE_RULE),
+        (order.direct, "direct answer takes", DIRECT_FROM, directed.DIRECTED_RULE),
     )  # fmt: skip
     for given, what, version, rule in later:  # fields a later version added
         if given and not state.plays_at_least(version):

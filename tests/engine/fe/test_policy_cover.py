@@ -127,7 +127,7 @@ def test_the_orders_named_for_each_step_are_the_rules_areas_own() -> None:
     here against what those areas answer for a policy with every field set."""
     whole = CombatPolicy(
         flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=0,
-        pursue="always", offer="always", approach="refuse", capture="never",
+        pursue="always", offer="always", approach="refuse", capture="never", direct="never",
     )  # fmt: skip
     combat = {*combat_policy.answered_steps(whole), *combat_pursuit.answered_steps(whole)}
     assert set(policy_cover.COMBAT_POLICY_STEPS) == combat
