@@ -38,7 +38,7 @@ import msgspec
 
 from engine.core.ruleset import Event, Seat, Violation
 from engine.fe import battles as battle_rules
-from engine.fe.battle_model import BattleRecord, SideRound
+from engine.fe.battle_model import BattleRecord, CombatPolicy, SideRound
 from engine.fe.model import FeState
 from engine.fe.orders import BattlesOrder, RetreatOrder, hex_id
 from engine.fe.sequence import Step, load_sequence
@@ -135,6 +135,21 @@ def apply_plan(
     text = f"{seat} will fight its battles in the order {', '.join(order.hexes)}"
     events.append(_step_event(state, text, step.id, {"hexes": list(order.hexes)}))
     return msgspec.structs.replace(state, battle_plan=plan)
+
+
+def policy_of(state: FeState, seat: Seat) -> CombatPolicy | None:
+    """``seat``'s signed combat policy, or None (`engine.fe.steps.combat_policy`)."""
+    return next((p for who, p in state.policies if who == seat), None)
+
+
+def declines(state: FeState, seat: Seat, field: str, since: str) -> bool:
+    """Whether ``seat``'s combat policy says "never" in ``field`` (``capture``, ``direct``)
+    in a game of ``since`` or later: its side is not asked at that field's step each round
+    (a game before keeps asking)."""
+    if not state.plays_at_least(since):
+        return False
+    policy = policy_of(state, seat)
+    return policy is not None and getattr(policy, field) == "never"
 
 
 def fighters_lost(state: FeState, record: BattleRecord) -> dict[str, int]:

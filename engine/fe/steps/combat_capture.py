@@ -124,10 +124,7 @@ def may_try(state: FeState, seat: Seat) -> bool:
 def declines(state: FeState, seat: Seat) -> bool:
     """Whether ``seat``'s combat policy says it never tries a capture (from
     `POLICY_CAPTURE_FROM`; a game before it keeps asking)."""
-    if not state.plays_at_least(POLICY_CAPTURE_FROM):
-        return False
-    policy = next((p for who, p in state.policies if who == seat), None)
-    return policy is not None and policy.capture == "never"
+    return combat.declines(state, seat, "capture", POLICY_CAPTURE_FROM)
 
 
 def _asked(state: FeState, seat: Seat) -> bool:

@@ -217,10 +217,7 @@ def apply(
 def declines(state: FeState, seat: Seat) -> bool:
     """Whether ``seat``'s combat policy says it never makes a directed attack (from
     `POLICY_DIRECT_FROM`; a game before it keeps asking)."""
-    if not state.plays_at_least(POLICY_DIRECT_FROM):
-        return False
-    policy = next((p for who, p in state.policies if who == seat), None)
-    return policy is not None and policy.direct == "never"
+    return combat.declines(state, seat, "direct", POLICY_DIRECT_FROM)
 
 
 def _seat(state: FeState, step: Step) -> Seat:

@@ -83,8 +83,7 @@ DIRECT_FROM = specs.POLICY_DIRECT_FROM
 """From this version a policy may say ``capture`` "never" (`combat_capture.declines`)."""
 
 
-def policy_of(state: FeState, seat: Seat) -> CombatPolicy | None:
-    return next((p for who, p in state.policies if who == seat), None)
+policy_of = combat.policy_of
 
 
 GROUPS_STEP = combat_round.GROUPS_STEP
