@@ -78,7 +78,13 @@ class BattleSession(Session):
         record = battle_record(self.state, self.seat)
         return GameData(record, [], step_orders=step_orders(record.choices))
 
-    async def step_menu(self, game_id: str, order: str, chosen: tuple[str, ...]) -> StepMenu | None:
+    async def step_menu(
+        self,
+        game_id: str,
+        order: str,
+        chosen: tuple[str, ...],
+        drafts: list[dict[str, Any]] | None = None,
+    ) -> StepMenu | None:
         self.menus.append(chosen)
         return menu_of(FACE, self.state, self.seat, order, chosen)
 

@@ -600,10 +600,10 @@ async def test_a_key_the_step_has_no_use_for_says_why(game: Tutorial) -> None:
         assert said["u"] == said["S"] == "no draft orders yet"
         assert said["p"] == "1A1 has no hidden choice: f lists what it takes"
         assert panel.items == []
-        await pilot.press("d", "m")  # a done drafted: the keys still offer 1A1's orders
+        await pilot.press("d", "m")  # a done drafted: the keys offer the next step's orders
         await settle(pilot)
-        assert screen.status.text == (
-            "1A1 has nothing for m to move or place: S signs your drafts, then the next step's"
+        assert (
+            screen.status.text == "1A3A has nothing for m to move or place: f lists what it takes"
         )
     async with app_for(game.bob).run_test(size=SIZE) as pilot:  # Alice's move
         screen = await open_game(pilot)

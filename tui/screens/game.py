@@ -299,7 +299,7 @@ class GameScreen(DraftsScreen):
             waiting=waiting_pieces(record.board, record.my_seat),
             seat=record.my_seat,
         )
-        self.orders.set_step(offer)
+        self.offer_step(offer)
         panel = self.orders.panel
         if panel is not None and panel.items and not first:
             self.check_orders(list(panel.items))  # the game moved on: check the drafts again

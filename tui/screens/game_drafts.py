@@ -13,6 +13,7 @@ the panel is built, after the first paint (`tui.screens.game_orders`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -28,9 +29,11 @@ from tui.widgets.hexmap import HexMap
 
 if TYPE_CHECKING:
     from tui.screens.game_orders import OrdersSlot
+    from tui.screens.order_data import NextStep
     from tui.widgets.allocation_editor import AllocationEditor
     from tui.widgets.order_flow import MapOrders
     from tui.widgets.orders import OrdersPanel
+    from tui.widgets.step_offer import StepOffer
 
 
 Drawing = tuple[str, tuple[str, ...], tuple[str, ...]]
@@ -49,6 +52,13 @@ class DraftsScreen(SignedLinesScreen):
     """The step the last legal dry run leaves the player's (`OrdersVerdict.left_open`)."""
     _marked_for: Drawing | None = None
     """The stack order being drawn whose next hexes the map marks now, once they are read."""
+    _step_offer: StepOffer | None = None
+    """The step owed as the game stands (`offer_step`)."""
+    _drafted_for: list[dict[str, Any]] | None = None
+    """The legal drafts that run into the step the panel offers instead (`NextStep`): its
+    menus and marks are read after them. None while the panel offers the step owed."""
+    _next_board: Board | None = None
+    """The board after those drafts, where ``m`` finds the player's pieces."""
 
     class OrdersChecked(Message):
         """A dry run or a send of ``items`` finished; ``result`` is what the engine said,
@@ -72,10 +82,39 @@ class DraftsScreen(SignedLinesScreen):
         """The board of the game as loaded (the face's), None before it has one."""
         return self.data.show.board if self.data is not None else None
 
+    def offer_step(self, offer: StepOffer) -> None:
+        """The step the player owes as the game stands, for the orders panel: offered until
+        legal drafts run into another step of the player's (`offer_next`)."""
+        self._step_offer, self._drafted_for, self._next_board = offer, None, None
+        self.orders.set_step(offer)
+
+    def offer_next(self, items: list[dict[str, Any]], then: NextStep | None) -> None:
+        """Legal ``items`` run into ``then``, another step of the player's: the panel offers
+        its orders, read after them, and the drafts go on there (one packet for the run, as
+        the command line writes it). None: they do not, and the panel offers the step owed."""
+        base = self._step_offer
+        if base is None or (then is None and self._drafted_for is None):
+            return
+        if then is None:
+            self._drafted_for, self._next_board = None, None
+            self.orders.set_step(base)
+            return
+        self._drafted_for, self._next_board = items, then.board
+        offer = replace(
+            base,
+            step=then.step,
+            choices=then.choices,
+            own=then.step_orders,
+            secret=then.secret,
+            waiting=waiting_pieces(then.board, base.seat) if then.board is not None else (),
+        )
+        self.orders.set_step(offer)
+
     def my_pieces(self, h: int) -> list[Piece]:
         """The player's pieces in hex ``h`` that can move (bases never do): pieces of the
-        board's sides whose seat is this player's."""
-        board = self._typed_board()
+        board's sides whose seat is this player's (after the drafts, at the step they run
+        into)."""
+        board = self._next_board or self._typed_board()
         if board is None or self.data is None:
             return []
         where = f"{h:04d}"
@@ -142,7 +181,9 @@ class DraftsScreen(SignedLinesScreen):
         through it (then the ruleset lists hexes beyond it), and it goes on; else the status
         line says why, in the ruleset's words, and the path stays as it was."""
         order, pieces, path = drawing
-        found = await self.session.destinations(self.game_id, order, pieces, (*path, f"{h:04d}"))
+        found = await self.session.destinations(
+            self.game_id, order, pieces, (*path, f"{h:04d}"), self._drafted_for
+        )
         panel = self.orders.panel
         if panel is None or panel.path is None or self._marked_for != drawing:
             return  # the path changed meanwhile
@@ -189,7 +230,9 @@ class DraftsScreen(SignedLinesScreen):
         """Mark on the map the hexes the stack order may go to (for a path, those that may
         end it one hex further), when the ruleset lists them
         (`engine.core.face.Destinations`), and say how many on the status line."""
-        found = await self.session.destinations(self.game_id, order, pieces, path)
+        found = await self.session.destinations(
+            self.game_id, order, pieces, path, self._drafted_for
+        )
         if found is None or not self.orders.built().building:
             return
         self.query_one(HexMap).show_targets(self._board_hexes(found.hexes))
@@ -211,6 +254,7 @@ class DraftsScreen(SignedLinesScreen):
             self.orders.built().show_check(True, "checking...")
             self.check_orders(message.items)
         else:
+            self.offer_next([], None)
             self.query_one(HexMap).show_plan(None)
             self.orders.built().after_drafts(None)
         self.keep_drafts(message.items)
@@ -229,7 +273,7 @@ class DraftsScreen(SignedLinesScreen):
     async def read_menu(
         self, editor: AllocationEditor, order: str, chosen: tuple[str, ...]
     ) -> None:
-        menu = await self.session.step_menu(self.game_id, order, chosen)
+        menu = await self.session.step_menu(self.game_id, order, chosen, self._drafted_for)
         if editor.is_attached:
             editor.show_menu(menu)
 
@@ -259,7 +303,11 @@ class DraftsScreen(SignedLinesScreen):
                 self._verdict = (message.items, message.result.ok)
                 verdict = message.result.verdict
                 self._left_open = verdict.left_open if verdict is not None else ""
-                panel.ends_step = message.result.ok and verdict is not None and not self._left_open
+                if message.result.ok:  # (refused: the step offered stays, to mend the drafts)
+                    self.offer_next(message.items, message.result.next)
+                # They end the step offered: the one owed, not one of the player's they run into.
+                ended = verdict is not None and not self._left_open and not verdict.then
+                panel.ends_step = message.result.ok and ended
                 self.query_one(HexMap).show_plan(message.plan)  # the what-if, before signing
                 panel.after_drafts(self._waiting_after(message.plan))
             panel.show_check(message.result.ok, message.result.text)

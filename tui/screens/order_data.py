@@ -15,7 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from engine.core.face import Board, Choice, Reach, StepMenu, destinations_of, menu_of
+from engine.core.owed import pending
+from engine.core.ruleset import DecisionKind
 from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
@@ -42,16 +46,52 @@ def planned_board(
     return face_for(ruleset).board(after.rules)
 
 
+class NextStep(msgspec.Struct, frozen=True):
+    """The seat's own step that legal drafts run into (`tui.services.orders.OrdersVerdict`'s
+    ``then``), as the state after them has it: what the orders panel offers there, so that
+    a player's own run of steps goes out in one packet, as from the command line."""
+
+    step: str
+    choices: tuple[Choice, ...]
+    step_orders: tuple[str, ...]
+    """Its own orders besides those every step takes (`tui.services.show.step_orders`)."""
+    secret: bool
+    """The step is a hidden choice."""
+    board: Board | None
+    """The board after the drafts (the pieces ``m`` finds in a hex there)."""
+
+
+def next_step(replica: Replica, game_id: str, step: str, after: AnyState | None) -> NextStep | None:
+    """`NextStep` for ``step``, the seat's own next step, in ``after``, the dry run's state
+    (None without one, or before the game has begun)."""
+    if not step or after is None or after.rules is None:
+        return None
+    from tui.services.show import step_orders
+
+    gid = bytes.fromhex(game_id)
+    row = replica.game(gid)
+    face = face_for(row.ruleset)
+    owed = pending(replica.ruleset(gid), after)
+    choices = tuple(face.choices(after.rules, row.my_seat))
+    secret = bool(owed) and owed[0].kind == DecisionKind.SECRET
+    return NextStep(step, choices, step_orders(choices), secret, face.board(after.rules))
+
+
 def step_menu(
-    replica: Replica, game_id: str, order: str, chosen: tuple[str, ...]
+    replica: Replica,
+    game_id: str,
+    order: str,
+    chosen: tuple[str, ...],
+    after: AnyState | None = None,
 ) -> StepMenu | None:
     """The face's stepwise menu of ``order`` for this home's seat after the picks ``chosen``
     (`engine.core.face.menu_of`; None for a ruleset or a moment without one). It reads the
-    game as it stands, not after the drafts listed before the order: the orders that take
-    such a list (F&E's allocation) come alone at their step."""
+    game as it stands, or ``after`` the drafts when the panel offers the step they run into
+    (`NextStep`), not after the drafts of the same step listed before the order: the orders
+    that take such a list (F&E's allocation) come alone at their step."""
     gid = bytes.fromhex(game_id)
     row = replica.game(gid)
-    rules = replica.state(gid).rules
+    rules = (after or replica.state(gid)).rules
     if rules is None:
         return None
     return menu_of(face_for(row.ruleset), rules, row.my_seat, order, chosen)
@@ -63,15 +103,17 @@ def destinations(
     order: str,
     pieces: tuple[str, ...],
     path: tuple[str, ...] = (),
+    after: AnyState | None = None,
 ) -> Reach | None:
     """The hexes the face says ``order`` may move ``pieces`` to now (one hex past ``path``
     for an order drawing one), for this home's seat (`engine.core.face.destinations_of`;
-    None when the order has no such list). As
-    `step_menu`, it reads the game as it stands: a draft listed before may change the answer,
-    and the dry run of the whole list still has the last word."""
+    None when the order has no such list). As `step_menu`, it reads the game as it stands
+    (or ``after`` the drafts that run into the step offered): a draft of the same step
+    listed before may change the answer, and the dry run of the whole list still has the
+    last word."""
     gid = bytes.fromhex(game_id)
     row = replica.game(gid)
-    rules = replica.state(gid).rules
+    rules = (after or replica.state(gid)).rules
     if rules is None:
         return None
     return destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces, path)

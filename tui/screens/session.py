@@ -22,7 +22,7 @@ and is allowed to surface.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from engine.core.face import Board, Reach, StepMenu
+    from engine.core.state import AnyState
     from mail.sync import SyncReport
     from tui.services.games import GameSummary
     from tui.services.show import ShowRecord
@@ -188,22 +189,42 @@ class Session(SigningSession):
         """Sign the orders and queue them for the next sync (checked again first)."""
         return await self.call(self._orders, game_id, items, False)
 
-    async def step_menu(self, game_id: str, order: str, chosen: tuple[str, ...]) -> StepMenu | None:
+    async def step_menu(
+        self,
+        game_id: str,
+        order: str,
+        chosen: tuple[str, ...],
+        drafts: list[dict[str, Any]] | None = None,
+    ) -> StepMenu | None:
         """The ruleset's stepwise menu for ``order`` after the picks ``chosen``, for this
-        home's seat as the game stands (`tui.screens.order_data.step_menu`)."""
+        home's seat as the game stands, or after ``drafts`` that run into the step the menu
+        is for (`tui.screens.order_data.step_menu`)."""
         from tui.screens.order_data import step_menu
 
-        return await self.call(lambda: step_menu(self.reader(), game_id, order, chosen))
+        def read() -> StepMenu | None:
+            after = self.after_drafts(game_id, drafts)
+            return step_menu(self.reader(), game_id, order, chosen, after)
+
+        return await self.call(read)
 
     async def destinations(
-        self, game_id: str, order: str, pieces: tuple[str, ...], path: tuple[str, ...] = ()
+        self,
+        game_id: str,
+        order: str,
+        pieces: tuple[str, ...],
+        path: tuple[str, ...] = (),
+        drafts: list[dict[str, Any]] | None = None,
     ) -> Reach | None:
         """Where ``order`` may move ``pieces`` now (along ``path`` so far), for this home's
         seat, or None when the ruleset lists no such hexes
-        (`tui.screens.order_data.destinations`)."""
+        (`tui.screens.order_data.destinations`); after ``drafts``, as `step_menu`."""
         from tui.screens.order_data import destinations
 
-        return await self.call(lambda: destinations(self.reader(), game_id, order, pieces, path))
+        def read() -> Reach | None:
+            after = self.after_drafts(game_id, drafts)
+            return destinations(self.reader(), game_id, order, pieces, path, after)
+
+        return await self.call(read)
 
     async def scenario_choices(self) -> list[ScenarioChoice]:
         """The scenarios a new game can start from, their optional rules explained."""
@@ -331,12 +352,27 @@ class Session(SigningSession):
             words, sending = self._send_words("sending it", "s sends it")
             text = f"packet {verdict.seq} signed and queued: {words}{stays}"
             return Checked(True, text, sent=True, verdict=verdict, sending=sending)
-        from tui.screens.order_data import planned_board
+        from tui.screens.order_data import next_step, planned_board
 
+        self._drafted = (game_id, msgspec.json.encode(items), verdict.after)
         plan = planned_board(replica, game_id, items, verdict.after)
+        then = next_step(replica, game_id, verdict.then, verdict.after)
         lines = [f"legal: would be packet {verdict.seq}{stays}", *(e.text for e in verdict.events)]
         text = "\n".join(lines)
-        return Checked(True, text, plan=plan, verdict=verdict)
+        return Checked(True, text, plan=plan, verdict=verdict, next=then)
+
+    def after_drafts(self, game_id: str, drafts: list[dict[str, Any]] | None) -> AnyState | None:
+        """The state after ``drafts`` (legal ones: a dry run's), on the store thread; None
+        for none. The last dry run's state when it was of the same drafts, else a new one."""
+        if not drafts:
+            return None
+        key = msgspec.json.encode(drafts)
+        if self._drafted is not None and self._drafted[:2] == (game_id, key):
+            return cast("AnyState | None", self._drafted[2])
+        from tui.services import orders
+
+        verdict = orders.check(self.reader(), bytes.fromhex(game_id), drafts, self._clock)
+        return cast("AnyState | None", verdict.after) if verdict.legal else None
 
     def _unlock(self, passphrase: str) -> str | None:
         from tui.services.home import WrongPassphrase, unlock

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mail.transport import Transport
     from saves.home import Home
     from saves.replica import Replica
+    from tui.screens.order_data import NextStep
     from tui.services.home_watch import HomeWatch
     from tui.services.orders import OrdersVerdict
     from tui.services.start import NewGameRequest
@@ -65,6 +66,9 @@ class Checked(msgspec.Struct, frozen=True):
     sending: bool = False
     """Signed and queued (``sent``) in a home with a transport: the screen sends it now
     (`tui.screens.base.HexpostScreen.send_signed`), and ``text`` says so."""
+    next: NextStep | None = None
+    """For a legal dry run that runs into another step of the player's: that step's orders,
+    which the panel offers next (`tui.screens.order_data.next_step`)."""
 
 
 class SessionBase:
@@ -96,6 +100,9 @@ class SessionBase:
         """The transport `wait_for_mail` idles on (kept between waits), or None."""
         self._home_watch: HomeWatch | None = None
         """What `home_changes` compares with (`tui.services.home_watch.HomeWatch`), once asked."""
+        self._drafted: tuple[str, bytes, Any] | None = None
+        """The game, the drafts (as JSON) and the state after them of the last legal dry
+        run: the state the menus of the step they run into read (`Session.after_drafts`)."""
 
     def _send_words(self, sending: str, waiting: str) -> tuple[str, bool]:
         """What the line about something just signed and queued says of its sending, and

@@ -445,7 +445,7 @@ class OrdersPanel(MapOrders, can_focus=True):
     @property
     def _then(self) -> str:
         """The keys offer the step owed now: signed, drafts that end it bring the next's."""
-        return ": S signs your drafts, then the next step's" if self.ends_step else F_LISTS
+        return ": your drafts end it, S signs them" if self.ends_step else F_LISTS
 
     def _prefill(self) -> dict[str, str]:
         """Starting values from what the player pointed at: the chosen hex, its units."""
