@@ -356,6 +356,29 @@ def menu_of(
     return found if isinstance(found, StepMenu) else None
 
 
+class PlayOn(Protocol[S_contra]):
+    """A face that can say where a seat may play on to and still be the one to act: the
+    steps a ``done`` through a later step can leave it at (`engine.core.through.own_stops`).
+    A client lists those, and no step past one the other seat answers, where the order could
+    only stop or be refused. Optional; `own_stops_of` asks any face."""
+
+    def own_stops(self, state: S_contra, seat: Seat) -> list[str]:
+        """The steps ``seat`` could be left at, in order: the first reached by a plain
+        ``done``, each other by a ``done`` through the one before it (empty when it owes
+        nothing, or the step owed needs more than a ``done``)."""
+        ...
+
+
+def own_stops_of(face: object, state: Any, seat: Seat) -> tuple[str, ...] | None:
+    """``face``'s steps to play on to (`PlayOn.own_stops`), or None, the default, for a
+    face that cannot say (a client then offers every later step)."""
+    find = getattr(face, "own_stops", None)
+    if not callable(find):
+        return None
+    found = find(state, seat)
+    return tuple(str(step) for step in found) if isinstance(found, list) else None
+
+
 class Reach(msgspec.Struct, frozen=True):
     """Where an order moving some pieces may go now (`Destinations`): ``hexes`` as the order
     writes them. When there is none, ``why`` says what the rules answered for a hex tried

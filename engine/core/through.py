@@ -147,3 +147,29 @@ def own_run(
         if halt is not None and halt(state):
             break
     return steps
+
+
+def own_stops(
+    turns: Turns[S], state: S, seat: Seat, halt: Callable[[S], bool] | None = None
+) -> list[str]:
+    """The steps a ``done`` can leave ``seat`` at, still the one to act there: each step
+    the seat is owed again as it completes its run (`own_run`, which ends as it does),
+    in order, the step the run ends at included when it is the seat's (one that needs more
+    than a ``done``, or a secret step of its own). A client lists them to play on to: the
+    first is reached by a plain ``done``, each other by a ``done`` through the one before
+    it, and no step past one another seat answers is offered, where the order would stop
+    (or be refused). After a ``done`` whose state ``halt`` says asked for dice, none."""
+    found: list[str] = []
+    start = state
+    while not state.over and len(found) < MAX_STEPS_PER_ORDER:
+        step, owing = turns.position(state)
+        if step is None or not owing or owing[0] != seat:
+            break
+        if state is not start:
+            found.append(step.id)
+        if step.kind == StepKind.SECRET or turns.finish_problems(state, seat, step):
+            break
+        state = turns.apply_done(state, seat, Done(), [])
+        if halt is not None and halt(state):
+            break
+    return found

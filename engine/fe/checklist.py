@@ -423,7 +423,7 @@ class FeRuleset:
         """The steps ``seat`` can complete now, one plain ``done`` each, in a row
         (`engine.core.turns.Turns.own_run`): up to the one whose ``done`` runs, through the
         signed policies, into dice (``queued_rolls``, armed by the core with that order)."""
-        return TURNS.own_run(state, seat, stop, halt=lambda after: bool(after.queued_rolls))
+        return TURNS.own_run(state, seat, stop, halt=flow.dice_armed)
 
     # --- showing the game -----------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from engine.core.face import (
     params_of,
 )
 from engine.core.ruleset import Event, Seat, StepKind
+from engine.core.through import own_stops
 from engine.core.turn_orders import Back, Done, Note, Roll
 from engine.fe import face_board, flow, opening, orders, policy_cover, signed_choices
 from engine.fe.flow import COMBAT_PHASE, TURNS
@@ -235,6 +236,14 @@ class FeFace:
         from engine.fe import destinations
 
         return destinations.destinations(state, seat, order, pieces, path)
+
+    def own_stops(self, state: FeState, seat: Seat) -> list[str]:
+        """`engine.core.face.PlayOn`: the steps ``seat`` may play on to and still act at
+        (`engine.core.through.own_stops`, ending as `FeRuleset.own_run` does, at dice)."""
+        step = flow.current(state)
+        if state.over or step is None or seat not in flow.owing(state, step):
+            return []
+        return own_stops(TURNS, state, seat, halt=flow.dice_armed)
 
     def lists(self, state: FeState, seat: Seat) -> tuple[OptionList, ...]:
         """`engine.core.choices.Lists`: set-up hexes, classes to build, units that may move

@@ -212,6 +212,13 @@ def current(state: FeState) -> Step | None:
     return TURNS.current(state)
 
 
+def dice_armed(state: FeState) -> bool:
+    """A ``done`` asked for dice: the core arms them with its order, and the other seats
+    owe their values before any order after it, so a run of one seat's steps ends there
+    (`engine.core.through.own_run`'s and ``own_stops``' halt)."""
+    return bool(state.queued_rolls)
+
+
 def settled(state: FeState, seat: Seat, step: Step) -> str:
     """Why ``seat``'s orders left it nothing to decide at ``step`` (`engine.fe.steps.base.
     Area.settled`), or ""."""

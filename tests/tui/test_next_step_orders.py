@@ -26,6 +26,7 @@ from tui.screens.session import Session
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.hexmap import HexMap
 from tui.widgets.orders import OrdersPanel
+from tui.widgets.ticklist import PickDialog
 
 NORTH = {"type": "move", "units": STRIKE_FORCE, "path": ["1307", "1306"]}
 """The Strike Force one hex north (`tests.tui.test_order_keys`)."""
@@ -106,6 +107,34 @@ async def test_a_refused_draft_leaves_the_panel_at_the_step_it_was_offering(
         await settle(pilot)
         assert panel.check_text.startswith("REFUSED"), panel.check_text
         assert panel.hint_text.startswith("3B2 takes:"), panel.hint_text
+
+
+@pytest.fixture
+def at_1a1(tmp_path: Path) -> Iterator[Tutorial]:
+    with tutorial_at(tmp_path) as game:
+        yield game
+
+
+async def test_d_then_capital_d_plays_on_from_the_step_offered(at_1a1: Tutorial) -> None:
+    """After a done at 1A1 the panel offers 1A3A: D lists the steps after it, and the one
+    after it is a plain done there (before, the list began after 1A1, and picking 1A3B
+    wrote a done through 1A1 again)."""
+    app = app_for(at_1a1.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "d")
+        await settle(pilot)
+        assert panel.hint_text.startswith("1A3A takes:"), panel.hint_text
+        await pilot.press("D")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog)
+        assert "1A3A" not in dialog.values and dialog.values[1] == "1A3B", dialog.values
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert panel.items == [{"type": "done"}, {"type": "done"}]
+        assert panel.hint_text.startswith("1A3B takes:"), panel.hint_text
 
 
 @pytest.fixture

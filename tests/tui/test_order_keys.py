@@ -295,24 +295,28 @@ async def test_done_through_a_step_picked_from_the_rest_of_the_turn(game: Tutori
         screen = await open_game(pilot)
         panel = screen.query_one(OrdersPanel)
         await pilot.press("o", "D")
-        await pilot.pause()
+        await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, PickDialog) and not dialog.multiple
         assert "1A1" not in dialog.values  # the step owed now is a plain d
         assert dialog.values[0] == "end"  # on until the other side decides
         assert "stays yours" in dialog.title_text
+        # Only the steps the rules say it stays the player's at: not 1A2 (the engine's),
+        # nothing past 2B11, which the alliance answers after (a done through 2B11 or
+        # beyond would hand the game over, or be refused).
+        assert "1A2" not in dialog.values and dialog.values[-1] == "2B11", dialog.values
         await pick(pilot, "1B")
         await settle(pilot)
         assert panel.items == [{"type": "done", "through": "1A3D"}]  # the step before 1B
         assert panel.check_text.startswith("legal"), panel.check_text
         assert panel.check_text.splitlines()[1] == "then 1B is yours too"
         await pilot.press("u", "D")
-        await pilot.pause()
-        await pick(pilot, "1A2")  # the next step: a plain done
+        await settle(pilot)
+        await pick(pilot, "1A3A")  # the next step of the player's: a plain done
         await settle(pilot)
         assert panel.items == [{"type": "done"}]
         await pilot.press("D")
-        await pilot.pause()
+        await settle(pilot)
         await pick(pilot, "end")
         await settle(pilot)
         assert panel.items[1:] == [{"type": "done", "through": "end"}]

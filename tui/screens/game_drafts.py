@@ -106,6 +106,7 @@ class DraftsScreen(SignedLinesScreen):
             choices=then.choices,
             own=then.step_orders,
             secret=then.secret,
+            steps=then.checklist or base.steps,
             waiting=waiting_pieces(then.board, base.seat) if then.board is not None else (),
         )
         self.orders.set_step(offer)
@@ -264,6 +265,18 @@ class DraftsScreen(SignedLinesScreen):
         """Keep the drafts in the home, so that leaving the game loses none (`saves.drafts`)."""
         if not await self.session.keep_drafts(self.game_id, items):
             self.status.say("these drafts are too large to keep if you leave the game: send them")
+
+    def on_step_orders_through_wanted(self) -> None:
+        """``D``: the list of steps to play on to waits for the rules' word on where the
+        player may stop (`tui.widgets.step_orders.StepOrders.pick_through`)."""
+        self.read_stops()
+
+    @work(exclusive=True, group="stops")
+    async def read_stops(self) -> None:
+        stops = await self.session.own_stops(self.game_id, self._drafted_for)
+        panel = self.orders.panel
+        if panel is not None and panel.is_attached:
+            panel.pick_through(stops)
 
     def on_allocation_editor_menu_wanted(self, message: AllocationEditor.MenuWanted) -> None:
         """The allocation editor's next menu, read from the rules on the store thread."""

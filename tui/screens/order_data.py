@@ -17,7 +17,15 @@ from typing import Any
 
 import msgspec
 
-from engine.core.face import Board, Choice, Reach, StepMenu, destinations_of, menu_of
+from engine.core.face import (
+    Board,
+    Choice,
+    Reach,
+    StepMenu,
+    destinations_of,
+    menu_of,
+    own_stops_of,
+)
 from engine.core.owed import pending
 from engine.core.ruleset import DecisionKind
 from engine.core.state import AnyState
@@ -25,6 +33,7 @@ from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
 from saves.replica import Replica
 from tui.services.pace_tips import lacks_standing, ready_policy
+from tui.services.show import ChecklistLine
 from tui.widgets.step_picks import StepData
 
 WHAT_IF_SKIPS = frozenset({*TURN_ORDER_TYPES, "secret"})
@@ -59,6 +68,8 @@ class NextStep(msgspec.Struct, frozen=True):
     """The step is a hidden choice."""
     board: Board | None
     """The board after the drafts (the pieces ``m`` finds in a hex there)."""
+    checklist: tuple[ChecklistLine, ...]
+    """The sequence of play after the drafts, that step current (``D`` plays on from it)."""
 
 
 def next_step(replica: Replica, game_id: str, step: str, after: AnyState | None) -> NextStep | None:
@@ -66,7 +77,7 @@ def next_step(replica: Replica, game_id: str, step: str, after: AnyState | None)
     (None without one, or before the game has begun)."""
     if not step or after is None or after.rules is None:
         return None
-    from tui.services.show import step_orders
+    from tui.services.show import checklist_lines, step_orders
 
     gid = bytes.fromhex(game_id)
     row = replica.game(gid)
@@ -74,7 +85,9 @@ def next_step(replica: Replica, game_id: str, step: str, after: AnyState | None)
     owed = pending(replica.ruleset(gid), after)
     choices = tuple(face.choices(after.rules, row.my_seat))
     secret = bool(owed) and owed[0].kind == DecisionKind.SECRET
-    return NextStep(step, choices, step_orders(choices), secret, face.board(after.rules))
+    board = face.board(after.rules)
+    lines = checklist_lines(face, after.rules) or ()
+    return NextStep(step, choices, step_orders(choices), secret, board, lines)
 
 
 def step_menu(
@@ -117,6 +130,19 @@ def destinations(
     if rules is None:
         return None
     return destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces, path)
+
+
+def own_stops(
+    replica: Replica, game_id: str, after: AnyState | None = None
+) -> tuple[str, ...] | None:
+    """The steps this home's seat may play on to now (or ``after`` the drafts) and still be
+    the one to act at (`engine.core.face.own_stops_of`; None when the face cannot say)."""
+    gid = bytes.fromhex(game_id)
+    row = replica.game(gid)
+    rules = (after or replica.state(gid)).rules
+    if rules is None:
+        return None
+    return own_stops_of(face_for(row.ruleset), rules, row.my_seat)
 
 
 def reach_words(order: str, path: tuple[str, ...], reach: Reach) -> tuple[str, str]:

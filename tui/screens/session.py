@@ -226,6 +226,18 @@ class Session(SigningSession):
 
         return await self.call(read)
 
+    async def own_stops(
+        self, game_id: str, drafts: list[dict[str, Any]] | None = None
+    ) -> tuple[str, ...] | None:
+        """The steps this home's seat may play on to now, or after ``drafts`` that run into
+        its next step (`tui.screens.order_data.own_stops`)."""
+        from tui.screens.order_data import own_stops
+
+        def read() -> tuple[str, ...] | None:
+            return own_stops(self.reader(), game_id, self.after_drafts(game_id, drafts))
+
+        return await self.call(read)
+
     async def scenario_choices(self) -> list[ScenarioChoice]:
         """The scenarios a new game can start from, their optional rules explained."""
         from tui.services.start import scenario_choices

@@ -42,7 +42,6 @@ from textual.widgets import Input, Static
 
 from tui.safe_text import safe_text
 from tui.widgets.allocation_editor import AllocationEditor
-from tui.widgets.order_flow import MapOrders
 from tui.widgets.order_forms import (
     ChoiceData,
     ChoiceMenu,
@@ -61,8 +60,8 @@ from tui.widgets.order_text import (
     with_options,
 )
 from tui.widgets.step_offer import StepOffer
-from tui.widgets.step_picks import THROUGH_END, StepData, standing_items, step_items, stops
-from tui.widgets.ticklist import PickDialog, PickItem
+from tui.widgets.step_orders import StepOrders
+from tui.widgets.step_picks import StepData, standing_items
 from tui.widgets.unitpick import UnitPick
 
 __all__ = ["OrdersPanel", "describe", "parse_items", "path_text"]
@@ -84,7 +83,7 @@ OWN_KEYS = ("1", "2", "3", "4")
 F_LISTS = ": f lists what it takes"
 
 
-class OrdersPanel(MapOrders, can_focus=True):
+class OrdersPanel(StepOrders, can_focus=True):
     """Draft orders, one line each, with the check result under them and a one-line input.
 
     ``items`` is the list of drafts (plain dicts, as `docs/orders.md` writes them).
@@ -350,55 +349,6 @@ class OrdersPanel(MapOrders, can_focus=True):
             self._ask("note", f"{choice.params[0].name}, Enter adds it")
         else:
             self._open(choice)
-
-    def action_through(self) -> None:
-        """A ``done`` that plays on to a step picked from the rest of the sequence, which
-        stays the player's (the draft runs through the step before it: `step_picks.stops`),
-        instead of typing a step's id; first in the list, ``end``: on until the other side
-        has a decision to make."""
-        choice = self.choice("done")
-        through = param_named(choice, "step") if choice is not None else None
-        if choice is None or through is None:
-            self._not_offered("done through")
-            return
-        before = stops(self._steps)
-        items = [item for item in self.step_items(later=True) if item[1] in before]
-        if not items:
-            self.notice("no later step to play on to")
-            return
-        end = ("end: on until the other side decides (the turn's end at most)", THROUGH_END, False)
-
-        def picked(values: list[str] | None) -> None:
-            self.focus()
-            if values:
-                stop = before.get(values[0], values[0])  # (end: as it is)
-                self._add({"type": "done", through: stop} if stop else {"type": "done"})
-
-        title = "Play on to which step? It stays yours"
-        self.app.push_screen(PickDialog(title, [end, *items]), picked)
-
-    def step_items(self, *, later: bool = False, phases: bool = False) -> list[PickItem]:
-        """The sequence's steps as lines to pick (`tui.widgets.step_picks.step_items`)."""
-        return step_items(self._steps, later=later, phases=phases)
-
-    def _pick_steps(
-        self, choice: ChoiceData, param: str, items: list[PickItem], *, multiple: bool
-    ) -> None:
-        """A list of steps for ``choice``'s ``param``; the order is drafted with those picked."""
-
-        def picked(values: list[str] | None) -> None:
-            self.focus()
-            if values is None:
-                return
-            if multiple:
-                self._add({"type": choice.order, param: values})
-            elif values:
-                self._add({"type": choice.order, param: values[0]})
-
-        what = "tick steps and phases; none ticked cancels it" if multiple else "up to which step?"
-        self.app.push_screen(
-            PickDialog(f"{choice.title}: {what}", items, multiple=multiple), picked
-        )
 
     def action_own(self, index: int) -> None:
         """The step's own order number ``index`` (``1`` the first, ``2`` the second...)."""

@@ -89,6 +89,16 @@ def stops(steps: Sequence[StepData]) -> dict[str, str]:
     return found
 
 
+def stops_from(stops: Sequence[str]) -> dict[str, str]:
+    """`stops` from the rules' own list (`engine.core.face.PlayOn`): each step a ``done``
+    can leave the player at, with the step it runs through (the stop before; "" for the
+    first, a plain ``done``)."""
+    found: dict[str, str] = {}
+    for before, step in zip(("", *stops), stops, strict=False):
+        found.setdefault(step, before)
+    return found
+
+
 def standing_items(
     steps: Sequence[StepData], offered: Sequence[tuple[str, str]], seat: str
 ) -> list[PickItem]:
