@@ -132,6 +132,9 @@ class HexpostScreen(Screen[None]):
 
     _sync_again = False
     """Something was signed while a sync ran (`send_signed`): one more sync follows it."""
+    _said_before: tuple[str, str | None] | None = None
+    """What the status line said of the sync that such a follow-up sync came after (its
+    text and news): a quiet follow-up leaves it there (`synced`)."""
 
     class Synced(Message):
         """A sync finished (or could not start); ``result`` says what it did."""
@@ -261,13 +264,18 @@ class HexpostScreen(Screen[None]):
     def synced(self, message: Synced) -> None:
         self.syncing = False
         news = self.status.news
-        if message.result.quiet and news is not None:
+        before, self._said_before = self._said_before, None
+        if message.result.quiet and before is not None:
+            # The sync before sent what was signed: "sent 0" would read as a move not sent.
+            self.status.say(before[0], news=before[1])
+        elif message.result.quiet and news is not None:
             self.status.say(f"synced, nothing since: {news}", news=news)
         else:
             self.status.say(message.result.summary)
         self.after_sync(message.result)
         if self._sync_again:
             self._sync_again = False
+            self._said_before = (self.status.text, self.status.news)
             self.action_sync()
 
     @on(Failed)
