@@ -13,6 +13,9 @@ come from `tui.services.choices`; the text here is generic, so any ruleset's lis
 from __future__ import annotations
 
 import argparse
+import json
+import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from engine.core.errors import HexpostError
@@ -83,6 +86,7 @@ def choices_text(record: dict[str, Any]) -> str:
         for item in kind.get("menu", ()):
             fills = " ".join(f"{k}={v}" for k, v in item["values"])
             lines.append(f"    - {item['label']}" + (f"   [{fills}]" if fills else ""))
+    lines += _play_on_lines(record.get("play_on", ()))
     for listed in record["lists"]:
         rule = f", {listed['rule']}" if listed["rule"] else ""
         lines += ["", f"{listed['title']} ({listed['order']}{rule}):"]
@@ -96,6 +100,19 @@ def choices_text(record: dict[str, Any]) -> str:
                 lines.append(f"      {facts}")
         lines += [f"  note: {note}" for note in listed["notes"]]
     return "\n".join(lines)
+
+
+def _play_on_lines(stops: Sequence[str]) -> list[str]:
+    """The steps to play on to, wrapped, with the order that stops at the last one."""
+    if len(stops) < 2:  # (a plain done reaches the one: nothing to say)
+        return []
+    last = {"type": "done", "through": stops[-2]}
+    return [
+        "",
+        "Steps you may play on to and still act at (a done through the one before):",
+        *textwrap.wrap(" ".join(stops), 76, initial_indent="  ", subsequent_indent="  "),
+        f"  e.g. {json.dumps(last)} stops at {stops[-1]}",
+    ]
 
 
 def find_text(rows: list[dict[str, Any]]) -> str:

@@ -24,7 +24,15 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from engine.core.face import Board, Choice, Face, Fact, ParamKind, destinations_of
+from engine.core.face import (
+    Board,
+    Choice,
+    Face,
+    Fact,
+    ParamKind,
+    destinations_of,
+    own_stops_of,
+)
 from engine.core.ruleset import Seat
 
 
@@ -83,6 +91,10 @@ class ChoicesView(msgspec.Struct, frozen=True):
     step_title: str
     orders: tuple[OrderKind, ...] = ()
     lists: tuple[OptionList, ...] = ()
+    play_on: tuple[str, ...] = ()
+    """The later steps a ``done`` can leave the seat at, still the one to act
+    (`engine.core.face.PlayOn`): the first by a plain ``done``, each other by a ``done``
+    through the one before it. Empty when the face cannot say or nothing is owed."""
 
 
 class Finding(msgspec.Struct, frozen=True):
@@ -186,6 +198,7 @@ def choices_view(face: Face[Any], state: Any, seat: Seat) -> ChoicesView:
         step_title=summary.step_title,
         orders=tuple(_with_destinations(face, state, seat, template(c)) for c in choices),
         lists=lists_of(face, state, seat) if owes else (),
+        play_on=(own_stops_of(face, state, seat) or ()) if owes else (),
     )
 
 

@@ -158,3 +158,14 @@ def test_a_policy_in_force_is_printed_with_its_order(moving: str, alice: Player)
     assert kinds["policy"]["now"] == [["force", "auto"], ["bir", "2"]]
     assert not kinds["done"]["now"]
     assert "    in force now: force=auto bir=2" in alice.ok("choices", moving)
+
+
+def test_choices_list_the_steps_to_play_on_to(moving: str, alice: Player) -> None:
+    """At 3B2 the coalition may play on through its turn's steps as far as the rules let it
+    stay the one to act; the JSON lists them, the text wraps them with an order to copy."""
+    stops = alice.json("choices", moving)["play_on"]
+    assert stops[:2] == ["3B4", "3B5"] and "3B2" not in stops and "4A" not in stops, stops
+    text = alice.ok("choices", moving)
+    assert "Steps you may play on to and still act at (a done through the one before):" in text
+    example = {"type": "done", "through": stops[-2]}
+    assert f"  e.g. {json.dumps(example)} stops at {stops[-1]}" in text
