@@ -158,6 +158,14 @@ async def test_drafts_that_hand_the_game_over_say_so(at_2b11: Tutorial) -> None:
         await settle(pilot)
         said = "2B11 has nothing for m to move or place: your drafts end it, S signs them"
         assert screen.status.text == said
+        # D lists nothing after them (before, it listed the steps after 2B11 as the game
+        # stands, and a done through any of them was refused: the alliance owes the next).
+        await pilot.press("D")
+        await settle(pilot)
+        assert not isinstance(app.screen, PickDialog)
+        said = "no later step is yours to play on to after these drafts: S signs them"
+        assert screen.status.text == said
+        assert panel.items == [{"type": "done"}]
 
 
 def test_the_menus_of_the_next_step_read_the_state_after_the_drafts(before_3b2: Tutorial) -> None:
@@ -184,3 +192,22 @@ def test_the_menus_of_the_next_step_read_the_state_after_the_drafts(before_3b2: 
         assert reach is not None and "1306" in reach.hexes
     finally:
         session.home.close()
+
+
+async def test_d_after_drafts_that_play_the_part_out_lists_nothing(before_3b2: Tutorial) -> None:
+    """Seen in the app: a standing order drafted with the done played the coalition's part
+    to its end (the alliance owes 4A), yet D listed the steps after 3A-5C as the game stands,
+    and the done through picked was refused. D reads where the drafts leave the player."""
+    app = app_for(before_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o")
+        panel.restore([{"type": "standing", "steps": ["manual"]}, {"type": "done"}])
+        await settle(pilot)
+        assert panel.check_text.startswith("legal"), panel.check_text
+        await pilot.press("D")
+        await settle(pilot)
+        assert not isinstance(app.screen, PickDialog)
+        said = "no later step is yours to play on to after these drafts: S signs them"
+        assert screen.status.text == said

@@ -273,7 +273,12 @@ class DraftsScreen(SignedLinesScreen):
 
     @work(exclusive=True, group="stops")
     async def read_stops(self) -> None:
-        stops = await self.session.own_stops(self.game_id, self._drafted_for)
+        """After the drafts when the engine took them (a standing order among them may
+        have played the player's part to its end), else after the last legal ones that ran
+        into the step offered, else as the game stands."""
+        items = self.orders.built().items
+        drafts = items if items and self._verdict == (items, True) else self._drafted_for
+        stops = await self.session.own_stops(self.game_id, list(drafts or ()))
         panel = self.orders.panel
         if panel is not None and panel.is_attached:
             panel.pick_through(stops)

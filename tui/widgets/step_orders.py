@@ -36,6 +36,7 @@ class StepOrders(MapOrders):
         completed in a row now (after the drafts) and calls `pick_through` with them."""
 
     _steps: tuple[StepData, ...]
+    items: list[dict[str, Any]]
 
     def action_through(self) -> None:
         """A ``done`` that plays on to a step picked from the rest of the sequence, which
@@ -57,7 +58,8 @@ class StepOrders(MapOrders):
         before = stops(self._steps) if found is None else stops_from(found)
         items = [item for item in self.step_items(later=True) if item[1] in before]
         if not items:
-            self.notice("no later step to play on to: d ends this one")
+            after = "after these drafts: S signs them" if self.items else "now: d ends this step"
+            self.notice(f"no later step is yours to play on to {after}")
             return
 
         def picked(values: list[str] | None) -> None:
