@@ -193,7 +193,7 @@ class HexpostApp(App[None]):
         the watch says packets may have arrived, by mail or in the shared folder."""
         screen = self._hexpost_screen()
         if screen is not None and not screen.syncing:
-            screen.action_sync()
+            screen.sync_unasked()
 
     def _hexpost_screen(self) -> HexpostScreen | None:
         """The topmost hexpost screen (under a dialog or the help if one is open)."""

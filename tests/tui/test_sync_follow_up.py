@@ -1,8 +1,9 @@
 """Orders signed while a sync runs get a sync of their own after it (`send_signed`). Found in
 a game played in the app: the running sync had already sent the new packet, so the one after
 it sent nothing, and the status line said "synced: received 0, applied 0, sent 0" as the
-last word on a move just sent, which read as a move that never left. A quiet follow-up sync
-now leaves the line the sync before it wrote; one that did something says so."""
+last word on a move just sent, which read as a move that never left. The same came from the
+watch, which saw our own packet land in the shared folder. A quiet sync nobody pressed a key
+for now leaves the line as it was; one that did something says so, and ``s`` always does."""
 
 from __future__ import annotations
 
@@ -54,3 +55,25 @@ async def test_the_sync_after_a_signing_does_not_unsay_the_send(
         await settle(pilot)
         assert calls == [0, 1]  # the follow-up ran
         assert said in screen.status.text, screen.status.text
+
+
+async def test_a_quiet_sync_the_watch_started_leaves_the_line(
+    game: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen with the shared folder: the watch saw our own packet land there and synced;
+    nothing came, and "sent 0" replaced the line that said the packet was sent."""
+    app = app_for(game.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        outcomes = [SyncOutcome(SENT), QUIET]
+
+        async def sync() -> SyncOutcome:
+            return outcomes.pop(0)
+
+        monkeypatch.setattr(app.session, "sync", sync)
+        screen.action_sync()  # s: what it did is said
+        await settle(pilot)
+        assert screen.status.text == SENT
+        app.sync_arrivals()  # the watch: nothing came
+        await settle(pilot)
+        assert outcomes == [] and screen.status.text == SENT

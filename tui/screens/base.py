@@ -133,8 +133,8 @@ class HexpostScreen(Screen[None]):
     _sync_again = False
     """Something was signed while a sync ran (`send_signed`): one more sync follows it."""
     _said_before: tuple[str, str | None] | None = None
-    """What the status line said of the sync that such a follow-up sync came after (its
-    text and news): a quiet follow-up leaves it there (`synced`)."""
+    """What the status line said before a sync nobody pressed a key for (its text and
+    news): a quiet one leaves it there (`sync_unasked`)."""
 
     class Synced(Message):
         """A sync finished (or could not start); ``result`` says what it did."""
@@ -244,6 +244,15 @@ class HexpostScreen(Screen[None]):
         self.status.busy("syncing: fetching and applying packets, then sending the outbox...")
         self.run_sync()
 
+    def sync_unasked(self) -> None:
+        """A sync nobody pressed a key for: the watch saw mail or the shared folder change
+        (`tui.app.HexpostApp.sync_arrivals`: our own packet landing there too), or one
+        follows a sync that ran while something was signed. When it turns out quiet, the
+        status line keeps what it said: "received 0, sent 0" after a move just sent reads
+        as a move that never left."""
+        self._said_before = (self.status.text, self.status.news)
+        self.action_sync()
+
     @work(exclusive=True, group="sync")
     async def run_sync(self) -> None:
         self.post_message(self.Synced(await self.session.sync()))
@@ -266,7 +275,6 @@ class HexpostScreen(Screen[None]):
         news = self.status.news
         before, self._said_before = self._said_before, None
         if message.result.quiet and before is not None:
-            # The sync before sent what was signed: "sent 0" would read as a move not sent.
             self.status.say(before[0], news=before[1])
         elif message.result.quiet and news is not None:
             self.status.say(f"synced, nothing since: {news}", news=news)
@@ -275,8 +283,7 @@ class HexpostScreen(Screen[None]):
         self.after_sync(message.result)
         if self._sync_again:
             self._sync_again = False
-            self._said_before = (self.status.text, self.status.news)
-            self.action_sync()
+            self.sync_unasked()
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
