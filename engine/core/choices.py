@@ -186,10 +186,12 @@ def lists_of(face: object, state: Any, seat: Seat) -> tuple[OptionList, ...]:
     return tuple(item for item in found if isinstance(item, OptionList))
 
 
-def choices_view(face: Face[Any], state: Any, seat: Seat) -> ChoicesView:
-    """What ``seat`` may do now, from ``face`` alone."""
+def choices_view(face: Face[Any], state: Any, seat: Seat, *, may_act: bool = True) -> ChoicesView:
+    """What ``seat`` may do now, from ``face`` alone; not ``may_act``: the core says the seat
+    owes nothing, whatever the rules state says (a secret choice already committed, which
+    only the core's state records), and none of its orders are listed."""
     summary = face.summary(state)
-    choices = face.choices(state, seat)
+    choices = face.choices(state, seat) if may_act else ()
     owes = seat in summary.waiting_for and bool(choices)
     return ChoicesView(
         seat=seat,

@@ -151,6 +151,7 @@ class Flow:
     bob_at_secret: dict[str, Any] = field(default_factory=dict)
     alice_log_after_commit: list[dict[str, Any]] = field(default_factory=list)
     alice_show_after_commit: dict[str, Any] = field(default_factory=dict)
+    bob_choices_after_commit: dict[str, Any] = field(default_factory=dict)
     alice_final: dict[str, Any] = field(default_factory=dict)
     bob_final: dict[str, Any] = field(default_factory=dict)
 
@@ -227,6 +228,7 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
     exchange(bob, alice)
     result.alice_log_after_commit = alice.json("log", short)
     result.alice_show_after_commit = alice.show(short)
+    result.bob_choices_after_commit = bob.json("choices", short)
     alice.orders(short, [{"type": "secret", "choice": ALICE_SECRET}])
     result.alice_final, result.bob_final = settle(alice, bob, short)
     return result
@@ -450,6 +452,14 @@ def test_secret_choice_stays_hidden_until_both_committed(flow: Flow) -> None:
     assert any("committed" in text for text in texts)
     assert not any(BOB_SECRET_TEXT in text for text in texts)
     assert flow.alice_show_after_commit["waiting_for"] == ["coalition"]
+
+
+def test_choices_after_a_commitment_say_the_seat_owes_nothing(flow: Flow) -> None:
+    """Found in a game played from the command line: after Bob committed his secret choice,
+    `hexpost choices` still said he owed the step and offered its template, and sending it
+    was refused (the coalition owed the next move)."""
+    record = flow.bob_choices_after_commit
+    assert not record["owes"] and record["orders"] == [], record
 
 
 def test_secret_choices_are_revealed_to_both(flow: Flow, alice: Player, bob: Player) -> None:

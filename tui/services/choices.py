@@ -16,6 +16,7 @@ import msgspec
 from engine.core.choices import ChoicesView, Finding, choices_view, find_of
 from engine.core.errors import HexpostError
 from engine.core.face import destinations_of
+from engine.core.owed import pending
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 
@@ -30,9 +31,12 @@ def _rules(replica: Replica, row: GameRow) -> Any:
 
 
 def choices(replica: Replica, row: GameRow) -> ChoicesView:
-    """What ``row``'s seat of this home may do now."""
+    """What ``row``'s seat of this home may do now: nothing unless the game's first pending
+    decision is the seat's (after its secret choice is committed, the other seat's)."""
     rules = _rules(replica, row)
-    return choices_view(face_for(row.ruleset), rules, row.my_seat)
+    owed = pending(replica.ruleset(row.game_id), replica.state(row.game_id))
+    may_act = bool(owed) and row.my_seat in owed[0].seats
+    return choices_view(face_for(row.ruleset), rules, row.my_seat, may_act=may_act)
 
 
 def find(replica: Replica, row: GameRow, text: str) -> tuple[Finding, ...]:
