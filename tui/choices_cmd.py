@@ -74,6 +74,7 @@ def choices_text(record: dict[str, Any]) -> str:
         lines.append(f"  {kind['order']}: {kind['title']}{rule}")
         optional = f"   optional: {', '.join(kind['optional'])}" if kind["optional"] else ""
         lines.append(f"    {kind['template']}{optional}")
+        lines += [f"    {name}: {words}" for name, words in kind.get("fields", ()) if words]
         if kind.get("destinations"):
             lines.append(f"    where to: hexpost choices GAME --to {kind['order']} PIECE...")
         if kind.get("now"):  # (a new order of this type replaces it whole)

@@ -29,6 +29,7 @@ from engine.core.face import (
     Choice,
     Face,
     Fact,
+    Param,
     ParamKind,
     destinations_of,
     own_stops_of,
@@ -79,6 +80,10 @@ class OrderKind(msgspec.Struct, frozen=True):
     now: tuple[tuple[str, str], ...] = ()
     """The values in force (`engine.core.face.Param.value`: the seat's signed policy), which
     a new order of this type replaces whole."""
+    fields: tuple[tuple[str, str], ...] = ()
+    """What each key of a JSON-object field holds, as ``(field.key, words)`` (the entries of
+    a record parameter, `engine.core.face.ParamKind.RECORD`): the one-line template shows
+    only their placeholders."""
 
 
 class ChoicesView(msgspec.Struct, frozen=True):
@@ -157,24 +162,43 @@ def template(choice: Choice) -> OrderKind:
     its ready-made lines and its parameters' menus."""
     data: dict[str, Any] = {"type": choice.order}
     optional: list[str] = []
+    fields: list[tuple[str, str]] = []
     for param in choice.params:
         if not param.required:
             optional.append(param.name)
             continue
-        first = param.options[0] if param.options else ""
-        if first and param.kind in (ParamKind.TEXT, ParamKind.HEX, ParamKind.PIECE):
-            data[param.name] = first
-        elif param.kind == ParamKind.INTEGER and first.lstrip("-").isdigit():
-            data[param.name] = int(first)
-        else:
-            data[param.name] = PLACEHOLDERS.get(param.kind, "TEXT")
+        data[param.name] = _placeholder(param)
+        for entry in param.entries:  # (a record: its keys, the optional ones named too)
+            name = f"{param.name}.{entry.name}"
+            fields.append((name if entry.required else f"{name} (optional)", entry.help))
     line = json.dumps(data, ensure_ascii=True)
     menu = tuple(Option(p.label, p.values) for p in choice.presets)
     options = tuple((p.name, p.options) for p in choice.params if p.options)
     now = tuple((p.name, p.value) for p in choice.params if p.value)
     return OrderKind(
-        choice.order, choice.title, choice.rule, line, tuple(optional), menu, options, now=now
+        choice.order,
+        choice.title,
+        choice.rule,
+        line,
+        tuple(optional),
+        menu,
+        options,
+        now=now,
+        fields=tuple(fields),
     )
+
+
+def _placeholder(param: Param) -> Any:
+    """What the template writes for the required ``param``: its menu's first value where
+    that is one, a record's required keys each with its own placeholder, else the kind's."""
+    first = param.options[0] if param.options else ""
+    if first and param.kind in (ParamKind.TEXT, ParamKind.HEX, ParamKind.PIECE):
+        return first
+    if param.kind == ParamKind.INTEGER and first.lstrip("-").isdigit():
+        return int(first)
+    if param.kind == ParamKind.RECORD:
+        return {e.name: _placeholder(e) for e in param.entries if e.required}
+    return PLACEHOLDERS.get(param.kind, "TEXT")
 
 
 def lists_of(face: object, state: Any, seat: Seat) -> tuple[OptionList, ...]:

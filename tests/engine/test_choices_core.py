@@ -81,3 +81,21 @@ def test_destinations_are_asked_only_of_a_face_that_has_them() -> None:
         ("0102",)
     )
     assert destinations_of(listing, state, "north", "odd", ["A-1"]) is None
+
+
+def test_a_record_field_s_template_names_its_keys() -> None:
+    """Found from the command line: F&E's secret battle force (a JSON object of units and
+    fighters sent forward) had the template ``{"choice": {}}``, which the engine refuses,
+    and its keys' help (the units that may be picked) was not printed."""
+    units = Param("units", ParamKind.PIECES, True, (), "your battle force: A-1 A-2")
+    forward = Param("forward", ParamKind.RECORD, False, (), "fighters sent forward")
+    force = Choice(
+        "secret", "Battle force", (Param("choice", ParamKind.RECORD, entries=(units, forward)),)
+    )
+    kind = template(force)
+    assert json.loads(kind.template) == {"type": "secret", "choice": {"units": ["UNIT"]}}
+    assert kind.fields == (
+        ("choice.units", "your battle force: A-1 A-2"),
+        ("choice.forward (optional)", "fighters sent forward"),
+    )
+    assert template(Choice("say", "Say", (Param("text", ParamKind.TEXT),))).fields == ()
