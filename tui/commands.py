@@ -279,6 +279,8 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
     sys.stdout.flush()  # (what follows goes to stderr: after, in a log of both)
     if verdict.left_open:  # (on stderr, as the tips: stdout stays what the orders did)
         print(safe_text(orders.left_open_note(verdict)), file=sys.stderr)
+    elif verdict.then:
+        print(safe_text(orders.then_note(verdict)), file=sys.stderr)
     if verdict.signed:  # (on stderr: stdout stays what the orders did)
         from tui.services.pace_tips import cli_tips
 

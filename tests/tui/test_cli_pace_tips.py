@@ -52,3 +52,21 @@ def test_orders_that_leave_the_step_owed_say_so(alice: Player, bob: Player) -> N
     placed = bob.run("orders", game, "-", "--dry-run", stdin=json.dumps(SETUP["alliance"]))
     assert placed.returncode == 0 and "still waits for you" not in placed.stderr
     assert "still waits for you" in signed(bob, game, [{"type": "note", "text": "later"}])
+
+
+def test_orders_that_run_into_another_step_of_the_player_s_say_so(
+    alice: Player, bob: Player
+) -> None:
+    """At 1A1 a done leads to 1A3A, the coalition's again: the packet would reach Bob with
+    nothing for him to do. The command line says so; a done through the coalition's part
+    does not."""
+    game = joined_tutorial(alice, bob, "then")
+    signed(bob, game, SETUP["alliance"])
+    exchange(bob, alice)
+    signed(alice, game, SETUP["coalition"])
+    dry = alice.run("orders", game, "-", "--dry-run", stdin=json.dumps([{"type": "done"}]))
+    assert dry.returncode == 0, describe(dry)
+    assert "the game waits for you again, at 1A3A: sent alone" in dry.stderr, describe(dry)
+    through = json.dumps([{"type": "done", "through": "end"}])
+    ended = alice.run("orders", game, "-", "--dry-run", stdin=through)
+    assert ended.returncode == 0 and "waits for you again" not in ended.stderr, describe(ended)

@@ -211,3 +211,33 @@ async def test_d_after_drafts_that_play_the_part_out_lists_nothing(before_3b2: T
         assert not isinstance(app.screen, PickDialog)
         said = "no later step is yours to play on to after these drafts: S signs them"
         assert screen.status.text == said
+
+
+async def test_the_confirmation_says_the_game_then_waits_for_the_player(
+    before_3b2: Tutorial,
+) -> None:
+    """Seen in the app: a directed attack and its done at 5-5B were sent alone, and the game
+    then waited for the same player at 5-7A2 (its retreat option): a packet that handed the
+    other player nothing. The confirmation says so, as it does for a step left open."""
+    app = app_for(before_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("o", "d")
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        text = " ".join(dialog.lines)
+        assert "The game then waits for you at 3B2: sent now, they give the other" in text
+        await pilot.press("n")
+        await settle(pilot)
+        panel = screen.query_one(OrdersPanel)
+        panel.restore([{"type": "standing", "steps": ["manual"]}, {"type": "done"}])
+        await settle(pilot)  # (they play the coalition's part out: the alliance owes 4A)
+        assert panel.check_text.startswith("legal") and "yours too" not in panel.check_text
+        await pilot.press("S")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert "The game then waits" not in " ".join(dialog.lines)

@@ -144,8 +144,10 @@ async def test_send_asks_with_the_notes_until_the_offers_are_signed(game: Tutori
         await settle(pilot)
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
-        assert dialog.lines[:2] == ["1. done", ""]
-        standing, policy = dialog.lines[2:]
+        # (the done leads to 1A3A, the coalition's again: the confirmation says so first)
+        assert dialog.lines[:2] == ["1. done", ""] and dialog.lines[3] == ""
+        assert dialog.lines[2].startswith("The game then waits for you at 1A3A")
+        standing, policy = dialog.lines[4:]
         assert "no standing order" in standing and "O offers one" in standing
         assert policy.startswith("You have no policy: each choice it would make waits")
         assert "P, then ctrl+s, signs the engine's picks (recommended)" in policy
@@ -153,14 +155,17 @@ async def test_send_asks_with_the_notes_until_the_offers_are_signed(game: Tutori
         await settle(pilot)
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
-        assert dialog.lines == ["1. done", "2. standing: manual", "", policy]
+        assert dialog.lines[:3] == ["1. done", "2. standing: manual", ""]
+        assert dialog.lines[3].startswith("The game then waits for you at 1B")
+        assert dialog.lines[4:] == ["", policy]
         await pilot.press("n", "P", "ctrl+s")
         await settle(pilot)
         await pilot.press("S")
         await settle(pilot)
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
-        assert len(dialog.lines) == 3 and dialog.lines[2].startswith("3. policy")
+        assert len(dialog.lines) == 5 and dialog.lines[2].startswith("3. policy")
+        assert dialog.lines[4].startswith("The game then waits for you at 1B")  # (no notes)
 
 
 async def policy_form(pilot: Pilot[None]) -> tuple[OrdersPanel, OrderForm]:

@@ -48,6 +48,8 @@ class DraftsScreen(SignedLinesScreen):
     _verdict: tuple[list[dict[str, Any]], bool] | None
     _move_prompt: str = ""
     """The status line's words on the move being drawn (`_prompt`)."""
+    _then: str = ""
+    """The step of the player's the last legal dry run runs into (`OrdersVerdict.then`)."""
     _left_open: str = ""
     """The step the last legal dry run leaves the player's (`OrdersVerdict.left_open`)."""
     _marked_for: Drawing | None = None
@@ -321,6 +323,7 @@ class DraftsScreen(SignedLinesScreen):
                 self._verdict = (message.items, message.result.ok)
                 verdict = message.result.verdict
                 self._left_open = verdict.left_open if verdict is not None else ""
+                self._then = verdict.then if verdict is not None else ""
                 if message.result.ok:  # (refused: the step offered stays, to mend the drafts)
                     self.offer_next(message.items, message.result.next)
                 # They end the step offered: the one owed, not one of the player's they run into.
@@ -356,6 +359,10 @@ class DraftsScreen(SignedLinesScreen):
             lines += ["", f"These orders do not end it: the game still waits for you at "
                       f"{self._left_open}. Sent alone, they give the other player nothing "
                       "to do (d adds done, which ends most steps)."]  # fmt: skip
+        elif self._then and self._verdict == (items, True):
+            lines += ["", f"The game then waits for you at {self._then}: sent now, they give "
+                      "the other player nothing to do. The panel offers its orders: add "
+                      "them first (d ends most steps)."]  # fmt: skip
         if self.data is not None:
             from tui.screens.order_data import policy_note, standing_note
 

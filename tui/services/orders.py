@@ -147,6 +147,20 @@ def left_open_note(verdict: OrdersVerdict) -> str:
     )
 
 
+def then_note(verdict: OrdersVerdict) -> str:
+    """For the command line: the orders end the step, but the next decision is this
+    player's again, so the packet alone hands the other nothing; that step's orders could
+    have gone in it (`hexpost choices` lists them once it is signed; a ``done through``
+    plays on)."""
+    if not verdict.then:
+        return ""
+    return (
+        f"note: after these orders the game waits for you again, at {verdict.then}: sent "
+        "alone this packet gives the other player nothing to do; its orders can go in the "
+        "same packet (`hexpost choices` lists where a done through may play on to)"
+    )
+
+
 def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
     """Orders from the text of a JSON or TOML document; ``where`` names it in errors and
     ``suffix`` (``.json``, ``.toml`` or empty) says which it is, else it is sniffed."""
