@@ -134,42 +134,39 @@ def own_run(
     values before any order after it). Clients offer it as "complete all my steps up to
     here" in one packet.
     """
+    return _run(turns, state, seat, stop, halt)[0]
+
+
+def own_stops(
+    turns: Turns[S], state: S, seat: Seat, halt: Callable[[S], bool] | None = None
+) -> list[str]:
+    """The steps a ``done`` can leave ``seat`` at, still the one to act there: the steps of
+    its run (`own_run`) after the first, and the step the run ends at when it is the
+    seat's (one that needs more than a ``done``, or a secret step of its own), not after
+    dice (``halt``). A client lists them to play on to: the first is reached by a plain
+    ``done``, each other by a ``done`` through the one before it, and no step past one
+    another seat answers is offered, where the order would stop (or be refused)."""
+    steps, after, halted = _run(turns, state, seat, "", halt)
+    if not steps or halted or after.over:
+        return steps[1:]
+    step, owing = turns.position(after)
+    ends_at_own = step is not None and bool(owing) and owing[0] == seat
+    return [*steps[1:], step.id] if ends_at_own and step is not None else steps[1:]
+
+
+def _run(
+    turns: Turns[S], state: S, seat: Seat, stop: str, halt: Callable[[S], bool] | None
+) -> tuple[list[str], S, bool]:
+    """`own_run`'s steps, the state after them, and whether ``halt`` ended the run."""
     steps: list[str] = []
     while not state.over and len(steps) < MAX_STEPS_PER_ORDER:
         step, owing = turns.position(state)
-        assert step is not None
-        if step.kind == StepKind.SECRET or not owing or owing[0] != seat:
+        if step is None or step.kind == StepKind.SECRET or not owing or owing[0] != seat:
             break
         if step.id == stop or turns.finish_problems(state, seat, step):
             break
         steps.append(step.id)
         state = turns.apply_done(state, seat, Done(), [])
         if halt is not None and halt(state):
-            break
-    return steps
-
-
-def own_stops(
-    turns: Turns[S], state: S, seat: Seat, halt: Callable[[S], bool] | None = None
-) -> list[str]:
-    """The steps a ``done`` can leave ``seat`` at, still the one to act there: each step
-    the seat is owed again as it completes its run (`own_run`, which ends as it does),
-    in order, the step the run ends at included when it is the seat's (one that needs more
-    than a ``done``, or a secret step of its own). A client lists them to play on to: the
-    first is reached by a plain ``done``, each other by a ``done`` through the one before
-    it, and no step past one another seat answers is offered, where the order would stop
-    (or be refused). After a ``done`` whose state ``halt`` says asked for dice, none."""
-    found: list[str] = []
-    start = state
-    while not state.over and len(found) < MAX_STEPS_PER_ORDER:
-        step, owing = turns.position(state)
-        if step is None or not owing or owing[0] != seat:
-            break
-        if state is not start:
-            found.append(step.id)
-        if step.kind == StepKind.SECRET or turns.finish_problems(state, seat, step):
-            break
-        state = turns.apply_done(state, seat, Done(), [])
-        if halt is not None and halt(state):
-            break
-    return found
+            return steps, state, True
+    return steps, state, False

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from engine.core.owed import pending
 from engine.fe import RULESET
@@ -21,6 +22,7 @@ from engine.fe.face import FACE
 from saves.home import Home
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, tutorial_at
 from tests.tui.test_orders_panel import STRIKE_FORCE, TOO_FAR
+from tui.screens.game import GameScreen
 from tui.screens.order_data import destinations
 from tui.screens.session import Session
 from tui.widgets.confirm import ConfirmDialog
@@ -30,6 +32,17 @@ from tui.widgets.ticklist import PickDialog
 
 NORTH = {"type": "move", "units": STRIKE_FORCE, "path": ["1307", "1306"]}
 """The Strike Force one hex north (`tests.tui.test_order_keys`)."""
+
+
+NO_STOPS = "no later step is yours to play on to after these drafts: S signs them"
+
+
+async def d_lists_nothing(pilot: Pilot[None], screen: GameScreen) -> None:
+    """``D`` opens no list: the status line says no later step is the player's."""
+    await pilot.press("D")
+    await settle(pilot)
+    assert not isinstance(pilot.app.screen, PickDialog)
+    assert screen.status.text == NO_STOPS
 
 
 @pytest.fixture
@@ -160,11 +173,7 @@ async def test_drafts_that_hand_the_game_over_say_so(at_2b11: Tutorial) -> None:
         assert screen.status.text == said
         # D lists nothing after them (before, it listed the steps after 2B11 as the game
         # stands, and a done through any of them was refused: the alliance owes the next).
-        await pilot.press("D")
-        await settle(pilot)
-        assert not isinstance(app.screen, PickDialog)
-        said = "no later step is yours to play on to after these drafts: S signs them"
-        assert screen.status.text == said
+        await d_lists_nothing(pilot, screen)
         assert panel.items == [{"type": "done"}]
 
 
@@ -206,11 +215,7 @@ async def test_d_after_drafts_that_play_the_part_out_lists_nothing(before_3b2: T
         panel.restore([{"type": "standing", "steps": ["manual"]}, {"type": "done"}])
         await settle(pilot)
         assert panel.check_text.startswith("legal"), panel.check_text
-        await pilot.press("D")
-        await settle(pilot)
-        assert not isinstance(app.screen, PickDialog)
-        said = "no later step is yours to play on to after these drafts: S signs them"
-        assert screen.status.text == said
+        await d_lists_nothing(pilot, screen)
 
 
 async def test_the_confirmation_says_the_game_then_waits_for_the_player(

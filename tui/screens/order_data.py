@@ -31,9 +31,9 @@ from engine.core.ruleset import DecisionKind
 from engine.core.state import AnyState
 from engine.core.turn_orders import TURN_ORDER_TYPES
 from saves.registry import face_for
-from saves.replica import Replica
+from saves.replica import GameRow, Replica
 from tui.services.pace_tips import lacks_standing, ready_policy
-from tui.services.show import ChecklistLine
+from tui.services.show import ChecklistLine, checklist_lines, step_orders
 from tui.widgets.step_picks import StepData
 
 WHAT_IF_SKIPS = frozenset({*TURN_ORDER_TYPES, "secret"})
@@ -77,8 +77,6 @@ def next_step(replica: Replica, game_id: str, step: str, after: AnyState | None)
     (None without one, or before the game has begun)."""
     if not step or after is None or after.rules is None:
         return None
-    from tui.services.show import checklist_lines, step_orders
-
     gid = bytes.fromhex(game_id)
     row = replica.game(gid)
     face = face_for(row.ruleset)
@@ -88,6 +86,13 @@ def next_step(replica: Replica, game_id: str, step: str, after: AnyState | None)
     board = face.board(after.rules)
     lines = checklist_lines(face, after.rules) or ()
     return NextStep(step, choices, step_orders(choices), secret, board, lines)
+
+
+def _seat_rules(replica: Replica, game_id: str, after: AnyState | None) -> tuple[GameRow, Any]:
+    """The game's row (its seat and ruleset) and its rules state as it stands, or ``after``
+    the drafts (None before the game has begun)."""
+    gid = bytes.fromhex(game_id)
+    return replica.game(gid), (after or replica.state(gid)).rules
 
 
 def step_menu(
@@ -102,9 +107,7 @@ def step_menu(
     game as it stands, or ``after`` the drafts when the panel offers the step they run into
     (`NextStep`), not after the drafts of the same step listed before the order: the orders
     that take such a list (F&E's allocation) come alone at their step."""
-    gid = bytes.fromhex(game_id)
-    row = replica.game(gid)
-    rules = (after or replica.state(gid)).rules
+    row, rules = _seat_rules(replica, game_id, after)
     if rules is None:
         return None
     return menu_of(face_for(row.ruleset), rules, row.my_seat, order, chosen)
@@ -124,9 +127,7 @@ def destinations(
     (or ``after`` the drafts that run into the step offered): a draft of the same step
     listed before may change the answer, and the dry run of the whole list still has the
     last word."""
-    gid = bytes.fromhex(game_id)
-    row = replica.game(gid)
-    rules = (after or replica.state(gid)).rules
+    row, rules = _seat_rules(replica, game_id, after)
     if rules is None:
         return None
     return destinations_of(face_for(row.ruleset), rules, row.my_seat, order, pieces, path)
@@ -137,9 +138,7 @@ def own_stops(
 ) -> tuple[str, ...] | None:
     """The steps this home's seat may play on to now (or ``after`` the drafts) and still be
     the one to act at (`engine.core.face.own_stops_of`; None when the face cannot say)."""
-    gid = bytes.fromhex(game_id)
-    row = replica.game(gid)
-    rules = (after or replica.state(gid)).rules
+    row, rules = _seat_rules(replica, game_id, after)
     if rules is None:
         return None
     return own_stops_of(face_for(row.ruleset), rules, row.my_seat)
