@@ -41,7 +41,8 @@ class Submitted(msgspec.Struct, frozen=True):
     by it (`left_open`): sent as they are, the packet hands the other player nothing."""
     then_owed: Decision | None = None
     """Another decision of the same seat's the orders run into (`then_owed`): the player
-    goes on there (a ``done`` that played on to the builds), the other player is not asked."""
+    goes on there (a ``done`` that played on to the builds), the other player is not asked.
+    None after a secret choice, which ends its packet."""
 
 
 def submit(
@@ -111,7 +112,8 @@ def submit(
         result = author.draft(ruleset, state, body, public)
     owed_after = owed_first(ruleset, result.state)
     still = left_open(owed_before, owed_after, seat)
-    then = None if still is not None else then_owed(owed_after, seat)
+    # A secret choice ends its packet: nothing may follow it, so no step is run into.
+    then = None if still is not None or secret_at else then_owed(owed_after, seat)
     if dry_run:
         return Submitted(
             body.seq,
