@@ -224,8 +224,9 @@ def test_the_legends_fit_the_help_box() -> None:
             assert lines and all(len(line) <= 74 for line in lines)
     assert all(len(line) <= 74 for line in checklist_legend())
     wide = checklist_legend(200)  # one kind of mark per line
-    assert [line.split()[0] for line in wide] == ["[x]", "A", "P", "(standing)"]
-    assert wide[-1].endswith("(policy) SEAT its signed policy answers it")
+    assert [line.split()[0] for line in wide] == ["[x]", "A", "P", "(standing)", "(your"]
+    assert wide[-2].endswith("(policy) SEAT its signed policy answers it")
+    assert wide[-1] == "  (your drafts) the later step your unsigned drafts go on at"
 
 
 def test_the_map_legend_explains_battles_captures_and_the_plan() -> None:

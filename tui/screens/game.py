@@ -59,6 +59,7 @@ from tui.screens.game_panels import ROOMY, GamePanels
 from tui.screens.game_signed import ask_passphrase
 from tui.screens.hexinfo import (
     BoardIndex,
+    drafting_line,
     first_own_hex,
     hex_lines,
     status_lines,
@@ -158,6 +159,8 @@ class GameScreen(DraftsScreen):
         the command line): shown at once instead of read again (issue 16)."""
         self.data: GameData | None = None
         self.board = BoardIndex(None)
+        self._drafting_line = ""
+        """The side panel's "drafting for" line (`drafting_for`), or nothing."""
         self.panels = GamePanels(self)
         """The checklist and the log under the map (`tui.screens.game_panels`)."""
         self.orders = OrdersSlot(self)
@@ -269,12 +272,7 @@ class GameScreen(DraftsScreen):
                     self.orders.build_later()  # the orders panel, left out of that paint
         finally:
             self._panel_held = False
-        status = status_lines(record)
-        if record.claim:  # a late claim still open (`saves.claims`)
-            status.append(safe_text(record.claim))
-        # A damaged packet to ask for again, a joined key to accept (`games.attention_notes`).
-        status.extend(safe_text(note) for note in record.notes)
-        self.query_one("#game-status", Static).update("\n".join(status))
+        self._paint_status()
         # Hidden (80x24): built and filled once the map and the side panel are on the screen
         # (with the quick board, once the whole one is: `board_completed`).
         self.panels.load(record.checklist or (), data.events, later=not data.board_later)
@@ -344,6 +342,30 @@ class GameScreen(DraftsScreen):
             self.reload()
 
     # --- the side panel ------------------------------------------------------------------------
+
+    def drafting_for(self, step: str | None, title: str = "") -> None:
+        """The drafts go on at ``step``, a later step of the player's than the one loaded:
+        the side panel says so under the game's step, and the checklist marks it."""
+        line = drafting_line(step, title) if step else ""
+        self.panels.mark_drafting(step)
+        if line != self._drafting_line:
+            self._drafting_line = line
+            self._paint_status()
+
+    def _paint_status(self) -> None:
+        """The game's status in the side panel (`status_lines`), with a late claim still open
+        (`saves.claims`), the notes that need the player (a damaged packet to ask for again,
+        a joined key to accept: `games.attention_notes`) and the step the drafts are for."""
+        if self.data is None:
+            return
+        record = self.data.show
+        status = status_lines(record)
+        if self._drafting_line:
+            status.insert(_after_step(status), self._drafting_line)
+        if record.claim:
+            status.append(safe_text(record.claim))
+        status.extend(safe_text(note) for note in record.notes)
+        self.query_one("#game-status", Static).update("\n".join(status))
 
     def cursor_moved(self, h: int) -> None:
         """A watcher on the map's ``cursor``: it runs inside the key's handler, so the panel
@@ -491,3 +513,10 @@ def form_fields(ruleset: str) -> Callable[[str, Mapping[str, str]], Sequence[str
         return client_for(ruleset).form_fields(order, values)
 
     return fields
+
+
+def _after_step(status: list[str]) -> int:
+    """Where the "drafting for" line goes in ``status``: after the game's step and whose move
+    it is (the lines `status_lines` begins with), before what needs the player."""
+    your = next((i for i, line in enumerate(status) if line.startswith("YOUR MOVE")), None)
+    return len(status) if your is None else your + 1

@@ -89,6 +89,7 @@ class DraftsScreen(SignedLinesScreen):
         legal drafts run into another step of the player's (`offer_next`)."""
         self._step_offer, self._drafted_for, self._next_board = offer, None, None
         self.orders.set_step(offer)
+        self.drafting_for(None)
 
     def offer_next(self, items: list[dict[str, Any]], then: NextStep | None) -> None:
         """Legal ``items`` run into ``then``, another step of the player's: the panel offers
@@ -100,6 +101,7 @@ class DraftsScreen(SignedLinesScreen):
         if then is None:
             self._drafted_for, self._next_board = None, None
             self.orders.set_step(base)
+            self.drafting_for(None)
             return
         self._drafted_for, self._next_board = items, then.board
         offer = replace(
@@ -112,6 +114,12 @@ class DraftsScreen(SignedLinesScreen):
             waiting=waiting_pieces(then.board, base.seat) if then.board is not None else (),
         )
         self.orders.set_step(offer)
+        title = next((line.title for line in then.checklist if line.step == then.step), "")
+        self.drafting_for(then.step, title)
+
+    def drafting_for(self, step: str | None, title: str = "") -> None:
+        """Tell the rest of the screen which step the drafts go on at (None: the step owed);
+        the game screen says it in its side panel and its checklist."""
 
     def my_pieces(self, h: int) -> list[Piece]:
         """The player's pieces in hex ``h`` that can move (bases never do): pieces of the

@@ -61,6 +61,8 @@ class GamePanels:
         """Whether the panels still show an older load than the last `load`."""
         self._events: list[EventRow] = []
         """The events the log shows."""
+        self._drafting: str | None = None
+        """The step the player's unsigned drafts run on to (`mark_drafting`)."""
 
     def compose(self, size: tuple[int, int]) -> ComposeResult:
         """Both panels, shown, in a roomy terminal; nothing below that (`build` adds them)."""
@@ -96,6 +98,13 @@ class GamePanels:
         elif later:
             self.fill_later()
 
+    def mark_drafting(self, step_id: str | None) -> None:
+        """The checklist marks ``step_id``, where the orders panel now offers the drafts'
+        next step (None: no step); a checklist built later marks it as it is filled."""
+        self._drafting = step_id
+        if self._tree is not None and not self._stale:
+            self._tree.mark_drafting(step_id)
+
     def fill_later(self) -> None:
         """Build and fill the hidden panels after the next repaint."""
         self._screen.call_after_refresh(self._fill_later)
@@ -111,6 +120,7 @@ class GamePanels:
         if not self._stale or self._tree is None or self._log is None:
             return
         self._stale = False
+        self._tree.mark_drafting(self._drafting)
         self._tree.show_items(self._items)
         rows, log, known = self._rows, self._log, len(self._events)
         if known and rows[:known] == self._events:

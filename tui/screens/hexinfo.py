@@ -225,6 +225,14 @@ def status_lines(record: ShowRecord) -> list[str]:
     return lines
 
 
+def drafting_line(step: str, title: str) -> str:
+    """The side panel's word on the later step the player's drafts go on at: with its title
+    when the whole fits one line, else its id alone (at 80x24 every line of the side panel
+    is one less of the orders panel under it, which names the step's orders anyway)."""
+    whole = safe_text(f"drafting for {step} {title}".rstrip())
+    return whole if len(whole) <= PANEL_WIDTH else safe_text(f"drafting for {step}")
+
+
 def _clip(text: str, width: int = PANEL_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "~"
 

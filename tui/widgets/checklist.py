@@ -46,6 +46,9 @@ STANDING_MARK = "(standing)"
 """Ends the line of a step a standing order covers, before the seats whose order it is."""
 POLICY_MARK = "(policy)"
 """Ends the line of a step a signed policy answers, before the seats whose policy it is."""
+DRAFTING_MARK = "(your drafts)"
+"""Ends the line of the later step the player's unsigned drafts run on to and go on at
+(`ChecklistTree.mark_drafting`): the game's current step is still the one marked ``[>]``."""
 ACTOR_MARKS: Mapping[str, str] = {"phasing": "P", "non-phasing": "N", "both": "B", "nobody": "-"}
 """Who acts -> one letter, when no seat names are given."""
 LEGEND = (
@@ -53,7 +56,8 @@ LEGEND = (
     "A automatic  D decision  S secret  M manual   "
     "P phasing  N non-phasing  B both  - nobody   "
     f"{STANDING_MARK} SEAT its standing order completes the step  "
-    f"{POLICY_MARK} SEAT its signed policy answers it"
+    f"{POLICY_MARK} SEAT its signed policy answers it   "
+    f"{DRAFTING_MARK} the later step your unsigned drafts go on at"
 )
 """The key to the glyphs, for a help screen or a footer."""
 
@@ -165,6 +169,9 @@ class ChecklistTree(Tree[str]):
         self._shape: tuple[tuple[str, str], ...] = ()
         """(phase, step) pairs of the last items: the same shape means labels change only."""
         self._current: str | None = None
+        self._items: Sequence[Item] = ()
+        self._seats: Mapping[str, str] | None = None
+        self._drafting: str | None = None
 
     # --- data in ----------------------------------------------------------------------------
 
@@ -192,19 +199,11 @@ class ChecklistTree(Tree[str]):
         the first call) its phase opens and the cursor jumps to it; otherwise the cursor stays
         where the player left it, so a refresh never yanks them away while reading.
         """
-        phases: dict[str, list[Item]] = {}
-        for item in items:
-            phases.setdefault(item.phase, []).append(item)
+        phases = _by_phase(items)
+        self._items, self._seats = items, seats
         shape = tuple((item.phase, item.step) for item in items)
         current = next((i.step for i in items if i.status == "current"), None)
-        actors = _actor_texts(items, seats)
-        labels: dict[str, tuple[Text, str]] = {}
-        for phase_id, steps in phases.items():
-            title = next((i.phase_title for i in steps if i.phase_title), f"Phase {phase_id}")
-            rule = next((i.phase_rule for i in steps if i.phase_rule), "")
-            labels[f"phase:{phase_id}"] = _phase_label(phase_id, title, rule, steps)
-            for item in steps:
-                labels[item.step] = _step_label(item, actors)
+        labels = self._labels(phases)
         if shape != self._shape:
             self._rebuild(phases, labels)
             self._shape = shape
@@ -214,6 +213,27 @@ class ChecklistTree(Tree[str]):
         self._current = current
         if moved and current is not None:
             self.action_reveal_current()
+
+    def mark_drafting(self, step_id: str | None) -> None:
+        """Mark ``step_id`` as the step the player's unsigned drafts run on to (the orders
+        panel offers its orders), or no step: only labels change, the cursor stays."""
+        if step_id == self._drafting:
+            return
+        self._drafting = step_id
+        if self._items:
+            self._relabel(self._labels(_by_phase(self._items)))
+
+    def _labels(self, phases: Mapping[str, Sequence[Item]]) -> dict[str, tuple[Text, str]]:
+        """Node key (a step id, or ``phase:`` and its id) -> its label and style."""
+        actors = _actor_texts(self._items, self._seats)
+        labels: dict[str, tuple[Text, str]] = {}
+        for phase_id, steps in phases.items():
+            title = next((i.phase_title for i in steps if i.phase_title), f"Phase {phase_id}")
+            rule = next((i.phase_rule for i in steps if i.phase_rule), "")
+            labels[f"phase:{phase_id}"] = _phase_label(phase_id, title, rule, steps)
+            for item in steps:
+                labels[item.step] = _step_label(item, actors, drafting=item.step == self._drafting)
+        return labels
 
     def _rebuild(
         self, phases: Mapping[str, Sequence[Item]], labels: dict[str, tuple[Text, str]]
@@ -346,13 +366,25 @@ def _actor_texts(items: Sequence[Item], seats: Mapping[str, str] | None) -> dict
     return {role: text.ljust(width) for role, text in texts.items()}
 
 
-def _step_label(item: Item, actors: Mapping[str, str]) -> tuple[Text, str]:
+def _by_phase(items: Sequence[Item]) -> dict[str, list[Item]]:
+    """Phase id -> its items, both in play order."""
+    phases: dict[str, list[Item]] = {}
+    for item in items:
+        phases.setdefault(item.phase, []).append(item)
+    return phases
+
+
+def _step_label(
+    item: Item, actors: Mapping[str, str], *, drafting: bool = False
+) -> tuple[Text, str]:
     status = item.status
     mark = STATUS_MARKS.get(status, "[?]")
     kind = KIND_MARKS.get(item.kind, "?")
     # A step some seat's standing order completes, or its policy answers, is marked in words,
     # not by colour alone.
-    standing = f"  {STANDING_MARK} {', '.join(item.standing)}" if item.standing else ""
+    # The drafts' mark first: it is about the moment, and a narrow panel cuts the line's end.
+    standing = f"  {DRAFTING_MARK}" if drafting else ""
+    standing += f"  {STANDING_MARK} {', '.join(item.standing)}" if item.standing else ""
     standing += f"  {POLICY_MARK} {', '.join(item.policy)}" if item.policy else ""
     label = Text.assemble(
         mark,
