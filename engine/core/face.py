@@ -161,6 +161,9 @@ class Board(msgspec.Struct, frozen=True):
     sides: tuple[Side, ...] = ()
     pieces: tuple[Piece, ...] = ()
     places: tuple[Place, ...] = ()
+    focus: str = ""
+    """The place the step in play is about (a battle being fought), where a client opens
+    its map rather than on the player's own pieces; "" for none."""
 
 
 class ParamKind(enum.StrEnum):

@@ -89,10 +89,12 @@ def _board(record: Mapping[str, Any]) -> Board:
         )
         for u in record["units"]
     )
-    battles = {str(b.get("hex", "")) for b in record["battles"] if isinstance(b, dict)}
+    listed = [b for b in record["battles"] if isinstance(b, dict)]
+    battles = {str(b.get("hex", "")) for b in listed}
     places = tuple(_place(h, battles) for h in record["hexes"])
     grid = HexGrid(galaxy.width, galaxy.height, low_columns="even")
-    return Board(grid, sides, pieces, places)
+    fighting = next((str(b.get("hex", "")) for b in listed if b.get("fighting")), "")
+    return Board(grid, sides, pieces, places, focus=fighting)
 
 
 def _side_facts(empire: dict[str, Any]) -> tuple[Fact, ...]:

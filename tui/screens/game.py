@@ -60,8 +60,9 @@ from tui.screens.game_signed import ask_passphrase
 from tui.screens.hexinfo import (
     BoardIndex,
     drafting_line,
-    first_own_hex,
+    focus_moved,
     hex_lines,
+    start_hex,
     status_lines,
     waiting_pieces,
 )
@@ -237,6 +238,7 @@ class GameScreen(DraftsScreen):
     @on(Loaded)
     def show(self, message: Loaded) -> None:
         first = self.data is None
+        before = None if self.data is None else self.data.show.board
         data = self.data = message.data
         record = data.show
         # The printed map is static data the services keep (read ahead by the games list).
@@ -246,9 +248,15 @@ class GameScreen(DraftsScreen):
         # there): the panel says the hex it ends on once, below, not on each move (issue 16).
         self._panel_held = True
         try:
-            # The player's first stack, where the map opens: given with a new sheet, the map
-            # does not look for its own start first (`tui.mapsheet.start_hex`).
-            start = first_own_hex(record.board, record.my_seat) if first else None
+            # Where the map opens (the battle being fought, else the player's first stack):
+            # given with a new sheet, the map does not look for its own start first
+            # (`tui.mapsheet.start_hex`).
+            # Later, a battle begun since the last read, or the next one fought, takes it.
+            start = (
+                start_hex(record.board, record.my_seat)
+                if first
+                else focus_moved(before, record.board)
+            )
             hexmap.show_board(record.board, sheet, cursor=start)
             # The printed cells the map has just indexed, not indexed a second time.
             self.board = BoardIndex(

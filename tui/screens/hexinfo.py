@@ -252,6 +252,27 @@ def waiting_pieces(board: Board | None, seat: str) -> list[tuple[str, str, str]]
     return [(p.id, p.kind, p.group) for p in board.pieces if p.side in mine and not p.hex]
 
 
+def start_hex(board: Board | None, seat: str) -> int | None:
+    """Where the map opens: the place the step in play is about (`Board.focus`: a battle
+    being fought) when the board names one on its map, else the player's first stack
+    (`first_own_hex`)."""
+    if board is not None and board.grid is not None and board.grid.contains(board.focus):
+        return int(board.focus)
+    return first_own_hex(board, seat)
+
+
+def focus_moved(before: Board | None, after: Board | None) -> int | None:
+    """The place ``after`` is about (`Board.focus`) when ``before`` was about another one or
+    none: a battle begun, or the next battle hex fought, since the game was last read, where
+    the map's cursor goes. None when nothing new is named (the cursor stays where the player
+    left it)."""
+    if after is None or after.grid is None or not after.grid.contains(after.focus):
+        return None
+    if before is not None and before.focus == after.focus:
+        return None
+    return int(after.focus)
+
+
 def first_own_hex(board: Board | None, seat: str) -> int | None:
     """The first hex (in id order) holding a piece ``seat`` can move: where a player's eye
     goes first when a game opens (bases do not count: they never move, and the map is full
