@@ -144,6 +144,11 @@ async def test_d_then_capital_d_plays_on_from_the_step_offered(at_1a1: Tutorial)
         dialog = app.screen
         assert isinstance(dialog, PickDialog)
         assert "1A3A" not in dialog.values and dialog.values[1] == "1A3B", dialog.values
+        last = dialog.values[-1]
+        assert dialog.title_text == (
+            f"Play on to which step? It stays yours to {last}; "
+            "past it the game needs more than your done"
+        )
         await pilot.press("down", "enter")
         await settle(pilot)
         assert panel.items == [{"type": "done"}, {"type": "done"}]

@@ -69,6 +69,8 @@ class StepOrders(MapOrders):
                 self._add({"type": "done", through: stop} if stop else {"type": "done"})
 
         title = "Play on to which step? It stays yours"
+        if found is not None:  # the rules' own list: it ends where a done goes no further
+            title += f" to {items[-1][1]}; past it the game needs more than your done"
         self.app.push_screen(PickDialog(title, [END_ITEM, *items]), picked)
 
     def _through_param(self) -> str | None:

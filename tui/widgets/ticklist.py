@@ -94,29 +94,53 @@ class PickDialog(Dialog["list[str] | None"]):
                     id="pick-list",
                     compact=True,
                 )
+            note = Static("", id="pick-note", markup=False)
+            note.display = False
+            yield note
 
     typed = ""
     """What was typed to go to a line (`on_key`)."""
+    found = True
+    """Whether ``typed`` found a line (or nothing was typed yet)."""
 
     def on_mount(self) -> None:
         self.query_one("#pick-list").focus()
 
     def on_key(self, event: events.Key) -> None:
         """A letter, digit or dash goes to the first line whose value starts with what was
-        typed (``3B1`` among a hundred steps); one that extends no value starts the typing
-        over from it, and one that starts none moves nothing."""
+        typed (``3B1`` among a hundred steps). After a line was found, one that extends no
+        value starts the typing over from it (the next id typed). Typing that finds nothing
+        moves nothing, says so under the list, and stays so until backspace clears it: a
+        ``3B2`` typed where no step begins with 3 must not land on 2A3, which its last key
+        alone would find. Backspace clears what was typed."""
+        if event.key == "backspace" and self.typed:
+            event.stop()
+            self._typed("", found=True)
+            return
         char = event.character or ""
         if len(char) != 1 or not (char.isalnum() or char == "-"):
             return
         event.stop()
-        values = [value.casefold() for value in self.values]
-        for typed in (self.typed + char, char):
-            found = next((i for i, v in enumerate(values) if v.startswith(typed.casefold())), None)
-            if found is not None:
-                self.typed = typed
-                pick = self.query_one("#pick-list", OptionList)
-                pick.highlighted = found
+        tries = (self.typed + char, char) if self.found else (self.typed + char,)
+        for typed in tries:
+            at = self._first(typed)
+            if at is not None:
+                self._typed(typed, found=True)
+                self.query_one("#pick-list", OptionList).highlighted = at
                 return
+        self._typed(self.typed + char, found=False)
+
+    def _first(self, typed: str) -> int | None:
+        """The first line whose value starts with ``typed`` (any case), or None."""
+        wanted = typed.casefold()
+        return next((i for i, v in enumerate(self.values) if v.casefold().startswith(wanted)), None)
+
+    def _typed(self, typed: str, *, found: bool) -> None:
+        self.typed, self.found = typed, found
+        note = self.query_one("#pick-note", Static)
+        note.display = not found
+        if not found:
+            note.update(f"nothing listed starts with {typed} (backspace clears it)")
 
     @property
     def values(self) -> list[str]:
@@ -124,6 +148,11 @@ class PickDialog(Dialog["list[str] | None"]):
         return [value for _, value, _ in self.items]
 
     def action_take(self) -> None:
+        """Enter: the highlighted line (or the ticked ones); nothing while what was typed
+        finds no line, since the line highlighted is then not the one the player named."""
+        if not self.found:
+            self.app.bell()
+            return
         pick = self.query_one("#pick-list")
         if isinstance(pick, TickList):
             self.dismiss(pick.picked)
@@ -134,6 +163,8 @@ class PickDialog(Dialog["list[str] | None"]):
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if not self.found:
+            return
         if not self.multiple:  # a click on a line
             self.dismiss([str(event.option.id)])
 
