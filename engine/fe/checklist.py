@@ -93,7 +93,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.7"
+    version = "5.8"
     follow_on_dice_from = "5.1"
     reveal_dice_in_order_from = "5.6"
     """From 5.6 a round whose BIR one side's policy chose, and the other side picked, rolls
@@ -407,7 +407,12 @@ class FeRuleset:
         by_policy = rules_of.choices(state, step, unasked)
         if by_policy:
             shown = "; ".join(f"{seat}: {value}" for seat, value in by_policy.items())
-            text = f"{describe(step)} chosen by the signed policies: {shown}"
+            who = (
+                "chosen by the signed policies"
+                if pursuit
+                else combat_policy.made_by(state, step, tuple(by_policy))
+            )
+            text = f"{describe(step)} {who}: {shown}"
             events.append(Event("secret", text, step=step.id, data={"policy": True}))
             typed = {**typed, **by_policy}
         if pursuit:

@@ -135,6 +135,9 @@ def walk_to(table: Table, target: str) -> None:
         if decision.kind == DecisionKind.REVEAL:
             table.reveal(seat)
             continue
+        if decision.kind == DecisionKind.ENTROPY:  # dice of a choice the engine made
+            table.entropy_only(seat)
+            continue
         if battle_step(table, seat, decision.step):
             continue
         count = _dones(table, seat, target)
@@ -147,6 +150,25 @@ def set_up(table: Table) -> None:
     while table.state is not None and table.state.rules is not None and table.state.rules.setup:
         seat = pending(RULESET, table.state)[0].seats[0]
         table.orders(seat, *default_placements(table.state.rules), Done())
+
+
+def commit_open_secret(table: Table, step: str) -> None:
+    """Each seat the engine asks at the secret ``step`` commits (the last one asked reveals
+    with its commitment), then the others reveal: from fe 5.8 a side whose choice the board
+    forces is not asked (`engine.fe.steps.forced_choices`)."""
+    while True:
+        seat, kind, at = table.owed()
+        if at != step or kind not in (DecisionKind.SECRET, DecisionKind.REVEAL):
+            return
+        if kind == DecisionKind.REVEAL:
+            table.reveal(seat)
+            continue
+        assert table.state is not None and table.state.rules is not None
+        secret = table.state.core.secret
+        asked = secret.decision.seats if secret else RULESET.pending(table.state.rules)[0].seats
+        committed = {s for s, _ in secret.commits} if secret else set()
+        last = committed >= set(asked) - {seat}
+        table.commit(seat, secret_choice(table, seat, step, ""), reveal_now=last)
 
 
 def secret_order(table: Table) -> tuple[str, str]:
@@ -185,10 +207,7 @@ def play_sample_fe_game() -> Table:
     walk_to(table, "3B2")
     attack_the_count(table)
     walk_to(table, "5-3C")
-    first, second = secret_order(table)
-    table.commit(first, secret_choice(table, first, "5-3C", ""))
-    table.commit(second, secret_choice(table, second, "5-3C", ""), reveal_now=True)
-    table.reveal(first)
+    commit_open_secret(table, "5-3C")
     walk_to(table, "5-3X2")
     first, second = secret_order(table)
     table.commit(first, secret_choice(table, first, "5-3X2", ""))

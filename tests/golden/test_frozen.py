@@ -34,7 +34,11 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
 - ``fe_5_4_checklist.msgpack``: the golden ``fe_checklist`` as 5.4 wrote it (its committed
   file then), where after the alliance's ``back`` to 5-2A1 the approach battle of the round,
   answered already, leaves 5-2A3 the alliance's until a packet of ``done`` (from 5.5 the
-  packet of the ``back`` ends it: `engine.fe.steps.base.ORDER_ENDS_STEP_FROM`).
+  packet of the ``back`` ends it: `engine.fe.steps.base.ORDER_ENDS_STEP_FROM`);
+- ``fe_5_7_checklist.msgpack`` and ``fe_5_7_wind.msgpack``: the goldens ``fe_checklist`` and
+  ``fe_wind`` as 5.7 wrote them, where both sides commit and reveal at 5-3C in a battle's
+  second round, to the groups the first round fixed (from 5.8 the engine makes a choice the
+  board forces: `engine.fe.steps.forced_choices`).
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_4_directed.msgpack": RULESET,
     "fe_5_6_checklist.msgpack": RULESET,
     "fe_5_6_policies.msgpack": RULESET,
+    "fe_5_7_checklist.msgpack": RULESET,
+    "fe_5_7_wind.msgpack": RULESET,
 }
 
 
@@ -70,7 +76,8 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6") and ruleset.version != version
+    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6", "5.7")
+    assert ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
     entropy_packets = 0
@@ -197,3 +204,19 @@ def test_the_5_6_policies_game_loses_the_same_fighters_twice() -> None:
         "alliance resolves 6 damage points in 0601 round 1",
         "alliance resolves 6 damage points in 0601 round 3",  # the pursuit round
     ]
+
+
+@pytest.mark.parametrize("name", ["fe_5_7_checklist.msgpack", "fe_5_7_wind.msgpack"])
+def test_the_5_7_games_ask_both_sides_for_the_groups_they_must_keep(name: str) -> None:
+    """What the frozen 5.7 games pin: in a battle's second round each side commits to its
+    carrier groups at 5-3C, which the first round fixed (from 5.8 the engine makes that
+    choice and asks nobody)."""
+    golden = read_golden(FROZEN / name)
+    commits = [
+        e.text
+        for _seq, _packet, result in replay_golden(golden, RULESET)
+        for e in result.events
+        if e.kind == "commit" and e.step == "5-3C"
+    ]
+    assert commits.count("coalition committed a secret choice for 5-3C") >= 2
+    assert commits.count("alliance committed a secret choice for 5-3C") >= 2

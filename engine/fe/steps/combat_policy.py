@@ -64,6 +64,7 @@ from engine.fe.steps import (
     combat_retreat,
     combat_round,
     combat_withdrawal,
+    forced_choices,
     pursuit_die,
     reserves,
 )
@@ -154,8 +155,11 @@ def _fixed_by_rules(state: FeState, step_id: str) -> bool:
 
 def decides(state: FeState, step: Step, seat: Seat) -> bool:
     """Whether ``seat``'s policy (or the rules themselves) make its choice at the secret
-    ``step`` of a battle."""
+    ``step`` of a battle: from 5.8 a choice the board forces is the rules'
+    (`engine.fe.steps.forced_choices`)."""
     if step.id == combat_round.BIR_STEP and _fixed_by_rules(state, step.id):
+        return True
+    if forced_choices.forced(state, step.id, seat) is not None:
         return True
     if not state.policies or step.id not in POLICY_STEPS:
         return False
@@ -293,6 +297,9 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
     row = combat_round.fixed_bir(record, seat)
     if step_id == combat_round.BIR_STEP and row is not None:
         return row  # a fighting retreat's row (302.772)
+    made = forced_choices.forced(state, step_id, seat)
+    if made is not None:
+        return made  # the only choice the board leaves (from 5.8)
     assert policy is not None
     available = combat_round.available(state, seat, record)
     if step_id == GROUPS_STEP:
@@ -330,7 +337,11 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
     """Answer ``step`` from the signed policies, or None to stop there for the seat."""
     if combat.current(state) is None:
         return None
-    if step.id in POLICY_STEPS and (state.policies or _fixed_by_rules(state, step.id)):
+    if step.id in POLICY_STEPS and (
+        state.policies
+        or _fixed_by_rules(state, step.id)
+        or state.plays_at_least(forced_choices.FORCED_FROM)
+    ):
         return _secret(state, step, events)
     if step.id in RETREAT_STEPS and (why := stalled(state)):
         # Neither a policy nor a standing order stays here (`STALLED_ROUNDS`): said once,
@@ -359,7 +370,7 @@ def _secret(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     who = (
         f"fixed by the rules (a fighting retreat, {results.FIGHTING_RETREAT_RULE})"
         if _fixed_by_rules(state, step.id)
-        else "chosen by the signed policies"
+        else made_by(state, step, tuple(made))
     )
     events.append(
         Event(
@@ -375,6 +386,19 @@ def _secret(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     later = tuple(msgspec.structs.replace(r, at_reveal=False) for r in rolls)
     state = combat_round.defer_dice(state)
     return msgspec.structs.replace(state, queued_rolls=(*state.queued_rolls, *later))
+
+
+def made_by(state: FeState, step: Step, seats: tuple[Seat, ...]) -> str:
+    """Who made the choices of ``seats`` the engine made at ``step``, for its event: the
+    signed policies, the rules (the only choice the board left: `forced_choices`), or
+    both."""
+    forced = [seat for seat in seats if forced_choices.forced(state, step.id, seat) is not None]
+    if not forced:
+        return "chosen by the signed policies"
+    only = f"the only choice the board leaves ({forced_choices.FORCED_RULE})"
+    if len(forced) == len(seats):
+        return f"made by the rules, {only}"
+    return f"chosen by the signed policies and the rules ({', '.join(forced)}: {only})"
 
 
 def _owner(state: FeState, step: Step) -> Seat:

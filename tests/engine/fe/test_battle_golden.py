@@ -143,18 +143,23 @@ def test_each_round_log_is_complete(replay: Replay) -> None:
 def test_round_1_is_by_hand_and_round_2_by_the_policies(replay: Replay) -> None:
     """Round 1's five secret steps are revealed by the seats (its dice read at the reveals),
     the Lyrans direct all their damage at one Kzinti ship (so only they allocate), both
-    policies are signed after that allocation, and round 2's five are chosen by them."""
+    policies are signed after that allocation, and round 2's are chosen by them, but for the
+    carrier groups, which round 1 fixed: from fe 5.8 the rules make that choice
+    (`engine.fe.steps.forced_choices`)."""
     battle = [*replay.texts(1), *replay.texts(2)]
     secrets = [(i, t) for i, (k, t) in enumerate(battle) if k == "secret"]
     revealed = [i for i, t in secrets if " revealed: " in t]
     chosen = [i for i, t in secrets if "chosen by the signed policies" in t]
+    forced = [i for i, t in secrets if "5-3C" in t and "made by the rules" in t]
     signed = [i for i, (k, _) in enumerate(battle) if k == "policy"]
     allocations = [i for i, (k, _) in enumerate(battle) if k == "allocation"]
     directed = [i for i, (k, _) in enumerate(battle) if k == "directed"]
-    assert len(revealed) == len(chosen) == 5 and len(signed) == 2 and len(allocations) == 3
+    assert len(revealed) == 5 and len(chosen) == 4 and len(forced) == 1
+    assert len(signed) == 2 and len(allocations) == 3
     assert len(directed) == 1
     assert max(revealed) < min(directed) < min(allocations) < min(signed)
-    assert max(signed) < min(chosen) < min(allocations[1:])
+    assert max(revealed) < max(signed) < forced[0] < min(chosen)
+    assert min(chosen) < min(allocations[1:])
     first = list(replay.texts(1))
     assert sum(k == "roll" and t.startswith("the reveal of 5-4A2") for k, t in first) == 2
     second = [t for _, t in replay.texts(2)]

@@ -1,0 +1,74 @@
+"""Secret battle choices the rules leave only one way to make: the engine makes them.
+
+A secret step asks each side for a choice nobody else may see before both are bound. When
+the board leaves a side a single legal choice, there is nothing to hide and nothing to
+decide: asking for it costs a commitment and a reveal, two emails, for a choice both players
+could write down for it. From F&E 5.8 (`FORCED_FROM`) the engine makes such a choice itself,
+as a signed policy would (`engine.fe.steps.combat_policy.decides`): that side is not asked;
+when no side is left to ask, the step passes. The choice is worked out from what both players
+see on the board, so making it tells the other side nothing.
+
+A side's choice is forced (I, from the rules each step's checks enforce):
+
+- 5-3C, the carrier groups (515.15): after the first round of a battle, the groups formed in
+  it, less the units gone (they stay as formed until pursuit);
+- 5-3D, the flagship (302.32): the only eligible unit (``""`` with none: nothing there can
+  command) when no command points can be spent (308.9: round 1 only, with points held); the
+  flagship the defender must name after an opposed withdrawal (302.133), the same.
+
+The battle force (5-3E) and the BIR (5-3X2) are always choices. Two forced choices are still
+asked in 5.8: a first round's groups of a side with no carrier able to take an escort (it
+commits ``[]``), and the EW (5-4A2) where no unit has a choice, since the round's combat dice
+are read from the packets that reveal it (`engine.core.rolls`): a step nobody answered would
+leave them waiting for packets of their own, a hand-off more rather than less. Each forced
+value is checked by the step's own rules before the engine uses it
+(`combat_round.secret_problems`): a value they refuse leaves the side asked, as before.
+"""
+
+from __future__ import annotations
+
+from engine.core.ruleset import Seat
+from engine.fe.model import FeState
+from engine.fe.steps import combat, combat_approach, combat_groups, combat_round, combat_withdrawal
+
+FORCED_FROM = "5.8"
+"""The version from which the engine makes a side's forced secret choice (games begun before
+ask for it, and replay as they were played)."""
+FORCED_STEPS = (combat_round.GROUPS_STEP, combat_round.FLAGSHIP_STEP)
+"""The secret steps whose choice the board may force."""
+FORCED_RULE = "302.3"
+
+
+def forced(state: FeState, step_id: str, seat: Seat) -> object | None:
+    """``seat``'s only legal choice at the secret ``step_id`` of the battle being fought, or
+    None when it has a choice to make (or the game plays an earlier version)."""
+    if step_id not in FORCED_STEPS or not state.plays_at_least(FORCED_FROM):
+        return None
+    record = combat.current(state)
+    if record is None:
+        return None
+    value = _candidate(state, step_id, seat)
+    if value is None:
+        return None
+    problems = combat_round.secret_problems(state, step_id, seat, value)
+    return value if problems == [] else None
+
+
+def _candidate(state: FeState, step_id: str, seat: Seat) -> object | None:
+    """The choice the board would force at ``step_id`` (not yet checked), or None."""
+    record = combat.current(state)
+    assert record is not None
+    if step_id == combat_round.GROUPS_STEP:
+        kept = combat_round.kept_groups(state, seat, record)
+        if kept is not None:
+            return combat_groups.as_choice(kept)
+        return None  # (round 1, see above)
+    if combat_round.spendable_points(state, seat):  # 5-3D, the flagship
+        return None
+    fixed = combat_withdrawal.fixed_flagship(record)
+    if fixed and seat == combat_approach.defender(state):
+        return fixed
+    eligible = combat_round.eligible_flagships(state, seat)
+    if len(eligible) > 1:
+        return None
+    return eligible[0] if eligible else ""

@@ -1,0 +1,110 @@
+"""A secret battle choice the board leaves one way to make is the engine's from F&E 5.8
+(`engine.fe.steps.forced_choices`): the side is not asked, and a step nobody is left to ask
+passes. Before, each side committed and revealed it: two emails for a choice both players
+could write down, such as the carrier groups of a second round, which the first fixed.
+
+The small board (`tests.engine.fe_battle.small_board`, the tutorial's battle in 1105) has no
+carrier on either side; in the golden The Wind game the Kzinti have carriers and escorts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import entropy
+from engine.core.errors import NotPending, OutOfTurn
+from engine.core.owed import pending
+from engine.core.packets import Commit, Turn
+from engine.core.ruleset import DecisionKind
+from engine.core.turn_orders import Done
+from engine.fe import RULESET
+from engine.fe.steps import combat_round
+from engine.fe.steps.forced_choices import forced
+from tests.engine.fe_battle import PlacedFe, play_battle, policy, rules
+from tests.engine.table import Table
+from tests.golden.companion import read_golden, replay_golden
+from tests.golden.regen import HERE
+
+SEATS = ["coalition", "alliance"]
+
+
+def by_hand(version: str | None = None, label: str = "forced") -> Table:
+    """The small board's battle fought two rounds by hand (each seat commits and reveals
+    where it is asked; standing orders for phase 5, no policy)."""
+    both = {"coalition": policy(2), "alliance": policy(2)}
+    table = Table(PlacedFe(version=version), "tutorial", SEATS, label=label)
+    play_battle(table, both, rounds=2, by_hand=True)
+    return table
+
+
+def _seen(table: Table, step: str) -> list[str]:
+    return [e.text for e in table.events if e.step == step and e.kind in ("commit", "secret")]
+
+
+def test_a_second_round_s_groups_are_the_rules_and_nobody_is_asked() -> None:
+    seen = _seen(by_hand(), combat_round.GROUPS_STEP)
+    assert seen[:3] == [
+        "coalition committed a secret choice for 5-3C",
+        "alliance committed a secret choice for 5-3C",
+        "5-3C (Secretly form carrier and escort groups) revealed: coalition: []; alliance: []",
+    ]
+    made = (
+        "5-3C (Secretly form carrier and escort groups) made by the rules, the only choice "
+        "the board leaves (302.3): coalition: []; alliance: []"
+    )
+    assert seen[3:] and all(text == made for text in seen[3:]), seen
+
+
+def test_a_game_of_5_7_still_asks_for_them() -> None:
+    seen = _seen(by_hand("5.7", "forced-5.7"), combat_round.GROUPS_STEP)
+    assert seen.count("coalition committed a secret choice for 5-3C") == 2
+    assert not any("made by the rules" in text for text in seen)
+
+
+def test_a_modified_client_cannot_commit_to_a_choice_the_rules_made() -> None:
+    """A client that commits at a second round's 5-3C anyway (to hide a choice it would
+    change later) is refused whole: the step is not open, and nothing of it is applied."""
+    both = {"coalition": policy(2), "alliance": policy(2)}
+    table = Table(PlacedFe(), "tutorial", SEATS, label="forced-forge")
+    play_battle(table, both, rounds=1, by_hand=True)
+    for _ in range(200):  # on to round 2's first secret step asked, the flagship's
+        seat, kind, step = table.owed()
+        if kind == DecisionKind.SECRET:
+            break
+        if kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+        else:
+            table.orders(seat, Done())
+    assert (kind, step) == (DecisionKind.SECRET, combat_round.FLAGSHIP_STEP)
+    assert rules(table).battles[0].rounds == 1
+    assert table.state is not None
+    key = pending(table.ruleset, table.state)[0].key  # (the flagship's: ".../5-3D/N")
+    groups_key = key.replace("/5-3D/", "/5-3C/")
+    assert groups_key != key
+    digest = entropy.commitment(table.game_id, groups_key, seat, bytes(32), b"\x90")
+    before = table.state
+    with pytest.raises((NotPending, OutOfTurn)):
+        table.write(seat, Turn(table.ruleset.encode_orders([])), [Commit(groups_key, digest)])
+    assert table.state is before
+    assert table.owed() == (seat, DecisionKind.SECRET, combat_round.FLAGSHIP_STEP)
+    assert forced(rules(table), combat_round.GROUPS_STEP, seat) == []
+
+
+def test_the_groups_of_a_second_round_are_the_first_s_and_nobody_is_asked() -> None:
+    """The golden The Wind game: in the battle in 0701 both sides are asked for their groups
+    in round 1 (the Kzinti have carriers and escorts there); in round 2 nobody is, the groups
+    staying as round 1 formed them (515.15)."""
+    golden = read_golden(HERE / "fe_wind.msgpack")
+    seen = [
+        (e.kind, e.text)
+        for _seq, _packet, result in replay_golden(golden, RULESET)
+        for e in result.events
+        if e.step == combat_round.GROUPS_STEP and e.kind in ("commit", "secret")
+    ]
+    assert [text for _, text in seen[:3]] == [
+        "coalition committed a secret choice for 5-3C",
+        "alliance committed a secret choice for 5-3C",
+        "5-3C (Secretly form carrier and escort groups) revealed: coalition: []; alliance: []",
+    ]
+    rest = [text for _, text in seen[3:]]
+    assert rest and all(" made by the rules, " in t and "alliance: []" in t for t in rest), rest
