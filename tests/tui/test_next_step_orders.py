@@ -251,3 +251,24 @@ async def test_the_confirmation_says_the_game_then_waits_for_the_player(
         dialog = app.screen
         assert isinstance(dialog, ConfirmDialog)
         assert "The game then waits" not in " ".join(dialog.lines)
+
+
+async def test_d_s_notice_goes_once_the_drafts_it_was_said_of_change(
+    at_2b11: Tutorial,
+) -> None:
+    """Found in the app: "no later step is yours..." stayed on the status line after the
+    drafts it was said of were undone, telling something no longer true."""
+    app = app_for(at_2b11.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "d")
+        await settle(pilot)
+        await d_lists_nothing(pilot, screen)
+        await pilot.press("D")  # said again for the same drafts: it stays
+        await settle(pilot)
+        assert screen.status.text == NO_STOPS
+        await pilot.press("u")
+        await settle(pilot)
+        assert panel.items == []
+        assert screen.status.text != NO_STOPS, screen.status.text

@@ -54,6 +54,8 @@ class DraftsScreen(SignedLinesScreen):
     """The step the last legal dry run leaves the player's (`OrdersVerdict.left_open`)."""
     _marked_for: Drawing | None = None
     """The stack order being drawn whose next hexes the map marks now, once they are read."""
+    _notice: tuple[str, list[dict[str, Any]]] = ("", [])
+    """The panel's last notice as the status line says it, and the drafts it was said of."""
     _step_offer: StepOffer | None = None
     """The step owed as the game stands (`offer_step`)."""
     _drafted_for: list[dict[str, Any]] | None = None
@@ -227,6 +229,17 @@ class DraftsScreen(SignedLinesScreen):
 
     def on_map_orders_notice(self, message: MapOrders.Notice) -> None:
         self.status.say(message.text)
+        panel = self.orders.panel
+        self._notice = (self.status.text, list(panel.items) if panel is not None else [])
+
+    def _drop_stale_notice(self, items: list[dict[str, Any]]) -> None:
+        """The panel's last word on the status line (why a key did nothing: "no later step
+        is yours to play on to after these drafts") goes once the drafts it was said of have
+        changed: left there, it told something no longer true."""
+        said, drafts = self._notice
+        if said and self.status.text == said and items != drafts:
+            self.status.say("")
+        self._notice = ("", [])
 
     def _prompt(self, text: str) -> None:
         """Say on the status line how to go on with the move or pick being drawn; the move's
@@ -265,6 +278,7 @@ class DraftsScreen(SignedLinesScreen):
             self.orders.built().show_check(True, "checking...")
             self.check_orders(message.items)
         else:
+            self._drop_stale_notice([])
             self.offer_next([], None)
             self.query_one(HexMap).show_plan(None)
             self.orders.built().after_drafts(None)
@@ -328,6 +342,7 @@ class DraftsScreen(SignedLinesScreen):
                 self.send_signed()
         elif message.items == panel.items:  # a verdict on older drafts is dropped
             if message.dry_run:  # a send that could not sign blocks no later try
+                self._drop_stale_notice(message.items)
                 self._verdict = (message.items, message.result.ok)
                 verdict = message.result.verdict
                 self._left_open = verdict.left_open if verdict is not None else ""
