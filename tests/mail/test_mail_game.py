@@ -59,9 +59,10 @@ from tests.mail.mailgame import (
 from tests.mail.servers import MailStack, free_ports
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    GROUPS,
-    GROUPS_TEXT,
-    NO_GROUPS,
+    COALITION_FLAGSHIP,
+    FLAGSHIP,
+    FLAGSHIP_TEXT,
+    SECRET_STEP,
     Player,
     accept_join,
     create_game,
@@ -174,13 +175,13 @@ def test_a_game_by_email_with_a_roll_and_a_secret_choice(
     to_battle(players, game_id)  # Bob's Kzinti attack: the combat phase has secret steps
     first, second = owner(players, game_id)
     assert pending(RULESET, first.replica.state(game_id))[0].kind == DecisionKind.SECRET
-    first.replica.submit(game_id, [{"type": "secret", "choice": GROUPS}], now=now())
+    first.replica.submit(game_id, [{"type": "secret", "choice": FLAGSHIP}], now=now())
     exchange(first, second)
-    second.replica.submit(game_id, [{"type": "secret", "choice": NO_GROUPS}], now=now())
+    second.replica.submit(game_id, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
     exchange(second, first)
     second.sync()
-    resolved = " ".join(e.text for _, e in bob.replica.events(game_id) if e.step == "5-3C")
-    assert GROUPS_TEXT in resolved and f"coalition: {NO_GROUPS}" in resolved
+    resolved = " ".join(e.text for _, e in bob.replica.events(game_id) if e.step == SECRET_STEP)
+    assert FLAGSHIP_TEXT in resolved and f"coalition: {COALITION_FLAGSHIP}" in resolved
     same_game(alice, bob, game_id)
 
     # What Bob's mailbox holds: one email per packet Alice sent, readable and threaded.

@@ -345,16 +345,27 @@ ATTACK = {
 onto the Lyran Red Claw Fleet, so its combat phase has a battle (without one the phase passes
 by itself, 302.9, and nobody commits a secret)."""
 GROUPS: list[dict[str, object]] = [{"carrier": "KZI-0016", "escorts": ["KZI-0017", "KZI-0018"]}]
-"""The alliance's secret choice at 5-3C in that battle: its carrier group (515.15)."""
+"""The alliance's secret choice at 5-3C in that battle: its carrier group (515.15). From fe
+5.8 the coalition, with no carrier there, is not asked (`engine.fe.steps.forced_choices`):
+the alliance's commitment is revealed in its own packet."""
 GROUPS_TEXT = str(GROUPS)
 """How the reveal event of 5-3C prints that choice."""
-NO_GROUPS = "none"
-"""The coalition's choice there: it has no carrier in the hex."""
+SECRET_STEP = "5-3D"
+"""The secret step of that battle both seats are asked at: the flagships (302.32)."""
+FLAGSHIP: dict[str, object] = {"flagship": "KZI-0016", "command_points": 0}
+"""The alliance's flagship there (it attacks, so it commits first), written with the command
+points it spends (none): in that form the choice's bytes are found nowhere else in the game,
+where the unit id alone is in every packet that moved it (the secrecy tests look for them)."""
+FLAGSHIP_TEXT = "alliance: {'command_points': 0, 'flagship': 'KZI-0016'}"
+"""How the reveal event of 5-3D prints that choice."""
+COALITION_FLAGSHIP = "LYR-0077"
+"""The coalition's flagship there, committed second (and so revealed at once)."""
 
 
 def to_battle(players: dict[str, Player], game_id: bytes) -> None:
-    """Play turn 1 to the alliance's secret step 5-3C in the battle `ATTACK` makes; the
-    alliance, attacking, commits first there."""
+    """Play turn 1 to the secret step both seats owe, `SECRET_STEP`, in the battle `ATTACK`
+    makes: the alliance's carrier group at 5-3C on the way (`GROUPS`); the alliance,
+    attacking, commits first at 5-3D."""
     advance(players, game_id, "3B2")  # the coalition's movement: nothing moves
     coalition, alliance = players["coalition"], players["alliance"]
     assert owner(players, game_id)[0] is coalition
@@ -366,17 +377,20 @@ def to_battle(players: dict[str, Player], game_id: bytes) -> None:
     exchange(alliance, coalition)
     advance(players, game_id, "5-3C")
     assert owner(players, game_id)[0] is alliance
+    alliance.replica.submit(game_id, [{"type": "secret", "choice": GROUPS}], now=now())
+    exchange(alliance, coalition)
+    owed = pending(RULESET, alliance.replica.state(game_id))[0]
+    assert (owed.step, owed.seats) == (SECRET_STEP, ("alliance",)), owed
 
 
 def play_secrets(players: dict[str, Player], game_id: bytes) -> None:
-    """From `to_battle`: both secret choices of 5-3C (the alliance's carrier group first, as
-    the attacker, then the coalition's none), each revealed by the automatic replies."""
-    players["alliance"].replica.submit(game_id, [{"type": "secret", "choice": GROUPS}], now=now())
-    exchange(players["alliance"], players["coalition"])
-    players["coalition"].replica.submit(
-        game_id, [{"type": "secret", "choice": NO_GROUPS}], now=now()
-    )
-    exchange(players["coalition"], players["alliance"])
+    """From `to_battle`: both secret choices of `SECRET_STEP` (the alliance's flagship first,
+    as the attacker, then the coalition's), each revealed by the automatic replies."""
+    alliance, coalition = players["alliance"], players["coalition"]
+    alliance.replica.submit(game_id, [{"type": "secret", "choice": FLAGSHIP}], now=now())
+    exchange(alliance, coalition)
+    coalition.replica.submit(game_id, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
+    exchange(coalition, alliance)
 
 
 def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChain:
@@ -387,8 +401,12 @@ def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChai
 
 
 def kept_secret(player: Player, game_id: bytes) -> tuple[str, str, bytes, bytes]:
-    """``(key, seat, salt, choice)`` of the one secret choice a home keeps for a game."""
-    row = player.replica.store.one("SELECT key, seat FROM secrets WHERE game_id = ?", (game_id,))
+    """``(key, seat, salt, choice)`` of the secret choice a home keeps for a game's
+    `SECRET_STEP` (the alliance's home keeps its groups of 5-3C too, revealed at once)."""
+    row = player.replica.store.one(
+        "SELECT key, seat FROM secrets WHERE game_id = ? AND key LIKE ?",
+        (game_id, f"%/{SECRET_STEP}/%"),
+    )
     assert row is not None
     name, seat = str(row[0]), str(row[1])
     found = vault.read_secret(player.replica.store, player.key, game_id, name, seat)
@@ -397,8 +415,8 @@ def kept_secret(player: Player, game_id: bytes) -> tuple[str, str, bytes, bytes]
 
 
 def replace_choice(player: Player, game_id: bytes, choice: bytes) -> None:
-    """Keep another choice (same salt, properly sealed) for the game's one secret: what a
-    damaged home or a cheating client would hold."""
+    """Keep another choice (same salt, properly sealed) for the game's secret of
+    `SECRET_STEP`: what a damaged home or a cheating client would hold."""
     name, seat, salt, _ = kept_secret(player, game_id)
     store = player.replica.store
     with store.transaction() as db:

@@ -20,9 +20,10 @@ from saves.home import Home
 from saves.vault import is_sealed
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    GROUPS,
-    GROUPS_TEXT,
-    NO_GROUPS,
+    COALITION_FLAGSHIP,
+    FLAGSHIP,
+    FLAGSHIP_TEXT,
+    SECRET_STEP,
     Player,
     accept_join,
     create_game,
@@ -153,14 +154,15 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
 ) -> None:
     to_battle(players, game)
     first, second = owner(players, game)
-    first.replica.submit(game, [{"type": "secret", "choice": GROUPS}], now=now())
+    first.replica.submit(game, [{"type": "secret", "choice": FLAGSHIP}], now=now())
     exchange(first, second)
 
     private = export_game(first.replica, game)
     public = export_game(first.replica, game, public=True)
     kept = msgspec.msgpack.decode(private, type=Archive).secrets
-    assert [is_sealed(secret.salt) for secret in kept] == [True], "it travels, sealed"
-    choice = canonical_choice(GROUPS)
+    # (its groups of 5-3C, revealed at once, and its flagship)
+    assert [is_sealed(secret.salt) for secret in kept] == [True, True], "they travel, sealed"
+    choice = canonical_choice(FLAGSHIP)
     assert choice not in private, "a mislaid archive does not tell the choice"
     assert choice not in public
     assert msgspec.msgpack.decode(public, type=Archive).secrets == []
@@ -179,13 +181,15 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
             spectator.replica.submit(game, [{"type": "note", "text": "x"}], now=now())
         first.close()
 
-        two = second.replica.submit(game, [{"type": "secret", "choice": NO_GROUPS}], now=now())
+        two = second.replica.submit(
+            game, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now()
+        )
         exchange(second, moved)  # the moved home reveals the imported secret by itself
         assert second.row(game).head_seq == two.seq + 1
         assert moved.row(game).head_seq == two.seq + 1
-        text = " ".join(e.text for _, e in second.replica.events(game) if e.step == "5-3C")
-        assert GROUPS_TEXT in text
-        assert pending(RULESET, second.replica.state(game))[0].step != "5-3C"
+        text = " ".join(e.text for _, e in second.replica.events(game) if e.step == SECRET_STEP)
+        assert FLAGSHIP_TEXT in text
+        assert pending(RULESET, second.replica.state(game))[0].step != SECRET_STEP
         assert moved.replica.verify(game) == second.replica.verify(game)
     finally:
         moved.close()

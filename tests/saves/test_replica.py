@@ -29,9 +29,10 @@ from saves.reading import kept_packet
 from saves.replica import Replica, lookup_in
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    GROUPS,
-    GROUPS_TEXT,
-    NO_GROUPS,
+    COALITION_FLAGSHIP,
+    FLAGSHIP,
+    FLAGSHIP_TEXT,
+    SECRET_STEP,
     Player,
     create_game,
     exchange,
@@ -166,7 +167,7 @@ def test_refused_orders_store_nothing(
     to_battle(players, game)
     author, _ = owner(players, game)
     before = (author.snapshot(game), author.count("secrets"))
-    with pytest.raises(RulesError, match="5-3C") as at_secret:
+    with pytest.raises(RulesError, match=SECRET_STEP) as at_secret:
         author.replica.submit(game, [{"type": "done"}], now=now())
     assert "secret" in str(at_secret.value)
     with pytest.raises(IllegalOrder, match="choice"):
@@ -192,16 +193,16 @@ def test_secret_step_commits_then_reveals_through_the_replica(
     game: bytes, players: dict[str, Player]
 ) -> None:
     first, second = _to_secret_step(players, game)
-    first_choice, second_choice = GROUPS, NO_GROUPS  # the alliance attacks, so commits first
+    first_choice, second_choice = FLAGSHIP, COALITION_FLAGSHIP  # the alliance commits first
 
     one = first.replica.submit(game, [{"type": "secret", "choice": first_choice}], now=now())
     packet = first.opened(game, one.seq)
     assert len(packet.body.commits) == 1
     assert packet.body.reveals == []
     assert canonical_choice(first_choice) not in first.packet(game, one.seq)
-    assert first.count("secrets", game) == 1
+    assert first.count("secrets", game) == 2  # (and its groups of 5-3C, revealed at once)
     exchange(first, second)
-    assert GROUPS_TEXT not in " ".join(e.text for _, e in second.replica.events(game))
+    assert FLAGSHIP_TEXT not in " ".join(e.text for _, e in second.replica.events(game))
 
     two = second.replica.submit(game, [{"type": "secret", "choice": second_choice}], now=now())
     packet = second.opened(game, two.seq)
@@ -224,11 +225,11 @@ def test_secret_step_commits_then_reveals_through_the_replica(
 
     for player in (first, second):
         assert player.row(game).head_seq == two.seq + 1
-        resolved = [e for _, e in player.replica.events(game) if e.step == "5-3C"]
+        resolved = [e for _, e in player.replica.events(game) if e.step == SECRET_STEP]
         text = " ".join(e.text for e in resolved)
-        assert GROUPS_TEXT in text
+        assert FLAGSHIP_TEXT in text
         assert second_choice in text
-        assert pending(RULESET, player.replica.state(game))[0].step != "5-3C"
+        assert pending(RULESET, player.replica.state(game))[0].step != SECRET_STEP
     assert first.replica.verify(game) == second.replica.verify(game)
 
 

@@ -36,12 +36,14 @@ from tests.tui.conftest import (
     start_game,
 )
 
-SECRET_STEP = "5-3C"
-BOB_SECRET: list[dict[str, object]] = saves.GROUPS
-"""Bob's (the alliance's) carrier group at 5-3C: his Kzinti attack in turn 1 (`saves.ATTACK`,
-put into the walk by `plan_walk`) makes the battle, and the attacker commits first."""
-BOB_SECRET_TEXT = saves.GROUPS_TEXT
-ALICE_SECRET = saves.NO_GROUPS
+SECRET_STEP = saves.SECRET_STEP
+"""The secret step both seats owe in the battle of Bob's Kzinti attack in turn 1
+(`saves.ATTACK`, put into the walk by `plan_walk`): the flagships, 5-3D. At 5-3C before it
+only Bob is asked (`saves.GROUPS`; the Lyrans have no carrier there)."""
+BOB_SECRET = saves.FLAGSHIP
+"""Bob's (the alliance's) flagship: the attacker commits first."""
+BOB_SECRET_TEXT = saves.FLAGSHIP_TEXT
+ALICE_SECRET = saves.COALITION_FLAGSHIP
 ROLL_PURPOSE = "survey points 505.21"
 
 SHOW_KEYS = {
@@ -211,7 +213,7 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
 
     # Walk to the first secret step, alternating between the seats as the checklist demands.
     players = {"coalition": alice, "alliance": bob}
-    result.plan = plan_walk(alice.home, game, SECRET_STEP, ("alliance", saves.ATTACK))
+    result.plan = plan_walk(alice.home, game, "5-3C", ("alliance", saves.ATTACK))
     # The walk is scaffolding (dozens of packets), so it goes through `tui.cli.main` in-process;
     # everything asserted on below is still read back through real subprocesses.
     for seat, orders in result.plan:
@@ -220,6 +222,9 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
         owner.in_process("orders", short, "-", stdin=json.dumps({"orders": orders}))
         owner.in_process("sync", unlock=False)
         other.in_process("sync", unlock=False)
+    # 5-3C: Bob's carrier group, revealed in its own packet (only he is asked there).
+    bob.orders(short, [{"type": "secret", "choice": saves.GROUPS}])
+    exchange(bob, alice)
     result.at_secret = alice.show(short)
     result.bob_at_secret = bob.show(short)
 

@@ -29,7 +29,7 @@ from tests.tui.test_app import (
     settle,
     tutorial_at,
 )
-from tests.tui.test_random_views import Played, _home_at, played
+from tests.tui.test_random_views import Played, _home_at, played_game
 from tui.app import HexpostApp
 from tui.maptext import render_line
 from tui.screens.game import GameScreen
@@ -199,15 +199,21 @@ async def test_a_path_takes_only_a_marked_hex_and_backspace_takes_one_back(
         assert screen.status.text.startswith("the path is only its first hex"), said
 
 
+WANDER_SEED = 17
+"""The wandering game read here (`tests.tui.test_random_views.played_game`): the situations
+below are its packets'. (From fe 5.8 `test_random_views` reads seed 7's, which has every rare
+event; seed 17's lost its pursuit when the forced carrier groups changed its course after
+these packets.)"""
+
+
 @pytest.fixture(scope="module")
 def wander() -> Played:
-    """The wandering game of `tests.tui.test_random_views`, packets and states."""
-    made: Played = played.__wrapped__()  # type: ignore[attr-defined]
-    return made
+    """The wandering game of `WANDER_SEED`, packets and states."""
+    return played_game(WANDER_SEED)
 
 
 WITHDRAW_AT = 41
-"""The packet of the wandering game (`tests.tui.test_random_views`) after which the alliance
+"""The packet of the wandering game (`WANDER_SEED`) after which the alliance
 owes 5-1A in 0903, its two Kzinti ships KZI-0039 and KZI-0041 facing the Lyrans there."""
 
 

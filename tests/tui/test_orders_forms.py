@@ -19,6 +19,7 @@ from textual.widgets import Input, Label, OptionList, Select
 
 import tui.app
 from engine.core.face import Choice, Param, ParamKind, Preset
+from engine.fe.steps import combat_round
 from tests.tui.test_app import (
     SIZE,
     TUTORIAL_ATTACK,
@@ -224,27 +225,32 @@ async def test_a_roll_is_drafted_from_its_form(at_3b2: Tutorial) -> None:
 
 
 @pytest.fixture
-def at_5_3c(tmp_path: Path) -> Iterator[Tutorial]:
-    """The tutorial walked to 5-3C of the battle in 1205, a secret step both seats owe."""
-    with tutorial_at(tmp_path, "5-3C", TUTORIAL_ATTACK) as game:
+def at_5_3d(tmp_path: Path) -> Iterator[Tutorial]:
+    """The tutorial walked to 5-3D of the battle in 1205, a secret step both seats owe (from
+    fe 5.8 the carrier groups of 5-3C before it are the rules': nobody has a carrier there)."""
+    with tutorial_at(tmp_path, "5-3D", TUTORIAL_ATTACK) as game:
         yield game
 
 
-async def test_a_secret_step_takes_a_hidden_choice(at_5_3c: Tutorial) -> None:
-    app = app_for(at_5_3c.alice)
+async def test_a_secret_step_takes_a_hidden_choice(at_5_3d: Tutorial) -> None:
+    state = at_5_3d.alice.replica.state(at_5_3d.game_id)
+    assert state.rules is not None
+    eligible = list(combat_round.eligible_flagships(state.rules, "coalition"))
+    assert len(eligible) > 1, eligible  # a choice to hide (one alone would be the rules')
+    app = app_for(at_5_3d.alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
         await pilot.press("o")
         panel = screen.query_one(OrdersPanel)
-        assert "5-3C is secret" in panel.hint_text
+        assert "5-3D is secret" in panel.hint_text
         await pilot.press("p")
         assert isinstance(app.screen, OrderForm)
-        # The Klingons have no carrier in 1205: the form offers only "none" (515.15).
+        # The form offers the Klingons' eligible flagships (302.32).
         (field,) = app.screen.fields
-        assert [value for _, value in field.choices] == ["none"]
+        assert [value for _, value in field.choices] == eligible
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert panel.items == [{"type": "secret", "choice": "none"}]
+        assert panel.items == [{"type": "secret", "choice": eligible[0]}]
         assert panel.check_text.startswith("legal"), panel.check_text
         assert "S sends your hidden choice" in panel.hint_text, "the choice is written"
         assert screen.query_one(HexMap).planned == {}  # a hidden choice moves nothing

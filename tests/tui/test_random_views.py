@@ -35,8 +35,10 @@ from tui.services import review
 from tui.services.show import show
 from tui.widgets.eventlog import EventLog
 
-SEED, TURNS = 17, 3
-"""The wandering game of `tests/engine/fe/test_random_campaign.py` that pursues and repairs."""
+SEED, TURNS = 7, 3
+"""The wandering game of `tests/engine/fe/test_random_campaign.py` that pursues and repairs
+(from fe 5.8, whose forced carrier groups change the course of every random game; seed 17's
+did before)."""
 RARE = ("capture", "pursuit", "withdrawal", "approach", "repair", "convert", "mission")
 """The event kinds the scripted games never show the client."""
 GAME = "wander"
@@ -52,7 +54,12 @@ class Played(msgspec.Struct, frozen=True):
 
 @pytest.fixture(scope="module")
 def played() -> Played:
-    table = play_random_campaign(SEED, TURNS, wander=True)
+    return played_game(SEED)
+
+
+def played_game(seed: int) -> Played:
+    """The wandering game of ``seed`` (`TURNS` turns): its packets, states and events."""
+    table = play_random_campaign(seed, TURNS, wander=True)
     return Played(
         [p.data for p in table.packets],
         [r.state for r in table.results],

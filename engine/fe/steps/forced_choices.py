@@ -11,18 +11,18 @@ see on the board, so making it tells the other side nothing.
 A side's choice is forced (I, from the rules each step's checks enforce):
 
 - 5-3C, the carrier groups (515.15): after the first round of a battle, the groups formed in
-  it, less the units gone (they stay as formed until pursuit);
+  it, less the units gone (they stay as formed until pursuit); in the first round, no group
+  (``[]``) when no carrier there can take an escort or there is no escort to take;
 - 5-3D, the flagship (302.32): the only eligible unit (``""`` with none: nothing there can
   command) when no command points can be spent (308.9: round 1 only, with points held); the
   flagship the defender must name after an opposed withdrawal (302.133), the same.
 
-The battle force (5-3E) and the BIR (5-3X2) are always choices. Two forced choices are still
-asked in 5.8: a first round's groups of a side with no carrier able to take an escort (it
-commits ``[]``), and the EW (5-4A2) where no unit has a choice, since the round's combat dice
-are read from the packets that reveal it (`engine.core.rolls`): a step nobody answered would
-leave them waiting for packets of their own, a hand-off more rather than less. Each forced
-value is checked by the step's own rules before the engine uses it
-(`combat_round.secret_problems`): a value they refuse leaves the side asked, as before.
+The battle force (5-3E) and the BIR (5-3X2) are always choices. The EW (5-4A2) is still asked
+where no unit has a choice: the round's combat dice are read from the packets that reveal it
+(`engine.core.rolls`), so a step nobody answered would leave them waiting for packets of
+their own, a hand-off more rather than less. Each forced value is checked by the step's own
+rules before the engine uses it (`combat_round.secret_problems`): a value they refuse leaves
+the side asked, as before.
 """
 
 from __future__ import annotations
@@ -62,7 +62,9 @@ def _candidate(state: FeState, step_id: str, seat: Seat) -> object | None:
         kept = combat_round.kept_groups(state, seat, record)
         if kept is not None:
             return combat_groups.as_choice(kept)
-        return None  # (round 1, see above)
+        available = combat_round.available(state, seat, record)
+        carriers = [unit for unit, most in combat_groups.carriers(available) if most]
+        return [] if not carriers or not combat_groups.escorts(available) else None
     if combat_round.spendable_points(state, seat):  # 5-3D, the flagship
         return None
     fixed = combat_withdrawal.fixed_flagship(record)

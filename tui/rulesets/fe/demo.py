@@ -24,6 +24,7 @@ from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import fingerprint
 from engine.fe import FE, RULESET
+from engine.fe.steps import combat_round
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves import joins
@@ -216,18 +217,17 @@ def _play(root: Path) -> int:
     _submit(alice, game_id, [{"type": "done", "note": "movement over"}])
     exchange(alice, bob)
 
-    say("\n7. Both walk the sequence of play to the secret step 5-3C")
-    advance(players, game_id, "5-3C")
+    say("\n7. Both walk the sequence of play to the secret step 5-3D")
+    advance(players, game_id, "5-3D")
 
-    say("\n8. Secret step 5-3C: each seat commits its choice; they are revealed together")
-    choices: dict[str, object] = {  # carrier groups (515.15): neither side has a carrier here
-        "coalition": [],
-        "alliance": "none",
-    }
-    for _ in choices:  # in the order the engine asks (engine.core.turns.answer_order)
-        seat = pending(RULESET, alice.replica.state(game_id))[0].seats[0]
+    say("\n8. Secret step 5-3D: each seat commits its flagship; they are revealed together")
+    for _ in range(2):  # in the order the engine asks (engine.core.turns.answer_order)
+        state = alice.replica.state(game_id)
+        seat = pending(RULESET, state)[0].seats[0]
+        assert state.rules is not None
+        flagship = combat_round.eligible_flagships(state.rules, seat)[0]  # (302.32)
         author = players[seat]
-        author.replica.submit(game_id, [{"type": "secret", "choice": choices[seat]}], now=now())
+        author.replica.submit(game_id, [{"type": "secret", "choice": flagship}], now=now())
         exchange(author, bob if author is alice else alice)
     for seq, event in bob.replica.events(game_id):
         if event.kind in ("commit", "secret"):

@@ -122,8 +122,8 @@ def to_first_secret(table: Table) -> tuple[str, DecisionKind, str]:
 def test_one_side_with_a_policy_the_other_is_asked_alone_and_the_dice_still_wait() -> None:
     table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-half")
     seat, kind, step = to_first_secret(table)
-    assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3C")
-    table.commit("coalition", [], reveal_now=True)
+    # (5-3C is the rules': no Klingon carrier here, `engine.fe.steps.forced_choices`)
+    assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3D")
     table.commit("coalition", "KLI-0005", reveal_now=True)
     assert rules(table).battles[0].log[0].defender.flagship == "KZI-0001"
     table.commit("coalition", ["KLI-0005"], reveal_now=True)
@@ -193,15 +193,15 @@ def test_a_seat_its_policy_answers_cannot_commit_a_choice_of_its_own() -> None:
     change its mind after reading the other side's reveal): the core refuses the packet whole,
     since only the seat asked owes the step."""
     table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-forge")
-    assert to_first_secret(table) == ("coalition", DecisionKind.SECRET, "5-3C")
-    table.commit("coalition", [])  # committed, not yet revealed
+    assert to_first_secret(table) == ("coalition", DecisionKind.SECRET, "5-3D")
+    table.commit("coalition", "KLI-0005")  # committed, not yet revealed
     assert table.owed()[:2] == ("coalition", DecisionKind.REVEAL)  # nobody else commits
     before = table.state
     with pytest.raises(OutOfTurn, match="coalition owes the next move"):
-        table.commit("alliance", [{"carrier": "KZI-0001"}], reveal_now=True)
+        table.commit("alliance", "KZI-0002", reveal_now=True)
     assert table.state is before
     table.reveal("coalition")
-    assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3D")
+    assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3E")
 
 
 def _at_an_orders_step_after_the_bir(table: Table) -> tuple[str, str]:
