@@ -61,10 +61,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.core import pace  # noqa: E402
-from engine.core.owed import pending  # noqa: E402
+from engine.core.owed import last_to_commit, pending  # noqa: E402
 from engine.core.ruleset import DecisionKind, Ruleset  # noqa: E402
 from engine.core.sequence import MANUAL_NAME  # noqa: E402
-from engine.core.state import GameState  # noqa: E402
 from engine.core.turn_orders import Done, Standing  # noqa: E402
 from engine.fe import RULESET  # noqa: E402
 from engine.fe.battle_report import REPORT_KIND  # noqa: E402
@@ -181,16 +180,6 @@ def packet_orders(table: Table, seat: str, plans: dict[str, list[Plan]]) -> list
     return orders
 
 
-def last_to_commit(state: GameState[Any], seat: str) -> bool:
-    """Whether every other seat of the open secret step has committed: the app then reveals
-    in the same packet, in the clear (`saves.secrets.add_commit`), and so does this bench."""
-    open_secret = state.core.secret
-    if open_secret is None:
-        return False
-    committed = {owner for owner, _ in open_secret.commits}
-    return committed >= set(open_secret.decision.seats) - {seat}
-
-
 def play_until(
     table: Table, plans: dict[str, dict[str, list[Plan]]], turn: int, player_turn: int
 ) -> None:
@@ -205,7 +194,7 @@ def play_until(
         seat = decision.seats[0]
         if decision.kind == DecisionKind.SECRET:
             choice = secret_choice(table, seat, decision.step, "nothing special")
-            table.commit(seat, choice, reveal_now=last_to_commit(table.state, seat))
+            table.commit(seat, choice, reveal_now=last_to_commit(table.ruleset, table.state, seat))
         elif decision.kind == DecisionKind.REVEAL:
             table.reveal(seat)
         elif decision.kind == DecisionKind.ENTROPY:

@@ -16,7 +16,7 @@ import msgspec
 
 from engine.core import entropy
 from engine.core.errors import HexpostError, IllegalOrder, NotPending
-from engine.core.owed import pending
+from engine.core.owed import last_to_commit, pending
 from engine.core.packets import Body, Commit, Reveal, Turn
 from engine.core.ruleset import AnyRuleset, DecisionKind, Seat
 from engine.core.state import AnyState
@@ -100,8 +100,7 @@ def add_commit(
     salt = os.urandom(entropy.SALT_SIZE)
     digest = entropy.commitment(body.game_id, owed.key, seat, salt, data)
     reveals = list(body.reveals)
-    committed = {s for s, _ in open_secret.commits} if open_secret is not None else set()
-    if committed >= set(full.seats) - {seat}:
+    if last_to_commit(ruleset, after_orders, seat):
         reveals.append(Reveal(owed.key, salt, data))
     orders = body.kind.orders if isinstance(body.kind, Turn) else Turn().orders
     body = msgspec.structs.replace(

@@ -62,6 +62,26 @@ def owed_first(ruleset: AnyRuleset, state: AnyState) -> Decision | None:
     return _secret_turn(OpenSecret(first)) if first.kind == _SECRET else first
 
 
+def last_to_commit(ruleset: AnyRuleset, state: AnyState, seat: Seat) -> bool:
+    """Whether ``seat``, committing to the secret step owed in ``state``, is the last seat
+    asked: every other seat asked is already bound (or none is asked but ``seat``), so it may
+    reveal in the same packet, in the clear, and save the round trip of a reveal of its own.
+
+    The seats asked are the step's, less those its ruleset decides for (a signed policy, a
+    choice the rules leave one way to make): read off the open secret once a seat has
+    committed, else off the ruleset's first decision."""
+    secret = state.core.secret
+    if secret is None:
+        if state.rules is None:
+            return False
+        decisions = _ruleset_pending(ruleset, state.rules)
+        if not decisions or decisions[0].kind != _SECRET:
+            return False
+        secret = OpenSecret(decisions[0])
+    committed = {owner for owner, _ in secret.commits}
+    return committed >= set(secret.decision.seats) - {seat}
+
+
 def _joining(core: CoreState) -> Decision | None:
     """The first seat still to join, asked to (None once every seat has)."""
     for seat in core.seats:

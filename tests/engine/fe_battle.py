@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core.owed import pending
+from engine.core.owed import last_to_commit, pending
 from engine.core.ruleset import DecisionKind, OptionValue, Seat
 from engine.core.turn_orders import Done, Standing
 from engine.fe.checklist import FeRuleset
@@ -147,7 +147,8 @@ def play_battle(
         if kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
         elif kind == DecisionKind.SECRET:
-            last = _last_to_commit(table)
+            assert table.state is not None
+            last = last_to_commit(table.ruleset, table.state, seat)
             choice = _hand_choice(state, seat, decision.step, hands.get(seat))
             table.commit(seat, choice, reveal_now=last)
         elif kind == DecisionKind.REVEAL:
@@ -168,11 +169,3 @@ def play_battle(
                     continue
             table.orders(seat, *extra, Done())
     raise AssertionError("the battle did not end or reach the rounds asked for")
-
-
-def _last_to_commit(table: Table) -> bool:
-    """Whether the seat owing a commitment is the last one asked: it may answer in the clear."""
-    assert table.state is not None and table.state.rules is not None
-    asked = table.ruleset.pending(table.state.rules)[0].seats
-    secret = table.state.core.secret
-    return len(asked) - (len(secret.commits) if secret is not None else 0) == 1

@@ -47,7 +47,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import author
-from engine.core.owed import pending
+from engine.core.owed import last_to_commit, pending
 from engine.core.packets import Turn
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done, Standing
@@ -143,7 +143,9 @@ def fight(table: Table) -> None:
         if kind == DecisionKind.ENTROPY:
             table.entropy_only(seat)
         elif kind == DecisionKind.SECRET:
-            table.commit(seat, _secret(table, seat, step), reveal_now=_last_to_commit(table))
+            assert table.state is not None
+            last = last_to_commit(table.ruleset, table.state, seat)
+            table.commit(seat, _secret(table, seat, step), reveal_now=last)
         elif kind == DecisionKind.REVEAL:
             table.reveal(seat)
         elif not in_combat:
@@ -223,11 +225,3 @@ def _still_owed(table: Table, seat: str, orders: list[Any]) -> bool:
     after = author.draft(RULESET, table.state, probe, table.players[seat].public).state
     decision = pending(RULESET, after)[0]
     return decision.kind == DecisionKind.ORDERS and seat in decision.seats
-
-
-def _last_to_commit(table: Table) -> bool:
-    """Whether the seat owing a commitment is the last one asked: it may answer in the clear."""
-    assert table.state is not None and table.state.rules is not None
-    asked = table.ruleset.pending(table.state.rules)[0].seats
-    secret = table.state.core.secret
-    return len(asked) - (len(secret.commits) if secret is not None else 0) == 1

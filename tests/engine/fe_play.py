@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import NotPending, OutOfTurn
-from engine.core.owed import pending
+from engine.core.owed import last_to_commit, pending
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
@@ -163,11 +163,8 @@ def commit_open_secret(table: Table, step: str) -> None:
         if kind == DecisionKind.REVEAL:
             table.reveal(seat)
             continue
-        assert table.state is not None and table.state.rules is not None
-        secret = table.state.core.secret
-        asked = secret.decision.seats if secret else RULESET.pending(table.state.rules)[0].seats
-        committed = {s for s, _ in secret.commits} if secret else set()
-        last = committed >= set(asked) - {seat}
+        assert table.state is not None
+        last = last_to_commit(table.ruleset, table.state, seat)
         table.commit(seat, secret_choice(table, seat, step, ""), reveal_now=last)
 
 

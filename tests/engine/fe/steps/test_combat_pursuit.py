@@ -17,6 +17,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from engine.core.owed import last_to_commit
 from engine.core.ruleset import DecisionKind, Event
 from engine.core.turn_orders import Done, Standing
 from engine.fe import RULESET, battle_report
@@ -373,9 +374,8 @@ def test_by_hand_the_set_up_is_committed_and_its_dice_read_at_the_reveal() -> No
             table.entropy_only(seat)
         elif kind == DecisionKind.SECRET:
             choice = 2 if at == "5-8D" else combat_policy.choice(state, at, seat, picks[seat])
-            asked = RULESET.pending(state)[0].seats
-            secret = table.state.core.secret if table.state is not None else None
-            last = len(asked) - (len(secret.commits) if secret is not None else 0) == 1
+            assert table.state is not None
+            last = last_to_commit(table.ruleset, table.state, seat)
             table.commit(seat, choice, reveal_now=last)
         elif kind == DecisionKind.REVEAL:
             table.reveal(seat)
