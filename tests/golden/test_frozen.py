@@ -38,7 +38,12 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
 - ``fe_5_7_checklist.msgpack`` and ``fe_5_7_wind.msgpack``: the goldens ``fe_checklist`` and
   ``fe_wind`` as 5.7 wrote them, where both sides commit and reveal at 5-3C in a battle's
   second round, to the groups the first round fixed (from 5.8 the engine makes a choice the
-  board forces: `engine.fe.steps.forced_choices`).
+  board forces: `engine.fe.steps.forced_choices`);
+- ``fe_5_8_checklist.msgpack`` and ``fe_5_8_wind.msgpack``: the goldens ``fe_checklist`` and
+  ``fe_wind`` as 5.8 wrote them, where in a battle's second round the Kzinti, with nothing
+  left in 0701 but their battle station (their flagship), commit and reveal it as their
+  battle force at 5-3E (from 5.9 a force the board forces is the engine's too:
+  `engine.fe.steps.forced_choices.FORCE_FORCED_FROM`).
 """
 
 from __future__ import annotations
@@ -68,6 +73,8 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_6_policies.msgpack": RULESET,
     "fe_5_7_checklist.msgpack": RULESET,
     "fe_5_7_wind.msgpack": RULESET,
+    "fe_5_8_checklist.msgpack": RULESET,
+    "fe_5_8_wind.msgpack": RULESET,
 }
 
 
@@ -76,7 +83,7 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6", "5.7")
+    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6", "5.7", "5.8")
     assert ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
@@ -220,3 +227,19 @@ def test_the_5_7_games_ask_both_sides_for_the_groups_they_must_keep(name: str) -
     ]
     assert commits.count("coalition committed a secret choice for 5-3C") >= 2
     assert commits.count("alliance committed a secret choice for 5-3C") >= 2
+
+
+@pytest.mark.parametrize("name", ["fe_5_8_checklist.msgpack", "fe_5_8_wind.msgpack"])
+def test_the_5_8_games_ask_a_base_alone_for_its_battle_force(name: str) -> None:
+    """What the frozen 5.8 games pin: in the second round in 0701 the Kzinti commit to their
+    battle station as their battle force, their only unit there (from 5.9 the engine makes
+    that choice and asks only the Lyrans, who then reveal in the same packet)."""
+    golden = read_golden(FROZEN / name)
+    seen = [
+        e.text
+        for _seq, _packet, result in replay_golden(golden, RULESET)
+        for e in result.events
+        if e.step == "5-3E" and e.kind in ("commit", "secret")
+    ]
+    assert seen.count("alliance committed a secret choice for 5-3E") >= 2
+    assert not any("made by the rules" in text for text in seen)

@@ -201,8 +201,8 @@ async def test_a_path_takes_only_a_marked_hex_and_backspace_takes_one_back(
 
 WANDER_SEED = 17
 """The wandering game read here (`tests.tui.test_random_views.played_game`): the situations
-below are its packets'. (From fe 5.8 `test_random_views` reads seed 7's, which has every rare
-event; seed 17's lost its pursuit when the forced carrier groups changed its course after
+below are its packets'. (`test_random_views` reads another seed's, which has every rare event;
+seed 17's lost its pursuit when fe 5.8's forced carrier groups changed its course after
 these packets.)"""
 
 

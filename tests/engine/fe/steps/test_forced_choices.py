@@ -1,14 +1,18 @@
 """A secret battle choice the board leaves one way to make is the engine's from F&E 5.8
-(`engine.fe.steps.forced_choices`): the side is not asked, and a step nobody is left to ask
-passes. Before, each side committed and revealed it: two emails for a choice both players
-could write down, such as the carrier groups of a second round, which the first fixed.
+(`engine.fe.steps.forced_choices`; the battle force of 5-3E from 5.9): the side is not
+asked, and a step nobody is left to ask passes. Before, each side committed and revealed
+it: two emails for a choice both players could write down, such as the carrier groups of a
+second round, which the first fixed.
 
 The small board (`tests.engine.fe_battle.small_board`, the tutorial's battle in 1105) has no
 carrier on either side; in the golden The Wind game the Kzinti have carriers and escorts.
+The lone raider's board (`lone_raider`) puts one Klingon ship against the Border Guard: its
+flagship is its whole battle force.
 """
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from engine.core import entropy
@@ -18,9 +22,11 @@ from engine.core.packets import Commit, Turn
 from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
 from engine.fe import RULESET
-from engine.fe.steps import combat_round
+from engine.fe.model import FeState
+from engine.fe.steps import combat, combat_round
 from engine.fe.steps.forced_choices import forced
-from tests.engine.fe_battle import PlacedFe, play_battle, policy, rules
+from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, run_to, texts
+from tests.engine.fe_battle import BATTLE_HEX, PlacedFe, play_battle, policy, rules
 from tests.engine.table import Table
 from tests.golden.companion import read_golden, replay_golden
 from tests.golden.regen import HERE
@@ -105,3 +111,65 @@ def test_the_golden_game_asks_for_groups_only_where_there_is_a_choice() -> None:
     ]
     rest = [text for _, text in seen[3:]]
     assert rest and all(" made by the rules, " in t and "alliance: []" in t for t in rest), rest
+
+
+RAIDER = "KLI-0001"
+
+
+def at_version(state: FeState, version: str) -> FeState:
+    return msgspec.structs.replace(state, version=version)
+
+
+def lone_raider() -> FeState:
+    """One Klingon ship (the Strike Force's first) in 1105 with the Border Guard."""
+    return placed(after_setup(), {RAIDER: BATTLE_HEX})
+
+
+def raid(version: str | None = None, label: str = "forced-raid") -> Table:
+    both = {"coalition": policy(2), "alliance": policy(2)}
+    table = Table(PlacedFe(lone_raider, version=version), "tutorial", SEATS, label=label)
+    play_battle(table, both, rounds=2, by_hand=True)
+    return table
+
+
+def test_a_lone_ship_is_its_whole_battle_force_and_its_side_is_not_asked() -> None:
+    """From 5.9 the Klingons, with one ship in the hex (their flagship, the rules' too: the
+    only one eligible), are not asked for a battle force: it can only be that ship. The
+    Kzinti, with a choice, commit and reveal in one packet (nobody else is left to bind)."""
+    table = raid()
+    seen = _seen(table, combat_round.FORCE_STEP)
+    assert seen, "no round reached 5-3E"
+    assert not any(text.startswith("coalition committed") for text in seen), seen
+    made = [text for text in seen if " made by the rules" in text or "and the rules" in text]
+    assert made and all(f"coalition: ['{RAIDER}']" in text for text in made), seen
+    assert "alliance committed a secret choice for 5-3E" in seen, seen
+
+
+def test_a_game_of_5_8_still_asks_the_lone_ship_for_its_force() -> None:
+    seen = _seen(raid("5.8", "forced-raid-5.8"), combat_round.FORCE_STEP)
+    assert "coalition committed a secret choice for 5-3E" in seen, seen
+
+
+def test_a_side_with_nothing_to_command_has_an_empty_force_and_a_lone_ship_itself() -> None:
+    """The tutorial board with the D6 KLI-0005 alone against the Border Guard and the Kzinti
+    planet in 1105: in round 1 the D6 is the Klingons' whole force, the Kzinti choose; once
+    the Kzinti ships retreat, their planet fights on with no flagship (nothing there can
+    command) and so with an empty force (302.3, I)."""
+    board = at_version(placed(after_setup(), {"KLI-0005": BATTLE_HEX}), RULESET.version)
+    state = run_to(board, "3B2")
+    state = run_to(state, combat_round.FORCE_STEP)
+    assert forced(state, combat_round.FORCE_STEP, "coalition") == ["KLI-0005"]
+    assert forced(state, combat_round.FORCE_STEP, "alliance") is None
+    state = run_to(state, "5-7A1")
+    state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
+    state, events = orders(state, "coalition", {"type": "done"})
+    assert "alliance leaves its planet behind in 1105" in " ".join(texts(events, "battle"))
+    state = run_to(state, "5-3X1", events)
+    assert state.battles[0].rounds == 1 and combat.current(state) is not None
+    made = (
+        "5-3E (Secretly choose the battle force) made by the rules, the only choice the "
+        "board leaves (302.3): coalition: ['KLI-0005']; alliance: []"
+    )
+    assert made in texts(events, "secret"), texts(events, "secret")
+    side = combat_round.side_now(state, "alliance")
+    assert side is not None and (side.flagship, side.force) == ("", ())
