@@ -8,6 +8,7 @@ the 3 and the B found nothing, each started the typing over, and the 2 went to 2
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import App
 from textual.widgets import OptionList, Static
 
@@ -78,3 +79,33 @@ async def test_typing_ticks_nothing_in_a_list_of_many() -> None:
         await pilot.press("2", "b")
         assert pick.highlighted is not None and STEPS[pick.highlighted][1] == "2B3"
         assert pick.picked == []
+
+
+async def test_keys_that_arrive_together_are_taken_in_the_order_typed() -> None:
+    """Over SSH, or from tmux's ``send-keys``, keys can arrive in one burst: ``2 B 1 1
+    Enter`` must take 2B11, the line the keys before Enter named. The app once handled Enter
+    as the burst came in, before the list had read the keys typed ahead of it, and took the
+    first line."""
+    app = App[None]()
+    picked: list[list[str] | None] = []
+    async with app.run_test() as pilot:
+        dialog = PickDialog("Done through", EARLY)
+        await app.push_screen(dialog, picked.append)
+        await pilot.pause()
+        for key in ("2", "b", "1", "1"):
+            app.post_message(events.Key(key, key))
+        app.post_message(events.Key("enter", "\r"))
+        await pilot.pause()
+        await pilot.pause()
+    assert picked == [["2B11"]]
+
+
+async def test_enter_takes_the_ticked_lines_of_a_list_of_many() -> None:
+    app = App[None]()
+    picked: list[list[str] | None] = []
+    async with app.run_test() as pilot:
+        dialog = PickDialog("Standing order", STEPS, multiple=True)
+        await app.push_screen(dialog, picked.append)
+        await pilot.pause()
+        await pilot.press("2", "b", "space", "backspace", "3", "b", "2", "space", "enter")
+    assert picked == [["2B3", "3B2"]]

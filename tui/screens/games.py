@@ -45,8 +45,7 @@ class GamesScreen(HexpostScreen):
     """The first screen: a `DataTable` of games; Enter opens one, ``s`` syncs."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Priority, so the footer shows it over the table's own (hidden) enter binding.
-        Binding("enter", "open", "Open", priority=True),
+        # Enter ("Open") is the table's (`tui.widgets.games_table`): read in the order typed.
         Binding("v", "review", "Review", tooltip="Step through the game's packets"),
         Binding("w", "pace", "Pace", show=False, tooltip="Where the game's time went: hand-offs"),
         Binding("n", "new_game", "New game", tooltip="Create a game and invite an opponent"),
@@ -97,13 +96,14 @@ class GamesScreen(HexpostScreen):
         if self._bare:
             return  # a named game opens first: the list is built when it is shown (`_build`)
         # Not imported while a named game opens.
-        from textual.widgets import DataTable, Header
+        from textual.widgets import Header
 
         from tui.widgets.footer import KeysFooter
+        from tui.widgets.games_table import GamesTable
 
         yield Header(icon="#")
         yield Static("", id="home-note", markup=False)
-        yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield GamesTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Static("", id="empty", markup=False)
         yield StatusLine()
         yield KeysFooter()

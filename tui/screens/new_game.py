@@ -284,7 +284,9 @@ class NewGameScreen(HexpostScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Games", tooltip="Back to the list of games"),
-        Binding("ctrl+s", "create", "Create", priority=True, tooltip="Create and invite"),
+        # Not a priority binding: it must come after the letters typed before it (a priority
+        # binding runs as its key arrives, ahead of keys still waiting in a field's queue).
+        Binding("ctrl+s", "create", "Create", tooltip="Create and invite"),
     ]
 
     DEFAULT_CSS = """

@@ -65,8 +65,8 @@ class PickDialog(Dialog["list[str] | None"]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", tooltip="Close the list, nothing picked"),
-        Binding("enter", "take", "Take", show=False, priority=True),
     ]
+    """Enter is no binding: `on_key` takes it, in the order the keys were typed."""
 
     DEFAULT_CSS = """
     PickDialog {
@@ -112,7 +112,18 @@ class PickDialog(Dialog["list[str] | None"]):
         value starts the typing over from it (the next id typed). Typing that finds nothing
         moves nothing, says so under the list, and stays so until backspace clears it: a
         ``3B2`` typed where no step begins with 3 must not land on 2A3, which its last key
-        alone would find. Backspace clears what was typed."""
+        alone would find. Backspace clears what was typed.
+
+        Enter takes the line (`action_take`) here too, not as a priority binding: keys that
+        arrive in one burst (over SSH, or pasted by tmux) reach this handler in the order
+        typed, while a priority binding runs as its key arrives, before the list has read
+        the keys ahead of it. Stopped here, it never reaches the list's own Enter (which
+        would tick a line of a `TickList` instead of taking the ticked ones)."""
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.action_take()
+            return
         if event.key == "backspace" and self.typed:
             event.stop()
             self._typed("", found=True)

@@ -1,0 +1,80 @@
+"""Keys that arrive in one burst are handled in the order they were typed.
+
+Over SSH with some lag, or from tmux's ``send-keys``, a player's ``down down Enter`` reaches
+the app at once. A priority binding runs as its key comes in, ahead of the keys before it
+that still wait in the focused widget's queue: Enter on the games list once opened the game
+the cursor was on before the arrows moved it, and ctrl+s on the new-game form created the game
+before the last letters typed reached their field. (The pick lists' case is in
+`tests.tui.test_pick_typeahead`.)
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+from textual.widgets import DataTable, Input, Select
+
+from tests.saves.conftest import Player, join_tutorial
+from tests.tui.test_app import SIZE, app_for, settle, top
+from tests.tui.test_new_game import open_form
+from tui.screens.game import GameScreen
+from tui.screens.games import GamesScreen
+from tui.widgets.footer import Key, KeysFooter
+
+
+@pytest.fixture
+def alice(two_homes: tuple[Player, Player]) -> Player:
+    """Alice's home with two tutorial games, both read (made outside the tests' event loop:
+    the mail exchange runs one of its own)."""
+    alice, bob = two_homes
+    for name in ("border", "second"):
+        alice.replica.mark_read(join_tutorial(alice, bob, name))
+    return alice
+
+
+async def test_down_then_enter_in_one_burst_opens_the_game_below(alice: Player) -> None:
+    app = app_for(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = top(app)
+        assert isinstance(screen, GamesScreen)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 2 and table.cursor_row == 0
+        below = table.coordinate_to_cell_key(table.cursor_coordinate.down()).row_key.value
+        app.post_message(events.Key("down", None))
+        app.post_message(events.Key("enter", "\r"))
+        await settle(pilot)
+        opened = top(app)
+        assert isinstance(opened, GameScreen)
+        assert opened.game_id == below
+
+
+async def test_the_footer_still_names_enter(alice: Player) -> None:
+    app = app_for(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pieces, _ = app.screen.query_one(KeysFooter).shown_now()
+        keys = [(p.key, p.description) for p in pieces if isinstance(p, Key)]
+        assert keys[0] == ("enter", "Open"), keys
+
+
+async def test_an_address_typed_with_ctrl_s_in_one_burst_is_read_whole(alice: Player) -> None:
+    """The new-game form once bound ctrl+s with priority: typed right after the opponent's
+    address, it read the form before the address reached its field, and refused it as
+    empty (or, with part of it there, would have invited a truncated address)."""
+    app = app_for(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_form(pilot)
+        screen.query_one("#scenario", Select).value = "tutorial"
+        await settle(pilot)
+        screen.query_one("#name", Input).value = "third"
+        screen.query_one("#opponent", Input).focus()
+        await pilot.pause()
+        for char in "bob@example.org":
+            app.post_message(events.Key(char, char))
+        app.post_message(events.Key("ctrl+s", None))
+        await settle(pilot)
+        assert isinstance(top(app), GamesScreen)
+    (game,) = [g for g in alice.replica.games() if g.name == "third"]
+    core = alice.replica.state(game.game_id).core
+    assert [s.address for s in core.seats if s.seat != game.my_seat] == ["bob@example.org"]
