@@ -44,7 +44,9 @@ async def test_enter_on_a_step_at_80_columns_shows_it_in_full(tutorial: Tutorial
     app = app_for(tutorial.alice)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("enter", "c")  # open the game, then its checklist
+        await pilot.press("enter")  # open the game (read by a worker: let it land first)
+        await settle(pilot)
+        await pilot.press("c")  # then its checklist
         await settle(pilot)
         game = top(app)
         assert isinstance(game, GameScreen)
