@@ -20,7 +20,12 @@ rules itself (it knows no F&E), so the face hands it what is legal:
   check the reveal goes through;
 - the secret flagship of 5-3D (302.32): `flagship_param` offers the eligible units and, in a
   battle's first round when the side holds command points (308.9), how many to spend with
-  it, so the form writes ``{"flagship": ID, "command_points": N}``.
+  it, so the form writes ``{"flagship": ID, "command_points": N}``;
+- the secret carrier groups of 5-3C and battle force of 5-3E (`groups_secret`,
+  `force_secret`), and from F&E 5.10 the three at once at 5-3E (`together_secret`,
+  `engine.fe.steps.force_together`): the flagship among the eligible units (left out where
+  the rules leave one), the force, the command points a first round may spend, each
+  carrier's escorts where a group can be formed, and the fighters sent forward.
 
 The menus read the state the client's game stands in; they change nothing.
 """
@@ -37,8 +42,18 @@ from engine.fe import flow
 from engine.fe.combat import allocation
 from engine.fe.combat import ew as ew_rules
 from engine.fe.combat.targets import points_text
+from engine.fe.forces import Unit
 from engine.fe.model import FeState
-from engine.fe.steps import base, combat, combat_damage, combat_round, pursuit_round
+from engine.fe.steps import (
+    base,
+    combat,
+    combat_damage,
+    combat_groups,
+    combat_round,
+    force_together,
+    forced_choices,
+    pursuit_round,
+)
 
 ALLOCATE = "allocate"
 LOSSES = "losses"
@@ -180,3 +195,129 @@ def flagship_param(state: FeState, seat: Seat) -> Param:
     )
     record_help = f"your flagship, and up to {most} command points to spend (308.9)"
     return Param("choice", ParamKind.RECORD, True, (), record_help, entries)
+
+
+def groups_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
+    """5-3C: one entry per carrier, its escorts as ids (a ``record``: the app's form writes
+    ``{"CARRIER": ["ESCORT", ...]}``); "none" where no carrier has an escort to take, and
+    the groups to name again after the first round (515.15)."""
+    title = "Secret carrier groups"
+    side = combat_round.side_now(state, seat)
+    record = combat.current(state)
+    kept = combat_round.kept_groups(state, seat, record) if record and side else None
+    if kept is not None:
+        shown = combat_groups.groups_text(kept)
+        help_text = f"your groups stay until pursuit (515.15): {shown}"
+        if not kept:
+            return title, Param("choice", ParamKind.TEXT, True, ("none",), help_text)
+        entries = tuple(
+            Param(c, ParamKind.PIECES, True, (), f"escorts of {c}: {' '.join(e)}") for c, e in kept
+        )
+        return title, Param("choice", ParamKind.RECORD, True, (), help_text, entries)
+    available = combat_round.available(state, seat, record) if record else []
+    escorts = combat_groups.escorts(available)
+    carriers = [(u, most) for u, most in combat_groups.carriers(available) if most]
+    if not carriers or not escorts:
+        help_text = "none of your carriers here has an escort to take (515.15)"
+        return title, Param("choice", ParamKind.TEXT, True, ("none",), help_text)
+    offered = " ".join(escorts)
+    entries = tuple(
+        Param(
+            unit.id,
+            ParamKind.PIECES,
+            False,
+            (),
+            f"escorts of {unit.cls} {unit.id}, at most {most}, from {offered}",
+        )
+        for unit, most in carriers
+    )
+    help_text = "each carrier's escorts; blank: no group (515.15)"
+    return title, Param("choice", ParamKind.RECORD, True, (), help_text, entries)
+
+
+def force_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
+    """5-3E: the force's ids; where units could send fighters or PFs forward, a ``record`` of
+    the ids and a JSON object of what each sends (no richer form fits a count per unit). From
+    F&E 5.10, with the flagship and the groups (`together_secret`)."""
+    if force_together.together(state):
+        return together_secret(state, seat)
+    here = ", ".join(combat_round.units_here(state, seat))
+    help_text = (
+        f"your battle force, flagship included, within its command rating (302.33), carrier "
+        f"groups whole (515.15): {here}"
+    )
+    units = Param("choice", ParamKind.PIECES, True, (), help_text)
+    record = combat.current(state)
+    available = combat_round.available(state, seat, record) if record else []
+    senders = combat_groups.senders(available)
+    if not senders:
+        return "Secret battle force", units
+    entries = (msgspec.structs.replace(units, name="units"), _forward_param(senders))
+    param = Param("choice", ParamKind.RECORD, True, (), "your battle force", entries)
+    return "Secret battle force", param
+
+
+def _forward_param(senders: Sequence[tuple[str, int, int]]) -> Param:
+    """The fighters and PFs units outside the force send forward (a JSON object: no richer
+    form fits a count per unit)."""
+    listed = ", ".join(
+        f"{i} {f // 2}{'.5' if f % 2 else ''} fighters" + (f" {p} PFs" if p else "")
+        for i, f, p in senders
+    )
+    return Param(
+        "forward",
+        ParamKind.RECORD,
+        False,
+        (),
+        '{"UNIT-ID": fighter factors, or {"fighters": F, "pfs": P}, or "all"} from units '
+        f"outside the force, at most 3 ship equivalents (302.563, 302.332A): {listed}",
+    )
+
+
+def together_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
+    """5-3E of a 5.10 game: flagship, units, command points, each carrier's escorts and the
+    fighters sent forward, as one ``record`` (`engine.fe.steps.force_together`)."""
+    record = combat.current(state)
+    available = combat_round.available(state, seat, record) if record else []
+    here = ", ".join(u.id for u in available)
+    entries: list[Param] = []
+    made = forced_choices.forced(state, combat_round.FLAGSHIP_STEP, seat)
+    if made is None:  # (with command points to spend: the flagship and their count)
+        flagship = flagship_param(state, seat)
+        entries += flagship.entries or (msgspec.structs.replace(flagship, name="flagship"),)
+    units_help = (
+        f"your battle force, flagship included, within its command rating (302.33), carrier "
+        f"groups whole (515.15): {here}"
+    )
+    if made is not None:
+        units_help += f"; flagship {made} (the only choice)" if made else "; no flagship: []"
+    entries.append(Param("units", ParamKind.PIECES, True, (), units_help))
+    entries += _escort_entries(state, seat, available)
+    senders = combat_groups.senders(available)
+    if senders:
+        entries.append(_forward_param(senders))
+    help_text = "your flagship, battle force and carrier groups, revealed together (302.3)"
+    return "Secret battle force", Param("choice", ParamKind.RECORD, True, (), help_text,
+                                        tuple(entries))  # fmt: skip
+
+
+def _escort_entries(state: FeState, seat: Seat, available: Sequence[Unit]) -> list[Param]:
+    """One entry per carrier that may take escorts, named by its id, where the groups are
+    still to form (the first round, some carrier able to take an escort); else none."""
+    record = combat.current(state)
+    if record is None or combat_round.kept_groups(state, seat, record) is not None:
+        return []
+    if forced_choices.forced(state, combat_round.GROUPS_STEP, seat) is not None:
+        return []
+    offered = " ".join(combat_groups.escorts(available))
+    return [
+        Param(
+            unit.id,
+            ParamKind.PIECES,
+            False,
+            (),
+            f"escorts of {unit.cls} {unit.id}, at most {most}, from {offered} (515.15)",
+        )
+        for unit, most in combat_groups.carriers(available)
+        if most
+    ]

@@ -93,7 +93,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.9"
+    version = "5.10"
     follow_on_dice_from = "5.1"
     reveal_dice_in_order_from = "5.6"
     """From 5.6 a round whose BIR one side's policy chose, and the other side picked, rolls
@@ -361,14 +361,14 @@ class FeRuleset:
     def validate_secret(
         self, state: FeState, decision: Decision, seat: Seat, choice: Any
     ) -> list[Violation]:
-        from engine.fe.steps import combat_round, pursuit_round
+        from engine.fe.steps import force_together, pursuit_round
 
         open_now = self.pending(state)
         if not open_now or open_now[0].key != decision.key or not _is_secret(open_now[0]):
             return [Violation(f"secret step {decision.step} is not open now", SEQUENCE_RULE)]
         if seat not in open_now[0].seats:
             return [Violation(f"{seat} has no part in secret step {decision.step}")]
-        typed = combat_round.secret_problems(state, decision.step, seat, choice)
+        typed = force_together.secret_problems(state, decision.step, seat, choice)
         if decision.step == pursuit_round.SETUP_STEP:
             typed = pursuit_round.setup_problems(state, seat, choice)
         if typed is not None:
@@ -383,7 +383,13 @@ class FeRuleset:
     def apply_secret(
         self, state: FeState, decision: Decision, choices: Mapping[Seat, Any]
     ) -> Applied[FeState]:
-        from engine.fe.steps import combat_policy, combat_pursuit, combat_round, pursuit_round
+        from engine.fe.steps import (
+            combat_policy,
+            combat_pursuit,
+            combat_round,
+            force_together,
+            pursuit_round,
+        )
 
         open_now = self.pending(state)
         if not open_now or open_now[0].key != decision.key or not _is_secret(open_now[0]):
@@ -418,7 +424,7 @@ class FeRuleset:
         if pursuit:
             chosen, rolls = pursuit_round.apply_choices(state, typed, events)
         else:
-            chosen, rolls = combat_round.apply_choices(state, step.id, typed, events)
+            chosen, rolls = force_together.apply_choices(state, step.id, typed, events)
         if rolls:  # the steps after wait for them (read at once by the core, or armed)
             chosen = combat_round.defer_dice(chosen)
         after = TURNS.run_standing(TURNS.advance(chosen, events), events)

@@ -442,11 +442,11 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
     from engine.fe.steps import combat_round, pursuit_round
 
     if step.id == combat_round.GROUPS_STEP:
-        return _groups_secret(state, seat)
+        return battle_menus.groups_secret(state, seat)
     if step.id == combat_round.FLAGSHIP_STEP:
         return "Secret flagship", battle_menus.flagship_param(state, seat)
     if step.id == combat_round.FORCE_STEP:
-        return _force_secret(state, seat)
+        return battle_menus.force_secret(state, seat)
     if step.id == combat_round.BIR_STEP:
         picks = tuple(str(n) for n in range(BIR_PICK_MIN, BIR_PICK_MAX + 1))
         help_text = "the battle intensity rating you pick for this round (304.1)"
@@ -469,79 +469,6 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
         param = Param("choice", ParamKind.RECORD, True, (), help_text, entries)
         return "Secret EW choices", param
     return None
-
-
-def _groups_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
-    """5-3C: one entry per carrier, its escorts as ids (a ``record``: the app's form writes
-    ``{"CARRIER": ["ESCORT", ...]}``); "none" where no carrier has an escort to take, and
-    the groups to name again after the first round (515.15)."""
-    from engine.fe.steps import combat, combat_groups, combat_round
-
-    title = "Secret carrier groups"
-    side = combat_round.side_now(state, seat)
-    record = combat.current(state)
-    kept = combat_round.kept_groups(state, seat, record) if record and side else None
-    if kept is not None:
-        shown = combat_groups.groups_text(kept)
-        help_text = f"your groups stay until pursuit (515.15): {shown}"
-        if not kept:
-            return title, Param("choice", ParamKind.TEXT, True, ("none",), help_text)
-        entries = tuple(
-            Param(c, ParamKind.PIECES, True, (), f"escorts of {c}: {' '.join(e)}") for c, e in kept
-        )
-        return title, Param("choice", ParamKind.RECORD, True, (), help_text, entries)
-    available = combat_round.available(state, seat, record) if record else []
-    escorts = combat_groups.escorts(available)
-    carriers = [(u, most) for u, most in combat_groups.carriers(available) if most]
-    if not carriers or not escorts:
-        help_text = "none of your carriers here has an escort to take (515.15)"
-        return title, Param("choice", ParamKind.TEXT, True, ("none",), help_text)
-    offered = " ".join(escorts)
-    entries = tuple(
-        Param(
-            unit.id,
-            ParamKind.PIECES,
-            False,
-            (),
-            f"escorts of {unit.cls} {unit.id}, at most {most}, from {offered}",
-        )
-        for unit, most in carriers
-    )
-    help_text = "each carrier's escorts; blank: no group (515.15)"
-    return title, Param("choice", ParamKind.RECORD, True, (), help_text, entries)
-
-
-def _force_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
-    """5-3E: the force's ids; where units could send fighters or PFs forward, a ``record`` of
-    the ids and a JSON object of what each sends (no richer form fits a count per unit)."""
-    from engine.fe.steps import combat, combat_groups, combat_round
-
-    here = ", ".join(combat_round.units_here(state, seat))
-    help_text = (
-        f"your battle force, flagship included, within its command rating (302.33), carrier "
-        f"groups whole (515.15): {here}"
-    )
-    units = Param("choice", ParamKind.PIECES, True, (), help_text)
-    record = combat.current(state)
-    available = combat_round.available(state, seat, record) if record else []
-    senders = combat_groups.senders(available)
-    if not senders:
-        return "Secret battle force", units
-    listed = ", ".join(
-        f"{i} {f // 2}{'.5' if f % 2 else ''} fighters" + (f" {p} PFs" if p else "")
-        for i, f, p in senders
-    )
-    forward = Param(
-        "forward",
-        ParamKind.RECORD,
-        False,
-        (),
-        '{"UNIT-ID": fighter factors, or {"fighters": F, "pfs": P}, or "all"} from units '
-        f"outside the force, at most 3 ship equivalents (302.563, 302.332A): {listed}",
-    )
-    entries = (msgspec.structs.replace(units, name="units"), forward)
-    param = Param("choice", ParamKind.RECORD, True, (), "your battle force", entries)
-    return "Secret battle force", param
 
 
 def _rule(step: Step) -> str:

@@ -41,6 +41,9 @@ that every seat's policy answers is passed. Before, the game waited there for th
 seat's ``done``, which marked an automatic step done without carrying it out (5-3X4, the
 variable BIR roll); there a secret step every policy answers is refused, as nobody would owe
 it."""
+FOLDED_STEPS = ("5-3C", "5-3D")
+"""`engine.fe.steps.force_together.FOLDED_STEPS`, named here so that the flow imports no
+combat module until a battle needs one."""
 _PHASING = Actor.PHASING
 """Read off the enum once (a member read off its class goes through the enum's metaclass)."""
 
@@ -123,6 +126,10 @@ class FeTurns:
         return areas.area(step.area).automatic(state, step, events)
 
     def skip(self, state: FeState, step: Step) -> str:
+        if step.id in FOLDED_STEPS:  # chosen at 5-3E from 5.10
+            from engine.fe.steps import force_together  # (combat: not for a first paint)
+
+            return force_together.skip(state, step.id)
         return areas.area(step.area).skip(state, step) if step.area else ""
 
     def unmet(self, state: FeState, step: Step, condition: str) -> str:

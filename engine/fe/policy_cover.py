@@ -40,9 +40,12 @@ def policy_cover(state: FeState) -> dict[str, tuple[Seat, ...]]:
     opening = state.plays_at_least(combat_policy.OPENING_FROM)
     capture = state.plays_at_least(combat_policy.CAPTURE_FROM)
     direct = state.plays_at_least(combat_policy.DIRECT_FROM)
+    joined = state.plays_at_least(combat_policy.JOINED_FROM)
     for seat, policy in state.policies:
         steps = (
-            *combat_policy.answered_steps(policy, opening=opening, capture=capture, direct=direct),
+            *combat_policy.answered_steps(
+                policy, opening=opening, capture=capture, direct=direct, joined=joined
+            ),
             *combat_pursuit.answered_steps(policy),
         )
         for step in steps:

@@ -85,9 +85,10 @@ STANDING = {
 """Each seat's standing order for the combat phase: the pursuer keeps 5-8 (pursuit) for
 itself, since a standing ``done`` there would let the enemy go."""
 COMBAT_PHASE = "5"
-LABEL = "fe-battle-3"
+LABEL = "fe-battle-4"
 """The table's label: it derives every key and entropy chain, so it decides the dice (this
-one makes the pursuit succeed, so the golden game shows the pursuit battle, 307.4)."""
+one makes the pursuit succeed, so the golden game shows the pursuit battle, 307.4; from fe
+5.10, whose joined battle-force choice changed the packets, "fe-battle-3"'s pursuit fails)."""
 ALLOCATED, SIGNED = 1, 2
 """How far a seat is: it typed its round-1 allocation; it signed its policy."""
 

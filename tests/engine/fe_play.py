@@ -15,7 +15,7 @@ from engine.core.turn_orders import Back, Done, Note, Roll, Standing
 from engine.fe import FE, RULESET
 from engine.fe.model import FeState
 from engine.fe.orders import RetreatOrder
-from engine.fe.steps import combat, combat_damage, combat_groups, combat_round
+from engine.fe.steps import combat, combat_damage, combat_groups, combat_round, force_together
 from engine.fe.steps.setup_stage import default_placements
 from tests.engine.table import Table
 
@@ -104,6 +104,10 @@ def battle_choice(rules: FeState, seat: str, step: str) -> object | None:
     if step == combat_round.FLAGSHIP_STEP:
         eligible = combat_round.eligible_flagships(rules, seat)
         return eligible[0] if eligible else ""
+    if step == combat_round.FORCE_STEP and force_together.together(rules):  # (from fe 5.10)
+        groups = battle_choice(rules, seat, combat_round.GROUPS_STEP)
+        flagship = battle_choice(rules, seat, combat_round.FLAGSHIP_STEP)
+        return force_together.join(groups, flagship, [flagship] if flagship else [])
     if step == combat_round.FORCE_STEP:  # the flagship alone: scripted battles bleed slowly
         record = combat.current(rules)
         assert record is not None
@@ -203,8 +207,8 @@ def play_sample_fe_game() -> Table:
     table.orders("alliance", Standing(["1", "2", "3A"]))
     walk_to(table, "3B2")
     attack_the_count(table)
-    walk_to(table, "5-3C")
-    commit_open_secret(table, "5-3C")
+    walk_to(table, "5-3E")
+    commit_open_secret(table, "5-3E")
     walk_to(table, "5-3X2")
     first, second = secret_order(table)
     table.commit(first, secret_choice(table, first, "5-3X2", ""))

@@ -43,7 +43,11 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
   ``fe_wind`` as 5.8 wrote them, where in a battle's second round the Kzinti, with nothing
   left in 0701 but their battle station (their flagship), commit and reveal it as their
   battle force at 5-3E (from 5.9 a force the board forces is the engine's too:
-  `engine.fe.steps.forced_choices.FORCE_FORCED_FROM`).
+  `engine.fe.steps.forced_choices.FORCE_FORCED_FROM`);
+- ``fe_5_9_checklist.msgpack`` and ``fe_5_9_wind.msgpack``: the goldens ``fe_checklist`` and
+  ``fe_wind`` as 5.9 wrote them, where each side commits and reveals its flagship at 5-3D
+  before it chooses its battle force at 5-3E (from 5.10 groups, flagship and force are one
+  choice at 5-3E: `engine.fe.steps.force_together`).
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_7_wind.msgpack": RULESET,
     "fe_5_8_checklist.msgpack": RULESET,
     "fe_5_8_wind.msgpack": RULESET,
+    "fe_5_9_checklist.msgpack": RULESET,
+    "fe_5_9_wind.msgpack": RULESET,
 }
 
 
@@ -83,7 +89,7 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6", "5.7", "5.8")
+    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6", "5.7", "5.8", "5.9")
     assert ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None
@@ -243,3 +249,18 @@ def test_the_5_8_games_ask_a_base_alone_for_its_battle_force(name: str) -> None:
     ]
     assert seen.count("alliance committed a secret choice for 5-3E") >= 2
     assert not any("made by the rules" in text for text in seen)
+
+
+@pytest.mark.parametrize("name", ["fe_5_9_checklist.msgpack", "fe_5_9_wind.msgpack"])
+def test_the_5_9_games_reveal_flagships_before_the_forces_are_chosen(name: str) -> None:
+    """What the frozen 5.9 games pin: the flagships are committed and revealed at 5-3D, and
+    only then is a battle force chosen at 5-3E (from 5.10 one commitment names all three)."""
+    golden = read_golden(FROZEN / name)
+    seen = [
+        (e.step, e.kind)
+        for _seq, _packet, result in replay_golden(golden, RULESET)
+        for e in result.events
+        if e.step in ("5-3D", "5-3E") and e.kind in ("commit", "secret")
+    ]
+    assert ("5-3D", "commit") in seen
+    assert seen.index(("5-3D", "secret")) < seen.index(("5-3E", "commit"))

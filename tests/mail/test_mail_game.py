@@ -59,9 +59,9 @@ from tests.mail.mailgame import (
 from tests.mail.servers import MailStack, free_ports
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    COALITION_FLAGSHIP,
-    FLAGSHIP,
-    FLAGSHIP_TEXT,
+    COALITION_FORCE,
+    FORCE,
+    FORCE_TEXT,
     SECRET_STEP,
     Player,
     accept_join,
@@ -175,13 +175,13 @@ def test_a_game_by_email_with_a_roll_and_a_secret_choice(
     to_battle(players, game_id)  # Bob's Kzinti attack: the combat phase has secret steps
     first, second = owner(players, game_id)
     assert pending(RULESET, first.replica.state(game_id))[0].kind == DecisionKind.SECRET
-    first.replica.submit(game_id, [{"type": "secret", "choice": FLAGSHIP}], now=now())
+    first.replica.submit(game_id, [{"type": "secret", "choice": FORCE}], now=now())
     exchange(first, second)
-    second.replica.submit(game_id, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
+    second.replica.submit(game_id, [{"type": "secret", "choice": COALITION_FORCE}], now=now())
     exchange(second, first)
     second.sync()
     resolved = " ".join(e.text for _, e in bob.replica.events(game_id) if e.step == SECRET_STEP)
-    assert FLAGSHIP_TEXT in resolved and f"coalition: {COALITION_FLAGSHIP}" in resolved
+    assert FORCE_TEXT in resolved and f"coalition: {COALITION_FORCE}" in resolved
     same_game(alice, bob, game_id)
 
     # What Bob's mailbox holds: one email per packet Alice sent, readable and threaded.

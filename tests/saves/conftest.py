@@ -345,27 +345,28 @@ ATTACK = {
 onto the Lyran Red Claw Fleet, so its combat phase has a battle (without one the phase passes
 by itself, 302.9, and nobody commits a secret)."""
 GROUPS: list[dict[str, object]] = [{"carrier": "KZI-0016", "escorts": ["KZI-0017", "KZI-0018"]}]
-"""The alliance's secret choice at 5-3C in that battle: its carrier group (515.15). From fe
-5.8 the coalition, with no carrier there, is not asked (`engine.fe.steps.forced_choices`):
-the alliance's commitment is revealed in its own packet."""
-GROUPS_TEXT = str(GROUPS)
-"""How the reveal event of 5-3C prints that choice."""
-SECRET_STEP = "5-3D"
-"""The secret step of that battle both seats are asked at: the flagships (302.32)."""
-FLAGSHIP: dict[str, object] = {"flagship": "KZI-0016", "command_points": 0}
-"""The alliance's flagship there (it attacks, so it commits first), written with the command
-points it spends (none): in that form the choice's bytes are found nowhere else in the game,
-where the unit id alone is in every packet that moved it (the secrecy tests look for them)."""
-FLAGSHIP_TEXT = "alliance: {'command_points': 0, 'flagship': 'KZI-0016'}"
-"""How the reveal event of 5-3D prints that choice."""
-COALITION_FLAGSHIP = "LYR-0077"
-"""The coalition's flagship there, committed second (and so revealed at once)."""
+"""The alliance's carrier group in that battle (515.15), chosen with its force (`FORCE`)."""
+SECRET_STEP = "5-3E"
+"""The secret step of that battle both seats are asked at: from fe 5.10 the carrier groups,
+the flagship and the battle force at once (`engine.fe.steps.force_together`)."""
+FORCE: dict[str, object] = {
+    "flagship": "KZI-0016",
+    "groups": GROUPS,
+    "units": ["KZI-0016", "KZI-0017", "KZI-0018"],
+}
+"""The alliance's choice there (it attacks, so it commits first): its carrier and the two
+escorts, the carrier flagship. Its bytes are found nowhere else in the game (the secrecy
+tests look for them); its keys are in canonical order, so the reveal event prints it as
+written here (`FORCE_TEXT`)."""
+FORCE_TEXT = f"alliance: {FORCE}"
+"""How the reveal event of 5-3E prints that choice."""
+COALITION_FORCE: dict[str, object] = {"flagship": "LYR-0077", "units": ["LYR-0077"]}
+"""The coalition's choice there, committed second (and so revealed at once)."""
 
 
 def to_battle(players: dict[str, Player], game_id: bytes) -> None:
     """Play turn 1 to the secret step both seats owe, `SECRET_STEP`, in the battle `ATTACK`
-    makes: the alliance's carrier group at 5-3C on the way (`GROUPS`); the alliance,
-    attacking, commits first at 5-3D."""
+    makes; the alliance, attacking, commits first."""
     advance(players, game_id, "3B2")  # the coalition's movement: nothing moves
     coalition, alliance = players["coalition"], players["alliance"]
     assert owner(players, game_id)[0] is coalition
@@ -375,21 +376,18 @@ def to_battle(players: dict[str, Player], game_id: bytes) -> None:
     assert owner(players, game_id)[0] is alliance
     alliance.replica.submit(game_id, [ATTACK, {"type": "done"}], now=now())
     exchange(alliance, coalition)
-    advance(players, game_id, "5-3C")
-    assert owner(players, game_id)[0] is alliance
-    alliance.replica.submit(game_id, [{"type": "secret", "choice": GROUPS}], now=now())
-    exchange(alliance, coalition)
+    advance(players, game_id, SECRET_STEP)
     owed = pending(RULESET, alliance.replica.state(game_id))[0]
     assert (owed.step, owed.seats) == (SECRET_STEP, ("alliance",)), owed
 
 
 def play_secrets(players: dict[str, Player], game_id: bytes) -> None:
-    """From `to_battle`: both secret choices of `SECRET_STEP` (the alliance's flagship first,
-    as the attacker, then the coalition's), each revealed by the automatic replies."""
+    """From `to_battle`: both secret choices of `SECRET_STEP` (the alliance's first, as the
+    attacker, then the coalition's), each revealed by the automatic replies."""
     alliance, coalition = players["alliance"], players["coalition"]
-    alliance.replica.submit(game_id, [{"type": "secret", "choice": FLAGSHIP}], now=now())
+    alliance.replica.submit(game_id, [{"type": "secret", "choice": FORCE}], now=now())
     exchange(alliance, coalition)
-    coalition.replica.submit(game_id, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
+    coalition.replica.submit(game_id, [{"type": "secret", "choice": COALITION_FORCE}], now=now())
     exchange(coalition, alliance)
 
 
@@ -402,7 +400,7 @@ def seed_chain(player: Player, game_id: bytes, seat: str) -> entropy.EntropyChai
 
 def kept_secret(player: Player, game_id: bytes) -> tuple[str, str, bytes, bytes]:
     """``(key, seat, salt, choice)`` of the secret choice a home keeps for a game's
-    `SECRET_STEP` (the alliance's home keeps its groups of 5-3C too, revealed at once)."""
+    `SECRET_STEP`."""
     row = player.replica.store.one(
         "SELECT key, seat FROM secrets WHERE game_id = ? AND key LIKE ?",
         (game_id, f"%/{SECRET_STEP}/%"),

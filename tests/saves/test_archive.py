@@ -20,9 +20,9 @@ from saves.home import Home
 from saves.vault import is_sealed
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    COALITION_FLAGSHIP,
-    FLAGSHIP,
-    FLAGSHIP_TEXT,
+    COALITION_FORCE,
+    FORCE,
+    FORCE_TEXT,
     SECRET_STEP,
     Player,
     accept_join,
@@ -154,15 +154,14 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
 ) -> None:
     to_battle(players, game)
     first, second = owner(players, game)
-    first.replica.submit(game, [{"type": "secret", "choice": FLAGSHIP}], now=now())
+    first.replica.submit(game, [{"type": "secret", "choice": FORCE}], now=now())
     exchange(first, second)
 
     private = export_game(first.replica, game)
     public = export_game(first.replica, game, public=True)
     kept = msgspec.msgpack.decode(private, type=Archive).secrets
-    # (its groups of 5-3C, revealed at once, and its flagship)
-    assert [is_sealed(secret.salt) for secret in kept] == [True, True], "they travel, sealed"
-    choice = canonical_choice(FLAGSHIP)
+    assert [is_sealed(secret.salt) for secret in kept] == [True], "it travels, sealed"
+    choice = canonical_choice(FORCE)
     assert choice not in private, "a mislaid archive does not tell the choice"
     assert choice not in public
     assert msgspec.msgpack.decode(public, type=Archive).secrets == []
@@ -182,13 +181,13 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
         first.close()
 
         two = second.replica.submit(
-            game, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now()
+            game, [{"type": "secret", "choice": COALITION_FORCE}], now=now()
         )
         exchange(second, moved)  # the moved home reveals the imported secret by itself
         assert second.row(game).head_seq == two.seq + 1
         assert moved.row(game).head_seq == two.seq + 1
         text = " ".join(e.text for _, e in second.replica.events(game) if e.step == SECRET_STEP)
-        assert FLAGSHIP_TEXT in text
+        assert FORCE_TEXT in text
         assert pending(RULESET, second.replica.state(game))[0].step != SECRET_STEP
         assert moved.replica.verify(game) == second.replica.verify(game)
     finally:

@@ -30,8 +30,8 @@ from saves import joins
 from saves.secrets import owed_reveals
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    COALITION_FLAGSHIP,
-    FLAGSHIP,
+    COALITION_FORCE,
+    FORCE,
     Player,
     create_game,
     exchange,
@@ -395,9 +395,9 @@ def test_a_tampered_reveal_is_refused_by_the_other_side(
 ) -> None:
     to_battle(players, game)
     first, second = owner(players, game)
-    first.replica.submit(game, [{"type": "secret", "choice": FLAGSHIP}], now=now())
+    first.replica.submit(game, [{"type": "secret", "choice": FORCE}], now=now())
     exchange(first, second)
-    two = second.replica.submit(game, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
+    two = second.replica.submit(game, [{"type": "secret", "choice": COALITION_FORCE}], now=now())
     outcome = first.replica.receive(second.packet(game, two.seq), source="t", now=now())
     assert outcome.applied == [two.seq]
 
@@ -501,10 +501,10 @@ def test_a_damaged_kept_secret_stops_only_its_own_games_reply(
     other = start_game(alice, bob)
     to_battle(players, game)  # the alliance (Bob) attacks, so commits first and reveals later
     assert owner(players, game)[0] is bob
-    bob.replica.submit(game, [{"type": "secret", "choice": FLAGSHIP}], now=now())
+    bob.replica.submit(game, [{"type": "secret", "choice": FORCE}], now=now())
     replace_choice(bob, game, msgspec.msgpack.encode("something else entirely"))
     exchange(bob, alice)
-    alice.replica.submit(game, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
+    alice.replica.submit(game, [{"type": "secret", "choice": COALITION_FORCE}], now=now())
     alice.replica.submit(other, [{"type": "roll", "dice": "1d6", "purpose": "x"}], now=now())
     alice.sync()
     report = bob.sync()  # takes in both packets, then writes what it owes automatically

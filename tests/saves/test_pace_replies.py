@@ -9,8 +9,8 @@ import msgspec
 from engine.core import pace
 from engine.core.packets import Body, EntropyOnly, Envelope
 from tests.saves.conftest import (
-    COALITION_FLAGSHIP,
-    FLAGSHIP,
+    COALITION_FORCE,
+    FORCE,
     Player,
     exchange,
     now,
@@ -41,9 +41,9 @@ def test_automatic_replies_and_only_they_count_as_machine_packets(
     exchange(author, other)  # the other home answers the roll by itself: entropy
     to_battle(players, game)
     first, second = owner(players, game)
-    first.replica.submit(game, [{"type": "secret", "choice": FLAGSHIP}], now=now())
+    first.replica.submit(game, [{"type": "secret", "choice": FORCE}], now=now())
     exchange(first, second)
-    second.replica.submit(game, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
+    second.replica.submit(game, [{"type": "secret", "choice": COALITION_FORCE}], now=now())
     exchange(second, first)  # the first home reveals its bound choice by itself
 
     written = _written(alice, game) + _written(bob, game)

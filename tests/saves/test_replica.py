@@ -29,9 +29,9 @@ from saves.reading import kept_packet
 from saves.replica import Replica, lookup_in
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    COALITION_FLAGSHIP,
-    FLAGSHIP,
-    FLAGSHIP_TEXT,
+    COALITION_FORCE,
+    FORCE,
+    FORCE_TEXT,
     SECRET_STEP,
     Player,
     create_game,
@@ -193,16 +193,16 @@ def test_secret_step_commits_then_reveals_through_the_replica(
     game: bytes, players: dict[str, Player]
 ) -> None:
     first, second = _to_secret_step(players, game)
-    first_choice, second_choice = FLAGSHIP, COALITION_FLAGSHIP  # the alliance commits first
+    first_choice, second_choice = FORCE, COALITION_FORCE  # the alliance commits first
 
     one = first.replica.submit(game, [{"type": "secret", "choice": first_choice}], now=now())
     packet = first.opened(game, one.seq)
     assert len(packet.body.commits) == 1
     assert packet.body.reveals == []
     assert canonical_choice(first_choice) not in first.packet(game, one.seq)
-    assert first.count("secrets", game) == 2  # (and its groups of 5-3C, revealed at once)
+    assert first.count("secrets", game) == 1
     exchange(first, second)
-    assert FLAGSHIP_TEXT not in " ".join(e.text for _, e in second.replica.events(game))
+    assert FORCE_TEXT not in " ".join(e.text for _, e in second.replica.events(game))
 
     two = second.replica.submit(game, [{"type": "secret", "choice": second_choice}], now=now())
     packet = second.opened(game, two.seq)
@@ -227,8 +227,8 @@ def test_secret_step_commits_then_reveals_through_the_replica(
         assert player.row(game).head_seq == two.seq + 1
         resolved = [e for _, e in player.replica.events(game) if e.step == SECRET_STEP]
         text = " ".join(e.text for e in resolved)
-        assert FLAGSHIP_TEXT in text
-        assert second_choice in text
+        assert FORCE_TEXT in text
+        assert f"coalition: {second_choice}" in text
         assert pending(RULESET, player.replica.state(game))[0].step != SECRET_STEP
     assert first.replica.verify(game) == second.replica.verify(game)
 

@@ -23,9 +23,9 @@ from saves.home import Home
 from saves.keys import generate_identity
 from tests.saves.conftest import (
     CHAIN_LENGTH,
-    COALITION_FLAGSHIP,
-    FLAGSHIP,
-    FLAGSHIP_TEXT,
+    COALITION_FORCE,
+    FORCE,
+    FORCE_TEXT,
     SECRET_STEP,
     Player,
     create_game,
@@ -37,7 +37,7 @@ from tests.saves.conftest import (
     to_battle,
 )
 
-CHOICE = FLAGSHIP
+CHOICE = FORCE
 """The alliance's carrier group at 5-3C of the battle `to_battle` plays to (515.15)."""
 CHOICE_JSON = json.dumps(CHOICE).encode()
 
@@ -203,16 +203,16 @@ def test_an_older_homes_plain_secret_is_revealed_and_sealed(
     _, choice = _make_plain(first, game)
     assert choice == entropy.canonical_choice(CHOICE)
     first.reopen()
-    assert _sealed_rows(first) == [False, False, False]  # its seed, its groups, its flagship
+    assert _sealed_rows(first) == [False, False]  # its seed, its choice
 
-    second.replica.submit(game, [{"type": "secret", "choice": COALITION_FLAGSHIP}], now=now())
+    second.replica.submit(game, [{"type": "secret", "choice": COALITION_FORCE}], now=now())
     second.sync()
     report = first.sync()  # the automatic reveal reads the plain choice, then it is sealed
     assert report.problems == [] and len(report.sent) == 1
-    assert _sealed_rows(first) == [True, True, True]
+    assert _sealed_rows(first) == [True, True]
     second.sync()
     text = " ".join(e.text for _, e in second.replica.events(game) if e.step == SECRET_STEP)
-    assert FLAGSHIP_TEXT in text
+    assert FORCE_TEXT in text
     assert first.replica.verify(game) == second.replica.verify(game)
 
 

@@ -38,12 +38,12 @@ from tests.tui.conftest import (
 
 SECRET_STEP = saves.SECRET_STEP
 """The secret step both seats owe in the battle of Bob's Kzinti attack in turn 1
-(`saves.ATTACK`, put into the walk by `plan_walk`): the flagships, 5-3D. At 5-3C before it
-only Bob is asked (`saves.GROUPS`; the Lyrans have no carrier there)."""
-BOB_SECRET = saves.FLAGSHIP
-"""Bob's (the alliance's) flagship: the attacker commits first."""
-BOB_SECRET_TEXT = saves.FLAGSHIP_TEXT
-ALICE_SECRET = saves.COALITION_FLAGSHIP
+(`saves.ATTACK`, put into the walk by `plan_walk`): groups, flagships and battle forces,
+5-3E."""
+BOB_SECRET = saves.FORCE
+"""Bob's (the alliance's) choice: the attacker commits first."""
+BOB_SECRET_TEXT = saves.FORCE_TEXT
+ALICE_SECRET = saves.COALITION_FORCE
 ROLL_PURPOSE = "survey points 505.21"
 
 SHOW_KEYS = {
@@ -213,7 +213,7 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
 
     # Walk to the first secret step, alternating between the seats as the checklist demands.
     players = {"coalition": alice, "alliance": bob}
-    result.plan = plan_walk(alice.home, game, "5-3C", ("alliance", saves.ATTACK))
+    result.plan = plan_walk(alice.home, game, SECRET_STEP, ("alliance", saves.ATTACK))
     # The walk is scaffolding (dozens of packets), so it goes through `tui.cli.main` in-process;
     # everything asserted on below is still read back through real subprocesses.
     for seat, orders in result.plan:
@@ -222,9 +222,6 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
         owner.in_process("orders", short, "-", stdin=json.dumps({"orders": orders}))
         owner.in_process("sync", unlock=False)
         other.in_process("sync", unlock=False)
-    # 5-3C: Bob's carrier group, revealed in its own packet (only he is asked there).
-    bob.orders(short, [{"type": "secret", "choice": saves.GROUPS}])
-    exchange(bob, alice)
     result.at_secret = alice.show(short)
     result.bob_at_secret = bob.show(short)
 

@@ -29,13 +29,13 @@ BATTLE = 1205
 
 
 @pytest.fixture
-def at_5_3d(tmp_path: Path) -> Iterator[Tutorial]:
-    with tutorial_at(tmp_path, "5-3D", TUTORIAL_ATTACK) as game:
+def at_5_3e(tmp_path: Path) -> Iterator[Tutorial]:
+    with tutorial_at(tmp_path, "5-3E", TUTORIAL_ATTACK) as game:
         yield game
 
 
-def test_the_board_names_the_battle_being_fought(at_5_3d: Tutorial) -> None:
-    state = at_5_3d.alice.replica.state(at_5_3d.game_id)
+def test_the_board_names_the_battle_being_fought(at_5_3e: Tutorial) -> None:
+    state = at_5_3e.alice.replica.state(at_5_3e.game_id)
     assert state.rules is not None
     board = FACE.board(state.rules)
     assert board.focus == f"{BATTLE:04d}"
@@ -56,20 +56,20 @@ def test_outside_a_battle_the_board_names_no_place(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("seat", ["alice", "bob"])
-async def test_the_map_opens_on_the_battle(at_5_3d: Tutorial, seat: str) -> None:
-    app = app_for(at_5_3d.alice if seat == "alice" else at_5_3d.bob)
+async def test_the_map_opens_on_the_battle(at_5_3e: Tutorial, seat: str) -> None:
+    app = app_for(at_5_3e.alice if seat == "alice" else at_5_3e.bob)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
         assert screen.query_one(HexMap).cursor == BATTLE
 
 
 def test_the_cursor_goes_to_a_battle_only_when_the_board_names_a_new_one(
-    at_5_3d: Tutorial,
+    at_5_3e: Tutorial,
 ) -> None:
     """A game read again (after a sync) moves the map's cursor to a battle begun since the
     last read, or to the next battle hex; the same battle read again leaves it where the
     player put it."""
-    state = at_5_3d.alice.replica.state(at_5_3d.game_id)
+    state = at_5_3e.alice.replica.state(at_5_3e.game_id)
     assert state.rules is not None
     battle = FACE.board(state.rules)
     calm = msgspec.structs.replace(battle, focus="")

@@ -225,32 +225,39 @@ async def test_a_roll_is_drafted_from_its_form(at_3b2: Tutorial) -> None:
 
 
 @pytest.fixture
-def at_5_3d(tmp_path: Path) -> Iterator[Tutorial]:
-    """The tutorial walked to 5-3D of the battle in 1205, a secret step both seats owe (from
-    fe 5.8 the carrier groups of 5-3C before it are the rules': nobody has a carrier there)."""
-    with tutorial_at(tmp_path, "5-3D", TUTORIAL_ATTACK) as game:
+def at_5_3e(tmp_path: Path) -> Iterator[Tutorial]:
+    """The tutorial walked to 5-3E of the battle in 1205, a secret step both seats owe (from
+    fe 5.10 the flagship and the battle force at once; nobody has a carrier there)."""
+    with tutorial_at(tmp_path, "5-3E", TUTORIAL_ATTACK) as game:
         yield game
 
 
-async def test_a_secret_step_takes_a_hidden_choice(at_5_3d: Tutorial) -> None:
-    state = at_5_3d.alice.replica.state(at_5_3d.game_id)
+async def test_a_secret_step_takes_a_hidden_choice(at_5_3e: Tutorial) -> None:
+    state = at_5_3e.alice.replica.state(at_5_3e.game_id)
     assert state.rules is not None
     eligible = list(combat_round.eligible_flagships(state.rules, "coalition"))
     assert len(eligible) > 1, eligible  # a choice to hide (one alone would be the rules')
-    app = app_for(at_5_3d.alice)
+    app = app_for(at_5_3e.alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)
         await pilot.press("o")
         panel = screen.query_one(OrdersPanel)
-        assert "5-3D is secret" in panel.hint_text
+        assert "5-3E is secret" in panel.hint_text
         await pilot.press("p")
         assert isinstance(app.screen, OrderForm)
-        # The form offers the Klingons' eligible flagships (302.32).
-        (field,) = app.screen.fields
-        assert [value for _, value in field.choices] == eligible
-        await pilot.press("ctrl+s")
+        # The form offers the Klingons' eligible flagships (302.32), then the force.
+        flagship, units = app.screen.fields
+        assert [value for _, value in flagship.choices] == eligible
+        assert units.value == "" and "KLI-0004" in units.label  # the units there, listed
+        await pilot.press("ctrl+s")  # the force left blank: the engine says what is missing
         await settle(pilot)
-        assert panel.items == [{"type": "secret", "choice": eligible[0]}]
+        assert panel.items == [{"type": "secret", "choice": {"flagship": eligible[0]}}]
+        assert 'name your battle force\'s "units"' in panel.check_text, panel.check_text
+        await pilot.press("u")  # take it back and write it again, with the force
+        await pilot.press("p", "tab", *eligible[0], "ctrl+s")
+        await settle(pilot)
+        chosen = {"flagship": eligible[0], "units": [eligible[0]]}
+        assert panel.items == [{"type": "secret", "choice": chosen}]
         assert panel.check_text.startswith("legal"), panel.check_text
         assert "S sends your hidden choice" in panel.hint_text, "the choice is written"
         assert screen.query_one(HexMap).planned == {}  # a hidden choice moves nothing

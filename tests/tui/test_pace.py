@@ -156,9 +156,9 @@ def test_a_stored_game_is_counted_as_the_engine_counts_its_packets(golden_home: 
                                                   bodies]) if h.seat == seat)
         for seat in ("coalition", "alliance")
     }  # fmt: skip
-    # (5-3D: from fe 5.8 the second round's 5-3C asks nobody, and falls out of the top steps)
-    secret = next(s for s in report["steps"] if s["step"] == "5-3D")
-    assert secret["title"] == "Secretly choose flagships"  # from the checklist
+    # (5-3E: from fe 5.10 the flagship is chosen there too, and 5-3C and 5-3D ask nobody)
+    secret = next(s for s in report["steps"] if s["step"] == "5-3E")
+    assert secret["title"] == "Secretly choose the battle force"  # from the checklist
     assert (secret["kind"], secret["actor"], secret["standing"]) == ("secret", "both", [])
     assert all(s["human_median"] is None for s in report["seats"])  # a golden has no stamps
 

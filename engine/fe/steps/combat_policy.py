@@ -64,6 +64,7 @@ from engine.fe.steps import (
     combat_retreat,
     combat_round,
     combat_withdrawal,
+    force_together,
     forced_choices,
     pursuit_die,
     reserves,
@@ -90,6 +91,8 @@ policy_of = combat.policy_of
 GROUPS_STEP = combat_round.GROUPS_STEP
 """Carrier and escort groups: an "auto" force forms none, then keeps them (515.15)."""
 POLICY_STEPS = combat_round.TYPED_STEPS
+JOINED_FROM = forced_choices.JOINED_FROM
+"""From this version groups, flagship and force are one choice at 5-3E (`force_together`)."""
 STALLED_FROM = "5.6"
 STALLED_ROUNDS = 3
 """Rounds in a row without a loss on either side after which a policy no longer answers
@@ -117,15 +120,27 @@ def _covers(policy: CombatPolicy, step_id: str) -> bool:
 
 
 def answered_steps(
-    policy: CombatPolicy, *, opening: bool = True, capture: bool = True, direct: bool = True
+    policy: CombatPolicy,
+    *,
+    opening: bool = True,
+    capture: bool = True,
+    direct: bool = True,
+    joined: bool = True,
 ) -> tuple[str, ...]:
     """The steps of a battle round at which ``policy`` answers its seat's part as a rule, for
     the checklist (`engine.fe.policy_cover`): the board may still leave one to the seat (with
     no legal retreat hex, 302.72, the seat is asked where to go). ``opening``: the game
     plays `OPENING_FROM` or later, where a policy answers a base battle's opening too;
     ``capture``: it plays `CAPTURE_FROM` or later, where ``capture`` answers 5-6X1;
-    ``direct``: it plays `DIRECT_FROM` or later, where ``direct`` answers 5-5B and 5-5C."""
+    ``direct``: it plays `DIRECT_FROM` or later, where ``direct`` answers 5-5B and 5-5C;
+    ``joined``: it plays `JOINED_FROM` or later, where 5-3C and 5-3D pass and 5-3E takes
+    the flagship with the force (`force_together`), so a policy answers it only naming both."""
     steps = [step for step in POLICY_STEPS if _covers(policy, step)]
+    if joined:
+        folded = force_together.FOLDED_STEPS
+        steps = [step for step in steps if step not in folded]
+        if policy.flagship != "auto" and combat_round.FORCE_STEP in steps:
+            steps.remove(combat_round.FORCE_STEP)
     if capture and policy.capture:
         steps.append(combat_capture.CAPTURE_STEP)
     if direct and policy.direct:
@@ -159,12 +174,16 @@ def decides(state: FeState, step: Step, seat: Seat) -> bool:
     (`engine.fe.steps.forced_choices`)."""
     if step.id == combat_round.BIR_STEP and _fixed_by_rules(state, step.id):
         return True
-    if forced_choices.forced(state, step.id, seat) is not None:
+    if force_together.forced_choice(state, step.id, seat) is not None:
         return True
     if not state.policies or step.id not in POLICY_STEPS:
         return False
     policy = policy_of(state, seat)
-    return policy is not None and _covers(policy, step.id) and combat.current(state) is not None
+    if policy is None or combat.current(state) is None:
+        return False
+    if step.id == combat_round.FORCE_STEP and force_together.together(state):
+        return policy.force == "auto" and policy.flagship == "auto"  # it names both (5.10)
+    return _covers(policy, step.id)
 
 
 # --- signing -------------------------------------------------------------------------------
@@ -297,11 +316,13 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
     row = combat_round.fixed_bir(record, seat)
     if step_id == combat_round.BIR_STEP and row is not None:
         return row  # a fighting retreat's row (302.772)
-    made = forced_choices.forced(state, step_id, seat)
+    made = force_together.forced_choice(state, step_id, seat)
     if made is not None:
         return made  # the only choice the board leaves (from 5.8)
     assert policy is not None
     available = combat_round.available(state, seat, record)
+    if step_id == combat_round.FORCE_STEP and force_together.together(state):
+        return _force_together(state, seat, available)
     if step_id == GROUPS_STEP:
         kept = combat_round.kept_groups(state, seat, record)
         return combat_groups.as_choice(kept or ())
@@ -317,6 +338,22 @@ def choice(state: FeState, step_id: str, seat: Seat, policy: CombatPolicy | None
     if step_id == combat_round.BIR_STEP:
         return policy.bir
     return "default"
+
+
+def _force_together(state: FeState, seat: Seat, available: list[Unit]) -> object:
+    """5-3E of a 5.10 game: the groups kept (or none), the flagship and the force the policy
+    picks, as one choice (`force_together`)."""
+    record = combat.current(state)
+    assert record is not None
+    kept = combat_round.kept_groups(state, seat, record) or ()
+    fixed = combat_withdrawal.fixed_flagship(record)
+    if fixed and seat == combat_approach.defender(state):
+        flagship = fixed  # named for the force that stayed an opposed withdrawal (302.133)
+    else:
+        flagship = auto_flagship(available)
+    groups = tuple(combat_groups.of_record(kept))
+    force = auto_force(state, flagship, available, groups)
+    return force_together.join(combat_groups.as_choice(kept), flagship, force)
 
 
 def choices(state: FeState, step: Step, seats: tuple[Seat, ...]) -> dict[Seat, object]:
@@ -380,7 +417,7 @@ def _secret(state: FeState, step: Step, events: list[Event]) -> FeState | None:
             data={"choices": msgspec.to_builtins(made), "policy": True},
         )
     )
-    state, rolls = combat_round.apply_choices(state, step.id, made, events)
+    state, rolls = force_together.apply_choices(state, step.id, made, events)
     if not rolls:
         return state
     later = tuple(msgspec.structs.replace(r, at_reveal=False) for r in rolls)
@@ -392,7 +429,9 @@ def made_by(state: FeState, step: Step, seats: tuple[Seat, ...]) -> str:
     """Who made the choices of ``seats`` the engine made at ``step``, for its event: the
     signed policies, the rules (the only choice the board left: `forced_choices`), or
     both."""
-    forced = [seat for seat in seats if forced_choices.forced(state, step.id, seat) is not None]
+    forced = [
+        seat for seat in seats if force_together.forced_choice(state, step.id, seat) is not None
+    ]
     if not forced:
         return "chosen by the signed policies"
     only = f"the only choice the board leaves ({forced_choices.FORCED_RULE})"

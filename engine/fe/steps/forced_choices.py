@@ -40,6 +40,10 @@ FORCED_FROM = "5.8"
 ask for it, and replay as they were played)."""
 FORCE_FORCED_FROM = "5.9"
 """The version from which a battle force (5-3E) the board forces is the engine's too."""
+JOINED_FROM = "5.10"
+"""From this version 5-3E takes the groups and the flagship with the force, and
+`engine.fe.steps.force_together.forced` makes the joined choice: this module's candidate
+for 5-3E, which reads the flagship 5-3D chose, is for 5.9 games only."""
 FORCED_STEPS = (combat_round.GROUPS_STEP, combat_round.FLAGSHIP_STEP, combat_round.FORCE_STEP)
 """The secret steps whose choice the board may force."""
 FORCED_RULE = "302.3"
@@ -50,7 +54,9 @@ def forced(state: FeState, step_id: str, seat: Seat) -> object | None:
     None when it has a choice to make (or the game plays an earlier version)."""
     if step_id not in FORCED_STEPS or not state.plays_at_least(FORCED_FROM):
         return None
-    if step_id == combat_round.FORCE_STEP and not state.plays_at_least(FORCE_FORCED_FROM):
+    if step_id == combat_round.FORCE_STEP and (
+        not state.plays_at_least(FORCE_FORCED_FROM) or state.plays_at_least(JOINED_FROM)
+    ):
         return None
     record = combat.current(state)
     if record is None:

@@ -142,25 +142,25 @@ def test_each_round_log_is_complete(replay: Replay) -> None:
 
 
 def test_round_1_is_by_hand_and_round_2_by_the_policies(replay: Replay) -> None:
-    """Round 1's five secret steps are revealed by the seats (its dice read at the reveals),
-    the Lyrans direct damage at one Kzinti ship, both sides allocate (from fe 5.8 the
-    packets, and so the dice, differ: the Kzinti have damage left to allocate), both
-    policies are signed after those allocations, and round 2's are chosen by them, but for the
-    carrier groups, which round 1 fixed: from fe 5.8 the rules make that choice
-    (`engine.fe.steps.forced_choices`), as they make the Lyrans' in round 1 (no carrier)."""
+    """Round 1's three secret steps (from fe 5.10 the carrier groups and the flagship are
+    chosen with the battle force at 5-3E: `engine.fe.steps.force_together`) are revealed by
+    the seats (its dice read at the reveals), the Lyrans direct damage at one Kzinti ship,
+    both sides allocate, both policies are signed after those allocations, and round 2's
+    choices are made by them (the carrier groups in them the ones round 1 formed)."""
     battle = [*replay.texts(1), *replay.texts(2)]
     secrets = [(i, t) for i, (k, t) in enumerate(battle) if k == "secret"]
     revealed = [i for i, t in secrets if " revealed: " in t]
     chosen = [i for i, t in secrets if "chosen by the signed policies" in t]
-    forced = [i for i, t in secrets if "5-3C" in t and "made by the rules" in t]
+    folded = [i for i, (k, t) in enumerate(battle) if "chosen with the battle force" in t]
     signed = [i for i, (k, _) in enumerate(battle) if k == "policy"]
     allocations = [i for i, (k, _) in enumerate(battle) if k == "allocation"]
     directed = [i for i, (k, _) in enumerate(battle) if k == "directed"]
-    assert len(revealed) == 5 and len(chosen) == 4 and len(forced) == 2
+    assert len(revealed) == 3 and len(chosen) == 3 and len(folded) == 4  # 5-3C, 5-3D twice
+    assert not [t for _, t in secrets if "5-3C" in t or "5-3D" in t]
     assert len(signed) == 2 and len(allocations) == 4
     assert len(directed) == 1
     assert max(revealed) < min(directed) < min(allocations) < min(signed)
-    assert forced[0] < max(revealed) < max(signed) < forced[1] < min(chosen)
+    assert max(revealed) < max(signed) < min(chosen)
     assert max(allocations[:2]) < min(signed) and min(chosen) < min(allocations[2:])
     first = list(replay.texts(1))
     assert sum(k == "roll" and t.startswith("the reveal of 5-4A2") for k, t in first) == 2

@@ -50,7 +50,9 @@ from tests.call_count import counted
 from tests.engine.fe_random_campaign import play_random_campaign
 from tests.engine.table import Table
 
-SEED = 8
+SEED = 11
+"""The random game attacked (8 until fe 5.10, whose joined battle-force choice changed its
+course: it no longer reached 5-2A2, where a packet of policies is timed)."""
 PER_STEP = 2
 """States of the game tried at each step it waited at after the set-up: the first and the
 last time it did (the step's own orders are checked only there)."""

@@ -93,8 +93,8 @@ class AskLog(Table):
 @pytest.mark.parametrize(
     ("signed", "still_asked"),
     [
-        # (5-3C: the Kzinti's carrier groups are the rules' from 5.8, `forced_choices`)
-        (PolicyOrder(bir=1, allocate="suggested", retreat=0), {"5-3D", "5-3E", "5-4A2"}),
+        # (5-3C and 5-3D are chosen at 5-3E from 5.10, `force_together`)
+        (PolicyOrder(bir=1, allocate="suggested", retreat=0), {"5-3E", "5-4A2"}),
         (PolicyOrder(flagship="auto", force="auto", ew="default"), {"5-3X2", "5-6A"}),
         (
             PolicyOrder(flagship="auto", force="auto", bir=2, ew="default", allocate="suggested"),
@@ -120,7 +120,7 @@ def test_the_engine_never_asks_a_seat_where_the_checklist_says_its_policy_answer
     assert in_battle == still_asked
     assert not answered & in_battle, (sorted(answered), in_battle)
     coalition = {step for seat, step in table.asked if seat == "coalition"}
-    assert {"5-3D", "5-3X2"} <= coalition  # the coalition, with no policy, is asked
+    assert {"5-3E", "5-3X2"} <= coalition  # the coalition, with no policy, is asked
 
 
 def test_the_orders_named_for_each_step_are_the_rules_areas_own() -> None:
@@ -130,7 +130,8 @@ def test_the_orders_named_for_each_step_are_the_rules_areas_own() -> None:
         flagship="auto", force="auto", bir=1, ew="default", allocate="suggested", retreat=0,
         pursue="always", offer="always", approach="refuse", capture="never", direct="never",
     )  # fmt: skip
-    combat = {*combat_policy.answered_steps(whole), *combat_pursuit.answered_steps(whole)}
+    every_version = combat_policy.answered_steps(whole, joined=False)  # (5-3C, 5-3D before 5.10)
+    combat = {*every_version, *combat_pursuit.answered_steps(whole)}
     assert set(policy_cover.COMBAT_POLICY_STEPS) == combat
     assert policy_cover.REACTION_POLICY_STEPS == (reaction_policy.REACTION_STEP,)
     assert reaction_policy.answers(ReactionPolicy(mode="never"))

@@ -33,16 +33,16 @@ from tests.engine.table import Table
 
 ROOT = Path(__file__).resolve().parents[3]
 
-SEEDS = ((8, False), (9, True), (17, True))
+SEEDS = ((6, False), (9, True), (24, True))
 """Each game's seed, and whether it wanders (`play_random_campaign`: orders of each step's
 own types drawn from the board as well, `tests.engine.fe_random_orders`)."""
 TURNS = 3
-"""Each seed's game: the set-up and three turns (about 800 packets: 31 moves, 5 reactions,
-6 combat phases with battles; the wandering games 560-680 packets, with capture attempts (a
-ship captured in seed 9's), conversions, supply missions, withdrawals before combat and
-approach battles, and in seed 17's a pursuit and a repair). Seed 7 played the scripts' part
-until fe 5.3, whose retreat options pass unasked where nothing can retreat: its game then
-took other dice and made no reaction."""
+"""Each seed's game: the set-up and three turns (seed 6's 447 packets: 29 moves, reactions
+and battles; the wandering games 500-930 packets, with capture attempts, conversions, supply
+missions, withdrawals before combat and approach battles). The seeds are re-picked when a
+rules change moves the random games off what they showed: (8, 9, 17) until fe 5.10, whose
+joined battle-force choice left seed 8's with 13 moves and seed 17's without a capture.
+Seed 7 played the scripts' part until fe 5.3."""
 WANDERING = ("capture", "convert", "mission", "withdrawal", "approach")
 """What a wandering game must reach besides the others' events."""
 CLEAR_EVERY = 3

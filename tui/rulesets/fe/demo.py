@@ -217,17 +217,21 @@ def _play(root: Path) -> int:
     _submit(alice, game_id, [{"type": "done", "note": "movement over"}])
     exchange(alice, bob)
 
-    say("\n7. Both walk the sequence of play to the secret step 5-3D")
-    advance(players, game_id, "5-3D")
+    say("\n7. Both walk the sequence of play to the secret step 5-3E")
+    advance(players, game_id, "5-3E")
 
-    say("\n8. Secret step 5-3D: each seat commits its flagship; they are revealed together")
+    say(
+        "\n8. Secret step 5-3E: each seat commits its flagship and battle force; they are"
+        " revealed together"
+    )
     for _ in range(2):  # in the order the engine asks (engine.core.turns.answer_order)
         state = alice.replica.state(game_id)
         seat = pending(RULESET, state)[0].seats[0]
         assert state.rules is not None
         flagship = combat_round.eligible_flagships(state.rules, seat)[0]  # (302.32)
+        choice = {"flagship": flagship, "units": [flagship]}  # the flagship alone (302.3)
         author = players[seat]
-        author.replica.submit(game_id, [{"type": "secret", "choice": flagship}], now=now())
+        author.replica.submit(game_id, [{"type": "secret", "choice": choice}], now=now())
         exchange(author, bob if author is alice else alice)
     for seq, event in bob.replica.events(game_id):
         if event.kind in ("commit", "secret"):

@@ -22,7 +22,7 @@ from engine.fe.battle_model import CombatPolicy
 from engine.fe.face import FACE
 from engine.fe.model import FeState
 from engine.fe.orders import CaptureOrder, parse_orders
-from engine.fe.steps import combat_capture
+from engine.fe.steps import combat_capture, force_together
 from tests.engine.fe.helpers import owed
 from tests.engine.fe.steps.test_combat_round import reveal
 from tests.engine.fe.steps.tutorial_states import (
@@ -59,10 +59,18 @@ def battle(
     events: list[Event] = []
     # A quiet round 1 (BIRs 1 + 1, every die 1: 10%): the D7C alone scores 1 point on the
     # Kzinti FF and the FF none, so nothing is lost and the crippled CL waits in reserve.
-    state = reveal(run_to(state, "5-3D", events), {"coalition": "KLI-0001", "alliance": "KZI-0004"})
-    state = reveal(
-        run_to(state, "5-3E", events), {"coalition": ["KLI-0001"], "alliance": ["KZI-0004"]}
-    )
+    if force_together.together(state):  # flagship and force at once (fe 5.10)
+        joined: dict[str, object] = {
+            "coalition": {"flagship": "KLI-0001", "units": ["KLI-0001"]},
+            "alliance": {"flagship": "KZI-0004", "units": ["KZI-0004"]},
+        }
+        state = reveal(run_to(state, "5-3E", events), joined)
+    else:
+        flagships: dict[str, object] = {"coalition": "KLI-0001", "alliance": "KZI-0004"}
+        state = reveal(run_to(state, "5-3D", events), flagships)
+        state = reveal(
+            run_to(state, "5-3E", events), {"coalition": ["KLI-0001"], "alliance": ["KZI-0004"]}
+        )
     state = reveal(run_to(state, "5-3X2", events), {"coalition": 1, "alliance": 1}, dice=(1,))
     state = reveal(
         run_to(state, "5-4A2", events), {"coalition": "default", "alliance": "default"}, dice=(1, 1)

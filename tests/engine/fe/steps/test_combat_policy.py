@@ -122,11 +122,11 @@ def to_first_secret(table: Table) -> tuple[str, DecisionKind, str]:
 def test_one_side_with_a_policy_the_other_is_asked_alone_and_the_dice_still_wait() -> None:
     table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-half")
     seat, kind, step = to_first_secret(table)
-    # (5-3C is the rules': no Klingon carrier here, `engine.fe.steps.forced_choices`)
-    assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3D")
-    table.commit("coalition", "KLI-0005", reveal_now=True)
+    # (from fe 5.10 the flagship is chosen with the force at 5-3E: `force_together`)
+    assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, "5-3E")
+    table.commit("coalition", {"flagship": "KLI-0005", "units": ["KLI-0005"]}, reveal_now=True)
     assert rules(table).battles[0].log[0].defender.flagship == "KZI-0001"
-    table.commit("coalition", ["KLI-0005"], reveal_now=True)
+    assert rules(table).battles[0].log[0].attacker.force == ("KLI-0005",)
     table.commit("coalition", 2, reveal_now=True)
     log = rules(table).battles[0].log[0]
     assert log.attacker.bir == 2 and log.defender.bir == 1
@@ -166,10 +166,11 @@ def test_two_full_forces_fight_round_after_round_for_one_packet(
 ) -> None:
     """The large board (carriers and fighters on both sides, each force over its command
     limit): with policies every round is one packet in a game begun under 5.0, and the
-    whole battle one packet from 5.1; sent by hand the same choices cost 14 packets and 10
-    hand-offs a round after the first (the figures bench/combat.py prints; 17 and 12 before
-    fe 5.8, where each side still committed to the carrier groups the first round had
-    fixed: `engine.fe.steps.forced_choices`)."""
+    whole battle one packet from 5.1; sent by hand the same choices cost 8 hand-offs a
+    round after the first (the figures bench/combat.py prints; 10 before fe 5.10, where the
+    flagship was committed and revealed at 5-3D before the force at 5-3E:
+    `engine.fe.steps.force_together`; 12 before fe 5.8, where each side still committed to
+    the carrier groups the first round had fixed: `engine.fe.steps.forced_choices`)."""
     both = {"coalition": policy(2), "alliance": policy(2)}
     ruleset = PlacedFe(large_board, version=version)
     table = Table(ruleset, "tutorial", ["coalition", "alliance"], label="large")
@@ -178,7 +179,7 @@ def test_two_full_forces_fight_round_after_round_for_one_packet(
     assert len(rules(table).battles[0].log) >= 3
     by_hand = Table(PlacedFe(large_board), "tutorial", ["coalition", "alliance"], label="hand")
     manual = play_battle(by_hand, both, rounds=3, by_hand=True)
-    assert [manual.handoffs(n) for n in (2, 3)] == [10, 10]
+    assert [manual.handoffs(n) for n in (2, 3)] == [8, 8]
     # Revealed by hand with standing orders in force, the round's damage is still allocated:
     # the steps after the reveal wait for the dice read from it.
     hand = rules(by_hand).battles[0].log[0]
@@ -193,15 +194,15 @@ def test_a_seat_its_policy_answers_cannot_commit_a_choice_of_its_own() -> None:
     change its mind after reading the other side's reveal): the core refuses the packet whole,
     since only the seat asked owes the step."""
     table = Table(PlacedFe(), "tutorial", ["coalition", "alliance"], label="policy-forge")
-    assert to_first_secret(table) == ("coalition", DecisionKind.SECRET, "5-3D")
-    table.commit("coalition", "KLI-0005")  # committed, not yet revealed
+    assert to_first_secret(table) == ("coalition", DecisionKind.SECRET, "5-3E")
+    table.commit("coalition", {"flagship": "KLI-0005", "units": ["KLI-0005"]})  # not revealed
     assert table.owed()[:2] == ("coalition", DecisionKind.REVEAL)  # nobody else commits
     before = table.state
     with pytest.raises(OutOfTurn, match="coalition owes the next move"):
         table.commit("alliance", "KZI-0002", reveal_now=True)
     assert table.state is before
     table.reveal("coalition")
-    assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3E")
+    assert table.owed() == ("coalition", DecisionKind.SECRET, "5-3X2")
 
 
 def _at_an_orders_step_after_the_bir(table: Table) -> tuple[str, str]:

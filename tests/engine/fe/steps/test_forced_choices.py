@@ -23,18 +23,24 @@ from engine.core.ruleset import DecisionKind
 from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.model import FeState
-from engine.fe.steps import combat, combat_round
+from engine.fe.steps import combat, combat_round, force_together
 from engine.fe.steps.forced_choices import forced
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, run_to, texts
 from tests.engine.fe_battle import BATTLE_HEX, PlacedFe, play_battle, policy, rules
 from tests.engine.table import Table
 from tests.golden.companion import read_golden, replay_golden
-from tests.golden.regen import HERE
+from tests.golden.test_frozen import FROZEN
 
 SEATS = ["coalition", "alliance"]
 
 
-def by_hand(version: str | None = None, label: str = "forced") -> Table:
+PER_STEP = "5.9"
+"""The last version whose 5-3C, 5-3D and 5-3E are each a secret step of its own (from 5.10
+they are one choice at 5-3E, whose forced form `tests.engine.fe.steps.test_force_together`
+and the 5.10 cases here check)."""
+
+
+def by_hand(version: str | None = PER_STEP, label: str = "forced") -> Table:
     """The small board's battle fought two rounds by hand (each seat commits and reveals
     where it is asked; standing orders for phase 5, no policy)."""
     both = {"coalition": policy(2), "alliance": policy(2)}
@@ -67,7 +73,7 @@ def test_a_modified_client_cannot_commit_to_a_choice_the_rules_made() -> None:
     """A client that commits at a second round's 5-3C anyway (to hide a choice it would
     change later) is refused whole: the step is not open, and nothing of it is applied."""
     both = {"coalition": policy(2), "alliance": policy(2)}
-    table = Table(PlacedFe(), "tutorial", SEATS, label="forced-forge")
+    table = Table(PlacedFe(version=PER_STEP), "tutorial", SEATS, label="forced-forge")
     play_battle(table, both, rounds=1, by_hand=True)
     for _ in range(200):  # on to round 2's first secret step asked, the flagship's
         seat, kind, step = table.owed()
@@ -93,10 +99,11 @@ def test_a_modified_client_cannot_commit_to_a_choice_the_rules_made() -> None:
 
 
 def test_the_golden_game_asks_for_groups_only_where_there_is_a_choice() -> None:
-    """The golden The Wind game: in the battle in 0701 the Kzinti, with carriers and escorts
-    there, are asked for their groups in round 1 (the Lyrans, with no carrier, are not); in
-    round 2 nobody is, the groups staying as round 1 formed them (515.15)."""
-    golden = read_golden(HERE / "fe_wind.msgpack")
+    """The golden The Wind game as fe 5.9 wrote it (frozen): in the battle in 0701 the
+    Kzinti, with carriers and escorts there, are asked for their groups in round 1 (the
+    Lyrans, with no carrier, are not); in round 2 nobody is, the groups staying as round 1
+    formed them (515.15)."""
+    golden = read_golden(FROZEN / "fe_5_9_wind.msgpack")  # (from 5.10: at 5-3E)
     seen = [
         (e.kind, e.text)
         for _seq, _packet, result in replay_golden(golden, RULESET)
@@ -132,16 +139,26 @@ def raid(version: str | None = None, label: str = "forced-raid") -> Table:
     return table
 
 
-def test_a_lone_ship_is_its_whole_battle_force_and_its_side_is_not_asked() -> None:
+@pytest.mark.parametrize(
+    ("version", "choice"),
+    [
+        (PER_STEP, f"['{RAIDER}']"),
+        ("5.10", f"{{'units': ['{RAIDER}'], 'flagship': '{RAIDER}', 'groups': []}}"),
+    ],
+)
+def test_a_lone_ship_is_its_whole_battle_force_and_its_side_is_not_asked(
+    version: str, choice: str
+) -> None:
     """From 5.9 the Klingons, with one ship in the hex (their flagship, the rules' too: the
-    only one eligible), are not asked for a battle force: it can only be that ship. The
-    Kzinti, with a choice, commit and reveal in one packet (nobody else is left to bind)."""
-    table = raid()
+    only one eligible), are not asked for a battle force: it can only be that ship (from 5.10
+    with its flagship and groups, one choice). The Kzinti, with a choice, commit and reveal
+    in one packet (nobody else is left to bind)."""
+    table = raid(version, f"forced-raid-{version}")
     seen = _seen(table, combat_round.FORCE_STEP)
     assert seen, "no round reached 5-3E"
     assert not any(text.startswith("coalition committed") for text in seen), seen
     made = [text for text in seen if " made by the rules" in text or "and the rules" in text]
-    assert made and all(f"coalition: ['{RAIDER}']" in text for text in made), seen
+    assert made and all(f"coalition: {choice}" in text for text in made), seen
     assert "alliance committed a secret choice for 5-3E" in seen, seen
 
 
@@ -155,7 +172,7 @@ def test_a_side_with_nothing_to_command_has_an_empty_force_and_a_lone_ship_itsel
     planet in 1105: in round 1 the D6 is the Klingons' whole force, the Kzinti choose; once
     the Kzinti ships retreat, their planet fights on with no flagship (nothing there can
     command) and so with an empty force (302.3, I)."""
-    board = at_version(placed(after_setup(), {"KLI-0005": BATTLE_HEX}), RULESET.version)
+    board = at_version(placed(after_setup(), {"KLI-0005": BATTLE_HEX}), PER_STEP)
     state = run_to(board, "3B2")
     state = run_to(state, combat_round.FORCE_STEP)
     assert forced(state, combat_round.FORCE_STEP, "coalition") == ["KLI-0005"]
@@ -173,3 +190,21 @@ def test_a_side_with_nothing_to_command_has_an_empty_force_and_a_lone_ship_itsel
     assert made in texts(events, "secret"), texts(events, "secret")
     side = combat_round.side_now(state, "alliance")
     assert side is not None and (side.flagship, side.force) == ("", ())
+
+
+def test_from_5_10_the_joined_choice_is_forced_part_by_part() -> None:
+    """The same board at 5.10: the D6's joined choice is the rules' (its groups none, its
+    flagship the only eligible unit, its force that unit); the planet left alone names no
+    flagship and fields nothing."""
+    board = at_version(placed(after_setup(), {"KLI-0005": BATTLE_HEX}), "5.10")
+    state = run_to(run_to(board, "3B2"), combat_round.FORCE_STEP)
+    alone = {"units": ["KLI-0005"], "flagship": "KLI-0005", "groups": []}
+    assert force_together.forced(state, "coalition") == alone
+    assert force_together.forced(state, "alliance") is None
+    assert forced(state, combat_round.FORCE_STEP, "coalition") is None  # (5.9's candidate)
+    state = run_to(state, "5-7A1")
+    state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
+    state, events = orders(state, "coalition", {"type": "done"})
+    state = run_to(state, "5-3X1", events)
+    nothing = "alliance: {'units': [], 'flagship': '', 'groups': []}"
+    assert any(nothing in text for text in texts(events, "secret")), texts(events, "secret")
