@@ -191,7 +191,7 @@ class FeFace:
 
             typed = _battle_secret(state, seat, step) if combat.current(state) else None
             if typed is not None:
-                return (Choice("secret", typed[0], (typed[1],), _rule(step)),)
+                return (Choice("secret", typed[0], (typed[1],), _secret_rule(step)),)
             param = Param("choice", ParamKind.TEXT, True, (), "what you choose, in words")
             return (Choice("secret", "Secret choice", (param,), _rule(step)),)
         out = [_choice(tag, ORDER_TYPES[tag], step) for tag in step.orders if tag in ORDER_TYPES]
@@ -469,6 +469,15 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
         param = Param("choice", ParamKind.RECORD, True, (), help_text, entries)
         return "Secret EW choices", param
     return None
+
+
+def _secret_rule(step: Step) -> str:
+    """The rule a battle's secret form names: the step's first, but the battle force's own
+    (302.31) at 5-3E, whose first listed rule is a rare case's (316.144, admirals)."""
+    from engine.fe.combat import forces
+    from engine.fe.steps import combat_round
+
+    return forces.FORCE_RULE if step.id == combat_round.FORCE_STEP else _rule(step)
 
 
 def _rule(step: Step) -> str:

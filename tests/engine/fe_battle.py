@@ -110,6 +110,20 @@ def _hand_choice(state: FeState, seat: str, step: str, signed: PolicyOrder | Non
     return combat_policy.choice(state, step, seat, signed)
 
 
+def walk_to_secret(table: Table) -> tuple[str, DecisionKind, str]:
+    """Answer ``done`` (and entropy) until a secret commitment is owed; what is owed then
+    (seat, kind, step)."""
+    for _ in range(200):
+        seat, kind, step = table.owed()
+        if kind == DecisionKind.SECRET:
+            return seat, kind, step
+        if kind == DecisionKind.ENTROPY:
+            table.entropy_only(seat)
+        else:
+            table.orders(seat, Done())
+    raise AssertionError("no secret step reached")
+
+
 def play_battle(
     table: Table,
     policies: Mapping[str, PolicyOrder],

@@ -20,7 +20,15 @@ from engine.core.ruleset import Decision, DecisionKind
 from engine.fe import FACE
 from engine.fe.model import FeState
 from engine.fe.steps import combat, combat_round, force_together
-from tests.engine.fe_battle import PlacedFe, Played, large_board, play_battle, policy, rules
+from tests.engine.fe_battle import (
+    PlacedFe,
+    Played,
+    large_board,
+    play_battle,
+    policy,
+    rules,
+    walk_to_secret,
+)
 from tests.engine.table import Table
 
 SEATS = ["coalition", "alliance"]
@@ -96,17 +104,8 @@ def _at_force_step() -> tuple[Table, FeState, Decision]:
     both = {"coalition": policy(2), "alliance": policy(2)}
     table = Table(PlacedFe(large_board, version=TOGETHER), "tutorial", SEATS, label="probe")
     play_battle(table, both, rounds=0, by_hand=True)
-    for _ in range(200):
-        seat, kind, step = table.owed()
-        if kind == DecisionKind.SECRET:
-            break
-        if kind == DecisionKind.ENTROPY:
-            table.entropy_only(seat)
-        else:
-            from engine.core.turn_orders import Done
-
-            table.orders(seat, Done())
-    assert (seat, kind, step) == ("coalition", DecisionKind.SECRET, combat_round.FORCE_STEP)
+    owed = walk_to_secret(table)
+    assert owed == ("coalition", DecisionKind.SECRET, combat_round.FORCE_STEP)
     assert table.state is not None
     return table, rules(table), pending(table.ruleset, table.state)[0]
 
@@ -170,6 +169,7 @@ def test_the_app_s_form_writes_a_choice_the_engine_takes(
     _, state, _ = at_force
     (choice,) = FACE.choices(state, "coalition")
     assert choice.order == "secret" and choice.title == "Secret battle force"
+    assert choice.rule == "302.31"  # (not the step's first listed rule, 316.144: admirals)
     (param,) = choice.params
     names = [entry.name for entry in param.entries]
     assert names[:2] == ["flagship", "units"], names

@@ -20,13 +20,19 @@ from engine.core.errors import NotPending, OutOfTurn
 from engine.core.owed import pending
 from engine.core.packets import Commit, Turn
 from engine.core.ruleset import DecisionKind
-from engine.core.turn_orders import Done
 from engine.fe import RULESET
 from engine.fe.model import FeState
 from engine.fe.steps import combat, combat_round, force_together
 from engine.fe.steps.forced_choices import forced
 from tests.engine.fe.steps.tutorial_states import after_setup, orders, placed, run_to, texts
-from tests.engine.fe_battle import BATTLE_HEX, PlacedFe, play_battle, policy, rules
+from tests.engine.fe_battle import (
+    BATTLE_HEX,
+    PlacedFe,
+    play_battle,
+    policy,
+    rules,
+    walk_to_secret,
+)
 from tests.engine.table import Table
 from tests.golden.companion import read_golden, replay_golden
 from tests.golden.test_frozen import FROZEN
@@ -75,14 +81,7 @@ def test_a_modified_client_cannot_commit_to_a_choice_the_rules_made() -> None:
     both = {"coalition": policy(2), "alliance": policy(2)}
     table = Table(PlacedFe(version=PER_STEP), "tutorial", SEATS, label="forced-forge")
     play_battle(table, both, rounds=1, by_hand=True)
-    for _ in range(200):  # on to round 2's first secret step asked, the flagship's
-        seat, kind, step = table.owed()
-        if kind == DecisionKind.SECRET:
-            break
-        if kind == DecisionKind.ENTROPY:
-            table.entropy_only(seat)
-        else:
-            table.orders(seat, Done())
+    seat, kind, step = walk_to_secret(table)  # round 2's first secret step asked: 5-3D
     assert (kind, step) == (DecisionKind.SECRET, combat_round.FLAGSHIP_STEP)
     assert rules(table).battles[0].rounds == 1
     assert table.state is not None
