@@ -32,6 +32,7 @@ from tui.safe_text import safe_text
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
 from tui.startup import FALLBACK_SECONDS, IDLE_SECONDS, collect_if_idle, release_collector
+from tui.typeahead import TypeAhead
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -122,6 +123,7 @@ class HexpostApp(App[None]):
         self._monochrome = SafeMonochrome()
         self._last_input = time.monotonic()
         """When the player last pressed a key or used the mouse (`_collect_if_idle`)."""
+        self._typeahead = TypeAhead()
         self.failure: str | None = None
         """Why the app stopped by itself (`stop`): `tui.cli` says it once the screen is back."""
 
@@ -153,6 +155,14 @@ class HexpostApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.InputEvent):
             self._last_input = time.monotonic()
+        if isinstance(event, events.Key) and self.screen_stack:
+            on_top = self.screen_stack[-1]
+            if not event.is_forwarded:  # read from the terminal: about to be routed
+                self._typeahead.routed(event, on_top)
+            elif self._typeahead.typed_for_another(event, on_top):
+                # Typed for the screen a key before it opened (`tui.typeahead`): read again.
+                self.post_message(events.Key(event.key, event.character))
+                return
         await super().on_event(event)
 
     def _collect_if_idle(self) -> None:

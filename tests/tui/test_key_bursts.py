@@ -17,9 +17,12 @@ from textual.widgets import DataTable, Input, Select
 from tests.saves.conftest import Player, join_tutorial
 from tests.tui.test_app import SIZE, app_for, settle, top
 from tests.tui.test_new_game import open_form
+from tui import typeahead
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen
+from tui.typeahead import TypeAhead
 from tui.widgets.footer import Key, KeysFooter
+from tui.widgets.hexmap import HexMap
 
 
 @pytest.fixture
@@ -78,3 +81,38 @@ async def test_an_address_typed_with_ctrl_s_in_one_burst_is_read_whole(alice: Pl
     (game,) = [g for g in alice.replica.games() if g.name == "third"]
     core = alice.replica.state(game.game_id).core
     assert [s.address for s in core.seats if s.seat != game.my_seat] == ["bob@example.org"]
+
+
+async def test_a_hex_typed_after_g_in_one_burst_goes_to_the_go_to_dialog(
+    alice: Player,
+) -> None:
+    """``g 1 1 0 5 Enter`` in one burst: the digits were routed to the map before the go-to
+    dialog opened, and were lost (`tui.typeahead` reads them again for the dialog)."""
+    app = app_for(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        game = top(app)
+        assert isinstance(game, GameScreen)
+        hexmap = game.query_one(HexMap)
+        assert hexmap.has_focus and hexmap.cursor != 1105
+        for key in ("g", "1", "1", "0", "5"):
+            app.post_message(events.Key(key, key))
+        app.post_message(events.Key("enter", "\r"))
+        await settle(pilot)
+        assert top(app) is game, "the dialog took the hex and closed"
+        assert hexmap.cursor == 1105
+
+
+def test_typeahead_reads_again_only_keys_routed_on_another_screen() -> None:
+    first, second = object(), object()
+    typed = TypeAhead()
+    keys = [events.Key(str(n % 10), str(n % 10)) for n in range(typeahead.LIMIT + 1)]
+    for key in keys:
+        typed.routed(key, first)
+    assert not typed.typed_for_another(keys[0], second)  # forgotten: over the limit
+    assert typed.typed_for_another(keys[1], second)
+    assert not typed.typed_for_another(keys[1], second)  # once only
+    assert not typed.typed_for_another(keys[2], first)  # still the same screen
+    assert not typed.typed_for_another(events.Key("x", "x"), second)  # never routed
