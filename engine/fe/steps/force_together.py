@@ -87,7 +87,6 @@ def split(state: FeState, seat: Seat, choice: object) -> Parts | str:
         return shape_text()
     if "units" not in choice:
         return 'name your battle force\'s "units", the flagship included (302.3)'
-
     escorts = {key: value for key, value in choice.items() if key not in KEYS}
     if escorts and "groups" in choice:
         return 'name the carrier groups once: as "groups", or each carrier\'s escorts by its id'
@@ -103,7 +102,9 @@ def split(state: FeState, seat: Seat, choice: object) -> Parts | str:
         if made is None:
             offered = ", ".join(combat_round.eligible_flagships(state, seat))
             return f'name your "flagship": one of {offered}'
-        flagship = made if not points else {"flagship": made, "command_points": points}
+        # (the points as given, so that 5-3D's rules refuse what is not a count)
+        named = "command_points" in choice
+        flagship = {"flagship": made, "command_points": points} if named else made
     units = choice["units"]
     force = {"units": units, "forward": choice["forward"]} if "forward" in choice else units
     return Parts(groups, flagship, force)

@@ -201,6 +201,12 @@ def test_from_5_10_the_joined_choice_is_forced_part_by_part() -> None:
     assert force_together.forced(state, "coalition") == alone
     assert force_together.forced(state, "alliance") is None
     assert forced(state, combat_round.FORCE_STEP, "coalition") is None  # (5.9's candidate)
+    # The forced flagship may be left out; command points named with it are still checked.
+    assert force_together.problems(state, "coalition", {"units": ["KLI-0005"]}) == []
+    odd_counts: tuple[object, ...] = (False, "", [], -1)
+    for odd in odd_counts:
+        found = force_together.problems(state, "coalition", {"units": [], "command_points": odd})
+        assert found and found[0].rule == "302.32", (odd, found)
     state = run_to(state, "5-7A1")
     state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
     state, events = orders(state, "coalition", {"type": "done"})
