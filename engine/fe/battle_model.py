@@ -31,7 +31,9 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     the policy's rounds are fought). From F&E 5.5, ``capture`` "never": the side tries no
     capture of a crippled enemy ship (305.1, 5-6X1), and is not asked each round. From F&E
     5.7, ``direct`` "never": the side makes no directed attack (302.5, 5-5B or 5-5C), and is
-    not asked each round whether to."""
+    not asked each round whether to. From F&E 5.11, ``planet`` "capture" or "devastate": where
+    the enemy has nothing left in a battle hex but its planet (508.2), the side captures or
+    devastates it at its retreat option, and is not asked whether to stay."""
 
     flagship: Literal["", "auto"] = ""
     force: Literal["", "auto"] = ""
@@ -44,6 +46,7 @@ class CombatPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     approach: Literal["", "accept", "refuse"] = ""
     capture: Literal["", "never"] = ""
     direct: Literal["", "never"] = ""
+    planet: Literal["", "capture", "devastate"] = ""
 
 
 class SideRound(msgspec.Struct, frozen=True, omit_defaults=True):

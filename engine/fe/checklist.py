@@ -93,7 +93,7 @@ class FeRuleset:
     """Federation & Empire (implements ``engine.core.ruleset.Ruleset``)."""
 
     id = "fe"
-    version = "5.10"
+    version = "5.11"
     follow_on_dice_from = "5.1"
     reveal_dice_in_order_from = "5.6"
     """From 5.6 a round whose BIR one side's policy chose, and the other side picked, rolls

@@ -39,9 +39,9 @@ from engine.fe.steps import (
     base,
     combat,
     combat_capture,
-    combat_policy,
     combat_retreat,
     order_area,
+    planet_policy,
 )
 from engine.fe.steps.base import empires_of
 from engine.fe.steps.shipyard import convert_problems
@@ -147,31 +147,28 @@ def capture_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
 
 def planet_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
     """Where a battle goes on only because the enemy's planet is left alone in the hex
-    (`combat_policy.planet_alone`, a stalled battle from F&E 5.6), the two adjustments the
+    (`planet_policy.planet_alone`, a stalled battle from F&E 5.6), the two adjustments the
     engine's event names to end it (508.2): the planet captured by the seat's empire there,
     and devastated; each only if the engine accepts it now."""
-    record = combat.current(state)
-    if record is None or not combat_policy.planet_alone(state):
-        return ()
-    mine = set(base.empires_of(state, seat))
-    empire = next((u.empire for u in state.board.at(record.hex) if u.empire in mine), "")
-    where, why = f"{record.hex:04d}", f"nothing defends it ({planets.CAPTURE_RULE})"
-    offered = (
-        (
-            f"capture the planet in {where} (nothing defends it, {planets.CAPTURE_RULE})",
-            Adjust(change="capture", hex=where, empire=empire, reason=why),
-        ),
-        (
-            f"devastate the planet in {where} ({planets.CAPTURE_RULE})",
-            Adjust(change="devastate", hex=where, reason=why),
-        ),
-    )
+    why = f"nothing defends it ({planets.CAPTURE_RULE})"
+    offered = [
+        (change, planet_policy.planet_adjustment(state, seat, change, why))
+        for change in planet_policy.CHANGES
+    ]
     step = flow.current(state)
     return tuple(
-        Preset(label, _adjust_values(order))
-        for label, order in offered
-        if step is not None and not adjust.AREA.check(state, seat, step, order)
+        Preset(_planet_label(order), _adjust_values(order))
+        for change, order in offered
+        if order is not None
+        and step is not None
+        and not adjust.AREA.check(state, seat, step, order)
     )
+
+
+def _planet_label(order: Adjust) -> str:
+    if order.change == "capture":
+        return f"capture the planet in {order.hex} (nothing defends it, {planets.CAPTURE_RULE})"
+    return f"devastate the planet in {order.hex} ({planets.CAPTURE_RULE})"
 
 
 def _adjust_values(order: Adjust) -> tuple[tuple[str, str], ...]:

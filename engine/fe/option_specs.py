@@ -34,6 +34,11 @@ POLICY_DIRECT_FROM = "5.7"
 at its directed-damage step, `engine.fe.steps.combat_directed`); here for the face's policy
 form."""
 
+POLICY_PLANET_FROM = "5.11"
+"""The version from which a combat policy may say ``planet`` "capture" or "devastate" (the
+engine takes a planet left alone at its seat's retreat option,
+`engine.fe.steps.planet_policy`); here for the face's policy form."""
+
 # --- the pursuit battle (`engine.fe.steps.pursuit_round`) ------------------------------------
 
 PURSUIT_BATTLE_RULE = "307.4"

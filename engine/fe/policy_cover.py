@@ -34,7 +34,7 @@ POLICY_ORDERS: Mapping[str, str] = {
 
 def policy_cover(state: FeState) -> dict[str, tuple[Seat, ...]]:
     """Step id -> the seats whose signed policy answers their part of it, in seat order."""
-    from engine.fe.steps import combat_policy, combat_pursuit, reaction_policy
+    from engine.fe.steps import combat_policy, combat_pursuit, planet_policy, reaction_policy
 
     covering: dict[str, set[Seat]] = {}
     opening = state.plays_at_least(combat_policy.OPENING_FROM)
@@ -53,6 +53,8 @@ def policy_cover(state: FeState) -> dict[str, tuple[Seat, ...]]:
     if combat_policy.stalled(state):  # the retreat options are left to the seats (5.6)
         for step in combat_policy.RETREAT_STEPS:
             covering.pop(step, None)
+        for seat, step in planet_policy.cover(state):  # unless taken (5.11)
+            covering.setdefault(step, set()).add(seat)
     for seat, reaction in state.reaction_policies:
         if reaction_policy.answers(reaction):
             covering.setdefault(reaction_policy.REACTION_STEP, set()).add(seat)

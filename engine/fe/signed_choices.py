@@ -61,6 +61,7 @@ def policy_choice(state: FeState, seat: Seat, title: str) -> Choice:
         POLICY_CAPTURE_FROM,
         POLICY_DIRECT_FROM,
         POLICY_OPENING_FROM,
+        POLICY_PLANET_FROM,
         POLICY_RULE,
     )
 
@@ -88,6 +89,9 @@ def policy_choice(state: FeState, seat: Seat, title: str) -> Choice:
         params += (Param("capture", ParamKind.TEXT, False, ("", "never"), "never: not asked"),)
     if state.plays_at_least(POLICY_DIRECT_FROM):  # directed damage (302.5)
         params += (Param("direct", ParamKind.TEXT, False, ("", "never"), "never: not asked"),)
+    if state.plays_at_least(POLICY_PLANET_FROM):  # a planet left alone in a battle (508.2)
+        options = ("", "capture", "devastate")
+        params += (Param("planet", ParamKind.TEXT, False, options, "a planet left undefended"),)
     signed = next((policy for owner, policy in state.policies if owner == seat), None)
     if signed is None:  # the engine's picks, offered first
         return Choice("policy", title, params, POLICY_RULE, (ENGINE_PICKS,))

@@ -44,13 +44,14 @@ from engine.fe import FE, RULESET
 from engine.fe.forces import OFF_MAP
 from engine.fe.galaxy import Galaxy, HexId, load_galaxy
 from engine.fe.model import FeState
-from engine.fe.orders import Adjust, Batch, MoveOrder, PolicyOrder, React
+from engine.fe.orders import Batch, MoveOrder, PolicyOrder, React
 from engine.fe.steps import (
     base,
     combat,
     combat_damage,
     combat_policy,
     combat_round,
+    planet_policy,
     pursuit_round,
 )
 from engine.fe.steps.reactors import reactors
@@ -102,6 +103,7 @@ def random_policy(rng: random.Random) -> PolicyOrder:
         approach=pick("", "accept", "refuse"),
         capture=pick("", "never"),
         direct=pick("", "never"),
+        planet=pick("", "capture", "devastate"),
     )
 
 
@@ -250,13 +252,10 @@ def _takes_planet(table: Table, seat: str) -> bool:
     event suggests, and ends its step: a player does not stay there round after round. (Before,
     a walker that could not retreat stayed until a seat's entropy chain ran out.)"""
     state = rules(table)
-    record = combat.current(state)
-    if record is None or not combat_policy.stalled(state) or not combat_policy.planet_alone(state):
+    if not combat_policy.stalled(state):
         return False
-    mine = set(base.empires_of(state, seat))
-    empire = next(u.empire for u in state.board.at(record.hex) if u.empire in mine)
-    taken = Adjust(change="capture", hex=f"{record.hex:04d}", empire=empire, reason="undefended")
-    if not _takes(table, seat, [taken, Done()]):
+    taken = planet_policy.planet_adjustment(state, seat, "capture", "undefended")
+    if taken is None or not _takes(table, seat, [taken, Done()]):
         return False
     table.orders(seat, taken, Done())
     return True

@@ -47,7 +47,10 @@ are never regenerated: every later 5.x must replay them to the hashes they carry
 - ``fe_5_9_checklist.msgpack`` and ``fe_5_9_wind.msgpack``: the goldens ``fe_checklist`` and
   ``fe_wind`` as 5.9 wrote them, where each side commits and reveals its flagship at 5-3D
   before it chooses its battle force at 5-3E (from 5.10 groups, flagship and force are one
-  choice at 5-3E: `engine.fe.steps.force_together`).
+  choice at 5-3E: `engine.fe.steps.force_together`);
+- ``fe_5_10_policies.msgpack``: the golden ``fe_policies`` as 5.10 wrote it, both sides'
+  combat policies signed in a game whose policies have no ``planet`` field yet (from 5.11 a
+  policy may capture or devastate a planet left alone: `engine.fe.steps.planet_policy`).
 """
 
 from __future__ import annotations
@@ -81,6 +84,7 @@ RULESETS: dict[str, AnyRuleset] = {
     "fe_5_8_wind.msgpack": RULESET,
     "fe_5_9_checklist.msgpack": RULESET,
     "fe_5_9_wind.msgpack": RULESET,
+    "fe_5_10_policies.msgpack": RULESET,
 }
 
 
@@ -89,7 +93,7 @@ def test_a_game_of_an_earlier_minor_version_replays_to_its_recorded_hashes(name:
     golden = read_golden(FROZEN / name)
     ruleset = RULESETS[name]
     version = golden.ruleset.removeprefix("fe/")
-    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6", "5.7", "5.8", "5.9")
+    assert version in ("5.0", "5.1", "5.2", "5.3", "5.4", "5.6", "5.7", "5.8", "5.9", "5.10")
     assert ruleset.version != version
     assert name.startswith(f"fe_{version.replace('.', '_')}_")
     state = None

@@ -420,14 +420,19 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
         assert capture.choices == (("(none)", ""), ("never", "never"))
         direct = next(f for f in form.fields if f.name == "direct")  # from fe 5.7
         assert direct.choices == (("(none)", ""), ("never", "never"))
-        # Eleven fields are taller than 24 lines: the box scrolls to the one focused.
-        last = form.query_one("#field-direct")
+        planet = next(f for f in form.fields if f.name == "planet")  # from fe 5.11
+        assert planet.choices == (
+            ("(none)", ""), ("capture", "capture"), ("devastate", "devastate"),
+        )  # fmt: skip
+        # Twelve fields are taller than 24 lines: the box scrolls to the one focused.
+        last = form.query_one("#field-planet")
         last.focus()
         await settle(pilot)
         await pilot.wait_for_scheduled_animations()  # (focus scrolls the box smoothly)
         assert last.region.height and last.region.bottom <= app.size.height - 1, last.region
         await select_option(pilot, form, "capture", "never")
         await select_option(pilot, form, "direct", "never")
+        await select_option(pilot, form, "planet", "capture")
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert panel.items == [
@@ -438,6 +443,7 @@ async def test_the_combat_policy_form_offers_the_allowed_values(in_battle: Tutor
                 "approach": "refuse",
                 "capture": "never",
                 "direct": "never",
+                "planet": "capture",
             }
         ]
         assert panel.check_text.startswith("legal"), panel.check_text

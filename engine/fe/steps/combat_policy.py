@@ -66,9 +66,11 @@ from engine.fe.steps import (
     combat_withdrawal,
     force_together,
     forced_choices,
+    planet_policy,
     pursuit_die,
     reserves,
 )
+from engine.fe.steps.planet_policy import planet_alone
 from engine.fe.unit_kinds import class_of
 
 POLICY_RULE = specs.POLICY_RULE
@@ -79,10 +81,13 @@ OPENING_FROM = specs.POLICY_OPENING_FROM
 and may say ``offer`` and ``approach``; games of 5.3 and before still ask there."""
 OPENING = (combat_approach.OFFER_STEP, combat_approach.ANSWER_STEP, combat.BASE_RETREAT_STEP)
 CAPTURE_FROM = specs.POLICY_CAPTURE_FROM
+"""From this version a policy may say ``capture`` "never" (`combat_capture.declines`)."""
 DIRECT_FROM = specs.POLICY_DIRECT_FROM
 """From this version a policy's ``direct`` "never" answers its side's directed-damage step
 (`engine.fe.steps.combat_directed.declines`)."""
-"""From this version a policy may say ``capture`` "never" (`combat_capture.declines`)."""
+PLANET_FROM = planet_policy.PLANET_FROM
+"""From this version a policy's ``planet`` answers its seat's retreat option where the enemy
+has nothing left but its planet (`planet_policy`)."""
 
 
 policy_of = combat.policy_of
@@ -215,6 +220,8 @@ def describe(policy: CombatPolicy) -> str:
         parts.append(f"{policy.capture} capture")
     if policy.direct:
         parts.append(f"{policy.direct} direct damage")
+    if policy.planet:
+        parts.append(f"{policy.planet} planets left alone")
     return ", ".join(parts)
 
 
@@ -224,6 +231,7 @@ def check(state: FeState, order: PolicyOrder) -> list[Violation]:
          combat_approach.APPROACH_RULE),
         (order.capture, "capture answer takes", CAPTURE_FROM, combat_capture.CAPTURE_RULE),
         (order.direct, "direct answer takes", DIRECT_FROM, directed.DIRECTED_RULE),
+        (order.planet, "planet answer takes", PLANET_FROM, planets.CAPTURE_RULE),
     )  # fmt: skip
     for given, what, version, rule in later:  # fields a later version added
         if given and not state.plays_at_least(version):
@@ -380,6 +388,8 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
         or state.plays_at_least(forced_choices.FORCED_FROM)
     ):
         return _secret(state, step, events)
+    if step.id in RETREAT_STEPS and (taken := _planet(state, step, events)) is not None:
+        return taken
     if step.id in RETREAT_STEPS and (why := stalled(state)):
         # Neither a policy nor a standing order stays here (`STALLED_ROUNDS`): said once,
         # as the sequence reaches the step.
@@ -397,6 +407,14 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
     if step.id in OPENING and state.plays_at_least(OPENING_FROM):
         return _opening(state, step, events)
     return None
+
+
+def _planet(state: FeState, step: Step, events: list[Event]) -> FeState | None:
+    """A planet left alone captured or devastated as the seat's policy says, from F&E 5.11
+    (`planet_policy`); before a stalled battle asks the seat."""
+    if not state.policies:
+        return None
+    return planet_policy.take(state, step, _owner(state, step), events)
 
 
 def _secret(state: FeState, step: Step, events: list[Event]) -> FeState | None:
@@ -476,16 +494,6 @@ def _retreat(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     return combat_retreat.AREA.apply(state, seat, step, RetreatOrder(), events)
 
 
-def planet_alone(state: FeState) -> bool:
-    """Whether the defender of the battle being fought has nothing left in its hex but its
-    planet (a battle there goes on only while the attacker stays: `stalled`)."""
-    record = combat.current(state)
-    if record is None or not record.log:
-        return False
-    theirs = set(base.empires_of(state, record.log[-1].defender.seat))
-    return not any(u.empire in theirs for u in state.board.at(record.hex))
-
-
 def stalled(state: FeState) -> str:
     """Why the battle being fought could go on for ever with no one deciding, in a game of
     `STALLED_FROM` or later ("" when it could not): the defender has nothing left in the hex
@@ -498,10 +506,11 @@ def stalled(state: FeState) -> str:
     where = base.hex_text(record.hex)
     defender = record.log[-1].defender.seat
     if planet_alone(state):
+        signed = " (a combat policy's planet does it by itself)"
         return (
             f"{defender} has nothing left in {where} but its planet, which takes no damage: "
             f"capture or devastate it with an adjustment ({planets.CAPTURE_RULE}), retreat, or "
-            "stay for another round"
+            "stay for another round" + (signed if state.plays_at_least(PLANET_FROM) else "")
         )
     last = record.log[-STALLED_ROUNDS:]
     if len(last) < STALLED_ROUNDS or any(

@@ -46,13 +46,13 @@ def at_the_planet() -> FeState:
     return placed(after_setup(), {f"KZI-000{n}": PLANET_HEX for n in range(1, 6)})
 
 
-def fought(version: str, packets: int, rounds: int = 0) -> Table:
-    """Both seats sign `EVERY_STEP` and a standing order for the combat phase, then answer
-    whatever is owed (runs of ``done``, or an entropy value) for up to ``packets`` packets,
-    stopping where a seat is asked at a retreat option (or the battle has fought ``rounds``
-    rounds). (In the coalition's player turn the
-    planet's side attacks, has nothing that fights, and the battle ends after its first
-    round; in the alliance's the ships attack the planet.)"""
+def fought(version: str, packets: int, rounds: int = 0, policy: PolicyOrder = EVERY_STEP) -> Table:
+    """Both seats sign ``policy`` (`EVERY_STEP` unless told) and a standing order for the
+    combat phase, then answer whatever is owed (runs of ``done``, or an entropy value) for up
+    to ``packets`` packets, stopping where a seat is asked at a retreat option (or the battle
+    has fought ``rounds`` rounds). (In the coalition's player turn the planet's side
+    attacks, has nothing that fights, and the battle ends after its first round; in the
+    alliance's the ships attack the planet.)"""
     table = Table(PlacedFe(at_the_planet, version=version), "tutorial", ["coalition", "alliance"])
     signed: set[str] = set()
     for _ in range(packets):
@@ -66,7 +66,7 @@ def fought(version: str, packets: int, rounds: int = 0) -> Table:
         if record is not None and step in combat_policy.RETREAT_STEPS:
             break  # a seat is asked whether it retreats
         run = [Done() for _ in FE.own_run(rules(table), seat)] or [Done()]
-        table.orders(seat, *([] if seat in signed else [Standing(["5"]), EVERY_STEP]), *run)
+        table.orders(seat, *([] if seat in signed else [Standing(["5"]), policy]), *run)
         signed.add(seat)
     return table
 
