@@ -18,12 +18,14 @@ switch, as they would not survive passing the keyboard in a real hotseat either.
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
 from textual.binding import Binding, BindingType
+from textual.screen import ModalScreen, Screen
 
 from mail.transport import Transport
 from saves.home import Home
@@ -32,6 +34,9 @@ from tui.rulesets import DemoSeat, demo
 from tui.screens.base import HexpostScreen
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
+
+GREETING_SECONDS = 15
+"""How long a seat's greeting stays, unless the player opens a dialog first."""
 
 
 def hint(seat: DemoSeat, other: DemoSeat) -> str:
@@ -72,9 +77,23 @@ class DemoApp(HexpostApp):
         self.switching = False
         self.game_name = game
         self._greeted: set[int] = set()
+        self._greeting_until = 0.0
+        """When the greeting shown last times out (`time.monotonic`); 0 once it is gone."""
 
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self._screen_changed)
         self._enter(0)
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        """A dialog opened while the greeting is up takes it away: at 80x24 the toast's four
+        lines sat over the help's last keys, and by then the player has found the keys it
+        names. Textual clears notices only all at once, so a notice shown with the greeting
+        (the switch's sync summary) goes too. (A smaller dialog shows the screen under it
+        through its backdrop as that screen was last laid out, and Textual lays out only the
+        screen on top: there the greeting stays in sight until the dialog closes.)"""
+        if isinstance(screen, ModalScreen) and time.monotonic() < self._greeting_until:
+            self._greeting_until = 0.0
+            self.clear_notifications()
 
     def on_unmount(self) -> None:
         # Textual runs `HexpostApp.on_unmount` too (handlers run along the class chain),
@@ -90,7 +109,8 @@ class DemoApp(HexpostApp):
         self.sub_title = f"{seat.name} ({seat.side})"
         if index not in self._greeted:
             self._greeted.add(index)
-            self.notify(hint(seat, other), title=f"{seat.name}'s seat", timeout=15)
+            self._greeting_until = time.monotonic() + GREETING_SECONDS
+            self.notify(hint(seat, other), title=f"{seat.name}'s seat", timeout=GREETING_SECONDS)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "switch_seat" and self.switching:

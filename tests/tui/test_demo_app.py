@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.screen import ModalScreen
 
 from saves.home import Home
 from tests.tui.conftest import describe, hexpost
@@ -131,6 +132,20 @@ async def test_no_switch_while_one_is_syncing(seats: tuple[DemoSeat, DemoSeat]) 
         app.switching = False
         await switch(pilot)
         assert app.seat == 1
+
+
+async def test_the_greeting_leaves_when_a_dialog_opens(seats: tuple[DemoSeat, DemoSeat]) -> None:
+    """At 80x24 the seat's greeting (a toast of four lines at the bottom right) covered the
+    lower right of every dialog opened while it lasted: the help's keys, a form's last field.
+    Once the player opens one, the greeting has done its job and goes."""
+    app = DemoApp(seats, GAME_NAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await game_screen(pilot)
+        assert any("switch to Bob" in n.message for n in app._notifications)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, ModalScreen)
+        assert not any("switch to Bob" in n.message for n in app._notifications)
 
 
 def test_demo_text_still_runs() -> None:
