@@ -393,8 +393,11 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
     if step.id in RETREAT_STEPS and (why := stalled(state)):
         # Neither a policy nor a standing order stays here (`STALLED_ROUNDS`): said once,
         # as the sequence reaches the step.
-        text = f"{step.id} is left to {_owner(state, step)}: {why} ({combat.LOOP_RULE})"
-        events.append(Event("battle", text, _owner(state, step), step.id, {"stalled": True}))
+        seat = _owner(state, step)
+        refused = planet_policy.refusal(state, step, seat)
+        why += f" ({refused})" if refused else ""
+        text = f"{step.id} is left to {seat}: {why} ({combat.LOOP_RULE})"
+        events.append(Event("battle", text, seat, step.id, {"stalled": True}))
         return None
     if not state.policies:
         return None

@@ -63,7 +63,26 @@ def take(state: FeState, step: Step, seat: Seat, events: list[Event]) -> FeState
     """``seat``'s retreat option at ``step`` answered by its policy's ``planet``: the planet
     left alone captured or devastated, and the seat staying; None where the policy says
     nothing of planets, no planet is left alone, the game is older than `PLANET_FROM`, or
-    the rules refuse the adjustment now (the seat is asked)."""
+    the rules refuse the adjustment now (the seat is asked: `refusal` says why)."""
+    order = _planned(state, seat)
+    if order is None or adjust.AREA.check(state, seat, step, order):
+        return None
+    return adjust.AREA.apply(state, seat, step, order, events)
+
+
+def refusal(state: FeState, step: Step, seat: Seat) -> str:
+    """Why the rules refuse the adjustment ``seat``'s policy would make at ``step``, for
+    the event that asks the seat instead; "" where the policy makes none or it is legal."""
+    order = _planned(state, seat)
+    refused = adjust.AREA.check(state, seat, step, order) if order is not None else []
+    if order is None or not refused:
+        return ""
+    return f"{seat}'s combat policy would {order.change} the planet, but: {refused[0].message}"
+
+
+def _planned(state: FeState, seat: Seat) -> Adjust | None:
+    """The adjustment ``seat``'s policy makes where a planet is left alone, from
+    `PLANET_FROM`; None where it makes none (the seat is the planet's own side)."""
     if not state.plays_at_least(PLANET_FROM):
         return None
     policy = combat.policy_of(state, seat)
@@ -73,10 +92,7 @@ def take(state: FeState, step: Step, seat: Seat, events: list[Event]) -> FeState
     if record.log[-1].defender.seat == seat:
         return None  # the planet's own side
     reason = f"nothing defends it, {planets.CAPTURE_RULE}; as signed in {seat}'s combat policy"
-    order = planet_adjustment(state, seat, policy.planet, reason)
-    if order is None or adjust.AREA.check(state, seat, step, order):
-        return None
-    return adjust.AREA.apply(state, seat, step, order, events)
+    return planet_adjustment(state, seat, policy.planet, reason)
 
 
 def cover(state: FeState) -> list[tuple[Seat, str]]:

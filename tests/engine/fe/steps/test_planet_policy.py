@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.core.ruleset import DecisionKind
+from engine.core.ruleset import DecisionKind, Event
 from engine.core.turn_orders import Done, Standing
-from engine.fe import FE
+from engine.fe import FE, flow
 from engine.fe.battle_model import BattleRecord, CombatPolicy
 from engine.fe.face import FACE
+from engine.fe.forces import Unit
 from engine.fe.model import FeState
 from engine.fe.orders import PolicyOrder
 from engine.fe.policy_cover import policy_cover
 from engine.fe.steps import base, combat, combat_policy
 from tests.engine.fe.steps.test_stalled_battle import EVERY_STEP, PLANET_HEX, at_the_planet, fought
-from tests.engine.fe.steps.tutorial_states import refusals
+from tests.engine.fe.steps.tutorial_states import placed, refusals
 from tests.engine.fe_battle import PlacedFe, rules
 from tests.engine.table import Table
 
@@ -143,3 +144,24 @@ def test_the_field_is_described_covered_and_offered_from_5_11() -> None:
         assert ("5-7A2" in policy_cover(signed)) is offered
         (policy,) = [c for c in FACE.choices(state, "alliance") if c.order == "policy"]
         assert ("planet" in [p.name for p in policy.params]) is offered
+
+
+def test_a_capture_the_rules_refuse_leaves_the_seat_asked_and_says_why() -> None:
+    """Signed, but refused (here the Kzinti have no ship left in the hex, only a PDU the
+    test puts there): the seat is asked as before, and the event says why its policy did
+    not take the planet, so a player who signed it is not left wondering."""
+    state = rules(fought("5.11", 120))
+    ships = [u.id for u in state.board.at(PLANET_HEX) if u.empire == "KZI"]
+    state = placed(
+        state, dict.fromkeys(ships, PLANET_HEX + 1), Unit("KZI-9001", "KZI", "PDU", PLANET_HEX)
+    )
+    state = msgspec.structs.replace(state, policies=(("alliance", CombatPolicy(planet="capture")),))
+    step = flow.current(state)
+    assert step is not None and step.id == "5-7A2"
+    events: list[Event] = []
+    assert combat_policy.by_policy(state, step, events) is None
+    (said,) = [e.text for e in events if e.data.get("stalled")]
+    assert said.endswith(
+        "(alliance's combat policy would capture the planet, but: adjust capture: KZI has no "
+        f"ship in {PLANET_HEX}) (302.9)"
+    ), said
