@@ -130,9 +130,12 @@ def run(self, **_ignored):
 
 
 textual.app.App.run = run
-from tui.cli import main
+import tui.cli
 
-raise SystemExit(main(["--home", home, "play", *game]))
+# The app runs headless here, drawing nowhere: `hexpost play` without a terminal refuses to
+# start (it would wait for keys for ever), so the child says it has one.
+tui.cli.on_terminal = lambda: True
+raise SystemExit(tui.cli.main(["--home", home, "play", *game]))
 """
 )
 
