@@ -102,6 +102,20 @@ def fe_base_policies() -> GoldenGame:
     )
 
 
+def fe_planets() -> GoldenGame:
+    seed, turns = PLANET_GAME
+    return _record(
+        play_random_campaign(seed, turns, policies=True),
+        f"The Wind from set-up, two turns of random play with random combat policies (seed "
+        f"{seed}): the Kzinti take the Klingon planet left alone in 1407 as their policy's "
+        "planet capture says (fe 5.11), with no one asked",
+    )
+
+
+PLANET_GAME = (41, 2)
+"""The random campaign with policies kept as the planets' golden game (seed, turns): the
+first seed of 1-120 in which a policy takes a planet within two turns."""
+
 WANDER_GAME = (17, 3)
 """The wandering random campaign kept as a golden game (seed, turns): the rules areas the
 scripted games never reach, pinned packet by packet."""
@@ -128,6 +142,7 @@ GOLDEN = {
     "fe_battle.msgpack": fe_battle,
     "fe_campaign.msgpack": fe_campaign,
     "fe_checklist.msgpack": fe_checklist,
+    "fe_planets.msgpack": fe_planets,
     "fe_policies.msgpack": fe_policies,
     "fe_wind.msgpack": fe_wind,
     "fe_wander.msgpack": fe_wander,

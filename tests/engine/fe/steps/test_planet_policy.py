@@ -31,6 +31,7 @@ from tests.engine.fe.steps.test_stalled_battle import EVERY_STEP, PLANET_HEX, at
 from tests.engine.fe.steps.tutorial_states import placed, refusals
 from tests.engine.fe_battle import PlacedFe, rules
 from tests.engine.table import Table
+from tests.golden.regen import HERE as GOLDEN_DIR
 
 CAPTURING = msgspec.structs.replace(EVERY_STEP, planet="capture")
 DEVASTATING = msgspec.structs.replace(EVERY_STEP, planet="devastate")
@@ -165,3 +166,13 @@ def test_a_capture_the_rules_refuse_leaves_the_seat_asked_and_says_why() -> None
         "(alliance's combat policy would capture the planet, but: adjust capture: KZI has no "
         f"ship in {PLANET_HEX}) (302.9)"
     ), said
+
+
+def test_the_planets_golden_game_takes_a_planet_by_policy() -> None:
+    """The golden game of this rules area (`tests.golden.regen.fe_planets`) still shows a
+    planet taken by a policy: a regenerated golden that lost it would pin nothing here."""
+    text = (GOLDEN_DIR / "fe_planets.txt").read_text(encoding="utf-8")
+    assert (
+        "KZI adjusts: 1407 captured from KLI (nothing defends it, 508.2; as signed in alliance's"
+        in text
+    )
