@@ -151,14 +151,14 @@ def planet_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
     engine's event names to end it (508.2): the planet captured by the seat's empire there,
     and devastated; each only if the engine accepts it now."""
     why = f"nothing defends it ({planets.CAPTURE_RULE})"
-    offered = [
-        (change, planet_policy.planet_adjustment(state, seat, change, why))
+    offered = (
+        planet_policy.planet_adjustment(state, seat, change, why)
         for change in planet_policy.CHANGES
-    ]
+    )
     step = flow.current(state)
     return tuple(
         Preset(_planet_label(order), _adjust_values(order))
-        for change, order in offered
+        for order in offered
         if order is not None
         and step is not None
         and not adjust.AREA.check(state, seat, step, order)
