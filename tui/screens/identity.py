@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.widgets import Button, Checkbox, Input, Static
 
 from tui.widgets.passphrase import PassphraseDialog
+from tui.widgets.toggles import MarkedCheckbox
 
 if TYPE_CHECKING:
     from tui.screens.base import HexpostScreen
@@ -92,7 +93,7 @@ class IdentityForm(Vertical):
             with Horizontal():
                 yield Static(label, classes="form-label", markup=False)
                 yield Input(id=field, password=password, placeholder=hint, compact=True)
-        yield Checkbox(
+        yield MarkedCheckbox(
             "No passphrase: key stored unencrypted (a machine only you use)",
             id="id-no-pass",
             compact=True,

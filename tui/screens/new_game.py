@@ -29,6 +29,7 @@ from engine.core.errors import HexpostError
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.services.start import NewGameRequest
 from tui.widgets.footer import KeysFooter
+from tui.widgets.toggles import MarkedCheckbox
 
 if TYPE_CHECKING:
     from engine.core.ruleset import OptionSpec, OptionValue
@@ -210,9 +211,8 @@ def _row(label: str, field: Widget, classes: str = "row") -> Horizontal:
     return Horizontal(Static(label, classes="label", markup=False), field, classes=classes)
 
 
-class RuleSwitch(Checkbox):
-    """An optional rule that is on or off; its label says which in words (the box alone
-    shows it only in colour, lost on a monochrome terminal)."""
+class RuleSwitch(MarkedCheckbox):
+    """An optional rule that is on or off; its label says which in words too."""
 
     def __init__(self, name: str, value: bool, *, id: str) -> None:
         self.rule_name = name  # (first: setting the value calls `watch_value`)
@@ -224,6 +224,7 @@ class RuleSwitch(Checkbox):
 
     def watch_value(self) -> None:
         self.label = self._words(self.rule_name, self.value)
+        super().watch_value()
 
 
 def _seats(scenario: ScenarioChoice) -> Select[str]:

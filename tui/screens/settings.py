@@ -35,6 +35,7 @@ from tui.services import accounts
 from tui.services.accounts import Answers
 from tui.widgets.footer import KeysFooter
 from tui.widgets.mail_form import MailForm
+from tui.widgets.toggles import MarkedCheckbox, MarkedRadioButton
 
 MAIL_KIND = "Mail account (the form below)"
 
@@ -126,8 +127,8 @@ class SettingsScreen(HexpostScreen):
             yield Static("Transport", classes="section", markup=False)
             yield Static("", id="transport-info", markup=False)
             with RadioSet(id="transport-kind", compact=True):
-                yield RadioButton("Shared folder", value=True, id="kind-folder", compact=True)
-                yield RadioButton(MAIL_KIND, id="kind-mail", compact=True)
+                yield MarkedRadioButton("Shared folder", value=True, id="kind-folder", compact=True)
+                yield MarkedRadioButton(MAIL_KIND, id="kind-mail", compact=True)
             with Horizontal(id="folder-row"):
                 yield Static("Folder", markup=False)
                 yield Input(
@@ -143,8 +144,10 @@ class SettingsScreen(HexpostScreen):
             with Horizontal(id="backup-row"):
                 yield Static("Into folder", markup=False)
                 yield Input(id="backup-path", placeholder="a new or empty folder", compact=True)
-            yield Checkbox("Replace an earlier backup there", id="backup-replace", compact=True)
-            yield Checkbox(
+            yield MarkedCheckbox(
+                "Replace an earlier backup there", id="backup-replace", compact=True
+            )
+            yield MarkedCheckbox(
                 "Again after each sync that brings or sends a packet",
                 id="backup-keep",
                 compact=True,
