@@ -25,14 +25,16 @@ from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.color import Color
+from textual.dom import DOMNode
 from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
+from textual.widget import Widget
 
 from tui.safe_text import safe_text
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
 from tui.startup import FALLBACK_SECONDS, IDLE_SECONDS, collect_if_idle, release_collector
-from tui.typeahead import TypeAhead
+from tui.typeahead import RELEASE_SECONDS, KeyOrder, TypeAhead
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -124,6 +126,9 @@ class HexpostApp(App[None]):
         self._last_input = time.monotonic()
         """When the player last pressed a key or used the mouse (`_collect_if_idle`)."""
         self._typeahead = TypeAhead()
+        self._key_order = KeyOrder()
+        self._key_screen: Screen[Any] | None = None
+        """The screen on top when the key in flight was routed (`_key_handled`)."""
         self.failure: str | None = None
         """Why the app stopped by itself (`stop`): `tui.cli` says it once the screen is back."""
 
@@ -158,12 +163,42 @@ class HexpostApp(App[None]):
         if isinstance(event, events.Key) and self.screen_stack:
             on_top = self.screen_stack[-1]
             if not event.is_forwarded:  # read from the terminal: about to be routed
+                if self._key_order.hold(event):
+                    return  # a key typed before it is still being handled (`KeyOrder`)
+                self.set_timer(RELEASE_SECONDS, partial(self._key_handled, event))
                 self._typeahead.routed(event, on_top)
-            elif self._typeahead.typed_for_another(event, on_top):
-                # Typed for the screen a key before it opened (`tui.typeahead`): read again.
-                self.post_message(events.Key(event.key, event.character))
+                self._key_screen = on_top
+                target: Widget = self.focused or self.screen  # where Textual routes it
+                await super().on_event(event)
+                if not target.call_later(self._follow, event, target):
+                    self._key_handled(event)
+                return
+            if self._typeahead.typed_for_another(event, on_top):
+                # Typed for the screen a key before it opened (`tui.typeahead`): read again,
+                # as the key in flight (the keys after it still wait for it).
+                again = events.Key(event.key, event.character)
+                self._key_order.in_flight = again
+                self.post_message(again)
                 return
         await super().on_event(event)
+
+    def _follow(self, key: events.Key, node: DOMNode) -> None:
+        """``node`` has taken what came before this call in its queue: ``key`` too (handled
+        there, stopped, or passed on up to its parent). Follow it up the same way; past the
+        app, whose binding for it has run by then, the key is handled (`KeyOrder`)."""
+        parent = None if node is self else node.parent
+        if parent is None or not parent.call_later(self._follow, key, parent):
+            self._key_handled(key)
+
+    def _key_handled(self, key: events.Key) -> None:
+        following = self._key_order.handled(key)
+        if following is None:
+            return
+        self.set_timer(RELEASE_SECONDS, partial(self._key_handled, following))
+        if self._key_screen is self.screen:
+            self.post_message(following)
+        else:  # the key changed the screen on top: once it is up, its focus is set
+            self.screen.call_after_refresh(self.post_message, following)
 
     def _collect_if_idle(self) -> None:
         collect_if_idle(time.monotonic() - self._last_input, release_style_caches)

@@ -1,4 +1,4 @@
-"""Keys typed ahead of a screen change are read by the screen on top when they are read.
+"""Keys typed ahead, in a burst, handled in order, each where the key before it left the focus.
 
 Textual routes each key, as the app reads it, to the widget focused at that moment; the key
 then bubbles back up to the app, which looks for a binding along the focus chain of the
@@ -12,9 +12,18 @@ Enter on an empty field. A player typing quickly over SSH sends such bursts, and
 unhandled while another screen is on top was typed for that screen: the app reads it again
 (`HexpostApp.on_event`), after the keys already waiting, and routes it to the screen on top.
 Keys a widget of the old screen handled (stopped) never come back and are not read again.
+
+`KeyOrder` covers what that does not: a key that moves the focus within one screen (Tab, or
+Enter on a form's field) and the keys after it, which the old field handled itself (its
+letters). It hands keys on one at a time, each once the key before it is handled, so every
+key is routed where the one before it left the focus. With it the keys after ``g`` are
+routed only once the dialog is up; `TypeAhead` stays for a key that still comes back from a
+screen since covered.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 from textual import events
 
@@ -41,3 +50,51 @@ class TypeAhead:
         ``screen`` (the one on top now): if so the app should read it again."""
         found = self._routed.pop(id(key), None)
         return found is not None and found[0] is key and found[1] is not screen
+
+
+RELEASE_SECONDS = 0.5
+"""How long a key may hold back the keys typed after it, at most: a key whose handling is
+not seen to end (a widget that went away with the key in its queue) lets the next go then."""
+
+
+class KeyOrder:
+    """Keys read from the terminal handed on one at a time, each once the key before it is
+    handled.
+
+    Textual routes each key, as it reads it, to the widget focused at that moment, and reads
+    the next at once: in a burst (``Alice Tab alice@example.org``) the keys after Tab were
+    routed to the first field while Tab still waited in that field's queue, and landed there
+    when Tab then moved the focus. Here a key read while the key before it is in flight waits
+    in order; once the one in flight is handled (`handled`: it went up its widget's chain of
+    parents to the app and the app ran its binding, or it stopped on the way) and the screen
+    on top has refreshed (a key may have opened a screen), the next is posted to the app
+    again and routed then, to the widget focused then. Keys typed one at a time are never
+    held: the one before has long been handled.
+    """
+
+    def __init__(self) -> None:
+        self.in_flight: events.Key | None = None
+        """The key last handed on, until it is handled."""
+        self.waiting: deque[events.Key] = deque()
+        """Keys read while another was in flight, in the order typed."""
+
+    def hold(self, key: events.Key) -> bool:
+        """Whether ``key``, read from the terminal, must wait: a key before it is in flight.
+        If not, it is the one in flight from now on."""
+        if self.in_flight is not None and self.in_flight is not key:
+            self.waiting.append(key)
+            return True
+        self.in_flight = key
+        return False
+
+    def handled(self, key: events.Key) -> events.Key | None:
+        """``key`` is handled; the next key to hand on (now in flight: post it to the app),
+        or None when none waits."""
+        if self.in_flight is not key:
+            return None  # released already (`RELEASE_SECONDS`)
+        self.in_flight = None
+        if not self.waiting:
+            return None
+        waited = self.waiting.popleft()
+        self.in_flight = events.Key(waited.key, waited.character)
+        return self.in_flight

@@ -20,7 +20,7 @@ from tests.tui.test_new_game import open_form
 from tui import typeahead
 from tui.screens.game import GameScreen
 from tui.screens.games import GamesScreen
-from tui.typeahead import TypeAhead
+from tui.typeahead import KeyOrder, TypeAhead
 from tui.widgets.footer import Key, KeysFooter
 from tui.widgets.hexmap import HexMap
 
@@ -83,6 +83,34 @@ async def test_an_address_typed_with_ctrl_s_in_one_burst_is_read_whole(alice: Pl
     assert [s.address for s in core.seats if s.seat != game.my_seat] == ["bob@example.org"]
 
 
+async def test_fields_typed_with_tab_between_in_one_burst_each_get_their_own(
+    alice: Player,
+) -> None:
+    """``bob@example.org Tab third ctrl+s`` in one burst on the new-game form: Textual routes
+    each key, as it reads it, to the widget focused then, so the name's letters were routed
+    to the opponent's field before Tab, waiting in that field's queue, moved the focus; the
+    form then invited "bob@example.orgthird" (`tui.typeahead.KeyOrder` hands a key on only
+    once the key before it is handled)."""
+    app = app_for(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_form(pilot)
+        screen.query_one("#scenario", Select).value = "tutorial"
+        await settle(pilot)
+        screen.query_one("#opponent", Input).focus()
+        await pilot.pause()
+        for char in "bob@example.org":
+            app.post_message(events.Key(char, char))
+        app.post_message(events.Key("tab", "\t"))
+        for char in "third":
+            app.post_message(events.Key(char, char))
+        app.post_message(events.Key("ctrl+s", None))
+        await settle(pilot)
+        assert isinstance(top(app), GamesScreen), screen.query_one("#opponent", Input).value
+    (game,) = [g for g in alice.replica.games() if g.name == "third"]
+    core = alice.replica.state(game.game_id).core
+    assert [s.address for s in core.seats if s.seat != game.my_seat] == ["bob@example.org"]
+
+
 async def test_a_hex_typed_after_g_in_one_burst_goes_to_the_go_to_dialog(
     alice: Player,
 ) -> None:
@@ -116,3 +144,18 @@ def test_typeahead_reads_again_only_keys_routed_on_another_screen() -> None:
     assert not typed.typed_for_another(keys[1], second)  # once only
     assert not typed.typed_for_another(keys[2], first)  # still the same screen
     assert not typed.typed_for_another(events.Key("x", "x"), second)  # never routed
+
+
+def test_key_order_hands_keys_on_one_at_a_time_in_the_order_typed() -> None:
+    order = KeyOrder()
+    a, b, c = (events.Key(k, k) for k in "abc")
+    assert not order.hold(a)  # nothing in flight: routed at once
+    assert order.hold(b) and order.hold(c)  # typed while a is in flight: they wait
+    following = order.handled(a)
+    assert following is not None and following.key == "b" and order.in_flight is following
+    assert order.handled(a) is None  # a stale word (the release timer) changes nothing
+    assert not order.hold(following)  # the key handed on is routed when it is read
+    last = order.handled(following)
+    assert last is not None and last.key == "c"
+    assert order.handled(last) is None and order.in_flight is None
+    assert not order.hold(events.Key("d", "d"))  # typed alone later: routed at once
