@@ -65,22 +65,8 @@ async def test_an_address_typed_with_ctrl_s_in_one_burst_is_read_whole(alice: Pl
     """The new-game form once bound ctrl+s with priority: typed right after the opponent's
     address, it read the form before the address reached its field, and refused it as
     empty (or, with part of it there, would have invited a truncated address)."""
-    app = app_for(alice)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_form(pilot)
-        screen.query_one("#scenario", Select).value = "tutorial"
-        await settle(pilot)
-        screen.query_one("#name", Input).value = "third"
-        screen.query_one("#opponent", Input).focus()
-        await pilot.pause()
-        for char in "bob@example.org":
-            app.post_message(events.Key(char, char))
-        app.post_message(events.Key("ctrl+s", None))
-        await settle(pilot)
-        assert isinstance(top(app), GamesScreen)
-    (game,) = [g for g in alice.replica.games() if g.name == "third"]
-    core = alice.replica.state(game.game_id).core
-    assert [s.address for s in core.seats if s.seat != game.my_seat] == ["bob@example.org"]
+    await create_in_one_burst(alice, [*typed("bob@example.org"), CTRL_S], name="third")
+    assert invited(alice, "third") == ["bob@example.org"]
 
 
 async def test_fields_typed_with_tab_between_in_one_burst_each_get_their_own(
@@ -91,24 +77,43 @@ async def test_fields_typed_with_tab_between_in_one_burst_each_get_their_own(
     to the opponent's field before Tab, waiting in that field's queue, moved the focus; the
     form then invited "bob@example.orgthird" (`tui.typeahead.KeyOrder` hands a key on only
     once the key before it is handled)."""
+    keys = [*typed("bob@example.org"), ("tab", "\t"), *typed("third"), CTRL_S]
+    await create_in_one_burst(alice, keys)
+    assert invited(alice, "third") == ["bob@example.org"]
+
+
+CTRL_S = ("ctrl+s", None)
+
+
+def typed(text: str) -> list[tuple[str, str | None]]:
+    return [(char, char) for char in text]
+
+
+async def create_in_one_burst(
+    alice: Player, keys: list[tuple[str, str | None]], name: str = ""
+) -> None:
+    """The new-game form for the tutorial (named ``name`` if given), the opponent's field
+    focused, then ``keys`` posted at once (as a burst arrives); the form must have closed."""
     app = app_for(alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_form(pilot)
         screen.query_one("#scenario", Select).value = "tutorial"
         await settle(pilot)
+        if name:
+            screen.query_one("#name", Input).value = name
         screen.query_one("#opponent", Input).focus()
         await pilot.pause()
-        for char in "bob@example.org":
-            app.post_message(events.Key(char, char))
-        app.post_message(events.Key("tab", "\t"))
-        for char in "third":
-            app.post_message(events.Key(char, char))
-        app.post_message(events.Key("ctrl+s", None))
+        for key, char in keys:
+            app.post_message(events.Key(key, char))
         await settle(pilot)
         assert isinstance(top(app), GamesScreen), screen.query_one("#opponent", Input).value
-    (game,) = [g for g in alice.replica.games() if g.name == "third"]
+
+
+def invited(alice: Player, name: str) -> list[str]:
+    """The addresses the game ``name`` invited."""
+    (game,) = [g for g in alice.replica.games() if g.name == name]
     core = alice.replica.state(game.game_id).core
-    assert [s.address for s in core.seats if s.seat != game.my_seat] == ["bob@example.org"]
+    return [s.address for s in core.seats if s.seat != game.my_seat]
 
 
 async def test_a_hex_typed_after_g_in_one_burst_goes_to_the_go_to_dialog(
