@@ -164,8 +164,11 @@ class HexpostApp(App[None]):
             on_top = self.screen_stack[-1]
             if not event.is_forwarded:  # read from the terminal: about to be routed
                 if self._key_order.hold(event):
-                    return  # a key typed before it is still being handled (`KeyOrder`)
-                self.set_timer(RELEASE_SECONDS, partial(self._key_handled, event))
+                    # A key typed before it is still being handled (`KeyOrder`); the first
+                    # key to wait for it starts the clock that lets it go at the latest.
+                    if len(self._key_order.waiting) == 1:
+                        self._release_later()
+                    return
                 self._typeahead.routed(event, on_top)
                 self._key_screen = on_top
                 target: Widget = self.focused or self.screen  # where Textual routes it
@@ -178,6 +181,8 @@ class HexpostApp(App[None]):
                 # as the key in flight (the keys after it still wait for it).
                 again = events.Key(event.key, event.character)
                 self._key_order.in_flight = again
+                if self._key_order.waiting:
+                    self._release_later()
                 self.post_message(again)
                 return
         await super().on_event(event)
@@ -190,11 +195,20 @@ class HexpostApp(App[None]):
         if parent is None or not parent.call_later(self._follow, key, parent):
             self._key_handled(key)
 
+    def _release_later(self) -> None:
+        """Let the key in flight go after `RELEASE_SECONDS` at the latest, for the keys that
+        wait for it (a widget gone with the key in its queue would hold them for ever). Only
+        while keys wait: a key typed alone starts no timer."""
+        key = self._key_order.in_flight
+        if key is not None:
+            self.set_timer(RELEASE_SECONDS, partial(self._key_handled, key))
+
     def _key_handled(self, key: events.Key) -> None:
         following = self._key_order.handled(key)
         if following is None:
             return
-        self.set_timer(RELEASE_SECONDS, partial(self._key_handled, following))
+        if self._key_order.waiting:
+            self._release_later()
         if self._key_screen is self.screen:
             self.post_message(following)
         else:  # the key changed the screen on top: once it is up, its focus is set
