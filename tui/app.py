@@ -34,7 +34,7 @@ from tui.safe_text import safe_text
 from tui.screens.games import GamesScreen
 from tui.screens.session import Session
 from tui.startup import FALLBACK_SECONDS, IDLE_SECONDS, collect_if_idle, release_collector
-from tui.typeahead import RELEASE_SECONDS, KeyOrder, TypeAhead
+from tui.typeahead import QUIET_PASSES, RELEASE_SECONDS, KeyOrder, TypeAhead
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -193,7 +193,32 @@ class HexpostApp(App[None]):
         app, whose binding for it has run by then, the key is handled (`KeyOrder`)."""
         parent = None if node is self else node.parent
         if parent is None or not parent.call_later(self._follow, key, parent):
+            self._quieted(key, 0)
+
+    def _quieted(self, key: events.Key, passes: int) -> None:
+        """``key`` went up its chain; while keys wait behind it, let the messages it caused
+        be handled too before the next goes (`KeyOrder`): Enter in a dialog's field posts
+        ``Submitted``, which closes the dialog only once it has bubbled up to it. Each pass
+        waits for every node of the screen on top (and the app) that has messages queued,
+        until none has or `QUIET_PASSES` were made."""
+        if self._key_order.in_flight is not key:
+            return  # let go already (`RELEASE_SECONDS`)
+        nodes = [self, *self.screen.walk_children(with_self=True)]
+        busy = [node for node in nodes if node.message_queue_size]
+        if not self._key_order.waiting or not busy or passes >= QUIET_PASSES:
             self._key_handled(key)
+            return
+        left = len(busy)
+
+        def done() -> None:
+            nonlocal left
+            left -= 1
+            if not left:
+                self._quieted(key, passes + 1)
+
+        for node in busy:
+            if not node.call_later(done):
+                done()  # (a node closing: nothing more of it to wait for)
 
     def _release_later(self) -> None:
         """Let the key in flight go after `RELEASE_SECONDS` at the latest, for the keys that

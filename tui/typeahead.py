@@ -17,8 +17,9 @@ Keys a widget of the old screen handled (stopped) never come back and are not re
 Enter on a form's field) and the keys after it, which the old field handled itself (its
 letters). It hands keys on one at a time, each once the key before it is handled, so every
 key is routed where the one before it left the focus. With it the keys after ``g`` are
-routed only once the dialog is up; `TypeAhead` stays for a key that still comes back from a
-screen since covered.
+routed only once the dialog is up, and the keys after a dialog's Enter only once the
+dialog's answer is taken (the review's ``g 5 Enter n`` ends on packet 6); `TypeAhead` stays
+for a key that still comes back from a screen since covered.
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ RELEASE_SECONDS = 0.5
 """How long a key may hold back the keys typed after it, at most: a key whose handling is
 not seen to end (a widget that went away with the key in its queue) lets the next go then."""
 
+QUIET_PASSES = 8
+"""Rounds of waiting, at most, for the messages a key caused to be handled before the next
+key goes (`HexpostApp._quieted`): a message bubbling up a dialog's widgets takes a round per
+widget; a screen that never falls quiet (a busy timer) cannot hold the keys longer."""
+
 
 class KeyOrder:
     """Keys read from the terminal handed on one at a time, each once the key before it is
@@ -66,10 +72,11 @@ class KeyOrder:
     routed to the first field while Tab still waited in that field's queue, and landed there
     when Tab then moved the focus. Here a key read while the key before it is in flight waits
     in order; once the one in flight is handled (`handled`: it went up its widget's chain of
-    parents to the app and the app ran its binding, or it stopped on the way) and the screen
-    on top has refreshed (a key may have opened a screen), the next is posted to the app
-    again and routed then, to the widget focused then. Keys typed one at a time are never
-    held: the one before has long been handled.
+    parents to the app and the app ran its binding, or it stopped on the way, and the
+    messages it caused were handled too) and the screen on top has refreshed (a key may
+    have opened a screen), the next is posted to the app again and routed then, to the
+    widget focused then. Keys typed one at a time are never held: the one before has long
+    been handled.
     """
 
     def __init__(self) -> None:

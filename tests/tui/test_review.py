@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from rich.style import Style
+from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
@@ -424,3 +425,34 @@ async def test_the_review_is_not_pushed_over_a_screen_opened_meanwhile(
         assert isinstance(app.screen, HelpScreen)
         await press(pilot, "escape")
         assert isinstance(app.screen, GameScreen)
+
+
+async def burst(pilot: Pilot[None], *keys: str) -> None:
+    """``keys`` posted at once, as a burst arrives over a laggy link, then let settle."""
+    for key in keys:
+        char = "\r" if key == "enter" else key if len(key) == 1 else None
+        pilot.app.post_message(events.Key(key, char))
+    await settle(pilot)
+
+
+async def test_steps_typed_in_one_burst_each_count(moved: Tutorial) -> None:
+    """``home n n n`` in one burst goes to packet 3: each ``n`` steps on from the packet the
+    key before it asked for, not from the one on the screen while the packets are read."""
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await burst(pilot, "home", "n", "n", "n")
+        assert screen.seq == 3
+        await burst(pilot, "p", "p")
+        assert screen.seq == 1
+
+
+async def test_a_step_typed_after_the_go_to_dialog_in_one_burst(moved: Tutorial) -> None:
+    """``g 5 Enter n`` in one burst ends on packet 6: the ``n`` is for the review, typed
+    after the dialog's Enter, not a character for the dialog's field."""
+    app = app_for(moved.bob)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await burst(pilot, "g", "5", "enter", "n")
+        assert app.screen is screen
+        assert screen.seq == 6

@@ -114,6 +114,10 @@ class ReviewScreen(HexpostScreen):
         self.index: ReviewIndex | None = None
         self.seq: int | None = None
         """The packet shown now (None until the first record arrived)."""
+        self.wanted: int | None = None
+        """The packet last asked for: shown now, or being read. Steps count from it, so that
+        ``n n n`` typed faster than packets are read moves three packets, and a record read
+        for a packet asked for before it is not shown."""
         self.changes: list[Change] = []
         self._ahead = 1
         """Which way the player is stepping (+1 forward, -1 back): the record that way is
@@ -173,6 +177,7 @@ class ReviewScreen(HexpostScreen):
         """The first packet and its records, read with the index."""
         opening = message.opening
         self.index = opening.index
+        self.wanted = opening.seq
         self._show(opening.seq, opening.records[opening.seq], opening.records.get(opening.seq - 1))
 
     @on(Indexed)
@@ -187,6 +192,7 @@ class ReviewScreen(HexpostScreen):
         if self.index is None:
             return
         seq = max(0, min(seq, self.index.last))
+        self.wanted = seq
         kept = self.reader.cached(self.game_id, seqs_for(seq))
         if kept is not None:
             self.workers.cancel_group(self, "packet")  # (a slower read must not land later)
@@ -204,6 +210,8 @@ class ReviewScreen(HexpostScreen):
 
     @on(Shown)
     def shown(self, message: Shown) -> None:
+        if message.seq != self.wanted:
+            return  # read for a packet asked for before the one wanted now
         self._show(message.seq, message.record, message.before)
 
     def _show(self, seq: int, record: ShowRecord, before_record: ShowRecord | None) -> None:
@@ -277,9 +285,9 @@ class ReviewScreen(HexpostScreen):
         self.app.pop_screen()
 
     def action_step(self, delta: int) -> None:
-        if self.seq is not None:
+        if self.wanted is not None:
             self._ahead = 1 if delta > 0 else -1
-            self._go(self.seq + delta)
+            self._go(self.wanted + delta)
 
     def action_turn(self, direction: int) -> None:
         self._jump(phase=False, forward=direction > 0)
@@ -288,9 +296,9 @@ class ReviewScreen(HexpostScreen):
         self._jump(phase=True, forward=direction > 0)
 
     def _jump(self, *, phase: bool, forward: bool) -> None:
-        if self.index is not None and self.seq is not None:
+        if self.index is not None and self.wanted is not None:
             self._ahead = 1 if forward else -1
-            self._go(next_mark(self.index.packets, self.seq, phase=phase, forward=forward))
+            self._go(next_mark(self.index.packets, self.wanted, phase=phase, forward=forward))
 
     def action_first(self) -> None:
         self._ahead = 1
@@ -302,10 +310,10 @@ class ReviewScreen(HexpostScreen):
             self._go(self.index.last)
 
     def _go(self, seq: int) -> None:
-        if self.index is None or self.seq is None:
+        if self.index is None or self.wanted is None:
             return
         seq = max(0, min(seq, self.index.last))
-        if seq == self.seq:
+        if seq == self.wanted:
             self.status.say(f"packet {seq} of {self.index.last}: no further that way")
             return
         self.show_packet(seq)
@@ -318,7 +326,7 @@ class ReviewScreen(HexpostScreen):
             if seq is not None:
                 self._go(seq)
 
-        self.app.push_screen(PacketDialog(self.index.last, self.seq), chosen)
+        self.app.push_screen(PacketDialog(self.index.last, self.wanted), chosen)
 
     def action_checklist(self) -> None:
         """One panel under the map at a time (24 lines leave no room for two)."""
