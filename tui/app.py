@@ -232,6 +232,10 @@ class HexpostApp(App[None]):
         following = self._key_order.handled(key)
         if following is None:
             return
+        # Sent by the app, wherever this runs (a widget's queue, after `_quieted`): Textual
+        # stops a message bubbling at its sender's child, so a key sent by the screen would
+        # never come back up to the app and its bindings.
+        following.set_sender(self)
         if self._key_order.waiting:
             self._release_later()
         if self._key_screen is self.screen:

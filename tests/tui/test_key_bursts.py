@@ -10,6 +10,8 @@ before the last letters typed reached their field. (The pick lists' case is in
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual import events
 from textual.widgets import DataTable, Input, Select
@@ -23,6 +25,7 @@ from tui.screens.games import GamesScreen
 from tui.typeahead import KeyOrder, TypeAhead
 from tui.widgets.footer import Key, KeysFooter
 from tui.widgets.hexmap import HexMap
+from tui.widgets.orders import OrdersPanel
 
 
 @pytest.fixture
@@ -164,3 +167,20 @@ def test_key_order_hands_keys_on_one_at_a_time_in_the_order_typed() -> None:
     assert last is not None and last.key == "c"
     assert order.handled(last) is None and order.in_flight is None
     assert not order.hold(events.Key("d", "d"))  # typed alone later: routed at once
+
+
+async def test_done_typed_with_the_key_that_opens_the_orders_panel(tutorial: Any) -> None:
+    """``o d`` in one burst on the game screen drafts the done: ``o`` opens the orders panel
+    and gives it the focus, and ``d`` is the panel's key."""
+    app = app_for(tutorial.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        game = top(app)
+        assert isinstance(game, GameScreen)
+        panel = game.query_one(OrdersPanel)
+        for key in ("o", "d"):
+            app.post_message(events.Key(key, key))
+        await settle(pilot)
+        assert panel.check_text.startswith("legal: would be packet"), panel.check_text
