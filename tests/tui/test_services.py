@@ -397,6 +397,22 @@ def test_an_orders_document_nested_past_any_reader_is_refused_with_where(
 # --- sync --------------------------------------------------------------------------------------
 
 
+def test_a_copy_of_a_packet_already_held_is_counted_apart() -> None:
+    """A shared mailbox shows a home its own packet back, and the other side may send one
+    twice: "received 1, applied 0" after every send read as a fault."""
+    game = b"\x01" * 16
+    copy = Outcome("duplicate", "packet 5 is already in the chain", game, 5)
+    new = Outcome("applied", "", game, 6, applied=[6])
+    report = SyncReport(received=[copy], sent=[], failed=[])
+    assert syncing.describe(report, signing=True).summary == (
+        "synced: received 0, applied 0, sent 0, 1 already held"
+    )
+    both = SyncReport(received=[copy, new], sent=[7], failed=[])
+    assert syncing.describe(both, signing=True).summary == (
+        "synced: received 1, applied 1, sent 1, 1 already held"
+    )
+
+
 def test_sync_through_a_loopback_transport_given_to_it(table: Table) -> None:
     invited = table.reports["bob-invited"]
     outcome = syncing.describe(invited, signing=True)

@@ -213,7 +213,13 @@ def describe(
         if line.kind in DETAIL_KINDS
     )
     applied = sum(1 for o in report.received if o.status == "applied")
-    parts = [f"received {len(report.received)}", f"applied {applied}", f"sent {len(report.sent)}"]
+    # A copy of a packet already held (the other side sent it again, or a shared mailbox
+    # showed this home its own) is counted apart: "received 1, applied 0" read as a fault.
+    held = sum(1 for o in report.received if o.status == "duplicate")
+    received = len(report.received) - held
+    parts = [f"received {received}", f"applied {applied}", f"sent {len(report.sent)}"]
+    if held:
+        parts.append(f"{held} already held")
     attention = sum(1 for o in report.received if o.attention)
     if attention:  # a damaged or refused packet of a game of ours, or a frozen game
         parts.append(f"{attention} REFUSED or damaged")
