@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.screen import ModalScreen
 
 from saves.home import Home
 from tests.tui.conftest import describe, hexpost
@@ -22,6 +21,7 @@ from tui.demo_app import DemoApp
 from tui.rulesets import DemoSeat
 from tui.rulesets.fe.demo import GAME_NAME, FeDemo
 from tui.screens.game import GameScreen
+from tui.screens.hand_over import HandOverScreen
 from tui.services.show import ShowRecord
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.orders import OrdersPanel
@@ -42,6 +42,23 @@ async def game_screen(pilot: Pilot[None]) -> GameScreen:
     raise AssertionError(f"no game screen: {pilot.app.screen!r}")
 
 
+async def hand_over(pilot: Pilot[None]) -> HandOverScreen:
+    """The hand-over screen that is up before a seat is played."""
+    for _ in range(10):
+        await settle(pilot)
+        screen = pilot.app.screen
+        if isinstance(screen, HandOverScreen):
+            return screen
+    raise AssertionError(f"no hand-over: {pilot.app.screen!r}")
+
+
+async def take_seat(pilot: Pilot[None]) -> tuple[str, GameScreen]:
+    """What the hand-over said, and the game screen Enter opened."""
+    text = (await hand_over(pilot)).text
+    await pilot.press("enter")
+    return text, await game_screen(pilot)
+
+
 def record(screen: GameScreen) -> ShowRecord:
     assert screen.data is not None
     return screen.data.show
@@ -58,26 +75,24 @@ def head(path: Path | str) -> int:
         home.close()
 
 
-async def switch(pilot: Pilot[None]) -> GameScreen:
+async def switch(pilot: Pilot[None]) -> tuple[str, GameScreen]:
     await pilot.press("ctrl+t")
     for _ in range(10):
         await settle(pilot)
         if not pilot.app.switching:  # type: ignore[attr-defined]
             break
-    return await game_screen(pilot)
+    return await take_seat(pilot)
 
 
 async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]) -> None:
     alice, bob = seats
     app = DemoApp(seats, GAME_NAME)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await game_screen(pilot)
+        greeting, screen = await take_seat(pilot)
         assert app.seat == 0 and str(app.session.home.path) == alice.path
         assert "Alice" in app.title and "Klingons" in app.sub_title
-        hints = [n.message for n in app._notifications]
-        assert "You are Alice (Klingons). o: orders, d: done, S: send; ctrl+t: switch to Bob" in (
-            hints
-        )
+        assert "share one keyboard" in greeting and "hand the keyboard to Bob" in greeting
+        assert "Press Enter to play Alice's seat." in greeting
         first = record(screen)
         assert first.name == GAME_NAME
         assert first.my_seat == "coalition"
@@ -100,18 +115,20 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
         after = record(screen)
 
         # ctrl+t: Bob's home, which received the packet through the loopback transport.
-        bobs = await switch(pilot)
+        said, bobs = await switch(pilot)
         assert app.seat == 1 and str(app.session.home.path) == bob.path
         assert bobs is not screen
         assert "Bob" in app.title and "Kzinti" in app.sub_title
-        assert any("switch to Alice" in n.message for n in app._notifications)
+        assert "Alice has handed over. Pass the keyboard to Bob" in said
+        assert "Bob's home synced: received 1, applied 1" in said
+        assert "hand the keyboard to Alice" in said
         theirs = record(bobs)
         assert theirs.my_seat == "alliance"
         assert theirs.seq == after.seq == before + 1
         assert theirs.pending == after.pending  # whoever owes the next step, both agree
 
         # And back: Alice's home again, its game read afresh.
-        again = await switch(pilot)
+        _, again = await switch(pilot)
         assert app.seat == 0 and str(app.session.home.path) == alice.path
         assert again is not bobs
         assert "Alice" in app.title
@@ -123,7 +140,7 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
 async def test_no_switch_while_one_is_syncing(seats: tuple[DemoSeat, DemoSeat]) -> None:
     app = DemoApp(seats, GAME_NAME)
     async with app.run_test(size=SIZE) as pilot:
-        await game_screen(pilot)
+        await take_seat(pilot)
         app.switching = True  # as during a switch's two syncs
         assert app.check_action("switch_seat", ()) is None
         await pilot.press("ctrl+t")
@@ -134,18 +151,26 @@ async def test_no_switch_while_one_is_syncing(seats: tuple[DemoSeat, DemoSeat]) 
         assert app.seat == 1
 
 
-async def test_the_greeting_leaves_when_a_dialog_opens(seats: tuple[DemoSeat, DemoSeat]) -> None:
-    """At 80x24 the seat's greeting (a toast of four lines at the bottom right) covered the
-    lower right of every dialog opened while it lasted: the help's keys, a form's last field.
-    Once the player opens one, the greeting has done its job and goes."""
+async def test_the_hand_over_hides_the_seat_left(seats: tuple[DemoSeat, DemoSeat]) -> None:
+    """Between two players at one keyboard, nothing of the seat left is on the screen (its
+    game screen, its orders panel) until the next player presses Enter; ctrl+t does nothing
+    there (nobody sits to hand over), and no toast of the last seat is left over."""
     app = DemoApp(seats, GAME_NAME)
     async with app.run_test(size=SIZE) as pilot:
-        await game_screen(pilot)
-        assert any("switch to Bob" in n.message for n in app._notifications)
-        await pilot.press("question_mark")
+        await take_seat(pilot)
+        await pilot.press("o")
+        await pilot.press("ctrl+t")
+        screen = await hand_over(pilot)
+        assert app.seat == 1
+        assert [type(s) for s in app.screen_stack[1:]] == [HandOverScreen]
+        assert not app._notifications
+        assert app.check_action("switch_seat", ()) is None
+        await pilot.press("ctrl+t")
         await settle(pilot)
-        assert isinstance(app.screen, ModalScreen)
-        assert not any("switch to Bob" in n.message for n in app._notifications)
+        assert app.screen is screen and app.seat == 1
+        await pilot.press("enter")
+        bobs = await game_screen(pilot)
+        assert bobs.data is not None and bobs.data.show.my_seat == "alliance"
 
 
 def test_demo_text_still_runs() -> None:

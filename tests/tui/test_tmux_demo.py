@@ -5,7 +5,8 @@ its own) with one detached 80x24 window running ``python -m tui.cli demo`` under
 ``TERM``, then types into it with ``send-keys`` and reads the screen back with
 ``capture-pane``: the game screen (map, side panel, status line, footer on the last line),
 the checklist, the help, an order drafted and checked by the engine, then signed and sent,
-the seat switch with ctrl+t and back through the command palette, and quitting: the pane
+the seat switch with ctrl+t and back through the command palette (each through the hand-over
+screen), and quitting: the pane
 must die and the demo's exit status be 0. Every screen read is checked for a traceback
 and for a line wider than 80 columns; the colours on the screen are checked against what the
 terminal can show (256 colours, 16 colours for ``vt100``, greys only with ``NO_COLOR``).
@@ -263,8 +264,12 @@ def test_demo_in_an_80x24_tmux_pane(
     settings = [f"TERM={term}"] + (["NO_COLOR=1"] if no_color else [])
     pane.start(conf, ["env", *settings, sys.executable, "-m", "tui.cli", "demo"])
 
-    # Alice's seat of the tutorial game: map, side panel, her greeting, the footer's keys.
-    lines = pane.game("YOUR MOVE (coalition)", "You are Alice (Klingons)")
+    # The hand-over to Alice first: whose seat, the keys that play a turn; Enter takes it.
+    screen = "\n".join(pane.wait_for("Alice's seat: Klingons", "Press Enter to play Alice's seat."))
+    assert "hand the keyboard to Bob" in screen, screen
+    pane.keys("Enter")
+    # Alice's seat of the tutorial game: map, side panel, the footer's keys.
+    lines = pane.game("YOUR MOVE (coalition)")
     screen = "\n".join(lines)
     assert "step 1A1 Bases and PDUs" in screen
     assert "[K4 ]" in screen  # the cursor on the Strike Force's hex
@@ -308,12 +313,16 @@ def test_demo_in_an_80x24_tmux_pane(
     pane.keys("y")
     pane.game("synced: received 0, applied 0, sent 1", "│ demo-tutorial  #5", footer=MAP_KEYS)
 
-    # ctrl+t: synced, then Bob's seat, which has received Alice's packet.
+    # ctrl+t: synced, then the hand-over to Bob, which hides Alice's screen; then Bob's seat,
+    # which has received Alice's packet.
     pane.keys("C-t")
-    lines = pane.game("You are Bob (Kzinti)", "Bob's seat: synced", "KZI-0001")
+    lines = pane.wait_for("Alice has handed over", "Bob's home synced: received 1, applied 1")
+    screen = "\n".join(lines)
+    assert "KLI-0001" not in screen and "demo-tutorial" not in screen, screen
+    pane.keys("Enter")
+    lines = pane.game("KZI-0001")
     screen = "\n".join(lines)
     assert "│ demo-tutorial  #5" in lines[0], screen
-    assert "You are Alice" not in screen, screen  # her greeting went with her seat
 
     # The command palette's "Switch seat" does the same, for a terminal that takes ctrl+t.
     pane.keys("C-p")
@@ -321,8 +330,9 @@ def test_demo_in_an_80x24_tmux_pane(
     pane.type("switch seat")
     pane.wait_for("Sync, then hand the keyboard to the other player")
     pane.keys("Enter")
-    lines = pane.game("Alice's seat: synced", "YOUR MOVE (coalition)", "KLI-0001")
-    assert "You are Bob" not in "\n".join(lines)
+    pane.wait_for("Bob has handed over", "Press Enter to play Alice's seat.")
+    pane.keys("Enter")
+    pane.game("YOUR MOVE (coalition)", "KLI-0001")
 
     # Quit: q on the games list (escape leaves the game), or ctrl+q anywhere.
     if quit_keys[0] == "Escape":
