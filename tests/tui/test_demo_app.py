@@ -183,3 +183,37 @@ def test_demo_help_names_the_text_option() -> None:
     done = hexpost("demo", "--help")
     assert done.returncode == 0, describe(done)
     assert "--text" in done.stdout
+
+
+async def send(pilot: Pilot[None], *keys: str) -> GameScreen:
+    """``keys`` pressed one at a time in the orders panel, then S and y: signed and sent."""
+    for key in (*keys, "S", "y"):
+        await pilot.press(key)
+        await settle(pilot)
+    return await game_screen(pilot)
+
+
+async def test_a_policy_drafted_after_a_standing_order_is_signed_ahead_of_it(
+    seats: tuple[DemoSeat, DemoSeat],
+) -> None:
+    """O (a standing order), then P and ctrl+s (a combat policy), as the send dialog suggests
+    them: at a step the standing order completes at once, the policy after it was refused
+    (the seat's part was over). The panel drafts the policy ahead of it; u still takes back
+    the policy, the order last added."""
+    app = DemoApp(seats, GAME_NAME)
+    async with app.run_test(size=SIZE) as pilot:
+        await take_seat(pilot)
+        await send(pilot, "o", "O", "enter", "P", "ctrl+s")  # Alice, 1A1: then 1B is hers
+        await send(pilot, "o", "d")  # 1B
+        await send(pilot, "o", "d")  # 2B7; 2B11 is both seats' step, and Bob's part is owed
+        _, bobs = await switch(pilot)
+        assert record(bobs).pending[0].step == "2B11"
+        panel = bobs.query_one(OrdersPanel)
+        for key in ("o", "O", "enter", "P", "ctrl+s"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert [item["type"] for item in panel.items] == ["policy", "standing"]
+        assert panel.check_text.startswith("legal: would be packet"), panel.check_text
+        await pilot.press("u")
+        await settle(pilot)
+        assert [item["type"] for item in panel.items] == ["standing"]

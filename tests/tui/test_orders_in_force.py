@@ -164,7 +164,9 @@ async def test_send_asks_with_the_notes_until_the_offers_are_signed(game: Tutori
         await settle(pilot)
         dialog = pilot.app.screen
         assert isinstance(dialog, ConfirmDialog)
-        assert len(dialog.lines) == 5 and dialog.lines[2].startswith("3. policy")
+        # (the policy is drafted ahead of the standing order: `draft_position`)
+        assert len(dialog.lines) == 5 and dialog.lines[1].startswith("2. policy")
+        assert dialog.lines[2] == "3. standing: manual"
         assert dialog.lines[4].startswith("The game then waits for you at 1B")  # (no notes)
 
 

@@ -76,6 +76,24 @@ NAMED_KEYS: Mapping[str, str] = {
 }
 """Quick keys for orders known by a shared name; each acts only when the step offers it."""
 
+AHEAD_OF_STANDING = frozenset({"policy"})
+"""Orders that only record what a seat wants done later (a combat policy), drafted ahead of
+a standing order even when written after it: a standing order takes effect at once and may
+end the seat's part of the step, after which no order of the same packet is the seat's to
+give (O then P, as the send dialog suggests them, was refused at a step the standing order
+covered)."""
+
+
+def draft_position(items: Sequence[Mapping[str, Any]], item: Mapping[str, Any]) -> int:
+    """Where ``item`` goes among the drafted ``items``: at the end, or for an order of
+    `AHEAD_OF_STANDING`, just before the first standing order."""
+    if item.get("type") in AHEAD_OF_STANDING:
+        for at, drafted in enumerate(items):
+            if drafted.get("type") == "standing":
+                return at
+    return len(items)
+
+
 OWN_KEYS = ("1", "2", "3", "4")
 """Quick keys for the step's own orders (not offered at every step), in the order offered."""
 
@@ -158,6 +176,9 @@ class OrdersPanel(StepOrders, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.items: list[dict[str, Any]] = []
+        self._added: list[dict[str, Any]] = []
+        """The drafted items in the order they were added (not always their place in
+        ``items``: `draft_position`), so that ``u`` takes back the last one added."""
         self._step = ""
         self._choices: tuple[ChoiceData, ...] = ()
         self._own: tuple[ChoiceData, ...] = ()
@@ -282,6 +303,7 @@ class OrdersPanel(StepOrders, can_focus=True):
     def clear(self) -> None:
         """Forget every draft (after they were sent); posts `DraftChanged` with none."""
         self.items = []
+        self._added = []
         self._changed()
 
     def show_queued(self, text: str) -> None:
@@ -310,6 +332,7 @@ class OrdersPanel(StepOrders, can_focus=True):
         """Take up the drafts kept from an earlier visit; posts `DraftChanged`, so they are
         checked against the game as it stands now."""
         self.items = list(items)
+        self._added = list(self.items)
         self._changed()
 
     # --- keys --------------------------------------------------------------------------------
@@ -449,7 +472,8 @@ class OrdersPanel(StepOrders, can_focus=True):
 
     def action_undo(self) -> None:
         if self.items:
-            self.items.pop()
+            last = self._added.pop() if self._added else self.items[-1]
+            self.items = [item for item in self.items if item is not last]
             self._changed()
 
     def action_send(self) -> None:
@@ -479,14 +503,18 @@ class OrdersPanel(StepOrders, can_focus=True):
                 return
         self._close_input()
         for item in items:
-            self.items.append(item)
+            self._place(item)
         self._changed()
 
     # --- inside ----------------------------------------------------------------------------
 
     def _add(self, item: dict[str, Any]) -> None:
-        self.items.append(item)
+        self._place(item)
         self._changed()
+
+    def _place(self, item: dict[str, Any]) -> None:
+        self.items.insert(draft_position(self.items, item), item)
+        self._added.append(item)
 
     def _changed(self) -> None:
         self._queued = self.ends_step = False  # (until the screen's dry run says)
