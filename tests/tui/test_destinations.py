@@ -360,3 +360,28 @@ def test_the_marks_are_worded_for_each_moment() -> None:
         "strategic: no hex for these units (Escape gives up): not released (600.3)",
         "no hex: not released (600.3)\nKLI: 0 free",
     )
+
+
+async def test_the_withdrawal_step_says_how_m_writes_its_order(
+    wander: Played, tmp_path: Path
+) -> None:
+    """At 5-1A the step's own order is the withdrawal, written with ``m`` from a stack
+    chosen on the map: the panel said "5-1A has no order of its own" and nothing of ``m``,
+    and a chosen hex said "m moves them"."""
+    app = HexpostApp(Home(_home_at(tmp_path, wander, WITHDRAW_AT, "alliance")))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        panel = screen.query_one(OrdersPanel)
+        assert "Enter on a hex, then m: withdraw" in panel.hint_text, panel.hint_text
+        await pilot.press("b")
+        await settle(pilot)
+        said = screen.status.text
+        assert said.startswith("5-1A's own order is withdraw: Enter on a hex of the map"), said
+        await pilot.press("o")  # the map has the keys again
+        screen.query_one(HexMap).cursor = 903
+        await pilot.press("enter")
+        await settle(pilot)
+        said = screen.status.text
+        assert said == "0903 chosen, 2 pieces: m writes a withdraw order for them", said

@@ -147,11 +147,15 @@ class DraftsScreen(SignedLinesScreen):
         ships = {p.id: p.kind for p in pieces}
         stay = [p.id for p in pieces if STAY_MARKS.intersection(p.marks)]
         panel.choose_hex(message.hex_id, list(ships), ships, stay)
-        if ships:
+        kind = panel.stack_kind
+        if ships and kind:
+            # The step's stack order (`OrdersPanel.stack`): a move in movement, a withdrawal
+            # before combat, and so on; ``m`` writes it.
             where = f"{message.hex_id:04d} chosen"
             free = len(ships) - len(stay)
             some = f"{free} of your {len(ships)} pieces may move" if stay else f"{free} pieces"
-            self.status.say(f"{where}, {some}: m moves them")
+            does = "moves them" if kind == "move" else f"writes a {kind} order for them"
+            self.status.say(f"{where}, {some}: m {does}")
 
     # The orders panel's messages are handled by name, not with ``@on``: its module is
     # imported when the panel is built, after the first paint.

@@ -379,9 +379,17 @@ class OrdersPanel(StepOrders, can_focus=True):
             self._open(self._own[index])
         elif not self._step:
             self.notice("nothing owed now")
-        else:
-            has = ", ".join(c.order for c in self._own) or "no order of its own"
+        elif self._own:
+            has = ", ".join(c.order for c in self._own)
             self.notice(f"{self._step} has {has}: f lists every order it takes")
+        elif self.stack is not None:
+            self.notice(f"{self._step}'s own order is {self.stack_kind}: {self._stack_how()}")
+        else:
+            self.notice(f"{self._step} has no order of its own: f lists every order it takes")
+
+    def _stack_how(self) -> str:
+        """How the step's stack order is written (the map chooses its units)."""
+        return f"Enter on a hex of the map chooses its units, then m writes the {self.stack_kind}"
 
     def action_forms(self) -> None:
         """Every order of the step in a list; the one picked opens its form."""
@@ -571,6 +579,8 @@ class OrdersPanel(StepOrders, can_focus=True):
         text = f"{self._step} takes: {takes}\n{self.key_text()}"
         if self.chosen is not None and self.chosen[1] and self.stack is not None:
             text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
+        elif self.stack is not None:
+            text += f"\nEnter on a hex, then m: {self.stack_kind}"
         elif self.stack is None and self.placement is not None:
             text += f"\nm: {self.placement.order}, then its hex on the map"
         elif self.stack is None and self.pick is not None:
