@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
+from textual import events
 
 from saves.home import Home
 from tests.saves.conftest import Player
@@ -54,3 +55,36 @@ async def test_random_keys_never_crash_the_app(
         await settle(pilot)
     assert {"GamesScreen", "GameScreen"} <= screens
     assert len(screens) >= 4, screens
+
+
+BURST = 6
+"""Keys in one burst at most (`test_random_bursts_never_crash_the_app`)."""
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+async def test_random_bursts_never_crash_the_app(
+    wind: Player, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same keys, arriving in bursts of up to `BURST` at once (as over a laggy SSH link,
+    or from tmux): the app hands them on one at a time (`tui.typeahead.KeyOrder`), waiting
+    for what each caused, and no key may be lost for ever (the app still takes keys after)."""
+    monkeypatch.chdir(tmp_path)
+    rng = random.Random(seed)
+    app = HexpostApp(Home(wind.home.path))
+    screens: set[str] = set()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # The Wind's game screen, where most keys do something
+        await settle(pilot)
+        screens.add(type(app.screen).__name__)
+        for _ in range(PRESSES // 3):
+            for key in rng.choices(KEYS, k=rng.randint(1, BURST)):
+                app.post_message(events.Key(key, key if len(key) == 1 else None))
+            await pilot.pause()
+            screens.add(type(app.screen).__name__)
+            if rng.random() < SETTLE * 2:
+                await settle(pilot)
+            assert app.is_running
+        await settle(pilot)
+        assert not app._key_order.waiting and app._key_order.in_flight is None
+    assert "GameScreen" in screens and len(screens) >= 3, screens
