@@ -73,6 +73,9 @@ async def test_an_identity_is_made_with_a_passphrase_typed_twice(tmp_path: Path)
         assert "Fingerprint:" in card(screen)
         assert "encrypted, unlocked for now" in card(screen)
         assert not screen.query_one("#identity-form").display
+        # The form and the focus in it went: the next thing to set up, the transport, has it
+        # (the keys typed next, a folder's path, once went nowhere, and its "s" synced).
+        assert screen.query_one("#folder-path", Input).has_focus, app.focused
         assert not app.session.locked  # the passphrase just typed unlocks this session
         await pilot.press("escape")
         await settle(pilot)

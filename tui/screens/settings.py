@@ -183,6 +183,7 @@ class SettingsScreen(HexpostScreen):
             "\n".join(identity_lines(settings.identity, unlocked=settings.unlocked))
         )
         form = self.query_one(IdentityForm)
+        made = form.display and settings.identity is not None  # (the form just did it)
         form.display = settings.identity is None
         self.query_one("#transport-info", Static).update(f"Now: {settings.transport}")
         if first and settings.backup_folder:
@@ -202,6 +203,10 @@ class SettingsScreen(HexpostScreen):
             self.status.say("escape goes back to the games")
         if first:
             (form.query_one(Input) if form.display else path).focus()
+        elif made:
+            # The form went with the focus in it: the keys typed next (a folder's path)
+            # went nowhere, or to the screen's own keys. The transport is next to set up.
+            self.query_one("#transport-kind" if kind == "mail" else "#folder-path").focus()
 
     # --- identity ----------------------------------------------------------------------------
 
