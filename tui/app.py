@@ -27,6 +27,7 @@ from textual.binding import Binding, BindingType
 from textual.color import Color
 from textual.dom import DOMNode
 from textual.filter import LineFilter, Monochrome
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -247,15 +248,19 @@ class HexpostApp(App[None]):
         collect_if_idle(time.monotonic() - self._last_input, release_style_caches)
 
     @work(group="mail-watch", exclusive=True, exit_on_error=False)
-    async def watch_mail(self) -> None:
+    async def watch_mail(self, *, fresh: bool = False) -> None:
         """Sync as soon as new packets may be there, so they appear by themselves: the mail
         server announces new mail (IMAP IDLE), or the shared folder changed (its modification
         time, looked at every 2 s: `mail.folder.FolderTransport.wait`). A failed wait (the
         network is down) is tried again after a growing pause; the sync it triggers is the
-        screen's own, so the status line says what arrived.
+        screen's own, so the status line says what arrived. ``fresh``: the home's transport
+        changed, so the one waited on so far is let go first (this worker, one per app, has
+        replaced the one that waited on it).
         """
         from engine.core.errors import HexpostError
 
+        if fresh:
+            await self.session.transport_changed()
         failures = 0
         while True:
             try:
@@ -275,6 +280,10 @@ class HexpostApp(App[None]):
             failures = 0
             if arrived:
                 self.sync_arrivals()
+
+    def on_settings_screen_transport_changed(self, _: Message) -> None:
+        """The settings changed the home's transport: watch the new one."""
+        self.watch_mail(fresh=True)
 
     def sync_arrivals(self) -> None:
         """Start the sync of the topmost hexpost screen (under a dialog if one is open), when

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input
 
 import mail.folder
 from mail.folder import FolderTransport
@@ -20,9 +21,10 @@ from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
 from saves.home import Home
 from tests.saves.conftest import now
-from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, status_text
+from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle, status_text
 from tui.app import HexpostApp
 from tui.screens.game import GameScreen
+from tui.screens.settings import SettingsScreen
 
 
 class AnnouncingTransport(LoopbackTransport):
@@ -107,3 +109,37 @@ async def test_a_packet_in_the_shared_folder_is_synced_by_itself(
 
         await _until(arrived)
         assert "; Alice: done at 1A1" in status_text(app)
+
+
+async def test_the_watch_starts_when_a_transport_is_chosen_in_the_settings(
+    tutorial: Tutorial, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A home opened with no transport has nothing to watch; once the player chooses a
+    shared folder in the settings, packets landing there are synced by themselves, as in a
+    home that had the folder from the start (the watch once stayed off until the app was
+    started again)."""
+    monkeypatch.setattr(mail.folder, "WATCH_POLL_SECONDS", 0.05)
+    alice, bob, game = tutorial.alice, tutorial.bob, tutorial.game_id
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    app = HexpostApp(Home(bob.home.path))  # the home's own transport: none yet
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not [w for w in app.workers if w.group == "mail-watch" and w.is_running]
+        await pilot.press("comma")
+        await settle(pilot)
+        assert isinstance(app.screen, SettingsScreen)
+        app.screen.query_one("#folder-path", Input).value = str(shared)
+        await app.screen.query_one("#folder-path", Input).action_submit()
+        await settle(pilot)
+        await pilot.press("escape")
+        screen = await open_game(pilot)
+        assert screen.data is not None
+        before = screen.data.show.seq
+        alice.replica.submit(game, [{"type": "done"}], now=now())
+        await sync(alice.replica, FolderTransport(shared), now)
+
+        def arrived() -> bool:
+            return screen.data is not None and screen.data.show.seq == before + 1
+
+        await _until(arrived)

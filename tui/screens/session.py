@@ -22,6 +22,7 @@ and is allowed to surface.
 from __future__ import annotations
 
 import asyncio
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
@@ -156,6 +157,15 @@ class Session(SigningSession):
             if self._waiter is None:
                 return None
         return bool(await self._waiter.wait(timeout))
+
+    async def transport_changed(self) -> None:
+        """The home's transport was changed (the settings): the transport waited on for the
+        old one is closed and forgotten, so that the next `wait_for_mail` builds one for the
+        new (or finds there is none)."""
+        old, self._waiter = self._waiter, None
+        if old is not None:
+            with suppress(Exception):  # (its connection may be gone already)
+                await old.close()
 
     async def home_changes(self) -> frozenset[str] | None:
         """The games another process changed in this home since the last call (hex ids; empty:

@@ -107,12 +107,19 @@ class SettingsScreen(HexpostScreen):
             self.saved = saved
 
     class Done(Message):
-        """A change was tried; ``text`` says what happened, ``ok`` whether it was made."""
+        """A change was tried; ``text`` says what happened, ``ok`` whether it was made;
+        ``transport``: it was the home's transport."""
 
-        def __init__(self, ok: bool, text: str) -> None:
+        def __init__(self, ok: bool, text: str, *, transport: bool = False) -> None:
             super().__init__()
             self.ok = ok
             self.text = text
+            self.transport = transport
+
+    class TransportChanged(Message):
+        """Posted to the app: the home's transport, or the mail account it uses, changed, so
+        the watch for new packets starts again on it (a home opened with none had nothing
+        to watch until the app was started again)."""
 
     def __init__(self) -> None:
         super().__init__(id="settings-screen")
@@ -239,7 +246,7 @@ class SettingsScreen(HexpostScreen):
     @work(exclusive=True, group="change")
     async def use_folder(self, path: str) -> None:
         ok, text = await self.session.use_folder(path)
-        self.post_message(self.Done(ok, text))
+        self.post_message(self.Done(ok, text, transport=True))
 
     @on(RadioSet.Changed, "#transport-kind")
     def kind_changed(self, event: RadioSet.Changed) -> None:
@@ -258,7 +265,8 @@ class SettingsScreen(HexpostScreen):
         except HexpostError as exc:
             self.post_message(self.Done(False, str(exc)))
             return
-        self.post_message(self.Done(True, f"packets will travel by mail as {config.address}"))
+        said = f"packets will travel by mail as {config.address}"
+        self.post_message(self.Done(True, said, transport=True))
 
     # --- mail account ------------------------------------------------------------------------
 
@@ -303,6 +311,8 @@ class SettingsScreen(HexpostScreen):
     @on(MailDone)
     def mail_done(self, message: MailDone) -> None:
         self.query_one(MailForm).show_result(message.lines, message.ok)
+        if message.saved and self.settings is not None and self.settings.transport_kind == "mail":
+            self.app.post_message(self.TransportChanged())  # (the account the watch uses)
         if message.saved:
             self.status.say("mail account saved; packets now travel by mail")
             self.reload()
@@ -342,6 +352,8 @@ class SettingsScreen(HexpostScreen):
         self.status.say(message.text)
         if message.ok:
             self.reload()
+        if message.ok and message.transport:
+            self.app.post_message(self.TransportChanged())
 
     def action_back(self) -> None:
         self.app.pop_screen()
