@@ -44,8 +44,8 @@ class SignedLinesScreen(HexpostScreen):
         with the invited player by another channel first."""
         self._ask_about_key(
             "Accept the key that joined?",
-            [
-                "Compare this fingerprint with the player you invited, by another channel",
+            [  # (a line each: the dialog wraps them to its width)
+                "Compare this fingerprint with the player you invited, by another channel "
                 "(phone, chat), before you say yes. Your next packet carries the acceptance.",
                 "If it is not them: X declines the key, which ends the game.",
             ],
@@ -59,8 +59,8 @@ class SignedLinesScreen(HexpostScreen):
         self._ask_about_key(
             "Decline the key and end the game?",
             [
-                "Only if this is not the player you invited (compare the fingerprint by",
-                "another channel): your next packet resigns, and the game ends before it",
+                "Only if this is not the player you invited (compare the fingerprint by "
+                "another channel): your next packet resigns, and the game ends before it "
                 "began. To play with them after all, start a new game.",
             ],
             "declining the key...",
