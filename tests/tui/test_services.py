@@ -413,6 +413,15 @@ def test_a_copy_of_a_packet_already_held_is_counted_apart() -> None:
     )
 
 
+def test_a_chat_message_is_counted_as_one_not_as_a_packet() -> None:
+    """A line of chat came as "received 1, applied 0", read as a packet that failed."""
+    chat = Outcome("chat", "chat message: Good luck", b"\x01" * 16, seat="coalition")
+    report = SyncReport(received=[chat, chat], sent=[], failed=[])
+    assert syncing.describe(report, signing=True).summary == (
+        "synced: received 0, applied 0, sent 0, 2 chat messages"
+    )
+
+
 def test_sync_through_a_loopback_transport_given_to_it(table: Table) -> None:
     invited = table.reports["bob-invited"]
     outcome = syncing.describe(invited, signing=True)

@@ -216,8 +216,13 @@ def describe(
     # A copy of a packet already held (the other side sent it again, or a shared mailbox
     # showed this home its own) is counted apart: "received 1, applied 0" read as a fault.
     held = sum(1 for o in report.received if o.status == "duplicate")
-    received = len(report.received) - held
+    # A chat message is no packet of the game: named as what it is ("received 1, applied 0"
+    # for a line of chat read as a packet the engine did not apply).
+    chats = sum(1 for o in report.received if o.status == "chat")
+    received = len(report.received) - held - chats
     parts = [f"received {received}", f"applied {applied}", f"sent {len(report.sent)}"]
+    if chats:
+        parts.append(f"{chats} chat message{'s' if chats > 1 else ''}")
     if held:
         parts.append(f"{held} already held")
     attention = sum(1 for o in report.received if o.attention)
