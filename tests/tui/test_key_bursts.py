@@ -17,7 +17,7 @@ from textual import events
 from textual.widgets import DataTable, Input, Select
 
 from tests.saves.conftest import Player, join_tutorial
-from tests.tui.test_app import SIZE, app_for, settle, top
+from tests.tui.test_app import SIZE, app_for, open_game, settle, top
 from tests.tui.test_new_game import open_form
 from tui import typeahead
 from tui.screens.game import GameScreen
@@ -126,11 +126,7 @@ async def test_a_hex_typed_after_g_in_one_burst_goes_to_the_go_to_dialog(
     dialog opened, and were lost (`tui.typeahead` reads them again for the dialog)."""
     app = app_for(alice)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        game = top(app)
-        assert isinstance(game, GameScreen)
+        game = await open_game(pilot)
         hexmap = game.query_one(HexMap)
         assert hexmap.has_focus and hexmap.cursor != 1105
         for key in ("g", "1", "1", "0", "5"):
@@ -174,12 +170,7 @@ async def test_done_typed_with_the_key_that_opens_the_orders_panel(tutorial: Any
     and gives it the focus, and ``d`` is the panel's key."""
     app = app_for(tutorial.alice)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        game = top(app)
-        assert isinstance(game, GameScreen)
-        panel = game.query_one(OrdersPanel)
+        panel = (await open_game(pilot)).query_one(OrdersPanel)
         for key in ("o", "d"):
             app.post_message(events.Key(key, key))
         await settle(pilot)

@@ -34,15 +34,20 @@ SETTLE = 0.15
 """How often the workers are let finish after a key (else the next key lands at once)."""
 
 
+def app_in(tmp_path: Path, wind: Player, monkeypatch: pytest.MonkeyPatch) -> HexpostApp:
+    """The app on Alice's home, run from ``tmp_path``: a folder typed at random in the
+    settings (a shared folder, a backup) is made where it says, a relative one in the
+    working folder, so here, not in the checkout."""
+    monkeypatch.chdir(tmp_path)
+    return HexpostApp(Home(wind.home.path))
+
+
 @pytest.mark.parametrize("seed", [10, 13])
 async def test_random_keys_never_crash_the_app(
     wind: Player, seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A folder typed at random in the settings (a shared folder, a backup) is made where it
-    # says, a relative one in the working folder: here, not in the checkout.
-    monkeypatch.chdir(tmp_path)
     rng = random.Random(seed)
-    app = HexpostApp(Home(wind.home.path))
+    app = app_in(tmp_path, wind, monkeypatch)
     screens: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -68,9 +73,8 @@ async def test_random_bursts_never_crash_the_app(
     """The same keys, arriving in bursts of up to `BURST` at once (as over a laggy SSH link,
     or from tmux): the app hands them on one at a time (`tui.typeahead.KeyOrder`), waiting
     for what each caused, and no key may be lost for ever (the app still takes keys after)."""
-    monkeypatch.chdir(tmp_path)
     rng = random.Random(seed)
-    app = HexpostApp(Home(wind.home.path))
+    app = app_in(tmp_path, wind, monkeypatch)
     screens: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
