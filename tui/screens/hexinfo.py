@@ -121,20 +121,20 @@ def hex_lines(board: BoardIndex, h: HexId) -> list[str]:
     zone = printed.zone if printed is not None else ""
     if place is None:
         owner = printed.owner if printed is not None else ""
-        lines.append(_clip(_owner_text(owner, zone), SCROLL_WIDTH))
+        lines.append(clip(_owner_text(owner, zone), SCROLL_WIDTH))
         lines.append("nothing here")
         return lines
-    lines.append(_clip(_owner_text(place.owner, zone), SCROLL_WIDTH))
+    lines.append(clip(_owner_text(place.owner, zone), SCROLL_WIDTH))
     flags = [mark for mark in place.marks if mark != BASE_MARK]
     if flags:
-        lines.append(_clip(", ".join(flags), SCROLL_WIDTH))
+        lines.append(clip(", ".join(flags), SCROLL_WIDTH))
     pieces = [board.pieces[p] for p in place.pieces if p in board.pieces]
     bases = {p.id: p for p in pieces if BASE_MARK in p.marks}
     for feature in place.features:
         if not bases.keys() & set(feature.split()):  # a base's feature: said below
-            lines.append(_clip(feature, SCROLL_WIDTH))
+            lines.append(clip(feature, SCROLL_WIDTH))
     for base in bases.values():
-        lines.append(_clip(f"base: {base.kind}{unit_mark(base)} {base.id}", SCROLL_WIDTH))
+        lines.append(clip(f"base: {base.kind}{unit_mark(base)} {base.id}", SCROLL_WIDTH))
     units = [p for p in pieces if p.id not in bases]
     if units:
         lines.append(f"units ({len(units)}):")
@@ -195,7 +195,7 @@ def status_lines(record: ShowRecord) -> list[str]:
     """The game in a few lines: name, turn, step, whose move, and anything alarming. The
     name, a frozen game's reason and a send error are other people's words: each is shown
     as one line with its control characters escaped (`tui.safe_text`)."""
-    lines = [_clip(f"{safe_text(record.name)}  #{record.seq}")]
+    lines = [clip(f"{safe_text(record.name)}  #{record.seq}")]
     if record.turn is not None:
         lines.append(turn_text(record.turn))
     if record.phasing:
@@ -221,7 +221,7 @@ def status_lines(record: ShowRecord) -> list[str]:
             f"NOT SENT: {counted(len(unsent), 'packet')}" if tried else f"{len(unsent)} to send"
         )
         if tried and tried[-1].last_error:
-            lines.append(_clip(safe_text(tried[-1].last_error)))
+            lines.append(clip(safe_text(tried[-1].last_error)))
     return lines
 
 
@@ -233,7 +233,9 @@ def drafting_line(step: str, title: str) -> str:
     return whole if len(whole) <= PANEL_WIDTH else safe_text(f"drafting for {step}")
 
 
-def _clip(text: str, width: int = PANEL_WIDTH) -> str:
+def clip(text: str, width: int = PANEL_WIDTH) -> str:
+    """``text`` cut to ``width`` columns, a ``~`` marking the cut (as the map marks a name
+    too long for its cell)."""
     return text if len(text) <= width else text[: width - 1] + "~"
 
 

@@ -42,7 +42,7 @@ from textual.widgets import Input, Label, Static
 
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
-from tui.screens.hexinfo import PANEL_WIDTH, SCROLL_WIDTH, status_lines
+from tui.screens.hexinfo import SCROLL_WIDTH, clip, status_lines
 from tui.screens.review_data import Opening, ReviewIndex, ReviewReader, next_mark, seqs_for
 from tui.screens.session import Session, SyncResult
 from tui.services.board import sheet_for
@@ -264,7 +264,7 @@ class ReviewScreen(HexpostScreen):
         who = f" {mark.seat} {mark.kind}" if mark else ""
         # The status as the game screen words and wraps it (the step's title on a second
         # line if need be: it is what the player acts on); only the packet line is clipped.
-        return [_clip(f"#{self.seq}/{self.index.last}{who}"), *status_lines(record)[1:]]
+        return [clip(f"#{self.seq}/{self.index.last}{who}"), *status_lines(record)[1:]]
 
     def after_sync(self, result: SyncResult) -> None:
         if self.game_id in result.changed:
@@ -368,10 +368,6 @@ def change_lines(changes: list[Change]) -> list[str]:
     for change in changes:
         lines.extend(textwrap.wrap(change.text, SCROLL_WIDTH, subsequent_indent="   "))
     return lines
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= PANEL_WIDTH else text[: PANEL_WIDTH - 1] + "~"
 
 
 class PacketDialog(Dialog[int | None]):
