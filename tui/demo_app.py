@@ -19,13 +19,14 @@ switch, as they would not survive passing the keyboard in a real hotseat either.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from textual import work
 from textual.binding import Binding, BindingType
 
+from engine.core.errors import HexpostError
 from mail.transport import Transport
 from saves.home import Home
 from tui.app import HexpostApp
@@ -70,7 +71,7 @@ class DemoApp(HexpostApp):
         self.game_name = game
 
     def on_mount(self) -> None:
-        self._hand_over(0)
+        self.greet(0)
 
     def on_unmount(self) -> None:
         # Textual runs `HexpostApp.on_unmount` too (handlers run along the class chain),
@@ -79,14 +80,25 @@ class DemoApp(HexpostApp):
             if session is not self.session:
                 session.close()
 
-    def _hand_over(self, index: int, left: str = "", news: str = "") -> None:
-        """Name the seat in the title and put the hand-over screen up for its player."""
+    @work(group="switch-seat")
+    async def greet(self, index: int, left: str = "", synced: str = "") -> None:
+        """Name the seat in the title and put the hand-over screen up for its player, with
+        what is new in the game for them (read, not marked read: the game screen shows it
+        again as news once they take the seat)."""
         seat, other = self.seats[index], self.seats[1 - index]
         self.title = f"hexpost demo: {seat.name}'s seat"
         self.sub_title = f"{seat.name} ({seat.side})"
-        lines = hand_over_lines(seat.name, other.name, left=left, news=news)
+        arrived: Sequence[str] = ()
+        try:
+            game_id = await self.session.find(self.game_name)
+            arrived = (await self.session.game(game_id, mark_read=False, quick=True)).news
+        except HexpostError:
+            pass  # (the synced line says what the sync did; the game screen says the rest)
+        lines = hand_over_lines(seat.name, other.name, left=left, synced=synced, arrived=arrived)
         title = f"{seat.name}'s seat: {seat.side}"
         self.push_screen(HandOverScreen(title, lines), self._seated)
+        self.switching = False
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "switch_seat" and (self.switching or isinstance(self.screen, HandOverScreen)):
@@ -121,9 +133,7 @@ class DemoApp(HexpostApp):
         games = self.screen
         if isinstance(games, GamesScreen):
             games.reload()
-        self._hand_over(index, left, received.summary if sent.ok else sent.summary)
-        self.switching = False
-        self.refresh_bindings()
+        self.greet(index, left, received.summary if sent.ok else sent.summary)
 
     def _seated(self, _: None) -> None:
         self.take_seat()

@@ -120,7 +120,11 @@ async def test_alice_sends_done_and_bob_sees_it(seats: tuple[DemoSeat, DemoSeat]
         assert bobs is not screen
         assert "Bob" in app.title and "Kzinti" in app.sub_title
         assert "Alice has handed over. Pass the keyboard to Bob" in said
-        assert "Bob's home synced: received 1, applied 1" in said
+        # What is new for Bob, as the game screen's news says it: Alice's packets since he
+        # last looked (never: from the game's creation to her done), and whom the game waits
+        # for now.
+        assert "demo-tutorial: 4 packets from Alice (coalition)" in said, said
+        assert said.split("\n\n")[1].splitlines()[-1].startswith("  waits for "), said
         assert "hand the keyboard to Alice" in said
         theirs = record(bobs)
         assert theirs.my_seat == "alliance"

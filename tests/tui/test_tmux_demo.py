@@ -316,9 +316,9 @@ def test_demo_in_an_80x24_tmux_pane(
     # ctrl+t: synced, then the hand-over to Bob, which hides Alice's screen; then Bob's seat,
     # which has received Alice's packet.
     pane.keys("C-t")
-    lines = pane.wait_for("Alice has handed over", "Bob's home synced: received 1, applied 1")
+    lines = pane.wait_for("Alice has handed over", "from Alice (coalition)", "  waits for ")
     screen = "\n".join(lines)
-    assert "KLI-0001" not in screen and "demo-tutorial" not in screen, screen
+    assert "KLI-0001" not in screen and "│ demo-tutorial  #" not in screen, screen
     pane.keys("Enter")
     lines = pane.game("KZI-0001")
     screen = "\n".join(lines)

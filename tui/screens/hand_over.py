@@ -11,6 +11,7 @@ top). Nothing here knows a ruleset: the seat's name and side come from the demo'
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -19,11 +20,22 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from tui.screens.hexinfo import clip
 
-def hand_over_lines(name: str, other: str, *, left: str = "", news: str = "") -> list[str]:
+ARRIVED_LINES = 9
+"""Lines of what arrived shown at most: with the rest, the box fits 24 rows."""
+WIDTH = 72
+"""Columns of text in the box at 80 (its border and padding taken); a longer line of what
+arrived is cut (`clip`), so that the box keeps its height."""
+
+
+def hand_over_lines(
+    name: str, other: str, *, left: str = "", synced: str = "", arrived: Sequence[str] = ()
+) -> list[str]:
     """The paragraphs of what the hand-over says to ``name``, whose other player is
     ``other``: ``left`` names the player who just left the keyboard (empty at the start of
-    the demo), ``news`` what the switch's sync brought in."""
+    the demo), ``arrived`` what is new in the game for ``name`` (`GameData.news`: who
+    played what), else ``synced`` what the switch's sync did."""
     if left:
         lines = [
             f"{left} has handed over. Pass the keyboard to {name}: {left}'s screen stays "
@@ -34,8 +46,13 @@ def hand_over_lines(name: str, other: str, *, left: str = "", news: str = "") ->
             "Both players of this demo game share one keyboard, as at one table; the packets "
             "they sign travel between their two homes as they would by mail."
         ]
-    if news:
-        lines += ["", f"{name}'s home {news}"]
+    if arrived:
+        shown = list(arrived)
+        if len(shown) > ARRIVED_LINES:  # the first ones, and the last: whom the game waits for
+            shown = [*shown[: ARRIVED_LINES - 2], "  ... (e shows the game's log)", shown[-1]]
+        lines += ["", *(clip(line, WIDTH) for line in shown)]
+    elif synced:
+        lines += ["", f"{name}'s home {synced}"]
     return [
         *lines,
         "",
