@@ -263,8 +263,16 @@ class DraftsScreen(SignedLinesScreen):
         )
         if found is None or not self.orders.built().building:
             return
-        self.query_one(HexMap).show_targets(self._board_hexes(found.hexes))
-        self._marked_for = (order, pieces, path) if self.orders.built().path is not None else None
+        hexmap = self.query_one(HexMap)
+        targets = self._board_hexes(found.hexes)
+        hexmap.show_targets(targets)
+        drawing = self.orders.built().path is not None
+        if not drawing and targets and hexmap.cursor not in targets:
+            # One hex to choose (a placement, a withdrawal's destination), as a hex pick: the
+            # cursor goes to the first marked, which may be far from where the map looked. A
+            # path being drawn keeps the cursor on its end.
+            hexmap.goto(targets[0])
+        self._marked_for = (order, pieces, path) if drawing else None
         from tui.screens.order_data import reach_words
 
         status, note = reach_words(order, path, found)
