@@ -260,7 +260,7 @@ class HexpostApp(App[None]):
         from engine.core.errors import HexpostError
 
         if fresh:
-            await self.session.transport_changed()
+            self.session.transport_changed()
         failures = 0
         while True:
             try:

@@ -143,3 +143,30 @@ async def test_the_watch_starts_when_a_transport_is_chosen_in_the_settings(
             return screen.data is not None and screen.data.show.seq == before + 1
 
         await _until(arrived)
+
+
+async def test_a_transport_let_go_is_closed_without_waiting_for_it(tmp_path: Path) -> None:
+    """The transport the watch waited on is closed when the settings change the transport,
+    but its close is not waited for (a mail transport's would queue behind an IDLE)."""
+    from tui.screens.session import Session
+
+    class Slow:
+        closed = asyncio.Event()
+        release = asyncio.Event()
+
+        async def close(self) -> None:
+            await self.release.wait()
+            self.closed.set()
+
+    session = Session(Home(tmp_path / "home"))
+    try:
+        old = Slow()
+        session._waiter = old
+        session.transport_changed()  # returns at once, the close still going on
+        assert session._waiter is None and not old.closed.is_set()
+        old.release.set()
+        await asyncio.wait_for(old.closed.wait(), 10)
+        await asyncio.sleep(0)
+        assert not session._closing  # (let go of once done)
+    finally:
+        session.close()

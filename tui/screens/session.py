@@ -158,14 +158,18 @@ class Session(SigningSession):
                 return None
         return bool(await self._waiter.wait(timeout))
 
-    async def transport_changed(self) -> None:
+    def transport_changed(self) -> None:
         """The home's transport was changed (the settings): the transport waited on for the
-        old one is closed and forgotten, so that the next `wait_for_mail` builds one for the
-        new (or finds there is none)."""
+        old one is forgotten, so that the next `wait_for_mail` builds one for the new (or
+        finds there is none), and closed meanwhile. Not waited for: a mail transport's close
+        is queued on its own thread, behind an IDLE that may still run for minutes (the
+        watch that waited in it was cancelled, and has let that thread go:
+        `mail.mailtransport.MailTransport._wait`)."""
         old, self._waiter = self._waiter, None
         if old is not None:
-            with suppress(Exception):  # (its connection may be gone already)
-                await old.close()
+            closing = asyncio.ensure_future(_close_quietly(old))
+            self._closing.add(closing)  # (held until done: a task only weakly referenced
+            closing.add_done_callback(self._closing.discard)  # may be collected unfinished)
 
     async def home_changes(self) -> frozenset[str] | None:
         """The games another process changed in this home since the last call (hex ids; empty:
@@ -485,3 +489,10 @@ def describe(
 
     result = sync.describe(report, signing, names)
     return msgspec.structs.replace(result, details=tuple(safe_text(d) for d in result.details))
+
+
+async def _close_quietly(transport: Any) -> None:
+    """Close a transport no longer used; whatever it raises (its connection gone already) is
+    of no interest to anyone now."""
+    with suppress(Exception):
+        await transport.close()

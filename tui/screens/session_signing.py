@@ -98,6 +98,8 @@ class SessionBase:
         self._signer: Replica | None = None
         self._waiter: Any = None
         """The transport `wait_for_mail` idles on (kept between waits), or None."""
+        self._closing: set[asyncio.Future[None]] = set()
+        """Transports let go of and still closing (`Session.transport_changed`)."""
         self._home_watch: HomeWatch | None = None
         """What `home_changes` compares with (`tui.services.home_watch.HomeWatch`), once asked."""
         self._drafted: tuple[str, bytes, Any] | None = None
