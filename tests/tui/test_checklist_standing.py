@@ -59,9 +59,9 @@ def test_choosing_a_step_says_in_full_whose_standing_order_and_policy_answer_it(
     lines = {line.step: line for line in checklist_lines(FACE, state) or ()}
     assert step_words(lines["5-6A"]) == (
         "5-6A Defender allocates general damage: coalition's standing order completes it; "
-        "coalition's policy answers it; rules 302.6, 302.617; non-phasing, decision, todo"
+        "coalition's policy answers it; rules 302.6, 302.617; non-phasing, decision, to do"
     )
     assert step_words(lines["5-3D"]) == (
-        "5-3D Secretly choose flagships: rules 302.32, 302.33, 308.9, 321.31; both, secret, todo"
+        "5-3D Secretly choose flagships: rules 302.32, 302.33, 308.9, 321.31; both, secret, to do"
     )
     assert "policy" not in step_words(lines["5-3A"]) and "standing" in step_words(lines["5-3A"])

@@ -40,6 +40,8 @@ from textual.widgets.tree import NodeID, TreeNode
 
 STATUS_MARKS: Mapping[str, str] = {"done": "[x]", "current": "[>]", "todo": "[ ]", "skipped": "[-]"}
 """Checklist status -> the mark at the start of a line."""
+STATUS_NAMES: Mapping[str, str] = {"todo": "to do"}
+"""Checklist status -> its words (as the legend says them), where they differ from it."""
 KIND_MARKS: Mapping[str, str] = {"automatic": "A", "decision": "D", "secret": "S", "manual": "M"}
 """Step kind -> one letter: letters survive any terminal, font and colour scheme."""
 STANDING_MARK = "(standing)"
@@ -416,7 +418,7 @@ def step_words(item: Item) -> str:
     ]
     if item.rules:
         parts.append(f"rules {', '.join(item.rules)}")
-    parts.append(f"{item.actor}, {item.kind}, {item.status}")
+    parts.append(f"{item.actor}, {item.kind}, {STATUS_NAMES.get(item.status, item.status)}")
     return f"{item.step} {item.title}: {'; '.join(parts)}"
 
 
