@@ -35,6 +35,7 @@ from textual import on
 from textual.containers import Vertical
 from textual.message import Message
 
+from tui.widgets.offered import Offered
 from tui.widgets.order_forms import ChoiceData, order_values
 from tui.widgets.order_text import hex_pick, param_named, path_text, placement_items
 from tui.widgets.ticklist import PickDialog
@@ -92,6 +93,8 @@ class MapOrders(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.offered = Offered()
+        """The step owed and what its orders are written from (the panel's `set_step`)."""
         self.chosen: tuple[int, list[str]] | None = None
         """The hex chosen on the map and the player's units there."""
         self.path: list[int] | None = None
@@ -380,21 +383,35 @@ class MapOrders(Vertical):
             )
         return text + (f"\n{self._reach_note}" if self._reach_note else "")
 
-    # --- supplied by the panel ----------------------------------------------------------------
-
-    def units_list(self) -> UnitPick:
-        raise NotImplementedError
+    # --- what the step offers (`Offered`) ----------------------------------------------------
 
     @property
     def stack(self) -> ChoiceData | None:
-        raise NotImplementedError
+        """The stack order ``m`` writes at this step (`Offered.stack`)."""
+        return self.offered.stack
 
     @property
     def placement(self) -> ChoiceData | None:
-        raise NotImplementedError
+        """The placement ``m`` writes at this step (`Offered.placement`)."""
+        return self.offered.placement
 
     @property
     def pick(self) -> ChoiceData | None:
+        """The hex pick ``m`` writes at this step (`Offered.pick`)."""
+        return self.offered.pick
+
+    @property
+    def stack_kind(self) -> str:
+        """The type of the stack order ``m`` writes at this step ("" when it has none)."""
+        return self.offered.stack_kind
+
+    def choice(self, order: str) -> ChoiceData | None:
+        """The offered choice of type ``order``, if the step offers it."""
+        return self.offered.choice(order)
+
+    # --- supplied by the panel ----------------------------------------------------------------
+
+    def units_list(self) -> UnitPick:
         raise NotImplementedError
 
     def show_check(self, ok: bool, text: str) -> None:

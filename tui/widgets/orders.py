@@ -42,6 +42,7 @@ from textual.widgets import Input, Static
 
 from tui.safe_text import safe_text
 from tui.widgets.allocation_editor import AllocationEditor
+from tui.widgets.offered import Offered, draft_position
 from tui.widgets.order_forms import (
     ChoiceData,
     ChoiceMenu,
@@ -50,53 +51,13 @@ from tui.widgets.order_forms import (
     choice_form,
     secret_form,
 )
-from tui.widgets.order_text import (
-    describe,
-    hex_pick,
-    is_placement,
-    param_named,
-    parse_items,
-    path_text,
-    with_options,
-)
+from tui.widgets.order_text import describe, param_named, parse_items, path_text, with_options
 from tui.widgets.step_offer import StepOffer
 from tui.widgets.step_orders import StepOrders
 from tui.widgets.step_picks import StepData, standing_items
 from tui.widgets.unitpick import UnitPick
 
 __all__ = ["OrdersPanel", "describe", "parse_items", "path_text"]
-
-NAMED_KEYS: Mapping[str, str] = {
-    "d": "done",
-    "n": "note",
-    "x": "roll",
-    "A": "adjust",
-    "O": "standing",
-    "P": "policy",
-}
-"""Quick keys for orders known by a shared name; each acts only when the step offers it."""
-
-AHEAD_OF_STANDING = frozenset({"policy"})
-"""Orders that only record what a seat wants done later (a combat policy), drafted ahead of
-a standing order even when written after it: a standing order takes effect at once and may
-end the seat's part of the step, after which no order of the same packet is the seat's to
-give (O then P, as the send dialog suggests them, was refused at a step the standing order
-covered)."""
-
-
-def draft_position(items: Sequence[Mapping[str, Any]], item: Mapping[str, Any]) -> int:
-    """Where ``item`` goes among the drafted ``items``: at the end, or for an order of
-    `AHEAD_OF_STANDING`, just before the first standing order."""
-    if item.get("type") in AHEAD_OF_STANDING:
-        for at, drafted in enumerate(items):
-            if drafted.get("type") == "standing":
-                return at
-    return len(items)
-
-
-OWN_KEYS = ("1", "2", "3", "4")
-"""Quick keys for the step's own orders (not offered at every step), in the order offered."""
-
 
 F_LISTS = ": f lists what it takes"
 
@@ -179,11 +140,7 @@ class OrdersPanel(StepOrders, can_focus=True):
         self._added: list[dict[str, Any]] = []
         """The drafted items in the order they were added (not always their place in
         ``items``: `draft_position`), so that ``u`` takes back the last one added."""
-        self._step = ""
-        self._choices: tuple[ChoiceData, ...] = ()
-        self._own: tuple[ChoiceData, ...] = ()
         self._fields: FieldsFor | None = None
-        self._secret = False
         self._input_for = ""
         self._steps: tuple[StepData, ...] = ()
         self._sides: tuple[str, ...] = ()
@@ -233,17 +190,8 @@ class OrdersPanel(StepOrders, can_focus=True):
 
     def set_step(self, offer: StepOffer) -> None:
         """The step the player owes and the orders they may give there (`StepOffer`)."""
-        step = offer.step
-        self._step = step or ""
-        self._choices = tuple(offer.choices) if step else ()
-        named = set(NAMED_KEYS.values())  # a policy offered everywhere keeps its P, not a 1-4
-        self._own = tuple(
-            c
-            for c in self._choices
-            if c.order in offer.own and c.order not in named and c is not self.stack
-        )
+        self.offered = Offered.of(offer)
         self._fields = offer.fields
-        self._secret = offer.secret and bool(step)
         self._steps = tuple(offer.steps)
         self._sides = tuple(offer.sides)
         self._seat = offer.seat
@@ -254,32 +202,7 @@ class OrdersPanel(StepOrders, can_focus=True):
     @property
     def orders(self) -> list[str]:
         """The order types offered now (their forms), in the face's order."""
-        return [c.order for c in self._choices]
-
-    @property
-    def stack(self) -> ChoiceData | None:
-        """The stack order ``m`` writes at this step: the first choice naming pieces."""
-        return next((c for c in self._choices if param_named(c, "pieces", required=True)), None)
-
-    @property
-    def placement(self) -> ChoiceData | None:
-        """The placement ``m`` writes at this step (`is_placement`), when it has no stack."""
-        return next((c for c in self._choices if is_placement(c)), None)
-
-    @property
-    def pick(self) -> ChoiceData | None:
-        """The hex pick ``m`` writes at this step (`hex_pick`), when it has no stack and no
-        placement."""
-        return next((c for c in self._choices if hex_pick(c) is not None), None)
-
-    @property
-    def stack_kind(self) -> str:
-        """The type of the stack order ``m`` writes at this step ("" when it has none)."""
-        return self.stack.order if self.stack is not None else ""
-
-    def choice(self, order: str) -> ChoiceData | None:
-        """The offered choice of type ``order``, if the step offers it."""
-        return next((c for c in self._choices if c.order == order), None)
+        return self.offered.orders
 
     def show_check(self, ok: bool, text: str) -> None:
         """The engine's verdict on the drafts: legal, or the refusal with its rule."""
@@ -344,7 +267,7 @@ class OrdersPanel(StepOrders, can_focus=True):
         if action in ("undo", "send"):
             return bool(self.items)  # hidden, not greyed: the 80-column footer has no room
         if action == "secret":
-            return self._secret
+            return self.offered.secret
         if action == "done":
             return self.choice("done") is not None
         if action == "move":
@@ -375,17 +298,18 @@ class OrdersPanel(StepOrders, can_focus=True):
 
     def action_own(self, index: int) -> None:
         """The step's own order number ``index`` (``1`` the first, ``2`` the second...)."""
-        if index < len(self._own):
-            self._open(self._own[index])
-        elif not self._step:
+        step, own = self.offered.step, self.offered.own
+        if index < len(own):
+            self._open(own[index])
+        elif not step:
             self.notice("nothing owed now")
-        elif self._own:
-            has = ", ".join(c.order for c in self._own)
-            self.notice(f"{self._step} has {has}: f lists every order it takes")
+        elif own:
+            has = ", ".join(c.order for c in own)
+            self.notice(f"{step} has {has}: f lists every order it takes")
         elif self.stack is not None:
-            self.notice(f"{self._step}'s own order is {self.stack_kind}: {self._stack_how()}")
+            self.notice(f"{step}'s own order is {self.stack_kind}: {self._stack_how()}")
         else:
-            self.notice(f"{self._step} has no order of its own: f lists every order it takes")
+            self.notice(f"{step} has no order of its own: f lists every order it takes")
 
     def _stack_how(self) -> str:
         """How the step's stack order is written (the map chooses its units)."""
@@ -393,8 +317,8 @@ class OrdersPanel(StepOrders, can_focus=True):
 
     def action_forms(self) -> None:
         """Every order of the step in a list; the one picked opens its form."""
-        if not self._choices:
-            self.notice("nothing owed now" if not self._step else "no orders here")
+        if not self.offered.choices:
+            self.notice("nothing owed now" if not self.offered.step else "no orders here")
             return
 
         def picked(order: str | None) -> None:
@@ -403,7 +327,7 @@ class OrdersPanel(StepOrders, can_focus=True):
             if choice is not None:
                 self._open(choice)
 
-        self.app.push_screen(ChoiceMenu(self._choices, self._step), picked)
+        self.app.push_screen(ChoiceMenu(self.offered.choices, self.offered.step), picked)
 
     def action_secret(self) -> None:
         """The hidden choice's form: as the face describes it (a number, a menu), else text."""
@@ -413,15 +337,15 @@ class OrdersPanel(StepOrders, can_focus=True):
     def action_why_not(self, what: str) -> None:
         """Why a key the footer hides for the step (`check_action`) did nothing."""
         lacks = {"done": "is not ended by done", "move": "has nothing for m to move or place"}
-        if what == "drafts" or not self._step:
+        step = self.offered.step
+        if what == "drafts" or not step:
             self.notice("no draft orders yet" if what == "drafts" else "nothing owed now")
         else:
-            self.notice(f"{self._step} {lacks.get(what, 'has no hidden choice')}{self._then}")
+            self.notice(f"{step} {lacks.get(what, 'has no hidden choice')}{self._then}")
 
     def _not_offered(self, what: str) -> None:
-        self.notice(
-            f"{self._step} takes no {what} order{self._then}" if self._step else "nothing owed now"
-        )
+        step = self.offered.step
+        self.notice(f"{step} takes no {what} order{self._then}" if step else "nothing owed now")
 
     @property
     def _then(self) -> str:
@@ -548,41 +472,14 @@ class OrdersPanel(StepOrders, can_focus=True):
             self.focus()
 
     def key_text(self) -> str:
-        """The quick keys of this step's orders: ``b: build, 2: convert, A: adjust...``."""
-        own = ("b", *OWN_KEYS[1:])  # b, the first's old key, reads better than 1
-        keys = [f"{key}: {c.order}" for key, c in zip(own, self._own, strict=False)]
-        keys += [
-            f"{key}: {order}"
-            for key, order in NAMED_KEYS.items()
-            # d and n are in the footer; O (offered at every step) only in ? and the README:
-            # 80x24 leaves the side column no line to spare.
-            if key not in ("d", "n", "O")
-            and self.choice(order) is not None
-            and all(c.order != order for c in self._own)
-        ]
-        return ", ".join([*keys, "f: forms"])
+        """The quick keys of this step's orders (`Offered.key_text`)."""
+        return self.offered.key_text()
 
     def _show_hint(self) -> None:
         """The hint line: the order being built on the map (`MapOrders.map_hint`), else
-        what the step takes and the keys that write it."""
-        text = self.map_hint(picking_units=self._shown(UnitPick))
-        self.query_one("#orders-hint", Static).update(text or self._step_hint())
-
-    def _step_hint(self) -> str:
-        if not self._step:
-            return "nothing owed now"
-        if self._secret and any(item.get("type") == "secret" for item in self.items):
-            return f"{self._step} is secret: S sends your hidden choice (u takes it back)"
-        if self._secret:
-            return f"{self._step} is secret: p writes your hidden choice"
-        takes = ", ".join(dict.fromkeys(self.orders)) or "nothing you can write here"
-        text = f"{self._step} takes: {takes}\n{self.key_text()}"
-        if self.chosen is not None and self.chosen[1] and self.stack is not None:
-            text += f"\nm: {self.stack_kind} of {len(self.chosen[1])} in {self.chosen[0]:04d}"
-        elif self.stack is not None:
-            text += f"\nEnter on a hex, then m: {self.stack_kind}"
-        elif self.stack is None and self.placement is not None:
-            text += f"\nm: {self.placement.order}, then its hex on the map"
-        elif self.stack is None and self.pick is not None:
-            text += f"\nm: {self.pick.order}, its hex on the map"
-        return text
+        what the step takes and the keys that write it (`Offered.hint`)."""
+        text = self.map_hint(picking_units=self._shown(UnitPick)) or self.offered.hint(
+            secret_drafted=any(item.get("type") == "secret" for item in self.items),
+            chosen=self.chosen,
+        )
+        self.query_one("#orders-hint", Static).update(text)

@@ -103,8 +103,5 @@ class StepOrders(MapOrders):
 
     # --- the panel's -----------------------------------------------------------------------
 
-    def choice(self, order: str) -> ChoiceData | None:
-        raise NotImplementedError
-
     def _add(self, item: dict[str, Any]) -> None:
         raise NotImplementedError
