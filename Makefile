@@ -26,14 +26,15 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict engine saves mail tui tests
 	$(BIN)/mypy --strict --explicit-package-bases bench
 
-# The suite on two workers, one test file per worker at a time (a file's module fixtures stay in
-# one process). tests/conftest.py hands the heaviest files out first; --no-loadscope-reorder
+# The suite on three workers, one test file per worker at a time (a file's module fixtures stay
+# in one process). tests/conftest.py hands the heaviest files out first; --no-loadscope-reorder
 # keeps that order (xdist would sort the files by their number of tests instead). Bytecode is
 # written (PYTHONDONTWRITEBYTECODE emptied): the tests start hundreds of `hexpost` processes,
-# and each would otherwise compile the project again. The app tests spend much of their time
-# asleep (Textual's pilot waits for the app to go idle after every key): WORKERS=3 on two
-# cores took 7 to 20 % less time here, but two stays the default on a machine others share.
-WORKERS ?= 2
+# and each would otherwise compile the project again. Three workers on two cores: the app
+# tests spend part of their time asleep (Textual's pilot waits for the app to go idle after
+# every key), so two workers kept the two cores only 171 % busy (of 200 %); the third fills
+# those gaps. WORKERS=2 gives one worker per core, for a machine others are using too.
+WORKERS ?= 3
 # --durations lists the slowest tests at the end of every run, so the suite's time (kept
 # under about six minutes on two cores) can be watched from any CI log.
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --durations=15

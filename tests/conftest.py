@@ -1,7 +1,7 @@
 """What the whole suite shares: the ``--full`` switch and the order test files are handed out in.
 
-``make test`` runs the suite on two workers, one test file per worker at a time
-(``--dist loadfile``), so the wall time is bounded by how the files fall to the two workers.
+``make test`` runs the suite on three workers (on two cores), one test file per worker at a
+time (``--dist loadfile``), so the wall time is bounded by how the files fall to the workers.
 The scheduler hands files out in collection order; starting the heaviest ones first leaves
 only short files for the end, where one worker would otherwise sit idle while the other
 finishes a long one (the longest-job-first rule). `HEAVY_FIRST` lists them, heaviest first,
