@@ -138,9 +138,9 @@ def test_a_flood_of_received_items_is_listed_in_a_few_lines() -> None:
     lines = received_lines(names, [*flood, *junk])
     assert len(lines) == 2 * (LISTED_PER_GROUP + 1)
     assert lines[LISTED_PER_GROUP].text == (
-        f"received: applied: {1000 - LISTED_PER_GROUP} more item(s) of wind (packets 3-999)"
+        f"received: applied: {1000 - LISTED_PER_GROUP} more items of wind (packets 3-999)"
     )
-    assert lines[-1].text == f"received: rejected: {500 - LISTED_PER_GROUP} more item(s)"
+    assert lines[-1].text == f"received: rejected: {500 - LISTED_PER_GROUP} more items"
 
 
 def test_news_from_hostile_words_stays_on_its_lines_when_shown() -> None:

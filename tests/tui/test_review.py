@@ -134,6 +134,7 @@ async def test_first_last_goto_and_the_ends_of_the_chain(moved: Tutorial) -> Non
         assert screen.seq == 0
         assert side(screen, "#game-status").startswith(f"#0/{HEAD} coalition genesis")
         assert screen.changes == []
+        assert screen.query_one(StatusLine).text == f"packet 0 of {HEAD}: no changes"
         await press(pilot, "left")
         assert screen.seq == 0
         await press(pilot, "end")
@@ -150,6 +151,9 @@ async def test_first_last_goto_and_the_ends_of_the_chain(moved: Tutorial) -> Non
         assert screen.seq == 5
         # Packet 5 collects the Klingon income: the engine's doing, no unit moved.
         assert "KLI treasury" in side(screen, "#changes")
+        count = len(screen.changes)
+        said = f"packet 5 of {HEAD}: {count} change{'s' if count > 1 else ''}"
+        assert count and screen.query_one(StatusLine).text == said
         await press(pilot, "g", "escape")
         assert app.screen is screen and screen.seq == 5
 

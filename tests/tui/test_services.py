@@ -464,7 +464,7 @@ def test_a_reminder_a_one_shot_sync_sent_is_said_in_its_lines_and_summary() -> N
         ("request", line)
     ]
     outcome = syncing.describe(report, signing=True)
-    assert outcome.summary.endswith(", 1 reminder(s)") and outcome.details == (line,)
+    assert outcome.summary.endswith(", 1 reminder") and outcome.details == (line,)
     assert not syncing.needs_player(report, {})
 
 
@@ -476,7 +476,7 @@ def test_a_silent_check_is_said_as_one_not_as_a_reminder() -> None:
         ("request", line)
     ]
     outcome = syncing.describe(report, signing=True)
-    assert outcome.summary.endswith(", 1 lost-move check(s)") and outcome.details == (line,)
+    assert outcome.summary.endswith(", 1 lost-move check") and outcome.details == (line,)
     assert "reminder" not in outcome.summary
 
 

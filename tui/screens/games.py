@@ -237,8 +237,7 @@ class GamesScreen(HexpostScreen):
         elif keep is not None and keep in {game.game for game in listed}:
             table.move_cursor(row=table.get_row_index(keep))
         if self.status.text.startswith("reading"):
-            count = len(listed)
-            self.status.say(f"{count} game{'s' if count != 1 else ''}")
+            self.status.say(counted(len(listed), "game"))
         self.refresh_bindings()
         self.call_after_refresh(release_collector)  # the list is on the screen
 

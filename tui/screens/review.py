@@ -40,6 +40,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Label, Static
 
+from engine.core.text import counted
 from tui.screens.base import HexpostScreen, StatusLine
 from tui.screens.changes import Change, diff
 from tui.screens.hexinfo import SCROLL_WIDTH, clip, status_lines
@@ -239,7 +240,8 @@ class ReviewScreen(HexpostScreen):
             hexmap.goto(target)
         elif first and hexmap.on_map(hexmap.cursor):  # a game without a map has no cursor
             hexmap.goto(hexmap.cursor)
-        self.status.say(f"packet {seq} of {self.index.last}: {len(self.changes)} change(s)")
+        changes = counted(len(self.changes), "change") if self.changes else "no changes"
+        self.status.say(f"packet {seq} of {self.index.last}: {changes}")
         self.refresh_bindings()
         # Read ahead once this is painted: a build on the store thread shares the
         # interpreter with the paint, and slowed the review's first one to twice its time.

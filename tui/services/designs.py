@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from engine.core.text import counted
 from engine.design import (
     FIELDS_BY_NAME,
     INPUT_FIELDS,
@@ -88,11 +89,11 @@ class DesignView(msgspec.Struct, frozen=True):
         """One line over the figures: whether the design stands, and where to look if not."""
         if self.inputs is None:
             count = len({trouble.field for trouble in self.troubles})
-            return f"no figures: {count} bad value{'s' if count != 1 else ''} (marked)"
+            return f"no figures: {counted(count, 'bad value')} (marked)"
         if self.possible:
             return "a possible design"
         count = len(self.troubles)
-        return f"impossible design: {count} rule{'s' if count != 1 else ''} broken (marked)"
+        return f"impossible design: {counted(count, 'rule')} broken (marked)"
 
     def errors(self) -> dict[str, list[str]]:
         """The troubles as lines by field name, a broken rule quoted after its message."""

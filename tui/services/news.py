@@ -18,12 +18,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core.text import counted
+
 if TYPE_CHECKING:
     from saves.news import GameNews
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def _who(item: GameNews, seat: str) -> str:
@@ -41,7 +39,7 @@ def news_lines(item: GameNews, *, waits: bool = True) -> list[str]:
 
     lines: list[str] = []
     for news in item.news.seats:
-        sent = _plural(news.packets, "packet")
+        sent = counted(news.packets, "packet")
         lines.append(f"{item.name}: {sent} from {_who(item, news.seat)}")
         lines += [f"  {line}" for line in news.lines]
         if not news.lines and news.done_at:  # (a packet of dones: where it ended steps)
@@ -84,7 +82,7 @@ def news_line(item: GameNews) -> str:
             parts.append(f"{who}: {first}" + (f" (+{more} more: e)" if more else ""))
         else:  # routine steps alone (say which it ended with its own done), or nothing
             sent = f"done at {', '.join(news.done_at)}" if news.done_at else None
-            sent = sent or _plural(news.packets, "packet")
+            sent = sent or counted(news.packets, "packet")
             parts.append(f"{who}: {sent} ({said[-1]})" if said[-1] else f"{who}: {sent}")
     owed = item.waits
     if owed is not None and owed.step and owed.kind in MOVES:  # (its title: the side panel)

@@ -146,7 +146,7 @@ def received_lines(names: Mapping[bytes, str], outcomes: Sequence[Outcome]) -> l
             lines.append(
                 SyncLine(
                     "received",
-                    f"received: {status}: {len(rest)} more item(s){where}{span}",
+                    f"received: {status}: {counted(len(rest), 'more item')}{where}{span}",
                     game.hex() if game is not None else None,
                 )
             )
@@ -222,7 +222,7 @@ def describe(
     received = len(report.received) - held - chats
     parts = [f"received {received}", f"applied {applied}", f"sent {len(report.sent)}"]
     if chats:
-        parts.append(f"{chats} chat message{'s' if chats > 1 else ''}")
+        parts.append(counted(chats, "chat message"))
     if held:
         parts.append(f"{held} already held")
     attention = sum(1 for o in report.received if o.attention)
@@ -231,13 +231,13 @@ def describe(
     if report.failed:
         parts.append(f"{len(report.failed)} NOT SENT")
     if report.problems:
-        parts.append(f"{len(report.problems)} warning(s)")
+        parts.append(counted(len(report.problems), "warning"))
     if report.resigned:
         parts.append(f"resigned {', '.join(report.resigned)}")
     if report.reminders:
-        parts.append(f"{len(report.reminders)} reminder(s)")
+        parts.append(counted(len(report.reminders), "reminder"))
     if report.checks:
-        parts.append(f"{len(report.checks)} lost-move check(s)")
+        parts.append(counted(len(report.checks), "lost-move check"))
     if not signing:
         parts.append("no automatic replies (passphrase needed)")
     changed = frozenset(

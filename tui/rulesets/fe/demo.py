@@ -23,6 +23,7 @@ from typing import Any
 from engine.core.errors import HexpostError
 from engine.core.owed import pending
 from engine.core.packets import fingerprint
+from engine.core.text import counted
 from engine.fe import FE, RULESET
 from engine.fe.steps import combat_round
 from mail.loopback import LoopbackNetwork, LoopbackTransport
@@ -83,7 +84,8 @@ def advance(players: dict[str, Seat], game_id: bytes, target: str) -> None:
         orders: list[dict[str, Any]] = [{"type": "done"} for _ in range(count)]
         orders[0]["note"] = "nothing to do here in the demo"
         result = owner.replica.submit(game_id, orders, now=now())
-        say(f"  {owner.name} completes {count} step(s) from {decision.step} (packet {result.seq})")
+        steps = counted(count, "step")
+        say(f"  {owner.name} completes {steps} from {decision.step} (packet {result.seq})")
         for event in result.events:
             if event.kind in NOTABLE:
                 say(f"    {event.text}")
