@@ -209,10 +209,14 @@ def _stdin(text: str | None) -> Iterator[None]:
         sys.stdin = saved
 
 
-def exchange(sender: Player, receiver: Player) -> None:
-    """Send what ``sender`` queued and let ``receiver`` take it in (and auto-reply)."""
-    sender.sync()
-    receiver.sync()
+def exchange(sender: Player, receiver: Player, *, in_process: bool = False) -> None:
+    """Send what ``sender`` queued and let ``receiver`` take it in (and auto-reply);
+    ``in_process``: through `Player.in_process`, for scaffolding."""
+    for player in (sender, receiver):
+        if in_process:
+            player.in_process("sync")
+        else:
+            player.sync()
 
 
 @pytest.fixture(scope="module")
@@ -242,12 +246,21 @@ def bob(tmp_path_factory: pytest.TempPathFactory, shared_folder: Path) -> Player
 
 
 def start_game(
-    alice: Player, bob: Player, name: str, *, setup: bool = True
+    alice: Player, bob: Player, name: str, *, setup: bool = True, in_process: bool = False
 ) -> tuple[str, dict[str, str]]:
     """Alice invites Bob, Bob accepts, and (unless ``setup`` is False) both set up their
-    empires with the default placements; returns the game id and what each step printed."""
+    empires with the default placements; returns the game id and what each step printed.
+
+    ``in_process``: every command through `Player.in_process`, for a test whose subject comes
+    after the game's start (some fifteen `hexpost` processes fewer; `tests/tui/test_cli.py`
+    starts its game through real processes)."""
+
+    def run(player: Player, *args: str | Path) -> str:
+        return player.in_process(*args) if in_process else player.ok(*args)
+
     out: dict[str, str] = {}
-    out["new"] = alice.ok(
+    out["new"] = run(
+        alice,
         "new",
         "--scenario",
         SCENARIO,
@@ -261,24 +274,25 @@ def start_game(
         name,
     )
     game = out["new"].strip()
-    out["alice_sync_invite"] = alice.sync()
-    out["bob_sync_invite"] = bob.sync()
-    out["bob_games_invited"] = bob.ok("games", "--json")
-    out["bob_show_invited"] = bob.ok("show", game[:10], "--json")
-    out["accept"] = bob.ok("accept", game[:10])
-    exchange(bob, alice)
-    out["alice_accept"] = accept_join(alice, bob, game)
+    out["alice_sync_invite"] = run(alice, "sync")
+    out["bob_sync_invite"] = run(bob, "sync")
+    out["bob_games_invited"] = run(bob, "games", "--json")
+    out["bob_show_invited"] = run(bob, "show", game[:10], "--json")
+    out["accept"] = run(bob, "accept", game[:10])
+    exchange(bob, alice, in_process=in_process)
+    out["alice_accept"] = accept_join(alice, bob, game, in_process=in_process)
     if setup:
         play_setup({"coalition": alice, "alliance": bob}, game)
     return game, out
 
 
-def accept_join(creator: Player, joiner: Player, game: str) -> str:
+def accept_join(creator: Player, joiner: Player, game: str, *, in_process: bool = False) -> str:
     """The creator accepts the key that joined (`hexpost accept`); when that signs a packet
     (the joiner moves next), it is delivered. Returns what `accept` printed."""
-    printed = creator.ok("accept", game[:10])
+    accept = ("accept", game[:10])
+    printed = creator.in_process(*accept) if in_process else creator.ok(*accept)
     if "signed and queued" in printed:
-        exchange(creator, joiner)
+        exchange(creator, joiner, in_process=in_process)
     return printed
 
 

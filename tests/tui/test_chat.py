@@ -47,7 +47,7 @@ SECRET = "seven sleepy dragons"
 def test_chat_from_the_command_line_at_any_time_reaches_the_other_side(
     alice: Player, bob: Player
 ) -> None:
-    game, _ = start_game(alice, bob, "chatty", setup=False)  # the coalition (Alice) owes
+    game, _ = start_game(alice, bob, "chatty", setup=False, in_process=True)  # Alice owes
     before = [d for d in alice.show(game)["pending"] if d["kind"] != "accept"]
     heads = [json.loads(p.ok("log", game[:10], "--json"))[-1]["seq"] for p in (alice, bob)]
     out = bob.ok("chat", game[:10], "Take", "your", "time")  # not Bob's move

@@ -100,9 +100,9 @@ async def test_the_games_list_names_the_player_it_waits_for_and_the_step(
 def test_sync_prints_what_the_other_side_did_and_the_games_list_who_owes(
     alice: Player, bob: Player
 ) -> None:
-    game, _ = start_game(alice, bob, "news")
+    game, _ = start_game(alice, bob, "news", in_process=True)
     for _ in range(40):  # both sides complete steps until the coalition's builds
-        record = alice.show(game[:10])
+        record = json.loads(alice.in_process("show", game[:10], "--json"))  # (scaffolding)
         if record["step"] == "2B3":
             break
         owner = alice if record["waiting_for"] == ["coalition"] else bob
