@@ -71,14 +71,12 @@ class Offered:
     def of(cls, offer: StepOffer) -> Offered:
         step = offer.step or ""
         choices = tuple(offer.choices) if step else ()
-        plain = cls(step, choices, (), offer.secret and bool(step))
+        stack = _stack_of(choices)
         named = set(NAMED_KEYS.values())  # a policy offered everywhere keeps its P, not a 1-4
         own = tuple(
-            c
-            for c in choices
-            if c.order in offer.own and c.order not in named and c is not plain.stack
+            c for c in choices if c.order in offer.own and c.order not in named and c is not stack
         )
-        return cls(step, choices, own, plain.secret)
+        return cls(step, choices, own, offer.secret and bool(step))
 
     @property
     def orders(self) -> list[str]:
@@ -88,7 +86,7 @@ class Offered:
     @property
     def stack(self) -> ChoiceData | None:
         """The stack order ``m`` writes at this step: the first choice naming pieces."""
-        return next((c for c in self.choices if param_named(c, "pieces", required=True)), None)
+        return _stack_of(self.choices)
 
     @property
     def placement(self) -> ChoiceData | None:
@@ -145,3 +143,8 @@ class Offered:
         elif self.pick is not None:
             text += f"\nm: {self.pick.order}, its hex on the map"
         return text
+
+
+def _stack_of(choices: Sequence[ChoiceData]) -> ChoiceData | None:
+    """The first of ``choices`` that names the pieces it moves (`Offered.stack`)."""
+    return next((c for c in choices if param_named(c, "pieces", required=True)), None)
