@@ -15,7 +15,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -298,16 +298,43 @@ def accept_join(creator: Player, joiner: Player, game: str, *, in_process: bool 
 
 def joined_tutorial(alice: Player, bob: Player, name: str) -> str:
     """A tutorial game Alice (coalition) created and Bob (alliance) joined, his key accepted,
-    at its first set-up step (the alliance's KZI): its id's first ten digits."""
-    game = alice.ok(
+    at its first set-up step (the alliance's KZI): its id's first ten digits.
+
+    Scaffolding for tests whose subject comes later, so it runs in-process (`Player.in_process`);
+    `tests/tui/test_trust_cli.py` invites and joins through real processes."""
+    game = alice.in_process(
         "new", "--scenario", "tutorial", "--seat", "coalition", "--opponent", bob.address,
         "--opponent-seat", "alliance", "--name", name,
     ).strip()  # fmt: skip
-    exchange(alice, bob)
-    bob.ok("accept", game[:10])
-    exchange(bob, alice)
-    accept_join(alice, bob, game)
+    exchange(alice, bob, in_process=True)
+    bob.in_process("accept", game[:10])
+    exchange(bob, alice, in_process=True)
+    accept_join(alice, bob, game, in_process=True)
     return game[:10]
+
+
+def set_up_tutorial(alice: Player, bob: Player, game: str) -> None:
+    """Both seats of a `joined_tutorial` place their fleets (the alliance first), in-process."""
+    from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP
+
+    seats = ("alliance", "coalition")
+    deliver({"coalition": alice, "alliance": bob}, game, [(s, TUTORIAL_SETUP[s]) for s in seats])
+
+
+def deliver(
+    players: dict[str, Player], game: str, plan: Iterable[tuple[str, list[dict[str, Any]]]]
+) -> None:
+    """Each (seat, orders) of ``plan`` signed by that seat's player and taken in by the other.
+
+    Scaffolding for walks whose packets are not what is tested (dozens of them at times), so
+    it runs `tui.cli.main` in-process; the syncs carry no passphrase (no automatic replies
+    are signed on the way)."""
+    for seat, orders in plan:
+        owner = players[seat]
+        other = next(p for p in players.values() if p is not owner)
+        owner.in_process("orders", game[:10], "-", stdin=json.dumps({"orders": orders}))
+        owner.in_process("sync", unlock=False)
+        other.in_process("sync", unlock=False)
 
 
 def rules_of(home: Path, game: str) -> Any:
@@ -336,18 +363,14 @@ def play_setup(players: dict[str, Player], game: str) -> None:
         if rules is None or not rules.setup:
             return
         seat = RULESET.pending(rules)[0].seats[0]
-        owner = players[seat]
-        other = next(p for p in players.values() if p is not owner)
-        owner.in_process("orders", game[:10], "-", stdin=json.dumps({"orders": setup_items(rules)}))
-        owner.in_process("sync", unlock=False)
-        other.in_process("sync", unlock=False)
+        deliver(players, game, [(seat, setup_items(rules))])
 
 
 @pytest.fixture(scope="module")
 def quiet_game(alice: Player, bob: Player) -> str:
     """A joined game left at packet 1 (coalition owes 0-LYR, the first set-up step): the
     refusal tests' target."""
-    game, _ = start_game(alice, bob, "quiet", setup=False)
+    game, _ = start_game(alice, bob, "quiet", setup=False, in_process=True)
     assert alice.seq(game) == 1
     assert bob.seq(game) == 1
     return game

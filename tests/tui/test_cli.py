@@ -29,6 +29,7 @@ from tests.tui.conftest import (
     assert_refused,
     assert_usage_error,
     clean_env,
+    deliver,
     describe,
     exchange,
     hexpost,
@@ -216,12 +217,7 @@ def flow(alice: Player, bob: Player, tmp_path_factory: pytest.TempPathFactory) -
     result.plan = plan_walk(alice.home, game, SECRET_STEP, ("alliance", saves.ATTACK))
     # The walk is scaffolding (dozens of packets), so it goes through `tui.cli.main` in-process;
     # everything asserted on below is still read back through real subprocesses.
-    for seat, orders in result.plan:
-        owner = players[seat]
-        other = bob if owner is alice else alice
-        owner.in_process("orders", short, "-", stdin=json.dumps({"orders": orders}))
-        owner.in_process("sync", unlock=False)
-        other.in_process("sync", unlock=False)
+    deliver(players, short, result.plan)
     result.at_secret = alice.show(short)
     result.bob_at_secret = bob.show(short)
 
@@ -630,7 +626,7 @@ def crowded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Player, list[str]
     dave.create_identity()
     games: list[str] = []
     for _ in range(17):  # 16 hex digits: 17 games must repeat one
-        game = dave.ok(
+        game = dave.in_process(  # scaffolding: seventeen processes fewer
             "new",
             "--scenario",
             SCENARIO,

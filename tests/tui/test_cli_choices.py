@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
 from tests.tui.conftest import (
     Player,
     assert_refused,
     assert_usage_error,
-    exchange,
+    deliver,
     joined_tutorial,
+    set_up_tutorial,
 )
 from tests.tui.test_cli import plan_walk
 
@@ -27,17 +27,8 @@ def game(alice: Player, bob: Player) -> str:
 @pytest.fixture(scope="module")
 def moving(game: str, alice: Player, bob: Player) -> str:
     """The same game set up and walked to the coalition's operational movement (3B2)."""
-    bob.orders(game, SETUP["alliance"])
-    exchange(bob, alice)
-    alice.orders(game, SETUP["coalition"])
-    exchange(alice, bob)
-    players = {"coalition": alice, "alliance": bob}
-    for seat, orders in plan_walk(alice.home, game, "3B2"):
-        owner = players[seat]
-        other = bob if owner is alice else alice
-        owner.in_process("orders", game, "-", stdin=json.dumps({"orders": orders}))
-        owner.in_process("sync", unlock=False)
-        other.in_process("sync", unlock=False)
+    set_up_tutorial(alice, bob, game)
+    deliver({"coalition": alice, "alliance": bob}, game, plan_walk(alice.home, game, "3B2"))
     return game
 
 

@@ -44,7 +44,7 @@ def _notes(player: Player, game: str) -> list[str]:
 
 
 def test_processes_sharing_a_home_never_lose_or_fork_the_game(alice: Player, bob: Player) -> None:
-    game, _ = start_game(alice, bob, "busy", setup=False)
+    game, _ = start_game(alice, bob, "busy", setup=False, in_process=True)
     short = game[:10]
     assert alice.show(short)["waiting_for"] == ["coalition"]  # Alice owes the set-up step
     start = threading.Barrier(5)

@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
-from tests.tui.conftest import Player, accept_join, assert_refused, exchange
+from tests.tui.conftest import Player, assert_refused, deliver, joined_tutorial, set_up_tutorial
 from tests.tui.test_cli import plan_walk
 
 GOOD = {"type": "move", "units": ["KLI-0001"], "path": ["1307", "1306"]}
@@ -22,26 +21,10 @@ TOO_FAR = {
 @pytest.fixture(scope="module")
 def game(alice: Player, bob: Player) -> str:
     """A tutorial game set up and walked to the coalition's movement step 3B2."""
-    game = alice.ok(
-        "new", "--scenario", "tutorial", "--seat", "coalition", "--opponent", bob.address,
-        "--opponent-seat", "alliance", "--name", "moves",
-    ).strip()  # fmt: skip
-    exchange(alice, bob)
-    bob.ok("accept", game[:10])
-    exchange(bob, alice)
-    accept_join(alice, bob, game)
-    bob.orders(game[:10], SETUP["alliance"])
-    exchange(bob, alice)
-    alice.orders(game[:10], SETUP["coalition"])
-    exchange(alice, bob)
-    players = {"coalition": alice, "alliance": bob}
-    for seat, orders in plan_walk(alice.home, game, "3B2"):
-        owner = players[seat]
-        other = bob if owner is alice else alice
-        owner.in_process("orders", game[:10], "-", stdin=json.dumps({"orders": orders}))
-        owner.in_process("sync", unlock=False)
-        other.in_process("sync", unlock=False)
-    return game[:10]
+    game = joined_tutorial(alice, bob, "moves")
+    set_up_tutorial(alice, bob, game)
+    deliver({"coalition": alice, "alliance": bob}, game, plan_walk(alice.home, game, "3B2"))
+    return game
 
 
 def test_a_move_beyond_the_allowance_refuses_the_whole_packet(alice: Player, game: str) -> None:

@@ -1,9 +1,10 @@
 """`hexpost show` with the board: the JSON record's empires, units and hexes, the per-empire
 lines of the text form, and the map's stacks (`tui.mapstacks`) drawn from the game's state.
 
-One tutorial game for the module, played through the command line: Bob (alliance, KZI) and
-Alice (coalition, KLI) set up their fleets, then Alice records a loss with a typed
-adjustment. Everything asserted on is read through real `hexpost` subprocesses.
+One tutorial game for the module, played through the command line's entry point in-process
+(scaffolding): Bob (alliance, KZI) and Alice (coalition, KLI) set up their fleets, then Alice
+records a loss with a typed adjustment. Everything asserted on is read through real `hexpost`
+subprocesses.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.fe.steps.tutorial_states import TUTORIAL_SETUP as SETUP
-from tests.tui.conftest import Player, accept_join, exchange
+from tests.tui.conftest import Player, deliver, joined_tutorial, set_up_tutorial
 
 CRIPPLE = {
     "type": "adjust",
@@ -26,29 +26,10 @@ CRIPPLE = {
 
 @pytest.fixture(scope="module")
 def game(alice: Player, bob: Player) -> str:
-    game = alice.ok(
-        "new",
-        "--scenario",
-        "tutorial",
-        "--seat",
-        "coalition",
-        "--opponent",
-        bob.address,
-        "--opponent-seat",
-        "alliance",
-        "--name",
-        "views",
-    ).strip()
-    exchange(alice, bob)
-    bob.ok("accept", game[:10])
-    exchange(bob, alice)
-    accept_join(alice, bob, game)
-    bob.orders(game[:10], SETUP["alliance"])
-    exchange(bob, alice)
-    alice.orders(game[:10], SETUP["coalition"])
-    alice.orders(game[:10], [CRIPPLE])
-    exchange(alice, bob)
-    return game[:10]
+    game = joined_tutorial(alice, bob, "views")
+    set_up_tutorial(alice, bob, game)
+    deliver({"coalition": alice, "alliance": bob}, game, [("coalition", [CRIPPLE])])
+    return game
 
 
 def by(items: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:

@@ -20,7 +20,7 @@ from tests.watching import output_lines, read_until, stopped, watching
 def test_watch_applies_what_lands_in_the_folder_and_stops_cleanly(
     alice: Player, bob: Player
 ) -> None:
-    game, _ = start_game(alice, bob, "watched", setup=False)
+    game, _ = start_game(alice, bob, "watched", setup=False, in_process=True)
     short = game[:10]
     before = bob.seq(short)
     watcher = watching(bob.global_args(), bob.env())

@@ -12,7 +12,7 @@ from engine.core.ruleset import Event
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from saves.news import GameNews, Waits
 from saves.outcome import Outcome
-from tests.tui.conftest import Player, start_game
+from tests.tui.conftest import Player, deliver, start_game
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tui.safe_text import safe_text
 from tui.screens.game_panels import ROOMY
@@ -105,11 +105,8 @@ def test_sync_prints_what_the_other_side_did_and_the_games_list_who_owes(
         record = json.loads(alice.in_process("show", game[:10], "--json"))  # (scaffolding)
         if record["step"] == "2B3":
             break
-        owner = alice if record["waiting_for"] == ["coalition"] else bob
-        other = bob if owner is alice else alice
-        owner.in_process("orders", game[:10], "-", stdin=json.dumps({"orders": [{"type": "done"}]}))
-        owner.in_process("sync", unlock=False)
-        other.in_process("sync", unlock=False)
+        (seat,) = record["waiting_for"]
+        deliver({"coalition": alice, "alliance": bob}, game, [(seat, [{"type": "done"}])])
     assert alice.show(game[:10])["waiting_for"] == ["coalition"]
     alice.orders(game[:10], BUILDS)
     alice.sync()
