@@ -141,7 +141,8 @@ def cmd_resend(args: argparse.Namespace, home: Home) -> int:
         )
         return 0
     again = numbered("packet", queued)
-    print(f"{again} of {name} queued again: run `hexpost sync` to send them")
+    them = "it" if len(queued) == 1 else "them"
+    print(f"{again} of {name} queued again: run `hexpost sync` to send {them}")
     return 0
 
 

@@ -17,17 +17,26 @@ from engine.core.choices import ChoicesView, Finding, choices_view, find_of
 from engine.core.errors import HexpostError
 from engine.core.face import destinations_of
 from engine.core.owed import pending
+from saves.news import seat_names, waits, waits_words
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
 
 
 def _rules(replica: Replica, row: GameRow) -> Any:
-    rules = replica.state(row.game_id).rules
-    if rules is None:
-        raise HexpostError(
-            f"game {row.name} has not begun: both players must join first (status {row.status})"
-        )
-    return rules
+    state = replica.state(row.game_id)
+    if state.rules is None:
+        raise HexpostError(f"game {row.name} has not begun: {_awaited(replica, row, state)}")
+    return state.rules
+
+
+def _awaited(replica: Replica, row: GameRow, state: Any) -> str:
+    """What a game not begun waits for, in the games list's words (`saves.news.waits`): the
+    join of a seat, or the creator's acceptance of the key that joined; an invited home that
+    has not joined is told the command that joins."""
+    if row.status == "invited":
+        return f"you were invited and have not joined: `hexpost accept {row.name}` joins it"
+    owed = pending(replica.ruleset(row.game_id), state)
+    return "it " + waits_words(waits(owed, row.my_seat, seat_names(state)))
 
 
 def choices(replica: Replica, row: GameRow) -> ChoicesView:
