@@ -172,5 +172,10 @@ def actor(ruleset: AnyRuleset, state: AnyState) -> Seat | None:
 
 
 def describe(decision: Decision) -> str:
+    """A decision in a refusal's words: ``orders for step 1A1 (Bases and PDUs...)``; the
+    protocol's join and acceptance (whose step is called ``join``) by their title alone,
+    ``join the game``, ``accept the key that joined: ...``."""
+    if decision.kind in (DecisionKind.JOIN, DecisionKind.ACCEPT) and decision.title:
+        return decision.title[:1].lower() + decision.title[1:]
     title = f" ({decision.title})" if decision.title else ""
     return f"{decision.kind.value} for step {decision.step}{title}"

@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.core import author, entropy
 from engine.core.errors import IllegalOrder, OutOfTurn, PacketError
 from engine.core.game import apply_packet
+from engine.core.owed import describe
 from engine.core.packets import (
     MAX_SEQ,
     Body,
@@ -29,7 +30,7 @@ from engine.core.packets import (
     sign_body,
 )
 from engine.core.rolls import arm
-from engine.core.ruleset import DecisionKind, RollRequest
+from engine.core.ruleset import Decision, DecisionKind, RollRequest
 from engine.core.state import encode_state
 from tests.engine.table import Table
 from tests.engine.toy import TOY, Roll, Say
@@ -126,8 +127,12 @@ def test_the_creator_must_accept_before_a_joiner_who_moves_first() -> None:
     # south creates, north joins; the toy's first step (talk) is north's.
     table = new_table("south")
     assert table.owed()[:2] == ("south", DecisionKind.ACCEPT)
-    with pytest.raises(OutOfTurn, match="south owes the next move"):
+    with pytest.raises(OutOfTurn, match="south owes the next move") as refused:
         table.orders("north", Say("hello"))
+    # The protocol's own decisions read as what they ask, not as a step called "join".
+    said = str(refused.value)
+    assert "south owes the next move (accept the key that joined: " in said, said
+    assert "for step" not in said, said
     table.entropy_only("south")  # the acceptance, and nothing else
     accepted = [e for e in table.results[-1].events if e.kind == "key-accepted"]
     assert len(accepted) == 1
@@ -253,3 +258,10 @@ def test_a_ruleset_may_mark_a_roll_as_rolled_again() -> None:
         arm(state, "south", [RollRequest(1, 6, "x", "answer")] * 2, [], key)
     again = arm(first, "south", [RollRequest(1, 6, "round", "answer", again=True)], [], key)
     assert len(again.core.armed) == 2
+
+
+def test_a_join_owed_reads_as_joining_the_game() -> None:
+    join = Decision(("south",), "join", DecisionKind.JOIN, "join", "Join the game")
+    assert describe(join) == "join the game"
+    orders = Decision(("north",), "talk", DecisionKind.ORDERS, "T1/north/talk", "Talk")
+    assert describe(orders) == "orders for step talk (Talk)"
