@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core.errors import HexpostError
+from engine.core.text import counted
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
 from saves.store import StoreError, database_trouble
@@ -325,7 +326,9 @@ def cmd_verify(args: argparse.Namespace, home: Home) -> int:
             f"game {name} is FROZEN ({done.frozen}): see "
             f"`hexpost evidence {trust_cmd.game_arg(row)}`"
         )
-    print(f"verified {count} packets of {name}: every signature, link and state hash holds")
+    print(
+        f"verified {counted(count, 'packet')} of {name}: every signature, link and state hash holds"
+    )
     print(f"state hash {done.state_hash}")
     return 0
 
@@ -358,8 +361,8 @@ def _verify_every_game(replica: Replica) -> int:
             )
             continue
         print(
-            f"verified {done.packets} packets of {label}: every signature, link and state "
-            "hash holds"
+            f"verified {counted(done.packets, 'packet')} of {label}: every signature, link "
+            "and state hash holds"
         )
     if failed:
         raise HexpostError(

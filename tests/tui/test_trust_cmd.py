@@ -23,7 +23,7 @@ from engine.core.packets import fingerprint
 from engine.fe import RULESET
 from mail.loopback import LoopbackNetwork
 from saves import claims, evidence
-from tests.saves.conftest import Player, now, start_game
+from tests.saves.conftest import Player, create_game, now, start_game
 from tests.tui.conftest import assert_refused, clean_env, describe, hexpost
 from tests.tui.test_app import app_for, open_game, settle
 
@@ -167,6 +167,20 @@ def test_verify_without_a_game_checks_every_game_and_goes_on_past_a_damaged_one(
         "state hash holds"
     )
     homes.bob.reopen()
+
+
+def test_verify_counts_a_lone_packet_as_one(homes: Homes) -> None:
+    """A game just created holds its first packet alone: verify (of the game, and of every
+    game) says "1 packet", not "1 packets"."""
+    game = create_game(homes.alice, name="lone").hex()
+    homes.alice.close()
+    shown = ok(homes.alice, "verify", game[:10]).splitlines()[0]
+    assert shown == "verified 1 packet of lone: every signature, link and state hash holds"
+    every = [line for line in ok(homes.alice, "verify").splitlines() if "lone" in line]
+    assert every == [
+        f"verified 1 packet of lone ({game[:8]}): every signature, link and state hash holds"
+    ]
+    homes.alice.reopen()
 
 
 def test_verify_says_the_game_is_frozen_and_export_import_keep_it(homes: Homes) -> None:
