@@ -111,7 +111,9 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
     """What would have saved this home's player the waits at ``steps``: the standing order
     ``manual`` for bookkeeping, a standing order or a policy for the decisions taken in the
     other seat's turn, a policy for secret choices (a standing order never makes one), or
-    nothing more where the standing order or policy signed since answers the step already."""
+    nothing more where the standing order or policy signed since answers the step already.
+    Waits only at the player's own moves (joining, their own turn's decisions) are said to be
+    theirs; the general advice is left for steps whose kind is not known."""
     mine = [step for step in steps if step["seats"].get(me)]
     covered = [step["step"] for step in mine if me in step["standing"]]
     answered = [s["step"] for s in mine if me in s["policy"] and s["step"] not in covered]
@@ -121,6 +123,11 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
         s for s in open_ if s["kind"] == "decision" and s["actor"] != "phasing"
     ]
     secret = [s for s in open_ if s["kind"] == "secret"]
+    own = [  # joining, and the phasing seat's own decisions: the player's to make
+        s
+        for s in open_
+        if s["kind"] == "join" or (s["kind"] == "decision" and s["actor"] == "phasing")
+    ]
     hints = []
     if manual:
         hints.append(
@@ -147,6 +154,11 @@ def _step_hints(steps: list[dict[str, Any]], me: str) -> list[str]:
         hints.append(f"Your standing order covers {', '.join(covered)} now: those waits are past.")
     if answered:
         hints.append(f"Your policy answers {', '.join(answered)} now: those waits are past.")
+    if not hints and own and len(own) == len(open_):
+        hints.append(
+            f"You were waited for at moves of your own ({_ids(own)}): joining and your own "
+            "turn's decisions are yours to make, and nothing signed in advance makes them."
+        )
     if not hints:
         hints.append("A standing order or policy signed in advance answers such steps at once.")
     return hints

@@ -31,7 +31,7 @@ from engine.core.errors import (
     RulesError,
     VersionError,
 )
-from engine.core.owed import describe, owed_first
+from engine.core.owed import JOIN_STEP, describe, owed_first
 from engine.core.packets import (
     PROTOCOL_VERSION,
     Chat,
@@ -313,7 +313,7 @@ def _accept(state: AnyState, creator: Seat, *, declined: bool, events: list[Even
                 f"{creator} {verb} the key of {joined.name or seat} <{joined.address}> for the "
                 f"{seat} seat (fingerprint {fingerprint(joined.public_key)})",
                 creator,
-                "join",
+                JOIN_STEP,
                 {"seat": seat, "fingerprint": fingerprint(joined.public_key)},
             )
         )
@@ -354,7 +354,7 @@ def _join(
         "address": join.address,
         "fingerprint": fingerprint(join.public_key),
     }
-    events = [Event("join", text, body.seat, "join", data)]
+    events = [Event("join", text, body.seat, JOIN_STEP, data)]
     if all(seat.joined for seat in core.seats):
         rules = ruleset.initial_state(
             core.scenario_id, [seat.seat for seat in core.seats], dict(core.options)
@@ -385,7 +385,7 @@ def _declined(
         f"(key {fingerprint(join.public_key)}){reason}"
     )
     data = {"address": join.address, "fingerprint": fingerprint(join.public_key)}
-    event = Event("declined", text, seat, "join", data)
+    event = Event("declined", text, seat, JOIN_STEP, data)
     return msgspec.structs.replace(state, core=core), [event]
 
 

@@ -82,11 +82,16 @@ def last_to_commit(ruleset: AnyRuleset, state: AnyState, seat: Seat) -> bool:
     return committed >= set(secret.decision.seats) - {seat}
 
 
+JOIN_STEP = "join"
+"""The step of the protocol's own decisions before a ruleset's first: each seat's join and the
+creator's acceptance of the keys that joined. Their events carry it as their step."""
+
+
 def _joining(core: CoreState) -> Decision | None:
     """The first seat still to join, asked to (None once every seat has)."""
     for seat in core.seats:
         if not seat.public_key:  # `SeatState.joined`, read inline: asked before every order
-            return Decision((seat.seat,), "join", DecisionKind.JOIN, "join", "Join the game")
+            return Decision((seat.seat,), JOIN_STEP, DecisionKind.JOIN, "join", "Join the game")
     return None
 
 
@@ -142,7 +147,7 @@ def _acceptance(core: CoreState) -> Decision:
     )
     return Decision(
         (core.creator,),
-        "join",
+        JOIN_STEP,
         DecisionKind.ACCEPT,
         "accept/" + "/".join(core.unaccepted),
         f"Accept the key that joined: {who}",

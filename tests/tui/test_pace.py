@@ -197,6 +197,11 @@ def test_a_played_game_is_timed_by_its_packets_stamps(tmp_path: Path) -> None:
         assert seat.human_median == (waits[(len(waits) - 1) // 2] + waits[len(waits) // 2]) // 2
     (start,) = [p for p in report.parts if p.label == pace.FIRST_PART]
     assert start.took == int((stamps[start.last] - stamps[0]).total_seconds()) > 0
+    # The join (Bob's, and Alice's acceptance of his key) is the protocol's step, in no
+    # ruleset's checklist: named all the same.
+    (join,) = [s for s in report.steps if s.step == "join"]
+    assert (join.title, join.kind) == ("Join the game, accept the key that joined", "join")
+    assert join.seats == {"coalition": 1, "alliance": 1}
 
 
 def test_pace_without_a_game_gives_each_game_a_line(golden_home: Path) -> None:
@@ -337,6 +342,29 @@ def test_the_text_names_what_would_have_answered_this_home_s_waits() -> None:
     assert "A standing order or policy signed in advance answers such steps at once." in " ".join(
         plain.split()
     )
+
+
+def test_waits_at_a_player_s_own_moves_are_not_said_to_take_a_standing_order() -> None:
+    """Joining and the phasing seat's own decisions are the player's to make: the text does not
+    offer a standing order for them, as it does where it cannot tell what a step is."""
+    chain = [
+        written(0, "a", 0),
+        written(1, "b", HOUR, step="join"),
+        written(2, "a", 2 * HOUR, step="3B2"),
+        written(3, "b", 3 * HOUR, step="3B2"),
+    ]
+    facts = {
+        "join": StepFacts("Join the game", "join"),
+        "3B2": StepFacts("Movement", "decision", "phasing"),
+    }
+    for me in ("a", "b"):
+        flat = " ".join(pace_text(render.builtins(pace.count(chain, {}, facts, me=me))).split())
+        assert "answers such steps at once" not in flat, flat
+        assert "nothing signed in advance makes them" in flat, flat
+    b_flat = " ".join(pace_text(render.builtins(pace.count(chain, {}, facts, me="b"))).split())
+    assert "You were waited for at moves of your own (3B2, join)" in b_flat, b_flat
+    unknown = " ".join(pace_text(render.builtins(pace.count(chain, {}, {}, me="b"))).split())
+    assert "answers such steps at once" in unknown
 
 
 def test_a_policy_signed_since_makes_those_waits_past_and_asks_for_none() -> None:

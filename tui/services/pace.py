@@ -25,6 +25,7 @@ import msgspec
 from engine.core import pace
 from engine.core.errors import VersionError
 from engine.core.face import Face
+from engine.core.owed import JOIN_STEP
 from engine.core.packets import kept_body
 from saves.registry import face_for
 from saves.replica import GameRow, Replica
@@ -329,22 +330,26 @@ def _steps(
     return tuple(result)
 
 
+JOINING = StepFacts("Join the game, accept the key that joined", "join")
+"""The protocol's step before a ruleset's first (`engine.core.owed.JOIN_STEP`): in no
+ruleset's checklist, and made by each player, never by anything signed in advance."""
+
+
 def _step_facts(face: Face[Any], rules: object) -> dict[str, StepFacts]:
     """Each step's title, kind, standing orders, policies and policy order from the
-    ruleset's checklist at the head (empty before the ruleset's state exists)."""
-    if rules is None:
-        return {}
-    return {
-        item.step: StepFacts(
-            item.title,
-            str(item.kind),
-            str(item.actor),
-            item.standing,
-            item.policy,
-            item.policy_order,
-        )
-        for item in face.checklist(rules)
-    }
+    ruleset's checklist at the head (only the join's before the ruleset's state exists)."""
+    facts = {JOIN_STEP: JOINING}
+    if rules is not None:
+        for item in face.checklist(rules):
+            facts[item.step] = StepFacts(
+                item.title,
+                str(item.kind),
+                str(item.actor),
+                item.standing,
+                item.policy,
+                item.policy_order,
+            )
+    return facts
 
 
 def _wait(since: int | None, until: int | None) -> int | None:
