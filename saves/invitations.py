@@ -16,8 +16,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from engine.core.errors import HexpostError, VersionError
-from engine.core.game import apply_packet, check_genesis
+from engine.core.game import apply_packet
 from engine.core.packets import Genesis, VerifiedPacket, fingerprint, peek_body
+from engine.core.seating import check_genesis
 from saves import ledger, quarantine, store_games, store_inbox
 from saves.outbox import parse_time
 from saves.outcome import Outcome

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from engine.core import entropy, rolls
+from engine.core import entropy, rolls, seating
 from engine.core.errors import (
     ChainError,
     CommitmentMismatch,
@@ -31,9 +31,8 @@ from engine.core.errors import (
     RulesError,
     VersionError,
 )
-from engine.core.owed import JOIN_STEP, describe, owed_first
+from engine.core.owed import describe, owed_first
 from engine.core.packets import (
-    PROTOCOL_VERSION,
     Chat,
     Commit,
     EntropyOnly,
@@ -43,7 +42,6 @@ from engine.core.packets import (
     Reveal,
     Turn,
     VerifiedPacket,
-    fingerprint,
 )
 from engine.core.ruleset import (
     AfterOrders,
@@ -53,9 +51,8 @@ from engine.core.ruleset import (
     DecisionKind,
     Event,
     Seat,
-    version_numbers,
 )
-from engine.core.state import AnyState, CoreState, GameState, OpenSecret, SeatState, state_hash
+from engine.core.state import AnyState, CoreState, OpenSecret, state_hash
 
 _JOIN, _ACCEPT = DecisionKind.JOIN, DecisionKind.ACCEPT
 _ORDERS = DecisionKind.ORDERS
@@ -72,103 +69,10 @@ def ruleset_tag(ruleset: AnyRuleset) -> str:
 def game_tag(core: CoreState) -> str:
     """The ruleset and version a game is played at, its genesis's, as every packet after the
     genesis names them. A client whose ruleset is a newer minor version of the same major
-    plays the game at the game's version (`check_genesis`; what a minor version adds is
-    gated on it, e.g. `engine.core.rolls.follows_on`), so its packets name that version and
-    a client still at it reads them."""
+    plays the game at the game's version (`engine.core.seating.check_genesis`; what a minor
+    version adds is gated on it, e.g. `engine.core.rolls.follows_on`), so its packets name
+    that version and a client still at it reads them."""
     return f"{core.ruleset_id}/{core.ruleset_version}"
-
-
-# --- genesis ------------------------------------------------------------------------------
-
-
-def check_genesis(ruleset: AnyRuleset, genesis: Genesis) -> None:
-    """Refuse a game this client cannot play faithfully, saying what is missing (P8)."""
-    if genesis.protocol != PROTOCOL_VERSION:
-        raise VersionError(f"game needs protocol version {genesis.protocol}")
-    if genesis.ruleset_id != ruleset.id:
-        raise VersionError(f"game needs ruleset {genesis.ruleset_id!r}")
-    theirs = version_numbers(genesis.ruleset_version)
-    ours = version_numbers(ruleset.version)
-    if theirs[0] != ours[0] or theirs[1] > ours[1]:
-        raise VersionError(
-            f"game needs ruleset {genesis.ruleset_id} {genesis.ruleset_version}; "
-            f"this hexpost has {ruleset.version}"
-        )
-    scenario = next((s for s in ruleset.scenarios() if s.id == genesis.scenario_id), None)
-    if scenario is None:
-        raise VersionError(f"game needs scenario {genesis.scenario_id!r}, which this hexpost lacks")
-    if scenario.data_hash != genesis.scenario_hash:
-        raise VersionError(
-            f"scenario {genesis.scenario_id!r} differs: the game's data hash is "
-            f"{genesis.scenario_hash.hex()[:16]}, this hexpost's is {scenario.data_hash.hex()[:16]}"
-        )
-    known = {option.id for option in scenario.options}
-    for option, _ in genesis.options:
-        if option not in known:
-            raise VersionError(f"game uses optional rule {option!r}, which this hexpost lacks")
-    wanted = [spec.seat for spec in scenario.seats]
-    named = [binding.seat for binding in genesis.seats]
-    if sorted(named) != sorted(wanted) or len(set(named)) != len(named):
-        raise PacketError(f"genesis seats {named} do not match the scenario's seats {wanted}")
-    if genesis.creator not in named:
-        raise PacketError(f"genesis creator {genesis.creator!r} is not one of its seats")
-
-
-def _start(ruleset: AnyRuleset, packet: VerifiedPacket) -> tuple[AnyState, list[Event]]:
-    body = packet.body
-    genesis = body.kind
-    assert isinstance(genesis, Genesis)
-    check_genesis(ruleset, genesis)
-    if body.seq != 0 or body.prev != bytes(32):
-        raise ChainError("a genesis packet must be packet 0 with no previous packet")
-    if body.seat != genesis.creator:
-        raise PacketError("a genesis packet must be written by its creator's seat")
-    seats: list[SeatState] = []
-    for binding in genesis.seats:
-        is_creator = binding.seat == genesis.creator
-        if is_creator and binding.public_key != packet.public_key:
-            raise PacketError(
-                "the genesis names a different key for its creator than it is signed with"
-            )
-        if not is_creator and binding.public_key:
-            raise PacketError("the genesis may bind only its creator's key")
-        seats.append(SeatState(binding.seat, binding.name, binding.address))
-    core = CoreState(
-        game_id=body.game_id,
-        name=genesis.name,
-        ruleset_id=genesis.ruleset_id,
-        ruleset_version=genesis.ruleset_version,
-        scenario_id=genesis.scenario_id,
-        scenario_hash=genesis.scenario_hash,
-        options=tuple(sorted(genesis.options)),
-        reply_window_hours=genesis.reply_window_hours,
-        creator=genesis.creator,
-        seats=tuple(seats),
-        seq=0,
-    )
-    core = _bind_seat(core, genesis.creator, packet.public_key, genesis.anchor, body.entropy)
-    state: AnyState = GameState(core=core, head=bytes(32), genesis_id=bytes(32))
-    event = Event(
-        "genesis", f"{genesis.creator} created the game ({genesis.scenario_id})", genesis.creator
-    )
-    return state, [event]
-
-
-def _bind_seat(
-    core: CoreState, seat: Seat, public_key: bytes, anchor: bytes, value: bytes
-) -> CoreState:
-    if len(anchor) != entropy.VALUE_SIZE:
-        raise PacketError("an entropy anchor is 32 bytes")
-    if not entropy.follows(anchor, value):
-        raise PacketError(f"{seat}'s first entropy value does not follow its anchor")
-    current = core.seat_state(seat)
-    if current.joined:
-        raise PacketError(f"{seat}'s key and entropy anchor are bound already and never change")
-    return core.with_seat(
-        msgspec.structs.replace(
-            current, public_key=public_key, anchor=anchor, entropy=value, entropy_index=1
-        )
-    )
 
 
 # --- applying a packet --------------------------------------------------------------------
@@ -193,7 +97,7 @@ def apply_packet(
     if isinstance(body.kind, Genesis):
         if state is not None:
             raise ChainError(f"a second genesis packet at position {body.seq}")
-        new_state, events = _start(ruleset, packet)
+        new_state, events = seating.start(ruleset, packet)
     else:
         if state is None:
             raise ChainError(f"packet {body.seq} arrived for a game whose genesis is unknown")
@@ -260,7 +164,7 @@ def _continue(
                 "anchor never change once bound"
             )
         core = msgspec.structs.replace(core, seq=body.seq)
-        return _join(ruleset, msgspec.structs.replace(state, core=core), packet)
+        return seating.take_join(ruleset, msgspec.structs.replace(state, core=core), packet)
     if seat.public_key != packet.public_key:
         raise PacketError(f"packet {body.seq} claims seat {body.seat} but is signed by another key")
     if not entropy.follows(seat.entropy, body.entropy):
@@ -276,7 +180,9 @@ def _continue(
     events: list[Event] = []
     kind = body.kind
     if owed.kind == _ACCEPT:
-        state = _accept(state, body.seat, declined=isinstance(kind, Resign), events=events)
+        state = seating.accept_joins(
+            state, body.seat, declined=isinstance(kind, Resign), events=events
+        )
     fed = rolls.feed(ruleset, state, body.seat, body.entropy, events)
     # What is owed depends on the seats' keys, the joins to accept, the armed rolls, the open
     # secret step and the rules, none of which the new position and entropy value change: so
@@ -298,95 +204,6 @@ def _continue(
     if not isinstance(kind, Turn) and (body.commits or body.reveals):
         raise PacketError(f"packet {body.seq}: only a turn packet may commit or reveal")
     return state, events
-
-
-def _accept(state: AnyState, creator: Seat, *, declined: bool, events: list[Event]) -> AnyState:
-    """The creator's first packet after the joins: it accepts the joined keys, or (a
-    resignation) declines them, which ends the game before it began."""
-    core = state.core
-    for seat in core.unaccepted:
-        joined = core.seat_state(seat)
-        verb = "declined" if declined else "accepted"
-        events.append(
-            Event(
-                "key-declined" if declined else "key-accepted",
-                f"{creator} {verb} the key of {joined.name or seat} <{joined.address}> for the "
-                f"{seat} seat (fingerprint {fingerprint(joined.public_key)})",
-                creator,
-                JOIN_STEP,
-                {"seat": seat, "fingerprint": fingerprint(joined.public_key)},
-            )
-        )
-    return msgspec.structs.replace(state, core=msgspec.structs.replace(core, unaccepted=()))
-
-
-def _join(
-    ruleset: AnyRuleset, state: AnyState, packet: VerifiedPacket
-) -> tuple[AnyState, list[Event]]:
-    body = packet.body
-    join = body.kind
-    assert isinstance(join, Join)
-    core = state.core
-    if join.genesis_id != state.genesis_id:
-        raise ChainError("the join packet accepts another game's genesis")
-    if join.public_key != packet.public_key:
-        raise PacketError("the join packet names a different key than it is signed with")
-    if body.commits or body.reveals:
-        raise PacketError("a join packet may not commit or reveal")
-    if join.reason and not join.declines:
-        raise PacketError("only a join that declines carries a reason")
-    core = _bind_seat(core, body.seat, packet.public_key, join.anchor, body.entropy)
-    current = core.seat_state(body.seat)
-    core = core.with_seat(msgspec.structs.replace(current, name=join.name, address=join.address))
-    if join.declines:
-        return _declined(state, core, body.seat, join)
-    core = msgspec.structs.replace(core, unaccepted=(*core.unaccepted, body.seat))
-    state = msgspec.structs.replace(state, core=core)
-    invited = current.address
-    text = (
-        f"{join.name} <{join.address}> took the {body.seat} seat with key "
-        f"{fingerprint(packet.public_key)}"
-    )
-    if join.address.casefold() != invited.casefold():
-        text += f" (WARNING: the invitation went to {invited}, not {join.address})"
-    data = {
-        "invited": invited,
-        "address": join.address,
-        "fingerprint": fingerprint(join.public_key),
-    }
-    events = [Event("join", text, body.seat, JOIN_STEP, data)]
-    if all(seat.joined for seat in core.seats):
-        rules = ruleset.initial_state(
-            core.scenario_id, [seat.seat for seat in core.seats], dict(core.options)
-        )
-        state = msgspec.structs.replace(state, rules=_played_at(ruleset, rules, core))
-        events.append(Event("start", "every seat has joined: the game begins"))
-    return state, events
-
-
-def _played_at(ruleset: AnyRuleset, rules: Any, core: CoreState) -> Any:
-    """The first rules state of a game, told the ruleset version the game is played at by a
-    ruleset that changes rules in a minor version (its optional ``at_version(state,
-    version)``): the newer rules then apply to that version's games only, and older games
-    replay as recorded. A plug-in without it plays every version of its games alike."""
-    at_version = getattr(ruleset, "at_version", None)
-    return rules if at_version is None else at_version(rules, core.ruleset_version)
-
-
-def _declined(
-    state: AnyState, core: CoreState, seat: Seat, join: Join
-) -> tuple[AnyState, list[Event]]:
-    """The invitee refused its seat: the game ends before it began. Its key stays bound, so
-    the log says whose key answered; there is nothing for the creator to accept."""
-    core = msgspec.structs.replace(core, resigned=seat)
-    reason = f": {join.reason}" if join.reason else ""
-    text = (
-        f"{join.name} <{join.address}> declined the invitation to the {seat} seat "
-        f"(key {fingerprint(join.public_key)}){reason}"
-    )
-    data = {"address": join.address, "fingerprint": fingerprint(join.public_key)}
-    event = Event("declined", text, seat, JOIN_STEP, data)
-    return msgspec.structs.replace(state, core=core), [event]
 
 
 def _turn(

@@ -210,7 +210,7 @@ class Ruleset(Protocol, Generic[S]):
     Optional, and so not declared here: ``at_version(state, version) -> S``, called once on a
     game's first rules state with the version its genesis names, for a ruleset whose rules
     change in a minor version to keep in its state what they must know
-    (`engine.core.game._played_at`)."""
+    (`engine.core.seating.played_at`)."""
 
     def scenarios(self) -> Sequence[ScenarioInfo]:
         """Every scenario this ruleset ships, in a stable order."""

@@ -59,9 +59,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.game import check_genesis
 from engine.core.packets import EntropyOnly, Genesis
 from engine.core.ruleset import AnyRuleset
+from engine.core.seating import check_genesis
 from engine.fe import RULESET
 from tests.engine.fe_battle import PlacedFe, large_board
 from tests.golden.companion import read_golden, replay_golden
