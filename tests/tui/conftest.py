@@ -1,7 +1,10 @@
 """Helpers for the end-to-end command-line tests: run the real `hexpost` as a subprocess.
 
-Every test talks to `python -m tui.cli` in a child process, exactly as a player's shell would,
-with its own home folder (`--home`), so nothing leaks into the user's real hexpost home. Two
+The commands under test run as `python -m tui.cli` in a child process, exactly as a player's
+shell would, with their own home folder (`--home`), so nothing leaks into the user's real
+hexpost home. Scaffolding that is not under test (starting a game, walking it through dozens
+of steps: `start_game(in_process=True)`, `joined_tutorial`, `deliver`) runs the same entry
+point in-process (`Player.in_process`): a process costs a few tenths of a second. Two
 players share one folder transport: Alice (coalition) protects her key with a passphrase
 read through `--passphrase-env`, Bob (alliance) chose `--no-passphrase`, so both code paths
 run on every signing command.
