@@ -25,9 +25,23 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, but a command missing its action (``hexpost identity``) names the
+    actions it takes: argparse says only that ACTION is required. Every command's parser is
+    of this class too (argparse makes a subparser of its parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        actions = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        required = "the following arguments are required: "
+        if actions and message.startswith(required) and self.prog != "hexpost":
+            names = ", ".join(actions[0].choices)
+            message += f" (one of: {names}); `{self.prog} -h` says what each does"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: every command with its options and help."""
-    parser, sub = _top_parser(argparse.ArgumentParser)
+    parser, sub = _top_parser(_Parser)
     _add_app_commands(sub)
     _add_commands(sub)
     return parser

@@ -122,3 +122,24 @@ def test_the_orders_help_lists_no_ruleset_s_orders_and_points_at_choices() -> No
     assert "hexpost choices GAME" in text
     for fe_order in ("retrograde", "strategic", "convert", "mission"):
         assert fe_order not in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["identity"], "create, show"),
+        (["transport"], "folder, mail, show"),
+        (["design"], "calc, convert, save, list, show, compare, delete"),
+        (["calc"], "combat"),
+        (["scenario"], "info, rules"),
+    ],
+)
+def test_a_command_without_its_action_names_the_actions(argv: list[str], named: str) -> None:
+    """``hexpost identity`` alone said only that an ACTION is required: it now names them,
+    and the command that explains each, with the usage error's exit code."""
+    result, out, err = outcome(cli.parse_arguments, argv)
+    assert result == ("exit", 2) and out == ""
+    line = err.strip().splitlines()[-1]
+    assert line.startswith(f"hexpost {argv[0]}: error: the following arguments are required: ")
+    assert f"(one of: {named});" in line, line
+    assert f"`hexpost {argv[0]} -h` says what each does" in line, line
