@@ -31,8 +31,9 @@ def _rules(replica: Replica, row: GameRow) -> Any:
 
 def _awaited(replica: Replica, row: GameRow, state: Any) -> str:
     """What a game not begun waits for, in the games list's words (`saves.news.waits`): the
-    join of a seat, or the creator's acceptance of the key that joined; an invited home that
-    has not joined is told the command that joins."""
+    join of a seat that has not joined (the rules begin with the last join, before the
+    creator accepts its key); an invited home that has not joined is told the command that
+    joins."""
     if row.status == "invited":
         return f"you were invited and have not joined: `hexpost accept {row.name}` joins it"
     owed = pending(replica.ruleset(row.game_id), state)
