@@ -103,6 +103,8 @@ async def test_an_identity_without_passphrase_and_a_bad_address(tmp_path: Path) 
         info = home.identity_info()
         assert info is not None and not info.encrypted
         assert "NOT encrypted" in card(screen)
+        # The mail account is most often the identity's address: the form starts from it.
+        assert screen.query_one("#mail-address", Input).value == "finn@example.org"
 
 
 async def test_the_folder_transport_is_checked_and_written_as_the_cli_writes_it(

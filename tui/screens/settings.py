@@ -192,6 +192,11 @@ class SettingsScreen(HexpostScreen):
         form = self.query_one(IdentityForm)
         made = form.display and settings.identity is not None  # (the form just did it)
         form.display = settings.identity is None
+        mail = self.query_one(MailForm)
+        if settings.identity is not None and not mail.text("mail-address"):
+            # The mail account is most often the identity's own address; a saved account,
+            # read after this, fills in its own over it.
+            mail.set_text("mail-address", settings.identity.address)
         self.query_one("#transport-info", Static).update(f"Now: {settings.transport}")
         if first and settings.backup_folder:
             self.query_one("#backup-path", Input).value = settings.backup_folder
