@@ -75,15 +75,21 @@ def choices_text(record: dict[str, Any]) -> str:
         optional = f"   optional: {', '.join(kind['optional'])}" if kind["optional"] else ""
         lines.append(f"    {kind['template']}{optional}")
         lines += [f"    {name}: {words}" for name, words in kind.get("fields", ()) if words]
+        helps = dict(kind.get("helps", ()))
+        with_menu = {name for name, _ in kind.get("options", ())}
+        alone = [f"    {name}: {words}" for name, words in helps.items() if name not in with_menu]
         if kind.get("destinations"):
             lines.append(f"    where to: hexpost choices GAME --to {kind['order']} PIECE...")
         if kind.get("now"):  # (a new order of this type replaces it whole)
             now = " ".join(f"{name}={value}" for name, value in kind["now"])
             lines.append(f"    in force now: {now}")
         if kind["order"] in listed_orders:
+            lines += alone
             continue  # (a list below shows its values and menu lines, with their facts)
         for name, values in kind.get("options", ()):  # ("": the field left out)
-            lines.append(f"    {name}: {', '.join(v or '(none)' for v in values)}")
+            words = f" ({helps[name]})" if name in helps else ""
+            lines.append(f"    {name}: {', '.join(v or '(none)' for v in values)}{words}")
+        lines += alone  # (the fields without a menu, after those with one)
         for item in kind.get("menu", ()):
             fills = " ".join(f"{k}={v}" for k, v in item["values"])
             lines.append(f"    - {item['label']}" + (f"   [{fills}]" if fills else ""))

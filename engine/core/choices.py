@@ -84,6 +84,11 @@ class OrderKind(msgspec.Struct, frozen=True):
     """What each key of a JSON-object field holds, as ``(field.key, words)`` (the entries of
     a record parameter, `engine.core.face.ParamKind.RECORD`): the one-line template shows
     only their placeholders."""
+    helps: tuple[tuple[str, str], ...] = ()
+    """What each parameter takes, in the face's words (`engine.core.face.Param.help`), as
+    ``(name, words)``, for the parameters that have some and are not records (a record's
+    keys are in ``fields``): a menu's values alone do not say that a policy's BIR ``-1``
+    asks each round."""
 
 
 class ChoicesView(msgspec.Struct, frozen=True):
@@ -175,6 +180,7 @@ def template(choice: Choice) -> OrderKind:
     menu = tuple(Option(p.label, p.values) for p in choice.presets)
     options = tuple((p.name, p.options) for p in choice.params if p.options)
     now = tuple((p.name, p.value) for p in choice.params if p.value)
+    helps = tuple((p.name, p.help) for p in choice.params if p.help and p.kind != ParamKind.RECORD)
     return OrderKind(
         choice.order,
         choice.title,
@@ -185,6 +191,7 @@ def template(choice: Choice) -> OrderKind:
         options,
         now=now,
         fields=tuple(fields),
+        helps=helps,
     )
 
 

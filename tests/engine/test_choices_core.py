@@ -99,3 +99,15 @@ def test_a_record_field_s_template_names_its_keys() -> None:
         ("choice.forward (optional)", "fighters sent forward"),
     )
     assert template(Choice("say", "Say", (Param("text", ParamKind.TEXT),))).fields == ()
+
+
+def test_each_parameter_s_help_comes_with_the_order_kind() -> None:
+    """Found from the command line: a policy's ``bir: -1, 1, 2, 3, 4`` did not say that -1
+    asks each round, nor ``retreat`` (no menu) what its numbers mean: the face's words for
+    each parameter now come with the kind (a record's keys stay in ``fields``)."""
+    bir = Param("bir", ParamKind.INTEGER, False, ("-1", "1", "2"), "your pick; -1 asks")
+    retreat = Param("retreat", ParamKind.INTEGER, False, (), "0 never, N after round N")
+    plain = Param("note", ParamKind.TEXT, False)
+    kind = template(Choice("policy", "Policy", (bir, retreat, plain)))
+    assert kind.helps == (("bir", "your pick; -1 asks"), ("retreat", "0 never, N after round N"))
+    assert kind.fields == ()

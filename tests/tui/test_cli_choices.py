@@ -148,7 +148,12 @@ def test_a_policy_in_force_is_printed_with_its_order(moving: str, alice: Player)
     kinds = {k["order"]: k for k in record["orders"]}
     assert kinds["policy"]["now"] == [["force", "auto"], ["bir", "2"]]
     assert not kinds["done"]["now"]
-    assert "    in force now: force=auto bir=2" in alice.ok("choices", moving)
+    text = alice.ok("choices", moving)
+    assert "    in force now: force=auto bir=2" in text
+    # What each field takes, in the face's words: with its menu, or alone without one.
+    assert "    bir: -1, 1, 2, 3, 4 (your BIR pick; -1 asks each round)" in text, text
+    assert "    retreat: 0 never, N after round N, -1 ask" in text, text
+    assert ["bir", "your BIR pick; -1 asks each round"] in kinds["policy"]["helps"]
 
 
 def test_choices_list_the_steps_to_play_on_to(moving: str, alice: Player) -> None:
