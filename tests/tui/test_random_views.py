@@ -111,8 +111,9 @@ def test_choices_prints_the_menus_of_the_step(
     code, out, err = run_cli(home, "choices", GAME)
     assert code == 0, err
     if param:
-        (values,) = [p.options for p in choice.params if p.name == param]
-        assert f"    {param}: {', '.join(values)}" in out.splitlines()
+        ((values, words),) = [(p.options, p.help) for p in choice.params if p.name == param]
+        said = f" ({words})" if words else ""  # (what the field takes, in the rules' words)
+        assert f"    {param}: {', '.join(values)}{said}" in out.splitlines()
     else:
         for preset in choice.presets:
             assert f"    - {preset.label}" in out
