@@ -5,6 +5,7 @@ before anything is decoded (P1); then the packet is placed in its game's chain (
 when it is next, buffered when it is early, ignored when it is a duplicate, kept as evidence
 that freezes the game when its seat signed a different packet for the same position (P3).
 A packet whose author's state hash differs from ours freezes the game as a desync (P5).
+Early packets wait in `saves.held`, which bounds what a flood of them can take.
 
 A packet signed by a key this home does not know yet (for example a packet that overtook
 the genesis that introduces its author) is *parked* and tried again whenever a new key
@@ -27,15 +28,14 @@ from engine.core.packets import (
     Join,
     VerifiedPacket,
     open_packet,
-    read_envelope,
 )
 from engine.core.ruleset import AnyRuleset
-from engine.core.state import AnyState
 from engine.core.text import numbered
 from saves import (
     chat_messages,
     claims,
     copies,
+    held,
     invitations,
     joins,
     ledger,
@@ -50,7 +50,7 @@ from saves import (
     store_keys,
 )
 from saves.outcome import Hint, Outcome
-from saves.reading import Reader, rebuild
+from saves.reading import Reader
 from saves.registry import has_ruleset, ruleset_for
 from saves.store import Store, TransactionLost
 
@@ -242,7 +242,7 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     if head is None and replica.mend_lost_games():
         head = store_games.head(store, body.game_id)
     if head is None and store_games.first_stored_at(store, body.game_id):
-        lost = _of_lost_game(replica, packet, source, now)
+        lost = held.of_lost_game(replica, packet, source, now)
         if lost is not None:
             return lost
     if head is None:
@@ -275,9 +275,9 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     if placement == Placement.EQUIVOCATION:
         stored = store_games.packet_data(store, body.game_id, body.seq)
         assert stored is not None
-        return _equivocation(replica, packet, stored, now)
+        return held.equivocation(replica, packet, stored, now)
     if placement == Placement.LOST:  # a packet this home lost: the chain says if this is it
-        hold = functools.partial(_buffer, replica, packet, source, now, held=False, judge=True)
+        hold = functools.partial(held.hold, replica, packet, source, now, held=False, judge=True)
         filled = mending.place_lost(replica, packet, source, now, hold)
         if filled is not None:
             return filled
@@ -287,73 +287,25 @@ def place_packet(replica: Reader, packet: VerifiedPacket, source: str, now: str)
     if frozen and signed_by_seat is True:
         disputed = _disputed_rival(replica, packet)
         if disputed is not None:  # a different packet for the position a desync stopped at
-            return _equivocation(replica, packet, disputed, now)
-    if placement == Placement.FUTURE and body.seq - head.seq > HELD_AHEAD:
+            return held.equivocation(replica, packet, disputed, now)
+    if placement == Placement.FUTURE and body.seq - head.seq > held.HELD_AHEAD:
         reason = (
-            f"packet {body.seq} not held: it is more than {HELD_AHEAD} positions past this "
+            f"packet {body.seq} not held: it is more than {held.HELD_AHEAD} positions past this "
             f"game's head ({head.seq}); a resend brings it again once the chain is nearer"
         )
         return refusals.refused(replica, packet, source, now, reason)
     if placement == Placement.FUTURE or frozen or ruleset is None:
-        held = _buffer(
+        kept = held.hold(
             replica, packet, source, now, held=bool(frozen), judge=signed_by_seat is True
         )
-        if ruleset is None and held.status == "buffered":
+        if ruleset is None and kept.status == "buffered":
             name = replica.game(body.game_id).name
             detail = (
                 f"packet {body.seq} of {name} held until hexpost can load its ruleset: {missing}"
             )
-            return msgspec.structs.replace(held, detail=detail, attention=True)
-        return held
+            return msgspec.structs.replace(kept, detail=detail, attention=True)
+        return kept
     return _apply_chain(replica, ruleset, packet, source, now)
-
-
-HELD_PER_GAME = 4096
-"""At most this many packets are held for one game, waiting for the ones before them: more
-than a game's mail brings out of order, so what comes past it is a modified client's flood
-(every position up to 2^31 can be signed once), refused rather than stored."""
-HELD_AHEAD = 4096
-"""Only packets at most this many positions past a game's head are held: a flood cannot take
-positions the chain will never reach (a home further behind gets the rest by a later resend)."""
-HELD_BYTES_PER_GAME = 32 << 20
-"""At most this many bytes of packets held for one game (a packet may be up to 1 MiB)."""
-
-HELD_FOR_A_LOST_GAME = 32
-"""At most this many packets are held for lost positions of a game that nothing here names
-(`_of_lost_game`): the copies a resend brings for the lost positions at the chain's start,
-and no more, whoever sends them."""
-
-
-def _of_lost_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome | None:
-    """A packet for a lost position of a game whose later packets this home holds, but
-    neither its row nor its genesis nor a kept state to rebuild the row from
-    (`Reader.mend_lost_games` said so): kept where the packet stored after it names it
-    (`mending.fill`, with the held copies below that it names in turn), and the row rebuilt
-    once the genesis is back; held while the packet after it is lost too (a genesis waits
-    for packet 1, which alone can name it). A packet the chain does not name is not this
-    game's, whoever signed it, and must not start another game under its id: refused, as
-    is one past `HELD_FOR_A_LOST_GAME` (no seat's key can be read to judge who sent what).
-    None: its position is stored (the caller goes on as before)."""
-    body = packet.body
-    store = replica.store
-    if store_games.packet_at(store, body.game_id, body.seq) is not None:
-        return None
-    filled = mending.fill(replica, packet, source, now)
-    if filled is not None:
-        store_inbox.drop_held_of_stored(store, body.game_id)
-        replica.mend_lost_games()
-        return filled
-    if store_games.packet_at(store, body.game_id, body.seq + 1) is None and (
-        store_inbox.held_count(store, body.game_id) < HELD_FOR_A_LOST_GAME
-    ):
-        held = _buffer(replica, packet, source, now, held=False, judge=False)
-        if held.status != "buffered":
-            return held
-        detail = f"packet {body.seq} held: the packet after it was lost here too"
-        return msgspec.structs.replace(held, detail=detail)
-    what = "a genesis" if body.seq == 0 else f"packet {body.seq}"
-    reason = f"{what} for a game whose later packets this home holds, which they do not name"
-    return refusals.refused(replica, packet, source, now, reason)
 
 
 def catch_up(replica: Reader, now: str) -> list[Outcome]:
@@ -370,7 +322,7 @@ def catch_up(replica: Reader, now: str) -> list[Outcome]:
                     state = replica.state(game_id)
                 except HexpostError:  # (still cannot be read: held, as it said when it came)
                     continue
-                packet = _next_buffered(replica, game_id, state, [])
+                packet = held.next_held(replica, game_id, state, [])
                 if packet is not None:
                     outcomes.append(_apply_chain(replica, ruleset, packet, "held", now))
         except VersionError:
@@ -393,7 +345,7 @@ def _disputed_rival(replica: Reader, packet: VerifiedPacket) -> bytes | None:
     seat's key for that position: two signed packets for one position, so equivocation."""
     body = packet.body
     for other in store_evidence.desync_packets(replica.store, body.game_id, body.seq):
-        if other != packet.data and _same_signer(other, packet):
+        if other != packet.data and held.same_signer(other, packet):
             try:
                 rival = open_packet(other, lambda _kid: [packet.public_key])
             except PacketError:
@@ -417,22 +369,22 @@ def _apply_chain(
         try:
             state = replica.state(game_id)
         except HexpostError as exc:  # its stored packets damaged: copies of them may mend it
-            held = _buffer(replica, current, source, now, held=False, judge=False)
-            if held.status != "buffered":
-                return held
+            kept = held.hold(replica, current, source, now, held=False, judge=False)
+            if kept.status != "buffered":
+                return kept
             detail = f"packet {current.body.seq} held: the game cannot be read here ({exc})"
-            return msgspec.structs.replace(held, detail=detail, attention=True)
+            return msgspec.structs.replace(kept, detail=detail, attention=True)
         seq = current.body.seq
         rival = store_inbox.buffered_rival(
             store, game_id, seq, current.body.seat, current.packet_id
         )
         if (  # (one held first for this position, signed by the same seat's key: evidence)
             rival is not None
-            and _same_signer(rival, current)
+            and held.same_signer(rival, current)
             and ledger.signed_by_seat(store, current) is True
         ):
             return msgspec.structs.replace(
-                _equivocation(replica, current, rival, now), applied=applied
+                held.equivocation(replica, current, rival, now), applied=applied
             )
         store_inbox.unbuffer(store, game_id, current.packet_id)
         try:
@@ -451,83 +403,9 @@ def _apply_chain(
         ledger.store_applied(store, current, result, now, mine=current.body.seat == mine)
         replica.remember_head(game_id, current.packet_id, result.state)
         applied.append(seq)
-        current = _next_buffered(replica, game_id, result.state, warnings)
+        current = held.next_held(replica, game_id, result.state, warnings)
     detail = "; ".join([f"applied {numbered('packet', applied)}", *warnings])
     return Outcome("applied", detail, game_id, packet.body.seq, applied, packet.body.seat, source)
-
-
-def _next_buffered(
-    replica: Reader, game_id: bytes, state: AnyState, dropped: list[str]
-) -> VerifiedPacket | None:
-    """The held packet that follows ``state``, if any. It was verified when it was held, under
-    the key kept with it, so it is not checked again (one an older version held is). A held
-    copy whose kept bytes no longer open (a store damaged since) is dropped, and said in
-    ``dropped``: it must not undo the packet before it, and the packet can come again."""
-    store = replica.store
-    seq = state.core.seq + 1
-    for held_id, data, public in store_inbox.buffered_at(store, game_id, seq):
-        try:
-            envelope = read_envelope(data)
-            packet = None if public is None else rebuild(data, envelope, public)
-            if packet is None:
-                packet = open_packet(data, lambda kid: ledger.keys_with_id(store, kid))
-        except PacketError as exc:
-            store_inbox.unbuffer(store, game_id, held_id)
-            dropped.append(f"the held packet {seq} was damaged in this home ({exc}): dropped")
-            continue
-        if packet.body.prev == state.head:
-            return packet
-    return None
-
-
-def _buffer(
-    replica: Reader, packet: VerifiedPacket, source: str, now: str, *, held: bool, judge: bool
-) -> Outcome:
-    """Hold an early packet; a rival from the same seat's key for its position is evidence.
-    Past `HELD_PER_GAME` packets or `HELD_BYTES_PER_GAME` bytes held for the game, refused."""
-    body = packet.body
-    store = replica.store
-    rival = store_inbox.buffered_rival(store, body.game_id, body.seq, body.seat, packet.packet_id)
-    if rival is not None and judge and _same_signer(rival, packet):
-        return _equivocation(replica, packet, rival, now)
-    count, size = store_inbox.held_size(store, body.game_id)
-    full = count >= HELD_PER_GAME or size + len(packet.data) > HELD_BYTES_PER_GAME
-    if full:  # (an older version let held packets of filled positions stay: room first)
-        store_inbox.drop_held_of_stored(store, body.game_id)
-        count, size = store_inbox.held_size(store, body.game_id)
-        full = count >= HELD_PER_GAME or size + len(packet.data) > HELD_BYTES_PER_GAME
-    if full and store_inbox.buffered_copy(store, packet.packet_id) is None:
-        reason = (
-            f"packet {body.seq} not held: this game holds {count} packets waiting for the ones "
-            f"before them already ({size // 1024} KiB), as many as it keeps; a resend brings it "
-            "again once those are in"
-        )
-        return refusals.refused(replica, packet, source, now, reason)
-    store_inbox.buffer(
-        store,
-        body.game_id,
-        body.seq,
-        packet.packet_id,
-        body.seat,
-        packet.data,
-        now,
-        packet.public_key,
-    )
-    why = "the game is frozen" if held else "waiting for the packets before it"
-    return Outcome("buffered", f"packet {body.seq} held: {why}", body.game_id, body.seq)
-
-
-def _same_signer(data: bytes, packet: VerifiedPacket) -> bool:
-    return read_envelope(data).key_id == packet.envelope.key_id
-
-
-def _equivocation(replica: Reader, packet: VerifiedPacket, other: bytes, now: str) -> Outcome:
-    body = packet.body
-    detail = f"{body.seat} signed two different packets for position {body.seq}"
-    ledger.freeze(
-        replica.store, body.game_id, body.seq, "equivocation", detail, other, packet.data, now
-    )
-    return Outcome("equivocation", detail, body.game_id, body.seq, attention=True)
 
 
 def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) -> Outcome:

@@ -1,10 +1,10 @@
 """The packets a home holds for a game, waiting for the ones before them, are bounded.
 
-A packet for a position past the next is held until the gap fills (`saves.inbox`): mail comes
+A packet for a position past the next is held until the gap fills (`saves.held`): mail comes
 out of order. Before, nothing bounded how many: a seat's modified client could sign a packet
 for every position up to 2^31 (one per position, as two would be evidence against it), each
 up to a megabyte, and the other home kept them all. Now a game holds at most
-`inbox.HELD_PER_GAME` packets and `inbox.HELD_BYTES_PER_GAME` bytes; past that a packet is
+`held.HELD_PER_GAME` packets and `held.HELD_BYTES_PER_GAME` bytes; past that a packet is
 refused, saying why, and the game goes on.
 """
 
@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from engine.core.packets import Turn, peek_body, sign_body
-from saves import inbox, store_inbox
+from saves import held, store_inbox
 from saves.outcome import Outcome
 from tests.saves.conftest import Player, owner, play_notes
 
@@ -61,7 +61,7 @@ def _flood(
 def test_a_flood_of_packets_far_ahead_is_held_up_to_the_bound(
     players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inbox, "HELD_PER_GAME", 5)
+    monkeypatch.setattr(held, "HELD_PER_GAME", 5)
     outcomes, _ = _flood(players, game, 8)
     assert [o.status for o in outcomes] == ["buffered"] * 5 + ["rejected"] * 3
     assert outcomes[-1].detail.startswith(
@@ -77,7 +77,7 @@ def test_a_flood_of_packets_far_ahead_is_held_up_to_the_bound(
 def test_held_packets_are_bounded_in_bytes_too(
     players: dict[str, Player], game: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inbox, "HELD_BYTES_PER_GAME", 20_000)
+    monkeypatch.setattr(held, "HELD_BYTES_PER_GAME", 20_000)
     outcomes, _ = _flood(players, game, 6, pad=6_000)
     assert [o.status for o in outcomes] == ["buffered"] * 3 + ["rejected"] * 3
 
@@ -87,7 +87,7 @@ def test_a_packet_too_far_ahead_is_not_held(
 ) -> None:
     """Only the `HELD_AHEAD` positions past the head are held: a flood cannot pick
     positions the chain will never reach."""
-    monkeypatch.setattr(inbox, "HELD_AHEAD", 12)
+    monkeypatch.setattr(held, "HELD_AHEAD", 12)
     outcomes, head = _flood(players, game, 5)
     assert [o.seq for o in outcomes] == [head + n for n in (10, 11, 12, 13, 14)]
     assert [o.status for o in outcomes] == ["buffered"] * 3 + ["rejected"] * 2
@@ -147,7 +147,7 @@ def test_packets_held_for_filled_positions_make_room_when_the_bound_is_reached(
 ) -> None:
     """Packets an older version left held for positions the chain has filled since are let go
     when the game's bound is reached, before anything new is refused."""
-    monkeypatch.setattr(inbox, "HELD_PER_GAME", 3)
+    monkeypatch.setattr(held, "HELD_PER_GAME", 3)
     play_notes(players, game, 2)
     author, other = owner(players, game)
     store = other.replica.store

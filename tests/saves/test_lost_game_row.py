@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core.packets import Genesis, peek_body, raw_public_key, sign_body
 from mail.loopback import LoopbackNetwork
-from saves import inbox, ledger, store_inbox
+from saves import held, ledger, store_inbox
 from tests.saves.conftest import Player, asks_and_is_sent, create_game, now, play_notes
 from tui.services import games as listing
 from tui.services import trust
@@ -390,14 +390,14 @@ def test_copies_held_for_a_lost_game_are_bounded_and_let_go_once_it_is_back(
     body = peek_body(real)
     assert body is not None and isinstance(body.kind, Genesis)
     statuses = []
-    for n in range(inbox.HELD_FOR_A_LOST_GAME + 3):
+    for n in range(held.HELD_FOR_A_LOST_GAME + 3):
         stranger = Ed25519PrivateKey.from_private_bytes(bytes([n + 1]) * 32)
         first, *others = body.kind.seats
         seats = [msgspec.structs.replace(first, public_key=raw_public_key(stranger)), *others]
         kind = msgspec.structs.replace(body.kind, seats=seats, name=f"mine {n}")
         forged = sign_body(msgspec.structs.replace(body, kind=kind), stranger, include_key=True)
         statuses.append(bob.replica.receive(forged, source="forged", now=now()).status)
-    assert statuses == ["buffered"] * inbox.HELD_FOR_A_LOST_GAME + ["rejected"] * 3
+    assert statuses == ["buffered"] * held.HELD_FOR_A_LOST_GAME + ["rejected"] * 3
     assert bob.replica.receive(real, source="resend", now=now()).status == "rejected"
 
     first_copy = bob.replica.receive(alice.packet(game, 1), source="resend", now=now())
