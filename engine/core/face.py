@@ -359,6 +359,29 @@ def menu_of(
     return found if isinstance(found, StepMenu) else None
 
 
+class PastSteps(Protocol[S_contra]):
+    """A face whose checklist drops a part of play once it is over (F&E's set-up stage) and
+    can still give that part's rows, every one done: a report of where a game waited names
+    the steps it waited at by their titles even after the checklist let them go. Optional;
+    `past_steps_of` asks any face."""
+
+    def past_steps(self, state: S_contra) -> tuple[ChecklistItem, ...]:
+        """The rows of the steps behind the game that its checklist no longer holds."""
+        ...
+
+
+def past_steps_of(face: object, state: Any) -> tuple[ChecklistItem, ...]:
+    """``face``'s rows of steps its checklist let go (`PastSteps.past_steps`); none, the
+    default, for a face whose checklist keeps every step it had."""
+    find = getattr(face, "past_steps", None)
+    if not callable(find):
+        return ()
+    found = find(state)
+    if not isinstance(found, tuple):
+        return ()
+    return tuple(item for item in found if isinstance(item, ChecklistItem))
+
+
 class PlayOn(Protocol[S_contra]):
     """A face that can say where a seat may play on to and still be the one to act: the
     steps a ``done`` through a later step can leave it at (`engine.core.through.own_stops`).

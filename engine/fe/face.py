@@ -45,6 +45,7 @@ from engine.fe.orders import ADJUST_FIELDS, Adjust
 from engine.fe.scenario import turn_date
 from engine.fe.sequence import ORION_PART, Step
 from engine.fe.steps import base
+from engine.fe.steps.setup_stage import setup_steps
 
 if TYPE_CHECKING:
     from engine.core.choices import Finding, OptionList
@@ -274,6 +275,14 @@ class FeFace:
             statuses = [_status(state, orion, index) for index in range(len(steps))]
             items += TURNS.rows(state, steps, statuses, cover, policy_cover.POLICY_ORDERS)
         return tuple(items)
+
+    def past_steps(self, state: FeState) -> tuple[ChecklistItem, ...]:
+        """`engine.core.face.PastSteps`: the set-up stage's steps once it is over (the
+        checklist lists them only while it lasts)."""
+        if state.setup:
+            return ()
+        steps = setup_steps(state.scenario)
+        return tuple(TURNS.rows(state, steps, ["done"] * len(steps)))
 
     def order_text(self, order: Any) -> str:
         return order_words(orders.order_to_json(order))

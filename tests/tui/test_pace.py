@@ -161,6 +161,7 @@ def test_a_stored_game_is_counted_as_the_engine_counts_its_packets(golden_home: 
     assert secret["title"] == "Secretly choose the battle force"  # from the checklist
     assert (secret["kind"], secret["actor"], secret["standing"]) == ("secret", "both", [])
     assert all(s["human_median"] is None for s in report["seats"])  # a golden has no stamps
+    assert all(s["title"] for s in report["steps"]), report["steps"]
 
     code, text, err = run_cli(golden_home, "pace", "wind")
     assert code == 0, err
@@ -202,6 +203,11 @@ def test_a_played_game_is_timed_by_its_packets_stamps(tmp_path: Path) -> None:
     (join,) = [s for s in report.steps if s.step == "join"]
     assert (join.title, join.kind) == ("Join the game, accept the key that joined", "join")
     assert join.seats == {"coalition": 1, "alliance": 1}
+    # The set-up's steps left the checklist when the set-up ended: named all the same.
+    assert [(s.step, s.title, s.kind, s.actor) for s in report.steps[1:]] == [
+        (f"0-{empire}", f"{empire} places its starting fleets", "decision", "phasing")
+        for empire in ("KZI", "KLI", "FED")
+    ]
 
 
 def test_pace_without_a_game_gives_each_game_a_line(golden_home: Path) -> None:

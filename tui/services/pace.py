@@ -24,7 +24,7 @@ import msgspec
 
 from engine.core import pace
 from engine.core.errors import VersionError
-from engine.core.face import Face
+from engine.core.face import Face, past_steps_of
 from engine.core.owed import JOIN_STEP
 from engine.core.packets import kept_body
 from saves.registry import face_for
@@ -337,10 +337,11 @@ ruleset's checklist, and made by each player, never by anything signed in advanc
 
 def _step_facts(face: Face[Any], rules: object) -> dict[str, StepFacts]:
     """Each step's title, kind, standing orders, policies and policy order from the
-    ruleset's checklist at the head (only the join's before the ruleset's state exists)."""
+    ruleset's checklist at the head, with the steps it let go (`past_steps_of`: a set-up
+    over); only the join's before the ruleset's state exists."""
     facts = {JOIN_STEP: JOINING}
     if rules is not None:
-        for item in face.checklist(rules):
+        for item in (*past_steps_of(face, rules), *face.checklist(rules)):
             facts[item.step] = StepFacts(
                 item.title,
                 str(item.kind),

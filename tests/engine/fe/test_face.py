@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.core.face import Board, Fact, ParamKind
+from engine.core.face import Board, Fact, ParamKind, past_steps_of
 from engine.core.turn_orders import Done
 from engine.fe import FACE, FE
 from engine.fe.model import FeState
@@ -75,6 +75,19 @@ def test_checklist_is_the_rulesets_own(after_setup: FeState) -> None:
     items = FACE.checklist(after_setup)
     assert list(items) == FE.checklist(after_setup)
     assert sum(1 for i in items if i.status == "current") == 1
+
+
+def test_the_set_up_s_steps_are_past_steps_once_it_is_over(after_setup: FeState) -> None:
+    """The checklist lets the set-up's rows go when it ends; `past_steps` still gives them,
+    done, as the checklist had them while it lasted."""
+    first = fresh(scenario=after_setup.scenario)
+    during = [item for item in FACE.checklist(first) if item.phase == "0"]
+    assert len(during) > 1 and past_steps_of(FACE, first) == ()
+    past = past_steps_of(FACE, after_setup)
+    assert not any(item.phase == "0" for item in FACE.checklist(after_setup))
+    assert [(i.step, i.title, i.kind) for i in past] == [(i.step, i.title, i.kind) for i in during]
+    assert {item.status for item in past} == {"done"}
+    assert past_steps_of(object(), after_setup) == ()  # a face without them: none
 
 
 def test_order_text_is_plain_words() -> None:
