@@ -358,6 +358,11 @@ def test_orders_documents_are_json_or_toml_and_errors_say_where() -> None:
     assert orders.parse_orders('{"orders": [{"type": "note"}]}', "x") == [{"type": "note"}]
     with pytest.raises(HexpostError, match=r"turn\.json: not valid JSON at line 1"):
         orders.parse_orders("{", "turn.json", ".json")
+    missing_comma = '[{"type": "move",\n  "path": ["1307" "1206"]}]'
+    with pytest.raises(
+        HexpostError, match=r"^x\.json: not valid JSON at line 2, column 19: Expecting ','"
+    ):
+        orders.parse_orders(missing_comma, "x.json", ".json")
     with pytest.raises(HexpostError, match=r"stdin: expected a list of orders"):
         orders.parse_orders('{"orders": {"type": "done"}}', "stdin")
 

@@ -174,7 +174,9 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
     try:
         document = json.loads(text) if is_json else tomllib.loads(text)
     except json.JSONDecodeError as exc:
-        raise HexpostError(f"{where}: not valid JSON at line {exc.lineno}: {exc.msg}") from None
+        raise HexpostError(
+            f"{where}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise HexpostError(f"{where}: not valid TOML: {exc}") from None
     except RecursionError:  # (both parsers recurse per level: a file made to crash us)
