@@ -23,6 +23,7 @@ HEAVY_FIRST = (
     "tests/tui/test_designer.py",
     "tests/saves/test_crash.py",
     "tests/mail/test_mail_game.py",
+    "tests/mail/test_mail_commands.py",
     "tests/tui/test_trust_cli.py",
     "tests/tui/test_orders_forms.py",
     "tests/tui/test_order_keys.py",

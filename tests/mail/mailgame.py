@@ -23,7 +23,16 @@ from mail.loopback import LoopbackNetwork
 from mail.mailtransport import MailTransport
 from mail.transport import OutgoingPacket
 from tests.mail.servers import MailStack
-from tests.saves.conftest import Player
+from tests.saves.conftest import (
+    CHAIN_LENGTH,
+    Player,
+    accept_join,
+    create_game,
+    exchange,
+    now,
+    owner,
+    play_setup,
+)
 
 PASSWORD_ENV = "HEXPOST_TEST_MAIL_PASSWORD_{user}"
 
@@ -139,3 +148,56 @@ def mark_all_sent(player: Player) -> None:
     """Pretend the outbox went out another way (the test delivers those emails itself)."""
     with player.replica.store.transaction() as db:
         db.execute("UPDATE outbox SET sent_at = 'by the test' WHERE sent_at IS NULL")
+
+
+def start(alice: Player, bob: Player) -> bytes:
+    """Alice invites Bob by mail, Bob's sync shows the invitation, he accepts by mail."""
+    game_id = create_game(alice, opponent=bob.address)
+    assert alice.sync().sent == [0]
+    report = bob.sync()
+    assert [o.status for o in report.received] == ["invitation"]
+    bob.replica.accept(game_id, now=now(), chain_length=CHAIN_LENGTH)
+    exchange(bob, alice)
+    accept_join(alice, bob, game_id)
+    return game_id
+
+
+def same_game(alice: Player, bob: Player, game_id: bytes) -> None:
+    assert alice.row(game_id).head_seq == bob.row(game_id).head_seq
+    assert alice.replica.verify(game_id) == bob.replica.verify(game_id)
+    for player in (alice, bob):
+        assert player.count("packets", game_id) == player.row(game_id).head_seq + 1
+
+
+def statuses(report: Any) -> list[str]:
+    return [o.status for o in report.received]
+
+
+def chat(player: Player, game_id: bytes, text: str) -> int:
+    return player.replica.chat(game_id, text, now=now()).seq
+
+
+def on_move(players: dict[str, Player], game_id: bytes) -> tuple[Player, Player]:
+    """Set up the game (so the seat on move may chat) and return (on move, other)."""
+    play_setup(players, game_id)
+    return owner(players, game_id)
+
+
+def emails_to(first: Player, game_id: bytes, seqs: list[int], to: Player) -> list[bytes]:
+    """The emails ``first``'s transport would send for packets ``seqs`` (built, not sent)."""
+    transport = first.transport
+    assert isinstance(transport, MailTransport)
+    return [transport.build(outgoing(first, game_id, seq, to.address))[1] for seq in seqs]
+
+
+def inbox_of(stack: MailStack, player: Player) -> Mailbox:
+    transport = player.transport
+    assert isinstance(transport, MailTransport)
+    return Mailbox(stack, transport.config.imap.username, transport.config.imap.folder)
+
+
+FOREIGN = (
+    b"From: carol@localhost\r\nTo: bob@localhost\r\nSubject: lunch?\r\n"
+    b"Message-ID: <lunch.1@localhost>\r\n\r\nAre you free on Tuesday?\r\n"
+)
+"""A mail that is no hexpost's, as any folder holds: left alone, never marked read."""

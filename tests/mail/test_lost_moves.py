@@ -18,17 +18,9 @@ from mail.mailtransport import MailTransport
 from mail.mime import HEADER
 from mail.reminding import send_checks, send_reminders
 from mail.sync import SyncReport, sync
-from tests.mail import test_mail_game
-from tests.mail.mailgame import mark_all_sent
+from tests.mail.mailgame import chat, inbox_of, mark_all_sent, same_game, statuses
 from tests.mail.servers import MailStack
-from tests.mail.test_mail_game import chat, inbox_of, same_game, statuses
 from tests.saves.conftest import Player, now
-
-box = test_mail_game.box
-mail_alice = test_mail_game.mail_alice
-mail_bob = test_mail_game.mail_bob
-played = test_mail_game.played
-"""The fixtures of `tests.mail.test_mail_game`: a game by mail past its set-up."""
 
 
 def _sends_at(player: Player, when: str) -> list[str]:

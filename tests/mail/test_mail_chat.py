@@ -21,17 +21,9 @@ from mail.mailtransport import MailTransport
 from mail.mime import HEADER, armor, build_message, read_message
 from mail.transport import OutgoingPacket
 from saves import chat_messages
-from tests.mail import test_mail_game
-from tests.mail.mailgame import mark_all_sent
+from tests.mail.mailgame import inbox_of, mark_all_sent, statuses
 from tests.mail.servers import MailStack
-from tests.mail.test_mail_game import inbox_of, statuses
 from tests.saves.conftest import Player, now
-
-box = test_mail_game.box
-mail_alice = test_mail_game.mail_alice
-mail_bob = test_mail_game.mail_bob
-played = test_mail_game.played
-"""The fixtures of `tests.mail.test_mail_game`: a game by mail past its set-up."""
 
 _PARSER = BytesParser(policy=email.policy.default)
 
