@@ -20,6 +20,7 @@ import pytest
 
 HEAVY_FIRST = (
     "tests/tui/test_cli.py",
+    "tests/tui/test_cli_refusals.py",
     "tests/tui/test_designer.py",
     "tests/saves/test_crash.py",
     "tests/mail/test_mail_game.py",
