@@ -72,14 +72,17 @@ class Signer(Reader):
     def _chain(self, game_id: bytes, seat: Seat) -> entropy.EntropyChain:
         cached = self._chains.get((game_id, seat))
         if cached is None:
+            # An imported copy of a seat another key plays (`saves.seat_key`) is said as such
+            # first: its seed, if the archive carried one, is sealed under that other key.
+            foreign = foreign_seat(self.identity, self.game(game_id), self.state(game_id))
+            if foreign is not None:
+                raise HexpostError(foreign)
             key = self.me().key
             if key is not None:
                 vault.seal_plain_rows(self.store, key)  # rows an older version kept plain
             kept = vault.read_seed(self.store, key, game_id, seat)
             if kept is None:
-                row = self.game(game_id)
-                foreign = foreign_seat(self.identity, row, self.state(game_id))
-                raise HexpostError(foreign or f"this home holds no entropy seed for seat {seat}")
+                raise HexpostError(f"this home holds no entropy seed for seat {seat}")
             cached = entropy.EntropyChain.restore(*kept)
             self._chains[(game_id, seat)] = cached
         return cached

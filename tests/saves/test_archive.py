@@ -178,6 +178,15 @@ def test_a_private_archive_moves_a_game_with_an_open_secret_to_another_machine(
         import_game(spectator.replica, public, now=now())
         with pytest.raises(HexpostError, match="this copy shows the game, it cannot play in it"):
             spectator.replica.submit(game, [{"type": "note", "text": "x"}], now=now())
+        # The private archive in a home of another key: its sealed seed does not open there,
+        # and the refusal says why in the same words, not as a damaged seed.
+        other = Player(tmp_path / "private-copy", "Eve", "eve@example.org", network)
+        try:
+            import_game(other.replica, private, now=now())
+            with pytest.raises(HexpostError, match="this copy shows the game, it cannot play"):
+                other.replica.submit(game, [{"type": "note", "text": "x"}], now=now())
+        finally:
+            other.close()
         first.close()
 
         two = second.replica.submit(

@@ -276,7 +276,10 @@ def test_a_private_archive_keeps_them_sealed_and_another_key_cannot_use_them(
     stranger = Player(tmp_path / "stranger", "Mallory", "bob@example.org", network)
     try:
         import_game(stranger.replica, data, now=now())
-        with pytest.raises(HexpostError, match="does not open with this identity's key"):
+        with pytest.raises(vault.VaultError, match="does not open with this identity's key"):
+            vault.read_seed(stranger.replica.store, stranger.key, game, "alliance")
+        # Signing says first that the seat is another key's (`saves.seat_key`).
+        with pytest.raises(HexpostError, match="this copy shows the game, it cannot play in it"):
             stranger.replica.submit(game, [{"type": "note", "text": "x"}], now=now())
     finally:
         stranger.close()
