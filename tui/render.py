@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -151,10 +151,12 @@ def rules_text(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def games_text(rows: list[dict[str, Any]]) -> str:
+def games_text(rows: list[dict[str, Any]], width: int = 80) -> str:
     """The games as a table: each column as wide as its widest cell (a name cut at 15
     characters, a wait at 17), two spaces between, so a long turn tag or step id never runs
-    into the next column."""
+    into the next column. When a row with its note would pass ``width`` columns, every note
+    goes on lines of its own under its row instead (`_notes_under`): a terminal wrapping a
+    long line to its first column would break the table."""
     if not rows:
         return "no games yet: `hexpost new` starts one, `hexpost sync` picks up invitations"
     table = [("GAME", "NAME", "TURN", "STEP", "WAITING FOR", "NOTE")]
@@ -191,10 +193,32 @@ def games_text(rows: list[dict[str, Any]]) -> str:
             )
         )
     widths = [max(len(cells[i]) for cells in table) for i in range(len(table[0]) - 1)]
-    return "\n".join(
+    lines = [
         "  ".join([*(c.ljust(w) for c, w in zip(cells, widths, strict=False)), cells[-1]]).rstrip()
         for cells in table
-    )
+    ]
+    if all(len(line) <= width for line in lines):
+        return "\n".join(lines)
+    return _notes_under(table, widths, width)
+
+
+def _notes_under(table: Sequence[tuple[str, ...]], widths: list[int], width: int) -> str:
+    """`games_text` with each row's note wrapped on lines of its own, indented past the
+    game's id (a word longer than a line is kept whole rather than cut)."""
+    indent = " " * (widths[0] + 2)
+    lines = []
+    for cells in table:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip())
+        if cells is not table[0]:
+            lines += textwrap.wrap(
+                cells[-1],
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+    return "\n".join(lines)
 
 
 def show_text(record: dict[str, Any]) -> str:

@@ -214,7 +214,8 @@ def test_games_and_log_escape_control_characters_from_the_store(
     assert code == 0
     assert_clean(games)
     rows = games.splitlines()
-    assert len(rows) == 2  # the header and the game: the newline did not make a row
+    # The header, the game and its long note under it: the newline did not make a row.
+    assert len(rows) == 3 and rows[2].startswith(" " * 10 + "1A1 "), rows
     assert rows[1][10:26].startswith("\\x1b[2J\\x1b]0;p")
 
     code, log, _ = run_command(tampered, "log", hostile.game)
