@@ -11,6 +11,7 @@ want the printed record.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -257,7 +258,7 @@ def show_text(record: dict[str, Any]) -> str:
     for roll in record["rolls"][-5:]:
         lines.append(f"  roll #{roll['seq']} {roll['seat']}: {roll['purpose']}: {roll['dice']}")
     lines.extend(checklist_line(item) for item in record.get("checklist", []))
-    return "\n".join(lines)
+    return "\n".join(fit_lines(lines))
 
 
 def checklist_line(item: dict[str, Any]) -> str:
@@ -295,4 +296,34 @@ def log_text(records: list[dict[str, Any]]) -> str:
             f"{record['packet'][:12]}  {record['written_at']}"
         )
         lines.extend(f"       {text}" for text in record["events"])
-    return "\n".join(lines)
+    return "\n".join(fit_lines(lines))
+
+
+def fit_lines(lines: Sequence[str], width: int = 80) -> list[str]:
+    """``lines`` with each one wider than ``width`` wrapped at spaces, its continuation
+    indented four columns past the line's own indent, so that a terminal of ``width``
+    columns does not wrap it to its first column. A word longer than a line is kept whole,
+    and so is a key's fingerprint (its eight groups are read as one)."""
+    fitted: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            fitted.append(line)
+            continue
+        hang = " " * (len(line) - len(line.lstrip(" ")) + 4)
+        kept = _FINGERPRINT.sub(lambda found: found[0].replace(" ", _GLUE), line)
+        wrapped = textwrap.wrap(
+            kept,
+            width,
+            subsequent_indent=hang,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        fitted += [part.replace(_GLUE, " ") for part in wrapped] or [line]
+    return fitted
+
+
+_FINGERPRINT = re.compile(r"\b[0-9a-f]{4}(?: [0-9a-f]{4}){7}\b")
+"""A key's fingerprint as `engine.core.packets.fingerprint` writes it: eight groups."""
+_GLUE = "\x00"
+"""Holds a fingerprint's groups together while `fit_lines` wraps (no text shown holds it:
+the store's text is escaped before it is drawn)."""

@@ -58,7 +58,8 @@ def test_the_log_prints_the_report_under_the_packets_that_made_it(
     path, _ = home
     code, out, err = run_cli(path, "log", GAME)
     assert code == 0, err
-    lines = out.splitlines()
+    assert max(len(line) for line in out.splitlines()) <= 80  # each event fits, wrapped
+    lines = out.replace("\n" + " " * 11, " ").splitlines()  # (an event with its wrapped part)
     (fire,) = battle.reports(battle.fire_seq)
     losses = next(t for t in battle.reports(battle.losses_seq) if LOSSES.match(t))
     assert FIRE.match(fire)

@@ -142,7 +142,7 @@ def test_the_command_line_prints_markup_names_and_chat_as_sent(hostile: Hostile)
     assert GAME_NAME in games
     code, shown, _ = run_cli(home, "show", hostile.game)
     assert code == 0
-    assert f"{MALLORY} <mallory@example.org>" in shown
+    assert f"{MALLORY} <mallory@example.org>" in " ".join(shown.split())  # (wrapped at 80)
     code, log, _ = run_cli(home, "log", hostile.game)
     assert code == 0
     assert f"       {CHAT}\n" in log
