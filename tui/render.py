@@ -88,12 +88,14 @@ def log_records(replica: Replica, row: GameRow) -> list[dict[str, Any]]:
 
 def identity_text(record: dict[str, Any]) -> str:
     lock = "encrypted" if record["encrypted"] else "NOT encrypted"
-    return (
-        f"{record['name']} <{record['address']}>\n"
-        f"fingerprint: {record['fingerprint']}\n"
-        f"key file:    {record['key_file']} ({lock})\n"
-        f"entropy seeds and secret choices: {record['seeds_and_secrets']}"
-    )
+    lines = [
+        f"{record['name']} <{record['address']}>",
+        f"fingerprint: {record['fingerprint']}",
+        f"key:         {lock}",
+        f"key file:    {record['key_file']}",
+        f"entropy seeds and secret choices: {record['seeds_and_secrets']}",
+    ]
+    return "\n".join(fit_lines(lines))
 
 
 def scenarios_text(rows: list[dict[str, Any]]) -> str:

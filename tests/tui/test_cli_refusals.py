@@ -40,6 +40,7 @@ def test_identities_show_fingerprints_and_encryption(alice: Player, bob: Player)
     assert b["fingerprint"] in text and "NOT encrypted" in text
     unsafe = "only as safe as the unencrypted key file"
     assert unsafe in b["seeds_and_secrets"] and unsafe in text, "--no-passphrase says so"
+    assert max(len(line) for line in text.splitlines()) <= 80, text
     assert "passphrase protects" in a["seeds_and_secrets"]
 
 
