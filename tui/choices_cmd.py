@@ -73,7 +73,10 @@ def choices_text(record: dict[str, Any]) -> str:
         rule = f" ({kind['rule']})" if kind["rule"] else ""
         lines.append(f"  {kind['order']}: {kind['title']}{rule}")
         optional = f"   optional: {', '.join(kind['optional'])}" if kind["optional"] else ""
-        lines.append(f"    {kind['template']}{optional}")
+        if len(kind["template"]) + len(optional) + 4 > WIDTH:  # (the template stays one line)
+            lines += [f"    {kind['template']}", f"      {optional.strip()}"]
+        else:
+            lines.append(f"    {kind['template']}{optional}")
         lines += [f"    {name}: {words}" for name, words in kind.get("fields", ()) if words]
         helps = dict(kind.get("helps", ()))
         with_menu = {name for name, _ in kind.get("options", ())}
@@ -106,7 +109,15 @@ def choices_text(record: dict[str, Any]) -> str:
             if facts:
                 lines.append(f"      {facts}")
         lines += [f"  note: {note}" for note in listed["notes"]]
-    return "\n".join(lines)
+    # Each line within 80 columns but an order's JSON template, which is copied whole.
+    return "\n".join(
+        "\n".join([line] if line.lstrip().startswith("{") else render.fit_lines([line], WIDTH))
+        for line in lines
+    )
+
+
+WIDTH = 80
+"""Columns of `choices_text`, as of the other text views (`tui.render.fit_lines`)."""
 
 
 def _play_on_lines(stops: Sequence[str]) -> list[str]:

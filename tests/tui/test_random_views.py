@@ -110,10 +110,13 @@ def test_choices_prints_the_menus_of_the_step(
     home = _home_at(tmp_path, played, seq, seat)
     code, out, err = run_cli(home, "choices", GAME)
     assert code == 0, err
+    # Within 80 columns but the JSON templates; a field's line wraps under itself.
+    assert all(len(line) <= 80 for line in out.splitlines() if not line.lstrip().startswith("{"))
     if param:
         ((values, words),) = [(p.options, p.help) for p in choice.params if p.name == param]
         said = f" ({words})" if words else ""  # (what the field takes, in the rules' words)
-        assert f"    {param}: {', '.join(values)}{said}" in out.splitlines()
+        unwrapped = out.replace("\n" + " " * 8, " ").splitlines()
+        assert f"    {param}: {', '.join(values)}{said}" in unwrapped
     else:
         for preset in choice.presets:
             assert f"    - {preset.label}" in out
