@@ -131,15 +131,13 @@ def cmd_data(args: argparse.Namespace, _home: Home) -> int:
     if args.json:
         print(json.dumps({"problems": problems, "gaps": gaps}, indent=2))
         return 1 if problems else 0
-    if problems:
-        for problem in problems:
-            print(f"{problem['file']}: {problem['entry']}: {problem['message']}")
-    else:
-        print("the shipped data is consistent: no broken references")
+    lines = [f"{p['file']}: {p['entry']}: {p['message']}" for p in problems] or [
+        "the shipped data is consistent: no broken references"
+    ]
     if gaps:
-        print("left open by the sources (not errors):")
-        for gap in gaps:
-            print(f"  {gap['file']}: {gap['entry']}: {gap['message']}")
+        lines.append("left open by the sources (not errors):")
+        lines += [f"  {gap['file']}: {gap['entry']}: {gap['message']}" for gap in gaps]
+    print("\n".join(render.fit_lines(lines)))
     return 1 if problems else 0
 
 

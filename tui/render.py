@@ -147,7 +147,8 @@ def rules_text(rows: list[dict[str, Any]]) -> str:
         else:
             takes = "a whole number" if isinstance(value, int) else "a text"
         rule = f" (rule {row['rule']})" if row.get("rule") else ""
-        lines.append(f"{row['id']}={_option_text(value)}  takes {takes}{rule}")
+        # (its wrapped part indented past the help under it)
+        lines += fit_lines([f"{row['id']}={_option_text(value)}  takes {takes}{rule}"], hang=8)
         lines.extend(
             textwrap.wrap(row["help"], 76, initial_indent="    ", subsequent_indent="    ")
         )
@@ -301,9 +302,9 @@ def log_text(records: list[dict[str, Any]]) -> str:
     return "\n".join(fit_lines(lines))
 
 
-def fit_lines(lines: Sequence[str], width: int = 80) -> list[str]:
+def fit_lines(lines: Sequence[str], width: int = 80, hang: int = 4) -> list[str]:
     """``lines`` with each one wider than ``width`` wrapped at spaces, its continuation
-    indented four columns past the line's own indent, so that a terminal of ``width``
+    indented ``hang`` columns past the line's own indent, so that a terminal of ``width``
     columns does not wrap it to its first column. A word longer than a line is kept whole,
     and so is a key's fingerprint (its eight groups are read as one)."""
     fitted: list[str] = []
@@ -311,12 +312,12 @@ def fit_lines(lines: Sequence[str], width: int = 80) -> list[str]:
         if len(line) <= width:
             fitted.append(line)
             continue
-        hang = " " * (len(line) - len(line.lstrip(" ")) + 4)
+        indent = " " * (len(line) - len(line.lstrip(" ")) + hang)
         kept = _FINGERPRINT.sub(lambda found: found[0].replace(" ", _GLUE), line)
         wrapped = textwrap.wrap(
             kept,
             width,
-            subsequent_indent=hang,
+            subsequent_indent=indent,
             break_long_words=False,
             break_on_hyphens=False,
         )

@@ -71,10 +71,11 @@ def test_scenarios_list_the_wind_with_its_seats(tmp_path: Path) -> None:
 def test_scenario_rules_lists_each_option_with_what_it_takes(tmp_path: Path) -> None:
     done = hexpost("--home", tmp_path / "h", "scenario", "rules", SCENARIO)
     assert done.returncode == 0, describe(done)
-    assert (
-        "damage-rounding=nearest-half-up  takes nearest-half-up, nearest-half-down, down, up "
-        "(rule 302.4)\n    Rounding of potential x table percentage"
+    assert (  # (within 80 columns: its wrapped part indented past the help under it)
+        "damage-rounding=nearest-half-up  takes nearest-half-up, nearest-half-down, down,\n"
+        "        up (rule 302.4)\n    Rounding of potential x table percentage"
     ) in done.stdout
+    assert max(len(line) for line in done.stdout.splitlines()) <= 80
     assert "peace-income-permille=500  takes 0 to 1000 (rule 600.0)" in done.stdout
     as_json = hexpost("--home", tmp_path / "h", "scenario", "rules", SCENARIO, "--json")
     rows = {row["id"]: row for row in json.loads(as_json.stdout)}
