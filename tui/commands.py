@@ -273,13 +273,16 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
     else:
         state = (verdict.state_hash or "")[:16]
         print(f"orders are legal: packet {verdict.seq} would give state {state}")
-    for event in verdict.events:
-        print(f"  {safe_text(event.text)}")
+    for line in render.fit_lines([f"  {safe_text(event.text)}" for event in verdict.events]):
+        print(line)
     sys.stdout.flush()  # (what follows goes to stderr: after, in a log of both)
+    note = ""
     if verdict.left_open:  # (on stderr, as the tips: stdout stays what the orders did)
-        print(safe_text(orders.left_open_note(verdict)), file=sys.stderr)
+        note = orders.left_open_note(verdict)
     elif verdict.then:
-        print(safe_text(orders.then_note(verdict)), file=sys.stderr)
+        note = orders.then_note(verdict)
+    if note:
+        print("\n".join(render.fit_lines([safe_text(note)])), file=sys.stderr)
     if verdict.signed:  # (on stderr: stdout stays what the orders did)
         from tui.services.pace_tips import cli_tips
 

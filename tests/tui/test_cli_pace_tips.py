@@ -67,6 +67,7 @@ def test_orders_that_run_into_another_step_of_the_player_s_say_so(
     dry = alice.run("orders", game, "-", "--dry-run", stdin=json.dumps([{"type": "done"}]))
     assert dry.returncode == 0, describe(dry)
     assert "the game waits for you again, at 1A3A: sent alone" in dry.stderr, describe(dry)
+    assert max(len(line) for line in (dry.stdout + dry.stderr).splitlines()) <= 80, describe(dry)
     through = json.dumps([{"type": "done", "through": "end"}])
     ended = alice.run("orders", game, "-", "--dry-run", stdin=through)
     assert ended.returncode == 0 and "waits for you again" not in ended.stderr, describe(ended)
