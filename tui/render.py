@@ -207,21 +207,14 @@ def games_text(rows: list[dict[str, Any]], width: int = 80) -> str:
 
 
 def _notes_under(table: Sequence[tuple[str, ...]], widths: list[int], width: int) -> str:
-    """`games_text` with each row's note wrapped on lines of its own, indented past the
-    game's id (a word longer than a line is kept whole rather than cut)."""
+    """`games_text` with each row's note on lines of its own (`fit_lines`), indented past
+    the game's id."""
     indent = " " * (widths[0] + 2)
     lines = []
     for cells in table:
         lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip())
-        if cells is not table[0]:
-            lines += textwrap.wrap(
-                cells[-1],
-                width,
-                initial_indent=indent,
-                subsequent_indent=indent,
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
+        if cells is not table[0] and cells[-1]:
+            lines += fit_lines([indent + cells[-1]], width, hang=0)
     return "\n".join(lines)
 
 
