@@ -24,6 +24,7 @@ from tests.tui.test_app import SIZE, app_for, settle, status_text, top
 from tui.app import HexpostApp
 from tui.screens.games import GamesScreen, invitation_lines
 from tui.screens.new_game import NewGameForm, NewGameScreen
+from tui.screens.session_signing import NO_IDENTITY
 from tui.services.start import Invitation
 from tui.widgets.confirm import ConfirmDialog
 from tui.widgets.passphrase import PassphraseDialog
@@ -239,3 +240,15 @@ def test_an_invitation_shows_the_inviters_texts_escaped() -> None:
     text = "\n".join(invitation_lines(offer))
     assert "\x1b" not in text and "\x07" not in text
     assert "[b]war[/b]" in text  # shown as typed: the dialog does not read markup
+
+
+async def test_a_home_without_an_identity_is_told_so_before_the_form(tmp_path: Path) -> None:
+    """A game is signed by the home's key: with none yet, ``n`` says where to make one
+    rather than open a form that can only be refused at its end."""
+    app = HexpostApp(Home(tmp_path / "bare"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(top(app), GamesScreen)
+        assert status_text(app) == NO_IDENTITY

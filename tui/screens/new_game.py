@@ -27,6 +27,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Select, Static
 
 from engine.core.errors import HexpostError
 from tui.screens.base import HexpostScreen, StatusLine
+from tui.screens.session_signing import NO_IDENTITY
 from tui.services.start import NewGameRequest
 from tui.widgets.footer import KeysFooter
 from tui.widgets.toggles import MarkedCheckbox
@@ -355,6 +356,8 @@ class NewGameScreen(HexpostScreen):
 async def open_new_game(session: Session) -> NewGameScreen:
     """The new-game screen with the installed scenarios read (`HexpostScreen.push_read`):
     its first paint is the form, filled."""
+    if not await session.has_identity():  # (the form could only be refused at its end)
+        raise HexpostError(NO_IDENTITY)
     scenarios = await session.scenario_choices()
     if not scenarios:
         raise HexpostError("no scenario to start from: no ruleset is installed")

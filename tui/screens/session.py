@@ -252,6 +252,10 @@ class Session(SigningSession):
 
         return await self.call(read)
 
+    async def has_identity(self) -> bool:
+        """Whether the home has an identity yet: a new game is signed with its key."""
+        return await self.call(lambda: self.home.identity_info() is not None)
+
     async def scenario_choices(self) -> list[ScenarioChoice]:
         """The scenarios a new game can start from, their optional rules explained."""
         from tui.services.start import scenario_choices
