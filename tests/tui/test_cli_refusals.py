@@ -117,6 +117,8 @@ def test_demo_plays_to_the_same_game() -> None:
     done = hexpost("demo")
     assert done.returncode == 0, describe(done)
     assert "Both players hold the same game." in done.stdout
+    assert max(len(line) for line in done.stdout.splitlines()) <= 80  # (its long lines wrap)
+    unwrapped = " ".join(done.stdout.split())
     for shown in (
         "its set-up hexes are 1207, 1307, 1407 (600.0)",  # a placement refused
         "KLI collects 9 EP",  # income, by the engine
@@ -124,9 +126,9 @@ def test_demo_plays_to_the_same_game() -> None:
         "KZI reacts with CC KZI-0001, BC KZI-0002 1205->1305",  # reaction movement
         "Battle hexes: 1305 (KLI 4 ships vs KZI 2 ships)",  # the combat phase's list
     ):
-        assert shown in done.stdout, shown
+        assert shown in unwrapped, shown
     paced = re.search(
-        r"hand-offs: (\d+), (\d+) waiting for a player, (\d+) for a hexpost", done.stdout
+        r"hand-offs: (\d+), (\d+) waiting for a player, (\d+) for a hexpost", unwrapped
     )
     assert paced is not None, done.stdout[-500:]
     total, human, machine = map(int, paced.groups())

@@ -31,6 +31,7 @@ from mail.sync import sync
 from saves import joins
 from saves.home import Home
 from saves.replica import Replica
+from tui.render import fit_lines
 from tui.rulesets import DemoSeat
 from tui.services.pace import pace_report
 from tui.when import now
@@ -57,8 +58,15 @@ class Seat:
         return [f"{o.status}: {o.detail}" for o in report.received if o.status != "duplicate"]
 
 
-def say(text: str) -> None:
-    print(text, flush=True)
+def say(text: str, hang: int = 4) -> None:
+    """Print lines of the demo's account within 80 columns: a longer one wraps, its
+    continuation ``hang`` columns past its indent (`tui.render.fit_lines`)."""
+    print("\n".join(fit_lines(text.split("\n"), hang=hang)), flush=True)
+
+
+def heading(text: str) -> None:
+    """A numbered part of the demo, after a blank line; it wraps under its words."""
+    say(f"\n{text}", hang=3)
 
 
 def exchange(first: Seat, second: Seat) -> None:
@@ -132,14 +140,14 @@ def start_game(root: Path, network: LoopbackNetwork) -> tuple[Seat, Seat, bytes]
     Shared with the Textual demo (`tui.demo_app`), which starts from this point so the two
     demos cannot drift apart; it silences the printing instead of taking a flag for it.
     """
-    say("hexpost demo: two local players, one game of Federation & Empire, no mail account")
+    say("hexpost demo: two local players, one game of Federation & Empire, no account")
     say(f"  homes in {root}")
     alice = Seat(root, "Alice", "alice@example.org", network)
     bob = Seat(root, "Bob", "bob@example.org", network)
     say(f"  Alice (Coalition) fingerprint {alice.fingerprint}")
     say(f"  Bob   (Alliance)  fingerprint {bob.fingerprint}")
 
-    say("\n1. Alice creates a game of the tutorial scenario and invites Bob")
+    heading("1. Alice creates a game of the tutorial scenario and invites Bob")
     game_id = alice.replica.create(
         RULESET, SCENARIO, "coalition", "bob@example.org", name=GAME_NAME, now=now()
     )
@@ -149,12 +157,15 @@ def start_game(root: Path, network: LoopbackNetwork) -> tuple[Seat, Seat, bytes]
     say("2. Bob checks Alice's fingerprint and accepts")
     bob.replica.accept(game_id, now=now())
     exchange(bob, alice)
-    say("   Alice checks that the key that joined is Bob's (anyone who read the invitation")
-    say("   could have answered it) and accepts it; the Kzinti move next, so this is a packet")
+    say(
+        "   Alice checks that the key that joined is Bob's (anyone who read the invitation "
+        "could have answered it) and accepts it; the Kzinti move next, so this is a packet",
+        hang=0,
+    )
     say(f"    {joins.accept(alice.replica, game_id, now=now()).text}")
     exchange(alice, bob)
 
-    say("\n3. Set-up: the Kzinti place first, then the Klingons; the engine checks each hex")
+    heading("3. Set-up: the Kzinti place first, then the Klingons; the engine checks each hex")
     refused = _try(alice, game_id, [{"type": "place", "fleet": "Strike Force", "hex": "1105"}])
     say(f"    Alice tries to place before her turn: {refused}")
     _submit(bob, game_id, [
@@ -178,7 +189,7 @@ def _play(root: Path) -> int:
     alice, bob, game_id = start_game(root, LoopbackNetwork())
     players = {"coalition": alice, "alliance": bob}
 
-    say("\n4. Alice completes step 1A1 with a note, then asks for a die roll")
+    heading("4. Alice completes step 1A1 with a note, then asks for a die roll")
     _submit(alice, game_id, [
         {"type": "done", "note": "no bases or PDUs were being deployed"},
         {"type": "roll", "dice": "2d6", "purpose": "survey points 505.21"},
@@ -189,16 +200,19 @@ def _play(root: Path) -> int:
         if event.kind == "roll":
             say(f"    roll recorded in packet {seq}: {event.text}")
 
-    say("\n5. Alice plays on through phases 1 and 2; the engine collects her income")
+    heading("5. Alice plays on through phases 1 and 2; the engine collects her income")
     _submit(alice, game_id, [{"type": "done", "through": "2B11"}])
     exchange(alice, bob)
     routine = ["1", "2", "3A", "5-1A", "5-1C", "5-1D", "5-1E", "5-2A3", "5-6", "6", "10"]
     _submit(bob, game_id, [{"type": "standing", "steps": routine}])
-    say(f"    Bob lets the engine complete his routine steps in {', '.join(routine)} for him;")
-    say("    a phase named never covers his own turn's builds, repairs or moves (2B3, 2A2...)")
+    say(
+        f"    Bob lets the engine complete his routine steps in {', '.join(routine)} for him; "
+        "a phase named never covers his own turn's builds, repairs or moves (2B3, 2A2...)",
+        hang=0,
+    )
     exchange(bob, alice)
 
-    say("\n6. Movement: the Strike Force crosses into Kzinti space; Bob may react")
+    heading("6. Movement: the Strike Force crosses into Kzinti space; Bob may react")
     advance(players, game_id, "3B2")
     strike = ["KLI-0001", "KLI-0002", "KLI-0003", "KLI-0004"]
     too_far = ["1307", "1306", "1305", "1304", "1303", "1302", "1301", "1201"]
@@ -219,11 +233,11 @@ def _play(root: Path) -> int:
     _submit(alice, game_id, [{"type": "done", "note": "movement over"}])
     exchange(alice, bob)
 
-    say("\n7. Both walk the sequence of play to the secret step 5-3E")
+    heading("7. Both walk the sequence of play to the secret step 5-3E")
     advance(players, game_id, "5-3E")
 
-    say(
-        "\n8. Secret step 5-3E: each seat commits its flagship and battle force; they are"
+    heading(
+        "8. Secret step 5-3E: each seat commits its flagship and battle force; they are"
         " revealed together"
     )
     for _ in range(2):  # in the order the engine asks (engine.core.turns.answer_order)
@@ -239,7 +253,7 @@ def _play(root: Path) -> int:
         if event.kind in ("commit", "secret"):
             say(f"    packet {seq}: {event.text}")
 
-    say("\n9. Both replay the whole chain and compare")
+    heading("9. Both replay the whole chain and compare")
     hashes = {}
     for player in (alice, bob):
         digest = player.replica.verify(game_id)
