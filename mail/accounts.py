@@ -11,6 +11,8 @@ The table (every key below ``[mail.imap]`` and ``[mail.smtp]`` is optional unles
     username = "alice@example.org"         # default: the address
     folder = "INBOX"                       # where packets arrive
     processed_folder = "hexpost"           # if set, packets read are moved there; else left alone
+    junk_folder = "Spam"                   # the spam folder (default: the one the server flags)
+    ignore_junk = true                     # never look in the spam folder (default: false)
     ca_file = "/path/to/ca.pem"            # trust this CA too (a self-hosted server)
     timeout = 30                           # seconds to connect and for each command
     idle_timeout = 1500                    # IMAP only: re-issue IDLE after this (at most 29 min)
@@ -108,6 +110,11 @@ class ImapConfig(ServerConfig):
     folder: str = "INBOX"
     processed_folder: str | None = None
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+    junk_folder: str | None = None
+    """The spam folder to look in for packet mail a filter put there (`mail.imapjunk`); None:
+    the folder the server flags ``\\Junk``, else one named Junk or Spam."""
+    ignore_junk: bool = False
+    """Never look in the spam folder."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,7 +137,14 @@ class MailConfig:
 # --- parsing -------------------------------------------------------------------------------
 
 _COMMON_KEYS = ("host", "port", "security", "username", "ca_file", "timeout", *SECRET_KEYS)
-_IMAP_KEYS = (*_COMMON_KEYS, "folder", "processed_folder", "idle_timeout")
+_IMAP_KEYS = (
+    *_COMMON_KEYS,
+    "folder",
+    "processed_folder",
+    "idle_timeout",
+    "junk_folder",
+    "ignore_junk",
+)
 _SMTP_KEYS = _COMMON_KEYS
 
 
@@ -264,6 +278,16 @@ def _parse_imap(table: Mapping[str, Any], address: str) -> ImapConfig:
         fields["idle_timeout"] = _seconds(
             f"{where}.idle_timeout", table["idle_timeout"], 10, MAX_IDLE_TIMEOUT
         )
+    junk = _optional_text(where, table, "junk_folder")
+    if junk is not None:
+        if junk in (fields.get("folder", "INBOX"), processed):
+            raise AccountError(f"{where}.junk_folder: must differ from folder and processed_folder")
+        fields["junk_folder"] = junk
+    if "ignore_junk" in table:
+        ignore = table["ignore_junk"]
+        if not isinstance(ignore, bool):
+            raise AccountError(f"{where}.ignore_junk: expected true or false, got {ignore!r}")
+        fields["ignore_junk"] = ignore
     return ImapConfig(**fields)
 
 

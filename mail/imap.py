@@ -26,10 +26,10 @@ import contextlib
 import logging
 import ssl
 import time
-from collections.abc import Container, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
@@ -60,6 +60,7 @@ _SEARCH_BATCH = 1000
 """UIDs named per SEARCH for marked mail (the UID list must fit a command line)."""
 
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _DELETED = b"\\Deleted"
 _HEADER_ITEM = f"BODY.PEEK[HEADER.FIELDS ({HEADER.upper()})]".encode()
@@ -105,6 +106,11 @@ class ImapFolder:
         self._announced()  # the SELECT's count is where this connection starts
         if uidnext > 0:
             self._complete = uidnext - 1
+
+    @property
+    def config(self) -> ImapConfig:
+        """The account's IMAP settings this connection was opened with."""
+        return self._config
 
     @classmethod
     def open(cls, config: ImapConfig, secret: str) -> ImapFolder:
@@ -323,6 +329,31 @@ class ImapFolder:
             chosen.append(uid)
         return chosen
 
+    def visit(self, doing: str, work: Callable[[Any], T], *, elsewhere: bool = True) -> T:
+        """Run ``work(client)`` on this connection, which may select another folder (the spam
+        folder, `mail.imapjunk`); then (if ``elsewhere``) select the configured one again. Mail
+        that reached it meanwhile was announced to nobody: unless the new SELECT shows none
+        came, the next search or `idle` looks again. ``doing`` names the work in errors."""
+        known = self._complete
+        with self._guard(doing):
+            answer = work(self._client)
+            if not elsewhere:
+                return answer
+            selected = self._client.select_folder(self._config.folder, readonly=False)
+        try:
+            uidvalidity = int(selected[b"UIDVALIDITY"])
+            uidnext = int(selected.get(b"UIDNEXT", 0))
+            self.exists = int(selected.get(b"EXISTS", 0))
+        except (KeyError, ValueError) as exc:
+            raise self._failure(f"selecting {self._config.folder!r} again on", exc) from exc
+        if uidvalidity == self.uidvalidity and known is not None and 0 < uidnext <= known + 1:
+            self._announced()  # the SELECT's count: nothing new since the last search
+            self._complete = known
+        else:  # the SELECT's EXISTS stays for `idle`; the next fetch searches
+            self.uidvalidity = uidvalidity
+            self._complete = None
+        return answer
+
     # --- moving ----------------------------------------------------------------------------
 
     def move(self, uids: Sequence[int], folder: str) -> None:
@@ -501,17 +532,21 @@ class ImapFolder:
         return FetchError(f"{doing} {where} failed: {_text(exc)}", retryable=True)
 
 
-def check_login(config: ImapConfig, secret: str) -> str:
+def check_login(
+    config: ImapConfig, secret: str, also: Callable[[ImapFolder], str] | None = None
+) -> str:
     """Connect, log in and select the folder as reading would, then log out.
 
-    Returns one line saying what worked, or raises `FetchError`. Nothing is read or changed.
+    Returns one line saying what worked (and what ``also`` says of the open folder), or raises
+    `FetchError`. Nothing is read or changed.
     """
     with ImapFolder.open(config, secret) as folder:
         count = folder.exists
+        more = f"; {also(folder)}" if also is not None else ""
     plural = "" if count == 1 else "s"
     return (
         f"IMAP {config.host}:{config.port} ({config.security}): logged in as "
-        f"{config.username}, folder {config.folder} has {count} message{plural}"
+        f"{config.username}, folder {config.folder} has {count} message{plural}{more}"
     )
 
 

@@ -27,7 +27,9 @@ from collections.abc import AsyncIterator, Callable, Container, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from mail import imap, mime, smtp
+import msgspec
+
+from mail import imap, imapjunk, mime, smtp
 from mail.accounts import AccountError, MailConfig, ServerConfig
 from mail.credentials import resolve_secret
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
@@ -100,6 +102,12 @@ class MailTransport:
         self._fetched: dict[str, int] = {}
         self._worker: _Worker | None = None
         """ref -> UID of the packet mail the last fetch returned, for `processed`."""
+        self.from_junk: tuple[str, ...] = ()
+        """The refs of the packet mail the last fetch found in the spam folder."""
+        self.junk_folder: str | None = None
+        """The spam folder the last look in it read (None: none was looked in)."""
+        self.junk_problem = ""
+        """Why the last look in the spam folder failed ("" when it did not)."""
 
     # --- secrets ------------------------------------------------------------------------------
 
@@ -244,17 +252,65 @@ class MailTransport:
         First, on the worker thread, the new UIDs (nothing more when there are none: the usual
         case, one NOOP on a kept connection, no command at all on a new one); then ``seen`` is
         asked about their refs here, on the caller's thread (by its `among` when it has one,
-        one query for the lot); then the server names which of the others are packet mail."""
-        uidvalidity, uids, new_cursor = await self._in_thread(self._new_blocking, cursor)
+        one query for the lot); then the server names which of the others are packet mail.
+        When a look in the spam folder is due (`mail.imapjunk`), what it finds comes last.
+
+        The cursor is the configured folder's (``<uidvalidity>:<uid>``), then, on a second
+        line, the spam folder's state (`JunkState`); a cursor of one line (written before
+        there were looks in the spam folder) reads as no look yet."""
+        main, junk = _split_cursor(cursor)
+        uidvalidity, uids, new_main = await self._in_thread(self._new_blocking, main)
         self._fetched = {}
-        if not uids:
-            return new_cursor, _batches(self, uidvalidity, [])
-        refs = [f"{uidvalidity}:{uid}" for uid in uids]
-        among = getattr(seen, "among", None)
-        known: Container[str] = among(refs) if callable(among) else seen
-        wanted = [uid for uid, ref in zip(uids, refs, strict=True) if ref not in known]
-        chosen = await self._in_thread(self._choose_blocking, uidvalidity, wanted) if wanted else []
-        return new_cursor, _batches(self, uidvalidity, chosen)
+        self.from_junk, self.junk_folder, self.junk_problem = (), None, ""
+        chosen: list[int] = []
+        if uids:
+            refs = [f"{uidvalidity}:{uid}" for uid in uids]
+            known = _known(seen, refs)
+            wanted = [uid for uid, ref in zip(uids, refs, strict=True) if ref not in known]
+            if wanted:
+                chosen = await self._in_thread(self._choose_blocking, uidvalidity, wanted)
+        junk_mail: list[IncomingPacket] = []
+        if self._junk_due(junk):
+            junk, junk_mail = await self._look_in_junk(junk, seen)
+        return _join_cursor(new_main, junk), _batches(self, uidvalidity, chosen, junk_mail)
+
+    def _junk_due(self, junk: JunkState | None) -> bool:
+        """Whether this fetch looks in the spam folder (`mail.imapjunk.JUNK_EVERY`)."""
+        if self.config.imap.ignore_junk:
+            return False
+        return junk is None or not 0 <= self._now() - junk.looked < imapjunk.JUNK_EVERY
+
+    def _now(self) -> int:
+        return int(self._clock().timestamp())
+
+    async def _look_in_junk(
+        self, junk: JunkState | None, seen: Container[str]
+    ) -> tuple[JunkState, list[IncomingPacket]]:
+        """Look in the spam folder; its mail not already read, taken in as any other."""
+        imap_config = self.config.imap
+        name = imap_config.junk_folder or (junk.folder if junk else None)
+        look = await self._in_thread(
+            self._junk_blocking,
+            name,
+            junk.cursor if junk else "",
+            imap_config.junk_folder is not None,
+        )
+        if look.folder in (imap_config.folder, imap_config.processed_folder):
+            look = imapjunk.JunkLook(None, "")  # (a server that flags its inbox as spam)
+        self.junk_folder, self.junk_problem = look.folder, look.problem
+        refs = [item.ref for item in look.found]
+        known = _known(seen, refs) if refs else ()
+        found = [item for item in look.found if item.ref not in known]
+        self.from_junk = tuple(item.ref for item in found)
+        state = JunkState(looked=self._now(), cursor=look.cursor, folder=look.folder)
+        return state, [_incoming(item) for item in found]
+
+    def _junk_blocking(self, name: str | None, cursor: str, configured: bool) -> imapjunk.JunkLook:
+        try:
+            return imapjunk.look_in_junk(self._open(), name, cursor, configured=configured)
+        except BaseException:
+            self._drop()
+            raise
 
     def _move_blocking(self, refs: Sequence[str]) -> None:
         target = self.config.imap.processed_folder
@@ -350,11 +406,14 @@ class MailTransport:
 
 
 async def _batches(
-    transport: MailTransport, uidvalidity: int, uids: list[int]
+    transport: MailTransport,
+    uidvalidity: int,
+    uids: list[int],
+    junk: list[IncomingPacket] | None = None,
 ) -> AsyncIterator[list[IncomingPacket]]:
     """``uids`` downloaded and read by `imap.FETCH_BATCH` (the first batch `FIRST_BATCH`),
     each batch asked of the worker before the one before it is handed to the caller, so that
-    the two overlap."""
+    the two overlap; then ``junk``, read from the spam folder already, as one batch."""
     first, size = min(FIRST_BATCH, imap.FETCH_BATCH), imap.FETCH_BATCH
     chunks = [uids[:first]] if uids else []
     chunks.extend(uids[start : start + size] for start in range(first, len(uids), size))
@@ -375,6 +434,43 @@ async def _batches(
     finally:
         if pending is not None:  # the caller stopped early: let the call end, unheard
             pending.add_done_callback(_quiet)
+    if junk:
+        yield junk
+
+
+def _known(seen: Container[str], refs: list[str]) -> Container[str]:
+    """Which of ``refs`` were read: by ``seen``'s `among` when it has one (one query)."""
+    among = getattr(seen, "among", None)
+    return among(refs) if callable(among) else seen
+
+
+class JunkState(msgspec.Struct, frozen=True, array_like=True):
+    """Where the looks in the spam folder stand, kept in the transport's cursor."""
+
+    looked: int
+    """When the last look was, in seconds since the epoch (the transport's clock)."""
+    cursor: str
+    """The spam folder's ``<uidvalidity>:<uid>`` read through ("" at first)."""
+    folder: str | None
+    """The spam folder found (None: none; it is looked for again at the next look)."""
+
+
+def _split_cursor(cursor: str) -> tuple[str, JunkState | None]:
+    """The configured folder's cursor and the spam folder's state (None: no look yet, or a
+    second line that does not read, which only makes the next fetch look again)."""
+    main, _, rest = cursor.partition("\n")
+    if not rest:
+        return main, None
+    try:
+        return main, msgspec.json.decode(rest, type=JunkState)
+    except msgspec.DecodeError:  # (and a ValidationError, a kind of it)
+        return main, None
+
+
+def _join_cursor(main: str, junk: JunkState | None) -> str:
+    if junk is None:
+        return main
+    return f"{main}\n{msgspec.json.encode(junk).decode()}"
 
 
 def _quiet(future: asyncio.Future[Any]) -> None:

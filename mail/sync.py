@@ -96,7 +96,12 @@ def _quick_handoffs() -> Iterator[None]:
                 sys.setswitchinterval(_streaming[1])
 
 
-async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -> list[Outcome]:
+async def pull(
+    replica: Replica,
+    transport: Transport,
+    now: Callable[[], str],
+    taken: list[str] | None = None,
+) -> list[Outcome]:
     """Fetch what the transport has that this home has not read, and take each packet in.
 
     Of an item with several decoded copies (an email's attachment and armoured text) the first
@@ -109,6 +114,9 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
     the disk one by one: they are flushed together (`Store.unflushed`, `Store.flush`) before
     any mail is moved away or the cursor saved, so a power cut before that flush only leaves
     those items unread on the server, to be taken in again.
+
+    ``taken``, when given, receives the transport's ref of each item, in the order of the
+    outcomes (one outcome per item).
     """
     store = replica.store
     cursor = outbox.cursor(store, transport.name)
@@ -141,6 +149,8 @@ async def pull(replica: Replica, transport: Transport, now: Callable[[], str]) -
             batch = packets[start : start + TAKE_BATCH]
             outcomes.extend(_take_batch(replica, transport.name, batch, now()))
     store.flush()  # the batches are on disk before anything outside the store relies on them
+    if taken is not None:
+        taken.extend(refs)
     await _file_away(transport, refs)
     if new_cursor != cursor:
         outbox.save_cursor(store, transport.name, new_cursor)
@@ -285,8 +295,12 @@ async def sync(
     """Pull, apply, remind late players (`mail.reminding`) and push once (``force``: see
     `push`). ``auto_replies`` False leaves the rolls and reveals this home owes for the player
     to answer (``--no-auto-replies``)."""
-    received = replica.catch_up(now=now()) + await pull(replica, transport, now)
+    caught_up = replica.catch_up(now=now())
+    taken: list[str] = []
+    pulled = await pull(replica, transport, now, taken)
+    received = caught_up + pulled
     written, problems = replica.auto_replies(now()) if auto_replies else ([], [])
+    problems = [*junk_lines(transport, list(zip(taken, pulled, strict=True))), *problems]
     try:  # (damage nothing reads yet, looked for in a quiet sync: asked for next)
         if not received:
             scrub.look(replica, now())
@@ -300,6 +314,34 @@ async def sync(
     return SyncReport(
         received, sent, failed, problems, requests, resigned, reminded, pushed, written, checked
     )
+
+
+_TAKEN = frozenset({"applied", "buffered", "duplicate", "invitation", "chat", "claim"})
+"""The outcomes of an item that was ours to take in (a stranger's forgery is none of these)."""
+
+
+def junk_lines(transport: Transport, received: Sequence[tuple[str, Outcome]]) -> list[str]:
+    """What the last fetch's look in the spam folder calls for (`mail.imapjunk`): a line when
+    mail of this home's games was there, and one when the look failed. ``received`` pairs
+    each item the fetch brought with what taking it in did."""
+    lines: list[str] = []
+    problem = getattr(transport, "junk_problem", "")
+    if problem:
+        lines.append(problem)
+    refs = set(getattr(transport, "from_junk", ()))
+    if not refs:
+        return lines
+    taken = [o for ref, o in received if o.status in _TAKEN and ref in refs]
+    if taken:
+        folder = getattr(transport, "junk_folder", None) or "spam"
+        count = f"{len(taken)} packet email{'' if len(taken) == 1 else 's'}"
+        lines.append(
+            f"{count} for your games {'was' if len(taken) == 1 else 'were'} in the spam folder "
+            f"{folder!r}; hexpost read {'it' if len(taken) == 1 else 'them'} there. Mark "
+            "such mail as not spam (or add the sender to your contacts): hexpost looks in "
+            "the spam folder only every 15 minutes"
+        )
+    return lines
 
 
 def _seats(replica: Replica, row: GameRow) -> Sequence[SeatState]:

@@ -58,7 +58,13 @@ NO_TLS_HOST = "127.0.0.3"
 """On this address the STARTTLS IMAP listener offers no STARTTLS and accepts a login in clear:
 the server a client set to require STARTTLS must refuse to talk to."""
 DOMAIN = "localhost"
-USERS: dict[str, str] = {"alice": "alice-secret-1", "bob": "bob-secret-2"}
+USERS: dict[str, str] = {
+    "alice": "alice-secret-1",
+    "bob": "bob-secret-2",
+    "carol": "carol-secret-3",
+}
+"""carol plays in no game: her mailbox holds the spam folder the server flags
+(tests/mail/test_junk.py)."""
 
 # Dovecot lives in /usr/sbin, which is not on every user's PATH.
 SBIN_DIRS = ("/usr/local/sbin", "/usr/sbin", "/sbin")
@@ -366,6 +372,13 @@ mail_location = maildir:{mail_root}/%n/Maildir
 # tests sharing the servers can each have a mailbox of their own.
 recipient_delimiter = +
 lmtp_save_to_detail_mailbox = yes
+# A spam folder the server flags (RFC 6154 SPECIAL-USE), as the big providers flag theirs.
+namespace inbox {{
+  inbox = yes
+  mailbox Junk {{
+    special_use = \\Junk
+  }}
+}}
 imap_idle_notify_interval = 1 secs
 
 passdb {{

@@ -15,6 +15,7 @@ or the config key that was wrong.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shlex
 from typing import Any
 
@@ -193,9 +194,25 @@ def add_account(home: Home, config: MailConfig) -> list[str]:
     ]
 
 
+KEPT_IMAP_KEYS = ("timeout", "idle_timeout", "junk_folder", "ignore_junk")
+"""The ``[mail.imap]`` keys the settings form has no field for: written in config.toml by
+hand, kept when the form saves the same address's account again."""
+
+
 def save_answers(home: Home, answers: Answers) -> list[str]:
-    """`build_config` then `add_account`: what the app's Save button runs."""
-    return add_account(home, build_config(answers))
+    """`build_config` then `add_account`: what the app's Save button runs. The keys the form
+    does not show (`KEPT_IMAP_KEYS`, and the SMTP ``timeout``) stay as they were when the
+    account edited keeps its address."""
+    config = build_config(answers)
+    saved = replaceable_account(home)
+    if saved is not None and saved.address == config.address:
+        kept = {key: getattr(saved.imap, key) for key in KEPT_IMAP_KEYS}
+        config = dataclasses.replace(
+            config,
+            imap=dataclasses.replace(config.imap, **kept),
+            smtp=dataclasses.replace(config.smtp, timeout=saved.smtp.timeout),
+        )
+    return add_account(home, config)
 
 
 def saved_answers(home: Home) -> tuple[Answers | None, str | None]:
@@ -256,6 +273,16 @@ def _command_text(command: str | tuple[str, ...]) -> str:
     return f"`{command if isinstance(command, str) else shlex.join(command)}`"
 
 
+def _junk_lines(imap: ImapConfig) -> list[str]:
+    """The spam folder's line of `account_lines`, when the account says more than the default
+    (the folder the server flags)."""
+    if imap.ignore_junk:
+        return ["          spam folder never looked in (ignore_junk)"]
+    if imap.junk_folder:
+        return [f"          spam folder {imap.junk_folder} looked in for packet mail"]
+    return []
+
+
 def account_lines(config: MailConfig) -> list[str]:
     """The account as ``hexpost account show`` prints it (no secrets)."""
     imap, smtp = config.imap, config.smtp
@@ -266,6 +293,7 @@ def account_lines(config: MailConfig) -> list[str]:
         f"address:  {config.address}",
         f"IMAP:     {imap.host}:{imap.port} ({imap.security}), user {imap.username}, {folder}",
         f"          password from {secret_text(imap)}",
+        *_junk_lines(imap),
         f"SMTP:     {smtp.host}:{smtp.port} ({smtp.security}), user {smtp.username}",
         f"          password from {secret_text(smtp)}",
     ]
@@ -340,10 +368,10 @@ async def _check_imap(config: ImapConfig) -> CheckLine:
         secret = await asyncio.to_thread(resolve_secret, config)
     except AccountError as exc:
         return CheckLine("IMAP", False, f"cannot get the password: {exc}")
-    from mail import imap
+    from mail import imap, imapjunk
 
     try:
-        line = await asyncio.to_thread(imap.check_login, config, secret)
+        line = await asyncio.to_thread(imap.check_login, config, secret, imapjunk.junk_words)
     except (HexpostError, OSError) as exc:  # FetchError, with the user's words
         return CheckLine("IMAP", False, str(exc))
     return CheckLine("IMAP", True, line)

@@ -1,0 +1,170 @@
+"""Packet mail a spam filter put in the spam folder: found there, read, and reported.
+
+A provider's filter readily takes an email from an unknown sender with an attachment of an
+unknown type (an invitation, most of all) for spam, and a hand-off moved into the spam folder
+was lost: the player never saw it, and the other side's reminder and resend went the same way.
+So a sync also looks in the account's spam folder, now and then (`JUNK_EVERY`), for mail the
+``X-Hexpost`` header marks: the folder the server flags ``\\Junk`` (RFC 6154), else one named
+as the big providers name theirs, or the ``junk_folder`` of the account. Nothing else there is
+opened, and nothing there is flagged, moved or deleted: the player is told (`mail.sync`), so
+that marking the mail as not spam teaches the filter.
+
+The look is one STATUS of the spam folder while nothing new is there; only when its UIDNEXT
+moved does it select the folder, search it for the header (the server names the marked mail:
+nothing is downloaded to judge it) and download at most `JUNK_LIMIT` of those, the oldest
+first; the rest wait for the next look. Then the configured folder is selected again
+(`mail.imap.ImapFolder.visit`). Blocking, like `mail.imap`: run on the transport's worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
+
+from mail.imap import MAX_MAIL_BYTES, FoundMail, ImapFolder
+from mail.imapfetch import whole_messages
+from mail.mime import HEADER
+
+__all__ = ["JUNK_EVERY", "JUNK_LIMIT", "JUNK_REF", "JunkLook", "junk_words", "look_in_junk"]
+
+JUNK_EVERY = 15 * 60
+"""Seconds between two looks in the spam folder: a sync or a watch round within that time of
+the last look does not look again. A NOOP's worth of time, not every time."""
+JUNK_LIMIT = 20
+"""Marked emails downloaded from the spam folder per look (each at most
+`mail.imap.MAX_MAIL_BYTES`); the rest are left for the next look."""
+JUNK_REF = "junk:"
+"""What a reference to a message of the spam folder starts with (``junk:<uidvalidity>:<uid>``):
+never the same as one of the configured folder's."""
+_JUNK_FLAG = b"\\Junk"
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class JunkLook:
+    """What one look in the spam folder found, and where the next look starts."""
+
+    folder: str | None
+    """The spam folder looked in (None: the account has none the server would name)."""
+    cursor: str
+    """``<uidvalidity>:<uid>`` of the last message of that folder read ("" at first)."""
+    found: tuple[FoundMail, ...] = ()
+    problem: str = ""
+    """Why the look failed, in words for the player ("" when it did not)."""
+
+
+def look_in_junk(
+    folder: ImapFolder,
+    name: str | None,
+    cursor: str,
+    *,
+    configured: bool,
+    limit: int = JUNK_LIMIT,
+    max_bytes: int = MAX_MAIL_BYTES,
+) -> JunkLook:
+    """Look in the spam folder ``name`` (None: find it; ``configured``: the account names it)
+    for marked mail after ``cursor``, over ``folder``'s connection. A folder that cannot be read
+    (gone, renamed, refused) is reported in ``problem``; the connection stays usable. A broken
+    connection raises `mail.imap.FetchError`, as any other command on it."""
+    doing = "looking for packet mail in the spam folder of"
+    found = folder.visit(doing, lambda client: _status(client, name, configured), elsewhere=False)
+    if isinstance(found, JunkLook):  # (none, or unreadable: the cursor stays)
+        return JunkLook(found.folder, cursor, problem=found.problem) if found.problem else found
+    name, validity, uidnext = found
+    known_validity, _, known_uid = cursor.partition(":")
+    last = int(known_uid) if known_validity == str(validity) and known_uid.isdigit() else 0
+    if uidnext - 1 <= last:  # (the usual look: one STATUS, the inbox still selected)
+        return JunkLook(name, f"{validity}:{last}")
+    return folder.visit(
+        doing, lambda client: _read(client, name, cursor, validity, uidnext, last, limit, max_bytes)
+    )
+
+
+def _status(client: Any, name: str | None, configured: bool) -> JunkLook | tuple[str, int, int]:
+    """The spam folder's name, UIDVALIDITY and UIDNEXT, or the look's end (none, or unreadable)."""
+    if name is None:
+        name = _find(client)
+        if name is None:
+            return JunkLook(None, "")
+    try:
+        status = client.folder_status(name, [b"UIDNEXT", b"UIDVALIDITY"])
+        return name, int(status[b"UIDVALIDITY"]), int(status[b"UIDNEXT"])
+    except IMAPClientAbortError:
+        raise  # (the connection is lost: the fetch fails and is tried again)
+    except (IMAPClientError, KeyError, ValueError) as exc:
+        if not configured:
+            return JunkLook(None, "")  # (renamed or removed: found again next time)
+        return JunkLook(name, "", problem=f"cannot read the spam folder {name!r}: {exc}")
+
+
+def _read(
+    client: Any,
+    name: str,
+    cursor: str,
+    validity: int,
+    uidnext: int,
+    last: int,
+    limit: int,
+    max_bytes: int,
+) -> JunkLook:
+    """The marked mail of the spam folder after UID ``last``, at most ``limit`` of it."""
+    try:
+        client.select_folder(name, readonly=True)
+        marked = client.search(
+            ["UID", f"{last + 1}:*", "HEADER", HEADER, "", "NOT", "LARGER", max_bytes]
+        )
+        every = sorted(uid for uid in (int(u) for u in marked) if uid > last)
+        uids = every[:limit]
+        bodies = whole_messages(client, uids) if uids else {}
+    except IMAPClientAbortError:
+        raise
+    except IMAPClientError as exc:  # (a refusal: this look only fails, not the fetch)
+        return JunkLook(name, cursor, problem=f"cannot read the spam folder {name!r}: {exc}")
+    # Read through the last one taken when some are left for the next look, else through all.
+    through = uids[-1] if len(every) > limit else max([uidnext - 1, *uids])
+    found = tuple(
+        FoundMail(uid=uid, ref=f"{JUNK_REF}{validity}:{uid}", raw=bodies[uid])
+        for uid in uids
+        if uid in bodies
+    )
+    if found:
+        _log.info("%d packet email(s) in the spam folder %r", len(found), name)
+    return JunkLook(name, f"{validity}:{through}", found)
+
+
+def junk_words(folder: ImapFolder) -> str:
+    """Where a sync looks for packet mail a spam filter took, as `hexpost account test` says
+    it (`mail.imap.check_login`): the folder found or configured, or why none is looked in."""
+    config = folder.config
+    if config.ignore_junk:
+        return "the spam folder is not looked in (ignore_junk)"
+    name = config.junk_folder
+
+    def find(client: Any) -> str | None:
+        if name is None:
+            return _find(client)
+        return name if client.folder_exists(name) else None
+
+    found = folder.visit("looking for the spam folder on", find, elsewhere=False)
+    minutes = JUNK_EVERY // 60
+    if found is not None:
+        return f"spam folder {found!r} looked in every {minutes} minutes for packet mail"
+    if name is not None:
+        return f"the spam folder {name!r} (junk_folder) does not exist"
+    return "no spam folder found (set junk_folder if your provider has one)"
+
+
+def _find(client: Any) -> str | None:
+    """The folder the server flags as spam, else one with a usual name, else None."""
+    try:
+        found = client.find_special_folder(_JUNK_FLAG)
+    except IMAPClientAbortError:
+        raise
+    except IMAPClientError as exc:
+        _log.info("could not list the folders to find the spam folder: %s", exc)
+        return None
+    return None if found is None else str(found)
