@@ -3,17 +3,19 @@
 A provider's filter readily takes an email from an unknown sender with an attachment of an
 unknown type (an invitation, most of all) for spam, and a hand-off moved into the spam folder
 was lost: the player never saw it, and the other side's reminder and resend went the same way.
-So a sync also looks in the account's spam folder, now and then (`JUNK_EVERY`), for mail the
-``X-Hexpost`` header marks: the folder the server flags ``\\Junk`` (RFC 6154), else one named
-as the big providers name theirs, or the ``junk_folder`` of the account. Nothing else there is
-opened, and nothing there is flagged, moved or deleted: the player is told (`mail.sync`), so
-that marking the mail as not spam teaches the filter.
+So a sync also looks in the account's spam folder, now and then (`JUNK_EVERY`), for packet
+mail: in the folder the server flags ``\\Junk`` (RFC 6154), else one named as the big
+providers name theirs, or the account's ``junk_folder``. Packet mail is told from spam as in
+the inbox (`mail.imap.ImapFolder.packet_uids`: the server's search for the ``X-Hexpost``
+header, then size and structure, never a download), nothing there is flagged, moved or
+deleted, and the player is told (`mail.sync`), so that marking the mail as not spam teaches
+the filter.
 
 The look is one STATUS of the spam folder while nothing new is there; only when its UIDNEXT
-moved does it select the folder, search it for the header (the server names the marked mail:
-nothing is downloaded to judge it) and download at most `JUNK_LIMIT` of those, the oldest
-first; the rest wait for the next look. Then the configured folder is selected again
-(`mail.imap.ImapFolder.visit`). Blocking, like `mail.imap`: run on the transport's worker thread.
+moved does it select the folder (read-only), judge at most `JUNK_SCAN` new messages and
+download at most `JUNK_LIMIT` packet emails, the rest waiting for the next look; then the
+configured folder is selected again (`mail.imap.ImapFolder.visit`). Blocking, like
+`mail.imap`: run on the transport's worker thread.
 """
 
 from __future__ import annotations
@@ -24,11 +26,18 @@ from typing import Any
 
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 
-from mail.imap import MAX_MAIL_BYTES, FoundMail, ImapFolder
+from mail.imap import MAX_MAIL_BYTES, FetchError, FoundMail, ImapFolder
 from mail.imapfetch import whole_messages
-from mail.mime import HEADER
 
-__all__ = ["JUNK_EVERY", "JUNK_LIMIT", "JUNK_REF", "JunkLook", "junk_words", "look_in_junk"]
+__all__ = [
+    "JUNK_EVERY",
+    "JUNK_LIMIT",
+    "JUNK_REF",
+    "JUNK_SCAN",
+    "JunkLook",
+    "junk_words",
+    "look_in_junk",
+]
 
 JUNK_EVERY = 15 * 60
 """Seconds between two looks in the spam folder: a sync or a watch round within that time of
@@ -36,6 +45,10 @@ the last look does not look again. A NOOP's worth of time, not every time."""
 JUNK_LIMIT = 20
 """Marked emails downloaded from the spam folder per look (each at most
 `mail.imap.MAX_MAIL_BYTES`); the rest are left for the next look."""
+JUNK_SCAN = 200
+"""New messages of the spam folder judged per look (the newest at a first look, when the
+folder may hold weeks of spam; after that the oldest not yet judged): a bound on the work a
+flood of spam makes, which only delays what lies past it to the next look."""
 JUNK_REF = "junk:"
 """What a reference to a message of the spam folder starts with (``junk:<uidvalidity>:<uid>``):
 never the same as one of the configured folder's."""
@@ -80,7 +93,10 @@ def look_in_junk(
     if uidnext - 1 <= last:  # (the usual look: one STATUS, the inbox still selected)
         return JunkLook(name, f"{validity}:{last}")
     return folder.visit(
-        doing, lambda client: _read(client, name, cursor, validity, uidnext, last, limit, max_bytes)
+        doing,
+        lambda client: _read(
+            client, folder, name, cursor, validity, uidnext, last, limit, max_bytes
+        ),
     )
 
 
@@ -103,6 +119,7 @@ def _status(client: Any, name: str | None, configured: bool) -> JunkLook | tuple
 
 def _read(
     client: Any,
+    folder: ImapFolder,
     name: str,
     cursor: str,
     validity: int,
@@ -111,21 +128,29 @@ def _read(
     limit: int,
     max_bytes: int,
 ) -> JunkLook:
-    """The marked mail of the spam folder after UID ``last``, at most ``limit`` of it."""
+    """The packet mail of the spam folder after UID ``last``: of at most `JUNK_SCAN` new
+    messages (the newest at a first look, else the oldest), judged as the configured folder's
+    new mail is (`mail.imap.ImapFolder.packet_uids`: the server's search for the header first,
+    then size and structure), at most ``limit`` downloaded."""
     try:
         client.select_folder(name, readonly=True)
-        marked = client.search(
-            ["UID", f"{last + 1}:*", "HEADER", HEADER, "", "NOT", "LARGER", max_bytes]
-        )
-        every = sorted(uid for uid in (int(u) for u in marked) if uid > last)
-        uids = every[:limit]
+        new = sorted(uid for uid in (int(u) for u in client.search(["UID", f"{last + 1}:*"])))
+        new = [uid for uid in new if uid > last]
+        window = new[-JUNK_SCAN:] if last == 0 else new[:JUNK_SCAN]
+        chosen = folder.packet_uids(window, max_bytes=max_bytes)
+        uids = chosen[:limit]
         bodies = whole_messages(client, uids) if uids else {}
     except IMAPClientAbortError:
         raise
-    except IMAPClientError as exc:  # (a refusal: this look only fails, not the fetch)
+    except (IMAPClientError, FetchError) as exc:  # (a refusal: the look fails, not the fetch;
+        # a lost connection fails the SELECT of the configured folder after this, and the fetch)
         return JunkLook(name, cursor, problem=f"cannot read the spam folder {name!r}: {exc}")
-    # Read through the last one taken when some are left for the next look, else through all.
-    through = uids[-1] if len(every) > limit else max([uidnext - 1, *uids])
+    if len(chosen) > limit:
+        through = uids[-1]  # the rest of the packet mail waits for the next look
+    elif window and window[-1] != new[-1]:
+        through = window[-1]  # the messages after the window wait for the next look
+    else:
+        through = max([uidnext - 1, *new])
     found = tuple(
         FoundMail(uid=uid, ref=f"{JUNK_REF}{validity}:{uid}", raw=bodies[uid])
         for uid in uids

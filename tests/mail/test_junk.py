@@ -17,6 +17,7 @@ import pytest
 from imapclient import IMAPClient
 
 from engine.core.packets import VerifiedPacket
+from mail import imapjunk
 from mail.accounts import ImapConfig, MailConfig, SmtpConfig
 from mail.imap import check_login
 from mail.imapjunk import JUNK_EVERY, JUNK_LIMIT, junk_words
@@ -320,4 +321,56 @@ def test_a_look_that_finds_nothing_new_is_one_status_command(
 
     quiet, news = asyncio.run(run())
     assert quiet == [b"NOOP", b"STATUS"]
-    assert news == [b"NOOP", b"STATUS", b"EXAMINE", b"UID SEARCH", b"UID FETCH", b"SELECT"]
+    judge = [b"UID SEARCH", b"UID SEARCH"]  # (the new UIDs, then those the header marks)
+    assert news == [b"NOOP", b"STATUS", b"EXAMINE", *judge, b"UID FETCH", b"SELECT"]
+
+
+def without_header(raw: bytes) -> bytes:
+    """A packet email whose ``X-Hexpost`` header a relay dropped (its attachment stays)."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    kept = [line for line in head.split(b"\r\n") if not line.lower().startswith(b"x-hexpost")]
+    assert len(kept) < len(head.split(b"\r\n"))
+    return b"\r\n".join(kept) + b"\r\n\r\n" + body
+
+
+def test_packet_mail_without_its_header_is_told_by_its_structure(
+    mail_stack: MailStack,
+    admin: IMAPClient,  # noqa: F811
+    box: str,  # noqa: F811
+    junk: str,
+    packet: VerifiedPacket,  # noqa: F811
+) -> None:
+    """As in the inbox: a server that cannot search a custom header, or a relay that dropped
+    it, still leaves the packet attachment for the structure to show."""
+    deliver(admin, junk, foreign_mail("x", attachment=b"%PDF-1.4"))
+    deliver(admin, junk, without_header(packet_mail(mail_stack, packet, "bare")))
+    result = fetch(transport(config(mail_stack, box, junk_folder=junk), Clock()), "")
+    assert [p.ref.rpartition(":")[2] for p in result.packets] == ["2"]
+
+
+def test_a_first_look_judges_the_newest_mail_and_later_looks_go_on_from_there(
+    mail_stack: MailStack,
+    admin: IMAPClient,  # noqa: F811
+    box: str,  # noqa: F811
+    junk: str,
+    packet: VerifiedPacket,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Weeks of spam are not judged at a first look, only the newest `JUNK_SCAN`; after that
+    every new message is, the oldest first, a bounded number per look."""
+    monkeypatch.setattr(imapjunk, "JUNK_SCAN", 3)
+    old = [foreign_mail(str(n)) for n in range(4)]
+    deliver(admin, junk, packet_mail(mail_stack, packet, "old"), *old)  # UIDs 1-5
+    deliver(admin, junk, packet_mail(mail_stack, packet, "recent"))  # UID 6
+    clock = Clock()
+    imap = config(mail_stack, box, junk_folder=junk)
+    first = fetch(transport(imap, clock), "")
+    assert [p.ref.rpartition(":")[2] for p in first.packets] == ["6"]  # (4-6 judged)
+    deliver(admin, junk, *[foreign_mail(f"new {n}") for n in range(3)])  # UIDs 7-9
+    deliver(admin, junk, packet_mail(mail_stack, packet, "newest"))  # UID 10
+    clock.now += timedelta(seconds=JUNK_EVERY)
+    second = fetch(transport(imap, clock), first.cursor)
+    assert second.packets == []  # (7-9 judged)
+    clock.now += timedelta(seconds=JUNK_EVERY)
+    third = fetch(transport(imap, clock), second.cursor)
+    assert [p.ref.rpartition(":")[2] for p in third.packets] == ["10"]
