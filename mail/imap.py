@@ -41,7 +41,7 @@ from mail.imaperrors import error_text as _text
 from mail.imaperrors import explain as _explain
 from mail.imaperrors import is_temporary as _temporary
 from mail.imapfetch import whole_messages
-from mail.imapmarks import marks_packet
+from mail.imapmarks import marks_packet, searched
 from mail.mime import (
     ARMOR_BEGIN,
     HEADER,
@@ -241,10 +241,8 @@ class ImapFolder:
         for start in range(0, len(uids), _SEARCH_BATCH):
             chunk = uids[start : start + _SEARCH_BATCH]
             with self._guard("searching new mail in"):
-                found = self._client.search(
-                    ["UID", _uid_set(chunk), "HEADER", HEADER, "", "NOT", "LARGER", max_bytes]
-                )
-            marked.update(int(u) for u in found)
+                criteria = ["UID", _uid_set(chunk), "HEADER", HEADER, "", "NOT", "LARGER"]
+                marked.update(searched(self._client, [*criteria, max_bytes]))
         wanted = sorted(marked.intersection(uids))
         rest = [uid for uid in uids if uid not in marked]
         for start in range(0, len(rest), batch):
@@ -309,8 +307,9 @@ class ImapFolder:
         armoured: set[int] = set()
         if unmarked:
             with self._guard("searching new mail in"):
-                found = self._client.search(["UID", _uid_set(unmarked), "BODY", ARMOR_BEGIN])
-            armoured = {int(u) for u in found}
+                armoured = set(
+                    searched(self._client, ["UID", _uid_set(unmarked), "BODY", ARMOR_BEGIN])
+                )
         chosen: list[int] = []
         for uid in uids:
             if uid not in marked and uid not in armoured:

@@ -12,10 +12,29 @@ from __future__ import annotations
 
 import contextlib
 import email.header
+import logging
 from collections.abc import Mapping
 from typing import Any
 
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
+
 from mail.mime import PACKET_EXTENSION, PACKET_TYPE, is_hexpost
+
+_log = logging.getLogger(__name__)
+
+
+def searched(client: Any, criteria: list[Any]) -> list[int]:
+    """The UIDs a search for hexpost's marks (its header, the armour line) names; none when
+    the server refused the search (Yahoo has answered header searches NO, other servers
+    reject criteria they do not index), so the caller judges those messages by their size and
+    structure instead. A lost connection still raises."""
+    try:
+        return [int(uid) for uid in client.search(criteria)]
+    except IMAPClientAbortError:
+        raise
+    except IMAPClientError as exc:
+        _log.info("the server refused a search for hexpost's marks (%s): judging by structure", exc)
+        return []
 
 
 def marks_packet(fact: Mapping[bytes, Any]) -> bool:

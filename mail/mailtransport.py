@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import queue
 import threading
@@ -34,6 +35,7 @@ from mail.accounts import AccountError, MailConfig, ServerConfig
 from mail.credentials import resolve_secret
 from mail.transport import FetchResult, IncomingPacket, OutgoingPacket, TransportError
 
+_log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 T = TypeVar("T")
 
@@ -53,18 +55,25 @@ UNREADABLE_BYTES = 64 * 1024
 replica records it as rejected (and the ref as read) without storing a stranger's 4 MB."""
 
 
-def _incoming(item: imap.FoundMail) -> IncomingPacket:
+def _incoming(item: imap.FoundMail) -> IncomingPacket | None:
     """What one packet email hands up: its first readable copy, the others as alternatives.
 
     An email marked as ours in which no copy reads (truncated, mangled, hostile) is handed up
     all the same, as its first bytes, so that the replica records the rejection and the ref is
     never read again; the ``X-Hexpost`` header, when there is one, names the game and position
     it was meant to be (untrusted hints). `mime.read_message` never raises; should it ever,
-    that email alone counts as unreadable and the other emails of the fetch go up as usual."""
+    that email alone counts as unreadable and the other emails of the fetch go up as usual.
+
+    An email with no mark of ours at all (`mime.is_hexpost`) hands up nothing: a server whose
+    search for the header named it anyway (some answer an empty header search with every
+    message) must not make the player's other mail land in the store as refused packets."""
     try:
         read = mime.read_message(item.raw)
     except Exception:
         read = None
+    if read is None and not _marked(item.raw):
+        _log.warning("message %s is no packet mail, though the server's search named it", item.ref)
+        return None
     hints: dict[str, Any] = {}
     if read is not None and read.game_id is not None:
         hints["game_hint"] = read.game_id
@@ -78,6 +87,17 @@ def _incoming(item: imap.FoundMail) -> IncomingPacket:
         alternatives=read.candidates[1:],
         **hints,
     )
+
+
+def _marked(raw: bytes) -> bool:
+    """Whether an email bears a mark of ours: `mime.is_hexpost`, or an ``X-Hexpost`` field in
+    a header block too big for that cheap filter to parse (as a server's header search finds
+    it)."""
+    if mime.is_hexpost(raw):
+        return True
+    end = raw.find(b"\r\n\r\n")
+    head = (raw if end < 0 else raw[:end]).lower()
+    return b"\n" + mime.HEADER.lower().encode() + b":" in b"\n" + head
 
 
 class MailTransport:
@@ -222,7 +242,7 @@ class MailTransport:
             self._drop()
             raise
         self._fetched.update((item.ref, item.uid) for item in found)
-        return [_incoming(item) for item in found]
+        return [packet for packet in map(_incoming, found) if packet is not None]
 
     def _folder_of(self, uidvalidity: int) -> imap.ImapFolder:
         """The open folder, if its UIDs still mean what they meant when they were found."""
@@ -303,7 +323,7 @@ class MailTransport:
         found = [item for item in look.found if item.ref not in known]
         self.from_junk = tuple(item.ref for item in found)
         state = JunkState(looked=self._now(), cursor=look.cursor, folder=look.folder)
-        return state, [_incoming(item) for item in found]
+        return state, [packet for packet in map(_incoming, found) if packet is not None]
 
     def _junk_blocking(self, name: str | None, cursor: str, configured: bool) -> imapjunk.JunkLook:
         try:

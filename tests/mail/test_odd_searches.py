@@ -1,0 +1,70 @@
+"""Servers whose SEARCH does not do what RFC 3501 says, against the real test Dovecot with
+its answers bent at the client: one that refuses a search for a header (Yahoo has answered
+such searches NO) and one that answers an empty header search with every message. Either way
+the packet mail is read, and the player's other mail is neither fetched into the store nor a
+reason for the sync to fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from engine.core.packets import VerifiedPacket
+from mail.transport import FetchResult
+from tests.mail.servers import MailStack
+from tests.mail.test_imap import (  # noqa: F401  (fixtures)
+    admin,
+    box,
+    deliver,
+    foreign_mail,
+    packet,
+    packet_mail,
+    password,
+)
+from tests.mail.test_imap_fetch import transport
+
+_search = IMAPClient.search
+
+
+def refusing(self: IMAPClient, criteria: Any = "ALL", charset: str | None = None) -> Any:
+    if "HEADER" in criteria or "BODY" in criteria:
+        raise IMAPClientError("UID SEARCH Server error - Please try again later")
+    return _search(self, criteria, charset)
+
+
+def over_matching(self: IMAPClient, criteria: Any = "ALL", charset: str | None = None) -> Any:
+    if "HEADER" in criteria:  # (the header's criterion read as matching every message)
+        at = criteria.index("HEADER")
+        criteria = [*criteria[:at], *criteria[at + 3 :]]
+    return _search(self, criteria, charset)
+
+
+@pytest.mark.parametrize("search", [refusing, over_matching], ids=["refused", "every-message"])
+def test_packet_mail_is_read_and_other_mail_left_out(
+    mail_stack: MailStack,
+    admin: IMAPClient,  # noqa: F811
+    box: str,  # noqa: F811
+    packet: VerifiedPacket,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    search: Any,
+) -> None:
+    deliver(admin, box, foreign_mail("one"), packet_mail(mail_stack, packet, "ours"))
+    deliver(admin, box, foreign_mail("two", attachment=b"%PDF-1.4"))
+    monkeypatch.setattr(IMAPClient, "search", search)
+    mail = transport(mail_stack, box)
+
+    async def run() -> FetchResult:
+        try:
+            return await mail.fetch("", set())
+        finally:
+            await mail.close()
+
+    result = asyncio.run(run())
+    assert [p.ref.rpartition(":")[2] for p in result.packets] == ["2"]
+    assert packet.data in (result.packets[0].data, *result.packets[0].alternatives)
+    assert result.cursor.partition("\n")[0].endswith(":3")
