@@ -15,10 +15,10 @@ IMAP APPEND. Then, in the same run, each figure printed with its floor and the r
       turns it on; hexpost's connections turn it off, `mail.imap._quiet`) and the ratio
       against that lower floor; shown on its own, the part of the sync spent reading the
       emails (`mime.read_message` over the same emails, as the IMAP worker reads them);
-  (b) a one-shot sync with nothing new (a new connection each time) against connect, login,
-      select and one NOOP, and the same sync when its look in the spam folder is due (at most
-      every `mail.imapjunk.JUNK_EVERY`: a STATUS of the receiver's empty Junk folder); and a
-      watch round's fetch on a kept connection against one NOOP on an open connection;
+  (b) a one-shot sync with nothing new (a new connection each time; like every sync the
+      player runs, it looks in the spam folder: a STATUS of the receiver's empty Junk folder)
+      against connect, login, select and one NOOP; and a watch round's fetch on a kept
+      connection (no look: the last was a moment ago) against one NOOP on an open connection;
   (c) with the watch loop running for the receiver: time from the SMTP send of one packet to
       that packet applied on the receiving side (``--latency`` samples). Dovecot is set to
       notify an idling client within 1 s (``imap_idle_notify_interval``).
@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import functools
 import os
 import pstats
 import re
@@ -45,7 +44,6 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +54,6 @@ from imapclient import IMAPClient  # noqa: E402
 from bench.machine import describe  # noqa: E402
 from bench.runs import fresh_caches  # noqa: E402
 from engine.core.packets import open_packet  # noqa: E402
-from mail.imapjunk import JUNK_EVERY  # noqa: E402
 from mail.loopback import LoopbackNetwork  # noqa: E402
 from mail.mailtransport import MailTransport  # noqa: E402
 from mail.mime import read_message  # noqa: E402
@@ -83,12 +80,6 @@ from tests.saves.conftest import (  # noqa: E402
     owner,
     play_setup,
 )
-
-
-def later(turns: int) -> datetime:
-    """The time ``turns`` looks in the spam folder from now (the clock of a transport whose
-    look is due, though the last one was a moment ago)."""
-    return datetime.now(UTC) + timedelta(seconds=turns * (JUNK_EVERY + 60))
 
 
 def _client(stack: MailStack, user: str, box: str) -> IMAPClient:
@@ -373,13 +364,6 @@ def main() -> None:
         warm_transport = MailTransport(account(stack, receiver_user, box))
         warm = warm_nothing_new(last[0], warm_transport)
         asyncio.run(warm_transport.close())
-        junk_due = []
-        for turn in range(1, 4):  # (each a quarter hour later by the transport's clock)
-            due = MailTransport(
-                account(stack, receiver_user, box), clock=functools.partial(later, turn)
-            )
-            junk_due.append(timed_sync(last[0], due)[0])
-            asyncio.run(due.close())
         last[0].close()
 
         a, fa, fv = min(full), min(fetch), min(verify)
@@ -401,9 +385,6 @@ def main() -> None:
         print(f"    floor, connect+login+select+NOOP:                {fb * 1000:9.2f} ms")
         print(f"    hexpost sync (new connection each time):         {b * 1000:9.2f} ms")
         print(f"    ratio b / floor: {b / fb:.2f}")
-        bj = min(junk_due)
-        print(f"    the same sync when its spam-folder look is due:  {bj * 1000:9.2f} ms")
-        print(f"    ratio / floor: {bj / fb:.2f} (at most every {JUNK_EVERY // 60} minutes)")
         print(f"    floor, one NOOP on an open connection:           {fn * 1000:9.3f} ms")
         print(f"    a watch round's fetch (connection kept open):    {warm * 1000:9.3f} ms")
         print(f"    ratio warm / NOOP: {warm / fn:.2f}")

@@ -128,6 +128,7 @@ class MailTransport:
         """The spam folder the last look in it read (None: none was looked in)."""
         self.junk_problem = ""
         """Why the last look in the spam folder failed ("" when it did not)."""
+        self._junk_wanted = False
 
     # --- secrets ------------------------------------------------------------------------------
 
@@ -294,11 +295,20 @@ class MailTransport:
             junk, junk_mail = await self._look_in_junk(junk, seen)
         return _join_cursor(new_main, junk), _batches(self, uidvalidity, chosen, junk_mail)
 
+    def look_in_junk_next(self) -> None:
+        """Make the next fetch look in the spam folder, however recent the last look: a sync
+        the player asked for (`mail.sync.sync` with ``force``) does, since a player told of
+        an invitation syncs at once and must not wait out `mail.imapjunk.JUNK_EVERY`."""
+        self._junk_wanted = True
+
     def _junk_due(self, junk: JunkState | None) -> bool:
         """Whether this fetch looks in the spam folder (`mail.imapjunk.JUNK_EVERY`)."""
+        wanted, self._junk_wanted = self._junk_wanted, False
         if self.config.imap.ignore_junk:
             return False
-        return junk is None or not 0 <= self._now() - junk.looked < imapjunk.JUNK_EVERY
+        if wanted or junk is None:
+            return True
+        return not 0 <= self._now() - junk.looked < imapjunk.JUNK_EVERY
 
     def _now(self) -> int:
         return int(self._clock().timestamp())

@@ -293,9 +293,13 @@ async def sync(
     auto_replies: bool = True,
 ) -> SyncReport:
     """Pull, apply, remind late players (`mail.reminding`) and push once (``force``: see
-    `push`). ``auto_replies`` False leaves the rolls and reveals this home owes for the player
-    to answer (``--no-auto-replies``)."""
+    `push`; a mail transport then looks in the spam folder too, `mail.imapjunk`).
+    ``auto_replies`` False leaves the rolls and reveals this home owes for the player to
+    answer (``--no-auto-replies``)."""
     caught_up = replica.catch_up(now=now())
+    wanted = getattr(transport, "look_in_junk_next", None)  # (mail: the spam folder too)
+    if force and wanted is not None:
+        wanted()
     taken: list[str] = []
     pulled = await pull(replica, transport, now, taken)
     received = caught_up + pulled
@@ -334,12 +338,12 @@ def junk_lines(transport: Transport, received: Sequence[tuple[str, Outcome]]) ->
     taken = [o for ref, o in received if o.status in _TAKEN and ref in refs]
     if taken:
         folder = getattr(transport, "junk_folder", None) or "spam"
-        count = f"{len(taken)} packet email{'' if len(taken) == 1 else 's'}"
+        one = len(taken) == 1
         lines.append(
-            f"{count} for your games {'was' if len(taken) == 1 else 'were'} in the spam folder "
-            f"{folder!r}; hexpost read {'it' if len(taken) == 1 else 'them'} there. Mark "
-            "such mail as not spam (or add the sender to your contacts): hexpost looks in "
-            "the spam folder only every 15 minutes"
+            f"{len(taken)} hexpost email{'' if one else 's'} {'was' if one else 'were'} in your "
+            f"spam folder {folder!r} and read there. Mark such mail as not spam (or add the "
+            "sender to your contacts) so that it reaches your inbox: a watching hexpost looks "
+            "in the spam folder only every 15 minutes"
         )
     return lines
 
