@@ -183,13 +183,44 @@ def junk_words(folder: ImapFolder) -> str:
     return "no spam folder found (set junk_folder if your provider has one)"
 
 
+USUAL_NAMES = (
+    "junk",
+    "spam",
+    "junk email",
+    "junk e-mail",
+    "bulk mail",
+    "bulk",
+    "[gmail]/spam",
+    "[google mail]/spam",
+)
+"""Names the big providers give their spam folder, for a server that flags none (compared
+without case, at the top level or under INBOX)."""
+
+
 def _find(client: Any) -> str | None:
-    """The folder the server flags as spam, else one with a usual name, else None."""
+    """The folder the server flags as spam, else one with a usual name (`USUAL_NAMES`), else
+    None: from one LIST of every folder."""
     try:
-        found = client.find_special_folder(_JUNK_FLAG)
+        listed = client.list_folders()
     except IMAPClientAbortError:
         raise
     except IMAPClientError as exc:
         _log.info("could not list the folders to find the spam folder: %s", exc)
         return None
-    return None if found is None else str(found)
+    return spam_folder_in(listed)
+
+
+def spam_folder_in(listed: Any) -> str | None:
+    """The spam folder among a LIST answer's ``(flags, delimiter, name)`` entries."""
+    names: dict[str, str] = {}
+    for entry in listed:
+        if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], str)):
+            continue  # (an entry imapclient could not read)
+        flags, delimiter, name = entry
+        if _JUNK_FLAG in (flags or ()):
+            return str(name)
+        lowered = name.lower()
+        if isinstance(delimiter, bytes) and lowered.startswith("inbox"):
+            lowered = lowered.removeprefix("inbox" + delimiter.decode("ascii", "replace"))
+        names.setdefault(lowered, name)
+    return next((names[usual] for usual in USUAL_NAMES if usual in names), None)

@@ -298,7 +298,9 @@ class MailTransport:
     def look_in_junk_next(self) -> None:
         """Make the next fetch look in the spam folder, however recent the last look: a sync
         the player asked for (`mail.sync.sync` with ``force``) does, since a player told of
-        an invitation syncs at once and must not wait out `mail.imapjunk.JUNK_EVERY`."""
+        an invitation syncs at once and must not wait out `mail.imapjunk.JUNK_EVERY`. (Not
+        when the last look found the account has no spam folder: finding one lists every
+        folder, which is asked again only after `mail.imapjunk.JUNK_EVERY`.)"""
         self._junk_wanted = True
 
     def _junk_due(self, junk: JunkState | None) -> bool:
@@ -306,8 +308,8 @@ class MailTransport:
         wanted, self._junk_wanted = self._junk_wanted, False
         if self.config.imap.ignore_junk:
             return False
-        if wanted or junk is None:
-            return True
+        if junk is None or (wanted and junk.folder is not None):
+            return True  # (an account found to have no spam folder is asked again in time)
         return not 0 <= self._now() - junk.looked < imapjunk.JUNK_EVERY
 
     def _now(self) -> int:

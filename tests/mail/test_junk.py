@@ -20,7 +20,7 @@ from engine.core.packets import VerifiedPacket
 from mail import imapjunk
 from mail.accounts import ImapConfig, MailConfig, SmtpConfig
 from mail.imap import check_login
-from mail.imapjunk import JUNK_EVERY, JUNK_LIMIT, junk_words
+from mail.imapjunk import JUNK_EVERY, JUNK_LIMIT, junk_words, spam_folder_in
 from mail.mailtransport import MailTransport, _split_cursor
 from mail.sync import SyncReport, sync
 from mail.transport import FetchResult
@@ -378,3 +378,46 @@ def test_a_first_look_judges_the_newest_mail_and_later_looks_go_on_from_there(
     clock.now += timedelta(seconds=JUNK_EVERY)
     third = fetch(transport(imap, clock), second.cursor)
     assert [p.ref.rpartition(":")[2] for p in third.packets] == ["10"]
+
+
+def test_the_spam_folder_is_known_by_its_flag_or_a_usual_name() -> None:
+    """`mail.imapjunk.spam_folder_in` over LIST answers as imapclient reads them."""
+    flagged = [((b"\\HasNoChildren",), b"/", "INBOX"), ((b"\\Junk",), b"/", "Courrier indesirable")]
+    assert spam_folder_in(flagged) == "Courrier indesirable"
+    outlook = [((), b"/", "INBOX"), ((), b"/", "Junk Email"), ((), b"/", "Spammy stuff")]
+    assert spam_folder_in(outlook) == "Junk Email"
+    under_inbox = [((), b".", "INBOX"), ((), b".", "INBOX.Spam")]
+    assert spam_folder_in(under_inbox) == "INBOX.Spam"
+    yahoo = [((), b"/", "Inbox"), ((), b"/", "Bulk Mail"), ((), b"/", "Archive")]
+    assert spam_folder_in(yahoo) == "Bulk Mail"
+    assert spam_folder_in([((), b"/", "INBOX"), ((), b"/", "Spamalot"), "garbage", (1, 2)]) is None
+
+
+def test_an_account_without_a_spam_folder_is_not_listed_at_every_sync(
+    mail_stack: MailStack,
+    box: str,  # noqa: F811
+) -> None:
+    """Finding the spam folder lists every folder: when the account has none, a sync the
+    player runs does not list them again before `JUNK_EVERY` has passed."""
+    clock = Clock()
+    mail = transport(config(mail_stack, box), clock)
+
+    async def run() -> list[list[bytes]]:
+        try:
+            first = await mail.fetch("", set())
+            assert mail.junk_folder is None and mail._folder is not None
+            sent = commands(mail._folder)
+            mail.look_in_junk_next()
+            second = await mail.fetch(first.cursor, set())
+            soon = list(sent)
+            sent.clear()
+            clock.now += timedelta(seconds=JUNK_EVERY)
+            mail.look_in_junk_next()
+            await mail.fetch(second.cursor, set())
+            return [soon, list(sent)]
+        finally:
+            await mail.close()
+
+    soon, later = asyncio.run(run())
+    assert soon == [b"NOOP"]
+    assert later == [b"NOOP", b"LIST"]
