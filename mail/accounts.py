@@ -112,7 +112,7 @@ class ImapConfig(ServerConfig):
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     junk_folder: str | None = None
     """The spam folder to look in for packet mail a filter put there (`mail.imapjunk`); None:
-    the folder the server flags ``\\Junk``, else one named Junk or Spam."""
+    the folder the server flags ``\\Junk``, else one with a usual name (`mail.imapjunk`)."""
     ignore_junk: bool = False
     """Never look in the spam folder."""
 
