@@ -129,6 +129,8 @@ class MailTransport:
         self.junk_problem = ""
         """Why the last look in the spam folder failed ("" when it did not)."""
         self._junk_wanted = False
+        self._junk_state: JunkState | None = None
+        """The spam folder's state as the last fetch left it (for `junk_look_in`)."""
 
     # --- secrets ------------------------------------------------------------------------------
 
@@ -293,6 +295,7 @@ class MailTransport:
         junk_mail: list[IncomingPacket] = []
         if self._junk_due(junk):
             junk, junk_mail = await self._look_in_junk(junk, seen)
+        self._junk_state = junk
         return _join_cursor(new_main, junk), _batches(self, uidvalidity, chosen, junk_mail)
 
     def look_in_junk_next(self) -> None:
@@ -302,6 +305,17 @@ class MailTransport:
         when the last look found the account has no spam folder: finding one lists every
         folder, which is asked again only after `mail.imapjunk.JUNK_EVERY`.)"""
         self._junk_wanted = True
+
+    def junk_look_in(self) -> float | None:
+        """Seconds until a fetch is due to look in the spam folder (0: the next one will),
+        or None when it never will (``ignore_junk``); the watch ends its wait for it."""
+        if self.config.imap.ignore_junk:
+            return None
+        junk = self._junk_state
+        if junk is None:
+            return 0.0
+        since = self._now() - junk.looked
+        return float(max(0, imapjunk.JUNK_EVERY - since)) if since >= 0 else 0.0
 
     def _junk_due(self, junk: JunkState | None) -> bool:
         """Whether this fetch looks in the spam folder (`mail.imapjunk.JUNK_EVERY`)."""

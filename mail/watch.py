@@ -2,8 +2,8 @@
 
 One round is a sync (pull, automatic replies, the reminders due, push of what is due); then
 the loop waits on the IMAP folder with IDLE until the server announces mail, the next outbox
-retry is due, or the IDLE period ends (re-issued well before the 29 minutes after which
-servers may drop an idle client). A server without IDLE is polled.
+retry or look in the spam folder is due, or the IDLE period ends (re-issued well before the
+29 minutes after which servers may drop an idle client). A server without IDLE is polled.
 
 Network trouble never ends the watch: a failed round is reported and tried again after a
 growing pause (capped), and unsent packets stay in the outbox with their backoff. Only a
@@ -81,6 +81,13 @@ def _next_due(replica: Replica, now: str) -> float | None:
     return min(known) if known else None
 
 
+def _junk_due(transport: Transport) -> float | None:
+    """Seconds until the mail transport's next look in the spam folder (`mail.imapjunk`):
+    mail a filter moved there announces nothing, so the wait ends for it."""
+    due = getattr(transport, "junk_look_in", None)
+    return due() if callable(due) else None
+
+
 async def watch(
     replica: Replica,
     transport: Waiting,
@@ -109,8 +116,8 @@ async def watch(
             continue
         failures = 0
         on_round(result)
-        due = _next_due(replica, now())
-        timeout = idle_seconds if due is None else max(1.0, min(idle_seconds, due))
+        dues = [_next_due(replica, now()), _junk_due(transport)]
+        timeout = max(1.0, min([idle_seconds, *(due for due in dues if due is not None)]))
         waiter = asyncio.ensure_future(transport.wait(timeout))
         stopper = asyncio.ensure_future(stop.wait())
         done, _ = await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)

@@ -45,8 +45,10 @@ if TYPE_CHECKING:
     from tui.screens.base import HexpostScreen
 
 
-WATCH_SECONDS = 20 * 60.0
-"""How long one IMAP IDLE lasts before it is issued again (servers drop idlers after 30)."""
+WATCH_SECONDS = 15 * 60.0
+"""How long one IMAP IDLE lasts before it is issued again (servers drop idlers after 30). A
+wait that ends with nothing announced is followed by a sync all the same: mail a spam filter
+moved announces nothing (`mail.imapjunk`), and a send that failed is due again."""
 
 HOME_SECONDS = 2.0
 """How often the app asks whether another process changed the home (`check_home`)."""
@@ -278,8 +280,7 @@ class HexpostApp(App[None]):
             if arrived is None:
                 return
             failures = 0
-            if arrived:
-                self.sync_arrivals()
+            self.sync_arrivals()  # (after a quiet wait too: see WATCH_SECONDS)
 
     def on_settings_screen_transport_changed(self, _: Message) -> None:
         """The settings changed the home's transport: watch the new one."""

@@ -21,9 +21,11 @@ from mail import imapjunk
 from mail.accounts import ImapConfig, MailConfig, SmtpConfig
 from mail.imap import check_login
 from mail.imapjunk import JUNK_EVERY, JUNK_LIMIT, junk_words, spam_folder_in
+from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.mailtransport import MailTransport, _split_cursor
 from mail.sync import SyncReport, sync
 from mail.transport import FetchResult
+from mail.watch import watch
 from tests.mail.mailgame import close, mail_player, new_box, set_passwords
 from tests.mail.servers import MailStack
 from tests.mail.test_imap import (  # noqa: F401  (fixtures)
@@ -421,3 +423,55 @@ def test_an_account_without_a_spam_folder_is_not_listed_at_every_sync(
     soon, later = asyncio.run(run())
     assert soon == [b"NOOP"]
     assert later == [b"NOOP", b"LIST"]
+
+
+def test_the_watch_ends_its_wait_when_a_look_in_the_spam_folder_is_due(tmp_path: Path) -> None:
+    """Mail moved to the spam folder announces nothing: `sync --watch` waits no longer than
+    the transport's next look (`MailTransport.junk_look_in`)."""
+
+    class Waiting(LoopbackTransport):
+        def __init__(self, network: LoopbackNetwork, stop: asyncio.Event) -> None:
+            super().__init__(network, "loopback:bob")
+            self.stop = stop
+            self.timeouts: list[float] = []
+
+        def junk_look_in(self) -> float:
+            return 42.0
+
+        async def wait(self, timeout: float) -> bool:
+            self.timeouts.append(timeout)
+            self.stop.set()
+            return False
+
+    player = Player(tmp_path / "bob", "Bob", "bob@localhost", LoopbackNetwork())
+    try:
+
+        async def run() -> list[float]:
+            stop = asyncio.Event()
+            waiting = Waiting(LoopbackNetwork(), stop)
+            await watch(player.replica, waiting, now, on_round=lambda _: None, stop=stop)
+            return waiting.timeouts
+
+        assert asyncio.run(run()) == [42.0]
+    finally:
+        player.close()
+
+
+def test_the_transport_says_when_its_next_look_is_due(
+    mail_stack: MailStack,
+    box: str,  # noqa: F811
+    junk: str,
+) -> None:
+    clock = Clock()
+    mail = transport(config(mail_stack, box, junk_folder=junk), clock)
+    assert mail.junk_look_in() == 0.0  # (no look yet)
+    fetch(mail, "")
+    assert mail.junk_look_in() == JUNK_EVERY
+    clock.now += timedelta(seconds=60)
+    assert mail.junk_look_in() == JUNK_EVERY - 60
+    clock.now += timedelta(seconds=JUNK_EVERY)
+    assert mail.junk_look_in() == 0.0
+    clock.now = START - timedelta(seconds=1)  # (a clock set back: due at once)
+    assert mail.junk_look_in() == 0.0
+    ignoring = transport(config(mail_stack, box, ignore_junk=True), clock)
+    assert ignoring.junk_look_in() is None

@@ -16,6 +16,7 @@ import pytest
 from textual.widgets import Input
 
 import mail.folder
+import tui.app
 from mail.folder import FolderTransport
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import sync
@@ -73,6 +74,32 @@ async def test_new_mail_is_synced_and_shown_without_a_key(tutorial: Tutorial) ->
         bell.set()
         await _until(lambda: screen.data is not None and screen.data.show.seq == 5)
         assert "; Alice: done at 1A1" in status_text(app)  # what arrived, in words
+        await pilot.pause()
+
+
+async def test_a_quiet_wait_ends_in_a_sync_all_the_same(
+    tutorial: Tutorial, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mail a spam filter moved announces nothing: when a wait ends with no announcement the
+    app syncs anyway (every `tui.app.WATCH_SECONDS`), and the packet appears."""
+    monkeypatch.setattr(tui.app, "WATCH_SECONDS", 0.3)
+    bell = asyncio.Event()  # (never rung)
+    made: list[AnnouncingTransport] = []
+
+    def transport(_home: Home) -> AnnouncingTransport:
+        made.append(AnnouncingTransport(tutorial.network, "loopback:bob", bell))
+        return made[-1]
+
+    app = HexpostApp(Home(tutorial.bob.home.path), "border", transport=transport)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(lambda: isinstance(app.screen, GameScreen) and app.screen.data is not None)
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.data is not None and screen.data.show.seq == 4
+        tutorial.alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
+        await sync(tutorial.alice.replica, tutorial.alice.transport, now)
+        await _until(lambda: screen.data is not None and screen.data.show.seq == 5)
+        assert not bell.is_set() and made[0].waits >= 1
         await pilot.pause()
 
 
