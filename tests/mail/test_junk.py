@@ -475,3 +475,24 @@ def test_the_transport_says_when_its_next_look_is_due(
     assert mail.junk_look_in() == 0.0
     ignoring = transport(config(mail_stack, box, ignore_junk=True), clock)
     assert ignoring.junk_look_in() is None
+
+
+def test_a_spam_folder_named_in_another_script_is_read(
+    mail_stack: MailStack,
+    admin: IMAPClient,  # noqa: F811
+    box: str,  # noqa: F811
+    packet: VerifiedPacket,  # noqa: F811
+) -> None:
+    """Folder names travel in modified UTF-7 (RFC 3501): a French Outlook's "Courrier
+    indésirable" is read like any other."""
+    name = f"{box} Courrier indésirable"
+    admin.create_folder(name)
+    deliver(admin, name, packet_mail(mail_stack, packet, "accents"))
+    mail = transport(config(mail_stack, box, junk_folder=name), Clock())
+    result = fetch(mail, "")
+    assert len(result.packets) == 1 and mail.junk_folder == name and not mail.junk_problem
+    state = _split_cursor(result.cursor)[1]
+    assert state is not None and state.folder == name  # (kept in the cursor as it is named)
+    assert check_login(
+        config(mail_stack, box, junk_folder=name), mail_stack.password("bob"), junk_words
+    ).endswith(f"spam folder {name!r} looked in every 15 minutes for packet mail")
