@@ -48,7 +48,7 @@ from mail.mime import (
 )
 from mail.mime import MAX_MAIL_BYTES as _READ_LIMIT
 
-__all__ = ["FETCH_BATCH", "MAX_MAIL_BYTES", "FetchError", "FoundMail", "ImapFolder", "check_login"]
+__all__ = ["FETCH_BATCH", "MAX_MAIL_BYTES", "FetchError", "FoundMail", "ImapFolder"]
 
 MAX_MAIL_BYTES: int = _READ_LIMIT
 """Bigger messages are skipped (the cursor still moves past them): a packet email is far
@@ -529,24 +529,6 @@ class ImapFolder:
                 retryable=True,
             )
         return FetchError(f"{doing} {where} failed: {_text(exc)}", retryable=True)
-
-
-def check_login(
-    config: ImapConfig, secret: str, also: Callable[[ImapFolder], str] | None = None
-) -> str:
-    """Connect, log in and select the folder as reading would, then log out.
-
-    Returns one line saying what worked (and what ``also`` says of the open folder), or raises
-    `FetchError`. Nothing is read or changed.
-    """
-    with ImapFolder.open(config, secret) as folder:
-        count = folder.exists
-        more = f"; {also(folder)}" if also is not None else ""
-    plural = "" if count == 1 else "s"
-    return (
-        f"IMAP {config.host}:{config.port} ({config.security}): logged in as "
-        f"{config.username}, folder {config.folder} has {count} message{plural}{more}"
-    )
 
 
 # --- helpers -------------------------------------------------------------------------------

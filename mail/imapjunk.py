@@ -163,7 +163,7 @@ def _read(
 
 def junk_words(folder: ImapFolder) -> str:
     """Where a sync looks for packet mail a spam filter took, as `hexpost account test` says
-    it (`mail.imap.check_login`): the folder found or configured, or why none is looked in."""
+    it (`mail.imapcheck.check_login`): the folder found or configured, or why none is looked in."""
     config = folder.config
     if config.ignore_junk:
         return "the spam folder is not looked in (ignore_junk)"

@@ -21,7 +21,8 @@ from imapclient import IMAPClient
 
 from engine.core.packets import VerifiedPacket
 from mail.accounts import ImapConfig
-from mail.imap import FETCH_BATCH, FetchError, ImapFolder, check_login
+from mail.imap import FETCH_BATCH, FetchError, ImapFolder
+from mail.imapcheck import check_login
 from mail.mime import HEADER, PACKET_TYPE, armor, build_message, make_message_id, read_message
 from mail.transport import OutgoingPacket
 from tests.engine.table import Table

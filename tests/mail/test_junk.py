@@ -19,7 +19,7 @@ from imapclient import IMAPClient
 from engine.core.packets import VerifiedPacket
 from mail import imapjunk
 from mail.accounts import ImapConfig, MailConfig, SmtpConfig
-from mail.imap import check_login
+from mail.imapcheck import check_login
 from mail.imapjunk import JUNK_EVERY, JUNK_LIMIT, junk_words, spam_folder_in
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.mailtransport import MailTransport, _split_cursor

@@ -368,10 +368,10 @@ async def _check_imap(config: ImapConfig) -> CheckLine:
         secret = await asyncio.to_thread(resolve_secret, config)
     except AccountError as exc:
         return CheckLine("IMAP", False, f"cannot get the password: {exc}")
-    from mail import imap, imapjunk
+    from mail import imapcheck, imapjunk
 
     try:
-        line = await asyncio.to_thread(imap.check_login, config, secret, imapjunk.junk_words)
+        line = await asyncio.to_thread(imapcheck.check_login, config, secret, imapjunk.junk_words)
     except (HexpostError, OSError) as exc:  # FetchError, with the user's words
         return CheckLine("IMAP", False, str(exc))
     return CheckLine("IMAP", True, line)
