@@ -227,14 +227,20 @@ class ImapFolder:
         ]
 
     def packet_uids(
-        self, uids: Sequence[int], *, batch: int = FETCH_BATCH, max_bytes: int = MAX_MAIL_BYTES
+        self,
+        uids: Sequence[int],
+        *,
+        batch: int = FETCH_BATCH,
+        max_bytes: int = MAX_MAIL_BYTES,
+        judged: int | None = None,
     ) -> list[int]:
         """Those of ``uids`` that are packet mail no bigger than ``max_bytes``, in UID order,
         judged without downloading any message whole.
 
         Mail already known to be hexpost's, by its ``X-Hexpost`` header and its size, is named
         by the server in one search; only the rest is judged by its structure (`_packet_mail`,
-        which fetches size, header and structure of each)."""
+        which fetches size, header and structure of each): the last ``judged`` of it, when
+        given (a first scan of a folder of years of mail)."""
         if batch < 1:
             raise ValueError("batch must be at least 1")
         marked: set[int] = set()
@@ -245,6 +251,8 @@ class ImapFolder:
                 marked.update(searched(self._client, [*criteria, max_bytes]))
         wanted = sorted(marked.intersection(uids))
         rest = [uid for uid in uids if uid not in marked]
+        if judged is not None:
+            rest = rest[-judged:] if judged > 0 else []
         for start in range(0, len(rest), batch):
             wanted.extend(self._packet_mail(rest[start : start + batch], max_bytes))
         return sorted(wanted)

@@ -46,6 +46,14 @@ FIRST_BATCH = 20
 taking packets in starts as soon as a few are read, the rest downloading meanwhile."""
 
 
+FIRST_SCAN_JUDGED = 1000
+"""At a folder's first scan (a new account, or a folder whose UIDVALIDITY changed) the mail
+the server's header search does not name is judged by its structure only among the newest
+this many: an inbox of years of mail would otherwise cost a structure fetch per message (and
+a search of every body for the armour line) before the first sync could end. Older packet
+mail is still found by its header."""
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -231,9 +239,11 @@ class MailTransport:
             raise
         return folder.uidvalidity, uids, new_cursor
 
-    def _choose_blocking(self, uidvalidity: int, uids: list[int]) -> list[int]:
+    def _choose_blocking(
+        self, uidvalidity: int, uids: list[int], judged: int | None = None
+    ) -> list[int]:
         try:
-            return self._folder_of(uidvalidity).packet_uids(uids)
+            return self._folder_of(uidvalidity).packet_uids(uids, judged=judged)
         except BaseException:
             self._drop()
             raise
@@ -290,8 +300,10 @@ class MailTransport:
             refs = [f"{uidvalidity}:{uid}" for uid in uids]
             known = _known(seen, refs)
             wanted = [uid for uid, ref in zip(uids, refs, strict=True) if ref not in known]
+            first = main.partition(":")[0] != str(uidvalidity)  # (never read, or rebuilt)
+            judged = FIRST_SCAN_JUDGED if first else None
             if wanted:
-                chosen = await self._in_thread(self._choose_blocking, uidvalidity, wanted)
+                chosen = await self._in_thread(self._choose_blocking, uidvalidity, wanted, judged)
         junk_mail: list[IncomingPacket] = []
         if self._junk_due(junk):
             junk, junk_mail = await self._look_in_junk(junk, seen)
