@@ -56,8 +56,6 @@ smaller, and downloading a huge stranger's attachment would only waste the playe
 The same limit as `mail.mime.MAX_MAIL_BYTES`, past which an email is not read."""
 FETCH_BATCH: int = 100
 """UIDs per FETCH command, so a first scan of a big folder is many short commands."""
-_SEARCH_BATCH = 1000
-"""UIDs named per SEARCH for marked mail (the UID list must fit a command line)."""
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -238,17 +236,17 @@ class ImapFolder:
         judged without downloading any message whole.
 
         Mail already known to be hexpost's, by its ``X-Hexpost`` header and its size, is named
-        by the server in one search; only the rest is judged by its structure (`_packet_mail`,
-        which fetches size, header and structure of each): the last ``judged`` of it, when
-        given (a first scan of a folder of years of mail)."""
+        by the server in one search over their range; only the rest is judged by its structure
+        (`_packet_mail`, which fetches size, header and structure of each): the last ``judged``
+        of it, when given (a first scan of a folder of years of mail)."""
         if batch < 1:
             raise ValueError("batch must be at least 1")
         marked: set[int] = set()
-        for start in range(0, len(uids), _SEARCH_BATCH):
-            chunk = uids[start : start + _SEARCH_BATCH]
+        if uids:  # (one search over their range, however many: the answer is cut to them)
+            span = f"{min(uids)}:{max(uids)}"
             with self._guard("searching new mail in"):
-                criteria = ["UID", _uid_set(chunk), "HEADER", HEADER, "", "NOT", "LARGER"]
-                marked.update(searched(self._client, [*criteria, max_bytes]))
+                criteria = ["UID", span, "HEADER", HEADER, "", "NOT", "LARGER", max_bytes]
+                marked.update(searched(self._client, criteria))
         wanted = sorted(marked.intersection(uids))
         rest = [uid for uid in uids if uid not in marked]
         if judged is not None:

@@ -24,11 +24,13 @@ from tests.mail.test_imap import (  # noqa: F401  (fixtures)
     box,
     deliver,
     foreign_mail,
+    open_box,
     packet,
     packet_mail,
     password,
+    tiny_packet_mail,
 )
-from tests.mail.test_imap_fetch import transport
+from tests.mail.test_imap_fetch import commands, transport
 from tests.mail.test_junk import without_header
 
 _search = IMAPClient.search
@@ -99,3 +101,20 @@ def test_a_first_scan_judges_only_the_newest_mail_by_its_structure(
             await mail.close()
 
     assert asyncio.run(run()) == [["2", "4"], ["7"]]
+
+
+def test_the_header_search_is_one_command_however_many_new_uids(
+    mail_stack: MailStack,
+    admin: IMAPClient,  # noqa: F811
+    box: str,  # noqa: F811
+) -> None:
+    """2,500 new messages (the first scan of a big inbox), every other one asked about: one
+    header search over their range, where a list of UIDs per 1,000 took two."""
+    admin.multiappend(box, [tiny_packet_mail(n) for n in range(2500)])
+    with open_box(mail_stack, box) as folder:
+        uids, _ = folder.new_uids("")
+        sent = commands(folder)
+        chosen = folder.packet_uids(uids[::2])  # (with gaps: the others read before)
+        searches = list(sent)
+    assert chosen == uids[::2]
+    assert searches == [b"UID SEARCH"]
