@@ -188,6 +188,7 @@ USUAL_NAMES = (
     "spam",
     "junk email",
     "junk e-mail",
+    "junk mail",
     "bulk mail",
     "bulk",
     "[gmail]/spam",
