@@ -304,7 +304,9 @@ async def sync(
     pulled = await pull(replica, transport, now, taken)
     received = caught_up + pulled
     written, problems = replica.auto_replies(now()) if auto_replies else ([], [])
-    problems = [*junk_lines(transport, list(zip(taken, pulled, strict=True))), *problems]
+    # (one outcome per item taken, in order; should that ever not hold, nothing is said)
+    pairs = list(zip(taken, pulled, strict=True)) if len(taken) == len(pulled) else []
+    problems = [*junk_lines(transport, pairs), *problems]
     try:  # (damage nothing reads yet, looked for in a quiet sync: asked for next)
         if not received:
             scrub.look(replica, now())
