@@ -3,13 +3,13 @@
 A provider's filter readily takes an email from an unknown sender with an attachment of an
 unknown type (an invitation, most of all) for spam, and a hand-off moved into the spam folder
 was lost: the player never saw it, and the other side's reminder and resend went the same way.
-So a sync also looks in the account's spam folder, now and then (`JUNK_EVERY`), for packet
-mail: in the folder the server flags ``\\Junk`` (RFC 6154), else one named as the big
-providers name theirs, or the account's ``junk_folder``. Packet mail is told from spam as in
-the inbox (`mail.imap.ImapFolder.packet_uids`: the server's search for the ``X-Hexpost``
-header, then size and structure, never a download), nothing there is flagged, moved or
-deleted, and the player is told (`mail.sync`), so that marking the mail as not spam teaches
-the filter.
+So a sync also looks in the account's spam folder (every sync the player runs, the watch every
+`JUNK_EVERY`) for packet mail: in the folder the server flags ``\\Junk`` (RFC 6154), else one
+named as the big providers name theirs (`USUAL_NAMES`), or the account's ``junk_folder``.
+Packet mail is told from spam as in the inbox (`mail.imap.ImapFolder.packet_uids`: the server's
+search for the ``X-Hexpost`` header, then size and structure, never a download), nothing there
+is flagged, moved or deleted, and the player is told (`mail.sync`), so that marking the mail as
+not spam teaches the filter.
 
 The look is one STATUS of the spam folder while nothing new is there; only when its UIDNEXT
 moved does it select the folder (read-only), judge at most `JUNK_SCAN` new messages and
@@ -40,8 +40,9 @@ __all__ = [
 ]
 
 JUNK_EVERY = 15 * 60
-"""Seconds between two looks in the spam folder: a sync or a watch round within that time of
-the last look does not look again. A NOOP's worth of time, not every time."""
+"""Seconds between two looks in the spam folder when nobody asked: a watch round within that
+time of the last look does not look again (a sync the player runs does:
+`mail.mailtransport.MailTransport.look_in_junk_next`)."""
 JUNK_LIMIT = 20
 """Marked emails downloaded from the spam folder per look (each at most
 `mail.imap.MAX_MAIL_BYTES`); the rest are left for the next look."""
@@ -80,7 +81,7 @@ def look_in_junk(
     max_bytes: int = MAX_MAIL_BYTES,
 ) -> JunkLook:
     """Look in the spam folder ``name`` (None: find it; ``configured``: the account names it)
-    for marked mail after ``cursor``, over ``folder``'s connection. A folder that cannot be read
+    for packet mail after ``cursor``, over ``folder``'s connection. A folder that cannot be read
     (gone, renamed, refused) is reported in ``problem``; the connection stays usable. A broken
     connection raises `mail.imap.FetchError`, as any other command on it."""
     doing = "looking for packet mail in the spam folder of"
