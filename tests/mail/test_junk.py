@@ -9,6 +9,8 @@ Bob's tests name a spam folder of their own (``junk_folder``); the folder the se
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -128,18 +130,23 @@ def test_the_spam_folder_is_looked_in_again_only_after_a_quarter_hour(
     assert fetch(transport(imap, clock), later.cursor).packets == []
 
 
+@contextlib.contextmanager
+def carols_junk(stack: MailStack) -> Iterator[IMAPClient]:
+    """Carol logged in, her spam folder (``Junk``, which the server flags) made if missing."""
+    with IMAPClient(stack.host, stack.imaps_port, ssl_context=stack.ssl_context()) as carol:
+        carol.login("carol", stack.password("carol"))
+        if not carol.folder_exists("Junk"):
+            carol.create_folder("Junk")
+        yield carol
+
+
 def test_the_folder_the_server_flags_as_spam_is_found(
     mail_stack: MailStack,
     packet: VerifiedPacket,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(PASSWORD_ENV, mail_stack.password("carol"))
-    with IMAPClient(
-        mail_stack.host, mail_stack.imaps_port, ssl_context=mail_stack.ssl_context()
-    ) as carol:
-        carol.login("carol", mail_stack.password("carol"))
-        if not carol.folder_exists("Junk"):
-            carol.create_folder("Junk")
+    with carols_junk(mail_stack) as carol:
         carol.select_folder("Junk")
         already = len(carol.search("ALL"))
         carol.append("Junk", packet_mail(mail_stack, packet, "for carol"))
@@ -286,13 +293,8 @@ def test_account_test_says_where_the_spam_folder_is(
     )
     assert said(ignore_junk=True) == "the spam folder is not looked in (ignore_junk)"
     carol = config(mail_stack, "INBOX", username="carol")
-    with IMAPClient(
-        mail_stack.host, mail_stack.imaps_port, ssl_context=mail_stack.ssl_context()
-    ) as client:
-        client.login("carol", mail_stack.password("carol"))
-        if not client.folder_exists("Junk"):
-            client.create_folder("Junk")
-    line = check_login(carol, mail_stack.password("carol"), junk_words)
+    with carols_junk(mail_stack):
+        line = check_login(carol, mail_stack.password("carol"), junk_words)
     assert line.endswith("; spam folder 'Junk' looked in every 15 minutes for packet mail")
 
 

@@ -53,20 +53,33 @@ async def _until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
         await asyncio.sleep(0.02)
 
 
-async def test_new_mail_is_synced_and_shown_without_a_key(tutorial: Tutorial) -> None:
-    bell = asyncio.Event()
+def bobs_app(
+    tutorial: Tutorial, bell: asyncio.Event
+) -> tuple[HexpostApp, list[AnnouncingTransport]]:
+    """Bob's app on the tutorial, its mail announced by ``bell``; the transports it made."""
     made: list[AnnouncingTransport] = []
 
     def transport(_home: Home) -> AnnouncingTransport:
         made.append(AnnouncingTransport(tutorial.network, "loopback:bob", bell))
         return made[-1]
 
-    app = HexpostApp(Home(tutorial.bob.home.path), "border", transport=transport)
+    return HexpostApp(Home(tutorial.bob.home.path), "border", transport=transport), made
+
+
+async def bobs_game(app: HexpostApp) -> GameScreen:
+    """Bob's game screen once shown, at the tutorial's packet 4."""
+    await _until(lambda: isinstance(app.screen, GameScreen) and app.screen.data is not None)
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    assert screen.data is not None and screen.data.show.seq == 4
+    return screen
+
+
+async def test_new_mail_is_synced_and_shown_without_a_key(tutorial: Tutorial) -> None:
+    bell = asyncio.Event()
+    app, made = bobs_app(tutorial, bell)
     async with app.run_test(size=SIZE) as pilot:
-        await _until(lambda: isinstance(app.screen, GameScreen) and app.screen.data is not None)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        assert screen.data is not None and screen.data.show.seq == 4
+        screen = await bobs_game(app)
         await _until(lambda: any(t.waits for t in made))
         # Alice moves; Bob's mail server announces it; nobody presses a key on Bob's side.
         tutorial.alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
@@ -84,18 +97,9 @@ async def test_a_quiet_wait_ends_in_a_sync_all_the_same(
     app syncs anyway (every `tui.app.WATCH_SECONDS`), and the packet appears."""
     monkeypatch.setattr(tui.app, "WATCH_SECONDS", 0.3)
     bell = asyncio.Event()  # (never rung)
-    made: list[AnnouncingTransport] = []
-
-    def transport(_home: Home) -> AnnouncingTransport:
-        made.append(AnnouncingTransport(tutorial.network, "loopback:bob", bell))
-        return made[-1]
-
-    app = HexpostApp(Home(tutorial.bob.home.path), "border", transport=transport)
+    app, made = bobs_app(tutorial, bell)
     async with app.run_test(size=SIZE) as pilot:
-        await _until(lambda: isinstance(app.screen, GameScreen) and app.screen.data is not None)
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        assert screen.data is not None and screen.data.show.seq == 4
+        screen = await bobs_game(app)
         tutorial.alice.replica.submit(tutorial.game_id, [{"type": "done"}], now=now())
         await sync(tutorial.alice.replica, tutorial.alice.transport, now)
         await _until(lambda: screen.data is not None and screen.data.show.seq == 5)
