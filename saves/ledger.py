@@ -283,7 +283,8 @@ def packet_action(ruleset: AnyRuleset, before: AnyState | None, packet: Verified
 
 def invitation_lines(genesis: Genesis, public_key: bytes) -> list[str]:
     """What an invitation email says to a person who may not have hexpost yet: who invites
-    whom to what, the key's fingerprint to compare, and the commands that answer."""
+    whom to what, the key's fingerprint to compare, the commands that answer, and what to do
+    when a spam filter took it (the first email from a new correspondent often is)."""
     creator = next(b for b in genesis.seats if b.seat == genesis.creator)
     others = [b for b in genesis.seats if b.seat != genesis.creator]
     seats = ", ".join(b.seat for b in others)
@@ -296,6 +297,8 @@ def invitation_lines(genesis: Genesis, public_key: bytes) -> list[str]:
         "",
         "To answer with hexpost: `hexpost account add` (once), then `hexpost sync`",
         f"(it shows this invitation) and `hexpost accept {genesis.name}`, then `hexpost sync`.",
+        f"Found this in your spam folder? Mark it as not spam, or add {creator.address} to",
+        "your contacts, so that the game's next emails reach your inbox at once.",
     ]
 
 

@@ -217,6 +217,7 @@ def test_outgoing_packets_carry_summary_sender_automatic_and_the_sent_message_id
     )
     assert any(line.startswith("Their key's fingerprint: ") for line in packet.summary)
     assert "`hexpost accept wind`" in " ".join(packet.summary)
+    assert "spam folder? Mark it as not spam, or add alice@example.org" in " ".join(packet.summary)
     assert packet.summary[-1] == "coalition created the game (the-wind)"
     assert outbox.references(alice.replica.store, game) == ("<sent.0@example.org>",)
 
