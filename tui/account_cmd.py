@@ -152,6 +152,8 @@ def answers_from_args(args: argparse.Namespace) -> Answers:
         imap_username=username,
         folder=args.folder,
         processed_folder=args.processed_folder,
+        junk_folder=getattr(args, "junk_folder", None),
+        ignore_junk=bool(getattr(args, "ignore_junk", False)),
         smtp_host=smtp_host,
         smtp_port=smtp_port,
         smtp_security=smtp_security,

@@ -79,6 +79,14 @@ def add_setup_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="FOLDER",
         help="move packets read into this IMAP folder (default: leave them where they are)",
     )
+    junk = add.add_mutually_exclusive_group()
+    junk.add_argument(
+        "--junk-folder",
+        metavar="FOLDER",
+        help="the spam folder to look in for packet mail (default: the one the server flags, "
+        "else Junk, Spam, Junk Email or Bulk Mail)",
+    )
+    junk.add_argument("--ignore-junk", action="store_true", help="never look in the spam folder")
     add.add_argument(
         "--ca-file",
         metavar="PEM",

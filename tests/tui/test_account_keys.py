@@ -4,6 +4,7 @@ the same account again (`tui.services.accounts.save_answers`)."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import msgspec
@@ -11,6 +12,7 @@ import pytest
 
 from mail.accounts import AccountError, load_mail_config, parse_mail_config
 from saves.home import Home
+from tui import cli
 from tui.services import accounts
 
 ACCOUNT = """\
@@ -59,8 +61,8 @@ def test_another_address_starts_from_the_defaults(tmp_path: Path) -> None:
     answers = msgspec.structs.replace(accounts.answers_of(saved), address="alice@example.net")
     accounts.save_answers(home, answers)
     again = load_mail_config(home)
-    assert again is not None and again.imap.junk_folder is None
-    assert again.imap.idle_timeout == 1500.0
+    assert again is not None and again.imap.idle_timeout == 1500.0
+    assert again.imap.timeout == 30.0 and again.smtp.timeout == 30.0
 
 
 def test_account_show_names_the_spam_folder_when_it_is_set() -> None:
@@ -114,3 +116,37 @@ def test_the_spam_folder_keys_are_written_back_as_read() -> None:
         }
         config = parse_mail_config(table)
         assert parse_mail_config(to_table(config)) == config
+
+
+@pytest.mark.parametrize(
+    ("flags", "written"),
+    [
+        (["--junk-folder", "Bulk Mail"], {"junk_folder": "Bulk Mail"}),
+        (["--ignore-junk"], {"ignore_junk": True}),
+        ([], {}),
+    ],
+)
+def test_account_add_writes_the_spam_folder_flags(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    written: dict[str, object],
+) -> None:
+    home = tmp_path / "home"
+    args = ["a@example.org", "--imap-host", "h", "--smtp-host", "h", "--password-env", "PW"]
+    assert cli.main(["--home", str(home), "account", "add", *args, *flags]) == 0
+    imap = tomllib.loads((home / "config.toml").read_text(encoding="utf-8"))["mail"]["imap"]
+    assert {key: imap[key] for key in ("junk_folder", "ignore_junk") if key in imap} == written
+    shown = capsys.readouterr().out
+    assert ("spam folder" in shown) == bool(flags)
+
+
+def test_account_add_takes_one_of_the_two_spam_folder_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["a@example.org", "--imap-host", "h", "--smtp-host", "h", "--password-env", "PW"]
+    both = ["--junk-folder", "S", "--ignore-junk"]
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--home", str(tmp_path), "account", "add", *args, *both])
+    assert exited.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err

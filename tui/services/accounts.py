@@ -67,6 +67,8 @@ class Answers(msgspec.Struct, frozen=True, kw_only=True):
     imap_username: str | None = None
     folder: str | None = None
     processed_folder: str | None = None
+    junk_folder: str | None = None
+    ignore_junk: bool = False
     smtp_host: str | None = None
     smtp_port: int | None = None
     smtp_security: str | None = None
@@ -129,6 +131,10 @@ def build_config(answers: Answers) -> MailConfig:
         imap["folder"] = answers.folder
     if answers.processed_folder:
         imap["processed_folder"] = answers.processed_folder
+    if answers.junk_folder:
+        imap["junk_folder"] = answers.junk_folder
+    if answers.ignore_junk:
+        imap["ignore_junk"] = True
     if answers.ca_file:
         imap["ca_file"] = smtp["ca_file"] = answers.ca_file
     source = answers.secret_source
@@ -163,6 +169,8 @@ def answers_of(config: MailConfig) -> Answers:
         imap_username=config.imap.username,
         folder=config.imap.folder,
         processed_folder=config.imap.processed_folder,
+        junk_folder=config.imap.junk_folder,
+        ignore_junk=config.imap.ignore_junk,
         smtp_host=config.smtp.host,
         smtp_port=config.smtp.port,
         smtp_security=config.smtp.security,
