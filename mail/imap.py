@@ -231,6 +231,7 @@ class ImapFolder:
         batch: int = FETCH_BATCH,
         max_bytes: int = MAX_MAIL_BYTES,
         judged: int | None = None,
+        folder: str | None = None,
     ) -> list[int]:
         """Those of ``uids`` that are packet mail no bigger than ``max_bytes``, in UID order,
         judged without downloading any message whole.
@@ -238,13 +239,15 @@ class ImapFolder:
         Mail already known to be hexpost's, by its ``X-Hexpost`` header and its size, is named
         by the server in one search over their range; only the rest is judged by its structure
         (`_packet_mail`, which fetches size, header and structure of each): the last ``judged``
-        of it, when given (a first scan of a folder of years of mail)."""
+        of it, when given (a first scan of a folder of years of mail). ``folder`` names the
+        folder selected, for errors and the log, when it is not the configured one (the spam
+        folder: `mail.imapjunk`)."""
         if batch < 1:
             raise ValueError("batch must be at least 1")
         marked: set[int] = set()
         if uids:  # (one search over their range, however many: the answer is cut to them)
             span = f"{min(uids)}:{max(uids)}"
-            with self._guard("searching new mail in"):
+            with self._guard("searching new mail in", folder):
                 criteria = ["UID", span, "HEADER", HEADER, "", "NOT", "LARGER", max_bytes]
                 marked.update(searched(self._client, criteria))
         wanted = sorted(marked.intersection(uids))
@@ -252,7 +255,7 @@ class ImapFolder:
         if judged is not None:
             rest = rest[-judged:] if judged > 0 else []
         for start in range(0, len(rest), batch):
-            wanted.extend(self._packet_mail(rest[start : start + batch], max_bytes))
+            wanted.extend(self._packet_mail(rest[start : start + batch], max_bytes, folder))
         return sorted(wanted)
 
     def bodies(self, uids: Sequence[int]) -> list[FoundMail]:
@@ -293,10 +296,11 @@ class ImapFolder:
             return 0
         return int(uid)
 
-    def _packet_mail(self, uids: list[int], max_bytes: int) -> list[int]:
+    def _packet_mail(self, uids: list[int], max_bytes: int, folder: str | None) -> list[int]:
         """Those of ``uids`` that are packet mail no bigger than ``max_bytes``, in order,
-        judged without downloading any message whole."""
-        with self._guard("reading the structure of new mail in"):
+        judged without downloading any message whole (``folder``: as `packet_uids`)."""
+        where = repr(folder if folder is not None else self._config.folder)
+        with self._guard("reading the structure of new mail in", folder):
             try:
                 facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM, b"BODYSTRUCTURE"])
             except RecursionError:
@@ -304,7 +308,9 @@ class ImapFolder:
                 # Python's stack (a hostile server's, Dovecot flattens deep mail) cannot be
                 # read. The answer was read whole before parsing, so the connection is fine:
                 # judge these messages without their structure (header and body search).
-                _log.warning("a message structure in %s is nested too deep to read", self._where)
+                _log.warning(
+                    "a message structure in %s on %s is nested too deep to read", where, self._where
+                )
                 facts = self._client.fetch(uids, [b"RFC822.SIZE", _HEADER_ITEM])
         marked = {uid for uid in uids if uid in facts and marks_packet(facts[uid])}
         # Only mail neither its header nor its structure marks can hold a pasted or forwarded
@@ -312,7 +318,7 @@ class ImapFolder:
         unmarked = [uid for uid in uids if uid in facts and uid not in marked]
         armoured: set[int] = set()
         if unmarked:
-            with self._guard("searching new mail in"):
+            with self._guard("searching new mail in", folder):
                 armoured = set(
                     searched(self._client, ["UID", _uid_set(unmarked), "BODY", ARMOR_BEGIN])
                 )
@@ -323,9 +329,9 @@ class ImapFolder:
             size = int(facts[uid].get(b"RFC822.SIZE", 0))
             if size > max_bytes:
                 _log.warning(
-                    "skipping message %s in %s on %s: %d bytes, over the %d byte limit",
-                    self.ref(uid),
-                    self._config.folder,
+                    "skipping message UID %d in %s on %s: %d bytes, over the %d byte limit",
+                    uid,
+                    where,
                     self._where,
                     size,
                     max_bytes,
@@ -517,18 +523,20 @@ class ImapFolder:
     # --- errors ----------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _guard(self, doing: str) -> Iterator[None]:
-        """Turn what imapclient or the network raises while ``doing`` into a `FetchError`."""
+    def _guard(self, doing: str, folder: str | None = None) -> Iterator[None]:
+        """Turn what imapclient or the network raises while ``doing`` into a `FetchError`
+        (naming ``folder``, else the configured folder)."""
         if self._client is None:
             raise FetchError(f"the IMAP connection to {self._where} is closed", retryable=False)
         self._fresh = False  # a command follows: the SELECT's report is no longer the latest
         try:
             yield
         except (IMAPClientError, OSError) as exc:
-            raise self._failure(doing, exc) from exc
+            raise self._failure(doing, exc, folder) from exc
 
-    def _failure(self, doing: str, exc: BaseException) -> FetchError:
-        where = f"the IMAP server {self._where} (folder {self._config.folder!r})"
+    def _failure(self, doing: str, exc: BaseException, folder: str | None = None) -> FetchError:
+        name = folder if folder is not None else self._config.folder
+        where = f"the IMAP server {self._where} (folder {name!r})"
         if isinstance(exc, IMAPClientAbortError | OSError):
             return FetchError(
                 f"lost the connection while {doing} {where} ({_text(exc)}); will retry",

@@ -138,7 +138,7 @@ def _read(
         new = sorted(uid for uid in (int(u) for u in client.search(["UID", f"{last + 1}:*"])))
         new = [uid for uid in new if uid > last]
         window = new[-JUNK_SCAN:] if last == 0 else new[:JUNK_SCAN]
-        chosen = folder.packet_uids(window, max_bytes=max_bytes)
+        chosen = folder.packet_uids(window, max_bytes=max_bytes, folder=name)
         uids = chosen[:limit]
         bodies = whole_messages(client, uids) if uids else {}
     except IMAPClientAbortError:

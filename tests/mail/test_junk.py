@@ -498,3 +498,24 @@ def test_a_spam_folder_named_in_another_script_is_read(
     assert check_login(
         config(mail_stack, box, junk_folder=name), mail_stack.password("bob"), junk_words
     ).endswith(f"spam folder {name!r} looked in every 15 minutes for packet mail")
+
+
+def test_an_oversized_message_in_the_spam_folder_is_logged_as_there(
+    mail_stack: MailStack,
+    admin: IMAPClient,  # noqa: F811
+    box: str,  # noqa: F811
+    junk: str,
+    packet: VerifiedPacket,  # noqa: F811
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The log line of a skipped message names the folder it lies in, not the inbox."""
+    deliver(admin, junk, packet_mail(mail_stack, packet, "too big for this look"))
+    folder = open_box(mail_stack, box)
+    try:
+        with caplog.at_level("WARNING", logger="mail.imap"):
+            found = imapjunk.look_in_junk(folder, junk, "", configured=True, max_bytes=100)
+    finally:
+        folder.close()
+    assert found.found == () and not found.problem
+    (line,) = [r.getMessage() for r in caplog.records if "byte limit" in r.getMessage()]
+    assert repr(junk) in line and repr(box) not in line, line
