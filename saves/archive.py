@@ -144,13 +144,25 @@ def export_game(replica: Reader, game_id: bytes, *, public: bool = False) -> byt
     return msgspec.msgpack.encode(archive)
 
 
+def _unreadable(exc: msgspec.MsgspecError) -> str:
+    """Why ``data`` is no archive, in the player's words: another kind of file (its outermost
+    value is not an archive's map: msgspec names no place in it), one cut short (a copy or a
+    download that stopped), or an archive damaged inside (msgspec's place kept: it says where)."""
+    text = str(exc)
+    if isinstance(exc, msgspec.DecodeError) and "truncated" in text:
+        return "a game file cut short (it ends too soon: copied in part?)"
+    if isinstance(exc, msgspec.ValidationError) and " - at `$" not in text:
+        return "not a game file `hexpost export` writes: another kind of file"
+    return f"a damaged game file: {text}"
+
+
 def import_game(replica: Reader, data: bytes, *, now: str) -> GameRow:
     """Check an archive by replaying it, and store it as a game of this home: all of it, in
     one transaction, or nothing."""
     try:
         archive = msgspec.msgpack.decode(data, type=Archive)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise HexpostError(f"not a hexpost game archive: {exc}") from None
+        raise HexpostError(_unreadable(exc)) from None
     if archive.format != FORMAT or archive.version not in (VERSION, SEALED_VERSION):
         raise HexpostError(
             f"unsupported archive {archive.format} version {archive.version}"

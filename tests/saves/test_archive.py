@@ -94,6 +94,9 @@ def test_export_import_into_another_home_verifies_the_same(
             home.close()
 
 
+OTHER_FILE = r"^not a game file `hexpost export` writes: another kind of file$"
+
+
 @pytest.mark.parametrize("helper", [False, True], ids=["in-process", "helper"])
 def test_corrupted_archives_are_refused_with_a_clear_message(
     tmp_path: Path,
@@ -117,8 +120,16 @@ def test_corrupted_archives_are_refused_with_a_clear_message(
         return msgspec.msgpack.encode(msgspec.structs.replace(archive, **changes))
 
     cases = [
-        (b"not an archive at all", "not a hexpost game archive"),
-        (data[: len(data) // 2], "not a hexpost game archive"),
+        (
+            b"not an archive at all",
+            r"^not a game file `hexpost export` writes: another kind of file$",
+        ),
+        (b'{"orders": []}', r"^not a game file `hexpost export` writes: another kind of file$"),
+        (data[: len(data) // 2], r"^a game file cut short \(it ends too soon: copied in part\?\)$"),
+        (
+            variant(packets="many"),
+            r"^a damaged game file: Expected `array`, got `str` - at `\$\.packets`$",
+        ),
         (variant(format="something-else"), r"unsupported archive something-else version \d+$"),
         (variant(format="other", version=99), "unsupported archive other version 99$"),
         (variant(version=99), "unsupported archive .* version 99: a newer hexpost wrote it: upd"),

@@ -412,7 +412,7 @@ def test_export_and_import_into_a_third_home(
     assert record["state_hash"] == flow.alice_final["state_hash"]
     assert record["my_seat"] == "coalition"
     again = carol.run("import", archive)
-    assert_refused(again, "already in this home")
+    assert_refused(again, f"{archive}: game ", "is already in this home")
 
 
 def test_backup_makes_a_home_that_holds_the_games(

@@ -62,4 +62,7 @@ def import_game(home: Home, source: str, clock: Clock) -> GameRow:
         raise HexpostError(
             f"{source} is larger than a game archive may be ({limit >> 20} MiB): not imported"
         )
-    return archive.import_game(home.replica(), data, now=clock())
+    try:
+        return archive.import_game(home.replica(), data, now=clock())
+    except HexpostError as exc:
+        raise HexpostError(f"{source}: {exc}") from None
