@@ -38,7 +38,6 @@ HEAVY_FIRST = (
     "tests/engine/fe/test_random_campaign.py",
     "tests/engine/fe/test_supply_cache.py",
     "tests/engine/fe/test_edited_packets.py",
-    "tests/tui/test_app.py",
     "tests/mail/test_mail_game.py",
     "tests/tui/test_destinations.py",
     "tests/tui/test_demo_app.py",
@@ -56,6 +55,7 @@ HEAVY_FIRST = (
     "tests/saves/test_lost_packet_row.py",
     "tests/tui/test_calculator.py",
     "tests/tui/test_cli_pace_tips.py",
+    "tests/tui/test_app_game.py",
 )
 """The test files that take longest, heaviest first (setup, call and teardown summed per file
 from ``--durations=0`` on three workers; last measured 2026-12-07 on an AMD EPYC machine: 55 s
