@@ -3,8 +3,10 @@
 Each test drives the real game screen at 80x24 with the pilot, writes one order by its key or
 form, and checks the draft the panel holds and that the engine's dry run took it (the panel
 shows "legal..."), so a key that drafts the wrong order, or one the engine refuses, fails.
-The tutorial game is the one `tests.tui.test_app` builds; `setup_homes` stops it before its
-set-up so the placement can be written from the map.
+The tutorial game is the one `tests.tui.test_app` builds. The set-up placement, written from
+the map before the first turn, is tested in `tests.tui.test_placement_keys`; what it needs
+(`setup_homes`, which stops the game before its set-up, the `in_setup` fixture, `pick` and
+`place_border_guard`) stays here, where `tests.tui.test_kept_drafts` imports it too.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import msgspec
 import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -23,11 +24,10 @@ from textual.widgets import Static
 from engine.core.face import Choice, Param, ParamKind
 from engine.core.owed import pending
 from engine.core.through import THROUGH_END
-from engine.fe import FE, RULESET
+from engine.fe import RULESET
 from engine.fe.face import FACE
 from mail.loopback import LoopbackNetwork
-from tests.engine.fe.helpers import at_step, fresh, run_until
-from tests.engine.fe.steps.tutorial_states import SEATS, after_setup
+from tests.engine.fe.steps.tutorial_states import after_setup
 from tests.saves.conftest import Player, exchange, join_tutorial, now
 from tests.tui.test_app import (
     GAME,
@@ -46,7 +46,6 @@ from tests.tui.test_panel_text import shown
 from tui.screens.base import HexpostScreen
 from tui.screens.game import PANEL_KEYS, GameScreen
 from tui.screens.help import HelpScreen
-from tui.screens.hexinfo import waiting_pieces
 from tui.widgets import step_picks
 from tui.widgets.hexmap import HexMap
 from tui.widgets.order_forms import (
@@ -56,7 +55,7 @@ from tui.widgets.order_forms import (
     choice_form,
     order_values,
 )
-from tui.widgets.order_text import describe, hex_pick, placement_items, with_options
+from tui.widgets.order_text import describe, hex_pick, with_options
 from tui.widgets.orders import OrdersPanel
 from tui.widgets.ticklist import TICKED, UNTICKED, PickDialog
 from tui.widgets.unitpick import UnitPick
@@ -132,72 +131,6 @@ async def pick(pilot: Pilot[None], value: str, *, tick: bool = False) -> None:
     await pilot.pause()
 
 
-async def test_set_up_placement_picks_the_fleet_then_its_hex_on_the_map(
-    in_setup: Tutorial,
-) -> None:
-    game = in_setup
-    state = game.bob.replica.state(game.game_id)
-    assert pending(RULESET, state)[0].seats[0] == "alliance"
-    app = app_for(game.bob)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_game(pilot)
-        panel = screen.query_one(OrdersPanel)
-        await pilot.press("o")
-        assert "m: place, then its hex on the map" in panel.hint_text
-        await pilot.press("m")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, PickDialog)
-        assert "g:Border Guard" in dialog.values and "g:Strike Force" not in dialog.values
-        await pick(pilot, "g:Border Guard")
-        await settle(pilot)
-        assert isinstance(app.focused, HexMap) and panel.building
-        assert "place Border Guard: cursor to its hex" in panel.hint_text
-        rules = state.rules
-        assert rules is not None
-        reach = FACE.destinations(rules, "alliance", "place", ("Border Guard",))
-        assert reach is not None
-        listed = reach.hexes
-        assert "1105" in listed  # its set-up hexes, marked on the map
-        hexmap = screen.query_one(HexMap)
-        assert hexmap.targets == {int(h) for h in listed}
-        # The cursor goes to the first hex marked (as for a hex pick): the fleet's own hexes
-        # may be far from where the map was looking.
-        assert hexmap.cursor == int(listed[0]), (hexmap.cursor, listed)
-        assert "place: Enter on" in screen.status.text
-        await pilot.press("g", *"1105", "enter")
-        await pilot.press("enter")
-        await settle(pilot)
-        assert panel.items == [{"type": "place", "fleet": "Border Guard", "hex": "1105"}]
-        assert panel.check_text.startswith("legal"), panel.check_text
-        assert not panel.building and panel.has_focus
-        assert screen.query_one(HexMap).targets == frozenset()  # the marks go with the hex
-        assert "Enter on" not in screen.status.text  # and the line that told of them
-
-
-def test_a_placement_offers_only_what_the_empire_setting_up_may_place() -> None:
-    """The alliance plays KZI, HYD and FED, every one of their fleets waits off the board at
-    the Kzinti set-up, and fleet names repeat across empires: the placement menu offers the
-    fleets and units the place form names (the Kzinti's), each fleet with its own units, not
-    every waiting piece of the seat grouped by name."""
-    state = run_until(fresh(), at_step("0-KZI"))
-    (place,) = [c for c in FACE.choices(state, "alliance") if c.order == "place"]
-    waiting = waiting_pieces(FACE.board(state), "alliance")
-    assert {i.partition("-")[0] for i, _, _ in waiting} == {"KZI", "HYD", "FED"}
-    items = placement_items(place, waiting)
-    values = [value for _, value, _ in items]
-    fleets = next(p.options for p in place.params if p.name == "fleet")
-    units = next(p.options for p in place.params if p.name == "unit")
-    assert values == [f"g:{f}" for f in fleets] + [f"p:{u}" for u in units]
-    home = next(label for label, value, _ in items if value == "g:Home Fleet")
-    assert "KZI-" in home and "HYD-" not in home and "FED-" not in home
-    # A choice whose fields list nothing offers every waiting piece (a ruleset without lists).
-    bare = msgspec.structs.replace(
-        place, params=tuple(msgspec.structs.replace(p, options=()) for p in place.params)
-    )
-    assert len(placement_items(bare, waiting)) > len(items)
-
-
 PLACED = {"type": "place", "fleet": "Border Guard", "hex": "1105"}
 
 
@@ -213,54 +146,6 @@ async def place_border_guard(pilot: Pilot[None], screen: GameScreen) -> OrdersPa
     await settle(pilot)
     assert panel.items == [PLACED]
     return panel
-
-
-async def test_a_fleet_placed_in_the_drafts_leaves_the_placement_menu(in_setup: Tutorial) -> None:
-    """Once a draft places a fleet, ``m`` no longer offers it or its units (placing it again
-    could only be refused); undoing the draft offers it again."""
-    game = in_setup
-    app = app_for(game.bob)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_game(pilot)
-        panel = await place_border_guard(pilot, screen)
-        assert panel.check_text.startswith("legal"), panel.check_text
-        rules = game.bob.replica.state(game.game_id).rules
-        assert rules is not None
-        placed = [
-            p.id for p in FACE.board(rules).pieces if p.group == "Border Guard" and p.side == "KZI"
-        ]
-        assert placed
-        await pilot.press("m")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, PickDialog)
-        assert "g:Border Guard" not in dialog.values
-        assert not {f"p:{p}" for p in placed} & set(dialog.values)
-        await pilot.press("escape")
-        await pilot.press("u")
-        await settle(pilot)
-        assert panel.items == []
-        await pilot.press("m")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, PickDialog)
-        assert "g:Border Guard" in dialog.values
-
-
-async def test_a_placement_given_up_with_escape_drafts_nothing(in_setup: Tutorial) -> None:
-    game = in_setup
-    app = app_for(game.bob)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_game(pilot)
-        panel = screen.query_one(OrdersPanel)
-        await pilot.press("o", "m")
-        await pilot.pause()
-        await pick(pilot, "g:Border Guard")
-        await pilot.press("escape")
-        await settle(pilot)
-        assert panel.items == [] and not panel.building
-        assert isinstance(app.screen, GameScreen)  # escape ended the placement only
-        assert screen.query_one(HexMap).targets == frozenset()
 
 
 async def test_a_standing_order_is_ticked_in_the_sequence_with_titles(game: Tutorial) -> None:
@@ -467,12 +352,6 @@ def test_an_adjustment_names_one_of_the_seats_empires_from_a_menu() -> None:
     assert order_values(choice, values) == {"type": "adjust", **values}
     note = Choice("note", "Note", (Param("text", ParamKind.TEXT),))
     assert with_options(note, "side", ("KLI",)) is note  # nothing to give a menu
-
-
-def test_a_placement_names_a_fleet_as_a_group() -> None:
-    (place, *_) = FACE.choices(FE.initial_state("tutorial", SEATS, {}), "alliance")
-    kinds = {p.name: p.kind for p in place.params}
-    assert place.order == "place" and kinds["fleet"] == ParamKind.GROUP
 
 
 def test_a_hex_pick_is_a_listed_hex_asking_for_no_pieces() -> None:
