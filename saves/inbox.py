@@ -49,6 +49,7 @@ from saves import (
     store_inbox,
     store_keys,
 )
+from saves.keys import same_address
 from saves.outcome import Hint, Outcome
 from saves.reading import Reader
 from saves.registry import has_ruleset, ruleset_for
@@ -423,7 +424,9 @@ def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) ->
     seats = [
         binding.seat
         for binding in genesis.seats
-        if me is not None and binding.seat != genesis.creator and binding.address == me.address
+        if me is not None
+        and binding.seat != genesis.creator
+        and same_address(binding.address, me.address)
     ]
     if not seats:
         return Outcome("ignored", "an invitation addressed to someone else", body.game_id)

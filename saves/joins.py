@@ -24,6 +24,7 @@ from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, SeatState
 from saves import ledger, store_keys, submitting
 from saves.acceptance import awaiting, awaiting_any, carried_next, check, describe
+from saves.keys import same_address
 from saves.reading import Reader
 from saves.signing import Signer
 from saves.store_games import GameRow
@@ -122,7 +123,7 @@ def join_notes(replica: Reader, state: AnyState, packet: VerifiedPacket, join: J
             f"{join.name} <{join.address}> declined the invitation to {row.name}{reason}, "
             f"key {print_key}: the game is over"
         ]
-        if join.address.casefold() != invited.casefold():
+        if not same_address(join.address, invited):
             notes.append(
                 f"WARNING: the invitation went to {invited}, but this answer comes from "
                 f"{join.address}: anyone who read the invitation can answer it; if {invited} "
@@ -132,7 +133,7 @@ def join_notes(replica: Reader, state: AnyState, packet: VerifiedPacket, join: J
     notes = [
         f"{join.name} <{join.address}> joined {row.name} as {packet.body.seat} with key {print_key}"
     ]
-    if join.address.casefold() != invited.casefold():
+    if not same_address(join.address, invited):
         notes.append(
             f"WARNING: the invitation went to {invited}, but this join comes from "
             f"{join.address}: anyone who read the invitation can answer it; accept only if "

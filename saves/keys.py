@@ -60,6 +60,12 @@ class KeyFileInfo(msgspec.Struct, frozen=True):
     encrypted: bool
 
 
+def same_address(first: str, second: str) -> bool:
+    """Whether two email addresses name one mailbox as mail systems deliver: regardless of
+    case (an invitation to ``Bob@Example.ORG`` reaches bob@example.org)."""
+    return first.casefold() == second.casefold()
+
+
 class Identity(msgspec.Struct, frozen=True):
     """Who a home plays as. ``key`` is None when only the public part is loaded (no passphrase
     asked), which is enough to read games but not to sign."""

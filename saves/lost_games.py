@@ -23,7 +23,7 @@ from engine.core.errors import PacketError
 from engine.core.packets import Genesis, open_packet
 from engine.core.state import SeatState
 from saves import kept_states, store_games
-from saves.keys import Identity
+from saves.keys import Identity, same_address
 from saves.store import Store
 
 
@@ -67,7 +67,7 @@ def from_genesis(store: Store, game_id: bytes, identity: Identity | None) -> Los
         addressed = [
             binding.seat
             for binding in genesis.seats
-            if binding.seat != genesis.creator and binding.address == identity.address
+            if binding.seat != genesis.creator and same_address(binding.address, identity.address)
         ]
         if not addressed:
             return None
@@ -111,6 +111,6 @@ def _seat_of(seats: tuple[SeatState, ...], creator: str, identity: Identity) -> 
         if s.public_key and s.public_key == identity.public_key:
             return s.seat
     for s in seats:
-        if not s.joined and s.seat != creator and s.address == identity.address:
+        if not s.joined and s.seat != creator and same_address(s.address, identity.address):
             return s.seat
     return None

@@ -126,3 +126,19 @@ def test_a_declined_invitation_is_the_same_over_game_on_both_sides(
     alice.replica.verify(game)
     assert alice.replica.state(game).core.resigned == "alliance"
     assert alice.snapshot(game) == bob.snapshot(game)
+
+
+def test_an_invitation_typed_in_other_capitals_reaches_the_invitee(
+    alice: Player, bob: Player
+) -> None:
+    """Mail systems deliver ``Bob@Example.ORG`` to bob@example.org, so the invitation is his:
+    before, his home set it aside as addressed to someone else and he never saw it. His join
+    is from the address invited, so Alice is not warned of another address either."""
+    game = create_game(alice, opponent="Bob@Example.ORG")
+    alice.sync()
+    bob.sync()
+    assert bob.row(game).status == "invited"
+    bob.replica.accept(game, now=now(), chain_length=CHAIN_LENGTH)
+    bob.sync()
+    (joined,) = [o for o in alice.sync().received if o.status == "applied"]
+    assert "WARNING" not in joined.detail and "Bob" in joined.detail, joined.detail

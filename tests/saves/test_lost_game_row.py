@@ -406,3 +406,11 @@ def test_copies_held_for_a_lost_game_are_bounded_and_let_go_once_it_is_back(
     assert bob.replica.receive(real, source="resend", now=now()).status == "duplicate"
     assert store_inbox.held_count(bob.replica.store, game) == 0
     assert bob.replica.verify(game) == alice.row(game).state_hash
+
+
+def test_a_lost_invitation_typed_in_other_capitals_comes_back(alice: Player, bob: Player) -> None:
+    game = create_game(alice, opponent="BOB@example.org")
+    alice.sync()
+    bob.sync()
+    _lose(bob, game, "deleted")
+    assert bob.replica.game(game).status == "invited"
