@@ -25,6 +25,7 @@ from engine.core.packets import (
 from engine.core.ruleset import AnyRuleset, OptionSpec, OptionValue, Seat
 from engine.core.text import MAX_NAME, text_problem
 from saves import store_games
+from saves.keys import same_address
 from saves.registry import ruleset_for
 from saves.signing import Signer
 
@@ -62,6 +63,8 @@ def create(
     _check_texts((name, "the game's name"), (opponent_address, "the opponent's address"))
     if "@" not in opponent_address:
         raise HexpostError(f"the opponent's address {opponent_address!r} is not an email address")
+    if same_address(opponent_address, me.address):
+        raise HexpostError(f"{opponent_address!r} is your own address: invite the other player's")
     if not 1 <= reply_window_hours <= MAX_REPLY_WINDOW_HOURS:
         raise HexpostError(
             f"the reply window is 1 to {MAX_REPLY_WINDOW_HOURS} hours, not {reply_window_hours}"

@@ -54,6 +54,10 @@ def _create(
         ({"options": {"orion": 1}}, "optional rule 'orion' takes true or false, not 1"),
         ({"options": {"no-such-rule": True}}, "scenario the-wind has no optional rule"),
         ({"opponent": "bob"}, "the opponent's address 'bob' is not an email address"),
+        (
+            {"opponent": "Alice@Example.org"},
+            "'Alice@Example.org' is your own address: invite the other player's",
+        ),
         ({"hours": 0}, "the reply window is 1 to 8784 hours, not 0"),
         (
             {"name": "war\x1b[2J"},
