@@ -191,6 +191,29 @@ def _text(where: str, value: Any) -> str:
     return value.strip()
 
 
+def _host(where: str, value: Any) -> str:
+    """A server's DNS name (IDN letters too) or IP address, refused with the usual slip named:
+    a URL's scheme, or a port, typed into the host."""
+    host = _text(where, value)
+    scheme, sep, _ = host.partition("://")
+    if sep:
+        raise AccountError(f"{where}: give the server's name alone, without {scheme + sep!r}")
+    name, colon, port = host.rpartition(":")
+    if colon and port.isdigit() and name and ":" not in name:
+        raise AccountError(f"{where}: the port goes in port, not in host (host = {name!r})")
+    try:
+        ipaddress.ip_address(host[1:-1] if host.startswith("[") and host.endswith("]") else host)
+        return host
+    except ValueError:
+        pass
+    labels = host.removesuffix(".").split(".")
+    if len(host) > 253 or not all(
+        0 < len(label) <= 63 and all(ch.isalnum() or ch in "-_" for ch in label) for label in labels
+    ):
+        raise AccountError(f"{where}: {host!r} is not a server name (such as imap.example.org)")
+    return host
+
+
 def _optional_text(where: str, table: Mapping[str, Any], key: str) -> str | None:
     if key not in table:
         return None
@@ -222,7 +245,7 @@ def _command(where: str, value: Any) -> Command:
 def _server_fields(where: str, table: Mapping[str, Any], address: str) -> dict[str, Any]:
     if "host" not in table:
         raise AccountError(f"{where}.host: missing (the server's name, e.g. imap.example.org)")
-    host = _text(f"{where}.host", table["host"])
+    host = _host(f"{where}.host", table["host"])
     security = table.get("security", "tls")
     if security not in SECURITIES:
         raise AccountError(f"{where}.security: {security!r} is not one of {', '.join(SECURITIES)}")

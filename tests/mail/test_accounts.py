@@ -141,6 +141,20 @@ def test_the_issue_example_parses() -> None:
         (table(imap={"host": None}), "mail.imap.host: missing"),
         (table(imap={"host": "  "}), "mail.imap.host: must not be empty"),
         (table(imap={"host": 7}), "mail.imap.host: expected a string, got 7"),
+        (
+            table(imap={"host": "imap example.org"}),
+            "mail.imap.host: 'imap example.org' is not a server name (such as imap.example.org)",
+        ),
+        (
+            table(smtp={"host": "smtps://smtp.example.org"}),
+            "mail.smtp.host: give the server's name alone, without 'smtps://'",
+        ),
+        (
+            table(imap={"host": "imap.example.org:993"}),
+            "mail.imap.host: the port goes in port, not in host (host = 'imap.example.org')",
+        ),
+        (table(imap={"host": "imap..example.org"}), "mail.imap.host: 'imap..example.org' is not"),
+        (table(imap={"host": "a" * 64 + ".org"}), "is not a server name"),
         (table(smtp={"port": 0}), "mail.smtp.port: 0 is out of range (1 to 65535)"),
         (table(smtp={"port": 70000}), "mail.smtp.port: 70000 is out of range (1 to 65535)"),
         (table(imap={"port": "993"}), "mail.imap.port: expected a whole number, got '993'"),
@@ -509,3 +523,22 @@ def test_keyring_backend_failure(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_no_source_at_all() -> None:
     with pytest.raises(AccountError, match=r"mail\.smtp: give exactly one of"):
         resolve_secret(server())
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "imap.example.org",
+        "IMAP.Example.ORG.",
+        "mail-1.example.org",
+        "_imap.example.org",
+        "localhost",
+        "127.0.0.1",
+        "::1",
+        "[::1]",
+        "fe80::1",
+        "posta.bücher.de",
+    ],
+)
+def test_a_server_name_or_address_is_taken(host: str) -> None:
+    assert parse_mail_config(table(imap={"host": host})).imap.host == host
