@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core.errors import HexpostError
+from engine.core.packets import MAX_PACKET_SIZE
 from engine.core.text import counted
 from saves.home import Home, default_home
 from saves.replica import GameRow, Replica
@@ -43,17 +44,39 @@ def home_of(args: argparse.Namespace) -> Home:
     return Home(Path(args.home) if args.home else default_home())
 
 
+MAX_ORDERS_TEXT = 8 << 20
+"""The most an orders file may hold (bytes; characters on standard input): eight times the
+largest packet (`engine.core.packets.MAX_PACKET_SIZE`), room for JSON's quoting and layout.
+A bigger one is refused before it is parsed: it could never be signed."""
+
+
 def read_orders(source: str) -> Orders:
-    """Orders from a JSON or TOML file (or ``-`` for standard input)."""
+    """Orders from a JSON or TOML file (or ``-`` for standard input), at most
+    `MAX_ORDERS_TEXT` of them."""
     from tui.services import orders
 
+    where = "standard input" if source == "-" else source
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        if source == "-":
+            text = sys.stdin.read(MAX_ORDERS_TEXT + 1)
+            too_big = len(text) > MAX_ORDERS_TEXT
+        else:
+            with Path(source).open("rb") as handle:
+                data = handle.read(MAX_ORDERS_TEXT + 1)
+            too_big = len(data) > MAX_ORDERS_TEXT
+            # (newlines as `Path.read_text` gives them: a multi-line TOML string keeps no \r)
+            text = "" if too_big else data.decode("utf-8").replace("\r\n", "\n")
+            text = text.replace("\r", "\n")
     except OSError as exc:
         raise HexpostError(f"cannot read orders file {source}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise HexpostError(f"orders file {source} is not UTF-8 text") from None
-    where = "standard input" if source == "-" else source
+    if too_big:
+        what = "orders on standard input are" if source == "-" else f"orders file {source} is"
+        raise HexpostError(
+            f"{what} larger than {MAX_ORDERS_TEXT >> 20} MiB: a packet carries at most "
+            f"{MAX_PACKET_SIZE >> 20} MiB of orders"
+        )
     suffix = "" if source == "-" else Path(source).suffix
     return orders.parse_orders(text, where, suffix)
 
