@@ -139,16 +139,21 @@ class EvidenceCheck(msgspec.Struct, frozen=True):
 
 
 def read_evidence_file(name: str) -> bytes:
-    """The file's bytes, refused before reading when larger than any evidence can be."""
+    """The file's bytes, refused before reading when larger than any evidence can be, and
+    read no further than that (a device or a pipe gives no size beforehand)."""
+    limit = evidence.MAX_FILE_BYTES
     try:
         path = Path(name)
         size = path.stat().st_size
-        if size > evidence.MAX_FILE_BYTES:
-            limit = evidence.MAX_FILE_BYTES
+        if size > limit:
             raise HexpostError(f"{name}: NOT PROVEN: the file has {size} bytes, more than {limit}")
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
     except OSError as exc:
         raise HexpostError(f"cannot read {name}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise HexpostError(f"{name}: NOT PROVEN: the file has more than {limit} bytes")
+    return data
 
 
 def check_evidence(data: bytes) -> EvidenceCheck:
