@@ -104,6 +104,7 @@ def _top_parser(
     parser.add_argument(
         "--home",
         metavar="DIR",
+        type=_home_folder,
         help="folder holding config, identity and games (default: $HEXPOST_HOME, else the "
         "platform's user data folder)",
     )
@@ -118,6 +119,14 @@ def _top_parser(
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     return parser, sub
+
+
+def _home_folder(text: str) -> str:
+    """``--home``'s value: an empty one (a script's unset variable) is refused, not read as
+    no ``--home`` at all, which would run the command in the default home."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty folder name: give the home's path")
+    return text
 
 
 def _add_app_commands(

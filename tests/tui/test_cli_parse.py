@@ -49,6 +49,7 @@ REFUSED_OR_HELP = [
     ["review"],  # its GAME is required
     ["play", "a", "b"],  # one game at most
     ["--home"],  # the folder is missing
+    ["--home", "", "games"],  # an empty folder name
     ["--hom", "/tmp/h", "play"],  # an abbreviation: argparse's own rules decide
     ["--h", "/tmp/h", "play"],  # ambiguous with --help in the whole parser
     ["--passphrase-env", "A", "--passphrase-command", "B", "play"],  # exclusive
@@ -143,3 +144,12 @@ def test_a_command_without_its_action_names_the_actions(argv: list[str], named: 
     assert line.startswith(f"hexpost {argv[0]}: error: the following arguments are required: ")
     assert f"(one of: {named});" in line, line
     assert f"`hexpost {argv[0]} -h` says what each does" in line, line
+
+
+@pytest.mark.parametrize("argv", [["--home", "", "games"], ["--home", "  ", "sync"]])
+def test_an_empty_home_is_a_usage_error_not_the_default_home(argv: list[str]) -> None:
+    """``--home ""`` (a variable that was not set, in a script) used the default home, as if
+    no --home were given: a script meant for one home ran in another."""
+    result, _out, err = outcome(cli.parse_arguments, argv)
+    assert result == ("exit", 2)
+    assert "argument --home: an empty folder name: give the home's path" in err
