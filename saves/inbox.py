@@ -23,6 +23,7 @@ import msgspec
 from engine.core.chain import Placement, place
 from engine.core.errors import DesyncError, HexpostError, PacketError, VersionError
 from engine.core.game import apply_packet
+from engine.core.news import shorten
 from engine.core.packets import (
     Genesis,
     Join,
@@ -429,7 +430,11 @@ def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) ->
         and same_address(binding.address, me.address)
     ]
     if not seats:
-        return Outcome("ignored", "an invitation addressed to someone else", body.game_id)
+        # (a stranger's genesis may name any number of seats: the line stays one short line)
+        invited = shorten(", ".join(b.address for b in genesis.seats if b.seat != genesis.creator))
+        mine = f"this home's {me.address}" if me is not None else "this home (no identity yet)"
+        detail = f"an invitation addressed to {invited}, not to {mine}"
+        return Outcome("ignored", detail, body.game_id)
     return invitations.take(replica, packet, seats[0], source, now)
 
 

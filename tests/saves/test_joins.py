@@ -142,3 +142,16 @@ def test_an_invitation_typed_in_other_capitals_reaches_the_invitee(
     bob.sync()
     (joined,) = [o for o in alice.sync().received if o.status == "applied"]
     assert "WARNING" not in joined.detail and "Bob" in joined.detail, joined.detail
+
+
+def test_an_invitation_to_a_subaddress_reaches_the_invitee(alice: Player, bob: Player) -> None:
+    """``bob+hexpost@example.org`` is delivered to bob@example.org's mailbox: the invitation is
+    his, and his join from his own address draws no warning."""
+    game = create_game(alice, opponent="bob+hexpost@example.org")
+    alice.sync()
+    bob.sync()
+    assert bob.row(game).status == "invited"
+    bob.replica.accept(game, now=now(), chain_length=CHAIN_LENGTH)
+    bob.sync()
+    (joined,) = [o for o in alice.sync().received if o.status == "applied"]
+    assert "WARNING" not in joined.detail, joined.detail

@@ -84,7 +84,9 @@ def test_genesis_addressed_to_someone_else_is_ignored(alice: Player, bob: Player
     genesis = alice.packet(game_id, 0)
     outcome = bob.replica.receive(genesis, source="test", now=now())
     assert outcome.status == "ignored"
-    assert "someone else" in outcome.detail
+    assert outcome.detail == (
+        "an invitation addressed to carol@example.org, not to this home's bob@example.org"
+    )
     assert bob.replica.games() == []
     assert bob.count("packets") == 0
     # Through the transport too: nothing reaches Bob's list of games.
