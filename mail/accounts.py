@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
 
 from engine.core.errors import HexpostError
+from saves.addresses import address_problem
 from saves.home import Home
 
 Security = Literal["tls", "starttls", "plain"]
@@ -325,9 +326,9 @@ def _parse_smtp(table: Mapping[str, Any], address: str) -> SmtpConfig:
 def check_address(where: str, value: Any) -> str:
     """The address, stripped, or `AccountError` if it is not ``local@domain``."""
     address = _text(where, value)
-    local, at, domain = address.rpartition("@")
-    if not at or not local or not domain or any(c.isspace() for c in address):
-        raise AccountError(f"{where}: {address!r} is not an email address")
+    problem = address_problem(address)
+    if problem is not None:
+        raise AccountError(f"{where}: {problem}")
     return address
 
 

@@ -25,7 +25,7 @@ from engine.core.packets import (
 from engine.core.ruleset import AnyRuleset, OptionSpec, OptionValue, Seat
 from engine.core.text import MAX_NAME, text_problem
 from saves import store_games
-from saves.keys import same_address
+from saves.addresses import address_problem, same_address
 from saves.registry import ruleset_for
 from saves.signing import Signer
 
@@ -61,8 +61,9 @@ def create(
         raise HexpostError(f"the opponent's seat must be one of: {', '.join(others)}")
     _check_identity(me.name, me.address)
     _check_texts((name, "the game's name"), (opponent_address, "the opponent's address"))
-    if "@" not in opponent_address:
-        raise HexpostError(f"the opponent's address {opponent_address!r} is not an email address")
+    problem = address_problem(opponent_address)
+    if problem is not None:
+        raise HexpostError(f"the opponent's address {problem}")
     if same_address(opponent_address, me.address):
         raise HexpostError(f"{opponent_address!r} is your own address: invite the other player's")
     if not 1 <= reply_window_hours <= MAX_REPLY_WINDOW_HOURS:

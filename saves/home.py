@@ -21,6 +21,7 @@ from engine.core.errors import HexpostError
 from engine.core.packets import fingerprint
 from engine.core.text import MAX_NAME, text_problem
 from saves import store_keys
+from saves.addresses import address_problem
 from saves.keys import (
     Identity,
     KeyFileInfo,
@@ -117,8 +118,9 @@ class Home:
         """Make a new identity key; ``passphrase=None`` stores it unencrypted (explicit opt-out)."""
         if not name.strip():
             raise HexpostError("an identity needs a name (--name)")
-        if "@" not in address:
-            raise HexpostError(f"{address!r} is not an email address (--address)")
+        problem = address_problem(address)
+        if problem is not None:
+            raise HexpostError(f"--address: {problem}")
         # Both go into every genesis and join this identity signs (`saves.creating`).
         for text, what in ((name, "your name"), (address, "your address")):
             problem = text_problem(text, what, MAX_NAME)

@@ -50,7 +50,7 @@ from saves import (
     store_inbox,
     store_keys,
 )
-from saves.keys import same_address
+from saves.addresses import same_address
 from saves.outcome import Hint, Outcome
 from saves.reading import Reader
 from saves.registry import has_ruleset, ruleset_for

@@ -24,7 +24,7 @@ from engine.core.ruleset import AnyRuleset
 from engine.core.state import AnyState, SeatState
 from saves import ledger, store_keys, submitting
 from saves.acceptance import awaiting, awaiting_any, carried_next, check, describe
-from saves.keys import same_address
+from saves.addresses import same_address
 from saves.reading import Reader
 from saves.signing import Signer
 from saves.store_games import GameRow

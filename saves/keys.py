@@ -60,33 +60,6 @@ class KeyFileInfo(msgspec.Struct, frozen=True):
     encrypted: bool
 
 
-GMAIL_DOMAINS = ("gmail.com", "googlemail.com")
-"""Gmail's domains: one mailbox, whatever dots its name is written with."""
-
-
-def mailbox_of(address: str) -> str:
-    """The mailbox ``address`` is delivered to, as the big providers deliver: regardless of
-    case, of a subaddress (``bob+games@...``: RFC 5233, Gmail, Fastmail, Outlook, iCloud),
-    and at Gmail of dots in the name. Only for telling whether an invitation or a join
-    concerns this home's player: no check of trust rests on it (the creator accepts the key
-    that joined by its fingerprint)."""
-    local, at, domain = address.casefold().rpartition("@")
-    if not at:
-        return address.casefold()
-    name, plus, _tag = local.partition("+")
-    if plus and name:
-        local = name
-    if domain in GMAIL_DOMAINS:
-        local, domain = local.replace(".", ""), GMAIL_DOMAINS[0]
-    return f"{local}@{domain}"
-
-
-def same_address(first: str, second: str) -> bool:
-    """Whether two email addresses reach one mailbox (`mailbox_of`): an invitation to
-    ``Bob@Example.ORG`` or ``bob+hexpost@example.org`` is bob@example.org's."""
-    return mailbox_of(first) == mailbox_of(second)
-
-
 class Identity(msgspec.Struct, frozen=True):
     """Who a home plays as. ``key`` is None when only the public part is loaded (no passphrase
     asked), which is enough to read games but not to sign."""

@@ -23,7 +23,8 @@ from engine.core.errors import PacketError
 from engine.core.packets import Genesis, open_packet
 from engine.core.state import SeatState
 from saves import kept_states, store_games
-from saves.keys import Identity, same_address
+from saves.addresses import same_address
+from saves.keys import Identity
 from saves.store import Store
 
 

@@ -168,6 +168,10 @@ def test_the_issue_example_parses() -> None:
         (table(address=None), "mail.address: missing"),
         (table(address="alice"), "mail.address: 'alice' is not an email address"),
         (table(address="a b@c.org"), "mail.address: 'a b@c.org' is not an email address"),
+        (
+            table(address="Alice <alice@example.org>"),
+            "mail.address: 'Alice <alice@example.org>' holds a name besides the address",
+        ),
         (table(imap=None), "mail: missing the [mail.imap] table"),
         (table(smtp="smtp.example.org"), "mail.smtp: expected a table"),
         (table(imap={"timeout": 0}), "mail.imap.timeout: 0 is out of range"),

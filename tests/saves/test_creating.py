@@ -55,6 +55,15 @@ def _create(
         ({"options": {"no-such-rule": True}}, "scenario the-wind has no optional rule"),
         ({"opponent": "bob"}, "the opponent's address 'bob' is not an email address"),
         (
+            {"opponent": "Bob <bob@example.org>"},
+            "the opponent's address 'Bob <bob@example.org>' holds a name besides the address: "
+            "give the address alone, such as bob@example.org",
+        ),
+        (
+            {"opponent": "bob@example.org, carol@example.org"},
+            "the opponent's address 'bob@example.org, carol@example.org' is more than one",
+        ),
+        (
             {"opponent": "Alice@Example.org"},
             "'Alice@Example.org' is your own address: invite the other player's",
         ),

@@ -12,12 +12,19 @@ import pytest
 from engine.core.errors import HexpostError
 from saves.home import Home
 
+ALONE = ": give the address alone, such as bob@example.org"
+
 
 @pytest.mark.parametrize(
     ("name", "address", "words"),
     [
         ("", "a@example.org", "an identity needs a name (--name)"),
-        ("Ann", "ann", "'ann' is not an email address (--address)"),
+        ("Ann", "ann", f"--address: 'ann' is not an email address{ALONE}"),
+        (
+            "Ann",
+            "Ann <ann@example.org>",
+            f"--address: 'Ann <ann@example.org>' holds a name besides the address{ALONE}",
+        ),
         (
             "Ann\x1b[2J",
             "a@example.org",

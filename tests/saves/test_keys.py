@@ -19,7 +19,6 @@ from saves.keys import (
     generate_identity,
     key_file_info,
     read_key_file,
-    same_address,
     write_key_file,
 )
 
@@ -294,26 +293,3 @@ def test_swapped_public_key_is_refused_when_plain(tmp_path: Path) -> None:
 
 def test_generated_identities_differ() -> None:
     assert public(generate_identity()) != public(generate_identity())
-
-
-@pytest.mark.parametrize(
-    ("first", "second", "same"),
-    [
-        ("bob@example.org", "bob@example.org", True),
-        ("Bob@Example.ORG", "bob@example.org", True),
-        ("bob+hexpost@example.org", "bob@example.org", True),
-        ("bob+a@example.org", "bob+b@example.org", True),
-        ("b.o.b@gmail.com", "bob@googlemail.com", True),
-        ("Bob.Smith+games@GMail.com", "bobsmith@gmail.com", True),
-        ("b.o.b@example.org", "bob@example.org", False),  # dots count outside Gmail
-        ("bob@example.org", "bob@example.com", False),
-        ("bob@example.org", "rob@example.org", False),
-        ("+bob@example.org", "@example.org", False),  # no name before the '+': no tag
-        ("carol", "carol", True),
-    ],
-)
-def test_same_address_follows_delivery(first: str, second: str, same: bool) -> None:
-    """Addresses that reach one mailbox: case, a subaddress (``+tag``), Gmail's dots and
-    googlemail.com do not tell two players apart."""
-    assert same_address(first, second) is same
-    assert same_address(second, first) is same

@@ -102,7 +102,12 @@ async def test_a_game_is_created_with_the_scenario_seat_and_rules_chosen(
     [
         ("", "500", "the opponent's email address is needed"),
         ("bob@example.org", "", "optional rule 'peace-income-permille' takes a whole number"),
-        ("bob", "500", "not created: the opponent's address 'bob' is not an email address"),
+        (
+            "bob",
+            "500",
+            "not created: the opponent's address 'bob' is not an email address: give the "
+            "address alone, such as bob@example.org",
+        ),
         (
             "bob@example.org",
             "5000",
