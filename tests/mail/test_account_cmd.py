@@ -357,3 +357,31 @@ def test_account_test_without_an_account(
 ) -> None:
     assert run(tmp_path / "home", "account", "test") == 1
     assert "run `hexpost account add` first" in error_line(capsys)
+
+
+@pytest.mark.parametrize(
+    ("identity", "account", "noted"),
+    [
+        ("bob@example.org", "bob@fastmail.com", True),
+        ("Bob@FastMail.com", "bob@fastmail.com", False),
+        ("bob+games@fastmail.com", "bob@fastmail.com", False),
+    ],
+)
+def test_an_account_that_is_not_the_identity_s_address_is_noted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], identity: str, account: str, noted: bool
+) -> None:
+    """The other players mail their packets to the identity's address (the one every genesis
+    and join carries): an account reading another mailbox sees them only if that mail is
+    forwarded there, which ``account add`` now says instead of leaving the player waiting."""
+    home = tmp_path / "home"
+    assert run(home, "identity", "create", "--name", "Bob", "--address", identity,
+               "--no-passphrase") == 0  # fmt: skip
+    capsys.readouterr()
+    assert run(home, "account", "add", account, "--keyring") == 0
+    out = capsys.readouterr().out
+    note = (
+        f"note: your identity's address is {identity}, and this account reads {account}: "
+        f"the other players send your packets to {identity}, so they reach hexpost only if "
+        f"that mail is forwarded to {account}"
+    )
+    assert (note in " ".join(out.split())) is noted, out

@@ -37,6 +37,7 @@ from mail.accounts import (
 )
 from mail.credentials import resolve_secret
 from mail.presets import Preset, preset_for
+from saves.addresses import same_address
 from saves.home import Home
 
 NO_ACCOUNT = "no mail account is set: run `hexpost account add` first"
@@ -199,6 +200,23 @@ def add_account(home: Home, config: MailConfig) -> list[str]:
         f"wrote the mail account to {home.config_path} (no password: only where it comes from)",
         *account_lines(config),
         "packets now travel by mail ([transport] kind = mail)",
+        *_other_mailbox(home, config.address),
+    ]
+
+
+def _other_mailbox(home: Home, account: str) -> list[str]:
+    """A note when the account reads another mailbox than the identity's address reaches:
+    every genesis and join carries that address, and the other players mail to it."""
+    try:
+        identity = home.identity_info()
+    except HexpostError:
+        return []  # (a damaged key file is reported by the commands that need it)
+    if identity is None or same_address(identity.address, account):
+        return []
+    return [
+        f"note: your identity's address is {identity.address}, and this account reads "
+        f"{account}: the other players send your packets to {identity.address}, so they "
+        f"reach hexpost only if that mail is forwarded to {account}"
     ]
 
 
