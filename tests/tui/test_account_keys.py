@@ -1,6 +1,7 @@
-"""The account keys the settings form has no field for (timeouts, the spam folder): written in
-config.toml by hand, read and checked, shown by ``account show``, and kept when the form saves
-the same account again (`tui.services.accounts.save_answers`)."""
+"""The account keys beyond the servers and the password: the ones the settings form has no
+field for (timeouts, the folder taken mail is moved to), written in config.toml by hand, read
+and checked, shown by ``account show``, and kept when the form saves the same account again
+(`tui.services.accounts.save_answers`); and the spam folder, which the form shows and sets."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from textual.app import App, ComposeResult
 
-from mail.accounts import AccountError, load_mail_config, parse_mail_config
+from mail.accounts import AccountError, load_mail_config, parse_mail_config, to_table
 from saves.home import Home
 from tui import cli
 from tui.services import accounts
+from tui.widgets.mail_form import MailForm
 
 ACCOUNT = """\
 [mail]
@@ -106,8 +109,6 @@ def test_a_bad_spam_folder_key_is_named(imap: dict[str, object], said: str) -> N
 
 
 def test_the_spam_folder_keys_are_written_back_as_read() -> None:
-    from mail.accounts import to_table
-
     for imap in ({"junk_folder": "Spam"}, {"ignore_junk": True}, {}):
         table = {
             "address": "a@example.org",
@@ -150,3 +151,46 @@ def test_account_add_takes_one_of_the_two_spam_folder_flags(
         cli.main(["--home", str(tmp_path), "account", "add", *args, *both])
     assert exited.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+class FormApp(App[None]):
+    """The settings screen's mail form alone, tall enough to show every field."""
+
+    def compose(self) -> ComposeResult:
+        yield MailForm()
+
+
+SPAM_FIELDS = [
+    ({"junk_folder": "Bulk Mail"}, "Bulk Mail", {"junk_folder": "Bulk Mail", "ignore_junk": False}),
+    ({"ignore_junk": True}, "-", {"junk_folder": None, "ignore_junk": True}),
+    ({}, "", {"junk_folder": None, "ignore_junk": False}),
+]
+
+
+@pytest.mark.parametrize(("imap", "shown", "answered"), SPAM_FIELDS)
+async def test_the_form_shows_and_sets_the_spam_folder(
+    tmp_path: Path, imap: dict[str, object], shown: str, answered: dict[str, object]
+) -> None:
+    """A blank field finds the folder by itself, ``-`` never looks, a name names it."""
+    table = {
+        "address": "a@example.org",
+        "imap": {"host": "h", "password_env": "PW", "processed_folder": "Done", **imap},
+        "smtp": {"host": "h", "password_env": "PW"},
+    }
+    saved = parse_mail_config(table)
+    app = FormApp()
+    async with app.run_test(size=(80, 40)) as pilot:
+        form = app.query_one(MailForm)
+        form.fill(accounts.answers_of(saved))
+        await pilot.pause()
+        assert form.text("mail-junk") == shown
+        answers = form.answers()
+    assert not isinstance(answers, str)
+    assert {"junk_folder": answers.junk_folder, "ignore_junk": answers.ignore_junk} == answered
+    # What the form gives, saved: the folder taken mail is moved to is kept, as before.
+    home = home_with(tmp_path, "")
+    home.save_config({"mail": to_table(saved)})
+    accounts.save_answers(home, answers)
+    again = load_mail_config(home)
+    assert again is not None and again.imap.processed_folder == "Done"
+    assert (again.imap.junk_folder, again.imap.ignore_junk) == tuple(answered.values())

@@ -220,9 +220,10 @@ def _other_mailbox(home: Home, account: str) -> list[str]:
     ]
 
 
-KEPT_IMAP_KEYS = ("timeout", "idle_timeout", "junk_folder", "ignore_junk")
+KEPT_IMAP_KEYS = ("timeout", "idle_timeout", "processed_folder")
 """The ``[mail.imap]`` keys the settings form has no field for: written in config.toml by
-hand, kept when the form saves the same address's account again."""
+hand (or ``account add --processed-folder``), kept when the form saves the same address's
+account again."""
 
 
 def save_answers(home: Home, answers: Answers) -> list[str]:

@@ -35,6 +35,9 @@ HINTS = {
     "keyring": "keyring set hexpost USERNAME@HOST stores it",
     "oauth2_command": "a command printing an OAuth2 access token",
 }
+NEVER_JUNK = "-"
+"""The spam folder field's word for ``ignore_junk``: never look in a spam folder."""
+JUNK_HINT = f"blank: the server's own; {NEVER_JUNK}: never look there"
 SERVER_FIELDS = ("imap-host", "imap-port", "smtp-host", "smtp-port")
 
 
@@ -108,6 +111,9 @@ class MailForm(Vertical):
             yield Static("IMAP folder", classes="form-label", markup=False)
             yield Input(id="mail-folder", placeholder="INBOX", compact=True)
         with Horizontal():
+            yield Static("Spam folder", classes="form-label", markup=False)
+            yield Input(id="mail-junk", placeholder=JUNK_HINT, compact=True)
+        with Horizontal():
             yield Static("CA file", classes="form-label", markup=False)
             yield Input(
                 id="mail-ca-file", placeholder="only for a server with its own CA", compact=True
@@ -144,6 +150,7 @@ class MailForm(Vertical):
             security = getattr(answers, f"{server}_security") or "tls"
             self.query_one(f"#{server}-security", Select).value = security
         self.set_text("mail-folder", answers.folder)
+        self.set_text("mail-junk", NEVER_JUNK if answers.ignore_junk else answers.junk_folder)
         self.set_text("mail-ca-file", answers.ca_file)
         self.query_one("#mail-source", Select).value = answers.secret_source or "password_env"
         self.set_text("mail-secret", answers.secret_value)
@@ -161,6 +168,7 @@ class MailForm(Vertical):
         if not address:
             return "the account needs an email address"
         source = self.choice("mail-source")
+        junk = self.text("mail-junk")
         return Answers(
             address=address,
             imap_host=self.text("imap-host") or None,
@@ -168,6 +176,8 @@ class MailForm(Vertical):
             imap_security=self.choice("imap-security"),
             imap_username=self.text("imap-username") or None,
             folder=self.text("mail-folder") or None,
+            junk_folder=None if junk in ("", NEVER_JUNK) else junk,
+            ignore_junk=junk == NEVER_JUNK,
             smtp_host=self.text("smtp-host") or None,
             smtp_port=ports["smtp"],
             smtp_security=self.choice("smtp-security"),
