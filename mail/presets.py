@@ -62,9 +62,9 @@ class Preset:
         return parse_mail_config(table)
 
 
-# The providers' own published settings (help pages of Google, Microsoft, Fastmail, Apple and
-# Yahoo). They are only proposals: `hexpost account add` writes them into config.toml, where the
-# user can change any of them.
+# The providers' own published settings (their help pages). They are only proposals:
+# `hexpost account add` writes them into config.toml, where the user can change any of them,
+# and `hexpost account test` says at once if one no longer holds.
 PRESETS: tuple[Preset, ...] = (
     Preset(
         "Gmail",
@@ -80,7 +80,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "Outlook / Microsoft 365",
-        ("outlook.com", "hotmail.com", "live.com"),
+        ("outlook.com", "hotmail.com", "live.com", "msn.com"),
         "outlook.office365.com",
         993,
         "tls",
@@ -103,7 +103,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "iCloud",
-        ("icloud.com", "me.com"),
+        ("icloud.com", "me.com", "mac.com"),
         "imap.mail.me.com",
         993,
         "tls",
@@ -114,7 +114,7 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "Yahoo",
-        ("yahoo.com",),
+        ("yahoo.com", "ymail.com", "rocketmail.com"),
         "imap.mail.yahoo.com",
         993,
         "tls",
@@ -122,6 +122,84 @@ PRESETS: tuple[Preset, ...] = (
         465,
         "tls",
         "needs an app password (Account security > Generate app password)",
+    ),
+    Preset(
+        "AOL",
+        ("aol.com",),
+        "imap.aol.com",
+        993,
+        "tls",
+        "smtp.aol.com",
+        465,
+        "tls",
+        "needs an app password (Account security > Generate app password)",
+    ),
+    Preset(
+        "Comcast / Xfinity",
+        ("comcast.net",),
+        "imap.comcast.net",
+        993,
+        "tls",
+        "smtp.comcast.net",
+        587,
+        "starttls",
+        "third-party access must be on in Xfinity's email security settings",
+    ),
+    Preset(
+        "GMX",
+        ("gmx.com", "gmx.us"),
+        "imap.gmx.com",
+        993,
+        "tls",
+        "mail.gmx.com",
+        587,
+        "starttls",
+        "IMAP access must be switched on in GMX's settings (POP3 & IMAP)",
+    ),
+    Preset(
+        "GMX",
+        ("gmx.net", "gmx.de", "gmx.at", "gmx.ch"),
+        "imap.gmx.net",
+        993,
+        "tls",
+        "mail.gmx.net",
+        587,
+        "starttls",
+        "IMAP access must be switched on in GMX's settings (POP3 & IMAP)",
+    ),
+    Preset(
+        "mailbox.org",
+        ("mailbox.org",),
+        "imap.mailbox.org",
+        993,
+        "tls",
+        "smtp.mailbox.org",
+        465,
+        "tls",
+        "logs in with the account's password (or an app password, with two-factor login)",
+    ),
+    Preset(
+        "Posteo",
+        ("posteo.de", "posteo.net"),
+        "posteo.de",
+        993,
+        "tls",
+        "posteo.de",
+        465,
+        "tls",
+        "logs in with the account's password (or an app password, with two-factor login)",
+    ),
+    Preset(
+        "Zoho Mail",
+        ("zoho.com", "zohomail.com"),
+        "imap.zoho.com",
+        993,
+        "tls",
+        "smtp.zoho.com",
+        465,
+        "tls",
+        "IMAP access must be switched on in Zoho Mail's settings; an app password with "
+        "two-factor login",
     ),
 )
 

@@ -50,7 +50,8 @@ def add_setup_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "add",
         help="write the mail account and make mail the transport",
         description="Writes the [mail] table of config.toml and sets the transport to mail. "
-        "For Gmail, Microsoft, Fastmail, iCloud and Yahoo addresses the servers are known; "
+        "For Gmail, Microsoft, Fastmail, iCloud, Yahoo, AOL, Comcast, GMX, mailbox.org, Posteo "
+        "and Zoho addresses the servers are known; "
         "for others give them. On a terminal, whatever is missing is asked; otherwise it "
         "must all be given as options. Replaces the account already there.",
         epilog="Then run `hexpost account test`.",

@@ -338,7 +338,7 @@ def test_load_refuses_a_bad_table(tmp_path: Path) -> None:
                 ("outlook.office365.com", 993, "tls"),
                 ("smtp.office365.com", 587, "starttls"),
             )
-            for domain in ("outlook.com", "hotmail.com", "live.com")
+            for domain in ("outlook.com", "hotmail.com", "live.com", "msn.com")
         ),
         *(
             (
@@ -356,14 +356,34 @@ def test_load_refuses_a_bad_table(tmp_path: Path) -> None:
                 ("imap.mail.me.com", 993, "tls"),
                 ("smtp.mail.me.com", 587, "starttls"),
             )
-            for domain in ("icloud.com", "me.com")
+            for domain in ("icloud.com", "me.com", "mac.com")
         ),
+        *(
+            (
+                f"a@{domain}",
+                "Yahoo",
+                ("imap.mail.yahoo.com", 993, "tls"),
+                ("smtp.mail.yahoo.com", 465, "tls"),
+            )
+            for domain in ("yahoo.com", "ymail.com", "rocketmail.com")
+        ),
+        ("a@aol.com", "AOL", ("imap.aol.com", 993, "tls"), ("smtp.aol.com", 465, "tls")),
         (
-            "a@yahoo.com",
-            "Yahoo",
-            ("imap.mail.yahoo.com", 993, "tls"),
-            ("smtp.mail.yahoo.com", 465, "tls"),
+            "a@comcast.net",
+            "Comcast / Xfinity",
+            ("imap.comcast.net", 993, "tls"),
+            ("smtp.comcast.net", 587, "starttls"),
         ),
+        ("a@gmx.com", "GMX", ("imap.gmx.com", 993, "tls"), ("mail.gmx.com", 587, "starttls")),
+        ("a@gmx.de", "GMX", ("imap.gmx.net", 993, "tls"), ("mail.gmx.net", 587, "starttls")),
+        (
+            "a@mailbox.org",
+            "mailbox.org",
+            ("imap.mailbox.org", 993, "tls"),
+            ("smtp.mailbox.org", 465, "tls"),
+        ),
+        ("a@posteo.de", "Posteo", ("posteo.de", 993, "tls"), ("posteo.de", 465, "tls")),
+        ("a@zoho.com", "Zoho Mail", ("imap.zoho.com", 993, "tls"), ("smtp.zoho.com", 465, "tls")),
     ],
 )
 def test_presets(
