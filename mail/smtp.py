@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import ssl
 from collections.abc import AsyncIterator, Sequence
 from typing import Literal, TypeVar
@@ -278,6 +279,13 @@ def _explain(exc: BaseException, config: SmtpConfig, where: str) -> SendError:
     if isinstance(exc, aiosmtplib.SMTPServerDisconnected):
         return SendError(
             f"the SMTP server {where} closed the connection ({exc})", retryable=retryable
+        )
+    lookup = _cause(exc, socket.gaierror)  # (aiosmtplib wraps it in SMTPConnectError)
+    if lookup is not None:
+        return SendError(
+            f"cannot find the SMTP server {config.host} ({lookup.strerror or lookup}): check "
+            "the host name, and that the network is up",
+            retryable=retryable,
         )
     if isinstance(exc, aiosmtplib.SMTPConnectError | OSError):
         return SendError(

@@ -350,3 +350,15 @@ async def test_check_login_closed_port(mail_stack: MailStack) -> None:
     (port,) = free_ports(1)
     with pytest.raises(SendError, match=f"cannot connect to the SMTP server {HOST}:{port}"):
         await check_login(config(mail_stack, port=port), secret="x")
+
+
+async def test_check_login_unknown_host_says_the_name_was_not_found(mail_stack: MailStack) -> None:
+    """As the IMAP side says it: a host name no resolver knows (``.invalid`` is reserved for
+    that) is named, without aiosmtplib's wrapping of the lookup error."""
+    unknown = "smtp.nonexistent.invalid"
+    with pytest.raises(SendError) as raised:
+        await check_login(config(mail_stack, host=unknown), secret="x")
+    said = str(raised.value)
+    assert said.startswith(f"cannot find the SMTP server {unknown} ("), said
+    assert said.endswith("): check the host name, and that the network is up"), said
+    assert "Error connecting" not in said
