@@ -8,6 +8,7 @@ import textwrap
 from typing import Any
 
 from engine.core.text import counted
+from tui.columns import cut, pad
 from tui.when import span
 
 WATCH_HINT_AFTER = 15 * 60
@@ -85,7 +86,7 @@ def overview_text(records: list[dict[str, Any]]) -> str:
     ]
     for game in records:
         lines.append(
-            f"{game['game'][:8]:<10}{game['name'][:15]:<16}{game['packets']:>7}"
+            f"{game['game'][:8]:<10}{pad(cut(game['name'], 15), 16)}{game['packets']:>7}"
             f"{game['human']:>7}{game['machine']:>8}{_per_part(game):>9}"
             f"{span(game['my_median']):>8}{span(game['their_median']):>8}"
         )

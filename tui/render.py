@@ -20,6 +20,7 @@ import msgspec
 
 from engine.core.text import counted
 from saves.replica import GameRow, Replica
+from tui.columns import columns, cut, pad
 from tui.safe_text import safe_record
 from tui.services import games, log, show
 from tui.services.jsonform import json_form
@@ -189,19 +190,19 @@ def games_text(rows: list[dict[str, Any]], width: int = 80) -> str:
         table.append(
             (
                 row["game"][:8],
-                row["name"][:15],
+                cut(row["name"], 15),
                 turn_text(row["turn"]),
                 row["step"] or "-",
-                waiting.strip()[:17],
+                cut(waiting.strip(), 17),
                 str(note),
             )
         )
-    widths = [max(len(cells[i]) for cells in table) for i in range(len(table[0]) - 1)]
+    widths = [max(columns(cells[i]) for cells in table) for i in range(len(table[0]) - 1)]
     lines = [
-        "  ".join([*(c.ljust(w) for c, w in zip(cells, widths, strict=False)), cells[-1]]).rstrip()
+        "  ".join([*(pad(c, w) for c, w in zip(cells, widths, strict=False)), cells[-1]]).rstrip()
         for cells in table
     ]
-    if all(len(line) <= width for line in lines):
+    if all(columns(line) <= width for line in lines):
         return "\n".join(lines)
     return _notes_under(table, widths, width)
 
@@ -212,7 +213,7 @@ def _notes_under(table: Sequence[tuple[str, ...]], widths: list[int], width: int
     indent = " " * (widths[0] + 2)
     lines = []
     for cells in table:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)).rstrip())
+        lines.append("  ".join(pad(c, w) for c, w in zip(cells, widths, strict=False)).rstrip())
         if cells is not table[0] and cells[-1]:
             lines += fit_lines([indent + cells[-1]], width, hang=0)
     return "\n".join(lines)

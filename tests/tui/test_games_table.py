@@ -66,3 +66,24 @@ def test_a_table_within_80_columns_keeps_its_notes_in_the_note_column() -> None:
     assert lines[0].split()[-1] == "NOTE"
     assert lines[1].endswith("2B7 Survey points")
     assert lines[1].index("2B7 Survey") == lines[0].index("NOTE")
+
+
+def cells(text: str) -> int:
+    """Terminal columns, as `rich` counts them (two for a wide character)."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def test_wide_characters_in_a_name_keep_the_columns_lined_up_on_the_terminal() -> None:
+    """A name in Japanese (two columns a character) or with an emoji was padded and cut by
+    its characters: its row's TURN began 11 columns right of the header's."""
+    rows = [row("T1 Fall Y168", "2B7", name="戦争ゲーム長い名前です"), row("T1 Fall Y168", "1A1")]
+    rows.append(row("T1 Fall Y168", "1A1", name="café 🚀 war"))
+    lines = games_text(rows).split("\n")
+    turn_at = cells(lines[0][: lines[0].index("TURN")])
+    for line in lines[1:]:
+        at = line.index("T1 Fall")
+        assert cells(line[:at]) == turn_at, line
+    assert "戦争ゲーム長" in lines[1] and "戦争ゲーム長い名" not in lines[1]  # cut at 15 columns
+    assert max(cells(line) for line in lines) <= 80

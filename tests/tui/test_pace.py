@@ -23,6 +23,7 @@ from tests.saves.conftest import now
 from tests.tui.test_app import SIZE, Tutorial, app_for, open_game, settle
 from tests.tui.test_hostile_text import run_cli
 from tui import render
+from tui.columns import columns
 from tui.pace_text import overview_text as pace_text_overview
 from tui.pace_text import pace_text
 from tui.screens.help import HelpScreen
@@ -436,3 +437,14 @@ async def test_w_on_a_game_shows_its_pace_as_the_command_line_words_it(tutorial:
         helped = app.screen
         assert isinstance(helped, HelpScreen)
         assert any(line.split()[:2] == ["w", "Pace:"] for line in helped.keys), helped.keys
+
+
+def test_the_overview_lines_up_a_name_of_wide_characters() -> None:
+    """A game named in Japanese (two terminal columns a character) was cut and padded by its
+    characters, so its numbers stood to the right of their headings."""
+    alone = pace.game_pace(pace.count([written(0, "a", 0)], {}, {}, me="a", roster=("a", "b")))
+    record = {**render.builtins(alone), "name": "戦争ゲーム長い名前です"}
+    head, line = pace_text_overview([record]).splitlines()[:2]
+    # the packet count (1) ends in the column where its heading ends
+    assert columns(line[: line.index(" 1 ") + 2]) == columns(head[: head.index("PACKETS") + 7])
+    assert "戦争ゲーム長い" in line and "戦争ゲーム長い名" not in line  # cut at 15 columns
