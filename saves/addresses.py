@@ -45,9 +45,7 @@ GMAIL_DOMAINS = ("gmail.com", "googlemail.com")
 def mailbox_of(address: str) -> str:
     """The mailbox ``address`` is delivered to, as the big providers deliver: regardless of
     case, of a subaddress (``bob+games@...``: RFC 5233, Gmail, Fastmail, Outlook, iCloud),
-    and at Gmail of dots in the name. Only for telling whether an invitation or a join
-    concerns this home's player: no check of trust rests on it (the creator accepts the key
-    that joined by its fingerprint)."""
+    and at Gmail of dots in the name."""
     local, at, domain = address.casefold().rpartition("@")
     if not at:
         return address.casefold()

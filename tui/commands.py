@@ -16,6 +16,7 @@ two read-only commands some 15 ms of their start (issue 16).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shlex
 import sqlite3
@@ -45,36 +46,32 @@ def home_of(args: argparse.Namespace) -> Home:
 
 
 MAX_ORDERS_TEXT = 8 << 20
-"""The most an orders file may hold (bytes; characters on standard input): eight times the
-largest packet (`engine.core.packets.MAX_PACKET_SIZE`), room for JSON's quoting and layout.
-A bigger one is refused before it is parsed: it could never be signed."""
+"""The most characters an orders file (or standard input) may hold: eight times the largest
+packet (`engine.core.packets.MAX_PACKET_SIZE`), room for JSON's quoting and layout. A bigger
+one is refused before it is parsed: it could never be signed."""
 
 
 def read_orders(source: str) -> Orders:
     """Orders from a JSON or TOML file (or ``-`` for standard input), at most
-    `MAX_ORDERS_TEXT` of them."""
+    `MAX_ORDERS_TEXT` characters of them."""
     from tui.services import orders
 
     where = "standard input" if source == "-" else source
     try:
-        if source == "-":
-            text = sys.stdin.read(MAX_ORDERS_TEXT + 1)
-            too_big = len(text) > MAX_ORDERS_TEXT
-        else:
-            with Path(source).open("rb") as handle:
-                data = handle.read(MAX_ORDERS_TEXT + 1)
-            too_big = len(data) > MAX_ORDERS_TEXT
-            # (newlines as `Path.read_text` gives them: a multi-line TOML string keeps no \r)
-            text = "" if too_big else data.decode("utf-8").replace("\r\n", "\n")
-            text = text.replace("\r", "\n")
+        with (
+            contextlib.nullcontext(sys.stdin)
+            if source == "-"
+            else Path(source).open(encoding="utf-8")  # (newlines read as read_text reads them)
+        ) as handle:
+            text = handle.read(MAX_ORDERS_TEXT + 1)
     except OSError as exc:
         raise HexpostError(f"cannot read orders file {source}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise HexpostError(f"orders file {source} is not UTF-8 text") from None
-    if too_big:
+    if len(text) > MAX_ORDERS_TEXT:
         what = "orders on standard input are" if source == "-" else f"orders file {source} is"
         raise HexpostError(
-            f"{what} larger than {MAX_ORDERS_TEXT >> 20} MiB: a packet carries at most "
+            f"{what} larger than {MAX_ORDERS_TEXT >> 20} MiB of text: a packet carries at most "
             f"{MAX_PACKET_SIZE >> 20} MiB of orders"
         )
     suffix = "" if source == "-" else Path(source).suffix

@@ -33,13 +33,13 @@ def test_an_orders_file_larger_than_any_packet_is_refused_unparsed(tmp_path: Pat
     with pytest.raises(HexpostError) as raised:
         commands.read_orders(str(path))
     assert str(raised.value) == (
-        f"orders file {path} is larger than 8 MiB: a packet carries at most 1 MiB of orders"
+        f"orders file {path} is larger than 8 MiB of text: a packet carries at most 1 MiB of orders"
     )
 
 
 def test_orders_on_standard_input_are_bounded_too(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(" " * (commands.MAX_ORDERS_TEXT + 1)))
-    with pytest.raises(HexpostError, match=r"^orders on standard input are larger than 8 MiB"):
+    with pytest.raises(HexpostError, match=r"^orders on standard input are larger than 8 MiB of text"):
         commands.read_orders("-")
 
 
