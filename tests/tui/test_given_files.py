@@ -39,7 +39,8 @@ def test_an_orders_file_larger_than_any_packet_is_refused_unparsed(tmp_path: Pat
 
 def test_orders_on_standard_input_are_bounded_too(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(" " * (commands.MAX_ORDERS_TEXT + 1)))
-    with pytest.raises(HexpostError, match=r"^orders on standard input are larger than 8 MiB of text"):
+    said = r"^orders on standard input are larger than 8 MiB of text"
+    with pytest.raises(HexpostError, match=said):
         commands.read_orders("-")
 
 
