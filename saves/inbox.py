@@ -432,8 +432,13 @@ def _new_game(replica: Reader, packet: VerifiedPacket, source: str, now: str) ->
     if not seats:
         # (a stranger's genesis may name any number of seats: the line stays one short line)
         invited = shorten(", ".join(b.address for b in genesis.seats if b.seat != genesis.creator))
-        mine = f"this home's {me.address}" if me is not None else "this home (no identity yet)"
-        detail = f"an invitation addressed to {invited}, not to {mine}"
+        if me is None:
+            detail = f"an invitation addressed to {invited}, and this home has no identity yet"
+        else:
+            detail = (
+                f"an invitation addressed to {invited}, not to this home's {me.address}: "
+                f"if it is meant for you, ask its sender to invite {me.address}"
+            )
         return Outcome("ignored", detail, body.game_id)
     return invitations.take(replica, packet, seats[0], source, now)
 

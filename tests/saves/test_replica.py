@@ -85,7 +85,8 @@ def test_genesis_addressed_to_someone_else_is_ignored(alice: Player, bob: Player
     outcome = bob.replica.receive(genesis, source="test", now=now())
     assert outcome.status == "ignored"
     assert outcome.detail == (
-        "an invitation addressed to carol@example.org, not to this home's bob@example.org"
+        "an invitation addressed to carol@example.org, not to this home's bob@example.org: "
+        "if it is meant for you, ask its sender to invite bob@example.org"
     )
     assert bob.replica.games() == []
     assert bob.count("packets") == 0
