@@ -60,3 +60,19 @@ def test_an_endless_evidence_file_is_read_no_further_than_its_limit(
     with pytest.raises(HexpostError) as raised:
         trust.read_evidence_file("/dev/zero")
     assert str(raised.value) == "/dev/zero: NOT PROVEN: the file has more than 1000 bytes"
+
+
+def test_a_file_of_neither_kind_is_said_to_be_neither(tmp_path: Path) -> None:
+    """Without a .json or .toml suffix the text is read as TOML unless it starts as JSON: a
+    file of something else was said to be "not valid TOML" alone, as if TOML were asked."""
+    path = tmp_path / "turn.bin"
+    path.write_bytes(b"\x00\x01garbage")
+    with pytest.raises(HexpostError) as raised:
+        commands.read_orders(str(path))
+    said = str(raised.value)
+    assert said.startswith(f"{path}: neither JSON nor TOML (read as TOML: "), said
+    assert said.endswith("): orders are a .json or .toml file"), said
+    toml = tmp_path / "turn.toml"
+    toml.write_text("orders = [", encoding="utf-8")
+    with pytest.raises(HexpostError, match=r"turn\.toml: not valid TOML: "):
+        commands.read_orders(str(toml))

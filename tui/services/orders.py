@@ -178,7 +178,12 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
             f"{where}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise HexpostError(f"{where}: not valid TOML: {exc}") from None
+        if suffix == ".toml":
+            raise HexpostError(f"{where}: not valid TOML: {exc}") from None
+        raise HexpostError(  # (only sniffed as TOML: say so, and what orders are)
+            f"{where}: neither JSON nor TOML (read as TOML: {exc}): orders are a .json or "
+            ".toml file"
+        ) from None
     except RecursionError:  # (both parsers recurse per level: a file made to crash us)
         raise HexpostError(f"{where}: not valid {kind}: nested too deeply") from None
     orders = document.get("orders") if isinstance(document, dict) else document
