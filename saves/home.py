@@ -58,7 +58,12 @@ class Home:
         """Create the home folder, readable by its owner only."""
         if self.path.is_file():  # (``--home`` naming a file: mkdir would say "File exists")
             raise HexpostError(f"{self.path}: a home is a folder, and this is a file")
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise HexpostError(
+                f"cannot make the home folder {self.path}: {exc.strerror or exc}"
+            ) from None
 
     # --- config --------------------------------------------------------------------------
 

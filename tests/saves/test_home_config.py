@@ -47,3 +47,13 @@ def test_a_table_written_as_a_value_is_named(tmp_path: Path) -> None:
     assert home.table("backup") == {}
     with pytest.raises(HexpostError, match=r"config\.toml: sync must be a table \(\[sync\]"):
         home.table("sync")
+
+
+def test_a_home_that_cannot_be_made_is_said_to_be_so(tmp_path: Path) -> None:
+    """``--home`` under a file (or a folder nobody may write) said only "notes.txt/home: Not a
+    directory", which did not say what hexpost was trying to do."""
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    where = tmp_path / "notes.txt" / "home"
+    with pytest.raises(HexpostError) as raised:
+        Home(where).ensure()
+    assert str(raised.value) == f"cannot make the home folder {where}: Not a directory"
