@@ -82,7 +82,7 @@ def test_ew_shift_and_half_potential() -> None:
         (
             ("--potential", "-3", "--bir", "4", "--die", "3"),
             "hexpost: calc combat: --potential '-3' is not a combat potential: give a whole or "
-            "half number of factors, 0 or more (e.g. 40 or 40.5)",
+            "half number of factors from 0 to 999999.5 (e.g. 40 or 40.5)",
         ),
         (
             ("--potential", "40", "--bir", "11", "--die", "3"),
@@ -102,7 +102,12 @@ def test_ew_shift_and_half_potential() -> None:
         (
             ("--potential", "40.25", "--bir", "4", "--die", "3"),
             "hexpost: calc combat: --potential '40.25' is not a combat potential: give a whole "
-            "or half number of factors, 0 or more (e.g. 40 or 40.5)",
+            "or half number of factors from 0 to 999999.5 (e.g. 40 or 40.5)",
+        ),
+        (
+            ("--potential", "1000000", "--bir", "4", "--die", "3"),
+            "hexpost: calc combat: --potential '1000000' is not a combat potential: give a "
+            "whole or half number of factors from 0 to 999999.5 (e.g. 40 or 40.5)",
         ),
     ],
 )

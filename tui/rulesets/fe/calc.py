@@ -59,7 +59,7 @@ def potential2(text: str) -> int:
     if found is None:
         raise _refuse(
             f"--potential {text!r} is not a combat potential: give a whole or half number of "
-            "factors, 0 or more (e.g. 40 or 40.5)",
+            "factors from 0 to 999999.5 (e.g. 40 or 40.5)",
             "potential",
         )
     return 2 * int(found.group(1)) + (1 if found.group(2) == "5" else 0)
