@@ -122,10 +122,10 @@ class Home:
     ) -> KeyFileInfo:
         """Make a new identity key; ``passphrase=None`` stores it unencrypted (explicit opt-out)."""
         if not name.strip():
-            raise HexpostError("an identity needs a name (--name)")
+            raise HexpostError("an identity needs a name")
         problem = address_problem(address)
         if problem is not None:
-            raise HexpostError(f"--address: {problem}")
+            raise HexpostError(f"your address {problem}")
         # Both go into every genesis and join this identity signs (`saves.creating`).
         for text, what in ((name, "your name"), (address, "your address")):
             problem = text_problem(text, what, MAX_NAME)

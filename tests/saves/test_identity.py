@@ -18,12 +18,12 @@ ALONE = ": give the address alone, such as bob@example.org"
 @pytest.mark.parametrize(
     ("name", "address", "words"),
     [
-        ("", "a@example.org", "an identity needs a name (--name)"),
-        ("Ann", "ann", f"--address: 'ann' is not an email address{ALONE}"),
+        ("", "a@example.org", "an identity needs a name"),
+        ("Ann", "ann", f"your address 'ann' is not an email address{ALONE}"),
         (
             "Ann",
             "Ann <ann@example.org>",
-            f"--address: 'Ann <ann@example.org>' holds a name besides the address{ALONE}",
+            f"your address 'Ann <ann@example.org>' holds a name besides the address{ALONE}",
         ),
         (
             "Ann\x1b[2J",

@@ -94,7 +94,9 @@ async def test_an_identity_without_passphrase_and_a_bad_address(tmp_path: Path) 
         assert screen.query_one("#id-pass", Input).disabled
         await screen.query_one("#id-address", Input).action_submit()
         await settle(pilot)
-        assert "is not an email address" in status_text(app)  # the command line's own check
+        # The command line's own check, in words that fit a form as well as a command line.
+        assert "your address 'not an address' is not an email address" in status_text(app)
+        assert "--address" not in status_text(app)
         assert home.identity_info() is None
 
         fill(screen, id_address="finn@example.org")
