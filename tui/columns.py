@@ -8,6 +8,7 @@ property's (the standard library's `unicodedata`: no import cost for ``games`` a
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 
@@ -35,3 +36,26 @@ def cut(text: str, limit: int) -> str:
 def pad(text: str, width: int) -> str:
     """``text`` followed by spaces to ``width`` terminal columns (none when it is wider)."""
     return text + " " * (width - columns(text))
+
+
+def wrap(line: str, width: int, indent: str) -> list[str]:
+    """``line`` broken at its spaces into lines of at most ``width`` terminal columns, each
+    after the first beginning with ``indent``. The first keeps the line's own indent and runs
+    of spaces between words are kept (a table's columns stay aligned); a word wider than a
+    line is kept whole on a line of its own, never cut."""
+    plain = re.sub(r"[\t\n\x0b\x0c\r]", " ", line.expandtabs())  # as textwrap reads them
+    chunks = [chunk for chunk in re.split(r"( +)", plain) if chunk]
+    lines: list[str] = []
+    current, used, has_word = "", 0, False
+    for chunk in chunks:
+        taken = columns(chunk)
+        if chunk.startswith(" "):
+            if has_word or not lines:  # the first line's own indent, or a gap between words
+                current, used = current + chunk, used + taken
+            continue
+        if has_word and used + taken > width:
+            lines.append(current.rstrip(" "))
+            current, used = indent, columns(indent)
+        current, used, has_word = current + chunk, used + taken, True
+    lines.append(current.rstrip(" "))
+    return lines

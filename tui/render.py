@@ -20,7 +20,7 @@ import msgspec
 
 from engine.core.text import counted
 from saves.replica import GameRow, Replica
-from tui.columns import columns, cut, pad
+from tui.columns import columns, cut, pad, wrap
 from tui.safe_text import safe_record
 from tui.services import games, log, show
 from tui.services.jsonform import json_form
@@ -303,19 +303,12 @@ def fit_lines(lines: Sequence[str], width: int = 80, hang: int = 4) -> list[str]
     and so is a key's fingerprint (its eight groups are read as one)."""
     fitted: list[str] = []
     for line in lines:
-        if len(line) <= width:
+        if columns(line) <= width:
             fitted.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip(" ")) + hang)
         kept = _FINGERPRINT.sub(lambda found: found[0].replace(" ", _GLUE), line)
-        wrapped = textwrap.wrap(
-            kept,
-            width,
-            subsequent_indent=indent,
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-        fitted += [part.replace(_GLUE, " ") for part in wrapped] or [line]
+        fitted += [part.replace(_GLUE, " ") for part in wrap(kept, width, indent)]
     return fitted
 
 

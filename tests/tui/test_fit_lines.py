@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.packets import fingerprint
+from tui.columns import columns
 from tui.render import fit_lines
 
 KEY = fingerprint(bytes(32))
@@ -31,3 +32,21 @@ def test_a_fingerprint_is_never_cut_and_a_long_word_is_kept_whole() -> None:
     ]
     word = "x" * 90
     assert fit_lines([f"a {word} b"]) == ["a", f"    {word}", "    b"]
+
+
+def test_wide_characters_are_wrapped_by_the_columns_they_take() -> None:
+    # A name in Japanese takes two terminal columns a character: 50 characters of it and the
+    # words around it are 120 columns, which a terminal of 80 would break at its first column.
+    line = "  waiting for " + "山田" * 25 + " to answer the combat step"
+    fitted = fit_lines([line])
+    assert len(fitted) > 1
+    assert fitted[0] == "  waiting for"
+    assert fitted[1] == "      " + "山田" * 25
+    assert fitted[2] == "      to answer the combat step"
+    assert " ".join(" ".join(fitted).split()) == line.strip()
+
+
+def test_a_line_of_wide_characters_within_80_columns_is_left_whole() -> None:
+    line = "  " + "山" * 39
+    assert columns(line) == 80 and fit_lines([line]) == [line]
+    assert fit_lines([line + "山"]) == [line + "山"]  # one word: kept whole, never cut
