@@ -6,7 +6,8 @@ value 'weird' - at `$.allocate`") and a misspelt field ("Object contains unknown
 `react`"). Both leave the player to look the schema up. `explained` reads the place from the
 message, walks the schema (`msgspec.inspect`) to it and adds the words the field takes or the
 fields the table takes, so the refusal alone says how to mend the input. Any other message,
-or a place the walk cannot follow, is returned as it came.
+or a place the walk cannot follow, is returned as it came, but for a value of the wrong
+kind (a hex written as a bare number): there it adds how to write the value (`_HOW_TO_WRITE`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,17 @@ import msgspec.inspect as mi
 
 _ENUM = re.compile(r"^Invalid enum value .+? - at `(?P<path>\$[^`]*)`$")
 _UNKNOWN = re.compile(r"^Object contains unknown field `[^`]*`(?: - at `(?P<path>\$[^`]*)`)?$")
+_KIND = re.compile(r"^Expected `(?P<wanted>[^`]+)`, got `(?P<got>[^`]+)`(?: - at `\$[^`]*`)?$")
+_HOW_TO_WRITE = {
+    ("str", "int"): "write it in quotes (it is text)",
+    ("str", "float"): "write it in quotes (it is text)",
+    ("int", "str"): "write it without quotes (it is a number)",
+    ("array", "str"): "write a list, in square brackets",
+    ("array", "int"): "write a list, in square brackets",
+    ("array", "object"): "write a list, in square brackets",
+}
+"""The slips of kind a hand-written file makes most (a hex as a bare number, a count in
+quotes, one item where a list is taken), by (kind wanted, kind given): how to write it."""
 _STEP = re.compile(r"\.([^.\[]+)|\[[^\]]*\]")
 """One step of a msgspec path: ``.field``, or an item of a list or dict (``[0]``, ``[...]``)."""
 _PATH = re.compile(rf"(?:{_STEP.pattern})*")
@@ -34,6 +46,10 @@ def explained(message: str, root: type) -> str:
         if values:
             return f"{message}: it takes {_either(values)}"
         return message
+    kind = _KIND.match(message)
+    if kind is not None:
+        how = _HOW_TO_WRITE.get((kind.group("wanted"), kind.group("got")))
+        return f"{message}: {how}" if how else message
     unknown = _UNKNOWN.match(message)
     if unknown is not None:
         fields = _fields_at(root, unknown.group("path") or "$")

@@ -93,6 +93,38 @@ def test_a_place_it_cannot_tell_keeps_the_message_as_it_came() -> None:
         assert explained(message, Outer) == message
 
 
+@pytest.mark.parametrize(
+    ("value", "wanted"),
+    [
+        # TOML and JSON writers often give a hex or a name as a bare number, a number in
+        # quotes, or one item where a list is taken: the refusal says how to write it.
+        (
+            {"type": "outer", "to-hex": 1307},
+            "Expected `str`, got `int` - at `$.to-hex`: write it in quotes (it is text)",
+        ),
+        (
+            {"type": "outer", "items": [{"mode": 3.5}]},
+            "Expected `str`, got `float` - at `$.items[0].mode`: write it in quotes (it is text)",
+        ),
+        (
+            {"type": "other", "size": "3"},
+            "Expected `int`, got `str` - at `$.size`: write it without quotes (it is a number)",
+        ),
+        (
+            {"type": "outer", "items": {"mode": "auto"}},
+            "Expected `array`, got `object` - at `$.items`: write a list, in square brackets",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_kind_says_how_to_write_it(
+    value: dict[str, object], wanted: str
+) -> None:
+    root: type = Other if value["type"] == "other" else Outer
+    with pytest.raises(msgspec.ValidationError) as caught:
+        msgspec.convert(value, type=root)
+    assert explained(str(caught.value), root) == wanted
+
+
 def test_other_messages_pass_unchanged() -> None:
-    message = refusal({"type": "outer", "items": [{"mode": 3}]})
-    assert message == "Expected `str`, got `int` - at `$.items[0].mode`"
+    message = refusal({"type": "outer", "maybe": "x"})
+    assert message == "Expected `object | null`, got `str` - at `$.maybe`"

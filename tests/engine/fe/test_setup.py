@@ -75,6 +75,23 @@ def test_bad_placements(placement: Placement, words: str) -> None:
     assert words in violation.message
 
 
+def test_a_fleet_misnamed_is_refused_with_the_names_it_could_be() -> None:
+    board, setups = wind()
+    klingon = setups["KLI"]
+    (wrong_case,) = check_placements(board, klingon, [Placement(hex=1411, fleet="home fleet")])
+    assert wrong_case.message == (
+        "KLI has no fleet 'home fleet': a fleet's name is written as the scenario writes it, "
+        "'Home Fleet'"
+    )
+    (unknown,) = check_placements(board, klingon, [Placement(hex=1411, fleet="Armada")])
+    waiting = [repr(name) for name in sorted({u.fleet for u in to_place(board, klingon)})]
+    assert len(waiting) > 6  # (names hold commas: each is quoted)
+    assert unknown.message == (
+        f"KLI has no fleet 'Armada'; its fleets waiting to set up are {', '.join(waiting[:6])} "
+        f"and {len(waiting) - 6} more"
+    )
+
+
 def test_a_unit_is_set_up_once() -> None:
     board, setups = wind()
     klingon = setups["KLI"]
