@@ -307,7 +307,10 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
         from tui.services.pace_tips import cli_tips
 
         for tip in cli_tips(replica, game_id, items):
-            print(safe_text(tip), file=sys.stderr)
+            words, _, order = safe_text(tip, multiline=True).partition("\n")
+            # Within 80 columns; the order wraps between its JSON items, so it still reads.
+            lines = [*render.fit_lines([words], hang=2), *render.fit_lines([f"    {order}"])]
+            print("\n".join(lines), file=sys.stderr)
     return 0
 
 

@@ -33,11 +33,20 @@ def test_orders_without_a_standing_order_say_how_to_sign_one(
     tip = signed(bob, game, SETUP["alliance"])
     assert "tip: you have no standing order" in tip
     assert json.dumps(MANUAL) in tip  # the order to write, as written
+    assert max(len(line) for line in tip.splitlines()) <= 80, tip  # (over SSH)
     exchange(bob, alice)
     # With it, in the same packet: no reminder; the dry run never reminds.
     dry = alice.run("orders", game, "-", "--dry-run", stdin=json.dumps(SETUP["coalition"]))
     assert dry.returncode == 0 and "tip:" not in dry.stderr, describe(dry)
-    assert "standing order" not in signed(alice, game, [*SETUP["coalition"], MANUAL])
+    tip = signed(alice, game, [*SETUP["coalition"], MANUAL])
+    assert "standing order" not in tip
+    # The policy's JSON, longer than a line, wraps between its items on lines of its own,
+    # within 80 columns, and still reads as the order to write.
+    assert max(len(line) for line in tip.splitlines()) <= 80, tip
+    lines = tip.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("tip: you have no policy"))
+    written = " ".join(line.strip() for line in lines[start + 1 :] if line.startswith("    "))
+    assert json.loads(written)["type"] == "policy", tip
 
 
 def test_orders_that_leave_the_step_owed_say_so(alice: Player, bob: Player) -> None:

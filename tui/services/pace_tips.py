@@ -46,8 +46,8 @@ def ready_policy(choices: Sequence[Choice], items: Sequence[Mapping[str, Any]]) 
 
 
 def cli_tips(replica: Replica, game_id: bytes, items: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The reminders for ``hexpost orders`` once ``items`` are signed, with the order that
-    answers each (as the game stands after them)."""
+    """The reminders for ``hexpost orders`` once ``items`` are signed, each with the order
+    that answers it (as the game stands after them) on a line of its own, after its words."""
     from tui.services.show import show
 
     row = replica.game(game_id)
@@ -57,13 +57,14 @@ def cli_tips(replica: Replica, game_id: bytes, items: Sequence[Mapping[str, Any]
         manual = json.dumps({"type": "standing", "steps": ["manual"]})
         tips.append(
             "tip: you have no standing order, so each step the engine does not play waits "
-            f"for an email from you: {manual} in your next orders signs the recommended one"
+            "for an email from you; this order in your next orders signs the recommended "
+            f"one:\n{manual}"
         )
     preset = ready_policy(record.choices, items)
     if preset is not None:
         policy = json.dumps({"type": "policy", **dict(preset.values)})
         tips.append(
             "tip: you have no policy, so each choice it would make waits for an email from "
-            f"you: {policy} signs {preset.label}"
+            f"you; this order signs {preset.label}:\n{policy}"
         )
     return tips
