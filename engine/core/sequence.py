@@ -154,6 +154,20 @@ class SequenceOfPlay:
         """Every step ``name`` covers (`covers`), in table order; empty for no such name."""
         return self._covered.get(name, ())
 
+    def written_as(self, name: str) -> str | None:
+        """The step, heading or phase id ``name`` is with other capitals (``1c5`` for
+        ``1C5``), or None: ids are matched exactly, so a refusal can name the one meant."""
+        wanted = name.strip().casefold()
+        return next((known for known in self._covered if known.casefold() == wanted), None)
+
+    def unknown_name(self, name: str) -> str:
+        """What a refusal of ``name``, which names nothing here, adds: the id it is with
+        other capitals, or nothing."""
+        written = self.written_as(name)
+        if written is not None:
+            return f"; its id is written {written!r}"
+        return ""
+
     def span(self, name: str, steps: tuple[Step, ...]) -> tuple[int, int] | None:
         """First and last index in ``steps`` covered by a step, heading or phase id.
 

@@ -349,7 +349,11 @@ class Turns(Generic[S]):
             return self.finish_problems(state, seat, step)
         last = self.last_index(state, order.through)
         if last is None:
-            return [Violation(f"through {order.through!r}: no such step in this part of the game")]
+            said = f"through {order.through!r}: no such step in this part of the game"
+            hint = self.host.sequence().unknown_name(order.through)
+            return [
+                Violation(said + (hint or " (give a step, heading or phase id of it, or 'end')"))
+            ]
         if last < state.step:
             text = f"through {order.through}: already behind the current step {step.id}"
             return [Violation(text, self.rule)]
@@ -403,7 +407,8 @@ class Turns(Generic[S]):
         if step.kind == _SECRET:
             return [Violation(f"step {step.id} is secret: finish it first", rule)]
         if span is None or target is None:
-            return [Violation(f"back {order.step!r}: no such step in this part", rule)]
+            hint = self.host.sequence().unknown_name(order.step)
+            return [Violation(f"back {order.step!r}: no such step in this part{hint}", rule)]
         if span[0] >= state.step:
             text = f"back {order.step}: step {target.id} is not before the current step {step.id}"
             return [Violation(text, rule)]

@@ -189,7 +189,7 @@ class FeTurns:
                     COMBAT_RULE,
                 )
             ]
-        if target is None or target.phase != COMBAT_PHASE:
+        if target is not None and target.phase != COMBAT_PHASE:  # (None: the core says it)
             return [
                 Violation("back: the step named is not a step of the combat phase", COMBAT_RULE)
             ]

@@ -176,6 +176,16 @@ def test_done_through_other_mistakes() -> None:
     assert "no such step" in RULESET.validate(state, "coalition", Done(through="99Z"))[0].message
     assert "no such step" in RULESET.validate(state, "coalition", Done(through="11A"))[0].message
     assert "already behind" in RULESET.validate(state, "coalition", Done(through="1B"))[0].message
+    # Ids are matched as written; one typed in other capitals is named as it is written.
+    (lower,) = RULESET.validate(state, "coalition", Done(through="1c5"))
+    assert lower.message == (
+        "through '1c5': no such step in this part of the game; its id is written '1C5'"
+    )
+    (unknown,) = RULESET.validate(state, "coalition", Done(through="economics"))
+    assert unknown.message == (
+        "through 'economics': no such step in this part of the game (give a step, heading or "
+        "phase id of it, or 'end')"
+    )
 
 
 def test_done_through_may_finish_a_both_step_it_is_last_to_answer() -> None:
@@ -240,6 +250,8 @@ def test_back_only_in_combat_and_only_backwards() -> None:
     assert RULESET.validate(state, "coalition", Back("4A"))  # not combat
     assert RULESET.validate(state, "alliance", Back("5-2A1"))  # not alliance's step
     assert not RULESET.validate(state, "coalition", Back("5-2"))
+    (lower,) = RULESET.validate(state, "coalition", Back("5-2a1"))
+    assert lower.message == "back '5-2a1': no such step in this part; its id is written '5-2A1'"
 
 
 def test_back_repeats_combat_with_fresh_keys() -> None:
