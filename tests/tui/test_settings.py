@@ -17,6 +17,7 @@ from saves.home import Home
 from tests.tui.test_app import SIZE, settle, status_text
 from tui import cli
 from tui.app import HexpostApp
+from tui.screens.base import StatusLine
 from tui.screens.games import GamesScreen
 from tui.screens.settings import SettingsScreen
 
@@ -98,6 +99,15 @@ async def test_an_identity_without_passphrase_and_a_bad_address(tmp_path: Path) 
         assert "your address 'not an address' is not an email address" in status_text(app)
         assert "--address" not in status_text(app)
         assert home.identity_info() is None
+        # Longer than the 80 columns: the status line takes a second line rather than cut
+        # off what to do ("give the address alone, ...").
+        fill(screen, id_address="Finn Finnegan <finn@example.org>")
+        await screen.query_one("#id-address", Input).action_submit()
+        await settle(pilot)
+        status = screen.query_one(StatusLine)
+        assert status_text(app).endswith("give the address alone, such as bob@example.org")
+        assert status.size.height == 2, status.size
+        assert status.query_one("#status-text", Static).size.height == 2
 
         fill(screen, id_address="finn@example.org")
         await screen.query_one("#id-address", Input).action_submit()
