@@ -282,7 +282,7 @@ def chat_text(lines: list[dict[str, Any]]) -> str:
             f"{line['written_at']}  {line['seat']:<10} #{line['seq']:<3} "
             f"(after packet {line['after_packet']}): {line['text']}"
         )
-    return "\n".join(shown)
+    return "\n".join(fit_lines(shown))
 
 
 def log_text(records: list[dict[str, Any]]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.packets import fingerprint
 from tui.columns import columns
-from tui.render import fit_lines
+from tui.render import chat_text, fit_lines
 
 KEY = fingerprint(bytes(32))
 
@@ -50,3 +50,14 @@ def test_a_line_of_wide_characters_within_80_columns_is_left_whole() -> None:
     line = "  " + "山" * 39
     assert columns(line) == 80 and fit_lines([line]) == [line]
     assert fit_lines([line + "山"]) == [line + "山"]  # one word: kept whole, never cut
+
+
+def test_a_long_chat_message_is_listed_within_80_columns() -> None:
+    text = " ".join(["ready when you are, the Klingons move first"] * 5)
+    lines = [{"written_at": "2026-12-07T21:56:55Z", "seat": "coalition", "seq": 1,
+              "after_packet": 5, "text": text}]  # fmt: skip
+    shown = chat_text(lines).splitlines()
+    assert max(columns(line) for line in shown) <= 80, shown
+    assert shown[1].startswith("2026-12-07T21:56:55Z  coalition  #1   (after packet 5): ready")
+    assert all(line.startswith("    ") for line in shown[2:])
+    assert " ".join(" ".join(shown[1:]).split()).endswith(text)
