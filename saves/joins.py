@@ -55,18 +55,26 @@ class Accepted(msgspec.Struct, frozen=True):
     packet_seq: int | None = None
 
 
-def _owed(replica: Signer, game_id: bytes) -> tuple[GameRow, AnyRuleset, AnyState, list[SeatState]]:
-    """The game, its ruleset and state, and the joined seats this player must accept now;
-    refused when none waits."""
+def _owed(
+    replica: Signer, game_id: bytes, *, declining: bool = False
+) -> tuple[GameRow, AnyRuleset, AnyState, list[SeatState]]:
+    """The game, its ruleset and state, and the joined seats this player must accept (or
+    may decline) now; refused when none waits."""
     row = replica.game(game_id)
     ruleset = replica.ruleset(game_id)
     state = replica.state(game_id)
     seats = awaiting(ruleset, state, row.my_seat)
-    if not seats and state.core.resigned:
-        raise HexpostError(f"game {row.name} is over: no joined key waits for your acceptance")
-    if not seats:
-        raise HexpostError(f"game {row.name}: no joined key waits for your acceptance")
-    return row, ruleset, state, seats
+    if seats:
+        return row, ruleset, state, seats
+    if state.core.resigned:
+        nothing = "nothing to decline" if declining else "no joined key waits for your acceptance"
+        raise HexpostError(f"game {row.name} is over: {nothing}")
+    if declining:
+        raise HexpostError(
+            f"game {row.name}: nothing to decline, no invitation or joined key waits for your "
+            f"answer: `hexpost resign {row.name}` concedes a game under way"
+        )
+    raise HexpostError(f"game {row.name}: no joined key waits for your acceptance")
 
 
 def accept(replica: Signer, game_id: bytes, *, now: str, expected: str = "") -> Accepted:
@@ -105,7 +113,7 @@ def accept(replica: Signer, game_id: bytes, *, now: str, expected: str = "") -> 
 
 def decline(replica: Signer, game_id: bytes, *, now: str, reason: str = "") -> Submitted:
     """End a game whose joined key is not the invited player's (the creator resigns)."""
-    _owed(replica, game_id)
+    _owed(replica, game_id, declining=True)
     text = reason.strip() or "declined the key that joined: not the invited player"
     return submitting.sign_kind(replica, game_id, Resign(text), now=now)
 

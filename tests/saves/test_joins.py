@@ -52,6 +52,14 @@ def test_a_wrong_fingerprint_is_refused_and_the_right_one_accepted(
     sub = alice.replica.submit(game, [{"type": "note", "text": "hello"}], now=now())
     assert sub.seq == before + 1
     assert sub.events[0].kind == "key-accepted"
+    # Accepted in a packet, there is nothing left to decline: the refusal names what ends
+    # the game instead.
+    with pytest.raises(HexpostError) as late:
+        joins.decline(alice.replica, game, now=now())
+    assert str(late.value) == (
+        "game wind: nothing to decline, no invitation or joined key waits for your answer: "
+        "`hexpost resign wind` concedes a game under way"
+    )
 
 
 def test_a_join_from_another_address_than_invited_is_flagged(alice: Player, bob: Player) -> None:
