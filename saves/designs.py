@@ -149,7 +149,7 @@ def _read_bounded(path: Path) -> bytes:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise DesignNotFoundError(f"no design named {path.stem!r} ({path})") from None
+        raise _not_found(path) from None
     except OSError as exc:
         raise DesignFileError(path, f"cannot be opened: {exc.strerror or exc}") from None
     with os.fdopen(fd, "rb") as handle:
@@ -295,6 +295,26 @@ def _write_atomically(path: Path, data: bytes, *, replace: bool) -> None:
             temp.unlink()
 
 
+def _not_found(path: Path) -> DesignNotFoundError:
+    """No file at ``path``; the designs saved under the name in other capitals are named (a
+    name is a file's name, matched exactly where the file system tells case apart)."""
+    wanted = path.stem.casefold()
+    with contextlib.suppress(OSError):
+        like = sorted(
+            other.stem
+            for other in path.parent.iterdir()
+            if other.suffix == SUFFIX and other.stem.casefold() == wanted
+        )
+        if like:
+            saved = "saved is" if len(like) == 1 else "saved are"
+            shown = ", ".join(repr(name) for name in like)
+            return DesignNotFoundError(
+                f"no design named {path.stem!r} ({path}); names are matched exactly: "
+                f"{saved} {shown}"
+            )
+    return DesignNotFoundError(f"no design named {path.stem!r} ({path})")
+
+
 def _exists(path: Path) -> DesignExistsError:
     return DesignExistsError(
         f"a design named {path.stem!r} exists ({path}); replace it explicitly or choose "
@@ -308,5 +328,5 @@ def delete_design(home_path: Path, name: str) -> Path:
     try:
         path.unlink()
     except FileNotFoundError:
-        raise DesignNotFoundError(f"no design named {name!r} ({path})") from None
+        raise _not_found(path) from None
     return path

@@ -287,5 +287,19 @@ def test_delete(tmp_path: Path) -> None:
         load_design(tmp_path, "scout")
 
 
+def test_a_name_in_other_capitals_is_refused_with_the_names_saved(tmp_path: Path) -> None:
+    save_design(tmp_path, "Scout", SCOUT)
+    with pytest.raises(DesignNotFoundError) as missing:
+        load_design(tmp_path, "SCOUT")
+    assert str(missing.value) == (
+        f"no design named 'SCOUT' ({file_of(tmp_path, 'SCOUT')}); "
+        "names are matched exactly: saved is 'Scout'"
+    )
+    with pytest.raises(DesignNotFoundError, match=r"saved is 'Scout'$"):
+        delete_design(tmp_path, "scout")
+    with pytest.raises(DesignNotFoundError, match=r"\.toml\)$"):
+        load_design(tmp_path, "frigate")  # (no name like it: nothing added)
+
+
 def test_design_path_stays_in_the_folder(tmp_path: Path) -> None:
     assert design_path(tmp_path, "x-1_y").parent == tmp_path / "designs"
