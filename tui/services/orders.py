@@ -186,6 +186,15 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
         ) from None
     except RecursionError:  # (both parsers recurse per level: a file made to crash us)
         raise HexpostError(f"{where}: not valid {kind}: nested too deeply") from None
+    if isinstance(document, dict):
+        # Anything beside the orders would be left out unseen: "[[order]]" for "[[orders]]"
+        # dropped the orders under it without a word.
+        beside = next((key for key in document if key != "orders"), None)
+        if beside is not None:
+            raise HexpostError(
+                f"{where}: {beside!r} is not part of an orders document: the orders go in a "
+                "list named 'orders' ([[orders]] tables in TOML), and nothing else goes beside it"
+            )
     orders = document.get("orders") if isinstance(document, dict) else document
     if not isinstance(orders, list) or not all(isinstance(item, dict) for item in orders):
         raise HexpostError(

@@ -1,0 +1,39 @@
+"""An orders document's top level (`tui.services.orders.parse_orders`): nothing in it is
+dropped unseen.
+
+``[[order]]`` for ``[[orders]]`` in TOML (or ``"Orders"`` in JSON) made a table the reader
+did not look at: the orders under it were left out of the packet without a word, and a file
+of only such tables was refused as "no orders given", which sent the player looking in the
+wrong place."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.errors import HexpostError
+from tui.services import orders
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix", "key"),
+    [
+        ('[[orders]]\ntype = "done"\n\n[[order]]\ntype = "note"\ntext = "x"\n', ".toml", "order"),
+        ('[[order]]\ntype = "done"\n', ".toml", "order"),
+        ('{"orders": [{"type": "done"}], "Orders": []}', ".json", "Orders"),
+        ('type = "done"\n', ".toml", "type"),
+    ],
+)
+def test_a_key_beside_orders_is_refused_by_name(text: str, suffix: str, key: str) -> None:
+    with pytest.raises(HexpostError) as refused:
+        orders.parse_orders(text, f"turn{suffix}", suffix)
+    assert str(refused.value) == (
+        f"turn{suffix}: {key!r} is not part of an orders document: the orders go in a "
+        "list named 'orders' ([[orders]] tables in TOML), and nothing else goes beside it"
+    )
+
+
+def test_the_orders_alone_are_read() -> None:
+    assert orders.parse_orders('[[orders]]\ntype = "done"\n', "t.toml", ".toml") == [
+        {"type": "done"}
+    ]
+    assert orders.parse_orders('{"orders": []}', "t.json", ".json") == []
