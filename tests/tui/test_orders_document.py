@@ -37,3 +37,30 @@ def test_the_orders_alone_are_read() -> None:
         {"type": "done"}
     ]
     assert orders.parse_orders('{"orders": []}', "t.json", ".json") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "hint"),
+    [
+        ("type = done", 'type = "done"'),
+        ("hex = 0408", 'hex = "0408"'),
+        ("fleet = Home Fleet", 'fleet = "Home Fleet"'),
+    ],
+)
+def test_a_toml_value_left_unquoted_is_shown_quoted(line: str, hint: str) -> None:
+    """TOML's own words for a bare word or a hex with its leading zero ("Invalid value",
+    "Expected newline or end of document after a statement") do not say what to mend."""
+    text = f'[[orders]]\ntype = "place"\n\n[[orders]]\n{line}\n'
+    with pytest.raises(HexpostError) as refused:
+        orders.parse_orders(text, "turn.toml", ".toml")
+    said = str(refused.value)
+    assert said.startswith("turn.toml: not valid TOML: "), said
+    assert said.endswith(f"line 5 reads {line!r}: text goes in double quotes, as in {hint}")
+
+
+def test_other_toml_errors_keep_tomls_words() -> None:
+    with pytest.raises(HexpostError) as refused:
+        orders.parse_orders('[[orders]]\ntype = "done\n', "turn.toml", ".toml")
+    assert str(refused.value) == (
+        "turn.toml: not valid TOML: Illegal character '\\n' (at line 2, column 13)"
+    )

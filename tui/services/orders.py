@@ -161,6 +161,33 @@ def then_note(verdict: OrdersVerdict) -> str:
     )
 
 
+_TOML_AT = re.compile(r"\(at line (\d+), column \d+\)$")
+_BARE_VALUE = re.compile(r"^\s*(?P<key>[A-Za-z0-9_-]+)\s*=\s*(?P<value>[^\s\"'\[{].*?)\s*$")
+
+
+def _unquoted(text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """What to add to TOML's refusal of a line whose value is text left out of quotes
+    (``type = done``, ``hex = 0408``): TOML's own words for it, "Invalid value" or "Expected
+    newline or end of document", do not say what to mend. Empty for any other refusal."""
+    at = _TOML_AT.search(str(exc))
+    lines = text.splitlines()
+    if at is None or not 0 < int(at.group(1)) <= len(lines):
+        return ""
+    line = lines[int(at.group(1)) - 1]
+    bare = _BARE_VALUE.match(line)
+    if bare is None or len(line) > 200:
+        return ""
+    try:
+        tomllib.loads(f"v = {bare['value']}")
+    except tomllib.TOMLDecodeError:
+        quoted = json.dumps(bare["value"], ensure_ascii=False)
+        return (
+            f"; line {at.group(1)} reads {line.strip()!r}: text goes in double quotes, as in "
+            f"{bare['key']} = {quoted}"
+        )
+    return ""  # (a value TOML takes: the refusal is about something else)
+
+
 def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
     """Orders from the text of a JSON or TOML document; ``where`` names it in errors and
     ``suffix`` (``.json``, ``.toml`` or empty) says which it is, else it is sniffed."""
@@ -179,7 +206,7 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         if suffix == ".toml":
-            raise HexpostError(f"{where}: not valid TOML: {exc}") from None
+            raise HexpostError(f"{where}: not valid TOML: {exc}{_unquoted(text, exc)}") from None
         raise HexpostError(  # (only sniffed as TOML: say so, and what orders are)
             f"{where}: neither JSON nor TOML (read as TOML: {exc}): orders are a .json or "
             ".toml file"
