@@ -70,7 +70,12 @@ def expand(
         if not covered and name == MANUAL_NAME:
             return [], f"standing order: this sequence of play has no {MANUAL_NAME} step"
         if not covered:
-            return [], f"standing order: no step, heading or phase {name!r}"
+            hint = (
+                f"; its id is written {MANUAL_NAME!r}"
+                if name.strip().casefold() == MANUAL_NAME
+                else seq.unknown_name(name)
+            )
+            return [], f"standing order: no step, heading or phase {name!r}{hint}"
         if len(covered) == 1 and covered[0].kind == StepKind.SECRET:
             return [], f"standing order: step {name} is secret and needs a real choice"
         wanted.update(

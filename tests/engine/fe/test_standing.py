@@ -68,6 +68,12 @@ def test_unknown_step_is_refused_and_empty_list_cancels() -> None:
     state = start()
     (violation,) = RULESET.validate(state, "coalition", Standing(["9Z"]))
     assert "9Z" in violation.message
+    # Names are matched as written: one typed in other capitals is named as it is written.
+    for typed, written in (("2b11", "2B11"), ("Manual", "manual")):
+        (violation,) = RULESET.validate(state, "coalition", Standing([typed]))
+        assert violation.message == (
+            f"standing order: no step, heading or phase {typed!r}; its id is written {written!r}"
+        )
     state = play(state, "coalition", Standing(["1A3"]))
     assert state.standing_for("coalition")
     state = play(state, "coalition", Standing([]))
