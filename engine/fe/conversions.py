@@ -99,7 +99,7 @@ def conversion_problem(
     try:
         unit = board.unit(order.unit)
     except KeyError:
-        return f"there is no unit {order.unit}"
+        return board.no_unit(order.unit)
     if unit.empire != empire:
         return f"{unit.id} is not a unit of {empire}"
     if unit.id in seen:

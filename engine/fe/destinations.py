@@ -78,7 +78,7 @@ def destinations(
     try:
         first = state.board.unit(units[0])
     except KeyError:
-        return Reach(why=f"there is no unit {units[0]}")
+        return Reach(why=state.board.no_unit(units[0]))
     if order in ("move", "react"):
         return _one_hex_on(state, seat, order, units, first.hex, path)
     return _LISTS[order](state, seat, list(units), first.empire)

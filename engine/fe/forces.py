@@ -119,6 +119,18 @@ class Board(msgspec.Struct, frozen=True, dict=True):
             found = carried[0][unit_id]
         return found
 
+    def no_unit(self, unit_id: str) -> str:
+        """The refusal of an id no unit has, naming the unit it is in other capitals
+        (``kli-0001``): ids are matched exactly, as a packet signs them."""
+        said = f"there is no unit {unit_id}"
+        written = unit_id.strip().upper()
+        if written == unit_id:
+            return said
+        try:
+            return f"{said}; its id is written {self.unit(written).id}"
+        except KeyError:
+            return said
+
     @functools.cached_property
     def _by_id(self) -> dict[str, Unit]:
         """Units by id, built on first use (a board is immutable); from the index of an

@@ -117,7 +117,7 @@ def check_units(board: Board, move: Move) -> tuple[list[Unit], list[Violation]]:
         try:
             seen[unit_id] = board.unit(unit_id)
         except KeyError:
-            out.append(Violation(f"there is no unit {unit_id}", MOVE_RULE))
+            out.append(Violation(board.no_unit(unit_id), MOVE_RULE))
     return list(seen.values()), out
 
 

@@ -155,7 +155,7 @@ def _problem(board: Board, empire: str, order: Repair, seen: set[str]) -> str:
     try:
         unit = board.unit(order.unit)
     except KeyError:
-        return f"there is no unit {order.unit}"
+        return board.no_unit(order.unit)
     if unit.empire != empire:
         return f"{unit.id} is not a unit of {empire}: only an empire's own ships are repaired"
     if unit.id in seen:

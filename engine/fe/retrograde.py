@@ -97,7 +97,7 @@ def _units(board: Board, empire: str, move: RetrogradeMove) -> tuple[list[Unit],
         try:
             unit = board.unit(unit_id)
         except KeyError:
-            out.append(Violation(f"there is no unit {unit_id}", RETROGRADE_RULE))
+            out.append(Violation(board.no_unit(unit_id), RETROGRADE_RULE))
             continue
         if unit.empire != empire:
             text = f"{unit_id} is {unit.empire}'s: {empire} retrogrades only its own units"

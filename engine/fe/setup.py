@@ -80,7 +80,7 @@ def _expand(board: Board, setup: EmpireSetup, placement: Placement) -> list[Unit
         try:
             unit = board.unit(placement.unit)
         except KeyError:
-            return f"there is no unit {placement.unit}"
+            return board.no_unit(placement.unit)
         if unit.empire != setup.empire:
             return f"{unit.id} is not a unit of {setup.empire}"
         if unit.hex != OFF_MAP:

@@ -212,7 +212,7 @@ def check_strategic(
     try:
         unit = board.unit(move.unit_id)
     except KeyError:
-        return [Violation(f"there is no unit {move.unit_id}", STRATEGIC_RULE)]
+        return [Violation(board.no_unit(move.unit_id), STRATEGIC_RULE)]
     if unit.empire != empire:
         text = f"{unit.id} is {unit.empire}'s: {empire} moves only its own units"
         return [Violation(text, OWN_UNITS_RULE)]

@@ -115,7 +115,7 @@ def _unit(state: FeState, seat: Seat, order: Adjust) -> tuple[Unit | None, str]:
     try:
         unit = state.board.unit(order.unit)
     except KeyError:
-        return None, f"there is no unit {order.unit}"
+        return None, state.board.no_unit(order.unit)
     if unit.empire not in base.empires_of(state, seat):
         owner = base.seat_of(state, unit.empire)
         return None, (

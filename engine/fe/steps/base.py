@@ -191,7 +191,7 @@ def own_units(
         try:
             unit = board.unit(unit_id)
         except KeyError:
-            problems.append(Violation(f"there is no unit {unit_id}", rule))
+            problems.append(Violation(board.no_unit(unit_id), rule))
             continue
         if unit.empire not in mine:
             problems.append(Violation(f"{unit_id} is a unit of {unit.empire}, not of {seat}", rule))

@@ -147,7 +147,7 @@ def check_capture(state: FeState, seat: Seat, order: CaptureOrder) -> list[Viola
         target = board.unit(order.unit)
     except KeyError:
         target = None
-        problems.append(Violation(f"there is no unit {order.unit}", CAPTURE_RULE))
+        problems.append(Violation(board.no_unit(order.unit), CAPTURE_RULE))
     if target is not None:
         mine = _mine(state, seat)
         if target.hex != record.hex:

@@ -120,6 +120,10 @@ def test_a_move_needs_a_step_units_and_no_duplicates() -> None:
     assert messages(check_move(G, b, "KLI", Move(("KLI-09",), north(1411, 1)))) == [
         "there is no unit KLI-09"
     ]
+    # An id typed in other capitals is named as it is written (ids are matched exactly).
+    assert messages(check_move(G, b, "KLI", Move(("kli-01",), north(1411, 1)))) == [
+        "there is no unit kli-01; its id is written KLI-01"
+    ]
 
 
 def test_every_unit_must_start_in_the_first_hex() -> None:

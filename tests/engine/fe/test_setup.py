@@ -65,6 +65,10 @@ def test_set_up_outside_the_set_up_hexes_is_refused_with_the_rule() -> None:
     [
         (Placement(hex=1411, unit="FED-0001"), "is not a unit of KLI"),
         (Placement(hex=1411, unit="KLI-9999"), "there is no unit KLI-9999"),
+        (
+            Placement(hex=1411, unit="kli-0001"),
+            "there is no unit kli-0001; its id is written KLI-0001",
+        ),
         (Placement(hex=1411, fleet="Armada"), "KLI has no fleet 'Armada'"),
         (Placement(hex=1411), "either a unit or a fleet"),
     ],

@@ -174,6 +174,9 @@ def test_bad_attempts_are_refused_with_the_rule_and_nothing_changes() -> None:
         "KZI-0004 is a unit of KZI, not of coalition (305.1)"
     ]
     assert refusals(state, "coalition", capture("NOPE-1")) == ["there is no unit NOPE-1 (305.1)"]
+    assert refusals(state, "coalition", capture("kzi-0004")) == [
+        "there is no unit kzi-0004; its id is written KZI-0004 (305.1)"
+    ]
     assert refusals(state, "alliance", capture("KLI-0001", "KZI-0004"))[0].startswith(
         "it is coalition's step 5-6X1"
     )
