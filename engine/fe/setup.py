@@ -88,7 +88,7 @@ def _expand(board: Board, setup: EmpireSetup, placement: Placement) -> list[Unit
         return [unit]
     fleet = _fleet(setup, placement.fleet)
     if fleet is None:
-        return _no_such_fleet(board, setup, placement.fleet)
+        return _no_such_fleet(setup, placement.fleet)
     if not placeable(fleet):
         return f"{fleet.name} {_off_map(fleet)}"
     waiting = [u for u in to_place(board, setup) if u.fleet == placement.fleet]
@@ -97,19 +97,20 @@ def _expand(board: Board, setup: EmpireSetup, placement: Placement) -> list[Unit
     return waiting
 
 
-def _no_such_fleet(board: Board, setup: EmpireSetup, name: str) -> str:
+def _no_such_fleet(setup: EmpireSetup, name: str) -> str:
     """The refusal of a fleet name the empire does not have, with the name meant when only
     its letters' case differs (names are matched exactly: they are signed as written), or
-    else the fleets still waiting to set up."""
+    else the fleets that set up on the map. From the scenario's fleets alone, not the board:
+    a hostile packet of thousands of such placements costs no reading of the board each."""
     said = f"{setup.empire} has no fleet {name!r}"
     meant = [f.name for f in setup.fleets if f.name.casefold() == name.strip().casefold()]
     if meant:
         return f"{said}: a fleet's name is written as the scenario writes it, {meant[0]!r}"
-    waiting = [repr(fleet) for fleet in sorted({u.fleet for u in to_place(board, setup)})]
-    if not waiting:
+    fleets = sorted(repr(fleet.name) for fleet in setup.fleets if placeable(fleet))
+    if not fleets:
         return said
-    more = f" and {len(waiting) - 6} more" if len(waiting) > 6 else ""
-    return f"{said}; its fleets waiting to set up are {', '.join(waiting[:6])}{more}"
+    more = f" and {len(fleets) - 6} more" if len(fleets) > 6 else ""
+    return f"{said}; its fleets that set up on the map are {', '.join(fleets[:6])}{more}"
 
 
 def check_placements(

@@ -14,6 +14,7 @@ from engine.fe.setup import (
     Placement,
     apply_placements,
     check_placements,
+    placeable,
     starting_units,
     to_place,
 )
@@ -88,11 +89,11 @@ def test_a_fleet_misnamed_is_refused_with_the_names_it_could_be() -> None:
         "'Home Fleet'"
     )
     (unknown,) = check_placements(board, klingon, [Placement(hex=1411, fleet="Armada")])
-    waiting = [repr(name) for name in sorted({u.fleet for u in to_place(board, klingon)})]
-    assert len(waiting) > 6  # (names hold commas: each is quoted)
+    on_map = sorted(repr(fleet.name) for fleet in klingon.fleets if placeable(fleet))
+    assert len(on_map) > 6  # (names hold commas: each is quoted)
     assert unknown.message == (
-        f"KLI has no fleet 'Armada'; its fleets waiting to set up are {', '.join(waiting[:6])} "
-        f"and {len(waiting) - 6} more"
+        f"KLI has no fleet 'Armada'; its fleets that set up on the map are "
+        f"{', '.join(on_map[:6])} and {len(on_map) - 6} more"
     )
 
 
