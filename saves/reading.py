@@ -165,17 +165,31 @@ class Reader(RowRepairs):
         return row
 
     def find(self, name: str) -> GameRow:
-        """A game by its exact name, its id, or any unique prefix of its id."""
+        """A game by its exact name, its id, or any unique prefix of its id; failing those,
+        by its name as a player types it: in other capitals, or its unique beginning."""
         wanted = name.lower()
         rows = self.games()
         exact = [row for row in rows if name in (row.name, row.game_id.hex())]
         matches = exact or [row for row in rows if row.game_id.hex().startswith(wanted)]
-        if not matches:
-            raise HexpostError(f"no game matches {name!r} (see `hexpost games`)")
         if len(matches) > 1:
             ids = ", ".join(row.game_id.hex()[:8] for row in matches)
             raise HexpostError(f"{name!r} matches several games ({ids}): give more of the id")
-        return matches[0]
+        if matches:
+            return matches[0]
+        typed = name.strip().casefold()
+        named = [row for row in rows if row.name.casefold() == typed] or [
+            row for row in rows if typed and row.name.casefold().startswith(typed)
+        ]
+        if len(named) > 1:
+            shown = ", ".join(f"{row.name} ({row.game_id.hex()[:8]})" for row in named[:6])
+            shown += f" and {len(named) - 6} more" if len(named) > 6 else ""
+            raise HexpostError(
+                f"{name!r} begins the names of several games: {shown}: give more of the name, "
+                "or the id"
+            )
+        if not named:
+            raise HexpostError(f"no game matches {name!r} (see `hexpost games`)")
+        return named[0]
 
     def ruleset(self, game_id: bytes) -> AnyRuleset:
         return ruleset_for(self.game(game_id).ruleset)
