@@ -166,30 +166,27 @@ class Reader(RowRepairs):
 
     def find(self, name: str) -> GameRow:
         """A game by its exact name, its id, or any unique prefix of its id; failing those,
-        by its name as a player types it: in other capitals, or its unique beginning."""
+        by its name in other capitals. A name's beginning is never taken for the game (a
+        command that signs would sign into a game the player did not name): the refusal
+        lists the games whose names begin so."""
         wanted = name.lower()
         rows = self.games()
         exact = [row for row in rows if name in (row.name, row.game_id.hex())]
         matches = exact or [row for row in rows if row.game_id.hex().startswith(wanted)]
+        typed = name.strip().casefold()
+        matches = matches or [row for row in rows if row.name.casefold() == typed]
         if len(matches) > 1:
             ids = ", ".join(row.game_id.hex()[:8] for row in matches)
             raise HexpostError(f"{name!r} matches several games ({ids}): give more of the id")
         if matches:
             return matches[0]
-        typed = name.strip().casefold()
-        named = [row for row in rows if row.name.casefold() == typed] or [
-            row for row in rows if typed and row.name.casefold().startswith(typed)
-        ]
-        if len(named) > 1:
-            shown = ", ".join(f"{row.name} ({row.game_id.hex()[:8]})" for row in named[:6])
-            shown += f" and {len(named) - 6} more" if len(named) > 6 else ""
-            raise HexpostError(
-                f"{name!r} begins the names of several games: {shown}: give more of the name, "
-                "or the id"
-            )
-        if not named:
-            raise HexpostError(f"no game matches {name!r} (see `hexpost games`)")
-        return named[0]
+        begun = [row for row in rows if typed and row.name.casefold().startswith(typed)]
+        said = f"no game matches {name!r} (see `hexpost games`)"
+        if begun:
+            shown = ", ".join(f"{row.name} ({row.game_id.hex()[:8]})" for row in begun[:6])
+            shown += f" and {len(begun) - 6} more" if len(begun) > 6 else ""
+            said += f"; names that begin so: {shown}"
+        raise HexpostError(said)
 
     def ruleset(self, game_id: bytes) -> AnyRuleset:
         return ruleset_for(self.game(game_id).ruleset)
