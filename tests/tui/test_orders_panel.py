@@ -198,6 +198,10 @@ def test_drafts_read_in_plain_words() -> None:
     ]
     with pytest.raises(ValueError, match="a JSON object with a"):
         parse_items('{"unit": "KLI-0001"}')
+    # A line of an orders file pasted whole ({"orders": [...]}, as `hexpost orders` reads).
+    assert parse_items('{"orders": [{"type": "done"}]}') == [{"type": "done"}]
+    with pytest.raises(ValueError, match="a JSON object with a"):
+        parse_items('{"orders": [{"type": "done"}], "order": []}')
     # Pasted text nested past the JSON parser's stack is a mistake said in words, not a crash
     # of the app; so is such a record typed into a form's field.
     with pytest.raises(ValueError, match="not JSON: nested too deeply"):

@@ -65,13 +65,16 @@ def _word(value: str | int) -> str:
 
 
 def parse_items(text: str) -> list[dict[str, Any]]:
-    """Orders typed as JSON: one object, or a list of them. `ValueError` says what is wrong."""
+    """Orders typed as JSON: one object, a list of them, or an orders document pasted whole
+    (``{"orders": [...]}``). `ValueError` says what is wrong."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON: {exc.msg} at column {exc.colno}") from None
     except RecursionError:  # (the parser recurses per level: pasted nonsense)
         raise ValueError("not JSON: nested too deeply") from None
+    if isinstance(value, dict) and list(value) == ["orders"]:
+        value = value["orders"]  # (an orders document, as `hexpost orders` reads it)
     items = value if isinstance(value, list) else [value]
     if not items or not all(isinstance(i, dict) and "type" in i for i in items):
         raise ValueError('an order is a JSON object with a "type", e.g. {"type": "done"}')
