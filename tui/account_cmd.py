@@ -176,12 +176,19 @@ def cmd_account(args: argparse.Namespace, home: Home) -> int:
             record = accounts.account_record(home, config)
             print(json.dumps(msgspec.to_builtins(record), indent=2))
         else:
-            print("\n".join(accounts.account_lines(config)))
+            print("\n".join(_fitted(accounts.account_lines(config))))
         return 0
     results = asyncio.run(accounts.check_account(config))
     for result in results:
         print(CheckLine(result.server, result.ok, result.text))
     return 0 if all(result.ok for result in results) else 1
+
+
+def _fitted(lines: list[str]) -> list[str]:
+    """The account's lines within 80 columns, each wrapped under the values' column (10)."""
+    from tui.render import fit_lines
+
+    return [part for line in lines for part in fit_lines([line], hang=0 if line[:1] == " " else 10)]
 
 
 def _add(args: argparse.Namespace, home: Home) -> int:
@@ -190,7 +197,7 @@ def _add(args: argparse.Namespace, home: Home) -> int:
     lines = accounts.add_account(home, config)
     if replaced:
         lines[0] += " (it replaces the account that was there)"
-    print("\n".join(lines))
+    print("\n".join(_fitted(lines)))
     for user in accounts.keyring_users(config):
         print(f"store the password: keyring set hexpost {user}")
     print("check it with `hexpost account test`")

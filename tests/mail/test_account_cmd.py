@@ -267,6 +267,23 @@ def test_show_and_transport_mail_and_show(
     )
 
 
+def test_show_and_add_keep_to_80_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A provider's note (Gmail's is some 130 characters) and a long IMAP line wrap under
+    the values' column, as over SSH."""
+    home = tmp_path / "home"
+    flags = ["--password-env", "ZP"]
+    assert run(home, "account", "add", "a.rather.long.name@gmail.com", *flags) == 0
+    added = capsys.readouterr().out.splitlines()
+    assert run(home, "account", "show") == 0
+    shown = capsys.readouterr().out.splitlines()
+    for lines in (added, shown):  # (but a path longer than a line, kept whole)
+        assert all(len(line) <= 80 or " " not in line.strip() for line in lines), lines
+    gmail = shown.index(next(line for line in shown if line.startswith("Gmail: ")))
+    assert shown[gmail + 1].startswith("          ") and shown[gmail + 1][10] != " "
+
+
 # --- test against the real servers -----------------------------------------------------------
 
 
