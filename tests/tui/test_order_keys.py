@@ -245,6 +245,25 @@ async def test_m_on_the_map_moves_the_stack_under_the_cursor(at_3b2: Tutorial) -
         assert panel.items == [{"type": "move", "units": STRIKE_FORCE, "path": ["1307", "1306"]}]
 
 
+async def test_m_in_the_panel_with_no_hex_chosen_takes_the_map_s_cursor(at_3b2: Tutorial) -> None:
+    """Found by trying it: o showed the panel ("Enter on a hex, then m: move") with the keys,
+    so Enter never reached the map, and m said "choose a hex with your ships first". With
+    no hex chosen, m in the panel chooses the hex under the map's cursor, as m on the map."""
+    app = app_for(at_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        panel = screen.query_one(OrdersPanel)
+        assert panel.has_focus and panel.chosen is None
+        await pilot.press("m")
+        await settle(pilot)
+        assert panel.chosen is not None and panel.chosen[0] == 1307
+        await pilot.press("enter", "up", "enter", "enter")  # every unit, one hex north
+        await settle(pilot)
+        assert panel.items == [{"type": "move", "units": STRIKE_FORCE, "path": ["1307", "1306"]}]
+
+
 async def test_the_panel_s_keys_do_the_same_where_the_map_has_the_keys(at_3b2: Tutorial) -> None:
     """Found in the game by mail: with a move drafted, o (meant to show the panel, which had
     the keys) hid it; b and S then did nothing at all, and the move was never signed. The

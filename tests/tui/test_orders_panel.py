@@ -153,9 +153,12 @@ async def test_the_move_builder_follows_the_map_cursor(at_3b2: Tutorial) -> None
         hexmap = screen.query_one(HexMap)
         panel = screen.query_one(OrdersPanel)
         assert hexmap.cursor == 1307
-        await pilot.press("o", "m")  # no hex chosen yet: said, nothing started
-        await pilot.pause()
-        assert not panel.building and "choose a hex" in screen.status.text
+        await pilot.press("o", "m")  # no hex chosen yet: the one under the map's cursor
+        await settle(pilot)
+        assert panel.chosen == (1307, STRIKE_FORCE) and panel.query_one(UnitPick).display
+        await pilot.press("escape")  # (the unit list gives the move up)
+        await settle(pilot)
+        assert not panel.building and not panel.query_one(UnitPick).display
         await pilot.press("o")  # back to the map
         assert hexmap.has_focus
         await pilot.press("enter")  # choose 1307 and its four ships

@@ -494,6 +494,11 @@ class GameScreen(DraftsScreen):
             await self.action_orders()
         panel.action_move()
 
+    async def on_map_orders_hex_wanted(self) -> None:
+        """m in the orders panel with no hex chosen (the panel had the keys, so Enter never
+        reached the map): the hex under the map's cursor, as m on the map."""
+        await self.action_move_here()
+
     async def action_panel_key(self, key: str) -> None:
         """One of the orders panel's keys where the panel has not the keys: the panel is
         shown, takes the keys and gets ``key`` again. Nothing when the panel had the keys

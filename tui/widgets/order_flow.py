@@ -82,6 +82,11 @@ class MapOrders(Vertical):
     class MoveEnded(Message):
         """The move's path is complete (or abandoned): the keys can come back here."""
 
+    class HexWanted(Message):
+        """``m`` found no hex chosen (the panel had the keys, so Enter never reached the
+        map): the screen chooses the hex under the map's cursor, as ``m`` on the map does,
+        and starts the move there."""
+
     class Notice(Message):
         """A key found nothing to do here (nothing owed, no such order, nothing left to
         place): ``text`` says why, for the status line. It is no verdict on the drafts,
@@ -231,7 +236,10 @@ class MapOrders(Vertical):
         if stack is None:
             self._not_offered("stack")
             return
-        if self.chosen is None or not self.chosen[1]:
+        if self.chosen is None:
+            self.post_message(self.HexWanted())
+            return
+        if not self.chosen[1]:
             self.notice("choose a hex with your ships first: Enter on the map")
             return
         self._stack = stack
