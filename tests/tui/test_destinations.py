@@ -374,7 +374,7 @@ async def test_the_withdrawal_step_says_how_m_writes_its_order(
         await pilot.press("o")
         await settle(pilot)
         panel = screen.query_one(OrdersPanel)
-        assert "Enter on a hex, then m: withdraw" in panel.hint_text, panel.hint_text
+        assert "m: withdraw from the cursor" in panel.hint_text, panel.hint_text
         await pilot.press("b")
         await settle(pilot)
         said = screen.status.text

@@ -51,11 +51,15 @@ def test_a_named_order_that_is_the_steps_own_is_not_named_twice() -> None:
 def test_the_hint_says_what_m_does_with_the_hex_chosen() -> None:
     step = offered(DONE, MOVE, own=("move",))
     lines = step.hint(secret_drafted=False, chosen=None).splitlines()
-    assert lines == ["2B3 takes: done, move", "f: forms", "Enter on a hex, then m: move"]
+    assert lines == [
+        "2B3 takes: done, move",
+        "f: forms",
+        "m: move from the cursor",
+    ]
     chosen = step.hint(secret_drafted=False, chosen=(408, ["LYR-1", "LYR-2"]))
     assert chosen.splitlines()[-1] == "m: move of 2 in 0408"
     empty = step.hint(secret_drafted=False, chosen=(408, []))
-    assert empty.splitlines()[-1] == "Enter on a hex, then m: move"
+    assert empty.splitlines()[-1] == "m: move from the cursor"
 
 
 def test_a_placement_or_a_hex_pick_is_what_m_writes_without_a_stack_order() -> None:

@@ -246,9 +246,10 @@ async def test_m_on_the_map_moves_the_stack_under_the_cursor(at_3b2: Tutorial) -
 
 
 async def test_m_in_the_panel_with_no_hex_chosen_takes_the_map_s_cursor(at_3b2: Tutorial) -> None:
-    """Found by trying it: o showed the panel ("Enter on a hex, then m: move") with the keys,
-    so Enter never reached the map, and m said "choose a hex with your ships first". With
-    no hex chosen, m in the panel chooses the hex under the map's cursor, as m on the map."""
+    """Found by trying it: o showed the panel with the keys (its hint read "Enter on a hex,
+    then m: move"), so Enter never reached the map, and m said "choose a hex with your ships
+    first". With no hex chosen, m in the panel chooses the hex under the map's cursor, as m
+    on the map does."""
     app = app_for(at_3b2.alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot)

@@ -137,7 +137,7 @@ class Offered:
         if self.stack is not None and chosen is not None and chosen[1]:
             text += f"\nm: {self.stack_kind} of {len(chosen[1])} in {chosen[0]:04d}"
         elif self.stack is not None:
-            text += f"\nEnter on a hex, then m: {self.stack_kind}"
+            text += f"\nm: {self.stack_kind} from the cursor"
         elif self.placement is not None:
             text += f"\nm: {self.placement.order}, then its hex on the map"
         elif self.pick is not None:
