@@ -378,7 +378,7 @@ async def test_the_withdrawal_step_says_how_m_writes_its_order(
         await pilot.press("b")
         await settle(pilot)
         said = screen.status.text
-        assert said.startswith("5-1A's own order is withdraw: Enter on a hex of the map"), said
+        assert said.startswith("5-1A's own order is withdraw: m writes the withdraw of the"), said
         await pilot.press("o")  # the map has the keys again
         screen.query_one(HexMap).cursor = 903
         await pilot.press("enter")

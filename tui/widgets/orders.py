@@ -313,7 +313,10 @@ class OrdersPanel(StepOrders, can_focus=True):
 
     def _stack_how(self) -> str:
         """How the step's stack order is written (the map chooses its units)."""
-        return f"Enter on a hex of the map chooses its units, then m writes the {self.stack_kind}"
+        return (
+            f"m writes the {self.stack_kind} of the units in the hex under the map's cursor "
+            "(or in the hex chosen with Enter)"
+        )
 
     def action_forms(self) -> None:
         """Every order of the step in a list; the one picked opens its form."""
