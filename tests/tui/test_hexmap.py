@@ -327,11 +327,17 @@ async def test_an_invalid_goto_is_refused_in_the_dialog(typed: str) -> None:
         error = str(dialog.query_one("#goto-error", Static).render())
         assert "off the 61x19 map" in error or "XXYY" in error
         assert app.query_one(HexMap).cursor == 1411
-        await pilot.press("escape")
+        # What was typed is selected: the next digits replace it (four digits at most: a
+        # wrong 9999 took four backspaces before anything could be typed).
+        await pilot.press(*"1307", "enter")
         await pilot.pause()
         assert not isinstance(app.screen, GotoDialog)
-        assert app.query_one(HexMap).cursor == 1411
-        assert app.moved == []
+        assert app.query_one(HexMap).cursor == 1307
+        assert app.moved == [1307]
+        await pilot.press("g", *typed, "enter", "escape")  # refused, then given up
+        await pilot.pause()
+        assert not isinstance(app.screen, GotoDialog)
+        assert app.query_one(HexMap).cursor == 1307 and app.moved == [1307]
 
 
 async def test_the_goto_input_takes_digits_only() -> None:

@@ -145,8 +145,7 @@ async def test_first_last_goto_and_the_ends_of_the_chain(moved: Tutorial) -> Non
         dialog_input.value = "99"
         await press(pilot, "enter")
         assert f"from 0 to {HEAD}" in str(app.screen.query_one("#packet-error", Static).content)
-        dialog_input.value = "5"
-        await press(pilot, "enter")
+        await press(pilot, "5", "enter")  # (what was refused is selected: "5" replaces it)
         assert app.screen is screen
         assert screen.seq == 5
         # Packet 5 collects the Klingon income: the engine's doing, no unit moved.

@@ -401,6 +401,7 @@ class PacketDialog(Dialog[int | None]):
         text = event.value.strip()
         if not text.isdigit() or int(text) > self.last:
             self.query_one("#packet-error", Static).update(f"give a number from 0 to {self.last}")
+            event.input.select_all()  # (what comes next replaces it)
             return
         self.dismiss(int(text))
 

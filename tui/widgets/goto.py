@@ -82,6 +82,7 @@ class GotoDialog(Dialog[HexId | None]):
             h = parse_hex(event.value, self.grid)
         except ValueError as problem:
             self.query_one("#goto-error", Static).update(str(problem))
+            event.input.select_all()  # (what comes next replaces it: four digits at most)
             return
         self.dismiss(h)
 
