@@ -57,6 +57,11 @@ def read_orders(source: str) -> Orders:
     from tui.services import orders
 
     where = "standard input" if source == "-" else source
+    if source == "-" and sys.stdin.isatty():  # (else it waits in silence, as if hung)
+        print(
+            "type the orders (JSON or TOML), then ctrl+d on a line of its own (ctrl+c gives up)",
+            file=sys.stderr,
+        )
     try:
         with (
             contextlib.nullcontext(sys.stdin)

@@ -76,3 +76,22 @@ def test_a_file_of_neither_kind_is_said_to_be_neither(tmp_path: Path) -> None:
     toml.write_text("orders = [", encoding="utf-8")
     with pytest.raises(HexpostError, match=r"turn\.toml: not valid TOML: "):
         commands.read_orders(str(toml))
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_orders_typed_at_a_terminal_are_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hexpost orders GAME -`` at a terminal waited in silence, as if hung."""
+    monkeypatch.setattr("sys.stdin", _Terminal(NOTE))
+    assert len(commands.read_orders("-")) == 1
+    assert capsys.readouterr().err == (
+        "type the orders (JSON or TOML), then ctrl+d on a line of its own (ctrl+c gives up)\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(NOTE))  # a pipe: nothing said
+    assert len(commands.read_orders("-")) == 1
+    assert capsys.readouterr().err == ""
