@@ -229,6 +229,10 @@ class Choice(msgspec.Struct, frozen=True):
     params: tuple[Param, ...] = ()
     rule: str = ""
     presets: tuple[Preset, ...] = ()
+    note: str = ""
+    """What holds for the order now, in words a form shows above its fields (F&E's build:
+    each empire's treasury, schedule and sites), and why no preset is offered when none
+    is; "" for nothing to say."""
 
 
 class MenuItem(msgspec.Struct, frozen=True):

@@ -159,10 +159,17 @@ def build_values(b: Buildable) -> tuple[tuple[str, str], ...]:
     return tuple(values)
 
 
-def production_list(state: FeState, seat: Seat) -> OptionList:
-    """Each class ``seat``'s empires may build now, in a slot or instead of one (431.0,
-    450.4), with price and sites (`buildable`); the notes give each empire's treasury,
-    schedule and substitutions left."""
+def build_price(state: FeState, b: Buildable) -> str:
+    """What building ``b`` at its first site costs this turn, as "8 EP" ("? EP" where the
+    tables give no price)."""
+    build = production.Build(b.cls, b.sites[0], b.instead)
+    cost2 = production.build_cost2(b.empire, build, state.turn)
+    return f"{fmt_ep(cost2) if isinstance(cost2, int) else '?'} EP"
+
+
+def production_notes(state: FeState, seat: Seat) -> tuple[str, ...]:
+    """A line for each of ``seat``'s empires: its treasury, the schedule it builds from
+    this turn, the substitutions it has made and its build sites (431.0, 450.4)."""
     galaxy = base.galaxy()
     notes: list[str] = []
     limit = yard.production_options(state).substitution_limit
@@ -176,15 +183,21 @@ def production_list(state: FeState, seat: Seat) -> OptionList:
             f"{production.schedule_label(schedule, state.turn)}, {subs}, "
             f"sites {_hexes(sites) or 'none held'}"
         )
+    return tuple(notes)
+
+
+def production_list(state: FeState, seat: Seat) -> OptionList:
+    """Each class ``seat``'s empires may build now, in a slot or instead of one (431.0,
+    450.4), with price and sites (`buildable`); the notes give each empire's treasury,
+    schedule and substitutions left."""
+    notes = production_notes(state, seat)
     items: list[Option] = []
     for b in buildable(state, seat):
         build = production.Build(b.cls, b.sites[0], b.instead)
-        cost2 = production.build_cost2(b.empire, build, state.turn)
-        price = fmt_ep(cost2) if isinstance(cost2, int) else "?"
         label = f"{b.empire} {b.cls}" + (f" instead of {b.instead}" if b.instead else "")
         values = build_values(b)
         facts = [
-            Fact("cost", f"{price} EP"),
+            Fact("cost", build_price(state, b)),
             Fact("slot", f"{b.slot} ({b.left} of {b.given} left)"),
             Fact("sites", _hexes(b.sites)),
         ]
@@ -193,7 +206,7 @@ def production_list(state: FeState, seat: Seat) -> OptionList:
             facts.append(Fact("substitution", "limited" if limited else "not counted"))
         items.append(Option(label, values, tuple(facts)))
     rule = production.BUILD_RULE
-    return OptionList("production", "Classes to build", "build", rule, tuple(items), tuple(notes))
+    return OptionList("production", "Classes to build", "build", rule, tuple(items), notes)
 
 
 def _movers(state: FeState, seat: Seat, step: Step) -> tuple[list[Unit], list[Unit]]:

@@ -365,8 +365,9 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
             params = _with_options(choice.params, place_options(state))
             presets = menus.place_presets(state, seat)
             return msgspec.structs.replace(choice, params=params, presets=presets)
+        if choice.order == "build":
+            return _build_choice(state, seat, choice)
         presets = {
-            "build": menus.build_presets,
             "convert": menus.convert_presets,
             "capture": menus.capture_presets,
             "declare": menus.declare_presets,
@@ -425,6 +426,29 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
             presets=(Preset(label, (("units", " ".join(ships)),)),),
         )
     return choice
+
+
+BUILD_HELP = {
+    "cls": "a class as the unit tables name it: FF, D7",
+    "instead_of": "the schedule's class it replaces, 450.0",
+}
+
+
+def _build_choice(state: FeState, seat: Seat, choice: Choice) -> Choice:
+    """``build`` with each class the seat's empires may build now as a preset, and above
+    the form each empire's treasury, schedule and sites; with no class to build, the note
+    says so first, so a player is not left guessing at an empty menu."""
+    from engine.fe import menus
+    from engine.fe.choice_lists import production_notes
+
+    presets = menus.build_presets(state, seat)
+    notes = "; ".join(production_notes(state, seat))
+    note = notes if presets else f"nothing to build now. {notes}"
+    params = tuple(
+        msgspec.structs.replace(p, help=BUILD_HELP[p.name]) if p.name in BUILD_HELP else p
+        for p in choice.params
+    )
+    return msgspec.structs.replace(choice, params=params, presets=presets, note=note)
 
 
 def _back_choice(state: FeState, step: Step) -> Choice:

@@ -55,10 +55,11 @@ def build_presets(state: FeState, seat: Seat) -> tuple[Preset, ...]:
     lists them); the form asks for the hex where the empire has several sites."""
     out: list[Preset] = []
     for b in choice_lists.buildable(state, seat):
+        price = choice_lists.build_price(state, b)
         if b.instead:
-            label = f"{b.empire} {b.cls} instead of {b.slot}"
+            label = f"{b.empire} {b.cls} instead of {b.slot} ({price})"
         else:
-            label = f"{b.empire} {b.slot} ({counted(b.left, 'slot')})"
+            label = f"{b.empire} {b.slot} ({counted(b.left, 'slot')}, {price})"
         out.append(Preset(label, choice_lists.build_values(b)))
     return tuple(out)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, OptionList, Select
+from textual.widgets import Input, Label, OptionList, Select, Static
 
 import tui.app
 from engine.core.face import Choice, Param, ParamKind, Preset
@@ -296,9 +296,14 @@ async def test_a_build_from_the_schedule_shows_on_the_map(wind_2b3: Tutorial) ->
         assert form.order == "build"
         menu = form.query_one(f"#field-{PRESET_FIELD}", Select)
         labels = [label for label, _ in form.fields[0].choices]
-        assert labels[0] == "LYR BC (1 slot)"
-        assert "LYR BCH instead of BC" not in labels  # not in service before turn 24
-        assert "KLI F5L (2 slots)" in labels
+        assert labels[0] == "LYR BC (1 slot, 10 EP)"  # the price beside the slot
+        assert not any(label.startswith("LYR BCH") for label in labels)  # not before turn 24
+        assert "KLI D7C (1 slot, 9 EP)" in labels
+        assert "KLI E4 instead of D7C (2.5 EP)" in labels  # half an EP written so
+        # Above the fields, what the player builds with: each empire's treasury and sites.
+        about = str(form.query_one("#form-about", Static).content)
+        assert about.startswith("LYR: treasury "), about
+        assert "KLI: treasury " in about and "sites" in about
         assert menu.value == "0"  # the first line of the schedule
         # The preset gives the rest: the Lyrans build at one site, their capital.
         assert list(form.values) == [PRESET_FIELD]

@@ -100,6 +100,8 @@ class ChoiceData(Protocol):
     def rule(self) -> str: ...
     @property
     def presets(self) -> Sequence[PresetData]: ...
+    @property
+    def note(self) -> str: ...
 
 
 LIST_KINDS = frozenset({"hexes", "pieces", "steps"})
@@ -152,6 +154,7 @@ class OrderForm(Dialog["dict[str, Any] | None"]):
         /* A long label (what the value is for) wraps in the column rather than run out. */
         & Label { color: $text-muted; width: 100%; }
         & #form-error { color: $text-error; height: auto; }
+        & #form-about { color: $text-muted; height: auto; }
         & Input, & Select { width: 100%; }
     }
     """
@@ -164,9 +167,12 @@ class OrderForm(Dialog["dict[str, Any] | None"]):
         shown: Shown | None = None,
         *,
         order: str = "",
+        about: str = "",
     ) -> None:
         super().__init__()
         self.title_text = title
+        self.about = about
+        """What holds for the order now, shown under the title ("" shows nothing)."""
         self.order = order
         """The order type this form writes ("" for one that is not a face's choice)."""
         self.fields = list(fields)
@@ -176,6 +182,8 @@ class OrderForm(Dialog["dict[str, Any] | None"]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, id="form-title", markup=False)
+            if self.about:
+                yield Static(self.about, id="form-about", markup=False)
             for field in self.fields:
                 yield Label(field.label, id=f"label-{field.name}", markup=False)
                 if field.choices:
@@ -227,7 +235,7 @@ class OrderForm(Dialog["dict[str, Any] | None"]):
         """Show the wanted fields in the wanted order (Tab follows it), hide the others."""
         visible = self._visible()
         box = self.query_one(Vertical)
-        anchor = self.query_one("#form-title")
+        anchor = self.query_one("#form-about" if self.about else "#form-title")
         for name in visible:
             label, widget = self.query_one(f"#label-{name}"), self.query_one(f"#field-{name}")
             box.move_child(label, after=anchor)
@@ -431,7 +439,7 @@ def choice_form(
         return order_values(choice, {k: v for k, v in values.items() if k in every}, preset)
 
     title = f"{choice.title} ({choice.rule})" if choice.rule else choice.title
-    return OrderForm(title, fields, make, shown, order=choice.order)
+    return OrderForm(title, fields, make, shown, order=choice.order, about=choice.note)
 
 
 class ChoiceMenu(Dialog["str | None"]):

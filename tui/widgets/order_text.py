@@ -157,6 +157,7 @@ class _Choice:
     params: Sequence[ParamData]
     rule: str
     presets: Sequence[PresetData]
+    note: str
 
 
 def with_options(choice: ChoiceData, kind: str, options: Sequence[str]) -> ChoiceData:
@@ -171,4 +172,4 @@ def with_options(choice: ChoiceData, kind: str, options: Sequence[str]) -> Choic
         else p
         for p in choice.params
     ]
-    return _Choice(choice.order, choice.title, params, choice.rule, choice.presets)
+    return _Choice(choice.order, choice.title, params, choice.rule, choice.presets, choice.note)

@@ -140,6 +140,30 @@ def test_a_build_too_dear_for_the_treasury_is_not_listed() -> None:
     )
 
 
+def test_the_build_form_prices_each_preset_and_says_what_the_empire_builds_with() -> None:
+    """The app's build form has no list beside it: each preset's label carries the price the
+    list gives, and the choice's note each empire's treasury, schedule and sites."""
+    state = wind_builds()
+    build = next(c for c in FACE.choices(state, "coalition") if c.order == "build")
+    listed = one_list(state, "coalition", "production")
+    prices = {tuple(sorted(i.values)): facts(i)["cost"] for i in listed.items}
+    assert len(build.presets) == len(prices)
+    for preset in build.presets:
+        assert preset.label.endswith(f"{prices[tuple(sorted(preset.values))]})"), preset.label
+    assert build.note == "; ".join(listed.notes)
+    assert not build.note.startswith("nothing")
+
+
+def test_the_build_form_says_why_there_is_nothing_to_build() -> None:
+    """The tutorial's empires have no schedule on its first turn: the form's note says there
+    is nothing to build, and why, rather than leave an empty form to guess at."""
+    state = run_to(after_setup(), "2B3")
+    build = next(c for c in FACE.choices(state, "alliance") if c.order == "build")
+    assert build.presets == ()
+    assert build.note.startswith("nothing to build now. KZI: treasury "), build.note
+    assert "schedule yet" in build.note
+
+
 # --- movement -----------------------------------------------------------------------------
 
 
