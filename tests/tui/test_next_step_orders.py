@@ -272,3 +272,35 @@ async def test_d_s_notice_goes_once_the_drafts_it_was_said_of_change(
         await settle(pilot)
         assert panel.items == []
         assert screen.status.text != NO_STOPS, screen.status.text
+
+
+async def test_the_unit_list_and_the_move_s_prompt_scroll_into_the_panel(
+    before_3b2: Tutorial,
+) -> None:
+    """Drafts and a verdict that fill the side column pushed the unit list and the move's
+    prompt below its bottom: ``m`` ticked units the player could not see (found by playing
+    the alliance's run from 1B to 3B2, whose verdict lists a dozen steps' events)."""
+    from textual.widgets import Static
+
+    from tui.widgets.unitpick import UnitPick
+
+    app = app_for(before_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o")
+        await settle(pilot)
+        notes = [{"type": "note", "text": f"a long thought, number {n}"} for n in range(12)]
+        panel.restore([{"type": "done"}, *notes])
+        await settle(pilot)
+        assert panel.hint_text.startswith("3B2 takes:"), panel.hint_text
+        await pilot.press("o", "m")  # the map's cursor is on the Strike Force
+        await settle(pilot)
+        pick = panel.query_one(UnitPick)
+        assert pick.display and pick.has_focus
+        assert panel.can_view_entire(pick), (panel.scroll_offset, pick.region, panel.region)
+        await pilot.press("enter")
+        await settle(pilot)
+        hint = panel.query_one("#orders-hint", Static)
+        assert panel.hint_text.startswith("move"), panel.hint_text
+        assert panel.can_view_partial(hint), (panel.scroll_offset, hint.region, panel.region)

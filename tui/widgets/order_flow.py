@@ -34,6 +34,7 @@ from typing import Any
 from textual import on
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 
 from tui.widgets.offered import Offered
 from tui.widgets.order_forms import ChoiceData, order_values
@@ -248,6 +249,7 @@ class MapOrders(Vertical):
         pick.offer(self.chosen[1], self._names, self._stay)
         pick.display = True
         pick.focus()
+        self._into_view(pick)
         self._show_hint()
         if not pick.picked:
             self.notice("none of these may move now (held, or moved only by another): space ticks")
@@ -426,6 +428,9 @@ class MapOrders(Vertical):
         raise NotImplementedError
 
     def _show_hint(self) -> None:
+        raise NotImplementedError
+
+    def _into_view(self, widget: Widget) -> None:
         raise NotImplementedError
 
     def _not_offered(self, what: str) -> None:

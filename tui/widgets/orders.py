@@ -38,6 +38,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from tui.safe_text import safe_text
@@ -468,6 +469,7 @@ class OrdersPanel(StepOrders, can_focus=True):
         field.value = ""
         field.display = True
         field.focus()
+        self._into_view(field)
 
     def _close_input(self) -> None:
         if self._shown(Input):
@@ -481,8 +483,18 @@ class OrdersPanel(StepOrders, can_focus=True):
     def _show_hint(self) -> None:
         """The hint line: the order being built on the map (`MapOrders.map_hint`), else
         what the step takes and the keys that write it (`Offered.hint`)."""
-        text = self.map_hint(picking_units=self._shown(UnitPick)) or self.offered.hint(
+        building = self.map_hint(picking_units=self._shown(UnitPick))
+        text = building or self.offered.hint(
             secret_drafted=any(item.get("type") == "secret" for item in self.items),
             chosen=self.chosen,
         )
-        self.query_one("#orders-hint", Static).update(text)
+        hint = self.query_one("#orders-hint", Static)
+        hint.update(text)
+        if building and not self._shown(UnitPick):  # (the list, under it, is in view)
+            self._into_view(hint)
+
+    def _into_view(self, widget: Widget) -> None:
+        """Scroll the panel to ``widget`` once it is laid out: below long drafts and a
+        verdict listing many steps' events, the unit list, the move's prompt and the text
+        field fell under the side column's bottom, out of sight."""
+        self.call_after_refresh(self.scroll_to_widget, widget, animate=False)
