@@ -304,3 +304,25 @@ async def test_the_unit_list_and_the_move_s_prompt_scroll_into_the_panel(
         hint = panel.query_one("#orders-hint", Static)
         assert panel.hint_text.startswith("move"), panel.hint_text
         assert panel.can_view_partial(hint), (panel.scroll_offset, hint.region, panel.region)
+
+
+async def test_a_hex_chosen_before_a_send_holds_the_pieces_there_after_it(
+    before_3b2: Tutorial,
+) -> None:
+    """After a move was signed, the panel still held the hex chosen before it with the units
+    that had left: ``m`` ticked them again and drew their path from a hex they were not in
+    (found by playing: "m: move of 5 in 1105", the fleet by then in 1304)."""
+    app = app_for(before_3b2.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "d", "o")
+        await settle(pilot)
+        await pilot.press("enter")  # the Strike Force's hex, 1307, chosen on the map
+        await settle(pilot)
+        assert panel.chosen == (1307, STRIKE_FORCE), panel.chosen
+        await pilot.press("m", "enter", "up", "enter", "enter", "S", "y")
+        await settle(pilot)
+        assert screen.status.text.startswith("packet "), screen.status.text
+        assert panel.chosen == (1307, []), panel.chosen  # the ships left 1307
+        assert "in 1307" not in panel.hint_text, panel.hint_text

@@ -92,6 +92,7 @@ class DraftsScreen(SignedLinesScreen):
         self._step_offer, self._drafted_for, self._next_board = offer, None, None
         self.orders.set_step(offer)
         self.drafting_for(None)
+        self._choose_again()
 
     def offer_next(self, items: list[dict[str, Any]], then: NextStep | None) -> None:
         """Legal ``items`` run into ``then``, another step of the player's: the panel offers
@@ -104,8 +105,10 @@ class DraftsScreen(SignedLinesScreen):
             self._drafted_for, self._next_board = None, None
             self.orders.set_step(base)
             self.drafting_for(None)
+            self._choose_again()
             return
         self._drafted_for, self._next_board = items, then.board
+        self._choose_again()
         offer = replace(
             base,
             step=then.step,
@@ -133,6 +136,23 @@ class DraftsScreen(SignedLinesScreen):
         where = f"{h:04d}"
         return [p for p in own_pieces(board, self.data.show.my_seat) if p.hex == where]
 
+    def _choose(self, panel: OrdersPanel, h: int) -> tuple[dict[str, str], list[str]]:
+        """Tell ``panel`` hex ``h`` is chosen, with the player's pieces there on the board
+        the drafts go on at; returns them (id: kind) and those that may not move."""
+        pieces = self.my_pieces(h)
+        ships = {p.id: p.kind for p in pieces}
+        stay = [p.id for p in pieces if STAY_MARKS.intersection(p.marks)]
+        panel.choose_hex(h, list(ships), ships, stay)
+        return ships, stay
+
+    def _choose_again(self) -> None:
+        """The board changed (the game read again, drafts run into another step): the hex
+        chosen holds what is there now. Kept as it was, it held the units a signed move
+        had taken away, and ``m`` drew their path from a hex they had left."""
+        panel = self.orders.panel
+        if panel is not None and panel.chosen is not None and not panel.building:
+            self._choose(panel, panel.chosen[0])
+
     @on(HexMap.HexChosen)
     async def hex_chosen(self, message: HexMap.HexChosen) -> None:
         panel = await self.orders.build()
@@ -143,10 +163,7 @@ class DraftsScreen(SignedLinesScreen):
             else:
                 panel.add_path_hex(message.hex_id)
             return
-        pieces = self.my_pieces(message.hex_id)
-        ships = {p.id: p.kind for p in pieces}
-        stay = [p.id for p in pieces if STAY_MARKS.intersection(p.marks)]
-        panel.choose_hex(message.hex_id, list(ships), ships, stay)
+        ships, stay = self._choose(panel, message.hex_id)
         kind = panel.stack_kind
         if ships and kind:
             # The step's stack order (`OrdersPanel.stack`): a move in movement, a withdrawal
