@@ -84,6 +84,9 @@ class OrderKind(msgspec.Struct, frozen=True):
     """What each key of a JSON-object field holds, as ``(field.key, words)`` (the entries of
     a record parameter, `engine.core.face.ParamKind.RECORD`): the one-line template shows
     only their placeholders."""
+    suggested: tuple[tuple[str, str], ...] = ()
+    """The engine's picks (`engine.core.face.Param.suggested`) as ``(field, value)``, a
+    record's keys as ``field.key``."""
     helps: tuple[tuple[str, str], ...] = ()
     """What each parameter takes, in the face's words (`engine.core.face.Param.help`), as
     ``(name, words)``, for the parameters that have some and are not records (a record's
@@ -180,6 +183,9 @@ def template(choice: Choice) -> OrderKind:
     menu = tuple(Option(p.label, p.values) for p in choice.presets)
     options = tuple((p.name, p.options) for p in choice.params if p.options)
     now = tuple((p.name, p.value) for p in choice.params if p.value)
+    suggested = tuple((p.name, p.suggested) for p in choice.params if p.suggested) + tuple(
+        (f"{p.name}.{e.name}", e.suggested) for p in choice.params for e in p.entries if e.suggested
+    )
     helps = tuple((p.name, p.help) for p in choice.params if p.help and p.kind != ParamKind.RECORD)
     return OrderKind(
         choice.order,
@@ -190,6 +196,7 @@ def template(choice: Choice) -> OrderKind:
         menu,
         options,
         now=now,
+        suggested=suggested,
         fields=tuple(fields),
         helps=helps,
     )

@@ -210,6 +210,10 @@ class Param(msgspec.Struct, frozen=True):
     """The value in force now, as the order's form writes it, when the order replaces
     something the seat signed earlier (a policy): a form starts from it, so changing one
     field does not drop the others. Empty: nothing in force."""
+    suggested: str = ""
+    """The engine's own pick, as the order's form writes it, where the rules make one (F&E:
+    a battle force as a combat policy's "auto" would choose it): a form with nothing in
+    force starts from it, so the player confirms rather than types five ids. Empty: none."""
 
 
 class Preset(msgspec.Struct, frozen=True):

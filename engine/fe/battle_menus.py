@@ -246,7 +246,8 @@ def force_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
         f"your battle force, flagship included, within its command rating (302.33), carrier "
         f"groups whole (515.15): {here}"
     )
-    units = Param("choice", ParamKind.PIECES, True, (), help_text)
+    picked = _engine_force(state, seat)
+    units = Param("choice", ParamKind.PIECES, True, (), help_text, suggested=picked["units"])
     record = combat.current(state)
     available = combat_round.available(state, seat, record) if record else []
     senders = combat_groups.senders(available)
@@ -281,17 +282,26 @@ def together_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
     available = combat_round.available(state, seat, record) if record else []
     here = ", ".join(u.id for u in available)
     entries: list[Param] = []
+    picked = _engine_force(state, seat)
     made = forced_choices.forced(state, combat_round.FLAGSHIP_STEP, seat)
     if made is None:  # (with command points to spend: the flagship and their count)
         flagship = flagship_param(state, seat)
-        entries += flagship.entries or (msgspec.structs.replace(flagship, name="flagship"),)
+        named = flagship.entries or (msgspec.structs.replace(flagship, name="flagship"),)
+        entries += [
+            msgspec.structs.replace(p, suggested=picked["flagship"])
+            if p.name == "flagship" and picked["flagship"] in p.options
+            else p
+            for p in named
+        ]
     units_help = (
         f"your battle force, flagship included, within its command rating (302.33), carrier "
         f"groups whole (515.15): {here}"
     )
     if made is not None:
         units_help += f"; flagship {made} (the only choice)" if made else "; no flagship: []"
-    entries.append(Param("units", ParamKind.PIECES, True, (), units_help))
+    entries.append(
+        Param("units", ParamKind.PIECES, True, (), units_help, suggested=picked["units"])
+    )
     entries += _escort_entries(state, seat, available)
     senders = combat_groups.senders(available)
     if senders:
@@ -299,6 +309,25 @@ def together_secret(state: FeState, seat: Seat) -> tuple[str, Param]:
     help_text = "your flagship, battle force and carrier groups, revealed together (302.3)"
     return "Secret battle force", Param("choice", ParamKind.RECORD, True, (), help_text,
                                         tuple(entries))  # fmt: skip
+
+
+def _engine_force(state: FeState, seat: Seat) -> dict[str, str]:
+    """The flagship and battle force a combat policy's "auto" picks for ``seat`` now
+    (`combat_policy.choice`), as the form writes them: ``{"flagship": ID, "units": "ID
+    ID"}``, each "" where it picks none. A form starts from them (`Param.suggested`)."""
+    from engine.fe.battle_model import CombatPolicy
+    from engine.fe.steps import combat_policy
+
+    made = combat_policy.choice(state, combat_round.FORCE_STEP, seat, CombatPolicy())
+    chosen = made if isinstance(made, dict) else {"units": made}
+    units = chosen.get("units")
+    flagship = chosen.get("flagship")
+    return {
+        "flagship": flagship if isinstance(flagship, str) else "",
+        "units": " ".join(u for u in units if isinstance(u, str))
+        if isinstance(units, list)
+        else "",
+    }
 
 
 def _escort_entries(state: FeState, seat: Seat, available: Sequence[Unit]) -> list[Param]:

@@ -76,3 +76,41 @@ def test_the_group_and_support_echelon_forms_write_choices_the_engine_accepts() 
     state = reveal(state, {"coalition": order["choice"], "alliance": ["KZI-0001"]})
     record = combat.current(state)
     assert record is not None and record.log[-1].attacker.forward == (("KLI-9001", 12),)
+
+
+def test_the_force_form_starts_from_the_engine_s_pick_and_sends_it_as_written() -> None:
+    """5-3E's form is filled with the force a policy's "auto" would pick: the player
+    confirms it or edits it, rather than typing every id; sent as it stands, it is legal."""
+    from tui.widgets.order_forms import param_fields
+
+    state = run_to(two_battles(), "5-3D")
+    state = reveal(state, {"alliance": "KZI-0001", "coalition": "KLI-0005"})
+    state = run_to(state, "5-3E")
+    (choice,) = FACE.choices(state, "alliance")
+    (field,) = param_fields(choice.params[0])
+    assert field.value.split()[0] == "KZI-0001", field.value  # the flagship first
+    assert len(field.value.split()) > 1
+    order = order_values(choice, {"choice": field.value})
+    assert isinstance(order, dict) and order["choice"] == field.value.split()
+    state = reveal(state, {"alliance": order["choice"], "coalition": ["KLI-0005"]})
+    record = combat.current(state)
+    assert record is not None
+    assert list(record.log[-1].defender.force) == field.value.split()
+
+
+def test_hexpost_choices_prints_the_engine_s_pick() -> None:
+    """The command line says the same pick the form starts from, so a player writing the
+    order by hand can take it."""
+    import msgspec
+
+    from engine.core.choices import choices_view
+    from tui.choices_cmd import choices_text
+
+    state = run_to(two_battles(), "5-3D")
+    state = reveal(state, {"alliance": "KZI-0001", "coalition": "KLI-0005"})
+    state = run_to(state, "5-3E")
+    view = msgspec.to_builtins(choices_view(FACE, state, "alliance"))
+    (secret,) = view["orders"]
+    (field, picked) = secret["suggested"][0]
+    assert field == "choice" and picked.startswith("KZI-0001 ")
+    assert f"    the engine's pick: choice={picked}" in choices_text(view)

@@ -19,7 +19,8 @@ from textual.widgets import Input, Label, OptionList, Select, Static
 
 import tui.app
 from engine.core.face import Choice, Param, ParamKind, Preset
-from engine.fe.steps import combat_round
+from engine.fe.battle_model import CombatPolicy
+from engine.fe.steps import combat_policy, combat_round
 from tests.tui.test_app import (
     SIZE,
     TUTORIAL_ATTACK,
@@ -256,13 +257,25 @@ async def test_a_secret_step_takes_a_hidden_choice(at_5_3e: Tutorial) -> None:
         # The form offers the Klingons' eligible flagships (302.32), then the force.
         flagship, units = app.screen.fields
         assert [value for _, value in flagship.choices] == eligible
-        assert units.value == "" and "KLI-0004" in units.label  # the units there, listed
-        await pilot.press("ctrl+s")  # the force left blank: the engine says what is missing
+        assert "KLI-0004" in units.label  # the units there, listed
+        # Both start from the engine's pick, what a policy's "auto" would choose.
+        auto = combat_policy.choice(state.rules, "5-3E", "coalition", CombatPolicy())
+        assert isinstance(auto, dict)
+        assert (flagship.value, units.value.split()) == (auto["flagship"], auto["units"])
+        await pilot.press("ctrl+s")  # taken as it stands
         await settle(pilot)
-        assert panel.items == [{"type": "secret", "choice": {"flagship": eligible[0]}}]
+        picked = {"flagship": auto["flagship"], "units": auto["units"]}
+        assert panel.items == [{"type": "secret", "choice": picked}], panel.items
+        assert panel.check_text.startswith("legal"), panel.check_text
+        await pilot.press("u", "p", "tab", "ctrl+u")  # the force cleared: what is missing
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert panel.items == [{"type": "secret", "choice": {"flagship": auto["flagship"]}}]
         assert 'name your battle force\'s "units"' in panel.check_text, panel.check_text
-        await pilot.press("u")  # take it back and write it again, with the force
-        await pilot.press("p", "tab", *eligible[0], "ctrl+s")
+        await pilot.press("u")  # take it back and write it again, with a force of one
+        await pilot.press("p")
+        app.screen.query_one(f"#field-{flagship.name}", Select).value = eligible[0]
+        await pilot.press("tab", "ctrl+u", *eligible[0], "ctrl+s")
         await settle(pilot)
         chosen = {"flagship": eligible[0], "units": [eligible[0]]}
         assert panel.items == [{"type": "secret", "choice": chosen}]

@@ -76,6 +76,8 @@ class ParamData(Protocol):
     def entries(self) -> Sequence[ParamData]: ...
     @property
     def value(self) -> str: ...
+    @property
+    def suggested(self) -> str: ...
 
 
 class PresetData(Protocol):
@@ -320,13 +322,16 @@ def field_names(param: ParamData) -> list[str]:
 
 def param_fields(param: ParamData, value: str = "") -> list[Field]:
     """The fields asking for ``param``: its entries' for a ``record`` that lists them (each
-    labelled with its key and help), else `param_field`'s one."""
+    labelled with its key and help), else `param_field`'s one; each starts from ``value``,
+    else what is in force, else the engine's pick (`ParamData.suggested`)."""
     if param.kind == "record" and param.entries:
         return [
-            param_field(entry)._replace(name=entry_field(param, index))
+            param_field(entry, entry.value or entry.suggested)._replace(
+                name=entry_field(param, index)
+            )
             for index, entry in enumerate(param.entries)
         ]
-    return [param_field(param, value)]
+    return [param_field(param, value or param.suggested)]
 
 
 def record_value(param: ParamData, values: Mapping[str, str]) -> dict[str, Any]:

@@ -146,6 +146,7 @@ class _Param:
     help: str
     entries: Sequence[ParamData]
     value: str
+    suggested: str
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,7 @@ def with_options(choice: ChoiceData, kind: str, options: Sequence[str]) -> Choic
     if not any(p.kind == kind and not p.options for p in choice.params):
         return choice
     params = [
-        _Param(p.name, p.kind, p.required, tuple(options), p.help, p.entries, p.value)
+        _Param(p.name, p.kind, p.required, tuple(options), p.help, p.entries, p.value, p.suggested)
         if p.kind == kind and not p.options
         else p
         for p in choice.params

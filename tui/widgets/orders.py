@@ -384,7 +384,7 @@ class OrdersPanel(StepOrders, can_focus=True):
         if len(self._sides) > 1:  # a seat playing several sides says which (blank: the rules')
             choice = with_options(choice, "side", self._sides)
         by_kind = self._prefill()  # (what is in force wins: a policy is replaced whole)
-        filled = {p.name: p.value or by_kind.get(p.kind, "") for p in choice.params}
+        filled = {p.name: p.value or p.suggested or by_kind.get(p.kind, "") for p in choice.params}
         filled.update(values or {})
         presets = self._fitting(choice.presets)
         self._form(choice_form(choice, filled, self._fields, presets))

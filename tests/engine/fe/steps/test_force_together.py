@@ -177,3 +177,25 @@ def test_the_app_s_form_writes_a_choice_the_engine_takes(
     assert tuple(flagship.options) == combat_round.eligible_flagships(state, "coalition")
     made = {"flagship": flagship.options[0], "units": [flagship.options[0]]}
     assert _problems(at_force, made) == []
+
+
+def test_the_form_starts_from_the_force_a_policy_s_auto_would_pick(
+    at_force: tuple[Table, FeState, Decision],
+) -> None:
+    """A player without a policy typed every id of the force by hand; the face now suggests
+    the flagship and the force "auto" picks (best command rating, then the strongest legal
+    force), and those values, as the form sends them, are a legal choice."""
+    from engine.fe.battle_model import CombatPolicy
+    from engine.fe.steps import combat_policy
+
+    _, state, _ = at_force
+    (choice,) = FACE.choices(state, "coalition")
+    (param,) = choice.params
+    entries = {entry.name: entry for entry in param.entries}
+    auto = combat_policy.choice(state, combat_round.FORCE_STEP, "coalition", CombatPolicy())
+    assert isinstance(auto, dict)
+    assert entries["flagship"].suggested == auto["flagship"] != ""
+    assert entries["units"].suggested.split() == auto["units"]
+    assert len(auto["units"]) > 1
+    made = {"flagship": auto["flagship"], "units": entries["units"].suggested.split()}
+    assert _problems(at_force, made) == []
