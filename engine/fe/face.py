@@ -494,7 +494,10 @@ def _battle_secret(state: FeState, seat: Seat, step: Step) -> tuple[str, Param] 
     if step.id == combat_round.EW_STEP:
         entries = battle_menus.ew_entries(state, seat)
         if not entries:
-            help_text = "no unit of your battle force has an EW choice (308.51)"
+            help_text = (
+                "no unit of your battle force has an EW choice (308.51): send default; "
+                "still asked, as its packets bring in the round's combat dice"
+            )
             return "Secret EW choices", Param(
                 "choice", ParamKind.TEXT, True, ("default",), help_text
             )

@@ -224,7 +224,7 @@ async def test_the_ew_form_asks_each_variable_unit_and_writes_its_ew(tmp_path: P
         assert isinstance(form, OrderForm)
         assert list(form.values) == ["_choice_0"]
         (field,) = form.fields
-        assert field.label.startswith("KZI-B004 (SB (EW 1: attack 36")
+        assert field.label.startswith("KZI-B004 (optional): SB (EW 1: attack 36")
         assert [value for _, value in field.choices] == ["1", "2", "3", "4", "5", "6"]
         form.query_one("#field-_choice_0", Select).value = "3"
         await pilot.press("ctrl+s")

@@ -292,8 +292,10 @@ def missing(values: Mapping[str, str], *names: str) -> str:
 
 def param_field(param: ParamData, value: str = "") -> Field:
     """The field asking for ``param``: a menu of its options, or a line to type in."""
-    label = param.name + (f" ({param.help})" if param.help else "")
-    label += "" if param.required else " (optional)"
+    # "name (optional): help": a help that ends with its rule in brackets read as brackets
+    # within brackets after the name.
+    label = param.name + ("" if param.required else " (optional)")
+    label += f": {param.help}" if param.help else ""
     if param.options:
         # An empty option (a policy's "keep asking") gets a label a player can see.
         choices = tuple((option or "(none)", option) for option in param.options)
