@@ -83,3 +83,25 @@ def numbered(word: str, numbers: Sequence[int]) -> str:
     """``packet 3``, ``packets 3, 4``: a noun with the numbers it names, singular for one."""
     noun = word if len(numbers) == 1 else counted(2, word).partition(" ")[2]
     return f"{noun} {', '.join(str(n) for n in numbers)}"
+
+
+def said(value: object) -> str:
+    """A choice as a log line says it, not as Python prints it: an object's keys each with
+    its value (``flagship KZI-0001, units KZI-0001 KZI-0002``), an object within it in
+    brackets, a list's items with spaces between them, nothing as "none". Deterministic:
+    keys in the order the choice gave them."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {_inner(item)}" for key, item in value.items()) or "none"
+    return _inner(value)
+
+
+def _inner(value: object) -> str:
+    if isinstance(value, Mapping):
+        return f"({said(value)})" if value else "none"
+    if isinstance(value, list | tuple):
+        return " ".join(_inner(item) for item in value) or "none"
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

@@ -46,7 +46,7 @@ from engine.core.ruleset import (
     Violation,
     version_numbers,
 )
-from engine.core.text import text_problem
+from engine.core.text import said, text_problem
 from engine.core.turn_orders import (
     MAX_TEXT,
     Back,
@@ -397,7 +397,7 @@ class FeRuleset:
         step = flow.current(state)
         assert step is not None
         revealed = {seat: str(choices[seat]) for seat in open_now[0].seats}
-        shown = "; ".join(f"{seat}: {choice}" for seat, choice in revealed.items())
+        shown = "; ".join(f"{seat}: {said(choices[seat])}" for seat in revealed)
         events = [
             Event(
                 "secret",
@@ -412,7 +412,7 @@ class FeRuleset:
         rules_of = combat_pursuit if pursuit else combat_policy
         by_policy = rules_of.choices(state, step, unasked)
         if by_policy:
-            shown = "; ".join(f"{seat}: {value}" for seat, value in by_policy.items())
+            shown = "; ".join(f"{seat}: {said(value)}" for seat, value in by_policy.items())
             who = (
                 "chosen by the signed policies"
                 if pursuit

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.core.owed import pending
 from engine.core.packets import fingerprint, sign_body
 from engine.core.ruleset import DecisionKind
+from engine.core.text import said
 from engine.fe import RULESET
 from mail.imap import FetchError
 from mail.loopback import LoopbackNetwork
@@ -98,7 +99,7 @@ def test_a_game_by_email_with_a_roll_and_a_secret_choice(
     exchange(second, first)
     second.sync()
     resolved = " ".join(e.text for _, e in bob.replica.events(game_id) if e.step == SECRET_STEP)
-    assert FORCE_TEXT in resolved and f"coalition: {COALITION_FORCE}" in resolved
+    assert FORCE_TEXT in resolved and f"coalition: {said(COALITION_FORCE)}" in resolved
     same_game(alice, bob, game_id)
 
     # What Bob's mailbox holds: one email per packet Alice sent, readable and threaded.

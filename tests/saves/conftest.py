@@ -23,6 +23,7 @@ from engine.core import entropy
 from engine.core.owed import pending
 from engine.core.packets import VerifiedPacket, open_packet
 from engine.core.ruleset import DecisionKind
+from engine.core.text import said
 from engine.fe import FE, RULESET
 from mail.loopback import LoopbackNetwork, LoopbackTransport
 from mail.sync import SyncReport, sync
@@ -358,7 +359,7 @@ FORCE: dict[str, object] = {
 escorts, the carrier flagship. Its bytes are found nowhere else in the game (the secrecy
 tests look for them); its keys are in canonical order, so the reveal event prints it as
 written here (`FORCE_TEXT`)."""
-FORCE_TEXT = f"alliance: {FORCE}"
+FORCE_TEXT = f"alliance: {said(FORCE)}"
 """How the reveal event of 5-3E prints that choice."""
 COALITION_FORCE: dict[str, object] = {"flagship": "LYR-0077", "units": ["LYR-0077"]}
 """The coalition's choice there, committed second (and so revealed at once)."""

@@ -20,6 +20,7 @@ from engine.core.owed import pending
 from engine.core.packets import EntropyOnly, Turn, open_packet
 from engine.core.ruleset import DecisionKind
 from engine.core.state import decode_state, encode_state
+from engine.core.text import said
 from engine.fe import RULESET
 from engine.fe.orders import ORDER_TYPES
 from mail.loopback import LoopbackNetwork
@@ -231,7 +232,7 @@ def test_secret_step_commits_then_reveals_through_the_replica(
         resolved = [e for _, e in player.replica.events(game) if e.step == SECRET_STEP]
         text = " ".join(e.text for e in resolved)
         assert FORCE_TEXT in text
-        assert f"coalition: {second_choice}" in text
+        assert f"coalition: {said(second_choice)}" in text
         assert pending(RULESET, player.replica.state(game))[0].step != SECRET_STEP
     assert first.replica.verify(game) == second.replica.verify(game)
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from engine.core.text import said
 from tests.engine.fe.helpers import setup_items
 from tests.saves import conftest as saves
 from tests.tui.conftest import (
@@ -359,7 +360,7 @@ def test_secret_choices_are_revealed_to_both(flow: Flow, alice: Player, bob: Pla
     assert a["step"] != SECRET_STEP
     for player in (alice, bob):
         texts = [t for r in player.json("log", flow.game[:8]) for t in r["events"]]
-        assert any(BOB_SECRET_TEXT in t and f"coalition: {ALICE_SECRET}" in t for t in texts)
+        assert any(BOB_SECRET_TEXT in t and f"coalition: {said(ALICE_SECRET)}" in t for t in texts)
 
 
 def test_games_json_lists_the_game(flow: Flow, alice: Player) -> None:

@@ -93,6 +93,7 @@ def test_a_round_played_through_the_command_line(duel: tuple[ToyPlayer, ToyPlaye
             "help": "",
             "entries": [],
             "value": "",
+            "suggested": "",
         }
     ]
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.core.ruleset import Actor, Event, RollRequest, Seat, Violation
+from engine.core.text import said
 from engine.fe import option_specs as specs
 from engine.fe import planets
 from engine.fe.battle_model import CombatPolicy, RoundLog, SideRound
@@ -424,7 +425,7 @@ def _secret(state: FeState, step: Step, events: list[Event]) -> FeState | None:
     if not all(decides(state, step, seat) for seat in state.seats):
         return None
     made = choices(state, step, state.seats)
-    shown = "; ".join(f"{seat}: {value}" for seat, value in made.items())
+    shown = "; ".join(f"{seat}: {said(value)}" for seat, value in made.items())
     who = (
         f"fixed by the rules (a fighting retreat, {results.FIGHTING_RETREAT_RULE})"
         if _fixed_by_rules(state, step.id)

@@ -70,6 +70,7 @@ from typing import Any
 import msgspec
 
 from engine.core.ruleset import Event, RollRequest, Seat, Violation
+from engine.core.text import said
 from engine.fe.battle_model import PURSUIT_FOUGHT, BattleRecord, CombatPolicy, RoundLog
 from engine.fe.combat import directed, forces
 from engine.fe.combat.targets import Target, points_text
@@ -166,7 +167,7 @@ def by_policy(state: FeState, step: Step, events: list[Event]) -> FeState | None
         if not all(decides(state, step, s) for s in state.seats):
             return None
         made = choices(state, step, state.seats)
-        shown = "; ".join(f"{seat}: {value}" for seat, value in made.items())
+        shown = "; ".join(f"{seat}: {said(value)}" for seat, value in made.items())
         text = f"{step.id} ({step.title}) chosen by the signed policies: {shown}"
         data = {"choices": msgspec.to_builtins(made), "policy": True}
         events.append(Event("secret", text, step=step.id, data=data))

@@ -64,7 +64,7 @@ def test_groups_no_side_can_form_are_the_rules_and_nobody_is_asked() -> None:
     seen = _seen(by_hand(), combat_round.GROUPS_STEP)
     made = (
         "5-3C (Secretly form carrier and escort groups) made by the rules, the only choice "
-        "the board leaves (302.3): coalition: []; alliance: []"
+        "the board leaves (302.3): coalition: none; alliance: none"
     )
     assert len(seen) >= 2 and all(text == made for text in seen), seen
 
@@ -111,12 +111,12 @@ def test_the_golden_game_asks_for_groups_only_where_there_is_a_choice() -> None:
     ]
     assert [text for _, text in seen[:3]] == [
         "alliance committed a secret choice for 5-3C",
-        "5-3C (Secretly form carrier and escort groups) revealed: alliance: []",
+        "5-3C (Secretly form carrier and escort groups) revealed: alliance: none",
         "5-3C (Secretly form carrier and escort groups) made by the rules, the only choice "
-        "the board leaves (302.3): coalition: []",
+        "the board leaves (302.3): coalition: none",
     ]
     rest = [text for _, text in seen[3:]]
-    assert rest and all(" made by the rules, " in t and "alliance: []" in t for t in rest), rest
+    assert rest and all(" made by the rules, " in t and "alliance: none" in t for t in rest), rest
 
 
 RAIDER = "KLI-0001"
@@ -141,8 +141,8 @@ def raid(version: str | None = None, label: str = "forced-raid") -> Table:
 @pytest.mark.parametrize(
     ("version", "choice"),
     [
-        (PER_STEP, f"['{RAIDER}']"),
-        ("5.10", f"{{'units': ['{RAIDER}'], 'flagship': '{RAIDER}', 'groups': []}}"),
+        (PER_STEP, RAIDER),
+        ("5.10", f"units {RAIDER}, flagship {RAIDER}, groups none"),
     ],
 )
 def test_a_lone_ship_is_its_whole_battle_force_and_its_side_is_not_asked(
@@ -184,7 +184,7 @@ def test_a_side_with_nothing_to_command_has_an_empty_force_and_a_lone_ship_itsel
     assert state.battles[0].rounds == 1 and combat.current(state) is not None
     made = (
         "5-3E (Secretly choose the battle force) made by the rules, the only choice the "
-        "board leaves (302.3): coalition: ['KLI-0005']; alliance: []"
+        "board leaves (302.3): coalition: KLI-0005; alliance: none"
     )
     assert made in texts(events, "secret"), texts(events, "secret")
     side = combat_round.side_now(state, "alliance")
@@ -211,5 +211,5 @@ def test_from_5_10_the_joined_choice_is_forced_part_by_part() -> None:
     state, _ = orders(state, "alliance", {"type": "retreat"}, {"type": "done"})
     state, events = orders(state, "coalition", {"type": "done"})
     state = run_to(state, "5-3X1", events)
-    nothing = "alliance: {'units': [], 'flagship': '', 'groups': []}"
+    nothing = "alliance: units none, flagship none, groups none"
     assert any(nothing in text for text in texts(events, "secret")), texts(events, "secret")
