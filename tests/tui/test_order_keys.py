@@ -388,7 +388,9 @@ def test_a_hex_pick_is_a_listed_hex_asking_for_no_pieces() -> None:
     assert describe({"type": "retreat", "to": "0601"}) == "retreat to 0601"
     assert describe({"type": "adjust", "to": 3}) == "adjust to 3"
     assert describe({"type": "approach", "accept": False}) == "approach accept no"
-    assert describe({"type": "adjust", "units": []}) == 'adjust {"units":[]}'
+    assert describe({"type": "adjust", "units": []}) == 'adjust {"units": []}'
+    force = {"type": "secret", "choice": {"flagship": "KZI-0001", "units": ["KZI-0001"]}}
+    assert describe(force) == 'secret {"choice": {"flagship": "KZI-0001", "units": ["KZI-0001"]}}'
     assert describe({"type": "standing", "steps": ["manual", "2B3"]}) == "standing: manual, 2B3"
     assert describe({"type": "standing", "steps": []}) == "standing: none (cancels it)"
 

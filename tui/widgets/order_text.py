@@ -54,7 +54,8 @@ def describe(item: Mapping[str, Any]) -> str:
     rest = {key: value for key, value in item.items() if key != "type"}
     if rest and all(isinstance(value, str | int) for value in rest.values()):
         return f"{kind} " + ", ".join(f"{key} {_word(value)}" for key, value in rest.items())
-    return f"{kind} {json.dumps(rest, separators=(',', ':'))}" if rest else kind
+    # Spaces after the commas: the side column wraps there, not inside an id ("KZ" / "I-0002").
+    return f"{kind} {json.dumps(rest, separators=(', ', ': '))}" if rest else kind
 
 
 def _word(value: str | int) -> str:
