@@ -43,6 +43,9 @@ class Submitted(msgspec.Struct, frozen=True):
     """Another decision of the same seat's the orders run into (`then_owed`): the player
     goes on there (a ``done`` that played on to the builds), the other player is not asked.
     None after a secret choice, which ends its packet."""
+    owed_after: Decision | None = None
+    """The decision owed first once the packet is applied (None: the game is over): whose
+    move it then is, which the player is told as the packet is drafted and signed."""
 
 
 def submit(
@@ -122,6 +125,7 @@ def submit(
             state=result.state,
             left_open=still,
             then_owed=then,
+            owed_after=owed_after,
         )
 
     def keep_secret() -> None:
@@ -140,6 +144,7 @@ def submit(
         packet.packet_id,
         left_open=still,
         then_owed=then,
+        owed_after=owed_after,
     )
 
 

@@ -300,6 +300,8 @@ def cmd_orders(args: argparse.Namespace, home: Home) -> int:
         print(f"orders are legal: packet {verdict.seq} would give state {state}")
     for line in render.fit_lines([f"  {safe_text(event.text)}" for event in verdict.events]):
         print(line)
+    if verdict.hands_to:  # the hand-off: whose move it is once the packet is applied
+        print("\n".join(render.fit_lines([f"then the game {safe_text(verdict.hands_to)}"])))
     sys.stdout.flush()  # (what follows goes to stderr: after, in a log of both)
     note = ""
     if verdict.left_open:  # (on stderr, as the tips: stdout stays what the orders did)

@@ -60,6 +60,9 @@ def test_orders_that_leave_the_step_owed_say_so(alice: Player, bob: Player) -> N
     assert '{"type": "done"}' in dry.stderr
     placed = bob.run("orders", game, "-", "--dry-run", stdin=json.dumps(SETUP["alliance"]))
     assert placed.returncode == 0 and "still waits for you" not in placed.stderr
+    # Orders that hand the game over say to whom, and at which step.
+    assert "then the game waits for Alice (coalition): " in placed.stdout, describe(placed)
+    assert "then the game" not in dry.stdout, describe(dry)
     assert "still waits for you" in signed(bob, game, [{"type": "note", "text": "later"}])
 
 

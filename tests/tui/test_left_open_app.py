@@ -45,3 +45,24 @@ async def test_a_note_alone_says_the_step_stays_yours(game: Tutorial) -> None:
         await pilot.press("d")  # the done, from the map: the step ends, nothing to say
         await settle(pilot)
         assert panel.check_text.startswith("legal") and STAYS not in panel.check_text
+
+
+@pytest.fixture
+def at_10d(tmp_path: Path) -> Iterator[Tutorial]:
+    with tutorial_at(tmp_path, "10D") as tutorial:
+        yield tutorial
+
+
+async def test_orders_that_hand_the_game_over_say_to_whom(at_10d: Tutorial) -> None:
+    """The last done of the coalition's player turn hands the game to Bob: the verdict's
+    second line says whose move it then is, and at which step (it said nothing of it, and
+    neither did the command line)."""
+    app = app_for(at_10d.alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot)
+        panel = screen.query_one(OrdersPanel)
+        await pilot.press("o", "d")
+        await settle(pilot)
+        lines = panel.check_text.splitlines()
+        assert lines[0].startswith("legal: would be packet"), lines
+        assert lines[1].startswith("then the game waits for Bob (alliance): "), lines

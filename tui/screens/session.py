@@ -377,6 +377,8 @@ class Session(SigningSession):
         stays = f"\n{step} stays your move: d ends it" if step else ""
         if verdict.then:  # the player goes on there (its title: the side panel, once signed)
             stays = f"\nthen {verdict.then} is yours too"
+        elif verdict.hands_to:  # the hand-off the packet makes
+            stays = f"\nthen the game {verdict.hands_to}"
         if verdict.signed:
             drafts.forget(self.reader().store, gid)  # signed: nothing left to come back
             words, sending = self._send_words("sending it", "s sends it")

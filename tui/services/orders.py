@@ -70,6 +70,10 @@ class OrdersVerdict(msgspec.Struct, frozen=True):
     then: str = ""
     """The id of the seat's own next step the orders run into (`saves.submitting.then_owed`):
     the player goes on there."""
+    hands_to: str = ""
+    """Where the game goes after the orders when it leaves this seat's hands, as the games
+    list says it ("waits for Alice (coalition): 5-6A ..."); "" when ``left_open`` or ``then``
+    says the game stays with the player."""
 
     @property
     def refusal(self) -> str:
@@ -124,7 +128,19 @@ def _submit(
         after=result.state if dry_run else None,
         left_open=_owed_words(result.left_open),
         then=result.then_owed.step if result.then_owed is not None else "",
+        hands_to=_hands_to(replica, game_id, result.owed_after)
+        if result.left_open is None and result.then_owed is None
+        else "",
     )
+
+
+def _hands_to(replica: Replica, game_id: bytes, decision: Decision | None) -> str:
+    """Whose move the game is after the orders, in the games list's words."""
+    from saves.news import seat_names, waits, waits_words  # (only when orders are checked)
+
+    row = replica.game(game_id)
+    names = seat_names(replica.state(game_id))
+    return waits_words(waits([decision] if decision is not None else [], row.my_seat, names))
 
 
 def _owed_words(decision: Decision | None) -> str:
