@@ -389,6 +389,8 @@ def test_a_hex_pick_is_a_listed_hex_asking_for_no_pieces() -> None:
     assert describe({"type": "adjust", "to": 3}) == "adjust to 3"
     assert describe({"type": "approach", "accept": False}) == "approach accept no"
     assert describe({"type": "adjust", "units": []}) == 'adjust {"units": []}'
+    losses = {"type": "allocate", "losses": ["cripple KZI-0002", "destroy KZI-0005"]}
+    assert describe(losses) == "allocate losses: cripple KZI-0002, destroy KZI-0005"
     force = {"type": "secret", "choice": {"flagship": "KZI-0001", "units": ["KZI-0001"]}}
     assert describe(force) == 'secret {"choice": {"flagship": "KZI-0001", "units": ["KZI-0001"]}}'
     assert describe({"type": "standing", "steps": ["manual", "2B3"]}) == "standing: manual, 2B3"

@@ -52,10 +52,18 @@ def describe(item: Mapping[str, Any]) -> str:
     if list(item) == ["type", "to"] and isinstance(item["to"], str):
         return f"{kind} to {item['to']}"  # (a retreat: the side's ships, to one hex)
     rest = {key: value for key, value in item.items() if key != "type"}
-    if rest and all(isinstance(value, str | int) for value in rest.values()):
-        return f"{kind} " + ", ".join(f"{key} {_word(value)}" for key, value in rest.items())
+    if rest and all(isinstance(value, str | int) or _texts(value) for value in rest.values()):
+        return f"{kind} " + ", ".join(
+            f"{key}: {', '.join(value)}" if isinstance(value, list) else f"{key} {_word(value)}"
+            for key, value in rest.items()
+        )  # (an allocation's losses: "allocate losses: cripple KZI-0002, destroy KZI-0005")
     # Spaces after the commas: the side column wraps there, not inside an id ("KZ" / "I-0002").
     return f"{kind} {json.dumps(rest, separators=(', ', ': '))}" if rest else kind
+
+
+def _texts(value: object) -> bool:
+    """A list of texts, not empty (an allocation's losses)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
 def _word(value: str | int) -> str:
