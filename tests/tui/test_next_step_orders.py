@@ -103,6 +103,7 @@ async def test_undoing_the_done_offers_the_step_owed_again(before_3b2: Tutorial)
         await pilot.press("u")
         await settle(pilot)
         assert panel.items == [] and panel.hint_text.startswith("3A-5C takes:"), panel.hint_text
+        assert screen.status.text == "took back: done; no drafts left", screen.status.text
         assert panel.stack is None
 
 

@@ -411,6 +411,10 @@ class OrdersPanel(StepOrders, can_focus=True):
             last = self._added.pop() if self._added else self.items[-1]
             self.items = [item for item in self.items if item is not last]
             self._changed()
+            # Said on the status line: the panel may be closed, or scrolled off the list.
+            left = len(self.items)
+            rest = f"{left} draft{'s' if left != 1 else ''} left" if left else "no drafts left"
+            self.notice(f"took back: {describe(last)}; {rest}")
 
     def action_send(self) -> None:
         if self.items:
