@@ -401,6 +401,7 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     log = sub.add_parser("log", help="list a game's packets and events")
     log.add_argument("game", metavar="GAME")
     log.add_argument("--json", action="store_true")
+    log.add_argument("--last", type=int, metavar="N", help="only the last N packets' records")
 
     pace = sub.add_parser(
         "pace",

@@ -403,9 +403,14 @@ def _verify_every_game(replica: Replica) -> int:
 
 
 def cmd_log(args: argparse.Namespace, home: Home) -> int:
+    if args.last is not None and args.last < 1:
+        raise HexpostError(f"--last {args.last}: give a count of packets, 1 or more")
     replica = home.replica()
     row = replica.find(args.game)
-    render.emit(log.log_records(replica, row), args.json, render.log_text)
+    records = log.log_records(replica, row)
+    if args.last is not None:
+        records = log.last_packets(records, args.last)
+    render.emit(records, args.json, render.log_text)
     replica.mark_read(row.game_id)
     return 0
 

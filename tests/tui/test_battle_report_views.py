@@ -129,3 +129,17 @@ async def test_the_review_shows_the_report_with_its_packet(
         await settle(pilot)
         assert screen.seq == battle.losses_seq
         assert " ".join(losses.split()) in rendered(screen.query_one(EventLog))
+
+
+def test_log_last_lists_only_the_last_packets(home: tuple[Path, str]) -> None:
+    """``--last N``: the last N packets' records, so the last evening's moves of a long game
+    need no paging through all of it; a count below 1 is refused by name."""
+    path, _ = home
+    code, out, err = run_cli(path, "log", GAME, "--json")
+    assert code == 0, err
+    every = [r["seq"] for r in json.loads(out) if r["kind"] not in ("claim", "chat")]
+    code, out, err = run_cli(path, "log", GAME, "--json", "--last", "3")
+    assert code == 0, err
+    assert [r["seq"] for r in json.loads(out)] == every[-3:]
+    code, out, err = run_cli(path, "log", GAME, "--last", "0")
+    assert code == 1 and "--last 0: give a count of packets, 1 or more" in err, err

@@ -126,6 +126,15 @@ def log_records(replica: Replica, row: GameRow) -> list[LogRecord]:
     return sorted(records, key=lambda record: record.seq)
 
 
+def last_packets(records: list[LogRecord], count: int) -> list[LogRecord]:
+    """The records of the last ``count`` packets of ``records`` (`log_records`), with the
+    late claims and chat messages written at them: a campaign's whole log is thousands of
+    lines to page through over SSH for the last evening's moves."""
+    seqs = sorted({r.seq for r in records if r.kind not in ("claim", CHAT_KIND)})
+    first = seqs[-count] if len(seqs) >= count else 0
+    return [r for r in records if r.seq >= first]
+
+
 LogHead = tuple[int, str, str]
 """Where a record of `log_records` stands, who wrote it and its kind: (seq, seat, kind)."""
 
