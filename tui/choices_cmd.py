@@ -86,9 +86,8 @@ def choices_text(record: dict[str, Any]) -> str:
         if kind.get("now"):  # (a new order of this type replaces it whole)
             now = " ".join(f"{name}={value}" for name, value in kind["now"])
             lines.append(f"    in force now: {now}")
-        if kind.get("suggested"):
-            picks = " ".join(f"{name}={value}" for name, value in kind["suggested"])
-            lines.append(f"    the engine's pick: {picks}")
+        if kind.get("picked"):  # (on a line of its own, whole: it is copied as it is)
+            lines += ["    the engine's pick, ready to send:", f"    {kind['picked']}"]
         if kind["order"] in listed_orders:
             lines += alone
             continue  # (a list below shows its values and menu lines, with their facts)

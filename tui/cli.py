@@ -318,7 +318,9 @@ def _add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     orders.add_argument("game", metavar="GAME")
     orders.add_argument(
-        "file", metavar="FILE|-", help='JSON [...] or {"orders": [...]}, or TOML [[orders]]'
+        "file",
+        metavar="FILE|-",
+        help='JSON [...], {"orders": [...]} or one {"type": ...}; TOML [[orders]]',
     )
     orders.add_argument("--dry-run", action="store_true", help="only check the orders")
 

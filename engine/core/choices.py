@@ -84,9 +84,10 @@ class OrderKind(msgspec.Struct, frozen=True):
     """What each key of a JSON-object field holds, as ``(field.key, words)`` (the entries of
     a record parameter, `engine.core.face.ParamKind.RECORD`): the one-line template shows
     only their placeholders."""
-    suggested: tuple[tuple[str, str], ...] = ()
-    """The engine's picks (`engine.core.face.Param.suggested`) as ``(field, value)``, a
-    record's keys as ``field.key``."""
+    picked: str = ""
+    """The order as the engine would write it, on one line of JSON, where the face suggests
+    values for it (`engine.core.face.Param.suggested`: a battle force); "" where it does
+    not, or leaves a required field without one."""
     helps: tuple[tuple[str, str], ...] = ()
     """What each parameter takes, in the face's words (`engine.core.face.Param.help`), as
     ``(name, words)``, for the parameters that have some and are not records (a record's
@@ -183,9 +184,6 @@ def template(choice: Choice) -> OrderKind:
     menu = tuple(Option(p.label, p.values) for p in choice.presets)
     options = tuple((p.name, p.options) for p in choice.params if p.options)
     now = tuple((p.name, p.value) for p in choice.params if p.value)
-    suggested = tuple((p.name, p.suggested) for p in choice.params if p.suggested) + tuple(
-        (f"{p.name}.{e.name}", e.suggested) for p in choice.params for e in p.entries if e.suggested
-    )
     helps = tuple((p.name, p.help) for p in choice.params if p.help and p.kind != ParamKind.RECORD)
     return OrderKind(
         choice.order,
@@ -196,10 +194,40 @@ def template(choice: Choice) -> OrderKind:
         menu,
         options,
         now=now,
-        suggested=suggested,
+        picked=_picked(choice),
         fields=tuple(fields),
         helps=helps,
     )
+
+
+def _picked(choice: Choice) -> str:
+    """``choice`` written with the face's suggested values (`OrderKind.picked`), or ""."""
+    if not any(p.suggested or any(e.suggested for e in p.entries) for p in choice.params):
+        return ""
+    data: dict[str, Any] = {"type": choice.order}
+    for param in choice.params:
+        if param.entries:
+            record = {e.name: _typed(e, e.suggested) for e in param.entries if e.suggested}
+            if record:
+                data[param.name] = record
+        elif param.suggested:
+            data[param.name] = _typed(param, param.suggested)
+        if param.required and param.name not in data:
+            return ""
+    return json.dumps(data, ensure_ascii=True)
+
+
+LIST_KINDS = (ParamKind.HEXES, ParamKind.PIECES, ParamKind.STEPS, ParamKind.TEXTS)
+
+
+def _typed(param: Param, text: str) -> Any:
+    """A suggested value as the order's JSON holds it: a list of ids split on spaces, a
+    whole number as a number, else the text."""
+    if param.kind in LIST_KINDS:
+        return text.split()
+    if param.kind == ParamKind.INTEGER and text.lstrip("-").isdigit():
+        return int(text)
+    return text
 
 
 def _placeholder(param: Param) -> Any:

@@ -3,6 +3,8 @@ accepts (`engine.fe.steps.combat_round`, `tui.widgets.order_forms.order_values`)
 
 from __future__ import annotations
 
+import json
+
 from engine.fe import RULESET
 from engine.fe.face import FACE
 from engine.fe.orders import parse_orders
@@ -111,6 +113,9 @@ def test_hexpost_choices_prints_the_engine_s_pick() -> None:
     state = run_to(state, "5-3E")
     view = msgspec.to_builtins(choices_view(FACE, state, "alliance"))
     (secret,) = view["orders"]
-    (field, picked) = secret["suggested"][0]
-    assert field == "choice" and picked.startswith("KZI-0001 ")
-    assert f"    the engine's pick: choice={picked}" in choices_text(view)
+    (choice,) = FACE.choices(state, "alliance")
+    picked = {"type": "secret", "choice": choice.params[0].suggested.split()}
+    assert json.loads(secret["picked"]) == picked
+    lines = choices_text(view).splitlines()
+    at = lines.index("    the engine's pick, ready to send:")
+    assert json.loads(lines[at + 1]) == picked  # (whole on its line, to copy)

@@ -20,7 +20,7 @@ from tui.services import orders
         ('[[orders]]\ntype = "done"\n\n[[order]]\ntype = "note"\ntext = "x"\n', ".toml", "order"),
         ('[[order]]\ntype = "done"\n', ".toml", "order"),
         ('{"orders": [{"type": "done"}], "Orders": []}', ".json", "Orders"),
-        ('type = "done"\n', ".toml", "type"),
+        ('type = "done"\n\n[[orders]]\ntype = "note"\ntext = "x"\n', ".toml", "type"),
     ],
 )
 def test_a_key_beside_orders_is_refused_by_name(text: str, suffix: str, key: str) -> None:
@@ -64,3 +64,18 @@ def test_other_toml_errors_keep_tomls_words() -> None:
     assert str(refused.value) == (
         "turn.toml: not valid TOML: Illegal character '\\n' (at line 2, column 13)"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix"),
+    [
+        ('{"type": "note", "text": "x"}', ".json"),
+        ('{"type": "note", "text": "x"}', ""),
+        ('type = "note"\ntext = "x"\n', ".toml"),
+    ],
+)
+def test_one_order_alone_is_a_list_of_one(text: str, suffix: str) -> None:
+    """One order, as `hexpost choices` prints the engine's pick ready to send, is read as
+    the app's orders box reads it: a list of one (it was refused, "'type' is not part of an
+    orders document")."""
+    assert orders.parse_orders(text, f"t{suffix}", suffix) == [{"type": "note", "text": "x"}]

@@ -229,6 +229,8 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
         ) from None
     except RecursionError:  # (both parsers recurse per level: a file made to crash us)
         raise HexpostError(f"{where}: not valid {kind}: nested too deeply") from None
+    if isinstance(document, dict) and "type" in document and "orders" not in document:
+        document = [document]  # one order alone (the engine's pick, as `choices` prints it)
     if isinstance(document, dict):
         # Anything beside the orders would be left out unseen: "[[order]]" for "[[orders]]"
         # dropped the orders under it without a word.
@@ -242,6 +244,6 @@ def parse_orders(text: str, where: str, suffix: str = "") -> Orders:
     if not isinstance(orders, list) or not all(isinstance(item, dict) for item in orders):
         raise HexpostError(
             f'{where}: expected a list of orders [{{"type": ...}}, ...], or '
-            f'{{"orders": [{{"type": ...}}, ...]}}'
+            f'{{"orders": [{{"type": ...}}, ...]}}, or one order {{"type": ...}}'
         )
     return orders
