@@ -40,14 +40,19 @@ def cmd_sync(args: argparse.Namespace, home: Home) -> int:
     wanted = replica.find(args.game).game_id.hex() if args.game else None
     report = asyncio.run(_sync_once(replica, transport, now, auto_replies(args, home)))
     names = service.game_names(replica)
+    said = 0
     for text in service.arrival_lines(replica, report, wanted):
         print(safe_text(text))
+        said += 1
     lines = [*service.sync_lines(report, names, signing=signing)]
     lines += service.backup_after(home, report, now)
     for line in lines:
         if line.kind == "received" and wanted is not None and line.game != wanted:
             continue
         print(safe_text(line.text), file=sys.stderr if line.kind in ERR_KINDS else sys.stdout)
+        said += 1
+    if not said and sys.stdout.isatty():  # (a cron job's sync stays silent: no mail for it)
+        print("nothing new arrived, nothing waits to be sent")
     return 1 if service.needs_player(report, names) else 0
 
 

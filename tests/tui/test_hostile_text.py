@@ -298,6 +298,33 @@ def test_sync_escapes_what_it_received(tmp_path: Path, monkeypatch: pytest.Monke
     ]
 
 
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_sync_with_nothing_to_do_says_so_at_a_terminal_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hexpost sync`` by hand printed nothing when nothing came or went, so a player could
+    not tell it from a sync that did nothing at all; a cron job's stays silent."""
+
+    async def nothing(*_args: Any) -> SyncReport:
+        return SyncReport(received=[], sent=[], failed=[])
+
+    monkeypatch.setattr(sync_cmd, "transport_of", lambda _home: object())
+    monkeypatch.setattr(sync_cmd, "_sync_once", nothing)
+    # (a home that can sign: one without a key adds a note that it wrote no replies)
+    monkeypatch.setattr(sync_cmd, "sync_replica", lambda _args, home: (home.replica(), True))
+    home = tmp_path / "empty"
+    assert run_command(home, "sync") == (0, "", "")  # (no terminal: a cron job's)
+    parsed = cli.build_parser().parse_args(["--home", str(home), "sync"])
+    terminal = _Terminal()
+    with contextlib.redirect_stdout(terminal):
+        assert commands.run(parsed) == 0
+    assert terminal.getvalue() == "nothing new arrived, nothing waits to be sent\n"
+
+
 def test_the_apps_sync_details_are_escaped() -> None:
     result = describe(REPORT, True)
     assert len(result.details) == 4
