@@ -66,3 +66,10 @@ async def test_orders_that_hand_the_game_over_say_to_whom(at_10d: Tutorial) -> N
         lines = panel.check_text.splitlines()
         assert lines[0].startswith("legal: would be packet"), lines
         assert lines[1].startswith("then the game waits for Bob (alliance): "), lines
+        await pilot.press("S")  # the confirmation says it too, before anything is signed
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert any(
+            line.startswith("Then the game waits for Bob (alliance): ") for line in dialog.lines
+        )

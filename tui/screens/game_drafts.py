@@ -50,6 +50,9 @@ class DraftsScreen(SignedLinesScreen):
     """The status line's words on the move being drawn (`_prompt`)."""
     _then: str = ""
     """The step of the player's the last legal dry run runs into (`OrdersVerdict.then`)."""
+    _hands_to: str = ""
+    """Whose move the game is after the legal drafts, when they hand it over (the verdict's
+    `tui.services.orders.OrdersVerdict.hands_to`): the send's confirmation says it."""
     _left_open: str = ""
     """The step the last legal dry run leaves the player's (`OrdersVerdict.left_open`)."""
     _marked_for: Drawing | None = None
@@ -376,6 +379,7 @@ class DraftsScreen(SignedLinesScreen):
                 verdict = message.result.verdict
                 self._left_open = verdict.left_open if verdict is not None else ""
                 self._then = verdict.then if verdict is not None else ""
+                self._hands_to = verdict.hands_to if verdict is not None else ""
                 if message.result.ok:  # (refused: the step offered stays, to mend the drafts)
                     self.offer_next(message.items, message.result.next)
                 # They end the step offered: the one owed, not one of the player's they run into.
@@ -415,6 +419,8 @@ class DraftsScreen(SignedLinesScreen):
             lines += ["", f"The game then waits for you at {self._then}: sent now, they give "
                       "the other player nothing to do. The panel offers its orders: add "
                       "them first (d ends most steps)."]  # fmt: skip
+        elif self._hands_to and self._verdict == (items, True):
+            lines += ["", f"Then the game {self._hands_to}."]  # (the hand-off they make)
         if self.data is not None:
             from tui.screens.order_data import policy_note, standing_note
 
