@@ -253,7 +253,8 @@ def show_text(record: dict[str, Any]) -> str:
         facts = ", ".join(f"{fact['label']} {fact['value']}" for fact in side["facts"])
         lines.append(f"  {side['id']:<4}{side['seat']:<11}{facts}".rstrip())
     for roll in record["rolls"][-5:]:
-        lines.append(f"  roll #{roll['seq']} {roll['seat']}: {roll['purpose']}: {roll['dice']}")
+        who = roll["seat"] or "(the rules)"  # (a roll no seat asked for: a variable BIR)
+        lines.append(f"  roll #{roll['seq']} {who}: {roll['purpose']}: {roll['dice']}")
     lines.extend(checklist_line(item) for item in record.get("checklist", []))
     return "\n".join(fit_lines(lines))
 
