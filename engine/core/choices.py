@@ -217,14 +217,17 @@ def _picked(choice: Choice) -> str:
     return json.dumps(data, ensure_ascii=True)
 
 
-LIST_KINDS = (ParamKind.HEXES, ParamKind.PIECES, ParamKind.STEPS, ParamKind.TEXTS)
+ID_LISTS = (ParamKind.HEXES, ParamKind.PIECES, ParamKind.STEPS)
+TEXT_LISTS = (ParamKind.TEXTS, ParamKind.PICKS)
 
 
 def _typed(param: Param, text: str) -> Any:
-    """A suggested value as the order's JSON holds it: a list of ids split on spaces, a
-    whole number as a number, else the text."""
-    if param.kind in LIST_KINDS:
+    """A suggested value as the order's JSON holds it (as a form writes it): a list of ids
+    split on spaces, a list of texts on ";", a whole number as a number, else the text."""
+    if param.kind in ID_LISTS:
         return text.split()
+    if param.kind in TEXT_LISTS:
+        return [part.strip() for part in text.split(";") if part.strip()]
     if param.kind == ParamKind.INTEGER and text.lstrip("-").isdigit():
         return int(text)
     return text

@@ -388,6 +388,20 @@ def _with_presets(state: FeState, seat: Seat, choice: Choice) -> Choice:
             said = f"if none is named: {options['to'][0]}, the retreat priorities' pick (302.72)"
             params = tuple(msgspec.structs.replace(p, help=said) for p in params)
         return msgspec.structs.replace(choice, params=params)
+    if choice.order == "allocate":  # the engine's allocation, and what there is to resolve
+        from engine.fe.battle_menus import allocation_menu
+
+        menu = allocation_menu(state, seat, ())
+        if menu is None:
+            return choice
+        picked = "; ".join(menu.suggested)
+        params = tuple(
+            msgspec.structs.replace(p, help=menu.heading, suggested=picked)
+            if p.name == "losses"
+            else p
+            for p in choice.params
+        )
+        return msgspec.structs.replace(choice, params=params)
     if choice.order == "move":
         # A path always; units as the app's stack key and forms write them (their defaults
         # only let a move name a stack or fleet instead, `engine.fe.stacks`).

@@ -119,3 +119,21 @@ def test_hexpost_choices_prints_the_engine_s_pick() -> None:
     lines = choices_text(view).splitlines()
     at = lines.index("    the engine's pick, ready to send:")
     assert json.loads(lines[at + 1]) == picked  # (whole on its line, to copy)
+
+
+def test_the_allocation_s_pick_is_printed_ready_to_send_and_the_engine_takes_it() -> None:
+    """``hexpost choices`` at an allocation showed ``{"type": "allocate"}`` and nothing of
+    what to lose: it now prints the engine's allocation as an order, and the points to
+    resolve as the losses' help; that order is legal as printed."""
+    import msgspec
+
+    from engine.core.choices import choices_view
+
+    state = damaged_round()
+    view = msgspec.to_builtins(choices_view(FACE, state, "alliance"))
+    allocate = next(k for k in view["orders"] if k["order"] == "allocate")
+    order = json.loads(allocate["picked"])
+    assert order["type"] == "allocate" and order["losses"], order
+    (parsed,) = parse_orders([order])
+    assert not RULESET.validate(state, "alliance", parsed)
+    assert "damage points on your battle force" in dict(allocate["helps"])["losses"]
